@@ -1,0 +1,3 @@
+from k8slb.cli import main
+
+main()

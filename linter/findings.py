@@ -1,0 +1,75 @@
+"""What a rule reports: severities, locations and findings."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+
+class Severity(enum.IntEnum):
+    """Ordered so that `severity >= fail_on` reads naturally."""
+
+    INFO = 1
+    WARNING = 2
+    ERROR = 3
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+    @classmethod
+    def parse(cls, text: str) -> Severity:
+        return cls[text.upper()]
+
+
+@dataclass(frozen=True)
+class ObjectRef:
+    """The Kubernetes object a finding is about, as the JSON contract names it."""
+
+    kind: str
+    namespace: str | None
+    name: str | None
+    document: int
+    item: int | None = None  # index inside a `kind: List`
+
+    @property
+    def display(self) -> str:
+        name = self.name or "<unnamed>"
+        return f"{self.kind}/{name}" if self.namespace is None else f"{self.kind}/{self.namespace}/{name}"
+
+
+@dataclass(frozen=True)
+class Related:
+    """Another place that explains a finding (the HPA that scales a workload, ...)."""
+
+    path: str
+    line: int
+    message: str
+
+
+@dataclass(frozen=True)
+class FixInfo:
+    available: bool
+    safe: bool = False
+    description: str | None = None
+
+
+NO_FIX = FixInfo(available=False)
+
+
+@dataclass(frozen=True)
+class Finding:
+    rule: str
+    name: str
+    severity: Severity
+    path: str
+    line: int  # 1-based
+    column: int  # 1-based
+    message: str
+    object: ObjectRef | None = None
+    container: str | None = None
+    related: tuple[Related, ...] = field(default_factory=tuple)
+    fix: FixInfo = NO_FIX
+
+    def sort_key(self) -> tuple[str, int, int, str]:
+        return (self.path, self.line, self.column, self.rule)

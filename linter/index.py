@@ -1,0 +1,198 @@
+"""The cross-file picture rules ask about: which workloads and containers a Service selects
+and targets, whether a workload is meshed, and what scales it."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from k8slb.model import Container, K8sObject, PodTemplate, dig
+from k8slb.yamltree import YMap, YSeq
+
+MESHES = ("none", "istio", "linkerd")
+
+
+@dataclass(frozen=True)
+class Target:
+    """A container port that a Service port sends traffic to."""
+
+    service: K8sObject
+    service_port: YMap  # the entry of the Service's `spec.ports`
+    workload: K8sObject
+    container: Container
+    number: int | None  # the container port number, when known
+    named: bool  # the Service targets it by name (true) or by number
+
+
+def service_ports(service: K8sObject) -> list[YMap]:
+    ports = dig(service.body, "spec", "ports")
+    return [p for p in ports if isinstance(p, YMap)] if isinstance(ports, YSeq) else []
+
+
+def is_headless(service: K8sObject) -> bool:
+    return dig(service.body, "spec", "clusterIP") == "None"
+
+
+def service_type(service: K8sObject) -> str:
+    kind = dig(service.body, "spec", "type")
+    return kind if isinstance(kind, str) else "ClusterIP"
+
+
+def selector_of(service: K8sObject) -> dict[str, str]:
+    selector = dig(service.body, "spec", "selector")
+    return dict(selector) if isinstance(selector, dict) else {}
+
+
+def probe_port(container: Container, probe: YMap) -> int | None:
+    """The port a probe (or lifecycle handler) checks, named ports resolved."""
+    for handler in ("httpGet", "tcpSocket", "grpc"):
+        port = dig(probe, handler, "port")
+        if port is not None:
+            return container.port_number(port)
+    return None
+
+
+class Index:
+    """Built once per run from every well-formed object of every file."""
+
+    def __init__(self, objects: Iterable[K8sObject], mesh: str = "none") -> None:
+        self.objects = list(objects)
+        self.mesh = mesh
+        self.services: list[K8sObject] = []
+        self.workloads: list[tuple[K8sObject, PodTemplate]] = []
+        self.namespaces: dict[str, K8sObject] = {}
+        self._scalers: dict[tuple[str | None, str, str], list[K8sObject]] = defaultdict(list)
+        for obj in self.objects:
+            if obj.is_a("", "Service"):
+                self.services.append(obj)
+            elif obj.is_a("", "Namespace") and obj.name:
+                self.namespaces[obj.name] = obj
+            elif obj.is_a("autoscaling", "HorizontalPodAutoscaler") or obj.is_a(
+                "keda.sh", "ScaledObject"
+            ):
+                ref = dig(obj.body, "spec", "scaleTargetRef") or {}
+                kind = ref.get("kind") or "Deployment"  # KEDA's default target
+                self._scalers[(obj.namespace, kind, ref.get("name", ""))].append(obj)
+            template = obj.pod_template()
+            if template is not None:
+                self.workloads.append((obj, template))
+        self._targets: dict[int, list[Target]] = {}
+
+    # -- Services and what they select -------------------------------------------------
+
+    def selected(self, service: K8sObject) -> list[tuple[K8sObject, PodTemplate]]:
+        """Workloads whose pods the Service selects: same namespace, labels match.
+        A Service without a selector (manual Endpoints) selects nothing."""
+        selector = selector_of(service)
+        if not selector or service_type(service) == "ExternalName":
+            return []
+        return [
+            (workload, template)
+            for workload, template in self.workloads
+            if workload.namespace == service.namespace
+            and all(template.labels.get(k) == v for k, v in selector.items())
+        ]
+
+    def targets(self, service: K8sObject) -> list[Target]:
+        """Every (workload, container, port) the Service sends traffic to."""
+        key = id(service)
+        if key not in self._targets:
+            self._targets[key] = [
+                target
+                for workload, template in self.selected(service)
+                for port in service_ports(service)
+                for target in _port_targets(service, port, workload, template)
+            ]
+        return self._targets[key]
+
+    def serving(self, workload: K8sObject) -> dict[str, list[Target]]:
+        """Containers of a workload that serve some Service, by container name."""
+        spec = workload.spec
+        if spec is None or not spec.serves:
+            return {}
+        result: dict[str, list[Target]] = defaultdict(list)
+        for service in self.services:
+            for target in self.targets(service):
+                if target.workload is workload:
+                    result[target.container.name].append(target)
+        return dict(result)
+
+    def headless_twins(self, service: K8sObject) -> list[K8sObject]:
+        """Headless Services that select the same pods."""
+        selector = selector_of(service)
+        return [
+            other
+            for other in self.services
+            if other is not service
+            and is_headless(other)
+            and other.namespace == service.namespace
+            and selector
+            and selector_of(other) == selector
+        ]
+
+    # -- Workload context ----------------------------------------------------------------
+
+    def scalers(self, workload: K8sObject) -> list[K8sObject]:
+        """HorizontalPodAutoscalers and KEDA ScaledObjects that target the workload."""
+        return self._scalers.get((workload.namespace, workload.kind, workload.name or ""), [])
+
+    def mesh_of(self, workload: K8sObject, template: PodTemplate) -> str | None:
+        """The mesh that balances requests to this workload's pods, or None.
+
+        A pod-level setting overrides its Namespace's. Istio ambient mode is L4 only and
+        counts as a mesh only with a waypoint proxy."""
+        if self.mesh != "none":
+            return self.mesh
+        namespace = self.namespaces.get(workload.namespace or "")
+        ns_labels: dict[str, Any] = namespace.labels if namespace else {}
+        ns_annotations: dict[str, Any] = namespace.annotations if namespace else {}
+        pod = {**template.labels, **template.annotations}
+
+        istio = pod.get("sidecar.istio.io/inject")
+        if istio == "true":
+            return "istio"
+        if istio != "false" and (
+            ns_labels.get("istio-injection") == "enabled"
+            or ("istio.io/rev" in ns_labels and ns_labels.get("istio-injection") != "disabled")
+        ):
+            return "istio"
+        ambient = pod.get("istio.io/dataplane-mode", ns_labels.get("istio.io/dataplane-mode"))
+        waypoint = pod.get("istio.io/use-waypoint", ns_labels.get("istio.io/use-waypoint"))
+        if ambient == "ambient" and waypoint:
+            return "istio"
+        linkerd = template.annotations.get("linkerd.io/inject")
+        if linkerd in ("enabled", "ingress"):
+            return "linkerd"
+        if linkerd != "disabled" and ns_annotations.get("linkerd.io/inject") == "enabled":
+            return "linkerd"
+        return None
+
+
+def _port_targets(
+    service: K8sObject, port: YMap, workload: K8sObject, template: PodTemplate
+) -> list[Target]:
+    target = port.get("targetPort", port.get("port"))
+    containers = template.long_running
+    if isinstance(target, str):
+        return [
+            Target(service, port, workload, c, c.port_number(target), True)
+            for c in containers
+            if any(p.get("name") == target for p in c.ports())
+        ]
+    if not isinstance(target, int):
+        return []
+    declared = [c for c in containers if any(p.get("containerPort") == target for p in c.ports())]
+    if not declared:  # declaring ports is optional: fall back on the probes, then the only app
+        declared = [
+            c
+            for c in containers
+            if any(
+                (probe := c.probe(kind)) is not None and probe_port(c, probe) == target
+                for kind in ("readinessProbe", "livenessProbe", "startupProbe")
+            )
+        ]
+    if not declared and len(template.app_containers) == 1:
+        declared = template.app_containers
+    return [Target(service, port, workload, c, target, False) for c in declared]

@@ -1,0 +1,172 @@
+"""Read one YAML file into Kubernetes objects, and into problems for what cannot be read.
+
+Decoding, template detection (KLB003), composition (KLB001), the split of `kind: List`
+items and the shape check (KLB002) all happen here, once per file.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from dataclasses import dataclass, field
+
+from k8slb.model import KINDS, K8sObject, Problem, api_group
+from k8slb.shapes import shape_errors
+from k8slb.yamltree import Document, YAMLProblem, YMap, YSeq, compose
+
+# Go-template text where YAML structure should be: a line that is a template action
+# (`{{- if .Values.x }}`, `- {{ include ... }}`) or an unquoted value that starts with one
+# (`replicas: {{ .Values.n }}`). Templates inside quoted strings or block text (alerting
+# rules, Argo parameters) are ordinary YAML values and are not matched.
+_TEMPLATE = re.compile(r"^[ \t]*(?:-[ \t]+)?(\{\{)|^[^#'\"\n]*?:[ \t]+(\{\{)", re.MULTILINE)
+
+
+@dataclass
+class ManifestFile:
+    path: str
+    objects: list[K8sObject] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    documents: int = 0
+    other_documents: int = 0  # YAML documents that are not Kubernetes objects
+
+
+def decode(path: str, data: bytes) -> str | Problem:
+    """The text of a YAML file, or KLB001 when it is not text YAML accepts."""
+    for bom, codec in ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32")):
+        if data.startswith(bom):
+            return data.decode(codec, errors="replace")
+    for bom, codec in ((codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16")):
+        if data.startswith(bom):
+            try:
+                return data.decode(codec)
+            except UnicodeDecodeError:
+                break
+    if b"\x00" in data:
+        line = data[: data.index(b"\x00")].count(b"\n") + 1
+        return Problem("KLB001", path, line, 1, "binary data (a NUL byte), not a YAML text file")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        column = error.start - (data.rfind(b"\n", 0, error.start) + 1) + 1
+        byte = data[error.start]
+        return Problem(
+            "KLB001",
+            path,
+            line,
+            column,
+            f"not UTF-8 (byte 0x{byte:02x}); Kubernetes reads manifests as UTF-8, "
+            "re-encode the file",
+        )
+
+
+def find_template(text: str) -> tuple[int, int] | None:
+    """(line, column) of the first Go-template action in YAML structure, if any."""
+    if "{{" not in text:
+        return None
+    match = _TEMPLATE.search(text)
+    if match is None:
+        return None
+    start = match.start(1) if match.group(1) is not None else match.start(2)
+    line = text.count("\n", 0, start) + 1
+    return line, start - (text.rfind("\n", 0, start) + 1) + 1
+
+
+def load_manifests(path: str, data: bytes) -> ManifestFile:
+    result = ManifestFile(path)
+    text = decode(path, data)
+    if isinstance(text, Problem):
+        result.problems.append(text)
+        return result
+    template = find_template(text)
+    if template is not None:
+        result.problems.append(
+            Problem(
+                "KLB003",
+                path,
+                *template,
+                "Helm/Go template text: the file is skipped; lint the rendered output "
+                "instead (`helm template . | k8slb check -`)",
+            )
+        )
+        return result
+    composed = compose(text)
+    for index, problem in composed.problems:
+        result.problems.append(
+            Problem(
+                "KLB001",
+                path,
+                problem.line,
+                problem.column,
+                f"document {index} is not valid YAML: {problem.message}",
+            )
+        )
+    result.documents = len(composed.documents) + len(composed.problems)
+    strays: list[Document] = []
+    for doc in composed.documents:
+        if isinstance(doc.data, YMap) and ("kind" in doc.data or "apiVersion" in doc.data):
+            _add_object(result, doc, doc.data, None)
+        elif doc.data is None or isinstance(doc.data, YMap):
+            result.other_documents += 1  # empty, or YAML that is not a manifest
+        else:
+            strays.append(doc)
+    for doc in strays:
+        # A list or a scalar amid manifests is a slip (a bad `---` split, a stray line);
+        # a file of nothing but such documents is simply not a manifest file.
+        if result.objects:
+            what = "a list" if isinstance(doc.data, YSeq) else "a scalar"
+            result.problems.append(
+                Problem(
+                    "KLB002",
+                    path,
+                    *doc.pos,
+                    f"document {doc.index} is {what}, not a Kubernetes object",
+                )
+            )
+        else:
+            result.other_documents += 1
+    return result
+
+
+def _add_object(result: ManifestFile, doc: Document, body: YMap, item: int | None) -> None:
+    api_version, kind = body.get("apiVersion"), body.get("kind")
+    where = f"document {doc.index}" + ("" if item is None else f", item {item}")
+    if not isinstance(kind, str) or not kind:
+        result.problems.append(
+            Problem("KLB002", result.path, *body.pos, f"{where} has no `kind` string")
+        )
+        return
+    if not isinstance(api_version, str) or not api_version:
+        result.problems.append(
+            Problem("KLB002", result.path, *body.pos, f"{where} ({kind}) has no `apiVersion` string")
+        )
+        return
+    if item is None and kind.endswith("List") and api_version == "v1" and "items" in body:
+        items = body["items"]
+        if not isinstance(items, YSeq):
+            result.problems.append(
+                Problem("KLB002", result.path, *body.key_pos["items"], "`items` must be a list")
+            )
+            return
+        for number, entry in enumerate(items):
+            if isinstance(entry, YMap):
+                _add_object(result, doc, entry, number)
+            else:
+                result.problems.append(
+                    Problem(
+                        "KLB002",
+                        result.path,
+                        *items.item_pos[number],
+                        f"{where}: item {number} of the List is not a mapping",
+                    )
+                )
+        return
+    obj = K8sObject(result.path, doc.index, item, api_version, kind, body)
+    spec = KINDS.get((api_group(api_version), kind))
+    errors = list(shape_errors(body, spec.shape if spec else "Object"))
+    for (line, column), message in errors:
+        result.problems.append(
+            Problem("KLB002", result.path, line, column, f"{obj.ref.display}: {message}", obj.ref)
+        )
+    if not errors:
+        result.objects.append(obj)

@@ -1,0 +1,233 @@
+"""The manifest model: Kubernetes objects with positions, and views of their pod templates.
+
+Rules key on the API group and the kind together (a Knative `serving.knative.dev` Service is
+not a core Service), so every kind k8slb understands is listed once here, in `KINDS`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from k8slb.findings import ObjectRef
+from k8slb.yamltree import Pos, YMap, YSeq
+
+
+@dataclass(frozen=True)
+class KindSpec:
+    shape: str  # the `$defs` entry of schemas/manifest-shapes.json that validates it
+    template_path: tuple[str, ...] | None = None  # where its pod template is; () = the object
+    serves: bool = True  # Jobs and CronJobs run to completion and never serve a Service
+
+
+_APPS_TEMPLATE = ("spec", "template")
+_SLEEP = re.compile(r"(?:^|[\s;&|/(])sleep\s+(\d+(?:\.\d+)?)([smh]?)(?![\w.])")
+_SLEEP_UNITS = {"": 1, "s": 1, "m": 60, "h": 3600}
+KINDS: dict[tuple[str, str], KindSpec] = {
+    ("", "Service"): KindSpec("Service"),
+    ("", "Namespace"): KindSpec("Namespace"),
+    ("", "Pod"): KindSpec("Pod", template_path=()),
+    ("", "ReplicationController"): KindSpec("ReplicationController", _APPS_TEMPLATE),
+    ("batch", "Job"): KindSpec("Workload", _APPS_TEMPLATE, serves=False),
+    ("batch", "CronJob"): KindSpec(
+        "CronJob", ("spec", "jobTemplate", "spec", "template"), serves=False
+    ),
+    ("argoproj.io", "Rollout"): KindSpec("Workload", _APPS_TEMPLATE),
+    ("autoscaling", "HorizontalPodAutoscaler"): KindSpec("HorizontalPodAutoscaler"),
+    ("keda.sh", "ScaledObject"): KindSpec("ScaledObject"),
+}
+for _group in ("apps", "extensions"):
+    for _kind in ("Deployment", "StatefulSet", "DaemonSet", "ReplicaSet"):
+        KINDS[(_group, _kind)] = KindSpec("Workload", _APPS_TEMPLATE)
+
+
+def api_group(api_version: str) -> str:
+    """`apps/v1` -> `apps`; the core group (`v1`) is ``""``."""
+    return api_version.rpartition("/")[0]
+
+
+def dig(data: Any, *keys: str) -> Any:
+    """`data[k1][k2]...`, or None when a step is missing or not a mapping."""
+    for key in keys:
+        if not isinstance(data, dict):
+            return None
+        data = data.get(key)
+    return data
+
+
+def pos_of(mapping: YMap, key: str, *, value: bool = False) -> Pos:
+    """Where `key` (or its value) is written; the mapping itself when the key is absent."""
+    table = mapping.value_pos if value else mapping.key_pos
+    return table.get(key, mapping.pos)
+
+
+@dataclass
+class K8sObject:
+    path: str
+    document: int
+    item: int | None
+    api_version: str
+    kind: str
+    body: YMap
+
+    @property
+    def group(self) -> str:
+        return api_group(self.api_version)
+
+    @property
+    def spec(self) -> KindSpec | None:
+        return KINDS.get((self.group, self.kind))
+
+    @property
+    def metadata(self) -> YMap | None:
+        meta = self.body.get("metadata")
+        return meta if isinstance(meta, YMap) else None
+
+    @property
+    def name(self) -> str | None:
+        return dig(self.body, "metadata", "name")  # type: ignore[no-any-return]
+
+    @property
+    def namespace(self) -> str | None:
+        return dig(self.body, "metadata", "namespace")  # type: ignore[no-any-return]
+
+    @property
+    def labels(self) -> dict[str, str]:
+        return dig(self.body, "metadata", "labels") or {}
+
+    @property
+    def annotations(self) -> dict[str, str]:
+        return dig(self.body, "metadata", "annotations") or {}
+
+    @property
+    def ref(self) -> ObjectRef:
+        return ObjectRef(self.kind, self.namespace, self.name, self.document, self.item)
+
+    @property
+    def pos(self) -> Pos:
+        return self.body.pos
+
+    def is_a(self, group: str, kind: str) -> bool:
+        return self.group == group and self.kind == kind
+
+    def pod_template(self) -> PodTemplate | None:
+        spec = self.spec
+        if spec is None or spec.template_path is None:
+            return None
+        node = dig(self.body, *spec.template_path) if spec.template_path else self.body
+        if not isinstance(node, YMap) or not isinstance(node.get("spec"), YMap):
+            return None
+        return PodTemplate(self, node)
+
+
+@dataclass
+class Container:
+    """One container of a pod template, init containers included."""
+
+    name: str
+    body: YMap
+    init: bool
+
+    @property
+    def long_running(self) -> bool:
+        """App containers and native sidecars (init containers that keep running)."""
+        return not self.init or self.body.get("restartPolicy") == "Always"
+
+    @property
+    def pos(self) -> Pos:
+        return pos_of(self.body, "name", value=True) if "name" in self.body else self.body.pos
+
+    def probe(self, kind: str) -> YMap | None:
+        probe = self.body.get(kind)
+        return probe if isinstance(probe, YMap) else None
+
+    def ports(self) -> Iterator[YMap]:
+        ports = self.body.get("ports")
+        if isinstance(ports, YSeq):
+            yield from (p for p in ports if isinstance(p, YMap))
+
+    def port_number(self, port: int | str) -> int | None:
+        """Resolve a named port of this container to its number."""
+        if isinstance(port, int):
+            return port
+        for entry in self.ports():
+            if entry.get("name") == port:
+                number = entry.get("containerPort")
+                return number if isinstance(number, int) else None
+        return None
+
+    def prestop(self) -> YMap | None:
+        hook = dig(self.body, "lifecycle", "preStop")
+        return hook if isinstance(hook, YMap) else None
+
+    def prestop_sleep(self) -> float | None:
+        """Seconds the preStop hook sleeps: the native `sleep` action, or `sleep N` in an
+        exec command (summed when it sleeps more than once); None when it does not."""
+        hook = self.prestop()
+        if hook is None:
+            return None
+        seconds = dig(hook, "sleep", "seconds")
+        if isinstance(seconds, int):
+            return float(seconds)
+        command = dig(hook, "exec", "command")
+        if not isinstance(command, list):
+            return None
+        sleeps = _SLEEP.findall(" ".join(str(part) for part in command))
+        if not sleeps:
+            return None
+        return sum(float(number) * _SLEEP_UNITS[unit] for number, unit in sleeps)
+
+
+@dataclass
+class PodTemplate:
+    owner: K8sObject
+    body: YMap  # the template (or the Pod itself): its `metadata` and `spec`
+    containers: list[Container] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.containers = []
+        for key, init in (("initContainers", True), ("containers", False)):
+            entries = self.spec.get(key)
+            if not isinstance(entries, YSeq):
+                continue
+            for number, entry in enumerate(entries):
+                if isinstance(entry, YMap):
+                    name = entry.get("name")
+                    label = name if isinstance(name, str) else f"{key}[{number}]"
+                    self.containers.append(Container(label, entry, init))
+
+    @property
+    def spec(self) -> YMap:
+        spec = self.body["spec"]
+        assert isinstance(spec, YMap)
+        return spec
+
+    @property
+    def labels(self) -> dict[str, str]:
+        return dig(self.body, "metadata", "labels") or {}
+
+    @property
+    def annotations(self) -> dict[str, str]:
+        return dig(self.body, "metadata", "annotations") or {}
+
+    @property
+    def app_containers(self) -> list[Container]:
+        return [c for c in self.containers if not c.init]
+
+    @property
+    def long_running(self) -> list[Container]:
+        return [c for c in self.containers if c.long_running]
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Something found while reading a file, before any rule runs (KLB001-KLB003)."""
+
+    rule: str
+    path: str
+    line: int
+    column: int
+    message: str
+    object: ObjectRef | None = None

@@ -1,0 +1,57 @@
+"""The JSON contract, version 1 (DESIGN.md §2): other tools parse it, keep it exact."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from k8slb import __version__
+from k8slb.engine import RunResult
+from k8slb.findings import Finding, Severity
+
+CONTRACT_VERSION = 1
+
+
+def finding_dict(finding: Finding) -> dict[str, Any]:
+    obj: dict[str, Any] | None = None
+    if finding.object is not None:
+        ref = finding.object
+        obj = {"kind": ref.kind, "namespace": ref.namespace, "name": ref.name,
+               "document": ref.document}
+        if ref.item is not None:
+            obj["item"] = ref.item
+    return {
+        "rule": finding.rule,
+        "name": finding.name,
+        "severity": finding.severity.label,
+        "path": finding.path,
+        "line": finding.line,
+        "column": finding.column,
+        "object": obj,
+        "container": finding.container,
+        "message": finding.message,
+        "related": [{"path": r.path, "line": r.line, "message": r.message}
+                    for r in finding.related],
+        "fix": {"available": finding.fix.available, "safe": finding.fix.safe,
+                "description": finding.fix.description},
+    }
+
+
+def document(result: RunResult) -> dict[str, Any]:
+    return {
+        "version": CONTRACT_VERSION,
+        "tool": {"name": "k8slb", "version": __version__},
+        "summary": {
+            "files": result.files,
+            "objects": result.objects,
+            "findings": len(result.findings),
+            "fixable": sum(1 for f in result.findings if f.fix.available),
+            "by_severity": {s.label: sum(1 for f in result.findings if f.severity is s)
+                            for s in sorted(Severity, reverse=True)},
+        },
+        "findings": [finding_dict(f) for f in result.findings],
+    }
+
+
+def render(result: RunResult) -> str:
+    return json.dumps(document(result), indent=2) + "\n"

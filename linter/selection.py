@@ -1,0 +1,46 @@
+"""Which rules run: `--select` and `--ignore` by id, id prefix or name."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from k8slb.rules import ALL_RULES
+from k8slb.rules.base import Rule
+
+
+class SelectionError(ValueError):
+    pass
+
+
+def find_rule(code: str) -> type[Rule] | None:
+    """A rule by exact id or name (case-insensitive)."""
+    wanted = code.strip().lower()
+    for rule in ALL_RULES:
+        if wanted in (rule.id.lower(), rule.name):
+            return rule
+    return None
+
+
+def _matching(token: str) -> list[type[Rule]]:
+    text = token.strip()
+    if text.upper() == "ALL":
+        return list(ALL_RULES)
+    exact = find_rule(text)
+    if exact is not None:
+        return [exact]
+    prefix = text.upper()
+    matched = [r for r in ALL_RULES if prefix.startswith("KLB") and r.id.startswith(prefix)]
+    if not matched:
+        raise SelectionError(f"unknown rule or prefix {token!r} (see `k8slb rules`)")
+    return matched
+
+
+def split_codes(values: Iterable[str]) -> list[str]:
+    """`--select KLB101,KLB4 --select no-prestop` -> ['KLB101', 'KLB4', 'no-prestop']."""
+    return [part.strip() for value in values for part in value.split(",") if part.strip()]
+
+
+def select_rules(select: Sequence[str], ignore: Sequence[str]) -> list[type[Rule]]:
+    chosen = {r for token in (select or ["ALL"]) for r in _matching(token)}
+    dropped = {r for token in ignore for r in _matching(token)}
+    return [r for r in ALL_RULES if r in chosen and r not in dropped]

@@ -1,0 +1,106 @@
+"""KLB002's input: validate the fields rules read against schemas/manifest-shapes.json.
+
+A rule may then trust the shape of what it reads: an object that fails here is reported and
+left out of the index and the rules, so no rule ever reasons about a half-understood object.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from jsonschema import Draft202012Validator, ValidationError
+
+from k8slb.yamltree import Pos, YMap, YSeq
+
+_TYPE_NAMES = {
+    "object": "a mapping",
+    "array": "a list",
+    "string": "a string",
+    "integer": "an integer",
+    "number": "a number",
+    "boolean": "a boolean",
+    "null": "empty",
+}
+
+
+@cache
+def _definitions() -> dict[str, Any]:
+    text = resources.files("k8slb").joinpath("schemas/manifest-shapes.json").read_text("utf-8")
+    return json.loads(text)["$defs"]  # type: ignore[no-any-return]
+
+
+@cache
+def _validator(shape: str) -> Draft202012Validator:
+    schema = {
+        "allOf": [{"$ref": "#/$defs/Object"}, {"$ref": f"#/$defs/{shape}"}],
+        "$defs": _definitions(),
+    }
+    return Draft202012Validator(schema)
+
+
+def _describe(value: Any) -> str:
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return f"the boolean {str(value).lower()}"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, str):
+        shown = value if len(value) <= 40 else value[:37] + "..."
+        return f"the string {shown!r}"
+    if isinstance(value, int | float):
+        return f"the number {value}"
+    return type(value).__name__
+
+
+def _dotted(path: Sequence[str | int]) -> str:
+    text = ""
+    for step in path:
+        text += f"[{step}]" if isinstance(step, int) else (f".{step}" if text else step)
+    return text or "the object"
+
+
+def _message(error: ValidationError) -> str:
+    where = _dotted(list(error.absolute_path))
+    if error.validator == "type":
+        wanted = error.validator_value
+        names = [_TYPE_NAMES.get(t, t) for t in ([wanted] if isinstance(wanted, str) else wanted)]
+        names = [n for n in names if n != "empty"] or names
+        return f"{where} must be {' or '.join(names)}, not {_describe(error.instance)}"
+    if error.validator == "required":
+        missing = [k for k in error.validator_value if k not in error.instance]
+        return f"{where} needs `{missing[0]}`"
+    if error.validator == "minimum":
+        return f"{where} must be at least {error.validator_value}, not {error.instance}"
+    if error.validator == "maximum":
+        return f"{where} must be at most {error.validator_value}, not {error.instance}"
+    return f"{where}: {error.message}"
+
+
+def _position(body: YMap, path: Sequence[str | int]) -> Pos:
+    """Where the node at `path` is written (its parent's key for a mapping entry)."""
+    node: Any = body
+    pos = body.pos
+    for step in path:
+        if isinstance(node, YMap) and isinstance(step, str) and step in node:
+            pos = node.key_pos[step]
+            node = node[step]
+        elif isinstance(node, YSeq) and isinstance(step, int) and step < len(node):
+            pos = node.item_pos[step]
+            node = node[step]
+        else:
+            break
+    return pos
+
+
+def shape_errors(body: YMap, shape: str) -> Iterator[tuple[Pos, str]]:
+    """(position, message) of each field of `body` that has the wrong shape."""
+    errors = sorted(_validator(shape).iter_errors(body), key=lambda e: list(map(str, e.path)))
+    for error in errors:
+        yield _position(body, list(error.absolute_path)), _message(error)

@@ -1,0 +1,163 @@
+"""Find the files to lint: walk folders (honouring .gitignore), classify, read bytes."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+import pathspec
+
+YAML_SUFFIXES = (".yaml", ".yml")
+PYTHON_SUFFIXES = (".py",)
+STDIN = "-"
+
+# Folders no one keeps manifests in, skipped like ruff skips them.
+SKIPPED_DIRS = frozenset(
+    {
+        ".git",
+        ".hg",
+        ".svn",
+        ".venv",
+        "venv",
+        "node_modules",
+        "__pycache__",
+        "site-packages",
+        ".tox",
+        ".nox",
+        ".mypy_cache",
+        ".ruff_cache",
+        ".pytest_cache",
+        ".k8slb_cache",
+    }
+)
+
+Language = Literal["yaml", "python"]
+
+
+@dataclass(frozen=True)
+class Source:
+    """A file to lint. `path` is shown to the user; `location` is None for stdin."""
+
+    path: str
+    language: Language
+    location: Path | None
+
+    def read(self) -> bytes:
+        if self.location is None:
+            return sys.stdin.buffer.read()
+        return self.location.read_bytes()
+
+
+@dataclass
+class Discovery:
+    sources: list[Source] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+
+def language_of(name: str, *, explicit: bool) -> Language | None:
+    """Folders contribute only YAML and Python files; a file named on the command line
+    is read as YAML unless it is Python (like `ruff` lints what it is handed)."""
+    lowered = name.lower()
+    if lowered.endswith(PYTHON_SUFFIXES):
+        return "python"
+    if lowered.endswith(YAML_SUFFIXES) or explicit:
+        return "yaml"
+    return None
+
+
+class _IgnoreRules:
+    """The .gitignore files that apply inside one folder, outermost first."""
+
+    def __init__(self, specs: tuple[tuple[Path, pathspec.PathSpec], ...] = ()) -> None:
+        self.specs = specs
+
+    def below(self, folder: Path) -> _IgnoreRules:
+        spec = _read_gitignore(folder)
+        return _IgnoreRules((*self.specs, (folder, spec))) if spec else self
+
+    def ignores(self, path: Path, *, is_dir: bool) -> bool:
+        verdict = False
+        for base, spec in self.specs:  # like git, the innermost file that has a say wins
+            relative = path.relative_to(base).as_posix() + ("/" if is_dir else "")
+            include = spec.check_file(relative).include
+            if include is not None:
+                verdict = include
+        return verdict
+
+
+def _read_gitignore(folder: Path) -> pathspec.PathSpec | None:
+    try:
+        lines = (folder / ".gitignore").read_text("utf-8", errors="replace").splitlines()
+    except OSError:
+        return None
+    return pathspec.GitIgnoreSpec.from_lines(lines) if lines else None
+
+
+def _git_root(folder: Path) -> Path | None:
+    for candidate in (folder, *folder.parents):
+        if (candidate / ".git").exists():
+            return candidate
+    return None
+
+
+def _rules_for(root: Path) -> _IgnoreRules:
+    """The .gitignore files of the repository above `root`, down to `root` itself."""
+    absolute = root.resolve()
+    top = _git_root(absolute) or absolute
+    rules = _IgnoreRules()
+    chain = [absolute, *absolute.parents]
+    for folder in reversed(chain[: chain.index(top) + 1]):
+        rules = rules.below(folder)
+    return rules
+
+
+def _walk(root: str) -> Iterator[tuple[str, Language]]:
+    base = Path(root).resolve()
+    rules = {base: _rules_for(base)}
+    for folder_text, dirnames, filenames in os.walk(base):
+        folder = Path(folder_text)
+        here = rules.pop(folder)
+        kept = []
+        for name in sorted(dirnames):
+            child = folder / name
+            if name in SKIPPED_DIRS or here.ignores(child, is_dir=True):
+                continue
+            rules[child] = here.below(child)
+            kept.append(name)
+        dirnames[:] = kept
+        for name in sorted(filenames):
+            language = language_of(name, explicit=False)
+            if language is None or here.ignores(folder / name, is_dir=False):
+                continue
+            shown = os.path.join(root, os.path.relpath(folder / name, base))
+            yield os.path.normpath(shown), language
+
+
+def discover(paths: Iterable[str], stdin_filename: str | None = None) -> Discovery:
+    found = Discovery()
+    seen: set[str] = set()
+
+    def add(shown: str, language: Language, location: Path | None) -> None:
+        key = str(location.resolve()) if location else STDIN
+        if key not in seen:
+            seen.add(key)
+            found.sources.append(Source(shown, language, location))
+
+    for path in paths:
+        if path == STDIN:
+            name = stdin_filename or STDIN
+            add(name, language_of(name, explicit=True) or "yaml", None)
+        elif os.path.isdir(path):
+            for shown, language in _walk(path):
+                add(shown, language, Path(shown))
+        elif os.path.exists(path):
+            add(path, language_of(path, explicit=True) or "yaml", Path(path))
+        elif os.path.islink(path):
+            found.errors.append(f"{path}: broken symbolic link")
+        else:
+            found.errors.append(f"{path}: no such file or directory")
+    return found

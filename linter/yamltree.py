@@ -1,0 +1,283 @@
+"""Compose YAML text into plain data that remembers where every node came from.
+
+`check` reads YAML through ruamel's C composer (`CSafeLoader.get_node`), which gives nodes
+with line/column marks at a fraction of the cost of the round-trip loader; the pure-Python
+composer is the fallback when `ruamel.yaml.clib` is missing. Nodes become `YMap` / `YSeq`
+(a dict / list that also carry positions) and plain scalars.
+
+Aliases are shared, never copied, and the expanded size of a document is bounded, so an
+alias bomb ("billion laughs") is rejected in linear time and memory.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from ruamel.yaml.error import MarkedYAMLError
+from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    try:
+        from ruamel.yaml.cyaml import CSafeLoader as _Loader
+
+        C_COMPOSER = True
+    except ImportError:  # pragma: no cover - only without ruamel.yaml.clib
+        from ruamel.yaml import SafeLoader as _Loader  # type: ignore[assignment]
+
+        C_COMPOSER = False
+
+# A document whose aliases expand past this many nodes is refused. Real manifests stay far
+# below it (a large CRD has some 10^4 nodes); a billion-laughs file reaches it at once.
+MAX_EXPANDED_NODES = 1_000_000
+
+Pos = tuple[int, int]
+"""1-based (line, column)."""
+
+_TAG = "tag:yaml.org,2002:"
+
+
+class YMap(dict[str, Any]):
+    """A mapping with the positions of itself, its keys and its values."""
+
+    __slots__ = ("key_pos", "pos", "value_pos")
+
+    def __init__(self, pos: Pos) -> None:
+        super().__init__()
+        self.pos = pos
+        self.key_pos: dict[str, Pos] = {}
+        self.value_pos: dict[str, Pos] = {}
+
+
+class YSeq(list[Any]):
+    """A sequence with the positions of itself and its items."""
+
+    __slots__ = ("item_pos", "pos")
+
+    def __init__(self, pos: Pos) -> None:
+        super().__init__()
+        self.pos = pos
+        self.item_pos: list[Pos] = []
+
+
+@dataclass(frozen=True)
+class Document:
+    index: int
+    data: Any  # YMap, YSeq, a scalar, or None for an empty document
+    pos: Pos  # where the document's root node starts
+
+
+class YAMLProblem(Exception):
+    """The text (or one document of it) is not usable YAML."""
+
+    def __init__(self, message: str, line: int, column: int) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.column = column
+
+
+def _pos(node: Node, line_offset: int) -> Pos:
+    mark = node.start_mark
+    return (mark.line + 1 + line_offset, mark.column + 1)
+
+
+def _scalar(node: ScalarNode) -> Any:
+    tag, value = node.tag, node.value
+    if tag == _TAG + "str":
+        return value
+    if tag == _TAG + "null":
+        return None
+    if tag == _TAG + "bool":
+        return value.lower() in ("true", "yes", "on", "y")
+    if tag == _TAG + "int":
+        text = value.replace("_", "")
+        for base in (0, 10):
+            try:
+                return int(text, base)
+            except ValueError:
+                continue
+        return value
+    if tag == _TAG + "float":
+        text = value.replace("_", "").lower()
+        if text.lstrip("+-") == ".inf":
+            return -math.inf if text.startswith("-") else math.inf
+        if text == ".nan":
+            return math.nan
+        try:
+            return float(text)
+        except ValueError:
+            return value
+    return value  # timestamps, binary and custom tags stay text
+
+
+def _key_text(node: Node) -> str:
+    if isinstance(node, ScalarNode):
+        value = _scalar(node)
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        return "null" if value is None else str(value)
+    raise YAMLProblem("a mapping key that is not a scalar is not supported", *_pos(node, 0))
+
+
+class _Builder:
+    """Turns one document's node graph into YMap/YSeq/scalars, sharing aliased nodes."""
+
+    def __init__(self, line_offset: int) -> None:
+        self.line_offset = line_offset
+        self.built: dict[int, Any] = {}
+        self.sizes: dict[int, int] = {}
+
+    def size(self, node: Node) -> int:
+        """Expanded node count, memoised so that shared (aliased) nodes cost one visit."""
+        key = id(node)
+        known = self.sizes.get(key)
+        if known is not None:
+            return known
+        total = 1
+        if isinstance(node, MappingNode):
+            for k, v in node.value:
+                total += self.size(k) + self.size(v)
+                if total > MAX_EXPANDED_NODES:
+                    break
+        elif isinstance(node, SequenceNode):
+            for item in node.value:
+                total += self.size(item)
+                if total > MAX_EXPANDED_NODES:
+                    break
+        self.sizes[key] = total
+        return total
+
+    def build(self, node: Node) -> Any:
+        key = id(node)
+        if key in self.built:
+            return self.built[key]
+        if isinstance(node, ScalarNode):
+            result: Any = _scalar(node)
+        elif isinstance(node, SequenceNode):
+            seq = YSeq(_pos(node, self.line_offset))
+            self.built[key] = seq
+            for item in node.value:
+                seq.append(self.build(item))
+                seq.item_pos.append(_pos(item, self.line_offset))
+            result = seq
+        elif isinstance(node, MappingNode):
+            result = self._mapping(node)
+        else:  # pragma: no cover - the composer only makes the three kinds
+            raise YAMLProblem(f"unexpected node {node!r}", *_pos(node, self.line_offset))
+        self.built[key] = result
+        return result
+
+    def _mapping(self, node: MappingNode) -> YMap:
+        mapping = YMap(_pos(node, self.line_offset))
+        self.built[id(node)] = mapping
+        merged: list[YMap] = []
+        for key_node, value_node in node.value:
+            if key_node.tag == _TAG + "merge":
+                merged.extend(self._merge_sources(value_node))
+                continue
+            key = _key_text(key_node)
+            if key in mapping.key_pos:
+                line, column = _pos(key_node, self.line_offset)
+                raise YAMLProblem(f"duplicate key {key!r} in a mapping", line, column)
+            mapping[key] = self.build(value_node)
+            mapping.key_pos[key] = _pos(key_node, self.line_offset)
+            mapping.value_pos[key] = _pos(value_node, self.line_offset)
+        for source in merged:  # `<<: *base`: explicit keys win, earlier sources win
+            for key, value in source.items():
+                if key not in mapping:
+                    mapping[key] = value
+                    mapping.key_pos[key] = source.key_pos[key]
+                    mapping.value_pos[key] = source.value_pos[key]
+        return mapping
+
+    def _merge_sources(self, node: Node) -> list[YMap]:
+        nodes = node.value if isinstance(node, SequenceNode) else [node]
+        sources = [self.build(n) for n in nodes]
+        if not all(isinstance(s, YMap) for s in sources):
+            raise YAMLProblem("a merge key (<<) needs a mapping", *_pos(node, self.line_offset))
+        return sources
+
+
+def _problem_from(error: MarkedYAMLError, line_offset: int) -> YAMLProblem:
+    mark = error.problem_mark or error.context_mark
+    text = error.problem or error.context or "invalid YAML"
+    if mark is None:
+        return YAMLProblem(text, 1 + line_offset, 1)
+    return YAMLProblem(text, mark.line + 1 + line_offset, mark.column + 1)
+
+
+def _documents_of(text: str, line_offset: int) -> Iterator[tuple[Any, Pos]]:
+    """Yield each document's (data, position); raise YAMLProblem at the first bad one."""
+    loader = _Loader(text)
+    try:
+        while True:
+            try:
+                if not loader.check_node():
+                    return
+                node = loader.get_node()
+            except MarkedYAMLError as error:
+                raise _problem_from(error, line_offset) from None
+            except RecursionError:
+                raise YAMLProblem("nesting is too deep", 1 + line_offset, 1) from None
+            builder = _Builder(line_offset)
+            if builder.size(node) > MAX_EXPANDED_NODES:
+                line, column = _pos(node, line_offset)
+                raise YAMLProblem(
+                    f"aliases expand this document past {MAX_EXPANDED_NODES:,} nodes "
+                    "(an alias bomb?); refusing to expand it",
+                    line,
+                    column,
+                )
+            try:
+                yield builder.build(node), _pos(node, line_offset)
+            except RecursionError:
+                raise YAMLProblem("nesting is too deep", *_pos(node, line_offset)) from None
+    finally:
+        loader.dispose()
+
+
+def _split_documents(text: str) -> Iterator[tuple[int, str]]:
+    """Cut a stream at its `---` lines: (line offset, text) of each piece, so one broken
+    document does not hide the others (a YAML parser cannot resume after an error)."""
+    lines = text.splitlines(keepends=True)
+    start = 0
+    for number, line in enumerate(lines):
+        if number > start and line.startswith("---") and line[3:4] in ("", " ", "\t", "\n", "\r"):
+            yield start, "".join(lines[start:number])
+            start = number
+    yield start, "".join(lines[start:])
+
+
+@dataclass(frozen=True)
+class ComposeResult:
+    documents: list[Document]
+    problems: list[tuple[int, YAMLProblem]]  # (document index, problem)
+
+
+def compose(text: str) -> ComposeResult:
+    """Every document of a YAML stream, with the problems of those that do not parse."""
+    try:
+        parsed = _documents_of(text, 0)
+        return ComposeResult([Document(i, d, p) for i, (d, p) in enumerate(parsed)], [])
+    except YAMLProblem:
+        pass
+    # Slow path, only for broken files: compose each `---` piece on its own.
+    documents: list[Document] = []
+    problems: list[tuple[int, YAMLProblem]] = []
+    index = 0
+    for offset, piece in _split_documents(text):
+        try:
+            parsed = list(_documents_of(piece, offset))
+        except YAMLProblem as problem:
+            problems.append((index, problem))
+            index += 1
+            continue
+        for data, pos in parsed:
+            documents.append(Document(index, data, pos))
+            index += 1
+    return ComposeResult(documents, problems)

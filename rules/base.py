@@ -1,0 +1,110 @@
+"""What every rule is made of.
+
+A rule is a class in its own module: id, name, severity, a docstring in sections (the source
+of `k8slb explain` and of the docs), examples that the test-suite runs, and `check`, which
+reads the model and yields findings. Rules are pure: no file is read, nothing is parsed.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from k8slb.findings import NO_FIX, Finding, FixInfo, Related, Severity
+from k8slb.index import Index
+from k8slb.model import K8sObject, Problem
+from k8slb.yamltree import Pos
+
+
+@dataclass(frozen=True)
+class Example:
+    """Input for a rule and how many findings of that rule it must give (0: clean)."""
+
+    source: str
+    findings: int = 1
+    severity: Severity | None = None  # when the example shows a lowered severity
+    title: str = ""
+
+
+@dataclass
+class Context:
+    """Everything a rule may look at."""
+
+    index: Index
+    problems: Sequence[Problem] = ()
+    kubernetes_version: tuple[int, int] = (1, 30)
+    extra: dict[str, object] = field(default_factory=dict)
+
+
+class Rule:
+    id: ClassVar[str]
+    name: ClassVar[str]
+    severity: ClassVar[Severity]
+    fix: ClassVar[FixInfo] = NO_FIX
+    examples: ClassVar[tuple[Example, ...]] = ()
+
+    def check(self, context: Context) -> Iterator[Finding]:
+        raise NotImplementedError
+
+    # -- helpers for subclasses ----------------------------------------------------------
+
+    def finding(
+        self,
+        obj: K8sObject,
+        pos: Pos,
+        message: str,
+        *,
+        container: str | None = None,
+        severity: Severity | None = None,
+        related: Sequence[Related] = (),
+    ) -> Finding:
+        return Finding(
+            rule=self.id,
+            name=self.name,
+            severity=severity or self.severity,
+            path=obj.path,
+            line=pos[0],
+            column=pos[1],
+            message=message,
+            object=obj.ref,
+            container=container,
+            related=tuple(related),
+            fix=self.fix,
+        )
+
+    # -- documentation -------------------------------------------------------------------
+
+    @classmethod
+    def summary(cls) -> str:
+        return cls.doc().split("\n", 1)[0].strip()
+
+    @classmethod
+    def doc(cls) -> str:
+        return inspect.cleandoc(cls.__doc__ or "")
+
+    @classmethod
+    def sections(cls) -> dict[str, str]:
+        """The docstring's `## Heading` sections, by heading."""
+        parts = re.split(r"^## +(.+)$", cls.doc(), flags=re.MULTILINE)
+        return {parts[i].strip(): parts[i + 1].strip() for i in range(1, len(parts) - 1, 2)}
+
+
+class ReadProblemRule(Rule):
+    """A rule whose findings come from reading files (KLB001-KLB003), not from the model."""
+
+    def check(self, context: Context) -> Iterator[Finding]:
+        for problem in context.problems:
+            if problem.rule == self.id:
+                yield Finding(
+                    rule=self.id,
+                    name=self.name,
+                    severity=self.severity,
+                    path=problem.path,
+                    line=problem.line,
+                    column=problem.column,
+                    message=problem.message,
+                    object=problem.object,
+                )

@@ -1,0 +1,57 @@
+"""Building blocks for the rules' examples: a web Deployment and the Service in front of it."""
+
+from __future__ import annotations
+
+SERVICE = """\
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: web
+spec:
+  selector:
+    app: web
+  ports:
+    - name: http
+      port: 80
+      targetPort: http
+"""
+
+
+def web_deployment(container_extra: str = "", pod_extra: str = "", *, service: bool = True) -> str:
+    """A Deployment whose container `web` listens on port 8080 (named `http`).
+
+    `container_extra` and `pod_extra` are YAML lines added to the container and to the pod
+    spec, written without indentation (it is added here)."""
+
+    def indent(text: str, spaces: int) -> str:
+        return "".join(" " * spaces + line + "\n" for line in text.splitlines())
+
+    manifest = (
+        "apiVersion: apps/v1\n"
+        "kind: Deployment\n"
+        "metadata:\n"
+        "  name: web\n"
+        "spec:\n"
+        "  replicas: 3\n"
+        "  selector:\n"
+        "    matchLabels: {app: web}\n"
+        "  template:\n"
+        "    metadata:\n"
+        "      labels: {app: web}\n"
+        "    spec:\n"
+        + indent(pod_extra, 6)
+        + "      containers:\n"
+        "        - name: web\n"
+        "          image: registry.example/web:1.0\n"
+        "          ports:\n"
+        "            - name: http\n"
+        "              containerPort: 8080\n"
+        + indent(container_extra, 10)
+    )
+    return manifest + (SERVICE if service else "")
+
+
+READY = "readinessProbe:\n  httpGet: {path: /ready, port: http}\n"
+LIVE = "livenessProbe:\n  httpGet: {path: /live, port: http}\n"
+PRESTOP = "lifecycle:\n  preStop:\n    sleep: {seconds: 5}\n"

@@ -1,0 +1,196 @@
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from k8slb.findings import Finding, Related, Severity
+from k8slb.http2 import grpc_evidence
+from k8slb.index import Index, is_headless, service_type
+from k8slb.model import K8sObject, PodTemplate, dig, pos_of
+from k8slb.rules.base import Context, Example, Rule
+
+GRPC_SERVICE = """\
+apiVersion: v1
+kind: Service
+metadata:
+  name: backend
+spec:
+  selector:
+    app: backend
+  ports:
+    - name: grpc
+      port: 50051
+"""
+BACKEND = """\
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: backend
+spec:
+  replicas: 3
+  selector:
+    matchLabels: {app: backend}
+  template:
+    metadata:
+      labels: {app: backend}
+    spec:
+      containers:
+        - name: server
+          image: registry.example/backend:1.0
+          ports:
+            - name: grpc
+              containerPort: 50051
+"""
+HPA = """\
+---
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata:
+  name: backend
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: backend}
+  minReplicas: 3
+  maxReplicas: 10
+"""
+HEADLESS_TWIN = """\
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: backend-headless
+spec:
+  clusterIP: None
+  selector:
+    app: backend
+  ports:
+    - name: grpc
+      port: 50051
+"""
+
+
+def _scale_phrase(index: Index, backends: list[tuple[K8sObject, PodTemplate]]) -> str:
+    for workload, _ in backends:
+        for scaler in index.scalers(workload):
+            most = dig(scaler.body, "spec", "maxReplicas") or dig(
+                scaler.body, "spec", "maxReplicaCount"
+            )
+            upto = f" up to {most} replicas" if most else ""
+            return f"{scaler.kind}/{scaler.name} scales {workload.ref.display}{upto}"
+    for workload, _ in backends:
+        replicas = dig(workload.body, "spec", "replicas")
+        if workload.kind == "DaemonSet":
+            return f"{workload.ref.display} runs a pod on every node"
+        if isinstance(replicas, int) and replicas > 1:
+            return f"{workload.ref.display} runs {replicas} replicas"
+    return ""
+
+
+class GrpcClusterIp(Rule):
+    """A gRPC (HTTP/2) Service behind a plain ClusterIP, with no mesh to balance requests.
+
+    ## What it does
+    Finds Services that carry gRPC or another HTTP/2 protocol, judged by the evidence in
+    the manifests (strongest first: `appProtocol` `grpc`/`h2c`/`kubernetes.io/h2c`/`http2`;
+    a port named `grpc`, `grpc-*`, `*-grpc`, `h2c`, `http2` or `http2-*`; a targeted
+    container port with such a name; a gRPC health probe on the targeted container;
+    port 50051), that are ClusterIP (also NodePort and LoadBalancer, which are ClusterIP
+    Services too) and not headless, when the pods they select are not in a service mesh.
+    The message names what scales the pods: a HorizontalPodAutoscaler, a KEDA
+    ScaledObject, or `replicas` above one.
+
+    When a headless twin exists (a `clusterIP: None` Service with the same selector), the
+    finding drops to `info` and names the twin the clients should use.
+
+    ## Why it matters
+    A ClusterIP is a virtual address: kube-proxy picks a backend pod when a TCP connection
+    opens, and the connection stays on that pod. Kubernetes balances connections, not
+    requests. gRPC sends every call of a client over one long-lived HTTP/2 connection, so
+    each client sticks to the pod it met first. Scale the backend from 3 to 10 replicas
+    and the 7 new pods get no calls, while `kubectl get endpointslices -l
+    kubernetes.io/service-name=NAME` shows all 10 ready. `kubectl top pods` shows the skew.
+
+    ## Fix
+    Any one of these, simplest first:
+    1. add a headless twin Service (`clusterIP: None`, same selector and ports) and have
+       the clients dial `dns:///NAME-headless.NAMESPACE.svc.cluster.local:PORT` with the
+       `round_robin` policy;
+    2. bound the connection age on the server (`grpc.max_connection_age_ms` with a
+       grace), so clients reconnect and land on new pods;
+    3. put an L7 proxy that balances requests (Envoy, an ingress) in between;
+    4. mesh the workload (Istio sidecars, Linkerd), which balances requests. Istio ambient
+       mode balances requests only with a waypoint proxy.
+
+    ## Other linters
+    None of kube-score, kube-linter, Polaris, checkov or Kubescape models the protocol of
+    a Service port; `istioctl analyze` IST0118 only checks Istio's port naming.
+    """
+
+    id = "KLB101"
+    name = "grpc-clusterip"
+    severity = Severity.WARNING
+    examples = (
+        Example(GRPC_SERVICE + BACKEND + HPA, title="gRPC backend scaled by an HPA"),
+        Example(GRPC_SERVICE + BACKEND + HEADLESS_TWIN, severity=Severity.INFO, title="with a twin"),
+        Example(
+            GRPC_SERVICE + BACKEND.replace(
+                "      labels: {app: backend}", "      labels: {app: backend}\n"
+                "      annotations: {linkerd.io/inject: enabled}"
+            ),
+            findings=0,
+            title="meshed with Linkerd",
+        ),
+        Example(GRPC_SERVICE.replace("name: grpc", "name: http").replace("50051", "8080"),
+                findings=0, title="plain HTTP"),
+    )
+
+    def check(self, context: Context) -> Iterator[Finding]:
+        index = context.index
+        for service in index.services:
+            if service_type(service) == "ExternalName" or is_headless(service):
+                continue
+            evidence = grpc_evidence(index, service)
+            if not evidence:
+                continue
+            backends = index.selected(service)
+            if index.mesh != "none" or (
+                backends and all(index.mesh_of(w, t) for w, t in backends)
+            ):
+                continue
+            twins = index.headless_twins(service)
+            first = evidence[0]
+            related = [Related(first.path, first.pos[0], f"gRPC evidence: {first.reason}")]
+            related += [
+                Related(w.path, w.pos[0], f"selects {w.ref.display}") for w, _ in backends
+            ]
+            related += [
+                Related(s.path, s.pos[0], f"{s.kind}/{s.name} scales {w.ref.display}")
+                for w, _ in backends
+                for s in index.scalers(w)
+            ]
+            spec = service.body.get("spec")
+            if isinstance(spec, dict) and "type" in spec:
+                pos = pos_of(spec, "type", value=True)  # type: ignore[arg-type]
+            else:
+                pos = pos_of(service.body, "spec")
+            what = f"{service.ref.display} carries gRPC ({first.reason})"
+            if twins:
+                twin = twins[0]
+                yield self.finding(
+                    service,
+                    pos,
+                    f"{what} on a ClusterIP; its headless twin {twin.name} exists: make sure "
+                    f"gRPC clients dial dns:///{twin.name}... with round_robin, not this Service",
+                    severity=Severity.INFO,
+                    related=[*related, Related(twin.path, twin.pos[0], "the headless twin")],
+                )
+                continue
+            scale = _scale_phrase(index, backends)
+            yield self.finding(
+                service,
+                pos,
+                f"{what} on a ClusterIP{', and ' + scale if scale else ''}: kube-proxy "
+                "balances connections, not requests, so pods added later get no calls "
+                "from connected clients; add a headless twin for client-side round_robin, "
+                "or cap connection age, or mesh it",
+                related=related,
+            )

@@ -1,0 +1,46 @@
+from k8slb.findings import Severity
+from k8slb.rules.base import Example, ReadProblemRule
+
+
+class InvalidManifest(ReadProblemRule):
+    """A field that k8slb reads has the wrong shape.
+
+    ## What it does
+    Validates the fields the rules read (Service ports and selectors, pod templates,
+    containers, probes, lifecycle hooks, scaler targets, labels and annotations) against
+    the JSON schema shipped with k8slb, and reports each field of the wrong type, such as
+    a string where the API wants a list or a number. It also reports an object without
+    `kind` or `apiVersion`, and a list or scalar document in the middle of manifests.
+
+    An object reported here is left out of every other rule, so no rule ever reasons
+    about a half-understood object. YAML files that hold no Kubernetes objects at all
+    (CI workflows, Helm values, tool configs) are not manifests and are skipped quietly.
+
+    ## Why it matters
+    The API server rejects these objects, often only at deploy time. k8slb says so at
+    the line where the shape is wrong instead of guessing what was meant.
+
+    ## Fix
+    Write the field in the shape the Kubernetes API documents (`ports` is a list of
+    mappings, `containerPort` a number, label values are strings).
+
+    ## Other linters
+    kubeconform validates whole objects against the OpenAPI schemas; k8slb checks only
+    what its rules need and keeps going.
+    """
+
+    id = "KLB002"
+    name = "invalid-manifest"
+    severity = Severity.ERROR
+    examples = (
+        Example(
+            "apiVersion: v1\nkind: Service\nmetadata:\n  name: api\n"
+            'spec:\n  selector: {app: api}\n  ports: "80"\n',
+            title="a string where a list of ports belongs",
+        ),
+        Example(
+            "apiVersion: v1\nkind: Service\nmetadata:\n  name: api\n"
+            "spec:\n  selector: {app: api}\n  ports:\n    - port: 80\n",
+            findings=0,
+        ),
+    )

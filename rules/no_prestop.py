@@ -1,0 +1,62 @@
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from k8slb.findings import Finding, Related, Severity
+from k8slb.rules.base import Context, Example, Rule
+from k8slb.rules.examples import PRESTOP, READY, web_deployment
+
+
+class NoPreStop(Rule):
+    """A container that serves a Service has no preStop hook.
+
+    ## What it does
+    Reports serving containers (see `no-readiness-probe` for what serving means) without
+    `lifecycle.preStop`.
+
+    ## Why it matters
+    When a pod is deleted, two things start at the same time: the kubelet sends SIGTERM to
+    the containers, and the control plane removes the pod from the EndpointSlices, after
+    which every node's kube-proxy and every ingress or mesh proxy reprograms itself. The
+    second takes a few seconds. A server that stops listening on SIGTERM refuses the
+    connections that stale rules still send it, so every deploy and every scale-down is an
+    error spike. A short pause before SIGTERM lets the routing catch up.
+
+    ## Fix
+    Add a pause: `lifecycle: {preStop: {sleep: {seconds: 5}}}` (the native `sleep` action,
+    Kubernetes 1.30 and later), or `exec: {command: ["sleep", "5"]}` on older clusters when
+    the image has a `sleep` binary. Keep `terminationGracePeriodSeconds` longer than the
+    pause plus the time the server needs to drain.
+
+    ## Other linters
+    Datree `CONTAINERS_MISSING_PRESTOP_KEY` (opt-in, every container of every workload);
+    no active linter checks it.
+    """
+
+    id = "KLB401"
+    name = "no-prestop"
+    severity = Severity.WARNING
+    examples = (
+        Example(web_deployment(READY)),
+        Example(web_deployment(READY + PRESTOP), findings=0),
+        Example(web_deployment(READY, service=False), findings=0, title="no Service selects it"),
+    )
+
+    def check(self, context: Context) -> Iterator[Finding]:
+        index = context.index
+        for workload, template in index.workloads:
+            serving = index.serving(workload)
+            for container in template.containers:
+                targets = serving.get(container.name)
+                if not targets or container.prestop() is not None:
+                    continue
+                service = targets[0].service
+                yield self.finding(
+                    workload,
+                    container.pos,
+                    f"container {container.name!r} of {workload.ref.display} serves Service "
+                    f"{service.name} with no preStop hook: on shutdown it stops while nodes "
+                    "still route to it, failing requests; add lifecycle.preStop.sleep (5 s)",
+                    container=container.name,
+                    related=[Related(service.path, service.pos[0], "the Service it serves")],
+                )

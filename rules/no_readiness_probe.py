@@ -1,0 +1,63 @@
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from k8slb.findings import Finding, Related, Severity
+from k8slb.rules.base import Context, Example, Rule
+from k8slb.rules.examples import LIVE, READY, web_deployment
+
+
+class NoReadinessProbe(Rule):
+    """A container that serves a Service has no readiness probe.
+
+    ## What it does
+    Reports serving containers without a `readinessProbe`. A container serves when a
+    Service in the scanned set selects its pod (labels match the selector, same namespace)
+    and sends traffic to one of its ports: a port it declares (by number or by name), or,
+    since declaring ports is optional, the port its probes use, or any port when it is the
+    pod's only app container. Jobs and CronJobs never serve, and pods that no Service
+    selects are not reported.
+
+    ## Why it matters
+    Without a readiness probe a pod is in the endpoints as soon as its containers start:
+    it gets connections before it listens, and keeps getting them while it hangs or drains.
+    Every rollout and every scale-up then shows as a burst of errors.
+
+    ## Fix
+    Add a `readinessProbe` that fails while the process cannot serve (starting, draining,
+    overloaded), separate from the liveness probe.
+
+    ## Other linters
+    kube-score `pod-probes` (also Service-scoped, but one probe anywhere in the pod
+    satisfies it); kube-linter `no-readiness-probe`, Polaris `readinessProbeMissing`,
+    checkov `CKV_K8S_9` and Kubescape `C-0018` require it on every container of every
+    workload, Service or not (Kubescape even on Jobs).
+    """
+
+    id = "KLB302"
+    name = "no-readiness-probe"
+    severity = Severity.WARNING
+    examples = (
+        Example(web_deployment(LIVE)),
+        Example(web_deployment(READY + LIVE), findings=0),
+        Example(web_deployment(LIVE, service=False), findings=0, title="no Service selects it"),
+    )
+
+    def check(self, context: Context) -> Iterator[Finding]:
+        index = context.index
+        for workload, template in index.workloads:
+            serving = index.serving(workload)
+            for container in template.containers:
+                targets = serving.get(container.name)
+                if not targets or container.probe("readinessProbe") is not None:
+                    continue
+                service = targets[0].service
+                yield self.finding(
+                    workload,
+                    container.pos,
+                    f"container {container.name!r} of {workload.ref.display} serves Service "
+                    f"{service.name} but has no readinessProbe: it gets traffic before it "
+                    "listens and while it hangs or drains; add one",
+                    container=container.name,
+                    related=[Related(service.path, service.pos[0], "the Service it serves")],
+                )
