@@ -7,7 +7,6 @@ import sys
 from collections.abc import Sequence
 
 import click
-
 from k8slb import __version__
 from k8slb.docs import rule_markdown
 from k8slb.engine import RunResult, Settings, run
@@ -31,7 +30,9 @@ def _use_colour() -> bool:
     return sys.stdout.isatty()
 
 
-def _kubernetes_version(_ctx: click.Context, _param: click.Parameter, value: str) -> tuple[int, int]:
+def _kubernetes_version(
+    _ctx: click.Context, _param: click.Parameter, value: str
+) -> tuple[int, int]:
     major, _, minor = value.removeprefix("v").partition(".")
     if not (major.isdigit() and minor.split(".")[0].isdigit()):
         raise click.BadParameter(f"{value!r} is not a version like 1.30")
@@ -50,19 +51,45 @@ def cli() -> None:
 
 @cli.command()
 @click.argument("paths", nargs=-1, type=str)
-@click.option("--select", multiple=True, metavar="CODES",
-              help="Rules to run: ids, id prefixes or names, comma-separated (default: all).")
+@click.option(
+    "--select",
+    multiple=True,
+    metavar="CODES",
+    help="Rules to run: ids, id prefixes or names, comma-separated (default: all).",
+)
 @click.option("--ignore", multiple=True, metavar="CODES", help="Rules not to run.")
-@click.option("--fail-on", type=click.Choice(["error", "warning", "info"]), default="warning",
-              show_default=True, help="Exit 1 when a finding is at or above this severity.")
-@click.option("--format", "output_format", type=click.Choice(FORMATS), default="text",
-              show_default=True, help="Output format.")
-@click.option("--kubernetes-version", default="1.30", show_default=True,
-              callback=_kubernetes_version, help="The cluster's Kubernetes version.")
-@click.option("--mesh", type=click.Choice(MESHES), default="none", show_default=True,
-              help="A service mesh that every workload is in (otherwise read from manifests).")
-@click.option("--stdin-filename", metavar="NAME",
-              help="The name to report for input read from `-`.")
+@click.option(
+    "--fail-on",
+    type=click.Choice(["error", "warning", "info"]),
+    default="warning",
+    show_default=True,
+    help="Exit 1 when a finding is at or above this severity.",
+)
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(FORMATS),
+    default="text",
+    show_default=True,
+    help="Output format.",
+)
+@click.option(
+    "--kubernetes-version",
+    default="1.30",
+    show_default=True,
+    callback=_kubernetes_version,
+    help="The cluster's Kubernetes version.",
+)
+@click.option(
+    "--mesh",
+    type=click.Choice(MESHES),
+    default="none",
+    show_default=True,
+    help="A service mesh that every workload is in (otherwise read from manifests).",
+)
+@click.option(
+    "--stdin-filename", metavar="NAME", help="The name to report for input read from `-`."
+)
 def check(
     paths: Sequence[str],
     select: Sequence[str],
@@ -84,8 +111,8 @@ def check(
     result = run(found.sources, settings)
     result.errors[:0] = found.errors
     _print(result, output_format)
-    for error in result.errors:
-        _fail(error)
+    for message in result.errors:
+        _fail(message)
     if result.errors:
         sys.exit(EXIT_ERROR)
     threshold = Severity.parse(fail_on)
@@ -103,8 +130,13 @@ def _print(result: RunResult, output_format: str) -> None:
 def rules_command() -> None:
     """List every rule: id, name, severity, fix, summary."""
     rows = [
-        (r.id, r.name, r.severity.label, ("safe" if r.fix.safe else "unsafe") if r.fix.available
-         else "-", r.summary())
+        (
+            r.id,
+            r.name,
+            r.severity.label,
+            ("safe" if r.fix.safe else "unsafe") if r.fix.available else "-",
+            r.summary(),
+        )
         for r in ALL_RULES
     ]
     header = ("ID", "NAME", "SEVERITY", "FIX", "SUMMARY")

@@ -35,7 +35,11 @@ class ObjectRef:
     @property
     def display(self) -> str:
         name = self.name or "<unnamed>"
-        return f"{self.kind}/{name}" if self.namespace is None else f"{self.kind}/{self.namespace}/{name}"
+        return (
+            f"{self.kind}/{name}"
+            if self.namespace is None
+            else f"{self.kind}/{self.namespace}/{name}"
+        )
 
 
 @dataclass(frozen=True)

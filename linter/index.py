@@ -32,7 +32,7 @@ def service_ports(service: K8sObject) -> list[YMap]:
 
 
 def is_headless(service: K8sObject) -> bool:
-    return dig(service.body, "spec", "clusterIP") == "None"
+    return bool(dig(service.body, "spec", "clusterIP") == "None")
 
 
 def service_type(service: K8sObject) -> str:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from k8slb.model import KINDS, K8sObject, Problem, api_group
 from k8slb.shapes import shape_errors
-from k8slb.yamltree import Document, YAMLProblem, YMap, YSeq, compose
+from k8slb.yamltree import Document, YMap, YSeq, compose
 
 # Go-template text where YAML structure should be: a line that is a template action
 # (`{{- if .Values.x }}`, `- {{ include ... }}`) or an unquoted value that starts with one
@@ -138,7 +138,9 @@ def _add_object(result: ManifestFile, doc: Document, body: YMap, item: int | Non
         return
     if not isinstance(api_version, str) or not api_version:
         result.problems.append(
-            Problem("KLB002", result.path, *body.pos, f"{where} ({kind}) has no `apiVersion` string")
+            Problem(
+                "KLB002", result.path, *body.pos, f"{where} ({kind}) has no `apiVersion` string"
+            )
         )
         return
     if item is None and kind.endswith("List") and api_version == "v1" and "items" in body:

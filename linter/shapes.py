@@ -13,7 +13,6 @@ from importlib import resources
 from typing import Any
 
 from jsonschema import Draft202012Validator, ValidationError
-
 from k8slb.yamltree import Pos, YMap, YSeq
 
 _TYPE_NAMES = {
@@ -68,18 +67,20 @@ def _dotted(path: Sequence[str | int]) -> str:
 
 def _message(error: ValidationError) -> str:
     where = _dotted(list(error.absolute_path))
+    expected: Any = error.validator_value
+    instance: Any = error.instance
     if error.validator == "type":
-        wanted = error.validator_value
-        names = [_TYPE_NAMES.get(t, t) for t in ([wanted] if isinstance(wanted, str) else wanted)]
+        wanted = [expected] if isinstance(expected, str) else expected
+        names = [_TYPE_NAMES.get(t, t) for t in wanted]
         names = [n for n in names if n != "empty"] or names
-        return f"{where} must be {' or '.join(names)}, not {_describe(error.instance)}"
+        return f"{where} must be {' or '.join(names)}, not {_describe(instance)}"
     if error.validator == "required":
-        missing = [k for k in error.validator_value if k not in error.instance]
+        missing = [k for k in expected if k not in instance]
         return f"{where} needs `{missing[0]}`"
     if error.validator == "minimum":
-        return f"{where} must be at least {error.validator_value}, not {error.instance}"
+        return f"{where} must be at least {expected}, not {instance}"
     if error.validator == "maximum":
-        return f"{where} must be at most {error.validator_value}, not {error.instance}"
+        return f"{where} must be at most {expected}, not {instance}"
     return f"{where}: {error.message}"
 
 

@@ -72,7 +72,7 @@ def language_of(name: str, *, explicit: bool) -> Language | None:
 class _IgnoreRules:
     """The .gitignore files that apply inside one folder, outermost first."""
 
-    def __init__(self, specs: tuple[tuple[Path, pathspec.PathSpec], ...] = ()) -> None:
+    def __init__(self, specs: tuple[tuple[Path, pathspec.GitIgnoreSpec], ...] = ()) -> None:
         self.specs = specs
 
     def below(self, folder: Path) -> _IgnoreRules:
@@ -89,7 +89,7 @@ class _IgnoreRules:
         return verdict
 
 
-def _read_gitignore(folder: Path) -> pathspec.PathSpec | None:
+def _read_gitignore(folder: Path) -> pathspec.GitIgnoreSpec | None:
     try:
         lines = (folder / ".gitignore").read_text("utf-8", errors="replace").splitlines()
     except OSError:

@@ -39,15 +39,12 @@ def web_deployment(container_extra: str = "", pod_extra: str = "", *, service: b
         "  template:\n"
         "    metadata:\n"
         "      labels: {app: web}\n"
-        "    spec:\n"
-        + indent(pod_extra, 6)
-        + "      containers:\n"
+        "    spec:\n" + indent(pod_extra, 6) + "      containers:\n"
         "        - name: web\n"
         "          image: registry.example/web:1.0\n"
         "          ports:\n"
         "            - name: http\n"
-        "              containerPort: 8080\n"
-        + indent(container_extra, 10)
+        "              containerPort: 8080\n" + indent(container_extra, 10)
     )
     return manifest + (SERVICE if service else "")
 

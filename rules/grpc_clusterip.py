@@ -130,17 +130,23 @@ class GrpcClusterIp(Rule):
     severity = Severity.WARNING
     examples = (
         Example(GRPC_SERVICE + BACKEND + HPA, title="gRPC backend scaled by an HPA"),
-        Example(GRPC_SERVICE + BACKEND + HEADLESS_TWIN, severity=Severity.INFO, title="with a twin"),
         Example(
-            GRPC_SERVICE + BACKEND.replace(
-                "      labels: {app: backend}", "      labels: {app: backend}\n"
-                "      annotations: {linkerd.io/inject: enabled}"
+            GRPC_SERVICE + BACKEND + HEADLESS_TWIN, severity=Severity.INFO, title="with a twin"
+        ),
+        Example(
+            GRPC_SERVICE
+            + BACKEND.replace(
+                "      labels: {app: backend}",
+                "      labels: {app: backend}\n      annotations: {linkerd.io/inject: enabled}",
             ),
             findings=0,
             title="meshed with Linkerd",
         ),
-        Example(GRPC_SERVICE.replace("name: grpc", "name: http").replace("50051", "8080"),
-                findings=0, title="plain HTTP"),
+        Example(
+            GRPC_SERVICE.replace("name: grpc", "name: http").replace("50051", "8080"),
+            findings=0,
+            title="plain HTTP",
+        ),
     )
 
     def check(self, context: Context) -> Iterator[Finding]:
@@ -152,16 +158,12 @@ class GrpcClusterIp(Rule):
             if not evidence:
                 continue
             backends = index.selected(service)
-            if index.mesh != "none" or (
-                backends and all(index.mesh_of(w, t) for w, t in backends)
-            ):
+            if index.mesh != "none" or (backends and all(index.mesh_of(w, t) for w, t in backends)):
                 continue
             twins = index.headless_twins(service)
             first = evidence[0]
             related = [Related(first.path, first.pos[0], f"gRPC evidence: {first.reason}")]
-            related += [
-                Related(w.path, w.pos[0], f"selects {w.ref.display}") for w, _ in backends
-            ]
+            related += [Related(w.path, w.pos[0], f"selects {w.ref.display}") for w, _ in backends]
             related += [
                 Related(s.path, s.pos[0], f"{s.kind}/{s.name} scales {w.ref.display}")
                 for w, _ in backends

@@ -3,8 +3,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from k8slb.findings import Finding, Severity
-from k8slb.model import pos_of
+from k8slb.model import dig, pos_of
 from k8slb.rules.base import Context, Example, Rule
+from k8slb.yamltree import YMap
 
 TOPOLOGY_ANNOTATIONS = (
     "service.kubernetes.io/topology-mode",
@@ -67,9 +68,9 @@ class TopologyRouting(Rule):
 
     def check(self, context: Context) -> Iterator[Finding]:
         for service in context.index.services:
-            spec = service.body.get("spec") or {}
-            distribution = spec.get("trafficDistribution")
-            if distribution:
+            spec = service.body.get("spec")
+            distribution = spec.get("trafficDistribution") if isinstance(spec, YMap) else None
+            if isinstance(spec, YMap) and distribution:
                 yield self.finding(
                     service,
                     pos_of(spec, "trafficDistribution", value=True),
@@ -78,13 +79,15 @@ class TopologyRouting(Rule):
                     "few pods and many clients overloads them; keep replicas spread per zone",
                 )
                 continue
-            annotations = service.metadata.get("annotations") if service.metadata else None
+            annotations = dig(service.body, "metadata", "annotations")
+            if not isinstance(annotations, YMap):
+                continue
             for key in TOPOLOGY_ANNOTATIONS:
-                value = (annotations or {}).get(key)
+                value = annotations.get(key)
                 if value and str(value).lower() != "disabled":
                     yield self.finding(
                         service,
-                        pos_of(annotations, key),  # type: ignore[arg-type]
+                        pos_of(annotations, key),
                         f"{service.ref.display} uses topology-aware routing "
                         f"({key}: {value}): traffic stays in its zone, so load follows "
                         "where the clients are; keep replicas spread per zone",

@@ -16,8 +16,12 @@ def finding_dict(finding: Finding) -> dict[str, Any]:
     obj: dict[str, Any] | None = None
     if finding.object is not None:
         ref = finding.object
-        obj = {"kind": ref.kind, "namespace": ref.namespace, "name": ref.name,
-               "document": ref.document}
+        obj = {
+            "kind": ref.kind,
+            "namespace": ref.namespace,
+            "name": ref.name,
+            "document": ref.document,
+        }
         if ref.item is not None:
             obj["item"] = ref.item
     return {
@@ -30,10 +34,14 @@ def finding_dict(finding: Finding) -> dict[str, Any]:
         "object": obj,
         "container": finding.container,
         "message": finding.message,
-        "related": [{"path": r.path, "line": r.line, "message": r.message}
-                    for r in finding.related],
-        "fix": {"available": finding.fix.available, "safe": finding.fix.safe,
-                "description": finding.fix.description},
+        "related": [
+            {"path": r.path, "line": r.line, "message": r.message} for r in finding.related
+        ],
+        "fix": {
+            "available": finding.fix.available,
+            "safe": finding.fix.safe,
+            "description": finding.fix.description,
+        },
     }
 
 
@@ -46,8 +54,10 @@ def document(result: RunResult) -> dict[str, Any]:
             "objects": result.objects,
             "findings": len(result.findings),
             "fixable": sum(1 for f in result.findings if f.fix.available),
-            "by_severity": {s.label: sum(1 for f in result.findings if f.severity is s)
-                            for s in sorted(Severity, reverse=True)},
+            "by_severity": {
+                s.label: sum(1 for f in result.findings if f.severity is s)
+                for s in sorted(Severity, reverse=True)
+            },
         },
         "findings": [finding_dict(f) for f in result.findings],
     }

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import click
-
 from k8slb.engine import RunResult
 from k8slb.findings import Finding, Severity
 

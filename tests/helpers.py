@@ -1,0 +1,49 @@
+"""Shared test helpers: lint text as files, the way users run k8slb."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from k8slb.engine import RunResult, Settings, run
+from k8slb.findings import Finding
+from k8slb.selection import select_rules
+from k8slb.sources import discover
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "fixtures"
+SHARED = ROOT.parent / "shared"
+CORPUS = SHARED / "corpus"
+
+
+def lint_files(
+    folder: Path,
+    files: dict[str, str | bytes],
+    select: Sequence[str] = (),
+    *,
+    mesh: str = "none",
+) -> RunResult:
+    """Write `files` under `folder` and lint the folder."""
+    for name, content in files.items():
+        target = folder / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            target.write_bytes(content)
+        else:
+            target.write_text(content, encoding="utf-8", newline="")
+    return lint_paths([str(folder)], select, mesh=mesh)
+
+
+def lint_paths(paths: Sequence[str], select: Sequence[str] = (), *, mesh: str = "none") -> RunResult:
+    found = discover(paths)
+    result = run(found.sources, Settings(rules=select_rules(list(select), []), mesh=mesh))
+    result.errors[:0] = found.errors
+    return result
+
+
+def lint_text(folder: Path, text: str, select: Sequence[str] = (), **kwargs: str) -> list[Finding]:
+    return lint_files(folder, {"manifest.yaml": text}, select, **kwargs).findings
+
+
+def rules_of(findings: Sequence[Finding]) -> list[str]:
+    return [f.rule for f in findings]

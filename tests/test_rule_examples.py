@@ -1,0 +1,47 @@
+"""Every rule's documented examples behave as documented (Fixit's VALID/INVALID idea)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from k8slb.rules import ALL_RULES
+from k8slb.rules.base import Example, Rule
+
+from .helpers import lint_text
+
+CASES = [
+    pytest.param(rule, example, id=f"{rule.id}-{number}")
+    for rule in ALL_RULES
+    for number, example in enumerate(rule.examples)
+]
+
+
+@pytest.mark.parametrize(("rule", "example"), CASES)
+def test_example_gives_the_documented_findings(
+    tmp_path: Path, rule: type[Rule], example: Example
+) -> None:
+    findings = [f for f in lint_text(tmp_path, example.source) if f.rule == rule.id]
+    assert len(findings) == example.findings, [f.message for f in findings]
+    expected = example.severity or rule.severity
+    assert all(f.severity is expected for f in findings)
+
+
+@pytest.mark.parametrize("rule", ALL_RULES, ids=lambda r: r.id)
+def test_rule_is_documented_and_shown_both_ways(rule: type[Rule]) -> None:
+    sections = rule.sections()
+    for heading in ("What it does", "Why it matters", "Fix", "Other linters"):
+        assert sections.get(heading), f"{rule.id} lacks a '{heading}' section"
+    assert any(e.findings for e in rule.examples), "an example that is reported"
+    assert any(not e.findings for e in rule.examples), "an example that is not"
+
+
+def test_ids_and_names_are_unique_and_well_formed() -> None:
+    ids = [r.id for r in ALL_RULES]
+    names = [r.name for r in ALL_RULES]
+    assert len(set(ids)) == len(ids) and len(set(names)) == len(names)
+    assert ids == sorted(ids)
+    for rule in ALL_RULES:
+        assert rule.id.startswith("KLB") and rule.id[3:].isdigit() and len(rule.id) == 6
+        assert rule.name == rule.name.lower() and " " not in rule.name
