@@ -17,9 +17,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ruamel.yaml.error import MarkedYAMLError
-from ruamel.yaml.loader import SafeLoader as PureLoader
+from ruamel.yaml import YAML
+from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from ruamel.yaml.reader import ReaderError
 
 
 def _c_loader() -> Any:
@@ -32,9 +33,7 @@ def _c_loader() -> Any:
         return CSafeLoader
 
 
-C_LOADER: Any = _c_loader()
-# What `compose` uses unless told otherwise: C when it is there (about 20 times faster).
-DEFAULT_LOADER: Any = C_LOADER or PureLoader
+C_LOADER: Any = _c_loader()  # about 20 times faster than the pure-Python composer
 
 # A document whose aliases expand past this many nodes is refused. Real manifests stay far
 # below it (a large CRD has some 10^4 nodes); a billion-laughs file reaches it at once.
@@ -208,42 +207,58 @@ class _Builder:
         return sources
 
 
-def _problem_from(error: MarkedYAMLError, line_offset: int) -> YAMLProblem:
-    mark = error.problem_mark or error.context_mark
-    text = error.problem or error.context or "invalid YAML"
-    if mark is None:
-        return YAMLProblem(text, 1 + line_offset, 1)
-    return YAMLProblem(text, mark.line + 1 + line_offset, mark.column + 1)
+def _problem_from(error: YAMLError, text: str, line_offset: int) -> YAMLProblem:
+    if isinstance(error, MarkedYAMLError) and (error.problem_mark or error.context_mark):
+        mark = error.problem_mark or error.context_mark
+        message = error.problem or error.context or "invalid YAML"
+        return YAMLProblem(message, mark.line + 1 + line_offset, mark.column + 1)
+    if isinstance(error, ReaderError):  # a character YAML does not allow
+        at = min(error.position, len(text))
+        line = text.count("\n", 0, at) + 1 + line_offset
+        column = at - (text.rfind("\n", 0, at) + 1) + 1
+        return YAMLProblem(f"character {error.character!r} is not allowed in YAML", line, column)
+    return YAMLProblem(str(error) or "invalid YAML", 1 + line_offset, 1)
 
 
-def _documents_of(text: str, line_offset: int, loader_class: Any) -> Iterator[tuple[Any, Pos]]:
-    """Yield each document's (data, position); raise YAMLProblem at the first bad one."""
-    loader = loader_class(text)
+def _nodes(text: str, pure: bool) -> Iterator[Node]:
+    """The root node of each document, from the C composer unless `pure` (or no C)."""
+    if pure or C_LOADER is None:
+        yield from YAML(typ="safe", pure=True).compose_all(text)
+        return
+    loader = C_LOADER(text)
     try:
-        while True:
-            try:
-                if not loader.check_node():
-                    return
-                node = loader.get_node()
-            except MarkedYAMLError as error:
-                raise _problem_from(error, line_offset) from None
-            except RecursionError:
-                raise YAMLProblem("nesting is too deep", 1 + line_offset, 1) from None
-            builder = _Builder(line_offset)
+        while loader.check_node():
+            yield loader.get_node()
+    finally:
+        loader.dispose()
+
+
+def _documents_of(text: str, line_offset: int, pure: bool) -> Iterator[tuple[Any, Pos]]:
+    """Yield each document's (data, position); raise YAMLProblem at the first bad one."""
+    nodes = _nodes(text, pure)
+    while True:
+        try:
+            node = next(nodes, None)
+        except YAMLError as error:
+            raise _problem_from(error, text, line_offset) from None
+        except RecursionError:
+            raise YAMLProblem("nesting is too deep", 1 + line_offset, 1) from None
+        if node is None:
+            return
+        line, column = _pos(node, line_offset)
+        builder = _Builder(line_offset)
+        try:
             if builder.size(node) > MAX_EXPANDED_NODES:
-                line, column = _pos(node, line_offset)
                 raise YAMLProblem(
                     f"aliases expand this document past {MAX_EXPANDED_NODES:,} nodes "
                     "(an alias bomb?); refusing to expand it",
                     line,
                     column,
                 )
-            try:
-                yield builder.build(node), _pos(node, line_offset)
-            except RecursionError:
-                raise YAMLProblem("nesting is too deep", *_pos(node, line_offset)) from None
-    finally:
-        loader.dispose()
+            data = builder.build(node)
+        except RecursionError:
+            raise YAMLProblem("nesting is too deep", line, column) from None
+        yield data, (line, column)
 
 
 def _split_documents(text: str) -> Iterator[tuple[int, str]]:
@@ -264,11 +279,11 @@ class ComposeResult:
     problems: list[tuple[int, YAMLProblem]]  # (document index, problem)
 
 
-def compose(text: str, loader_class: Any = None) -> ComposeResult:
-    """Every document of a YAML stream, with the problems of those that do not parse."""
-    loader_class = loader_class or DEFAULT_LOADER
+def compose(text: str, *, pure: bool = False) -> ComposeResult:
+    """Every document of a YAML stream, with the problems of those that do not parse.
+    `pure` forces the pure-Python composer (the fallback where the C one is missing)."""
     try:
-        stream = _documents_of(text, 0, loader_class)
+        stream = _documents_of(text, 0, pure)
         return ComposeResult([Document(i, d, p) for i, (d, p) in enumerate(stream)], [])
     except YAMLProblem:
         pass
@@ -278,7 +293,7 @@ def compose(text: str, loader_class: Any = None) -> ComposeResult:
     index = 0
     for offset, piece in _split_documents(text):
         try:
-            parsed = list(_documents_of(piece, offset, loader_class))
+            parsed = list(_documents_of(piece, offset, pure))
         except YAMLProblem as problem:
             problems.append((index, problem))
             index += 1

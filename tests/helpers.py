@@ -34,7 +34,9 @@ def lint_files(
     return lint_paths([str(folder)], select, mesh=mesh)
 
 
-def lint_paths(paths: Sequence[str], select: Sequence[str] = (), *, mesh: str = "none") -> RunResult:
+def lint_paths(
+    paths: Sequence[str], select: Sequence[str] = (), *, mesh: str = "none"
+) -> RunResult:
     found = discover(paths)
     result = run(found.sources, Settings(rules=select_rules(list(select), []), mesh=mesh))
     result.errors[:0] = found.errors

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from k8slb.rules import ALL_RULES
 from k8slb.rules.base import Example, Rule
 

@@ -1,0 +1,161 @@
+"""Bad input gets a clear finding with path and line, and the rest of the run goes on."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .helpers import lint_files, rules_of
+
+SERVICE = """\
+apiVersion: v1
+kind: Service
+metadata:
+  name: api
+spec:
+  selector: {app: api}
+  sessionAffinity: ClientIP
+  ports:
+    - port: 80
+"""
+
+
+def _only(result_findings: list, rule: str) -> list:  # type: ignore[type-arg]
+    return [f for f in result_findings if f.rule == rule]
+
+
+def test_an_empty_file_is_fine(tmp_path: Path) -> None:
+    result = lint_files(tmp_path, {"empty.yaml": "", "comments.yaml": "# nothing yet\n"})
+    assert result.findings == [] and result.errors == []
+    assert result.files == 2
+
+
+def test_a_syntax_error_is_klb001_with_its_line_and_other_files_still_lint(tmp_path: Path) -> None:
+    result = lint_files(
+        tmp_path,
+        {
+            "broken.yaml": "apiVersion: v1\nkind: Service\nmetadata:\n  name: [oops\n",
+            "ok.yaml": SERVICE,
+        },
+    )
+    (broken,) = _only(result.findings, "KLB001")
+    assert broken.path.endswith("broken.yaml")
+    assert broken.line == 5 and "not valid YAML" in broken.message
+    assert _only(result.findings, "KLB104"), "the other file was still linted"
+
+
+def test_the_documents_after_a_broken_one_are_still_linted(tmp_path: Path) -> None:
+    text = "a: [1\n---\n" + SERVICE
+    result = lint_files(tmp_path, {"m.yaml": text})
+    assert rules_of(result.findings) == ["KLB001", "KLB104"]
+    assert result.findings[1].object is not None and result.findings[1].object.document == 1
+
+
+def test_scalar_and_list_documents_amid_manifests_are_klb002(tmp_path: Path) -> None:
+    text = SERVICE + "---\njust a string\n---\n- a\n- b\n"
+    result = lint_files(tmp_path, {"m.yaml": text})
+    problems = _only(result.findings, "KLB002")
+    assert [(f.line, f.message) for f in problems] == [
+        (11, "document 1 is a scalar, not a Kubernetes object"),
+        (13, "document 2 is a list, not a Kubernetes object"),
+    ]
+
+
+def test_yaml_that_holds_no_manifest_is_skipped_quietly(tmp_path: Path) -> None:
+    workflow = "name: ci\non: [push]\njobs:\n  test: {runs-on: ubuntu-latest}\n"
+    result = lint_files(tmp_path, {".github/ci.yml": workflow, "list.yaml": "- a\n- b\n"})
+    assert result.findings == [] and result.other_documents == 2
+
+
+def test_an_object_with_no_kind_is_klb002(tmp_path: Path) -> None:
+    result = lint_files(tmp_path, {"m.yaml": "apiVersion: v1\nmetadata:\n  name: x\n"})
+    (finding,) = result.findings
+    assert finding.rule == "KLB002" and "no `kind`" in finding.message
+    assert (finding.line, finding.column) == (1, 1)
+
+
+def test_a_string_where_a_list_belongs_is_klb002_not_a_traceback(tmp_path: Path) -> None:
+    text = SERVICE.replace("  ports:\n    - port: 80\n", '  ports: "80"\n')
+    result = lint_files(tmp_path, {"m.yaml": text})
+    (finding,) = result.findings
+    assert finding.rule == "KLB002"
+    assert finding.message == "Service/api: spec.ports must be a list, not the string '80'"
+    assert finding.line == 8
+    assert finding.object is not None and finding.object.name == "api"
+
+
+def test_an_object_with_a_bad_shape_is_left_out_of_the_other_rules(tmp_path: Path) -> None:
+    text = SERVICE.replace("    - port: 80\n", "    - port: eighty\n")
+    result = lint_files(tmp_path, {"m.yaml": text})
+    assert rules_of(result.findings) == ["KLB002"], "no KLB104 on a half-understood object"
+    assert "spec.ports[0].port must be an integer" in result.findings[0].message
+
+
+def test_a_file_that_is_not_utf8_is_klb001_naming_the_line(tmp_path: Path) -> None:
+    data = SERVICE.encode().replace(b"name: api", b"name: caf\xe9")
+    result = lint_files(tmp_path, {"latin1.yaml": data, "ok.yaml": SERVICE})
+    (finding,) = _only(result.findings, "KLB001")
+    assert finding.path.endswith("latin1.yaml")
+    assert (finding.line, finding.column) == (4, 12) and "not UTF-8 (byte 0xe9)" in finding.message
+    assert _only(result.findings, "KLB104")
+
+
+def test_a_bom_and_utf16_are_read(tmp_path: Path) -> None:
+    result = lint_files(
+        tmp_path,
+        {"bom.yaml": b"\xef\xbb\xbf" + SERVICE.encode(), "u16.yaml": SERVICE.encode("utf-16")},
+    )
+    assert rules_of(result.findings) == ["KLB104", "KLB104"]
+
+
+def test_a_binary_file_named_yaml_is_klb001(tmp_path: Path) -> None:
+    result = lint_files(tmp_path, {"image.yaml": b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"})
+    (finding,) = result.findings
+    assert finding.rule == "KLB001" and "binary" in finding.message
+
+
+def test_control_characters_are_klb001_with_a_position(tmp_path: Path) -> None:
+    result = lint_files(tmp_path, {"m.yaml": "a: 1\nb: x\x07y\n"})
+    (finding,) = result.findings
+    assert finding.rule == "KLB001" and (finding.line, finding.column) == (2, 5)
+
+
+def test_a_helm_template_is_klb003_and_skipped(tmp_path: Path) -> None:
+    template = (
+        'apiVersion: v1\nkind: Service\nmetadata:\n  name: {{ include "app.fullname" . }}\n'
+        "spec:\n  {{- if .Values.affinity }}\n  sessionAffinity: ClientIP\n  {{- end }}\n"
+    )
+    result = lint_files(tmp_path, {"templates/service.yaml": template})
+    (finding,) = result.findings
+    assert finding.rule == "KLB003" and (finding.line, finding.column) == (4, 9)
+    assert "helm template" in finding.message
+
+
+def test_an_alias_bomb_neither_hangs_nor_eats_memory(tmp_path: Path) -> None:
+    lines = ["apiVersion: v1\nkind: ConfigMap\nmetadata: {name: lol}\ndata:"]
+    lines.append('  a0: &a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]')
+    lines += [f"  a{i}: &a{i} [" + ",".join([f"*a{i - 1}"] * 9) + "]" for i in range(1, 12)]
+    result = lint_files(tmp_path, {"bomb.yaml": "\n".join(lines) + "\n", "ok.yaml": SERVICE})
+    assert rules_of(result.findings) == ["KLB001", "KLB104"]
+    assert "alias bomb" in result.findings[0].message
+
+
+def test_unknown_kinds_and_crds_are_counted_never_an_error(tmp_path: Path) -> None:
+    crd_object = "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {size: 3}\n"
+    knative = (
+        "apiVersion: serving.knative.dev/v1\nkind: Service\nmetadata: {name: k}\n"
+        "spec:\n  template: {spec: {containers: [{image: x}]}}\n"
+    )
+    result = lint_files(tmp_path, {"w.yaml": crd_object, "k.yaml": knative})
+    assert result.findings == []
+    assert result.objects == 2 and result.unknown_kinds == 2
+
+
+def test_a_kind_list_is_unpacked_and_items_are_numbered(tmp_path: Path) -> None:
+    items = "".join(
+        "  - " + line + "\n" if i == 0 else "    " + line + "\n"
+        for i, line in enumerate(SERVICE.splitlines())
+    )
+    text = "apiVersion: v1\nkind: List\nitems:\n" + items + items.replace("name: api", "name: b")
+    result = lint_files(tmp_path, {"list.yaml": text})
+    refs = [f.object for f in result.findings]
+    assert [(r.name, r.document, r.item) for r in refs if r] == [("api", 0, 0), ("b", 0, 1)]
