@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from k8slb.findings import Finding
+
 from .helpers import lint_files, rules_of
 
 SERVICE = """\
@@ -19,7 +21,7 @@ spec:
 """
 
 
-def _only(result_findings: list, rule: str) -> list:  # type: ignore[type-arg]
+def _only(result_findings: list[Finding], rule: str) -> list[Finding]:
     return [f for f in result_findings if f.rule == rule]
 
 

@@ -84,14 +84,19 @@ def test_deep_nesting_is_a_problem_not_a_crash() -> None:
     assert result.problems or result.documents
 
 
+# libyaml and the pure-Python reader differ on control characters (NEL is a line break to
+# one of them), which is not what this property is about.
+_TEXT = st.characters(exclude_categories=("Cc", "Cs", "Zl", "Zp"))
+
+
 @pytest.mark.skipif(C_LOADER is None, reason="ruamel.yaml.clib is not installed")
 @settings(max_examples=150, deadline=None)
 @given(
     st.recursive(
-        st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+        st.none() | st.booleans() | st.integers() | st.text(_TEXT, max_size=8),
         lambda children: (
             st.lists(children, max_size=4)
-            | st.dictionaries(st.text(min_size=1, max_size=6), children, max_size=4)
+            | st.dictionaries(st.text(_TEXT, min_size=1, max_size=6), children, max_size=4)
         ),
         max_leaves=12,
     )

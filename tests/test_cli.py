@@ -1,0 +1,128 @@
+"""The command line as users meet it: exit codes, formats, selection, stdin, errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from k8slb.cli import cli
+from k8slb.rules import ALL_RULES
+
+from .helpers import FIXTURES
+
+BAD = str(FIXTURES / "demo" / "bad")
+GOOD = str(FIXTURES / "demo" / "good")
+AFFINITY = """\
+apiVersion: v1
+kind: Service
+metadata: {name: api}
+spec:
+  selector: {app: api}
+  sessionAffinity: ClientIP
+  ports: [{port: 80}]
+"""
+
+
+def invoke(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, list(args), input=stdin)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_findings_at_or_above_fail_on_exit_1_else_0() -> None:
+    assert invoke("check", BAD)[0] == 1
+    assert invoke("check", GOOD)[0] == 0
+    code, out, _ = invoke("check", "--fail-on", "error", BAD)
+    assert code == 0 and "KLB401" in out, "warnings are shown but do not fail"
+
+
+def test_info_findings_do_not_fail_by_default(tmp_path: Path) -> None:
+    (tmp_path / "svc.yaml").write_text(AFFINITY)
+    assert invoke("check", str(tmp_path))[0] == 0
+    assert invoke("check", "--fail-on", "info", str(tmp_path))[0] == 1
+
+
+def test_text_output_is_path_line_col_rule_severity_message_then_a_summary() -> None:
+    _, out, _ = invoke("check", BAD)
+    lines = out.splitlines()
+    assert lines[0].startswith(f"{BAD}/backend.yaml:22:17: KLB401 [warning] container 'server'")
+    assert lines[-1] == "Found 3 findings: 3 warnings (2 files, 5 objects)."
+    assert "\x1b[" not in out, "no colour when stdout is not a terminal"
+
+
+def test_clean_run_says_so() -> None:
+    assert invoke("check", GOOD)[1] == "All checks passed (2 files, 5 objects).\n"
+
+
+def test_select_and_ignore_take_ids_prefixes_and_names() -> None:
+    def rules(*args: str) -> set[str]:
+        out = invoke("check", "--format", "json", *args, BAD)[1]
+        return {f["rule"] for f in json.loads(out)["findings"]}
+
+    assert rules() == {"KLB101", "KLB301", "KLB401"}
+    assert rules("--select", "KLB4") == {"KLB401"}
+    assert rules("--select", "grpc-clusterip,KLB301") == {"KLB101", "KLB301"}
+    assert rules("--ignore", "KLB3", "--ignore", "no-prestop") == {"KLB101"}
+
+
+def test_an_unknown_rule_is_a_usage_error() -> None:
+    code, _, err = invoke("check", "--select", "KLB999", BAD)
+    assert code == 2 and "unknown rule or prefix 'KLB999'" in err
+
+
+def test_a_missing_path_is_exit_2_after_linting_the_rest() -> None:
+    code, out, err = invoke("check", BAD, "does/not/exist.yaml")
+    assert code == 2
+    assert "KLB401" in out
+    assert "k8slb: error: does/not/exist.yaml: no such file or directory" in err
+
+
+def test_stdin_is_read_with_dash_and_named_by_stdin_filename() -> None:
+    code, out, _ = invoke("check", "-", "--fail-on", "info", stdin=AFFINITY)
+    assert code == 1 and out.startswith("-:6:20: KLB104 [info]")
+    out = invoke("check", "-", "--stdin-filename", "rendered.yaml", stdin=AFFINITY)[1]
+    assert out.startswith("rendered.yaml:6:20: KLB104")
+
+
+def test_bad_kubernetes_version_is_a_usage_error() -> None:
+    code, _, err = invoke("check", "--kubernetes-version", "latest", GOOD)
+    assert code == 2 and "not a version like 1.30" in err
+
+
+def test_mesh_option_silences_grpc_clusterip() -> None:
+    out = invoke("check", "--format", "json", "--mesh", "istio", BAD)[1]
+    assert "KLB101" not in {f["rule"] for f in json.loads(out)["findings"]}
+
+
+def test_rules_lists_every_rule() -> None:
+    code, out, _ = invoke("rules")
+    assert code == 0
+    assert out.splitlines()[0].split() == ["ID", "NAME", "SEVERITY", "FIX", "SUMMARY"]
+    for rule in ALL_RULES:
+        assert f"{rule.id}  {rule.name}" in out
+
+
+@pytest.mark.parametrize("name", ["KLB101", "klb101", "grpc-clusterip"])
+def test_explain_by_id_or_name(name: str) -> None:
+    code, out, _ = invoke("explain", name)
+    assert code == 0 and out.startswith("# KLB101 grpc-clusterip\n")
+    assert "## Why it matters" in out and "```yaml" in out
+
+
+def test_explain_unknown_rule_is_exit_2() -> None:
+    code, _, err = invoke("explain", "KLB999")
+    assert code == 2 and "no rule 'KLB999'" in err
+
+
+def test_runs_as_a_real_process_with_python_m() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "k8slb", "check", "--format", "json", BAD],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 1, done.stderr
+    assert json.loads(done.stdout)["summary"]["findings"] == 3

@@ -1,0 +1,90 @@
+"""The bundled demo shows the textbook case, and `--format json` keeps the contract."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from click.testing import CliRunner
+from k8slb import __version__
+from k8slb.cli import cli
+
+from .helpers import FIXTURES
+
+DEMO = str(FIXTURES / "demo")
+
+
+def check_json(*args: str) -> dict[str, Any]:
+    result = CliRunner().invoke(cli, ["check", "--format", "json", *args])
+    report: dict[str, Any] = json.loads(result.stdout)
+    return report
+
+
+def test_bad_demo_shows_the_three_pitfalls_and_the_good_demo_none() -> None:
+    report = check_json(DEMO)
+    by_rule = {f["rule"]: f for f in report["findings"]}
+    assert set(by_rule) == {"KLB101", "KLB301", "KLB401"}
+    assert all("/bad/" in f["path"] for f in report["findings"])
+    assert "HorizontalPodAutoscaler/backend" in by_rule["KLB101"]["message"]
+    assert "up to 10 replicas" in by_rule["KLB101"]["message"]
+    assert check_json(f"{DEMO}/good")["findings"] == []
+
+
+def test_json_matches_the_contract_field_for_field() -> None:
+    report = check_json(DEMO)
+    assert list(report) == ["version", "tool", "summary", "findings"]
+    assert report["version"] == 1
+    assert report["tool"] == {"name": "k8slb", "version": __version__}
+    assert report["summary"] == {
+        "files": 4,
+        "objects": 10,
+        "findings": 3,
+        "fixable": 0,
+        "by_severity": {"error": 0, "warning": 3, "info": 0},
+    }
+    finding = next(f for f in report["findings"] if f["rule"] == "KLB101")
+    assert list(finding) == [
+        "rule",
+        "name",
+        "severity",
+        "path",
+        "line",
+        "column",
+        "object",
+        "container",
+        "message",
+        "related",
+        "fix",
+    ]
+    assert finding["name"] == "grpc-clusterip" and finding["severity"] == "warning"
+    assert finding["path"] == f"{DEMO}/bad/backend.yaml", "the path as the user named it"
+    assert (finding["line"], finding["column"]) == (45, 1)
+    assert finding["object"] == {
+        "kind": "Service",
+        "namespace": "shop",
+        "name": "backend",
+        "document": 1,
+    }
+    assert finding["container"] is None
+    assert {
+        "path": f"{DEMO}/bad/backend.yaml",
+        "line": 53,
+        "message": "HorizontalPodAutoscaler/backend scales Deployment/shop/backend",
+    } in finding["related"]
+    assert all(list(r) == ["path", "line", "message"] for r in finding["related"])
+    assert finding["fix"] == {"available": False, "safe": False, "description": None}
+
+
+def test_findings_are_sorted_by_path_line_column_rule() -> None:
+    findings = check_json(DEMO)["findings"]
+    keys = [(f["path"], f["line"], f["column"], f["rule"]) for f in findings]
+    assert keys == sorted(keys)
+
+
+def test_container_findings_name_the_container() -> None:
+    findings = check_json(DEMO)["findings"]
+    assert {f["rule"]: f["container"] for f in findings} == {
+        "KLB101": None,
+        "KLB301": "server",
+        "KLB401": "server",
+    }

@@ -1,0 +1,84 @@
+"""KLB401 no-prestop and KLB402 grace-too-short."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from k8slb.rules.examples import PRESTOP, READY, web_deployment
+
+from .helpers import lint_text
+
+
+def test_serving_container_without_prestop_is_klb401(tmp_path: Path) -> None:
+    (finding,) = lint_text(tmp_path, web_deployment(READY), ["KLB401"])
+    assert finding.container == "web" and "no preStop hook" in finding.message
+    assert finding.related[0].message == "the Service it serves"
+
+
+def test_klb401_follows_numeric_and_named_target_ports(tmp_path: Path) -> None:
+    numeric = web_deployment(READY).replace("targetPort: http", "targetPort: 8080")
+    assert len(lint_text(tmp_path / "a", numeric, ["KLB401"])) == 1
+    elsewhere = web_deployment(READY).replace("targetPort: http", "targetPort: 9999")
+    extra = "        - {name: other, image: y}\n"
+    two = elsewhere.replace("      containers:\n", "      containers:\n" + extra)
+    assert lint_text(tmp_path / "b", two, ["KLB401"]) == [], "no container takes port 9999"
+
+
+@pytest.mark.parametrize(
+    ("pod_extra", "hook", "reported"),
+    [
+        ("terminationGracePeriodSeconds: 5", PRESTOP, True),
+        ("terminationGracePeriodSeconds: 6", PRESTOP, False),
+        ("", 'lifecycle:\n  preStop:\n    exec: {command: ["sleep", "30"]}', True),
+        (
+            "",
+            "lifecycle:\n  preStop:\n    exec:\n"
+            '      command: ["/bin/sh", "-c", "sleep 20 && sleep 15"]',
+            True,
+        ),
+        ("", 'lifecycle:\n  preStop:\n    exec: {command: ["/bin/sleep", "1m"]}', True),
+        ("", 'lifecycle:\n  preStop:\n    exec: {command: ["sleep", "29"]}', False),
+        ("", 'lifecycle:\n  preStop:\n    exec: {command: ["nginx", "-s", "quit"]}', False),
+        (
+            "terminationGracePeriodSeconds: 1",
+            "lifecycle:\n  preStop:\n    httpGet: {path: /drain, port: http}",
+            False,
+        ),
+    ],
+    ids=[
+        "native-too-short",
+        "native-ok",
+        "exec-equals-default",
+        "exec-summed",
+        "minutes",
+        "exec-ok",
+        "no-sleep",
+        "http-hook-unknown",
+    ],
+)
+def test_grace_against_the_prestop_pause(
+    tmp_path: Path, pod_extra: str, hook: str, reported: bool
+) -> None:
+    findings = lint_text(tmp_path, web_deployment(READY + hook, pod_extra), ["KLB402"])
+    assert len(findings) == int(reported)
+
+
+def test_klb402_points_at_the_explicit_grace_or_else_at_the_hook(tmp_path: Path) -> None:
+    (explicit,) = lint_text(
+        tmp_path / "a", web_deployment(PRESTOP, "terminationGracePeriodSeconds: 5"), ["KLB402"]
+    )
+    assert (explicit.line, explicit.column) == (13, 38)
+    assert (
+        "terminationGracePeriodSeconds 5 is not longer than the 5 s preStop pause"
+        in explicit.message
+    )
+    hook = 'lifecycle:\n  preStop:\n    exec: {command: ["sleep", "45"]}'
+    (default,) = lint_text(tmp_path / "b", web_deployment(hook), ["KLB402"])
+    assert (default.line, default.column) == (19, 11)
+    assert "30 (the default)" in default.message
+
+
+def test_klb402_applies_without_a_service(tmp_path: Path) -> None:
+    text = web_deployment(PRESTOP, "terminationGracePeriodSeconds: 2", service=False)
+    assert len(lint_text(tmp_path, text, ["KLB402"])) == 1

@@ -1,0 +1,200 @@
+"""KLB101 grpc-clusterip and KLB107 headless-under-linkerd."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from k8slb.findings import Finding, Severity
+from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE, HEADLESS_TWIN, HPA
+
+from .helpers import lint_text
+
+
+def klb101(tmp_path: Path, text: str, **kwargs: str) -> list[Finding]:
+    return lint_text(tmp_path, text, ["KLB101"], **kwargs)
+
+
+PLAIN_SERVICE = GRPC_SERVICE.replace("name: grpc", "name: api").replace("port: 50051", "port: 80")
+PLAIN_BACKEND = BACKEND.replace("name: grpc", "name: api").replace(
+    "containerPort: 50051", "containerPort: 8080"
+)
+
+
+@pytest.mark.parametrize(
+    ("service", "backend", "reason"),
+    [
+        (GRPC_SERVICE, BACKEND, "port name 'grpc'"),
+        (
+            PLAIN_SERVICE.replace("name: api", "name: api\n      appProtocol: kubernetes.io/h2c"),
+            PLAIN_BACKEND,
+            "appProtocol kubernetes.io/h2c",
+        ),
+        (
+            PLAIN_SERVICE.replace("name: api", "name: http2-web"),
+            PLAIN_BACKEND,
+            "port name 'http2-web'",
+        ),
+        (
+            PLAIN_SERVICE.replace("name: api", "name: api-grpc"),
+            PLAIN_BACKEND,
+            "port name 'api-grpc'",
+        ),
+        (PLAIN_SERVICE, PLAIN_BACKEND, None),
+        (
+            PLAIN_SERVICE.replace("port: 80", "port: 80\n      targetPort: 8080"),
+            PLAIN_BACKEND + "          readinessProbe: {grpc: {port: 8080}}\n",
+            "a gRPC readinessProbe on container 'server'",
+        ),
+        (
+            PLAIN_SERVICE.replace("port: 80", "port: 80\n      targetPort: 8080"),
+            PLAIN_BACKEND
+            + "          livenessProbe:\n"
+            + '            exec: {command: ["/bin/grpc_health_probe", "-addr=:8080"]}\n',
+            "a grpc_health_probe livenessProbe",
+        ),
+        (PLAIN_SERVICE.replace("port: 80", "port: 50051"), PLAIN_BACKEND, "port 50051"),
+    ],
+    ids=[
+        "port-name",
+        "appProtocol",
+        "istio-prefix",
+        "suffix",
+        "no-evidence",
+        "grpc-probe",
+        "grpc-health-probe",
+        "port-50051",
+    ],
+)
+def test_grpc_evidence(tmp_path: Path, service: str, backend: str, reason: str | None) -> None:
+    findings = klb101(tmp_path, service + backend)
+    if reason is None:
+        assert findings == []
+    else:
+        (finding,) = findings
+        assert reason in finding.message
+
+
+def test_a_named_container_port_is_evidence(tmp_path: Path) -> None:
+    service = PLAIN_SERVICE.replace("port: 80", "port: 80\n      targetPort: rpc")
+    backend = PLAIN_BACKEND.replace("            - name: api\n", "            - name: rpc\n")
+    assert klb101(tmp_path / "a", service + backend) == [], "a name that says nothing"
+    grpc_named = PLAIN_BACKEND.replace("            - name: api\n", "            - name: grpc\n")
+    (finding,) = klb101(
+        tmp_path / "b", service.replace("targetPort: rpc", "targetPort: grpc") + grpc_named
+    )
+    assert "container port 'grpc' of Deployment/backend" in finding.message
+
+
+def test_numeric_target_port_reaches_the_named_grpc_container_port(tmp_path: Path) -> None:
+    service = PLAIN_SERVICE.replace("port: 80", "port: 80\n      targetPort: 9000")
+    backend = BACKEND.replace("containerPort: 50051", "containerPort: 9000")
+    (finding,) = klb101(tmp_path, service + backend)
+    assert "container port 'grpc'" in finding.message
+
+
+def test_names_the_hpa_or_the_replica_count(tmp_path: Path) -> None:
+    (with_hpa,) = klb101(tmp_path / "a", GRPC_SERVICE + BACKEND + HPA)
+    assert (
+        "HorizontalPodAutoscaler/backend scales Deployment/backend up to 10 replicas"
+        in with_hpa.message
+    )
+    (plain,) = klb101(tmp_path / "b", GRPC_SERVICE + BACKEND)
+    assert "Deployment/backend runs 3 replicas" in plain.message
+    keda = (
+        "---\napiVersion: keda.sh/v1alpha1\nkind: ScaledObject\nmetadata: {name: q}\n"
+        "spec:\n  scaleTargetRef: {name: backend}\n  maxReplicaCount: 40\n"
+    )
+    (scaled,) = klb101(tmp_path / "c", GRPC_SERVICE + BACKEND + keda)
+    assert "ScaledObject/q scales Deployment/backend up to 40 replicas" in scaled.message
+
+
+def test_a_service_selecting_two_deployments_names_both(tmp_path: Path) -> None:
+    canary = BACKEND.replace("name: backend\n", "name: backend-canary\n", 1)
+    (finding,) = klb101(tmp_path, GRPC_SERVICE + BACKEND + canary)
+    related = {r.message for r in finding.related}
+    assert {"selects Deployment/backend", "selects Deployment/backend-canary"} <= related
+
+
+def test_a_headless_twin_lowers_it_to_info_and_names_the_twin(tmp_path: Path) -> None:
+    (finding,) = klb101(tmp_path, GRPC_SERVICE + BACKEND + HEADLESS_TWIN)
+    assert finding.severity is Severity.INFO
+    assert "headless twin backend-headless" in finding.message
+
+
+def test_the_headless_service_itself_is_not_reported(tmp_path: Path) -> None:
+    assert klb101(tmp_path, HEADLESS_TWIN.lstrip("-\n") + BACKEND) == []
+
+
+@pytest.mark.parametrize(
+    "meshing",
+    [
+        ("      annotations: {sidecar.istio.io/inject: 'true'}", ""),
+        ("      labels: {app: backend, sidecar.istio.io/inject: 'true'}", ""),
+        ("      annotations: {linkerd.io/inject: enabled}", ""),
+        (
+            "",
+            "---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: default\n"
+            "  labels: {istio-injection: enabled}\n",
+        ),
+    ],
+    ids=["istio-annotation", "istio-label", "linkerd", "injected-namespace"],
+)
+def test_meshed_workloads_are_not_reported(tmp_path: Path, meshing: tuple[str, str]) -> None:
+    pod_line, namespace = meshing
+    backend = BACKEND
+    if namespace:
+        service = GRPC_SERVICE.replace(
+            "  name: backend\n", "  name: backend\n  namespace: default\n"
+        )
+        backend = BACKEND.replace("  name: backend\n", "  name: backend\n  namespace: default\n")
+    else:
+        service = GRPC_SERVICE
+        if "labels" in pod_line:
+            backend = BACKEND.replace("      labels: {app: backend}", pod_line)
+        else:
+            backend = BACKEND.replace(
+                "      labels: {app: backend}", "      labels: {app: backend}\n" + pod_line
+            )
+    assert klb101(tmp_path, service + backend + namespace) == []
+
+
+def test_a_meshed_namespace_that_was_not_scanned_does_not_count(tmp_path: Path) -> None:
+    backend = BACKEND.replace("  name: backend\n", "  name: backend\n  namespace: shop\n")
+    service = GRPC_SERVICE.replace("  name: backend\n", "  name: backend\n  namespace: shop\n")
+    assert len(klb101(tmp_path, service + backend)) == 1
+
+
+def test_externalname_and_knative_services_are_not_core_clusterip(tmp_path: Path) -> None:
+    external = GRPC_SERVICE.replace(
+        "spec:\n", "spec:\n  type: ExternalName\n  externalName: x.example\n"
+    )
+    assert klb101(tmp_path / "a", external + BACKEND) == []
+    knative = GRPC_SERVICE.replace("apiVersion: v1", "apiVersion: serving.knative.dev/v1")
+    assert klb101(tmp_path / "b", knative + BACKEND) == []
+
+
+def test_loadbalancer_services_are_clusterip_too_and_the_finding_points_at_type(
+    tmp_path: Path,
+) -> None:
+    lb = GRPC_SERVICE.replace("spec:\n", "spec:\n  type: LoadBalancer\n")
+    (finding,) = klb101(tmp_path, lb + BACKEND)
+    assert (finding.line, finding.column) == (6, 9)
+
+
+def test_a_selectorless_grpc_service_is_still_reported(tmp_path: Path) -> None:
+    manual = GRPC_SERVICE.replace("  selector:\n    app: backend\n", "")
+    (finding,) = klb101(tmp_path, manual)
+    assert "scales" not in finding.message
+
+
+def test_headless_grpc_under_linkerd_is_klb107(tmp_path: Path) -> None:
+    headless = GRPC_SERVICE.replace("spec:\n", "spec:\n  clusterIP: None\n")
+    meshed = BACKEND.replace(
+        "      labels: {app: backend}",
+        "      labels: {app: backend}\n      annotations: {linkerd.io/inject: enabled}",
+    )
+    (finding,) = lint_text(tmp_path / "a", headless + meshed, ["KLB107"])
+    assert (finding.line, finding.column) == (6, 14)
+    assert lint_text(tmp_path / "b", headless + BACKEND, ["KLB107"]) == []
+    assert len(lint_text(tmp_path / "c", headless + BACKEND, ["KLB107"], mesh="linkerd")) == 1

@@ -1,0 +1,138 @@
+"""KLB301 shared-probe and KLB302 no-readiness-probe."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from k8slb.findings import Finding, Severity
+from k8slb.rules.examples import web_deployment
+
+from .helpers import lint_text
+
+
+def probes(readiness: str, liveness: str) -> str:
+    return f"readinessProbe:\n  {readiness}\nlivenessProbe:\n  {liveness}\n"
+
+
+def klb301(tmp_path: Path, readiness: str, liveness: str, **kwargs: str) -> list[Finding]:
+    return lint_text(tmp_path, web_deployment(probes(readiness, liveness)), ["KLB301"])
+
+
+@pytest.mark.parametrize(
+    ("readiness", "liveness"),
+    [
+        ("httpGet: {path: /healthz, port: http}", "httpGet: {path: /healthz, port: http}"),
+        ("httpGet: {path: /healthz, port: http}", "httpGet: {path: /healthz, port: 8080}"),
+        (
+            "httpGet: {path: /healthz, port: http, scheme: http}",
+            "httpGet: {path: /healthz, port: 8080, scheme: HTTP}",
+        ),
+        ("httpGet: {path: /, port: http}", "httpGet: {port: http}"),
+        (
+            "httpGet: {path: /h, port: http, httpHeaders: [{name: X-Probe, value: ready}]}",
+            "httpGet: {path: /h, port: http, httpHeaders: [{name: X-Probe, value: live}]}",
+        ),
+        ("tcpSocket: {port: http}", "tcpSocket: {port: 8080}"),
+        ("exec: {command: [cat, /tmp/ok]}", "exec: {command: [cat, /tmp/ok]}"),
+        ("grpc: {port: 8080}", "grpc: {port: 8080}"),
+    ],
+    ids=[
+        "same",
+        "named-vs-numeric",
+        "scheme-case",
+        "default-path",
+        "headers-differ",
+        "tcp",
+        "exec",
+        "grpc",
+    ],
+)
+def test_same_handler_is_shared(tmp_path: Path, readiness: str, liveness: str) -> None:
+    (finding,) = klb301(tmp_path, readiness, liveness)
+    assert finding.severity is Severity.WARNING and finding.container == "web"
+
+
+@pytest.mark.parametrize(
+    ("readiness", "liveness"),
+    [
+        ("httpGet: {path: /ready, port: http}", "httpGet: {path: /live, port: http}"),
+        ("httpGet: {path: /h, port: http}", "httpGet: {path: /h, port: 9090}"),
+        ("httpGet: {path: /h, port: http}", "httpGet: {path: /h, port: http, scheme: HTTPS}"),
+        ("httpGet: {path: /h, port: http}", "tcpSocket: {port: http}"),
+        ("exec: {command: [check, ready]}", "exec: {command: [check, live]}"),
+        ("grpc: {port: 8080, service: readiness}", "grpc: {port: 8080, service: liveness}"),
+    ],
+    ids=[
+        "paths-differ",
+        "ports-differ",
+        "scheme-differs",
+        "types-differ",
+        "exec-differs",
+        "grpc-service-differs",
+    ],
+)
+def test_different_handlers_are_not_shared(tmp_path: Path, readiness: str, liveness: str) -> None:
+    assert klb301(tmp_path, readiness, liveness) == []
+
+
+def test_a_probe_that_differs_only_in_timing_is_still_shared(tmp_path: Path) -> None:
+    (finding,) = klb301(
+        tmp_path,
+        "httpGet: {path: /h, port: http}\n  periodSeconds: 10\n  timeoutSeconds: 2",
+        "httpGet: {path: /h, port: http}\n  periodSeconds: 15\n  initialDelaySeconds: 30",
+    )
+    assert finding.severity is Severity.WARNING
+
+
+def test_a_liveness_probe_that_gives_up_much_later_is_info_and_says_so(tmp_path: Path) -> None:
+    (finding,) = klb301(
+        tmp_path,
+        "httpGet: {path: /h, port: http}",
+        "httpGet: {path: /h, port: http}\n  failureThreshold: 6",
+    )
+    assert finding.severity is Severity.INFO
+    assert "gives up at least twice as late" in finding.message
+
+
+def test_a_liveness_probe_that_starts_earlier_is_not_lowered(tmp_path: Path) -> None:
+    (finding,) = klb301(
+        tmp_path,
+        "httpGet: {path: /h, port: http}\n  initialDelaySeconds: 20",
+        "httpGet: {path: /h, port: http}\n  failureThreshold: 10",
+    )
+    assert finding.severity is Severity.WARNING
+
+
+def test_shared_probes_count_without_a_service_but_not_in_jobs(tmp_path: Path) -> None:
+    text = web_deployment(
+        probes("tcpSocket: {port: http}", "tcpSocket: {port: http}"), service=False
+    )
+    assert len(lint_text(tmp_path / "a", text, ["KLB301"])) == 1
+    job = text.replace("apps/v1\nkind: Deployment", "batch/v1\nkind: Job")
+    assert lint_text(tmp_path / "b", job, ["KLB301"]) == []
+
+
+def test_the_finding_points_at_liveness_and_relates_readiness(tmp_path: Path) -> None:
+    (finding,) = klb301(tmp_path, "tcpSocket: {port: http}", "tcpSocket: {port: http}")
+    assert (finding.line, finding.column) == (21, 11)
+    assert [r.line for r in finding.related] == [20]
+
+
+def test_serving_container_without_readiness_is_klb302(tmp_path: Path) -> None:
+    (finding,) = lint_text(tmp_path, web_deployment(), ["KLB302"])
+    assert finding.container == "web" and "serves Service web" in finding.message
+    assert (finding.line, finding.column) == (14, 17)
+
+
+def test_only_serving_containers_need_readiness(tmp_path: Path) -> None:
+    text = web_deployment().replace(
+        "      containers:\n", "      containers:\n        - {name: log-shipper, image: x}\n"
+    )
+    findings = lint_text(tmp_path, text, ["KLB302"])
+    assert [f.container for f in findings] == ["web"]
+
+
+def test_a_job_selected_by_a_service_does_not_serve(tmp_path: Path) -> None:
+    job = web_deployment().replace("apps/v1\nkind: Deployment", "batch/v1\nkind: Job")
+    assert lint_text(tmp_path, job, ["KLB302", "KLB401"]) == []
