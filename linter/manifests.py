@@ -16,9 +16,11 @@ from k8slb.yamltree import Document, YMap, YSeq, compose
 
 # Go-template text where YAML structure should be: a line that is a template action
 # (`{{- if .Values.x }}`, `- {{ include ... }}`) or an unquoted value that starts with one
-# (`replicas: {{ .Values.n }}`). Templates inside quoted strings or block text (alerting
-# rules, Argo parameters) are ordinary YAML values and are not matched.
-_TEMPLATE = re.compile(r"^[ \t]*(?:-[ \t]+)?(\{\{)|^[^#'\"\n]*?:[ \t]+(\{\{)", re.MULTILINE)
+# (`replicas: {{ .Values.n }}`). Templates inside quoted strings or block scalars (alerting
+# rules, Argo parameters, Istio's injection template) are ordinary YAML values.
+_TEMPLATE = re.compile(r"^[ \t]*(?:-[ \t]+)?(\{\{)|^[^#'\"]*?:[ \t]+(\{\{)")
+# A line that opens a block scalar: `key: |`, `- >-`, `key: |2 # comment`.
+_BLOCK_SCALAR = re.compile(r"(?:^|[:-])[ \t]+[|>][-+0-9]*[ \t]*(?:#.*)?$|^[ \t]*[|>][-+0-9]*$")
 
 
 @dataclass
@@ -64,12 +66,21 @@ def find_template(text: str) -> tuple[int, int] | None:
     """(line, column) of the first Go-template action in YAML structure, if any."""
     if "{{" not in text:
         return None
-    match = _TEMPLATE.search(text)
-    if match is None:
-        return None
-    start = match.start(1) if match.group(1) is not None else match.start(2)
-    line = text.count("\n", 0, start) + 1
-    return line, start - (text.rfind("\n", 0, start) + 1) + 1
+    block_parent: int | None = None  # indent of the line that opened a block scalar
+    for number, line in enumerate(text.splitlines(), start=1):
+        content = line.lstrip(" ")
+        indent = len(line) - len(content)
+        if block_parent is not None:
+            if not content.strip() or indent > block_parent:
+                continue  # inside the block scalar: text, not structure
+            block_parent = None
+        match = _TEMPLATE.search(line) if "{{" in line else None
+        if match is not None:
+            start = match.start(1) if match.group(1) is not None else match.start(2)
+            return number, start + 1
+        if _BLOCK_SCALAR.search(line):
+            block_parent = indent
+    return None
 
 
 def load_manifests(path: str, data: bytes) -> ManifestFile:

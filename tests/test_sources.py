@@ -1,0 +1,90 @@
+"""Finding files: folders walked recursively, .gitignore honoured, explicit files kept."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+from k8slb.sources import discover
+
+
+def make(root: Path, *names: str) -> None:
+    for name in names:
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("a: 1\n")
+
+
+def shown(root: Path, *paths: str) -> list[tuple[str, str]]:
+    found = discover([str(root / p) if p != "." else str(root) for p in paths or ["."]])
+    return [(str(Path(s.path).relative_to(root)), s.language) for s in found.sources]
+
+
+def test_folders_give_yaml_and_python_files_in_sorted_order(tmp_path: Path) -> None:
+    make(tmp_path, "b.yml", "a.yaml", "sub/c.YAML", "app/main.py", "README.md", "chart.json")
+    assert shown(tmp_path) == [
+        ("a.yaml", "yaml"),
+        ("b.yml", "yaml"),
+        ("app/main.py", "python"),
+        ("sub/c.YAML", "yaml"),
+    ]
+
+
+def test_gitignore_is_honoured_with_negation_and_nesting(tmp_path: Path) -> None:
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    (tmp_path / ".gitignore").write_text("rendered/\n*.gen.yaml\n!keep.gen.yaml\n")
+    make(
+        tmp_path,
+        "rendered/x.yaml",
+        "a.gen.yaml",
+        "keep.gen.yaml",
+        "ok.yaml",
+        "deep/skip.yaml",
+        "deep/ok.yaml",
+    )
+    (tmp_path / "deep" / ".gitignore").write_text("skip.yaml\n")
+    assert [p for p, _ in shown(tmp_path)] == ["keep.gen.yaml", "ok.yaml", "deep/ok.yaml"]
+
+
+def test_gitignore_above_the_scanned_folder_applies_inside_the_repository(tmp_path: Path) -> None:
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    (tmp_path / ".gitignore").write_text("generated.yaml\n")
+    make(tmp_path, "k8s/generated.yaml", "k8s/app.yaml")
+    found = discover([str(tmp_path / "k8s")])
+    assert [Path(s.path).name for s in found.sources] == ["app.yaml"]
+
+
+def test_vcs_virtualenv_and_cache_folders_are_skipped(tmp_path: Path) -> None:
+    make(tmp_path, ".git/x.yaml", ".venv/lib/y.yaml", "node_modules/z.yaml", "ok.yaml")
+    assert [p for p, _ in shown(tmp_path)] == ["ok.yaml"]
+
+
+def test_an_explicit_file_is_linted_whatever_its_name(tmp_path: Path) -> None:
+    make(tmp_path, "install.golden", "tool.py")
+    assert shown(tmp_path, "install.golden", "tool.py") == [
+        ("install.golden", "yaml"),
+        ("tool.py", "python"),
+    ]
+
+
+def test_paths_keep_the_form_the_user_gave_and_files_are_not_repeated(tmp_path: Path) -> None:
+    make(tmp_path, "m/a.yaml")
+    found = discover([str(tmp_path / "m"), str(tmp_path / "m" / "a.yaml")])
+    assert [s.path for s in found.sources] == [str(tmp_path / "m" / "a.yaml")]
+
+
+def test_missing_paths_and_broken_links_are_errors(tmp_path: Path) -> None:
+    (tmp_path / "dangling.yaml").symlink_to(tmp_path / "nowhere.yaml")
+    found = discover([str(tmp_path / "missing.yaml"), str(tmp_path / "dangling.yaml")])
+    assert found.sources == []
+    assert found.errors == [
+        f"{tmp_path}/missing.yaml: no such file or directory",
+        f"{tmp_path}/dangling.yaml: broken symbolic link",
+    ]
+
+
+def test_stdin_is_a_source(tmp_path: Path) -> None:
+    found = discover(["-"], stdin_filename="rendered.yaml")
+    assert [(s.path, s.language, s.location) for s in found.sources] == [
+        ("rendered.yaml", "yaml", None)
+    ]
