@@ -55,7 +55,9 @@ def probe_port(container: Container, probe: YMap) -> int | None:
 
 
 class Index:
-    """Built once per run from every well-formed object of every file."""
+    """Built once per run from every well-formed object of every file. Lookups go through
+    tables keyed by namespace and label, so a monorepo of thousands of Services costs
+    linear time, not Services × workloads."""
 
     def __init__(self, objects: Iterable[K8sObject], mesh: str = "none") -> None:
         self.objects = list(objects)
@@ -64,6 +66,9 @@ class Index:
         self.workloads: list[tuple[K8sObject, PodTemplate]] = []
         self.namespaces: dict[str, K8sObject] = {}
         self._scalers: dict[tuple[str | None, str, str], list[K8sObject]] = defaultdict(list)
+        # (namespace, label, value) -> the workloads whose pod template carries that label
+        self._by_label: dict[tuple[str | None, str, str], list[tuple[K8sObject, PodTemplate]]]
+        self._by_label = defaultdict(list)
         for obj in self.objects:
             if obj.is_a("", "Service"):
                 self.services.append(obj)
@@ -78,22 +83,38 @@ class Index:
             template = obj.pod_template()
             if template is not None:
                 self.workloads.append((obj, template))
+                for label, value in template.labels.items():
+                    self._by_label[(obj.namespace, label, value)].append((obj, template))
+        self._headless: dict[tuple[str | None, frozenset[tuple[str, str]]], list[K8sObject]]
+        self._headless = defaultdict(list)
+        for service in self.services:
+            if is_headless(service) and selector_of(service):
+                key = (service.namespace, frozenset(selector_of(service).items()))
+                self._headless[key].append(service)
+        self._selected: dict[int, list[tuple[K8sObject, PodTemplate]]] = {}
         self._targets: dict[int, list[Target]] = {}
+        self._serving: dict[int, dict[str, list[Target]]] | None = None
 
     # -- Services and what they select -------------------------------------------------
 
     def selected(self, service: K8sObject) -> list[tuple[K8sObject, PodTemplate]]:
         """Workloads whose pods the Service selects: same namespace, labels match.
         A Service without a selector (manual Endpoints) selects nothing."""
-        selector = selector_of(service)
-        if not selector or service_type(service) == "ExternalName":
-            return []
-        return [
-            (workload, template)
-            for workload, template in self.workloads
-            if workload.namespace == service.namespace
-            and all(template.labels.get(k) == v for k, v in selector.items())
-        ]
+        key = id(service)
+        if key not in self._selected:
+            selector = selector_of(service)
+            found: list[tuple[K8sObject, PodTemplate]] = []
+            if selector and service_type(service) != "ExternalName":
+                label, value = next(iter(selector.items()))
+                found = [
+                    (workload, template)
+                    for workload, template in self._by_label.get(
+                        (service.namespace, label, value), []
+                    )
+                    if all(template.labels.get(k) == v for k, v in selector.items())
+                ]
+            self._selected[key] = found
+        return self._selected[key]
 
     def targets(self, service: K8sObject) -> list[Target]:
         """Every (workload, container, port) the Service sends traffic to."""
@@ -109,28 +130,20 @@ class Index:
 
     def serving(self, workload: K8sObject) -> dict[str, list[Target]]:
         """Containers of a workload that serve some Service, by container name."""
+        if self._serving is None:
+            self._serving = defaultdict(lambda: defaultdict(list))
+            for service in self.services:
+                for target in self.targets(service):
+                    self._serving[id(target.workload)][target.container.name].append(target)
         spec = workload.spec
         if spec is None or not spec.serves:
             return {}
-        result: dict[str, list[Target]] = defaultdict(list)
-        for service in self.services:
-            for target in self.targets(service):
-                if target.workload is workload:
-                    result[target.container.name].append(target)
-        return dict(result)
+        return dict(self._serving.get(id(workload), {}))
 
     def headless_twins(self, service: K8sObject) -> list[K8sObject]:
         """Headless Services that select the same pods."""
-        selector = selector_of(service)
-        return [
-            other
-            for other in self.services
-            if other is not service
-            and is_headless(other)
-            and other.namespace == service.namespace
-            and selector
-            and selector_of(other) == selector
-        ]
+        key = (service.namespace, frozenset(selector_of(service).items()))
+        return [other for other in self._headless.get(key, []) if other is not service]
 
     # -- Workload context ----------------------------------------------------------------
 

@@ -65,45 +65,31 @@ def pos_of(mapping: YMap, key: str, *, value: bool = False) -> Pos:
 
 @dataclass
 class K8sObject:
+    """One Kubernetes object. Its identity is read once, when it is made: rules and the
+    index ask for it over and over."""
+
     path: str
     document: int
     item: int | None
     api_version: str
     kind: str
     body: YMap
+    group: str = field(init=False)
+    spec: KindSpec | None = field(init=False)
+    name: str | None = field(init=False)
+    namespace: str | None = field(init=False)
+    labels: dict[str, str] = field(init=False)
+    annotations: dict[str, str] = field(init=False)
+    ref: ObjectRef = field(init=False)
 
-    @property
-    def group(self) -> str:
-        return api_group(self.api_version)
-
-    @property
-    def spec(self) -> KindSpec | None:
-        return KINDS.get((self.group, self.kind))
-
-    @property
-    def metadata(self) -> YMap | None:
-        meta = self.body.get("metadata")
-        return meta if isinstance(meta, YMap) else None
-
-    @property
-    def name(self) -> str | None:
-        return dig(self.body, "metadata", "name")  # type: ignore[no-any-return]
-
-    @property
-    def namespace(self) -> str | None:
-        return dig(self.body, "metadata", "namespace")  # type: ignore[no-any-return]
-
-    @property
-    def labels(self) -> dict[str, str]:
-        return dig(self.body, "metadata", "labels") or {}
-
-    @property
-    def annotations(self) -> dict[str, str]:
-        return dig(self.body, "metadata", "annotations") or {}
-
-    @property
-    def ref(self) -> ObjectRef:
-        return ObjectRef(self.kind, self.namespace, self.name, self.document, self.item)
+    def __post_init__(self) -> None:
+        self.group = api_group(self.api_version)
+        self.spec = KINDS.get((self.group, self.kind))
+        self.name = dig(self.body, "metadata", "name")
+        self.namespace = dig(self.body, "metadata", "namespace")
+        self.labels = dig(self.body, "metadata", "labels") or {}
+        self.annotations = dig(self.body, "metadata", "annotations") or {}
+        self.ref = ObjectRef(self.kind, self.namespace, self.name, self.document, self.item)
 
     @property
     def pos(self) -> Pos:

@@ -90,8 +90,14 @@ def _pos(node: Node, line_offset: int) -> Pos:
     return (mark.line + 1 + line_offset, mark.column + 1)
 
 
+def _tag(node: Node) -> str:
+    """`node.tag` without ruamel's string formatting on the common, handle-less path."""
+    ctag = node.ctag
+    return ctag.suffix if ctag.handle is None else str(ctag)  # type: ignore[no-any-return]
+
+
 def _scalar(node: ScalarNode) -> Any:
-    tag, value = node.tag, node.value
+    tag, value = _tag(node), node.value
     if tag == _TAG + "str":
         return value
     if tag == _TAG + "null":
@@ -181,7 +187,7 @@ class _Builder:
         self.built[id(node)] = mapping
         merged: list[YMap] = []
         for key_node, value_node in node.value:
-            if key_node.tag == _TAG + "merge":
+            if _tag(key_node) == _TAG + "merge":
                 merged.extend(self._merge_sources(value_node))
                 continue
             key = _key_text(key_node)
@@ -236,6 +242,7 @@ def _nodes(text: str, pure: bool) -> Iterator[Node]:
 def _documents_of(text: str, line_offset: int, pure: bool) -> Iterator[tuple[Any, Pos]]:
     """Yield each document's (data, position); raise YAMLProblem at the first bad one."""
     nodes = _nodes(text, pure)
+    may_alias = "&" in text  # without an anchor there is no alias to expand
     while True:
         try:
             node = next(nodes, None)
@@ -248,7 +255,7 @@ def _documents_of(text: str, line_offset: int, pure: bool) -> Iterator[tuple[Any
         line, column = _pos(node, line_offset)
         builder = _Builder(line_offset)
         try:
-            if builder.size(node) > MAX_EXPANDED_NODES:
+            if may_alias and builder.size(node) > MAX_EXPANDED_NODES:
                 raise YAMLProblem(
                     f"aliases expand this document past {MAX_EXPANDED_NODES:,} nodes "
                     "(an alias bomb?); refusing to expand it",

@@ -1,0 +1,65 @@
+"""The shape check behind KLB002: the fast validator and jsonschema agree on what is
+well-formed (the messages are tested with the bad input)."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from k8slb.manifests import load_manifests
+from k8slb.shapes import _validator, is_well_formed
+
+from .helpers import FIXTURES
+
+DEMO = (FIXTURES / "demo" / "bad" / "backend.yaml").read_bytes()
+OBJECTS = [
+    (o.spec.shape if o.spec else "Object", o.body) for o in load_manifests("d", DEMO).objects
+]
+
+JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-5, 70000)
+    | st.floats(allow_nan=False)
+    | st.text(max_size=4),
+    lambda children: (
+        st.lists(children, max_size=3)
+        | st.dictionaries(st.sampled_from(["name", "port", "x", "seconds"]), children, max_size=3)
+    ),
+    max_leaves=6,
+)
+
+
+def _paths(data: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    found = [prefix] if prefix else []
+    if isinstance(data, dict):
+        for key, value in data.items():
+            found += _paths(value, (*prefix, key))
+    elif isinstance(data, list):
+        for index, value in enumerate(data):
+            found += _paths(value, (*prefix, index))
+    return found
+
+
+def _plain(data: Any) -> Any:
+    if isinstance(data, dict):
+        return {k: _plain(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return [_plain(v) for v in data]
+    return data
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.data())
+def test_fast_validity_agrees_with_jsonschema(data: st.DataObject) -> None:
+    shape, body = data.draw(st.sampled_from(OBJECTS))
+    mutated = copy.deepcopy(_plain(body))
+    path = data.draw(st.sampled_from(_paths(mutated)))
+    target = mutated
+    for step in path[:-1]:
+        target = target[step]
+    target[path[-1]] = data.draw(JSON_VALUES)
+    jsonschema_ok = not any(_validator(shape).iter_errors(mutated))
+    assert is_well_formed(mutated, shape) == jsonschema_ok  # type: ignore[arg-type]
