@@ -35,7 +35,8 @@ _TYPE_NAMES = {
 @cache
 def _definitions() -> dict[str, Any]:
     text = resources.files("k8slb").joinpath("schemas/manifest-shapes.json").read_text("utf-8")
-    return json.loads(text)["$defs"]  # type: ignore[no-any-return]
+    definitions: dict[str, Any] = json.loads(text)["$defs"]
+    return definitions
 
 
 def _schema(shape: str) -> dict[str, Any]:

@@ -93,7 +93,7 @@ def _pos(node: Node, line_offset: int) -> Pos:
 def _tag(node: Node) -> str:
     """`node.tag` without ruamel's string formatting on the common, handle-less path."""
     ctag = node.ctag
-    return ctag.suffix if ctag.handle is None else str(ctag)  # type: ignore[no-any-return]
+    return ctag.suffix if ctag.handle is None else str(ctag)
 
 
 def _scalar(node: ScalarNode) -> Any:

@@ -7,6 +7,7 @@ from k8slb.http2 import grpc_evidence
 from k8slb.index import Index, is_headless, service_type
 from k8slb.model import K8sObject, PodTemplate, dig, pos_of
 from k8slb.rules.base import Context, Example, Rule
+from k8slb.yamltree import YMap
 
 GRPC_SERVICE = """\
 apiVersion: v1
@@ -170,8 +171,8 @@ class GrpcClusterIp(Rule):
                 for s in index.scalers(w)
             ]
             spec = service.body.get("spec")
-            if isinstance(spec, dict) and "type" in spec:
-                pos = pos_of(spec, "type", value=True)  # type: ignore[arg-type]
+            if isinstance(spec, YMap) and "type" in spec:
+                pos = pos_of(spec, "type", value=True)
             else:
                 pos = pos_of(service.body, "spec")
             what = f"{service.ref.display} carries gRPC ({first.reason})"
