@@ -18,7 +18,17 @@ def _example_lines(rule: type[Rule]) -> list[str]:
         else:
             verdict = "Not reported"
         title = f" ({example.title})" if example.title else ""
-        lines += [f"{verdict}{title}:", "", "```yaml", example.source.rstrip("\n"), "```", ""]
+        lines += [f"{verdict}{title}:", ""]
+        lines += ["```" + example.language, example.source.rstrip("\n"), "```", ""]
+        if example.manifests:
+            lines += [
+                "with the manifests:",
+                "",
+                "```yaml",
+                example.manifests.rstrip("\n"),
+                "```",
+                "",
+            ]
     return lines
 
 

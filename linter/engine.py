@@ -9,6 +9,7 @@ from k8slb.findings import Finding
 from k8slb.index import Index
 from k8slb.manifests import ManifestFile, load_manifests
 from k8slb.model import K8sObject, Problem
+from k8slb.pyfacts import PythonFacts, is_test_path, worth_parsing
 from k8slb.rules.base import Context, Rule
 from k8slb.sources import Source
 
@@ -30,28 +31,48 @@ class RunResult:
     errors: list[str] = field(default_factory=list)  # the run could not read something
 
 
-def read_sources(sources: Sequence[Source]) -> tuple[list[ManifestFile], list[str]]:
-    manifests: list[ManifestFile] = []
-    errors: list[str] = []
+@dataclass
+class Sources:
+    """Every file of a run, read and parsed once."""
+
+    manifests: list[ManifestFile] = field(default_factory=list)
+    python: list[PythonFacts] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+
+def read_sources(sources: Sequence[Source]) -> Sources:
+    read = Sources()
     for source in sources:
-        if source.language != "yaml":
-            continue  # Python analysis comes with the Python rules
         try:
             data = source.read()
         except OSError as error:
-            errors.append(f"{source.path}: cannot read: {error.strerror or error}")
+            read.errors.append(f"{source.path}: cannot read: {error.strerror or error}")
             continue
-        manifests.append(load_manifests(source.path, data))
-    return manifests, errors
+        if source.language == "yaml":
+            read.manifests.append(load_manifests(source.path, data))
+        else:
+            read.python.append(analyse_python(source.path, data))
+    return read
+
+
+def analyse_python(path: str, data: bytes) -> PythonFacts:
+    if not worth_parsing(data):  # most files: no CST, and libcst is never imported
+        return PythonFacts(path, is_test=is_test_path(path))
+    from k8slb.pycode import analyse
+
+    return analyse(path, data)
 
 
 def run(sources: Sequence[Source], settings: Settings) -> RunResult:
-    manifests, errors = read_sources(sources)
+    read = read_sources(sources)
+    manifests, errors = read.manifests, read.errors
     objects: list[K8sObject] = [obj for m in manifests for obj in m.objects]
     problems: list[Problem] = [p for m in manifests for p in m.problems]
+    problems += [facts.problem for facts in read.python if facts.problem is not None]
     context = Context(
         index=Index(objects, settings.mesh),
         problems=problems,
+        python=read.python,
         kubernetes_version=settings.kubernetes_version,
     )
     findings = [finding for rule in settings.rules for finding in rule().check(context)]

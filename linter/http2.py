@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from k8slb.index import Index, Target, service_ports
-from k8slb.model import K8sObject
+from k8slb.index import Index, Target, is_headless, service_ports, service_type
+from k8slb.model import K8sObject, PodTemplate
 from k8slb.yamltree import Pos, YMap
 
 GRPC_APP_PROTOCOLS = frozenset({"grpc", "h2c", "kubernetes.io/h2c", "http2"})
@@ -81,3 +81,27 @@ def _port_evidence(service: K8sObject, port: YMap, targets: list[Target]) -> Evi
     if GRPC_PORT in numbers:
         return on_service(f"port {GRPC_PORT}, gRPC's conventional port", "port")
     return None
+
+
+@dataclass(frozen=True)
+class PinnedService:
+    """A Service whose gRPC clients stay on the pods they first reached (KLB101)."""
+
+    service: K8sObject
+    evidence: list[Evidence]
+    backends: list[tuple[K8sObject, PodTemplate]]
+    twins: list[K8sObject]  # headless Services with the same selector
+
+
+def pinned_grpc(index: Index, service: K8sObject) -> PinnedService | None:
+    """The KLB101 judgement: gRPC through a virtual IP (ClusterIP, NodePort or
+    LoadBalancer, not headless) with no mesh in front of the pods."""
+    if service_type(service) == "ExternalName" or is_headless(service):
+        return None
+    evidence = grpc_evidence(index, service)
+    if not evidence:
+        return None
+    backends = index.selected(service)
+    if index.mesh != "none" or (backends and all(index.mesh_of(w, t) for w, t in backends)):
+        return None
+    return PinnedService(service, evidence, backends, index.headless_twins(service))

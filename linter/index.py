@@ -26,6 +26,16 @@ class Target:
     named: bool  # the Service targets it by name (true) or by number
 
 
+@dataclass(frozen=True)
+class EnvSetting:
+    """A literal `env` entry of a container: where a client's address may come from."""
+
+    workload: K8sObject
+    container: Container
+    value: str
+    entry: YMap
+
+
 def service_ports(service: K8sObject) -> list[YMap]:
     ports = dig(service.body, "spec", "ports")
     return [p for p in ports if isinstance(p, YMap)] if isinstance(ports, YSeq) else []
@@ -94,6 +104,7 @@ class Index:
         self._selected: dict[int, list[tuple[K8sObject, PodTemplate]]] = {}
         self._targets: dict[int, list[Target]] = {}
         self._serving: dict[int, dict[str, list[Target]]] | None = None
+        self._env: dict[str, list[EnvSetting]] | None = None
 
     # -- Services and what they select -------------------------------------------------
 
@@ -146,6 +157,20 @@ class Index:
         return [other for other in self._headless.get(key, []) if other is not service]
 
     # -- Workload context ----------------------------------------------------------------
+
+    def env_settings(self, name: str) -> list[EnvSetting]:
+        """Every container that sets the environment variable `name` to a literal."""
+        if self._env is None:
+            self._env = defaultdict(list)
+            for workload, template in self.workloads:
+                for container in template.containers:
+                    entries = container.body.get("env")
+                    for entry in entries if isinstance(entries, YSeq) else []:
+                        value = entry.get("value") if isinstance(entry, YMap) else None
+                        if isinstance(value, str):
+                            setting = EnvSetting(workload, container, value, entry)
+                            self._env[entry["name"]].append(setting)
+        return self._env.get(name, [])
 
     def scalers(self, workload: K8sObject) -> list[K8sObject]:
         """HorizontalPodAutoscalers and KEDA ScaledObjects that target the workload."""

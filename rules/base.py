@@ -16,17 +16,31 @@ from typing import ClassVar
 from k8slb.findings import NO_FIX, Finding, FixInfo, Related, Severity
 from k8slb.index import Index
 from k8slb.model import K8sObject, Problem
+from k8slb.pyfacts import Loc, PythonFacts
 from k8slb.yamltree import Pos
 
 
 @dataclass(frozen=True)
 class Example:
-    """Input for a rule and how many findings of that rule it must give (0: clean)."""
+    """Input for a rule and how many findings of that rule it must give (0: clean).
+
+    `source` is YAML, or Python when `language` says so; `manifests` is YAML that a
+    Python example is linted together with (the cross-file rules)."""
 
     source: str
     findings: int = 1
     severity: Severity | None = None  # when the example shows a lowered severity
     title: str = ""
+    language: str = "yaml"
+    manifests: str = ""
+
+    def files(self) -> dict[str, str]:
+        """The files the example stands for, by name."""
+        main = {"yaml": "manifest.yaml", "python": "app.py"}[self.language]
+        files = {main: self.source}
+        if self.manifests:
+            files["manifests.yaml"] = self.manifests
+        return files
 
 
 @dataclass
@@ -35,6 +49,7 @@ class Context:
 
     index: Index
     problems: Sequence[Problem] = ()
+    python: Sequence[PythonFacts] = ()
     kubernetes_version: tuple[int, int] = (1, 30)
     extra: dict[str, object] = field(default_factory=dict)
 
@@ -71,6 +86,26 @@ class Rule:
             message=message,
             object=obj.ref,
             container=container,
+            related=tuple(related),
+            fix=self.fix,
+        )
+
+    def python_finding(
+        self,
+        loc: Loc,
+        message: str,
+        *,
+        severity: Severity | None = None,
+        related: Sequence[Related] = (),
+    ) -> Finding:
+        return Finding(
+            rule=self.id,
+            name=self.name,
+            severity=severity or self.severity,
+            path=loc.path,
+            line=loc.line,
+            column=loc.column,
+            message=message,
             related=tuple(related),
             fix=self.fix,
         )

@@ -52,3 +52,30 @@ def web_deployment(container_extra: str = "", pod_extra: str = "", *, service: b
 READY = "readinessProbe:\n  httpGet: {path: /ready, port: http}\n"
 LIVE = "livenessProbe:\n  httpGet: {path: /live, port: http}\n"
 PRESTOP = "lifecycle:\n  preStop:\n    sleep: {seconds: 5}\n"
+
+
+GRPC_SERVER = """\
+from concurrent import futures
+
+import grpc
+
+
+def serve():
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=8){options})
+    server.add_insecure_port("[::]:50051")
+    server.start()
+{before_wait}    server.wait_for_termination()
+"""
+MAX_AGE_OPTIONS = (
+    ',\n        options=[("grpc.max_connection_age_ms", 300_000),'
+    ' ("grpc.max_connection_age_grace_ms", 30_000)],\n    '
+)
+SIGTERM_HANDLER = (
+    "    import signal\n\n"
+    "    signal.signal(signal.SIGTERM, lambda signum, frame: server.stop(grace=25))\n"
+)
+
+
+def grpc_server(options: str = "", before_wait: str = "") -> str:
+    """A grpcio server started in `serve()`; `options` follows the thread pool argument."""
+    return GRPC_SERVER.format(options=options, before_wait=before_wait)

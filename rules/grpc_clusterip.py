@@ -3,8 +3,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from k8slb.findings import Finding, Related, Severity
-from k8slb.http2 import grpc_evidence
-from k8slb.index import Index, is_headless, service_type
+from k8slb.http2 import pinned_grpc
+from k8slb.index import Index
 from k8slb.model import K8sObject, PodTemplate, dig, pos_of
 from k8slb.rules.base import Context, Example, Rule
 from k8slb.yamltree import YMap
@@ -153,21 +153,17 @@ class GrpcClusterIp(Rule):
     def check(self, context: Context) -> Iterator[Finding]:
         index = context.index
         for service in index.services:
-            if service_type(service) == "ExternalName" or is_headless(service):
+            pinned = pinned_grpc(index, service)
+            if pinned is None:
                 continue
-            evidence = grpc_evidence(index, service)
-            if not evidence:
-                continue
-            backends = index.selected(service)
-            if index.mesh != "none" or (backends and all(index.mesh_of(w, t) for w, t in backends)):
-                continue
-            twins = index.headless_twins(service)
-            first = evidence[0]
+            first = pinned.evidence[0]
             related = [Related(first.path, first.pos[0], f"gRPC evidence: {first.reason}")]
-            related += [Related(w.path, w.pos[0], f"selects {w.ref.display}") for w, _ in backends]
+            related += [
+                Related(w.path, w.pos[0], f"selects {w.ref.display}") for w, _ in pinned.backends
+            ]
             related += [
                 Related(s.path, s.pos[0], f"{s.kind}/{s.name} scales {w.ref.display}")
-                for w, _ in backends
+                for w, _ in pinned.backends
                 for s in index.scalers(w)
             ]
             spec = service.body.get("spec")
@@ -176,8 +172,8 @@ class GrpcClusterIp(Rule):
             else:
                 pos = pos_of(service.body, "spec")
             what = f"{service.ref.display} carries gRPC ({first.reason})"
-            if twins:
-                twin = twins[0]
+            if pinned.twins:
+                twin = pinned.twins[0]
                 yield self.finding(
                     service,
                     pos,
@@ -187,7 +183,7 @@ class GrpcClusterIp(Rule):
                     related=[*related, Related(twin.path, twin.pos[0], "the headless twin")],
                 )
                 continue
-            scale = _scale_phrase(index, backends)
+            scale = _scale_phrase(index, pinned.backends)
             yield self.finding(
                 service,
                 pos,

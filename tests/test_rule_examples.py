@@ -8,7 +8,7 @@ import pytest
 from k8slb.rules import ALL_RULES
 from k8slb.rules.base import Example, Rule
 
-from .helpers import lint_text
+from .helpers import lint_files
 
 CASES = [
     pytest.param(rule, example, id=f"{rule.id}-{number}")
@@ -21,7 +21,8 @@ CASES = [
 def test_example_gives_the_documented_findings(
     tmp_path: Path, rule: type[Rule], example: Example
 ) -> None:
-    findings = [f for f in lint_text(tmp_path, example.source) if f.rule == rule.id]
+    result = lint_files(tmp_path, dict(example.files()))
+    findings = [f for f in result.findings if f.rule == rule.id]
     assert len(findings) == example.findings, [f.message for f in findings]
     expected = example.severity or rule.severity
     assert all(f.severity is expected for f in findings)

@@ -1,0 +1,172 @@
+"""What a gRPC target or an HTTP URL points at: a cluster-internal DNS name, a local or
+literal address, or something outside the cluster; and which scanned Service a
+cluster-internal name is.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+from urllib.parse import urlsplit
+
+from k8slb.findings import Related
+from k8slb.index import Index, service_ports
+from k8slb.model import K8sObject
+from k8slb.pyfacts import EnvRef
+
+Reach = Literal["cluster", "local", "address", "external", "other"]
+
+# Top-level domains that make a two-label name public (`api.example` is no `svc.ns`).
+_PUBLIC_SUFFIXES = frozenset(
+    {
+        "com",
+        "net",
+        "org",
+        "io",
+        "dev",
+        "app",
+        "cloud",
+        "ai",
+        "co",
+        "info",
+        "biz",
+        "me",
+        "us",
+        "uk",
+        "de",
+        "fr",
+        "eu",
+        "ru",
+        "cn",
+        "jp",
+        "in",
+        "local",
+        "localhost",
+        "internal",
+    }
+)
+_SCHEMES = re.compile(r"^([a-z][a-z0-9+.-]*):", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Address:
+    text: str
+    scheme: str  # "dns" for plain host:port, as grpcio reads it
+    host: str | None
+    port: int | None
+    reach: Reach
+
+
+def _host_reach(host: str) -> Reach:
+    bare = host.strip("[]").lower()
+    if bare in ("localhost", "") or bare.endswith(".localhost"):
+        return "local"
+    try:
+        ip = ipaddress.ip_address(bare)
+    except ValueError:
+        pass
+    else:
+        return "local" if ip.is_loopback or ip.is_unspecified else "address"
+    labels = bare.rstrip(".").split(".")
+    if len(labels) == 1 or "svc" in labels[2:4] or labels[-1] == "svc":
+        return "cluster"
+    if len(labels) == 2 and labels[1] not in _PUBLIC_SUFFIXES:
+        return "cluster"  # `svc.namespace`
+    return "external"
+
+
+def _split_host_port(text: str) -> tuple[str, int | None]:
+    if text.startswith("["):
+        host, _, rest = text[1:].partition("]")
+        port = rest.lstrip(":")
+    else:
+        host, _, port = text.rpartition(":") if text.count(":") == 1 else (text, "", "")
+    return host, int(port) if port.isdigit() else None
+
+
+def parse_grpc_target(text: str) -> Address:
+    """grpcio's reading of a channel target (gRPC naming doc): no scheme means `dns`."""
+    match = _SCHEMES.match(text)
+    scheme = match.group(1).lower() if match else ""
+    if scheme not in ("dns", "ipv4", "ipv6", "unix", "unix-abstract", "xds", "vsock"):
+        scheme, rest = "dns", text  # `host:port`, whatever the host looks like
+    else:
+        rest = text[len(scheme) + 1 :]
+    if scheme != "dns":
+        reach: Reach = "local" if scheme.startswith("unix") else "other"
+        return Address(text, scheme, None, None, reach)
+    if rest.startswith("//"):
+        rest = rest[2:].split("/", 1)[1] if "/" in rest[2:] else ""  # drop the authority
+    host, port = _split_host_port(rest)
+    return Address(text, scheme, host, port, _host_reach(host))
+
+
+def parse_url(text: str) -> Address | None:
+    try:
+        parts = urlsplit(text)
+        port = parts.port
+    except ValueError:
+        return None
+    if parts.hostname is None:
+        return None
+    return Address(text, parts.scheme, parts.hostname, port, _host_reach(parts.hostname))
+
+
+def services_for(index: Index, address: Address, namespace: str | None) -> list[K8sObject]:
+    """The scanned Services a cluster-internal name resolves to. A bare `svc` is looked up
+    in `namespace` (the namespace of the workload that set it), or by name alone."""
+    if address.reach != "cluster" or address.host is None:
+        return []
+    labels = address.host.lower().rstrip(".").split(".")
+    name = labels[0]
+    wanted = labels[1] if len(labels) > 1 else namespace
+    return [
+        service
+        for service in index.services
+        if service.name == name
+        and (wanted is None or service.namespace in (wanted, None))
+        and (address.port is None or _has_port(service, address.port))
+    ]
+
+
+def _has_port(service: K8sObject, port: int) -> bool:
+    ports = service_ports(service)
+    return not ports or any(p.get("port") == port for p in ports)
+
+
+@dataclass(frozen=True)
+class Destination:
+    """One place a client's address value can point to."""
+
+    address: Address
+    namespace: str | None  # where a bare name is looked up
+    origin: str  # how the address was found, for messages ("" for a literal)
+    via: Related | None = None  # the manifest line that supplied it
+
+
+def destinations(
+    index: Index, value: object, parse: Callable[[str], Address | None]
+) -> list[Destination]:
+    """The addresses a resolved value stands for: a literal, or an environment variable
+    as the scanned workloads set it (its default in the code when none does)."""
+    if isinstance(value, str):
+        address = parse(value)
+        return [Destination(address, None, "")] if address else []
+    if not isinstance(value, EnvRef):
+        return []
+    found: list[Destination] = []
+    for setting in index.env_settings(value.name):
+        address = parse(value.filled(setting.value))
+        if address is not None:
+            where = f"{value.name} as {setting.workload.ref.display} sets it"
+            line = setting.entry.value_pos.get("value", setting.entry.pos)[0]
+            via = Related(setting.workload.path, line, f"{value.name}={setting.value!r}")
+            found.append(Destination(address, setting.workload.namespace, where, via))
+    if not found and value.default_text is not None:
+        address = parse(value.default_text)
+        if address is not None:
+            found.append(Destination(address, None, f"the default of {value.name}"))
+    return found

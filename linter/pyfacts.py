@@ -1,0 +1,181 @@
+"""The facts the Python rules read: call sites with their arguments resolved as far as
+static analysis can follow them. `pycode.py` extracts them; rules never see a CST.
+
+A value is a Python literal (str, int, float, bool, None, list, dict), an `EnvRef` (read
+from the environment, with its default), or `Unknown`: what cannot be followed is unknown,
+never missing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import PurePath
+from typing import Any
+
+from k8slb.model import Problem
+
+# Byte strings one of which a file must contain to be worth a CST (cheap pre-check).
+WATCHED = (
+    b"grpc",
+    b"requests",
+    b"httpx",
+    b"aiohttp",
+    b"urllib3",
+    b"sqlalchemy",
+    b"sqlmodel",
+    b"psycopg",
+    b"SIGTERM",
+)
+
+
+def worth_parsing(data: bytes) -> bool:
+    return any(word in data for word in WATCHED)
+
+
+def is_test_path(path: str) -> bool:
+    parts = PurePath(path).parts
+    name = parts[-1] if parts else path
+    return (
+        name.startswith("test_")
+        or name.endswith("_test.py")
+        or name == "conftest.py"
+        or any(part in ("tests", "test", "testing") for part in parts[:-1])
+    )
+
+
+@dataclass(frozen=True)
+class Unknown:
+    """A value static analysis cannot know (a parameter, a call, an attribute)."""
+
+
+UNKNOWN = Unknown()
+
+
+@dataclass(frozen=True)
+class EnvRef:
+    """`prefix + os.environ[name] + suffix`, falling back on `default` when unset."""
+
+    name: str
+    default: Any = None  # a str, None (no default), or UNKNOWN
+    prefix: str = ""
+    suffix: str = ""
+
+    def filled(self, value: str) -> str:
+        return self.prefix + value + self.suffix
+
+    @property
+    def default_text(self) -> str | None:
+        return self.filled(self.default) if isinstance(self.default, str) else None
+
+
+@dataclass(frozen=True)
+class Loc:
+    path: str
+    line: int
+    column: int
+
+
+@dataclass(frozen=True)
+class Option:
+    key: str
+    value: Any
+    loc: Loc
+
+
+@dataclass(frozen=True)
+class Options:
+    """The gRPC options of a call. `complete` is False when some of them could not be
+    followed: then an option that is not listed may still be set."""
+
+    complete: bool
+    entries: tuple[Option, ...] = ()
+
+    def get(self, key: str) -> Option | None:
+        found = [entry for entry in self.entries if entry.key == key]
+        return found[-1] if found else None  # gRPC keeps the last of repeated keys
+
+    def __add__(self, other: Options) -> Options:
+        return Options(self.complete and other.complete, self.entries + other.entries)
+
+
+NO_OPTIONS = Options(complete=True)
+UNKNOWN_OPTIONS = Options(complete=False)
+
+
+@dataclass(frozen=True)
+class Channel:
+    loc: Loc
+    factory: str  # qualified name, e.g. grpc.aio.insecure_channel
+    target: Any
+    options: Options
+    long_lived: bool
+
+
+@dataclass(frozen=True)
+class Server:
+    loc: Loc
+    factory: str
+    options: Options
+    name: str | None  # the variable it is bound to (`server`, `self._server`)
+
+
+@dataclass(frozen=True)
+class Wait:
+    """A started server being waited on: `wait_for_termination()`, a sleep loop..."""
+
+    loc: Loc
+    server: str | None
+    how: str
+
+
+@dataclass(frozen=True)
+class Stop:
+    loc: Loc
+    server: str
+    grace: Any
+    in_keyboard_interrupt: bool
+
+
+@dataclass(frozen=True)
+class HttpClient:
+    loc: Loc
+    factory: str
+    long_lived: bool
+    http2: bool
+    base_url: Any
+    reuse_disabled: bool  # connections are never reused (keepalive_expiry=0, force_close)
+
+
+@dataclass(frozen=True)
+class DbPool:
+    loc: Loc
+    factory: str
+    long_lived: bool
+    url: Any
+    lifetime: Any  # the lifetime argument, or None when it is not given
+    lifetime_arg: str
+
+
+@dataclass(frozen=True)
+class HealthServicer:
+    loc: Loc
+    custom_class: str | None  # None: grpc_health's own HealthServicer
+    class_can_fail: bool = True  # a custom servicer that can answer NOT_SERVING
+
+
+@dataclass
+class PythonFacts:
+    path: str
+    is_test: bool = False
+    channels: list[Channel] = field(default_factory=list)
+    servers: list[Server] = field(default_factory=list)
+    starts: set[str] = field(default_factory=set)  # servers that are started
+    waits: list[Wait] = field(default_factory=list)
+    stops: list[Stop] = field(default_factory=list)
+    sigterm_handlers: list[Loc] = field(default_factory=list)
+    http_clients: list[HttpClient] = field(default_factory=list)
+    db_pools: list[DbPool] = field(default_factory=list)
+    health_servicers: list[HealthServicer] = field(default_factory=list)
+    health_drains: list[Loc] = field(default_factory=list)  # NOT_SERVING / graceful shutdown
+    urls: list[tuple[Any, Loc]] = field(default_factory=list)  # http(s) URLs in the module
+    problem: Problem | None = None

@@ -1,0 +1,102 @@
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+
+from k8slb.addresses import parse_url
+from k8slb.findings import Finding, Severity
+from k8slb.pyfacts import DbPool
+from k8slb.rules.base import Context, Example, Rule
+
+DAY = 86_400
+
+
+def _unbounded(pool: DbPool) -> str | None:
+    """Why the pool keeps connections for ever, or None when it does not."""
+    if not pool.lifetime_arg:
+        return "psycopg2's pools have no connection lifetime at all"
+    if pool.lifetime_arg == "pool_recycle":
+        if pool.lifetime is None:
+            return "no pool_recycle (SQLAlchemy's default, -1, never recycles)"
+        if isinstance(pool.lifetime, int | float) and pool.lifetime <= 0:
+            return f"pool_recycle={pool.lifetime} never recycles"
+        return None
+    if isinstance(pool.lifetime, int | float) and (
+        math.isinf(pool.lifetime) or pool.lifetime >= DAY
+    ):
+        return f"max_lifetime={pool.lifetime} keeps connections (almost) for ever"
+    return None
+
+
+def _local(url: object) -> bool:
+    if not isinstance(url, str):
+        return False
+    if url.startswith("sqlite"):
+        return True
+    address = parse_url(url)
+    return address is not None and address.reach == "local"
+
+
+class DbPoolNoRecycle(Rule):
+    """A long-lived database pool that never retires a connection.
+
+    ## What it does
+    Reports long-lived database pools with no bound on connection age: SQLAlchemy's
+    `create_engine` / `create_async_engine` (and SQLModel's) without `pool_recycle` (or
+    with `pool_recycle` ≤ 0), `psycopg_pool` pools whose `max_lifetime` is infinite or a
+    day or more, and psycopg2's `SimpleConnectionPool` / `ThreadedConnectionPool`, which
+    have no lifetime setting. Engines with `NullPool` or `StaticPool`, SQLite and
+    localhost URLs, per-call engines and test files are not reported.
+
+    ## Why it matters
+    When the database is behind a Service with several pods (PgBouncer, read replicas,
+    a Vitess vtgate, CockroachDB), every pooled connection stays on the pod it first
+    reached: added replicas get no queries from running clients, and a rolling restart
+    of the database tier leaves the load on whichever pods came up first. With a single
+    primary it matters less, hence `info`.
+
+    ## Fix
+    Bound connection age: `create_engine(url, pool_recycle=1800, pool_pre_ping=True)`,
+    or keep psycopg_pool's default `max_lifetime` (an hour).
+
+    ## Other linters
+    No other linter reads database client code.
+    """
+
+    id = "KLB203"
+    name = "db-pool-no-recycle"
+    severity = Severity.INFO
+    examples = (
+        Example(
+            "import os\n\nfrom sqlalchemy import create_engine\n\n"
+            'engine = create_engine(os.environ["DATABASE_URL"])\n',
+            language="python",
+        ),
+        Example(
+            "import os\n\nfrom sqlalchemy import create_engine\n\n"
+            'engine = create_engine(os.environ["DATABASE_URL"], pool_recycle=1800)\n',
+            findings=0,
+            language="python",
+        ),
+        Example(
+            'from sqlalchemy import create_engine\n\nengine = create_engine("sqlite:///app.db")\n',
+            findings=0,
+            language="python",
+            title="SQLite",
+        ),
+    )
+
+    def check(self, context: Context) -> Iterator[Finding]:
+        for facts in context.python:
+            if facts.is_test:
+                continue
+            for pool in facts.db_pools:
+                why = _unbounded(pool)
+                if not pool.long_lived or why is None or _local(pool.url):
+                    continue
+                yield self.python_finding(
+                    pool.loc,
+                    f"long-lived {pool.factory} pool: {why}; behind a multi-pod database "
+                    "Service its connections stay on the pods they first reached; bound "
+                    "their age (e.g. pool_recycle=1800)",
+                )

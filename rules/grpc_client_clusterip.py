@@ -1,0 +1,140 @@
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from k8slb.addresses import destinations, parse_grpc_target, services_for
+from k8slb.findings import Finding, Related, Severity
+from k8slb.grpc_options import channel_policy
+from k8slb.http2 import pinned_grpc
+from k8slb.rules.base import Context, Example, Rule
+from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE
+
+CLIENT = """\
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: frontend
+spec:
+  template:
+    metadata:
+      labels: {app: frontend}
+    spec:
+      containers:
+        - name: web
+          image: registry.example/frontend:1.0
+          env:
+            - name: BACKEND_ADDR
+              value: backend:50051
+"""
+_ENV_CHANNEL = """\
+import os
+
+import grpc
+
+channel = grpc.insecure_channel(os.environ["BACKEND_ADDR"])
+"""
+
+
+class GrpcClientClusterIp(Rule):
+    """A gRPC channel dials a ClusterIP Service, where its calls stay on one pod.
+
+    ## What it does
+    Follows the target of every long-lived gRPC channel (`grpc.insecure_channel`,
+    `grpc.secure_channel` and their `grpc.aio` twins, through aliases and
+    `functools.partial`) to the Service it names: a literal host (`svc`, `svc.ns`,
+    `svc.ns.svc`, `svc.ns.svc.cluster.local`), or an environment variable as the scanned
+    workloads set it (`os.environ[...]`, `os.getenv(...)`, with the default in the code when
+    no workload sets it). It reports the channel when that Service is one that
+    `grpc-clusterip` (KLB101) reports: gRPC behind a virtual IP, no mesh. The finding points
+    at the Python call and names the Service and the manifest line that led there.
+
+    Channels made for one use (`with grpc.insecure_channel(...)`, a local in a function)
+    are not reported, nor test files. A target k8slb cannot resolve gives no finding.
+
+    ## Why it matters
+    The channel opens one HTTP/2 connection to the Service's virtual IP; kube-proxy pins
+    it to one pod, and every call of this client goes there. A `round_robin` policy does
+    not help: the name resolves to one address.
+
+    ## Fix
+    Dial the headless twin of the Service with the `dns:///` scheme and the `round_robin`
+    policy, for example
+    `grpc.insecure_channel("dns:///backend-headless.shop.svc.cluster.local:50051",
+    options=[("grpc.service_config", '{"loadBalancingConfig": [{"round_robin": {}}]}')])`,
+    and give the server a maximum connection age so that clients find new pods.
+
+    ## Other linters
+    No other linter reads application code together with manifests.
+    """
+
+    id = "KLB102"
+    name = "grpc-client-clusterip"
+    severity = Severity.WARNING
+    examples = (
+        Example(
+            _ENV_CHANNEL,
+            language="python",
+            manifests=GRPC_SERVICE + BACKEND + CLIENT,
+            title="the address comes from the Deployment's env",
+        ),
+        Example(
+            'import grpc\n\nchannel = grpc.insecure_channel("backend.default.svc:50051")\n',
+            language="python",
+            manifests=GRPC_SERVICE + BACKEND,
+            title="a literal host",
+        ),
+        Example(
+            _ENV_CHANNEL.replace('os.environ["BACKEND_ADDR"]', '"localhost:50051"'),
+            findings=0,
+            language="python",
+            manifests=GRPC_SERVICE + BACKEND,
+        ),
+        Example(
+            _ENV_CHANNEL,
+            findings=0,
+            language="python",
+            manifests=GRPC_SERVICE.replace("spec:\n", "spec:\n  clusterIP: None\n")
+            + BACKEND
+            + CLIENT,
+            title="the Service is headless",
+        ),
+    )
+
+    def check(self, context: Context) -> Iterator[Finding]:
+        index = context.index
+        for facts in context.python:
+            if facts.is_test:
+                continue
+            for channel in facts.channels:
+                if not channel.long_lived:
+                    continue
+                for destination in destinations(index, channel.target, parse_grpc_target):
+                    found = services_for(index, destination.address, destination.namespace)
+                    pinned = [p for s in found if (p := pinned_grpc(index, s)) is not None]
+                    if not pinned:
+                        continue
+                    service = pinned[0].service
+                    how = f" ({destination.origin})" if destination.origin else ""
+                    better = (
+                        f"dial its headless twin dns:///{pinned[0].twins[0].name}..."
+                        if pinned[0].twins
+                        else "add a headless twin and dial it with dns:///"
+                    )
+                    policy = channel_policy(channel.options)
+                    useless = (
+                        f" (its {policy.name} policy cannot help: one address)"
+                        if policy.balancing
+                        else ""
+                    )
+                    related = [Related(service.path, service.pos[0], f"{service.ref.display}")]
+                    if destination.via is not None:
+                        related.insert(0, destination.via)
+                    yield self.python_finding(
+                        channel.loc,
+                        f"gRPC channel to {destination.address.text!r}{how} reaches "
+                        f"ClusterIP {service.ref.display}: kube-proxy pins its one connection "
+                        f"to one pod{useless}; {better} with round_robin",
+                        related=related,
+                    )
+                    break

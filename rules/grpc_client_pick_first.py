@@ -1,0 +1,121 @@
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from k8slb.addresses import destinations, parse_grpc_target, services_for
+from k8slb.findings import Finding, Related, Severity
+from k8slb.grpc_options import channel_policy
+from k8slb.http2 import pinned_grpc
+from k8slb.index import is_headless
+from k8slb.rules.base import Context, Example, Rule
+from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE
+
+_HEADLESS = GRPC_SERVICE.replace("spec:\n", "spec:\n  clusterIP: None\n")
+_CHANNEL = """\
+import grpc
+
+channel = grpc.insecure_channel("dns:///backend.default.svc.cluster.local:50051")
+"""
+ROUND_ROBIN = """'{"loadBalancingConfig": [{"round_robin": {}}]}'"""
+
+
+class GrpcClientPickFirst(Rule):
+    """A long-lived gRPC channel to a cluster DNS name uses pick_first.
+
+    ## What it does
+    Reports long-lived gRPC channels whose target is a cluster-internal DNS name (`svc`,
+    `svc.ns`, `*.svc`, `*.svc.cluster.local`, with or without `dns:///`; literal, from a
+    module constant or f-string, or from an environment variable the scanned workloads
+    set) and whose options select no balancing policy: neither `round_robin` (nor
+    `weighted_round_robin`, `ring_hash`) in `grpc.service_config`, nor in
+    `grpc.lb_policy_name`. Above all this catches a client of a headless Service.
+
+    Localhost, IP literals, `unix:`, `ipv4:`/`ipv6:` lists and `xds:` targets are never
+    reported; neither are channels whose target or options come from something k8slb
+    cannot follow (a parameter, a function call): unknown is not missing. A target that is
+    a ClusterIP gRPC Service is `grpc-client-clusterip` (KLB102)'s case instead.
+
+    ## Why it matters
+    grpcio's default policy, `pick_first`, connects to the first address the name resolves
+    to and sends every call there. Behind a headless Service the name resolves to every
+    ready pod, and the client still uses one of them.
+
+    ## Fix
+    Add the policy to the channel's options:
+    `("grpc.service_config", '{"loadBalancingConfig": [{"round_robin": {}}]}')`.
+    `round_robin` spreads calls only over the addresses the name resolves to, so the name
+    must be a headless Service; and it sees pods added later only when connections are
+    re-established, which the server's `grpc.max_connection_age_ms` brings about.
+
+    ## Other linters
+    No other linter reads gRPC client code.
+    """
+
+    id = "KLB103"
+    name = "grpc-client-pick-first"
+    severity = Severity.WARNING
+    examples = (
+        Example(
+            _CHANNEL,
+            language="python",
+            manifests=_HEADLESS + BACKEND,
+            title="a client of a headless Service",
+        ),
+        Example(
+            _CHANNEL.replace(
+                '50051")',
+                f'50051",\n    options=[("grpc.service_config", {ROUND_ROBIN})],\n)',
+            ),
+            findings=0,
+            language="python",
+        ),
+        Example(
+            _CHANNEL.replace("dns:///backend.default.svc.cluster.local", "localhost"),
+            findings=0,
+            language="python",
+            title="a local target",
+        ),
+        Example(
+            "import grpc\n\n\ndef make_channel(target):\n"
+            "    return grpc.insecure_channel(target)\n",
+            findings=0,
+            language="python",
+            title="a target k8slb cannot know",
+        ),
+    )
+
+    def check(self, context: Context) -> Iterator[Finding]:
+        index = context.index
+        for facts in context.python:
+            if facts.is_test:
+                continue
+            for channel in facts.channels:
+                if not channel.long_lived:
+                    continue
+                policy = channel_policy(channel.options)
+                if policy.balancing or not policy.known:
+                    continue
+                for destination in destinations(index, channel.target, parse_grpc_target):
+                    if destination.address.reach != "cluster":
+                        continue
+                    services = services_for(index, destination.address, destination.namespace)
+                    if any(pinned_grpc(index, s) for s in services):
+                        continue  # KLB102 reports it, with the better advice
+                    headless = [s for s in services if is_headless(s)]
+                    what = (
+                        f"headless {headless[0].ref.display}, which resolves to every pod,"
+                        if headless
+                        else f"{destination.address.host!r}"
+                    )
+                    how = f" ({destination.origin})" if destination.origin else ""
+                    related = [Related(s.path, s.pos[0], s.ref.display) for s in headless]
+                    if destination.via is not None:
+                        related.insert(0, destination.via)
+                    yield self.python_finding(
+                        channel.loc,
+                        f"gRPC channel to {what}{how} uses pick_first: every call goes to one "
+                        "address; add the round_robin policy "
+                        '(grpc.service_config {"loadBalancingConfig": [{"round_robin": {}}]})',
+                        related=related,
+                    )
+                    break

@@ -1,0 +1,122 @@
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from k8slb.findings import Finding, Severity
+from k8slb.grpc_options import (
+    KNOWN_POLICIES,
+    LB_POLICY_NAME,
+    SERVICE_CONFIG,
+    nearest,
+    service_config_policy,
+)
+from k8slb.rules.base import Context, Example, Rule
+
+_CHANNEL = """\
+import grpc
+
+channel = grpc.insecure_channel(
+    "dns:///backend.shop.svc.cluster.local:50051",
+    options=[{options}],
+)
+"""
+
+
+def _channel(options: str) -> str:
+    return _CHANNEL.replace("{options}", options)
+
+
+class GrpcLbConfigInvalid(Rule):
+    """A load-balancing setting that gRPC rejects or silently ignores.
+
+    ## What it does
+    Reads the `grpc.service_config` and `grpc.lb_policy_name` options of every gRPC
+    channel (literal, or held in a name, a list built with `append`, a `functools.partial`)
+    and reports:
+    - a service config that is a dict, not a JSON string (grpcio raises `TypeError` when
+      the channel is made);
+    - a service config that is not valid JSON, or whose `loadBalancingConfig` names no
+      policy gRPC knows (`round-robin`, `RoundRobin`): the channel is created, and then
+      every call on it fails;
+    - a `grpc.lb_policy_name` gRPC does not know (`roundrobin`): gRPC logs an error and
+      silently uses `pick_first`;
+    - both settings, naming different policies: the service config wins, so the
+      `lb_policy_name` is dead code that misleads the reader.
+
+    ## Why it matters
+    The first two break every call at run time; the last two leave the client on
+    `pick_first`, sending everything to one pod, while the code says otherwise.
+
+    ## Fix
+    Write the service config as a JSON string:
+    `'{"loadBalancingConfig": [{"round_robin": {}}]}'`, with the policy spelt as gRPC
+    spells it (`round_robin`, `pick_first`, `weighted_round_robin`, `ring_hash`), and keep
+    one of the two settings.
+
+    ## Other linters
+    No other linter reads gRPC client code.
+    """
+
+    id = "KLB108"
+    name = "grpc-lb-config-invalid"
+    severity = Severity.ERROR
+    examples = (
+        Example(
+            _channel('("grpc.lb_policy_name", "roundrobin")'),
+            language="python",
+            title="a misspelt policy name",
+        ),
+        Example(
+            _channel('("grpc.service_config", {"loadBalancingConfig": [{"round_robin": {}}]})'),
+            language="python",
+            title="a dict where a JSON string is needed",
+        ),
+        Example(
+            _channel('("grpc.service_config", \'{"loadBalancingConfig": [{"round-robin": {}}]}\')'),
+            language="python",
+            title="an unknown policy in the service config",
+        ),
+        Example(
+            _channel(
+                '("grpc.service_config", \'{"loadBalancingConfig": [{"pick_first": {}}]}\'),'
+                ' ("grpc.lb_policy_name", "round_robin")'
+            ),
+            language="python",
+            title="two settings that disagree",
+        ),
+        Example(
+            _channel('("grpc.service_config", \'{"loadBalancingConfig": [{"round_robin": {}}]}\')'),
+            findings=0,
+            language="python",
+        ),
+    )
+
+    def check(self, context: Context) -> Iterator[Finding]:
+        for facts in context.python:
+            if facts.is_test:
+                continue
+            for channel in facts.channels:
+                options = channel.options
+                config, by_name = options.get(SERVICE_CONFIG), options.get(LB_POLICY_NAME)
+                config_policy = None
+                if config is not None:
+                    config_policy, problem = service_config_policy(config.value)
+                    if problem:
+                        yield self.python_finding(config.loc, f"grpc.service_config {problem}")
+                if by_name is None or not isinstance(by_name.value, str):
+                    continue
+                if by_name.value not in KNOWN_POLICIES:
+                    hint = nearest(by_name.value, KNOWN_POLICIES)
+                    yield self.python_finding(
+                        by_name.loc,
+                        f"grpc.lb_policy_name {by_name.value!r} is no policy gRPC knows"
+                        + (f" (did you mean {hint!r}?)" if hint else "")
+                        + ": gRPC logs an error and silently uses pick_first",
+                    )
+                elif config_policy is not None and config_policy != by_name.value:
+                    yield self.python_finding(
+                        by_name.loc,
+                        f"grpc.lb_policy_name {by_name.value!r} is overridden by the service "
+                        f"config's {config_policy!r}: the channel uses {config_policy}; keep "
+                        "one setting",
+                    )

@@ -1,0 +1,57 @@
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from k8slb.findings import Finding, Severity
+from k8slb.grpc_options import INT_MAX, MAX_AGE, MAX_AGE_GRACE
+from k8slb.rules.base import Context, Example, Rule
+from k8slb.rules.examples import MAX_AGE_OPTIONS, grpc_server
+
+
+class GrpcMaxAgeNoGrace(Rule):
+    """A maximum connection age without a grace period.
+
+    ## What it does
+    Reports gRPC servers whose options set `grpc.max_connection_age_ms` but not
+    `grpc.max_connection_age_grace_ms`.
+
+    ## Why it matters
+    When a connection reaches its age, the server sends GOAWAY: new calls go to a new
+    connection, calls in flight may finish. The grace period bounds how long they may take
+    before the connection is closed. Without it (infinite by default) one long stream
+    keeps an aged connection, and the pod it pins, for as long as it runs; with a grace
+    that is too short, calls still running are cut.
+
+    ## Fix
+    Add `("grpc.max_connection_age_grace_ms", 30_000)`, at least the longest deadline of
+    a unary call; for long-lived streams choose the value with care, since it caps them.
+
+    ## Other linters
+    No other linter reads gRPC server code.
+    """
+
+    id = "KLB204"
+    name = "grpc-max-age-no-grace"
+    severity = Severity.INFO
+    examples = (
+        Example(
+            grpc_server(', options=[("grpc.max_connection_age_ms", 300_000)]'), language="python"
+        ),
+        Example(grpc_server(MAX_AGE_OPTIONS), findings=0, language="python"),
+    )
+
+    def check(self, context: Context) -> Iterator[Finding]:
+        for facts in context.python:
+            if facts.is_test:
+                continue
+            for server in facts.servers:
+                age = server.options.get(MAX_AGE)
+                if age is None or (isinstance(age.value, int) and age.value >= INT_MAX):
+                    continue
+                if server.options.get(MAX_AGE_GRACE) is not None or not server.options.complete:
+                    continue
+                yield self.python_finding(
+                    age.loc,
+                    f"{MAX_AGE} is set without {MAX_AGE_GRACE}: an aged connection stays open "
+                    "for as long as its longest call; add a grace (e.g. 30000)",
+                )

@@ -1,0 +1,79 @@
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from k8slb.findings import Finding, Related, Severity
+from k8slb.rules.base import Context, Example, Rule
+from k8slb.rules.examples import SIGTERM_HANDLER, grpc_server
+
+_KEYBOARD_ONLY = grpc_server().replace(
+    "    server.wait_for_termination()\n",
+    "    try:\n        server.wait_for_termination()\n    except KeyboardInterrupt:\n"
+    "        server.stop(5)\n",
+)
+
+
+class GrpcNoGracefulShutdown(Rule):
+    """A gRPC server that is started and waited on, with no SIGTERM handler to drain it.
+
+    ## What it does
+    Reports a gRPC server that a file starts and then waits on (`wait_for_termination()`,
+    a `while True: sleep()` loop, `run_forever()`) when no module of the scanned code
+    registers a SIGTERM handler (`signal.signal(signal.SIGTERM, ...)` or
+    `loop.add_signal_handler(signal.SIGTERM, ...)`). Shutdown is judged per project: a
+    handler in another module counts. Stopping the server only in
+    `except KeyboardInterrupt` counts as no handler.
+
+    ## Why it matters
+    Kubernetes stops a pod with SIGTERM, then SIGKILL when the grace period is over.
+    Python installs no SIGTERM handler, and a process that runs as PID 1 in its container
+    ignores signals it has no handler for: the server keeps taking calls until it is
+    killed, and every call in flight is cut. `KeyboardInterrupt` comes from SIGINT
+    (Ctrl-C), which Kubernetes never sends.
+
+    ## Fix
+    Register a handler that stops the server with a grace period shorter than
+    `terminationGracePeriodSeconds` minus the preStop pause:
+    `signal.signal(signal.SIGTERM, lambda signum, frame: server.stop(grace=25))`
+    before `server.wait_for_termination()` (with asyncio:
+    `loop.add_signal_handler(signal.SIGTERM, lambda: asyncio.ensure_future(server.stop(25)))`).
+
+    ## Other linters
+    No other linter reads server code for signal handling.
+    """
+
+    id = "KLB403"
+    name = "grpc-no-graceful-shutdown"
+    severity = Severity.WARNING
+    examples = (
+        Example(grpc_server(), language="python"),
+        Example(_KEYBOARD_ONLY, language="python", title="shutdown only on Ctrl-C"),
+        Example(grpc_server(before_wait=SIGTERM_HANDLER), findings=0, language="python"),
+    )
+
+    def check(self, context: Context) -> Iterator[Finding]:
+        production = [facts for facts in context.python if not facts.is_test]
+        if any(facts.sigterm_handlers for facts in production):
+            return
+        for facts in production:
+            servers = {s.name: s for s in facts.servers if s.name}
+            started = [name for name in servers if name in facts.starts]
+            for wait in facts.waits:
+                name = wait.server if wait.server in servers else None
+                if name is None and wait.server is None and started:
+                    name = started[0]
+                if name is None or name not in facts.starts:
+                    continue
+                server = servers[name]
+                keyboard = [s for s in facts.stops if s.server == name and s.in_keyboard_interrupt]
+                also = (
+                    "; its stop in `except KeyboardInterrupt` never runs there" if keyboard else ""
+                )
+                yield self.python_finding(
+                    wait.loc,
+                    f"gRPC server {name!r} waits in {wait.how} with no SIGTERM handler in the "
+                    "scanned code: Kubernetes stops pods with SIGTERM, which Python as PID 1 "
+                    f"ignores until SIGKILL, so calls in flight are cut{also}; add "
+                    f"signal.signal(signal.SIGTERM, lambda *_: {name}.stop(grace=25))",
+                    related=[Related(server.loc.path, server.loc.line, "the server")],
+                )

@@ -1,0 +1,68 @@
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from k8slb.findings import Finding, Severity
+from k8slb.grpc_options import INT_MAX, MAX_AGE
+from k8slb.rules.base import Context, Example, Rule
+from k8slb.rules.examples import MAX_AGE_OPTIONS, grpc_server
+
+
+class GrpcServerNoMaxAge(Rule):
+    """A gRPC server that never ends a connection.
+
+    ## What it does
+    Reports `grpc.server(...)` and `grpc.aio.server(...)` calls whose options do not set
+    `grpc.max_connection_age_ms` (or set it to INT_MAX, gRPC's "unlimited"). Options are
+    followed through names, `append`, `+`, `**kwargs` dicts and `functools.partial`; when
+    they cannot be followed (built by a function call, read from config) the rule stays
+    silent. Test files are not reported.
+
+    ## Why it matters
+    By default a gRPC connection lives as long as both ends do. Clients connected through
+    a ClusterIP stay on the pods they reached first, and even `round_robin` clients of a
+    headless Service only re-resolve DNS when a connection drops: pods added by a
+    scale-up wait for traffic that never comes. A maximum connection age makes the server
+    send GOAWAY after that age (with ±10% jitter); clients reconnect, re-resolve, and
+    spread over the current pods, while calls in flight finish.
+
+    ## Fix
+    Add `("grpc.max_connection_age_ms", 300_000)` (5 minutes; 30-60 s where scale-ups
+    must be picked up fast) and `("grpc.max_connection_age_grace_ms", 30_000)` (at least
+    the longest call's deadline) to the server's options.
+
+    ## Other linters
+    No other linter reads gRPC server code.
+    """
+
+    id = "KLB201"
+    name = "grpc-server-no-max-age"
+    severity = Severity.WARNING
+    examples = (
+        Example(grpc_server(), language="python"),
+        Example(grpc_server(MAX_AGE_OPTIONS), findings=0, language="python"),
+        Example(
+            grpc_server(", options=load_options()"),
+            findings=0,
+            language="python",
+            title="options k8slb cannot follow",
+        ),
+    )
+
+    def check(self, context: Context) -> Iterator[Finding]:
+        for facts in context.python:
+            if facts.is_test:
+                continue
+            for server in facts.servers:
+                age = server.options.get(MAX_AGE)
+                if age is None and not server.options.complete:
+                    continue
+                if age is not None and not (isinstance(age.value, int) and age.value >= INT_MAX):
+                    continue
+                loc = age.loc if age is not None else server.loc
+                yield self.python_finding(
+                    loc,
+                    f"{server.factory}() sets no {MAX_AGE}: connections never end, so clients "
+                    "stay on the pods they first reached and new pods get no calls; add it "
+                    "(e.g. 300000) with grpc.max_connection_age_grace_ms",
+                )

@@ -1,0 +1,86 @@
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from k8slb.findings import Finding, Severity
+from k8slb.rules.base import Context, Example, Rule
+
+_STANDARD = """\
+from grpc_health.v1 import health, health_pb2_grpc
+
+
+def add_health(server):
+    servicer = health.HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(servicer, server)
+    return servicer
+"""
+_DRAINING = _STANDARD.replace(
+    "    return servicer\n",
+    "    return servicer\n\n\ndef on_sigterm(servicer, server):\n"
+    "    servicer.enter_graceful_shutdown()\n    server.stop(25)\n",
+)
+_CUSTOM = """\
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+
+class Health(health_pb2_grpc.HealthServicer):
+    def Check(self, request, context):
+        return health_pb2.HealthCheckResponse(status=health_pb2.HealthCheckResponse.SERVING)
+
+
+def add_health(server):
+    health_pb2_grpc.add_HealthServicer_to_server(Health(), server)
+"""
+
+
+class HealthAlwaysServing(Rule):
+    """A gRPC health service that can never say NOT_SERVING.
+
+    ## What it does
+    Finds the health services registered with `add_HealthServicer_to_server` and reports
+    those that cannot report NOT_SERVING: grpcio-health-checking's `HealthServicer` when no
+    module of the scanned code ever calls `set(..., NOT_SERVING)` or
+    `enter_graceful_shutdown()`, and a servicer class of its own whose `Check` never
+    mentions NOT_SERVING.
+
+    ## Why it matters
+    A gRPC readiness probe asks this service. If it answers SERVING until the process
+    dies, the pod stays in the endpoints while it shuts down, and readiness cannot take an
+    overloaded or draining pod out of rotation.
+
+    ## Fix
+    On SIGTERM, call `health_servicer.enter_graceful_shutdown()` before
+    `server.stop(grace)`; set NOT_SERVING when a dependency the pod needs is down.
+
+    ## Other linters
+    No other linter reads gRPC health code.
+    """
+
+    id = "KLB405"
+    name = "health-always-serving"
+    severity = Severity.INFO
+    examples = (
+        Example(_STANDARD, language="python"),
+        Example(_CUSTOM, language="python", title="a Check that always says SERVING"),
+        Example(_DRAINING, findings=0, language="python"),
+    )
+
+    def check(self, context: Context) -> Iterator[Finding]:
+        production = [facts for facts in context.python if not facts.is_test]
+        drains = any(facts.health_drains for facts in production)
+        for facts in production:
+            for servicer in facts.health_servicers:
+                if servicer.custom_class is None and not drains:
+                    yield self.python_finding(
+                        servicer.loc,
+                        "the gRPC health service is never set to NOT_SERVING: readiness "
+                        "cannot drop while the server drains; call "
+                        "enter_graceful_shutdown() on SIGTERM",
+                    )
+                elif servicer.custom_class is not None and not servicer.class_can_fail:
+                    yield self.python_finding(
+                        servicer.loc,
+                        f"health servicer {servicer.custom_class}.Check always answers "
+                        "SERVING: readiness cannot drop while the server drains or is "
+                        "overloaded; report NOT_SERVING when it cannot serve",
+                    )

@@ -1,0 +1,117 @@
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from k8slb.addresses import destinations, parse_url
+from k8slb.findings import Finding, Related, Severity
+from k8slb.pyfacts import HttpClient, PythonFacts
+from k8slb.rules.base import Context, Example, Rule
+
+_SESSION = """\
+import requests
+
+INVENTORY = "http://inventory.shop.svc.cluster.local:8080"
+session = requests.Session()
+
+
+def stock(item):
+    return session.get(f"{INVENTORY}/stock/{item}").json()
+"""
+_HTTPX = """\
+import httpx
+
+client = httpx.Client(base_url="http://inventory:8080", http2=True)
+"""
+
+
+class HttpPoolNoLifetime(Rule):
+    """A long-lived keep-alive HTTP client talks to a cluster Service.
+
+    ## What it does
+    Reports long-lived HTTP clients (`requests.Session`, `urllib3.PoolManager`,
+    `httpx.Client`/`AsyncClient`, `aiohttp.ClientSession`: made at module level, on
+    `self`, or once in `main`) when they talk to a cluster-internal name: their `base_url`,
+    or an `http://` URL in the same module. None of these libraries can bound how long a
+    pooled connection lives. A client with `http2=True` (httpx) is a warning, the others
+    are information. Clients that never reuse a connection
+    (`httpx.Limits(keepalive_expiry=0)`, `aiohttp.TCPConnector(force_close=True)`) and
+    per-call clients (`with httpx.Client() as c`, `requests.get`) are not reported.
+
+    ## Why it matters
+    Pooled connections to a ClusterIP stay on the pods they first reached. httpx and
+    aiohttp drop only idle connections (after 5 s and 15 s), requests and urllib3 never
+    do, so a busy client keeps its pods. Under HTTP/1.1 concurrency opens more connections
+    and the spread is often tolerable; with HTTP/2 one connection carries every request,
+    exactly like gRPC.
+
+    ## Fix
+    Let the server end connections now and then (`Connection: close` after N requests;
+    hypercorn's `keep_alive_max_requests`), recreate the client periodically, or put a
+    mesh or an L7 proxy in between. For httpx, prefer HTTP/1.1 inside the cluster.
+
+    ## Other linters
+    No other linter reads HTTP client code.
+    """
+
+    id = "KLB202"
+    name = "http-pool-no-lifetime"
+    severity = Severity.INFO
+    examples = (
+        Example(_SESSION, language="python"),
+        Example(_HTTPX, language="python", severity=Severity.WARNING, title="httpx with HTTP/2"),
+        Example(
+            _SESSION.replace("inventory.shop.svc.cluster.local", "api.example.com"),
+            findings=0,
+            language="python",
+            title="an external API",
+        ),
+        Example(
+            _HTTPX.replace("http2=True", "http2=True, limits=httpx.Limits(keepalive_expiry=0)"),
+            findings=0,
+            language="python",
+            title="no connection reuse",
+        ),
+    )
+
+    def check(self, context: Context) -> Iterator[Finding]:
+        for facts in context.python:
+            if facts.is_test:
+                continue
+            for client in facts.http_clients:
+                if not client.long_lived or client.reuse_disabled:
+                    continue
+                target = self._cluster_target(context, facts, client)
+                if target is None:
+                    continue
+                url, related = target
+                library = client.factory.rsplit(".", 1)[0]
+                if client.http2:
+                    yield self.python_finding(
+                        client.loc,
+                        f"{client.factory} with http2=True sends every request to {url!r} over "
+                        "one connection, pinned to one pod like gRPC; use HTTP/1.1 in the "
+                        "cluster or a mesh",
+                        severity=Severity.WARNING,
+                        related=related,
+                    )
+                else:
+                    yield self.python_finding(
+                        client.loc,
+                        f"long-lived {client.factory} to {url!r}: {library} never ends a busy "
+                        "pooled connection, so it stays on the pods it first reached; have the "
+                        "server close connections now and then, or recreate the client",
+                        related=related,
+                    )
+
+    @staticmethod
+    def _cluster_target(
+        context: Context, facts: PythonFacts, client: HttpClient
+    ) -> tuple[str, list[Related]] | None:
+        values = [client.base_url] if client.base_url is not None else []
+        values += [url for url, _ in facts.urls]
+        for value in values:
+            for destination in destinations(context.index, value, parse_url):
+                if destination.address.reach == "cluster":
+                    related = [destination.via] if destination.via else []
+                    return destination.address.text, related
+        return None

@@ -1,0 +1,31 @@
+from k8slb.findings import Severity
+from k8slb.rules.base import Example, ReadProblemRule
+
+
+class InvalidPython(ReadProblemRule):
+    """A Python file that does not parse.
+
+    ## What it does
+    Reports a Python file that k8slb wanted to analyse (it mentions gRPC, an HTTP or
+    database client, or SIGTERM) but that does not parse, with the line where the parser
+    gave up. The rest of the run goes on.
+
+    ## Why it matters
+    The Python rules cannot see inside the file, so a channel or server in it goes
+    unchecked. Files that mention none of those modules are never parsed and never
+    reported here.
+
+    ## Fix
+    Correct the syntax (k8slb reads the Python 3 grammar, up to 3.14), or exclude the file.
+
+    ## Other linters
+    ruff and the Python compiler report the same error in more detail.
+    """
+
+    id = "KLB004"
+    name = "invalid-python"
+    severity = Severity.ERROR
+    examples = (
+        Example("import grpc\n\ndef serve(:\n    pass\n", language="python"),
+        Example("import grpc\n\ndef serve():\n    pass\n", findings=0, language="python"),
+    )

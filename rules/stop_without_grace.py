@@ -1,0 +1,61 @@
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from k8slb.findings import Finding, Severity
+from k8slb.rules.base import Context, Example, Rule
+from k8slb.rules.examples import grpc_server
+
+_HANDLER = (
+    "    import signal\n\n"
+    "    signal.signal(signal.SIGTERM, lambda signum, frame: server.stop({grace}))\n"
+)
+
+
+class StopWithoutGrace(Rule):
+    """A gRPC server stopped with no grace period.
+
+    ## What it does
+    Reports `server.stop(0)`, `server.stop(None)` and `server.stop(grace=0 or None)` when
+    `server` is a gRPC server made in the same file (`grpc.server` or `grpc.aio.server`);
+    a `stop()` of some other class is never reported. A stop inside
+    `except KeyboardInterrupt` (a developer's Ctrl-C) is left alone.
+
+    ## Why it matters
+    `stop(grace)` refuses new calls at once and lets the calls in flight finish for up to
+    `grace` seconds; with 0 or None they are aborted immediately. On every rollout or
+    scale-down, the calls this pod was serving fail.
+
+    ## Fix
+    Pass a grace period that fits the pod's budget: `terminationGracePeriodSeconds` minus
+    the preStop pause minus a margin (25 s with the defaults: 30 s grace, 5 s pause).
+
+    ## Other linters
+    No other linter reads gRPC server code.
+    """
+
+    id = "KLB404"
+    name = "stop-without-grace"
+    severity = Severity.WARNING
+    examples = (
+        Example(grpc_server(before_wait=_HANDLER.format(grace="0")), language="python"),
+        Example(grpc_server(before_wait=_HANDLER.format(grace="grace=None")), language="python"),
+        Example(
+            grpc_server(before_wait=_HANDLER.format(grace="grace=25")),
+            findings=0,
+            language="python",
+        ),
+    )
+
+    def check(self, context: Context) -> Iterator[Finding]:
+        for facts in context.python:
+            if facts.is_test:
+                continue
+            for stop in facts.stops:
+                if stop.in_keyboard_interrupt or stop.grace not in (0, None):
+                    continue
+                yield self.python_finding(
+                    stop.loc,
+                    f"{stop.server}.stop({stop.grace}) aborts every call in flight: give it a "
+                    "grace period (e.g. stop(grace=25)) so that calls finish on shutdown",
+                )
