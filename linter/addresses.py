@@ -9,6 +9,7 @@ import ipaddress
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import PurePath
 from typing import Literal
 from urllib.parse import urlsplit
 
@@ -147,18 +148,34 @@ class Destination:
     via: Related | None = None  # the manifest line that supplied it
 
 
+def _closeness(manifest: str, code: str) -> int:
+    """How many leading folders a manifest shares with a Python file."""
+    shared = 0
+    for a, b in zip(PurePath(manifest).parent.parts, PurePath(code).parent.parts, strict=False):
+        if a != b:
+            break
+        shared += 1
+    return shared
+
+
 def destinations(
-    index: Index, value: object, parse: Callable[[str], Address | None]
+    index: Index, value: object, parse: Callable[[str], Address | None], code_path: str = ""
 ) -> list[Destination]:
     """The addresses a resolved value stands for: a literal, or an environment variable
-    as the scanned workloads set it (its default in the code when none does)."""
+    as the scanned workloads set it (its default in the code when none does). When several
+    workloads set the variable, those whose manifests sit closest to the code win (a
+    monorepo keeps each service's code and manifests together)."""
     if isinstance(value, str):
         address = parse(value)
         return [Destination(address, None, "")] if address else []
     if not isinstance(value, EnvRef):
         return []
     found: list[Destination] = []
-    for setting in index.env_settings(value.name):
+    settings = index.env_settings(value.name)
+    if settings and code_path:
+        best = max(_closeness(s.workload.path, code_path) for s in settings)
+        settings = [s for s in settings if _closeness(s.workload.path, code_path) == best]
+    for setting in settings:
         address = parse(value.filled(setting.value))
         if address is not None:
             where = f"{value.name} as {setting.workload.ref.display} sets it"

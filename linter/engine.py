@@ -9,6 +9,7 @@ from k8slb.findings import Finding
 from k8slb.index import Index
 from k8slb.manifests import ManifestFile, load_manifests
 from k8slb.model import K8sObject, Problem
+from k8slb.projects import assign_projects
 from k8slb.pyfacts import PythonFacts, is_test_path, worth_parsing
 from k8slb.rules.base import Context, Rule
 from k8slb.sources import Source
@@ -65,6 +66,7 @@ def analyse_python(path: str, data: bytes) -> PythonFacts:
 
 def run(sources: Sequence[Source], settings: Settings) -> RunResult:
     read = read_sources(sources)
+    assign_projects(read.python)
     manifests, errors = read.manifests, read.errors
     objects: list[K8sObject] = [obj for m in manifests for obj in m.objects]
     problems: list[Problem] = [p for m in manifests for p in m.problems]

@@ -109,7 +109,9 @@ class GrpcClientClusterIp(Rule):
             for channel in facts.channels:
                 if not channel.long_lived:
                     continue
-                for destination in destinations(index, channel.target, parse_grpc_target):
+                for destination in destinations(
+                    index, channel.target, parse_grpc_target, facts.path
+                ):
                     found = services_for(index, destination.address, destination.namespace)
                     pinned = [p for s in found if (p := pinned_grpc(index, s)) is not None]
                     if not pinned:

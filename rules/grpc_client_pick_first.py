@@ -95,7 +95,9 @@ class GrpcClientPickFirst(Rule):
                 policy = channel_policy(channel.options)
                 if policy.balancing or not policy.known:
                     continue
-                for destination in destinations(index, channel.target, parse_grpc_target):
+                for destination in destinations(
+                    index, channel.target, parse_grpc_target, facts.path
+                ):
                     if destination.address.reach != "cluster":
                         continue
                     services = services_for(index, destination.address, destination.namespace)

@@ -21,7 +21,9 @@ class GrpcNoGracefulShutdown(Rule):
     a `while True: sleep()` loop, `run_forever()`) when no module of the scanned code
     registers a SIGTERM handler (`signal.signal(signal.SIGTERM, ...)` or
     `loop.add_signal_handler(signal.SIGTERM, ...)`). Shutdown is judged per project: a
-    handler in another module counts. Stopping the server only in
+    handler in another module of the same project counts (a project is the folder above
+    the outermost package of the module, so `app/server.py` and `main.py` beside `app/`
+    are one project, and two services in sibling folders are two). Stopping the server only in
     `except KeyboardInterrupt` counts as no handler.
 
     ## Why it matters
@@ -53,9 +55,10 @@ class GrpcNoGracefulShutdown(Rule):
 
     def check(self, context: Context) -> Iterator[Finding]:
         production = [facts for facts in context.python if not facts.is_test]
-        if any(facts.sigterm_handlers for facts in production):
-            return
+        handled = {facts.project for facts in production if facts.sigterm_handlers}
         for facts in production:
+            if facts.project in handled:
+                continue
             servers = {s.name: s for s in facts.servers if s.name}
             started = [name for name in servers if name in facts.starts]
             for wait in facts.waits:
@@ -71,8 +74,8 @@ class GrpcNoGracefulShutdown(Rule):
                 )
                 yield self.python_finding(
                     wait.loc,
-                    f"gRPC server {name!r} waits in {wait.how} with no SIGTERM handler in the "
-                    "scanned code: Kubernetes stops pods with SIGTERM, which Python as PID 1 "
+                    f"gRPC server {name!r} waits in {wait.how} with no SIGTERM handler in its "
+                    "project: Kubernetes stops pods with SIGTERM, which Python as PID 1 "
                     f"ignores until SIGKILL, so calls in flight are cut{also}; add "
                     f"signal.signal(signal.SIGTERM, lambda *_: {name}.stop(grace=25))",
                     related=[Related(server.loc.path, server.loc.line, "the server")],

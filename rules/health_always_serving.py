@@ -67,10 +67,10 @@ class HealthAlwaysServing(Rule):
 
     def check(self, context: Context) -> Iterator[Finding]:
         production = [facts for facts in context.python if not facts.is_test]
-        drains = any(facts.health_drains for facts in production)
+        draining = {facts.project for facts in production if facts.health_drains}
         for facts in production:
             for servicer in facts.health_servicers:
-                if servicer.custom_class is None and not drains:
+                if servicer.custom_class is None and facts.project not in draining:
                     yield self.python_finding(
                         servicer.loc,
                         "the gRPC health service is never set to NOT_SERVING: readiness "

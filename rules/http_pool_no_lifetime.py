@@ -110,7 +110,7 @@ class HttpPoolNoLifetime(Rule):
         values = [client.base_url] if client.base_url is not None else []
         values += [url for url, _ in facts.urls]
         for value in values:
-            for destination in destinations(context.index, value, parse_url):
+            for destination in destinations(context.index, value, parse_url, facts.path):
                 if destination.address.reach == "cluster":
                     related = [destination.via] if destination.via else []
                     return destination.address.text, related

@@ -49,12 +49,12 @@ def test_text_output_is_path_line_col_rule_severity_message_then_a_summary() -> 
     _, out, _ = invoke("check", BAD)
     lines = out.splitlines()
     assert lines[0].startswith(f"{BAD}/backend.yaml:22:17: KLB401 [warning] container 'server'")
-    assert lines[-1] == "Found 3 findings: 3 warnings (2 files, 5 objects)."
+    assert lines[-1] == "Found 6 findings: 6 warnings (4 files, 5 objects)."
     assert "\x1b[" not in out, "no colour when stdout is not a terminal"
 
 
 def test_clean_run_says_so() -> None:
-    assert invoke("check", GOOD)[1] == "All checks passed (2 files, 5 objects).\n"
+    assert invoke("check", GOOD)[1] == "All checks passed (4 files, 5 objects).\n"
 
 
 def test_select_and_ignore_take_ids_prefixes_and_names() -> None:
@@ -62,10 +62,10 @@ def test_select_and_ignore_take_ids_prefixes_and_names() -> None:
         out = invoke("check", "--format", "json", *args, BAD)[1]
         return {f["rule"] for f in json.loads(out)["findings"]}
 
-    assert rules() == {"KLB101", "KLB301", "KLB401"}
-    assert rules("--select", "KLB4") == {"KLB401"}
+    assert rules() == {"KLB101", "KLB102", "KLB201", "KLB301", "KLB401", "KLB403"}
+    assert rules("--select", "KLB4") == {"KLB401", "KLB403"}
     assert rules("--select", "grpc-clusterip,KLB301") == {"KLB101", "KLB301"}
-    assert rules("--ignore", "KLB3", "--ignore", "no-prestop") == {"KLB101"}
+    assert rules("--ignore", "KLB2,KLB3,KLB4", "--ignore", "grpc-client-clusterip") == {"KLB101"}
 
 
 def test_an_unknown_rule_is_a_usage_error() -> None:
@@ -125,4 +125,4 @@ def test_runs_as_a_real_process_with_python_m() -> None:
         check=False,
     )
     assert done.returncode == 1, done.stderr
-    assert json.loads(done.stdout)["summary"]["findings"] == 3
+    assert json.loads(done.stdout)["summary"]["findings"] == 6

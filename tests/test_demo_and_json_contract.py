@@ -20,14 +20,25 @@ def check_json(*args: str) -> dict[str, Any]:
     return report
 
 
-def test_bad_demo_shows_the_three_pitfalls_and_the_good_demo_none() -> None:
+def test_bad_demo_shows_the_pitfalls_and_the_good_demo_none() -> None:
     report = check_json(DEMO)
     by_rule = {f["rule"]: f for f in report["findings"]}
-    assert set(by_rule) == {"KLB101", "KLB301", "KLB401"}
+    assert set(by_rule) == {"KLB101", "KLB102", "KLB201", "KLB301", "KLB401", "KLB403"}
     assert all("/bad/" in f["path"] for f in report["findings"])
     assert "HorizontalPodAutoscaler/backend" in by_rule["KLB101"]["message"]
     assert "up to 10 replicas" in by_rule["KLB101"]["message"]
     assert check_json(f"{DEMO}/good")["findings"] == []
+
+
+def test_the_client_finding_names_the_service_it_resolved_through_the_env_var() -> None:
+    (client,) = [f for f in check_json(DEMO)["findings"] if f["rule"] == "KLB102"]
+    assert client["path"] == f"{DEMO}/bad/client.py" and client["object"] is None
+    assert "(BACKEND_ADDR as Deployment/shop/frontend sets it)" in client["message"]
+    assert "reaches ClusterIP Service/shop/backend" in client["message"]
+    assert [(r["path"], r["line"]) for r in client["related"]] == [
+        (f"{DEMO}/bad/frontend.yaml", 23),
+        (f"{DEMO}/bad/backend.yaml", 40),
+    ]
 
 
 def test_json_matches_the_contract_field_for_field() -> None:
@@ -36,11 +47,11 @@ def test_json_matches_the_contract_field_for_field() -> None:
     assert report["version"] == 1
     assert report["tool"] == {"name": "k8slb", "version": __version__}
     assert report["summary"] == {
-        "files": 4,
+        "files": 8,
         "objects": 10,
-        "findings": 3,
+        "findings": 6,
         "fixable": 0,
-        "by_severity": {"error": 0, "warning": 3, "info": 0},
+        "by_severity": {"error": 0, "warning": 6, "info": 0},
     }
     finding = next(f for f in report["findings"] if f["rule"] == "KLB101")
     assert list(finding) == [
@@ -83,7 +94,7 @@ def test_findings_are_sorted_by_path_line_column_rule() -> None:
 
 def test_container_findings_name_the_container() -> None:
     findings = check_json(DEMO)["findings"]
-    assert {f["rule"]: f["container"] for f in findings} == {
+    assert {f["rule"]: f["container"] for f in findings if f["object"]} == {
         "KLB101": None,
         "KLB301": "server",
         "KLB401": "server",
