@@ -167,6 +167,7 @@ class HealthServicer:
 class PythonFacts:
     path: str
     is_test: bool = False
+    project: str = ""  # the folder of the program the module belongs to (projects.py)
     channels: list[Channel] = field(default_factory=list)
     servers: list[Server] = field(default_factory=list)
     starts: set[str] = field(default_factory=set)  # servers that are started
