@@ -11,6 +11,7 @@ pre-check (`worth_parsing`): a run over YAML alone never pays for it.
 
 from __future__ import annotations
 
+import ast
 import json
 import math
 import re
@@ -114,13 +115,7 @@ def analyse(path: str, data: bytes) -> PythonFacts:
     try:
         module = cst.parse_module(data)
     except cst.ParserSyntaxError as error:
-        facts.problem = Problem(
-            "KLB004",
-            path,
-            error.raw_line,
-            error.raw_column + 1,
-            f"not valid Python: {error.message}",
-        )
+        facts.problem = _syntax_problem(path, data, error)
         return facts
     except (UnicodeDecodeError, RecursionError) as error:
         facts.problem = Problem("KLB004", path, 1, 1, f"not valid Python: {error}")
@@ -481,7 +476,13 @@ class _Collector(cst.CSTVisitor):
         scope = self.scope(name)
         if scope is None:
             return None
-        assignments = [a for a in scope[name.value] if isinstance(a, Assignment)]
+        assignments = [
+            a
+            for a in scope[name.value]
+            if isinstance(a, Assignment)
+            and not isinstance(a.node, cst.AugAssign)
+            and not isinstance(self.parent(a.node), cst.AugAssign)  # `+=`: an addition
+        ]
         if len(assignments) != 1:
             return None
         target = self.parent(assignments[0].node)
@@ -559,14 +560,18 @@ class _Collector(cst.CSTVisitor):
                 else:
                     return UNKNOWN
             return self._joined(parts)
-        if isinstance(expression, cst.BinaryOperation) and isinstance(expression.operator, cst.Add):
+        if isinstance(expression, cst.BinaryOperation):
             left, right = (
                 self.value(expression.left, depth + 1),
                 self.value(expression.right, depth + 1),
             )
-            if isinstance(left, int | float) and isinstance(right, int | float):
-                return left + right
-            return self._joined([left, right])
+            if _number(left) and _number(right):
+                return _arithmetic(expression.operator, left, right)
+            if isinstance(expression.operator, cst.Add):
+                return self._joined([left, right])
+            return UNKNOWN
+        if isinstance(expression, cst.Attribute) and "math.inf" in self.qualified(expression):
+            return math.inf
         return UNKNOWN
 
     def _call_value(self, call: cst.Call, depth: int) -> Any:
@@ -659,8 +664,49 @@ class _Collector(cst.CSTVisitor):
         return False
 
 
+def _syntax_problem(path: str, data: bytes, error: cst.ParserSyntaxError) -> Problem:
+    """KLB004, placed where CPython's own parser puts the error (libcst's position is
+    often a token later), falling back on libcst's when CPython accepts the file."""
+    try:
+        ast.parse(data, filename=path)
+    except SyntaxError as python:
+        if python.lineno is not None:
+            return Problem(
+                "KLB004",
+                path,
+                python.lineno,
+                python.offset or 1,
+                f"not valid Python: {python.msg}",
+            )
+    except (ValueError, RecursionError):
+        pass
+    return Problem(
+        "KLB004", path, error.raw_line, error.raw_column + 1, f"not valid Python: {error.message}"
+    )
+
+
 def _text(node: cst.CSTNode) -> str:
     return cst.Module([]).code_for_node(node)
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _arithmetic(operator: cst.BaseBinaryOp, left: Any, right: Any) -> Any:
+    """Constant arithmetic as people write durations: `5 * 60 * 1000`, `2**31 - 1`."""
+    try:
+        if isinstance(operator, cst.Add):
+            return left + right
+        if isinstance(operator, cst.Subtract):
+            return left - right
+        if isinstance(operator, cst.Multiply):
+            return left * right
+        if isinstance(operator, cst.Power) and abs(right) <= 64:
+            return left**right
+    except (OverflowError, ZeroDivisionError):
+        pass
+    return UNKNOWN
 
 
 def _plain_json(data: Any) -> bool:

@@ -1,0 +1,269 @@
+"""Extracting facts from Python: names followed through aliases, values through
+assignments, env vars, f-strings; options in every shape people write; lifetimes."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+from k8slb.pycode import analyse
+from k8slb.pyfacts import UNKNOWN, EnvRef, PythonFacts
+
+
+def facts(source: str, path: str = "svc/app.py") -> PythonFacts:
+    return analyse(path, textwrap.dedent(source).encode())
+
+
+def only_channel(source: str):  # type: ignore[no-untyped-def]
+    (channel,) = facts(source).channels
+    return channel
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "import grpc\nch = grpc.insecure_channel('a:1')\n",
+        "import grpc as g\nch = g.insecure_channel('a:1')\n",
+        "from grpc import insecure_channel as ic\nch = ic('a:1')\n",
+        "from grpc import aio\nch = aio.insecure_channel('a:1')\n",
+        "import grpc.aio as gaio\nch = gaio.secure_channel('a:1', creds)\n",
+    ],
+    ids=["module", "module-alias", "function-alias", "aio", "aio-alias"],
+)
+def test_channel_factories_are_found_through_aliases(source: str) -> None:
+    assert only_channel(source).target == "a:1"
+
+
+def test_a_local_function_named_like_a_factory_is_not_grpc() -> None:
+    source = (
+        "import grpc\n\ndef insecure_channel(t):\n    return t\n\nch = insecure_channel('a:1')\n"
+    )
+    assert facts(source).channels == []
+
+
+def test_files_that_mention_no_watched_module_are_not_parsed() -> None:
+    assert facts("def broken(:\n").problem is None
+
+
+def test_a_file_that_does_not_parse_is_a_problem_with_its_line() -> None:
+    problem = facts("import grpc\n\n\ndef serve(:\n    pass\n").problem
+    assert problem is not None and problem.rule == "KLB004" and problem.line == 4
+
+
+@pytest.mark.parametrize(
+    ("expression", "expected"),
+    [
+        ('"backend:50051"', "backend:50051"),
+        ("ADDR", "backend:50051"),
+        ('f"{HOST}:50051"', "backend:50051"),
+        ('HOST + ":" + "50051"', "backend:50051"),
+        ('os.environ["BACKEND"]', EnvRef("BACKEND", None)),
+        ('os.environ.get("BACKEND", "backend:1")', EnvRef("BACKEND", "backend:1")),
+        (
+            'os.getenv("BACKEND_HOST", "backend") + ":50051"',
+            EnvRef("BACKEND_HOST", "backend", suffix=":50051"),
+        ),
+        ("f\"dns:///{os.getenv('H')}:50051\"", EnvRef("H", None, "dns:///", ":50051")),
+        ("ENV_ADDR", EnvRef("BACKEND", "x:1")),
+        ("settings.backend", UNKNOWN),
+        ("target_from(config)", UNKNOWN),
+    ],
+)
+def test_targets_are_resolved_as_far_as_they_can_be(expression: str, expected: object) -> None:
+    source = (
+        "import os\nimport grpc\nHOST = 'backend'\nADDR = 'backend:50051'\n"
+        "ENV_ADDR = os.environ.get('BACKEND', 'x:1')\n"
+        f"ch = grpc.insecure_channel({expression})\n"
+    )
+    assert only_channel(source).target == expected
+
+
+def keys(source: str) -> tuple[bool, list[tuple[str, object]]]:
+    options = only_channel(source).options
+    return options.complete, [(o.key, o.value) for o in options.entries]
+
+
+RR = '{"loadBalancingConfig": [{"round_robin": {}}]}'
+
+
+def test_options_as_a_list_or_tuple_of_pairs() -> None:
+    assert keys(
+        "import grpc\nch = grpc.insecure_channel('a:1', [('grpc.lb_policy_name', 'round_robin')])\n"
+    ) == (True, [("grpc.lb_policy_name", "round_robin")])
+    assert keys("import grpc\nch = grpc.insecure_channel('a:1', options=(('grpc.x', 1),))\n") == (
+        True,
+        [("grpc.x", 1)],
+    )
+
+
+def test_options_held_in_a_name_and_built_up_with_append_extend_and_plus() -> None:
+    source = f"""
+    import grpc
+    SC = '{RR}'
+    OPTS = [("grpc.service_config", SC)]
+    OPTS.append(("grpc.keepalive_time_ms", 10_000))
+    OPTS += [("grpc.enable_retries", 1)]
+    ch = grpc.insecure_channel("a:1", options=OPTS + [("grpc.primary_user_agent", "x")])
+    """
+    assert keys(source) == (
+        True,
+        [
+            ("grpc.service_config", RR),
+            ("grpc.keepalive_time_ms", 10000),
+            ("grpc.enable_retries", 1),
+            ("grpc.primary_user_agent", "x"),
+        ],
+    )
+
+
+def test_options_through_functools_partial() -> None:
+    source = """
+    import functools
+    import grpc
+    RR = [("grpc.lb_policy_name", "round_robin")]
+    dial = functools.partial(grpc.insecure_channel, options=RR)
+    ch = dial("a:1")
+    """
+    channel = only_channel(source)
+    assert channel.target == "a:1"
+    assert [(o.key, o.value) for o in channel.options.entries] == [
+        ("grpc.lb_policy_name", "round_robin")
+    ]
+
+
+def test_server_options_through_a_kwargs_dict() -> None:
+    source = """
+    import grpc
+    KW = {"options": [("grpc.max_connection_age_ms", 60_000)]}
+    server = grpc.aio.server(**KW)
+    """
+    (server,) = facts(source).servers
+    assert [(o.key, o.value) for o in server.options.entries] == [
+        ("grpc.max_connection_age_ms", 60000)
+    ]
+    assert server.name == "server" and server.factory == "grpc.aio.server"
+
+
+def test_options_from_a_function_call_are_unknown_not_missing() -> None:
+    assert keys("import grpc\nch = grpc.insecure_channel('a:1', options=build())\n") == (False, [])
+    source = (
+        "import grpc\nch = grpc.insecure_channel('a:1', options=[make_pair(), ('grpc.x', 1)])\n"
+    )
+    assert keys(source) == (False, [("grpc.x", 1)])
+
+
+def test_service_config_built_with_json_dumps_is_read() -> None:
+    source = """
+    import json
+    import grpc
+    CONFIG = json.dumps({"loadBalancingConfig": [{"round_robin": {}}]})
+    ch = grpc.insecure_channel("a:1", options=[("grpc.service_config", CONFIG)])
+    """
+    assert keys(source)[1] == [("grpc.service_config", RR)]
+
+
+@pytest.mark.parametrize(
+    ("source", "long_lived"),
+    [
+        ("ch = grpc.insecure_channel('a:1')", True),
+        ("if __name__ == '__main__':\n    ch = grpc.insecure_channel('a:1')", True),
+        ("class C:\n    def __init__(self):\n        self.ch = grpc.insecure_channel('a:1')", True),
+        ("def main():\n    ch = grpc.insecure_channel('a:1')\n    run(ch)", True),
+        ("def make():\n    return grpc.insecure_channel('a:1')", True),
+        (
+            "@functools.lru_cache\ndef stub():\n"
+            "    ch = grpc.insecure_channel('a:1')\n    return Stub(ch)",
+            True,
+        ),
+        ("def call():\n    with grpc.insecure_channel('a:1') as ch:\n        ch.x()", False),
+        (
+            "async def call():\n"
+            "    async with grpc.aio.insecure_channel('a:1') as ch:\n        await ch.x()",
+            False,
+        ),
+        ("def call():\n    ch = grpc.insecure_channel('a:1')\n    ch.x()\n    ch.close()", False),
+    ],
+    ids=[
+        "module",
+        "main-guard",
+        "self",
+        "main",
+        "factory",
+        "cached",
+        "with",
+        "async-with",
+        "per-call",
+    ],
+)
+def test_lifetime(source: str, long_lived: bool) -> None:
+    assert only_channel("import functools\nimport grpc\n" + source + "\n").long_lived is long_lived
+
+
+def test_shutdown_facts() -> None:
+    source = """
+    import asyncio
+    import signal
+    import grpc
+
+    async def serve():
+        server = grpc.aio.server()
+        await server.start()
+        loop = asyncio.get_running_loop()
+        loop.add_signal_handler(signal.SIGTERM, lambda: asyncio.ensure_future(server.stop(5)))
+        try:
+            await server.wait_for_termination()
+        except KeyboardInterrupt:
+            await server.stop(None)
+    """
+    found = facts(source)
+    assert found.starts == {"server"}
+    assert [w.server for w in found.waits] == ["server"]
+    assert [(s.grace, s.in_keyboard_interrupt) for s in found.stops] == [(5, False), (None, True)]
+    assert len(found.sigterm_handlers) == 1
+
+
+def test_sig_dfl_and_other_signals_are_not_sigterm_handlers() -> None:
+    source = """
+    import signal
+    import grpc
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, lambda *_: None)
+    """
+    assert facts(source).sigterm_handlers == []
+
+
+def test_stop_on_something_that_is_not_a_grpc_server_is_ignored() -> None:
+    source = "import grpc\nworker = Worker()\nworker.stop(0)\n"
+    assert facts(source).stops == []
+
+
+def test_http_clients_and_db_pools() -> None:
+    source = """
+    import httpx, requests, aiohttp
+    from sqlalchemy import create_engine
+    from sqlalchemy.pool import NullPool
+    a = requests.Session()
+    b = httpx.AsyncClient(base_url="http://api:8080", http2=True)
+    c = httpx.Client(limits=httpx.Limits(keepalive_expiry=0))
+    d = aiohttp.ClientSession(connector=aiohttp.TCPConnector(force_close=True))
+    e = create_engine("postgresql://db/app")
+    f = create_engine("postgresql://db/app", poolclass=NullPool)
+    g = create_engine("postgresql://db/app", pool_recycle=1800)
+    """
+    found = facts(source)
+    assert [(c.factory, c.http2, c.reuse_disabled, c.base_url) for c in found.http_clients] == [
+        ("requests.Session", False, False, None),
+        ("httpx.AsyncClient", True, False, "http://api:8080"),
+        ("httpx.Client", False, True, None),
+        ("aiohttp.ClientSession", False, True, None),
+    ]
+    assert [(p.url, p.lifetime) for p in found.db_pools] == [
+        ("postgresql://db/app", None),
+        ("postgresql://db/app", 1800),
+    ]
+
+
+def test_test_files_are_marked() -> None:
+    for path in ("tests/test_x.py", "pkg/tests/helpers.py", "x_test.py", "conftest.py"):
+        assert facts("import grpc\n", path).is_test
+    assert not facts("import grpc\n", "svc/contest.py").is_test

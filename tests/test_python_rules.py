@@ -1,0 +1,357 @@
+"""The Python rules on real-looking code, with the manifests they are linked to, and the
+false-positive traps: localhost, a channel already balanced, options k8slb cannot follow,
+a test file, a local function that shares a factory's name."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+from k8slb.findings import Finding
+from k8slb.rules.examples import MAX_AGE_OPTIONS, SIGTERM_HANDLER, grpc_server
+from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE
+
+from .helpers import lint_files
+
+HEADLESS = GRPC_SERVICE.replace("spec:\n", "spec:\n  clusterIP: None\n")
+IN_SHOP = GRPC_SERVICE.replace("  name: backend\n", "  name: backend\n  namespace: shop\n")
+BACKEND_IN_SHOP = BACKEND.replace("  name: backend\n", "  name: backend\n  namespace: shop\n")
+RR = """'{"loadBalancingConfig": [{"round_robin": {}}]}'"""
+
+
+def client_deployment(env_value: str, namespace: str = "shop") -> str:
+    return textwrap.dedent(f"""\
+        ---
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata:
+          name: frontend
+          namespace: {namespace}
+        spec:
+          template:
+            metadata:
+              labels: {{app: frontend}}
+            spec:
+              containers:
+                - name: web
+                  env:
+                    - name: BACKEND_ADDR
+                      value: "{env_value}"
+        """)
+
+
+def lint(tmp_path: Path, files: dict[str, str], *rules: str) -> list[Finding]:
+    result = lint_files(tmp_path, {k: textwrap.dedent(v) for k, v in files.items()}, rules)
+    assert result.errors == []
+    return result.findings
+
+
+def channel(target: str, options: str = "") -> str:
+    extra = f", options=[{options}]" if options else ""
+    return f"import os\nimport grpc\n\nchannel = grpc.insecure_channel({target}{extra})\n"
+
+
+# -- KLB102: the channel reaches a ClusterIP gRPC Service --------------------------------
+
+
+@pytest.mark.parametrize(
+    "host",
+    [
+        "backend",
+        "backend.shop",
+        "backend.shop.svc",
+        "backend.shop.svc.cluster.local",
+        "dns:///backend.shop.svc.cluster.local",
+    ],
+)
+def test_every_host_form_links_to_the_service(tmp_path: Path, host: str) -> None:
+    files = {"k8s.yaml": IN_SHOP + BACKEND_IN_SHOP, "app.py": channel(f'"{host}:50051"')}
+    (finding,) = lint(tmp_path, files, "KLB102")
+    assert "reaches ClusterIP Service/shop/backend" in finding.message
+    assert (finding.path.rsplit("/", 1)[1], finding.line, finding.column) == ("app.py", 4, 11)
+    assert finding.object is None and finding.related[-1].message == "Service/shop/backend"
+
+
+def test_another_namespace_or_port_does_not_link(tmp_path: Path) -> None:
+    files = {"k8s.yaml": IN_SHOP + BACKEND_IN_SHOP, "app.py": channel('"backend.other:50051"')}
+    assert lint(tmp_path / "a", files, "KLB102") == []
+    files["app.py"] = channel('"backend.shop:9090"')
+    assert lint(tmp_path / "b", files, "KLB102") == []
+
+
+def test_the_env_var_set_by_the_workload_is_followed(tmp_path: Path) -> None:
+    files = {
+        "k8s.yaml": IN_SHOP + BACKEND_IN_SHOP + client_deployment("backend:50051"),
+        "app.py": channel('os.environ.get("BACKEND_ADDR", "localhost:50051")'),
+    }
+    (finding,) = lint(tmp_path, files, "KLB102")
+    assert "(BACKEND_ADDR as Deployment/shop/frontend sets it)" in finding.message
+    assert finding.related[0].message == "BACKEND_ADDR='backend:50051'"
+
+
+def test_the_default_in_the_code_counts_when_no_workload_sets_the_var(tmp_path: Path) -> None:
+    files = {
+        "k8s.yaml": IN_SHOP + BACKEND_IN_SHOP,
+        "app.py": channel('os.getenv("BACKEND_ADDR", "backend.shop:50051")'),
+    }
+    (finding,) = lint(tmp_path, files, "KLB102")
+    assert "the default of BACKEND_ADDR" in finding.message
+
+
+def test_round_robin_on_a_clusterip_is_still_pinned_and_says_so(tmp_path: Path) -> None:
+    files = {
+        "k8s.yaml": IN_SHOP + BACKEND_IN_SHOP,
+        "app.py": channel('"backend.shop:50051"', f'("grpc.service_config", {RR})'),
+    }
+    (finding,) = lint(tmp_path, files, "KLB102")
+    assert "round_robin policy cannot help" in finding.message
+
+
+@pytest.mark.parametrize(
+    "files",
+    [
+        {"app.py": channel('"localhost:50051"')},
+        {"tests/test_client.py": channel('"backend.shop:50051"')},
+        {
+            "app.py": "import grpc\n\ndef call():\n"
+            "    with grpc.insecure_channel('backend.shop:50051') as c:\n        c.x()\n"
+        },
+        {"app.py": channel("settings.backend_address")},
+        {
+            "app.py": "def insecure_channel(t):\n    return t\n\n"
+            "channel = insecure_channel('backend.shop:50051')  # grpc\n"
+        },
+    ],
+    ids=["localhost", "test-file", "per-call", "unresolvable", "local-function"],
+)
+def test_klb102_traps(tmp_path: Path, files: dict[str, str]) -> None:
+    assert lint(tmp_path, {"k8s.yaml": IN_SHOP + BACKEND_IN_SHOP, **files}, "KLB102") == []
+
+
+def test_a_meshed_backend_is_not_pinned(tmp_path: Path) -> None:
+    meshed = BACKEND_IN_SHOP.replace(
+        "      labels: {app: backend}",
+        "      labels: {app: backend}\n      annotations: {linkerd.io/inject: enabled}",
+    )
+    files = {"k8s.yaml": IN_SHOP + meshed, "app.py": channel('"backend.shop:50051"')}
+    assert lint(tmp_path, files, "KLB102") == []
+
+
+def test_the_workload_closest_to_the_code_decides_the_env_value(tmp_path: Path) -> None:
+    files = {
+        "k8s.yaml": IN_SHOP + BACKEND_IN_SHOP,
+        "frontend/deploy.yaml": client_deployment("backend:50051"),
+        "other/deploy.yaml": client_deployment("localhost:50051").replace("frontend", "other"),
+        "frontend/app.py": channel('os.environ["BACKEND_ADDR"]'),
+        "other/app.py": channel('os.environ["BACKEND_ADDR"]'),
+    }
+    findings = lint(tmp_path, files, "KLB102")
+    assert [f.path.rsplit("/", 2)[1] for f in findings] == ["frontend"]
+
+
+# -- KLB103: pick_first to a DNS name ---------------------------------------------------
+
+
+def test_pick_first_to_a_headless_service(tmp_path: Path) -> None:
+    files = {
+        "k8s.yaml": HEADLESS + BACKEND,
+        "app.py": channel('"dns:///backend.default.svc:50051"'),
+    }
+    (finding,) = lint(tmp_path, files, "KLB103")
+    assert "headless Service/backend" in finding.message
+
+
+@pytest.mark.parametrize(
+    ("target", "options"),
+    [
+        ('"dns:///backend.shop.svc.cluster.local:50051"', f'("grpc.service_config", {RR})'),
+        ('"dns:///backend.shop.svc.cluster.local:50051"', '("grpc.lb_policy_name", "round_robin")'),
+        ('"backend.shop:50051"', "*build_options()"),
+        ('"localhost:50051"', ""),
+        ('"10.0.0.7:50051"', ""),
+        ('"ipv4:10.0.0.1:50051,10.0.0.2:50051"', ""),
+        ('"unix:///run/backend.sock"', ""),
+        ('"xds:///backend"', ""),
+        ('"api.example.com:443"', ""),
+    ],
+    ids=[
+        "service-config",
+        "lb-policy-name",
+        "unknown-options",
+        "localhost",
+        "ip",
+        "ipv4-list",
+        "unix",
+        "xds",
+        "external",
+    ],
+)
+def test_klb103_traps(tmp_path: Path, target: str, options: str) -> None:
+    assert lint(tmp_path, {"app.py": channel(target, options)}, "KLB103") == []
+
+
+def test_a_legacy_load_balancing_policy_counts(tmp_path: Path) -> None:
+    legacy = """'{"loadBalancingPolicy": "round_robin"}'"""
+    files = {"app.py": channel('"backend.shop:50051"', f'("grpc.service_config", {legacy})')}
+    assert lint(tmp_path, files, "KLB103") == []
+
+
+# -- KLB108 / KLB109 ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("option", "message"),
+    [
+        ('("grpc.service_config", "{not json")', "is not valid JSON"),
+        ('("grpc.service_config", {"loadBalancingConfig": []})', "is a dict"),
+        (
+            """("grpc.service_config", '{"loadBalancingConfig": [{"RoundRobin": {}}]}')""",
+            "names no policy gRPC knows: RoundRobin",
+        ),
+        (
+            """("grpc.service_config", '{"loadBalancingPolicy": "round-robin"}')""",
+            "loadBalancingPolicy 'round-robin'",
+        ),
+        ('("grpc.lb_policy_name", "roundrobin")', "did you mean 'round_robin'?"),
+    ],
+)
+def test_invalid_lb_configs(tmp_path: Path, option: str, message: str) -> None:
+    (finding,) = lint(tmp_path, {"app.py": channel('"a:1"', option)}, "KLB108")
+    assert message in finding.message and finding.line == 4
+
+
+def test_options_on_the_wrong_side_and_typos(tmp_path: Path) -> None:
+    server = grpc_server(
+        ', options=[("grpc.lb_policy_name", "round_robin"), ("grpc.max_conection_age_ms", 1)]'
+    )
+    findings = lint(tmp_path, {"server.py": server}, "KLB109")
+    assert [f.message.split(";")[0] for f in findings] == [
+        "grpc.lb_policy_name acts only on a channel",
+        "grpc.max_conection_age_ms is no option gRPC knows, so it is ignored",
+    ]
+    assert "did you mean grpc.max_connection_age_ms?" in findings[1].message
+    experimental = channel('"a:1"', '("grpc.experimental.whatever", 1)')
+    assert lint(tmp_path / "b", {"app.py": experimental}, "KLB109") == []
+
+
+# -- KLB201 / KLB204: server connection age ----------------------------------------------
+
+
+def test_server_without_max_age_and_its_traps(tmp_path: Path) -> None:
+    assert len(lint(tmp_path / "a", {"s.py": grpc_server()}, "KLB201")) == 1
+    assert lint(tmp_path / "b", {"s.py": grpc_server(MAX_AGE_OPTIONS)}, "KLB201") == []
+    unlimited = grpc_server(', options=[("grpc.max_connection_age_ms", 2**31 - 1)]')
+    assert len(lint(tmp_path / "c", {"s.py": unlimited}, "KLB201")) == 1
+    assert lint(tmp_path / "d", {"s.py": grpc_server(", options=opts()")}, "KLB201") == []
+    assert lint(tmp_path / "e", {"tests/test_s.py": grpc_server()}, "KLB201") == []
+
+
+# -- KLB403 / KLB404: shutdown --------------------------------------------------------------
+
+
+def test_a_handler_in_another_module_of_the_project_counts(tmp_path: Path) -> None:
+    handler = "import signal\n\nsignal.signal(signal.SIGTERM, lambda *_: stop_everything())\n"
+    together = {"svc/server.py": grpc_server(), "svc/signals.py": handler}
+    assert lint(tmp_path / "a", together, "KLB403") == []
+    apart = {"a/server.py": grpc_server(), "b/signals.py": handler}
+    assert len(lint(tmp_path / "b", apart, "KLB403")) == 1
+    package = {
+        "svc/app/__init__.py": "",
+        "svc/app/server.py": grpc_server(),
+        "svc/main.py": handler,
+    }
+    assert lint(tmp_path / "c", package, "KLB403") == []
+
+
+def test_shutdown_only_on_keyboard_interrupt_is_no_shutdown(tmp_path: Path) -> None:
+    server = grpc_server().replace(
+        "    server.wait_for_termination()\n",
+        "    try:\n        server.wait_for_termination()\n"
+        "    except KeyboardInterrupt:\n        server.stop(5)\n",
+    )
+    (finding,) = lint(tmp_path, {"s.py": server}, "KLB403")
+    assert "except KeyboardInterrupt" in finding.message
+    assert (finding.line, finding.column) == (11, 9)
+
+
+def test_asyncio_servers_with_add_signal_handler_are_fine(tmp_path: Path) -> None:
+    source = """\
+        import asyncio
+        import signal
+
+        import grpc
+
+
+        async def serve():
+            server = grpc.aio.server()
+            await server.start()
+            asyncio.get_running_loop().add_signal_handler(
+                signal.SIGTERM, lambda: asyncio.ensure_future(server.stop(25))
+            )
+            await server.wait_for_termination()
+        """
+    assert lint(tmp_path, {"s.py": source}, "KLB403", "KLB404") == []
+
+
+def test_stop_without_grace_in_a_handler(tmp_path: Path) -> None:
+    stop_zero = SIGTERM_HANDLER.replace("server.stop(grace=25)", "server.stop(0)")
+    (finding,) = lint(tmp_path, {"s.py": grpc_server(before_wait=stop_zero)}, "KLB404")
+    assert finding.message.startswith("server.stop(0) aborts every call in flight")
+
+
+# -- KLB202 / KLB203 / KLB405 ---------------------------------------------------------------
+
+
+def test_http_client_linked_through_an_env_var(tmp_path: Path) -> None:
+    files = {
+        "k8s.yaml": client_deployment("http://inventory.shop:8080").replace(
+            "BACKEND_ADDR", "INVENTORY_URL"
+        ),
+        "app.py": "import os\nimport httpx\n\n"
+        "client = httpx.Client(base_url=os.environ['INVENTORY_URL'])\n",
+    }
+    (finding,) = lint(tmp_path, files, "KLB202")
+    assert "'http://inventory.shop:8080'" in finding.message
+
+
+def test_db_pools(tmp_path: Path) -> None:
+    source = """\
+        import math
+        import psycopg2.pool
+        from psycopg_pool import ConnectionPool
+
+        a = psycopg2.pool.ThreadedConnectionPool(1, 10, "postgresql://pgbouncer/app")
+        b = ConnectionPool("postgresql://pgbouncer/app", max_lifetime=math.inf)
+        c = ConnectionPool("postgresql://pgbouncer/app")
+        """
+    findings = lint(tmp_path, {"db.py": source}, "KLB203")
+    assert [f.line for f in findings] == [5, 6]
+
+
+def test_health_servicer_set_not_serving_elsewhere_in_the_project(tmp_path: Path) -> None:
+    register = """\
+        from grpc_health.v1 import health, health_pb2_grpc
+
+        def add(server):
+            servicer = health.HealthServicer()
+            health_pb2_grpc.add_HealthServicer_to_server(servicer, server)
+        """
+    drain = (
+        "from grpc_health.v1 import health_pb2\n\n"
+        "STATUS = health_pb2.HealthCheckResponse.NOT_SERVING  # grpc\n"
+    )
+    assert lint(tmp_path / "a", {"svc/h.py": register, "svc/d.py": drain}, "KLB405") == []
+    assert len(lint(tmp_path / "b", {"svc/h.py": register}, "KLB405")) == 1
+
+
+# -- KLB004 ------------------------------------------------------------------------------
+
+
+def test_a_python_file_that_does_not_parse_does_not_stop_the_run(tmp_path: Path) -> None:
+    files = {"broken.py": "import grpc\n\ndef serve(:\n", "s.py": grpc_server()}
+    findings = lint(tmp_path, files, "KLB004", "KLB201")
+    assert [(f.rule, f.path.rsplit("/", 1)[1], f.line) for f in findings] == [
+        ("KLB004", "broken.py", 3),
+        ("KLB201", "s.py", 7),
+    ]
