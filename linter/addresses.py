@@ -9,7 +9,6 @@ import ipaddress
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import PurePath
 from typing import Literal
 from urllib.parse import urlsplit
 
@@ -126,9 +125,8 @@ def services_for(index: Index, address: Address, namespace: str | None) -> list[
     wanted = labels[1] if len(labels) > 1 else namespace
     return [
         service
-        for service in index.services
-        if service.name == name
-        and (wanted is None or service.namespace in (wanted, None))
+        for service in index.services_named(name)
+        if (wanted is None or service.namespace in (wanted, None))
         and (address.port is None or _has_port(service, address.port))
     ]
 
@@ -148,16 +146,6 @@ class Destination:
     via: Related | None = None  # the manifest line that supplied it
 
 
-def _closeness(manifest: str, code: str) -> int:
-    """How many leading folders a manifest shares with a Python file."""
-    shared = 0
-    for a, b in zip(PurePath(manifest).parent.parts, PurePath(code).parent.parts, strict=False):
-        if a != b:
-            break
-        shared += 1
-    return shared
-
-
 def destinations(
     index: Index, value: object, parse: Callable[[str], Address | None], code_path: str = ""
 ) -> list[Destination]:
@@ -171,11 +159,7 @@ def destinations(
     if not isinstance(value, EnvRef):
         return []
     found: list[Destination] = []
-    settings = index.env_settings(value.name)
-    if settings and code_path:
-        best = max(_closeness(s.workload.path, code_path) for s in settings)
-        settings = [s for s in settings if _closeness(s.workload.path, code_path) == best]
-    for setting in settings:
+    for setting in index.env_settings_near(value.name, code_path):
         address = parse(value.filled(setting.value))
         if address is not None:
             where = f"{value.name} as {setting.workload.ref.display} sets it"

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import PurePath
 from typing import Any
 
 from k8slb.model import Container, K8sObject, PodTemplate, dig
@@ -95,6 +96,9 @@ class Index:
                 self.workloads.append((obj, template))
                 for label, value in template.labels.items():
                     self._by_label[(obj.namespace, label, value)].append((obj, template))
+        self._services_by_name: dict[str, list[K8sObject]] = defaultdict(list)
+        for service in self.services:
+            self._services_by_name[service.name or ""].append(service)
         self._headless: dict[tuple[str | None, frozenset[tuple[str, str]]], list[K8sObject]]
         self._headless = defaultdict(list)
         for service in self.services:
@@ -105,6 +109,7 @@ class Index:
         self._targets: dict[int, list[Target]] = {}
         self._serving: dict[int, dict[str, list[Target]]] | None = None
         self._env: dict[str, list[EnvSetting]] | None = None
+        self._env_by_folder: dict[str, dict[tuple[str, ...], list[EnvSetting]]] = {}
 
     # -- Services and what they select -------------------------------------------------
 
@@ -151,6 +156,9 @@ class Index:
             return {}
         return dict(self._serving.get(id(workload), {}))
 
+    def services_named(self, name: str) -> list[K8sObject]:
+        return self._services_by_name.get(name, [])
+
     def headless_twins(self, service: K8sObject) -> list[K8sObject]:
         """Headless Services that select the same pods."""
         key = (service.namespace, frozenset(selector_of(service).items()))
@@ -171,6 +179,23 @@ class Index:
                             setting = EnvSetting(workload, container, value, entry)
                             self._env[entry["name"]].append(setting)
         return self._env.get(name, [])
+
+    def env_settings_near(self, name: str, code_path: str) -> list[EnvSetting]:
+        """The settings of `name` whose manifests share the most leading folders with
+        `code_path`: in a monorepo each service keeps its code and manifests together."""
+        if name not in self._env_by_folder:
+            by_folder: dict[tuple[str, ...], list[EnvSetting]] = defaultdict(list)
+            for setting in self.env_settings(name):
+                folders = PurePath(setting.workload.path).parent.parts
+                for depth in range(len(folders) + 1):
+                    by_folder[folders[:depth]].append(setting)
+            self._env_by_folder[name] = by_folder
+        by_folder = self._env_by_folder[name]
+        folders = PurePath(code_path).parent.parts
+        for depth in range(len(folders), -1, -1):
+            if folders[:depth] in by_folder:
+                return by_folder[folders[:depth]]
+        return []
 
     def scalers(self, workload: K8sObject) -> list[K8sObject]:
         """HorizontalPodAutoscalers and KEDA ScaledObjects that target the workload."""

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from k8slb.findings import ObjectRef
+from k8slb.findings import ObjectRef, Severity
 from k8slb.yamltree import Pos, YMap, YSeq
 
 
@@ -217,3 +217,4 @@ class Problem:
     column: int
     message: str
     object: ObjectRef | None = None
+    severity: Severity | None = None  # when not the rule's own

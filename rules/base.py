@@ -136,7 +136,7 @@ class ReadProblemRule(Rule):
                 yield Finding(
                     rule=self.id,
                     name=self.name,
-                    severity=self.severity,
+                    severity=problem.severity or self.severity,
                     path=problem.path,
                     line=problem.line,
                     column=problem.column,

@@ -15,6 +15,9 @@ class InvalidPython(ReadProblemRule):
     unchecked. Files that mention none of those modules are never parsed and never
     reported here.
 
+    A file that the running Python cannot parse but libcst can (syntax newer than the
+    interpreter k8slb runs on) is reported at `info` as not analysed.
+
     ## Fix
     Correct the syntax (k8slb reads the Python 3 grammar, up to 3.14), or exclude the file.
 

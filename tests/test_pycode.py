@@ -3,9 +3,11 @@ assignments, env vars, f-strings; options in every shape people write; lifetimes
 
 from __future__ import annotations
 
+import sys
 import textwrap
 
 import pytest
+from k8slb.findings import Severity
 from k8slb.pycode import analyse
 from k8slb.pyfacts import UNKNOWN, EnvRef, PythonFacts
 
@@ -267,3 +269,31 @@ def test_test_files_are_marked() -> None:
     for path in ("tests/test_x.py", "pkg/tests/helpers.py", "x_test.py", "conftest.py"):
         assert facts("import grpc\n", path).is_test
     assert not facts("import grpc\n", "svc/contest.py").is_test
+
+
+def test_a_parameter_is_not_the_module_constant_of_the_same_name() -> None:
+    source = """
+    import grpc
+    target = "backend:50051"
+
+    def make(target):
+        return grpc.insecure_channel(target)
+    """
+    assert only_channel(source).target is UNKNOWN
+
+
+def test_loop_and_with_targets_are_not_followed() -> None:
+    source = """
+    import grpc
+    addr = "a:1"
+    for addr in load():
+        ch = grpc.insecure_channel(addr)
+    """
+    assert only_channel(source).target is UNKNOWN
+
+
+@pytest.mark.skipif(sys.version_info >= (3, 12), reason="needs syntax newer than the runtime")
+def test_syntax_newer_than_the_runtime_is_not_analysed_rather_than_broken() -> None:
+    problem = facts("import grpc\n\ntype Target = str\n").problem
+    assert problem is not None and problem.severity is Severity.INFO
+    assert "not analysed" in problem.message
