@@ -30,7 +30,11 @@ install: $(RUN_STAMP)
 
 # Findings make k8slb exit 1; the demo shows them and only fails on exit 2 (a broken run).
 demo: $(RUN_STAMP)
+	@echo "== k8slb check fixtures/demo"
 	@$(BIN)/k8slb check fixtures/demo; rc=$$?; test $$rc -le 1
+	@echo
+	@echo "== k8slb fix --diff --unsafe-fixes fixtures/demo/bad  (nothing is written)"
+	@$(BIN)/k8slb fix --diff --unsafe-fixes fixtures/demo/bad; rc=$$?; test $$rc -le 1
 
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check .

@@ -13,7 +13,7 @@ from typing import Literal
 from urllib.parse import urlsplit
 
 from k8slb.findings import Related
-from k8slb.index import Index, service_ports
+from k8slb.index import EnvSetting, Index, service_ports
 from k8slb.model import K8sObject
 from k8slb.pyfacts import EnvRef
 
@@ -144,6 +144,7 @@ class Destination:
     namespace: str | None  # where a bare name is looked up
     origin: str  # how the address was found, for messages ("" for a literal)
     via: Related | None = None  # the manifest line that supplied it
+    setting: EnvSetting | None = None  # the env entry that supplied it
 
 
 def destinations(
@@ -165,7 +166,7 @@ def destinations(
             where = f"{value.name} as {setting.workload.ref.display} sets it"
             line = setting.entry.value_pos.get("value", setting.entry.pos)[0]
             via = Related(setting.workload.path, line, f"{value.name}={setting.value!r}")
-            found.append(Destination(address, setting.workload.namespace, where, via))
+            found.append(Destination(address, setting.workload.namespace, where, via, setting))
     if not found and value.default_text is not None:
         address = parse(value.default_text)
         if address is not None:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from k8slb.findings import Finding
+from k8slb.fixing.edits import FixValues
 from k8slb.index import Index
 from k8slb.manifests import ManifestFile, load_manifests
 from k8slb.model import K8sObject, Problem
@@ -20,6 +21,7 @@ class Settings:
     rules: Sequence[type[Rule]]
     kubernetes_version: tuple[int, int] = (1, 30)
     mesh: str = "none"
+    fix_values: FixValues = field(default_factory=FixValues)
 
 
 @dataclass
@@ -41,11 +43,13 @@ class Sources:
     errors: list[str] = field(default_factory=list)
 
 
-def read_sources(sources: Sequence[Source]) -> Sources:
+def read_sources(sources: Sequence[Source], contents: Mapping[str, bytes] | None = None) -> Sources:
+    """Read and parse every source; `contents` gives the bytes of some of them (the fixer
+    lints its edited text before it writes anything)."""
     read = Sources()
     for source in sources:
         try:
-            data = source.read()
+            data = contents[source.path] if contents and source.path in contents else source.read()
         except OSError as error:
             read.errors.append(f"{source.path}: cannot read: {error.strerror or error}")
             continue
@@ -64,8 +68,10 @@ def analyse_python(path: str, data: bytes) -> PythonFacts:
     return analyse(path, data)
 
 
-def run(sources: Sequence[Source], settings: Settings) -> RunResult:
-    read = read_sources(sources)
+def run(
+    sources: Sequence[Source], settings: Settings, contents: Mapping[str, bytes] | None = None
+) -> RunResult:
+    read = read_sources(sources, contents)
     assign_projects(read.python)
     manifests, errors = read.manifests, read.errors
     objects: list[K8sObject] = [obj for m in manifests for obj in m.objects]
@@ -76,6 +82,7 @@ def run(sources: Sequence[Source], settings: Settings) -> RunResult:
         problems=problems,
         python=read.python,
         kubernetes_version=settings.kubernetes_version,
+        fix_values=settings.fix_values,
     )
     findings = [finding for rule in settings.rules for finding in rule().check(context)]
     findings.sort(key=Finding.sort_key)

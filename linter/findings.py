@@ -5,6 +5,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
+from k8slb.fixing.edits import Edit
+
 
 class Severity(enum.IntEnum):
     """Ordered so that `severity >= fail_on` reads naturally."""
@@ -74,6 +76,7 @@ class Finding:
     container: str | None = None
     related: tuple[Related, ...] = field(default_factory=tuple)
     fix: FixInfo = NO_FIX
+    edits: tuple[Edit, ...] = ()  # what applying the fix changes (empty without a fix)
 
     def sort_key(self) -> tuple[str, int, int, str]:
         return (self.path, self.line, self.column, self.rule)

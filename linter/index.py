@@ -35,6 +35,7 @@ class EnvSetting:
     container: Container
     value: str
     entry: YMap
+    index: int  # of the entry in the container's `env`
 
 
 def service_ports(service: K8sObject) -> list[YMap]:
@@ -173,10 +174,11 @@ class Index:
             for workload, template in self.workloads:
                 for container in template.containers:
                     entries = container.body.get("env")
-                    for entry in entries if isinstance(entries, YSeq) else []:
+                    listed = entries if isinstance(entries, YSeq) else []
+                    for number, entry in enumerate(listed):
                         value = entry.get("value") if isinstance(entry, YMap) else None
                         if isinstance(value, str):
-                            setting = EnvSetting(workload, container, value, entry)
+                            setting = EnvSetting(workload, container, value, entry, number)
                             self._env[entry["name"]].append(setting)
         return self._env.get(name, [])
 

@@ -95,6 +95,11 @@ class K8sObject:
     def pos(self) -> Pos:
         return self.body.pos
 
+    @property
+    def root_path(self) -> tuple[str | int, ...]:
+        """Where the object is in its YAML document: the root, or an item of a List."""
+        return () if self.item is None else ("items", self.item)
+
     def is_a(self, group: str, kind: str) -> bool:
         return self.group == group and self.kind == kind
 
@@ -115,6 +120,7 @@ class Container:
     name: str
     body: YMap
     init: bool
+    path: tuple[str | int, ...] = ()  # from the object's root: (..., "containers", 0)
 
     @property
     def long_running(self) -> bool:
@@ -182,13 +188,20 @@ class PodTemplate:
                 if isinstance(entry, YMap):
                     name = entry.get("name")
                     label = name if isinstance(name, str) else f"{key}[{number}]"
-                    self.containers.append(Container(label, entry, init))
+                    path = (*self.spec_path, key, number)
+                    self.containers.append(Container(label, entry, init, path))
 
     @property
     def spec(self) -> YMap:
         spec = self.body["spec"]
         assert isinstance(spec, YMap)
         return spec
+
+    @property
+    def spec_path(self) -> tuple[str | int, ...]:
+        """Where the pod spec is, from the object's root."""
+        kind = self.owner.spec
+        return (*(kind.template_path if kind and kind.template_path else ()), "spec")
 
     @property
     def labels(self) -> dict[str, str]:

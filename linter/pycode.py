@@ -28,6 +28,7 @@ from k8slb.findings import Severity
 from k8slb.model import Problem
 from k8slb.pyfacts import (
     NO_OPTIONS,
+    NOT_GIVEN,
     UNKNOWN,
     UNKNOWN_OPTIONS,
     Channel,
@@ -305,7 +306,9 @@ class _Collector:
         elif method == "start":
             self.facts.starts.add(receiver)
         elif method == "wait_for_termination":
-            self.facts.waits.append(Wait(self.loc(node), receiver, "wait_for_termination()"))
+            awaited = bool(parents) and isinstance(parents[-1], ast.Await)
+            wait = Wait(self.loc(node), receiver, "wait_for_termination()", awaited)
+            self.facts.waits.append(wait)
         elif method == "run_forever":
             self.facts.waits.append(Wait(self.loc(node), None, "run_forever()"))
         elif method == "stop":
@@ -395,6 +398,7 @@ class _Collector:
     def _resolve_channel(self, site: _Site) -> None:
         target_index, options_index = CHANNEL_FACTORIES[site.name]
         target = self._argument(site.args, site.keywords, target_index, "target")
+        literal = isinstance(target, ast.Constant) and isinstance(target.value, str)
         self.facts.channels.append(
             Channel(
                 loc=self.loc(site.call),
@@ -402,6 +406,7 @@ class _Collector:
                 target=self.value(target, site.scope) if target is not None else UNKNOWN,
                 options=self._call_options(site, options_index),
                 long_lived=_long_lived(site.call, site.parents),
+                target_argument=(target_index, "target") if literal else None,
             )
         )
 
@@ -499,9 +504,11 @@ class _Collector:
                 for key, value in zip(mapping.keys, mapping.values, strict=True):
                     if key is not None and self.value(key, site.scope) == "options":
                         return self.options(value, site.scope, 0)
-        if any(isinstance(a, ast.Starred) for a in site.args):
+        if any(isinstance(a, ast.Starred) for a in site.args) or any(
+            k.arg is None for k in site.keywords
+        ):
             return UNKNOWN_OPTIONS
-        return NO_OPTIONS
+        return NOT_GIVEN
 
     def options(self, expression: ast.expr, scope: _Scope, depth: int) -> Options:
         """The (key, value) pairs of an options expression, followed through names,
@@ -516,7 +523,7 @@ class _Collector:
                 return UNKNOWN_OPTIONS
             result = self.options(bound, scope, depth + 1)
             home = self._scope_of(expression.id, scope)
-            for how, added in home.additions.get(expression.id, []):
+            for how, added in home.additions.get(expression.id, []):  # no single literal now
                 result = result + (
                     self._pairs([added], scope)
                     if how == "append"
@@ -531,7 +538,10 @@ class _Collector:
                     result = result + self.options(element.value, scope, depth + 1)
                 else:
                     plain.append(element)
-            return result + self._pairs(plain, scope)
+            pairs = self._pairs(plain, scope)
+            if len(plain) == len(expression.elts):  # a plain literal: a fix can extend it
+                return Options(pairs.complete, pairs.entries, literal=self.loc(expression))
+            return result + pairs
         if isinstance(expression, ast.BinOp) and isinstance(expression.op, ast.Add):
             return self.options(expression.left, scope, depth + 1) + self.options(
                 expression.right, scope, depth + 1

@@ -89,6 +89,10 @@ class Options:
 
     complete: bool
     entries: tuple[Option, ...] = ()
+    # Where a fix can add options: the one list or tuple literal that holds them all...
+    literal: Loc | None = None
+    # ... or, when the call passes no options at all, the call itself.
+    given: bool = True
 
     def get(self, key: str) -> Option | None:
         found = [entry for entry in self.entries if entry.key == key]
@@ -97,8 +101,14 @@ class Options:
     def __add__(self, other: Options) -> Options:
         return Options(self.complete and other.complete, self.entries + other.entries)
 
+    @property
+    def extendable(self) -> bool:
+        """A fix can add an option: into the literal, or as a new `options=` argument."""
+        return self.literal is not None or not self.given
+
 
 NO_OPTIONS = Options(complete=True)
+NOT_GIVEN = Options(complete=True, given=False)
 UNKNOWN_OPTIONS = Options(complete=False)
 
 
@@ -109,6 +119,7 @@ class Channel:
     target: Any
     options: Options
     long_lived: bool
+    target_argument: tuple[int, str] | None = None  # (index, keyword) of a literal target
 
 
 @dataclass(frozen=True)
@@ -126,6 +137,7 @@ class Wait:
     loc: Loc
     server: str | None
     how: str
+    awaited: bool = False  # `await server.wait_for_termination()` (grpc.aio)
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from k8slb.findings import NO_FIX, Finding, FixInfo, Related, Severity
+from k8slb.fixing.edits import Edit, FixValues
 from k8slb.index import Index
 from k8slb.model import K8sObject, Problem
 from k8slb.pyfacts import Loc, PythonFacts
@@ -51,6 +52,7 @@ class Context:
     problems: Sequence[Problem] = ()
     python: Sequence[PythonFacts] = ()
     kubernetes_version: tuple[int, int] = (1, 30)
+    fix_values: FixValues = field(default_factory=FixValues)
     extra: dict[str, object] = field(default_factory=dict)
 
 
@@ -58,6 +60,8 @@ class Rule:
     id: ClassVar[str]
     name: ClassVar[str]
     severity: ClassVar[Severity]
+    # The fix this rule can offer (`k8slb rules`, the docs); each finding says whether it
+    # has one, and carries its edits.
     fix: ClassVar[FixInfo] = NO_FIX
     examples: ClassVar[tuple[Example, ...]] = ()
 
@@ -75,6 +79,8 @@ class Rule:
         container: str | None = None,
         severity: Severity | None = None,
         related: Sequence[Related] = (),
+        fix: FixInfo = NO_FIX,
+        edits: Sequence[Edit] = (),
     ) -> Finding:
         return Finding(
             rule=self.id,
@@ -87,7 +93,8 @@ class Rule:
             object=obj.ref,
             container=container,
             related=tuple(related),
-            fix=self.fix,
+            fix=fix if edits else NO_FIX,
+            edits=tuple(edits),
         )
 
     def python_finding(
@@ -97,6 +104,8 @@ class Rule:
         *,
         severity: Severity | None = None,
         related: Sequence[Related] = (),
+        fix: FixInfo = NO_FIX,
+        edits: Sequence[Edit] = (),
     ) -> Finding:
         return Finding(
             rule=self.id,
@@ -107,7 +116,8 @@ class Rule:
             column=loc.column,
             message=message,
             related=tuple(related),
-            fix=self.fix,
+            fix=fix if edits else NO_FIX,
+            edits=tuple(edits),
         )
 
     # -- documentation -------------------------------------------------------------------

@@ -1,8 +1,10 @@
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 
-from k8slb.findings import Finding, Related, Severity
+from k8slb.findings import Finding, FixInfo, Related, Severity
+from k8slb.fixing.edits import YamlEdit
 from k8slb.model import pos_of
 from k8slb.rules.base import Context, Example, Rule
 from k8slb.rules.examples import PRESTOP, web_deployment
@@ -33,7 +35,7 @@ class GraceTooShort(Rule):
     ## Fix
     Make `terminationGracePeriodSeconds` longer than the pause plus the server's own
     shutdown time (for example: pause 5 s, drain up to 20 s, grace 30 s), or shorten the
-    pause.
+    pause. `k8slb fix` sets it to the pause plus `stop-grace-seconds` (25 s by default).
 
     ## Other linters
     No other Kubernetes linter checks it.
@@ -42,6 +44,7 @@ class GraceTooShort(Rule):
     id = "KLB402"
     name = "grace-too-short"
     severity = Severity.ERROR
+    fix = FixInfo(True, True, "raise terminationGracePeriodSeconds above the pause and the drain")
     examples = (
         Example(web_deployment(PRESTOP, "terminationGracePeriodSeconds: 5")),
         Example(
@@ -68,6 +71,14 @@ class GraceTooShort(Rule):
                     else hook_pos
                 )
                 setting = "" if explicit else " (the default)"
+                wanted = math.ceil(pause) + context.fix_values.stop_grace_seconds
+                edit = YamlEdit(
+                    workload.path,
+                    workload.document,
+                    (*workload.root_path, *template.spec_path),
+                    "set-grace",
+                    wanted,
+                )
                 yield self.finding(
                     workload,
                     pos,
@@ -77,4 +88,6 @@ class GraceTooShort(Rule):
                     "the pause plus the drain time",
                     container=container.name,
                     related=[Related(workload.path, hook_pos[0], "the preStop hook")],
+                    fix=FixInfo(True, True, f"set terminationGracePeriodSeconds to {wanted}"),
+                    edits=[edit],
                 )

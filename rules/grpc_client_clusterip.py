@@ -2,12 +2,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from k8slb.addresses import destinations, parse_grpc_target, services_for
-from k8slb.findings import Finding, Related, Severity
-from k8slb.grpc_options import channel_policy
-from k8slb.http2 import pinned_grpc
+from k8slb.addresses import Destination, destinations, parse_grpc_target, services_for
+from k8slb.findings import Finding, FixInfo, Related, Severity
+from k8slb.fixing.edits import ROUND_ROBIN_CONFIG, Edit, PythonEdit, YamlEdit
+from k8slb.grpc_options import SERVICE_CONFIG, channel_policy
+from k8slb.http2 import PinnedService, pinned_grpc
+from k8slb.index import Index, service_ports
+from k8slb.pyfacts import Channel, EnvRef
 from k8slb.rules.base import Context, Example, Rule
-from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE
+from k8slb.rules.fixes import add_options
+from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE, twin_edit, twin_name
 
 CLIENT = """\
 ---
@@ -34,6 +38,54 @@ import grpc
 
 channel = grpc.insecure_channel(os.environ["BACKEND_ADDR"])
 """
+
+
+def retarget(
+    index: Index, channel: Channel, destination: Destination, pinned: PinnedService
+) -> tuple[str, list[Edit]]:
+    """The headless target, and the edits that make the channel dial it with round_robin:
+    the literal in the code, or the env value in the manifest that supplied it."""
+    service = pinned.service
+    twin = pinned.twins[0].name if pinned.twins else twin_name(service)
+    ports = [p.get("port") for p in service_ports(service)]
+    port = destination.address.port or (ports[0] if ports else None)
+    namespace = service.namespace or destination.namespace
+    host = f"{twin}.{namespace}.svc.cluster.local" if namespace else twin
+    target = f"dns:///{host}" + (f":{port}" if port else "")
+    edits: list[Edit] = []
+    setting = destination.setting
+    if channel.target_argument is not None and isinstance(channel.target, str):
+        loc = channel.loc
+        edits.append(
+            PythonEdit(
+                loc.path, loc.line, loc.column, "set-argument", (*channel.target_argument, target)
+            )
+        )
+    elif (
+        setting is not None
+        and isinstance(channel.target, EnvRef)
+        and not channel.target.prefix
+        and not channel.target.suffix
+    ):
+        path = (*setting.workload.root_path, *setting.container.path, "env", setting.index, "value")
+        edits.append(
+            YamlEdit(setting.workload.path, setting.workload.document, path, "set-scalar", target)
+        )
+    else:
+        return target, []
+    if not channel_policy(channel.options).balancing:
+        if channel.options.get(SERVICE_CONFIG) is not None:
+            return target, []
+        added = add_options(channel.loc, channel.options, [(SERVICE_CONFIG, ROUND_ROBIN_CONFIG)])
+        if not added:
+            return target, []
+        edits += added
+    if not pinned.twins:
+        document = twin_edit(index, pinned)
+        if document is None:
+            return target, []
+        edits.append(document)
+    return target, edits
 
 
 class GrpcClientClusterIp(Rule):
@@ -64,6 +116,12 @@ class GrpcClientClusterIp(Rule):
     options=[("grpc.service_config", '{"loadBalancingConfig": [{"round_robin": {}}]}')])`,
     and give the server a maximum connection age so that clients find new pods.
 
+    `k8slb fix --unsafe-fixes` makes the channel dial the headless twin
+    (`dns:///NAME-headless.NAMESPACE.svc.cluster.local:PORT`): in the code when the target
+    is a literal there, in the workload's `env` value when it comes from there; it adds
+    the `round_robin` service config to the options, and the twin Service when it is
+    missing. Unsafe: it changes where the client connects.
+
     ## Other linters
     No other linter reads application code together with manifests.
     """
@@ -71,6 +129,7 @@ class GrpcClientClusterIp(Rule):
     id = "KLB102"
     name = "grpc-client-clusterip"
     severity = Severity.WARNING
+    fix = FixInfo(True, False, "dial the headless twin with dns:/// and round_robin")
     examples = (
         Example(
             _ENV_CHANNEL,
@@ -132,11 +191,19 @@ class GrpcClientClusterIp(Rule):
                     related = [Related(service.path, service.pos[0], f"{service.ref.display}")]
                     if destination.via is not None:
                         related.insert(0, destination.via)
+                    target, edits = retarget(index, channel, destination, pinned[0])
                     yield self.python_finding(
                         channel.loc,
                         f"gRPC channel to {destination.address.text!r}{how} reaches "
                         f"ClusterIP {service.ref.display}: kube-proxy pins its one connection "
                         f"to one pod{useless}; {better} with round_robin",
                         related=related,
+                        fix=FixInfo(
+                            True,
+                            False,
+                            f"dial {target} with round_robin (review: the headless Service "
+                            "must exist where the client runs)",
+                        ),
+                        edits=edits,
                     )
                     break

@@ -3,11 +3,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from k8slb.addresses import destinations, parse_grpc_target, services_for
-from k8slb.findings import Finding, Related, Severity
-from k8slb.grpc_options import channel_policy
+from k8slb.findings import Finding, FixInfo, Related, Severity
+from k8slb.fixing.edits import ROUND_ROBIN_CONFIG
+from k8slb.grpc_options import SERVICE_CONFIG, channel_policy
 from k8slb.http2 import pinned_grpc
 from k8slb.index import is_headless
 from k8slb.rules.base import Context, Example, Rule
+from k8slb.rules.fixes import add_options
 from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE
 
 _HEADLESS = GRPC_SERVICE.replace("spec:\n", "spec:\n  clusterIP: None\n")
@@ -47,6 +49,11 @@ class GrpcClientPickFirst(Rule):
     must be a headless Service; and it sees pods added later only when connections are
     re-established, which the server's `grpc.max_connection_age_ms` brings about.
 
+    `k8slb fix` adds the service-config option to the options literal or as a new
+    `options=` argument (safe: on a name with one address it changes nothing). It leaves
+    alone a channel that already has a service config, whose other settings (retries,
+    timeouts) a merge could change.
+
     ## Other linters
     No other linter reads gRPC client code.
     """
@@ -54,6 +61,7 @@ class GrpcClientPickFirst(Rule):
     id = "KLB103"
     name = "grpc-client-pick-first"
     severity = Severity.WARNING
+    fix = FixInfo(True, True, "add the round_robin service config to the channel options")
     examples = (
         Example(
             _CHANNEL,
@@ -111,6 +119,13 @@ class GrpcClientPickFirst(Rule):
                     )
                     how = f" ({destination.origin})" if destination.origin else ""
                     related = [Related(s.path, s.pos[0], s.ref.display) for s in headless]
+                    edits = (
+                        add_options(
+                            channel.loc, channel.options, [(SERVICE_CONFIG, ROUND_ROBIN_CONFIG)]
+                        )
+                        if channel.options.get(SERVICE_CONFIG) is None
+                        else []  # merging into an existing service config is for a human
+                    )
                     if destination.via is not None:
                         related.insert(0, destination.via)
                     yield self.python_finding(
@@ -119,5 +134,7 @@ class GrpcClientPickFirst(Rule):
                         "address; add the round_robin policy "
                         '(grpc.service_config {"loadBalancingConfig": [{"round_robin": {}}]})',
                         related=related,
+                        fix=FixInfo(True, True, "add the round_robin service config"),
+                        edits=edits,
                     )
                     break

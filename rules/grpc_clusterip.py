@@ -1,10 +1,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
-from k8slb.findings import Finding, Related, Severity
-from k8slb.http2 import pinned_grpc
-from k8slb.index import Index
+from k8slb.findings import Finding, FixInfo, Related, Severity
+from k8slb.fixing.edits import YamlEdit
+from k8slb.http2 import PinnedService, pinned_grpc
+from k8slb.index import Index, selector_of, service_ports
 from k8slb.model import K8sObject, PodTemplate, dig, pos_of
 from k8slb.rules.base import Context, Example, Rule
 from k8slb.yamltree import YMap
@@ -69,6 +71,46 @@ spec:
 """
 
 
+def twin_name(service: K8sObject) -> str:
+    return f"{service.name}-headless"
+
+
+def twin_edit(index: Index, pinned: PinnedService) -> YamlEdit | None:
+    """A new document after the Service's: its headless twin, same selector and ports.
+    None when the Service is an item of a List, or the name is taken."""
+    service = pinned.service
+    name = twin_name(service)
+    if service.item is not None or any(
+        s.namespace == service.namespace for s in index.services_named(name)
+    ):
+        return None
+    metadata: dict[str, Any] = {"name": name}
+    if service.namespace is not None:
+        metadata["namespace"] = service.namespace
+    if service.labels:
+        metadata["labels"] = dict(service.labels)
+    ports = [
+        {k: port[k] for k in ("name", "port", "targetPort", "protocol", "appProtocol") if k in port}
+        for port in service_ports(service)
+    ]
+    spec: dict[str, Any] = {"clusterIP": "None", "selector": selector_of(service)}
+    if ports:
+        spec["ports"] = ports
+    first_port = ports[0]["port"] if ports else 50051
+    domain = f"{name}.{service.namespace or 'NAMESPACE'}.svc.cluster.local:{first_port}"
+    return YamlEdit(
+        service.path,
+        service.document,
+        (),
+        "add-twin",
+        {
+            "comment": f"Headless twin of {service.name}, added by k8slb: gRPC clients dial "
+            f"dns:///{domain} with round_robin.",
+            "body": {"apiVersion": "v1", "kind": "Service", "metadata": metadata, "spec": spec},
+        },
+    )
+
+
 def _scale_phrase(index: Index, backends: list[tuple[K8sObject, PodTemplate]]) -> str:
     for workload, _ in backends:
         for scaler in index.scalers(workload):
@@ -121,6 +163,10 @@ class GrpcClusterIp(Rule):
     4. mesh the workload (Istio sidecars, Linkerd), which balances requests. Istio ambient
        mode balances requests only with a waypoint proxy.
 
+    `k8slb fix` adds the headless twin (`NAME-headless`, `clusterIP: None`, the same
+    selector and ports) as a new document right after the Service: a safe fix, since
+    nothing uses it until clients are pointed at it (`grpc-client-clusterip`'s fix).
+
     ## Other linters
     None of kube-score, kube-linter, Polaris, checkov or Kubescape models the protocol of
     a Service port; `istioctl analyze` IST0118 only checks Istio's port naming.
@@ -129,6 +175,7 @@ class GrpcClusterIp(Rule):
     id = "KLB101"
     name = "grpc-clusterip"
     severity = Severity.WARNING
+    fix = FixInfo(True, True, "add a headless twin Service (NAME-headless)")
     examples = (
         Example(GRPC_SERVICE + BACKEND + HPA, title="gRPC backend scaled by an HPA"),
         Example(
@@ -184,6 +231,7 @@ class GrpcClusterIp(Rule):
                 )
                 continue
             scale = _scale_phrase(index, pinned.backends)
+            edit = twin_edit(index, pinned)
             yield self.finding(
                 service,
                 pos,
@@ -192,4 +240,6 @@ class GrpcClusterIp(Rule):
                 "from connected clients; add a headless twin for client-side round_robin, "
                 "or cap connection age, or mesh it",
                 related=related,
+                fix=FixInfo(True, True, f"add the headless twin Service {twin_name(service)}"),
+                edits=[edit] if edit else [],
             )

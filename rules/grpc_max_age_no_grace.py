@@ -2,10 +2,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from k8slb.findings import Finding, Severity
+from k8slb.findings import Finding, FixInfo, Severity
 from k8slb.grpc_options import INT_MAX, MAX_AGE, MAX_AGE_GRACE
 from k8slb.rules.base import Context, Example, Rule
 from k8slb.rules.examples import MAX_AGE_OPTIONS, grpc_server
+from k8slb.rules.fixes import add_options
 
 
 class GrpcMaxAgeNoGrace(Rule):
@@ -33,6 +34,7 @@ class GrpcMaxAgeNoGrace(Rule):
     id = "KLB204"
     name = "grpc-max-age-no-grace"
     severity = Severity.INFO
+    fix = FixInfo(True, True, "add grpc.max_connection_age_grace_ms")
     examples = (
         Example(
             grpc_server(', options=[("grpc.max_connection_age_ms", 300_000)]'), language="python"
@@ -50,8 +52,11 @@ class GrpcMaxAgeNoGrace(Rule):
                     continue
                 if server.options.get(MAX_AGE_GRACE) is not None or not server.options.complete:
                     continue
+                grace = context.fix_values.max_connection_age_grace_ms
                 yield self.python_finding(
                     age.loc,
                     f"{MAX_AGE} is set without {MAX_AGE_GRACE}: an aged connection stays open "
                     "for as long as its longest call; add a grace (e.g. 30000)",
+                    fix=FixInfo(True, True, f"add {MAX_AGE_GRACE} = {grace}"),
+                    edits=add_options(server.loc, server.options, [(MAX_AGE_GRACE, grace)]),
                 )

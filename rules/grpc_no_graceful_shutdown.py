@@ -2,7 +2,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from k8slb.findings import Finding, Related, Severity
+from k8slb.findings import Finding, FixInfo, Related, Severity
+from k8slb.fixing.edits import PythonEdit
 from k8slb.rules.base import Context, Example, Rule
 from k8slb.rules.examples import SIGTERM_HANDLER, grpc_server
 
@@ -40,6 +41,11 @@ class GrpcNoGracefulShutdown(Rule):
     before `server.wait_for_termination()` (with asyncio:
     `loop.add_signal_handler(signal.SIGTERM, lambda: asyncio.ensure_future(server.stop(25)))`).
 
+    `k8slb fix --unsafe-fixes` inserts that handler before the wait (with `import signal`,
+    and `asyncio` for grpc.aio), with a grace of `stop-grace-seconds` (25 by default).
+    Unsafe: `signal.signal` works only in the main thread, and other shutdown work
+    (health status, background workers) may need to join in.
+
     ## Other linters
     No other linter reads server code for signal handling.
     """
@@ -47,6 +53,7 @@ class GrpcNoGracefulShutdown(Rule):
     id = "KLB403"
     name = "grpc-no-graceful-shutdown"
     severity = Severity.WARNING
+    fix = FixInfo(True, False, "register a SIGTERM handler that stops the server with a grace")
     examples = (
         Example(grpc_server(), language="python"),
         Example(_KEYBOARD_ONLY, language="python", title="shutdown only on Ctrl-C"),
@@ -72,6 +79,20 @@ class GrpcNoGracefulShutdown(Rule):
                 also = (
                     "; its stop in `except KeyboardInterrupt` never runs there" if keyboard else ""
                 )
+                grace = context.fix_values.stop_grace_seconds
+                edits = (
+                    [
+                        PythonEdit(
+                            wait.loc.path,
+                            wait.loc.line,
+                            wait.loc.column,
+                            "add-sigterm-handler",
+                            (name, wait.awaited, grace),
+                        )
+                    ]
+                    if wait.how == "wait_for_termination()"
+                    else []
+                )
                 yield self.python_finding(
                     wait.loc,
                     f"gRPC server {name!r} waits in {wait.how} with no SIGTERM handler in its "
@@ -79,4 +100,11 @@ class GrpcNoGracefulShutdown(Rule):
                     f"ignores until SIGKILL, so calls in flight are cut{also}; add "
                     f"signal.signal(signal.SIGTERM, lambda *_: {name}.stop(grace=25))",
                     related=[Related(server.loc.path, server.loc.line, "the server")],
+                    fix=FixInfo(
+                        True,
+                        False,
+                        f"add a SIGTERM handler: {name}.stop(grace={grace}) (review: other "
+                        "shutdown work, and that the server runs in the main thread)",
+                    ),
+                    edits=edits,
                 )

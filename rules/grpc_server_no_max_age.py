@@ -2,10 +2,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from k8slb.findings import Finding, Severity
-from k8slb.grpc_options import INT_MAX, MAX_AGE
+from k8slb.findings import Finding, FixInfo, Severity
+from k8slb.grpc_options import INT_MAX, MAX_AGE, MAX_AGE_GRACE
 from k8slb.rules.base import Context, Example, Rule
 from k8slb.rules.examples import MAX_AGE_OPTIONS, grpc_server
+from k8slb.rules.fixes import add_options
 
 
 class GrpcServerNoMaxAge(Rule):
@@ -31,6 +32,10 @@ class GrpcServerNoMaxAge(Rule):
     must be picked up fast) and `("grpc.max_connection_age_grace_ms", 30_000)` (at least
     the longest call's deadline) to the server's options.
 
+    `k8slb fix` adds both (`max-connection-age-ms`, `max-connection-age-grace-ms` in the
+    configuration) to the options literal, or as a new `options=` argument; it does not
+    touch options built any other way.
+
     ## Other linters
     No other linter reads gRPC server code.
     """
@@ -38,6 +43,7 @@ class GrpcServerNoMaxAge(Rule):
     id = "KLB201"
     name = "grpc-server-no-max-age"
     severity = Severity.WARNING
+    fix = FixInfo(True, True, "add grpc.max_connection_age_ms and its grace to the options")
     examples = (
         Example(grpc_server(), language="python"),
         Example(grpc_server(MAX_AGE_OPTIONS), findings=0, language="python"),
@@ -60,9 +66,16 @@ class GrpcServerNoMaxAge(Rule):
                 if age is not None and not (isinstance(age.value, int) and age.value >= INT_MAX):
                     continue
                 loc = age.loc if age is not None else server.loc
+                values = context.fix_values
+                pairs = [(MAX_AGE, values.max_connection_age_ms)]
+                if server.options.get(MAX_AGE_GRACE) is None:
+                    pairs.append((MAX_AGE_GRACE, values.max_connection_age_grace_ms))
+                edits = add_options(server.loc, server.options, pairs) if age is None else []
                 yield self.python_finding(
                     loc,
                     f"{server.factory}() sets no {MAX_AGE}: connections never end, so clients "
                     "stay on the pods they first reached and new pods get no calls; add it "
                     "(e.g. 300000) with grpc.max_connection_age_grace_ms",
+                    fix=FixInfo(True, True, f"add {', '.join(k for k, _ in pairs)}"),
+                    edits=edits,
                 )

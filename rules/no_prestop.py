@@ -2,7 +2,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from k8slb.findings import Finding, Related, Severity
+from k8slb.findings import Finding, FixInfo, Related, Severity
+from k8slb.fixing.edits import YamlEdit
 from k8slb.rules.base import Context, Example, Rule
 from k8slb.rules.examples import PRESTOP, READY, web_deployment
 
@@ -28,6 +29,10 @@ class NoPreStop(Rule):
     the image has a `sleep` binary. Keep `terminationGracePeriodSeconds` longer than the
     pause plus the time the server needs to drain.
 
+    `k8slb fix` adds the native action (a safe fix), or, with `--kubernetes-version` below
+    1.30, the `exec` form (unsafe: a distroless image has no `sleep`). The pause is
+    `prestop-seconds` (5 s by default).
+
     ## Other linters
     Datree `CONTAINERS_MISSING_PRESTOP_KEY` (opt-in, every container of every workload);
     no active linter checks it.
@@ -36,6 +41,7 @@ class NoPreStop(Rule):
     id = "KLB401"
     name = "no-prestop"
     severity = Severity.WARNING
+    fix = FixInfo(True, True, "add a preStop pause (the native sleep action from 1.30)")
     examples = (
         Example(web_deployment(READY)),
         Example(web_deployment(READY + PRESTOP), findings=0),
@@ -51,6 +57,22 @@ class NoPreStop(Rule):
                 if not targets or container.prestop() is not None:
                     continue
                 service = targets[0].service
+                seconds = context.fix_values.prestop_seconds
+                native = context.kubernetes_version >= (1, 30)
+                hook = "sleep" if native else "exec"
+                edit = YamlEdit(
+                    workload.path,
+                    workload.document,
+                    (*workload.root_path, *container.path),
+                    "add-prestop",
+                    (hook, seconds),
+                )
+                fix = FixInfo(
+                    True,
+                    safe=native,
+                    description=f"add lifecycle.preStop.{hook} ({seconds} s)"
+                    + ("" if native else ": below Kubernetes 1.30 the image needs `sleep`"),
+                )
                 yield self.finding(
                     workload,
                     container.pos,
@@ -59,4 +81,6 @@ class NoPreStop(Rule):
                     "still route to it, failing requests; add lifecycle.preStop.sleep (5 s)",
                     container=container.name,
                     related=[Related(service.path, service.pos[0], "the Service it serves")],
+                    fix=fix,
+                    edits=[edit],
                 )

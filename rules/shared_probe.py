@@ -3,7 +3,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from k8slb.findings import Finding, Related, Severity
+from k8slb.findings import Finding, FixInfo, Related, Severity
+from k8slb.fixing.edits import YamlEdit
 from k8slb.model import Container, pos_of
 from k8slb.rules.base import Context, Example, Rule
 from k8slb.rules.examples import LIVE, READY, web_deployment
@@ -27,6 +28,15 @@ def handler(container: Container, probe: YMap) -> tuple[Any, ...] | None:
         return ("grpc", grpc["port"], grpc.get("service") or "")
     if isinstance(command := probe.get("exec"), dict) and command.get("command"):
         return ("exec", tuple(command["command"]))
+    return None
+
+
+def _port_written(probe: YMap) -> int | str | None:
+    """The port of a probe's handler as the manifest writes it (a name stays a name)."""
+    for kind in ("httpGet", "tcpSocket", "grpc"):
+        handler = probe.get(kind)
+        if isinstance(handler, dict) and handler.get("port") is not None:
+            return handler["port"]  # type: ignore[no-any-return]
     return None
 
 
@@ -86,6 +96,10 @@ class SharedProbe(Rule):
     `tcpSocket` probe on the port, or a `/livez` that does not touch dependencies), and
     keep dependency checks in readiness.
 
+    `k8slb fix --unsafe-fixes` turns the liveness probe into a `tcpSocket` probe on the
+    port the shared handler uses, keeping its timings. Unsafe: a process can hang while
+    its socket still accepts connections, which a TCP check does not see.
+
     ## Other linters
     kube-score `pod-probes-identical` (it ignores scheme, host, named ports and gRPC
     probes, and does not accept a liveness probe that fails later); kube-linter, Polaris,
@@ -95,6 +109,7 @@ class SharedProbe(Rule):
     id = "KLB301"
     name = "shared-probe"
     severity = Severity.WARNING
+    fix = FixInfo(True, False, "make the liveness probe a tcpSocket probe on the same port")
     examples = (
         Example(web_deployment(READY + READY.replace("readiness", "liveness"))),
         Example(
@@ -130,6 +145,26 @@ class SharedProbe(Rule):
                 if key is None or key != handler(container, liveness):
                     continue
                 where = f"container {container.name!r} of {workload.ref.display}"
+                port = _port_written(readiness)
+                edits = (
+                    [
+                        YamlEdit(
+                            workload.path,
+                            workload.document,
+                            (*workload.root_path, *container.path),
+                            "liveness-tcp",
+                            port,
+                        )
+                    ]
+                    if port is not None
+                    else []
+                )
+                fix = FixInfo(
+                    True,
+                    False,
+                    f"liveness becomes tcpSocket on port {port}: review the process"
+                    " can wedge while it still accepts connections",
+                )
                 related = [Related(workload.path, readiness.pos[0], "the readiness probe")]
                 pos = pos_of(container.body, "livenessProbe")
                 if liveness_fails_later(readiness, liveness):
@@ -142,6 +177,8 @@ class SharedProbe(Rule):
                         container=container.name,
                         severity=Severity.INFO,
                         related=related,
+                        fix=fix,
+                        edits=edits,
                     )
                     continue
                 yield self.finding(
@@ -152,4 +189,6 @@ class SharedProbe(Rule):
                     "its own cheap check (e.g. tcpSocket on the port)",
                     container=container.name,
                     related=related,
+                    fix=fix,
+                    edits=edits,
                 )

@@ -48,7 +48,7 @@ def test_info_findings_do_not_fail_by_default(tmp_path: Path) -> None:
 def test_text_output_is_path_line_col_rule_severity_message_then_a_summary() -> None:
     _, out, _ = invoke("check", BAD)
     lines = out.splitlines()
-    assert lines[0].startswith(f"{BAD}/backend.yaml:22:17: KLB401 [warning] container 'server'")
+    assert lines[0].startswith(f"{BAD}/backend.yaml:22:17: KLB401 [*] [warning] container 'server'")
     assert lines[-1] == "Found 6 findings: 6 warnings (4 files, 5 objects)."
     assert "\x1b[" not in out, "no colour when stdout is not a terminal"
 

@@ -50,7 +50,7 @@ def test_json_matches_the_contract_field_for_field() -> None:
         "files": 8,
         "objects": 10,
         "findings": 6,
-        "fixable": 0,
+        "fixable": 6,
         "by_severity": {"error": 0, "warning": 6, "info": 0},
     }
     finding = next(f for f in report["findings"] if f["rule"] == "KLB101")
@@ -83,7 +83,11 @@ def test_json_matches_the_contract_field_for_field() -> None:
         "message": "HorizontalPodAutoscaler/backend scales Deployment/shop/backend",
     } in finding["related"]
     assert all(list(r) == ["path", "line", "message"] for r in finding["related"])
-    assert finding["fix"] == {"available": False, "safe": False, "description": None}
+    assert finding["fix"] == {
+        "available": True,
+        "safe": True,
+        "description": "add the headless twin Service backend-headless",
+    }
 
 
 def test_findings_are_sorted_by_path_line_column_rule() -> None:

@@ -19,7 +19,7 @@ def format_finding(finding: Finding, *, colour: bool) -> str:
 
     where = style(f"{finding.path}:{finding.line}:{finding.column}:", bold=True)
     rule = style(finding.rule, fg=_COLOURS[finding.severity], bold=True)
-    marker = " [*]" if finding.fix.available else ""
+    marker = " [*]" if finding.fix.available and finding.fix.safe else ""
     return f"{where} {rule}{marker} [{finding.severity.label}] {finding.message}"
 
 

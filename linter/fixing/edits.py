@@ -1,0 +1,51 @@
+"""A fix as data: which file, which node, what change. Rules make these; the fixer applies
+them (YAML by splicing text at the composer's positions, Python through libcst)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+Step = str | int
+
+
+@dataclass(frozen=True)
+class YamlEdit:
+    """An operation on the node at `target` (a path of keys and indexes from the root of
+    the object) of document `document` of a YAML file."""
+
+    path: str
+    document: int
+    target: tuple[Step, ...]
+    op: str  # add-prestop | set-grace | add-twin | liveness-tcp | set-scalar
+    value: Any = None
+
+
+@dataclass(frozen=True)
+class PythonEdit:
+    """An operation on the Python node that starts at (line, column)."""
+
+    path: str
+    line: int
+    column: int
+    op: str  # add-options | add-sigterm-handler | set-argument
+    value: Any = None
+
+
+Edit = YamlEdit | PythonEdit
+
+
+@dataclass(frozen=True)
+class FixValues:
+    """The values fixes write. Documented defaults; configuration can change them."""
+
+    prestop_seconds: int = 5
+    # What a server needs to drain after SIGTERM; the grace period covers it plus the
+    # preStop pause (5 + 25 = 30 s, Kubernetes' default terminationGracePeriodSeconds).
+    stop_grace_seconds: int = 25
+    max_connection_age_ms: int = 300_000
+    max_connection_age_grace_ms: int = 30_000
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+ROUND_ROBIN_CONFIG = '{"loadBalancingConfig": [{"round_robin": {}}]}'

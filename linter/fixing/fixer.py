@@ -1,0 +1,127 @@
+"""`k8slb fix`: check, apply the chosen fixes in memory, check again, repeat until nothing
+changes (one fix can make another possible: a preStop pause, then a longer grace period),
+and only then write, or show the diff.
+"""
+
+from __future__ import annotations
+
+import codecs
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from k8slb.engine import RunResult, Settings, run
+from k8slb.findings import Finding
+from k8slb.fixing.edits import Edit, PythonEdit, YamlEdit
+from k8slb.fixing.python_edit import apply_python
+from k8slb.fixing.yaml_edit import Refused, TextEdit, YamlFile, apply, text_edits
+from k8slb.sources import Source
+
+MAX_PASSES = 8
+
+
+@dataclass
+class FixOutcome:
+    original: dict[str, bytes] = field(default_factory=dict)
+    fixed_text: dict[str, bytes] = field(default_factory=dict)  # only the files that change
+    fixed: list[Finding] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)  # "path: why"
+    result: RunResult = field(default_factory=RunResult)  # the check of the fixed text
+    unsafe_left: int = 0  # fixes left out because they are unsafe
+
+
+def _identity(finding: Finding) -> tuple[object, ...]:
+    """What a finding is about, whatever line it has moved to and however its message
+    changed (a fix elsewhere can change the advice). A finding whose severity drops (a
+    gRPC Service that now has its headless twin) counts as fixed."""
+    return (finding.rule, finding.path, finding.object, finding.container, finding.severity)
+
+
+def _gone(before: Sequence[Finding], after: Sequence[Finding]) -> list[Finding]:
+    """The findings of `before` that `after` no longer has (counted per identity)."""
+    left = Counter(_identity(f) for f in after)
+    gone: list[Finding] = []
+    for finding in before:
+        key = _identity(finding)
+        if left[key] > 0:
+            left[key] -= 1
+        else:
+            gone.append(finding)
+    return gone
+
+
+def _decode(data: bytes) -> tuple[str, bytes]:
+    bom = codecs.BOM_UTF8 if data.startswith(codecs.BOM_UTF8) else b""
+    return data[len(bom) :].decode("utf-8"), bom
+
+
+def apply_edits(data: bytes, edits: Sequence[Edit]) -> tuple[bytes, list[str]]:
+    """The file with the edits made, and why any of them could not be."""
+    text, bom = _decode(data)
+    refusals: list[str] = []
+    yaml_edits = [e for e in edits if isinstance(e, YamlEdit)]
+    python_edits = [e for e in edits if isinstance(e, PythonEdit)]
+    if yaml_edits:
+        try:
+            file = YamlFile(text)
+        except Refused as refused:
+            return data, [str(refused)]
+        pieces: list[TextEdit] = []
+        for edit in yaml_edits:
+            try:
+                pieces += text_edits(file, edit)
+            except Refused as refused:
+                refusals.append(str(refused))
+        text, _ = apply(text, pieces)  # what overlaps waits for the next pass
+    if python_edits:
+        try:
+            text = apply_python(text, python_edits)
+        except Refused as refused:
+            refusals.append(str(refused))
+    return bom + text.encode("utf-8"), refusals
+
+
+def plan(sources: Sequence[Source], settings: Settings, *, unsafe: bool) -> FixOutcome:
+    """Every fix that applies, made in memory; nothing is written here."""
+    outcome = FixOutcome()
+    contents: dict[str, bytes] = {}
+    for source in sources:
+        try:
+            contents[source.path] = source.read()
+        except OSError:
+            continue  # the check reports it
+    outcome.original = dict(contents)
+    refused_files: set[str] = set()
+    first: RunResult | None = None
+    for _ in range(MAX_PASSES):
+        result = run(sources, settings, contents)
+        first = first or result
+        chosen: dict[str, list[Edit]] = defaultdict(list)
+        for finding in result.findings:
+            if not finding.edits or finding.path in refused_files:
+                continue
+            if finding.fix.safe or unsafe:
+                for edit in finding.edits:
+                    if edit not in chosen[edit.path]:
+                        chosen[edit.path].append(edit)
+        changed = False
+        for path, edits in chosen.items():
+            if path not in contents:
+                continue
+            new, refusals = apply_edits(contents[path], edits)
+            outcome.refused += [f"{path}: {reason}" for reason in refusals]
+            if refusals and new == contents[path]:
+                refused_files.add(path)
+            if new != contents[path]:
+                contents[path] = new
+                changed = True
+        if not changed:
+            break
+    outcome.result = run(sources, settings, contents)
+    outcome.fixed = _gone(first.findings if first else [], outcome.result.findings)
+    outcome.fixed_text = {p: d for p, d in contents.items() if d != outcome.original.get(p)}
+    outcome.unsafe_left = sum(
+        1 for f in outcome.result.findings if f.edits and not f.fix.safe and not unsafe
+    )
+    outcome.refused = list(dict.fromkeys(outcome.refused))
+    return outcome

@@ -1,0 +1,180 @@
+"""Apply Python edits with libcst, which keeps every byte it is not asked to change
+(comments, quotes, layout). Imports a fix needs (`signal`, `asyncio`) are added with
+libcst's AddImportsVisitor, next to the module's other imports."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import libcst as cst
+from k8slb.fixing.edits import PythonEdit
+from k8slb.fixing.yaml_edit import Refused
+from libcst.codemod import CodemodContext
+from libcst.codemod.visitors import AddImportsVisitor
+from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
+
+
+def literal(value: Any) -> str:
+    """Python source for a value, as people write them: `300_000`, and a JSON string in
+    single quotes."""
+    if isinstance(value, bool) or value is None:
+        return repr(value)
+    if isinstance(value, int):
+        return f"{value:_}" if abs(value) >= 10_000 else str(value)
+    if isinstance(value, str):
+        return f"'{value}'" if '"' in value and "'" not in value else json.dumps(value)
+    if isinstance(value, tuple):
+        return "(" + ", ".join(literal(v) for v in value) + ")"
+    return repr(value)
+
+
+def _between(elements: Sequence[Any], opening: Any) -> cst.Comma:
+    """The comma (and whitespace) that separates elements, as the code already writes it."""
+    if len(elements) >= 2 and isinstance(elements[-2].comma, cst.Comma):
+        return elements[-2].comma
+    after = getattr(opening, "whitespace_after", None)
+    if isinstance(after, cst.ParenthesizedWhitespace):  # one element per line
+        return cst.Comma(whitespace_after=after)
+    return cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+
+
+def _append(elements: Sequence[Any], new: Any, opening: Any) -> list[Any]:
+    """`elements + [new]`, with the new one laid out like the others (trailing comma and
+    line breaks kept)."""
+    if not elements:
+        return [new]
+    last = elements[-1]
+    new = new.with_changes(comma=last.comma)
+    return [*elements[:-1], last.with_changes(comma=_between(elements, opening)), new]
+
+
+class _Editor(cst.CSTTransformer):
+    METADATA_DEPENDENCIES = (PositionProvider,)
+
+    def __init__(self, edits: Sequence[PythonEdit]) -> None:
+        super().__init__()
+        self.at = {(e.line, e.column): e for e in edits}
+        self.done: set[tuple[int, int]] = set()
+        self.handlers: dict[tuple[int, int], PythonEdit] = {
+            (e.line, e.column): e for e in edits if e.op == "add-sigterm-handler"
+        }
+
+    def _edit_for(self, node: cst.CSTNode) -> PythonEdit | None:
+        """The edit for this node: where Python's parser puts the node, which for a
+        parenthesized tuple is its opening parenthesis (libcst's position skips it)."""
+        parens = getattr(node, "lpar", None)
+        start = self.get_metadata(PositionProvider, parens[0] if parens else node).start
+        key = (start.line, start.column + 1)
+        edit = self.at.get(key)
+        if edit is not None and key not in self.done and edit.op != "add-sigterm-handler":
+            self.done.add(key)
+            return edit
+        return None
+
+    def leave_List(self, original: cst.List, updated: cst.List) -> cst.BaseExpression:
+        edit = self._edit_for(original)
+        if edit is None or edit.op != "add-options":
+            return updated
+        elements = list(updated.elements)
+        for pair in edit.value:
+            elements = _append(
+                elements, cst.Element(cst.parse_expression(literal(pair))), updated.lbracket
+            )
+        return updated.with_changes(elements=elements)
+
+    def leave_Tuple(self, original: cst.Tuple, updated: cst.Tuple) -> cst.BaseExpression:
+        edit = self._edit_for(original)
+        if edit is None or edit.op != "add-options":
+            return updated
+        elements = list(updated.elements)
+        opening = updated.lpar[0] if updated.lpar else None
+        for pair in edit.value:
+            elements = _append(elements, cst.Element(cst.parse_expression(literal(pair))), opening)
+        return updated.with_changes(elements=elements)
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        edit = self._edit_for(original)
+        if edit is None:
+            return updated
+        if edit.op == "add-options":
+            pairs = "[" + ", ".join(literal(p) for p in edit.value) + "]"
+            argument = cst.Arg(
+                value=cst.parse_expression(pairs),
+                keyword=cst.Name("options"),
+                equal=cst.AssignEqual(
+                    whitespace_before=cst.SimpleWhitespace(""),
+                    whitespace_after=cst.SimpleWhitespace(""),
+                ),
+            )
+            return updated.with_changes(args=_append(list(updated.args), argument, updated))
+        if edit.op == "set-argument":
+            index, keyword, value = edit.value
+            args = list(updated.args)
+            for number, arg in enumerate(args):
+                named = arg.keyword is not None and arg.keyword.value == keyword
+                if named or (arg.keyword is None and number == index):
+                    args[number] = arg.with_changes(value=cst.parse_expression(literal(value)))
+                    return updated.with_changes(args=args)
+        return updated
+
+    def leave_IndentedBlock(
+        self, original: cst.IndentedBlock, updated: cst.IndentedBlock
+    ) -> cst.BaseSuite:
+        return updated.with_changes(body=self._insert_handlers(original.body, updated.body))
+
+    def leave_Module(self, original: cst.Module, updated: cst.Module) -> cst.Module:
+        return updated.with_changes(body=self._insert_handlers(original.body, updated.body))
+
+    def _insert_handlers(
+        self, before: Sequence[cst.BaseStatement], after: Sequence[cst.BaseStatement]
+    ) -> list[cst.BaseStatement]:
+        """The statements, with a SIGTERM handler before the one that waits on a server
+        (matched by the original's position: the updated nodes have none)."""
+        result: list[cst.BaseStatement] = []
+        for old, new in zip(before, after, strict=True):
+            if self.handlers and isinstance(old, cst.SimpleStatementLine):
+                span: CodeRange = self.get_metadata(PositionProvider, old)
+                for key, edit in list(self.handlers.items()):
+                    if span.start.line <= edit.line <= span.end.line:
+                        server, is_async, grace = edit.value
+                        result.append(cst.parse_statement(_handler(server, is_async, grace)))
+                        del self.handlers[key]
+            result.append(new)
+        return result
+
+
+def _handler(server: str, is_async: bool, grace: int) -> str:
+    if is_async:
+        return (
+            "asyncio.get_running_loop().add_signal_handler(\n"
+            f"    signal.SIGTERM, lambda: asyncio.ensure_future({server}.stop({grace}))\n"
+            ")\n"
+        )
+    return f"signal.signal(signal.SIGTERM, lambda signum, frame: {server}.stop(grace={grace}))\n"
+
+
+def apply_python(source: str, edits: Sequence[PythonEdit]) -> str:
+    """The source with the edits made; Refused when one cannot be."""
+    try:
+        module = cst.parse_module(source)
+    except cst.ParserSyntaxError as error:
+        raise Refused(f"the file does not parse: {error.message}") from None
+    wrapper = MetadataWrapper(module)
+    editor = _Editor(edits)
+    edited = wrapper.visit(editor)
+    missing = [
+        e for e in edits if (e.line, e.column) not in editor.done and e.op != "add-sigterm-handler"
+    ]
+    if missing or editor.handlers:
+        raise Refused("the code changed since it was checked")
+    imports = {"signal"} | {
+        "asyncio" for e in edits if e.op == "add-sigterm-handler" and e.value[1]
+    }
+    if any(e.op == "add-sigterm-handler" for e in edits):
+        context = CodemodContext()
+        for name in sorted(imports):
+            AddImportsVisitor.add_needed_import(context, name)
+        edited = AddImportsVisitor(context).transform_module(edited)
+    return edited.code

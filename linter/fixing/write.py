@@ -1,0 +1,56 @@
+"""Writing fixed files: atomically, never over a change made since the file was read, and
+never through a symbolic link or into a read-only file; and the unified diff of `--diff`."""
+
+from __future__ import annotations
+
+import difflib
+import os
+import stat
+import tempfile
+from pathlib import Path
+
+
+def unified_diff(path: str, old: bytes, new: bytes) -> str:
+    before = old.decode("utf-8", errors="replace").splitlines(keepends=True)
+    after = new.decode("utf-8", errors="replace").splitlines(keepends=True)
+    lines = difflib.unified_diff(before, after, fromfile=path, tofile=path)
+    text = ""
+    for line in lines:
+        text += line if line.endswith("\n") else line + "\n\\ No newline at end of file\n"
+    return text
+
+
+def cannot_write(path: Path) -> str | None:
+    """Why `path` must not be written, or None."""
+    if path.is_symlink():
+        return f"is a symbolic link (to {os.readlink(path)}); fix the file it points to"
+    if not os.access(path, os.W_OK):
+        return "is read-only"
+    return None
+
+
+def write_atomically(path: Path, old: bytes, new: bytes) -> str | None:
+    """Replace the file's bytes `old` with `new`; the reason when it was not done."""
+    reason = cannot_write(path)
+    if reason is not None:
+        return reason
+    try:
+        if path.read_bytes() != old:
+            return "changed on disk since k8slb read it; run k8slb fix again"
+        mode = stat.S_IMODE(path.stat().st_mode)
+        handle, temporary = tempfile.mkstemp(
+            prefix=f".{path.name}.", suffix=".k8slb", dir=path.parent
+        )
+    except OSError as error:
+        return f"cannot be written: {error.strerror or error}"
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(new)
+            out.flush()
+            os.fsync(out.fileno())
+        os.chmod(temporary, mode)
+        os.replace(temporary, path)
+    except OSError as error:
+        Path(temporary).unlink(missing_ok=True)
+        return f"cannot be written: {error.strerror or error}"
+    return None

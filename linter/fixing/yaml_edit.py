@@ -1,0 +1,292 @@
+"""Apply YAML edits by splicing text, so that every byte outside the edited node stays.
+
+Re-emitting a document (even through ruamel's round-trip dumper) re-indents sequences,
+re-wraps long lines and moves comments; so the fixer composes the file once more to learn
+where each node starts and ends (character offsets), and inserts or replaces only the text
+of the node it changes, in the file's own style: its indentation step, its sequence
+indentation, its line endings. A document it cannot edit this way is refused, with the
+reason, and the others are still edited.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from k8slb.fixing.edits import Step, YamlEdit
+from k8slb.yamltree import C_LOADER
+from ruamel.yaml.error import YAMLError
+from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+
+class Refused(Exception):
+    """This edit cannot be made faithfully; the message says why."""
+
+
+@dataclass(frozen=True)
+class TextEdit:
+    start: int
+    end: int
+    text: str
+
+
+_PLAIN = re.compile(r"^[A-Za-z_/][A-Za-z0-9_./-]*$")
+_NOT_PLAIN = frozenset({"true", "false", "yes", "no", "on", "off", "null", "y", "n", "~"})
+
+
+def scalar(value: Any) -> str:
+    """A YAML scalar for a value: plain when YAML reads it back as the same string."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return str(value)
+    text = str(value)
+    if _PLAIN.match(text) and text.lower() not in _NOT_PLAIN:
+        return text
+    return json.dumps(text)
+
+
+def flow(value: Any) -> str:
+    """A one-line flow rendering of plain data."""
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{scalar(k)}: {flow(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(flow(v) for v in value) + "]"
+    return scalar(value)
+
+
+def block(value: dict[str, Any], indent: str, step: str, seq_indent: str) -> list[str]:
+    """Block-style lines for a mapping, in the file's indentation style."""
+    lines: list[str] = []
+    for key, item in value.items():
+        if isinstance(item, dict) and item:
+            lines.append(f"{indent}{scalar(key)}:")
+            lines += block(item, indent + step, step, seq_indent)
+        elif isinstance(item, list) and item and all(isinstance(i, dict) for i in item):
+            lines.append(f"{indent}{scalar(key)}:")
+            for entry in item:
+                inner = block(entry, indent + seq_indent + "  ", step, seq_indent)
+                first = inner[0].lstrip(" ")
+                lines.append(f"{indent}{seq_indent}- {first}")
+                lines += inner[1:]
+        else:
+            lines.append(f"{indent}{scalar(key)}: {flow(item)}")
+    return lines
+
+
+class YamlFile:
+    """The text of a YAML file with the position of every node of every document."""
+
+    def __init__(self, text: str) -> None:
+        if C_LOADER is None:  # pragma: no cover - the fallback has no character offsets here
+            raise Refused("fixing YAML needs ruamel.yaml.clib")
+        self.text = text
+        self.newline = "\r\n" if "\r\n" in text else "\n"
+        loader = C_LOADER(text)
+        try:
+            self.roots: list[Node] = []
+            while loader.check_node():
+                self.roots.append(loader.get_node())
+        except YAMLError as error:
+            raise Refused(f"the file does not parse: {error}") from None
+        finally:
+            loader.dispose()
+        self.step, self.seq_indent = self._style()
+
+    # -- style -----------------------------------------------------------------------------
+
+    def _style(self) -> tuple[str, str]:
+        """The indentation step of nested mappings, and where `-` sits under its key."""
+        steps: list[int] = []
+        seq: list[int] = []
+        for root in self.roots:
+            for parent_key, value in _pairs_below(root):
+                if isinstance(value, MappingNode) and not value.flow_style and value.value:
+                    steps.append(value.value[0][0].start_mark.column - parent_key.start_mark.column)
+                if isinstance(value, SequenceNode) and not value.flow_style and value.value:
+                    dash = self._dash_column(value.value[0])
+                    if dash is not None:
+                        seq.append(dash - parent_key.start_mark.column)
+        step = max(set(steps), key=steps.count) if steps else 2
+        indent = max(set(seq), key=seq.count) if seq else step
+        return " " * (step if step > 0 else 2), " " * max(indent, 0)
+
+    def _dash_column(self, item: Node) -> int | None:
+        line_start = self.text.rfind("\n", 0, item.start_mark.index) + 1
+        before = self.text[line_start : item.start_mark.index]
+        at = before.rfind("-")
+        return at if at >= 0 and before[at + 1 :].strip() == "" else None
+
+    # -- navigation ------------------------------------------------------------------------
+
+    def node(self, document: int, target: Sequence[Step]) -> Node:
+        if document >= len(self.roots):
+            raise Refused(f"document {document} is gone")
+        node = self.roots[document]
+        for step in target:
+            node = self.child(node, step)
+        return node
+
+    @staticmethod
+    def child(node: Node, step: Step) -> Node:
+        if isinstance(step, int) and isinstance(node, SequenceNode) and step < len(node.value):
+            return node.value[step]  # type: ignore[no-any-return]
+        if isinstance(step, str) and isinstance(node, MappingNode):
+            for key, value in node.value:
+                if isinstance(key, ScalarNode) and key.value == step:
+                    return value  # type: ignore[no-any-return]
+        raise Refused(f"cannot find {step!r} where the finding was")
+
+    # -- positions -------------------------------------------------------------------------
+
+    def last_token_end(self, node: Node) -> int:
+        """Where the last character of a node's own text is (block collections end where
+        the next token starts, comments included, so look at their last child)."""
+        if isinstance(node, MappingNode) and not node.flow_style and node.value:
+            return self.last_token_end(node.value[-1][1])
+        if isinstance(node, SequenceNode) and not node.flow_style and node.value:
+            return self.last_token_end(node.value[-1])
+        end = node.end_mark.index
+        if isinstance(node, ScalarNode) and node.style in ("|", ">"):
+            while end > 0 and self.text[end - 1] in "\r\n":  # block scalars end past \n
+                end -= 1
+        return end  # type: ignore[no-any-return]
+
+    def line_after(self, index: int) -> int:
+        """The start of the line after the one `index` is on (len(text) at the end)."""
+        newline = self.text.find("\n", index)
+        return len(self.text) if newline < 0 else newline + 1
+
+    def insertion(self, at: int, lines: list[str]) -> TextEdit:
+        """Insert whole lines after the line that `at` is on."""
+        position = self.line_after(at)
+        body = self.newline.join(lines) + self.newline
+        if position == len(self.text) and not self.text.endswith("\n"):
+            body = self.newline + body.removesuffix(self.newline)  # keep "no final newline"
+        return TextEdit(position, position, body)
+
+    def add_entries(self, mapping: Node, entries: dict[str, Any]) -> TextEdit:
+        """New keys at the end of a mapping, in its style."""
+        if not isinstance(mapping, MappingNode) or not mapping.value:
+            raise Refused("the place to add to is not a mapping with entries")
+        if mapping.flow_style:
+            closing = mapping.end_mark.index - 1
+            text = "".join(f", {scalar(k)}: {flow(v)}" for k, v in entries.items())
+            return TextEdit(closing, closing, text)
+        indent = " " * mapping.value[0][0].start_mark.column
+        lines = block(entries, indent, self.step, self.seq_indent)
+        return self.insertion(self.last_token_end(mapping), lines)
+
+    def replace_scalar(self, node: Node, value: Any) -> TextEdit:
+        """A new value in the old one's quoting style (plain, single or double quotes)."""
+        if not isinstance(node, ScalarNode) or node.style in ("|", ">"):
+            raise Refused("the value to replace is not a one-line scalar")
+        if isinstance(value, str) and node.style == '"':
+            text = json.dumps(value)
+        elif isinstance(value, str) and node.style == "'":
+            text = "'" + value.replace("'", "''") + "'"
+        else:
+            text = scalar(value)
+        return TextEdit(node.start_mark.index, node.end_mark.index, text)
+
+
+def _pairs_below(node: Node) -> list[tuple[Node, Node]]:
+    """Every (key, value) pair of every block mapping in a document."""
+    found: list[tuple[Node, Node]] = []
+    stack = [node]
+    seen: set[int] = set()
+    while stack:
+        current = stack.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        if isinstance(current, MappingNode):
+            for key, value in current.value:
+                if not current.flow_style:
+                    found.append((key, value))
+                stack.append(value)
+        elif isinstance(current, SequenceNode):
+            stack.extend(current.value)
+    return found
+
+
+def text_edits(file: YamlFile, edit: YamlEdit) -> list[TextEdit]:
+    """The text changes one YAML edit makes."""
+    node = file.node(edit.document, edit.target)
+    if edit.op == "add-prestop":
+        style, seconds = edit.value
+        hook = (
+            {"sleep": {"seconds": seconds}}
+            if style == "sleep"
+            else {"exec": {"command": ["sleep", str(seconds)]}}
+        )
+        lifecycle = _child_or_none(node, "lifecycle")
+        if lifecycle is None:
+            return [file.add_entries(node, {"lifecycle": {"preStop": hook}})]
+        return [file.add_entries(lifecycle, {"preStop": hook})]
+    if edit.op == "set-grace":
+        current = _child_or_none(node, "terminationGracePeriodSeconds")
+        if current is not None:
+            return [file.replace_scalar(current, edit.value)]
+        return [file.add_entries(node, {"terminationGracePeriodSeconds": edit.value})]
+    if edit.op == "set-scalar":
+        return [file.replace_scalar(node, edit.value)]
+    if edit.op == "liveness-tcp":
+        return [_liveness_tcp(file, node, edit.value)]
+    if edit.op == "add-twin":
+        return [_add_document(file, node, edit.value)]
+    raise Refused(f"unknown edit {edit.op!r}")
+
+
+def _child_or_none(node: Node, key: str) -> Node | None:
+    try:
+        return YamlFile.child(node, key)
+    except Refused:
+        return None
+
+
+_HANDLERS = ("httpGet", "tcpSocket", "exec", "grpc")
+
+
+def _liveness_tcp(file: YamlFile, container: Node, port: int | str) -> TextEdit:
+    probe = YamlFile.child(container, "livenessProbe")
+    if not isinstance(probe, MappingNode):
+        raise Refused("the liveness probe is not a mapping")
+    for key, value in probe.value:
+        if isinstance(key, ScalarNode) and key.value in _HANDLERS:
+            end = file.last_token_end(value)
+            if probe.flow_style or (isinstance(value, MappingNode) and value.flow_style):
+                text = f"tcpSocket: {flow({'port': port})}"
+            else:
+                inner = " " * key.start_mark.column + file.step
+                text = f"tcpSocket:{file.newline}{inner}port: {scalar(port)}"
+            return TextEdit(key.start_mark.index, end, text)
+    raise Refused("the liveness probe has no handler to replace")
+
+
+def _add_document(file: YamlFile, root: Node, document: dict[str, Any]) -> TextEdit:
+    """A new document right after `root`'s, in the file's style, with a comment saying
+    where it comes from."""
+    comment, body = document["comment"], document["body"]
+    lines = ["---", f"# {comment}", *block(body, "", file.step, file.seq_indent)]
+    return file.insertion(file.last_token_end(root), lines)
+
+
+def apply(text: str, edits: Sequence[TextEdit]) -> tuple[str, list[TextEdit]]:
+    """Splice non-overlapping edits into the text; the overlapping ones are returned, to be
+    made on the next pass (after the file is read again)."""
+    applied: list[TextEdit] = []
+    skipped: list[TextEdit] = []
+    for edit in sorted(edits, key=lambda e: (e.start, e.end)):
+        if applied and edit.start < applied[-1].end:
+            skipped.append(edit)
+        elif applied and edit.start == applied[-1].start == applied[-1].end == edit.end:
+            skipped.append(edit)  # two insertions at one place: one per pass keeps order
+        else:
+            applied.append(edit)
+    for edit in reversed(applied):
+        text = text[: edit.start] + edit.text + text[edit.end :]
+    return text, skipped

@@ -1,0 +1,153 @@
+"""`k8slb fix` as users run it: what it writes, what it refuses, what it reports, and the
+properties every file must keep: nothing to fix means not one byte changes, and fixing
+twice is fixing once."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from k8slb.cli import cli
+from k8slb.engine import Settings
+from k8slb.fixing.fixer import plan
+from k8slb.fixing.write import write_atomically
+from k8slb.rules import ALL_RULES
+from k8slb.sources import discover
+
+from .helpers import CORPUS, FIXTURES
+
+DEMO_BAD = FIXTURES / "demo" / "bad"
+
+
+def invoke(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, list(args), input=stdin)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def copy_demo(tmp_path: Path) -> Path:
+    target = tmp_path / "demo"
+    shutil.copytree(DEMO_BAD, target)
+    return target
+
+
+def test_fix_applies_safe_fixes_and_reports_what_remains(tmp_path: Path) -> None:
+    demo = copy_demo(tmp_path)
+    code, out, _ = invoke("fix", str(demo))
+    assert code == 1, "unsafe-only findings remain at warning"
+    assert out.splitlines()[-1] == (
+        "Fixed 3 findings (KLB101, KLB201, KLB401) in 2 files; 4 findings remain "
+        "(3 fixable with --unsafe-fixes)."
+    )
+    assert "lifecycle:\n            preStop:" in (demo / "backend.yaml").read_text()
+    assert "grpc.max_connection_age_ms" in (demo / "server.py").read_text()
+
+
+def test_unsafe_fixes_leave_the_demo_clean(tmp_path: Path) -> None:
+    demo = copy_demo(tmp_path)
+    code, out, _ = invoke("fix", "--unsafe-fixes", str(demo))
+    assert out.splitlines()[-1].startswith("Fixed 6 findings")
+    code, out, _ = invoke("check", "--format", "json", str(demo))
+    assert code == 0, out
+    assert '"rule": "KLB101"' in out and '"severity": "info"' in out  # the twin is named
+
+
+def test_diff_writes_nothing_and_exits_1_when_there_is_something_to_fix(tmp_path: Path) -> None:
+    demo = copy_demo(tmp_path)
+    before = {p.name: p.read_bytes() for p in demo.iterdir()}
+    code, out, err = invoke("fix", "--diff", str(demo))
+    assert code == 1
+    assert out.startswith(f"--- {demo}/backend.yaml\n+++ {demo}/backend.yaml\n")
+    assert "+          lifecycle:" in out
+    assert err.strip().startswith("Would fix 3 findings")
+    assert {p.name: p.read_bytes() for p in demo.iterdir()} == before
+    good = FIXTURES / "demo" / "good"
+    assert invoke("fix", "--diff", str(good))[0] == 0
+
+
+def test_select_limits_the_fixes(tmp_path: Path) -> None:
+    demo = copy_demo(tmp_path)
+    invoke("fix", "--select", "KLB401", str(demo))
+    assert "lifecycle:" in (demo / "backend.yaml").read_text()
+    assert "backend-headless" not in (demo / "backend.yaml").read_text()
+    assert (demo / "server.py").read_bytes() == (DEMO_BAD / "server.py").read_bytes()
+
+
+def test_stdin_is_fixed_to_stdout() -> None:
+    text = (FIXTURES / "fix" / "prestop-block" / "in.yaml").read_text()
+    _, out, err = invoke("fix", "-", "--select", "KLB401", stdin=text)
+    assert out == (FIXTURES / "fix" / "prestop-block" / "out.yaml").read_text()
+    assert "Fixed 1 finding (KLB401)" in err
+
+
+def test_a_file_changed_since_it_was_read_is_not_overwritten(tmp_path: Path) -> None:
+    target = tmp_path / "m.yaml"
+    target.write_bytes(b"old: 1\n")
+    target.write_bytes(b"someone else: 2\n")
+    assert write_atomically(target, b"old: 1\n", b"new: 1\n") == (
+        "changed on disk since k8slb read it; run k8slb fix again"
+    )
+    assert target.read_bytes() == b"someone else: 2\n"
+
+
+def test_writes_are_atomic_and_keep_the_mode(tmp_path: Path) -> None:
+    target = tmp_path / "m.yaml"
+    target.write_bytes(b"old: 1\n")
+    target.chmod(0o640)
+    assert write_atomically(target, b"old: 1\n", b"new: 1\n") is None
+    assert target.read_bytes() == b"new: 1\n"
+    assert stat.S_IMODE(target.stat().st_mode) == 0o640
+    assert [p.name for p in tmp_path.iterdir()] == ["m.yaml"], "no temporary file left"
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root can write read-only files")
+def test_a_read_only_file_is_reported_not_written(tmp_path: Path) -> None:
+    demo = copy_demo(tmp_path)
+    (demo / "backend.yaml").chmod(0o444)
+    code, _, err = invoke("fix", "--select", "KLB401", str(demo))
+    assert code == 2 and "backend.yaml: not written: is read-only" in err
+
+
+def test_a_read_only_file_is_refused_even_for_root(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    demo = copy_demo(tmp_path)
+    monkeypatch.setattr(os, "access", lambda path, mode: False)
+    code, _, err = invoke("fix", "--select", "KLB401", str(demo))
+    assert code == 2 and "backend.yaml: not written: is read-only" in err
+    assert (demo / "backend.yaml").read_bytes() == (DEMO_BAD / "backend.yaml").read_bytes()
+
+
+def test_a_symlink_is_reported_not_written_through(tmp_path: Path) -> None:
+    demo = copy_demo(tmp_path)
+    real = tmp_path / "real.yaml"
+    shutil.move(demo / "backend.yaml", real)
+    (demo / "backend.yaml").symlink_to(real)
+    code, _, err = invoke("fix", "--select", "KLB401", str(demo / "backend.yaml"))
+    assert code == 2
+    assert f"is a symbolic link (to {real}); fix the file it points to" in err
+    assert real.read_bytes() == (DEMO_BAD / "backend.yaml").read_bytes()
+
+
+def _yaml_files() -> list[Path]:
+    roots = [FIXTURES] + ([CORPUS] if CORPUS.is_dir() else [])
+    return sorted(p for root in roots for p in root.rglob("*") if p.suffix in (".yaml", ".yml"))
+
+
+@pytest.mark.parametrize("path", _yaml_files(), ids=lambda p: p.name)
+def test_no_fix_no_change_and_fixing_twice_is_fixing_once(tmp_path: Path, path: Path) -> None:
+    target = tmp_path / path.name
+    shutil.copyfile(path, target)
+    settings = Settings(rules=ALL_RULES)
+    sources = discover([str(target)]).sources
+    first = plan(sources, settings, unsafe=True)
+    if not any(f.edits for f in first.fixed) and not first.fixed_text:
+        assert first.fixed_text == {}
+        return
+    if target.name in first.fixed_text or str(target) in first.fixed_text:
+        target.write_bytes(first.fixed_text[str(target)])
+    second = plan(sources, settings, unsafe=True)
+    assert second.fixed_text == {}, f"a second fix of {path} still changes it"

@@ -1,0 +1,70 @@
+"""Golden files: each fix on real-looking input, compared byte for byte with the expected
+output in fixtures/fix/CASE/. Regenerate after a deliberate change with
+`K8SLB_REGENERATE=1 make test`, then review the diff of fixtures/fix/."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from k8slb.cli import cli
+
+from .helpers import FIXTURES, lint_paths
+
+CASES = {
+    "prestop-block": ["--select", "KLB401"],
+    "prestop-crlf-bom-4space": ["--select", "KLB401"],
+    "prestop-flow": ["--select", "KLB401"],
+    "prestop-existing-lifecycle": ["--select", "KLB401"],
+    "prestop-exec": ["--select", "KLB401", "--kubernetes-version", "1.29", "--unsafe-fixes"],
+    "grace": ["--select", "KLB402"],
+    "twin": ["--select", "KLB101"],
+    "liveness-tcp": ["--select", "KLB301", "--unsafe-fixes"],
+    "python-server": ["--select", "KLB201,KLB204"],
+    "python-client": ["--select", "KLB103"],
+    "python-sigterm": ["--select", "KLB403", "--unsafe-fixes"],
+    "python-sigterm-aio": ["--select", "KLB403", "--unsafe-fixes"],
+}
+
+
+def _input(case: str) -> Path:
+    (found,) = (FIXTURES / "fix" / case).glob("in.*")
+    return found
+
+
+def fixed_copy(tmp_path: Path, case: str) -> Path:
+    source = _input(case)
+    target = tmp_path / source.name
+    shutil.copyfile(source, target)
+    result = CliRunner().invoke(cli, ["fix", *CASES[case], str(target)])
+    assert result.exit_code in (0, 1), result.output
+    return target
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_fix_matches_the_golden_file(tmp_path: Path, case: str) -> None:
+    fixed = fixed_copy(tmp_path, case)
+    golden = _input(case).with_name("out" + _input(case).suffix)
+    if os.environ.get("K8SLB_REGENERATE"):
+        golden.write_bytes(fixed.read_bytes())
+    assert fixed.read_bytes() == golden.read_bytes()
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_the_fixed_file_has_no_finding_of_the_fixed_rule(tmp_path: Path, case: str) -> None:
+    fixed = fixed_copy(tmp_path, case)
+    rules = CASES[case][CASES[case].index("--select") + 1].split(",")
+    remaining = [f for f in lint_paths([str(fixed)], rules).findings if f.severity.label != "info"]
+    assert remaining == []
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_fixing_twice_changes_nothing_more(tmp_path: Path, case: str) -> None:
+    fixed = fixed_copy(tmp_path, case)
+    once = fixed.read_bytes()
+    result = CliRunner().invoke(cli, ["fix", *CASES[case], str(fixed)])
+    assert fixed.read_bytes() == once
+    assert "Nothing to fix" in result.output
