@@ -151,3 +151,20 @@ def test_no_fix_no_change_and_fixing_twice_is_fixing_once(tmp_path: Path, path: 
         target.write_bytes(first.fixed_text[str(target)])
     second = plan(sources, settings, unsafe=True)
     assert second.fixed_text == {}, f"a second fix of {path} still changes it"
+
+
+def test_klb102_retargets_a_literal_target_and_adds_the_twin(tmp_path: Path) -> None:
+    from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE
+
+    (tmp_path / "k8s.yaml").write_text(GRPC_SERVICE + BACKEND)
+    (tmp_path / "client.py").write_text(
+        'import grpc\n\nchannel = grpc.insecure_channel("backend:50051")\n'
+    )
+    code, out, _ = invoke("fix", "--unsafe-fixes", "--select", "KLB102", str(tmp_path))
+    assert (tmp_path / "client.py").read_text() == (
+        'import grpc\n\nchannel = grpc.insecure_channel("dns:///backend-headless:50051", '
+        'options=[("grpc.service_config", '
+        '\'{"loadBalancingConfig": [{"round_robin": {}}]}\')])\n'
+    )
+    assert "name: backend-headless" in (tmp_path / "k8s.yaml").read_text()
+    assert code == 0 and out.splitlines()[-1].startswith("Fixed 1 finding (KLB102)")
