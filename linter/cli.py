@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 
 import click
 from k8slb import __version__
+from k8slb.config import Config, ConfigError, find_config, load_config
 from k8slb.docs import rule_markdown
 from k8slb.engine import RunResult, Settings, run
 from k8slb.findings import Severity
@@ -20,10 +21,10 @@ from k8slb.report import json as json_report
 from k8slb.report import text as text_report
 from k8slb.rules import ALL_RULES
 from k8slb.selection import SelectionError, find_rule, select_rules, split_codes
-from k8slb.sources import Discovery, discover
+from k8slb.sources import Discovery, Exclude, discover
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
-FORMATS = ("text", "json")
+FORMATS = ("text", "json", "sarif", "github", "junit")
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -35,13 +36,20 @@ def _use_colour() -> bool:
     return sys.stdout.isatty()
 
 
-def _kubernetes_version(
-    _ctx: click.Context, _param: click.Parameter, value: str
-) -> tuple[int, int]:
+def parse_version(value: str) -> tuple[int, int]:
     major, _, minor = value.removeprefix("v").partition(".")
     if not (major.isdigit() and minor.split(".")[0].isdigit()):
-        raise click.BadParameter(f"{value!r} is not a version like 1.30")
+        raise ValueError(f"{value!r} is not a version like 1.30")
     return int(major), int(minor.split(".")[0])
+
+
+def _kubernetes_version(
+    _ctx: click.Context, _param: click.Parameter, value: str | None
+) -> tuple[int, int] | None:
+    try:
+        return parse_version(value) if value is not None else None
+    except ValueError as error:
+        raise click.BadParameter(str(error)) from None
 
 
 def _fail(message: str) -> None:
@@ -77,26 +85,33 @@ def common_options(command: F) -> F:
         click.option(
             "--fail-on",
             type=click.Choice(["error", "warning", "info"]),
-            default="warning",
-            show_default=True,
-            help="Exit 1 when a finding is at or above this severity.",
+            help="Exit 1 when a finding is at or above this severity [default: warning].",
         ),
         click.option(
             "--kubernetes-version",
-            default="1.30",
-            show_default=True,
             callback=_kubernetes_version,
-            help="The cluster's Kubernetes version (decides the fixes too).",
+            help="The cluster's Kubernetes version; it decides the fixes too [default: 1.30].",
         ),
         click.option(
             "--mesh",
             type=click.Choice(MESHES),
-            default="none",
-            show_default=True,
-            help="A service mesh that every workload is in (otherwise read from manifests).",
+            help="A service mesh every workload is in (else read from manifests) [default: none].",
         ),
         click.option(
             "--stdin-filename", metavar="NAME", help="The name to report for input read from `-`."
+        ),
+        click.option(
+            "--config",
+            "config_path",
+            type=click.Path(dir_okay=False, path_type=Path),
+            help="The configuration file (default: .k8slb.yaml or [tool.k8slb] in "
+            "pyproject.toml, here or above).",
+        ),
+        click.option("--isolated", is_flag=True, help="Ignore every configuration file."),
+        click.option(
+            "--report-unused-ignores",
+            is_flag=True,
+            help="Report suppressions that suppress nothing (KLB005).",
         ),
     ]
     for option in reversed(options):
@@ -104,21 +119,51 @@ def common_options(command: F) -> F:
     return command
 
 
+def _config(config_path: Path | None, isolated: bool) -> Config:
+    if isolated:
+        return Config()
+    if config_path is not None and not config_path.is_file():
+        raise ConfigError(f"{config_path}: no such configuration file")
+    path = config_path or find_config(Path.cwd())
+    return load_config(path) if path is not None else Config()
+
+
 def make_run(
     paths: Sequence[str],
     select: Sequence[str],
     ignore: Sequence[str],
-    fail_on: str,
-    kubernetes_version: tuple[int, int],
-    mesh: str,
+    fail_on: str | None,
+    kubernetes_version: tuple[int, int] | None,
+    mesh: str | None,
     stdin_filename: str | None,
+    config_path: Path | None,
+    isolated: bool,
+    report_unused_ignores: bool,
 ) -> Run:
+    """The command line over the configuration over the defaults."""
     try:
-        rules = select_rules(split_codes(select), split_codes(ignore))
+        config = _config(config_path, isolated)
+    except ConfigError as error:
+        _fail(str(error))
+        sys.exit(EXIT_ERROR)
+    try:
+        chosen = split_codes(select) or config.select or []
+        rules = select_rules(chosen, [*config.ignore, *split_codes(ignore)])
     except SelectionError as error:
         raise click.UsageError(str(error)) from None
-    settings = Settings(rules=rules, kubernetes_version=kubernetes_version, mesh=mesh)
-    return Run(discover(paths or ["."], stdin_filename), settings, Severity.parse(fail_on))
+    settings = Settings(
+        rules=rules,
+        kubernetes_version=kubernetes_version or parse_version(config.kubernetes_version or "1.30"),
+        mesh=mesh or config.mesh or "none",
+        fix_values=config.fix,
+        per_file_ignores=config.per_file_ignores,
+        exemptions=config.exemptions,
+        config_root=config.root,
+        report_unused_ignores=report_unused_ignores,
+    )
+    exclude = Exclude(tuple(config.exclude), config.root) if config.exclude else None
+    found = discover(paths or ["."], stdin_filename, exclude)
+    return Run(found, settings, Severity.parse(fail_on or config.fail_on or "warning"))
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -137,16 +182,38 @@ def cli() -> None:
     show_default=True,
     help="Output format.",
 )
-def check(output_format: str, **options: Any) -> None:
+@click.option("--show-suppressed", is_flag=True, help="Also show suppressed findings.")
+@click.option("--statistics", is_flag=True, help="Count the findings per rule.")
+@click.option("-q", "--quiet", is_flag=True, help="Print the findings and nothing else.")
+def check(
+    output_format: str, show_suppressed: bool, statistics: bool, quiet: bool, **options: Any
+) -> None:
     """Lint manifests and Python code under PATHS (default: the current folder; `-` reads
     a YAML stream from stdin)."""
     job = make_run(**options)
     result = run(job.found.sources, job.settings)
     result.errors[:0] = job.found.errors
     if output_format == "json":
-        click.echo(json_report.render(result), nl=False)
+        click.echo(json_report.render(result, show_suppressed=show_suppressed), nl=False)
+    elif output_format == "sarif":
+        from k8slb.report import sarif
+
+        click.echo(sarif.render(result, result.contents), nl=False)
+    elif output_format == "github":
+        from k8slb.report import github
+
+        click.echo(github.render(result), nl=False)
+    elif output_format == "junit":
+        from k8slb.report import junit
+
+        click.echo(junit.render(result), nl=False)
+    elif statistics:
+        click.echo(text_report.statistics(result), nl=False)
     else:
-        click.echo(text_report.render(result, colour=_use_colour()), nl=False, color=True)
+        text = text_report.render(
+            result, colour=_use_colour(), show_suppressed=show_suppressed, quiet=quiet
+        )
+        click.echo(text, nl=False, color=True)
     for message in result.errors:
         _fail(message)
     sys.exit(job.exit_code(result))

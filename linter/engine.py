@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
+from k8slb.config import Exemption
 from k8slb.findings import Finding
 from k8slb.fixing.edits import FixValues
 from k8slb.index import Index
@@ -13,7 +15,9 @@ from k8slb.model import K8sObject, Problem
 from k8slb.projects import assign_projects
 from k8slb.pyfacts import PythonFacts, is_test_path, worth_parsing
 from k8slb.rules.base import Context, Rule
+from k8slb.rules.unused_suppression import UnusedSuppression
 from k8slb.sources import Source
+from k8slb.suppressions import Suppressions, judgeable
 
 
 @dataclass(frozen=True)
@@ -22,11 +26,18 @@ class Settings:
     kubernetes_version: tuple[int, int] = (1, 30)
     mesh: str = "none"
     fix_values: FixValues = field(default_factory=FixValues)
+    per_file_ignores: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    exemptions: Sequence[Exemption] = ()
+    config_root: Path | None = None
+    report_unused_ignores: bool = False
 
 
 @dataclass
 class RunResult:
     findings: list[Finding] = field(default_factory=list)
+    suppressed: list[tuple[Finding, str]] = field(default_factory=list)  # (finding, why)
+    paths: list[str] = field(default_factory=list)  # every file read
+    contents: dict[str, bytes] = field(default_factory=dict)  # their bytes (SARIF fixes)
     files: int = 0
     objects: int = 0
     unknown_kinds: int = 0
@@ -41,6 +52,7 @@ class Sources:
     manifests: list[ManifestFile] = field(default_factory=list)
     python: list[PythonFacts] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    contents: dict[str, bytes] = field(default_factory=dict)
 
 
 def read_sources(sources: Sequence[Source], contents: Mapping[str, bytes] | None = None) -> Sources:
@@ -53,6 +65,7 @@ def read_sources(sources: Sequence[Source], contents: Mapping[str, bytes] | None
         except OSError as error:
             read.errors.append(f"{source.path}: cannot read: {error.strerror or error}")
             continue
+        read.contents[source.path] = data
         if source.language == "yaml":
             read.manifests.append(load_manifests(source.path, data))
         else:
@@ -85,9 +98,29 @@ def run(
         fix_values=settings.fix_values,
     )
     findings = [finding for rule in settings.rules for finding in rule().check(context)]
+    suppressions = Suppressions(
+        comments=[m for f in manifests for m in f.markers]
+        + [m for f in read.python for m in f.markers],
+        per_file_ignores=dict(settings.per_file_ignores),
+        config_root=settings.config_root or Path.cwd(),
+        exemptions=settings.exemptions,
+    )
+    suppressions.add_objects(objects)
+    outcome = suppressions.apply(findings)
+    findings = outcome.kept
+    if settings.report_unused_ignores and UnusedSuppression in settings.rules:
+        selected = {rule.id for rule in settings.rules}
+        findings += [
+            UnusedSuppression.about(marker)
+            for marker in outcome.unused
+            if judgeable(marker, selected)
+        ]
     findings.sort(key=Finding.sort_key)
     return RunResult(
         findings=findings,
+        suppressed=outcome.suppressed,
+        paths=[m.path for m in manifests] + [f.path for f in read.python],
+        contents=read.contents,
         files=len(sources) - len(errors),
         objects=len(objects),
         unknown_kinds=sum(1 for obj in objects if obj.spec is None),

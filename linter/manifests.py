@@ -10,6 +10,7 @@ import codecs
 import re
 from dataclasses import dataclass, field
 
+from k8slb.markers import Marker, comment_markers
 from k8slb.model import KINDS, K8sObject, Problem, api_group
 from k8slb.shapes import shape_errors
 from k8slb.yamltree import Document, YMap, YSeq, compose
@@ -30,6 +31,7 @@ class ManifestFile:
     problems: list[Problem] = field(default_factory=list)
     documents: int = 0
     other_documents: int = 0  # YAML documents that are not Kubernetes objects
+    markers: list[Marker] = field(default_factory=list)  # `# k8slb: ignore` comments
 
 
 def decode(path: str, data: bytes) -> str | Problem:
@@ -89,6 +91,7 @@ def load_manifests(path: str, data: bytes) -> ManifestFile:
     if isinstance(text, Problem):
         result.problems.append(text)
         return result
+    result.markers = comment_markers(path, text)
     template = find_template(text)
     if template is not None:
         result.problems.append(

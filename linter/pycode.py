@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from k8slb.findings import Severity
+from k8slb.markers import comment_markers
 from k8slb.model import Problem
 from k8slb.pyfacts import (
     NO_OPTIONS,
@@ -119,6 +120,7 @@ def analyse(path: str, data: bytes) -> PythonFacts:
         facts.problem = Problem("KLB004", path, 1, 1, f"not valid Python: {error}")
         return facts
     _Collector(path, data, facts).run(tree)
+    facts.markers = comment_markers(path, data.decode("utf-8", errors="replace"))
     return facts
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import Any
 
+from k8slb.markers import Marker
 from k8slb.model import Problem
 
 # Byte strings one of which a file must contain to be worth a CST (cheap pre-check).
@@ -191,4 +192,5 @@ class PythonFacts:
     health_servicers: list[HealthServicer] = field(default_factory=list)
     health_drains: list[Loc] = field(default_factory=list)  # NOT_SERVING / graceful shutdown
     urls: list[tuple[Any, Loc]] = field(default_factory=list)  # http(s) URLs in the module
+    markers: list[Marker] = field(default_factory=list)  # `# k8slb: ignore` comments
     problem: Problem | None = None

@@ -40,6 +40,11 @@ def split_codes(values: Iterable[str]) -> list[str]:
     return [part.strip() for value in values for part in value.split(",") if part.strip()]
 
 
+def codes_to_ids(codes: Sequence[str]) -> frozenset[str]:
+    """The rule ids that codes (ids, prefixes, names, ALL) stand for."""
+    return frozenset(rule.id for code in codes for rule in _matching(code))
+
+
 def select_rules(select: Sequence[str], ignore: Sequence[str]) -> list[type[Rule]]:
     chosen = {r for token in (select or ["ALL"]) for r in _matching(token)}
     dropped = {r for token in ignore for r in _matching(token)}

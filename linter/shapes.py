@@ -108,7 +108,7 @@ def _message(error: ValidationError) -> str:
     return f"{where}: {error.message}"
 
 
-def _position(body: YMap, path: Sequence[str | int]) -> Pos:
+def position_of(body: YMap, path: Sequence[str | int]) -> Pos:
     """Where the node at `path` is written (its parent's key for a mapping entry)."""
     node: Any = body
     pos = body.pos
@@ -130,4 +130,4 @@ def shape_errors(body: YMap, shape: str) -> Iterator[tuple[Pos, str]]:
         return
     errors = sorted(_validator(shape).iter_errors(body), key=lambda e: list(map(str, e.path)))
     for error in errors:
-        yield _position(body, list(error.absolute_path)), _message(error)
+        yield position_of(body, list(error.absolute_path)), _message(error)

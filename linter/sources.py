@@ -6,6 +6,7 @@ import os
 import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Literal
 
@@ -115,7 +116,7 @@ def _rules_for(root: Path) -> _IgnoreRules:
     return rules
 
 
-def _walk(root: str) -> Iterator[tuple[str, Language]]:
+def _walk(root: str, exclude: Exclude | None) -> Iterator[tuple[str, Language]]:
     base = Path(root).resolve()
     rules = {base: _rules_for(base)}
     for folder_text, dirnames, filenames in os.walk(base):
@@ -126,6 +127,8 @@ def _walk(root: str) -> Iterator[tuple[str, Language]]:
             child = folder / name
             if name in SKIPPED_DIRS or here.ignores(child, is_dir=True):
                 continue
+            if exclude is not None and exclude.matches(child, is_dir=True):
+                continue
             rules[child] = here.below(child)
             kept.append(name)
         dirnames[:] = kept
@@ -133,11 +136,38 @@ def _walk(root: str) -> Iterator[tuple[str, Language]]:
             language = language_of(name, explicit=False)
             if language is None or here.ignores(folder / name, is_dir=False):
                 continue
+            if exclude is not None and exclude.matches(folder / name, is_dir=False):
+                continue
             shown = os.path.join(root, os.path.relpath(folder / name, base))
             yield os.path.normpath(shown), language
 
 
-def discover(paths: Iterable[str], stdin_filename: str | None = None) -> Discovery:
+@dataclass(frozen=True)
+class Exclude:
+    """The configuration's `exclude` patterns, relative to the configuration's folder."""
+
+    patterns: tuple[str, ...]
+    root: Path
+
+    def matches(self, path: Path, *, is_dir: bool) -> bool:
+        try:
+            relative = path.resolve().relative_to(self.root).as_posix()
+        except ValueError:
+            return False
+        spec = _compiled(self.patterns)
+        return spec.match_file(relative + ("/" if is_dir else ""))
+
+
+@cache
+def _compiled(patterns: tuple[str, ...]) -> pathspec.GitIgnoreSpec:
+    return pathspec.GitIgnoreSpec.from_lines(patterns)
+
+
+def discover(
+    paths: Iterable[str], stdin_filename: str | None = None, exclude: Exclude | None = None
+) -> Discovery:
+    """The files under `paths`. Folders are walked (gitignore and `exclude` honoured);
+    a file named on the command line is always read, as ruff does."""
     found = Discovery()
     seen: set[str] = set()
 
@@ -152,7 +182,7 @@ def discover(paths: Iterable[str], stdin_filename: str | None = None) -> Discove
             name = stdin_filename or STDIN
             add(name, language_of(name, explicit=True) or "yaml", None)
         elif os.path.isdir(path):
-            for shown, language in _walk(path):
+            for shown, language in _walk(path, exclude):
                 add(shown, language, Path(shown))
         elif os.path.exists(path):
             add(path, language_of(path, explicit=True) or "yaml", Path(path))

@@ -25,12 +25,14 @@ from k8slb.rules.shared_probe import SharedProbe
 from k8slb.rules.stop_without_grace import StopWithoutGrace
 from k8slb.rules.topology_routing import TopologyRouting
 from k8slb.rules.unrendered_template import UnrenderedTemplate
+from k8slb.rules.unused_suppression import UnusedSuppression
 
 ALL_RULES: tuple[type[Rule], ...] = (
     InvalidYaml,
     InvalidManifest,
     UnrenderedTemplate,
     InvalidPython,
+    UnusedSuppression,
     GrpcClusterIp,
     GrpcClientClusterIp,
     GrpcClientPickFirst,

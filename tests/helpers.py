@@ -22,6 +22,7 @@ def lint_files(
     select: Sequence[str] = (),
     *,
     mesh: str = "none",
+    report_unused_ignores: bool = False,
 ) -> RunResult:
     """Write `files` under `folder` and lint the folder."""
     for name, content in files.items():
@@ -31,14 +32,23 @@ def lint_files(
             target.write_bytes(content)
         else:
             target.write_text(content, encoding="utf-8", newline="")
-    return lint_paths([str(folder)], select, mesh=mesh)
+    return lint_paths([str(folder)], select, mesh=mesh, report_unused_ignores=report_unused_ignores)
 
 
 def lint_paths(
-    paths: Sequence[str], select: Sequence[str] = (), *, mesh: str = "none"
+    paths: Sequence[str],
+    select: Sequence[str] = (),
+    *,
+    mesh: str = "none",
+    report_unused_ignores: bool = False,
 ) -> RunResult:
     found = discover(paths)
-    result = run(found.sources, Settings(rules=select_rules(list(select), []), mesh=mesh))
+    settings = Settings(
+        rules=select_rules(list(select), []),
+        mesh=mesh,
+        report_unused_ignores=report_unused_ignores,
+    )
+    result = run(found.sources, settings)
     result.errors[:0] = found.errors
     return result
 

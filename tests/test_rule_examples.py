@@ -21,7 +21,7 @@ CASES = [
 def test_example_gives_the_documented_findings(
     tmp_path: Path, rule: type[Rule], example: Example
 ) -> None:
-    result = lint_files(tmp_path, dict(example.files()))
+    result = lint_files(tmp_path, dict(example.files()), report_unused_ignores=True)
     findings = [f for f in result.findings if f.rule == rule.id]
     assert len(findings) == example.findings, [f.message for f in findings]
     expected = example.severity or rule.severity

@@ -63,5 +63,10 @@ def document(result: RunResult) -> dict[str, Any]:
     }
 
 
-def render(result: RunResult) -> str:
-    return json.dumps(document(result), indent=2) + "\n"
+def render(result: RunResult, *, show_suppressed: bool = False) -> str:
+    data = document(result)
+    if show_suppressed:
+        data["suppressed"] = [
+            {**finding_dict(finding), "suppressed_by": why} for finding, why in result.suppressed
+        ]
+    return json.dumps(data, indent=2) + "\n"

@@ -27,6 +27,8 @@ def summary(result: RunResult) -> str:
     scanned = f"{_plural(result.files, 'file')}, {_plural(result.objects, 'object')}"
     if result.unknown_kinds:
         scanned += f" ({result.unknown_kinds} of kinds k8slb does not check)"
+    if result.suppressed:
+        scanned += f"; {len(result.suppressed)} suppressed"
     if not result.findings:
         return f"All checks passed ({scanned})."
     counts = {s: sum(1 for f in result.findings if f.severity is s) for s in Severity}
@@ -36,7 +38,33 @@ def summary(result: RunResult) -> str:
     return f"Found {_plural(len(result.findings), 'finding')}: {by_severity} ({scanned})."
 
 
-def render(result: RunResult, *, colour: bool) -> str:
-    lines = [format_finding(f, colour=colour) for f in result.findings]
-    lines.append(summary(result))
-    return "\n".join(lines) + "\n"
+def render(
+    result: RunResult, *, colour: bool, show_suppressed: bool = False, quiet: bool = False
+) -> str:
+    shown = [(f, "") for f in result.findings]
+    if show_suppressed:
+        shown += [(f, f" (suppressed by {why})") for f, why in result.suppressed]
+    shown.sort(key=lambda pair: pair[0].sort_key())
+    lines = [format_finding(f, colour=colour) + note for f, note in shown]
+    if not quiet:
+        lines.append(summary(result))
+    return "".join(line + "\n" for line in lines)
+
+
+def statistics(result: RunResult) -> str:
+    """Findings counted per rule, most frequent first (like `ruff --statistics`)."""
+    counts: dict[str, int] = {}
+    names: dict[str, str] = {}
+    fixable: dict[str, bool] = {}
+    for finding in result.findings:
+        counts[finding.rule] = counts.get(finding.rule, 0) + 1
+        names[finding.rule] = finding.name
+        fixable[finding.rule] = fixable.get(finding.rule, False) or (
+            finding.fix.available and finding.fix.safe
+        )
+    rows = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    width = max((len(str(n)) for n in counts.values()), default=1)
+    return "".join(
+        f"{n:>{width}}\t{rule}\t{'[*] ' if fixable[rule] else ''}{names[rule]}\n"
+        for rule, n in rows
+    )

@@ -1,0 +1,204 @@
+"""Find, load and validate the configuration: `[tool.k8slb]` in pyproject.toml, or a
+`.k8slb.yaml`, in the current folder or the nearest one above it (the first found wins).
+
+The file is validated against schemas/config.json; a wrong key or value is an error that
+names the file, the key path (and the line, in YAML) and what is allowed. Rule codes are
+checked too: an unknown id is an error, not a silent no-op.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import sys
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from jsonschema import Draft7Validator, ValidationError
+from k8slb.fixing.edits import FixValues
+from k8slb.selection import SelectionError, codes_to_ids
+from k8slb.shapes import position_of
+from k8slb.yamltree import YMap, compose
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+YAML_NAMES = (".k8slb.yaml", ".k8slb.yml")
+FIX_KEYS = {
+    "prestop-seconds": "prestop_seconds",
+    "stop-grace-seconds": "stop_grace_seconds",
+    "max-connection-age-ms": "max_connection_age_ms",
+    "max-connection-age-grace-ms": "max_connection_age_grace_ms",
+}
+
+
+class ConfigError(Exception):
+    """The configuration is wrong; the message says where and what is allowed."""
+
+
+@dataclass(frozen=True)
+class Exemption:
+    """Findings not reported for matching objects, from the configuration."""
+
+    rules: frozenset[str]
+    reason: str
+    kind: str | None = None
+    namespace: str | None = None
+    name: str | None = None
+    container: str | None = None
+    expires: datetime.date | None = None
+
+    def expired(self, today: datetime.date) -> bool:
+        return self.expires is not None and today > self.expires
+
+
+@dataclass
+class Config:
+    path: Path | None = None
+    select: list[str] | None = None
+    ignore: list[str] = field(default_factory=list)
+    fail_on: str | None = None
+    exclude: list[str] = field(default_factory=list)
+    kubernetes_version: str | None = None
+    mesh: str | None = None
+    per_file_ignores: dict[str, frozenset[str]] = field(default_factory=dict)
+    fix: FixValues = field(default_factory=FixValues)
+    exemptions: list[Exemption] = field(default_factory=list)
+
+    @property
+    def root(self) -> Path:
+        """Where relative patterns start: the configuration's folder."""
+        return self.path.parent.resolve() if self.path else Path.cwd()
+
+
+@cache
+def _schema() -> dict[str, Any]:
+    text = resources.files("k8slb").joinpath("schemas/config.json").read_text("utf-8")
+    schema: dict[str, Any] = json.loads(text)
+    return schema
+
+
+def find_config(start: Path) -> Path | None:
+    """The first `.k8slb.yaml` or pyproject.toml with a [tool.k8slb] table, from `start`
+    up to the filesystem root."""
+    for folder in (start.resolve(), *start.resolve().parents):
+        for name in YAML_NAMES:
+            if (folder / name).is_file():
+                return folder / name
+        pyproject = folder / "pyproject.toml"
+        if pyproject.is_file() and _has_table(pyproject):
+            return pyproject
+    return None
+
+
+def _has_table(pyproject: Path) -> bool:
+    try:
+        return "k8slb" in _read_toml(pyproject).get("tool", {})
+    except ConfigError:
+        return True  # a broken pyproject.toml that may hold ours: load it and say why
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(path.read_text("utf-8"))
+    except (OSError, UnicodeDecodeError) as error:
+        raise ConfigError(f"{path}: cannot read: {error}") from None
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{path}: not valid TOML: {error}") from None
+
+
+def _read(path: Path) -> tuple[Any, YMap | None]:
+    """The configuration data, and its YAML tree (for line numbers) when it is YAML."""
+    if path.name == "pyproject.toml":
+        table: dict[str, Any] = _read_toml(path).get("tool", {}).get("k8slb", {})
+        return table, None
+    try:
+        text = path.read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise ConfigError(f"{path}: cannot read: {error}") from None
+    composed = compose(text)
+    if composed.problems:
+        _, problem = composed.problems[0]
+        raise ConfigError(f"{path}:{problem.line}: not valid YAML: {problem.message}")
+    data = composed.documents[0].data if composed.documents else None
+    if data is None:
+        return {}, None
+    return data, data if isinstance(data, YMap) else None
+
+
+def _describe(error: ValidationError) -> str:
+    where = ".".join(str(p) for p in error.absolute_path) or "the configuration"
+    schema: Any = error.schema
+    expected: Any = error.validator_value
+    if error.validator == "additionalProperties":
+        known = schema.get("properties", {})
+        extra = sorted(set(error.instance) - set(known))
+        key = ".".join([*map(str, error.absolute_path), extra[0]])
+        return f"unknown key `{key}` (allowed: {', '.join(sorted(known))})"
+    if error.validator == "enum":
+        allowed = ", ".join(repr(v) for v in expected)
+        return f"`{where}`: {error.instance!r} is not one of {allowed}"
+    if error.validator == "type":
+        return f"`{where}` must be of type {error.validator_value}, not {error.instance!r}"
+    return f"`{where}`: {error.message}"
+
+
+def load_config(path: Path) -> Config:
+    data, tree = _read(path)
+    errors = sorted(
+        Draft7Validator(_schema()).iter_errors(data), key=lambda e: list(map(str, e.path))
+    )
+    if errors:
+        error = errors[0]
+        line = ""
+        if tree is not None:
+            line = f":{position_of(tree, list(error.absolute_path))[0]}"
+        raise ConfigError(f"{path}{line}: {_describe(error)}")
+    try:
+        return _build(path, data)
+    except SelectionError as error:
+        raise ConfigError(f"{path}: {error}") from None
+    except ValueError as error:  # a date that matches the pattern but does not exist
+        raise ConfigError(f"{path}: `exemptions`: {error}") from None
+
+
+def _codes(data: dict[str, Any], key: str) -> list[str]:
+    codes: list[str] = data.get(key, [])
+    codes_to_ids(codes)  # raises on an unknown rule
+    return codes
+
+
+def _build(path: Path, data: dict[str, Any]) -> Config:
+    fix_values = FixValues(**{FIX_KEYS[k]: v for k, v in data.get("fix", {}).items()})
+    exemptions = [
+        Exemption(
+            rules=codes_to_ids(entry["rules"]),
+            reason=entry["reason"],
+            kind=entry.get("kind"),
+            namespace=entry.get("namespace"),
+            name=entry.get("name"),
+            container=entry.get("container"),
+            expires=datetime.date.fromisoformat(entry["expires"]) if "expires" in entry else None,
+        )
+        for entry in data.get("exemptions", [])
+    ]
+    return Config(
+        path=path,
+        select=_codes(data, "select") if "select" in data else None,
+        ignore=_codes(data, "ignore"),
+        fail_on=data.get("fail-on"),
+        exclude=list(data.get("exclude", [])),
+        kubernetes_version=data.get("kubernetes-version"),
+        mesh=data.get("mesh"),
+        per_file_ignores={
+            pattern: codes_to_ids(codes)
+            for pattern, codes in data.get("per-file-ignores", {}).items()
+        },
+        fix=fix_values,
+        exemptions=exemptions,
+    )

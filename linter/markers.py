@@ -1,0 +1,55 @@
+"""Suppression markers as written in files: `# k8slb: ignore[...]` comments and
+`k8slb.io/ignore` annotations. Read while parsing; judged in suppressions.py."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+ANNOTATION = "k8slb.io/ignore"
+_COMMENT = re.compile(
+    r"#\s*k8slb:\s*ignore(?:\[(?P<codes>[^\]]*)\])?(?P<reason>[^#\n]*)", re.IGNORECASE
+)
+
+
+@dataclass
+class Marker:
+    path: str
+    line: int
+    column: int
+    codes: tuple[str, ...] | None  # as written (ids, prefixes, names); None: every rule
+    reason: str
+    kind: str  # "comment" | "annotation"
+    text: str  # as written, for messages
+    container: str | None = None  # an annotation for one container
+    covers_next_line: bool = False  # a comment alone on its line
+    used: bool = False
+
+
+def split_codes(text: str) -> tuple[str, ...]:
+    return tuple(c.strip() for c in text.split(",") if c.strip())
+
+
+def comment_markers(path: str, text: str) -> list[Marker]:
+    """`# k8slb: ignore[...]` comments of a YAML or Python file."""
+    if "k8slb" not in text:
+        return []
+    markers: list[Marker] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        match = _COMMENT.search(line)
+        if match is None:
+            continue
+        codes = match.group("codes")
+        markers.append(
+            Marker(
+                path,
+                number,
+                match.start() + 1,
+                split_codes(codes) if codes is not None else None,
+                match.group("reason").strip(" :-—"),
+                "comment",
+                match.group(0).strip(),
+                covers_next_line=line[: match.start()].strip() == "",
+            )
+        )
+    return markers

@@ -1,0 +1,32 @@
+"""GitHub Actions workflow commands: one annotation per finding, shown on the diff."""
+
+from __future__ import annotations
+
+from k8slb.engine import RunResult
+from k8slb.findings import Finding, Severity
+
+_COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
+
+
+def _data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _property(text: str) -> str:
+    return _data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def annotation(finding: Finding) -> str:
+    properties = ",".join(
+        [
+            f"file={_property(finding.path)}",
+            f"line={finding.line}",
+            f"col={finding.column}",
+            f"title={_property(f'{finding.rule} {finding.name}')}",
+        ]
+    )
+    return f"::{_COMMANDS[finding.severity]} {properties}::{_data(finding.message)}"
+
+
+def render(result: RunResult) -> str:
+    return "".join(annotation(f) + "\n" for f in result.findings)

@@ -1,0 +1,44 @@
+"""JUnit XML, which GitLab, Jenkins and most CI systems show: one test case per file,
+a failure per finding."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from xml.etree import ElementTree as ET
+
+from k8slb.engine import RunResult
+from k8slb.findings import Finding
+from k8slb.report.text import format_finding
+
+
+def render(result: RunResult) -> str:
+    by_path: dict[str, list[Finding]] = defaultdict(list)
+    for finding in result.findings:
+        by_path[finding.path].append(finding)
+    paths = sorted(set(result.paths) | set(by_path))
+    suites = ET.Element("testsuites", name="k8slb")
+    suite = ET.SubElement(
+        suites,
+        "testsuite",
+        name="k8slb",
+        tests=str(len(paths)),
+        failures=str(sum(1 for p in paths if by_path.get(p))),
+        errors="0",
+        skipped="0",
+    )
+    for path in paths:
+        case = ET.SubElement(suite, "testcase", classname="k8slb", name=path, file=path)
+        for finding in by_path.get(path, []):
+            failure = ET.SubElement(
+                case,
+                "failure",
+                type=f"{finding.rule} {finding.name}",
+                message=f"{finding.rule}: {finding.message}",
+            )
+            failure.text = format_finding(finding, colour=False)
+    suites.set("tests", suite.get("tests", "0"))
+    suites.set("failures", suite.get("failures", "0"))
+    ET.indent(suites)
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"
+    )

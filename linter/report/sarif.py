@@ -1,0 +1,166 @@
+"""SARIF 2.1.0 for code scanning (GitHub, Azure DevOps, IDEs): every rule with its docs,
+every finding with its exact region, related locations, and its fix as text replacements."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from k8slb import __version__
+from k8slb.engine import RunResult
+from k8slb.findings import Finding, Severity
+from k8slb.rules import ALL_RULES
+from k8slb.rules.base import Rule
+
+DOCS = "https://github.com/k8slb/k8slb/blob/main/docs/rules/{id}.md"
+INFORMATION_URI = "https://github.com/k8slb/k8slb"
+SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+_LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
+
+
+def _artifact(path: str) -> dict[str, Any]:
+    if Path(path).is_absolute():
+        return {"uri": Path(path).as_uri()}
+    return {"uri": Path(path).as_posix(), "uriBaseId": "%SRCROOT%"}
+
+
+def _rule(rule: type[Rule]) -> dict[str, Any]:
+    from k8slb.docs import rule_markdown
+
+    sections = rule.sections()
+    return {
+        "id": rule.id,
+        "name": rule.name,
+        "shortDescription": {"text": rule.summary()},
+        "fullDescription": {"text": sections.get("What it does", rule.summary())},
+        "help": {
+            "text": sections.get("Fix", rule.summary()),
+            "markdown": rule_markdown(rule),
+        },
+        "helpUri": DOCS.format(id=rule.id),
+        "defaultConfiguration": {"level": _LEVELS[rule.severity]},
+        "properties": {"tags": ["kubernetes", "load-balancing"]},
+    }
+
+
+def _region(text: str, start: int, end: int) -> dict[str, int]:
+    """A SARIF region (1-based, end column exclusive) for character offsets."""
+
+    def line_column(offset: int) -> tuple[int, int]:
+        line = text.count("\n", 0, offset) + 1
+        return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+    start_line, start_column = line_column(start)
+    end_line, end_column = line_column(end)
+    return {
+        "startLine": start_line,
+        "startColumn": start_column,
+        "endLine": end_line,
+        "endColumn": end_column,
+    }
+
+
+def _fix(finding: Finding, contents: dict[str, bytes]) -> list[dict[str, Any]]:
+    """The finding's fix as replacements: made in memory on each file it touches."""
+    from k8slb.fixing.fixer import apply_edits
+
+    changes = []
+    for path in dict.fromkeys(edit.path for edit in finding.edits):
+        if path not in contents:
+            return []
+        old = contents[path]
+        new, refusals = apply_edits(old, [e for e in finding.edits if e.path == path])
+        if refusals or new == old:
+            return []
+        before, after = old.decode("utf-8-sig"), new.decode("utf-8-sig")
+        prefix = 0
+        while prefix < min(len(before), len(after)) and before[prefix] == after[prefix]:
+            prefix += 1
+        suffix = 0
+        while (
+            suffix < min(len(before), len(after)) - prefix
+            and before[-1 - suffix] == after[-1 - suffix]
+        ):
+            suffix += 1
+        changes.append(
+            {
+                "artifactLocation": _artifact(path),
+                "replacements": [
+                    {
+                        "deletedRegion": _region(before, prefix, len(before) - suffix),
+                        "insertedContent": {"text": after[prefix : len(after) - suffix]},
+                    }
+                ],
+            }
+        )
+    if not changes:
+        return []
+    return [{"description": {"text": finding.fix.description or ""}, "artifactChanges": changes}]
+
+
+def _result(finding: Finding, index: dict[str, int], contents: dict[str, bytes]) -> dict[str, Any]:
+    result: dict[str, Any] = {
+        "ruleId": finding.rule,
+        "ruleIndex": index[finding.rule],
+        "level": _LEVELS[finding.severity],
+        "message": {"text": finding.message},
+        "locations": [
+            {
+                "physicalLocation": {
+                    "artifactLocation": _artifact(finding.path),
+                    "region": {"startLine": finding.line, "startColumn": finding.column},
+                }
+            }
+        ],
+    }
+    if finding.related:
+        result["relatedLocations"] = [
+            {
+                "id": number,
+                "physicalLocation": {
+                    "artifactLocation": _artifact(related.path),
+                    "region": {"startLine": related.line},
+                },
+                "message": {"text": related.message},
+            }
+            for number, related in enumerate(finding.related)
+        ]
+    if finding.object is not None:
+        ref = finding.object
+        result["properties"] = {
+            "object": {"kind": ref.kind, "namespace": ref.namespace, "name": ref.name},
+            "container": finding.container,
+        }
+    if finding.fix.available and finding.edits:
+        fixes = _fix(finding, contents)
+        if fixes:
+            result["fixes"] = fixes
+    return result
+
+
+def document(result: RunResult, contents: dict[str, bytes]) -> dict[str, Any]:
+    index = {rule.id: number for number, rule in enumerate(ALL_RULES)}
+    return {
+        "$schema": SCHEMA,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "k8slb",
+                        "version": __version__,
+                        "semanticVersion": __version__,
+                        "informationUri": INFORMATION_URI,
+                        "rules": [_rule(rule) for rule in ALL_RULES],
+                    }
+                },
+                "columnKind": "unicodeCodePoints",
+                "results": [_result(f, index, contents) for f in result.findings],
+            }
+        ],
+    }
+
+
+def render(result: RunResult, contents: dict[str, bytes]) -> str:
+    return json.dumps(document(result, contents), indent=2) + "\n"
