@@ -105,7 +105,8 @@ def _has_table(pyproject: Path) -> bool:
 
 def _read_toml(path: Path) -> dict[str, Any]:
     try:
-        return tomllib.loads(path.read_text("utf-8"))
+        data: dict[str, Any] = tomllib.loads(path.read_text("utf-8"))
+        return data
     except (OSError, UnicodeDecodeError) as error:
         raise ConfigError(f"{path}: cannot read: {error}") from None
     except tomllib.TOMLDecodeError as error:
@@ -137,7 +138,8 @@ def _describe(error: ValidationError) -> str:
     expected: Any = error.validator_value
     if error.validator == "additionalProperties":
         known = schema.get("properties", {})
-        extra = sorted(set(error.instance) - set(known))
+        instance: Any = error.instance
+        extra = sorted(set(instance) - set(known))
         key = ".".join([*map(str, error.absolute_path), extra[0]])
         return f"unknown key `{key}` (allowed: {', '.join(sorted(known))})"
     if error.validator == "enum":
