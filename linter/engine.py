@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,6 +31,7 @@ class Settings:
     exemptions: Sequence[Exemption] = ()
     config_root: Path | None = None
     report_unused_ignores: bool = False
+    today: datetime.date | None = None  # when exemptions expire; None: the real today
 
 
 @dataclass
@@ -104,6 +106,7 @@ def run(
         per_file_ignores=dict(settings.per_file_ignores),
         config_root=settings.config_root or Path.cwd(),
         exemptions=settings.exemptions,
+        today=settings.today or datetime.date.today(),
     )
     suppressions.add_objects(objects)
     outcome = suppressions.apply(findings)

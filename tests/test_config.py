@@ -1,0 +1,160 @@
+"""Configuration: found by walking up, validated, and what each key does."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from k8slb.cli import cli
+from k8slb.config import find_config
+
+from .helpers import FIXTURES
+
+
+@contextlib.contextmanager
+def working_folder(path: Path) -> Iterator[None]:
+    before = Path.cwd()
+    os.chdir(path)
+    try:
+        yield
+    finally:
+        os.chdir(before)
+
+
+def check(where: Path, *args: str) -> tuple[int, str, str]:
+    """Run `k8slb check demo` with `where` as the current folder (demo: the bad demo)."""
+    if not (where / "demo").exists():
+        shutil.copytree(FIXTURES / "demo" / "bad", where / "demo")
+    with working_folder(where):
+        result = CliRunner().invoke(cli, ["check", "--format", "json", *args, "demo"])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def rules(stdout: str) -> set[str]:
+    return {f["rule"] for f in json.loads(stdout)["findings"]}
+
+
+def write(path: Path, text: str) -> Path:
+    path.write_text(textwrap.dedent(text))
+    return path
+
+
+def test_the_nearest_config_wins_and_pyproject_needs_the_table(tmp_path: Path) -> None:
+    write(tmp_path / "pyproject.toml", "[tool.k8slb]\nselect = ['KLB401']\n")
+    inner = tmp_path / "a" / "b"
+    inner.mkdir(parents=True)
+    assert find_config(inner) == tmp_path / "pyproject.toml"
+    write(tmp_path / "a" / "pyproject.toml", "[project]\nname = 'x'\n")  # no [tool.k8slb]
+    assert find_config(inner) == tmp_path / "pyproject.toml"
+    write(tmp_path / "a" / ".k8slb.yaml", "select: [KLB101]\n")
+    assert find_config(inner) == tmp_path / "a" / ".k8slb.yaml"
+
+
+def test_select_ignore_and_fail_on_from_pyproject(tmp_path: Path) -> None:
+    write(
+        tmp_path / "pyproject.toml",
+        """\
+        [tool.k8slb]
+        select = ["KLB1", "KLB4"]
+        ignore = ["grpc-client-clusterip"]
+        fail-on = "error"
+        """,
+    )
+    code, out, _ = check(tmp_path)
+    assert rules(out) == {"KLB101", "KLB401", "KLB403"}
+    assert code == 0, "only warnings, and fail-on is error"
+    code, out, _ = check(tmp_path, "--select", "KLB301", "--fail-on", "warning")
+    assert rules(out) == {"KLB301"} and code == 1, "the command line wins"
+
+
+def test_isolated_and_explicit_config(tmp_path: Path) -> None:
+    write(tmp_path / ".k8slb.yaml", "select: [KLB401]\n")
+    other = write(tmp_path / "other.yaml", "select: [KLB301]\n")
+    assert rules(check(tmp_path)[1]) == {"KLB401"}
+    assert len(rules(check(tmp_path, "--isolated")[1])) == 6
+    assert rules(check(tmp_path, "--config", str(other))[1]) == {"KLB301"}
+
+
+def test_exclude_kubernetes_version_mesh_and_fix_values(tmp_path: Path) -> None:
+    write(
+        tmp_path / ".k8slb.yaml",
+        """\
+        exclude: ["demo/*.py"]
+        mesh: istio
+        kubernetes-version: "1.29"
+        fix:
+          prestop-seconds: 8
+        """,
+    )
+    _, out, _ = check(tmp_path)
+    assert rules(out) == {"KLB301", "KLB401"}, "Python excluded, KLB101 silenced by the mesh"
+    prestop = next(f for f in json.loads(out)["findings"] if f["rule"] == "KLB401")
+    assert prestop["fix"]["safe"] is False, "exec sleep below 1.30"
+    assert prestop["fix"]["description"].startswith("add lifecycle.preStop.exec (8 s)")
+
+
+def test_per_file_ignores(tmp_path: Path) -> None:
+    write(tmp_path / ".k8slb.yaml", "per-file-ignores:\n  'demo/*.py': [KLB2, KLB4]\n")
+    found = json.loads(check(tmp_path)[1])["findings"]
+    assert {
+        (f["path"].rsplit("/", 1)[1], f["rule"]) for f in found if f["path"].endswith(".py")
+    } == {("client.py", "KLB102")}
+
+
+@pytest.mark.parametrize(
+    ("config", "message"),
+    [
+        ("selct: [KLB401]\n", ".k8slb.yaml:1: unknown key `selct` (allowed: exclude, exemptions,"),
+        (
+            "fail-on: critical\n",
+            ".k8slb.yaml:1: `fail-on`: 'critical' is not one of 'error', 'warning', 'info'",
+        ),
+        ("select: KLB401\n", ".k8slb.yaml:1: `select` must be of type array, not 'KLB401'"),
+        (
+            "fix:\n  prestop-seconds: soon\n",
+            ".k8slb.yaml:2: `fix.prestop-seconds` must be of type integer, not 'soon'",
+        ),
+        ("ignore: [KLB999]\n", ".k8slb.yaml: unknown rule or prefix 'KLB999'"),
+        ("exemptions:\n  - rules: [KLB401]\n", "`exemptions.0`: 'reason' is a required property"),
+        (
+            "exemptions:\n  - {rules: [KLB401], reason: x, expires: '2026-02-30'}\n",
+            "`exemptions`: day is out of range",
+        ),
+        ("select: [KLB401\n", ".k8slb.yaml:2: not valid YAML"),
+    ],
+    ids=[
+        "unknown-key",
+        "wrong-value",
+        "wrong-type",
+        "nested-type",
+        "unknown-rule",
+        "missing-reason",
+        "impossible-date",
+        "broken-yaml",
+    ],
+)
+def test_a_wrong_config_is_exit_2_naming_file_key_and_what_is_allowed(
+    tmp_path: Path, config: str, message: str
+) -> None:
+    write(tmp_path / ".k8slb.yaml", config)
+    code, out, err = check(tmp_path)
+    assert code == 2 and out == ""
+    assert message in err
+
+
+def test_a_wrong_pyproject_table_is_exit_2_too(tmp_path: Path) -> None:
+    write(tmp_path / "pyproject.toml", "[tool.k8slb]\nfail_on = 'error'\n")
+    code, _, err = check(tmp_path)
+    assert code == 2 and "pyproject.toml: unknown key `fail_on`" in err
+
+
+def test_a_missing_explicit_config_is_exit_2(tmp_path: Path) -> None:
+    code, _, err = check(tmp_path, "--config", "nope.yaml")
+    assert code == 2 and "nope.yaml: no such configuration file" in err

@@ -1,0 +1,131 @@
+"""Every output format, on the demo and on a multi-file tree: SARIF validated against the
+official 2.1.0 schema, JSON against k8slb's own, GitHub annotations and JUnit parsed."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from typing import Any
+from xml.etree import ElementTree as ET
+
+import pytest
+from click.testing import CliRunner
+from jsonschema import Draft7Validator, validators
+from k8slb.cli import cli
+from k8slb.rules import ALL_RULES
+
+from .helpers import FIXTURES, SHARED
+
+TREES = [str(FIXTURES / "demo"), str(FIXTURES / "multi")]
+SARIF_SCHEMA = SHARED / "schemas" / "sarif-2.1.0.json"
+
+
+def output(*args: str) -> str:
+    result = CliRunner().invoke(cli, ["check", *args])
+    assert result.exit_code in (0, 1), result.output
+    return result.stdout
+
+
+@pytest.mark.parametrize("tree", TREES, ids=["demo", "multi"])
+def test_json_validates_against_the_shipped_schema(tree: str) -> None:
+    schema = json.loads(resources.files("k8slb").joinpath("schemas/report.json").read_text())
+    for extra in ([], ["--show-suppressed"]):
+        report = json.loads(output("--format", "json", *extra, tree))
+        errors = list(Draft7Validator(schema).iter_errors(report))
+        assert errors == [], errors[0].message if errors else ""
+    assert "suppressed" not in json.loads(output("--format", "json", tree)), "opt-in only"
+
+
+@pytest.mark.skipif(not SARIF_SCHEMA.is_file(), reason="../shared/schemas is absent")
+@pytest.mark.parametrize("tree", TREES, ids=["demo", "multi"])
+def test_sarif_validates_against_the_official_schema(tree: str) -> None:
+    schema = json.loads(SARIF_SCHEMA.read_text())
+    sarif = json.loads(output("--format", "sarif", tree))
+    validator = validators.validator_for(schema)(schema)
+    errors = sorted(validator.iter_errors(sarif), key=lambda e: list(map(str, e.path)))
+    assert errors == [], f"{list(errors[0].path)}: {errors[0].message}" if errors else ""
+
+
+def _sarif(tree: str) -> dict[str, Any]:
+    sarif: dict[str, Any] = json.loads(output("--format", "sarif", tree))
+    return sarif
+
+
+def test_sarif_describes_every_rule_and_locates_every_finding() -> None:
+    (run,) = _sarif(TREES[0])["runs"]
+    rules = run["tool"]["driver"]["rules"]
+    assert [r["id"] for r in rules] == [r.id for r in ALL_RULES]
+    for rule in rules:
+        assert rule["shortDescription"]["text"] and rule["fullDescription"]["text"]
+        assert rule["help"]["markdown"].startswith(f"# {rule['id']} ")
+        assert rule["helpUri"].endswith(f"docs/rules/{rule['id']}.md")
+    by_rule = {r["ruleId"]: r for r in run["results"]}
+    prestop = by_rule["KLB401"]
+    assert prestop["level"] == "warning"
+    location = prestop["locations"][0]["physicalLocation"]
+    assert location["artifactLocation"]["uri"].endswith("demo/bad/backend.yaml")
+    assert location["region"] == {"startLine": 22, "startColumn": 17}
+    assert rules[prestop["ruleIndex"]]["id"] == "KLB401"
+    client = by_rule["KLB102"]
+    assert [r["message"]["text"] for r in client["relatedLocations"]] == [
+        "BACKEND_ADDR='backend.shop.svc.cluster.local:50051'",
+        "Service/shop/backend",
+    ]
+
+
+def test_sarif_fixes_are_the_text_the_fixer_writes() -> None:
+    (run,) = _sarif(TREES[0])["runs"]
+    prestop = next(r for r in run["results"] if r["ruleId"] == "KLB401")
+    (fix,) = prestop["fixes"]
+    (change,) = fix["artifactChanges"]
+    (replacement,) = change["replacements"]
+    assert replacement["insertedContent"]["text"] == (
+        "          lifecycle:\n            preStop:\n"
+        "              sleep:\n                seconds: 5\n"
+    )
+    assert replacement["deletedRegion"]["startLine"] == 39
+    shared_probe = next(r for r in run["results"] if r["ruleId"] == "KLB301")
+    assert "fixes" in shared_probe, "unsafe fixes are described too"
+
+
+@pytest.mark.parametrize("tree", TREES, ids=["demo", "multi"])
+def test_github_annotations(tree: str) -> None:
+    lines = output("--format", "github", tree).splitlines()
+    findings = json.loads(output("--format", "json", tree))["findings"]
+    assert len(lines) == len(findings)
+    for line, finding in zip(lines, findings, strict=True):
+        command = {"error": "error", "warning": "warning", "info": "notice"}[finding["severity"]]
+        assert line.startswith(
+            f"::{command} file={finding['path']},line={finding['line']},"
+            f"col={finding['column']},title={finding['rule']} {finding['name']}::"
+        )
+        assert "\n" not in line
+
+
+def test_github_escapes_what_would_break_a_command() -> None:
+    from k8slb.findings import Finding, Severity
+    from k8slb.report.github import annotation
+
+    finding = Finding("KLB001", "invalid-yaml", Severity.ERROR, "a,b:c.yaml", 1, 2, "50%\nbad")
+    assert annotation(finding) == (
+        "::error file=a%2Cb%3Ac.yaml,line=1,col=2,title=KLB001 invalid-yaml::50%25%0Abad"
+    )
+
+
+@pytest.mark.parametrize("tree", TREES, ids=["demo", "multi"])
+def test_junit_has_a_test_case_per_file_and_a_failure_per_finding(tree: str) -> None:
+    root = ET.fromstring(output("--format", "junit", tree))
+    (suite,) = root.iter("testsuite")
+    cases = suite.findall("testcase")
+    findings = json.loads(output("--format", "json", tree))
+    assert len(cases) == findings["summary"]["files"] == int(suite.get("tests", "0"))
+    failures = [f for case in cases for f in case.findall("failure")]
+    assert len(failures) == findings["summary"]["findings"]
+    assert int(suite.get("failures", "0")) == sum(1 for c in cases if c.find("failure") is not None)
+
+
+def test_statistics_and_quiet() -> None:
+    stats = output("--statistics", TREES[0]).splitlines()
+    assert "1\tKLB401\t[*] no-prestop" in stats and len(stats) == 6
+    quiet = output("--quiet", TREES[0]).splitlines()
+    assert len(quiet) == 6 and not quiet[-1].startswith("Found")
