@@ -11,7 +11,7 @@ RUN_STAMP := $(VENV)/.installed-run-$(FILES_HASH)
 TEST_STAMP := $(VENV)/.installed-test-$(FILES_HASH)
 PIP_INSTALL := $(BIN)/python -m pip install -q --disable-pip-version-check
 
-.PHONY: demo test lint install clean
+.PHONY: demo test lint install docs clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -43,6 +43,10 @@ lint: $(TEST_STAMP)
 
 test: lint
 	$(BIN)/python -m pytest
+
+# docs/rules/ is generated from the rules' docstrings (a test fails when it is stale).
+docs: $(RUN_STAMP)
+	$(BIN)/python -m k8slb.docs docs/rules
 
 clean:
 	rm -rf $(VENV) build *.egg-info

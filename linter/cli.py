@@ -21,7 +21,7 @@ from k8slb.report import json as json_report
 from k8slb.report import text as text_report
 from k8slb.rules import ALL_RULES
 from k8slb.selection import SelectionError, find_rule, select_rules, split_codes
-from k8slb.sources import Discovery, Exclude, discover
+from k8slb.sources import Discovery, Exclude, discover, with_context
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 FORMATS = ("text", "json", "sarif", "github", "junit")
@@ -109,6 +109,13 @@ def common_options(command: F) -> F:
         ),
         click.option("--isolated", is_flag=True, help="Ignore every configuration file."),
         click.option(
+            "--context",
+            multiple=True,
+            metavar="PATH",
+            help="Also read PATH for cross-file facts (Services, env, signal handlers), "
+            "but report only on PATHS: what a pre-commit hook wants.",
+        ),
+        click.option(
             "--report-unused-ignores",
             is_flag=True,
             help="Report suppressions that suppress nothing (KLB005).",
@@ -139,6 +146,7 @@ def make_run(
     config_path: Path | None,
     isolated: bool,
     report_unused_ignores: bool,
+    context: Sequence[str],
 ) -> Run:
     """The command line over the configuration over the defaults."""
     try:
@@ -163,6 +171,8 @@ def make_run(
     )
     exclude = Exclude(tuple(config.exclude), config.root) if config.exclude else None
     found = discover(paths or ["."], stdin_filename, exclude)
+    if context:
+        found = with_context(found, discover(context, None, exclude))
     return Run(found, settings, Severity.parse(fail_on or config.fail_on or "warning"))
 
 

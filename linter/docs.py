@@ -1,10 +1,15 @@
 """A rule's full documentation, from its docstring and its tested examples.
 
-`k8slb explain` prints it; the examples are the same ones the test-suite runs, so the
-documentation cannot show an example that does not behave as described."""
+`k8slb explain` prints it, and `python -m k8slb.docs` writes docs/rules/ (a test fails when
+those files are stale). The examples are the ones the test-suite runs, so the documentation
+cannot show an example that does not behave as described."""
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+from k8slb.rules import ALL_RULES
 from k8slb.rules.base import Rule
 
 
@@ -50,3 +55,40 @@ def rule_markdown(rule: type[Rule]) -> str:
     if rule.examples:
         lines += ["## Examples", "", *_example_lines(rule)]
     return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def index_markdown() -> str:
+    lines = [
+        "# k8slb rules",
+        "",
+        "Generated from the rules' docstrings by `python -m k8slb.docs`; do not edit.",
+        "",
+        "| id | name | severity | fix | summary |",
+        "|---|---|---|---|---|",
+    ]
+    for rule in ALL_RULES:
+        fix = ("safe" if rule.fix.safe else "unsafe") if rule.fix.available else "-"
+        lines.append(
+            f"| [{rule.id}]({rule.id}.md) | {rule.name} | {rule.severity.label} | {fix} "
+            f"| {rule.summary()} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def generated() -> dict[str, str]:
+    """docs/rules/: file name -> content."""
+    files = {f"{rule.id}.md": rule_markdown(rule) for rule in ALL_RULES}
+    files["README.md"] = index_markdown()
+    return files
+
+
+def write(folder: Path) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    for stale in folder.glob("*.md"):
+        stale.unlink()
+    for name, text in generated().items():
+        (folder / name).write_text(text, encoding="utf-8")
+
+
+if __name__ == "__main__":
+    write(Path(sys.argv[1] if len(sys.argv) > 1 else "docs/rules"))

@@ -118,13 +118,17 @@ def run(
             for marker in outcome.unused
             if judgeable(marker, selected)
         ]
+    reported = {s.path for s in sources if s.report}
+    if len(reported) < len(sources):  # --context: the other files only inform
+        findings = [f for f in findings if f.path in reported]
+        outcome.suppressed = [(f, why) for f, why in outcome.suppressed if f.path in reported]
     findings.sort(key=Finding.sort_key)
     return RunResult(
         findings=findings,
         suppressed=outcome.suppressed,
         paths=[m.path for m in manifests] + [f.path for f in read.python],
         contents=read.contents,
-        files=len(sources) - len(errors),
+        files=sum(1 for s in sources if s.report) - len(errors),
         objects=len(objects),
         unknown_kinds=sum(1 for obj in objects if obj.spec is None),
         other_documents=sum(m.other_documents for m in manifests),

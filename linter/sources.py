@@ -46,6 +46,7 @@ class Source:
     path: str
     language: Language
     location: Path | None
+    report: bool = True  # False: read for cross-file facts only (`--context`)
 
     def read(self) -> bytes:
         if self.location is None:
@@ -156,6 +157,18 @@ class Exclude:
             return False
         spec = _compiled(self.patterns)
         return spec.match_file(relative + ("/" if is_dir else ""))
+
+
+def with_context(found: Discovery, context: Discovery) -> Discovery:
+    """`found`, plus the files of `context` it lacks, read for their facts but not reported
+    on: a pre-commit hook lints the changed files with the rest of the repository in view."""
+    named = {s.location.resolve() for s in found.sources if s.location is not None}
+    extra = [
+        Source(s.path, s.language, s.location, report=False)
+        for s in context.sources
+        if s.location is not None and s.location.resolve() not in named
+    ]
+    return Discovery([*found.sources, *extra], [*found.errors, *context.errors])
 
 
 @cache

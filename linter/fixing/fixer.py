@@ -91,6 +91,7 @@ def plan(sources: Sequence[Source], settings: Settings, *, unsafe: bool) -> FixO
         except OSError:
             continue  # the check reports it
     outcome.original = dict(contents)
+    writable = {s.path for s in sources if s.report}  # never edit `--context` files
     refused_files: set[str] = set()
     first: RunResult | None = None
     for _ in range(MAX_PASSES):
@@ -100,7 +101,7 @@ def plan(sources: Sequence[Source], settings: Settings, *, unsafe: bool) -> FixO
         for finding in result.findings:
             if not finding.edits or finding.path in refused_files:
                 continue
-            if finding.fix.safe or unsafe:
+            if (finding.fix.safe or unsafe) and all(e.path in writable for e in finding.edits):
                 for edit in finding.edits:
                     if edit not in chosen[edit.path]:
                         chosen[edit.path].append(edit)

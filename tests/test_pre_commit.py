@@ -1,0 +1,83 @@
+"""The hooks of .pre-commit-hooks.yaml, run for real by the pre-commit package on a
+temporary repository that points at this checkout (at its HEAD commit)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .helpers import FIXTURES, ROOT
+
+
+def _head() -> str | None:
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True, text=True, check=True
+        )
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return done.stdout.strip()
+
+
+HEAD = _head()
+pytestmark = pytest.mark.skipif(HEAD is None, reason="this checkout is not a git repository")
+
+
+@pytest.fixture(scope="module")
+def pre_commit_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One hook environment for the module: pre-commit installs k8slb into it once."""
+    return tmp_path_factory.mktemp("pre-commit-home")
+
+
+def _repository(where: Path, demo: str, hook: str) -> Path:
+    repo = where / "repo"
+    shutil.copytree(FIXTURES / "demo" / demo, repo)
+    (repo / ".pre-commit-config.yaml").write_text(
+        f"repos:\n  - repo: {ROOT}\n    rev: {HEAD}\n    hooks:\n      - id: {hook}\n"
+    )
+    git = ["git", "-c", "user.name=k8slb", "-c", "user.email=k8slb@example.invalid"]
+    subprocess.run([*git, "init", "-q"], cwd=repo, check=True)
+    subprocess.run([*git, "add", "-A"], cwd=repo, check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "demo"], cwd=repo, check=True)
+    return repo
+
+
+def _pre_commit(repo: Path, home: Path) -> subprocess.CompletedProcess[str]:
+    environment = {**os.environ, "PRE_COMMIT_HOME": str(home), "NO_COLOR": "1"}
+    return subprocess.run(
+        [sys.executable, "-m", "pre_commit", "run", "--all-files", "--color", "never"],
+        cwd=repo,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
+
+
+def test_the_check_hook_fails_on_the_bad_demo(tmp_path: Path, pre_commit_home: Path) -> None:
+    done = _pre_commit(_repository(tmp_path, "bad", "k8slb"), pre_commit_home)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "k8slb" in done.stdout and "Failed" in done.stdout
+    assert "backend.yaml:22:17: KLB401" in done.stdout
+    assert "client.py:10:11: KLB102" in done.stdout
+
+
+def test_the_check_hook_passes_on_the_good_demo(tmp_path: Path, pre_commit_home: Path) -> None:
+    done = _pre_commit(_repository(tmp_path, "good", "k8slb"), pre_commit_home)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Passed" in done.stdout
+
+
+def test_the_fix_hook_fixes_the_bad_demo(tmp_path: Path, pre_commit_home: Path) -> None:
+    repo = _repository(tmp_path, "bad", "k8slb-fix")
+    done = _pre_commit(repo, pre_commit_home)
+    assert done.returncode == 1, done.stdout + done.stderr  # files were modified
+    assert "files were modified by this hook" in done.stdout
+    assert "preStop:" in (repo / "backend.yaml").read_text()
+    assert "grpc.max_connection_age_ms" in (repo / "server.py").read_text()
