@@ -84,7 +84,7 @@ class _IgnoreRules:
     def ignores(self, path: Path, *, is_dir: bool) -> bool:
         verdict = False
         for base, spec in self.specs:  # like git, the innermost file that has a say wins
-            relative = path.relative_to(base).as_posix() + ("/" if is_dir else "")
+            relative = os.path.relpath(path, base).replace(os.sep, "/") + ("/" if is_dir else "")
             include = spec.check_file(relative).include
             if include is not None:
                 verdict = include
@@ -118,29 +118,35 @@ def _rules_for(root: Path) -> _IgnoreRules:
 
 
 def _walk(root: str, exclude: Exclude | None) -> Iterator[tuple[str, Language]]:
-    base = Path(root).resolve()
-    rules = {base: _rules_for(base)}
-    for folder_text, dirnames, filenames in os.walk(base):
-        folder = Path(folder_text)
+    """(path as shown, language) of the files under `root`. Strings, not Path objects, on
+    this hot path: a monorepo has thousands of files."""
+    base = str(Path(root).resolve())
+    shown_root = os.path.normpath(root)
+    rules = {base: _rules_for(Path(base))}
+    for folder, dirnames, filenames in os.walk(base):
         here = rules.pop(folder)
+        relative = os.path.relpath(folder, base)
+        shown_folder = os.path.normpath(os.path.join(shown_root, relative))  # no "./" prefix
         kept = []
         for name in sorted(dirnames):
-            child = folder / name
-            if name in SKIPPED_DIRS or here.ignores(child, is_dir=True):
+            child = os.path.join(folder, name)
+            if name in SKIPPED_DIRS or (here.specs and here.ignores(Path(child), is_dir=True)):
                 continue
-            if exclude is not None and exclude.matches(child, is_dir=True):
+            if exclude is not None and exclude.matches(Path(child), is_dir=True):
                 continue
-            rules[child] = here.below(child)
+            rules[child] = here.below(Path(child))
             kept.append(name)
         dirnames[:] = kept
         for name in sorted(filenames):
             language = language_of(name, explicit=False)
-            if language is None or here.ignores(folder / name, is_dir=False):
+            if language is None:
                 continue
-            if exclude is not None and exclude.matches(folder / name, is_dir=False):
+            path = os.path.join(folder, name)
+            if here.specs and here.ignores(Path(path), is_dir=False):
                 continue
-            shown = os.path.join(root, os.path.relpath(folder / name, base))
-            yield os.path.normpath(shown), language
+            if exclude is not None and exclude.matches(Path(path), is_dir=False):
+                continue
+            yield (name if shown_folder == "." else os.path.join(shown_folder, name)), language
 
 
 @dataclass(frozen=True)
@@ -185,7 +191,7 @@ def discover(
     seen: set[str] = set()
 
     def add(shown: str, language: Language, location: Path | None) -> None:
-        key = str(location.resolve()) if location else STDIN
+        key = os.path.abspath(location) if location else STDIN
         if key not in seen:
             seen.add(key)
             found.sources.append(Source(shown, language, location))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+import pytest
 from k8slb.sources import discover
 
 
@@ -88,3 +89,11 @@ def test_stdin_is_a_source(tmp_path: Path) -> None:
     assert [(s.path, s.language, s.location) for s in found.sources] == [
         ("rendered.yaml", "yaml", None)
     ]
+
+
+def test_the_current_folder_gives_paths_without_a_dot_prefix(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    make(tmp_path, "a.yaml", "sub/b.yaml")
+    monkeypatch.chdir(tmp_path)
+    assert [s.path for s in discover(["."]).sources] == ["a.yaml", "sub/b.yaml"]
