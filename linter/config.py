@@ -15,13 +15,15 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from jsonschema import Draft7Validator, ValidationError
 from k8slb.fixing.edits import FixValues
 from k8slb.selection import SelectionError, codes_to_ids
 from k8slb.shapes import position_of
 from k8slb.yamltree import YMap, compose
+
+if TYPE_CHECKING:  # jsonschema is imported only when there is a configuration to check
+    from jsonschema import ValidationError
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -151,6 +153,8 @@ def _describe(error: ValidationError) -> str:
 
 
 def load_config(path: Path) -> Config:
+    from jsonschema import Draft7Validator
+
     data, tree = _read(path)
     errors = sorted(
         Draft7Validator(_schema()).iter_errors(data), key=lambda e: list(map(str, e.path))

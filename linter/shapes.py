@@ -15,10 +15,12 @@ import json
 from collections.abc import Iterator, Sequence
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import fastjsonschema
-from jsonschema import Draft7Validator, ValidationError
+
+if TYPE_CHECKING:  # jsonschema is imported only when an object is malformed
+    from jsonschema import Draft7Validator, ValidationError
 from k8slb.yamltree import Pos, YMap, YSeq
 
 _TYPE_NAMES = {
@@ -54,6 +56,8 @@ def _fast_check(shape: str) -> Any:
 
 @cache
 def _validator(shape: str) -> Draft7Validator:
+    from jsonschema import Draft7Validator
+
     return Draft7Validator(_schema(shape))
 
 
