@@ -11,7 +11,7 @@ RUN_STAMP := $(VENV)/.installed-run-$(FILES_HASH)
 TEST_STAMP := $(VENV)/.installed-test-$(FILES_HASH)
 PIP_INSTALL := $(BIN)/python -m pip install -q --disable-pip-version-check
 
-.PHONY: demo test lint install docs clean
+.PHONY: demo test lint install docs bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -43,6 +43,12 @@ lint: $(TEST_STAMP)
 
 test: lint
 	$(BIN)/python -m pytest
+
+# k8slb against the parse floor on a generated monorepo (N services); prints ratios.
+N ?= 2000
+bench: $(RUN_STAMP)
+	$(BIN)/python -m compileall -q linter rules  # as an installed package would be
+	$(BIN)/python scripts/bench.py $(N)
 
 # docs/rules/ is generated from the rules' docstrings (a test fails when it is stale).
 docs: $(RUN_STAMP)

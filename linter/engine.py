@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from k8slb.cache import Cache, run_key
 from k8slb.config import Exemption
 from k8slb.findings import Finding
 from k8slb.fixing.edits import FixValues
 from k8slb.index import Index
-from k8slb.manifests import ManifestFile, load_manifests
+from k8slb.manifests import ManifestFile
 from k8slb.model import K8sObject, Problem
+from k8slb.parsing import Parsed, parse_all
 from k8slb.projects import assign_projects
-from k8slb.pyfacts import PythonFacts, is_test_path, worth_parsing
+from k8slb.pyfacts import PythonFacts
 from k8slb.rules.base import Context, Rule
 from k8slb.rules.unused_suppression import UnusedSuppression
 from k8slb.sources import Source
@@ -32,6 +34,23 @@ class Settings:
     config_root: Path | None = None
     report_unused_ignores: bool = False
     today: datetime.date | None = None  # when exemptions expire; None: the real today
+
+    def digest(self, sources: Sequence[Source]) -> str:
+        """Everything besides the files' bytes that a run's result depends on."""
+        return repr(
+            (
+                [rule.id for rule in self.rules],
+                self.kubernetes_version,
+                self.mesh,
+                self.fix_values,
+                sorted(self.per_file_ignores.items()),
+                self.exemptions,
+                str(self.config_root),
+                self.report_unused_ignores,
+                self.today or datetime.date.today(),
+                [(s.path, s.language, s.report) for s in sources],
+            )
+        )
 
 
 @dataclass
@@ -57,36 +76,86 @@ class Sources:
     contents: dict[str, bytes] = field(default_factory=dict)
 
 
-def read_sources(sources: Sequence[Source], contents: Mapping[str, bytes] | None = None) -> Sources:
-    """Read and parse every source; `contents` gives the bytes of some of them (the fixer
-    lints its edited text before it writes anything)."""
-    read = Sources()
+def read_bytes(
+    sources: Sequence[Source], contents: Mapping[str, bytes] | None = None
+) -> tuple[dict[str, bytes], list[str]]:
+    """Every source's bytes (`contents` overrides some: the fixer lints its edited text
+    before it writes anything), and what could not be read."""
+    data: dict[str, bytes] = {}
+    errors: list[str] = []
     for source in sources:
         try:
-            data = contents[source.path] if contents and source.path in contents else source.read()
+            data[source.path] = (
+                contents[source.path] if contents and source.path in contents else source.read()
+            )
         except OSError as error:
-            read.errors.append(f"{source.path}: cannot read: {error.strerror or error}")
+            errors.append(f"{source.path}: cannot read: {error.strerror or error}")
+    return data, errors
+
+
+def read_sources(
+    sources: Sequence[Source],
+    contents: Mapping[str, bytes] | None = None,
+    *,
+    jobs: int = 1,
+    cache: Cache | None = None,
+    data: dict[str, bytes] | None = None,
+) -> Sources:
+    """Read and parse every source once. Parses come from the cache when the file has not
+    changed, and from a pool of `jobs` processes otherwise."""
+    read = Sources()
+    if data is None:
+        data, read.errors = read_bytes(sources, contents)
+    read.contents = data
+    parsed: dict[str, Parsed] = {}
+    pending: list[tuple[str, str, bytes]] = []
+    for source in sources:
+        if source.path not in data:
             continue
-        read.contents[source.path] = data
-        if source.language == "yaml":
-            read.manifests.append(load_manifests(source.path, data))
+        hit = cache.parsed(source.path, data[source.path]) if cache is not None else None
+        if hit is not None:
+            parsed[source.path] = hit
         else:
-            read.python.append(analyse_python(source.path, data))
+            pending.append((source.path, source.language, data[source.path]))
+    for (path, _, content), result in zip(pending, parse_all(pending, jobs), strict=True):
+        parsed[path] = result
+        if cache is not None:
+            cache.store(path, content, result)
+    for source in sources:
+        found = parsed.get(source.path)
+        if isinstance(found, ManifestFile):
+            read.manifests.append(found)
+        elif found is not None:
+            read.python.append(found)
     return read
 
 
-def analyse_python(path: str, data: bytes) -> PythonFacts:
-    if not worth_parsing(data):  # most files: no CST, and libcst is never imported
-        return PythonFacts(path, is_test=is_test_path(path))
-    from k8slb.pycode import analyse
-
-    return analyse(path, data)
-
-
 def run(
-    sources: Sequence[Source], settings: Settings, contents: Mapping[str, bytes] | None = None
+    sources: Sequence[Source],
+    settings: Settings,
+    contents: Mapping[str, bytes] | None = None,
+    *,
+    jobs: int = 1,
+    cache: Cache | None = None,
 ) -> RunResult:
-    read = read_sources(sources, contents)
+    data, errors = read_bytes(sources, contents)
+    key = None
+    if cache is not None and not errors:
+        files = [Cache.file_key(s.path, data[s.path]) for s in sources]
+        key = run_key(settings.digest(sources), files)
+        remembered: RunResult | None = cache.result(key)
+        if remembered is not None:  # every input as in the last run: so is the result
+            return replace(remembered, contents=data)
+    read = read_sources(sources, jobs=jobs, cache=cache, data=data)
+    read.errors = errors
+    result = _check(sources, settings, read)
+    if cache is not None and key is not None:
+        cache.remember(key, replace(result, contents={}))
+        cache.save()
+    return result
+
+
+def _check(sources: Sequence[Source], settings: Settings, read: Sources) -> RunResult:
     assign_projects(read.python)
     manifests, errors = read.manifests, read.errors
     objects: list[K8sObject] = [obj for m in manifests for obj in m.objects]

@@ -89,6 +89,7 @@ class Suppressions:
     config_root: Path = field(default_factory=Path.cwd)
     exemptions: Sequence[Exemption] = ()
     today: datetime.date = field(default_factory=datetime.date.today)
+    _relative_paths: dict[str, str | None] = field(default_factory=dict)
 
     def add_objects(self, objects: Iterable[K8sObject]) -> None:
         for obj in objects:
@@ -143,20 +144,25 @@ class Suppressions:
             if ids is None or finding.rule in ids:
                 marker.used = True
                 return f"annotation `{marker.text}`"
-        relative = self._relative(finding.path)
-        for spec, ids in file_rules:
-            if relative is not None and finding.rule in ids and spec.match_file(relative):
-                return "per-file-ignores"
+        if file_rules:
+            relative = self._relative(finding.path)
+            for spec, ids in file_rules:
+                if relative is not None and finding.rule in ids and spec.match_file(relative):
+                    return "per-file-ignores"
         for exemption in self.exemptions:
             if self._exempts(exemption, finding):
                 return f"exemption: {exemption.reason}"
         return None
 
     def _relative(self, path: str) -> str | None:
-        try:
-            return Path(path).resolve().relative_to(self.config_root).as_posix()
-        except ValueError:
-            return None
+        """The path as per-file-ignores patterns see it (relative to the configuration)."""
+        if path not in self._relative_paths:
+            try:
+                relative: str | None = Path(path).resolve().relative_to(self.config_root).as_posix()
+            except ValueError:
+                relative = None
+            self._relative_paths[path] = relative
+        return self._relative_paths[path]
 
     def _exempts(self, exemption: Exemption, finding: Finding) -> bool:
         ref = finding.object

@@ -1,0 +1,97 @@
+"""The cache in `.k8slb_cache/`: each file's parse, keyed by k8slb's version, the file's
+path and its bytes; and the result of the last run, keyed by everything it depends on
+(every file's key, the settings, the day for expiring exemptions).
+
+A re-run on a tree where nothing changed returns that result without parsing or running a
+rule: since the key covers every input, it cannot differ from what a full run would give.
+When some files changed, only those are parsed again, and the cross-file index and every
+rule run on the whole tree. Entries not used by the last run are dropped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from k8slb import __version__
+
+CACHE_DIR = ".k8slb_cache"
+_FORMAT = 1  # bump when the pickled classes change shape
+
+
+class Cache:
+    def __init__(self, root: Path) -> None:
+        self.folder = root / CACHE_DIR / f"{__version__}-{_FORMAT}"
+        self._files: dict[str, Any] | None = None  # loaded when a run needs parses
+        self.used: dict[str, Any] = {}
+        self.last_run: tuple[str, Any] | None = self._load("run.pickle")
+        self.changed = False
+
+    @property
+    def files(self) -> dict[str, Any]:
+        if self._files is None:
+            self._files = self._load("files.pickle") or {}
+        return self._files
+
+    @staticmethod
+    def file_key(path: str, data: bytes) -> str:
+        return hashlib.blake2b(path.encode() + b"\0" + data, digest_size=20).hexdigest()
+
+    def _load(self, name: str) -> Any:
+        try:
+            with open(self.folder / name, "rb") as handle:
+                return pickle.load(handle)
+        except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, ValueError):
+            return None  # no cache, or one of another k8slb: start afresh
+
+    def parsed(self, path: str, data: bytes) -> Any:
+        key = self.file_key(path, data)
+        found = self.files.get(key)
+        if found is not None:
+            self.used[key] = found
+        return found
+
+    def store(self, path: str, data: bytes, parsed: Any) -> None:
+        self.used[self.file_key(path, data)] = parsed
+        self.changed = True
+
+    def result(self, key: str) -> Any:
+        if self.last_run is not None and self.last_run[0] == key:
+            return self.last_run[1]
+        return None
+
+    def remember(self, key: str, result: Any) -> None:
+        self.last_run = (key, result)
+        self.changed = True
+
+    def save(self) -> None:
+        """Write what the run used; a cache that cannot be written is not an error."""
+        if not self.changed and (self._files is None or len(self.used) == len(self._files)):
+            return
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            ignore = self.folder.parent / ".gitignore"
+            if not ignore.exists():
+                ignore.write_text("# Created by k8slb: nothing here belongs in git.\n*\n")
+            if self._files is not None or self.used:
+                self._write("files.pickle", self.used)
+            self._write("run.pickle", self.last_run)
+        except OSError:
+            pass
+
+    def _write(self, name: str, value: Any) -> None:
+        handle, temporary = tempfile.mkstemp(dir=self.folder, prefix=f".{name}.")
+        with os.fdopen(handle, "wb") as out:
+            pickle.dump(value, out, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(temporary, self.folder / name)
+
+
+def run_key(settings_digest: str, file_keys: list[str]) -> str:
+    digest = hashlib.blake2b(settings_digest.encode(), digest_size=20)
+    for key in file_keys:
+        digest.update(key.encode())
+    return digest.hexdigest()

@@ -1,0 +1,66 @@
+"""Parse every file once: serially, or in a pool of processes when there are enough files
+to pay for it. The cross-file index and the rules run in the parent, on the results."""
+
+from __future__ import annotations
+
+import gc
+import multiprocessing
+import os
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+
+from k8slb.manifests import ManifestFile, load_manifests
+from k8slb.pyfacts import PythonFacts, is_test_path, worth_parsing
+
+# Below this many files, starting processes costs more than it saves (measured with
+# `make bench`: a worker takes some 60 ms to start and return its first results).
+PARALLEL_MIN_FILES = 200
+
+Parsed = ManifestFile | PythonFacts
+Item = tuple[str, str, bytes]  # (path, language, bytes)
+
+
+def parse_one(path: str, language: str, data: bytes) -> Parsed:
+    if language == "yaml":
+        return load_manifests(path, data)
+    if not worth_parsing(data):  # most files: no syntax tree at all
+        return PythonFacts(path, is_test=is_test_path(path))
+    from k8slb.pycode import analyse
+
+    return analyse(path, data)
+
+
+# The items of the current parallel parse. Forked workers inherit them, so only indexes
+# travel to them (the bytes would have to be pickled through a pipe otherwise).
+_ITEMS: Sequence[Item] = ()
+
+
+def _parse_chunk(chunk: tuple[int, int]) -> list[Parsed]:
+    gc.disable()  # a worker lives for one run; its objects are not cyclic
+    start, step = chunk
+    return [parse_one(*item) for item in _ITEMS[start::step]]
+
+
+def default_jobs() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def parse_all(items: Sequence[Item], jobs: int) -> list[Parsed]:
+    """The parse of each item, in order."""
+    if jobs <= 1 or len(items) < PARALLEL_MIN_FILES:
+        return [parse_one(*item) for item in items]
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return [parse_one(*item) for item in items]  # no fork (Windows): stay serial
+    global _ITEMS
+    _ITEMS = items
+    # Interleaved chunks balance big and small folders; a few per worker keeps all busy.
+    count = min(len(items), jobs * 4)
+    try:
+        with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
+            done = list(pool.map(_parse_chunk, [(start, count) for start in range(count)]))
+    finally:
+        _ITEMS = ()
+    results: list[Parsed | None] = [None] * len(items)
+    for start, chunk in enumerate(done):
+        results[start::count] = chunk
+    return [r for r in results if r is not None]

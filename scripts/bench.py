@@ -1,0 +1,111 @@
+"""`make bench`: k8slb check against the parse floor on a generated monorepo.
+
+Generates N services with ../shared/bench/gen_corpus.py, then times, alternating and
+several times, `floor.py floor` (composing every YAML document with ruamel's C parser and
+libcst-parsing the Python files worth it: the least a Python linter must do) and
+`k8slb check` with one job, with all cores, and again on the unchanged tree with a warm
+cache; then the pre-commit case (one small YAML file, one small Python file) against
+`python -c pass`. Prints medians, ratios and peak memory. Nothing here is asserted: the
+targets are in the issue, the numbers in the closing notes.
+
+Usage: python scripts/bench.py [N] [ROUNDS]
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH = ROOT.parent / "shared" / "bench"
+PYTHON = sys.executable
+K8SLB = [PYTHON, "-m", "k8slb"]
+
+
+def timed(command: list[str], cwd: Path) -> tuple[float, int]:
+    """Wall seconds and peak resident memory (MB) of one run."""
+    started = time.perf_counter()
+    process = subprocess.Popen(
+        command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    _, status, usage = os.wait4(process.pid, 0)
+    elapsed = time.perf_counter() - started
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode not in (0, 1):
+        sys.exit(f"bench: {' '.join(command)} failed ({process.returncode})")
+    return elapsed, usage.ru_maxrss // 1024
+
+
+def measure(
+    cases: dict[str, list[str]], cwd: Path, rounds: int, before: dict[str, list[str]]
+) -> dict[str, tuple[float, int]]:
+    times: dict[str, list[float]] = {name: [] for name in cases}
+    memory: dict[str, int] = dict.fromkeys(cases, 0)
+    for _ in range(rounds):
+        for name, command in cases.items():  # alternate, so drift hits every case alike
+            for setup in before.get(name, []):
+                subprocess.run(setup, shell=True, cwd=cwd, check=True)
+            seconds, megabytes = timed(command, cwd)
+            times[name].append(seconds)
+            memory[name] = max(memory[name], megabytes)
+    return {name: (statistics.median(times[name]), memory[name]) for name in cases}
+
+
+def main() -> None:
+    if not (BENCH / "gen_corpus.py").is_file():
+        sys.exit("bench: ../shared/bench is absent; nothing to measure against")
+    services = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
+    rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 5
+    work = Path(tempfile.mkdtemp(prefix="k8slb-bench-"))
+    try:
+        corpus = work / "corpus"
+        subprocess.run(
+            [PYTHON, str(BENCH / "gen_corpus.py"), str(corpus), str(services)],
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
+        files = sum(1 for p in corpus.rglob("*") if p.is_file())
+        print(f"corpus: {services} services, {files} files ({work})")
+        cases = {
+            "floor": [PYTHON, str(BENCH / "floor.py"), "floor", str(corpus)],
+            "check -j1": [*K8SLB, "check", "--no-cache", "-j", "1", "--quiet", str(corpus)],
+            "check (all cores)": [*K8SLB, "check", "--no-cache", "--quiet", str(corpus)],
+            "check, warm cache": [*K8SLB, "check", "--quiet", str(corpus)],
+        }
+        subprocess.run(cases["check, warm cache"], cwd=work, stdout=subprocess.DEVNULL, check=False)
+        results = measure(cases, work, rounds, {"floor": [], "check -j1": []})
+        floor = results["floor"][0]
+        print(f"\n{'case':<22}{'median s':>10}{'x floor':>9}{'peak MB':>9}")
+        for name, (seconds, megabytes) in results.items():
+            print(f"{name:<22}{seconds:>10.3f}{seconds / floor:>9.2f}{megabytes:>9}")
+
+        one_yaml = work / "one.yaml"
+        shutil.copyfile(ROOT / "fixtures" / "demo" / "bad" / "backend.yaml", one_yaml)
+        one_python = work / "one.py"
+        shutil.copyfile(ROOT / "fixtures" / "demo" / "bad" / "server.py", one_python)
+        small = measure(
+            {
+                "python -c pass": [PYTHON, "-c", "pass"],
+                "check one.yaml": [*K8SLB, "check", "--no-cache", str(one_yaml)],
+                "check one.py": [*K8SLB, "check", "--no-cache", str(one_python)],
+            },
+            work,
+            rounds * 2,
+            {},
+        )
+        baseline = small["python -c pass"][0]
+        print(f"\n{'pre-commit case':<22}{'median s':>10}{'x python':>9}{'peak MB':>9}")
+        for name, (seconds, megabytes) in small.items():
+            print(f"{name:<22}{seconds:>10.3f}{seconds / baseline:>9.1f}{megabytes:>9}")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

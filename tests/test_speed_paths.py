@@ -1,0 +1,83 @@
+"""The fast paths give the same answer as the plain one: parsing in several processes,
+and the cache (cold, warm, and after a file changed). No timing is asserted here; the
+speed is measured by `make bench`."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from k8slb import parsing
+from k8slb.cache import CACHE_DIR, Cache
+from k8slb.engine import RunResult, Settings, run
+from k8slb.report import json as json_report
+from k8slb.rules import ALL_RULES
+from k8slb.sources import discover
+
+from .helpers import CORPUS, FIXTURES
+
+
+def _tree(tmp_path: Path) -> Path:
+    tree = tmp_path / "tree"
+    shutil.copytree(FIXTURES / "demo", tree / "demo")
+    shutil.copytree(FIXTURES / "multi", tree / "multi")
+    if CORPUS.is_dir():
+        shutil.copytree(CORPUS / "real", tree / "real")
+    return tree
+
+
+def _report(result: RunResult) -> str:
+    return json_report.render(result)
+
+
+def _run(tree: Path, **kwargs: object) -> RunResult:
+    return run(discover([str(tree)]).sources, Settings(rules=ALL_RULES), **kwargs)  # type: ignore[arg-type]
+
+
+def test_parallel_parsing_gives_the_same_output(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tree = _tree(tmp_path)
+    serial = _report(_run(tree, jobs=1))
+    monkeypatch.setattr(parsing, "PARALLEL_MIN_FILES", 1)
+    assert _report(_run(tree, jobs=2)) == serial
+    assert json.loads(serial)["summary"]["files"] > 10
+
+
+def test_the_cache_gives_the_same_output_cold_warm_and_after_a_change(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tree = _tree(tmp_path)
+    plain = _report(_run(tree))
+    cold = _report(_run(tree, cache=Cache(tmp_path)))
+    assert (tmp_path / CACHE_DIR / ".gitignore").read_text().endswith("*\n")
+    warm_cache = Cache(tmp_path)
+    warm = _report(_run(tree, cache=warm_cache))
+    assert plain == cold == warm
+    assert warm_cache._files is None, "an unchanged tree does not even load the parses"
+
+    backend = tree / "demo" / "bad" / "backend.yaml"
+    backend.write_text(backend.read_text().replace("replicas: 3", "replicas: 4"))
+    parsed: list[str] = []
+    original = parsing.parse_one
+
+    def counting(path: str, language: str, data: bytes) -> parsing.Parsed:
+        parsed.append(path)
+        return original(path, language, data)
+
+    monkeypatch.setattr(parsing, "parse_one", counting)
+    after = _report(_run(tree, cache=Cache(tmp_path)))
+    assert parsed == [str(backend)], "only the changed file is parsed again"
+    monkeypatch.setattr(parsing, "parse_one", original)
+    assert after == _report(_run(tree)), "and the cross-file rules see the change"
+
+
+def test_a_broken_cache_is_ignored(tmp_path: Path) -> None:
+    tree = _tree(tmp_path)
+    Cache(tmp_path)  # nothing yet
+    _run(tree, cache=Cache(tmp_path))
+    for stored in (tmp_path / CACHE_DIR).rglob("*.pickle"):
+        stored.write_bytes(b"not a pickle")
+    assert _report(_run(tree, cache=Cache(tmp_path))) == _report(_run(tree))
