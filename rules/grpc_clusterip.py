@@ -167,6 +167,18 @@ class GrpcClusterIp(Rule):
     selector and ports) as a new document right after the Service: a safe fix, since
     nothing uses it until clients are pointed at it (`grpc-client-clusterip`'s fix).
 
+    ## Measured
+    On a real gRPC runtime (k8slb's own test-suite: grpcio servers on loopback behind an L4
+    balancer that, like kube-proxy, picks a backend for each new connection; 6 client
+    channels calling in a loop; 3 pods scaled to 10 while traffic runs; the calls each pod
+    served in the last 1.5 s):
+    - plain servers: pod-0 643, pod-1 654, pod-2 624, and pods 3 to 9: 0 calls each;
+    - servers with the options `k8slb fix` writes for `grpc-server-no-max-age` (KLB201; a
+      300 ms maximum age in the test): pods 0 to 9: 209, 205, 238, 235, 226, 200, 226, 171,
+      130, 227.
+    Reproduce: `.venv/bin/python -m pytest tests/test_grpc_proof.py -s -q` (after
+    `make test` has made `.venv`).
+
     ## Other linters
     None of kube-score, kube-linter, Polaris, checkov or Kubescape models the protocol of
     a Service port; `istioctl analyze` IST0118 only checks Istio's port naming.
