@@ -10,14 +10,14 @@ from __future__ import annotations
 import inspect
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
 from k8slb.findings import NO_FIX, Finding, FixInfo, Related, Severity
 from k8slb.fixing.edits import Edit, FixValues
 from k8slb.index import Index
 from k8slb.model import K8sObject, Problem
-from k8slb.pyfacts import Loc, PythonFacts
+from k8slb.pyfacts import Channel, Loc, PythonFacts
 from k8slb.yamltree import Pos
 
 
@@ -53,6 +53,18 @@ class Context:
     python: Sequence[PythonFacts] = ()
     kubernetes_version: tuple[int, int] = (1, 30)
     fix_values: FixValues = field(default_factory=FixValues)
+
+    def code(self) -> Iterator[PythonFacts]:
+        """The Python modules that rules judge: test files are left out."""
+        return (facts for facts in self.python if not facts.is_test)
+
+    def long_lived_channels(self) -> Iterator[tuple[PythonFacts, Channel]]:
+        """Channels made once and kept: the ones that can pin a client to a pod."""
+        for facts in self.code():
+            for channel in facts.channels:
+                if channel.long_lived:
+                    yield facts, channel
+
     extra: dict[str, object] = field(default_factory=dict)
 
 
@@ -82,20 +94,12 @@ class Rule:
         fix: FixInfo = NO_FIX,
         edits: Sequence[Edit] = (),
     ) -> Finding:
-        return Finding(
-            rule=self.id,
-            name=self.name,
-            severity=severity or self.severity,
-            path=obj.path,
-            line=pos[0],
-            column=pos[1],
-            message=message,
-            object=obj.ref,
-            container=container,
-            related=tuple(related),
-            fix=fix if edits else NO_FIX,
-            edits=tuple(edits),
+        """A finding about a Kubernetes object, at `pos` in its file."""
+        where = Loc(obj.path, pos[0], pos[1])
+        finding = self.python_finding(
+            where, message, severity=severity, related=related, fix=fix, edits=edits
         )
+        return replace(finding, object=obj.ref, container=container)
 
     def python_finding(
         self,
@@ -107,6 +111,7 @@ class Rule:
         fix: FixInfo = NO_FIX,
         edits: Sequence[Edit] = (),
     ) -> Finding:
+        """A finding at a place in a file (Python findings have no object)."""
         return Finding(
             rule=self.id,
             name=self.name,
@@ -116,7 +121,7 @@ class Rule:
             column=loc.column,
             message=message,
             related=tuple(related),
-            fix=fix if edits else NO_FIX,
+            fix=fix if edits else NO_FIX,  # a fix is available only with its edits
             edits=tuple(edits),
         )
 

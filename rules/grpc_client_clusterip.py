@@ -162,48 +162,41 @@ class GrpcClientClusterIp(Rule):
 
     def check(self, context: Context) -> Iterator[Finding]:
         index = context.index
-        for facts in context.python:
-            if facts.is_test:
-                continue
-            for channel in facts.channels:
-                if not channel.long_lived:
+        for facts, channel in context.long_lived_channels():
+            for destination in destinations(index, channel.target, parse_grpc_target, facts.path):
+                found = services_for(index, destination.address, destination.namespace)
+                pinned = [p for s in found if (p := pinned_grpc(index, s)) is not None]
+                if not pinned:
                     continue
-                for destination in destinations(
-                    index, channel.target, parse_grpc_target, facts.path
-                ):
-                    found = services_for(index, destination.address, destination.namespace)
-                    pinned = [p for s in found if (p := pinned_grpc(index, s)) is not None]
-                    if not pinned:
-                        continue
-                    service = pinned[0].service
-                    how = f" ({destination.origin})" if destination.origin else ""
-                    better = (
-                        f"dial its headless twin dns:///{pinned[0].twins[0].name}..."
-                        if pinned[0].twins
-                        else "add a headless twin and dial it with dns:///"
-                    )
-                    policy = channel_policy(channel.options)
-                    useless = (
-                        f" (its {policy.name} policy cannot help: one address)"
-                        if policy.balancing
-                        else ""
-                    )
-                    related = [Related(service.path, service.pos[0], f"{service.ref.display}")]
-                    if destination.via is not None:
-                        related.insert(0, destination.via)
-                    target, edits = retarget(index, channel, destination, pinned[0])
-                    yield self.python_finding(
-                        channel.loc,
-                        f"gRPC channel to {destination.address.text!r}{how} reaches "
-                        f"ClusterIP {service.ref.display}: kube-proxy pins its one connection "
-                        f"to one pod{useless}; {better} with round_robin",
-                        related=related,
-                        fix=FixInfo(
-                            True,
-                            False,
-                            f"dial {target} with round_robin (review: the headless Service "
-                            "must exist where the client runs)",
-                        ),
-                        edits=edits,
-                    )
-                    break
+                service = pinned[0].service
+                how = f" ({destination.origin})" if destination.origin else ""
+                better = (
+                    f"dial its headless twin dns:///{pinned[0].twins[0].name}..."
+                    if pinned[0].twins
+                    else "add a headless twin and dial it with dns:///"
+                )
+                policy = channel_policy(channel.options)
+                useless = (
+                    f" (its {policy.name} policy cannot help: one address)"
+                    if policy.balancing
+                    else ""
+                )
+                related = [Related(service.path, service.pos[0], f"{service.ref.display}")]
+                if destination.via is not None:
+                    related.insert(0, destination.via)
+                target, edits = retarget(index, channel, destination, pinned[0])
+                yield self.python_finding(
+                    channel.loc,
+                    f"gRPC channel to {destination.address.text!r}{how} reaches "
+                    f"ClusterIP {service.ref.display}: kube-proxy pins its one connection "
+                    f"to one pod{useless}; {better} with round_robin",
+                    related=related,
+                    fix=FixInfo(
+                        True,
+                        False,
+                        f"dial {target} with round_robin (review: the headless Service "
+                        "must exist where the client runs)",
+                    ),
+                    edits=edits,
+                )
+                break

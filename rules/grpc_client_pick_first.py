@@ -94,47 +94,40 @@ class GrpcClientPickFirst(Rule):
 
     def check(self, context: Context) -> Iterator[Finding]:
         index = context.index
-        for facts in context.python:
-            if facts.is_test:
+        for facts, channel in context.long_lived_channels():
+            policy = channel_policy(channel.options)
+            if policy.balancing or not policy.known:
                 continue
-            for channel in facts.channels:
-                if not channel.long_lived:
+            for destination in destinations(index, channel.target, parse_grpc_target, facts.path):
+                if destination.address.reach != "cluster":
                     continue
-                policy = channel_policy(channel.options)
-                if policy.balancing or not policy.known:
-                    continue
-                for destination in destinations(
-                    index, channel.target, parse_grpc_target, facts.path
-                ):
-                    if destination.address.reach != "cluster":
-                        continue
-                    services = services_for(index, destination.address, destination.namespace)
-                    if any(pinned_grpc(index, s) for s in services):
-                        continue  # KLB102 reports it, with the better advice
-                    headless = [s for s in services if is_headless(s)]
-                    what = (
-                        f"headless {headless[0].ref.display}, which resolves to every pod,"
-                        if headless
-                        else f"{destination.address.host!r}"
+                services = services_for(index, destination.address, destination.namespace)
+                if any(pinned_grpc(index, s) for s in services):
+                    continue  # KLB102 reports it, with the better advice
+                headless = [s for s in services if is_headless(s)]
+                what = (
+                    f"headless {headless[0].ref.display}, which resolves to every pod,"
+                    if headless
+                    else f"{destination.address.host!r}"
+                )
+                how = f" ({destination.origin})" if destination.origin else ""
+                related = [Related(s.path, s.pos[0], s.ref.display) for s in headless]
+                edits = (
+                    add_options(
+                        channel.loc, channel.options, [(SERVICE_CONFIG, ROUND_ROBIN_CONFIG)]
                     )
-                    how = f" ({destination.origin})" if destination.origin else ""
-                    related = [Related(s.path, s.pos[0], s.ref.display) for s in headless]
-                    edits = (
-                        add_options(
-                            channel.loc, channel.options, [(SERVICE_CONFIG, ROUND_ROBIN_CONFIG)]
-                        )
-                        if channel.options.get(SERVICE_CONFIG) is None
-                        else []  # merging into an existing service config is for a human
-                    )
-                    if destination.via is not None:
-                        related.insert(0, destination.via)
-                    yield self.python_finding(
-                        channel.loc,
-                        f"gRPC channel to {what}{how} uses pick_first: every call goes to one "
-                        "address; add the round_robin policy "
-                        '(grpc.service_config {"loadBalancingConfig": [{"round_robin": {}}]})',
-                        related=related,
-                        fix=FixInfo(True, True, "add the round_robin service config"),
-                        edits=edits,
-                    )
-                    break
+                    if channel.options.get(SERVICE_CONFIG) is None
+                    else []  # merging into an existing service config is for a human
+                )
+                if destination.via is not None:
+                    related.insert(0, destination.via)
+                yield self.python_finding(
+                    channel.loc,
+                    f"gRPC channel to {what}{how} uses pick_first: every call goes to one "
+                    "address; add the round_robin policy "
+                    '(grpc.service_config {"loadBalancingConfig": [{"round_robin": {}}]})',
+                    related=related,
+                    fix=FixInfo(True, True, "add the round_robin service config"),
+                    edits=edits,
+                )
+                break

@@ -92,9 +92,7 @@ class GrpcLbConfigInvalid(Rule):
     )
 
     def check(self, context: Context) -> Iterator[Finding]:
-        for facts in context.python:
-            if facts.is_test:
-                continue
+        for facts in context.code():
             for channel in facts.channels:
                 options = channel.options
                 config, by_name = options.get(SERVICE_CONFIG), options.get(LB_POLICY_NAME)

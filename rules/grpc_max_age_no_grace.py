@@ -43,9 +43,7 @@ class GrpcMaxAgeNoGrace(Rule):
     )
 
     def check(self, context: Context) -> Iterator[Finding]:
-        for facts in context.python:
-            if facts.is_test:
-                continue
+        for facts in context.code():
             for server in facts.servers:
                 age = server.options.get(MAX_AGE)
                 if age is None or (isinstance(age.value, int) and age.value >= INT_MAX):

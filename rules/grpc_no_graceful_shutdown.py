@@ -61,7 +61,7 @@ class GrpcNoGracefulShutdown(Rule):
     )
 
     def check(self, context: Context) -> Iterator[Finding]:
-        production = [facts for facts in context.python if not facts.is_test]
+        production = list(context.code())
         handled = {facts.project for facts in production if facts.sigterm_handlers}
         for facts in production:
             if facts.project in handled:

@@ -56,9 +56,7 @@ class GrpcServerNoMaxAge(Rule):
     )
 
     def check(self, context: Context) -> Iterator[Finding]:
-        for facts in context.python:
-            if facts.is_test:
-                continue
+        for facts in context.code():
             for server in facts.servers:
                 age = server.options.get(MAX_AGE)
                 if age is None and not server.options.complete:

@@ -66,7 +66,7 @@ class HealthAlwaysServing(Rule):
     )
 
     def check(self, context: Context) -> Iterator[Finding]:
-        production = [facts for facts in context.python if not facts.is_test]
+        production = list(context.code())
         draining = {facts.project for facts in production if facts.health_drains}
         for facts in production:
             for servicer in facts.health_servicers:

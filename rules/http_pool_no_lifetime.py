@@ -74,9 +74,7 @@ class HttpPoolNoLifetime(Rule):
     )
 
     def check(self, context: Context) -> Iterator[Finding]:
-        for facts in context.python:
-            if facts.is_test:
-                continue
+        for facts in context.code():
             for client in facts.http_clients:
                 if not client.long_lived or client.reuse_disabled:
                     continue

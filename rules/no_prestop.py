@@ -49,14 +49,8 @@ class NoPreStop(Rule):
     )
 
     def check(self, context: Context) -> Iterator[Finding]:
-        index = context.index
-        for workload, template in index.workloads:
-            serving = index.serving(workload)
-            for container in template.containers:
-                targets = serving.get(container.name)
-                if not targets or container.prestop() is not None:
-                    continue
-                service = targets[0].service
+        for workload, container, service in context.index.serving_containers():
+            if container.prestop() is None:
                 seconds = context.fix_values.prestop_seconds
                 native = context.kubernetes_version >= (1, 30)
                 hook = "sleep" if native else "exec"

@@ -44,14 +44,8 @@ class NoReadinessProbe(Rule):
     )
 
     def check(self, context: Context) -> Iterator[Finding]:
-        index = context.index
-        for workload, template in index.workloads:
-            serving = index.serving(workload)
-            for container in template.containers:
-                targets = serving.get(container.name)
-                if not targets or container.probe("readinessProbe") is not None:
-                    continue
-                service = targets[0].service
+        for workload, container, service in context.index.serving_containers():
+            if container.probe("readinessProbe") is None:
                 yield self.finding(
                     workload,
                     container.pos,

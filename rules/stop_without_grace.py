@@ -48,9 +48,7 @@ class StopWithoutGrace(Rule):
     )
 
     def check(self, context: Context) -> Iterator[Finding]:
-        for facts in context.python:
-            if facts.is_test:
-                continue
+        for facts in context.code():
             for stop in facts.stops:
                 if stop.in_keyboard_interrupt or stop.grace not in (0, None):
                     continue
