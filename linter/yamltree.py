@@ -158,11 +158,19 @@ def _key_text(node: Node) -> str:
     raise YAMLProblem("a mapping key that is not a scalar is not supported", *_pos(node, 0))
 
 
-class _Builder:
-    """Turns one document's node graph into YMap/YSeq/scalars, sharing aliased nodes."""
+_STR = _TAG + "str"
+_MERGE = _TAG + "merge"
 
-    def __init__(self, line_offset: int) -> None:
+
+class _Builder:
+    """Turns one document's node graph into YMap/YSeq/scalars, sharing aliased nodes.
+
+    This runs for every node of every manifest, so the common case (a plain string, a
+    block mapping of string keys, no aliases) takes the shortest path."""
+
+    def __init__(self, line_offset: int, shared: bool = True) -> None:
         self.line_offset = line_offset
+        self.shared = shared  # aliases possible: remember built collections by node
         self.built: dict[int, Any] = {}
         self.sizes: dict[int, int] = {}
 
@@ -187,40 +195,56 @@ class _Builder:
         return total
 
     def build(self, node: Node) -> Any:
-        key = id(node)
-        if key in self.built:
-            return self.built[key]
-        if isinstance(node, ScalarNode):
-            result: Any = _scalar(node)
-        elif isinstance(node, SequenceNode):
-            seq = YSeq(_pos(node, self.line_offset))
-            self.built[key] = seq
-            for item in node.value:
-                seq.append(self.build(item))
-                seq.item_pos.append(_pos(item, self.line_offset))
-            result = seq
-        elif isinstance(node, MappingNode):
-            result = self._mapping(node)
-        else:  # pragma: no cover - the composer only makes the three kinds
+        kind = type(node)
+        if kind is ScalarNode:  # immutable: never needs the alias memo
+            ctag = node.ctag
+            if ctag.handle is None and ctag.suffix == _STR:
+                return node.value
+            return _scalar(node)
+        if self.shared:
+            known = self.built.get(id(node))
+            if known is not None:
+                return known
+        if kind is MappingNode:
+            return self._mapping(node)
+        if kind is not SequenceNode:  # pragma: no cover - the composer makes only three kinds
             raise YAMLProblem(f"unexpected node {node!r}", *_pos(node, self.line_offset))
-        self.built[key] = result
-        return result
+        seq = YSeq(_pos(node, self.line_offset))
+        if self.shared:
+            self.built[id(node)] = seq
+        offset = self.line_offset
+        item_pos = seq.item_pos
+        for item in node.value:
+            seq.append(self.build(item))
+            mark = item.start_mark
+            item_pos.append((mark.line + 1 + offset, mark.column + 1))
+        return seq
 
     def _mapping(self, node: MappingNode) -> YMap:
-        mapping = YMap(_pos(node, self.line_offset))
-        self.built[id(node)] = mapping
+        offset = self.line_offset
+        mapping = YMap(_pos(node, offset))
+        if self.shared:
+            self.built[id(node)] = mapping
+        key_pos, value_pos = mapping.key_pos, mapping.value_pos
         merged: list[YMap] = []
         for key_node, value_node in node.value:
-            if _tag(key_node) == _TAG + "merge":
+            ctag = key_node.ctag
+            if type(key_node) is ScalarNode and ctag.handle is None and ctag.suffix == _STR:
+                key = key_node.value
+            elif _tag(key_node) == _MERGE:
                 merged.extend(self._merge_sources(value_node))
                 continue
-            key = _key_text(key_node)
-            if key in mapping.key_pos:
-                line, column = _pos(key_node, self.line_offset)
-                raise YAMLProblem(f"duplicate key {key!r} in a mapping", line, column)
+            else:
+                key = _key_text(key_node)
+            mark = key_node.start_mark
+            if key in key_pos:
+                raise YAMLProblem(
+                    f"duplicate key {key!r} in a mapping", mark.line + 1 + offset, mark.column + 1
+                )
             mapping[key] = self.build(value_node)
-            mapping.key_pos[key] = _pos(key_node, self.line_offset)
-            mapping.value_pos[key] = _pos(value_node, self.line_offset)
+            key_pos[key] = (mark.line + 1 + offset, mark.column + 1)
+            mark = value_node.start_mark
+            value_pos[key] = (mark.line + 1 + offset, mark.column + 1)
         for source in merged:  # `<<: *base`: explicit keys win, earlier sources win
             for key, value in source.items():
                 if key not in mapping:
@@ -277,7 +301,7 @@ def _documents_of(text: str, line_offset: int, pure: bool) -> Iterator[tuple[Any
         if node is None:
             return
         line, column = _pos(node, line_offset)
-        builder = _Builder(line_offset)
+        builder = _Builder(line_offset, shared=may_alias)
         try:
             if may_alias and builder.size(node) > MAX_EXPANDED_NODES:
                 raise YAMLProblem(
