@@ -195,8 +195,7 @@ class _Builder:
         return total
 
     def build(self, node: Node) -> Any:
-        kind = type(node)
-        if kind is ScalarNode:  # immutable: never needs the alias memo
+        if isinstance(node, ScalarNode):  # immutable: never needs the alias memo
             ctag = node.ctag
             if ctag.handle is None and ctag.suffix == _STR:
                 return node.value
@@ -205,9 +204,9 @@ class _Builder:
             known = self.built.get(id(node))
             if known is not None:
                 return known
-        if kind is MappingNode:
+        if isinstance(node, MappingNode):
             return self._mapping(node)
-        if kind is not SequenceNode:  # pragma: no cover - the composer makes only three kinds
+        if not isinstance(node, SequenceNode):  # pragma: no cover - only three kinds exist
             raise YAMLProblem(f"unexpected node {node!r}", *_pos(node, self.line_offset))
         seq = YSeq(_pos(node, self.line_offset))
         if self.shared:
