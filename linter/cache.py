@@ -2,8 +2,10 @@
 path and its bytes; and the result of the last run, keyed by everything it depends on
 (every file's key, the settings, the day for expiring exemptions).
 
-A re-run on a tree where nothing changed returns that result without parsing or running a
-rule: since the key covers every input, it cannot differ from what a full run would give.
+The cache lives in a folder named after k8slb's version and a fingerprint of its code, so
+no other k8slb ever reads it. A re-run on a tree where nothing changed returns that
+result without parsing or running a rule: since the key covers every input, it cannot
+differ from what a full run would give.
 When some files changed, only those are parsed again, and the cross-file index and every
 rule run on the whole tree. Entries not used by the last run are dropped.
 """
@@ -13,19 +15,31 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
+import shutil
 import tempfile
 from pathlib import Path
 from typing import Any
 
-from k8slb import __version__
+from k8slb import __version__, rules
 
 CACHE_DIR = ".k8slb_cache"
 _FORMAT = 1  # bump when the pickled classes change shape
 
 
+def code_fingerprint() -> str:
+    """k8slb's own modules (name, size, modification time): a cache made by other code,
+    even under the same version number (a development checkout), is never reused."""
+    digest = hashlib.blake2b(digest_size=8)
+    for package in (Path(__file__).parent, Path(rules.__file__).parent):
+        for module in sorted(package.rglob("*.py")):
+            status = module.stat()
+            digest.update(f"{module.name}:{status.st_size}:{status.st_mtime_ns};".encode())
+    return digest.hexdigest()
+
+
 class Cache:
     def __init__(self, root: Path) -> None:
-        self.folder = root / CACHE_DIR / f"{__version__}-{_FORMAT}"
+        self.folder = root / CACHE_DIR / f"{__version__}-{_FORMAT}-{code_fingerprint()}"
         self._files: dict[str, Any] | None = None  # loaded when a run needs parses
         self.used: dict[str, Any] = {}
         self.last_run: tuple[str, Any] | None = self._load("run.pickle")
@@ -74,6 +88,9 @@ class Cache:
             return
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
+            for stale in self.folder.parent.iterdir():  # caches of other code
+                if stale.is_dir() and stale != self.folder:
+                    shutil.rmtree(stale, ignore_errors=True)
             ignore = self.folder.parent / ".gitignore"
             if not ignore.exists():
                 ignore.write_text("# Created by k8slb: nothing here belongs in git.\n*\n")
