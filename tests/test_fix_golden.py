@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -68,3 +70,18 @@ def test_fixing_twice_changes_nothing_more(tmp_path: Path, case: str) -> None:
     result = CliRunner().invoke(cli, ["fix", *CASES[case], str(fixed)])
     assert fixed.read_bytes() == once
     assert "Nothing to fix" in result.output
+
+
+@pytest.mark.parametrize("case", ["python-sigterm", "python-sigterm-aio"])
+def test_imports_a_fix_adds_are_where_isort_puts_them(case: str) -> None:
+    ruff = Path(sys.executable).with_name("ruff")
+    if not ruff.exists():
+        pytest.skip("ruff is not installed next to this Python")
+    golden = FIXTURES / "fix" / case / "out.py"
+    done = subprocess.run(
+        [str(ruff), "check", "--isolated", "--select", "I", str(golden)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout

@@ -1,18 +1,17 @@
 """Apply Python edits with libcst, which keeps every byte it is not asked to change
-(comments, quotes, layout). Imports a fix needs (`signal`, `asyncio`) are added with
-libcst's AddImportsVisitor, next to the module's other imports."""
+(comments, quotes, layout). Imports a fix needs (`signal`, `asyncio`) go where isort and
+ruff would put them, so that the fixed file stays lint-clean."""
 
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Sequence
 from typing import Any
 
 import libcst as cst
 from k8slb.fixing.edits import PythonEdit
 from k8slb.fixing.yaml_edit import Refused
-from libcst.codemod import CodemodContext
-from libcst.codemod.visitors import AddImportsVisitor
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 
@@ -169,12 +168,56 @@ def apply_python(source: str, edits: Sequence[PythonEdit]) -> str:
     ]
     if missing or editor.handlers:
         raise Refused("the code changed since it was checked")
-    imports = {"signal"} | {
-        "asyncio" for e in edits if e.op == "add-sigterm-handler" and e.value[1]
-    }
     if any(e.op == "add-sigterm-handler" for e in edits):
-        context = CodemodContext()
-        for name in sorted(imports):
-            AddImportsVisitor.add_needed_import(context, name)
-        edited = AddImportsVisitor(context).transform_module(edited)
+        needed = {"signal"} | {
+            "asyncio" for e in edits if e.op == "add-sigterm-handler" and e.value[1]
+        }
+        for name in sorted(needed):
+            edited = add_stdlib_import(edited, name)
     return edited.code
+
+
+def _plain_imports(statement: cst.CSTNode) -> list[str]:
+    """The modules of an `import a, b` line ([] for anything else)."""
+    if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1:
+        only = statement.body[0]
+        if isinstance(only, cst.Import):
+            return [cst.Module([]).code_for_node(alias.name) for alias in only.names]
+    return []
+
+
+def _import_line(statement: cst.CSTNode) -> bool:
+    return isinstance(statement, cst.SimpleStatementLine) and any(
+        isinstance(small, cst.Import | cst.ImportFrom) for small in statement.body
+    )
+
+
+def add_stdlib_import(module: cst.Module, name: str) -> cst.Module:
+    """`import NAME` where isort and ruff would put it: among the standard library's plain
+    imports, in alphabetical order, before the `from` imports of that block; nothing when
+    the module already imports it."""
+    body = list(module.body)
+    if any(name in _plain_imports(statement) for statement in body):
+        return module
+    new = cst.parse_statement(f"import {name}\n")
+    stdlib = [
+        number
+        for number, statement in enumerate(body)
+        if (modules := _plain_imports(statement))
+        and modules[0].split(".")[0] in sys.stdlib_module_names
+    ]
+    later = [n for n in stdlib if _plain_imports(body[n])[0] > name]
+    if later:
+        at = later[0]
+        new = new.with_changes(leading_lines=body[at].leading_lines)
+        body[at] = body[at].with_changes(leading_lines=())
+    elif stdlib:
+        at = stdlib[-1] + 1
+    else:
+        first = next((n for n, s in enumerate(body) if _import_line(s)), None)
+        at = first if first is not None else 0
+        if first is not None:
+            new = new.with_changes(leading_lines=body[first].leading_lines)
+            body[first] = body[first].with_changes(leading_lines=())
+    body.insert(at, new)
+    return module.with_changes(body=body)
