@@ -122,10 +122,12 @@ def _walk(root: str, exclude: Exclude | None) -> Iterator[tuple[str, Language]]:
     this hot path: a monorepo has thousands of files."""
     base = str(Path(root).resolve())
     shown_root = os.path.normpath(root)
-    rules = {base: _rules_for(Path(base))}
+    rules = {base: _rules_for(Path(base))}  # the root's own .gitignore is already in
     for folder, dirnames, filenames in os.walk(base):
         here = rules.pop(folder)
-        relative = os.path.relpath(folder, base)
+        if folder != base and ".gitignore" in filenames:  # read only the files that exist
+            here = here.below(Path(folder))
+        relative = folder[len(base) + 1 :]  # os.walk gives base + sep + the rest
         shown_folder = os.path.normpath(os.path.join(shown_root, relative))  # no "./" prefix
         kept = []
         for name in sorted(dirnames):
@@ -134,7 +136,7 @@ def _walk(root: str, exclude: Exclude | None) -> Iterator[tuple[str, Language]]:
                 continue
             if exclude is not None and exclude.matches(Path(child), is_dir=True):
                 continue
-            rules[child] = here.below(Path(child))
+            rules[child] = here
             kept.append(name)
         dirnames[:] = kept
         for name in sorted(filenames):
