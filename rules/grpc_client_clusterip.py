@@ -173,7 +173,7 @@ class GrpcClientClusterIp(Rule):
                 better = (
                     f"dial its headless twin dns:///{pinned[0].twins[0].name}..."
                     if pinned[0].twins
-                    else "add a headless twin and dial it with dns:///"
+                    else "add a headless twin Service and dial it through dns:///"
                 )
                 policy = channel_policy(channel.options)
                 useless = (
