@@ -37,11 +37,31 @@ def code_fingerprint() -> str:
     return digest.hexdigest()
 
 
-class Cache:
+class ParseMemo:
+    """Parses by path and bytes, in memory: `k8slb fix` checks after every pass, and only
+    the files it edited need parsing again. Parse results are never changed by a run."""
+
+    def __init__(self) -> None:
+        self.used: dict[str, Any] = {}
+
+    @staticmethod
+    def file_key(path: str, data: bytes) -> str:
+        return hashlib.blake2b(path.encode() + b"\0" + data, digest_size=20).hexdigest()
+
+    def parsed(self, path: str, data: bytes) -> Any:
+        return self.used.get(self.file_key(path, data))
+
+    def store(self, path: str, data: bytes, parsed: Any) -> None:
+        self.used[self.file_key(path, data)] = parsed
+
+
+class Cache(ParseMemo):
+    """The memo on disk, plus the last run's result."""
+
     def __init__(self, root: Path) -> None:
+        super().__init__()
         self.folder = root / CACHE_DIR / f"{__version__}-{_FORMAT}-{code_fingerprint()}"
         self._files: dict[str, Any] | None = None  # loaded when a run needs parses
-        self.used: dict[str, Any] = {}
         self.last_run: tuple[str, Any] | None = self._load("run.pickle")
         self.changed = False
 
@@ -50,10 +70,6 @@ class Cache:
         if self._files is None:
             self._files = self._load("files.pickle") or {}
         return self._files
-
-    @staticmethod
-    def file_key(path: str, data: bytes) -> str:
-        return hashlib.blake2b(path.encode() + b"\0" + data, digest_size=20).hexdigest()
 
     def _load(self, name: str) -> Any:
         try:
@@ -70,7 +86,7 @@ class Cache:
         return found
 
     def store(self, path: str, data: bytes, parsed: Any) -> None:
-        self.used[self.file_key(path, data)] = parsed
+        super().store(path, data, parsed)
         self.changed = True
 
     def result(self, key: str) -> Any:

@@ -251,15 +251,23 @@ def check(
 
 @cli.command()
 @common_options
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    help="Processes that parse files [default: all cores; one for small trees].",
+)
 @click.option("--diff", is_flag=True, help="Print a unified diff of the fixes; write nothing.")
 @click.option("--unsafe-fixes", is_flag=True, help="Also apply the fixes that need review.")
-def fix(diff: bool, unsafe_fixes: bool, **options: Any) -> None:
+def fix(diff: bool, unsafe_fixes: bool, jobs: int | None, **options: Any) -> None:
     """Apply the fixes of the findings under PATHS, in place (`-`: fix stdin to stdout)."""
     from k8slb.fixing.fixer import plan
     from k8slb.fixing.write import unified_diff, write_atomically
 
     job = make_run(**options)
-    outcome = plan(job.found.sources, job.settings, unsafe=unsafe_fixes)
+    outcome = plan(
+        job.found.sources, job.settings, unsafe=unsafe_fixes, jobs=jobs or default_jobs()
+    )
     result = outcome.result
     errors = list(job.found.errors) + list(result.errors)
     for refusal in outcome.refused:
@@ -271,8 +279,9 @@ def fix(diff: bool, unsafe_fixes: bool, **options: Any) -> None:
             click.echo(unified_diff(stdin.path, outcome.original[stdin.path], fixed), nl=False)
         else:
             sys.stdout.buffer.write(fixed)
+    by_path = {s.path: s for s in job.found.sources}
     for path, new in sorted(outcome.fixed_text.items()):
-        source = next(s for s in job.found.sources if s.path == path)
+        source = by_path[path]
         if source.location is None:
             continue
         if diff:

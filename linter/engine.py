@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from k8slb.cache import Cache, run_key
+from k8slb.cache import Cache, ParseMemo, run_key
 from k8slb.config import Exemption
 from k8slb.findings import Finding
 from k8slb.fixing.edits import FixValues
@@ -98,7 +98,7 @@ def read_sources(
     contents: Mapping[str, bytes] | None = None,
     *,
     jobs: int = 1,
-    cache: Cache | None = None,
+    cache: ParseMemo | None = None,
     data: dict[str, bytes] | None = None,
 ) -> Sources:
     """Read and parse every source once. Parses come from the cache when the file has not
@@ -137,7 +137,10 @@ def run(
     *,
     jobs: int = 1,
     cache: Cache | None = None,
+    memo: ParseMemo | None = None,
 ) -> RunResult:
+    """Check `sources`. `cache` keeps parses and the result on disk; `memo` keeps parses in
+    memory only (the fixer's passes)."""
     data, errors = read_bytes(sources, contents)
     key = None
     if cache is not None and not errors:
@@ -146,7 +149,7 @@ def run(
         remembered: RunResult | None = cache.result(key)
         if remembered is not None:  # every input as in the last run: so is the result
             return replace(remembered, contents=data)
-    read = read_sources(sources, jobs=jobs, cache=cache, data=data)
+    read = read_sources(sources, jobs=jobs, cache=cache or memo, data=data)
     read.errors = errors
     result = _check(sources, settings, read)
     if cache is not None and key is not None:
@@ -198,8 +201,8 @@ def _check(sources: Sequence[Source], settings: Settings, read: Sources) -> RunR
         paths=[m.path for m in manifests] + [f.path for f in read.python],
         contents=read.contents,
         files=sum(1 for s in sources if s.report) - len(errors),
-        objects=len(objects),
-        unknown_kinds=sum(1 for obj in objects if obj.spec is None),
+        objects=sum(1 for obj in objects if obj.path in reported),
+        unknown_kinds=sum(1 for obj in objects if obj.spec is None and obj.path in reported),
         other_documents=sum(m.other_documents for m in manifests),
         errors=errors,
     )

@@ -23,7 +23,6 @@ class Marker:
     text: str  # as written, for messages
     container: str | None = None  # an annotation for one container
     covers_next_line: bool = False  # a comment alone on its line
-    used: bool = False
 
 
 def split_codes(text: str) -> tuple[str, ...]:

@@ -90,6 +90,9 @@ class Suppressions:
     exemptions: Sequence[Exemption] = ()
     today: datetime.date = field(default_factory=datetime.date.today)
     _relative_paths: dict[str, str | None] = field(default_factory=dict)
+    # Markers that silenced something, by identity: the markers belong to parse results,
+    # which the cache shares between runs, so they are never changed.
+    _used: set[int] = field(default_factory=set)
 
     def add_objects(self, objects: Iterable[K8sObject]) -> None:
         for obj in objects:
@@ -117,7 +120,7 @@ class Suppressions:
             else:
                 outcome.suppressed.append((finding, why))
         every = [*self.comments, *(m for ms in self.objects.values() for m in ms)]
-        outcome.unused = [m for m in every if not m.used]
+        outcome.unused = [m for m in every if id(m) not in self._used]
         return outcome
 
     def _why(
@@ -135,14 +138,14 @@ class Suppressions:
             for marker in by_line.get((finding.path, line), []):
                 ids = _ids(marker)
                 if ids is None or finding.rule in ids:
-                    marker.used = True
+                    self._used.add(id(marker))
                     return f"comment `{marker.text}` (line {marker.line})"
         for marker in self.objects.get(key, []) if key else []:
             if marker.container not in (None, finding.container):
                 continue
             ids = _ids(marker)
             if ids is None or finding.rule in ids:
-                marker.used = True
+                self._used.add(id(marker))
                 return f"annotation `{marker.text}`"
         if file_rules:
             relative = self._relative(finding.path)

@@ -81,3 +81,26 @@ def test_a_broken_cache_is_ignored(tmp_path: Path) -> None:
     for stored in (tmp_path / CACHE_DIR).rglob("*.pickle"):
         stored.write_bytes(b"not a pickle")
     assert _report(_run(tree, cache=Cache(tmp_path))) == _report(_run(tree))
+
+
+def test_cached_parses_do_not_remember_which_suppressions_were_used(tmp_path: Path) -> None:
+    """A suppression in an unchanged file that stops being needed because another file
+    changed is reported as unused, cache or not."""
+    from k8slb.rules.examples import READY, SERVICE, web_deployment
+
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    deployment = web_deployment(READY, service=False).replace(
+        "        - name: web\n", "        - name: web  # k8slb: ignore[KLB401]\n"
+    )
+    (tree / "deployment.yaml").write_text(deployment)
+    (tree / "service.yaml").write_text(SERVICE)
+    settings = Settings(rules=ALL_RULES, report_unused_ignores=True)
+
+    def unused() -> list[str]:
+        result = run(discover([str(tree)]).sources, settings, cache=Cache(tmp_path))
+        return [f.rule for f in result.findings if f.rule == "KLB005"]
+
+    assert unused() == [], "the comment hides KLB401"
+    (tree / "service.yaml").write_text(SERVICE.replace("app: web", "app: other"))
+    assert unused() == ["KLB005"], "no Service selects the pods now: nothing to hide"

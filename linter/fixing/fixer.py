@@ -10,6 +10,7 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from k8slb.cache import ParseMemo
 from k8slb.engine import RunResult, Settings, run
 from k8slb.findings import Finding
 from k8slb.fixing.edits import Edit, PythonEdit, YamlEdit
@@ -81,9 +82,12 @@ def apply_edits(data: bytes, edits: Sequence[Edit]) -> tuple[bytes, list[str]]:
     return bom + text.encode("utf-8"), refusals
 
 
-def plan(sources: Sequence[Source], settings: Settings, *, unsafe: bool) -> FixOutcome:
+def plan(
+    sources: Sequence[Source], settings: Settings, *, unsafe: bool, jobs: int = 1
+) -> FixOutcome:
     """Every fix that applies, made in memory; nothing is written here."""
     outcome = FixOutcome()
+    memo = ParseMemo()  # each pass parses again only the files the last one edited
     contents: dict[str, bytes] = {}
     for source in sources:
         try:
@@ -95,7 +99,7 @@ def plan(sources: Sequence[Source], settings: Settings, *, unsafe: bool) -> FixO
     refused_files: set[str] = set()
     first: RunResult | None = None
     for _ in range(MAX_PASSES):
-        result = run(sources, settings, contents)
+        result = run(sources, settings, contents, jobs=jobs, memo=memo)
         first = first or result
         chosen: dict[str, list[Edit]] = defaultdict(list)
         for finding in result.findings:
@@ -118,7 +122,7 @@ def plan(sources: Sequence[Source], settings: Settings, *, unsafe: bool) -> FixO
                 changed = True
         if not changed:
             break
-    outcome.result = run(sources, settings, contents)
+    outcome.result = run(sources, settings, contents, jobs=jobs, memo=memo)
     outcome.fixed = _gone(first.findings if first else [], outcome.result.findings)
     outcome.fixed_text = {p: d for p, d in contents.items() if d != outcome.original.get(p)}
     outcome.unsafe_left = sum(
