@@ -6,6 +6,7 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
+import threading
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 
@@ -47,7 +48,10 @@ def default_jobs() -> int:
 
 def parse_all(items: Sequence[Item], jobs: int) -> list[Parsed]:
     """The parse of each item, in order."""
-    if jobs <= 1 or len(items) < PARALLEL_MIN_FILES:
+    # fork() copies only the calling thread: with other threads alive (an embedding
+    # program, a test runner with gRPC channels) a lock they hold could never be released
+    # in the child. The CLI has one thread; anything else parses serially.
+    if jobs <= 1 or len(items) < PARALLEL_MIN_FILES or threading.active_count() > 1:
         return [parse_one(*item) for item in items]
     if "fork" not in multiprocessing.get_all_start_methods():
         return [parse_one(*item) for item in items]  # no fork (Windows): stay serial

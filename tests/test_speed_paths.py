@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -36,14 +38,25 @@ def _run(tree: Path, **kwargs: object) -> RunResult:
     return run(discover([str(tree)]).sources, Settings(rules=ALL_RULES), **kwargs)  # type: ignore[arg-type]
 
 
-def test_parallel_parsing_gives_the_same_output(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    tree = _tree(tmp_path)
-    serial = _report(_run(tree, jobs=1))
-    monkeypatch.setattr(parsing, "PARALLEL_MIN_FILES", 1)
-    assert _report(_run(tree, jobs=2)) == serial
-    assert json.loads(serial)["summary"]["files"] > 10
+def test_parallel_parsing_gives_the_same_output(tmp_path: Path) -> None:
+    """As a real CLI process (one thread, so it may fork) on a tree big enough for the pool."""
+    tree = tmp_path / "tree"
+    for copy in range(40):
+        shutil.copytree(FIXTURES / "demo", tree / f"team-{copy}")
+    files = sum(1 for p in tree.rglob("*") if p.is_file())
+    assert files >= parsing.PARALLEL_MIN_FILES
+
+    def check(jobs: str) -> str:
+        command = [sys.executable, "-m", "k8slb", "check", "--no-cache", "--format", "json"]
+        done = subprocess.run(
+            [*command, "--jobs", jobs, str(tree)], capture_output=True, text=True, check=False
+        )
+        assert done.returncode == 1, done.stderr
+        return done.stdout
+
+    serial = check("1")
+    assert check("2") == serial
+    assert json.loads(serial)["summary"]["files"] == files
 
 
 def test_the_cache_gives_the_same_output_cold_warm_and_after_a_change(
