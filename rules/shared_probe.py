@@ -145,7 +145,8 @@ class SharedProbe(Rule):
                 if key is None or key != handler(container, liveness):
                     continue
                 where = f"container {container.name!r} of {workload.ref.display}"
-                port = _port_written(readiness)
+                # A shared tcpSocket handler stays shared as tcpSocket: no fix for it.
+                port = _port_written(readiness) if key[0] != "tcpSocket" else None
                 edits = (
                     [
                         YamlEdit(

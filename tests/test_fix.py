@@ -168,3 +168,45 @@ def test_klb102_retargets_a_literal_target_and_adds_the_twin(tmp_path: Path) -> 
     )
     assert "name: backend-headless" in (tmp_path / "k8s.yaml").read_text()
     assert code == 0 and out.splitlines()[-1].startswith("Fixed 1 finding (KLB102)")
+
+
+@pytest.mark.parametrize(
+    ("lifecycle", "expected"),
+    [
+        ("lifecycle: {}\n", "lifecycle: {preStop: {sleep: {seconds: 5}}}\n"),
+        ("lifecycle:\n", "lifecycle: {preStop: {sleep: {seconds: 5}}}\n"),
+        ("lifecycle: ~\n", "lifecycle: {preStop: {sleep: {seconds: 5}}}\n"),
+    ],
+    ids=["empty-flow", "empty-key", "null"],
+)
+def test_prestop_goes_into_an_empty_lifecycle(
+    tmp_path: Path, lifecycle: str, expected: str
+) -> None:
+    from k8slb.rules.examples import READY, web_deployment
+
+    target = tmp_path / "m.yaml"
+    target.write_text(web_deployment(READY + lifecycle))
+    invoke("fix", "--select", "KLB401", str(target))
+    assert "          " + expected in target.read_text()
+    assert invoke("check", "--select", "KLB401", str(target))[0] == 0
+
+
+def test_findings_in_later_documents_are_not_counted_as_fixed_when_a_twin_shifts_them(
+    tmp_path: Path,
+) -> None:
+    from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE
+
+    (tmp_path / "m.yaml").write_text(GRPC_SERVICE + BACKEND)  # KLB302 in document 1
+    _, out, _ = invoke("fix", "--select", "KLB101,KLB302", str(tmp_path))
+    assert out.splitlines()[-1].startswith("Fixed 1 finding (KLB101) in 1 file;")
+
+
+def test_a_shared_tcp_probe_offers_no_fix_that_would_change_nothing(tmp_path: Path) -> None:
+    from k8slb.rules.examples import web_deployment
+
+    probes = (
+        "readinessProbe:\n  tcpSocket: {port: http}\nlivenessProbe:\n  tcpSocket: {port: 8080}\n"
+    )
+    (tmp_path / "m.yaml").write_text(web_deployment(probes))
+    report = invoke("check", "--format", "json", "--select", "KLB301", str(tmp_path))[1]
+    assert '"available": false' in report

@@ -35,7 +35,9 @@ def _identity(finding: Finding) -> tuple[object, ...]:
     """What a finding is about, whatever line it has moved to and however its message
     changed (a fix elsewhere can change the advice). A finding whose severity drops (a
     gRPC Service that now has its headless twin) counts as fixed."""
-    return (finding.rule, finding.path, finding.object, finding.container, finding.severity)
+    ref = finding.object  # by name, not document index: a new document shifts the others
+    where = (ref.kind, ref.namespace, ref.name, ref.item) if ref else None
+    return (finding.rule, finding.path, where, finding.container, finding.severity)
 
 
 def _gone(before: Sequence[Finding], after: Sequence[Finding]) -> list[Finding]:

@@ -169,13 +169,19 @@ class YamlFile:
         return TextEdit(position, position, body)
 
     def add_entries(self, mapping: Node, entries: dict[str, Any]) -> TextEdit:
-        """New keys at the end of a mapping, in its style."""
-        if not isinstance(mapping, MappingNode) or not mapping.value:
-            raise Refused("the place to add to is not a mapping with entries")
+        """New keys at the end of a mapping, in its style; an empty one (`{}`, or a key
+        with no value) gets them in flow style."""
+        rendered = ", ".join(f"{scalar(k)}: {flow(v)}" for k, v in entries.items())
+        if isinstance(mapping, ScalarNode) and mapping.tag.endswith(":null"):
+            start, end = mapping.start_mark.index, mapping.end_mark.index
+            return TextEdit(start, end, ("" if end > start else " ") + "{" + rendered + "}")
+        if not isinstance(mapping, MappingNode):
+            raise Refused("the place to add to is not a mapping")
         if mapping.flow_style:
             closing = mapping.end_mark.index - 1
-            text = "".join(f", {scalar(k)}: {flow(v)}" for k, v in entries.items())
-            return TextEdit(closing, closing, text)
+            return TextEdit(closing, closing, (", " if mapping.value else "") + rendered)
+        if not mapping.value:  # pragma: no cover - an empty block mapping is a null scalar
+            raise Refused("the place to add to is an empty mapping")
         indent = " " * mapping.value[0][0].start_mark.column
         lines = block(entries, indent, self.step, self.seq_indent)
         return self.insertion(self.last_token_end(mapping), lines)
