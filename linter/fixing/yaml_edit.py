@@ -172,7 +172,7 @@ class YamlFile:
         """New keys at the end of a mapping, in its style; an empty one (`{}`, or a key
         with no value) gets them in flow style."""
         rendered = ", ".join(f"{scalar(k)}: {flow(v)}" for k, v in entries.items())
-        if isinstance(mapping, ScalarNode) and mapping.tag.endswith(":null"):
+        if isinstance(mapping, ScalarNode) and str(mapping.tag).endswith(":null"):
             start, end = mapping.start_mark.index, mapping.end_mark.index
             return TextEdit(start, end, ("" if end > start else " ") + "{" + rendered + "}")
         if not isinstance(mapping, MappingNode):
