@@ -565,7 +565,7 @@ class _Collector:
                 key = self.value(pair.elts[0], scope)
                 if isinstance(key, str):
                     value = self.value(pair.elts[1], scope)
-                    entries.append(Option(key, value, self.loc(element)))
+                    entries.append(Option(key, value, self.loc(pair)))  # the pair itself
                     continue
             complete = False
         return Options(complete, tuple(entries))

@@ -1,8 +1,11 @@
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
+from typing import Any
 
-from k8slb.findings import Finding, Severity
+from k8slb.findings import Finding, FixInfo, Severity
+from k8slb.fixing.edits import PythonEdit
 from k8slb.grpc_options import (
     KNOWN_POLICIES,
     LB_POLICY_NAME,
@@ -10,6 +13,7 @@ from k8slb.grpc_options import (
     nearest,
     service_config_policy,
 )
+from k8slb.pyfacts import Loc
 from k8slb.rules.base import Context, Example, Rule
 
 _CHANNEL = """\
@@ -24,6 +28,20 @@ channel = grpc.insecure_channel(
 
 def _channel(options: str) -> str:
     return _CHANNEL.replace("{options}", options)
+
+
+def _set_value(loc: Loc, value: Any) -> PythonEdit:
+    return PythonEdit(loc.path, loc.line, loc.column, "set-pair-value", value)
+
+
+def _json_string(value: Any) -> str | None:
+    """A dict service config as the JSON string gRPC wants (None when it is not plain)."""
+    if not isinstance(value, dict):
+        return None
+    try:
+        return json.dumps(value, allow_nan=False)
+    except (TypeError, ValueError):
+        return None  # holds values k8slb could not resolve
 
 
 class GrpcLbConfigInvalid(Rule):
@@ -53,6 +71,10 @@ class GrpcLbConfigInvalid(Rule):
     spells it (`round_robin`, `pick_first`, `weighted_round_robin`, `ring_hash`), and keep
     one of the two settings.
 
+    `k8slb fix` corrects the two unambiguous cases: a `grpc.lb_policy_name` close to one
+    policy name (`roundrobin` -> `round_robin`), and a service config written as a dict,
+    which it writes as the JSON string gRPC wants. The rest needs a human.
+
     ## Other linters
     No other linter reads gRPC client code.
     """
@@ -60,6 +82,7 @@ class GrpcLbConfigInvalid(Rule):
     id = "KLB108"
     name = "grpc-lb-config-invalid"
     severity = Severity.ERROR
+    fix = FixInfo(True, True, "a misspelt policy respelt; a dict service config as JSON")
     examples = (
         Example(
             _channel('("grpc.lb_policy_name", "roundrobin")'),
@@ -100,7 +123,14 @@ class GrpcLbConfigInvalid(Rule):
                 if config is not None:
                     config_policy, problem = service_config_policy(config.value)
                     if problem:
-                        yield self.python_finding(config.loc, f"grpc.service_config {problem}")
+                        as_json = _json_string(config.value)
+                        edits = [_set_value(config.loc, as_json)] if as_json else []
+                        yield self.python_finding(
+                            config.loc,
+                            f"grpc.service_config {problem}",
+                            fix=FixInfo(True, True, "write the service config as a JSON string"),
+                            edits=edits,
+                        )
                 if by_name is None or not isinstance(by_name.value, str):
                     continue
                 if by_name.value not in KNOWN_POLICIES:
@@ -110,6 +140,8 @@ class GrpcLbConfigInvalid(Rule):
                         f"grpc.lb_policy_name {by_name.value!r} is no policy gRPC knows"
                         + (f" (did you mean {hint!r}?)" if hint else "")
                         + ": gRPC logs an error and silently uses pick_first",
+                        fix=FixInfo(True, True, f"spell the policy {hint!r}"),
+                        edits=[_set_value(by_name.loc, hint)] if hint else [],
                     )
                 elif config_policy is not None and config_policy != by_name.value:
                     yield self.python_finding(

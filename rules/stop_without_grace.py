@@ -2,7 +2,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from k8slb.findings import Finding, Severity
+from k8slb.findings import Finding, FixInfo, Severity
+from k8slb.fixing.edits import PythonEdit
 from k8slb.rules.base import Context, Example, Rule
 from k8slb.rules.examples import grpc_server
 
@@ -30,6 +31,9 @@ class StopWithoutGrace(Rule):
     Pass a grace period that fits the pod's budget: `terminationGracePeriodSeconds` minus
     the preStop pause minus a margin (25 s with the defaults: 30 s grace, 5 s pause).
 
+    `k8slb fix --unsafe-fixes` writes `stop-grace-seconds` (25 by default) in place of the
+    0 or None: unsafe, since the right value depends on the pod's grace period.
+
     ## Other linters
     No other linter reads gRPC server code.
     """
@@ -37,6 +41,7 @@ class StopWithoutGrace(Rule):
     id = "KLB404"
     name = "stop-without-grace"
     severity = Severity.WARNING
+    fix = FixInfo(True, False, "stop with a grace period")
     examples = (
         Example(grpc_server(before_wait=_HANDLER.format(grace="0")), language="python"),
         Example(grpc_server(before_wait=_HANDLER.format(grace="grace=None")), language="python"),
@@ -52,8 +57,20 @@ class StopWithoutGrace(Rule):
             for stop in facts.stops:
                 if stop.in_keyboard_interrupt or stop.grace not in (0, None):
                     continue
+                grace = context.fix_values.stop_grace_seconds
+                edit = PythonEdit(
+                    stop.loc.path,
+                    stop.loc.line,
+                    stop.loc.column,
+                    "set-argument",
+                    (0, "grace", grace),
+                )
                 yield self.python_finding(
                     stop.loc,
                     f"{stop.server}.stop({stop.grace}) aborts every call in flight: give it a "
                     "grace period (e.g. stop(grace=25)) so that calls finish on shutdown",
+                    fix=FixInfo(
+                        True, False, f"stop({grace}): review that it fits the pod's grace period"
+                    ),
+                    edits=[edit],
                 )

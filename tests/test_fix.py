@@ -210,3 +210,34 @@ def test_a_shared_tcp_probe_offers_no_fix_that_would_change_nothing(tmp_path: Pa
     (tmp_path / "m.yaml").write_text(web_deployment(probes))
     report = invoke("check", "--format", "json", "--select", "KLB301", str(tmp_path))[1]
     assert '"available": false' in report
+
+
+@pytest.mark.parametrize(
+    ("option", "fixed"),
+    [
+        ('("grpc.lb_policy_name", "roundrobin")', '("grpc.lb_policy_name", "round_robin")'),
+        (
+            '("grpc.service_config", {"loadBalancingConfig": [{"round_robin": {}}]})',
+            """("grpc.service_config", '{"loadBalancingConfig": [{"round_robin": {}}]}')""",
+        ),
+    ],
+    ids=["misspelt-policy", "dict-service-config"],
+)
+def test_klb108_fixes_the_unambiguous_cases(tmp_path: Path, option: str, fixed: str) -> None:
+    source = f'import grpc\n\nchannel = grpc.insecure_channel("a:1", options=[{option}])\n'
+    target = tmp_path / "client.py"
+    target.write_text(source)
+    invoke("fix", "--select", "KLB108", str(target))
+    assert target.read_text() == source.replace(option, fixed)
+    assert invoke("check", "--select", "KLB108", str(target))[0] == 0
+
+
+def test_klb404_gives_stop_a_grace_with_unsafe_fixes(tmp_path: Path) -> None:
+    from k8slb.rules.examples import SIGTERM_HANDLER, grpc_server
+
+    target = tmp_path / "server.py"
+    target.write_text(grpc_server(before_wait=SIGTERM_HANDLER.replace("grace=25", "0")))
+    invoke("fix", "--select", "KLB404", str(target))
+    assert "server.stop(0)" in target.read_text(), "unsafe: not without --unsafe-fixes"
+    invoke("fix", "--unsafe-fixes", "--select", "KLB404", str(target))
+    assert "server.stop(25)" in target.read_text()

@@ -28,7 +28,7 @@ class PythonEdit:
     path: str
     line: int
     column: int
-    op: str  # add-options | add-sigterm-handler | set-argument
+    op: str  # add-options | add-sigterm-handler | set-argument | set-pair-value
     value: Any = None
 
 

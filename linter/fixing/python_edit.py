@@ -49,6 +49,13 @@ def _append(elements: Sequence[Any], new: Any, opening: Any) -> list[Any]:
     return [*elements[:-1], last.with_changes(comma=_between(elements, opening)), new]
 
 
+def _set_second(pair: cst.List | cst.Tuple, value: Any) -> cst.List | cst.Tuple:
+    """`("key", old)` -> `("key", value)`: an option's value, its key and layout kept."""
+    elements = list(pair.elements)
+    elements[1] = elements[1].with_changes(value=cst.parse_expression(literal(value)))
+    return pair.with_changes(elements=elements)
+
+
 class _Editor(cst.CSTTransformer):
     METADATA_DEPENDENCIES = (PositionProvider,)
 
@@ -74,8 +81,10 @@ class _Editor(cst.CSTTransformer):
 
     def leave_List(self, original: cst.List, updated: cst.List) -> cst.BaseExpression:
         edit = self._edit_for(original)
-        if edit is None or edit.op != "add-options":
+        if edit is None:
             return updated
+        if edit.op == "set-pair-value":
+            return _set_second(updated, edit.value)
         elements = list(updated.elements)
         for pair in edit.value:
             elements = _append(
@@ -85,8 +94,10 @@ class _Editor(cst.CSTTransformer):
 
     def leave_Tuple(self, original: cst.Tuple, updated: cst.Tuple) -> cst.BaseExpression:
         edit = self._edit_for(original)
-        if edit is None or edit.op != "add-options":
+        if edit is None:
             return updated
+        if edit.op == "set-pair-value":
+            return _set_second(updated, edit.value)
         elements = list(updated.elements)
         opening = updated.lpar[0] if updated.lpar else None
         for pair in edit.value:
