@@ -142,6 +142,8 @@ def run(
     """Check `sources`. `cache` keeps parses and the result on disk; `memo` keeps parses in
     memory only (the fixer's passes)."""
     data, errors = read_bytes(sources, contents)
+    if not sources:
+        cache = None  # nothing to remember: leave no cache folder behind
     key = None
     if cache is not None and not errors:
         files = [Cache.file_key(s.path, data[s.path]) for s in sources]
