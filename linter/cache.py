@@ -5,7 +5,9 @@ path and its bytes; and the result of the last run, keyed by everything it depen
 The cache lives in a folder named after k8slb's version and a fingerprint of its code, so
 no other k8slb ever reads it. A re-run on a tree where nothing changed returns that
 result without parsing or running a rule: since the key covers every input, it cannot
-differ from what a full run would give.
+differ from what a full run would give. When no file's size or modification time changed
+either, the files are not even read (as ruff, black and mypy trust them); a file that was
+touched but holds the same bytes is read and recognised by its content.
 When some files changed, only those are parsed again, and the cross-file index and every
 rule run on the whole tree. Entries not used by the last run are dropped.
 """
@@ -23,7 +25,7 @@ from typing import Any
 from k8slb import __version__, rules
 
 CACHE_DIR = ".k8slb_cache"
-_FORMAT = 1  # bump when the pickled classes change shape
+_FORMAT = 2  # bump when the pickled classes change shape
 
 
 def code_fingerprint() -> str:
@@ -62,7 +64,8 @@ class Cache(ParseMemo):
         super().__init__()
         self.folder = root / CACHE_DIR / f"{__version__}-{_FORMAT}-{code_fingerprint()}"
         self._files: dict[str, Any] | None = None  # loaded when a run needs parses
-        self.last_run: tuple[str, Any] | None = self._load("run.pickle")
+        # (the keys it answers to: by content, and by size and time; its result)
+        self.last_run: tuple[tuple[str | None, ...], Any] | None = self._load("run.pickle")
         self.changed = False
 
     @property
@@ -90,12 +93,12 @@ class Cache(ParseMemo):
         self.changed = True
 
     def result(self, key: str) -> Any:
-        if self.last_run is not None and self.last_run[0] == key:
+        if self.last_run is not None and key in self.last_run[0]:
             return self.last_run[1]
         return None
 
-    def remember(self, key: str, result: Any) -> None:
-        self.last_run = (key, result)
+    def remember(self, keys: tuple[str | None, ...], result: Any) -> None:
+        self.last_run = (keys, result)
         self.changed = True
 
     def save(self) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -141,23 +142,46 @@ def run(
 ) -> RunResult:
     """Check `sources`. `cache` keeps parses and the result on disk; `memo` keeps parses in
     memory only (the fixer's passes)."""
+    if not sources or contents:
+        cache = None  # nothing to remember, or text that is not on disk
+    digest = settings.digest(sources) if cache is not None else ""
+    stat_key = _stat_key(sources, digest) if cache is not None else None
+    if cache is not None and stat_key is not None:
+        remembered: RunResult | None = cache.result(stat_key)
+        if remembered is not None:  # no file touched since the last run (like ruff's cache)
+            return remembered
     data, errors = read_bytes(sources, contents)
-    if not sources:
-        cache = None  # nothing to remember: leave no cache folder behind
     key = None
     if cache is not None and not errors:
         files = [Cache.file_key(s.path, data[s.path]) for s in sources]
-        key = run_key(settings.digest(sources), files)
-        remembered: RunResult | None = cache.result(key)
-        if remembered is not None:  # every input as in the last run: so is the result
+        key = run_key(digest, files)
+        remembered = cache.result(key)
+        if remembered is not None:  # touched, but every byte as in the last run
+            cache.remember((key, stat_key), remembered)
+            cache.save()
             return replace(remembered, contents=data)
     read = read_sources(sources, jobs=jobs, cache=cache or memo, data=data)
     read.errors = errors
     result = _check(sources, settings, read)
     if cache is not None and key is not None:
-        cache.remember(key, replace(result, contents={}))
+        cache.remember((key, stat_key), replace(result, contents={}))
         cache.save()
     return result
+
+
+def _stat_key(sources: Sequence[Source], digest: str) -> str | None:
+    """A key from every file's size and modification time: when it matches the last run's,
+    the files are not even read. None when a file cannot be examined."""
+    stats = []
+    for source in sources:
+        if source.location is None:
+            return None
+        try:
+            status = os.stat(source.location)
+        except OSError:
+            return None
+        stats.append(f"{source.path}:{status.st_size}:{status.st_mtime_ns}")
+    return run_key("stat:" + digest, stats)
 
 
 def _check(sources: Sequence[Source], settings: Settings, read: Sources) -> RunResult:

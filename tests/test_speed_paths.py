@@ -117,3 +117,31 @@ def test_cached_parses_do_not_remember_which_suppressions_were_used(tmp_path: Pa
     assert unused() == [], "the comment hides KLB401"
     (tree / "service.yaml").write_text(SERVICE.replace("app: web", "app: other"))
     assert unused() == ["KLB005"], "no Service selects the pods now: nothing to hide"
+
+
+def test_an_untouched_tree_is_not_even_read_and_a_touched_one_is_recognised(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import os
+
+    from k8slb import sources as sources_module
+
+    tree = _tree(tmp_path)
+    expected = _report(_run(tree, cache=Cache(tmp_path)))
+
+    def no_reading(self: object) -> bytes:
+        raise AssertionError("an untouched tree is answered without reading files")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(sources_module.Source, "read", no_reading)
+        assert _report(_run(tree, cache=Cache(tmp_path))) == expected
+
+    backend = tree / "demo" / "bad" / "backend.yaml"
+    os.utime(backend, ns=(backend.stat().st_atime_ns, backend.stat().st_mtime_ns + 10**9))
+    parsed: list[str] = []
+    original = parsing.parse_one
+    monkeypatch.setattr(
+        parsing, "parse_one", lambda *item: parsed.append(item[0]) or original(*item)
+    )
+    assert _report(_run(tree, cache=Cache(tmp_path))) == expected
+    assert parsed == [], "same bytes: the result is reused"

@@ -67,8 +67,11 @@ def _fix(finding: Finding, contents: dict[str, bytes]) -> list[dict[str, Any]]:
 
     changes = []
     for path in dict.fromkeys(edit.path for edit in finding.edits):
-        if path not in contents:
-            return []
+        if path not in contents:  # a run answered from the cache read no file
+            try:
+                contents[path] = Path(path).read_bytes()
+            except OSError:
+                return []
         old = contents[path]
         new, refusals = apply_edits(old, [e for e in finding.edits if e.path == path])
         if refusals or new == old:
