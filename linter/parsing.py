@@ -57,14 +57,24 @@ def parse_all(items: Sequence[Item], jobs: int) -> list[Parsed]:
         return [parse_one(*item) for item in items]  # no fork (Windows): stay serial
     global _ITEMS
     _ITEMS = items
-    # Interleaved chunks balance big and small folders; a few per worker keeps all busy.
+    # Interleaved chunks balance big and small folders; a few per process keeps all busy.
+    # The parent is one of the `jobs`: it parses its share while the others work, and its
+    # share needs no pickling back.
     count = min(len(items), jobs * 4)
+    own = list(range(0, count, jobs))
+    others = [start for start in range(count) if start % jobs]
+    done: dict[int, list[Parsed]] = {}
     try:
-        with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
-            done = list(pool.map(_parse_chunk, [(start, count) for start in range(count)]))
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(jobs - 1, mp_context=context) as pool:
+            pending = {start: pool.submit(_parse_chunk, (start, count)) for start in others}
+            for start in own:
+                done[start] = [parse_one(*item) for item in items[start::count]]
+            for start, future in pending.items():
+                done[start] = future.result()
     finally:
         _ITEMS = ()
     results: list[Parsed | None] = [None] * len(items)
-    for start, chunk in enumerate(done):
+    for start, chunk in done.items():
         results[start::count] = chunk
     return [r for r in results if r is not None]
