@@ -122,6 +122,8 @@ class Cluster:
     def _add(self, count: int) -> list[Backend]:
         start = len(self.backends)
         new = [Backend(f"pod-{start + n}", self.calls, self.make_server) for n in range(count)]
+        for backend in new:  # every key exists before traffic can reach it, so that
+            self.calls.setdefault(backend.name, 0)  # copying the counts never races a new key
         self.backends += new
         return new
 

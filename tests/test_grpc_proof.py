@@ -91,15 +91,18 @@ SERVER = """\
 
 
 def scale_up(cluster: Cluster, clients: int) -> tuple[dict[str, int], list[str]]:
-    """Traffic on 3 pods, then scale to 10 with traffic running; the calls each pod served
-    in the second half of the time after the scale-up."""
+    """Traffic on 3 pods; 1 s in, scale to 10 while the calls keep coming; the calls each
+    pod served in the last 1.5 s (1.5 s after the scale-up)."""
     callers = [client(f"127.0.0.1:{cluster.balancer.port}") for _ in range(clients)]
-    traffic(callers, 1.0)
+    load = threading.Thread(target=traffic, args=(callers, 4.2))
+    load.start()
+    time.sleep(1.0)
     new = cluster.scale_to(10)
-    traffic(callers, 1.5)
+    time.sleep(1.5)
     before = Counter(cluster.calls)
-    traffic(callers, 1.5)
+    time.sleep(1.5)
     window = Counter(cluster.calls)
+    load.join()
     window.subtract(before)
     return spread(window, cluster.names), new
 
