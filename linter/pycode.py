@@ -78,6 +78,9 @@ DB_POOLS = {
     "psycopg_pool.AsyncConnectionPool": "max_lifetime",
     "psycopg2.pool.SimpleConnectionPool": "",
     "psycopg2.pool.ThreadedConnectionPool": "",
+    # asyncpg replaces a connection after `max_queries` queries (50,000 by default)
+    "asyncpg.create_pool": "max_queries",
+    "asyncpg.pool.create_pool": "max_queries",
 }
 HEALTH_SERVICERS = frozenset(
     {"grpc_health.v1.health.HealthServicer", "grpc_health.v1.health.aio.HealthServicer"}
@@ -452,8 +455,10 @@ class _Collector:
             if poolclass is not None and _dotted(poolclass).endswith(("NullPool", "StaticPool")):
                 return  # no pool: every checkout is a new connection
         url_index = 2 if site.name.startswith("psycopg2") else 0
-        url = self._argument(site.args, site.keywords, url_index, "url") or _keyword(
-            site.keywords, "conninfo"
+        url = (
+            self._argument(site.args, site.keywords, url_index, "url")
+            or _keyword(site.keywords, "conninfo")
+            or _keyword(site.keywords, "dsn")
         )
         lifetime = _keyword(site.keywords, lifetime_arg) if lifetime_arg else None
         self.facts.db_pools.append(

@@ -25,6 +25,7 @@ WATCHED = (
     b"sqlalchemy",
     b"sqlmodel",
     b"psycopg",
+    b"asyncpg",
     b"SIGTERM",
 )
 

@@ -9,6 +9,8 @@ from k8slb.pyfacts import DbPool
 from k8slb.rules.base import Context, Example, Rule
 
 DAY = 86_400
+# asyncpg's default, 50,000 queries, turns a busy pool over; a hundred million never does.
+ASYNCPG_NEVER = 10**8
 
 
 def _unbounded(pool: DbPool) -> str | None:
@@ -21,6 +23,9 @@ def _unbounded(pool: DbPool) -> str | None:
         if isinstance(pool.lifetime, int | float) and pool.lifetime <= 0:
             return f"pool_recycle={pool.lifetime} never recycles"
         return None
+    if pool.lifetime_arg == "max_queries":  # asyncpg: replaced after N queries
+        huge = isinstance(pool.lifetime, int | float) and pool.lifetime >= ASYNCPG_NEVER
+        return f"max_queries={pool.lifetime} never replaces a busy connection" if huge else None
     if isinstance(pool.lifetime, int | float) and (
         math.isinf(pool.lifetime) or pool.lifetime >= DAY
     ):
@@ -44,9 +49,11 @@ class DbPoolNoRecycle(Rule):
     Reports long-lived database pools with no bound on connection age: SQLAlchemy's
     `create_engine` / `create_async_engine` (and SQLModel's) without `pool_recycle` (or
     with `pool_recycle` ≤ 0), `psycopg_pool` pools whose `max_lifetime` is infinite or a
-    day or more, and psycopg2's `SimpleConnectionPool` / `ThreadedConnectionPool`, which
-    have no lifetime setting. Engines with `NullPool` or `StaticPool`, SQLite and
-    localhost URLs, per-call engines and test files are not reported.
+    day or more, psycopg2's `SimpleConnectionPool` / `ThreadedConnectionPool`, which have
+    no lifetime setting, and `asyncpg.create_pool` with `max_queries` of 10^8 or more
+    (asyncpg's default, 50,000, replaces a busy connection often enough). Engines with
+    `NullPool` or `StaticPool`, SQLite and localhost URLs, per-call engines and test files
+    are not reported.
 
     ## Why it matters
     When the database is behind a Service with several pods (PgBouncer, read replicas,

@@ -126,3 +126,12 @@ def test_runs_as_a_real_process_with_python_m() -> None:
     )
     assert done.returncode == 1, done.stderr
     assert json.loads(done.stdout)["summary"]["findings"] == 6
+
+
+def test_colour_can_be_forced_and_is_otherwise_off_when_piped(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    assert "\x1b[" in invoke("check", BAD)[1]
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert "\x1b[" not in invoke("check", BAD)[1]

@@ -355,3 +355,27 @@ def test_a_python_file_that_does_not_parse_does_not_stop_the_run(tmp_path: Path)
         ("KLB004", "broken.py", 3),
         ("KLB201", "s.py", 7),
     ]
+
+
+def test_asyncpg_pools_are_judged_by_max_queries(tmp_path: Path) -> None:
+    source = """\
+        import asyncpg
+
+        async def make():
+            return await asyncpg.create_pool(dsn="postgresql://pgbouncer/app", max_queries=10**9)
+        """
+    (finding,) = lint(tmp_path / "a", {"db.py": source}, "KLB203")
+    assert "max_queries=1000000000 never replaces a busy connection" in finding.message
+    default = source.replace(", max_queries=10**9", "")
+    assert lint(tmp_path / "b", {"db.py": default}, "KLB203") == []
+
+
+def test_an_intercepted_channel_is_the_inner_one(tmp_path: Path) -> None:
+    source = """\
+        import grpc
+
+        channel = grpc.intercept_channel(grpc.insecure_channel("backend.shop:50051"), Retry())
+        """
+    files = {"k8s.yaml": IN_SHOP + BACKEND_IN_SHOP, "app.py": source}
+    (finding,) = lint(tmp_path, files, "KLB102")
+    assert (finding.line, finding.column) == (3, 34)
