@@ -9,7 +9,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 from k8slb import __version__
@@ -25,6 +25,9 @@ from k8slb.report import text as text_report
 from k8slb.rules import ALL_RULES
 from k8slb.selection import SelectionError, find_rule, select_rules, split_codes
 from k8slb.sources import Discovery, Exclude, discover, with_context
+
+if TYPE_CHECKING:  # the fixer is imported by `fix` only
+    from k8slb.fixing.fixer import FixOutcome
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 FORMATS = ("text", "json", "sarif", "github", "junit")
@@ -280,6 +283,7 @@ def fix(diff: bool, unsafe_fixes: bool, jobs: int | None, **options: Any) -> Non
         else:
             sys.stdout.buffer.write(fixed)
     by_path = {s.path: s for s in job.found.sources}
+    unwritten = 0
     for path, new in sorted(outcome.fixed_text.items()):
         source = by_path[path]
         if source.location is None:
@@ -290,12 +294,16 @@ def fix(diff: bool, unsafe_fixes: bool, jobs: int | None, **options: Any) -> Non
         problem = write_atomically(Path(source.location), outcome.original[path], new)
         if problem is not None:
             errors.append(f"{path}: not written: {problem}")
+            unwritten += 1
     report = sys.stderr if (diff or stdin is not None) else sys.stdout
     if not diff:
         listing = text_report.render(result, colour=_use_colour()).splitlines()[:-1]
         for line in listing:
             click.echo(line, file=report, color=True)
-    click.echo(_fix_summary(outcome, diff=diff, unsafe=unsafe_fixes), file=report)
+    summary = _fix_summary(outcome, diff=diff, unsafe=unsafe_fixes)
+    if unwritten:
+        summary += f" {unwritten} file{'s' * (unwritten != 1)} could not be written (below)."
+    click.echo(summary, file=report)
     for message in errors:
         _fail(message)
     if errors:
@@ -305,7 +313,7 @@ def fix(diff: bool, unsafe_fixes: bool, jobs: int | None, **options: Any) -> Non
     sys.exit(job.exit_code(result))
 
 
-def _fix_summary(outcome: Any, *, diff: bool, unsafe: bool) -> str:
+def _fix_summary(outcome: FixOutcome, *, diff: bool, unsafe: bool) -> str:
     counts = Counter(f.rule for f in outcome.fixed)
     rules = ", ".join(f"{rule} ×{n}" if n > 1 else rule for rule, n in sorted(counts.items()))
     files = len(outcome.fixed_text)

@@ -116,8 +116,9 @@ def test_a_read_only_file_is_refused_even_for_root(
 ) -> None:
     demo = copy_demo(tmp_path)
     monkeypatch.setattr(os, "access", lambda path, mode: False)
-    code, _, err = invoke("fix", "--select", "KLB401", str(demo))
+    code, out, err = invoke("fix", "--select", "KLB401", str(demo))
     assert code == 2 and "backend.yaml: not written: is read-only" in err
+    assert out.splitlines()[-1].endswith("1 file could not be written (below).")
     assert (demo / "backend.yaml").read_bytes() == (DEMO_BAD / "backend.yaml").read_bytes()
 
 
