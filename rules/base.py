@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import inspect
 import re
+from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import ClassVar
@@ -68,7 +69,7 @@ class Context:
     extra: dict[str, object] = field(default_factory=dict)
 
 
-class Rule:
+class Rule(ABC):
     id: ClassVar[str]
     name: ClassVar[str]
     severity: ClassVar[Severity]
@@ -77,8 +78,9 @@ class Rule:
     fix: ClassVar[FixInfo] = NO_FIX
     examples: ClassVar[tuple[Example, ...]] = ()
 
+    @abstractmethod
     def check(self, context: Context) -> Iterator[Finding]:
-        raise NotImplementedError
+        """The findings of this rule on the run's model."""
 
     # -- helpers for subclasses ----------------------------------------------------------
 
