@@ -37,15 +37,16 @@ class Settings:
     today: datetime.date | None = None  # when exemptions expire; None: the real today
 
     def digest(self, sources: Sequence[Source]) -> str:
-        """Everything besides the files' bytes that a run's result depends on."""
+        """Everything besides the files' bytes that a run's result depends on (sets sorted:
+        their order changes from one process to the next)."""
         return repr(
             (
                 [rule.id for rule in self.rules],
                 self.kubernetes_version,
                 self.mesh,
                 self.fix_values,
-                sorted(self.per_file_ignores.items()),
-                self.exemptions,
+                sorted((pattern, sorted(ids)) for pattern, ids in self.per_file_ignores.items()),
+                [(sorted(e.rules), replace(e, rules=frozenset())) for e in self.exemptions],
                 str(self.config_root),
                 self.report_unused_ignores,
                 self.today or datetime.date.today(),

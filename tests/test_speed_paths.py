@@ -145,3 +145,24 @@ def test_an_untouched_tree_is_not_even_read_and_a_touched_one_is_recognised(
     )
     assert _report(_run(tree, cache=Cache(tmp_path))) == expected
     assert parsed == [], "same bytes: the result is reused"
+
+
+def test_the_settings_digest_is_the_same_in_every_process() -> None:
+    """Set order depends on a per-process hash seed; the cache key must not."""
+    code = (
+        "from k8slb.config import Exemption; from k8slb.engine import Settings;"
+        "print(Settings(rules=(), per_file_ignores={'a/*': frozenset({'KLB201', 'KLB401',"
+        " 'KLB301', 'KLB101'})}, exemptions=[Exemption(frozenset({'KLB401', 'KLB402',"
+        " 'KLB301'}), 'why')]).digest([]))"
+    )
+    digests = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**__import__("os").environ, "PYTHONHASHSEED": str(seed)},
+        ).stdout
+        for seed in range(4)
+    }
+    assert len(digests) == 1
