@@ -5,6 +5,7 @@ speed is measured by `make bench`."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -122,7 +123,6 @@ def test_cached_parses_do_not_remember_which_suppressions_were_used(tmp_path: Pa
 def test_an_untouched_tree_is_not_even_read_and_a_touched_one_is_recognised(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import os
 
     from k8slb import sources as sources_module
 
@@ -161,7 +161,7 @@ def test_the_settings_digest_is_the_same_in_every_process() -> None:
             capture_output=True,
             text=True,
             check=True,
-            env={**__import__("os").environ, "PYTHONHASHSEED": str(seed)},
+            env={**os.environ, "PYTHONHASHSEED": str(seed)},
         ).stdout
         for seed in range(4)
     }
