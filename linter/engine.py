@@ -97,18 +97,14 @@ def read_bytes(
 
 def read_sources(
     sources: Sequence[Source],
-    contents: Mapping[str, bytes] | None = None,
+    data: dict[str, bytes],
     *,
     jobs: int = 1,
     cache: ParseMemo | None = None,
-    data: dict[str, bytes] | None = None,
 ) -> Sources:
-    """Read and parse every source once. Parses come from the cache when the file has not
+    """Parse every source's bytes once. Parses come from the cache when the file has not
     changed, and from a pool of `jobs` processes otherwise."""
-    read = Sources()
-    if data is None:
-        data, read.errors = read_bytes(sources, contents)
-    read.contents = data
+    read = Sources(contents=data)
     parsed: dict[str, Parsed] = {}
     pending: list[tuple[str, str, bytes]] = []
     for source in sources:
@@ -161,7 +157,7 @@ def run(
             cache.remember((key, stat_key), remembered)
             cache.save()
             return replace(remembered, contents=data)
-    read = read_sources(sources, jobs=jobs, cache=cache or memo, data=data)
+    read = read_sources(sources, data, jobs=jobs, cache=cache or memo)
     read.errors = errors
     result = _check(sources, settings, read)
     if cache is not None and key is not None:

@@ -189,13 +189,11 @@ class _Collector:
         self.sites: list[_Site] = []
         self.stops: list[tuple[ast.Call, str, bool, _Scope]] = []
         self.health_classes: dict[str, bool] = {}  # class with a Check method -> can fail
-        self.scopes: dict[int, _Scope] = {}
 
     # -- driving -----------------------------------------------------------------------
 
     def run(self, tree: ast.Module) -> None:
         module = _Scope(tree, None)
-        self.scopes[id(tree)] = module
         self._walk(tree, (), module, keyboard=False)
         for site in self.sites:
             getattr(self, f"_resolve_{site.kind}")(site)
@@ -212,7 +210,6 @@ class _Collector:
         self._visit(node, parents, scope, keyboard)
         if isinstance(node, _ScopeNode):
             scope = _Scope(node, scope)
-            self.scopes[id(node)] = scope
             if isinstance(node, _Function):
                 arguments = node.args
                 every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]

@@ -66,8 +66,6 @@ class Context:
                 if channel.long_lived:
                     yield facts, channel
 
-    extra: dict[str, object] = field(default_factory=dict)
-
 
 class Rule(ABC):
     id: ClassVar[str]

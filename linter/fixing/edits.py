@@ -3,7 +3,7 @@ them (YAML by splicing text at the composer's positions, Python through libcst).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 Step = str | int
@@ -45,7 +45,6 @@ class FixValues:
     stop_grace_seconds: int = 25
     max_connection_age_ms: int = 300_000
     max_connection_age_grace_ms: int = 30_000
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 ROUND_ROBIN_CONFIG = '{"loadBalancingConfig": [{"round_robin": {}}]}'

@@ -80,26 +80,21 @@ class _Editor(cst.CSTTransformer):
         return None
 
     def leave_List(self, original: cst.List, updated: cst.List) -> cst.BaseExpression:
-        edit = self._edit_for(original)
-        if edit is None:
-            return updated
-        if edit.op == "set-pair-value":
-            return _set_second(updated, edit.value)
-        elements = list(updated.elements)
-        for pair in edit.value:
-            elements = _append(
-                elements, cst.Element(cst.parse_expression(literal(pair))), updated.lbracket
-            )
-        return updated.with_changes(elements=elements)
+        return self._sequence(original, updated, updated.lbracket)
 
     def leave_Tuple(self, original: cst.Tuple, updated: cst.Tuple) -> cst.BaseExpression:
+        return self._sequence(original, updated, updated.lpar[0] if updated.lpar else None)
+
+    def _sequence(
+        self, original: cst.List | cst.Tuple, updated: cst.List | cst.Tuple, opening: Any
+    ) -> cst.BaseExpression:
+        """An options literal gains pairs; an option pair gets a new value."""
         edit = self._edit_for(original)
         if edit is None:
             return updated
         if edit.op == "set-pair-value":
             return _set_second(updated, edit.value)
         elements = list(updated.elements)
-        opening = updated.lpar[0] if updated.lpar else None
         for pair in edit.value:
             elements = _append(elements, cst.Element(cst.parse_expression(literal(pair))), opening)
         return updated.with_changes(elements=elements)
