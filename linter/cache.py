@@ -1,31 +1,68 @@
-"""The cache in `.k8slb_cache/`: each file's parse, keyed by k8slb's version, the file's
-path and its bytes; and the result of the last run, keyed by everything it depends on
-(every file's key, the settings, the day for expiring exemptions).
+"""The cache: each file's parse, keyed by k8slb's version, the file's path and its bytes;
+and the result of the last run, keyed by everything it depends on (every file's key, the
+settings, the day for expiring exemptions).
 
-The cache lives in a folder named after k8slb's version and a fingerprint of its code, so
-no other k8slb ever reads it. A re-run on a tree where nothing changed returns that
-result without parsing or running a rule: since the key covers every input, it cannot
-differ from what a full run would give. When no file's size or modification time changed
-either, the files are not even read (as ruff, black and mypy trust them); a file that was
-touched but holds the same bytes is read and recognised by its content.
-When some files changed, only those are parsed again, and the cross-file index and every
-rule run on the whole tree. Entries not used by the last run are dropped.
+Where: in the user's cache folder (`$K8SLB_CACHE_DIR`, else `$XDG_CACHE_HOME/k8slb`, else
+`~/.cache/k8slb`), one folder per project root, never inside the scanned tree. A
+repository k8slb lints is untrusted: it could commit a cache that runs code when loaded,
+or a symbolic link that turns "remove a stale cache" into "remove my home folder". So:
+- nothing is read from or written to the scanned tree;
+- every folder on the way is created by k8slb with mode 0700 and checked before use: a
+  real folder (not a symbolic link) owned by the running user, else no cache at all;
+- only folders that carry k8slb's marker file are ever removed, and never through a link;
+- each file carries a checksum of its payload (one changed byte: the file is ignored),
+  and is unpickled by an unpickler that builds only k8slb's own data classes, never
+  calling a function, so even a forged file cannot run code.
+
+Inside a project's folder, the cache lives in a folder named after k8slb's version and a
+fingerprint of its code, so no other k8slb ever reads it. A re-run on a tree where nothing
+changed returns the last result without parsing or running a rule: since the key covers
+every input, it cannot differ from what a full run would give. When no file's size or
+modification time changed either, the files are not even read (as ruff, black and mypy
+trust them); a file that was touched but holds the same bytes is read and recognised by
+its content. When some files changed, only those are parsed again, and the cross-file
+index and every rule run on the whole tree. Entries not used by the last run are dropped.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import enum
 import hashlib
+import io
 import os
 import pickle
-import shutil
+import stat
 import tempfile
 from pathlib import Path
 from typing import Any
 
 from k8slb import __version__, rules
 
-CACHE_DIR = ".k8slb_cache"
-_FORMAT = 2  # bump when the pickled classes change shape
+CACHE_ENV = "K8SLB_CACHE_DIR"
+LEGACY_DIR = ".k8slb_cache"  # where k8slb 0.1 kept it, inside the tree: never read now
+MARKER = "CACHEDIR.TAG"  # the Cache Directory Tagging convention: backup tools skip it
+_MARKER_TEXT = (
+    b"Signature: 8a477f597d28d172789f06886806bc55\n"
+    b"# This folder is a cache made by k8slb; it is safe to delete.\n"
+)
+_FORMAT = 3  # bump when the pickled classes change shape
+_MAGIC = b"k8slb-cache\n"
+_DIGEST_SIZE = 32
+
+
+def user_cache_dir() -> Path | None:
+    """The folder that holds every project's cache; None when there is no home."""
+    configured = os.environ.get(CACHE_ENV)
+    if configured:
+        return Path(configured)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    if xdg and os.path.isabs(xdg):
+        return Path(xdg) / "k8slb"
+    try:
+        return Path.home() / ".cache" / "k8slb"
+    except RuntimeError:
+        return None
 
 
 def code_fingerprint() -> str:
@@ -37,6 +74,66 @@ def code_fingerprint() -> str:
             status = module.stat()
             digest.update(f"{module.name}:{status.st_size}:{status.st_mtime_ns};".encode())
     return digest.hexdigest()
+
+
+class _DataOnly(pickle.Unpickler):
+    """Builds k8slb's dataclasses, enums and YAML containers, and nothing else: a pickle
+    can name any callable, and this refuses every one that could do more than hold data."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        if module == "k8slb.yamltree" and name in ("_ymap", "_yseq"):
+            return super().find_class(module, name)
+        if module.startswith("k8slb.") and not name.startswith("_"):
+            found = super().find_class(module, name)
+            if isinstance(found, type) and (
+                dataclasses.is_dataclass(found) or issubclass(found, enum.Enum)
+            ):
+                return found
+        raise pickle.UnpicklingError(f"refused: {module}.{name}")
+
+
+def dumps(value: Any) -> bytes:
+    payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    return _MAGIC + hashlib.blake2b(payload, digest_size=_DIGEST_SIZE).digest() + payload
+
+
+def loads(data: bytes) -> Any:
+    """The value `dumps` stored; None for anything else (damaged, forged, another k8slb)."""
+    head = len(_MAGIC) + _DIGEST_SIZE
+    if not data.startswith(_MAGIC) or len(data) < head:
+        return None
+    payload = data[head:]
+    if hashlib.blake2b(payload, digest_size=_DIGEST_SIZE).digest() != data[len(_MAGIC) : head]:
+        return None
+    try:
+        return _DataOnly(io.BytesIO(payload)).load()
+    except Exception:  # any damage the checksum let through: start afresh
+        return None
+
+
+def _own_folder(path: Path) -> bool:
+    """Make `path` (mode 0700) unless it exists; True when it is a real folder of ours."""
+    try:
+        path.mkdir(mode=0o700)
+    except FileExistsError:
+        pass
+    except OSError:
+        return False
+    try:
+        status = path.lstat()
+    except OSError:
+        return False
+    return stat.S_ISDIR(status.st_mode) and status.st_uid == os.getuid()
+
+
+def _remove_tree(folder: Path) -> None:
+    """Remove a folder k8slb made, never following a symbolic link out of it."""
+    for entry in os.scandir(folder):
+        if entry.is_dir(follow_symlinks=False):
+            _remove_tree(Path(entry.path))
+        else:
+            os.unlink(entry.path)
+    os.rmdir(folder)
 
 
 class ParseMemo:
@@ -58,28 +155,55 @@ class ParseMemo:
 
 
 class Cache(ParseMemo):
-    """The memo on disk, plus the last run's result."""
+    """The memo on disk, plus the last run's result, for the project at `project_root`."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, project_root: Path, base: Path | None = None) -> None:
         super().__init__()
-        self.folder = root / CACHE_DIR / f"{__version__}-{_FORMAT}-{code_fingerprint()}"
+        self.base = base if base is not None else user_cache_dir()
+        project = hashlib.blake2b(str(project_root.resolve()).encode(), digest_size=10)
+        self.project = project.hexdigest()
+        self.version = f"{__version__}-{_FORMAT}-{code_fingerprint()}"
+        self.folder = self.base / self.project / self.version if self.base is not None else None
         self._files: dict[str, Any] | None = None  # loaded when a run needs parses
         # (the keys it answers to: by content, and by size and time; its result)
-        self.last_run: tuple[tuple[str | None, ...], Any] | None = self._load("run.pickle")
+        self.last_run: tuple[tuple[str | None, ...], Any] | None = self._load("run.cache")
         self.changed = False
 
     @property
     def files(self) -> dict[str, Any]:
         if self._files is None:
-            self._files = self._load("files.pickle") or {}
+            self._files = self._load("files.cache") or {}
         return self._files
 
+    def _usable(self) -> bool:
+        """Every folder from the base down exists (made if need be) and is ours."""
+        if self.base is None or self.folder is None:
+            return False
+        if not self.base.exists():
+            try:
+                self.base.mkdir(mode=0o700, parents=True)
+            except OSError:
+                return False
+        if not all(_own_folder(p) for p in (self.base, self.folder.parent, self.folder)):
+            return False
+        marker = self.base / MARKER
+        if not marker.is_file() or marker.is_symlink():
+            self._write(self.base, MARKER, _MARKER_TEXT)
+        if not (self.folder / MARKER).is_file():
+            self._write(self.folder, MARKER, _MARKER_TEXT)
+        return True
+
     def _load(self, name: str) -> Any:
-        try:
-            with open(self.folder / name, "rb") as handle:
-                return pickle.load(handle)
-        except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, ValueError):
-            return None  # no cache, or one of another k8slb: start afresh
+        if self.folder is None:
+            return None
+        try:  # O_NOFOLLOW: a link planted in place of the file is not read
+            handle = os.open(self.folder / name, os.O_RDONLY | os.O_NOFOLLOW)
+        except OSError:
+            return None
+        with os.fdopen(handle, "rb") as stored:
+            if os.fstat(stored.fileno()).st_uid != os.getuid():
+                return None
+            return loads(stored.read())
 
     def parsed(self, path: str, data: bytes) -> Any:
         key = self.file_key(path, data)
@@ -106,24 +230,36 @@ class Cache(ParseMemo):
         if not self.changed and (self._files is None or len(self.used) == len(self._files)):
             return
         try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            for stale in self.folder.parent.iterdir():  # caches of other code
-                if stale.is_dir() and stale != self.folder:
-                    shutil.rmtree(stale, ignore_errors=True)
-            ignore = self.folder.parent / ".gitignore"
-            if not ignore.exists():
-                ignore.write_text("# Created by k8slb: nothing here belongs in git.\n*\n")
+            if not self._usable():
+                return
+            assert self.folder is not None
+            self._remove_stale()
             if self._files is not None or self.used:
-                self._write("files.pickle", self.used)
-            self._write("run.pickle", self.last_run)
+                self._write(self.folder, "files.cache", dumps(self.used))
+            self._write(self.folder, "run.cache", dumps(self.last_run))
         except OSError:
             pass
 
-    def _write(self, name: str, value: Any) -> None:
-        handle, temporary = tempfile.mkstemp(dir=self.folder, prefix=f".{name}.")
-        with os.fdopen(handle, "wb") as out:
-            pickle.dump(value, out, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(temporary, self.folder / name)
+    def _remove_stale(self) -> None:
+        """The caches of other k8slb code for this project: only folders with the marker."""
+        assert self.folder is not None
+        for entry in os.scandir(self.folder.parent):
+            stale = Path(entry.path)
+            if stale == self.folder or not entry.is_dir(follow_symlinks=False):
+                continue
+            if (stale / MARKER).is_file() and not (stale / MARKER).is_symlink():
+                _remove_tree(stale)
+
+    @staticmethod
+    def _write(folder: Path, name: str, data: bytes) -> None:
+        handle, temporary = tempfile.mkstemp(dir=folder, prefix=f".{name}.")
+        try:
+            with os.fdopen(handle, "wb") as out:
+                out.write(data)
+            os.replace(temporary, folder / name)
+        except OSError:
+            Path(temporary).unlink(missing_ok=True)
+            raise
 
 
 def run_key(settings_digest: str, file_keys: list[str]) -> str:

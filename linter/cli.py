@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 from k8slb import __version__
-from k8slb.cache import CACHE_DIR, Cache
+from k8slb.cache import Cache
 from k8slb.config import Config, ConfigError, find_config, load_config
 from k8slb.docs import rule_markdown
 from k8slb.engine import RunResult, Settings, run
@@ -206,7 +206,11 @@ def cli() -> None:
     type=click.IntRange(min=1),
     help="Processes that parse files [default: all cores; one for small trees].",
 )
-@click.option("--no-cache", is_flag=True, help=f"Neither read nor write {CACHE_DIR}/.")
+@click.option(
+    "--no-cache",
+    is_flag=True,
+    help="Neither read nor write the cache (in the user's cache folder).",
+)
 @click.option("--show-suppressed", is_flag=True, help="Also show suppressed findings.")
 @click.option("--statistics", is_flag=True, help="Count the findings per rule.")
 @click.option("-q", "--quiet", is_flag=True, help="Print the findings and nothing else.")

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from k8slb import parsing
-from k8slb.cache import CACHE_DIR, Cache
+from k8slb.cache import MARKER, Cache
 from k8slb.engine import RunResult, Settings, run
 from k8slb.report import json as json_report
 from k8slb.rules import ALL_RULES
@@ -65,9 +65,14 @@ def test_the_cache_gives_the_same_output_cold_warm_and_after_a_change(
 ) -> None:
     tree = _tree(tmp_path)
     plain = _report(_run(tree))
-    cold = _report(_run(tree, cache=Cache(tmp_path)))
-    assert (tmp_path / CACHE_DIR / ".gitignore").read_text().endswith("*\n")
-    warm_cache = Cache(tmp_path)
+    cold = _report(_run(tree, cache=Cache(tmp_path, tmp_path / "cache")))
+    assert (
+        (tmp_path / "cache" / MARKER)
+        .read_text()
+        .startswith("Signature: 8a477f597d28d172789f06886806bc55")
+    )
+    assert not (tree / ".k8slb_cache").exists() and not (tmp_path / ".k8slb_cache").exists()
+    warm_cache = Cache(tmp_path, tmp_path / "cache")
     warm = _report(_run(tree, cache=warm_cache))
     assert plain == cold == warm
     assert warm_cache._files is None, "an unchanged tree does not even load the parses"
@@ -82,7 +87,7 @@ def test_the_cache_gives_the_same_output_cold_warm_and_after_a_change(
         return original(path, language, data)
 
     monkeypatch.setattr(parsing, "parse_one", counting)
-    after = _report(_run(tree, cache=Cache(tmp_path)))
+    after = _report(_run(tree, cache=Cache(tmp_path, tmp_path / "cache")))
     assert parsed == [str(backend)], "only the changed file is parsed again"
     monkeypatch.setattr(parsing, "parse_one", original)
     assert after == _report(_run(tree)), "and the cross-file rules see the change"
@@ -90,11 +95,11 @@ def test_the_cache_gives_the_same_output_cold_warm_and_after_a_change(
 
 def test_a_broken_cache_is_ignored(tmp_path: Path) -> None:
     tree = _tree(tmp_path)
-    Cache(tmp_path)  # nothing yet
-    _run(tree, cache=Cache(tmp_path))
-    for stored in (tmp_path / CACHE_DIR).rglob("*.pickle"):
+    Cache(tmp_path, tmp_path / "cache")  # nothing yet
+    _run(tree, cache=Cache(tmp_path, tmp_path / "cache"))
+    for stored in (tmp_path / "cache").rglob("*.cache"):
         stored.write_bytes(b"not a pickle")
-    assert _report(_run(tree, cache=Cache(tmp_path))) == _report(_run(tree))
+    assert _report(_run(tree, cache=Cache(tmp_path, tmp_path / "cache"))) == _report(_run(tree))
 
 
 def test_cached_parses_do_not_remember_which_suppressions_were_used(tmp_path: Path) -> None:
@@ -112,7 +117,9 @@ def test_cached_parses_do_not_remember_which_suppressions_were_used(tmp_path: Pa
     settings = Settings(rules=ALL_RULES, report_unused_ignores=True)
 
     def unused() -> list[str]:
-        result = run(discover([str(tree)]).sources, settings, cache=Cache(tmp_path))
+        result = run(
+            discover([str(tree)]).sources, settings, cache=Cache(tmp_path, tmp_path / "cache")
+        )
         return [f.rule for f in result.findings if f.rule == "KLB005"]
 
     assert unused() == [], "the comment hides KLB401"
@@ -127,14 +134,14 @@ def test_an_untouched_tree_is_not_even_read_and_a_touched_one_is_recognised(
     from k8slb import sources as sources_module
 
     tree = _tree(tmp_path)
-    expected = _report(_run(tree, cache=Cache(tmp_path)))
+    expected = _report(_run(tree, cache=Cache(tmp_path, tmp_path / "cache")))
 
     def no_reading(self: object) -> bytes:
         raise AssertionError("an untouched tree is answered without reading files")
 
     with monkeypatch.context() as patch:
         patch.setattr(sources_module.Source, "read", no_reading)
-        assert _report(_run(tree, cache=Cache(tmp_path))) == expected
+        assert _report(_run(tree, cache=Cache(tmp_path, tmp_path / "cache"))) == expected
 
     backend = tree / "demo" / "bad" / "backend.yaml"
     os.utime(backend, ns=(backend.stat().st_atime_ns, backend.stat().st_mtime_ns + 10**9))
@@ -143,7 +150,7 @@ def test_an_untouched_tree_is_not_even_read_and_a_touched_one_is_recognised(
     monkeypatch.setattr(
         parsing, "parse_one", lambda *item: parsed.append(item[0]) or original(*item)
     )
-    assert _report(_run(tree, cache=Cache(tmp_path))) == expected
+    assert _report(_run(tree, cache=Cache(tmp_path, tmp_path / "cache"))) == expected
     assert parsed == [], "same bytes: the result is reused"
 
 

@@ -1,0 +1,168 @@
+"""The cache never trusts the repository it lints: it lives outside the tree, follows no
+symbolic link, removes only what k8slb made, and loads nothing but k8slb's data."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from k8slb import cache as cache_module
+from k8slb.cache import MARKER, Cache, dumps, loads
+from k8slb.engine import RunResult, Settings, run
+from k8slb.report import json as json_report
+from k8slb.rules import ALL_RULES
+from k8slb.sources import discover
+
+from .helpers import FIXTURES
+
+
+def _tree(tmp_path: Path) -> Path:
+    tree = tmp_path / "repo"
+    shutil.copytree(FIXTURES / "demo", tree)
+    return tree
+
+
+def _check(tree: Path, cache: Cache | None) -> str:
+    result: RunResult = run(discover([str(tree)]).sources, Settings(rules=ALL_RULES), cache=cache)
+    return json_report.render(result)
+
+
+def _cli(tree: Path, cache_dir: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "k8slb", "check", "--isolated", "."],
+        cwd=tree,
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "K8SLB_CACHE_DIR": str(cache_dir)},
+    )
+
+
+def test_a_committed_cache_link_deletes_nothing_and_nothing_is_written_in_the_tree(
+    tmp_path: Path,
+) -> None:
+    tree = _tree(tmp_path)
+    victim = tmp_path / "home"
+    (victim / "projects" / "precious").mkdir(parents=True)
+    (victim / "projects" / "precious" / "only-copy.txt").write_text("keep me")
+    (tree / ".k8slb_cache").symlink_to(victim / "projects")
+    (tree / "loop").symlink_to(".", target_is_directory=True)
+    before = sorted(p.relative_to(tree) for p in tree.rglob("*"))
+
+    for _ in range(2):  # cold, then warm
+        done = _cli(tree, tmp_path / "cache")
+        assert done.returncode == 1, done.stderr
+
+    assert (victim / "projects" / "precious" / "only-copy.txt").read_text() == "keep me"
+    assert sorted(p.relative_to(tree) for p in tree.rglob("*")) == before
+    assert any((tmp_path / "cache").rglob("run.cache")), "the cache went to the user's folder"
+
+
+def test_a_cache_folder_that_is_a_link_or_not_ours_is_not_used(tmp_path: Path) -> None:
+    tree = _tree(tmp_path)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (tmp_path / "cache").symlink_to(elsewhere, target_is_directory=True)
+    cache = Cache(tree, tmp_path / "cache")
+    assert _check(tree, cache) == _check(tree, None)
+    assert list(elsewhere.iterdir()) == [], "nothing is written through the link"
+
+    base = tmp_path / "base"
+    project = Cache(tree, base)
+    project.changed = True
+    project.save()
+    assert project.folder is not None and (project.folder / "run.cache").is_file()
+    shutil.rmtree(project.folder)  # the version folder replaced by a link: refused
+    project.folder.symlink_to(elsewhere, target_is_directory=True)
+    fresh = Cache(tree, base)
+    assert _check(tree, fresh) == _check(tree, None)
+    assert list(elsewhere.iterdir()) == []
+
+
+def test_only_folders_with_k8slbs_marker_are_removed_and_links_are_not_followed(
+    tmp_path: Path,
+) -> None:
+    tree = _tree(tmp_path)
+    base = tmp_path / "cache"
+    first = Cache(tree, base)
+    _check(tree, first)
+    assert first.folder is not None
+    project = first.folder.parent
+    stale = project / "0.0.1-1-old"
+    (stale / "deep").mkdir(parents=True)
+    (stale / MARKER).write_bytes(b"Signature: 8a477f597d28d172789f06886806bc55\n")
+    outside = tmp_path / "outside"
+    (outside / "keep").mkdir(parents=True)
+    (stale / "deep" / "link").symlink_to(outside, target_is_directory=True)
+    foreign = project / "not-ours"
+    foreign.mkdir()
+    marked_outside = tmp_path / "marked"
+    marked_outside.mkdir()
+    (marked_outside / MARKER).write_text("Signature: 8a477f597d28d172789f06886806bc55\n")
+    (project / "linked").symlink_to(marked_outside, target_is_directory=True)
+
+    (tree / "bad" / "backend.yaml").write_text("kind: Service\n")  # a change: the cache saves
+    _check(tree, Cache(tree, base))
+
+    assert not stale.exists(), "k8slb's own stale cache is removed"
+    assert (outside / "keep").is_dir(), "without following the link inside it"
+    assert foreign.is_dir(), "a folder without the marker is not k8slb's"
+    assert (marked_outside / MARKER).is_file(), "a link to a marked folder is not followed"
+
+
+class _Planted:
+    def __reduce__(self) -> tuple[object, ...]:
+        return (os.system, ("touch PWNED",))
+
+
+def _forged(value: object) -> bytes:
+    payload = pickle.dumps(value)
+    return b"k8slb-cache\n" + hashlib.blake2b(payload, digest_size=32).digest() + payload
+
+
+def test_a_forged_cache_file_runs_no_code(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert loads(_forged(_Planted())) is None
+    assert loads(_forged({"k": shutil.rmtree})) is None
+    assert loads(_forged(cache_module.Cache)) is None, "a class that is no data class"
+    assert not (tmp_path / "PWNED").exists()
+
+    tree = _tree(tmp_path)
+    base = tmp_path / "cache"
+    cache = Cache(tree, base)
+    _check(tree, cache)
+    assert cache.folder is not None
+    (cache.folder / "run.cache").write_bytes(_forged(((None,), _Planted())))
+    assert _check(tree, Cache(tree, base)) == _check(tree, None)
+    assert not (tmp_path / "PWNED").exists()
+
+
+def test_one_changed_byte_is_detected(tmp_path: Path) -> None:
+    tree = _tree(tmp_path)
+    base = tmp_path / "cache"
+    cache = Cache(tree, base)
+    plain = _check(tree, cache)
+    assert cache.folder is not None
+    stored = cache.folder / "run.cache"
+    data = bytearray(stored.read_bytes())
+    assert loads(bytes(data)) is not None
+    data[-40] ^= 0x01
+    stored.write_bytes(bytes(data))
+    assert loads(bytes(data)) is None
+    assert _check(tree, Cache(tree, base)) == plain
+
+
+def test_the_format_round_trips_k8slbs_data(tmp_path: Path) -> None:
+    result = run(discover([str(FIXTURES / "demo")]).sources, Settings(rules=ALL_RULES))
+    assert loads(dumps(result)) == result
+
+
+def test_each_project_has_its_own_folder(tmp_path: Path) -> None:
+    one, two = Cache(tmp_path / "one", tmp_path / "c"), Cache(tmp_path / "two", tmp_path / "c")
+    assert one.folder != two.folder
