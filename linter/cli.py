@@ -22,6 +22,7 @@ from k8slb.index import MESHES
 from k8slb.parsing import default_jobs
 from k8slb.report import json as json_report
 from k8slb.report import text as text_report
+from k8slb.report.printable import printable
 from k8slb.rules import ALL_RULES
 from k8slb.selection import SelectionError, find_rule, select_rules, split_codes
 from k8slb.sources import Discovery, Exclude, discover, with_context
@@ -59,7 +60,7 @@ def _kubernetes_version(
 
 
 def _fail(message: str) -> None:
-    click.echo(f"k8slb: error: {message}", err=True)
+    click.echo(f"k8slb: error: {printable(message)}", err=True)
 
 
 @dataclass(frozen=True)
@@ -278,7 +279,7 @@ def fix(diff: bool, unsafe_fixes: bool, jobs: int | None, **options: Any) -> Non
     result = outcome.result
     errors = list(job.found.errors) + list(result.errors)
     for refusal in outcome.refused:
-        click.echo(f"k8slb: not fixed: {refusal}", err=True)
+        click.echo(f"k8slb: not fixed: {printable(refusal)}", err=True)
     stdin = next((s for s in job.found.sources if s.location is None), None)
     if stdin is not None:  # the fixed stream goes to stdout, everything else to stderr
         fixed = outcome.fixed_text.get(stdin.path, outcome.original.get(stdin.path, b""))

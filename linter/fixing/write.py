@@ -9,11 +9,14 @@ import stat
 import tempfile
 from pathlib import Path
 
+from k8slb.report.printable import printable
+
 
 def unified_diff(path: str, old: bytes, new: bytes) -> str:
     before = old.decode("utf-8", errors="replace").splitlines(keepends=True)
     after = new.decode("utf-8", errors="replace").splitlines(keepends=True)
-    lines = difflib.unified_diff(before, after, fromfile=path, tofile=path)
+    shown = printable(path)  # the contents stay as they are: the diff must apply
+    lines = difflib.unified_diff(before, after, fromfile=shown, tofile=shown)
     text = ""
     for line in lines:
         text += line if line.endswith("\n") else line + "\n\\ No newline at end of file\n"

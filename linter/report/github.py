@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from k8slb.engine import RunResult
 from k8slb.findings import Finding, Severity
+from k8slb.report.printable import printable
 
 _COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 
 
 def _data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """A value as the runner's escaping wants it: `%`, CR and LF encoded, so a value can
+    never end the command; other controls made visible."""
+    return printable(text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
 
 
 def _property(text: str) -> str:

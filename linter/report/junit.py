@@ -8,6 +8,7 @@ from xml.etree import ElementTree as ET
 
 from k8slb.engine import RunResult
 from k8slb.findings import Finding
+from k8slb.report.printable import printable
 from k8slb.report.text import format_finding
 
 
@@ -27,13 +28,15 @@ def render(result: RunResult) -> str:
         skipped="0",
     )
     for path in paths:
-        case = ET.SubElement(suite, "testcase", classname="k8slb", name=path, file=path)
+        # XML 1.0 cannot hold most control characters at all, not even as references.
+        shown = printable(path)
+        case = ET.SubElement(suite, "testcase", classname="k8slb", name=shown, file=shown)
         for finding in by_path.get(path, []):
             failure = ET.SubElement(
                 case,
                 "failure",
                 type=f"{finding.rule} {finding.name}",
-                message=f"{finding.rule}: {finding.message}",
+                message=f"{finding.rule}: {printable(finding.message)}",
             )
             failure.text = format_finding(finding, colour=False)
     suites.set("tests", suite.get("tests", "0"))

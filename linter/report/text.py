@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 from k8slb.engine import RunResult
 from k8slb.findings import Finding, Severity
+from k8slb.report.printable import printable
 
 _COLOURS = {Severity.ERROR: "red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 
@@ -17,10 +18,10 @@ def format_finding(finding: Finding, *, colour: bool) -> str:
     def style(text: str, **kwargs: object) -> str:
         return click.style(text, **kwargs) if colour else text  # type: ignore[arg-type]
 
-    where = style(f"{finding.path}:{finding.line}:{finding.column}:", bold=True)
+    where = style(f"{printable(finding.path)}:{finding.line}:{finding.column}:", bold=True)
     rule = style(finding.rule, fg=_COLOURS[finding.severity], bold=True)
     marker = " [*]" if finding.fix.available and finding.fix.safe else ""
-    return f"{where} {rule}{marker} [{finding.severity.label}] {finding.message}"
+    return f"{where} {rule}{marker} [{finding.severity.label}] {printable(finding.message)}"
 
 
 def summary(result: RunResult) -> str:
