@@ -34,6 +34,9 @@ def _example_lines(rule: type[Rule]) -> list[str]:
                 "```",
                 "",
             ]
+        if example.links:
+            links = ", ".join(f"`{name} -> {target}`" for name, target in example.links)
+            lines += [f"beside the symbolic links {links}.", ""]
     return lines
 
 

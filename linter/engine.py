@@ -19,6 +19,7 @@ from k8slb.parsing import Parsed, parse_all
 from k8slb.projects import assign_projects
 from k8slb.pyfacts import PythonFacts
 from k8slb.rules.base import Context, Rule
+from k8slb.rules.unread_file import UNREAD_FILE
 from k8slb.rules.unused_suppression import UnusedSuppression
 from k8slb.sources import Source
 from k8slb.suppressions import Suppressions, judgeable
@@ -50,7 +51,7 @@ class Settings:
                 str(self.config_root),
                 self.report_unused_ignores,
                 self.today or datetime.date.today(),
-                [(s.path, s.language, s.report) for s in sources],
+                [(s.path, s.language, s.report, s.unread) for s in sources],
             )
         )
 
@@ -86,6 +87,8 @@ def read_bytes(
     data: dict[str, bytes] = {}
     errors: list[str] = []
     for source in sources:
+        if source.unread is not None:
+            continue  # reported as KLB006, never opened
         try:
             data[source.path] = (
                 contents[source.path] if contents and source.path in contents else source.read()
@@ -150,7 +153,7 @@ def run(
     data, errors = read_bytes(sources, contents)
     key = None
     if cache is not None and not errors:
-        files = [Cache.file_key(s.path, data[s.path]) for s in sources]
+        files = [Cache.file_key(s.path, data[s.path]) for s in sources if s.unread is None]
         key = run_key(digest, files)
         remembered = cache.result(key)
         if remembered is not None:  # touched, but every byte as in the last run
@@ -173,6 +176,8 @@ def _stat_key(sources: Sequence[Source], digest: str) -> str | None:
     for source in sources:
         if source.location is None:
             return None
+        if source.unread is not None:
+            continue  # its verdict is in the settings digest
         try:
             status = os.stat(source.location)
         except OSError:
@@ -187,6 +192,7 @@ def _check(sources: Sequence[Source], settings: Settings, read: Sources) -> RunR
     objects: list[K8sObject] = [obj for m in manifests for obj in m.objects]
     problems: list[Problem] = [p for m in manifests for p in m.problems]
     problems += [facts.problem for facts in read.python if facts.problem is not None]
+    problems += [Problem(UNREAD_FILE, s.path, 1, 1, s.unread) for s in sources if s.unread]
     context = Context(
         index=Index(objects, settings.mesh),
         problems=problems,
@@ -223,7 +229,7 @@ def _check(sources: Sequence[Source], settings: Settings, read: Sources) -> RunR
         suppressed=outcome.suppressed,
         paths=[m.path for m in manifests] + [f.path for f in read.python],
         contents=read.contents,
-        files=sum(1 for s in sources if s.report) - len(errors),
+        files=sum(1 for s in sources if s.report and s.unread is None) - len(errors),
         objects=sum(1 for obj in objects if obj.path in reported),
         unknown_kinds=sum(1 for obj in objects if obj.spec is None and obj.path in reported),
         other_documents=sum(m.other_documents for m in manifests),

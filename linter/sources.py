@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -47,6 +48,7 @@ class Source:
     language: Language
     location: Path | None
     report: bool = True  # False: read for cross-file facts only (`--context`)
+    unread: str | None = None  # why the file is listed but never read (KLB006)
 
     def read(self) -> bytes:
         if self.location is None:
@@ -117,38 +119,85 @@ def _rules_for(root: Path) -> _IgnoreRules:
     return rules
 
 
-def _walk(root: str, exclude: Exclude | None) -> Iterator[tuple[str, Language]]:
-    """(path as shown, language) of the files under `root`. Strings, not Path objects, on
-    this hot path: a monorepo has thousands of files."""
-    base = str(Path(root).resolve())
-    shown_root = os.path.normpath(root)
-    rules = {base: _rules_for(Path(base))}  # the root's own .gitignore is already in
-    for folder, dirnames, filenames in os.walk(base):
-        here = rules.pop(folder)
-        if folder != base and ".gitignore" in filenames:  # read only the files that exist
-            here = here.below(Path(folder))
-        relative = folder[len(base) + 1 :]  # os.walk gives base + sep + the rest
-        shown_folder = os.path.normpath(os.path.join(shown_root, relative))  # no "./" prefix
-        kept = []
-        for name in sorted(dirnames):
-            child = os.path.join(folder, name)
-            if name in SKIPPED_DIRS or (here.specs and here.ignores(Path(child), is_dir=True)):
-                continue
-            if exclude is not None and exclude.matches(Path(child), is_dir=True):
-                continue
-            rules[child] = here
-            kept.append(name)
-        dirnames[:] = kept
-        for name in sorted(filenames):
-            language = language_of(name, explicit=False)
-            if language is None:
-                continue
-            path = os.path.join(folder, name)
-            if here.specs and here.ignores(Path(path), is_dir=False):
-                continue
-            if exclude is not None and exclude.matches(Path(path), is_dir=False):
-                continue
-            yield (name if shown_folder == "." else os.path.join(shown_folder, name)), language
+def _inside(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def _link_problem(link: str, root: str) -> str | None:
+    """Why the file a symbolic link found in a walk points to is not read, or None.
+    Like git, which stores a link and never its target, k8slb reads only what the scanned
+    tree holds: a link whose target stays inside the scanned folder."""
+    target = os.path.realpath(link)
+    if not os.path.exists(target):
+        return f"a broken symbolic link (to {os.readlink(link)}): not read"
+    if not _inside(target, root):
+        return "a symbolic link to a file outside the scanned folder: not read"
+    return _special_problem(os.stat(target).st_mode)
+
+
+def _special_problem(mode: int) -> str | None:
+    """Why a file of this mode is not read (a FIFO would block the run forever)."""
+    if stat.S_ISREG(mode):
+        return None
+    kind = {stat.S_IFIFO: "a FIFO", stat.S_IFSOCK: "a socket", stat.S_IFDIR: "a folder"}
+    return f"{kind.get(stat.S_IFMT(mode), 'a device')}, not a regular file: not read"
+
+
+Found = tuple[str, Language, str | None]  # (path as shown, language, why it is not read)
+
+
+def _walk(root: str, exclude: Exclude | None, errors: list[str]) -> Iterator[Found]:
+    """The files under `root`, folders in sorted order, each folder's files first.
+    Strings, not Path objects, on this hot path: a monorepo has thousands of files."""
+    base = os.path.realpath(root)
+    yield from _walk_folder(
+        base, os.path.normpath(root), base, _rules_for(Path(base)), exclude, errors
+    )
+
+
+def _walk_folder(
+    folder: str,
+    shown_folder: str,
+    base: str,
+    rules: _IgnoreRules,
+    exclude: Exclude | None,
+    errors: list[str],
+) -> Iterator[Found]:
+    try:
+        with os.scandir(folder) as listing:
+            entries = sorted(listing, key=lambda entry: entry.name)
+    except OSError as error:  # unreadable, or a path longer than the system allows
+        errors.append(f"{shown_folder}: cannot read folder: {error.strerror or error}")
+        return
+    if folder != base and any(e.name == ".gitignore" for e in entries):
+        rules = rules.below(Path(folder))
+    folders = []
+    for entry in entries:
+        name, path = entry.name, entry.path
+        shown = name if shown_folder == "." else os.path.join(shown_folder, name)
+        is_dir = entry.is_dir(follow_symlinks=False)
+        language = None if is_dir else language_of(name, explicit=False)
+        if not is_dir and language is None:
+            continue  # also folder links: never followed, like os.walk and git
+        if is_dir and name in SKIPPED_DIRS:
+            continue
+        if rules.specs and rules.ignores(Path(path), is_dir=is_dir):
+            continue
+        if exclude is not None and exclude.matches(Path(path), is_dir=is_dir):
+            continue
+        if is_dir:
+            folders.append((path, shown))
+        elif language is not None:
+            try:
+                if entry.is_symlink():
+                    problem = _link_problem(path, base)
+                else:
+                    problem = _special_problem(entry.stat(follow_symlinks=False).st_mode)
+            except OSError as error:
+                problem = f"cannot be examined: {error.strerror or error}: not read"
+            yield shown, language, problem
+    for path, shown in folders:
+        yield from _walk_folder(path, shown, base, rules, exclude, errors)
 
 
 @dataclass(frozen=True)
@@ -172,7 +221,7 @@ def with_context(found: Discovery, context: Discovery) -> Discovery:
     on: a pre-commit hook lints the changed files with the rest of the repository in view."""
     named = {s.location.resolve() for s in found.sources if s.location is not None}
     extra = [
-        Source(s.path, s.language, s.location, report=False)
+        Source(s.path, s.language, s.location, report=False, unread=s.unread)
         for s in context.sources
         if s.location is not None and s.location.resolve() not in named
     ]
@@ -192,23 +241,28 @@ def discover(
     found = Discovery()
     seen: set[str] = set()
 
-    def add(shown: str, language: Language, location: Path | None) -> None:
+    def add(shown: str, language: Language, location: Path | None, unread: str | None) -> None:
         key = os.path.abspath(location) if location else STDIN
         if key not in seen:
             seen.add(key)
-            found.sources.append(Source(shown, language, location))
+            found.sources.append(Source(shown, language, location, unread=unread))
 
     for path in paths:
         if path == STDIN:
             name = stdin_filename or STDIN
-            add(name, language_of(name, explicit=True) or "yaml", None)
-        elif os.path.isdir(path):
-            for shown, language in _walk(path, exclude):
-                add(shown, language, Path(shown))
-        elif os.path.exists(path):
-            add(path, language_of(path, explicit=True) or "yaml", Path(path))
-        elif os.path.islink(path):
-            found.errors.append(f"{path}: broken symbolic link")
-        else:
-            found.errors.append(f"{path}: no such file or directory")
+            add(name, language_of(name, explicit=True) or "yaml", None, None)
+            continue
+        try:
+            mode = os.stat(path).st_mode
+        except OSError as error:
+            if os.path.islink(path):
+                found.errors.append(f"{path}: broken symbolic link")
+            else:
+                found.errors.append(f"{path}: {(error.strerror or str(error)).lower()}")
+            continue
+        if stat.S_ISDIR(mode):
+            for shown, language, unread in _walk(path, exclude, found.errors):
+                add(shown, language, Path(shown), unread)
+        else:  # named by the user: read, even through a link or from a pipe (`<(helm ...)`)
+            add(path, language_of(path, explicit=True) or "yaml", Path(path), None)
     return found

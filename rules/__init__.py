@@ -24,6 +24,7 @@ from k8slb.rules.session_affinity import SessionAffinity
 from k8slb.rules.shared_probe import SharedProbe
 from k8slb.rules.stop_without_grace import StopWithoutGrace
 from k8slb.rules.topology_routing import TopologyRouting
+from k8slb.rules.unread_file import UnreadFile
 from k8slb.rules.unrendered_template import UnrenderedTemplate
 from k8slb.rules.unused_suppression import UnusedSuppression
 
@@ -33,6 +34,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     UnrenderedTemplate,
     InvalidPython,
     UnusedSuppression,
+    UnreadFile,
     GrpcClusterIp,
     GrpcClientClusterIp,
     GrpcClientPickFirst,

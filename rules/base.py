@@ -35,6 +35,7 @@ class Example:
     title: str = ""
     language: str = "yaml"
     manifests: str = ""
+    links: tuple[tuple[str, str], ...] = ()  # symbolic links beside the files: (name, target)
 
     def files(self) -> dict[str, str]:
         """The files the example stands for, by name."""

@@ -23,8 +23,9 @@ def lint_files(
     *,
     mesh: str = "none",
     report_unused_ignores: bool = False,
+    links: Sequence[tuple[str, str]] = (),
 ) -> RunResult:
-    """Write `files` under `folder` and lint the folder."""
+    """Write `files` (and symbolic `links`: name, target) under `folder`, lint the folder."""
     for name, content in files.items():
         target = folder / name
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -32,6 +33,8 @@ def lint_files(
             target.write_bytes(content)
         else:
             target.write_text(content, encoding="utf-8", newline="")
+    for name, link_target in links:
+        (folder / name).symlink_to(link_target)
     return lint_paths([str(folder)], select, mesh=mesh, report_unused_ignores=report_unused_ignores)
 
 

@@ -21,7 +21,9 @@ CASES = [
 def test_example_gives_the_documented_findings(
     tmp_path: Path, rule: type[Rule], example: Example
 ) -> None:
-    result = lint_files(tmp_path, dict(example.files()), report_unused_ignores=True)
+    result = lint_files(
+        tmp_path, dict(example.files()), report_unused_ignores=True, links=example.links
+    )
     findings = [f for f in result.findings if f.rule == rule.id]
     assert len(findings) == example.findings, [f.message for f in findings]
     expected = example.severity or rule.severity

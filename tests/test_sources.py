@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -97,3 +98,53 @@ def test_the_current_folder_gives_paths_without_a_dot_prefix(
     make(tmp_path, "a.yaml", "sub/b.yaml")
     monkeypatch.chdir(tmp_path)
     assert [s.path for s in discover(["."]).sources] == ["a.yaml", "sub/b.yaml"]
+
+
+def _unread(root: Path) -> dict[str, str | None]:
+    return {str(Path(s.path).relative_to(root)): s.unread for s in discover([str(root)]).sources}
+
+
+def test_links_are_read_only_when_their_target_stays_in_the_scanned_folder(
+    tmp_path: Path,
+) -> None:
+    root, outside = tmp_path / "repo", tmp_path / "outside"
+    make(root, "real.yaml", "sub/other.yaml")
+    make(outside, "secret.yaml", "folder/deep.yaml")
+    (root / "inside.yaml").symlink_to("sub/other.yaml")
+    (root / "escape.yaml").symlink_to(outside / "secret.yaml")
+    (root / "relative.yaml").symlink_to("../outside/secret.yaml")
+    (root / "broken.yaml").symlink_to("nowhere.yaml")
+    (root / "folder").symlink_to(outside / "folder", target_is_directory=True)
+    assert _unread(root) == {
+        "broken.yaml": "a broken symbolic link (to nowhere.yaml): not read",
+        "escape.yaml": "a symbolic link to a file outside the scanned folder: not read",
+        "inside.yaml": None,
+        "real.yaml": None,
+        "relative.yaml": "a symbolic link to a file outside the scanned folder: not read",
+        "sub/other.yaml": None,
+    }, "and a link to a folder is not followed"
+
+
+def test_a_fifo_is_never_opened(tmp_path: Path) -> None:
+    make(tmp_path, "ok.yaml")
+    os.mkfifo(tmp_path / "x.yaml")
+    assert _unread(tmp_path) == {
+        "ok.yaml": None,
+        "x.yaml": "a FIFO, not a regular file: not read",
+    }
+
+
+def test_a_folder_that_cannot_be_read_is_an_error_not_silence(tmp_path: Path) -> None:
+    """Here: a tree deeper than PATH_MAX (built one step at a time, through folder
+    descriptors); an unreadable folder takes the same path, and root reads every folder."""
+    deep, fd = tmp_path, os.open(tmp_path, os.O_RDONLY)
+    while len(str(deep)) < 4200:
+        os.mkdir("d" * 200, dir_fd=fd)
+        fd, old = os.open("d" * 200, os.O_RDONLY, dir_fd=fd), fd
+        os.close(old)
+        deep = deep / ("d" * 200)
+    os.close(fd)
+    found = discover([str(tmp_path)])
+    assert len(found.errors) == 1 and "cannot read folder" in found.errors[0], found.errors
+    named = discover([str(deep / "x.yaml")])
+    assert named.errors and "name too long" in named.errors[0]

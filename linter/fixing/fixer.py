@@ -92,6 +92,8 @@ def plan(
     memo = ParseMemo()  # each pass parses again only the files the last one edited
     contents: dict[str, bytes] = {}
     for source in sources:
+        if source.unread is not None:
+            continue
         try:
             contents[source.path] = source.read()
         except OSError:
