@@ -13,9 +13,10 @@ from k8slb.config import Exemption
 from k8slb.findings import Finding
 from k8slb.fixing.edits import FixValues
 from k8slb.index import Index
+from k8slb.internal import internal_error
 from k8slb.manifests import ManifestFile
 from k8slb.model import K8sObject, Problem
-from k8slb.parsing import Parsed, parse_all
+from k8slb.parsing import Parsed, Unparsed, parse_all
 from k8slb.projects import assign_projects
 from k8slb.pyfacts import PythonFacts
 from k8slb.rules.base import Context, Rule
@@ -120,12 +121,14 @@ def read_sources(
             pending.append((source.path, source.language, data[source.path]))
     for (path, _, content), result in zip(pending, parse_all(pending, jobs), strict=True):
         parsed[path] = result
-        if cache is not None:
+        if cache is not None and not isinstance(result, Unparsed):
             cache.store(path, content, result)
     for source in sources:
         found = parsed.get(source.path)
         if isinstance(found, ManifestFile):
             read.manifests.append(found)
+        elif isinstance(found, Unparsed):
+            read.errors.append(found.error)
         elif found is not None:
             read.python.append(found)
     return read
@@ -161,7 +164,7 @@ def run(
             cache.save()
             return replace(remembered, contents=data)
     read = read_sources(sources, data, jobs=jobs, cache=cache or memo)
-    read.errors = errors
+    read.errors[:0] = errors
     result = _check(sources, settings, read)
     if cache is not None and key is not None:
         cache.remember((key, stat_key), replace(result, contents={}))
@@ -200,7 +203,14 @@ def _check(sources: Sequence[Source], settings: Settings, read: Sources) -> RunR
         kubernetes_version=settings.kubernetes_version,
         fix_values=settings.fix_values,
     )
-    findings = [finding for rule in settings.rules for finding in rule().check(context)]
+    findings: list[Finding] = []
+    for rule in settings.rules:
+        try:
+            found = list(rule().check(context))  # all of a rule's findings, or none
+        except Exception as error:  # a bug of k8slb's: the other rules still run
+            errors.append(internal_error(f"running rule {rule.id}", error))
+            continue
+        findings += found
     suppressions = Suppressions(
         comments=[m for f in manifests for m in f.markers]
         + [m for f in read.python for m in f.markers],
@@ -229,7 +239,7 @@ def _check(sources: Sequence[Source], settings: Settings, read: Sources) -> RunR
         suppressed=outcome.suppressed,
         paths=[m.path for m in manifests] + [f.path for f in read.python],
         contents=read.contents,
-        files=sum(1 for s in sources if s.report and s.unread is None) - len(errors),
+        files=sum(1 for s in sources if s.report and s.path in read.contents),
         objects=sum(1 for obj in objects if obj.path in reported),
         unknown_kinds=sum(1 for obj in objects if obj.spec is None and obj.path in reported),
         other_documents=sum(m.other_documents for m in manifests),

@@ -6,10 +6,10 @@ items and the shape check (KLB002) all happen here, once per file.
 
 from __future__ import annotations
 
-import codecs
 import re
 from dataclasses import dataclass, field
 
+from k8slb.encodings import yaml_codec
 from k8slb.markers import Marker, comment_markers
 from k8slb.model import KINDS, K8sObject, Problem, api_group
 from k8slb.shapes import shape_errors
@@ -36,15 +36,12 @@ class ManifestFile:
 
 def decode(path: str, data: bytes) -> str | Problem:
     """The text of a YAML file, or KLB001 when it is not text YAML accepts."""
-    for bom, codec in ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32")):
-        if data.startswith(bom):
-            return data.decode(codec, errors="replace")
-    for bom, codec in ((codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16")):
-        if data.startswith(bom):
-            try:
-                return data.decode(codec)
-            except UnicodeDecodeError:
-                break
+    codec = yaml_codec(data)
+    if codec.bom and codec.codec != "utf-8":
+        try:
+            return codec.decode(data)
+        except UnicodeDecodeError:
+            pass  # not the UTF-16/32 text its first bytes announce: binary
     if b"\x00" in data:
         line = data[: data.index(b"\x00")].count(b"\n") + 1
         return Problem("KLB001", path, line, 1, "binary data (a NUL byte), not a YAML text file")

@@ -63,6 +63,14 @@ def pos_of(mapping: YMap, key: str, *, value: bool = False) -> Pos:
     return table.get(key, mapping.pos)
 
 
+def _identifier(value: Any) -> str | None:
+    """A name or namespace as text; a mapping or a list there is no name at all (KLB002
+    reports its shape), and must not travel on as one."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value) if isinstance(value, str | int | float) else None
+
+
 @dataclass
 class K8sObject:
     """One Kubernetes object. Its identity is read once, when it is made: rules and the
@@ -85,8 +93,8 @@ class K8sObject:
     def __post_init__(self) -> None:
         self.group = api_group(self.api_version)
         self.spec = KINDS.get((self.group, self.kind))
-        self.name = dig(self.body, "metadata", "name")
-        self.namespace = dig(self.body, "metadata", "namespace")
+        self.name = _identifier(dig(self.body, "metadata", "name"))
+        self.namespace = _identifier(dig(self.body, "metadata", "namespace"))
         self.labels = dig(self.body, "metadata", "labels") or {}
         self.annotations = dig(self.body, "metadata", "annotations") or {}
         self.ref = ObjectRef(self.kind, self.namespace, self.name, self.document, self.item)

@@ -9,7 +9,10 @@ import os
 import threading
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
 
+from k8slb.internal import internal_error
 from k8slb.manifests import ManifestFile, load_manifests
 from k8slb.pyfacts import PythonFacts, is_test_path, worth_parsing
 
@@ -17,18 +20,30 @@ from k8slb.pyfacts import PythonFacts, is_test_path, worth_parsing
 # `make bench`: a worker takes some 60 ms to start and return its first results).
 PARALLEL_MIN_FILES = 200
 
-Parsed = ManifestFile | PythonFacts
+
+@dataclass(frozen=True)
+class Unparsed:
+    """A file whose parse failed inside k8slb: a bug, reported as an internal error."""
+
+    path: str
+    error: str
+
+
+Parsed = ManifestFile | PythonFacts | Unparsed
 Item = tuple[str, str, bytes]  # (path, language, bytes)
 
 
 def parse_one(path: str, language: str, data: bytes) -> Parsed:
-    if language == "yaml":
-        return load_manifests(path, data)
-    if not worth_parsing(data):  # most files: no syntax tree at all
-        return PythonFacts(path, is_test=is_test_path(path))
-    from k8slb.pycode import analyse
+    try:
+        if language == "yaml":
+            return load_manifests(path, data)
+        if not worth_parsing(data):  # most files: no syntax tree at all
+            return PythonFacts(path, is_test=is_test_path(path))
+        from k8slb.pycode import analyse
 
-    return analyse(path, data)
+        return analyse(path, data)
+    except Exception as error:  # a bug of k8slb's: the other files are still linted
+        return Unparsed(path, internal_error(f"reading {path}", error))
 
 
 # The items of the current parallel parse. Forked workers inherit them, so only indexes
@@ -71,7 +86,11 @@ def parse_all(items: Sequence[Item], jobs: int) -> list[Parsed]:
             for start in own:
                 done[start] = [parse_one(*item) for item in items[start::count]]
             for start, future in pending.items():
-                done[start] = future.result()
+                try:
+                    done[start] = future.result()
+                except BrokenProcessPool as error:  # a worker died (the OS killed it)
+                    message = internal_error("reading these files in a worker process", error)
+                    done[start] = [Unparsed(item[0], message) for item in items[start::count]]
     finally:
         _ITEMS = ()
     results: list[Parsed | None] = [None] * len(items)

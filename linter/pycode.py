@@ -16,14 +16,17 @@ traversal, when every assignment and every `options.append(...)` of the module i
 from __future__ import annotations
 
 import ast
+import io
 import json
 import math
 import sys
+import tokenize
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from k8slb.encodings import python_codec
 from k8slb.findings import Severity
 from k8slb.markers import comment_markers
 from k8slb.model import Problem
@@ -127,24 +130,73 @@ def analyse(path: str, data: bytes) -> PythonFacts:
     return facts
 
 
+# CPython's tokenizer refuses more than 200 open brackets; libcst's parser recurses on each
+# and takes seconds and gigabytes (then overflows the native stack) long before that.
+MAX_BRACKETS = 200
+
+
+def _too_deep(data: bytes) -> bool:
+    """Whether the brackets of `data` (strings and comments left out) nest too deep for
+    libcst, as far as the tokenizer gets."""
+    depth = 0
+    try:
+        for token in tokenize.tokenize(io.BytesIO(data).readline):
+            if token.type != tokenize.OP:
+                continue
+            if token.string in ("(", "[", "{"):
+                depth += 1
+                if depth > MAX_BRACKETS:
+                    return True
+            elif token.string in (")", "]", "}"):
+                depth -= 1
+    except SyntaxError as error:  # Python 3.12's tokenizer refuses the depth itself
+        return "nested" in str(error)
+    except (tokenize.TokenError, UnicodeDecodeError):
+        pass
+    return False
+
+
+def _encoding_problem(path: str, data: bytes) -> Problem | None:
+    """KLB004 for bytes that are not in the encoding the file declares (UTF-8 if none)."""
+    codec = python_codec(data)
+    if codec is None:
+        return Problem("KLB004", path, 1, 1, "declares an encoding Python does not know")
+    try:
+        codec.decode(data)
+    except UnicodeDecodeError as error:
+        at = len(codec.bom) + error.start
+        line = data[:at].count(b"\n") + 1
+        column = at - (data.rfind(b"\n", 0, at) + 1) + 1
+        message = (
+            f"not valid Python: byte 0x{data[at]:02x} is not {codec.codec}; declare the "
+            "file's encoding (`# -*- coding: latin-1 -*-`, PEP 263) or re-encode it as UTF-8"
+        )
+        return Problem("KLB004", path, line, column, message)
+    return None
+
+
 def _syntax_problem(path: str, data: bytes, error: SyntaxError) -> Problem:
     """KLB004. Syntax newer than the running Python is not an error of the file: libcst
     (which reads every version up to 3.14) decides, and the finding says what happened."""
+    line, column = error.lineno or 1, error.offset or 1
+    undecodable = _encoding_problem(path, data)
+    if undecodable is not None:
+        return undecodable
+    if _too_deep(data):
+        return Problem("KLB004", path, line, column, f"not valid Python: {error.msg}")
     from libcst import ParserSyntaxError, parse_module
 
     try:
         parse_module(data)
     except ParserSyntaxError:
-        return Problem(
-            "KLB004", path, error.lineno or 1, error.offset or 1, f"not valid Python: {error.msg}"
-        )
+        return Problem("KLB004", path, line, column, f"not valid Python: {error.msg}")
     except Exception:
         pass
     return Problem(
         "KLB004",
         path,
-        error.lineno or 1,
-        error.offset or 1,
+        line,
+        column,
         f"uses syntax newer than Python {sys.version_info.major}.{sys.version_info.minor}, "
         "which k8slb runs on: not analysed",
         severity=Severity.INFO,

@@ -12,6 +12,7 @@ alias bomb ("billion laughs") is rejected in linear time and memory.
 from __future__ import annotations
 
 import math
+import re
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -34,6 +35,15 @@ def _c_loader() -> Any:
 
 
 C_LOADER: Any = _c_loader()  # about 20 times faster than the pure-Python composer
+
+# Deeper documents are refused before they reach a composer: the C composer recurses once
+# per level and overflows the native stack (a crash, not an exception) some 10^4 levels
+# down, and the tree builder needs Python frames for each level. Real manifests nest some
+# 20 levels; a large CRD schema about 40.
+MAX_NESTING = 200
+# A line whose indentation and block indicators (`- - - x`) are this long may open that
+# many levels; below it (and with fewer brackets than that) no exact count is needed.
+_DEEP_LINE = re.compile(rf"^[ \t?:-]{{{MAX_NESTING // 2 - 1},}}", re.MULTILINE)
 
 # A document whose aliases expand past this many nodes is refused. Real manifests stay far
 # below it (a large CRD has some 10^4 nodes); a billion-laughs file reaches it at once.
@@ -286,6 +296,19 @@ def _nodes(text: str, pure: bool) -> Iterator[Node]:
         loader.dispose()
 
 
+def _events(text: str) -> Iterator[Any]:
+    """The parser's events, from the C parser where there is one."""
+    if C_LOADER is None:  # pragma: no cover - only without ruamel.yaml.clib
+        yield from YAML(typ="safe", pure=True).parse(text)
+        return
+    loader = C_LOADER(text)
+    try:
+        while loader.check_event():
+            yield loader.get_event()
+    finally:
+        loader.dispose()
+
+
 def _documents_of(text: str, line_offset: int, pure: bool) -> Iterator[tuple[Any, Pos]]:
     """Yield each document's (data, position); raise YAMLProblem at the first bad one."""
     nodes = _nodes(text, pure)
@@ -333,9 +356,38 @@ class ComposeResult:
     problems: list[tuple[int, YAMLProblem]]  # (document index, problem)
 
 
+def _too_deep(text: str) -> tuple[int, YAMLProblem] | None:
+    """(document index, problem) where `text` nests deeper than MAX_NESTING, if it does.
+    A byte count settles almost every file; the rest are counted exactly from the parser's
+    events, which (unlike the composer) keeps its state on the heap, not the stack."""
+    if text.count("[") + text.count("{") < MAX_NESTING // 2 and not _DEEP_LINE.search(text):
+        return None
+    from ruamel.yaml.events import CollectionEndEvent, CollectionStartEvent, DocumentStartEvent
+
+    depth, document = 0, -1
+    try:
+        for event in _events(text):
+            if isinstance(event, CollectionStartEvent):
+                depth += 1
+                if depth > MAX_NESTING:
+                    mark = event.start_mark
+                    message = f"nesting deeper than {MAX_NESTING} levels: not read"
+                    return document, YAMLProblem(message, mark.line + 1, mark.column + 1)
+            elif isinstance(event, CollectionEndEvent):
+                depth -= 1
+            elif isinstance(event, DocumentStartEvent):
+                document += 1
+    except YAMLError:
+        return None  # broken before it got too deep: the composer reports it
+    return None
+
+
 def compose(text: str, *, pure: bool = False) -> ComposeResult:
     """Every document of a YAML stream, with the problems of those that do not parse.
     `pure` forces the pure-Python composer (the fallback where the C one is missing)."""
+    deep = _too_deep(text)
+    if deep is not None:
+        return ComposeResult([], [(max(deep[0], 0), deep[1])])
     try:
         stream = _documents_of(text, 0, pure)
         return ComposeResult([Document(i, d, p) for i, (d, p) in enumerate(stream)], [])

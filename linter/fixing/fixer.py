@@ -5,17 +5,18 @@ and only then write, or show the diff.
 
 from __future__ import annotations
 
-import codecs
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from k8slb.cache import ParseMemo
+from k8slb.encodings import codec_for
 from k8slb.engine import RunResult, Settings, run
 from k8slb.findings import Finding
 from k8slb.fixing.edits import Edit, PythonEdit, YamlEdit
 from k8slb.fixing.python_edit import apply_python
 from k8slb.fixing.yaml_edit import Refused, TextEdit, YamlFile, apply, text_edits
+from k8slb.internal import internal_error
 from k8slb.sources import Source
 
 MAX_PASSES = 8
@@ -53,14 +54,15 @@ def _gone(before: Sequence[Finding], after: Sequence[Finding]) -> list[Finding]:
     return gone
 
 
-def _decode(data: bytes) -> tuple[str, bytes]:
-    bom = codecs.BOM_UTF8 if data.startswith(codecs.BOM_UTF8) else b""
-    return data[len(bom) :].decode("utf-8"), bom
-
-
 def apply_edits(data: bytes, edits: Sequence[Edit]) -> tuple[bytes, list[str]]:
     """The file with the edits made, and why any of them could not be."""
-    text, bom = _decode(data)
+    codec = codec_for(edits[0].path, data) if edits else None
+    if codec is None:
+        return data, ["the file declares an encoding Python does not know"]
+    try:
+        text = codec.decode(data)
+    except UnicodeDecodeError:
+        return data, [f"the file is not text in {codec.codec}"]
     refusals: list[str] = []
     yaml_edits = [e for e in edits if isinstance(e, YamlEdit)]
     python_edits = [e for e in edits if isinstance(e, PythonEdit)]
@@ -81,7 +83,10 @@ def apply_edits(data: bytes, edits: Sequence[Edit]) -> tuple[bytes, list[str]]:
             text = apply_python(text, python_edits)
         except Refused as refused:
             refusals.append(str(refused))
-    return bom + text.encode("utf-8"), refusals
+    try:
+        return codec.encode(text), refusals
+    except UnicodeEncodeError:
+        return data, [f"the fixed text cannot be written in the file's encoding ({codec.codec})"]
 
 
 def plan(
@@ -117,7 +122,10 @@ def plan(
         for path, edits in chosen.items():
             if path not in contents:
                 continue
-            new, refusals = apply_edits(contents[path], edits)
+            try:
+                new, refusals = apply_edits(contents[path], edits)
+            except Exception as error:  # a bug of k8slb's: this file is left as it is
+                new, refusals = contents[path], [internal_error("fixing it", error)]
             outcome.refused += [f"{path}: {reason}" for reason in refusals]
             if refusals and new == contents[path]:
                 refused_files.add(path)

@@ -9,14 +9,17 @@ import stat
 import tempfile
 from pathlib import Path
 
+from k8slb.encodings import UTF8, codec_for
 from k8slb.report.printable import printable
 
 
 def unified_diff(path: str, old: bytes, new: bytes) -> str:
-    before = old.decode("utf-8", errors="replace").splitlines(keepends=True)
-    after = new.decode("utf-8", errors="replace").splitlines(keepends=True)
+    """The diff of the texts (in the file's own encoding; the fixer wrote it in that)."""
+    codec = codec_for(path, old) or UTF8
+    before_lines = codec.decode(old, "replace").splitlines(keepends=True)
+    after_lines = codec.decode(new, "replace").splitlines(keepends=True)
     shown = printable(path)  # the contents stay as they are: the diff must apply
-    lines = difflib.unified_diff(before, after, fromfile=shown, tofile=shown)
+    lines = difflib.unified_diff(before_lines, after_lines, fromfile=shown, tofile=shown)
     text = ""
     for line in lines:
         text += line if line.endswith("\n") else line + "\n\\ No newline at end of file\n"

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from k8slb import __version__
+from k8slb.encodings import codec_for
 from k8slb.engine import RunResult
 from k8slb.findings import Finding, Severity
 from k8slb.rules import ALL_RULES
@@ -76,7 +77,9 @@ def _fix(finding: Finding, contents: dict[str, bytes]) -> list[dict[str, Any]]:
         new, refusals = apply_edits(old, [e for e in finding.edits if e.path == path])
         if refusals or new == old:
             return []
-        before, after = old.decode("utf-8-sig"), new.decode("utf-8-sig")
+        codec = codec_for(path, old)
+        assert codec is not None  # apply_edits refused the file otherwise
+        before, after = codec.decode(old), codec.decode(new)
         prefix = 0
         while prefix < min(len(before), len(after)) and before[prefix] == after[prefix]:
             prefix += 1

@@ -1,0 +1,61 @@
+"""How a file's bytes become text, and the text bytes again, in the file's own encoding.
+
+YAML: UTF-8, or UTF-16/UTF-32 announced by a byte-order mark (what YAML 1.2 allows).
+Python: PEP 263, a UTF-8 BOM or a `# -*- coding: NAME -*-` line, else UTF-8. `check`
+reads with these rules, and `fix` writes back with them, BOM and byte order kept.
+"""
+
+from __future__ import annotations
+
+import codecs
+import io
+import tokenize
+from dataclasses import dataclass
+
+_YAML_BOMS = (  # longest first: the UTF-32 LE mark starts with the UTF-16 LE one
+    (codecs.BOM_UTF32_LE, "utf-32-le"),
+    (codecs.BOM_UTF32_BE, "utf-32-be"),
+    (codecs.BOM_UTF8, "utf-8"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
+
+
+@dataclass(frozen=True)
+class TextCodec:
+    codec: str  # a codec that neither reads nor writes a BOM
+    bom: bytes = b""
+
+    def decode(self, data: bytes, errors: str = "strict") -> str:
+        """Raises UnicodeDecodeError when the bytes are not in this encoding (strict)."""
+        return data[len(self.bom) :].decode(self.codec, errors)
+
+    def encode(self, text: str) -> bytes:
+        """Raises UnicodeEncodeError when the text has a character the encoding lacks."""
+        return self.bom + text.encode(self.codec)
+
+
+UTF8 = TextCodec("utf-8")
+
+
+def yaml_codec(data: bytes) -> TextCodec:
+    for bom, codec in _YAML_BOMS:
+        if data.startswith(bom):
+            return TextCodec(codec, bom)
+    return UTF8
+
+
+def python_codec(data: bytes) -> TextCodec | None:
+    """The encoding PEP 263 gives the file; None for a declaration Python rejects."""
+    try:
+        name, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError:
+        return None
+    if name == "utf-8-sig":
+        return TextCodec("utf-8", codecs.BOM_UTF8)
+    return TextCodec(name)
+
+
+def codec_for(path: str, data: bytes) -> TextCodec | None:
+    """The encoding `check` reads the file in (Python by its name, as the walk decides)."""
+    return python_codec(data) if path.lower().endswith(".py") else yaml_codec(data)

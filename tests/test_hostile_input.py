@@ -1,0 +1,159 @@
+"""Input built to break a linter: k8slb answers every such file with a finding or a
+refusal, in bounded time, and never with a crash, a hang or a traceback that looks like
+findings. Run through real processes where a native crash would kill the test runner."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from k8slb import engine, manifests
+from k8slb.cli import cli
+from k8slb.rules import ALL_RULES
+from k8slb.rules.no_prestop import NoPreStop
+from k8slb.sources import discover
+
+from .helpers import FIXTURES, lint_files
+
+BACKEND = (FIXTURES / "demo" / "bad" / "backend.yaml").read_text()
+
+
+def _k8slb(*args: str, cwd: Path | None = None, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "k8slb", *args],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=cwd,
+        timeout=60,
+        env={**os.environ, **env},
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["[" * 28_000, "- " * 30_000 + "x", "a: 1\n---\n" + "{a: " * 20_000],
+    ids=["flow", "block", "second-document"],
+)
+def test_yaml_nested_past_the_native_stack_is_klb001_not_a_crash(tmp_path: Path, text: str) -> None:
+    (tmp_path / "deep.yaml").write_text(text)
+    done = _k8slb("check", "--isolated", "--no-cache", str(tmp_path))
+    assert done.returncode == 1, done.stderr
+    assert "KLB001" in done.stdout and "nesting deeper than 200 levels" in done.stdout
+
+
+@pytest.mark.parametrize(
+    "code",
+    ["x = " + "(" * 5_000, "x = " + "f(" * 900 + ")" * 900, "x = " + 'f(")", ' * 900],
+    ids=["unclosed", "closed", "closers-in-strings"],
+)
+def test_python_nested_past_the_tokenizer_is_klb004_quickly(tmp_path: Path, code: str) -> None:
+    (tmp_path / "deep.py").write_text("import grpc\n" + code + "\n")
+    done = _k8slb("check", "--isolated", "--no-cache", str(tmp_path))
+    assert done.returncode == 1, done.stderr
+    assert "KLB004 [error] not valid Python: too many nested parentheses" in done.stdout
+
+
+def test_a_python_file_in_an_undeclared_encoding_says_so(tmp_path: Path) -> None:
+    result = lint_files(tmp_path, {"app.py": b'import grpc\nname = "caf\xe9"\n'})
+    [finding] = result.findings
+    assert (finding.rule, finding.line, finding.column) == ("KLB004", 2, 12)
+    assert "byte 0xe9 is not utf-8" in finding.message
+
+
+def test_fix_writes_a_latin1_python_file_back_in_latin1(tmp_path: Path) -> None:
+    source = (
+        b"# -*- coding: latin-1 -*-\nimport grpc\nname = 'caf\xe9'\n"
+        b"server = grpc.server(None)\nserver.start()\nserver.wait_for_termination()\n"
+    )
+    (tmp_path / "server.py").write_bytes(source)
+    done = CliRunner().invoke(cli, ["fix", "--isolated", str(tmp_path)])
+    assert done.exit_code == 1, done.output  # KLB403 remains (unsafe)
+    fixed = (tmp_path / "server.py").read_bytes()
+    assert b"name = 'caf\xe9'" in fixed and b"grpc.max_connection_age_ms" in fixed
+    sarif = CliRunner().invoke(cli, ["check", "--isolated", "--format", "sarif", str(tmp_path)])
+    assert sarif.exit_code == 1, sarif.output
+
+
+@pytest.mark.parametrize("codec", ["utf-16", "utf-16-be", "utf-32"])
+def test_fix_keeps_a_utf16_or_utf32_file_in_its_encoding(tmp_path: Path, codec: str) -> None:
+    bom = {"utf-16-be": "\ufeff"}.get(codec, "")
+    data = (bom + BACKEND).encode(codec)
+    (tmp_path / "backend.yaml").write_bytes(data)
+    sarif = CliRunner().invoke(cli, ["check", "--isolated", "--format", "sarif", str(tmp_path)])
+    assert '"insertedContent"' in sarif.output
+    CliRunner().invoke(cli, ["fix", "--isolated", str(tmp_path)])
+    fixed = (tmp_path / "backend.yaml").read_bytes()
+    assert fixed[:4] == data[:4], "the byte-order mark and the byte order stay"
+    text = fixed.decode(codec).lstrip("\ufeff")
+    assert "backend-headless" in text and text.startswith(BACKEND.splitlines()[0])
+
+
+def test_a_mapping_where_a_namespace_belongs_does_not_crash_fix(tmp_path: Path) -> None:
+    (tmp_path / "backend.yaml").write_text(BACKEND.replace("namespace: shop", "namespace: {}", 1))
+    done = CliRunner().invoke(cli, ["fix", "--isolated", "--diff", str(tmp_path)])
+    assert done.exception is None or isinstance(done.exception, SystemExit), done.output
+    assert done.exit_code == 1
+
+
+def test_an_internal_error_in_a_rule_is_exit_2_and_the_other_rules_still_report(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shutil.copytree(FIXTURES / "demo" / "bad", tmp_path / "demo")
+
+    def broken(self: object, context: object) -> object:
+        raise KeyError("spec")
+
+    monkeypatch.setattr(NoPreStop, "check", broken)
+    done = CliRunner().invoke(cli, ["check", "--isolated", "--no-cache", str(tmp_path)])
+    assert done.exit_code == 2
+    assert "KLB101" in done.stdout and "KLB401" not in done.stdout
+    [line] = done.stderr.splitlines()
+    assert line.startswith("k8slb: error: internal error while running rule KLB401 (KeyError")
+    assert "please report it" in line
+
+
+def test_an_internal_error_reading_one_file_leaves_the_others_linted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shutil.copytree(FIXTURES / "demo" / "bad", tmp_path / "demo")
+    original = manifests.load_manifests
+
+    def flaky(path: str, data: bytes) -> manifests.ManifestFile:
+        if path.endswith("backend.yaml"):
+            raise RuntimeError("boom")
+        return original(path, data)
+
+    monkeypatch.setattr("k8slb.parsing.load_manifests", flaky)
+    result = engine.run(discover([str(tmp_path)]).sources, engine.Settings(rules=ALL_RULES))
+    assert any("internal error while reading" in e and "backend.yaml" in e for e in result.errors)
+    assert result.findings, "the other files are linted"
+
+
+def test_an_uncaught_internal_error_is_one_line_and_exit_2_with_the_trace_on_demand(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "a.yaml").write_text(BACKEND)
+    code = (
+        "import sys; from k8slb import cli\n"
+        "def boom(*a, **k): raise ZeroDivisionError('x')\n"
+        "cli.run = boom\nsys.argv = ['k8slb', 'check', '--isolated', sys.argv[1]]\ncli.main()\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "internal error while running k8slb" in done.stderr
+    debug = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path)],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "K8SLB_DEBUG": "1"},
+    )
+    assert debug.returncode == 2 and "Traceback" in debug.stderr
