@@ -15,6 +15,7 @@ from k8slb.engine import RunResult, Settings, run
 from k8slb.findings import Finding
 from k8slb.fixing.edits import Edit, PythonEdit, YamlEdit
 from k8slb.fixing.python_edit import apply_python
+from k8slb.fixing.verify import python_fix_problem, yaml_fix_problem
 from k8slb.fixing.yaml_edit import Refused, TextEdit, YamlFile, apply, text_edits
 from k8slb.internal import internal_error
 from k8slb.sources import Source
@@ -54,6 +55,36 @@ def _gone(before: Sequence[Finding], after: Sequence[Finding]) -> list[Finding]:
     return gone
 
 
+def _apply_yaml(text: str, edits: Sequence[YamlEdit], refusals: list[str]) -> str:
+    """The text with every edit that can be made faithfully; each is checked by reading
+    the result back, and one that does not give exactly its intended change is refused."""
+    try:
+        file = YamlFile(text)
+    except Refused as refused:
+        refusals.append(str(refused))
+        return text
+    planned: list[tuple[YamlEdit, list[TextEdit]]] = []
+    for edit in edits:
+        try:
+            planned.append((edit, text_edits(file, edit)))
+        except Refused as refused:
+            refusals.append(str(refused))
+    fixed, skipped = apply(text, [piece for _, own in planned for piece in own])
+    made = [(e, own) for e, own in planned if not any(p in skipped for p in own)]
+    if yaml_fix_problem(text, fixed, [e for e, _ in made]) is None:
+        return fixed  # the overlapping edits (skipped) wait for the next pass
+    kept: list[tuple[YamlEdit, list[TextEdit]]] = []  # one at a time: keep the good ones
+    for edit, own in made:
+        trial = [*kept, (edit, own)]
+        attempt, _ = apply(text, [p for _, pieces in trial for p in pieces])
+        problem = yaml_fix_problem(text, attempt, [e for e, _ in trial])
+        if problem is None:
+            kept.append((edit, own))
+        else:
+            refusals.append(f"{edit.op} not made: {problem}")
+    return apply(text, [p for _, pieces in kept for p in pieces])[0]
+
+
 def apply_edits(data: bytes, edits: Sequence[Edit]) -> tuple[bytes, list[str]]:
     """The file with the edits made, and why any of them could not be."""
     codec = codec_for(edits[0].path, data) if edits else None
@@ -67,22 +98,18 @@ def apply_edits(data: bytes, edits: Sequence[Edit]) -> tuple[bytes, list[str]]:
     yaml_edits = [e for e in edits if isinstance(e, YamlEdit)]
     python_edits = [e for e in edits if isinstance(e, PythonEdit)]
     if yaml_edits:
-        try:
-            file = YamlFile(text)
-        except Refused as refused:
-            return data, [str(refused)]
-        pieces: list[TextEdit] = []
-        for edit in yaml_edits:
-            try:
-                pieces += text_edits(file, edit)
-            except Refused as refused:
-                refusals.append(str(refused))
-        text, _ = apply(text, pieces)  # what overlaps waits for the next pass
+        text = _apply_yaml(text, yaml_edits, refusals)
     if python_edits:
         try:
-            text = apply_python(text, python_edits)
+            fixed = apply_python(text, python_edits)
         except Refused as refused:
             refusals.append(str(refused))
+        else:
+            problem = python_fix_problem(fixed, python_edits[0].path)
+            if problem is None:
+                text = fixed
+            else:
+                refusals.append(problem)
     try:
         return codec.encode(text), refusals
     except UnicodeEncodeError:

@@ -95,6 +95,10 @@ class YamlFile:
         finally:
             loader.dispose()
         self.step, self.seq_indent = self._style()
+        # Nodes that aliases make appear in more than one place. The composer gives an
+        # alias the anchored node itself, with the anchor's positions, so the positions
+        # of an alias are found in the text, and nothing is edited through one.
+        self.shared = _shared_nodes(self.roots) if "*" in self.text else set()
 
     # -- style -----------------------------------------------------------------------------
 
@@ -128,6 +132,11 @@ class YamlFile:
         node = self.roots[document]
         for step in target:
             node = self.child(node, step)
+            if id(node) in self.shared:
+                raise Refused(
+                    "the place to edit is shared through a YAML anchor and alias; "
+                    "an edit there would change every place that uses it"
+                )
         return node
 
     @staticmethod
@@ -146,14 +155,33 @@ class YamlFile:
         """Where the last character of a node's own text is (block collections end where
         the next token starts, comments included, so look at their last child)."""
         if isinstance(node, MappingNode) and not node.flow_style and node.value:
-            return self.last_token_end(node.value[-1][1])
+            return self.value_end(*node.value[-1])
         if isinstance(node, SequenceNode) and not node.flow_style and node.value:
-            return self.last_token_end(node.value[-1])
-        end = node.end_mark.index
+            item = node.value[-1]
+            if id(item) in self.shared:
+                raise Refused("the text to edit ends in a YAML alias inside a list")
+            return self.last_token_end(item)
+        end: int = node.end_mark.index
         if isinstance(node, ScalarNode) and node.style in ("|", ">"):
+            if _keeps_trailing_lines(self.text, node.start_mark.index):
+                # `|+`: the trailing blank lines are its text; the next line follows them
+                return end - 1 if self.text[end - 1 : end] == "\n" else end
             while end > 0 and self.text[end - 1] in "\r\n":  # block scalars end past \n
                 end -= 1
-        return end  # type: ignore[no-any-return]
+        return end
+
+    def value_end(self, key: Node, value: Node) -> int:
+        """Where a mapping value's text ends, also when it is an alias (`key: *name`)."""
+        if id(value) in self.shared and value.start_mark.index < key.end_mark.index:
+            return self._alias_end(key.end_mark.index)
+        return self.last_token_end(value)
+
+    def _alias_end(self, after_key: int) -> int:
+        """The end of the `*name` that follows a key's end."""
+        found = _ALIAS_VALUE.match(self.text, after_key)
+        if found is None:
+            raise Refused("the text to edit ends in a YAML alias k8slb cannot place")
+        return found.end()
 
     def line_after(self, index: int) -> int:
         """The start of the line after the one `index` is on (len(text) at the end)."""
@@ -197,6 +225,35 @@ class YamlFile:
         else:
             text = scalar(value)
         return TextEdit(node.start_mark.index, node.end_mark.index, text)
+
+
+_ALIAS_VALUE = re.compile(r"[ \t]*:[ \t]*\*[^\s,\[\]{}]+")
+_BLOCK_HEADER = re.compile(r"[|>][0-9]?([+-]?)[0-9]?")
+
+
+def _keeps_trailing_lines(text: str, start: int) -> bool:
+    """Whether the block scalar whose header starts at `start` has `+` chomping: its
+    trailing blank lines are part of its value, and an insertion must go after them."""
+    header = _BLOCK_HEADER.match(text, start)
+    return header is not None and header.group(1) == "+"
+
+
+def _shared_nodes(roots: Sequence[Node]) -> set[int]:
+    """The ids of nodes reached more than once: anchored nodes that aliases repeat."""
+    seen: set[int] = set()
+    shared: set[int] = set()
+    stack = list(roots)
+    while stack:
+        current = stack.pop()
+        if id(current) in seen:
+            shared.add(id(current))
+            continue
+        seen.add(id(current))
+        if isinstance(current, MappingNode):
+            stack.extend(node for pair in current.value for node in pair)
+        elif isinstance(current, SequenceNode):
+            stack.extend(current.value)
+    return shared
 
 
 def _pairs_below(node: Node) -> list[tuple[Node, Node]]:
@@ -263,7 +320,7 @@ def _liveness_tcp(file: YamlFile, container: Node, port: int | str) -> TextEdit:
         raise Refused("the liveness probe is not a mapping")
     for key, value in probe.value:
         if isinstance(key, ScalarNode) and key.value in _HANDLERS:
-            end = file.last_token_end(value)
+            end = file.value_end(key, value)
             if probe.flow_style or (isinstance(value, MappingNode) and value.flow_style):
                 text = f"tcpSocket: {flow({'port': port})}"
             else:
