@@ -134,6 +134,7 @@ def plan(
     writable = {s.path for s in sources if s.report}  # never edit `--context` files
     refused_files: set[str] = set()
     first: RunResult | None = None
+    changed_now: set[str] = set()
     for _ in range(MAX_PASSES):
         result = run(sources, settings, contents, jobs=jobs, memo=memo)
         first = first or result
@@ -145,7 +146,7 @@ def plan(
                 for edit in finding.edits:
                     if edit not in chosen[edit.path]:
                         chosen[edit.path].append(edit)
-        changed = False
+        changed_now = set()
         for path, edits in chosen.items():
             if path not in contents:
                 continue
@@ -158,9 +159,16 @@ def plan(
                 refused_files.add(path)
             if new != contents[path]:
                 contents[path] = new
-                changed = True
-        if not changed:
+                changed_now.add(path)
+        if not changed_now:
             break
+    # Still changing after every pass: a fix that its own rule does not recognise, which
+    # would be made again on every run. Such a file is left exactly as it was.
+    for path in changed_now:
+        contents[path] = outcome.original[path]
+        outcome.refused.append(
+            f"{path}: not fixed: its fixes do not settle (made again after each pass)"
+        )
     outcome.result = run(sources, settings, contents, jobs=jobs, memo=memo)
     outcome.fixed = _gone(first.findings if first else [], outcome.result.findings)
     outcome.fixed_text = {p: d for p, d in contents.items() if d != outcome.original.get(p)}

@@ -59,8 +59,9 @@ def _set_second(pair: cst.List | cst.Tuple, value: Any) -> cst.List | cst.Tuple:
 class _Editor(cst.CSTTransformer):
     METADATA_DEPENDENCIES = (PositionProvider,)
 
-    def __init__(self, edits: Sequence[PythonEdit]) -> None:
+    def __init__(self, edits: Sequence[PythonEdit], names: dict[str, str]) -> None:
         super().__init__()
+        self.names = names  # how the module names `signal` and `asyncio`
         self.at = {(e.line, e.column): e for e in edits}
         self.done: set[tuple[int, int]] = set()
         self.handlers: dict[tuple[int, int], PythonEdit] = {
@@ -144,20 +145,49 @@ class _Editor(cst.CSTTransformer):
                 for key, edit in list(self.handlers.items()):
                     if span.start.line <= edit.line <= span.end.line:
                         server, is_async, grace = edit.value
-                        result.append(cst.parse_statement(_handler(server, is_async, grace)))
+                        code = _handler(server, is_async, grace, self.names)
+                        result.append(cst.parse_statement(code))
                         del self.handlers[key]
             result.append(new)
         return result
 
 
-def _handler(server: str, is_async: bool, grace: int) -> str:
+def _handler(server: str, is_async: bool, grace: int, names: dict[str, str]) -> str:
+    """The handler's code, naming `signal` and `asyncio` as the module imports them."""
+    sig, aio = names.get("signal", "signal"), names.get("asyncio", "asyncio")
     if is_async:
         return (
-            "asyncio.get_running_loop().add_signal_handler(\n"
-            f"    signal.SIGTERM, lambda: asyncio.ensure_future({server}.stop({grace}))\n"
+            f"{aio}.get_running_loop().add_signal_handler(\n"
+            f"    {sig}.SIGTERM, lambda: {aio}.ensure_future({server}.stop({grace}))\n"
             ")\n"
         )
-    return f"signal.signal(signal.SIGTERM, lambda signum, frame: {server}.stop(grace={grace}))\n"
+    return f"{sig}.signal({sig}.SIGTERM, lambda signum, frame: {server}.stop(grace={grace}))\n"
+
+
+def module_names(module: cst.Module, wanted: Sequence[str]) -> dict[str, str]:
+    """The name each `wanted` module goes by (`import signal as sg`: "sg"); Refused when
+    its own name is bound to something else (`from signal import signal`), where a new
+    `import signal` would shadow that."""
+    names: dict[str, str] = {}
+    for statement in module.body:
+        if not isinstance(statement, cst.SimpleStatementLine):
+            continue
+        for small in statement.body:
+            if isinstance(small, cst.Import):
+                for alias in small.names:
+                    imported = cst.Module([]).code_for_node(alias.name)
+                    if imported in wanted:
+                        bound = alias.asname.name if alias.asname else alias.name
+                        names.setdefault(imported, cst.Module([]).code_for_node(bound))
+            elif isinstance(small, cst.ImportFrom) and not isinstance(small.names, cst.ImportStar):
+                for alias in small.names:
+                    bound = alias.asname.name if alias.asname else alias.name
+                    if isinstance(bound, cst.Name) and bound.value in wanted:
+                        raise Refused(
+                            f"the module binds the name {bound.value!r} to something "
+                            "else; add the handler by hand"
+                        )
+    return names
 
 
 def apply_python(source: str, edits: Sequence[PythonEdit]) -> str:
@@ -167,7 +197,9 @@ def apply_python(source: str, edits: Sequence[PythonEdit]) -> str:
     except cst.ParserSyntaxError as error:
         raise Refused(f"the file does not parse: {error.message}") from None
     wrapper = MetadataWrapper(module)
-    editor = _Editor(edits)
+    handlers = any(e.op == "add-sigterm-handler" for e in edits)
+    names = module_names(module, ("signal", "asyncio")) if handlers else {}
+    editor = _Editor(edits, names)
     edited = wrapper.visit(editor)
     missing = [
         e for e in edits if (e.line, e.column) not in editor.done and e.op != "add-sigterm-handler"
@@ -178,7 +210,7 @@ def apply_python(source: str, edits: Sequence[PythonEdit]) -> str:
         needed = {"signal"} | {
             "asyncio" for e in edits if e.op == "add-sigterm-handler" and e.value[1]
         }
-        for name in sorted(needed):
+        for name in sorted(needed - set(names)):
             edited = add_stdlib_import(edited, name)
     return edited.code
 
@@ -220,10 +252,39 @@ def add_stdlib_import(module: cst.Module, name: str) -> cst.Module:
     elif stdlib:
         at = stdlib[-1] + 1
     else:
-        first = next((n for n, s in enumerate(body) if _import_line(s)), None)
-        at = first if first is not None else 0
+        first = next(
+            (n for n, s in enumerate(body) if _import_line(s) and n >= _preamble(body)), None
+        )
+        at = first if first is not None else _preamble(body)
         if first is not None:
             new = new.with_changes(leading_lines=body[first].leading_lines)
             body[first] = body[first].with_changes(leading_lines=())
-    body.insert(at, new)
+    body.insert(max(at, _preamble(body)), new)
     return module.with_changes(body=body)
+
+
+def _preamble(body: Sequence[cst.BaseStatement]) -> int:
+    """How many statements must stay first: the docstring, then `from __future__` imports."""
+    count = 0
+    if body and _is_docstring(body[0]):
+        count = 1
+    while count < len(body) and _is_future_import(body[count]):
+        count += 1
+    return count
+
+
+def _is_docstring(statement: cst.BaseStatement) -> bool:
+    return (
+        isinstance(statement, cst.SimpleStatementLine)
+        and isinstance(statement.body[0], cst.Expr)
+        and isinstance(statement.body[0].value, cst.SimpleString | cst.ConcatenatedString)
+    )
+
+
+def _is_future_import(statement: cst.BaseStatement) -> bool:
+    return isinstance(statement, cst.SimpleStatementLine) and any(
+        isinstance(small, cst.ImportFrom)
+        and isinstance(small.module, cst.Name)
+        and small.module.value == "__future__"
+        for small in statement.body
+    )

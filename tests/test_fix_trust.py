@@ -1,0 +1,149 @@
+"""`fix` writes a file only when the result is the old file plus exactly the intended
+change: aliases, anchors and block scalars are placed right, and where the text-splicing
+would go wrong, the read-back guard refuses instead of writing."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from k8slb.cli import cli
+from k8slb.fixing import fixer, yaml_edit
+from k8slb.fixing.verify import plain
+from k8slb.yamltree import compose
+
+from .helpers import FIXTURES
+
+ALIASES = FIXTURES / "fix" / "aliases.yaml"
+
+
+def _fix(path: Path, *options: str) -> tuple[int, str]:
+    done = CliRunner().invoke(cli, ["fix", "--isolated", "--unsafe-fixes", *options, str(path)])
+    return done.exit_code, done.output
+
+
+def _documents(path: Path) -> list[dict[str, object]]:
+    composed = compose(path.read_text())
+    assert composed.problems == []
+    return [plain(d.data) for d in composed.documents]
+
+
+def test_fixes_around_aliases_land_where_they_belong(tmp_path: Path) -> None:
+    target = tmp_path / "aliases.yaml"
+    shutil.copy(ALIASES, target)
+    _fix(target)
+    service, twin, deployment = _documents(target)
+    assert service["spec"]["selector"] == {"app": "backend"}, "the Service is still whole"
+    assert twin["metadata"]["name"] == "backend-headless"
+    server, sidecar, notes = deployment["spec"]["template"]["spec"]["containers"]
+    assert server["lifecycle"] == {"preStop": {"sleep": {"seconds": 5}}}
+    assert server["livenessProbe"] == {"tcpSocket": {"port": 8080}}
+    assert server["readinessProbe"]["httpGet"]["path"] == "/healthz"
+    assert "lifecycle" not in sidecar and sidecar["resources"] == server["resources"]
+    assert notes["args"] == ["keep these\n\n"], "a |+ scalar keeps its blank lines"
+    fixed = target.read_bytes()
+    _fix(target)
+    assert target.read_bytes() == fixed, "fixing twice is fixing once"
+
+
+def test_a_block_scalar_with_kept_blank_lines_at_the_end_of_a_container(tmp_path: Path) -> None:
+    text = (FIXTURES / "demo" / "bad" / "backend.yaml").read_text()
+    container = "        - name: server\n"
+    assert container in text
+    text = text.replace(
+        container, container + "          args:\n            - |+\n              x\n\n\n"
+    )
+    target = tmp_path / "backend.yaml"
+    target.write_text(text)
+    before = _documents(target)
+    _fix(target, "--select", "KLB401")
+    after = _documents(target)
+    server = after[0]["spec"]["template"]["spec"]["containers"][0]
+    assert server["args"] == before[0]["spec"]["template"]["spec"]["containers"][0]["args"]
+    assert "lifecycle" in server
+
+
+def test_when_positions_are_wrong_the_guard_refuses_instead_of_writing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The fixer as it was before aliases were handled: it would split the Service and
+    write a duplicate key. The read-back check refuses those edits; the file keeps every
+    byte it had where no faithful fix was possible."""
+    target = tmp_path / "aliases.yaml"
+    shutil.copy(ALIASES, target)
+    monkeypatch.setattr(yaml_edit, "_shared_nodes", lambda roots: set())
+    _, output = _fix(target)
+    assert "would change more than the fix" in output or "not be valid YAML" in output
+    documents = _documents(target)
+    assert documents[0]["spec"]["selector"] == {"app": "backend"}
+    for document in documents:
+        assert set(document) <= {"apiVersion", "kind", "metadata", "spec"}
+
+
+def test_python_that_would_not_compile_is_not_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    source = "import grpc\n\nserver = grpc.server(None)\n"
+    target = tmp_path / "server.py"
+    target.write_text(source)
+    monkeypatch.setattr(fixer, "apply_python", lambda text, edits: text + "def (\n")
+    _, output = _fix(target)
+    assert target.read_text() == source
+    assert "would not compile" in output
+
+
+SERVER = "server = grpc.server(None)\nserver.start()\nserver.wait_for_termination()\n"
+
+
+@pytest.mark.parametrize(
+    ("head", "expected_head"),
+    [
+        (
+            '"""Doc."""\nfrom __future__ import annotations\n\nimport grpc\n',
+            '"""Doc."""\nfrom __future__ import annotations\n\nimport signal\nimport grpc\n',
+        ),
+        ('"""Doc."""\nimport grpc\n', '"""Doc."""\nimport signal\nimport grpc\n'),
+        (
+            '"""Doc."""\nimport grpc\nimport signal as sg\n',
+            '"""Doc."""\nimport grpc\nimport signal as sg\n',
+        ),
+    ],
+    ids=["after-future", "after-docstring", "own-alias"],
+)
+def test_the_sigterm_handler_import_goes_where_python_allows_and_uses_the_modules_names(
+    tmp_path: Path, head: str, expected_head: str
+) -> None:
+    target = tmp_path / "server.py"
+    target.write_text(head + "\n" + SERVER)
+    _fix(target, "--select", "KLB403")
+    fixed = target.read_text()
+    assert fixed.startswith(expected_head), fixed
+    compile(fixed, str(target), "exec")
+    name = "sg" if "as sg" in head else "signal"
+    assert f"{name}.signal({name}.SIGTERM, lambda signum, frame: server.stop(grace=25))" in fixed
+    code, _ = _fix(target, "--select", "KLB403")
+    assert target.read_text() == fixed and code == 0, "recognised: not added again"
+
+
+def test_a_module_that_binds_signal_to_a_function_is_refused(tmp_path: Path) -> None:
+    source = "import grpc\nfrom signal import signal\n\n" + SERVER
+    target = tmp_path / "server.py"
+    target.write_text(source)
+    _, output = _fix(target, "--select", "KLB403")
+    assert target.read_text() == source
+    assert "binds the name 'signal' to something else" in output
+
+
+def test_a_fix_that_never_settles_is_not_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A fix its own rule does not recognise would be made again on every pass."""
+    source = "import grpc\n\n" + SERVER
+    target = tmp_path / "server.py"
+    target.write_text(source)
+    monkeypatch.setattr(fixer, "apply_python", lambda text, edits: text + "# one more line\n")
+    _, output = _fix(target, "--select", "KLB201")
+    assert target.read_text() == source
+    assert "do not settle" in output
