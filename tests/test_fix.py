@@ -242,3 +242,37 @@ def test_klb404_gives_stop_a_grace_with_unsafe_fixes(tmp_path: Path) -> None:
     assert "server.stop(0)" in target.read_text(), "unsafe: not without --unsafe-fixes"
     invoke("fix", "--unsafe-fixes", "--select", "KLB404", str(target))
     assert "server.stop(25)" in target.read_text()
+
+
+def test_the_compare_and_rename_happen_under_the_folders_lock(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two fix runs at once: the second waits, finds the file changed, and says so,
+    instead of overwriting the first run's edits."""
+    import fcntl
+
+    from k8slb.fixing import write
+
+    target = tmp_path / "a.yaml"
+    target.write_bytes(b"old\n")
+    held: list[bool] = []
+    replace = os.replace
+
+    def checking_replace(source: str, destination: Path) -> None:
+        other = os.open(tmp_path, os.O_RDONLY)
+        try:
+            fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            held.append(False)
+        except BlockingIOError:
+            held.append(True)
+        finally:
+            os.close(other)
+        replace(source, destination)
+
+    monkeypatch.setattr(write.os, "replace", checking_replace)
+    assert write_atomically(target, b"old\n", b"new\n") is None
+    assert held == [True]
+    assert write_atomically(target, b"old\n", b"newer\n") == (
+        "changed on disk since k8slb read it; run k8slb fix again"
+    )
+    assert target.read_bytes() == b"new\n"

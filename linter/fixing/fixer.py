@@ -139,12 +139,14 @@ def plan(
         result = run(sources, settings, contents, jobs=jobs, memo=memo)
         first = first or result
         chosen: dict[str, list[Edit]] = defaultdict(list)
+        seen: set[str] = set()  # edits hold dicts (unhashable): known by their repr
         for finding in result.findings:
             if not finding.edits or finding.path in refused_files:
                 continue
             if (finding.fix.safe or unsafe) and all(e.path in writable for e in finding.edits):
                 for edit in finding.edits:
-                    if edit not in chosen[edit.path]:
+                    if repr(edit) not in seen:
+                        seen.add(repr(edit))
                         chosen[edit.path].append(edit)
         changed_now = set()
         for path, edits in chosen.items():

@@ -3,11 +3,18 @@ never through a symbolic link or into a read-only file; and the unified diff of 
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import os
 import stat
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: no advisory locks
+    fcntl = None  # type: ignore[assignment]
 
 from k8slb.encodings import UTF8, codec_for
 from k8slb.report.printable import printable
@@ -36,19 +43,36 @@ def cannot_write(path: Path) -> str | None:
 
 
 def write_atomically(path: Path, old: bytes, new: bytes) -> str | None:
-    """Replace the file's bytes `old` with `new`; the reason when it was not done."""
+    """Replace the file's bytes `old` with `new`; the reason when it was not done. The
+    check that nothing changed and the rename happen under a lock on the folder, so two
+    `k8slb fix` runs at once never lose each other's edits: the second is told to re-run."""
     reason = cannot_write(path)
     if reason is not None:
         return reason
     try:
-        if path.read_bytes() != old:
-            return "changed on disk since k8slb read it; run k8slb fix again"
-        mode = stat.S_IMODE(path.stat().st_mode)
-        handle, temporary = tempfile.mkstemp(
-            prefix=f".{path.name}.", suffix=".k8slb", dir=path.parent
-        )
+        with _folder_lock(path.parent):
+            return _replace(path, old, new)
     except OSError as error:
         return f"cannot be written: {error.strerror or error}"
+
+
+@contextlib.contextmanager
+def _folder_lock(folder: Path) -> Iterator[None]:
+    """An exclusive lock on the folder (on its own descriptor: every run opens its own)."""
+    handle = os.open(folder, os.O_RDONLY)
+    try:
+        if fcntl is not None:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(handle)  # closing releases the lock
+
+
+def _replace(path: Path, old: bytes, new: bytes) -> str | None:
+    if path.read_bytes() != old:
+        return "changed on disk since k8slb read it; run k8slb fix again"
+    mode = stat.S_IMODE(path.stat().st_mode)
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".k8slb", dir=path.parent)
     try:
         with os.fdopen(handle, "wb") as out:
             out.write(new)
@@ -56,7 +80,7 @@ def write_atomically(path: Path, old: bytes, new: bytes) -> str | None:
             os.fsync(out.fileno())
         os.chmod(temporary, mode)
         os.replace(temporary, path)
-    except OSError as error:
+    except OSError:
         Path(temporary).unlink(missing_ok=True)
-        return f"cannot be written: {error.strerror or error}"
+        raise
     return None
