@@ -34,6 +34,16 @@ class PythonEdit:
 
 Edit = YamlEdit | PythonEdit
 
+PROBE_HANDLERS = ("httpGet", "tcpSocket", "exec", "grpc")
+
+
+def prestop_hook(value: tuple[str, int]) -> dict[str, Any]:
+    """The `preStop` an add-prestop edit writes: (style, seconds) -> the hook's data."""
+    style, seconds = value
+    if style == "sleep":
+        return {"sleep": {"seconds": seconds}}
+    return {"exec": {"command": ["sleep", str(seconds)]}}
+
 
 @dataclass(frozen=True)
 class FixValues:

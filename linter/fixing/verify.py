@@ -14,10 +14,8 @@ import copy
 from collections.abc import Sequence
 from typing import Any
 
-from k8slb.fixing.edits import YamlEdit
+from k8slb.fixing.edits import PROBE_HANDLERS, YamlEdit, prestop_hook
 from k8slb.yamltree import YMap, YSeq, compose
-
-_HANDLERS = ("httpGet", "tcpSocket", "exec", "grpc")
 
 
 def plain(data: Any) -> Any:
@@ -45,15 +43,9 @@ def _expected(documents: list[Any], edits: Sequence[YamlEdit]) -> list[Any]:
             continue
         node = _at(result[edit.document], edit.target)
         if edit.op == "add-prestop":
-            style, seconds = edit.value
-            hook = (
-                {"sleep": {"seconds": seconds}}
-                if style == "sleep"
-                else {"exec": {"command": ["sleep", str(seconds)]}}
-            )
             if not isinstance(node.get("lifecycle"), dict):
                 node["lifecycle"] = {}
-            node["lifecycle"]["preStop"] = hook
+            node["lifecycle"]["preStop"] = prestop_hook(edit.value)
         elif edit.op == "set-grace":
             node["terminationGracePeriodSeconds"] = edit.value
         elif edit.op == "set-scalar":
@@ -61,7 +53,7 @@ def _expected(documents: list[Any], edits: Sequence[YamlEdit]) -> list[Any]:
             parent[edit.target[-1]] = edit.value
         elif edit.op == "liveness-tcp":
             probe = node["livenessProbe"]
-            for handler in _HANDLERS:
+            for handler in PROBE_HANDLERS:
                 probe.pop(handler, None)
             probe["tcpSocket"] = {"port": edit.value}
         else:

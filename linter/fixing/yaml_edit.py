@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from k8slb.fixing.edits import Step, YamlEdit
+from k8slb.fixing.edits import PROBE_HANDLERS, Step, YamlEdit, prestop_hook
 from k8slb.yamltree import C_LOADER
 from ruamel.yaml.error import YAMLError
 from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
@@ -280,12 +280,7 @@ def text_edits(file: YamlFile, edit: YamlEdit) -> list[TextEdit]:
     """The text changes one YAML edit makes."""
     node = file.node(edit.document, edit.target)
     if edit.op == "add-prestop":
-        style, seconds = edit.value
-        hook = (
-            {"sleep": {"seconds": seconds}}
-            if style == "sleep"
-            else {"exec": {"command": ["sleep", str(seconds)]}}
-        )
+        hook = prestop_hook(edit.value)
         lifecycle = _child_or_none(node, "lifecycle")
         if lifecycle is None:
             return [file.add_entries(node, {"lifecycle": {"preStop": hook}})]
@@ -311,15 +306,12 @@ def _child_or_none(node: Node, key: str) -> Node | None:
         return None
 
 
-_HANDLERS = ("httpGet", "tcpSocket", "exec", "grpc")
-
-
 def _liveness_tcp(file: YamlFile, container: Node, port: int | str) -> TextEdit:
     probe = YamlFile.child(container, "livenessProbe")
     if not isinstance(probe, MappingNode):
         raise Refused("the liveness probe is not a mapping")
     for key, value in probe.value:
-        if isinstance(key, ScalarNode) and key.value in _HANDLERS:
+        if isinstance(key, ScalarNode) and key.value in PROBE_HANDLERS:
             end = file.value_end(key, value)
             if probe.flow_style or (isinstance(value, MappingNode) and value.flow_style):
                 text = f"tcpSocket: {flow({'port': port})}"
