@@ -11,7 +11,7 @@ RUN_STAMP := $(VENV)/.installed-run-$(FILES_HASH)
 TEST_STAMP := $(VENV)/.installed-test-$(FILES_HASH)
 PIP_INSTALL := $(BIN)/python -m pip install -q --disable-pip-version-check
 
-.PHONY: demo test lint install docs bench clean
+.PHONY: demo test lint install docs bench bench-fix clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -49,6 +49,12 @@ N ?= 2000
 bench: $(RUN_STAMP)
 	$(BIN)/python -m compileall -q build  # byte-compiled, as an installed package is
 	$(BIN)/python scripts/bench.py $(N)
+
+# `k8slb fix` on one long stream at D and 2D documents; prints the time ratio (linear: 2).
+D ?= 10000
+bench-fix: $(RUN_STAMP)
+	$(BIN)/python -m compileall -q build
+	$(BIN)/python scripts/bench_fix.py $(D)
 
 # docs/rules/ is generated from the rules' docstrings (a test fails when it is stale).
 docs: $(RUN_STAMP)

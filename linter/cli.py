@@ -283,8 +283,9 @@ def check(
 @click.option("--unsafe-fixes", is_flag=True, help="Also apply the fixes that need review.")
 def fix(diff: bool, unsafe_fixes: bool, jobs: int | None, **options: Any) -> None:
     """Apply the fixes of the findings under PATHS, in place (`-`: fix stdin to stdout)."""
+    from k8slb.fixing.diff import unified_diff
     from k8slb.fixing.fixer import plan
-    from k8slb.fixing.write import unified_diff, write_atomically
+    from k8slb.fixing.write import write_atomically
 
     job = make_run(**options)
     outcome = plan(

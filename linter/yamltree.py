@@ -356,11 +356,27 @@ class ComposeResult:
     problems: list[tuple[int, YAMLProblem]]  # (document index, problem)
 
 
+_DOCUMENT_MARKER = re.compile(r"^(?:---|\.\.\.)(?=[ \t\r\n]|$)", re.MULTILINE)
+
+
+def _document_spans(text: str) -> Iterator[tuple[int, int]]:
+    """(start, end) of the text between document markers: flow nesting cannot cross one
+    (a marker at the start of a line ends any flow collection or quoted string)."""
+    start = 0
+    for marker in _DOCUMENT_MARKER.finditer(text):
+        yield start, marker.start()
+        start = marker.end()
+    yield start, len(text)
+
+
 def _too_deep(text: str) -> tuple[int, YAMLProblem] | None:
     """(document index, problem) where `text` nests deeper than MAX_NESTING, if it does.
     A byte count settles almost every file; the rest are counted exactly from the parser's
     events, which (unlike the composer) keeps its state on the heap, not the stack."""
-    if text.count("[") + text.count("{") < MAX_NESTING // 2 and not _DEEP_LINE.search(text):
+    if not _DEEP_LINE.search(text) and all(
+        text.count("[", start, end) + text.count("{", start, end) < MAX_NESTING // 2
+        for start, end in _document_spans(text)
+    ):
         return None
     from ruamel.yaml.events import CollectionEndEvent, CollectionStartEvent, DocumentStartEvent
 

@@ -1,10 +1,9 @@
 """Writing fixed files: atomically, never over a change made since the file was read, and
-never through a symbolic link or into a read-only file; and the unified diff of `--diff`."""
+never through a symbolic link or into a read-only file."""
 
 from __future__ import annotations
 
 import contextlib
-import difflib
 import os
 import stat
 import tempfile
@@ -15,22 +14,6 @@ try:
     import fcntl
 except ImportError:  # pragma: no cover - Windows: no advisory locks
     fcntl = None  # type: ignore[assignment]
-
-from k8slb.encodings import UTF8, codec_for
-from k8slb.report.printable import printable
-
-
-def unified_diff(path: str, old: bytes, new: bytes) -> str:
-    """The diff of the texts (in the file's own encoding; the fixer wrote it in that)."""
-    codec = codec_for(path, old) or UTF8
-    before_lines = codec.decode(old, "replace").splitlines(keepends=True)
-    after_lines = codec.decode(new, "replace").splitlines(keepends=True)
-    shown = printable(path)  # the contents stay as they are: the diff must apply
-    lines = difflib.unified_diff(before_lines, after_lines, fromfile=shown, tofile=shown)
-    text = ""
-    for line in lines:
-        text += line if line.endswith("\n") else line + "\n\\ No newline at end of file\n"
-    return text
 
 
 def cannot_write(path: Path) -> str | None:

@@ -342,6 +342,10 @@ def apply(text: str, edits: Sequence[TextEdit]) -> tuple[str, list[TextEdit]]:
             skipped.append(edit)  # two insertions at one place: one per pass keeps order
         else:
             applied.append(edit)
-    for edit in reversed(applied):
-        text = text[: edit.start] + edit.text + text[edit.end :]
-    return text, skipped
+    pieces: list[str] = []  # joined once: splicing edit by edit would copy the text each time
+    done = 0
+    for edit in applied:
+        pieces += [text[done : edit.start], edit.text]
+        done = edit.end
+    pieces.append(text[done:])
+    return "".join(pieces), skipped
