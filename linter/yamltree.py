@@ -11,6 +11,7 @@ alias bomb ("billion laughs") is rejected in linear time and memory.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import warnings
@@ -398,9 +399,13 @@ def _too_deep(text: str) -> tuple[int, YAMLProblem] | None:
     return None
 
 
+# `fix` reads the same text up to three times (the check, the read-back of its edits, the
+# next pass's check); composing is most of the cost, and its results are never changed.
+@functools.lru_cache(maxsize=4)
 def compose(text: str, *, pure: bool = False) -> ComposeResult:
     """Every document of a YAML stream, with the problems of those that do not parse.
-    `pure` forces the pure-Python composer (the fallback where the C one is missing)."""
+    `pure` forces the pure-Python composer (the fallback where the C one is missing).
+    The result is shared by every caller with the same text: never change it."""
     deep = _too_deep(text)
     if deep is not None:
         return ComposeResult([], [(max(deep[0], 0), deep[1])])
