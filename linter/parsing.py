@@ -57,6 +57,16 @@ def _parse_chunk(chunk: tuple[int, int]) -> list[Parsed]:
     return [parse_one(*item) for item in _ITEMS[start::step]]
 
 
+def _alone(item: Item, context: multiprocessing.context.BaseContext) -> Parsed:
+    """One file parsed in a process of its own, after a worker died on its batch: the
+    other files of the batch are still linted, and only the culprit is an error."""
+    try:
+        with ProcessPoolExecutor(1, mp_context=context) as single:
+            return single.submit(parse_one, *item).result()
+    except BrokenProcessPool as error:
+        return Unparsed(item[0], internal_error(f"reading {item[0]} (the process died)", error))
+
+
 def default_jobs() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
@@ -88,9 +98,8 @@ def parse_all(items: Sequence[Item], jobs: int) -> list[Parsed]:
             for start, future in pending.items():
                 try:
                     done[start] = future.result()
-                except BrokenProcessPool as error:  # a worker died (the OS killed it)
-                    message = internal_error("reading these files in a worker process", error)
-                    done[start] = [Unparsed(item[0], message) for item in items[start::count]]
+                except BrokenProcessPool:  # a worker died: find the file that killed it
+                    done[start] = [_alone(item, context) for item in items[start::count]]
     finally:
         _ITEMS = ()
     results: list[Parsed | None] = [None] * len(items)

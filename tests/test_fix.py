@@ -276,3 +276,15 @@ def test_the_compare_and_rename_happen_under_the_folders_lock(
         "changed on disk since k8slb read it; run k8slb fix again"
     )
     assert target.read_bytes() == b"new\n"
+
+
+def test_a_temporary_left_by_a_killed_run_is_ignored_and_then_removed(tmp_path: Path) -> None:
+    target = tmp_path / "a.yaml"
+    target.write_bytes(b"old\n")
+    stray = tmp_path / ".a.yaml.x1y2z3ab.k8slb"
+    stray.write_bytes(b"half a file")
+    keep = tmp_path / ".notes.k8slb"  # not one of k8slb's names
+    keep.write_bytes(b"mine")
+    assert [s.path for s in discover([str(tmp_path)]).sources] == [str(target)]
+    assert write_atomically(target, b"old\n", b"new\n") is None
+    assert not stray.exists() and keep.exists()

@@ -157,3 +157,45 @@ def test_an_uncaught_internal_error_is_one_line_and_exit_2_with_the_trace_on_dem
         env={**os.environ, "K8SLB_DEBUG": "1"},
     )
     assert debug.returncode == 2 and "Traceback" in debug.stderr
+
+
+CRASHING_WORKER = """
+import os, signal, sys
+from k8slb import cli, parsing
+parent, original, pids = os.getpid(), parsing.parse_one, sys.argv[2]
+def crashing(path, language, data):
+    if os.getpid() != parent:
+        open(os.path.join(pids, str(os.getpid())), "w").close()
+        if path.endswith(os.path.join("team-7", "server.py")):
+            os.kill(os.getpid(), signal.SIGSEGV)  # what a native stack overflow does
+    return original(path, language, data)
+parsing.parse_one = crashing
+sys.argv = ["k8slb", "check", "--isolated", "--no-cache", "-q", "-j", "2", sys.argv[1]]
+cli.main()
+"""
+
+
+def test_a_parser_process_that_dies_costs_one_file_and_leaves_no_process_behind(
+    tmp_path: Path,
+) -> None:
+    tree, pids = tmp_path / "tree", tmp_path / "pids"
+    pids.mkdir()
+    for copy in range(110):  # above the pool's threshold
+        shutil.copytree(FIXTURES / "demo" / "bad", tree / f"team-{copy}")
+    done = subprocess.run(
+        [sys.executable, "-c", CRASHING_WORKER, str(tree), str(pids)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert done.returncode == 2
+    [error] = done.stderr.splitlines()
+    assert (
+        "internal error while reading" in error and "team-7/server.py (the process died)" in error
+    )
+    assert f"{tree}/team-8/server.py:" in done.stdout, "the rest of that worker's files"
+    assert list(pids.iterdir()), "the files were parsed in worker processes"
+    for pid in pids.iterdir():
+        with pytest.raises(ProcessLookupError):
+            os.kill(int(pid.name), 0)

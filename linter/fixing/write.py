@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import stat
 import tempfile
 from collections.abc import Iterator
@@ -34,6 +35,7 @@ def write_atomically(path: Path, old: bytes, new: bytes) -> str | None:
         return reason
     try:
         with _folder_lock(path.parent):
+            _remove_stale_temporaries(path.parent)
             return _replace(path, old, new)
     except OSError as error:
         return f"cannot be written: {error.strerror or error}"
@@ -49,6 +51,19 @@ def _folder_lock(folder: Path) -> Iterator[None]:
         yield
     finally:
         os.close(handle)  # closing releases the lock
+
+
+# mkstemp's names: `.NAME.` + 8 characters + `.k8slb` (no walk reads a `.k8slb` file).
+_TEMPORARY = re.compile(r"\..+\.[a-z0-9_]{8}\.k8slb")
+
+
+def _remove_stale_temporaries(folder: Path) -> None:
+    """Temporaries a killed run left behind. Under the folder's lock no other run is
+    writing one here, so every such file is stale."""
+    for entry in os.scandir(folder):
+        if _TEMPORARY.fullmatch(entry.name) and entry.is_file(follow_symlinks=False):
+            with contextlib.suppress(OSError):
+                os.unlink(entry.path)
 
 
 def _replace(path: Path, old: bytes, new: bytes) -> str | None:
