@@ -23,7 +23,7 @@ import sys
 import tokenize
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from k8slb.encodings import python_codec
@@ -249,12 +249,34 @@ class _Collector:
         self._walk(tree, (), module, keyboard=False)
         for site in self.sites:
             getattr(self, f"_resolve_{site.kind}")(site)
+        self._unshare_option_literals()
         servers = {s.name for s in self.facts.servers if s.name}
         for call, receiver, keyboard, scope in self.stops:
             if receiver in servers:
                 grace = self._argument(call.args, call.keywords, 0, "grace")
                 value = self.value(grace, scope) if grace is not None else UNKNOWN
                 self.facts.stops.append(Stop(self.loc(call), receiver, value, keyboard))
+
+    def _unshare_option_literals(self) -> None:
+        """A list of options that both a channel and a server use is nowhere a fix may add
+        to: the server's options would reach the channel too (and the reverse)."""
+        channel_lists = {c.options.literal for c in self.facts.channels if c.options.literal}
+        server_lists = {s.options.literal for s in self.facts.servers if s.options.literal}
+        shared = channel_lists & server_lists
+        if not shared:
+            return
+        self.facts.channels = [
+            replace(c, options=replace(c.options, literal=None))
+            if c.options.literal in shared
+            else c
+            for c in self.facts.channels
+        ]
+        self.facts.servers = [
+            replace(s, options=replace(s.options, literal=None))
+            if s.options.literal in shared
+            else s
+            for s in self.facts.servers
+        ]
 
     def _walk(
         self, node: ast.AST, parents: tuple[ast.AST, ...], scope: _Scope, keyboard: bool

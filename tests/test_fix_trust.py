@@ -147,3 +147,19 @@ def test_a_fix_that_never_settles_is_not_written(
     _, output = _fix(target, "--select", "KLB201")
     assert target.read_text() == source
     assert "do not settle" in output
+
+
+def test_an_options_list_shared_by_a_server_and_a_channel_gets_no_fix(tmp_path: Path) -> None:
+    source = (
+        "import grpc\n\nOPTIONS = [('grpc.keepalive_time_ms', 10000)]\n\n"
+        "server = grpc.server(None, options=OPTIONS)\n"
+        "channel = grpc.insecure_channel('backend.shop.svc.cluster.local:50051', options=OPTIONS)\n"
+    )
+    target = tmp_path / "app.py"
+    target.write_text(source)
+    _fix(target)
+    assert target.read_text() == source, "either side's options would reach the other"
+    alone = source.replace("options=OPTIONS)\nchannel", "options=[])\nchannel")
+    target.write_text(alone)
+    _fix(target, "--select", "KLB201")
+    assert "grpc.max_connection_age_ms" in target.read_text(), "an own list is fixed"
