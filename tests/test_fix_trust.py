@@ -163,3 +163,22 @@ def test_an_options_list_shared_by_a_server_and_a_channel_gets_no_fix(tmp_path: 
     target.write_text(alone)
     _fix(target, "--select", "KLB201")
     assert "grpc.max_connection_age_ms" in target.read_text(), "an own list is fixed"
+
+
+def test_comments_stay_on_their_lines_when_options_are_added(tmp_path: Path) -> None:
+    target = tmp_path / "app.py"
+    target.write_text(
+        "import grpc\n\nserver = grpc.server(\n    None,\n    options=[\n"
+        '        ("grpc.keepalive_time_ms", 10000),  # ten seconds\n    ],\n)\n'
+        "other = grpc.server(\n    None,  # no pool\n)\n"
+    )
+    _fix(target, "--select", "KLB201")
+    assert target.read_text() == (
+        "import grpc\n\nserver = grpc.server(\n    None,\n    options=[\n"
+        '        ("grpc.keepalive_time_ms", 10000),  # ten seconds\n'
+        '        ("grpc.max_connection_age_ms", 300_000),\n'
+        '        ("grpc.max_connection_age_grace_ms", 30_000),\n    ],\n)\n'
+        "other = grpc.server(\n    None,  # no pool\n"
+        '    options=[("grpc.max_connection_age_ms", 300_000), '
+        '("grpc.max_connection_age_grace_ms", 30_000)],\n)\n'
+    )

@@ -29,11 +29,24 @@ def literal(value: Any) -> str:
     return repr(value)
 
 
+def _opening_space(opening: Any) -> Any:
+    """The whitespace after an opening bracket, or after a call's `(`."""
+    if isinstance(opening, cst.Call):
+        return opening.whitespace_before_args
+    return getattr(opening, "whitespace_after", None)
+
+
 def _between(elements: Sequence[Any], opening: Any) -> cst.Comma:
     """The comma (and whitespace) that separates elements, as the code already writes it."""
     if len(elements) >= 2 and isinstance(elements[-2].comma, cst.Comma):
-        return elements[-2].comma
-    after = getattr(opening, "whitespace_after", None)
+        comma = elements[-2].comma
+        space = comma.whitespace_after
+        if isinstance(space, cst.ParenthesizedWhitespace) and space.first_line.comment:
+            return comma.with_changes(  # the layout, not that element's comment
+                whitespace_after=space.with_changes(first_line=cst.TrailingWhitespace())
+            )
+        return comma
+    after = _opening_space(opening)
     if isinstance(after, cst.ParenthesizedWhitespace):  # one element per line
         return cst.Comma(whitespace_after=after)
     return cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
@@ -41,12 +54,47 @@ def _between(elements: Sequence[Any], opening: Any) -> cst.Comma:
 
 def _append(elements: Sequence[Any], new: Any, opening: Any) -> list[Any]:
     """`elements + [new]`, with the new one laid out like the others (trailing comma and
-    line breaks kept)."""
+    line breaks kept). A comment after the last element stays on that element's line."""
     if not elements:
         return [new]
     last = elements[-1]
+    separator = _between(elements, opening)
+    own = last.comma.whitespace_after if isinstance(last.comma, cst.Comma) else None
+    split = separator.whitespace_after
+    if (
+        isinstance(split, cst.ParenthesizedWhitespace)
+        and isinstance(own, cst.ParenthesizedWhitespace)
+        and own.first_line.comment
+    ):
+        # `last,  # note` then the closing line: the note stays, the new element follows.
+        kept = last.comma.with_changes(whitespace_after=own.with_changes(last_line=split.last_line))
+        closing = own.with_changes(first_line=cst.TrailingWhitespace(), empty_lines=())
+        new = new.with_changes(comma=last.comma.with_changes(whitespace_after=closing))
+        return [*elements[:-1], last.with_changes(comma=kept), new]
     new = new.with_changes(comma=last.comma)
-    return [*elements[:-1], last.with_changes(comma=_between(elements, opening)), new]
+    return [*elements[:-1], last.with_changes(comma=separator), new]
+
+
+def _comment_to_last_element(sequence: Any, elements: list[Any]) -> Any:
+    """In `[a,  # note` + newline + `]` the note belongs to the closing bracket's
+    whitespace; hand it to the last element (`elements` changes in place), so that new
+    elements go after the note, not under it."""
+    closing_name = "rbracket" if isinstance(sequence, cst.List) else None
+    closing = sequence.rbracket if closing_name else (sequence.rpar[0] if sequence.rpar else None)
+    space = getattr(closing, "whitespace_before", None)
+    if closing is None or not (
+        isinstance(space, cst.ParenthesizedWhitespace)
+        and space.first_line.comment
+        and elements
+        and isinstance(elements[-1].comma, cst.Comma)
+    ):
+        return sequence
+    last = elements[-1]
+    elements[-1] = last.with_changes(comma=last.comma.with_changes(whitespace_after=space))
+    bare = closing.with_changes(whitespace_before=cst.SimpleWhitespace(""))
+    if closing_name:
+        return sequence.with_changes(rbracket=bare)
+    return sequence.with_changes(rpar=[bare, *sequence.rpar[1:]])
 
 
 def _set_second(pair: cst.List | cst.Tuple, value: Any) -> cst.List | cst.Tuple:
@@ -96,6 +144,7 @@ class _Editor(cst.CSTTransformer):
         if edit.op == "set-pair-value":
             return _set_second(updated, edit.value)
         elements = list(updated.elements)
+        updated = _comment_to_last_element(updated, elements)
         for pair in edit.value:
             elements = _append(elements, cst.Element(cst.parse_expression(literal(pair))), opening)
         return updated.with_changes(elements=elements)
