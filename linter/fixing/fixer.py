@@ -135,6 +135,7 @@ def plan(
     refused_files: set[str] = set()
     first: RunResult | None = None
     changed_now: set[str] = set()
+    result: RunResult | None = None
     for _ in range(MAX_PASSES):
         result = run(sources, settings, contents, jobs=jobs, memo=memo)
         first = first or result
@@ -171,7 +172,12 @@ def plan(
         outcome.refused.append(
             f"{path}: not fixed: its fixes do not settle (made again after each pass)"
         )
-    outcome.result = run(sources, settings, contents, jobs=jobs, memo=memo)
+    # The last pass changed nothing: its check is the check of the fixed text.
+    outcome.result = (
+        result
+        if result is not None and not changed_now
+        else run(sources, settings, contents, jobs=jobs, memo=memo)
+    )
     outcome.fixed = _gone(first.findings if first else [], outcome.result.findings)
     outcome.fixed_text = {p: d for p, d in contents.items() if d != outcome.original.get(p)}
     outcome.unsafe_left = sum(
