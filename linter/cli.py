@@ -17,7 +17,7 @@ from k8slb.cache import Cache
 from k8slb.config import Config, ConfigError, find_config, load_config
 from k8slb.docs import rule_markdown
 from k8slb.engine import RunResult, Settings, run
-from k8slb.findings import Severity
+from k8slb.findings import Finding, Severity
 from k8slb.index import MESHES
 from k8slb.internal import DEBUG_ENV, internal_error
 from k8slb.parsing import default_jobs
@@ -281,7 +281,16 @@ def check(
 )
 @click.option("--diff", is_flag=True, help="Print a unified diff of the fixes; write nothing.")
 @click.option("--unsafe-fixes", is_flag=True, help="Also apply the fixes that need review.")
-def fix(diff: bool, unsafe_fixes: bool, jobs: int | None, **options: Any) -> None:
+@click.option("--show-fixes", is_flag=True, help="List every fix made, with what it changed.")
+@click.option("-q", "--quiet", is_flag=True, help="Print nothing but errors.")
+def fix(
+    diff: bool,
+    unsafe_fixes: bool,
+    show_fixes: bool,
+    quiet: bool,
+    jobs: int | None,
+    **options: Any,
+) -> None:
     """Apply the fixes of the findings under PATHS, in place (`-`: fix stdin to stdout)."""
     from k8slb.fixing.diff import unified_diff
     from k8slb.fixing.fixer import plan
@@ -303,7 +312,7 @@ def fix(diff: bool, unsafe_fixes: bool, jobs: int | None, **options: Any) -> Non
         else:
             sys.stdout.buffer.write(fixed)
     by_path = {s.path: s for s in job.found.sources}
-    unwritten = 0
+    unwritten: set[str] = set()
     for path, new in sorted(outcome.fixed_text.items()):
         source = by_path[path]
         if source.location is None:
@@ -314,16 +323,20 @@ def fix(diff: bool, unsafe_fixes: bool, jobs: int | None, **options: Any) -> Non
         problem = write_atomically(Path(source.location), outcome.original[path], new)
         if problem is not None:
             errors.append(f"{path}: not written: {problem}")
-            unwritten += 1
+            unwritten.add(path)
     report = sys.stderr if (diff or stdin is not None) else sys.stdout
-    if not diff:
-        listing = text_report.render(result, colour=_use_colour()).splitlines()[:-1]
-        for line in listing:
-            click.echo(line, file=report, color=True)
-    summary = _fix_summary(outcome, diff=diff, unsafe=unsafe_fixes)
-    if unwritten:
-        summary += f" {unwritten} file{'s' * (unwritten != 1)} could not be written (below)."
-    click.echo(summary, file=report)
+    done = [f for f in outcome.fixed if not any(e.path in unwritten for e in f.edits)]
+    if not quiet:
+        if not diff:
+            listing = text_report.render(result, colour=_use_colour()).splitlines()[:-1]
+            for line in listing:
+                click.echo(line, file=report, color=True)
+        if show_fixes:
+            for finding in done:
+                where = f"{printable(finding.path)}:{finding.line}:{finding.column}"
+                described = finding.fix.description or "fixed"
+                click.echo(f"  {where}: {finding.rule} {printable(described)}", file=report)
+        click.echo(_fix_summary(outcome, done, diff=diff, unsafe=unsafe_fixes), file=report)
     for message in errors:
         _fail(message)
     if errors:
@@ -333,21 +346,44 @@ def fix(diff: bool, unsafe_fixes: bool, jobs: int | None, **options: Any) -> Non
     sys.exit(job.exit_code(result))
 
 
-def _fix_summary(outcome: FixOutcome, *, diff: bool, unsafe: bool) -> str:
-    counts = Counter(f.rule for f in outcome.fixed)
+# What the edits a fix makes beside its main one change, for the summary.
+_COMPANIONS = {
+    "set-grace": "terminationGracePeriodSeconds raised",
+    "add-twin": "headless twin Service added",
+    "add-options": "channel options added",
+    "set-scalar": "env value changed",
+    "set-argument": "channel target changed",
+}
+
+
+def _fix_summary(outcome: FixOutcome, done: Sequence[Finding], *, diff: bool, unsafe: bool) -> str:
+    """What was fixed (and every companion edit made with it), what was not written, and
+    what remains."""
+    counts = Counter(f.rule for f in done)
     rules = ", ".join(f"{rule} ×{n}" if n > 1 else rule for rule, n in sorted(counts.items()))
-    files = len(outcome.fixed_text)
+    companions = Counter(
+        _COMPANIONS.get(edit.op, edit.op) for finding in done for edit in finding.edits[1:]
+    )
+    if companions:
+        rules += "; with them: " + ", ".join(
+            f"{what} ×{n}" if n > 1 else what for what, n in sorted(companions.items())
+        )
+    files = len({e.path for f in done for e in f.edits})
     verb = "Would fix" if diff else "Fixed"
-    if outcome.fixed:
-        done = f"{verb} {len(outcome.fixed)} finding{'s' * (len(outcome.fixed) != 1)} ({rules})"
-        done += f" in {files} file{'s' * (files != 1)}"
+    if done:
+        text = f"{verb} {len(done)} finding{'s' * (len(done) != 1)} ({rules})"
+        text += f" in {files} file{'s' * (files != 1)}"
     else:
-        done = "Nothing to fix"
-    remaining = len(outcome.result.findings)
-    done += f"; {remaining} finding{'s' * (remaining != 1)} remain{'s' * (remaining == 1)}"
+        text = "Nothing fixed" if outcome.fixed else "Nothing to fix"
+    unwritten = len(outcome.fixed) - len(done)
+    if unwritten:
+        text += f"; {unwritten} fix{'es' * (unwritten != 1)} not written (see below)"
+    remaining = len(outcome.result.findings) + unwritten
+    text += f"; {remaining} finding{'s' * (remaining != 1)} remain{'s' * (remaining == 1)}"
     if outcome.unsafe_left and not unsafe:
-        done += f" ({outcome.unsafe_left} fixable with --unsafe-fixes)"
-    return done + "."
+        hidden = outcome.unsafe_left
+        text += f" ({hidden} hidden fix{'es' * (hidden != 1)} can be enabled with --unsafe-fixes)"
+    return text + "."
 
 
 @cli.command("rules")

@@ -160,14 +160,17 @@ class Index:
     def services_named(self, name: str) -> list[K8sObject]:
         return self._services_by_name.get(name, [])
 
-    def serving_containers(self) -> Iterator[tuple[K8sObject, Container, K8sObject]]:
-        """(workload, container, a Service it serves) for every serving container."""
+    def serving_containers(
+        self,
+    ) -> Iterator[tuple[K8sObject, PodTemplate, Container, K8sObject]]:
+        """(workload, its pod template, container, a Service it serves) for every serving
+        container."""
         for workload, template in self.workloads:
             serving = self.serving(workload)
             for container in template.containers:
                 targets = serving.get(container.name)
                 if targets:
-                    yield workload, container, targets[0].service
+                    yield workload, template, container, targets[0].service
 
     def headless_twins(self, service: K8sObject) -> list[K8sObject]:
         """Headless Services that select the same pods."""

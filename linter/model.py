@@ -180,6 +180,9 @@ class Container:
         return sum(float(number) * _SLEEP_UNITS[unit] for number, unit in sleeps)
 
 
+DEFAULT_GRACE = 30  # Kubernetes' terminationGracePeriodSeconds when a pod sets none
+
+
 @dataclass
 class PodTemplate:
     owner: K8sObject
@@ -218,6 +221,12 @@ class PodTemplate:
     @property
     def annotations(self) -> dict[str, str]:
         return dig(self.body, "metadata", "annotations") or {}
+
+    @property
+    def grace_seconds(self) -> int:
+        """`terminationGracePeriodSeconds`, or Kubernetes' default when it is not an int."""
+        grace = self.spec.get("terminationGracePeriodSeconds")
+        return grace if isinstance(grace, int) and not isinstance(grace, bool) else DEFAULT_GRACE
 
     @property
     def app_containers(self) -> list[Container]:

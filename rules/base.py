@@ -8,6 +8,7 @@ reads the model and yields findings. Rules are pure: no file is read, nothing is
 from __future__ import annotations
 
 import inspect
+import math
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
@@ -15,9 +16,9 @@ from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
 from k8slb.findings import NO_FIX, Finding, FixInfo, Related, Severity
-from k8slb.fixing.edits import Edit, FixValues
+from k8slb.fixing.edits import Edit, FixValues, YamlEdit
 from k8slb.index import Index
-from k8slb.model import K8sObject, Problem
+from k8slb.model import K8sObject, PodTemplate, Problem
 from k8slb.pyfacts import Channel, Loc, PythonFacts
 from k8slb.yamltree import Pos
 
@@ -66,6 +67,20 @@ class Context:
             for channel in facts.channels:
                 if channel.long_lived:
                     yield facts, channel
+
+
+def grace_edit(
+    workload: K8sObject, template: PodTemplate, pause: float, values: FixValues
+) -> YamlEdit:
+    """Raise the pod's grace period to cover a preStop pause plus the drain (KLB402's
+    fix, and KLB401's companion edit when its new pause would outlast the grace)."""
+    return YamlEdit(
+        workload.path,
+        workload.document,
+        (*workload.root_path, *template.spec_path),
+        "set-grace",
+        math.ceil(pause) + values.stop_grace_seconds,
+    )
 
 
 class Rule(ABC):

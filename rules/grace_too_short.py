@@ -1,15 +1,11 @@
 from __future__ import annotations
 
-import math
 from collections.abc import Iterator
 
 from k8slb.findings import Finding, FixInfo, Related, Severity
-from k8slb.fixing.edits import YamlEdit
 from k8slb.model import pos_of
-from k8slb.rules.base import Context, Example, Rule
+from k8slb.rules.base import Context, Example, Rule, grace_edit
 from k8slb.rules.examples import PRESTOP, web_deployment
-
-DEFAULT_GRACE_SECONDS = 30
 
 
 def _seconds(value: float) -> str:
@@ -56,9 +52,7 @@ class GraceTooShort(Rule):
 
     def check(self, context: Context) -> Iterator[Finding]:
         for workload, template in context.index.workloads:
-            grace = template.spec.get("terminationGracePeriodSeconds")
-            if not isinstance(grace, int):
-                grace = DEFAULT_GRACE_SECONDS
+            grace = template.grace_seconds
             for container in template.long_running:
                 pause = container.prestop_sleep()
                 if pause is None or grace > pause:
@@ -71,14 +65,8 @@ class GraceTooShort(Rule):
                     else hook_pos
                 )
                 setting = "" if explicit else " (the default)"
-                wanted = math.ceil(pause) + context.fix_values.stop_grace_seconds
-                edit = YamlEdit(
-                    workload.path,
-                    workload.document,
-                    (*workload.root_path, *template.spec_path),
-                    "set-grace",
-                    wanted,
-                )
+                edit = grace_edit(workload, template, pause, context.fix_values)
+                wanted = edit.value
                 yield self.finding(
                     workload,
                     pos,

@@ -4,7 +4,7 @@ from collections.abc import Iterator
 
 from k8slb.findings import Finding, FixInfo, Related, Severity
 from k8slb.fixing.edits import YamlEdit
-from k8slb.rules.base import Context, Example, Rule
+from k8slb.rules.base import Context, Example, Rule, grace_edit
 from k8slb.rules.examples import PRESTOP, READY, web_deployment
 
 
@@ -49,32 +49,39 @@ class NoPreStop(Rule):
     )
 
     def check(self, context: Context) -> Iterator[Finding]:
-        for workload, container, service in context.index.serving_containers():
+        for workload, template, container, service in context.index.serving_containers():
             if container.prestop() is None:
                 seconds = context.fix_values.prestop_seconds
                 native = context.kubernetes_version >= (1, 30)
                 hook = "sleep" if native else "exec"
-                edit = YamlEdit(
-                    workload.path,
-                    workload.document,
-                    (*workload.root_path, *container.path),
-                    "add-prestop",
-                    (hook, seconds),
-                )
-                fix = FixInfo(
-                    True,
-                    safe=native,
-                    description=f"add lifecycle.preStop.{hook} ({seconds} s)"
-                    + ("" if native else ": below Kubernetes 1.30 the image needs `sleep`"),
-                )
+                edits = [
+                    YamlEdit(
+                        workload.path,
+                        workload.document,
+                        (*workload.root_path, *container.path),
+                        "add-prestop",
+                        (hook, seconds),
+                    )
+                ]
+                description = f"add lifecycle.preStop.{hook} ({seconds} s)"
+                if template.grace_seconds <= seconds:  # the pause would outlast the grace
+                    edits.append(grace_edit(workload, template, seconds, context.fix_values))
+                    description += (
+                        f" and raise terminationGracePeriodSeconds {template.grace_seconds}"
+                        f" -> {edits[-1].value}"
+                    )
+                if not native:
+                    description += ": below Kubernetes 1.30 the image needs `sleep`"
+                fix = FixInfo(True, safe=native, description=description)
                 yield self.finding(
                     workload,
                     container.pos,
                     f"container {container.name!r} of {workload.ref.display} serves Service "
                     f"{service.name} with no preStop hook: on shutdown it stops while nodes "
-                    "still route to it, failing requests; add lifecycle.preStop.sleep (5 s)",
+                    "still route to it, failing requests; add lifecycle.preStop.sleep "
+                    f"({seconds} s)",
                     container=container.name,
                     related=[Related(service.path, service.pos[0], "the Service it serves")],
                     fix=fix,
-                    edits=[edit],
+                    edits=edits,
                 )

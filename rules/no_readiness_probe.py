@@ -44,7 +44,7 @@ class NoReadinessProbe(Rule):
     )
 
     def check(self, context: Context) -> Iterator[Finding]:
-        for workload, container, service in context.index.serving_containers():
+        for workload, _, container, service in context.index.serving_containers():
             if container.probe("readinessProbe") is None:
                 yield self.finding(
                     workload,

@@ -135,3 +135,15 @@ def test_colour_can_be_forced_and_is_otherwise_off_when_piped(
     assert "\x1b[" in invoke("check", BAD)[1]
     monkeypatch.setenv("NO_COLOR", "1")
     assert "\x1b[" not in invoke("check", BAD)[1]
+
+
+def test_a_run_with_errors_never_says_all_checks_passed(tmp_path: Path) -> None:
+    (tmp_path / "broken.yaml").symlink_to(tmp_path / "nowhere.yaml")
+    done = CliRunner().invoke(
+        cli, ["check", "--isolated", "--no-cache", str(tmp_path / "broken.yaml")]
+    )
+    assert done.exit_code == 2
+    assert "All checks passed" not in done.stdout
+    assert done.stdout.splitlines()[-1] == (
+        "No findings in what was read (0 files, 0 objects), and 1 error (below)."
+    )

@@ -40,7 +40,7 @@ def test_fix_applies_safe_fixes_and_reports_what_remains(tmp_path: Path) -> None
     assert code == 1, "unsafe-only findings remain at warning"
     assert out.splitlines()[-1] == (
         "Fixed 3 findings (KLB101, KLB201, KLB401) in 2 files; 4 findings remain "
-        "(3 fixable with --unsafe-fixes)."
+        "(3 hidden fixes can be enabled with --unsafe-fixes)."
     )
     assert "lifecycle:\n            preStop:" in (demo / "backend.yaml").read_text()
     assert "grpc.max_connection_age_ms" in (demo / "server.py").read_text()
@@ -118,7 +118,9 @@ def test_a_read_only_file_is_refused_even_for_root(
     monkeypatch.setattr(os, "access", lambda path, mode: False)
     code, out, err = invoke("fix", "--select", "KLB401", str(demo))
     assert code == 2 and "backend.yaml: not written: is read-only" in err
-    assert out.splitlines()[-1].endswith("1 file could not be written (below).")
+    assert (
+        out.splitlines()[-1] == "Nothing fixed; 1 fix not written (see below); 1 finding remains."
+    )
     assert (demo / "backend.yaml").read_bytes() == (DEMO_BAD / "backend.yaml").read_bytes()
 
 
@@ -288,3 +290,55 @@ def test_a_temporary_left_by_a_killed_run_is_ignored_and_then_removed(tmp_path: 
     assert [s.path for s in discover([str(tmp_path)]).sources] == [str(target)]
     assert write_atomically(target, b"old\n", b"new\n") is None
     assert not stray.exists() and keep.exists()
+
+
+GRACE_5 = FIXTURES / "demo" / "bad" / "backend.yaml"
+
+
+def _short_grace(tmp_path: Path) -> Path:
+    text = GRACE_5.read_text()
+    anchor = "      containers:\n"
+    assert anchor in text
+    target = tmp_path / "backend.yaml"
+    target.write_text(text.replace(anchor, "      terminationGracePeriodSeconds: 5\n" + anchor, 1))
+    return target
+
+
+def test_a_pause_that_would_outlast_the_grace_raises_it_in_the_same_fix(tmp_path: Path) -> None:
+    """`--select KLB401` alone leaves no KLB402 behind, and the summary says what else
+    the fix changed."""
+    target = _short_grace(tmp_path)
+    _, out, _ = invoke("fix", "--isolated", "--select", "KLB401", str(target))
+    assert "terminationGracePeriodSeconds: 30" in target.read_text()
+    assert out.splitlines()[-1].startswith(
+        "Fixed 1 finding (KLB401; with them: terminationGracePeriodSeconds raised) in 1 file"
+    )
+    check, after, _ = invoke("check", "--isolated", "--no-cache", "--select", "KLB402", str(target))
+    assert check == 0, after
+
+
+def test_show_fixes_lists_each_fix_with_what_it_changed(tmp_path: Path) -> None:
+    target = _short_grace(tmp_path)
+    _, out, _ = invoke("fix", "--isolated", "--show-fixes", "--select", "KLB401", str(target))
+    assert (
+        f"  {target}:23:17: KLB401 add lifecycle.preStop.sleep (5 s) and raise "
+        "terminationGracePeriodSeconds 5 -> 30" in out
+    )
+
+
+def test_a_fix_that_could_not_be_written_is_not_counted_as_made(tmp_path: Path) -> None:
+    real = tmp_path / "real.yaml"
+    shutil.copy(GRACE_5, real)
+    link = tmp_path / "link.yaml"
+    link.symlink_to(real)
+    code, out, err = invoke("fix", "--isolated", str(link))
+    assert code == 2
+    assert out.splitlines()[-1].startswith("Nothing fixed; 2 fixes not written (see below)")
+    assert "is a symbolic link" in err
+    assert real.read_bytes() == GRACE_5.read_bytes()
+
+
+def test_fix_quiet_prints_nothing_but_errors(tmp_path: Path) -> None:
+    demo = copy_demo(tmp_path)
+    code, out, err = invoke("fix", "--isolated", "-q", str(demo))
+    assert (code, out, err) == (1, "", "")

@@ -136,9 +136,12 @@ def plan(
     first: RunResult | None = None
     changed_now: set[str] = set()
     result: RunResult | None = None
+    previous: RunResult | None = None
     for _ in range(MAX_PASSES):
         result = run(sources, settings, contents, jobs=jobs, memo=memo)
-        first = first or result
+        if previous is not None:  # what the last pass's edits ended
+            outcome.fixed += _gone(previous.findings, result.findings)
+        first, previous = first or result, result
         chosen: dict[str, list[Edit]] = defaultdict(list)
         seen: set[str] = set()  # edits hold dicts (unhashable): known by their repr
         for finding in result.findings:
@@ -178,7 +181,8 @@ def plan(
         if result is not None and not changed_now
         else run(sources, settings, contents, jobs=jobs, memo=memo)
     )
-    outcome.fixed = _gone(first.findings if first else [], outcome.result.findings)
+    if changed_now:  # the files that did not settle were put back: count afresh
+        outcome.fixed = _gone(first.findings if first else [], outcome.result.findings)
     outcome.fixed_text = {p: d for p, d in contents.items() if d != outcome.original.get(p)}
     outcome.unsafe_left = sum(
         1 for f in outcome.result.findings if f.edits and not f.fix.safe and not unsafe

@@ -30,6 +30,10 @@ def summary(result: RunResult) -> str:
         scanned += f" ({result.unknown_kinds} of kinds k8slb does not check)"
     if result.suppressed:
         scanned += f"; {len(result.suppressed)} suppressed"
+    if result.errors:  # never "passed" when something could not be read or checked
+        problems = _plural(len(result.errors), "error")
+        verdict = "No findings" if not result.findings else _plural(len(result.findings), "finding")
+        return f"{verdict} in what was read ({scanned}), and {problems} (below)."
     if not result.findings:
         return f"All checks passed ({scanned})."
     counts = {s: sum(1 for f in result.findings if f.severity is s) for s in Severity}
