@@ -328,7 +328,7 @@ def fix(
     done = [f for f in outcome.fixed if not any(e.path in unwritten for e in f.edits)]
     if not quiet:
         if not diff:
-            listing = text_report.render(result, colour=_use_colour()).splitlines()[:-1]
+            listing = text_report.render(result, colour=_use_colour(), quiet=True).splitlines()
             for line in listing:
                 click.echo(line, file=report, color=True)
         if show_fixes:

@@ -49,7 +49,10 @@ def test_text_output_is_path_line_col_rule_severity_message_then_a_summary() -> 
     _, out, _ = invoke("check", BAD)
     lines = out.splitlines()
     assert lines[0].startswith(f"{BAD}/backend.yaml:22:17: KLB401 [*] [warning] container 'server'")
-    assert lines[-1] == "Found 6 findings: 6 warnings (4 files, 5 objects)."
+    assert lines[-2:] == [
+        "Found 6 findings: 6 warnings (4 files, 5 objects).",
+        "[*] 3 fixable with `k8slb fix` (3 hidden fixes can be enabled with --unsafe-fixes).",
+    ]
     assert "\x1b[" not in out, "no colour when stdout is not a terminal"
 
 

@@ -53,7 +53,8 @@ def document(result: RunResult) -> dict[str, Any]:
             "files": result.files,
             "objects": result.objects,
             "findings": len(result.findings),
-            "fixable": sum(1 for f in result.findings if f.fix.available),
+            "fixable": sum(1 for f in result.findings if f.fix.available and f.fix.safe),
+            "unsafe_fixable": sum(1 for f in result.findings if f.fix.available and not f.fix.safe),
             "by_severity": {
                 s.label: sum(1 for f in result.findings if f.severity is s)
                 for s in sorted(Severity, reverse=True)

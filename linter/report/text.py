@@ -11,7 +11,9 @@ _COLOURS = {Severity.ERROR: "red", Severity.WARNING: "yellow", Severity.INFO: "c
 
 
 def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 or word == 'info' else 's'}"
+    if count == 1 or word == "info":
+        return f"{count} {word}"
+    return f"{count} {word}{'es' if word.endswith('x') else 's'}"
 
 
 def format_finding(finding: Finding, *, colour: bool) -> str:
@@ -40,7 +42,21 @@ def summary(result: RunResult) -> str:
     by_severity = ", ".join(
         _plural(counts[s], s.label) for s in sorted(Severity, reverse=True) if counts[s]
     )
-    return f"Found {_plural(len(result.findings), 'finding')}: {by_severity} ({scanned})."
+    found = f"Found {_plural(len(result.findings), 'finding')}: {by_severity} ({scanned})."
+    safe = sum(1 for f in result.findings if f.fix.available and f.fix.safe)
+    hidden = sum(1 for f in result.findings if f.fix.available and not f.fix.safe)
+    if safe:
+        found += f"\n[*] {safe} fixable with `k8slb fix`"
+        found += (
+            f" ({_plural(hidden, 'hidden fix')} can be enabled with --unsafe-fixes)."
+            if hidden
+            else "."
+        )
+    elif hidden:
+        found += (
+            f"\n{_plural(hidden, 'hidden fix')} can be enabled with `k8slb fix --unsafe-fixes`."
+        )
+    return found
 
 
 def render(
