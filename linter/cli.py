@@ -258,7 +258,7 @@ def check(
     elif output_format == "junit":
         from k8slb.report import junit
 
-        click.echo(junit.render(result), nl=False)
+        click.echo(junit.render(result, job.fail_on), nl=False)
     elif statistics:
         click.echo(text_report.statistics(result), nl=False)
     else:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from importlib import resources
+from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree as ET
 
@@ -120,8 +121,26 @@ def test_junit_has_a_test_case_per_file_and_a_failure_per_finding(tree: str) -> 
     findings = json.loads(output("--format", "json", tree))
     assert len(cases) == findings["summary"]["files"] == int(suite.get("tests", "0"))
     failures = [f for case in cases for f in case.findall("failure")]
-    assert len(failures) == findings["summary"]["findings"]
+    failing = [f for f in findings["findings"] if f["severity"] != "info"]
+    assert len(failures) == len(failing)
     assert int(suite.get("failures", "0")) == sum(1 for c in cases if c.find("failure") is not None)
+
+
+def test_junit_findings_below_fail_on_are_not_failures(tmp_path: Path) -> None:
+    """An info finding does not fail the run (exit 0), so it is no failed test either."""
+    (tmp_path / "svc.yaml").write_text(
+        "apiVersion: v1\nkind: Service\nmetadata: {name: api}\n"
+        "spec: {selector: {app: api}, sessionAffinity: ClientIP, ports: [{port: 80}]}\n"
+    )
+    done = CliRunner().invoke(cli, ["check", "--isolated", "--format", "junit", str(tmp_path)])
+    assert done.exit_code == 0
+    root = ET.fromstring(done.stdout)
+    assert root.get("failures") == "0" and root.find(".//failure") is None
+    assert "KLB104 [info]" in (root.findtext(".//system-out") or "")
+    strict = CliRunner().invoke(
+        cli, ["check", "--isolated", "--fail-on", "info", "--format", "junit", str(tmp_path)]
+    )
+    assert strict.exit_code == 1 and ET.fromstring(strict.stdout).get("failures") == "1"
 
 
 def test_statistics_and_quiet() -> None:

@@ -1,5 +1,6 @@
-"""JUnit XML, which GitLab, Jenkins and most CI systems show: one test case per file,
-a failure per finding."""
+"""JUnit XML, which GitLab, Jenkins and most CI systems show: one test case per file, a
+failure per finding at or above `--fail-on`; findings below it are not failures (the run
+passes) and are listed in the test case's output instead."""
 
 from __future__ import annotations
 
@@ -7,13 +8,13 @@ from collections import defaultdict
 from xml.etree import ElementTree as ET
 
 from k8slb.engine import RunResult
-from k8slb.findings import Finding
+from k8slb.findings import Finding, Severity
 from k8slb.report.printable import printable
 from k8slb.report.text import format_finding
 
 
-def render(result: RunResult) -> str:
-    by_path: dict[str, list[Finding]] = defaultdict(list)
+def render(result: RunResult, fail_on: Severity = Severity.WARNING) -> str:
+    by_path: defaultdict[str, list[Finding]] = defaultdict(list)
     for finding in result.findings:
         by_path[finding.path].append(finding)
     paths = sorted(set(result.paths) | set(by_path))
@@ -23,7 +24,7 @@ def render(result: RunResult) -> str:
         "testsuite",
         name="k8slb",
         tests=str(len(paths)),
-        failures=str(sum(1 for p in paths if by_path.get(p))),
+        failures=str(sum(1 for p in paths if any(f.severity >= fail_on for f in by_path[p]))),
         errors="0",
         skipped="0",
     )
@@ -31,7 +32,11 @@ def render(result: RunResult) -> str:
         # XML 1.0 cannot hold most control characters at all, not even as references.
         shown = printable(path)
         case = ET.SubElement(suite, "testcase", classname="k8slb", name=shown, file=shown)
-        for finding in by_path.get(path, []):
+        notes = [f for f in by_path.get(path, []) if f.severity < fail_on]
+        if notes:
+            output = ET.SubElement(case, "system-out")
+            output.text = "\n".join(format_finding(f, colour=False) for f in notes)
+        for finding in (f for f in by_path.get(path, []) if f.severity >= fail_on):
             failure = ET.SubElement(
                 case,
                 "failure",
