@@ -6,6 +6,7 @@ items and the shape check (KLB002) all happen here, once per file.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 
@@ -82,8 +83,15 @@ def find_template(text: str) -> tuple[int, int] | None:
     return None
 
 
+# Helm's chart metadata: `apiVersion: v2` and a `name`, but no `kind` and no object.
+CHART_METADATA = frozenset({"Chart.yaml", "Chart.yml"})
+
+
 def load_manifests(path: str, data: bytes) -> ManifestFile:
     result = ManifestFile(path)
+    if os.path.basename(path) in CHART_METADATA:
+        result.other_documents = 1  # not a manifest: skipped quietly, as values files are
+        return result
     text = decode(path, data)
     if isinstance(text, Problem):
         result.problems.append(text)

@@ -161,3 +161,11 @@ def test_a_kind_list_is_unpacked_and_items_are_numbered(tmp_path: Path) -> None:
     result = lint_files(tmp_path, {"list.yaml": text})
     refs = [f.object for f in result.findings]
     assert [(r.name, r.document, r.item) for r in refs if r] == [("api", 0, 0), ("b", 0, 1)]
+
+
+def test_helm_chart_metadata_is_not_a_manifest(tmp_path: Path) -> None:
+    chart = "apiVersion: v2\nname: shop\nversion: 1.2.3\ndescription: the shop\n"
+    result = lint_files(tmp_path, {"chart/Chart.yaml": chart, "chart/values.yaml": "replicas: 3\n"})
+    assert result.findings == [] and result.errors == []
+    elsewhere = lint_files(tmp_path / "other", {"meta.yaml": chart})
+    assert rules_of(elsewhere.findings) == ["KLB002"], "the same text elsewhere is a slip"
