@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import json
 import os
 import sys
 from collections import Counter
@@ -240,17 +241,28 @@ def check(
 ) -> None:
     """Lint manifests and Python code under PATHS (default: the current folder; `-` reads
     a YAML stream from stdin)."""
+    if statistics and output_format not in ("text", "json"):
+        raise click.UsageError(f"--statistics prints text or json, not --format {output_format}")
+    if show_suppressed and output_format in ("github", "junit"):
+        raise click.UsageError(
+            f"--show-suppressed works with --format text, json and sarif, not {output_format}"
+        )
     job = make_run(**options)
     from_stdin = any(s.location is None for s in job.found.sources)
     cache = None if no_cache or from_stdin else Cache(job.cache_root)
     result = run(job.found.sources, job.settings, jobs=jobs or default_jobs(), cache=cache)
     result.errors[:0] = job.found.errors
-    if output_format == "json":
+    if output_format == "json" and statistics:  # ruff's shape: one object per rule
+        rows = text_report.statistics_rows(result)
+        data = [{"code": r, "name": n, "count": c, "fixable": f} for c, r, n, f in rows]
+        click.echo(json.dumps(data, indent=2))
+    elif output_format == "json":
         click.echo(json_report.render(result, show_suppressed=show_suppressed), nl=False)
     elif output_format == "sarif":
         from k8slb.report import sarif
 
-        click.echo(sarif.render(result, result.contents), nl=False)
+        sarif_text = sarif.render(result, result.contents, show_suppressed=show_suppressed)
+        click.echo(sarif_text, nl=False)
     elif output_format == "github":
         from k8slb.report import github
 

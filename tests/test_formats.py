@@ -148,3 +148,21 @@ def test_statistics_and_quiet() -> None:
     assert "1\tKLB401\t[*] no-prestop" in stats and len(stats) == 6
     quiet = output("--quiet", TREES[0]).splitlines()
     assert len(quiet) == 6 and not quiet[-1].startswith("Found")
+
+
+def test_statistics_as_json_and_refused_where_it_cannot_be_shown() -> None:
+    rows = json.loads(output("--statistics", "--format", "json", TREES[0]))
+    assert {"code": "KLB401", "name": "no-prestop", "count": 1, "fixable": True} in rows
+    refused = CliRunner().invoke(cli, ["check", "--statistics", "--format", "sarif", TREES[0]])
+    assert refused.exit_code == 2 and "--statistics prints text or json" in refused.output
+
+
+def test_suppressed_findings_in_sarif_carry_their_suppression() -> None:
+    multi = str(FIXTURES / "multi")
+    plain = json.loads(output("--format", "sarif", multi))["runs"][0]["results"]
+    shown = json.loads(output("--format", "sarif", "--show-suppressed", multi))["runs"][0]
+    extra = [r for r in shown["results"] if "suppressions" in r]
+    assert len(shown["results"]) == len(plain) + len(extra) and extra
+    assert {s["kind"] for r in extra for s in r["suppressions"]} <= {"inSource", "external"}
+    refused = CliRunner().invoke(cli, ["check", "--show-suppressed", "--format", "junit", multi])
+    assert refused.exit_code == 2

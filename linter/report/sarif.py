@@ -145,8 +145,24 @@ def _result(finding: Finding, index: dict[str, int], contents: dict[str, bytes])
     return result
 
 
-def document(result: RunResult, contents: dict[str, bytes]) -> dict[str, Any]:
+def _suppressed(finding: Finding, why: str, index: dict[str, int]) -> dict[str, Any]:
+    """A suppressed finding as SARIF records one: code scanning shows it as dismissed."""
+    result = _result(finding, index, {})
+    result.pop("fixes", None)
+    external = why.startswith(("configuration", "per-file-ignores", "exemption"))
+    result["suppressions"] = [
+        {"kind": "external" if external else "inSource", "justification": why}
+    ]
+    return result
+
+
+def document(
+    result: RunResult, contents: dict[str, bytes], *, show_suppressed: bool = False
+) -> dict[str, Any]:
     index = {rule.id: number for number, rule in enumerate(ALL_RULES)}
+    results = [_result(f, index, contents) for f in result.findings]
+    if show_suppressed:
+        results += [_suppressed(f, why, index) for f, why in result.suppressed]
     return {
         "$schema": SCHEMA,
         "version": "2.1.0",
@@ -162,11 +178,11 @@ def document(result: RunResult, contents: dict[str, bytes]) -> dict[str, Any]:
                     }
                 },
                 "columnKind": "unicodeCodePoints",
-                "results": [_result(f, index, contents) for f in result.findings],
+                "results": results,
             }
         ],
     }
 
 
-def render(result: RunResult, contents: dict[str, bytes]) -> str:
-    return json.dumps(document(result, contents), indent=2) + "\n"
+def render(result: RunResult, contents: dict[str, bytes], *, show_suppressed: bool = False) -> str:
+    return json.dumps(document(result, contents, show_suppressed=show_suppressed), indent=2) + "\n"

@@ -72,8 +72,8 @@ def render(
     return "".join(line + "\n" for line in lines)
 
 
-def statistics(result: RunResult) -> str:
-    """Findings counted per rule, most frequent first (like `ruff --statistics`)."""
+def statistics_rows(result: RunResult) -> list[tuple[int, str, str, bool]]:
+    """(count, rule, name, has a safe fix) per rule, most frequent first."""
     counts: dict[str, int] = {}
     names: dict[str, str] = {}
     fixable: dict[str, bool] = {}
@@ -84,8 +84,14 @@ def statistics(result: RunResult) -> str:
             finding.fix.available and finding.fix.safe
         )
     rows = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
-    width = max((len(str(n)) for n in counts.values()), default=1)
+    return [(n, rule, names[rule], fixable[rule]) for rule, n in rows]
+
+
+def statistics(result: RunResult) -> str:
+    """Findings counted per rule, most frequent first (like `ruff --statistics`)."""
+    rows = statistics_rows(result)
+    width = max((len(str(n)) for n, *_ in rows), default=1)
     return "".join(
-        f"{n:>{width}}\t{rule}\t{'[*] ' if fixable[rule] else ''}{names[rule]}\n"
-        for rule, n in rows
+        f"{n:>{width}}\t{rule}\t{'[*] ' if fixable else ''}{name}\n"
+        for n, rule, name, fixable in rows
     )
