@@ -22,6 +22,7 @@ from k8slb.pyfacts import PythonFacts
 from k8slb.rules.base import Context, Rule
 from k8slb.rules.unread_file import UNREAD_FILE
 from k8slb.rules.unused_suppression import UnusedSuppression
+from k8slb.selection import unknown_codes
 from k8slb.sources import Source
 from k8slb.suppressions import Suppressions, judgeable
 
@@ -222,13 +223,20 @@ def _check(sources: Sequence[Source], settings: Settings, read: Sources) -> RunR
     suppressions.add_objects(objects)
     outcome = suppressions.apply(findings)
     findings = outcome.kept
-    if settings.report_unused_ignores and UnusedSuppression in settings.rules:
-        selected = {rule.id for rule in settings.rules}
+    if UnusedSuppression in settings.rules:  # a code no rule has: always worth a word
+        misnamed = {id(m): unknown_codes(m.codes) for m in outcome.markers if m.codes}
         findings += [
-            UnusedSuppression.about(marker)
-            for marker in outcome.unused
-            if judgeable(marker, selected)
+            UnusedSuppression.unknown(m, misnamed[id(m)])
+            for m in outcome.markers
+            if misnamed.get(id(m))
         ]
+        if settings.report_unused_ignores:
+            selected = {rule.id for rule in settings.rules}
+            findings += [
+                UnusedSuppression.about(marker)
+                for marker in outcome.unused
+                if judgeable(marker, selected) and not misnamed.get(id(marker))
+            ]
     reported = {s.path for s in sources if s.report}
     if len(reported) < len(sources):  # --context: the other files only inform
         findings = [f for f in findings if f.path in reported]

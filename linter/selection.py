@@ -35,6 +35,17 @@ def _matching(token: str) -> list[type[Rule]]:
     return matched
 
 
+def unknown_codes(codes: Sequence[str]) -> list[str]:
+    """The codes that name no rule (a typo, or a rule of another tool)."""
+    unknown = []
+    for code in codes:
+        try:
+            _matching(code)
+        except SelectionError:
+            unknown.append(code)
+    return unknown
+
+
 def split_codes(values: Iterable[str]) -> list[str]:
     """`--select KLB101,KLB4 --select no-prestop` -> ['KLB101', 'KLB4', 'no-prestop']."""
     return [part.strip() for value in values for part in value.split(",") if part.strip()]

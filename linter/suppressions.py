@@ -23,8 +23,9 @@ import pathspec
 from k8slb.config import Exemption
 from k8slb.findings import Finding
 from k8slb.markers import ANNOTATION, Marker, split_codes
-from k8slb.model import K8sObject
+from k8slb.model import K8sObject, pos_of
 from k8slb.selection import SelectionError, codes_to_ids
+from k8slb.yamltree import YMap
 
 
 def _ids(marker: Marker) -> frozenset[str] | None:
@@ -56,11 +57,12 @@ def annotation_markers(obj: K8sObject) -> list[Marker]:
             if key != ANNOTATION and not key.startswith(ANNOTATION + "."):
                 continue
             codes, _, reason = str(value).partition(";")
+            line, column = pos_of(source, key) if isinstance(source, YMap) else obj.pos
             markers.append(
                 Marker(
                     obj.path,
-                    obj.pos[0],
-                    obj.pos[1],
+                    line,
+                    column,
                     split_codes(codes) if codes.strip() else None,
                     reason.strip(),
                     "annotation",
@@ -76,6 +78,7 @@ class Outcome:
     kept: list[Finding] = field(default_factory=list)
     suppressed: list[tuple[Finding, str]] = field(default_factory=list)  # (finding, why)
     unused: list[Marker] = field(default_factory=list)
+    markers: list[Marker] = field(default_factory=list)  # every marker of the run
 
 
 @dataclass
@@ -119,8 +122,8 @@ class Suppressions:
                 outcome.kept.append(finding)
             else:
                 outcome.suppressed.append((finding, why))
-        every = [*self.comments, *(m for ms in self.objects.values() for m in ms)]
-        outcome.unused = [m for m in every if id(m) not in self._used]
+        outcome.markers = [*self.comments, *(m for ms in self.objects.values() for m in ms)]
+        outcome.unused = [m for m in outcome.markers if id(m) not in self._used]
         return outcome
 
     def _why(

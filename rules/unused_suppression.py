@@ -8,13 +8,15 @@ from k8slb.rules.base import Context, Example, Rule
 
 
 class UnusedSuppression(Rule):
-    """A suppression that suppresses nothing (with `--report-unused-ignores`).
+    """A suppression that suppresses nothing: it names no rule, or (with
+    `--report-unused-ignores`) hid no finding.
 
     ## What it does
-    With `--report-unused-ignores`, reports every `# k8slb: ignore[...]` comment and
-    `k8slb.io/ignore` annotation that silenced no finding in the run, and those that name
-    a rule k8slb does not know. A suppression of a rule that was not selected is not
-    judged. Off by default, like the other reports about suppressions.
+    Always reports a `# k8slb: ignore[...]` comment or a `k8slb.io/ignore` annotation that
+    names a code no k8slb rule has (`KLB999`, a misspelt name): it can never hide anything.
+    With `--report-unused-ignores`, also reports every suppression that silenced no finding
+    in the run; one for a rule that was not selected is not judged. The finding points at
+    the comment or at the annotation's key.
 
     ## Why it matters
     Suppressions outlive the problems they hid: once the manifest is fixed, a stale
@@ -24,7 +26,8 @@ class UnusedSuppression(Rule):
     Delete the comment or the annotation, or correct the rule code.
 
     ## Other linters
-    ruff's `RUF100` (unused `noqa`).
+    ruff's `RUF100` (unused `noqa`; like it, unknown codes are reported without being
+    asked).
     """
 
     id = "KLB005"
@@ -45,6 +48,20 @@ class UnusedSuppression(Rule):
 
     def check(self, context: Context) -> Iterator[Finding]:
         return iter(())  # the engine asks `about` for each unused marker, after suppression
+
+    @classmethod
+    def unknown(cls, marker: Marker, codes: list[str]) -> Finding:
+        named = ", ".join(f"`{code}`" for code in codes)
+        return Finding(
+            rule=cls.id,
+            name=cls.name,
+            severity=cls.severity,
+            path=marker.path,
+            line=marker.line,
+            column=marker.column,
+            message=f"`{marker.text}` names {named}, which no k8slb rule is (`k8slb rules` "
+            "lists them): it suppresses nothing",
+        )
 
     @classmethod
     def about(cls, marker: Marker) -> Finding:

@@ -83,14 +83,22 @@ def test_unused_suppressions_are_reported_on_request(tmp_path: Path) -> None:
             "  name: web\nspec:", "  name: web\n  annotations: {k8slb.io/ignore: KLB999}\nspec:", 1
         )
     )
-    assert lint(tmp_path / "a", text) == ["KLB401"]
+    unknown = (
+        "`k8slb.io/ignore: KLB999` names `KLB999`, which no k8slb rule is (`k8slb rules` "
+        "lists them): it suppresses nothing"
+    )
+    plain = lint_files(tmp_path / "a", {"m.yaml": text}).findings
+    assert [(f.rule, f.message) for f in plain] == [
+        ("KLB005", unknown),
+        ("KLB401", plain[1].message),
+    ], "an unknown code is always reported; unused ones on request"
     findings = lint_files(
         tmp_path / "b", {"m.yaml": text}, ["KLB301", "KLB401", "KLB005"], report_unused_ignores=True
     ).findings
     unused = [f for f in findings if f.rule == "KLB005"]
-    assert [f.message for f in unused] == [
-        "`k8slb.io/ignore: KLB999` suppresses nothing; remove it",
-        "`# k8slb: ignore[KLB301]` suppresses nothing; remove it",
+    assert [(f.line, f.message) for f in unused] == [
+        (5, unknown),  # at the annotation, not at the top of the document
+        (15, "`# k8slb: ignore[KLB301]` suppresses nothing; remove it"),
     ]
 
 
