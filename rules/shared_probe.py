@@ -10,6 +10,9 @@ from k8slb.rules.base import Context, Example, Rule
 from k8slb.rules.examples import LIVE, READY, web_deployment
 from k8slb.yamltree import YMap
 
+TCP = "readinessProbe:\n  tcpSocket: {port: http}\n"
+CAT = "readinessProbe:\n  exec: {command: [cat, /tmp/healthy]}\n"
+
 # Kubernetes' defaults for the probe timings.
 _DEFAULTS = {"initialDelaySeconds": 0, "periodSeconds": 10, "failureThreshold": 3}
 
@@ -29,6 +32,28 @@ def handler(container: Container, probe: YMap) -> tuple[Any, ...] | None:
     if isinstance(command := probe.get("exec"), dict) and command.get("command"):
         return ("exec", tuple(command["command"]))
     return None
+
+
+# Commands that can only fail when the container itself is gone or its disk is: sharing
+# them restarts nothing that a readiness failure would have spared.
+_TRIVIAL_COMMANDS = frozenset({"cat", "true", "test", "[", "ls", "stat"})
+_SHELLS = frozenset({"sh", "bash", "ash", "dash"})
+
+
+def trivial_exec(key: tuple[Any, ...]) -> bool:
+    """An exec handler that checks next to nothing (`cat /tmp/healthy`, `test -f x`,
+    `true`, or one of them in `sh -c`)."""
+    if key[0] != "exec" or not key[1]:
+        return False
+    words = [str(word) for word in key[1]]
+    program = words[0].rsplit("/", 1)[-1]
+    if program in _SHELLS and len(words) == 3 and words[1] == "-c":
+        script = words[2].strip()
+        if any(mark in script for mark in ("&&", "||", "|", ";", "$(", "`")):
+            return False
+        words = script.split() or [""]
+        program = words[0].rsplit("/", 1)[-1]
+    return program in _TRIVIAL_COMMANDS
 
 
 def _port_written(probe: YMap) -> int | str | None:
@@ -75,14 +100,22 @@ class SharedProbe(Rule):
     ## What it does
     Compares the readiness and liveness probes of every long-running container (app
     containers and native sidecars; not Jobs or CronJobs) and reports those that call the
-    same handler: the same `httpGet` path, port, scheme and host; the same `tcpSocket`
-    port; the same `exec` command; the same `grpc` port and service. Named ports are
-    resolved to numbers first, so `port: http` and `port: 8080` are the same port.
-    Different headers or cookies do not make another handler, and neither do timings.
+    same handler: the same `httpGet` path, port, scheme and host; the same `exec` command;
+    the same `grpc` port and service. Named ports are resolved to numbers first, so
+    `port: http` and `port: 8080` are the same port. Different headers or cookies do not
+    make another handler, and neither do timings.
 
-    When the liveness probe clearly gives up later than the readiness probe (it starts no
-    earlier, and its `periodSeconds × failureThreshold` is at least twice as long), the
-    pattern is the documented-safe one and the finding drops to `info`, saying so.
+    Sharing harms only where the readiness check can fail for a reason that should not
+    restart the pod, so some cases are not warnings:
+    - the same `tcpSocket` port is no finding: that check fails only when the process no
+      longer accepts connections, when a restart is what liveness is for;
+    - a command that checks next to nothing (`cat`, `test -f`, `true`, `ls`, `stat`, also
+      inside `sh -c`) is `info`: neither probe says much, readiness least of all;
+    - liveness that clearly gives up later than readiness (it starts no earlier, and its
+      `periodSeconds × failureThreshold` is at least twice as long) is the documented-safe
+      pattern: `info`, saying so;
+    - a container that no scanned Service selects is `info`: its readiness gates no
+      traffic here, though a failing check still restarts it.
 
     ## Why it matters
     The two probes answer different questions. Readiness: "should this pod get traffic
@@ -130,23 +163,38 @@ class SharedProbe(Rule):
             findings=0,
             title="a tcpSocket liveness probe on the same port",
         ),
+        Example(
+            web_deployment(TCP + TCP.replace("readiness", "liveness")),
+            findings=0,
+            title="the same tcpSocket check for both",
+        ),
+        Example(
+            web_deployment(CAT + CAT.replace("readiness", "liveness")),
+            severity=Severity.INFO,
+            title="a command that checks next to nothing",
+        ),
+        Example(
+            web_deployment(READY + READY.replace("readiness", "liveness"), service=False),
+            severity=Severity.INFO,
+            title="no Service selects the pod",
+        ),
     )
 
     def check(self, context: Context) -> Iterator[Finding]:
         for workload, template in context.index.workloads:
             if workload.spec is None or not workload.spec.serves:
                 continue
+            served = context.index.serving(workload)
             for container in template.long_running:
                 readiness = container.probe("readinessProbe")
                 liveness = container.probe("livenessProbe")
                 if readiness is None or liveness is None:
                     continue
                 key = handler(container, readiness)
-                if key is None or key != handler(container, liveness):
-                    continue
+                if key is None or key != handler(container, liveness) or key[0] == "tcpSocket":
+                    continue  # a shared TCP check: readiness fails only when liveness should
                 where = f"container {container.name!r} of {workload.ref.display}"
-                # A shared tcpSocket handler stays shared as tcpSocket: no fix for it.
-                port = _port_written(readiness) if key[0] != "tcpSocket" else None
+                port = _port_written(readiness)
                 edits = (
                     [
                         YamlEdit(
@@ -167,29 +215,47 @@ class SharedProbe(Rule):
                     " can wedge while it still accepts connections",
                 )
                 related = [Related(workload.path, readiness.pos[0], "the readiness probe")]
-                pos = pos_of(container.body, "livenessProbe")
-                if liveness_fails_later(readiness, liveness):
-                    yield self.finding(
-                        workload,
-                        pos,
-                        f"{where}: readiness and liveness share {describe(key)}, but liveness "
-                        "gives up at least twice as late, so readiness drops the pod first; "
-                        "a separate liveness check is still more robust",
-                        container=container.name,
-                        severity=Severity.INFO,
-                        related=related,
-                        fix=fix,
-                        edits=edits,
-                    )
-                    continue
+                shared = f"{where}: readiness and liveness share {describe(key)}"
+                message, severity = self._verdict(
+                    shared, key, readiness, liveness, serves=container.name in served
+                )
                 yield self.finding(
                     workload,
-                    pos,
-                    f"{where}: readiness and liveness share {describe(key)}: an overloaded pod "
-                    "is restarted instead of just taken out of the endpoints; give liveness "
-                    "its own cheap check (e.g. tcpSocket on the port)",
+                    pos_of(container.body, "livenessProbe"),
+                    message,
                     container=container.name,
+                    severity=severity,
                     related=related,
                     fix=fix,
                     edits=edits,
                 )
+
+    @staticmethod
+    def _verdict(
+        shared: str, key: tuple[Any, ...], readiness: YMap, liveness: YMap, *, serves: bool
+    ) -> tuple[str, Severity]:
+        """The message and severity: a warning only where the shared check can fail for a
+        reason that should not restart the pod, and where readiness gates traffic."""
+        if trivial_exec(key):
+            return (
+                f"{shared}, a command that checks next to nothing: neither probe says much; "
+                "give readiness a check of whether the pod can serve",
+                Severity.INFO,
+            )
+        if liveness_fails_later(readiness, liveness):
+            return (
+                f"{shared}, but liveness gives up at least twice as late, so readiness drops "
+                "the pod first; a separate liveness check is still more robust",
+                Severity.INFO,
+            )
+        if not serves:
+            return (
+                f"{shared}: no scanned Service selects the pod, so readiness gates no traffic "
+                "here, but a failing check restarts it; give liveness its own cheap check",
+                Severity.INFO,
+            )
+        return (
+            f"{shared}: an overloaded pod is restarted instead of just taken out of the "
+            "endpoints; give liveness its own cheap check (e.g. tcpSocket on the port)",
+            Severity.WARNING,
+        )

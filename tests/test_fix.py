@@ -204,7 +204,7 @@ def test_findings_in_later_documents_are_not_counted_as_fixed_when_a_twin_shifts
     assert out.splitlines()[-1].startswith("Fixed 1 finding (KLB101) in 1 file;")
 
 
-def test_a_shared_tcp_probe_offers_no_fix_that_would_change_nothing(tmp_path: Path) -> None:
+def test_a_shared_tcp_probe_is_no_finding_so_no_fix_changes_nothing(tmp_path: Path) -> None:
     from k8slb.rules.examples import web_deployment
 
     probes = (
@@ -212,7 +212,7 @@ def test_a_shared_tcp_probe_offers_no_fix_that_would_change_nothing(tmp_path: Pa
     )
     (tmp_path / "m.yaml").write_text(web_deployment(probes))
     report = invoke("check", "--format", "json", "--select", "KLB301", str(tmp_path))[1]
-    assert '"available": false' in report
+    assert '"findings": []' in report
 
 
 @pytest.mark.parametrize(

@@ -33,8 +33,7 @@ def klb301(tmp_path: Path, readiness: str, liveness: str, **kwargs: str) -> list
             "httpGet: {path: /h, port: http, httpHeaders: [{name: X-Probe, value: ready}]}",
             "httpGet: {path: /h, port: http, httpHeaders: [{name: X-Probe, value: live}]}",
         ),
-        ("tcpSocket: {port: http}", "tcpSocket: {port: 8080}"),
-        ("exec: {command: [cat, /tmp/ok]}", "exec: {command: [cat, /tmp/ok]}"),
+        ("exec: {command: [/app/check, --db]}", "exec: {command: [/app/check, --db]}"),
         ("grpc: {port: 8080}", "grpc: {port: 8080}"),
     ],
     ids=[
@@ -43,7 +42,6 @@ def klb301(tmp_path: Path, readiness: str, liveness: str, **kwargs: str) -> list
         "scheme-case",
         "default-path",
         "headers-differ",
-        "tcp",
         "exec",
         "grpc",
     ],
@@ -62,6 +60,7 @@ def test_same_handler_is_shared(tmp_path: Path, readiness: str, liveness: str) -
         ("httpGet: {path: /h, port: http}", "tcpSocket: {port: http}"),
         ("exec: {command: [check, ready]}", "exec: {command: [check, live]}"),
         ("grpc: {port: 8080, service: readiness}", "grpc: {port: 8080, service: liveness}"),
+        ("tcpSocket: {port: http}", "tcpSocket: {port: 8080}"),
     ],
     ids=[
         "paths-differ",
@@ -70,6 +69,7 @@ def test_same_handler_is_shared(tmp_path: Path, readiness: str, liveness: str) -
         "types-differ",
         "exec-differs",
         "grpc-service-differs",
+        "identical-tcp: readiness fails only when liveness should",
     ],
 )
 def test_different_handlers_are_not_shared(tmp_path: Path, readiness: str, liveness: str) -> None:
@@ -104,17 +104,38 @@ def test_a_liveness_probe_that_starts_earlier_is_not_lowered(tmp_path: Path) -> 
     assert finding.severity is Severity.WARNING
 
 
-def test_shared_probes_count_without_a_service_but_not_in_jobs(tmp_path: Path) -> None:
-    text = web_deployment(
-        probes("tcpSocket: {port: http}", "tcpSocket: {port: http}"), service=False
-    )
-    assert len(lint_text(tmp_path / "a", text, ["KLB301"])) == 1
+SHARED_HTTP = "httpGet: {path: /healthz, port: http}"
+
+
+def test_without_a_service_readiness_gates_nothing_so_it_is_info_and_jobs_are_left_out(
+    tmp_path: Path,
+) -> None:
+    text = web_deployment(probes(SHARED_HTTP, SHARED_HTTP), service=False)
+    (finding,) = lint_text(tmp_path / "a", text, ["KLB301"])
+    assert finding.severity is Severity.INFO
+    assert "no scanned Service selects the pod, so readiness gates no traffic" in finding.message
     job = text.replace("apps/v1\nkind: Deployment", "batch/v1\nkind: Job")
     assert lint_text(tmp_path / "b", job, ["KLB301"]) == []
 
 
+@pytest.mark.parametrize(
+    "command",
+    ["[cat, /tmp/healthy]", "[test, -f, /tmp/ok]", "[/bin/true]", "[sh, -c, 'cat /tmp/ok']"],
+)
+def test_a_trivial_shared_command_is_info(tmp_path: Path, command: str) -> None:
+    check = f"exec: {{command: {command}}}"
+    (finding,) = klb301(tmp_path, check, check)
+    assert finding.severity is Severity.INFO and "checks next to nothing" in finding.message
+
+
+def test_a_shell_script_that_does_more_is_not_trivial(tmp_path: Path) -> None:
+    check = "exec: {command: [sh, -c, 'cat /tmp/ok && curl -f localhost:8080/ready']}"
+    (finding,) = klb301(tmp_path, check, check)
+    assert finding.severity is Severity.WARNING
+
+
 def test_the_finding_points_at_liveness_and_relates_readiness(tmp_path: Path) -> None:
-    (finding,) = klb301(tmp_path, "tcpSocket: {port: http}", "tcpSocket: {port: http}")
+    (finding,) = klb301(tmp_path, SHARED_HTTP, SHARED_HTTP)
     assert (finding.line, finding.column) == (21, 11)
     assert [r.line for r in finding.related] == [20]
 
