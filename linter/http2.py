@@ -29,6 +29,7 @@ class Evidence:
     reason: str
     path: str
     pos: Pos
+    weakness: int = 0  # 0 for appProtocol, up to 4 for the conventional port number
 
 
 def _probe_evidence(target: Target) -> str | None:
@@ -48,38 +49,39 @@ def _probe_evidence(target: Target) -> str | None:
 
 
 def grpc_evidence(index: Index, service: K8sObject) -> list[Evidence]:
-    """One piece of evidence per Service port that carries gRPC, the strongest found."""
+    """One piece of evidence per Service port that carries gRPC (the strongest for that
+    port), the strongest first."""
     found: list[Evidence] = []
     targets = index.targets(service)
     for port in service_ports(service):
         evidence = _port_evidence(service, port, [t for t in targets if t.service_port is port])
         if evidence is not None:
             found.append(evidence)
-    return found
+    return sorted(found, key=lambda evidence: evidence.weakness)  # stable: port order next
 
 
 def _port_evidence(service: K8sObject, port: YMap, targets: list[Target]) -> Evidence | None:
-    def on_service(reason: str, key: str) -> Evidence:
-        return Evidence(port, reason, service.path, port.value_pos.get(key, port.pos))
+    def on_service(reason: str, key: str, weakness: int) -> Evidence:
+        return Evidence(port, reason, service.path, port.value_pos.get(key, port.pos), weakness)
 
     app_protocol = port.get("appProtocol")
     if isinstance(app_protocol, str) and app_protocol.lower() in GRPC_APP_PROTOCOLS:
-        return on_service(f"appProtocol {app_protocol}", "appProtocol")
+        return on_service(f"appProtocol {app_protocol}", "appProtocol", 0)
     if grpc_port_name(port.get("name")):
-        return on_service(f"port name {port['name']!r}", "name")
+        return on_service(f"port name {port['name']!r}", "name", 1)
     for target in targets:
         for entry in target.container.ports():
             if entry.get("containerPort") == target.number and grpc_port_name(entry.get("name")):
                 reason = f"container port {entry['name']!r} of {target.workload.ref.display}"
-                return Evidence(port, reason, target.workload.path, entry.pos)
+                return Evidence(port, reason, target.workload.path, entry.pos, 2)
     for target in targets:
         probe = _probe_evidence(target)
         if probe is not None:
             reason = f"{probe} of {target.workload.ref.display}"
-            return Evidence(port, reason, target.workload.path, target.container.pos)
+            return Evidence(port, reason, target.workload.path, target.container.pos, 3)
     numbers = {port.get("port"), port.get("targetPort")} | {t.number for t in targets}
     if GRPC_PORT in numbers:
-        return on_service(f"port {GRPC_PORT}, gRPC's conventional port", "port")
+        return on_service(f"port {GRPC_PORT}, gRPC's conventional port", "port", 4)
     return None
 
 
@@ -90,7 +92,7 @@ class PinnedService:
     service: K8sObject
     evidence: list[Evidence]
     backends: list[tuple[K8sObject, PodTemplate]]
-    twins: list[K8sObject]  # headless Services with the same selector
+    twins: list[K8sObject]  # headless Services, same selector, exposing the gRPC ports
 
 
 def pinned_grpc(index: Index, service: K8sObject) -> PinnedService | None:
@@ -104,4 +106,16 @@ def pinned_grpc(index: Index, service: K8sObject) -> PinnedService | None:
     backends = index.selected(service)
     if index.mesh != "none" or (backends and all(index.mesh_of(w, t) for w, t in backends)):
         return None
-    return PinnedService(service, evidence, backends, index.headless_twins(service))
+    twins = [t for t in index.headless_twins(service) if _covers(t, evidence)]
+    return PinnedService(service, evidence, backends, twins)
+
+
+def _covers(twin: K8sObject, evidence: list[Evidence]) -> bool:
+    """Whether a headless Service exposes every gRPC port: the same port, or the same
+    target port (a headless Service for the metrics port is no twin for gRPC)."""
+
+    def reaches(port: YMap) -> set[object]:
+        return {port.get("port"), port.get("targetPort", port.get("port"))} - {None}
+
+    offered = [reaches(port) for port in service_ports(twin)]
+    return all(any(reaches(e.port) & mine for mine in offered) for e in evidence)

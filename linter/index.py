@@ -230,6 +230,8 @@ class Index:
         istio = pod.get("sidecar.istio.io/inject")
         if istio == "true":
             return "istio"
+        if istio != "false" and pod.get("inject.istio.io/templates"):
+            return "istio"  # a chosen injection template (proxyless `grpc-agent` included)
         if istio != "false" and (
             ns_labels.get("istio-injection") == "enabled"
             or ("istio.io/rev" in ns_labels and ns_labels.get("istio-injection") != "disabled")

@@ -6,7 +6,7 @@ from typing import Any
 from k8slb.findings import Finding, FixInfo, Related, Severity
 from k8slb.fixing.edits import YamlEdit
 from k8slb.http2 import PinnedService, pinned_grpc
-from k8slb.index import Index, selector_of, service_ports
+from k8slb.index import Index, selector_of, service_ports, service_type
 from k8slb.model import K8sObject, PodTemplate, dig, pos_of
 from k8slb.rules.base import Context, Example, Rule
 from k8slb.yamltree import YMap
@@ -141,8 +141,20 @@ class GrpcClusterIp(Rule):
     The message names what scales the pods: a HorizontalPodAutoscaler, a KEDA
     ScaledObject, or `replicas` above one.
 
-    When a headless twin exists (a `clusterIP: None` Service with the same selector), the
-    finding drops to `info` and names the twin the clients should use.
+    The evidence quoted is the strongest found on any of the Service's ports. The pods
+    count as meshed with an Istio sidecar (`sidecar.istio.io/inject: "true"`, an
+    `inject.istio.io/templates` choice, including the proxyless `grpc-agent` template whose
+    xDS clients balance each call, or an injection-enabled Namespace) or Linkerd.
+
+    When a headless twin exists (a `clusterIP: None` Service with the same selector that
+    exposes the gRPC port: the same port or the same target port), the finding drops to
+    `info` and names the twin the clients should use. A headless Service for another port
+    (metrics, say) is no twin.
+
+    A NodePort or LoadBalancer Service is named as such, with the advice that fits it:
+    clients outside the cluster cannot resolve a headless twin's pod addresses, so for them
+    the remedy is an L7 balancer that speaks HTTP/2 (an Ingress or a Gateway with a gRPC
+    backend) or a bounded connection age.
 
     ## Why it matters
     A ClusterIP is a virtual address: kube-proxy picks a backend pod when a TCP connection
@@ -230,13 +242,14 @@ class GrpcClusterIp(Rule):
                 pos = pos_of(spec, "type", value=True)
             else:
                 pos = pos_of(service.body, "spec")
-            what = f"{service.ref.display} carries gRPC ({first.reason})"
+            kind = service_type(service)
+            what = f"{service.ref.display} carries gRPC ({first.reason}) on a {kind}"
             if pinned.twins:
                 twin = pinned.twins[0]
                 yield self.finding(
                     service,
                     pos,
-                    f"{what} on a ClusterIP; its headless twin {twin.name} exists: make sure "
+                    f"{what}; its headless twin {twin.name} exists: make sure "
                     f"gRPC clients dial dns:///{twin.name}... with round_robin, not this Service",
                     severity=Severity.INFO,
                     related=[*related, Related(twin.path, twin.pos[0], "the headless twin")],
@@ -244,13 +257,24 @@ class GrpcClusterIp(Rule):
                 continue
             scale = _scale_phrase(index, pinned.backends)
             edit = twin_edit(index, pinned)
+            if kind == "ClusterIP":
+                advice = (
+                    "add a headless twin for client-side round_robin, or cap connection "
+                    "age, or mesh it"
+                )
+            else:  # outside clients cannot resolve a headless Service's pod addresses
+                advice = (
+                    "clients outside the cluster cannot use a headless twin: put an L7 "
+                    "balancer that speaks HTTP/2 in front (an Ingress or Gateway with a "
+                    "gRPC backend), or cap connection age; in-cluster clients can dial a "
+                    "headless twin with round_robin"
+                )
             yield self.finding(
                 service,
                 pos,
-                f"{what} on a ClusterIP{', and ' + scale if scale else ''}: kube-proxy "
+                f"{what}{', and ' + scale if scale else ''}: kube-proxy "
                 "balances connections, not requests, so pods added later get no calls "
-                "from connected clients; add a headless twin for client-side round_robin, "
-                "or cap connection age, or mesh it",
+                f"from connected clients; {advice}",
                 related=related,
                 fix=FixInfo(True, True, f"add the headless twin Service {twin_name(service)}"),
                 edits=[edit] if edit else [],

@@ -198,3 +198,53 @@ def test_headless_grpc_under_linkerd_is_klb107(tmp_path: Path) -> None:
     assert (finding.line, finding.column) == (6, 14)
     assert lint_text(tmp_path / "b", headless + BACKEND, ["KLB107"]) == []
     assert len(lint_text(tmp_path / "c", headless + BACKEND, ["KLB107"], mesh="linkerd")) == 1
+
+
+def test_the_strongest_evidence_is_quoted_whatever_the_port_order(tmp_path: Path) -> None:
+    service = GRPC_SERVICE.replace(
+        "    - name: grpc\n      port: 50051\n",
+        "    - name: grpc\n      port: 50051\n"
+        "    - name: web\n      port: 8081\n      appProtocol: kubernetes.io/h2c\n",
+    )
+    (finding,) = klb101(tmp_path, service + BACKEND)
+    assert "(appProtocol kubernetes.io/h2c)" in finding.message
+
+
+def test_a_headless_service_for_another_port_is_no_twin(tmp_path: Path) -> None:
+    metrics_only = HEADLESS_TWIN.replace(
+        "name: grpc\n      port: 50051", "name: metrics\n      port: 9090"
+    )
+    (finding,) = klb101(tmp_path / "a", GRPC_SERVICE + BACKEND + metrics_only)
+    assert finding.severity is Severity.WARNING and "twin" not in finding.message.split(":")[0]
+    by_target = HEADLESS_TWIN.replace("port: 50051", "port: 80\n      targetPort: 50051")
+    (twin,) = klb101(tmp_path / "b", GRPC_SERVICE + BACKEND + by_target)
+    assert twin.severity is Severity.INFO, "the same target port is the same pods' gRPC port"
+
+
+@pytest.mark.parametrize("kind", ["LoadBalancer", "NodePort"])
+def test_an_external_service_names_its_type_and_the_remedy_that_fits(
+    tmp_path: Path, kind: str
+) -> None:
+    service = GRPC_SERVICE.replace("spec:\n", f"spec:\n  type: {kind}\n")
+    (finding,) = klb101(tmp_path, service + BACKEND + HPA)
+    assert f"on a {kind}" in finding.message
+    assert "clients outside the cluster cannot use a headless twin" in finding.message
+    assert "Ingress or Gateway with a gRPC backend" in finding.message
+
+
+@pytest.mark.parametrize(
+    ("annotation", "meshed"),
+    [
+        ("inject.istio.io/templates: grpc-agent", True),
+        ("inject.istio.io/templates: sidecar", True),
+        ('sidecar.istio.io/inject: "false"', False),
+    ],
+)
+def test_istio_injection_templates_count_as_a_mesh(
+    tmp_path: Path, annotation: str, meshed: bool
+) -> None:
+    backend = BACKEND.replace(
+        "      labels: {app: backend}",
+        f"      labels: {{app: backend}}\n      annotations: {{{annotation}}}",
+    )
+    assert (klb101(tmp_path, GRPC_SERVICE + backend) == []) is meshed
