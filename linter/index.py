@@ -162,15 +162,16 @@ class Index:
 
     def serving_containers(
         self,
-    ) -> Iterator[tuple[K8sObject, PodTemplate, Container, K8sObject]]:
-        """(workload, its pod template, container, a Service it serves) for every serving
-        container."""
+    ) -> Iterator[tuple[K8sObject, PodTemplate, Container, list[K8sObject]]]:
+        """(workload, its pod template, container, the Services it serves) for every
+        serving container."""
         for workload, template in self.workloads:
             serving = self.serving(workload)
             for container in template.containers:
                 targets = serving.get(container.name)
                 if targets:
-                    yield workload, template, container, targets[0].service
+                    services = list({id(t.service): t.service for t in targets}.values())
+                    yield workload, template, container, services
 
     def headless_twins(self, service: K8sObject) -> list[K8sObject]:
         """Headless Services that select the same pods."""

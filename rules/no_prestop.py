@@ -6,6 +6,7 @@ from k8slb.findings import Finding, FixInfo, Related, Severity
 from k8slb.fixing.edits import YamlEdit
 from k8slb.rules.base import Context, Example, Rule, grace_edit
 from k8slb.rules.examples import PRESTOP, READY, web_deployment
+from k8slb.rules.serving import lowered
 
 
 class NoPreStop(Rule):
@@ -22,6 +23,16 @@ class NoPreStop(Rule):
     second takes a few seconds. A server that stops listening on SIGTERM refuses the
     connections that stale rules still send it, so every deploy and every scale-down is an
     error spike. A short pause before SIGTERM lets the routing catch up.
+
+    It is only `info` where the pause cannot save a request: a Deployment with
+    `strategy: Recreate` or a one-replica StatefulSet (`OrderedReady`) never has an old and
+    a new pod at once, so the pause only delays the outage; and a container that only
+    Services of metrics ports (`metrics`, `http-metrics`, `prometheus`) select loses a
+    scrape, not a request.
+
+    When the pod's `terminationGracePeriodSeconds` is not longer than the new pause, the
+    fix raises it too (to the pause plus `stop-grace-seconds`), so it never leaves a
+    `grace-too-short` behind; the summary and `--show-fixes` say so.
 
     ## Fix
     Add a pause: `lifecycle: {preStop: {sleep: {seconds: 5}}}` (the native `sleep` action,
@@ -46,11 +57,19 @@ class NoPreStop(Rule):
         Example(web_deployment(READY)),
         Example(web_deployment(READY + PRESTOP), findings=0),
         Example(web_deployment(READY, service=False), findings=0, title="no Service selects it"),
+        Example(
+            web_deployment(READY).replace(
+                "  replicas: 3\n", "  replicas: 3\n  strategy: {type: Recreate}\n"
+            ),
+            severity=Severity.INFO,
+            title="old and new pods never overlap",
+        ),
     )
 
     def check(self, context: Context) -> Iterator[Finding]:
-        for workload, template, container, service in context.index.serving_containers():
+        for workload, template, container, services in context.index.serving_containers():
             if container.prestop() is None:
+                service = services[0]
                 seconds = context.fix_values.prestop_seconds
                 native = context.kubernetes_version >= (1, 30)
                 hook = "sleep" if native else "exec"
@@ -73,13 +92,20 @@ class NoPreStop(Rule):
                 if not native:
                     description += ": below Kubernetes 1.30 the image needs `sleep`"
                 fix = FixInfo(True, safe=native, description=description)
-                yield self.finding(
-                    workload,
-                    container.pos,
+                message = (
                     f"container {container.name!r} of {workload.ref.display} serves Service "
                     f"{service.name} with no preStop hook: on shutdown it stops while nodes "
                     "still route to it, failing requests; add lifecycle.preStop.sleep "
-                    f"({seconds} s)",
+                    f"({seconds} s)"
+                )
+                why = lowered(workload, services)
+                if why is not None:
+                    message += f" (info only: {why}, so a pause only delays the outage)"
+                yield self.finding(
+                    workload,
+                    container.pos,
+                    message,
+                    severity=Severity.INFO if why else None,
                     container=container.name,
                     related=[Related(service.path, service.pos[0], "the Service it serves")],
                     fix=fix,

@@ -5,6 +5,7 @@ from collections.abc import Iterator
 from k8slb.findings import Finding, Related, Severity
 from k8slb.rules.base import Context, Example, Rule
 from k8slb.rules.examples import LIVE, READY, web_deployment
+from k8slb.rules.serving import lowered
 
 
 class NoReadinessProbe(Rule):
@@ -17,6 +18,11 @@ class NoReadinessProbe(Rule):
     since declaring ports is optional, the port its probes use, or any port when it is the
     pod's only app container. Jobs and CronJobs never serve, and pods that no Service
     selects are not reported.
+
+    It is only `info` where readiness decides little: when every Service that selects the
+    pod only has metrics ports (`metrics`, `http-metrics`, `prometheus`), or when old and
+    new pods never overlap (`strategy: Recreate`, a one-replica `OrderedReady`
+    StatefulSet).
 
     ## Why it matters
     Without a readiness probe a pod is in the endpoints as soon as its containers start:
@@ -41,17 +47,32 @@ class NoReadinessProbe(Rule):
         Example(web_deployment(LIVE)),
         Example(web_deployment(READY + LIVE), findings=0),
         Example(web_deployment(LIVE, service=False), findings=0, title="no Service selects it"),
+        Example(
+            web_deployment(LIVE).replace(
+                "    - name: http\n      port: 80", "    - name: metrics\n      port: 80"
+            ),
+            severity=Severity.INFO,
+            title="only a metrics Service selects it",
+        ),
     )
 
     def check(self, context: Context) -> Iterator[Finding]:
-        for workload, _, container, service in context.index.serving_containers():
+        for workload, _, container, services in context.index.serving_containers():
             if container.probe("readinessProbe") is None:
+                service = services[0]
+                message = (
+                    f"container {container.name!r} of {workload.ref.display} serves Service "
+                    f"{service.name} but has no readinessProbe: it gets traffic before it "
+                    "listens and while it hangs or drains; add one"
+                )
+                why = lowered(workload, services)
+                if why is not None:
+                    message += f" (info only: {why}, so readiness decides little there)"
                 yield self.finding(
                     workload,
                     container.pos,
-                    f"container {container.name!r} of {workload.ref.display} serves Service "
-                    f"{service.name} but has no readinessProbe: it gets traffic before it "
-                    "listens and while it hangs or drains; add one",
+                    message,
                     container=container.name,
+                    severity=Severity.INFO if why else None,
                     related=[Related(service.path, service.pos[0], "the Service it serves")],
                 )

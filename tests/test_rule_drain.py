@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from k8slb.findings import Severity
 from k8slb.rules.examples import PRESTOP, READY, web_deployment
 
 from .helpers import lint_text
@@ -82,3 +83,61 @@ def test_klb402_points_at_the_explicit_grace_or_else_at_the_hook(tmp_path: Path)
 def test_klb402_applies_without_a_service(tmp_path: Path) -> None:
     text = web_deployment(PRESTOP, "terminationGracePeriodSeconds: 2", service=False)
     assert len(lint_text(tmp_path, text, ["KLB402"])) == 1
+
+
+def _statefulset(replicas: str, policy: str = "") -> str:
+    text = web_deployment(READY).replace("kind: Deployment", "kind: StatefulSet", 1)
+    text = text.replace("  replicas: 3\n", f"  serviceName: web\n{replicas}{policy}")
+    return text
+
+
+@pytest.mark.parametrize(
+    ("text", "lowered"),
+    [
+        (
+            web_deployment(READY).replace(
+                "  replicas: 3\n", "  replicas: 3\n  strategy: {type: Recreate}\n"
+            ),
+            True,
+        ),
+        (_statefulset("  replicas: 1\n"), True),
+        (_statefulset(""), True),
+        (_statefulset("  replicas: 1\n", "  podManagementPolicy: Parallel\n"), False),
+        (_statefulset("  replicas: 3\n"), False),
+        (web_deployment(READY), False),
+    ],
+    ids=[
+        "recreate",
+        "one-replica-sts",
+        "default-replicas-sts",
+        "parallel-sts",
+        "three-sts",
+        "rolling",
+    ],
+)
+def test_no_prestop_is_info_where_old_and_new_pods_never_overlap(
+    tmp_path: Path, text: str, lowered: bool
+) -> None:
+    (finding,) = lint_text(tmp_path, text, ["KLB401"])
+    assert (finding.severity is Severity.INFO) is lowered
+    assert ("so a pause only delays the outage" in finding.message) is lowered
+
+
+def test_a_metrics_only_service_lowers_drain_and_readiness_unless_another_selects_too(
+    tmp_path: Path,
+) -> None:
+    metrics = web_deployment("").replace(
+        "    - name: http\n      port: 80", "    - name: metrics\n      port: 80"
+    )
+    findings = lint_text(tmp_path / "a", metrics, ["KLB302", "KLB401"])
+    assert [(f.rule, f.severity) for f in findings] == [
+        ("KLB302", Severity.INFO),
+        ("KLB401", Severity.INFO),
+    ]
+    assert "only carries metrics scrapes" in findings[0].message
+    api = (
+        "---\napiVersion: v1\nkind: Service\nmetadata: {name: api}\n"
+        "spec: {selector: {app: web}, ports: [{name: http, port: 8080, targetPort: http}]}\n"
+    )
+    both = lint_text(tmp_path / "b", metrics + api, ["KLB302", "KLB401"])
+    assert {f.severity for f in both} == {Severity.WARNING}
