@@ -364,6 +364,7 @@ _COMPANIONS = {
     "add-twin": "headless twin Service added",
     "add-options": "channel options added",
     "set-scalar": "env value changed",
+    "set-key": "field set",
     "set-argument": "channel target changed",
 }
 

@@ -22,6 +22,7 @@ from k8slb.rules.no_prestop import NoPreStop
 from k8slb.rules.no_readiness_probe import NoReadinessProbe
 from k8slb.rules.session_affinity import SessionAffinity
 from k8slb.rules.shared_probe import SharedProbe
+from k8slb.rules.statefulset_service_not_headless import StatefulSetServiceNotHeadless
 from k8slb.rules.stop_without_grace import StopWithoutGrace
 from k8slb.rules.topology_routing import TopologyRouting
 from k8slb.rules.unread_file import UnreadFile
@@ -44,6 +45,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     HeadlessUnderLinkerd,
     GrpcLbConfigInvalid,
     GrpcOptionWrongSide,
+    StatefulSetServiceNotHeadless,
     GrpcServerNoMaxAge,
     HttpPoolNoLifetime,
     DbPoolNoRecycle,

@@ -17,7 +17,7 @@ class YamlEdit:
     path: str
     document: int
     target: tuple[Step, ...]
-    op: str  # add-prestop | set-grace | add-twin | liveness-tcp | set-scalar
+    op: str  # add-prestop | set-grace | add-twin | liveness-tcp | set-scalar | set-key
     value: Any = None
 
 

@@ -48,6 +48,9 @@ def _expected(documents: list[Any], edits: Sequence[YamlEdit]) -> list[Any]:
             node["lifecycle"]["preStop"] = prestop_hook(edit.value)
         elif edit.op == "set-grace":
             node["terminationGracePeriodSeconds"] = edit.value
+        elif edit.op == "set-key":
+            key, value = edit.value
+            node[key] = value
         elif edit.op == "set-scalar":
             parent = _at(result[edit.document], edit.target[:-1])
             parent[edit.target[-1]] = edit.value

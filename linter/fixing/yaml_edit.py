@@ -292,6 +292,12 @@ def text_edits(file: YamlFile, edit: YamlEdit) -> list[TextEdit]:
         return [file.add_entries(node, {"terminationGracePeriodSeconds": edit.value})]
     if edit.op == "set-scalar":
         return [file.replace_scalar(node, edit.value)]
+    if edit.op == "set-key":  # a key of a mapping: replaced where present, else added
+        key, value = edit.value
+        current = _child_or_none(node, key)
+        if current is not None:
+            return [file.replace_scalar(current, value)]
+        return [file.add_entries(node, {key: value})]
     if edit.op == "liveness-tcp":
         return [_liveness_tcp(file, node, edit.value)]
     if edit.op == "add-twin":

@@ -1,0 +1,134 @@
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from k8slb.findings import Finding, FixInfo, Related, Severity
+from k8slb.fixing.edits import YamlEdit
+from k8slb.index import is_headless
+from k8slb.model import dig, pos_of
+from k8slb.rules.base import Context, Example, Rule
+from k8slb.yamltree import YMap
+
+_STATEFULSET = """\
+apiVersion: apps/v1
+kind: StatefulSet
+metadata:
+  name: db
+spec:
+  serviceName: db
+  replicas: 3
+  selector:
+    matchLabels: {app: db}
+  template:
+    metadata:
+      labels: {app: db}
+    spec:
+      containers:
+        - name: db
+          image: registry.example/db:1.0
+          ports: [{name: peer, containerPort: 7000}]
+"""
+_SERVICE = """\
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: db
+spec:
+  clusterIP: None
+  selector: {app: db}
+  ports: [{name: peer, port: 7000}]
+"""
+
+
+class StatefulSetServiceNotHeadless(Rule):
+    """The Service a StatefulSet names in `serviceName` is not headless, or is missing.
+
+    ## What it does
+    Looks up the Service named by every StatefulSet's `spec.serviceName` in the
+    StatefulSet's namespace. A ClusterIP Service there is a warning; when no scanned
+    manifest defines it, an `info` finding says so (it may be managed elsewhere).
+
+    ## Why it matters
+    The governing Service of a StatefulSet is what gives each pod its stable DNS name
+    (`db-0.db.NAMESPACE.svc.cluster.local`): peers find each other, and clients that must
+    reach one member (a primary, a shard) dial it by name. Only a headless Service
+    (`clusterIP: None`) publishes those per-pod records. With a ClusterIP Service the names
+    do not resolve, and everything that dials the Service name lands on whichever pod
+    kube-proxy picks for the connection, which is rarely what a stateful client wants.
+
+    ## Fix
+    Make the governing Service headless (`clusterIP: None`), and add a second, ordinary
+    Service if some clients want any member. `k8slb fix --unsafe-fixes` sets `clusterIP:
+    None`. It is unsafe because the API server refuses to change `clusterIP` of an existing
+    Service: it has to be deleted and created again (`kubectl replace --force`, or delete
+    then apply), a short interruption for whatever uses it.
+
+    ## Other linters
+    kube-linter `dangling-service` and Polaris look only for Services that select nothing;
+    none of them checks the governing Service's type.
+    """
+
+    id = "KLB110"
+    name = "statefulset-service-not-headless"
+    severity = Severity.WARNING
+    fix = FixInfo(True, False, "set clusterIP: None (the Service must be recreated)")
+    examples = (
+        Example(_STATEFULSET + _SERVICE.replace("  clusterIP: None\n", "")),
+        Example(_STATEFULSET, severity=Severity.INFO, title="the Service is not in the scan"),
+        Example(_STATEFULSET + _SERVICE, findings=0),
+    )
+
+    def check(self, context: Context) -> Iterator[Finding]:
+        for workload, _ in context.index.workloads:
+            if workload.kind != "StatefulSet":
+                continue
+            name = dig(workload.body, "spec", "serviceName")
+            if not isinstance(name, str) or not name:
+                continue
+            spec = workload.body["spec"]
+            pos = pos_of(spec, "serviceName", value=True)
+            same_namespace = [
+                s for s in context.index.services_named(name) if s.namespace == workload.namespace
+            ]
+            if not same_namespace:
+                yield self.finding(
+                    workload,
+                    pos,
+                    f"{workload.ref.display} names Service {name!r} in serviceName, which no "
+                    "scanned manifest defines: make sure it exists and is headless "
+                    "(clusterIP: None), or its pods get no stable DNS names",
+                    severity=Severity.INFO,
+                )
+                continue
+            for service in same_namespace:
+                if is_headless(service):
+                    continue
+                service_spec = service.body.get("spec")
+                edits = []
+                if isinstance(service_spec, YMap):
+                    edits.append(
+                        YamlEdit(
+                            service.path,
+                            service.document,
+                            (*service.root_path, "spec"),
+                            "set-key",
+                            ("clusterIP", "None"),
+                        )
+                    )
+                yield self.finding(
+                    workload,
+                    pos,
+                    f"{workload.ref.display} is governed by Service {name!r}, which is not "
+                    "headless: its pods get no stable DNS names (NAME-0.SERVICE...), and "
+                    "clients of the Service land on whichever pod their connection reaches; "
+                    "set clusterIP: None (the Service must be recreated to change it)",
+                    related=[Related(service.path, service.pos[0], "the governing Service")],
+                    fix=FixInfo(
+                        True,
+                        False,
+                        f"set clusterIP: None on Service {name}: the API server refuses to "
+                        "change clusterIP in place, so delete and recreate the Service",
+                    ),
+                    edits=edits,
+                )

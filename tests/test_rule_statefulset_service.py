@@ -1,0 +1,45 @@
+"""KLB110 statefulset-service-not-headless: the governing Service of a StatefulSet."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from click.testing import CliRunner
+from k8slb.cli import cli
+from k8slb.findings import Severity
+from k8slb.rules.statefulset_service_not_headless import _SERVICE, _STATEFULSET
+
+from .helpers import lint_text
+
+CLUSTER_IP = _SERVICE.replace("  clusterIP: None\n", "")
+
+
+def test_a_clusterip_governing_service_is_a_warning_pointing_at_service_name(
+    tmp_path: Path,
+) -> None:
+    (finding,) = lint_text(tmp_path, _STATEFULSET + CLUSTER_IP, ["KLB110"])
+    assert finding.severity is Severity.WARNING
+    assert (finding.line, finding.column) == (6, 16)
+    assert finding.related[0].message == "the governing Service"
+    assert not finding.fix.safe and "delete and recreate" in (finding.fix.description or "")
+
+
+def test_a_service_of_that_name_in_another_namespace_does_not_count(tmp_path: Path) -> None:
+    elsewhere = _SERVICE.replace("  name: db\n", "  name: db\n  namespace: other\n")
+    (finding,) = lint_text(tmp_path, _STATEFULSET + elsewhere, ["KLB110"])
+    assert finding.severity is Severity.INFO and "no scanned manifest defines" in finding.message
+
+
+def test_the_unsafe_fix_makes_it_headless_and_keeps_the_rest(tmp_path: Path) -> None:
+    target = tmp_path / "db.yaml"
+    target.write_text(
+        _STATEFULSET
+        + CLUSTER_IP.replace("spec:\n  selector", "spec:\n  clusterIP: 10.0.0.7\n  selector")
+    )
+    safe = CliRunner().invoke(cli, ["fix", "--isolated", "--select", "KLB110", str(target)])
+    assert "1 hidden fix can be enabled with --unsafe-fixes" in safe.output
+    CliRunner().invoke(
+        cli, ["fix", "--isolated", "--unsafe-fixes", "--select", "KLB110", str(target)]
+    )
+    assert "  clusterIP: None\n" in target.read_text()
+    assert lint_text(tmp_path / "again", target.read_text(), ["KLB110"]) == []
