@@ -348,7 +348,10 @@ def fix(
                 where = f"{printable(finding.path)}:{finding.line}:{finding.column}"
                 described = finding.fix.description or "fixed"
                 click.echo(f"  {where}: {finding.rule} {printable(described)}", file=report)
-        click.echo(_fix_summary(outcome, done, diff=diff, unsafe=unsafe_fixes), file=report)
+        summary = _fix_summary(
+            outcome, done, diff=diff, unsafe=unsafe_fixes, written_out=frozenset(unwritten)
+        )
+        click.echo(summary, file=report)
     for message in errors:
         _fail(message)
     if errors:
@@ -369,7 +372,14 @@ _COMPANIONS = {
 }
 
 
-def _fix_summary(outcome: FixOutcome, done: Sequence[Finding], *, diff: bool, unsafe: bool) -> str:
+def _fix_summary(
+    outcome: FixOutcome,
+    done: Sequence[Finding],
+    *,
+    diff: bool,
+    unsafe: bool,
+    written_out: frozenset[str] = frozenset(),
+) -> str:
     """What was fixed (and every companion edit made with it), what was not written, and
     what remains."""
     counts = Counter(f.rule for f in done)
@@ -388,6 +398,14 @@ def _fix_summary(outcome: FixOutcome, done: Sequence[Finding], *, diff: bool, un
         text += f" in {files} file{'s' * (files != 1)}"
     else:
         text = "Nothing fixed" if outcome.fixed else "Nothing to fix"
+    partial = [f for f in outcome.partial if not any(e.path in written_out for e in f.edits)]
+    if partial:
+        named = ", ".join(
+            f"{f.rule}: {f.fix.description}" if f.fix.description else f.rule for f in partial
+        )
+        made = "would also make" if diff else "also made"
+        fixes = f"{len(partial)} fix{'es' * (len(partial) != 1)}"
+        text += f"; {made} {fixes} whose finding remains ({named})"
     unwritten = len(outcome.fixed) - len(done)
     if unwritten:
         text += f"; {unwritten} fix{'es' * (unwritten != 1)} not written (see below)"

@@ -3,11 +3,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from k8slb.dialers import dialers_by_service
 from k8slb.findings import Finding, FixInfo, Related, Severity
 from k8slb.fixing.edits import YamlEdit
 from k8slb.http2 import PinnedService, pinned_grpc
 from k8slb.index import Index, selector_of, service_ports, service_type
 from k8slb.model import K8sObject, PodTemplate, dig, pos_of
+from k8slb.routes import key_of, l7_fronts
 from k8slb.rules.base import Context, Example, Rule
 from k8slb.yamltree import YMap
 
@@ -151,6 +153,19 @@ class GrpcClusterIp(Rule):
     `info` and names the twin the clients should use. A headless Service for another port
     (metrics, say) is no twin.
 
+    A headless twin or an L7 proxy helps only the clients that use it. When a scanned
+    container still dials the Service by its own name (an address in its `env` values,
+    `args` or `command`; a ConfigMap it mounts is not read) or a long-lived gRPC channel in
+    the code resolves to it, the finding stays a warning and names that client.
+
+    L7 proxies that balance each request are recognised in front of the Service: an
+    Ingress with `nginx.ingress.kubernetes.io/backend-protocol: GRPC` (or `GRPCS`), a
+    Gateway API `GRPCRoute`, an `HTTPRoute` to a port whose `appProtocol` is h2c, an Istio
+    `VirtualService` or `DestinationRule` for the host, a Contour `HTTPProxy` route with
+    `protocol: h2c`. With one and no direct client, the finding is `info`: the traffic it
+    carries is balanced per request. (A proxy's own config file, for Envoy or Emissary,
+    is not read.)
+
     A NodePort or LoadBalancer Service is named as such, with the advice that fits it:
     clients outside the cluster cannot resolve a headless twin's pod addresses, so for them
     the remedy is an L7 balancer that speaks HTTP/2 (an Ingress or a Gateway with a gRPC
@@ -223,6 +238,8 @@ class GrpcClusterIp(Rule):
 
     def check(self, context: Context) -> Iterator[Finding]:
         index = context.index
+        dialers = dialers_by_service(index, context.long_lived_channels())
+        fronts = l7_fronts(index.objects)
         for service in index.services:
             pinned = pinned_grpc(index, service)
             if pinned is None:
@@ -244,15 +261,59 @@ class GrpcClusterIp(Rule):
                 pos = pos_of(service.body, "spec")
             kind = service_type(service)
             what = f"{service.ref.display} carries gRPC ({first.reason}) on a {kind}"
+            direct = dialers.get(id(service), [])
             if pinned.twins:
                 twin = pinned.twins[0]
+                related.append(Related(twin.path, twin.pos[0], "the headless twin"))
+                if direct:
+                    yield self.finding(
+                        service,
+                        pos,
+                        f"{what}; its headless twin {twin.name} exists, but {direct[0].who} "
+                        f"still dials this Service and stays on one pod: point it at "
+                        f"dns:///{twin.name}... with round_robin",
+                        related=[*related, *(d.related for d in direct)],
+                    )
+                    continue
                 yield self.finding(
                     service,
                     pos,
                     f"{what}; its headless twin {twin.name} exists: make sure "
                     f"gRPC clients dial dns:///{twin.name}... with round_robin, not this Service",
                     severity=Severity.INFO,
-                    related=[*related, Related(twin.path, twin.pos[0], "the headless twin")],
+                    related=related,
+                )
+                continue
+            proxies = [
+                front
+                for front in fronts.get(key_of(service.namespace, service.name or ""), [])
+                if not front.needs_h2c_port or first.weakness == 0
+            ]
+            if proxies:
+                proxy = proxies[0]
+                related.append(Related(proxy.route.path, proxy.route.pos[0], proxy.reason))
+                edit = twin_edit(index, pinned)
+                if not direct:
+                    yield self.finding(
+                        service,
+                        pos,
+                        f"{what}; its traffic comes through {proxy.reason}, which balances "
+                        "each request; clients inside the cluster that dialed it directly "
+                        "would stay on one pod",
+                        severity=Severity.INFO,
+                        related=related,
+                    )
+                    continue
+                yield self.finding(
+                    service,
+                    pos,
+                    f"{what}; traffic through {proxy.reason} is balanced per request, but "
+                    f"{direct[0].who} dials the Service directly and stays on one pod; "
+                    "give in-cluster clients a headless twin with round_robin, or cap "
+                    "connection age",
+                    related=[*related, *(d.related for d in direct)],
+                    fix=FixInfo(True, True, f"add the headless twin Service {twin_name(service)}"),
+                    edits=[edit] if edit else [],
                 )
                 continue
             scale = _scale_phrase(index, pinned.backends)

@@ -248,3 +248,110 @@ def test_istio_injection_templates_count_as_a_mesh(
         f"      labels: {{app: backend}}\n      annotations: {{{annotation}}}",
     )
     assert (klb101(tmp_path, GRPC_SERVICE + backend) == []) is meshed
+
+
+CLIENT = """\
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: frontend
+spec:
+  selector:
+    matchLabels: {app: frontend}
+  template:
+    metadata:
+      labels: {app: frontend}
+    spec:
+      containers:
+        - name: web
+          image: registry.example/frontend:1.0
+          args: ["--backend=backend:50051"]
+"""
+
+
+def test_a_twin_does_not_help_while_a_workload_still_dials_the_service(tmp_path: Path) -> None:
+    (finding,) = klb101(tmp_path, GRPC_SERVICE + BACKEND + HEADLESS_TWIN + CLIENT)
+    assert finding.severity is Severity.WARNING
+    assert "but Deployment/frontend (args) still dials this Service" in finding.message
+    assert any(r.message == "args dials backend:50051" for r in finding.related)
+    retargeted = CLIENT.replace("backend:50051", "dns:///backend-headless:50051")
+    (twin,) = klb101(tmp_path / "b", GRPC_SERVICE + BACKEND + HEADLESS_TWIN + retargeted)
+    assert twin.severity is Severity.INFO
+
+
+INGRESS = """\
+---
+apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata:
+  name: api
+  annotations: {nginx.ingress.kubernetes.io/backend-protocol: GRPC}
+spec:
+  rules:
+    - http:
+        paths:
+          - path: /
+            pathType: Prefix
+            backend: {service: {name: backend, port: {number: 50051}}}
+"""
+GRPC_ROUTE = """\
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: GRPCRoute
+metadata: {name: api}
+spec:
+  rules:
+    - backendRefs: [{name: backend, port: 50051}]
+"""
+VIRTUAL_SERVICE = """\
+---
+apiVersion: networking.istio.io/v1
+kind: VirtualService
+metadata: {name: api}
+spec:
+  hosts: [api.example.com]
+  http:
+    - route: [{destination: {host: backend.default.svc.cluster.local}}]
+"""
+CONTOUR = """\
+---
+apiVersion: projectcontour.io/v1
+kind: HTTPProxy
+metadata: {name: api}
+spec:
+  routes:
+    - services: [{name: backend, port: 50051, protocol: h2c}]
+"""
+
+
+@pytest.mark.parametrize(
+    ("front", "reason"),
+    [
+        (INGRESS, "Ingress/api (nginx.ingress.kubernetes.io/backend-protocol: GRPC)"),
+        (GRPC_ROUTE, "GRPCRoute/api"),
+        (VIRTUAL_SERVICE, "Istio VirtualService/api"),
+        (CONTOUR, "Contour HTTPProxy/api (protocol: h2c)"),
+    ],
+    ids=["nginx-ingress", "grpcroute", "istio", "contour"],
+)
+def test_an_l7_proxy_in_front_balances_requests(tmp_path: Path, front: str, reason: str) -> None:
+    (alone,) = klb101(tmp_path / "a", GRPC_SERVICE + BACKEND + HPA + front)
+    assert alone.severity is Severity.INFO
+    assert f"its traffic comes through {reason}, which balances each request" in alone.message
+    (dialed,) = klb101(tmp_path / "b", GRPC_SERVICE + BACKEND + HPA + front + CLIENT)
+    assert dialed.severity is Severity.WARNING and dialed.fix.available
+    assert "but Deployment/frontend (args) dials the Service directly" in dialed.message
+
+
+def test_an_http_ingress_or_an_httproute_without_h2c_is_no_grpc_proxy(tmp_path: Path) -> None:
+    http_ingress = INGRESS.replace(
+        "  annotations: {nginx.ingress.kubernetes.io/backend-protocol: GRPC}\n", ""
+    )
+    http_route = GRPC_ROUTE.replace("kind: GRPCRoute", "kind: HTTPRoute")
+    for number, front in enumerate((http_ingress, http_route)):
+        (finding,) = klb101(tmp_path / str(number), GRPC_SERVICE + BACKEND + front)
+        assert finding.severity is Severity.WARNING
+    h2c = GRPC_SERVICE.replace("name: grpc", "name: grpc\n      appProtocol: kubernetes.io/h2c")
+    (balanced,) = klb101(tmp_path / "h2c", h2c + BACKEND + http_route)
+    assert balanced.severity is Severity.INFO

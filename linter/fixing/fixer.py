@@ -31,6 +31,9 @@ class FixOutcome:
     refused: list[str] = field(default_factory=list)  # "path: why"
     result: RunResult = field(default_factory=RunResult)  # the check of the fixed text
     unsafe_left: int = 0  # fixes left out because they are unsafe
+    # Fixes made whose finding is still there (a twin Service added while a client still
+    # dials the old one): written, and said, but not counted as fixed.
+    partial: list[Finding] = field(default_factory=list)
 
 
 def _identity(finding: Finding) -> tuple[object, ...]:
@@ -137,17 +140,23 @@ def plan(
     changed_now: set[str] = set()
     result: RunResult | None = None
     previous: RunResult | None = None
+    applied: list[Finding] = []  # the findings whose fixes the pass made
     for _ in range(MAX_PASSES):
         result = run(sources, settings, contents, jobs=jobs, memo=memo)
         if previous is not None:  # what the last pass's edits ended
-            outcome.fixed += _gone(previous.findings, result.findings)
+            gone = _gone(previous.findings, result.findings)
+            outcome.fixed += gone
+            ended = {id(f) for f in gone}
+            outcome.partial += [f for f in applied if id(f) not in ended]
         first, previous = first or result, result
+        applied = []
         chosen: dict[str, list[Edit]] = defaultdict(list)
         seen: set[str] = set()  # edits hold dicts (unhashable): known by their repr
         for finding in result.findings:
             if not finding.edits or finding.path in refused_files:
                 continue
             if (finding.fix.safe or unsafe) and all(e.path in writable for e in finding.edits):
+                applied.append(finding)
                 for edit in finding.edits:
                     if repr(edit) not in seen:
                         seen.add(repr(edit))
@@ -183,6 +192,9 @@ def plan(
     )
     if changed_now:  # the files that did not settle were put back: count afresh
         outcome.fixed = _gone(first.findings if first else [], outcome.result.findings)
+        outcome.partial = []
+    fixed_keys = {_identity(f) for f in outcome.fixed}  # fixed in a later pass after all
+    outcome.partial = [f for f in outcome.partial if _identity(f) not in fixed_keys]
     outcome.fixed_text = {p: d for p, d in contents.items() if d != outcome.original.get(p)}
     outcome.unsafe_left = sum(
         1 for f in outcome.result.findings if f.edits and not f.fix.safe and not unsafe

@@ -1,0 +1,119 @@
+"""L7 proxies in front of Services: the objects that make a proxy balance each request
+(not each connection) to a Service's pods, found in the scanned manifests.
+
+- an Ingress with `nginx.ingress.kubernetes.io/backend-protocol: GRPC` (or `GRPCS`);
+- a Gateway API `GRPCRoute`, or an `HTTPRoute` to a Service whose port declares an h2c
+  `appProtocol` (the Gateway then speaks HTTP/2 to the pods);
+- an Istio `VirtualService` routing to the host, or a `DestinationRule` for it;
+- a Contour `HTTPProxy` whose route sends `protocol: h2c` (or `h2`) to it.
+A proxy's own configuration (an Envoy or Emissary config file in a ConfigMap) is not read.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from k8slb.model import K8sObject, dig
+
+GRPC_BACKEND = "nginx.ingress.kubernetes.io/backend-protocol"
+
+
+@dataclass(frozen=True)
+class Front:
+    """An object that sends a Service's traffic through a request-balancing proxy."""
+
+    route: K8sObject
+    reason: str
+    needs_h2c_port: bool = False  # an HTTPRoute balances gRPC only to an h2c port
+
+
+Key = tuple[str, str]  # (namespace, Service name); no namespace is `default`, as kubectl
+
+
+def key_of(namespace: str | None, name: str) -> Key:
+    return (namespace or "default", name)
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _host_key(host: object, namespace: str | None) -> Key | None:
+    """`svc`, `svc.ns`, `svc.ns.svc.cluster.local` -> (namespace, svc)."""
+    if not isinstance(host, str) or not host or "*" in host:
+        return None
+    labels = host.lower().rstrip(".").split(".")
+    return key_of(labels[1] if len(labels) > 1 else namespace, labels[0])
+
+
+def _ingress(obj: K8sObject) -> Iterator[tuple[Key, Front]]:
+    protocol = str(obj.annotations.get(GRPC_BACKEND, "")).upper()
+    if protocol not in ("GRPC", "GRPCS"):
+        return
+    spec = obj.body.get("spec") or {}
+    backends = [spec.get("defaultBackend"), spec.get("backend")]
+    for rule in _list(spec.get("rules")):
+        backends += [path.get("backend") for path in _list(dig(rule, "http", "paths"))]
+    front = Front(obj, f"{obj.kind}/{obj.name} ({GRPC_BACKEND}: {protocol})")
+    for backend in backends:
+        name = dig(backend, "service", "name") or dig(backend, "serviceName")
+        if isinstance(name, str):
+            yield key_of(obj.namespace, name), front
+
+
+def _gateway_route(obj: K8sObject) -> Iterator[tuple[Key, Front]]:
+    front = Front(obj, f"{obj.kind}/{obj.name}", needs_h2c_port=obj.kind == "HTTPRoute")
+    for rule in _list(dig(obj.body, "spec", "rules")):
+        for ref in _list(rule.get("backendRefs") if isinstance(rule, dict) else None):
+            if not isinstance(ref, dict) or ref.get("kind", "Service") != "Service":
+                continue
+            if isinstance(ref.get("name"), str):
+                yield key_of(ref.get("namespace") or obj.namespace, ref["name"]), front
+
+
+def _istio(obj: K8sObject) -> Iterator[tuple[Key, Front]]:
+    front = Front(obj, f"Istio {obj.kind}/{obj.name}")
+    if obj.kind == "DestinationRule":
+        key = _host_key(dig(obj.body, "spec", "host"), obj.namespace)
+        if key is not None:
+            yield key, front
+        return
+    for http in _list(dig(obj.body, "spec", "http")):
+        for route in _list(http.get("route") if isinstance(http, dict) else None):
+            key = _host_key(dig(route, "destination", "host"), obj.namespace)
+            if key is not None:
+                yield key, front
+
+
+def _contour(obj: K8sObject) -> Iterator[tuple[Key, Front]]:
+    for route in _list(dig(obj.body, "spec", "routes")):
+        for service in _list(route.get("services") if isinstance(route, dict) else None):
+            protocol = service.get("protocol") if isinstance(service, dict) else None
+            if protocol in ("h2c", "h2") and isinstance(service.get("name"), str):
+                reason = f"Contour HTTPProxy/{obj.name} (protocol: {protocol})"
+                yield key_of(obj.namespace, service["name"]), Front(obj, reason)
+
+
+_READERS = {
+    ("networking.k8s.io", "Ingress"): _ingress,
+    ("extensions", "Ingress"): _ingress,
+    ("gateway.networking.k8s.io", "GRPCRoute"): _gateway_route,
+    ("gateway.networking.k8s.io", "HTTPRoute"): _gateway_route,
+    ("networking.istio.io", "VirtualService"): _istio,
+    ("networking.istio.io", "DestinationRule"): _istio,
+    ("projectcontour.io", "HTTPProxy"): _contour,
+}
+
+
+def l7_fronts(objects: list[K8sObject]) -> dict[Key, list[Front]]:
+    """The request-balancing proxies in front of each Service, by (namespace, name)."""
+    fronts: dict[Key, list[Front]] = defaultdict(list)
+    for obj in objects:
+        reader = _READERS.get((obj.group, obj.kind))
+        if reader is not None:
+            for key, front in reader(obj):
+                fronts[key].append(front)
+    return fronts
