@@ -2,7 +2,8 @@
 
 The evidence, strongest first: the port's `appProtocol`, its name (Istio's
 `<protocol>[-suffix]` convention), the name of the container port it targets, a gRPC
-health probe on the targeted container, and gRPC's conventional port 50051.
+health probe on the targeted container, a server flag or a well-known server image that
+puts gRPC on the targeted port, and gRPC's conventional port 50051.
 """
 
 from __future__ import annotations
@@ -19,6 +20,39 @@ GRPC_PORT = 50051
 _GRPC_NAME = re.compile(r"^(?:grpc|h2c|http2)(?:-.*)?$|-grpc$")
 
 
+# gRPC ports of widely used server images, as their makers document them (weak evidence:
+# the port can be moved by a flag). tensorflow/serving's Dockerfile: `EXPOSE 8500` for
+# gRPC (8501 is REST); Triton: "Started GRPCInferenceService at 0.0.0.0:8001" (8000 HTTP,
+# 8002 metrics).
+IMAGE_GRPC_PORTS = {"tensorflow/serving": 8500, "nvcr.io/nvidia/tritonserver": 8001}
+# Server flags that name the port a gRPC or HTTP/2 server listens on.
+_GRPC_FLAG = re.compile(r"^--(grpc-port|grpc_port|http2_port|http2-port|grpc)(?:=(\d+))?$")
+
+
+def _image_repository(image: object) -> str:
+    """`docker.io/tensorflow/serving:2.15.0-gpu` -> `tensorflow/serving`."""
+    if not isinstance(image, str):
+        return ""
+    name = image.split("@", 1)[0]
+    if ":" in name.rsplit("/", 1)[-1]:
+        name = name.rsplit(":", 1)[0]
+    return name.removeprefix("docker.io/").removeprefix("library/")
+
+
+def _flag_ports(words: list[object]) -> dict[int, str]:
+    """The ports that gRPC flags name: `--grpc-port=8500` or `--grpc-port 8500`."""
+    found: dict[int, str] = {}
+    texts = [str(word) for word in words]
+    for number, text in enumerate(texts):
+        flag = _GRPC_FLAG.match(text)
+        if flag is None:
+            continue
+        value = flag.group(2) or (texts[number + 1] if number + 1 < len(texts) else "")
+        if value.isdigit():
+            found[int(value)] = f"{flag.group(0).split('=')[0]}={value}"
+    return found
+
+
 def grpc_port_name(name: object) -> bool:
     return isinstance(name, str) and _GRPC_NAME.search(name.lower()) is not None
 
@@ -29,7 +63,7 @@ class Evidence:
     reason: str
     path: str
     pos: Pos
-    weakness: int = 0  # 0 for appProtocol, up to 4 for the conventional port number
+    weakness: int = 0  # 0 for appProtocol, up to 5 for the conventional port number
 
 
 def _probe_evidence(target: Target) -> str | None:
@@ -79,9 +113,26 @@ def _port_evidence(service: K8sObject, port: YMap, targets: list[Target]) -> Evi
         if probe is not None:
             reason = f"{probe} of {target.workload.ref.display}"
             return Evidence(port, reason, target.workload.path, target.container.pos, 3)
+    for target in targets:
+        container = target.container.body
+        words = [*(container.get("command") or []), *(container.get("args") or [])]
+        flags = _flag_ports(words if isinstance(words, list) else [])
+        if target.number in flags:
+            reason = (
+                f"the flag {flags[target.number]} of container {target.container.name!r} "
+                f"of {target.workload.ref.display} (weaker evidence)"
+            )
+            return Evidence(port, reason, target.workload.path, target.container.pos, 4)
+        image = _image_repository(container.get("image"))
+        if IMAGE_GRPC_PORTS.get(image) == target.number:
+            reason = (
+                f"image {image} serves gRPC on {target.number} by default, in container "
+                f"{target.container.name!r} of {target.workload.ref.display} (weaker evidence)"
+            )
+            return Evidence(port, reason, target.workload.path, target.container.pos, 4)
     numbers = {port.get("port"), port.get("targetPort")} | {t.number for t in targets}
     if GRPC_PORT in numbers:
-        return on_service(f"port {GRPC_PORT}, gRPC's conventional port", "port", 4)
+        return on_service(f"port {GRPC_PORT}, gRPC's conventional port", "port", 5)
     return None
 
 

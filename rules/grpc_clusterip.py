@@ -137,8 +137,11 @@ class GrpcClusterIp(Rule):
     Finds Services that carry gRPC or another HTTP/2 protocol, judged by the evidence in
     the manifests (strongest first: `appProtocol` `grpc`/`h2c`/`kubernetes.io/h2c`/`http2`;
     a port named `grpc`, `grpc-*`, `*-grpc`, `h2c`, `http2` or `http2-*`; a targeted
-    container port with such a name; a gRPC health probe on the targeted container;
-    port 50051), that are ClusterIP (also NodePort and LoadBalancer, which are ClusterIP
+    container port with such a name; a gRPC health probe on the targeted container; then,
+    named as weaker evidence, a server flag on the targeted port (`--grpc-port`,
+    `--grpc_port`, `--http2_port`, `--grpc`) or a server image whose documented gRPC port
+    it is (`tensorflow/serving` 8500, `nvcr.io/nvidia/tritonserver` 8001); last, port
+    50051), that are ClusterIP (also NodePort and LoadBalancer, which are ClusterIP
     Services too) and not headless, when the pods they select are not in a service mesh.
     The message names what scales the pods: a HorizontalPodAutoscaler, a KEDA
     ScaledObject, or `replicas` above one.

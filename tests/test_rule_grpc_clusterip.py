@@ -355,3 +355,53 @@ def test_an_http_ingress_or_an_httproute_without_h2c_is_no_grpc_proxy(tmp_path: 
     h2c = GRPC_SERVICE.replace("name: grpc", "name: grpc\n      appProtocol: kubernetes.io/h2c")
     (balanced,) = klb101(tmp_path / "h2c", h2c + BACKEND + http_route)
     assert balanced.severity is Severity.INFO
+
+
+UNNAMED_SERVICE = GRPC_SERVICE.replace(
+    "    - name: grpc\n      port: 50051\n", "    - port: 80\n      targetPort: {port}\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("image", "args", "port", "reason"),
+    [
+        (
+            "tensorflow/serving:2.15.0",
+            "",
+            8500,
+            "image tensorflow/serving serves gRPC on 8500 by default",
+        ),
+        (
+            "nvcr.io/nvidia/tritonserver:24.01-py3",
+            "",
+            8001,
+            "image nvcr.io/nvidia/tritonserver serves gRPC on 8001",
+        ),
+        ("registry.example/inference:1", '["--grpc-port=9000"]', 9000, "the flag --grpc-port=9000"),
+        (
+            "registry.example/inference:1",
+            '["--http2_port", "9001"]',
+            9001,
+            "the flag --http2_port=9001",
+        ),
+    ],
+    ids=["tf-serving", "triton", "grpc-port-flag", "http2-port-flag"],
+)
+def test_images_and_flags_are_weaker_evidence_named_as_such(
+    tmp_path: Path, image: str, args: str, port: int, reason: str
+) -> None:
+    backend = (
+        BACKEND.replace("registry.example/backend:1.0", image)
+        .replace("              containerPort: 50051", f"              containerPort: {port}")
+        .replace("            - name: grpc\n", "            - name: api\n")
+    )
+    if args:
+        backend = backend.replace(
+            f"          image: {image}\n", f"          image: {image}\n          args: {args}\n"
+        )
+    (finding,) = klb101(tmp_path, UNNAMED_SERVICE.format(port=port) + backend + HPA)
+    assert reason in finding.message and "(weaker evidence)" in finding.message
+    rest = backend.replace(f"containerPort: {port}", "containerPort: 8501")
+    assert klb101(tmp_path / "rest", UNNAMED_SERVICE.format(port=8501) + rest) == [], (
+        "the image's or flag's other ports are not gRPC"
+    )
