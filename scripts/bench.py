@@ -94,6 +94,8 @@ def main() -> None:
                 "python -c pass": [PYTHON, "-c", "pass"],
                 "check one.yaml": [*K8SLB, "check", "--no-cache", str(one_yaml)],
                 "check one.py": [*K8SLB, "check", "--no-cache", str(one_python)],
+                # What the pre-commit hook runs: the changed file, the repository in view.
+                "one.yaml --context": [*K8SLB, "check", "--context", str(corpus), str(one_yaml)],
             },
             work,
             rounds * 2,
