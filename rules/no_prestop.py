@@ -6,7 +6,7 @@ from k8slb.findings import Finding, FixInfo, Related, Severity
 from k8slb.fixing.edits import YamlEdit
 from k8slb.rules.base import Context, Example, Rule, grace_edit
 from k8slb.rules.examples import PRESTOP, READY, web_deployment
-from k8slb.rules.serving import lowered
+from k8slb.rules.serving import lowered, scraped_ports
 
 
 class NoPreStop(Rule):
@@ -27,7 +27,8 @@ class NoPreStop(Rule):
     It is only `info` where the pause cannot save a request: a Deployment with
     `strategy: Recreate` or a one-replica StatefulSet (`OrderedReady`) never has an old and
     a new pod at once, so the pause only delays the outage; and a container that only
-    Services of metrics ports (`metrics`, `http-metrics`, `prometheus`) select loses a
+    Services of metrics ports (`metrics`, `http-metrics`, `prometheus`, or the ports a
+    Prometheus ServiceMonitor scrapes) select loses a
     scrape, not a request.
 
     When the pod's `terminationGracePeriodSeconds` is not longer than the new pause, the
@@ -67,6 +68,7 @@ class NoPreStop(Rule):
     )
 
     def check(self, context: Context) -> Iterator[Finding]:
+        scraped = scraped_ports(context.index.objects)
         for workload, template, container, services in context.index.serving_containers():
             if container.prestop() is None:
                 service = services[0]
@@ -98,7 +100,7 @@ class NoPreStop(Rule):
                     "still route to it, failing requests; add lifecycle.preStop.sleep "
                     f"({seconds} s)"
                 )
-                why = lowered(workload, services)
+                why = lowered(workload, services, scraped)
                 if why is not None:
                     message += f" (info only: {why}, so a pause only delays the outage)"
                 yield self.finding(

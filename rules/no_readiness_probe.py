@@ -5,7 +5,7 @@ from collections.abc import Iterator
 from k8slb.findings import Finding, Related, Severity
 from k8slb.rules.base import Context, Example, Rule
 from k8slb.rules.examples import LIVE, READY, web_deployment
-from k8slb.rules.serving import lowered
+from k8slb.rules.serving import lowered, scraped_ports
 
 
 class NoReadinessProbe(Rule):
@@ -20,7 +20,8 @@ class NoReadinessProbe(Rule):
     selects are not reported.
 
     It is only `info` where readiness decides little: when every Service that selects the
-    pod only has metrics ports (`metrics`, `http-metrics`, `prometheus`), or when old and
+    pod only has metrics ports (`metrics`, `http-metrics`, `prometheus`, or ports a
+    ServiceMonitor scrapes), or when old and
     new pods never overlap (`strategy: Recreate`, a one-replica `OrderedReady`
     StatefulSet).
 
@@ -57,6 +58,7 @@ class NoReadinessProbe(Rule):
     )
 
     def check(self, context: Context) -> Iterator[Finding]:
+        scraped = scraped_ports(context.index.objects)
         for workload, _, container, services in context.index.serving_containers():
             if container.probe("readinessProbe") is None:
                 service = services[0]
@@ -65,7 +67,7 @@ class NoReadinessProbe(Rule):
                     f"{service.name} but has no readinessProbe: it gets traffic before it "
                     "listens and while it hangs or drains; add one"
                 )
-                why = lowered(workload, services)
+                why = lowered(workload, services, scraped)
                 if why is not None:
                     message += f" (info only: {why}, so readiness decides little there)"
                 yield self.finding(

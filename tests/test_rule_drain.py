@@ -141,3 +141,36 @@ def test_a_metrics_only_service_lowers_drain_and_readiness_unless_another_select
     )
     both = lint_text(tmp_path / "b", metrics + api, ["KLB302", "KLB401"])
     assert {f.severity for f in both} == {Severity.WARNING}
+
+
+MONITOR = """\
+---
+apiVersion: monitoring.coreos.com/v1
+kind: ServiceMonitor
+metadata: {name: web}
+spec:
+  selector: {matchLabels: {team: web}}
+  endpoints: [{port: stats}]
+"""
+
+
+def test_a_service_a_servicemonitor_scrapes_on_every_port_is_a_metrics_service(
+    tmp_path: Path,
+) -> None:
+    scraped = (
+        web_deployment("")
+        .replace("    - name: http\n      port: 80", "    - name: stats\n      port: 80")
+        .replace(
+            "kind: Service\nmetadata:\n  name: web\n",
+            "kind: Service\nmetadata:\n  name: web\n  labels: {team: web}\n",
+        )
+    )
+    assert {f.severity for f in lint_text(tmp_path / "a", scraped, ["KLB302", "KLB401"])} == {
+        Severity.WARNING
+    }, "`stats` is no metrics name by itself"
+    assert {
+        f.severity
+        for f in lint_text(tmp_path / "b", scraped + MONITOR.replace("stats", "other"), ["KLB401"])
+    } == {Severity.WARNING}
+    with_monitor = lint_text(tmp_path / "c", scraped + MONITOR, ["KLB302", "KLB401"])
+    assert {f.severity for f in with_monitor} == {Severity.INFO}
