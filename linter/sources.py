@@ -188,8 +188,10 @@ def _walk_folder(
         if is_dir:
             folders.append((path, shown))
         elif language is not None:
-            try:
-                if entry.is_symlink():
+            try:  # the folder listing says which entries are regular files: no stat
+                if entry.is_file(follow_symlinks=False):
+                    problem = None
+                elif entry.is_symlink():
                     problem = _link_problem(path, base)
                 else:
                     problem = _special_problem(entry.stat(follow_symlinks=False).st_mode)
