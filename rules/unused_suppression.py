@@ -52,19 +52,18 @@ class UnusedSuppression(Rule):
     @classmethod
     def unknown(cls, marker: Marker, codes: list[str]) -> Finding:
         named = ", ".join(f"`{code}`" for code in codes)
-        return Finding(
-            rule=cls.id,
-            name=cls.name,
-            severity=cls.severity,
-            path=marker.path,
-            line=marker.line,
-            column=marker.column,
-            message=f"`{marker.text}` names {named}, which no k8slb rule is (`k8slb rules` "
-            "lists them): it suppresses nothing",
+        return cls._at(
+            marker,
+            f"`{marker.text}` names {named}, which no k8slb rule is (`k8slb rules` lists "
+            "them): it suppresses nothing",
         )
 
     @classmethod
     def about(cls, marker: Marker) -> Finding:
+        return cls._at(marker, f"`{marker.text}` suppresses nothing; remove it")
+
+    @classmethod
+    def _at(cls, marker: Marker, message: str) -> Finding:
         return Finding(
             rule=cls.id,
             name=cls.name,
@@ -72,5 +71,5 @@ class UnusedSuppression(Rule):
             path=marker.path,
             line=marker.line,
             column=marker.column,
-            message=f"`{marker.text}` suppresses nothing; remove it",
+            message=message,
         )
