@@ -111,6 +111,15 @@ def loads(data: bytes) -> Any:
         return None
 
 
+def _ours(path: Path) -> bool:
+    """A real folder (not a symbolic link) that the running user owns."""
+    try:
+        status = path.lstat()
+    except OSError:
+        return False
+    return stat.S_ISDIR(status.st_mode) and status.st_uid == os.getuid()
+
+
 def _own_folder(path: Path) -> bool:
     """Make `path` (mode 0700) unless it exists; True when it is a real folder of ours."""
     try:
@@ -119,11 +128,7 @@ def _own_folder(path: Path) -> bool:
         pass
     except OSError:
         return False
-    try:
-        status = path.lstat()
-    except OSError:
-        return False
-    return stat.S_ISDIR(status.st_mode) and status.st_uid == os.getuid()
+    return _ours(path)
 
 
 def _remove_tree(folder: Path) -> None:
@@ -194,8 +199,10 @@ class Cache(ParseMemo):
         return True
 
     def _load(self, name: str) -> Any:
-        if self.folder is None:
+        if self.folder is None or self.base is None:
             return None
+        if not all(_ours(p) for p in (self.base, self.folder.parent, self.folder)):
+            return None  # missing, a link, or another user's: read nothing from it
         try:  # O_NOFOLLOW: a link planted in place of the file is not read
             handle = os.open(self.folder / name, os.O_RDONLY | os.O_NOFOLLOW)
         except OSError:

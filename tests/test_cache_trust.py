@@ -80,7 +80,11 @@ def test_a_cache_folder_that_is_a_link_or_not_ours_is_not_used(tmp_path: Path) -
     assert project.folder is not None and (project.folder / "run.cache").is_file()
     shutil.rmtree(project.folder)  # the version folder replaced by a link: refused
     project.folder.symlink_to(elsewhere, target_is_directory=True)
+    planted = elsewhere / "run.cache"
+    planted.write_bytes(dumps(((None,), "planted")))
     fresh = Cache(tree, base)
+    assert fresh.last_run is None, "nothing is read through the link"
+    planted.unlink()
     assert _check(tree, fresh) == _check(tree, None)
     assert list(elsewhere.iterdir()) == []
 
