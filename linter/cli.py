@@ -6,6 +6,7 @@ import gc
 import json
 import os
 import sys
+import tempfile
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -20,13 +21,13 @@ from k8slb.docs import rule_markdown
 from k8slb.engine import RunResult, Settings, run
 from k8slb.findings import Finding, Severity
 from k8slb.index import MESHES
-from k8slb.internal import DEBUG_ENV, internal_error
+from k8slb.internal import DEBUG_ENV, debugging, internal_error
 from k8slb.parsing import default_jobs
 from k8slb.report import json as json_report
 from k8slb.report import text as text_report
 from k8slb.report.printable import printable
 from k8slb.rules import ALL_RULES
-from k8slb.selection import SelectionError, find_rule, select_rules, split_codes
+from k8slb.selection import SelectionError, find_rule, select_rules, split_codes, suggestion
 from k8slb.sources import Discovery, Exclude, discover, with_context
 
 if TYPE_CHECKING:  # the fixer is imported by `fix` only
@@ -37,12 +38,23 @@ FORMATS = ("text", "json", "sarif", "github", "junit")
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+_COLOUR = {"choice": "auto"}  # --color, for the whole command
+
+
 def _use_colour() -> bool:
+    """`--color always/never`; with `auto`, NO_COLOR and FORCE_COLOR, then a terminal."""
+    if _COLOUR["choice"] != "auto":
+        return _COLOUR["choice"] == "always"
     if os.environ.get("NO_COLOR"):
         return False
     if os.environ.get("FORCE_COLOR"):
         return True
     return sys.stdout.isatty()
+
+
+def _colour(_ctx: click.Context, _param: click.Parameter, value: str) -> str:
+    _COLOUR["choice"] = value
+    return value
 
 
 def parse_version(value: str) -> tuple[int, int]:
@@ -78,12 +90,13 @@ class Run:
     settings: Settings
     fail_on: Severity
     cache_root: Path
+    exit_zero: bool = False
 
     def exit_code(self, result: RunResult) -> int:
         if result.errors:
             return EXIT_ERROR
         failing = any(f.severity >= self.fail_on for f in result.findings)
-        return EXIT_FINDINGS if failing else EXIT_CLEAN
+        return EXIT_FINDINGS if failing and not self.exit_zero else EXIT_CLEAN
 
 
 def common_options(command: F) -> F:
@@ -96,7 +109,28 @@ def common_options(command: F) -> F:
             metavar="CODES",
             help="Rules to run: ids, id prefixes or names, comma-separated (default: all).",
         ),
+        click.option(
+            "--extend-select",
+            multiple=True,
+            metavar="CODES",
+            help="Rules to run besides the selected ones (the configuration's or all).",
+        ),
         click.option("--ignore", multiple=True, metavar="CODES", help="Rules not to run."),
+        click.option(
+            "--exit-zero",
+            is_flag=True,
+            help="Exit 0 even when there are findings (2 still means the run failed).",
+        ),
+        click.option(
+            "--color",
+            type=click.Choice(["auto", "always", "never"]),
+            default="auto",
+            show_default=True,
+            expose_value=False,
+            callback=_colour,
+            is_eager=True,
+            help="Colour the text output.",
+        ),
         click.option(
             "--fail-on",
             type=click.Choice(["error", "warning", "info"]),
@@ -155,13 +189,22 @@ def _config(config_path: Path | None, isolated: bool) -> Config:
     if config_path is not None and not config_path.is_file():
         raise ConfigError(f"{config_path}: no such configuration file")
     path = config_path or find_config(Path.cwd())
+    _note(f"configuration: {path}" if path is not None else "configuration: none found")
     return load_config(path) if path is not None else Config()
+
+
+def _note(message: str) -> None:
+    """What `-v` tells: the configuration used, the cache, the files not read."""
+    if debugging():
+        click.echo(f"k8slb: {printable(message)}", err=True)
 
 
 def make_run(
     paths: Sequence[str],
     select: Sequence[str],
+    extend_select: Sequence[str],
     ignore: Sequence[str],
+    exit_zero: bool,
     fail_on: str | None,
     kubernetes_version: tuple[int, int] | None,
     mesh: str | None,
@@ -179,6 +222,9 @@ def make_run(
         sys.exit(EXIT_ERROR)
     try:
         chosen = split_codes(select) or config.select or []
+        extra = split_codes(extend_select)
+        if extra and chosen:  # with nothing chosen every rule runs already
+            chosen = [*chosen, *extra]
         rules = select_rules(chosen, [*config.ignore, *split_codes(ignore)])
     except SelectionError as error:
         raise click.UsageError(str(error)) from None
@@ -197,7 +243,7 @@ def make_run(
     if context:
         found = with_context(found, discover(context, None, exclude))
     severity = Severity.parse(fail_on or config.fail_on or "warning")
-    return Run(found, settings, severity, config.root)
+    return Run(found, settings, severity, config.root, exit_zero)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -230,6 +276,12 @@ def cli() -> None:
 @click.option("--show-suppressed", is_flag=True, help="Also show suppressed findings.")
 @click.option("--statistics", is_flag=True, help="Count the findings per rule.")
 @click.option("-q", "--quiet", is_flag=True, help="Print the findings and nothing else.")
+@click.option(
+    "-o",
+    "--output-file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the report there; print a one-line summary instead.",
+)
 def check(
     output_format: str,
     jobs: int | None,
@@ -237,6 +289,7 @@ def check(
     show_suppressed: bool,
     statistics: bool,
     quiet: bool,
+    output_file: Path | None,
     **options: Any,
 ) -> None:
     """Lint manifests and Python code under PATHS (default: the current folder; `-` reads
@@ -250,37 +303,84 @@ def check(
     job = make_run(**options)
     from_stdin = any(s.location is None for s in job.found.sources)
     cache = None if no_cache or from_stdin else Cache(job.cache_root)
+    _note(f"cache: {cache.folder if cache is not None else 'not used'}")
+    for source in job.found.sources:
+        if source.unread is not None:
+            _note(f"not read: {source.path}: {source.unread}")
     result = run(job.found.sources, job.settings, jobs=jobs or default_jobs(), cache=cache)
     result.errors[:0] = job.found.errors
-    if output_format == "json" and statistics:  # ruff's shape: one object per rule
-        rows = text_report.statistics_rows(result)
-        data = [{"code": r, "name": n, "count": c, "fixable": f} for c, r, n, f in rows]
-        click.echo(json.dumps(data, indent=2))
-    elif output_format == "json":
-        click.echo(json_report.render(result, show_suppressed=show_suppressed), nl=False)
-    elif output_format == "sarif":
-        from k8slb.report import sarif
-
-        sarif_text = sarif.render(result, result.contents, show_suppressed=show_suppressed)
-        click.echo(sarif_text, nl=False)
-    elif output_format == "github":
-        from k8slb.report import github
-
-        click.echo(github.render(result), nl=False)
-    elif output_format == "junit":
-        from k8slb.report import junit
-
-        click.echo(junit.render(result, job.fail_on), nl=False)
-    elif statistics:
-        click.echo(text_report.statistics(result), nl=False)
-    else:
-        text = text_report.render(
-            result, colour=_use_colour(), show_suppressed=show_suppressed, quiet=quiet
-        )
-        click.echo(text, nl=False, color=True)
+    to_file = output_file is not None
+    colour = _use_colour() and not to_file
+    output = _render(
+        output_format,
+        result,
+        job,
+        colour=colour,
+        show_suppressed=show_suppressed,
+        statistics=statistics,
+        quiet=quiet,
+    )
+    if output_file is None:
+        click.echo(output, nl=False, color=colour)
+    else:  # the report to the file, a short summary to the terminal
+        problem = _write_report(output_file, output)
+        if problem is not None:
+            result.errors.append(f"{output_file}: cannot write the report: {problem}")
+        if not quiet:
+            click.echo(f"{text_report.summary(result)}\nReport written to {output_file}.")
     for message in result.errors:
         _fail(message)
     sys.exit(job.exit_code(result))
+
+
+def _render(
+    output_format: str,
+    result: RunResult,
+    job: Run,
+    *,
+    colour: bool,
+    show_suppressed: bool,
+    statistics: bool,
+    quiet: bool,
+) -> str:
+    """The report in the chosen format."""
+    if output_format == "json" and statistics:  # ruff's shape: one object per rule
+        rows = text_report.statistics_rows(result)
+        data = [{"code": r, "name": n, "count": c, "fixable": f} for c, r, n, f in rows]
+        return json.dumps(data, indent=2) + "\n"
+    if output_format == "json":
+        return json_report.render(result, show_suppressed=show_suppressed)
+    if output_format == "sarif":
+        from k8slb.report import sarif
+
+        return sarif.render(result, result.contents, show_suppressed=show_suppressed)
+    if output_format == "github":
+        from k8slb.report import github
+
+        return github.render(result)
+    if output_format == "junit":
+        from k8slb.report import junit
+
+        return junit.render(result, job.fail_on)
+    if statistics:
+        return text_report.statistics(result)
+    return text_report.render(result, colour=colour, show_suppressed=show_suppressed, quiet=quiet)
+
+
+def _write_report(path: Path, text: str) -> str | None:
+    """Write the report whole or not at all (a temporary file, then a rename)."""
+    try:
+        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    except OSError as error:
+        return error.strerror or str(error)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(temporary, path)
+    except OSError as error:
+        Path(temporary).unlink(missing_ok=True)
+        return error.strerror or str(error)
+    return None
 
 
 @cli.command()
@@ -295,11 +395,17 @@ def check(
 @click.option("--unsafe-fixes", is_flag=True, help="Also apply the fixes that need review.")
 @click.option("--show-fixes", is_flag=True, help="List every fix made, with what it changed.")
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing but errors.")
+@click.option(
+    "--exit-non-zero-on-fix",
+    is_flag=True,
+    help="Exit 1 when a file was fixed, even if nothing remains (a pre-commit convention).",
+)
 def fix(
     diff: bool,
     unsafe_fixes: bool,
     show_fixes: bool,
     quiet: bool,
+    exit_non_zero_on_fix: bool,
     jobs: int | None,
     **options: Any,
 ) -> None:
@@ -357,7 +463,9 @@ def fix(
     if errors:
         sys.exit(EXIT_ERROR)
     if diff:
-        sys.exit(EXIT_FINDINGS if outcome.fixed_text else EXIT_CLEAN)
+        sys.exit(EXIT_FINDINGS if outcome.fixed_text and not job.exit_zero else EXIT_CLEAN)
+    if exit_non_zero_on_fix and (set(outcome.fixed_text) - unwritten):
+        sys.exit(EXIT_FINDINGS)
     sys.exit(job.exit_code(result))
 
 
@@ -418,8 +526,29 @@ def _fix_summary(
 
 
 @cli.command("rules")
-def rules_command() -> None:
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="A table, or JSON for scripts.",
+)
+def rules_command(output_format: str) -> None:
     """List every rule: id, name, severity, fix, summary."""
+    if output_format == "json":
+        data = [
+            {
+                "id": r.id,
+                "name": r.name,
+                "severity": r.severity.label,
+                "fix": {"available": r.fix.available, "safe": r.fix.safe},
+                "summary": r.summary(),
+            }
+            for r in ALL_RULES
+        ]
+        click.echo(json.dumps(data, indent=2))
+        return
     rows = [
         (
             r.id,
@@ -443,7 +572,7 @@ def explain(rule: str) -> None:
     """Explain a rule in full: what it detects, why it matters, how to fix it."""
     found = find_rule(rule)
     if found is None:
-        _fail(f"no rule {rule!r}; `k8slb rules` lists them")
+        _fail(f"no rule {rule!r}{suggestion(rule)}; `k8slb rules` lists them")
         sys.exit(EXIT_ERROR)
     click.echo(rule_markdown(found), nl=False)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable, Sequence
 
 from k8slb.rules import ALL_RULES
@@ -31,8 +32,22 @@ def _matching(token: str) -> list[type[Rule]]:
     prefix = text.upper()
     matched = [r for r in ALL_RULES if prefix.startswith("KLB") and r.id.startswith(prefix)]
     if not matched:
-        raise SelectionError(f"unknown rule or prefix {token!r} (see `k8slb rules`)")
+        raise SelectionError(
+            f"unknown rule or prefix {token!r}{suggestion(text)} (see `k8slb rules`)"
+        )
     return matched
+
+
+def suggestion(text: str) -> str:
+    """`; did you mean KLB401?` for a code or name close to a real one."""
+    known = [rule.id for rule in ALL_RULES] + [rule.name for rule in ALL_RULES]
+    wanted = text.upper() if text.upper().startswith("KLB") else text.lower()
+    neighbours = {  # two adjacent characters swapped: KLB410 for KLB401
+        wanted[:i] + wanted[i + 1] + wanted[i] + wanted[i + 2 :] for i in range(len(wanted) - 1)
+    }
+    swapped = [k for k in known if k in neighbours]
+    close = swapped or difflib.get_close_matches(wanted, known, n=1, cutoff=0.6)
+    return f"; did you mean {close[0]}?" if close else ""
 
 
 def unknown_codes(codes: Sequence[str]) -> list[str]:

@@ -150,3 +150,76 @@ def test_a_run_with_errors_never_says_all_checks_passed(tmp_path: Path) -> None:
     assert done.stdout.splitlines()[-1] == (
         "No findings in what was read (0 files, 0 objects), and 1 error (below)."
     )
+
+
+def test_exit_zero_keeps_findings_but_not_errors() -> None:
+    code, out, _ = invoke("check", "--exit-zero", BAD)
+    assert code == 0 and "KLB101" in out
+    assert invoke("check", "--exit-zero", "/nonexistent/path.yaml")[0] == 2
+
+
+def test_output_file_gets_the_report_and_the_terminal_a_summary(tmp_path: Path) -> None:
+    report = tmp_path / "k8slb.sarif"
+    code, out, _ = invoke("check", "--format", "sarif", "--output-file", str(report), BAD)
+    assert code == 1, "the exit code is the run's, with no `|| true` needed to keep the file"
+    assert json.loads(report.read_text())["version"] == "2.1.0"
+    assert out.splitlines()[0] == "Found 6 findings: 6 warnings (4 files, 5 objects)."
+    assert out.splitlines()[-1] == f"Report written to {report}."
+    assert "\x1b[" not in report.read_text()
+
+
+def test_extend_select_adds_to_the_selection() -> None:
+    def rules(*args: str) -> set[str]:
+        return {
+            f["rule"]
+            for f in json.loads(invoke("check", "--format", "json", *args, BAD)[1])["findings"]
+        }
+
+    assert rules("--select", "KLB101", "--extend-select", "KLB401") == {"KLB101", "KLB401"}
+    assert rules("--extend-select", "KLB401") == rules(), "nothing selected: every rule already"
+
+
+@pytest.mark.parametrize(("choice", "coloured"), [("always", True), ("never", False)])
+def test_color_always_and_never(choice: str, coloured: bool) -> None:
+    out = (
+        CliRunner().invoke(cli, ["check", "--color", choice, BAD], env={"FORCE_COLOR": "1"}).output
+    )
+    assert ("\x1b[" in out) is coloured
+
+
+def test_unknown_codes_and_names_get_a_suggestion() -> None:
+    done = CliRunner().invoke(cli, ["check", "--select", "no-prestp", BAD])
+    assert done.exit_code == 2 and "did you mean no-prestop?" in done.output
+    assert "did you mean KLB401?" in CliRunner().invoke(cli, ["explain", "KLB410"]).output
+
+
+def test_rules_as_json() -> None:
+    rows = json.loads(invoke("rules", "--format", "json")[1])
+    assert [r["id"] for r in rows] == [r.id for r in ALL_RULES]
+    assert rows[0] == {
+        "id": "KLB001",
+        "name": "invalid-yaml",
+        "severity": "error",
+        "fix": {"available": False, "safe": False},
+        "summary": ALL_RULES[0].summary(),
+    }
+
+
+def test_exit_non_zero_on_fix(tmp_path: Path) -> None:
+    import shutil
+
+    shutil.copytree(BAD, tmp_path / "bad")
+    assert invoke("fix", "--select", "KLB401", "--exit-non-zero-on-fix", str(tmp_path))[0] == 1
+    assert invoke("fix", "--select", "KLB401", "--exit-non-zero-on-fix", str(tmp_path))[0] == 0
+
+
+def test_verbose_names_the_configuration_and_the_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("K8SLB_DEBUG", "")  # -v sets it for the process: restored after
+    (tmp_path / "a.yaml").write_text("kind: ConfigMap\napiVersion: v1\nmetadata: {name: x}\n")
+    done = CliRunner().invoke(cli, ["check", "-v", "--isolated", str(tmp_path)])
+    assert "k8slb: configuration: none found" not in done.stderr, "--isolated reads none"
+    monkeypatch.setenv("K8SLB_DEBUG", "")
+    done = CliRunner().invoke(cli, ["check", "-v", str(tmp_path)])
+    assert "k8slb: configuration:" in done.stderr and "k8slb: cache:" in done.stderr
