@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 from k8slb import __version__
 from k8slb.cache import Cache
-from k8slb.config import Config, ConfigError, find_config, load_config
+from k8slb.config import Config, ConfigError, find_config, load_config, project_root
 from k8slb.docs import rule_markdown
 from k8slb.engine import RunResult, Settings, run
 from k8slb.findings import Finding, Severity
@@ -28,7 +28,7 @@ from k8slb.report import text as text_report
 from k8slb.report.printable import printable
 from k8slb.rules import ALL_RULES
 from k8slb.selection import SelectionError, find_rule, select_rules, split_codes, suggestion
-from k8slb.sources import Discovery, Exclude, discover, with_context
+from k8slb.sources import STDIN, Discovery, Exclude, discover, with_context
 
 if TYPE_CHECKING:  # the fixer is imported by `fix` only
     from k8slb.fixing.fixer import FixOutcome
@@ -183,12 +183,22 @@ def common_options(command: F) -> F:
     return command
 
 
-def _config(config_path: Path | None, isolated: bool) -> Config:
+def _start(paths: Sequence[str]) -> Path:
+    """Where configuration and project are looked for: from the first path linted (its
+    folder), as ruff and black do, so that `k8slb check ~/repo/k8s` from anywhere reads
+    the repository's configuration; the current folder for stdin alone."""
+    for path in paths:
+        if path != STDIN:
+            return Path(path) if os.path.isdir(path) else Path(path).parent
+    return Path.cwd()
+
+
+def _config(config_path: Path | None, isolated: bool, start: Path) -> Config:
     if isolated:
         return Config()
     if config_path is not None and not config_path.is_file():
         raise ConfigError(f"{config_path}: no such configuration file")
-    path = config_path or find_config(Path.cwd())
+    path = config_path or find_config(start)
     _note(f"configuration: {path}" if path is not None else "configuration: none found")
     return load_config(path) if path is not None else Config()
 
@@ -215,8 +225,9 @@ def make_run(
     context: Sequence[str],
 ) -> Run:
     """The command line over the configuration over the defaults."""
+    start = _start(paths or ["."])
     try:
-        config = _config(config_path, isolated)
+        config = _config(config_path, isolated, start)
     except ConfigError as error:
         _fail(str(error))
         sys.exit(EXIT_ERROR)
@@ -243,7 +254,8 @@ def make_run(
     if context:
         found = with_context(found, discover(context, None, exclude))
     severity = Severity.parse(fail_on or config.fail_on or "warning")
-    return Run(found, settings, severity, config.root, exit_zero)
+    root = config.path.parent.resolve() if config.path else project_root(start)
+    return Run(found, settings, severity, root, exit_zero)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

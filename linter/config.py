@@ -98,6 +98,19 @@ def find_config(start: Path) -> Path | None:
     return None
 
 
+PROJECT_MARKERS = (".git", "pyproject.toml", *YAML_NAMES)
+
+
+def project_root(start: Path) -> Path:
+    """The project a linted path belongs to: the nearest folder above it that holds a
+    `.git`, a pyproject.toml or a k8slb configuration; `start` itself when none does."""
+    start = start.resolve()
+    for folder in (start, *start.parents):
+        if any((folder / marker).exists() for marker in PROJECT_MARKERS):
+            return folder
+    return start
+
+
 def _has_table(pyproject: Path) -> bool:
     try:
         return "k8slb" in _read_toml(pyproject).get("tool", {})

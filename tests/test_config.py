@@ -158,3 +158,28 @@ def test_a_wrong_pyproject_table_is_exit_2_too(tmp_path: Path) -> None:
 def test_a_missing_explicit_config_is_exit_2(tmp_path: Path) -> None:
     code, _, err = check(tmp_path, "--config", "nope.yaml")
     assert code == 2 and "nope.yaml: no such configuration file" in err
+
+
+def test_the_configuration_is_found_from_the_linted_path_not_the_current_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import json
+
+    from click.testing import CliRunner
+    from k8slb.cli import cli
+
+    repo = tmp_path / "repo"
+    (repo / "k8s").mkdir(parents=True)
+    (repo / ".k8slb.yaml").write_text("ignore: [KLB104]\n")
+    (repo / "k8s" / "svc.yaml").write_text(
+        "apiVersion: v1\nkind: Service\nmetadata: {name: api}\n"
+        "spec: {selector: {app: api}, sessionAffinity: ClientIP, ports: [{port: 80}]}\n"
+    )
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    monkeypatch.setenv("K8SLB_DEBUG", "")
+    done = CliRunner().invoke(cli, ["check", "-v", "--format", "json", str(repo / "k8s")])
+    assert json.loads(done.stdout)["findings"] == [], "the repository's ignore applies"
+    assert f"configuration: {repo / '.k8slb.yaml'}" in done.stderr
+    assert list(elsewhere.iterdir()) == [], "nothing is written in an unrelated folder"
