@@ -154,7 +154,7 @@ def common_options(command: F) -> F:
             "config_path",
             type=click.Path(dir_okay=False, path_type=Path),
             help="The configuration file (default: .k8slb.yaml or [tool.k8slb] in "
-            "pyproject.toml, here or above).",
+            "pyproject.toml, in the first path's folder or above).",
         ),
         click.option("--isolated", is_flag=True, help="Ignore every configuration file."),
         click.option(
@@ -289,6 +289,12 @@ def cli() -> None:
 @click.option("--statistics", is_flag=True, help="Count the findings per rule.")
 @click.option("-q", "--quiet", is_flag=True, help="Print the findings and nothing else.")
 @click.option(
+    "--fix",
+    "then_fix",
+    is_flag=True,
+    help="Fix what can be fixed safely, then report the rest: `k8slb fix` (ruff's check --fix).",
+)
+@click.option(
     "-o",
     "--output-file",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -302,10 +308,24 @@ def check(
     statistics: bool,
     quiet: bool,
     output_file: Path | None,
+    then_fix: bool,
     **options: Any,
 ) -> None:
     """Lint manifests and Python code under PATHS (default: the current folder; `-` reads
     a YAML stream from stdin)."""
+    if then_fix:  # one hook or one command that fixes and reports, as `ruff check --fix`
+        if output_format != "text" or output_file or statistics or show_suppressed:
+            raise click.UsageError("--fix reports as `k8slb fix` does: in text, on the terminal")
+        click.get_current_context().invoke(
+            fix,
+            diff=False,
+            unsafe_fixes=False,
+            show_fixes=False,
+            quiet=quiet,
+            exit_non_zero_on_fix=False,
+            jobs=jobs,
+            **options,
+        )
     if statistics and output_format not in ("text", "json"):
         raise click.UsageError(f"--statistics prints text or json, not --format {output_format}")
     if show_suppressed and output_format in ("github", "junit"):
@@ -406,7 +426,9 @@ def _write_report(path: Path, text: str) -> str | None:
 @click.option("--diff", is_flag=True, help="Print a unified diff of the fixes; write nothing.")
 @click.option("--unsafe-fixes", is_flag=True, help="Also apply the fixes that need review.")
 @click.option("--show-fixes", is_flag=True, help="List every fix made, with what it changed.")
-@click.option("-q", "--quiet", is_flag=True, help="Print nothing but errors.")
+@click.option(
+    "-q", "--quiet", is_flag=True, help="Print nothing but errors (and --show-fixes' list)."
+)
 @click.option(
     "--exit-non-zero-on-fix",
     is_flag=True,
@@ -456,16 +478,16 @@ def fix(
             unwritten.add(path)
     report = sys.stderr if (diff or stdin is not None) else sys.stdout
     done = [f for f in outcome.fixed if not any(e.path in unwritten for e in f.edits)]
+    if not quiet and not diff:
+        listing = text_report.render(result, colour=_use_colour(), quiet=True).splitlines()
+        for line in listing:
+            click.echo(line, file=report, color=True)
+    if show_fixes:  # also with -q: what a pre-commit fix hook should say, and only that
+        for finding in done:
+            where = f"{printable(finding.path)}:{finding.line}:{finding.column}"
+            described = finding.fix.description or "fixed"
+            click.echo(f"  {where}: {finding.rule} {printable(described)}", file=report)
     if not quiet:
-        if not diff:
-            listing = text_report.render(result, colour=_use_colour(), quiet=True).splitlines()
-            for line in listing:
-                click.echo(line, file=report, color=True)
-        if show_fixes:
-            for finding in done:
-                where = f"{printable(finding.path)}:{finding.line}:{finding.column}"
-                described = finding.fix.description or "fixed"
-                click.echo(f"  {where}: {finding.rule} {printable(described)}", file=report)
         summary = _fix_summary(
             outcome, done, diff=diff, unsafe=unsafe_fixes, written_out=frozenset(unwritten)
         )

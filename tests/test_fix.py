@@ -343,3 +343,23 @@ def test_fix_quiet_prints_nothing_but_errors(tmp_path: Path) -> None:
     demo = copy_demo(tmp_path)
     code, out, err = invoke("fix", "--isolated", "-q", str(demo))
     assert (code, out, err) == (1, "", "")
+
+
+def test_check_fix_is_fix(tmp_path: Path) -> None:
+    one, two = copy_demo(tmp_path / "a"), copy_demo(tmp_path / "b")
+    fixed = invoke("fix", str(one))
+    checked = invoke("check", "--fix", str(two))
+    assert checked[0] == fixed[0] and checked[1].replace(str(two), "X") == fixed[1].replace(
+        str(one), "X"
+    )
+    assert (two / "backend.yaml").read_bytes() == (one / "backend.yaml").read_bytes()
+    assert invoke("check", "--fix", "--format", "json", str(two))[0] == 2
+
+
+def test_the_fix_hook_says_what_it_changed_and_not_the_findings(tmp_path: Path) -> None:
+    demo = copy_demo(tmp_path)
+    code, out, _ = invoke("fix", "--quiet", "--show-fixes", "--exit-non-zero-on-fix", str(demo))
+    assert code == 1
+    lines = out.splitlines()
+    assert lines and all(line.startswith("  ") for line in lines), "only the fixes made"
+    assert any("KLB401 add lifecycle.preStop.sleep (5 s)" in line for line in lines)
