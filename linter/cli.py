@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 from k8slb import __version__
+from k8slb import baseline as baselines
+from k8slb.baseline import DEFAULT_FILE as DEFAULT_BASELINE
 from k8slb.cache import Cache
 from k8slb.config import Config, ConfigError, find_config, load_config, project_root
 from k8slb.docs import rule_markdown
@@ -91,6 +93,7 @@ class Run:
     fail_on: Severity
     cache_root: Path
     exit_zero: bool = False
+    baseline: Path | None = None  # the configuration's, or the project's default file
 
     def exit_code(self, result: RunResult) -> int:
         if result.errors:
@@ -255,7 +258,8 @@ def make_run(
         found = with_context(found, discover(context, None, exclude))
     severity = Severity.parse(fail_on or config.fail_on or "warning")
     root = config.path.parent.resolve() if config.path else project_root(start)
-    return Run(found, settings, severity, root, exit_zero)
+    baseline = config.baseline or root / DEFAULT_BASELINE
+    return Run(found, settings, severity, root, exit_zero, baseline)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -289,6 +293,19 @@ def cli() -> None:
 @click.option("--statistics", is_flag=True, help="Count the findings per rule.")
 @click.option("-q", "--quiet", is_flag=True, help="Print the findings and nothing else.")
 @click.option(
+    "--baseline",
+    "baseline_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help=f"Report only findings not in this baseline [default: {DEFAULT_BASELINE} of the "
+    "project, when it exists; `baseline` in the configuration].",
+)
+@click.option(
+    "--write-baseline",
+    is_flag=True,
+    help="Record today's findings as the baseline (in the --baseline file); a flag, not an "
+    "option with a value, so it never swallows a path.",
+)
+@click.option(
     "--fix",
     "then_fix",
     is_flag=True,
@@ -308,6 +325,8 @@ def check(
     statistics: bool,
     quiet: bool,
     output_file: Path | None,
+    baseline_file: Path | None,
+    write_baseline: bool,
     then_fix: bool,
     **options: Any,
 ) -> None:
@@ -341,6 +360,23 @@ def check(
             _note(f"not read: {source.path}: {source.unread}")
     result = run(job.found.sources, job.settings, jobs=jobs or default_jobs(), cache=cache)
     result.errors[:0] = job.found.errors
+    chosen = baseline_file or job.baseline
+    if write_baseline:
+        target = chosen or Path(DEFAULT_BASELINE)
+        try:
+            count = baselines.write(target, result.findings, result.contents)
+        except OSError as error:
+            _fail(f"{target}: cannot write the baseline: {error.strerror or error}")
+            sys.exit(EXIT_ERROR)
+        click.echo(
+            f"Wrote {count} finding{'s' * (count != 1)} to {target}; "
+            "`k8slb check` now reports only the others."
+        )
+        for message in result.errors:
+            _fail(message)
+        sys.exit(EXIT_ERROR if result.errors else EXIT_CLEAN)
+    if chosen is not None and (baseline_file is not None or chosen.is_file()):
+        _apply_baseline(result, chosen, report_unused=job.settings.report_unused_ignores)
     to_file = output_file is not None
     colour = _use_colour() and not to_file
     output = _render(
@@ -363,6 +399,24 @@ def check(
     for message in result.errors:
         _fail(message)
     sys.exit(job.exit_code(result))
+
+
+def _apply_baseline(result: RunResult, path: Path, *, report_unused: bool) -> None:
+    """Drop the findings the baseline holds; with --report-unused-ignores, report its
+    entries that match nothing any more (KLB005), so it can be rewritten."""
+    from k8slb.rules.unused_suppression import UnusedSuppression
+
+    try:
+        entries = baselines.load(path)
+    except baselines.BaselineError as error:
+        result.errors.append(str(error))
+        return
+    applied = baselines.apply(result.findings, entries, result.contents, path.parent.resolve())
+    result.findings = applied.kept
+    result.baselined = applied.baselined
+    if report_unused:
+        result.findings += [UnusedSuppression.stale(str(path), e) for e in applied.unused]
+        result.findings.sort(key=Finding.sort_key)
 
 
 def _render(

@@ -71,6 +71,7 @@ class Config:
     per_file_ignores: dict[str, frozenset[str]] = field(default_factory=dict)
     fix: FixValues = field(default_factory=FixValues)
     exemptions: list[Exemption] = field(default_factory=list)
+    baseline: Path | None = None
 
     @property
     def root(self) -> Path:
@@ -220,4 +221,5 @@ def _build(path: Path, data: dict[str, Any]) -> Config:
         },
         fix=fix_values,
         exemptions=exemptions,
+        baseline=path.parent.resolve() / data["baseline"] if "baseline" in data else None,
     )

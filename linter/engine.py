@@ -69,6 +69,7 @@ class RunResult:
     unknown_kinds: int = 0
     other_documents: int = 0
     errors: list[str] = field(default_factory=list)  # the run could not read something
+    baselined: int = 0  # findings the baseline hid (set by the command line)
 
 
 @dataclass

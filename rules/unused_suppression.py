@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from k8slb.baseline import Entry
 from k8slb.findings import Finding, Severity
 from k8slb.markers import Marker
 from k8slb.rules.base import Context, Example, Rule
@@ -61,6 +62,20 @@ class UnusedSuppression(Rule):
     @classmethod
     def about(cls, marker: Marker) -> Finding:
         return cls._at(marker, f"`{marker.text}` suppresses nothing; remove it")
+
+    @classmethod
+    def stale(cls, path: str, entry: Entry) -> Finding:
+        rule, where, _, _, _, _, _ = entry.key
+        return Finding(
+            rule=cls.id,
+            name=cls.name,
+            severity=cls.severity,
+            path=path,
+            line=entry.line,
+            column=1,
+            message=f"baseline entry for {rule} in {where} matches no finding any more; "
+            "rewrite the baseline with --write-baseline",
+        )
 
     @classmethod
     def _at(cls, marker: Marker, message: str) -> Finding:

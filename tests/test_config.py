@@ -111,7 +111,10 @@ def test_per_file_ignores(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("config", "message"),
     [
-        ("selct: [KLB401]\n", ".k8slb.yaml:1: unknown key `selct` (allowed: exclude, exemptions,"),
+        (
+            "selct: [KLB401]\n",
+            ".k8slb.yaml:1: unknown key `selct` (allowed: baseline, exclude, exemptions,",
+        ),
         (
             "fail-on: critical\n",
             ".k8slb.yaml:1: `fail-on`: 'critical' is not one of 'error', 'warning', 'info'",

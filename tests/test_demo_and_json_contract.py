@@ -52,6 +52,7 @@ def test_json_matches_the_contract_field_for_field() -> None:
         "findings": 6,
         "fixable": 3,
         "unsafe_fixable": 3,
+        "baselined": 0,
         "by_severity": {"error": 0, "warning": 6, "info": 0},
     }
     finding = next(f for f in report["findings"] if f["rule"] == "KLB101")

@@ -55,6 +55,7 @@ def document(result: RunResult) -> dict[str, Any]:
             "findings": len(result.findings),
             "fixable": sum(1 for f in result.findings if f.fix.available and f.fix.safe),
             "unsafe_fixable": sum(1 for f in result.findings if f.fix.available and not f.fix.safe),
+            "baselined": result.baselined,
             "by_severity": {
                 s.label: sum(1 for f in result.findings if f.severity is s)
                 for s in sorted(Severity, reverse=True)

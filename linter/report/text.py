@@ -32,6 +32,8 @@ def summary(result: RunResult) -> str:
         scanned += f" ({result.unknown_kinds} of kinds k8slb does not check)"
     if result.suppressed:
         scanned += f"; {len(result.suppressed)} suppressed"
+    if result.baselined:
+        scanned += f"; {result.baselined} in the baseline"
     if result.errors:  # never "passed" when something could not be read or checked
         problems = _plural(len(result.errors), "error")
         verdict = "No findings" if not result.findings else _plural(len(result.findings), "finding")

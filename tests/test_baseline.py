@@ -1,0 +1,70 @@
+"""Adopting k8slb in a repository with old findings: record them once, then see only new
+ones; the record survives unrelated edits and says when an entry went stale."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from click.testing import CliRunner
+from k8slb.cli import cli
+
+from .helpers import FIXTURES
+
+
+def _check(repo: Path, *args: str) -> tuple[int, str]:
+    done = CliRunner().invoke(cli, ["check", "--no-cache", *args, str(repo)])
+    return done.exit_code, done.output
+
+
+def _repo(tmp_path: Path) -> Path:
+    repo = tmp_path / "repo"
+    for team in range(3):
+        shutil.copytree(FIXTURES / "demo" / "bad", repo / f"team-{team}")
+    (repo / "pyproject.toml").write_text("[project]\nname = 'shop'\n")
+    return repo
+
+
+def test_adopting_with_a_baseline(tmp_path: Path, monkeypatch: object) -> None:
+    repo = _repo(tmp_path)
+    code, out = _check(repo, "--write-baseline")
+    assert code == 0 and out.startswith("Wrote 18 findings to ")
+    baseline = repo / ".k8slb-baseline.json"
+    assert len(json.loads(baseline.read_text())["findings"]) == 18
+    assert _check(repo)[0] == 0, "nothing new: the run passes"
+    assert "18 in the baseline" in _check(repo)[1]
+
+    # An unrelated edit above a baselined finding: lines move, the finding stays known.
+    backend = repo / "team-0" / "backend.yaml"
+    backend.write_text("# owned by team 0\n\n" + backend.read_text())
+    assert _check(repo)[0] == 0
+
+    # A new finding is the only one reported.
+    new = repo / "team-3"
+    shutil.copytree(FIXTURES / "demo" / "bad", new)
+    (new / "client.py").unlink()
+    (new / "server.py").unlink()
+    (new / "frontend.yaml").unlink()
+    code, out = _check(repo, "--format", "json")
+    report = json.loads(out)
+    assert code == 1
+    assert {f["path"].split("/repo/")[1].split("/")[0] for f in report["findings"]} == {"team-3"}
+    assert report["summary"]["baselined"] == 18
+
+
+def test_a_fixed_finding_makes_its_entry_stale_and_rewriting_drops_it(tmp_path: Path) -> None:
+    repo = _repo(tmp_path)
+    _check(repo, "--write-baseline")
+    CliRunner().invoke(cli, ["fix", "--select", "KLB401", str(repo / "team-1")])
+    code, out = _check(repo, "--report-unused-ignores", "--select", "KLB401,KLB005")
+    assert code == 1
+    assert "baseline entry for KLB401 in team-1/backend.yaml matches no finding any more" in out
+    assert _check(repo, "--write-baseline")[1].startswith("Wrote 17 findings")
+
+
+def test_an_unreadable_baseline_is_an_error(tmp_path: Path) -> None:
+    repo = _repo(tmp_path)
+    (repo / ".k8slb-baseline.json").write_text("{not json")
+    code, out = _check(repo)
+    assert code == 2 and ".k8slb-baseline.json:1: not a baseline" in out
