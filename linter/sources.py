@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import sys
@@ -9,7 +10,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Literal
+from typing import BinaryIO, Literal
 
 import pathspec
 
@@ -51,9 +52,22 @@ class Source:
     unread: str | None = None  # why the file is listed but never read (KLB006)
 
     def read(self) -> bytes:
+        """The bytes, at most MAX_FILE_BYTES of them: a named `/dev/zero` or a runaway
+        stream is refused instead of filling the memory."""
         if self.location is None:
-            return sys.stdin.buffer.read()
-        return self.location.read_bytes()
+            return _bounded(sys.stdin.buffer)
+        with open(self.location, "rb") as handle:
+            return _bounded(handle)
+
+
+MAX_FILE_BYTES = 256 * 1024 * 1024  # far above any manifest or module
+
+
+def _bounded(handle: BinaryIO) -> bytes:
+    data = handle.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise OSError(errno.EFBIG, f"larger than {MAX_FILE_BYTES // 2**20} MiB, not read")
+    return data
 
 
 @dataclass

@@ -148,3 +148,19 @@ def test_a_folder_that_cannot_be_read_is_an_error_not_silence(tmp_path: Path) ->
     assert len(found.errors) == 1 and "cannot read folder" in found.errors[0], found.errors
     named = discover([str(deep / "x.yaml")])
     assert named.errors and "name too long" in named.errors[0]
+
+
+def test_a_named_endless_file_is_refused_not_read_into_memory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from k8slb import sources
+
+    monkeypatch.setattr(sources, "MAX_FILE_BYTES", 1024)
+    big = tmp_path / "big.yaml"
+    big.write_bytes(b"a: 1\n" * 400)
+    (source,) = discover([str(big)]).sources
+    with pytest.raises(OSError, match="larger than"):
+        source.read()
+    (zero,) = discover(["/dev/zero"]).sources
+    with pytest.raises(OSError, match="larger than"):
+        zero.read()
