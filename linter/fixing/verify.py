@@ -11,6 +11,7 @@ that fails is refused and reported; the file is never written with it.
 from __future__ import annotations
 
 import copy
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -86,7 +87,9 @@ def yaml_fix_problem(old: str, new: str, edits: Sequence[YamlEdit]) -> str | Non
 def python_fix_problem(new: str, path: str) -> str | None:
     """Why the fixed Python source cannot be written: it must still compile."""
     try:
-        compile(new, path, "exec", dont_inherit=True)
+        with warnings.catch_warnings():  # the file's own `\d` escapes are not ours to report
+            warnings.simplefilter("ignore")
+            compile(new, path, "exec", dont_inherit=True)
     except (SyntaxError, ValueError) as error:
         return f"the fixed code would not compile ({error})"
     return None
