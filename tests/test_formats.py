@@ -166,3 +166,32 @@ def test_suppressed_findings_in_sarif_carry_their_suppression() -> None:
     assert {s["kind"] for r in extra for s in r["suppressions"]} <= {"inSource", "external"}
     refused = CliRunner().invoke(cli, ["check", "--show-suppressed", "--format", "junit", multi])
     assert refused.exit_code == 2
+
+
+def test_sarif_locations_are_relative_encoded_and_fingerprinted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "a dir"
+    folder.mkdir()
+    target = folder / "x,y%z.yaml"
+    target.write_text((FIXTURES / "demo" / "bad" / "backend.yaml").read_text())
+    monkeypatch.chdir(tmp_path)
+
+    def results() -> list[dict[str, object]]:
+        done = CliRunner().invoke(
+            cli, ["check", "--isolated", "--no-cache", "--format", "sarif", str(target)]
+        )
+        run = json.loads(done.stdout)["runs"][0]
+        assert run["originalUriBaseIds"]["%SRCROOT%"]["uri"] == tmp_path.as_uri() + "/"
+        return run["results"]  # type: ignore[no-any-return]
+
+    before = results()
+    location = before[0]["locations"][0]["physicalLocation"]["artifactLocation"]  # type: ignore[index]
+    assert location == {"uri": "a%20dir/x%2Cy%25z.yaml", "uriBaseId": "%SRCROOT%"}
+    target.write_text("# a comment that moves every line\n" + target.read_text())
+    after = results()
+    assert [r["partialFingerprints"] for r in after] == [r["partialFingerprints"] for r in before]
+    assert [r["locations"][0]["physicalLocation"]["region"]["startLine"] for r in after] != [  # type: ignore[index]
+        r["locations"][0]["physicalLocation"]["region"]["startLine"]
+        for r in before  # type: ignore[index]
+    ]

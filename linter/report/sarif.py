@@ -3,11 +3,14 @@ every finding with its exact region, related locations, and its fix as text repl
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from k8slb import __version__
+from k8slb.baseline import key_of
 from k8slb.encodings import codec_for
 from k8slb.engine import RunResult
 from k8slb.findings import Finding, Severity
@@ -21,9 +24,22 @@ _LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: 
 
 
 def _artifact(path: str) -> dict[str, Any]:
-    if Path(path).is_absolute():
-        return {"uri": Path(path).as_uri()}
-    return {"uri": Path(path).as_posix(), "uriBaseId": "%SRCROOT%"}
+    """Relative to %SRCROOT% (the folder k8slb ran in) where the file is below it, as code
+    scanning wants; percent-encoded (`a dir/x,y%z.yaml`)."""
+    location = Path(path)
+    if location.is_absolute():
+        try:
+            location = location.relative_to(Path.cwd())
+        except ValueError:
+            return {"uri": location.as_uri()}
+    return {"uri": quote(location.as_posix(), safe="/"), "uriBaseId": "%SRCROOT%"}
+
+
+def _fingerprint(finding: Finding, contents: dict[str, bytes]) -> str:
+    """The baseline's identity of a finding (rule, file, object, container, the text of its
+    line), hashed: stable across edits elsewhere in the file, as code scanning expects."""
+    key = key_of(finding, contents, Path.cwd())
+    return hashlib.blake2b("\0".join(key).encode(), digest_size=16).hexdigest()
 
 
 def _rule(rule: type[Rule]) -> dict[str, Any]:
@@ -111,6 +127,7 @@ def _result(finding: Finding, index: dict[str, int], contents: dict[str, bytes])
         "ruleIndex": index[finding.rule],
         "level": _LEVELS[finding.severity],
         "message": {"text": finding.message},
+        "partialFingerprints": {"k8slbFinding/v1": _fingerprint(finding, contents)},
         "locations": [
             {
                 "physicalLocation": {
@@ -178,6 +195,7 @@ def document(
                     }
                 },
                 "columnKind": "unicodeCodePoints",
+                "originalUriBaseIds": {"%SRCROOT%": {"uri": Path.cwd().as_uri() + "/"}},
                 "results": results,
             }
         ],
