@@ -1,0 +1,57 @@
+"""The GitHub Action: action.yml runs scripts/github-action.sh, which this test runs the
+way the runner does (with the installed k8slb instead of a fresh `pip install`)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from ruamel.yaml import YAML
+
+from .helpers import FIXTURES, ROOT
+
+SCRIPT = ROOT / "scripts" / "github-action.sh"
+
+
+def test_the_action_runs_the_script_with_its_inputs() -> None:
+    action = YAML(typ="safe").load((ROOT / "action.yml").read_text())
+    assert set(action["inputs"]) == {"paths", "sarif", "args"}
+    step = action["runs"]["steps"][-1]
+    assert "scripts/github-action.sh" in step["run"]
+    assert set(step["env"]) == {"K8SLB_PATHS", "K8SLB_SARIF", "K8SLB_ARGS"}
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
+def test_the_script_annotates_and_writes_sarif(tmp_path: Path) -> None:
+    shutil.copytree(FIXTURES / "demo" / "bad", tmp_path / "bad")
+    env = {
+        **os.environ,
+        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+        "K8SLB_SKIP_INSTALL": "1",
+        "GITHUB_ACTION_PATH": str(ROOT),
+        "K8SLB_PATHS": "bad",
+        "K8SLB_SARIF": "k8slb.sarif",
+        "K8SLB_ARGS": "--isolated --no-cache",
+    }
+    done = subprocess.run(
+        ["bash", str(SCRIPT)], cwd=tmp_path, env=env, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 1, done.stderr
+    assert any(
+        line.startswith("::warning file=bad/backend.yaml") for line in done.stdout.splitlines()
+    )
+    assert json.loads((tmp_path / "k8slb.sarif").read_text())["version"] == "2.1.0"
+    clean = subprocess.run(
+        ["bash", str(SCRIPT)],
+        cwd=tmp_path,
+        env={**env, "K8SLB_ARGS": "--isolated --no-cache --select KLB104", "K8SLB_SARIF": ""},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert clean.returncode == 0 and clean.stdout == ""
