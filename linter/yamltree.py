@@ -289,12 +289,7 @@ def _nodes(text: str, pure: bool) -> Iterator[Node]:
     if pure or C_LOADER is None:
         yield from YAML(typ="safe", pure=True).compose_all(text)
         return
-    loader = C_LOADER(text)
-    try:
-        while loader.check_node():
-            yield loader.get_node()
-    finally:
-        loader.dispose()
+    yield from _from_c_loader(text, "node")
 
 
 def _events(text: str) -> Iterator[Any]:
@@ -302,10 +297,17 @@ def _events(text: str) -> Iterator[Any]:
     if C_LOADER is None:  # pragma: no cover - only without ruamel.yaml.clib
         yield from YAML(typ="safe", pure=True).parse(text)
         return
+    yield from _from_c_loader(text, "event")
+
+
+def _from_c_loader(text: str, what: str) -> Iterator[Any]:
+    """Nodes or events from the C loader (`check_node`/`get_node` and the like), which
+    is disposed of however the caller stops."""
     loader = C_LOADER(text)
+    check, get = getattr(loader, f"check_{what}"), getattr(loader, f"get_{what}")
     try:
-        while loader.check_event():
-            yield loader.get_event()
+        while check():
+            yield get()
     finally:
         loader.dispose()
 
