@@ -507,6 +507,11 @@ def fix(
         job.found.sources, job.settings, unsafe=unsafe_fixes, jobs=jobs or default_jobs()
     )
     result = outcome.result
+    if job.baseline is not None and job.baseline.is_file():  # what remains: only what is new
+        _apply_baseline(result, job.baseline, report_unused=False)
+        outcome.unsafe_left = sum(
+            1 for f in result.findings if f.edits and not f.fix.safe and not unsafe_fixes
+        )
     errors = list(job.found.errors) + list(result.errors)
     for refusal in outcome.refused:
         click.echo(f"k8slb: not fixed: {printable(refusal)}", err=True)

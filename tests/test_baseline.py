@@ -68,3 +68,11 @@ def test_an_unreadable_baseline_is_an_error(tmp_path: Path) -> None:
     (repo / ".k8slb-baseline.json").write_text("{not json")
     code, out = _check(repo)
     assert code == 2 and ".k8slb-baseline.json:1: not a baseline" in out
+
+
+def test_fix_reports_only_what_the_baseline_does_not_hold(tmp_path: Path) -> None:
+    repo = _repo(tmp_path)
+    _check(repo, "--write-baseline")
+    done = CliRunner().invoke(cli, ["fix", str(repo)])
+    assert done.exit_code == 0, "what remains after fixing is all in the baseline"
+    assert "0 findings remain" in done.output.splitlines()[-1]
