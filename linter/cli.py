@@ -499,7 +499,7 @@ def fix(
 ) -> None:
     """Apply the fixes of the findings under PATHS, in place (`-`: fix stdin to stdout)."""
     from k8slb.fixing.diff import unified_diff
-    from k8slb.fixing.fixer import plan
+    from k8slb.fixing.fixer import plan, unsafe_fixes_left
     from k8slb.fixing.write import write_atomically
 
     job = make_run(**options)
@@ -509,9 +509,7 @@ def fix(
     result = outcome.result
     if job.baseline is not None and job.baseline.is_file():  # what remains: only what is new
         _apply_baseline(result, job.baseline, report_unused=False)
-        outcome.unsafe_left = sum(
-            1 for f in result.findings if f.edits and not f.fix.safe and not unsafe_fixes
-        )
+        outcome.unsafe_left = unsafe_fixes_left(result.findings, unsafe=unsafe_fixes)
     errors = list(job.found.errors) + list(result.errors)
     for refusal in outcome.refused:
         click.echo(f"k8slb: not fixed: {printable(refusal)}", err=True)

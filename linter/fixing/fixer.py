@@ -36,6 +36,11 @@ class FixOutcome:
     partial: list[Finding] = field(default_factory=list)
 
 
+def unsafe_fixes_left(findings: Sequence[Finding], *, unsafe: bool) -> int:
+    """Fixes left out because they need --unsafe-fixes."""
+    return 0 if unsafe else sum(1 for f in findings if f.edits and not f.fix.safe)
+
+
 def _identity(finding: Finding) -> tuple[object, ...]:
     """What a finding is about, whatever line it has moved to and however its message
     changed (a fix elsewhere can change the advice). A finding whose severity drops (a
@@ -196,8 +201,6 @@ def plan(
     fixed_keys = {_identity(f) for f in outcome.fixed}  # fixed in a later pass after all
     outcome.partial = [f for f in outcome.partial if _identity(f) not in fixed_keys]
     outcome.fixed_text = {p: d for p, d in contents.items() if d != outcome.original.get(p)}
-    outcome.unsafe_left = sum(
-        1 for f in outcome.result.findings if f.edits and not f.fix.safe and not unsafe
-    )
+    outcome.unsafe_left = unsafe_fixes_left(outcome.result.findings, unsafe=unsafe)
     outcome.refused = list(dict.fromkeys(outcome.refused))
     return outcome
