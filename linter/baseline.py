@@ -10,12 +10,13 @@ Identical findings are counted: two in the baseline hide two, not three.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
 import tempfile
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -32,18 +33,25 @@ class BaselineError(Exception):
     """The baseline file cannot be read; the message names it and says why."""
 
 
-def _line_text(finding: Finding, contents: Mapping[str, bytes]) -> str:
+def _line_text(finding: Finding, contents: MutableMapping[str, bytes]) -> str:
+    """The reported line, whitespace folded. A file read here is kept in `contents`, and
+    its lines are split once however many findings it has."""
     data = contents.get(finding.path)
     if data is None:
         try:
-            data = Path(finding.path).read_bytes()
+            data = contents[finding.path] = Path(finding.path).read_bytes()
         except OSError:
             return ""
-    lines = (codec_for(finding.path, data) or UTF8).decode(data, "replace").splitlines()
+    lines = _lines(finding.path, data)
     return " ".join(lines[finding.line - 1].split()) if 0 < finding.line <= len(lines) else ""
 
 
-def key_of(finding: Finding, contents: Mapping[str, bytes], root: Path) -> Key:
+@functools.lru_cache(maxsize=8)
+def _lines(path: str, data: bytes) -> list[str]:
+    return (codec_for(path, data) or UTF8).decode(data, "replace").splitlines()
+
+
+def key_of(finding: Finding, contents: MutableMapping[str, bytes], root: Path) -> Key:
     ref = finding.object
     relative = Path(os.path.relpath(os.path.abspath(finding.path), root)).as_posix()
     text = _line_text(finding, contents)
@@ -65,7 +73,8 @@ _FIELDS = ("rule", "path", "kind", "namespace", "name", "container", "fingerprin
 def write(path: Path, findings: Sequence[Finding], contents: Mapping[str, bytes]) -> int:
     """Record the findings (one entry a line, so diffs of the file read well); the count."""
     root = path.parent.resolve()
-    keys = sorted(key_of(f, contents, root) for f in findings)
+    known = dict(contents)
+    keys = sorted(key_of(f, known, root) for f in findings)
     entries = [json.dumps(dict(zip(_FIELDS, key, strict=True))) for key in keys]
     body = ",\n".join(f"    {entry}" for entry in entries)
     text = (
@@ -122,8 +131,9 @@ def apply(
 ) -> Applied:
     left = Counter(entry.key for entry in entries)
     outcome = Applied()
+    known = dict(contents)
     for finding in findings:
-        key = key_of(finding, contents, root)
+        key = key_of(finding, known, root)
         if left[key] > 0:
             left[key] -= 1
             outcome.baselined += 1

@@ -162,9 +162,11 @@ def _result(finding: Finding, index: dict[str, int], contents: dict[str, bytes])
     return result
 
 
-def _suppressed(finding: Finding, why: str, index: dict[str, int]) -> dict[str, Any]:
+def _suppressed(
+    finding: Finding, why: str, index: dict[str, int], contents: dict[str, bytes]
+) -> dict[str, Any]:
     """A suppressed finding as SARIF records one: code scanning shows it as dismissed."""
-    result = _result(finding, index, {})
+    result = _result(finding, index, contents)
     result.pop("fixes", None)
     external = why.startswith(("configuration", "per-file-ignores", "exemption"))
     result["suppressions"] = [
@@ -179,7 +181,7 @@ def document(
     index = {rule.id: number for number, rule in enumerate(ALL_RULES)}
     results = [_result(f, index, contents) for f in result.findings]
     if show_suppressed:
-        results += [_suppressed(f, why, index) for f, why in result.suppressed]
+        results += [_suppressed(f, why, index, contents) for f, why in result.suppressed]
     return {
         "$schema": SCHEMA,
         "version": "2.1.0",
