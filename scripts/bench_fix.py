@@ -1,6 +1,7 @@
-"""`make bench-fix`: `k8slb fix` on one long multi-document stream (what `kubectl get -A
--o yaml` prints), at N and 2N documents, to show the time grows linearly: the ratio of
-the two runs should stay near 2. Prints medians and ratios; asserts nothing.
+"""`make bench-fix`: `k8slb fix` (and `check --format sarif`, which carries every fix) on one
+long multi-document stream (what `kubectl get -A -o yaml` prints), at N and 2N documents,
+to show the time grows linearly: the ratio of the two runs should stay near 2. Prints
+medians and ratios; asserts nothing.
 
 Usage: python scripts/bench_fix.py [DOCUMENTS] [ROUNDS]
 """
@@ -41,11 +42,14 @@ def main() -> None:
             for name, extra in ((f"fix {size}", []), (f"fix --diff {size}", ["--diff"])):
                 cases[name] = [*K8SLB, "fix", "--isolated", *extra, str(target)]
                 setups[name] = [f"cp {source} {target}"]
+            sarif = f"sarif {size}"
+            cases[sarif] = [*K8SLB, "check", "--isolated", "--no-cache", "--format", "sarif"]
+            cases[sarif] += ["--output-file", str(work / "report.sarif"), str(source)]
         results = measure(cases, work, rounds, setups)
         print(f"{'case':<22}{'median s':>10}{'peak MB':>9}")
         for name, (seconds, megabytes) in results.items():
             print(f"{name:<22}{seconds:>10.2f}{megabytes:>9}")
-        for kind in ("fix", "fix --diff"):
+        for kind in ("fix", "fix --diff", "sarif"):
             ratio = results[f"{kind} {2 * documents}"][0] / results[f"{kind} {documents}"][0]
             print(f"{kind}: 2x the documents took {ratio:.2f}x the time (linear: 2.00)")
     finally:

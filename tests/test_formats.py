@@ -15,7 +15,7 @@ from jsonschema import Draft7Validator, validators
 from k8slb.cli import cli
 from k8slb.rules import ALL_RULES
 
-from .helpers import FIXTURES, SHARED
+from .helpers import FIXTURES, SHARED, lint_files
 
 TREES = [str(FIXTURES / "demo"), str(FIXTURES / "multi")]
 SARIF_SCHEMA = SHARED / "schemas" / "sarif-2.1.0.json"
@@ -87,6 +87,31 @@ def test_sarif_fixes_are_the_text_the_fixer_writes() -> None:
     assert replacement["deletedRegion"]["startLine"] == 39
     shared_probe = next(r for r in run["results"] if r["ruleId"] == "KLB301")
     assert "fixes" in shared_probe, "unsafe fixes are described too"
+
+
+def test_sarif_fixes_of_a_long_stream_are_each_the_fix_made_alone(tmp_path: Path) -> None:
+    """One reading of the file for all its findings, checked together, gives each finding
+    the replacement its fix makes on its own."""
+    from k8slb.fixing.suggest import Replacement, _alone, suggestions
+
+    demo = (FIXTURES / "demo" / "bad" / "backend.yaml").read_text()
+    stream = tmp_path / "stream.yaml"
+    stream.write_text("\n---\n".join(demo.replace("backend", f"b{n}") for n in range(5)))
+    result = lint_files(tmp_path, {})
+    findings = [f for f in result.findings if f.edits]
+    assert len(findings) >= 10
+    text = stream.read_text()
+
+    def applied(replacements: list[Replacement]) -> str:
+        fixed = text
+        for piece in sorted(replacements, key=lambda r: r.start, reverse=True):
+            fixed = fixed[: piece.start] + piece.text + fixed[piece.end :]
+        return fixed
+
+    made = suggestions(findings, {})
+    assert sorted(made) == list(range(len(findings)))
+    for number, finding in enumerate(findings):
+        assert applied(made[number]) == applied(_alone(finding, {})), finding.rule
 
 
 @pytest.mark.parametrize("tree", TREES, ids=["demo", "multi"])

@@ -3,17 +3,20 @@ every finding with its exact region, related locations, and its fix as text repl
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import json
+import re
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 from k8slb import __version__
 from k8slb.baseline import key_of
-from k8slb.encodings import codec_for
+from k8slb.encodings import UTF8, codec_for
 from k8slb.engine import RunResult
 from k8slb.findings import Finding, Severity
+from k8slb.fixing.suggest import Replacement, suggestions
 from k8slb.rules import ALL_RULES
 from k8slb.rules.base import Rule
 
@@ -61,67 +64,61 @@ def _rule(rule: type[Rule]) -> dict[str, Any]:
     }
 
 
-def _region(text: str, start: int, end: int) -> dict[str, int]:
-    """A SARIF region (1-based, end column exclusive) for character offsets."""
+class _Lines:
+    """Line and column of character offsets in the files fixes touch (each decoded and its
+    line starts found once)."""
 
-    def line_column(offset: int) -> tuple[int, int]:
-        line = text.count("\n", 0, offset) + 1
-        return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
+    def __init__(self, contents: dict[str, bytes]) -> None:
+        self._contents = contents
+        self._starts: dict[str, list[int]] = {}
 
-    start_line, start_column = line_column(start)
-    end_line, end_column = line_column(end)
-    return {
-        "startLine": start_line,
-        "startColumn": start_column,
-        "endLine": end_line,
-        "endColumn": end_column,
-    }
+    def _line_starts(self, path: str) -> list[int]:
+        if path not in self._starts:
+            data = self._contents[path]
+            text = (codec_for(path, data) or UTF8).decode(data, "replace")
+            self._starts[path] = [0, *(m.end() for m in re.finditer("\n", text))]
+        return self._starts[path]
+
+    def region(self, path: str, start: int, end: int) -> dict[str, int]:
+        """A SARIF region (1-based, end column exclusive) for character offsets."""
+        starts = self._line_starts(path)
+        start_line = bisect.bisect_right(starts, start)
+        end_line = bisect.bisect_right(starts, end)
+        return {
+            "startLine": start_line,
+            "startColumn": start - starts[start_line - 1] + 1,
+            "endLine": end_line,
+            "endColumn": end - starts[end_line - 1] + 1,
+        }
 
 
-def _fix(finding: Finding, contents: dict[str, bytes]) -> list[dict[str, Any]]:
-    """The finding's fix as replacements: made in memory on each file it touches."""
-    from k8slb.fixing.fixer import apply_edits
-
-    changes = []
-    for path in dict.fromkeys(edit.path for edit in finding.edits):
-        if path not in contents:  # a run answered from the cache read no file
-            try:
-                contents[path] = Path(path).read_bytes()
-            except OSError:
-                return []
-        old = contents[path]
-        new, refusals = apply_edits(old, [e for e in finding.edits if e.path == path])
-        if refusals or new == old:
-            return []
-        codec = codec_for(path, old)
-        assert codec is not None  # apply_edits refused the file otherwise
-        before, after = codec.decode(old), codec.decode(new)
-        prefix = 0
-        while prefix < min(len(before), len(after)) and before[prefix] == after[prefix]:
-            prefix += 1
-        suffix = 0
-        while (
-            suffix < min(len(before), len(after)) - prefix
-            and before[-1 - suffix] == after[-1 - suffix]
-        ):
-            suffix += 1
-        changes.append(
-            {
-                "artifactLocation": _artifact(path),
-                "replacements": [
-                    {
-                        "deletedRegion": _region(before, prefix, len(before) - suffix),
-                        "insertedContent": {"text": after[prefix : len(after) - suffix]},
-                    }
-                ],
-            }
-        )
-    if not changes:
-        return []
+def _fix(finding: Finding, replacements: list[Replacement], lines: _Lines) -> list[dict[str, Any]]:
+    """The finding's fix as SARIF replacements, one artifact change per file."""
+    by_path: dict[str, list[Replacement]] = {}
+    for piece in sorted(replacements, key=lambda r: r.start):
+        by_path.setdefault(piece.path, []).append(piece)
+    changes = [
+        {
+            "artifactLocation": _artifact(path),
+            "replacements": [
+                {
+                    "deletedRegion": lines.region(path, piece.start, piece.end),
+                    "insertedContent": {"text": piece.text},
+                }
+                for piece in pieces
+            ],
+        }
+        for path, pieces in by_path.items()
+    ]
     return [{"description": {"text": finding.fix.description or ""}, "artifactChanges": changes}]
 
 
-def _result(finding: Finding, index: dict[str, int], contents: dict[str, bytes]) -> dict[str, Any]:
+def _result(
+    finding: Finding,
+    index: dict[str, int],
+    contents: dict[str, bytes],
+    fix: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
     result: dict[str, Any] = {
         "ruleId": finding.rule,
         "ruleIndex": index[finding.rule],
@@ -155,10 +152,8 @@ def _result(finding: Finding, index: dict[str, int], contents: dict[str, bytes])
             "object": {"kind": ref.kind, "namespace": ref.namespace, "name": ref.name},
             "container": finding.container,
         }
-    if finding.fix.available and finding.edits:
-        fixes = _fix(finding, contents)
-        if fixes:
-            result["fixes"] = fixes
+    if fix:
+        result["fixes"] = fix
     return result
 
 
@@ -167,7 +162,6 @@ def _suppressed(
 ) -> dict[str, Any]:
     """A suppressed finding as SARIF records one: code scanning shows it as dismissed."""
     result = _result(finding, index, contents)
-    result.pop("fixes", None)
     external = why.startswith(("configuration", "per-file-ignores", "exemption"))
     result["suppressions"] = [
         {"kind": "external" if external else "inSource", "justification": why}
@@ -179,7 +173,12 @@ def document(
     result: RunResult, contents: dict[str, bytes], *, show_suppressed: bool = False
 ) -> dict[str, Any]:
     index = {rule.id: number for number, rule in enumerate(ALL_RULES)}
-    results = [_result(f, index, contents) for f in result.findings]
+    fixes = suggestions(result.findings, contents)
+    lines = _Lines(contents)
+    results = [
+        _result(f, index, contents, _fix(f, fixes[i], lines) if i in fixes else None)
+        for i, f in enumerate(result.findings)
+    ]
     if show_suppressed:
         results += [_suppressed(f, why, index, contents) for f, why in result.suppressed]
     return {

@@ -1,0 +1,139 @@
+"""Each finding's fix as replacements in the file as it is now, for reports that carry fixes
+(SARIF) without writing anything.
+
+Every suggestion is checked as `k8slb fix` checks what it writes (the text read back must be
+the old one with exactly the fix made). A YAML file is read once for all its findings, and
+their fixes are checked together, so a stream with a thousand findings costs two parses,
+not two thousand; only when that joint check fails is each fix checked alone.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import MutableMapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from k8slb.encodings import codec_for
+from k8slb.findings import Finding
+from k8slb.fixing.edits import YamlEdit
+from k8slb.fixing.fixer import apply_edits
+from k8slb.fixing.verify import yaml_fix_problem
+from k8slb.fixing.yaml_edit import Refused, TextEdit, YamlFile, apply, text_edits
+
+
+@dataclass(frozen=True)
+class Replacement:
+    """Characters `start:end` of the decoded file `path` become `text`."""
+
+    path: str
+    start: int
+    end: int
+    text: str
+
+
+def suggestions(
+    findings: Sequence[Finding], contents: MutableMapping[str, bytes]
+) -> dict[int, list[Replacement]]:
+    """The replacements of each finding (by its index) whose fix can be made; a file read
+    here (a run answered from the cache reads none) is kept in `contents`."""
+    wanted = [i for i, f in enumerate(findings) if f.fix.available and f.edits]
+    by_file: dict[str, list[int]] = defaultdict(list)
+    alone: list[int] = []
+    for i in wanted:
+        paths = {edit.path for edit in findings[i].edits}
+        yaml_only = all(isinstance(edit, YamlEdit) for edit in findings[i].edits)
+        if len(paths) == 1 and yaml_only:
+            by_file[paths.pop()].append(i)
+        else:
+            alone.append(i)
+    made: dict[int, list[Replacement]] = {}
+    for path, indexes in by_file.items():
+        data = _read(path, contents)
+        if data is None:
+            continue
+        joint, rest = _together(path, data, [findings[i] for i in indexes])
+        made.update({indexes[k]: pieces for k, pieces in joint.items()})
+        alone += [indexes[k] for k in rest]
+    for i in alone:
+        pieces = _alone(findings[i], contents)
+        if pieces:
+            made[i] = pieces
+    return made
+
+
+def _read(path: str, contents: MutableMapping[str, bytes]) -> bytes | None:
+    if path not in contents:
+        try:
+            contents[path] = Path(path).read_bytes()
+        except OSError:
+            return None
+    return contents[path]
+
+
+def _together(
+    path: str, data: bytes, findings: Sequence[Finding]
+) -> tuple[dict[int, list[Replacement]], list[int]]:
+    """The fixes of one file's findings, planned on one reading of it and checked together;
+    returns those accepted and the indexes left to check one by one."""
+    everyone = list(range(len(findings)))
+    codec = codec_for(path, data)
+    if codec is None:
+        return {}, []  # no fix can be made in a file of an unknown encoding
+    try:
+        text = codec.decode(data)
+        file = YamlFile(text)
+    except (UnicodeDecodeError, Refused):
+        return {}, everyone
+    planned: dict[int, list[TextEdit]] = {}
+    for k, finding in enumerate(findings):
+        try:
+            planned[k] = [p for e in finding.edits for p in text_edits(file, e)]  # type: ignore[arg-type]
+        except Refused:
+            continue  # refused alone too: no suggestion
+    fixed, skipped = apply(text, [p for pieces in planned.values() for p in pieces])
+    clashing = {k for k, pieces in planned.items() if any(p in skipped for p in pieces)}
+    together = {k: pieces for k, pieces in planned.items() if k not in clashing}
+    if clashing:
+        fixed, _ = apply(text, [p for pieces in together.values() for p in pieces])
+    edits = [e for k in together for e in findings[k].edits if isinstance(e, YamlEdit)]
+    try:
+        codec.encode(fixed)
+    except UnicodeEncodeError:
+        return {}, everyone
+    if yaml_fix_problem(text, fixed, edits) is not None:
+        return {}, sorted(together) + sorted(clashing)
+    accepted = {
+        k: [Replacement(path, p.start, p.end, p.text) for p in pieces]
+        for k, pieces in together.items()
+    }
+    return accepted, sorted(clashing)
+
+
+def _alone(finding: Finding, contents: MutableMapping[str, bytes]) -> list[Replacement]:
+    """One finding's fix, made on the whole of each file it touches and checked there; the
+    replacement is the span where the old and new text differ."""
+    pieces = []
+    for path in dict.fromkeys(edit.path for edit in finding.edits):
+        old = _read(path, contents)
+        if old is None:
+            return []
+        new, refusals = apply_edits(old, [e for e in finding.edits if e.path == path])
+        if refusals or new == old:
+            return []
+        codec = codec_for(path, old)
+        assert codec is not None  # apply_edits refused the file otherwise
+        before, after = codec.decode(old), codec.decode(new)
+        prefix = 0
+        while prefix < min(len(before), len(after)) and before[prefix] == after[prefix]:
+            prefix += 1
+        suffix = 0
+        while (
+            suffix < min(len(before), len(after)) - prefix
+            and before[-1 - suffix] == after[-1 - suffix]
+        ):
+            suffix += 1
+        pieces.append(
+            Replacement(path, prefix, len(before) - suffix, after[prefix : len(after) - suffix])
+        )
+    return pieces
