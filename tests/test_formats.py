@@ -220,3 +220,22 @@ def test_sarif_locations_are_relative_encoded_and_fingerprinted(
         r["locations"][0]["physicalLocation"]["region"]["startLine"]
         for r in before  # type: ignore[index]
     ]
+
+
+def test_sarif_of_stdin_names_it_by_stdin_filename_and_fixes_what_was_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # no file of that name on disk: everything comes from stdin
+    demo = (FIXTURES / "demo" / "bad" / "backend.yaml").read_text()
+    done = CliRunner().invoke(
+        cli,
+        ["check", "--isolated", "--format", "sarif", "--stdin-filename", "k8s/app.yaml", "-"],
+        input=demo,
+    )
+    results = json.loads(done.stdout)["runs"][0]["results"]
+    uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in results}
+    assert uris == {"k8s/app.yaml"}
+    prestop = next(r for r in results if r["ruleId"] == "KLB401")
+    (change,) = prestop["fixes"][0]["artifactChanges"]
+    assert change["artifactLocation"]["uri"] == "k8s/app.yaml"
+    assert "preStop" in change["replacements"][0]["insertedContent"]["text"]
