@@ -10,7 +10,6 @@ Identical findings are counted: two in the baseline hide two, not three.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import os
@@ -20,7 +19,7 @@ from collections.abc import Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from k8slb.encodings import UTF8, codec_for
+from k8slb.encodings import text_lines
 from k8slb.findings import Finding
 
 DEFAULT_FILE = ".k8slb-baseline.json"
@@ -42,13 +41,8 @@ def _line_text(finding: Finding, contents: MutableMapping[str, bytes]) -> str:
             data = contents[finding.path] = Path(finding.path).read_bytes()
         except OSError:
             return ""
-    lines = _lines(finding.path, data)
+    lines = text_lines(finding.path, data)
     return " ".join(lines[finding.line - 1].split()) if 0 < finding.line <= len(lines) else ""
-
-
-@functools.lru_cache(maxsize=8)
-def _lines(path: str, data: bytes) -> list[str]:
-    return (codec_for(path, data) or UTF8).decode(data, "replace").splitlines()
 
 
 def key_of(finding: Finding, contents: MutableMapping[str, bytes], root: Path) -> Key:

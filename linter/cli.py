@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import json
 import os
+import shutil
 import sys
 import tempfile
 from collections import Counter
@@ -36,7 +37,10 @@ if TYPE_CHECKING:  # the fixer is imported by `fix` only
     from k8slb.fixing.fixer import FixOutcome
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
-FORMATS = ("text", "json", "sarif", "github", "junit")
+# `text` is `full` on a terminal wide enough for code frames, else headline and detail.
+TEXT_FORMATS = ("text", "full", "concise")
+FORMATS = (*TEXT_FORMATS, "json", "sarif", "github", "junit")
+FRAME_COLUMNS = 80
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -272,6 +276,7 @@ def cli() -> None:
 @common_options
 @click.option(
     "--format",
+    "--output-format",
     "output_format",
     type=click.Choice(FORMATS),
     default="text",
@@ -333,7 +338,7 @@ def check(
     """Lint manifests and Python code under PATHS (default: the current folder; `-` reads
     a YAML stream from stdin)."""
     if then_fix:  # one hook or one command that fixes and reports, as `ruff check --fix`
-        if output_format != "text" or output_file or statistics or show_suppressed:
+        if output_format not in TEXT_FORMATS or output_file or statistics or show_suppressed:
             raise click.UsageError("--fix reports as `k8slb fix` does: in text, on the terminal")
         click.get_current_context().invoke(
             fix,
@@ -345,7 +350,7 @@ def check(
             jobs=jobs,
             **options,
         )
-    if statistics and output_format not in ("text", "json"):
+    if statistics and output_format not in (*TEXT_FORMATS, "json"):
         raise click.UsageError(f"--statistics prints text or json, not --format {output_format}")
     if show_suppressed and output_format in ("github", "junit"):
         raise click.UsageError(
@@ -387,6 +392,7 @@ def check(
         show_suppressed=show_suppressed,
         statistics=statistics,
         quiet=quiet,
+        to_terminal=not to_file,
     )
     if output_file is None:
         click.echo(output, nl=False, color=colour)
@@ -428,6 +434,7 @@ def _render(
     show_suppressed: bool,
     statistics: bool,
     quiet: bool,
+    to_terminal: bool,
 ) -> str:
     """The report in the chosen format."""
     if output_format == "json" and statistics:  # ruff's shape: one object per rule
@@ -450,7 +457,22 @@ def _render(
         return junit.render(result, job.fail_on)
     if statistics:
         return text_report.statistics(result)
-    return text_report.render(result, colour=colour, show_suppressed=show_suppressed, quiet=quiet)
+    return text_report.render(
+        result,
+        colour=colour,
+        style=_text_style(output_format, to_terminal=to_terminal),
+        show_suppressed=show_suppressed,
+        quiet=quiet,
+    )
+
+
+def _text_style(output_format: str, *, to_terminal: bool) -> str:
+    """The text report's style: code frames only where someone reads them, on a terminal
+    wide enough (`full` asks for them anywhere, `concise` for one line per finding)."""
+    if output_format != "text":
+        return output_format
+    wide = shutil.get_terminal_size().columns >= FRAME_COLUMNS
+    return "full" if to_terminal and sys.stdout.isatty() and wide else "detail"
 
 
 def _write_report(path: Path, text: str) -> str | None:
@@ -536,7 +558,10 @@ def fix(
     report = sys.stderr if (diff or stdin is not None) else sys.stdout
     done = [f for f in outcome.fixed if not any(e.path in unwritten for e in f.edits)]
     if not quiet and not diff:
-        listing = text_report.render(result, colour=_use_colour(), quiet=True).splitlines()
+        style = _text_style("text", to_terminal=True)
+        listing = text_report.render(
+            result, colour=_use_colour(), style=style, quiet=True
+        ).splitlines()
         for line in listing:
             click.echo(line, file=report, color=True)
     if show_fixes:  # also with -q: what a pre-commit fix hook should say, and only that

@@ -8,6 +8,7 @@ reads with these rules, and `fix` writes back with them, BOM and byte order kept
 from __future__ import annotations
 
 import codecs
+import functools
 import io
 import tokenize
 from dataclasses import dataclass
@@ -59,3 +60,10 @@ def python_codec(data: bytes) -> TextCodec | None:
 def codec_for(path: str, data: bytes) -> TextCodec | None:
     """The encoding `check` reads the file in (Python by its name, as the walk decides)."""
     return python_codec(data) if path.lower().endswith(".py") else yaml_codec(data)
+
+
+@functools.lru_cache(maxsize=8)
+def text_lines(path: str, data: bytes) -> list[str]:
+    """The file's lines for showing them (undecodable bytes replaced); kept for the few
+    files last asked for, since their findings come one after another."""
+    return (codec_for(path, data) or UTF8).decode(data, "replace").splitlines()

@@ -65,6 +65,10 @@ NO_FIX = FixInfo(available=False)
 
 @dataclass(frozen=True)
 class Finding:
+    """One problem. `message` is the headline, what is wrong at a glance (the text format's
+    first line); `detail` says why it matters and what to do, a line each (shown below the
+    headline, or joined to it where a format has one line: `text`)."""
+
     rule: str
     name: str
     severity: Severity
@@ -77,6 +81,12 @@ class Finding:
     related: tuple[Related, ...] = field(default_factory=tuple)
     fix: FixInfo = NO_FIX
     edits: tuple[Edit, ...] = ()  # what applying the fix changes (empty without a fix)
+    detail: tuple[str, ...] = ()
+
+    @property
+    def text(self) -> str:
+        """The whole message on one line: the headline, then the detail after a colon."""
+        return f"{self.message}: {'; '.join(self.detail)}" if self.detail else self.message
 
     def sort_key(self) -> tuple[str, int, int, str]:
         return (self.path, self.line, self.column, self.rule)

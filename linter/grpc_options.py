@@ -163,35 +163,39 @@ class Policy:
         return self.name in BALANCING_POLICIES
 
 
-def service_config_policy(config: Any) -> tuple[str | None, str | None]:
-    """(policy, problem) from a service config value: a JSON string, as gRPC wants."""
+def service_config_policy(config: Any) -> tuple[str | None, tuple[str, ...] | None]:
+    """(policy, problem) from a service config value: a JSON string, as gRPC wants; the
+    problem is what is wrong, then what follows from it."""
     if isinstance(config, dict):
-        return None, "is a dict; gRPC wants a JSON string (json.dumps it)"
+        return None, ("is a dict", "gRPC wants a JSON string: json.dumps it")
     if not isinstance(config, str):
         return None, None
     try:
         data = json.loads(config)
     except json.JSONDecodeError as error:
-        return None, f"is not valid JSON ({error.msg}); every call on the channel fails"
+        return None, (f"is not valid JSON ({error.msg})", "every call on the channel fails")
     if not isinstance(data, dict):
-        return None, "is not a JSON object"
+        return None, ("is not a JSON object",)
     configs = data.get("loadBalancingConfig")
     if configs is not None:
         if not isinstance(configs, list) or not all(
             isinstance(c, dict) and len(c) == 1 for c in configs
         ):
-            return None, "has a loadBalancingConfig that is not a list of one-key objects"
+            return None, ("has a loadBalancingConfig that is not a list of one-key objects",)
         names = [next(iter(c)) for c in configs]
         usable = [n for n in names if n in KNOWN_POLICIES]
         if not usable:
             hint = nearest(names[0], KNOWN_POLICIES) if names else None
             also = f" (did you mean {hint!r}?)" if hint else ""
-            return None, f"names no policy gRPC knows: {', '.join(names)}{also}; every call fails"
+            return None, (
+                f"names no policy gRPC knows: {', '.join(names)}{also}",
+                "every call fails",
+            )
         return usable[0], None
     legacy = data.get("loadBalancingPolicy")
     if legacy is not None:
         if not isinstance(legacy, str) or legacy.lower() not in KNOWN_POLICIES:
-            return None, f"has loadBalancingPolicy {legacy!r}, which gRPC does not know"
+            return None, (f"has loadBalancingPolicy {legacy!r}, which gRPC does not know",)
         return legacy.lower(), None
     return None, None
 

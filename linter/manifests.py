@@ -104,8 +104,8 @@ def load_manifests(path: str, data: bytes) -> ManifestFile:
                 "KLB003",
                 path,
                 *template,
-                "Helm/Go template text: the file is skipped; lint the rendered output "
-                "instead (`helm template . | k8slb check -`)",
+                "Helm/Go template text: the file is skipped",
+                detail=("lint the rendered output instead (`helm template . | k8slb check -`)",),
             )
         )
         return result

@@ -248,3 +248,4 @@ class Problem:
     message: str
     object: ObjectRef | None = None
     severity: Severity | None = None  # when not the rule's own
+    detail: tuple[str, ...] = ()  # lines below the message (Finding.detail)

@@ -83,6 +83,11 @@ def grace_edit(
     )
 
 
+# A finding's message: its headline alone, or the headline and then the lines of detail
+# (why it matters, what to do), each a line of the text report.
+Message = str | Sequence[str]
+
+
 class Rule(ABC):
     id: ClassVar[str]
     name: ClassVar[str]
@@ -102,7 +107,7 @@ class Rule(ABC):
         self,
         obj: K8sObject,
         pos: Pos,
-        message: str,
+        message: Message,
         *,
         container: str | None = None,
         severity: Severity | None = None,
@@ -120,7 +125,7 @@ class Rule(ABC):
     def python_finding(
         self,
         loc: Loc,
-        message: str,
+        message: Message,
         *,
         severity: Severity | None = None,
         related: Sequence[Related] = (),
@@ -128,6 +133,7 @@ class Rule(ABC):
         edits: Sequence[Edit] = (),
     ) -> Finding:
         """A finding at a place in a file (Python findings have no object)."""
+        headline, *detail = (message,) if isinstance(message, str) else message
         return Finding(
             rule=self.id,
             name=self.name,
@@ -135,10 +141,11 @@ class Rule(ABC):
             path=loc.path,
             line=loc.line,
             column=loc.column,
-            message=message,
+            message=headline,
             related=tuple(related),
             fix=fix if edits else NO_FIX,  # a fix is available only with its edits
             edits=tuple(edits),
+            detail=tuple(detail),
         )
 
     # -- documentation -------------------------------------------------------------------
@@ -173,4 +180,5 @@ class ReadProblemRule(Rule):
                     column=problem.column,
                     message=problem.message,
                     object=problem.object,
+                    detail=problem.detail,
                 )

@@ -33,6 +33,15 @@ def _unbounded(pool: DbPool) -> str | None:
     return None
 
 
+# How each library bounds a connection's age, for the message.
+_REMEDIES = {
+    "pool_recycle": "e.g. pool_recycle=1800",
+    "max_queries": "e.g. max_queries=50000, asyncpg's default",
+    "max_lifetime": "e.g. max_lifetime=1800",
+    "": "psycopg_pool's ConnectionPool has max_lifetime, e.g. 1800",
+}
+
+
 def _local(url: object) -> bool:
     if not isinstance(url, str):
         return False
@@ -101,7 +110,10 @@ class DbPoolNoRecycle(Rule):
                     continue
                 yield self.python_finding(
                     pool.loc,
-                    f"long-lived {pool.factory} pool: {why}; behind a multi-pod database "
-                    "Service its connections stay on the pods they first reached; bound "
-                    "their age (e.g. pool_recycle=1800)",
+                    (
+                        f"long-lived {pool.factory} pool: {why}",
+                        "behind a multi-pod database Service its connections stay on the pods "
+                        "they first reached",
+                        f"bound their age ({_REMEDIES.get(pool.lifetime_arg, _REMEDIES[''])})",
+                    ),
                 )

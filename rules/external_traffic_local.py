@@ -64,7 +64,10 @@ class ExternalTrafficLocal(Rule):
                 yield self.finding(
                     service,
                     pos_of(spec, "externalTrafficPolicy", value=True),
-                    f"{service.ref.display} routes external traffic only to pods on "
-                    "the receiving node (externalTrafficPolicy: Local): uneven pods per node "
-                    "means uneven load; use Cluster or spread the pods evenly",
+                    (
+                        f"{service.ref.display} sends external traffic only to pods on the "
+                        "receiving node (externalTrafficPolicy: Local)",
+                        "uneven pods per node means uneven load",
+                        "use Cluster, or spread the pods evenly over the nodes",
+                    ),
                 )

@@ -70,10 +70,14 @@ class GraceTooShort(Rule):
                 yield self.finding(
                     workload,
                     pos,
-                    f"{workload.ref.display}: terminationGracePeriodSeconds {grace}{setting} is "
-                    f"not longer than the {_seconds(pause)} preStop pause of container "
-                    f"{container.name!r}: it is killed before it gets SIGTERM; raise it above "
-                    "the pause plus the drain time",
+                    (
+                        f"{workload.ref.display}: grace period {_seconds(grace)}{setting} is not "
+                        f"longer than the {_seconds(pause)} preStop pause",
+                        f"terminationGracePeriodSeconds {grace} must cover the pause of container "
+                        f"{container.name!r} and the drain after it; as it is, the pod is killed "
+                        "before its container gets SIGTERM",
+                        f"raise it above the pause plus the drain time (e.g. {wanted})",
+                    ),
                     container=container.name,
                     related=[Related(workload.path, hook_pos[0], "the preStop hook")],
                     fix=FixInfo(True, True, f"set terminationGracePeriodSeconds to {wanted}"),

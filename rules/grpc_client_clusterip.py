@@ -170,11 +170,6 @@ class GrpcClientClusterIp(Rule):
                     continue
                 service = pinned[0].service
                 how = f" ({destination.origin})" if destination.origin else ""
-                better = (
-                    f"dial its headless twin dns:///{pinned[0].twins[0].name}..."
-                    if pinned[0].twins
-                    else "add a headless twin Service and dial it through dns:///"
-                )
                 policy = channel_policy(channel.options)
                 useless = (
                     f" (its {policy.name} policy cannot help: one address)"
@@ -185,11 +180,19 @@ class GrpcClientClusterIp(Rule):
                 if destination.via is not None:
                     related.insert(0, destination.via)
                 target, edits = retarget(index, channel, destination, pinned[0])
+                better = (
+                    f"dial its headless twin {target}"
+                    if pinned[0].twins
+                    else f"add a headless twin Service and dial it as {target}"
+                )
                 yield self.python_finding(
                     channel.loc,
-                    f"gRPC channel to {destination.address.text!r}{how} reaches "
-                    f"ClusterIP {service.ref.display}: kube-proxy pins its one connection "
-                    f"to one pod{useless}; {better} with round_robin",
+                    (
+                        f"gRPC channel to ClusterIP {service.ref.display} stays on one pod",
+                        f"it dials {destination.address.text!r}{how}, and kube-proxy pins its one "
+                        f"connection to one pod{useless}",
+                        f"{better} with round_robin",
+                    ),
                     related=related,
                     fix=FixInfo(
                         True,

@@ -123,9 +123,13 @@ class GrpcClientPickFirst(Rule):
                     related.insert(0, destination.via)
                 yield self.python_finding(
                     channel.loc,
-                    f"gRPC channel to {what}{how} uses pick_first: every call goes to one "
-                    "address; add the round_robin policy "
-                    '(grpc.service_config {"loadBalancingConfig": [{"round_robin": {}}]})',
+                    (
+                        f"gRPC channel to {what} uses pick_first",
+                        f"it dials {destination.address.text!r}{how}; every call goes to one "
+                        "address of it",
+                        "add the round_robin policy (grpc.service_config "
+                        '{"loadBalancingConfig": [{"round_robin": {}}]})',
+                    ),
                     related=related,
                     fix=FixInfo(True, True, "add the round_robin service config"),
                     edits=edits,

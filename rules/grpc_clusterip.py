@@ -6,7 +6,7 @@ from typing import Any
 from k8slb.dialers import dialers_by_service
 from k8slb.findings import Finding, FixInfo, Related, Severity
 from k8slb.fixing.edits import YamlEdit
-from k8slb.http2 import PinnedService, pinned_grpc
+from k8slb.http2 import Evidence, PinnedService, pinned_grpc
 from k8slb.index import Index, selector_of, service_ports, service_type
 from k8slb.model import K8sObject, PodTemplate, dig, pos_of
 from k8slb.routes import key_of, l7_fronts
@@ -111,6 +111,22 @@ def twin_edit(index: Index, pinned: PinnedService) -> YamlEdit | None:
             "body": {"apiVersion": "v1", "kind": "Service", "metadata": metadata, "spec": spec},
         },
     )
+
+
+def _dial_address(twin: K8sObject, evidence: Evidence) -> str:
+    """The address gRPC clients should dial for the twin: its full DNS name (short when the
+    manifest names no namespace) and the port on the pods, which a headless Service's
+    clients reach directly (its numeric targetPort, else its port)."""
+    host = (
+        twin.name if twin.namespace is None else f"{twin.name}.{twin.namespace}.svc.cluster.local"
+    )
+    wanted = {evidence.port.get("port"), evidence.port.get("targetPort")} - {None}
+    for port in service_ports(twin):
+        if {port.get("port"), port.get("targetPort")} & wanted:
+            target = port.get("targetPort")
+            number = target if isinstance(target, int) else port.get("port")
+            return f"dns:///{host}:{number}"
+    return f"dns:///{host}"
 
 
 def _scale_phrase(index: Index, backends: list[tuple[K8sObject, PodTemplate]]) -> str:
@@ -267,22 +283,28 @@ class GrpcClusterIp(Rule):
             direct = dialers.get(id(service), [])
             if pinned.twins:
                 twin = pinned.twins[0]
+                address = _dial_address(twin, first)
                 related.append(Related(twin.path, twin.pos[0], "the headless twin"))
                 if direct:
                     yield self.finding(
                         service,
                         pos,
-                        f"{what}; its headless twin {twin.name} exists, but {direct[0].who} "
-                        f"still dials this Service and stays on one pod: point it at "
-                        f"dns:///{twin.name}... with round_robin",
+                        (
+                            f"{what}; {direct[0].who} dials it, not its headless twin {twin.name}",
+                            "a client of the ClusterIP stays on the one pod its connection reached",
+                            f"point it at {address} with round_robin",
+                        ),
                         related=[*related, *(d.related for d in direct)],
                     )
                     continue
                 yield self.finding(
                     service,
                     pos,
-                    f"{what}; its headless twin {twin.name} exists: make sure "
-                    f"gRPC clients dial dns:///{twin.name}... with round_robin, not this Service",
+                    (
+                        f"{what}, which has a headless twin",
+                        f"its twin {twin.name} balances per call, for the clients that use it",
+                        f"make sure gRPC clients dial {address} with round_robin, not this Service",
+                    ),
                     severity=Severity.INFO,
                     related=related,
                 )
@@ -300,9 +322,11 @@ class GrpcClusterIp(Rule):
                     yield self.finding(
                         service,
                         pos,
-                        f"{what}; its traffic comes through {proxy.reason}, which balances "
-                        "each request; clients inside the cluster that dialed it directly "
-                        "would stay on one pod",
+                        (
+                            f"{what}, behind a proxy that balances each request",
+                            f"its traffic comes through {proxy.reason}; clients inside the cluster "
+                            "that dialed the Service directly would stay on one pod",
+                        ),
                         severity=Severity.INFO,
                         related=related,
                     )
@@ -310,10 +334,13 @@ class GrpcClusterIp(Rule):
                 yield self.finding(
                     service,
                     pos,
-                    f"{what}; traffic through {proxy.reason} is balanced per request, but "
-                    f"{direct[0].who} dials the Service directly and stays on one pod; "
-                    "give in-cluster clients a headless twin with round_robin, or cap "
-                    "connection age",
+                    (
+                        f"{what}; {direct[0].who} dials it directly, past {proxy.reason}",
+                        "traffic through the proxy is balanced per request, but that client "
+                        "stays on one pod",
+                        "give in-cluster clients a headless twin with round_robin, or cap "
+                        "connection age",
+                    ),
                     related=[*related, *(d.related for d in direct)],
                     fix=FixInfo(True, True, f"add the headless twin Service {twin_name(service)}"),
                     edits=[edit] if edit else [],
@@ -322,23 +349,26 @@ class GrpcClusterIp(Rule):
             scale = _scale_phrase(index, pinned.backends)
             edit = twin_edit(index, pinned)
             if kind == "ClusterIP":
-                advice = (
+                advice: tuple[str, ...] = (
                     "add a headless twin for client-side round_robin, or cap connection "
-                    "age, or mesh it"
+                    "age, or mesh it",
                 )
             else:  # outside clients cannot resolve a headless Service's pod addresses
                 advice = (
                     "clients outside the cluster cannot use a headless twin: put an L7 "
                     "balancer that speaks HTTP/2 in front (an Ingress or Gateway with a "
-                    "gRPC backend), or cap connection age; in-cluster clients can dial a "
-                    "headless twin with round_robin"
+                    "gRPC backend), or cap connection age",
+                    "in-cluster clients can dial a headless twin with round_robin",
                 )
             yield self.finding(
                 service,
                 pos,
-                f"{what}{', and ' + scale if scale else ''}: kube-proxy "
-                "balances connections, not requests, so pods added later get no calls "
-                f"from connected clients; {advice}",
+                (
+                    what,
+                    f"{scale + ': ' if scale else ''}kube-proxy balances connections, "
+                    "not requests, so pods added later get no calls from connected clients",
+                    *advice,
+                ),
                 related=related,
                 fix=FixInfo(True, True, f"add the headless twin Service {twin_name(service)}"),
                 edits=[edit] if edit else [],

@@ -127,7 +127,7 @@ class GrpcLbConfigInvalid(Rule):
                         edits = [_set_value(config.loc, as_json)] if as_json else []
                         yield self.python_finding(
                             config.loc,
-                            f"grpc.service_config {problem}",
+                            (f"grpc.service_config {problem[0]}", *problem[1:]),
                             fix=FixInfo(True, True, "write the service config as a JSON string"),
                             edits=edits,
                         )
@@ -137,16 +137,21 @@ class GrpcLbConfigInvalid(Rule):
                     hint = nearest(by_name.value, KNOWN_POLICIES)
                     yield self.python_finding(
                         by_name.loc,
-                        f"grpc.lb_policy_name {by_name.value!r} is no policy gRPC knows"
-                        + (f" (did you mean {hint!r}?)" if hint else "")
-                        + ": gRPC logs an error and silently uses pick_first",
+                        (
+                            f"grpc.lb_policy_name {by_name.value!r} is no policy gRPC knows"
+                            + (f" (did you mean {hint!r}?)" if hint else ""),
+                            "gRPC logs an error and silently uses pick_first",
+                        ),
                         fix=FixInfo(True, True, f"spell the policy {hint!r}"),
                         edits=[_set_value(by_name.loc, hint)] if hint else [],
                     )
                 elif config_policy is not None and config_policy != by_name.value:
                     yield self.python_finding(
                         by_name.loc,
-                        f"grpc.lb_policy_name {by_name.value!r} is overridden by the service "
-                        f"config's {config_policy!r}: the channel uses {config_policy}; keep "
-                        "one setting",
+                        (
+                            f"grpc.lb_policy_name {by_name.value!r} is overridden by the service "
+                            f"config's {config_policy!r}",
+                            f"the channel uses {config_policy}",
+                            "keep one setting",
+                        ),
                     )

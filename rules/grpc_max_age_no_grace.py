@@ -53,8 +53,11 @@ class GrpcMaxAgeNoGrace(Rule):
                 grace = context.fix_values.max_connection_age_grace_ms
                 yield self.python_finding(
                     age.loc,
-                    f"{MAX_AGE} is set without {MAX_AGE_GRACE}: an aged connection stays open "
-                    "for as long as its longest call; add a grace (e.g. 30000)",
+                    (
+                        f"{MAX_AGE} is set without {MAX_AGE_GRACE}",
+                        "an aged connection stays open for as long as its longest call",
+                        f"add a grace (e.g. {MAX_AGE_GRACE} = {grace})",
+                    ),
                     fix=FixInfo(True, True, f"add {MAX_AGE_GRACE} = {grace}"),
                     edits=add_options(server.loc, server.options, [(MAX_AGE_GRACE, grace)]),
                 )

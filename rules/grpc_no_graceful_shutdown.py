@@ -77,7 +77,7 @@ class GrpcNoGracefulShutdown(Rule):
                 server = servers[name]
                 keyboard = [s for s in facts.stops if s.server == name and s.in_keyboard_interrupt]
                 also = (
-                    "; its stop in `except KeyboardInterrupt` never runs there" if keyboard else ""
+                    ["its stop in `except KeyboardInterrupt` never runs there"] if keyboard else []
                 )
                 grace = context.fix_values.stop_grace_seconds
                 edits = (
@@ -95,10 +95,14 @@ class GrpcNoGracefulShutdown(Rule):
                 )
                 yield self.python_finding(
                     wait.loc,
-                    f"gRPC server {name!r} waits in {wait.how} with no SIGTERM handler in its "
-                    "project: Kubernetes stops pods with SIGTERM, which Python as PID 1 "
-                    f"ignores until SIGKILL, so calls in flight are cut{also}; add "
-                    f"signal.signal(signal.SIGTERM, lambda *_: {name}.stop(grace=25))",
+                    (
+                        f"gRPC server {name!r} waits in {wait.how} with no SIGTERM handler in its "
+                        "project",
+                        "Kubernetes stops pods with SIGTERM, which Python as PID 1 ignores until "
+                        "SIGKILL, so calls in flight are cut",
+                        *also,
+                        f"add signal.signal(signal.SIGTERM, lambda *_: {name}.stop(grace={grace}))",
+                    ),
                     related=[Related(server.loc.path, server.loc.line, "the server")],
                     fix=FixInfo(
                         True,

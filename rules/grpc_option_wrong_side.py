@@ -79,7 +79,7 @@ class GrpcOptionWrongSide(Rule):
             if key in wrong:
                 yield self.python_finding(
                     option.loc,
-                    f"{key} acts only on a {there}; on a {here} gRPC ignores it",
+                    (f"{key} acts only on a {there}", f"on a {here} gRPC ignores it"),
                 )
             elif (
                 key.startswith("grpc.")
@@ -89,6 +89,8 @@ class GrpcOptionWrongSide(Rule):
                 hint = nearest(key, KNOWN_KEYS)
                 yield self.python_finding(
                     option.loc,
-                    f"{key} is no option gRPC knows, so it is ignored"
-                    + (f"; did you mean {hint}?" if hint else ""),
+                    (
+                        f"{key} is no option gRPC knows, so it is ignored",
+                        *([f"did you mean {hint}?"] if hint else []),
+                    ),
                 )

@@ -71,9 +71,12 @@ class GrpcServerNoMaxAge(Rule):
                 edits = add_options(server.loc, server.options, pairs) if age is None else []
                 yield self.python_finding(
                     loc,
-                    f"{server.factory}() sets no {MAX_AGE}: connections never end, so clients "
-                    "stay on the pods they first reached and new pods get no calls; add it "
-                    "(e.g. 300000) with grpc.max_connection_age_grace_ms",
+                    (
+                        f"{server.factory}() sets no {MAX_AGE}",
+                        "its connections never end, so clients stay on the pods they first "
+                        "reached and new pods get no calls",
+                        f"add it (e.g. {values.max_connection_age_ms}) with {MAX_AGE_GRACE}",
+                    ),
                     fix=FixInfo(True, True, f"add {', '.join(k for k, _ in pairs)}"),
                     edits=edits,
                 )

@@ -59,8 +59,10 @@ class HeadlessUnderLinkerd(Rule):
             yield self.finding(
                 service,
                 pos_of(spec, "clusterIP", value=True),
-                f"headless {service.ref.display} carries gRPC to Linkerd-meshed pods: "
-                "Linkerd does not balance requests for headless Services; use a ClusterIP "
-                "Service and let the mesh balance",
+                (
+                    f"headless {service.ref.display} carries gRPC to Linkerd-meshed pods",
+                    "Linkerd does not balance requests for headless Services",
+                    "use a ClusterIP Service and let the mesh balance",
+                ),
                 related=[Related(w.path, w.pos[0], f"{w.ref.display} is meshed") for w in meshed],
             )

@@ -73,14 +73,18 @@ class HealthAlwaysServing(Rule):
                 if servicer.custom_class is None and facts.project not in draining:
                     yield self.python_finding(
                         servicer.loc,
-                        "the gRPC health service is never set to NOT_SERVING: readiness "
-                        "cannot drop while the server drains; call "
-                        "enter_graceful_shutdown() on SIGTERM",
+                        (
+                            "the gRPC health service is never set to NOT_SERVING",
+                            "readiness cannot drop while the server drains",
+                            "call enter_graceful_shutdown() on SIGTERM",
+                        ),
                     )
                 elif servicer.custom_class is not None and not servicer.class_can_fail:
                     yield self.python_finding(
                         servicer.loc,
-                        f"health servicer {servicer.custom_class}.Check always answers "
-                        "SERVING: readiness cannot drop while the server drains or is "
-                        "overloaded; report NOT_SERVING when it cannot serve",
+                        (
+                            f"health servicer {servicer.custom_class}.Check always answers SERVING",
+                            "readiness cannot drop while the server drains or is overloaded",
+                            "report NOT_SERVING when it cannot serve",
+                        ),
                     )

@@ -86,18 +86,25 @@ class HttpPoolNoLifetime(Rule):
                 if client.http2:
                     yield self.python_finding(
                         client.loc,
-                        f"{client.factory} with http2=True sends every request to {url!r} over "
-                        "one connection, pinned to one pod like gRPC; use HTTP/1.1 in the "
-                        "cluster or a mesh",
+                        (
+                            f"{client.factory} with http2=True sends every request over one "
+                            "connection",
+                            f"to {url!r} that connection is pinned to one pod, as gRPC's are",
+                            "use HTTP/1.1 in the cluster, or a mesh",
+                        ),
                         severity=Severity.WARNING,
                         related=related,
                     )
                 else:
                     yield self.python_finding(
                         client.loc,
-                        f"long-lived {client.factory} to {url!r}: {library} never ends a busy "
-                        "pooled connection, so it stays on the pods it first reached; have the "
-                        "server close connections now and then, or recreate the client",
+                        (
+                            f"long-lived {client.factory} keeps its connections for ever",
+                            f"to {url!r}: {library} never ends a busy pooled connection, so it "
+                            "stays on the pods it first reached",
+                            "have the server close connections now and then, or recreate the "
+                            "client",
+                        ),
                         related=related,
                     )
 

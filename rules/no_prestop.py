@@ -94,15 +94,15 @@ class NoPreStop(Rule):
                 if not native:
                     description += ": below Kubernetes 1.30 the image needs `sleep`"
                 fix = FixInfo(True, safe=native, description=description)
-                message = (
-                    f"container {container.name!r} of {workload.ref.display} serves Service "
-                    f"{service.name} with no preStop hook: on shutdown it stops while nodes "
-                    "still route to it, failing requests; add lifecycle.preStop.sleep "
-                    f"({seconds} s)"
+                message: tuple[str, ...] = (
+                    f"container {container.name!r} of {workload.ref.display} has no preStop hook",
+                    f"it serves Service {service.name}: on shutdown it stops while nodes still "
+                    "route to it, failing requests",
+                    f"add lifecycle.preStop.{hook} ({seconds} s)",
                 )
                 why = lowered(workload, services, scraped)
                 if why is not None:
-                    message += f" (info only: {why}, so a pause only delays the outage)"
+                    message += (f"info only: {why}, so a pause only delays the outage",)
                 yield self.finding(
                     workload,
                     container.pos,

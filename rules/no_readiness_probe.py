@@ -62,14 +62,15 @@ class NoReadinessProbe(Rule):
         for workload, _, container, services in context.index.serving_containers():
             if container.probe("readinessProbe") is None:
                 service = services[0]
-                message = (
-                    f"container {container.name!r} of {workload.ref.display} serves Service "
-                    f"{service.name} but has no readinessProbe: it gets traffic before it "
-                    "listens and while it hangs or drains; add one"
+                message: tuple[str, ...] = (
+                    f"container {container.name!r} of {workload.ref.display} has no readinessProbe",
+                    f"it serves Service {service.name}, so it gets traffic before it listens "
+                    "and while it hangs or drains",
+                    "add a readinessProbe",
                 )
                 why = lowered(workload, services, scraped)
                 if why is not None:
-                    message += f" (info only: {why}, so readiness decides little there)"
+                    message += (f"info only: {why}, so readiness decides little there",)
                 yield self.finding(
                     workload,
                     container.pos,

@@ -55,7 +55,10 @@ class SessionAffinity(Rule):
                 yield self.finding(
                     service,
                     pos_of(spec, "sessionAffinity", value=True),
-                    f"{service.ref.display} pins each client IP to one pod "
-                    "(sessionAffinity: ClientIP): few or NATed clients load few pods and "
-                    "new pods wait hours for traffic; drop it or make it sticky at L7",
+                    (
+                        f"{service.ref.display} pins each client IP to one pod "
+                        "(sessionAffinity: ClientIP)",
+                        "few or NATed clients load few pods, and new pods wait hours for traffic",
+                        "drop it, or make sessions sticky at L7",
+                    ),
                 )

@@ -215,14 +215,14 @@ class SharedProbe(Rule):
                     " can wedge while it still accepts connections",
                 )
                 related = [Related(workload.path, readiness.pos[0], "the readiness probe")]
-                shared = f"{where}: readiness and liveness share {describe(key)}"
-                message, severity = self._verdict(
-                    shared, key, readiness, liveness, serves=container.name in served
+                shared = f"readiness and liveness of {where} share one check"
+                detail, severity = self._verdict(
+                    key, readiness, liveness, serves=container.name in served
                 )
                 yield self.finding(
                     workload,
                     pos_of(container.body, "livenessProbe"),
-                    message,
+                    (shared, *detail),
                     container=container.name,
                     severity=severity,
                     related=related,
@@ -232,30 +232,29 @@ class SharedProbe(Rule):
 
     @staticmethod
     def _verdict(
-        shared: str, key: tuple[Any, ...], readiness: YMap, liveness: YMap, *, serves: bool
-    ) -> tuple[str, Severity]:
-        """The message and severity: a warning only where the shared check can fail for a
+        key: tuple[Any, ...], readiness: YMap, liveness: YMap, *, serves: bool
+    ) -> tuple[tuple[str, ...], Severity]:
+        """The detail and severity: a warning only where the shared check can fail for a
         reason that should not restart the pod, and where readiness gates traffic."""
+        both = f"both run {describe(key)}"
         if trivial_exec(key):
             return (
-                f"{shared}, a command that checks next to nothing: neither probe says much; "
+                f"{both}, a command that checks next to nothing, so neither probe says much",
                 "give readiness a check of whether the pod can serve",
-                Severity.INFO,
-            )
+            ), Severity.INFO
         if liveness_fails_later(readiness, liveness):
             return (
-                f"{shared}, but liveness gives up at least twice as late, so readiness drops "
-                "the pod first; a separate liveness check is still more robust",
-                Severity.INFO,
-            )
+                f"{both}, but liveness gives up at least twice as late, so readiness drops "
+                "the pod first",
+                "a separate liveness check is still more robust",
+            ), Severity.INFO
         if not serves:
             return (
-                f"{shared}: no scanned Service selects the pod, so readiness gates no traffic "
-                "here, but a failing check restarts it; give liveness its own cheap check",
-                Severity.INFO,
-            )
+                f"{both}; no scanned Service selects the pod, so readiness gates no traffic "
+                "here, but a failing check restarts it",
+                "give liveness its own cheap check",
+            ), Severity.INFO
         return (
-            f"{shared}: an overloaded pod is restarted instead of just taken out of the "
-            "endpoints; give liveness its own cheap check (e.g. tcpSocket on the port)",
-            Severity.WARNING,
-        )
+            f"{both}: an overloaded pod is restarted instead of just taken out of the endpoints",
+            "give liveness its own cheap check (e.g. tcpSocket on the port)",
+        ), Severity.WARNING

@@ -95,9 +95,12 @@ class StatefulSetServiceNotHeadless(Rule):
                 yield self.finding(
                     workload,
                     pos,
-                    f"{workload.ref.display} names Service {name!r} in serviceName, which no "
-                    "scanned manifest defines: make sure it exists and is headless "
-                    "(clusterIP: None), or its pods get no stable DNS names",
+                    (
+                        f"{workload.ref.display} names Service {name!r} in serviceName, which no "
+                        "scanned manifest defines",
+                        "make sure it exists and is headless (clusterIP: None), or its pods get "
+                        "no stable DNS names",
+                    ),
                     severity=Severity.INFO,
                 )
                 continue
@@ -119,10 +122,13 @@ class StatefulSetServiceNotHeadless(Rule):
                 yield self.finding(
                     workload,
                     pos,
-                    f"{workload.ref.display} is governed by Service {name!r}, which is not "
-                    "headless: its pods get no stable DNS names (NAME-0.SERVICE...), and "
-                    "clients of the Service land on whichever pod their connection reaches; "
-                    "set clusterIP: None (the Service must be recreated to change it)",
+                    (
+                        f"{workload.ref.display} is governed by Service {name!r}, which is not "
+                        "headless",
+                        f"its pods get no stable DNS names ({workload.name}-0.{name}), and "
+                        "clients of the Service land on whichever pod their connection reaches",
+                        "set clusterIP: None (the Service must be recreated to change it)",
+                    ),
                     related=[Related(service.path, service.pos[0], "the governing Service")],
                     fix=FixInfo(
                         True,

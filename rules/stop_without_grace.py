@@ -67,8 +67,11 @@ class StopWithoutGrace(Rule):
                 )
                 yield self.python_finding(
                     stop.loc,
-                    f"{stop.server}.stop({stop.grace}) aborts every call in flight: give it a "
-                    "grace period (e.g. stop(grace=25)) so that calls finish on shutdown",
+                    (
+                        f"{stop.server}.stop({stop.grace}) aborts every call in flight",
+                        f"give it a grace period (e.g. stop(grace={grace})) so that calls finish "
+                        "on shutdown",
+                    ),
                     fix=FixInfo(
                         True, False, f"stop({grace}): review that it fits the pod's grace period"
                     ),

@@ -74,9 +74,12 @@ class TopologyRouting(Rule):
                 yield self.finding(
                     service,
                     pos_of(spec, "trafficDistribution", value=True),
-                    f"{service.ref.display} prefers nearby pods "
-                    f"(trafficDistribution: {distribution}), with no fallback: a zone with "
-                    "few pods and many clients overloads them; keep replicas spread per zone",
+                    (
+                        f"{service.ref.display} prefers nearby pods "
+                        f"(trafficDistribution: {distribution}), with no fallback",
+                        "a zone with few pods and many clients overloads them",
+                        "keep replicas spread per zone",
+                    ),
                 )
                 continue
             annotations = dig(service.body, "metadata", "annotations")
@@ -88,8 +91,10 @@ class TopologyRouting(Rule):
                     yield self.finding(
                         service,
                         pos_of(annotations, key),
-                        f"{service.ref.display} uses topology-aware routing "
-                        f"({key}: {value}): traffic stays in its zone, so load follows "
-                        "where the clients are; keep replicas spread per zone",
+                        (
+                            f"{service.ref.display} uses topology-aware routing ({key}: {value})",
+                            "traffic stays in its zone, so load follows where the clients are",
+                            "keep replicas spread per zone",
+                        ),
                     )
                     break

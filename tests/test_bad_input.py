@@ -41,7 +41,7 @@ def test_a_syntax_error_is_klb001_with_its_line_and_other_files_still_lint(tmp_p
     )
     (broken,) = _only(result.findings, "KLB001")
     assert broken.path.endswith("broken.yaml")
-    assert broken.line == 5 and "not valid YAML" in broken.message
+    assert broken.line == 5 and "not valid YAML" in broken.text
     assert _only(result.findings, "KLB104"), "the other file was still linted"
 
 
@@ -56,7 +56,7 @@ def test_scalar_and_list_documents_amid_manifests_are_klb002(tmp_path: Path) -> 
     text = SERVICE + "---\njust a string\n---\n- a\n- b\n"
     result = lint_files(tmp_path, {"m.yaml": text})
     problems = _only(result.findings, "KLB002")
-    assert [(f.line, f.message) for f in problems] == [
+    assert [(f.line, f.text) for f in problems] == [
         (11, "document 1 is a scalar, not a Kubernetes object"),
         (13, "document 2 is a list, not a Kubernetes object"),
     ]
@@ -71,7 +71,7 @@ def test_yaml_that_holds_no_manifest_is_skipped_quietly(tmp_path: Path) -> None:
 def test_an_object_with_no_kind_is_klb002(tmp_path: Path) -> None:
     result = lint_files(tmp_path, {"m.yaml": "apiVersion: v1\nmetadata:\n  name: x\n"})
     (finding,) = result.findings
-    assert finding.rule == "KLB002" and "no `kind`" in finding.message
+    assert finding.rule == "KLB002" and "no `kind`" in finding.text
     assert (finding.line, finding.column) == (1, 1)
 
 
@@ -97,7 +97,7 @@ def test_a_file_that_is_not_utf8_is_klb001_naming_the_line(tmp_path: Path) -> No
     result = lint_files(tmp_path, {"latin1.yaml": data, "ok.yaml": SERVICE})
     (finding,) = _only(result.findings, "KLB001")
     assert finding.path.endswith("latin1.yaml")
-    assert (finding.line, finding.column) == (4, 12) and "not UTF-8 (byte 0xe9)" in finding.message
+    assert (finding.line, finding.column) == (4, 12) and "not UTF-8 (byte 0xe9)" in finding.text
     assert _only(result.findings, "KLB104")
 
 
@@ -112,7 +112,7 @@ def test_a_bom_and_utf16_are_read(tmp_path: Path) -> None:
 def test_a_binary_file_named_yaml_is_klb001(tmp_path: Path) -> None:
     result = lint_files(tmp_path, {"image.yaml": b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"})
     (finding,) = result.findings
-    assert finding.rule == "KLB001" and "binary" in finding.message
+    assert finding.rule == "KLB001" and "binary" in finding.text
 
 
 def test_control_characters_are_klb001_with_a_position(tmp_path: Path) -> None:
@@ -129,7 +129,7 @@ def test_a_helm_template_is_klb003_and_skipped(tmp_path: Path) -> None:
     result = lint_files(tmp_path, {"templates/service.yaml": template})
     (finding,) = result.findings
     assert finding.rule == "KLB003" and (finding.line, finding.column) == (4, 9)
-    assert "helm template" in finding.message
+    assert "helm template" in finding.text
 
 
 def test_an_alias_bomb_neither_hangs_nor_eats_memory(tmp_path: Path) -> None:

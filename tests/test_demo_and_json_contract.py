@@ -34,7 +34,8 @@ def test_the_client_finding_names_the_service_it_resolved_through_the_env_var() 
     (client,) = [f for f in check_json(DEMO)["findings"] if f["rule"] == "KLB102"]
     assert client["path"] == f"{DEMO}/bad/client.py" and client["object"] is None
     assert "(BACKEND_ADDR as Deployment/shop/frontend sets it)" in client["message"]
-    assert "reaches ClusterIP Service/shop/backend" in client["message"]
+    assert client["headline"] == "gRPC channel to ClusterIP Service/shop/backend stays on one pod"
+    assert "dial it as dns:///backend-headless.shop.svc.cluster.local:50051" in client["message"]
     assert [(r["path"], r["line"]) for r in client["related"]] == [
         (f"{DEMO}/bad/frontend.yaml", 23),
         (f"{DEMO}/bad/backend.yaml", 40),
@@ -66,6 +67,7 @@ def test_json_matches_the_contract_field_for_field() -> None:
         "object",
         "container",
         "message",
+        "headline",
         "related",
         "fix",
     ]

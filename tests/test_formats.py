@@ -171,7 +171,7 @@ def test_junit_findings_below_fail_on_are_not_failures(tmp_path: Path) -> None:
 def test_statistics_and_quiet() -> None:
     stats = output("--statistics", TREES[0]).splitlines()
     assert "1\tKLB401\t[*] no-prestop" in stats and len(stats) == 6
-    quiet = output("--quiet", TREES[0]).splitlines()
+    quiet = output("--quiet", "--format", "concise", TREES[0]).splitlines()
     assert len(quiet) == 6 and not quiet[-1].startswith("Found")
 
 
@@ -239,3 +239,35 @@ def test_sarif_of_stdin_names_it_by_stdin_filename_and_fixes_what_was_read(
     (change,) = prestop["fixes"][0]["artifactChanges"]
     assert change["artifactLocation"]["uri"] == "k8s/app.yaml"
     assert "preStop" in change["replacements"][0]["insertedContent"]["text"]
+
+
+def test_text_styles_headline_detail_frame_and_concise(tmp_path: Path) -> None:
+    backend = str(FIXTURES / "demo" / "bad" / "backend.yaml")
+    headline = (
+        f"{backend}:22:17: KLB401 [*] [warning] container 'server' of "
+        "Deployment/shop/backend has no preStop hook"
+    )
+    piped = output("--isolated", "--select", "KLB401", backend).splitlines()
+    assert piped[:4] == [
+        headline,
+        "    it serves Service backend: on shutdown it stops while nodes still route to it, "
+        "failing requests",
+        "    add lifecycle.preStop.sleep (5 s)",
+        "Found 1 finding: 1 warning (1 file, 3 objects).",
+    ]
+    full = output("--isolated", "--select", "KLB401", "--format", "full", backend).splitlines()
+    assert full[:7] == [
+        headline,
+        "   |",
+        "20 |     spec:",
+        "21 |       containers:",
+        "22 |         - name: server",
+        "   | " + " " * 16 + "^ KLB401",  # under column 17
+        "   |",
+    ]
+    assert full[7].startswith("   = it serves Service backend: on shutdown it stops")
+    concise = output("--isolated", "--select", "KLB401", "--output-format", "concise", backend)
+    assert concise.splitlines()[0] == (
+        f"{headline}: it serves Service backend: on shutdown it stops while nodes still route "
+        "to it, failing requests; add lifecycle.preStop.sleep (5 s)"
+    )

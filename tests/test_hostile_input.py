@@ -63,7 +63,7 @@ def test_a_python_file_in_an_undeclared_encoding_says_so(tmp_path: Path) -> None
     result = lint_files(tmp_path, {"app.py": b'import grpc\nname = "caf\xe9"\n'})
     [finding] = result.findings
     assert (finding.rule, finding.line, finding.column) == ("KLB004", 2, 12)
-    assert "byte 0xe9 is not utf-8" in finding.message
+    assert "byte 0xe9 is not utf-8" in finding.text
 
 
 def test_fix_writes_a_latin1_python_file_back_in_latin1(tmp_path: Path) -> None:

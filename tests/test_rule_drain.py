@@ -13,7 +13,7 @@ from .helpers import lint_text
 
 def test_serving_container_without_prestop_is_klb401(tmp_path: Path) -> None:
     (finding,) = lint_text(tmp_path, web_deployment(READY), ["KLB401"])
-    assert finding.container == "web" and "no preStop hook" in finding.message
+    assert finding.container == "web" and "no preStop hook" in finding.text
     assert finding.related[0].message == "the Service it serves"
 
 
@@ -71,13 +71,13 @@ def test_klb402_points_at_the_explicit_grace_or_else_at_the_hook(tmp_path: Path)
     )
     assert (explicit.line, explicit.column) == (13, 38)
     assert (
-        "terminationGracePeriodSeconds 5 is not longer than the 5 s preStop pause"
-        in explicit.message
+        explicit.message
+        == "Deployment/web: grace period 5 s is not longer than the 5 s preStop pause"
     )
     hook = 'lifecycle:\n  preStop:\n    exec: {command: ["sleep", "45"]}'
     (default,) = lint_text(tmp_path / "b", web_deployment(hook), ["KLB402"])
     assert (default.line, default.column) == (19, 11)
-    assert "30 (the default)" in default.message
+    assert "grace period 30 s (the default)" in default.text
 
 
 def test_klb402_applies_without_a_service(tmp_path: Path) -> None:
@@ -120,7 +120,7 @@ def test_no_prestop_is_info_where_old_and_new_pods_never_overlap(
 ) -> None:
     (finding,) = lint_text(tmp_path, text, ["KLB401"])
     assert (finding.severity is Severity.INFO) is lowered
-    assert ("so a pause only delays the outage" in finding.message) is lowered
+    assert ("so a pause only delays the outage" in finding.text) is lowered
 
 
 def test_a_metrics_only_service_lowers_drain_and_readiness_unless_another_selects_too(
@@ -134,7 +134,7 @@ def test_a_metrics_only_service_lowers_drain_and_readiness_unless_another_select
         ("KLB302", Severity.INFO),
         ("KLB401", Severity.INFO),
     ]
-    assert "only carries metrics scrapes" in findings[0].message
+    assert "only carries metrics scrapes" in findings[0].text
     api = (
         "---\napiVersion: v1\nkind: Service\nmetadata: {name: api}\n"
         "spec: {selector: {app: web}, ports: [{name: http, port: 8080, targetPort: http}]}\n"

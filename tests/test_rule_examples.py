@@ -47,3 +47,26 @@ def test_ids_and_names_are_unique_and_well_formed() -> None:
     for rule in ALL_RULES:
         assert rule.id.startswith("KLB") and rule.id[3:].isdigit() and len(rule.id) == 6
         assert rule.name == rule.name.lower() and " " not in rule.name
+
+
+HEADLINE_LIMIT = 120
+
+
+def test_every_headline_reads_at_a_glance(tmp_path: Path) -> None:
+    """The text format's first line of every finding of every example, after its location,
+    fits in 120 characters; the why and the what-to-do go on the lines below."""
+    too_long, details = [], 0
+    for number, example in enumerate(c.values[1] for c in CASES):
+        result = lint_files(
+            tmp_path / str(number),
+            dict(example.files()),  # type: ignore[attr-defined]
+            report_unused_ignores=True,
+            links=example.links,  # type: ignore[attr-defined]
+        )
+        for finding in result.findings:
+            details += bool(finding.detail)
+            first = f"{finding.rule} [*] [{finding.severity.label}] {finding.message}"
+            if len(first) > HEADLINE_LIMIT or "\n" in finding.message:
+                too_long.append(first)
+    assert too_long == []
+    assert details > len(CASES) / 2, "the detail is kept, below the headline"

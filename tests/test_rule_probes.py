@@ -92,7 +92,7 @@ def test_a_liveness_probe_that_gives_up_much_later_is_info_and_says_so(tmp_path:
         "httpGet: {path: /h, port: http}\n  failureThreshold: 6",
     )
     assert finding.severity is Severity.INFO
-    assert "gives up at least twice as late" in finding.message
+    assert "gives up at least twice as late" in finding.text
 
 
 def test_a_liveness_probe_that_starts_earlier_is_not_lowered(tmp_path: Path) -> None:
@@ -113,7 +113,7 @@ def test_without_a_service_readiness_gates_nothing_so_it_is_info_and_jobs_are_le
     text = web_deployment(probes(SHARED_HTTP, SHARED_HTTP), service=False)
     (finding,) = lint_text(tmp_path / "a", text, ["KLB301"])
     assert finding.severity is Severity.INFO
-    assert "no scanned Service selects the pod, so readiness gates no traffic" in finding.message
+    assert "no scanned Service selects the pod, so readiness gates no traffic" in finding.text
     job = text.replace("apps/v1\nkind: Deployment", "batch/v1\nkind: Job")
     assert lint_text(tmp_path / "b", job, ["KLB301"]) == []
 
@@ -125,7 +125,7 @@ def test_without_a_service_readiness_gates_nothing_so_it_is_info_and_jobs_are_le
 def test_a_trivial_shared_command_is_info(tmp_path: Path, command: str) -> None:
     check = f"exec: {{command: {command}}}"
     (finding,) = klb301(tmp_path, check, check)
-    assert finding.severity is Severity.INFO and "checks next to nothing" in finding.message
+    assert finding.severity is Severity.INFO and "checks next to nothing" in finding.text
 
 
 def test_a_shell_script_that_does_more_is_not_trivial(tmp_path: Path) -> None:
@@ -142,7 +142,7 @@ def test_the_finding_points_at_liveness_and_relates_readiness(tmp_path: Path) ->
 
 def test_serving_container_without_readiness_is_klb302(tmp_path: Path) -> None:
     (finding,) = lint_text(tmp_path, web_deployment(), ["KLB302"])
-    assert finding.container == "web" and "serves Service web" in finding.message
+    assert finding.container == "web" and "serves Service web" in finding.text
     assert (finding.line, finding.column) == (14, 17)
 
 

@@ -27,7 +27,7 @@ def test_a_clusterip_governing_service_is_a_warning_pointing_at_service_name(
 def test_a_service_of_that_name_in_another_namespace_does_not_count(tmp_path: Path) -> None:
     elsewhere = _SERVICE.replace("  name: db\n", "  name: db\n  namespace: other\n")
     (finding,) = lint_text(tmp_path, _STATEFULSET + elsewhere, ["KLB110"])
-    assert finding.severity is Severity.INFO and "no scanned manifest defines" in finding.message
+    assert finding.severity is Severity.INFO and "no scanned manifest defines" in finding.text
 
 
 def test_the_unsafe_fix_makes_it_headless_and_keeps_the_rest(tmp_path: Path) -> None:

@@ -33,7 +33,8 @@ def finding_dict(finding: Finding) -> dict[str, Any]:
         "column": finding.column,
         "object": obj,
         "container": finding.container,
-        "message": finding.message,
+        "message": finding.text,
+        "headline": finding.message,
         "related": [
             {"path": r.path, "line": r.line, "message": r.message} for r in finding.related
         ],

@@ -41,7 +41,7 @@ def render(result: RunResult, fail_on: Severity = Severity.WARNING) -> str:
                 case,
                 "failure",
                 type=f"{finding.rule} {finding.name}",
-                message=f"{finding.rule}: {printable(finding.message)}",
+                message=f"{finding.rule}: {printable(finding.text)}",
             )
             failure.text = format_finding(finding, colour=False)
     suites.set("tests", suite.get("tests", "0"))

@@ -123,7 +123,7 @@ def _result(
         "ruleId": finding.rule,
         "ruleIndex": index[finding.rule],
         "level": _LEVELS[finding.severity],
-        "message": {"text": finding.message},
+        "message": {"text": finding.text},
         "partialFingerprints": {"k8slbFinding/v1": _fingerprint(finding, contents)},
         "locations": [
             {

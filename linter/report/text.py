@@ -1,11 +1,24 @@
-"""ruff-like text: `path:line:col: ID [severity] message`, then a summary line."""
+"""ruff-like text: `path:line:col: ID [severity] headline`, then the detail (with the
+offending lines and a caret, in the `full` style), and a summary line.
+
+Styles: `full` (code frame), `detail` (headline and detail lines, no frame: what a pipe or
+a narrow terminal gets from `--format text`), `concise` (one line per finding, the whole
+message on it).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable, MutableMapping
+from pathlib import Path
+
 import click
+from k8slb.encodings import text_lines
 from k8slb.engine import RunResult
 from k8slb.findings import Finding, Severity
 from k8slb.report.printable import printable
+
+STYLES = ("full", "detail", "concise")
+FRAME_CONTEXT = 2  # lines shown above the offending one
 
 _COLOURS = {Severity.ERROR: "red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 
@@ -16,14 +29,69 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'es' if word.endswith('x') else 's'}"
 
 
-def format_finding(finding: Finding, *, colour: bool) -> str:
+def _styler(colour: bool) -> Callable[..., str]:
     def style(text: str, **kwargs: object) -> str:
         return click.style(text, **kwargs) if colour else text  # type: ignore[arg-type]
 
+    return style
+
+
+def format_finding(finding: Finding, *, colour: bool, headline_only: bool = False) -> str:
+    """The finding's first line: where, rule, severity, and the message (all of it on the
+    line, or only its headline when the detail follows on lines of its own)."""
+    style = _styler(colour)
     where = style(f"{printable(finding.path)}:{finding.line}:{finding.column}:", bold=True)
     rule = style(finding.rule, fg=_COLOURS[finding.severity], bold=True)
     marker = " [*]" if finding.fix.available and finding.fix.safe else ""
-    return f"{where} {rule}{marker} [{finding.severity.label}] {printable(finding.message)}"
+    message = finding.message if headline_only else finding.text
+    return f"{where} {rule}{marker} [{finding.severity.label}] {printable(message)}"
+
+
+def _frame(finding: Finding, contents: MutableMapping[str, bytes], colour: bool) -> list[str]:
+    """The offending line with a few above it and a caret under the column (ruff's frame),
+    or nothing when the file cannot be read again."""
+    data = contents.get(finding.path)
+    if data is None:
+        try:
+            data = contents[finding.path] = Path(finding.path).read_bytes()
+        except OSError:
+            return []
+    lines = text_lines(finding.path, data)
+    if not 0 < finding.line <= len(lines):
+        return []
+    style = _styler(colour)
+    first = max(1, finding.line - FRAME_CONTEXT)
+    width = len(str(finding.line))
+    gutter = style(" " * width + " |", fg="blue", bold=True)
+    shown = [gutter]
+    for number in range(first, finding.line + 1):
+        bar = style(f"{number:>{width}} |", fg="blue", bold=True)
+        shown.append(f"{bar} {printable(lines[number - 1])}".rstrip())
+    offending = printable(lines[finding.line - 1][: finding.column - 1])
+    caret = style("^", fg=_COLOURS[finding.severity], bold=True)
+    shown += [f"{gutter} {' ' * len(offending)}{caret} {finding.rule}", gutter]
+    return shown
+
+
+def format_full(
+    finding: Finding,
+    *,
+    colour: bool,
+    style: str,
+    contents: MutableMapping[str, bytes] | None = None,
+) -> list[str]:
+    """A finding's lines in one of the STYLES."""
+    if style == "concise" or not finding.detail:
+        first = format_finding(finding, colour=colour, headline_only=style != "concise")
+        if style != "full" or contents is None:
+            return [first]
+        return [first, *_frame(finding, contents, colour)]
+    lines = [format_finding(finding, colour=colour, headline_only=True)]
+    frame = _frame(finding, contents, colour) if style == "full" and contents is not None else []
+    if frame:
+        indent = " " * (len(str(finding.line)) + 1)  # under the frame's bar
+        return [*lines, *frame, *(f"{indent}= {printable(d)}" for d in finding.detail)]
+    return [*lines, *(f"    {printable(d)}" for d in finding.detail)]
 
 
 def summary(result: RunResult) -> str:
@@ -62,13 +130,24 @@ def summary(result: RunResult) -> str:
 
 
 def render(
-    result: RunResult, *, colour: bool, show_suppressed: bool = False, quiet: bool = False
+    result: RunResult,
+    *,
+    colour: bool,
+    style: str = "concise",
+    show_suppressed: bool = False,
+    quiet: bool = False,
 ) -> str:
     shown = [(f, "") for f in result.findings]
     if show_suppressed:
         shown += [(f, f" (suppressed by {why})") for f, why in result.suppressed]
     shown.sort(key=lambda pair: pair[0].sort_key())
-    lines = [format_finding(f, colour=colour) + note for f, note in shown]
+    lines: list[str] = []
+    for finding, note in shown:
+        own = format_full(finding, colour=colour, style=style, contents=result.contents)
+        own[0] += note
+        lines += own
+        if style == "full" and len(own) > 1:
+            lines.append("")  # a blank line between frames, as ruff prints them
     if not quiet:
         lines.append(summary(result))
     return "".join(line + "\n" for line in lines)
