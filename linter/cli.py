@@ -26,6 +26,7 @@ from k8slb.findings import Finding, Severity
 from k8slb.index import MESHES
 from k8slb.internal import DEBUG_ENV, debugging, internal_error
 from k8slb.parsing import default_jobs
+from k8slb.progress import QUIET, Progress
 from k8slb.report import json as json_report
 from k8slb.report import text as text_report
 from k8slb.report.printable import printable
@@ -363,7 +364,19 @@ def check(
     for source in job.found.sources:
         if source.unread is not None:
             _note(f"not read: {source.path}: {source.unread}")
-    result = run(job.found.sources, job.settings, jobs=jobs or default_jobs(), cache=cache)
+    # a bar only for text read by a person: never for a machine format, nor with -q
+    watched = output_format in TEXT_FORMATS and not quiet and not statistics
+    progress = Progress.for_terminal() if watched else QUIET
+    try:
+        result = run(
+            job.found.sources,
+            job.settings,
+            jobs=jobs or default_jobs(),
+            cache=cache,
+            progress=progress,
+        )
+    finally:
+        progress.close()
     result.errors[:0] = job.found.errors
     chosen = baseline_file or job.baseline
     if write_baseline:

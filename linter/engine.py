@@ -17,6 +17,7 @@ from k8slb.internal import internal_error
 from k8slb.manifests import ManifestFile
 from k8slb.model import K8sObject, Problem
 from k8slb.parsing import Parsed, Unparsed, parse_all
+from k8slb.progress import QUIET, Progress
 from k8slb.projects import assign_projects
 from k8slb.pyfacts import PythonFacts
 from k8slb.rules.base import Context, Rule
@@ -107,6 +108,7 @@ def read_sources(
     *,
     jobs: int = 1,
     cache: ParseMemo | None = None,
+    progress: Progress = QUIET,
 ) -> Sources:
     """Parse every source's bytes once. Parses come from the cache when the file has not
     changed, and from a pool of `jobs` processes otherwise."""
@@ -121,7 +123,8 @@ def read_sources(
             parsed[source.path] = hit
         else:
             pending.append((source.path, source.language, data[source.path]))
-    for (path, _, content), result in zip(pending, parse_all(pending, jobs), strict=True):
+    progress.stage("files parsed", len(pending))
+    for (path, _, content), result in zip(pending, parse_all(pending, jobs, progress), strict=True):
         parsed[path] = result
         if cache is not None and not isinstance(result, Unparsed):
             cache.store(path, content, result)
@@ -144,6 +147,7 @@ def run(
     jobs: int = 1,
     cache: Cache | None = None,
     memo: ParseMemo | None = None,
+    progress: Progress = QUIET,
 ) -> RunResult:
     """Check `sources`. `cache` keeps parses and the result on disk; `memo` keeps parses in
     memory only (the fixer's passes)."""
@@ -165,9 +169,9 @@ def run(
             cache.remember((key, stat_key), remembered)
             cache.save()
             return replace(remembered, contents=data)
-    read = read_sources(sources, data, jobs=jobs, cache=cache or memo)
+    read = read_sources(sources, data, jobs=jobs, cache=cache or memo, progress=progress)
     read.errors[:0] = errors
-    result = _check(sources, settings, read)
+    result = _check(sources, settings, read, progress)
     if cache is not None and key is not None:
         cache.remember((key, stat_key), replace(result, contents={}))
         cache.save()
@@ -191,7 +195,9 @@ def _stat_key(sources: Sequence[Source], digest: str) -> str | None:
     return run_key("stat:" + digest, stats)
 
 
-def _check(sources: Sequence[Source], settings: Settings, read: Sources) -> RunResult:
+def _check(
+    sources: Sequence[Source], settings: Settings, read: Sources, progress: Progress = QUIET
+) -> RunResult:
     assign_projects(read.python)
     manifests, errors = read.manifests, read.errors
     objects: list[K8sObject] = [obj for m in manifests for obj in m.objects]
@@ -206,7 +212,9 @@ def _check(sources: Sequence[Source], settings: Settings, read: Sources) -> RunR
         fix_values=settings.fix_values,
     )
     findings: list[Finding] = []
+    progress.stage("rules run", len(settings.rules))
     for rule in settings.rules:
+        progress.advance()
         try:
             found = list(rule().check(context))  # all of a rule's findings, or none
         except Exception as error:  # a bug of k8slb's: the other rules still run

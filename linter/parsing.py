@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from k8slb.internal import internal_error
 from k8slb.manifests import ManifestFile, load_manifests
+from k8slb.progress import QUIET, Progress
 from k8slb.pyfacts import PythonFacts, is_test_path, worth_parsing
 
 # Below this many files, starting processes costs more than it saves (measured with
@@ -71,15 +72,19 @@ def default_jobs() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
-def parse_all(items: Sequence[Item], jobs: int) -> list[Parsed]:
-    """The parse of each item, in order."""
+def _counted(parsed: Parsed, progress: Progress) -> Parsed:
+    progress.advance()
+    return parsed
+
+
+def parse_all(items: Sequence[Item], jobs: int, progress: Progress = QUIET) -> list[Parsed]:
+    """The parse of each item, in order (each counted on `progress` as it is done)."""
     # fork() copies only the calling thread: with other threads alive (an embedding
     # program, a test runner with gRPC channels) a lock they hold could never be released
     # in the child. The CLI has one thread; anything else parses serially.
-    if jobs <= 1 or len(items) < PARALLEL_MIN_FILES or threading.active_count() > 1:
-        return [parse_one(*item) for item in items]
-    if "fork" not in multiprocessing.get_all_start_methods():
-        return [parse_one(*item) for item in items]  # no fork (Windows): stay serial
+    serial = jobs <= 1 or len(items) < PARALLEL_MIN_FILES or threading.active_count() > 1
+    if serial or "fork" not in multiprocessing.get_all_start_methods():  # Windows: no fork
+        return [_counted(parse_one(*item), progress) for item in items]
     global _ITEMS
     _ITEMS = items
     # Interleaved chunks balance big and small folders; a few per process keeps all busy.
@@ -93,13 +98,28 @@ def parse_all(items: Sequence[Item], jobs: int) -> list[Parsed]:
         context = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(jobs - 1, mp_context=context) as pool:
             pending = {start: pool.submit(_parse_chunk, (start, count)) for start in others}
+            counted: set[int] = set()
+
+            def count_finished() -> None:  # the workers' chunks, as they come in
+                for start, future in pending.items():
+                    if start not in counted and future.done():
+                        counted.add(start)
+                        progress.advance(len(items[start::count]))
+
             for start in own:
-                done[start] = [parse_one(*item) for item in items[start::count]]
+                done[start] = []
+                for item in items[start::count]:
+                    done[start].append(_counted(parse_one(*item), progress))
+                    if progress.enabled:
+                        count_finished()
             for start, future in pending.items():
                 try:
                     done[start] = future.result()
                 except BrokenProcessPool:  # a worker died: find the file that killed it
                     done[start] = [_alone(item, context) for item in items[start::count]]
+                if start not in counted:
+                    counted.add(start)
+                    progress.advance(len(done[start]))
     finally:
         _ITEMS = ()
     results: list[Parsed | None] = [None] * len(items)
