@@ -42,6 +42,7 @@ EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 TEXT_FORMATS = ("text", "full", "concise")
 FORMATS = (*TEXT_FORMATS, "json", "sarif", "github", "junit")
 FRAME_COLUMNS = 80
+NOQA_STYLES = ("comment", "annotation")  # what --add-noqa writes
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -318,6 +319,20 @@ def cli() -> None:
     help="Fix what can be fixed safely, then report the rest: `k8slb fix` (ruff's check --fix).",
 )
 @click.option(
+    "--add-noqa",
+    is_flag=True,
+    help="Silence every finding reported now where it is (see --noqa-style); a flag, so "
+    "`--add-noqa .` never takes the path for a value.",
+)
+@click.option(
+    "--noqa-style",
+    type=click.Choice(NOQA_STYLES),
+    default="comment",
+    show_default=True,
+    help="What --add-noqa writes: a `# k8slb: ignore[ID]` comment on the finding's line, or "
+    "the k8slb.io/ignore annotation on its object (Python findings always get a comment).",
+)
+@click.option(
     "-o",
     "--output-file",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -334,6 +349,8 @@ def check(
     baseline_file: Path | None,
     write_baseline: bool,
     then_fix: bool,
+    add_noqa: bool,
+    noqa_style: str,
     **options: Any,
 ) -> None:
     """Lint manifests and Python code under PATHS (default: the current folder; `-` reads
@@ -395,6 +412,10 @@ def check(
         sys.exit(EXIT_ERROR if result.errors else EXIT_CLEAN)
     if chosen is not None and (baseline_file is not None or chosen.is_file()):
         _apply_baseline(result, chosen, report_unused=job.settings.report_unused_ignores)
+    if add_noqa:
+        if from_stdin or output_format not in TEXT_FORMATS or output_file or write_baseline:
+            raise click.UsageError("--add-noqa edits files: no stdin, --format, -o or baseline")
+        sys.exit(_add_noqa(result, job, noqa_style))
     to_file = output_file is not None
     colour = _use_colour() and not to_file
     output = _render(
@@ -418,6 +439,43 @@ def check(
     for message in result.errors:
         _fail(message)
     sys.exit(job.exit_code(result))
+
+
+def _add_noqa(result: RunResult, job: Run, style: str) -> int:
+    """Write the suppressions; the exit code: 0 when every finding is silenced now, 1 when
+    some could not be, 2 when a file could not be written or read."""
+    from k8slb.fixing.noqa import add_noqa
+    from k8slb.fixing.write import write_atomically
+
+    added = add_noqa(result.findings, result.contents, style)
+    by_path = {s.path: s for s in job.found.sources}
+    unwritten = 0
+    for path, new in sorted(added.text.items()):
+        location = by_path[path].location if path in by_path else None
+        problem = "not a file" if location is None else None
+        if location is not None:
+            problem = write_atomically(Path(location), result.contents[path], new)
+        if problem is not None:
+            result.errors.append(f"{path}: not written: {problem}")
+            unwritten += 1
+    for refusal in added.refused:
+        _fail(f"not silenced: {printable(refusal)}")
+    files = len(added.text) - unwritten
+    silenced = added.comments + added.annotations
+    how = [
+        f"{n} by {what}"
+        for n, what in ((added.comments, "comment"), (added.annotations, "annotation"))
+        if n
+    ]
+    click.echo(
+        f"Silenced {silenced} finding{'s' * (silenced != 1)} in {files} file{'s' * (files != 1)}"
+        + (f" ({', '.join(how)})." if how else ".")
+    )
+    for message in result.errors:
+        _fail(message)
+    if result.errors:
+        return EXIT_ERROR
+    return EXIT_FINDINGS if added.refused else EXIT_CLEAN
 
 
 def _apply_baseline(result: RunResult, path: Path, *, report_unused: bool) -> None:

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 
 ANNOTATION = "k8slb.io/ignore"
-_COMMENT = re.compile(
+COMMENT = re.compile(
     r"#\s*k8slb:\s*ignore(?:\[(?P<codes>[^\]]*)\])?(?P<reason>[^#\n]*)", re.IGNORECASE
 )
 
@@ -35,7 +35,7 @@ def comment_markers(path: str, text: str) -> list[Marker]:
         return []
     markers: list[Marker] = []
     for number, line in enumerate(text.splitlines(), start=1):
-        match = _COMMENT.search(line)
+        match = COMMENT.search(line)
         if match is None:
             continue
         codes = match.group("codes")

@@ -1,0 +1,194 @@
+"""`check --add-noqa`: silence every current finding where it is, so a team can turn k8slb
+on today and fix the old findings later (ruff's `--add-noqa`).
+
+Two styles: a `# k8slb: ignore[ID]` comment at the end of the finding's line (YAML and
+Python: codes already there are kept, new ones are added to the same comment), or
+(`--add-noqa=annotation`) the `k8slb.io/ignore` annotation on the object, which survives
+tools that drop comments. The file is checked as a fix is: the YAML must hold exactly the
+same data, the Python the same syntax tree; a line where a comment would change what the
+file says (inside a block scalar, after a `\\` continuation) is refused and named.
+"""
+
+from __future__ import annotations
+
+import ast
+import warnings
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from k8slb.encodings import codec_for
+from k8slb.findings import Finding
+from k8slb.fixing.edits import YamlEdit
+from k8slb.fixing.fixer import apply_edits
+from k8slb.fixing.verify import plain, yaml_fix_problem
+from k8slb.markers import ANNOTATION, COMMENT, split_codes
+from k8slb.yamltree import compose
+
+# Findings that are not silenced in place: an unused suppression is removed, not ignored,
+# and an unread file cannot be edited.
+NOT_IN_PLACE = frozenset({"KLB005", "KLB006"})
+
+
+@dataclass
+class Added:
+    text: dict[str, bytes] = field(default_factory=dict)  # the files that change
+    comments: int = 0  # findings silenced by a comment
+    annotations: int = 0  # findings silenced by an annotation
+    refused: list[str] = field(default_factory=list)  # "path:line: why"
+
+
+def _merged(codes: Iterable[str], new: Iterable[str], joiner: str = ", ") -> str:
+    return joiner.join(dict.fromkeys([*codes, *sorted(new)]))
+
+
+def _with_comment(line: str, codes: set[str]) -> str:
+    """The line with the codes in its k8slb comment: added to one already there, or a new
+    comment after two spaces (what ruff and black write before a comment)."""
+    body = line.rstrip("\r\n")
+    ending = line[len(body) :]
+    match = COMMENT.search(body)
+    if match is not None and match.group("codes") is not None:
+        start, end = match.span("codes")
+        old = split_codes(match.group("codes"))
+        return body[:start] + _merged(old, codes - set(old)) + body[end:] + ending
+    comment = f"# k8slb: ignore[{_merged((), codes)}]"
+    return f"{body.rstrip()}  {comment}{ending}"
+
+
+def _same_python(old: str, new: str) -> bool:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return ast.dump(ast.parse(old)) == ast.dump(ast.parse(new))
+    except (SyntaxError, ValueError):
+        return False
+
+
+def _unchanged(path: str, old: str, new: str) -> bool:
+    if _is_python(path):
+        return _same_python(old, new)
+    return yaml_fix_problem(old, new, []) is None
+
+
+def comment_lines(
+    path: str, data: bytes, codes_by_line: dict[int, set[str]]
+) -> tuple[bytes, list[int]]:
+    """The file with a comment on each of those lines, and the lines refused. All comments
+    are checked together; only when that fails is each line checked alone."""
+    codec = codec_for(path, data)
+    if codec is None:
+        return data, sorted(codes_by_line)
+    try:
+        text = codec.decode(data)
+    except UnicodeDecodeError:
+        return data, sorted(codes_by_line)
+    lines = text.splitlines(keepends=True)
+    wanted = {n: c for n, c in codes_by_line.items() if 0 < n <= len(lines)}
+    refused = sorted(set(codes_by_line) - set(wanted))
+
+    def commented(chosen: Iterable[int]) -> str:
+        copy = list(lines)
+        for number in chosen:
+            copy[number - 1] = _with_comment(copy[number - 1], wanted[number])
+        return "".join(copy)
+
+    new = commented(wanted)
+    if not _unchanged(path, text, new):
+        kept = [n for n in sorted(wanted) if _unchanged(path, text, commented([n]))]
+        refused = sorted({*refused, *(set(wanted) - set(kept))})
+        new = commented(kept)
+    try:
+        return codec.encode(new), refused
+    except UnicodeEncodeError:
+        return data, sorted(codes_by_line)
+
+
+def _object_body(text: str, document: int, item: int | None) -> tuple[Any, tuple[str | int, ...]]:
+    """The object's mapping in the file's data, and its path from the document's root."""
+    documents = compose(text).documents
+    data = plain(documents[document].data) if document < len(documents) else None
+    if item is None:
+        return data, ()
+    items = data.get("items") if isinstance(data, dict) else None
+    return (items[item] if isinstance(items, list) and item < len(items) else None), ("items", item)
+
+
+def _annotation_edits(path: str, text: str, findings: Sequence[Finding]) -> list[YamlEdit]:
+    """One `k8slb.io/ignore` edit per object, naming every rule found on it, added to the
+    codes the annotation names already (its reason after `;` kept)."""
+    by_object: dict[tuple[int, int | None], set[str]] = defaultdict(set)
+    for finding in findings:
+        assert finding.object is not None
+        by_object[(finding.object.document, finding.object.item)].add(finding.rule)
+    edits = []
+    for (document, item), codes in by_object.items():
+        body, root = _object_body(text, document, item)
+        metadata = body.get("metadata") if isinstance(body, dict) else None
+        if not isinstance(metadata, dict):
+            continue  # nothing to annotate: apply_edits would refuse it anyway
+        annotations = metadata.get("annotations")
+        existing = annotations.get(ANNOTATION) if isinstance(annotations, dict) else None
+        old, _, reason = str(existing).partition(";") if existing is not None else ("", "", "")
+        value = _merged(split_codes(old), codes - set(split_codes(old)), ",")
+        value += f";{reason}" if reason else ""
+        where = (*root, "metadata")
+        if isinstance(annotations, dict):
+            edits.append(
+                YamlEdit(path, document, (*where, "annotations"), "set-key", (ANNOTATION, value))
+            )
+        else:
+            edits.append(
+                YamlEdit(path, document, where, "set-key", ("annotations", {ANNOTATION: value}))
+            )
+    return edits
+
+
+def add_noqa(findings: Sequence[Finding], contents: dict[str, bytes], style: str) -> Added:
+    """Every finding silenced in its file (the files read from disk where `contents` lacks
+    them); nothing is written here."""
+    added = Added()
+    by_file: dict[str, list[Finding]] = defaultdict(list)
+    for finding in findings:
+        if finding.rule not in NOT_IN_PLACE:
+            by_file[finding.path].append(finding)
+    for path, found in sorted(by_file.items()):
+        data = contents.get(path)
+        if data is None:
+            try:
+                data = contents[path] = Path(path).read_bytes()
+            except OSError as error:
+                added.refused.append(f"{path}: cannot be read: {error.strerror or error}")
+                continue
+        annotated = [
+            f
+            for f in found
+            if style == "annotation" and f.object is not None and not _is_python(path)
+        ]
+        commented = [f for f in found if f not in annotated]
+        lines: dict[int, set[str]] = defaultdict(set)
+        for finding in commented:
+            lines[finding.line].add(finding.rule)
+        new, refused = comment_lines(path, data, lines) if lines else (data, [])
+        added.refused += [
+            f"{path}:{n}: a comment there would change what the file says" for n in refused
+        ]
+        added.comments += sum(1 for f in commented if f.line not in refused)
+        if annotated:
+            codec = codec_for(path, new)
+            edits = _annotation_edits(path, codec.decode(new), annotated) if codec else []
+            done, problems = apply_edits(new, edits) if edits else (new, ["nothing to annotate"])
+            if problems:
+                added.refused += [f"{path}: annotation not added: {p}" for p in problems]
+            else:
+                new = done
+                added.annotations += len(annotated)
+        if new != data:
+            added.text[path] = new
+    return added
+
+
+def _is_python(path: str) -> bool:
+    return path.lower().endswith(".py")

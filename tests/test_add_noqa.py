@@ -1,0 +1,139 @@
+"""`check --add-noqa`: every finding reported now is silenced where it is, in the file's own
+style, byte-faithful elsewhere, refused where a comment would change what the file says,
+and a second run changes nothing."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from click.testing import CliRunner
+from k8slb.cli import cli
+from k8slb.fixing.noqa import comment_lines
+
+from .helpers import FIXTURES
+
+
+def _check(*args: str) -> tuple[int, str]:
+    done = CliRunner().invoke(cli, ["check", "--isolated", "--no-cache", *args])
+    return done.exit_code, done.output
+
+
+def _demo(tmp_path: Path) -> Path:
+    target = tmp_path / "demo"
+    shutil.copytree(FIXTURES / "demo" / "bad", target)
+    return target
+
+
+def _changed(before: Path, after: Path) -> dict[str, list[tuple[str, str]]]:
+    """Per file, the (old, new) lines that differ (the files keep their line count)."""
+    changed = {}
+    for old in sorted(before.iterdir()):
+        new = after / old.name
+        pairs = [
+            (a, b)
+            for a, b in zip(old.read_text().splitlines(), new.read_text().splitlines(), strict=True)
+            if a != b
+        ]
+        if pairs:
+            changed[old.name] = pairs
+    return changed
+
+
+def test_comments_silence_every_finding_on_its_line_and_a_second_run_changes_nothing(
+    tmp_path: Path,
+) -> None:
+    demo = _demo(tmp_path)
+    code, output = _check("--add-noqa", str(demo))
+    assert code == 0, output
+    assert "Silenced 6 findings in 3 files (6 by comment)." in output
+    assert _changed(FIXTURES / "demo" / "bad", demo) == {
+        "backend.yaml": [
+            ("        - name: server", "        - name: server  # k8slb: ignore[KLB401]"),
+            ("          livenessProbe:", "          livenessProbe:  # k8slb: ignore[KLB301]"),
+            ("spec:", "spec:  # k8slb: ignore[KLB101]"),
+        ],
+        "client.py": [
+            (
+                "channel = grpc.insecure_channel(BACKEND_ADDR)",
+                "channel = grpc.insecure_channel(BACKEND_ADDR)  # k8slb: ignore[KLB102]",
+            )
+        ],
+        "server.py": [
+            (
+                "    server = grpc.server(futures.ThreadPoolExecutor(max_workers=16))",
+                "    server = grpc.server(futures.ThreadPoolExecutor(max_workers=16))"
+                "  # k8slb: ignore[KLB201]",
+            ),
+            (
+                "        server.wait_for_termination()",
+                "        server.wait_for_termination()  # k8slb: ignore[KLB403]",
+            ),
+        ],
+    }
+    assert _check(str(demo))[0] == 0
+    snapshot = {p.name: p.read_bytes() for p in demo.iterdir()}
+    code, output = _check("--add-noqa", str(demo))
+    assert code == 0 and "Silenced 0 findings in 0 files." in output
+    assert {p.name: p.read_bytes() for p in demo.iterdir()} == snapshot
+
+
+def test_annotations_on_the_objects_and_comments_where_there_is_no_object(tmp_path: Path) -> None:
+    demo = _demo(tmp_path)
+    code, output = _check("--add-noqa", "--noqa-style", "annotation", "--select", "KLB4", str(demo))
+    assert code == 0 and "(1 by comment, 1 by annotation)" in output, output
+    text = (demo / "backend.yaml").read_text()
+    assert "  annotations:\n    k8slb.io/ignore: KLB401\n" in text
+    assert "# k8slb: ignore[KLB403]" in (demo / "server.py").read_text()
+    assert _check("--select", "KLB4", str(demo))[0] == 0
+
+
+def test_codes_join_the_comment_or_annotation_already_there(tmp_path: Path) -> None:
+    manifest = (FIXTURES / "demo" / "bad" / "backend.yaml").read_text()
+    manifest = manifest.replace(
+        "        - name: server\n",
+        "        - name: server  # k8slb: ignore[KLB302] probed elsewhere\n",
+    )
+    path = tmp_path / "backend.yaml"
+    path.write_text(manifest)
+    assert _check("--add-noqa", "--select", "KLB401", str(path))[0] == 0
+    assert "- name: server  # k8slb: ignore[KLB302, KLB401] probed elsewhere\n" in path.read_text()
+
+    annotated = manifest.replace(
+        "  name: backend\n  namespace: shop\n  labels:",
+        "  name: backend\n  namespace: shop\n  annotations:\n"
+        '    k8slb.io/ignore: "KLB301; legacy"\n  labels:',
+        1,
+    )
+    assert annotated != manifest
+    path.write_text(annotated)
+    code, _ = _check("--add-noqa", "--noqa-style", "annotation", "--select", "KLB401", str(path))
+    assert code == 0
+    assert 'k8slb.io/ignore: "KLB301,KLB401; legacy"' in path.read_text()
+
+
+def test_crlf_and_the_rest_of_the_file_are_kept(tmp_path: Path) -> None:
+    original = (FIXTURES / "demo" / "bad" / "backend.yaml").read_bytes().replace(b"\n", b"\r\n")
+    path = tmp_path / "backend.yaml"
+    path.write_bytes(original)
+    assert _check("--add-noqa", "--select", "KLB401", str(path))[0] == 0
+    expected = original.replace(
+        b"        - name: server\r\n", b"        - name: server  # k8slb: ignore[KLB401]\r\n"
+    )
+    assert path.read_bytes() == expected
+
+
+def test_a_comment_that_would_change_the_file_is_refused() -> None:
+    block = "a: |\n  line one\n  line two\nb: 1\n"
+    new, refused = comment_lines("x.yaml", block.encode(), {2: {"KLB401"}, 4: {"KLB401"}})
+    assert refused == [2], "inside a block scalar the comment would be text"
+    assert new.decode() == "a: |\n  line one\n  line two\nb: 1  # k8slb: ignore[KLB401]\n"
+    python = 'x = 1 + \\\n    2\ns = """\nkept\n"""\n'
+    new, refused = comment_lines("x.py", python.encode(), {1: {"KLB201"}, 4: {"KLB201"}})
+    assert refused == [1, 4] and new.decode() == python
+
+
+def test_add_noqa_refuses_stdin_and_machine_formats(tmp_path: Path) -> None:
+    done = CliRunner().invoke(cli, ["check", "--add-noqa", "-"], input="kind: Service\n")
+    assert done.exit_code == 2 and "--add-noqa edits files" in done.output
+    assert _check("--add-noqa", "--format", "json", str(tmp_path))[0] == 2
