@@ -29,6 +29,7 @@ CASES = {
     "python-client": ["--select", "KLB103"],
     "python-sigterm": ["--select", "KLB403", "--unsafe-fixes"],
     "python-sigterm-aio": ["--select", "KLB403", "--unsafe-fixes"],
+    "python-line-length": ["--select", "KLB103,KLB201,KLB204"],
 }
 
 
@@ -41,6 +42,9 @@ def fixed_copy(tmp_path: Path, case: str) -> Path:
     source = _input(case)
     target = tmp_path / source.name
     shutil.copyfile(source, target)
+    settings = source.with_name("line-length.toml")  # the project's formatter settings
+    if settings.exists():
+        shutil.copyfile(settings, tmp_path / "pyproject.toml")
     result = CliRunner().invoke(cli, ["fix", *CASES[case], str(target)])
     assert result.exit_code in (0, 1), result.output
     return target
@@ -85,3 +89,40 @@ def test_imports_a_fix_adds_are_where_isort_puts_them(case: str) -> None:
         check=False,
     )
     assert done.returncode == 0, done.stdout
+
+
+def test_python_fixes_keep_to_the_configured_line_length_so_the_formatter_keeps_them() -> None:
+    ruff = Path(sys.executable).with_name("ruff")
+    if not ruff.exists():
+        pytest.skip("ruff is not installed next to this Python")
+    golden = FIXTURES / "fix" / "python-line-length" / "out.py"
+    assert max(len(line) for line in golden.read_text().splitlines()) <= 88
+    done = subprocess.run(
+        [str(ruff), "format", "--isolated", "--line-length", "88", "--diff", str(golden)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout
+
+
+def test_the_line_length_is_the_nearest_formatter_setting(tmp_path: Path) -> None:
+    from k8slb.fixing.line_length import _for_folder, line_length_for
+
+    _for_folder.cache_clear()
+    (tmp_path / ".git").mkdir()
+    app = tmp_path / "services" / "app"
+    app.mkdir(parents=True)
+    assert line_length_for(str(app / "x.py")) is None, "nothing configured: no wrapping"
+    _for_folder.cache_clear()
+    (tmp_path / "pyproject.toml").write_text("[tool.black]\n")
+    assert line_length_for(str(app / "x.py")) == 88, "black's own default"
+    _for_folder.cache_clear()
+    (tmp_path / "services" / "pyproject.toml").write_text("[tool.ruff]\nline-length = 120\n")
+    assert line_length_for(str(app / "x.py")) == 120
+    _for_folder.cache_clear()
+    (app / "ruff.toml").write_text("line-length = 100\n")
+    assert line_length_for(str(app / "x.py")) == 100
+    _for_folder.cache_clear()
+    (app / "ruff.toml").write_text("line-length = [broken")
+    assert line_length_for(str(app / "x.py")) == 120, "a broken file is passed over"

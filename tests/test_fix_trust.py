@@ -88,7 +88,9 @@ def test_python_that_would_not_compile_is_not_written(
     source = "import grpc\n\nserver = grpc.server(None)\n"
     target = tmp_path / "server.py"
     target.write_text(source)
-    monkeypatch.setattr(fixer, "apply_python", lambda text, edits: text + "def (\n")
+    monkeypatch.setattr(
+        fixer, "apply_python", lambda text, edits, line_length=None: text + "def (\n"
+    )
     _, output = _fix(target)
     assert target.read_text() == source
     assert "would not compile" in output
@@ -143,7 +145,9 @@ def test_a_fix_that_never_settles_is_not_written(
     source = "import grpc\n\n" + SERVER
     target = tmp_path / "server.py"
     target.write_text(source)
-    monkeypatch.setattr(fixer, "apply_python", lambda text, edits: text + "# one more line\n")
+    monkeypatch.setattr(
+        fixer, "apply_python", lambda text, edits, line_length=None: text + "# one more line\n"
+    )
     _, output = _fix(target, "--select", "KLB201")
     assert target.read_text() == source
     assert "do not settle" in output

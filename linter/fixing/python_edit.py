@@ -7,10 +7,12 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import libcst as cst
 from k8slb.fixing.edits import PythonEdit
+from k8slb.fixing.line_length import balanced, split_call, split_sequence
 from k8slb.fixing.yaml_edit import Refused
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
@@ -107,9 +109,17 @@ def _set_second(pair: cst.List | cst.Tuple, value: Any) -> cst.List | cst.Tuple:
 class _Editor(cst.CSTTransformer):
     METADATA_DEPENDENCIES = (PositionProvider,)
 
-    def __init__(self, edits: Sequence[PythonEdit], names: dict[str, str]) -> None:
+    def __init__(
+        self,
+        edits: Sequence[PythonEdit],
+        names: dict[str, str],
+        layout: _Layout | None = None,
+    ) -> None:
         super().__init__()
         self.names = names  # how the module names `signal` and `asyncio`
+        self.layout = layout  # None: lines may grow as long as the fix makes them
+        self.statement_line = 0  # where the statement being visited starts
+        self.too_long: set[int] = set()  # edited literals their call must split
         self.at = {(e.line, e.column): e for e in edits}
         self.done: set[tuple[int, int]] = set()
         self.handlers: dict[tuple[int, int], PythonEdit] = {
@@ -127,6 +137,53 @@ class _Editor(cst.CSTTransformer):
             self.done.add(key)
             return edit
         return None
+
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+        self.statement_line = self.get_metadata(PositionProvider, node).start.line
+
+    def _fit(self, original: cst.CSTNode, new: Any) -> Any:
+        """The edited node, split over lines when the fix made its line longer than the
+        project's line length. A literal inside a call on one line is left to the call
+        (split there, as black does); anything else inside a bracket opened earlier on
+        its line is left as it is, since its indentation cannot be known."""
+        layout = self.layout
+        if layout is None:
+            return new
+        parens = getattr(original, "lpar", None)
+        start = self.get_metadata(PositionProvider, parens[0] if parens else original).start
+        closing = getattr(original, "rpar", None)
+        end = self.get_metadata(PositionProvider, closing[-1] if closing else original).end
+        if start.line != end.line:
+            return new
+        line = layout.lines[start.line - 1]
+        prefix, suffix = line[: start.column], line[end.column :].rstrip("\r\n")
+        code = cst.Module([]).code_for_node
+        if len(prefix) + len(code(new)) + len(suffix) <= layout.limit:
+            return new
+        if not balanced(prefix):
+            if isinstance(new, cst.List | cst.Tuple):
+                self.too_long.add(id(new))  # the call around it splits, then it
+            return new
+        # The line's indentation beyond its statement's (the block's, which libcst adds).
+        block = _leading(layout.lines[self.statement_line - 1])
+        level = _leading(line)[len(block) :] if _leading(line).startswith(block) else None
+        if level is None:
+            return new
+        step = layout.step
+        if isinstance(new, cst.List | cst.Tuple):
+            return split_sequence(new, level, step)
+        if not isinstance(new, cst.Call):
+            return new
+        split = split_call(new, level, step)
+        width = len(_leading(line)) + len(step)
+        args = [
+            arg.with_changes(value=split_sequence(arg.value, level + step, step))
+            if isinstance(arg.value, cst.List | cst.Tuple)
+            and (id(arg.value) in self.too_long or width + len(code(arg)) + 1 > layout.limit)
+            else arg
+            for arg in split.args
+        ]
+        return split.with_changes(args=args)
 
     def leave_List(self, original: cst.List, updated: cst.List) -> cst.BaseExpression:
         return self._sequence(original, updated, updated.lbracket)
@@ -147,11 +204,13 @@ class _Editor(cst.CSTTransformer):
         updated = _comment_to_last_element(updated, elements)
         for pair in edit.value:
             elements = _append(elements, cst.Element(cst.parse_expression(literal(pair))), opening)
-        return updated.with_changes(elements=elements)
+        return self._fit(original, updated.with_changes(elements=elements))  # type: ignore[no-any-return]
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         edit = self._edit_for(original)
         if edit is None:
+            if any(id(arg.value) in self.too_long for arg in updated.args):
+                return self._fit(original, updated)  # type: ignore[no-any-return]
             return updated
         if edit.op == "add-options":
             pairs = "[" + ", ".join(literal(p) for p in edit.value) + "]"
@@ -163,7 +222,8 @@ class _Editor(cst.CSTTransformer):
                     whitespace_after=cst.SimpleWhitespace(""),
                 ),
             )
-            return updated.with_changes(args=_append(list(updated.args), argument, updated))
+            new = updated.with_changes(args=_append(list(updated.args), argument, updated))
+            return self._fit(original, new)  # type: ignore[no-any-return]
         if edit.op == "set-argument":
             index, keyword, value = edit.value
             args = list(updated.args)
@@ -239,8 +299,20 @@ def module_names(module: cst.Module, wanted: Sequence[str]) -> dict[str, str]:
     return names
 
 
-def apply_python(source: str, edits: Sequence[PythonEdit]) -> str:
-    """The source with the edits made; Refused when one cannot be."""
+def _leading(line: str) -> str:
+    return line[: len(line) - len(line.lstrip(" \t"))]
+
+
+@dataclass(frozen=True)
+class _Layout:
+    limit: int  # the project's line length
+    step: str  # the module's indentation unit
+    lines: list[str]  # the original source's lines
+
+
+def apply_python(source: str, edits: Sequence[PythonEdit], line_length: int | None = None) -> str:
+    """The source with the edits made, its lines kept to `line_length` where a fix would
+    make one longer; Refused when an edit cannot be made."""
     try:
         module = cst.parse_module(source)
     except cst.ParserSyntaxError as error:
@@ -248,7 +320,12 @@ def apply_python(source: str, edits: Sequence[PythonEdit]) -> str:
     wrapper = MetadataWrapper(module)
     handlers = any(e.op == "add-sigterm-handler" for e in edits)
     names = module_names(module, ("signal", "asyncio")) if handlers else {}
-    editor = _Editor(edits, names)
+    layout = (
+        _Layout(line_length, module.default_indent, source.splitlines(keepends=True))
+        if line_length is not None
+        else None
+    )
+    editor = _Editor(edits, names, layout)
     edited = wrapper.visit(editor)
     missing = [
         e for e in edits if (e.line, e.column) not in editor.done and e.op != "add-sigterm-handler"
