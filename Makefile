@@ -18,7 +18,7 @@ $(BIN)/python:
 
 $(RUN_STAMP): pyproject.toml | $(BIN)/python
 	rm -f $(VENV)/.installed-run-*
-	$(PIP_INSTALL) -e . --config-settings editable_mode=strict
+	$(PIP_INSTALL) -e '.[helm]' --config-settings editable_mode=strict
 	touch $@
 
 $(TEST_STAMP): pyproject.toml | $(BIN)/python

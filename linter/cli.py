@@ -19,6 +19,7 @@ from k8slb import __version__
 from k8slb import baseline as baselines
 from k8slb.baseline import DEFAULT_FILE as DEFAULT_BASELINE
 from k8slb.cache import Cache
+from k8slb.charts import HelmOptions
 from k8slb.config import Config, ConfigError, find_config, load_config, project_root
 from k8slb.docs import rule_markdown
 from k8slb.engine import RunResult, Settings, run
@@ -186,6 +187,28 @@ def common_options(command: F) -> F:
             is_flag=True,
             help="Report suppressions that suppress nothing (KLB005).",
         ),
+        click.option(
+            "--helm-values",
+            multiple=True,
+            metavar="FILE",
+            type=click.Path(dir_okay=False),
+            help="A values file for the charts rendered (repeatable; after each chart's "
+            "values.yaml, as `helm template -f`).",
+        ),
+        click.option(
+            "--helm-set",
+            multiple=True,
+            metavar="KEY=VALUE",
+            help="A value for the charts rendered (repeatable; as `helm template --set`).",
+        ),
+        click.option(
+            "--helm-release", metavar="NAME", help="The release name [default: the chart's]."
+        ),
+        click.option(
+            "--helm-namespace",
+            metavar="NAME",
+            help="The namespace charts are rendered for [default: default].",
+        ),
     ]
     for option in reversed(options):
         command = option(command)
@@ -232,6 +255,10 @@ def make_run(
     isolated: bool,
     report_unused_ignores: bool,
     context: Sequence[str],
+    helm_values: Sequence[str] = (),
+    helm_set: Sequence[str] = (),
+    helm_release: str | None = None,
+    helm_namespace: str | None = None,
 ) -> Run:
     """The command line over the configuration over the defaults."""
     start = _start(paths or ["."])
@@ -257,6 +284,9 @@ def make_run(
         exemptions=config.exemptions,
         config_root=config.root,
         report_unused_ignores=report_unused_ignores,
+        helm=HelmOptions(
+            tuple(helm_values), tuple(helm_set), helm_release, helm_namespace or "default"
+        ),
     )
     exclude = Exclude(tuple(config.exclude), config.root) if config.exclude else None
     found = discover(paths or ["."], stdin_filename, exclude)

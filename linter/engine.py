@@ -9,6 +9,15 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from k8slb.cache import Cache, ParseMemo, run_key
+from k8slb.charts import (
+    HelmOptions,
+    RenderedTemplate,
+    chart_file,
+    relocate,
+    render,
+    rendered_templates,
+    stat_signature,
+)
 from k8slb.config import Exemption
 from k8slb.findings import Finding
 from k8slb.fixing.edits import FixValues
@@ -39,6 +48,7 @@ class Settings:
     config_root: Path | None = None
     report_unused_ignores: bool = False
     today: datetime.date | None = None  # when exemptions expire; None: the real today
+    helm: HelmOptions = field(default_factory=HelmOptions)
 
     def digest(self, sources: Sequence[Source]) -> str:
         """Everything besides the files' bytes that a run's result depends on (sets sorted:
@@ -54,6 +64,7 @@ class Settings:
                 str(self.config_root),
                 self.report_unused_ignores,
                 self.today or datetime.date.today(),
+                self.helm,
                 [(s.path, s.language, s.report, s.unread) for s in sources],
             )
         )
@@ -81,6 +92,8 @@ class Sources:
     python: list[PythonFacts] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     contents: dict[str, bytes] = field(default_factory=dict)
+    templates: dict[str, RenderedTemplate] = field(default_factory=dict)  # of rendered charts
+    rendered_from: dict[str, str] = field(default_factory=dict)  # template path -> chart
 
 
 def read_bytes(
@@ -109,6 +122,7 @@ def read_sources(
     jobs: int = 1,
     cache: ParseMemo | None = None,
     progress: Progress = QUIET,
+    helm: HelmOptions | None = None,
 ) -> Sources:
     """Parse every source's bytes once. Parses come from the cache when the file has not
     changed, and from a pool of `jobs` processes otherwise."""
@@ -117,6 +131,16 @@ def read_sources(
     pending: list[tuple[str, str, bytes]] = []
     for source in sources:
         if source.path not in data:
+            continue
+        if source.language == "helm":  # rendered here: Go does not survive a fork
+            rendering = render(source.path, helm or HelmOptions())
+            read.manifests.append(
+                ManifestFile(chart_file(source.path), problems=rendering.problems)
+            )
+            read.templates.update(rendered_templates(rendering))
+            for path, text in rendering.files.items():
+                read.rendered_from[path] = source.path
+                pending.append((path, "yaml", text.encode()))
             continue
         hit = cache.parsed(source.path, data[source.path]) if cache is not None else None
         if hit is not None:
@@ -128,6 +152,12 @@ def read_sources(
         parsed[path] = result
         if cache is not None and not isinstance(result, Unparsed):
             cache.store(path, content, result)
+    for path in read.rendered_from:
+        found = parsed.get(path)
+        if isinstance(found, ManifestFile):
+            read.manifests.append(found)
+        elif isinstance(found, Unparsed):
+            read.errors.append(found.error)
     for source in sources:
         found = parsed.get(source.path)
         if isinstance(found, ManifestFile):
@@ -169,13 +199,20 @@ def run(
             cache.remember((key, stat_key), remembered)
             cache.save()
             return replace(remembered, contents=data)
-    read = read_sources(sources, data, jobs=jobs, cache=cache or memo, progress=progress)
+    read = read_sources(
+        sources, data, jobs=jobs, cache=cache or memo, progress=progress, helm=settings.helm
+    )
     read.errors[:0] = errors
     result = _check(sources, settings, read, progress)
     if cache is not None and key is not None:
         cache.remember((key, stat_key), replace(result, contents={}))
         cache.save()
     return result
+
+
+def _reported(path: str, reported: set[str], read: Sources) -> bool:
+    """Whether a file (or the chart that rendered it) is reported on."""
+    return path in reported or read.rendered_from.get(path) in reported
 
 
 def _stat_key(sources: Sequence[Source], digest: str) -> str | None:
@@ -188,6 +225,9 @@ def _stat_key(sources: Sequence[Source], digest: str) -> str | None:
         if source.unread is not None:
             continue  # its verdict is in the settings digest
         try:
+            if source.language == "helm":
+                stats.append(f"{source.path}:{stat_signature(source.location)}")
+                continue
             status = os.stat(source.location)
         except OSError:
             return None
@@ -246,8 +286,12 @@ def _check(
                 for marker in outcome.unused
                 if judgeable(marker, selected) and not misnamed.get(id(marker))
             ]
+    findings = [relocate(f, read.templates) for f in findings]
+    outcome.suppressed = [(relocate(f, read.templates), why) for f, why in outcome.suppressed]
     reported = {s.path for s in sources if s.report}
     if len(reported) < len(sources):  # --context: the other files only inform
+        reported |= {path for path, chart in read.rendered_from.items() if chart in reported}
+        reported |= {chart_file(s.path) for s in sources if s.report and s.language == "helm"}
         findings = [f for f in findings if f.path in reported]
         outcome.suppressed = [(f, why) for f, why in outcome.suppressed if f.path in reported]
     findings.sort(key=Finding.sort_key)
@@ -257,8 +301,10 @@ def _check(
         paths=[m.path for m in manifests] + [f.path for f in read.python],
         contents=read.contents,
         files=sum(1 for s in sources if s.report and s.path in read.contents),
-        objects=sum(1 for obj in objects if obj.path in reported),
-        unknown_kinds=sum(1 for obj in objects if obj.spec is None and obj.path in reported),
+        objects=sum(1 for obj in objects if _reported(obj.path, reported, read)),
+        unknown_kinds=sum(
+            1 for obj in objects if obj.spec is None and _reported(obj.path, reported, read)
+        ),
         other_documents=sum(m.other_documents for m in manifests),
         errors=errors,
     )

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import BinaryIO, Literal
 
 import pathspec
+from k8slb.charts import is_chart, pack
 
 YAML_SUFFIXES = (".yaml", ".yml")
 PYTHON_SUFFIXES = (".py",)
@@ -38,7 +39,7 @@ SKIPPED_DIRS = frozenset(
     }
 )
 
-Language = Literal["yaml", "python"]
+Language = Literal["yaml", "python", "helm"]  # helm: a chart's folder
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,8 @@ class Source:
         stream is refused instead of filling the memory."""
         if self.location is None:
             return _bounded(sys.stdin.buffer)
+        if self.language == "helm":  # a chart: its files, for the cache's keys
+            return pack(self.location)
         with open(self.location, "rb") as handle:
             return _bounded(handle)
 
@@ -182,6 +185,9 @@ def _walk_folder(
             entries = sorted(listing, key=lambda entry: entry.name)
     except OSError as error:  # unreadable, or a path longer than the system allows
         errors.append(f"{shown_folder}: cannot read folder: {error.strerror or error}")
+        return
+    if is_chart([e.name for e in entries if e.is_file(follow_symlinks=False)]):
+        yield shown_folder, "helm", None  # rendered whole; its templates are no manifests
         return
     if folder != base and any(e.name == ".gitignore" for e in entries):
         rules = rules.below(Path(folder))

@@ -1,0 +1,142 @@
+"""From a line of a rendered manifest back to the template line that wrote it, and to the
+value that filled it in.
+
+Templates write YAML whose keys mostly stand in the template as they come out: at the same
+indentation, under the same parents. So a rendered line is matched to the template lines
+with the same key path (the keys above it, by indentation); several candidates are told
+apart by the line's text, with each `{{ ... }}` action standing for whatever it printed.
+No unique match (a key written by an `include`): the template's `kind:` line.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+
+_ACTION = re.compile(r"\{\{.*?\}\}")
+_KEY = re.compile(r"""^(?:"[^"]*"|'[^']*'|[^\s:#'"{][^:#]*?)\s*:(?:\s|$)""")
+_VALUE_REFERENCE = re.compile(r"\.Values\.([A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*)")
+
+Path = tuple[str, ...]
+
+
+def _only_action(text: str) -> bool:
+    return bool(text) and not _ACTION.sub("", text).strip()
+
+
+def key_paths(lines: list[str], *, template: bool) -> list[Path | None]:
+    """Each line's key path (`spec`, `template`, `-`, `name` ...), None for lines that
+    write no key (blank, comments, document markers, template-only lines)."""
+    paths: list[Path | None] = []
+    stack: list[tuple[int, str]] = []
+    for line in lines:
+        text = line.rstrip()
+        stripped = text.lstrip()
+        if not stripped or stripped.startswith("#") or stripped.startswith("---"):
+            if stripped.startswith("---"):
+                stack = []
+            paths.append(None)
+            continue
+        if template and _only_action(stripped):
+            paths.append(None)
+            continue
+        indent = len(text) - len(stripped)
+        tokens: list[tuple[int, str]] = []
+        rest, column = stripped, indent
+        while rest.startswith("- ") or rest == "-":
+            tokens.append((column, "-"))
+            after = rest[1:].lstrip()
+            column += len(rest) - len(after)
+            rest = after
+        key = _KEY.match(rest)
+        if key is not None:
+            tokens.append((column, key.group(0).rstrip().rstrip(":").strip("\"'")))
+        if not tokens:
+            paths.append(None)  # a scalar continuing the line above, a flow item...
+            continue
+        while stack and stack[-1][0] >= tokens[0][0]:
+            stack.pop()
+        stack += tokens
+        paths.append(tuple(name for _, name in stack))
+    return paths
+
+
+@functools.lru_cache(maxsize=64)
+def _pattern(template_line: str) -> re.Pattern[str]:
+    """The template line as a pattern: its literal text, each action matching anything."""
+    pieces = _ACTION.split(template_line.strip())
+    return re.compile(".*?".join(re.escape(piece) for piece in pieces) + r"\Z")
+
+
+@dataclass
+class TemplateLines:
+    """One template and what it rendered to."""
+
+    template: list[str]
+    rendered: list[str]
+
+    def __post_init__(self) -> None:
+        by_path: dict[Path, list[int]] = {}
+        for number, path in enumerate(key_paths(self.template, template=True), start=1):
+            if path is not None:
+                by_path.setdefault(path, []).append(number)
+        candidates: list[list[int]] = []
+        for text, path in zip(self.rendered, key_paths(self.rendered, template=False), strict=True):
+            found = by_path.get(path, []) if path is not None else []
+            if len(found) > 1:
+                fitting = [n for n in found if _pattern(self.template[n - 1]).match(text.strip())]
+                found = fitting or found
+            candidates.append(found)
+        # Rendered lines come out in template order (a loop repeats a stretch). Between
+        # candidates: a list item's first key is the one nearest above the next certain
+        # line (its sibling); any other key the one nearest below the previous line's.
+        following: list[int | None] = [None] * len(candidates)
+        upcoming: int | None = None
+        for index in range(len(candidates) - 1, -1, -1):
+            following[index] = upcoming
+            if len(candidates[index]) == 1:
+                upcoming = candidates[index][0]
+        self._lines: list[int | None] = []
+        last = 0
+        for index, found in enumerate(candidates):
+            choice = found[0] if found else None
+            if len(found) > 1:
+                after = [n for n in found if n > last]
+                ahead = following[index]
+                item = self.rendered[index].lstrip().startswith("- ")
+                if item and ahead is not None and [n for n in after if n < ahead]:
+                    choice = max(n for n in after if n < ahead)
+                elif after:
+                    choice = after[0]
+            self._lines.append(choice)
+            last = choice or last
+
+    def line(self, rendered_line: int) -> int:
+        """The template line that wrote this rendered line (1-based)."""
+        if 0 < rendered_line <= len(self._lines):
+            found = self._lines[rendered_line - 1]
+            if found is not None:
+                return found
+        return self.kind_line()
+
+    def kind_line(self) -> int:
+        for number, line in enumerate(self.template, start=1):
+            if line.startswith("kind:"):
+                return number
+        return 1
+
+    def value_references(self, template_line: int) -> list[str]:
+        """The `.Values.a.b` a template line prints, as `a.b`."""
+        if not 0 < template_line <= len(self.template):
+            return []
+        return _VALUE_REFERENCE.findall(self.template[template_line - 1])
+
+
+def value_line(values_text: str, dotted: str) -> int | None:
+    """The line of `a.b` in a values file (the key `b` under `a`), or None."""
+    wanted = tuple(dotted.split("."))
+    for number, path in enumerate(key_paths(values_text.splitlines(), template=False), start=1):
+        if path == wanted:
+            return number
+    return None

@@ -1,0 +1,249 @@
+"""Helm charts: rendered with Helm's own engine, linted as the manifests they produce, and
+each finding put back on the template line that wrote it.
+
+A folder with a `Chart.yaml` is a chart. It is rendered with helm-python-sdk (Helm v4's Go
+SDK in a C library, no binary needed; `pip install 'k8slb[helm]'`), else with a `helm`
+binary on PATH (`helm template`), else it is reported once (KLB003, info) and skipped. Rendering
+happens in the main process, before the parse: the Go runtime does not survive a fork.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from k8slb.chart_lines import TemplateLines, value_line
+from k8slb.findings import NO_FIX, Finding, Related, Severity
+from k8slb.model import Problem
+
+CHART_FILES = ("Chart.yaml", "Chart.yml")
+UNRENDERED = "KLB003"  # a chart Helm cannot render, or that nothing here can render
+HELM_TIMEOUT = 60  # seconds a `helm template` may take
+MAX_CHART_BYTES = 64 * 1024 * 1024  # all of a chart's files together
+# Helm names the template and the place of an error: `template: chart/templates/x.yaml:12:3`.
+_HELM_PLACE = re.compile(r"(?P<file>[\w.\-/]+\.(?:ya?ml|tpl|txt)):(?P<line>\d+)(?::(?P<col>\d+))?")
+
+
+_TEST_HOOK = re.compile(r"""^\s*["']?helm\.sh/hook["']?\s*:\s*["']?test""", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class HelmOptions:
+    """How to render: value files (after the chart's values.yaml), `--set` values, and the
+    release's name (default: the chart's) and namespace."""
+
+    values: tuple[str, ...] = ()
+    set_values: tuple[str, ...] = ()
+    release: str | None = None
+    namespace: str = "default"
+
+
+@dataclass
+class Rendering:
+    """A chart's rendered manifests, by the path of the template that wrote each."""
+
+    chart: str  # the chart's folder, as shown
+    files: dict[str, str] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+    values_files: list[str] = field(default_factory=list)  # as shown, in merge order
+
+
+def is_chart(names: Sequence[str]) -> bool:
+    return any(name in CHART_FILES for name in names)
+
+
+def chart_file(chart: str) -> str:
+    for name in CHART_FILES:
+        if os.path.isfile(os.path.join(chart, name)):
+            return os.path.join(chart, name)
+    return os.path.join(chart, CHART_FILES[0])
+
+
+def pack(location: Path) -> bytes:
+    """Every regular file of the chart, with its path, in one byte string: what the cache
+    keys the chart's result on (a folder's own time stamp misses edits inside it)."""
+    parts: list[bytes] = []
+    total = 0
+    for folder, folders, files in os.walk(location):
+        folders.sort()
+        for name in sorted(files):
+            path = os.path.join(folder, name)
+            if os.path.islink(path) or not os.path.isfile(path):
+                continue
+            with open(path, "rb") as handle:
+                data = handle.read(MAX_CHART_BYTES + 1)
+            total += len(data)
+            if total > MAX_CHART_BYTES:
+                raise OSError(f"the chart's files exceed {MAX_CHART_BYTES // 2**20} MiB")
+            relative = os.path.relpath(path, location).encode()
+            parts += [relative, b"\0", str(len(data)).encode(), b"\0", data]
+    return b"".join(parts)
+
+
+@functools.cache
+def _engine() -> str | None:
+    """`sdk`, `binary`, or None when neither is here."""
+    try:
+        import helm_python  # noqa: F401
+    except (ImportError, OSError):
+        return "binary" if shutil.which("helm") else None
+    return "sdk"
+
+
+def render(chart: str, options: HelmOptions) -> Rendering:
+    """The chart rendered; problems (KLB003: Helm's message, or that nothing here renders
+    charts) instead of an exception."""
+    rendering = Rendering(chart)
+    where = chart_file(chart)
+    engine = _engine()
+    if engine is None:
+        rendering.problems.append(
+            Problem(
+                UNRENDERED,
+                where,
+                1,
+                1,
+                f"Helm chart {chart} is not rendered, so not linted",
+                severity=Severity.INFO,
+                detail=(
+                    "install `k8slb[helm]` (Helm's engine, no binary needed) or put helm on PATH",
+                ),
+            )
+        )
+        return rendering
+    try:
+        values = _values(options)
+        by_name = (
+            _render_sdk(chart, values, options)
+            if engine == "sdk"
+            else _render_binary(chart, options)
+        )
+    except HelmFailure as failure:
+        rendering.problems.append(_problem(chart, where, str(failure)))
+        return rendering
+    rendering.values_files = [os.path.join(chart, "values.yaml"), *options.values]
+    for name, text in by_name.items():
+        if not name.endswith((".yaml", ".yml")) or not text.strip():
+            continue  # NOTES.txt, and templates an `if` left empty
+        if _TEST_HOOK.search(text):
+            continue  # `helm test` pods: run by hand, not part of the release's traffic
+        rendering.files[_shown(chart, name)] = text
+    return rendering
+
+
+class HelmFailure(Exception):
+    """Helm could not render the chart; the message is Helm's."""
+
+
+def _values(options: HelmOptions) -> dict[str, Any]:
+    """The user's values: files in order, then `--set` (Helm's own precedence)."""
+    if not options.values and not options.set_values:
+        return {}
+    import helm_python
+
+    merged: dict[str, Any] = {}
+    for path in options.values:
+        try:
+            text = Path(path).read_text("utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            raise HelmFailure(f"{path}: cannot read the values file: {error}") from None
+        try:
+            _merge(merged, helm_python.values_from_yaml(text))
+        except helm_python.HelmError as error:
+            raise HelmFailure(f"{path}: {error}") from None
+    for assignment in options.set_values:
+        try:
+            _merge(merged, helm_python.parse_set_string(assignment))
+        except helm_python.HelmError as error:
+            raise HelmFailure(f"--helm-set {assignment}: {error}") from None
+    return merged
+
+
+def _merge(into: dict[str, Any], new: Mapping[str, Any]) -> None:
+    for key, value in new.items():
+        if isinstance(value, Mapping) and isinstance(into.get(key), dict):
+            _merge(into[key], value)
+        else:
+            into[key] = value
+
+
+def _render_sdk(chart: str, values: dict[str, Any], options: HelmOptions) -> dict[str, str]:
+    import helm_python
+
+    try:
+        with helm_python.Chart.load(chart) as loaded:
+            return loaded.render(
+                values or None,
+                name=options.release or loaded.name or os.path.basename(chart),
+                namespace=options.namespace,
+            )
+    except helm_python.HelmError as error:
+        raise HelmFailure(str(error)) from None
+
+
+def _render_binary(chart: str, options: HelmOptions) -> dict[str, str]:
+    """`helm template`, its stream split back into files by the `# Source:` comments."""
+    release = options.release or os.path.basename(os.path.abspath(chart))
+    command = ["helm", "template", release, chart, "--namespace", options.namespace]
+    for path in options.values:
+        command += ["--values", path]
+    for assignment in options.set_values:
+        command += ["--set", assignment]
+    with tempfile.TemporaryDirectory() as home:  # no user plugins or repositories
+        env = {
+            **os.environ,
+            "HELM_CONFIG_HOME": home,
+            "HELM_CACHE_HOME": home,
+            "HELM_DATA_HOME": home,
+        }
+        try:
+            done = subprocess.run(
+                command, capture_output=True, text=True, timeout=HELM_TIMEOUT, env=env, check=False
+            )
+        except (OSError, subprocess.TimeoutExpired) as error:
+            raise HelmFailure(f"helm template failed: {error}") from None
+    if done.returncode != 0:
+        raise HelmFailure(done.stderr.strip() or f"helm template exited with {done.returncode}")
+    files: dict[str, str] = {}
+    current = None
+    for document in re.split(r"^---\s*$", done.stdout, flags=re.MULTILINE):
+        source = re.search(r"^# Source: (.+)$", document, flags=re.MULTILINE)
+        if source is not None:
+            current = source.group(1).strip()
+        if current is not None:
+            files[current] = (
+                files.get(current, "")
+                + ("---\n" if current in files else "")
+                + document.lstrip("\n")
+            )
+    return files
+
+
+def _shown(chart: str, name: str) -> str:
+    """`podinfo/templates/x.yaml` (Helm's name: the chart's name first) as the path of that
+    template under the chart's folder, as the user sees it."""
+    _, _, inside = name.partition("/")
+    return os.path.join(chart, inside) if inside else os.path.join(chart, name)
+
+
+def _problem(chart: str, where: str, message: str) -> Problem:
+    """KLB003 (a warning: none of the chart is linted) at the template and line Helm names,
+    else at Chart.yaml."""
+    first = message.strip().splitlines()[0] if message.strip() else "Helm could not render it"
+    text = f"Helm cannot render chart {chart}: {first}"
+    detail = ("none of its objects is linted until it renders (see --helm-values, --helm-set)",)
+    place = _HELM_PLACE.search(first)
+    if place is not None:
+        shown = _shown(chart, place.group("file"))
+        if os.path.isfile(shown):
+            line, column = int(place.group("line")), int(place.group("col") or 1)
+            return Problem(UNRENDERED, shown, line, column, text, None, Severity.WARNING, detail)
+    return Problem(UNRENDERED, where, 1, 1, text, None, Severity.WARNING, detail)
