@@ -247,3 +247,81 @@ def _problem(chart: str, where: str, message: str) -> Problem:
             line, column = int(place.group("line")), int(place.group("col") or 1)
             return Problem(UNRENDERED, shown, line, column, text, None, Severity.WARNING, detail)
     return Problem(UNRENDERED, where, 1, 1, text, None, Severity.WARNING, detail)
+
+
+@dataclass
+class RenderedTemplate:
+    """A template of a rendered chart: how its rendered lines map back to it, and the
+    values files that fed it (for `related`)."""
+
+    chart: str
+    lines: TemplateLines
+    values_files: list[str]
+
+
+def rendered_templates(rendering: Rendering) -> dict[str, RenderedTemplate]:
+    found = {}
+    for path, text in rendering.files.items():
+        try:
+            template = Path(path).read_text("utf-8", errors="replace").splitlines()
+        except OSError:
+            template = []  # a subchart in a .tgz: no file to point at
+        found[path] = RenderedTemplate(
+            rendering.chart, TemplateLines(template, text.splitlines()), rendering.values_files
+        )
+    return found
+
+
+def _values_related(template: RenderedTemplate, line: int) -> list[Related]:
+    """Where each value the template line prints is set: the last values file that has it."""
+    related = []
+    for dotted in template.lines.value_references(line):
+        for values_file in reversed(template.values_files):
+            try:
+                text = Path(values_file).read_text("utf-8", errors="replace")
+            except OSError:
+                continue
+            found = value_line(text, dotted)
+            if found is not None:
+                name = os.path.basename(values_file)
+                related.append(Related(values_file, found, f"{name}:{found} {dotted}"))
+                break
+    return related
+
+
+def relocate(finding: Finding, templates: Mapping[str, RenderedTemplate]) -> Finding:
+    """A finding about rendered text, put on its template line (with the values it came
+    from); its fix is for a human: the rendered text is not what is on disk."""
+    template = templates.get(finding.path)
+    related = tuple(
+        replace(r, line=templates[r.path].lines.line(r.line)) if r.path in templates else r
+        for r in finding.related
+    )
+    if template is None:
+        return finding if related == finding.related else replace(finding, related=related)
+    line = template.lines.line(finding.line)
+    text = template.lines.template[line - 1] if 0 < line <= len(template.lines.template) else ""
+    column = len(text) - len(text.lstrip()) + 1
+    detail = finding.detail
+    if finding.fix.available:
+        detail = (*detail, f"make that change in the template (chart {template.chart})")
+    return replace(
+        finding,
+        line=line,
+        column=column,
+        related=(*_values_related(template, line), *related),
+        fix=NO_FIX,
+        edits=(),
+        detail=detail,
+    )
+
+
+def stat_signature(location: Path) -> str:
+    """Size and time of every file of the chart: what tells a warm run that it changed."""
+    stamps = []
+    for folder, folders, files in os.walk(location):
+        folders.sort()
+        for name in sorted(files):
+            status = os.stat(os.path.join(folder, name), follow_symlinks=False)
+            stamps.append(f"{name}:{status.st_size}:{status.st_mtime_ns}")
+    return ",".join(stamps)
