@@ -9,6 +9,7 @@ happens in the main process, before the parse: the Go runtime does not survive a
 
 from __future__ import annotations
 
+import copy
 import functools
 import os
 import re
@@ -22,6 +23,7 @@ from typing import Any
 
 from k8slb.chart_lines import TemplateLines, value_line
 from k8slb.findings import NO_FIX, Finding, Related, Severity
+from k8slb.manifests import ManifestFile
 from k8slb.model import Problem
 
 CHART_FILES = ("Chart.yaml", "Chart.yml")
@@ -127,7 +129,9 @@ def render(chart: str, options: HelmOptions) -> Rendering:
             else _render_binary(chart, options)
         )
     except HelmFailure as failure:
-        rendering.problems.append(_problem(chart, where, str(failure)))
+        if failure.path is not None:
+            where = failure.path
+        rendering.problems.append(_problem(chart, where, str(failure), failure.line))
         return rendering
     rendering.values_files = [os.path.join(chart, "values.yaml"), *options.values]
     for name, text in by_name.items():
@@ -140,7 +144,12 @@ def render(chart: str, options: HelmOptions) -> Rendering:
 
 
 class HelmFailure(Exception):
-    """Helm could not render the chart; the message is Helm's."""
+    """Helm could not render the chart; the message is Helm's. `path` and `line` name a
+    file of the user's (a values file) when the fault is there."""
+
+    def __init__(self, message: str, path: str | None = None, line: int = 1) -> None:
+        super().__init__(message)
+        self.path, self.line = path, line
 
 
 def _values(options: HelmOptions) -> dict[str, Any]:
@@ -158,7 +167,9 @@ def _values(options: HelmOptions) -> dict[str, Any]:
         try:
             _merge(merged, helm_python.values_from_yaml(text))
         except helm_python.HelmError as error:
-            raise HelmFailure(f"{path}: {error}") from None
+            line = re.search(r"\bline (\d+)", str(error))
+            where = int(line.group(1)) if line else 1
+            raise HelmFailure(f"values file {path}: {error}", path, where) from None
     for assignment in options.set_values:
         try:
             _merge(merged, helm_python.parse_set_string(assignment))
@@ -234,7 +245,7 @@ def _shown(chart: str, name: str) -> str:
     return os.path.join(chart, inside) if inside else os.path.join(chart, name)
 
 
-def _problem(chart: str, where: str, message: str) -> Problem:
+def _problem(chart: str, where: str, message: str, line: int = 1) -> Problem:
     """KLB003 (a warning: none of the chart is linted) at the template and line Helm names,
     else at Chart.yaml."""
     first = message.strip().splitlines()[0] if message.strip() else "Helm could not render it"
@@ -246,7 +257,7 @@ def _problem(chart: str, where: str, message: str) -> Problem:
         if os.path.isfile(shown):
             line, column = int(place.group("line")), int(place.group("col") or 1)
             return Problem(UNRENDERED, shown, line, column, text, None, Severity.WARNING, detail)
-    return Problem(UNRENDERED, where, 1, 1, text, None, Severity.WARNING, detail)
+    return Problem(UNRENDERED, where, line, 1, text, None, Severity.WARNING, detail)
 
 
 @dataclass
@@ -301,7 +312,9 @@ def relocate(finding: Finding, templates: Mapping[str, RenderedTemplate]) -> Fin
         return finding if related == finding.related else replace(finding, related=related)
     line = template.lines.line(finding.line)
     text = template.lines.template[line - 1] if 0 < line <= len(template.lines.template) else ""
-    column = len(text) - len(text.lstrip()) + 1
+    rendered = template.lines.rendered
+    same = 0 < finding.line <= len(rendered) and rendered[finding.line - 1] == text
+    column = finding.column if same else len(text) - len(text.lstrip()) + 1
     detail = finding.detail
     if finding.fix.available:
         detail = (*detail, f"make that change in the template (chart {template.chart})")
@@ -325,3 +338,16 @@ def stat_signature(location: Path) -> str:
             status = os.stat(os.path.join(folder, name), follow_symlinks=False)
             stamps.append(f"{name}:{status.st_size}:{status.st_mtime_ns}")
     return ",".join(stamps)
+
+
+def in_namespace(manifests: ManifestFile, namespace: str) -> ManifestFile:
+    """The rendered objects as the release puts them: those that name no namespace are in
+    the release's (`helm install -n`). Copies: a parse may be shared through the cache."""
+    objects = []
+    for obj in manifests.objects:
+        if obj.namespace is None:
+            obj = copy.copy(obj)
+            obj.namespace = namespace
+            obj.ref = replace(obj.ref, namespace=namespace)
+        objects.append(obj)
+    return replace(manifests, objects=objects)

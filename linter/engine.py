@@ -13,6 +13,7 @@ from k8slb.charts import (
     HelmOptions,
     RenderedTemplate,
     chart_file,
+    in_namespace,
     relocate,
     render,
     rendered_templates,
@@ -155,7 +156,7 @@ def read_sources(
     for path in read.rendered_from:
         found = parsed.get(path)
         if isinstance(found, ManifestFile):
-            read.manifests.append(found)
+            read.manifests.append(in_namespace(found, (helm or HelmOptions()).namespace))
         elif isinstance(found, Unparsed):
             read.errors.append(found.error)
     for source in sources:

@@ -1,0 +1,238 @@
+"""Helm charts are rendered with Helm's engine and linted; each finding is reported on the
+template line that wrote it, with the value that filled it in; a chart that cannot be
+rendered is one clear finding, and the rest is still linted."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from k8slb import charts
+from k8slb.cli import cli
+
+from .helpers import SHARED
+
+CHART = {
+    "Chart.yaml": "apiVersion: v2\nname: shop\nversion: 0.1.0\n",
+    "values.yaml": "replicaCount: 3\ngrpcPort: 50051\nservice:\n  type: ClusterIP\n",
+    "templates/_helpers.tpl": '{{- define "shop.labels" -}}\napp: api\n{{- end }}\n',
+    "templates/deployment.yaml": """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {{ .Release.Name }}-api
+  labels:
+    {{- include "shop.labels" . | nindent 4 }}
+spec:
+  replicas: {{ .Values.replicaCount }}
+  selector:
+    matchLabels:
+      app: api
+  template:
+    metadata:
+      labels:
+        app: api
+    spec:
+      containers:
+        - name: api
+          image: registry.example/api:1.0
+          ports:
+            - name: grpc
+              containerPort: {{ .Values.grpcPort }}
+          readinessProbe:
+            grpc:
+              port: {{ .Values.grpcPort }}
+""",
+    "templates/service.yaml": """\
+apiVersion: v1
+kind: Service
+metadata:
+  name: {{ .Release.Name }}-api
+  namespace: {{ .Release.Namespace }}
+spec:
+  type: {{ .Values.service.type }}
+  selector:
+    app: api
+  ports:
+    - name: grpc
+      port: {{ .Values.grpcPort }}
+      targetPort: grpc
+""",
+}
+
+
+def write(folder: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        target = folder / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text)
+    return folder
+
+
+def check(*args: str) -> tuple[int, dict[str, Any]]:
+    done = CliRunner().invoke(cli, ["check", "--isolated", "--format", "json", *args])
+    assert done.exit_code in (0, 1), done.output
+    report: dict[str, Any] = json.loads(done.stdout)
+    return done.exit_code, report
+
+
+def where(report: dict[str, Any], chart: Path) -> list[tuple[str, str, int, int]]:
+    return [
+        (f["rule"], str(Path(f["path"]).relative_to(chart)), f["line"], f["column"])
+        for f in report["findings"]
+    ]
+
+
+def test_findings_are_on_the_template_lines_with_the_values_they_came_from(tmp_path: Path) -> None:
+    chart = write(tmp_path / "shop", CHART)
+    _, report = check(str(chart))
+    assert where(report, chart) == [
+        ("KLB401", "templates/deployment.yaml", 18, 17),  # `- name: api`
+        ("KLB101", "templates/service.yaml", 7, 3),  # `type: {{ .Values.service.type }}`
+    ]
+    klb101 = report["findings"][1]
+    assert (
+        klb101["headline"]
+        == "Service/default/shop-api carries gRPC (port name 'grpc') on a ClusterIP"
+    )
+    assert "Deployment/default/shop-api runs 3 replicas" in klb101["message"]
+    assert klb101["related"][0] == {
+        "path": str(chart / "values.yaml"),
+        "line": 4,
+        "message": "values.yaml:4 service.type",
+    }
+    assert report["summary"]["objects"] == 2 and report["summary"]["files"] == 1
+    assert klb101["fix"]["available"] is False, "a template is not the rendered text"
+
+
+def test_value_files_and_set_values_are_helm_s_own(tmp_path: Path) -> None:
+    chart = write(tmp_path / "shop", CHART)
+    write(chart, {"values-prod.yaml": "service:\n  type: NodePort\n"})
+    _, report = check("--helm-values", str(chart / "values-prod.yaml"), str(chart))
+    klb101 = next(f for f in report["findings"] if f["rule"] == "KLB101")
+    assert "on a NodePort" in klb101["headline"]
+    assert klb101["related"][0]["message"] == "values-prod.yaml:2 service.type"
+    _, headless = check(
+        "--helm-set", "service.type=ClusterIP", "--helm-set", "grpcPort=9000", str(chart)
+    )
+    assert "grpcPort=9000" and "port: 9000" not in json.dumps(headless)
+    assert any(f["rule"] == "KLB101" for f in headless["findings"])
+    _, renamed = check("--helm-release", "prod", "--helm-namespace", "shop", str(chart))
+    assert any("Service/shop/prod-api" in f["headline"] for f in renamed["findings"])
+
+
+@pytest.mark.parametrize(
+    ("template", "line", "says"),
+    [
+        ('  a: {{ required "set image" .Values.image }}\n', 6, "set image"),
+        ('  a: {{ fail "this chart needs a database" }}\n', 6, "needs a database"),
+        ("  a: {{ .Values.a | nope }}\n", 6, 'function "nope" not defined'),
+    ],
+    ids=["required", "fail", "parse-error"],
+)
+def test_a_template_error_is_one_finding_at_the_line_helm_names(
+    tmp_path: Path, template: str, line: int, says: str
+) -> None:
+    write(
+        tmp_path / "broken",
+        {
+            "Chart.yaml": "apiVersion: v2\nname: broken\nversion: 0.1.0\n",
+            "templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n"
+            + template,
+        },
+    )
+    write(
+        tmp_path,
+        {
+            "plain.yaml": "apiVersion: v1\nkind: Service\nmetadata: {name: s}\n"
+            "spec: {sessionAffinity: ClientIP, selector: {a: b}}\n"
+        },
+    )
+    _, report = check(str(tmp_path))
+    rules = {(f["rule"], Path(f["path"]).name, f["line"]) for f in report["findings"]}
+    assert ("KLB003", "cm.yaml", line) in rules
+    assert ("KLB104", "plain.yaml", 4) in rules, "the other files are still linted"
+    broken = next(f for f in report["findings"] if f["rule"] == "KLB003")
+    assert broken["severity"] == "warning" and says in broken["message"]
+
+
+def test_a_values_file_that_is_not_yaml_is_named_with_its_line(tmp_path: Path) -> None:
+    chart = write(tmp_path / "shop", CHART)
+    bad = write(tmp_path, {"bad-values.yaml": "replicaCount: [1\n"}) / "bad-values.yaml"
+    _, report = check("--helm-values", str(bad), str(chart))
+    (finding,) = report["findings"]
+    assert finding["rule"] == "KLB003" and finding["path"] == str(bad) and finding["line"] == 1
+    assert "values file" in finding["message"]
+
+
+def test_without_an_engine_each_chart_is_named_once_and_the_rest_linted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(charts, "_engine", lambda: None)
+    chart = write(tmp_path / "shop", CHART)
+    _, report = check("--no-cache", str(tmp_path))
+    (finding,) = report["findings"]
+    assert finding["rule"] == "KLB003" and finding["severity"] == "info"
+    assert finding["path"] == str(chart / "Chart.yaml")
+    assert "k8slb[helm]" in finding["message"]
+
+
+def test_a_vendored_subchart_is_rendered_with_its_parent(tmp_path: Path) -> None:
+    chart = write(tmp_path / "shop", CHART)
+    write(
+        chart / "charts" / "cache",
+        {
+            "Chart.yaml": "apiVersion: v2\nname: cache\nversion: 0.1.0\n",
+            "templates/service.yaml": "apiVersion: v1\nkind: Service\nmetadata:\n"
+            "  name: cache\nspec:\n  sessionAffinity: ClientIP\n  selector:\n    app: cache\n",
+        },
+    )
+    _, report = check(str(chart))
+    assert ("KLB104", "charts/cache/templates/service.yaml", 6, 20) in where(report, chart)
+
+
+def test_a_warm_run_sees_an_edited_template(tmp_path: Path) -> None:
+    chart = write(tmp_path / "shop", CHART)
+    assert any(f["rule"] == "KLB401" for f in check(str(chart))[1]["findings"])
+    deployment = chart / "templates" / "deployment.yaml"
+    deployment.write_text(
+        deployment.read_text()
+        + "          lifecycle:\n            preStop:\n              sleep: {seconds: 5}\n"
+    )
+    assert not any(f["rule"] == "KLB401" for f in check(str(chart))[1]["findings"])
+
+
+def test_fix_never_writes_a_template(tmp_path: Path) -> None:
+    chart = write(tmp_path / "shop", CHART)
+    before = {p: p.read_bytes() for p in chart.rglob("*") if p.is_file()}
+    done = CliRunner().invoke(cli, ["fix", "--isolated", "--unsafe-fixes", str(chart)])
+    assert done.exit_code == 1, done.output
+    assert {p: p.read_bytes() for p in chart.rglob("*") if p.is_file()} == before
+
+
+def test_a_chart_without_templates_is_quietly_nothing(tmp_path: Path) -> None:
+    chart = write(
+        tmp_path / "empty", {"Chart.yaml": "apiVersion: v2\nname: empty\nversion: 0.1.0\n"}
+    )
+    code, report = check(str(chart))
+    assert code == 0 and report["findings"] == []
+
+
+PODINFO = SHARED / "corpus" / "charts" / "podinfo"
+
+
+@pytest.mark.skipif(not PODINFO.is_dir(), reason="../shared/corpus is absent")
+def test_podinfo_grpc_port_with_its_hpa_and_the_missing_prestop_on_their_template_lines() -> None:
+    _, report = check("--helm-set", "hpa.enabled=true", str(PODINFO))
+    assert where(report, PODINFO) == [
+        ("KLB401", "templates/deployment.yaml", 38, 9),  # `- name: {{ .Chart.Name }}`
+        ("KLB101", "templates/service.yaml", 17, 3),  # `type: {{ .Values.service.type }}`
+    ]
+    klb101 = report["findings"][1]
+    assert "HorizontalPodAutoscaler/podinfo scales Deployment/default/podinfo" in klb101["message"]
+    assert klb101["related"][0]["message"] == "values.yaml:36 service.type"
+    evidence = [r for r in klb101["related"] if r["message"].startswith("gRPC evidence")]
+    assert evidence and evidence[0]["line"] == 36, "the grpc port's `name: grpc` line"
