@@ -35,6 +35,9 @@ demo: $(RUN_STAMP)
 	@echo
 	@echo "== k8slb fix --diff --unsafe-fixes fixtures/demo/bad  (nothing is written)"
 	@$(BIN)/k8slb fix --diff --unsafe-fixes fixtures/demo/bad; rc=$$?; test $$rc -le 1
+	@echo
+	@echo "== k8slb check fixtures/helm  (a chart, rendered with Helm's engine: template lines and values)"
+	@$(BIN)/k8slb check fixtures/helm; rc=$$?; test $$rc -le 1
 
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check .

@@ -315,14 +315,15 @@ def relocate(finding: Finding, templates: Mapping[str, RenderedTemplate]) -> Fin
     rendered = template.lines.rendered
     same = 0 < finding.line <= len(rendered) and rendered[finding.line - 1] == text
     column = finding.column if same else len(text) - len(text.lstrip()) + 1
-    detail = finding.detail
+    values = _values_related(template, line)
+    detail = (*finding.detail, *(f"the template line prints {v.message}" for v in values))
     if finding.fix.available:
         detail = (*detail, f"make that change in the template (chart {template.chart})")
     return replace(
         finding,
         line=line,
         column=column,
-        related=(*_values_related(template, line), *related),
+        related=(*values, *related),
         fix=NO_FIX,
         edits=(),
         detail=detail,

@@ -141,7 +141,12 @@ def read_sources(
             read.templates.update(rendered_templates(rendering))
             for path, text in rendering.files.items():
                 read.rendered_from[path] = source.path
-                pending.append((path, "yaml", text.encode()))
+                rendered = text.encode()
+                known = cache.parsed(path, rendered) if cache is not None else None
+                if known is not None:
+                    parsed[path] = known
+                else:
+                    pending.append((path, "yaml", rendered))
             continue
         hit = cache.parsed(source.path, data[source.path]) if cache is not None else None
         if hit is not None:

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from k8slb import charts
 from k8slb.cli import cli
 
-from .helpers import SHARED
+from .helpers import FIXTURES, SHARED
 
 CHART = {
     "Chart.yaml": "apiVersion: v2\nname: shop\nversion: 0.1.0\n",
@@ -236,3 +236,13 @@ def test_podinfo_grpc_port_with_its_hpa_and_the_missing_prestop_on_their_templat
     assert klb101["related"][0]["message"] == "values.yaml:36 service.type"
     evidence = [r for r in klb101["related"] if r["message"].startswith("gRPC evidence")]
     assert evidence and evidence[0]["line"] == 36, "the grpc port's `name: grpc` line"
+
+
+def test_the_demo_chart_is_linted_on_its_template_lines() -> None:
+    chart = FIXTURES / "helm" / "payments"
+    _, report = check(str(chart))
+    assert where(report, chart) == [
+        ("KLB401", "templates/deployment.yaml", 18, 17),
+        ("KLB101", "templates/service.yaml", 6, 3),
+    ]
+    assert report["findings"][1]["related"][0]["message"] == "values.yaml:5 service.type"
