@@ -3,26 +3,33 @@ from k8slb.rules.base import Example, ReadProblemRule
 
 
 class UnrenderedTemplate(ReadProblemRule):
-    """A Helm or Go template, not a manifest: skipped.
+    """A template k8slb could not render: skipped, with the reason.
 
     ## What it does
-    Recognises Go-template actions where YAML structure belongs (`{{- if ... }}` lines,
-    `replicas: {{ .Values.replicas }}`) and skips the file with a hint. Template text
-    inside quoted strings or block scalars (alerting rules, Argo parameters) is an
-    ordinary value and does not count.
+    A folder with a `Chart.yaml` is a Helm chart: k8slb renders it with Helm's own engine
+    and lints what it renders (see the README's "Helm and Kustomize"). This rule reports
+    what is left over: a chart Helm cannot render (a template error, a `required` value
+    not given, a `fail` call, a values file that is not YAML; a warning, at the file and
+    line Helm names), a chart nothing on this machine can render (no `k8slb[helm]`, no
+    `helm` binary; info, once per chart), and a file with Go-template actions where YAML
+    structure belongs (`{{- if ... }}` lines, `replicas: {{ .Values.replicas }}`) outside
+    any chart, which is skipped. Template text inside quoted strings or block scalars
+    (alerting rules, Argo parameters) is an ordinary value and does not count.
 
     ## Why it matters
     A chart's templates are not the manifests that reach the cluster: values, conditions
     and includes decide what they become. Linting them as YAML gives parse errors or, worse,
-    findings about objects that are never deployed.
+    findings about objects that are never deployed; a chart that does not render is not
+    linted at all, which must not pass in silence.
 
     ## Fix
-    Lint the rendered output: `helm template RELEASE CHART -f values.yaml | k8slb check -`
-    (or `kubectl kustomize DIR | k8slb check -`).
+    Give the chart what it needs to render (`--helm-values FILE`, `--helm-set KEY=VALUE`),
+    install the engine (`pip install 'k8slb[helm]'`), or lint rendered output:
+    `helm template RELEASE CHART -f values.yaml | k8slb check -`.
 
     ## Other linters
-    kube-linter and checkov render charts themselves; kube-score and k8slb read rendered
-    output from stdin.
+    kube-linter and checkov render charts themselves (and report the rendered files);
+    kube-score reads rendered output from stdin.
     """
 
     id = "KLB003"
