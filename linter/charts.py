@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from k8slb.chart_lines import TemplateLines, value_line
-from k8slb.findings import NO_FIX, Finding, Related, Severity
+from k8slb.findings import NO_FIX, Finding, Related, RenderedAt, Severity
 from k8slb.manifests import ManifestFile
 from k8slb.model import Problem
 
@@ -54,6 +54,7 @@ class Rendering:
 
     chart: str  # the chart's folder, as shown
     files: dict[str, str] = field(default_factory=dict)
+    names: dict[str, str] = field(default_factory=dict)  # path -> Helm's name for it
     problems: list[Problem] = field(default_factory=list)
     values_files: list[str] = field(default_factory=list)  # as shown, in merge order
 
@@ -140,6 +141,7 @@ def render(chart: str, options: HelmOptions) -> Rendering:
         if _TEST_HOOK.search(text):
             continue  # `helm test` pods: run by hand, not part of the release's traffic
         rendering.files[_shown(chart, name)] = text
+        rendering.names[_shown(chart, name)] = name
     return rendering
 
 
@@ -268,6 +270,7 @@ class RenderedTemplate:
     chart: str
     lines: TemplateLines
     values_files: list[str]
+    name: str  # Helm's name for the template
 
 
 def rendered_templates(rendering: Rendering) -> dict[str, RenderedTemplate]:
@@ -278,7 +281,10 @@ def rendered_templates(rendering: Rendering) -> dict[str, RenderedTemplate]:
         except OSError:
             template = []  # a subchart in a .tgz: no file to point at
         found[path] = RenderedTemplate(
-            rendering.chart, TemplateLines(template, text.splitlines()), rendering.values_files
+            rendering.chart,
+            TemplateLines(template, text.splitlines()),
+            rendering.values_files,
+            rendering.names.get(path, path),
         )
     return found
 
@@ -327,6 +333,7 @@ def relocate(finding: Finding, templates: Mapping[str, RenderedTemplate]) -> Fin
         fix=NO_FIX,
         edits=(),
         detail=detail,
+        rendered=RenderedAt(template.name, finding.line),
     )
 
 

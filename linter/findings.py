@@ -54,6 +54,15 @@ class Related:
 
 
 @dataclass(frozen=True)
+class RenderedAt:
+    """Where a finding about a rendered chart was in Helm's output: the template as Helm
+    names it (`chart/templates/x.yaml`) and the line of its rendered text."""
+
+    template: str
+    line: int
+
+
+@dataclass(frozen=True)
 class FixInfo:
     available: bool
     safe: bool = False
@@ -82,6 +91,7 @@ class Finding:
     fix: FixInfo = NO_FIX
     edits: tuple[Edit, ...] = ()  # what applying the fix changes (empty without a fix)
     detail: tuple[str, ...] = ()
+    rendered: RenderedAt | None = None  # a chart's finding: where Helm's output had it
 
     @property
     def text(self) -> str:

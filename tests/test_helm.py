@@ -5,11 +5,13 @@ rendered is one clear finding, and the rest is still linted."""
 from __future__ import annotations
 
 import json
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from jsonschema import Draft7Validator
 from k8slb import charts
 from k8slb.cli import cli
 
@@ -106,6 +108,9 @@ def test_findings_are_on_the_template_lines_with_the_values_they_came_from(tmp_p
     }
     assert report["summary"]["objects"] == 2 and report["summary"]["files"] == 1
     assert klb101["fix"]["available"] is False, "a template is not the rendered text"
+    assert klb101["rendered"] == {"template": "shop/templates/service.yaml", "line": 7}
+    schema = json.loads(resources.files("k8slb").joinpath("schemas/report.json").read_text())
+    assert list(Draft7Validator(schema).iter_errors(report)) == []
 
 
 def test_value_files_and_set_values_are_helm_s_own(tmp_path: Path) -> None:

@@ -43,6 +43,11 @@ def finding_dict(finding: Finding) -> dict[str, Any]:
             "safe": finding.fix.safe,
             "description": finding.fix.description,
         },
+        **(
+            {"rendered": {"template": finding.rendered.template, "line": finding.rendered.line}}
+            if finding.rendered is not None
+            else {}
+        ),
     }
 
 

@@ -152,6 +152,9 @@ def _result(
             "object": {"kind": ref.kind, "namespace": ref.namespace, "name": ref.name},
             "container": finding.container,
         }
+    if finding.rendered is not None:  # where Helm's output had it, beside the template line
+        rendered = {"template": finding.rendered.template, "line": finding.rendered.line}
+        result.setdefault("properties", {})["rendered"] = rendered
     if fix:
         result["fixes"] = fix
     return result
