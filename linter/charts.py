@@ -46,6 +46,9 @@ class HelmOptions:
     set_values: tuple[str, ...] = ()
     release: str | None = None
     namespace: str = "default"
+    # Per chart (its folder, resolved), the value sets to render it with, each linted on
+    # its own: files relative to the chart, after its values.yaml.
+    value_sets: tuple[tuple[str, tuple[tuple[str, ...], ...]], ...] = ()
 
 
 @dataclass
@@ -57,6 +60,8 @@ class Rendering:
     names: dict[str, str] = field(default_factory=dict)  # path -> Helm's name for it
     problems: list[Problem] = field(default_factory=list)
     values_files: list[str] = field(default_factory=list)  # as shown, in merge order
+    label: str | None = None  # the value set, when the chart is rendered with several
+    world: int = 0  # which of them (findings of different sets are judged apart)
 
 
 def is_chart(names: Sequence[str]) -> bool:
@@ -99,6 +104,36 @@ def _engine() -> str | None:
     except (ImportError, OSError):
         return "binary" if shutil.which("helm") else None
     return "sdk"
+
+
+def render_sets(chart: str, options: HelmOptions) -> list[Rendering]:
+    """The chart rendered with each of its value sets (one, the chart's values, unless the
+    configuration names more). The templates of the second set on are keyed `PATH#N`: the
+    same file, rendered otherwise."""
+    sets: list[tuple[str, ...]] = [()]
+    for folder, configured in options.value_sets:
+        if os.path.realpath(chart) == folder and configured:
+            sets = [tuple(os.path.join(chart, name) for name in chosen) for chosen in configured]
+    renderings = []
+    for world, files in enumerate(sets):
+        rendering = render(chart, replace(options, values=(*files, *options.values)))
+        if len(sets) > 1:
+            label = " + ".join(os.path.basename(name) for name in files) or "values.yaml"
+            rendering.label, rendering.world = label, world
+            rendering.problems = [
+                replace(p, message=f"{p.message} (with {label})") for p in rendering.problems
+            ]
+        if world:
+            rendering.files = {f"{path}#{world}": text for path, text in rendering.files.items()}
+            rendering.names = {f"{path}#{world}": name for path, name in rendering.names.items()}
+        renderings.append(rendering)
+    return renderings
+
+
+def real_path(path: str) -> str:
+    """A rendered template's file: `PATH#N` (its N-th value set) is PATH."""
+    base, hash_sign, world = path.rpartition("#")
+    return base if hash_sign and world.isdigit() else path
 
 
 def render(chart: str, options: HelmOptions) -> Rendering:
@@ -271,13 +306,15 @@ class RenderedTemplate:
     lines: TemplateLines
     values_files: list[str]
     name: str  # Helm's name for the template
+    path: str  # the template's file
+    label: str | None  # the value set, when the chart has several
 
 
 def rendered_templates(rendering: Rendering) -> dict[str, RenderedTemplate]:
     found = {}
     for path, text in rendering.files.items():
         try:
-            template = Path(path).read_text("utf-8", errors="replace").splitlines()
+            template = Path(real_path(path)).read_text("utf-8", errors="replace").splitlines()
         except OSError:
             template = []  # a subchart in a .tgz: no file to point at
         found[path] = RenderedTemplate(
@@ -285,6 +322,8 @@ def rendered_templates(rendering: Rendering) -> dict[str, RenderedTemplate]:
             TemplateLines(template, text.splitlines()),
             rendering.values_files,
             rendering.names.get(path, path),
+            real_path(path),
+            rendering.label,
         )
     return found
 
@@ -311,7 +350,9 @@ def relocate(finding: Finding, templates: Mapping[str, RenderedTemplate]) -> Fin
     from); its fix is for a human: the rendered text is not what is on disk."""
     template = templates.get(finding.path)
     related = tuple(
-        replace(r, line=templates[r.path].lines.line(r.line)) if r.path in templates else r
+        replace(r, path=templates[r.path].path, line=templates[r.path].lines.line(r.line))
+        if r.path in templates
+        else r
         for r in finding.related
     )
     if template is None:
@@ -323,10 +364,13 @@ def relocate(finding: Finding, templates: Mapping[str, RenderedTemplate]) -> Fin
     column = finding.column if same else len(text) - len(text.lstrip()) + 1
     values = _values_related(template, line)
     detail = (*finding.detail, *(f"the template line prints {v.message}" for v in values))
+    if template.label is not None:
+        detail = (*detail, f"rendered with {template.label}")
     if finding.fix.available:
         detail = (*detail, f"make that change in the template (chart {template.chart})")
     return replace(
         finding,
+        path=template.path,
         line=line,
         column=column,
         related=(*values, *related),

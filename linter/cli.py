@@ -285,7 +285,11 @@ def make_run(
         config_root=config.root,
         report_unused_ignores=report_unused_ignores,
         helm=HelmOptions(
-            tuple(helm_values), tuple(helm_set), helm_release, helm_namespace or "default"
+            values=(*config.helm.values, *helm_values),
+            set_values=tuple(helm_set),
+            release=helm_release or config.helm.release,
+            namespace=helm_namespace or config.helm.namespace,
+            value_sets=config.helm.value_sets,
         ),
     )
     exclude = Exclude(tuple(config.exclude), config.root) if config.exclude else None

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import os
 import sys
 from dataclasses import dataclass, field
 from functools import cache
@@ -17,6 +18,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from k8slb.charts import HelmOptions
 from k8slb.fixing.edits import FixValues
 from k8slb.selection import SelectionError, codes_to_ids
 from k8slb.shapes import position_of
@@ -72,6 +74,7 @@ class Config:
     fix: FixValues = field(default_factory=FixValues)
     exemptions: list[Exemption] = field(default_factory=list)
     baseline: Path | None = None
+    helm: HelmOptions = field(default_factory=HelmOptions)
 
     @property
     def root(self) -> Path:
@@ -222,4 +225,17 @@ def _build(path: Path, data: dict[str, Any]) -> Config:
         fix=fix_values,
         exemptions=exemptions,
         baseline=path.parent.resolve() / data["baseline"] if "baseline" in data else None,
+        helm=_helm(path.parent.resolve(), data.get("helm", {})),
+    )
+
+
+def _helm(root: Path, data: dict[str, Any]) -> HelmOptions:
+    return HelmOptions(
+        values=tuple(str(root / name) for name in data.get("values", [])),
+        release=data.get("release"),
+        namespace=data.get("namespace", "default"),
+        value_sets=tuple(
+            (os.path.realpath(root / chart), tuple(tuple(files) for files in sets))
+            for chart, sets in data.get("charts", {}).items()
+        ),
     )

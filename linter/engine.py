@@ -14,8 +14,9 @@ from k8slb.charts import (
     RenderedTemplate,
     chart_file,
     in_namespace,
+    real_path,
     relocate,
-    render,
+    render_sets,
     rendered_templates,
     stat_signature,
 )
@@ -95,6 +96,20 @@ class Sources:
     contents: dict[str, bytes] = field(default_factory=dict)
     templates: dict[str, RenderedTemplate] = field(default_factory=dict)  # of rendered charts
     rendered_from: dict[str, str] = field(default_factory=dict)  # template path -> chart
+    world_of: dict[str, int] = field(default_factory=dict)  # template path -> its value set
+    worlds: dict[str, int] = field(default_factory=dict)  # chart -> how many value sets
+
+    def world(self, number: int) -> Sources:
+        """What one value set sees: every file, and each chart rendered with its
+        `number`-th value set (its last, when it has fewer): sets are judged apart."""
+
+        def seen(path: str) -> bool:
+            chart = self.rendered_from.get(path)
+            if chart is None:
+                return True
+            return self.world_of[path] == min(number, self.worlds[chart] - 1)
+
+        return replace(self, manifests=[m for m in self.manifests if seen(m.path)])
 
 
 def read_bytes(
@@ -134,19 +149,21 @@ def read_sources(
         if source.path not in data:
             continue
         if source.language == "helm":  # rendered here: Go does not survive a fork
-            rendering = render(source.path, helm or HelmOptions())
-            read.manifests.append(
-                ManifestFile(chart_file(source.path), problems=rendering.problems)
-            )
-            read.templates.update(rendered_templates(rendering))
-            for path, text in rendering.files.items():
-                read.rendered_from[path] = source.path
-                rendered = text.encode()
-                known = cache.parsed(path, rendered) if cache is not None else None
-                if known is not None:
-                    parsed[path] = known
-                else:
-                    pending.append((path, "yaml", rendered))
+            renderings = render_sets(source.path, helm or HelmOptions())
+            problems = [p for rendering in renderings for p in rendering.problems]
+            read.manifests.append(ManifestFile(chart_file(source.path), problems=problems))
+            for rendering in renderings:
+                read.templates.update(rendered_templates(rendering))
+                read.worlds[source.path] = len(renderings)
+                for path, text in rendering.files.items():
+                    read.rendered_from[path] = source.path
+                    read.world_of[path] = rendering.world
+                    rendered = text.encode()
+                    known = cache.parsed(path, rendered) if cache is not None else None
+                    if known is not None:
+                        parsed[path] = known
+                    else:
+                        pending.append((path, "yaml", rendered))
             continue
         hit = cache.parsed(source.path, data[source.path]) if cache is not None else None
         if hit is not None:
@@ -209,11 +226,26 @@ def run(
         sources, data, jobs=jobs, cache=cache or memo, progress=progress, helm=settings.helm
     )
     read.errors[:0] = errors
-    result = _check(sources, settings, read, progress)
+    result = _check(sources, settings, read.world(0), progress)
+    for number in range(1, max(read.worlds.values(), default=1)):
+        _merge(result, _check(sources, settings, read.world(number)))
     if cache is not None and key is not None:
         cache.remember((key, stat_key), replace(result, contents={}))
         cache.save()
     return result
+
+
+def _merge(result: RunResult, other: RunResult) -> None:
+    """Add what another value set's run found: the findings and objects only it has."""
+    seen = {(f.sort_key(), f.text) for f in result.findings}
+    result.findings += [f for f in other.findings if (f.sort_key(), f.text) not in seen]
+    result.findings.sort(key=Finding.sort_key)
+    known = {(f.sort_key(), f.text) for f, _ in result.suppressed}
+    result.suppressed += [
+        (f, w) for f, w in other.suppressed if (f.sort_key(), f.text) not in known
+    ]
+    result.errors += [e for e in other.errors if e not in result.errors]
+    result.objects = max(result.objects, other.objects)
 
 
 def _reported(path: str, reported: set[str], read: Sources) -> bool:
@@ -296,7 +328,9 @@ def _check(
     outcome.suppressed = [(relocate(f, read.templates), why) for f, why in outcome.suppressed]
     reported = {s.path for s in sources if s.report}
     if len(reported) < len(sources):  # --context: the other files only inform
-        reported |= {path for path, chart in read.rendered_from.items() if chart in reported}
+        reported |= {
+            real_path(path) for path, chart in read.rendered_from.items() if chart in reported
+        }
         reported |= {chart_file(s.path) for s in sources if s.report and s.language == "helm"}
         findings = [f for f in findings if f.path in reported]
         outcome.suppressed = [(f, why) for f, why in outcome.suppressed if f.path in reported]

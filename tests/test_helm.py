@@ -5,6 +5,7 @@ rendered is one clear finding, and the rest is still linted."""
 from __future__ import annotations
 
 import json
+import re
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -251,3 +252,45 @@ def test_the_demo_chart_is_linted_on_its_template_lines() -> None:
         ("KLB101", "templates/service.yaml", 6, 3),
     ]
     assert report["findings"][1]["related"][0]["message"] == "values.yaml:5 service.type"
+
+
+TWIN = """\
+{{- if .Values.twin }}
+apiVersion: v1
+kind: Service
+metadata:
+  name: {{ .Release.Name }}-api-headless
+  namespace: {{ .Release.Namespace }}
+spec:
+  clusterIP: None
+  selector:
+    app: api
+  ports:
+    - name: grpc
+      port: {{ .Values.grpcPort }}
+      targetPort: grpc
+{{- end }}
+"""
+
+
+def test_each_configured_value_set_is_linted_on_its_own_and_named(tmp_path: Path) -> None:
+    chart = write(tmp_path / "deploy" / "shop", {**CHART, "templates/twin.yaml": TWIN})
+    write(chart, {"values-prod.yaml": "twin: true\nreplicaCount: 6\n"})
+    config = tmp_path / ".k8slb.yaml"
+    config.write_text(
+        "helm:\n  namespace: shop\n  charts:\n"
+        '    deploy/shop: [["values.yaml"], ["values.yaml", "values-prod.yaml"]]\n'
+    )
+    done = CliRunner().invoke(
+        cli, ["check", "--config", str(config), "--format", "json", str(chart)]
+    )
+    report = json.loads(done.stdout)
+    klb101 = [f for f in report["findings"] if f["rule"] == "KLB101"]
+    labels = [re.search(r"rendered with ([^;]+)", f["message"]) for f in klb101]
+    assert [(f["severity"], m and m.group(1)) for f, m in zip(klb101, labels, strict=True)] == [
+        ("warning", "values.yaml"),
+        ("info", "values.yaml + values-prod.yaml"),
+    ], "the twin of the prod values does not lower the default values' finding"
+    assert all(f["path"] == str(chart / "templates" / "service.yaml") for f in klb101)
+    assert "Service/shop/shop-api" in klb101[0]["headline"], "the configured namespace"
+    assert "runs 6 replicas" not in klb101[0]["message"]
