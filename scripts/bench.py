@@ -105,6 +105,21 @@ def main() -> None:
         print(f"\n{'pre-commit case':<22}{'median s':>10}{'x python':>9}{'peak MB':>9}")
         for name, (seconds, megabytes) in small.items():
             print(f"{name:<22}{seconds:>10.3f}{seconds / baseline:>9.1f}{megabytes:>9}")
+
+        # A chart costs its rendering (Helm's engine, loaded once per run) on top of the
+        # lint of what it renders: the demo chart and podinfo against one plain file.
+        charts = {"check one.yaml": small["check one.yaml"][0]}
+        chart_cases = {
+            "check demo chart": [*K8SLB, "check", "--no-cache", str(ROOT / "fixtures" / "helm")]
+        }
+        podinfo = BENCH.parent / "corpus" / "charts" / "podinfo"
+        if podinfo.is_dir():
+            chart_cases["check podinfo"] = [*K8SLB, "check", "--no-cache", str(podinfo)]
+        rendered = measure(chart_cases, work, rounds * 2, {})
+        print(f"\n{'chart case':<22}{'median s':>10}{'+ms over one.yaml':>19}")
+        for name, (seconds, _) in rendered.items():
+            extra = (seconds - charts["check one.yaml"]) * 1000
+            print(f"{name:<22}{seconds:>10.3f}{extra:>19.0f}")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
