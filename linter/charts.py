@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import copy
 import functools
+import io
 import os
 import re
 import shutil
 import subprocess
+import tarfile
 import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -76,9 +78,10 @@ def chart_file(chart: str) -> str:
 
 
 def pack(location: Path) -> bytes:
-    """Every regular file of the chart, with its path, in one byte string: what the cache
-    keys the chart's result on (a folder's own time stamp misses edits inside it)."""
-    parts: list[bytes] = []
+    """Every regular file of the chart, with its path, in one byte string: what the chart
+    is rendered from, what the cache keys its result on (a folder's own time stamp misses
+    edits inside it), and what a fix edits in memory before anything is written."""
+    members: dict[str, bytes] = {}
     total = 0
     for folder, folders, files in os.walk(location):
         folders.sort()
@@ -91,9 +94,39 @@ def pack(location: Path) -> bytes:
             total += len(data)
             if total > MAX_CHART_BYTES:
                 raise OSError(f"the chart's files exceed {MAX_CHART_BYTES // 2**20} MiB")
-            relative = os.path.relpath(path, location).encode()
-            parts += [relative, b"\0", str(len(data)).encode(), b"\0", data]
+            members[Path(os.path.relpath(path, location)).as_posix()] = data
+    return pack_members(members)
+
+
+def pack_members(members: Mapping[str, bytes]) -> bytes:
+    parts: list[bytes] = []
+    for name, data in members.items():
+        parts += [name.encode(), b"\0", str(len(data)).encode(), b"\0", data]
     return b"".join(parts)
+
+
+def unpack(data: bytes) -> dict[str, bytes]:
+    """The chart's files from `pack`, by their path inside the chart."""
+    members: dict[str, bytes] = {}
+    at = 0
+    while at < len(data):
+        name_end = data.index(b"\0", at)
+        size_end = data.index(b"\0", name_end + 1)
+        size = int(data[name_end + 1 : size_end])
+        members[data[at:name_end].decode()] = data[size_end + 1 : size_end + 1 + size]
+        at = size_end + 1 + size
+    return members
+
+
+def _archive(members: Mapping[str, bytes]) -> bytes:
+    """The files as the .tgz Helm loads (one top folder), made in memory."""
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz", compresslevel=1) as archive:
+        for name, data in members.items():
+            info = tarfile.TarInfo(f"chart/{name}")
+            info.size = len(data)
+            archive.addfile(info, io.BytesIO(data))
+    return buffer.getvalue()
 
 
 @functools.cache
@@ -106,7 +139,7 @@ def _engine() -> str | None:
     return "sdk"
 
 
-def render_sets(chart: str, options: HelmOptions) -> list[Rendering]:
+def render_sets(chart: str, options: HelmOptions, data: bytes | None = None) -> list[Rendering]:
     """The chart rendered with each of its value sets (one, the chart's values, unless the
     configuration names more). The templates of the second set on are keyed `PATH#N`: the
     same file, rendered otherwise."""
@@ -116,7 +149,7 @@ def render_sets(chart: str, options: HelmOptions) -> list[Rendering]:
             sets = [tuple(os.path.join(chart, name) for name in chosen) for chosen in configured]
     renderings = []
     for world, files in enumerate(sets):
-        rendering = render(chart, replace(options, values=(*files, *options.values)))
+        rendering = render(chart, replace(options, values=(*files, *options.values)), data)
         if len(sets) > 1:
             label = " + ".join(os.path.basename(name) for name in files) or "values.yaml"
             rendering.label, rendering.world = label, world
@@ -136,7 +169,7 @@ def real_path(path: str) -> str:
     return base if hash_sign and world.isdigit() else path
 
 
-def render(chart: str, options: HelmOptions) -> Rendering:
+def render(chart: str, options: HelmOptions, data: bytes | None = None) -> Rendering:
     """The chart rendered; problems (KLB003: Helm's message, or that nothing here renders
     charts) instead of an exception."""
     rendering = Rendering(chart)
@@ -159,10 +192,11 @@ def render(chart: str, options: HelmOptions) -> Rendering:
         return rendering
     try:
         values = _values(options)
+        members = unpack(data) if data is not None else None
         by_name = (
-            _render_sdk(chart, values, options)
+            _render_sdk(chart, values, options, members)
             if engine == "sdk"
-            else _render_binary(chart, options)
+            else _render_binary(chart, options, members)
         )
     except HelmFailure as failure:
         if failure.path is not None:
@@ -223,11 +257,21 @@ def _merge(into: dict[str, Any], new: Mapping[str, Any]) -> None:
             into[key] = value
 
 
-def _render_sdk(chart: str, values: dict[str, Any], options: HelmOptions) -> dict[str, str]:
+def _render_sdk(
+    chart: str,
+    values: dict[str, Any],
+    options: HelmOptions,
+    members: Mapping[str, bytes] | None,
+) -> dict[str, str]:
     import helm_python
 
     try:
-        with helm_python.Chart.load(chart) as loaded:
+        loading = (
+            helm_python.Chart.load(chart)
+            if members is None
+            else helm_python.Chart.load_archive(_archive(members))
+        )
+        with loading as loaded:
             return loaded.render(
                 values or None,
                 name=options.release or loaded.name or os.path.basename(chart),
@@ -237,10 +281,23 @@ def _render_sdk(chart: str, values: dict[str, Any], options: HelmOptions) -> dic
         raise HelmFailure(str(error)) from None
 
 
-def _render_binary(chart: str, options: HelmOptions) -> dict[str, str]:
+def _render_binary(
+    chart: str, options: HelmOptions, members: Mapping[str, bytes] | None
+) -> dict[str, str]:
     """`helm template`, its stream split back into files by the `# Source:` comments."""
+    if members is None:
+        return _helm_template(chart, chart, options)
+    with tempfile.TemporaryDirectory() as copy:  # the chart as it is in memory
+        for name, data in members.items():
+            target = Path(copy, name)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
+        return _helm_template(chart, copy, options)
+
+
+def _helm_template(chart: str, folder: str, options: HelmOptions) -> dict[str, str]:
     release = options.release or os.path.basename(os.path.abspath(chart))
-    command = ["helm", "template", release, chart, "--namespace", options.namespace]
+    command = ["helm", "template", release, folder, "--namespace", options.namespace]
     for path in options.values:
         command += ["--values", path]
     for assignment in options.set_values:

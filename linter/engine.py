@@ -149,7 +149,7 @@ def read_sources(
         if source.path not in data:
             continue
         if source.language == "helm":  # rendered here: Go does not survive a fork
-            renderings = render_sets(source.path, helm or HelmOptions())
+            renderings = render_sets(source.path, helm or HelmOptions(), data[source.path])
             problems = [p for rendering in renderings for p in rendering.problems]
             read.manifests.append(ManifestFile(chart_file(source.path), problems=problems))
             for rendering in renderings:
