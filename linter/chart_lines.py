@@ -112,6 +112,11 @@ class TemplateLines:
             self._lines.append(choice)
             last = choice or last
 
+    @property
+    def template_lines(self) -> list[int | None]:
+        """For each rendered line (0-based), the template line that wrote it, if known."""
+        return list(self._lines)
+
     def line(self, rendered_line: int) -> int:
         """The template line that wrote this rendered line (1-based)."""
         if 0 < rendered_line <= len(self._lines):

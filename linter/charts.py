@@ -25,6 +25,7 @@ from typing import Any
 
 from k8slb.chart_lines import TemplateLines, value_line
 from k8slb.findings import NO_FIX, Finding, Related, RenderedAt, Severity
+from k8slb.fixing.edits import ChartEdit
 from k8slb.manifests import ManifestFile
 from k8slb.model import Problem
 
@@ -64,6 +65,7 @@ class Rendering:
     values_files: list[str] = field(default_factory=list)  # as shown, in merge order
     label: str | None = None  # the value set, when the chart is rendered with several
     world: int = 0  # which of them (findings of different sets are judged apart)
+    options: HelmOptions = field(default_factory=HelmOptions)  # as rendered
 
 
 def is_chart(names: Sequence[str]) -> bool:
@@ -172,7 +174,7 @@ def real_path(path: str) -> str:
 def render(chart: str, options: HelmOptions, data: bytes | None = None) -> Rendering:
     """The chart rendered; problems (KLB003: Helm's message, or that nothing here renders
     charts) instead of an exception."""
-    rendering = Rendering(chart)
+    rendering = Rendering(chart, options=options)
     where = chart_file(chart)
     engine = _engine()
     if engine is None:
@@ -365,22 +367,28 @@ class RenderedTemplate:
     name: str  # Helm's name for the template
     path: str  # the template's file
     label: str | None  # the value set, when the chart has several
+    text: str  # what it rendered to
+    source: str  # the template's own text
+    options: HelmOptions
 
 
 def rendered_templates(rendering: Rendering) -> dict[str, RenderedTemplate]:
     found = {}
     for path, text in rendering.files.items():
         try:
-            template = Path(real_path(path)).read_text("utf-8", errors="replace").splitlines()
+            source = Path(real_path(path)).read_text("utf-8", errors="replace")
         except OSError:
-            template = []  # a subchart in a .tgz: no file to point at
+            source = ""  # a subchart in a .tgz: no file to point at
         found[path] = RenderedTemplate(
             rendering.chart,
-            TemplateLines(template, text.splitlines()),
+            TemplateLines(source.splitlines(), text.splitlines()),
             rendering.values_files,
             rendering.names.get(path, path),
             real_path(path),
             rendering.label,
+            text,
+            source,
+            rendering.options,
         )
     return found
 
@@ -423,7 +431,8 @@ def relocate(finding: Finding, templates: Mapping[str, RenderedTemplate]) -> Fin
     detail = (*finding.detail, *(f"the template line prints {v.message}" for v in values))
     if template.label is not None:
         detail = (*detail, f"rendered with {template.label}")
-    if finding.fix.available:
+    edit = _template_edit(finding, template) if finding.fix.available else None
+    if finding.fix.available and edit is None:
         detail = (*detail, f"make that change in the template (chart {template.chart})")
     return replace(
         finding,
@@ -431,11 +440,76 @@ def relocate(finding: Finding, templates: Mapping[str, RenderedTemplate]) -> Fin
         line=line,
         column=column,
         related=(*values, *related),
-        fix=NO_FIX,
-        edits=(),
+        fix=finding.fix if edit is not None else NO_FIX,
+        edits=(edit,) if edit is not None else (),
         detail=detail,
         rendered=RenderedAt(template.name, finding.line),
     )
+
+
+def _template_edit(finding: Finding, template: RenderedTemplate) -> ChartEdit | None:
+    from k8slb.fixing.chart_fix import plan_chart_edit
+
+    if template.label is not None and template.options.value_sets:
+        return None  # one template, several value sets: a fix for one may break another
+    return plan_chart_edit(
+        finding.edits,
+        chart=template.chart,
+        member=Path(os.path.relpath(template.path, template.chart)).as_posix(),
+        template=template.source,
+        rendered=template.text,
+        rendered_name=template.name,
+        line_of=template.lines.template_lines,
+        options=template.options,
+    )
+
+
+def apply_chart_edits(data: bytes, edits: Sequence[ChartEdit]) -> tuple[bytes, list[str]]:
+    """The chart's files with the template edits made, each only when the chart renders
+    to exactly what the fix planned (the edited template) and to the same as before (every
+    other). One edit per template a pass: the next pass plans the others on the new text."""
+    members = unpack(data)
+    refusals: list[str] = []
+    edited: set[str] = set()
+    for edit in edits:
+        if edit.member in edited:
+            continue
+        current = members.get(edit.member)
+        if current is None or current.decode("utf-8", "replace") != edit.old:
+            refusals.append(f"{edit.member}: the template changed since it was checked")
+            continue
+        trial = {**members, edit.member: edit.new.encode()}
+        before = _outputs(edit.path, edit.options, members)
+        after = _outputs(edit.path, edit.options, trial)
+        others_same = {k: v for k, v in before.items() if k != edit.rendered} == {
+            k: v for k, v in after.items() if k != edit.rendered
+        }
+        if after.get(edit.rendered) == edit.expected and others_same:
+            members = trial
+            edited.add(edit.member)
+        else:
+            refusals.append(
+                f"{edit.member}: not fixed in the template: it would not render to the fix"
+            )
+    return pack_members(members), refusals
+
+
+def _outputs(chart: str, options: HelmOptions, members: Mapping[str, bytes]) -> dict[str, str]:
+    """Helm's output by template name, or nothing when it does not render."""
+    rendering = render(chart, options, pack_members(members))
+    if rendering.problems:
+        return {}
+    return {rendering.names[path]: text for path, text in rendering.files.items()}
+
+
+def chart_changes(chart: str, old: bytes, new: bytes) -> list[tuple[str, Path, bytes, bytes]]:
+    """The files a fix changed in a chart: (shown path, file, old bytes, new bytes)."""
+    before, after = unpack(old), unpack(new)
+    return [
+        (os.path.join(chart, member), Path(chart, member), before.get(member, b""), data)
+        for member, data in sorted(after.items())
+        if before.get(member) != data
+    ]
 
 
 def stat_signature(location: Path) -> str:

@@ -19,7 +19,7 @@ from k8slb import __version__
 from k8slb import baseline as baselines
 from k8slb.baseline import DEFAULT_FILE as DEFAULT_BASELINE
 from k8slb.cache import Cache
-from k8slb.charts import HelmOptions
+from k8slb.charts import HelmOptions, chart_changes
 from k8slb.config import Config, ConfigError, find_config, load_config, project_root
 from k8slb.docs import rule_markdown
 from k8slb.engine import RunResult, Settings, run
@@ -653,13 +653,20 @@ def fix(
         source = by_path[path]
         if source.location is None:
             continue
-        if diff:
-            click.echo(unified_diff(path, outcome.original[path], new), nl=False)
-            continue
-        problem = write_atomically(Path(source.location), outcome.original[path], new)
-        if problem is not None:
-            errors.append(f"{path}: not written: {problem}")
-            unwritten.add(path)
+        # A chart is its files: each one its fixes changed is shown, or written, alone.
+        changes = (
+            chart_changes(source.path, outcome.original[path], new)
+            if source.language == "helm"
+            else [(path, Path(source.location), outcome.original[path], new)]
+        )
+        for shown, location, old, changed in changes:
+            if diff:
+                click.echo(unified_diff(shown, old, changed), nl=False)
+                continue
+            problem = write_atomically(location, old, changed)
+            if problem is not None:
+                errors.append(f"{shown}: not written: {problem}")
+                unwritten.add(path)
     report = sys.stderr if (diff or stdin is not None) else sys.stdout
     done = [f for f in outcome.fixed if not any(e.path in unwritten for e in f.edits)]
     if not quiet and not diff:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -211,11 +212,65 @@ def test_a_warm_run_sees_an_edited_template(tmp_path: Path) -> None:
     assert not any(f["rule"] == "KLB401" for f in check(str(chart))[1]["findings"])
 
 
-def test_fix_never_writes_a_template(tmp_path: Path) -> None:
+def _fix(*args: str) -> str:
+    done = CliRunner().invoke(cli, ["fix", "--isolated", *args])
+    assert done.exit_code in (0, 1), done.output
+    return done.output
+
+
+def test_a_fix_is_made_in_the_template_where_it_writes_literal_text(tmp_path: Path) -> None:
+    chart = write(tmp_path / "shop", CHART)
+    deployment = chart / "templates" / "deployment.yaml"
+    before = deployment.read_text()
+    output = _fix("--select", "KLB401", str(chart))
+    assert "Fixed 1 finding (KLB401)" in output
+    prestop = "lifecycle:\n  preStop:\n    sleep:\n      seconds: 5\n"
+    assert deployment.read_text() == before + "".join(
+        " " * 10 + line + "\n" for line in prestop.splitlines()
+    )
+    assert not [f for f in check(str(chart))[1]["findings"] if f["rule"] == "KLB401"]
+
+
+def test_a_fix_is_refused_where_the_template_decides(tmp_path: Path) -> None:
+    """Behind a `range`, an added line could land in the wrong place for other values;
+    a twin Service would copy the release's names: both are left to a human, said so."""
+    probe = "          readinessProbe:\n            grpc:\n"
+    ranged = CHART["templates/deployment.yaml"].replace(
+        probe + "              port: {{ .Values.grpcPort }}\n",
+        "          env:\n            {{- range $k, $v := .Values.env }}\n"
+        "            - name: {{ $k }}\n              value: {{ $v | quote }}\n"
+        "            {{- end }}\n",
+    )
+    chart = write(tmp_path / "shop", {**CHART, "templates/deployment.yaml": ranged})
+    write(chart, {"values.yaml": CHART["values.yaml"] + "env:\n  MODE: prod\n"})
+    before = {p: p.read_bytes() for p in chart.rglob("*") if p.is_file()}
+    output = _fix("--unsafe-fixes", str(chart))
+    assert "Nothing to fix" in output
+    assert {p: p.read_bytes() for p in chart.rglob("*") if p.is_file()} == before
+    _, report = check(str(chart))
+    assert all(not f["fix"]["available"] for f in report["findings"])
+    manual = [
+        f["rule"] for f in report["findings"] if "make that change in the template" in f["message"]
+    ]
+    assert manual == ["KLB401", "KLB101"], "a fix was there, for a human to make"
+
+
+def test_a_template_fix_that_would_render_otherwise_is_not_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from k8slb.fixing import chart_fix
+
+    real = chart_fix.plan_chart_edit
+
+    def sabotaged(*args: Any, **kwargs: Any) -> Any:
+        edit = real(*args, **kwargs)
+        return edit and replace(edit, new=edit.new.replace("seconds: 5", "seconds: 7"))
+
+    monkeypatch.setattr(chart_fix, "plan_chart_edit", sabotaged)
     chart = write(tmp_path / "shop", CHART)
     before = {p: p.read_bytes() for p in chart.rglob("*") if p.is_file()}
-    done = CliRunner().invoke(cli, ["fix", "--isolated", "--unsafe-fixes", str(chart)])
-    assert done.exit_code == 1, done.output
+    output = _fix("--select", "KLB401", str(chart))
+    assert "it would not render to the fix" in output
     assert {p: p.read_bytes() for p in chart.rglob("*") if p.is_file()} == before
 
 
@@ -294,3 +349,16 @@ def test_each_configured_value_set_is_linted_on_its_own_and_named(tmp_path: Path
     assert all(f["path"] == str(chart / "templates" / "service.yaml") for f in klb101)
     assert "Service/shop/shop-api" in klb101[0]["headline"], "the configured namespace"
     assert "runs 6 replicas" not in klb101[0]["message"]
+
+
+def test_sarif_carries_a_template_fix_as_a_replacement_in_the_template(tmp_path: Path) -> None:
+    chart = write(tmp_path / "shop", CHART)
+    done = CliRunner().invoke(cli, ["check", "--isolated", "--format", "sarif", str(chart)])
+    results = json.loads(done.stdout)["runs"][0]["results"]
+    prestop = next(r for r in results if r["ruleId"] == "KLB401")
+    (change,) = prestop["fixes"][0]["artifactChanges"]
+    assert change["artifactLocation"]["uri"].endswith("shop/templates/deployment.yaml")
+    (replacement,) = change["replacements"]
+    assert replacement["deletedRegion"]["startLine"] == 26  # after the last of its 25 lines
+    assert "preStop" in replacement["insertedContent"]["text"]
+    assert "fixes" not in next(r for r in results if r["ruleId"] == "KLB101"), "a twin: by hand"

@@ -32,7 +32,24 @@ class PythonEdit:
     value: Any = None
 
 
-Edit = YamlEdit | PythonEdit
+@dataclass(frozen=True)
+class ChartEdit:
+    """A fix made in a Helm chart's template: `member` (a file inside the chart whose folder
+    is `path`) goes from `old` to `new`. It is made only if the chart, rendered with `new`,
+    gives `expected` for that template (Helm's name `rendered`) and the same as before for
+    every other: the fix as it was planned on the rendered text, and nothing else."""
+
+    path: str
+    member: str
+    old: str
+    new: str
+    rendered: str
+    expected: str
+    options: Any  # the HelmOptions the chart was rendered with
+    op: str = "template"
+
+
+Edit = YamlEdit | PythonEdit | ChartEdit
 
 PROBE_HANDLERS = ("httpGet", "tcpSocket", "exec", "grpc")
 

@@ -13,7 +13,7 @@ from k8slb.cache import ParseMemo
 from k8slb.encodings import codec_for
 from k8slb.engine import RunResult, Settings, run
 from k8slb.findings import Finding
-from k8slb.fixing.edits import Edit, PythonEdit, YamlEdit
+from k8slb.fixing.edits import ChartEdit, Edit, PythonEdit, YamlEdit
 from k8slb.fixing.line_length import line_length_for
 from k8slb.fixing.python_edit import apply_python
 from k8slb.fixing.verify import python_fix_problem, yaml_fix_problem
@@ -96,6 +96,11 @@ def _apply_yaml(text: str, edits: Sequence[YamlEdit], refusals: list[str]) -> st
 
 def apply_edits(data: bytes, edits: Sequence[Edit]) -> tuple[bytes, list[str]]:
     """The file with the edits made, and why any of them could not be."""
+    chart_edits = [e for e in edits if isinstance(e, ChartEdit)]
+    if chart_edits:  # a chart's files, packed: not text
+        from k8slb.charts import apply_chart_edits
+
+        return apply_chart_edits(data, chart_edits)
     codec = codec_for(edits[0].path, data) if edits else None
     if codec is None:
         return data, ["the file declares an encoding Python does not know"]

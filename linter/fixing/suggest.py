@@ -9,6 +9,7 @@ not two thousand; only when that joint check fails is each fix checked alone.
 
 from __future__ import annotations
 
+import os
 from collections import defaultdict
 from collections.abc import MutableMapping, Sequence
 from dataclasses import dataclass
@@ -16,7 +17,7 @@ from pathlib import Path
 
 from k8slb.encodings import codec_for
 from k8slb.findings import Finding
-from k8slb.fixing.edits import YamlEdit
+from k8slb.fixing.edits import ChartEdit, YamlEdit
 from k8slb.fixing.fixer import apply_edits
 from k8slb.fixing.verify import yaml_fix_problem
 from k8slb.fixing.yaml_edit import Refused, TextEdit, YamlFile, apply, text_edits
@@ -110,9 +111,42 @@ def _together(
     return accepted, sorted(clashing)
 
 
+def _span(path: str, before: str, after: str) -> Replacement:
+    """The one stretch where `after` differs from `before`."""
+    prefix = 0
+    while prefix < min(len(before), len(after)) and before[prefix] == after[prefix]:
+        prefix += 1
+    suffix = 0
+    while (
+        suffix < min(len(before), len(after)) - prefix and before[-1 - suffix] == after[-1 - suffix]
+    ):
+        suffix += 1
+    return Replacement(path, prefix, len(before) - suffix, after[prefix : len(after) - suffix])
+
+
+def _in_chart(finding: Finding, contents: MutableMapping[str, bytes]) -> list[Replacement]:
+    """A template fix, checked by rendering as `k8slb fix` checks it, as a replacement in
+    the template file."""
+    from k8slb.charts import apply_chart_edits
+
+    (edit,) = finding.edits
+    assert isinstance(edit, ChartEdit)
+    data = _read(edit.path, contents)
+    if data is None:
+        return []
+    _, refusals = apply_chart_edits(data, [edit])
+    if refusals:
+        return []
+    shown = os.path.join(edit.path, edit.member)
+    contents.setdefault(shown, edit.old.encode())  # the template, where SARIF counts lines
+    return [_span(shown, edit.old, edit.new)]
+
+
 def _alone(finding: Finding, contents: MutableMapping[str, bytes]) -> list[Replacement]:
     """One finding's fix, made on the whole of each file it touches and checked there; the
     replacement is the span where the old and new text differ."""
+    if any(isinstance(edit, ChartEdit) for edit in finding.edits):
+        return _in_chart(finding, contents)
     pieces = []
     for path in dict.fromkeys(edit.path for edit in finding.edits):
         old = _read(path, contents)
@@ -123,17 +157,5 @@ def _alone(finding: Finding, contents: MutableMapping[str, bytes]) -> list[Repla
             return []
         codec = codec_for(path, old)
         assert codec is not None  # apply_edits refused the file otherwise
-        before, after = codec.decode(old), codec.decode(new)
-        prefix = 0
-        while prefix < min(len(before), len(after)) and before[prefix] == after[prefix]:
-            prefix += 1
-        suffix = 0
-        while (
-            suffix < min(len(before), len(after)) - prefix
-            and before[-1 - suffix] == after[-1 - suffix]
-        ):
-            suffix += 1
-        pieces.append(
-            Replacement(path, prefix, len(before) - suffix, after[prefix : len(after) - suffix])
-        )
+        pieces.append(_span(path, codec.decode(old), codec.decode(new)))
     return pieces

@@ -1,0 +1,139 @@
+"""A fix for an object rendered from a Helm chart, made in its template.
+
+The fix is first made on the rendered text, as for any manifest. Each line it adds or
+changes is then carried to the template: an added line goes after the template line that
+wrote the rendered line above it, when that template line is literal text (what it renders
+is what it says) and the next template line wrote the rendered line below (no template
+action in between, that an `if` or a `range` could decide); a changed line replaces its
+template line when that line is literal. Anything else (a line a helper or a value wrote)
+is left to a human. Before the template is written, the chart is rendered with it, and the
+result must be the fixed rendered text exactly (ChartEdit); this module only plans.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+
+from k8slb.fixing.edits import ChartEdit, Edit, YamlEdit
+
+# A twin Service names the release's objects and copies their selector: a template writes
+# those with actions, and a literal copy would be wrong for any other release.
+RELEASE_SPECIFIC = frozenset({"add-twin"})
+# Template functions that write several lines, or indent what they write.
+_MULTILINE = re.compile(r"\b(?:nindent|indent|toYaml|include|template|tpl)\b")
+_OPENS = re.compile(r"\{\{-?\s*(?:if|range|with|define|block)\b")
+_CLOSES = re.compile(r"\{\{-?\s*end\b")
+
+
+def _depths(lines: Sequence[str]) -> list[int]:
+    """How many template blocks (`if`, `range`, `with`...) are open at each line."""
+    depths, depth = [], 0
+    for line in lines:
+        depth += len(_OPENS.findall(line)) - len(_CLOSES.findall(line))
+        depths.append(depth)
+    return depths
+
+
+def plan_chart_edit(
+    edits: Sequence[Edit],
+    *,
+    chart: str,
+    member: str,
+    template: str,
+    rendered: str,
+    rendered_name: str,
+    line_of: Sequence[int | None],
+    options: object,
+) -> ChartEdit | None:
+    """The template change that makes the rendered text what `edits` make of it, or None
+    when the fix touches what the template does not write literally."""
+    from k8slb.fixing.fixer import apply_edits
+
+    if not edits or not all(isinstance(e, YamlEdit) for e in edits):
+        return None
+    if any(isinstance(e, YamlEdit) and e.op in RELEASE_SPECIFIC for e in edits):
+        return None
+    if len({e.path for e in edits}) != 1:
+        return None
+    virtual = [replace(e, path="rendered.yaml") for e in edits if isinstance(e, YamlEdit)]
+    fixed, refusals = apply_edits(rendered.encode(), virtual)
+    if refusals:
+        return None
+    expected = fixed.decode()
+    before, after = rendered.splitlines(keepends=True), expected.splitlines(keepends=True)
+    lines = template.splitlines(keepends=True)
+    # A line may change, or go after another, only at the object's own block level: inside
+    # a `range` or an `if` opened within the object, other values would repeat it or drop it.
+    depths = _depths(lines)
+    kind = next((n for n, line in enumerate(lines) if line.startswith("kind:")), None)
+    if kind is None:
+        return None
+    level = depths[kind]
+    splices: list[tuple[int, int, list[str]]] = []  # (template index, deleted, new lines)
+    matcher = difflib.SequenceMatcher(a=before, b=after, autojunk=False)
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "equal":
+            continue
+        if op == "insert":
+            at = _insertion_point(i1, before, lines, line_of)
+            if at is None or depths[at - 1] != level:
+                return None
+            splices.append((at, 0, after[j1:j2]))
+        elif op == "replace" and i2 - i1 == j2 - j1:
+            for offset in range(i2 - i1):
+                number = line_of[i1 + offset]
+                if number is None or lines[number - 1] != before[i1 + offset]:
+                    return None  # not literal: a value or a helper wrote it
+                if depths[number - 1] != level:
+                    return None
+                splices.append((number - 1, 1, [after[j1 + offset]]))
+        else:
+            return None
+    new = list(lines)
+    for at, deleted, inserted in sorted(splices, key=lambda s: s[0], reverse=True):
+        new[at : at + deleted] = inserted
+    return ChartEdit(
+        path=chart,
+        member=member,
+        old=template,
+        new="".join(new),
+        rendered=rendered_name,
+        expected=expected,
+        options=options,
+    )
+
+
+def _one_line(template_line: str, rendered_line: str) -> bool:
+    """Whether the template line wrote exactly that one rendered line, where it stands:
+    literal, or a key whose value is an action that writes no line breaks."""
+    if template_line == rendered_line:
+        return True
+    indent = len(template_line) - len(template_line.lstrip())
+    same_place = (
+        template_line[:indent] == rendered_line[:indent]
+        and rendered_line[indent : indent + 1] != " "
+    )
+    return same_place and "{{" in template_line and not _MULTILINE.search(template_line)
+
+
+def _insertion_point(
+    index: int, before: Sequence[str], lines: Sequence[str], line_of: Sequence[int | None]
+) -> int | None:
+    """Where in the template lines go that the fix inserts before rendered line `index`:
+    after the literal template line of the rendered line above, if the template line after
+    it wrote the rendered line below (or the template ends there)."""
+    if index == 0:
+        return None
+    above = line_of[index - 1]
+    if above is None or not _one_line(lines[above - 1], before[index - 1]):
+        return None
+    if index < len(before):
+        below = line_of[index]
+        if below != above + 1:
+            return None
+    elif any(line.strip() and "{{" not in line for line in lines[above:]):
+        return None  # literal text after it, which the render did not show
+    return above
