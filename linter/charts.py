@@ -195,11 +195,15 @@ def render(chart: str, options: HelmOptions, data: bytes | None = None) -> Rende
     try:
         values = _values(options)
         members = unpack(data) if data is not None else None
-        by_name = (
-            _render_sdk(chart, values, options, members)
-            if engine == "sdk"
-            else _render_binary(chart, options, members)
-        )
+        try:
+            by_name = (
+                _render_sdk(chart, values, options, members)
+                if engine == "sdk"
+                else _render_binary(chart, options, members)
+            )
+        except MissingDependencies as missing:
+            by_name = missing.rendered
+            rendering.problems.append(_missing(chart, where, missing.names))
     except HelmFailure as failure:
         if failure.path is not None:
             where = failure.path
@@ -274,13 +278,31 @@ def _render_sdk(
             else helm_python.Chart.load_archive(_archive(members))
         )
         with loading as loaded:
-            return loaded.render(
+            declared = loaded.metadata.get("dependencies") or []
+            present = {d.get("name") for d in loaded.dependencies}
+            missing = [
+                str(d.get("alias") or d.get("name"))
+                for d in declared
+                if isinstance(d, dict) and d.get("name") not in present
+            ]
+            rendered = loaded.render(
                 values or None,
                 name=options.release or loaded.name or os.path.basename(chart),
                 namespace=options.namespace,
             )
     except helm_python.HelmError as error:
         raise HelmFailure(str(error)) from None
+    if missing:  # Helm renders without them; what they would add is not linted
+        raise MissingDependencies(missing, rendered)
+    return rendered
+
+
+class MissingDependencies(Exception):
+    """The chart names subcharts that are not vendored in its `charts/` folder."""
+
+    def __init__(self, names: list[str], rendered: dict[str, str]) -> None:
+        super().__init__(", ".join(names))
+        self.names, self.rendered = names, rendered
 
 
 def _render_binary(
@@ -339,6 +361,28 @@ def _shown(chart: str, name: str) -> str:
     template under the chart's folder, as the user sees it."""
     _, _, inside = name.partition("/")
     return os.path.join(chart, inside) if inside else os.path.join(chart, name)
+
+
+def _missing(chart: str, where: str, names: list[str]) -> Problem:
+    """One info finding naming the subcharts that are declared but not vendored."""
+    line = 1
+    try:
+        for number, text in enumerate(Path(where).read_text("utf-8").splitlines(), start=1):
+            if text.startswith("dependencies:"):
+                line = number
+    except (OSError, UnicodeDecodeError):
+        pass
+    plural = "s" if len(names) > 1 else ""
+    return Problem(
+        UNRENDERED,
+        where,
+        line,
+        1,
+        f"chart {chart} is rendered without its subchart{plural} {', '.join(names)}",
+        None,
+        Severity.INFO,
+        ("they are not in its charts/ folder: `helm dependency build` vendors them",),
+    )
 
 
 def _problem(chart: str, where: str, message: str, line: int = 1) -> Problem:

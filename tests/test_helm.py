@@ -362,3 +362,23 @@ def test_sarif_carries_a_template_fix_as_a_replacement_in_the_template(tmp_path:
     assert replacement["deletedRegion"]["startLine"] == 26  # after the last of its 25 lines
     assert "preStop" in replacement["insertedContent"]["text"]
     assert "fixes" not in next(r for r in results if r["ruleId"] == "KLB101"), "a twin: by hand"
+
+
+def test_subcharts_that_are_not_vendored_are_named_once_and_the_rest_linted(
+    tmp_path: Path,
+) -> None:
+    declared = CHART["Chart.yaml"] + (
+        "dependencies:\n  - name: redis\n    version: 1.0.0\n    repository: https://x.invalid\n"
+        "  - name: cache\n    version: 0.1.0\n    repository: https://x.invalid\n"
+    )
+    chart = write(tmp_path / "shop", {**CHART, "Chart.yaml": declared})
+    write(
+        chart / "charts" / "cache",
+        {"Chart.yaml": "apiVersion: v2\nname: cache\nversion: 0.1.0\n"},
+    )
+    _, report = check(str(chart))
+    missing = [f for f in report["findings"] if f["rule"] == "KLB003"]
+    assert [(f["severity"], f["line"], f["headline"]) for f in missing] == [
+        ("info", 4, f"chart {chart} is rendered without its subchart redis")
+    ]
+    assert {f["rule"] for f in report["findings"]} >= {"KLB101", "KLB401"}
