@@ -66,6 +66,7 @@ class Rendering:
     label: str | None = None  # the value set, when the chart is rendered with several
     world: int = 0  # which of them (findings of different sets are judged apart)
     options: HelmOptions = field(default_factory=HelmOptions)  # as rendered
+    members: dict[str, bytes] = field(default_factory=dict)  # the chart's files, as rendered
 
 
 def is_chart(names: Sequence[str]) -> bool:
@@ -195,6 +196,7 @@ def render(chart: str, options: HelmOptions, data: bytes | None = None) -> Rende
     try:
         values = _values(options)
         members = unpack(data) if data is not None else None
+        rendering.members = members or {}
         try:
             by_name = (
                 _render_sdk(chart, values, options, members)
@@ -419,10 +421,14 @@ class RenderedTemplate:
 def rendered_templates(rendering: Rendering) -> dict[str, RenderedTemplate]:
     found = {}
     for path, text in rendering.files.items():
-        try:
-            source = Path(real_path(path)).read_text("utf-8", errors="replace")
-        except OSError:
-            source = ""  # a subchart in a .tgz: no file to point at
+        member = Path(os.path.relpath(real_path(path), rendering.chart)).as_posix()
+        if member in rendering.members:  # the text it was rendered from (a fix may be in it)
+            source = rendering.members[member].decode("utf-8", errors="replace")
+        else:
+            try:
+                source = Path(real_path(path)).read_text("utf-8", errors="replace")
+            except OSError:
+                source = ""  # a subchart in a .tgz: no file to point at
         found[path] = RenderedTemplate(
             rendering.chart,
             TemplateLines(source.splitlines(), text.splitlines()),

@@ -382,3 +382,21 @@ def test_subcharts_that_are_not_vendored_are_named_once_and_the_rest_linted(
         ("info", 4, f"chart {chart} is rendered without its subchart redis")
     ]
     assert {f["rule"] for f in report["findings"]} >= {"KLB101", "KLB401"}
+
+
+def test_two_fixes_in_one_template_are_made_one_pass_after_the_other(tmp_path: Path) -> None:
+    sidecar = (
+        "        - name: proxy\n          image: registry.example/proxy:1.0\n"
+        "          ports:\n            - name: admin\n              containerPort: 9901\n"
+    )
+    deployment = CHART["templates/deployment.yaml"].replace(
+        "        - name: api\n", sidecar + "        - name: api\n"
+    )
+    service = CHART["templates/service.yaml"] + "    - name: admin\n      port: 9901\n"
+    chart = write(
+        tmp_path / "shop",
+        {**CHART, "templates/deployment.yaml": deployment, "templates/service.yaml": service},
+    )
+    output = _fix("--select", "KLB401", str(chart))
+    assert "Fixed 2 findings (KLB401 ×2)" in output, output
+    assert (chart / "templates" / "deployment.yaml").read_text().count("preStop:") == 2
