@@ -416,10 +416,13 @@ class RenderedTemplate:
     text: str  # what it rendered to
     source: str  # the template's own text
     options: HelmOptions
+    values_text: str | None  # the chart's values.yaml as rendered
 
 
 def rendered_templates(rendering: Rendering) -> dict[str, RenderedTemplate]:
     found = {}
+    values_data = rendering.members.get("values.yaml")
+    values_yaml = values_data.decode("utf-8", errors="replace") if values_data is not None else None
     for path, text in rendering.files.items():
         member = Path(os.path.relpath(real_path(path), rendering.chart)).as_posix()
         if member in rendering.members:  # the text it was rendered from (a fix may be in it)
@@ -439,6 +442,7 @@ def rendered_templates(rendering: Rendering) -> dict[str, RenderedTemplate]:
             text,
             source,
             rendering.options,
+            values_yaml,
         )
     return found
 
@@ -511,6 +515,7 @@ def _template_edit(finding: Finding, template: RenderedTemplate) -> ChartEdit | 
         rendered_name=template.name,
         line_of=template.lines.template_lines,
         options=template.options,
+        values=template.values_text,
     )
 
 

@@ -400,3 +400,28 @@ def test_two_fixes_in_one_template_are_made_one_pass_after_the_other(tmp_path: P
     output = _fix("--select", "KLB401", str(chart))
     assert "Fixed 2 findings (KLB401 ×2)" in output, output
     assert (chart / "templates" / "deployment.yaml").read_text().count("preStop:") == 2
+
+
+def test_a_value_the_fix_changes_is_changed_in_values_yaml(tmp_path: Path) -> None:
+    prestop = "          lifecycle:\n            preStop:\n              sleep: {seconds: 5}\n"
+    deployment = (
+        CHART["templates/deployment.yaml"].replace(
+            "    spec:\n      containers:\n",
+            "    spec:\n      terminationGracePeriodSeconds: {{ .Values.grace }}\n"
+            "      containers:\n",
+        )
+        + prestop
+    )
+    values = CHART["values.yaml"] + "grace: 5  # seconds\n"
+    chart = write(
+        tmp_path / "shop",
+        {**CHART, "templates/deployment.yaml": deployment, "values.yaml": values},
+    )
+    _, report = check("--select", "KLB402", str(chart))
+    (finding,) = report["findings"]
+    assert finding["related"][0]["message"] == "values.yaml:5 grace"
+    assert finding["fix"]["available"] is True
+    output = _fix("--select", "KLB402", str(chart))
+    assert "Fixed 1 finding (KLB402)" in output, output
+    assert (chart / "values.yaml").read_text() == CHART["values.yaml"] + "grace: 30  # seconds\n"
+    assert (chart / "templates" / "deployment.yaml").read_text() == deployment

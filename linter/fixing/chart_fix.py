@@ -47,6 +47,7 @@ def plan_chart_edit(
     rendered_name: str,
     line_of: Sequence[int | None],
     options: object,
+    values: str | None = None,
 ) -> ChartEdit | None:
     """The template change that makes the rendered text what `edits` make of it, or None
     when the fix touches what the template does not write literally."""
@@ -73,6 +74,7 @@ def plan_chart_edit(
         return None
     level = depths[kind]
     splices: list[tuple[int, int, list[str]]] = []  # (template index, deleted, new lines)
+    changed_values: list[tuple[str, str, str]] = []  # (dotted key, old, new) in values.yaml
     matcher = difflib.SequenceMatcher(a=before, b=after, autojunk=False)
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
         if op == "equal":
@@ -85,13 +87,25 @@ def plan_chart_edit(
         elif op == "replace" and i2 - i1 == j2 - j1:
             for offset in range(i2 - i1):
                 number = line_of[i1 + offset]
-                if number is None or lines[number - 1] != before[i1 + offset]:
-                    return None  # not literal: a value or a helper wrote it
-                if depths[number - 1] != level:
+                if number is None or depths[number - 1] != level:
                     return None
-                splices.append((number - 1, 1, [after[j1 + offset]]))
+                old_line, new_line = before[i1 + offset], after[j1 + offset]
+                if lines[number - 1] == old_line:
+                    splices.append((number - 1, 1, [new_line]))
+                    continue
+                value = _value_change(lines[number - 1], old_line, new_line)
+                if value is None:
+                    return None  # a helper, or an expression, wrote it
+                changed_values.append(value)
         else:
             return None
+    if changed_values:  # the value is what changes: in values.yaml, plain YAML
+        if splices or values is None:
+            return None
+        new_values = _set_values(values, changed_values)
+        if new_values is None:
+            return None
+        return ChartEdit(chart, VALUES, values, new_values, rendered_name, expected, options)
     new = list(lines)
     for at, deleted, inserted in sorted(splices, key=lambda s: s[0], reverse=True):
         new[at : at + deleted] = inserted
@@ -104,6 +118,42 @@ def plan_chart_edit(
         expected=expected,
         options=options,
     )
+
+
+VALUES = "values.yaml"
+_VALUE_ACTION = re.compile(r"\{\{-?\s*\.Values\.([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\s*-?\}\}")
+_VALUES_LINE = re.compile(
+    r"^(?P<key>\s*[\w.-]+:[ \t]+)(?P<value>[^\s#'\"][^#\n]*?)(?P<rest>[ \t]*(?:#.*)?\r?\n?)$"
+)
+
+
+def _value_change(template_line: str, old: str, new: str) -> tuple[str, str, str] | None:
+    """(key, old value, new value) when the line is literal text around one `.Values.KEY`
+    that the fix changes, or None."""
+    actions = list(_VALUE_ACTION.finditer(template_line))
+    if len(actions) != 1 or template_line.count("{{") != 1:
+        return None
+    action = actions[0]
+    prefix, suffix = template_line[: action.start()], template_line[action.end() :]
+    for line in (old, new):
+        if not (line.startswith(prefix) and line.endswith(suffix)):
+            return None
+    cut = slice(len(prefix), len(old) - len(suffix))
+    return action.group(1), old[cut], new[len(prefix) : len(new) - len(suffix)]
+
+
+def _set_values(values: str, changes: Sequence[tuple[str, str, str]]) -> str | None:
+    """values.yaml with each key's plain scalar changed, its comment and layout kept."""
+    from k8slb.chart_lines import value_line
+
+    lines = values.splitlines(keepends=True)
+    for key, old, new in changes:
+        number = value_line(values, key)
+        match = _VALUES_LINE.match(lines[number - 1]) if number else None
+        if number is None or match is None or match.group("value") != old:
+            return None
+        lines[number - 1] = match.group("key") + new + match.group("rest")
+    return "".join(lines)
 
 
 def _one_line(template_line: str, rendered_line: str) -> bool:
