@@ -149,7 +149,15 @@ def read_sources(
         if source.path not in data:
             continue
         if source.language == "helm":  # rendered here: Go does not survive a fork
-            renderings = render_sets(source.path, helm or HelmOptions(), data[source.path])
+            options = helm or HelmOptions()
+            # Rendered once per content of the chart and options: a pre-commit run whose
+            # change is elsewhere takes the chart's rendering from the cache.
+            key = f"{source.path}\0helm\0{options!r}"
+            renderings = cache.parsed(key, data[source.path]) if cache is not None else None
+            if renderings is None:
+                renderings = render_sets(source.path, options, data[source.path])
+                if cache is not None:
+                    cache.store(key, data[source.path], renderings)
             problems = [p for rendering in renderings for p in rendering.problems]
             read.manifests.append(ManifestFile(chart_file(source.path), problems=problems))
             for rendering in renderings:

@@ -425,3 +425,30 @@ def test_a_value_the_fix_changes_is_changed_in_values_yaml(tmp_path: Path) -> No
     assert "Fixed 1 finding (KLB402)" in output, output
     assert (chart / "values.yaml").read_text() == CHART["values.yaml"] + "grace: 30  # seconds\n"
     assert (chart / "templates" / "deployment.yaml").read_text() == deployment
+
+
+def test_a_chart_is_rendered_again_only_when_one_of_its_files_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from k8slb import engine
+
+    calls: list[str] = []
+    real = engine.render_sets
+
+    def counted(chart: str, *args: Any) -> Any:
+        calls.append(chart)
+        return real(chart, *args)
+
+    monkeypatch.setattr(engine, "render_sets", counted)
+    write(tmp_path / "shop", CHART)
+    plain = write(
+        tmp_path, {"plain.yaml": "apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\n"}
+    )
+    check(str(tmp_path))
+    (plain / "plain.yaml").write_text("apiVersion: v1\nkind: Namespace\nmetadata: {name: b}\n")
+    check(str(tmp_path))
+    assert len(calls) == 1, "the other file changed, not the chart"
+    values = tmp_path / "shop" / "values.yaml"
+    values.write_text(values.read_text() + "extra: 1\n")
+    check(str(tmp_path))
+    assert len(calls) == 2
