@@ -193,6 +193,10 @@ def render(chart: str, options: HelmOptions, data: bytes | None = None) -> Rende
             )
         )
         return rendering
+    unknown = _unknown_api_version(where, data)
+    if unknown is not None:
+        rendering.problems.append(unknown)
+        return rendering
     try:
         values = _values(options)
         members = unpack(data) if data is not None else None
@@ -363,6 +367,32 @@ def _shown(chart: str, name: str) -> str:
     template under the chart's folder, as the user sees it."""
     _, _, inside = name.partition("/")
     return os.path.join(chart, inside) if inside else os.path.join(chart, name)
+
+
+CHART_API_VERSIONS = ("v1", "v2", "v3")  # v3: Helm 4's charts
+
+
+def _unknown_api_version(where: str, data: bytes | None) -> Problem | None:
+    """KLB003 when Chart.yaml names an apiVersion no Helm knows: what it would render is
+    anybody's guess."""
+    members = unpack(data) if data is not None else {}
+    text = members.get(os.path.basename(where))
+    if text is None:
+        return None
+    for number, line in enumerate(text.decode("utf-8", "replace").splitlines(), start=1):
+        found = re.match(r"apiVersion:\s*[\"']?([^\s\"'#]+)", line)
+        if found and found.group(1) not in CHART_API_VERSIONS:
+            return Problem(
+                UNRENDERED,
+                where,
+                number,
+                1,
+                f"Chart.yaml's apiVersion {found.group(1)} is none Helm knows "
+                f"({', '.join(CHART_API_VERSIONS)}): the chart is not rendered",
+                None,
+                Severity.WARNING,
+            )
+    return None
 
 
 def _missing(chart: str, where: str, names: list[str]) -> Problem:

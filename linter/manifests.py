@@ -43,6 +43,17 @@ def decode(path: str, data: bytes) -> str | Problem:
             return codec.decode(data)
         except UnicodeDecodeError:
             pass  # not the UTF-16/32 text its first bytes announce: binary
+    if data.startswith(b"\x1f\x8b"):
+        return Problem(
+            "KLB001",
+            path,
+            1,
+            1,
+            "a gzip archive (a packaged Helm chart?), not a YAML text file",
+            detail=(
+                "name the chart's folder, which k8slb renders, or `helm template` the package",
+            ),
+        )
     if b"\x00" in data:
         line = data[: data.index(b"\x00")].count(b"\n") + 1
         return Problem("KLB001", path, line, 1, "binary data (a NUL byte), not a YAML text file")

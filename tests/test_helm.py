@@ -5,6 +5,7 @@ rendered is one clear finding, and the rest is still linted."""
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import replace
 from importlib import resources
@@ -452,3 +453,43 @@ def test_a_chart_is_rendered_again_only_when_one_of_its_files_changed(
     values.write_text(values.read_text() + "extra: 1\n")
     check(str(tmp_path))
     assert len(calls) == 2
+
+
+def test_an_unknown_chart_api_version_and_a_packaged_chart_are_clear_findings(
+    tmp_path: Path,
+) -> None:
+    chart = write(
+        tmp_path / "odd", {**CHART, "Chart.yaml": "apiVersion: v9\nname: odd\nversion: 1\n"}
+    )
+    _, report = check(str(chart))
+    (finding,) = report["findings"]
+    assert (finding["rule"], finding["line"], finding["severity"]) == ("KLB003", 1, "warning")
+    assert "apiVersion v9 is none Helm knows" in finding["message"]
+    package = tmp_path / "shop-0.1.0.tgz"
+    package.write_bytes(b"\x1f\x8b\x08\x00" + bytes(20))
+    _, report = check(str(package))
+    assert report["findings"][0]["headline"].startswith("a gzip archive (a packaged Helm chart?)")
+
+
+def test_without_the_library_a_helm_binary_renders_the_chart(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`helm template` prints one stream; its `# Source:` comments say which template
+    wrote each document (a stand-in binary prints what Helm would)."""
+    chart = write(tmp_path / "shop", CHART)
+    fake = tmp_path / "bin" / "helm"
+    fake.parent.mkdir()
+    fake.write_text(
+        "#!/bin/sh\ncat <<'EOF'\n---\n# Source: shop/templates/service.yaml\n"
+        "apiVersion: v1\nkind: Service\nmetadata:\n  name: shop-api\n  namespace: default\n"
+        "spec:\n  type: ClusterIP\n  selector:\n    app: api\n  sessionAffinity: ClientIP\n"
+        "  ports:\n    - name: grpc\n      port: 50051\n      targetPort: grpc\nEOF\n"
+    )
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{fake.parent}:{os.environ['PATH']}")
+    monkeypatch.setattr(charts, "_engine", lambda: "binary")
+    _, report = check("--no-cache", str(chart))
+    assert where(report, chart) == [
+        ("KLB104", "templates/service.yaml", 2, 1),  # a key no template line writes: `kind:`
+        ("KLB101", "templates/service.yaml", 7, 3),
+    ]
