@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import importlib.util
 import io
 import os
 import re
@@ -134,12 +135,29 @@ def _archive(members: Mapping[str, bytes]) -> bytes:
 
 @functools.cache
 def _engine() -> str | None:
-    """`sdk`, `binary`, or None when neither is here."""
-    try:
-        import helm_python  # noqa: F401
-    except (ImportError, OSError):
-        return "binary" if shutil.which("helm") else None
-    return "sdk"
+    """`sdk`, `binary`, or None when neither is here. Found, not imported: the library is
+    only ever loaded in the child processes that render (render_process)."""
+    if importlib.util.find_spec("helm_python") is not None:
+        return "sdk"
+    return "binary" if shutil.which("helm") else None
+
+
+def render_charts(jobs: Sequence[tuple[str, HelmOptions, bytes]]) -> list[list[Rendering]]:
+    """Each chart (folder, options, packed files) rendered with each of its value sets,
+    in a child process with a time limit; a chart that runs over it, or kills its
+    process, is one finding, and the others are rendered all the same."""
+    from k8slb.render_process import run_isolated
+
+    outcomes = run_isolated(lambda job: render_sets(*job), jobs)
+    renderings = []
+    for (chart, options, _), (ok, value) in zip(jobs, outcomes, strict=True):
+        if ok:
+            renderings.append(value)
+        else:
+            failed = Rendering(chart, options=options)
+            failed.problems.append(_problem(chart, chart_file(chart), str(value)))
+            renderings.append([failed])
+    return renderings
 
 
 def render_sets(chart: str, options: HelmOptions, data: bytes | None = None) -> list[Rendering]:
@@ -564,8 +582,7 @@ def apply_chart_edits(data: bytes, edits: Sequence[ChartEdit]) -> tuple[bytes, l
             refusals.append(f"{edit.member}: the template changed since it was checked")
             continue
         trial = {**members, edit.member: edit.new.encode()}
-        before = _outputs(edit.path, edit.options, members)
-        after = _outputs(edit.path, edit.options, trial)
+        before, after = _outputs(edit.path, edit.options, members, trial)
         others_same = {k: v for k, v in before.items() if k != edit.rendered} == {
             k: v for k, v in after.items() if k != edit.rendered
         }
@@ -579,12 +596,21 @@ def apply_chart_edits(data: bytes, edits: Sequence[ChartEdit]) -> tuple[bytes, l
     return pack_members(members), refusals
 
 
-def _outputs(chart: str, options: HelmOptions, members: Mapping[str, bytes]) -> dict[str, str]:
-    """Helm's output by template name, or nothing when it does not render."""
-    rendering = render(chart, options, pack_members(members))
-    if rendering.problems:
-        return {}
-    return {rendering.names[path]: text for path, text in rendering.files.items()}
+def _outputs(
+    chart: str, options: HelmOptions, *versions: Mapping[str, bytes]
+) -> list[dict[str, str]]:
+    """Helm's output by template name for each version of the chart's files (rendered in
+    one child process), or nothing for a version that does not render."""
+    from k8slb.render_process import run_isolated
+
+    jobs = [(chart, options, pack_members(members)) for members in versions]
+    outputs: list[dict[str, str]] = []
+    for ok, rendering in run_isolated(lambda job: render(*job), jobs):
+        if not ok or rendering.problems:
+            outputs.append({})
+        else:
+            outputs.append({rendering.names[p]: text for p, text in rendering.files.items()})
+    return outputs
 
 
 def chart_changes(chart: str, old: bytes, new: bytes) -> list[tuple[str, Path, bytes, bytes]]:

@@ -16,7 +16,7 @@ from k8slb.charts import (
     in_namespace,
     real_path,
     relocate,
-    render_sets,
+    render_charts,
     rendered_templates,
     stat_signature,
 )
@@ -145,39 +145,48 @@ def read_sources(
     read = Sources(contents=data)
     parsed: dict[str, Parsed] = {}
     pending: list[tuple[str, str, bytes]] = []
+    charts: list[Source] = []
     for source in sources:
         if source.path not in data:
             continue
-        if source.language == "helm":  # rendered here: Go does not survive a fork
-            options = helm or HelmOptions()
-            # Rendered once per content of the chart and options: a pre-commit run whose
-            # change is elsewhere takes the chart's rendering from the cache.
-            key = f"{source.path}\0helm\0{options!r}"
-            renderings = cache.parsed(key, data[source.path]) if cache is not None else None
-            if renderings is None:
-                renderings = render_sets(source.path, options, data[source.path])
-                if cache is not None:
-                    cache.store(key, data[source.path], renderings)
-            problems = [p for rendering in renderings for p in rendering.problems]
-            read.manifests.append(ManifestFile(chart_file(source.path), problems=problems))
-            for rendering in renderings:
-                read.templates.update(rendered_templates(rendering))
-                read.worlds[source.path] = len(renderings)
-                for path, text in rendering.files.items():
-                    read.rendered_from[path] = source.path
-                    read.world_of[path] = rendering.world
-                    rendered = text.encode()
-                    known = cache.parsed(path, rendered) if cache is not None else None
-                    if known is not None:
-                        parsed[path] = known
-                    else:
-                        pending.append((path, "yaml", rendered))
+        if source.language == "helm":  # rendered below, all charts in one child process
+            charts.append(source)
             continue
         hit = cache.parsed(source.path, data[source.path]) if cache is not None else None
         if hit is not None:
             parsed[source.path] = hit
         else:
             pending.append((source.path, source.language, data[source.path]))
+    options = helm or HelmOptions()
+    # Rendered once per content of the chart and options: a pre-commit run whose change is
+    # elsewhere takes the chart's rendering from the cache.
+    keys = {s.path: f"{s.path}\0helm\0{options!r}" for s in charts}
+    known = {
+        s.path: cache.parsed(keys[s.path], data[s.path]) if cache is not None else None
+        for s in charts
+    }
+    missing = [s for s in charts if known[s.path] is None]
+    fresh = render_charts([(s.path, options, data[s.path]) for s in missing])
+    for source, renderings in zip(missing, fresh, strict=True):
+        known[source.path] = renderings
+        if cache is not None:
+            cache.store(keys[source.path], data[source.path], renderings)
+    for source in charts:
+        renderings = known[source.path] or []
+        problems = [p for rendering in renderings for p in rendering.problems]
+        read.manifests.append(ManifestFile(chart_file(source.path), problems=problems))
+        for rendering in renderings:
+            read.templates.update(rendered_templates(rendering))
+            read.worlds[source.path] = len(renderings)
+            for path, text in rendering.files.items():
+                read.rendered_from[path] = source.path
+                read.world_of[path] = rendering.world
+                rendered = text.encode()
+                hit = cache.parsed(path, rendered) if cache is not None else None
+                if hit is not None:
+                    parsed[path] = hit
+                else:
+                    pending.append((path, "yaml", rendered))
     progress.stage("files parsed", len(pending))
     for (path, _, content), result in zip(pending, parse_all(pending, jobs, progress), strict=True):
         parsed[path] = result

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from k8slb.cli import cli
-from k8slb.fixing import fixer, yaml_edit
+from k8slb.fixing import python_edit, yaml_edit
 from k8slb.fixing.verify import plain
 from k8slb.yamltree import compose
 
@@ -89,7 +89,7 @@ def test_python_that_would_not_compile_is_not_written(
     target = tmp_path / "server.py"
     target.write_text(source)
     monkeypatch.setattr(
-        fixer, "apply_python", lambda text, edits, line_length=None: text + "def (\n"
+        python_edit, "apply_python", lambda text, edits, line_length=None: text + "def (\n"
     )
     _, output = _fix(target)
     assert target.read_text() == source
@@ -146,7 +146,9 @@ def test_a_fix_that_never_settles_is_not_written(
     target = tmp_path / "server.py"
     target.write_text(source)
     monkeypatch.setattr(
-        fixer, "apply_python", lambda text, edits, line_length=None: text + "# one more line\n"
+        python_edit,
+        "apply_python",
+        lambda text, edits, line_length=None: text + "# one more line\n",
     )
     _, output = _fix(target, "--select", "KLB201")
     assert target.read_text() == source

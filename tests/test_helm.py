@@ -431,28 +431,27 @@ def test_a_value_the_fix_changes_is_changed_in_values_yaml(tmp_path: Path) -> No
 def test_a_chart_is_rendered_again_only_when_one_of_its_files_changed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from k8slb import engine
-
-    calls: list[str] = []
-    real = engine.render_sets
+    calls = tmp_path / "renders"  # rendering happens in a child: it counts in a file
+    real = charts.render_sets
 
     def counted(chart: str, *args: Any) -> Any:
-        calls.append(chart)
+        with calls.open("a") as out:
+            out.write(chart + "\n")
         return real(chart, *args)
 
-    monkeypatch.setattr(engine, "render_sets", counted)
+    monkeypatch.setattr(charts, "render_sets", counted)
     write(tmp_path / "shop", CHART)
     plain = write(
         tmp_path, {"plain.yaml": "apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\n"}
     )
-    check(str(tmp_path))
+    check(str(tmp_path / "shop"), str(plain / "plain.yaml"))
     (plain / "plain.yaml").write_text("apiVersion: v1\nkind: Namespace\nmetadata: {name: b}\n")
-    check(str(tmp_path))
-    assert len(calls) == 1, "the other file changed, not the chart"
+    check(str(tmp_path / "shop"), str(plain / "plain.yaml"))
+    assert len(calls.read_text().splitlines()) == 1, "the other file changed, not the chart"
     values = tmp_path / "shop" / "values.yaml"
     values.write_text(values.read_text() + "extra: 1\n")
-    check(str(tmp_path))
-    assert len(calls) == 2
+    check(str(tmp_path / "shop"), str(plain / "plain.yaml"))
+    assert len(calls.read_text().splitlines()) == 2
 
 
 def test_an_unknown_chart_api_version_and_a_packaged_chart_are_clear_findings(

@@ -8,6 +8,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -199,3 +200,27 @@ def test_a_parser_process_that_dies_costs_one_file_and_leaves_no_process_behind(
     for pid in pids.iterdir():
         with pytest.raises(ProcessLookupError):
             os.kill(int(pid.name), 0)
+
+
+def test_a_chart_that_renders_for_ever_is_stopped_and_the_rest_is_linted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from k8slb import render_process
+
+    monkeypatch.setattr(render_process, "TIMEOUT", 2.0)
+    for name, template in (
+        ("endless", "{{ range until 100000 }}{{ range until 100000 }}{{ end }}{{ end }}\n"),
+        (
+            "plain",
+            "apiVersion: v1\nkind: Service\nmetadata: {name: s}\n"
+            "spec: {sessionAffinity: ClientIP, selector: {a: b}}\n",
+        ),
+    ):
+        (tmp_path / name / "templates").mkdir(parents=True)
+        (tmp_path / name / "Chart.yaml").write_text(f"apiVersion: v2\nname: {name}\nversion: 1\n")
+        (tmp_path / name / "templates" / "x.yaml").write_text(template)
+    started = time.monotonic()
+    done = CliRunner().invoke(cli, ["check", "--isolated", "--no-cache", str(tmp_path)])
+    assert time.monotonic() - started < 20
+    assert "rendering took over 2 s: stopped" in done.output
+    assert "KLB104" in done.output, "the other chart is rendered and linted"

@@ -14,8 +14,6 @@ from k8slb.encodings import codec_for
 from k8slb.engine import RunResult, Settings, run
 from k8slb.findings import Finding
 from k8slb.fixing.edits import ChartEdit, Edit, PythonEdit, YamlEdit
-from k8slb.fixing.line_length import line_length_for
-from k8slb.fixing.python_edit import apply_python
 from k8slb.fixing.verify import python_fix_problem, yaml_fix_problem
 from k8slb.fixing.yaml_edit import Refused, TextEdit, YamlFile, apply, text_edits
 from k8slb.internal import internal_error
@@ -114,6 +112,9 @@ def apply_edits(data: bytes, edits: Sequence[Edit]) -> tuple[bytes, list[str]]:
     if yaml_edits:
         text = _apply_yaml(text, yaml_edits, refusals)
     if python_edits:
+        from k8slb.fixing.line_length import line_length_for  # libcst: only for Python fixes
+        from k8slb.fixing.python_edit import apply_python
+
         try:
             fixed = apply_python(text, python_edits, line_length_for(python_edits[0].path))
         except Refused as refused:
