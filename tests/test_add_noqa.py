@@ -137,3 +137,13 @@ def test_add_noqa_refuses_stdin_and_machine_formats(tmp_path: Path) -> None:
     done = CliRunner().invoke(cli, ["check", "--add-noqa", "-"], input="kind: Service\n")
     assert done.exit_code == 2 and "--add-noqa edits files" in done.output
     assert _check("--add-noqa", "--format", "json", str(tmp_path))[0] == 2
+
+
+def test_a_helm_template_is_not_edited_and_the_user_is_told_where(tmp_path: Path) -> None:
+    chart = tmp_path / "payments"
+    shutil.copytree(FIXTURES / "helm" / "payments", chart)
+    before = {p: p.read_bytes() for p in chart.rglob("*") if p.is_file()}
+    code, output = _check("--add-noqa", str(chart))
+    assert code == 1
+    assert "templates/service.yaml:6: a Helm template" in output
+    assert {p: p.read_bytes() for p in chart.rglob("*") if p.is_file()} == before

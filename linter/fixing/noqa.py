@@ -155,6 +155,13 @@ def add_noqa(findings: Sequence[Finding], contents: dict[str, bytes], style: str
         if finding.rule not in NOT_IN_PLACE:
             by_file[finding.path].append(finding)
     for path, found in sorted(by_file.items()):
+        if any(f.rendered is not None for f in found):  # a Helm template: no YAML to check
+            added.refused += [
+                f"{path}:{f.line}: a Helm template, which k8slb cannot check a comment in: "
+                f"add `# k8slb: ignore[{f.rule}]` (or the annotation) there by hand"
+                for f in found
+            ]
+            continue
         data = contents.get(path)
         if data is None:
             try:
