@@ -310,23 +310,14 @@ def test_the_demo_chart_is_linted_on_its_template_lines() -> None:
     assert report["findings"][1]["related"][0]["message"] == "values.yaml:5 service.type"
 
 
-TWIN = """\
-{{- if .Values.twin }}
-apiVersion: v1
-kind: Service
-metadata:
-  name: {{ .Release.Name }}-api-headless
-  namespace: {{ .Release.Namespace }}
-spec:
-  clusterIP: None
-  selector:
-    app: api
-  ports:
-    - name: grpc
-      port: {{ .Values.grpcPort }}
-      targetPort: grpc
-{{- end }}
-"""
+# The Service's headless twin, rendered only when `twin` is set.
+TWIN = (
+    "{{- if .Values.twin }}\n"
+    + CHART["templates/service.yaml"]
+    .replace("-api\n", "-api-headless\n")
+    .replace("type: {{ .Values.service.type }}", "clusterIP: None")
+    + "{{- end }}\n"
+)
 
 
 def test_each_configured_value_set_is_linted_on_its_own_and_named(tmp_path: Path) -> None:
