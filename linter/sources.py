@@ -286,5 +286,32 @@ def discover(
             for shown, language, unread in _walk(path, exclude, found.errors):
                 add(shown, language, Path(shown), unread)
         else:  # named by the user: read, even through a link or from a pipe (`<(helm ...)`)
-            add(path, language_of(path, explicit=True) or "yaml", Path(path), None)
+            language = language_of(path, explicit=True) or "yaml"
+            chart = enclosing_chart(path) if language == "yaml" else None
+            if chart is not None:  # a template (or values) a pre-commit hook names: its chart
+                add(chart, "helm", Path(chart), None)
+            else:
+                add(path, language, Path(path), None)
     return found
+
+
+def enclosing_chart(path: str) -> str | None:
+    """The chart a file belongs to (the outermost, for a vendored subchart's file), shown
+    as `path` is (relative stays relative); None outside any chart. The search stops at the
+    repository's top (a `.git`)."""
+    current = os.path.dirname(os.path.abspath(path))
+    while True:
+        if _has_chart_file(current):
+            while os.path.basename(os.path.dirname(current)) == "charts" and _has_chart_file(
+                os.path.dirname(os.path.dirname(current))
+            ):
+                current = os.path.dirname(os.path.dirname(current))  # a subchart: its parent
+            return current if os.path.isabs(path) else os.path.relpath(current)
+        parent = os.path.dirname(current)
+        if parent == current or os.path.exists(os.path.join(current, ".git")):
+            return None
+        current = parent
+
+
+def _has_chart_file(folder: str) -> bool:
+    return any(os.path.isfile(os.path.join(folder, name)) for name in ("Chart.yaml", "Chart.yml"))

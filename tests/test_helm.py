@@ -483,3 +483,29 @@ def test_without_the_library_a_helm_binary_renders_the_chart(
         ("KLB104", "templates/service.yaml", 2, 1),  # a key no template line writes: `kind:`
         ("KLB101", "templates/service.yaml", 7, 3),
     ]
+
+
+def test_a_template_named_on_the_command_line_lints_its_chart(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What a pre-commit hook passes: the changed files, here a chart's template, with the
+    repository in view."""
+    chart = write(tmp_path / "deploy" / "shop", CHART)
+    write(
+        chart / "charts" / "cache",
+        {
+            "Chart.yaml": "apiVersion: v2\nname: cache\nversion: 0.1.0\n",
+            "templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n",
+        },
+    )
+    (tmp_path / ".git").mkdir()
+    monkeypatch.chdir(tmp_path)
+    for named in (
+        "deploy/shop/templates/service.yaml",
+        "deploy/shop/charts/cache/templates/cm.yaml",
+    ):
+        _, report = check("--context", ".", named)
+        assert {(f["rule"], f["path"]) for f in report["findings"]} == {
+            ("KLB401", "deploy/shop/templates/deployment.yaml"),
+            ("KLB101", "deploy/shop/templates/service.yaml"),
+        }, named
