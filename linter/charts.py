@@ -465,6 +465,12 @@ class RenderedTemplate:
     source: str  # the template's own text
     options: HelmOptions
     values_text: str | None  # the chart's values.yaml as rendered
+    offset: int = 0  # lines of the file before `source` (a document of a resource file)
+    fixable: bool = True  # False: fixes are for a human (a kustomize build's patches)
+    manual: str | None = None  # what to tell a human, instead of the chart's template
+
+    def file_line(self, rendered_line: int) -> int:
+        return self.lines.line(rendered_line) + self.offset
 
 
 def rendered_templates(rendering: Rendering) -> dict[str, RenderedTemplate]:
@@ -517,7 +523,7 @@ def relocate(finding: Finding, templates: Mapping[str, RenderedTemplate]) -> Fin
     from); its fix is for a human: the rendered text is not what is on disk."""
     template = templates.get(finding.path)
     related = tuple(
-        replace(r, path=templates[r.path].path, line=templates[r.path].lines.line(r.line))
+        replace(r, path=templates[r.path].path, line=templates[r.path].file_line(r.line))
         if r.path in templates
         else r
         for r in finding.related
@@ -533,13 +539,15 @@ def relocate(finding: Finding, templates: Mapping[str, RenderedTemplate]) -> Fin
     detail = (*finding.detail, *(f"the template line prints {v.message}" for v in values))
     if template.label is not None:
         detail = (*detail, f"rendered with {template.label}")
-    edit = _template_edit(finding, template) if finding.fix.available else None
+    wanted = finding.fix.available and template.fixable
+    edit = _template_edit(finding, template) if wanted else None
     if finding.fix.available and edit is None:
-        detail = (*detail, f"make that change in the template (chart {template.chart})")
+        manual = template.manual or f"make that change in the template (chart {template.chart})"
+        detail = (*detail, manual)
     return replace(
         finding,
         path=template.path,
-        line=line,
+        line=line + template.offset,
         column=column,
         related=(*values, *related),
         fix=finding.fix if edit is not None else NO_FIX,

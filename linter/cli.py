@@ -205,6 +205,12 @@ def common_options(command: F) -> F:
             "--helm-release", metavar="NAME", help="The release name [default: the chart's]."
         ),
         click.option(
+            "--kustomize",
+            is_flag=True,
+            help="Build each folder with a kustomization (kustomize or kubectl on PATH) and "
+            "lint what it builds, reported in the resource files.",
+        ),
+        click.option(
             "--helm-namespace",
             metavar="NAME",
             help="The namespace charts are rendered for [default: default].",
@@ -259,6 +265,7 @@ def make_run(
     helm_set: Sequence[str] = (),
     helm_release: str | None = None,
     helm_namespace: str | None = None,
+    kustomize: bool = False,
 ) -> Run:
     """The command line over the configuration over the defaults."""
     start = _start(paths or ["."])
@@ -293,9 +300,10 @@ def make_run(
         ),
     )
     exclude = Exclude(tuple(config.exclude), config.root) if config.exclude else None
-    found = discover(paths or ["."], stdin_filename, exclude)
+    build = kustomize or config.kustomize
+    found = discover(paths or ["."], stdin_filename, exclude, build)
     if context:
-        found = with_context(found, discover(context, None, exclude))
+        found = with_context(found, discover(context, None, exclude, build))
     severity = Severity.parse(fail_on or config.fail_on or "warning")
     root = config.path.parent.resolve() if config.path else project_root(start)
     baseline = config.baseline or root / DEFAULT_BASELINE

@@ -75,6 +75,7 @@ class Config:
     exemptions: list[Exemption] = field(default_factory=list)
     baseline: Path | None = None
     helm: HelmOptions = field(default_factory=HelmOptions)
+    kustomize: bool = False
 
     @property
     def root(self) -> Path:
@@ -226,6 +227,7 @@ def _build(path: Path, data: dict[str, Any]) -> Config:
         exemptions=exemptions,
         baseline=path.parent.resolve() / data["baseline"] if "baseline" in data else None,
         helm=_helm(path.parent.resolve(), data.get("helm", {})),
+        kustomize=data.get("kustomize", False),
     )
 
 

@@ -25,6 +25,7 @@ from k8slb.findings import Finding
 from k8slb.fixing.edits import FixValues
 from k8slb.index import Index
 from k8slb.internal import internal_error
+from k8slb.kustomize import build, built_templates, signature
 from k8slb.manifests import ManifestFile
 from k8slb.model import K8sObject, Problem
 from k8slb.parsing import Parsed, Unparsed, parse_all
@@ -37,6 +38,8 @@ from k8slb.rules.unused_suppression import UnusedSuppression
 from k8slb.selection import unknown_codes
 from k8slb.sources import Source
 from k8slb.suppressions import Suppressions, judgeable
+
+BUILT = "kustomize"  # the group of every kustomization built: one world each
 
 
 @dataclass(frozen=True)
@@ -97,17 +100,19 @@ class Sources:
     templates: dict[str, RenderedTemplate] = field(default_factory=dict)  # of rendered charts
     rendered_from: dict[str, str] = field(default_factory=dict)  # template path -> chart
     world_of: dict[str, int] = field(default_factory=dict)  # template path -> its value set
-    worlds: dict[str, int] = field(default_factory=dict)  # chart -> how many value sets
+    worlds: dict[str, int] = field(default_factory=dict)  # group -> how many worlds
+    group_of: dict[str, str] = field(default_factory=dict)  # template path -> its group
 
     def world(self, number: int) -> Sources:
-        """What one value set sees: every file, and each chart rendered with its
-        `number`-th value set (its last, when it has fewer): sets are judged apart."""
+        """What one world sees: every file, each chart rendered with its `number`-th value
+        set, and the `number`-th kustomization built (the last, when there are fewer):
+        value sets, and kustomizations, are judged apart."""
 
         def seen(path: str) -> bool:
-            chart = self.rendered_from.get(path)
-            if chart is None:
+            group = self.group_of.get(path)
+            if group is None:
                 return True
-            return self.world_of[path] == min(number, self.worlds[chart] - 1)
+            return self.world_of[path] == min(number, self.worlds[group] - 1)
 
         return replace(self, manifests=[m for m in self.manifests if seen(m.path)])
 
@@ -152,6 +157,8 @@ def read_sources(
         if source.language == "helm":  # rendered below, all charts in one child process
             charts.append(source)
             continue
+        if source.language == "kustomize":  # built below
+            continue
         hit = cache.parsed(source.path, data[source.path]) if cache is not None else None
         if hit is not None:
             parsed[source.path] = hit
@@ -171,6 +178,17 @@ def read_sources(
         known[source.path] = renderings
         if cache is not None:
             cache.store(keys[source.path], data[source.path], renderings)
+    builds = [s for s in sources if s.language == "kustomize" and s.path in data]
+    for number, source in enumerate(builds):  # each its own world: overlays are apart
+        built = build(source.path)
+        where = built.problems[0].path if built.problems else source.path
+        read.manifests.append(ManifestFile(where, problems=built.problems))
+        read.templates.update(built_templates(built, source.path))
+        read.worlds[BUILT] = len(builds)
+        for path, text in built.files.items():
+            read.rendered_from[path], read.group_of[path] = source.path, BUILT
+            read.world_of[path] = number
+            pending.append((path, "yaml", text.encode()))
     for source in charts:
         renderings = known[source.path] or []
         problems = [p for rendering in renderings for p in rendering.problems]
@@ -179,7 +197,7 @@ def read_sources(
             read.templates.update(rendered_templates(rendering))
             read.worlds[source.path] = len(renderings)
             for path, text in rendering.files.items():
-                read.rendered_from[path] = source.path
+                read.rendered_from[path] = read.group_of[path] = source.path
                 read.world_of[path] = rendering.world
                 rendered = text.encode()
                 hit = cache.parsed(path, rendered) if cache is not None else None
@@ -194,7 +212,9 @@ def read_sources(
             cache.store(path, content, result)
     for path in read.rendered_from:
         found = parsed.get(path)
-        if isinstance(found, ManifestFile):
+        if isinstance(found, ManifestFile) and read.group_of[path] == BUILT:
+            read.manifests.append(found)  # kustomize sets the namespaces it means to
+        elif isinstance(found, ManifestFile):
             read.manifests.append(in_namespace(found, (helm or HelmOptions()).namespace))
         elif isinstance(found, Unparsed):
             read.errors.append(found.error)
@@ -282,6 +302,9 @@ def _stat_key(sources: Sequence[Source], digest: str) -> str | None:
         try:
             if source.language == "helm":
                 stats.append(f"{source.path}:{stat_signature(source.location)}")
+                continue
+            if source.language == "kustomize":
+                stats.append(f"{source.path}:{signature(source.path)}")
                 continue
             status = os.stat(source.location)
         except OSError:

@@ -14,6 +14,7 @@ from typing import BinaryIO, Literal
 
 import pathspec
 from k8slb.charts import is_chart, pack
+from k8slb.kustomize import is_kustomization
 
 YAML_SUFFIXES = (".yaml", ".yml")
 PYTHON_SUFFIXES = (".py",)
@@ -39,7 +40,8 @@ SKIPPED_DIRS = frozenset(
     }
 )
 
-Language = Literal["yaml", "python", "helm"]  # helm: a chart's folder
+# helm: a chart's folder; kustomize: a kustomization's folder, built (--kustomize)
+Language = Literal["yaml", "python", "helm", "kustomize"]
 
 
 @dataclass(frozen=True)
@@ -59,6 +61,10 @@ class Source:
             return _bounded(sys.stdin.buffer)
         if self.language == "helm":  # a chart: its files, for the cache's keys
             return pack(self.location)
+        if self.language == "kustomize":  # the files its build reads
+            from k8slb.kustomize import pack_files
+
+            return pack_files(str(self.location))
         with open(self.location, "rb") as handle:
             return _bounded(handle)
 
@@ -163,12 +169,14 @@ def _special_problem(mode: int) -> str | None:
 Found = tuple[str, Language, str | None]  # (path as shown, language, why it is not read)
 
 
-def _walk(root: str, exclude: Exclude | None, errors: list[str]) -> Iterator[Found]:
+def _walk(
+    root: str, exclude: Exclude | None, errors: list[str], kustomize: bool = False
+) -> Iterator[Found]:
     """The files under `root`, folders in sorted order, each folder's files first.
     Strings, not Path objects, on this hot path: a monorepo has thousands of files."""
     base = os.path.realpath(root)
     yield from _walk_folder(
-        base, os.path.normpath(root), base, _rules_for(Path(base)), exclude, errors
+        base, os.path.normpath(root), base, _rules_for(Path(base)), exclude, errors, kustomize
     )
 
 
@@ -179,6 +187,7 @@ def _walk_folder(
     rules: _IgnoreRules,
     exclude: Exclude | None,
     errors: list[str],
+    kustomize: bool = False,
 ) -> Iterator[Found]:
     try:
         with os.scandir(folder) as listing:
@@ -186,8 +195,12 @@ def _walk_folder(
     except OSError as error:  # unreadable, or a path longer than the system allows
         errors.append(f"{shown_folder}: cannot read folder: {error.strerror or error}")
         return
-    if is_chart([e.name for e in entries if e.is_file(follow_symlinks=False)]):
+    files = [e.name for e in entries if e.is_file(follow_symlinks=False)]
+    if is_chart(files):
         yield shown_folder, "helm", None  # rendered whole; its templates are no manifests
+        return
+    if kustomize and is_kustomization(files):
+        yield shown_folder, "kustomize", None  # built whole (--kustomize)
         return
     if folder != base and any(e.name == ".gitignore" for e in entries):
         rules = rules.below(Path(folder))
@@ -219,7 +232,7 @@ def _walk_folder(
                 problem = f"cannot be examined: {error.strerror or error}: not read"
             yield shown, language, problem
     for path, shown in folders:
-        yield from _walk_folder(path, shown, base, rules, exclude, errors)
+        yield from _walk_folder(path, shown, base, rules, exclude, errors, kustomize)
 
 
 @dataclass(frozen=True)
@@ -256,7 +269,10 @@ def _compiled(patterns: tuple[str, ...]) -> pathspec.GitIgnoreSpec:
 
 
 def discover(
-    paths: Iterable[str], stdin_filename: str | None = None, exclude: Exclude | None = None
+    paths: Iterable[str],
+    stdin_filename: str | None = None,
+    exclude: Exclude | None = None,
+    kustomize: bool = False,
 ) -> Discovery:
     """The files under `paths`. Folders are walked (gitignore and `exclude` honoured);
     a file named on the command line is always read, as ruff does."""
@@ -283,7 +299,7 @@ def discover(
                 found.errors.append(f"{path}: {(error.strerror or str(error)).lower()}")
             continue
         if stat.S_ISDIR(mode):
-            for shown, language, unread in _walk(path, exclude, found.errors):
+            for shown, language, unread in _walk(path, exclude, found.errors, kustomize):
                 add(shown, language, Path(shown), unread)
         else:  # named by the user: read, even through a link or from a pipe (`<(helm ...)`)
             language = language_of(path, explicit=True) or "yaml"

@@ -1,0 +1,213 @@
+"""Kustomize, on request (`--kustomize`): a folder with a kustomization is built with
+`kustomize build` (or `kubectl kustomize`), each object of the output is linted as the
+cluster gets it, and each finding is put in the resource file that holds the object.
+
+Without the option, a kustomization's folder is walked like any other: its resource files
+are linted as they are written (patches are not applied). Each kustomization is judged on
+its own: two overlays of one base are two deployments, not one namespace with twins.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+from k8slb.chart_lines import TemplateLines
+from k8slb.charts import HelmOptions, RenderedTemplate, Rendering, pack_members
+from k8slb.findings import Severity
+from k8slb.model import Problem
+
+KUSTOMIZATION_FILES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
+BUILD_TIMEOUT = 60  # seconds a build may take
+UNBUILT = "KLB003"
+_DOCUMENT_START = re.compile(r"^---[ \t]*$", re.MULTILINE)
+
+
+def is_kustomization(names: list[str]) -> bool:
+    return any(name in KUSTOMIZATION_FILES for name in names)
+
+
+def _kustomization(folder: str) -> str | None:
+    for name in KUSTOMIZATION_FILES:
+        if os.path.isfile(os.path.join(folder, name)):
+            return os.path.join(folder, name)
+    return None
+
+
+def _references(folder: str) -> list[str]:
+    """The folders a kustomization's `resources:` (and old `bases:`) name, that exist."""
+    path = _kustomization(folder)
+    if path is None:
+        return []
+    found: list[str] = []
+    listing = False
+    for line in Path(path).read_text("utf-8", errors="replace").splitlines():
+        if re.match(r"^(resources|bases|components):", line):
+            listing = True
+            continue
+        if listing and re.match(r"^\S", line):
+            listing = False
+        item = re.match(r"^\s*-\s*['\"]?([^'\"#\s]+)", line) if listing else None
+        if item:
+            target = os.path.normpath(os.path.join(folder, item.group(1)))
+            if os.path.isdir(target):
+                found.append(target)
+    return found
+
+
+def files_of(folder: str) -> list[str]:
+    """The YAML files a build of `folder` can read: its own and those of the folders it
+    names, followed through their kustomizations (cycles and repeats taken once)."""
+    seen: set[str] = set()
+    files: list[str] = []
+    stack = [os.path.normpath(folder)]
+    while stack:
+        current = stack.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        for name in sorted(os.listdir(current)):
+            path = os.path.join(current, name)
+            wanted = name.endswith((".yaml", ".yml")) or name == "Kustomization"
+            if wanted and os.path.isfile(path):
+                files.append(path)
+        stack += _references(current)
+    return files
+
+
+def pack_files(folder: str) -> bytes:
+    """What the build reads, in one byte string: what the cache keys its result on."""
+    return pack_members({path: Path(path).read_bytes() for path in files_of(folder)})
+
+
+def signature(folder: str) -> str:
+    """Size and time of each file the build reads."""
+    stamps = []
+    for path in files_of(folder):
+        status = os.stat(path)
+        stamps.append(f"{path}:{status.st_size}:{status.st_mtime_ns}")
+    return ",".join(stamps)
+
+
+def _binary() -> list[str] | None:
+    if shutil.which("kustomize"):
+        return ["kustomize", "build"]
+    if shutil.which("kubectl"):
+        return ["kubectl", "kustomize"]
+    return None
+
+
+def build(folder: str) -> Rendering:
+    """The kustomization built: each object of the output as a file of its own (`FOLDER#N`),
+    or one finding saying why there is none."""
+    rendering = Rendering(folder, options=HelmOptions())
+    where = _kustomization(folder) or folder
+    command = _binary()
+    if command is None:
+        rendering.problems.append(
+            Problem(
+                UNBUILT,
+                where,
+                1,
+                1,
+                f"kustomization {folder} is not built (--kustomize), so not linted as built",
+                None,
+                Severity.INFO,
+                ("put kustomize or kubectl on PATH",),
+            )
+        )
+        return rendering
+    with tempfile.TemporaryDirectory() as home:  # no user plugins or configuration
+        env = {**os.environ, "HOME": home, "XDG_CONFIG_HOME": home}
+        try:
+            done = subprocess.run(
+                [*command, folder],
+                capture_output=True,
+                text=True,
+                timeout=BUILD_TIMEOUT,
+                env=env,
+                check=False,
+            )
+        except (OSError, subprocess.TimeoutExpired) as error:
+            done = subprocess.CompletedProcess(command, 1, "", str(error))
+    if done.returncode != 0:
+        first = (done.stderr.strip().splitlines() or ["the build failed"])[0]
+        rendering.problems.append(
+            Problem(
+                UNBUILT,
+                where,
+                1,
+                1,
+                f"kustomize cannot build {folder}: {first}",
+                None,
+                Severity.WARNING,
+            )
+        )
+        return rendering
+    for number, document in enumerate(_documents(done.stdout)):
+        rendering.files[f"{folder}#{number}"] = document
+        rendering.names[f"{folder}#{number}"] = f"kustomize build {folder}"
+    return rendering
+
+
+def _documents(stream: str) -> Iterator[str]:
+    for document in _DOCUMENT_START.split(stream):
+        if document.strip():
+            yield document.lstrip("\n")
+
+
+_IDENTITY = re.compile(r"^kind:\s*(\S+)|^  name:\s*['\"]?([^'\"\s#]+)", re.MULTILINE)
+
+
+def _identity(text: str) -> tuple[str | None, str | None]:
+    kind = name = None
+    for match in _IDENTITY.finditer(text):
+        kind = kind or match.group(1)
+        name = name or match.group(2)
+    return kind, name
+
+
+def built_templates(rendering: Rendering, folder: str) -> dict[str, RenderedTemplate]:
+    """Each built object with the resource it came from: the document of the build's
+    files with its kind, and the longest name the built name contains (a name prefix or
+    suffix of an overlay is added around it). No such document: the kustomization."""
+    resources: list[tuple[str, int, str, str | None, str | None]] = []
+    for path in files_of(folder):
+        try:
+            text = Path(path).read_text("utf-8", errors="replace")
+        except OSError:
+            continue
+        line = 1
+        for piece in re.split(r"(?m)^(?=---[ \t]*$)", text):
+            resources.append((path, line, piece, *_identity(piece)))
+            line += piece.count("\n")
+    found = {}
+    for key, document in rendering.files.items():
+        kind, name = _identity(document)
+        fitting = [r for r in resources if r[3] == kind and r[4] and name and r[4] in name]
+        path, line, source = (
+            max(fitting, key=lambda r: len(r[4] or ""))[:3]
+            if fitting
+            else (_kustomization(folder) or folder, 1, "")
+        )
+        found[key] = RenderedTemplate(
+            folder,
+            TemplateLines(source.splitlines(), document.splitlines()),
+            [],
+            rendering.names[key],
+            path,
+            None,
+            document,
+            source,
+            rendering.options,
+            None,
+            offset=line - 1,
+            fixable=False,
+            manual=f"make that change in {os.path.basename(path)} or the patch that sets it",
+        )
+    return found

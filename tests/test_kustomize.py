@@ -1,0 +1,97 @@
+"""`--kustomize`: each kustomization is built, what it builds is linted on its own (two
+overlays are two deployments), and each finding is reported in the resource file that
+holds the object. A stand-in `kustomize` prints what the real one would."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from k8slb.cli import cli
+
+SERVICE = """\
+apiVersion: v1
+kind: Service
+metadata:
+  name: {name}
+spec:
+  sessionAffinity: ClientIP
+  selector:
+    app: api
+  ports:
+    - name: http
+      port: 80
+"""
+
+
+def _repository(tmp_path: Path) -> Path:
+    base = tmp_path / "base"
+    base.mkdir()
+    (base / "kustomization.yaml").write_text("resources:\n  - service.yaml\n")
+    (base / "service.yaml").write_text("# the base\n" + SERVICE.format(name="api"))
+    prod = tmp_path / "overlays" / "prod"
+    prod.mkdir(parents=True)
+    (prod / "kustomization.yaml").write_text("namePrefix: prod-\nresources:\n  - ../../base\n")
+    stand_in = tmp_path / "bin" / "kustomize"
+    stand_in.parent.mkdir()
+    stand_in.write_text(
+        '#!/bin/sh\ncase "$2" in\n'
+        f"  */prod) cat <<'EOF'\n{SERVICE.format(name='prod-api')}EOF\n;;\n"
+        f"  *) cat <<'EOF'\n{SERVICE.format(name='api')}EOF\n;;\nesac\n"
+    )
+    stand_in.chmod(0o755)
+    return stand_in.parent
+
+
+def _check(*args: str) -> dict[str, Any]:
+    done = CliRunner().invoke(cli, ["check", "--isolated", "--format", "json", *args])
+    assert done.exit_code in (0, 1), done.output
+    report: dict[str, Any] = json.loads(done.stdout)
+    return report
+
+
+def test_each_kustomization_is_built_and_reported_in_its_resource_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    binaries = _repository(tmp_path)
+    monkeypatch.setenv("PATH", f"{binaries}:{os.environ['PATH']}")
+    report = _check("--kustomize", str(tmp_path))
+    found = [(f["rule"], f["path"], f["line"], f["headline"]) for f in report["findings"]]
+    service = str(tmp_path / "base" / "service.yaml")
+    assert found == [
+        (
+            "KLB104",
+            service,
+            7,
+            "Service/api pins each client IP to one pod (sessionAffinity: ClientIP)",
+        ),
+        (
+            "KLB104",
+            service,
+            7,
+            "Service/prod-api pins each client IP to one pod (sessionAffinity: ClientIP)",
+        ),
+    ]
+
+
+def test_without_the_option_the_resource_files_are_linted_as_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    binaries = _repository(tmp_path)
+    monkeypatch.setenv("PATH", f"{binaries}:{os.environ['PATH']}")
+    report = _check(str(tmp_path))
+    assert [f["headline"].split(" ")[0] for f in report["findings"]] == ["Service/api"]
+
+
+def test_without_a_binary_each_kustomization_is_named_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _repository(tmp_path)
+    monkeypatch.setenv("PATH", str(tmp_path / "nothing-here"))
+    report = _check("--kustomize", "--fail-on", "info", str(tmp_path))
+    assert sorted(Path(f["path"]).parent.name for f in report["findings"]) == ["base", "prod"]
+    assert all(f["rule"] == "KLB003" and f["severity"] == "info" for f in report["findings"])
