@@ -24,6 +24,7 @@ from k8slb.model import Problem
 
 KUSTOMIZATION_FILES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
 BUILD_TIMEOUT = 60  # seconds a build may take
+MAX_FILE_BYTES = 16 * 1024 * 1024  # a resource file larger than this is refused
 UNBUILT = "KLB003"
 _DOCUMENT_START = re.compile(r"^---[ \t]*$", re.MULTILINE)
 
@@ -60,15 +61,31 @@ def _references(folder: str) -> list[str]:
     return found
 
 
+def _top(folder: str) -> str:
+    """The repository the kustomization is in (the folder with `.git`), else the current
+    folder: references that lead out of it are not read by k8slb (kustomize still may)."""
+    current = os.path.abspath(folder)
+    while True:
+        if os.path.exists(os.path.join(current, ".git")):
+            return current
+        parent = os.path.dirname(current)
+        if parent == current:
+            return os.getcwd()
+        current = parent
+
+
 def files_of(folder: str) -> list[str]:
     """The YAML files a build of `folder` can read: its own and those of the folders it
-    names, followed through their kustomizations (cycles and repeats taken once)."""
+    names, followed through their kustomizations (cycles and repeats taken once), within
+    its repository."""
+    top = _top(folder)
     seen: set[str] = set()
     files: list[str] = []
     stack = [os.path.normpath(folder)]
     while stack:
         current = stack.pop()
-        if current in seen:
+        inside = os.path.commonpath([os.path.abspath(current), top]) == top
+        if current in seen or not inside:
             continue
         seen.add(current)
         for name in sorted(os.listdir(current)):
@@ -82,7 +99,14 @@ def files_of(folder: str) -> list[str]:
 
 def pack_files(folder: str) -> bytes:
     """What the build reads, in one byte string: what the cache keys its result on."""
-    return pack_members({path: Path(path).read_bytes() for path in files_of(folder)})
+    members = {}
+    for path in files_of(folder):
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)
+        if len(data) > MAX_FILE_BYTES:
+            raise OSError(f"{path} is larger than {MAX_FILE_BYTES // 2**20} MiB")
+        members[path] = data
+    return pack_members(members)
 
 
 def signature(folder: str) -> str:
