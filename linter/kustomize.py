@@ -81,11 +81,12 @@ def files_of(folder: str) -> list[str]:
     top = _top(folder)
     seen: set[str] = set()
     files: list[str] = []
-    stack = [os.path.normpath(folder)]
+    start = os.path.normpath(folder)
+    stack = [start]
     while stack:
         current = stack.pop()
         inside = os.path.commonpath([os.path.abspath(current), top]) == top
-        if current in seen or not inside:
+        if current in seen or not (inside or current == start):
             continue
         seen.add(current)
         for name in sorted(os.listdir(current)):

@@ -29,6 +29,7 @@ spec:
 
 
 def _repository(tmp_path: Path) -> Path:
+    (tmp_path / ".git").mkdir()  # the repository a build may read in
     base = tmp_path / "base"
     base.mkdir()
     (base / "kustomization.yaml").write_text("resources:\n  - service.yaml\n")
@@ -95,3 +96,16 @@ def test_without_a_binary_each_kustomization_is_named_once(
     report = _check("--kustomize", "--fail-on", "info", str(tmp_path))
     assert sorted(Path(f["path"]).parent.name for f in report["findings"]) == ["base", "prod"]
     assert all(f["rule"] == "KLB003" and f["severity"] == "info" for f in report["findings"])
+
+
+def test_a_reference_out_of_the_repository_is_not_read(tmp_path: Path) -> None:
+    from k8slb.kustomize import files_of
+
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / "secret.yaml").write_text("kind: Secret\n")
+    repository = tmp_path / "repo"
+    (repository / ".git").mkdir(parents=True)
+    (repository / "app").mkdir()
+    (repository / "app" / "kustomization.yaml").write_text("resources:\n  - ../../elsewhere\n")
+    assert files_of(str(repository / "app")) == [str(repository / "app" / "kustomization.yaml")]
