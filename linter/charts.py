@@ -1,15 +1,15 @@
-"""Helm charts: rendered with Helm's own engine, linted as the manifests they produce, and
-each finding put back on the template line that wrote it.
+"""Helm charts: found, packed and rendered with Helm's own engine, so that the manifests
+they produce are linted (chart_findings.py puts each finding back on its template line).
 
 A folder with a `Chart.yaml` is a chart. It is rendered with helm-python-sdk (Helm v4's Go
 SDK in a C library, no binary needed; `pip install 'k8slb[helm]'`), else with a `helm`
-binary on PATH (`helm template`), else it is reported once (KLB003, info) and skipped. Rendering
-happens in the main process, before the parse: the Go runtime does not survive a fork.
+binary on PATH (`helm template`), else it is reported once (KLB003, info) and skipped. The
+library is used only in a child process with a time limit (render_process.py): a chart is
+code, and Go's runtime does not survive a fork.
 """
 
 from __future__ import annotations
 
-import copy
 import functools
 import importlib.util
 import io
@@ -24,10 +24,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from k8slb.chart_lines import TemplateLines, value_line
-from k8slb.findings import NO_FIX, Finding, Related, RenderedAt, Severity
-from k8slb.fixing.edits import ChartEdit
-from k8slb.manifests import ManifestFile
+from k8slb.findings import Severity
 from k8slb.model import Problem
 
 CHART_FILES = ("Chart.yaml", "Chart.yml")
@@ -450,187 +447,6 @@ def _problem(chart: str, where: str, message: str, line: int = 1) -> Problem:
     return Problem(UNRENDERED, where, line, 1, text, None, Severity.WARNING, detail)
 
 
-@dataclass
-class RenderedTemplate:
-    """A template of a rendered chart: how its rendered lines map back to it, and the
-    values files that fed it (for `related`)."""
-
-    chart: str
-    lines: TemplateLines
-    values_files: list[str]
-    name: str  # Helm's name for the template
-    path: str  # the template's file
-    label: str | None  # the value set, when the chart has several
-    text: str  # what it rendered to
-    source: str  # the template's own text
-    options: HelmOptions
-    values_text: str | None  # the chart's values.yaml as rendered
-    offset: int = 0  # lines of the file before `source` (a document of a resource file)
-    fixable: bool = True  # False: fixes are for a human (a kustomize build's patches)
-    manual: str | None = None  # what to tell a human, instead of the chart's template
-
-    def file_line(self, rendered_line: int) -> int:
-        return self.lines.line(rendered_line) + self.offset
-
-
-def rendered_templates(rendering: Rendering) -> dict[str, RenderedTemplate]:
-    found = {}
-    values_data = rendering.members.get("values.yaml")
-    values_yaml = values_data.decode("utf-8", errors="replace") if values_data is not None else None
-    for path, text in rendering.files.items():
-        member = Path(os.path.relpath(real_path(path), rendering.chart)).as_posix()
-        if member in rendering.members:  # the text it was rendered from (a fix may be in it)
-            source = rendering.members[member].decode("utf-8", errors="replace")
-        else:
-            try:
-                source = Path(real_path(path)).read_text("utf-8", errors="replace")
-            except OSError:
-                source = ""  # a subchart in a .tgz: no file to point at
-        found[path] = RenderedTemplate(
-            rendering.chart,
-            TemplateLines(source.splitlines(), text.splitlines()),
-            rendering.values_files,
-            rendering.names.get(path, path),
-            real_path(path),
-            rendering.label,
-            text,
-            source,
-            rendering.options,
-            values_yaml,
-        )
-    return found
-
-
-def _values_related(template: RenderedTemplate, line: int) -> list[Related]:
-    """Where each value the template line prints is set: the last values file that has it."""
-    related = []
-    for dotted in template.lines.value_references(line):
-        for values_file in reversed(template.values_files):
-            try:
-                text = Path(values_file).read_text("utf-8", errors="replace")
-            except OSError:
-                continue
-            found = value_line(text, dotted)
-            if found is not None:
-                name = os.path.basename(values_file)
-                related.append(Related(values_file, found, f"{name}:{found} {dotted}"))
-                break
-    return related
-
-
-def relocate(finding: Finding, templates: Mapping[str, RenderedTemplate]) -> Finding:
-    """A finding about rendered text, put on its template line (with the values it came
-    from); its fix is for a human: the rendered text is not what is on disk."""
-    template = templates.get(finding.path)
-    related = tuple(
-        replace(r, path=templates[r.path].path, line=templates[r.path].file_line(r.line))
-        if r.path in templates
-        else r
-        for r in finding.related
-    )
-    if template is None:
-        return finding if related == finding.related else replace(finding, related=related)
-    line = template.lines.line(finding.line)
-    text = template.lines.template[line - 1] if 0 < line <= len(template.lines.template) else ""
-    rendered = template.lines.rendered
-    same = 0 < finding.line <= len(rendered) and rendered[finding.line - 1] == text
-    column = finding.column if same else len(text) - len(text.lstrip()) + 1
-    values = _values_related(template, line)
-    detail = (*finding.detail, *(f"the template line prints {v.message}" for v in values))
-    if template.label is not None:
-        detail = (*detail, f"rendered with {template.label}")
-    wanted = finding.fix.available and template.fixable
-    edit = _template_edit(finding, template) if wanted else None
-    if finding.fix.available and edit is None:
-        manual = template.manual or f"make that change in the template (chart {template.chart})"
-        detail = (*detail, manual)
-    return replace(
-        finding,
-        path=template.path,
-        line=line + template.offset,
-        column=column,
-        related=(*values, *related),
-        fix=finding.fix if edit is not None else NO_FIX,
-        edits=(edit,) if edit is not None else (),
-        detail=detail,
-        rendered=RenderedAt(template.name, finding.line),
-    )
-
-
-def _template_edit(finding: Finding, template: RenderedTemplate) -> ChartEdit | None:
-    from k8slb.fixing.chart_fix import plan_chart_edit
-
-    if template.label is not None and template.options.value_sets:
-        return None  # one template, several value sets: a fix for one may break another
-    return plan_chart_edit(
-        finding.edits,
-        chart=template.chart,
-        member=Path(os.path.relpath(template.path, template.chart)).as_posix(),
-        template=template.source,
-        rendered=template.text,
-        rendered_name=template.name,
-        line_of=template.lines.template_lines,
-        options=template.options,
-        values=template.values_text,
-    )
-
-
-def apply_chart_edits(data: bytes, edits: Sequence[ChartEdit]) -> tuple[bytes, list[str]]:
-    """The chart's files with the template edits made, each only when the chart renders
-    to exactly what the fix planned (the edited template) and to the same as before (every
-    other). One edit per template a pass: the next pass plans the others on the new text."""
-    members = unpack(data)
-    refusals: list[str] = []
-    edited: set[str] = set()
-    for edit in edits:
-        if edit.member in edited:
-            continue
-        current = members.get(edit.member)
-        if current is None or current.decode("utf-8", "replace") != edit.old:
-            refusals.append(f"{edit.member}: the template changed since it was checked")
-            continue
-        trial = {**members, edit.member: edit.new.encode()}
-        before, after = _outputs(edit.path, edit.options, members, trial)
-        others_same = {k: v for k, v in before.items() if k != edit.rendered} == {
-            k: v for k, v in after.items() if k != edit.rendered
-        }
-        if after.get(edit.rendered) == edit.expected and others_same:
-            members = trial
-            edited.add(edit.member)
-        else:
-            refusals.append(
-                f"{edit.member}: not fixed in the template: it would not render to the fix"
-            )
-    return pack_members(members), refusals
-
-
-def _outputs(
-    chart: str, options: HelmOptions, *versions: Mapping[str, bytes]
-) -> list[dict[str, str]]:
-    """Helm's output by template name for each version of the chart's files (rendered in
-    one child process), or nothing for a version that does not render."""
-    from k8slb.render_process import run_isolated
-
-    jobs = [(chart, options, pack_members(members)) for members in versions]
-    outputs: list[dict[str, str]] = []
-    for ok, rendering in run_isolated(lambda job: render(*job), jobs):
-        if not ok or rendering.problems:
-            outputs.append({})
-        else:
-            outputs.append({rendering.names[p]: text for p, text in rendering.files.items()})
-    return outputs
-
-
-def chart_changes(chart: str, old: bytes, new: bytes) -> list[tuple[str, Path, bytes, bytes]]:
-    """The files a fix changed in a chart: (shown path, file, old bytes, new bytes)."""
-    before, after = unpack(old), unpack(new)
-    return [
-        (os.path.join(chart, member), Path(chart, member), before.get(member, b""), data)
-        for member, data in sorted(after.items())
-        if before.get(member) != data
-    ]
-
-
 def stat_signature(location: Path) -> str:
     """Size and time of every file of the chart: what tells a warm run that it changed."""
     stamps = []
@@ -640,16 +456,3 @@ def stat_signature(location: Path) -> str:
             status = os.stat(os.path.join(folder, name), follow_symlinks=False)
             stamps.append(f"{name}:{status.st_size}:{status.st_mtime_ns}")
     return ",".join(stamps)
-
-
-def in_namespace(manifests: ManifestFile, namespace: str) -> ManifestFile:
-    """The rendered objects as the release puts them: those that name no namespace are in
-    the release's (`helm install -n`). Copies: a parse may be shared through the cache."""
-    objects = []
-    for obj in manifests.objects:
-        if obj.namespace is None:
-            obj = copy.copy(obj)
-            obj.namespace = namespace
-            obj.ref = replace(obj.ref, namespace=namespace)
-        objects.append(obj)
-    return replace(manifests, objects=objects)

@@ -19,7 +19,7 @@ from k8slb import __version__
 from k8slb import baseline as baselines
 from k8slb.baseline import DEFAULT_FILE as DEFAULT_BASELINE
 from k8slb.cache import Cache
-from k8slb.charts import HelmOptions, chart_changes
+from k8slb.charts import HelmOptions
 from k8slb.config import Config, ConfigError, find_config, load_config, project_root
 from k8slb.docs import rule_markdown
 from k8slb.engine import RunResult, Settings, run
@@ -662,6 +662,8 @@ def fix(
         if source.location is None:
             continue
         # A chart is its files: each one its fixes changed is shown, or written, alone.
+        from k8slb.fixing.chart_fix import chart_changes
+
         changes = (
             chart_changes(source.path, outcome.original[path], new)
             if source.language == "helm"

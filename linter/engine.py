@@ -9,17 +9,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from k8slb.cache import Cache, ParseMemo, run_key
-from k8slb.charts import (
-    HelmOptions,
-    RenderedTemplate,
-    chart_file,
-    in_namespace,
-    real_path,
-    relocate,
-    render_charts,
-    rendered_templates,
-    stat_signature,
-)
+from k8slb.chart_findings import RenderedTemplate, in_namespace, relocate, rendered_templates
+from k8slb.charts import HelmOptions, chart_file, real_path, render_charts, stat_signature
 from k8slb.config import Exemption
 from k8slb.findings import Finding
 from k8slb.fixing.edits import FixValues

@@ -17,8 +17,9 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
+from k8slb.chart_findings import RenderedTemplate
 from k8slb.chart_lines import TemplateLines
-from k8slb.charts import HelmOptions, RenderedTemplate, Rendering, pack_members
+from k8slb.charts import HelmOptions, Rendering, pack_members
 from k8slb.findings import Severity
 from k8slb.model import Problem
 

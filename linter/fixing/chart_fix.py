@@ -13,10 +13,13 @@ result must be the fixed rendered text exactly (ChartEdit); this module only pla
 from __future__ import annotations
 
 import difflib
+import os
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from pathlib import Path
 
+from k8slb.charts import HelmOptions, pack_members, render, unpack
 from k8slb.fixing.edits import ChartEdit, Edit, YamlEdit
 
 # A twin Service names the release's objects and copies their selector: a template writes
@@ -187,3 +190,59 @@ def _insertion_point(
     elif any(line.strip() and "{{" not in line for line in lines[above:]):
         return None  # literal text after it, which the render did not show
     return above
+
+
+def apply_chart_edits(data: bytes, edits: Sequence[ChartEdit]) -> tuple[bytes, list[str]]:
+    """The chart's files with the template edits made, each only when the chart renders
+    to exactly what the fix planned (the edited template) and to the same as before (every
+    other). One edit per template a pass: the next pass plans the others on the new text."""
+    members = unpack(data)
+    refusals: list[str] = []
+    edited: set[str] = set()
+    for edit in edits:
+        if edit.member in edited:
+            continue
+        current = members.get(edit.member)
+        if current is None or current.decode("utf-8", "replace") != edit.old:
+            refusals.append(f"{edit.member}: the template changed since it was checked")
+            continue
+        trial = {**members, edit.member: edit.new.encode()}
+        before, after = _outputs(edit.path, edit.options, members, trial)
+        others_same = {k: v for k, v in before.items() if k != edit.rendered} == {
+            k: v for k, v in after.items() if k != edit.rendered
+        }
+        if after.get(edit.rendered) == edit.expected and others_same:
+            members = trial
+            edited.add(edit.member)
+        else:
+            refusals.append(
+                f"{edit.member}: not fixed in the template: it would not render to the fix"
+            )
+    return pack_members(members), refusals
+
+
+def _outputs(
+    chart: str, options: HelmOptions, *versions: Mapping[str, bytes]
+) -> list[dict[str, str]]:
+    """Helm's output by template name for each version of the chart's files (rendered in
+    one child process), or nothing for a version that does not render."""
+    from k8slb.render_process import run_isolated
+
+    jobs = [(chart, options, pack_members(members)) for members in versions]
+    outputs: list[dict[str, str]] = []
+    for ok, rendering in run_isolated(lambda job: render(*job), jobs):
+        if not ok or rendering.problems:
+            outputs.append({})
+        else:
+            outputs.append({rendering.names[p]: text for p, text in rendering.files.items()})
+    return outputs
+
+
+def chart_changes(chart: str, old: bytes, new: bytes) -> list[tuple[str, Path, bytes, bytes]]:
+    """The files a fix changed in a chart: (shown path, file, old bytes, new bytes)."""
+    before, after = unpack(old), unpack(new)
+    return [
+        (os.path.join(chart, member), Path(chart, member), before.get(member, b""), data)
+        for member, data in sorted(after.items())
+        if before.get(member) != data
+    ]

@@ -96,7 +96,7 @@ def apply_edits(data: bytes, edits: Sequence[Edit]) -> tuple[bytes, list[str]]:
     """The file with the edits made, and why any of them could not be."""
     chart_edits = [e for e in edits if isinstance(e, ChartEdit)]
     if chart_edits:  # a chart's files, packed: not text
-        from k8slb.charts import apply_chart_edits
+        from k8slb.fixing.chart_fix import apply_chart_edits
 
         return apply_chart_edits(data, chart_edits)
     codec = codec_for(edits[0].path, data) if edits else None

@@ -127,7 +127,7 @@ def _span(path: str, before: str, after: str) -> Replacement:
 def _in_chart(finding: Finding, contents: MutableMapping[str, bytes]) -> list[Replacement]:
     """A template fix, checked by rendering as `k8slb fix` checks it, as a replacement in
     the template file."""
-    from k8slb.charts import apply_chart_edits
+    from k8slb.fixing.chart_fix import apply_chart_edits
 
     (edit,) = finding.edits
     assert isinstance(edit, ChartEdit)
