@@ -381,7 +381,10 @@ def _shown(chart: str, name: str) -> str:
     """`podinfo/templates/x.yaml` (Helm's name: the chart's name first) as the path of that
     template under the chart's folder, as the user sees it."""
     _, _, inside = name.partition("/")
-    return os.path.join(chart, inside) if inside else os.path.join(chart, name)
+    inside = os.path.normpath(inside or name)
+    if os.path.isabs(inside) or inside.split(os.sep)[0] == "..":
+        return chart_file(chart)  # a chart named `../x` must not point k8slb out of it
+    return os.path.join(chart, inside)
 
 
 CHART_API_VERSIONS = ("v1", "v2", "v3")  # v3: Helm 4's charts

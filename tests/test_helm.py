@@ -509,3 +509,15 @@ def test_a_template_named_on_the_command_line_lints_its_chart(
             ("KLB401", "deploy/shop/templates/deployment.yaml"),
             ("KLB101", "deploy/shop/templates/service.yaml"),
         }, named
+
+
+def test_a_chart_whose_name_climbs_out_of_its_folder_stays_in_it(tmp_path: Path) -> None:
+    outside = write(tmp_path / "etc", {"templates/service.yaml": "secret: 1\n"})
+    chart = write(
+        tmp_path / "charts" / "evil",
+        {**CHART, "Chart.yaml": "apiVersion: v2\nname: ../../etc\nversion: 0.1.0\n"},
+    )
+    _, report = check(str(chart))
+    assert report["findings"], "reported (Helm refuses the name)"
+    assert all(Path(f["path"]).is_relative_to(chart) for f in report["findings"])
+    assert (outside / "templates" / "service.yaml").read_text() == "secret: 1\n"
