@@ -19,10 +19,11 @@ from collections.abc import Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from k8slb.choices import DEFAULT_BASELINE
 from k8slb.encodings import text_lines
 from k8slb.findings import Finding
 
-DEFAULT_FILE = ".k8slb-baseline.json"
+DEFAULT_FILE = DEFAULT_BASELINE
 FORMAT = 1
 
 Key = tuple[str, str, str, str, str, str, str]

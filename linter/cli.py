@@ -16,27 +16,16 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 from k8slb import __version__
-from k8slb import baseline as baselines
-from k8slb.baseline import DEFAULT_FILE as DEFAULT_BASELINE
-from k8slb.cache import Cache
-from k8slb.charts import HelmOptions
-from k8slb.config import Config, ConfigError, find_config, load_config, project_root
-from k8slb.docs import rule_markdown
-from k8slb.engine import RunResult, Settings, run
-from k8slb.findings import Finding, Severity
-from k8slb.index import MESHES
+from k8slb.choices import DEFAULT_BASELINE, MESHES
 from k8slb.internal import DEBUG_ENV, debugging, internal_error
-from k8slb.parsing import default_jobs
-from k8slb.progress import QUIET, Progress
-from k8slb.report import json as json_report
-from k8slb.report import text as text_report
 from k8slb.report.printable import printable
-from k8slb.rules import ALL_RULES
-from k8slb.selection import SelectionError, find_rule, select_rules, split_codes, suggestion
-from k8slb.sources import STDIN, Discovery, Exclude, discover, with_context
 
-if TYPE_CHECKING:  # the fixer is imported by `fix` only
+if TYPE_CHECKING:  # the rest is imported by the command that needs it: `--help` is quick
+    from k8slb.config import Config
+    from k8slb.engine import RunResult, Settings
+    from k8slb.findings import Finding, Severity
     from k8slb.fixing.fixer import FixOutcome
+    from k8slb.sources import Discovery
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 # `text` is `full` on a terminal wide enough for code frames, else headline and detail.
@@ -225,6 +214,8 @@ def _start(paths: Sequence[str]) -> Path:
     """Where configuration and project are looked for: from the first path linted (its
     folder), as ruff and black do, so that `k8slb check ~/repo/k8s` from anywhere reads
     the repository's configuration; the current folder for stdin alone."""
+    from k8slb.sources import STDIN
+
     for path in paths:
         if path != STDIN:
             return Path(path) if os.path.isdir(path) else Path(path).parent
@@ -232,6 +223,8 @@ def _start(paths: Sequence[str]) -> Path:
 
 
 def _config(config_path: Path | None, isolated: bool, start: Path) -> Config:
+    from k8slb.config import Config, ConfigError, find_config, load_config
+
     if isolated:
         return Config()
     if config_path is not None and not config_path.is_file():
@@ -268,6 +261,13 @@ def make_run(
     kustomize: bool = False,
 ) -> Run:
     """The command line over the configuration over the defaults."""
+    from k8slb.charts import HelmOptions
+    from k8slb.config import ConfigError, project_root
+    from k8slb.engine import Settings
+    from k8slb.findings import Severity
+    from k8slb.selection import SelectionError, select_rules, split_codes
+    from k8slb.sources import Exclude, discover, with_context
+
     start = _start(paths or ["."])
     try:
         config = _config(config_path, isolated, start)
@@ -397,6 +397,13 @@ def check(
 ) -> None:
     """Lint manifests and Python code under PATHS (default: the current folder; `-` reads
     a YAML stream from stdin)."""
+    from k8slb import baseline as baselines
+    from k8slb import engine
+    from k8slb.cache import Cache
+    from k8slb.parsing import default_jobs
+    from k8slb.progress import QUIET, Progress
+    from k8slb.report import text as text_report
+
     if then_fix:  # one hook or one command that fixes and reports, as `ruff check --fix`
         if output_format not in TEXT_FORMATS or output_file or statistics or show_suppressed:
             raise click.UsageError("--fix reports as `k8slb fix` does: in text, on the terminal")
@@ -427,7 +434,7 @@ def check(
     watched = output_format in TEXT_FORMATS and not quiet and not statistics
     progress = Progress.for_terminal() if watched else QUIET
     try:
-        result = run(
+        result = engine.run(
             job.found.sources,
             job.settings,
             jobs=jobs or default_jobs(),
@@ -523,6 +530,8 @@ def _add_noqa(result: RunResult, job: Run, style: str) -> int:
 def _apply_baseline(result: RunResult, path: Path, *, report_unused: bool) -> None:
     """Drop the findings the baseline holds; with --report-unused-ignores, report its
     entries that match nothing any more (KLB005), so it can be rewritten."""
+    from k8slb import baseline as baselines
+    from k8slb.findings import Finding
     from k8slb.rules.unused_suppression import UnusedSuppression
 
     try:
@@ -550,6 +559,9 @@ def _render(
     to_terminal: bool,
 ) -> str:
     """The report in the chosen format."""
+    from k8slb.report import json as json_report
+    from k8slb.report import text as text_report
+
     if output_format == "json" and statistics:  # ruff's shape: one object per rule
         rows = text_report.statistics_rows(result)
         data = [{"code": r, "name": n, "count": c, "fixable": f} for c, r, n, f in rows]
@@ -636,6 +648,8 @@ def fix(
     from k8slb.fixing.diff import unified_diff
     from k8slb.fixing.fixer import plan, unsafe_fixes_left
     from k8slb.fixing.write import write_atomically
+    from k8slb.parsing import default_jobs
+    from k8slb.report import text as text_report
 
     job = make_run(**options)
     outcome = plan(
@@ -774,6 +788,8 @@ def _fix_summary(
 )
 def rules_command(output_format: str) -> None:
     """List every rule: id, name, severity, fix, summary."""
+    from k8slb.rules import ALL_RULES
+
     if output_format == "json":
         data = [
             {
@@ -808,6 +824,9 @@ def rules_command(output_format: str) -> None:
 @click.argument("rule")
 def explain(rule: str) -> None:
     """Explain a rule in full: what it detects, why it matters, how to fix it."""
+    from k8slb.docs import rule_markdown
+    from k8slb.selection import find_rule, suggestion
+
     found = find_rule(rule)
     if found is None:
         _fail(f"no rule {rule!r}{suggestion(rule)}; `k8slb rules` lists them")

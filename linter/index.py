@@ -12,8 +12,6 @@ from typing import Any
 from k8slb.model import Container, K8sObject, PodTemplate, dig
 from k8slb.yamltree import YMap, YSeq
 
-MESHES = ("none", "istio", "linkerd")
-
 
 @dataclass(frozen=True)
 class Target:

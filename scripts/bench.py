@@ -92,6 +92,7 @@ def main() -> None:
         small = measure(
             {
                 "python -c pass": [PYTHON, "-c", "pass"],
+                "k8slb --version": [*K8SLB, "--version"],  # startup: the command line alone
                 "check one.yaml": [*K8SLB, "check", "--no-cache", str(one_yaml)],
                 "check one.py": [*K8SLB, "check", "--no-cache", str(one_python)],
                 # What the pre-commit hook runs: the changed file, the repository in view.

@@ -223,3 +223,16 @@ def test_verbose_names_the_configuration_and_the_cache(
     monkeypatch.setenv("K8SLB_DEBUG", "")
     done = CliRunner().invoke(cli, ["check", "-v", str(tmp_path)])
     assert "k8slb: configuration:" in done.stderr and "k8slb: cache:" in done.stderr
+
+
+def test_the_command_line_alone_loads_no_engine() -> None:
+    """`k8slb --version` and `--help` start at the cost of click: the engine, the rules
+    and the parsers are imported by the commands that run them."""
+    code = (
+        "import sys; from k8slb import cli\n"
+        "heavy = [m for m in ('k8slb.engine', 'k8slb.rules', 'ruamel.yaml', 'libcst')"
+        " if m in sys.modules]\n"
+        "print(heavy)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"

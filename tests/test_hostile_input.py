@@ -143,7 +143,8 @@ def test_an_uncaught_internal_error_is_one_line_and_exit_2_with_the_trace_on_dem
     code = (
         "import sys; from k8slb import cli\n"
         "def boom(*a, **k): raise ZeroDivisionError('x')\n"
-        "cli.run = boom\nsys.argv = ['k8slb', 'check', '--isolated', sys.argv[1]]\ncli.main()\n"
+        "from k8slb import engine\nengine.run = boom\n"
+        "sys.argv = ['k8slb', 'check', '--isolated', sys.argv[1]]\ncli.main()\n"
     )
     done = subprocess.run(
         [sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, check=False
