@@ -1,6 +1,7 @@
 """The rule catalogue: one module per rule, listed here in id order."""
 
 from k8slb.rules.base import Rule
+from k8slb.rules.client_port_not_exposed import ClientPortNotExposed
 from k8slb.rules.db_pool_no_recycle import DbPoolNoRecycle
 from k8slb.rules.external_traffic_local import ExternalTrafficLocal
 from k8slb.rules.grace_too_short import GraceTooShort
@@ -46,6 +47,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     GrpcLbConfigInvalid,
     GrpcOptionWrongSide,
     StatefulSetServiceNotHeadless,
+    ClientPortNotExposed,
     GrpcServerNoMaxAge,
     HttpPoolNoLifetime,
     DbPoolNoRecycle,

@@ -379,3 +379,48 @@ def test_an_intercepted_channel_is_the_inner_one(tmp_path: Path) -> None:
     files = {"k8s.yaml": IN_SHOP + BACKEND_IN_SHOP, "app.py": source}
     (finding,) = lint(tmp_path, files, "KLB102")
     assert (finding.line, finding.column) == (3, 34)
+
+
+def test_a_client_port_the_service_does_not_expose_is_an_error(tmp_path: Path) -> None:
+    service = (
+        "apiVersion: v1\nkind: Service\nmetadata: {name: backend, namespace: shop}\n"
+        "spec:\n  selector: {app: backend}\n  ports: [{name: grpc, port: 50051}]\n"
+    )
+    frontend = (
+        "---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: frontend, namespace: shop}\n"
+        "spec:\n  selector: {matchLabels: {app: frontend}}\n  template:\n"
+        "    metadata: {labels: {app: frontend}}\n    spec:\n      containers:\n"
+        "        - name: web\n          image: x\n"
+        "          env: [{name: BACKEND_ADDR, value: 'backend.shop:50052'}]\n"
+    )
+    client = (
+        "import os\nimport grpc\n\nchannel = grpc.insecure_channel(os.environ['BACKEND_ADDR'])\n"
+    )
+    (finding,) = lint(
+        tmp_path / "env", {"k8s.yaml": service + frontend, "app.py": client}, "KLB111"
+    )
+    assert (
+        finding.message
+        == "gRPC channel dials port 50052, which Service/shop/backend does not expose"
+    )
+    assert "(BACKEND_ADDR as Deployment/shop/frontend sets it)" in finding.text
+    assert [r.message for r in finding.related][-1] == "Service/shop/backend"
+    bare = "import grpc\n\nchannel = grpc.insecure_channel('backend.shop')\n"
+    (default,) = lint(tmp_path / "bare", {"k8s.yaml": service, "app.py": bare}, "KLB111")
+    assert "port 443" in default.message, "grpcio's default port"
+    headless = service.replace("spec:\n", "spec:\n  clusterIP: None\n", 1)
+    pod_port = headless + frontend.replace("frontend", "backend").replace(
+        "          env: [{name: BACKEND_ADDR, value: 'backend.shop:50052'}]\n",
+        "          ports: [{containerPort: 50052}]\n",
+    )
+    assert (
+        lint(
+            tmp_path / "headless",
+            {
+                "k8s.yaml": pod_port,
+                "app.py": client.replace("os.environ['BACKEND_ADDR']", "'backend.shop:50052'"),
+            },
+            "KLB111",
+        )
+        == []
+    )

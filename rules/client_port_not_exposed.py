@@ -1,0 +1,181 @@
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+
+from k8slb.addresses import (
+    Address,
+    Destination,
+    destinations,
+    parse_grpc_target,
+    parse_url,
+    services_for,
+)
+from k8slb.findings import Finding, Related, Severity
+from k8slb.index import Index, is_headless, service_ports, service_type
+from k8slb.model import K8sObject
+from k8slb.pyfacts import Loc, PythonFacts
+from k8slb.rules.base import Context, Example, Rule
+from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE
+
+Parse = Callable[[str], Address | None]
+
+# What a client dials when its address names no port: grpcio's `dns` resolver and HTTP's
+# schemes. Other schemes (`unix:`, `xds:`) name no port to judge.
+DEFAULT_PORTS = {"dns": 443, "http": 80, "https": 443}
+
+_CHANNEL = """\
+import grpc
+
+channel = grpc.insecure_channel("backend.default.svc.cluster.local:{port}")
+"""
+_WEB_SERVICE = """\
+apiVersion: v1
+kind: Service
+metadata:
+  name: inventory
+spec:
+  selector:
+    app: inventory
+  ports:
+    - name: http
+      port: 8080
+"""
+_HTTP_CLIENT = """\
+import requests
+
+
+def stock(item):
+    return requests.get(f"http://inventory/items/{item}").json()
+"""
+
+
+def exposed(index: Index, service: K8sObject) -> set[int]:
+    """The ports a client can reach the Service's pods on: the Service's ports; for a
+    headless Service, whose name resolves to the pods themselves, also the numeric target
+    ports and the ports its pods' containers declare."""
+    ports = {p.get("port") for p in service_ports(service)}
+    if is_headless(service):
+        ports |= {p.get("targetPort") for p in service_ports(service)}
+        for _, template in index.selected(service):
+            for container in template.containers:
+                ports |= {p.get("containerPort") for p in container.ports()}
+    return {p for p in ports if isinstance(p, int)}
+
+
+class ClientPortNotExposed(Rule):
+    """A client in the code dials a Service on a port the Service does not expose.
+
+    ## What it does
+    Follows each gRPC channel's target and each HTTP URL in the Python code (literal, a
+    constant, an f-string, or an environment variable as the scanned workloads set it) to
+    the scanned Service it names, and reports it when the port it dials is none the
+    Service exposes. A port the address does not write is the one the client uses anyway:
+    443 for a gRPC `dns` target (grpcio's default), 80 for `http://`, 443 for `https://`.
+    A headless Service's name resolves to its pods, so there the pods' container ports and
+    the numeric target ports count too. A name no scanned Service has is left alone: k8slb
+    cannot tell what it is.
+
+    ## Why it matters
+    kube-proxy forwards only the ports a Service declares; a connection to any other port of
+    its virtual IP is refused or times out. Every call of that client fails, from the first
+    deployment on, and nothing in the manifests or the code alone shows it: the port is in
+    one file, the Service in another, often in another repository folder.
+
+    ## Fix
+    Dial a port the Service exposes (the message lists them), or add the port to the
+    Service (`ports: [{name: ..., port: P, targetPort: ...}]`). When the address comes from
+    an environment variable, the workload's `env` is where to change it (named in
+    `related`).
+
+    ## Other linters
+    No other linter compares the ports clients dial with the Services they name.
+    """
+
+    id = "KLB111"
+    name = "client-port-not-exposed"
+    severity = Severity.ERROR
+    examples = (
+        Example(
+            _CHANNEL.format(port=50052),
+            language="python",
+            manifests=GRPC_SERVICE + BACKEND,
+            title="a gRPC client dials 50052; the Service exposes 50051",
+        ),
+        Example(_CHANNEL.format(port=50051), findings=0, language="python", manifests=GRPC_SERVICE),
+        Example(
+            _HTTP_CLIENT,
+            language="python",
+            manifests=_WEB_SERVICE,
+            title="`http://inventory` is port 80; the Service exposes 8080",
+        ),
+        Example(
+            _HTTP_CLIENT.replace("http://inventory/", "http://inventory:8080/"),
+            findings=0,
+            language="python",
+            manifests=_WEB_SERVICE,
+        ),
+    )
+
+    def check(self, context: Context) -> Iterator[Finding]:
+        for facts in context.code():
+            seen: set[tuple[int, int]] = set()
+            for value, loc, parse, what in self._clients(facts):
+                if (loc.line, loc.column) in seen:
+                    continue
+                for destination in destinations(context.index, value, parse, facts.path):
+                    finding = self._judge(context.index, destination, what)
+                    if finding is not None:
+                        seen.add((loc.line, loc.column))
+                        yield self.python_finding(
+                            loc,
+                            finding[0],
+                            related=finding[1],
+                        )
+                        break
+
+    @staticmethod
+    def _clients(facts: PythonFacts) -> Iterator[tuple[object, Loc, Parse, str]]:
+        for channel in facts.channels:
+            yield channel.target, channel.loc, parse_grpc_target, "gRPC channel"
+        for client in facts.http_clients:
+            if client.base_url is not None:
+                yield client.base_url, client.loc, parse_url, f"{client.factory} client"
+        for url, loc in facts.urls:
+            yield url, loc, parse_url, "HTTP request"
+
+    @staticmethod
+    def _judge(
+        index: Index, destination: Destination, what: str
+    ) -> tuple[tuple[str, ...], list[Related]] | None:
+        address: Address = destination.address
+        port = address.port if address.port is not None else DEFAULT_PORTS.get(address.scheme)
+        if port is None or address.host is None:
+            return None
+        named = [
+            s
+            for s in services_for_any_port(index, address, destination.namespace)
+            if service_type(s) != "ExternalName"  # a name elsewhere: its ports are not here
+            and not (is_headless(s) and not service_ports(s))  # pods on any port
+        ]
+        if not named or any(port in exposed(index, s) for s in named):
+            return None
+        service = named[0]
+        ports = sorted(exposed(index, service))
+        implied = "" if address.port is not None else f", which means port {port}"
+        how = f" ({destination.origin})" if destination.origin else ""
+        listed = ", ".join(map(str, ports)) or "none"
+        related = [Related(service.path, service.pos[0], service.ref.display)]
+        if destination.via is not None:
+            related.insert(0, destination.via)
+        return (
+            f"{what} dials port {port}, which {service.ref.display} does not expose",
+            f"it dials {address.text!r}{how}{implied}; the Service exposes {listed}, and "
+            "connections to any other port are refused, so every call fails",
+            f"dial {ports[0]}" if len(ports) == 1 else "dial one of the ports the Service exposes",
+        ), related
+
+
+def services_for_any_port(index: Index, address: Address, namespace: str | None) -> list[K8sObject]:
+    """The scanned Services the name resolves to, whatever port is dialed."""
+    return services_for(index, replace(address, port=None), namespace)
