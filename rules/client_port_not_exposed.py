@@ -137,12 +137,12 @@ class ClientPortNotExposed(Rule):
     @staticmethod
     def _clients(facts: PythonFacts) -> Iterator[tuple[object, Loc, Parse, str]]:
         for channel in facts.channels:
-            yield channel.target, channel.loc, parse_grpc_target, "gRPC channel"
+            yield channel.target, channel.loc, parse_grpc_target, "gRPC channel dials"
         for client in facts.http_clients:
             if client.base_url is not None:
-                yield client.base_url, client.loc, parse_url, f"{client.factory} client"
-        for url, loc in facts.urls:
-            yield url, loc, parse_url, "HTTP request"
+                yield client.base_url, client.loc, parse_url, f"{client.factory} client dials"
+        for url, loc in facts.urls:  # a URL in the code, however it is used
+            yield url, loc, parse_url, "a URL in the code names"
 
     @staticmethod
     def _judge(
@@ -169,8 +169,8 @@ class ClientPortNotExposed(Rule):
         if destination.via is not None:
             related.insert(0, destination.via)
         return (
-            f"{what} dials port {port}, which {service.ref.display} does not expose",
-            f"it dials {address.text!r}{how}{implied}; the Service exposes {listed}, and "
+            f"{what} port {port}, which {service.ref.display} does not expose",
+            f"the address is {address.text!r}{how}{implied}; the Service exposes {listed}, and "
             "connections to any other port are refused, so every call fails",
             f"dial {ports[0]}" if len(ports) == 1 else "dial one of the ports the Service exposes",
         ), related
