@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from k8slb.choices import DEFAULT_BASELINE
-from k8slb.encodings import text_lines
+from k8slb.encodings import file_bytes, text_lines
 from k8slb.findings import Finding
 
 DEFAULT_FILE = DEFAULT_BASELINE
@@ -36,12 +36,10 @@ class BaselineError(Exception):
 def _line_text(finding: Finding, contents: MutableMapping[str, bytes]) -> str:
     """The reported line, whitespace folded. A file read here is kept in `contents`, and
     its lines are split once however many findings it has."""
-    data = contents.get(finding.path)
-    if data is None:
-        try:
-            data = contents[finding.path] = Path(finding.path).read_bytes()
-        except OSError:
-            return ""
+    try:
+        data = file_bytes(finding.path, contents)
+    except OSError:
+        return ""
     lines = text_lines(finding.path, data)
     return " ".join(lines[finding.line - 1].split()) if 0 < finding.line <= len(lines) else ""
 

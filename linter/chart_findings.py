@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from k8slb.chart_lines import TemplateLines, value_line
+from k8slb.chart_lines import TemplateLines, key_lines
 from k8slb.charts import HelmOptions, Rendering, real_path
 from k8slb.findings import NO_FIX, Finding, Related, RenderedAt
 from k8slb.fixing.edits import ChartEdit
@@ -20,11 +20,11 @@ from k8slb.manifests import ManifestFile
 @dataclass
 class RenderedTemplate:
     """A template of a rendered chart: how its rendered lines map back to it, and the
-    values files that fed it (for `related`)."""
+    values files that fed it (for `related`), each with the line of each of its keys."""
 
     chart: str
     lines: TemplateLines
-    values_files: list[str]
+    values: list[tuple[str, dict[tuple[str, ...], int]]]
     name: str  # Helm's name for the template
     path: str  # the template's file
     label: str | None  # the value set, when the chart has several
@@ -40,8 +40,23 @@ class RenderedTemplate:
         return self.lines.line(rendered_line) + self.offset
 
 
+def _values_keys(rendering: Rendering) -> list[tuple[str, dict[tuple[str, ...], int]]]:
+    """The rendering's values files, read once for all its templates: the chart's own as it
+    was rendered, the others from disk."""
+    keys = []
+    for values_file in rendering.values_files:
+        member = Path(os.path.relpath(values_file, rendering.chart)).as_posix()
+        try:
+            data = rendering.members.get(member) or Path(values_file).read_bytes()
+        except OSError:
+            continue
+        keys.append((values_file, key_lines(data.decode("utf-8", errors="replace"))))
+    return keys
+
+
 def rendered_templates(rendering: Rendering) -> dict[str, RenderedTemplate]:
     found = {}
+    values = _values_keys(rendering)
     values_data = rendering.members.get("values.yaml")
     values_yaml = values_data.decode("utf-8", errors="replace") if values_data is not None else None
     for path, text in rendering.files.items():
@@ -56,7 +71,7 @@ def rendered_templates(rendering: Rendering) -> dict[str, RenderedTemplate]:
         found[path] = RenderedTemplate(
             rendering.chart,
             TemplateLines(source.splitlines(), text.splitlines()),
-            rendering.values_files,
+            values,
             rendering.names.get(path, path),
             real_path(path),
             rendering.label,
@@ -72,12 +87,8 @@ def _values_related(template: RenderedTemplate, line: int) -> list[Related]:
     """Where each value the template line prints is set: the last values file that has it."""
     related = []
     for dotted in template.lines.value_references(line):
-        for values_file in reversed(template.values_files):
-            try:
-                text = Path(values_file).read_text("utf-8", errors="replace")
-            except OSError:
-                continue
-            found = value_line(text, dotted)
+        for values_file, keys in reversed(template.values):
+            found = keys.get(tuple(dotted.split(".")))
             if found is not None:
                 name = os.path.basename(values_file)
                 related.append(Related(values_file, found, f"{name}:{found} {dotted}"))

@@ -138,10 +138,16 @@ class TemplateLines:
         return _VALUE_REFERENCE.findall(self.template[template_line - 1])
 
 
-def value_line(values_text: str, dotted: str) -> int | None:
-    """The line of `a.b` in a values file (the key `b` under `a`), or None."""
-    wanted = tuple(dotted.split("."))
+def key_lines(values_text: str) -> dict[Path, int]:
+    """Each key path of a values file (`a.b`: the key `b` under `a`) and the line that first
+    sets it."""
+    found: dict[Path, int] = {}
     for number, path in enumerate(key_paths(values_text.splitlines(), template=False), start=1):
-        if path == wanted:
-            return number
-    return None
+        if path is not None:
+            found.setdefault(path, number)
+    return found
+
+
+def value_line(values_text: str, dotted: str) -> int | None:
+    """The line of `a.b` in a values file, or None."""
+    return key_lines(values_text).get(tuple(dotted.split(".")))

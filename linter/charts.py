@@ -71,6 +71,10 @@ def is_chart(names: Sequence[str]) -> bool:
     return any(name in CHART_FILES for name in names)
 
 
+def is_chart_folder(folder: str) -> bool:
+    return any(os.path.isfile(os.path.join(folder, name)) for name in CHART_FILES)
+
+
 def chart_file(chart: str) -> str:
     for name in CHART_FILES:
         if os.path.isfile(os.path.join(chart, name)):
@@ -84,19 +88,35 @@ def pack(location: Path) -> bytes:
     edits inside it), and what a fix edits in memory before anything is written."""
     members: dict[str, bytes] = {}
     total = 0
+    for path in _chart_files(location):
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_CHART_BYTES + 1)
+        total += len(data)
+        if total > MAX_CHART_BYTES:
+            raise OSError(f"the chart's files exceed {MAX_CHART_BYTES // 2**20} MiB")
+        members[Path(os.path.relpath(path, location)).as_posix()] = data
+    return pack_members(members)
+
+
+def _chart_files(location: Path) -> list[str]:
+    """The chart's regular files (links are not followed), in a stable order."""
+    found = []
     for folder, folders, files in os.walk(location):
         folders.sort()
         for name in sorted(files):
             path = os.path.join(folder, name)
-            if os.path.islink(path) or not os.path.isfile(path):
-                continue
-            with open(path, "rb") as handle:
-                data = handle.read(MAX_CHART_BYTES + 1)
-            total += len(data)
-            if total > MAX_CHART_BYTES:
-                raise OSError(f"the chart's files exceed {MAX_CHART_BYTES // 2**20} MiB")
-            members[Path(os.path.relpath(path, location)).as_posix()] = data
-    return pack_members(members)
+            if not os.path.islink(path) and os.path.isfile(path):
+                found.append(path)
+    return found
+
+
+def stamps(paths: Sequence[str]) -> str:
+    """Size and time of each file: what tells a warm run that one of them changed."""
+    stamped = []
+    for path in paths:
+        status = os.stat(path, follow_symlinks=False)
+        stamped.append(f"{path}:{status.st_size}:{status.st_mtime_ns}")
+    return ",".join(stamped)
 
 
 def pack_members(members: Mapping[str, bytes]) -> bytes:
@@ -451,11 +471,5 @@ def _problem(chart: str, where: str, message: str, line: int = 1) -> Problem:
 
 
 def stat_signature(location: Path) -> str:
-    """Size and time of every file of the chart: what tells a warm run that it changed."""
-    stamps = []
-    for folder, folders, files in os.walk(location):
-        folders.sort()
-        for name in sorted(files):
-            status = os.stat(os.path.join(folder, name), follow_symlinks=False)
-            stamps.append(f"{name}:{status.st_size}:{status.st_mtime_ns}")
-    return ",".join(stamps)
+    """Size and time of every file of the chart (a folder's own time misses edits in it)."""
+    return stamps(_chart_files(location))

@@ -11,7 +11,9 @@ import codecs
 import functools
 import io
 import tokenize
+from collections.abc import MutableMapping
 from dataclasses import dataclass
+from pathlib import Path
 
 _YAML_BOMS = (  # longest first: the UTF-32 LE mark starts with the UTF-16 LE one
     (codecs.BOM_UTF32_LE, "utf-32-le"),
@@ -67,3 +69,12 @@ def text_lines(path: str, data: bytes) -> list[str]:
     """The file's lines for showing them (undecodable bytes replaced); kept for the few
     files last asked for, since their findings come one after another."""
     return (codec_for(path, data) or UTF8).decode(data, "replace").splitlines()
+
+
+def file_bytes(path: str, contents: MutableMapping[str, bytes]) -> bytes:
+    """The file's bytes as the run read them, or read now (and kept in `contents`) when the
+    run did not (a result answered from the cache reads no file). Raises OSError."""
+    data = contents.get(path)
+    if data is None:
+        data = contents[path] = Path(path).read_bytes()
+    return data

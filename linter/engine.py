@@ -169,33 +169,40 @@ def read_sources(
         known[source.path] = renderings
         if cache is not None:
             cache.store(keys[source.path], data[source.path], renderings)
+
+    def add_rendered(path: str, text: str, source: Source, group: str, world: int) -> None:
+        """A file a chart or a build produced: parsed like any (from the cache when its
+        text is known), judged in its world, reported for its source."""
+        read.rendered_from[path], read.group_of[path], read.world_of[path] = (
+            source.path,
+            group,
+            world,
+        )
+        rendered = text.encode()
+        hit = cache.parsed(path, rendered) if cache is not None else None
+        if hit is not None:
+            parsed[path] = hit
+        else:
+            pending.append((path, "yaml", rendered))
+
     builds = [s for s in sources if s.language == "kustomize" and s.path in data]
+    read.worlds[BUILT] = len(builds)
     for number, source in enumerate(builds):  # each its own world: overlays are apart
         built = build(source.path)
         where = built.problems[0].path if built.problems else source.path
         read.manifests.append(ManifestFile(where, problems=built.problems))
         read.templates.update(built_templates(built, source.path))
-        read.worlds[BUILT] = len(builds)
         for path, text in built.files.items():
-            read.rendered_from[path], read.group_of[path] = source.path, BUILT
-            read.world_of[path] = number
-            pending.append((path, "yaml", text.encode()))
+            add_rendered(path, text, source, BUILT, number)
     for source in charts:
         renderings = known[source.path] or []
         problems = [p for rendering in renderings for p in rendering.problems]
         read.manifests.append(ManifestFile(chart_file(source.path), problems=problems))
+        read.worlds[source.path] = len(renderings)
         for rendering in renderings:
             read.templates.update(rendered_templates(rendering))
-            read.worlds[source.path] = len(renderings)
             for path, text in rendering.files.items():
-                read.rendered_from[path] = read.group_of[path] = source.path
-                read.world_of[path] = rendering.world
-                rendered = text.encode()
-                hit = cache.parsed(path, rendered) if cache is not None else None
-                if hit is not None:
-                    parsed[path] = hit
-                else:
-                    pending.append((path, "yaml", rendered))
+                add_rendered(path, text, source, source.path, rendering.world)
     progress.stage("files parsed", len(pending))
     for (path, _, content), result in zip(pending, parse_all(pending, jobs, progress), strict=True):
         parsed[path] = result
@@ -206,7 +213,7 @@ def read_sources(
         if isinstance(found, ManifestFile) and read.group_of[path] == BUILT:
             read.manifests.append(found)  # kustomize sets the namespaces it means to
         elif isinstance(found, ManifestFile):
-            read.manifests.append(in_namespace(found, (helm or HelmOptions()).namespace))
+            read.manifests.append(in_namespace(found, options.namespace))
         elif isinstance(found, Unparsed):
             read.errors.append(found.error)
     for source in sources:
@@ -355,8 +362,9 @@ def _check(
                 for marker in outcome.unused
                 if judgeable(marker, selected) and not misnamed.get(id(marker))
             ]
-    findings = [relocate(f, read.templates) for f in findings]
-    outcome.suppressed = [(relocate(f, read.templates), why) for f, why in outcome.suppressed]
+    if read.templates:  # findings about rendered charts and builds go to their files
+        findings = [relocate(f, read.templates) for f in findings]
+        outcome.suppressed = [(relocate(f, read.templates), w) for f, w in outcome.suppressed]
     reported = {s.path for s in sources if s.report}
     if len(reported) < len(sources):  # --context: the other files only inform
         reported |= {

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from k8slb.chart_findings import RenderedTemplate
 from k8slb.chart_lines import TemplateLines
-from k8slb.charts import HelmOptions, Rendering, pack_members
+from k8slb.charts import HelmOptions, Rendering, pack_members, stamps
 from k8slb.findings import Severity
 from k8slb.model import Problem
 
@@ -113,11 +113,7 @@ def pack_files(folder: str) -> bytes:
 
 def signature(folder: str) -> str:
     """Size and time of each file the build reads."""
-    stamps = []
-    for path in files_of(folder):
-        status = os.stat(path)
-        stamps.append(f"{path}:{status.st_size}:{status.st_mtime_ns}")
-    return ",".join(stamps)
+    return stamps(files_of(folder))
 
 
 def _binary() -> list[str] | None:

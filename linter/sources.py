@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import BinaryIO, Literal
 
 import pathspec
-from k8slb.charts import is_chart, pack
+from k8slb.charts import is_chart, is_chart_folder, pack
 from k8slb.kustomize import is_kustomization
 
 YAML_SUFFIXES = (".yaml", ".yml")
@@ -317,8 +317,8 @@ def enclosing_chart(path: str) -> str | None:
     repository's top (a `.git`)."""
     current = os.path.dirname(os.path.abspath(path))
     while True:
-        if _has_chart_file(current):
-            while os.path.basename(os.path.dirname(current)) == "charts" and _has_chart_file(
+        if is_chart_folder(current):
+            while os.path.basename(os.path.dirname(current)) == "charts" and is_chart_folder(
                 os.path.dirname(os.path.dirname(current))
             ):
                 current = os.path.dirname(os.path.dirname(current))  # a subchart: its parent
@@ -327,7 +327,3 @@ def enclosing_chart(path: str) -> str | None:
         if parent == current or os.path.exists(os.path.join(current, ".git")):
             return None
         current = parent
-
-
-def _has_chart_file(folder: str) -> bool:
-    return any(os.path.isfile(os.path.join(folder, name)) for name in ("Chart.yaml", "Chart.yml"))

@@ -158,10 +158,11 @@ class ClientPortNotExposed(Rule):
             if service_type(s) != "ExternalName"  # a name elsewhere: its ports are not here
             and not (is_headless(s) and not service_ports(s))  # pods on any port
         ]
-        if not named or any(port in exposed(index, s) for s in named):
+        reachable = [exposed(index, s) for s in named]
+        if not named or any(port in ports for ports in reachable):
             return None
         service = named[0]
-        ports = sorted(exposed(index, service))
+        ports = sorted(reachable[0])
         implied = "" if address.port is not None else f", which means port {port}"
         how = f" ({destination.origin})" if destination.origin else ""
         listed = ", ".join(map(str, ports)) or "none"

@@ -16,10 +16,9 @@ import warnings
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-from k8slb.encodings import codec_for
+from k8slb.encodings import codec_for, file_bytes
 from k8slb.findings import Finding
 from k8slb.fixing.edits import YamlEdit
 from k8slb.fixing.fixer import apply_edits
@@ -162,13 +161,11 @@ def add_noqa(findings: Sequence[Finding], contents: dict[str, bytes], style: str
                 for f in found
             ]
             continue
-        data = contents.get(path)
-        if data is None:
-            try:
-                data = contents[path] = Path(path).read_bytes()
-            except OSError as error:
-                added.refused.append(f"{path}: cannot be read: {error.strerror or error}")
-                continue
+        try:
+            data = file_bytes(path, contents)
+        except OSError as error:
+            added.refused.append(f"{path}: cannot be read: {error.strerror or error}")
+            continue
         annotated = [
             f
             for f in found

@@ -13,9 +13,8 @@ import os
 from collections import defaultdict
 from collections.abc import MutableMapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
-from k8slb.encodings import codec_for
+from k8slb.encodings import codec_for, file_bytes
 from k8slb.findings import Finding
 from k8slb.fixing.edits import ChartEdit, YamlEdit
 from k8slb.fixing.fixer import apply_edits
@@ -64,12 +63,10 @@ def suggestions(
 
 
 def _read(path: str, contents: MutableMapping[str, bytes]) -> bytes | None:
-    if path not in contents:
-        try:
-            contents[path] = Path(path).read_bytes()
-        except OSError:
-            return None
-    return contents[path]
+    try:
+        return file_bytes(path, contents)
+    except OSError:
+        return None
 
 
 def _together(

@@ -9,10 +9,9 @@ message on it).
 from __future__ import annotations
 
 from collections.abc import Callable, MutableMapping
-from pathlib import Path
 
 import click
-from k8slb.encodings import text_lines
+from k8slb.encodings import file_bytes, text_lines
 from k8slb.engine import RunResult
 from k8slb.findings import Finding, Severity
 from k8slb.report.printable import printable
@@ -50,12 +49,10 @@ def format_finding(finding: Finding, *, colour: bool, headline_only: bool = Fals
 def _frame(finding: Finding, contents: MutableMapping[str, bytes], colour: bool) -> list[str]:
     """The offending line with a few above it and a caret under the column (ruff's frame),
     or nothing when the file cannot be read again."""
-    data = contents.get(finding.path)
-    if data is None:
-        try:
-            data = contents[finding.path] = Path(finding.path).read_bytes()
-        except OSError:
-            return []
+    try:
+        data = file_bytes(finding.path, contents)
+    except OSError:
+        return []
     lines = text_lines(finding.path, data)
     if not 0 < finding.line <= len(lines):
         return []
