@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from k8slb.build_files import read_build_facts
 from k8slb.cache import Cache, ParseMemo, run_key
 from k8slb.chart_findings import RenderedTemplate, in_namespace, relocate, rendered_templates
 from k8slb.charts import HelmOptions, chart_file, real_path, render_charts, stat_signature
@@ -17,6 +18,7 @@ from k8slb.fixing.edits import FixValues
 from k8slb.index import Index
 from k8slb.internal import internal_error
 from k8slb.kustomize import build, built_templates, signature
+from k8slb.links import link_code
 from k8slb.manifests import ManifestFile
 from k8slb.model import K8sObject, Problem
 from k8slb.parsing import Parsed, Unparsed, parse_all
@@ -45,6 +47,7 @@ class Settings:
     report_unused_ignores: bool = False
     today: datetime.date | None = None  # when exemptions expire; None: the real today
     helm: HelmOptions = field(default_factory=HelmOptions)
+    links: Mapping[str, str] = field(default_factory=dict)  # pinned: container key -> code
 
     def digest(self, sources: Sequence[Source]) -> str:
         """Everything besides the files' bytes that a run's result depends on (sets sorted:
@@ -61,6 +64,7 @@ class Settings:
                 self.report_unused_ignores,
                 self.today or datetime.date.today(),
                 self.helm,
+                sorted(self.links.items()),
                 [(s.path, s.language, s.report, s.unread) for s in sources],
             )
         )
@@ -148,7 +152,7 @@ def read_sources(
         if source.language == "helm":  # rendered below, all charts in one child process
             charts.append(source)
             continue
-        if source.language == "kustomize":  # built below
+        if source.language in ("kustomize", "build"):  # built below; read by links.py
             continue
         hit = cache.parsed(source.path, data[source.path]) if cache is not None else None
         if hit is not None:
@@ -320,12 +324,14 @@ def _check(
     problems: list[Problem] = [p for m in manifests for p in m.problems]
     problems += [facts.problem for facts in read.python if facts.problem is not None]
     problems += [Problem(UNREAD_FILE, s.path, 1, 1, s.unread) for s in sources if s.unread]
+    index = Index(objects, settings.mesh)
     context = Context(
-        index=Index(objects, settings.mesh),
+        index=index,
         problems=problems,
         python=read.python,
         kubernetes_version=settings.kubernetes_version,
         fix_values=settings.fix_values,
+        links=link_code(index, read.python, read_build_facts(read.contents), settings.links),
     )
     findings: list[Finding] = []
     progress.stage("rules run", len(settings.rules))

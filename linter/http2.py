@@ -2,16 +2,19 @@
 
 The evidence, strongest first: the port's `appProtocol`, its name (Istio's
 `<protocol>[-suffix]` convention), the name of the container port it targets, a gRPC
+server in the code the targeted container runs (links.py) listening on that port, a gRPC
 health probe on the targeted container, a server flag or a well-known server image that
 puts gRPC on the targeted port, and gRPC's conventional port 50051.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 
 from k8slb.index import Index, Target, is_headless, service_ports, service_type
+from k8slb.links import CodeLinks, Served
 from k8slb.model import K8sObject, PodTemplate
 from k8slb.yamltree import Pos, YMap
 
@@ -64,6 +67,7 @@ class Evidence:
     path: str
     pos: Pos
     weakness: int = 0  # 0 for appProtocol, up to 5 for the conventional port number
+    served: Served | None = None  # evidence from the code: the server found there
 
 
 def _probe_evidence(target: Target) -> str | None:
@@ -82,19 +86,24 @@ def _probe_evidence(target: Target) -> str | None:
     return None
 
 
-def grpc_evidence(index: Index, service: K8sObject) -> list[Evidence]:
+def grpc_evidence(
+    index: Index, service: K8sObject, code: CodeLinks | None = None
+) -> list[Evidence]:
     """One piece of evidence per Service port that carries gRPC (the strongest for that
-    port), the strongest first."""
+    port), the strongest first. `code` adds the servers in the code the pods run."""
     found: list[Evidence] = []
     targets = index.targets(service)
     for port in service_ports(service):
-        evidence = _port_evidence(service, port, [t for t in targets if t.service_port is port])
+        mine = [t for t in targets if t.service_port is port]
+        evidence = _port_evidence(service, port, mine, code)
         if evidence is not None:
             found.append(evidence)
     return sorted(found, key=lambda evidence: evidence.weakness)  # stable: port order next
 
 
-def _port_evidence(service: K8sObject, port: YMap, targets: list[Target]) -> Evidence | None:
+def _port_evidence(
+    service: K8sObject, port: YMap, targets: list[Target], code: CodeLinks | None
+) -> Evidence | None:
     def on_service(reason: str, key: str, weakness: int) -> Evidence:
         return Evidence(port, reason, service.path, port.value_pos.get(key, port.pos), weakness)
 
@@ -108,6 +117,16 @@ def _port_evidence(service: K8sObject, port: YMap, targets: list[Target]) -> Evi
             if entry.get("containerPort") == target.number and grpc_port_name(entry.get("name")):
                 reason = f"container port {entry['name']!r} of {target.workload.ref.display}"
                 return Evidence(port, reason, target.workload.path, entry.pos, 2)
+    for target in targets:
+        for served in code.listening(target.workload, target.container) if code else []:
+            if served.port == target.number:
+                listen = served.listen
+                reason = (
+                    f"its code serves gRPC on {served.port}: "
+                    f"{os.path.basename(listen.loc.path)}:{listen.loc.line}"
+                )
+                at = (listen.loc.line, listen.loc.column)
+                return Evidence(port, reason, listen.loc.path, at, 2, served)
     for target in targets:
         probe = _probe_evidence(target)
         if probe is not None:
@@ -146,12 +165,14 @@ class PinnedService:
     twins: list[K8sObject]  # headless Services, same selector, exposing the gRPC ports
 
 
-def pinned_grpc(index: Index, service: K8sObject) -> PinnedService | None:
+def pinned_grpc(
+    index: Index, service: K8sObject, code: CodeLinks | None = None
+) -> PinnedService | None:
     """The KLB101 judgement: gRPC through a virtual IP (ClusterIP, NodePort or
     LoadBalancer, not headless) with no mesh in front of the pods."""
     if service_type(service) == "ExternalName" or is_headless(service):
         return None
-    evidence = grpc_evidence(index, service)
+    evidence = grpc_evidence(index, service, code)
     if not evidence:
         return None
     backends = index.selected(service)

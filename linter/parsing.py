@@ -38,11 +38,16 @@ def parse_one(path: str, language: str, data: bytes) -> Parsed:
     try:
         if language == "yaml":
             return load_manifests(path, data)
-        if not worth_parsing(data):  # most files: no syntax tree at all
-            return PythonFacts(path, is_test=is_test_path(path))
-        from k8slb.pycode import analyse
+        from k8slb.projects import module_imports
 
-        return analyse(path, data)
+        if not worth_parsing(data):  # most files: no syntax tree at all
+            facts = PythonFacts(path, is_test=is_test_path(path))
+        else:
+            from k8slb.pycode import analyse
+
+            facts = analyse(path, data)
+        facts.imports = module_imports(data)
+        return facts
     except Exception as error:  # a bug of k8slb's: the other files are still linted
         return Unparsed(path, internal_error(f"reading {path}", error))
 

@@ -4,7 +4,9 @@ across unrelated programs that happen to be scanned together."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import os
+import re
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import PurePath
 
 from k8slb.pyfacts import PythonFacts
@@ -24,3 +26,76 @@ def assign_projects(modules: Iterable[PythonFacts]) -> None:
     scanned = {PurePath(m.path) for m in modules}
     for module in modules:
         module.project = project_root(module.path, scanned)
+
+
+# -- imports: which modules a program runs ----------------------------------------------------
+
+_IMPORT = re.compile(rb"^[ \t]*import[ \t]+([^#\n;]+)", re.MULTILINE)
+_FROM = re.compile(
+    rb"^[ \t]*from[ \t]+(\.*)[ \t]*([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^#\n;]+)", re.MULTILINE
+)
+
+Import = tuple[int, str]  # (level of a relative import, dotted name): (1, "health")
+
+
+def module_imports(data: bytes) -> tuple[Import, ...]:
+    """Every module a file may import, read from its `import` lines (even a file that is not
+    worth a syntax tree: it can still lead to one that is). `from a import b` stands for
+    `a` and `a.b`, which may be a submodule. A line inside a string counts too: the closure
+    is an over-estimate, never a miss."""
+    found: dict[Import, None] = {}
+    for match in _IMPORT.finditer(data):
+        for part in match.group(1).decode("utf-8", "replace").split(","):
+            name = part.split(" as ")[0].strip().strip("\\").strip()
+            if name:
+                found[(0, name)] = None
+    for match in _FROM.finditer(data):
+        level = len(match.group(1))
+        module = match.group(2).decode("utf-8", "replace")
+        names = match.group(3).decode("utf-8", "replace").strip("()\\ \t\r\n")
+        if module:
+            found[(level, module)] = None
+        for part in names.split(","):
+            name = part.split(" as ")[0].strip().strip("\\").strip()
+            if name.isidentifier():
+                found[(level, f"{module}.{name}" if module else name)] = None
+    return tuple(found)
+
+
+def import_closure(
+    entry: str, modules: Mapping[str, PythonFacts], bases: Iterable[str]
+) -> list[str]:
+    """The scanned modules a program starting at `entry` imports, directly or not, entry
+    first. Absolute imports are looked up from each folder of `bases` (the script's own
+    folder is Python's first) and from the importer's project; cycles are safe."""
+    folders = [os.path.normpath(base) for base in bases]
+    seen = [entry]
+    queue = [entry]
+    while queue:
+        path = queue.pop()
+        facts = modules.get(path)
+        if facts is None:
+            continue
+        package = os.path.dirname(path)
+        roots = [*folders, os.path.normpath(facts.project or package)]
+        for level, name in facts.imports:
+            for found in _module_files(level, name, package, roots):
+                if found in modules and found not in seen:
+                    seen.append(found)
+                    queue.append(found)
+    return seen
+
+
+def _module_files(level: int, name: str, package: str, roots: list[str]) -> Iterator[str]:
+    parts = name.split(".") if name else []
+    if level:
+        base = package
+        for _ in range(level - 1):
+            base = os.path.dirname(base)
+        bases = [base]
+    else:
+        bases = roots
+    for base in bases:
+        stem = os.path.join(base, *parts) if parts else base
+        yield os.path.normpath(stem + ".py")
+        yield os.path.normpath(os.path.join(stem, "__init__.py"))

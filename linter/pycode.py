@@ -40,6 +40,7 @@ from k8slb.pyfacts import (
     EnvRef,
     HealthServicer,
     HttpClient,
+    Listen,
     Loc,
     Option,
     Options,
@@ -240,6 +241,7 @@ class _Collector:
         self.locals: set[str] = set()  # names defined here (def, class), shadowing imports
         self.sites: list[_Site] = []
         self.stops: list[tuple[ast.Call, str, bool, _Scope]] = []
+        self.listens: list[tuple[ast.Call, str, _Scope]] = []
         self.health_classes: dict[str, bool] = {}  # class with a Check method -> can fail
 
     # -- driving -----------------------------------------------------------------------
@@ -256,6 +258,10 @@ class _Collector:
                 grace = self._argument(call.args, call.keywords, 0, "grace")
                 value = self.value(grace, scope) if grace is not None else UNKNOWN
                 self.facts.stops.append(Stop(self.loc(call), receiver, value, keyboard))
+        for call, receiver, scope in self.listens:
+            if receiver in servers and call.args:
+                address = self.value(call.args[0], scope)
+                self.facts.listens.append(Listen(receiver, address, self.loc(call)))
 
     def _unshare_option_literals(self) -> None:
         """A list of options that both a channel and a server use is nowhere a fix may add
@@ -389,6 +395,8 @@ class _Collector:
             self.facts.waits.append(Wait(self.loc(node), None, "run_forever()"))
         elif method == "stop":
             self.stops.append((node, receiver, keyboard, scope))
+        elif method in ("add_insecure_port", "add_secure_port"):
+            self.listens.append((node, receiver, scope))
 
     def _signal(self, node: ast.Call) -> None:
         if len(node.args) < 2:

@@ -151,6 +151,15 @@ class Stop:
 
 
 @dataclass(frozen=True)
+class Listen:
+    """`server.add_insecure_port(address)` (or `add_secure_port`): where a server listens."""
+
+    server: str
+    address: Any  # "[::]:50051", an EnvRef, UNKNOWN
+    loc: Loc
+
+
+@dataclass(frozen=True)
 class HttpClient:
     loc: Loc
     factory: str
@@ -182,9 +191,11 @@ class PythonFacts:
     path: str
     is_test: bool = False
     project: str = ""  # the folder of the program the module belongs to (projects.py)
+    imports: tuple[tuple[int, str], ...] = ()  # (level, dotted name) of every import line
     channels: list[Channel] = field(default_factory=list)
     servers: list[Server] = field(default_factory=list)
     starts: set[str] = field(default_factory=set)  # servers that are started
+    listens: list[Listen] = field(default_factory=list)
     waits: list[Wait] = field(default_factory=list)
     stops: list[Stop] = field(default_factory=list)
     sigterm_handlers: list[Loc] = field(default_factory=list)

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import BinaryIO, Literal
 
 import pathspec
+from k8slb.build_files import is_build_file
 from k8slb.charts import is_chart, is_chart_folder, pack
 from k8slb.kustomize import is_kustomization
 
@@ -40,8 +41,9 @@ SKIPPED_DIRS = frozenset(
     }
 )
 
-# helm: a chart's folder; kustomize: a kustomization's folder, built (--kustomize)
-Language = Literal["yaml", "python", "helm", "kustomize"]
+# helm: a chart's folder; kustomize: a kustomization's folder, built (--kustomize);
+# build: a Dockerfile or Tiltfile, read for the code <-> container link (links.py)
+Language = Literal["yaml", "python", "helm", "kustomize", "build"]
 
 
 @dataclass(frozen=True)
@@ -86,11 +88,14 @@ class Discovery:
 
 
 def language_of(name: str, *, explicit: bool) -> Language | None:
-    """Folders contribute only YAML and Python files; a file named on the command line
-    is read as YAML unless it is Python (like `ruff` lints what it is handed)."""
+    """Folders contribute YAML and Python files, and the Dockerfiles and Tiltfiles that
+    link code to containers; a file named on the command line is read as YAML unless it
+    is one of those (like `ruff` lints what it is handed)."""
     lowered = name.lower()
     if lowered.endswith(PYTHON_SUFFIXES):
         return "python"
+    if is_build_file(os.path.basename(name)):
+        return "build"
     if lowered.endswith(YAML_SUFFIXES) or explicit:
         return "yaml"
     return None

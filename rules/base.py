@@ -18,6 +18,7 @@ from typing import ClassVar
 from k8slb.findings import NO_FIX, Finding, FixInfo, Related, Severity
 from k8slb.fixing.edits import Edit, FixValues, YamlEdit
 from k8slb.index import Index
+from k8slb.links import CodeLinks
 from k8slb.model import K8sObject, PodTemplate, Problem
 from k8slb.pyfacts import Channel, Loc, PythonFacts
 from k8slb.yamltree import Pos
@@ -56,6 +57,7 @@ class Context:
     python: Sequence[PythonFacts] = ()
     kubernetes_version: tuple[int, int] = (1, 30)
     fix_values: FixValues = field(default_factory=FixValues)
+    links: CodeLinks = field(default_factory=CodeLinks)  # which code runs in which container
 
     def code(self) -> Iterator[PythonFacts]:
         """The Python modules that rules judge: test files are left out."""

@@ -165,7 +165,9 @@ class GrpcClientClusterIp(Rule):
         for facts, channel in context.long_lived_channels():
             for destination in destinations(index, channel.target, parse_grpc_target, facts.path):
                 found = services_for(index, destination.address, destination.namespace)
-                pinned = [p for s in found if (p := pinned_grpc(index, s)) is not None]
+                pinned = [
+                    p for s in found if (p := pinned_grpc(index, s, context.links)) is not None
+                ]
                 if not pinned:
                     continue
                 service = pinned[0].service

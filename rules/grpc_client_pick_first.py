@@ -102,7 +102,7 @@ class GrpcClientPickFirst(Rule):
                 if destination.address.reach != "cluster":
                     continue
                 services = services_for(index, destination.address, destination.namespace)
-                if any(pinned_grpc(index, s) for s in services):
+                if any(pinned_grpc(index, s, context.links) for s in services):
                     continue  # KLB102 reports it, with the better advice
                 headless = [s for s in services if is_headless(s)]
                 what = (

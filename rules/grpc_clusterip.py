@@ -6,8 +6,10 @@ from typing import Any
 from k8slb.dialers import dialers_by_service
 from k8slb.findings import Finding, FixInfo, Related, Severity
 from k8slb.fixing.edits import YamlEdit
+from k8slb.grpc_options import MAX_AGE
 from k8slb.http2 import Evidence, PinnedService, pinned_grpc
 from k8slb.index import Index, selector_of, service_ports, service_type
+from k8slb.links import Served
 from k8slb.model import K8sObject, PodTemplate, dig, pos_of
 from k8slb.routes import key_of, l7_fronts
 from k8slb.rules.base import Context, Example, Rule
@@ -146,6 +148,16 @@ def _scale_phrase(index: Index, backends: list[tuple[K8sObject, PodTemplate]]) -
     return ""
 
 
+def _capped_age(pinned: PinnedService) -> tuple[Served, object] | None:
+    """The server found in the code (the gRPC evidence) when it bounds connection age: the
+    remedy of the server side is then in place."""
+    served = next((e.served for e in pinned.evidence if e.served is not None), None)
+    if served is None:
+        return None
+    option = served.server.options.get(MAX_AGE)
+    return (served, option.value) if option is not None else None
+
+
 class GrpcClusterIp(Rule):
     """A gRPC (HTTP/2) Service behind a plain ClusterIP, with no mesh to balance requests.
 
@@ -260,11 +272,15 @@ class GrpcClusterIp(Rule):
         dialers = dialers_by_service(index, context.long_lived_channels())
         fronts = l7_fronts(index.objects)
         for service in index.services:
-            pinned = pinned_grpc(index, service)
+            pinned = pinned_grpc(index, service, context.links)
             if pinned is None:
                 continue
             first = pinned.evidence[0]
             related = [Related(first.path, first.pos[0], f"gRPC evidence: {first.reason}")]
+            related += [
+                Related(e.said.path, e.said.line, f"the code of that container: {e.describe()}")
+                for e in (first.served.link.evidence if first.served else ())
+            ]
             related += [
                 Related(w.path, w.pos[0], f"selects {w.ref.display}") for w, _ in pinned.backends
             ]
@@ -348,6 +364,28 @@ class GrpcClusterIp(Rule):
                 continue
             scale = _scale_phrase(index, pinned.backends)
             edit = twin_edit(index, pinned)
+            capped = _capped_age(pinned)
+            if capped is not None and not direct:
+                served, age = capped
+                where = f"{served.server.loc.path}:{served.server.loc.line}"
+                yield self.finding(
+                    service,
+                    pos,
+                    (
+                        f"{what}; its server caps connection age, which re-spreads clients",
+                        f"the server in the code ({where}) sets {MAX_AGE}={age}: clients "
+                        "reconnect that often and kube-proxy places them anew",
+                        "for per-call balancing, add a headless twin and round_robin clients",
+                    ),
+                    severity=Severity.INFO,
+                    related=[
+                        *related,
+                        Related(served.server.loc.path, served.server.loc.line, "the server"),
+                    ],
+                    fix=FixInfo(True, True, f"add the headless twin Service {twin_name(service)}"),
+                    edits=[edit] if edit else [],
+                )
+                continue
             if kind == "ClusterIP":
                 advice: tuple[str, ...] = (
                     "add a headless twin for client-side round_robin, or cap connection "

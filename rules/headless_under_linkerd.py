@@ -50,7 +50,7 @@ class HeadlessUnderLinkerd(Rule):
     def check(self, context: Context) -> Iterator[Finding]:
         index = context.index
         for service in index.services:
-            if not is_headless(service) or not grpc_evidence(index, service):
+            if not is_headless(service) or not grpc_evidence(index, service, context.links):
                 continue
             meshed = [w for w, t in index.selected(service) if index.mesh_of(w, t) == "linkerd"]
             if not meshed and index.mesh != "linkerd":

@@ -1,0 +1,456 @@
+"""What a repository's build files say about its images: which folder an image is built
+from (skaffold, compose, a Tiltfile, CI workflows) and what a Dockerfile puts in it and
+runs. Read from the bytes of the scanned files, nothing executed; a value that is not a
+literal (`${REGISTRY}/app`, a Starlark variable) is no evidence.
+
+The code <-> container link (links.py) is built on these facts.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import posixpath
+import re
+import shlex
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+DOCKERFILE_NAMES = re.compile(
+    r"^(?:Dockerfile|Containerfile)(?:\..+)?$|.\.(?:Dockerfile|Containerfile)$"
+)
+TILTFILE = "Tiltfile"
+_SKAFFOLD = re.compile(r"^skaffold(?:[-.].+)?\.ya?ml$")
+_COMPOSE = re.compile(r"^(?:docker-)?compose(?:[-.].+)?\.ya?ml$")
+_GITLAB = re.compile(r"^\.gitlab-ci\.ya?ml$")
+
+
+def is_build_file(name: str) -> bool:
+    """A file that is not YAML or Python but is read for the link (Dockerfiles, Tiltfile)."""
+    return name == TILTFILE or DOCKERFILE_NAMES.search(name) is not None
+
+
+@dataclass(frozen=True)
+class Said:
+    """Where a build file says something, and its words, quoted in `explain-links`."""
+
+    path: str
+    line: int
+    text: str
+
+
+@dataclass(frozen=True)
+class ImageBuild:
+    """`image` is built from the folder `context` (with `dockerfile`, when named)."""
+
+    image: str
+    context: str
+    dockerfile: str | None
+    kind: str  # skaffold, compose, tiltfile, workflow
+    said: Said
+
+
+@dataclass(frozen=True)
+class Copy:
+    source: str  # relative to the build context
+    dest: str  # absolute, in the image
+
+
+@dataclass(frozen=True)
+class Dockerfile:
+    """The last stage of a Dockerfile: what it copies from the context and what it runs."""
+
+    path: str
+    workdir: str = "/"
+    copies: tuple[Copy, ...] = ()
+    entrypoint: tuple[str, ...] | None = None
+    cmd: tuple[str, ...] | None = None
+    entrypoint_said: Said | None = None
+    cmd_said: Said | None = None
+
+    @property
+    def folder(self) -> str:
+        return os.path.dirname(self.path) or "."
+
+
+@dataclass
+class BuildFacts:
+    builds: list[ImageBuild] = field(default_factory=list)
+    dockerfiles: dict[str, Dockerfile] = field(default_factory=dict)  # by path
+
+
+def read_build_facts(contents: Mapping[str, bytes]) -> BuildFacts:
+    """The build facts of every file among `contents` whose name says it is a build file."""
+    facts = BuildFacts()
+    for path, data in contents.items():
+        name = os.path.basename(path)
+        if not (is_build_file(name) or _SKAFFOLD.match(name) or _COMPOSE.match(name)) and not (
+            _GITLAB.match(name) or _is_workflow(path)
+        ):
+            continue
+        text = data.decode("utf-8", errors="replace")
+        if DOCKERFILE_NAMES.search(name):
+            facts.dockerfiles[os.path.normpath(path)] = parse_dockerfile(path, text)
+        elif name == TILTFILE:
+            facts.builds += tiltfile_builds(path, text)
+        elif _SKAFFOLD.match(name):
+            facts.builds += skaffold_builds(path, text)
+        elif _COMPOSE.match(name):
+            facts.builds += compose_builds(path, text)
+        elif _GITLAB.match(name) or _is_workflow(path):
+            facts.builds += workflow_builds(path, text)
+    return facts
+
+
+def _is_workflow(path: str) -> bool:
+    parts = os.path.normpath(path).split(os.sep)
+    return (
+        len(parts) >= 3
+        and parts[-3:-1] == [".github", "workflows"]
+        and path.endswith((".yml", ".yaml"))
+    )
+
+
+def _literal(value: object) -> str | None:
+    """A plain string with no variable in it (`${TAG}`, `$(...)`, `{{ }}`)."""
+    if not isinstance(value, str) or not value or "$" in value or "{{" in value:
+        return None
+    return value
+
+
+def _joined(base: str, relative: str) -> str:
+    return os.path.normpath(os.path.join(base, relative))
+
+
+# -- YAML build definitions ------------------------------------------------------------------
+
+
+def _documents(path: str, text: str) -> Iterator[tuple[Any, Any]]:
+    """Each YAML document as plain data with its root node (for line numbers); nothing for
+    a file that does not parse (it is linted, and reported, as YAML on its own)."""
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import YAMLError
+
+    yaml = YAML(typ="rt", pure=False)
+    try:
+        yield from ((doc, doc) for doc in yaml.load_all(text))
+    except (YAMLError, ValueError, RecursionError):
+        return
+
+
+def _line(node: Any, key: object = None) -> int:
+    """The 1-based line of a key in a round-trip mapping (or of the node itself)."""
+    lc = getattr(node, "lc", None)
+    if lc is None:
+        return 1
+    if key is not None:
+        try:
+            return int(lc.key(key)[0]) + 1
+        except (KeyError, TypeError):
+            pass
+    return int(lc.line) + 1
+
+
+def _lines(text: str) -> list[str]:
+    return text.splitlines()
+
+
+def _quote(text: str, line: int) -> str:
+    lines = _lines(text)
+    return lines[line - 1].strip() if 0 < line <= len(lines) else ""
+
+
+def skaffold_builds(path: str, text: str) -> list[ImageBuild]:
+    """`build.artifacts[]` (and each profile's): `image`, `context` (default the file's
+    folder), `docker.dockerfile`."""
+    folder = os.path.dirname(path) or "."
+    found: list[ImageBuild] = []
+    for document, _ in _documents(path, text):
+        if not isinstance(document, dict):
+            continue
+        builds = [document.get("build")]
+        profiles = document.get("profiles")
+        if isinstance(profiles, list):
+            builds += [p.get("build") for p in profiles if isinstance(p, dict)]
+        for build in builds:
+            artifacts = build.get("artifacts") if isinstance(build, dict) else None
+            for artifact in artifacts if isinstance(artifacts, list) else []:
+                if not isinstance(artifact, dict):
+                    continue
+                image = _literal(artifact.get("image"))
+                context = artifact.get("context", ".")
+                if image is None or _literal(context) is None:
+                    continue
+                docker = artifact.get("docker")
+                dockerfile = (
+                    _literal(docker.get("dockerfile")) if isinstance(docker, dict) else None
+                )
+                line = _line(artifact, "image")
+                root = _joined(folder, context)
+                found.append(
+                    ImageBuild(
+                        image,
+                        root,
+                        _joined(root, dockerfile) if dockerfile else None,
+                        "skaffold",
+                        Said(path, line, _quote(text, line)),
+                    )
+                )
+    return found
+
+
+def compose_builds(path: str, text: str) -> list[ImageBuild]:
+    """`services.NAME.build` (a context, or `{context, dockerfile}`) with `image`."""
+    folder = os.path.dirname(path) or "."
+    found: list[ImageBuild] = []
+    for document, _ in _documents(path, text):
+        services = document.get("services") if isinstance(document, dict) else None
+        if not isinstance(services, dict):
+            continue
+        for service in services.values():
+            if not isinstance(service, dict):
+                continue
+            image, build = _literal(service.get("image")), service.get("build")
+            context = build.get("context", ".") if isinstance(build, dict) else build
+            if image is None or _literal(context) is None:
+                continue
+            dockerfile = _literal(build.get("dockerfile")) if isinstance(build, dict) else None
+            root = _joined(folder, str(context))
+            line = _line(service, "image")
+            found.append(
+                ImageBuild(
+                    image,
+                    root,
+                    _joined(root, dockerfile) if dockerfile else None,
+                    "compose",
+                    Said(path, line, _quote(text, line)),
+                )
+            )
+    return found
+
+
+_DOCKER_BUILD = re.compile(
+    r"""\bdocker_build\(\s*(?:ref\s*=\s*)?(['"])([^'"]+)\1\s*,\s*(?:context\s*=\s*)?(['"])([^'"]+)\3"""
+    r"""(?P<rest>[^)]*)\)"""
+)
+_DOCKERFILE_ARG = re.compile(r"""\bdockerfile\s*=\s*(['"])([^'"]+)\1""")
+
+
+def tiltfile_builds(path: str, text: str) -> list[ImageBuild]:
+    """`docker_build('image', 'context', dockerfile='...')` with literal strings only."""
+    folder = os.path.dirname(path) or "."
+    found: list[ImageBuild] = []
+    for match in _DOCKER_BUILD.finditer(text):
+        line = text.count("\n", 0, match.start()) + 1
+        if text[text.rfind("\n", 0, match.start()) + 1 : match.start()].lstrip().startswith("#"):
+            continue
+        root = _joined(folder, match.group(4))
+        dockerfile = _DOCKERFILE_ARG.search(match.group("rest") or "")
+        found.append(
+            ImageBuild(
+                match.group(2),
+                root,
+                _joined(root, dockerfile.group(2)) if dockerfile else None,
+                "tiltfile",
+                Said(path, line, _quote(text, line)),
+            )
+        )
+    return found
+
+
+def workflow_builds(path: str, text: str) -> list[ImageBuild]:
+    """`docker build -t IMAGE [-f FILE] CONTEXT` in a step's script (literal words only),
+    and `docker/build-push-action` steps (`with: {context, tags, file}`), relative to the
+    repository's top: the folder above `.github`, or the GitLab file's."""
+    parts = os.path.normpath(path).split(os.sep)
+    top = os.sep.join(parts[:-3]) if parts[-3:-2] == [".github"] else os.path.dirname(path)
+    top = top or "."
+    found: list[ImageBuild] = []
+    for number, line in _logical_lines(text, comments=False):
+        build = _docker_build_words(line)
+        if build is not None:
+            image, context, dockerfile = build
+            root = _joined(top, context)
+            said = Said(path, number, line.strip().lstrip("-").strip())
+            dockerfile = _joined(top, dockerfile) if dockerfile else None
+            found.append(ImageBuild(image, root, dockerfile, "workflow", said))
+    for document, _ in _documents(path, text):
+        jobs = document.get("jobs") if isinstance(document, dict) else None
+        for job in jobs.values() if isinstance(jobs, dict) else []:
+            steps = job.get("steps") if isinstance(job, dict) else None
+            for step in steps if isinstance(steps, list) else []:
+                found += _build_push_step(path, text, top, step)
+    return found
+
+
+def _build_push_step(path: str, text: str, top: str, step: object) -> list[ImageBuild]:
+    if not isinstance(step, dict) or not str(step.get("uses", "")).startswith(
+        "docker/build-push-action"
+    ):
+        return []
+    given = step.get("with")
+    if not isinstance(given, dict) or _literal(given.get("context", ".")) is None:
+        return []
+    root = _joined(top, str(given.get("context", ".")))
+    dockerfile = _literal(given.get("file"))
+    tags = re.split(r"[,\s]+", str(given.get("tags", "")))
+    line = _line(given, "tags")
+    return [
+        ImageBuild(
+            tag,
+            root,
+            _joined(top, dockerfile) if dockerfile else None,
+            "workflow",
+            Said(path, line, _quote(text, line)),
+        )
+        for tag in tags
+        if _literal(tag)
+    ]
+
+
+def _logical_lines(text: str, *, comments: bool) -> Iterator[tuple[int, str]]:
+    """Lines with their `\\` continuations joined, each with its first line's number;
+    `comments` drops whole-line `#` comments (a Dockerfile's, even inside a
+    continuation)."""
+    pending: list[str] = []
+    first = 0
+    for number, raw in enumerate(text.splitlines(), start=1):
+        stripped = raw.strip()
+        if comments and (stripped.startswith("#") or (not stripped and pending)):
+            continue
+        if not pending:
+            first = number
+        if stripped.endswith("\\"):
+            pending.append(stripped[:-1])
+            continue
+        pending.append(stripped)
+        yield first, " ".join(part.strip() for part in pending).strip()
+        pending = []
+    if pending:
+        yield first, " ".join(part.strip() for part in pending).strip()
+
+
+_BUILD_FLAGS_WITH_VALUE = frozenset(
+    {
+        "-t",
+        "--tag",
+        "-f",
+        "--file",
+        "--build-arg",
+        "--target",
+        "--platform",
+        "--label",
+        "--cache-from",
+    }
+)
+
+
+def _docker_build_words(line: str) -> tuple[str, str, str | None] | None:
+    start = re.search(r"\bdocker(?:\s+buildx)?\s+build\b", line)
+    if start is None:
+        return None
+    try:
+        words = shlex.split(line[start.end() :], comments=True)
+    except ValueError:
+        return None
+    image = dockerfile = context = None
+    index = 0
+    while index < len(words):
+        word = words[index]
+        if word in ("&&", ";", "|", "||"):
+            break
+        flag, _, inline = word.partition("=")
+        if flag in _BUILD_FLAGS_WITH_VALUE:
+            value = inline if inline else (words[index + 1] if index + 1 < len(words) else "")
+            index += 1 if inline else 2
+            if flag in ("-t", "--tag") and image is None:
+                image = value
+            elif flag in ("-f", "--file"):
+                dockerfile = value
+            continue
+        if not word.startswith("-") and context is None:
+            context = word
+        index += 1
+    image, context = _literal(image), _literal(context)
+    if (
+        image is None
+        or context is None
+        or (dockerfile is not None and _literal(dockerfile) is None)
+    ):
+        return None
+    return image, context, dockerfile
+
+
+# -- Dockerfiles --------------------------------------------------------------------------------
+
+
+def _instructions(text: str) -> Iterator[tuple[int, str, str]]:
+    """(line, INSTRUCTION, arguments) with continuations joined and comments dropped."""
+    for line, joined in _logical_lines(text, comments=True):
+        if joined:
+            word, _, rest = joined.partition(" ")
+            yield line, word.upper(), rest.strip()
+
+
+def _argv(arguments: str) -> tuple[str, ...]:
+    """The exec form (a JSON array) as it is; the shell form as `/bin/sh -c TEXT`."""
+    if arguments.startswith("["):
+        try:
+            words = json.loads(arguments)
+        except ValueError:
+            words = None
+        if isinstance(words, list) and all(isinstance(w, str) for w in words):
+            return tuple(words)
+    return ("/bin/sh", "-c", arguments)
+
+
+def parse_dockerfile(path: str, text: str) -> Dockerfile:
+    workdir = "/"
+    copies: list[Copy] = []
+    entrypoint: tuple[str, ...] | None = None
+    cmd: tuple[str, ...] | None = None
+    entrypoint_said = cmd_said = None
+    for line, instruction, arguments in _instructions(text):
+        if instruction == "FROM":  # a new stage: only the last one runs
+            workdir, copies, entrypoint, cmd = "/", [], None, None
+            entrypoint_said = cmd_said = None
+        elif instruction == "WORKDIR":
+            workdir = posixpath.normpath(posixpath.join(workdir, arguments.strip("\"'")))
+        elif instruction in ("COPY", "ADD"):
+            copy = _copies(arguments, workdir)
+            copies += copy
+        elif instruction == "ENTRYPOINT":
+            entrypoint = _argv(arguments)
+            entrypoint_said = Said(path, line, f"ENTRYPOINT {arguments}")
+            cmd, cmd_said = None, None  # Docker resets CMD when ENTRYPOINT is set
+        elif instruction == "CMD":
+            cmd = _argv(arguments)
+            cmd_said = Said(path, line, f"CMD {arguments}")
+    return Dockerfile(path, workdir, tuple(copies), entrypoint, cmd, entrypoint_said, cmd_said)
+
+
+def _copies(arguments: str, workdir: str) -> list[Copy]:
+    """The (source, destination) pairs of a COPY or ADD from the build context; one from
+    another stage (`--from=`) or a URL copies nothing from the context."""
+    if arguments.startswith("["):
+        try:
+            words = [str(w) for w in json.loads(arguments)]
+        except ValueError:
+            return []
+    else:
+        try:
+            words = shlex.split(arguments)
+        except ValueError:
+            return []
+    flags = [w for w in words if w.startswith("--")]
+    words = [w for w in words if not w.startswith("--")]
+    if any(flag.startswith("--from") for flag in flags) or len(words) < 2:
+        return []
+    *sources, dest = words
+    dest = posixpath.normpath(posixpath.join(workdir, dest))
+    return [
+        Copy(posixpath.normpath(source), dest)
+        for source in sources
+        if "://" not in source and "$" not in source
+    ]

@@ -1,0 +1,121 @@
+"""What a container's command line runs: the Python script or module at its start.
+
+`python server.py`, `python -u -m app`, `gunicorn -b :8000 app.wsgi:application`,
+`uvicorn main:app`, `sh -c "cd /app && exec python server.py"`, wrappers such as
+`tini --`, `dumb-init`, `opentelemetry-instrument` or `ddtrace-run` in front, or a script
+run as a program (`/app/server.py`). Nothing is run; a word with a variable in it is no
+evidence.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+import shlex
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+_PYTHON = re.compile(r"^python(?:\d+(?:\.\d+)?)?$")
+_SHELLS = frozenset({"sh", "bash", "ash", "dash", "zsh"})
+# ASGI/WSGI servers whose first `module:attribute` argument is the application.
+_APP_SERVERS = frozenset(
+    {"gunicorn", "uvicorn", "hypercorn", "daphne", "granian", "waitress-serve", "gevent"}
+)
+_APP = re.compile(r"^(?:--app=)?([A-Za-z_][\w.]*):[A-Za-z_][\w.]*(?:\(.*\))?$")
+# Python's options that take a value: `python -W ignore -X dev server.py`.
+_PYTHON_VALUE_OPTIONS = frozenset({"-W", "-X", "-c", "--check-hash-based-pycs"})
+_SEPARATORS = frozenset({"&&", ";", "||", "|", "&"})
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A script (a path as the container sees it: absolute, or from its working folder)
+    or a module (dotted), and the words that say so."""
+
+    script: str | None
+    module: str | None
+    words: str
+
+    def relative_paths(self) -> list[str]:
+        """The source files it can stand for, relative to the folder it runs in."""
+        if self.script is not None:
+            return [self.script]
+        assert self.module is not None
+        base = self.module.replace(".", "/")
+        return [f"{base}.py", f"{base}/__main__.py", f"{base}/__init__.py"]
+
+
+def entry_of(argv: Sequence[object]) -> Entry | None:
+    """The Python entry point of a command line, or None when it names none."""
+    words = [str(word) for word in argv]
+    if len(words) >= 3 and posixpath.basename(words[0]) in _SHELLS and words[1] == "-c":
+        return _from_shell(words[2])
+    return _from_words(words)
+
+
+def _from_shell(script: str) -> Entry | None:
+    """The last command of a `sh -c` script that runs Python (`cd /app && python x.py`)."""
+    try:
+        words = shlex.split(script, comments=True)
+    except ValueError:
+        return None
+    commands: list[list[str]] = [[]]
+    for word in words:
+        if word in _SEPARATORS:
+            commands.append([])
+        else:
+            commands[-1].append(word)
+    found = [entry for command in commands if (entry := _from_words(command)) is not None]
+    return found[-1] if found else None
+
+
+def _from_words(words: list[str]) -> Entry | None:
+    for number, word in enumerate(words):
+        if "$" in word:
+            return None
+        name = posixpath.basename(word)
+        if _PYTHON.match(name):
+            return _python_arguments(words[number:])
+        if name in _APP_SERVERS:
+            for argument in words[number + 1 :]:
+                app = _APP.match(argument)
+                if app is not None:
+                    return Entry(None, app.group(1), " ".join(words[number:]))
+            return None
+        if word.endswith(".py") and not word.startswith("-"):
+            return Entry(word, None, " ".join(words[number:]))
+    return None
+
+
+def _python_arguments(words: list[str]) -> Entry | None:
+    """`python [options] (script | -m module)`: what the interpreter runs."""
+    shown = " ".join(words)
+    rest = iter(words[1:])
+    for word in rest:
+        if word == "-m":
+            module = next(rest, None)
+            return Entry(None, module, shown) if module and "$" not in module else None
+        if word.startswith("-m") and len(word) > 2:
+            return Entry(None, word[2:], shown)
+        if word in _PYTHON_VALUE_OPTIONS:
+            if word == "-c":
+                return None  # code on the command line: nothing to link
+            next(rest, None)
+            continue
+        if word.startswith("-"):
+            continue
+        return Entry(word, None, shown) if "$" not in word else None
+    return None
+
+
+def container_argv(
+    command: Sequence[object] | None,
+    args: Sequence[object] | None,
+    entrypoint: Sequence[str] | None,
+    cmd: Sequence[str] | None,
+) -> list[object]:
+    """What a container runs, as Kubernetes composes it: `command` replaces the image's
+    ENTRYPOINT (and drops its CMD), `args` replaces its CMD."""
+    if command:
+        return [*command, *(args or [])]
+    return [*(entrypoint or []), *(args if args else (cmd or []))]

@@ -1,0 +1,365 @@
+"""Which code runs in which container: the link from each container of each scanned
+workload to the Python modules it runs, from evidence in the repository.
+
+The evidence, strongest first (each kept, quoted by `explain-links` and in `related`):
+0. the configuration's `links` table, which pins a container to a folder or a file;
+1. a build definition that builds the container's image from a folder: `skaffold.yaml`,
+   a compose file, a `Tiltfile`'s `docker_build`, a CI workflow's `docker build`;
+2. (refines the folder) the folder's Dockerfile: what its ENTRYPOINT/CMD runs, found in
+   the context through its WORKDIR and COPY lines;
+3. the container's own `command`/`args` naming a script or module (they override the
+   Dockerfile's, as in Kubernetes; with no folder known, a script found once in the tree);
+4. the image's last path segment naming a source folder (`.../recommendationservice:v1`
+   and `src/recommendationservice/`), the weakest.
+A container links to one folder: the strongest evidence's; weaker evidence that points
+elsewhere is kept as overruled. With an entry point the container runs its import closure;
+without one, every module of the folder.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from k8slb.build_files import BuildFacts, Dockerfile, ImageBuild, Said
+from k8slb.entry_points import Entry, container_argv, entry_of
+from k8slb.index import Index
+from k8slb.model import Container, K8sObject, pos_of
+from k8slb.projects import import_closure
+from k8slb.pyfacts import EnvRef, Listen, PythonFacts, Server
+
+STRENGTH = {
+    "config": 0,
+    "skaffold": 1,
+    "compose": 1,
+    "tiltfile": 1,
+    "workflow": 1,
+    "dockerfile": 2,
+    "command": 3,
+    "image name": 4,
+}
+
+
+@dataclass(frozen=True)
+class Evidence:
+    kind: str  # a key of STRENGTH
+    said: Said
+    folder: str  # the code folder it points to
+
+    @property
+    def strength(self) -> int:
+        return STRENGTH[self.kind]
+
+    def describe(self) -> str:
+        return f"{self.kind}: {self.said.path}:{self.said.line}: {self.said.text}"
+
+
+@dataclass(frozen=True)
+class Link:
+    workload: K8sObject
+    container: Container
+    folder: str
+    entry: str | None  # the module the container starts, when known
+    modules: tuple[str, ...]  # the modules it runs (paths, normalised)
+    evidence: tuple[Evidence, ...]  # what the link rests on, strongest first
+    overruled: tuple[Evidence, ...] = ()  # weaker evidence that points elsewhere
+
+    @property
+    def key(self) -> str:
+        return container_key(self.workload, self.container.name)
+
+
+def container_key(workload: K8sObject, container: str) -> str:
+    """`Deployment/shop/frontend:web` (`Deployment/frontend:web` with no namespace), the
+    key of the configuration's `links` table."""
+    return f"{workload.ref.display}:{container}"
+
+
+def image_repository(image: object) -> str:
+    """`registry.example/shop/backend:1.4@sha256:...` -> `registry.example/shop/backend`."""
+    if not isinstance(image, str):
+        return ""
+    name = image.split("@", 1)[0]
+    if ":" in name.rsplit("/", 1)[-1]:
+        name = name.rsplit(":", 1)[0]
+    return name.lower().removeprefix("docker.io/").removeprefix("library/")
+
+
+def same_image(built: str, used: str) -> bool:
+    """An image a build names is the one a container runs: the same repository, or one is
+    the other with a registry in front (skaffold and Tilt rewrite bare names)."""
+    a, b = image_repository(built), image_repository(used)
+    if not a or not b:
+        return False
+    return a == b or a.endswith("/" + b) or b.endswith("/" + a)
+
+
+def _normal(name: str) -> str:
+    return re.sub(r"[-_.]", "", name.lower())
+
+
+@dataclass
+class CodeLinks:
+    """Every container's link, and the reverse: which containers run a module."""
+
+    links: list[Link] = field(default_factory=list)
+    modules: dict[str, PythonFacts] = field(default_factory=dict)  # by normalised path
+    by_container: dict[tuple[int, str], Link] = field(default_factory=dict)
+    runners: dict[str, list[Link]] = field(default_factory=lambda: defaultdict(list))
+
+    def add(self, link: Link) -> None:
+        self.links.append(link)
+        self.by_container[(id(link.workload), link.container.name)] = link
+        for module in link.modules:
+            self.runners[module].append(link)
+
+    def of(self, workload: K8sObject, container: str) -> Link | None:
+        return self.by_container.get((id(workload), container))
+
+    def running(self, module_path: str) -> list[Link]:
+        """The containers whose code includes the module."""
+        return self.runners.get(os.path.normpath(module_path), [])
+
+    def code(self, link: Link) -> list[PythonFacts]:
+        return [self.modules[path] for path in link.modules if path in self.modules]
+
+    def listening(self, workload: K8sObject, container: Container) -> list[Served]:
+        """The gRPC servers the container's code starts, with the port each listens on
+        (an address from the environment read through this container's `env`)."""
+        link = self.of(workload, container.name)
+        if link is None:
+            return []
+        found: list[Served] = []
+        for facts in self.code(link):
+            servers = {server.name: server for server in facts.servers if server.name}
+            for listen in facts.listens:
+                server = servers.get(listen.server)
+                port = _port_of(listen.address, container)
+                if server is not None and port is not None:
+                    found.append(Served(link, facts, server, listen, port))
+        return found
+
+
+@dataclass(frozen=True)
+class Served:
+    """A gRPC server in a container's code, listening on `port`."""
+
+    link: Link
+    facts: PythonFacts
+    server: Server
+    listen: Listen
+    port: int
+
+
+def env_value(container: Container, name: str) -> str | None:
+    """The literal value a container's `env` gives a variable, or None."""
+    entries = container.body.get("env")
+    for entry in entries if isinstance(entries, list) else []:
+        if isinstance(entry, dict) and entry.get("name") == name:
+            value = entry.get("value")
+            return value if isinstance(value, str) else None
+    return None
+
+
+def _port_of(address: object, container: Container) -> int | None:
+    """7070 for `[::]:7070`, `0.0.0.0:7070`, `:7070`, or an env variable holding one."""
+    if isinstance(address, EnvRef):
+        value = env_value(container, address.name)
+        address = address.filled(value) if value is not None else address.default_text
+    if not isinstance(address, str):
+        return None
+    port = address.rsplit(":", 1)[-1]
+    return int(port) if port.isdigit() else None
+
+
+def link_code(
+    index: Index,
+    python: Sequence[PythonFacts],
+    builds: BuildFacts,
+    pins: Mapping[str, str] | None = None,
+) -> CodeLinks:
+    """The link of every long-running container of every scanned workload that has one."""
+    modules = {os.path.normpath(m.path): m for m in python if not m.is_test}
+    if not modules:
+        return CodeLinks()
+    finder = _Finder(modules, builds, pins or {})
+    links = CodeLinks(modules=dict(modules))
+    for workload, template in index.workloads:
+        for container in template.containers:
+            if container.long_running:
+                link = finder.link(workload, container)
+                if link is not None:
+                    links.add(link)
+    return links
+
+
+class _Finder:
+    def __init__(
+        self, modules: Mapping[str, PythonFacts], builds: BuildFacts, pins: Mapping[str, str]
+    ) -> None:
+        self.modules = modules
+        self.builds = builds
+        self.pins = {key: os.path.abspath(value) for key, value in pins.items()}
+        self.dockerfiles = {os.path.normpath(p): d for p, d in builds.dockerfiles.items()}
+        self.by_folder: dict[str, list[str]] = defaultdict(list)  # folder -> modules below
+        folders_named: dict[str, set[str]] = defaultdict(set)
+        for path in modules:
+            folder = os.path.dirname(path)
+            while folder not in ("", os.sep, "."):
+                self.by_folder[folder].append(path)
+                folders_named[_normal(os.path.basename(folder))].add(folder)
+                parent = os.path.dirname(folder)
+                if parent == folder:
+                    break
+                folder = parent
+            if not os.path.isabs(path):
+                self.by_folder["."].append(path)
+        self.folders_named = folders_named
+        self.shown = {os.path.abspath(p): p for p in (*modules, *self.by_folder)}
+
+    # -- the folder --------------------------------------------------------------------------
+
+    def _folder_evidence(self, workload: K8sObject, container: Container) -> list[Evidence]:
+        found: list[Evidence] = []
+        key = container_key(workload, container.name)
+        if key in self.pins:
+            target = self.pins[key]
+            shown = self.shown.get(target) or os.path.relpath(target)
+            folder = shown if shown in self.by_folder else os.path.dirname(shown) or "."
+            found.append(Evidence("config", Said("configuration", 1, f"{key} = {shown}"), folder))
+        image = container.body.get("image")
+        for build in self.builds.builds:
+            if isinstance(image, str) and same_image(build.image, image):
+                found.append(Evidence(build.kind, build.said, build.context))
+        segment = image_repository(image).rsplit("/", 1)[-1]
+        named = sorted(self.folders_named.get(_normal(segment), ())) if segment else []
+        with_dockerfile = [f for f in named if self._dockerfile(f) is not None]
+        candidates = with_dockerfile or named
+        if len(candidates) == 1:
+            line = pos_of(container.body, "image", value=True)[0]
+            said = Said(workload.path, line, f"image: {image}")
+            found.append(Evidence("image name", said, candidates[0]))
+        return sorted(found, key=lambda e: e.strength)
+
+    def _dockerfile(self, folder: str, named: str | None = None) -> Dockerfile | None:
+        if named is not None:
+            return self.dockerfiles.get(os.path.normpath(named))
+        for name in ("Dockerfile", "Containerfile"):
+            found = self.dockerfiles.get(os.path.normpath(os.path.join(folder, name)))
+            if found is not None:
+                return found
+        return None
+
+    def _build_of(self, evidence: Evidence) -> ImageBuild | None:
+        for build in self.builds.builds:
+            if build.said == evidence.said:
+                return build
+        return None
+
+    # -- the entry point ---------------------------------------------------------------------
+
+    def _entry_source(self, entry: Entry, folder: str, dockerfile: Dockerfile | None) -> str | None:
+        """The scanned module an entry point is, in the build context `folder`: through
+        the Dockerfile's COPY lines when there is one, else by its path in the folder."""
+        workdir = dockerfile.workdir if dockerfile is not None else "/"
+        for relative in entry.relative_paths():
+            in_image = posixpath.normpath(posixpath.join(workdir, relative))
+            for copy in reversed(dockerfile.copies if dockerfile is not None else ()):
+                for source in _copied_from(copy.source, copy.dest, in_image):
+                    candidate = os.path.normpath(os.path.join(folder, source))
+                    if candidate in self.modules:
+                        return candidate
+        for relative in entry.relative_paths():
+            tail = os.path.normpath(relative.lstrip("/"))
+            below = self.by_folder.get(folder, [])
+            matches = [
+                m for m in below if m == os.path.join(folder, tail) or m.endswith(os.sep + tail)
+            ]
+            if len(matches) == 1:
+                return matches[0]
+        return None
+
+    def _script_anywhere(self, entry: Entry) -> str | None:
+        """A script a container's command names, found once in the whole tree."""
+        for relative in entry.relative_paths():
+            tail = os.path.normpath(relative.lstrip("/"))
+            parts = tail.split(os.sep)
+            for start in range(len(parts)):  # the longest tail that is found exactly once
+                suffix = os.path.join(*parts[start:])
+                matches = [m for m in self.modules if m == suffix or m.endswith(os.sep + suffix)]
+                if len(matches) == 1:
+                    return matches[0]
+                if matches:
+                    break
+        return None
+
+    def link(self, workload: K8sObject, container: Container) -> Link | None:
+        evidence = self._folder_evidence(workload, container)
+        command, args = container.body.get("command"), container.body.get("args")
+        own = entry_of(container_argv(command, args, None, None)) if command or args else None
+        if not evidence and own is not None and own.script is not None:
+            script = self._script_anywhere(own)
+            if script is not None:
+                evidence = [
+                    Evidence(
+                        "command",
+                        self._command_said(workload, container),
+                        os.path.dirname(script) or ".",
+                    )
+                ]
+        if not evidence:
+            return None
+        chosen = evidence[0]
+        folder = chosen.folder
+        used = [e for e in evidence if e.folder == folder]
+        overruled = [e for e in evidence if e.folder != folder]
+        build = self._build_of(chosen)
+        dockerfile = self._dockerfile(folder, build.dockerfile if build else None)
+        argv = container_argv(
+            command if isinstance(command, list) else None,
+            args if isinstance(args, list) else None,
+            dockerfile.entrypoint if dockerfile else None,
+            dockerfile.cmd if dockerfile else None,
+        )
+        entry = entry_of(argv)
+        source = self._entry_source(entry, folder, dockerfile) if entry is not None else None
+        pinned = self.shown.get(self.pins.get(container_key(workload, container.name), ""))
+        if chosen.kind == "config" and pinned in self.modules:
+            source = pinned
+        elif source is not None and chosen.kind != "command":
+            if command or args:
+                used.append(Evidence("command", self._command_said(workload, container), folder))
+            elif dockerfile is not None:
+                said = dockerfile.cmd_said or dockerfile.entrypoint_said
+                if said is not None:
+                    used.append(Evidence("dockerfile", said, folder))
+        if source is not None:
+            bases = [os.path.dirname(source), folder]
+            modules = tuple(import_closure(source, self.modules, bases))
+        else:
+            modules = tuple(self.by_folder.get(folder, ()))
+        used.sort(key=lambda e: e.strength)
+        return Link(workload, container, folder, source, modules, tuple(used), tuple(overruled))
+
+    @staticmethod
+    def _command_said(workload: K8sObject, container: Container) -> Said:
+        key = "command" if "command" in container.body else "args"
+        line = pos_of(container.body, key)[0]
+        words = [*(container.body.get("command") or []), *(container.body.get("args") or [])]
+        return Said(workload.path, line, f"{key}: {' '.join(str(w) for w in words)}")
+
+
+def _copied_from(source: str, dest: str, in_image: str) -> Iterable[str]:
+    """The context paths a COPY of `source` to `dest` may have put at `in_image`: the
+    source is a folder (its content lands in dest) or a file (it lands at dest, or in it)."""
+    if in_image == dest:
+        yield source
+    if in_image.startswith(dest.rstrip("/") + "/"):
+        rest = in_image[len(dest.rstrip("/")) + 1 :]
+        yield posixpath.join(source, rest)
+        if rest == posixpath.basename(source):
+            yield source
