@@ -119,6 +119,18 @@ def _literal(value: object) -> str | None:
     return value
 
 
+def _image(value: object) -> str | None:
+    """An image whose repository is literal: `ghcr.io/acme/app:${{ github.sha }}` names
+    `ghcr.io/acme/app` whatever its tag."""
+    if not isinstance(value, str):
+        return None
+    name = value.split("@", 1)[0]
+    last = name.rsplit("/", 1)[-1]
+    if ":" in last:
+        name = name[: len(name) - len(last)] + last.split(":", 1)[0]
+    return name if _literal(name) else None
+
+
 def _joined(base: str, relative: str) -> str:
     return os.path.normpath(os.path.join(base, relative))
 
@@ -178,7 +190,7 @@ def skaffold_builds(path: str, text: str) -> list[ImageBuild]:
             for artifact in artifacts if isinstance(artifacts, list) else []:
                 if not isinstance(artifact, dict):
                     continue
-                image = _literal(artifact.get("image"))
+                image = _image(artifact.get("image"))
                 context = artifact.get("context", ".")
                 if image is None or _literal(context) is None:
                     continue
@@ -211,7 +223,7 @@ def compose_builds(path: str, text: str) -> list[ImageBuild]:
         for service in services.values():
             if not isinstance(service, dict):
                 continue
-            image, build = _literal(service.get("image")), service.get("build")
+            image, build = _image(service.get("image")), service.get("build")
             context = build.get("context", ".") if isinstance(build, dict) else build
             if image is None or _literal(context) is None:
                 continue
@@ -304,8 +316,7 @@ def _build_push_step(path: str, text: str, top: str, step: object) -> list[Image
             "workflow",
             Said(path, line, _quote(text, line)),
         )
-        for tag in tags
-        if _literal(tag)
+        for tag in filter(None, map(_image, tags))
     ]
 
 
@@ -350,8 +361,9 @@ def _docker_build_words(line: str) -> tuple[str, str, str | None] | None:
     start = re.search(r"\bdocker(?:\s+buildx)?\s+build\b", line)
     if start is None:
         return None
+    rest = re.sub(r"\$\{\{[^}]*\}\}", "${EXPRESSION}", line[start.end() :])  # GitHub's
     try:
-        words = shlex.split(line[start.end() :], comments=True)
+        words = shlex.split(rest, comments=True)
     except ValueError:
         return None
     image = dockerfile = context = None
@@ -372,7 +384,7 @@ def _docker_build_words(line: str) -> tuple[str, str, str | None] | None:
         if not word.startswith("-") and context is None:
             context = word
         index += 1
-    image, context = _literal(image), _literal(context)
+    image, context = _image(image), _literal(context)
     if (
         image is None
         or context is None

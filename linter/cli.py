@@ -298,6 +298,7 @@ def make_run(
             namespace=helm_namespace or config.helm.namespace,
             value_sets=config.helm.value_sets,
         ),
+        links=config.links,
     )
     exclude = Exclude(tuple(config.exclude), config.root) if config.exclude else None
     build = kustomize or config.kustomize
@@ -339,6 +340,11 @@ def cli() -> None:
     help="Neither read nor write the cache (in the user's cache folder).",
 )
 @click.option("--show-suppressed", is_flag=True, help="Also show suppressed findings.")
+@click.option(
+    "--show-links",
+    is_flag=True,
+    help="Also print which code runs in which container, and why (as `k8slb explain-links`).",
+)
 @click.option("--statistics", is_flag=True, help="Count the findings per rule.")
 @click.option("-q", "--quiet", is_flag=True, help="Print the findings and nothing else.")
 @click.option(
@@ -385,6 +391,7 @@ def check(
     jobs: int | None,
     no_cache: bool,
     show_suppressed: bool,
+    show_links: bool,
     statistics: bool,
     quiet: bool,
     output_file: Path | None,
@@ -419,6 +426,8 @@ def check(
         )
     if statistics and output_format not in (*TEXT_FORMATS, "json"):
         raise click.UsageError(f"--statistics prints text or json, not --format {output_format}")
+    if show_links and output_format not in TEXT_FORMATS:
+        raise click.UsageError("--show-links prints text; `k8slb explain-links --format json`")
     if show_suppressed and output_format in ("github", "junit"):
         raise click.UsageError(
             f"--show-suppressed works with --format text, json and sarif, not {output_format}"
@@ -477,6 +486,10 @@ def check(
         quiet=quiet,
         to_terminal=not to_file,
     )
+    if show_links:
+        from k8slb.report.links import links_text
+
+        output += "\n" + links_text(result.links)
     if output_file is None:
         click.echo(output, nl=False, color=colour)
     else:  # the report to the file, a short summary to the terminal
@@ -818,6 +831,33 @@ def rules_command(output_format: str) -> None:
     for row in [header, *rows]:
         cells = [cell.ljust(width) for cell, width in zip(row[:4], widths, strict=True)]
         click.echo("  ".join([*cells, row[4]]))
+
+
+@cli.command("explain-links")
+@common_options
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="A table, or JSON for scripts.",
+)
+def explain_links(output_format: str, **options: Any) -> None:
+    """Show which code runs in which container under PATHS, and the evidence for it
+    (strongest first; what it overrules too). No rule is run."""
+    from dataclasses import replace
+
+    from k8slb import engine
+    from k8slb.report.links import links_json, links_text
+
+    job = make_run(**options)
+    result = engine.run(job.found.sources, replace(job.settings, rules=()))
+    errors = [*job.found.errors, *result.errors]
+    click.echo((links_json if output_format == "json" else links_text)(result.links), nl=False)
+    for message in errors:
+        _fail(message)
+    sys.exit(EXIT_ERROR if errors else EXIT_CLEAN)
 
 
 @cli.command()

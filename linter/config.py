@@ -76,6 +76,7 @@ class Config:
     baseline: Path | None = None
     helm: HelmOptions = field(default_factory=HelmOptions)
     kustomize: bool = False
+    links: dict[str, str] = field(default_factory=dict)  # container key -> absolute path
 
     @property
     def root(self) -> Path:
@@ -228,6 +229,10 @@ def _build(path: Path, data: dict[str, Any]) -> Config:
         baseline=path.parent.resolve() / data["baseline"] if "baseline" in data else None,
         helm=_helm(path.parent.resolve(), data.get("helm", {})),
         kustomize=data.get("kustomize", False),
+        links={
+            key: os.path.normpath(path.parent.resolve() / target)
+            for key, target in data.get("links", {}).items()
+        },
     )
 
 

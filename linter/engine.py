@@ -18,7 +18,7 @@ from k8slb.fixing.edits import FixValues
 from k8slb.index import Index
 from k8slb.internal import internal_error
 from k8slb.kustomize import build, built_templates, signature
-from k8slb.links import link_code
+from k8slb.links import LinkRow, link_code, link_rows
 from k8slb.manifests import ManifestFile
 from k8slb.model import K8sObject, Problem
 from k8slb.parsing import Parsed, Unparsed, parse_all
@@ -82,6 +82,7 @@ class RunResult:
     other_documents: int = 0
     errors: list[str] = field(default_factory=list)  # the run could not read something
     baselined: int = 0  # findings the baseline hid (set by the command line)
+    links: list[LinkRow] = field(default_factory=list)  # which code each container runs
 
 
 @dataclass
@@ -392,4 +393,5 @@ def _check(
         ),
         other_documents=sum(m.other_documents for m in manifests),
         errors=errors,
+        links=link_rows(index, context.links),
     )

@@ -301,16 +301,12 @@ class _Finder:
         evidence = self._folder_evidence(workload, container)
         command, args = container.body.get("command"), container.body.get("args")
         own = entry_of(container_argv(command, args, None, None)) if command or args else None
+        script = None
         if not evidence and own is not None and own.script is not None:
             script = self._script_anywhere(own)
             if script is not None:
-                evidence = [
-                    Evidence(
-                        "command",
-                        self._command_said(workload, container),
-                        os.path.dirname(script) or ".",
-                    )
-                ]
+                said = self._command_said(workload, container)
+                evidence = [Evidence("command", said, os.path.dirname(script) or ".")]
         if not evidence:
             return None
         chosen = evidence[0]
@@ -326,7 +322,9 @@ class _Finder:
             dockerfile.cmd if dockerfile else None,
         )
         entry = entry_of(argv)
-        source = self._entry_source(entry, folder, dockerfile) if entry is not None else None
+        source = script or (
+            self._entry_source(entry, folder, dockerfile) if entry is not None else None
+        )
         pinned = self.shown.get(self.pins.get(container_key(workload, container.name), ""))
         if chosen.kind == "config" and pinned in self.modules:
             source = pinned
@@ -334,9 +332,9 @@ class _Finder:
             if command or args:
                 used.append(Evidence("command", self._command_said(workload, container), folder))
             elif dockerfile is not None:
-                said = dockerfile.cmd_said or dockerfile.entrypoint_said
-                if said is not None:
-                    used.append(Evidence("dockerfile", said, folder))
+                line = dockerfile.cmd_said or dockerfile.entrypoint_said
+                if line is not None:
+                    used.append(Evidence("dockerfile", line, folder))
         if source is not None:
             bases = [os.path.dirname(source), folder]
             modules = tuple(import_closure(source, self.modules, bases))
@@ -363,3 +361,47 @@ def _copied_from(source: str, dest: str, in_image: str) -> Iterable[str]:
         yield posixpath.join(source, rest)
         if rest == posixpath.basename(source):
             yield source
+
+
+@dataclass(frozen=True)
+class LinkRow:
+    """One line of `k8slb explain-links`: a container, its code, and why."""
+
+    container: str  # its key, `Deployment/shop/frontend:web`
+    code: str | None  # the entry point, else the folder; None: no code found
+    modules: int
+    evidence: tuple[str, ...] = ()
+    overruled: tuple[str, ...] = ()  # weaker evidence pointing elsewhere
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "container": self.container,
+            "code": self.code,
+            "modules": self.modules,
+            "evidence": list(self.evidence),
+            "overruled": list(self.overruled),
+        }
+
+
+def link_rows(index: Index, links: CodeLinks) -> list[LinkRow]:
+    """Every long-running container of every workload, linked or not."""
+    rows: list[LinkRow] = []
+    for workload, template in index.workloads:
+        for container in template.containers:
+            if not container.long_running:
+                continue
+            link = links.of(workload, container.name)
+            key = container_key(workload, container.name)
+            if link is None:
+                rows.append(LinkRow(key, None, 0))
+                continue
+            rows.append(
+                LinkRow(
+                    key,
+                    link.entry or link.folder,
+                    len(link.modules),
+                    tuple(e.describe() for e in link.evidence),
+                    tuple(e.describe() for e in link.overruled),
+                )
+            )
+    return rows

@@ -1,0 +1,357 @@
+"""The code <-> container link: which code runs in which container, from each kind of
+evidence a repository holds, the strongest winning, and what the link lets rules see."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from k8slb.build_files import parse_dockerfile
+from k8slb.cli import cli
+from k8slb.entry_points import container_argv, entry_of
+
+from tests.helpers import lint_files
+
+WORKLOAD = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata: {{name: {name}, namespace: shop}}
+spec:
+  selector: {{matchLabels: {{app: {name}}}}}
+  template:
+    metadata: {{labels: {{app: {name}}}}}
+    spec:
+      containers:
+        - name: server
+          image: {image}
+{extra}"""
+SERVER = """\
+import signal
+from concurrent import futures
+
+import grpc
+
+import handlers
+
+
+def serve():
+    server = grpc.server(futures.ThreadPoolExecutor(4){options})
+    server.add_insecure_port("[::]:{port}")
+    server.start()
+    signal.signal(signal.SIGTERM, lambda *_: server.stop(20))
+    server.wait_for_termination()
+"""
+DOCKERFILE = """\
+FROM python:3.12-slim
+WORKDIR /app
+COPY . .
+CMD ["python", "server.py"]
+"""
+
+
+def workload(
+    name: str = "inventory", image: str = "registry.example/inventory:1.0", extra: str = ""
+) -> str:
+    return WORKLOAD.format(name=name, image=image, extra=extra)
+
+
+def service_app(folder: str) -> dict[str, str]:
+    """A service's code folder: an entry point, a module it imports and one it does not."""
+    return {
+        f"{folder}/server.py": SERVER.format(port=7070, options=""),
+        f"{folder}/handlers.py": "import grpc\n",
+        f"{folder}/unused.py": "import grpc\n",
+    }
+
+
+def links(tmp_path: Path, files: dict[str, str], *args: str) -> list[dict[str, Any]]:
+    for name, text in files.items():
+        target = tmp_path / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text)
+    old = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        result = CliRunner().invoke(cli, ["explain-links", "--format", "json", *args, "."])
+    finally:
+        os.chdir(old)
+    assert result.exit_code == 0, result.output
+    rows: list[dict[str, Any]] = json.loads(result.output)["links"]
+    return rows
+
+
+def only(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    assert len(rows) == 1, rows
+    return rows[0]
+
+
+# -- each kind of evidence -------------------------------------------------------------------
+
+
+def test_skaffold_artifact_links_the_image_to_its_context(tmp_path: Path) -> None:
+    files = {
+        "k8s/inventory.yaml": workload(image="inventory"),
+        "skaffold.yaml": "apiVersion: skaffold/v4beta6\nkind: Config\nbuild:\n  artifacts:\n"
+        "    - image: inventory\n      context: src/inv\n",
+        "src/inv/Dockerfile": DOCKERFILE,
+        **service_app("src/inv"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["container"] == "Deployment/shop/inventory:server"
+    assert row["code"] == os.path.join("src", "inv", "server.py")
+    assert row["modules"] == 2, "the entry point and what it imports, not unused.py"
+    assert row["evidence"] == [
+        "skaffold: skaffold.yaml:5: - image: inventory",
+        'dockerfile: src/inv/Dockerfile:4: CMD ["python", "server.py"]',
+    ]
+
+
+def test_compose_build_context_and_dockerfile(tmp_path: Path) -> None:
+    files = {
+        "inventory.yaml": workload(image="registry.example/shop/inventory:2.0"),
+        "compose.yaml": "services:\n  inv:\n    image: shop/inventory\n    build:\n"
+        "      context: ./svc\n      dockerfile: build/Dockerfile.prod\n",
+        "svc/build/Dockerfile.prod": "FROM python:3.12\nWORKDIR /srv\nCOPY app/ /srv/app/\n"
+        'ENTRYPOINT ["python", "-m", "app.main"]\n',
+        "svc/app/__init__.py": "",
+        "svc/app/main.py": "from . import grpcserver\n",
+        "svc/app/grpcserver.py": "import grpc\n",
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("svc", "app", "main.py")
+    assert row["modules"] == 2
+    assert row["evidence"][0] == "compose: compose.yaml:3: image: shop/inventory"
+    assert "ENTRYPOINT" in row["evidence"][1]
+
+
+def test_tiltfile_docker_build_with_literal_arguments(tmp_path: Path) -> None:
+    files = {
+        "inventory.yaml": workload(image="inventory-image"),
+        "Tiltfile": "# docker_build('nope', 'elsewhere')\n"
+        "docker_build('inventory-image', 'services/inventory')\n"
+        "docker_build(IMAGE, 'services/other')\n",
+        "services/inventory/Dockerfile": DOCKERFILE,
+        **service_app("services/inventory"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("services", "inventory", "server.py")
+    assert row["evidence"][0].startswith("tiltfile: Tiltfile:2:")
+
+
+@pytest.mark.parametrize(
+    "step",
+    [
+        "      - run: docker build -t ghcr.io/acme/inventory:${{ github.sha }} -f "
+        "inv/Dockerfile inv\n",
+        "      - run: |\n          docker build \\\n            -t ghcr.io/acme/inventory inv\n",
+        "      - uses: docker/build-push-action@v6\n        with:\n          context: inv\n"
+        "          tags: ghcr.io/acme/inventory:latest\n",
+    ],
+    ids=["docker-build", "continued-lines", "build-push-action"],
+)
+def test_github_workflow_builds(tmp_path: Path, step: str) -> None:
+    workflow = "on: push\njobs:\n  image:\n    runs-on: ubuntu-latest\n    steps:\n" + step
+    files = {
+        "deploy/inventory.yaml": workload(image="ghcr.io/acme/inventory:v3"),
+        ".github/workflows/image.yml": workflow,
+        "inv/Dockerfile": DOCKERFILE,
+        **service_app("inv"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("inv", "server.py"), "a variable tag: the name is literal"
+    assert row["evidence"][0].startswith("workflow: .github/workflows/image.yml:")
+
+
+def test_image_name_matches_a_source_folder_as_the_weakest_evidence(tmp_path: Path) -> None:
+    files = {
+        "manifests/recommendation.yaml": workload(
+            image="gcr.io/google-samples/microservices-demo/recommendationservice:v0.10.0"
+        ),
+        "src/recommendationservice/recommendation_server.py": SERVER.format(port=8080, options=""),
+        "src/recommendationservice/handlers.py": "",
+        "src/cartservice/server.py": "import grpc\n",
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("src", "recommendationservice"), "no entry point: the folder"
+    assert row["modules"] == 2
+    assert row["evidence"] == [
+        "image name: manifests/recommendation.yaml:11: image: "
+        "gcr.io/google-samples/microservices-demo/recommendationservice:v0.10.0"
+    ]
+
+
+def test_container_command_overrides_the_dockerfile(tmp_path: Path) -> None:
+    extra = '          command: ["python", "worker.py"]\n'
+    files = {
+        "inventory.yaml": workload(extra=extra),
+        "inventory/Dockerfile": DOCKERFILE,
+        **service_app("inventory"),
+        "inventory/worker.py": "import grpc\n",
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("inventory", "worker.py")
+    assert row["evidence"][0].startswith("command: inventory.yaml:12: command: python worker.py")
+
+
+def test_a_command_alone_finds_its_script_in_the_tree(tmp_path: Path) -> None:
+    extra = "          args: [/srv/jobs/reindex.py, --all]\n          command: [python3]\n"
+    files = {
+        "cron.yaml": workload(name="reindex", image="busybox", extra=extra),
+        "tools/jobs/reindex.py": "import grpc\n",
+        "tools/other.py": "import grpc\n",
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("tools", "jobs", "reindex.py")
+    assert row["evidence"][0].startswith("command:")
+
+
+def test_conflicting_evidence_the_strongest_wins_and_the_table_says_so(tmp_path: Path) -> None:
+    files = {
+        "inventory.yaml": workload(image="inventory"),  # the folder name says inventory/
+        "skaffold.yaml": "build:\n  artifacts:\n    - image: inventory\n      context: v2\n",
+        "inventory/Dockerfile": DOCKERFILE,
+        **service_app("inventory"),
+        "v2/Dockerfile": DOCKERFILE,
+        **service_app("v2"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("v2", "server.py")
+    assert row["overruled"] == ["image name: inventory.yaml:11: image: inventory"]
+    text = CliRunner().invoke(cli, ["explain-links", str(tmp_path)]).output
+    assert "overruled by the evidence above: image name:" in text
+
+
+def test_the_configuration_pins_a_link_above_all_evidence(tmp_path: Path) -> None:
+    files = {
+        "inventory.yaml": workload(image="inventory"),
+        "inventory/Dockerfile": DOCKERFILE,
+        **service_app("inventory"),
+        "legacy/main.py": "import grpc\n",
+        ".k8slb.yaml": "links:\n  Deployment/shop/inventory:server: legacy/main.py\n",
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("legacy", "main.py")
+    assert (
+        row["evidence"][0]
+        == "config: configuration:1: Deployment/shop/inventory:server = legacy/main.py"
+    )
+    assert row["overruled"][0].startswith("image name:")
+
+
+def test_a_wrong_link_key_is_a_configuration_error(tmp_path: Path) -> None:
+    (tmp_path / ".k8slb.yaml").write_text("links:\n  inventory: src\n")
+    result = CliRunner().invoke(cli, ["check", str(tmp_path)])
+    assert result.exit_code == 2 and "links" in result.output
+
+
+def test_containers_without_code_are_listed(tmp_path: Path) -> None:
+    rows = links(tmp_path, {"a.yaml": workload(image="nginx:1.27")})
+    assert only(rows) == {
+        "container": "Deployment/shop/inventory:server",
+        "code": None,
+        "modules": 0,
+        "evidence": [],
+        "overruled": [],
+    }
+
+
+# -- reading build files and command lines --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("argv", "script", "module"),
+    [
+        (["python", "server.py"], "server.py", None),
+        (["python3.12", "-u", "-W", "ignore", "/app/main.py", "--port", "1"], "/app/main.py", None),
+        (["python", "-m", "app.server"], None, "app.server"),
+        (["gunicorn", "-b", ":8000", "-w", "4", "shop.wsgi:application"], None, "shop.wsgi"),
+        (["uvicorn", "main:app", "--host", "0.0.0.0"], None, "main"),
+        (
+            ["/bin/sh", "-c", "cd /app && exec python recommendation_server.py"],
+            "recommendation_server.py",
+            None,
+        ),
+        (["tini", "--", "opentelemetry-instrument", "python", "x.py"], "x.py", None),
+        (["./serve.py"], "./serve.py", None),
+        (["python", "-c", "print(1)"], None, None),
+        (["python", "$APP"], None, None),
+        (["/usr/local/bin/envoy", "-c", "/etc/envoy.yaml"], None, None),
+    ],
+)
+def test_entry_points_of_command_lines(
+    argv: list[str], script: str | None, module: str | None
+) -> None:
+    entry = entry_of(argv)
+    found = (entry.script, entry.module) if entry else (None, None)
+    assert found == (script, module)
+
+
+def test_kubernetes_composes_command_and_args_over_the_image() -> None:
+    image = (["python"], ["server.py"])
+    assert container_argv(None, None, *image) == ["python", "server.py"]
+    assert container_argv(None, ["other.py"], *image) == ["python", "other.py"]
+    assert container_argv(["gunicorn"], None, *image) == ["gunicorn"], "command drops CMD"
+
+
+def test_dockerfile_last_stage_continuations_and_shell_form() -> None:
+    dockerfile = parse_dockerfile(
+        "Dockerfile",
+        'FROM golang AS build\nCMD ["build"]\nFROM python:3.12\n# comment\nWORKDIR /srv\n'
+        "WORKDIR app\nCOPY --from=build /out /bin/\nCOPY --chown=1000 src/ ./\n"
+        "CMD python \\\n  -u main.py\n",
+    )
+    assert dockerfile.workdir == "/srv/app"
+    assert [(c.source, c.dest) for c in dockerfile.copies] == [("src", "/srv/app")]
+    assert dockerfile.cmd == ("/bin/sh", "-c", "python -u main.py")
+    assert dockerfile.cmd_said is not None and dockerfile.cmd_said.line == 9
+
+
+# -- what the link unlocks ------------------------------------------------------------------
+
+
+def inventory_tree(options: str = "") -> dict[str, str]:
+    service = (
+        "---\napiVersion: v1\nkind: Service\nmetadata: {name: inventory, namespace: shop}\n"
+        "spec:\n  selector: {app: inventory}\n  ports: [{name: tcp-service, port: 7070, "
+        "targetPort: tcp}]\n"
+    )
+    ports = "          ports: [{name: tcp, containerPort: 7070}]\n"
+    return {
+        "inventory.yaml": workload(extra=ports) + service,
+        "inventory/Dockerfile": DOCKERFILE,
+        "inventory/server.py": SERVER.format(port=7070, options=options),
+        "inventory/handlers.py": "",
+    }
+
+
+def test_grpc_found_from_the_code_whatever_the_port_is_named(tmp_path: Path) -> None:
+    result = lint_files(tmp_path, inventory_tree(), select=["KLB101"])
+    [finding] = result.findings
+    assert "its code serves gRPC on 7070: server.py:11" in finding.message
+    assert finding.severity.label == "warning"
+    notes = [r.message for r in finding.related]
+    assert any("dockerfile:" in note for note in notes), "the link's evidence is quoted"
+
+
+def test_unlinked_code_is_no_evidence(tmp_path: Path) -> None:
+    tree = inventory_tree()
+    tree["inventory.yaml"] = tree["inventory.yaml"].replace(
+        "registry.example/inventory:1.0", "nginx"
+    )
+    assert lint_files(tmp_path, tree, select=["KLB101"]).findings == []
+
+
+def test_a_server_that_caps_connection_age_lowers_the_finding(tmp_path: Path) -> None:
+    options = (
+        ', options=[("grpc.max_connection_age_ms", 300000), '
+        '("grpc.max_connection_age_grace_ms", 30000)]'
+    )
+    result = lint_files(tmp_path, inventory_tree(options), select=["KLB101"])
+    [finding] = result.findings
+    assert finding.severity.label == "info"
+    assert "its server caps connection age" in finding.message
+    assert "grpc.max_connection_age_ms=300000" in finding.detail[0]
