@@ -33,6 +33,9 @@ demo: $(RUN_STAMP)
 	@echo "== k8slb check fixtures/demo"
 	@$(BIN)/k8slb check fixtures/demo; rc=$$?; test $$rc -le 1
 	@echo
+	@echo "== k8slb explain-links fixtures/demo/bad  (which code runs in which container, and why)"
+	@$(BIN)/k8slb explain-links fixtures/demo/bad
+	@echo
 	@echo "== k8slb fix --diff --unsafe-fixes fixtures/demo/bad  (nothing is written)"
 	@$(BIN)/k8slb fix --diff --unsafe-fixes fixtures/demo/bad; rc=$$?; test $$rc -le 1
 	@echo

@@ -384,7 +384,9 @@ def _check(
     return RunResult(
         findings=findings,
         suppressed=outcome.suppressed,
-        paths=[m.path for m in manifests] + [f.path for f in read.python],
+        paths=[m.path for m in manifests]
+        + [f.path for f in read.python]
+        + [s.path for s in sources if s.language == "build" and s.path in read.contents],
         contents=read.contents,
         files=sum(1 for s in sources if s.report and s.path in read.contents),
         objects=sum(1 for obj in objects if _reported(obj.path, reported, read)),

@@ -238,7 +238,7 @@ class _Finder:
         segment = image_repository(image).rsplit("/", 1)[-1]
         named = sorted(self.folders_named.get(_normal(segment), ())) if segment else []
         with_dockerfile = [f for f in named if self._dockerfile(f) is not None]
-        candidates = with_dockerfile or named
+        candidates = _nearest(with_dockerfile or named, workload.path)
         if len(candidates) == 1:
             line = pos_of(container.body, "image", value=True)[0]
             said = Said(workload.path, line, f"image: {image}")
@@ -349,6 +349,20 @@ class _Finder:
         line = pos_of(container.body, key)[0]
         words = [*(container.body.get("command") or []), *(container.body.get("args") or [])]
         return Said(workload.path, line, f"{key}: {' '.join(str(w) for w in words)}")
+
+
+def _nearest(folders: list[str], path: str) -> list[str]:
+    """The folders that share the most leading folders with `path`: in a monorepo each
+    service keeps its code and manifests together."""
+    if len(folders) < 2:
+        return folders
+    here = os.path.abspath(path)
+
+    def shared(folder: str) -> int:
+        return len(os.path.commonpath([here, os.path.abspath(folder)]).split(os.sep))
+
+    best = max(shared(folder) for folder in folders)
+    return [folder for folder in folders if shared(folder) == best]
 
 
 def _copied_from(source: str, dest: str, in_image: str) -> Iterable[str]:

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 from k8slb.addresses import destinations, parse_grpc_target, services_for
 from k8slb.findings import Finding, FixInfo, Related, Severity
@@ -102,6 +103,10 @@ class GrpcClientPickFirst(Rule):
                 if destination.address.reach != "cluster":
                     continue
                 services = services_for(index, destination.address, destination.namespace)
+                if not services and services_for(
+                    index, replace(destination.address, port=None), destination.namespace
+                ):
+                    continue  # a port the Service does not expose: KLB111 says so first
                 if any(pinned_grpc(index, s, context.links) for s in services):
                     continue  # KLB102 reports it, with the better advice
                 headless = [s for s in services if is_headless(s)]

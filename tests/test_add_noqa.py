@@ -28,15 +28,15 @@ def _demo(tmp_path: Path) -> Path:
 def _changed(before: Path, after: Path) -> dict[str, list[tuple[str, str]]]:
     """Per file, the (old, new) lines that differ (the files keep their line count)."""
     changed = {}
-    for old in sorted(before.iterdir()):
-        new = after / old.name
+    for old in sorted(p for p in before.rglob("*") if p.is_file()):
+        new = after / old.relative_to(before)
         pairs = [
             (a, b)
             for a, b in zip(old.read_text().splitlines(), new.read_text().splitlines(), strict=True)
             if a != b
         ]
         if pairs:
-            changed[old.name] = pairs
+            changed[old.relative_to(before).as_posix()] = pairs
     return changed
 
 
@@ -46,7 +46,7 @@ def test_comments_silence_every_finding_on_its_line_and_a_second_run_changes_not
     demo = _demo(tmp_path)
     code, output = _check("--add-noqa", str(demo))
     assert code == 0, output
-    assert "Silenced 6 findings in 3 files (6 by comment)." in output
+    assert "Silenced 9 findings in 5 files (9 by comment)." in output
     assert _changed(FIXTURES / "demo" / "bad", demo) == {
         "backend.yaml": [
             ("        - name: server", "        - name: server  # k8slb: ignore[KLB401]"),
@@ -57,6 +57,19 @@ def test_comments_silence_every_finding_on_its_line_and_a_second_run_changes_not
             (
                 "channel = grpc.insecure_channel(BACKEND_ADDR)",
                 "channel = grpc.insecure_channel(BACKEND_ADDR)  # k8slb: ignore[KLB102]",
+            ),
+            (
+                'inventory = grpc.insecure_channel(os.environ["INVENTORY_ADDR"])',
+                'inventory = grpc.insecure_channel(os.environ["INVENTORY_ADDR"])'
+                "  # k8slb: ignore[KLB111]",
+            ),
+        ],
+        "inventory.yaml": [("spec:", "spec:  # k8slb: ignore[KLB101]")],
+        "inventory/server.py": [
+            (
+                "    server = grpc.server(futures.ThreadPoolExecutor(max_workers=8))",
+                "    server = grpc.server(futures.ThreadPoolExecutor(max_workers=8))"
+                "  # k8slb: ignore[KLB201]",
             )
         ],
         "server.py": [
@@ -72,10 +85,10 @@ def test_comments_silence_every_finding_on_its_line_and_a_second_run_changes_not
         ],
     }
     assert _check(str(demo))[0] == 0
-    snapshot = {p.name: p.read_bytes() for p in demo.iterdir()}
+    snapshot = {p: p.read_bytes() for p in demo.rglob("*") if p.is_file()}
     code, output = _check("--add-noqa", str(demo))
     assert code == 0 and "Silenced 0 findings in 0 files." in output
-    assert {p.name: p.read_bytes() for p in demo.iterdir()} == snapshot
+    assert {p: p.read_bytes() for p in demo.rglob("*") if p.is_file()} == snapshot
 
 
 def test_annotations_on_the_objects_and_comments_where_there_is_no_object(tmp_path: Path) -> None:

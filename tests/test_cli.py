@@ -35,7 +35,8 @@ def invoke(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
 def test_findings_at_or_above_fail_on_exit_1_else_0() -> None:
     assert invoke("check", BAD)[0] == 1
     assert invoke("check", GOOD)[0] == 0
-    code, out, _ = invoke("check", "--fail-on", "error", BAD)
+    assert invoke("check", "--fail-on", "error", BAD)[0] == 1, "KLB111 is an error"
+    code, out, _ = invoke("check", "--fail-on", "error", "--ignore", "KLB111", BAD)
     assert code == 0 and "KLB401" in out, "warnings are shown but do not fail"
 
 
@@ -50,14 +51,14 @@ def test_text_output_is_path_line_col_rule_severity_message_then_a_summary() -> 
     lines = out.splitlines()
     assert lines[0].startswith(f"{BAD}/backend.yaml:22:17: KLB401 [*] [warning] container 'server'")
     assert lines[-2:] == [
-        "Found 6 findings: 6 warnings (4 files, 5 objects).",
-        "[*] 3 fixable with `k8slb fix` (3 hidden fixes can be enabled with --unsafe-fixes).",
+        "Found 9 findings: 1 error, 8 warnings (7 files, 7 objects).",
+        "[*] 5 fixable with `k8slb fix` (3 hidden fixes can be enabled with --unsafe-fixes).",
     ]
     assert "\x1b[" not in out, "no colour when stdout is not a terminal"
 
 
 def test_clean_run_says_so() -> None:
-    assert invoke("check", GOOD)[1] == "All checks passed (4 files, 5 objects).\n"
+    assert invoke("check", GOOD)[1] == "All checks passed (7 files, 7 objects).\n"
 
 
 def test_select_and_ignore_take_ids_prefixes_and_names() -> None:
@@ -65,10 +66,11 @@ def test_select_and_ignore_take_ids_prefixes_and_names() -> None:
         out = invoke("check", "--format", "json", *args, BAD)[1]
         return {f["rule"] for f in json.loads(out)["findings"]}
 
-    assert rules() == {"KLB101", "KLB102", "KLB201", "KLB301", "KLB401", "KLB403"}
+    assert rules() == {"KLB101", "KLB102", "KLB111", "KLB201", "KLB301", "KLB401", "KLB403"}
     assert rules("--select", "KLB4") == {"KLB401", "KLB403"}
     assert rules("--select", "grpc-clusterip,KLB301") == {"KLB101", "KLB301"}
-    assert rules("--ignore", "KLB2,KLB3,KLB4", "--ignore", "grpc-client-clusterip") == {"KLB101"}
+    ignored = ("--ignore", "KLB2,KLB3,KLB4", "--ignore", "grpc-client-clusterip")
+    assert rules(*ignored) == {"KLB101", "KLB111"}
 
 
 def test_an_unknown_rule_is_a_usage_error() -> None:
@@ -128,7 +130,7 @@ def test_runs_as_a_real_process_with_python_m() -> None:
         check=False,
     )
     assert done.returncode == 1, done.stderr
-    assert json.loads(done.stdout)["summary"]["findings"] == 6
+    assert json.loads(done.stdout)["summary"]["findings"] == 9
 
 
 def test_colour_can_be_forced_and_is_otherwise_off_when_piped(
@@ -163,7 +165,7 @@ def test_output_file_gets_the_report_and_the_terminal_a_summary(tmp_path: Path) 
     code, out, _ = invoke("check", "--format", "sarif", "--output-file", str(report), BAD)
     assert code == 1, "the exit code is the run's, with no `|| true` needed to keep the file"
     assert json.loads(report.read_text())["version"] == "2.1.0"
-    assert out.splitlines()[0] == "Found 6 findings: 6 warnings (4 files, 5 objects)."
+    assert out.splitlines()[0] == "Found 9 findings: 1 error, 8 warnings (7 files, 7 objects)."
     assert out.splitlines()[-1] == f"Report written to {report}."
     assert "\x1b[" not in report.read_text()
 

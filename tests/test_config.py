@@ -63,7 +63,7 @@ def test_select_ignore_and_fail_on_from_pyproject(tmp_path: Path) -> None:
         """\
         [tool.k8slb]
         select = ["KLB1", "KLB4"]
-        ignore = ["grpc-client-clusterip"]
+        ignore = ["grpc-client-clusterip", "client-port-not-exposed"]
         fail-on = "error"
         """,
     )
@@ -78,7 +78,7 @@ def test_isolated_and_explicit_config(tmp_path: Path) -> None:
     write(tmp_path / ".k8slb.yaml", "select: [KLB401]\n")
     other = write(tmp_path / "other.yaml", "select: [KLB301]\n")
     assert rules(check(tmp_path)[1]) == {"KLB401"}
-    assert len(rules(check(tmp_path, "--isolated")[1])) == 6
+    assert len(rules(check(tmp_path, "--isolated")[1])) == 7
     assert rules(check(tmp_path, "--config", str(other))[1]) == {"KLB301"}
 
 
@@ -86,7 +86,7 @@ def test_exclude_kubernetes_version_mesh_and_fix_values(tmp_path: Path) -> None:
     write(
         tmp_path / ".k8slb.yaml",
         """\
-        exclude: ["demo/*.py"]
+        exclude: ["demo/**/*.py"]
         mesh: istio
         kubernetes-version: "1.29"
         fix:
@@ -101,11 +101,11 @@ def test_exclude_kubernetes_version_mesh_and_fix_values(tmp_path: Path) -> None:
 
 
 def test_per_file_ignores(tmp_path: Path) -> None:
-    write(tmp_path / ".k8slb.yaml", "per-file-ignores:\n  'demo/*.py': [KLB2, KLB4]\n")
+    write(tmp_path / ".k8slb.yaml", "per-file-ignores:\n  'demo/**/*.py': [KLB2, KLB4]\n")
     found = json.loads(check(tmp_path)[1])["findings"]
     assert {
         (f["path"].rsplit("/", 1)[1], f["rule"]) for f in found if f["path"].endswith(".py")
-    } == {("client.py", "KLB102")}
+    } == {("client.py", "KLB102"), ("client.py", "KLB111")}
 
 
 @pytest.mark.parametrize(

@@ -22,12 +22,24 @@ def check_json(*args: str) -> dict[str, Any]:
 
 def test_bad_demo_shows_the_pitfalls_and_the_good_demo_none() -> None:
     report = check_json(DEMO)
-    by_rule = {f["rule"]: f for f in report["findings"]}
-    assert set(by_rule) == {"KLB101", "KLB102", "KLB201", "KLB301", "KLB401", "KLB403"}
+    by_rule = {f["rule"]: f for f in report["findings"] if "inventory" not in f["path"]}
+    rules = {f["rule"] for f in report["findings"]}
+    assert rules == {"KLB101", "KLB102", "KLB111", "KLB201", "KLB301", "KLB401", "KLB403"}
     assert all("/bad/" in f["path"] for f in report["findings"])
     assert "HorizontalPodAutoscaler/backend" in by_rule["KLB101"]["message"]
     assert "up to 10 replicas" in by_rule["KLB101"]["message"]
     assert check_json(f"{DEMO}/good")["findings"] == []
+
+
+def test_the_demo_finds_grpc_from_the_code_and_a_port_the_client_cannot_reach() -> None:
+    findings = check_json(f"{DEMO}/bad")["findings"]
+    [inventory] = [f for f in findings if f["rule"] == "KLB101" and "inventory" in f["path"]]
+    assert inventory["headline"].startswith(
+        "Service/shop/inventory carries gRPC (its code serves gRPC on 7070: server.py:20)"
+    )
+    assert f"{DEMO}/bad/inventory/Dockerfile" in {r["path"] for r in inventory["related"]}
+    [mismatch] = [f for f in findings if f["rule"] == "KLB111"]
+    assert mismatch["severity"] == "error" and "dials port 7000" in mismatch["headline"]
 
 
 def test_the_client_finding_names_the_service_it_resolved_through_the_env_var() -> None:
@@ -48,13 +60,13 @@ def test_json_matches_the_contract_field_for_field() -> None:
     assert report["version"] == 1
     assert report["tool"] == {"name": "k8slb", "version": __version__}
     assert report["summary"] == {
-        "files": 8,
-        "objects": 10,
-        "findings": 6,
-        "fixable": 3,
+        "files": 14,
+        "objects": 14,
+        "findings": 9,
+        "fixable": 5,
         "unsafe_fixable": 3,
         "baselined": 0,
-        "by_severity": {"error": 0, "warning": 6, "info": 0},
+        "by_severity": {"error": 1, "warning": 8, "info": 0},
     }
     finding = next(f for f in report["findings"] if f["rule"] == "KLB101")
     assert list(finding) == [
