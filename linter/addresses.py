@@ -7,15 +7,18 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 from urllib.parse import urlsplit
 
 from k8slb.findings import Related
 from k8slb.index import EnvSetting, Index, service_ports
 from k8slb.model import K8sObject
 from k8slb.pyfacts import EnvRef
+
+if TYPE_CHECKING:  # links.py reads the index too; only its type is needed here
+    from k8slb.links import Link
 
 Reach = Literal["cluster", "local", "address", "external", "other"]
 
@@ -148,19 +151,33 @@ class Destination:
 
 
 def destinations(
-    index: Index, value: object, parse: Callable[[str], Address | None], code_path: str = ""
+    index: Index,
+    value: object,
+    parse: Callable[[str], Address | None],
+    code_path: str = "",
+    runners: Sequence[Link] = (),
 ) -> list[Destination]:
     """The addresses a resolved value stands for: a literal, or an environment variable
-    as the scanned workloads set it (its default in the code when none does). When several
-    workloads set the variable, those whose manifests sit closest to the code win (a
-    monorepo keeps each service's code and manifests together)."""
+    as the scanned workloads set it (its default in the code when none does). The
+    containers that run the code (`runners`, from links.py) are asked first; with no link,
+    when several workloads set the variable, those whose manifests sit closest to the code
+    win (a monorepo keeps each service's code and manifests together)."""
     if isinstance(value, str):
         address = parse(value)
         return [Destination(address, None, "")] if address else []
     if not isinstance(value, EnvRef):
         return []
     found: list[Destination] = []
-    for setting in index.env_settings_near(value.name, code_path):
+    if runners:
+        running = {(id(link.workload), link.container.name) for link in runners}
+        settings = [
+            setting
+            for setting in index.env_settings(value.name)
+            if (id(setting.workload), setting.container.name) in running
+        ]
+    else:
+        settings = index.env_settings_near(value.name, code_path)
+    for setting in settings:
         address = parse(value.filled(setting.value))
         if address is not None:
             where = f"{value.name} as {setting.workload.ref.display} sets it"

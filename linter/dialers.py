@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from k8slb.addresses import destinations, parse_grpc_target, services_for
 from k8slb.findings import Related
 from k8slb.index import Index
+from k8slb.links import CodeLinks
 from k8slb.model import pos_of
 from k8slb.pyfacts import Channel, PythonFacts
 from k8slb.yamltree import YMap, YSeq
@@ -55,7 +56,7 @@ def _strings(container: YMap) -> Iterable[tuple[str, str, int]]:
 
 
 def dialers_by_service(
-    index: Index, code: Iterable[tuple[PythonFacts, Channel]]
+    index: Index, code: Iterable[tuple[PythonFacts, Channel]], links: CodeLinks
 ) -> dict[int, list[Dialer]]:
     """Every direct dialer of every scanned Service, keyed by the Service's id."""
     found: dict[int, list[Dialer]] = defaultdict(list)
@@ -69,7 +70,9 @@ def dialers_by_service(
                         related = Related(workload.path, line, f"{where} dials {word}")
                         found[id(service)].append(Dialer(who, related))
     for facts, channel in code:
-        for destination in destinations(index, channel.target, parse_grpc_target, facts.path):
+        runners = links.running(facts.path)
+        target = channel.target
+        for destination in destinations(index, target, parse_grpc_target, facts.path, runners):
             for service in services_for(index, destination.address, destination.namespace):
                 who = f"{facts.path}:{channel.loc.line}"
                 related = Related(facts.path, channel.loc.line, "a gRPC channel dials it")

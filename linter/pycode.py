@@ -369,7 +369,7 @@ class _Collector:
         elif name == ADD_HEALTH:
             self.sites.append(site("health"))
         elif name == "signal.signal":
-            self._signal(node)
+            self._signal(node, parents, scope)
         elif isinstance(node.func, ast.Name):
             self._via_partial(node, parents, scope)
         func = node.func
@@ -378,7 +378,7 @@ class _Collector:
         receiver = _dotted(func.value)
         method = func.attr
         if method == "add_signal_handler":
-            self._signal(node)
+            self._signal(node, parents, scope)
         elif method in ("append", "extend", "insert") and isinstance(func.value, ast.Name):
             if node.args:
                 how = "extend" if method == "extend" else "append"
@@ -398,18 +398,53 @@ class _Collector:
         elif method in ("add_insecure_port", "add_secure_port"):
             self.listens.append((node, receiver, scope))
 
-    def _signal(self, node: ast.Call) -> None:
+    def _signal(self, node: ast.Call, parents: tuple[ast.AST, ...], scope: _Scope) -> None:
         if len(node.args) < 2:
             return
         signal_arg, handler = node.args[0], node.args[1]
-        is_term = self.qualified(signal_arg) == "signal.SIGTERM" or _dotted(signal_arg) in (
+        signals = self._signals(signal_arg, parents, scope)
+        if any(self._is_sigterm(s) for s in signals) and not _dotted(handler).endswith(
+            ("SIG_DFL", "SIG_IGN")
+        ):
+            self.facts.sigterm_handlers.append(self.loc(node))
+
+    def _signals(
+        self, expression: ast.expr, parents: tuple[ast.AST, ...], scope: _Scope
+    ) -> list[ast.expr]:
+        """The signals a `signal.signal` argument may be: itself, or, for the target of an
+        enclosing `for sig in (SIGINT, SIGTERM)` (the tuple may be bound to a name), each
+        item of what the loop walks."""
+        if not isinstance(expression, ast.Name):
+            return [expression]
+        for parent in reversed(parents):
+            if isinstance(parent, ast.For | ast.AsyncFor) and _names_bound(parent.target) == {
+                expression.id
+            }:
+                walked = self._follow(parent.iter, scope)
+                if isinstance(walked, ast.List | ast.Tuple | ast.Set):
+                    return [self._follow(e, scope) or e for e in walked.elts]
+                return []
+            if isinstance(parent, _ScopeNode):
+                break
+        return [self._follow(expression, scope) or expression]  # an import, or a binding
+
+    def _is_sigterm(self, expression: ast.expr) -> bool:
+        if isinstance(expression, ast.Constant):
+            return expression.value == 15
+        if (
+            isinstance(expression, ast.Call)
+            and _dotted(expression.func) == "getattr"
+            and len(expression.args) == 2
+            and self.qualified(expression.args[0]) == "signal"
+        ):  # getattr(signal, "SIGTERM")
+            name = expression.args[1]
+            return isinstance(name, ast.Constant) and name.value == "SIGTERM"
+        qualified = self.qualified(expression) or ""
+        return qualified in ("signal.SIGTERM", "signal.Signals.SIGTERM") or _dotted(expression) in (
             "SIGTERM",
             "signal.SIGTERM",
+            "Signals.SIGTERM",
         )
-        if isinstance(signal_arg, ast.Constant) and signal_arg.value == 15:
-            is_term = True
-        if is_term and not _dotted(handler).endswith(("SIG_DFL", "SIG_IGN")):
-            self.facts.sigterm_handlers.append(self.loc(node))
 
     def _via_partial(self, node: ast.Call, parents: tuple[ast.AST, ...], scope: _Scope) -> None:
         """`make = functools.partial(grpc.insecure_channel, options=...)`, then `make(t)`."""
@@ -810,6 +845,11 @@ def _dotted(node: ast.AST) -> str:
         return ""
     parts.append(node.id)
     return ".".join(reversed(parts))
+
+
+def _names_bound(target: ast.expr) -> set[str]:
+    """The names a `for` target binds: `sig`, or `name, sig` for a tuple."""
+    return {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
 
 
 def _names(node: ast.AST | None) -> Iterator[str]:

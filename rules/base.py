@@ -11,10 +11,11 @@ import inspect
 import math
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
+from k8slb.addresses import Address, Destination, destinations
 from k8slb.findings import NO_FIX, Finding, FixInfo, Related, Severity
 from k8slb.fixing.edits import Edit, FixValues, YamlEdit
 from k8slb.index import Index
@@ -62,6 +63,14 @@ class Context:
     def code(self) -> Iterator[PythonFacts]:
         """The Python modules that rules judge: test files are left out."""
         return (facts for facts in self.python if not facts.is_test)
+
+    def destinations(
+        self, value: object, parse: Callable[[str], Address | None], facts: PythonFacts
+    ) -> list[Destination]:
+        """Where a value in a module's code points, read through the env of the containers
+        that run the module (links.py), else of the workloads nearest to it."""
+        runners = self.links.running(facts.path)
+        return destinations(self.index, value, parse, facts.path, runners)
 
     def long_lived_channels(self) -> Iterator[tuple[PythonFacts, Channel]]:
         """Channels made once and kept: the ones that can pin a client to a pod."""

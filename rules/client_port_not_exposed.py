@@ -6,7 +6,6 @@ from dataclasses import replace
 from k8slb.addresses import (
     Address,
     Destination,
-    destinations,
     parse_grpc_target,
     parse_url,
     services_for,
@@ -123,7 +122,7 @@ class ClientPortNotExposed(Rule):
             for value, loc, parse, what in self._clients(facts):
                 if (loc.line, loc.column) in seen:
                     continue
-                for destination in destinations(context.index, value, parse, facts.path):
+                for destination in context.destinations(value, parse, facts):
                     finding = self._judge(context.index, destination, what)
                     if finding is not None:
                         seen.add((loc.line, loc.column))

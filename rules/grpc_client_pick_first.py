@@ -3,7 +3,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import replace
 
-from k8slb.addresses import destinations, parse_grpc_target, services_for
+from k8slb.addresses import parse_grpc_target, services_for
 from k8slb.findings import Finding, FixInfo, Related, Severity
 from k8slb.fixing.edits import ROUND_ROBIN_CONFIG
 from k8slb.grpc_options import SERVICE_CONFIG, channel_policy
@@ -99,7 +99,7 @@ class GrpcClientPickFirst(Rule):
             policy = channel_policy(channel.options)
             if policy.balancing or not policy.known:
                 continue
-            for destination in destinations(index, channel.target, parse_grpc_target, facts.path):
+            for destination in context.destinations(channel.target, parse_grpc_target, facts):
                 if destination.address.reach != "cluster":
                     continue
                 services = services_for(index, destination.address, destination.namespace)

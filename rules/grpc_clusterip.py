@@ -269,7 +269,7 @@ class GrpcClusterIp(Rule):
 
     def check(self, context: Context) -> Iterator[Finding]:
         index = context.index
-        dialers = dialers_by_service(index, context.long_lived_channels())
+        dialers = dialers_by_service(index, context.long_lived_channels(), context.links)
         fronts = l7_fronts(index.objects)
         for service in index.services:
             pinned = pinned_grpc(index, service, context.links)

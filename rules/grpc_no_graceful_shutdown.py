@@ -19,13 +19,17 @@ class GrpcNoGracefulShutdown(Rule):
 
     ## What it does
     Reports a gRPC server that a file starts and then waits on (`wait_for_termination()`,
-    a `while True: sleep()` loop, `run_forever()`) when no module of the scanned code
-    registers a SIGTERM handler (`signal.signal(signal.SIGTERM, ...)` or
-    `loop.add_signal_handler(signal.SIGTERM, ...)`). Shutdown is judged per project: a
-    handler in another module of the same project counts (a project is the folder above
-    the outermost package of the module, so `app/server.py` and `main.py` beside `app/`
-    are one project, and two services in sibling folders are two). Stopping the server only in
-    `except KeyboardInterrupt` counts as no handler.
+    a `while True: sleep()` loop, `run_forever()`) when no module of the code that runs it
+    registers a SIGTERM handler (`signal.signal(signal.SIGTERM, ...)`,
+    `loop.add_signal_handler(signal.SIGTERM, ...)`, also through a loop over a list of
+    signals, or `getattr(signal, "SIGTERM")`). When k8slb knows which container runs the
+    module (`k8slb explain-links`), that code is the container's: the modules its entry
+    point imports, directly or not; a handler in a module it never imports does not count,
+    and each container that runs the module is judged. Otherwise shutdown is judged per
+    project: a handler in another module of the same project counts (a project is the
+    folder above the outermost package of the module, so `app/server.py` and `main.py`
+    beside `app/` are one project, and two services in sibling folders are two). Stopping
+    the server only in `except KeyboardInterrupt` counts as no handler.
 
     ## Why it matters
     Kubernetes stops a pod with SIGTERM, then SIGKILL when the grace period is over.
@@ -58,14 +62,36 @@ class GrpcNoGracefulShutdown(Rule):
         Example(grpc_server(), language="python"),
         Example(_KEYBOARD_ONLY, language="python", title="shutdown only on Ctrl-C"),
         Example(grpc_server(before_wait=SIGTERM_HANDLER), findings=0, language="python"),
+        Example(
+            grpc_server(
+                before_wait="    import signal\n\n"
+                "    for sig in (signal.SIGINT, signal.SIGTERM):\n"
+                "        signal.signal(sig, lambda signum, frame: server.stop(grace=25))\n"
+            ),
+            findings=0,
+            language="python",
+            title="handlers registered in a loop",
+        ),
     )
 
     def check(self, context: Context) -> Iterator[Finding]:
         production = list(context.code())
         handled = {facts.project for facts in production if facts.sigterm_handlers}
         for facts in production:
-            if facts.project in handled:
+            runners = context.links.running(facts.path)
+            if runners:  # judged in the code each container runs: its import closure
+                bare = [
+                    link
+                    for link in runners
+                    if not any(m.sigterm_handlers for m in context.links.code(link))
+                ]
+                if not bare:
+                    continue
+                where = f"the code container {bare[0].key} runs"
+            elif facts.project in handled:
                 continue
+            else:
+                where = "its project"
             servers = {s.name: s for s in facts.servers if s.name}
             started = [name for name in servers if name in facts.starts]
             for wait in facts.waits:
@@ -96,8 +122,8 @@ class GrpcNoGracefulShutdown(Rule):
                 yield self.python_finding(
                     wait.loc,
                     (
-                        f"gRPC server {name!r} waits in {wait.how} with no SIGTERM handler in its "
-                        "project",
+                        f"gRPC server {name!r} waits in {wait.how} with no SIGTERM handler in "
+                        f"{where}",
                         "Kubernetes stops pods with SIGTERM, which Python as PID 1 ignores until "
                         "SIGKILL, so calls in flight are cut",
                         *also,

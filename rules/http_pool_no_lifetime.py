@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from k8slb.addresses import destinations, parse_url
+from k8slb.addresses import parse_url
 from k8slb.findings import Finding, Related, Severity
 from k8slb.pyfacts import HttpClient, PythonFacts
 from k8slb.rules.base import Context, Example, Rule
@@ -115,7 +115,7 @@ class HttpPoolNoLifetime(Rule):
         values = [client.base_url] if client.base_url is not None else []
         values += [url for url, _ in facts.urls]
         for value in values:
-            for destination in destinations(context.index, value, parse_url, facts.path):
+            for destination in context.destinations(value, parse_url, facts):
                 if destination.address.reach == "cluster":
                     related = [destination.via] if destination.via else []
                     return destination.address.text, related

@@ -355,3 +355,70 @@ def test_a_server_that_caps_connection_age_lowers_the_finding(tmp_path: Path) ->
     assert finding.severity.label == "info"
     assert "its server caps connection age" in finding.message
     assert "grpc.max_connection_age_ms=300000" in finding.detail[0]
+
+
+def test_the_env_of_the_container_that_runs_the_code_decides_where_it_dials(
+    tmp_path: Path,
+) -> None:
+    """Without the link, the admin Deployment (its manifest beside the code) would be
+    taken for the client's; the link says the frontend runs client.py."""
+    env = "          env: [{{name: BACKEND_ADDR, value: '{}'}}]\n"
+    backend = (
+        "---\napiVersion: v1\nkind: Service\nmetadata: {name: backend, namespace: shop}\n"
+        "spec:\n  selector: {app: backend}\n  ports: [{name: grpc, port: 50051}]\n"
+    )
+    files = {
+        "deploy/frontend.yaml": workload(
+            "frontend", "registry.example/frontend:1", env.format("backend:50051")
+        )
+        + backend,
+        "frontend/admin.yaml": workload("admin", "nginx", env.format("localhost:50051")),
+        "frontend/Dockerfile": "FROM python:3.12\nCOPY . /app\nCMD python /app/client.py\n",
+        "frontend/client.py": "import os\n\nimport grpc\n\n"
+        "channel = grpc.insecure_channel(os.environ['BACKEND_ADDR'])\n",
+    }
+    [finding] = lint_files(tmp_path, files, select=["KLB102"]).findings
+    assert "(BACKEND_ADDR as Deployment/shop/frontend sets it)" in finding.text
+
+
+UNHANDLED = """\
+from concurrent import futures
+
+import grpc
+{imports}
+
+def serve():
+    server = grpc.server(futures.ThreadPoolExecutor(4))
+    server.add_insecure_port("[::]:7070")
+    server.start()
+    server.wait_for_termination()
+"""
+SHUTDOWN = "import signal\n\nsignal.signal(signal.SIGTERM, lambda *_: exit(0))\n"
+
+
+@pytest.mark.parametrize(("imports", "found"), [("", 1), ("import shutdown", 0)])
+def test_shutdown_is_judged_in_the_code_the_container_runs(
+    tmp_path: Path, imports: str, found: int
+) -> None:
+    """A SIGTERM handler in a module of the folder that the entry point never imports
+    does not stop the server the container runs."""
+    files = {
+        "inventory.yaml": workload(),
+        "inventory/Dockerfile": DOCKERFILE,
+        "inventory/server.py": UNHANDLED.format(imports=imports),
+        "inventory/shutdown.py": SHUTDOWN,
+    }
+    findings = lint_files(tmp_path, files, select=["KLB403"]).findings
+    assert len(findings) == found
+    if found:
+        assert findings[0].message.endswith(
+            "with no SIGTERM handler in the code container Deployment/shop/inventory:server runs"
+        )
+
+
+def test_with_no_link_the_project_is_judged(tmp_path: Path) -> None:
+    files = {
+        "inventory/server.py": UNHANDLED.format(imports=""),
+        "inventory/shutdown.py": SHUTDOWN,
+    }
+    assert lint_files(tmp_path, files, select=["KLB403"]).findings == []

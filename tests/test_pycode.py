@@ -224,6 +224,36 @@ def test_shutdown_facts() -> None:
     assert len(found.sigterm_handlers) == 1
 
 
+@pytest.mark.parametrize(
+    "registration",
+    [
+        "for sig in (signal.SIGINT, signal.SIGTERM):\n    signal.signal(sig, stop)",
+        "STOPPING = [signal.SIGINT, signal.SIGTERM]\nfor sig in STOPPING:\n"
+        "    signal.signal(sig, stop)",
+        "def main():\n    loop = asyncio.get_event_loop()\n"
+        "    for s in {signal.SIGTERM, signal.SIGHUP}:\n        loop.add_signal_handler(s, stop)",
+        'signal.signal(getattr(signal, "SIGTERM"), stop)',
+        "signal.signal(signal.Signals.SIGTERM, stop)",
+        "TERM = signal.SIGTERM\nsignal.signal(TERM, stop)",
+        "from signal import SIGTERM\nsignal.signal(SIGTERM, stop)",
+    ],
+    ids=["tuple-loop", "named-list", "asyncio-set", "getattr", "enum", "bound", "imported"],
+)
+def test_sigterm_handlers_registered_through_names_and_loops(registration: str) -> None:
+    source = "import asyncio\nimport signal\nimport grpc\n\n" + registration + "\n"
+    assert len(facts(textwrap.dedent(source)).sigterm_handlers) == 1
+
+
+def test_a_loop_over_other_signals_registers_no_sigterm_handler() -> None:
+    source = """
+    import signal
+    import grpc
+    for sig in (signal.SIGINT, signal.SIGHUP):
+        signal.signal(sig, lambda *_: None)
+    """
+    assert facts(source).sigterm_handlers == []
+
+
 def test_sig_dfl_and_other_signals_are_not_sigterm_handlers() -> None:
     source = """
     import signal
