@@ -164,6 +164,15 @@ def common_options(command: F) -> F:
             "but report only on PATHS: what a pre-commit hook wants.",
         ),
         click.option(
+            "--no-project-context",
+            "project_context",
+            is_flag=True,
+            flag_value=False,
+            default=True,
+            help="Judge files named on the command line alone; by default the rest of their "
+            "project (up to its .git, pyproject.toml or configuration) is read as --context.",
+        ),
+        click.option(
             "-v",
             "--verbose",
             is_flag=True,
@@ -254,6 +263,7 @@ def make_run(
     isolated: bool,
     report_unused_ignores: bool,
     context: Sequence[str],
+    project_context: bool = True,
     helm_values: Sequence[str] = (),
     helm_set: Sequence[str] = (),
     helm_release: str | None = None,
@@ -303,12 +313,37 @@ def make_run(
     exclude = Exclude(tuple(config.exclude), config.root) if config.exclude else None
     build = kustomize or config.kustomize
     found = discover(paths or ["."], stdin_filename, exclude, build)
+    if not context and project_context:
+        context = _projects_of_files(paths)
+        for folder in context:
+            _note(f"project context: {folder}")
     if context:
         found = with_context(found, discover(context, None, exclude, build))
     severity = Severity.parse(fail_on or config.fail_on or "warning")
     root = config.path.parent.resolve() if config.path else project_root(start)
     baseline = config.baseline or root / DEFAULT_BASELINE
     return Run(found, settings, severity, root, exit_zero, baseline)
+
+
+def _projects_of_files(paths: Sequence[str]) -> list[str]:
+    """The projects of the files named on the command line (folders are read whole
+    already): so that "no SIGTERM handler in its project" or "no Service selects it" is
+    never said from a partial view. Only a folder that marks a project counts (a .git, a
+    pyproject.toml, a configuration): a file in no project is judged alone, rather than
+    with everything in its folder, which may be a home folder."""
+    from k8slb.config import marked_project
+    from k8slb.sources import STDIN
+
+    projects: list[str] = []
+    for path in paths:
+        if path == STDIN or os.path.isdir(path):
+            continue
+        root = marked_project(Path(path).parent)
+        if root is not None:
+            shown = str(root) if os.path.isabs(path) else os.path.relpath(root)
+            if shown not in projects:
+                projects.append(shown)
+    return projects
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

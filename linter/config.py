@@ -110,11 +110,16 @@ PROJECT_MARKERS = (".git", "pyproject.toml", *YAML_NAMES)
 def project_root(start: Path) -> Path:
     """The project a linted path belongs to: the nearest folder above it that holds a
     `.git`, a pyproject.toml or a k8slb configuration; `start` itself when none does."""
+    return marked_project(start) or start.resolve()
+
+
+def marked_project(start: Path) -> Path | None:
+    """The nearest folder at or above `start` that marks a project, or None."""
     start = start.resolve()
     for folder in (start, *start.parents):
         if any((folder / marker).exists() for marker in PROJECT_MARKERS):
             return folder
-    return start
+    return None
 
 
 def _has_table(pyproject: Path) -> bool:

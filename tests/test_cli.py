@@ -238,3 +238,33 @@ def test_the_command_line_alone_loads_no_engine() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+PROJECT_SERVER = """\
+from concurrent import futures
+
+import grpc
+
+
+def serve():
+    server = grpc.server(futures.ThreadPoolExecutor(4))
+    server.start()
+    server.wait_for_termination()
+"""
+
+
+def test_a_file_named_alone_is_judged_with_the_rest_of_its_project(tmp_path: Path) -> None:
+    """The SIGTERM handler is in another module of the project: naming server.py alone
+    (as an editor or a hook does) must not claim there is none."""
+    (tmp_path / "svc").mkdir()
+    (tmp_path / "svc" / "server.py").write_text(PROJECT_SERVER)
+    (tmp_path / "svc" / "main.py").write_text(
+        "import signal\n\nsignal.signal(signal.SIGTERM, lambda *_: None)\n"
+    )
+    server = str(tmp_path / "svc" / "server.py")
+    assert "KLB403" in invoke("check", "--select", "KLB403", server)[1], "no project: alone"
+    (tmp_path / ".git").mkdir()
+    code, out, _ = invoke("check", "--select", "KLB403", server)
+    assert code == 0 and out.startswith("All checks passed (1 file,"), "main.py is context"
+    code, out, _ = invoke("check", "--select", "KLB403", "--no-project-context", server)
+    assert code == 1 and "no SIGTERM handler in its project" in out
