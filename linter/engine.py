@@ -15,6 +15,7 @@ from k8slb.charts import HelmOptions, chart_file, real_path, render_charts, stat
 from k8slb.config import Exemption
 from k8slb.findings import Finding
 from k8slb.fixing.edits import FixValues
+from k8slb.imported import resolve_imports
 from k8slb.index import Index
 from k8slb.internal import internal_error
 from k8slb.kustomize import build, built_templates, signature
@@ -320,6 +321,7 @@ def _check(
     sources: Sequence[Source], settings: Settings, read: Sources, progress: Progress = QUIET
 ) -> RunResult:
     assign_projects(read.python)
+    read = replace(read, python=resolve_imports(read.python))
     manifests, errors = read.manifests, read.errors
     objects: list[K8sObject] = [obj for m in manifests for obj in m.objects]
     problems: list[Problem] = [p for m in manifests for p in m.problems]

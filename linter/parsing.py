@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from k8slb.internal import internal_error
 from k8slb.manifests import ManifestFile, load_manifests
 from k8slb.progress import QUIET, Progress
-from k8slb.pyfacts import PythonFacts, is_test_path, worth_parsing
+from k8slb.pyfacts import PythonFacts, worth_parsing
 
 # Below this many files, starting processes costs more than it saves (measured with
 # `make bench`: a worker takes some 60 ms to start and return its first results).
@@ -39,13 +39,10 @@ def parse_one(path: str, language: str, data: bytes) -> Parsed:
         if language == "yaml":
             return load_manifests(path, data)
         from k8slb.projects import module_imports
+        from k8slb.pycode import analyse, analyse_exports
 
-        if not worth_parsing(data):  # most files: no syntax tree at all
-            facts = PythonFacts(path, is_test=is_test_path(path))
-        else:
-            from k8slb.pycode import analyse
-
-            facts = analyse(path, data)
+        # most files: no syntax tree, only the one-line values other modules may import
+        facts = analyse(path, data) if worth_parsing(data) else analyse_exports(path, data)
         facts.imports = module_imports(data)
         return facts
     except Exception as error:  # a bug of k8slb's: the other files are still linted

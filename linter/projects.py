@@ -79,14 +79,16 @@ def import_closure(
         package = os.path.dirname(path)
         roots = [*folders, os.path.normpath(facts.project or package)]
         for level, name in facts.imports:
-            for found in _module_files(level, name, package, roots):
+            for found in module_files(level, name, package, roots):
                 if found in modules and found not in seen:
                     seen.append(found)
                     queue.append(found)
     return seen
 
 
-def _module_files(level: int, name: str, package: str, roots: list[str]) -> Iterator[str]:
+def module_files(level: int, name: str, package: str, roots: list[str]) -> Iterator[str]:
+    """The files an import may load: `name` (dotted) below the importer's `package` for a
+    relative import (`level` dots), else below each of `roots`."""
     parts = name.split(".") if name else []
     if level:
         base = package

@@ -19,6 +19,7 @@ import ast
 import io
 import json
 import math
+import re
 import sys
 import tokenize
 from collections import defaultdict
@@ -40,6 +41,8 @@ from k8slb.pyfacts import (
     EnvRef,
     HealthServicer,
     HttpClient,
+    Imported,
+    Joined,
     Listen,
     Loc,
     Option,
@@ -50,6 +53,7 @@ from k8slb.pyfacts import (
     Unknown,
     Wait,
     is_test_path,
+    joined,
     worth_parsing,
 )
 
@@ -133,6 +137,33 @@ def analyse(path: str, data: bytes) -> PythonFacts:
 
 # CPython's tokenizer refuses more than 200 open brackets; libcst's parser recurses on each
 # and takes seconds and gigabytes (then overflows the native stack) long before that.
+# A module-level line that binds a name or imports one: what a module that is not worth a
+# full analysis can still give the modules that import it (`ADDR = "backend:50051"`).
+_EXPORT_LINE = re.compile(
+    rb"^(?:[A-Za-z_]\w*[ \t]*(?::[^=\n]*)?=[^=\n][^\n]*|(?:from|import)[ \t][^\n]*)$",
+    re.MULTILINE,
+)
+
+
+def analyse_exports(path: str, data: bytes) -> PythonFacts:
+    """The facts of a module with nothing k8slb looks for: only the values it defines at
+    module level on one line, for the modules that import them. The lines are parsed on
+    their own (a statement that spans lines is left out); the file is not parsed whole."""
+    facts = PythonFacts(path, is_test=is_test_path(path))
+    lines = [m.group(0) for m in _EXPORT_LINE.finditer(data)]
+    if not lines:
+        return facts
+    statements: list[ast.stmt] = []
+    for line in lines:
+        try:
+            statements += ast.parse(line).body
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+    tree = ast.Module(body=statements, type_ignores=[])
+    _Collector(path, data, facts).run(tree)
+    return PythonFacts(path, is_test=facts.is_test, exports=facts.exports, deferred=facts.deferred)
+
+
 MAX_BRACKETS = 200
 
 
@@ -243,6 +274,9 @@ class _Collector:
         self.stops: list[tuple[ast.Call, str, bool, _Scope]] = []
         self.listens: list[tuple[ast.Call, str, _Scope]] = []
         self.health_classes: dict[str, bool] = {}  # class with a Check method -> can fail
+        # `from M import N` (relative or not): where each local name comes from
+        self.origins: dict[str, Imported] = {}
+        self.deferred = False  # a value holds an Imported
 
     # -- driving -----------------------------------------------------------------------
 
@@ -262,6 +296,24 @@ class _Collector:
             if receiver in servers and call.args:
                 address = self.value(call.args[0], scope)
                 self.facts.listens.append(Listen(receiver, address, self.loc(call)))
+        self._exports(module)
+
+    def _exports(self, module: _Scope) -> None:
+        """What another module can import from this one (imported.py resolves it)."""
+        for name, bound in module.bindings.items():
+            if len(bound) == 1 and name not in module.opaque and name not in module.additions:
+                value = self.value(bound[0], module)
+                if not isinstance(value, Unknown):
+                    self.facts.exports[name] = value
+        self.facts.exports.update(
+            (name, origin) for name, origin in self.origins.items() if name not in module.bindings
+        )  # re-exported: `from .settings import ADDR` in a package's __init__
+        self.facts.health_classes = dict(self.health_classes)
+        self.facts.deferred = self.deferred
+
+    def _imported(self, origin: Imported) -> Imported:
+        self.deferred = True
+        return origin
 
     def _unshare_option_literals(self) -> None:
         """A list of options that both a channel and a server use is nowhere a fix may add
@@ -311,6 +363,12 @@ class _Collector:
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
             for alias in node.names:
                 self.imports[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+                self.origins[alias.asname or alias.name] = Imported(0, node.module, alias.name)
+        elif isinstance(node, ast.ImportFrom):  # relative: only ever a module of the project
+            for alias in node.names:
+                self.origins[alias.asname or alias.name] = Imported(
+                    node.level, node.module or "", alias.name
+                )
         elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             if scope.parent is None:
                 self.locals.add(node.name)
@@ -600,6 +658,16 @@ class _Collector:
             self.facts.health_servicers.append(
                 HealthServicer(self.loc(site.call), class_name, self.health_classes[class_name])
             )
+            return
+        origin = (
+            self._origin(servicer.func.id, site.scope)
+            if isinstance(servicer.func, ast.Name)
+            else None
+        )
+        if origin is not None:  # a class from another module: resolved by imported.py
+            self.facts.health_servicers.append(
+                HealthServicer(self.loc(site.call), class_name, imported=self._imported(origin))
+            )
 
     # -- arguments -----------------------------------------------------------------------
 
@@ -712,7 +780,10 @@ class _Collector:
             return -inner if _number(inner) else UNKNOWN
         if isinstance(expression, ast.Name):
             bound = self._binding(expression.id, scope)
-            return self.value(bound, scope, depth + 1) if bound is not None else UNKNOWN
+            if bound is not None:
+                return self.value(bound, scope, depth + 1)
+            origin = self._origin(expression.id, scope)
+            return self._imported(origin) if origin is not None else UNKNOWN
         if isinstance(expression, ast.Dict):
             result: dict[str, Any] = {}
             for key, item in zip(expression.keys, expression.values, strict=True):
@@ -739,19 +810,50 @@ class _Collector:
                 if isinstance(part, ast.Constant):
                     parts.append(part.value)
                 elif isinstance(part, ast.FormattedValue) and part.format_spec is None:
-                    parts.append(self.value(part.value, scope, depth + 1))
+                    value = self.value(part.value, scope, depth + 1)
+                    parts.append(str(value) if _number(value) and part.conversion < 0 else value)
                 else:
                     return UNKNOWN
-            return _joined(parts)
+            return joined(parts)
         if isinstance(expression, ast.BinOp):
             left = self.value(expression.left, scope, depth + 1)
             right = self.value(expression.right, scope, depth + 1)
             if _number(left) and _number(right):
                 return _arithmetic(expression.op, left, right)
-            return _joined([left, right]) if isinstance(expression.op, ast.Add) else UNKNOWN
+            return joined([left, right]) if isinstance(expression.op, ast.Add) else UNKNOWN
         if isinstance(expression, ast.Attribute) and self.qualified(expression) == "math.inf":
             return math.inf
+        if isinstance(expression, ast.Attribute) and isinstance(expression.value, ast.Name):
+            module = self._module_of(expression.value.id, scope)
+            if module is not None:  # `config.ADDR` after `import config` or `from . import config`
+                return self._imported(Imported(module[0], module[1], expression.attr))
         return UNKNOWN
+
+    def _origin(self, name: str, scope: _Scope) -> Imported | None:
+        """Where a free name comes from, when a `from ... import` at module level bound it
+        and nothing in between rebinds it."""
+        if self._bound(name, scope):
+            return None
+        return self.origins.get(name)
+
+    def _bound(self, name: str, scope: _Scope) -> bool:
+        """Whether `name` is bound by this module's own code (not by an import) where
+        `scope` sees it."""
+        home = self._scope_of(name, scope)
+        return name in home.bindings or name in home.opaque or name in self.locals
+
+    def _module_of(self, name: str, scope: _Scope) -> tuple[int, str] | None:
+        """(level, dotted module) for a name bound by `import a.b as name` or by
+        `from . import name`, which may be a module of the project."""
+        if self._bound(name, scope):
+            return None
+        if name in self.origins:
+            origin = self.origins[name]
+            module = f"{origin.module}.{origin.name}" if origin.module else origin.name
+            return (origin.level, module)
+        if name in self.imports and "." not in name:
+            return (0, self.imports[name])
+        return None
 
     def _call_value(self, call: ast.Call, scope: _Scope, depth: int) -> Any:
         name = self.qualified(call.func) or _dotted(call.func)
@@ -759,7 +861,8 @@ class _Collector:
         if name in ("os.environ.get", "os.getenv") and args:
             default = args[1] if len(args) > 1 else None
             if isinstance(args[0], str):
-                return EnvRef(args[0], default if isinstance(default, str | None) else UNKNOWN)
+                known = isinstance(default, str | None | Imported | Joined)
+                return EnvRef(args[0], default if known else UNKNOWN)
             return UNKNOWN
         if name == "json.dumps" and args:
             return json.dumps(args[0]) if _plain_json(args[0]) else UNKNOWN
@@ -888,21 +991,8 @@ def _arithmetic(operator: ast.operator, left: Any, right: Any) -> Any:
     return UNKNOWN
 
 
-def _joined(parts: list[Any]) -> Any:
-    """Concatenate string parts; one EnvRef among them becomes its prefix/suffix."""
-    envs = [p for p in parts if isinstance(p, EnvRef)]
-    if any(not isinstance(p, str | EnvRef) for p in parts) or len(envs) > 1:
-        return UNKNOWN
-    if not envs:
-        return "".join(parts)
-    at = parts.index(envs[0])
-    prefix, suffix = "".join(parts[:at]), "".join(parts[at + 1 :])
-    env = envs[0]
-    return EnvRef(env.name, env.default, prefix + env.prefix, env.suffix + suffix)
-
-
 def _plain_json(data: Any) -> bool:
-    if isinstance(data, Unknown | EnvRef):
+    if isinstance(data, Unknown | EnvRef | Imported | Joined):
         return False
     if isinstance(data, dict):
         return all(_plain_json(v) for v in data.values())

@@ -71,6 +71,40 @@ class EnvRef:
 
 
 @dataclass(frozen=True)
+class Imported:
+    """A name imported from another module (`from .config import ADDR`: level 1, module
+    `config`, name `ADDR`), resolved once every module is parsed (imported.py); a value
+    no scanned module defines becomes UNKNOWN there. Rules never see one."""
+
+    level: int
+    module: str
+    name: str
+
+
+@dataclass(frozen=True)
+class Joined:
+    """A string built from parts one of which is `Imported` (`f"{HOST}:50051"`)."""
+
+    parts: tuple[Any, ...]
+
+
+def joined(parts: list[Any]) -> Any:
+    """Concatenate string parts; one EnvRef among them becomes its prefix/suffix; a part
+    imported from another module defers the result until it is resolved."""
+    if any(isinstance(p, Imported | Joined) for p in parts):
+        return Joined(tuple(parts))
+    envs = [p for p in parts if isinstance(p, EnvRef)]
+    if any(not isinstance(p, str | EnvRef) for p in parts) or len(envs) > 1:
+        return UNKNOWN
+    if not envs:
+        return "".join(parts)
+    at = parts.index(envs[0])
+    prefix, suffix = "".join(parts[:at]), "".join(parts[at + 1 :])
+    env = envs[0]
+    return EnvRef(env.name, env.default, prefix + env.prefix, env.suffix + suffix)
+
+
+@dataclass(frozen=True)
 class Loc:
     path: str
     line: int
@@ -184,6 +218,7 @@ class HealthServicer:
     loc: Loc
     custom_class: str | None  # None: grpc_health's own HealthServicer
     class_can_fail: bool = True  # a custom servicer that can answer NOT_SERVING
+    imported: Imported | None = None  # a class from another module, until resolved
 
 
 @dataclass
@@ -206,3 +241,8 @@ class PythonFacts:
     urls: list[tuple[Any, Loc]] = field(default_factory=list)  # http(s) URLs in the module
     markers: list[Marker] = field(default_factory=list)  # `# k8slb: ignore` comments
     problem: Problem | None = None
+    # What other modules may import from this one: module-level names bound once, and the
+    # health servicer classes (whether each can answer NOT_SERVING).
+    exports: dict[str, Any] = field(default_factory=dict)
+    health_classes: dict[str, bool] = field(default_factory=dict)
+    deferred: bool = False  # some value holds an `Imported`: resolved by imported.py

@@ -1,0 +1,127 @@
+"""Names that cross modules: a value imported from another module of the scanned code
+(`from .config import ADDR`, `config.ADDR`, a health servicer class from `.health`) is
+resolved to its definition there, once every module is parsed. Each module is parsed
+once; the join reads the facts each parse exported. Chains of re-exports are followed a
+bounded number of steps, and cycles end as UNKNOWN.
+
+The parse cache keeps the facts as parsed; resolution makes new facts for each run, so a
+change to the imported module is seen even when the importing one is unchanged.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from k8slb.projects import module_files
+from k8slb.pyfacts import (
+    UNKNOWN,
+    EnvRef,
+    Imported,
+    Joined,
+    Option,
+    Options,
+    PythonFacts,
+    Unknown,
+    joined,
+)
+
+_MAX_STEPS = 8
+
+
+class _Resolver:
+    def __init__(self, modules: Sequence[PythonFacts]) -> None:
+        self.by_path = {os.path.normpath(m.path): m for m in modules}
+
+    def module(self, importer: PythonFacts, origin: Imported) -> PythonFacts | None:
+        """The scanned module `origin` names, seen from `importer`: a relative import from
+        its package, an absolute one from its own folder (a script's first sys.path entry)
+        or its project."""
+        package = os.path.dirname(os.path.normpath(importer.path))
+        roots = [package, os.path.normpath(importer.project or package)]
+        for path in module_files(origin.level, origin.module, package, roots):
+            found = self.by_path.get(path)
+            if found is not None and found is not importer:
+                return found
+        return None
+
+    def value(self, importer: PythonFacts, value: Any, steps: int = 0) -> Any:
+        if steps > _MAX_STEPS:
+            return UNKNOWN
+        if isinstance(value, Imported):
+            source = self.module(importer, value)
+            if source is None or value.name not in source.exports:
+                return UNKNOWN
+            return self.value(source, source.exports[value.name], steps + 1)
+        if isinstance(value, Joined):
+            return joined([self.value(importer, part, steps + 1) for part in value.parts])
+        if isinstance(value, EnvRef) and isinstance(value.default, Imported | Joined):
+            default = self.value(importer, value.default, steps + 1)
+            known = isinstance(default, str | None) and not isinstance(default, Unknown)
+            return replace(value, default=default if known else UNKNOWN)
+        if isinstance(value, list):
+            return [self.value(importer, item, steps + 1) for item in value]
+        if isinstance(value, dict):
+            return {key: self.value(importer, item, steps + 1) for key, item in value.items()}
+        return value
+
+    def options(self, importer: PythonFacts, options: Options) -> Options:
+        entries = tuple(
+            Option(e.key, self.value(importer, e.value), e.loc) for e in options.entries
+        )
+        return replace(options, entries=entries)
+
+    def can_fail(self, importer: PythonFacts, origin: Imported, steps: int = 0) -> bool | None:
+        """Whether an imported health servicer class can answer NOT_SERVING; None when no
+        scanned module defines it."""
+        source = self.module(importer, origin)
+        if source is None or steps > _MAX_STEPS:
+            return None
+        if origin.name in source.health_classes:
+            return source.health_classes[origin.name]
+        again = source.exports.get(origin.name)
+        return self.can_fail(source, again, steps + 1) if isinstance(again, Imported) else None
+
+    def facts(self, module: PythonFacts) -> PythonFacts:
+        resolve = self.value
+        servicers = []
+        for servicer in module.health_servicers:
+            if servicer.imported is None:
+                servicers.append(servicer)
+                continue
+            can_fail = self.can_fail(module, servicer.imported)
+            if can_fail is not None:  # a class defined nowhere scanned says nothing
+                servicers.append(replace(servicer, class_can_fail=can_fail, imported=None))
+        return replace(
+            module,
+            channels=[
+                replace(
+                    c,
+                    target=resolve(module, c.target),
+                    options=self.options(module, c.options),
+                )
+                for c in module.channels
+            ],
+            servers=[replace(s, options=self.options(module, s.options)) for s in module.servers],
+            stops=[replace(s, grace=resolve(module, s.grace)) for s in module.stops],
+            listens=[replace(x, address=resolve(module, x.address)) for x in module.listens],
+            http_clients=[
+                replace(h, base_url=resolve(module, h.base_url)) for h in module.http_clients
+            ],
+            db_pools=[
+                replace(d, url=resolve(module, d.url), lifetime=resolve(module, d.lifetime))
+                for d in module.db_pools
+            ],
+            health_servicers=servicers,
+            deferred=False,
+        )
+
+
+def resolve_imports(modules: Sequence[PythonFacts]) -> list[PythonFacts]:
+    """The modules with every imported value resolved (new facts where one was deferred)."""
+    if not any(module.deferred for module in modules):
+        return list(modules)
+    resolver = _Resolver(modules)
+    return [resolver.facts(module) if module.deferred else module for module in modules]
