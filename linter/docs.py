@@ -34,6 +34,8 @@ def _example_lines(rule: type[Rule]) -> list[str]:
                 "```",
                 "",
             ]
+        for name, text in example.beside:
+            lines += [f"with `{name}`:", "", "```", text.rstrip("\n"), "```", ""]
         if example.links:
             links = ", ".join(f"`{name} -> {target}`" for name, target in example.links)
             lines += [f"beside the symbolic links {links}.", ""]

@@ -30,7 +30,7 @@ from k8slb.entry_points import Entry, container_argv, entry_of
 from k8slb.index import Index
 from k8slb.model import Container, K8sObject, pos_of
 from k8slb.projects import import_closure
-from k8slb.pyfacts import EnvRef, Listen, PythonFacts, Server
+from k8slb.pyfacts import EnvRef, Listen, Loc, PythonFacts, Route, Server
 
 STRENGTH = {
     "config": 0,
@@ -143,6 +143,45 @@ class CodeLinks:
                     found.append(Served(link, facts, server, listen, port))
         return found
 
+    def route(self, workload: K8sObject, container: Container, path: object) -> Reached | None:
+        """The handler an HTTP path reaches in the container's code, when one route of it
+        declares that path (a query string and a trailing slash do not matter)."""
+        link = self.of(workload, container.name)
+        if link is None or not isinstance(path, str):
+            return None
+        wanted = path.split("?", 1)[0].rstrip("/") or "/"
+        found = [
+            Reached(facts, route)
+            for facts in self.code(link)
+            for route in facts.routes
+            if (route.path.rstrip("/") or "/") == wanted
+        ]
+        return found[0] if len(found) == 1 else None
+
+    def dependencies(self, link: Link) -> list[tuple[PythonFacts, Loc, str]]:
+        """What the container's code connects to: gRPC channels, DB pools, HTTP clients."""
+        found: list[tuple[PythonFacts, Loc, str]] = []
+        for facts in self.code(link):
+            found += [(facts, c.loc, "a gRPC channel") for c in facts.channels]
+            found += [(facts, d.loc, "a database pool") for d in facts.db_pools]
+            found += [(facts, h.loc, "an HTTP client") for h in facts.http_clients]
+        return found
+
+
+@dataclass(frozen=True)
+class Reached:
+    """A route in a container's code, and the module that declares it."""
+
+    facts: PythonFacts
+    route: Route
+
+    def same_handler(self, other: Reached) -> bool:
+        return self.facts is other.facts and self.route.handler == other.route.handler
+
+    @property
+    def where(self) -> str:
+        return f"{os.path.basename(self.route.loc.path)}:{self.route.loc.line}"
+
 
 @dataclass(frozen=True)
 class Served:
@@ -243,7 +282,8 @@ class _Finder:
             line = pos_of(container.body, "image", value=True)[0]
             said = Said(workload.path, line, f"image: {image}")
             found.append(Evidence("image name", said, candidates[0]))
-        return sorted(found, key=lambda e: e.strength)
+        # equally strong: the build nearest the manifest (a monorepo's services alike)
+        return sorted(found, key=lambda e: (e.strength, -_shared(e.folder, workload.path)))
 
     def _dockerfile(self, folder: str, named: str | None = None) -> Dockerfile | None:
         if named is not None:
@@ -356,13 +396,14 @@ def _nearest(folders: list[str], path: str) -> list[str]:
     service keeps its code and manifests together."""
     if len(folders) < 2:
         return folders
-    here = os.path.abspath(path)
+    best = max(_shared(folder, path) for folder in folders)
+    return [folder for folder in folders if _shared(folder, path) == best]
 
-    def shared(folder: str) -> int:
-        return len(os.path.commonpath([here, os.path.abspath(folder)]).split(os.sep))
 
-    best = max(shared(folder) for folder in folders)
-    return [folder for folder in folders if shared(folder) == best]
+def _shared(folder: str, path: str) -> int:
+    """How many leading folders `folder` and `path` have in common."""
+    common = os.path.commonpath([os.path.abspath(path), os.path.abspath(folder)])
+    return len(common.split(os.sep))
 
 
 def _copied_from(source: str, dest: str, in_image: str) -> Iterable[str]:

@@ -56,6 +56,7 @@ from k8slb.pyfacts import (
     joined,
     worth_parsing,
 )
+from k8slb.web_routes import collect_routes
 
 # qualified name -> (index of the target argument, index of the options argument)
 CHANNEL_FACTORIES = {
@@ -297,6 +298,7 @@ class _Collector:
                 address = self.value(call.args[0], scope)
                 self.facts.listens.append(Listen(receiver, address, self.loc(call)))
         self._exports(module)
+        self.facts.routes = collect_routes(tree, self.qualified, self.loc)
 
     def _exports(self, module: _Scope) -> None:
         """What another module can import from this one (imported.py resolves it)."""

@@ -27,6 +27,11 @@ WATCHED = (
     b"psycopg",
     b"asyncpg",
     b"SIGTERM",
+    # web frameworks: the routes a probe reaches
+    b"flask",
+    b"fastapi",
+    b"starlette",
+    b"django",
 )
 
 
@@ -194,6 +199,16 @@ class Listen:
 
 
 @dataclass(frozen=True)
+class Route:
+    """An HTTP route the module declares (web_routes.py): `path` reaches `handler`."""
+
+    path: str
+    handler: str  # as the code names it: `health`, `views.health`
+    loc: Loc
+    trivial: bool  # the handler answers a constant and checks nothing
+
+
+@dataclass(frozen=True)
 class HttpClient:
     loc: Loc
     factory: str
@@ -239,6 +254,7 @@ class PythonFacts:
     health_servicers: list[HealthServicer] = field(default_factory=list)
     health_drains: list[Loc] = field(default_factory=list)  # NOT_SERVING / graceful shutdown
     urls: list[tuple[Any, Loc]] = field(default_factory=list)  # http(s) URLs in the module
+    routes: list[Route] = field(default_factory=list)  # HTTP routes it serves
     markers: list[Marker] = field(default_factory=list)  # `# k8slb: ignore` comments
     problem: Problem | None = None
     # What other modules may import from this one: module-level names bound once, and the

@@ -21,6 +21,7 @@ from k8slb.rules.invalid_python import InvalidPython
 from k8slb.rules.invalid_yaml import InvalidYaml
 from k8slb.rules.no_prestop import NoPreStop
 from k8slb.rules.no_readiness_probe import NoReadinessProbe
+from k8slb.rules.readiness_checks_nothing import ReadinessChecksNothing
 from k8slb.rules.session_affinity import SessionAffinity
 from k8slb.rules.shared_probe import SharedProbe
 from k8slb.rules.statefulset_service_not_headless import StatefulSetServiceNotHeadless
@@ -54,6 +55,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     GrpcMaxAgeNoGrace,
     SharedProbe,
     NoReadinessProbe,
+    ReadinessChecksNothing,
     NoPreStop,
     GraceTooShort,
     GrpcNoGracefulShutdown,

@@ -39,6 +39,7 @@ class Example:
     language: str = "yaml"
     manifests: str = ""
     links: tuple[tuple[str, str], ...] = ()  # symbolic links beside the files: (name, target)
+    beside: tuple[tuple[str, str], ...] = ()  # other files beside them: (name, text)
 
     def files(self) -> dict[str, str]:
         """The files the example stands for, by name."""
@@ -46,6 +47,7 @@ class Example:
         files = {main: self.source}
         if self.manifests:
             files["manifests.yaml"] = self.manifests
+        files.update(self.beside)
         return files
 
 

@@ -49,6 +49,15 @@ def web_deployment(container_extra: str = "", pod_extra: str = "", *, service: b
     return manifest + (SERVICE if service else "")
 
 
+# A build that links web_deployment()'s container to the example's code beside it
+# (`k8slb explain-links`): a skaffold artifact for its image, a Dockerfile running app.py.
+BUILT_HERE = (
+    (
+        "skaffold.yaml",
+        "build:\n  artifacts:\n    - image: registry.example/web\n      context: .\n",
+    ),
+    ("Dockerfile", 'FROM python:3.12-slim\nCOPY . /app\nCMD ["python", "/app/app.py"]\n'),
+)
 READY = "readinessProbe:\n  httpGet: {path: /ready, port: http}\n"
 LIVE = "livenessProbe:\n  httpGet: {path: /live, port: http}\n"
 PRESTOP = "lifecycle:\n  preStop:\n    sleep: {seconds: 5}\n"

@@ -5,12 +5,24 @@ from typing import Any
 
 from k8slb.findings import Finding, FixInfo, Related, Severity
 from k8slb.fixing.edits import YamlEdit
-from k8slb.model import Container, pos_of
+from k8slb.links import Reached
+from k8slb.model import Container, K8sObject, pos_of
 from k8slb.rules.base import Context, Example, Rule
-from k8slb.rules.examples import LIVE, READY, web_deployment
+from k8slb.rules.examples import BUILT_HERE, LIVE, READY, web_deployment
 from k8slb.yamltree import YMap
 
 TCP = "readinessProbe:\n  tcpSocket: {port: http}\n"
+_ONE_HANDLER = """\
+from flask import Flask
+
+app = Flask(__name__)
+
+
+@app.get("/ready")
+@app.get("/live")
+def health():
+    return {"status": "ok"}
+"""
 CAT = "readinessProbe:\n  exec: {command: [cat, /tmp/healthy]}\n"
 
 # Kubernetes' defaults for the probe timings.
@@ -54,6 +66,25 @@ def trivial_exec(key: tuple[Any, ...]) -> bool:
         words = script.split() or [""]
         program = words[0].rsplit("/", 1)[-1]
     return program in _TRIVIAL_COMMANDS
+
+
+def _one_handler(
+    context: Context,
+    workload: K8sObject,
+    container: Container,
+    key: tuple[Any, ...],
+    liveness: YMap,
+) -> tuple[Reached, Reached] | None:
+    """Two httpGet probes on one port whose different paths reach the same handler in the
+    code the container runs (links.py): one check under two names."""
+    other = handler(container, liveness)
+    if key[0] != "httpGet" or other is None or other[0] != "httpGet" or key[2:] != other[2:]:
+        return None
+    ready = context.links.route(workload, container, key[1])
+    live = context.links.route(workload, container, other[1])
+    if ready is None or live is None or not ready.same_handler(live):
+        return None
+    return ready, live
 
 
 def _port_written(probe: YMap) -> int | str | None:
@@ -117,6 +148,12 @@ class SharedProbe(Rule):
     - a container that no scanned Service selects is `info`: its readiness gates no
       traffic here, though a failing check still restarts it.
 
+    Two `httpGet` probes on the same port with *different* paths are one handler too when
+    k8slb knows the code the container runs (`k8slb explain-links`) and both paths route
+    to the same function there (`@app.get("/ready")` and `@app.get("/live")` on one
+    `health()`; Flask, FastAPI, Starlette, aiohttp and Django routes): the finding quotes
+    both route lines.
+
     ## Why it matters
     The two probes answer different questions. Readiness: "should this pod get traffic
     now?" Liveness: "is this process stuck for good, so that only a restart helps?" With one
@@ -178,6 +215,22 @@ class SharedProbe(Rule):
             severity=Severity.INFO,
             title="no Service selects the pod",
         ),
+        Example(
+            _ONE_HANDLER,
+            language="python",
+            manifests=web_deployment(READY + LIVE),
+            beside=BUILT_HERE,
+            title="two paths, one handler in the code",
+        ),
+        Example(
+            _ONE_HANDLER.replace('@app.get("/live")\n', "")
+            + '\n\n@app.get("/live")\ndef live():\n    return "ok"\n',
+            findings=0,
+            language="python",
+            manifests=web_deployment(READY + LIVE),
+            beside=BUILT_HERE,
+            title="a handler each",
+        ),
     )
 
     def check(self, context: Context) -> Iterator[Finding]:
@@ -191,9 +244,14 @@ class SharedProbe(Rule):
                 if readiness is None or liveness is None:
                     continue
                 key = handler(container, readiness)
-                if key is None or key != handler(container, liveness) or key[0] == "tcpSocket":
+                if key is None or key[0] == "tcpSocket":
                     continue  # a shared TCP check: readiness fails only when liveness should
                 where = f"container {container.name!r} of {workload.ref.display}"
+                reached = None
+                if key != handler(container, liveness):
+                    reached = _one_handler(context, workload, container, key, liveness)
+                    if reached is None:
+                        continue
                 port = _port_written(readiness)
                 edits = (
                     [
@@ -216,8 +274,20 @@ class SharedProbe(Rule):
                 )
                 related = [Related(workload.path, readiness.pos[0], "the readiness probe")]
                 shared = f"readiness and liveness of {where} share one check"
+                both = f"both run {describe(key)}"
+                if reached is not None:
+                    ready, live = reached
+                    shared = f"readiness and liveness of {where} reach one handler in its code"
+                    both = (
+                        f"{ready.route.path} ({ready.where}) and {live.route.path} "
+                        f"({live.where}) both run {ready.route.handler}()"
+                    )
+                    related += [
+                        Related(r.route.loc.path, r.route.loc.line, f"the route {r.route.path}")
+                        for r in reached
+                    ]
                 detail, severity = self._verdict(
-                    key, readiness, liveness, serves=container.name in served
+                    key, readiness, liveness, serves=container.name in served, both=both
                 )
                 yield self.finding(
                     workload,
@@ -232,11 +302,10 @@ class SharedProbe(Rule):
 
     @staticmethod
     def _verdict(
-        key: tuple[Any, ...], readiness: YMap, liveness: YMap, *, serves: bool
+        key: tuple[Any, ...], readiness: YMap, liveness: YMap, *, serves: bool, both: str
     ) -> tuple[tuple[str, ...], Severity]:
         """The detail and severity: a warning only where the shared check can fail for a
         reason that should not restart the pod, and where readiness gates traffic."""
-        both = f"both run {describe(key)}"
         if trivial_exec(key):
             return (
                 f"{both}, a command that checks next to nothing, so neither probe says much",

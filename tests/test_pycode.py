@@ -327,3 +327,46 @@ def test_syntax_newer_than_the_runtime_is_not_analysed_rather_than_broken() -> N
     problem = facts("import grpc\n\ntype Target = str\n").problem
     assert problem is not None and problem.severity is Severity.INFO
     assert "not analysed" in problem.message
+
+
+@pytest.mark.parametrize(
+    ("source", "routes"),
+    [
+        (
+            'from flask import Flask\napp = Flask(__name__)\n@app.route("/healthz")\n'
+            '@app.get("/livez")\ndef health():\n    return "ok"\n',
+            [("/healthz", "health", True), ("/livez", "health", True)],
+        ),
+        (
+            "from fastapi import APIRouter\n"
+            'router = APIRouter(prefix="/health")\n@router.get("/ready")\nasync def ready():\n'
+            '    """Docs."""\n    return {"status": "ok"}\n',
+            [("/health/ready", "ready", True)],
+        ),
+        (
+            "import flask\napp = flask.Flask(__name__)\ndef live():\n    db.ping()\n"
+            '    return "ok"\napp.add_url_rule("/live", view_func=live)\n',
+            [("/live", "live", False)],
+        ),
+        (
+            "from aiohttp import web\nasync def ready(request):\n    return web.Response()\n"
+            'app = web.Application()\napp.router.add_get("/ready", ready)\n'
+            'app.add_routes([web.get("/live", ready)])\n',
+            [("/ready", "ready", True), ("/live", "ready", True)],
+        ),
+        (
+            "from starlette.routing import Route\nasync def ok(request):\n    return 1\n"
+            'routes = [Route("/ready", endpoint=ok)]\n',
+            [("/ready", "ok", True)],
+        ),
+        (
+            "from django.urls import path\nfrom . import views\n"
+            'urlpatterns = [path("healthz/", views.health)]\n',
+            [("/healthz/", "views.health", False)],
+        ),
+    ],
+    ids=["flask", "fastapi-prefix", "add-url-rule", "aiohttp", "starlette", "django"],
+)
+def test_http_routes_and_their_handlers(source: str, routes: list[tuple[str, str, bool]]) -> None:
+    found = facts(source).routes
+    assert sorted((r.path, r.handler, r.trivial) for r in found) == sorted(routes)

@@ -1,0 +1,167 @@
+"""The HTTP routes a Python module declares, and the handler behind each: what an
+`httpGet` probe on a container reaches in the code it runs (links.py).
+
+Flask and FastAPI decorators (`@app.route("/healthz")`, `@app.get("/ready")`,
+`@router.get(...)` with the router's literal `prefix`/`url_prefix`), `add_url_rule`,
+`add_api_route`, aiohttp's `router.add_get`/`add_route` and `web.get`, Starlette's
+`Route(path, endpoint)`, Django's `path("health/", view)`. A handler is named as the code
+names it (`health`, `views.health`); one that returns a constant answer and does nothing
+else is `trivial`.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Iterator
+
+from k8slb.pyfacts import Loc, Route
+
+_DECORATORS = frozenset({"route", "get", "api_route", "head"})
+_REGISTRATIONS = {  # method -> (index of the path, index of the handler)
+    "add_url_rule": (0, 2),
+    "add_api_route": (0, 1),
+    "add_get": (0, 1),
+    "add_head": (0, 1),
+    "add_route": (1, 2),  # aiohttp: add_route(method, path, handler)
+}
+_ROUTE_FUNCTIONS = {  # qualified name -> (index of the path, index of the handler)
+    "starlette.routing.Route": (0, 1),
+    "fastapi.routing.APIRoute": (0, 1),
+    "aiohttp.web.get": (0, 1),
+    "aiohttp.web.route": (1, 2),
+    "django.urls.path": (0, 1),
+    "django.urls.re_path": (0, 1),
+}
+_ROUTERS = {"fastapi.APIRouter": "prefix", "fastapi.routing.APIRouter": "prefix"}
+_BLUEPRINTS = {"flask.Blueprint": "url_prefix", "flask.blueprints.Blueprint": "url_prefix"}
+_Function = ast.FunctionDef | ast.AsyncFunctionDef
+
+
+def collect_routes(
+    tree: ast.Module, qualified: Callable[[ast.expr], str | None], loc: Callable[[ast.AST], Loc]
+) -> list[Route]:
+    functions = {n.name: n for n in ast.walk(tree) if isinstance(n, _Function)}
+    prefixes = dict(_prefixes(tree, qualified))
+    found: list[Route] = []
+    for function in functions.values():
+        for decorator in function.decorator_list:
+            path = _decorator_path(decorator)
+            if path is not None:
+                assert isinstance(decorator, ast.Call) and isinstance(decorator.func, ast.Attribute)
+                prefix = prefixes.get(_dotted(decorator.func.value), "")
+                found.append(
+                    Route(prefix + path, function.name, loc(decorator), _trivial(function))
+                )
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            route = _registration(node, qualified, functions, loc)
+            if route is not None:
+                found.append(route)
+    return found
+
+
+def _prefixes(
+    tree: ast.Module, qualified: Callable[[ast.expr], str | None]
+) -> Iterator[tuple[str, str]]:
+    """`router = APIRouter(prefix="/health")` -> ("router", "/health")."""
+    for node in ast.walk(tree):
+        if not (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and isinstance(node.value, ast.Call)
+        ):
+            continue
+        name = qualified(node.value.func) or ""
+        keyword = _ROUTERS.get(name) or _BLUEPRINTS.get(name)
+        for given in node.value.keywords if keyword else []:
+            if given.arg == keyword and _text(given.value) is not None:
+                yield node.targets[0].id, str(_text(given.value)).rstrip("/")
+
+
+def _decorator_path(decorator: ast.expr) -> str | None:
+    if not (
+        isinstance(decorator, ast.Call)
+        and isinstance(decorator.func, ast.Attribute)
+        and decorator.func.attr in _DECORATORS
+        and decorator.args
+    ):
+        return None
+    path = _text(decorator.args[0])
+    return path if path is not None and path.startswith("/") else None
+
+
+def _registration(
+    call: ast.Call,
+    qualified: Callable[[ast.expr], str | None],
+    functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef],
+    loc: Callable[[ast.AST], Loc],
+) -> Route | None:
+    name = qualified(call.func)
+    if name in _ROUTE_FUNCTIONS:
+        path_at, handler_at = _ROUTE_FUNCTIONS[name]
+    elif isinstance(call.func, ast.Attribute) and call.func.attr in _REGISTRATIONS:
+        path_at, handler_at = _REGISTRATIONS[call.func.attr]
+    else:
+        return None
+    path = _text(call.args[path_at]) if len(call.args) > path_at else None
+    handler = call.args[handler_at] if len(call.args) > handler_at else None
+    for keyword in call.keywords:
+        if keyword.arg in ("view_func", "endpoint", "handler", "view"):
+            handler = keyword.value
+    if path is None or handler is None or not _dotted(handler):
+        return None
+    if name in ("django.urls.path", "django.urls.re_path"):
+        path = "/" + path.lstrip("^").rstrip("$").lstrip("/")
+    if not path.startswith("/"):
+        return None
+    target = functions.get(handler.id) if isinstance(handler, ast.Name) else None
+    return Route(path, _dotted(handler), loc(call), target is not None and _trivial(target))
+
+
+def _trivial(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """A handler that checks nothing: its body (past a docstring) is one `return` of a
+    constant answer (`"ok"`, `{"status": "ok"}`, `("ok", 200)`, `Response("ok")`,
+    `jsonify(status="ok")`), or `pass`."""
+    body = function.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]  # the docstring
+    if len(body) != 1:
+        return False
+    statement = body[0]
+    if isinstance(statement, ast.Pass):
+        return True
+    return isinstance(statement, ast.Return) and (
+        statement.value is None or _constant_answer(statement.value)
+    )
+
+
+def _constant_answer(value: ast.expr) -> bool:
+    if isinstance(value, ast.Constant):
+        return True
+    if isinstance(value, ast.Dict):
+        return all(k is None or _constant_answer(k) for k in value.keys) and all(
+            _constant_answer(v) for v in value.values
+        )
+    if isinstance(value, ast.Tuple | ast.List):
+        return all(_constant_answer(e) for e in value.elts)
+    if isinstance(value, ast.Call):  # Response("ok"), jsonify(status="ok")
+        return all(_constant_answer(a) for a in value.args) and all(
+            _constant_answer(k.value) for k in value.keywords
+        )
+    return isinstance(value, ast.Attribute)  # HTTPStatus.OK, status.HTTP_200_OK
+
+
+def _text(node: ast.expr) -> str | None:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+
+
+def _dotted(node: ast.AST) -> str:
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return ""
+    parts.append(node.id)
+    return ".".join(reversed(parts))
