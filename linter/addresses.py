@@ -169,11 +169,10 @@ def destinations(
         return []
     found: list[Destination] = []
     if runners:
-        running = {(id(link.workload), link.container.name) for link in runners}
         settings = [
             setting
-            for setting in index.env_settings(value.name)
-            if (id(setting.workload), setting.container.name) in running
+            for link in runners
+            if (setting := index.env_setting(link.workload, link.container, value.name))
         ]
     else:
         settings = index.env_settings_near(value.name, code_path)

@@ -184,14 +184,17 @@ class Index:
             self._env = defaultdict(list)
             for workload, template in self.workloads:
                 for container in template.containers:
-                    entries = container.body.get("env")
-                    listed = entries if isinstance(entries, YSeq) else []
-                    for number, entry in enumerate(listed):
-                        value = entry.get("value") if isinstance(entry, YMap) else None
-                        if isinstance(value, str):
-                            setting = EnvSetting(workload, container, value, entry, number)
-                            self._env[entry["name"]].append(setting)
+                    for setting in _literal_env(workload, container):
+                        self._env[str(setting.entry.get("name"))].append(setting)
         return self._env.get(name, [])
+
+    def env_setting(
+        self, workload: K8sObject, container: Container, name: str
+    ) -> EnvSetting | None:
+        """The literal setting of `name` in one container's `env` (the last one counts,
+        as Kubernetes keeps the last of repeated names)."""
+        found = [s for s in _literal_env(workload, container) if s.entry.get("name") == name]
+        return found[-1] if found else None
 
     def env_settings_near(self, name: str, code_path: str) -> list[EnvSetting]:
         """The settings of `name` whose manifests share the most leading folders with
@@ -246,6 +249,15 @@ class Index:
         if linkerd != "disabled" and ns_annotations.get("linkerd.io/inject") == "enabled":
             return "linkerd"
         return None
+
+
+def _literal_env(workload: K8sObject, container: Container) -> Iterator[EnvSetting]:
+    entries = container.body.get("env")
+    listed = entries if isinstance(entries, YSeq) else []
+    for number, entry in enumerate(listed):
+        value = entry.get("value") if isinstance(entry, YMap) else None
+        if isinstance(value, str):
+            yield EnvSetting(workload, container, value, entry, number)
 
 
 def _port_targets(

@@ -56,7 +56,7 @@ from k8slb.pyfacts import (
     joined,
     worth_parsing,
 )
-from k8slb.web_routes import collect_routes
+from k8slb.web_routes import WEB_WORDS, collect_routes
 
 # qualified name -> (index of the target argument, index of the options argument)
 CHANNEL_FACTORIES = {
@@ -267,6 +267,7 @@ class _Site:
 class _Collector:
     def __init__(self, path: str, data: bytes, facts: PythonFacts) -> None:
         self.path = path
+        self.data = data
         self.lines = data.splitlines()
         self.facts = facts
         self.imports: dict[str, str] = {}  # local name -> the module path it stands for
@@ -298,7 +299,8 @@ class _Collector:
                 address = self.value(call.args[0], scope)
                 self.facts.listens.append(Listen(receiver, address, self.loc(call)))
         self._exports(module)
-        self.facts.routes = collect_routes(tree, self.qualified, self.loc)
+        if any(word in self.data for word in WEB_WORDS):
+            self.facts.routes = collect_routes(tree, self.qualified, self.loc)
 
     def _exports(self, module: _Scope) -> None:
         """What another module can import from this one (imported.py resolves it)."""

@@ -37,11 +37,24 @@ _BLUEPRINTS = {"flask.Blueprint": "url_prefix", "flask.blueprints.Blueprint": "u
 _Function = ast.FunctionDef | ast.AsyncFunctionDef
 
 
+# Words one of which a module that declares routes holds (a cheap pre-check).
+WEB_WORDS = (b"flask", b"fastapi", b"starlette", b"aiohttp", b"django", b"route")
+
+
 def collect_routes(
     tree: ast.Module, qualified: Callable[[ast.expr], str | None], loc: Callable[[ast.AST], Loc]
 ) -> list[Route]:
-    functions = {n.name: n for n in ast.walk(tree) if isinstance(n, _Function)}
-    prefixes = dict(_prefixes(tree, qualified))
+    functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
+    assignments: list[ast.Assign] = []
+    calls: list[ast.Call] = []
+    for node in ast.walk(tree):  # one walk: a module's functions, assignments and calls
+        if isinstance(node, _Function):
+            functions[node.name] = node
+        elif isinstance(node, ast.Assign):
+            assignments.append(node)
+        elif isinstance(node, ast.Call):
+            calls.append(node)
+    prefixes = dict(_prefixes(assignments, qualified))
     found: list[Route] = []
     for function in functions.values():
         for decorator in function.decorator_list:
@@ -52,19 +65,18 @@ def collect_routes(
                 found.append(
                     Route(prefix + path, function.name, loc(decorator), _trivial(function))
                 )
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call):
-            route = _registration(node, qualified, functions, loc)
-            if route is not None:
-                found.append(route)
+    for call in calls:
+        route = _registration(call, qualified, functions, loc)
+        if route is not None:
+            found.append(route)
     return found
 
 
 def _prefixes(
-    tree: ast.Module, qualified: Callable[[ast.expr], str | None]
+    assignments: list[ast.Assign], qualified: Callable[[ast.expr], str | None]
 ) -> Iterator[tuple[str, str]]:
     """`router = APIRouter(prefix="/health")` -> ("router", "/health")."""
-    for node in ast.walk(tree):
+    for node in assignments:
         if not (
             isinstance(node, ast.Assign)
             and len(node.targets) == 1
