@@ -119,20 +119,35 @@ def _literal(value: object) -> str | None:
     return value
 
 
+def image_repository(image: object) -> str:
+    """`registry.example/shop/backend:1.4@sha256:...` -> `registry.example/shop/backend`
+    (lower case, Docker Hub's implied `docker.io/library/` dropped)."""
+    if not isinstance(image, str):
+        return ""
+    name = image.split("@", 1)[0]
+    if ":" in name.rsplit("/", 1)[-1]:
+        name = name.rsplit(":", 1)[0]
+    return name.lower().removeprefix("docker.io/").removeprefix("library/")
+
+
 def _image(value: object) -> str | None:
     """An image whose repository is literal: `ghcr.io/acme/app:${{ github.sha }}` names
     `ghcr.io/acme/app` whatever its tag."""
-    if not isinstance(value, str):
-        return None
-    name = value.split("@", 1)[0]
-    last = name.rsplit("/", 1)[-1]
-    if ":" in last:
-        name = name[: len(name) - len(last)] + last.split(":", 1)[0]
+    name = image_repository(value)
     return name if _literal(name) else None
 
 
 def _joined(base: str, relative: str) -> str:
     return os.path.normpath(os.path.join(base, relative))
+
+
+def _built(
+    image: str, root: str, dockerfile: str | None, kind: str, path: str, text: str, line: int
+) -> ImageBuild:
+    """`image` built from the folder `root` (a Dockerfile named relative to it), as the
+    file at `path` says on `line`."""
+    named = _joined(root, dockerfile) if dockerfile else None
+    return ImageBuild(image, root, named, kind, Said(path, line, _quote(text, line)))
 
 
 # -- YAML build definitions ------------------------------------------------------------------
@@ -198,17 +213,8 @@ def skaffold_builds(path: str, text: str) -> list[ImageBuild]:
                 dockerfile = (
                     _literal(docker.get("dockerfile")) if isinstance(docker, dict) else None
                 )
-                line = _line(artifact, "image")
-                root = _joined(folder, context)
-                found.append(
-                    ImageBuild(
-                        image,
-                        root,
-                        _joined(root, dockerfile) if dockerfile else None,
-                        "skaffold",
-                        Said(path, line, _quote(text, line)),
-                    )
-                )
+                root, line = _joined(folder, context), _line(artifact, "image")
+                found.append(_built(image, root, dockerfile, "skaffold", path, text, line))
     return found
 
 
@@ -228,17 +234,8 @@ def compose_builds(path: str, text: str) -> list[ImageBuild]:
             if image is None or _literal(context) is None:
                 continue
             dockerfile = _literal(build.get("dockerfile")) if isinstance(build, dict) else None
-            root = _joined(folder, str(context))
-            line = _line(service, "image")
-            found.append(
-                ImageBuild(
-                    image,
-                    root,
-                    _joined(root, dockerfile) if dockerfile else None,
-                    "compose",
-                    Said(path, line, _quote(text, line)),
-                )
-            )
+            root, line = _joined(folder, str(context)), _line(service, "image")
+            found.append(_built(image, root, dockerfile, "compose", path, text, line))
     return found
 
 
@@ -258,16 +255,9 @@ def tiltfile_builds(path: str, text: str) -> list[ImageBuild]:
         if text[text.rfind("\n", 0, match.start()) + 1 : match.start()].lstrip().startswith("#"):
             continue
         root = _joined(folder, match.group(4))
-        dockerfile = _DOCKERFILE_ARG.search(match.group("rest") or "")
-        found.append(
-            ImageBuild(
-                match.group(2),
-                root,
-                _joined(root, dockerfile.group(2)) if dockerfile else None,
-                "tiltfile",
-                Said(path, line, _quote(text, line)),
-            )
-        )
+        named = _DOCKERFILE_ARG.search(match.group("rest") or "")
+        dockerfile = named.group(2) if named else None
+        found.append(_built(match.group(2), root, dockerfile, "tiltfile", path, text, line))
     return found
 
 
@@ -305,17 +295,12 @@ def _build_push_step(path: str, text: str, top: str, step: object) -> list[Image
     if not isinstance(given, dict) or _literal(given.get("context", ".")) is None:
         return []
     root = _joined(top, str(given.get("context", ".")))
-    dockerfile = _literal(given.get("file"))
+    dockerfile = _literal(given.get("file"))  # relative to the repository's top
+    named = os.path.relpath(_joined(top, dockerfile), root) if dockerfile else None
     tags = re.split(r"[,\s]+", str(given.get("tags", "")))
     line = _line(given, "tags")
     return [
-        ImageBuild(
-            tag,
-            root,
-            _joined(top, dockerfile) if dockerfile else None,
-            "workflow",
-            Said(path, line, _quote(text, line)),
-        )
+        _built(tag, root, named, "workflow", path, text, line)
         for tag in filter(None, map(_image, tags))
     ]
 

@@ -825,8 +825,8 @@ def _fix_summary(
     return text + "."
 
 
-@cli.command("rules")
-@click.option(
+# `--format` of the commands that print a table (text) or the same rows as JSON.
+TABLE_OR_JSON = click.option(
     "--format",
     "output_format",
     type=click.Choice(["text", "json"]),
@@ -834,6 +834,10 @@ def _fix_summary(
     show_default=True,
     help="A table, or JSON for scripts.",
 )
+
+
+@cli.command("rules")
+@TABLE_OR_JSON
 def rules_command(output_format: str) -> None:
     """List every rule: id, name, severity, fix, summary."""
     from k8slb.rules import ALL_RULES
@@ -870,14 +874,7 @@ def rules_command(output_format: str) -> None:
 
 @cli.command("explain-links")
 @common_options
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="A table, or JSON for scripts.",
-)
+@TABLE_OR_JSON
 def explain_links(output_format: str, **options: Any) -> None:
     """Show which code runs in which container under PATHS, and the evidence for it
     (strongest first; what it overrules too). No rule is run."""

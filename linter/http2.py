@@ -13,6 +13,7 @@ import os
 import re
 from dataclasses import dataclass
 
+from k8slb.build_files import image_repository
 from k8slb.index import Index, Target, is_headless, service_ports, service_type
 from k8slb.links import CodeLinks, Served
 from k8slb.model import K8sObject, PodTemplate
@@ -30,16 +31,6 @@ _GRPC_NAME = re.compile(r"^(?:grpc|h2c|http2)(?:-.*)?$|-grpc$")
 IMAGE_GRPC_PORTS = {"tensorflow/serving": 8500, "nvcr.io/nvidia/tritonserver": 8001}
 # Server flags that name the port a gRPC or HTTP/2 server listens on.
 _GRPC_FLAG = re.compile(r"^--(grpc-port|grpc_port|http2_port|http2-port|grpc)(?:=(\d+))?$")
-
-
-def _image_repository(image: object) -> str:
-    """`docker.io/tensorflow/serving:2.15.0-gpu` -> `tensorflow/serving`."""
-    if not isinstance(image, str):
-        return ""
-    name = image.split("@", 1)[0]
-    if ":" in name.rsplit("/", 1)[-1]:
-        name = name.rsplit(":", 1)[0]
-    return name.removeprefix("docker.io/").removeprefix("library/")
 
 
 def _flag_ports(words: list[object]) -> dict[int, str]:
@@ -142,7 +133,7 @@ def _port_evidence(
                 f"of {target.workload.ref.display} (weaker evidence)"
             )
             return Evidence(port, reason, target.workload.path, target.container.pos, 4)
-        image = _image_repository(container.get("image"))
+        image = image_repository(container.get("image"))
         if IMAGE_GRPC_PORTS.get(image) == target.number:
             reason = (
                 f"image {image} serves gRPC on {target.number} by default, in container "

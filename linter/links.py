@@ -25,7 +25,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from k8slb.build_files import BuildFacts, Dockerfile, ImageBuild, Said
+from k8slb.build_files import BuildFacts, Dockerfile, ImageBuild, Said, image_repository
 from k8slb.entry_points import Entry, container_argv, entry_of
 from k8slb.index import Index
 from k8slb.model import Container, K8sObject, pos_of
@@ -77,16 +77,6 @@ def container_key(workload: K8sObject, container: str) -> str:
     """`Deployment/shop/frontend:web` (`Deployment/frontend:web` with no namespace), the
     key of the configuration's `links` table."""
     return f"{workload.ref.display}:{container}"
-
-
-def image_repository(image: object) -> str:
-    """`registry.example/shop/backend:1.4@sha256:...` -> `registry.example/shop/backend`."""
-    if not isinstance(image, str):
-        return ""
-    name = image.split("@", 1)[0]
-    if ":" in name.rsplit("/", 1)[-1]:
-        name = name.rsplit(":", 1)[0]
-    return name.lower().removeprefix("docker.io/").removeprefix("library/")
 
 
 def same_image(built: str, used: str) -> bool:

@@ -31,6 +31,7 @@ from k8slb.encodings import python_codec
 from k8slb.findings import Severity
 from k8slb.markers import comment_markers
 from k8slb.model import Problem
+from k8slb.pyast import dotted
 from k8slb.pyfacts import (
     NO_OPTIONS,
     NOT_GIVEN,
@@ -398,8 +399,7 @@ class _Collector:
             self._call(node, parents, scope, keyboard)
         elif isinstance(node, ast.While):
             if _is_true(node.test) and any(
-                isinstance(n, ast.Call) and _dotted(n.func).endswith("sleep")
-                for n in ast.walk(node)
+                isinstance(n, ast.Call) and dotted(n.func).endswith("sleep") for n in ast.walk(node)
             ):
                 self.facts.waits.append(Wait(self.loc(node), None, "a `while True: sleep()` loop"))
         elif isinstance(node, ast.Attribute):
@@ -437,7 +437,7 @@ class _Collector:
         func = node.func
         if not isinstance(func, ast.Attribute):
             return
-        receiver = _dotted(func.value)
+        receiver = dotted(func.value)
         method = func.attr
         if method == "add_signal_handler":
             self._signal(node, parents, scope)
@@ -465,7 +465,7 @@ class _Collector:
             return
         signal_arg, handler = node.args[0], node.args[1]
         signals = self._signals(signal_arg, parents, scope)
-        if any(self._is_sigterm(s) for s in signals) and not _dotted(handler).endswith(
+        if any(self._is_sigterm(s) for s in signals) and not dotted(handler).endswith(
             ("SIG_DFL", "SIG_IGN")
         ):
             self.facts.sigterm_handlers.append(self.loc(node))
@@ -495,14 +495,14 @@ class _Collector:
             return expression.value == 15
         if (
             isinstance(expression, ast.Call)
-            and _dotted(expression.func) == "getattr"
+            and dotted(expression.func) == "getattr"
             and len(expression.args) == 2
             and self.qualified(expression.args[0]) == "signal"
         ):  # getattr(signal, "SIGTERM")
             name = expression.args[1]
             return isinstance(name, ast.Constant) and name.value == "SIGTERM"
         qualified = self.qualified(expression) or ""
-        return qualified in ("signal.SIGTERM", "signal.Signals.SIGTERM") or _dotted(expression) in (
+        return qualified in ("signal.SIGTERM", "signal.Signals.SIGTERM") or dotted(expression) in (
             "SIGTERM",
             "signal.SIGTERM",
             "Signals.SIGTERM",
@@ -531,7 +531,7 @@ class _Collector:
             for s in node.body
         ):
             can_fail = any(
-                isinstance(n, ast.Attribute | ast.Name) and _dotted(n).endswith("NOT_SERVING")
+                isinstance(n, ast.Attribute | ast.Name) and dotted(n).endswith("NOT_SERVING")
                 for n in ast.walk(node)
             )
             self.health_classes[node.name] = can_fail
@@ -541,10 +541,10 @@ class _Collector:
     def qualified(self, node: ast.expr) -> str | None:
         """`grpc.aio.insecure_channel` for `aio.insecure_channel` after
         `from grpc import aio`; None for names that are not imported."""
-        dotted = _dotted(node)
-        if not dotted:
+        name = dotted(node)
+        if not name:
             return None
-        head, _, rest = dotted.partition(".")
+        head, _, rest = name.partition(".")
         if head in self.locals or head not in self.imports:
             return None
         base = self.imports[head]
@@ -628,7 +628,7 @@ class _Collector:
         lifetime_arg = DB_POOLS[site.name]
         if site.name.startswith(("sqlalchemy", "sqlmodel")):
             poolclass = _keyword(site.keywords, "poolclass")
-            if poolclass is not None and _dotted(poolclass).endswith(("NullPool", "StaticPool")):
+            if poolclass is not None and dotted(poolclass).endswith(("NullPool", "StaticPool")):
                 return  # no pool: every checkout is a new connection
         url_index = 2 if site.name.startswith("psycopg2") else 0
         url = (
@@ -657,7 +657,7 @@ class _Collector:
         if self.qualified(servicer.func) in HEALTH_SERVICERS:
             self.facts.health_servicers.append(HealthServicer(self.loc(site.call), None))
             return
-        class_name = _dotted(servicer.func).rsplit(".", 1)[-1]
+        class_name = dotted(servicer.func).rsplit(".", 1)[-1]
         if class_name in self.health_classes:
             self.facts.health_servicers.append(
                 HealthServicer(self.loc(site.call), class_name, self.health_classes[class_name])
@@ -739,7 +739,7 @@ class _Collector:
             return self.options(expression.left, scope, depth + 1) + self.options(
                 expression.right, scope, depth + 1
             )
-        if isinstance(expression, ast.Call) and _dotted(expression.func) in ("list", "tuple"):
+        if isinstance(expression, ast.Call) and dotted(expression.func) in ("list", "tuple"):
             if not expression.args:
                 return NO_OPTIONS
             return self.options(expression.args[0], scope, depth + 1)
@@ -860,7 +860,7 @@ class _Collector:
         return None
 
     def _call_value(self, call: ast.Call, scope: _Scope, depth: int) -> Any:
-        name = self.qualified(call.func) or _dotted(call.func)
+        name = self.qualified(call.func) or dotted(call.func)
         args = [self.value(a, scope, depth + 1) for a in call.args]
         if name in ("os.environ.get", "os.getenv") and args:
             default = args[1] if len(args) > 1 else None
@@ -887,9 +887,9 @@ def _bound_name(call: ast.Call, parents: tuple[ast.AST, ...]) -> str | None:
         if isinstance(parent, ast.Call | ast.Await | ast.keyword):
             continue  # e.g. grpc.intercept_channel(grpc.insecure_channel(...))
         if isinstance(parent, ast.Assign) and len(parent.targets) == 1:
-            return _dotted(parent.targets[0]) or None
+            return dotted(parent.targets[0]) or None
         if isinstance(parent, ast.AnnAssign):
-            return _dotted(parent.target) or None
+            return dotted(parent.target) or None
         return None
     return None
 
@@ -921,7 +921,7 @@ def _kept_by_function(
         return True
     for decorator in function.decorator_list:
         target = decorator.func if isinstance(decorator, ast.Call) else decorator
-        if _dotted(target).endswith(("cache", "lru_cache", "cached_property")):
+        if dotted(target).endswith(("cache", "lru_cache", "cached_property")):
             return True
     if isinstance(statement, ast.Return):
         return True  # a factory: the caller keeps what it returns
@@ -942,18 +942,6 @@ def _keyword(keywords: Sequence[ast.keyword], name: str) -> ast.expr | None:
     return None
 
 
-def _dotted(node: ast.AST) -> str:
-    """`self.server` for an attribute chain over a name; "" for anything else."""
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return ""
-    parts.append(node.id)
-    return ".".join(reversed(parts))
-
-
 def _names_bound(target: ast.expr) -> set[str]:
     """The names a `for` target binds: `sig`, or `name, sig` for a tuple."""
     return {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
@@ -964,7 +952,7 @@ def _names(node: ast.AST | None) -> Iterator[str]:
         for element in node.elts:
             yield from _names(element)
     elif node is not None:
-        yield _dotted(node)
+        yield dotted(node)
 
 
 def _catches_keyboard_interrupt(handler: ast.ExceptHandler) -> bool:

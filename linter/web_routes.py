@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Iterator
 
+from k8slb.pyast import dotted
 from k8slb.pyfacts import Loc, Route
 
 _DECORATORS = frozenset({"route", "get", "api_route", "head"})
@@ -61,7 +62,7 @@ def collect_routes(
             path = _decorator_path(decorator)
             if path is not None:
                 assert isinstance(decorator, ast.Call) and isinstance(decorator.func, ast.Attribute)
-                prefix = prefixes.get(_dotted(decorator.func.value), "")
+                prefix = prefixes.get(dotted(decorator.func.value), "")
                 found.append(
                     Route(prefix + path, function.name, loc(decorator), _trivial(function))
                 )
@@ -121,14 +122,14 @@ def _registration(
     for keyword in call.keywords:
         if keyword.arg in ("view_func", "endpoint", "handler", "view"):
             handler = keyword.value
-    if path is None or handler is None or not _dotted(handler):
+    if path is None or handler is None or not dotted(handler):
         return None
     if name in ("django.urls.path", "django.urls.re_path"):
         path = "/" + path.lstrip("^").rstrip("$").lstrip("/")
     if not path.startswith("/"):
         return None
     target = functions.get(handler.id) if isinstance(handler, ast.Name) else None
-    return Route(path, _dotted(handler), loc(call), target is not None and _trivial(target))
+    return Route(path, dotted(handler), loc(call), target is not None and _trivial(target))
 
 
 def _trivial(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
@@ -166,14 +167,3 @@ def _constant_answer(value: ast.expr) -> bool:
 
 def _text(node: ast.expr) -> str | None:
     return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
-
-
-def _dotted(node: ast.AST) -> str:
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return ""
-    parts.append(node.id)
-    return ".".join(reversed(parts))
