@@ -422,3 +422,37 @@ def test_with_no_link_the_project_is_judged(tmp_path: Path) -> None:
         "inventory/shutdown.py": SHUTDOWN,
     }
     assert lint_files(tmp_path, files, select=["KLB403"]).findings == []
+
+
+def test_gitlab_ci_docker_build_in_a_script(tmp_path: Path) -> None:
+    files = {
+        "k8s/inventory.yaml": workload(image="registry.gitlab.com/acme/inventory:1.2"),
+        ".gitlab-ci.yml": "build:\n  script:\n    - docker build -t "
+        "registry.gitlab.com/acme/inventory:$CI_COMMIT_SHA services/inv\n",
+        "services/inv/Dockerfile": DOCKERFILE,
+        **service_app("services/inv"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("services", "inv", "server.py")
+    assert row["evidence"][0].startswith("workflow: .gitlab-ci.yml:3:")
+
+
+def test_an_image_whose_repository_is_a_variable_is_no_evidence(tmp_path: Path) -> None:
+    files = {
+        "inventory.yaml": workload(image="registry.example/inventory:1"),
+        "skaffold.yaml": "build:\n  artifacts:\n    - image: ${REGISTRY}/inventory\n"
+        "      context: v2\n",
+        **service_app("v2"),
+    }
+    assert only(links(tmp_path, files))["code"] is None
+
+
+def test_check_show_links_prints_the_table_after_the_findings(tmp_path: Path) -> None:
+    for name, text in inventory_tree().items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    result = CliRunner().invoke(cli, ["check", "--show-links", "--select", "KLB101", str(tmp_path)])
+    findings, _, table = result.output.partition("\n\n")
+    assert "KLB101" in findings
+    assert table.startswith("Deployment/shop/inventory:server -> ")
+    assert table.rstrip().endswith("PATH}.")
