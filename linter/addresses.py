@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 from urllib.parse import urlsplit
 
+from k8slb.codefacts import EnvRef
 from k8slb.findings import Related
 from k8slb.index import EnvSetting, Index, service_ports
 from k8slb.model import K8sObject
-from k8slb.pyfacts import EnvRef
 
 if TYPE_CHECKING:  # links.py reads the index too; only its type is needed here
     from k8slb.links import Link

@@ -11,11 +11,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from k8slb.addresses import destinations, parse_grpc_target, services_for
+from k8slb.codefacts import Channel, CodeFacts
 from k8slb.findings import Related
 from k8slb.index import Index
 from k8slb.links import CodeLinks
 from k8slb.model import pos_of
-from k8slb.pyfacts import Channel, PythonFacts
 from k8slb.yamltree import YMap, YSeq
 
 # Words that can be addresses: `backend:50051`, `backend.shop.svc.cluster.local`,
@@ -56,7 +56,7 @@ def _strings(container: YMap) -> Iterable[tuple[str, str, int]]:
 
 
 def dialers_by_service(
-    index: Index, code: Iterable[tuple[PythonFacts, Channel]], links: CodeLinks
+    index: Index, code: Iterable[tuple[CodeFacts, Channel]], links: CodeLinks
 ) -> dict[int, list[Dialer]]:
     """Every direct dialer of every scanned Service, keyed by the Service's id."""
     found: dict[int, list[Dialer]] = defaultdict(list)

@@ -12,6 +12,7 @@ from k8slb.build_files import read_build_facts
 from k8slb.cache import Cache, ParseMemo, run_key
 from k8slb.chart_findings import RenderedTemplate, in_namespace, relocate, rendered_templates
 from k8slb.charts import HelmOptions, chart_file, real_path, render_charts, stat_signature
+from k8slb.codefacts import CodeFacts
 from k8slb.config import Exemption
 from k8slb.findings import Finding
 from k8slb.fixing.edits import FixValues
@@ -25,7 +26,6 @@ from k8slb.model import K8sObject, Problem
 from k8slb.parsing import Parsed, Unparsed, parse_all
 from k8slb.progress import QUIET, Progress
 from k8slb.projects import assign_projects
-from k8slb.pyfacts import PythonFacts
 from k8slb.rules.base import Context, Rule
 from k8slb.rules.unread_file import UNREAD_FILE
 from k8slb.rules.unused_suppression import UnusedSuppression
@@ -91,7 +91,7 @@ class Sources:
     """Every file of a run, read and parsed once."""
 
     manifests: list[ManifestFile] = field(default_factory=list)
-    python: list[PythonFacts] = field(default_factory=list)
+    modules: list[CodeFacts] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     contents: dict[str, bytes] = field(default_factory=dict)
     templates: dict[str, RenderedTemplate] = field(default_factory=dict)  # of rendered charts
@@ -229,7 +229,7 @@ def read_sources(
         elif isinstance(found, Unparsed):
             read.errors.append(found.error)
         elif found is not None:
-            read.python.append(found)
+            read.modules.append(found)
     return read
 
 
@@ -320,21 +320,21 @@ def _stat_key(sources: Sequence[Source], digest: str) -> str | None:
 def _check(
     sources: Sequence[Source], settings: Settings, read: Sources, progress: Progress = QUIET
 ) -> RunResult:
-    assign_projects(read.python)
-    read = replace(read, python=resolve_imports(read.python))
+    assign_projects(read.modules)
+    read = replace(read, modules=resolve_imports(read.modules))
     manifests, errors = read.manifests, read.errors
     objects: list[K8sObject] = [obj for m in manifests for obj in m.objects]
     problems: list[Problem] = [p for m in manifests for p in m.problems]
-    problems += [facts.problem for facts in read.python if facts.problem is not None]
+    problems += [facts.problem for facts in read.modules if facts.problem is not None]
     problems += [Problem(UNREAD_FILE, s.path, 1, 1, s.unread) for s in sources if s.unread]
     index = Index(objects, settings.mesh)
     context = Context(
         index=index,
         problems=problems,
-        python=read.python,
+        modules=read.modules,
         kubernetes_version=settings.kubernetes_version,
         fix_values=settings.fix_values,
-        links=link_code(index, read.python, read_build_facts(read.contents), settings.links),
+        links=link_code(index, read.modules, read_build_facts(read.contents), settings.links),
     )
     findings: list[Finding] = []
     progress.stage("rules run", len(settings.rules))
@@ -348,7 +348,7 @@ def _check(
         findings += found
     suppressions = Suppressions(
         comments=[m for f in manifests for m in f.markers]
-        + [m for f in read.python for m in f.markers],
+        + [m for f in read.modules for m in f.markers],
         per_file_ignores=dict(settings.per_file_ignores),
         config_root=settings.config_root or Path.cwd(),
         exemptions=settings.exemptions,
@@ -387,7 +387,7 @@ def _check(
         findings=findings,
         suppressed=outcome.suppressed,
         paths=[m.path for m in manifests]
-        + [f.path for f in read.python]
+        + [f.path for f in read.modules]
         + [s.path for s in sources if s.language == "build" and s.path in read.contents],
         contents=read.contents,
         files=sum(1 for s in sources if s.report and s.path in read.contents),

@@ -15,27 +15,27 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from k8slb.projects import module_files
-from k8slb.pyfacts import (
+from k8slb.codefacts import (
     UNKNOWN,
+    CodeFacts,
     EnvRef,
     Imported,
     Joined,
     Option,
     Options,
-    PythonFacts,
     Unknown,
     joined,
 )
+from k8slb.projects import module_files
 
 _MAX_STEPS = 8
 
 
 class _Resolver:
-    def __init__(self, modules: Sequence[PythonFacts]) -> None:
+    def __init__(self, modules: Sequence[CodeFacts]) -> None:
         self.by_path = {os.path.normpath(m.path): m for m in modules}
 
-    def module(self, importer: PythonFacts, origin: Imported) -> PythonFacts | None:
+    def module(self, importer: CodeFacts, origin: Imported) -> CodeFacts | None:
         """The scanned module `origin` names, seen from `importer`: a relative import from
         its package, an absolute one from its own folder (a script's first sys.path entry)
         or its project."""
@@ -47,7 +47,7 @@ class _Resolver:
                 return found
         return None
 
-    def value(self, importer: PythonFacts, value: Any, steps: int = 0) -> Any:
+    def value(self, importer: CodeFacts, value: Any, steps: int = 0) -> Any:
         if steps > _MAX_STEPS:
             return UNKNOWN
         if isinstance(value, Imported):
@@ -67,13 +67,13 @@ class _Resolver:
             return {key: self.value(importer, item, steps + 1) for key, item in value.items()}
         return value
 
-    def options(self, importer: PythonFacts, options: Options) -> Options:
+    def options(self, importer: CodeFacts, options: Options) -> Options:
         entries = tuple(
             Option(e.key, self.value(importer, e.value), e.loc) for e in options.entries
         )
         return replace(options, entries=entries)
 
-    def can_fail(self, importer: PythonFacts, origin: Imported, steps: int = 0) -> bool | None:
+    def can_fail(self, importer: CodeFacts, origin: Imported, steps: int = 0) -> bool | None:
         """Whether an imported health servicer class can answer NOT_SERVING; None when no
         scanned module defines it."""
         source = self.module(importer, origin)
@@ -84,7 +84,7 @@ class _Resolver:
         again = source.exports.get(origin.name)
         return self.can_fail(source, again, steps + 1) if isinstance(again, Imported) else None
 
-    def facts(self, module: PythonFacts) -> PythonFacts:
+    def facts(self, module: CodeFacts) -> CodeFacts:
         resolve = self.value
         servicers = []
         for servicer in module.health_servicers:
@@ -119,7 +119,7 @@ class _Resolver:
         )
 
 
-def resolve_imports(modules: Sequence[PythonFacts]) -> list[PythonFacts]:
+def resolve_imports(modules: Sequence[CodeFacts]) -> list[CodeFacts]:
     """The modules with every imported value resolved (new facts where one was deferred)."""
     if not any(module.deferred for module in modules):
         return list(modules)

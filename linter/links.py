@@ -26,11 +26,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from k8slb.build_files import BuildFacts, Dockerfile, ImageBuild, Said, image_repository
+from k8slb.codefacts import CodeFacts, EnvRef, Listen, Loc, Route, Server
 from k8slb.entry_points import Entry, container_argv, entry_of
 from k8slb.index import Index
 from k8slb.model import Container, K8sObject, pos_of
 from k8slb.projects import import_closure
-from k8slb.pyfacts import EnvRef, Listen, Loc, PythonFacts, Route, Server
 
 STRENGTH = {
     "config": 0,
@@ -97,7 +97,7 @@ class CodeLinks:
     """Every container's link, and the reverse: which containers run a module."""
 
     links: list[Link] = field(default_factory=list)
-    modules: dict[str, PythonFacts] = field(default_factory=dict)  # by normalised path
+    modules: dict[str, CodeFacts] = field(default_factory=dict)  # by normalised path
     by_container: dict[tuple[int, str], Link] = field(default_factory=dict)
     runners: dict[str, list[Link]] = field(default_factory=lambda: defaultdict(list))
 
@@ -114,7 +114,7 @@ class CodeLinks:
         """The containers whose code includes the module."""
         return self.runners.get(os.path.normpath(module_path), [])
 
-    def code(self, link: Link) -> list[PythonFacts]:
+    def code(self, link: Link) -> list[CodeFacts]:
         return [self.modules[path] for path in link.modules if path in self.modules]
 
     def listening(self, workload: K8sObject, container: Container) -> list[Served]:
@@ -148,9 +148,9 @@ class CodeLinks:
         ]
         return found[0] if len(found) == 1 else None
 
-    def dependencies(self, link: Link) -> list[tuple[PythonFacts, Loc, str]]:
+    def dependencies(self, link: Link) -> list[tuple[CodeFacts, Loc, str]]:
         """What the container's code connects to: gRPC channels, DB pools, HTTP clients."""
-        found: list[tuple[PythonFacts, Loc, str]] = []
+        found: list[tuple[CodeFacts, Loc, str]] = []
         for facts in self.code(link):
             found += [(facts, c.loc, "a gRPC channel") for c in facts.channels]
             found += [(facts, d.loc, "a database pool") for d in facts.db_pools]
@@ -162,7 +162,7 @@ class CodeLinks:
 class Reached:
     """A route in a container's code, and the module that declares it."""
 
-    facts: PythonFacts
+    facts: CodeFacts
     route: Route
 
     def same_handler(self, other: Reached) -> bool:
@@ -178,7 +178,7 @@ class Served:
     """A gRPC server in a container's code, listening on `port`."""
 
     link: Link
-    facts: PythonFacts
+    facts: CodeFacts
     server: Server
     listen: Listen
     port: int
@@ -207,7 +207,7 @@ def _port_of(address: object, container: Container) -> int | None:
 
 def link_code(
     index: Index,
-    python: Sequence[PythonFacts],
+    python: Sequence[CodeFacts],
     builds: BuildFacts,
     pins: Mapping[str, str] | None = None,
 ) -> CodeLinks:
@@ -228,7 +228,7 @@ def link_code(
 
 class _Finder:
     def __init__(
-        self, modules: Mapping[str, PythonFacts], builds: BuildFacts, pins: Mapping[str, str]
+        self, modules: Mapping[str, CodeFacts], builds: BuildFacts, pins: Mapping[str, str]
     ) -> None:
         self.modules = modules
         self.builds = builds

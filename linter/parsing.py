@@ -12,10 +12,10 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
+from k8slb.codefacts import CodeFacts, worth_parsing
 from k8slb.internal import internal_error
 from k8slb.manifests import ManifestFile, load_manifests
 from k8slb.progress import QUIET, Progress
-from k8slb.pyfacts import PythonFacts, worth_parsing
 
 # Below this many files, starting processes costs more than it saves (measured with
 # `make bench`: a worker takes some 60 ms to start and return its first results).
@@ -30,7 +30,7 @@ class Unparsed:
     error: str
 
 
-Parsed = ManifestFile | PythonFacts | Unparsed
+Parsed = ManifestFile | CodeFacts | Unparsed
 Item = tuple[str, str, bytes]  # (path, language, bytes)
 
 

@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import PurePath
 
-from k8slb.pyfacts import PythonFacts
+from k8slb.codefacts import CodeFacts
 
 
 def project_root(path: str, scanned: set[PurePath]) -> str:
@@ -21,7 +21,7 @@ def project_root(path: str, scanned: set[PurePath]) -> str:
     return str(folder)
 
 
-def assign_projects(modules: Iterable[PythonFacts]) -> None:
+def assign_projects(modules: Iterable[CodeFacts]) -> None:
     modules = list(modules)
     scanned = {PurePath(m.path) for m in modules}
     for module in modules:
@@ -62,9 +62,7 @@ def module_imports(data: bytes) -> tuple[Import, ...]:
     return tuple(found)
 
 
-def import_closure(
-    entry: str, modules: Mapping[str, PythonFacts], bases: Iterable[str]
-) -> list[str]:
+def import_closure(entry: str, modules: Mapping[str, CodeFacts], bases: Iterable[str]) -> list[str]:
     """The scanned modules a program starting at `entry` imports, directly or not, entry
     first. Absolute imports are looked up from each folder of `bases` (the script's own
     folder is Python's first) and from the importer's project; cycles are safe."""

@@ -1,4 +1,4 @@
-"""Python source -> `PythonFacts`, in one pass over the syntax tree per file.
+"""Python source -> `CodeFacts`, in one pass over the syntax tree per file.
 
 `check` reads Python with the standard library's `ast` parser, as it reads YAML with the C
 composer: measured on 600 generated services, `ast.parse` takes 0.08 ms a file, libcst's
@@ -27,17 +27,13 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from k8slb.encodings import python_codec
-from k8slb.findings import Severity
-from k8slb.markers import comment_markers
-from k8slb.model import Problem
-from k8slb.pyast import dotted
-from k8slb.pyfacts import (
+from k8slb.codefacts import (
     NO_OPTIONS,
     NOT_GIVEN,
     UNKNOWN,
     UNKNOWN_OPTIONS,
     Channel,
+    CodeFacts,
     DbPool,
     EnvRef,
     HealthServicer,
@@ -48,7 +44,6 @@ from k8slb.pyfacts import (
     Loc,
     Option,
     Options,
-    PythonFacts,
     Server,
     Stop,
     Unknown,
@@ -57,6 +52,11 @@ from k8slb.pyfacts import (
     joined,
     worth_parsing,
 )
+from k8slb.encodings import python_codec
+from k8slb.findings import Severity
+from k8slb.markers import comment_markers
+from k8slb.model import Problem
+from k8slb.pyast import dotted
 from k8slb.web_routes import WEB_WORDS, collect_routes
 
 # qualified name -> (index of the target argument, index of the options argument)
@@ -119,9 +119,9 @@ _Function = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
 _ScopeNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef
 
 
-def analyse(path: str, data: bytes) -> PythonFacts:
+def analyse(path: str, data: bytes) -> CodeFacts:
     """The facts of one Python file; a file that does not parse gives a KLB004 problem."""
-    facts = PythonFacts(path, is_test=is_test_path(path))
+    facts = CodeFacts(path, is_test=is_test_path(path))
     if not worth_parsing(data):
         return facts
     try:
@@ -147,11 +147,11 @@ _EXPORT_LINE = re.compile(
 )
 
 
-def analyse_exports(path: str, data: bytes) -> PythonFacts:
+def analyse_exports(path: str, data: bytes) -> CodeFacts:
     """The facts of a module with nothing k8slb looks for: only the values it defines at
     module level on one line, for the modules that import them. The lines are parsed on
     their own (a statement that spans lines is left out); the file is not parsed whole."""
-    facts = PythonFacts(path, is_test=is_test_path(path))
+    facts = CodeFacts(path, is_test=is_test_path(path))
     lines = [m.group(0) for m in _EXPORT_LINE.finditer(data)]
     if not lines:
         return facts
@@ -163,7 +163,7 @@ def analyse_exports(path: str, data: bytes) -> PythonFacts:
             continue
     tree = ast.Module(body=statements, type_ignores=[])
     _Collector(path, data, facts).run(tree)
-    return PythonFacts(path, is_test=facts.is_test, exports=facts.exports, deferred=facts.deferred)
+    return CodeFacts(path, is_test=facts.is_test, exports=facts.exports, deferred=facts.deferred)
 
 
 MAX_BRACKETS = 200
@@ -266,7 +266,7 @@ class _Site:
 
 
 class _Collector:
-    def __init__(self, path: str, data: bytes, facts: PythonFacts) -> None:
+    def __init__(self, path: str, data: bytes, facts: CodeFacts) -> None:
         self.path = path
         self.data = data
         self.lines = data.splitlines()

@@ -16,12 +16,12 @@ from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
 from k8slb.addresses import Address, Destination, destinations
+from k8slb.codefacts import Channel, CodeFacts, Loc
 from k8slb.findings import NO_FIX, Finding, FixInfo, Related, Severity
 from k8slb.fixing.edits import Edit, FixValues, YamlEdit
 from k8slb.index import Index
 from k8slb.links import CodeLinks
 from k8slb.model import K8sObject, PodTemplate, Problem
-from k8slb.pyfacts import Channel, Loc, PythonFacts
 from k8slb.yamltree import Pos
 
 
@@ -57,24 +57,24 @@ class Context:
 
     index: Index
     problems: Sequence[Problem] = ()
-    python: Sequence[PythonFacts] = ()
+    modules: Sequence[CodeFacts] = ()  # the code, every language
     kubernetes_version: tuple[int, int] = (1, 30)
     fix_values: FixValues = field(default_factory=FixValues)
     links: CodeLinks = field(default_factory=CodeLinks)  # which code runs in which container
 
-    def code(self) -> Iterator[PythonFacts]:
+    def code(self) -> Iterator[CodeFacts]:
         """The Python modules that rules judge: test files are left out."""
-        return (facts for facts in self.python if not facts.is_test)
+        return (facts for facts in self.modules if not facts.is_test)
 
     def destinations(
-        self, value: object, parse: Callable[[str], Address | None], facts: PythonFacts
+        self, value: object, parse: Callable[[str], Address | None], facts: CodeFacts
     ) -> list[Destination]:
         """Where a value in a module's code points, read through the env of the containers
         that run the module (links.py), else of the workloads nearest to it."""
         runners = self.links.running(facts.path)
         return destinations(self.index, value, parse, facts.path, runners)
 
-    def long_lived_channels(self) -> Iterator[tuple[PythonFacts, Channel]]:
+    def long_lived_channels(self) -> Iterator[tuple[CodeFacts, Channel]]:
         """Channels made once and kept: the ones that can pin a client to a pod."""
         for facts in self.code():
             for channel in facts.channels:

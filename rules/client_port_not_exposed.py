@@ -10,10 +10,10 @@ from k8slb.addresses import (
     parse_url,
     services_for,
 )
+from k8slb.codefacts import CodeFacts, Loc
 from k8slb.findings import Finding, Related, Severity
 from k8slb.index import Index, is_headless, service_ports, service_type
 from k8slb.model import K8sObject
-from k8slb.pyfacts import Loc, PythonFacts
 from k8slb.rules.base import Context, Example, Rule
 from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE
 
@@ -134,7 +134,7 @@ class ClientPortNotExposed(Rule):
                         break
 
     @staticmethod
-    def _clients(facts: PythonFacts) -> Iterator[tuple[object, Loc, Parse, str]]:
+    def _clients(facts: CodeFacts) -> Iterator[tuple[object, Loc, Parse, str]]:
         for channel in facts.channels:
             yield channel.target, channel.loc, parse_grpc_target, "gRPC channel dials"
         for client in facts.http_clients:

@@ -4,8 +4,8 @@ import math
 from collections.abc import Iterator
 
 from k8slb.addresses import parse_url
+from k8slb.codefacts import DbPool
 from k8slb.findings import Finding, Severity
-from k8slb.pyfacts import DbPool
 from k8slb.rules.base import Context, Example, Rule
 
 DAY = 86_400

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from k8slb.codefacts import Loc, Options
 from k8slb.fixing.edits import PythonEdit
-from k8slb.pyfacts import Loc, Options
 
 
 def add_options(call: Loc, options: Options, pairs: Sequence[tuple[str, Any]]) -> list[PythonEdit]:

@@ -3,12 +3,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from k8slb.addresses import Destination, parse_grpc_target, services_for
+from k8slb.codefacts import Channel, EnvRef
 from k8slb.findings import Finding, FixInfo, Related, Severity
 from k8slb.fixing.edits import ROUND_ROBIN_CONFIG, Edit, PythonEdit, YamlEdit
 from k8slb.grpc_options import SERVICE_CONFIG, channel_policy
 from k8slb.http2 import PinnedService, pinned_grpc
 from k8slb.index import Index, service_ports
-from k8slb.pyfacts import Channel, EnvRef
 from k8slb.rules.base import Context, Example, Rule
 from k8slb.rules.fixes import add_options
 from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE, twin_edit, twin_name

@@ -4,6 +4,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+from k8slb.codefacts import Loc
 from k8slb.findings import Finding, FixInfo, Severity
 from k8slb.fixing.edits import PythonEdit
 from k8slb.grpc_options import (
@@ -13,7 +14,6 @@ from k8slb.grpc_options import (
     nearest,
     service_config_policy,
 )
-from k8slb.pyfacts import Loc
 from k8slb.rules.base import Context, Example, Rule
 
 _CHANNEL = """\

@@ -3,8 +3,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from k8slb.addresses import parse_url
+from k8slb.codefacts import CodeFacts, HttpClient
 from k8slb.findings import Finding, Related, Severity
-from k8slb.pyfacts import HttpClient, PythonFacts
 from k8slb.rules.base import Context, Example, Rule
 
 _SESSION = """\
@@ -110,7 +110,7 @@ class HttpPoolNoLifetime(Rule):
 
     @staticmethod
     def _cluster_target(
-        context: Context, facts: PythonFacts, client: HttpClient
+        context: Context, facts: CodeFacts, client: HttpClient
     ) -> tuple[str, list[Related]] | None:
         values = [client.base_url] if client.base_url is not None else []
         values += [url for url, _ in facts.urls]

@@ -80,7 +80,7 @@ def print_link_costs(corpus: Path) -> None:
     sources = discover([str(corpus)]).sources
     data, _ = read_bytes(sources)
     read = read_sources(sources, data)
-    assign_projects(read.python)
+    assign_projects(read.modules)
     index = Index([obj for manifest in read.manifests for obj in manifest.objects])
 
     def median_ms(work: object) -> float:
@@ -91,9 +91,9 @@ def print_link_costs(corpus: Path) -> None:
             times.append((time.perf_counter() - started) * 1000)
         return statistics.median(times)
 
-    resolve = median_ms(lambda: resolve_imports(read.python))
-    links = median_ms(lambda: link_code(index, read.python, read_build_facts(read.contents)))
-    linked = link_code(index, read.python, read_build_facts(read.contents))
+    resolve = median_ms(lambda: resolve_imports(read.modules))
+    links = median_ms(lambda: link_code(index, read.modules, read_build_facts(read.contents)))
+    linked = link_code(index, read.modules, read_build_facts(read.contents))
     print(
         f"link: {len(linked.links)} of {len(index.workloads)} workloads' containers linked "
         f"to code in {links:.0f} ms; imports resolved across modules in {resolve:.0f} ms"

@@ -7,12 +7,12 @@ import sys
 import textwrap
 
 import pytest
+from k8slb.codefacts import UNKNOWN, CodeFacts, EnvRef
 from k8slb.findings import Severity
 from k8slb.pycode import analyse
-from k8slb.pyfacts import UNKNOWN, EnvRef, PythonFacts
 
 
-def facts(source: str, path: str = "svc/app.py") -> PythonFacts:
+def facts(source: str, path: str = "svc/app.py") -> CodeFacts:
     return analyse(path, textwrap.dedent(source).encode())
 
 

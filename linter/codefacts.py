@@ -1,9 +1,14 @@
-"""The facts the Python rules read: call sites with their arguments resolved as far as
-static analysis can follow them. `pycode.py` extracts them; rules never see a CST.
+"""The facts the code rules read, whatever the language: gRPC channels and servers, HTTP
+clients, database pools, signal handling, health services and HTTP routes, each with its
+target, options and place, resolved as far as static analysis can follow them. One
+front-end per language produces them (`pycode.py` for Python, `gocode.py` for Go); rules
+read facts and never a syntax tree, and know the language only through `language`, for
+their wording.
 
-A value is a Python literal (str, int, float, bool, None, list, dict), an `EnvRef` (read
-from the environment, with its default), or `Unknown`: what cannot be followed is unknown,
-never missing.
+A value is a literal (str, int, float, bool, None, list, dict), an `EnvRef` (read from
+the environment, with its default), or `Unknown`: what cannot be followed is unknown,
+never missing. Options are keyed by gRPC's core names (`grpc.max_connection_age_ms`, in
+milliseconds) in every language.
 """
 
 from __future__ import annotations
@@ -237,9 +242,10 @@ class HealthServicer:
 
 
 @dataclass
-class PythonFacts:
+class CodeFacts:
     path: str
     is_test: bool = False
+    language: str = "python"
     project: str = ""  # the folder of the program the module belongs to (projects.py)
     imports: tuple[tuple[int, str], ...] = ()  # (level, dotted name) of every import line
     channels: list[Channel] = field(default_factory=list)
