@@ -90,21 +90,32 @@ def _split_host_port(text: str) -> tuple[str, int | None]:
     return host, int(port) if port.isdigit() else None
 
 
-def parse_grpc_target(text: str) -> Address:
-    """grpcio's reading of a channel target (gRPC naming doc): no scheme means `dns`."""
+_NAMED = ("dns", "passthrough")  # schemes whose target is a host name and a port
+
+
+def parse_grpc_target(text: str, default: str = "dns") -> Address:
+    """gRPC's reading of a channel target (gRPC naming doc): no scheme means `default`:
+    `dns` for grpcio and Go's grpc.NewClient, `passthrough` for Go's grpc.Dial (the host
+    goes to the system resolver, which gives gRPC a single address)."""
     match = _SCHEMES.match(text)
     scheme = match.group(1).lower() if match else ""
-    if scheme not in ("dns", "ipv4", "ipv6", "unix", "unix-abstract", "xds", "vsock"):
-        scheme, rest = "dns", text  # `host:port`, whatever the host looks like
+    known = ("dns", "passthrough", "ipv4", "ipv6", "unix", "unix-abstract", "xds", "vsock")
+    if scheme not in known:
+        scheme, rest = default, text  # `host:port`, whatever the host looks like
     else:
         rest = text[len(scheme) + 1 :]
-    if scheme != "dns":
+    if scheme not in _NAMED:
         reach: Reach = "local" if scheme.startswith("unix") else "other"
         return Address(text, scheme, None, None, reach)
     if rest.startswith("//"):
         rest = rest[2:].split("/", 1)[1] if "/" in rest[2:] else ""  # drop the authority
     host, port = _split_host_port(rest)
     return Address(text, scheme, host, port, _host_reach(host))
+
+
+def target_parser(default_scheme: str) -> Callable[[str], Address]:
+    """How a channel made with this default scheme reads its target."""
+    return lambda text: parse_grpc_target(text, default_scheme)
 
 
 def parse_url(text: str) -> Address | None:

@@ -166,6 +166,9 @@ class Channel:
     options: Options
     long_lived: bool
     target_argument: tuple[int, str] | None = None  # (index, keyword) of a literal target
+    # The resolver a target with no scheme gets: grpcio and Go's grpc.NewClient use `dns`
+    # (every address of the name), Go's grpc.Dial `passthrough` (the system resolver: one).
+    default_scheme: str = "dns"
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from k8slb.addresses import destinations, parse_grpc_target, services_for
+from k8slb.addresses import destinations, parse_grpc_target, services_for, target_parser
 from k8slb.codefacts import Channel, CodeFacts
 from k8slb.findings import Related
 from k8slb.index import Index
@@ -72,7 +72,8 @@ def dialers_by_service(
     for facts, channel in code:
         runners = links.running(facts.path)
         target = channel.target
-        for destination in destinations(index, target, parse_grpc_target, facts.path, runners):
+        parse = target_parser(channel.default_scheme)
+        for destination in destinations(index, target, parse, facts.path, runners):
             for service in services_for(index, destination.address, destination.namespace):
                 who = f"{facts.path}:{channel.loc.line}"
                 related = Related(facts.path, channel.loc.line, "a gRPC channel dials it")

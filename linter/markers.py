@@ -10,6 +10,10 @@ ANNOTATION = "k8slb.io/ignore"
 COMMENT = re.compile(
     r"#\s*k8slb:\s*ignore(?:\[(?P<codes>[^\]]*)\])?(?P<reason>[^#\n]*)", re.IGNORECASE
 )
+# Go's line comments: `// k8slb: ignore[...]`.
+SLASH_COMMENT = re.compile(
+    r"//\s*k8slb:\s*ignore(?:\[(?P<codes>[^\]]*)\])?(?P<reason>[^\n]*)", re.IGNORECASE
+)
 
 
 @dataclass
@@ -29,13 +33,14 @@ def split_codes(text: str) -> tuple[str, ...]:
     return tuple(c.strip() for c in text.split(",") if c.strip())
 
 
-def comment_markers(path: str, text: str) -> list[Marker]:
-    """`# k8slb: ignore[...]` comments of a YAML or Python file."""
+def comment_markers(path: str, text: str, comment: re.Pattern[str] = COMMENT) -> list[Marker]:
+    """`# k8slb: ignore[...]` comments of a YAML or Python file (`comment`: the pattern of
+    another language's, such as Go's SLASH_COMMENT)."""
     if "k8slb" not in text:
         return []
     markers: list[Marker] = []
     for number, line in enumerate(text.splitlines(), start=1):
-        match = COMMENT.search(line)
+        match = comment.search(line)
         if match is None:
             continue
         codes = match.group("codes")

@@ -38,6 +38,10 @@ def parse_one(path: str, language: str, data: bytes) -> Parsed:
     try:
         if language == "yaml":
             return load_manifests(path, data)
+        if language == "go":
+            from k8slb.gocode import analyse_go
+
+            return analyse_go(path, data)
         from k8slb.projects import module_imports
         from k8slb.pycode import analyse, analyse_exports
 

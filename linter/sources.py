@@ -43,7 +43,7 @@ SKIPPED_DIRS = frozenset(
 
 # helm: a chart's folder; kustomize: a kustomization's folder, built (--kustomize);
 # build: a Dockerfile or Tiltfile, read for the code <-> container link (links.py)
-Language = Literal["yaml", "python", "helm", "kustomize", "build"]
+Language = Literal["yaml", "python", "go", "helm", "kustomize", "build"]
 
 
 @dataclass(frozen=True)
@@ -88,12 +88,14 @@ class Discovery:
 
 
 def language_of(name: str, *, explicit: bool) -> Language | None:
-    """Folders contribute YAML and Python files, and the Dockerfiles and Tiltfiles that
+    """Folders contribute YAML, Python and Go files, and the Dockerfiles and Tiltfiles that
     link code to containers; a file named on the command line is read as YAML unless it
     is one of those (like `ruff` lints what it is handed)."""
     lowered = name.lower()
     if lowered.endswith(PYTHON_SUFFIXES):
         return "python"
+    if lowered.endswith(".go"):
+        return "go"
     if is_build_file(os.path.basename(name)):
         return "build"
     if lowered.endswith(YAML_SUFFIXES) or explicit:

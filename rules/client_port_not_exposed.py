@@ -6,9 +6,9 @@ from dataclasses import replace
 from k8slb.addresses import (
     Address,
     Destination,
-    parse_grpc_target,
     parse_url,
     services_for,
+    target_parser,
 )
 from k8slb.codefacts import CodeFacts, Loc
 from k8slb.findings import Finding, Related, Severity
@@ -136,7 +136,8 @@ class ClientPortNotExposed(Rule):
     @staticmethod
     def _clients(facts: CodeFacts) -> Iterator[tuple[object, Loc, Parse, str]]:
         for channel in facts.channels:
-            yield channel.target, channel.loc, parse_grpc_target, "gRPC channel dials"
+            parse = target_parser(channel.default_scheme)
+            yield channel.target, channel.loc, parse, "gRPC channel dials"
         for client in facts.http_clients:
             if client.base_url is not None:
                 yield client.base_url, client.loc, parse_url, f"{client.factory} client dials"

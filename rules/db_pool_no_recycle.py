@@ -23,6 +23,17 @@ def _unbounded(pool: DbPool) -> str | None:
         if isinstance(pool.lifetime, int | float) and pool.lifetime <= 0:
             return f"pool_recycle={pool.lifetime} never recycles"
         return None
+    if pool.lifetime_arg == "SetConnMaxLifetime":  # Go's database/sql, durations in ms
+        if pool.lifetime is None:
+            return "no SetConnMaxLifetime (database/sql keeps connections for ever by default)"
+        if isinstance(pool.lifetime, int | float) and pool.lifetime <= 0:
+            return "SetConnMaxLifetime(0) keeps connections for ever"
+        long = isinstance(pool.lifetime, int | float) and pool.lifetime >= DAY * 1000
+        return (
+            "SetConnMaxLifetime of a day or more keeps connections (almost) for ever"
+            if long
+            else None
+        )
     if pool.lifetime_arg == "max_queries":  # asyncpg: replaced after N queries
         huge = isinstance(pool.lifetime, int | float) and pool.lifetime >= ASYNCPG_NEVER
         return f"max_queries={pool.lifetime} never replaces a busy connection" if huge else None
@@ -39,6 +50,7 @@ _REMEDIES = {
     "max_queries": "e.g. max_queries=50000, asyncpg's default",
     "max_lifetime": "e.g. max_lifetime=1800",
     "": "psycopg_pool's ConnectionPool has max_lifetime, e.g. 1800",
+    "SetConnMaxLifetime": "e.g. db.SetConnMaxLifetime(30 * time.Minute)",
 }
 
 

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from k8slb.addresses import Destination, parse_grpc_target, services_for
+from k8slb.addresses import Destination, services_for, target_parser
 from k8slb.codefacts import Channel, EnvRef
 from k8slb.findings import Finding, FixInfo, Related, Severity
 from k8slb.fixing.edits import ROUND_ROBIN_CONFIG, Edit, PythonEdit, YamlEdit
@@ -163,7 +163,9 @@ class GrpcClientClusterIp(Rule):
     def check(self, context: Context) -> Iterator[Finding]:
         index = context.index
         for facts, channel in context.long_lived_channels():
-            for destination in context.destinations(channel.target, parse_grpc_target, facts):
+            for destination in context.destinations(
+                channel.target, target_parser(channel.default_scheme), facts
+            ):
                 found = services_for(index, destination.address, destination.namespace)
                 pinned = [
                     p for s in found if (p := pinned_grpc(index, s, context.links)) is not None

@@ -3,7 +3,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import replace
 
-from k8slb.addresses import parse_grpc_target, services_for
+from k8slb.addresses import services_for, target_parser
 from k8slb.findings import Finding, FixInfo, Related, Severity
 from k8slb.fixing.edits import ROUND_ROBIN_CONFIG
 from k8slb.grpc_options import SERVICE_CONFIG, channel_policy
@@ -97,10 +97,14 @@ class GrpcClientPickFirst(Rule):
         index = context.index
         for facts, channel in context.long_lived_channels():
             policy = channel_policy(channel.options)
-            if policy.balancing or not policy.known:
-                continue
-            for destination in context.destinations(channel.target, parse_grpc_target, facts):
-                if destination.address.reach != "cluster":
+            for destination in context.destinations(
+                channel.target, target_parser(channel.default_scheme), facts
+            ):
+                # passthrough (Go's grpc.Dial with no scheme): one address, whatever policy
+                passthrough = destination.address.scheme == "passthrough"
+                if destination.address.reach != "cluster" or (
+                    not passthrough and (policy.balancing or not policy.known)
+                ):
                     continue
                 services = services_for(index, destination.address, destination.namespace)
                 if not services and services_for(
@@ -126,6 +130,23 @@ class GrpcClientPickFirst(Rule):
                 )
                 if destination.via is not None:
                     related.insert(0, destination.via)
+                if passthrough:
+                    address = destination.address
+                    yield self.python_finding(
+                        channel.loc,
+                        (
+                            f"gRPC channel to {what} gets one address: {channel.factory} "
+                            "resolves it with the system resolver",
+                            f"it dials {address.text!r}{how} with no scheme, which "
+                            f"{channel.factory} reads as passthrough: gRPC sees one address, so "
+                            "every call goes to one pod whatever the policy",
+                            f"dial dns:///{address.host}"
+                            + (f":{address.port}" if address.port else "")
+                            + " (grpc.NewClient's default) with round_robin",
+                        ),
+                        related=related,
+                    )
+                    break
                 yield self.python_finding(
                     channel.loc,
                     (

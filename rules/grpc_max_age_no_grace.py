@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from k8slb import wording
 from k8slb.findings import Finding, FixInfo, Severity
 from k8slb.grpc_options import INT_MAX, MAX_AGE, MAX_AGE_GRACE
 from k8slb.rules.base import Context, Example, Rule
@@ -51,12 +52,15 @@ class GrpcMaxAgeNoGrace(Rule):
                 if server.options.get(MAX_AGE_GRACE) is not None or not server.options.complete:
                     continue
                 grace = context.fix_values.max_connection_age_grace_ms
+                language = facts.language
                 yield self.python_finding(
                     age.loc,
                     (
-                        f"{MAX_AGE} is set without {MAX_AGE_GRACE}",
+                        f"{wording.option(language, MAX_AGE)} is set without "
+                        f"{wording.option(language, MAX_AGE_GRACE)}",
                         "an aged connection stays open for as long as its longest call",
-                        f"add a grace (e.g. {MAX_AGE_GRACE} = {grace})",
+                        "add a grace (e.g. "
+                        f"{wording.option_value(language, MAX_AGE_GRACE, grace)})",
                     ),
                     fix=FixInfo(True, True, f"add {MAX_AGE_GRACE} = {grace}"),
                     edits=add_options(server.loc, server.options, [(MAX_AGE_GRACE, grace)]),

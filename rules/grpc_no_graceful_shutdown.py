@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from k8slb import wording
 from k8slb.findings import Finding, FixInfo, Related, Severity
 from k8slb.fixing.edits import PythonEdit
 from k8slb.rules.base import Context, Example, Rule
@@ -124,10 +125,9 @@ class GrpcNoGracefulShutdown(Rule):
                     (
                         f"gRPC server {name!r} waits in {wait.how} with no SIGTERM handler in "
                         f"{where}",
-                        "Kubernetes stops pods with SIGTERM, which Python as PID 1 ignores until "
-                        "SIGKILL, so calls in flight are cut",
+                        wording.no_sigterm_consequence(facts.language),
                         *also,
-                        f"add signal.signal(signal.SIGTERM, lambda *_: {name}.stop(grace={grace}))",
+                        wording.sigterm_advice(facts.language, name, grace),
                     ),
                     related=[Related(server.loc.path, server.loc.line, "the server")],
                     fix=FixInfo(

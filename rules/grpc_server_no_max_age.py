@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from k8slb import wording
 from k8slb.findings import Finding, FixInfo, Severity
 from k8slb.grpc_options import INT_MAX, MAX_AGE, MAX_AGE_GRACE
 from k8slb.rules.base import Context, Example, Rule
@@ -69,13 +70,18 @@ class GrpcServerNoMaxAge(Rule):
                 if server.options.get(MAX_AGE_GRACE) is None:
                     pairs.append((MAX_AGE_GRACE, values.max_connection_age_grace_ms))
                 edits = add_options(server.loc, server.options, pairs) if age is None else []
+                language = facts.language
                 yield self.python_finding(
                     loc,
                     (
-                        f"{server.factory}() sets no {MAX_AGE}",
+                        f"{server.factory}() sets no {wording.option(language, MAX_AGE)}",
                         "its connections never end, so clients stay on the pods they first "
                         "reached and new pods get no calls",
-                        f"add it (e.g. {values.max_connection_age_ms}) with {MAX_AGE_GRACE}",
+                        wording.max_age_advice(
+                            language,
+                            values.max_connection_age_ms,
+                            values.max_connection_age_grace_ms,
+                        ),
                     ),
                     fix=FixInfo(True, True, f"add {', '.join(k for k, _ in pairs)}"),
                     edits=edits,

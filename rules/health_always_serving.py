@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from k8slb import wording
 from k8slb.findings import Finding, Severity
 from k8slb.rules.base import Context, Example, Rule
 
@@ -76,7 +77,7 @@ class HealthAlwaysServing(Rule):
                         (
                             "the gRPC health service is never set to NOT_SERVING",
                             "readiness cannot drop while the server drains",
-                            "call enter_graceful_shutdown() on SIGTERM",
+                            wording.health_drain_advice(facts.language),
                         ),
                     )
                 elif servicer.custom_class is not None and not servicer.class_can_fail:

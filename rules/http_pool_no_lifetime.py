@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from k8slb import wording
 from k8slb.addresses import parse_url
 from k8slb.codefacts import CodeFacts, HttpClient
 from k8slb.findings import Finding, Related, Severity
@@ -87,8 +88,8 @@ class HttpPoolNoLifetime(Rule):
                     yield self.python_finding(
                         client.loc,
                         (
-                            f"{client.factory} with http2=True sends every request over one "
-                            "connection",
+                            f"{client.factory} with {wording.http2_setting(facts.language)} "
+                            "sends every request over one connection",
                             f"to {url!r} that connection is pinned to one pod, as gRPC's are",
                             "use HTTP/1.1 in the cluster, or a mesh",
                         ),
@@ -102,8 +103,7 @@ class HttpPoolNoLifetime(Rule):
                             f"long-lived {client.factory} keeps its connections for ever",
                             f"to {url!r}: {library} never ends a busy pooled connection, so it "
                             "stays on the pods it first reached",
-                            "have the server close connections now and then, or recreate the "
-                            "client",
+                            wording.http_pool_advice(facts.language),
                         ),
                         related=related,
                     )

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from k8slb import wording
 from k8slb.findings import Finding, FixInfo, Severity
 from k8slb.fixing.edits import PythonEdit
 from k8slb.rules.base import Context, Example, Rule
@@ -65,12 +66,13 @@ class StopWithoutGrace(Rule):
                     "set-argument",
                     (0, "grace", grace),
                 )
+                language = facts.language
                 yield self.python_finding(
                     stop.loc,
                     (
-                        f"{stop.server}.stop({stop.grace}) aborts every call in flight",
-                        f"give it a grace period (e.g. stop(grace={grace})) so that calls finish "
-                        "on shutdown",
+                        f"{wording.stop_call(language, stop.server, stop.grace)} aborts every "
+                        "call in flight",
+                        wording.stop_advice(language, stop.server, grace),
                     ),
                     fix=FixInfo(
                         True, False, f"stop({grace}): review that it fits the pod's grace period"

@@ -111,6 +111,9 @@ def apply_edits(data: bytes, edits: Sequence[Edit]) -> tuple[bytes, list[str]]:
     python_edits = [e for e in edits if isinstance(e, PythonEdit)]
     if yaml_edits:
         text = _apply_yaml(text, yaml_edits, refusals)
+    if python_edits and not python_edits[0].path.endswith(".py"):
+        refusals.append("a Python edit for a file that is not Python: refused")
+        python_edits = []
     if python_edits:
         from k8slb.fixing.line_length import line_length_for  # libcst: only for Python fixes
         from k8slb.fixing.python_edit import apply_python

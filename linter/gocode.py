@@ -1,0 +1,784 @@
+"""Go source -> `CodeFacts`, with tree-sitter's Go grammar (no Go toolchain needed).
+
+The same facts as for Python (codefacts.py), read from Go's own idioms: `grpc.Dial`,
+`grpc.DialContext` and `grpc.NewClient` channels with their dial options; `grpc.NewServer`
+with `grpc.KeepaliveParams(keepalive.ServerParameters{...})` (durations kept in
+milliseconds under gRPC's core option names, so the rules read one vocabulary), started
+with `Serve`, stopped with `GracefulStop` or `Stop`; `signal.Notify`/`NotifyContext` for
+SIGTERM; `http.Transport`/`http.Client` literals; `sql.Open` pools and their
+`SetConnMaxLifetime`; the gRPC health server.
+
+Names are followed through imports (aliases and dot-imports), package constants and
+variables, local `:=` and `=` bindings, `os.Getenv`/`os.LookupEnv` with the default set
+under `if x == ""` / `if !ok`, `fmt.Sprintf`, string concatenation and duration
+arithmetic (`5 * time.Minute`). What cannot be followed is unknown, never missing.
+Test files (`_test.go`), generated files (`// Code generated ... DO NOT EDIT.`) and
+`vendor/` are not reported.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import PurePath
+from typing import TYPE_CHECKING, Any
+
+from k8slb.codefacts import (
+    UNKNOWN,
+    Channel,
+    CodeFacts,
+    DbPool,
+    EnvRef,
+    HealthServicer,
+    HttpClient,
+    Listen,
+    Loc,
+    Option,
+    Options,
+    Server,
+    Stop,
+    Wait,
+    joined,
+)
+from k8slb.markers import SLASH_COMMENT, comment_markers
+from k8slb.model import Problem
+
+if TYPE_CHECKING:
+    from tree_sitter import Node, Parser
+
+GO_SUFFIX = ".go"
+# Import paths one of which a file must name to be worth a syntax tree (a byte pre-check).
+WATCHED = (
+    b"google.golang.org/grpc",
+    b"net/http",
+    b"database/sql",
+    b"os/signal",
+)
+GRPC = "google.golang.org/grpc"
+KEEPALIVE = "google.golang.org/grpc/keepalive"
+HEALTH = "google.golang.org/grpc/health"
+# qualified function -> (index of the target argument, the resolver a bare target gets)
+CHANNEL_FACTORIES = {
+    f"{GRPC}.Dial": (0, "passthrough"),
+    f"{GRPC}.DialContext": (1, "passthrough"),
+    f"{GRPC}.NewClient": (0, "dns"),
+}
+# keepalive.ServerParameters fields -> gRPC's core option names (milliseconds)
+SERVER_PARAMETERS = {
+    "MaxConnectionAge": "grpc.max_connection_age_ms",
+    "MaxConnectionAgeGrace": "grpc.max_connection_age_grace_ms",
+    "MaxConnectionIdle": "grpc.max_connection_idle_ms",
+    "Time": "grpc.keepalive_time_ms",
+    "Timeout": "grpc.keepalive_timeout_ms",
+}
+# time's duration constants, in milliseconds
+DURATIONS = {
+    "time.Nanosecond": 1e-6,
+    "time.Microsecond": 1e-3,
+    "time.Millisecond": 1,
+    "time.Second": 1000,
+    "time.Minute": 60_000,
+    "time.Hour": 3_600_000,
+}
+SIGTERM = ("syscall.SIGTERM", "golang.org/x/sys/unix.SIGTERM")
+# Functions that run once per process: what they make lives as long as the process.
+ONCE = re.compile(r"^(main|init|run|serve|start|setup|New[A-Z_]\w*|new[A-Z_]\w*|Run\w*|Serve\w*)$")
+_GENERATED = re.compile(rb"^// Code generated .* DO NOT EDIT\.$", re.MULTILINE)
+_MAX_DEPTH = 8
+
+
+def worth_parsing(data: bytes) -> bool:
+    return any(word in data for word in WATCHED)
+
+
+def is_generated(data: bytes) -> bool:
+    """Go's convention for generated files: the comment comes before `package`."""
+    head = data.split(b"\npackage ", 1)[0]
+    return _GENERATED.search(head) is not None
+
+
+@cache
+def _parser() -> Parser:
+    import tree_sitter_go
+    from tree_sitter import Language, Parser
+
+    return Parser(Language(tree_sitter_go.language()))
+
+
+def analyse_go(path: str, data: bytes) -> CodeFacts:
+    """The facts of one Go file; a file that does not parse gives a KLB004 problem."""
+    parts = PurePath(path).parts
+    facts = CodeFacts(path, is_test=path.endswith("_test.go"), language="go")
+    if "vendor" in parts[:-1] or is_generated(data) or not worth_parsing(data):
+        return facts
+    root = _parser().parse(data).root_node
+    if root.has_error:
+        line = _first_error(root)
+        facts.problem = Problem(
+            "KLB004", path, line, 1, f"not valid Go: a syntax error at line {line}"
+        )
+        return facts
+    _Collector(path, data, facts).run(root)
+    facts.markers = comment_markers(path, data.decode("utf-8", "replace"), SLASH_COMMENT)
+    return facts
+
+
+def _first_error(node: Node) -> int:
+    for child in _walk(node):
+        if child.type == "ERROR" or child.is_missing:
+            return int(child.start_point[0]) + 1
+    return int(node.start_point[0]) + 1
+
+
+def _walk(node: Node) -> Iterator[Node]:
+    """Every node below `node`, in source order (iteratively: Go files can nest deep)."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(reversed(current.children))
+
+
+def _text(node: Node | None) -> str:
+    return node.text.decode("utf-8", "replace") if node is not None and node.text else ""
+
+
+@dataclass
+class _Scope:
+    """The bindings of one function body (or, with no parent, of the package)."""
+
+    parent: _Scope | None
+    name: str = ""
+    bindings: dict[str, list[Node]] = field(default_factory=lambda: defaultdict(list))
+    # `x = "default"` under `if x == ""` (or `if !ok` after `x, ok := os.LookupEnv(...)`)
+    defaults: dict[str, list[Node]] = field(default_factory=lambda: defaultdict(list))
+    opaque: set[str] = field(default_factory=set)  # parameters, `range` variables...
+
+    def lookup(self, name: str) -> tuple[_Scope, list[Node]] | None:
+        scope: _Scope | None = self
+        while scope is not None:
+            if name in scope.bindings or name in scope.opaque:
+                return scope, scope.bindings.get(name, [])
+            scope = scope.parent
+        return None
+
+
+class _Collector:
+    def __init__(self, path: str, data: bytes, facts: CodeFacts) -> None:
+        self.path = path
+        self.lines = data.splitlines()
+        self.facts = facts
+        self.imports: dict[str, str] = {}  # local package name -> import path
+        self.dot_imports: list[str] = []
+        self.package = _Scope(None)
+        self.scope_of: dict[int, _Scope] = {}  # function body node id -> its scope
+        self.calls: list[tuple[Node, _Scope]] = []
+        self.literals: list[tuple[Node, _Scope]] = []  # composite literals (http.Transport)
+        self.pools: dict[str, int] = {}  # a sql.DB variable -> its pool in facts.db_pools
+
+    # -- driving -------------------------------------------------------------------------
+
+    def run(self, root: Node) -> None:
+        self._bind(root, self.package)
+        servers: dict[str, Server] = {}
+        for call, scope in self.calls:
+            name = self.qualified(call.child_by_field_name("function"))
+            if name in CHANNEL_FACTORIES:
+                self._channel(call, name, scope)
+            elif name == f"{GRPC}.NewServer":
+                server = self._server(call, scope)
+                if server.name:
+                    servers[server.name] = server
+            elif name in ("os/signal.Notify", "os/signal.NotifyContext"):
+                self._signal(call, scope)
+            elif name == "database/sql.Open":
+                self._db(call, scope)
+            elif name == f"{HEALTH}.NewServer":
+                self.facts.health_servicers.append(HealthServicer(self.loc(call), None))
+        for call, scope in self.calls:
+            self._method(call, scope, servers)
+        for literal, scope in self.literals:
+            self._http(literal, scope)
+        for node in _walk(root):
+            if node.type == "field_identifier" and _text(node).endswith("NOT_SERVING"):
+                self.facts.health_drains.append(self.loc(node))
+            elif node.type in ("interpreted_string_literal", "raw_string_literal"):
+                value = self._string(node)
+                if value.lower().startswith(("http://", "https://")):
+                    self.facts.urls.append((value, self.loc(node)))
+
+    def _bind(self, node: Node, scope: _Scope) -> None:
+        """Record imports, bindings, calls and literals, scope by scope."""
+        stack: list[tuple[Node, _Scope, Node | None]] = [(node, scope, None)]
+        while stack:
+            current, scope, guard = stack.pop()
+            kind = current.type
+            if kind == "import_spec":
+                self._import(current)
+                continue
+            if kind in ("function_declaration", "method_declaration", "func_literal"):
+                name = _text(current.child_by_field_name("name"))
+                inner = _Scope(scope, name or scope.name)
+                parameters = current.child_by_field_name("parameters")
+                for child in _walk(parameters) if parameters is not None else ():
+                    if child.type == "identifier":
+                        inner.opaque.add(_text(child))
+                body = current.child_by_field_name("body")
+                if body is not None:
+                    self.scope_of[body.id] = inner
+                    stack.append((body, inner, None))
+                continue
+            if kind in ("short_var_declaration", "assignment_statement"):
+                self._assign(current, scope, guard)
+            elif kind in ("var_spec", "const_spec"):
+                self._declare(current, scope)
+            elif kind == "range_clause":
+                left = current.child_by_field_name("left")
+                for child in _walk(left) if left is not None else ():
+                    if child.type == "identifier":
+                        scope.opaque.add(_text(child))
+            elif kind == "call_expression":
+                self.calls.append((current, scope))
+            elif kind == "composite_literal":
+                self.literals.append((current, scope))
+            if kind == "if_statement":
+                condition = current.child_by_field_name("condition")
+                consequence = current.child_by_field_name("consequence")
+                for child in reversed(current.children):
+                    stack.append((child, scope, condition if child == consequence else guard))
+                continue
+            for child in reversed(current.children):
+                stack.append((child, scope, guard))
+
+    def _import(self, spec: Node) -> None:
+        path = self._string(spec.child_by_field_name("path"))
+        name = spec.child_by_field_name("name")
+        if name is not None and name.type == "dot":
+            self.dot_imports.append(path)
+        elif name is not None and name.type == "blank_identifier":
+            return
+        else:
+            self.imports[_text(name) if name is not None else _package_name(path)] = path
+
+    def _assign(self, node: Node, scope: _Scope, guard: Node | None) -> None:
+        left = _items(node.child_by_field_name("left"))
+        right = _items(node.child_by_field_name("right"))
+        operator = _text(node.child_by_field_name("operator")) or ":="
+        names = [_text(item) if item.type == "identifier" else "" for item in left]
+        if len(right) == 1 and len(left) == 2 and right[0].type == "call_expression":
+            # `v, ok := os.LookupEnv("X")` / `conn, err := grpc.Dial(...)`: the first name
+            if names[0]:
+                scope.bindings[names[0]].append(right[0])
+            if names[1]:
+                scope.opaque.add(names[1])
+            return
+        if len(left) != len(right):
+            scope.opaque.update(n for n in names if n)
+            return
+        for name, value in zip(names, right, strict=True):
+            if not name or name == "_":
+                continue
+            if operator not in ("=", ":="):
+                scope.opaque.add(name)  # `x += ...`
+            elif guard is not None and _guards_default(guard, name):
+                home = scope.lookup(name)
+                (home[0] if home else scope).defaults[name].append(value)
+            else:
+                home = scope.lookup(name) if operator == "=" else None
+                (home[0] if home else scope).bindings[name].append(value)
+
+    def _declare(self, spec: Node, scope: _Scope) -> None:
+        names = [_text(c) for c in spec.children_by_field_name("name") if c.type == "identifier"]
+        values = _items(spec.child_by_field_name("value"))
+        if values and len(values) == len(names):
+            for name, value in zip(names, values, strict=True):
+                scope.bindings[name].append(value)
+        else:
+            scope.opaque.update(names)
+
+    # -- names -----------------------------------------------------------------------------
+
+    def qualified(self, node: Node | None) -> str | None:
+        """`google.golang.org/grpc.Dial` for `grpc.Dial` (or `g.Dial` after an aliased
+        import, or `Dial` after a dot-import of grpc); None for local names."""
+        if node is None:
+            return None
+        if node.type == "selector_expression":
+            operand, member = node.child_by_field_name("operand"), node.child_by_field_name("field")
+            if operand is not None and operand.type == "identifier":
+                package = self.imports.get(_text(operand))
+                if package is not None:
+                    return f"{package}.{_text(member)}"
+            return None
+        if node.type == "identifier" and self.dot_imports:
+            name = _text(node)
+            for package in self.dot_imports:
+                if f"{package}.{name}" in _KNOWN:
+                    return f"{package}.{name}"
+        return None
+
+    def _short(self, name: str) -> str:
+        """`grpc.Dial` for `google.golang.org/grpc.Dial`: how messages name it."""
+        package, _, member = name.rpartition(".")
+        return f"{_package_name(package)}.{member}"
+
+    def loc(self, node: Node) -> Loc:
+        row, column = node.start_point
+        text = self.lines[row] if row < len(self.lines) else b""
+        return Loc(self.path, row + 1, len(text[:column].decode("utf-8", "replace")) + 1)
+
+    # -- values ----------------------------------------------------------------------------
+
+    def value(self, node: Node | None, scope: _Scope, depth: int = 0) -> Any:
+        """A literal, an EnvRef, or UNKNOWN. Durations are in milliseconds."""
+        if node is None or depth > _MAX_DEPTH:
+            return UNKNOWN
+        kind = node.type
+        if kind in ("interpreted_string_literal", "raw_string_literal"):
+            return self._string(node)
+        if kind == "int_literal":
+            try:
+                return int(_text(node).replace("_", ""), 0)
+            except ValueError:
+                return UNKNOWN
+        if kind == "float_literal":
+            try:
+                return float(_text(node).replace("_", ""))
+            except ValueError:
+                return UNKNOWN
+        if kind in ("true", "false"):
+            return kind == "true"
+        if kind == "parenthesized_expression":
+            return self.value(node.named_children[0], scope, depth + 1)
+        if kind == "identifier":
+            return self._name(_text(node), scope, depth)
+        if kind == "selector_expression":
+            name = self.qualified(node)
+            return DURATIONS.get(name or "", UNKNOWN)
+        if kind == "unary_expression" and _text(node.child_by_field_name("operator")) == "&":
+            return self.value(node.child_by_field_name("operand"), scope, depth + 1)
+        if kind == "binary_expression":
+            left = self.value(node.child_by_field_name("left"), scope, depth + 1)
+            right = self.value(node.child_by_field_name("right"), scope, depth + 1)
+            operator = _text(node.child_by_field_name("operator"))
+            if _number(left) and _number(right):
+                return _arithmetic(operator, left, right)
+            return joined([left, right]) if operator == "+" else UNKNOWN
+        if kind == "call_expression":
+            return self._call_value(node, scope, depth)
+        if kind == "composite_literal":
+            return self._composite(node, scope, depth)
+        return UNKNOWN
+
+    def _name(self, name: str, scope: _Scope, depth: int) -> Any:
+        found = scope.lookup(name)
+        if found is None:
+            return UNKNOWN
+        home, bound = found
+        if len(bound) != 1 or name in home.opaque:
+            return UNKNOWN
+        value = self.value(bound[0], home, depth + 1)
+        defaults = home.defaults.get(name, [])
+        if isinstance(value, EnvRef) and value.default is None and len(defaults) == 1:
+            default = self.value(defaults[0], home, depth + 1)
+            return EnvRef(value.name, default if isinstance(default, str) else UNKNOWN)
+        return UNKNOWN if defaults else value
+
+    def _call_value(self, call: Node, scope: _Scope, depth: int) -> Any:
+        name = self.qualified(call.child_by_field_name("function")) or ""
+        args = _items(call.child_by_field_name("arguments"))
+        values = [self.value(a, scope, depth + 1) for a in args]
+        if name in ("os.Getenv", "os.LookupEnv") and values and isinstance(values[0], str):
+            return EnvRef(values[0], None)
+        if name == "fmt.Sprintf" and values and isinstance(values[0], str):
+            return _sprintf(values[0], values[1:])
+        if name == "strconv.Itoa" and values and isinstance(values[0], int):
+            return str(values[0])
+        if name == "time.Duration" and values and _number(values[0]):
+            return values[0]  # a count that a unit multiplies: time.Duration(5) * time.Minute
+        return UNKNOWN
+
+    def _composite(self, node: Node, scope: _Scope, depth: int) -> Any:
+        body = node.child_by_field_name("body")
+        if body is None:
+            return UNKNOWN
+        keyed = [c for c in body.named_children if c.type == "keyed_element"]
+        if keyed:
+            result: dict[str, Any] = {}
+            for element in keyed:
+                key, value = _keyed(element)
+                result[_text(key)] = self.value(value, scope, depth + 1)
+            return result
+        return [
+            self.value(_unwrap(c), scope, depth + 1)
+            for c in body.named_children
+            if c.type == "literal_element"
+        ]
+
+    def _string(self, node: Node | None) -> str:
+        if node is None:
+            return ""
+        text = _text(node)
+        if node.type == "raw_string_literal":
+            return text[1:-1]
+        try:
+            return str(text[1:-1].encode("latin-1", "backslashreplace").decode("unicode_escape"))
+        except UnicodeDecodeError:
+            return text[1:-1]
+
+    # -- facts -------------------------------------------------------------------------------
+
+    def _bound_to(self, call: Node) -> str | None:
+        """`conn` in `conn, err := grpc.Dial(...)`, `s.conn` in `s.conn, err = ...`, `t` in
+        `t := &http.Transport{...}`."""
+        parent = call.parent
+        while parent is not None and parent.type in ("expression_list", "unary_expression"):
+            parent = parent.parent
+        if parent is None or parent.type not in (
+            "short_var_declaration",
+            "assignment_statement",
+            "var_spec",
+        ):
+            return None
+        targets = (
+            parent.children_by_field_name("name")
+            if parent.type == "var_spec"
+            else _items(parent.child_by_field_name("left"))
+        )
+        return _text(targets[0]) if targets else None
+
+    def _long_lived(self, call: Node, scope: _Scope, name: str | None) -> bool:
+        """Made once and kept: at package level, in a function that runs once (main, init,
+        New...), stored in a struct field; not when the same function closes it with
+        `defer x.Close()` (a connection per call)."""
+        if scope.parent is None:
+            return True
+        function = scope.name
+        if name and not ONCE.match(function or ""):
+            body = _enclosing_body(call)
+            if body is not None and f"defer {name}.Close()" in _text(body):
+                return False
+        return bool(ONCE.match(function or "") or (name and "." in name))
+
+    def _channel(self, call: Node, name: str, scope: _Scope) -> None:
+        target_at, scheme = CHANNEL_FACTORIES[name]
+        args = _items(call.child_by_field_name("arguments"))
+        target = self.value(args[target_at], scope) if len(args) > target_at else UNKNOWN
+        bound = self._bound_to(call)
+        self.facts.channels.append(
+            Channel(
+                loc=self.loc(call),
+                factory=self._short(name),
+                target=target,
+                options=self._dial_options(args[target_at + 1 :], scope),
+                long_lived=self._long_lived(call, scope, bound),
+                default_scheme=scheme,
+            )
+        )
+
+    def _dial_options(self, args: list[Node], scope: _Scope) -> Options:
+        entries: list[Option] = []
+        complete = True
+        for arg in self._spread(args, scope):
+            if arg is None:
+                complete = False
+                continue
+            name = (
+                self.qualified(arg.child_by_field_name("function"))
+                if arg.type == "call_expression"
+                else None
+            )
+            inner = _items(arg.child_by_field_name("arguments")) if name else []
+            if name == f"{GRPC}.WithDefaultServiceConfig" and inner:
+                entries.append(
+                    Option("grpc.service_config", self.value(inner[0], scope), self.loc(arg))
+                )
+            elif name == f"{GRPC}.WithBalancerName" and inner:
+                entries.append(
+                    Option("grpc.lb_policy_name", self.value(inner[0], scope), self.loc(arg))
+                )
+            elif name is None or not name.startswith(GRPC):
+                complete = False  # an option made elsewhere may set the policy
+        return Options(complete, tuple(entries), given=bool(args))
+
+    def _spread(self, args: list[Node], scope: _Scope) -> Iterator[Node | None]:
+        """The option expressions, `opts...` followed to the slice literal it names (None
+        for what cannot be followed)."""
+        for arg in args:
+            if arg.type != "variadic_argument":
+                yield arg
+                continue
+            inner = arg.named_children[0] if arg.named_children else None
+            found = (
+                scope.lookup(_text(inner))
+                if inner is not None and inner.type == "identifier"
+                else None
+            )
+            bound = found[1] if found else []
+            if len(bound) == 1 and bound[0].type == "composite_literal":
+                body = bound[0].child_by_field_name("body")
+                for element in body.named_children if body is not None else []:
+                    yield _unwrap(element)
+            else:
+                yield None
+
+    def _server(self, call: Node, scope: _Scope) -> Server:
+        entries: list[Option] = []
+        complete = True
+        args = _items(call.child_by_field_name("arguments"))
+        for arg in self._spread(args, scope):
+            name = (
+                self.qualified(arg.child_by_field_name("function"))
+                if arg is not None and arg.type == "call_expression"
+                else None
+            )
+            if arg is None or name is None or not name.startswith(GRPC):
+                complete = False
+                continue
+            if name != f"{GRPC}.KeepaliveParams":
+                continue
+            inner = _items(arg.child_by_field_name("arguments"))
+            literal = _literal_of(inner[0], scope) if inner else None
+            if literal is None:
+                complete = False
+                continue
+            for element in _keyed_elements(literal):
+                key, value = _keyed(element)
+                option = SERVER_PARAMETERS.get(_text(key))
+                if option is not None:
+                    entries.append(Option(option, self.value(value, scope), self.loc(element)))
+        server = Server(
+            loc=self.loc(call),
+            factory=self._short(f"{GRPC}.NewServer"),
+            options=Options(complete, tuple(entries), given=bool(args)),
+            name=self._bound_to(call),
+        )
+        self.facts.servers.append(server)
+        return server
+
+    def _method(self, call: Node, scope: _Scope, servers: dict[str, Server]) -> None:
+        function = call.child_by_field_name("function")
+        if function is None or function.type != "selector_expression":
+            return
+        receiver = _text(function.child_by_field_name("operand"))
+        method = _text(function.child_by_field_name("field"))
+        if receiver not in servers:
+            if method == "SetConnMaxLifetime":
+                self._lifetime(receiver, call, scope)
+            return
+        if method == "Serve":
+            self.facts.starts.add(receiver)
+            self.facts.waits.append(Wait(self.loc(call), receiver, "Serve()"))
+            args = _items(call.child_by_field_name("arguments"))
+            listener = self._listener(args[0], scope) if args else None
+            if listener is not None:
+                address = self.value(listener[1], scope)
+                self.facts.listens.append(Listen(receiver, address, self.loc(listener[0])))
+        elif method == "GracefulStop":
+            self.facts.stops.append(Stop(self.loc(call), receiver, math.inf, False))
+        elif method == "Stop":
+            self.facts.stops.append(Stop(self.loc(call), receiver, 0, False))
+
+    def _listener(self, node: Node, scope: _Scope) -> tuple[Node, Node] | None:
+        """The `net.Listen("tcp", addr)` call a `Serve(lis)` argument comes from, and addr."""
+        if node.type == "identifier":
+            found = scope.lookup(_text(node))
+            if found is None or len(found[1]) != 1:
+                return None
+            node = found[1][0]
+        if (
+            node.type != "call_expression"
+            or self.qualified(node.child_by_field_name("function")) != "net.Listen"
+        ):
+            return None
+        args = _items(node.child_by_field_name("arguments"))
+        return (node, args[1]) if len(args) == 2 else None
+
+    def _signal(self, call: Node, scope: _Scope) -> None:
+        args = _items(call.child_by_field_name("arguments"))[1:]
+        names = [self.qualified(a) or _text(a) for a in args]
+        if not args or any(n in SIGTERM or n.endswith("SIGTERM") for n in names):
+            self.facts.sigterm_handlers.append(self.loc(call))  # no signals: every signal
+
+    def _db(self, call: Node, scope: _Scope) -> None:
+        args = _items(call.child_by_field_name("arguments"))
+        name = self._bound_to(call)
+        self.facts.db_pools.append(
+            DbPool(
+                loc=self.loc(call),
+                factory="sql.Open",
+                long_lived=self._long_lived(call, scope, name),
+                url=self.value(args[1], scope) if len(args) > 1 else UNKNOWN,
+                lifetime=None,
+                lifetime_arg="SetConnMaxLifetime",
+            )
+        )
+        if name:
+            self.pools[name] = len(self.facts.db_pools) - 1
+
+    def _lifetime(self, receiver: str, call: Node, scope: _Scope) -> None:
+        index = self.pools.get(receiver)
+        args = _items(call.child_by_field_name("arguments"))
+        if index is not None and args:
+            pool = self.facts.db_pools[index]
+            value = self.value(args[0], scope)
+            self.facts.db_pools[index] = DbPool(
+                pool.loc, pool.factory, pool.long_lived, pool.url, value, pool.lifetime_arg
+            )
+
+    def _http(self, literal: Node, scope: _Scope) -> None:
+        kind = literal.child_by_field_name("type")
+        name = self._type_name(kind)
+        if name not in ("net/http.Transport", "net/http.Client"):
+            return
+        fields = self._composite(literal, scope, 0)
+        fields = fields if isinstance(fields, dict) else {}
+        if name == "net/http.Client" and "Transport" in fields:
+            return  # the Transport literal it holds is the pool, reported once
+        bound = self._bound_to(literal)
+        self.facts.http_clients.append(
+            HttpClient(
+                loc=self.loc(literal),
+                factory="http.Transport" if name.endswith("Transport") else "http.Client",
+                long_lived=self._long_lived(literal, scope, bound),
+                http2=fields.get("ForceAttemptHTTP2") is True,
+                base_url=None,
+                reuse_disabled=fields.get("DisableKeepAlives") is True,
+            )
+        )
+
+    def _type_name(self, node: Node | None) -> str | None:
+        if node is None or node.type != "qualified_type":
+            return None
+        package = self.imports.get(_text(node.child_by_field_name("package")))
+        return f"{package}.{_text(node.child_by_field_name('name'))}" if package else None
+
+
+_KNOWN = frozenset(
+    {
+        *CHANNEL_FACTORIES,
+        f"{GRPC}.NewServer",
+        f"{GRPC}.KeepaliveParams",
+        f"{GRPC}.WithDefaultServiceConfig",
+        f"{GRPC}.WithBalancerName",
+    }
+)
+
+
+def _package_name(path: str) -> str:
+    """The name a package is imported under by default: its path's last element, a major
+    version suffix skipped (`github.com/jackc/pgx/v5` -> `pgx`, `gopkg.in/yaml.v3` -> `yaml`)."""
+    parts = path.split("/")
+    last = parts[-1]
+    if re.fullmatch(r"v\d+", last) and len(parts) > 1:
+        last = parts[-2]
+    return re.sub(r"\.v\d+$", "", last).replace("-", "_")
+
+
+def _items(node: Node | None) -> list[Node]:
+    """The expressions of an expression or argument list."""
+    if node is None:
+        return []
+    if node.type in ("expression_list", "argument_list"):
+        return [c for c in node.named_children if c.type != "comment"]
+    return [node]
+
+
+def _unwrap(element: Node) -> Node:
+    return (
+        element.named_children[0]
+        if element.type == "literal_element" and element.named_children
+        else element
+    )
+
+
+def _keyed(element: Node) -> tuple[Node, Node]:
+    key, value = element.child_by_field_name("key"), element.child_by_field_name("value")
+    if key is None or value is None:
+        key, value = element.named_children[0], element.named_children[-1]
+    return _unwrap(key), _unwrap(value)
+
+
+def _keyed_elements(literal: Node) -> list[Node]:
+    body = literal.child_by_field_name("body")
+    return [c for c in body.named_children if c.type == "keyed_element"] if body else []
+
+
+def _literal_of(node: Node, scope: _Scope) -> Node | None:
+    """The composite literal an expression is, or names (`&x`, a variable bound once)."""
+    for _ in range(_MAX_DEPTH):
+        if node.type == "unary_expression":
+            operand = node.child_by_field_name("operand")
+            if operand is None:
+                return None
+            node = operand
+        elif node.type == "identifier":
+            found = scope.lookup(_text(node))
+            if found is None or len(found[1]) != 1:
+                return None
+            node = found[1][0]
+        else:
+            return node if node.type == "composite_literal" else None
+    return None
+
+
+def _enclosing_body(node: Node) -> Node | None:
+    parent = node.parent
+    while parent is not None and parent.type != "block":
+        parent = parent.parent
+    while (
+        parent is not None
+        and parent.parent is not None
+        and parent.parent.type
+        not in (
+            "function_declaration",
+            "method_declaration",
+            "func_literal",
+        )
+    ):
+        parent = parent.parent
+    return parent
+
+
+def _guards_default(condition: Node, name: str) -> bool:
+    """`x == ""` or `!ok`: the assignment under it gives `x` its default."""
+    text = re.sub(r"\s+", "", _text(condition))
+    return text in (f'{name}==""', f'""=={name}', "!ok", f"len({name})==0")
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _arithmetic(operator: str, left: float, right: float) -> Any:
+    if operator == "*":
+        return left * right
+    if operator == "+":
+        return left + right
+    if operator == "-":
+        return left - right
+    if operator == "/" and right:
+        return left / right
+    return UNKNOWN
+
+
+def _sprintf(template: str, values: list[Any]) -> Any:
+    """`fmt.Sprintf("%s:%d", host, port)` with %s, %d and %v; others leave it unknown."""
+    parts: list[Any] = []
+    pieces = re.split(r"(%[sdv%])", template)
+    remaining = iter(values)
+    for piece in pieces:
+        if piece == "%%":
+            parts.append("%")
+        elif piece in ("%s", "%d", "%v"):
+            value = next(remaining, UNKNOWN)
+            parts.append(str(value) if _number(value) else value)
+        elif "%" in piece:
+            return UNKNOWN
+        else:
+            parts.append(piece)
+    return joined(parts)
