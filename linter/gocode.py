@@ -179,6 +179,7 @@ class _Collector:
         self.calls: list[tuple[Node, _Scope]] = []
         self.literals: list[tuple[Node, _Scope]] = []  # composite literals (http.Transport)
         self.pools: dict[str, int] = {}  # a sql.DB variable -> its pool in facts.db_pools
+        self.health: set[str] = set()  # variables holding a health.NewServer()
 
     # -- driving -------------------------------------------------------------------------
 
@@ -199,6 +200,7 @@ class _Collector:
                 self._db(call, scope)
             elif name == f"{HEALTH}.NewServer":
                 self.facts.health_servicers.append(HealthServicer(self.loc(call), None))
+                self.health.add(self._bound_to(call) or "")
         for call, scope in self.calls:
             self._method(call, scope, servers)
         for literal, scope in self.literals:
@@ -569,6 +571,8 @@ class _Collector:
         if receiver not in servers:
             if method == "SetConnMaxLifetime":
                 self._lifetime(receiver, call, scope)
+            elif method == "Shutdown" and receiver in self.health:  # every service NOT_SERVING
+                self.facts.health_drains.append(self.loc(call))
             return
         if method == "Serve":
             self.facts.starts.add(receiver)

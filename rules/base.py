@@ -29,7 +29,7 @@ from k8slb.yamltree import Pos
 class Example:
     """Input for a rule and how many findings of that rule it must give (0: clean).
 
-    `source` is YAML, or Python when `language` says so; `manifests` is YAML that a
+    `source` is YAML, or Python or Go when `language` says so; `manifests` is YAML that a
     Python example is linted together with (the cross-file rules)."""
 
     source: str
@@ -43,7 +43,7 @@ class Example:
 
     def files(self) -> dict[str, str]:
         """The files the example stands for, by name."""
-        main = {"yaml": "manifest.yaml", "python": "app.py"}[self.language]
+        main = {"yaml": "manifest.yaml", "python": "app.py", "go": "main.go"}[self.language]
         files = {main: self.source}
         if self.manifests:
             files["manifests.yaml"] = self.manifests

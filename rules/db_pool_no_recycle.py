@@ -112,6 +112,21 @@ class DbPoolNoRecycle(Rule):
             language="python",
             title="SQLite",
         ),
+        Example(
+            'package main\n\nimport (\n\t"database/sql"\n\t"os"\n)\n\n'
+            'var db, _ = sql.Open("pgx", os.Getenv("DATABASE_URL"))\n',
+            language="go",
+            title="in Go",
+        ),
+        Example(
+            'package main\n\nimport (\n\t"database/sql"\n\t"os"\n\t"time"\n)\n\n'
+            "func main() {\n"
+            '\tdb, _ := sql.Open("pgx", os.Getenv("DATABASE_URL"))\n'
+            "\tdb.SetConnMaxLifetime(30 * time.Minute)\n}\n",
+            findings=0,
+            language="go",
+            title="in Go, SetConnMaxLifetime",
+        ),
     )
 
     def check(self, context: Context) -> Iterator[Finding]:

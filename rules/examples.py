@@ -88,3 +88,41 @@ SIGTERM_HANDLER = (
 def grpc_server(options: str = "", before_wait: str = "") -> str:
     """A grpcio server started in `serve()`; `options` follows the thread pool argument."""
     return GRPC_SERVER.format(options=options, before_wait=before_wait)
+
+
+GO_SERVER = """\
+package main
+
+import (
+	"net"
+{imports}
+	"google.golang.org/grpc"
+)
+
+func main() {{
+	lis, _ := net.Listen("tcp", ":50051")
+	server := grpc.NewServer({options})
+{before_serve}	server.Serve(lis)
+}}
+"""
+GO_MAX_AGE = (
+    "grpc.KeepaliveParams(keepalive.ServerParameters{\n"
+    "\t\tMaxConnectionAge:      5 * time.Minute,\n"
+    "\t\tMaxConnectionAgeGrace: 30 * time.Second,\n"
+    "\t})"
+)
+GO_KEEPALIVE_IMPORTS = '\t"time"\n\n\t"google.golang.org/grpc/keepalive"'
+GO_SIGTERM = (
+    "\tgo func() {\n"
+    "\t\tstop := make(chan os.Signal, 1)\n"
+    "\t\tsignal.Notify(stop, syscall.SIGTERM)\n"
+    "\t\t<-stop\n"
+    "\t\tserver.GracefulStop()\n"
+    "\t}()\n"
+)
+GO_SIGNAL_IMPORTS = '\t"os"\n\t"os/signal"\n\t"syscall"'
+
+
+def go_server(options: str = "", before_serve: str = "", imports: str = "") -> str:
+    """A grpc-go server started in `main()`; `options` are grpc.NewServer's arguments."""
+    return GO_SERVER.format(options=options, before_serve=before_serve, imports=imports)

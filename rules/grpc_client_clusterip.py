@@ -88,6 +88,23 @@ def retarget(
     return target, edits
 
 
+_GO_CLIENT = """\
+package main
+
+import (
+	"os"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+)
+
+var conn, _ = grpc.NewClient(
+	os.Getenv("BACKEND_ADDR"),
+	grpc.WithTransportCredentials(insecure.NewCredentials()),
+)
+"""
+
+
 class GrpcClientClusterIp(Rule):
     """A gRPC channel dials a ClusterIP Service, where its calls stay on one pod.
 
@@ -157,6 +174,12 @@ class GrpcClientClusterIp(Rule):
             + BACKEND
             + CLIENT,
             title="the Service is headless",
+        ),
+        Example(
+            _GO_CLIENT,
+            language="go",
+            manifests=GRPC_SERVICE + BACKEND + CLIENT,
+            title="in Go, the address from the Deployment's env",
         ),
     )
 

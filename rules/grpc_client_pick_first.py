@@ -22,6 +22,22 @@ channel = grpc.insecure_channel("dns:///backend.default.svc.cluster.local:50051"
 ROUND_ROBIN = """'{"loadBalancingConfig": [{"round_robin": {}}]}'"""
 
 
+_GO_DIAL = """\
+package main
+
+import (
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+)
+
+var conn, _ = grpc.Dial(
+	"backend.default.svc.cluster.local:50051",
+	grpc.WithTransportCredentials(insecure.NewCredentials()),
+	grpc.WithDefaultServiceConfig(`{"loadBalancingConfig": [{"round_robin": {}}]}`),
+)
+"""
+
+
 class GrpcClientPickFirst(Rule):
     """A long-lived gRPC channel to a cluster DNS name uses pick_first.
 
@@ -91,6 +107,18 @@ class GrpcClientPickFirst(Rule):
             language="python",
             title="a target k8slb cannot know",
         ),
+        Example(
+            _GO_DIAL,
+            language="go",
+            manifests=_HEADLESS + BACKEND,
+            title="in Go: grpc.Dial with no scheme is passthrough, one address",
+        ),
+        Example(
+            _GO_DIAL.replace('"backend.default', '"dns:///backend.default'),
+            findings=0,
+            language="go",
+            title="in Go, dns:/// and round_robin",
+        ),
     )
 
     def check(self, context: Context) -> Iterator[Finding]:
@@ -135,11 +163,11 @@ class GrpcClientPickFirst(Rule):
                     yield self.python_finding(
                         channel.loc,
                         (
-                            f"gRPC channel to {what} gets one address: {channel.factory} "
-                            "resolves it with the system resolver",
+                            f"{channel.factory}() to {address.host!r} gets one address, whatever "
+                            "the policy",
                             f"it dials {address.text!r}{how} with no scheme, which "
-                            f"{channel.factory} reads as passthrough: gRPC sees one address, so "
-                            "every call goes to one pod whatever the policy",
+                            f"{channel.factory} reads as passthrough: the system resolver hands "
+                            "gRPC one address, so every call goes to one pod",
                             f"dial dns:///{address.host}"
                             + (f":{address.port}" if address.port else "")
                             + " (grpc.NewClient's default) with round_robin",

@@ -4,6 +4,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+from k8slb import wording
 from k8slb.codefacts import Loc
 from k8slb.findings import Finding, FixInfo, Severity
 from k8slb.fixing.edits import PythonEdit
@@ -112,10 +113,19 @@ class GrpcLbConfigInvalid(Rule):
             findings=0,
             language="python",
         ),
+        Example(
+            'package main\n\nimport "google.golang.org/grpc"\n\n'
+            'var conn, _ = grpc.NewClient("dns:///backend:50051",\n'
+            '\tgrpc.WithDefaultServiceConfig(`{"loadBalancingConfig": [{"roundrobin": {}}]}`))\n',
+            language="go",
+            title="in Go, an unknown policy",
+        ),
     )
 
     def check(self, context: Context) -> Iterator[Finding]:
         for facts in context.code():
+            config_name = wording.option(facts.language, SERVICE_CONFIG)
+            name_option = wording.option(facts.language, LB_POLICY_NAME)
             for channel in facts.channels:
                 options = channel.options
                 config, by_name = options.get(SERVICE_CONFIG), options.get(LB_POLICY_NAME)
@@ -127,7 +137,7 @@ class GrpcLbConfigInvalid(Rule):
                         edits = [_set_value(config.loc, as_json)] if as_json else []
                         yield self.python_finding(
                             config.loc,
-                            (f"grpc.service_config {problem[0]}", *problem[1:]),
+                            (f"{config_name} {problem[0]}", *problem[1:]),
                             fix=FixInfo(True, True, "write the service config as a JSON string"),
                             edits=edits,
                         )
@@ -138,7 +148,7 @@ class GrpcLbConfigInvalid(Rule):
                     yield self.python_finding(
                         by_name.loc,
                         (
-                            f"grpc.lb_policy_name {by_name.value!r} is no policy gRPC knows"
+                            f"{name_option} {by_name.value!r} is no policy gRPC knows"
                             + (f" (did you mean {hint!r}?)" if hint else ""),
                             "gRPC logs an error and silently uses pick_first",
                         ),
@@ -149,7 +159,7 @@ class GrpcLbConfigInvalid(Rule):
                     yield self.python_finding(
                         by_name.loc,
                         (
-                            f"grpc.lb_policy_name {by_name.value!r} is overridden by the service "
+                            f"{name_option} {by_name.value!r} is overridden by the service "
                             f"config's {config_policy!r}",
                             f"the channel uses {config_policy}",
                             "keep one setting",

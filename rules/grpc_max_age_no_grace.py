@@ -6,7 +6,13 @@ from k8slb import wording
 from k8slb.findings import Finding, FixInfo, Severity
 from k8slb.grpc_options import INT_MAX, MAX_AGE, MAX_AGE_GRACE
 from k8slb.rules.base import Context, Example, Rule
-from k8slb.rules.examples import MAX_AGE_OPTIONS, grpc_server
+from k8slb.rules.examples import (
+    GO_KEEPALIVE_IMPORTS,
+    GO_MAX_AGE,
+    MAX_AGE_OPTIONS,
+    go_server,
+    grpc_server,
+)
 from k8slb.rules.fixes import add_options
 
 
@@ -41,6 +47,16 @@ class GrpcMaxAgeNoGrace(Rule):
             grpc_server(', options=[("grpc.max_connection_age_ms", 300_000)]'), language="python"
         ),
         Example(grpc_server(MAX_AGE_OPTIONS), findings=0, language="python"),
+        Example(
+            go_server(
+                "grpc.KeepaliveParams(keepalive.ServerParameters{\n"
+                "\t\tMaxConnectionAge: 5 * time.Minute,\n\t})",
+                imports=GO_KEEPALIVE_IMPORTS,
+            ),
+            language="go",
+            title="in Go",
+        ),
+        Example(go_server(GO_MAX_AGE, imports=GO_KEEPALIVE_IMPORTS), findings=0, language="go"),
     )
 
     def check(self, context: Context) -> Iterator[Finding]:

@@ -6,7 +6,13 @@ from k8slb import wording
 from k8slb.findings import Finding, FixInfo, Related, Severity
 from k8slb.fixing.edits import PythonEdit
 from k8slb.rules.base import Context, Example, Rule
-from k8slb.rules.examples import SIGTERM_HANDLER, grpc_server
+from k8slb.rules.examples import (
+    GO_SIGNAL_IMPORTS,
+    GO_SIGTERM,
+    SIGTERM_HANDLER,
+    go_server,
+    grpc_server,
+)
 
 _KEYBOARD_ONLY = grpc_server().replace(
     "    server.wait_for_termination()\n",
@@ -72,6 +78,13 @@ class GrpcNoGracefulShutdown(Rule):
             findings=0,
             language="python",
             title="handlers registered in a loop",
+        ),
+        Example(go_server(), language="go", title="in Go"),
+        Example(
+            go_server(before_serve=GO_SIGTERM, imports=GO_SIGNAL_IMPORTS),
+            findings=0,
+            language="go",
+            title="in Go, with signal.Notify and GracefulStop",
         ),
     )
 

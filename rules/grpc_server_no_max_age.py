@@ -6,7 +6,13 @@ from k8slb import wording
 from k8slb.findings import Finding, FixInfo, Severity
 from k8slb.grpc_options import INT_MAX, MAX_AGE, MAX_AGE_GRACE
 from k8slb.rules.base import Context, Example, Rule
-from k8slb.rules.examples import MAX_AGE_OPTIONS, grpc_server
+from k8slb.rules.examples import (
+    GO_KEEPALIVE_IMPORTS,
+    GO_MAX_AGE,
+    MAX_AGE_OPTIONS,
+    go_server,
+    grpc_server,
+)
 from k8slb.rules.fixes import add_options
 
 
@@ -53,6 +59,13 @@ class GrpcServerNoMaxAge(Rule):
             findings=0,
             language="python",
             title="options k8slb cannot follow",
+        ),
+        Example(go_server(), language="go", title="in Go"),
+        Example(
+            go_server(GO_MAX_AGE, imports=GO_KEEPALIVE_IMPORTS),
+            findings=0,
+            language="go",
+            title="in Go, with keepalive.ServerParameters",
         ),
     )
 

@@ -5,6 +5,7 @@ from collections.abc import Iterator
 from k8slb import wording
 from k8slb.findings import Finding, Severity
 from k8slb.rules.base import Context, Example, Rule
+from k8slb.rules.examples import GO_SIGNAL_IMPORTS, GO_SIGTERM, go_server
 
 _STANDARD = """\
 from grpc_health.v1 import health, health_pb2_grpc
@@ -64,6 +65,31 @@ class HealthAlwaysServing(Rule):
         Example(_STANDARD, language="python"),
         Example(_CUSTOM, language="python", title="a Check that always says SERVING"),
         Example(_DRAINING, findings=0, language="python"),
+        Example(
+            go_server(
+                before_serve="\thealthServer := health.NewServer()\n"
+                "\thealthpb.RegisterHealthServer(server, healthServer)\n",
+                imports='\t"google.golang.org/grpc/health"\n'
+                '\thealthpb "google.golang.org/grpc/health/grpc_health_v1"',
+            ),
+            language="go",
+            title="in Go",
+        ),
+        Example(
+            go_server(
+                before_serve="\thealthServer := health.NewServer()\n"
+                "\thealthpb.RegisterHealthServer(server, healthServer)\n"
+                + GO_SIGTERM.replace(
+                    "\t\tserver.GracefulStop",
+                    "\t\thealthServer.Shutdown()\n\t\tserver.GracefulStop",
+                ),
+                imports=GO_SIGNAL_IMPORTS + '\n\t"google.golang.org/grpc/health"\n'
+                '\thealthpb "google.golang.org/grpc/health/grpc_health_v1"',
+            ),
+            findings=0,
+            language="go",
+            title="in Go, Shutdown() on SIGTERM",
+        ),
     )
 
     def check(self, context: Context) -> Iterator[Finding]:

@@ -72,6 +72,15 @@ class HttpPoolNoLifetime(Rule):
             language="python",
             title="no connection reuse",
         ),
+        Example(
+            'package main\n\nimport (\n\t"net/http"\n\t"time"\n)\n\n'
+            "var client = &http.Client{\n"
+            "\tTransport: &http.Transport{IdleConnTimeout: 90 * time.Second},\n}\n\n"
+            "func stock() (*http.Response, error) {\n"
+            '\treturn client.Get("http://inventory.shop.svc.cluster.local/stock")\n}\n',
+            language="go",
+            title="in Go",
+        ),
     )
 
     def check(self, context: Context) -> Iterator[Finding]:

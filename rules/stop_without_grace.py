@@ -6,7 +6,7 @@ from k8slb import wording
 from k8slb.findings import Finding, FixInfo, Severity
 from k8slb.fixing.edits import PythonEdit
 from k8slb.rules.base import Context, Example, Rule
-from k8slb.rules.examples import grpc_server
+from k8slb.rules.examples import GO_SIGNAL_IMPORTS, GO_SIGTERM, go_server, grpc_server
 
 _HANDLER = (
     "    import signal\n\n"
@@ -50,6 +50,19 @@ class StopWithoutGrace(Rule):
             grpc_server(before_wait=_HANDLER.format(grace="grace=25")),
             findings=0,
             language="python",
+        ),
+        Example(
+            go_server(
+                before_serve=GO_SIGTERM.replace("GracefulStop", "Stop"), imports=GO_SIGNAL_IMPORTS
+            ),
+            language="go",
+            title="in Go",
+        ),
+        Example(
+            go_server(before_serve=GO_SIGTERM, imports=GO_SIGNAL_IMPORTS),
+            findings=0,
+            language="go",
+            title="in Go, GracefulStop",
         ),
     )
 

@@ -1,0 +1,220 @@
+"""The Go front-end: Go source read into the same facts the rules read for Python."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+from k8slb.codefacts import UNKNOWN, CodeFacts, EnvRef
+from k8slb.gocode import analyse_go
+
+from tests.helpers import lint_files
+
+
+def facts(
+    body: str, imports: str = '"google.golang.org/grpc"', path: str = "svc/main.go"
+) -> CodeFacts:
+    source = f"package main\n\nimport (\n{imports}\n)\n\n{body}\n"
+    return analyse_go(path, source.encode())
+
+
+def target(body: str, imports: str = '"os"\n\t"fmt"\n\t"google.golang.org/grpc"') -> object:
+    [channel] = facts(body, imports).channels
+    return channel.target
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ('const addr = "backend:50051"\nvar c, _ = grpc.NewClient(addr)', "backend:50051"),
+        (
+            'const host = "backend"\nconst port = 50051\n'
+            'var c, _ = grpc.NewClient(fmt.Sprintf("%s:%d", host, port))',
+            "backend:50051",
+        ),
+        ('var c, _ = grpc.NewClient("dns:///" + "backend" + ":50051")', "dns:///backend:50051"),
+        ('var c, _ = grpc.NewClient(os.Getenv("ADDR"))', EnvRef("ADDR", None)),
+        (
+            'func main() {\n\taddr := os.Getenv("ADDR")\n\tif addr == "" {\n'
+            '\t\taddr = "backend:50051"\n\t}\n\tc, _ := grpc.NewClient(addr)\n\t_ = c\n}',
+            EnvRef("ADDR", "backend:50051"),
+        ),
+        (
+            'func main() {\n\taddr, ok := os.LookupEnv("ADDR")\n\tif !ok {\n'
+            '\t\taddr = "backend:50051"\n\t}\n\tc, _ := grpc.NewClient(addr)\n\t_ = c\n}',
+            EnvRef("ADDR", "backend:50051"),
+        ),
+        (
+            'func main() {\n\tc, _ := grpc.NewClient(os.Getenv("HOST") + ":50051")\n\t_ = c\n}',
+            EnvRef("HOST", None, suffix=":50051"),
+        ),
+        ("func dial(addr string) {\n\tc, _ := grpc.NewClient(addr)\n\t_ = c\n}", UNKNOWN),
+    ],
+    ids=[
+        "const",
+        "sprintf",
+        "concatenation",
+        "getenv",
+        "default",
+        "lookupenv",
+        "env-suffix",
+        "param",
+    ],
+)
+def test_targets_are_followed_through_go_values(body: str, expected: object) -> None:
+    assert target(body) == expected
+
+
+def test_imports_aliases_and_dot_imports() -> None:
+    aliased = facts('var c, _ = g.Dial("x:1")', 'g "google.golang.org/grpc"')
+    assert [c.factory for c in aliased.channels] == ["grpc.Dial"]
+    dotted = facts('var c, _ = Dial("x:1")', '. "google.golang.org/grpc"')
+    assert [c.factory for c in dotted.channels] == ["grpc.Dial"]
+    local = facts('func Dial(s string) {}\nvar c = Dial("x:1")', '"fmt"')
+    assert local.channels == []
+
+
+def test_dial_defaults_to_passthrough_and_new_client_to_dns() -> None:
+    found = facts(
+        'var a, _ = grpc.Dial("x:1")\nvar b, _ = grpc.DialContext(ctx, "x:1")\n'
+        'var c, _ = grpc.NewClient("x:1")'
+    )
+    assert [(c.factory, c.default_scheme, c.target) for c in found.channels] == [
+        ("grpc.Dial", "passthrough", "x:1"),
+        ("grpc.DialContext", "passthrough", "x:1"),
+        ("grpc.NewClient", "dns", "x:1"),
+    ]
+
+
+def test_a_channel_closed_by_defer_in_its_function_is_per_call() -> None:
+    body = (
+        'func get() {\n\tconn, _ := grpc.NewClient("x:1")\n\tdefer conn.Close()\n}\n'
+        'func main() {\n\tconn, _ := grpc.NewClient("y:1")\n\tdefer conn.Close()\n}\n'
+        'var kept, _ = grpc.NewClient("z:1")'
+    )
+    assert [(c.target, c.long_lived) for c in facts(body).channels] == [
+        ("x:1", False),
+        ("y:1", True),
+        ("z:1", True),
+    ]
+
+
+def test_dial_options_service_config_and_what_cannot_be_followed() -> None:
+    body = (
+        'var opts = []grpc.DialOption{grpc.WithDefaultServiceConfig(`{"loadBalancingConfig": '
+        '[{"round_robin": {}}]}`)}\n'
+        'var a, _ = grpc.NewClient("x:1", opts...)\n'
+        'var b, _ = grpc.NewClient("x:1", dialOptions()...)\n'
+        'var c, _ = grpc.NewClient("x:1", grpc.WithBalancerName("round_robin"))'
+    )
+    a, b, c = facts(body).channels
+    config = a.options.get("grpc.service_config")
+    assert config is not None and "round_robin" in config.value and a.options.complete
+    assert not b.options.complete
+    by_name = c.options.get("grpc.lb_policy_name")
+    assert by_name is not None and by_name.value == "round_robin"
+
+
+def test_server_keepalive_parameters_in_milliseconds() -> None:
+    body = (
+        "var params = keepalive.ServerParameters{\n"
+        "\tMaxConnectionAge:      time.Duration(5) * time.Minute,\n"
+        "\tMaxConnectionAgeGrace: 30 * time.Second,\n}\n"
+        "func main() {\n\ts := grpc.NewServer(grpc.KeepaliveParams(params))\n"
+        '\tlis, _ := net.Listen("tcp", ":"+os.Getenv("PORT"))\n\ts.Serve(lis)\n}'
+    )
+    imports = (
+        '"net"\n\t"os"\n\t"time"\n\t"google.golang.org/grpc"\n\t"google.golang.org/grpc/keepalive"'
+    )
+    found = facts(body, imports)
+    [server] = found.servers
+    age, grace = (
+        server.options.get("grpc.max_connection_age_ms"),
+        server.options.get("grpc.max_connection_age_grace_ms"),
+    )
+    assert age is not None and age.value == 300_000 and server.options.complete
+    assert grace is not None and grace.value == 30_000
+    assert found.starts == {"s"} and [w.how for w in found.waits] == ["Serve()"]
+    [listen] = found.listens
+    assert listen.address == EnvRef("PORT", None, prefix=":")
+
+
+def test_an_option_made_elsewhere_leaves_the_server_options_incomplete() -> None:
+    [server] = facts("var s = grpc.NewServer(serverOptions()...)").servers
+    assert not server.options.complete
+
+
+def test_stops_and_sigterm_handling() -> None:
+    body = (
+        "func main() {\n\ts := grpc.NewServer()\n"
+        "\tch := make(chan os.Signal, 1)\n\tsignal.Notify(ch, os.Interrupt)\n"
+        "\tsignal.Notify(ch, syscall.SIGINT, syscall.SIGTERM)\n"
+        "\tctx, _ := signal.NotifyContext(context.Background(), unix.SIGTERM)\n"
+        "\tsignal.Notify(ch)\n\t_ = ctx\n\ts.GracefulStop()\n\ts.Stop()\n}"
+    )
+    imports = (
+        '"context"\n\t"os"\n\t"os/signal"\n\t"syscall"\n\t"golang.org/x/sys/unix"\n'
+        '\t"google.golang.org/grpc"'
+    )
+    found = facts(body, imports)
+    assert [loc.line for loc in found.sigterm_handlers] == [16, 17, 18], "not os.Interrupt alone"
+    assert [(s.server, s.grace) for s in found.stops] == [("s", math.inf), ("s", 0)]
+
+
+def test_database_pools_and_their_lifetime() -> None:
+    body = (
+        'var db, _ = sql.Open("pgx", os.Getenv("DATABASE_URL"))\n'
+        "func init() {\n\tdb.SetConnMaxLifetime(30 * time.Minute)\n}"
+    )
+    [pool] = facts(body, '"database/sql"\n\t"os"\n\t"time"').db_pools
+    assert pool.lifetime == 1_800_000 and pool.url == EnvRef("DATABASE_URL", None)
+
+
+def test_http_transports_kept_or_per_call() -> None:
+    body = (
+        "var shared = &http.Transport{IdleConnTimeout: 90 * time.Second}\n"
+        "func get() {\n\tt := &http.Transport{DisableKeepAlives: true}\n\t_ = t\n}"
+    )
+    kept, once = facts(body, '"net/http"\n\t"time"').http_clients
+    assert kept.long_lived and not kept.reuse_disabled
+    assert not once.long_lived and once.reuse_disabled
+
+
+def test_files_that_are_not_reported() -> None:
+    source = b'package main\n\nimport "google.golang.org/grpc"\n\nvar s = grpc.NewServer()\n'
+    generated = b"// Code generated by protoc-gen-go. DO NOT EDIT.\n\n" + source
+    assert analyse_go("svc/api.pb.go", generated).servers == []
+    assert analyse_go("vendor/google.golang.org/grpc/x.go", source).servers == []
+    assert analyse_go("svc/server_test.go", source).is_test
+    assert analyse_go("svc/plain.go", b"package main\n\nfunc main() {}\n").servers == []
+
+
+def test_a_file_that_does_not_parse_is_klb004_at_its_first_error() -> None:
+    broken = (
+        b'package main\n\nimport "google.golang.org/grpc"\n\n'
+        b"func main() {\n\ts := grpc.NewServer(\n}\n"
+    )
+    problem = analyse_go("svc/main.go", broken).problem
+    assert problem is not None and problem.rule == "KLB004" and problem.line in (6, 7)
+
+
+def test_go_suppression_comments(tmp_path: Path) -> None:
+    source = (
+        'package main\n\nimport (\n\t"net"\n\n\t"google.golang.org/grpc"\n)\n\n'
+        'func main() {\n\tlis, _ := net.Listen("tcp", ":50051")\n'
+        "\ts := grpc.NewServer() // k8slb: ignore[KLB201] ages out behind Envoy\n"
+        "\ts.Serve(lis)\n}\n"
+    )
+    result = lint_files(tmp_path, {"svc/main.go": source}, select=["KLB201"])
+    assert result.findings == [] and len(result.suppressed) == 1
+
+
+def test_go_findings_offer_no_python_fix(tmp_path: Path) -> None:
+    source = (
+        'package main\n\nimport (\n\t"net"\n\n\t"google.golang.org/grpc"\n)\n\n'
+        'func main() {\n\tlis, _ := net.Listen("tcp", ":50051")\n'
+        "\ts := grpc.NewServer()\n\ts.Serve(lis)\n}\n"
+    )
+    [finding] = lint_files(tmp_path, {"svc/main.go": source}, select=["KLB201"]).findings
+    assert not finding.fix.available and finding.edits == ()
