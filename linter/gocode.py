@@ -786,3 +786,21 @@ def _sprintf(template: str, values: list[Any]) -> Any:
         else:
             parts.append(piece)
     return joined(parts)
+
+
+def same_go_code(old: bytes, new: bytes) -> bool:
+    """Whether two Go texts say the same but for their comments (what `--add-noqa` may
+    change): the same tokens in the same order, and the new text parses."""
+
+    def tokens(data: bytes) -> list[tuple[str, bytes]] | None:
+        root = _parser().parse(data).root_node
+        if root.has_error:
+            return None
+        return [
+            (node.type, node.text or b"")
+            for node in _walk(root)
+            if node.child_count == 0 and node.type != "comment"
+        ]
+
+    before = tokens(old)
+    return before is not None and before == tokens(new)

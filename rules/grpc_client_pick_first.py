@@ -3,7 +3,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import replace
 
-from k8slb.addresses import services_for, target_parser
+from k8slb.addresses import Destination, services_for, target_parser
+from k8slb.codefacts import CodeFacts
 from k8slb.findings import Finding, FixInfo, Related, Severity
 from k8slb.fixing.edits import ROUND_ROBIN_CONFIG
 from k8slb.grpc_options import SERVICE_CONFIG, channel_policy
@@ -11,6 +12,7 @@ from k8slb.http2 import pinned_grpc
 from k8slb.index import is_headless
 from k8slb.rules.base import Context, Example, Rule
 from k8slb.rules.fixes import add_options
+from k8slb.rules.grpc_client_clusterip import CLIENT
 from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE
 
 _HEADLESS = GRPC_SERVICE.replace("spec:\n", "spec:\n  clusterIP: None\n")
@@ -38,6 +40,20 @@ var conn, _ = grpc.Dial(
 """
 
 
+def _client_meshed(context: Context, facts: CodeFacts, destination: Destination) -> bool:
+    """Whether the client runs in a meshed pod: the containers that run its code
+    (links.py), or the workload whose env gave it the address."""
+    index = context.index
+    workloads = [(link.workload, link.container) for link in context.links.running(facts.path)]
+    if destination.setting is not None:
+        workloads.append((destination.setting.workload, destination.setting.container))
+    for workload, _ in workloads:
+        template = workload.pod_template()
+        if template is not None and index.mesh_of(workload, template):
+            return True
+    return False
+
+
 class GrpcClientPickFirst(Rule):
     """A long-lived gRPC channel to a cluster DNS name uses pick_first.
 
@@ -52,7 +68,14 @@ class GrpcClientPickFirst(Rule):
     Localhost, IP literals, `unix:`, `ipv4:`/`ipv6:` lists and `xds:` targets are never
     reported; neither are channels whose target or options come from something k8slb
     cannot follow (a parameter, a function call): unknown is not missing. A target that is
-    a ClusterIP gRPC Service is `grpc-client-clusterip` (KLB102)'s case instead.
+    a ClusterIP gRPC Service is `grpc-client-clusterip` (KLB102)'s case instead. A client
+    whose pod is in a mesh (the containers that run its code, or the workload whose env
+    gave the address; or `--mesh`) is not reported: its proxy balances each call.
+
+    In Go, `grpc.Dial` and `grpc.DialContext` read a target with no scheme as
+    `passthrough`: the name goes to the system resolver, which hands gRPC a single
+    address, so a channel to a cluster name reaches one pod *whatever* its policy, and is
+    reported even with `round_robin`. `grpc.NewClient` defaults to `dns`, as grpcio does.
 
     ## Why it matters
     grpcio's default policy, `pick_first`, connects to the first address the name resolves
@@ -61,7 +84,9 @@ class GrpcClientPickFirst(Rule):
 
     ## Fix
     Add the policy to the channel's options:
-    `("grpc.service_config", '{"loadBalancingConfig": [{"round_robin": {}}]}')`.
+    `("grpc.service_config", '{"loadBalancingConfig": [{"round_robin": {}}]}')`; in Go,
+    `grpc.WithDefaultServiceConfig(...)` with the same JSON, and a `dns:///` target (or
+    `grpc.NewClient`).
     `round_robin` spreads calls only over the addresses the name resolves to, so the name
     must be a headless Service; and it sees pods added later only when connections are
     re-established, which the server's `grpc.max_connection_age_ms` brings about.
@@ -108,6 +133,19 @@ class GrpcClientPickFirst(Rule):
             title="a target k8slb cannot know",
         ),
         Example(
+            "import os\n\nimport grpc\n\n"
+            'channel = grpc.insecure_channel(os.environ["BACKEND_ADDR"])\n',
+            findings=0,
+            language="python",
+            manifests=_HEADLESS
+            + BACKEND
+            + CLIENT.replace(
+                "      labels: {app: frontend}",
+                "      labels: {app: frontend}\n      annotations: {linkerd.io/inject: enabled}",
+            ),
+            title="the client's pod is meshed: its proxy balances each call",
+        ),
+        Example(
             _GO_DIAL,
             language="go",
             manifests=_HEADLESS + BACKEND,
@@ -123,6 +161,8 @@ class GrpcClientPickFirst(Rule):
 
     def check(self, context: Context) -> Iterator[Finding]:
         index = context.index
+        if index.mesh != "none":
+            return  # every client's proxy balances each request
         for facts, channel in context.long_lived_channels():
             policy = channel_policy(channel.options)
             for destination in context.destinations(
@@ -141,6 +181,8 @@ class GrpcClientPickFirst(Rule):
                     continue  # a port the Service does not expose: KLB111 says so first
                 if any(pinned_grpc(index, s, context.links) for s in services):
                     continue  # KLB102 reports it, with the better advice
+                if _client_meshed(context, facts, destination):
+                    continue  # the client's own proxy balances each request
                 headless = [s for s in services if is_headless(s)]
                 what = (
                     f"headless {headless[0].ref.display}, which resolves to every pod,"

@@ -46,7 +46,7 @@ def test_comments_silence_every_finding_on_its_line_and_a_second_run_changes_not
     demo = _demo(tmp_path)
     code, output = _check("--add-noqa", str(demo))
     assert code == 0, output
-    assert "Silenced 9 findings in 5 files (9 by comment)." in output
+    assert "Silenced 10 findings in 6 files (10 by comment)." in output
     assert _changed(FIXTURES / "demo" / "bad", demo) == {
         "backend.yaml": [
             ("        - name: server", "        - name: server  # k8slb: ignore[KLB401]"),
@@ -63,6 +63,14 @@ def test_comments_silence_every_finding_on_its_line_and_a_second_run_changes_not
                 'inventory = grpc.insecure_channel(os.environ["INVENTORY_ADDR"])'
                 "  # k8slb: ignore[KLB111]",
             ),
+        ],
+        "checkout/main.go": [
+            (
+                "\tconn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure."
+                "NewCredentials()))",
+                "\tconn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure."
+                "NewCredentials()))  // k8slb: ignore[KLB102]",
+            )
         ],
         "inventory.yaml": [("spec:", "spec:  # k8slb: ignore[KLB101]")],
         "inventory/server.py": [

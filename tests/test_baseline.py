@@ -29,11 +29,11 @@ def _repo(tmp_path: Path) -> Path:
 def test_adopting_with_a_baseline(tmp_path: Path, monkeypatch: object) -> None:
     repo = _repo(tmp_path)
     code, out = _check(repo, "--write-baseline")
-    assert code == 0 and out.startswith("Wrote 27 findings to ")
+    assert code == 0 and out.startswith("Wrote 30 findings to ")
     baseline = repo / ".k8slb-baseline.json"
-    assert len(json.loads(baseline.read_text())["findings"]) == 27
+    assert len(json.loads(baseline.read_text())["findings"]) == 30
     assert _check(repo)[0] == 0, "nothing new: the run passes"
-    assert "27 in the baseline" in _check(repo)[1]
+    assert "30 in the baseline" in _check(repo)[1]
 
     # An unrelated edit above a baselined finding: lines move, the finding stays known.
     backend = repo / "team-0" / "backend.yaml"
@@ -47,12 +47,14 @@ def test_adopting_with_a_baseline(tmp_path: Path, monkeypatch: object) -> None:
     (new / "server.py").unlink()
     (new / "frontend.yaml").unlink()
     (new / "inventory.yaml").unlink()
+    (new / "checkout.yaml").unlink()
     shutil.rmtree(new / "inventory")
+    shutil.rmtree(new / "checkout")
     code, out = _check(repo, "--format", "json")
     report = json.loads(out)
     assert code == 1
     assert {f["path"].split("/repo/")[1].split("/")[0] for f in report["findings"]} == {"team-3"}
-    assert report["summary"]["baselined"] == 27
+    assert report["summary"]["baselined"] == 30
 
 
 def test_a_fixed_finding_makes_its_entry_stale_and_rewriting_drops_it(tmp_path: Path) -> None:
@@ -62,7 +64,7 @@ def test_a_fixed_finding_makes_its_entry_stale_and_rewriting_drops_it(tmp_path: 
     code, out = _check(repo, "--report-unused-ignores", "--select", "KLB401,KLB005")
     assert code == 1
     assert "baseline entry for KLB401 in team-1/backend.yaml matches no finding any more" in out
-    assert _check(repo, "--write-baseline")[1].startswith("Wrote 26 findings")
+    assert _check(repo, "--write-baseline")[1].startswith("Wrote 29 findings")
 
 
 def test_an_unreadable_baseline_is_an_error(tmp_path: Path) -> None:

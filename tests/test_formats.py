@@ -172,7 +172,7 @@ def test_statistics_and_quiet() -> None:
     stats = output("--statistics", TREES[0]).splitlines()
     assert "1\tKLB401\t[*] no-prestop" in stats and len(stats) == 7
     quiet = output("--quiet", "--format", "concise", TREES[0]).splitlines()
-    assert len(quiet) == 9 and not quiet[-1].startswith("Found")
+    assert len(quiet) == 10 and not quiet[-1].startswith("Found")
 
 
 def test_statistics_as_json_and_refused_where_it_cannot_be_shown() -> None:

@@ -2,11 +2,13 @@
 on today and fix the old findings later (ruff's `--add-noqa`).
 
 Two styles: a `# k8slb: ignore[ID]` comment at the end of the finding's line (YAML and
-Python: codes already there are kept, new ones are added to the same comment), or
+Python; `// k8slb: ignore[ID]` in Go: codes already there are kept, new ones are added to
+the same comment), or
 (`--add-noqa=annotation`) the `k8slb.io/ignore` annotation on the object, which survives
 tools that drop comments. The file is checked as a fix is: the YAML must hold exactly the
-same data, the Python the same syntax tree; a line where a comment would change what the
-file says (inside a block scalar, after a `\\` continuation) is refused and named.
+same data, the Python the same syntax tree, the Go the same tokens; a line where a comment
+would change what the file says (inside a block scalar, after a `\\` continuation, in a
+raw string) is refused and named.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from k8slb.findings import Finding
 from k8slb.fixing.edits import YamlEdit
 from k8slb.fixing.fixer import apply_edits
 from k8slb.fixing.verify import plain, yaml_fix_problem
-from k8slb.markers import ANNOTATION, COMMENT, split_codes
+from k8slb.markers import ANNOTATION, COMMENT, SLASH_COMMENT, split_codes
 from k8slb.yamltree import compose
 
 # Findings that are not silenced in place: an unused suppression is removed, not ignored,
@@ -43,17 +45,18 @@ def _merged(codes: Iterable[str], new: Iterable[str], joiner: str = ", ") -> str
     return joiner.join(dict.fromkeys([*codes, *sorted(new)]))
 
 
-def _with_comment(line: str, codes: set[str]) -> str:
+def _with_comment(line: str, codes: set[str], leader: str = "#") -> str:
     """The line with the codes in its k8slb comment: added to one already there, or a new
-    comment after two spaces (what ruff and black write before a comment)."""
+    comment after two spaces (what ruff and black write before a comment). `leader`
+    starts a comment: `#`, or `//` in Go."""
     body = line.rstrip("\r\n")
     ending = line[len(body) :]
-    match = COMMENT.search(body)
+    match = (SLASH_COMMENT if leader == "//" else COMMENT).search(body)
     if match is not None and match.group("codes") is not None:
         start, end = match.span("codes")
         old = split_codes(match.group("codes"))
         return body[:start] + _merged(old, codes - set(old)) + body[end:] + ending
-    comment = f"# k8slb: ignore[{_merged((), codes)}]"
+    comment = f"{leader} k8slb: ignore[{_merged((), codes)}]"
     return f"{body.rstrip()}  {comment}{ending}"
 
 
@@ -69,6 +72,10 @@ def _same_python(old: str, new: str) -> bool:
 def _unchanged(path: str, old: str, new: str) -> bool:
     if _is_python(path):
         return _same_python(old, new)
+    if _is_go(path):
+        from k8slb.gocode import same_go_code
+
+        return same_go_code(old.encode(), new.encode())
     return yaml_fix_problem(old, new, []) is None
 
 
@@ -85,13 +92,14 @@ def comment_lines(
     except UnicodeDecodeError:
         return data, sorted(codes_by_line)
     lines = text.splitlines(keepends=True)
+    leader = "//" if _is_go(path) else "#"
     wanted = {n: c for n, c in codes_by_line.items() if 0 < n <= len(lines)}
     refused = sorted(set(codes_by_line) - set(wanted))
 
     def commented(chosen: Iterable[int]) -> str:
         copy = list(lines)
         for number in chosen:
-            copy[number - 1] = _with_comment(copy[number - 1], wanted[number])
+            copy[number - 1] = _with_comment(copy[number - 1], wanted[number], leader)
         return "".join(copy)
 
     new = commented(wanted)
@@ -169,7 +177,10 @@ def add_noqa(findings: Sequence[Finding], contents: dict[str, bytes], style: str
         annotated = [
             f
             for f in found
-            if style == "annotation" and f.object is not None and not _is_python(path)
+            if style == "annotation"
+            and f.object is not None
+            and not _is_python(path)
+            and not _is_go(path)
         ]
         commented = [f for f in found if f not in annotated]
         lines: dict[int, set[str]] = defaultdict(set)
@@ -196,3 +207,7 @@ def add_noqa(findings: Sequence[Finding], contents: dict[str, bytes], style: str
 
 def _is_python(path: str) -> bool:
     return path.lower().endswith(".py")
+
+
+def _is_go(path: str) -> bool:
+    return path.lower().endswith(".go")
