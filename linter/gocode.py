@@ -205,13 +205,6 @@ class _Collector:
             self._method(call, scope, servers)
         for literal, scope in self.literals:
             self._http(literal, scope)
-        for node in _walk(root):
-            if node.type == "field_identifier" and _text(node).endswith("NOT_SERVING"):
-                self.facts.health_drains.append(self.loc(node))
-            elif node.type in ("interpreted_string_literal", "raw_string_literal"):
-                value = self._string(node)
-                if value.lower().startswith(("http://", "https://")):
-                    self.facts.urls.append((value, self.loc(node)))
 
     def _bind(self, node: Node, scope: _Scope) -> None:
         """Record imports, bindings, calls and literals, scope by scope."""
@@ -247,13 +240,20 @@ class _Collector:
                 self.calls.append((current, scope))
             elif kind == "composite_literal":
                 self.literals.append((current, scope))
+            elif kind == "field_identifier" and _text(current).endswith("NOT_SERVING"):
+                self.facts.health_drains.append(self.loc(current))
+            elif kind in ("interpreted_string_literal", "raw_string_literal"):
+                value = self._string(current)
+                if value.lower().startswith(("http://", "https://")):
+                    self.facts.urls.append((value, self.loc(current)))
+                continue  # nothing below a string
             if kind == "if_statement":
                 condition = current.child_by_field_name("condition")
                 consequence = current.child_by_field_name("consequence")
-                for child in reversed(current.children):
+                for child in reversed(current.named_children):
                     stack.append((child, scope, condition if child == consequence else guard))
                 continue
-            for child in reversed(current.children):
+            for child in reversed(current.named_children):  # punctuation says nothing here
                 stack.append((child, scope, guard))
 
     def _import(self, spec: Node) -> None:

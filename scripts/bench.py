@@ -1,6 +1,7 @@
 """`make bench`: k8slb check against the parse floor on a generated monorepo.
 
-Generates N services with ../shared/bench/gen_corpus.py, then times, alternating and
+Generates N services with ../shared/bench/gen_corpus.py (plus a Dockerfile beside each
+Python service and a Go service in every other folder without Python), then times, alternating and
 several times, `floor.py floor` (composing every YAML document with ruamel's C parser and
 libcst-parsing the Python files worth it: the least a Python linter must do) and
 `k8slb check` with one job, with all cores, and again on the unchanged tree with a warm
@@ -66,6 +67,72 @@ def add_dockerfiles(corpus: Path) -> None:
         )
 
 
+GO_SERVICE = """\
+package main
+
+import (
+	"net"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/keepalive"
+)
+
+func upstream() (*grpc.ClientConn, error) {
+	return grpc.NewClient(
+		os.Getenv("UPSTREAM"),
+		grpc.WithTransportCredentials(insecure.NewCredentials()),
+	)
+}
+
+func main() {
+	lis, err := net.Listen("tcp", ":50051")
+	if err != nil {
+		panic(err)
+	}
+	server := grpc.NewServer(grpc.KeepaliveParams(keepalive.ServerParameters{
+		MaxConnectionAge: 5 * time.Minute,
+	}))
+	go func() {
+		stop := make(chan os.Signal, 1)
+		signal.Notify(stop, syscall.SIGTERM)
+		<-stop
+		server.GracefulStop()
+	}()
+	server.Serve(lis)
+}
+"""
+
+
+def add_go_services(corpus: Path) -> int:
+    """A Go service in every other folder that has no Python: Go beside Python, as in a
+    real monorepo."""
+    count = 0
+    for number, folder in enumerate(sorted(corpus.glob("team-*/svc-*"))):
+        if number % 2 == 0 and not (folder / "server.py").exists():
+            (folder / "main.go").write_text(GO_SERVICE)
+            count += 1
+    return count
+
+
+def print_go_parse_cost(corpus: Path) -> None:
+    from k8slb.gocode import analyse_go
+
+    files = [(str(p), p.read_bytes()) for p in corpus.rglob("*.go")]
+    if not files:
+        return
+    analyse_go(*files[0])  # the grammar loads once per process
+    started = time.perf_counter()
+    for path, data in files:
+        analyse_go(path, data)
+    per_file = (time.perf_counter() - started) / len(files) * 1000
+    print(f"go: {len(files)} files, {per_file:.2f} ms each to parse and read into facts")
+
+
 def print_link_costs(corpus: Path) -> None:
     """What the link and the cross-module resolution cost on top of parsing, in-process
     (both run inside every `check` below): the median of five runs each."""
@@ -114,8 +181,10 @@ def main() -> None:
             stdout=subprocess.DEVNULL,
         )
         add_dockerfiles(corpus)
+        go = add_go_services(corpus)
         files = sum(1 for p in corpus.rglob("*") if p.is_file())
-        print(f"corpus: {services} services, {files} files ({work})")
+        print(f"corpus: {services} services ({go} in Go), {files} files ({work})")
+        print_go_parse_cost(corpus)
         print_link_costs(corpus)
         cases = {
             "floor": [PYTHON, str(BENCH / "floor.py"), "floor", str(corpus)],
