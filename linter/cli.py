@@ -777,6 +777,9 @@ _COMPANIONS = {
     "set-scalar": "env value changed",
     "set-key": "field set",
     "set-argument": "channel target changed",
+    "add-argument": "Go call options added",
+    "add-fields": "Go struct fields added",
+    "rename-method": "Go method changed",
 }
 
 

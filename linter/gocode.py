@@ -531,6 +531,7 @@ class _Collector:
     def _server(self, call: Node, scope: _Scope) -> Server:
         entries: list[Option] = []
         complete = True
+        literals: list[Loc] = []  # the ServerParameters literals: where a fix adds fields
         args = _items(call.child_by_field_name("arguments"))
         for arg in self._spread(args, scope):
             name = (
@@ -548,6 +549,7 @@ class _Collector:
             if literal is None:
                 complete = False
                 continue
+            literals.append(self.loc(literal))
             for element in _keyed_elements(literal):
                 key, value = _keyed(element)
                 option = SERVER_PARAMETERS.get(_text(key))
@@ -556,7 +558,12 @@ class _Collector:
         server = Server(
             loc=self.loc(call),
             factory=self._short(f"{GRPC}.NewServer"),
-            options=Options(complete, tuple(entries), given=bool(args)),
+            options=Options(
+                complete,
+                tuple(entries),
+                literal=literals[0] if len(literals) == 1 else None,
+                given=bool(args) or bool(literals),
+            ),
             name=self._bound_to(call),
         )
         self.facts.servers.append(server)

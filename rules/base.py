@@ -18,7 +18,7 @@ from typing import ClassVar
 from k8slb.addresses import Address, Destination, destinations
 from k8slb.codefacts import Channel, CodeFacts, Loc
 from k8slb.findings import NO_FIX, Finding, FixInfo, Related, Severity
-from k8slb.fixing.edits import Edit, FixValues, PythonEdit, YamlEdit
+from k8slb.fixing.edits import Edit, FixValues, GoEdit, PythonEdit, YamlEdit
 from k8slb.index import Index
 from k8slb.links import CodeLinks
 from k8slb.model import K8sObject, PodTemplate, Problem
@@ -147,9 +147,13 @@ class Rule(ABC):
     ) -> Finding:
         """A finding at a place in a file (Python findings have no object)."""
         headline, *detail = (message,) if isinstance(message, str) else message
-        # A Python codemod is for Python files only: findings in Go code offer no code edit
-        # (their manifest edits stay).
-        edits = [e for e in edits if not isinstance(e, PythonEdit) or e.path.endswith(".py")]
+        # A codemod is for its language's files only (a Python edit never reaches Go code).
+        edits = [
+            e
+            for e in edits
+            if not (isinstance(e, PythonEdit) and not e.path.endswith(".py"))
+            and not (isinstance(e, GoEdit) and not e.path.endswith(".go"))
+        ]
         return Finding(
             rule=self.id,
             name=self.name,

@@ -1,12 +1,14 @@
-"""Edits that several Python rules make: adding gRPC options to a call."""
+"""Edits that several rules make: adding gRPC options to a call, in Python and in Go."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
-from k8slb.codefacts import Loc, Options
-from k8slb.fixing.edits import PythonEdit
+from k8slb import wording
+from k8slb.codefacts import Channel, Loc, Options, Server
+from k8slb.fixing.edits import GoEdit, PythonEdit
+from k8slb.grpc_options import MAX_AGE, MAX_AGE_GRACE
 
 
 def add_options(call: Loc, options: Options, pairs: Sequence[tuple[str, Any]]) -> list[PythonEdit]:
@@ -19,3 +21,68 @@ def add_options(call: Loc, options: Options, pairs: Sequence[tuple[str, Any]]) -
     else:
         return []
     return [PythonEdit(where.path, where.line, where.column, "add-options", tuple(pairs))]
+
+
+GRPC_PACKAGES = (
+    ("grpc", "google.golang.org/grpc"),
+    ("keepalive", "google.golang.org/grpc/keepalive"),
+    ("time", "time"),
+)
+# Go's spelling of the duration options a fix writes
+_GO_FIELDS = {MAX_AGE: "MaxConnectionAge", MAX_AGE_GRACE: "MaxConnectionAgeGrace"}
+
+
+def _go_field(key: str, milliseconds: int) -> str:
+    return f"{_GO_FIELDS[key]}: " + wording.go_duration(milliseconds).replace("time.", "{time}.")
+
+
+def go_keepalive(server: Server, pairs: Sequence[tuple[str, int]]) -> list[GoEdit]:
+    """Go: the fields added to the server's one `keepalive.ServerParameters` literal, or a
+    `grpc.KeepaliveParams(...)` argument when it has none. Nothing when its options are not
+    all known: a second KeepaliveParams would replace the first one's settings."""
+    if not server.options.complete:
+        return []
+    fields = [_go_field(key, value) for key, value in pairs]
+    if server.options.literal is not None:
+        where = server.options.literal
+        return [
+            GoEdit(
+                where.path, where.line, where.column, "add-fields", "\n".join(fields), GRPC_PACKAGES
+            )
+        ]
+    if server.options.given and any(e.key.endswith("_ms") for e in server.options.entries):
+        return []
+    code = "{grpc}.KeepaliveParams({keepalive}.ServerParameters{" + ", ".join(fields) + "})"
+    loc = server.loc
+    return [GoEdit(loc.path, loc.line, loc.column, "add-argument", code, GRPC_PACKAGES)]
+
+
+def go_dial_option(channel: Channel, code: str) -> list[GoEdit]:
+    """Go: a dial option added as the channel call's last argument (`{grpc}.With...`)."""
+    if not channel.options.complete:
+        return []
+    loc = channel.loc
+    return [GoEdit(loc.path, loc.line, loc.column, "add-argument", code, GRPC_PACKAGES[:1])]
+
+
+def add_server_options(
+    language: str, server: Server, pairs: Sequence[tuple[str, int]]
+) -> list[PythonEdit | GoEdit]:
+    """The edits that give a server these options, in its language."""
+    if language == "go":
+        return list(go_keepalive(server, pairs))
+    return list(add_options(server.loc, server.options, pairs))
+
+
+def add_channel_options(
+    language: str, channel: Channel, pairs: Sequence[tuple[str, Any]]
+) -> list[PythonEdit | GoEdit]:
+    """The edits that give a channel these options (in Go: the service config only)."""
+    if language != "go":
+        return list(add_options(channel.loc, channel.options, pairs))
+    edits: list[PythonEdit | GoEdit] = []
+    for key, value in pairs:
+        if key != "grpc.service_config" or "`" in str(value):
+            return []
+        edits += go_dial_option(channel, "{grpc}.WithDefaultServiceConfig(`" + str(value) + "`)")
+    return edits

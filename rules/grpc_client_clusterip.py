@@ -10,7 +10,7 @@ from k8slb.grpc_options import SERVICE_CONFIG, channel_policy
 from k8slb.http2 import PinnedService, pinned_grpc
 from k8slb.index import Index, service_ports
 from k8slb.rules.base import Context, Example, Rule
-from k8slb.rules.fixes import add_options
+from k8slb.rules.fixes import add_channel_options
 from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE, twin_edit, twin_name
 
 CLIENT = """\
@@ -41,7 +41,11 @@ channel = grpc.insecure_channel(os.environ["BACKEND_ADDR"])
 
 
 def retarget(
-    index: Index, channel: Channel, destination: Destination, pinned: PinnedService
+    index: Index,
+    channel: Channel,
+    destination: Destination,
+    pinned: PinnedService,
+    language: str = "python",
 ) -> tuple[str, list[Edit]]:
     """The headless target, and the edits that make the channel dial it with round_robin:
     the literal in the code, or the env value in the manifest that supplied it."""
@@ -76,7 +80,7 @@ def retarget(
     if not channel_policy(channel.options).balancing:
         if channel.options.get(SERVICE_CONFIG) is not None:
             return target, []
-        added = add_options(channel.loc, channel.options, [(SERVICE_CONFIG, ROUND_ROBIN_CONFIG)])
+        added = add_channel_options(language, channel, [(SERVICE_CONFIG, ROUND_ROBIN_CONFIG)])
         if not added:
             return target, []
         edits += added
@@ -206,7 +210,7 @@ class GrpcClientClusterIp(Rule):
                 related = [Related(service.path, service.pos[0], f"{service.ref.display}")]
                 if destination.via is not None:
                     related.insert(0, destination.via)
-                target, edits = retarget(index, channel, destination, pinned[0])
+                target, edits = retarget(index, channel, destination, pinned[0], facts.language)
                 better = (
                     f"dial its headless twin {target}"
                     if pinned[0].twins

@@ -13,7 +13,7 @@ from k8slb.rules.examples import (
     go_server,
     grpc_server,
 )
-from k8slb.rules.fixes import add_options
+from k8slb.rules.fixes import add_server_options
 
 
 class GrpcMaxAgeNoGrace(Rule):
@@ -78,6 +78,8 @@ class GrpcMaxAgeNoGrace(Rule):
                         "add a grace (e.g. "
                         f"{wording.option_value(language, MAX_AGE_GRACE, grace)})",
                     ),
-                    fix=FixInfo(True, True, f"add {MAX_AGE_GRACE} = {grace}"),
-                    edits=add_options(server.loc, server.options, [(MAX_AGE_GRACE, grace)]),
+                    fix=FixInfo(
+                        True, True, f"add {wording.option_value(language, MAX_AGE_GRACE, grace)}"
+                    ),
+                    edits=add_server_options(facts.language, server, [(MAX_AGE_GRACE, grace)]),
                 )

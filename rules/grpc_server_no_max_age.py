@@ -13,7 +13,7 @@ from k8slb.rules.examples import (
     go_server,
     grpc_server,
 )
-from k8slb.rules.fixes import add_options
+from k8slb.rules.fixes import add_server_options
 
 
 class GrpcServerNoMaxAge(Rule):
@@ -82,7 +82,7 @@ class GrpcServerNoMaxAge(Rule):
                 pairs = [(MAX_AGE, values.max_connection_age_ms)]
                 if server.options.get(MAX_AGE_GRACE) is None:
                     pairs.append((MAX_AGE_GRACE, values.max_connection_age_grace_ms))
-                edits = add_options(server.loc, server.options, pairs) if age is None else []
+                edits = add_server_options(facts.language, server, pairs) if age is None else []
                 language = facts.language
                 yield self.python_finding(
                     loc,
@@ -96,6 +96,10 @@ class GrpcServerNoMaxAge(Rule):
                             values.max_connection_age_grace_ms,
                         ),
                     ),
-                    fix=FixInfo(True, True, f"add {', '.join(k for k, _ in pairs)}"),
+                    fix=FixInfo(
+                        True,
+                        True,
+                        f"add {', '.join(wording.option(language, k) for k, _ in pairs)}",
+                    ),
                     edits=edits,
                 )

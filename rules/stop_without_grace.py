@@ -4,7 +4,7 @@ from collections.abc import Iterator
 
 from k8slb import wording
 from k8slb.findings import Finding, FixInfo, Severity
-from k8slb.fixing.edits import PythonEdit
+from k8slb.fixing.edits import Edit, GoEdit, PythonEdit
 from k8slb.rules.base import Context, Example, Rule
 from k8slb.rules.examples import GO_SIGNAL_IMPORTS, GO_SIGTERM, go_server, grpc_server
 
@@ -72,14 +72,15 @@ class StopWithoutGrace(Rule):
                 if stop.in_keyboard_interrupt or stop.grace not in (0, None):
                     continue
                 grace = context.fix_values.stop_grace_seconds
-                edit = PythonEdit(
-                    stop.loc.path,
-                    stop.loc.line,
-                    stop.loc.column,
-                    "set-argument",
-                    (0, "grace", grace),
-                )
                 language = facts.language
+                loc = stop.loc
+                edit: Edit = (
+                    GoEdit(loc.path, loc.line, loc.column, "rename-method", "GracefulStop")
+                    if language == "go"
+                    else PythonEdit(
+                        loc.path, loc.line, loc.column, "set-argument", (0, "grace", grace)
+                    )
+                )
                 yield self.python_finding(
                     stop.loc,
                     (
@@ -88,7 +89,11 @@ class StopWithoutGrace(Rule):
                         wording.stop_advice(language, stop.server, grace),
                     ),
                     fix=FixInfo(
-                        True, False, f"stop({grace}): review that it fits the pod's grace period"
+                        True,
+                        False,
+                        "GracefulStop(): review that a timer bounds it (it waits for every stream)"
+                        if language == "go"
+                        else f"stop({grace}): review that it fits the pod's grace period",
                     ),
                     edits=[edit],
                 )

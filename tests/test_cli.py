@@ -52,7 +52,7 @@ def test_text_output_is_path_line_col_rule_severity_message_then_a_summary() -> 
     assert lines[0].startswith(f"{BAD}/backend.yaml:22:17: KLB401 [*] [warning] container 'server'")
     assert lines[-2:] == [
         "Found 10 findings: 1 error, 9 warnings (9 files, 8 objects).",
-        "[*] 5 fixable with `k8slb fix` (3 hidden fixes can be enabled with --unsafe-fixes).",
+        "[*] 5 fixable with `k8slb fix` (4 hidden fixes can be enabled with --unsafe-fixes).",
     ]
     assert "\x1b[" not in out, "no colour when stdout is not a terminal"
 

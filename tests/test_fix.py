@@ -42,7 +42,7 @@ def test_fix_applies_safe_fixes_and_reports_what_remains(tmp_path: Path) -> None
     assert out.splitlines()[-1] == (
         "Fixed 4 findings (KLB101, KLB201 ×2, KLB401) in 4 files; also made 1 fix whose finding "
         "remains (KLB101: add the headless twin Service backend-headless); 7 findings remain "
-        "(3 hidden fixes can be enabled with --unsafe-fixes)."
+        "(4 hidden fixes can be enabled with --unsafe-fixes)."
     )
     assert "lifecycle:\n            preStop:" in (demo / "backend.yaml").read_text()
     assert "grpc.max_connection_age_ms" in (demo / "server.py").read_text()
@@ -51,17 +51,16 @@ def test_fix_applies_safe_fixes_and_reports_what_remains(tmp_path: Path) -> None
 def test_unsafe_fixes_leave_only_what_needs_a_person(tmp_path: Path) -> None:
     demo = copy_demo(tmp_path)
     code, out, _ = invoke("fix", "--unsafe-fixes", str(demo))
-    assert out.splitlines()[-1].startswith("Fixed 7 findings")
+    assert out.splitlines()[-1].startswith("Fixed 9 findings")
     code, out, _ = invoke("check", "--format", "json", str(demo))
     left = {
         (f["rule"], f["severity"], f["path"].rsplit("/", 1)[-1])
         for f in json.loads(out)["findings"]
     }
     assert left == {
-        ("KLB101", "warning", "backend.yaml"),  # the Go client below still dials it
-        ("KLB101", "info", "inventory.yaml"),  # the twin is named
+        ("KLB101", "info", "backend.yaml"),  # the twins are named
+        ("KLB101", "info", "inventory.yaml"),
         ("KLB111", "error", "client.py"),  # which port the client meant is for a person
-        ("KLB102", "warning", "main.go"),  # Go code is not edited (yet)
     }
     assert code == 1
 

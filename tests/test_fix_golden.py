@@ -30,6 +30,10 @@ CASES = {
     "python-sigterm": ["--select", "KLB403", "--unsafe-fixes"],
     "python-sigterm-aio": ["--select", "KLB403", "--unsafe-fixes"],
     "python-line-length": ["--select", "KLB103,KLB201,KLB204"],
+    "go-server": ["--select", "KLB201,KLB204"],
+    "go-server-params": ["--select", "KLB201,KLB204"],
+    "go-client": ["--select", "KLB103"],
+    "go-stop": ["--select", "KLB404", "--unsafe-fixes"],
 }
 
 
@@ -126,3 +130,18 @@ def test_the_line_length_is_the_nearest_formatter_setting(tmp_path: Path) -> Non
     _for_folder.cache_clear()
     (app / "ruff.toml").write_text("line-length = [broken")
     assert line_length_for(str(app / "x.py")) == 120, "a broken file is passed over"
+
+
+GO_CASES = sorted(case for case in CASES if case.startswith("go-"))
+
+
+@pytest.mark.parametrize("case", GO_CASES)
+def test_go_fixes_are_what_gofmt_writes(case: str) -> None:
+    """`gofmt -l` lists a file it would change; `go vet` would need the modules the code
+    imports, which a test cannot download."""
+    gofmt = shutil.which("gofmt")
+    if gofmt is None:
+        pytest.skip("no Go toolchain (gofmt) on PATH")
+    golden = FIXTURES / "fix" / case / "out.go"
+    done = subprocess.run([gofmt, "-l", str(golden)], capture_output=True, text=True, check=False)
+    assert done.returncode == 0 and done.stdout == "", done.stdout + done.stderr

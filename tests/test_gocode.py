@@ -210,11 +210,12 @@ def test_go_suppression_comments(tmp_path: Path) -> None:
     assert result.findings == [] and len(result.suppressed) == 1
 
 
-def test_go_findings_offer_no_python_fix(tmp_path: Path) -> None:
+def test_go_findings_offer_go_edits_only(tmp_path: Path) -> None:
     source = (
         'package main\n\nimport (\n\t"net"\n\n\t"google.golang.org/grpc"\n)\n\n'
         'func main() {\n\tlis, _ := net.Listen("tcp", ":50051")\n'
         "\ts := grpc.NewServer()\n\ts.Serve(lis)\n}\n"
     )
     [finding] = lint_files(tmp_path, {"svc/main.go": source}, select=["KLB201"]).findings
-    assert not finding.fix.available and finding.edits == ()
+    assert finding.fix.available
+    assert [type(edit).__name__ for edit in finding.edits] == ["GoEdit"]

@@ -1,5 +1,6 @@
 """A fix as data: which file, which node, what change. Rules make these; the fixer applies
-them (YAML by splicing text at the composer's positions, Python through libcst)."""
+them (YAML by splicing text at the composer's positions, Python through libcst, Go by
+splicing at tree-sitter's positions)."""
 
 from __future__ import annotations
 
@@ -33,6 +34,21 @@ class PythonEdit:
 
 
 @dataclass(frozen=True)
+class GoEdit:
+    """An operation on the Go node that starts at (line, column): `add-argument` (code as
+    the call's last argument), `add-fields` (lines of `Key: value` into a struct literal),
+    `rename-method` (the method a call calls). `code` names packages as placeholders,
+    `{grpc}`, each bound by `packages` to its import path."""
+
+    path: str
+    line: int
+    column: int
+    op: str
+    code: str
+    packages: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
 class ChartEdit:
     """A fix made in a Helm chart's template: `member` (a file inside the chart whose folder
     is `path`) goes from `old` to `new`. It is made only if the chart, rendered with `new`,
@@ -49,7 +65,7 @@ class ChartEdit:
     op: str = "template"
 
 
-Edit = YamlEdit | PythonEdit | ChartEdit
+Edit = YamlEdit | PythonEdit | GoEdit | ChartEdit
 
 PROBE_HANDLERS = ("httpGet", "tcpSocket", "exec", "grpc")
 

@@ -13,7 +13,7 @@ from k8slb.cache import ParseMemo
 from k8slb.encodings import codec_for
 from k8slb.engine import RunResult, Settings, run
 from k8slb.findings import Finding
-from k8slb.fixing.edits import ChartEdit, Edit, PythonEdit, YamlEdit
+from k8slb.fixing.edits import ChartEdit, Edit, GoEdit, PythonEdit, YamlEdit
 from k8slb.fixing.verify import python_fix_problem, yaml_fix_problem
 from k8slb.fixing.yaml_edit import Refused, TextEdit, YamlFile, apply, text_edits
 from k8slb.internal import internal_error
@@ -109,6 +109,14 @@ def apply_edits(data: bytes, edits: Sequence[Edit]) -> tuple[bytes, list[str]]:
     refusals: list[str] = []
     yaml_edits = [e for e in edits if isinstance(e, YamlEdit)]
     python_edits = [e for e in edits if isinstance(e, PythonEdit)]
+    go_edits = [e for e in edits if isinstance(e, GoEdit)]
+    if go_edits:
+        from k8slb.fixing.go_edit import apply_go
+
+        try:
+            text = apply_go(text, go_edits)
+        except Refused as refused:
+            refusals.append(str(refused))
     if yaml_edits:
         text = _apply_yaml(text, yaml_edits, refusals)
     if python_edits and not python_edits[0].path.endswith(".py"):

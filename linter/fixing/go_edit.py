@@ -1,0 +1,291 @@
+"""Apply GoEdits: text spliced at tree-sitter's byte positions, in gofmt's style (tabs,
+`key: value` columns aligned), every package the new code names imported in gofmt's
+order, and the result parsed again; any doubt refuses the edit.
+
+The new code names packages through placeholders (`{grpc}.KeepaliveParams(...)`): each is
+the local name the file already imports that package under (an alias counts), or the
+package's own name once an import is added for it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from itertools import pairwise
+from typing import TYPE_CHECKING
+
+from k8slb.fixing.edits import GoEdit
+from k8slb.fixing.yaml_edit import Refused
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+
+def apply_go(text: str, edits: Sequence[GoEdit]) -> str:
+    from k8slb.gocode import _parser
+
+    data = text.encode()
+    root = _parser().parse(data).root_node
+    if root.has_error:
+        raise Refused("the Go file does not parse")
+    local = _imported(root)
+    wanted: dict[str, str] = {}  # import path -> the name the new code uses
+    for edit in edits:
+        for _, path in _used(edit):
+            name = local.get(path) or _default_name(path)
+            if path not in local and name in local.values():
+                raise Refused(f"the name {name!r} is taken: import {path} by hand")
+            wanted[path] = name
+    names = {placeholder: wanted[path] for edit in edits for placeholder, path in _used(edit)}
+    splices: list[tuple[int, int, bytes]] = []
+    for edit in edits:
+        splices.append(_splice(data, root, edit, names))
+    missing = sorted(set(wanted) - set(local))
+    if missing:
+        splices += _import_splices(data, root, missing)
+    splices.sort(key=lambda s: (s[0], s[1]))
+    for (_, end, _), (start, _, _) in pairwise(splices):
+        if start < end:
+            raise Refused("two Go edits overlap")
+    for start, end, new in reversed(splices):
+        data = data[:start] + new + data[end:]
+    fixed = data.decode()
+    if _parser().parse(data).root_node.has_error:
+        raise Refused("the fixed Go code would not parse")
+    return fixed
+
+
+def _named(code: str, names: dict[str, str]) -> str:
+    """The code with each `{placeholder}` replaced by its package's local name (not
+    str.format: Go's own braces are in the code)."""
+    for placeholder, name in names.items():
+        code = code.replace("{" + placeholder + "}", name)
+    return code
+
+
+def _used(edit: GoEdit) -> list[tuple[str, str]]:
+    """The packages the edit's code names (an unused import would not compile)."""
+    return [(name, path) for name, path in edit.packages if "{" + name + "}" in edit.code]
+
+
+def _imported(root: Node) -> dict[str, str]:
+    """import path -> the local name the file uses for it."""
+    found: dict[str, str] = {}
+    for spec in _all(root, "import_spec"):
+        path_node = spec.child_by_field_name("path")
+        path = (path_node.text or b"").decode().strip('"`') if path_node else ""
+        name = spec.child_by_field_name("name")
+        if name is None:
+            found[path] = _default_name(path)
+        elif name.type == "package_identifier":
+            found[path] = (name.text or b"").decode()
+    return found
+
+
+def _default_name(path: str) -> str:
+    from k8slb.gocode import _package_name
+
+    return _package_name(path)
+
+
+def _all(node: Node, kind: str) -> list[Node]:
+    stack, found = [node], []
+    while stack:
+        current = stack.pop()
+        if current.type == kind:
+            found.append(current)
+        stack.extend(reversed(current.named_children))
+    return found
+
+
+def _node_at(data: bytes, root: Node, line: int, column: int, kind: str) -> Node:
+    """The `kind` node that starts at the 1-based line and (character) column."""
+    lines = data.split(b"\n")
+    if not 0 < line <= len(lines):
+        raise Refused("the edit points past the end of the file")
+    text = lines[line - 1].decode("utf-8", "replace")
+    point = (line - 1, len(text[: column - 1].encode()))
+    node: Node | None = root.descendant_for_point_range(point, point)
+    while node is not None and not (node.type == kind and tuple(node.start_point) == point):
+        node = node.parent
+    if node is None:
+        raise Refused(f"no {kind} where the finding is")
+    return node
+
+
+def _indent_of(data: bytes, position: int) -> bytes:
+    start = data.rfind(b"\n", 0, position) + 1
+    line = data[start:position]
+    return line[: len(line) - len(line.lstrip(b"\t "))]
+
+
+def _splice(data: bytes, root: Node, edit: GoEdit, names: dict[str, str]) -> tuple[int, int, bytes]:
+    if edit.op == "add-argument":
+        call = _node_at(data, root, edit.line, edit.column, "call_expression")
+        arguments = call.child_by_field_name("arguments")
+        if arguments is None:
+            raise Refused("the call has no argument list")
+        code = _named(edit.code, names).encode()
+        return _append_item(data, arguments, code, b")")
+    if edit.op == "add-fields":
+        literal = _node_at(data, root, edit.line, edit.column, "composite_literal")
+        body = literal.child_by_field_name("body")
+        if body is None:
+            raise Refused("the literal has no body")
+        fields = [_named(field, names).encode() for field in edit.code.split("\n")]
+        return _add_fields(data, body, fields)
+    if edit.op == "rename-method":
+        call = _node_at(data, root, edit.line, edit.column, "call_expression")
+        function = call.child_by_field_name("function")
+        member = function.child_by_field_name("field") if function is not None else None
+        if member is None:
+            raise Refused("not a method call")
+        return member.start_byte, member.end_byte, edit.code.encode()
+    raise Refused(f"unknown Go edit {edit.op}")
+
+
+def _append_item(data: bytes, listing: Node, code: bytes, closer: bytes) -> tuple[int, int, bytes]:
+    """`code` as the last item of an argument list: after ", " on one line; on a line of
+    its own before the closer (with the comma Go then needs) when the list spans lines."""
+    close = listing.end_byte - len(closer)
+    if data[close : listing.end_byte] != closer:
+        raise Refused("the list does not end where it should")
+    items = [c for c in listing.named_children if c.type != "comment"]
+    if not items:
+        return close, close, code
+    last = items[-1]
+    line_start = data.rfind(b"\n", 0, close) + 1
+    if line_start > last.end_byte and not data[line_start:close].strip():
+        indent = _indent_of(data, last.start_byte)  # the closer alone on its line
+        return line_start, line_start, indent + code + b",\n"
+    between = data[last.end_byte : close]
+    if between.strip() not in (b"", b","):
+        raise Refused("a comment after the last argument")
+    return last.end_byte, close, b", " + code + between.strip()
+
+
+_BETWEEN_FIELDS = re.compile(rb"^,[ \t]*\n[ \t]*$")
+_AFTER_LAST = re.compile(rb"^,?[ \t]*\n[ \t]*$")
+
+
+def _add_fields(data: bytes, body: Node, fields: list[bytes]) -> tuple[int, int, bytes]:
+    """Keyed fields added to a struct literal: on its line when it is one line, else one
+    per line with the values' column aligned as gofmt aligns it."""
+    elements = body.named_children
+    close = body.end_byte - 1
+    if not elements:
+        return close, close, b", ".join(fields)
+    if b"\n" not in data[body.start_byte : body.end_byte]:
+        return elements[-1].end_byte, close, b", " + b", ".join(fields)
+    if any(e.type != "keyed_element" or e.start_point[0] != e.end_point[0] for e in elements):
+        raise Refused("the literal's fields do not stand one per line")
+    gaps = [data[a.end_byte : b.start_byte] for a, b in pairwise(elements)]
+    if not all(_BETWEEN_FIELDS.match(gap) for gap in gaps) or not _AFTER_LAST.match(
+        data[elements[-1].end_byte : close]
+    ):
+        raise Refused("comments or blank lines among the literal's fields")
+    pairs = []
+    for element in elements:
+        key, _, value = data[element.start_byte : element.end_byte].partition(b":")
+        pairs.append((key.strip(), value.strip()))
+    pairs += [(k.strip(), v.strip()) for k, _, v in (f.partition(b":") for f in fields)]
+    width = max(len(key) for key, _ in pairs)
+    indent = _indent_of(data, elements[0].start_byte)
+    start = data.rfind(b"\n", 0, elements[0].start_byte) + 1
+    end = data.rfind(b"\n", 0, close) + 1
+    rows = [
+        indent + key + b":" + b" " * (width - len(key) + 1) + value + b",\n" for key, value in pairs
+    ]
+    return start, end, b"".join(rows)
+
+
+def _import_splices(data: bytes, root: Node, paths: list[str]) -> list[tuple[int, int, bytes]]:
+    """Imports of `paths`, where gofmt would keep them: in the import block, each in its
+    group (the standard library's, or that of its closest neighbour), in sorted order; a
+    lone `import "x"` becomes a block; a file with no import gets one after `package`."""
+    if _all(root, "import_spec_list"):
+        return [_block_splice(data, root, path) for path in paths]
+    single = _all(root, "import_declaration")
+    if single:
+        declaration = single[0]
+        spec = declaration.named_children[0]
+        every = [(_spec_path(data, spec), data[spec.start_byte : spec.end_byte])]
+        every += [(path, f'"{path}"'.encode()) for path in paths]
+        every.sort()  # gofmt orders imports by path, whatever their alias
+        standard = [text for path, text in every if _standard(path)]
+        others = [text for path, text in every if not _standard(path)]
+        groups = [group for group in (standard, others) if group]
+        body = b"\n\n".join(
+            b"".join(b"\t" + text + b"\n" for text in g).rstrip(b"\n") for g in groups
+        )
+        return [(declaration.start_byte, declaration.end_byte, b"import (\n" + body + b"\n)")]
+    package = _all(root, "package_clause")
+    if not package:
+        raise Refused("the file has no package clause")
+    end = package[0].end_byte
+    lines = b"".join(b"\t" + f'"{path}"'.encode() + b"\n" for path in paths)
+    return [(end, end, b"\n\nimport (\n" + lines + b")")]
+
+
+def _block_splice(data: bytes, root: Node, path: str) -> tuple[int, int, bytes]:
+    """One import added to the file's import block."""
+    quoted = f'"{path}"'.encode()
+    blocks = _all(root, "import_spec_list")
+    if blocks:
+        block = blocks[0]
+        specs = [s for s in block.named_children if s.type == "import_spec"]
+        groups: list[list[Node]] = []
+        for spec in specs:
+            if groups and spec.start_point[0] == groups[-1][-1].end_point[0] + 1:
+                groups[-1].append(spec)
+            else:
+                groups.append([spec])
+        group = _group_for(data, groups, path)
+        indent = _indent_of(data, specs[0].start_byte) if specs else b"\t"
+        if group is None:  # a new group at the end
+            last = specs[-1]
+            return last.end_byte, last.end_byte, b"\n\n" + indent + quoted
+        for spec in group:
+            if _spec_path(data, spec) > path:
+                line_start = data.rfind(b"\n", 0, spec.start_byte) + 1
+                return line_start, line_start, indent + quoted + b"\n"
+        last = group[-1]
+        return last.end_byte, last.end_byte, b"\n" + indent + quoted
+    raise Refused("no import block")
+
+
+def _spec_path(data: bytes, spec: Node) -> str:
+    path = spec.child_by_field_name("path")
+    return data[path.start_byte : path.end_byte].decode().strip('"`') if path else ""
+
+
+def _standard(path: str) -> bool:
+    """The standard library's paths have no dot in their first element."""
+    return "." not in path.split("/", 1)[0]
+
+
+def _group_for(data: bytes, groups: list[list[Node]], path: str) -> list[Node] | None:
+    """The import group `path` belongs in: the standard library's for a standard path;
+    otherwise the group holding the path it shares the longest prefix with. None: a new
+    group at the end."""
+    standard = [g for g in groups if all(_standard(_spec_path(data, s)) for s in g)]
+    if _standard(path):
+        return standard[0] if standard else None
+    others = [g for g in groups if g not in standard]
+    if not others:
+        return None
+
+    def shared(group: list[Node]) -> int:
+        return max(_shared_elements(_spec_path(data, spec), path) for spec in group)
+
+    return max(others, key=shared)
+
+
+def _shared_elements(a: str, b: str) -> int:
+    """How many leading path elements two import paths share."""
+    count = 0
+    for mine, theirs in zip(a.split("/"), b.split("/"), strict=False):
+        if mine != theirs:
+            break
+        count += 1
+    return count

@@ -1,0 +1,74 @@
+"""Go edits: spliced where tree-sitter says, with the imports they need added in gofmt's
+order, under the names the file already uses; refused when in doubt."""
+
+from __future__ import annotations
+
+import pytest
+from k8slb.fixing.edits import GoEdit
+from k8slb.fixing.go_edit import apply_go
+from k8slb.fixing.yaml_edit import Refused
+from k8slb.rules.fixes import GRPC_PACKAGES
+
+KEEPALIVE = (
+    "{grpc}.KeepaliveParams({keepalive}.ServerParameters{MaxConnectionAge: 5 * {time}.Minute})"
+)
+
+
+def add_argument(source: str, line: int, column: int, code: str = KEEPALIVE) -> str:
+    edit = GoEdit("main.go", line, column, "add-argument", code, GRPC_PACKAGES)
+    return apply_go(source, [edit])
+
+
+def test_an_aliased_package_is_named_as_the_file_names_it() -> None:
+    source = 'package main\n\nimport g "google.golang.org/grpc"\n\nvar s = g.NewServer()\n'
+    assert add_argument(source, 5, 9) == (
+        'package main\n\nimport (\n\t"time"\n\n\tg "google.golang.org/grpc"\n'
+        '\t"google.golang.org/grpc/keepalive"\n)\n\nvar s = g.NewServer(g.KeepaliveParams('
+        "keepalive.ServerParameters{MaxConnectionAge: 5 * time.Minute}))\n"
+    )
+
+
+def test_imports_go_to_their_groups_in_order() -> None:
+    source = (
+        'package main\n\nimport (\n\t"net"\n\t"os"\n\n\t"github.com/acme/log"\n'
+        '\t"google.golang.org/grpc"\n)\n\nvar s = grpc.NewServer()\n'
+    )
+    fixed = add_argument(source, 11, 9)
+    assert fixed.startswith(
+        'package main\n\nimport (\n\t"net"\n\t"os"\n\t"time"\n\n\t"github.com/acme/log"\n'
+        '\t"google.golang.org/grpc"\n\t"google.golang.org/grpc/keepalive"\n)\n'
+    )
+
+
+def test_a_single_import_becomes_a_block() -> None:
+    source = 'package main\n\nimport "google.golang.org/grpc"\n\nvar s = grpc.NewServer()\n'
+    fixed = add_argument(source, 5, 9, "{grpc}.MaxRecvMsgSize(1 << 20)")
+    assert fixed == source.replace("NewServer()", "NewServer(grpc.MaxRecvMsgSize(1 << 20))")
+    with_time = add_argument(source, 5, 9, "{grpc}.ConnectionTimeout(5 * {time}.Second)")
+    assert with_time.startswith(
+        'package main\n\nimport (\n\t"time"\n\n\t"google.golang.org/grpc"\n)\n'
+    )
+
+
+def test_a_name_taken_by_another_package_is_refused() -> None:
+    source = (
+        'package main\n\nimport (\n\t"google.golang.org/grpc"\n\ttime "github.com/acme/clock"\n)'
+        "\n\nvar s = grpc.NewServer()\nvar _ = time.Now\n"
+    )
+    with pytest.raises(Refused, match="'time' is taken"):
+        add_argument(source, 8, 9)
+
+
+def test_a_comment_after_the_last_argument_is_refused() -> None:
+    source = (
+        'package main\n\nimport "google.golang.org/grpc"\n\n'
+        "var s = grpc.NewServer(grpc.MaxRecvMsgSize(1) /* why */)\n"
+    )
+    with pytest.raises(Refused, match="comment"):
+        add_argument(source, 5, 9, "{grpc}.MaxSendMsgSize(1)")
+
+
+def test_an_edit_where_no_call_starts_is_refused() -> None:
+    source = 'package main\n\nimport "google.golang.org/grpc"\n\nvar s = grpc.NewServer()\n'
+    with pytest.raises(Refused, match="no call_expression"):
+        add_argument(source, 5, 5)
