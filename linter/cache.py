@@ -81,7 +81,7 @@ class _DataOnly(pickle.Unpickler):
     can name any callable, and this refuses every one that could do more than hold data."""
 
     def find_class(self, module: str, name: str) -> Any:
-        if module == "k8slb.yamltree" and name in ("_ymap", "_yseq"):
+        if module == "k8slb.reading.yamltree" and name in ("_ymap", "_yseq"):
             return super().find_class(module, name)
         if module.startswith("k8slb.") and not name.startswith("_"):
             found = super().find_class(module, name)

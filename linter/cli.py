@@ -23,9 +23,9 @@ from k8slb.report.printable import printable
 if TYPE_CHECKING:  # the rest is imported by the command that needs it: `--help` is quick
     from k8slb.config import Config
     from k8slb.engine import RunResult, Settings
-    from k8slb.findings import Finding, Severity
     from k8slb.fixing.fixer import FixOutcome
-    from k8slb.sources import Discovery
+    from k8slb.reading.sources import Discovery
+    from k8slb.report.findings import Finding, Severity
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 # `text` is `full` on a terminal wide enough for code frames, else headline and detail.
@@ -223,7 +223,7 @@ def _start(paths: Sequence[str]) -> Path:
     """Where configuration and project are looked for: from the first path linted (its
     folder), as ruff and black do, so that `k8slb check ~/repo/k8s` from anywhere reads
     the repository's configuration; the current folder for stdin alone."""
-    from k8slb.sources import STDIN
+    from k8slb.reading.sources import STDIN
 
     for path in paths:
         if path != STDIN:
@@ -271,12 +271,12 @@ def make_run(
     kustomize: bool = False,
 ) -> Run:
     """The command line over the configuration over the defaults."""
-    from k8slb.charts import HelmOptions
     from k8slb.config import ConfigError, project_root
     from k8slb.engine import Settings
-    from k8slb.findings import Severity
+    from k8slb.reading.charts import HelmOptions
+    from k8slb.reading.sources import Exclude, discover, with_context
+    from k8slb.report.findings import Severity
     from k8slb.selection import SelectionError, select_rules, split_codes
-    from k8slb.sources import Exclude, discover, with_context
 
     start = _start(paths or ["."])
     try:
@@ -332,7 +332,7 @@ def _projects_of_files(paths: Sequence[str]) -> list[str]:
     pyproject.toml, a configuration): a file in no project is judged alone, rather than
     with everything in its folder, which may be a home folder."""
     from k8slb.config import marked_project
-    from k8slb.sources import STDIN
+    from k8slb.reading.sources import STDIN
 
     projects: list[str] = []
     for path in paths:
@@ -439,11 +439,11 @@ def check(
 ) -> None:
     """Lint manifests and Python code under PATHS (default: the current folder; `-` reads
     a YAML stream from stdin)."""
-    from k8slb import baseline as baselines
     from k8slb import engine
     from k8slb.cache import Cache
-    from k8slb.parsing import default_jobs
     from k8slb.progress import QUIET, Progress
+    from k8slb.reading.parsing import default_jobs
+    from k8slb.report import baseline as baselines
     from k8slb.report import text as text_report
 
     if then_fix:  # one hook or one command that fixes and reports, as `ruff check --fix`
@@ -578,8 +578,8 @@ def _add_noqa(result: RunResult, job: Run, style: str) -> int:
 def _apply_baseline(result: RunResult, path: Path, *, report_unused: bool) -> None:
     """Drop the findings the baseline holds; with --report-unused-ignores, report its
     entries that match nothing any more (KLB005), so it can be rewritten."""
-    from k8slb import baseline as baselines
-    from k8slb.findings import Finding
+    from k8slb.report import baseline as baselines
+    from k8slb.report.findings import Finding
     from k8slb.rules.unused_suppression import UnusedSuppression
 
     try:
@@ -696,7 +696,7 @@ def fix(
     from k8slb.fixing.diff import unified_diff
     from k8slb.fixing.fixer import plan, unsafe_fixes_left
     from k8slb.fixing.write import write_atomically
-    from k8slb.parsing import default_jobs
+    from k8slb.reading.parsing import default_jobs
     from k8slb.report import text as text_report
 
     job = make_run(**options)

@@ -18,11 +18,11 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from k8slb.charts import HelmOptions
 from k8slb.fixing.edits import FixValues
+from k8slb.reading.charts import HelmOptions
+from k8slb.reading.shapes import position_of
+from k8slb.reading.yamltree import YMap, compose
 from k8slb.selection import SelectionError, codes_to_ids
-from k8slb.shapes import position_of
-from k8slb.yamltree import YMap, compose
 
 if TYPE_CHECKING:  # jsonschema is imported only when there is a configuration to check
     from jsonschema import ValidationError

@@ -8,30 +8,35 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from k8slb.build_files import read_build_facts
 from k8slb.cache import Cache, ParseMemo, run_key
-from k8slb.chart_findings import RenderedTemplate, in_namespace, relocate, rendered_templates
-from k8slb.charts import HelmOptions, chart_file, real_path, render_charts, stat_signature
-from k8slb.codefacts import CodeFacts
+from k8slb.code.facts import CodeFacts
+from k8slb.code.imported import resolve_imports
+from k8slb.code.projects import assign_projects
 from k8slb.config import Exemption
-from k8slb.findings import Finding
 from k8slb.fixing.edits import FixValues
-from k8slb.imported import resolve_imports
-from k8slb.index import Index
 from k8slb.internal import internal_error
-from k8slb.kustomize import build, built_templates, signature
-from k8slb.links import LinkRow, link_code, link_rows
-from k8slb.manifests import ManifestFile
-from k8slb.model import K8sObject, Problem
-from k8slb.parsing import Parsed, Unparsed, parse_all
+from k8slb.model.index import Index
+from k8slb.model.links import LinkRow, link_code, link_rows
+from k8slb.model.objects import K8sObject, Problem
 from k8slb.progress import QUIET, Progress
-from k8slb.projects import assign_projects
+from k8slb.reading.build_files import read_build_facts
+from k8slb.reading.chart_findings import (
+    RenderedTemplate,
+    in_namespace,
+    relocate,
+    rendered_templates,
+)
+from k8slb.reading.charts import HelmOptions, chart_file, real_path, render_charts, stat_signature
+from k8slb.reading.kustomize import build, built_templates, signature
+from k8slb.reading.manifests import ManifestFile
+from k8slb.reading.parsing import Parsed, Unparsed, parse_all
+from k8slb.reading.sources import Source
+from k8slb.report.findings import Finding
+from k8slb.report.suppressions import Suppressions, judgeable
 from k8slb.rules.base import Context, Rule
 from k8slb.rules.unread_file import UNREAD_FILE
 from k8slb.rules.unused_suppression import UnusedSuppression
 from k8slb.selection import unknown_codes
-from k8slb.sources import Source
-from k8slb.suppressions import Suppressions, judgeable
 
 BUILT = "kustomize"  # the group of every kustomization built: one world each
 

@@ -15,14 +15,14 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
-from k8slb.addresses import Address, Destination, destinations
-from k8slb.codefacts import Channel, CodeFacts, Loc
-from k8slb.findings import NO_FIX, Finding, FixInfo, Related, Severity
+from k8slb.code.facts import Channel, CodeFacts, Loc
 from k8slb.fixing.edits import Edit, FixValues, GoEdit, PythonEdit, YamlEdit
-from k8slb.index import Index
-from k8slb.links import CodeLinks
-from k8slb.model import K8sObject, PodTemplate, Problem
-from k8slb.yamltree import Pos
+from k8slb.model.addresses import Address, Destination, destinations
+from k8slb.model.index import Index
+from k8slb.model.links import CodeLinks
+from k8slb.model.objects import K8sObject, PodTemplate, Problem
+from k8slb.reading.yamltree import Pos
+from k8slb.report.findings import NO_FIX, Finding, FixInfo, Related, Severity
 
 
 @dataclass(frozen=True)

@@ -3,17 +3,17 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 
-from k8slb.addresses import (
+from k8slb.code.facts import CodeFacts, Loc
+from k8slb.model.addresses import (
     Address,
     Destination,
     parse_url,
     services_for,
     target_parser,
 )
-from k8slb.codefacts import CodeFacts, Loc
-from k8slb.findings import Finding, Related, Severity
-from k8slb.index import Index, is_headless, service_ports, service_type
-from k8slb.model import K8sObject
+from k8slb.model.index import Index, is_headless, service_ports, service_type
+from k8slb.model.objects import K8sObject
+from k8slb.report.findings import Finding, Related, Severity
 from k8slb.rules.base import Context, Example, Rule
 from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE
 

@@ -3,9 +3,9 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 
-from k8slb.addresses import parse_url
-from k8slb.codefacts import DbPool
-from k8slb.findings import Finding, Severity
+from k8slb.code.facts import DbPool
+from k8slb.model.addresses import parse_url
+from k8slb.report.findings import Finding, Severity
 from k8slb.rules.base import Context, Example, Rule
 
 DAY = 86_400

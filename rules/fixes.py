@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from k8slb import wording
-from k8slb.codefacts import Channel, Loc, Options, Server
+from k8slb.code.facts import Channel, Loc, Options, Server
 from k8slb.fixing.edits import GoEdit, PythonEdit
-from k8slb.grpc_options import MAX_AGE, MAX_AGE_GRACE
+from k8slb.model.grpc_options import MAX_AGE, MAX_AGE_GRACE
+from k8slb.rules import wording
 
 
 def add_options(call: Loc, options: Options, pairs: Sequence[tuple[str, Any]]) -> list[PythonEdit]:

@@ -3,17 +3,17 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from k8slb.dialers import dialers_by_service
-from k8slb.findings import Finding, FixInfo, Related, Severity
 from k8slb.fixing.edits import YamlEdit
-from k8slb.grpc_options import MAX_AGE
-from k8slb.http2 import Evidence, PinnedService, pinned_grpc
-from k8slb.index import Index, selector_of, service_ports, service_type
-from k8slb.links import Served
-from k8slb.model import K8sObject, PodTemplate, dig, pos_of
-from k8slb.routes import key_of, l7_fronts
+from k8slb.model.dialers import dialers_by_service
+from k8slb.model.grpc_options import MAX_AGE
+from k8slb.model.http2 import Evidence, PinnedService, pinned_grpc
+from k8slb.model.index import Index, selector_of, service_ports, service_type
+from k8slb.model.links import Served
+from k8slb.model.objects import K8sObject, PodTemplate, dig, pos_of
+from k8slb.model.routes import key_of, l7_fronts
+from k8slb.reading.yamltree import YMap
+from k8slb.report.findings import Finding, FixInfo, Related, Severity
 from k8slb.rules.base import Context, Example, Rule
-from k8slb.yamltree import YMap
 
 GRPC_SERVICE = """\
 apiVersion: v1

@@ -4,17 +4,17 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from k8slb import wording
-from k8slb.codefacts import Loc
-from k8slb.findings import Finding, FixInfo, Severity
+from k8slb.code.facts import Loc
 from k8slb.fixing.edits import PythonEdit
-from k8slb.grpc_options import (
+from k8slb.model.grpc_options import (
     KNOWN_POLICIES,
     LB_POLICY_NAME,
     SERVICE_CONFIG,
     nearest,
     service_config_policy,
 )
+from k8slb.report.findings import Finding, FixInfo, Severity
+from k8slb.rules import wording
 from k8slb.rules.base import Context, Example, Rule
 
 _CHANNEL = """\

@@ -2,9 +2,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from k8slb import wording
-from k8slb.findings import Finding, FixInfo, Related, Severity
 from k8slb.fixing.edits import PythonEdit
+from k8slb.report.findings import Finding, FixInfo, Related, Severity
+from k8slb.rules import wording
 from k8slb.rules.base import Context, Example, Rule
 from k8slb.rules.examples import (
     GO_SIGNAL_IMPORTS,

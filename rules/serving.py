@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from k8slb.index import service_ports
-from k8slb.model import K8sObject, dig
+from k8slb.model.index import service_ports
+from k8slb.model.objects import K8sObject, dig
 
 # Port names that mean "this Service is scraped, not called" (ServiceMonitors add theirs).
 METRICS_PORT_NAMES = frozenset({"metrics", "http-metrics", "prometheus"})

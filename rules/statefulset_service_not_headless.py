@@ -2,12 +2,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from k8slb.findings import Finding, FixInfo, Related, Severity
 from k8slb.fixing.edits import YamlEdit
-from k8slb.index import is_headless
-from k8slb.model import dig, pos_of
+from k8slb.model.index import is_headless
+from k8slb.model.objects import dig, pos_of
+from k8slb.reading.yamltree import YMap
+from k8slb.report.findings import Finding, FixInfo, Related, Severity
 from k8slb.rules.base import Context, Example, Rule
-from k8slb.yamltree import YMap
 
 _STATEFULSET = """\
 apiVersion: apps/v1

@@ -2,10 +2,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from k8slb.findings import Finding, Severity
-from k8slb.model import dig, pos_of
+from k8slb.model.objects import dig, pos_of
+from k8slb.reading.yamltree import YMap
+from k8slb.report.findings import Finding, Severity
 from k8slb.rules.base import Context, Example, Rule
-from k8slb.yamltree import YMap
 
 TOPOLOGY_ANNOTATIONS = (
     "service.kubernetes.io/topology-mode",

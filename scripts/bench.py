@@ -120,7 +120,7 @@ def add_go_services(corpus: Path) -> int:
 
 
 def print_go_parse_cost(corpus: Path) -> None:
-    from k8slb.gocode import analyse_go
+    from k8slb.code.go import analyse_go
 
     files = [(str(p), p.read_bytes()) for p in corpus.rglob("*.go")]
     if not files:
@@ -136,13 +136,13 @@ def print_go_parse_cost(corpus: Path) -> None:
 def print_link_costs(corpus: Path) -> None:
     """What the link and the cross-module resolution cost on top of parsing, in-process
     (both run inside every `check` below): the median of five runs each."""
-    from k8slb.build_files import read_build_facts
+    from k8slb.code.imported import resolve_imports
+    from k8slb.code.projects import assign_projects
     from k8slb.engine import read_bytes, read_sources
-    from k8slb.imported import resolve_imports
-    from k8slb.index import Index
-    from k8slb.links import link_code
-    from k8slb.projects import assign_projects
-    from k8slb.sources import discover
+    from k8slb.model.index import Index
+    from k8slb.model.links import link_code
+    from k8slb.reading.build_files import read_build_facts
+    from k8slb.reading.sources import discover
 
     sources = discover([str(corpus)]).sources
     data, _ = read_bytes(sources)

@@ -6,9 +6,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from k8slb.engine import RunResult, Settings, run
-from k8slb.findings import Finding
+from k8slb.reading.sources import discover
+from k8slb.report.findings import Finding
 from k8slb.selection import select_rules
-from k8slb.sources import discover
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"

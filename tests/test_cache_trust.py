@@ -15,9 +15,9 @@ import pytest
 from k8slb import cache as cache_module
 from k8slb.cache import MARKER, Cache, dumps, loads
 from k8slb.engine import RunResult, Settings, run
+from k8slb.reading.sources import discover
 from k8slb.report import json as json_report
 from k8slb.rules import ALL_RULES
-from k8slb.sources import discover
 
 from .helpers import FIXTURES
 

@@ -16,8 +16,8 @@ from k8slb.cli import cli
 from k8slb.engine import Settings
 from k8slb.fixing.fixer import plan
 from k8slb.fixing.write import write_atomically
+from k8slb.reading.sources import discover
 from k8slb.rules import ALL_RULES
-from k8slb.sources import discover
 
 from .helpers import CORPUS, FIXTURES
 

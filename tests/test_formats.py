@@ -129,7 +129,7 @@ def test_github_annotations(tree: str) -> None:
 
 
 def test_github_escapes_what_would_break_a_command() -> None:
-    from k8slb.findings import Finding, Severity
+    from k8slb.report.findings import Finding, Severity
     from k8slb.report.github import annotation
 
     finding = Finding("KLB001", "invalid-yaml", Severity.ERROR, "a,b:c.yaml", 1, 2, "50%\nbad")

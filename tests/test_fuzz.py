@@ -14,9 +14,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from k8slb.engine import Settings, run
 from k8slb.fixing.fixer import plan
+from k8slb.reading.sources import discover
+from k8slb.reading.yamltree import compose
 from k8slb.rules import ALL_RULES
-from k8slb.sources import discover
-from k8slb.yamltree import compose
 
 from .helpers import CORPUS, FIXTURES
 

@@ -6,8 +6,8 @@ import math
 from pathlib import Path
 
 import pytest
-from k8slb.codefacts import UNKNOWN, CodeFacts, EnvRef
-from k8slb.gocode import analyse_go
+from k8slb.code.facts import UNKNOWN, CodeFacts, EnvRef
+from k8slb.code.go import analyse_go
 
 from tests.helpers import lint_files
 

@@ -32,8 +32,8 @@ grpc = pytest.importorskip("grpc")
 from k8slb.engine import Settings  # noqa: E402
 from k8slb.fixing.edits import FixValues  # noqa: E402
 from k8slb.fixing.fixer import plan  # noqa: E402
+from k8slb.reading.sources import discover  # noqa: E402
 from k8slb.selection import select_rules  # noqa: E402
-from k8slb.sources import discover  # noqa: E402
 
 from .grpc_harness import Cluster, client, spread  # noqa: E402
 

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 from jsonschema import Draft7Validator
-from k8slb import charts
 from k8slb.cli import cli
+from k8slb.reading import charts
 
 from .helpers import FIXTURES, SHARED
 

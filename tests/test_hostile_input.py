@@ -13,11 +13,12 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from k8slb import engine, manifests
+from k8slb import engine
 from k8slb.cli import cli
+from k8slb.reading import manifests
+from k8slb.reading.sources import discover
 from k8slb.rules import ALL_RULES
 from k8slb.rules.no_prestop import NoPreStop
-from k8slb.sources import discover
 
 from .helpers import FIXTURES, lint_files
 
@@ -130,7 +131,7 @@ def test_an_internal_error_reading_one_file_leaves_the_others_linted(
             raise RuntimeError("boom")
         return original(path, data)
 
-    monkeypatch.setattr("k8slb.parsing.load_manifests", flaky)
+    monkeypatch.setattr("k8slb.reading.parsing.load_manifests", flaky)
     result = engine.run(discover([str(tmp_path)]).sources, engine.Settings(rules=ALL_RULES))
     assert any("internal error while reading" in e and "backend.yaml" in e for e in result.errors)
     assert result.findings, "the other files are linted"
@@ -163,7 +164,8 @@ def test_an_uncaught_internal_error_is_one_line_and_exit_2_with_the_trace_on_dem
 
 CRASHING_WORKER = """
 import os, signal, sys
-from k8slb import cli, parsing
+from k8slb import cli
+from k8slb.reading import parsing
 parent, original, pids = os.getpid(), parsing.parse_one, sys.argv[2]
 def crashing(path, language, data):
     if os.getpid() != parent:
@@ -210,7 +212,7 @@ def test_a_parser_process_that_dies_costs_one_file_and_leaves_no_process_behind(
 def test_a_chart_that_renders_for_ever_is_stopped_and_the_rest_is_linted(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from k8slb import render_process
+    from k8slb.reading import render_process
 
     monkeypatch.setattr(render_process, "TIMEOUT", 2.0)
     for name, template in (

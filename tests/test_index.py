@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from k8slb.index import Index
-from k8slb.manifests import load_manifests
+from k8slb.model.index import Index
+from k8slb.reading.manifests import load_manifests
 
 
 def index_of(text: str, mesh: str = "none") -> Index:

@@ -99,7 +99,7 @@ def test_without_a_binary_each_kustomization_is_named_once(
 
 
 def test_a_reference_out_of_the_repository_is_not_read(tmp_path: Path) -> None:
-    from k8slb.kustomize import files_of
+    from k8slb.reading.kustomize import files_of
 
     outside = tmp_path / "elsewhere"
     outside.mkdir()

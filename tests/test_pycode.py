@@ -7,9 +7,9 @@ import sys
 import textwrap
 
 import pytest
-from k8slb.codefacts import UNKNOWN, CodeFacts, EnvRef
-from k8slb.findings import Severity
-from k8slb.pycode import analyse
+from k8slb.code.facts import UNKNOWN, CodeFacts, EnvRef
+from k8slb.code.python import analyse
+from k8slb.report.findings import Severity
 
 
 def facts(source: str, path: str = "svc/app.py") -> CodeFacts:

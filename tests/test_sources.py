@@ -7,7 +7,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from k8slb.sources import discover
+from k8slb.reading.sources import discover
 
 
 def make(root: Path, *names: str) -> None:
@@ -153,7 +153,7 @@ def test_a_folder_that_cannot_be_read_is_an_error_not_silence(tmp_path: Path) ->
 def test_a_named_endless_file_is_refused_not_read_into_memory(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from k8slb import sources
+    from k8slb.reading import sources
 
     monkeypatch.setattr(sources, "MAX_FILE_BYTES", 1024)
     big = tmp_path / "big.yaml"

@@ -12,12 +12,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from k8slb import parsing
 from k8slb.cache import MARKER, Cache
 from k8slb.engine import RunResult, Settings, run
+from k8slb.reading import parsing
+from k8slb.reading.sources import discover
 from k8slb.report import json as json_report
 from k8slb.rules import ALL_RULES
-from k8slb.sources import discover
 
 from .helpers import CORPUS, FIXTURES
 
@@ -131,7 +131,7 @@ def test_an_untouched_tree_is_not_even_read_and_a_touched_one_is_recognised(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
 
-    from k8slb import sources as sources_module
+    from k8slb.reading import sources as sources_module
 
     tree = _tree(tmp_path)
     expected = _report(_run(tree, cache=Cache(tmp_path, tmp_path / "cache")))

@@ -8,7 +8,7 @@ import time
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from k8slb.yamltree import C_LOADER, MAX_EXPANDED_NODES, YMap, YSeq, compose
+from k8slb.reading.yamltree import C_LOADER, MAX_EXPANDED_NODES, YMap, YSeq, compose
 
 
 def test_positions_are_one_based_for_keys_values_and_items() -> None:

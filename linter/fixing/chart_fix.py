@@ -19,8 +19,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from k8slb.charts import HelmOptions, pack_members, render, unpack
 from k8slb.fixing.edits import ChartEdit, Edit, YamlEdit
+from k8slb.reading.charts import HelmOptions, pack_members, render, unpack
 
 # A twin Service names the release's objects and copies their selector: a template writes
 # those with actions, and a literal copy would be wrong for any other release.
@@ -147,7 +147,7 @@ def _value_change(template_line: str, old: str, new: str) -> tuple[str, str, str
 
 def _set_values(values: str, changes: Sequence[tuple[str, str, str]]) -> str | None:
     """values.yaml with each key's plain scalar changed, its comment and layout kept."""
-    from k8slb.chart_lines import value_line
+    from k8slb.reading.chart_lines import value_line
 
     lines = values.splitlines(keepends=True)
     for key, old, new in changes:
@@ -226,7 +226,7 @@ def _outputs(
 ) -> list[dict[str, str]]:
     """Helm's output by template name for each version of the chart's files (rendered in
     one child process), or nothing for a version that does not render."""
-    from k8slb.render_process import run_isolated
+    from k8slb.reading.render_process import run_isolated
 
     jobs = [(chart, options, pack_members(members)) for members in versions]
     outputs: list[dict[str, str]] = []

@@ -15,7 +15,7 @@ import bisect
 import difflib
 from collections.abc import Iterator, Sequence
 
-from k8slb.encodings import UTF8, codec_for
+from k8slb.reading.encodings import UTF8, codec_for
 from k8slb.report.printable import printable
 
 Opcode = tuple[str, int, int, int, int]

@@ -10,14 +10,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from k8slb.cache import ParseMemo
-from k8slb.encodings import codec_for
 from k8slb.engine import RunResult, Settings, run
-from k8slb.findings import Finding
 from k8slb.fixing.edits import ChartEdit, Edit, GoEdit, PythonEdit, YamlEdit
 from k8slb.fixing.verify import python_fix_problem, yaml_fix_problem
 from k8slb.fixing.yaml_edit import Refused, TextEdit, YamlFile, apply, text_edits
 from k8slb.internal import internal_error
-from k8slb.sources import Source
+from k8slb.reading.encodings import codec_for
+from k8slb.reading.sources import Source
+from k8slb.report.findings import Finding
 
 MAX_PASSES = 8
 

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 
 def apply_go(text: str, edits: Sequence[GoEdit]) -> str:
-    from k8slb.gocode import _parser
+    from k8slb.code.go import _parser
 
     data = text.encode()
     root = _parser().parse(data).root_node
@@ -83,7 +83,7 @@ def _imported(root: Node) -> dict[str, str]:
 
 
 def _default_name(path: str) -> str:
-    from k8slb.gocode import _package_name
+    from k8slb.code.go import _package_name
 
     return _package_name(path)
 

@@ -20,13 +20,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from k8slb.encodings import codec_for, file_bytes
-from k8slb.findings import Finding
 from k8slb.fixing.edits import YamlEdit
 from k8slb.fixing.fixer import apply_edits
 from k8slb.fixing.verify import plain, yaml_fix_problem
-from k8slb.markers import ANNOTATION, COMMENT, SLASH_COMMENT, split_codes
-from k8slb.yamltree import compose
+from k8slb.reading.encodings import codec_for, file_bytes
+from k8slb.reading.markers import ANNOTATION, COMMENT, SLASH_COMMENT, split_codes
+from k8slb.reading.yamltree import compose
+from k8slb.report.findings import Finding
 
 # Findings that are not silenced in place: an unused suppression is removed, not ignored,
 # and an unread file cannot be edited.
@@ -73,7 +73,7 @@ def _unchanged(path: str, old: str, new: str) -> bool:
     if _is_python(path):
         return _same_python(old, new)
     if _is_go(path):
-        from k8slb.gocode import same_go_code
+        from k8slb.code.go import same_go_code
 
         return same_go_code(old.encode(), new.encode())
     return yaml_fix_problem(old, new, []) is None

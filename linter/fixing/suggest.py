@@ -14,12 +14,12 @@ from collections import defaultdict
 from collections.abc import MutableMapping, Sequence
 from dataclasses import dataclass
 
-from k8slb.encodings import codec_for, file_bytes
-from k8slb.findings import Finding
 from k8slb.fixing.edits import ChartEdit, YamlEdit
 from k8slb.fixing.fixer import apply_edits
 from k8slb.fixing.verify import yaml_fix_problem
 from k8slb.fixing.yaml_edit import Refused, TextEdit, YamlFile, apply, text_edits
+from k8slb.reading.encodings import codec_for, file_bytes
+from k8slb.report.findings import Finding
 
 
 @dataclass(frozen=True)

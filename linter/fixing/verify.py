@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from k8slb.fixing.edits import PROBE_HANDLERS, YamlEdit, prestop_hook
-from k8slb.yamltree import YMap, YSeq, compose
+from k8slb.reading.yamltree import YMap, YSeq, compose
 
 
 def plain(data: Any) -> Any:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from k8slb.fixing.edits import PROBE_HANDLERS, Step, YamlEdit, prestop_hook
-from k8slb.yamltree import C_LOADER
+from k8slb.reading.yamltree import C_LOADER
 from ruamel.yaml.error import YAMLError
 from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from k8slb import __version__
 from k8slb.engine import RunResult
-from k8slb.findings import Finding, Severity
+from k8slb.report.findings import Finding, Severity
 
 CONTRACT_VERSION = 1
 

@@ -10,11 +10,11 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from k8slb.encodings import yaml_codec
-from k8slb.markers import Marker, comment_markers
-from k8slb.model import KINDS, K8sObject, Problem, api_group
-from k8slb.shapes import shape_errors
-from k8slb.yamltree import Document, YMap, YSeq, compose
+from k8slb.model.objects import KINDS, K8sObject, Problem, api_group
+from k8slb.reading.encodings import yaml_codec
+from k8slb.reading.markers import Marker, comment_markers
+from k8slb.reading.shapes import shape_errors
+from k8slb.reading.yamltree import Document, YMap, YSeq, compose
 
 # Go-template text where YAML structure should be: a line that is a template action
 # (`{{- if .Values.x }}`, `- {{ include ... }}`) or an unquoted value that starts with one

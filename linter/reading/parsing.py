@@ -12,10 +12,10 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
-from k8slb.codefacts import CodeFacts, worth_parsing
+from k8slb.code.facts import CodeFacts, worth_parsing
 from k8slb.internal import internal_error
-from k8slb.manifests import ManifestFile, load_manifests
 from k8slb.progress import QUIET, Progress
+from k8slb.reading.manifests import ManifestFile, load_manifests
 
 # Below this many files, starting processes costs more than it saves (measured with
 # `make bench`: a worker takes some 60 ms to start and return its first results).
@@ -39,11 +39,11 @@ def parse_one(path: str, language: str, data: bytes) -> Parsed:
         if language == "yaml":
             return load_manifests(path, data)
         if language == "go":
-            from k8slb.gocode import analyse_go
+            from k8slb.code.go import analyse_go
 
             return analyse_go(path, data)
-        from k8slb.projects import module_imports
-        from k8slb.pycode import analyse, analyse_exports
+        from k8slb.code.projects import module_imports
+        from k8slb.code.python import analyse, analyse_exports
 
         # most files: no syntax tree, only the one-line values other modules may import
         facts = analyse(path, data) if worth_parsing(data) else analyse_exports(path, data)

@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import PurePath
 
-from k8slb.codefacts import CodeFacts
+from k8slb.code.facts import CodeFacts
 
 
 def project_root(path: str, scanned: set[PurePath]) -> str:

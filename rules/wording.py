@@ -1,10 +1,10 @@
 """How a finding about code names things in the language the code is written in: the rules
-read language-neutral facts (codefacts.py) and ask here for the option names and the fixes
+read language-neutral facts (code/facts.py) and ask here for the option names and the fixes
 to quote, so a Go server is told about `MaxConnectionAge`, not `grpc.max_connection_age_ms`."""
 
 from __future__ import annotations
 
-from k8slb.grpc_options import MAX_AGE, MAX_AGE_GRACE
+from k8slb.model.grpc_options import MAX_AGE, MAX_AGE_GRACE
 
 # gRPC's core option names as Go's API spells them.
 _GO_OPTIONS = {

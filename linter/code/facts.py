@@ -1,7 +1,7 @@
 """The facts the code rules read, whatever the language: gRPC channels and servers, HTTP
 clients, database pools, signal handling, health services and HTTP routes, each with its
 target, options and place, resolved as far as static analysis can follow them. One
-front-end per language produces them (`pycode.py` for Python, `gocode.py` for Go); rules
+front-end per language produces them (`python.py` for Python, `go.py` for Go); rules
 read facts and never a syntax tree, and know the language only through `language`, for
 their wording.
 
@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import Any
 
-from k8slb.markers import Marker
-from k8slb.model import Problem
+from k8slb.model.objects import Problem
+from k8slb.reading.markers import Marker
 
 # Byte strings one of which a file must contain to be worth a CST (cheap pre-check).
 WATCHED = (

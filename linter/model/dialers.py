@@ -10,13 +10,13 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from k8slb.addresses import destinations, parse_grpc_target, services_for, target_parser
-from k8slb.codefacts import Channel, CodeFacts
-from k8slb.findings import Related
-from k8slb.index import Index
-from k8slb.links import CodeLinks
-from k8slb.model import pos_of
-from k8slb.yamltree import YMap, YSeq
+from k8slb.code.facts import Channel, CodeFacts
+from k8slb.model.addresses import destinations, parse_grpc_target, services_for, target_parser
+from k8slb.model.index import Index
+from k8slb.model.links import CodeLinks
+from k8slb.model.objects import pos_of
+from k8slb.reading.yamltree import YMap, YSeq
+from k8slb.report.findings import Related
 
 # Words that can be addresses: `backend:50051`, `backend.shop.svc.cluster.local`,
 # `dns:///backend.shop:50051`, `http://backend:8080/x`; a bare word is not one.

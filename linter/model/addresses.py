@@ -12,13 +12,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 from urllib.parse import urlsplit
 
-from k8slb.codefacts import EnvRef
-from k8slb.findings import Related
-from k8slb.index import EnvSetting, Index, service_ports
-from k8slb.model import K8sObject
+from k8slb.code.facts import EnvRef
+from k8slb.model.index import EnvSetting, Index, service_ports
+from k8slb.model.objects import K8sObject
+from k8slb.report.findings import Related
 
 if TYPE_CHECKING:  # links.py reads the index too; only its type is needed here
-    from k8slb.links import Link
+    from k8slb.model.links import Link
 
 Reach = Literal["cluster", "local", "address", "external", "other"]
 

@@ -21,7 +21,7 @@ import fastjsonschema
 
 if TYPE_CHECKING:  # jsonschema is imported only when an object is malformed
     from jsonschema import Draft7Validator, ValidationError
-from k8slb.yamltree import Pos, YMap, YSeq
+from k8slb.reading.yamltree import Pos, YMap, YSeq
 
 _TYPE_NAMES = {
     "object": "a mapping",

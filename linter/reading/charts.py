@@ -24,8 +24,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from k8slb.findings import Severity
-from k8slb.model import Problem
+from k8slb.model.objects import Problem
+from k8slb.report.findings import Severity
 
 CHART_FILES = ("Chart.yaml", "Chart.yml")
 UNRENDERED = "KLB003"  # a chart Helm cannot render, or that nothing here can render
@@ -163,7 +163,7 @@ def render_charts(jobs: Sequence[tuple[str, HelmOptions, bytes]]) -> list[list[R
     """Each chart (folder, options, packed files) rendered with each of its value sets,
     in a child process with a time limit; a chart that runs over it, or kills its
     process, is one finding, and the others are rendered all the same."""
-    from k8slb.render_process import run_isolated
+    from k8slb.reading.render_process import run_isolated
 
     outcomes = run_isolated(lambda job: render_sets(*job), jobs)
     renderings = []

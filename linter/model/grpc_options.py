@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from k8slb.codefacts import Options
+from k8slb.code.facts import Options
 
 INT_MAX = 2**31 - 1  # gRPC reads it as "unlimited"
 

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from k8slb.codefacts import (
+from k8slb.code.facts import (
     UNKNOWN,
     CodeFacts,
     EnvRef,
@@ -26,7 +26,7 @@ from k8slb.codefacts import (
     Unknown,
     joined,
 )
-from k8slb.projects import module_files
+from k8slb.code.projects import module_files
 
 _MAX_STEPS = 8
 

@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from k8slb.choices import DEFAULT_BASELINE
-from k8slb.encodings import file_bytes, text_lines
-from k8slb.findings import Finding
+from k8slb.reading.encodings import file_bytes, text_lines
+from k8slb.report.findings import Finding
 
 DEFAULT_FILE = DEFAULT_BASELINE
 FORMAT = 1

@@ -17,47 +17,38 @@ from __future__ import annotations
 
 import ast
 import io
-import json
-import math
 import re
 import sys
 import tokenize
-from collections import defaultdict
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
 
-from k8slb.codefacts import (
-    NO_OPTIONS,
+from k8slb.code.facts import (
     NOT_GIVEN,
     UNKNOWN,
     UNKNOWN_OPTIONS,
     Channel,
     CodeFacts,
     DbPool,
-    EnvRef,
     HealthServicer,
     HttpClient,
-    Imported,
-    Joined,
     Listen,
-    Loc,
-    Option,
     Options,
     Server,
     Stop,
     Unknown,
     Wait,
     is_test_path,
-    joined,
     worth_parsing,
 )
-from k8slb.encodings import python_codec
-from k8slb.findings import Severity
-from k8slb.markers import comment_markers
-from k8slb.model import Problem
-from k8slb.pyast import dotted
-from k8slb.web_routes import WEB_WORDS, collect_routes
+from k8slb.code.pyast import dotted
+from k8slb.code.python_names import Scope
+from k8slb.code.python_values import Values, keyword_argument
+from k8slb.code.web_routes import WEB_WORDS, collect_routes
+from k8slb.model.objects import Problem
+from k8slb.reading.encodings import python_codec
+from k8slb.reading.markers import comment_markers
+from k8slb.report.findings import Severity
 
 # qualified name -> (index of the target argument, index of the options argument)
 CHANNEL_FACTORIES = {
@@ -114,9 +105,8 @@ ONCE_FUNCTIONS = frozenset(
         "app",
     }
 )
-_MAX_DEPTH = 8  # how many assignments a value is followed through
 _Function = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
-_ScopeNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef
+ScopeNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef
 
 
 def analyse(path: str, data: bytes) -> CodeFacts:
@@ -238,21 +228,6 @@ def _syntax_problem(path: str, data: bytes, error: SyntaxError) -> Problem:
 
 
 @dataclass
-class _Scope:
-    """Names bound in one function (or the module): enough to follow a value."""
-
-    node: ast.AST
-    parent: _Scope | None
-    bindings: dict[str, list[ast.expr]] = field(default_factory=lambda: defaultdict(list))
-    # names bound in ways whose value cannot be followed: parameters, loop and `with`
-    # targets, tuple unpacking...
-    opaque: set[str] = field(default_factory=set)
-    additions: dict[str, list[tuple[str, ast.expr]]] = field(
-        default_factory=lambda: defaultdict(list)
-    )
-
-
-@dataclass
 class _Site:
     """A factory call seen during the traversal, resolved after it."""
 
@@ -261,30 +236,22 @@ class _Site:
     call: ast.Call
     args: list[ast.expr]
     keywords: list[ast.keyword]
-    scope: _Scope
+    scope: Scope
     parents: tuple[ast.AST, ...]
 
 
-class _Collector:
+class _Collector(Values):
     def __init__(self, path: str, data: bytes, facts: CodeFacts) -> None:
-        self.path = path
-        self.data = data
-        self.lines = data.splitlines()
-        self.facts = facts
-        self.imports: dict[str, str] = {}  # local name -> the module path it stands for
-        self.locals: set[str] = set()  # names defined here (def, class), shadowing imports
+        super().__init__(path, data, facts)
         self.sites: list[_Site] = []
-        self.stops: list[tuple[ast.Call, str, bool, _Scope]] = []
-        self.listens: list[tuple[ast.Call, str, _Scope]] = []
+        self.stops: list[tuple[ast.Call, str, bool, Scope]] = []
+        self.listens: list[tuple[ast.Call, str, Scope]] = []
         self.health_classes: dict[str, bool] = {}  # class with a Check method -> can fail
-        # `from M import N` (relative or not): where each local name comes from
-        self.origins: dict[str, Imported] = {}
-        self.deferred = False  # a value holds an Imported
 
     # -- driving -----------------------------------------------------------------------
 
     def run(self, tree: ast.Module) -> None:
-        module = _Scope(tree, None)
+        module = Scope(tree, None)
         self._walk(tree, (), module, keyboard=False)
         for site in self.sites:
             getattr(self, f"_resolve_{site.kind}")(site)
@@ -303,7 +270,7 @@ class _Collector:
         if any(word in self.data for word in WEB_WORDS):
             self.facts.routes = collect_routes(tree, self.qualified, self.loc)
 
-    def _exports(self, module: _Scope) -> None:
+    def _exports(self, module: Scope) -> None:
         """What another module can import from this one (imported.py resolves it)."""
         for name, bound in module.bindings.items():
             if len(bound) == 1 and name not in module.opaque and name not in module.additions:
@@ -315,10 +282,6 @@ class _Collector:
         )  # re-exported: `from .settings import ADDR` in a package's __init__
         self.facts.health_classes = dict(self.health_classes)
         self.facts.deferred = self.deferred
-
-    def _imported(self, origin: Imported) -> Imported:
-        self.deferred = True
-        return origin
 
     def _unshare_option_literals(self) -> None:
         """A list of options that both a channel and a server use is nowhere a fix may add
@@ -342,11 +305,11 @@ class _Collector:
         ]
 
     def _walk(
-        self, node: ast.AST, parents: tuple[ast.AST, ...], scope: _Scope, keyboard: bool
+        self, node: ast.AST, parents: tuple[ast.AST, ...], scope: Scope, keyboard: bool
     ) -> None:
         self._visit(node, parents, scope, keyboard)
-        if isinstance(node, _ScopeNode):
-            scope = _Scope(node, scope)
+        if isinstance(node, ScopeNode):
+            scope = Scope(node, scope)
             if isinstance(node, _Function):
                 arguments = node.args
                 every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
@@ -359,21 +322,10 @@ class _Collector:
             self._walk(child, below, scope, keyboard)
 
     def _visit(
-        self, node: ast.AST, parents: tuple[ast.AST, ...], scope: _Scope, keyboard: bool
+        self, node: ast.AST, parents: tuple[ast.AST, ...], scope: Scope, keyboard: bool
     ) -> None:
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                local = alias.asname or alias.name.split(".")[0]
-                self.imports[local] = alias.name if alias.asname else local
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            for alias in node.names:
-                self.imports[alias.asname or alias.name] = f"{node.module}.{alias.name}"
-                self.origins[alias.asname or alias.name] = Imported(0, node.module, alias.name)
-        elif isinstance(node, ast.ImportFrom):  # relative: only ever a module of the project
-            for alias in node.names:
-                self.origins[alias.asname or alias.name] = Imported(
-                    node.level, node.module or "", alias.name
-                )
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            self.note_import(node)
         elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             if scope.parent is None:
                 self.locals.add(node.name)
@@ -413,7 +365,7 @@ class _Collector:
             self.facts.urls.append((node.value, self.loc(node)))
 
     def _call(
-        self, node: ast.Call, parents: tuple[ast.AST, ...], scope: _Scope, keyboard: bool
+        self, node: ast.Call, parents: tuple[ast.AST, ...], scope: Scope, keyboard: bool
     ) -> None:
         name = self.qualified(node.func)
 
@@ -460,7 +412,7 @@ class _Collector:
         elif method in ("add_insecure_port", "add_secure_port"):
             self.listens.append((node, receiver, scope))
 
-    def _signal(self, node: ast.Call, parents: tuple[ast.AST, ...], scope: _Scope) -> None:
+    def _signal(self, node: ast.Call, parents: tuple[ast.AST, ...], scope: Scope) -> None:
         if len(node.args) < 2:
             return
         signal_arg, handler = node.args[0], node.args[1]
@@ -471,7 +423,7 @@ class _Collector:
             self.facts.sigterm_handlers.append(self.loc(node))
 
     def _signals(
-        self, expression: ast.expr, parents: tuple[ast.AST, ...], scope: _Scope
+        self, expression: ast.expr, parents: tuple[ast.AST, ...], scope: Scope
     ) -> list[ast.expr]:
         """The signals a `signal.signal` argument may be: itself, or, for the target of an
         enclosing `for sig in (SIGINT, SIGTERM)` (the tuple may be bound to a name), each
@@ -486,7 +438,7 @@ class _Collector:
                 if isinstance(walked, ast.List | ast.Tuple | ast.Set):
                     return [self._follow(e, scope) or e for e in walked.elts]
                 return []
-            if isinstance(parent, _ScopeNode):
+            if isinstance(parent, ScopeNode):
                 break
         return [self._follow(expression, scope) or expression]  # an import, or a binding
 
@@ -508,7 +460,7 @@ class _Collector:
             "Signals.SIGTERM",
         )
 
-    def _via_partial(self, node: ast.Call, parents: tuple[ast.AST, ...], scope: _Scope) -> None:
+    def _via_partial(self, node: ast.Call, parents: tuple[ast.AST, ...], scope: Scope) -> None:
         """`make = functools.partial(grpc.insecure_channel, options=...)`, then `make(t)`."""
         assert isinstance(node.func, ast.Name)
         bound = self._binding(node.func.id, scope)
@@ -538,43 +490,7 @@ class _Collector:
 
     # -- names -------------------------------------------------------------------------
 
-    def qualified(self, node: ast.expr) -> str | None:
-        """`grpc.aio.insecure_channel` for `aio.insecure_channel` after
-        `from grpc import aio`; None for names that are not imported."""
-        name = dotted(node)
-        if not name:
-            return None
-        head, _, rest = name.partition(".")
-        if head in self.locals or head not in self.imports:
-            return None
-        base = self.imports[head]
-        return f"{base}.{rest}" if rest else base
-
-    def _scope_of(self, name: str, scope: _Scope) -> _Scope:
-        """The scope where `name` is bound, as Python looks it up: innermost first, and
-        a class body is seen only from itself, not from its methods."""
-        current: _Scope | None = scope
-        while current is not None:
-            visible = current is scope or not isinstance(current.node, ast.ClassDef)
-            if visible and (name in current.bindings or name in current.opaque):
-                return current
-            current = current.parent
-        return scope
-
-    def _binding(self, name: str, scope: _Scope) -> ast.expr | None:
-        """The value a name is bound to, when it is bound exactly once by `=`."""
-        home = self._scope_of(name, scope)
-        bound = home.bindings.get(name, [])
-        return bound[0] if len(bound) == 1 and name not in home.opaque else None
-
     # -- resolution ----------------------------------------------------------------------
-
-    def loc(self, node: ast.AST) -> Loc:
-        line = getattr(node, "lineno", 1)
-        offset = getattr(node, "col_offset", 0)
-        text = self.lines[line - 1] if 0 < line <= len(self.lines) else b""
-        column = len(text[:offset].decode("utf-8", errors="replace")) + 1  # offsets are bytes
-        return Loc(self.path, line, column)
 
     def _resolve_channel(self, site: _Site) -> None:
         target_index, options_index = CHANNEL_FACTORIES[site.name]
@@ -602,17 +518,17 @@ class _Collector:
         )
 
     def _resolve_http(self, site: _Site) -> None:
-        http2 = _keyword(site.keywords, "http2")
-        limits = _keyword(site.keywords, "limits")
-        connector = _keyword(site.keywords, "connector")
+        http2 = keyword_argument(site.keywords, "http2")
+        limits = keyword_argument(site.keywords, "limits")
+        connector = keyword_argument(site.keywords, "connector")
         reuse_disabled = False
         if isinstance(limits, ast.Call):
-            expiry = _keyword(limits.keywords, "keepalive_expiry")
+            expiry = keyword_argument(limits.keywords, "keepalive_expiry")
             reuse_disabled = expiry is not None and self.value(expiry, site.scope) == 0
         if isinstance(connector, ast.Call):
-            force = _keyword(connector.keywords, "force_close")
+            force = keyword_argument(connector.keywords, "force_close")
             reuse_disabled = force is not None and self.value(force, site.scope) is True
-        base_url = _keyword(site.keywords, "base_url")
+        base_url = keyword_argument(site.keywords, "base_url")
         self.facts.http_clients.append(
             HttpClient(
                 loc=self.loc(site.call),
@@ -627,16 +543,16 @@ class _Collector:
     def _resolve_db(self, site: _Site) -> None:
         lifetime_arg = DB_POOLS[site.name]
         if site.name.startswith(("sqlalchemy", "sqlmodel")):
-            poolclass = _keyword(site.keywords, "poolclass")
+            poolclass = keyword_argument(site.keywords, "poolclass")
             if poolclass is not None and dotted(poolclass).endswith(("NullPool", "StaticPool")):
                 return  # no pool: every checkout is a new connection
         url_index = 2 if site.name.startswith("psycopg2") else 0
         url = (
             self._argument(site.args, site.keywords, url_index, "url")
-            or _keyword(site.keywords, "conninfo")
-            or _keyword(site.keywords, "dsn")
+            or keyword_argument(site.keywords, "conninfo")
+            or keyword_argument(site.keywords, "dsn")
         )
-        lifetime = _keyword(site.keywords, lifetime_arg) if lifetime_arg else None
+        lifetime = keyword_argument(site.keywords, lifetime_arg) if lifetime_arg else None
         self.facts.db_pools.append(
             DbPool(
                 loc=self.loc(site.call),
@@ -675,16 +591,6 @@ class _Collector:
 
     # -- arguments -----------------------------------------------------------------------
 
-    @staticmethod
-    def _argument(
-        args: Sequence[ast.expr], keywords: Sequence[ast.keyword], index: int, name: str
-    ) -> ast.expr | None:
-        found = _keyword(keywords, name)
-        if found is not None:
-            return found
-        positional = [a for a in args if not isinstance(a, ast.Starred)]
-        return positional[index] if index < len(positional) else None
-
     def _call_options(self, site: _Site, index: int) -> Options:
         expression = self._argument(site.args, site.keywords, index, "options")
         if expression is not None:
@@ -703,179 +609,7 @@ class _Collector:
             return UNKNOWN_OPTIONS
         return NOT_GIVEN
 
-    def options(self, expression: ast.expr, scope: _Scope, depth: int) -> Options:
-        """The (key, value) pairs of an options expression, followed through names,
-        `+`, `list(...)`, and the `.append`/`.extend`/`+=` that add to a name."""
-        if depth > _MAX_DEPTH:
-            return UNKNOWN_OPTIONS
-        if isinstance(expression, ast.Constant) and expression.value is None:
-            return NO_OPTIONS
-        if isinstance(expression, ast.Name):
-            bound = self._binding(expression.id, scope)
-            if bound is None:
-                return UNKNOWN_OPTIONS
-            result = self.options(bound, scope, depth + 1)
-            home = self._scope_of(expression.id, scope)
-            for how, added in home.additions.get(expression.id, []):  # no single literal now
-                result = result + (
-                    self._pairs([added], scope)
-                    if how == "append"
-                    else self.options(added, scope, depth + 1)
-                )
-            return result
-        if isinstance(expression, ast.List | ast.Tuple):
-            result = NO_OPTIONS
-            plain: list[ast.expr] = []
-            for element in expression.elts:
-                if isinstance(element, ast.Starred):
-                    result = result + self.options(element.value, scope, depth + 1)
-                else:
-                    plain.append(element)
-            pairs = self._pairs(plain, scope)
-            if len(plain) == len(expression.elts):  # a plain literal: a fix can extend it
-                return Options(pairs.complete, pairs.entries, literal=self.loc(expression))
-            return result + pairs
-        if isinstance(expression, ast.BinOp) and isinstance(expression.op, ast.Add):
-            return self.options(expression.left, scope, depth + 1) + self.options(
-                expression.right, scope, depth + 1
-            )
-        if isinstance(expression, ast.Call) and dotted(expression.func) in ("list", "tuple"):
-            if not expression.args:
-                return NO_OPTIONS
-            return self.options(expression.args[0], scope, depth + 1)
-        return UNKNOWN_OPTIONS
-
-    def _pairs(self, elements: Iterable[ast.expr], scope: _Scope) -> Options:
-        entries: list[Option] = []
-        complete = True
-        for element in elements:
-            pair = element
-            if isinstance(pair, ast.Name):
-                pair = self._binding(pair.id, scope) or pair
-            if isinstance(pair, ast.Tuple | ast.List) and len(pair.elts) == 2:
-                key = self.value(pair.elts[0], scope)
-                if isinstance(key, str):
-                    value = self.value(pair.elts[1], scope)
-                    entries.append(Option(key, value, self.loc(pair)))  # the pair itself
-                    continue
-            complete = False
-        return Options(complete, tuple(entries))
-
     # -- values --------------------------------------------------------------------------
-
-    def _follow(self, expression: ast.expr, scope: _Scope) -> ast.expr | None:
-        for _ in range(_MAX_DEPTH):
-            if not isinstance(expression, ast.Name):
-                return expression
-            bound = self._binding(expression.id, scope)
-            if bound is None:
-                return None
-            expression = bound
-        return None
-
-    def value(self, expression: ast.expr, scope: _Scope, depth: int = 0) -> Any:
-        """A literal, an EnvRef, or UNKNOWN."""
-        if depth > _MAX_DEPTH:
-            return UNKNOWN
-        if isinstance(expression, ast.Constant):
-            return expression.value if not isinstance(expression.value, bytes) else UNKNOWN
-        if isinstance(expression, ast.UnaryOp) and isinstance(expression.op, ast.USub):
-            inner = self.value(expression.operand, scope, depth + 1)
-            return -inner if _number(inner) else UNKNOWN
-        if isinstance(expression, ast.Name):
-            bound = self._binding(expression.id, scope)
-            if bound is not None:
-                return self.value(bound, scope, depth + 1)
-            origin = self._origin(expression.id, scope)
-            return self._imported(origin) if origin is not None else UNKNOWN
-        if isinstance(expression, ast.Dict):
-            result: dict[str, Any] = {}
-            for key, item in zip(expression.keys, expression.values, strict=True):
-                key_value = self.value(key, scope, depth + 1) if key is not None else UNKNOWN
-                if not isinstance(key_value, str):
-                    return UNKNOWN
-                result[key_value] = self.value(item, scope, depth + 1)
-            return result
-        if isinstance(expression, ast.List | ast.Tuple):
-            return [
-                UNKNOWN if isinstance(e, ast.Starred) else self.value(e, scope, depth + 1)
-                for e in expression.elts
-            ]
-        if isinstance(expression, ast.Subscript):
-            if self.qualified(expression.value) == "os.environ":
-                name = self.value(expression.slice, scope, depth + 1)
-                return EnvRef(name, None) if isinstance(name, str) else UNKNOWN
-            return UNKNOWN
-        if isinstance(expression, ast.Call):
-            return self._call_value(expression, scope, depth)
-        if isinstance(expression, ast.JoinedStr):
-            parts: list[Any] = []
-            for part in expression.values:
-                if isinstance(part, ast.Constant):
-                    parts.append(part.value)
-                elif isinstance(part, ast.FormattedValue) and part.format_spec is None:
-                    value = self.value(part.value, scope, depth + 1)
-                    parts.append(str(value) if _number(value) and part.conversion < 0 else value)
-                else:
-                    return UNKNOWN
-            return joined(parts)
-        if isinstance(expression, ast.BinOp):
-            left = self.value(expression.left, scope, depth + 1)
-            right = self.value(expression.right, scope, depth + 1)
-            if _number(left) and _number(right):
-                return _arithmetic(expression.op, left, right)
-            return joined([left, right]) if isinstance(expression.op, ast.Add) else UNKNOWN
-        if isinstance(expression, ast.Attribute) and self.qualified(expression) == "math.inf":
-            return math.inf
-        if isinstance(expression, ast.Attribute) and isinstance(expression.value, ast.Name):
-            module = self._module_of(expression.value.id, scope)
-            if module is not None:  # `config.ADDR` after `import config` or `from . import config`
-                return self._imported(Imported(module[0], module[1], expression.attr))
-        return UNKNOWN
-
-    def _origin(self, name: str, scope: _Scope) -> Imported | None:
-        """Where a free name comes from, when a `from ... import` at module level bound it
-        and nothing in between rebinds it."""
-        if self._bound(name, scope):
-            return None
-        return self.origins.get(name)
-
-    def _bound(self, name: str, scope: _Scope) -> bool:
-        """Whether `name` is bound by this module's own code (not by an import) where
-        `scope` sees it."""
-        home = self._scope_of(name, scope)
-        return name in home.bindings or name in home.opaque or name in self.locals
-
-    def _module_of(self, name: str, scope: _Scope) -> tuple[int, str] | None:
-        """(level, dotted module) for a name bound by `import a.b as name` or by
-        `from . import name`, which may be a module of the project."""
-        if self._bound(name, scope):
-            return None
-        if name in self.origins:
-            origin = self.origins[name]
-            module = f"{origin.module}.{origin.name}" if origin.module else origin.name
-            return (origin.level, module)
-        if name in self.imports and "." not in name:
-            return (0, self.imports[name])
-        return None
-
-    def _call_value(self, call: ast.Call, scope: _Scope, depth: int) -> Any:
-        name = self.qualified(call.func) or dotted(call.func)
-        args = [self.value(a, scope, depth + 1) for a in call.args]
-        if name in ("os.environ.get", "os.getenv") and args:
-            default = args[1] if len(args) > 1 else None
-            if isinstance(args[0], str):
-                known = isinstance(default, str | None | Imported | Joined)
-                return EnvRef(args[0], default if known else UNKNOWN)
-            return UNKNOWN
-        if name == "json.dumps" and args:
-            return json.dumps(args[0]) if _plain_json(args[0]) else UNKNOWN
-        infinite = ("inf", "+inf", "infinity")
-        if name == "float" and args and isinstance(args[0], str) and args[0].lower() in infinite:
-            return math.inf
-        if name == "str" and args and isinstance(args[0], str | EnvRef):
-            return args[0]
-        return UNKNOWN
 
 
 # -- lifetime ------------------------------------------------------------------------------
@@ -935,13 +669,6 @@ def _kept_by_function(
 # -- small helpers ---------------------------------------------------------------------------
 
 
-def _keyword(keywords: Sequence[ast.keyword], name: str) -> ast.expr | None:
-    for keyword in keywords:
-        if keyword.arg == name:
-            return keyword.value
-    return None
-
-
 def _names_bound(target: ast.expr) -> set[str]:
     """The names a `for` target binds: `sig`, or `name, sig` for a tuple."""
     return {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
@@ -961,33 +688,3 @@ def _catches_keyboard_interrupt(handler: ast.ExceptHandler) -> bool:
 
 def _is_true(test: ast.expr) -> bool:
     return isinstance(test, ast.Constant) and bool(test.value) and test.value is not None
-
-
-def _number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
-
-
-def _arithmetic(operator: ast.operator, left: Any, right: Any) -> Any:
-    """Constant arithmetic as people write durations: `5 * 60 * 1000`, `2**31 - 1`."""
-    try:
-        if isinstance(operator, ast.Add):
-            return left + right
-        if isinstance(operator, ast.Sub):
-            return left - right
-        if isinstance(operator, ast.Mult):
-            return left * right
-        if isinstance(operator, ast.Pow) and abs(right) <= 64:
-            return left**right
-    except (OverflowError, ZeroDivisionError):
-        pass
-    return UNKNOWN
-
-
-def _plain_json(data: Any) -> bool:
-    if isinstance(data, Unknown | EnvRef | Imported | Joined):
-        return False
-    if isinstance(data, dict):
-        return all(_plain_json(v) for v in data.values())
-    if isinstance(data, list):
-        return all(_plain_json(v) for v in data)
-    return True

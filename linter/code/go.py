@@ -1,6 +1,6 @@
 """Go source -> `CodeFacts`, with tree-sitter's Go grammar (no Go toolchain needed).
 
-The same facts as for Python (codefacts.py), read from Go's own idioms: `grpc.Dial`,
+The same facts as for Python (code/facts.py), read from Go's own idioms: `grpc.Dial`,
 `grpc.DialContext` and `grpc.NewClient` channels with their dial options; `grpc.NewServer`
 with `grpc.KeepaliveParams(keepalive.ServerParameters{...})` (durations kept in
 milliseconds under gRPC's core option names, so the rules read one vocabulary), started
@@ -27,7 +27,7 @@ from functools import cache
 from pathlib import PurePath
 from typing import TYPE_CHECKING, Any
 
-from k8slb.codefacts import (
+from k8slb.code.facts import (
     UNKNOWN,
     Channel,
     CodeFacts,
@@ -44,8 +44,8 @@ from k8slb.codefacts import (
     Wait,
     joined,
 )
-from k8slb.markers import SLASH_COMMENT, comment_markers
-from k8slb.model import Problem
+from k8slb.model.objects import Problem
+from k8slb.reading.markers import SLASH_COMMENT, comment_markers
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Parser

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any
 
-from k8slb.model import Container, K8sObject, PodTemplate, dig
-from k8slb.yamltree import YMap, YSeq
+from k8slb.model.objects import Container, K8sObject, PodTemplate, dig
+from k8slb.reading.yamltree import YMap, YSeq
 
 
 @dataclass(frozen=True)

@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import BinaryIO, Literal
 
 import pathspec
-from k8slb.build_files import is_build_file
-from k8slb.charts import is_chart, is_chart_folder, pack
-from k8slb.kustomize import is_kustomization
+from k8slb.reading.build_files import is_build_file
+from k8slb.reading.charts import is_chart, is_chart_folder, pack
+from k8slb.reading.kustomize import is_kustomization
 
 YAML_SUFFIXES = (".yaml", ".yml")
 PYTHON_SUFFIXES = (".py",)
@@ -64,7 +64,7 @@ class Source:
         if self.language == "helm":  # a chart: its files, for the cache's keys
             return pack(self.location)
         if self.language == "kustomize":  # the files its build reads
-            from k8slb.kustomize import pack_files
+            from k8slb.reading.kustomize import pack_files
 
             return pack_files(str(self.location))
         with open(self.location, "rb") as handle:

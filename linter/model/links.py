@@ -25,12 +25,12 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from k8slb.build_files import BuildFacts, Dockerfile, ImageBuild, Said, image_repository
-from k8slb.codefacts import CodeFacts, EnvRef, Listen, Loc, Route, Server
-from k8slb.entry_points import Entry, container_argv, entry_of
-from k8slb.index import Index
-from k8slb.model import Container, K8sObject, pos_of
-from k8slb.projects import import_closure
+from k8slb.code.entry_points import Entry, container_argv, entry_of
+from k8slb.code.facts import CodeFacts, EnvRef, Listen, Loc, Route, Server
+from k8slb.code.projects import import_closure
+from k8slb.model.index import Index
+from k8slb.model.objects import Container, K8sObject, pos_of
+from k8slb.reading.build_files import BuildFacts, Dockerfile, ImageBuild, Said, image_repository
 
 STRENGTH = {
     "config": 0,

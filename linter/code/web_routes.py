@@ -14,8 +14,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Iterator
 
-from k8slb.codefacts import Loc, Route
-from k8slb.pyast import dotted
+from k8slb.code.facts import Loc, Route
+from k8slb.code.pyast import dotted
 
 _DECORATORS = frozenset({"route", "get", "api_route", "head"})
 _REGISTRATIONS = {  # method -> (index of the path, index of the handler)

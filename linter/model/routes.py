@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from k8slb.model import K8sObject, dig
+from k8slb.model.objects import K8sObject, dig
 
 GRPC_BACKEND = "nginx.ingress.kubernetes.io/backend-protocol"
 

@@ -13,11 +13,11 @@ import os
 import re
 from dataclasses import dataclass
 
-from k8slb.build_files import image_repository
-from k8slb.index import Index, Target, is_headless, service_ports, service_type
-from k8slb.links import CodeLinks, Served
-from k8slb.model import K8sObject, PodTemplate
-from k8slb.yamltree import Pos, YMap
+from k8slb.model.index import Index, Target, is_headless, service_ports, service_type
+from k8slb.model.links import CodeLinks, Served
+from k8slb.model.objects import K8sObject, PodTemplate
+from k8slb.reading.build_files import image_repository
+from k8slb.reading.yamltree import Pos, YMap
 
 GRPC_APP_PROTOCOLS = frozenset({"grpc", "h2c", "kubernetes.io/h2c", "http2"})
 GRPC_PORT = 50051

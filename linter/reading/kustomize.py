@@ -17,11 +17,11 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-from k8slb.chart_findings import RenderedTemplate
-from k8slb.chart_lines import TemplateLines
-from k8slb.charts import HelmOptions, Rendering, pack_members, stamps
-from k8slb.findings import Severity
-from k8slb.model import Problem
+from k8slb.model.objects import Problem
+from k8slb.reading.chart_findings import RenderedTemplate
+from k8slb.reading.chart_lines import TemplateLines
+from k8slb.reading.charts import HelmOptions, Rendering, pack_members, stamps
+from k8slb.report.findings import Severity
 
 KUSTOMIZATION_FILES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
 BUILD_TIMEOUT = 60  # seconds a build may take

@@ -11,8 +11,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from k8slb.findings import ObjectRef, Severity
-from k8slb.yamltree import Pos, YMap, YSeq
+from k8slb.reading.yamltree import Pos, YMap, YSeq
+from k8slb.report.findings import ObjectRef, Severity
 
 
 @dataclass(frozen=True)

@@ -10,11 +10,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from k8slb.chart_lines import TemplateLines, key_lines
-from k8slb.charts import HelmOptions, Rendering, real_path
-from k8slb.findings import NO_FIX, Finding, Related, RenderedAt
 from k8slb.fixing.edits import ChartEdit
-from k8slb.manifests import ManifestFile
+from k8slb.reading.chart_lines import TemplateLines, key_lines
+from k8slb.reading.charts import HelmOptions, Rendering, real_path
+from k8slb.reading.manifests import ManifestFile
+from k8slb.report.findings import NO_FIX, Finding, Related, RenderedAt
 
 
 @dataclass

@@ -1,0 +1,125 @@
+"""Python's names: what a name stands for where it is used. Imports (`import grpc as g`,
+`from grpc import aio`, relative imports from the project), the scopes a name is bound in
+(a function's, the module's; a class body is seen only from itself), and bindings that
+can be followed (bound once by `=`) against those that cannot (parameters, loop targets).
+The value evaluation (python_values.py) and the collector (python.py) build on this."""
+
+from __future__ import annotations
+
+import ast
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from k8slb.code.facts import CodeFacts, Imported, Loc
+from k8slb.code.pyast import dotted
+
+
+@dataclass
+class Scope:
+    """Names bound in one function (or the module): enough to follow a value."""
+
+    node: ast.AST
+    parent: Scope | None
+    bindings: dict[str, list[ast.expr]] = field(default_factory=lambda: defaultdict(list))
+    # names bound in ways whose value cannot be followed: parameters, loop and `with`
+    # targets, tuple unpacking...
+    opaque: set[str] = field(default_factory=set)
+    additions: dict[str, list[tuple[str, ast.expr]]] = field(
+        default_factory=lambda: defaultdict(list)
+    )
+
+
+class Names:
+    """The names of one module, as the traversal of python.py records them."""
+
+    def __init__(self, path: str, data: bytes, facts: CodeFacts) -> None:
+        self.path = path
+        self.data = data
+        self.lines = data.splitlines()
+        self.facts = facts
+        self.imports: dict[str, str] = {}  # local name -> the module path it stands for
+        self.locals: set[str] = set()  # names defined here (def, class), shadowing imports
+        # `from M import N` (relative or not): where each local name comes from
+        self.origins: dict[str, Imported] = {}
+        self.deferred = False  # a value holds an Imported
+
+    def note_import(self, node: ast.Import | ast.ImportFrom) -> None:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                local = alias.asname or alias.name.split(".")[0]
+                self.imports[local] = alias.name if alias.asname else local
+        elif node.module and not node.level:
+            for alias in node.names:
+                self.imports[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+                self.origins[alias.asname or alias.name] = Imported(0, node.module, alias.name)
+        else:  # relative: only ever a module of the project
+            for alias in node.names:
+                self.origins[alias.asname or alias.name] = Imported(
+                    node.level, node.module or "", alias.name
+                )
+
+    def qualified(self, node: ast.expr) -> str | None:
+        """`grpc.aio.insecure_channel` for `aio.insecure_channel` after
+        `from grpc import aio`; None for names that are not imported."""
+        name = dotted(node)
+        if not name:
+            return None
+        head, _, rest = name.partition(".")
+        if head in self.locals or head not in self.imports:
+            return None
+        base = self.imports[head]
+        return f"{base}.{rest}" if rest else base
+
+    def _scope_of(self, name: str, scope: Scope) -> Scope:
+        """The scope where `name` is bound, as Python looks it up: innermost first, and
+        a class body is seen only from itself, not from its methods."""
+        current: Scope | None = scope
+        while current is not None:
+            visible = current is scope or not isinstance(current.node, ast.ClassDef)
+            if visible and (name in current.bindings or name in current.opaque):
+                return current
+            current = current.parent
+        return scope
+
+    def _binding(self, name: str, scope: Scope) -> ast.expr | None:
+        """The value a name is bound to, when it is bound exactly once by `=`."""
+        home = self._scope_of(name, scope)
+        bound = home.bindings.get(name, [])
+        return bound[0] if len(bound) == 1 and name not in home.opaque else None
+
+    def loc(self, node: ast.AST) -> Loc:
+        line = getattr(node, "lineno", 1)
+        offset = getattr(node, "col_offset", 0)
+        text = self.lines[line - 1] if 0 < line <= len(self.lines) else b""
+        column = len(text[:offset].decode("utf-8", errors="replace")) + 1  # offsets are bytes
+        return Loc(self.path, line, column)
+
+    def _origin(self, name: str, scope: Scope) -> Imported | None:
+        """Where a free name comes from, when a `from ... import` at module level bound it
+        and nothing in between rebinds it."""
+        if self._bound(name, scope):
+            return None
+        return self.origins.get(name)
+
+    def _bound(self, name: str, scope: Scope) -> bool:
+        """Whether `name` is bound by this module's own code (not by an import) where
+        `scope` sees it."""
+        home = self._scope_of(name, scope)
+        return name in home.bindings or name in home.opaque or name in self.locals
+
+    def _module_of(self, name: str, scope: Scope) -> tuple[int, str] | None:
+        """(level, dotted module) for a name bound by `import a.b as name` or by
+        `from . import name`, which may be a module of the project."""
+        if self._bound(name, scope):
+            return None
+        if name in self.origins:
+            origin = self.origins[name]
+            module = f"{origin.module}.{origin.name}" if origin.module else origin.name
+            return (origin.level, module)
+        if name in self.imports and "." not in name:
+            return (0, self.imports[name])
+        return None
+
+    def _imported(self, origin: Imported) -> Imported:
+        self.deferred = True
+        return origin

@@ -1,0 +1,226 @@
+"""Python's values: what an expression evaluates to as far as static analysis can follow
+it. A literal, an `EnvRef` (`os.environ[...]`, `os.getenv(...)` with its default), a value
+imported from another module (resolved later by imported.py), or UNKNOWN; names are followed
+through their one binding (python_names.py), f-strings and `+` joined, constant arithmetic
+done, gRPC options gathered through names, `+`, `list(...)` and the `.append`/`.extend`/`+=`
+that add to a name."""
+
+from __future__ import annotations
+
+import ast
+import json
+import math
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from k8slb.code.facts import (
+    NO_OPTIONS,
+    UNKNOWN,
+    UNKNOWN_OPTIONS,
+    EnvRef,
+    Imported,
+    Joined,
+    Option,
+    Options,
+    Unknown,
+    joined,
+)
+from k8slb.code.pyast import dotted
+from k8slb.code.python_names import Names, Scope
+
+MAX_DEPTH = 8  # how many assignments a value is followed through
+
+
+class Values(Names):
+    @staticmethod
+    def _argument(
+        args: Sequence[ast.expr], keywords: Sequence[ast.keyword], index: int, name: str
+    ) -> ast.expr | None:
+        found = keyword_argument(keywords, name)
+        if found is not None:
+            return found
+        positional = [a for a in args if not isinstance(a, ast.Starred)]
+        return positional[index] if index < len(positional) else None
+
+    def options(self, expression: ast.expr, scope: Scope, depth: int) -> Options:
+        """The (key, value) pairs of an options expression, followed through names,
+        `+`, `list(...)`, and the `.append`/`.extend`/`+=` that add to a name."""
+        if depth > MAX_DEPTH:
+            return UNKNOWN_OPTIONS
+        if isinstance(expression, ast.Constant) and expression.value is None:
+            return NO_OPTIONS
+        if isinstance(expression, ast.Name):
+            bound = self._binding(expression.id, scope)
+            if bound is None:
+                return UNKNOWN_OPTIONS
+            result = self.options(bound, scope, depth + 1)
+            home = self._scope_of(expression.id, scope)
+            for how, added in home.additions.get(expression.id, []):  # no single literal now
+                result = result + (
+                    self._pairs([added], scope)
+                    if how == "append"
+                    else self.options(added, scope, depth + 1)
+                )
+            return result
+        if isinstance(expression, ast.List | ast.Tuple):
+            result = NO_OPTIONS
+            plain: list[ast.expr] = []
+            for element in expression.elts:
+                if isinstance(element, ast.Starred):
+                    result = result + self.options(element.value, scope, depth + 1)
+                else:
+                    plain.append(element)
+            pairs = self._pairs(plain, scope)
+            if len(plain) == len(expression.elts):  # a plain literal: a fix can extend it
+                return Options(pairs.complete, pairs.entries, literal=self.loc(expression))
+            return result + pairs
+        if isinstance(expression, ast.BinOp) and isinstance(expression.op, ast.Add):
+            return self.options(expression.left, scope, depth + 1) + self.options(
+                expression.right, scope, depth + 1
+            )
+        if isinstance(expression, ast.Call) and dotted(expression.func) in ("list", "tuple"):
+            if not expression.args:
+                return NO_OPTIONS
+            return self.options(expression.args[0], scope, depth + 1)
+        return UNKNOWN_OPTIONS
+
+    def _pairs(self, elements: Iterable[ast.expr], scope: Scope) -> Options:
+        entries: list[Option] = []
+        complete = True
+        for element in elements:
+            pair = element
+            if isinstance(pair, ast.Name):
+                pair = self._binding(pair.id, scope) or pair
+            if isinstance(pair, ast.Tuple | ast.List) and len(pair.elts) == 2:
+                key = self.value(pair.elts[0], scope)
+                if isinstance(key, str):
+                    value = self.value(pair.elts[1], scope)
+                    entries.append(Option(key, value, self.loc(pair)))  # the pair itself
+                    continue
+            complete = False
+        return Options(complete, tuple(entries))
+
+    def _follow(self, expression: ast.expr, scope: Scope) -> ast.expr | None:
+        for _ in range(MAX_DEPTH):
+            if not isinstance(expression, ast.Name):
+                return expression
+            bound = self._binding(expression.id, scope)
+            if bound is None:
+                return None
+            expression = bound
+        return None
+
+    def value(self, expression: ast.expr, scope: Scope, depth: int = 0) -> Any:
+        """A literal, an EnvRef, or UNKNOWN."""
+        if depth > MAX_DEPTH:
+            return UNKNOWN
+        if isinstance(expression, ast.Constant):
+            return expression.value if not isinstance(expression.value, bytes) else UNKNOWN
+        if isinstance(expression, ast.UnaryOp) and isinstance(expression.op, ast.USub):
+            inner = self.value(expression.operand, scope, depth + 1)
+            return -inner if _number(inner) else UNKNOWN
+        if isinstance(expression, ast.Name):
+            bound = self._binding(expression.id, scope)
+            if bound is not None:
+                return self.value(bound, scope, depth + 1)
+            origin = self._origin(expression.id, scope)
+            return self._imported(origin) if origin is not None else UNKNOWN
+        if isinstance(expression, ast.Dict):
+            result: dict[str, Any] = {}
+            for key, item in zip(expression.keys, expression.values, strict=True):
+                key_value = self.value(key, scope, depth + 1) if key is not None else UNKNOWN
+                if not isinstance(key_value, str):
+                    return UNKNOWN
+                result[key_value] = self.value(item, scope, depth + 1)
+            return result
+        if isinstance(expression, ast.List | ast.Tuple):
+            return [
+                UNKNOWN if isinstance(e, ast.Starred) else self.value(e, scope, depth + 1)
+                for e in expression.elts
+            ]
+        if isinstance(expression, ast.Subscript):
+            if self.qualified(expression.value) == "os.environ":
+                name = self.value(expression.slice, scope, depth + 1)
+                return EnvRef(name, None) if isinstance(name, str) else UNKNOWN
+            return UNKNOWN
+        if isinstance(expression, ast.Call):
+            return self._call_value(expression, scope, depth)
+        if isinstance(expression, ast.JoinedStr):
+            parts: list[Any] = []
+            for part in expression.values:
+                if isinstance(part, ast.Constant):
+                    parts.append(part.value)
+                elif isinstance(part, ast.FormattedValue) and part.format_spec is None:
+                    value = self.value(part.value, scope, depth + 1)
+                    parts.append(str(value) if _number(value) and part.conversion < 0 else value)
+                else:
+                    return UNKNOWN
+            return joined(parts)
+        if isinstance(expression, ast.BinOp):
+            left = self.value(expression.left, scope, depth + 1)
+            right = self.value(expression.right, scope, depth + 1)
+            if _number(left) and _number(right):
+                return _arithmetic(expression.op, left, right)
+            return joined([left, right]) if isinstance(expression.op, ast.Add) else UNKNOWN
+        if isinstance(expression, ast.Attribute) and self.qualified(expression) == "math.inf":
+            return math.inf
+        if isinstance(expression, ast.Attribute) and isinstance(expression.value, ast.Name):
+            module = self._module_of(expression.value.id, scope)
+            if module is not None:  # `config.ADDR` after `import config` or `from . import config`
+                return self._imported(Imported(module[0], module[1], expression.attr))
+        return UNKNOWN
+
+    def _call_value(self, call: ast.Call, scope: Scope, depth: int) -> Any:
+        name = self.qualified(call.func) or dotted(call.func)
+        args = [self.value(a, scope, depth + 1) for a in call.args]
+        if name in ("os.environ.get", "os.getenv") and args:
+            default = args[1] if len(args) > 1 else None
+            if isinstance(args[0], str):
+                known = isinstance(default, str | None | Imported | Joined)
+                return EnvRef(args[0], default if known else UNKNOWN)
+            return UNKNOWN
+        if name == "json.dumps" and args:
+            return json.dumps(args[0]) if _plain_json(args[0]) else UNKNOWN
+        infinite = ("inf", "+inf", "infinity")
+        if name == "float" and args and isinstance(args[0], str) and args[0].lower() in infinite:
+            return math.inf
+        if name == "str" and args and isinstance(args[0], str | EnvRef):
+            return args[0]
+        return UNKNOWN
+
+
+def keyword_argument(keywords: Sequence[ast.keyword], name: str) -> ast.expr | None:
+    for keyword in keywords:
+        if keyword.arg == name:
+            return keyword.value
+    return None
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _arithmetic(operator: ast.operator, left: Any, right: Any) -> Any:
+    """Constant arithmetic as people write durations: `5 * 60 * 1000`, `2**31 - 1`."""
+    try:
+        if isinstance(operator, ast.Add):
+            return left + right
+        if isinstance(operator, ast.Sub):
+            return left - right
+        if isinstance(operator, ast.Mult):
+            return left * right
+        if isinstance(operator, ast.Pow) and abs(right) <= 64:
+            return left**right
+    except (OverflowError, ZeroDivisionError):
+        pass
+    return UNKNOWN
+
+
+def _plain_json(data: Any) -> bool:
+    if isinstance(data, Unknown | EnvRef | Imported | Joined):
+        return False
+    if isinstance(data, dict):
+        return all(_plain_json(v) for v in data.values())
+    if isinstance(data, list):
+        return all(_plain_json(v) for v in data)
+    return True
