@@ -76,6 +76,9 @@ class DbPoolNoRecycle(Rule):
     `NullPool` or `StaticPool`, SQLite and localhost URLs, per-call engines and test files
     are not reported.
 
+    In Go: a `database/sql` pool from `sql.Open` with no `SetConnMaxLifetime` (or one of a
+    day or more): database/sql keeps connections for ever by default.
+
     ## Why it matters
     When the database is behind a Service with several pods (PgBouncer, read replicas,
     a Vitess vtgate, CockroachDB), every pooled connection stays on the pod it first

@@ -125,6 +125,11 @@ class GrpcClientClusterIp(Rule):
     Channels made for one use (`with grpc.insecure_channel(...)`, a local in a function)
     are not reported, nor test files. A target k8slb cannot resolve gives no finding.
 
+    In Go: `grpc.NewClient`, `grpc.Dial` and `grpc.DialContext` channels, their target
+    followed through constants, `os.Getenv` (with the default set under `if x == ""`),
+    `fmt.Sprintf` and concatenation; a channel closed by `defer conn.Close()` in the
+    function that makes it is per call.
+
     ## Why it matters
     The channel opens one HTTP/2 connection to the Service's virtual IP; kube-proxy pins
     it to one pod, and every call of this client goes there. A `round_robin` policy does

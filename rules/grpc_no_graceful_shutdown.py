@@ -38,6 +38,10 @@ class GrpcNoGracefulShutdown(Rule):
     beside `app/` are one project, and two services in sibling folders are two). Stopping
     the server only in `except KeyboardInterrupt` counts as no handler.
 
+    In Go: a server started with `Serve(lis)` and no `signal.Notify(ch, syscall.SIGTERM)`
+    (or `signal.NotifyContext`, or `signal.Notify(ch)` for every signal) in its code;
+    `os.Interrupt` alone is SIGINT. A Go program that does not catch SIGTERM exits at once.
+
     ## Why it matters
     Kubernetes stops a pod with SIGTERM, then SIGKILL when the grace period is over.
     Python installs no SIGTERM handler, and a process that runs as PID 1 in its container

@@ -26,6 +26,10 @@ class GrpcServerNoMaxAge(Rule):
     they cannot be followed (built by a function call, read from config) the rule stays
     silent. Test files are not reported.
 
+    In Go: `grpc.NewServer(...)` whose `grpc.KeepaliveParams(keepalive.ServerParameters{...})`
+    sets no `MaxConnectionAge` (the same rule, on the same facts; an option k8slb cannot
+    follow, `opts...` from a function, keeps it silent).
+
     ## Why it matters
     By default a gRPC connection lives as long as both ends do. Clients connected through
     a ClusterIP stay on the pods they reached first, and even `round_robin` clients of a

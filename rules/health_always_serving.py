@@ -45,6 +45,10 @@ class HealthAlwaysServing(Rule):
     `enter_graceful_shutdown()`, and a servicer class of its own whose `Check` never
     mentions NOT_SERVING.
 
+    In Go: `health.NewServer()` when the code never sets `NOT_SERVING`
+    (`SetServingStatus(..., healthpb.HealthCheckResponse_NOT_SERVING)`) nor calls its
+    `Shutdown()`.
+
     ## Why it matters
     A gRPC readiness probe asks this service. If it answers SERVING until the process
     dies, the pod stays in the endpoints while it shuts down, and readiness cannot take an

@@ -38,6 +38,11 @@ class HttpPoolNoLifetime(Rule):
     (`httpx.Limits(keepalive_expiry=0)`, `aiohttp.TCPConnector(force_close=True)`) and
     per-call clients (`with httpx.Client() as c`, `requests.get`) are not reported.
 
+    In Go: an `http.Transport` (or `http.Client`) literal kept for the process (a package
+    variable, `main`, a constructor) and `http.DefaultClient`/`http.Get`, whose default
+    transport ends idle connections after 90 s and busy ones never; `DisableKeepAlives:
+    true` is not reported, `ForceAttemptHTTP2` is a warning.
+
     ## Why it matters
     Pooled connections to a ClusterIP stay on the pods they first reached. httpx and
     aiohttp drop only idle connections (after 5 s and 15 s), requests and urllib3 never
@@ -121,8 +126,8 @@ class HttpPoolNoLifetime(Rule):
     def _cluster_target(
         context: Context, facts: CodeFacts, client: HttpClient
     ) -> tuple[str, list[Related]] | None:
-        values = [client.base_url] if client.base_url is not None else []
-        values += [url for url, _ in facts.urls]
+        # the client's own address when it has one, else every URL the module holds
+        values = [client.base_url] if client.base_url is not None else [u for u, _ in facts.urls]
         for value in values:
             for destination in context.destinations(value, parse_url, facts):
                 if destination.address.reach == "cluster":

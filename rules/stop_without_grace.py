@@ -23,6 +23,9 @@ class StopWithoutGrace(Rule):
     a `stop()` of some other class is never reported. A stop inside
     `except KeyboardInterrupt` (a developer's Ctrl-C) is left alone.
 
+    In Go: `server.Stop()` on a `grpc.NewServer` server, where `GracefulStop()` lets calls
+    finish (bound it with a timer that calls `Stop()`: it waits for every stream).
+
     ## Why it matters
     `stop(grace)` refuses new calls at once and lets the calls in flight finish for up to
     `grace` seconds; with 0 or None they are aborted immediately. On every rollout or

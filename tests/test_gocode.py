@@ -219,3 +219,18 @@ def test_go_findings_offer_go_edits_only(tmp_path: Path) -> None:
     [finding] = lint_files(tmp_path, {"svc/main.go": source}, select=["KLB201"]).findings
     assert finding.fix.available
     assert [type(edit).__name__ for edit in finding.edits] == ["GoEdit"]
+
+
+def test_the_default_client_dials_with_the_process_wide_transport(tmp_path: Path) -> None:
+    source = (
+        'package main\n\nimport (\n\t"fmt"\n\t"net/http"\n\t"os"\n)\n\n'
+        "func stock() {\n"
+        '\thttp.Get(fmt.Sprintf("http://%s/stock", os.Getenv("INVENTORY_HOST")))\n'
+        '\thttp.DefaultClient.Get("http://inventory.shop.svc.cluster.local/items")\n}\n'
+    )
+    [first, second] = analyse_go("svc/main.go", source.encode()).http_clients
+    assert first.factory == "http.DefaultClient" and first.long_lived
+    assert first.base_url == EnvRef("INVENTORY_HOST", None, prefix="http://", suffix="/stock")
+    assert second.base_url == "http://inventory.shop.svc.cluster.local/items"
+    [finding] = lint_files(tmp_path, {"svc/main.go": source}, select=["KLB202"]).findings
+    assert finding.message == "long-lived http.DefaultClient keeps its connections for ever"

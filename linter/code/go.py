@@ -198,6 +198,8 @@ class _Collector:
                 self._signal(call, scope)
             elif name == "database/sql.Open":
                 self._db(call, scope)
+            elif name in _DEFAULT_CLIENT_CALLS or self._on_default_client(call):
+                self._default_client(call, scope)
             elif name == f"{HEALTH}.NewServer":
                 self.facts.health_servicers.append(HealthServicer(self.loc(call), None))
                 self.health.add(self._bound_to(call) or "")
@@ -662,6 +664,27 @@ class _Collector:
             )
         )
 
+    def _on_default_client(self, call: Node) -> bool:
+        """`http.DefaultClient.Get(...)` and the like."""
+        function = call.child_by_field_name("function")
+        operand = function.child_by_field_name("operand") if function is not None else None
+        return operand is not None and self.qualified(operand) == "net/http.DefaultClient"
+
+    def _default_client(self, call: Node, scope: _Scope) -> None:
+        """`http.Get(url)`: the process-wide default transport, which keeps connections
+        (90 s idle timeout, no lifetime) for as long as the program runs."""
+        args = _items(call.child_by_field_name("arguments"))
+        self.facts.http_clients.append(
+            HttpClient(
+                loc=self.loc(call),
+                factory="http.DefaultClient",
+                long_lived=True,
+                http2=False,
+                base_url=self.value(args[0], scope) if args else None,
+                reuse_disabled=False,
+            )
+        )
+
     def _type_name(self, node: Node | None) -> str | None:
         if node is None or node.type != "qualified_type":
             return None
@@ -669,6 +692,10 @@ class _Collector:
         return f"{package}.{_text(node.child_by_field_name('name'))}" if package else None
 
 
+# The package functions that use http.DefaultClient.
+_DEFAULT_CLIENT_CALLS = frozenset(
+    {"net/http.Get", "net/http.Head", "net/http.Post", "net/http.PostForm"}
+)
 _KNOWN = frozenset(
     {
         *CHANNEL_FACTORIES,
