@@ -3,7 +3,8 @@
 Generates N services with ../shared/bench/gen_corpus.py (plus a Dockerfile beside each
 Python service and a Go service in every other folder without Python), then times, alternating and
 several times, `floor.py floor` (composing every YAML document with ruamel's C parser and
-libcst-parsing the Python files worth it: the least a Python linter must do) and
+libcst-parsing the Python files worth it: the least a Python linter must do), the floor of
+k8slb's own parsers (`scripts/floor.py`: `ast` for Python, tree-sitter for Go) and
 `k8slb check` with one job, with all cores, and again on the unchanged tree with a warm
 cache; then the pre-commit case (one small YAML file, one small Python file) against
 `python -c pass`. Prints medians, ratios and peak memory. Nothing here is asserted: the
@@ -188,6 +189,7 @@ def main() -> None:
         print_link_costs(corpus)
         cases = {
             "floor": [PYTHON, str(BENCH / "floor.py"), "floor", str(corpus)],
+            "floor (ast, Go)": [PYTHON, str(ROOT / "scripts" / "floor.py"), str(corpus)],
             "check -j1": [*K8SLB, "check", "--no-cache", "-j", "1", "--quiet", str(corpus)],
             "check (all cores)": [*K8SLB, "check", "--no-cache", "--quiet", str(corpus)],
             "check, warm cache": [*K8SLB, "check", "--quiet", str(corpus)],
@@ -195,9 +197,18 @@ def main() -> None:
         subprocess.run(cases["check, warm cache"], cwd=work, stdout=subprocess.DEVNULL, check=False)
         results = measure(cases, work, rounds, {"floor": [], "check -j1": []})
         floor = results["floor"][0]
-        print(f"\n{'case':<22}{'median s':>10}{'x floor':>9}{'peak MB':>9}")
+        honest = results["floor (ast, Go)"][0]
+        print(f"\n{'case':<22}{'median s':>10}{'x floor':>9}{'x ast floor':>12}{'peak MB':>9}")
         for name, (seconds, megabytes) in results.items():
-            print(f"{name:<22}{seconds:>10.3f}{seconds / floor:>9.2f}{megabytes:>9}")
+            print(
+                f"{name:<22}{seconds:>10.3f}{seconds / floor:>9.2f}{seconds / honest:>12.2f}"
+                f"{megabytes:>9}"
+            )
+        print(
+            "targets (#16): check -j1 <= 1.5x and all cores <= 1.0x the ast floor; now "
+            f"{results['check -j1'][0] / honest:.2f}x and "
+            f"{results['check (all cores)'][0] / honest:.2f}x"
+        )
 
         one_yaml = work / "one.yaml"
         shutil.copyfile(ROOT / "fixtures" / "demo" / "bad" / "backend.yaml", one_yaml)
