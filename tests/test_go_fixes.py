@@ -72,3 +72,23 @@ def test_an_edit_where_no_call_starts_is_refused() -> None:
     source = 'package main\n\nimport "google.golang.org/grpc"\n\nvar s = grpc.NewServer()\n'
     with pytest.raises(Refused, match="no call_expression"):
         add_argument(source, 5, 5)
+
+
+def test_nothing_is_added_after_a_spread_slice() -> None:
+    source = (
+        'package main\n\nimport "google.golang.org/grpc"\n\n'
+        "var opts = []grpc.ServerOption{grpc.MaxRecvMsgSize(1)}\n"
+        "var s = grpc.NewServer(opts...)\n"
+    )
+    with pytest.raises(Refused, match="spreads a slice"):
+        add_argument(source, 6, 9, "{grpc}.MaxSendMsgSize(1)")
+
+
+def test_a_multi_line_call_gets_the_argument_on_its_own_line() -> None:
+    source = (
+        'package main\n\nimport "google.golang.org/grpc"\n\n'
+        "var s = grpc.NewServer(\n\tgrpc.MaxRecvMsgSize(1), // the limit\n)\n"
+    )
+    assert add_argument(source, 5, 9, "{grpc}.MaxSendMsgSize(1)") == source.replace(
+        "// the limit\n)", "// the limit\n\tgrpc.MaxSendMsgSize(1),\n)"
+    )

@@ -153,6 +153,8 @@ def _append_item(data: bytes, listing: Node, code: bytes, closer: bytes) -> tupl
     items = [c for c in listing.named_children if c.type != "comment"]
     if not items:
         return close, close, code
+    if items[-1].type == "variadic_argument":  # nothing may follow `opts...`
+        raise Refused("the call spreads a slice (opts...): add the option to that slice")
     last = items[-1]
     line_start = data.rfind(b"\n", 0, close) + 1
     if line_start > last.end_byte and not data[line_start:close].strip():
