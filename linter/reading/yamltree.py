@@ -15,9 +15,9 @@ import functools
 import math
 import re
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, overload
 
 from ruamel.yaml import YAML
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
@@ -56,21 +56,63 @@ Pos = tuple[int, int]
 _TAG = "tag:yaml.org,2002:"
 
 
-class YMap(dict[str, Any]):
-    """A mapping with the positions of itself, its keys and its values."""
+class Positions(Mapping[str, Pos]):
+    """A read-only view of one column of a mapping's position table: where its keys are
+    written (`key_pos`) or where their values start (`value_pos`)."""
 
-    __slots__ = ("key_pos", "pos", "value_pos")
+    __slots__ = ("_at", "_spots")
+
+    def __init__(self, spots: dict[str, tuple[int, int, int, int]], at: int) -> None:
+        self._spots, self._at = spots, at
+
+    def __getitem__(self, key: str) -> Pos:
+        spot = self._spots[key]
+        return spot[self._at], spot[self._at + 1]
+
+    @overload  # type: ignore[override]
+    def get(self, key: str) -> Pos | None: ...
+
+    @overload
+    def get(self, key: str, default: Pos) -> Pos: ...
+
+    def get(self, key: str, default: Pos | None = None) -> Pos | None:  # faster than Mapping's
+        spot = self._spots.get(key)
+        return (spot[self._at], spot[self._at + 1]) if spot is not None else default
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._spots
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._spots)
+
+    def __len__(self) -> int:
+        return len(self._spots)
+
+
+class YMap(dict[str, Any]):
+    """A mapping with the positions of itself, its keys and its values: one table of
+    (key line, key column, value line, value column) per key, rather than two dicts of
+    pairs (a manifest has tens of thousands of mappings: memory, and pickling)."""
+
+    __slots__ = ("pos", "spots")
 
     def __init__(self, pos: Pos) -> None:
         super().__init__()
         self.pos = pos
-        self.key_pos: dict[str, Pos] = {}
-        self.value_pos: dict[str, Pos] = {}
+        self.spots: dict[str, tuple[int, int, int, int]] = {}
+
+    @property
+    def key_pos(self) -> Positions:
+        return Positions(self.spots, 0)
+
+    @property
+    def value_pos(self) -> Positions:
+        return Positions(self.spots, 2)
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Pickled as plain tuples: 4x faster to load than the default for a dict subclass
         # with slots, which matters for the parse cache and the parallel parse.
-        return (_ymap, (self.pos, tuple(self.items()), self.key_pos, self.value_pos))
+        return (_ymap, (self.pos, tuple(self.items()), self.spots))
 
 
 class YSeq(list[Any]):
@@ -88,11 +130,11 @@ class YSeq(list[Any]):
 
 
 def _ymap(
-    pos: Pos, items: tuple[tuple[str, Any], ...], key_pos: dict[str, Pos], value_pos: dict[str, Pos]
+    pos: Pos, items: tuple[tuple[str, Any], ...], spots: dict[str, tuple[int, int, int, int]]
 ) -> YMap:
     mapping = YMap(pos)
     mapping.update(items)
-    mapping.key_pos, mapping.value_pos = key_pos, value_pos
+    mapping.spots = spots
     return mapping
 
 
@@ -235,7 +277,7 @@ class _Builder:
         mapping = YMap(_pos(node, offset))
         if self.shared:
             self.built[id(node)] = mapping
-        key_pos, value_pos = mapping.key_pos, mapping.value_pos
+        spots = mapping.spots
         merged: list[YMap] = []
         for key_node, value_node in node.value:
             ctag = key_node.ctag
@@ -247,20 +289,23 @@ class _Builder:
             else:
                 key = _key_text(key_node)
             mark = key_node.start_mark
-            if key in key_pos:
+            if key in spots:
                 raise YAMLProblem(
                     f"duplicate key {key!r} in a mapping", mark.line + 1 + offset, mark.column + 1
                 )
             mapping[key] = self.build(value_node)
-            key_pos[key] = (mark.line + 1 + offset, mark.column + 1)
-            mark = value_node.start_mark
-            value_pos[key] = (mark.line + 1 + offset, mark.column + 1)
+            start = value_node.start_mark
+            spots[key] = (
+                mark.line + 1 + offset,
+                mark.column + 1,
+                start.line + 1 + offset,
+                start.column + 1,
+            )
         for source in merged:  # `<<: *base`: explicit keys win, earlier sources win
             for key, value in source.items():
                 if key not in mapping:
                     mapping[key] = value
-                    mapping.key_pos[key] = source.key_pos[key]
-                    mapping.value_pos[key] = source.value_pos[key]
+                    spots[key] = source.spots[key]
         return mapping
 
     def _merge_sources(self, node: Node) -> list[YMap]:
