@@ -19,7 +19,7 @@ from k8slb.model.index import Index
 from k8slb.model.links import LinkRow, link_code, link_rows
 from k8slb.model.objects import K8sObject, Problem
 from k8slb.progress import QUIET, Progress
-from k8slb.reading.build_files import read_build_facts
+from k8slb.reading.build_files import BuildFacts, read_build_facts
 from k8slb.reading.chart_findings import (
     RenderedTemplate,
     in_namespace,
@@ -104,6 +104,7 @@ class Sources:
     world_of: dict[str, int] = field(default_factory=dict)  # template path -> its value set
     worlds: dict[str, int] = field(default_factory=dict)  # group -> how many worlds
     group_of: dict[str, str] = field(default_factory=dict)  # template path -> its group
+    builds: BuildFacts = field(default_factory=BuildFacts)  # what build files say (links.py)
 
     def world(self, number: int) -> Sources:
         """What one world sees: every file, each chart rendered with its `number`-th value
@@ -235,6 +236,11 @@ def read_sources(
             read.errors.append(found.error)
         elif found is not None:
             read.modules.append(found)
+    # once a run, whatever its worlds: which modules form a program, the names they import
+    # from each other, what the build files say
+    assign_projects(read.modules)
+    read.modules = resolve_imports(read.modules)
+    read.builds = read_build_facts(data)
     return read
 
 
@@ -325,8 +331,6 @@ def _stat_key(sources: Sequence[Source], digest: str) -> str | None:
 def _check(
     sources: Sequence[Source], settings: Settings, read: Sources, progress: Progress = QUIET
 ) -> RunResult:
-    assign_projects(read.modules)
-    read = replace(read, modules=resolve_imports(read.modules))
     manifests, errors = read.manifests, read.errors
     objects: list[K8sObject] = [obj for m in manifests for obj in m.objects]
     problems: list[Problem] = [p for m in manifests for p in m.problems]
@@ -339,7 +343,7 @@ def _check(
         modules=read.modules,
         kubernetes_version=settings.kubernetes_version,
         fix_values=settings.fix_values,
-        links=link_code(index, read.modules, read_build_facts(read.contents), settings.links),
+        links=link_code(index, read.modules, read.builds, settings.links),
     )
     findings: list[Finding] = []
     progress.stage("rules run", len(settings.rules))

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
 from k8slb.code.facts import Channel, CodeFacts, Loc
-from k8slb.fixing.edits import Edit, FixValues, GoEdit, PythonEdit, YamlEdit
+from k8slb.fixing.edits import Edit, FixValues, YamlEdit
 from k8slb.model.addresses import Address, Destination, destinations
 from k8slb.model.index import Index
 from k8slb.model.links import CodeLinks
@@ -147,13 +147,6 @@ class Rule(ABC):
     ) -> Finding:
         """A finding at a place in a file (Python findings have no object)."""
         headline, *detail = (message,) if isinstance(message, str) else message
-        # A codemod is for its language's files only (a Python edit never reaches Go code).
-        edits = [
-            e
-            for e in edits
-            if not (isinstance(e, PythonEdit) and not e.path.endswith(".py"))
-            and not (isinstance(e, GoEdit) and not e.path.endswith(".go"))
-        ]
         return Finding(
             rule=self.id,
             name=self.name,

@@ -7,7 +7,6 @@ from typing import Any
 
 from k8slb.code.facts import Channel, Loc, Options, Server
 from k8slb.fixing.edits import GoEdit, PythonEdit
-from k8slb.model.grpc_options import MAX_AGE, MAX_AGE_GRACE
 from k8slb.rules import wording
 
 
@@ -28,12 +27,11 @@ GRPC_PACKAGES = (
     ("keepalive", "google.golang.org/grpc/keepalive"),
     ("time", "time"),
 )
-# Go's spelling of the duration options a fix writes
-_GO_FIELDS = {MAX_AGE: "MaxConnectionAge", MAX_AGE_GRACE: "MaxConnectionAgeGrace"}
 
 
 def _go_field(key: str, milliseconds: int) -> str:
-    return f"{_GO_FIELDS[key]}: " + wording.go_duration(milliseconds).replace("time.", "{time}.")
+    """`MaxConnectionAge: 5 * {time}.Minute`: the field, its package left to the file."""
+    return wording.option_value("go", key, milliseconds).replace("time.", "{time}.")
 
 
 def go_keepalive(server: Server, pairs: Sequence[tuple[str, int]]) -> list[GoEdit]:
@@ -50,7 +48,7 @@ def go_keepalive(server: Server, pairs: Sequence[tuple[str, int]]) -> list[GoEdi
                 where.path, where.line, where.column, "add-fields", "\n".join(fields), GRPC_PACKAGES
             )
         ]
-    if server.options.given and any(e.key.endswith("_ms") for e in server.options.entries):
+    if server.options.entries:  # set in more than one ServerParameters literal
         return []
     code = "{grpc}.KeepaliveParams({keepalive}.ServerParameters{" + ", ".join(fields) + "})"
     loc = server.loc

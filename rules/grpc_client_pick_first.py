@@ -44,10 +44,10 @@ def _client_meshed(context: Context, facts: CodeFacts, destination: Destination)
     """Whether the client runs in a meshed pod: the containers that run its code
     (links.py), or the workload whose env gave it the address."""
     index = context.index
-    workloads = [(link.workload, link.container) for link in context.links.running(facts.path)]
+    workloads = [link.workload for link in context.links.running(facts.path)]
     if destination.setting is not None:
-        workloads.append((destination.setting.workload, destination.setting.container))
-    for workload, _ in workloads:
+        workloads.append(destination.setting.workload)
+    for workload in workloads:
         template = workload.pod_template()
         if template is not None and index.mesh_of(workload, template):
             return True

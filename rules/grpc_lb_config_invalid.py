@@ -124,6 +124,7 @@ class GrpcLbConfigInvalid(Rule):
 
     def check(self, context: Context) -> Iterator[Finding]:
         for facts in context.code():
+            python = facts.language == "python"  # the respelling edits are Python's
             config_name = wording.option(facts.language, SERVICE_CONFIG)
             name_option = wording.option(facts.language, LB_POLICY_NAME)
             for channel in facts.channels:
@@ -134,7 +135,7 @@ class GrpcLbConfigInvalid(Rule):
                     config_policy, problem = service_config_policy(config.value)
                     if problem:
                         as_json = _json_string(config.value)
-                        edits = [_set_value(config.loc, as_json)] if as_json else []
+                        edits = [_set_value(config.loc, as_json)] if as_json and python else []
                         yield self.python_finding(
                             config.loc,
                             (f"{config_name} {problem[0]}", *problem[1:]),
@@ -153,7 +154,7 @@ class GrpcLbConfigInvalid(Rule):
                             "gRPC logs an error and silently uses pick_first",
                         ),
                         fix=FixInfo(True, True, f"spell the policy {hint!r}"),
-                        edits=[_set_value(by_name.loc, hint)] if hint else [],
+                        edits=[_set_value(by_name.loc, hint)] if hint and python else [],
                     )
                 elif config_policy is not None and config_policy != by_name.value:
                     yield self.python_finding(

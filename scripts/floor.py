@@ -20,7 +20,7 @@ import warnings
 
 def main() -> None:
     from k8slb.code.facts import worth_parsing
-    from k8slb.code.go import _parser
+    from k8slb.code.go import parser
     from k8slb.code.go import worth_parsing as go_worth_parsing
     from ruamel.yaml.cyaml import CSafeLoader
 
@@ -38,7 +38,7 @@ def main() -> None:
             elif name.endswith(".py") and worth_parsing(data):
                 ast.parse(data)
             elif name.endswith(".go") and go_worth_parsing(data):
-                _parser().parse(data)
+                parser().parse(data)
 
 
 if __name__ == "__main__":

@@ -102,7 +102,7 @@ def is_generated(data: bytes) -> bool:
 
 
 @cache
-def _parser() -> Parser:
+def parser() -> Parser:
     import tree_sitter_go
     from tree_sitter import Language, Parser
 
@@ -115,7 +115,7 @@ def analyse_go(path: str, data: bytes) -> CodeFacts:
     facts = CodeFacts(path, is_test=path.endswith("_test.go"), language="go")
     if "vendor" in parts[:-1] or is_generated(data) or not worth_parsing(data):
         return facts
-    root = _parser().parse(data).root_node
+    root = parser().parse(data).root_node
     if root.has_error:
         line = _first_error(root)
         facts.problem = Problem(
@@ -259,14 +259,11 @@ class _Collector:
                 stack.append((child, scope, guard))
 
     def _import(self, spec: Node) -> None:
-        path = self._string(spec.child_by_field_name("path"))
-        name = spec.child_by_field_name("name")
-        if name is not None and name.type == "dot":
+        path, name = import_spec(spec)
+        if name == ".":
             self.dot_imports.append(path)
-        elif name is not None and name.type == "blank_identifier":
-            return
-        else:
-            self.imports[_text(name) if name is not None else _package_name(path)] = path
+        elif name is not None:
+            self.imports[name] = path
 
     def _assign(self, node: Node, scope: _Scope, guard: Node | None) -> None:
         left = _items(node.child_by_field_name("left"))
@@ -328,7 +325,7 @@ class _Collector:
     def _short(self, name: str) -> str:
         """`grpc.Dial` for `google.golang.org/grpc.Dial`: how messages name it."""
         package, _, member = name.rpartition(".")
-        return f"{_package_name(package)}.{member}"
+        return f"{package_name(package)}.{member}"
 
     def loc(self, node: Node) -> Loc:
         row, column = node.start_point
@@ -707,7 +704,20 @@ _KNOWN = frozenset(
 )
 
 
-def _package_name(path: str) -> str:
+def import_spec(spec: Node) -> tuple[str, str | None]:
+    """An import's path and the name the file uses for it: its alias, the package's own
+    name, "." for a dot-import, None for a blank one (`_`)."""
+    path_node = spec.child_by_field_name("path")
+    path = _text(path_node).strip('"`') if path_node is not None else ""
+    name = spec.child_by_field_name("name")
+    if name is None:
+        return path, package_name(path)
+    if name.type == "dot":
+        return path, "."
+    return path, None if name.type == "blank_identifier" else _text(name)
+
+
+def package_name(path: str) -> str:
     """The name a package is imported under by default: its path's last element, a major
     version suffix skipped (`github.com/jackc/pgx/v5` -> `pgx`, `gopkg.in/yaml.v3` -> `yaml`)."""
     parts = path.split("/")
@@ -827,7 +837,7 @@ def same_go_code(old: bytes, new: bytes) -> bool:
     change): the same tokens in the same order, and the new text parses."""
 
     def tokens(data: bytes) -> list[tuple[str, bytes]] | None:
-        root = _parser().parse(data).root_node
+        root = parser().parse(data).root_node
         if root.has_error:
             return None
         return [

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
+from k8slb.code.go import import_spec, package_name, parser
 from k8slb.fixing.edits import GoEdit
 from k8slb.fixing.yaml_edit import Refused
 
@@ -22,17 +23,15 @@ if TYPE_CHECKING:
 
 
 def apply_go(text: str, edits: Sequence[GoEdit]) -> str:
-    from k8slb.code.go import _parser
-
     data = text.encode()
-    root = _parser().parse(data).root_node
+    root = parser().parse(data).root_node
     if root.has_error:
         raise Refused("the Go file does not parse")
     local = _imported(root)
     wanted: dict[str, str] = {}  # import path -> the name the new code uses
     for edit in edits:
         for _, path in _used(edit):
-            name = local.get(path) or _default_name(path)
+            name = local.get(path) or package_name(path)
             if path not in local and name in local.values():
                 raise Refused(f"the name {name!r} is taken: import {path} by hand")
             wanted[path] = name
@@ -50,7 +49,7 @@ def apply_go(text: str, edits: Sequence[GoEdit]) -> str:
     for start, end, new in reversed(splices):
         data = data[:start] + new + data[end:]
     fixed = data.decode()
-    if _parser().parse(data).root_node.has_error:
+    if parser().parse(data).root_node.has_error:
         raise Refused("the fixed Go code would not parse")
     return fixed
 
@@ -69,23 +68,13 @@ def _used(edit: GoEdit) -> list[tuple[str, str]]:
 
 
 def _imported(root: Node) -> dict[str, str]:
-    """import path -> the local name the file uses for it."""
+    """import path -> the local name the file uses for it (not dot or blank imports)."""
     found: dict[str, str] = {}
     for spec in _all(root, "import_spec"):
-        path_node = spec.child_by_field_name("path")
-        path = (path_node.text or b"").decode().strip('"`') if path_node else ""
-        name = spec.child_by_field_name("name")
-        if name is None:
-            found[path] = _default_name(path)
-        elif name.type == "package_identifier":
-            found[path] = (name.text or b"").decode()
+        path, name = import_spec(spec)
+        if name not in (None, "."):
+            found[path] = name
     return found
-
-
-def _default_name(path: str) -> str:
-    from k8slb.code.go import _package_name
-
-    return _package_name(path)
 
 
 def _all(node: Node, kind: str) -> list[Node]:
@@ -211,7 +200,7 @@ def _import_splices(data: bytes, root: Node, paths: list[str]) -> list[tuple[int
     if single:
         declaration = single[0]
         spec = declaration.named_children[0]
-        every = [(_spec_path(data, spec), data[spec.start_byte : spec.end_byte])]
+        every = [(import_spec(spec)[0], data[spec.start_byte : spec.end_byte])]
         every += [(path, f'"{path}"'.encode()) for path in paths]
         every.sort()  # gofmt orders imports by path, whatever their alias
         standard = [text for path, text in every if _standard(path)]
@@ -242,13 +231,13 @@ def _block_splice(data: bytes, root: Node, path: str) -> tuple[int, int, bytes]:
                 groups[-1].append(spec)
             else:
                 groups.append([spec])
-        group = _group_for(data, groups, path)
+        group = _group_for(groups, path)
         indent = _indent_of(data, specs[0].start_byte) if specs else b"\t"
         if group is None:  # a new group at the end
             last = specs[-1]
             return last.end_byte, last.end_byte, b"\n\n" + indent + quoted
         for spec in group:
-            if _spec_path(data, spec) > path:
+            if import_spec(spec)[0] > path:
                 line_start = data.rfind(b"\n", 0, spec.start_byte) + 1
                 return line_start, line_start, indent + quoted + b"\n"
         last = group[-1]
@@ -256,21 +245,16 @@ def _block_splice(data: bytes, root: Node, path: str) -> tuple[int, int, bytes]:
     raise Refused("no import block")
 
 
-def _spec_path(data: bytes, spec: Node) -> str:
-    path = spec.child_by_field_name("path")
-    return data[path.start_byte : path.end_byte].decode().strip('"`') if path else ""
-
-
 def _standard(path: str) -> bool:
     """The standard library's paths have no dot in their first element."""
     return "." not in path.split("/", 1)[0]
 
 
-def _group_for(data: bytes, groups: list[list[Node]], path: str) -> list[Node] | None:
+def _group_for(groups: list[list[Node]], path: str) -> list[Node] | None:
     """The import group `path` belongs in: the standard library's for a standard path;
     otherwise the group holding the path it shares the longest prefix with. None: a new
     group at the end."""
-    standard = [g for g in groups if all(_standard(_spec_path(data, s)) for s in g)]
+    standard = [g for g in groups if all(_standard(import_spec(s)[0]) for s in g)]
     if _standard(path):
         return standard[0] if standard else None
     others = [g for g in groups if g not in standard]
@@ -278,7 +262,7 @@ def _group_for(data: bytes, groups: list[list[Node]], path: str) -> list[Node] |
         return None
 
     def shared(group: list[Node]) -> int:
-        return max(_shared_elements(_spec_path(data, spec), path) for spec in group)
+        return max(_shared_elements(import_spec(spec)[0], path) for spec in group)
 
     return max(others, key=shared)
 

@@ -188,9 +188,8 @@ class Index:
                         self._env[str(setting.entry.get("name"))].append(setting)
         return self._env.get(name, [])
 
-    def env_setting(
-        self, workload: K8sObject, container: Container, name: str
-    ) -> EnvSetting | None:
+    @staticmethod
+    def env_setting(workload: K8sObject, container: Container, name: str) -> EnvSetting | None:
         """The literal setting of `name` in one container's `env` (the last one counts,
         as Kubernetes keeps the last of repeated names)."""
         found = [s for s in _literal_env(workload, container) if s.entry.get("name") == name]

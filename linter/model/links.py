@@ -30,7 +30,7 @@ from k8slb.code.facts import CodeFacts, EnvRef, Listen, Loc, Route, Server
 from k8slb.code.projects import import_closure
 from k8slb.model.index import Index
 from k8slb.model.objects import Container, K8sObject, pos_of
-from k8slb.reading.build_files import BuildFacts, Dockerfile, ImageBuild, Said, image_repository
+from k8slb.reading.build_files import BuildFacts, Dockerfile, Said, image_repository
 
 STRENGTH = {
     "config": 0,
@@ -49,6 +49,7 @@ class Evidence:
     kind: str  # a key of STRENGTH
     said: Said
     folder: str  # the code folder it points to
+    dockerfile: str | None = None  # the Dockerfile a build definition names
 
     @property
     def strength(self) -> int:
@@ -128,7 +129,7 @@ class CodeLinks:
             servers = {server.name: server for server in facts.servers if server.name}
             for listen in facts.listens:
                 server = servers.get(listen.server)
-                port = _port_of(listen.address, container)
+                port = _port_of(listen.address, workload, container)
                 if server is not None and port is not None:
                     found.append(Served(link, facts, server, listen, port))
         return found
@@ -184,21 +185,11 @@ class Served:
     port: int
 
 
-def env_value(container: Container, name: str) -> str | None:
-    """The literal value a container's `env` gives a variable, or None."""
-    entries = container.body.get("env")
-    for entry in entries if isinstance(entries, list) else []:
-        if isinstance(entry, dict) and entry.get("name") == name:
-            value = entry.get("value")
-            return value if isinstance(value, str) else None
-    return None
-
-
-def _port_of(address: object, container: Container) -> int | None:
+def _port_of(address: object, workload: K8sObject, container: Container) -> int | None:
     """7070 for `[::]:7070`, `0.0.0.0:7070`, `:7070`, or an env variable holding one."""
     if isinstance(address, EnvRef):
-        value = env_value(container, address.name)
-        address = address.filled(value) if value is not None else address.default_text
+        setting = Index.env_setting(workload, container, address.name)
+        address = address.filled(setting.value) if setting else address.default_text
     if not isinstance(address, str):
         return None
     port = address.rsplit(":", 1)[-1]
@@ -233,7 +224,7 @@ class _Finder:
         self.modules = modules
         self.builds = builds
         self.pins = {key: os.path.abspath(value) for key, value in pins.items()}
-        self.dockerfiles = {os.path.normpath(p): d for p, d in builds.dockerfiles.items()}
+        self.dockerfiles = builds.dockerfiles  # by normalised path
         self.by_folder: dict[str, list[str]] = defaultdict(list)  # folder -> modules below
         folders_named: dict[str, set[str]] = defaultdict(set)
         for path in modules:
@@ -263,7 +254,7 @@ class _Finder:
         image = container.body.get("image")
         for build in self.builds.builds:
             if isinstance(image, str) and same_image(build.image, image):
-                found.append(Evidence(build.kind, build.said, build.context))
+                found.append(Evidence(build.kind, build.said, build.context, build.dockerfile))
         segment = image_repository(image).rsplit("/", 1)[-1]
         named = sorted(self.folders_named.get(_normal(segment), ())) if segment else []
         with_dockerfile = [f for f in named if self._dockerfile(f) is not None]
@@ -282,12 +273,6 @@ class _Finder:
             found = self.dockerfiles.get(os.path.normpath(os.path.join(folder, name)))
             if found is not None:
                 return found
-        return None
-
-    def _build_of(self, evidence: Evidence) -> ImageBuild | None:
-        for build in self.builds.builds:
-            if build.said == evidence.said:
-                return build
         return None
 
     # -- the entry point ---------------------------------------------------------------------
@@ -343,8 +328,7 @@ class _Finder:
         folder = chosen.folder
         used = [e for e in evidence if e.folder == folder]
         overruled = [e for e in evidence if e.folder != folder]
-        build = self._build_of(chosen)
-        dockerfile = self._dockerfile(folder, build.dockerfile if build else None)
+        dockerfile = self._dockerfile(folder, chosen.dockerfile)
         argv = container_argv(
             command if isinstance(command, list) else None,
             args if isinstance(args, list) else None,

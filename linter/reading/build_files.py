@@ -13,7 +13,7 @@ import os
 import posixpath
 import re
 import shlex
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -85,22 +85,27 @@ def read_build_facts(contents: Mapping[str, bytes]) -> BuildFacts:
     facts = BuildFacts()
     for path, data in contents.items():
         name = os.path.basename(path)
-        if not (is_build_file(name) or _SKAFFOLD.match(name) or _COMPOSE.match(name)) and not (
-            _GITLAB.match(name) or _is_workflow(path)
-        ):
-            continue
-        text = data.decode("utf-8", errors="replace")
         if DOCKERFILE_NAMES.search(name):
+            text = data.decode("utf-8", errors="replace")
             facts.dockerfiles[os.path.normpath(path)] = parse_dockerfile(path, text)
-        elif name == TILTFILE:
-            facts.builds += tiltfile_builds(path, text)
-        elif _SKAFFOLD.match(name):
-            facts.builds += skaffold_builds(path, text)
-        elif _COMPOSE.match(name):
-            facts.builds += compose_builds(path, text)
-        elif _GITLAB.match(name) or _is_workflow(path):
-            facts.builds += workflow_builds(path, text)
+            continue
+        reader = _builds_reader(path, name)
+        if reader is not None:
+            facts.builds += reader(path, data.decode("utf-8", errors="replace"))
     return facts
+
+
+def _builds_reader(path: str, name: str) -> Callable[[str, str], list[ImageBuild]] | None:
+    """What reads the images a file builds, by its name; None for any other file."""
+    if name == TILTFILE:
+        return tiltfile_builds
+    if _SKAFFOLD.match(name):
+        return skaffold_builds
+    if _COMPOSE.match(name):
+        return compose_builds
+    if _GITLAB.match(name) or _is_workflow(path):
+        return workflow_builds
+    return None
 
 
 def _is_workflow(path: str) -> bool:
@@ -153,15 +158,15 @@ def _built(
 # -- YAML build definitions ------------------------------------------------------------------
 
 
-def _documents(path: str, text: str) -> Iterator[tuple[Any, Any]]:
-    """Each YAML document as plain data with its root node (for line numbers); nothing for
-    a file that does not parse (it is linted, and reported, as YAML on its own)."""
+def _documents(path: str, text: str) -> Iterator[Any]:
+    """Each YAML document, round-trip loaded (its mappings know their lines); nothing for a
+    file that does not parse (it is linted, and reported, as YAML on its own)."""
     from ruamel.yaml import YAML
     from ruamel.yaml.error import YAMLError
 
     yaml = YAML(typ="rt", pure=False)
     try:
-        yield from ((doc, doc) for doc in yaml.load_all(text))
+        yield from yaml.load_all(text)
     except (YAMLError, ValueError, RecursionError):
         return
 
@@ -179,12 +184,8 @@ def _line(node: Any, key: object = None) -> int:
     return int(lc.line) + 1
 
 
-def _lines(text: str) -> list[str]:
-    return text.splitlines()
-
-
 def _quote(text: str, line: int) -> str:
-    lines = _lines(text)
+    lines = text.splitlines()
     return lines[line - 1].strip() if 0 < line <= len(lines) else ""
 
 
@@ -193,7 +194,7 @@ def skaffold_builds(path: str, text: str) -> list[ImageBuild]:
     folder), `docker.dockerfile`."""
     folder = os.path.dirname(path) or "."
     found: list[ImageBuild] = []
-    for document, _ in _documents(path, text):
+    for document in _documents(path, text):
         if not isinstance(document, dict):
             continue
         builds = [document.get("build")]
@@ -222,7 +223,7 @@ def compose_builds(path: str, text: str) -> list[ImageBuild]:
     """`services.NAME.build` (a context, or `{context, dockerfile}`) with `image`."""
     folder = os.path.dirname(path) or "."
     found: list[ImageBuild] = []
-    for document, _ in _documents(path, text):
+    for document in _documents(path, text):
         services = document.get("services") if isinstance(document, dict) else None
         if not isinstance(services, dict):
             continue
@@ -277,7 +278,7 @@ def workflow_builds(path: str, text: str) -> list[ImageBuild]:
             said = Said(path, number, line.strip().lstrip("-").strip())
             dockerfile = _joined(top, dockerfile) if dockerfile else None
             found.append(ImageBuild(image, root, dockerfile, "workflow", said))
-    for document, _ in _documents(path, text):
+    for document in _documents(path, text):
         jobs = document.get("jobs") if isinstance(document, dict) else None
         for job in jobs.values() if isinstance(jobs, dict) else []:
             steps = job.get("steps") if isinstance(job, dict) else None
