@@ -1,9 +1,11 @@
 """Compose YAML text into plain data that remembers where every node came from.
 
-`check` reads YAML through ruamel's C composer (`CSafeLoader.get_node`), which gives nodes
-with line/column marks at a fraction of the cost of the round-trip loader; the pure-Python
-composer is the fallback when `ruamel.yaml.clib` is missing. Nodes become `YMap` / `YSeq`
-(a dict / list that also carry positions) and plain scalars.
+`check` builds its trees straight from libyaml's parser events (through ruamel's C
+loader): no node graph, no second walk over it, and the type resolver asked only for plain
+scalars that may not be text. Events become `YMap` / `YSeq` (a dict / list that also carry
+positions) and scalars. The pure-Python parser gives the same events where
+`ruamel.yaml.clib` is missing. `tests/yaml_reference.py` keeps the composer-based builder
+this replaced, as the reference a property test compares against.
 
 Aliases are shared, never copied, and the expanded size of a document is bounded, so an
 alias bomb ("billion laughs") is rejected in linear time and memory.
@@ -13,16 +15,26 @@ from __future__ import annotations
 
 import functools
 import math
-import re
 import warnings
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, overload
 
 from ruamel.yaml import YAML
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
-from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from ruamel.yaml.events import (
+    AliasEvent,
+    DocumentEndEvent,
+    DocumentStartEvent,
+    MappingEndEvent,
+    MappingStartEvent,
+    ScalarEvent,
+    SequenceEndEvent,
+    SequenceStartEvent,
+)
+from ruamel.yaml.nodes import ScalarNode
 from ruamel.yaml.reader import ReaderError
+from ruamel.yaml.resolver import Resolver
 
 
 def _c_loader() -> Any:
@@ -37,14 +49,10 @@ def _c_loader() -> Any:
 
 C_LOADER: Any = _c_loader()  # about 20 times faster than the pure-Python composer
 
-# Deeper documents are refused before they reach a composer: the C composer recurses once
-# per level and overflows the native stack (a crash, not an exception) some 10^4 levels
-# down, and the tree builder needs Python frames for each level. Real manifests nest some
-# 20 levels; a large CRD schema about 40.
+# Deeper documents are refused: the tree is built without recursion, but the rules, the
+# shape check and pickling walk it recursively. Real manifests nest some 20 levels; a large
+# CRD schema about 40.
 MAX_NESTING = 200
-# A line whose indentation and block indicators (`- - - x`) are this long may open that
-# many levels; below it (and with fewer brackets than that) no exact count is needed.
-_DEEP_LINE = re.compile(rf"^[ \t?:-]{{{MAX_NESTING // 2 - 1},}}", re.MULTILINE)
 
 # A document whose aliases expand past this many nodes is refused. Real manifests stay far
 # below it (a large CRD has some 10^4 nodes); a billion-laughs file reaches it at once.
@@ -162,20 +170,13 @@ class YAMLProblem(Exception):
         self.column = column
 
 
-def _pos(node: Node, line_offset: int) -> Pos:
-    mark = node.start_mark
-    return (mark.line + 1 + line_offset, mark.column + 1)
+class _LimitExceeded(YAMLProblem):
+    """Too deep or too large to read: reported as such, whatever follows in the text."""
 
 
-def _tag(node: Node) -> str:
-    """`node.tag` without ruamel's string formatting on the common, handle-less path."""
-    ctag = node.ctag
-    return ctag.suffix if ctag.handle is None else str(ctag)
-
-
-def _scalar(node: ScalarNode) -> Any:
-    tag, value = _tag(node), node.value
-    if tag == _TAG + "str":
+def scalar_value(tag: str, value: str) -> Any:
+    """A scalar's text as data, by its (resolved or explicit) tag."""
+    if tag == _STR:
         return value
     if tag == _TAG + "null":
         return None
@@ -202,118 +203,193 @@ def _scalar(node: ScalarNode) -> Any:
     return value  # timestamps, binary and custom tags stay text
 
 
-def _key_text(node: Node) -> str:
-    if isinstance(node, ScalarNode):
-        value = _scalar(node)
-        if isinstance(value, bool):
-            return "true" if value else "false"
-        return "null" if value is None else str(value)
-    raise YAMLProblem("a mapping key that is not a scalar is not supported", *_pos(node, 0))
+def key_text(value: Any) -> str:
+    """A scalar mapping key as the text rules look it up by."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "null" if value is None else str(value)
 
 
 _STR = _TAG + "str"
 _MERGE = _TAG + "merge"
 
+# The implicit types of plain scalars, as the C loader resolves them (YAML 1.2 core). Most
+# plain scalars of a manifest start with a character no type starts with: those are text
+# without asking the resolver; the others are asked once per distinct text.
+_RESOLVER = Resolver()
+_TYPED_FIRST = frozenset(k for k in _RESOLVER.yaml_implicit_resolvers if k is not None)
+_ANY_FIRST = None in _RESOLVER.yaml_implicit_resolvers
+_RESOLVED: dict[str, str] = {}
 
-class _Builder:
-    """Turns one document's node graph into YMap/YSeq/scalars, sharing aliased nodes.
 
-    This runs for every node of every manifest, so the common case (a plain string, a
-    block mapping of string keys, no aliases) takes the shortest path."""
+def plain_tag(value: str) -> str:
+    """The tag the resolver gives a plain (unquoted, untagged) scalar."""
+    if not _ANY_FIRST and value[:1] not in _TYPED_FIRST and value:
+        return _STR
+    tag = _RESOLVED.get(value)
+    if tag is None:
+        tag = str(_RESOLVER.resolve(ScalarNode, value, (True, False)))
+        if len(_RESOLVED) < 100_000:  # bounded: a hostile file may hold many texts
+            _RESOLVED[value] = tag
+    return tag
 
-    def __init__(self, line_offset: int, shared: bool = True) -> None:
-        self.line_offset = line_offset
-        self.shared = shared  # aliases possible: remember built collections by node
-        self.built: dict[int, Any] = {}
-        self.sizes: dict[int, int] = {}
 
-    def size(self, node: Node) -> int:
-        """Expanded node count, memoised so that shared (aliased) nodes cost one visit."""
-        key = id(node)
-        known = self.sizes.get(key)
-        if known is not None:
-            return known
-        total = 1
-        if isinstance(node, MappingNode):
-            for k, v in node.value:
-                total += self.size(k) + self.size(v)
-                if total > MAX_EXPANDED_NODES:
-                    break
-        elif isinstance(node, SequenceNode):
-            for item in node.value:
-                total += self.size(item)
-                if total > MAX_EXPANDED_NODES:
-                    break
-        self.sizes[key] = total
-        return total
+def _scalar(event: ScalarEvent) -> Any:
+    tag, value = event.ctag, event.value
+    if tag is None or tag == "!":  # non-specific: resolved as the composers resolve it
+        if event.implicit[0]:
+            tag = plain_tag(value)
+            return value if tag == _STR else scalar_value(tag, value)
+        return value
+    return scalar_value(tag if type(tag) is str else str(tag), value)
 
-    def build(self, node: Node) -> Any:
-        if isinstance(node, ScalarNode):  # immutable: never needs the alias memo
-            ctag = node.ctag
-            if ctag.handle is None and ctag.suffix == _STR:
-                return node.value
-            return _scalar(node)
-        if self.shared:
-            known = self.built.get(id(node))
-            if known is not None:
-                return known
-        if isinstance(node, MappingNode):
-            return self._mapping(node)
-        if not isinstance(node, SequenceNode):  # pragma: no cover - only three kinds exist
-            raise YAMLProblem(f"unexpected node {node!r}", *_pos(node, self.line_offset))
-        seq = YSeq(_pos(node, self.line_offset))
-        if self.shared:
-            self.built[id(node)] = seq
-        offset = self.line_offset
-        item_pos = seq.item_pos
-        for item in node.value:
-            seq.append(self.build(item))
-            mark = item.start_mark
-            item_pos.append((mark.line + 1 + offset, mark.column + 1))
-        return seq
 
-    def _mapping(self, node: MappingNode) -> YMap:
-        offset = self.line_offset
-        mapping = YMap(_pos(node, offset))
-        if self.shared:
-            self.built[id(node)] = mapping
-        spots = mapping.spots
-        merged: list[YMap] = []
-        for key_node, value_node in node.value:
-            ctag = key_node.ctag
-            if type(key_node) is ScalarNode and ctag.handle is None and ctag.suffix == _STR:
-                key = key_node.value
-            elif _tag(key_node) == _MERGE:
-                merged.extend(self._merge_sources(value_node))
-                continue
-            else:
-                key = _key_text(key_node)
-            mark = key_node.start_mark
-            if key in spots:
-                raise YAMLProblem(
-                    f"duplicate key {key!r} in a mapping", mark.line + 1 + offset, mark.column + 1
+class _Anchor:
+    """What an anchor names: the built value, where it was written, and its expanded
+    node count (None while its collection is still open)."""
+
+    __slots__ = ("pos", "size", "start", "value")
+
+    def __init__(self, value: Any, pos: Pos, start: int) -> None:
+        self.value, self.pos, self.start = value, pos, start
+        self.size: int | None = 1 if start < 0 else None
+
+
+# Pending-key markers of an open mapping: a key is awaited, or the merge key `<<` was read.
+_AWAIT_KEY: Any = object()
+_MERGE_KEY: Any = object()
+
+
+def _document(events: Iterator[Any], line_offset: int, pos: Pos) -> tuple[Any, Pos]:
+    """Build one document from the parser's events after its DocumentStartEvent: YMap,
+    YSeq and scalars, with an explicit stack (no recursion, whatever the nesting).
+
+    This runs for every node of every manifest: the common event (a plain scalar in a block
+    mapping) takes the shortest path, and positions are tuples made once."""
+    open_: list[Any] = []  # the open collections, innermost last
+    keys: list[Any] = []  # per open collection: _AWAIT_KEY, _MERGE_KEY, or (key, line, col)
+    merges: dict[int, list[tuple[Any, Pos]]] = {}  # id(mapping) -> its `<<` values
+    anchors: dict[str, _Anchor] = {}
+    closing: dict[int, _Anchor] = {}  # id(collection) -> the anchor to size at its end
+    expanded = 0  # nodes so far, aliases counted at their full expanded size
+    root: Any = None
+    root_pos = pos
+    for event in events:
+        cls = event.__class__
+        mark = event.start_mark
+        if cls is ScalarEvent:
+            value = _scalar(event)
+            here = (mark.line + 1 + line_offset, mark.column + 1)
+            expanded += 1
+            if event.anchor is not None:
+                _anchor(anchors, event.anchor, _Anchor(value, here, -1), here)
+            start = False
+        elif cls is MappingStartEvent or cls is SequenceStartEvent:
+            here = (mark.line + 1 + line_offset, mark.column + 1)
+            if len(open_) >= MAX_NESTING:
+                raise _LimitExceeded(f"nesting deeper than {MAX_NESTING} levels: not read", *here)
+            value = YMap(here) if cls is MappingStartEvent else YSeq(here)
+            expanded += 1
+            if event.anchor is not None:
+                anchor = _Anchor(value, here, expanded)
+                _anchor(anchors, event.anchor, anchor, here)
+                closing[id(value)] = anchor
+            start = True
+        elif cls is AliasEvent:
+            here = (mark.line + 1 + line_offset, mark.column + 1)
+            named = anchors.get(event.anchor)
+            if named is None:
+                raise YAMLProblem(f"found undefined alias *{event.anchor}", *here)
+            if named.size is None:
+                raise YAMLProblem(f"the alias *{event.anchor} is inside its own anchor", *here)
+            expanded += named.size
+            if expanded > MAX_EXPANDED_NODES:
+                raise _LimitExceeded(
+                    f"aliases expand this document past {MAX_EXPANDED_NODES:,} nodes "
+                    "(an alias bomb?); refusing to expand it",
+                    *root_pos,
                 )
-            mapping[key] = self.build(value_node)
-            start = value_node.start_mark
-            spots[key] = (
-                mark.line + 1 + offset,
-                mark.column + 1,
-                start.line + 1 + offset,
-                start.column + 1,
-            )
-        for source in merged:  # `<<: *base`: explicit keys win, earlier sources win
-            for key, value in source.items():
-                if key not in mapping:
-                    mapping[key] = value
-                    spots[key] = source.spots[key]
-        return mapping
+            value, here = named.value, named.pos  # the node it names, as the composer has it
+            start = False
+        elif cls is MappingEndEvent or cls is SequenceEndEvent:
+            done = open_.pop()
+            keys.pop()
+            if merges:
+                _apply_merges(done, merges.pop(id(done), ()))
+            if closing:
+                closed = closing.pop(id(done), None)
+                if closed is not None:
+                    closed.size = expanded - closed.start + 1
+            continue
+        elif cls is DocumentEndEvent:
+            return root, root_pos
+        else:  # pragma: no cover - the parser sends nothing else inside a document
+            continue
+        if not open_:
+            root, root_pos = value, here
+        else:
+            parent = open_[-1]
+            if parent.__class__ is YSeq:
+                parent.append(value)
+                parent.item_pos.append(here)
+            else:
+                pending = keys[-1]
+                if pending is _AWAIT_KEY:
+                    if start or value.__class__ is YMap or value.__class__ is YSeq:
+                        raise YAMLProblem(
+                            "a mapping key that is not a scalar is not supported", *here
+                        )
+                    if value == "<<" and _is_merge_key(event):
+                        keys[-1] = _MERGE_KEY
+                        continue
+                    key = value if value.__class__ is str else key_text(value)
+                    if key in parent.spots:
+                        raise YAMLProblem(f"duplicate key {key!r} in a mapping", *here)
+                    keys[-1] = (key, here[0], here[1])
+                    continue
+                keys[-1] = _AWAIT_KEY
+                if pending is _MERGE_KEY:
+                    merges.setdefault(id(parent), []).append((value, here))
+                else:
+                    key = pending[0]
+                    parent[key] = value
+                    parent.spots[key] = (pending[1], pending[2], here[0], here[1])
+        if start:
+            open_.append(value)
+            keys.append(_AWAIT_KEY)
+    raise YAMLProblem("the document does not end", *root_pos)  # pragma: no cover
 
-    def _merge_sources(self, node: Node) -> list[YMap]:
-        nodes = node.value if isinstance(node, SequenceNode) else [node]
-        sources = [self.build(n) for n in nodes]
-        if not all(isinstance(s, YMap) for s in sources):
-            raise YAMLProblem("a merge key (<<) needs a mapping", *_pos(node, self.line_offset))
-        return sources
+
+def _is_merge_key(event: Any) -> bool:
+    """`<<` as a plain, untagged scalar (or explicitly tagged merge) is the merge key."""
+    if event.__class__ is not ScalarEvent:
+        return False
+    tag = event.ctag
+    if tag is None:
+        return bool(event.implicit[0]) and plain_tag(event.value) == _MERGE
+    return str(tag) == _MERGE
+
+
+def _anchor(anchors: dict[str, _Anchor], name: str, anchor: _Anchor, here: Pos) -> None:
+    first = anchors.get(name)
+    if first is not None:
+        raise YAMLProblem(
+            f"the anchor &{name} is defined twice (first on line {first.pos[0]})", *here
+        )
+    anchors[name] = anchor
+
+
+def _apply_merges(mapping: Any, sources: Iterable[tuple[Any, Pos]]) -> None:
+    """`<<: *base` / `<<: [*a, *b]`: explicit keys win, then earlier sources."""
+    for value, here in sources:
+        maps = list(value) if isinstance(value, YSeq) else [value]
+        if not all(isinstance(m, YMap) for m in maps):
+            raise YAMLProblem("a merge key (<<) needs a mapping", *here)
+        for source in maps:
+            for key, item in source.items():
+                if key not in mapping:
+                    mapping[key] = item
+                    mapping.spots[key] = source.spots[key]
 
 
 def _problem_from(error: YAMLError, text: str, line_offset: int) -> YAMLProblem:
@@ -329,61 +405,41 @@ def _problem_from(error: YAMLError, text: str, line_offset: int) -> YAMLProblem:
     return YAMLProblem(str(error) or "invalid YAML", 1 + line_offset, 1)
 
 
-def _nodes(text: str, pure: bool) -> Iterator[Node]:
-    """The root node of each document, from the C composer unless `pure` (or no C)."""
+def parser_events(text: str, pure: bool = False) -> Iterator[Any]:
+    """The parser's events, from libyaml through ruamel's C loader unless `pure` (or no C);
+    the C loader is disposed of however the caller stops."""
     if pure or C_LOADER is None:
-        yield from YAML(typ="safe", pure=True).compose_all(text)
-        return
-    yield from _from_c_loader(text, "node")
-
-
-def _events(text: str) -> Iterator[Any]:
-    """The parser's events, from the C parser where there is one."""
-    if C_LOADER is None:  # pragma: no cover - only without ruamel.yaml.clib
         yield from YAML(typ="safe", pure=True).parse(text)
         return
-    yield from _from_c_loader(text, "event")
-
-
-def _from_c_loader(text: str, what: str) -> Iterator[Any]:
-    """Nodes or events from the C loader (`check_node`/`get_node` and the like), which
-    is disposed of however the caller stops."""
     loader = C_LOADER(text)
-    check, get = getattr(loader, f"check_{what}"), getattr(loader, f"get_{what}")
     try:
-        while check():
-            yield get()
+        while loader.check_event():
+            yield loader.get_event()
     finally:
         loader.dispose()
 
 
 def _documents_of(text: str, line_offset: int, pure: bool) -> Iterator[tuple[Any, Pos]]:
     """Yield each document's (data, position); raise YAMLProblem at the first bad one."""
-    nodes = _nodes(text, pure)
-    may_alias = "&" in text  # without an anchor there is no alias to expand
-    while True:
-        try:
-            node = next(nodes, None)
-        except YAMLError as error:
-            raise _problem_from(error, text, line_offset) from None
-        except RecursionError:
-            raise YAMLProblem("nesting is too deep", 1 + line_offset, 1) from None
-        if node is None:
-            return
-        line, column = _pos(node, line_offset)
-        builder = _Builder(line_offset, shared=may_alias)
-        try:
-            if may_alias and builder.size(node) > MAX_EXPANDED_NODES:
-                raise YAMLProblem(
-                    f"aliases expand this document past {MAX_EXPANDED_NODES:,} nodes "
-                    "(an alias bomb?); refusing to expand it",
-                    line,
-                    column,
-                )
-            data = builder.build(node)
-        except RecursionError:
-            raise YAMLProblem("nesting is too deep", line, column) from None
-        yield data, (line, column)
+    events = parser_events(text, pure)
+    try:
+        for event in events:
+            if event.__class__ is DocumentStartEvent:
+                mark = event.start_mark
+                pos = (mark.line + 1 + line_offset, mark.column + 1)
+                try:
+                    yield _document(events, line_offset, pos)
+                except _LimitExceeded:
+                    raise
+                except YAMLProblem:
+                    # A syntax error later in the same document is the truer report (a
+                    # template's `{{ }}` first reads as a flow-mapping key): look for one.
+                    for rest in events:
+                        if rest.__class__ is DocumentEndEvent:
+                            break
+                    raise
+    except YAMLError as error:
+        raise _problem_from(error, text, line_offset) from None
 
 
 def _split_documents(text: str) -> Iterator[tuple[int, str]]:
@@ -404,48 +460,6 @@ class ComposeResult:
     problems: list[tuple[int, YAMLProblem]]  # (document index, problem)
 
 
-_DOCUMENT_MARKER = re.compile(r"^(?:---|\.\.\.)(?=[ \t\r\n]|$)", re.MULTILINE)
-
-
-def _document_spans(text: str) -> Iterator[tuple[int, int]]:
-    """(start, end) of the text between document markers: flow nesting cannot cross one
-    (a marker at the start of a line ends any flow collection or quoted string)."""
-    start = 0
-    for marker in _DOCUMENT_MARKER.finditer(text):
-        yield start, marker.start()
-        start = marker.end()
-    yield start, len(text)
-
-
-def _too_deep(text: str) -> tuple[int, YAMLProblem] | None:
-    """(document index, problem) where `text` nests deeper than MAX_NESTING, if it does.
-    A byte count settles almost every file; the rest are counted exactly from the parser's
-    events, which (unlike the composer) keeps its state on the heap, not the stack."""
-    if not _DEEP_LINE.search(text) and all(
-        text.count("[", start, end) + text.count("{", start, end) < MAX_NESTING // 2
-        for start, end in _document_spans(text)
-    ):
-        return None
-    from ruamel.yaml.events import CollectionEndEvent, CollectionStartEvent, DocumentStartEvent
-
-    depth, document = 0, -1
-    try:
-        for event in _events(text):
-            if isinstance(event, CollectionStartEvent):
-                depth += 1
-                if depth > MAX_NESTING:
-                    mark = event.start_mark
-                    message = f"nesting deeper than {MAX_NESTING} levels: not read"
-                    return document, YAMLProblem(message, mark.line + 1, mark.column + 1)
-            elif isinstance(event, CollectionEndEvent):
-                depth -= 1
-            elif isinstance(event, DocumentStartEvent):
-                document += 1
-    except YAMLError:
-        return None  # broken before it got too deep: the composer reports it
-    return None
-
-
 # `fix` reads the same text up to three times (the check, the read-back of its edits, the
 # next pass's check); composing is most of the cost, and its results are never changed.
 @functools.lru_cache(maxsize=4)
@@ -453,9 +467,6 @@ def compose(text: str, *, pure: bool = False) -> ComposeResult:
     """Every document of a YAML stream, with the problems of those that do not parse.
     `pure` forces the pure-Python composer (the fallback where the C one is missing).
     The result is shared by every caller with the same text: never change it."""
-    deep = _too_deep(text)
-    if deep is not None:
-        return ComposeResult([], [(max(deep[0], 0), deep[1])])
     try:
         stream = _documents_of(text, 0, pure)
         return ComposeResult([Document(i, d, p) for i, (d, p) in enumerate(stream)], [])
