@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from k8slb import __version__, rules
+from k8slb.reading.parsing import pickled
 
 CACHE_ENV = "K8SLB_CACHE_DIR"
 LEGACY_DIR = ".k8slb_cache"  # where k8slb 0.1 kept it, inside the tree: never read now
@@ -46,7 +47,7 @@ _MARKER_TEXT = (
     b"Signature: 8a477f597d28d172789f06886806bc55\n"
     b"# This folder is a cache made by k8slb; it is safe to delete.\n"
 )
-_FORMAT = 3  # bump when the pickled classes change shape
+_FORMAT = 4  # bump when the pickled classes change shape
 _MAGIC = b"k8slb-cache\n"
 _DIGEST_SIZE = 32
 
@@ -105,6 +106,10 @@ def loads(data: bytes) -> Any:
     payload = data[head:]
     if hashlib.blake2b(payload, digest_size=_DIGEST_SIZE).digest() != data[len(_MAGIC) : head]:
         return None
+    return _data_only(payload)
+
+
+def _data_only(payload: bytes) -> Any:
     try:
         return _DataOnly(io.BytesIO(payload)).load()
     except Exception:  # any damage the checksum let through: start afresh
@@ -155,12 +160,15 @@ class ParseMemo:
     def parsed(self, path: str, data: bytes) -> Any:
         return self.used.get(self.file_key(path, data))
 
-    def store(self, path: str, data: bytes, parsed: Any) -> None:
+    def store(self, path: str, data: bytes, parsed: Any, blob: bytes | None = None) -> None:
+        """Remember a parse; `blob` is its pickle when one was made anyway (a parse worker
+        sends its results pickled), which the cache on disk keeps as it is."""
         self.used[self.file_key(path, data)] = parsed
 
 
 class Cache(ParseMemo):
-    """The memo on disk, plus the last run's result, for the project at `project_root`."""
+    """The memo on disk, plus the last run's result, for the project at `project_root`.
+    Each parse is kept as its own pickle and unpickled only when a run asks for it."""
 
     def __init__(self, project_root: Path, base: Path | None = None) -> None:
         super().__init__()
@@ -169,15 +177,20 @@ class Cache(ParseMemo):
         self.project = project.hexdigest()
         self.version = f"{__version__}-{_FORMAT}-{code_fingerprint()}"
         self.folder = self.base / self.project / self.version if self.base is not None else None
-        self._files: dict[str, Any] | None = None  # loaded when a run needs parses
+        self._files: dict[str, bytes] | None = None  # loaded when a run needs parses
+        self.kept: dict[str, bytes] = {}  # the entries this run used or made
         # (the keys it answers to: by content, and by size and time; its result)
         self.last_run: tuple[tuple[str | None, ...], Any] | None = self._load("run.cache")
         self.changed = False
 
     @property
-    def files(self) -> dict[str, Any]:
+    def files(self) -> dict[str, bytes]:
         if self._files is None:
-            self._files = self._load("files.cache") or {}
+            stored = self._load("files.cache")
+            valid = isinstance(stored, dict) and all(
+                isinstance(k, str) and isinstance(v, bytes) for k, v in stored.items()
+            )
+            self._files = stored if valid else {}
         return self._files
 
     def _usable(self) -> bool:
@@ -214,13 +227,18 @@ class Cache(ParseMemo):
 
     def parsed(self, path: str, data: bytes) -> Any:
         key = self.file_key(path, data)
-        found = self.files.get(key)
+        blob = self.files.get(key)
+        if blob is None:
+            return None
+        found = _data_only(blob)  # checked with the whole file; still only data
         if found is not None:
-            self.used[key] = found
+            self.kept[key] = blob
         return found
 
-    def store(self, path: str, data: bytes, parsed: Any) -> None:
-        super().store(path, data, parsed)
+    def store(self, path: str, data: bytes, parsed: Any, blob: bytes | None = None) -> None:
+        # its own pickle: a run that changed one file writes the other entries back as
+        # they were, without pickling them again
+        self.kept[self.file_key(path, data)] = blob if blob is not None else pickled(parsed)
         self.changed = True
 
     def result(self, key: str) -> Any:
@@ -234,15 +252,15 @@ class Cache(ParseMemo):
 
     def save(self) -> None:
         """Write what the run used; a cache that cannot be written is not an error."""
-        if not self.changed and (self._files is None or len(self.used) == len(self._files)):
+        if not self.changed and (self._files is None or len(self.kept) == len(self._files)):
             return
         try:
             if not self._usable():
                 return
             assert self.folder is not None
             self._remove_stale()
-            if self._files is not None or self.used:
-                self._write(self.folder, "files.cache", dumps(self.used))
+            if self._files is not None or self.kept:
+                self._write(self.folder, "files.cache", dumps(self.kept))
             self._write(self.folder, "run.cache", dumps(self.last_run))
         except OSError:
             pass

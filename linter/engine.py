@@ -216,10 +216,12 @@ def read_sources(
             for path, text in rendering.files.items():
                 add_rendered(path, text, source, source.path, rendering.world)
     progress.stage("files parsed", len(pending))
-    for (path, _, content), result in zip(pending, parse_all(pending, jobs, progress), strict=True):
+    keep = isinstance(cache, Cache)  # the cache on disk keeps each parse pickled
+    done = parse_all(pending, jobs, progress, keep_pickles=keep)
+    for (path, _, content), (result, blob) in zip(pending, done, strict=True):
         parsed[path] = result
         if cache is not None and not isinstance(result, Unparsed):
-            cache.store(path, content, result)
+            cache.store(path, content, result, blob)
     for path in read.rendered_from:
         found = parsed.get(path)
         if isinstance(found, ManifestFile) and read.group_of[path] == BUILT:

@@ -150,7 +150,7 @@ def print_link_costs(corpus: Path) -> None:
     read = read_sources(sources, data)  # modules resolved, build files read
     index = Index([obj for manifest in read.manifests for obj in manifest.objects])
     code = [(s.path, s.language, data[s.path]) for s in sources if s.language in ("python", "go")]
-    parsed = parse_all(code, 1)  # as parsed: their imported names not resolved yet
+    parsed = [p for p, _ in parse_all(code, 1)]  # as parsed: their imported names not resolved yet
 
     def median_ms(work: object) -> float:
         times = []

@@ -147,6 +147,23 @@ def test_a_forged_cache_file_runs_no_code(tmp_path: Path, monkeypatch: pytest.Mo
     assert not (tmp_path / "PWNED").exists()
 
 
+def test_a_forged_entry_inside_a_valid_parse_file_runs_no_code(tmp_path: Path) -> None:
+    """Each parse is its own pickle inside files.cache: an entry is unpickled as data only
+    too, even when the file's checksum is right."""
+    tree = _tree(tmp_path)
+    base = tmp_path / "cache"
+    cache = Cache(tree, base)
+    plain = _check(tree, cache)
+    assert cache.folder is not None
+    stored = loads((cache.folder / "files.cache").read_bytes())
+    assert isinstance(stored, dict) and stored
+    planted = {key: pickle.dumps(_Planted()) for key in stored}
+    (cache.folder / "files.cache").write_bytes(_forged(planted))
+    (cache.folder / "run.cache").unlink()  # so that the run needs the parses
+    assert _check(tree, Cache(tree, base)) == plain
+    assert not (tmp_path / "PWNED").exists() and not Path("PWNED").exists()
+
+
 def test_one_changed_byte_is_detected(tmp_path: Path) -> None:
     tree = _tree(tmp_path)
     base = tmp_path / "cache"

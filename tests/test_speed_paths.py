@@ -60,6 +60,30 @@ def test_parallel_parsing_gives_the_same_output(tmp_path: Path) -> None:
     assert json.loads(serial)["summary"]["files"] == files
 
 
+def test_a_cache_written_from_parallel_workers_gives_the_same_output(tmp_path: Path) -> None:
+    """The workers' pickled parses go into the cache as they are: a later run that loads
+    them (one file changed, so the result itself is not reused) reports what a run
+    without a cache reports."""
+    tree = tmp_path / "tree"
+    for copy in range(40):
+        shutil.copytree(FIXTURES / "demo", tree / f"team-{copy}")
+    env = {**os.environ, "K8SLB_CACHE_DIR": str(tmp_path / "cache")}
+
+    def check(*options: str) -> str:
+        command = [sys.executable, "-m", "k8slb", "check", "--format", "json", *options]
+        done = subprocess.run(
+            [*command, str(tree)], capture_output=True, text=True, check=False, env=env
+        )
+        assert done.returncode == 1, done.stderr
+        return done.stdout
+
+    cold = check("--jobs", "2")
+    assert cold == check("--no-cache")
+    backend = tree / "team-7" / "bad" / "backend.yaml"
+    backend.write_text(backend.read_text().replace("replicas: 3", "replicas: 4"))
+    assert check("--jobs", "1") == check("--no-cache")
+
+
 def test_the_cache_gives_the_same_output_cold_warm_and_after_a_change(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -4,18 +4,20 @@ to pay for it. The cross-file index and the rules run in the parent, on the resu
 from __future__ import annotations
 
 import gc
-import multiprocessing
 import os
+import pickle
 import threading
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from k8slb.code.facts import CodeFacts, worth_parsing
 from k8slb.internal import internal_error
 from k8slb.progress import QUIET, Progress
 from k8slb.reading.manifests import ManifestFile, load_manifests
+
+if TYPE_CHECKING:
+    from multiprocessing.context import BaseContext
 
 # Below this many files, starting processes costs more than it saves (measured with
 # `make bench`: a worker takes some 60 ms to start and return its first results).
@@ -53,44 +55,69 @@ def parse_one(path: str, language: str, data: bytes) -> Parsed:
         return Unparsed(path, internal_error(f"reading {path}", error))
 
 
+def pickled(parsed: Parsed) -> bytes:
+    """A parse as it crosses from a worker to the parent, and as the cache keeps it."""
+    return pickle.dumps(parsed, protocol=pickle.HIGHEST_PROTOCOL)
+
+
 # The items of the current parallel parse. Forked workers inherit them, so only indexes
 # travel to them (the bytes would have to be pickled through a pipe otherwise).
 _ITEMS: Sequence[Item] = ()
 
 
-def _parse_chunk(chunk: tuple[int, int]) -> list[Parsed]:
+def _parse_chunk(chunk: tuple[int, int]) -> list[bytes]:
+    """A worker's share, each parse pickled on its own: the parent keeps these bytes for
+    the cache as they are, so a cold cache costs no second pickling."""
     gc.disable()  # a worker lives for one run; its objects are not cyclic
     start, step = chunk
-    return [parse_one(*item) for item in _ITEMS[start::step]]
+    return [pickled(parse_one(*item)) for item in _ITEMS[start::step]]
 
 
-def _alone(item: Item, context: multiprocessing.context.BaseContext) -> Parsed:
+def _alone(item: Item, context: BaseContext) -> bytes:
     """One file parsed in a process of its own, after a worker died on its batch: the
     other files of the batch are still linted, and only the culprit is an error."""
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
     try:
         with ProcessPoolExecutor(1, mp_context=context) as single:
-            return single.submit(parse_one, *item).result()
+            return pickled(single.submit(parse_one, *item).result())
     except BrokenProcessPool as error:
-        return Unparsed(item[0], internal_error(f"reading {item[0]} (the process died)", error))
+        return pickled(
+            Unparsed(item[0], internal_error(f"reading {item[0]} (the process died)", error))
+        )
 
 
 def default_jobs() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
-def _counted(parsed: Parsed, progress: Progress) -> Parsed:
+Done = tuple[Parsed, bytes | None]  # a parse, and its pickle when one was made
+
+
+def _own(item: Item, keep_pickles: bool, progress: Progress) -> Done:
+    parsed = parse_one(*item)
     progress.advance()
-    return parsed
+    return parsed, pickled(parsed) if keep_pickles else None
 
 
-def parse_all(items: Sequence[Item], jobs: int, progress: Progress = QUIET) -> list[Parsed]:
-    """The parse of each item, in order (each counted on `progress` as it is done)."""
+def parse_all(
+    items: Sequence[Item], jobs: int, progress: Progress = QUIET, *, keep_pickles: bool = False
+) -> list[Done]:
+    """The parse of each item, in order (each counted on `progress` as it is done), with
+    its pickle: always for a worker's (it travels pickled), for the parent's own share
+    only with `keep_pickles` (for the cache)."""
     # fork() copies only the calling thread: with other threads alive (an embedding
     # program, a test runner with gRPC channels) a lock they hold could never be released
     # in the child. The CLI has one thread; anything else parses serially.
     serial = jobs <= 1 or len(items) < PARALLEL_MIN_FILES or threading.active_count() > 1
+    if not serial:  # imported only here: a one-file run should not pay for them
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+        from concurrent.futures.process import BrokenProcessPool
     if serial or "fork" not in multiprocessing.get_all_start_methods():  # Windows: no fork
-        return [_counted(parse_one(*item), progress) for item in items]
+        return [_own(item, keep_pickles, progress) for item in items]
+
     global _ITEMS
     _ITEMS = items
     # Interleaved chunks balance big and small folders; a few per process keeps all busy.
@@ -99,7 +126,7 @@ def parse_all(items: Sequence[Item], jobs: int, progress: Progress = QUIET) -> l
     count = min(len(items), jobs * 4)
     own = list(range(0, count, jobs))
     others = [start for start in range(count) if start % jobs]
-    done: dict[int, list[Parsed]] = {}
+    done: dict[int, list[Done]] = {}
     try:
         context = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(jobs - 1, mp_context=context) as pool:
@@ -115,20 +142,21 @@ def parse_all(items: Sequence[Item], jobs: int, progress: Progress = QUIET) -> l
             for start in own:
                 done[start] = []
                 for item in items[start::count]:
-                    done[start].append(_counted(parse_one(*item), progress))
+                    done[start].append(_own(item, keep_pickles, progress))
                     if progress.enabled:
                         count_finished()
             for start, future in pending.items():
                 try:
-                    done[start] = future.result()
+                    blobs = future.result()
                 except BrokenProcessPool:  # a worker died: find the file that killed it
-                    done[start] = [_alone(item, context) for item in items[start::count]]
+                    blobs = [_alone(item, context) for item in items[start::count]]
+                done[start] = [(pickle.loads(blob), blob) for blob in blobs]  # our own
                 if start not in counted:
                     counted.add(start)
                     progress.advance(len(done[start]))
     finally:
         _ITEMS = ()
-    results: list[Parsed | None] = [None] * len(items)
+    results: list[Done | None] = [None] * len(items)
     for start, chunk in done.items():
         results[start::count] = chunk
     return [r for r in results if r is not None]
