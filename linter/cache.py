@@ -33,7 +33,6 @@ import io
 import os
 import pickle
 import stat
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -277,6 +276,8 @@ class Cache(ParseMemo):
 
     @staticmethod
     def _write(folder: Path, name: str, data: bytes) -> None:
+        import tempfile  # only when there is something to write
+
         handle, temporary = tempfile.mkstemp(dir=folder, prefix=f".{name}.")
         try:
             with os.fdopen(handle, "wb") as out:

@@ -5,9 +5,7 @@ from __future__ import annotations
 import gc
 import json
 import os
-import shutil
 import sys
-import tempfile
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -644,12 +642,16 @@ def _text_style(output_format: str, *, to_terminal: bool) -> str:
     wide enough (`full` asks for them anywhere, `concise` for one line per finding)."""
     if output_format != "text":
         return output_format
+    import shutil  # here: with tempfile, an import a run that prints nothing need not pay
+
     wide = shutil.get_terminal_size().columns >= FRAME_COLUMNS
     return "full" if to_terminal and sys.stdout.isatty() and wide else "detail"
 
 
 def _write_report(path: Path, text: str) -> str | None:
     """Write the report whole or not at all (a temporary file, then a rename)."""
+    import tempfile
+
     try:
         handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     except OSError as error:

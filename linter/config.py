@@ -27,10 +27,6 @@ from k8slb.selection import SelectionError, codes_to_ids
 if TYPE_CHECKING:  # jsonschema is imported only when there is a configuration to check
     from jsonschema import ValidationError
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
 
 YAML_NAMES = (".k8slb.yaml", ".k8slb.yml")
 FIX_KEYS = {
@@ -130,6 +126,10 @@ def _has_table(pyproject: Path) -> bool:
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
+    if sys.version_info >= (3, 11):  # imported here: most runs read no TOML
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib
     try:
         data: dict[str, Any] = tomllib.loads(path.read_text("utf-8"))
         return data

@@ -4,7 +4,6 @@ findings, and never stops the other files from being linted."""
 from __future__ import annotations
 
 import os
-import traceback
 
 DEBUG_ENV = "K8SLB_DEBUG"  # set (or --verbose): each internal error comes with its traceback
 
@@ -18,6 +17,8 @@ def internal_error(doing: str, error: BaseException) -> str:
     follows only when debugging. Call it in the `except` block that caught `error`."""
     line = f"internal error while {doing} ({type(error).__name__}: {error}); please report it"
     if debugging():
+        import traceback
+
         line += "\n" + "".join(traceback.format_exception(error)).rstrip("\n")
     else:
         line += f" (set {DEBUG_ENV}=1 for the traceback)"

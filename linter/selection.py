@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Sequence
 
 from k8slb.rules import ALL_RULES
@@ -46,6 +45,8 @@ def suggestion(text: str) -> str:
         wanted[:i] + wanted[i + 1] + wanted[i] + wanted[i + 2 :] for i in range(len(wanted) - 1)
     }
     swapped = [k for k in known if k in neighbours]
+    import difflib  # only for a misspelt code
+
     close = swapped or difflib.get_close_matches(wanted, known, n=1, cutoff=0.6)
     return f"; did you mean {close[0]}?" if close else ""
 

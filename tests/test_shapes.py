@@ -4,6 +4,7 @@ well-formed (the messages are tested with the bad input)."""
 from __future__ import annotations
 
 import copy
+from pathlib import Path
 from typing import Any
 
 from hypothesis import given, settings
@@ -11,11 +12,24 @@ from hypothesis import strategies as st
 from k8slb.reading.manifests import load_manifests
 from k8slb.reading.shapes import _validator, is_well_formed
 
-from .helpers import FIXTURES
+from .helpers import CORPUS, FIXTURES
 
-DEMO = (FIXTURES / "demo" / "bad" / "backend.yaml").read_bytes()
-OBJECTS = [
-    (o.spec.shape if o.spec else "Object", o.body) for o in load_manifests("d", DEMO).objects
+
+def _objects(folders: list[Path]) -> list[tuple[str, Any]]:
+    """(shape, body) of every object in the YAML files under `folders`."""
+    found = []
+    for folder in folders:
+        for path in sorted(folder.rglob("*.y*ml")):
+            for o in load_manifests(str(path), path.read_bytes()).objects:
+                found.append((o.spec.shape if o.spec else "Object", o.body))
+    return found
+
+
+EVERY_OBJECT = _objects([FIXTURES] + ([CORPUS] if CORPUS.is_dir() else []))
+OBJECTS = [  # a few of each shape, mutated below
+    pair
+    for shape in sorted({shape for shape, _ in EVERY_OBJECT})
+    for pair in [p for p in EVERY_OBJECT if p[0] == shape][:4]
 ]
 
 JSON_VALUES = st.recursive(
@@ -51,7 +65,7 @@ def _plain(data: Any) -> Any:
     return data
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=600, deadline=None)
 @given(st.data())
 def test_fast_validity_agrees_with_jsonschema(data: st.DataObject) -> None:
     shape, body = data.draw(st.sampled_from(OBJECTS))
@@ -63,3 +77,10 @@ def test_fast_validity_agrees_with_jsonschema(data: st.DataObject) -> None:
     target[path[-1]] = data.draw(JSON_VALUES)
     jsonschema_ok = not any(_validator(shape).iter_errors(mutated))
     assert is_well_formed(mutated, shape) == jsonschema_ok  # type: ignore[arg-type]
+
+
+def test_every_shape_is_covered_and_every_real_object_is_judged_alike() -> None:
+    shapes = {shape for shape, _ in EVERY_OBJECT}
+    assert {"Object", "Service", "Workload", "Pod", "CronJob", "HorizontalPodAutoscaler"} <= shapes
+    for shape, body in EVERY_OBJECT:
+        assert is_well_formed(body, shape) == (not any(_validator(shape).iter_errors(body)))

@@ -7,7 +7,6 @@ on, and the policy names, come from gRPC's docs and sources (research/python-cli
 
 from __future__ import annotations
 
-import difflib
 import json
 from dataclasses import dataclass
 from typing import Any
@@ -146,6 +145,8 @@ KNOWN_POLICIES = BALANCING_POLICIES | {
 
 
 def nearest(word: str, choices: frozenset[str]) -> str | None:
+    import difflib  # only for a misspelt option
+
     found = difflib.get_close_matches(word, sorted(choices), n=1, cutoff=0.75)
     return found[0] if found else None
 

@@ -15,10 +15,6 @@ import importlib.util
 import io
 import os
 import re
-import shutil
-import subprocess
-import tarfile
-import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -141,6 +137,8 @@ def unpack(data: bytes) -> dict[str, bytes]:
 
 def _archive(members: Mapping[str, bytes]) -> bytes:
     """The files as the .tgz Helm loads (one top folder), made in memory."""
+    import tarfile  # imported here, like the others only a chart needs
+
     buffer = io.BytesIO()
     with tarfile.open(fileobj=buffer, mode="w:gz", compresslevel=1) as archive:
         for name, data in members.items():
@@ -156,6 +154,8 @@ def _engine() -> str | None:
     only ever loaded in the child processes that render (render_process)."""
     if importlib.util.find_spec("helm_python") is not None:
         return "sdk"
+    import shutil
+
     return "binary" if shutil.which("helm") else None
 
 
@@ -350,6 +350,8 @@ def _render_binary(
     chart: str, options: HelmOptions, members: Mapping[str, bytes] | None
 ) -> dict[str, str]:
     """`helm template`, its stream split back into files by the `# Source:` comments."""
+    import tempfile
+
     if members is None:
         return _helm_template(chart, chart, options)
     with tempfile.TemporaryDirectory() as copy:  # the chart as it is in memory
@@ -361,6 +363,9 @@ def _render_binary(
 
 
 def _helm_template(chart: str, folder: str, options: HelmOptions) -> dict[str, str]:
+    import subprocess
+    import tempfile
+
     release = options.release or os.path.basename(os.path.abspath(chart))
     command = ["helm", "template", release, folder, "--namespace", options.namespace]
     for path in options.values:

@@ -11,9 +11,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
-import subprocess
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -117,6 +114,8 @@ def signature(folder: str) -> str:
 
 
 def _binary() -> list[str] | None:
+    import shutil  # here and in build(): only a kustomization needs them
+
     if shutil.which("kustomize"):
         return ["kustomize", "build"]
     if shutil.which("kubectl"):
@@ -127,6 +126,9 @@ def _binary() -> list[str] | None:
 def build(folder: str) -> Rendering:
     """The kustomization built: each object of the output as a file of its own (`FOLDER#N`),
     or one finding saying why there is none."""
+    import subprocess
+    import tempfile
+
     rendering = Rendering(folder, options=HelmOptions())
     where = _kustomization(folder) or folder
     command = _binary()

@@ -3,21 +3,21 @@
 A rule may then trust the shape of what it reads: an object that fails here is reported and
 left out of the index and the rules, so no rule ever reasons about a half-understood object.
 
-Two validators read the one schema: fastjsonschema compiles it to Python and answers "is
-this object well-formed?" about twenty times faster than jsonschema, which is what nearly
-every object is; jsonschema then lists every error, with its path, for the few that are not
-(and has the last word: an object is reported only when jsonschema finds an error).
+Two validators read the one schema. `is_well_formed` turns it into nested predicates once
+a process (microseconds; generating and compiling code, as fastjsonschema did, took some
+25 ms a shape on every run) and answers "is this object well-formed?", which nearly every
+object is; jsonschema then lists every error, with its path, for the few that are not (and
+has the last word: an object is reported only when jsonschema finds an error). The
+predicates know only the keywords the schema uses, and refuse any other.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
-
-import fastjsonschema
 
 if TYPE_CHECKING:  # jsonschema is imported only when an object is malformed
     from jsonschema import Draft7Validator, ValidationError
@@ -49,9 +49,163 @@ def _schema(shape: str) -> dict[str, Any]:
     }
 
 
+Check = Callable[[Any], bool]
+
+# JSON Schema's types as Python classes of the YAML tree; numbers need care (a bool is no
+# number, 2.0 is an integer)
+_CLASSES = {"object": dict, "array": list, "string": str, "boolean": bool, "null": type(None)}
+_ANNOTATIONS = {"$schema", "$id", "title", "description", "$defs"}
+
+# The predicates below run for every field of every object: plain loops in closures, no
+# generator per call.
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _of_type(names: list[str]) -> Check:
+    classes = tuple(_CLASSES[n] for n in names if n in _CLASSES)
+    integer, number = "integer" in names, "number" in names
+
+    def check(v: Any) -> bool:
+        if isinstance(v, classes):
+            return True
+        if isinstance(v, bool) or not isinstance(v, int | float):
+            return False
+        return number or (integer and (isinstance(v, int) or v.is_integer()))
+
+    if not integer and not number:
+        return lambda v: isinstance(v, classes)
+    return check
+
+
+def _all_of(checks: list[Check]) -> Check:
+    if len(checks) == 1:
+        return checks[0]
+
+    def check(v: Any) -> bool:
+        for one in checks:  # noqa: SIM110 - no generator per call (see above)
+            if not one(v):
+                return False
+        return True
+
+    return check
+
+
+def _constant(answer: bool) -> Check:
+    return lambda _: answer
+
+
+def _fields(fields: list[tuple[str, Check]]) -> Check:
+    def check(v: Any) -> bool:
+        if isinstance(v, dict):
+            for key, field in fields:
+                if key in v and not field(v[key]):
+                    return False
+        return True
+
+    return check
+
+
+def _others(known: set[str], other: Check) -> Check:
+    def check(v: Any) -> bool:
+        if isinstance(v, dict):
+            for key, item in v.items():
+                if key not in known and not other(item):
+                    return False
+        return True
+
+    return check
+
+
+def _required(keys: tuple[str, ...]) -> Check:
+    return lambda v: not isinstance(v, dict) or all(key in v for key in keys)
+
+
+def _items(item: Check) -> Check:
+    def check(v: Any) -> bool:
+        if isinstance(v, list):
+            for x in v:
+                if not item(x):
+                    return False
+        return True
+
+    return check
+
+
+def _bound(low: float | None, high: float | None) -> Check:
+    def within(v: Any) -> bool:
+        if not _number(v):
+            return True
+        return (low is None or v >= low) and (high is None or v <= high)
+
+    return within
+
+
+class _Predicates:
+    """The schema's definitions as predicates, each built once; `$ref`s are looked up when
+    called, so definitions may refer to each other in any order."""
+
+    def __init__(self, definitions: dict[str, Any]) -> None:
+        self.definitions = definitions
+        self.built: dict[str, Check] = {}
+
+    def named(self, name: str) -> Check:
+        check = self.built.get(name)
+        if check is None:
+            check = self.built[name] = self.of(self.definitions[name])
+        return check
+
+    def _reference(self, name: str) -> Check:
+        resolved: list[Check] = []  # filled on first use: the definition may not be built yet
+
+        def check(v: Any) -> bool:
+            if not resolved:
+                resolved.append(self.named(name))
+            return resolved[0](v)
+
+        return check
+
+    def of(self, schema: dict[str, Any]) -> Check:
+        checks: list[Check] = []
+        for keyword, value in schema.items():
+            if keyword in _ANNOTATIONS:
+                continue
+            if keyword == "$ref":
+                checks.append(self._reference(value.removeprefix("#/$defs/")))
+            elif keyword == "type":
+                checks.append(_of_type([value] if isinstance(value, str) else value))
+            elif keyword == "properties":
+                checks.append(_fields([(key, self.of(sub)) for key, sub in value.items()]))
+            elif keyword == "additionalProperties":
+                other = self.of(value) if isinstance(value, dict) else _constant(bool(value))
+                checks.append(_others(set(schema.get("properties", ())), other))
+            elif keyword == "required":
+                checks.append(_required(tuple(value)))
+            elif keyword == "items":
+                checks.append(_items(self.of(value)))
+            elif keyword == "minimum":
+                checks.append(_bound(value, None))
+            elif keyword == "maximum":
+                checks.append(_bound(None, value))
+            elif keyword == "allOf":
+                checks.extend(self.of(sub) for sub in value)
+            else:
+                raise ValueError(f"manifest-shapes.json: keyword {keyword!r} is not checked")
+        return _all_of(checks) if checks else _constant(True)
+
+
 @cache
-def _fast_check(shape: str) -> Any:
-    return fastjsonschema.compile(_schema(shape))
+def _predicates() -> _Predicates:
+    return _Predicates(_definitions())
+
+
+@cache
+def _fast_check(shape: str) -> Check:
+    predicates = _predicates()
+    whole, own = predicates.named("Object"), predicates.named(shape)
+    return lambda body: whole(body) and own(body)
 
 
 @cache
@@ -62,11 +216,7 @@ def _validator(shape: str) -> Draft7Validator:
 
 
 def is_well_formed(body: YMap, shape: str) -> bool:
-    try:
-        _fast_check(shape)(body)
-    except fastjsonschema.JsonSchemaException:
-        return False
-    return True
+    return _fast_check(shape)(body)
 
 
 def _describe(value: Any) -> str:

@@ -10,12 +10,14 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import BinaryIO, Literal
+from typing import TYPE_CHECKING, BinaryIO, Literal
 
-import pathspec
 from k8slb.reading.build_files import is_build_file
 from k8slb.reading.charts import is_chart, is_chart_folder, pack
 from k8slb.reading.kustomize import is_kustomization
+
+if TYPE_CHECKING:  # imported where a pattern is compiled: a one-file run may need none
+    import pathspec
 
 YAML_SUFFIXES = (".yaml", ".yml")
 PYTHON_SUFFIXES = (".py",)
@@ -128,7 +130,7 @@ def _read_gitignore(folder: Path) -> pathspec.GitIgnoreSpec | None:
         lines = (folder / ".gitignore").read_text("utf-8", errors="replace").splitlines()
     except OSError:
         return None
-    return pathspec.GitIgnoreSpec.from_lines(lines) if lines else None
+    return gitignore_patterns(tuple(lines)) if lines else None
 
 
 def _git_root(folder: Path) -> Path | None:
@@ -254,7 +256,7 @@ class Exclude:
             relative = path.resolve().relative_to(self.root).as_posix()
         except ValueError:
             return False
-        spec = _compiled(self.patterns)
+        spec = gitignore_patterns(self.patterns)
         return spec.match_file(relative + ("/" if is_dir else ""))
 
 
@@ -271,7 +273,11 @@ def with_context(found: Discovery, context: Discovery) -> Discovery:
 
 
 @cache
-def _compiled(patterns: tuple[str, ...]) -> pathspec.GitIgnoreSpec:
+def gitignore_patterns(patterns: tuple[str, ...]) -> pathspec.GitIgnoreSpec:
+    """Patterns as git reads them. pathspec is imported here, on first use: a run with no
+    pattern to match (a one-file check) does not pay for it."""
+    import pathspec
+
     return pathspec.GitIgnoreSpec.from_lines(patterns)
 
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 from collections import Counter
 from collections.abc import Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
@@ -75,6 +74,8 @@ def write(path: Path, findings: Sequence[Finding], contents: Mapping[str, bytes]
         + (body + "\n" if entries else "")
         + "  ]\n}\n"
     )
+    import tempfile  # only when a baseline is written
+
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as out:

@@ -18,14 +18,18 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pathspec
 from k8slb.config import Exemption
 from k8slb.model.objects import K8sObject, pos_of
 from k8slb.reading.markers import ANNOTATION, Marker, split_codes
+from k8slb.reading.sources import gitignore_patterns
 from k8slb.reading.yamltree import YMap
 from k8slb.report.findings import Finding
 from k8slb.selection import SelectionError, codes_to_ids
+
+if TYPE_CHECKING:
+    import pathspec
 
 
 def _ids(marker: Marker) -> frozenset[str] | None:
@@ -112,8 +116,7 @@ class Suppressions:
             if marker.covers_next_line:
                 by_line.setdefault((marker.path, marker.line + 1), []).append(marker)
         file_rules = [
-            (pathspec.GitIgnoreSpec.from_lines([pattern]), ids)
-            for pattern, ids in self.per_file_ignores.items()
+            (gitignore_patterns((pattern,)), ids) for pattern, ids in self.per_file_ignores.items()
         ]
         outcome = Outcome()
         for finding in findings:
