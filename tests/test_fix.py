@@ -372,3 +372,28 @@ def test_the_fix_hook_says_what_it_changed_and_not_the_findings(tmp_path: Path) 
     lines = out.splitlines()
     assert lines and all(line.startswith("  ") for line in lines), "only the fixes made"
     assert any("KLB401 add lifecycle.preStop.sleep (5 s)" in line for line in lines)
+
+
+def test_each_yaml_text_is_composed_once_across_the_passes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The check, the read-back of each edit (before and after) and the next pass's check
+    share one composition of each text: the fixer's cost stays near the check's."""
+    from collections import Counter
+
+    from k8slb.reading import yamltree
+
+    for team in range(3):  # more files than the few texts compose() remembers by default
+        shutil.copytree(FIXTURES / "demo" / "bad", tmp_path / f"team-{team}")
+    composed: Counter[str] = Counter()
+    original = yamltree._compose
+
+    def counting(text: str, pure: bool) -> yamltree.ComposeResult:
+        composed[text] += 1
+        return original(text, pure)
+
+    monkeypatch.setattr(yamltree, "_compose", counting)
+    outcome = plan(discover([str(tmp_path)]).sources, Settings(rules=ALL_RULES), unsafe=True)
+    assert outcome.fixed_text, "the demo has YAML to fix"
+    assert max(composed.values()) == 1, [t[:60] for t, n in composed.items() if n > 1]
+    assert not yamltree._COMPOSED, "and lets them go after"

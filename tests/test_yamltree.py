@@ -12,7 +12,14 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from k8slb.reading.yamltree import C_LOADER, MAX_EXPANDED_NODES, YMap, YSeq, compose
+from k8slb.reading.yamltree import (
+    C_LOADER,
+    MAX_EXPANDED_NODES,
+    YMap,
+    YSeq,
+    _compose,
+    compose,
+)
 from ruamel.yaml import YAML
 
 from .helpers import CORPUS, FIXTURES
@@ -127,7 +134,7 @@ def same_tree(built: object, reference: object, where: str = "$") -> str | None:
 def assert_matches_reference(text: str, *, pure: bool = False) -> None:
     """The event-driven builder and the composer-based reference read `text` alike: the
     same documents, trees and positions; problems at the same places."""
-    built, reference = compose.__wrapped__(text, pure=pure), reference_compose(text, pure=pure)
+    built, reference = _compose(text, pure), reference_compose(text, pure=pure)
     assert [(i, p.line, p.column) for i, p in built.problems] == [
         (i, p.line, p.column) for i, p in reference.problems
     ]

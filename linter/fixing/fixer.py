@@ -16,7 +16,9 @@ from k8slb.fixing.verify import python_fix_problem, yaml_fix_problem
 from k8slb.fixing.yaml_edit import Refused, TextEdit, YamlFile, apply, text_edits
 from k8slb.internal import internal_error
 from k8slb.reading.encodings import codec_for
+from k8slb.reading.parsing import Unparsed, parse_one
 from k8slb.reading.sources import Source
+from k8slb.reading.yamltree import keeping_composes
 from k8slb.report.findings import Finding
 
 MAX_PASSES = 8
@@ -146,6 +148,11 @@ def plan(
     sources: Sequence[Source], settings: Settings, *, unsafe: bool, jobs: int = 1
 ) -> FixOutcome:
     """Every fix that applies, made in memory; nothing is written here."""
+    with keeping_composes():  # each edited text is read back, then checked: composed once
+        return _plan(sources, settings, unsafe=unsafe, jobs=jobs)
+
+
+def _plan(sources: Sequence[Source], settings: Settings, *, unsafe: bool, jobs: int) -> FixOutcome:
     outcome = FixOutcome()
     memo = ParseMemo()  # each pass parses again only the files the last one edited
     contents: dict[str, bytes] = {}
@@ -158,6 +165,7 @@ def plan(
             continue  # the check reports it
     outcome.original = dict(contents)
     writable = {s.path for s in sources if s.report}  # never edit `--context` files
+    yaml_files = {s.path: s.language == "yaml" for s in sources}
     refused_files: set[str] = set()
     first: RunResult | None = None
     changed_now: set[str] = set()
@@ -198,6 +206,10 @@ def plan(
             if new != contents[path]:
                 contents[path] = new
                 changed_now.add(path)
+                if yaml_files.get(path):  # parsed here, from the text just read back
+                    parsed = parse_one(path, "yaml", new)
+                    if not isinstance(parsed, Unparsed):
+                        memo.store(path, new, parsed)
         if not changed_now:
             break
     # Still changing after every pass: a fix that its own rule does not recognise, which

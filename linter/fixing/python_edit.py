@@ -317,7 +317,7 @@ def apply_python(source: str, edits: Sequence[PythonEdit], line_length: int | No
         module = cst.parse_module(source)
     except cst.ParserSyntaxError as error:
         raise Refused(f"the file does not parse: {error.message}") from None
-    wrapper = MetadataWrapper(module)
+    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)  # parsed here: ours alone
     handlers = any(e.op == "add-sigterm-handler" for e in edits)
     names = module_names(module, ("signal", "asyncio")) if handlers else {}
     layout = (

@@ -13,7 +13,7 @@ alias bomb ("billion laughs") is rejected in linear time and memory.
 
 from __future__ import annotations
 
-import functools
+import contextlib
 import math
 import warnings
 from collections.abc import Iterable, Iterator, Mapping
@@ -460,13 +460,42 @@ class ComposeResult:
     problems: list[tuple[int, YAMLProblem]]  # (document index, problem)
 
 
-# `fix` reads the same text up to three times (the check, the read-back of its edits, the
-# next pass's check); composing is most of the cost, and its results are never changed.
-@functools.lru_cache(maxsize=4)
+# `fix` reads the same text up to four times (the check, the read-back of its edits before
+# and after, the next pass's check); composing is most of the cost, and its results are
+# never changed. A few recent texts are remembered; `keeping_composes` remembers all.
+_COMPOSED: dict[tuple[str, bool], ComposeResult] = {}
+_KEPT = 4
+_keep_all = False
+
+
+@contextlib.contextmanager
+def keeping_composes() -> Iterator[None]:
+    """Remember every composed text until the block ends (the fixer's passes: the trees
+    are alive in its memo anyway, so this costs little memory)."""
+    global _keep_all
+    _keep_all = True
+    try:
+        yield
+    finally:
+        _keep_all = False
+        _COMPOSED.clear()
+
+
 def compose(text: str, *, pure: bool = False) -> ComposeResult:
     """Every document of a YAML stream, with the problems of those that do not parse.
     `pure` forces the pure-Python composer (the fallback where the C one is missing).
     The result is shared by every caller with the same text: never change it."""
+    key = (text, pure)
+    known = _COMPOSED.get(key)
+    if known is None:
+        known = _compose(text, pure)
+        if not _keep_all and len(_COMPOSED) >= _KEPT:
+            del _COMPOSED[next(iter(_COMPOSED))]  # the oldest
+        _COMPOSED[key] = known
+    return known
+
+
+def _compose(text: str, pure: bool) -> ComposeResult:
     try:
         stream = _documents_of(text, 0, pure)
         return ComposeResult([Document(i, d, p) for i, (d, p) in enumerate(stream)], [])
