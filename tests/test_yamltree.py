@@ -249,3 +249,26 @@ def test_the_c_and_pure_parsers_build_the_same_trees(value: object) -> None:
     assert [(d.index, d.pos) for d in fast.documents] == [(d.index, d.pos) for d in pure.documents]
     for mine, theirs in zip(fast.documents, pure.documents, strict=True):
         assert same_tree(mine.data, theirs.data) is None
+
+
+@pytest.mark.skipif(C_LOADER is None, reason="ruamel.yaml.clib is not installed")
+def test_no_parser_outlives_its_text_with_the_collector_off() -> None:
+    """The CLI turns the garbage collector off: a parser kept alive by a cycle would keep
+    libyaml's buffers too, some 15 KB a file (hundreds of MB on a big tree)."""
+    import gc
+
+    from k8slb.reading.yamltree import C_PARSER, c_nodes
+
+    def parsers() -> int:
+        return sum(1 for o in gc.get_objects() if isinstance(o, C_PARSER))
+
+    gc.collect()
+    gc.disable()
+    try:
+        before = parsers()
+        for number in range(20):
+            _compose(f"a: {number}\n", False)
+            c_nodes(f"b: {number}\n")
+        assert parsers() == before
+    finally:
+        gc.enable()

@@ -21,6 +21,7 @@ from k8slb.reading.yamltree import (
     YSeq,
     _problem_from,
     _split_documents,
+    c_nodes,
     key_text,
     scalar_value,
 )
@@ -89,12 +90,7 @@ def _nodes(text: str, pure: bool) -> Iterator[Node]:
     if pure or C_LOADER is None:
         yield from YAML(typ="safe", pure=True).compose_all(text)
         return
-    loader = C_LOADER(text)
-    try:
-        while loader.check_node():
-            yield loader.get_node()
-    finally:
-        loader.dispose()
+    yield from c_nodes(text)
 
 
 def _documents_of(text: str, line_offset: int, pure: bool) -> list[tuple[Any, Pos]]:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from k8slb.fixing.edits import PROBE_HANDLERS, Step, YamlEdit, prestop_hook
-from k8slb.reading.yamltree import C_LOADER
+from k8slb.reading.yamltree import C_LOADER, c_nodes
 from ruamel.yaml.error import YAMLError
 from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
@@ -85,15 +85,10 @@ class YamlFile:
             raise Refused("fixing YAML needs ruamel.yaml.clib")
         self.text = text
         self.newline = "\r\n" if "\r\n" in text else "\n"
-        loader = C_LOADER(text)
         try:
-            self.roots: list[Node] = []
-            while loader.check_node():
-                self.roots.append(loader.get_node())
+            self.roots: list[Node] = c_nodes(text)
         except YAMLError as error:
             raise Refused(f"the file does not parse: {error}") from None
-        finally:
-            loader.dispose()
         self.step, self.seq_indent = self._style()
         # Nodes that aliases make appear in more than one place. The composer gives an
         # alias the anchored node itself, with the anchor's positions, so the positions

@@ -32,22 +32,41 @@ from ruamel.yaml.events import (
     SequenceEndEvent,
     SequenceStartEvent,
 )
-from ruamel.yaml.nodes import ScalarNode
+from ruamel.yaml.nodes import Node, ScalarNode
 from ruamel.yaml.reader import ReaderError
 from ruamel.yaml.resolver import Resolver
 
 
-def _c_loader() -> Any:
+def _c_classes() -> tuple[Any, Any]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
             from ruamel.yaml.cyaml import CSafeLoader
         except ImportError:  # pragma: no cover - only without ruamel.yaml.clib
-            return None
-        return CSafeLoader
+            return None, None
+        return CSafeLoader, CSafeLoader.__bases__[0]  # CParser, from ruamel.yaml.clib
 
 
-C_LOADER: Any = _c_loader()  # about 20 times faster than the pure-Python composer
+# The C composer, about 20 times faster than the pure-Python one (the fixer's nodes), and
+# libyaml's parser alone, for events: CSafeLoader refers to itself (`_parser`, `loader`,
+# `_resolver`...), and with the garbage collector off (the CLI) each one, with libyaml's
+# buffers (some 15 KB), would outlive its file.
+C_LOADER, C_PARSER = _c_classes()
+
+
+def c_nodes(text: str) -> list[Node]:
+    """The root node of each document from the C composer, whose nodes also carry character
+    offsets (the fixer's); raises YAMLError where the text does not parse."""
+    loader = C_LOADER(text)
+    try:
+        roots: list[Node] = []
+        while loader.check_node():
+            roots.append(loader.get_node())
+        return roots
+    finally:
+        loader.dispose()
+        vars(loader).clear()  # its references to itself (see C_PARSER)
+
 
 # Deeper documents are refused: the tree is built without recursion, but the rules, the
 # shape check and pickling walk it recursively. Real manifests nest some 20 levels; a large
@@ -406,17 +425,13 @@ def _problem_from(error: YAMLError, text: str, line_offset: int) -> YAMLProblem:
 
 
 def parser_events(text: str, pure: bool = False) -> Iterator[Any]:
-    """The parser's events, from libyaml through ruamel's C loader unless `pure` (or no C);
-    the C loader is disposed of however the caller stops."""
-    if pure or C_LOADER is None:
+    """The parser's events, from libyaml unless `pure` (or no C)."""
+    if pure or C_PARSER is None:
         yield from YAML(typ="safe", pure=True).parse(text)
         return
-    loader = C_LOADER(text)
-    try:
-        while loader.check_event():
-            yield loader.get_event()
-    finally:
-        loader.dispose()
+    parser = C_PARSER(text)
+    while parser.check_event():
+        yield parser.get_event()
 
 
 def _documents_of(text: str, line_offset: int, pure: bool) -> Iterator[tuple[Any, Pos]]:
