@@ -21,7 +21,6 @@ from k8slb.reading.yamltree import (
     YSeq,
     _problem_from,
     _split_documents,
-    c_nodes,
     key_text,
     scalar_value,
 )
@@ -90,7 +89,13 @@ def _nodes(text: str, pure: bool) -> Iterator[Node]:
     if pure or C_LOADER is None:
         yield from YAML(typ="safe", pure=True).compose_all(text)
         return
-    yield from c_nodes(text)
+    loader = C_LOADER(text)  # lazily, node by node, as the composer-based builder read
+    try:
+        while loader.check_node():
+            yield loader.get_node()
+    finally:
+        loader.dispose()
+        vars(loader).clear()
 
 
 def _documents_of(text: str, line_offset: int, pure: bool) -> list[tuple[Any, Pos]]:
