@@ -1,6 +1,6 @@
 """The cache: each file's parse, keyed by k8slb's version, the file's path and its bytes;
-and the result of the last run, keyed by everything it depends on (every file's key, the
-settings, the day for expiring exemptions).
+and the results of the last few runs, each keyed by everything it depends on (every file's
+key, the settings, the day for expiring exemptions).
 
 Where: in the user's cache folder (`$K8SLB_CACHE_DIR`, else `$XDG_CACHE_HOME/k8slb`, else
 `~/.cache/k8slb`), one folder per project root, never inside the scanned tree. A
@@ -21,7 +21,9 @@ every input, it cannot differ from what a full run would give. When no file's si
 modification time changed either, the files are not even read (as ruff, black and mypy
 trust them); a file that was touched but holds the same bytes is read and recognised by
 its content. When some files changed, only those are parsed again, and the cross-file
-index and every rule run on the whole tree. Entries not used by the last run are dropped.
+index and every rule run on the whole tree. The last four runs are remembered, each with
+its result (a whole-tree run and a pre-commit hook's runs take turns without undoing each
+other); a parse that none of them used is dropped.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ import hashlib
 import io
 import os
 import pickle
+import re
 import stat
 from pathlib import Path
 from typing import Any
@@ -46,7 +49,7 @@ _MARKER_TEXT = (
     b"Signature: 8a477f597d28d172789f06886806bc55\n"
     b"# This folder is a cache made by k8slb; it is safe to delete.\n"
 )
-_FORMAT = 4  # bump when the pickled classes change shape
+_FORMAT = 5  # bump when the pickled classes change shape
 _MAGIC = b"k8slb-cache\n"
 _DIGEST_SIZE = 32
 
@@ -165,9 +168,20 @@ class ParseMemo:
         self.used[self.file_key(path, data)] = parsed
 
 
+# What a cache remembers: the results of the last few runs (a whole-tree run and the
+# pre-commit hook's one-file runs take turns, and each should find its own), and the parse
+# of every file those runs read.
+KEPT_RUNS = 4
+_RESULT_NAME = re.compile(r"result-[0-9a-f]{16}\.cache")
+
+RunKeys = tuple[str | None, ...]  # the keys a result answers to: by content, by size and time
+
+
 class Cache(ParseMemo):
-    """The memo on disk, plus the last run's result, for the project at `project_root`.
-    Each parse is kept as its own pickle and unpickled only when a run asks for it."""
+    """The memo on disk, plus the results of the last runs, for the project at
+    `project_root`. Each parse is kept as its own pickle, with the number of the last run
+    that used it, and unpickled only when a run asks for it; each result is a file of its
+    own, loaded only when its key comes up."""
 
     def __init__(self, project_root: Path, base: Path | None = None) -> None:
         super().__init__()
@@ -176,20 +190,20 @@ class Cache(ParseMemo):
         self.project = project.hexdigest()
         self.version = f"{__version__}-{_FORMAT}-{code_fingerprint()}"
         self.folder = self.base / self.project / self.version if self.base is not None else None
-        self._files: dict[str, bytes] | None = None  # loaded when a run needs parses
+        self._files: dict[str, tuple[int, bytes]] | None = None  # loaded when a run parses
+        self.generation = 0  # this run's number, counted by the runs that parse
         self.kept: dict[str, bytes] = {}  # the entries this run used or made
-        # (the keys it answers to: by content, and by size and time; its result)
-        self.last_run: tuple[tuple[str | None, ...], Any] | None = self._load("run.cache")
+        self.runs: list[tuple[RunKeys, str]] = _valid_runs(self._load("run.cache"))
+        self._remembered: tuple[RunKeys, Any] | None = None
         self.changed = False
 
     @property
-    def files(self) -> dict[str, bytes]:
+    def files(self) -> dict[str, tuple[int, bytes]]:
         if self._files is None:
             stored = self._load("files.cache")
-            valid = isinstance(stored, dict) and all(
-                isinstance(k, str) and isinstance(v, bytes) for k, v in stored.items()
-            )
-            self._files = stored if valid else {}
+            entries = stored[1] if _valid_files(stored) else {}
+            self.generation = stored[0] + 1 if entries else 0
+            self._files = entries
         return self._files
 
     def _usable(self) -> bool:
@@ -226,12 +240,12 @@ class Cache(ParseMemo):
 
     def parsed(self, path: str, data: bytes) -> Any:
         key = self.file_key(path, data)
-        blob = self.files.get(key)
-        if blob is None:
+        entry = self.files.get(key)
+        if entry is None:
             return None
-        found = _data_only(blob)  # checked with the whole file; still only data
+        found = _data_only(entry[1])  # checked with the whole file; still only data
         if found is not None:
-            self.kept[key] = blob
+            self.kept[key] = entry[1]
         return found
 
     def store(self, path: str, data: bytes, parsed: Any, blob: bytes | None = None) -> None:
@@ -241,12 +255,14 @@ class Cache(ParseMemo):
         self.changed = True
 
     def result(self, key: str) -> Any:
-        if self.last_run is not None and key in self.last_run[0]:
-            return self.last_run[1]
+        """The result of a remembered run with this key, or None."""
+        for keys, name in self.runs:
+            if key in keys:
+                return self._load(name)
         return None
 
-    def remember(self, keys: tuple[str | None, ...], result: Any) -> None:
-        self.last_run = (keys, result)
+    def remember(self, keys: RunKeys, result: Any) -> None:
+        self._remembered = (keys, result)
         self.changed = True
 
     def save(self) -> None:
@@ -259,10 +275,29 @@ class Cache(ParseMemo):
             assert self.folder is not None
             self._remove_stale()
             if self._files is not None or self.kept:
-                self._write(self.folder, "files.cache", dumps(self.kept))
-            self._write(self.folder, "run.cache", dumps(self.last_run))
+                self._write(self.folder, "files.cache", dumps(self._entries()))
+            if self._remembered is not None:
+                self._save_result(*self._remembered)
         except OSError:
             pass
+
+    def _entries(self) -> tuple[int, dict[str, tuple[int, bytes]]]:
+        """This run's entries, and those another of the last runs used (a one-file run
+        must not make the next whole-tree run parse everything again)."""
+        recent = self.generation - KEPT_RUNS + 1
+        entries = {k: e for k, e in (self._files or {}).items() if e[0] >= recent}
+        entries.update((k, (self.generation, blob)) for k, blob in self.kept.items())
+        return self.generation, entries
+
+    def _save_result(self, keys: RunKeys, result: Any) -> None:
+        assert self.folder is not None
+        name = f"result-{hashlib.blake2b(repr(keys).encode(), digest_size=8).hexdigest()}.cache"
+        self._write(self.folder, name, dumps(result))
+        runs = [(keys, name), *((k, n) for k, n in self.runs if n != name)]
+        self.runs = runs[:KEPT_RUNS]
+        self._write(self.folder, "run.cache", dumps(self.runs))
+        for _, old in runs[KEPT_RUNS:]:
+            (self.folder / old).unlink(missing_ok=True)
 
     def _remove_stale(self) -> None:
         """The caches of other k8slb code for this project: only folders with the marker."""
@@ -286,6 +321,38 @@ class Cache(ParseMemo):
         except OSError:
             Path(temporary).unlink(missing_ok=True)
             raise
+
+
+def _valid_runs(stored: Any) -> list[tuple[RunKeys, str]]:
+    """The index of remembered results, if it is one; a result's file name must be one
+    k8slb makes (a damaged index could otherwise name any file)."""
+    if not isinstance(stored, list):
+        return []
+    return [
+        (keys, name)
+        for keys, name in (e for e in stored if isinstance(e, tuple) and len(e) == 2)
+        if isinstance(keys, tuple)
+        and all(isinstance(k, str | None) for k in keys)
+        and isinstance(name, str)
+        and _RESULT_NAME.fullmatch(name)
+    ]
+
+
+def _valid_files(stored: Any) -> bool:
+    return (
+        isinstance(stored, tuple)
+        and len(stored) == 2
+        and isinstance(stored[0], int)
+        and isinstance(stored[1], dict)
+        and all(
+            isinstance(k, str)
+            and isinstance(e, tuple)
+            and len(e) == 2
+            and isinstance(e[0], int)
+            and isinstance(e[1], bytes)
+            for k, e in stored[1].items()
+        )
+    )
 
 
 def run_key(settings_digest: str, file_keys: list[str]) -> str:

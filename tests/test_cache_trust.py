@@ -75,7 +75,7 @@ def test_a_cache_folder_that_is_a_link_or_not_ours_is_not_used(tmp_path: Path) -
 
     base = tmp_path / "base"
     project = Cache(tree, base)
-    project.changed = True
+    project.remember(("key",), "a result")
     project.save()
     assert project.folder is not None and (project.folder / "run.cache").is_file()
     shutil.rmtree(project.folder)  # the version folder replaced by a link: refused
@@ -83,7 +83,7 @@ def test_a_cache_folder_that_is_a_link_or_not_ours_is_not_used(tmp_path: Path) -
     planted = elsewhere / "run.cache"
     planted.write_bytes(dumps(((None,), "planted")))
     fresh = Cache(tree, base)
-    assert fresh.last_run is None, "nothing is read through the link"
+    assert fresh.runs == [], "nothing is read through the link"
     planted.unlink()
     assert _check(tree, fresh) == _check(tree, None)
     assert list(elsewhere.iterdir()) == []
@@ -147,6 +147,30 @@ def test_a_forged_cache_file_runs_no_code(tmp_path: Path, monkeypatch: pytest.Mo
     assert not (tmp_path / "PWNED").exists()
 
 
+def test_a_forged_result_file_runs_no_code(tmp_path: Path) -> None:
+    tree = _tree(tmp_path)
+    base = tmp_path / "cache"
+    cache = Cache(tree, base)
+    plain = _check(tree, cache)
+    assert cache.folder is not None
+    results = list(cache.folder.glob("result-*.cache"))
+    assert results
+    for result in results:
+        result.write_bytes(_forged(_Planted()))
+    assert _check(tree, Cache(tree, base)) == plain
+    assert not (tmp_path / "PWNED").exists() and not Path("PWNED").exists()
+
+
+def test_an_index_naming_a_file_k8slb_does_not_make_is_not_followed(tmp_path: Path) -> None:
+    tree = _tree(tmp_path)
+    base = tmp_path / "cache"
+    cache = Cache(tree, base)
+    _check(tree, cache)
+    assert cache.folder is not None
+    (cache.folder / "run.cache").write_bytes(dumps([((None, "k"), "../../../etc/passwd")]))
+    assert Cache(tree, base).runs == []
+
+
 def test_a_forged_entry_inside_a_valid_parse_file_runs_no_code(tmp_path: Path) -> None:
     """Each parse is its own pickle inside files.cache: an entry is unpickled as data only
     too, even when the file's checksum is right."""
@@ -155,10 +179,10 @@ def test_a_forged_entry_inside_a_valid_parse_file_runs_no_code(tmp_path: Path) -
     cache = Cache(tree, base)
     plain = _check(tree, cache)
     assert cache.folder is not None
-    stored = loads((cache.folder / "files.cache").read_bytes())
+    generation, stored = loads((cache.folder / "files.cache").read_bytes())
     assert isinstance(stored, dict) and stored
-    planted = {key: pickle.dumps(_Planted()) for key in stored}
-    (cache.folder / "files.cache").write_bytes(_forged(planted))
+    planted = {key: (generation, pickle.dumps(_Planted())) for key in stored}
+    (cache.folder / "files.cache").write_bytes(_forged((generation, planted)))
     (cache.folder / "run.cache").unlink()  # so that the run needs the parses
     assert _check(tree, Cache(tree, base)) == plain
     assert not (tmp_path / "PWNED").exists() and not Path("PWNED").exists()

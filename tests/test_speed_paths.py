@@ -10,8 +10,10 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
+from k8slb import engine
 from k8slb.cache import MARKER, Cache
 from k8slb.engine import RunResult, Settings, run
 from k8slb.reading import parsing
@@ -115,6 +117,49 @@ def test_the_cache_gives_the_same_output_cold_warm_and_after_a_change(
     assert parsed == [str(backend)], "only the changed file is parsed again"
     monkeypatch.setattr(parsing, "parse_one", original)
     assert after == _report(_run(tree)), "and the cross-file rules see the change"
+
+
+def test_runs_that_take_turns_each_find_their_result_and_the_parses_stay(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A whole-tree run and a one-file run (a pre-commit hook) share one cache: neither
+    undoes the other. Their results are both remembered, and the one-file run does not drop
+    the parses the whole-tree run needs."""
+    tree = _tree(tmp_path)
+    one = tree / "demo" / "bad" / "backend.yaml"
+    base = tmp_path / "cache"
+
+    def whole() -> str:
+        return _report(_run(tree, cache=Cache(tmp_path, base)))
+
+    def single() -> str:
+        sources = discover([str(one)]).sources
+        return _report(run(sources, Settings(rules=ALL_RULES), cache=Cache(tmp_path, base)))
+
+    expected_whole, expected_single = whole(), single()
+    parsed: list[str] = []
+    original = parsing.parse_one
+
+    def counting(path: str, language: str, data: bytes) -> parsing.Parsed:
+        parsed.append(path)
+        return original(path, language, data)
+
+    checked: list[object] = []
+    real_check = engine._check
+
+    def counting_check(*args: Any, **kwargs: Any) -> RunResult:
+        checked.append(args)
+        return real_check(*args, **kwargs)
+
+    monkeypatch.setattr(parsing, "parse_one", counting)
+    monkeypatch.setattr(engine, "_check", counting_check)
+    assert whole() == expected_whole and single() == expected_single
+    assert parsed == [] and checked == [], "each run's result came from the cache"
+    service = tree / "multi" / "namespaces.yaml"
+    service.write_text(service.read_text() + "\n# edited\n")
+    after = whole()
+    assert parsed == [str(service)], "only the changed file is parsed again"
+    assert after == _report(_run(tree))
 
 
 def test_a_broken_cache_is_ignored(tmp_path: Path) -> None:
