@@ -33,6 +33,16 @@ def _check(tree: Path, cache: Cache | None) -> str:
     return json_report.render(result)
 
 
+def _cached(tmp_path: Path) -> tuple[Path, Path, Path, str]:
+    """A tree checked once with a cache: (tree, cache base, its folder, the report)."""
+    tree = _tree(tmp_path)
+    base = tmp_path / "cache"
+    cache = Cache(tree, base)
+    plain = _check(tree, cache)
+    assert cache.folder is not None
+    return tree, base, cache.folder, plain
+
+
 def _cli(tree: Path, cache_dir: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "k8slb", "check", "--isolated", "."],
@@ -137,23 +147,15 @@ def test_a_forged_cache_file_runs_no_code(tmp_path: Path, monkeypatch: pytest.Mo
     assert loads(_forged(cache_module.Cache)) is None, "a class that is no data class"
     assert not (tmp_path / "PWNED").exists()
 
-    tree = _tree(tmp_path)
-    base = tmp_path / "cache"
-    cache = Cache(tree, base)
-    _check(tree, cache)
-    assert cache.folder is not None
-    (cache.folder / "run.cache").write_bytes(_forged(((None,), _Planted())))
+    tree, base, folder, _ = _cached(tmp_path)
+    (folder / "run.cache").write_bytes(_forged(((None,), _Planted())))
     assert _check(tree, Cache(tree, base)) == _check(tree, None)
     assert not (tmp_path / "PWNED").exists()
 
 
 def test_a_forged_result_file_runs_no_code(tmp_path: Path) -> None:
-    tree = _tree(tmp_path)
-    base = tmp_path / "cache"
-    cache = Cache(tree, base)
-    plain = _check(tree, cache)
-    assert cache.folder is not None
-    results = list(cache.folder.glob("result-*.cache"))
+    tree, base, folder, plain = _cached(tmp_path)
+    results = list(folder.glob("result-*.cache"))
     assert results
     for result in results:
         result.write_bytes(_forged(_Planted()))
@@ -162,39 +164,27 @@ def test_a_forged_result_file_runs_no_code(tmp_path: Path) -> None:
 
 
 def test_an_index_naming_a_file_k8slb_does_not_make_is_not_followed(tmp_path: Path) -> None:
-    tree = _tree(tmp_path)
-    base = tmp_path / "cache"
-    cache = Cache(tree, base)
-    _check(tree, cache)
-    assert cache.folder is not None
-    (cache.folder / "run.cache").write_bytes(dumps([((None, "k"), "../../../etc/passwd")]))
+    tree, base, folder, _ = _cached(tmp_path)
+    (folder / "run.cache").write_bytes(dumps([((None, "k"), "../../../etc/passwd")]))
     assert Cache(tree, base).runs == []
 
 
 def test_a_forged_entry_inside_a_valid_parse_file_runs_no_code(tmp_path: Path) -> None:
     """Each parse is its own pickle inside files.cache: an entry is unpickled as data only
     too, even when the file's checksum is right."""
-    tree = _tree(tmp_path)
-    base = tmp_path / "cache"
-    cache = Cache(tree, base)
-    plain = _check(tree, cache)
-    assert cache.folder is not None
-    generation, stored = loads((cache.folder / "files.cache").read_bytes())
+    tree, base, folder, plain = _cached(tmp_path)
+    generation, stored = loads((folder / "files.cache").read_bytes())
     assert isinstance(stored, dict) and stored
     planted = {key: (generation, pickle.dumps(_Planted())) for key in stored}
-    (cache.folder / "files.cache").write_bytes(_forged((generation, planted)))
-    (cache.folder / "run.cache").unlink()  # so that the run needs the parses
+    (folder / "files.cache").write_bytes(_forged((generation, planted)))
+    (folder / "run.cache").unlink()  # so that the run needs the parses
     assert _check(tree, Cache(tree, base)) == plain
     assert not (tmp_path / "PWNED").exists() and not Path("PWNED").exists()
 
 
 def test_one_changed_byte_is_detected(tmp_path: Path) -> None:
-    tree = _tree(tmp_path)
-    base = tmp_path / "cache"
-    cache = Cache(tree, base)
-    plain = _check(tree, cache)
-    assert cache.folder is not None
-    stored = cache.folder / "run.cache"
+    tree, base, folder, plain = _cached(tmp_path)
+    stored = folder / "run.cache"
     data = bytearray(stored.read_bytes())
     assert loads(bytes(data)) is not None
     data[-40] ^= 0x01
