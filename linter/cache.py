@@ -23,7 +23,8 @@ trust them); a file that was touched but holds the same bytes is read and recogn
 its content. When some files changed, only those are parsed again, and the cross-file
 index and every rule run on the whole tree. The last four runs are remembered, each with
 its result (a whole-tree run and a pre-commit hook's runs take turns without undoing each
-other); a parse that none of them used is dropped.
+other), and every parse they used; of a file none of them read, only the newest parse is
+kept, for 64 runs.
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ _MARKER_TEXT = (
     b"Signature: 8a477f597d28d172789f06886806bc55\n"
     b"# This folder is a cache made by k8slb; it is safe to delete.\n"
 )
-_FORMAT = 5  # bump when the pickled classes change shape
+_FORMAT = 6  # bump when the pickled classes change shape
 _MAGIC = b"k8slb-cache\n"
 _DIGEST_SIZE = 32
 
@@ -169,12 +170,16 @@ class ParseMemo:
 
 
 # What a cache remembers: the results of the last few runs (a whole-tree run and the
-# pre-commit hook's one-file runs take turns, and each should find its own), and the parse
-# of every file those runs read.
+# pre-commit hook's one-file runs take turns, and each should find its own); the parse of
+# every file those runs read; and, for a file no recent run read, its newest parse for a
+# while longer (the hook may run many times between two whole-tree runs), but never an
+# older version of it (a file that changes on every run must not fill the cache).
 KEPT_RUNS = 4
+KEPT_NEWEST_RUNS = 64
 _RESULT_NAME = re.compile(r"result-[0-9a-f]{16}\.cache")
 
 RunKeys = tuple[str | None, ...]  # the keys a result answers to: by content, by size and time
+Entry = tuple[int, str, bytes]  # a parse: the last run that used it, the file's path, pickle
 
 
 class Cache(ParseMemo):
@@ -190,15 +195,16 @@ class Cache(ParseMemo):
         self.project = project.hexdigest()
         self.version = f"{__version__}-{_FORMAT}-{code_fingerprint()}"
         self.folder = self.base / self.project / self.version if self.base is not None else None
-        self._files: dict[str, tuple[int, bytes]] | None = None  # loaded when a run parses
+        # key -> (number of the last run that used it, path, pickle); loaded when a run parses
+        self._files: dict[str, Entry] | None = None
         self.generation = 0  # this run's number, counted by the runs that parse
-        self.kept: dict[str, bytes] = {}  # the entries this run used or made
+        self.kept: dict[str, tuple[str, bytes]] = {}  # what this run used or made: path, pickle
         self.runs: list[tuple[RunKeys, str]] = _valid_runs(self._load("run.cache"))
         self._remembered: tuple[RunKeys, Any] | None = None
         self.changed = False
 
     @property
-    def files(self) -> dict[str, tuple[int, bytes]]:
+    def files(self) -> dict[str, Entry]:
         if self._files is None:
             stored = self._load("files.cache")
             entries = stored[1] if _valid_files(stored) else {}
@@ -243,15 +249,15 @@ class Cache(ParseMemo):
         entry = self.files.get(key)
         if entry is None:
             return None
-        found = _data_only(entry[1])  # checked with the whole file; still only data
+        found = _data_only(entry[2])  # checked with the whole file; still only data
         if found is not None:
-            self.kept[key] = entry[1]
+            self.kept[key] = (path, entry[2])
         return found
 
     def store(self, path: str, data: bytes, parsed: Any, blob: bytes | None = None) -> None:
         # its own pickle: a run that changed one file writes the other entries back as
         # they were, without pickling them again
-        self.kept[self.file_key(path, data)] = blob if blob is not None else pickled(parsed)
+        self.kept[self.file_key(path, data)] = (path, pickled(parsed) if blob is None else blob)
         self.changed = True
 
     def result(self, key: str) -> Any:
@@ -281,12 +287,24 @@ class Cache(ParseMemo):
         except OSError:
             pass
 
-    def _entries(self) -> tuple[int, dict[str, tuple[int, bytes]]]:
-        """This run's entries, and those another of the last runs used (a one-file run
-        must not make the next whole-tree run parse everything again)."""
+    def _entries(self) -> tuple[int, dict[str, Entry]]:
+        """This run's entries, those another of the last runs used, and each other file's
+        newest (see KEPT_NEWEST_RUNS)."""
         recent = self.generation - KEPT_RUNS + 1
-        entries = {k: e for k, e in (self._files or {}).items() if e[0] >= recent}
-        entries.update((k, (self.generation, blob)) for k, blob in self.kept.items())
+        newest: dict[str, tuple[int, str]] = {}  # path -> (run, key) of its newest entry
+        for key, (run, path, _) in (self._files or {}).items():
+            if run > newest.get(path, (-1, ""))[0]:
+                newest[path] = (run, key)
+        for path, _ in self.kept.values():
+            newest.pop(path, None)  # read by this run: its older versions may go
+        oldest = self.generation - KEPT_NEWEST_RUNS + 1
+        entries = {
+            key: entry
+            for key, entry in (self._files or {}).items()
+            if entry[0] >= recent
+            or (entry[0] >= oldest and newest.get(entry[1], (0, ""))[1] == key)
+        }
+        entries.update((k, (self.generation, path, blob)) for k, (path, blob) in self.kept.items())
         return self.generation, entries
 
     def _save_result(self, keys: RunKeys, result: Any) -> None:
@@ -347,9 +365,10 @@ def _valid_files(stored: Any) -> bool:
         and all(
             isinstance(k, str)
             and isinstance(e, tuple)
-            and len(e) == 2
+            and len(e) == 3
             and isinstance(e[0], int)
-            and isinstance(e[1], bytes)
+            and isinstance(e[1], str)
+            and isinstance(e[2], bytes)
             for k, e in stored[1].items()
         )
     )

@@ -175,7 +175,7 @@ def test_a_forged_entry_inside_a_valid_parse_file_runs_no_code(tmp_path: Path) -
     tree, base, folder, plain = _cached(tmp_path)
     generation, stored = loads((folder / "files.cache").read_bytes())
     assert isinstance(stored, dict) and stored
-    planted = {key: (generation, pickle.dumps(_Planted())) for key in stored}
+    planted = {key: (run, path, pickle.dumps(_Planted())) for key, (run, path, _) in stored.items()}
     (folder / "files.cache").write_bytes(_forged((generation, planted)))
     (folder / "run.cache").unlink()  # so that the run needs the parses
     assert _check(tree, Cache(tree, base)) == plain

@@ -9,12 +9,13 @@ import os
 import shutil
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
 from k8slb import engine
-from k8slb.cache import MARKER, Cache
+from k8slb.cache import KEPT_RUNS, MARKER, Cache
 from k8slb.engine import RunResult, Settings, run
 from k8slb.reading import parsing
 from k8slb.reading.sources import discover
@@ -123,8 +124,9 @@ def test_runs_that_take_turns_each_find_their_result_and_the_parses_stay(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A whole-tree run and a one-file run (a pre-commit hook) share one cache: neither
-    undoes the other. Their results are both remembered, and the one-file run does not drop
-    the parses the whole-tree run needs."""
+    undoes the other. Their results are both remembered, and however many one-file runs
+    come between, they do not drop the parses the whole-tree run needs; the versions of a
+    file that keeps changing do not pile up."""
     tree = _tree(tmp_path)
     one = tree / "demo" / "bad" / "backend.yaml"
     base = tmp_path / "cache"
@@ -155,11 +157,19 @@ def test_runs_that_take_turns_each_find_their_result_and_the_parses_stay(
     monkeypatch.setattr(engine, "_check", counting_check)
     assert whole() == expected_whole and single() == expected_single
     assert parsed == [] and checked == [], "each run's result came from the cache"
+    for number in range(2 * KEPT_RUNS):  # a hook's runs on a file that keeps changing
+        one.write_text(one.read_text() + f"# edit {number}\n")
+        single()
+    assert len(parsed) == 2 * KEPT_RUNS
+    parsed.clear()
     service = tree / "multi" / "namespaces.yaml"
     service.write_text(service.read_text() + "\n# edited\n")
     after = whole()
-    assert parsed == [str(service)], "only the changed file is parsed again"
+    assert parsed == [str(service)], "only the file changed since"
     assert after == _report(_run(tree))
+    versions = Counter(path for _, path, _ in Cache(tmp_path, base).files.values())
+    assert versions[str(one)] <= KEPT_RUNS, "the versions of the last runs, no older ones"
+    assert {n for p, n in versions.items() if p != str(one)} == {1}
 
 
 def test_a_broken_cache_is_ignored(tmp_path: Path) -> None:
