@@ -248,7 +248,7 @@ def plain_tag(value: str) -> str:
     tag = _RESOLVED.get(value)
     if tag is None:
         tag = str(_RESOLVER.resolve(ScalarNode, value, (True, False)))
-        if len(_RESOLVED) < 100_000:  # bounded: a hostile file may hold many texts
+        if len(value) <= 64 and len(_RESOLVED) < 100_000:  # bounded: a file may be hostile
             _RESOLVED[value] = tag
     return tag
 
