@@ -169,3 +169,24 @@ def test_helm_chart_metadata_is_not_a_manifest(tmp_path: Path) -> None:
     assert result.findings == [] and result.errors == []
     elsewhere = lint_files(tmp_path / "other", {"meta.yaml": chart})
     assert rules_of(elsewhere.findings) == ["KLB002"], "the same text elsewhere is a slip"
+
+
+def test_the_users_code_is_read_without_printing_its_warnings(tmp_path: Path) -> None:
+    """An invalid escape in a Python file is the file's business (Python 3.12 prints a
+    SyntaxWarning when it compiles one): k8slb reads the code, it does not run it."""
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "server.py").write_text(
+        'import grpc\nPATTERN = "\\d+"\nserver = grpc.server(None)\nTAG = "\\h"\n'
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "k8slb", "check", "--isolated", "--no-cache", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "PYTHONWARNINGS": "always"},
+    )
+    assert done.returncode in (0, 1), done.stderr
+    assert "escape" not in done.stderr and "Warning" not in done.stderr, done.stderr

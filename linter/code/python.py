@@ -20,6 +20,7 @@ import io
 import re
 import sys
 import tokenize
+import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
@@ -109,13 +110,21 @@ _Function = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
 ScopeNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef
 
 
+def _parse(source: bytes, path: str = "<unknown>") -> ast.Module:
+    """`ast.parse`, without the warnings the user's own code raises (an invalid escape is a
+    SyntaxWarning that Python 3.12 prints): reading it is not running it."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return ast.parse(source, filename=path)
+
+
 def analyse(path: str, data: bytes) -> CodeFacts:
     """The facts of one Python file; a file that does not parse gives a KLB004 problem."""
     facts = CodeFacts(path, is_test=is_test_path(path))
     if not worth_parsing(data):
         return facts
     try:
-        tree = ast.parse(data, filename=path)
+        tree = _parse(data, path)
     except SyntaxError as error:
         facts.problem = _syntax_problem(path, data, error)
         return facts
@@ -148,7 +157,7 @@ def analyse_exports(path: str, data: bytes) -> CodeFacts:
     statements: list[ast.stmt] = []
     for line in lines:
         try:
-            statements += ast.parse(line).body
+            statements += _parse(line).body
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             continue
     tree = ast.Module(body=statements, type_ignores=[])
