@@ -56,7 +56,7 @@ def parse_one(path: str, language: str, data: bytes) -> Parsed:
 
 
 def pickled(parsed: Parsed) -> bytes:
-    """A parse as it crosses from a worker to the parent, and as the cache keeps it."""
+    """A parse as the cache keeps it (and as a worker sends it back when there is one)."""
     return pickle.dumps(parsed, protocol=pickle.HIGHEST_PROTOCOL)
 
 
