@@ -165,7 +165,7 @@ def _plan(sources: Sequence[Source], settings: Settings, *, unsafe: bool, jobs: 
             continue  # the check reports it
     outcome.original = dict(contents)
     writable = {s.path for s in sources if s.report}  # never edit `--context` files
-    yaml_files = {s.path: s.language == "yaml" for s in sources}
+    yaml_files = {s.path for s in sources if s.language == "yaml"}
     refused_files: set[str] = set()
     first: RunResult | None = None
     changed_now: set[str] = set()
@@ -206,7 +206,7 @@ def _plan(sources: Sequence[Source], settings: Settings, *, unsafe: bool, jobs: 
             if new != contents[path]:
                 contents[path] = new
                 changed_now.add(path)
-                if yaml_files.get(path):  # parsed here, from the text just read back
+                if path in yaml_files:  # parsed here, from the text just read back
                     parsed = parse_one(path, "yaml", new)
                     if not isinstance(parsed, Unparsed):
                         memo.store(path, new, parsed)
