@@ -7,7 +7,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from k8slb.reading.sources import discover
+from k8slb.reading.sources import discover, with_context
 
 
 def make(root: Path, *names: str) -> None:
@@ -164,3 +164,23 @@ def test_a_named_endless_file_is_refused_not_read_into_memory(
     (zero,) = discover(["/dev/zero"]).sources
     with pytest.raises(OSError, match="larger than"):
         zero.read()
+
+
+def test_context_adds_the_other_files_once_and_reports_only_the_named_ones(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A pre-commit hook names changed files with the repository as context: a named file
+    is not read a second time as context, however it is spelled (relative, through a
+    linked folder); a hard link is another file, as a whole-tree run reads it."""
+    make(tmp_path, "repo/a.yaml", "repo/sub/b.yaml")
+    repo = tmp_path / "repo"
+    (tmp_path / "alias").symlink_to(repo)
+    os.link(repo / "a.yaml", repo / "hard.yaml")
+    named = str(tmp_path / "alias" / "sub" / "b.yaml")
+    monkeypatch.chdir(repo)
+    found = with_context(discover(["a.yaml", named]), discover(["."]))
+    assert [(s.path, s.report) for s in found.sources] == [
+        ("a.yaml", True),
+        (named, True),
+        ("hard.yaml", False),
+    ]

@@ -262,14 +262,29 @@ class Exclude:
 
 def with_context(found: Discovery, context: Discovery) -> Discovery:
     """`found`, plus the files of `context` it lacks, read for their facts but not reported
-    on: a pre-commit hook lints the changed files with the rest of the repository in view."""
-    named = {s.location.resolve() for s in found.sources if s.location is not None}
+    on: a pre-commit hook lints the changed files with the rest of the repository in view.
+    A file is the same file when its real path is; only a context file on the same inode as
+    a named one is resolved (one stat each, where resolving every path of a large tree cost
+    a quarter of a second; a hard link is another path, read as a whole-tree run reads it)."""
+    named = [s.location for s in found.sources if s.location is not None]
+    inodes = {_inode(location) for location in named} - {None}
+    real = {location.resolve() for location in named}
     extra = [
         Source(s.path, s.language, s.location, report=False, unread=s.unread)
         for s in context.sources
-        if s.location is not None and s.location.resolve() not in named
+        if s.location is not None
+        and (_inode(s.location) not in inodes or s.location.resolve() not in real)
     ]
     return Discovery([*found.sources, *extra], [*found.errors, *context.errors])
+
+
+def _inode(location: Path) -> tuple[int, int] | None:
+    """The device and inode a path leads to (through links); None when it cannot be read."""
+    try:
+        status = os.stat(location)
+    except OSError:
+        return None
+    return status.st_dev, status.st_ino
 
 
 @cache
