@@ -339,6 +339,7 @@ def _check(
     problems += [facts.problem for facts in read.modules if facts.problem is not None]
     problems += [Problem(UNREAD_FILE, s.path, 1, 1, s.unread) for s in sources if s.unread]
     index = Index(objects, settings.mesh)
+    reported = {s.path for s in sources if s.report}
     context = Context(
         index=index,
         problems=problems,
@@ -346,6 +347,11 @@ def _check(
         kubernetes_version=settings.kubernetes_version,
         fix_values=settings.fix_values,
         links=link_code(index, read.modules, read.builds, settings.links),
+        # with --context only the reported files' objects are judged; a rendered file's
+        # findings may move to a reported template, so those are all judged
+        judged=frozenset(reported | read.rendered_from.keys())
+        if len(reported) < len(sources)
+        else None,
     )
     findings: list[Finding] = []
     progress.stage("rules run", len(settings.rules))
@@ -385,7 +391,6 @@ def _check(
     if read.templates:  # findings about rendered charts and builds go to their files
         findings = [relocate(f, read.templates) for f in findings]
         outcome.suppressed = [(relocate(f, read.templates), w) for f, w in outcome.suppressed]
-    reported = {s.path for s in sources if s.report}
     if len(reported) < len(sources):  # --context: the other files only inform
         reported |= {
             real_path(path) for path, chart in read.rendered_from.items() if chart in reported

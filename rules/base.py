@@ -20,7 +20,7 @@ from k8slb.fixing.edits import Edit, FixValues, YamlEdit
 from k8slb.model.addresses import Address, Destination, destinations
 from k8slb.model.index import Index
 from k8slb.model.links import CodeLinks
-from k8slb.model.objects import K8sObject, PodTemplate, Problem
+from k8slb.model.objects import Container, K8sObject, PodTemplate, Problem
 from k8slb.reading.yamltree import Pos
 from k8slb.report.findings import NO_FIX, Finding, FixInfo, Related, Severity
 
@@ -61,6 +61,27 @@ class Context:
     kubernetes_version: tuple[int, int] = (1, 30)
     fix_values: FixValues = field(default_factory=FixValues)
     links: CodeLinks = field(default_factory=CodeLinks)  # which code runs in which container
+    # The files findings are reported on, when not all are (`--context`): rules judge only
+    # the objects of these files (their findings are placed on the object judged), while
+    # every object stays in the index as evidence. None: every file.
+    judged: frozenset[str] | None = None
+
+    def judges(self, obj: K8sObject) -> bool:
+        return self.judged is None or obj.path in self.judged
+
+    def services(self) -> Iterator[K8sObject]:
+        """The Services to judge (a rule's subjects; lookups go through the index)."""
+        return (service for service in self.index.services if self.judges(service))
+
+    def workloads(self) -> Iterator[tuple[K8sObject, PodTemplate]]:
+        """The workloads to judge, with their pod templates."""
+        return (w for w in self.index.workloads if self.judges(w[0]))
+
+    def serving_containers(
+        self,
+    ) -> Iterator[tuple[K8sObject, PodTemplate, Container, list[K8sObject]]]:
+        """The serving containers of the workloads to judge (see Index.serving_containers)."""
+        return self.index.serving_containers(self.workloads())
 
     def code(self) -> Iterator[CodeFacts]:
         """The Python modules that rules judge: test files are left out."""

@@ -54,7 +54,7 @@ class ExternalTrafficLocal(Rule):
     )
 
     def check(self, context: Context) -> Iterator[Finding]:
-        for service in context.index.services:
+        for service in context.services():
             spec = service.body.get("spec")
             if (
                 spec

@@ -51,7 +51,7 @@ class GraceTooShort(Rule):
     )
 
     def check(self, context: Context) -> Iterator[Finding]:
-        for workload, template in context.index.workloads:
+        for workload, template in context.workloads():
             grace = template.grace_seconds
             for container in template.long_running:
                 pause = container.prestop_sleep()

@@ -271,7 +271,7 @@ class GrpcClusterIp(Rule):
         index = context.index
         dialers = dialers_by_service(index, context.long_lived_channels(), context.links)
         fronts = l7_fronts(index.objects)
-        for service in index.services:
+        for service in context.services():
             pinned = pinned_grpc(index, service, context.links)
             if pinned is None:
                 continue

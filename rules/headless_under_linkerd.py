@@ -49,7 +49,7 @@ class HeadlessUnderLinkerd(Rule):
 
     def check(self, context: Context) -> Iterator[Finding]:
         index = context.index
-        for service in index.services:
+        for service in context.services():
             if not is_headless(service) or not grpc_evidence(index, service, context.links):
                 continue
             meshed = [w for w, t in index.selected(service) if index.mesh_of(w, t) == "linkerd"]

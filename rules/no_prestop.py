@@ -69,7 +69,7 @@ class NoPreStop(Rule):
 
     def check(self, context: Context) -> Iterator[Finding]:
         scraped = scraped_ports(context.index.objects)
-        for workload, template, container, services in context.index.serving_containers():
+        for workload, template, container, services in context.serving_containers():
             if container.prestop() is None:
                 service = services[0]
                 seconds = context.fix_values.prestop_seconds

@@ -59,7 +59,7 @@ class NoReadinessProbe(Rule):
 
     def check(self, context: Context) -> Iterator[Finding]:
         scraped = scraped_ports(context.index.objects)
-        for workload, _, container, services in context.index.serving_containers():
+        for workload, _, container, services in context.serving_containers():
             if container.probe("readinessProbe") is None:
                 service = services[0]
                 message: tuple[str, ...] = (

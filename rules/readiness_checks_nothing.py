@@ -80,7 +80,7 @@ class ReadinessChecksNothing(Rule):
 
     def check(self, context: Context) -> Iterator[Finding]:
         index, links = context.index, context.links
-        for workload, template in index.workloads:
+        for workload, template in context.workloads():
             served = index.serving(workload)
             for container in template.long_running:
                 link = links.of(workload, container.name)

@@ -49,7 +49,7 @@ class SessionAffinity(Rule):
     )
 
     def check(self, context: Context) -> Iterator[Finding]:
-        for service in context.index.services:
+        for service in context.services():
             spec = service.body.get("spec")
             if spec and spec.get("sessionAffinity") == "ClientIP":
                 yield self.finding(

@@ -234,7 +234,7 @@ class SharedProbe(Rule):
     )
 
     def check(self, context: Context) -> Iterator[Finding]:
-        for workload, template in context.index.workloads:
+        for workload, template in context.workloads():
             if workload.spec is None or not workload.spec.serves:
                 continue
             served = context.index.serving(workload)

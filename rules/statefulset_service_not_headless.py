@@ -80,7 +80,7 @@ class StatefulSetServiceNotHeadless(Rule):
     )
 
     def check(self, context: Context) -> Iterator[Finding]:
-        for workload, _ in context.index.workloads:
+        for workload, _ in context.workloads():
             if workload.kind != "StatefulSet":
                 continue
             name = dig(workload.body, "spec", "serviceName")

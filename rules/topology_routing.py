@@ -67,7 +67,7 @@ class TopologyRouting(Rule):
     )
 
     def check(self, context: Context) -> Iterator[Finding]:
-        for service in context.index.services:
+        for service in context.services():
             spec = service.body.get("spec")
             distribution = spec.get("trafficDistribution") if isinstance(spec, YMap) else None
             if isinstance(spec, YMap) and distribution:

@@ -159,11 +159,11 @@ class Index:
         return self._services_by_name.get(name, [])
 
     def serving_containers(
-        self,
+        self, workloads: Iterable[tuple[K8sObject, PodTemplate]] | None = None
     ) -> Iterator[tuple[K8sObject, PodTemplate, Container, list[K8sObject]]]:
         """(workload, its pod template, container, the Services it serves) for every
-        serving container."""
-        for workload, template in self.workloads:
+        serving container (of `workloads`, default all)."""
+        for workload, template in self.workloads if workloads is None else workloads:
             serving = self.serving(workload)
             for container in template.containers:
                 targets = serving.get(container.name)

@@ -1,0 +1,89 @@
+"""`--context` (what a pre-commit hook runs): the rules judge only the objects of the files
+reported on, and every other object stays in the index as evidence. That is a saving of
+time and nothing else: for every file of every tree here, a run that reports that file
+alone finds exactly what the same run finds when the rules judge every object."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from k8slb.cache import ParseMemo
+from k8slb.engine import RunResult, Settings, run
+from k8slb.reading.sources import Source, discover
+from k8slb.rules.base import Context
+from k8slb.selection import select_rules
+
+from .helpers import CORPUS, FIXTURES, SHARED
+
+TREES = [
+    FIXTURES / "demo" / "bad",
+    FIXTURES / "demo" / "good",
+    FIXTURES / "multi",
+    FIXTURES / "helm",
+    FIXTURES / "fix",
+]
+SHARED_TREES = ["real", "charts", "peers/kube-score", "peers/kube-linter", "peers/polaris"]
+SETTINGS = Settings(rules=select_rules([], []), report_unused_ignores=True)
+
+
+def outcome(result: RunResult) -> tuple[object, ...]:
+    return (result.findings, result.suppressed, result.errors, result.objects, result.files)
+
+
+def assert_scoping_changes_nothing(tree: Path, monkeypatch: pytest.MonkeyPatch) -> int:
+    """Each file reported alone, the rest as context: the same outcome with and without
+    the judging restricted to it. Returns how many findings the reported files had."""
+    found = discover([str(tree)])
+    memo = ParseMemo()  # each file parsed once for all the runs
+    seen = 0
+    for reported in found.sources:
+        sources: list[Source] = [replace(s, report=s is reported) for s in found.sources]
+        scoped = run(sources, SETTINGS, memo=memo)
+        with monkeypatch.context() as everything:
+            everything.setattr(Context, "judges", lambda self, obj: True)
+            whole = run(sources, SETTINGS, memo=memo)
+        assert outcome(scoped) == outcome(whole), reported.path
+        seen += len(whole.findings)
+    return seen
+
+
+@pytest.mark.parametrize("tree", TREES, ids=lambda tree: tree.name)
+def test_a_file_reported_alone_gets_the_findings_of_judging_everything(
+    tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    findings = assert_scoping_changes_nothing(tree, monkeypatch)
+    assert findings > 0 or tree.name == "good", "a tree with findings, so that some are compared"
+
+
+def test_a_chart_beside_plain_manifests(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A chart's findings are made on the files Helm rendered and then moved to its
+    templates: reporting the chart judges what it rendered."""
+    shutil.copytree(FIXTURES / "helm" / "payments", tmp_path / "payments")
+    shutil.copy(FIXTURES / "demo" / "bad" / "backend.yaml", tmp_path / "backend.yaml")
+    assert assert_scoping_changes_nothing(tmp_path, monkeypatch) > 0
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is absent")
+@pytest.mark.parametrize("name", SHARED_TREES)
+def test_corpus_files_reported_alone_get_the_findings_of_judging_everything(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert_scoping_changes_nothing(CORPUS / name, monkeypatch)
+
+
+@pytest.mark.skipif(
+    not (SHARED / "bench" / "gen_corpus.py").is_file(), reason="../shared/bench is absent"
+)
+def test_a_generated_monorepo_file_by_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Services that dial each other across teams, autoscalers, headless twins: the
+    cross-file facts of a monorepo, as the benchmark generates them."""
+    generator = SHARED / "bench" / "gen_corpus.py"
+    subprocess.run(
+        [sys.executable, str(generator), str(tmp_path), "12"], check=True, capture_output=True
+    )
+    assert assert_scoping_changes_nothing(tmp_path, monkeypatch) > 0
