@@ -84,7 +84,18 @@ class _DataOnly(pickle.Unpickler):
     """Builds k8slb's dataclasses, enums and YAML containers, and nothing else: a pickle
     can name any callable, and this refuses every one that could do more than hold data."""
 
+    # what was allowed, by (module, name): each parse is a pickle of its own, and a cached
+    # run unpickles thousands, each naming the same few classes
+    allowed: dict[tuple[str, str], Any] = {}
+
     def find_class(self, module: str, name: str) -> Any:
+        found = self.allowed.get((module, name))
+        if found is None:
+            found = self._judge(module, name)
+            self.allowed[(module, name)] = found
+        return found
+
+    def _judge(self, module: str, name: str) -> Any:
         if module == "k8slb.reading.yamltree" and name in ("_ymap", "_yseq"):
             return super().find_class(module, name)
         if module.startswith("k8slb.") and not name.startswith("_"):
