@@ -38,7 +38,7 @@ import pickle
 import re
 import stat
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from k8slb import __version__, rules
 from k8slb.reading.parsing import pickled
@@ -86,7 +86,7 @@ class _DataOnly(pickle.Unpickler):
 
     # what was allowed, by (module, name): each parse is a pickle of its own, and a cached
     # run unpickles thousands, each naming the same few classes
-    allowed: dict[tuple[str, str], Any] = {}
+    allowed: ClassVar[dict[tuple[str, str], Any]] = {}
 
     def find_class(self, module: str, name: str) -> Any:
         found = self.allowed.get((module, name))
