@@ -166,6 +166,30 @@ def test_a_named_endless_file_is_refused_not_read_into_memory(
         zero.read()
 
 
+@pytest.mark.parametrize("size", [0, 1, 1023, 1024, 1025, 5000])
+def test_a_file_is_read_whole_up_to_the_limit_and_refused_past_it(
+    tmp_path: Path, size: int
+) -> None:
+    from k8slb.reading.bounded import read_bounded
+
+    path = tmp_path / "f"
+    path.write_bytes(bytes(range(256)) * (size // 256) + b"x" * (size % 256))
+    with open(path, "rb") as handle:
+        data = read_bounded(handle, 1024)
+    assert data == (path.read_bytes() if size <= 1024 else None)
+
+
+def test_a_stream_is_read_in_chunks_to_its_end_or_the_limit() -> None:
+    """A pipe has no size to ask for: what arrives is read a chunk at a time."""
+    import io
+
+    from k8slb.reading.bounded import CHUNK, read_bounded
+
+    text = b"k: v\n" * (CHUNK // 2)  # more than two chunks
+    assert read_bounded(io.BytesIO(text), len(text)) == text
+    assert read_bounded(io.BytesIO(text), len(text) - 1) is None
+
+
 def test_context_adds_the_other_files_once_and_reports_only_the_named_ones(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

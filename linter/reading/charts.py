@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from k8slb.model.objects import Problem
+from k8slb.reading.bounded import read_bounded
 from k8slb.report.findings import Severity
 
 CHART_FILES = ("Chart.yaml", "Chart.yml")
@@ -86,10 +87,10 @@ def pack(location: Path) -> bytes:
     total = 0
     for path in _chart_files(location):
         with open(path, "rb") as handle:
-            data = handle.read(MAX_CHART_BYTES + 1)
-        total += len(data)
-        if total > MAX_CHART_BYTES:
+            data = read_bounded(handle, MAX_CHART_BYTES - total)
+        if data is None:
             raise OSError(f"the chart's files exceed {MAX_CHART_BYTES // 2**20} MiB")
+        total += len(data)
         members[Path(os.path.relpath(path, location)).as_posix()] = data
     return pack_members(members)
 

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from k8slb.model.objects import Problem
+from k8slb.reading.bounded import read_bounded
 from k8slb.reading.chart_findings import RenderedTemplate
 from k8slb.reading.chart_lines import TemplateLines
 from k8slb.reading.charts import HelmOptions, Rendering, pack_members, stamps
@@ -101,8 +102,8 @@ def pack_files(folder: str) -> bytes:
     members = {}
     for path in files_of(folder):
         with open(path, "rb") as handle:
-            data = handle.read(MAX_FILE_BYTES + 1)
-        if len(data) > MAX_FILE_BYTES:
+            data = read_bounded(handle, MAX_FILE_BYTES)
+        if data is None:
             raise OSError(f"{path} is larger than {MAX_FILE_BYTES // 2**20} MiB")
         members[path] = data
     return pack_members(members)

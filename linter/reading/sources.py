@@ -12,6 +12,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, Literal
 
+from k8slb.reading.bounded import read_bounded
 from k8slb.reading.build_files import is_build_file
 from k8slb.reading.charts import is_chart, is_chart_folder, pack
 from k8slb.reading.kustomize import is_kustomization
@@ -77,8 +78,8 @@ MAX_FILE_BYTES = 256 * 1024 * 1024  # far above any manifest or module
 
 
 def _bounded(handle: BinaryIO) -> bytes:
-    data = handle.read(MAX_FILE_BYTES + 1)
-    if len(data) > MAX_FILE_BYTES:
+    data = read_bounded(handle, MAX_FILE_BYTES)
+    if data is None:
         raise OSError(errno.EFBIG, f"larger than {MAX_FILE_BYTES // 2**20} MiB, not read")
     return data
 
