@@ -62,12 +62,13 @@ class Context:
     fix_values: FixValues = field(default_factory=FixValues)
     links: CodeLinks = field(default_factory=CodeLinks)  # which code runs in which container
     # The files findings are reported on, when not all are (`--context`): rules judge only
-    # the objects of these files (their findings are placed on the object judged), while
-    # every object stays in the index as evidence. None: every file.
+    # the objects and modules of these files (a finding is placed in the file of what it
+    # judges), while every object and module stays as evidence. None: every file.
     judged: frozenset[str] | None = None
 
-    def judges(self, obj: K8sObject) -> bool:
-        return self.judged is None or obj.path in self.judged
+    def judges(self, subject: K8sObject | CodeFacts) -> bool:
+        """Whether the rules judge an object or a module (its findings are in its file)."""
+        return self.judged is None or subject.path in self.judged
 
     def services(self) -> Iterator[K8sObject]:
         """The Services to judge (a rule's subjects; lookups go through the index)."""
@@ -95,12 +96,20 @@ class Context:
         runners = self.links.running(facts.path)
         return destinations(self.index, value, parse, facts.path, runners)
 
+    def judged_code(self) -> Iterator[CodeFacts]:
+        """The modules to judge (a rule's subjects; `code()` is every module, as evidence)."""
+        return (facts for facts in self.code() if self.judges(facts))
+
     def long_lived_channels(self) -> Iterator[tuple[CodeFacts, Channel]]:
         """Channels made once and kept: the ones that can pin a client to a pod."""
         for facts in self.code():
             for channel in facts.channels:
                 if channel.long_lived:
                     yield facts, channel
+
+    def judged_channels(self) -> Iterator[tuple[CodeFacts, Channel]]:
+        """The long-lived channels of the modules to judge."""
+        return ((f, channel) for f, channel in self.long_lived_channels() if self.judges(f))
 
 
 def grace_edit(

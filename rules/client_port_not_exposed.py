@@ -117,7 +117,7 @@ class ClientPortNotExposed(Rule):
     )
 
     def check(self, context: Context) -> Iterator[Finding]:
-        for facts in context.code():
+        for facts in context.judged_code():
             seen: set[tuple[int, int]] = set()
             for value, loc, parse, what in self._clients(facts):
                 if (loc.line, loc.column) in seen:

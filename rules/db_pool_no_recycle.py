@@ -133,7 +133,7 @@ class DbPoolNoRecycle(Rule):
     )
 
     def check(self, context: Context) -> Iterator[Finding]:
-        for facts in context.code():
+        for facts in context.judged_code():
             for pool in facts.db_pools:
                 why = _unbounded(pool)
                 if not pool.long_lived or why is None or _local(pool.url):

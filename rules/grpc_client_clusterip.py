@@ -194,7 +194,7 @@ class GrpcClientClusterIp(Rule):
 
     def check(self, context: Context) -> Iterator[Finding]:
         index = context.index
-        for facts, channel in context.long_lived_channels():
+        for facts, channel in context.judged_channels():
             for destination in context.destinations(
                 channel.target, target_parser(channel.default_scheme), facts
             ):

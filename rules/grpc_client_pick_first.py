@@ -163,7 +163,7 @@ class GrpcClientPickFirst(Rule):
         index = context.index
         if index.mesh != "none":
             return  # every client's proxy balances each request
-        for facts, channel in context.long_lived_channels():
+        for facts, channel in context.judged_channels():
             policy = channel_policy(channel.options)
             for destination in context.destinations(
                 channel.target, target_parser(channel.default_scheme), facts

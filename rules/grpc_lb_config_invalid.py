@@ -123,7 +123,7 @@ class GrpcLbConfigInvalid(Rule):
     )
 
     def check(self, context: Context) -> Iterator[Finding]:
-        for facts in context.code():
+        for facts in context.judged_code():
             python = facts.language == "python"  # the respelling edits are Python's
             config_name = wording.option(facts.language, SERVICE_CONFIG)
             name_option = wording.option(facts.language, LB_POLICY_NAME)

@@ -61,7 +61,7 @@ class GrpcMaxAgeNoGrace(Rule):
     )
 
     def check(self, context: Context) -> Iterator[Finding]:
-        for facts in context.code():
+        for facts in context.judged_code():
             for server in facts.servers:
                 age = server.options.get(MAX_AGE)
                 if age is None or (isinstance(age.value, int) and age.value >= INT_MAX):

@@ -95,7 +95,7 @@ class GrpcNoGracefulShutdown(Rule):
     def check(self, context: Context) -> Iterator[Finding]:
         production = list(context.code())
         handled = {facts.project for facts in production if facts.sigterm_handlers}
-        for facts in production:
+        for facts in context.judged_code():
             runners = context.links.running(facts.path)
             if runners:  # judged in the code each container runs: its import closure
                 bare = [

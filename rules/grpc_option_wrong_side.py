@@ -65,7 +65,7 @@ class GrpcOptionWrongSide(Rule):
     )
 
     def check(self, context: Context) -> Iterator[Finding]:
-        for facts in context.code():
+        for facts in context.judged_code():
             for channel in facts.channels:
                 yield from self._check(channel.options, "channel", SERVER_ONLY, "server")
             for server in facts.servers:

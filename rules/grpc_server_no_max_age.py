@@ -74,7 +74,7 @@ class GrpcServerNoMaxAge(Rule):
     )
 
     def check(self, context: Context) -> Iterator[Finding]:
-        for facts in context.code():
+        for facts in context.judged_code():
             for server in facts.servers:
                 age = server.options.get(MAX_AGE)
                 if age is None and not server.options.complete:

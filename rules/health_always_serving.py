@@ -99,7 +99,7 @@ class HealthAlwaysServing(Rule):
     def check(self, context: Context) -> Iterator[Finding]:
         production = list(context.code())
         draining = {facts.project for facts in production if facts.health_drains}
-        for facts in production:
+        for facts in context.judged_code():
             for servicer in facts.health_servicers:
                 if servicer.custom_class is None and facts.project not in draining:
                     yield self.python_finding(

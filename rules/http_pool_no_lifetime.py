@@ -89,7 +89,7 @@ class HttpPoolNoLifetime(Rule):
     )
 
     def check(self, context: Context) -> Iterator[Finding]:
-        for facts in context.code():
+        for facts in context.judged_code():
             for client in facts.http_clients:
                 if not client.long_lived or client.reuse_disabled:
                     continue

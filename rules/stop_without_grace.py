@@ -70,7 +70,7 @@ class StopWithoutGrace(Rule):
     )
 
     def check(self, context: Context) -> Iterator[Finding]:
-        for facts in context.code():
+        for facts in context.judged_code():
             for stop in facts.stops:
                 if stop.in_keyboard_interrupt or stop.grace not in (0, None):
                     continue
