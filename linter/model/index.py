@@ -79,6 +79,7 @@ class Index:
         # (namespace, label, value) -> the workloads whose pod template carries that label
         self._by_label: dict[tuple[str | None, str, str], list[tuple[K8sObject, PodTemplate]]]
         self._by_label = defaultdict(list)
+        self._template_of: dict[int, PodTemplate] = {}
         for obj in self.objects:
             if obj.is_a("", "Service"):
                 self.services.append(obj)
@@ -93,6 +94,7 @@ class Index:
             template = obj.pod_template()
             if template is not None:
                 self.workloads.append((obj, template))
+                self._template_of[id(obj)] = template
                 for label, value in template.labels.items():
                     self._by_label[(obj.namespace, label, value)].append((obj, template))
         self._services_by_name: dict[str, list[K8sObject]] = defaultdict(list)
@@ -106,7 +108,10 @@ class Index:
                 self._headless[key].append(service)
         self._selected: dict[int, list[tuple[K8sObject, PodTemplate]]] = {}
         self._targets: dict[int, list[Target]] = {}
-        self._serving: dict[int, dict[str, list[Target]]] | None = None
+        self._serving: dict[int, dict[str, list[Target]]] = {}
+        self._by_first_label: (
+            dict[tuple[str | None, str, str], list[tuple[int, K8sObject]]] | None
+        ) = None
         self._env: dict[str, list[EnvSetting]] | None = None
         self._env_by_folder: dict[str, dict[tuple[str, ...], list[EnvSetting]]] = {}
 
@@ -144,16 +149,47 @@ class Index:
         return self._targets[key]
 
     def serving(self, workload: K8sObject) -> dict[str, list[Target]]:
-        """Containers of a workload that serve some Service, by container name."""
-        if self._serving is None:
-            self._serving = defaultdict(lambda: defaultdict(list))
-            for service in self.services:
-                for target in self.targets(service):
-                    self._serving[id(target.workload)][target.container.name].append(target)
+        """Containers of a workload that serve some Service, by container name (the
+        Services in the order of the index)."""
         spec = workload.spec
         if spec is None or not spec.serves:
             return {}
-        return dict(self._serving.get(id(workload), {}))
+        key = id(workload)
+        if key not in self._serving:
+            found: dict[str, list[Target]] = defaultdict(list)
+            for service in self._selecting(workload):
+                for target in self.targets(service):
+                    if target.workload is workload:
+                        found[target.container.name].append(target)
+            self._serving[key] = found
+        return dict(self._serving[key])
+
+    def _selecting(self, workload: K8sObject) -> list[K8sObject]:
+        """The Services that select the workload's pods, found through the label each
+        Service's selection starts from (`selected`): only those are asked, so judging a
+        few workloads does not work out every Service's targets."""
+        if self._by_first_label is None:
+            self._by_first_label = defaultdict(list)
+            for order, service in enumerate(self.services):
+                selector = selector_of(service)
+                if selector:
+                    label, value = next(iter(selector.items()))
+                    self._by_first_label[(service.namespace, label, value)].append((order, service))
+        template = self._template_of.get(id(workload))
+        labels = template.labels.items() if template is not None else ()
+        candidates = sorted(  # a Service is found through one label: each comes once
+            (
+                found
+                for label, value in labels
+                for found in self._by_first_label.get((workload.namespace, label, value), [])
+            ),
+            key=lambda found: found[0],
+        )
+        return [
+            service
+            for _, service in candidates
+            if any(selected is workload for selected, _ in self.selected(service))
+        ]
 
     def services_named(self, name: str) -> list[K8sObject]:
         return self._services_by_name.get(name, [])
