@@ -371,7 +371,7 @@ def _check(
         exemptions=settings.exemptions,
         today=settings.today or datetime.date.today(),
     )
-    suppressions.add_objects(objects)
+    suppressions.add_objects(obj for obj in objects if context.judges(obj))  # findings are theirs
     outcome = suppressions.apply(findings)
     findings = outcome.kept
     if UnusedSuppression in settings.rules:  # a code no rule has: always worth a word

@@ -1,10 +1,12 @@
 """`--context` (what a pre-commit hook runs): the rules judge only the objects of the files
 reported on, and every other object stays in the index as evidence. That is a saving of
 time and nothing else: for every file of every tree here, a run that reports that file
-alone finds exactly what the same run finds when the rules judge every object."""
+alone finds exactly what the same run finds when the rules judge every object, and what
+a run that reports every file finds in it."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -35,19 +37,28 @@ def outcome(result: RunResult) -> tuple[object, ...]:
     return (result.findings, result.suppressed, result.errors, result.objects, result.files)
 
 
+def _in(path: str, source: Source) -> bool:
+    """Whether a finding's path is the source's (a chart's findings are on its templates)."""
+    return path == source.path or path.startswith(source.path + os.sep)
+
+
 def assert_scoping_changes_nothing(tree: Path, monkeypatch: pytest.MonkeyPatch) -> int:
     """Each file reported alone, the rest as context: the same outcome with and without
     the judging restricted to it. Returns how many findings the reported files had."""
     found = discover([str(tree)])
     memo = ParseMemo()  # each file parsed once for all the runs
+    every_file = run(found.sources, SETTINGS, memo=memo)
     seen = 0
     for reported in found.sources:
         sources: list[Source] = [replace(s, report=s is reported) for s in found.sources]
         scoped = run(sources, SETTINGS, memo=memo)
         with monkeypatch.context() as everything:
-            everything.setattr(Context, "judges", lambda self, obj: True)
+            everything.setattr(Context, "judges", lambda self, subject: True)
             whole = run(sources, SETTINGS, memo=memo)
         assert outcome(scoped) == outcome(whole), reported.path
+        mine = [f for f in every_file.findings if _in(f.path, reported)]
+        assert scoped.findings == mine
+        assert scoped.suppressed == [s for s in every_file.suppressed if _in(s[0].path, reported)]
         seen += len(whole.findings)
     return seen
 
