@@ -12,20 +12,36 @@ from pathlib import PurePath
 from k8slb.code.facts import CodeFacts
 
 
-def project_root(path: str, scanned: set[PurePath]) -> str:
+def project_root(path: str, scanned: set[str]) -> str:
     """The folder above the outermost package that holds the module: from the module's
-    folder, go up while the folder is a package (has a scanned `__init__.py`)."""
-    folder = PurePath(path).parent
-    while (folder / "__init__.py") in scanned and folder.parent != folder:
-        folder = folder.parent
-    return str(folder)
+    folder, go up while the folder is a package (has a scanned `__init__.py`). `path` and
+    `scanned` are spelled as PurePath spells them (`_spelled`); strings, not PurePath
+    objects, on this path: a monorepo has thousands of modules."""
+    folder = _parent(path)
+    while _init_of(folder) in scanned and _parent(folder) != folder:
+        folder = _parent(folder)
+    return folder
+
+
+def _spelled(path: str) -> str:
+    return str(PurePath(path))  # no doubled separators, no `.` parts
+
+
+def _parent(path: str) -> str:
+    """PurePath(path).parent, for a path spelled as PurePath spells it."""
+    return os.path.dirname(path) or "."
+
+
+def _init_of(folder: str) -> str:
+    return "__init__.py" if folder == "." else os.path.join(folder, "__init__.py")
 
 
 def assign_projects(modules: Iterable[CodeFacts]) -> None:
     modules = list(modules)
-    scanned = {PurePath(m.path) for m in modules}
-    for module in modules:
-        module.project = project_root(module.path, scanned)
+    spelled = [_spelled(m.path) for m in modules]
+    scanned = set(spelled)
+    for module, path in zip(modules, spelled, strict=True):
+        module.project = project_root(path, scanned)
 
 
 # -- imports: which modules a program runs ----------------------------------------------------

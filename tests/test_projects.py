@@ -1,0 +1,41 @@
+"""Which modules form one project: the folder above the outermost package that holds a
+module, spelled as the paths of the run are (relative, absolute, `./`, `../`)."""
+
+from __future__ import annotations
+
+from pathlib import PurePath
+
+import pytest
+from k8slb.code.facts import CodeFacts
+from k8slb.code.projects import assign_projects
+
+
+def by_pure_paths(path: str, scanned: set[PurePath]) -> str:
+    """The rule in PurePath terms, as the strings must keep it."""
+    folder = PurePath(path).parent
+    while (folder / "__init__.py") in scanned and folder.parent != folder:
+        folder = folder.parent
+    return str(folder)
+
+
+TREES = [
+    ["svc/app/__init__.py", "svc/app/server.py", "svc/app/health.py", "svc/main.py"],
+    ["server.py", "__init__.py", "pkg/__init__.py", "pkg/mod.py"],
+    ["./a/__init__.py", "./a/b.py", "a//c/__init__.py", "a//c/d.py"],
+    ["/srv/x/__init__.py", "/srv/x/y/__init__.py", "/srv/x/y/z.py", "/top.py", "/__init__.py"],
+    ["../up/__init__.py", "../up/m.py", "../n.py", "a/./b/__init__.py", "a/./b/c.py"],
+]
+
+
+@pytest.mark.parametrize("paths", TREES)
+def test_a_module_belongs_to_the_folder_above_its_outermost_package(paths: list[str]) -> None:
+    modules = [CodeFacts(path) for path in paths]
+    assign_projects(modules)
+    scanned = {PurePath(p) for p in paths}
+    assert [m.project for m in modules] == [by_pure_paths(p, scanned) for p in paths]
+
+
+def test_modules_of_one_package_share_a_project() -> None:
+    modules = [CodeFacts(p) for p in TREES[0]]
+    assign_projects(modules)
+    assert [m.project for m in modules] == ["svc", "svc", "svc", "svc"]
