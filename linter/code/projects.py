@@ -78,26 +78,40 @@ def module_imports(data: bytes) -> tuple[Import, ...]:
     return tuple(found)
 
 
-def import_closure(entry: str, modules: Mapping[str, CodeFacts], bases: Iterable[str]) -> list[str]:
-    """The scanned modules a program starting at `entry` imports, directly or not, entry
-    first. Absolute imports are looked up from each folder of `bases` (the script's own
-    folder is Python's first) and from the importer's project; cycles are safe."""
-    folders = [os.path.normpath(base) for base in bases]
-    seen = [entry]
-    queue = [entry]
-    while queue:
-        path = queue.pop()
-        facts = modules.get(path)
-        if facts is None:
-            continue
-        package = os.path.dirname(path)
-        roots = [*folders, os.path.normpath(facts.project or package)]
-        for level, name in facts.imports:
-            for found in module_files(level, name, package, roots):
-                if found in modules and found not in seen:
-                    seen.append(found)
-                    queue.append(found)
-    return seen
+class ImportGraph:
+    """Which scanned modules a program imports. An absolute import whose first name is no
+    file or folder name of any scanned module is skipped before any path is made: most
+    imports are of the standard library and installed packages."""
+
+    def __init__(self, modules: Mapping[str, CodeFacts]) -> None:
+        self.modules = modules  # by normalised path
+        self.names = {part.removesuffix(".py") for path in modules for part in path.split(os.sep)}
+
+    def closure(self, entry: str, bases: Iterable[str]) -> list[str]:
+        """The scanned modules a program starting at `entry` imports, directly or not,
+        entry first. Absolute imports are looked up from each folder of `bases` (the
+        script's own folder is Python's first) and from the importer's project; cycles are
+        safe."""
+        modules = self.modules
+        folders = [os.path.normpath(base) for base in bases]
+        seen = [entry]
+        queue = [entry]
+        while queue:
+            path = queue.pop()
+            facts = modules.get(path)
+            if facts is None:
+                continue
+            package = os.path.dirname(path)
+            roots = [*folders, os.path.normpath(facts.project or package)]
+            for level, name in facts.imports:
+                head = name.split(".", 1)[0]
+                if not level and head.isidentifier() and head not in self.names:
+                    continue  # no scanned path has it: every candidate below would miss
+                for found in module_files(level, name, package, roots):
+                    if found in modules and found not in seen:
+                        seen.append(found)
+                        queue.append(found)
+        return seen
 
 
 def module_files(level: int, name: str, package: str, roots: list[str]) -> Iterator[str]:

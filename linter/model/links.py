@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 from k8slb.code.entry_points import Entry, container_argv, entry_of
 from k8slb.code.facts import CodeFacts, EnvRef, Listen, Loc, Route, Server
-from k8slb.code.projects import import_closure
+from k8slb.code.projects import ImportGraph
 from k8slb.model.index import Index
 from k8slb.model.objects import Container, K8sObject, pos_of
 from k8slb.reading.build_files import BuildFacts, Dockerfile, Said, image_repository
@@ -222,6 +222,7 @@ class _Finder:
         self, modules: Mapping[str, CodeFacts], builds: BuildFacts, pins: Mapping[str, str]
     ) -> None:
         self.modules = modules
+        self.imports = ImportGraph(modules)
         self.builds = builds
         self.pins = {key: os.path.abspath(value) for key, value in pins.items()}
         self.dockerfiles = builds.dockerfiles  # by normalised path
@@ -239,7 +240,10 @@ class _Finder:
             if not os.path.isabs(path):
                 self.by_folder["."].append(path)
         self.folders_named = folders_named
-        self.shown = {os.path.abspath(p): p for p in (*modules, *self.by_folder)}
+        # absolute path -> as shown, for the configuration's pins alone (made only for them)
+        self.shown: dict[str, str] = (
+            {os.path.abspath(p): p for p in (*modules, *self.by_folder)} if pins else {}
+        )
 
     # -- the folder --------------------------------------------------------------------------
 
@@ -351,7 +355,7 @@ class _Finder:
                     used.append(Evidence("dockerfile", line, folder))
         if source is not None:
             bases = [os.path.dirname(source), folder]
-            modules = tuple(import_closure(source, self.modules, bases))
+            modules = tuple(self.imports.closure(source, bases))
         else:
             modules = tuple(self.by_folder.get(folder, ()))
         used.sort(key=lambda e: e.strength)
