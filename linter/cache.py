@@ -20,8 +20,10 @@ changed returns the last result without parsing or running a rule: since the key
 every input, it cannot differ from what a full run would give. When no file's size or
 modification time changed either, the files are not even read (as ruff, black and mypy
 trust them); a file that was touched but holds the same bytes is read and recognised by
-its content. When some files changed, only those are parsed again, and the cross-file
-index and every rule run on the whole tree. The last four runs are remembered, each with
+its content. When some files changed, only those are read and parsed again: a file whose
+stamp (size, modification and change times, inode) is the one its bytes were last read
+under is recognised by the key of those bytes, unread; the cross-file index and the rules
+run on the whole tree. The last four runs are remembered, each with
 its result (a whole-tree run and a pre-commit hook's runs take turns without undoing each
 other), and every parse they used; of a file none of them read, only the newest parse is
 kept, for 64 runs.
@@ -211,6 +213,9 @@ class Cache(ParseMemo):
         self.generation = 0  # this run's number, counted by the runs that parse
         self.kept: dict[str, tuple[str, bytes]] = {}  # what this run used or made: path, pickle
         self.runs: list[tuple[RunKeys, str]] = _valid_runs(self._load("run.cache"))
+        # path -> (stamp, key): the key of each file's bytes when its size and times were
+        # those of the stamp; loaded when a run's stamps are not all as the last run's
+        self._stamped: dict[str, tuple[str, str]] | None = None
         self._remembered: tuple[RunKeys, Any] | None = None
         self.changed = False
 
@@ -255,8 +260,31 @@ class Cache(ParseMemo):
                 return None
             return loads(stored.read())
 
+    @property
+    def stamped(self) -> dict[str, tuple[str, str]]:
+        if self._stamped is None:
+            self._stamped = _valid_stamps(self._load("stamps.cache"))
+        return self._stamped
+
+    def known_keys(self, stamps: dict[str, str]) -> dict[str, str]:
+        """The key of each file whose stamp is the one its key was noted with, and whose
+        parse is kept: such a file need not be read."""
+        known: dict[str, str] = {}
+        for path, (stamp, key) in self.stamped.items():
+            if stamps.get(path) == stamp and key in self.files:
+                known[path] = key
+        return known
+
+    def note_keys(self, keys: dict[str, tuple[str, str]]) -> None:
+        """Remember the key of each file's bytes with the stamp they were read under."""
+        if any(self.stamped.get(path) != noted for path, noted in keys.items()):
+            self.stamped.update(keys)
+            self.changed = True
+
     def parsed(self, path: str, data: bytes) -> Any:
-        key = self.file_key(path, data)
+        return self.parsed_by_key(self.file_key(path, data), path)
+
+    def parsed_by_key(self, key: str, path: str) -> Any:
         entry = self.files.get(key)
         if entry is None:
             return None
@@ -292,7 +320,11 @@ class Cache(ParseMemo):
             assert self.folder is not None
             self._remove_stale()
             if self._files is not None or self.kept:
-                self._write(self.folder, "files.cache", dumps(self._entries()))
+                generation, entries = self._entries()
+                self._write(self.folder, "files.cache", dumps((generation, entries)))
+                if self._stamped is not None:  # only the stamps of parses still kept
+                    stamped = {p: n for p, n in self._stamped.items() if n[1] in entries}
+                    self._write(self.folder, "stamps.cache", dumps(stamped))
             if self._remembered is not None:
                 self._save_result(*self._remembered)
         except OSError:
@@ -365,6 +397,19 @@ def _valid_runs(stored: Any) -> list[tuple[RunKeys, str]]:
         and isinstance(name, str)
         and _RESULT_NAME.fullmatch(name)
     ]
+
+
+def _valid_stamps(stored: Any) -> dict[str, tuple[str, str]]:
+    """The stamps and keys of files, if that is what was stored; else none."""
+    if not isinstance(stored, dict) or not all(
+        isinstance(path, str)
+        and isinstance(noted, tuple)
+        and len(noted) == 2
+        and all(isinstance(part, str) for part in noted)
+        for path, noted in stored.items()
+    ):
+        return {}
+    return stored
 
 
 def _valid_files(stored: Any) -> bool:

@@ -19,7 +19,7 @@ from k8slb.model.index import Index
 from k8slb.model.links import LinkRow, link_code, link_rows
 from k8slb.model.objects import K8sObject, Problem
 from k8slb.progress import QUIET, Progress
-from k8slb.reading.build_files import BuildFacts, read_build_facts
+from k8slb.reading.build_files import BuildFacts, names_builds, read_build_facts
 from k8slb.reading.chart_findings import (
     RenderedTemplate,
     in_namespace,
@@ -98,7 +98,8 @@ class Sources:
     manifests: list[ManifestFile] = field(default_factory=list)
     modules: list[CodeFacts] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
-    contents: dict[str, bytes] = field(default_factory=dict)
+    contents: dict[str, bytes] = field(default_factory=dict)  # what was read
+    readable: set[str] = field(default_factory=set)  # read, or recognised unread by the cache
     templates: dict[str, RenderedTemplate] = field(default_factory=dict)  # of rendered charts
     rendered_from: dict[str, str] = field(default_factory=dict)  # template path -> chart
     world_of: dict[str, int] = field(default_factory=dict)  # template path -> its value set
@@ -120,53 +121,92 @@ class Sources:
         return replace(self, manifests=[m for m in self.manifests if seen(m.path)])
 
 
-def read_bytes(
-    sources: Sequence[Source], contents: Mapping[str, bytes] | None = None
-) -> tuple[dict[str, bytes], list[str]]:
-    """Every source's bytes (`contents` overrides some: the fixer lints its edited text
-    before it writes anything), and what could not be read."""
-    data: dict[str, bytes] = {}
-    errors: list[str] = []
-    for source in sources:
-        if source.unread is not None:
-            continue  # reported as KLB006, never opened
+class SourceBytes(dict[str, bytes]):
+    """The bytes of a run's files by path. A file the cache recognises by its size and
+    times is not read unless its bytes are asked for (its parse is gone from the cache);
+    `errors` says what could not be read."""
+
+    def __init__(self, sources: Sequence[Source]) -> None:
+        super().__init__()
+        self.sources = {source.path: source for source in sources}
+        self.errors: list[str] = []
+
+    def __missing__(self, path: str) -> bytes:
+        data = self.sources[path].read()  # OSError: the caller reports it
+        self[path] = data
+        return data
+
+    def fetch(self, source: Source) -> bool:
+        """Read the source's bytes now; False (and an error) when it cannot be read."""
         try:
-            data[source.path] = (
-                contents[source.path] if contents and source.path in contents else source.read()
-            )
+            self[source.path] = source.read()
         except OSError as error:
-            errors.append(f"{source.path}: cannot read: {error.strerror or error}")
-    return data, errors
+            self.errors.append(_unreadable(source.path, error))
+            return False
+        return True
+
+
+def _unreadable(path: str, error: OSError) -> str:
+    return f"{path}: cannot read: {error.strerror or error}"
+
+
+def read_bytes(
+    sources: Sequence[Source],
+    contents: Mapping[str, bytes] | None = None,
+    recognised: Mapping[str, str] | None = None,
+) -> SourceBytes:
+    """Every source's bytes (`contents` overrides some: the fixer lints its edited text
+    before it writes anything), but those of `recognised` files (the cache knows their
+    keys), which are read only if asked for; `errors` says what could not be read."""
+    data = SourceBytes(sources)
+    for source in sources:
+        if source.unread is not None or (recognised and source.path in recognised):
+            continue  # an unread file is reported as KLB006, never opened
+        if contents and source.path in contents:
+            data[source.path] = contents[source.path]
+        else:
+            data.fetch(source)
+    return data
 
 
 def read_sources(
     sources: Sequence[Source],
-    data: dict[str, bytes],
+    data: SourceBytes,
     *,
     jobs: int = 1,
     cache: ParseMemo | None = None,
     progress: Progress = QUIET,
     helm: HelmOptions | None = None,
+    recognised: Mapping[str, str] | None = None,
 ) -> Sources:
     """Parse every source's bytes once. Parses come from the cache when the file has not
-    changed, and from a pool of `jobs` processes otherwise."""
+    changed (a `recognised` file by the key the cache gave it, unread), and from a pool of
+    `jobs` processes otherwise."""
     read = Sources(contents=data)
     parsed: dict[str, Parsed] = {}
     pending: list[tuple[str, str, bytes]] = []
     charts: list[Source] = []
     for source in sources:
-        if source.path not in data:
+        key = recognised.get(source.path) if recognised else None
+        if key is None and source.path not in data:
             continue
+        read.readable.add(source.path)
         if source.language == "helm":  # rendered below, all charts in one child process
             charts.append(source)
             continue
         if source.language in ("kustomize", "build"):  # built below; read by links.py
             continue
-        hit = cache.parsed(source.path, data[source.path]) if cache is not None else None
+        hit = None
+        if isinstance(cache, Cache) and key is not None:
+            hit = cache.parsed_by_key(key, source.path)
+        elif cache is not None:
+            hit = cache.parsed(source.path, data[source.path])
         if hit is not None:
             parsed[source.path] = hit
-        else:
+        elif source.path in data or data.fetch(source):
             pending.append((source.path, source.language, data[source.path]))
+        else:
+            read.readable.discard(source.path)
     options = helm or HelmOptions()
     # Rendered once per content of the chart and options: a pre-commit run whose change is
     # elsewhere takes the chart's rendering from the cache.
@@ -261,29 +301,49 @@ def run(
     if not sources or contents:
         cache = None  # nothing to remember, or text that is not on disk
     digest = settings.digest(sources) if cache is not None else ""
-    stat_key = _stat_key(sources, digest) if cache is not None else None
+    stamps = _stamps(sources) if cache is not None else None
+    stat_key = run_key("stat:" + digest, list(stamps.values())) if stamps is not None else None
     if cache is not None and stat_key is not None:
         remembered: RunResult | None = cache.result(stat_key)
         if remembered is not None:  # no file touched since the last run (like ruff's cache)
             return remembered
-    data, errors = read_bytes(sources, contents)
+    # the files whose stamps are as the cache last saw them: their keys are known unread
+    recognised = cache.known_keys(stamps) if cache is not None and stamps is not None else {}
+    data = read_bytes(sources, contents, recognised)
+    errors = list(data.errors)
     key = None
     if cache is not None and not errors:
-        files = [Cache.file_key(s.path, data[s.path]) for s in sources if s.unread is None]
-        key = run_key(digest, files)
+        files = {
+            s.path: recognised.get(s.path) or Cache.file_key(s.path, data[s.path])
+            for s in sources
+            if s.unread is None
+        }
+        if stamps is not None:
+            cache.note_keys(
+                {s.path: (stamps[s.path], files[s.path]) for s in sources if _skippable(s)}
+            )
+        key = run_key(digest, list(files.values()))
         remembered = cache.result(key)
         if remembered is not None:  # touched, but every byte as in the last run
             cache.remember((key, stat_key), remembered)
             cache.save()
-            return replace(remembered, contents=data)
+            return replace(remembered, contents=dict(data))
     read = read_sources(
-        sources, data, jobs=jobs, cache=cache or memo, progress=progress, helm=settings.helm
+        sources,
+        data,
+        jobs=jobs,
+        cache=cache or memo,
+        progress=progress,
+        helm=settings.helm,
+        recognised=recognised,
     )
     read.errors[:0] = errors
+    late = len(data.errors) > len(errors)  # a recognised file gone before its parse was read
+    read.errors[len(errors) : len(errors)] = data.errors[len(errors) :]
     result = _check(sources, settings, read.world(0), progress)
     for number in range(1, max(read.worlds.values(), default=1)):
         _merge(result, _check(sources, settings, read.world(number)))
-    if cache is not None and key is not None:
+    if cache is not None and key is not None and not late:
         cache.remember((key, stat_key), replace(result, contents={}))
         cache.save()
     return result
@@ -307,10 +367,23 @@ def _reported(path: str, reported: set[str], read: Sources) -> bool:
     return path in reported or read.rendered_from.get(path) in reported
 
 
-def _stat_key(sources: Sequence[Source], digest: str) -> str | None:
-    """A key from every file's size and modification time: when it matches the last run's,
-    the files are not even read. None when a file cannot be examined."""
-    stats = []
+def _skippable(source: Source) -> bool:
+    """A file left unread when the cache knows its key: one that is parsed on its own (a
+    chart, a kustomization and a build file are read whole on every run)."""
+    return (
+        source.unread is None
+        and source.language in ("yaml", "python", "go")
+        and not names_builds(source.path)
+    )
+
+
+def _stamps(sources: Sequence[Source]) -> dict[str, str] | None:
+    """Each read file's size and times (a chart's or a kustomization's: of every file it
+    reads): when they all match the last run's, the files are not even read, and a file
+    whose own stamp matches is recognised by the key the cache gave its bytes. The change
+    time and the inode are in the stamp: setting a file's modification time back changes
+    its change time. None when a file cannot be examined."""
+    stamps: dict[str, str] = {}
     for source in sources:
         if source.location is None:
             return None
@@ -318,16 +391,19 @@ def _stat_key(sources: Sequence[Source], digest: str) -> str | None:
             continue  # its verdict is in the settings digest
         try:
             if source.language == "helm":
-                stats.append(f"{source.path}:{stat_signature(source.location)}")
+                stamps[source.path] = f"{source.path}:{stat_signature(source.location)}"
                 continue
             if source.language == "kustomize":
-                stats.append(f"{source.path}:{signature(source.path)}")
+                stamps[source.path] = f"{source.path}:{signature(source.path)}"
                 continue
             status = os.stat(source.location)
         except OSError:
             return None
-        stats.append(f"{source.path}:{status.st_size}:{status.st_mtime_ns}")
-    return run_key("stat:" + digest, stats)
+        stamps[source.path] = (
+            f"{source.path}:{status.st_size}:{status.st_mtime_ns}:{status.st_ctime_ns}"
+            f":{status.st_ino}"
+        )
+    return stamps
 
 
 def _check(
@@ -404,9 +480,9 @@ def _check(
         suppressed=outcome.suppressed,
         paths=[m.path for m in manifests]
         + [f.path for f in read.modules]
-        + [s.path for s in sources if s.language == "build" and s.path in read.contents],
-        contents=read.contents,
-        files=sum(1 for s in sources if s.report and s.path in read.contents),
+        + [s.path for s in sources if s.language == "build" and s.path in read.readable],
+        contents=dict(read.contents),  # plain: a result is pickled for the cache
+        files=sum(1 for s in sources if s.report and s.path in read.readable),
         objects=sum(1 for obj in objects if _reported(obj.path, reported, read)),
         unknown_kinds=sum(
             1 for obj in objects if obj.spec is None and _reported(obj.path, reported, read)

@@ -151,7 +151,7 @@ def print_link_costs(corpus: Path) -> None:
     from k8slb.reading.sources import discover
 
     sources = discover([str(corpus)]).sources
-    data, _ = read_bytes(sources)
+    data = read_bytes(sources)
     read = read_sources(sources, data)  # modules resolved, build files read
     index = Index([obj for manifest in read.manifests for obj in manifest.objects])
     code = [(s.path, s.language, data[s.path]) for s in sources if s.language in ("python", "go")]

@@ -233,6 +233,44 @@ def test_an_untouched_tree_is_not_even_read_and_a_touched_one_is_recognised(
     assert parsed == [], "same bytes: the result is reused"
 
 
+def test_after_a_change_only_the_changed_files_and_the_build_files_are_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file whose size and times are as the last run saw them is recognised by the key
+    of its bytes, unread; its parse comes from the cache. Build files are read whole on
+    every run (the link reads them as a set)."""
+    from k8slb.reading import sources as sources_module
+
+    tree = _tree(tmp_path)
+    _run(tree, cache=Cache(tmp_path, tmp_path / "cache"))
+    backend = tree / "demo" / "bad" / "backend.yaml"
+    backend.write_text(backend.read_text() + "# changed\n")
+    expected = _report(_run(tree))  # no cache: every file read and parsed
+    read: list[str] = []
+    original = sources_module.Source.read
+    monkeypatch.setattr(
+        sources_module.Source, "read", lambda self: read.append(self.path) or original(self)
+    )
+    assert _report(_run(tree, cache=Cache(tmp_path, tmp_path / "cache"))) == expected
+    builds = [p for p in read if os.path.basename(p) == "Dockerfile"]
+    assert sorted(set(read) - set(builds)) == [str(backend)]
+    assert builds, "the demo's Dockerfiles are read"
+
+
+def test_a_file_rewritten_with_its_old_size_and_time_is_read_again(tmp_path: Path) -> None:
+    """Setting the modification time back does not hide an edit: the change time moves."""
+    tree = _tree(tmp_path)
+    before_edit = _report(_run(tree, cache=Cache(tmp_path, tmp_path / "cache")))
+    service = tree / "demo" / "bad" / "backend.yaml"
+    before = service.stat()
+    text = service.read_text()
+    service.write_text(text.replace("    - name: grpc\n      port", "    - name: http\n      port"))
+    assert service.stat().st_size == before.st_size
+    os.utime(service, ns=(before.st_atime_ns, before.st_mtime_ns))
+    after = _report(_run(tree, cache=Cache(tmp_path, tmp_path / "cache")))
+    assert after == _report(_run(tree)) != before_edit
+
+
 def test_the_settings_digest_is_the_same_in_every_process() -> None:
     """Set order depends on a per-process hash seed; the cache key must not."""
     code = (

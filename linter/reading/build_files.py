@@ -80,6 +80,12 @@ class BuildFacts:
     dockerfiles: dict[str, Dockerfile] = field(default_factory=dict)  # by path
 
 
+def names_builds(path: str) -> bool:
+    """Whether a file's name says it is a build file (its bytes make build facts)."""
+    name = os.path.basename(path)
+    return DOCKERFILE_NAMES.search(name) is not None or _builds_reader(path, name) is not None
+
+
 def read_build_facts(contents: Mapping[str, bytes]) -> BuildFacts:
     """The build facts of every file among `contents` whose name says it is a build file."""
     facts = BuildFacts()
