@@ -642,10 +642,11 @@ def _text_style(output_format: str, *, to_terminal: bool) -> str:
     wide enough (`full` asks for them anywhere, `concise` for one line per finding)."""
     if output_format != "text":
         return output_format
-    import shutil  # here: with tempfile, an import a run that prints nothing need not pay
+    if not (to_terminal and sys.stdout.isatty()):
+        return "detail"
+    import shutil  # here: a run whose report goes to a pipe or a file need not pay for it
 
-    wide = shutil.get_terminal_size().columns >= FRAME_COLUMNS
-    return "full" if to_terminal and sys.stdout.isatty() and wide else "detail"
+    return "full" if shutil.get_terminal_size().columns >= FRAME_COLUMNS else "detail"
 
 
 def _write_report(path: Path, text: str) -> str | None:

@@ -9,15 +9,14 @@ checked too: an unknown id is an error, not a silent no-op.
 from __future__ import annotations
 
 import datetime
-import json
 import os
 import sys
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from k8slb import schema
 from k8slb.fixing.edits import FixValues
 from k8slb.reading.charts import HelmOptions
 from k8slb.reading.shapes import position_of
@@ -82,9 +81,8 @@ class Config:
 
 @cache
 def _schema() -> dict[str, Any]:
-    text = resources.files("k8slb").joinpath("schemas/config.json").read_text("utf-8")
-    schema: dict[str, Any] = json.loads(text)
-    return schema
+    loaded: dict[str, Any] = schema("config.json")
+    return loaded
 
 
 def find_config(start: Path) -> Path | None:

@@ -164,6 +164,8 @@ def render_charts(jobs: Sequence[tuple[str, HelmOptions, bytes]]) -> list[list[R
     """Each chart (folder, options, packed files) rendered with each of its value sets,
     in a child process with a time limit; a chart that runs over it, or kills its
     process, is one finding, and the others are rendered all the same."""
+    if not jobs:
+        return []
     from k8slb.reading.render_process import run_isolated
 
     outcomes = run_isolated(lambda job: render_sets(*job), jobs)

@@ -13,14 +13,13 @@ predicates know only the keywords the schema uses, and refuse any other.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterator, Sequence
 from functools import cache
-from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # jsonschema is imported only when an object is malformed
     from jsonschema import Draft7Validator, ValidationError
+from k8slb import schema
 from k8slb.reading.yamltree import Pos, YMap, YSeq
 
 _TYPE_NAMES = {
@@ -36,8 +35,7 @@ _TYPE_NAMES = {
 
 @cache
 def _definitions() -> dict[str, Any]:
-    text = resources.files("k8slb").joinpath("schemas/manifest-shapes.json").read_text("utf-8")
-    definitions: dict[str, Any] = json.loads(text)["$defs"]
+    definitions: dict[str, Any] = schema("manifest-shapes.json")["$defs"]
     return definitions
 
 
