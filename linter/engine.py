@@ -122,32 +122,22 @@ class Sources:
 
 
 class SourceBytes(dict[str, bytes]):
-    """The bytes of a run's files by path. A file the cache recognises by its size and
-    times is not read unless its bytes are asked for (its parse is gone from the cache);
-    `errors` says what could not be read."""
+    """The bytes of a run's files, by path: the files read so far. A file the cache
+    recognises by its stamp is fetched only if its parse is gone from the cache; `errors`
+    says what could not be read."""
 
-    def __init__(self, sources: Sequence[Source]) -> None:
+    def __init__(self) -> None:
         super().__init__()
-        self.sources = {source.path: source for source in sources}
         self.errors: list[str] = []
-
-    def __missing__(self, path: str) -> bytes:
-        data = self.sources[path].read()  # OSError: the caller reports it
-        self[path] = data
-        return data
 
     def fetch(self, source: Source) -> bool:
         """Read the source's bytes now; False (and an error) when it cannot be read."""
         try:
             self[source.path] = source.read()
         except OSError as error:
-            self.errors.append(_unreadable(source.path, error))
+            self.errors.append(f"{source.path}: cannot read: {error.strerror or error}")
             return False
         return True
-
-
-def _unreadable(path: str, error: OSError) -> str:
-    return f"{path}: cannot read: {error.strerror or error}"
 
 
 def read_bytes(
@@ -158,7 +148,7 @@ def read_bytes(
     """Every source's bytes (`contents` overrides some: the fixer lints its edited text
     before it writes anything), but those of `recognised` files (the cache knows their
     keys), which are read only if asked for; `errors` says what could not be read."""
-    data = SourceBytes(sources)
+    data = SourceBytes()
     for source in sources:
         if source.unread is not None or (recognised and source.path in recognised):
             continue  # an unread file is reported as KLB006, never opened
@@ -337,9 +327,8 @@ def run(
         helm=settings.helm,
         recognised=recognised,
     )
-    read.errors[:0] = errors
-    late = len(data.errors) > len(errors)  # a recognised file gone before its parse was read
-    read.errors[len(errors) : len(errors)] = data.errors[len(errors) :]
+    read.errors[:0] = data.errors  # with any recognised file gone before it was parsed
+    late = len(data.errors) > len(errors)
     result = _check(sources, settings, read.world(0), progress)
     for number in range(1, max(read.worlds.values(), default=1)):
         _merge(result, _check(sources, settings, read.world(number)))

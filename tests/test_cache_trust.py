@@ -15,7 +15,7 @@ import pytest
 from k8slb import cache as cache_module
 from k8slb.cache import MARKER, Cache, dumps, loads
 from k8slb.engine import RunResult, Settings, run
-from k8slb.reading.sources import discover
+from k8slb.reading.sources import Source, discover
 from k8slb.report import json as json_report
 from k8slb.rules import ALL_RULES
 
@@ -180,6 +180,34 @@ def test_a_forged_entry_inside_a_valid_parse_file_runs_no_code(tmp_path: Path) -
     (folder / "run.cache").unlink()  # so that the run needs the parses
     assert _check(tree, Cache(tree, base)) == plain
     assert not (tmp_path / "PWNED").exists() and not Path("PWNED").exists()
+
+
+def test_a_recognised_file_whose_parse_is_unusable_is_read_and_a_failure_not_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file the cache recognises by its stamp is not read; when its kept parse turns out
+    unusable it is read after all. If that read fails, the run says so, and its result is
+    not remembered: the next run reads the file again."""
+    tree, base, folder, plain = _cached(tmp_path)
+    generation, stored = loads((folder / "files.cache").read_bytes())
+    planted = {key: (run, path, pickle.dumps(_Planted())) for key, (run, path, _) in stored.items()}
+    (folder / "files.cache").write_bytes(_forged((generation, planted)))
+    (folder / "run.cache").unlink()
+    backend = str(tree / "bad" / "backend.yaml")
+    original = Source.read
+
+    def vanished(self: Source) -> bytes:
+        if self.path == backend:
+            raise OSError(2, "No such file or directory")
+        return original(self)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(Source, "read", vanished)
+        result = run(
+            discover([str(tree)]).sources, Settings(rules=ALL_RULES), cache=Cache(tree, base)
+        )
+    assert result.errors == [f"{backend}: cannot read: No such file or directory"]
+    assert _check(tree, Cache(tree, base)) == plain, "the failed run's result was not kept"
 
 
 def test_one_changed_byte_is_detected(tmp_path: Path) -> None:
