@@ -79,7 +79,6 @@ class Index:
         # (namespace, label, value) -> the workloads whose pod template carries that label
         self._by_label: dict[tuple[str | None, str, str], list[tuple[K8sObject, PodTemplate]]]
         self._by_label = defaultdict(list)
-        self._template_of: dict[int, PodTemplate] = {}
         for obj in self.objects:
             if obj.is_a("", "Service"):
                 self.services.append(obj)
@@ -94,7 +93,6 @@ class Index:
             template = obj.pod_template()
             if template is not None:
                 self.workloads.append((obj, template))
-                self._template_of[id(obj)] = template
                 for label, value in template.labels.items():
                     self._by_label[(obj.namespace, label, value)].append((obj, template))
         self._services_by_name: dict[str, list[K8sObject]] = defaultdict(list)
@@ -109,9 +107,7 @@ class Index:
         self._selected: dict[int, list[tuple[K8sObject, PodTemplate]]] = {}
         self._targets: dict[int, list[Target]] = {}
         self._serving: dict[int, dict[str, list[Target]]] = {}
-        self._by_first_label: (
-            dict[tuple[str | None, str, str], list[tuple[int, K8sObject]]] | None
-        ) = None
+        self._selecting_of: dict[int, list[K8sObject]] | None = None
         self._env: dict[str, list[EnvSetting]] | None = None
         self._env_by_folder: dict[str, dict[tuple[str, ...], list[EnvSetting]]] = {}
 
@@ -165,31 +161,15 @@ class Index:
         return dict(self._serving[key])
 
     def _selecting(self, workload: K8sObject) -> list[K8sObject]:
-        """The Services that select the workload's pods, found through the label each
-        Service's selection starts from (`selected`): only those are asked, so judging a
-        few workloads does not work out every Service's targets."""
-        if self._by_first_label is None:
-            self._by_first_label = defaultdict(list)
-            for order, service in enumerate(self.services):
-                selector = selector_of(service)
-                if selector:
-                    label, value = next(iter(selector.items()))
-                    self._by_first_label[(service.namespace, label, value)].append((order, service))
-        template = self._template_of.get(id(workload))
-        labels = template.labels.items() if template is not None else ()
-        candidates = sorted(  # a Service is found through one label: each comes once
-            (
-                found
-                for label, value in labels
-                for found in self._by_first_label.get((workload.namespace, label, value), [])
-            ),
-            key=lambda found: found[0],
-        )
-        return [
-            service
-            for _, service in candidates
-            if any(selected is workload for selected, _ in self.selected(service))
-        ]
+        """The Services that select the workload's pods, in the index's order. Which
+        workloads each Service selects is cheap (a label lookup); the ports it targets are
+        worked out only for the workloads asked about."""
+        if self._selecting_of is None:
+            self._selecting_of = defaultdict(list)
+            for service in self.services:
+                for selected, _ in self.selected(service):
+                    self._selecting_of[id(selected)].append(service)
+        return self._selecting_of.get(id(workload), [])
 
     def services_named(self, name: str) -> list[K8sObject]:
         return self._services_by_name.get(name, [])
