@@ -227,6 +227,33 @@ def test_verbose_names_the_configuration_and_the_cache(
     assert "k8slb: configuration:" in done.stderr and "k8slb: cache:" in done.stderr
 
 
+@pytest.mark.parametrize(
+    ("arguments", "code"),
+    [
+        (["check", "--format", "json", "--no-cache", str(FIXTURES / "demo" / "bad")], 1),
+        (["check", "--format", "json", "--no-cache", str(FIXTURES / "demo" / "good")], 0),
+        (["check", "--no-such-option"], 2),
+        (["--version"], 0),
+    ],
+)
+def test_the_process_exits_with_its_code_after_writing_all_of_its_output(
+    arguments: list[str], code: int
+) -> None:
+    """The command line leaves without the interpreter's teardown: the report must still
+    be whole in a pipe, and the exit code the one the run chose."""
+    done = subprocess.run(
+        [sys.executable, "-m", "k8slb", *arguments], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == code, done.stderr
+    if "json" in arguments:
+        report = json.loads(done.stdout)
+        assert bool(report["findings"]) == (code == 1)
+    elif code == 2:
+        assert "No such option" in done.stderr
+    else:
+        assert done.stdout.startswith("k8slb, version")
+
+
 def test_the_command_line_alone_loads_no_engine() -> None:
     """`k8slb --version` and `--help` start at the cost of click: the engine, the rules
     and the parsers are imported by the commands that run them."""
