@@ -96,8 +96,10 @@ class Index:
                 for label, value in template.labels.items():
                     self._by_label[(obj.namespace, label, value)].append((obj, template))
         self._services_by_name: dict[str, list[K8sObject]] = defaultdict(list)
+        self._services_in: dict[str | None, list[K8sObject]] = defaultdict(list)
         for service in self.services:
             self._services_by_name[service.name or ""].append(service)
+            self._services_in[service.namespace].append(service)
         self._headless: dict[tuple[str | None, frozenset[tuple[str, str]]], list[K8sObject]]
         self._headless = defaultdict(list)
         for service in self.services:
@@ -107,7 +109,7 @@ class Index:
         self._selected: dict[int, list[tuple[K8sObject, PodTemplate]]] = {}
         self._targets: dict[int, list[Target]] = {}
         self._serving: dict[int, dict[str, list[Target]]] = {}
-        self._selecting_of: dict[int, list[K8sObject]] | None = None
+        self._selecting_in: dict[str | None, dict[int, list[K8sObject]]] = {}
         self._env: dict[str, list[EnvSetting]] | None = None
         self._env_by_folder: dict[str, dict[tuple[str, ...], list[EnvSetting]]] = {}
 
@@ -161,15 +163,18 @@ class Index:
         return dict(self._serving[key])
 
     def _selecting(self, workload: K8sObject) -> list[K8sObject]:
-        """The Services that select the workload's pods, in the index's order. Which
-        workloads each Service selects is cheap (a label lookup); the ports it targets are
-        worked out only for the workloads asked about."""
-        if self._selecting_of is None:
-            self._selecting_of = defaultdict(list)
-            for service in self.services:
+        """The Services that select the workload's pods, in the index's order: a table
+        per namespace (a Service selects only in its own) of which workloads each Service
+        there selects, a label lookup a Service; the ports they target are worked out only
+        for the workloads asked about."""
+        namespace = workload.namespace
+        table = self._selecting_in.get(namespace)
+        if table is None:
+            table = self._selecting_in[namespace] = defaultdict(list)
+            for service in self._services_in.get(namespace, []):
                 for selected, _ in self.selected(service):
-                    self._selecting_of[id(selected)].append(service)
-        return self._selecting_of.get(id(workload), [])
+                    table[id(selected)].append(service)
+        return table.get(id(workload), [])
 
     def services_named(self, name: str) -> list[K8sObject]:
         return self._services_by_name.get(name, [])
