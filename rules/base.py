@@ -85,7 +85,8 @@ class Context:
         return self.index.serving_containers(self.workloads())
 
     def code(self) -> Iterator[CodeFacts]:
-        """The Python modules that rules judge: test files are left out."""
+        """Every module of the code, test files left out: what rules read as evidence
+        (`judged_code` is what they judge)."""
         return (facts for facts in self.modules if not facts.is_test)
 
     def destinations(
