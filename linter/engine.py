@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 import os
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -291,8 +292,11 @@ def run(
     if not sources or contents:
         cache = None  # nothing to remember, or text that is not on disk
     digest = settings.digest(sources) if cache is not None else ""
-    stamps = _stamps(sources) if cache is not None else None
-    stat_key = run_key("stat:" + digest, list(stamps.values())) if stamps is not None else None
+    stamped = _stamps(sources) if cache is not None else None
+    stamps, racy = stamped if stamped is not None else (None, frozenset[str]())
+    stat_key = None
+    if stamps is not None and not racy:
+        stat_key = run_key("stat:" + digest, list(stamps.values()))
     if cache is not None and stat_key is not None:
         remembered: RunResult | None = cache.result(stat_key)
         if remembered is not None:  # no file touched since the last run (like ruff's cache)
@@ -309,9 +313,8 @@ def run(
             if s.unread is None
         }
         if stamps is not None:
-            cache.note_keys(
-                {s.path: (stamps[s.path], files[s.path]) for s in sources if _skippable(s)}
-            )
+            noted = [s.path for s in sources if _skippable(s) and s.path not in racy]
+            cache.note_keys({path: (stamps[path], files[path]) for path in noted})
         key = run_key(digest, list(files.values()))
         remembered = cache.result(key)
         if remembered is not None:  # touched, but every byte as in the last run
@@ -366,13 +369,22 @@ def _skippable(source: Source) -> bool:
     )
 
 
-def _stamps(sources: Sequence[Source]) -> dict[str, str] | None:
+# A file changed this recently may change again within its time stamps' grain (a second on
+# some file systems) without its stamp changing: it is not trusted by its stamp (git's
+# "racily clean" files).
+RACY_NS = 2 * 10**9
+
+
+def _stamps(sources: Sequence[Source]) -> tuple[dict[str, str], frozenset[str]] | None:
     """Each read file's size and times (a chart's or a kustomization's: of every file it
     reads): when they all match the last run's, the files are not even read, and a file
     whose own stamp matches is recognised by the key the cache gave its bytes. The change
     time and the inode are in the stamp: setting a file's modification time back changes
-    its change time. None when a file cannot be examined."""
+    its change time. With the stamps, the files changed too recently to be trusted by
+    them (RACY_NS). None when a file cannot be examined."""
     stamps: dict[str, str] = {}
+    racy: set[str] = set()
+    now = time.time_ns()
     for source in sources:
         if source.location is None:
             return None
@@ -392,7 +404,9 @@ def _stamps(sources: Sequence[Source]) -> dict[str, str] | None:
             f"{source.path}:{status.st_size}:{status.st_mtime_ns}:{status.st_ctime_ns}"
             f":{status.st_ino}"
         )
-    return stamps
+        if now - max(status.st_mtime_ns, status.st_ctime_ns) < RACY_NS:
+            racy.add(source.path)
+    return stamps, frozenset(racy)
 
 
 def _check(

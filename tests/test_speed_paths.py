@@ -209,8 +209,9 @@ def test_cached_parses_do_not_remember_which_suppressions_were_used(tmp_path: Pa
 def test_an_untouched_tree_is_not_even_read_and_a_touched_one_is_recognised(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-
     from k8slb.reading import sources as sources_module
+
+    monkeypatch.setattr(engine, "RACY_NS", 0)  # the tree was just written: see test_racy_...
 
     tree = _tree(tmp_path)
     expected = _report(_run(tree, cache=Cache(tmp_path, tmp_path / "cache")))
@@ -241,6 +242,8 @@ def test_after_a_change_only_the_changed_files_and_the_build_files_are_read(
     every run (the link reads them as a set)."""
     from k8slb.reading import sources as sources_module
 
+    monkeypatch.setattr(engine, "RACY_NS", 0)  # the tree was just written: see test_racy_...
+
     tree = _tree(tmp_path)
     _run(tree, cache=Cache(tmp_path, tmp_path / "cache"))
     backend = tree / "demo" / "bad" / "backend.yaml"
@@ -257,8 +260,11 @@ def test_after_a_change_only_the_changed_files_and_the_build_files_are_read(
     assert builds, "the demo's Dockerfiles are read"
 
 
-def test_a_file_rewritten_with_its_old_size_and_time_is_read_again(tmp_path: Path) -> None:
+def test_a_file_rewritten_with_its_old_size_and_time_is_read_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Setting the modification time back does not hide an edit: the change time moves."""
+    monkeypatch.setattr(engine, "RACY_NS", 0)  # the stamp alone tells, however recent
     tree = _tree(tmp_path)
     before_edit = _report(_run(tree, cache=Cache(tmp_path, tmp_path / "cache")))
     service = tree / "demo" / "bad" / "backend.yaml"
@@ -269,6 +275,31 @@ def test_a_file_rewritten_with_its_old_size_and_time_is_read_again(tmp_path: Pat
     os.utime(service, ns=(before.st_atime_ns, before.st_mtime_ns))
     after = _report(_run(tree, cache=Cache(tmp_path, tmp_path / "cache")))
     assert after == _report(_run(tree)) != before_edit
+
+
+def test_racy_files_changed_within_two_seconds_are_read_whatever_their_stamp(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a file system whose times have a one-second grain, a second edit in the same
+    second leaves the stamp as it was: a file changed that recently is read (as git treats
+    "racily clean" files), and the whole tree is not answered by its stamps."""
+    from k8slb.reading import sources as sources_module
+
+    tree = _tree(tmp_path)
+    _run(tree, cache=Cache(tmp_path, tmp_path / "cache"))
+    read: list[str] = []
+    original = sources_module.Source.read
+    monkeypatch.setattr(
+        sources_module.Source, "read", lambda self: read.append(self.path) or original(self)
+    )
+    _run(tree, cache=Cache(tmp_path, tmp_path / "cache"))
+    every = [s.path for s in discover([str(tree)]).sources if s.unread is None]
+    assert sorted(read) == sorted(every), "just written: every file is read again"
+    monkeypatch.setattr(engine, "RACY_NS", 0)  # the same files, seen as settled
+    _run(tree, cache=Cache(tmp_path, tmp_path / "cache"))  # their stamps are noted now
+    read.clear()
+    _run(tree, cache=Cache(tmp_path, tmp_path / "cache"))
+    assert read == [], "settled and untouched: answered by the stamps"
 
 
 def test_the_settings_digest_is_the_same_in_every_process() -> None:
