@@ -22,8 +22,9 @@ modification time changed either, the files are not even read (as ruff, black an
 trust them); a file that was touched but holds the same bytes is read and recognised by
 its content. When some files changed, only those are read and parsed again: a file whose
 stamp (size, modification and change times, inode) is the one its bytes were last read
-under is recognised by the key of those bytes, unread; the cross-file index and the rules
-run on the whole tree. The last four runs are remembered, each with
+under is recognised by the key of those bytes, unread (not a file changed in the last two
+seconds: its stamp may not show a second change); the cross-file index and the rules run
+on the whole tree. The last four runs are remembered, each with
 its result (a whole-tree run and a pre-commit hook's runs take turns without undoing each
 other), and every parse they used; of a file none of them read, only the newest parse is
 kept, for 64 runs.
