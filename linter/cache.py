@@ -27,7 +27,9 @@ seconds: its stamp may not show a second change); the cross-file index and the r
 on the whole tree. The last four runs are remembered, each with
 its result (a whole-tree run and a pre-commit hook's runs take turns without undoing each
 other), and every parse they used; of a file none of them read, only the newest parse is
-kept, for 64 runs.
+kept, for 64 runs. The parses live in files.cache, written whole only when some must go or
+many are new: a run that adds a few (a pre-commit hook's) writes them, and which runs used
+the others, to recent.cache beside it.
 """
 
 from __future__ import annotations
@@ -53,7 +55,7 @@ _MARKER_TEXT = (
     b"Signature: 8a477f597d28d172789f06886806bc55\n"
     b"# This folder is a cache made by k8slb; it is safe to delete.\n"
 )
-_FORMAT = 6  # bump when the pickled classes change shape
+_FORMAT = 7  # bump when the pickled classes or the files' layout change shape
 _MAGIC = b"k8slb-cache\n"
 _DIGEST_SIZE = 32
 
@@ -190,6 +192,7 @@ class ParseMemo:
 # older version of it (a file that changes on every run must not fill the cache).
 KEPT_RUNS = 4
 KEPT_NEWEST_RUNS = 64
+RECENT_SHARE = 4  # recent.cache alone while its new parses are under a quarter of the store
 _RESULT_NAME = re.compile(r"result-[0-9a-f]{16}\.cache")
 
 RunKeys = tuple[str | None, ...]  # the keys a result answers to: by content, by size and time
@@ -211,6 +214,8 @@ class Cache(ParseMemo):
         self.folder = self.base / self.project / self.version if self.base is not None else None
         # key -> (number of the last run that used it, path, pickle); loaded when a run parses
         self._files: dict[str, Entry] | None = None
+        # the parse store as files.cache holds it: its token, each entry's run, its size
+        self._base: tuple[str, dict[str, int], int] | None = None
         self.generation = 0  # this run's number, counted by the runs that parse
         self.kept: dict[str, tuple[str, bytes]] = {}  # what this run used or made: path, pickle
         self.runs: list[tuple[RunKeys, str]] = _valid_runs(self._load("run.cache"))
@@ -222,10 +227,25 @@ class Cache(ParseMemo):
 
     @property
     def files(self) -> dict[str, Entry]:
+        """The parse store: files.cache, with recent.cache over it (the entries added and
+        the runs that used the others since files.cache was written, when it was written
+        for that files.cache: its token)."""
         if self._files is None:
             stored = self._load("files.cache")
-            entries = stored[1] if _valid_files(stored) else {}
-            self.generation = stored[0] + 1 if entries else 0
+            entries: dict[str, Entry] = stored[1] if _valid_files(stored) else {}
+            generation = stored[0] if entries else -1
+            if entries:
+                token = stored[2]
+                self._base = (token, {k: e[0] for k, e in entries.items()}, stored[3])
+                recent = self._load("recent.cache")
+                if _valid_recent(recent) and recent[1] == token:
+                    generation, _, uses, added = recent
+                    for key, run in uses.items():
+                        if key in entries:
+                            _, path, blob = entries[key]
+                            entries[key] = (run, path, blob)
+                    entries.update(added)
+            self.generation = generation + 1 if entries else 0
             self._files = entries
         return self._files
 
@@ -322,7 +342,7 @@ class Cache(ParseMemo):
             self._remove_stale()
             if self._files is not None or self.kept:
                 generation, entries = self._entries()
-                self._write(self.folder, "files.cache", dumps((generation, entries)))
+                self._write_entries(generation, entries)
                 if self._stamped is not None:  # only the stamps of parses still kept
                     stamped = {p: n for p, n in self._stamped.items() if n[1] in entries}
                     self._write(self.folder, "stamps.cache", dumps(stamped))
@@ -330,6 +350,26 @@ class Cache(ParseMemo):
                 self._save_result(*self._remembered)
         except OSError:
             pass
+
+    def _write_entries(self, generation: int, entries: dict[str, Entry]) -> None:
+        """Write the parse store. When every entry of files.cache is still kept and the
+        new ones are small beside it (a pre-commit run adds the changed files' parses),
+        only recent.cache is written: those entries, and the run that last used each of
+        the others. Otherwise files.cache is written whole, with a new token."""
+        assert self.folder is not None
+        if self._base is not None:
+            token, runs, size = self._base
+            added = {key: entry for key, entry in entries.items() if key not in runs}
+            if all(key in entries for key in runs) and (
+                sum(len(entry[2]) for entry in added.values()) * RECENT_SHARE < size
+            ):
+                uses = {key: entries[key][0] for key, run in runs.items() if entries[key][0] != run}
+                self._write(self.folder, "recent.cache", dumps((generation, token, uses, added)))
+                return
+        token = os.urandom(8).hex()
+        size = sum(len(entry[2]) for entry in entries.values())
+        self._write(self.folder, "files.cache", dumps((generation, entries, token, size)))
+        (self.folder / "recent.cache").unlink(missing_ok=True)
 
     def _entries(self) -> tuple[int, dict[str, Entry]]:
         """This run's entries, those another of the last runs used, and each other file's
@@ -413,21 +453,40 @@ def _valid_stamps(stored: Any) -> dict[str, tuple[str, str]]:
     return stored
 
 
+def _valid_entries(entries: Any) -> bool:
+    return isinstance(entries, dict) and all(
+        isinstance(k, str)
+        and isinstance(e, tuple)
+        and len(e) == 3
+        and isinstance(e[0], int)
+        and isinstance(e[1], str)
+        and isinstance(e[2], bytes)
+        for k, e in entries.items()
+    )
+
+
 def _valid_files(stored: Any) -> bool:
+    """files.cache: (generation, entries, token, total size of the pickles)."""
     return (
         isinstance(stored, tuple)
-        and len(stored) == 2
+        and len(stored) == 4
         and isinstance(stored[0], int)
-        and isinstance(stored[1], dict)
-        and all(
-            isinstance(k, str)
-            and isinstance(e, tuple)
-            and len(e) == 3
-            and isinstance(e[0], int)
-            and isinstance(e[1], str)
-            and isinstance(e[2], bytes)
-            for k, e in stored[1].items()
-        )
+        and _valid_entries(stored[1])
+        and isinstance(stored[2], str)
+        and isinstance(stored[3], int)
+    )
+
+
+def _valid_recent(stored: Any) -> bool:
+    """recent.cache: (generation, token of its files.cache, key -> run, entries added)."""
+    return (
+        isinstance(stored, tuple)
+        and len(stored) == 4
+        and isinstance(stored[0], int)
+        and isinstance(stored[1], str)
+        and isinstance(stored[2], dict)
+        and all(isinstance(k, str) and isinstance(r, int) for k, r in stored[2].items())
+        and _valid_entries(stored[3])
     )
 
 

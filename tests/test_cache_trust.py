@@ -173,10 +173,10 @@ def test_a_forged_entry_inside_a_valid_parse_file_runs_no_code(tmp_path: Path) -
     """Each parse is its own pickle inside files.cache: an entry is unpickled as data only
     too, even when the file's checksum is right."""
     tree, base, folder, plain = _cached(tmp_path)
-    generation, stored = loads((folder / "files.cache").read_bytes())
+    generation, stored, token, size = loads((folder / "files.cache").read_bytes())
     assert isinstance(stored, dict) and stored
     planted = {key: (run, path, pickle.dumps(_Planted())) for key, (run, path, _) in stored.items()}
-    (folder / "files.cache").write_bytes(_forged((generation, planted)))
+    (folder / "files.cache").write_bytes(_forged((generation, planted, token, size)))
     (folder / "run.cache").unlink()  # so that the run needs the parses
     assert _check(tree, Cache(tree, base)) == plain
     assert not (tmp_path / "PWNED").exists() and not Path("PWNED").exists()
@@ -189,9 +189,9 @@ def test_a_recognised_file_whose_parse_is_unusable_is_read_and_a_failure_not_kep
     unusable it is read after all. If that read fails, the run says so, and its result is
     not remembered: the next run reads the file again."""
     tree, base, folder, plain = _cached(tmp_path)
-    generation, stored = loads((folder / "files.cache").read_bytes())
+    generation, stored, token, size = loads((folder / "files.cache").read_bytes())
     planted = {key: (run, path, pickle.dumps(_Planted())) for key, (run, path, _) in stored.items()}
-    (folder / "files.cache").write_bytes(_forged((generation, planted)))
+    (folder / "files.cache").write_bytes(_forged((generation, planted, token, size)))
     (folder / "run.cache").unlink()
     backend = str(tree / "bad" / "backend.yaml")
     original = Source.read

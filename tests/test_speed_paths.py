@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from k8slb import engine
-from k8slb.cache import KEPT_RUNS, MARKER, Cache
+from k8slb.cache import KEPT_RUNS, MARKER, Cache, dumps, loads
 from k8slb.engine import RunResult, Settings, run
 from k8slb.reading import parsing
 from k8slb.reading.sources import discover
@@ -170,6 +170,40 @@ def test_runs_that_take_turns_each_find_their_result_and_the_parses_stay(
     versions = Counter(path for _, path, _ in Cache(tmp_path, base).files.values())
     assert versions[str(one)] <= KEPT_RUNS, "the versions of the last runs, no older ones"
     assert {n for p, n in versions.items() if p != str(one)} == {1}
+
+
+def test_a_run_that_adds_a_few_parses_writes_them_beside_the_store_not_the_store_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """files.cache holds every parse (megabytes on a large tree); a pre-commit run that
+    parses one changed file writes recent.cache (that parse, and which runs used the
+    others) and leaves files.cache alone; the next run sees both. A recent.cache written
+    for another files.cache is not applied."""
+    tree = _tree(tmp_path)
+    base = tmp_path / "cache"
+    _run(tree, cache=Cache(tmp_path, base))
+    folder = Cache(tmp_path, base).folder
+    assert folder is not None
+    store = (folder / "files.cache").read_bytes()
+    backend = tree / "demo" / "bad" / "backend.yaml"
+    backend.write_text(backend.read_text() + "# changed\n")
+    expected = _report(_run(tree))
+    assert _report(_run(tree, cache=Cache(tmp_path, base))) == expected
+    assert (folder / "files.cache").read_bytes() == store, "the store is not written again"
+    assert (folder / "recent.cache").is_file()
+    parsed: list[str] = []
+    original = parsing.parse_one
+    monkeypatch.setattr(
+        parsing, "parse_one", lambda *item: parsed.append(item[0]) or original(*item)
+    )
+    (folder / "run.cache").unlink()  # so that the next run needs every parse
+    assert _report(_run(tree, cache=Cache(tmp_path, base))) == expected
+    assert parsed == [], "the changed file's parse came from recent.cache"
+    generation, _, uses, added = loads((folder / "recent.cache").read_bytes())
+    (folder / "recent.cache").write_bytes(dumps((generation, "another", uses, added)))
+    (folder / "run.cache").unlink()
+    assert _report(_run(tree, cache=Cache(tmp_path, base))) == expected
+    assert parsed == [str(backend)], "an overlay of another store is ignored"
 
 
 def test_a_broken_cache_is_ignored(tmp_path: Path) -> None:
