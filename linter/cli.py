@@ -317,7 +317,7 @@ def make_run(
         for folder in context:
             _note(f"project context: {folder}")
     if context:
-        found = with_context(found, discover(context, None, exclude, build))
+        found = with_context(found, discover(context, None, exclude, build, report=False))
     severity = Severity.parse(fail_on or config.fail_on or "warning")
     root = config.path.parent.resolve() if config.path else project_root(start)
     baseline = config.baseline or root / DEFAULT_BASELINE

@@ -195,16 +195,25 @@ def test_context_adds_the_other_files_once_and_reports_only_the_named_ones(
 ) -> None:
     """A pre-commit hook names changed files with the repository as context: a named file
     is not read a second time as context, however it is spelled (relative, through a
-    linked folder); a hard link is another file, as a whole-tree run reads it."""
+    linked folder); a link or a hard link under another name is another file, as a
+    whole-tree run reads it."""
     make(tmp_path, "repo/a.yaml", "repo/sub/b.yaml")
     repo = tmp_path / "repo"
     (tmp_path / "alias").symlink_to(repo)
     os.link(repo / "a.yaml", repo / "hard.yaml")
+    (repo / "link.yaml").symlink_to("a.yaml")
     named = str(tmp_path / "alias" / "sub" / "b.yaml")
     monkeypatch.chdir(repo)
-    found = with_context(discover(["a.yaml", named]), discover(["."]))
+    found = with_context(discover(["a.yaml", named]), discover(["."], report=False))
     assert [(s.path, s.report) for s in found.sources] == [
         ("a.yaml", True),
         (named, True),
         ("hard.yaml", False),
+        ("link.yaml", False),
     ]
+    assert [s.path for s in discover(["."]).sources] == [
+        "a.yaml",
+        "hard.yaml",
+        "link.yaml",
+        "sub/b.yaml",
+    ], "as a whole-tree run reads them"

@@ -262,20 +262,22 @@ class Exclude:
 
 
 def with_context(found: Discovery, context: Discovery) -> Discovery:
-    """`found`, plus the files of `context` it lacks, read for their facts but not reported
-    on: a pre-commit hook lints the changed files with the rest of the repository in view.
-    A file is the same file when its real path is; only a context file on the same inode as
-    a named one is resolved (one stat each, where resolving every path of a large tree cost
-    a quarter of a second; a hard link is another path, read as a whole-tree run reads it)."""
+    """`found`, plus the files of `context` (discovered with `report=False`) it lacks,
+    read for their facts but not reported on: a pre-commit hook lints the changed files
+    with the rest of the repository in view. A context file is a named one when its real
+    path is; only one with a named file's name and inode is resolved (one look at a name
+    each: a stat, let alone a resolve, of every file of a large tree cost a quarter of a
+    second). A link or a hard link under another name is another file, as a whole-tree
+    run reads it."""
     named = [s.location for s in found.sources if s.location is not None]
+    names = {location.name for location in named}
     inodes = {_inode(location) for location in named} - {None}
     real = {location.resolve() for location in named}
-    extra = [
-        Source(s.path, s.language, s.location, report=False, unread=s.unread)
-        for s in context.sources
-        if s.location is not None
-        and (_inode(s.location) not in inodes or s.location.resolve() not in real)
-    ]
+
+    def is_named(location: Path) -> bool:
+        return location.name in names and _inode(location) in inodes and location.resolve() in real
+
+    extra = [s for s in context.sources if s.location is not None and not is_named(s.location)]
     return Discovery([*found.sources, *extra], [*found.errors, *context.errors])
 
 
@@ -302,17 +304,24 @@ def discover(
     stdin_filename: str | None = None,
     exclude: Exclude | None = None,
     kustomize: bool = False,
+    *,
+    report: bool = True,
 ) -> Discovery:
-    """The files under `paths`. Folders are walked (gitignore and `exclude` honoured);
-    a file named on the command line is always read, as ruff does."""
+    """The files under `paths` (reported on, or read for their facts only: `report`).
+    Folders are walked (gitignore and `exclude` honoured); a file named on the command line
+    is always read, as ruff does."""
     found = Discovery()
+    paths = list(paths)
+    several = len(paths) > 1  # one folder's walk gives each file once
     seen: set[str] = set()
 
     def add(shown: str, language: Language, location: Path | None, unread: str | None) -> None:
-        key = os.path.abspath(location) if location else STDIN
-        if key not in seen:
+        if several:
+            key = os.path.abspath(location) if location else STDIN
+            if key in seen:
+                return
             seen.add(key)
-            found.sources.append(Source(shown, language, location, unread=unread))
+        found.sources.append(Source(shown, language, location, report=report, unread=unread))
 
     for path in paths:
         if path == STDIN:
