@@ -3,6 +3,12 @@
 A rule is a class in its own module: id, name, severity, a docstring in sections (the source
 of `k8slb explain` and of the docs), examples that the test-suite runs, and `check`, which
 reads the model and yields findings. Rules are pure: no file is read, nothing is parsed.
+
+A rule loops over its subjects through the context (`services()`, `workloads()`,
+`serving_containers()`, `judged_code()`, `judged_channels()`) and places each finding in the
+file of the subject it judges: with `--context` only the reported files' subjects are
+judged, while lookups (`context.index`, `context.code()`, `context.links`) still see every
+file. tests/test_context_scope.py holds every rule to that, file by file.
 """
 
 from __future__ import annotations
