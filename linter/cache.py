@@ -45,6 +45,11 @@ import stat
 from pathlib import Path
 from typing import Any, ClassVar
 
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: no fork, the cache is written in place
+    fcntl = None  # type: ignore[assignment]
+
 from k8slb import __version__, rules
 from k8slb.reading.parsing import pickled
 
@@ -193,6 +198,17 @@ class ParseMemo:
 KEPT_RUNS = 4
 KEPT_NEWEST_RUNS = 64
 RECENT_SHARE = 4  # recent.cache alone while its new parses are under a quarter of the store
+LOCK = "write.lock"  # held by the process writing the cache (see Cache.save)
+
+
+def _can_fork() -> bool:
+    """fork() copies only the calling thread: with another alive, a lock it holds could
+    never be released in the child (the command line has one thread)."""
+    import threading
+
+    return fcntl is not None and hasattr(os, "fork") and threading.active_count() == 1
+
+
 _RESULT_NAME = re.compile(r"result-[0-9a-f]{16}\.cache")
 
 RunKeys = tuple[str | None, ...]  # the keys a result answers to: by content, by size and time
@@ -205,8 +221,13 @@ class Cache(ParseMemo):
     that used it, and unpickled only when a run asks for it; each result is a file of its
     own, loaded only when its key comes up."""
 
-    def __init__(self, project_root: Path, base: Path | None = None) -> None:
+    def __init__(
+        self, project_root: Path, base: Path | None = None, *, background: bool = False
+    ) -> None:
         super().__init__()
+        # write from a child process, so that the command ends once its report is out
+        # (the command line's choice; a library caller gets its cache written on return)
+        self.background = background
         self.base = base if base is not None else user_cache_dir()
         project = hashlib.blake2b(str(project_root.resolve()).encode(), digest_size=10)
         self.project = project.hexdigest()
@@ -217,7 +238,9 @@ class Cache(ParseMemo):
         # the parse store as files.cache holds it: its token, each entry's run, its size
         self._base: tuple[str, dict[str, int], int] | None = None
         self.generation = 0  # this run's number, counted by the runs that parse
-        self.kept: dict[str, tuple[str, bytes]] = {}  # what this run used or made: path, pickle
+        # what this run used or made: path, and its pickle (or the parse, pickled on writing)
+        self.kept: dict[str, tuple[str, Any]] = {}
+        self._wait_for_writer()
         self.runs: list[tuple[RunKeys, str]] = _valid_runs(self._load("run.cache"))
         # path -> (stamp, key): the key of each file's bytes when its size and times were
         # those of the stamp; loaded when a run's stamps are not all as the last run's
@@ -315,9 +338,9 @@ class Cache(ParseMemo):
         return found
 
     def store(self, path: str, data: bytes, parsed: Any, blob: bytes | None = None) -> None:
-        # its own pickle: a run that changed one file writes the other entries back as
-        # they were, without pickling them again
-        self.kept[self.file_key(path, data)] = (path, pickled(parsed) if blob is None else blob)
+        # its own pickle (made when the cache is written): a run that changed one file
+        # writes the other entries back as they were, without pickling them again
+        self.kept[self.file_key(path, data)] = (path, parsed if blob is None else blob)
         self.changed = True
 
     def result(self, key: str) -> Any:
@@ -332,9 +355,60 @@ class Cache(ParseMemo):
         self.changed = True
 
     def save(self) -> None:
-        """Write what the run used; a cache that cannot be written is not an error."""
+        """Write what the run used; a cache that cannot be written is not an error. In the
+        background (the command line), a child process writes it, holding the folder's
+        write lock, which the next run waits for before it reads anything."""
         if not self.changed and (self._files is None or len(self.kept) == len(self._files)):
             return
+        if not self.background or not _can_fork():
+            self._save()
+            return
+        try:
+            if not self._usable():
+                return
+            assert self.folder is not None
+            lock = os.open(self.folder / LOCK, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+        except OSError:
+            return
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # another run's writer finishes first
+            child = os.fork()
+        except OSError:
+            os.close(lock)
+            self._save()
+            return
+        if child:
+            os.close(lock)  # the child holds the lock until it has written
+            return
+        try:  # the child: detached from the terminal and from every stream of the command
+            os.setsid()
+            quiet = os.open(os.devnull, os.O_RDWR)
+            for stream in (0, 1, 2):
+                os.dup2(quiet, stream)
+            os.closerange(3, lock)
+            os.closerange(lock + 1, 65536)
+            self._save()
+        finally:
+            os._exit(0)
+
+    def _wait_for_writer(self) -> None:
+        """Wait while another run's child writes this cache (see save)."""
+        if self.folder is None or self.base is None or fcntl is None:
+            return
+        if not all(_ours(p) for p in (self.base, self.folder.parent, self.folder)):
+            return
+        try:
+            lock = os.open(self.folder / LOCK, os.O_RDONLY | os.O_NOFOLLOW)
+        except OSError:
+            return  # none: no run has written here in the background
+        try:
+            fcntl.flock(lock, fcntl.LOCK_SH)
+        except OSError:
+            pass
+        finally:
+            os.close(lock)
+
+    def _save(self) -> None:
         try:
             if not self._usable():
                 return
@@ -388,7 +462,10 @@ class Cache(ParseMemo):
             if entry[0] >= recent
             or (entry[0] >= oldest and newest.get(entry[1], (0, ""))[1] == key)
         }
-        entries.update((k, (self.generation, path, blob)) for k, (path, blob) in self.kept.items())
+        entries.update(
+            (key, (self.generation, path, blob if isinstance(blob, bytes) else pickled(blob)))
+            for key, (path, blob) in self.kept.items()
+        )
         return self.generation, entries
 
     def _save_result(self, keys: RunKeys, result: Any) -> None:

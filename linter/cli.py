@@ -468,7 +468,7 @@ def check(
         )
     job = make_run(**options)
     from_stdin = any(s.location is None for s in job.found.sources)
-    cache = None if no_cache or from_stdin else Cache(job.cache_root)
+    cache = None if no_cache or from_stdin else Cache(job.cache_root, background=_background_cache)
     _note(f"cache: {cache.folder if cache is not None else 'not used'}")
     for source in job.found.sources:
         if source.unread is not None:
@@ -913,11 +913,18 @@ def explain(rule: str) -> None:
     click.echo(rule_markdown(found), nl=False)
 
 
+# Set by main(), the command line as a process of its own: its cache may be written by a
+# child after the report is out (Cache.save); an embedding caller's is written on return.
+_background_cache = False
+
+
 def main() -> None:
     # A run allocates many long-lived containers and frees them by reference counting;
     # the cyclic collector only re-scans them, over and over (it doubled the time of a
     # 2,000-service check). A CLI process is short: turn it off.
+    global _background_cache
     gc.disable()
+    _background_cache = True
     try:
         cli(prog_name="k8slb")
     except SystemExit as done:

@@ -206,6 +206,54 @@ def test_a_run_that_adds_a_few_parses_writes_them_beside_the_store_not_the_store
     assert parsed == [str(backend)], "an overlay of another store is ignored"
 
 
+def test_the_command_line_writes_its_cache_after_the_report_and_the_next_run_waits_for_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A `k8slb check` process ends once its report is out; a child of it writes the
+    cache, holding the folder's write lock. The next run waits for that lock, then finds
+    every parse written: it parses nothing and reports the same."""
+    tree = _tree(tmp_path)
+    base = tmp_path / "cache"
+    done = subprocess.run(
+        [sys.executable, "-m", "k8slb", "check", "--format", "json", str(tree)],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "K8SLB_CACHE_DIR": str(base)},
+    )
+    assert done.returncode == 1, done.stderr
+    parsed: list[str] = []
+    original = parsing.parse_one
+    monkeypatch.setattr(
+        parsing, "parse_one", lambda *item: parsed.append(item[0]) or original(*item)
+    )
+    cache = Cache(tree.resolve(), base)  # waits for the writer, as the next run does
+    assert _report(_run(tree, cache=cache)) == done.stdout
+    assert parsed == [], "every parse came from the cache the child wrote"
+    assert cache.folder is not None and (cache.folder / "write.lock").is_file()
+
+
+def test_a_run_waits_while_another_process_writes_the_cache(tmp_path: Path) -> None:
+    """The write lock is what keeps a run from reading a cache half written."""
+    import fcntl
+    import threading
+
+    base = tmp_path / "cache"
+    _run(_tree(tmp_path), cache=Cache(tmp_path, base))
+    folder = Cache(tmp_path, base).folder
+    assert folder is not None
+    writer = os.open(folder / "write.lock", os.O_RDWR | os.O_CREAT)
+    fcntl.flock(writer, fcntl.LOCK_EX)  # as a writing child holds it
+    made: list[Cache] = []
+    reader = threading.Thread(target=lambda: made.append(Cache(tmp_path, base)))
+    reader.start()
+    reader.join(0.5)
+    assert reader.is_alive() and not made, "it waits"
+    os.close(writer)
+    reader.join(10)
+    assert made, "and goes on once the writer is done"
+
+
 def test_a_broken_cache_is_ignored(tmp_path: Path) -> None:
     tree = _tree(tmp_path)
     Cache(tmp_path, tmp_path / "cache")  # nothing yet

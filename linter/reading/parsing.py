@@ -95,17 +95,19 @@ def default_jobs() -> int:
 Done = tuple[Parsed, bytes | None]  # a parse, and its pickle when one was made
 
 
-def _own(item: Item, keep_pickles: bool, progress: Progress) -> Done:
+def _own(item: Item, progress: Progress) -> Done:
+    """A parse made in this process: the cache pickles it when it writes (maybe from a
+    process of its own, after the report)."""
     parsed = parse_one(*item)
     progress.advance()
-    return parsed, pickled(parsed) if keep_pickles else None
+    return parsed, None
 
 
 def parse_all(
     items: Sequence[Item], jobs: int, progress: Progress = QUIET, *, keep_pickles: bool = False
 ) -> list[Done]:
     """The parse of each item, in order (each counted on `progress` as it is done), with
-    its own pickle when `keep_pickles` asks for one (for the cache)."""
+    its own pickle when `keep_pickles` asks for one (for the cache) and a worker made it."""
     # fork() copies only the calling thread: with other threads alive (an embedding
     # program, a test runner with gRPC channels) a lock they hold could never be released
     # in the child. The CLI has one thread; anything else parses serially.
@@ -115,7 +117,7 @@ def parse_all(
         from concurrent.futures import ProcessPoolExecutor
         from concurrent.futures.process import BrokenProcessPool
     if serial or "fork" not in multiprocessing.get_all_start_methods():  # Windows: no fork
-        return [_own(item, keep_pickles, progress) for item in items]
+        return [_own(item, progress) for item in items]
 
     global _ITEMS
     _ITEMS = items
@@ -143,7 +145,7 @@ def parse_all(
             for start in own:
                 done[start] = []
                 for item in items[start::count]:
-                    done[start].append(_own(item, keep_pickles, progress))
+                    done[start].append(_own(item, progress))
                     if progress.enabled:
                         count_finished()
             for start, future in pending.items():
