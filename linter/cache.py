@@ -368,6 +368,9 @@ class Cache(ParseMemo):
                 return
             assert self.folder is not None
             lock = os.open(self.folder / LOCK, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+            if lock < 3:  # a command started with its streams closed: keep clear of them
+                lock, low = fcntl.fcntl(lock, fcntl.F_DUPFD, 3), lock
+                os.close(low)
         except OSError:
             return
         try:
