@@ -182,12 +182,19 @@ class ParseMemo:
         return hashlib.blake2b(path.encode() + b"\0" + data, digest_size=20).hexdigest()
 
     def parsed(self, path: str, data: bytes) -> Any:
-        return self.used.get(self.file_key(path, data))
+        return self.parsed_by_key(self.file_key(path, data), path)
+
+    def parsed_by_key(self, key: str, path: str) -> Any:
+        """The parse of the bytes whose `file_key` is `key`, or None."""
+        return self.used.get(key)
 
     def store(self, path: str, data: bytes, parsed: Any, blob: bytes | None = None) -> None:
+        self.store_by_key(self.file_key(path, data), path, parsed, blob)
+
+    def store_by_key(self, key: str, path: str, parsed: Any, blob: bytes | None = None) -> None:
         """Remember a parse; `blob` is its pickle when one was made anyway (a parse worker
         sends its results pickled), which the cache on disk keeps as it is."""
-        self.used[self.file_key(path, data)] = parsed
+        self.used[key] = parsed
 
 
 # What a cache remembers: the results of the last few runs (a whole-tree run and the
@@ -290,11 +297,17 @@ class Cache(ParseMemo):
             self._write(self.folder, MARKER, _MARKER_TEXT)
         return True
 
-    def _load(self, name: str) -> Any:
+    def _readable(self) -> bool:
+        """Every folder from the base down exists and is ours: missing, a link, or another
+        user's, nothing is read from it."""
         if self.folder is None or self.base is None:
+            return False
+        return all(_ours(p) for p in (self.base, self.folder.parent, self.folder))
+
+    def _load(self, name: str) -> Any:
+        if not self._readable():
             return None
-        if not all(_ours(p) for p in (self.base, self.folder.parent, self.folder)):
-            return None  # missing, a link, or another user's: read nothing from it
+        assert self.folder is not None
         try:  # O_NOFOLLOW: a link planted in place of the file is not read
             handle = os.open(self.folder / name, os.O_RDONLY | os.O_NOFOLLOW)
         except OSError:
@@ -325,9 +338,6 @@ class Cache(ParseMemo):
             self.stamped.update(keys)
             self.changed = True
 
-    def parsed(self, path: str, data: bytes) -> Any:
-        return self.parsed_by_key(self.file_key(path, data), path)
-
     def parsed_by_key(self, key: str, path: str) -> Any:
         entry = self.files.get(key)
         if entry is None:
@@ -337,10 +347,10 @@ class Cache(ParseMemo):
             self.kept[key] = (path, entry[2])
         return found
 
-    def store(self, path: str, data: bytes, parsed: Any, blob: bytes | None = None) -> None:
+    def store_by_key(self, key: str, path: str, parsed: Any, blob: bytes | None = None) -> None:
         # its own pickle (made when the cache is written): a run that changed one file
         # writes the other entries back as they were, without pickling them again
-        self.kept[self.file_key(path, data)] = (path, parsed if blob is None else blob)
+        self.kept[key] = (path, parsed if blob is None else blob)
         self.changed = True
 
     def result(self, key: str) -> Any:
@@ -396,10 +406,9 @@ class Cache(ParseMemo):
 
     def _wait_for_writer(self) -> None:
         """Wait while another run's child writes this cache (see save)."""
-        if self.folder is None or self.base is None or fcntl is None:
+        if fcntl is None or not self._readable():
             return
-        if not all(_ours(p) for p in (self.base, self.folder.parent, self.folder)):
-            return
+        assert self.folder is not None
         try:
             lock = os.open(self.folder / LOCK, os.O_RDONLY | os.O_NOFOLLOW)
         except OSError:

@@ -168,17 +168,32 @@ def read_sources(
     cache: ParseMemo | None = None,
     progress: Progress = QUIET,
     helm: HelmOptions | None = None,
-    recognised: Mapping[str, str] | None = None,
+    keys: Mapping[str, str] | None = None,
 ) -> Sources:
     """Parse every source's bytes once. Parses come from the cache when the file has not
-    changed (a `recognised` file by the key the cache gave it, unread), and from a pool of
-    `jobs` processes otherwise."""
+    changed (looked up by the key of its bytes: `keys` has those the run worked out, a file
+    the cache recognised unread among them), and from a pool of `jobs` processes
+    otherwise."""
     read = Sources(contents=data)
     parsed: dict[str, Parsed] = {}
     pending: list[tuple[str, str, bytes]] = []
+    pending_keys: list[str] = []  # each pending parse's key, for the cache
     charts: list[Source] = []
+
+    def parse(path: str, language: str, content: bytes, key: str | None) -> None:
+        """The parse from the cache, found by the key of `content` (worked out once), or
+        made below with the others."""
+        if cache is not None:
+            key = key or cache.file_key(path, content)
+            hit = cache.parsed_by_key(key, path)
+            if hit is not None:
+                parsed[path] = hit
+                return
+        pending.append((path, language, content))
+        pending_keys.append(key or "")
+
     for source in sources:
-        key = recognised.get(source.path) if recognised else None
+        key = keys.get(source.path) if keys else None
         if key is None and source.path not in data:
             continue
         read.readable.add(source.path)
@@ -187,17 +202,15 @@ def read_sources(
             continue
         if source.language in ("kustomize", "build"):  # built below; read by links.py
             continue
-        hit = None
-        if isinstance(cache, Cache) and key is not None:
-            hit = cache.parsed_by_key(key, source.path)
-        elif cache is not None:
-            hit = cache.parsed(source.path, data[source.path])
-        if hit is not None:
-            parsed[source.path] = hit
-        elif source.path in data or data.fetch(source):
-            pending.append((source.path, source.language, data[source.path]))
-        else:
-            read.readable.discard(source.path)
+        if source.path not in data:  # recognised by the cache unread: its parse is kept
+            hit = cache.parsed_by_key(key, source.path) if cache is not None and key else None
+            if hit is not None:
+                parsed[source.path] = hit
+                continue
+            if not data.fetch(source):  # the kept parse is unusable and the file is gone
+                read.readable.discard(source.path)
+                continue
+        parse(source.path, source.language, data[source.path], key)
     options = helm or HelmOptions()
     # Rendered once per content of the chart and options: a pre-commit run whose change is
     # elsewhere takes the chart's rendering from the cache.
@@ -221,12 +234,7 @@ def read_sources(
             group,
             world,
         )
-        rendered = text.encode()
-        hit = cache.parsed(path, rendered) if cache is not None else None
-        if hit is not None:
-            parsed[path] = hit
-        else:
-            pending.append((path, "yaml", rendered))
+        parse(path, "yaml", text.encode(), None)
 
     builds = [s for s in sources if s.language == "kustomize" and s.path in data]
     read.worlds[BUILT] = len(builds)
@@ -249,10 +257,10 @@ def read_sources(
     progress.stage("files parsed", len(pending))
     keep = isinstance(cache, Cache)  # the cache on disk keeps each parse pickled
     done = parse_all(pending, jobs, progress, keep_pickles=keep)
-    for (path, _, content), (result, blob) in zip(pending, done, strict=True):
+    for (path, _, _), key, (result, blob) in zip(pending, pending_keys, done, strict=True):
         parsed[path] = result
         if cache is not None and not isinstance(result, Unparsed):
-            cache.store(path, content, result, blob)
+            cache.store_by_key(key, path, result, blob)
     for path in read.rendered_from:
         found = parsed.get(path)
         if isinstance(found, ManifestFile) and read.group_of[path] == BUILT:
@@ -306,16 +314,17 @@ def run(
     data = read_bytes(sources, contents, recognised)
     errors = list(data.errors)
     key = None
+    keys: dict[str, str] | None = None
     if cache is not None and not errors:
-        files = {
+        keys = {  # the key of every file's bytes, worked out once for the run
             s.path: recognised.get(s.path) or Cache.file_key(s.path, data[s.path])
             for s in sources
             if s.unread is None
         }
         if stamps is not None:
             noted = [s.path for s in sources if _skippable(s) and s.path not in racy]
-            cache.note_keys({path: (stamps[path], files[path]) for path in noted})
-        key = run_key(digest, list(files.values()))
+            cache.note_keys({path: (stamps[path], keys[path]) for path in noted})
+        key = run_key(digest, list(keys.values()))
         remembered = cache.result(key)
         if remembered is not None:  # touched, but every byte as in the last run
             cache.remember((key, stat_key), remembered)
@@ -328,7 +337,7 @@ def run(
         cache=cache or memo,
         progress=progress,
         helm=settings.helm,
-        recognised=recognised,
+        keys=keys,
     )
     read.errors[:0] = data.errors  # with any recognised file gone before it was parsed
     late = len(data.errors) > len(errors)

@@ -99,28 +99,27 @@ def test_deep_nesting_is_a_problem_not_a_crash() -> None:
     assert result.problems or result.documents
 
 
+def _shape(node: YMap | YSeq) -> tuple[object, ...]:
+    """A container's own part: its position, its keys' or items' positions, its keys."""
+    if isinstance(node, YMap):
+        return (node.pos, node.spots, list(node))
+    return (node.pos, node.item_pos, len(node))
+
+
 def same_tree(built: object, reference: object, where: str = "$") -> str | None:
     """Where two trees differ (values, kinds, key order, every position), or None."""
     if type(built) is not type(reference):
         return f"{where}: {type(built).__name__} vs {type(reference).__name__}"
-    if isinstance(built, YMap) and isinstance(reference, YMap):
-        if (built.pos, built.spots, list(built)) != (
-            reference.pos,
-            reference.spots,
-            list(reference),
-        ):
-            return f"{where}: {built.pos} {built.spots} vs {reference.pos} {reference.spots}"
-        children = [(f"{where}.{k}", built[k], reference[k]) for k in built]
-    elif isinstance(built, YSeq) and isinstance(reference, YSeq):
-        if (built.pos, built.item_pos, len(built)) != (
-            reference.pos,
-            reference.item_pos,
-            len(reference),
-        ):
-            return f"{where}: {built.pos} {built.item_pos} vs {reference.pos} {reference.item_pos}"
-        children = [
-            (f"{where}[{i}]", b, r) for i, (b, r) in enumerate(zip(built, reference, strict=True))
-        ]
+    if isinstance(built, YMap | YSeq) and isinstance(reference, YMap | YSeq):
+        if _shape(built) != _shape(reference):
+            return f"{where}: {_shape(built)} vs {_shape(reference)}"
+        if isinstance(built, YMap) and isinstance(reference, YMap):
+            children = [(f"{where}.{k}", built[k], reference[k]) for k in built]
+        else:
+            children = [
+                (f"{where}[{i}]", b, r)
+                for i, (b, r) in enumerate(zip(built, reference, strict=True))
+            ]
     else:
         nan = isinstance(built, float) and math.isnan(built) and math.isnan(reference)  # type: ignore[arg-type]
         return None if built == reference or nan else f"{where}: {built!r} vs {reference!r}"
