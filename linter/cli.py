@@ -541,19 +541,23 @@ def _add_noqa(result: RunResult, job: Run, style: str) -> int:
     """Write the suppressions; the exit code: 0 when every finding is silenced now, 1 when
     some could not be, 2 when a file could not be written or read."""
     from k8slb.fixing.noqa import add_noqa
-    from k8slb.fixing.write import write_atomically
+    from k8slb.fixing.write import write_all
 
     added = add_noqa(result.findings, result.contents, style)
     by_path = {s.path: s for s in job.found.sources}
-    unwritten = 0
-    for path, new in sorted(added.text.items()):
+    problems: dict[str, str] = {}
+    writes: dict[Path, str] = {}
+    for path in sorted(added.text):
         location = by_path[path].location if path in by_path else None
-        problem = "not a file" if location is None else None
-        if location is not None:
-            problem = write_atomically(Path(location), result.contents[path], new)
-        if problem is not None:
-            result.errors.append(f"{path}: not written: {problem}")
-            unwritten += 1
+        if location is None:
+            problems[path] = "not a file"
+        else:
+            writes[Path(location)] = path
+    written = write_all([(at, result.contents[p], added.text[p]) for at, p in writes.items()])
+    problems.update({writes[at]: problem for at, problem in written.items()})
+    for path, problem in sorted(problems.items()):
+        result.errors.append(f"{path}: not written: {problem}")
+    unwritten = len(problems)
     for refusal in added.refused:
         _fail(f"not silenced: {printable(refusal)}")
     files = len(added.text) - unwritten
@@ -699,7 +703,7 @@ def fix(
     """Apply the fixes of the findings under PATHS, in place (`-`: fix stdin to stdout)."""
     from k8slb.fixing.diff import unified_diff
     from k8slb.fixing.fixer import plan, unsafe_fixes_left
-    from k8slb.fixing.write import write_atomically
+    from k8slb.fixing.write import write_all
     from k8slb.reading.parsing import default_jobs
     from k8slb.report import text as text_report
 
@@ -723,6 +727,7 @@ def fix(
             sys.stdout.buffer.write(fixed)
     by_path = {s.path: s for s in job.found.sources}
     unwritten: set[str] = set()
+    writes: list[tuple[str, str, Path, bytes, bytes]] = []  # written together, below
     for path, new in sorted(outcome.fixed_text.items()):
         source = by_path[path]
         if source.location is None:
@@ -738,11 +743,13 @@ def fix(
         for shown, location, old, changed in changes:
             if diff:
                 click.echo(unified_diff(shown, old, changed), nl=False)
-                continue
-            problem = write_atomically(location, old, changed)
-            if problem is not None:
-                errors.append(f"{shown}: not written: {problem}")
-                unwritten.add(path)
+            else:
+                writes.append((path, shown, location, old, changed))
+    problems = write_all([(location, old, new) for _, _, location, old, new in writes])
+    for path, shown, location, _, _ in writes:
+        if location in problems:
+            errors.append(f"{shown}: not written: {problems[location]}")
+            unwritten.add(path)
     report = sys.stderr if (diff or stdin is not None) else sys.stdout
     done = [f for f in outcome.fixed if not any(e.path in unwritten for e in f.edits)]
     if not quiet and not diff:

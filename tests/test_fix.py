@@ -8,14 +8,17 @@ import json
 import os
 import shutil
 import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 from k8slb.cli import cli
 from k8slb.engine import Settings
+from k8slb.fixing import write
 from k8slb.fixing.fixer import plan
-from k8slb.fixing.write import write_atomically
+from k8slb.fixing.write import write_all, write_atomically
 from k8slb.reading.sources import discover
 from k8slb.rules import ALL_RULES
 
@@ -300,6 +303,54 @@ def test_a_temporary_left_by_a_killed_run_is_ignored_and_then_removed(tmp_path: 
     assert [s.path for s in discover([str(tmp_path)]).sources] == [str(target)]
     assert write_atomically(target, b"old\n", b"new\n") is None
     assert not stray.exists() and keep.exists()
+
+
+def test_a_live_runs_temporary_is_left_and_a_dead_ones_removed(tmp_path: Path) -> None:
+    """A run stages every file before it takes the folders' locks: another run must not
+    take its temporaries for a killed run's."""
+    target = tmp_path / "a.yaml"
+    target.write_bytes(b"old\n")
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()  # its process id now names no process
+    live = tmp_path / f".a.yaml.{os.getpid()}-x1y2z3ab.k8slb"
+    dead = tmp_path / f".a.yaml.{child.pid}-x1y2z3ab.k8slb"
+    live.write_bytes(b"being written")
+    dead.write_bytes(b"half a file")
+    assert write_atomically(target, b"old\n", b"new\n") is None
+    assert live.exists() and not dead.exists()
+
+
+def test_many_files_are_written_together_and_each_judged_alone(tmp_path: Path) -> None:
+    files = [tmp_path / f"d{n % 3}" / f"f{n}.yaml" for n in range(12)]
+    for file in files:
+        file.parent.mkdir(exist_ok=True)
+        file.write_bytes(b"old\n")
+    files[4].write_bytes(b"edited meanwhile\n")
+    problems = write_all([(file, b"old\n", f"new {n}\n".encode()) for n, file in enumerate(files)])
+    assert problems == {files[4]: "changed on disk since k8slb read it; run k8slb fix again"}
+    assert [f.read_bytes() for f in files] == [
+        b"edited meanwhile\n" if n == 4 else f"new {n}\n".encode() for n in range(12)
+    ]
+    assert sorted(p.name for p in tmp_path.rglob("*")) == sorted(
+        ["d0", "d1", "d2", *(f.name for f in files)]
+    ), "no temporary file left"
+
+
+def test_nothing_is_replaced_when_the_new_bytes_cannot_be_flushed_to_disk(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    files = [tmp_path / f"f{n}.yaml" for n in range(3)]
+    for file in files:
+        file.write_bytes(b"old\n")
+
+    def failing(temporaries: object) -> None:
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(write, "_flush", failing)
+    problems = write_all([(file, b"old\n", b"new\n") for file in files])
+    assert problems == dict.fromkeys(files, "cannot be written: Input/output error")
+    assert [f.read_bytes() for f in files] == [b"old\n"] * 3
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["f0.yaml", "f1.yaml", "f2.yaml"]
 
 
 GRACE_5 = FIXTURES / "demo" / "bad" / "backend.yaml"

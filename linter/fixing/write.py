@@ -1,5 +1,10 @@
 """Writing fixed files: atomically, never over a change made since the file was read, and
-never through a symbolic link or into a read-only file."""
+never through a symbolic link or into a read-only file.
+
+A run writes all its files together: every new text goes to a temporary beside its file,
+the temporaries reach the disk with one flush of their file system (one `fsync` per file
+made a large fix spend most of its writing time waiting for the disk), and only then does
+each folder, under its lock, have its files replaced by renames."""
 
 from __future__ import annotations
 
@@ -7,8 +12,10 @@ import contextlib
 import os
 import re
 import stat
+import sys
 import tempfile
-from collections.abc import Iterator
+from collections import defaultdict
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 try:
@@ -27,18 +34,138 @@ def cannot_write(path: Path) -> str | None:
 
 
 def write_atomically(path: Path, old: bytes, new: bytes) -> str | None:
-    """Replace the file's bytes `old` with `new`; the reason when it was not done. The
+    """Replace the file's bytes `old` with `new`; the reason when it was not done."""
+    return write_all([(path, old, new)]).get(path)
+
+
+def write_all(changes: Sequence[tuple[Path, bytes, bytes]]) -> dict[Path, str]:
+    """Replace each file's bytes `old` with `new`; why, for each file that was not. The
     check that nothing changed and the rename happen under a lock on the folder, so two
     `k8slb fix` runs at once never lose each other's edits: the second is told to re-run."""
-    reason = cannot_write(path)
-    if reason is not None:
-        return reason
+    problems: dict[Path, str] = {}
+    staged: dict[Path, list[tuple[Path, bytes, str]]] = defaultdict(list)
+    pending: set[str] = set()  # temporaries not renamed (yet): removed at the end
     try:
-        with _folder_lock(path.parent):
-            _remove_stale_temporaries(path.parent)
-            return _replace(path, old, new)
+        for path, old, new in changes:
+            reason = cannot_write(path)
+            if reason is not None:
+                problems[path] = reason
+                continue
+            try:
+                temporary = _stage(path, new)
+            except OSError as error:
+                problems[path] = _cannot(error)
+                continue
+            pending.add(temporary)
+            staged[path.parent].append((path, old, temporary))
+        try:
+            _flush(sorted(pending))
+        except OSError as error:  # not known to be on disk: no file is replaced
+            return {**problems, **{p: _cannot(error) for f in staged.values() for p, _, _ in f}}
+        for folder, files in staged.items():
+            problems.update(_replace_in(folder, files, pending))
+    finally:  # whatever happened, no temporary of this run stays behind
+        for temporary in pending:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+    return problems
+
+
+def _cannot(error: OSError) -> str:
+    return f"cannot be written: {error.strerror or error}"
+
+
+def _stage(path: Path, new: bytes) -> str:
+    """A temporary beside `path` holding `new`, named after this process so that another
+    run can tell it from one a killed run left."""
+    handle, temporary = tempfile.mkstemp(
+        prefix=f".{path.name}.{os.getpid()}-", suffix=".k8slb", dir=path.parent
+    )
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(new)
+    except OSError:
+        os.unlink(temporary)
+        raise
+    return temporary
+
+
+def _flush(temporaries: Sequence[str]) -> None:
+    """Have the temporaries' bytes on disk before any rename makes them a file's only copy:
+    with one `syncfs` per file system where there is one (Linux), otherwise with `fsync`
+    per file."""
+    syncfs = _syncfs() if len(temporaries) > 1 else None
+    by_device: dict[int, list[str]] = defaultdict(list)
+    for temporary in temporaries:
+        by_device[os.stat(temporary).st_dev].append(temporary)
+    for files in by_device.values():
+        if syncfs is None or not _flushed(files[0], syncfs):
+            for temporary in files:
+                _fsync(temporary)
+
+
+def _fsync(path: str) -> None:
+    handle = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(handle)
+    finally:
+        os.close(handle)
+
+
+def _flushed(path: str, syncfs: Callable[[int], int]) -> bool:
+    """Whether the file system holding `path` was flushed whole."""
+    handle = os.open(path, os.O_RDONLY)
+    try:
+        return syncfs(handle) == 0
+    finally:
+        os.close(handle)
+
+
+def _syncfs() -> Callable[[int], int] | None:
+    """Linux's `syncfs(fd)`, which Python's os module does not offer; None elsewhere."""
+    if not sys.platform.startswith("linux"):
+        return None
+    import ctypes  # here: only a run that writes many files pays for it
+
+    try:
+        function = ctypes.CDLL(None, use_errno=True).syncfs
+    except (OSError, AttributeError):
+        return None
+    function.argtypes = [ctypes.c_int]
+    function.restype = ctypes.c_int
+    return function  # type: ignore[no-any-return]
+
+
+def _replace_in(
+    folder: Path, files: Sequence[tuple[Path, bytes, str]], pending: set[str]
+) -> dict[Path, str]:
+    """Rename each file's temporary over it (and out of `pending`), under the folder's
+    lock, unless the file changed since it was read."""
+    problems: dict[Path, str] = {}
+    try:
+        with _folder_lock(folder):
+            _remove_stale_temporaries(folder)
+            for path, old, temporary in files:
+                try:
+                    problem = _replace(path, old, temporary)
+                except OSError as error:
+                    problem = _cannot(error)
+                if problem is None:
+                    pending.discard(temporary)
+                else:
+                    problems[path] = problem
     except OSError as error:
-        return f"cannot be written: {error.strerror or error}"
+        for path, _, _ in files:
+            problems.setdefault(path, _cannot(error))
+    return problems
+
+
+def _replace(path: Path, old: bytes, temporary: str) -> str | None:
+    if path.read_bytes() != old:
+        return "changed on disk since k8slb read it; run k8slb fix again"
+    os.chmod(temporary, stat.S_IMODE(path.stat().st_mode))
+    os.replace(temporary, path)
+    return None
 
 
 @contextlib.contextmanager
@@ -53,32 +180,28 @@ def _folder_lock(folder: Path) -> Iterator[None]:
         os.close(handle)  # closing releases the lock
 
 
-# mkstemp's names: `.NAME.` + 8 characters + `.k8slb` (no walk reads a `.k8slb` file).
-_TEMPORARY = re.compile(r"\..+\.[a-z0-9_]{8}\.k8slb")
+# mkstemp's names: `.NAME.` + the writer's process id + `-` + 8 characters + `.k8slb` (no
+# walk reads a `.k8slb` file); before the process id was in them, `.NAME.` + 8 + `.k8slb`.
+_TEMPORARY = re.compile(r"\..+\.(?:(?P<pid>[0-9]+)-)?[a-z0-9_]{8}\.k8slb")
 
 
 def _remove_stale_temporaries(folder: Path) -> None:
-    """Temporaries a killed run left behind. Under the folder's lock no other run is
-    writing one here, so every such file is stale."""
+    """Temporaries a killed run left behind: those of a process that is gone (a live run
+    stages its files before it takes the folders' locks)."""
     for entry in os.scandir(folder):
-        if _TEMPORARY.fullmatch(entry.name) and entry.is_file(follow_symlinks=False):
+        match = _TEMPORARY.fullmatch(entry.name)
+        if match and not _alive(match["pid"]) and entry.is_file(follow_symlinks=False):
             with contextlib.suppress(OSError):
                 os.unlink(entry.path)
 
 
-def _replace(path: Path, old: bytes, new: bytes) -> str | None:
-    if path.read_bytes() != old:
-        return "changed on disk since k8slb read it; run k8slb fix again"
-    mode = stat.S_IMODE(path.stat().st_mode)
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".k8slb", dir=path.parent)
+def _alive(pid: str | None) -> bool:
+    if pid is None:
+        return False
     try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(new)
-            out.flush()
-            os.fsync(out.fileno())
-        os.chmod(temporary, mode)
-        os.replace(temporary, path)
-    except OSError:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-    return None
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, ValueError):
+        return True  # another user's process, or no such number: leave it be
+    return True
