@@ -271,3 +271,14 @@ def test_no_parser_outlives_its_text_with_the_collector_off() -> None:
         assert parsers() == before
     finally:
         gc.enable()
+
+
+def test_a_pickled_tree_loads_as_the_same_tree_with_every_position() -> None:
+    """The parse cache and the parallel parse carry trees as pickles."""
+    import pickle
+
+    text = (FIXTURES / "demo" / "bad" / "backend.yaml").read_text()
+    for document in compose(text).documents:
+        loaded = pickle.loads(pickle.dumps(document.data, protocol=pickle.HIGHEST_PROTOCOL))
+        assert same_tree(loaded, document.data) is None
+        assert loaded == document.data

@@ -10,20 +10,19 @@ that fails is refused and reported; the file is never written with it.
 
 from __future__ import annotations
 
-import copy
 import warnings
 from collections.abc import Sequence
 from typing import Any
 
 from k8slb.fixing.edits import PROBE_HANDLERS, YamlEdit, prestop_hook
-from k8slb.reading.yamltree import YMap, YSeq, compose
+from k8slb.reading.yamltree import compose
 
 
 def plain(data: Any) -> Any:
     """YAML data without positions, safe to change."""
-    if isinstance(data, YMap | dict):
+    if isinstance(data, dict):  # a YMap too
         return {key: plain(value) for key, value in data.items()}
-    if isinstance(data, YSeq | list):
+    if isinstance(data, list):  # a YSeq too
         return [plain(item) for item in data]
     return data
 
@@ -35,8 +34,8 @@ def _at(document: Any, target: Sequence[str | int]) -> Any:
 
 
 def _expected(documents: list[Any], edits: Sequence[YamlEdit]) -> list[Any]:
-    """The old documents with the edits made on the data."""
-    result = copy.deepcopy(documents)
+    """The old documents (plain: a copy of their own) with the edits made on the data."""
+    result = documents
     twins: list[tuple[int, Any]] = []
     for edit in edits:
         if edit.op == "add-twin":
@@ -79,7 +78,8 @@ def yaml_fix_problem(old: str, new: str, edits: Sequence[YamlEdit]) -> str | Non
         expected = _expected([plain(d.data) for d in before.documents], edits)
     except (KeyError, IndexError, TypeError, AttributeError, ValueError):
         return "the place to edit is not where the finding was"
-    if [plain(d.data) for d in after.documents] != expected:
+    # A YAML container equals the plain one with the same contents: no copy is needed.
+    if [d.data for d in after.documents] != expected:
         return "the fixed text would change more than the fix (k8slb refuses to write it)"
     return None
 

@@ -133,7 +133,7 @@ def _syncfs() -> Callable[[int], int] | None:
         return None
     function.argtypes = [ctypes.c_int]
     function.restype = ctypes.c_int
-    return function  # type: ignore[no-any-return]
+    return function
 
 
 def _replace_in(
