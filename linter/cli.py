@@ -20,6 +20,7 @@ from k8slb.internal import DEBUG_ENV, debugging, internal_error
 from k8slb.report.printable import printable
 
 if TYPE_CHECKING:  # the rest is imported by the command that needs it: `--help` is quick
+    from k8slb.cache import Cache
     from k8slb.config import Config
     from k8slb.engine import RunResult, Settings
     from k8slb.fixing.fixer import FixOutcome
@@ -351,6 +352,23 @@ def cli() -> None:
     """Find where traffic will not spread over your pods, or will be dropped on rollout."""
 
 
+def _cache_for(job: Run, *, no_cache: bool) -> Cache | None:
+    """The project's cache, unless asked for none or the text comes from stdin."""
+    from k8slb.cache import Cache
+
+    cache = (
+        None
+        if no_cache or _from_stdin(job)
+        else Cache(job.cache_root, background=_background_cache)
+    )
+    _note(f"cache: {cache.folder if cache is not None else 'not used'}")
+    return cache
+
+
+def _from_stdin(job: Run) -> bool:
+    return any(s.location is None for s in job.found.sources)
+
+
 @cli.command()
 @common_options
 @click.option(
@@ -439,7 +457,6 @@ def check(
     """Lint manifests and Python code under PATHS (default: the current folder; `-` reads
     a YAML stream from stdin)."""
     from k8slb import engine
-    from k8slb.cache import Cache
     from k8slb.progress import QUIET, Progress
     from k8slb.reading.parsing import default_jobs
     from k8slb.report import baseline as baselines
@@ -456,6 +473,7 @@ def check(
             quiet=quiet,
             exit_non_zero_on_fix=False,
             jobs=jobs,
+            no_cache=no_cache,
             **options,
         )
     if statistics and output_format not in (*TEXT_FORMATS, "json"):
@@ -467,9 +485,7 @@ def check(
             f"--show-suppressed works with --format text, json and sarif, not {output_format}"
         )
     job = make_run(**options)
-    from_stdin = any(s.location is None for s in job.found.sources)
-    cache = None if no_cache or from_stdin else Cache(job.cache_root, background=_background_cache)
-    _note(f"cache: {cache.folder if cache is not None else 'not used'}")
+    cache = _cache_for(job, no_cache=no_cache)
     for source in job.found.sources:
         if source.unread is not None:
             _note(f"not read: {source.path}: {source.unread}")
@@ -505,7 +521,7 @@ def check(
     if chosen is not None and (baseline_file is not None or chosen.is_file()):
         _apply_baseline(result, chosen, report_unused=job.settings.report_unused_ignores)
     if add_noqa:
-        if from_stdin or output_format not in TEXT_FORMATS or output_file or write_baseline:
+        if _from_stdin(job) or output_format not in TEXT_FORMATS or output_file or write_baseline:
             raise click.UsageError("--add-noqa edits files: no stdin, --format, -o or baseline")
         sys.exit(_add_noqa(result, job, noqa_style))
     to_file = output_file is not None
@@ -680,6 +696,11 @@ def _write_report(path: Path, text: str) -> str | None:
     type=click.IntRange(min=1),
     help="Processes that parse files [default: all cores; one for small trees].",
 )
+@click.option(
+    "--no-cache",
+    is_flag=True,
+    help="Neither read nor write the cache (in the user's cache folder).",
+)
 @click.option("--diff", is_flag=True, help="Print a unified diff of the fixes; write nothing.")
 @click.option("--unsafe-fixes", is_flag=True, help="Also apply the fixes that need review.")
 @click.option("--show-fixes", is_flag=True, help="List every fix made, with what it changed.")
@@ -698,6 +719,7 @@ def fix(
     quiet: bool,
     exit_non_zero_on_fix: bool,
     jobs: int | None,
+    no_cache: bool,
     **options: Any,
 ) -> None:
     """Apply the fixes of the findings under PATHS, in place (`-`: fix stdin to stdout)."""
@@ -708,8 +730,13 @@ def fix(
     from k8slb.report import text as text_report
 
     job = make_run(**options)
+    cache = _cache_for(job, no_cache=no_cache)
     outcome = plan(
-        job.found.sources, job.settings, unsafe=unsafe_fixes, jobs=jobs or default_jobs()
+        job.found.sources,
+        job.settings,
+        unsafe=unsafe_fixes,
+        jobs=jobs or default_jobs(),
+        cache=cache,
     )
     result = outcome.result
     if job.baseline is not None and job.baseline.is_file():  # what remains: only what is new

@@ -294,13 +294,16 @@ def run(
     cache: Cache | None = None,
     memo: ParseMemo | None = None,
     progress: Progress = QUIET,
+    save: bool = True,
 ) -> RunResult:
-    """Check `sources`. `cache` keeps parses and the result on disk; `memo` keeps parses in
-    memory only (the fixer's passes)."""
-    if not sources or contents:
-        cache = None  # nothing to remember, or text that is not on disk
+    """Check `sources`. `cache` keeps parses and the result on disk (written now unless
+    `save` is False: the caller saves it once after several runs); `memo` keeps parses in
+    memory only. With `contents` (text that need not be on disk: the fixer's passes) the
+    cache is used by the bytes' keys alone, never by the files' stamps."""
+    if not sources:
+        cache = None  # nothing to remember
     digest = settings.digest(sources) if cache is not None else ""
-    stamped = _stamps(sources) if cache is not None else None
+    stamped = _stamps(sources) if cache is not None and contents is None else None
     stamps, racy = stamped if stamped is not None else (None, frozenset[str]())
     stat_key = None
     if stamps is not None and not racy:
@@ -328,7 +331,8 @@ def run(
         remembered = cache.result(key)
         if remembered is not None:  # touched, but every byte as in the last run
             cache.remember((key, stat_key), remembered)
-            cache.save()
+            if save:
+                cache.save()
             return replace(remembered, contents=dict(data))
     read = read_sources(
         sources,
@@ -346,7 +350,8 @@ def run(
         _merge(result, _check(sources, settings, read.world(number)))
     if cache is not None and key is not None and not late:
         cache.remember((key, stat_key), replace(result, contents={}))
-        cache.save()
+        if save:
+            cache.save()
     return result
 
 

@@ -448,3 +448,59 @@ def test_each_yaml_text_is_composed_once_across_the_passes(
     assert outcome.fixed_text, "the demo has YAML to fix"
     assert max(composed.values()) == 1, [t[:60] for t, n in composed.items() if n > 1]
     assert not yamltree._COMPOSED, "and lets them go after"
+
+
+def _parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The files the runs from now on parse (the fixer reads its own YAML edits back)."""
+    from k8slb.fixing import fixer
+    from k8slb.reading import parsing
+
+    parsed: list[str] = []
+    original = parsing.parse_one
+
+    def counting(path: str, language: str, data: bytes) -> parsing.Parsed:
+        parsed.append(path)
+        return original(path, language, data)
+
+    monkeypatch.setattr(parsing, "parse_one", counting)
+    monkeypatch.setattr(fixer, "parse_one", counting)
+    return parsed
+
+
+def test_fix_after_check_takes_the_checked_result_and_leaves_its_own_for_the_next_check(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`k8slb check`, then `k8slb fix`: the fix's first pass is the check's result, so
+    only the files it edits are parsed; the check that follows the fix finds the fixed
+    text's result and parses nothing. What is written and said is what a fix without the
+    cache writes and says."""
+    demo, plain = copy_demo(tmp_path), copy_demo(tmp_path / "plain")
+    invoke("check", str(demo))
+    parsed = _parses(monkeypatch)
+    fixed = invoke("fix", "--unsafe-fixes", str(demo))
+    original = _files(DEMO_BAD)
+    edited = {str(demo / name) for name, data in _files(demo).items() if data != original[name]}
+    assert edited and set(parsed) == edited, "the unchanged files' parses came from the cache"
+    parsed.clear()
+    after = invoke("check", "--format", "json", str(demo))
+    assert parsed == [], "the fixed text's result was kept"
+    assert invoke("fix", "--unsafe-fixes", "--no-cache", str(plain)) == tuple(
+        part.replace(str(demo), str(plain)) if isinstance(part, str) else part for part in fixed
+    )
+    assert _files(plain) == _files(demo)
+    assert after == invoke("check", "--format", "json", "--no-cache", str(demo))
+
+
+def _files(tree: Path) -> dict[Path, bytes]:
+    return {p.relative_to(tree): p.read_bytes() for p in tree.rglob("*") if p.is_file()}
+
+
+def test_a_fix_shown_as_a_diff_leaves_the_next_check_of_the_unchanged_files_right(
+    tmp_path: Path,
+) -> None:
+    """The cache is keyed on bytes: the result of text that was never written is never
+    taken for the files on disk."""
+    demo = copy_demo(tmp_path)
+    before = invoke("check", "--format", "json", "--no-cache", str(demo))
+    assert invoke("fix", "--diff", "--unsafe-fixes", str(demo))[0] == 1
+    assert invoke("check", "--format", "json", str(demo)) == before

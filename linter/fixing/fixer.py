@@ -9,7 +9,7 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from k8slb.cache import ParseMemo
+from k8slb.cache import Cache, ParseMemo
 from k8slb.engine import RunResult, Settings, run
 from k8slb.fixing.edits import ChartEdit, Edit, GoEdit, PythonEdit, YamlEdit
 from k8slb.fixing.verify import python_fix_problem, yaml_fix_problem
@@ -145,16 +145,33 @@ def apply_edits(data: bytes, edits: Sequence[Edit]) -> tuple[bytes, list[str]]:
 
 
 def plan(
-    sources: Sequence[Source], settings: Settings, *, unsafe: bool, jobs: int = 1
+    sources: Sequence[Source],
+    settings: Settings,
+    *,
+    unsafe: bool,
+    jobs: int = 1,
+    cache: Cache | None = None,
 ) -> FixOutcome:
-    """Every fix that applies, made in memory; nothing is written here."""
+    """Every fix that applies, made in memory; nothing is written here. With a `cache`, a
+    pass whose text a run has checked before takes its result from there (`check`, then
+    `fix`), and the parses and the result of the fixed text are kept for the next run."""
     with keeping_composes():  # each edited text is read back, then checked: composed once
-        return _plan(sources, settings, unsafe=unsafe, jobs=jobs)
+        outcome = _plan(sources, settings, unsafe=unsafe, jobs=jobs, cache=cache)
+    if cache is not None:
+        cache.save()  # once, after every pass
+    return outcome
 
 
-def _plan(sources: Sequence[Source], settings: Settings, *, unsafe: bool, jobs: int) -> FixOutcome:
+def _plan(
+    sources: Sequence[Source], settings: Settings, *, unsafe: bool, jobs: int, cache: Cache | None
+) -> FixOutcome:
     outcome = FixOutcome()
-    memo = ParseMemo()  # each pass parses again only the files the last one edited
+    # each pass parses again only the files the last one edited
+    memo: ParseMemo = cache if cache is not None else ParseMemo()
+
+    def check(contents: dict[str, bytes]) -> RunResult:
+        return run(sources, settings, contents, jobs=jobs, cache=cache, memo=memo, save=False)
+
     contents: dict[str, bytes] = {}
     for source in sources:
         if source.unread is not None:
@@ -173,7 +190,7 @@ def _plan(sources: Sequence[Source], settings: Settings, *, unsafe: bool, jobs: 
     previous: RunResult | None = None
     applied: list[Finding] = []  # the findings whose fixes the pass made
     for _ in range(MAX_PASSES):
-        result = run(sources, settings, contents, jobs=jobs, memo=memo)
+        result = check(contents)
         if previous is not None:  # what the last pass's edits ended
             gone = _gone(previous.findings, result.findings)
             outcome.fixed += gone
@@ -220,11 +237,7 @@ def _plan(sources: Sequence[Source], settings: Settings, *, unsafe: bool, jobs: 
             f"{path}: not fixed: its fixes do not settle (made again after each pass)"
         )
     # The last pass changed nothing: its check is the check of the fixed text.
-    outcome.result = (
-        result
-        if result is not None and not changed_now
-        else run(sources, settings, contents, jobs=jobs, memo=memo)
-    )
+    outcome.result = result if result is not None and not changed_now else check(contents)
     if changed_now:  # the files that did not settle were put back: count afresh
         outcome.fixed = _gone(first.findings if first else [], outcome.result.findings)
         outcome.partial = []
