@@ -339,6 +339,9 @@ class Cache(ParseMemo):
             self.changed = True
 
     def parsed_by_key(self, key: str, path: str) -> Any:
+        made = self.kept.get(key)  # asked again within the process (the fixer's passes)
+        if made is not None:
+            return _data_only(made[1]) if isinstance(made[1], bytes) else made[1]
         entry = self.files.get(key)
         if entry is None:
             return None
