@@ -457,8 +457,8 @@ def check(
     """Lint manifests and Python code under PATHS (default: the current folder; `-` reads
     a YAML stream from stdin)."""
     from k8slb import engine
+    from k8slb.parallel import default_jobs
     from k8slb.progress import QUIET, Progress
-    from k8slb.reading.parsing import default_jobs
     from k8slb.report import baseline as baselines
     from k8slb.report import text as text_report
 
@@ -726,7 +726,7 @@ def fix(
     from k8slb.fixing.diff import unified_diff
     from k8slb.fixing.fixer import plan, unsafe_fixes_left
     from k8slb.fixing.write import write_all
-    from k8slb.reading.parsing import default_jobs
+    from k8slb.parallel import default_jobs
     from k8slb.report import text as text_report
 
     job = make_run(**options)
