@@ -504,3 +504,70 @@ def test_a_fix_shown_as_a_diff_leaves_the_next_check_of_the_unchanged_files_righ
     before = invoke("check", "--format", "json", "--no-cache", str(demo))
     assert invoke("fix", "--diff", "--unsafe-fixes", str(demo))[0] == 1
     assert invoke("check", "--format", "json", str(demo)) == before
+
+
+def _fix_process(tree: Path, *options: str) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "k8slb", "fix", "--isolated", "--no-cache", *options]
+    return subprocess.run([*command, str(tree)], capture_output=True, text=True, check=False)
+
+
+def test_files_fixed_in_several_processes_are_fixed_as_in_one(tmp_path: Path) -> None:
+    """Above PARALLEL_MIN_EDITS files, the edits are made in forked processes: the files
+    written and the report are those of a one-process fix."""
+    from k8slb.fixing.fixer import PARALLEL_MIN_EDITS
+
+    trees = {jobs: tmp_path / f"j{jobs}" for jobs in ("1", "2")}
+    for tree in trees.values():
+        for copy in range(12):
+            shutil.copytree(DEMO_BAD, tree / f"team-{copy}")
+    one = _fix_process(trees["1"], "--unsafe-fixes", "-j", "1")
+    two = _fix_process(trees["2"], "--unsafe-fixes", "-j", "2")
+    assert one.returncode == two.returncode == 1, two.stderr
+    assert one.stdout.replace(str(trees["1"]), "TREE") == two.stdout.replace(
+        str(trees["2"]), "TREE"
+    )
+    assert _files(trees["1"]) == _files(trees["2"])
+    original = _files(DEMO_BAD)
+    changed = [p for p, data in _files(trees["2"]).items() if data != original[Path(*p.parts[1:])]]
+    assert len(changed) >= PARALLEL_MIN_EDITS
+
+
+CRASHING_FIXER = """
+import os, signal, sys
+from k8slb import cli
+from k8slb.fixing import fixer
+parent, original, marker = os.getpid(), fixer.apply_edits, sys.argv[2]
+def crashing(data, edits):
+    path = edits[0].path
+    if os.getpid() != parent and path.endswith("server.py"):
+        if not os.path.exists(marker):  # the first server.py a child is to fix
+            with open(marker, "w") as handle:
+                handle.write(path)
+        if open(marker).read() == path:
+            os.kill(os.getpid(), signal.SIGSEGV)  # what a native stack overflow does
+    return original(data, edits)
+fixer.apply_edits = crashing
+sys.argv = ["k8slb", "fix", "--isolated", "--no-cache", "--unsafe-fixes", "-j", "2", sys.argv[1]]
+cli.main()
+"""
+
+
+def test_a_fixer_process_that_dies_leaves_its_file_alone_and_fixes_the_others(
+    tmp_path: Path,
+) -> None:
+    tree, marker = tmp_path / "tree", tmp_path / "crashed"
+    for copy in range(12):
+        shutil.copytree(DEMO_BAD, tree / f"team-{copy}")
+    done = subprocess.run(
+        [sys.executable, "-c", CRASHING_FIXER, str(tree), str(marker)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert done.returncode == 1, done.stderr  # as any fix k8slb fails to make: findings remain
+    culprit = Path(marker.read_text())
+    assert culprit.read_bytes() == (DEMO_BAD / "server.py").read_bytes()
+    assert f"not fixed: {culprit}: internal error" in done.stderr, done.stderr
+    servers = [p for p in tree.rglob("server.py") if p != culprit]
+    assert all(p.read_bytes() != (DEMO_BAD / p.name).read_bytes() for p in servers)

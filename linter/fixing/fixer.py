@@ -15,8 +15,9 @@ from k8slb.fixing.edits import ChartEdit, Edit, GoEdit, PythonEdit, YamlEdit
 from k8slb.fixing.verify import python_fix_problem, yaml_fix_problem
 from k8slb.fixing.yaml_edit import Refused, TextEdit, YamlFile, apply, text_edits
 from k8slb.internal import internal_error
+from k8slb.parallel import Work, fork_map
 from k8slb.reading.encodings import codec_for
-from k8slb.reading.parsing import Unparsed, parse_one
+from k8slb.reading.parsing import Parsed, Unparsed, parse_one
 from k8slb.reading.sources import Source
 from k8slb.reading.yamltree import keeping_composes
 from k8slb.report.findings import Finding
@@ -144,6 +145,33 @@ def apply_edits(data: bytes, edits: Sequence[Edit]) -> tuple[bytes, list[str]]:
         return data, [f"the fixed text cannot be written in the file's encoding ({codec.codec})"]
 
 
+EditTask = tuple[str, bytes, list[Edit], bool]  # a file, its bytes, its edits, whether YAML
+Edited = tuple[bytes, list[str], Parsed | None]  # new bytes, refusals, the new YAML's parse
+
+
+def _edit_file(task: EditTask) -> Edited:
+    """A file with its edits made (here or in a child process), and a YAML file's new
+    parse, read while its text's compose is at hand (the check of the edit made one)."""
+    path, data, edits, is_yaml = task
+    try:
+        new, refusals = apply_edits(data, edits)
+    except Exception as error:  # a bug of k8slb's: this file is left as it is
+        return data, [internal_error("fixing it", error)], None
+    parsed = parse_one(path, "yaml", new) if is_yaml and new != data else None
+    return new, refusals, None if isinstance(parsed, Unparsed) else parsed
+
+
+def _edit_died(task: EditTask, error: BaseException) -> Edited:
+    return task[1], [internal_error("fixing it (the process died)", error)], None
+
+
+_EDITS: Work[EditTask, Edited] = Work(
+    here=_edit_file, there=_edit_file, back=lambda edited: edited, died=_edit_died
+)
+# Fewer files than a parse pays processes for: an edit costs several parses.
+PARALLEL_MIN_EDITS = 50
+
+
 def plan(
     sources: Sequence[Source],
     settings: Settings,
@@ -210,23 +238,21 @@ def _plan(
                         seen.add(repr(edit))
                         chosen[edit.path].append(edit)
         changed_now = set()
-        for path, edits in chosen.items():
-            if path not in contents:
-                continue
-            try:
-                new, refusals = apply_edits(contents[path], edits)
-            except Exception as error:  # a bug of k8slb's: this file is left as it is
-                new, refusals = contents[path], [internal_error("fixing it", error)]
+        tasks = [
+            (p, contents[p], edits, p in yaml_files) for p, edits in chosen.items() if p in contents
+        ]
+        if any(isinstance(e, PythonEdit) for _, _, edits, _ in tasks for e in edits):
+            import k8slb.fixing.python_edit  # noqa: F401  # libcst, once, before any fork
+        edited = fork_map(_EDITS, tasks, jobs, min_items=PARALLEL_MIN_EDITS)
+        for (path, data, _, _), (new, refusals, parsed) in zip(tasks, edited, strict=True):
             outcome.refused += [f"{path}: {reason}" for reason in refusals]
-            if refusals and new == contents[path]:
+            if refusals and new == data:
                 refused_files.add(path)
-            if new != contents[path]:
+            if new != data:
                 contents[path] = new
                 changed_now.add(path)
-                if path in yaml_files:  # parsed here, from the text just read back
-                    parsed = parse_one(path, "yaml", new)
-                    if not isinstance(parsed, Unparsed):
-                        memo.store(path, new, parsed)
+                if parsed is not None:
+                    memo.store(path, new, parsed)
         if not changed_now:
             break
     # Still changing after every pass: a fix that its own rule does not recognise, which
