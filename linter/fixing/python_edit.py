@@ -4,6 +4,7 @@ ruff would put them, so that the fixed file stays lint-clean."""
 
 from __future__ import annotations
 
+import ast
 import json
 import sys
 from collections.abc import Sequence
@@ -14,7 +15,7 @@ import libcst as cst
 from k8slb.fixing.edits import PythonEdit
 from k8slb.fixing.line_length import balanced, split_call, split_sequence
 from k8slb.fixing.yaml_edit import Refused
-from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
+from libcst.metadata import CodePosition, CodeRange, MetadataWrapper, PositionProvider
 
 
 def literal(value: Any) -> str:
@@ -118,6 +119,7 @@ class _Editor(cst.CSTTransformer):
         super().__init__()
         self.names = names  # how the module names `signal` and `asyncio`
         self.layout = layout  # None: lines may grow as long as the fix makes them
+        self.offset = 0  # lines before the part of the module being visited (see apply_python)
         self.statement_line = 0  # where the statement being visited starts
         self.too_long: set[int] = set()  # edited literals their call must split
         self.at = {(e.line, e.column): e for e in edits}
@@ -130,7 +132,7 @@ class _Editor(cst.CSTTransformer):
         """The edit for this node: where Python's parser puts the node, which for a
         parenthesized tuple is its opening parenthesis (libcst's position skips it)."""
         parens = getattr(node, "lpar", None)
-        start = self.get_metadata(PositionProvider, parens[0] if parens else node).start
+        start = self._span(parens[0] if parens else node).start
         key = (start.line, start.column + 1)
         edit = self.at.get(key)
         if edit is not None and key not in self.done and edit.op != "add-sigterm-handler":
@@ -139,7 +141,18 @@ class _Editor(cst.CSTTransformer):
         return None
 
     def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
-        self.statement_line = self.get_metadata(PositionProvider, node).start.line
+        self.statement_line = self._span(node).start.line
+
+    def _span(self, node: cst.CSTNode) -> CodeRange:
+        """Where the node is in the whole source."""
+        span: CodeRange = self.get_metadata(PositionProvider, node)
+        if not self.offset:
+            return span
+        start, end = span.start, span.end
+        return CodeRange(
+            CodePosition(start.line + self.offset, start.column),
+            CodePosition(end.line + self.offset, end.column),
+        )
 
     def _fit(self, original: cst.CSTNode, new: Any) -> Any:
         """The edited node, split over lines when the fix made its line longer than the
@@ -150,9 +163,9 @@ class _Editor(cst.CSTTransformer):
         if layout is None:
             return new
         parens = getattr(original, "lpar", None)
-        start = self.get_metadata(PositionProvider, parens[0] if parens else original).start
+        start = self._span(parens[0] if parens else original).start
         closing = getattr(original, "rpar", None)
-        end = self.get_metadata(PositionProvider, closing[-1] if closing else original).end
+        end = self._span(closing[-1] if closing else original).end
         if start.line != end.line:
             return new
         line = layout.lines[start.line - 1]
@@ -250,7 +263,7 @@ class _Editor(cst.CSTTransformer):
         result: list[cst.BaseStatement] = []
         for old, new in zip(before, after, strict=True):
             if self.handlers and isinstance(old, cst.SimpleStatementLine):
-                span: CodeRange = self.get_metadata(PositionProvider, old)
+                span = self._span(old)
                 for key, edit in list(self.handlers.items()):
                     if span.start.line <= edit.line <= span.end.line:
                         server, is_async, grace = edit.value
@@ -326,7 +339,7 @@ def apply_python(source: str, edits: Sequence[PythonEdit], line_length: int | No
         else None
     )
     editor = _Editor(edits, names, layout)
-    edited = wrapper.visit(editor)
+    edited = _visit_edited_statements(source, module, editor) or wrapper.visit(editor)
     missing = [
         e for e in edits if (e.line, e.column) not in editor.done and e.op != "add-sigterm-handler"
     ]
@@ -339,6 +352,67 @@ def apply_python(source: str, edits: Sequence[PythonEdit], line_length: int | No
         for name in sorted(needed - set(names)):
             edited = add_stdlib_import(edited, name)
     return edited.code
+
+
+def _visit_edited_statements(source: str, module: cst.Module, editor: _Editor) -> cst.Module | None:
+    """The module with the editor run over only the top-level statements an edit falls
+    in, each as a module of its own whose lines are shifted into place: libcst works out
+    the position of every node it visits, which for a whole module cost more than the rest
+    of the fix. None when the statements' lines cannot be told for sure (the whole module
+    is then visited)."""
+    spans = _statement_lines(source, module)
+    if spans is None:
+        return None
+    lines = [e.line for e in editor.at.values()]
+    starts = [0]  # where each line of the source starts
+    for line in source.splitlines(keepends=True):
+        starts.append(starts[-1] + len(line))
+    parts: dict[int, tuple[MetadataWrapper, int]] = {}  # statement number -> its part
+    for number, (statement, (first, last, leading)) in enumerate(
+        zip(module.body, spans, strict=True)
+    ):
+        if any(first <= line <= last for line in lines):
+            part = module.with_changes(header=(), body=[statement], footer=())
+            offset = first - leading - 1
+            # libcst writes back every byte it read: the part's text must be the source's
+            # from that line on, or the lines are not what the positions would say
+            if not (0 <= offset < len(starts) and source.startswith(part.code, starts[offset])):
+                return None
+            parts[number] = (MetadataWrapper(part, unsafe_skip_copy=True), offset)
+    body: list[cst.BaseStatement] = []
+    for number, statement in enumerate(module.body):
+        if number not in parts:
+            body.append(statement)
+            continue
+        wrapper, editor.offset = parts[number]
+        body.extend(wrapper.visit(editor).body)
+    editor.offset = 0
+    return module.with_changes(body=body)
+
+
+def _statement_lines(source: str, module: cst.Module) -> list[tuple[int, int, int]] | None:
+    """For each top-level statement of the module: its first line (a decorator's, if it
+    has one) and last line, by Python's own parser, and how many comment and blank lines
+    libcst gives it before its first. None when the two parsers do not pair up."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return None
+    statements = iter(tree.body)
+    spans: list[tuple[int, int, int]] = []
+    for statement in module.body:
+        count = len(statement.body) if isinstance(statement, cst.SimpleStatementLine) else 1
+        group = [next(statements, None) for _ in range(count)]
+        if any(node is None for node in group):
+            return None
+        nodes = [node for node in group if node is not None]
+        decorated = [d.lineno for n in nodes for d in getattr(n, "decorator_list", ())]
+        first = min([nodes[0].lineno, *decorated])
+        last = max(node.end_lineno or node.lineno for node in nodes)
+        spans.append((first, last, len(statement.leading_lines)))
+    if next(statements, None) is not None:
+        return None
+    return spans
 
 
 def _plain_imports(statement: cst.CSTNode) -> list[str]:
