@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from types import ModuleType
 
+import pytest
 from k8slb.engine import RunResult, Settings, run
 from k8slb.reading.sources import discover
 from k8slb.report.findings import Finding
@@ -62,3 +64,20 @@ def lint_text(folder: Path, text: str, select: Sequence[str] = (), **kwargs: str
 
 def rules_of(findings: Sequence[Finding]) -> list[str]:
     return [f.rule for f in findings]
+
+
+def count_parses(monkeypatch: pytest.MonkeyPatch, *where: ModuleType) -> list[str]:
+    """The files parsed from now on (parse_one stood in for in parsing, and in `where`:
+    modules that imported it by name), in order."""
+    from k8slb.reading import parsing
+
+    parsed: list[str] = []
+    original = parsing.parse_one
+
+    def counting(path: str, language: str, data: bytes) -> parsing.Parsed:
+        parsed.append(path)
+        return original(path, language, data)
+
+    for module in (parsing, *where):
+        monkeypatch.setattr(module, "parse_one", counting)
+    return parsed

@@ -22,7 +22,7 @@ from k8slb.fixing.write import write_all, write_atomically
 from k8slb.reading.sources import discover
 from k8slb.rules import ALL_RULES
 
-from .helpers import CORPUS, FIXTURES
+from .helpers import CORPUS, FIXTURES, count_parses
 
 DEMO_BAD = FIXTURES / "demo" / "bad"
 
@@ -450,23 +450,6 @@ def test_each_yaml_text_is_composed_once_across_the_passes(
     assert not yamltree._COMPOSED, "and lets them go after"
 
 
-def _parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The files the runs from now on parse (the fixer reads its own YAML edits back)."""
-    from k8slb.fixing import fixer
-    from k8slb.reading import parsing
-
-    parsed: list[str] = []
-    original = parsing.parse_one
-
-    def counting(path: str, language: str, data: bytes) -> parsing.Parsed:
-        parsed.append(path)
-        return original(path, language, data)
-
-    monkeypatch.setattr(parsing, "parse_one", counting)
-    monkeypatch.setattr(fixer, "parse_one", counting)
-    return parsed
-
-
 def test_fix_after_check_takes_the_checked_result_and_leaves_its_own_for_the_next_check(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -476,7 +459,9 @@ def test_fix_after_check_takes_the_checked_result_and_leaves_its_own_for_the_nex
     cache writes and says."""
     demo, plain = copy_demo(tmp_path), copy_demo(tmp_path / "plain")
     invoke("check", str(demo))
-    parsed = _parses(monkeypatch)
+    from k8slb.fixing import fixer
+
+    parsed = count_parses(monkeypatch, fixer)  # the fixer reads its own YAML edits back
     fixed = invoke("fix", "--unsafe-fixes", "-j", "1", str(demo))  # parsed here, to be counted
     original = _files(DEMO_BAD)
     edited = {str(demo / name) for name, data in _files(demo).items() if data != original[name]}

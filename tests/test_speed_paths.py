@@ -22,7 +22,7 @@ from k8slb.reading.sources import discover
 from k8slb.report import json as json_report
 from k8slb.rules import ALL_RULES
 
-from .helpers import CORPUS, FIXTURES
+from .helpers import CORPUS, FIXTURES, count_parses
 
 
 def _tree(tmp_path: Path) -> Path:
@@ -106,17 +106,10 @@ def test_the_cache_gives_the_same_output_cold_warm_and_after_a_change(
 
     backend = tree / "demo" / "bad" / "backend.yaml"
     backend.write_text(backend.read_text().replace("replicas: 3", "replicas: 4"))
-    parsed: list[str] = []
-    original = parsing.parse_one
-
-    def counting(path: str, language: str, data: bytes) -> parsing.Parsed:
-        parsed.append(path)
-        return original(path, language, data)
-
-    monkeypatch.setattr(parsing, "parse_one", counting)
-    after = _report(_run(tree, cache=Cache(tmp_path, tmp_path / "cache")))
+    with monkeypatch.context() as counted:
+        parsed = count_parses(counted)
+        after = _report(_run(tree, cache=Cache(tmp_path, tmp_path / "cache")))
     assert parsed == [str(backend)], "only the changed file is parsed again"
-    monkeypatch.setattr(parsing, "parse_one", original)
     assert after == _report(_run(tree)), "and the cross-file rules see the change"
 
 
@@ -139,13 +132,6 @@ def test_runs_that_take_turns_each_find_their_result_and_the_parses_stay(
         return _report(run(sources, Settings(rules=ALL_RULES), cache=Cache(tmp_path, base)))
 
     expected_whole, expected_single = whole(), single()
-    parsed: list[str] = []
-    original = parsing.parse_one
-
-    def counting(path: str, language: str, data: bytes) -> parsing.Parsed:
-        parsed.append(path)
-        return original(path, language, data)
-
     checked: list[object] = []
     real_check = engine._check
 
@@ -153,7 +139,7 @@ def test_runs_that_take_turns_each_find_their_result_and_the_parses_stay(
         checked.append(args)
         return real_check(*args, **kwargs)
 
-    monkeypatch.setattr(parsing, "parse_one", counting)
+    parsed = count_parses(monkeypatch)
     monkeypatch.setattr(engine, "_check", counting_check)
     assert whole() == expected_whole and single() == expected_single
     assert parsed == [] and checked == [], "each run's result came from the cache"
@@ -191,11 +177,7 @@ def test_a_run_that_adds_a_few_parses_writes_them_beside_the_store_not_the_store
     assert _report(_run(tree, cache=Cache(tmp_path, base))) == expected
     assert (folder / "files.cache").read_bytes() == store, "the store is not written again"
     assert (folder / "recent.cache").is_file()
-    parsed: list[str] = []
-    original = parsing.parse_one
-    monkeypatch.setattr(
-        parsing, "parse_one", lambda *item: parsed.append(item[0]) or original(*item)
-    )
+    parsed = count_parses(monkeypatch)
     (folder / "run.cache").unlink()  # so that the next run needs every parse
     assert _report(_run(tree, cache=Cache(tmp_path, base))) == expected
     assert parsed == [], "the changed file's parse came from recent.cache"
@@ -222,11 +204,7 @@ def test_the_command_line_writes_its_cache_after_the_report_and_the_next_run_wai
         env={**os.environ, "K8SLB_CACHE_DIR": str(base)},
     )
     assert done.returncode == 1, done.stderr
-    parsed: list[str] = []
-    original = parsing.parse_one
-    monkeypatch.setattr(
-        parsing, "parse_one", lambda *item: parsed.append(item[0]) or original(*item)
-    )
+    parsed = count_parses(monkeypatch)
     cache = Cache(tree.resolve(), base)  # waits for the writer, as the next run does
     assert _report(_run(tree, cache=cache)) == done.stdout
     assert parsed == [], "every parse came from the cache the child wrote"
@@ -307,11 +285,7 @@ def test_an_untouched_tree_is_not_even_read_and_a_touched_one_is_recognised(
 
     backend = tree / "demo" / "bad" / "backend.yaml"
     os.utime(backend, ns=(backend.stat().st_atime_ns, backend.stat().st_mtime_ns + 10**9))
-    parsed: list[str] = []
-    original = parsing.parse_one
-    monkeypatch.setattr(
-        parsing, "parse_one", lambda *item: parsed.append(item[0]) or original(*item)
-    )
+    parsed = count_parses(monkeypatch)
     assert _report(_run(tree, cache=Cache(tmp_path, tmp_path / "cache"))) == expected
     assert parsed == [], "same bytes: the result is reused"
 
