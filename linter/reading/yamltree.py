@@ -433,19 +433,18 @@ def _problem_from(error: YAMLError, text: str, line_offset: int) -> YAMLProblem:
 
 
 def parser_events(text: str, pure: bool = False) -> Iterator[Any]:
-    """The parser's events, from libyaml unless `pure` (or no C)."""
+    """The parser's events, from libyaml unless `pure` (or no C). libyaml's parser gives
+    None once the stream has ended: iterating on its method is a loop in C, not a Python
+    generator resumed for each of the hundreds of thousands of events of a large tree."""
     if pure or C_PARSER is None:
-        yield from YAML(typ="safe", pure=True).parse(text)
-        return
-    parser = C_PARSER(text)
-    while parser.check_event():
-        yield parser.get_event()
+        return iter(YAML(typ="safe", pure=True).parse(text))
+    return iter(C_PARSER(text).get_event, None)
 
 
 def _documents_of(text: str, line_offset: int, pure: bool) -> Iterator[tuple[Any, Pos]]:
     """Yield each document's (data, position); raise YAMLProblem at the first bad one."""
-    events = parser_events(text, pure)
     try:
+        events = parser_events(text, pure)
         for event in events:
             if event.__class__ is DocumentStartEvent:
                 mark = event.start_mark
