@@ -396,7 +396,7 @@ def _statement_lines(source: str, module: cst.Module) -> list[tuple[int, int, in
     libcst gives it before its first. None when the two parsers do not pair up."""
     try:
         tree = ast.parse(source)
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):  # too deep for ast
         return None
     statements = iter(tree.body)
     spans: list[tuple[int, int, int]] = []
