@@ -807,6 +807,9 @@ def fix(
     sys.exit(job.exit_code(result))
 
 
+# The fixes whose finding remains that the summary names (their findings are listed above it).
+NAMED_PARTIAL_FIXES = 3
+
 # What the edits a fix makes beside its main one change, for the summary.
 _COMPANIONS = {
     "set-grace": "terminationGracePeriodSeconds raised",
@@ -850,8 +853,11 @@ def _fix_summary(
     partial = [f for f in outcome.partial if not any(e.path in written_out for e in f.edits)]
     if partial:
         named = ", ".join(
-            f"{f.rule}: {f.fix.description}" if f.fix.description else f.rule for f in partial
+            f"{f.rule}: {f.fix.description}" if f.fix.description else f.rule
+            for f in partial[:NAMED_PARTIAL_FIXES]
         )
+        if len(partial) > NAMED_PARTIAL_FIXES:  # one line, however large the tree
+            named += f" and {len(partial) - NAMED_PARTIAL_FIXES} more"
         made = "would also make" if diff else "also made"
         fixes = f"{len(partial)} fix{'es' * (len(partial) != 1)}"
         text += f"; {made} {fixes} whose finding remains ({named})"

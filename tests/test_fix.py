@@ -496,6 +496,21 @@ def _fix_process(tree: Path, *options: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([*command, str(tree)], capture_output=True, text=True, check=False)
 
 
+def test_the_summary_names_a_few_fixes_whose_finding_remains_and_counts_the_rest(
+    tmp_path: Path,
+) -> None:
+    """On a large tree the summary stays one readable line: the findings themselves are
+    listed above it."""
+    for copy in range(5):
+        shutil.copytree(DEMO_BAD, tmp_path / f"team-{copy}" / "demo")
+    _, out, _ = invoke("fix", "--isolated", str(tmp_path))
+    assert (
+        "also made 5 fixes whose finding remains (KLB101: add the headless twin Service "
+        "backend-headless, KLB101: add the headless twin Service backend-headless, KLB101: add "
+        "the headless twin Service backend-headless and 2 more)"
+    ) in out.splitlines()[-1]
+
+
 def test_files_fixed_in_several_processes_are_fixed_as_in_one(tmp_path: Path) -> None:
     """Above PARALLEL_MIN_EDITS files, the edits are made in forked processes: the files
     written and the report are those of a one-process fix."""
