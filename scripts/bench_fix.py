@@ -40,7 +40,7 @@ def main() -> None:
             source.write_text(stream(size))
             target = work / f"fixed-{size}.yaml"
             for name, extra in ((f"fix {size}", []), (f"fix --diff {size}", ["--diff"])):
-                cases[name] = [*K8SLB, "fix", "--isolated", *extra, str(target)]
+                cases[name] = [*K8SLB, "fix", "--isolated", "--no-cache", *extra, str(target)]
                 setups[name] = [f"cp {source} {target}"]
             sarif = f"sarif {size}"
             cases[sarif] = [*K8SLB, "check", "--isolated", "--no-cache", "--format", "sarif"]
