@@ -694,7 +694,7 @@ def _write_report(path: Path, text: str) -> str | None:
     "--jobs",
     "-j",
     type=click.IntRange(min=1),
-    help="Processes that parse files [default: all cores; one for small trees].",
+    help="Processes that parse and edit files [default: all cores; one for small trees].",
 )
 @click.option(
     "--no-cache",
