@@ -535,6 +535,7 @@ def check(
         statistics=statistics,
         quiet=quiet,
         to_terminal=not to_file,
+        jobs=jobs or default_jobs(),
     )
     if show_links:
         from k8slb.report.links import links_text
@@ -624,8 +625,9 @@ def _render(
     statistics: bool,
     quiet: bool,
     to_terminal: bool,
+    jobs: int = 1,
 ) -> str:
-    """The report in the chosen format."""
+    """The report in the chosen format (SARIF's fixes made in `jobs` processes)."""
     from k8slb.report import json as json_report
     from k8slb.report import text as text_report
 
@@ -638,7 +640,7 @@ def _render(
     if output_format == "sarif":
         from k8slb.report import sarif
 
-        return sarif.render(result, result.contents, show_suppressed=show_suppressed)
+        return sarif.render(result, result.contents, show_suppressed=show_suppressed, jobs=jobs)
     if output_format == "github":
         from k8slb.report import github
 

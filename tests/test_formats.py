@@ -114,6 +114,34 @@ def test_sarif_fixes_of_a_long_stream_are_each_the_fix_made_alone(tmp_path: Path
         assert applied(made[number]) == applied(_alone(finding, {})), finding.rule
 
 
+def test_sarif_fixes_made_in_several_processes_are_those_made_in_one(tmp_path: Path) -> None:
+    """Above PARALLEL_MIN_SUGGESTIONS files and findings, the fixes are made and checked in
+    forked processes, as a real `k8slb check` does: the log is the same, byte for byte."""
+    import shutil
+    import subprocess
+    import sys
+
+    from k8slb.fixing.suggest import PARALLEL_MIN_SUGGESTIONS
+
+    for copy in range(28):  # two of its files have YAML fixes: over 50 files, and findings
+        shutil.copytree(FIXTURES / "demo" / "bad", tmp_path / f"team-{copy}")
+
+    def sarif(jobs: str) -> str:
+        command = [sys.executable, "-m", "k8slb", "check", "--isolated", "--no-cache"]
+        done = subprocess.run(
+            [*command, "--format", "sarif", "-j", jobs, str(tmp_path)],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert done.returncode == 1, done.stderr
+        return done.stdout
+
+    one = sarif("1")
+    assert one.count('"fixes"') >= 2 * PARALLEL_MIN_SUGGESTIONS
+    assert sarif("2") == one
+
+
 @pytest.mark.parametrize("tree", TREES, ids=["demo", "multi"])
 def test_github_annotations(tree: str) -> None:
     lines = output("--format", "github", tree).splitlines()

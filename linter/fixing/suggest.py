@@ -18,6 +18,7 @@ from k8slb.fixing.edits import ChartEdit, YamlEdit
 from k8slb.fixing.fixer import apply_edits
 from k8slb.fixing.verify import yaml_fix_problem
 from k8slb.fixing.yaml_edit import Refused, TextEdit, YamlFile, apply, text_edits
+from k8slb.parallel import Work, fork_map
 from k8slb.reading.encodings import codec_for, file_bytes
 from k8slb.report.findings import Finding
 
@@ -33,10 +34,11 @@ class Replacement:
 
 
 def suggestions(
-    findings: Sequence[Finding], contents: MutableMapping[str, bytes]
+    findings: Sequence[Finding], contents: MutableMapping[str, bytes], jobs: int = 1
 ) -> dict[int, list[Replacement]]:
     """The replacements of each finding (by its index) whose fix can be made; a file read
-    here (a run answered from the cache reads none) is kept in `contents`."""
+    here (a run answered from the cache reads none) is kept in `contents`. The files are
+    read first, here, so that `jobs` processes can make the fixes (forked: they share them)."""
     wanted = [i for i, f in enumerate(findings) if f.fix.available and f.edits]
     by_file: dict[str, list[int]] = defaultdict(list)
     alone: list[int] = []
@@ -47,19 +49,29 @@ def suggestions(
             by_file[paths.pop()].append(i)
         else:
             alone.append(i)
+    for path in dict.fromkeys(e.path for i in wanted for e in findings[i].edits):
+        _read(path, contents)
     made: dict[int, list[Replacement]] = {}
-    for path, indexes in by_file.items():
-        data = _read(path, contents)
-        if data is None:
-            continue
-        joint, rest = _together(path, data, [findings[i] for i in indexes])
-        made.update({indexes[k]: pieces for k, pieces in joint.items()})
+    files = [(path, indexes) for path, indexes in by_file.items() if path in contents]
+    planned = [(path, contents[path], [findings[i] for i in indexes]) for path, indexes in files]
+    joint = fork_map(_JOINT, planned, jobs, min_items=PARALLEL_MIN_SUGGESTIONS)
+    for (_, indexes), (accepted, rest) in zip(files, joint, strict=True):
+        made.update({indexes[k]: pieces for k, pieces in accepted.items()})
         alone += [indexes[k] for k in rest]
-    for i in alone:
-        pieces = _alone(findings[i], contents)
+    singles = [(findings[i], contents) for i in alone]
+    for i, pieces in zip(
+        alone, fork_map(_ALONE, singles, jobs, min_items=PARALLEL_MIN_SUGGESTIONS), strict=True
+    ):
         if pieces:
             made[i] = pieces
+            for edit in findings[i].edits:  # SARIF counts a template's lines in its text
+                if isinstance(edit, ChartEdit):
+                    contents.setdefault(os.path.join(edit.path, edit.member), edit.old.encode())
     return made
+
+
+# Fewer items than a parse pays processes for: a fix checked alone costs several parses.
+PARALLEL_MIN_SUGGESTIONS = 50
 
 
 def _read(path: str, contents: MutableMapping[str, bytes]) -> bytes | None:
@@ -69,9 +81,10 @@ def _read(path: str, contents: MutableMapping[str, bytes]) -> bytes | None:
         return None
 
 
-def _together(
-    path: str, data: bytes, findings: Sequence[Finding]
-) -> tuple[dict[int, list[Replacement]], list[int]]:
+Joint = tuple[dict[int, list[Replacement]], list[int]]  # accepted by index, left to try alone
+
+
+def _together(path: str, data: bytes, findings: Sequence[Finding]) -> Joint:
     """The fixes of one file's findings, planned on one reading of it and checked together;
     returns those accepted and the indexes left to check one by one."""
     everyone = list(range(len(findings)))
@@ -134,9 +147,7 @@ def _in_chart(finding: Finding, contents: MutableMapping[str, bytes]) -> list[Re
     _, refusals = apply_chart_edits(data, [edit])
     if refusals:
         return []
-    shown = os.path.join(edit.path, edit.member)
-    contents.setdefault(shown, edit.old.encode())  # the template, where SARIF counts lines
-    return [_span(shown, edit.old, edit.new)]
+    return [_span(os.path.join(edit.path, edit.member), edit.old, edit.new)]
 
 
 def _alone(finding: Finding, contents: MutableMapping[str, bytes]) -> list[Replacement]:
@@ -156,3 +167,18 @@ def _alone(finding: Finding, contents: MutableMapping[str, bytes]) -> list[Repla
         assert codec is not None  # apply_edits refused the file otherwise
         pieces.append(_span(path, codec.decode(old), codec.decode(new)))
     return pieces
+
+
+# Here or in a child process: a child that dies costs its file's (or finding's) suggestions.
+_JOINT: Work[tuple[str, bytes, Sequence[Finding]], Joint] = Work(
+    here=lambda task: _together(*task),
+    there=lambda task: _together(*task),
+    back=lambda joint: joint,
+    died=lambda task, error: ({}, []),
+)
+_ALONE: Work[tuple[Finding, MutableMapping[str, bytes]], list[Replacement]] = Work(
+    here=lambda task: _alone(*task),
+    there=lambda task: _alone(*task),
+    back=lambda pieces: pieces,
+    died=lambda task, error: [],
+)

@@ -173,10 +173,10 @@ def _suppressed(
 
 
 def document(
-    result: RunResult, contents: dict[str, bytes], *, show_suppressed: bool = False
+    result: RunResult, contents: dict[str, bytes], *, show_suppressed: bool = False, jobs: int = 1
 ) -> dict[str, Any]:
     index = {rule.id: number for number, rule in enumerate(ALL_RULES)}
-    fixes = suggestions(result.findings, contents)
+    fixes = suggestions(result.findings, contents, jobs)
     lines = _Lines(contents)
     results = [
         _result(f, index, contents, _fix(f, fixes[i], lines) if i in fixes else None)
@@ -206,5 +206,9 @@ def document(
     }
 
 
-def render(result: RunResult, contents: dict[str, bytes], *, show_suppressed: bool = False) -> str:
-    return json.dumps(document(result, contents, show_suppressed=show_suppressed), indent=2) + "\n"
+def render(
+    result: RunResult, contents: dict[str, bytes], *, show_suppressed: bool = False, jobs: int = 1
+) -> str:
+    """The SARIF log; each finding's fix is made (and checked) in `jobs` processes."""
+    made = document(result, contents, show_suppressed=show_suppressed, jobs=jobs)
+    return json.dumps(made, indent=2) + "\n"
