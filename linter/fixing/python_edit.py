@@ -9,6 +9,7 @@ import json
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import libcst as cst
@@ -323,14 +324,22 @@ class _Layout:
     lines: list[str]  # the original source's lines
 
 
+@lru_cache(maxsize=8)
+def _parsed(source: str) -> cst.Module:
+    """A module's tree, kept for the next fix of the same text (SARIF makes each finding's
+    fix alone: a module with three findings was parsed three times)."""
+    return cst.parse_module(source)
+
+
 def apply_python(source: str, edits: Sequence[PythonEdit], line_length: int | None = None) -> str:
     """The source with the edits made, its lines kept to `line_length` where a fix would
     make one longer; Refused when an edit cannot be made."""
     try:
-        module = cst.parse_module(source)
+        module = _parsed(source)
     except cst.ParserSyntaxError as error:
         raise Refused(f"the file does not parse: {error.message}") from None
-    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)  # parsed here: ours alone
+    # libcst's nodes never change: the edits build new ones, and metadata is the wrapper's
+    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
     handlers = any(e.op == "add-sigterm-handler" for e in edits)
     names = module_names(module, ("signal", "asyncio")) if handlers else {}
     layout = (
