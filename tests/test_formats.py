@@ -11,6 +11,8 @@ from xml.etree import ElementTree as ET
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from jsonschema import Draft7Validator, validators
 from k8slb.cli import cli
 from k8slb.rules import ALL_RULES
@@ -299,3 +301,23 @@ def test_text_styles_headline_detail_frame_and_concise(tmp_path: Path) -> None:
         f"{headline}: it serves Service backend: on shutdown it stops while nodes still route "
         "to it, failing requests; add lifecycle.preStop.sleep (5 s)"
     )
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text("ab\n", max_size=40), st.text("ab\n", max_size=40))
+def test_a_fix_s_replacement_is_the_one_stretch_where_the_texts_differ(
+    before: str, after: str
+) -> None:
+    from k8slb.fixing.suggest import _span
+
+    piece = _span("f", before, after)
+    assert before[: piece.start] + piece.text + before[piece.end :] == after
+    prefix = 0  # the longest common prefix, then the longest common suffix of the rest
+    while prefix < min(len(before), len(after)) and before[prefix] == after[prefix]:
+        prefix += 1
+    suffix = 0
+    while (
+        suffix < min(len(before), len(after)) - prefix and before[-1 - suffix] == after[-1 - suffix]
+    ):
+        suffix += 1
+    assert (piece.start, piece.end) == (prefix, len(before) - suffix)
