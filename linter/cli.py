@@ -369,6 +369,14 @@ def _from_stdin(job: Run) -> bool:
     return any(s.location is None for s in job.found.sources)
 
 
+# `--no-cache` of the commands that run the engine.
+NO_CACHE = click.option(
+    "--no-cache",
+    is_flag=True,
+    help="Neither read nor write the cache (in the user's cache folder).",
+)
+
+
 @cli.command()
 @common_options
 @click.option(
@@ -386,11 +394,7 @@ def _from_stdin(job: Run) -> bool:
     type=click.IntRange(min=1),
     help="Processes that parse files [default: all cores; one for small trees].",
 )
-@click.option(
-    "--no-cache",
-    is_flag=True,
-    help="Neither read nor write the cache (in the user's cache folder).",
-)
+@NO_CACHE
 @click.option("--show-suppressed", is_flag=True, help="Also show suppressed findings.")
 @click.option(
     "--show-links",
@@ -698,11 +702,7 @@ def _write_report(path: Path, text: str) -> str | None:
     type=click.IntRange(min=1),
     help="Processes that parse and edit files [default: all cores; one for small trees].",
 )
-@click.option(
-    "--no-cache",
-    is_flag=True,
-    help="Neither read nor write the cache (in the user's cache folder).",
-)
+@NO_CACHE
 @click.option("--diff", is_flag=True, help="Print a unified diff of the fixes; write nothing.")
 @click.option("--unsafe-fixes", is_flag=True, help="Also apply the fixes that need review.")
 @click.option("--show-fixes", is_flag=True, help="List every fix made, with what it changed.")
@@ -924,7 +924,8 @@ def rules_command(output_format: str) -> None:
 @cli.command("explain-links")
 @common_options
 @TABLE_OR_JSON
-def explain_links(output_format: str, **options: Any) -> None:
+@NO_CACHE
+def explain_links(output_format: str, no_cache: bool, **options: Any) -> None:
     """Show which code runs in which container under PATHS, and the evidence for it
     (strongest first; what it overrules too). No rule is run."""
     from dataclasses import replace
@@ -933,7 +934,8 @@ def explain_links(output_format: str, **options: Any) -> None:
     from k8slb.report.links import links_json, links_text
 
     job = make_run(**options)
-    result = engine.run(job.found.sources, replace(job.settings, rules=()))
+    cache = _cache_for(job, no_cache=no_cache)  # the parses a check left: no file parsed again
+    result = engine.run(job.found.sources, replace(job.settings, rules=()), cache=cache)
     errors = [*job.found.errors, *result.errors]
     click.echo((links_json if output_format == "json" else links_text)(result.links), nl=False)
     for message in errors:

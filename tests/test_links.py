@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,7 @@ from k8slb.cli import cli
 from k8slb.code.entry_points import container_argv, entry_of
 from k8slb.reading.build_files import parse_dockerfile
 
-from tests.helpers import lint_files
+from tests.helpers import FIXTURES, count_parses, lint_files
 
 WORKLOAD = """\
 apiVersion: apps/v1
@@ -456,3 +457,19 @@ def test_check_show_links_prints_the_table_after_the_findings(tmp_path: Path) ->
     assert "KLB101" in findings
     assert table.startswith("Deployment/shop/inventory:server -> ")
     assert table.rstrip().endswith("PATH}.")
+
+
+def test_explain_links_after_a_check_parses_nothing_and_says_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """explain-links reads the parses a check left in the cache (before, it parsed the
+    whole tree again); what it prints is what it prints without the cache."""
+    tree = tmp_path / "demo"
+    shutil.copytree(FIXTURES / "demo", tree)
+    CliRunner().invoke(cli, ["check", str(tree)])
+    parsed = count_parses(monkeypatch)
+    cached = CliRunner().invoke(cli, ["explain-links", "--format", "json", str(tree)])
+    assert cached.exit_code == 0 and parsed == [], "every parse came from the cache"
+    fresh = CliRunner().invoke(cli, ["explain-links", "--format", "json", "--no-cache", str(tree)])
+    assert json.loads(cached.output) == json.loads(fresh.output)
+    assert len(parsed) > 5, "--no-cache parses"
