@@ -392,7 +392,8 @@ NO_CACHE = click.option(
     "--jobs",
     "-j",
     type=click.IntRange(min=1),
-    help="Processes that parse files [default: all cores; one for small trees].",
+    help="Processes that parse files, and make SARIF's fixes "
+    "[default: all cores; one for small trees].",
 )
 @NO_CACHE
 @click.option("--show-suppressed", is_flag=True, help="Also show suppressed findings.")
