@@ -105,7 +105,7 @@ def _flush(temporaries: Sequence[str]) -> None:
 
 
 def _fsync(path: str) -> None:
-    handle = os.open(path, os.O_RDONLY)
+    handle = os.open(path, os.O_RDWR)  # ours, still 0600: some systems fsync writers only
     try:
         os.fsync(handle)
     finally:
