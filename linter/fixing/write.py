@@ -196,8 +196,11 @@ def _remove_stale_temporaries(folder: Path) -> None:
 
 
 def _alive(pid: str | None) -> bool:
+    """Whether the process that named a temporary may still be writing it."""
     if pid is None:
         return False
+    if sys.platform == "win32":  # there os.kill(pid, 0) would end the process: leave it be
+        return True
     try:
         os.kill(int(pid), 0)
     except ProcessLookupError:
