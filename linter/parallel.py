@@ -33,6 +33,17 @@ class Work(Generic[Item, Result]):
     back: Callable[[Any], Result]
     died: Callable[[Item, BaseException], Result]
 
+    @staticmethod
+    def same(
+        function: Callable[[Item], Result], died: Callable[[Item, BaseException], Result]
+    ) -> Work[Item, Result]:
+        """One function here and in a child, its result travelling back as it is."""
+        return Work(here=function, there=function, back=_itself, died=died)
+
+
+def _itself(result: Any) -> Any:
+    return result
+
 
 def default_jobs() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1

@@ -165,9 +165,7 @@ def _edit_died(task: EditTask, error: BaseException) -> Edited:
     return task[1], [internal_error("fixing it (the process died)", error)], None
 
 
-_EDITS: Work[EditTask, Edited] = Work(
-    here=_edit_file, there=_edit_file, back=lambda edited: edited, died=_edit_died
-)
+_EDITS: Work[EditTask, Edited] = Work.same(_edit_file, _edit_died)
 # Fewer files than a parse pays processes for: an edit costs several parses.
 PARALLEL_MIN_EDITS = 50
 

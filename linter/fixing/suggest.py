@@ -179,15 +179,9 @@ def _alone(finding: Finding, contents: MutableMapping[str, bytes]) -> list[Repla
 
 
 # Here or in a child process: a child that dies costs its file's (or finding's) suggestions.
-_JOINT: Work[tuple[str, bytes, Sequence[Finding]], Joint] = Work(
-    here=lambda task: _together(*task),
-    there=lambda task: _together(*task),
-    back=lambda joint: joint,
-    died=lambda task, error: ({}, []),
+_JOINT: Work[tuple[str, bytes, Sequence[Finding]], Joint] = Work.same(
+    lambda task: _together(*task), lambda task, error: ({}, [])
 )
-_ALONE: Work[tuple[Finding, MutableMapping[str, bytes]], list[Replacement]] = Work(
-    here=lambda task: _alone(*task),
-    there=lambda task: _alone(*task),
-    back=lambda pieces: pieces,
-    died=lambda task, error: [],
+_ALONE: Work[tuple[Finding, MutableMapping[str, bytes]], list[Replacement]] = Work.same(
+    lambda task: _alone(*task), lambda task, error: []
 )
