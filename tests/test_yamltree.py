@@ -282,3 +282,17 @@ def test_a_pickled_tree_loads_as_the_same_tree_with_every_position() -> None:
         loaded = pickle.loads(pickle.dumps(document.data, protocol=pickle.HIGHEST_PROTOCOL))
         assert same_tree(loaded, document.data) is None
         assert loaded == document.data
+
+
+def test_a_key_repeated_across_documents_is_one_string_and_pickles_once() -> None:
+    """Keys are interned: a manifest repeats `name` and `metadata` in every document, and
+    the cache stores (and loads) each such key once per file."""
+    import pickle
+
+    text = "".join(f"---\nmetadata: {{name: n{i}}}\n" for i in range(50))
+    trees = [document.data for document in compose(text).documents]
+    assert len({id(key) for tree in trees for key in tree}) == 1
+    assert len({id(key) for tree in trees for key in tree["metadata"]}) == 1
+    loaded = pickle.loads(pickle.dumps(trees, protocol=pickle.HIGHEST_PROTOCOL))
+    assert len({id(key) for tree in loaded for key in tree["metadata"]}) == 1
+    assert pickle.dumps(trees).count(b"metadata") == 1

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import sys
 import warnings
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -282,6 +283,8 @@ class _Anchor:
         self.size: int | None = 1 if start < 0 else None
 
 
+_intern = sys.intern
+
 # Pending-key markers of an open mapping: a key is awaited, or the merge key `<<` was read.
 _AWAIT_KEY: Any = object()
 _MERGE_KEY: Any = object()
@@ -369,7 +372,9 @@ def _document(events: Iterator[Any], line_offset: int, pos: Pos) -> tuple[Any, P
                     if value == "<<" and _is_merge_key(event):
                         keys[-1] = _MERGE_KEY
                         continue
-                    key = value if value.__class__ is str else key_text(value)
+                    # interned: a tree repeats a few keys thousands of times, and one
+                    # string each pickles once a file, loads once and is compared by identity
+                    key = _intern(value if value.__class__ is str else key_text(value))
                     if key in parent.spots:
                         raise YAMLProblem(f"duplicate key {key!r} in a mapping", *here)
                     keys[-1] = (key, here[0], here[1])
