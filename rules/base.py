@@ -71,6 +71,12 @@ class Context:
     # the objects and modules of these files (a finding is placed in the file of what it
     # judges), while every object and module stays as evidence. None: every file.
     judged: frozenset[str] | None = None
+    _services: list[K8sObject] | None = field(default=None, init=False, repr=False)
+    _workloads: list[tuple[K8sObject, PodTemplate]] | None = field(
+        default=None, init=False, repr=False
+    )
+    _judged_code: list[CodeFacts] | None = field(default=None, init=False, repr=False)
+    _channels: list[tuple[CodeFacts, Channel]] | None = field(default=None, init=False, repr=False)
 
     def judges(self, subject: K8sObject | CodeFacts) -> bool:
         """Whether the rules judge an object or a module (its findings are in its file)."""
@@ -78,11 +84,15 @@ class Context:
 
     def services(self) -> Iterator[K8sObject]:
         """The Services to judge (a rule's subjects; lookups go through the index)."""
-        return (service for service in self.index.services if self.judges(service))
+        if self._services is None:  # chosen once for every rule: a tree has thousands
+            self._services = [s for s in self.index.services if self.judges(s)]
+        return iter(self._services)
 
     def workloads(self) -> Iterator[tuple[K8sObject, PodTemplate]]:
         """The workloads to judge, with their pod templates."""
-        return (w for w in self.index.workloads if self.judges(w[0]))
+        if self._workloads is None:
+            self._workloads = [w for w in self.index.workloads if self.judges(w[0])]
+        return iter(self._workloads)
 
     def serving_containers(
         self,
@@ -105,18 +115,29 @@ class Context:
 
     def judged_code(self) -> Iterator[CodeFacts]:
         """The modules to judge (a rule's subjects; `code()` is every module, as evidence)."""
-        return (facts for facts in self.code() if self.judges(facts))
+        if self._judged_code is None:
+            self._judged_code = [facts for facts in self.code() if self.judges(facts)]
+        return iter(self._judged_code)
 
     def long_lived_channels(self) -> Iterator[tuple[CodeFacts, Channel]]:
         """Channels made once and kept: the ones that can pin a client to a pod."""
-        for facts in self.code():
-            for channel in facts.channels:
-                if channel.long_lived:
-                    yield facts, channel
+        if self._channels is None:
+            self._channels = [
+                (facts, channel)
+                for facts in self.code()
+                for channel in facts.channels
+                if channel.long_lived
+            ]
+        return iter(self._channels)
 
     def judged_channels(self) -> Iterator[tuple[CodeFacts, Channel]]:
         """The long-lived channels of the modules to judge."""
-        return ((f, channel) for f, channel in self.long_lived_channels() if self.judges(f))
+        return (
+            (facts, channel)
+            for facts in self.judged_code()
+            for channel in facts.channels
+            if channel.long_lived
+        )
 
 
 def grace_edit(
