@@ -539,8 +539,8 @@ from k8slb.fixing import fixer
 parent, original, marker = os.getpid(), fixer.apply_edits, sys.argv[2]
 def crashing(data, edits):
     path = edits[0].path
-    if os.getpid() != parent and path.endswith("server.py"):
-        if not os.path.exists(marker):  # the first server.py a child is to fix
+    if os.getpid() != parent:
+        if not os.path.exists(marker):  # the first file a child is to fix
             with open(marker, "w") as handle:
                 handle.write(path)
         if open(marker).read() == path:
@@ -555,6 +555,10 @@ cli.main()
 def test_a_fixer_process_that_dies_leaves_its_file_alone_and_fixes_the_others(
     tmp_path: Path,
 ) -> None:
+    """Whatever the file, and in every pass after: another finding's fix that would edit
+    it too is not made (it would be made in this process, whose crash would end the run)."""
+    from k8slb.fixing.fixer import PARALLEL_MIN_EDITS
+
     tree, marker = tmp_path / "tree", tmp_path / "crashed"
     for copy in range(12):
         shutil.copytree(DEMO_BAD, tree / f"team-{copy}")
@@ -567,7 +571,13 @@ def test_a_fixer_process_that_dies_leaves_its_file_alone_and_fixes_the_others(
     )
     assert done.returncode == 1, done.stderr  # as any fix k8slb fails to make: findings remain
     culprit = Path(marker.read_text())
-    assert culprit.read_bytes() == (DEMO_BAD / "server.py").read_bytes()
+
+    def demo(copy: Path) -> Path:  # tree/team-N/a/b.py: the demo's a/b.py
+        return DEMO_BAD.joinpath(*copy.relative_to(tree).parts[1:])
+
+    assert culprit.read_bytes() == demo(culprit).read_bytes()
     assert f"not fixed: {culprit}: internal error" in done.stderr, done.stderr
-    servers = [p for p in tree.rglob("server.py") if p != culprit]
-    assert all(p.read_bytes() != (DEMO_BAD / p.name).read_bytes() for p in servers)
+    changed = {p for p in tree.rglob("*") if p.is_file() and p.read_bytes() != demo(p).read_bytes()}
+    fixable = {p for p in tree.rglob("*") if demo(p) in {demo(c) for c in changed}}
+    assert len(changed) >= PARALLEL_MIN_EDITS  # made in processes
+    assert changed == fixable - {culprit}, "every other file is fixed"

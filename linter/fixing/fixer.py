@@ -146,7 +146,9 @@ def apply_edits(data: bytes, edits: Sequence[Edit]) -> tuple[bytes, list[str]]:
 
 
 EditTask = tuple[str, bytes, list[Edit], bool]  # a file, its bytes, its edits, whether YAML
-Edited = tuple[bytes, list[str], Parsed | None]  # new bytes, refusals, the new YAML's parse
+# new bytes, refusals, the new YAML's parse, whether making the edits failed (a bug or a
+# dead process: the file is edited no more in this run)
+Edited = tuple[bytes, list[str], Parsed | None, bool]
 
 
 def _edit_file(task: EditTask) -> Edited:
@@ -156,13 +158,13 @@ def _edit_file(task: EditTask) -> Edited:
     try:
         new, refusals = apply_edits(data, edits)
     except Exception as error:  # a bug of k8slb's: this file is left as it is
-        return data, [internal_error("fixing it", error)], None
+        return data, [internal_error("fixing it", error)], None, True
     parsed = parse_one(path, "yaml", new) if is_yaml and new != data else None
-    return new, refusals, None if isinstance(parsed, Unparsed) else parsed
+    return new, refusals, None if isinstance(parsed, Unparsed) else parsed, False
 
 
 def _edit_died(task: EditTask, error: BaseException) -> Edited:
-    return task[1], [internal_error("fixing it (the process died)", error)], None
+    return task[1], [internal_error("fixing it (the process died)", error)], None, True
 
 
 _EDITS: Work[EditTask, Edited] = Work.same(_edit_file, _edit_died)
@@ -210,6 +212,9 @@ def _plan(
     writable = {s.path for s in sources if s.report}  # never edit `--context` files
     yaml_files = {s.path for s in sources if s.language == "yaml"}
     refused_files: set[str] = set()
+    # where making an edit failed: no later pass touches them, not even for another file's
+    # fix (the next try would be in this process, and a crash there would end the run)
+    broken_files: set[str] = set()
     first: RunResult | None = None
     changed_now: set[str] = set()
     result: RunResult | None = None
@@ -229,6 +234,8 @@ def _plan(
         for finding in result.findings:
             if not finding.edits or finding.path in refused_files:
                 continue
+            if any(e.path in broken_files for e in finding.edits):
+                continue
             if (finding.fix.safe or unsafe) and all(e.path in writable for e in finding.edits):
                 applied.append(finding)
                 for edit in finding.edits:
@@ -242,10 +249,12 @@ def _plan(
         if any(isinstance(e, PythonEdit) for _, _, edits, _ in tasks for e in edits):
             import k8slb.fixing.python_edit  # noqa: F401  # libcst, once, before any fork
         edited = fork_map(_EDITS, tasks, jobs, min_items=PARALLEL_MIN_EDITS)
-        for (path, data, _, _), (new, refusals, parsed) in zip(tasks, edited, strict=True):
+        for (path, data, _, _), (new, refusals, parsed, broke) in zip(tasks, edited, strict=True):
             outcome.refused += [f"{path}: {reason}" for reason in refusals]
             if refusals and new == data:
                 refused_files.add(path)
+            if broke:
+                broken_files.add(path)
             if new != data:
                 contents[path] = new
                 changed_now.add(path)
