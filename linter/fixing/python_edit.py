@@ -33,6 +33,18 @@ def literal(value: Any) -> str:
     return repr(value)
 
 
+# libcst's nodes never change, so one parse of a snippet serves every file it goes into:
+# a tree's fixes insert the same few option lists, values and handlers again and again.
+@lru_cache(maxsize=256)
+def _expression(code: str) -> cst.BaseExpression:
+    return cst.parse_expression(code)
+
+
+@lru_cache(maxsize=256)
+def _statement(code: str) -> cst.SimpleStatementLine | cst.BaseCompoundStatement:
+    return cst.parse_statement(code)
+
+
 def _opening_space(opening: Any) -> Any:
     """The whitespace after an opening bracket, or after a call's `(`."""
     if isinstance(opening, cst.Call):
@@ -104,7 +116,7 @@ def _comment_to_last_element(sequence: Any, elements: list[Any]) -> Any:
 def _set_second(pair: cst.List | cst.Tuple, value: Any) -> cst.List | cst.Tuple:
     """`("key", old)` -> `("key", value)`: an option's value, its key and layout kept."""
     elements = list(pair.elements)
-    elements[1] = elements[1].with_changes(value=cst.parse_expression(literal(value)))
+    elements[1] = elements[1].with_changes(value=_expression(literal(value)))
     return pair.with_changes(elements=elements)
 
 
@@ -217,7 +229,7 @@ class _Editor(cst.CSTTransformer):
         elements = list(updated.elements)
         updated = _comment_to_last_element(updated, elements)
         for pair in edit.value:
-            elements = _append(elements, cst.Element(cst.parse_expression(literal(pair))), opening)
+            elements = _append(elements, cst.Element(_expression(literal(pair))), opening)
         return self._fit(original, updated.with_changes(elements=elements))  # type: ignore[no-any-return]
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
@@ -229,7 +241,7 @@ class _Editor(cst.CSTTransformer):
         if edit.op == "add-options":
             pairs = "[" + ", ".join(literal(p) for p in edit.value) + "]"
             argument = cst.Arg(
-                value=cst.parse_expression(pairs),
+                value=_expression(pairs),
                 keyword=cst.Name("options"),
                 equal=cst.AssignEqual(
                     whitespace_before=cst.SimpleWhitespace(""),
@@ -244,7 +256,7 @@ class _Editor(cst.CSTTransformer):
             for number, arg in enumerate(args):
                 named = arg.keyword is not None and arg.keyword.value == keyword
                 if named or (arg.keyword is None and number == index):
-                    args[number] = arg.with_changes(value=cst.parse_expression(literal(value)))
+                    args[number] = arg.with_changes(value=_expression(literal(value)))
                     return updated.with_changes(args=args)
         return updated
 
@@ -269,7 +281,7 @@ class _Editor(cst.CSTTransformer):
                     if span.start.line <= edit.line <= span.end.line:
                         server, is_async, grace = edit.value
                         code = _handler(server, is_async, grace, self.names)
-                        result.append(cst.parse_statement(code))
+                        result.append(_statement(code))
                         del self.handlers[key]
             result.append(new)
         return result
@@ -446,7 +458,7 @@ def add_stdlib_import(module: cst.Module, name: str) -> cst.Module:
     body = list(module.body)
     if any(name in _plain_imports(statement) for statement in body):
         return module
-    new = cst.parse_statement(f"import {name}\n")
+    new = _statement(f"import {name}\n")
     stdlib = [
         number
         for number, statement in enumerate(body)
