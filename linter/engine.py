@@ -506,5 +506,5 @@ def _check(
         ),
         other_documents=sum(m.other_documents for m in manifests),
         errors=errors,
-        links=link_rows(index, context.links),
+        links=link_rows(context.workloads(), context.links),  # with --context: the reported
     )

@@ -4,13 +4,13 @@ from collections.abc import Iterator
 from typing import Any
 
 from k8slb.fixing.edits import YamlEdit
-from k8slb.model.dialers import dialers_by_service
+from k8slb.model.dialers import Dialer, dialers_by_service
 from k8slb.model.grpc_options import MAX_AGE
 from k8slb.model.http2 import Evidence, PinnedService, pinned_grpc
 from k8slb.model.index import Index, selector_of, service_ports, service_type
 from k8slb.model.links import Served
 from k8slb.model.objects import K8sObject, PodTemplate, dig, pos_of
-from k8slb.model.routes import key_of, l7_fronts
+from k8slb.model.routes import Front, Key, key_of, l7_fronts
 from k8slb.reading.yamltree import YMap
 from k8slb.report.findings import Finding, FixInfo, Related, Severity
 from k8slb.rules.base import Context, Example, Rule
@@ -269,12 +269,17 @@ class GrpcClusterIp(Rule):
 
     def check(self, context: Context) -> Iterator[Finding]:
         index = context.index
-        dialers = dialers_by_service(index, context.long_lived_channels(), context.links)
-        fronts = l7_fronts(index.objects)
+        # who dials each Service, what proxies front it: worked out over the whole tree,
+        # so only once a judged Service carries gRPC (a pre-commit run's often none does)
+        dialers: dict[int, list[Dialer]] | None = None
+        fronts: dict[Key, list[Front]] = {}
         for service in context.services():
             pinned = pinned_grpc(index, service, context.links)
             if pinned is None:
                 continue
+            if dialers is None:
+                dialers = dialers_by_service(index, context.long_lived_channels(), context.links)
+                fronts = l7_fronts(index.objects)
             first = pinned.evidence[0]
             related = [Related(first.path, first.pos[0], f"gRPC evidence: {first.reason}")]
             related += [

@@ -6,6 +6,7 @@ a run that reports every file finds in it."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -14,8 +15,11 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from k8slb.cache import ParseMemo
+from k8slb.cli import cli
 from k8slb.engine import RunResult, Settings, run
+from k8slb.model.objects import Container, K8sObject
 from k8slb.reading.sources import Source, discover
 from k8slb.rules.base import Context
 from k8slb.selection import select_rules
@@ -98,3 +102,46 @@ def test_a_generated_monorepo_file_by_file(tmp_path: Path, monkeypatch: pytest.M
         [sys.executable, str(generator), str(tmp_path), "12"], check=True, capture_output=True
     )
     assert assert_scoping_changes_nothing(tmp_path, monkeypatch) > 0
+
+
+def _three_teams(tmp_path: Path) -> Path:
+    for team in range(3):
+        shutil.copytree(FIXTURES / "demo" / "bad", tmp_path / f"team-{team}")
+    return tmp_path
+
+
+def test_a_context_run_links_only_the_containers_its_rules_ask_about(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Which code runs in a container is worked out when a rule asks: a pre-commit run
+    that judges one plain HTTP manifest links its containers, not the tree's."""
+    from k8slb.model import links
+
+    made: list[str] = []
+    link = links._Finder.link
+
+    def recorded(finder: links._Finder, workload: K8sObject, container: Container) -> object:
+        made.append(workload.path)
+        return link(finder, workload, container)
+
+    monkeypatch.setattr(links._Finder, "link", recorded)
+    tree = _three_teams(tmp_path)
+    found = discover([str(tree)])
+    reported = str(tree / "team-0" / "frontend.yaml")
+    run([replace(s, report=s.path == reported) for s in found.sources], SETTINGS)
+    # its Deployment, and those its Service selects (the copies share namespace and labels)
+    assert sorted(made) == [str(tree / f"team-{team}" / "frontend.yaml") for team in range(3)]
+    made.clear()
+    whole = run(found.sources, SETTINGS)
+    assert len(made) == len(whole.links) == 12, "a whole-tree run links every container"
+
+
+def test_explain_links_in_a_context_run_lists_the_reported_files_containers(
+    tmp_path: Path,
+) -> None:
+    tree = _three_teams(tmp_path)
+    command = ["explain-links", "--no-cache", "--format", "json", "--context", str(tree)]
+    done = CliRunner().invoke(cli, [*command, str(tree / "team-0" / "frontend.yaml")])
+    assert [row["container"] for row in json.loads(done.output)["links"]] == [
+        "Deployment/shop/frontend:web"
+    ]

@@ -23,13 +23,13 @@ import posixpath
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from k8slb.code.entry_points import Entry, container_argv, entry_of
 from k8slb.code.facts import CodeFacts, EnvRef, Listen, Loc, Route, Server
 from k8slb.code.projects import ImportGraph
 from k8slb.model.index import Index
-from k8slb.model.objects import Container, K8sObject, pos_of
+from k8slb.model.objects import Container, K8sObject, PodTemplate, pos_of
 from k8slb.reading.build_files import BuildFacts, Dockerfile, Said, image_repository
 
 STRENGTH = {
@@ -93,27 +93,49 @@ def _normal(name: str) -> str:
     return re.sub(r"[-_.]", "", name.lower())
 
 
-@dataclass
 class CodeLinks:
-    """Every container's link, and the reverse: which containers run a module."""
+    """Every container's link, each made when first asked for (a pre-commit run judges a
+    few workloads of thousands), and the reverse: which containers run a module (which
+    needs them all)."""
 
-    links: list[Link] = field(default_factory=list)
-    modules: dict[str, CodeFacts] = field(default_factory=dict)  # by normalised path
-    by_container: dict[tuple[int, str], Link] = field(default_factory=dict)
-    runners: dict[str, list[Link]] = field(default_factory=lambda: defaultdict(list))
+    def __init__(
+        self,
+        modules: Mapping[str, CodeFacts] | None = None,
+        finder: _Finder | None = None,
+        containers: Sequence[tuple[K8sObject, Container]] = (),
+    ) -> None:
+        self.modules: dict[str, CodeFacts] = dict(modules or {})  # by normalised path
+        self._finder = finder
+        self._containers = containers  # the long-running ones, in the index's order
+        # (id(workload), container name) -> the container (a repeated name: the last)
+        self._named = {(id(w), c.name): (w, c) for w, c in containers}
+        self._made: dict[tuple[int, int], Link | None] = {}  # by (id(workload), id(container))
+        self._runners: dict[str, list[Link]] | None = None
 
-    def add(self, link: Link) -> None:
-        self.links.append(link)
-        self.by_container[(id(link.workload), link.container.name)] = link
-        for module in link.modules:
-            self.runners[module].append(link)
+    def _link(self, workload: K8sObject, container: Container) -> Link | None:
+        key = (id(workload), id(container))
+        if key not in self._made:
+            finder = self._finder
+            self._made[key] = finder.link(workload, container) if finder is not None else None
+        return self._made[key]
+
+    @property
+    def links(self) -> list[Link]:
+        """Every link, in the order of the index's workloads (all made now)."""
+        return [link for w, c in self._containers if (link := self._link(w, c)) is not None]
 
     def of(self, workload: K8sObject, container: str) -> Link | None:
-        return self.by_container.get((id(workload), container))
+        found = self._named.get((id(workload), container))
+        return self._link(*found) if found is not None else None
 
     def running(self, module_path: str) -> list[Link]:
         """The containers whose code includes the module."""
-        return self.runners.get(os.path.normpath(module_path), [])
+        if self._runners is None:
+            self._runners = defaultdict(list)
+            for link in self.links:
+                for module in link.modules:
+                    self._runners[module].append(link)
+        return self._runners.get(os.path.normpath(module_path), [])
 
     def code(self, link: Link) -> list[CodeFacts]:
         return [self.modules[path] for path in link.modules if path in self.modules]
@@ -202,19 +224,18 @@ def link_code(
     builds: BuildFacts,
     pins: Mapping[str, str] | None = None,
 ) -> CodeLinks:
-    """The link of every long-running container of every scanned workload that has one."""
+    """The link of every long-running container of every scanned workload that has one
+    (each made when it is first asked for)."""
     modules = {os.path.normpath(m.path): m for m in python if not m.is_test}
     if not modules:
         return CodeLinks()
-    finder = _Finder(modules, builds, pins or {})
-    links = CodeLinks(modules=dict(modules))
-    for workload, template in index.workloads:
-        for container in template.containers:
-            if container.long_running:
-                link = finder.link(workload, container)
-                if link is not None:
-                    links.add(link)
-    return links
+    containers = [
+        (workload, container)
+        for workload, template in index.workloads
+        for container in template.containers
+        if container.long_running
+    ]
+    return CodeLinks(modules, _Finder(modules, builds, pins or {}), containers)
 
 
 class _Finder:
@@ -416,10 +437,12 @@ class LinkRow:
         }
 
 
-def link_rows(index: Index, links: CodeLinks) -> list[LinkRow]:
-    """Every long-running container of every workload, linked or not."""
+def link_rows(
+    workloads: Iterable[tuple[K8sObject, PodTemplate]], links: CodeLinks
+) -> list[LinkRow]:
+    """Every long-running container of the workloads, linked or not."""
     rows: list[LinkRow] = []
-    for workload, template in index.workloads:
+    for workload, template in workloads:
         for container in template.containers:
             if not container.long_running:
                 continue
