@@ -79,7 +79,7 @@ def chart_file(chart: str) -> str:
     return os.path.join(chart, CHART_FILES[0])
 
 
-def pack(location: Path) -> bytes:
+def pack(location: str) -> bytes:
     """Every regular file of the chart, with its path, in one byte string: what the chart
     is rendered from, what the cache keys its result on (a folder's own time stamp misses
     edits inside it), and what a fix edits in memory before anything is written."""
@@ -95,7 +95,7 @@ def pack(location: Path) -> bytes:
     return pack_members(members)
 
 
-def _chart_files(location: Path) -> list[str]:
+def _chart_files(location: str) -> list[str]:
     """The chart's regular files (links are not followed), in a stable order."""
     found = []
     for folder, folders, files in os.walk(location):
@@ -478,6 +478,6 @@ def _problem(chart: str, where: str, message: str, line: int = 1) -> Problem:
     return Problem(UNRENDERED, where, line, 1, text, None, Severity.WARNING, detail)
 
 
-def stat_signature(location: Path) -> str:
+def stat_signature(location: str) -> str:
     """Size and time of every file of the chart (a folder's own time misses edits in it)."""
     return stamps(_chart_files(location))
