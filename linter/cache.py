@@ -34,17 +34,14 @@ the others, to recent.cache beside it.
 
 from __future__ import annotations
 
-import dataclasses
-import enum
 import hashlib
-import io
 import os
 import pickle
 import re
 import stat
 import zlib
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 try:
     import fcntl
@@ -52,6 +49,7 @@ except ImportError:  # pragma: no cover - Windows: no fork, the cache is written
     fcntl = None  # type: ignore[assignment]
 
 from k8slb import __version__, rules
+from k8slb.data_pickle import load_data
 from k8slb.reading.parsing import pickled
 
 CACHE_ENV = "K8SLB_CACHE_DIR"
@@ -61,7 +59,7 @@ _MARKER_TEXT = (
     b"Signature: 8a477f597d28d172789f06886806bc55\n"
     b"# This folder is a cache made by k8slb; it is safe to delete.\n"
 )
-_FORMAT = 8  # bump when the pickled classes or the files' layout change shape
+_FORMAT = 9  # bump when the pickled classes or the files' layout change shape
 _MAGIC = b"k8slb-cache\n"
 # The checksum finds damage (a torn write, a flipped bit), not forgery: a forger would
 # write a matching one, so what keeps a cache file from running code is the unpickler. A
@@ -95,33 +93,6 @@ def code_fingerprint() -> str:
     return digest.hexdigest()
 
 
-class _DataOnly(pickle.Unpickler):
-    """Builds k8slb's dataclasses, enums and YAML containers, and nothing else: a pickle
-    can name any callable, and this refuses every one that could do more than hold data."""
-
-    # what was allowed, by (module, name): each parse is a pickle of its own, and a cached
-    # run unpickles thousands, each naming the same few classes
-    allowed: ClassVar[dict[tuple[str, str], Any]] = {}
-
-    def find_class(self, module: str, name: str) -> Any:
-        found = self.allowed.get((module, name))
-        if found is None:
-            found = self._judge(module, name)
-            self.allowed[(module, name)] = found
-        return found
-
-    def _judge(self, module: str, name: str) -> Any:
-        if module == "k8slb.reading.yamltree" and name in ("_ymap", "_yseq"):
-            return super().find_class(module, name)
-        if module.startswith("k8slb.") and not name.startswith("_"):
-            found = super().find_class(module, name)
-            if isinstance(found, type) and (
-                dataclasses.is_dataclass(found) or issubclass(found, enum.Enum)
-            ):
-                return found
-        raise pickle.UnpicklingError(f"refused: {module}.{name}")
-
-
 def _checksum(payload: bytes) -> bytes:
     return zlib.crc32(payload).to_bytes(_DIGEST_SIZE, "big")
 
@@ -139,14 +110,7 @@ def loads(data: bytes) -> Any:
     payload = data[head:]
     if _checksum(payload) != data[len(_MAGIC) : head]:
         return None
-    return _data_only(payload)
-
-
-def _data_only(payload: bytes) -> Any:
-    try:
-        return _DataOnly(io.BytesIO(payload)).load()
-    except Exception:  # any damage the checksum let through: start afresh
-        return None
+    return load_data(payload)
 
 
 def _ours(path: Path) -> bool:
@@ -350,11 +314,11 @@ class Cache(ParseMemo):
     def parsed_by_key(self, key: str, path: str) -> Any:
         made = self.kept.get(key)  # asked again within the process (the fixer's passes)
         if made is not None:
-            return _data_only(made[1]) if isinstance(made[1], bytes) else made[1]
+            return load_data(made[1]) if isinstance(made[1], bytes) else made[1]
         entry = self.files.get(key)
         if entry is None:
             return None
-        found = _data_only(entry[2])  # checked with the whole file; still only data
+        found = load_data(entry[2])  # checked with the whole file; still only data
         if found is not None:
             self.kept[key] = (path, entry[2])
         return found

@@ -90,8 +90,10 @@ class Context:
 
     def workloads(self) -> Iterator[tuple[K8sObject, PodTemplate]]:
         """The workloads to judge, with their pod templates."""
-        if self._workloads is None:
-            self._workloads = [w for w in self.index.workloads if self.judges(w[0])]
+        if self._workloads is None:  # only theirs: a template reads the object's body
+            index = self.index
+            judged = (w for w in index.workload_objects if self.judges(w))
+            self._workloads = [(w, index.template(w)) for w in judged]
         return iter(self._workloads)
 
     def serving_containers(

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from k8slb import cache as cache_module
 from k8slb.cache import MARKER, Cache, dumps, loads
+from k8slb.data_pickle import load_data
 from k8slb.engine import RunResult, Settings, run
 from k8slb.reading.sources import Source, discover
 from k8slb.report import json as json_report
@@ -180,6 +181,25 @@ def test_a_forged_entry_inside_a_valid_parse_file_runs_no_code(tmp_path: Path) -
     (folder / "files.cache").write_bytes(_forged((generation, planted, token, size)))
     (folder / "run.cache").unlink()  # so that the run needs the parses
     assert _check(tree, Cache(tree, base)) == plain
+    assert not (tmp_path / "PWNED").exists() and not Path("PWNED").exists()
+
+
+def test_a_forged_object_body_inside_a_valid_parse_runs_no_code(tmp_path: Path) -> None:
+    """An object's body is a pickle of its own inside its parse, loaded when first read:
+    it is unpickled as data only too. Refused, it stops the run (the command line exits
+    2, saying to run without the cache): no damage gets this far past the checksum."""
+    tree, base, folder, _ = _cached(tmp_path)
+    generation, stored, token, size = loads((folder / "files.cache").read_bytes())
+    planted = {}
+    for key, (number, path, blob) in stored.items():
+        parsed = load_data(blob)
+        for obj in getattr(parsed, "objects", []):
+            obj._body = pickle.dumps(_Planted())
+        planted[key] = (number, path, pickle.dumps(parsed, pickle.HIGHEST_PROTOCOL))
+    (folder / "files.cache").write_bytes(_forged((generation, planted, token, size)))
+    (folder / "run.cache").unlink()  # so that the run needs the parses
+    with pytest.raises(ValueError, match="a cached parse is damaged; run with --no-cache"):
+        run(discover([str(tree)]).sources, Settings(rules=ALL_RULES), cache=Cache(tree, base))
     assert not (tmp_path / "PWNED").exists() and not Path("PWNED").exists()
 
 

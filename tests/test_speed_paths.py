@@ -113,6 +113,38 @@ def test_the_cache_gives_the_same_output_cold_warm_and_after_a_change(
     assert after == _report(_run(tree)), "and the cross-file rules see the change"
 
 
+def test_a_context_run_from_the_cache_reads_the_bodies_of_the_objects_it_needs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A cached object keeps its body pickled until something reads it: the index goes by
+    what the object read when it was made, so a pre-commit run that judges one plain HTTP
+    manifest loads its objects and the few its lookups return, not the tree's, and finds
+    what a run without the cache finds."""
+    from dataclasses import replace
+
+    from k8slb.model import objects
+
+    tree = tmp_path / "tree"
+    for team in range(3):
+        shutil.copytree(FIXTURES / "demo" / "bad", tree / f"team-{team}")
+    whole = _run(tree, cache=Cache(tmp_path, tmp_path / "cache"))  # every parse cached
+    changed = tree / "team-1" / "frontend.yaml"
+    changed.write_text(changed.read_text() + "# changed\n")
+    sources = [replace(s, report=s.path == str(changed)) for s in discover([str(tree)]).sources]
+    loaded: list[object] = []
+    load_data = objects.load_data
+
+    def counted(blob: bytes) -> object:
+        loaded.append(body := load_data(blob))
+        return body
+
+    with monkeypatch.context() as patch:
+        patch.setattr(objects, "load_data", counted)
+        scoped = run(sources, Settings(rules=ALL_RULES), cache=Cache(tmp_path, tmp_path / "cache"))
+    assert _report(scoped) == _report(run(sources, Settings(rules=ALL_RULES)))
+    assert 0 < len(loaded) <= whole.objects // 3, "about one team's objects of three"
+
+
 def test_runs_that_take_turns_each_find_their_result_and_the_parses_stay(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -41,18 +41,17 @@ def service_ports(service: K8sObject) -> list[YMap]:
     return [p for p in ports if isinstance(p, YMap)] if isinstance(ports, YSeq) else []
 
 
+# Read when the object is made (objects.py), so that the index reads no body.
 def is_headless(service: K8sObject) -> bool:
-    return bool(dig(service.body, "spec", "clusterIP") == "None")
+    return service.headless
 
 
 def service_type(service: K8sObject) -> str:
-    kind = dig(service.body, "spec", "type")
-    return kind if isinstance(kind, str) else "ClusterIP"
+    return service.service_type
 
 
 def selector_of(service: K8sObject) -> dict[str, str]:
-    selector = dig(service.body, "spec", "selector")
-    return dict(selector) if isinstance(selector, dict) else {}
+    return dict(service.selector)
 
 
 def probe_port(container: Container, probe: YMap) -> int | None:
@@ -67,34 +66,34 @@ def probe_port(container: Container, probe: YMap) -> int | None:
 class Index:
     """Built once per run from every well-formed object of every file. Lookups go through
     tables keyed by namespace and label, so a monorepo of thousands of Services costs
-    linear time, not Services × workloads."""
+    linear time, not Services × workloads. The tables are made of what each object read
+    when it was made: an object's body (and its pod template) is read only when a lookup
+    returns it, and a cached parse loads only those."""
 
     def __init__(self, objects: Iterable[K8sObject], mesh: str = "none") -> None:
         self.objects = list(objects)
         self.mesh = mesh
         self.services: list[K8sObject] = []
-        self.workloads: list[tuple[K8sObject, PodTemplate]] = []
+        self.workload_objects: list[K8sObject] = []  # those with a pod template
         self.namespaces: dict[str, K8sObject] = {}
-        self._scalers: dict[tuple[str | None, str, str], list[K8sObject]] = defaultdict(list)
+        self._scalers: dict[tuple[str | None, str, Any], list[K8sObject]] = defaultdict(list)
         # (namespace, label, value) -> the workloads whose pod template carries that label
-        self._by_label: dict[tuple[str | None, str, str], list[tuple[K8sObject, PodTemplate]]]
-        self._by_label = defaultdict(list)
+        self._by_label: dict[tuple[str | None, str, str], list[K8sObject]] = defaultdict(list)
+        self._templates: dict[int, PodTemplate] = {}
+        self._workloads: list[tuple[K8sObject, PodTemplate]] | None = None
         for obj in self.objects:
             if obj.is_a("", "Service"):
                 self.services.append(obj)
             elif obj.is_a("", "Namespace") and obj.name:
                 self.namespaces[obj.name] = obj
-            elif obj.is_a("autoscaling", "HorizontalPodAutoscaler") or obj.is_a(
-                "keda.sh", "ScaledObject"
-            ):
-                ref = dig(obj.body, "spec", "scaleTargetRef") or {}
-                kind = ref.get("kind") or "Deployment"  # KEDA's default target
-                self._scalers[(obj.namespace, kind, ref.get("name", ""))].append(obj)
-            template = obj.pod_template()
-            if template is not None:
-                self.workloads.append((obj, template))
-                for label, value in template.labels.items():
-                    self._by_label[(obj.namespace, label, value)].append((obj, template))
+            elif obj.scale_target is not None:
+                kind, name = obj.scale_target
+                self._scalers[(obj.namespace, kind, name)].append(obj)
+            labels = obj.template_labels
+            if labels is not None:
+                self.workload_objects.append(obj)
+                for label, value in labels.items():
+                    self._by_label[(obj.namespace, label, value)].append(obj)
         self._services_by_name: dict[str, list[K8sObject]] = defaultdict(list)
         self._services_in: dict[str | None, list[K8sObject]] = defaultdict(list)
         for service in self.services:
@@ -113,6 +112,22 @@ class Index:
         self._env: dict[str, list[EnvSetting]] | None = None
         self._env_by_folder: dict[str, dict[tuple[str, ...], list[EnvSetting]]] = {}
 
+    def template(self, workload: K8sObject) -> PodTemplate:
+        """A workload's pod template, made once (its body read then)."""
+        template = self._templates.get(id(workload))
+        if template is None:
+            made = workload.pod_template()
+            assert made is not None, "only objects with a pod template are workloads"
+            template = self._templates[id(workload)] = made
+        return template
+
+    @property
+    def workloads(self) -> list[tuple[K8sObject, PodTemplate]]:
+        """Every workload with its pod template (every body read: a whole-tree lookup)."""
+        if self._workloads is None:
+            self._workloads = [(w, self.template(w)) for w in self.workload_objects]
+        return self._workloads
+
     # -- Services and what they select -------------------------------------------------
 
     def selected(self, service: K8sObject) -> list[tuple[K8sObject, PodTemplate]]:
@@ -120,19 +135,19 @@ class Index:
         A Service without a selector (manual Endpoints) selects nothing."""
         key = id(service)
         if key not in self._selected:
-            selector = selector_of(service)
-            found: list[tuple[K8sObject, PodTemplate]] = []
-            if selector and service_type(service) != "ExternalName":
-                label, value = next(iter(selector.items()))
-                found = [
-                    (workload, template)
-                    for workload, template in self._by_label.get(
-                        (service.namespace, label, value), []
-                    )
-                    if all(template.labels.get(k) == v for k, v in selector.items())
-                ]
-            self._selected[key] = found
+            self._selected[key] = [(w, self.template(w)) for w in self._selected_objects(service)]
         return self._selected[key]
+
+    def _selected_objects(self, service: K8sObject) -> list[K8sObject]:
+        selector = service.selector
+        if not selector or service.service_type == "ExternalName":
+            return []
+        label, value = next(iter(selector.items()))
+        return [
+            workload
+            for workload in self._by_label.get((service.namespace, label, value), [])
+            if all((workload.template_labels or {}).get(k) == v for k, v in selector.items())
+        ]
 
     def targets(self, service: K8sObject) -> list[Target]:
         """Every (workload, container, port) the Service sends traffic to."""
@@ -172,7 +187,7 @@ class Index:
         if table is None:
             table = self._selecting_in[namespace] = defaultdict(list)
             for service in self._services_in.get(namespace, []):
-                for selected, _ in self.selected(service):
+                for selected in self._selected_objects(service):
                     table[id(selected)].append(service)
         return table.get(id(workload), [])
 

@@ -102,13 +102,12 @@ class CodeLinks:
         self,
         modules: Mapping[str, CodeFacts] | None = None,
         finder: _Finder | None = None,
-        containers: Sequence[tuple[K8sObject, Container]] = (),
+        index: Index | None = None,
     ) -> None:
         self.modules: dict[str, CodeFacts] = dict(modules or {})  # by normalised path
         self._finder = finder
-        self._containers = containers  # the long-running ones, in the index's order
-        # (id(workload), container name) -> the container (a repeated name: the last)
-        self._named = {(id(w), c.name): (w, c) for w, c in containers}
+        self._index = index
+        self._workloads = {id(w) for w in index.workload_objects} if index is not None else set()
         self._made: dict[tuple[int, int], Link | None] = {}  # by (id(workload), id(container))
         self._runners: dict[str, list[Link]] | None = None
 
@@ -122,11 +121,22 @@ class CodeLinks:
     @property
     def links(self) -> list[Link]:
         """Every link, in the order of the index's workloads (all made now)."""
-        return [link for w, c in self._containers if (link := self._link(w, c)) is not None]
+        if self._index is None:
+            return []
+        return [
+            link
+            for workload, template in self._index.workloads
+            for container in template.long_running
+            if (link := self._link(workload, container)) is not None
+        ]
 
     def of(self, workload: K8sObject, container: str) -> Link | None:
-        found = self._named.get((id(workload), container))
-        return self._link(*found) if found is not None else None
+        """The link of the workload's long-running container of that name (the last, if
+        the name is repeated)."""
+        if self._index is None or id(workload) not in self._workloads:
+            return None
+        named = [c for c in self._index.template(workload).long_running if c.name == container]
+        return self._link(workload, named[-1]) if named else None
 
     def running(self, module_path: str) -> list[Link]:
         """The containers whose code includes the module."""
@@ -229,13 +239,7 @@ def link_code(
     modules = {os.path.normpath(m.path): m for m in python if not m.is_test}
     if not modules:
         return CodeLinks()
-    containers = [
-        (workload, container)
-        for workload, template in index.workloads
-        for container in template.containers
-        if container.long_running
-    ]
-    return CodeLinks(modules, _Finder(modules, builds, pins or {}), containers)
+    return CodeLinks(modules, _Finder(modules, builds, pins or {}), index)
 
 
 class _Finder:

@@ -6,11 +6,13 @@ not a core Service), so every kind k8slb understands is listed once here, in `KI
 
 from __future__ import annotations
 
+import pickle
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from k8slb.data_pickle import load_data
 from k8slb.reading.yamltree import Pos, YMap, YSeq
 from k8slb.report.findings import ObjectRef, Severity
 
@@ -71,33 +73,89 @@ def _identifier(value: Any) -> str | None:
     return str(value) if isinstance(value, str | int | float) else None
 
 
-@dataclass
+@dataclass(eq=False)  # an object is itself: the index and the rules key them by identity
 class K8sObject:
-    """One Kubernetes object. Its identity is read once, when it is made: rules and the
-    index ask for it over and over."""
+    """One Kubernetes object. Its identity, and what the index reads of every object, are
+    read once, when it is made: rules and the index ask for them over and over. Pickled
+    (the parse cache), its body travels as a pickle of its own, loaded when something asks
+    for it: a pre-commit run judges a few objects among thousands, and the index finds
+    the few it needs of the others by what it reads here."""
 
     path: str
     document: int
     item: int | None
     api_version: str
     kind: str
-    body: YMap
+    _body: YMap | bytes  # bytes: the pickled body, until first asked for
     group: str = field(init=False)
     spec: KindSpec | None = field(init=False)
     name: str | None = field(init=False)
     namespace: str | None = field(init=False)
     labels: dict[str, str] = field(init=False)
-    annotations: dict[str, str] = field(init=False)
     ref: ObjectRef = field(init=False)
+    # What the index (index.py) reads of every object: the pod template's labels (None:
+    # no pod template), a Service's selector, type and whether it is headless, and what an
+    # autoscaler scales (its kind and name).
+    template_labels: dict[str, str] | None = field(init=False)
+    selector: dict[str, str] = field(init=False)
+    service_type: str = field(init=False)
+    headless: bool = field(init=False)
+    scale_target: tuple[str, Any] | None = field(init=False)
+    _annotations: dict[str, str] | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
+        body = self.body
         self.group = api_group(self.api_version)
         self.spec = KINDS.get((self.group, self.kind))
-        self.name = _identifier(dig(self.body, "metadata", "name"))
-        self.namespace = _identifier(dig(self.body, "metadata", "namespace"))
-        self.labels = dig(self.body, "metadata", "labels") or {}
-        self.annotations = dig(self.body, "metadata", "annotations") or {}
+        self.name = _identifier(dig(body, "metadata", "name"))
+        self.namespace = _identifier(dig(body, "metadata", "namespace"))
+        self.labels = dig(body, "metadata", "labels") or {}
         self.ref = ObjectRef(self.kind, self.namespace, self.name, self.document, self.item)
+        template = self._template_node()
+        self.template_labels = (
+            dig(template, "metadata", "labels") or {} if template is not None else None
+        )
+        selector = dig(body, "spec", "selector")
+        self.selector = dict(selector) if isinstance(selector, dict) else {}
+        kind = dig(body, "spec", "type")
+        self.service_type = kind if isinstance(kind, str) else "ClusterIP"
+        self.headless = bool(dig(body, "spec", "clusterIP") == "None")
+        self.scale_target = None
+        if self.is_a("autoscaling", "HorizontalPodAutoscaler") or self.is_a(
+            "keda.sh", "ScaledObject"
+        ):
+            ref = dig(body, "spec", "scaleTargetRef") or {}
+            target = ref.get("kind") or "Deployment"  # KEDA's default target
+            self.scale_target = (target, ref.get("name", ""))
+
+    @property
+    def body(self) -> YMap:
+        body = self._body
+        if isinstance(body, bytes):
+            loaded = load_data(body)  # only data, as every cached parse (data_pickle.py)
+            if not isinstance(loaded, YMap):
+                raise ValueError(f"{self.path}: a cached parse is damaged; run with --no-cache")
+            body = self._body = loaded
+        return body
+
+    @property
+    def annotations(self) -> dict[str, str]:
+        if self._annotations is None:
+            self._annotations = dig(self.body, "metadata", "annotations") or {}
+        return self._annotations
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        body = self._body
+        blob = body if isinstance(body, bytes) else pickle.dumps(body, pickle.HIGHEST_PROTOCOL)
+        header = (self.path, self.document, self.item, self.api_version, self.kind)
+        facts = (self.name, self.namespace, self.labels, self.ref, self.template_labels)
+        service = (self.selector, self.service_type, self.headless, self.scale_target)
+        return (_object, (header, facts, service, blob))
+
+    def __copy__(self) -> K8sObject:
+        copied: K8sObject = _new_object(K8sObject)
+        copied.__dict__.update(self.__dict__)
+        return copied
 
     @property
     def pos(self) -> Pos:
@@ -112,13 +170,40 @@ class K8sObject:
         return self.group == group and self.kind == kind
 
     def pod_template(self) -> PodTemplate | None:
+        if self.template_labels is None:
+            return None
+        node = self._template_node()
+        return PodTemplate(self, node) if node is not None else None
+
+    def _template_node(self) -> YMap | None:
+        """The pod template (or the Pod itself), when the object has one with a `spec`."""
         spec = self.spec
         if spec is None or spec.template_path is None:
             return None
         node = dig(self.body, *spec.template_path) if spec.template_path else self.body
         if not isinstance(node, YMap) or not isinstance(node.get("spec"), YMap):
             return None
-        return PodTemplate(self, node)
+        return node
+
+
+_new_object = object.__new__
+
+
+def _object(
+    header: tuple[str, int, int | None, str, str],
+    facts: tuple[str | None, str | None, dict[str, str], ObjectRef, dict[str, str] | None],
+    service: tuple[dict[str, str], str, bool, tuple[str, Any] | None],
+    blob: bytes,
+) -> K8sObject:
+    """A K8sObject as `__reduce__` pickled it: its body left as bytes until asked for."""
+    obj: K8sObject = _new_object(K8sObject)
+    obj.path, obj.document, obj.item, obj.api_version, obj.kind = header
+    obj.name, obj.namespace, obj.labels, obj.ref, obj.template_labels = facts
+    obj.selector, obj.service_type, obj.headless, obj.scale_target = service
+    obj.group = api_group(obj.api_version)
+    obj.spec = KINDS.get((obj.group, obj.kind))
+    obj._body, obj._annotations = blob, None
+    return obj
 
 
 @dataclass
