@@ -256,8 +256,11 @@ class _Finder:
         for path in modules:
             folder = os.path.dirname(path)
             while folder not in ("", os.sep, "."):
-                self.by_folder[folder].append(path)
-                folders_named[_normal(os.path.basename(folder))].add(folder)
+                below = self.by_folder.get(folder)
+                if below is None:  # a folder's name is read once, not once a module below
+                    below = self.by_folder[folder] = []
+                    folders_named[_normal(os.path.basename(folder))].add(folder)
+                below.append(path)
                 parent = os.path.dirname(folder)
                 if parent == folder:
                     break
