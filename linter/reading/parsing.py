@@ -62,13 +62,23 @@ def _died(item: Item, error: BaseException) -> Done:
     return Unparsed(path, internal_error(f"reading {path} (the process died)", error)), None
 
 
+def _read_whole(parsed: Parsed) -> Parsed:
+    """A parse a child sent, with its objects' bodies loaded now (a pickled object keeps
+    its body pickled until asked for): this runs while the other processes still parse,
+    and the whole tree's rules read every body anyway."""
+    if isinstance(parsed, ManifestFile):
+        for obj in parsed.objects:
+            obj.body  # noqa: B018  # loads it
+    return parsed
+
+
 # A parse made in this process is kept as it is: the cache pickles it when it writes
 # (maybe from a process of its own, after the report). A child's comes back pickled.
 # (Looked up when called: a test may stand in for parse_one.)
 _PARSES: Work[Item, Done] = Work(
     here=lambda item: (parse_one(*item), None),
     there=lambda item: parse_one(*item),
-    back=lambda parsed: (parsed, None),
+    back=lambda parsed: (_read_whole(parsed), None),
     died=_died,
 )
 # For the cache, each parse pickled on its own in the child: the parent keeps these
@@ -76,7 +86,7 @@ _PARSES: Work[Item, Done] = Work(
 _PICKLED_PARSES: Work[Item, Done] = Work(
     here=_PARSES.here,
     there=lambda item: pickled(parse_one(*item)),
-    back=lambda blob: (pickle.loads(blob), blob),
+    back=lambda blob: (_read_whole(pickle.loads(blob)), blob),
     died=_died,
 )
 
