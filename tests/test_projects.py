@@ -3,11 +3,13 @@ module, spelled as the paths of the run are (relative, absolute, `./`, `../`).""
 
 from __future__ import annotations
 
-from pathlib import PurePath
+from pathlib import PurePath, PurePosixPath
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from k8slb.code.facts import CodeFacts
-from k8slb.code.projects import assign_projects
+from k8slb.code.projects import _spelled_already, assign_projects
 
 
 def by_pure_paths(path: str, scanned: set[PurePath]) -> str:
@@ -39,3 +41,10 @@ def test_modules_of_one_package_share_a_project() -> None:
     modules = [CodeFacts(p) for p in TREES[0]]
     assign_projects(modules)
     assert [m.project for m in modules] == ["svc", "svc", "svc", "svc"]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(["/", ".", "..", "a", "b.py"]), max_size=8).map("".join))
+def test_a_path_as_a_walk_spells_it_is_taken_as_purepath_would_spell_it(path: str) -> None:
+    """The check that skips PurePath (thousands of module paths a run) agrees with it."""
+    assert _spelled_already(path) == (str(PurePosixPath(path)) == path)

@@ -24,7 +24,24 @@ def project_root(path: str, scanned: set[str]) -> str:
 
 
 def _spelled(path: str) -> str:
-    return str(PurePath(path))  # no doubled separators, no `.` parts
+    """The path as PurePath spells it: no doubled separators, no `.` parts."""
+    if os.sep == "/" and _spelled_already(path):  # as a walk makes them: thousands a run
+        return path
+    return str(PurePath(path))
+
+
+def _spelled_already(path: str) -> bool:
+    """Whether PurePath (POSIX) leaves the path as it is: no empty or `.` part below its
+    root (`/`, or exactly `//`, which POSIX keeps), and not empty."""
+    if path.startswith("///"):
+        return False
+    if path == ".":
+        return True
+    rest = path[2:] if path.startswith("//") else path[1:] if path.startswith("/") else path
+    if not rest:
+        return path != ""
+    parts = rest.split("/")
+    return "" not in parts and "." not in parts
 
 
 def _parent(path: str) -> str:
