@@ -13,7 +13,6 @@ file. tests/test_context_scope.py holds every rule to that, file by file.
 
 from __future__ import annotations
 
-import inspect
 import math
 import re
 from abc import ABC, abstractmethod
@@ -229,6 +228,8 @@ class Rule(ABC):
 
     @classmethod
     def doc(cls) -> str:
+        import inspect  # for `explain` and the docs: a check never needs it
+
         return inspect.cleandoc(cls.__doc__ or "")
 
     @classmethod

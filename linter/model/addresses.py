@@ -5,12 +5,10 @@ cluster-internal name is.
 
 from __future__ import annotations
 
-import ipaddress
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
-from urllib.parse import urlsplit
 
 from k8slb.code.facts import EnvRef
 from k8slb.model.index import EnvSetting, Index, service_ports
@@ -67,6 +65,8 @@ def _host_reach(host: str) -> Reach:
     bare = host.strip("[]").lower()
     if bare in ("localhost", "") or bare.endswith(".localhost"):
         return "local"
+    import ipaddress  # here and in parse_url: a run that reads no address never loads them
+
     try:
         ip = ipaddress.ip_address(bare)
     except ValueError:
@@ -119,6 +119,8 @@ def target_parser(default_scheme: str) -> Callable[[str], Address]:
 
 
 def parse_url(text: str) -> Address | None:
+    from urllib.parse import urlsplit
+
     try:
         parts = urlsplit(text)
         port = parts.port
