@@ -16,6 +16,7 @@ _REBUILDERS = {
     ("k8slb.reading.yamltree", "_ymap"),
     ("k8slb.reading.yamltree", "_yseq"),
     ("k8slb.model.objects", "_object"),
+    ("k8slb.code.facts", "_facts"),
 }
 
 

@@ -97,11 +97,17 @@ class HealthAlwaysServing(Rule):
     )
 
     def check(self, context: Context) -> Iterator[Finding]:
-        production = list(context.code())
-        draining = {facts.project for facts in production if facts.health_drains}
+        draining: set[str] | None = None  # the projects that set NOT_SERVING somewhere
+
+        def drains(project: str) -> bool:
+            nonlocal draining
+            if draining is None:  # read from every module once a judged one needs it
+                draining = {f.project for f in context.code() if f.health_drains}
+            return project in draining
+
         for facts in context.judged_code():
             for servicer in facts.health_servicers:
-                if servicer.custom_class is None and facts.project not in draining:
+                if servicer.custom_class is None and not drains(facts.project):
                     yield self.python_finding(
                         servicer.loc,
                         (

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from k8slb import cache as cache_module
 from k8slb.cache import MARKER, Cache, dumps, loads
+from k8slb.code.facts import CodeFacts
 from k8slb.data_pickle import load_data
 from k8slb.engine import RunResult, Settings, run
 from k8slb.reading.sources import Source, discover
@@ -184,22 +185,34 @@ def test_a_forged_entry_inside_a_valid_parse_file_runs_no_code(tmp_path: Path) -
     assert not (tmp_path / "PWNED").exists() and not Path("PWNED").exists()
 
 
-def test_a_forged_object_body_inside_a_valid_parse_runs_no_code(tmp_path: Path) -> None:
-    """An object's body is a pickle of its own inside its parse, loaded when first read:
-    it is unpickled as data only too. Refused, it stops the run (the command line exits
-    2, saying to run without the cache): no damage gets this far past the checksum."""
+@pytest.mark.parametrize("planted", ["object bodies", "module code"])
+def test_a_forged_object_body_inside_a_valid_parse_runs_no_code(
+    planted: str, tmp_path: Path
+) -> None:
+    """An object's body, and a module's code beyond what every run reads of it, are
+    pickles of their own inside its parse, loaded when first read: unpickled as data only
+    too. Refused, they are an error of the run (the command line exits 2, saying to run
+    without the cache): no damage gets this far past the checksum."""
     tree, base, folder, _ = _cached(tmp_path)
     generation, stored, token, size = loads((folder / "files.cache").read_bytes())
-    planted = {}
+    forged = {}
     for key, (number, path, blob) in stored.items():
         parsed = load_data(blob)
-        for obj in getattr(parsed, "objects", []):
-            obj._body = pickle.dumps(_Planted())
-        planted[key] = (number, path, pickle.dumps(parsed, pickle.HIGHEST_PROTOCOL))
-    (folder / "files.cache").write_bytes(_forged((generation, planted, token, size)))
+        if planted == "object bodies":
+            for obj in getattr(parsed, "objects", []):
+                obj._body = pickle.dumps(_Planted())
+        elif isinstance(parsed, CodeFacts):
+            parsed.__dict__["_rest"] = pickle.dumps(_Planted())
+        forged[key] = (number, path, pickle.dumps(parsed, pickle.HIGHEST_PROTOCOL))
+    (folder / "files.cache").write_bytes(_forged((generation, forged, token, size)))
     (folder / "run.cache").unlink()  # so that the run needs the parses
-    with pytest.raises(ValueError, match="a cached parse is damaged; run with --no-cache"):
-        run(discover([str(tree)]).sources, Settings(rules=ALL_RULES), cache=Cache(tree, base))
+    damaged = "a cached parse is damaged; run with --no-cache"
+    sources = discover([str(tree)]).sources
+    try:  # read by the index: the run stops; read by a rule: that rule's error is reported
+        errors = run(sources, Settings(rules=ALL_RULES), cache=Cache(tree, base)).errors
+    except ValueError as error:
+        errors = [str(error)]
+    assert errors and all(damaged in error for error in errors)
     assert not (tmp_path / "PWNED").exists() and not Path("PWNED").exists()
 
 

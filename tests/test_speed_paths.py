@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import sys
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -119,9 +120,10 @@ def test_a_context_run_from_the_cache_reads_the_bodies_of_the_objects_it_needs(
     """A cached object keeps its body pickled until something reads it: the index goes by
     what the object read when it was made, so a pre-commit run that judges one plain HTTP
     manifest loads its objects and the few its lookups return, not the tree's, and finds
-    what a run without the cache finds."""
+    what a run without the cache finds. A module's code is loaded as lazily."""
     from dataclasses import replace
 
+    from k8slb.code import facts
     from k8slb.model import objects
 
     tree = tmp_path / "tree"
@@ -131,18 +133,24 @@ def test_a_context_run_from_the_cache_reads_the_bodies_of_the_objects_it_needs(
     changed = tree / "team-1" / "frontend.yaml"
     changed.write_text(changed.read_text() + "# changed\n")
     sources = [replace(s, report=s.path == str(changed)) for s in discover([str(tree)]).sources]
-    loaded: list[object] = []
+    loaded: dict[str, int] = {"bodies": 0, "modules": 0}
     load_data = objects.load_data
 
-    def counted(blob: bytes) -> object:
-        loaded.append(body := load_data(blob))
-        return body
+    def counting(what: str) -> Callable[[bytes], object]:
+        def counted(blob: bytes) -> object:
+            loaded[what] += 1
+            return load_data(blob)
+
+        return counted
 
     with monkeypatch.context() as patch:
-        patch.setattr(objects, "load_data", counted)
+        patch.setattr(objects, "load_data", counting("bodies"))
+        patch.setattr(facts, "load_data", counting("modules"))
         scoped = run(sources, Settings(rules=ALL_RULES), cache=Cache(tmp_path, tmp_path / "cache"))
     assert _report(scoped) == _report(run(sources, Settings(rules=ALL_RULES)))
-    assert 0 < len(loaded) <= whole.objects // 3, "about one team's objects of three"
+    assert 0 < loaded["bodies"] <= whole.objects // 3, "about one team's objects of three"
+    modules = sum(1 for path in whole.paths if path.endswith((".py", ".go")))
+    assert loaded["modules"] < modules // 3, "and of their code, what the links lead to"
 
 
 def test_runs_that_take_turns_each_find_their_result_and_the_parses_stay(

@@ -13,10 +13,12 @@ milliseconds) in every language.
 
 from __future__ import annotations
 
+import pickle
 from dataclasses import dataclass, field
 from pathlib import PurePath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from k8slb.data_pickle import load_data
 from k8slb.model.objects import Problem
 from k8slb.reading.markers import Marker
 
@@ -246,6 +248,10 @@ class HealthServicer:
 
 @dataclass
 class CodeFacts:
+    """What a module's code does. Pickled (the parse cache), the fields every run reads of
+    every module (HEADER) travel apart from the others, which are loaded when one is first
+    read: a pre-commit run reads the code of a few modules among thousands."""
+
     path: str
     is_test: bool = False
     language: str = "python"
@@ -271,3 +277,38 @@ class CodeFacts:
     exports: dict[str, Any] = field(default_factory=dict)
     health_classes: dict[str, bool] = field(default_factory=dict)
     deferred: bool = False  # some value holds an `Imported`: resolved by imported.py
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        state = self.__dict__
+        rest = state.get("_rest")
+        if rest is None:
+            others = {key: value for key, value in state.items() if key not in HEADER}
+            rest = pickle.dumps(others, pickle.HIGHEST_PROTOCOL)
+        return (_facts, (tuple(state[key] for key in HEADER), rest))
+
+    if not TYPE_CHECKING:  # mypy: every field is declared above
+
+        def __getattr__(self, name: str) -> Any:
+            """A field of a module loaded from a pickle, read for the first time."""
+            rest = self.__dict__.get("_rest") if not name.startswith("__") else None
+            if rest is None:
+                raise AttributeError(name)
+            fields = load_data(rest)  # only data, as every cached parse (data_pickle.py)
+            if not isinstance(fields, dict):  # and so again at every read
+                raise ValueError(f"{self.path}: a cached parse is damaged; run with --no-cache")
+            del self.__dict__["_rest"]
+            self.__dict__.update(fields)
+            return getattr(self, name)
+
+
+# What every run reads of every module: the projects, the import graph, the suppression
+# comments, its problem, whether imported values wait to be resolved.
+HEADER = ("path", "is_test", "language", "project", "imports", "markers", "problem", "deferred")
+
+
+def _facts(header: tuple[Any, ...], rest: bytes) -> CodeFacts:
+    """A CodeFacts as `__reduce__` pickled it: its other fields left as bytes until read."""
+    facts: CodeFacts = object.__new__(CodeFacts)
+    facts.__dict__.update(zip(HEADER, header, strict=True))
+    facts.__dict__["_rest"] = rest
+    return facts

@@ -63,12 +63,14 @@ def _died(item: Item, error: BaseException) -> Done:
 
 
 def _read_whole(parsed: Parsed) -> Parsed:
-    """A parse a child sent, with its objects' bodies loaded now (a pickled object keeps
-    its body pickled until asked for): this runs while the other processes still parse,
-    and the whole tree's rules read every body anyway."""
+    """A parse a child sent, with its objects' bodies (and a module's code) loaded now: a
+    pickled one keeps them pickled until read, and this runs while the other processes
+    still parse; the whole tree's rules read them all anyway."""
     if isinstance(parsed, ManifestFile):
         for obj in parsed.objects:
             obj.body  # noqa: B018  # loads it
+    elif isinstance(parsed, CodeFacts):
+        parsed.channels  # noqa: B018  # loads the fields beyond the header
     return parsed
 
 
