@@ -11,8 +11,10 @@ or a symbolic link that turns "remove a stale cache" into "remove my home folder
   real folder (not a symbolic link) owned by the running user, else no cache at all;
 - only folders that carry k8slb's marker file are ever removed, and never through a link;
 - each file carries a checksum of its payload (one changed byte: the file is ignored),
-  and is unpickled by an unpickler that builds only k8slb's own data classes, never
-  calling a function, so even a forged file cannot run code.
+  and is unpickled by an unpickler that builds only k8slb's own data classes (and calls
+  only the few functions of k8slb's that rebuild them: data_pickle.py), so even a forged
+  file cannot run code; so is an object's body, or a module's code, pickled apart inside
+  a parse and loaded when first read.
 
 Inside a project's folder, the cache lives in a folder named after k8slb's version and a
 fingerprint of its code, so no other k8slb ever reads it. A re-run on a tree where nothing
