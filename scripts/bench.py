@@ -9,11 +9,12 @@ k8slb's own parsers (`scripts/floor.py`: `ast` for Python, tree-sitter for Go) a
 tree with a warm cache, and `k8slb fix --unsafe-fixes` on a fresh copy; then the pre-commit
 case against `python -c pass`: one small YAML file, one small Python file, a file outside
 the tree with the tree as context, and a file of the tree just changed after a whole-tree
-run, the tree as context (the corpus is a git repository, so both runs share one project
-and its cache, as in a real checkout). Prints medians, ratios, peak memory and the #16
-targets. A run's time is its command's: the cache it leaves to a child process is written
-after the report, untimed, and waited for before the next run. Nothing here is asserted:
-the targets are in the issue, the numbers in the closing notes.
+run, the tree as context (a plain HTTP service's, and a gRPC Service's, whose finding
+depends on who dials it from anywhere in the tree; the corpus is a git repository, so both
+runs share one project and its cache, as in a real checkout). Prints medians, ratios, peak
+memory and the #16 targets. A run's time is its command's: the cache it leaves to a child
+process is written after the report, untimed, and waited for before the next run. Nothing
+here is asserted: the targets are in the issue, the numbers in the closing notes.
 
 Usage: python scripts/bench.py [N] [ROUNDS]
 """
@@ -274,7 +275,13 @@ def main() -> None:
 
         one_yaml = work / "one.yaml"
         shutil.copyfile(ROOT / "fixtures" / "demo" / "bad" / "backend.yaml", one_yaml)
-        changed = corpus / "team-0" / "svc-0" / "k8s.yaml"
+        changed = corpus / "team-0" / "svc-0" / "k8s.yaml"  # a plain HTTP service
+        # ...and a gRPC Service's: its finding depends on who dials it, from the whole tree
+        changed_grpc = next(
+            path
+            for path in sorted(corpus.glob("team-*/svc-*/k8s.yaml"))
+            if path.read_text().partition("\n")[0].endswith(": gRPC backend")  # its first line
+        )
         one_python = work / "one.py"
         shutil.copyfile(ROOT / "fixtures" / "demo" / "bad" / "server.py", one_python)
         small = measure(
@@ -287,14 +294,25 @@ def main() -> None:
                 "one.yaml --context": [*K8SLB, "check", "--context", str(corpus), str(one_yaml)],
                 # ...and as it runs on a commit: that file changed since a whole-tree run
                 "changed --context": [*K8SLB, "check", "--context", str(corpus), str(changed)],
+                "changed gRPC --context": [
+                    *K8SLB,
+                    "check",
+                    "--context",
+                    str(corpus),
+                    str(changed_grpc),
+                ],
             },
             work,
             rounds * 2,
             {
-                "changed --context": [
+                name: [
                     f"{' '.join(cases['check, warm cache'])} >/dev/null || true",
-                    f"echo '# edited' >> {changed}",
+                    f"echo '# edited' >> {path}",
                 ]
+                for name, path in (
+                    ("changed --context", changed),
+                    ("changed gRPC --context", changed_grpc),
+                )
             },
         )
         baseline = small["python -c pass"][0]
