@@ -52,3 +52,13 @@ def load_data(payload: bytes) -> Any:
         return _DataOnly(io.BytesIO(payload)).load()
     except Exception:  # any damage a checksum let through: start afresh
         return None
+
+
+def load_part(blob: bytes, kind: type[Any], path: str) -> Any:
+    """A part of a cached parse pickled apart (an object's body, a module's code), loaded
+    when first read: data only, of the kind expected; ValueError otherwise, which a run
+    reports (and again at every read: the caller keeps the blob)."""
+    loaded = load_data(blob)
+    if not isinstance(loaded, kind):
+        raise ValueError(f"{path}: a cached parse is damaged; run with --no-cache")
+    return loaded

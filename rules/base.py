@@ -16,9 +16,9 @@ from __future__ import annotations
 import math
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import ClassVar
+from typing import ClassVar, Literal
 
 from k8slb.code.facts import Channel, CodeFacts, Loc
 from k8slb.fixing.edits import Edit, FixValues, YamlEdit
@@ -76,6 +76,7 @@ class Context:
     )
     _judged_code: list[CodeFacts] | None = field(default=None, init=False, repr=False)
     _channels: list[tuple[CodeFacts, Channel]] | None = field(default=None, init=False, repr=False)
+    _projects: dict[str, set[str]] = field(default_factory=dict, init=False, repr=False)
 
     def judges(self, subject: K8sObject | CodeFacts) -> bool:
         """Whether the rules judge an object or a module (its findings are in its file)."""
@@ -123,22 +124,25 @@ class Context:
     def long_lived_channels(self) -> Iterator[tuple[CodeFacts, Channel]]:
         """Channels made once and kept: the ones that can pin a client to a pod."""
         if self._channels is None:
-            self._channels = [
-                (facts, channel)
-                for facts in self.code()
-                for channel in facts.channels
-                if channel.long_lived
-            ]
+            self._channels = list(_long_lived(self.code()))
         return iter(self._channels)
 
     def judged_channels(self) -> Iterator[tuple[CodeFacts, Channel]]:
         """The long-lived channels of the modules to judge."""
-        return (
-            (facts, channel)
-            for facts in self.judged_code()
-            for channel in facts.channels
-            if channel.long_lived
-        )
+        return _long_lived(self.judged_code())
+
+    def projects_with(self, part: Literal["sigterm_handlers", "health_drains"]) -> set[str]:
+        """The projects some module of which has that part (a SIGTERM handler, a drain of
+        the health service): read from every module once, when a rule first asks."""
+        if part not in self._projects:
+            self._projects[part] = {f.project for f in self.code() if getattr(f, part)}
+        return self._projects[part]
+
+
+def _long_lived(modules: Iterable[CodeFacts]) -> Iterator[tuple[CodeFacts, Channel]]:
+    return (
+        (facts, channel) for facts in modules for channel in facts.channels if channel.long_lived
+    )
 
 
 def grace_edit(

@@ -93,7 +93,6 @@ class GrpcNoGracefulShutdown(Rule):
     )
 
     def check(self, context: Context) -> Iterator[Finding]:
-        handled: set[str] | None = None  # the projects that handle SIGTERM somewhere
         for facts in context.judged_code():
             runners = context.links.running(facts.path)
             if runners:  # judged in the code each container runs: its import closure
@@ -105,11 +104,9 @@ class GrpcNoGracefulShutdown(Rule):
                 if not bare:
                     continue
                 where = f"the code container {bare[0].key} runs"
+            elif facts.project in context.projects_with("sigterm_handlers"):
+                continue
             else:
-                if handled is None:  # read from every module once a judged one needs it
-                    handled = {f.project for f in context.code() if f.sigterm_handlers}
-                if facts.project in handled:
-                    continue
                 where = "its project"
             servers = {s.name: s for s in facts.servers if s.name}
             started = [name for name in servers if name in facts.starts]

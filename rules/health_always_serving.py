@@ -97,17 +97,12 @@ class HealthAlwaysServing(Rule):
     )
 
     def check(self, context: Context) -> Iterator[Finding]:
-        draining: set[str] | None = None  # the projects that set NOT_SERVING somewhere
-
-        def drains(project: str) -> bool:
-            nonlocal draining
-            if draining is None:  # read from every module once a judged one needs it
-                draining = {f.project for f in context.code() if f.health_drains}
-            return project in draining
-
         for facts in context.judged_code():
             for servicer in facts.health_servicers:
-                if servicer.custom_class is None and not drains(facts.project):
+                # (the drains are read from every module only for grpc_health's servicer)
+                if servicer.custom_class is None and facts.project not in context.projects_with(
+                    "health_drains"
+                ):
                     yield self.python_finding(
                         servicer.loc,
                         (

@@ -134,18 +134,18 @@ def test_a_context_run_from_the_cache_reads_the_bodies_of_the_objects_it_needs(
     changed.write_text(changed.read_text() + "# changed\n")
     sources = [replace(s, report=s.path == str(changed)) for s in discover([str(tree)]).sources]
     loaded: dict[str, int] = {"bodies": 0, "modules": 0}
-    load_data = objects.load_data
+    load_part = objects.load_part
 
-    def counting(what: str) -> Callable[[bytes], object]:
-        def counted(blob: bytes) -> object:
+    def counting(what: str) -> Callable[[bytes, type, str], object]:
+        def counted(blob: bytes, kind: type, path: str) -> object:
             loaded[what] += 1
-            return load_data(blob)
+            return load_part(blob, kind, path)
 
         return counted
 
     with monkeypatch.context() as patch:
-        patch.setattr(objects, "load_data", counting("bodies"))
-        patch.setattr(facts, "load_data", counting("modules"))
+        patch.setattr(objects, "load_part", counting("bodies"))
+        patch.setattr(facts, "load_part", counting("modules"))
         scoped = run(sources, Settings(rules=ALL_RULES), cache=Cache(tmp_path, tmp_path / "cache"))
     assert _report(scoped) == _report(run(sources, Settings(rules=ALL_RULES)))
     assert 0 < loaded["bodies"] <= whole.objects // 3, "about one team's objects of three"

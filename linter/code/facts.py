@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import TYPE_CHECKING, Any
 
-from k8slb.data_pickle import load_data
+from k8slb.data_pickle import load_part
 from k8slb.model.objects import Problem
 from k8slb.reading.markers import Marker
 
@@ -293,9 +293,7 @@ class CodeFacts:
             rest = self.__dict__.get("_rest") if not name.startswith("__") else None
             if rest is None:
                 raise AttributeError(name)
-            fields = load_data(rest)  # only data, as every cached parse (data_pickle.py)
-            if not isinstance(fields, dict):  # and so again at every read
-                raise ValueError(f"{self.path}: a cached parse is damaged; run with --no-cache")
+            fields = load_part(rest, dict, self.path)
             del self.__dict__["_rest"]
             self.__dict__.update(fields)
             return getattr(self, name)

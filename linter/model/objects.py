@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from k8slb.data_pickle import load_data
+from k8slb.data_pickle import load_part
 from k8slb.reading.yamltree import Pos, YMap, YSeq
 from k8slb.report.findings import ObjectRef, Severity
 
@@ -132,10 +132,7 @@ class K8sObject:
     def body(self) -> YMap:
         body = self._body
         if isinstance(body, bytes):
-            loaded = load_data(body)  # only data, as every cached parse (data_pickle.py)
-            if not isinstance(loaded, YMap):
-                raise ValueError(f"{self.path}: a cached parse is damaged; run with --no-cache")
-            body = self._body = loaded
+            body = self._body = load_part(body, YMap, self.path)
         return body
 
     @property
