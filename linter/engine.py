@@ -20,7 +20,13 @@ from k8slb.model.index import Index
 from k8slb.model.links import LinkRow, link_code, link_rows
 from k8slb.model.objects import K8sObject, Problem
 from k8slb.progress import QUIET, Progress
-from k8slb.reading.build_files import BuildFacts, names_builds, read_build_facts
+from k8slb.reading.build_files import (
+    BuildFacts,
+    BuildFile,
+    names_builds,
+    read_build_facts,
+    read_build_file,
+)
 from k8slb.reading.chart_findings import (
     RenderedTemplate,
     in_namespace,
@@ -200,7 +206,7 @@ def read_sources(
         if source.language == "helm":  # rendered below, all charts in one child process
             charts.append(source)
             continue
-        if source.language in ("kustomize", "build"):  # built below; read by links.py
+        if source.language == "kustomize":  # built below
             continue
         if source.path not in data:  # recognised by the cache unread: its parse is kept
             hit = cache.parsed_by_key(key, source.path) if cache is not None and key else None
@@ -269,19 +275,26 @@ def read_sources(
             read.manifests.append(in_namespace(found, options.namespace))
         elif isinstance(found, Unparsed):
             read.errors.append(found.error)
+    build_files: list[BuildFile] = []
     for source in sources:
         found = parsed.get(source.path)
+        if isinstance(found, BuildFile):
+            build_files.append(found)
+            continue
         if isinstance(found, ManifestFile):
             read.manifests.append(found)
         elif isinstance(found, Unparsed):
             read.errors.append(found.error)
         elif found is not None:
             read.modules.append(found)
+        if source.path in data and names_builds(source.path):  # a compose file, a workflow
+            also = read_build_file(source.path, data[source.path])
+            build_files += [also] if also is not None else []
     # once a run, whatever its worlds: which modules form a program, the names they import
     # from each other, what the build files say
     assign_projects(read.modules)
     read.modules = resolve_imports(read.modules)
-    read.builds = read_build_facts(data)
+    read.builds = read_build_facts(build_files)
     return read
 
 
@@ -375,12 +388,13 @@ def _reported(path: str, reported: set[str], read: Sources) -> bool:
 
 def _skippable(source: Source) -> bool:
     """A file left unread when the cache knows its key: one that is parsed on its own (a
-    chart, a kustomization and a build file are read whole on every run)."""
-    return (
-        source.unread is None
-        and source.language in ("yaml", "python", "go")
-        and not names_builds(source.path)
-    )
+    chart, a kustomization, and a YAML or Python file that is also a build file, are read
+    whole on every run)."""
+    if source.unread is not None:
+        return False
+    if source.language == "build":
+        return True
+    return source.language in ("yaml", "python", "go") and not names_builds(source.path)
 
 
 # A file changed this recently may change again within its time stamps' grain (a second on

@@ -161,7 +161,6 @@ def print_link_costs(corpus: Path) -> None:
     from k8slb.engine import read_bytes, read_sources
     from k8slb.model.index import Index
     from k8slb.model.links import link_code
-    from k8slb.reading.build_files import read_build_facts
     from k8slb.reading.parsing import parse_all
     from k8slb.reading.sources import discover
 
@@ -181,7 +180,7 @@ def print_link_costs(corpus: Path) -> None:
         return statistics.median(times)
 
     resolve = median_ms(lambda: resolve_imports(parsed))  # type: ignore[arg-type]
-    links = median_ms(lambda: link_code(index, read.modules, read_build_facts(read.contents)))
+    links = median_ms(lambda: link_code(index, read.modules, read.builds))
     linked = link_code(index, read.modules, read.builds)
     print(
         f"link: {len(linked.links)} of {len(index.workloads)} workloads' containers linked "

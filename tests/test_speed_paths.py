@@ -330,12 +330,12 @@ def test_an_untouched_tree_is_not_even_read_and_a_touched_one_is_recognised(
     assert parsed == [], "same bytes: the result is reused"
 
 
-def test_after_a_change_only_the_changed_files_and_the_build_files_are_read(
+def test_after_a_change_only_the_changed_files_are_read(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A file whose size and times are as the last run saw them is recognised by the key
-    of its bytes, unread; its parse comes from the cache. Build files are read whole on
-    every run (the link reads them as a set)."""
+    of its bytes, unread; its parse comes from the cache. So is a Dockerfile: what it
+    says is a parse of its own."""
     from k8slb.reading import sources as sources_module
 
     monkeypatch.setattr(engine, "RACY_NS", 0)  # the tree was just written: see test_racy_...
@@ -351,9 +351,25 @@ def test_after_a_change_only_the_changed_files_and_the_build_files_are_read(
         sources_module.Source, "read", lambda self: read.append(self.path) or original(self)
     )
     assert _report(_run(tree, cache=Cache(tmp_path, tmp_path / "cache"))) == expected
-    builds = [p for p in read if os.path.basename(p) == "Dockerfile"]
-    assert sorted(set(read) - set(builds)) == [str(backend)]
-    assert builds, "the demo's Dockerfiles are read"
+    assert read == [str(backend)]
+
+
+def test_a_changed_dockerfile_is_read_again_and_moves_the_link(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The link follows a Dockerfile changed since the cached run: its new CMD names other
+    code, and the run from the cache says what a run without one says."""
+    monkeypatch.setattr(engine, "RACY_NS", 0)
+    tree = _tree(tmp_path)
+    before = _run(tree, cache=Cache(tmp_path, tmp_path / "cache"))
+    dockerfile = tree / "demo" / "bad" / "inventory" / "Dockerfile"
+    (dockerfile.parent / "worker.py").write_text("import time\n\ntime.sleep(1)\n")
+    dockerfile.write_text(dockerfile.read_text().replace("server.py", "worker.py"))
+    expected = _run(tree)
+    after = _run(tree, cache=Cache(tmp_path, tmp_path / "cache"))
+    assert _report(after) == _report(expected)
+    assert after.links == expected.links
+    assert after.links != before.links, "the container runs worker.py now"
 
 
 def test_a_file_rewritten_with_its_old_size_and_time_is_read_again(

@@ -13,7 +13,7 @@ import os
 import posixpath
 import re
 import shlex
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -86,18 +86,39 @@ def names_builds(path: str) -> bool:
     return DOCKERFILE_NAMES.search(name) is not None or _builds_reader(path, name) is not None
 
 
-def read_build_facts(contents: Mapping[str, bytes]) -> BuildFacts:
-    """The build facts of every file among `contents` whose name says it is a build file."""
+@dataclass(frozen=True)
+class BuildFile:
+    """What one build file says: a Dockerfile's last stage, or the images a skaffold,
+    compose, Tilt or CI file builds. A parse of its own, so the cache keeps it by the
+    file's key and a run reads only the build files that changed."""
+
+    path: str
+    dockerfile: Dockerfile | None = None
+    builds: tuple[ImageBuild, ...] = ()
+
+
+def read_build_file(path: str, data: bytes) -> BuildFile | None:
+    """The build facts of one file; None when its name says it is no build file."""
+    name = os.path.basename(path)
+    if DOCKERFILE_NAMES.search(name):
+        return BuildFile(path, dockerfile=parse_dockerfile(path, _text(data)))
+    reader = _builds_reader(path, name)
+    if reader is None:
+        return None
+    return BuildFile(path, builds=tuple(reader(path, _text(data))))
+
+
+def _text(data: bytes) -> str:
+    return data.decode("utf-8", errors="replace")
+
+
+def read_build_facts(files: Iterable[BuildFile]) -> BuildFacts:
+    """The build facts of a run, from each of its build files' (in the run's order)."""
     facts = BuildFacts()
-    for path, data in contents.items():
-        name = os.path.basename(path)
-        if DOCKERFILE_NAMES.search(name):
-            text = data.decode("utf-8", errors="replace")
-            facts.dockerfiles[os.path.normpath(path)] = parse_dockerfile(path, text)
-            continue
-        reader = _builds_reader(path, name)
-        if reader is not None:
-            facts.builds += reader(path, data.decode("utf-8", errors="replace"))
+    for file in files:
+        if file.dockerfile is not None:
+            facts.dockerfiles[os.path.normpath(file.path)] = file.dockerfile
+        facts.builds += file.builds
     return facts
 
 

@@ -11,6 +11,7 @@ from k8slb.code.facts import CodeFacts, worth_parsing
 from k8slb.internal import internal_error
 from k8slb.parallel import Work, fork_map
 from k8slb.progress import QUIET, Progress
+from k8slb.reading.build_files import BuildFile, read_build_file
 from k8slb.reading.manifests import ManifestFile, load_manifests
 
 # Below this many files, starting processes costs more than it saves (measured with
@@ -26,7 +27,7 @@ class Unparsed:
     error: str
 
 
-Parsed = ManifestFile | CodeFacts | Unparsed
+Parsed = ManifestFile | CodeFacts | BuildFile | Unparsed
 Item = tuple[str, str, bytes]  # (path, language, bytes)
 
 
@@ -34,6 +35,8 @@ def parse_one(path: str, language: str, data: bytes) -> Parsed:
     try:
         if language == "yaml":
             return load_manifests(path, data)
+        if language == "build":  # a Dockerfile or Tiltfile: always a build file by its name
+            return read_build_file(path, data) or BuildFile(path)
         if language == "go":
             from k8slb.code.go import analyse_go
 
