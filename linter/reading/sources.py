@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import operator
 import os
 import stat
 import sys
@@ -192,6 +193,9 @@ def _walk(
     )
 
 
+_NAME = operator.attrgetter("name")
+
+
 def _walk_folder(
     folder: str,
     shown_folder: str,
@@ -203,7 +207,7 @@ def _walk_folder(
 ) -> Iterator[Found]:
     try:
         with os.scandir(folder) as listing:
-            entries = sorted(listing, key=lambda entry: entry.name)
+            entries = sorted(listing, key=_NAME)
     except OSError as error:  # unreadable, or a path longer than the system allows
         errors.append(f"{shown_folder}: cannot read folder: {error.strerror or error}")
         return
@@ -217,9 +221,10 @@ def _walk_folder(
     if folder != base and any(e.name == ".gitignore" for e in entries):
         rules = rules.below(Path(folder))
     folders = []
+    prefix = "" if shown_folder == "." else os.path.join(shown_folder, "")  # as join would
     for entry in entries:
         name, path = entry.name, entry.path
-        shown = name if shown_folder == "." else os.path.join(shown_folder, name)
+        shown = prefix + name
         is_dir = entry.is_dir(follow_symlinks=False)
         language = None if is_dir else language_of(name, explicit=False)
         if not is_dir and language is None:
