@@ -253,18 +253,15 @@ class _Finder:
         self.dockerfiles = builds.dockerfiles  # by normalised path
         self.by_folder: dict[str, list[str]] = defaultdict(list)  # folder -> modules below
         folders_named: dict[str, set[str]] = defaultdict(set)
-        for path in modules:
-            folder = os.path.dirname(path)
+        for path in modules:  # normalised: a folder is what is left of its last separator
+            folder, _, _ = path.rpartition(os.sep)
             while folder not in ("", os.sep, "."):
                 below = self.by_folder.get(folder)
                 if below is None:  # a folder's name is read once, not once a module below
                     below = self.by_folder[folder] = []
-                    folders_named[_normal(os.path.basename(folder))].add(folder)
+                    folders_named[_normal(folder.rpartition(os.sep)[2])].add(folder)
                 below.append(path)
-                parent = os.path.dirname(folder)
-                if parent == folder:
-                    break
-                folder = parent
+                folder = folder.rpartition(os.sep)[0]
             if not os.path.isabs(path):
                 self.by_folder["."].append(path)
         self.folders_named = folders_named

@@ -136,12 +136,10 @@ def _builds_reader(path: str, name: str) -> Callable[[str, str], list[ImageBuild
 
 
 def _is_workflow(path: str) -> bool:
+    if not path.endswith((".yml", ".yaml")) or "workflows" not in path:
+        return False  # most files: no need to split the path
     parts = os.path.normpath(path).split(os.sep)
-    return (
-        len(parts) >= 3
-        and parts[-3:-1] == [".github", "workflows"]
-        and path.endswith((".yml", ".yaml"))
-    )
+    return len(parts) >= 3 and parts[-3:-1] == [".github", "workflows"]
 
 
 def _literal(value: object) -> str | None:
