@@ -242,7 +242,7 @@ class _Collector:
                 self.calls.append((current, scope))
             elif kind == "composite_literal":
                 self.literals.append((current, scope))
-            elif kind == "field_identifier" and _text(current).endswith("NOT_SERVING"):
+            elif kind == "field_identifier" and (current.text or b"").endswith(b"NOT_SERVING"):
                 self.facts.health_drains.append(self.loc(current))
             elif kind in ("interpreted_string_literal", "raw_string_literal"):
                 value = self._string(current)
