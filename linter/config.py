@@ -20,7 +20,7 @@ from k8slb import schema
 from k8slb.fixing.edits import FixValues
 from k8slb.reading.charts import HelmOptions
 from k8slb.reading.shapes import position_of
-from k8slb.reading.yamltree import YMap, compose
+from k8slb.reading.yamltree import YMap
 from k8slb.selection import SelectionError, codes_to_ids
 
 if TYPE_CHECKING:  # jsonschema is imported only when there is a configuration to check
@@ -146,6 +146,8 @@ def _read(path: Path) -> tuple[Any, YMap | None]:
         text = path.read_text("utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise ConfigError(f"{path}: cannot read: {error}") from None
+    from k8slb.reading.yamlcompose import compose  # ruamel.yaml: only for a YAML file
+
     composed = compose(text)
     if composed.problems:
         _, problem = composed.problems[0]

@@ -432,22 +432,22 @@ def test_each_yaml_text_is_composed_once_across_the_passes(
     share one composition of each text: the fixer's cost stays near the check's."""
     from collections import Counter
 
-    from k8slb.reading import yamltree
+    from k8slb.reading import yamlcompose
 
     for team in range(3):  # more files than the few texts compose() remembers by default
         shutil.copytree(FIXTURES / "demo" / "bad", tmp_path / f"team-{team}")
     composed: Counter[str] = Counter()
-    original = yamltree._compose
+    original = yamlcompose._compose
 
-    def counting(text: str, pure: bool) -> yamltree.ComposeResult:
+    def counting(text: str, pure: bool) -> yamlcompose.ComposeResult:
         composed[text] += 1
         return original(text, pure)
 
-    monkeypatch.setattr(yamltree, "_compose", counting)
+    monkeypatch.setattr(yamlcompose, "_compose", counting)
     outcome = plan(discover([str(tmp_path)]).sources, Settings(rules=ALL_RULES), unsafe=True)
     assert outcome.fixed_text, "the demo has YAML to fix"
     assert max(composed.values()) == 1, [t[:60] for t, n in composed.items() if n > 1]
-    assert not yamltree._COMPOSED, "and lets them go after"
+    assert not yamlcompose._COMPOSED, "and lets them go after"
 
 
 def test_fix_after_check_takes_the_checked_result_and_leaves_its_own_for_the_next_check(

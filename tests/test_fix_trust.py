@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from k8slb.cli import cli
 from k8slb.fixing import python_edit, yaml_edit
 from k8slb.fixing.verify import plain
-from k8slb.reading.yamltree import compose
+from k8slb.reading.yamlcompose import compose
 
 from .helpers import FIXTURES
 

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from k8slb.engine import Settings, run
 from k8slb.fixing.fixer import plan
 from k8slb.reading.sources import discover
-from k8slb.reading.yamltree import compose
+from k8slb.reading.yamlcompose import compose
 from k8slb.rules import ALL_RULES
 
 from .helpers import CORPUS, FIXTURES

@@ -12,14 +12,8 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from k8slb.reading.yamltree import (
-    C_LOADER,
-    MAX_EXPANDED_NODES,
-    YMap,
-    YSeq,
-    _compose,
-    compose,
-)
+from k8slb.reading.yamlcompose import C_LOADER, MAX_EXPANDED_NODES, _compose, compose
+from k8slb.reading.yamltree import YMap, YSeq
 from ruamel.yaml import YAML
 
 from .helpers import CORPUS, FIXTURES
@@ -256,7 +250,7 @@ def test_no_parser_outlives_its_text_with_the_collector_off() -> None:
     libyaml's buffers too, some 15 KB a file (hundreds of MB on a big tree)."""
     import gc
 
-    from k8slb.reading.yamltree import C_PARSER, c_nodes
+    from k8slb.reading.yamlcompose import C_PARSER, c_nodes
 
     def parsers() -> int:
         return sum(1 for o in gc.get_objects() if isinstance(o, C_PARSER))

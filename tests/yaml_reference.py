@@ -1,4 +1,4 @@
-"""The YAML tree builder that `yamltree` replaced, kept as the reference it must agree with.
+"""The YAML tree builder that `yamlcompose` replaced, kept as the reference it must agree with.
 
 It composes each document into ruamel's node graph (the C composer, or the pure-Python one)
 and walks the nodes, recursively: slower, but with the composer deciding every question of
@@ -11,19 +11,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from k8slb.reading.yamltree import (
+from k8slb.reading.yamlcompose import (
     C_LOADER,
     ComposeResult,
-    Document,
-    Pos,
     YAMLProblem,
-    YMap,
-    YSeq,
     _problem_from,
     _split_documents,
     key_text,
     scalar_value,
 )
+from k8slb.reading.yamltree import Document, Pos, YMap, YSeq
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
@@ -109,7 +106,7 @@ def _documents_of(text: str, line_offset: int, pure: bool) -> list[tuple[Any, Po
 
 
 def reference_compose(text: str, *, pure: bool = False) -> ComposeResult:
-    """`yamltree.compose` as the node-based builder computes it (no alias-bomb or depth
+    """`yamlcompose.compose` as the node-based builder computes it (no alias-bomb or depth
     limits: give it only documents of ordinary size)."""
     try:
         parsed = _documents_of(text, 0, pure)

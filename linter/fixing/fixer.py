@@ -19,7 +19,7 @@ from k8slb.parallel import Work, fork_map
 from k8slb.reading.encodings import codec_for
 from k8slb.reading.parsing import Parsed, Unparsed, parse_one
 from k8slb.reading.sources import Source
-from k8slb.reading.yamltree import keeping_composes
+from k8slb.reading.yamlcompose import keeping_composes
 from k8slb.report.findings import Finding
 
 MAX_PASSES = 8

@@ -25,7 +25,7 @@ from k8slb.fixing.fixer import apply_edits
 from k8slb.fixing.verify import plain, yaml_fix_problem
 from k8slb.reading.encodings import codec_for, file_bytes
 from k8slb.reading.markers import ANNOTATION, COMMENT, SLASH_COMMENT, split_codes
-from k8slb.reading.yamltree import compose
+from k8slb.reading.yamlcompose import compose
 from k8slb.report.findings import Finding
 
 # Findings that are not silenced in place: an unused suppression is removed, not ignored,

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from k8slb.fixing.edits import PROBE_HANDLERS, YamlEdit, prestop_hook
-from k8slb.reading.yamltree import compose
+from k8slb.reading.yamlcompose import compose
 
 
 def plain(data: Any) -> Any:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from k8slb.fixing.edits import PROBE_HANDLERS, Step, YamlEdit, prestop_hook
-from k8slb.reading.yamltree import C_LOADER, c_nodes
+from k8slb.reading.yamlcompose import C_LOADER, c_nodes
 from ruamel.yaml.error import YAMLError
 from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 

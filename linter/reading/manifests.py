@@ -14,7 +14,7 @@ from k8slb.model.objects import KINDS, K8sObject, Problem, api_group
 from k8slb.reading.encodings import yaml_codec
 from k8slb.reading.markers import Marker, comment_markers
 from k8slb.reading.shapes import shape_errors
-from k8slb.reading.yamltree import Document, YMap, YSeq, compose
+from k8slb.reading.yamltree import Document, YMap, YSeq
 
 # Go-template text where YAML structure should be: a line that is a template action
 # (`{{- if .Values.x }}`, `- {{ include ... }}`) or an unquoted value that starts with one
@@ -120,6 +120,9 @@ def load_manifests(path: str, data: bytes) -> ManifestFile:
             )
         )
         return result
+    # here, not above: a run whose YAML all comes from the cache never imports ruamel.yaml
+    from k8slb.reading.yamlcompose import compose
+
     composed = compose(text)
     for index, problem in composed.problems:
         result.problems.append(

@@ -1,0 +1,120 @@
+"""The trees composed YAML becomes: `YMap` and `YSeq` (a dict and a list that also carry
+where each of their entries is written) and plain scalars.
+
+These are the rules' data, and what the cache pickles; composing them from text is
+`yamlcompose.py`'s (which brings ruamel.yaml in: a run whose YAML all comes from the cache,
+or that reads only Python, does not import it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, overload
+
+Pos = tuple[int, int]
+"""1-based (line, column)."""
+
+
+class Positions(Mapping[str, Pos]):
+    """A read-only view of one column of a mapping's position table: where its keys are
+    written (`key_pos`) or where their values start (`value_pos`)."""
+
+    __slots__ = ("_at", "_spots")
+
+    def __init__(self, spots: dict[str, tuple[int, int, int, int]], at: int) -> None:
+        self._spots, self._at = spots, at
+
+    def __getitem__(self, key: str) -> Pos:
+        spot = self._spots[key]
+        return spot[self._at], spot[self._at + 1]
+
+    @overload  # type: ignore[override]
+    def get(self, key: str) -> Pos | None: ...
+
+    @overload
+    def get(self, key: str, default: Pos) -> Pos: ...
+
+    def get(self, key: str, default: Pos | None = None) -> Pos | None:  # faster than Mapping's
+        spot = self._spots.get(key)
+        return (spot[self._at], spot[self._at + 1]) if spot is not None else default
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._spots
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._spots)
+
+    def __len__(self) -> int:
+        return len(self._spots)
+
+
+class YMap(dict[str, Any]):
+    """A mapping with the positions of itself, its keys and its values: one table of
+    (key line, key column, value line, value column) per key, rather than two dicts of
+    pairs (a manifest has tens of thousands of mappings: memory, and pickling)."""
+
+    __slots__ = ("pos", "spots")
+
+    def __init__(self, pos: Pos) -> None:
+        super().__init__()
+        self.pos = pos
+        self.spots: dict[str, tuple[int, int, int, int]] = {}
+
+    @property
+    def key_pos(self) -> Positions:
+        return Positions(self.spots, 0)
+
+    @property
+    def value_pos(self) -> Positions:
+        return Positions(self.spots, 2)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled as plain tuples: 4x faster to load than the default for a dict subclass
+        # with slots, which matters for the parse cache and the parallel parse.
+        return (_ymap, (self.pos, tuple(self.items()), self.spots))
+
+
+class YSeq(list[Any]):
+    """A sequence with the positions of itself and its items."""
+
+    __slots__ = ("item_pos", "pos")
+
+    def __init__(self, pos: Pos) -> None:
+        super().__init__()
+        self.pos = pos
+        self.item_pos: list[Pos] = []
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_yseq, (self.pos, tuple(self), self.item_pos))
+
+
+# Unpickling builds every container of every cached parse: these skip `__init__` (whose
+# empty table would be thrown away at once), a fifth of the time a parse takes to load.
+_new_dict = dict.__new__
+_new_list = list.__new__
+
+
+def _ymap(
+    pos: Pos, items: tuple[tuple[str, Any], ...], spots: dict[str, tuple[int, int, int, int]]
+) -> YMap:
+    mapping: YMap = _new_dict(YMap)
+    mapping.update(items)
+    mapping.pos = pos
+    mapping.spots = spots
+    return mapping
+
+
+def _yseq(pos: Pos, items: tuple[Any, ...], item_pos: list[Pos]) -> YSeq:
+    sequence: YSeq = _new_list(YSeq)
+    sequence.extend(items)
+    sequence.pos = pos
+    sequence.item_pos = item_pos
+    return sequence
+
+
+@dataclass(frozen=True)
+class Document:
+    index: int
+    data: Any  # YMap, YSeq, a scalar, or None for an empty document
+    pos: Pos  # where the document's root node starts
