@@ -290,3 +290,46 @@ def test_a_key_repeated_across_documents_is_one_string_and_pickles_once() -> Non
     loaded = pickle.loads(pickle.dumps(trees, protocol=pickle.HIGHEST_PROTOCOL))
     assert len({id(key) for tree in loaded for key in tree["metadata"]}) == 1
     assert pickle.dumps(trees).count(b"metadata") == 1
+
+
+@pytest.mark.skipif(C_LOADER is None, reason="ruamel.yaml.clib is not installed")
+def test_libyaml_makes_the_events_that_take_one_call() -> None:
+    """Composing relies on libyaml's parser making the one-call event classes (15% of the
+    time it takes); without them every event would be converted."""
+    from k8slb.reading import yamlcompose
+
+    assert yamlcompose._C_FLAT
+    made = {e.__class__ for e in yamlcompose.parser_events("a: [b, {c: d}]\n")}
+    assert set(yamlcompose._FLAT.values()) <= made
+
+
+@pytest.mark.skipif(C_LOADER is None, reason="ruamel.yaml.clib is not installed")
+def test_libyamls_own_event_classes_are_converted_and_build_the_same_trees(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Should a ruamel.yaml.clib make its events otherwise, each is converted: the trees
+    are those the one-call events build, every fixture's (and the corpus's)."""
+    import sys
+
+    from k8slb.reading import yamlcompose
+
+    texts = [p.read_bytes().decode("utf-8", errors="replace") for p in _yaml_files()]
+    expected = [yamlcompose._compose(text, False) for text in texts]
+    module = sys.modules[yamlcompose.C_PARSER.__module__]
+    for base in yamlcompose._FLAT:
+        monkeypatch.setattr(module, base.__name__, base)
+    monkeypatch.setattr(yamlcompose, "_C_FLAT", False)
+    assert not any(
+        e.__class__ in yamlcompose._FLAT.values()
+        for e in iter(yamlcompose.C_PARSER("a: 1\n").get_event, None)
+    )
+    for text, before in zip(texts, expected, strict=True):
+        after = yamlcompose._compose(text, False)
+        assert [(d.index, d.pos) for d in after.documents] == [
+            (d.index, d.pos) for d in before.documents
+        ]
+        for mine, theirs in zip(after.documents, before.documents, strict=True):
+            assert same_tree(mine.data, theirs.data) is None
+        assert [(i, p.message, p.line, p.column) for i, p in after.problems] == [
+            (i, p.message, p.line, p.column) for i, p in before.problems
+        ]

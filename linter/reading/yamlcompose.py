@@ -56,6 +56,135 @@ def _c_classes() -> tuple[Any, Any]:
 C_LOADER, C_PARSER = _c_classes()
 
 
+# -- events made in one call -------------------------------------------------------------
+# ruamel's event classes set their slots through two or three chained `__init__`s, and a
+# large tree is hundreds of thousands of events: these subclasses set the same slots in
+# one call (composing takes some 15% less). libyaml's parser looks its event classes up in
+# its module when it makes each event, so that module is handed these; if a ruamel.yaml.clib
+# ever makes them otherwise, or the pure parser is used, each event is converted instead.
+
+
+class _Scalar(ScalarEvent):
+    __slots__ = ()
+
+    def __init__(
+        self,
+        anchor: Any,
+        tag: Any,
+        implicit: Any,
+        value: Any,
+        start_mark: Any = None,
+        end_mark: Any = None,
+        style: Any = None,
+        comment: Any = None,
+    ) -> None:
+        self.start_mark = start_mark
+        self.end_mark = end_mark
+        self.comment = comment
+        self.anchor = anchor
+        self.ctag = tag
+        self.implicit = implicit
+        self.value = value
+        self.style = style
+
+
+class _CollectionStart:
+    """The one `__init__` of the two collection starts."""
+
+    __slots__ = ()
+
+    def __init__(
+        self: Any,
+        anchor: Any,
+        tag: Any,
+        implicit: Any,
+        start_mark: Any = None,
+        end_mark: Any = None,
+        flow_style: Any = None,
+        comment: Any = None,
+        nr_items: int | None = None,
+    ) -> None:
+        self.start_mark = start_mark
+        self.end_mark = end_mark
+        self.comment = comment
+        self.anchor = anchor
+        self.ctag = tag
+        self.implicit = implicit
+        self.flow_style = flow_style
+        self.nr_items = nr_items
+
+
+class _CollectionEnd:
+    __slots__ = ()
+
+    def __init__(self: Any, start_mark: Any = None, end_mark: Any = None, comment: Any = None):
+        self.start_mark = start_mark
+        self.end_mark = end_mark
+        self.comment = comment
+
+
+class _MappingStart(_CollectionStart, MappingStartEvent):
+    __slots__ = ()
+
+
+class _SequenceStart(_CollectionStart, SequenceStartEvent):
+    __slots__ = ()
+
+
+class _MappingEnd(_CollectionEnd, MappingEndEvent):
+    __slots__ = ()
+
+
+class _SequenceEnd(_CollectionEnd, SequenceEndEvent):
+    __slots__ = ()
+
+
+_FLAT: dict[type[Any], type[Any]] = {
+    ScalarEvent: _Scalar,
+    MappingStartEvent: _MappingStart,
+    SequenceStartEvent: _SequenceStart,
+    MappingEndEvent: _MappingEnd,
+    SequenceEndEvent: _SequenceEnd,
+}
+
+
+def _flat(event: Any) -> Any:
+    """The event as one of the classes above (the others as they are)."""
+    made = _FLAT.get(event.__class__)
+    if made is None:
+        return event
+    flat = object.__new__(made)
+    for name in _SLOTS[made]:
+        setattr(flat, name, getattr(event, name))
+    return flat
+
+
+_MARKS = ("start_mark", "end_mark", "comment")
+_STARTS = (*_MARKS, "anchor", "ctag", "implicit", "flow_style", "nr_items")
+_SLOTS: dict[type[Any], tuple[str, ...]] = {
+    _Scalar: (*_MARKS, "anchor", "ctag", "implicit", "value", "style"),
+    _MappingStart: _STARTS,
+    _SequenceStart: _STARTS,
+    _MappingEnd: _MARKS,
+    _SequenceEnd: _MARKS,
+}
+
+
+def _c_makes_flat_events() -> bool:
+    """Hand libyaml's parser module the classes above; whether its events are now theirs."""
+    if C_PARSER is None:  # pragma: no cover - only without ruamel.yaml.clib
+        return False
+    module = sys.modules[C_PARSER.__module__]
+    for base, flat in _FLAT.items():
+        if getattr(module, base.__name__, None) is base:
+            setattr(module, base.__name__, flat)
+    made = {e.__class__ for e in iter(C_PARSER("a: [b]\n").get_event, None)}
+    return set(_FLAT.values()) <= made
+
+
+_C_FLAT = _c_makes_flat_events()
+
+
 def c_nodes(text: str) -> list[Node]:
     """The root node of each document from the C composer, whose nodes also carry character
     offsets (the fixer's); raises YAMLError where the text does not parse."""
@@ -201,18 +330,18 @@ def _document(events: Iterator[Any], line_offset: int, pos: Pos) -> tuple[Any, P
     for event in events:
         cls = event.__class__
         mark = event.start_mark
-        if cls is ScalarEvent:
+        if cls is _Scalar:
             value = _scalar(event)
             here = (mark.line + 1 + line_offset, mark.column + 1)
             expanded += 1
             if event.anchor is not None:
                 _anchor(anchors, event.anchor, _Anchor(value, here, -1), here)
             start = False
-        elif cls is MappingStartEvent or cls is SequenceStartEvent:
+        elif cls is _MappingStart or cls is _SequenceStart:
             here = (mark.line + 1 + line_offset, mark.column + 1)
             if len(open_) >= MAX_NESTING:
                 raise _LimitExceeded(f"nesting deeper than {MAX_NESTING} levels: not read", *here)
-            value = YMap(here) if cls is MappingStartEvent else YSeq(here)
+            value = YMap(here) if cls is _MappingStart else YSeq(here)
             expanded += 1
             if event.anchor is not None:
                 anchor = _Anchor(value, here, expanded)
@@ -235,7 +364,7 @@ def _document(events: Iterator[Any], line_offset: int, pos: Pos) -> tuple[Any, P
                 )
             value, here = named.value, named.pos  # the node it names, as the composer has it
             start = False
-        elif cls is MappingEndEvent or cls is SequenceEndEvent:
+        elif cls is _MappingEnd or cls is _SequenceEnd:
             done = open_.pop()
             keys.pop()
             if merges:
@@ -288,7 +417,7 @@ def _document(events: Iterator[Any], line_offset: int, pos: Pos) -> tuple[Any, P
 
 def _is_merge_key(event: Any) -> bool:
     """`<<` as a plain, untagged scalar (or explicitly tagged merge) is the merge key."""
-    if event.__class__ is not ScalarEvent:
+    if event.__class__ is not _Scalar:
         return False
     tag = event.ctag
     if tag is None:
@@ -336,8 +465,9 @@ def parser_events(text: str, pure: bool = False) -> Iterator[Any]:
     None once the stream has ended: iterating on its method is a loop in C, not a Python
     generator resumed for each of the hundreds of thousands of events of a large tree."""
     if pure or C_PARSER is None:
-        return iter(YAML(typ="safe", pure=True).parse(text))
-    return iter(C_PARSER(text).get_event, None)
+        return map(_flat, YAML(typ="safe", pure=True).parse(text))
+    events = iter(C_PARSER(text).get_event, None)
+    return events if _C_FLAT else map(_flat, events)
 
 
 def _documents_of(text: str, line_offset: int, pure: bool) -> Iterator[tuple[Any, Pos]]:
