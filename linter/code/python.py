@@ -111,6 +111,28 @@ _Function = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
 # a third of a module's nodes, not walked.
 _INERT = (ast.expr_context, ast.operator, ast.boolop, ast.unaryop, ast.cmpop)
 ScopeNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef
+# The walk tells node kinds by their exact class (ast.parse makes no subclass of any):
+# one set lookup where a chain of isinstance checks ran for each of a module's nodes.
+_INERT_CLASSES = frozenset(kind for base in _INERT for kind in base.__subclasses__())
+_SCOPE_CLASSES = frozenset(ScopeNode.__args__)
+# the kinds _Collector._visit reads something from
+_VISITED = frozenset(
+    {
+        ast.Import,
+        ast.ImportFrom,
+        ast.FunctionDef,
+        ast.AsyncFunctionDef,
+        ast.ClassDef,
+        ast.Assign,
+        ast.AnnAssign,
+        ast.AugAssign,
+        ast.Name,
+        ast.Call,
+        ast.While,
+        ast.Attribute,
+        ast.Constant,
+    }
+)
 
 
 def _parse(source: bytes, path: str = "<unknown>") -> ast.Module:
@@ -319,25 +341,51 @@ class _Collector(Values):
     def _walk(
         self, node: ast.AST, parents: tuple[ast.AST, ...], scope: Scope, keyboard: bool
     ) -> None:
-        self._visit(node, parents, scope, keyboard)
-        if isinstance(node, ScopeNode):
+        kind = node.__class__
+        if kind in _VISITED:
+            self._visit(node, parents, scope, keyboard)
+        if kind in _SCOPE_CLASSES and isinstance(node, ScopeNode):
             scope = Scope(node, scope)
             if isinstance(node, _Function):
                 arguments = node.args
                 every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
                 every += [a for a in (arguments.vararg, arguments.kwarg) if a is not None]
                 scope.opaque.update(a.arg for a in every)
-        if isinstance(node, ast.ExceptHandler) and _catches_keyboard_interrupt(node):
-            keyboard = True
+        elif kind is ast.ExceptHandler and isinstance(node, ast.ExceptHandler):
+            keyboard = keyboard or _catches_keyboard_interrupt(node)
         below = (*parents, node)
-        for child in ast.iter_child_nodes(node):
-            if not isinstance(child, _INERT):
+        for name in kind._fields:  # ast.iter_child_nodes, without a generator a node
+            child = getattr(node, name, None)
+            if child.__class__ is list:
+                for item in child:
+                    if isinstance(item, ast.AST) and item.__class__ not in _INERT_CLASSES:
+                        self._walk(item, below, scope, keyboard)
+            elif isinstance(child, ast.AST) and child.__class__ not in _INERT_CLASSES:
                 self._walk(child, below, scope, keyboard)
 
     def _visit(
         self, node: ast.AST, parents: tuple[ast.AST, ...], scope: Scope, keyboard: bool
     ) -> None:
-        if isinstance(node, ast.Import | ast.ImportFrom):
+        if isinstance(node, ast.Name):  # the commonest kind, tested first
+            if isinstance(node.ctx, ast.Store):
+                parent = parents[-1] if parents else None
+                simple = isinstance(parent, ast.AnnAssign | ast.AugAssign) or (
+                    isinstance(parent, ast.Assign) and len(parent.targets) == 1
+                )
+                if not simple:
+                    scope.opaque.add(node.id)
+        elif isinstance(node, ast.Attribute):
+            if node.attr in ("NOT_SERVING", "enter_graceful_shutdown"):
+                self.facts.health_drains.append(self.loc(node))
+        elif isinstance(node, ast.Call):
+            self._call(node, parents, scope, keyboard)
+        elif (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and node.value.lower().startswith(("http://", "https://"))
+        ):
+            self.facts.urls.append((node.value, self.loc(node)))
+        elif isinstance(node, ast.Import | ast.ImportFrom):
             self.note_import(node)
         elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             if scope.parent is None:
@@ -353,29 +401,14 @@ class _Collector(Values):
         elif isinstance(node, ast.AugAssign):
             if isinstance(node.target, ast.Name) and isinstance(node.op, ast.Add):
                 scope.additions[node.target.id].append(("extend", node.value))
-        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            parent = parents[-1] if parents else None
-            simple = isinstance(parent, ast.AnnAssign | ast.AugAssign) or (
-                isinstance(parent, ast.Assign) and len(parent.targets) == 1
-            )
-            if not simple:
-                scope.opaque.add(node.id)
-        elif isinstance(node, ast.Call):
-            self._call(node, parents, scope, keyboard)
-        elif isinstance(node, ast.While):
-            if _is_true(node.test) and any(
-                isinstance(n, ast.Call) and dotted(n.func).endswith("sleep") for n in ast.walk(node)
-            ):
-                self.facts.waits.append(Wait(self.loc(node), None, "a `while True: sleep()` loop"))
-        elif isinstance(node, ast.Attribute):
-            if node.attr in ("NOT_SERVING", "enter_graceful_shutdown"):
-                self.facts.health_drains.append(self.loc(node))
         elif (
-            isinstance(node, ast.Constant)
-            and isinstance(node.value, str)
-            and node.value.lower().startswith(("http://", "https://"))
+            isinstance(node, ast.While)
+            and _is_true(node.test)
+            and any(
+                isinstance(n, ast.Call) and dotted(n.func).endswith("sleep") for n in ast.walk(node)
+            )
         ):
-            self.facts.urls.append((node.value, self.loc(node)))
+            self.facts.waits.append(Wait(self.loc(node), None, "a `while True: sleep()` loop"))
 
     def _call(
         self, node: ast.Call, parents: tuple[ast.AST, ...], scope: Scope, keyboard: bool
