@@ -65,14 +65,15 @@ def _host_reach(host: str) -> Reach:
     bare = host.strip("[]").lower()
     if bare in ("localhost", "") or bare.endswith(".localhost"):
         return "local"
-    import ipaddress  # here and in parse_url: a run that reads no address never loads them
+    if bare[:1].isdigit() or ":" in bare:  # else no IP address: spare the two exceptions
+        import ipaddress  # here and in parse_url: a run that reads no address never loads it
 
-    try:
-        ip = ipaddress.ip_address(bare)
-    except ValueError:
-        pass
-    else:
-        return "local" if ip.is_loopback or ip.is_unspecified else "address"
+        try:
+            ip = ipaddress.ip_address(bare)
+        except ValueError:
+            pass
+        else:
+            return "local" if ip.is_loopback or ip.is_unspecified else "address"
     labels = bare.rstrip(".").split(".")
     if len(labels) == 1 or "svc" in labels[2:4] or labels[-1] == "svc":
         return "cluster"

@@ -1,0 +1,37 @@
+"""How an address reads: which host names stay inside the cluster, and which are IP
+addresses (the reach a rule judges a client by)."""
+
+from __future__ import annotations
+
+import ipaddress
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from k8slb.model.addresses import parse_grpc_target
+
+
+@given(st.ip_addresses())
+def test_every_ip_address_reads_as_an_address_or_local(
+    ip: ipaddress.IPv4Address | ipaddress.IPv6Address,
+) -> None:
+    host = f"[{ip}]" if ip.version == 6 else str(ip)
+    reach = parse_grpc_target(f"{host}:50051").reach
+    assert reach == ("local" if ip.is_loopback or ip.is_unspecified else "address")
+
+
+@pytest.mark.parametrize(
+    ("target", "reach"),
+    [
+        ("backend:50051", "cluster"),
+        ("backend.shop:50051", "cluster"),
+        ("backend.shop.svc.cluster.local:50051", "cluster"),
+        ("dns:///backend.shop.svc:50051", "cluster"),
+        ("api.example.com:443", "external"),
+        ("3com.example.com:443", "external"),  # a digit first, and still a name
+        ("localhost:50051", "local"),
+        ("unix:///run/app.sock", "local"),
+    ],
+)
+def test_host_names_read_by_where_they_lead(target: str, reach: str) -> None:
+    assert parse_grpc_target(target).reach == reach
