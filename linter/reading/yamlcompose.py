@@ -331,7 +331,13 @@ def _document(events: Iterator[Any], line_offset: int, pos: Pos) -> tuple[Any, P
         cls = event.__class__
         mark = event.start_mark
         if cls is _Scalar:
-            value = _scalar(event)
+            value = event.value
+            # most scalars: untagged, and quoted or plain text that no type starts like
+            # (`_scalar` and `plain_tag`, inlined: two calls a scalar)
+            if event.ctag is not None or (
+                event.implicit[0] and (_ANY_FIRST or not value or value[0] in _TYPED_FIRST)
+            ):
+                value = _scalar(event)
             here = (mark.line + 1 + line_offset, mark.column + 1)
             expanded += 1
             if event.anchor is not None:
