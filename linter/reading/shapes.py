@@ -148,15 +148,23 @@ class _Predicates:
     def __init__(self, definitions: dict[str, Any]) -> None:
         self.definitions = definitions
         self.built: dict[str, Check] = {}
+        self.building: set[str] = set()
 
     def named(self, name: str) -> Check:
         check = self.built.get(name)
         if check is None:
+            self.building.add(name)
             check = self.built[name] = self.of(self.definitions[name])
+            self.building.discard(name)
         return check
 
     def _reference(self, name: str) -> Check:
-        resolved: list[Check] = []  # filled on first use: the definition may not be built yet
+        """The definition's check itself (no call in between on every node it checks),
+        unless it is being built: a definition that refers to itself, or to one that
+        refers back, looks it up on first use."""
+        if name not in self.building:
+            return self.named(name)
+        resolved: list[Check] = []
 
         def check(v: Any) -> bool:
             if not resolved:
