@@ -144,7 +144,8 @@ def _walk(node: Node) -> Iterator[Node]:
 
 
 def _text(node: Node | None) -> str:
-    return node.text.decode("utf-8", "replace") if node is not None and node.text else ""
+    text = node.text if node is not None else None  # a slice of the source each time asked
+    return text.decode("utf-8", "replace") if text else ""
 
 
 @dataclass
