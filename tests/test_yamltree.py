@@ -333,3 +333,23 @@ def test_libyamls_own_event_classes_are_converted_and_build_the_same_trees(
         assert [(i, p.message, p.line, p.column) for i, p in after.problems] == [
             (i, p.message, p.line, p.column) for i, p in before.problems
         ]
+
+
+def test_the_one_call_events_hold_what_ruamels_own_hold() -> None:
+    """Made from the same arguments, a one-call event and ruamel's have every slot alike."""
+    from k8slb.reading import yamlcompose
+
+    arguments = {
+        "ScalarEvent": ("a", "!t", (True, False), "v", 1, 2, '"'),
+        "MappingStartEvent": ("a", "!t", True, 1, 2, True),
+        "SequenceStartEvent": ("a", None, False, 1, 2, False),
+        "MappingEndEvent": (1, 2),
+        "SequenceEndEvent": (1, 2),
+    }
+    for base, flat in yamlcompose._FLAT.items():
+        args = arguments[base.__name__]
+        theirs, mine = base(*args), flat(*args)
+        assert isinstance(mine, base)
+        slots = yamlcompose._SLOTS[flat]
+        assert {s: getattr(mine, s) for s in slots} == {s: getattr(theirs, s) for s in slots}
+        assert yamlcompose._flat(theirs).__class__ is flat

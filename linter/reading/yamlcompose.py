@@ -159,15 +159,16 @@ def _flat(event: Any) -> Any:
     return flat
 
 
-_MARKS = ("start_mark", "end_mark", "comment")
-_STARTS = (*_MARKS, "anchor", "ctag", "implicit", "flow_style", "nr_items")
-_SLOTS: dict[type[Any], tuple[str, ...]] = {
-    _Scalar: (*_MARKS, "anchor", "ctag", "implicit", "value", "style"),
-    _MappingStart: _STARTS,
-    _SequenceStart: _STARTS,
-    _MappingEnd: _MARKS,
-    _SequenceEnd: _MARKS,
-}
+def _slots(kind: type[Any]) -> tuple[str, ...]:
+    """Every slot of an event class, its bases' first: what a conversion copies."""
+    found: list[str] = []
+    for klass in reversed(kind.__mro__):
+        own = vars(klass).get("__slots__", ())
+        found += [own] if isinstance(own, str) else list(own)
+    return tuple(found)
+
+
+_SLOTS = {flat: _slots(base) for base, flat in _FLAT.items()}
 
 
 def _c_makes_flat_events() -> bool:
