@@ -267,6 +267,23 @@ def test_the_command_line_alone_loads_no_engine() -> None:
     assert done.stdout.strip() == "[]"
 
 
+def test_a_check_that_composes_no_yaml_loads_no_yaml_parser(tmp_path: Path) -> None:
+    """ruamel.yaml is imported where a YAML text is composed: a check of Python files
+    (an editor's, a hook's on a Python change) does without it."""
+    module = tmp_path / "client.py"
+    module.write_text("import grpc\n\nchannel = grpc.insecure_channel('backend:50051')\n")
+    code = (
+        "import sys\n"
+        "from k8slb.cli import cli\n"
+        f"try: cli(['check', '--no-cache', {str(module)!r}], prog_name='k8slb')\n"
+        "except SystemExit: pass\n"
+        "print('ruamel.yaml' in sys.modules, file=sys.stderr)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert "KLB103" in done.stdout, "the module was checked"
+    assert done.stderr.strip().splitlines()[-1] == "False"
+
+
 PROJECT_SERVER = """\
 from concurrent import futures
 
