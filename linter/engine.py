@@ -287,7 +287,8 @@ def read_sources(
             read.errors.append(found.error)
         elif found is not None:
             read.modules.append(found)
-        if source.path in data and names_builds(source.path):  # a compose file, a workflow
+        # a compose or skaffold file, a CI workflow: read here, whole, on every run
+        if source.language != "build" and source.path in data and names_builds(source.path):
             also = read_build_file(source.path, data[source.path])
             build_files += [also] if also is not None else []
     # once a run, whatever its worlds: which modules form a program, the names they import

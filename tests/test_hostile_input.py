@@ -137,6 +137,24 @@ def test_an_internal_error_reading_one_file_leaves_the_others_linted(
     assert result.findings, "the other files are linted"
 
 
+def test_an_internal_error_reading_a_dockerfile_leaves_the_others_linted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Dockerfile's facts are a parse like any file's: a bug reading them is that file's
+    internal error, and the run goes on without them (the link falls back on the rest)."""
+    from k8slb.reading import build_files
+
+    shutil.copytree(FIXTURES / "demo" / "bad", tmp_path / "demo")
+
+    def broken(path: str, text: str) -> build_files.Dockerfile:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(build_files, "parse_dockerfile", broken)
+    result = engine.run(discover([str(tmp_path)]).sources, engine.Settings(rules=ALL_RULES))
+    assert any("internal error while reading" in e and "Dockerfile" in e for e in result.errors)
+    assert result.findings, "the other files are linted"
+
+
 def test_an_uncaught_internal_error_is_one_line_and_exit_2_with_the_trace_on_demand(
     tmp_path: Path,
 ) -> None:
