@@ -308,6 +308,8 @@ class _Anchor:
 
 
 _intern = sys.intern
+_new_dict = dict.__new__
+_new_list = list.__new__
 
 # Pending-key markers of an open mapping: a key is awaited, or the merge key `<<` was read.
 _AWAIT_KEY: Any = object()
@@ -348,7 +350,14 @@ def _document(events: Iterator[Any], line_offset: int, pos: Pos) -> tuple[Any, P
             here = (mark.line + 1 + line_offset, mark.column + 1)
             if len(open_) >= MAX_NESTING:
                 raise _LimitExceeded(f"nesting deeper than {MAX_NESTING} levels: not read", *here)
-            value = YMap(here) if cls is _MappingStart else YSeq(here)
+            # made without their `__init__` (a Python call and its super()'s, each node)
+            if cls is _MappingStart:
+                value = _new_dict(YMap)
+                value.spots = {}
+            else:
+                value = _new_list(YSeq)
+                value.item_pos = []
+            value.pos = here
             expanded += 1
             if event.anchor is not None:
                 anchor = _Anchor(value, here, expanded)
