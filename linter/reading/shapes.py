@@ -117,6 +117,26 @@ def _others(known: set[str], other: Check) -> Check:
     return check
 
 
+_OBJECT_KEYWORDS = {"type", "properties", "required"}
+
+
+def _mapping(fields: list[tuple[str, Check]], required: tuple[str, ...]) -> Check:
+    """`type: object` with `properties` and `required`: the three checks in one."""
+
+    def check(v: Any) -> bool:
+        if not isinstance(v, dict):
+            return False
+        for key, field in fields:
+            if key in v and not field(v[key]):
+                return False
+        for key in required:  # noqa: SIM110 - no generator per call (see above)
+            if key not in v:
+                return False
+        return True
+
+    return check
+
+
 def _required(keys: tuple[str, ...]) -> Check:
     return lambda v: not isinstance(v, dict) or all(key in v for key in keys)
 
@@ -174,6 +194,11 @@ class _Predicates:
         return check
 
     def of(self, schema: dict[str, Any]) -> Check:
+        if schema.get("type") == "object" and set(schema) - _ANNOTATIONS <= _OBJECT_KEYWORDS:
+            # the schema's commonest shape, one call a mapping: a mapping whose known
+            # fields pass their checks and whose required keys are there
+            fields = [(key, self.of(sub)) for key, sub in schema.get("properties", {}).items()]
+            return _mapping(fields, tuple(schema.get("required", ())))
         checks: list[Check] = []
         for keyword, value in schema.items():
             if keyword in _ANNOTATIONS:
