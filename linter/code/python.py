@@ -21,7 +21,7 @@ import re
 import sys
 import tokenize
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
 from k8slb.code.facts import (
@@ -112,27 +112,10 @@ _Function = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
 _INERT = (ast.expr_context, ast.operator, ast.boolop, ast.unaryop, ast.cmpop)
 ScopeNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef
 # The walk tells node kinds by their exact class (ast.parse makes no subclass of any):
-# one set lookup where a chain of isinstance checks ran for each of a module's nodes.
+# one lookup where a chain of isinstance checks ran for each of a module's nodes.
 _INERT_CLASSES = frozenset(kind for base in _INERT for kind in base.__subclasses__())
 _SCOPE_CLASSES = frozenset(ScopeNode.__args__)
-# the kinds _Collector._visit reads something from
-_VISITED = frozenset(
-    {
-        ast.Import,
-        ast.ImportFrom,
-        ast.FunctionDef,
-        ast.AsyncFunctionDef,
-        ast.ClassDef,
-        ast.Assign,
-        ast.AnnAssign,
-        ast.AugAssign,
-        ast.Name,
-        ast.Call,
-        ast.While,
-        ast.Attribute,
-        ast.Constant,
-    }
-)
+Parents = tuple[ast.AST, ...]
 
 
 def _parse(source: bytes, path: str = "<unknown>") -> ast.Module:
@@ -342,8 +325,9 @@ class _Collector(Values):
         self, node: ast.AST, parents: tuple[ast.AST, ...], scope: Scope, keyboard: bool
     ) -> None:
         kind = node.__class__
-        if kind in _VISITED:
-            self._visit(node, parents, scope, keyboard)
+        visit = _VISITS.get(kind)
+        if visit is not None:
+            visit(self, node, parents, scope, keyboard)
         if kind in _SCOPE_CLASSES and isinstance(node, ScopeNode):
             scope = Scope(node, scope)
             if isinstance(node, _Function):
@@ -363,50 +347,63 @@ class _Collector(Values):
             elif isinstance(child, ast.AST) and child.__class__ not in _INERT_CLASSES:
                 self._walk(child, below, scope, keyboard)
 
-    def _visit(
-        self, node: ast.AST, parents: tuple[ast.AST, ...], scope: Scope, keyboard: bool
-    ) -> None:
-        if isinstance(node, ast.Name):  # the commonest kind, tested first
-            if isinstance(node.ctx, ast.Store):
-                parent = parents[-1] if parents else None
-                simple = isinstance(parent, ast.AnnAssign | ast.AugAssign) or (
-                    isinstance(parent, ast.Assign) and len(parent.targets) == 1
-                )
-                if not simple:
-                    scope.opaque.add(node.id)
-        elif isinstance(node, ast.Attribute):
-            if node.attr in ("NOT_SERVING", "enter_graceful_shutdown"):
-                self.facts.health_drains.append(self.loc(node))
-        elif isinstance(node, ast.Call):
-            self._call(node, parents, scope, keyboard)
-        elif (
-            isinstance(node, ast.Constant)
-            and isinstance(node.value, str)
-            and node.value.lower().startswith(("http://", "https://"))
-        ):
-            self.facts.urls.append((node.value, self.loc(node)))
-        elif isinstance(node, ast.Import | ast.ImportFrom):
-            self.note_import(node)
-        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            if scope.parent is None:
-                self.locals.add(node.name)
-            if isinstance(node, ast.ClassDef):
-                self._health_class(node)
-        elif isinstance(node, ast.Assign):
-            if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-                scope.bindings[node.targets[0].id].append(node.value)
-        elif isinstance(node, ast.AnnAssign):
-            if isinstance(node.target, ast.Name) and node.value is not None:
-                scope.bindings[node.target.id].append(node.value)
-        elif isinstance(node, ast.AugAssign):
-            if isinstance(node.target, ast.Name) and isinstance(node.op, ast.Add):
-                scope.additions[node.target.id].append(("extend", node.value))
-        elif (
-            isinstance(node, ast.While)
-            and _is_true(node.test)
-            and any(
-                isinstance(n, ast.Call) and dotted(n.func).endswith("sleep") for n in ast.walk(node)
+    # -- what each kind of node says (the walk calls these through _VISITS) -------------
+
+    def _name(self, node: ast.Name, parents: Parents, scope: Scope, keyboard: bool) -> None:
+        if isinstance(node.ctx, ast.Store):
+            parent = parents[-1] if parents else None
+            simple = isinstance(parent, ast.AnnAssign | ast.AugAssign) or (
+                isinstance(parent, ast.Assign) and len(parent.targets) == 1
             )
+            if not simple:
+                scope.opaque.add(node.id)
+
+    def _attribute(
+        self, node: ast.Attribute, parents: Parents, scope: Scope, keyboard: bool
+    ) -> None:
+        if node.attr in ("NOT_SERVING", "enter_graceful_shutdown"):
+            self.facts.health_drains.append(self.loc(node))
+
+    def _constant(self, node: ast.Constant, parents: Parents, scope: Scope, keyboard: bool) -> None:
+        if isinstance(node.value, str) and node.value.lower().startswith(("http://", "https://")):
+            self.facts.urls.append((node.value, self.loc(node)))
+
+    def _import(
+        self, node: ast.Import | ast.ImportFrom, parents: Parents, scope: Scope, keyboard: bool
+    ) -> None:
+        self.note_import(node)
+
+    def _definition(
+        self,
+        node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef,
+        parents: Parents,
+        scope: Scope,
+        keyboard: bool,
+    ) -> None:
+        if scope.parent is None:
+            self.locals.add(node.name)
+        if isinstance(node, ast.ClassDef):
+            self._health_class(node)
+
+    def _assign(self, node: ast.Assign, parents: Parents, scope: Scope, keyboard: bool) -> None:
+        if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            scope.bindings[node.targets[0].id].append(node.value)
+
+    def _annotated(
+        self, node: ast.AnnAssign, parents: Parents, scope: Scope, keyboard: bool
+    ) -> None:
+        if isinstance(node.target, ast.Name) and node.value is not None:
+            scope.bindings[node.target.id].append(node.value)
+
+    def _augmented(
+        self, node: ast.AugAssign, parents: Parents, scope: Scope, keyboard: bool
+    ) -> None:
+        if isinstance(node.target, ast.Name) and isinstance(node.op, ast.Add):
+            scope.additions[node.target.id].append(("extend", node.value))
+
+    def _while(self, node: ast.While, parents: Parents, scope: Scope, keyboard: bool) -> None:
+        if _is_true(node.test) and any(
+            isinstance(n, ast.Call) and dotted(n.func).endswith("sleep") for n in ast.walk(node)
         ):
             self.facts.waits.append(Wait(self.loc(node), None, "a `while True: sleep()` loop"))
 
@@ -726,6 +723,25 @@ def _names(node: ast.AST | None) -> Iterator[str]:
             yield from _names(element)
     elif node is not None:
         yield dotted(node)
+
+
+# The kinds of node a fact is read from, each with its reader (every other kind is only
+# walked through).
+_VISITS: dict[type[ast.AST], Callable[..., None]] = {
+    ast.Name: _Collector._name,
+    ast.Attribute: _Collector._attribute,
+    ast.Call: _Collector._call,
+    ast.Constant: _Collector._constant,
+    ast.Import: _Collector._import,
+    ast.ImportFrom: _Collector._import,
+    ast.FunctionDef: _Collector._definition,
+    ast.AsyncFunctionDef: _Collector._definition,
+    ast.ClassDef: _Collector._definition,
+    ast.Assign: _Collector._assign,
+    ast.AnnAssign: _Collector._annotated,
+    ast.AugAssign: _Collector._augmented,
+    ast.While: _Collector._while,
+}
 
 
 def _catches_keyboard_interrupt(handler: ast.ExceptHandler) -> bool:
