@@ -287,8 +287,9 @@ def read_sources(
             read.errors.append(found.error)
         elif found is not None:
             read.modules.append(found)
-        # a compose or skaffold file, a CI workflow: read here, whole, on every run
-        if source.language != "build" and source.path in data and names_builds(source.path):
+        # a compose or skaffold file, a CI workflow: read here, whole, on every run (any
+        # other file's name says it is no build file, and it is not decoded)
+        if source.language != "build" and source.path in data:
             also = read_build_file(source.path, data[source.path])
             build_files += [also] if also is not None else []
     # once a run, whatever its worlds: which modules form a program, the names they import
