@@ -1,13 +1,15 @@
-"""Python fixes edit only the top-level statements their edits fall in (libcst works out
-the position of every node it visits, which for a whole module cost more than the rest of
-the fix): the result must be the one a visit of the whole module gives, whatever stands
-around those statements."""
+"""Python fixes edit only the innermost statements their edits fall in (libcst works out
+the position of every node it visits by generating its code, which for a whole module cost
+more than the rest of the fix): the result must be the one a visit of the whole module
+gives, whatever stands around those statements and however deep they are."""
 
 from __future__ import annotations
 
 import shutil
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from k8slb.engine import Settings, run
@@ -86,21 +88,22 @@ def test_editing_the_statements_gives_what_editing_the_module_gives(
 def test_when_the_two_parsers_do_not_agree_on_a_statement_the_whole_module_is_edited(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The statements' lines come from Python's parser; libcst must place each edited one
-    at the same line, or the fix is made by a visit of the whole module."""
+    """The statements' lines come from Python's parser; the code libcst generates for each
+    edited one must be the source's own text at that line, or the fix is made by a visit
+    of the whole module."""
     case = FIXTURES / "fix" / "python-sigterm"
     shutil.copytree(case, tmp_path / "case", ignore=shutil.ignore_patterns("out.*"))
     edits = _edits(tmp_path / "case")
     ((path, file_edits),) = edits.items()
     text = path.read_text()
     expected = (case / "out.py").read_text()
-    lines = python_edit._statement_lines
+    paired = python_edit._paired
 
-    def shifted(source: str, module: object) -> list[tuple[int, int, int]] | None:
-        spans = lines(source, module)  # type: ignore[arg-type]
-        return [(first + 1, last + 1, leading) for first, last, leading in spans or []]
+    def shifted(body: Any, nodes: Any) -> list[Any] | None:
+        found = paired(body, nodes)
+        return [replace(s, first=s.first + 1, last=s.last + 1) for s in found or []]
 
-    monkeypatch.setattr(python_edit, "_statement_lines", shifted)
+    monkeypatch.setattr(python_edit, "_paired", shifted)
     parts = python_edit._visit_edited_statements
     tried: list[object] = []
     monkeypatch.setattr(
@@ -108,3 +111,86 @@ def test_when_the_two_parsers_do_not_agree_on_a_statement_the_whole_module_is_ed
     )
     assert python_edit.apply_python(text, file_edits, line_length_for(str(path))) == expected
     assert tried == [None]
+
+
+# Calls to fix in every kind of place a statement can stand: methods, `with` headers and
+# bodies, `try` bodies and handlers, `else` branches, decorators, one-line suites, blocks
+# indented by tabs or by other steps than the module's, continuation lines indented less
+# than their block, text before a call that is not ASCII, comments between statements.
+NESTED = """\
+import signal
+
+import grpc
+
+CHANNEL = grpc.insecure_channel("a")
+
+
+class Client:
+    # a comment before the method
+    def dial(self):
+        return grpc.insecure_channel("b")
+
+    @staticmethod
+    @decorate(grpc.insecure_channel("c"))
+    def other():
+        if True:
+          x = grpc.insecure_channel(
+        "d")  # continuation less indented than the block
+        else:
+            x = grpc.insecure_channel("e")
+        return x
+
+
+def serve():
+\twith grpc.insecure_channel("f") as channel:
+\t\ttry:
+\t\t\tname = "é"; channel = grpc.insecure_channel("g")
+\t\texcept ValueError:
+\t\t\tchannel = grpc.insecure_channel("h")
+\tfor _ in range(1): y = grpc.insecure_channel("i")
+\tserver = grpc.server(None)
+\tserver.wait_for_termination()
+
+
+async def main():
+    async with grpc.aio.insecure_channel("j") as channel:
+        while True:
+            await channel.close()
+            server.wait_for_termination()
+"""
+
+OPTIONS = (("grpc.max_connection_age_ms", 300_000),)
+
+
+def _nested_edits(text: str) -> list[PythonEdit]:
+    """An options edit at every channel call, a handler before every wait for the end."""
+    edits: list[PythonEdit] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        for marker in ("grpc.insecure_channel(", "grpc.aio.insecure_channel("):
+            at = line.find(marker)
+            if at >= 0 and (marker.startswith("grpc.aio") or "aio." not in line):
+                edits.append(PythonEdit("x.py", number, at + 1, "add-options", OPTIONS))
+        if "server.wait_for_termination()" in line:
+            edits.append(PythonEdit("x.py", number, 1, "add-sigterm-handler", ("server", False, 5)))
+    return edits
+
+
+@pytest.mark.parametrize("length", [None, 40], ids=["no line length", "split at 40"])
+@pytest.mark.parametrize("only", [None, *range(12)], ids=lambda n: "all" if n is None else f"#{n}")
+def test_a_statement_inside_blocks_is_edited_as_a_visit_of_the_module_edits_it(
+    only: int | None, length: int | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    edits = _nested_edits(NESTED)
+    assert len(edits) == 12
+    chosen = edits if only is None else [edits[only]]
+    statements = python_edit._visit_edited_statements
+    made: list[object] = []
+    monkeypatch.setattr(
+        python_edit, "_visit_edited_statements", lambda *a: made.append(statements(*a)) or made[-1]
+    )
+    parts = python_edit.apply_python(NESTED, chosen, length)
+    assert made[-1] is not None, "made statement by statement"
+    with monkeypatch.context() as whole:
+        whole.setattr(python_edit, "_visit_edited_statements", lambda *_: None)
+        assert parts == python_edit.apply_python(NESTED, chosen, length)
+    assert parts != NESTED

@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -16,7 +16,8 @@ import libcst as cst
 from k8slb.fixing.edits import PythonEdit
 from k8slb.fixing.line_length import balanced, split_call, split_sequence
 from k8slb.fixing.yaml_edit import Refused
-from libcst.metadata import CodePosition, CodeRange, MetadataWrapper, PositionProvider
+from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
+from libcst.metadata.position_provider import PositionProvidingCodegenState
 
 
 def literal(value: Any) -> str:
@@ -120,9 +121,13 @@ def _set_second(pair: cst.List | cst.Tuple, value: Any) -> cst.List | cst.Tuple:
     return pair.with_changes(elements=elements)
 
 
-class _Editor(cst.CSTTransformer):
-    METADATA_DEPENDENCIES = (PositionProvider,)
+# Where each node of the code being visited is in the whole source.
+Positions = Mapping[cst.CSTNode, CodeRange]
 
+_STATEMENTS = (cst.SimpleStatementLine, cst.BaseCompoundStatement)
+
+
+class _Editor(cst.CSTTransformer):
     def __init__(
         self,
         edits: Sequence[PythonEdit],
@@ -132,8 +137,9 @@ class _Editor(cst.CSTTransformer):
         super().__init__()
         self.names = names  # how the module names `signal` and `asyncio`
         self.layout = layout  # None: lines may grow as long as the fix makes them
-        self.offset = 0  # lines before the part of the module being visited (see apply_python)
-        self.statement_line = 0  # where the statement being visited starts
+        self.positions: Positions = {}  # of the statement or module being visited
+        # where each statement around the node being visited starts, innermost last
+        self.statement_lines: list[int] = []
         self.too_long: set[int] = set()  # edited literals their call must split
         self.at = {(e.line, e.column): e for e in edits}
         self.done: set[tuple[int, int]] = set()
@@ -153,19 +159,19 @@ class _Editor(cst.CSTTransformer):
             return edit
         return None
 
-    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
-        self.statement_line = self._span(node).start.line
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, _STATEMENTS):
+            self.statement_lines.append(self._span(node).start.line)
+        return super().on_visit(node)
+
+    def on_leave(self, original: cst.CSTNode, updated: cst.CSTNode) -> Any:
+        if isinstance(original, _STATEMENTS):
+            self.statement_lines.pop()
+        return super().on_leave(original, updated)
 
     def _span(self, node: cst.CSTNode) -> CodeRange:
         """Where the node is in the whole source."""
-        span: CodeRange = self.get_metadata(PositionProvider, node)
-        if not self.offset:
-            return span
-        start, end = span.start, span.end
-        return CodeRange(
-            CodePosition(start.line + self.offset, start.column),
-            CodePosition(end.line + self.offset, end.column),
-        )
+        return self.positions[node]
 
     def _fit(self, original: cst.CSTNode, new: Any) -> Any:
         """The edited node, split over lines when the fix made its line longer than the
@@ -191,7 +197,7 @@ class _Editor(cst.CSTTransformer):
                 self.too_long.add(id(new))  # the call around it splits, then it
             return new
         # The line's indentation beyond its statement's (the block's, which libcst adds).
-        block = _leading(layout.lines[self.statement_line - 1])
+        block = _leading(layout.lines[self.statement_lines[-1] - 1])
         level = _leading(line)[len(block) :] if _leading(line).startswith(block) else None
         if level is None:
             return new
@@ -275,16 +281,21 @@ class _Editor(cst.CSTTransformer):
         (matched by the original's position: the updated nodes have none)."""
         result: list[cst.BaseStatement] = []
         for old, new in zip(before, after, strict=True):
-            if self.handlers and isinstance(old, cst.SimpleStatementLine):
-                span = self._span(old)
-                for key, edit in list(self.handlers.items()):
-                    if span.start.line <= edit.line <= span.end.line:
-                        server, is_async, grace = edit.value
-                        code = _handler(server, is_async, grace, self.names)
-                        result.append(_statement(code))
-                        del self.handlers[key]
+            result += self.handlers_before(old)
             result.append(new)
         return result
+
+    def handlers_before(self, statement: cst.BaseStatement) -> list[cst.BaseStatement]:
+        """The SIGTERM handlers that go before this statement (each made once)."""
+        made: list[cst.BaseStatement] = []
+        if self.handlers and isinstance(statement, cst.SimpleStatementLine):
+            span = self._span(statement)
+            for key, edit in list(self.handlers.items()):
+                if span.start.line <= edit.line <= span.end.line:
+                    server, is_async, grace = edit.value
+                    made.append(_statement(_handler(server, is_async, grace, self.names)))
+                    del self.handlers[key]
+        return made
 
 
 def _handler(server: str, is_async: bool, grace: int, names: dict[str, str]) -> str:
@@ -350,8 +361,6 @@ def apply_python(source: str, edits: Sequence[PythonEdit], line_length: int | No
         module = _parsed(source)
     except cst.ParserSyntaxError as error:
         raise Refused(f"the file does not parse: {error.message}") from None
-    # libcst's nodes never change: the edits build new ones, and metadata is the wrapper's
-    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
     handlers = any(e.op == "add-sigterm-handler" for e in edits)
     names = module_names(module, ("signal", "asyncio")) if handlers else {}
     layout = (
@@ -360,7 +369,7 @@ def apply_python(source: str, edits: Sequence[PythonEdit], line_length: int | No
         else None
     )
     editor = _Editor(edits, names, layout)
-    edited = _visit_edited_statements(source, module, editor) or wrapper.visit(editor)
+    edited = _visit_edited_statements(source, module, editor) or _visit_module(module, editor)
     missing = [
         e for e in edits if (e.line, e.column) not in editor.done and e.op != "add-sigterm-handler"
     ]
@@ -375,65 +384,183 @@ def apply_python(source: str, edits: Sequence[PythonEdit], line_length: int | No
     return edited.code
 
 
+# The compound statements whose body the fixer goes into, by libcst's class and the classes
+# Python's parser gives the same statement.
+_BODIES: dict[type[cst.CSTNode], tuple[type[ast.stmt], ...]] = {
+    cst.FunctionDef: (ast.FunctionDef, ast.AsyncFunctionDef),
+    cst.ClassDef: (ast.ClassDef,),
+    cst.If: (ast.If,),
+    cst.For: (ast.For, ast.AsyncFor),
+    cst.While: (ast.While,),
+    cst.With: (ast.With, ast.AsyncWith),
+    cst.Try: (ast.Try,),
+}
+
+Path = tuple[int, ...]  # a statement's place: its index in each body on the way down to it
+
+
+@dataclass(frozen=True)
+class _Statement:
+    node: cst.SimpleStatementLine | cst.BaseCompoundStatement
+    first: int  # its first line (its first decorator's), by Python's parser
+    last: int
+    syntax: list[ast.stmt]  # what Python's parser makes of it
+
+
+@dataclass(frozen=True)
+class _Unit:
+    """A statement an edit falls in, and what it takes to work out where its nodes are."""
+
+    path: Path
+    node: cst.BaseStatement
+    first_line: int  # the line its text starts on (its leading comments and blank lines)
+    indents: tuple[str, ...]  # the indentation of each block around it
+
+
+def _visit_module(module: cst.Module, editor: _Editor) -> cst.Module:
+    """The whole module visited by the editor."""
+    # libcst's nodes never change: the edits build new ones, so the module needs no copy
+    editor.positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    return module.visit(editor)
+
+
 def _visit_edited_statements(source: str, module: cst.Module, editor: _Editor) -> cst.Module | None:
-    """The module with the editor run over only the top-level statements an edit falls
-    in, each as a module of its own whose lines are shifted into place: libcst works out
-    the position of every node it visits, which for a whole module cost more than the rest
-    of the fix. None when the statements' lines cannot be told for sure (the whole module
-    is then visited)."""
-    spans = _statement_lines(source, module)
-    if spans is None:
-        return None
-    lines = [e.line for e in editor.at.values()]
-    starts = [0]  # where each line of the source starts
-    for line in source.splitlines(keepends=True):
-        starts.append(starts[-1] + len(line))
-    parts: dict[int, tuple[MetadataWrapper, int]] = {}  # statement number -> its part
-    for number, (statement, (first, last, leading)) in enumerate(
-        zip(module.body, spans, strict=True)
-    ):
-        if any(first <= line <= last for line in lines):
-            part = module.with_changes(header=(), body=[statement], footer=())
-            offset = first - leading - 1
-            # libcst writes back every byte it read: the part's text must be the source's
-            # from that line on, or the lines are not what the positions would say
-            if not (0 <= offset < len(starts) and source.startswith(part.code, starts[offset])):
-                return None
-            parts[number] = (MetadataWrapper(part, unsafe_skip_copy=True), offset)
-    body: list[cst.BaseStatement] = []
-    for number, statement in enumerate(module.body):
-        if number not in parts:
-            body.append(statement)
-            continue
-        wrapper, editor.offset = parts[number]
-        body.extend(wrapper.visit(editor).body)
-    editor.offset = 0
-    return module.with_changes(body=body)
-
-
-def _statement_lines(source: str, module: cst.Module) -> list[tuple[int, int, int]] | None:
-    """For each top-level statement of the module: its first line (a decorator's, if it
-    has one) and last line, by Python's own parser, and how many comment and blank lines
-    libcst gives it before its first. None when the two parsers do not pair up."""
+    """The module with the editor run over only the innermost statements the edits fall
+    in (libcst works out where each node it visits is by generating its code: for a whole
+    module, or a large class, that cost more than the rest of the fix). None when a
+    statement's place cannot be told for sure: the whole module is then visited."""
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):  # too deep for ast
         return None
-    statements = iter(tree.body)
-    spans: list[tuple[int, int, int]] = []
-    for statement in module.body:
-        count = len(statement.body) if isinstance(statement, cst.SimpleStatementLine) else 1
-        group = [next(statements, None) for _ in range(count)]
-        if any(node is None for node in group):
+    units: dict[Path, _Unit] = {}
+    for line in {e.line for e in editor.at.values()} | {e.line for e in editor.handlers.values()}:
+        unit = _unit_of(line, module, tree)
+        if unit is None:
             return None
-        nodes = [node for node in group if node is not None]
-        decorated = [d.lineno for n in nodes for d in getattr(n, "decorator_list", ())]
-        first = min([nodes[0].lineno, *decorated])
-        last = max(node.end_lineno or node.lineno for node in nodes)
-        spans.append((first, last, len(statement.leading_lines)))
-    if next(statements, None) is not None:
+        units[unit.path] = unit
+    # an edit in a statement that another edit's statement holds is made by visiting that one
+    outer = [
+        unit
+        for unit in units.values()
+        if not any(len(path) < len(unit.path) and unit.path[: len(path)] == path for path in units)
+    ]
+    starts = [0]  # where each line of the source starts
+    for text_line in source.splitlines(keepends=True):
+        starts.append(starts[-1] + len(text_line))
+    placed = []
+    for unit in outer:  # every place is known before anything is edited
+        positions = _positions(unit, module, source, starts)
+        if positions is None:
+            return None
+        placed.append((unit, positions))
+    changes: dict[Path, list[cst.BaseStatement]] = {}
+    for unit, editor.positions in placed:
+        edited = unit.node.visit(editor)
+        assert isinstance(edited, cst.BaseStatement)  # the editor never removes a statement
+        changes[unit.path] = [*editor.handlers_before(unit.node), edited]
+    editor.positions = {}
+    return module.with_changes(body=_rebuilt(module.body, changes))
+
+
+def _unit_of(line: int, module: cst.Module, tree: ast.Module) -> _Unit | None:
+    """The innermost statement that `line` is in, going into the bodies of functions,
+    classes, `if`, loops, `with` and `try` (a line in a statement's header, or in another
+    part such as `else`, is that statement's). None when the two parsers' statements do not
+    pair up."""
+    statements = _paired(module.body, tree.body)
+    path: Path = ()
+    indents: tuple[str, ...] = ()
+    while statements is not None:
+        index = next((n for n, s in enumerate(statements) if s.first <= line <= s.last), None)
+        if index is None:
+            return None
+        found = statements[index]
+        path += (index,)
+        unit = _Unit(path, found.node, found.first - len(found.node.leading_lines), indents)
+        block = getattr(found.node, "body", None)
+        kinds = _BODIES.get(type(found.node))
+        if not (
+            kinds
+            and isinstance(block, cst.IndentedBlock)
+            and len(found.syntax) == 1
+            and isinstance(found.syntax[0], kinds)
+        ):
+            return unit
+        statements = _paired(block.body, found.syntax[0].body)  # type: ignore[attr-defined]
+        if statements is None or not statements[0].first <= line <= statements[-1].last:
+            return unit  # in its header, its `else`, its handlers
+        indents += (module.default_indent if block.indent is None else block.indent,)
+    return None
+
+
+def _paired(
+    body: Sequence[cst.BaseStatement], nodes: Sequence[ast.stmt]
+) -> list[_Statement] | None:
+    """libcst's statements of a body with their lines by Python's parser, which makes one
+    statement of each `a; b` part; None when the two do not pair up."""
+    syntax = iter(nodes)
+    paired: list[_Statement] = []
+    for statement in body:
+        if not isinstance(statement, _STATEMENTS):
+            return None
+        count = len(statement.body) if isinstance(statement, cst.SimpleStatementLine) else 1
+        group = [node for node in (next(syntax, None) for _ in range(count)) if node is not None]
+        if len(group) != count:
+            return None
+        decorated = [d.lineno for n in group for d in getattr(n, "decorator_list", ())]
+        first = min([group[0].lineno, *decorated])
+        last = max(node.end_lineno or node.lineno for node in group)
+        paired.append(_Statement(statement, first, last, group))
+    if next(syntax, None) is not None:
         return None
-    return spans
+    return paired
+
+
+def _positions(unit: _Unit, module: cst.Module, source: str, starts: list[int]) -> Positions | None:
+    """Where each node of the statement is in the whole source: libcst's own reckoning,
+    started at the statement's line inside its blocks. None unless the code that reckoning
+    generates is the source's own text at that line (then every position is right)."""
+    if not 1 <= unit.first_line < len(starts):
+        return None
+    provider = PositionProvider()
+    state = PositionProvidingCodegenState(
+        default_indent=module.default_indent,
+        default_newline=module.default_newline,
+        provider=provider,
+        indent_tokens=list(unit.indents),
+        line=unit.first_line,
+    )
+    unit.node._codegen(state)
+    text, start = "".join(state.tokens), starts[unit.first_line - 1]
+    if not source.startswith(text, start):
+        # a file without a newline at its end: its last statement's is not in the source
+        last = state.tokens[-1] if state.tokens else ""
+        if module.has_trailing_newline or source[start:] != text.removesuffix(last):
+            return None
+    return provider._computed  # type: ignore[return-value]  # a CodeRange for each node
+
+
+def _rebuilt(
+    body: Sequence[cst.BaseStatement], changes: dict[Path, list[cst.BaseStatement]], at: Path = ()
+) -> list[cst.BaseStatement]:
+    """The statements of a body with each changed one replaced (by what it became, after
+    any handler put before it), going into the blocks that hold changed statements."""
+    result: list[cst.BaseStatement] = []
+    for index, statement in enumerate(body):
+        here = (*at, index)
+        if here in changes:
+            result += changes[here]
+            continue
+        if any(path[: len(here)] == here for path in changes):
+            # only the indented blocks of compound statements are gone into
+            assert isinstance(statement, cst.BaseCompoundStatement)
+            block = statement.body
+            assert isinstance(block, cst.IndentedBlock)
+            inner = _rebuilt(block.body, changes, here)
+            statement = statement.with_changes(body=block.with_changes(body=inner))
+        result.append(statement)
+    return result
 
 
 def _plain_imports(statement: cst.CSTNode) -> list[str]:
