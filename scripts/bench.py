@@ -240,13 +240,17 @@ def main() -> None:
         subprocess.run(cases["check, warm cache"], cwd=work, stdout=subprocess.DEVNULL, check=False)
         wait_for_cache_writers(work)
         fresh_copy = f"rm -rf fixed && cp -r {corpus} fixed"
+        # fix flushes its files' file system before it renames them into place (write.py):
+        # the copy and the cache the setup just wrote are flushed first, as the bench's work
+        flushed = "sync"
         empty_cache = f"rm -rf {work / 'cache'}"
         setups = {
-            "fix --unsafe-fixes -j1": [fresh_copy],
+            "fix --unsafe-fixes -j1": [fresh_copy, flushed],
             "fix -j1 after a check": [
                 fresh_copy,
                 empty_cache,
                 f"{' '.join(K8SLB)} check -j 1 --quiet fixed >/dev/null || true",
+                flushed,
             ],
             "check -j1, cold cache": [empty_cache],
             "all cores, cold cache": [empty_cache],
