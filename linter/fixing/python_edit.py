@@ -455,11 +455,11 @@ def _visit_edited_statements(source: str, module: cst.Module, editor: _Editor) -
             return None
         placed.append((unit, positions))
     changes: dict[Path, list[cst.BaseStatement]] = {}
-    for unit, editor.positions in placed:
+    for unit, positions in placed:
+        editor.positions = positions
         edited = unit.node.visit(editor)
         assert isinstance(edited, cst.BaseStatement)  # the editor never removes a statement
         changes[unit.path] = [*editor.handlers_before(unit.node), edited]
-    editor.positions = {}
     return module.with_changes(body=_rebuilt(module.body, changes))
 
 
@@ -471,9 +471,9 @@ def _unit_of(line: int, module: cst.Module, tree: ast.Module) -> _Unit | None:
     statements = _paired(module.body, tree.body)
     path: Path = ()
     indents: tuple[str, ...] = ()
-    while statements is not None:
-        index = next((n for n, s in enumerate(statements) if s.first <= line <= s.last), None)
-        if index is None:
+    while True:
+        index = next((n for n, s in enumerate(statements or ()) if s.first <= line <= s.last), None)
+        if statements is None or index is None:
             return None
         found = statements[index]
         path += (index,)
@@ -491,7 +491,6 @@ def _unit_of(line: int, module: cst.Module, tree: ast.Module) -> _Unit | None:
         if statements is None or not statements[0].first <= line <= statements[-1].last:
             return unit  # in its header, its `else`, its handlers
         indents += (module.default_indent if block.indent is None else block.indent,)
-    return None
 
 
 def _paired(
