@@ -168,3 +168,28 @@ def test_a_helm_template_is_not_edited_and_the_user_is_told_where(tmp_path: Path
     assert code == 1
     assert "templates/service.yaml:6: a Helm template" in output
     assert {p: p.read_bytes() for p in chart.rglob("*") if p.is_file()} == before
+
+
+def test_comments_land_on_the_finding_lines_of_files_with_form_feeds_and_line_separators(
+    tmp_path: Path,
+) -> None:
+    """Python numbers lines at \\n and \\r only: a form feed between sections of a module,
+    or NEL and the Unicode line separator in a comment, start no new line there (str's
+    splitlines would start one, and every comment below would go a line too high). libyaml
+    does end a line at NEL: a YAML comment holding one moves the findings below it down."""
+    demo = _demo(tmp_path)
+    server = demo / "server.py"
+    lines = server.read_text().splitlines(keepends=True)
+    lines.insert(2, "\f\n")
+    lines.insert(3, "# a section\x85 of the module\u2028 with separators\n")
+    server.write_text("".join(lines))
+    backend = demo / "backend.yaml"
+    backend.write_text("# a note\x85\n" + backend.read_text())
+    before = _check("--format", "json", str(demo))
+    code, output = _check("--add-noqa", str(demo))
+    assert code == 0, output
+    assert "Silenced 10 findings in 6 files (10 by comment)." in output
+    assert _check(str(demo))[0] == 0, "nothing is left to report"
+    assert before[0] == 1
+    kept = server.read_text().split("\n")[2:4]
+    assert kept == ["\f", "# a section\x85 of the module\u2028 with separators"]

@@ -15,8 +15,16 @@ from k8slb.fixing.diff import unified_diff
 
 pytestmark = pytest.mark.skipif(shutil.which("patch") is None, reason="needs patch(1)")
 
+# with lines patch(1) takes whole and str.splitlines would cut: a form feed (a page break in a
+# Python module), NEL and the Unicode line separator inside a line, a CRLF line
 LINES = st.lists(
-    st.sampled_from(["a\n", "b\n", "---\n", "  namespace: shop\n", "x\n"]), max_size=40
+    st.sampled_from(
+        [
+            *("a\n", "b\n", "---\n", "  namespace: shop\n", "x\n"),
+            *("\f\n", "c\x85d\n", "e\u2028f\n", "g\r\n"),
+        ]
+    ),
+    max_size=40,
 )
 
 
@@ -24,7 +32,7 @@ def _patched(old: bytes, diff: str) -> bytes:
     with tempfile.TemporaryDirectory() as folder:
         target, patch = Path(folder) / "f.yaml", Path(folder) / "f.diff"
         target.write_bytes(old)
-        patch.write_text(diff)
+        patch.write_bytes(diff.encode())
         subprocess.run(["patch", "-s", str(target), str(patch)], check=True)
         return target.read_bytes()
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import bisect
 import difflib
+import re
 from collections.abc import Iterator, Sequence
 
 from k8slb.reading.encodings import UTF8, codec_for
@@ -25,8 +26,8 @@ CONTEXT = 3
 def unified_diff(path: str, old: bytes, new: bytes) -> str:
     """The diff of the texts, in the file's own encoding."""
     codec = codec_for(path, old) or UTF8
-    before = codec.decode(old, "replace").splitlines(keepends=True)
-    after = codec.decode(new, "replace").splitlines(keepends=True)
+    before = _patch_lines(codec.decode(old, "replace"))
+    after = _patch_lines(codec.decode(new, "replace"))
     if before == after:
         return ""
     shown = printable(path)  # the contents stay as they are: the diff must apply
@@ -34,6 +35,15 @@ def unified_diff(path: str, old: bytes, new: bytes) -> str:
     for line in _hunks(before, after):
         lines.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
     return "".join(lines)
+
+
+# patch(1) and `git apply` end a line at \n alone: a form feed, a lone \r or a Unicode line
+# separator is part of the line (str.splitlines would cut there, and the diff not apply).
+_PATCH_LINE = re.compile(r"[^\n]*\n|[^\n]+\Z")
+
+
+def _patch_lines(text: str) -> list[str]:
+    return _PATCH_LINE.findall(text)
 
 
 def _anchors(before: Sequence[str], after: Sequence[str]) -> list[tuple[int, int]]:

@@ -23,7 +23,7 @@ from typing import Any
 from k8slb.fixing.edits import YamlEdit
 from k8slb.fixing.fixer import apply_edits
 from k8slb.fixing.verify import plain, yaml_fix_problem
-from k8slb.reading.encodings import codec_for, file_bytes
+from k8slb.reading.encodings import codec_for, file_bytes, source_lines
 from k8slb.reading.markers import ANNOTATION, COMMENT, SLASH_COMMENT, split_codes
 from k8slb.reading.yamlcompose import compose
 from k8slb.report.findings import Finding
@@ -91,7 +91,7 @@ def comment_lines(
         text = codec.decode(data)
     except UnicodeDecodeError:
         return data, sorted(codes_by_line)
-    lines = text.splitlines(keepends=True)
+    lines = source_lines(path, text, keepends=True)
     leader = "//" if _is_go(path) else "#"
     wanted = {n: c for n, c in codes_by_line.items() if 0 < n <= len(lines)}
     refused = sorted(set(codes_by_line) - set(wanted))

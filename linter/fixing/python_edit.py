@@ -16,6 +16,7 @@ import libcst as cst
 from k8slb.fixing.edits import PythonEdit
 from k8slb.fixing.line_length import balanced, split_call, split_sequence
 from k8slb.fixing.yaml_edit import Refused
+from k8slb.reading.encodings import code_lines
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 from libcst.metadata.position_provider import PositionProvidingCodegenState
 
@@ -364,7 +365,7 @@ def apply_python(source: str, edits: Sequence[PythonEdit], line_length: int | No
     handlers = any(e.op == "add-sigterm-handler" for e in edits)
     names = module_names(module, ("signal", "asyncio")) if handlers else {}
     layout = (
-        _Layout(line_length, module.default_indent, source.splitlines(keepends=True))
+        _Layout(line_length, module.default_indent, code_lines(source, keepends=True))
         if line_length is not None
         else None
     )
@@ -446,7 +447,7 @@ def _visit_edited_statements(source: str, module: cst.Module, editor: _Editor) -
         if not any(len(path) < len(unit.path) and unit.path[: len(path)] == path for path in units)
     ]
     starts = [0]  # where each line of the source starts
-    for text_line in source.splitlines(keepends=True):
+    for text_line in code_lines(source, keepends=True):
         starts.append(starts[-1] + len(text_line))
     placed = []
     for unit in outer:  # every place is known before anything is edited

@@ -10,6 +10,7 @@ from __future__ import annotations
 import codecs
 import functools
 import io
+import re
 import tokenize
 from collections.abc import MutableMapping
 from dataclasses import dataclass
@@ -64,11 +65,33 @@ def codec_for(path: str, data: bytes) -> TextCodec | None:
     return python_codec(data) if path.lower().endswith(".py") else yaml_codec(data)
 
 
+# Python ends a line at \n, \r\n or a lone \r (Go at \n: a lone \r, which gofmt never leaves,
+# is taken for an end too). str.splitlines also ends one at a form feed, \v, \x1c-\x1e, NEL
+# and the Unicode line and paragraph separators: one of those in a module (a form feed
+# between its sections) put every later line off by one, and a comment meant for a
+# finding's line on another. libyaml ends a YAML line where str.splitlines does (NEL and
+# the separators too; YAML allows none of the other characters).
+_CODE_LINE = re.compile(r"[^\r\n]*(?:\r\n?|\n)|[^\r\n]+\Z")
+
+
+def code_lines(text: str, *, keepends: bool = False) -> list[str]:
+    """The lines of Python or Go source, numbered as their parsers number them."""
+    lines: list[str] = _CODE_LINE.findall(text)
+    return lines if keepends else [line.rstrip("\r\n") for line in lines]
+
+
+def source_lines(path: str, text: str, *, keepends: bool = False) -> list[str]:
+    """The file's lines, numbered as its parser numbers them (YAML unless it is code)."""
+    if path.lower().endswith((".py", ".go")):
+        return code_lines(text, keepends=keepends)
+    return text.splitlines(keepends)
+
+
 @functools.lru_cache(maxsize=8)
 def text_lines(path: str, data: bytes) -> list[str]:
     """The file's lines for showing them (undecodable bytes replaced); kept for the few
     files last asked for, since their findings come one after another."""
-    return (codec_for(path, data) or UTF8).decode(data, "replace").splitlines()
+    return source_lines(path, (codec_for(path, data) or UTF8).decode(data, "replace"))
 
 
 def file_bytes(path: str, contents: MutableMapping[str, bytes]) -> bytes:

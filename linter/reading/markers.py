@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from k8slb.reading.encodings import source_lines
+
 ANNOTATION = "k8slb.io/ignore"
 COMMENT = re.compile(
     r"#\s*k8slb:\s*ignore(?:\[(?P<codes>[^\]]*)\])?(?P<reason>[^#\n]*)", re.IGNORECASE
@@ -39,7 +41,7 @@ def comment_markers(path: str, text: str, comment: re.Pattern[str] = COMMENT) ->
     if "k8slb" not in text:
         return []
     markers: list[Marker] = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(source_lines(path, text), start=1):
         match = comment.search(line)
         if match is None:
             continue
