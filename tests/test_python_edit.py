@@ -194,3 +194,18 @@ def test_a_statement_inside_blocks_is_edited_as_a_visit_of_the_module_edits_it(
         whole.setattr(python_edit, "_visit_edited_statements", lambda *_: None)
         assert parts == python_edit.apply_python(NESTED, chosen, length)
     assert parts != NESTED
+
+
+def test_a_call_in_a_with_header_is_split_at_the_line_length_like_any_other() -> None:
+    """What a split call is indented by is measured from the statement it is in, here the
+    `with` itself (it was the last statement visited before it, or none: left unsplit)."""
+    (edit,) = [e for e in _nested_edits(NESTED) if e.line == 36]
+    fixed = python_edit.apply_python(NESTED, [edit], 40)
+    assert (
+        "    async with grpc.aio.insecure_channel(\n"
+        '        "j",\n'
+        "        options=[\n"
+        '            ("grpc.max_connection_age_ms", 300_000),\n'
+        "        ],\n"
+        "    ) as channel:\n"
+    ) in fixed
