@@ -397,7 +397,7 @@ _BODIES: dict[type[cst.CSTNode], tuple[type[ast.stmt], ...]] = {
     cst.Try: (ast.Try,),
 }
 
-Path = tuple[int, ...]  # a statement's place: its index in each body on the way down to it
+Place = tuple[int, ...]  # where a statement is: its index in each body on the way down to it
 
 
 @dataclass(frozen=True)
@@ -412,7 +412,7 @@ class _Statement:
 class _Unit:
     """A statement an edit falls in, and what it takes to work out where its nodes are."""
 
-    path: Path
+    path: Place
     node: cst.BaseStatement
     first_line: int  # the line its text starts on (its leading comments and blank lines)
     indents: tuple[str, ...]  # the indentation of each block around it
@@ -434,7 +434,7 @@ def _visit_edited_statements(source: str, module: cst.Module, editor: _Editor) -
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):  # too deep for ast
         return None
-    units: dict[Path, _Unit] = {}
+    units: dict[Place, _Unit] = {}
     for line in {e.line for e in editor.at.values()} | {e.line for e in editor.handlers.values()}:
         unit = _unit_of(line, module, tree)
         if unit is None:
@@ -455,7 +455,7 @@ def _visit_edited_statements(source: str, module: cst.Module, editor: _Editor) -
         if positions is None:
             return None
         placed.append((unit, positions))
-    changes: dict[Path, list[cst.BaseStatement]] = {}
+    changes: dict[Place, list[cst.BaseStatement]] = {}
     for unit, positions in placed:
         editor.positions = positions
         edited = unit.node.visit(editor)
@@ -470,7 +470,7 @@ def _unit_of(line: int, module: cst.Module, tree: ast.Module) -> _Unit | None:
     part such as `else`, is that statement's). None when the two parsers' statements do not
     pair up."""
     statements = _paired(module.body, tree.body)
-    path: Path = ()
+    path: Place = ()
     indents: tuple[str, ...] = ()
     while True:
         index = next((n for n, s in enumerate(statements or ()) if s.first <= line <= s.last), None)
@@ -542,7 +542,7 @@ def _positions(unit: _Unit, module: cst.Module, source: str, starts: list[int]) 
 
 
 def _rebuilt(
-    body: Sequence[cst.BaseStatement], changes: dict[Path, list[cst.BaseStatement]], at: Path = ()
+    body: Sequence[cst.BaseStatement], changes: dict[Place, list[cst.BaseStatement]], at: Place = ()
 ) -> list[cst.BaseStatement]:
     """The statements of a body with each changed one replaced (by what it became, after
     any handler put before it), going into the blocks that hold changed statements."""
