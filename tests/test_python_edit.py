@@ -209,3 +209,25 @@ def test_a_call_in_a_with_header_is_split_at_the_line_length_like_any_other() ->
         "        ],\n"
         "    ) as channel:\n"
     ) in fixed
+
+
+@pytest.mark.parametrize("missing", ["the class", "its shape"])
+def test_with_a_libcst_whose_position_reckoning_changed_the_whole_module_is_edited(
+    missing: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Starting libcst's position reckoning inside a module uses what is not its public
+    API: a libcst without it, or with it changed, still gets every fix, made the slow way."""
+    edits = _nested_edits(NESTED)
+    expected = python_edit.apply_python(NESTED, edits, 40)
+    if missing == "the class":
+        monkeypatch.setattr(python_edit, "_CODEGEN_STATE", None)
+    else:
+        monkeypatch.setattr(python_edit, "_CODEGEN_STATE", lambda **_: object())
+    statements = python_edit._visit_edited_statements
+    made: list[object] = []
+    monkeypatch.setattr(
+        python_edit, "_visit_edited_statements", lambda *a: made.append(statements(*a)) or made[-1]
+    )
+    python_edit._parsed.cache_clear()
+    assert python_edit.apply_python(NESTED, edits, 40) == expected
+    assert made == [None]

@@ -10,7 +10,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 import libcst as cst
 from k8slb.fixing.edits import PythonEdit
@@ -18,7 +18,11 @@ from k8slb.fixing.line_length import balanced, split_call, split_sequence
 from k8slb.fixing.yaml_edit import Refused
 from k8slb.reading.encodings import code_lines
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
-from libcst.metadata.position_provider import PositionProvidingCodegenState
+from libcst.metadata import position_provider as _libcst_positions
+
+# libcst's own position reckoning, which can start inside a module: not its public API, so
+# with a libcst that lacks it (or changed its shape) every fix visits its whole module
+_CODEGEN_STATE: Any = getattr(_libcst_positions, "PositionProvidingCodegenState", None)
 
 
 def literal(value: Any) -> str:
@@ -521,24 +525,29 @@ def _positions(unit: _Unit, module: cst.Module, source: str, starts: list[int]) 
     """Where each node of the statement is in the whole source: libcst's own reckoning,
     started at the statement's line inside its blocks. None unless the code that reckoning
     generates is the source's own text at that line (then every position is right)."""
-    if not 1 <= unit.first_line < len(starts):
+    if _CODEGEN_STATE is None or not 1 <= unit.first_line < len(starts):
         return None
     provider = PositionProvider()
-    state = PositionProvidingCodegenState(
-        default_indent=module.default_indent,
-        default_newline=module.default_newline,
-        provider=provider,
-        indent_tokens=list(unit.indents),
-        line=unit.first_line,
-    )
-    unit.node._codegen(state)
-    text, start = "".join(state.tokens), starts[unit.first_line - 1]
+    try:
+        state = _CODEGEN_STATE(
+            default_indent=module.default_indent,
+            default_newline=module.default_newline,
+            provider=provider,
+            indent_tokens=list(unit.indents),
+            line=unit.first_line,
+        )
+        unit.node._codegen(state)
+        tokens: list[str] = state.tokens
+        positions = cast(Positions, provider._computed)
+    except (TypeError, AttributeError):  # a libcst whose internals changed shape
+        return None
+    text, start = "".join(tokens), starts[unit.first_line - 1]
     if not source.startswith(text, start):
         # a file without a newline at its end: its last statement's is not in the source
-        last = state.tokens[-1] if state.tokens else ""
+        last = tokens[-1] if tokens else ""
         if module.has_trailing_newline or source[start:] != text.removesuffix(last):
             return None
-    return provider._computed  # type: ignore[return-value]  # a CodeRange for each node
+    return positions
 
 
 def _rebuilt(
