@@ -16,6 +16,7 @@ from k8slb.engine import Settings, run
 from k8slb.fixing import python_edit
 from k8slb.fixing.edits import PythonEdit
 from k8slb.fixing.line_length import line_length_for
+from k8slb.reading.encodings import code_lines
 from k8slb.reading.sources import discover
 from k8slb.rules import ALL_RULES
 
@@ -165,7 +166,7 @@ OPTIONS = (("grpc.max_connection_age_ms", 300_000),)
 def _nested_edits(text: str) -> list[PythonEdit]:
     """An options edit at every channel call, a handler before every wait for the end."""
     edits: list[PythonEdit] = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(code_lines(text), start=1):
         for marker in ("grpc.insecure_channel(", "grpc.aio.insecure_channel("):
             at = line.find(marker)
             if at >= 0 and (marker.startswith("grpc.aio") or "aio." not in line):
