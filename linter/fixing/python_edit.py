@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 import json
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, cast
@@ -368,13 +368,12 @@ def apply_python(source: str, edits: Sequence[PythonEdit], line_length: int | No
         raise Refused(f"the file does not parse: {error.message}") from None
     handlers = any(e.op == "add-sigterm-handler" for e in edits)
     names = module_names(module, ("signal", "asyncio")) if handlers else {}
-    layout = (
-        _Layout(line_length, module.default_indent, code_lines(source, keepends=True))
-        if line_length is not None
-        else None
-    )
+    lines = code_lines(source, keepends=True)
+    layout = _Layout(line_length, module.default_indent, lines) if line_length is not None else None
     editor = _Editor(edits, names, layout)
-    edited = _visit_edited_statements(source, module, editor) or _visit_module(module, editor)
+    edited = _visit_edited_statements(source, lines, module, editor) or _visit_module(
+        module, editor
+    )
     missing = [
         e for e in edits if (e.line, e.column) not in editor.done and e.op != "add-sigterm-handler"
     ]
@@ -412,6 +411,9 @@ class _Statement:
     syntax: list[ast.stmt]  # what Python's parser makes of it
 
 
+Statements = list[_Statement] | None  # a body's statements paired with Python's, if they pair
+
+
 @dataclass(frozen=True)
 class _Unit:
     """A statement an edit falls in, and what it takes to work out where its nodes are."""
@@ -429,7 +431,9 @@ def _visit_module(module: cst.Module, editor: _Editor) -> cst.Module:
     return module.visit(editor)
 
 
-def _visit_edited_statements(source: str, module: cst.Module, editor: _Editor) -> cst.Module | None:
+def _visit_edited_statements(
+    source: str, lines: list[str], module: cst.Module, editor: _Editor
+) -> cst.Module | None:
     """The module with the editor run over only the innermost statements the edits fall
     in (libcst works out where each node it visits is by generating its code: for a whole
     module, or a large class, that cost more than the rest of the fix). None when a
@@ -438,9 +442,16 @@ def _visit_edited_statements(source: str, module: cst.Module, editor: _Editor) -
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):  # too deep for ast
         return None
+    known: dict[int, list[_Statement] | None] = {}  # each body paired once, for every edit
+
+    def paired(body: Sequence[cst.BaseStatement], nodes: Sequence[ast.stmt]) -> Statements:
+        if id(body) not in known:
+            known[id(body)] = _paired(body, nodes)
+        return known[id(body)]
+
     units: dict[Place, _Unit] = {}
     for line in {e.line for e in editor.at.values()} | {e.line for e in editor.handlers.values()}:
-        unit = _unit_of(line, module, tree)
+        unit = _unit_of(line, module, tree, paired)
         if unit is None:
             return None
         units[unit.path] = unit
@@ -451,7 +462,7 @@ def _visit_edited_statements(source: str, module: cst.Module, editor: _Editor) -
         if not any(len(path) < len(unit.path) and unit.path[: len(path)] == path for path in units)
     ]
     starts = [0]  # where each line of the source starts
-    for text_line in code_lines(source, keepends=True):
+    for text_line in lines:
         starts.append(starts[-1] + len(text_line))
     placed = []
     for unit in outer:  # every place is known before anything is edited
@@ -468,12 +479,17 @@ def _visit_edited_statements(source: str, module: cst.Module, editor: _Editor) -
     return module.with_changes(body=_rebuilt(module.body, changes))
 
 
-def _unit_of(line: int, module: cst.Module, tree: ast.Module) -> _Unit | None:
+def _unit_of(
+    line: int,
+    module: cst.Module,
+    tree: ast.Module,
+    paired: Callable[[Sequence[cst.BaseStatement], Sequence[ast.stmt]], Statements],
+) -> _Unit | None:
     """The innermost statement that `line` is in, going into the bodies of functions,
     classes, `if`, loops, `with` and `try` (a line in a statement's header, or in another
     part such as `else`, is that statement's). None when the two parsers' statements do not
     pair up."""
-    statements = _paired(module.body, tree.body)
+    statements = paired(module.body, tree.body)
     path: Place = ()
     indents: tuple[str, ...] = ()
     while True:
@@ -492,15 +508,13 @@ def _unit_of(line: int, module: cst.Module, tree: ast.Module) -> _Unit | None:
             and isinstance(found.syntax[0], kinds)
         ):
             return unit
-        statements = _paired(block.body, found.syntax[0].body)  # type: ignore[attr-defined]
+        statements = paired(block.body, found.syntax[0].body)  # type: ignore[attr-defined]
         if statements is None or not statements[0].first <= line <= statements[-1].last:
             return unit  # in its header, its `else`, its handlers
         indents += (module.default_indent if block.indent is None else block.indent,)
 
 
-def _paired(
-    body: Sequence[cst.BaseStatement], nodes: Sequence[ast.stmt]
-) -> list[_Statement] | None:
+def _paired(body: Sequence[cst.BaseStatement], nodes: Sequence[ast.stmt]) -> Statements:
     """libcst's statements of a body with their lines by Python's parser, which makes one
     statement of each `a; b` part; None when the two do not pair up."""
     syntax = iter(nodes)
