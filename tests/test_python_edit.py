@@ -1,7 +1,8 @@
-"""Python fixes edit only the innermost statements their edits fall in (libcst works out
-the position of every node it visits by generating its code, which for a whole module cost
-more than the rest of the fix): the result must be the one a visit of the whole module
-gives, whatever stands around those statements and however deep they are."""
+"""Python fixes parse only the top-level statements their edits fall in (libcst parses
+some 4,000 lines a second) and visit only the innermost statements there (libcst works out
+the position of every node it visits by generating its code): the result must be the one a
+parse and a visit of the whole module give, whatever stands around those statements and
+however deep they are."""
 
 from __future__ import annotations
 
@@ -51,6 +52,25 @@ def _after_imports(text: str, added: str) -> str:
     return "".join(lines[: last + 1]) + "\n\n" + added + "".join(lines[last + 1 :])
 
 
+def _whole_module(
+    monkeypatch: pytest.MonkeyPatch, text: str, edits: list[PythonEdit], length: int | None
+) -> str:
+    """The fix as a parse and a visit of the whole module make it: the reference."""
+    with monkeypatch.context() as whole:
+        whole.setattr(python_edit, "_apply_in_regions", lambda *_: None)
+        whole.setattr(python_edit, "_visit_edited_statements", lambda *_: None)
+        return python_edit.apply_python(text, edits, length)
+
+
+def _spy_parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The texts libcst is asked to parse from now on."""
+    parsed = python_edit._parsed
+    python_edit._parsed.cache_clear()
+    texts: list[str] = []
+    monkeypatch.setattr(python_edit, "_parsed", lambda text: texts.append(text) or parsed(text))
+    return texts
+
+
 def _edits(tree: Path) -> dict[Path, list[PythonEdit]]:
     found: dict[Path, list[PythonEdit]] = {}
     for finding in run(discover([str(tree)]).sources, Settings(rules=ALL_RULES)).findings:
@@ -73,16 +93,21 @@ def test_editing_the_statements_gives_what_editing_the_module_gives(
     assert edits, "the case has Python fixes"
     statements = python_edit._visit_edited_statements
     made: list[object] = []
-    monkeypatch.setattr(
-        python_edit, "_visit_edited_statements", lambda *a: made.append(statements(*a)) or made[-1]
-    )
     for path, file_edits in edits.items():
         text, length = path.read_bytes().decode(), line_length_for(str(path))
-        parts = python_edit.apply_python(text, file_edits, length)
-        assert made[-1] is not None, "made statement by statement"
-        with monkeypatch.context() as whole:
-            whole.setattr(python_edit, "_visit_edited_statements", lambda *_: None)
-            assert parts == python_edit.apply_python(text, file_edits, length), path
+        made.clear()
+        with monkeypatch.context() as spying:
+            parsed = _spy_parses(spying)
+            spying.setattr(
+                python_edit,
+                "_visit_edited_statements",
+                lambda *a: made.append(statements(*a)) or made[-1],
+            )
+            parts = python_edit.apply_python(text, file_edits, length)
+        assert made and made[-1] is not None, "made statement by statement"
+        handlers = any(e.op == "add-sigterm-handler" for e in file_edits)
+        assert (text in parsed) == handlers, "the whole module is parsed for a handler alone"
+        assert parts == _whole_module(monkeypatch, text, file_edits, length), path
         assert parts != text
 
 
@@ -176,25 +201,42 @@ def _nested_edits(text: str) -> list[PythonEdit]:
     return edits
 
 
+# Put before the code, this block makes the module's indentation unit two spaces, which a
+# split call's lines step by, whatever the indentation of the statement it is in.
+TWO_SPACES_FIRST = "if True:\n  FIRST = 1\n\n\n"
+
+
+@pytest.mark.parametrize(
+    "prelude", ["", TWO_SPACES_FIRST, "\r\n"], ids=["4 spaces", "2 spaces first", "CRLF after"]
+)
 @pytest.mark.parametrize("length", [None, 40], ids=["no line length", "split at 40"])
 @pytest.mark.parametrize("only", [None, *range(12)], ids=lambda n: "all" if n is None else f"#{n}")
 def test_a_statement_inside_blocks_is_edited_as_a_visit_of_the_module_edits_it(
-    only: int | None, length: int | None, monkeypatch: pytest.MonkeyPatch
+    only: int | None, length: int | None, prelude: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    edits = _nested_edits(NESTED)
+    if prelude == "\r\n":  # the first line break is LF, the others CRLF: the module's is LF
+        first, rest = NESTED.split("\n", 1)
+        text = first + "\n" + rest.replace("\n", "\r\n")
+    else:
+        text = NESTED.replace("CHANNEL = ", prelude + "CHANNEL = ", 1)
+    edits = _nested_edits(text)
     assert len(edits) == 12
     chosen = edits if only is None else [edits[only]]
     statements = python_edit._visit_edited_statements
     made: list[object] = []
-    monkeypatch.setattr(
-        python_edit, "_visit_edited_statements", lambda *a: made.append(statements(*a)) or made[-1]
-    )
-    parts = python_edit.apply_python(NESTED, chosen, length)
-    assert made[-1] is not None, "made statement by statement"
-    with monkeypatch.context() as whole:
-        whole.setattr(python_edit, "_visit_edited_statements", lambda *_: None)
-        assert parts == python_edit.apply_python(NESTED, chosen, length)
-    assert parts != NESTED
+    with monkeypatch.context() as spying:
+        parsed = _spy_parses(spying)
+        spying.setattr(
+            python_edit,
+            "_visit_edited_statements",
+            lambda *a: made.append(statements(*a)) or made[-1],
+        )
+        parts = python_edit.apply_python(text, chosen, length)
+    assert made and made[-1] is not None, "made statement by statement"
+    handlers = any(e.op == "add-sigterm-handler" for e in chosen)
+    assert (text in parsed) == (handlers or prelude == "\r\n"), "parsed whole only then"
+    assert parts == _whole_module(monkeypatch, text, chosen, length)
+    assert parts != text
 
 
 def test_a_call_in_a_with_header_is_split_at_the_line_length_like_any_other() -> None:
@@ -232,3 +274,26 @@ def test_with_a_libcst_whose_position_reckoning_changed_the_whole_module_is_edit
     python_edit._parsed.cache_clear()
     assert python_edit.apply_python(NESTED, edits, 40) == expected
     assert made == [None]
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "x = 1\n",  # no block at all
+        "if x:\n\ty = 1\n",
+        "def f():\n  return [\n        1]\n",  # a continuation line deeper than the block
+        "X = (\n   1)\nclass C:\n      pass\n",  # a continuation line before the first block
+        '"""doc\n    text"""\nif x:\n   y = 1\n',  # indented text in a string is no block
+        "if x:\n \t y = 1\n",
+        "\x0cif x:\n    y = 1\n",
+        "if x:\r\n    y = 1\r\n",
+    ],
+)
+def test_the_indentation_unit_is_read_from_the_whole_source_as_libcst_reads_it(
+    source: str,
+) -> None:
+    """A split call's lines step by the module's unit; the fixer parses only the
+    statements it edits, so it reads the unit from the source as libcst would."""
+    import libcst
+
+    assert python_edit._indent_unit(source) == libcst.parse_module(source).default_indent

@@ -5,10 +5,13 @@ ruff would put them, so that the fixed file stays lint-clean."""
 from __future__ import annotations
 
 import ast
+import io
 import json
+import re
 import sys
+import tokenize
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any, cast
 
@@ -362,6 +365,10 @@ def _parsed(source: str) -> cst.Module:
 def apply_python(source: str, edits: Sequence[PythonEdit], line_length: int | None = None) -> str:
     """The source with the edits made, its lines kept to `line_length` where a fix would
     make one longer; Refused when an edit cannot be made."""
+    if not any(e.op == "add-sigterm-handler" for e in edits):  # its import goes at the top
+        made = _apply_in_regions(source, edits, line_length)
+        if made is not None:
+            return made
     try:
         module = _parsed(source)
     except cst.ParserSyntaxError as error:
@@ -386,6 +393,88 @@ def apply_python(source: str, edits: Sequence[PythonEdit], line_length: int | No
         for name in sorted(needed - set(names)):
             edited = add_stdlib_import(edited, name)
     return edited.code
+
+
+def _apply_in_regions(
+    source: str, edits: Sequence[PythonEdit], line_length: int | None
+) -> str | None:
+    """The edits made by parsing only the top-level statements they fall in, each alone,
+    and putting their new code back in place of their lines: libcst parses some 4,000
+    lines a second, so a fix of one call in a large module cost its whole parse and its
+    whole code generated again. An edit works only on the statement its call is in and
+    lays out new lines with the module's indentation unit and line break, read from the
+    whole source as libcst reads them; the rest of the source is kept as it is, by
+    construction. None when this cannot be done for sure (the whole module is parsed)."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    regions = _regions(tree, {e.line for e in edits})
+    step = _indent_unit(source)
+    if regions is None or step is None:
+        return None
+    newline = _first_newline(source)
+    lines = code_lines(source, keepends=True)
+    pieces: list[str] = []
+    done = 0  # the lines put in `pieces` so far
+    for first, last in regions:
+        own = [replace(e, line=e.line - first + 1) for e in edits if first <= e.line <= last]
+        text = "".join(lines[first - 1 : last])
+        try:
+            module = _parsed(text)
+        except cst.ParserSyntaxError:
+            return None
+        if module.default_newline != newline:  # a line break a split adds would differ
+            return None
+        own_lines = lines[first - 1 : last]
+        layout = _Layout(line_length, step, own_lines) if line_length is not None else None
+        editor = _Editor(own, {}, layout)
+        edited = _visit_edited_statements(text, own_lines, module, editor) or _visit_module(
+            module, editor
+        )
+        if any((e.line, e.column) not in editor.done for e in own):
+            return None  # the whole module's visit says what is wrong
+        pieces += [*lines[done : first - 1], edited.code]
+        done = last
+    return "".join([*pieces, *lines[done:]])
+
+
+def _regions(tree: ast.Module, lines: set[int]) -> list[tuple[int, int]] | None:
+    """The top-level statements that `lines` fall in, as runs of whole lines (first, last),
+    decorators included; statements that share a line (`a = 1; b = 2`) are one run. None
+    when a line is in none of them (between statements: the source changed)."""
+    spans: list[tuple[int, int]] = []
+    for node in tree.body:
+        decorators = getattr(node, "decorator_list", [])
+        first = min([node.lineno, *(d.lineno for d in decorators)])
+        last = node.end_lineno or node.lineno
+        if spans and first <= spans[-1][1]:
+            spans[-1] = (spans[-1][0], max(last, spans[-1][1]))
+        else:
+            spans.append((first, last))
+    chosen = [(a, b) for a, b in spans if any(a <= line <= b for line in lines)]
+    if not all(any(a <= line <= b for a, b in chosen) for line in lines):
+        return None
+    return chosen
+
+
+def _indent_unit(source: str) -> str | None:
+    """The module's indentation unit as libcst reads it (its `default_indent`): the
+    indentation of its first indented block, four spaces when it has none; None when
+    Python's tokenizer cannot read the source."""
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(source).readline):
+            if token.type == tokenize.INDENT:
+                return token.string
+    except (tokenize.TokenError, SyntaxError):
+        return None
+    return "    "
+
+
+def _first_newline(source: str) -> str:
+    """The module's line break as libcst reads it (its `default_newline`): the first one."""
+    found = re.search(r"\r\n?|\n", source)
+    return found.group(0) if found else "\n"
 
 
 # The compound statements whose body the fixer goes into, by libcst's class and the classes
