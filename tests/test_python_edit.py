@@ -20,6 +20,7 @@ from k8slb.fixing.line_length import line_length_for
 from k8slb.reading.encodings import code_lines
 from k8slb.reading.sources import discover
 from k8slb.rules import ALL_RULES
+from libcst import parse_module as libcst_parse
 
 from .helpers import FIXTURES
 
@@ -62,8 +63,18 @@ def _whole_module(
         return python_edit.apply_python(text, edits, length)
 
 
+def _adds_import(before: str, after: str) -> bool:
+    """Whether a fix put an import line in (at the module's top: the whole module is
+    parsed for it)."""
+    return any(
+        line.startswith("import ") for line in set(after.splitlines()) - set(before.splitlines())
+    )
+
+
 def _spy_parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The texts libcst is asked to parse from now on."""
+    """The texts libcst is asked to parse from now on, the edited statements parsed alone
+    however much of the module they are (the fixtures are small)."""
+    monkeypatch.setattr(python_edit, "MOST_OF_A_MODULE", 1.0)
     parsed = python_edit._parsed
     python_edit._parsed.cache_clear()
     texts: list[str] = []
@@ -105,8 +116,7 @@ def test_editing_the_statements_gives_what_editing_the_module_gives(
             )
             parts = python_edit.apply_python(text, file_edits, length)
         assert made and made[-1] is not None, "made statement by statement"
-        handlers = any(e.op == "add-sigterm-handler" for e in file_edits)
-        assert (text in parsed) == handlers, "the whole module is parsed for a handler alone"
+        assert (text in parsed) == _adds_import(text, parts), "parsed whole for an import"
         assert parts == _whole_module(monkeypatch, text, file_edits, length), path
         assert parts != text
 
@@ -201,24 +211,34 @@ def _nested_edits(text: str) -> list[PythonEdit]:
     return edits
 
 
-# Put before the code, this block makes the module's indentation unit two spaces, which a
-# split call's lines step by, whatever the indentation of the statement it is in.
-TWO_SPACES_FIRST = "if True:\n  FIRST = 1\n\n\n"
+def _lf_then_crlf(text: str) -> str:
+    """The first line ended by LF, the others by CRLF: the module's line break is LF."""
+    first, rest = text.split("\n", 1)
+    return first + "\n" + rest.replace("\n", "\r\n")
 
 
-@pytest.mark.parametrize(
-    "prelude", ["", TWO_SPACES_FIRST, "\r\n"], ids=["4 spaces", "2 spaces first", "CRLF after"]
-)
+# The module around the nested calls: its indentation unit two spaces (a block before the
+# code), which a split call's lines step by whatever the statement's own indentation; its
+# line break not the one of the edited statements; `signal` imported under another name,
+# or not at all (the handler's import then goes at the top: the whole module is parsed).
+VARIANTS: dict[str, Callable[[str], str]] = {
+    "as it is": lambda text: text,
+    "2 spaces first": lambda text: text.replace(
+        "CHANNEL = ", "if True:\n  FIRST = 1\n\n\nCHANNEL = ", 1
+    ),
+    "LF then CRLF": _lf_then_crlf,
+    "signal as sg": lambda text: text.replace("import signal\n", "import signal as sg\n", 1),
+    "no signal": lambda text: text.replace("import signal\n", "", 1),
+}
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
 @pytest.mark.parametrize("length", [None, 40], ids=["no line length", "split at 40"])
 @pytest.mark.parametrize("only", [None, *range(12)], ids=lambda n: "all" if n is None else f"#{n}")
 def test_a_statement_inside_blocks_is_edited_as_a_visit_of_the_module_edits_it(
-    only: int | None, length: int | None, prelude: str, monkeypatch: pytest.MonkeyPatch
+    only: int | None, length: int | None, variant: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    if prelude == "\r\n":  # the first line break is LF, the others CRLF: the module's is LF
-        first, rest = NESTED.split("\n", 1)
-        text = first + "\n" + rest.replace("\n", "\r\n")
-    else:
-        text = NESTED.replace("CHANNEL = ", prelude + "CHANNEL = ", 1)
+    text = VARIANTS[variant](NESTED)
     edits = _nested_edits(text)
     assert len(edits) == 12
     chosen = edits if only is None else [edits[only]]
@@ -233,8 +253,8 @@ def test_a_statement_inside_blocks_is_edited_as_a_visit_of_the_module_edits_it(
         )
         parts = python_edit.apply_python(text, chosen, length)
     assert made and made[-1] is not None, "made statement by statement"
-    handlers = any(e.op == "add-sigterm-handler" for e in chosen)
-    assert (text in parsed) == (handlers or prelude == "\r\n"), "parsed whole only then"
+    whole = _adds_import(text, parts) or variant == "LF then CRLF"
+    assert (text in parsed) == whole, "parsed whole only then"
     assert parts == _whole_module(monkeypatch, text, chosen, length)
     assert parts != text
 
@@ -273,7 +293,7 @@ def test_with_a_libcst_whose_position_reckoning_changed_the_whole_module_is_edit
     )
     python_edit._parsed.cache_clear()
     assert python_edit.apply_python(NESTED, edits, 40) == expected
-    assert made == [None]
+    assert made and all(m is None for m in made), "every statement visited the slow way"
 
 
 @pytest.mark.parametrize(
@@ -297,3 +317,27 @@ def test_the_indentation_unit_is_read_from_the_whole_source_as_libcst_reads_it(
     import libcst
 
     assert python_edit._indent_unit(source) == libcst.parse_module(source).default_indent
+
+
+def test_only_the_statements_a_fix_edits_are_parsed_unless_they_are_most_of_the_module(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    functions = "".join(f"def f{n}(x):\n    return x + {n}\n\n\n" for n in range(50))
+    dial = "def dial():\n    return grpc.insecure_channel('b')\n"
+    methods = "".join(f"    def m{n}(self):\n        return {n}\n\n" for n in range(50))
+    parsed: list[str] = []
+    for text, alone in (
+        ("import grpc\n\n\n" + functions + dial, True),
+        ("import grpc\n\n\nclass Big:\n" + methods + "    " + dial.replace("\n", "\n    "), False),
+    ):
+        line = next(n for n, row in enumerate(text.splitlines(), 1) if "insecure" in row)
+        column = text.splitlines()[line - 1].index("grpc.") + 1
+        edits = [PythonEdit("x.py", line, column, "add-options", OPTIONS)]
+        parsed.clear()
+        with monkeypatch.context() as spying:
+            spying.setattr(
+                python_edit, "_parsed", lambda text: parsed.append(text) or libcst_parse(text)
+            )
+            fixed = python_edit.apply_python(text, edits, 79)
+        assert fixed == _whole_module(monkeypatch, text, edits, 79)
+        assert parsed == ([dial] if alone else [text])

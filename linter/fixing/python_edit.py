@@ -362,13 +362,20 @@ def _parsed(source: str) -> cst.Module:
     return cst.parse_module(source)
 
 
+@lru_cache(maxsize=8)
+def _syntax(source: str) -> ast.Module:
+    """Python's own tree of a source: the split into top-level statements reads it, and
+    so does the walk down to the edited statements (of the whole source, when the split
+    leaves it whole). Never changed by its readers."""
+    return ast.parse(source)
+
+
 def apply_python(source: str, edits: Sequence[PythonEdit], line_length: int | None = None) -> str:
     """The source with the edits made, its lines kept to `line_length` where a fix would
     make one longer; Refused when an edit cannot be made."""
-    if not any(e.op == "add-sigterm-handler" for e in edits):  # its import goes at the top
-        made = _apply_in_regions(source, edits, line_length)
-        if made is not None:
-            return made
+    made = _apply_in_regions(source, edits, line_length)
+    if made is not None:
+        return made
     try:
         module = _parsed(source)
     except cst.ParserSyntaxError as error:
@@ -381,18 +388,29 @@ def apply_python(source: str, edits: Sequence[PythonEdit], line_length: int | No
     edited = _visit_edited_statements(source, lines, module, editor) or _visit_module(
         module, editor
     )
-    missing = [
+    if _missing(edits, editor) or editor.handlers:
+        raise Refused("the code changed since it was checked")
+    for name in sorted(_imports_needed(edits) - set(names)):
+        edited = add_stdlib_import(edited, name)
+    return edited.code
+
+
+def _missing(edits: Sequence[PythonEdit], editor: _Editor) -> list[PythonEdit]:
+    """The edits (handlers aside, which the editor keeps until placed) it did not make."""
+    return [
         e for e in edits if (e.line, e.column) not in editor.done and e.op != "add-sigterm-handler"
     ]
-    if missing or editor.handlers:
-        raise Refused("the code changed since it was checked")
-    if any(e.op == "add-sigterm-handler" for e in edits):
-        needed = {"signal"} | {
-            "asyncio" for e in edits if e.op == "add-sigterm-handler" and e.value[1]
-        }
-        for name in sorted(needed - set(names)):
-            edited = add_stdlib_import(edited, name)
-    return edited.code
+
+
+def _imports_needed(edits: Sequence[PythonEdit]) -> set[str]:
+    """The modules the SIGTERM handlers call: `signal`, and `asyncio` for an async one."""
+    handlers = [e for e in edits if e.op == "add-sigterm-handler"]
+    return ({"signal"} if handlers else set()) | {"asyncio" for e in handlers if e.value[1]}
+
+
+# Parsing the edited statements alone pays when they are a small part of their module;
+# when they are most of it (a module that is one large class), it is parsed whole once.
+MOST_OF_A_MODULE = 0.5
 
 
 def _apply_in_regions(
@@ -401,61 +419,95 @@ def _apply_in_regions(
     """The edits made by parsing only the top-level statements they fall in, each alone,
     and putting their new code back in place of their lines: libcst parses some 4,000
     lines a second, so a fix of one call in a large module cost its whole parse and its
-    whole code generated again. An edit works only on the statement its call is in and
-    lays out new lines with the module's indentation unit and line break, read from the
-    whole source as libcst reads them; the rest of the source is kept as it is, by
-    construction. None when this cannot be done for sure (the whole module is parsed)."""
+    whole code generated again. An edit works only on the statement its call is in (a
+    SIGTERM handler goes before its statement, naming `signal` as the module's imports
+    do) and lays out new lines with the module's indentation unit and line break, read
+    from the whole source as libcst reads them; the rest of the source is kept as it is,
+    by construction. None when this cannot be done for sure (the whole module is then
+    parsed), and when a handler needs an import the module lacks (added at its top)."""
     try:
-        tree = ast.parse(source)
+        tree = _syntax(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
-    regions = _regions(tree, {e.line for e in edits})
+    runs = _runs(tree)
+    regions = _regions(runs, {e.line for e in edits})
+    lines = code_lines(source, keepends=True)
+    if regions is None or sum(b - a + 1 for a, b in regions) > MOST_OF_A_MODULE * len(lines):
+        return None
     step = _indent_unit(source)
-    if regions is None or step is None:
+    if step is None:
         return None
     newline = _first_newline(source)
-    lines = code_lines(source, keepends=True)
+    names: dict[str, str] = {}
+    if _imports_needed(edits):
+        found = _imported_names(runs, lines)
+        if found is None or _imports_needed(edits) - set(found):
+            return None
+        names = found
     pieces: list[str] = []
     done = 0  # the lines put in `pieces` so far
     for first, last in regions:
         own = [replace(e, line=e.line - first + 1) for e in edits if first <= e.line <= last]
-        text = "".join(lines[first - 1 : last])
+        own_lines = lines[first - 1 : last]
+        text = "".join(own_lines)
         try:
             module = _parsed(text)
         except cst.ParserSyntaxError:
             return None
         if module.default_newline != newline:  # a line break a split adds would differ
             return None
-        own_lines = lines[first - 1 : last]
         layout = _Layout(line_length, step, own_lines) if line_length is not None else None
-        editor = _Editor(own, {}, layout)
+        editor = _Editor(own, names, layout)
         edited = _visit_edited_statements(text, own_lines, module, editor) or _visit_module(
             module, editor
         )
-        if any((e.line, e.column) not in editor.done for e in own):
+        if _missing(own, editor) or editor.handlers:
             return None  # the whole module's visit says what is wrong
         pieces += [*lines[done : first - 1], edited.code]
         done = last
     return "".join([*pieces, *lines[done:]])
 
 
-def _regions(tree: ast.Module, lines: set[int]) -> list[tuple[int, int]] | None:
-    """The top-level statements that `lines` fall in, as runs of whole lines (first, last),
-    decorators included; statements that share a line (`a = 1; b = 2`) are one run. None
-    when a line is in none of them (between statements: the source changed)."""
-    spans: list[tuple[int, int]] = []
+Run = tuple[int, int, list[ast.stmt]]  # top-level statements on lines first..last
+
+
+def _runs(tree: ast.Module) -> list[Run]:
+    """The module's top-level statements as runs of whole lines, decorators included;
+    statements that share a line (`a = 1; b = 2`) are one run."""
+    runs: list[Run] = []
     for node in tree.body:
         decorators = getattr(node, "decorator_list", [])
         first = min([node.lineno, *(d.lineno for d in decorators)])
         last = node.end_lineno or node.lineno
-        if spans and first <= spans[-1][1]:
-            spans[-1] = (spans[-1][0], max(last, spans[-1][1]))
+        if runs and first <= runs[-1][1]:
+            runs[-1] = (runs[-1][0], max(last, runs[-1][1]), [*runs[-1][2], node])
         else:
-            spans.append((first, last))
-    chosen = [(a, b) for a, b in spans if any(a <= line <= b for line in lines)]
+            runs.append((first, last, [node]))
+    return runs
+
+
+def _regions(runs: list[Run], lines: set[int]) -> list[tuple[int, int]] | None:
+    """The runs that `lines` fall in, as (first, last); None when a line is in none of
+    them (between statements: the source changed)."""
+    chosen = [(a, b) for a, b, _ in runs if any(a <= line <= b for line in lines)]
     if not all(any(a <= line <= b for a, b in chosen) for line in lines):
         return None
     return chosen
+
+
+def _imported_names(runs: list[Run], lines: list[str]) -> dict[str, str] | None:
+    """How the module names `signal` and `asyncio` (module_names), read from its
+    top-level imports alone, which are all module_names reads; None when it refuses."""
+    imports = [
+        (a, b)
+        for a, b, nodes in runs
+        if any(isinstance(n, ast.Import | ast.ImportFrom) for n in nodes)
+    ]
+    try:
+        module = _parsed("".join(line for a, b in imports for line in lines[a - 1 : b]))
+        return module_names(module, ("signal", "asyncio"))
+    except (cst.ParserSyntaxError, Refused):
+        return None
 
 
 def _indent_unit(source: str) -> str | None:
@@ -528,7 +580,7 @@ def _visit_edited_statements(
     module, or a large class, that cost more than the rest of the fix). None when a
     statement's place cannot be told for sure: the whole module is then visited."""
     try:
-        tree = ast.parse(source)
+        tree = _syntax(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):  # too deep for ast
         return None
     known: dict[int, list[_Statement] | None] = {}  # each body paired once, for every edit
