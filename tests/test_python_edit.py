@@ -341,3 +341,18 @@ def test_only_the_statements_a_fix_edits_are_parsed_unless_they_are_most_of_the_
             fixed = python_edit.apply_python(text, edits, 79)
         assert fixed == _whole_module(monkeypatch, text, edits, 79)
         assert parsed == ([dial] if alone else [text])
+
+
+def test_a_handler_before_a_module_level_statement_goes_above_the_comments_before_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """libcst counts the comment lines above a statement as its own, which the statement's
+    lines alone lack: such a handler is made in the whole module."""
+    text = (
+        "import signal\n\nimport grpc\n\nserver = grpc.server(None)\n\n"
+        "# until the end\nserver.wait_for_termination()\n"
+    )
+    edits = [PythonEdit("x.py", 8, 1, "add-sigterm-handler", ("server", False, 5))]
+    fixed = python_edit.apply_python(text, edits, None)
+    assert fixed == _whole_module(monkeypatch, text, edits, None)
+    assert "server = grpc.server(None)\nsignal.signal(" in fixed

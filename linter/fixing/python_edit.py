@@ -438,6 +438,8 @@ def _apply_in_regions(
     if step is None:
         return None
     newline = _first_newline(source)
+    if any(_top_level_simple(runs, e.line) for e in edits if e.op == "add-sigterm-handler"):
+        return None  # a handler goes above the comments before its statement: not in the text
     names: dict[str, str] = {}
     if _imports_needed(edits):
         found = _imported_names(runs, lines)
@@ -493,6 +495,16 @@ def _regions(runs: list[Run], lines: set[int]) -> list[tuple[int, int]] | None:
     if not all(any(a <= line <= b for a, b in chosen) for line in lines):
         return None
     return chosen
+
+
+def _top_level_simple(runs: list[Run], line: int) -> bool:
+    """Whether `line` is in a top-level simple statement (no block of its own): the
+    comment lines above such a statement are libcst's part of it, but not of its text."""
+    return any(
+        (node.lineno <= line <= (node.end_lineno or node.lineno)) and not hasattr(node, "body")
+        for _, _, nodes in runs
+        for node in nodes
+    )
 
 
 def _imported_names(runs: list[Run], lines: list[str]) -> dict[str, str] | None:
