@@ -71,6 +71,24 @@ def _adds_import(before: str, after: str) -> bool:
     )
 
 
+def _fixed_and_how(
+    monkeypatch: pytest.MonkeyPatch, text: str, edits: list[PythonEdit], length: int | None
+) -> tuple[str, list[object], list[str]]:
+    """The fix as made now; what each walk down to the edited statements gave (None: the
+    statement or module was visited whole); the texts libcst parsed."""
+    statements = python_edit._visit_edited_statements
+    made: list[object] = []
+    with monkeypatch.context() as spying:
+        parsed = _spy_parses(spying)
+        spying.setattr(
+            python_edit,
+            "_visit_edited_statements",
+            lambda *a: made.append(statements(*a)) or made[-1],
+        )
+        fixed = python_edit.apply_python(text, edits, length)
+    return fixed, made, parsed
+
+
 def _spy_parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The texts libcst is asked to parse from now on, the edited statements parsed alone
     however much of the module they are (the fixtures are small)."""
@@ -102,19 +120,9 @@ def test_editing_the_statements_gives_what_editing_the_module_gives(
         source.write_bytes(SURROUNDINGS[around](source.read_text()).encode())
     edits = _edits(tree)
     assert edits, "the case has Python fixes"
-    statements = python_edit._visit_edited_statements
-    made: list[object] = []
     for path, file_edits in edits.items():
         text, length = path.read_bytes().decode(), line_length_for(str(path))
-        made.clear()
-        with monkeypatch.context() as spying:
-            parsed = _spy_parses(spying)
-            spying.setattr(
-                python_edit,
-                "_visit_edited_statements",
-                lambda *a: made.append(statements(*a)) or made[-1],
-            )
-            parts = python_edit.apply_python(text, file_edits, length)
+        parts, made, parsed = _fixed_and_how(monkeypatch, text, file_edits, length)
         assert made and made[-1] is not None, "made statement by statement"
         assert (text in parsed) == _adds_import(text, parts), "parsed whole for an import"
         assert parts == _whole_module(monkeypatch, text, file_edits, length), path
@@ -242,16 +250,7 @@ def test_a_statement_inside_blocks_is_edited_as_a_visit_of_the_module_edits_it(
     edits = _nested_edits(text)
     assert len(edits) == 12
     chosen = edits if only is None else [edits[only]]
-    statements = python_edit._visit_edited_statements
-    made: list[object] = []
-    with monkeypatch.context() as spying:
-        parsed = _spy_parses(spying)
-        spying.setattr(
-            python_edit,
-            "_visit_edited_statements",
-            lambda *a: made.append(statements(*a)) or made[-1],
-        )
-        parts = python_edit.apply_python(text, chosen, length)
+    parts, made, parsed = _fixed_and_how(monkeypatch, text, chosen, length)
     assert made and made[-1] is not None, "made statement by statement"
     whole = _adds_import(text, parts) or variant == "LF then CRLF"
     assert (text in parsed) == whole, "parsed whole only then"
