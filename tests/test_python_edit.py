@@ -1,8 +1,8 @@
-"""Python fixes parse only the top-level statements their edits fall in (libcst parses
-some 4,000 lines a second) and visit only the innermost statements there (libcst works out
-the position of every node it visits by generating its code): the result must be the one a
-parse and a visit of the whole module give, whatever stands around those statements and
-however deep they are."""
+"""Python fixes parse only the top-level statements their edits fall in (libcst's parse is
+slow) and visit only the innermost statements there (libcst works out the position of
+every node it visits by generating its code): the result must be the one a parse and a
+visit of the whole module give, whatever stands around those statements and however deep
+they are."""
 
 from __future__ import annotations
 
@@ -313,9 +313,7 @@ def test_the_indentation_unit_is_read_from_the_whole_source_as_libcst_reads_it(
 ) -> None:
     """A split call's lines step by the module's unit; the fixer parses only the
     statements it edits, so it reads the unit from the source as libcst would."""
-    import libcst
-
-    assert python_edit._indent_unit(source) == libcst.parse_module(source).default_indent
+    assert python_edit._indent_unit(source) == libcst_parse(source).default_indent
 
 
 def test_only_the_statements_a_fix_edits_are_parsed_unless_they_are_most_of_the_module(
@@ -327,7 +325,13 @@ def test_only_the_statements_a_fix_edits_are_parsed_unless_they_are_most_of_the_
     parsed: list[str] = []
     for text, alone in (
         ("import grpc\n\n\n" + functions + dial, True),
-        ("import grpc\n\n\nclass Big:\n" + methods + "    " + dial.replace("\n", "\n    "), False),
+        (
+            "import grpc\n\n\nclass Big:\n"
+            + methods
+            + "    "
+            + dial.replace("\n    ", "\n        "),
+            False,
+        ),
     ):
         line = next(n for n, row in enumerate(text.splitlines(), 1) if "insecure" in row)
         column = text.splitlines()[line - 1].index("grpc.") + 1
