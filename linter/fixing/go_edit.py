@@ -68,13 +68,31 @@ def _used(edit: GoEdit) -> list[tuple[str, str]]:
 
 
 def _imported(root: Node) -> dict[str, str]:
-    """import path -> the local name the file uses for it (not dot or blank imports)."""
+    """import path -> the local name the file uses for it (not dot or blank imports).
+    Go has imports only at the top of a file: the declarations there are all searched."""
     found: dict[str, str] = {}
-    for spec in _all(root, "import_spec"):
-        path, name = import_spec(spec)
-        if name not in (None, "."):
-            found[path] = name
+    for declaration in _top_level(root, "import_declaration"):
+        for spec in _all(declaration, "import_spec"):
+            path, name = import_spec(spec)
+            if name not in (None, "."):
+                found[path] = name
     return found
+
+
+def _top_level(root: Node, kind: str) -> list[Node]:
+    """The file's top-level nodes of a kind: Go has its package clause and its imports
+    nowhere else (a walk of the whole tree cost a Go fix a third of its time)."""
+    return [node for node in root.named_children if node.type == kind]
+
+
+def _import_blocks(root: Node) -> list[Node]:
+    """The `import ( ... )` lists of the file."""
+    return [
+        block
+        for declaration in _top_level(root, "import_declaration")
+        for block in declaration.named_children
+        if block.type == "import_spec_list"
+    ]
 
 
 def _all(node: Node, kind: str) -> list[Node]:
@@ -194,9 +212,9 @@ def _import_splices(data: bytes, root: Node, paths: list[str]) -> list[tuple[int
     """Imports of `paths`, where gofmt would keep them: in the import block, each in its
     group (the standard library's, or that of its closest neighbour), in sorted order; a
     lone `import "x"` becomes a block; a file with no import gets one after `package`."""
-    if _all(root, "import_spec_list"):
+    if _import_blocks(root):
         return [_block_splice(data, root, path) for path in paths]
-    single = _all(root, "import_declaration")
+    single = _top_level(root, "import_declaration")
     if single:
         declaration = single[0]
         spec = declaration.named_children[0]
@@ -210,7 +228,7 @@ def _import_splices(data: bytes, root: Node, paths: list[str]) -> list[tuple[int
             b"".join(b"\t" + text + b"\n" for text in g).rstrip(b"\n") for g in groups
         )
         return [(declaration.start_byte, declaration.end_byte, b"import (\n" + body + b"\n)")]
-    package = _all(root, "package_clause")
+    package = _top_level(root, "package_clause")
     if not package:
         raise Refused("the file has no package clause")
     end = package[0].end_byte
@@ -221,7 +239,7 @@ def _import_splices(data: bytes, root: Node, paths: list[str]) -> list[tuple[int
 def _block_splice(data: bytes, root: Node, path: str) -> tuple[int, int, bytes]:
     """One import added to the file's import block."""
     quoted = f'"{path}"'.encode()
-    blocks = _all(root, "import_spec_list")
+    blocks = _import_blocks(root)
     if blocks:
         block = blocks[0]
         specs = [s for s in block.named_children if s.type == "import_spec"]
