@@ -305,6 +305,8 @@ def test_with_a_libcst_whose_position_reckoning_changed_the_whole_module_is_edit
         '"""doc\n    text"""\nif x:\n   y = 1\n',  # indented text in a string is no block
         "if x:\n \t y = 1\n",
         "\x0cif x:\n    y = 1\n",
+        "if x:\n\x0c    y = 1\n",  # a form feed in the indentation is part of it
+        "if x:  # c\n\n   # a comment indented otherwise\n    y = 1\n",
         "if x:\r\n    y = 1\r\n",
     ],
 )
