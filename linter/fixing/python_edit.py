@@ -373,7 +373,8 @@ def _syntax(source: str) -> ast.Module:
 def apply_python(source: str, edits: Sequence[PythonEdit], line_length: int | None = None) -> str:
     """The source with the edits made, its lines kept to `line_length` where a fix would
     make one longer; Refused when an edit cannot be made."""
-    made = _apply_in_regions(source, edits, line_length)
+    lines = code_lines(source, keepends=True)
+    made = _apply_in_regions(source, lines, edits, line_length)
     if made is not None:
         return made
     try:
@@ -382,7 +383,6 @@ def apply_python(source: str, edits: Sequence[PythonEdit], line_length: int | No
         raise Refused(f"the file does not parse: {error.message}") from None
     handlers = any(e.op == "add-sigterm-handler" for e in edits)
     names = module_names(module, ("signal", "asyncio")) if handlers else {}
-    lines = code_lines(source, keepends=True)
     layout = _Layout(line_length, module.default_indent, lines) if line_length is not None else None
     editor = _Editor(edits, names, layout)
     edited = _visit_edited_statements(source, lines, module, editor) or _visit_module(
@@ -414,7 +414,7 @@ MOST_OF_A_MODULE = 0.5
 
 
 def _apply_in_regions(
-    source: str, edits: Sequence[PythonEdit], line_length: int | None
+    source: str, lines: list[str], edits: Sequence[PythonEdit], line_length: int | None
 ) -> str | None:
     """The edits made by parsing only the top-level statements they fall in, each alone,
     and putting their new code back in place of their lines: libcst's parse is slow (2 s
@@ -432,24 +432,24 @@ def _apply_in_regions(
         return None
     runs = _runs(tree)
     regions = _regions(runs, {e.line for e in edits})
-    lines = code_lines(source, keepends=True)
-    if regions is None or sum(b - a + 1 for a, b in regions) > MOST_OF_A_MODULE * len(lines):
+    if regions is None or sum(b - a + 1 for a, b, _ in regions) > MOST_OF_A_MODULE * len(lines):
         return None
     step = _indent_unit(source)
     if step is None:
         return None
     newline = _first_newline(source)
-    if any(_top_level_simple(runs, e.line) for e in edits if e.op == "add-sigterm-handler"):
+    if any(_top_level_simple(regions, e.line) for e in edits if e.op == "add-sigterm-handler"):
         return None  # a handler goes above the comments before its statement: not in the text
     names: dict[str, str] = {}
-    if _imports_needed(edits):
+    needed = _imports_needed(edits)
+    if needed:
         found = _imported_names(runs, lines)
-        if found is None or _imports_needed(edits) - set(found):
+        if found is None or needed - set(found):
             return None
         names = found
     pieces: list[str] = []
     done = 0  # the lines put in `pieces` so far
-    for first, last in regions:
+    for first, last, _ in regions:
         own = [replace(e, line=e.line - first + 1) for e in edits if first <= e.line <= last]
         own_lines = lines[first - 1 : last]
         text = "".join(own_lines)
@@ -479,9 +479,7 @@ def _runs(tree: ast.Module) -> list[Run]:
     statements that share a line (`a = 1; b = 2`) are one run."""
     runs: list[Run] = []
     for node in tree.body:
-        decorators = getattr(node, "decorator_list", [])
-        first = min([node.lineno, *(d.lineno for d in decorators)])
-        last = node.end_lineno or node.lineno
+        first, last = _line_span([node])
         if runs and first <= runs[-1][1]:
             runs[-1] = (runs[-1][0], max(last, runs[-1][1]), [*runs[-1][2], node])
         else:
@@ -489,11 +487,18 @@ def _runs(tree: ast.Module) -> list[Run]:
     return runs
 
 
-def _regions(runs: list[Run], lines: set[int]) -> list[tuple[int, int]] | None:
-    """The runs that `lines` fall in, as (first, last); None when a line is in none of
-    them (between statements: the source changed)."""
-    chosen = [(a, b) for a, b, _ in runs if any(a <= line <= b for line in lines)]
-    if not all(any(a <= line <= b for a, b in chosen) for line in lines):
+def _line_span(nodes: Sequence[ast.stmt]) -> tuple[int, int]:
+    """The first line (a decorator's, if any) and the last of statements by Python's
+    parser."""
+    decorated = [d.lineno for node in nodes for d in getattr(node, "decorator_list", ())]
+    return min([nodes[0].lineno, *decorated]), max(n.end_lineno or n.lineno for n in nodes)
+
+
+def _regions(runs: list[Run], lines: set[int]) -> list[Run] | None:
+    """The runs that `lines` fall in; None when a line is in none of them (between
+    statements: the source changed)."""
+    chosen = [run for run in runs if any(run[0] <= line <= run[1] for line in lines)]
+    if not all(any(a <= line <= b for a, b, _ in chosen) for line in lines):
         return None
     return chosen
 
@@ -680,10 +685,7 @@ def _paired(body: Sequence[cst.BaseStatement], nodes: Sequence[ast.stmt]) -> Sta
         group = [node for node in (next(syntax, None) for _ in range(count)) if node is not None]
         if len(group) != count:
             return None
-        decorated = [d.lineno for n in group for d in getattr(n, "decorator_list", ())]
-        first = min([group[0].lineno, *decorated])
-        last = max(node.end_lineno or node.lineno for node in group)
-        paired.append(_Statement(statement, first, last, group))
+        paired.append(_Statement(statement, *_line_span(group), group))
     if next(syntax, None) is not None:
         return None
     return paired
