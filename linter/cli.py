@@ -9,7 +9,6 @@ import os
 import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
@@ -17,6 +16,7 @@ import click
 from k8slb import __version__
 from k8slb.choices import DEFAULT_BASELINE, MESHES
 from k8slb.internal import DEBUG_ENV, debugging, internal_error
+from k8slb.record import record
 from k8slb.report.printable import printable
 
 if TYPE_CHECKING:  # the rest is imported by the command that needs it: `--help` is quick
@@ -80,7 +80,7 @@ def _verbose(_ctx: click.Context, _param: click.Parameter, value: bool) -> None:
         os.environ[DEBUG_ENV] = "1"
 
 
-@dataclass(frozen=True)
+@record
 class Run:
     """What `check` and `fix` share: the sources and the settings."""
 

@@ -21,6 +21,7 @@ from k8slb.fixing.edits import FixValues
 from k8slb.reading.charts import HelmOptions
 from k8slb.reading.shapes import position_of
 from k8slb.reading.yamltree import YMap
+from k8slb.record import record
 from k8slb.selection import SelectionError, codes_to_ids
 
 if TYPE_CHECKING:  # jsonschema is imported only when there is a configuration to check
@@ -40,7 +41,7 @@ class ConfigError(Exception):
     """The configuration is wrong; the message says where and what is allowed."""
 
 
-@dataclass(frozen=True)
+@record
 class Exemption:
     """Findings not reported for matching objects, from the configuration."""
 

@@ -38,6 +38,7 @@ from k8slb.reading.kustomize import build, built_templates, signature
 from k8slb.reading.manifests import ManifestFile
 from k8slb.reading.parsing import Parsed, Unparsed, parse_all
 from k8slb.reading.sources import Source
+from k8slb.record import record
 from k8slb.report.findings import Finding
 from k8slb.report.suppressions import Suppressions, judgeable
 from k8slb.rules.base import Context, Rule
@@ -48,7 +49,7 @@ from k8slb.selection import unknown_codes
 BUILT = "kustomize"  # the group of every kustomization built: one world each
 
 
-@dataclass(frozen=True)
+@record
 class Settings:
     rules: Sequence[type[Rule]]
     kubernetes_version: tuple[int, int] = (1, 30)

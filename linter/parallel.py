@@ -12,10 +12,10 @@ import os
 import sys
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from k8slb.progress import QUIET, Progress
+from k8slb.record import record
 
 if TYPE_CHECKING:
     from multiprocessing.context import BaseContext
@@ -24,7 +24,7 @@ Item = TypeVar("Item")
 Result = TypeVar("Result")
 
 
-@dataclass(frozen=True)
+@record
 class Work(Generic[Item, Result]):
     """What to do with each item: `here` in the parent; `there` in a child, whose answer
     travels back pickled and becomes the result through `back`; `died` gives the result

@@ -27,10 +27,11 @@ from k8slb.model.index import Index
 from k8slb.model.links import CodeLinks
 from k8slb.model.objects import Container, K8sObject, PodTemplate, Problem
 from k8slb.reading.yamltree import Pos
+from k8slb.record import record
 from k8slb.report.findings import NO_FIX, Finding, FixInfo, Related, Severity
 
 
-@dataclass(frozen=True)
+@record
 class Example:
     """Input for a rule and how many findings of that rule it must give (0: clean).
 

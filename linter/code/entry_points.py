@@ -13,7 +13,8 @@ import posixpath
 import re
 import shlex
 from collections.abc import Sequence
-from dataclasses import dataclass
+
+from k8slb.record import record
 
 _PYTHON = re.compile(r"^python(?:\d+(?:\.\d+)?)?$")
 _SHELLS = frozenset({"sh", "bash", "ash", "dash", "zsh"})
@@ -27,7 +28,7 @@ _PYTHON_VALUE_OPTIONS = frozenset({"-W", "-X", "-c", "--check-hash-based-pycs"})
 _SEPARATORS = frozenset({"&&", ";", "||", "|", "&"})
 
 
-@dataclass(frozen=True)
+@record
 class Entry:
     """A script (a path as the container sees it: absolute, or from its working folder)
     or a module (dotted), and the words that say so."""

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from k8slb.data_pickle import load_part
 from k8slb.model.objects import Problem
 from k8slb.reading.markers import Marker
+from k8slb.record import record
 
 # Byte strings one of which a file must contain to be worth a CST (cheap pre-check).
 WATCHED = (
@@ -57,7 +58,7 @@ def is_test_path(path: str) -> bool:
     )
 
 
-@dataclass(frozen=True)
+@record
 class Unknown:
     """A value static analysis cannot know (a parameter, a call, an attribute)."""
 
@@ -65,7 +66,7 @@ class Unknown:
 UNKNOWN = Unknown()
 
 
-@dataclass(frozen=True)
+@record
 class EnvRef:
     """`prefix + os.environ[name] + suffix`, falling back on `default` when unset."""
 
@@ -82,7 +83,7 @@ class EnvRef:
         return self.filled(self.default) if isinstance(self.default, str) else None
 
 
-@dataclass(frozen=True)
+@record
 class Imported:
     """A name imported from another module (`from .config import ADDR`: level 1, module
     `config`, name `ADDR`), resolved once every module is parsed (imported.py); a value
@@ -93,7 +94,7 @@ class Imported:
     name: str
 
 
-@dataclass(frozen=True)
+@record
 class Joined:
     """A string built from parts one of which is `Imported` (`f"{HOST}:50051"`)."""
 
@@ -116,21 +117,21 @@ def joined(parts: list[Any]) -> Any:
     return EnvRef(env.name, env.default, prefix + env.prefix, env.suffix + suffix)
 
 
-@dataclass(frozen=True)
+@record
 class Loc:
     path: str
     line: int
     column: int
 
 
-@dataclass(frozen=True)
+@record
 class Option:
     key: str
     value: Any
     loc: Loc
 
 
-@dataclass(frozen=True)
+@record
 class Options:
     """The gRPC options of a call. `complete` is False when some of them could not be
     followed: then an option that is not listed may still be set."""
@@ -160,7 +161,7 @@ NOT_GIVEN = Options(complete=True, given=False)
 UNKNOWN_OPTIONS = Options(complete=False)
 
 
-@dataclass(frozen=True)
+@record
 class Channel:
     loc: Loc
     factory: str  # qualified name, e.g. grpc.aio.insecure_channel
@@ -173,7 +174,7 @@ class Channel:
     default_scheme: str = "dns"
 
 
-@dataclass(frozen=True)
+@record
 class Server:
     loc: Loc
     factory: str
@@ -181,7 +182,7 @@ class Server:
     name: str | None  # the variable it is bound to (`server`, `self._server`)
 
 
-@dataclass(frozen=True)
+@record
 class Wait:
     """A started server being waited on: `wait_for_termination()`, a sleep loop..."""
 
@@ -191,7 +192,7 @@ class Wait:
     awaited: bool = False  # `await server.wait_for_termination()` (grpc.aio)
 
 
-@dataclass(frozen=True)
+@record
 class Stop:
     loc: Loc
     server: str
@@ -199,7 +200,7 @@ class Stop:
     in_keyboard_interrupt: bool
 
 
-@dataclass(frozen=True)
+@record
 class Listen:
     """`server.add_insecure_port(address)` (or `add_secure_port`): where a server listens."""
 
@@ -208,7 +209,7 @@ class Listen:
     loc: Loc
 
 
-@dataclass(frozen=True)
+@record
 class Route:
     """An HTTP route the module declares (web_routes.py): `path` reaches `handler`."""
 
@@ -218,7 +219,7 @@ class Route:
     trivial: bool  # the handler answers a constant and checks nothing
 
 
-@dataclass(frozen=True)
+@record
 class HttpClient:
     loc: Loc
     factory: str
@@ -228,7 +229,7 @@ class HttpClient:
     reuse_disabled: bool  # connections are never reused (keepalive_expiry=0, force_close)
 
 
-@dataclass(frozen=True)
+@record
 class DbPool:
     loc: Loc
     factory: str
@@ -238,7 +239,7 @@ class DbPool:
     lifetime_arg: str
 
 
-@dataclass(frozen=True)
+@record
 class HealthServicer:
     loc: Loc
     custom_class: str | None  # None: grpc_health's own HealthServicer

@@ -4,13 +4,14 @@ splicing at tree-sitter's positions)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
+
+from k8slb.record import record
 
 Step = str | int
 
 
-@dataclass(frozen=True)
+@record
 class YamlEdit:
     """An operation on the node at `target` (a path of keys and indexes from the root of
     the object) of document `document` of a YAML file."""
@@ -22,7 +23,7 @@ class YamlEdit:
     value: Any = None
 
 
-@dataclass(frozen=True)
+@record
 class PythonEdit:
     """An operation on the Python node that starts at (line, column)."""
 
@@ -33,7 +34,7 @@ class PythonEdit:
     value: Any = None
 
 
-@dataclass(frozen=True)
+@record
 class GoEdit:
     """An operation on the Go node that starts at (line, column): `add-argument` (code as
     the call's last argument), `add-fields` (lines of `Key: value` into a struct literal),
@@ -48,7 +49,7 @@ class GoEdit:
     packages: tuple[tuple[str, str], ...] = ()
 
 
-@dataclass(frozen=True)
+@record
 class ChartEdit:
     """A fix made in a Helm chart's template: `member` (a file inside the chart whose folder
     is `path`) goes from `old` to `new`. It is made only if the chart, rendered with `new`,
@@ -78,7 +79,7 @@ def prestop_hook(value: tuple[str, int]) -> dict[str, Any]:
     return {"exec": {"command": ["sleep", str(seconds)]}}
 
 
-@dataclass(frozen=True)
+@record
 class FixValues:
     """The values fixes write. Documented defaults; configuration can change them."""
 

@@ -11,7 +11,7 @@ import re
 import sys
 import tokenize
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any, cast
 
@@ -20,6 +20,7 @@ from k8slb.fixing.edits import PythonEdit
 from k8slb.fixing.line_length import balanced, split_call, split_sequence
 from k8slb.fixing.yaml_edit import Refused
 from k8slb.reading.encodings import code_lines
+from k8slb.record import record
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 from libcst.metadata import position_provider as _libcst_positions
 
@@ -348,7 +349,7 @@ def _leading(line: str) -> str:
     return line[: len(line) - len(line.lstrip(" \t"))]
 
 
-@dataclass(frozen=True)
+@record
 class _Layout:
     limit: int  # the project's line length
     step: str  # the module's indentation unit
@@ -562,7 +563,7 @@ _BODIES: dict[type[cst.CSTNode], tuple[type[ast.stmt], ...]] = {
 Place = tuple[int, ...]  # where a statement is: its index in each body on the way down to it
 
 
-@dataclass(frozen=True)
+@record
 class _Statement:
     node: cst.SimpleStatementLine | cst.BaseCompoundStatement
     first: int  # its first line (its first decorator's), by Python's parser
@@ -573,7 +574,7 @@ class _Statement:
 Statements = list[_Statement] | None  # a body's statements paired with Python's, if they pair
 
 
-@dataclass(frozen=True)
+@record
 class _Unit:
     """A statement an edit falls in, and what it takes to work out where its nodes are."""
 

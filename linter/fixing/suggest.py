@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 from collections import defaultdict
 from collections.abc import Callable, MutableMapping, Sequence
-from dataclasses import dataclass
 
 from k8slb.fixing.edits import ChartEdit, YamlEdit
 from k8slb.fixing.fixer import apply_edits
@@ -20,10 +19,11 @@ from k8slb.fixing.verify import yaml_fix_problem
 from k8slb.fixing.yaml_edit import Refused, TextEdit, YamlFile, apply, text_edits
 from k8slb.parallel import Work, fork_map
 from k8slb.reading.encodings import codec_for, file_bytes
+from k8slb.record import record
 from k8slb.report.findings import Finding
 
 
-@dataclass(frozen=True)
+@record
 class Replacement:
     """Characters `start:end` of the decoded file `path` become `text`."""
 

@@ -13,11 +13,11 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from k8slb.fixing.edits import PROBE_HANDLERS, Step, YamlEdit, prestop_hook
 from k8slb.reading.yamlcompose import C_LOADER, c_nodes
+from k8slb.record import record
 from ruamel.yaml.error import YAMLError
 from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
@@ -26,7 +26,7 @@ class Refused(Exception):
     """This edit cannot be made faithfully; the message says why."""
 
 
-@dataclass(frozen=True)
+@record
 class TextEdit:
     start: int
     end: int

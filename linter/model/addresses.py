@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from k8slb.code.facts import EnvRef
 from k8slb.model.index import EnvSetting, Index, service_ports
 from k8slb.model.objects import K8sObject
+from k8slb.record import record
 from k8slb.report.findings import Related
 
 if TYPE_CHECKING:  # links.py reads the index too; only its type is needed here
@@ -52,7 +52,7 @@ _PUBLIC_SUFFIXES = frozenset(
 _SCHEMES = re.compile(r"^([a-z][a-z0-9+.-]*):", re.IGNORECASE)
 
 
-@dataclass(frozen=True)
+@record
 class Address:
     text: str
     scheme: str  # "dns" for plain host:port, as grpcio reads it
@@ -153,7 +153,7 @@ def _has_port(service: K8sObject, port: int) -> bool:
     return not ports or any(p.get("port") == port for p in ports)
 
 
-@dataclass(frozen=True)
+@record
 class Destination:
     """One place a client's address value can point to."""
 

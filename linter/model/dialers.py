@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from k8slb.code.facts import Channel, CodeFacts
 from k8slb.model.addresses import destinations, parse_grpc_target, services_for, target_parser
@@ -16,6 +15,7 @@ from k8slb.model.index import Index
 from k8slb.model.links import CodeLinks
 from k8slb.model.objects import pos_of
 from k8slb.reading.yamltree import YMap, YSeq
+from k8slb.record import record
 from k8slb.report.findings import Related
 
 # Words that can be addresses: `backend:50051`, `backend.shop.svc.cluster.local`,
@@ -23,7 +23,7 @@ from k8slb.report.findings import Related
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9:/._-]*")
 
 
-@dataclass(frozen=True)
+@record
 class Dialer:
     who: str  # "Deployment/shop/frontend (env BACKEND_ADDR)", "client.py:10"
     related: Related

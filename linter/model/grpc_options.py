@@ -8,10 +8,10 @@ on, and the policy names, come from gRPC's docs and sources (research/python-cli
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import Any
 
 from k8slb.code.facts import Options
+from k8slb.record import record
 
 INT_MAX = 2**31 - 1  # gRPC reads it as "unlimited"
 
@@ -151,7 +151,7 @@ def nearest(word: str, choices: frozenset[str]) -> str | None:
     return found[0] if found else None
 
 
-@dataclass(frozen=True)
+@record
 class Policy:
     """The load-balancing policy a channel's options select, as gRPC resolves them."""
 

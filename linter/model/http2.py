@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
 
 from k8slb.model.index import Index, Target, is_headless, service_ports, service_type
 from k8slb.model.links import CodeLinks, Served
 from k8slb.model.objects import K8sObject, PodTemplate
 from k8slb.reading.build_files import image_repository
 from k8slb.reading.yamltree import Pos, YMap
+from k8slb.record import record
 
 GRPC_APP_PROTOCOLS = frozenset({"grpc", "h2c", "kubernetes.io/h2c", "http2"})
 GRPC_PORT = 50051
@@ -51,7 +51,7 @@ def grpc_port_name(name: object) -> bool:
     return isinstance(name, str) and _GRPC_NAME.search(name.lower()) is not None
 
 
-@dataclass(frozen=True)
+@record
 class Evidence:
     port: YMap  # the Service's port entry
     reason: str
@@ -146,7 +146,7 @@ def _port_evidence(
     return None
 
 
-@dataclass(frozen=True)
+@record
 class PinnedService:
     """A Service whose gRPC clients stay on the pods they first reached (KLB101)."""
 

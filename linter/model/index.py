@@ -5,15 +5,15 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any
 
 from k8slb.model.objects import Container, K8sObject, PodTemplate, dig
 from k8slb.reading.yamltree import YMap, YSeq
+from k8slb.record import record
 
 
-@dataclass(frozen=True)
+@record
 class Target:
     """A container port that a Service port sends traffic to."""
 
@@ -25,7 +25,7 @@ class Target:
     named: bool  # the Service targets it by name (true) or by number
 
 
-@dataclass(frozen=True)
+@record
 class EnvSetting:
     """A literal `env` entry of a container: where a client's address may come from."""
 

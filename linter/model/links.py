@@ -23,7 +23,6 @@ import posixpath
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 
 from k8slb.code.entry_points import Entry, container_argv, entry_of
 from k8slb.code.facts import CodeFacts, EnvRef, Listen, Loc, Route, Server
@@ -31,6 +30,7 @@ from k8slb.code.projects import ImportGraph
 from k8slb.model.index import Index
 from k8slb.model.objects import Container, K8sObject, PodTemplate, pos_of
 from k8slb.reading.build_files import BuildFacts, Dockerfile, Said, image_repository
+from k8slb.record import record
 
 STRENGTH = {
     "config": 0,
@@ -44,7 +44,7 @@ STRENGTH = {
 }
 
 
-@dataclass(frozen=True)
+@record
 class Evidence:
     kind: str  # a key of STRENGTH
     said: Said
@@ -59,7 +59,7 @@ class Evidence:
         return f"{self.kind}: {self.said.path}:{self.said.line}: {self.said.text}"
 
 
-@dataclass(frozen=True)
+@record
 class Link:
     workload: K8sObject
     container: Container
@@ -191,7 +191,7 @@ class CodeLinks:
         return found
 
 
-@dataclass(frozen=True)
+@record
 class Reached:
     """A route in a container's code, and the module that declares it."""
 
@@ -206,7 +206,7 @@ class Reached:
         return f"{os.path.basename(self.route.loc.path)}:{self.route.loc.line}"
 
 
-@dataclass(frozen=True)
+@record
 class Served:
     """A gRPC server in a container's code, listening on `port`."""
 
@@ -421,7 +421,7 @@ def _copied_from(source: str, dest: str, in_image: str) -> Iterable[str]:
             yield source
 
 
-@dataclass(frozen=True)
+@record
 class LinkRow:
     """One line of `k8slb explain-links`: a container, its code, and why."""
 

@@ -14,10 +14,11 @@ from typing import Any
 
 from k8slb.data_pickle import load_part
 from k8slb.reading.yamltree import Pos, YMap, YSeq
+from k8slb.record import record
 from k8slb.report.findings import ObjectRef, Severity
 
 
-@dataclass(frozen=True)
+@record
 class KindSpec:
     shape: str  # the `$defs` entry of schemas/manifest-shapes.json that validates it
     template_path: tuple[str, ...] | None = None  # where its pod template is; () = the object
@@ -319,7 +320,7 @@ class PodTemplate:
         return [c for c in self.containers if c.long_running]
 
 
-@dataclass(frozen=True)
+@record
 class Problem:
     """Something found while reading a file, before any rule runs (KLB001-KLB003)."""
 

@@ -13,15 +13,15 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
 from k8slb.model.objects import K8sObject, dig
+from k8slb.record import record
 
 GRPC_BACKEND = "nginx.ingress.kubernetes.io/backend-protocol"
 
 
-@dataclass(frozen=True)
+@record
 class Front:
     """An object that sends a Service's traffic through a request-balancing proxy."""
 

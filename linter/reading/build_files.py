@@ -17,6 +17,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from k8slb.record import record
+
 DOCKERFILE_NAMES = re.compile(
     r"^(?:Dockerfile|Containerfile)(?:\..+)?$|.\.(?:Dockerfile|Containerfile)$"
 )
@@ -31,7 +33,7 @@ def is_build_file(name: str) -> bool:
     return name == TILTFILE or DOCKERFILE_NAMES.search(name) is not None
 
 
-@dataclass(frozen=True)
+@record
 class Said:
     """Where a build file says something, and its words, quoted in `explain-links`."""
 
@@ -40,7 +42,7 @@ class Said:
     text: str
 
 
-@dataclass(frozen=True)
+@record
 class ImageBuild:
     """`image` is built from the folder `context` (with `dockerfile`, when named)."""
 
@@ -51,13 +53,13 @@ class ImageBuild:
     said: Said
 
 
-@dataclass(frozen=True)
+@record
 class Copy:
     source: str  # relative to the build context
     dest: str  # absolute, in the image
 
 
-@dataclass(frozen=True)
+@record
 class Dockerfile:
     """The last stage of a Dockerfile: what it copies from the context and what it runs."""
 
@@ -86,7 +88,7 @@ def names_builds(path: str) -> bool:
     return DOCKERFILE_NAMES.search(name) is not None or _builds_reader(path, name) is not None
 
 
-@dataclass(frozen=True)
+@record
 class BuildFile:
     """What one build file says: a Dockerfile's last stage, or the images a skaffold,
     compose, Tilt or CI file builds. A parse of its own, so the cache keeps it by the

@@ -22,6 +22,7 @@ from typing import Any
 
 from k8slb.model.objects import Problem
 from k8slb.reading.bounded import read_bounded
+from k8slb.record import record
 from k8slb.report.findings import Severity
 
 CHART_FILES = ("Chart.yaml", "Chart.yml")
@@ -35,7 +36,7 @@ _HELM_PLACE = re.compile(r"(?P<file>[\w.\-/]+\.(?:ya?ml|tpl|txt)):(?P<line>\d+)(
 _TEST_HOOK = re.compile(r"""^\s*["']?helm\.sh/hook["']?\s*:\s*["']?test""", re.MULTILINE)
 
 
-@dataclass(frozen=True)
+@record
 class HelmOptions:
     """How to render: value files (after the chart's values.yaml), `--set` values, and the
     release's name (default: the chart's) and namespace."""

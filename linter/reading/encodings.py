@@ -13,8 +13,9 @@ import io
 import re
 import tokenize
 from collections.abc import MutableMapping
-from dataclasses import dataclass
 from pathlib import Path
+
+from k8slb.record import record
 
 _YAML_BOMS = (  # longest first: the UTF-32 LE mark starts with the UTF-16 LE one
     (codecs.BOM_UTF32_LE, "utf-32-le"),
@@ -25,7 +26,7 @@ _YAML_BOMS = (  # longest first: the UTF-32 LE mark starts with the UTF-16 LE on
 )
 
 
-@dataclass(frozen=True)
+@record
 class TextCodec:
     codec: str  # a codec that neither reads nor writes a BOM
     bom: bytes = b""

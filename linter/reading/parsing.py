@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pickle
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from k8slb.code.facts import CodeFacts, worth_parsing
 from k8slb.internal import internal_error
@@ -13,13 +12,14 @@ from k8slb.parallel import Work, fork_map
 from k8slb.progress import QUIET, Progress
 from k8slb.reading.build_files import BuildFile, read_build_file
 from k8slb.reading.manifests import ManifestFile, load_manifests
+from k8slb.record import record
 
 # Below this many files, starting processes costs more than it saves (measured with
 # `make bench`: a worker takes some 60 ms to start and return its first results).
 PARALLEL_MIN_FILES = 200
 
 
-@dataclass(frozen=True)
+@record
 class Unparsed:
     """A file whose parse failed inside k8slb: a bug, reported as an internal error."""
 

@@ -17,6 +17,7 @@ from k8slb.reading.bounded import read_bounded
 from k8slb.reading.build_files import is_build_file
 from k8slb.reading.charts import is_chart, is_chart_folder, pack
 from k8slb.reading.kustomize import is_kustomization
+from k8slb.record import record
 
 if TYPE_CHECKING:  # imported where a pattern is compiled: a one-file run may need none
     import pathspec
@@ -50,7 +51,7 @@ SKIPPED_DIRS = frozenset(
 Language = Literal["yaml", "python", "go", "helm", "kustomize", "build"]
 
 
-@dataclass(frozen=True)
+@record
 class Source:
     """A file to lint. `path` is shown to the user; `location` (where it is read, as a
     string: a Path object each cost a monorepo's walk a fifth of its time) is None for
@@ -252,7 +253,7 @@ def _walk_folder(
         yield from _walk_folder(path, shown, base, rules, exclude, errors, kustomize)
 
 
-@dataclass(frozen=True)
+@record
 class Exclude:
     """The configuration's `exclude` patterns, relative to the configuration's folder."""
 

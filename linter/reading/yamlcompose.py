@@ -18,10 +18,10 @@ import math
 import sys
 import warnings
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from typing import Any
 
 from k8slb.reading.yamltree import Document, Pos, YMap, YSeq
+from k8slb.record import record
 from ruamel.yaml import YAML
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.events import (
@@ -521,7 +521,7 @@ def _split_documents(text: str) -> Iterator[tuple[int, str]]:
     yield start, "".join(lines[start:])
 
 
-@dataclass(frozen=True)
+@record
 class ComposeResult:
     documents: list[Document]
     problems: list[tuple[int, YAMLProblem]]  # (document index, problem)

@@ -9,8 +9,9 @@ or that reads only Python, does not import it).
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from typing import Any, overload
+
+from k8slb.record import record
 
 Pos = tuple[int, int]
 """1-based (line, column)."""
@@ -113,7 +114,7 @@ def _yseq(pos: Pos, items: tuple[Any, ...], item_pos: list[Pos]) -> YSeq:
     return sequence
 
 
-@dataclass(frozen=True)
+@record
 class Document:
     index: int
     data: Any  # YMap, YSeq, a scalar, or None for an empty document

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from k8slb.choices import DEFAULT_BASELINE
 from k8slb.reading.encodings import file_bytes, text_lines
+from k8slb.record import record
 from k8slb.report.findings import Finding
 
 DEFAULT_FILE = DEFAULT_BASELINE
@@ -87,7 +88,7 @@ def write(path: Path, findings: Sequence[Finding], contents: Mapping[str, bytes]
     return len(keys)
 
 
-@dataclass(frozen=True)
+@record
 class Entry:
     key: Key
     line: int  # in the baseline file

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from k8slb.fixing.edits import Edit
+from k8slb.record import record
 
 
 class Severity(enum.IntEnum):
@@ -24,7 +25,7 @@ class Severity(enum.IntEnum):
         return cls[text.upper()]
 
 
-@dataclass(frozen=True)
+@record
 class ObjectRef:
     """The Kubernetes object a finding is about, as the JSON contract names it."""
 
@@ -44,7 +45,7 @@ class ObjectRef:
         )
 
 
-@dataclass(frozen=True)
+@record
 class Related:
     """Another place that explains a finding (the HPA that scales a workload, ...)."""
 
@@ -53,7 +54,7 @@ class Related:
     message: str
 
 
-@dataclass(frozen=True)
+@record
 class RenderedAt:
     """Where a finding about a rendered chart was in Helm's output: the template as Helm
     names it (`chart/templates/x.yaml`) and the line of its rendered text."""
@@ -62,7 +63,7 @@ class RenderedAt:
     line: int
 
 
-@dataclass(frozen=True)
+@record
 class FixInfo:
     available: bool
     safe: bool = False
@@ -72,7 +73,7 @@ class FixInfo:
 NO_FIX = FixInfo(available=False)
 
 
-@dataclass(frozen=True)
+@record
 class Finding:
     """One problem. `message` is the headline, what is wrong at a glance (the text format's
     first line); `detail` says why it matters and what to do, a line each (shown below the
