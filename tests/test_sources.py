@@ -174,9 +174,10 @@ def test_a_file_is_read_whole_up_to_the_limit_and_refused_past_it(
 
     path = tmp_path / "f"
     path.write_bytes(bytes(range(256)) * (size // 256) + b"x" * (size % 256))
-    with open(path, "rb") as handle:
-        data = read_bounded(handle, 1024)
-    assert data == (path.read_bytes() if size <= 1024 else None)
+    for buffering in (-1, 0):  # buffered, and unbuffered as a source reads its file
+        with open(path, "rb", buffering=buffering) as handle:
+            data = read_bounded(handle, 1024)
+        assert data == (path.read_bytes() if size <= 1024 else None)
 
 
 def test_a_stream_is_read_in_chunks_to_its_end_or_the_limit() -> None:
@@ -188,6 +189,29 @@ def test_a_stream_is_read_in_chunks_to_its_end_or_the_limit() -> None:
     text = b"k: v\n" * (CHUNK // 2)  # more than two chunks
     assert read_bounded(io.BytesIO(text), len(text)) == text
     assert read_bounded(io.BytesIO(text), len(text) - 1) is None
+
+
+def test_a_short_read_is_not_taken_for_the_end() -> None:
+    """A pipe (or a file still being written) may give fewer bytes than asked before its
+    end: reading goes on until a read gives nothing."""
+    import io
+
+    from k8slb.reading.bounded import read_bounded
+
+    class Trickle(io.RawIOBase):
+        def __init__(self, data: bytes) -> None:
+            self.data = data
+
+        def readable(self) -> bool:
+            return True
+
+        def read(self, size: int = -1) -> bytes:
+            piece, self.data = self.data[:3], self.data[3:]  # three bytes at a time
+            return piece
+
+    text = b"a: 1\nb: 2\n"
+    assert read_bounded(Trickle(text), 100) == text  # type: ignore[arg-type]
+    assert read_bounded(Trickle(text), len(text) - 1) is None  # type: ignore[arg-type]
 
 
 def test_context_adds_the_other_files_once_and_reports_only_the_named_ones(

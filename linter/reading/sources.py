@@ -74,7 +74,7 @@ class Source:
             from k8slb.reading.kustomize import pack_files
 
             return pack_files(self.location)
-        with open(self.location, "rb") as handle:
+        with open(self.location, "rb", buffering=0) as handle:  # see read_bounded
             return _bounded(handle)
 
 
