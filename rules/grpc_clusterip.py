@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from typing import Any
 
@@ -269,16 +270,20 @@ class GrpcClusterIp(Rule):
 
     def check(self, context: Context) -> Iterator[Finding]:
         index = context.index
-        # who dials each Service, what proxies front it: worked out over the whole tree,
-        # so only once a judged Service carries gRPC (a pre-commit run's often none does)
-        dialers: dict[int, list[Dialer]] | None = None
-        fronts: dict[Key, list[Front]] = {}
+
+        # Who dials each Service: worked out over the whole tree (every container's
+        # strings, every channel's destinations), so only when a finding's wording depends
+        # on it: a Service with a headless twin, an L7 proxy or a capped connection age.
+        @functools.cache
+        def dialers() -> dict[int, list[Dialer]]:
+            return dialers_by_service(index, context.long_lived_channels(), context.links)
+
+        fronts: dict[Key, list[Front]] | None = None  # what proxies front each Service
         for service in context.services():
             pinned = pinned_grpc(index, service, context.links)
             if pinned is None:
                 continue
-            if dialers is None:
-                dialers = dialers_by_service(index, context.long_lived_channels(), context.links)
+            if fronts is None:  # once a judged Service carries gRPC (often none does)
                 fronts = l7_fronts(index.objects)
             first = pinned.evidence[0]
             related = [Related(first.path, first.pos[0], f"gRPC evidence: {first.reason}")]
@@ -301,8 +306,8 @@ class GrpcClusterIp(Rule):
                 pos = pos_of(service.body, "spec")
             kind = service_type(service)
             what = f"{service.ref.display} carries gRPC ({first.reason}) on a {kind}"
-            direct = dialers.get(id(service), [])
             if pinned.twins:
+                direct = dialers().get(id(service), [])
                 twin = pinned.twins[0]
                 address = _dial_address(twin, first)
                 related.append(Related(twin.path, twin.pos[0], "the headless twin"))
@@ -336,6 +341,7 @@ class GrpcClusterIp(Rule):
                 if not front.needs_h2c_port or first.weakness == 0
             ]
             if proxies:
+                direct = dialers().get(id(service), [])
                 proxy = proxies[0]
                 related.append(Related(proxy.route.path, proxy.route.pos[0], proxy.reason))
                 edit = twin_edit(index, pinned)
@@ -370,7 +376,7 @@ class GrpcClusterIp(Rule):
             scale = _scale_phrase(index, pinned.backends)
             edit = twin_edit(index, pinned)
             capped = _capped_age(pinned)
-            if capped is not None and not direct:
+            if capped is not None and not dialers().get(id(service)):
                 served, age = capped
                 where = f"{served.server.loc.path}:{served.server.loc.line}"
                 yield self.finding(

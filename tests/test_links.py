@@ -358,6 +358,21 @@ def test_a_server_that_caps_connection_age_lowers_the_finding(tmp_path: Path) ->
     assert "grpc.max_connection_age_ms=300000" in finding.detail[0]
 
 
+def test_a_capped_server_with_a_direct_client_stays_a_warning(tmp_path: Path) -> None:
+    """A capped age re-spreads the clients only at each reconnection: with a scanned
+    client dialing the Service, the finding is not lowered."""
+    options = (
+        ', options=[("grpc.max_connection_age_ms", 300000), '
+        '("grpc.max_connection_age_grace_ms", 30000)]'
+    )
+    tree = inventory_tree(options)
+    args = "          args: ['--inventory=inventory.shop:7070']\n"
+    tree["frontend.yaml"] = workload("frontend", "registry.example/frontend:1.0", args)
+    [finding] = lint_files(tmp_path, tree, select=["KLB101"]).findings
+    assert finding.severity.label == "warning"
+    assert "caps connection age" not in finding.message
+
+
 def test_the_env_of_the_container_that_runs_the_code_decides_where_it_dials(
     tmp_path: Path,
 ) -> None:
