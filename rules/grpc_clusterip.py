@@ -270,21 +270,23 @@ class GrpcClusterIp(Rule):
 
     def check(self, context: Context) -> Iterator[Finding]:
         index = context.index
+        judged = [
+            (service, pinned)
+            for service in context.services()
+            if (pinned := pinned_grpc(index, service, context.links)) is not None
+        ]
 
-        # Who dials each Service: worked out over the whole tree (every container's
+        # Who dials these Services: looked for in the whole tree (every container's
         # strings, every channel's destinations), so only when a finding's wording depends
         # on it: a Service with a headless twin, an L7 proxy or a capped connection age.
         @functools.cache
         def dialers() -> dict[int, list[Dialer]]:
-            return dialers_by_service(index, context.long_lived_channels(), context.links)
+            wanted = [service for service, _ in judged]
+            return dialers_by_service(index, context.long_lived_channels(), context.links, wanted)
 
-        fronts: dict[Key, list[Front]] | None = None  # what proxies front each Service
-        for service in context.services():
-            pinned = pinned_grpc(index, service, context.links)
-            if pinned is None:
-                continue
-            if fronts is None:  # once a judged Service carries gRPC (often none does)
-                fronts = l7_fronts(index.objects)
+        # what proxies front each Service (read once a judged Service carries gRPC)
+        fronts: dict[Key, list[Front]] = l7_fronts(index.objects) if judged else {}
+        for service, pinned in judged:
             first = pinned.evidence[0]
             related = [Related(first.path, first.pos[0], f"gRPC evidence: {first.reason}")]
             related += [

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
-from k8slb.code.facts import Channel, CodeFacts
+from k8slb.code.facts import Channel, CodeFacts, EnvRef
 from k8slb.model.addresses import destinations, parse_grpc_target, services_for, target_parser
-from k8slb.model.index import Index
+from k8slb.model.index import Index, literal_env
 from k8slb.model.links import CodeLinks
-from k8slb.model.objects import pos_of
+from k8slb.model.objects import K8sObject, pos_of
 from k8slb.reading.yamltree import YMap, YSeq
 from k8slb.record import record
 from k8slb.report.findings import Related
@@ -55,13 +55,29 @@ def _strings(container: YMap) -> Iterable[tuple[str, str, int]]:
                 )
 
 
+# A few Services (a pre-commit run's) are looked for by name, each workload's body searched
+# before it is read; past this many names, the searches would cost more than reading.
+FEW_NAMES = 16
+_NAME = re.compile(r"[a-z0-9-]+")  # a Service name an address can reach (a DNS label)
+
+
 def dialers_by_service(
-    index: Index, code: Iterable[tuple[CodeFacts, Channel]], links: CodeLinks
+    index: Index,
+    code: Iterable[tuple[CodeFacts, Channel]],
+    links: CodeLinks,
+    services: Collection[K8sObject] | None = None,
 ) -> dict[int, list[Dialer]]:
-    """Every direct dialer of every scanned Service, keyed by the Service's id."""
+    """Every direct dialer of `services` (of every scanned Service when None), keyed by
+    the Service's id. An address names a Service by its first label: a workload none of
+    whose strings can hold a wanted name is not read, and a channel whose target cannot
+    come to hold one is not resolved (nor are the containers that run its code linked)."""
+    names = _wanted_names(services)
     found: dict[int, list[Dialer]] = defaultdict(list)
-    for workload, template in index.workloads:
-        for container in template.containers:
+    naming: set[str] = set()  # env variables a container sets to a text holding a name
+    for workload in index.workload_objects:
+        if names is not None and not workload.may_mention(names):
+            continue
+        for container in index.template(workload).containers:
             for where, text, line in _strings(container.body):
                 for word in _addresses(text):
                     address = parse_grpc_target(word)
@@ -69,9 +85,18 @@ def dialers_by_service(
                         who = f"{workload.ref.display} ({where})"
                         related = Related(workload.path, line, f"{where} dials {word}")
                         found[id(service)].append(Dialer(who, related))
+            if names is not None:
+                naming.update(
+                    str(setting.entry.get("name"))
+                    for setting in literal_env(workload, container)
+                    if _may_hold(setting.value, names)
+                )
     for facts, channel in code:
-        runners = links.running(facts.path)
         target = channel.target
+        if names is not None and not _may_reach(target, names, naming):
+            continue
+        # a literal target is no environment's: no container that runs the code is asked
+        runners = links.running(facts.path) if isinstance(target, EnvRef) else []
         parse = target_parser(channel.default_scheme)
         for destination in destinations(index, target, parse, facts.path, runners):
             for service in services_for(index, destination.address, destination.namespace):
@@ -79,3 +104,44 @@ def dialers_by_service(
                 related = Related(facts.path, channel.loc.line, "a gRPC channel dials it")
                 found[id(service)].append(Dialer(who, related))
     return found
+
+
+def _wanted_names(services: Collection[K8sObject] | None) -> set[str] | None:
+    """The names to look for, or None: look at everything (many Services, or a name no
+    search can be sure of)."""
+    if services is None or len(services) > FEW_NAMES:
+        return None
+    names = {service.name for service in services}
+    if not all(name is not None and _NAME.fullmatch(name) for name in names):
+        return None
+    return {name for name in names if name is not None}
+
+
+def _may_hold(text: str, names: set[str]) -> bool:
+    """Whether the text holds one of the names once lower-cased, as an address's host is
+    (services_for)."""
+    lowered = text.lower()
+    return any(name in lowered for name in names)
+
+
+def _joinable(char: str) -> bool:
+    """Whether a name could run across this character (an empty string: no character)."""
+    return bool(char) and (not char.isascii() or char.isalnum() or char == "-")
+
+
+def _may_reach(target: object, names: set[str], naming: set[str]) -> bool:
+    """Whether a channel's target may resolve to a wanted Service: a literal holding a
+    name; or `prefix + os.environ[V] + suffix` whose prefix, suffix or default holds one,
+    whose value a container sets to a text holding one, or whose prefix or suffix could
+    join the value into one (`f"api-{os.environ['NAME']}"`)."""
+    if isinstance(target, str):
+        return _may_hold(target, names)
+    if not isinstance(target, EnvRef):
+        return False  # an unresolved value: it resolves to no Service (destinations)
+    if _joinable(target.prefix[-1:]) or _joinable(target.suffix[:1]):
+        return True
+    if _may_hold(target.prefix, names) or _may_hold(target.suffix, names):
+        return True
+    if target.name in naming:
+        return True
+    return isinstance(target.default, str) and _may_hold(target.default, names)

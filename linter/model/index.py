@@ -220,7 +220,7 @@ class Index:
             self._env = defaultdict(list)
             for workload, template in self.workloads:
                 for container in template.containers:
-                    for setting in _literal_env(workload, container):
+                    for setting in literal_env(workload, container):
                         self._env[str(setting.entry.get("name"))].append(setting)
         return self._env.get(name, [])
 
@@ -228,7 +228,7 @@ class Index:
     def env_setting(workload: K8sObject, container: Container, name: str) -> EnvSetting | None:
         """The literal setting of `name` in one container's `env` (the last one counts,
         as Kubernetes keeps the last of repeated names)."""
-        found = [s for s in _literal_env(workload, container) if s.entry.get("name") == name]
+        found = [s for s in literal_env(workload, container) if s.entry.get("name") == name]
         return found[-1] if found else None
 
     def env_settings_near(self, name: str, code_path: str) -> list[EnvSetting]:
@@ -286,7 +286,7 @@ class Index:
         return None
 
 
-def _literal_env(workload: K8sObject, container: Container) -> Iterator[EnvSetting]:
+def literal_env(workload: K8sObject, container: Container) -> Iterator[EnvSetting]:
     entries = container.body.get("env")
     listed = entries if isinstance(entries, YSeq) else []
     for number, entry in enumerate(listed):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pickle
 import re
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -164,6 +164,17 @@ class K8sObject:
         """Where the object is in its YAML document: the root, or an item of a List."""
         return () if self.item is None else ("items", self.item)
 
+    def may_mention(self, words: Collection[str]) -> bool:
+        """False only when no string in the body can hold one of `words` (lowercase ASCII
+        letters, digits and dashes) once lower-cased. A body not read yet is searched as the
+        pickle it is kept in, which holds each string as its UTF-8 bytes: a pre-commit run
+        looks for a few names without loading thousands of bodies."""
+        body = self._body
+        if not isinstance(body, bytes) or any(char in body for char in _LOWER_TO_ASCII):
+            return True
+        lowered = body.lower()  # ASCII letters only: the others' lower cases are not ASCII
+        return any(word.encode() in lowered for word in words)
+
     def is_a(self, group: str, kind: str) -> bool:
         return self.group == group and self.kind == kind
 
@@ -185,6 +196,9 @@ class K8sObject:
 
 
 _new_object = object.__new__
+# The only characters outside ASCII whose lower case holds an ASCII letter (the Kelvin
+# sign's is k; a dotted capital I's is i and a combining dot), as UTF-8.
+_LOWER_TO_ASCII = ("\u212a".encode(), "\u0130".encode())
 
 
 def _object(

@@ -1,0 +1,160 @@
+"""Who dials a Service directly (model/dialers.py), as a pre-commit run finds it: the
+Service's file changed, every other parse from the cache. A few Services are looked for
+by name before anything is read; whatever way a client names the Service, the hook must
+find it as the whole-tree run does."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from k8slb.cli import cli
+from k8slb.model import objects
+from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE, HEADLESS_TWIN
+
+CODE_WORKLOAD = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata: {{name: {name}}}
+spec:
+  selector: {{matchLabels: {{app: {name}}}}}
+  template:
+    metadata: {{labels: {{app: {name}}}}}
+    spec:
+      containers:
+        - name: app
+          image: registry.example/{name}:1.0
+          env: [{{name: {variable}, value: "{value}"}}]
+"""
+
+
+def workload(name: str, variable: str = "UNUSED", value: str = "") -> str:
+    return CODE_WORKLOAD.format(name=name, variable=variable, value=value)
+
+
+def channel(target: str) -> str:
+    return f"import os\n\nimport grpc\n\nCHANNEL = grpc.insecure_channel({target})\n"
+
+
+ARGS_CLIENT = workload("frontend").replace("env:", 'args: ["--b=backend:50051"]\n          env:')
+# Each a client of `backend`, named another way: (its files, how the finding names it).
+CLIENTS: dict[str, tuple[dict[str, str], str]] = {
+    "args": ({"client.yaml": ARGS_CLIENT}, "Deployment/frontend (args)"),
+    "env value in capitals": (
+        {"client.yaml": workload("frontend", "B", "BACKEND:50051")},
+        "Deployment/frontend (env B)",
+    ),
+    "a literal channel target": (
+        {"client/app.py": channel('"backend:50051"')},
+        "client/app.py:5",
+    ),
+    "an environment variable's default": (
+        {"client/app.py": channel('os.environ.get("ADDR", "backend:50051")')},
+        "client/app.py:5",
+    ),
+    "a workload's env value (dialed too)": (
+        {
+            "client/app.py": channel('os.environ["ADDR"]'),
+            "client/client.yaml": workload("client", "ADDR", "backend.default:50051"),
+        },
+        "Deployment/client (env ADDR)",
+    ),
+    # a bare name is no address in a container's strings, but a channel's target it is
+    "a variable a workload sets for the code": (
+        {
+            "client/app.py": channel('os.environ["ADDR"]'),
+            "client/client.yaml": workload("client", "ADDR", "backend"),
+        },
+        "client/app.py:5",
+    ),
+    "a Kelvin sign, whose lower case is k": (
+        {
+            "client/app.py": channel('os.environ["ADDR"]'),
+            "client/client.yaml": workload("client", "ADDR", "bac\u212aend"),
+        },
+        "client/app.py:5",
+    ),
+    "a prefix that the variable's value completes": (
+        {
+            "client/app.py": channel("f\"back{os.environ['REST']}\""),
+            "client/client.yaml": workload("client", "REST", "end:50051"),
+        },
+        "client/app.py:5",
+    ),
+}
+# Clients of other Services, whose files a hook on `backend` has no need to read.
+OTHERS = {f"other-{n}.yaml": workload(f"other-{n}", "PEER", f"svc-{n}:50051") for n in range(20)}
+
+
+def klb101(*arguments: str) -> list[dict[str, Any]]:
+    done = CliRunner().invoke(cli, ["check", "--format", "json", "--select", "KLB101", *arguments])
+    assert done.exit_code in (0, 1), done.output
+    findings: list[dict[str, Any]] = json.loads(done.output)["findings"]
+    return findings
+
+
+def whole_then_hook(
+    tree: Path, files: dict[str, str]
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """KLB101's findings on backend.yaml: from a whole-tree run (which fills the cache),
+    and from the hook's run once that file has changed."""
+    for name, text in {"backend.yaml": GRPC_SERVICE + BACKEND + HEADLESS_TWIN, **files}.items():
+        (tree / name).parent.mkdir(parents=True, exist_ok=True)
+        (tree / name).write_text(text, encoding="utf-8")
+    service = tree / "backend.yaml"
+    whole = [f for f in klb101(str(tree)) if f["path"] == str(service)]
+    service.write_text(service.read_text() + "# edited\n")
+    return whole, klb101("--context", str(tree), str(service))
+
+
+@pytest.mark.parametrize("client", CLIENTS)
+def test_the_hook_finds_a_client_however_it_names_the_service(tmp_path: Path, client: str) -> None:
+    files, who = CLIENTS[client]
+    whole, hook = whole_then_hook(tmp_path, {**files, **OTHERS})
+    [finding] = hook
+    assert f"{who} dials it, not its headless twin backend-headless" in finding["message"]
+    assert [f["message"] for f in whole] == [finding["message"]]
+
+
+def test_a_service_nobody_dials_is_found_so_without_reading_the_other_workloads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bodies: list[str] = []
+    original = objects.load_part
+
+    def counting(blob: bytes, kind: type[Any], path: str) -> Any:
+        bodies.append(path)
+        return original(blob, kind, path)
+
+    monkeypatch.setattr(objects, "load_part", counting)
+    whole, hook = whole_then_hook(tmp_path, OTHERS)
+    [finding] = hook
+    assert "which has a headless twin" in finding["message"]
+    assert [f["message"] for f in whole] == [finding["message"]]
+    assert not any("other-" in path for path in bodies), "no other workload's body is read"
+
+
+def test_a_pickled_body_holds_its_strings_as_they_are_searched() -> None:
+    """may_mention searches a body still pickled: a name is found in any case, a body
+    without it is passed over, and one with a Kelvin sign may hold any name with a k."""
+    import pickle
+
+    from k8slb.reading.yamlcompose import compose
+
+    def body(env_value: str) -> objects.K8sObject:
+        text = workload("frontend", "B", env_value)
+        parsed = objects.K8sObject("a.yaml", 0, None, "apps/v1", "Deployment", _root(text))
+        loaded: objects.K8sObject = pickle.loads(pickle.dumps(parsed))
+        assert isinstance(loaded._body, bytes), "the body is still pickled"
+        return loaded
+
+    def _root(text: str) -> Any:
+        return compose(text).documents[0].data
+
+    assert body("BackEnd:50051").may_mention({"backend"})
+    assert not body("other:50051").may_mention({"backend"})
+    assert not body("caf\u00e9").may_mention({"backend"})
+    assert body("bac\u212aend").may_mention({"backend"})
