@@ -15,24 +15,13 @@ from k8slb.cli import cli
 from k8slb.model import objects
 from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE, HEADLESS_TWIN
 
-CODE_WORKLOAD = """\
-apiVersion: apps/v1
-kind: Deployment
-metadata: {{name: {name}}}
-spec:
-  selector: {{matchLabels: {{app: {name}}}}}
-  template:
-    metadata: {{labels: {{app: {name}}}}}
-    spec:
-      containers:
-        - name: app
-          image: registry.example/{name}:1.0
-          env: [{{name: {variable}, value: "{value}"}}]
-"""
+from .test_links import workload as deployment
 
 
 def workload(name: str, variable: str = "UNUSED", value: str = "") -> str:
-    return CODE_WORKLOAD.format(name=name, variable=variable, value=value)
+    """A Deployment (namespace shop) whose one container sets one env variable."""
+    env = f'          env: [{{name: {variable}, value: "{value}"}}]\n'
+    return deployment(name, f"registry.example/{name}:1.0", env)
 
 
 def channel(target: str) -> str:
@@ -42,10 +31,10 @@ def channel(target: str) -> str:
 ARGS_CLIENT = workload("frontend").replace("env:", 'args: ["--b=backend:50051"]\n          env:')
 # Each a client of `backend`, named another way: (its files, how the finding names it).
 CLIENTS: dict[str, tuple[dict[str, str], str]] = {
-    "args": ({"client.yaml": ARGS_CLIENT}, "Deployment/frontend (args)"),
+    "args": ({"client.yaml": ARGS_CLIENT}, "Deployment/shop/frontend (args)"),
     "env value in capitals": (
         {"client.yaml": workload("frontend", "B", "BACKEND:50051")},
-        "Deployment/frontend (env B)",
+        "Deployment/shop/frontend (env B)",
     ),
     "a literal channel target": (
         {"client/app.py": channel('"backend:50051"')},
@@ -60,7 +49,7 @@ CLIENTS: dict[str, tuple[dict[str, str], str]] = {
             "client/app.py": channel('os.environ["ADDR"]'),
             "client/client.yaml": workload("client", "ADDR", "backend.default:50051"),
         },
-        "Deployment/client (env ADDR)",
+        "Deployment/shop/client (env ADDR)",
     ),
     # a bare name is no address in a container's strings, but a channel's target it is
     "a variable a workload sets for the code": (
