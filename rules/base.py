@@ -76,7 +76,6 @@ class Context:
         default=None, init=False, repr=False
     )
     _judged_code: list[CodeFacts] | None = field(default=None, init=False, repr=False)
-    _channels: list[tuple[CodeFacts, Channel]] | None = field(default=None, init=False, repr=False)
     _projects: dict[str, set[str]] = field(default_factory=dict, init=False, repr=False)
 
     def judges(self, subject: K8sObject | CodeFacts) -> bool:
@@ -121,12 +120,6 @@ class Context:
         if self._judged_code is None:
             self._judged_code = [facts for facts in self.code() if self.judges(facts)]
         return iter(self._judged_code)
-
-    def long_lived_channels(self) -> Iterator[tuple[CodeFacts, Channel]]:
-        """Channels made once and kept: the ones that can pin a client to a pod."""
-        if self._channels is None:
-            self._channels = list(_long_lived(self.code()))
-        return iter(self._channels)
 
     def judged_channels(self) -> Iterator[tuple[CodeFacts, Channel]]:
         """The long-lived channels of the modules to judge."""

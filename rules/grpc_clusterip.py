@@ -282,7 +282,7 @@ class GrpcClusterIp(Rule):
         @functools.cache
         def dialers() -> dict[int, list[Dialer]]:
             wanted = [service for service, _ in judged]
-            return dialers_by_service(index, context.long_lived_channels(), context.links, wanted)
+            return dialers_by_service(index, context.code(), context.links, wanted)
 
         # what proxies front each Service (read once a judged Service carries gRPC)
         fronts: dict[Key, list[Front]] = l7_fronts(index.objects) if judged else {}

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 from k8slb.cli import cli
+from k8slb.code import facts as code_facts
 from k8slb.model import objects
 from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE, HEADLESS_TWIN
 
@@ -75,7 +76,10 @@ CLIENTS: dict[str, tuple[dict[str, str], str]] = {
     ),
 }
 # Clients of other Services, whose files a hook on `backend` has no need to read.
-OTHERS = {f"other-{n}.yaml": workload(f"other-{n}", "PEER", f"svc-{n}:50051") for n in range(20)}
+OTHERS = {
+    **{f"other-{n}.yaml": workload(f"other-{n}", "PEER", f"svc-{n}:50051") for n in range(20)},
+    **{f"other-{n}/app.py": channel('os.environ["PEER"]') for n in range(20)},
+}
 
 
 def klb101(*arguments: str) -> list[dict[str, Any]]:
@@ -108,22 +112,23 @@ def test_the_hook_finds_a_client_however_it_names_the_service(tmp_path: Path, cl
     assert [f["message"] for f in whole] == [finding["message"]]
 
 
-def test_a_service_nobody_dials_is_found_so_without_reading_the_other_workloads(
+def test_a_service_nobody_dials_is_found_so_without_reading_other_clients(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    bodies: list[str] = []
+    loaded: list[str] = []  # the paths of the bodies and the modules' code loaded
     original = objects.load_part
 
     def counting(blob: bytes, kind: type[Any], path: str) -> Any:
-        bodies.append(path)
+        loaded.append(path)
         return original(blob, kind, path)
 
     monkeypatch.setattr(objects, "load_part", counting)
+    monkeypatch.setattr(code_facts, "load_part", counting)
     whole, hook = whole_then_hook(tmp_path, OTHERS)
     [finding] = hook
     assert "which has a headless twin" in finding["message"]
     assert [f["message"] for f in whole] == [finding["message"]]
-    assert not any("other-" in path for path in bodies), "no other workload's body is read"
+    assert not any("other-" in path for path in loaded), "no other workload or module is read"
 
 
 def test_a_pickled_body_holds_its_strings_as_they_are_searched() -> None:

@@ -283,9 +283,18 @@ class CodeFacts:
         state = self.__dict__
         rest = state.get("_rest")
         if rest is None:
-            others = {key: value for key, value in state.items() if key not in HEADER}
+            others = {k: v for k, v in state.items() if k not in HEADER and k != "_targets"}
             rest = pickle.dumps(others, pickle.HIGHEST_PROTOCOL)
-        return (_facts, (tuple(state[key] for key in HEADER), rest))
+        return (_facts, (tuple(state[key] for key in HEADER), rest, self.dialed_targets()))
+
+    def dialed_targets(self) -> tuple[Any, ...]:
+        """The targets of the module's long-lived channels. A module from the cache has
+        them beside its header: who dials a Service (dialers.py) is asked of every module,
+        and a pre-commit run need not load the code of those that cannot name it."""
+        known: tuple[Any, ...] | None = self.__dict__.get("_targets")
+        if known is None or self.deferred:  # imported values are resolved in new facts
+            known = tuple(channel.target for channel in self.channels if channel.long_lived)
+        return known
 
     if not TYPE_CHECKING:  # mypy: every field is declared above
 
@@ -305,9 +314,10 @@ class CodeFacts:
 HEADER = ("path", "is_test", "language", "project", "imports", "markers", "problem", "deferred")
 
 
-def _facts(header: tuple[Any, ...], rest: bytes) -> CodeFacts:
+def _facts(header: tuple[Any, ...], rest: bytes, targets: tuple[Any, ...]) -> CodeFacts:
     """A CodeFacts as `__reduce__` pickled it: its other fields left as bytes until read."""
     facts: CodeFacts = object.__new__(CodeFacts)
     facts.__dict__.update(zip(HEADER, header, strict=True))
     facts.__dict__["_rest"] = rest
+    facts.__dict__["_targets"] = targets
     return facts

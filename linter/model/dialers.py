@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Iterator
 
 from k8slb.code.facts import Channel, CodeFacts, EnvRef
 from k8slb.model.addresses import destinations, parse_grpc_target, services_for, target_parser
@@ -63,14 +63,15 @@ _NAME = re.compile(r"[a-z0-9-]+")  # a Service name an address can reach (a DNS 
 
 def dialers_by_service(
     index: Index,
-    code: Iterable[tuple[CodeFacts, Channel]],
+    modules: Iterable[CodeFacts],
     links: CodeLinks,
     services: Collection[K8sObject] | None = None,
 ) -> dict[int, list[Dialer]]:
     """Every direct dialer of `services` (of every scanned Service when None), keyed by
-    the Service's id. An address names a Service by its first label: a workload none of
-    whose strings can hold a wanted name is not read, and a channel whose target cannot
-    come to hold one is not resolved (nor are the containers that run its code linked)."""
+    the Service's id: containers, and the modules' long-lived channels. An address names
+    a Service by its first label: a workload none of whose strings can hold a wanted name
+    is not read, and a channel whose target cannot come to hold one is not resolved (nor
+    are the containers that run its code linked, nor its module's code loaded)."""
     names = _wanted_names(services)
     found: dict[int, list[Dialer]] = defaultdict(list)
     naming: set[str] = set()  # env variables a container sets to a text holding a name
@@ -91,10 +92,8 @@ def dialers_by_service(
                     for setting in literal_env(workload, container)
                     if _may_hold(setting.value, names)
                 )
-    for facts, channel in code:
+    for facts, channel in _channels(modules, names, naming):
         target = channel.target
-        if names is not None and not _may_reach(target, names, naming):
-            continue
         # a literal target is no environment's: no container that runs the code is asked
         runners = links.running(facts.path) if isinstance(target, EnvRef) else []
         parse = target_parser(channel.default_scheme)
@@ -104,6 +103,21 @@ def dialers_by_service(
                 related = Related(facts.path, channel.loc.line, "a gRPC channel dials it")
                 found[id(service)].append(Dialer(who, related))
     return found
+
+
+def _channels(
+    modules: Iterable[CodeFacts], names: set[str] | None, naming: set[str]
+) -> Iterator[tuple[CodeFacts, Channel]]:
+    """The long-lived channels that may dial a wanted Service (every one when names is
+    None); a module's code is loaded only when one of its targets may."""
+    for facts in modules:
+        if names is not None and not any(
+            _may_reach(target, names, naming) for target in facts.dialed_targets()
+        ):
+            continue
+        for channel in facts.channels:
+            if channel.long_lived and (names is None or _may_reach(channel.target, names, naming)):
+                yield facts, channel
 
 
 def _wanted_names(services: Collection[K8sObject] | None) -> set[str] | None:
