@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import ClassVar, Literal
 
@@ -123,7 +123,11 @@ class Context:
 
     def judged_channels(self) -> Iterator[tuple[CodeFacts, Channel]]:
         """The long-lived channels of the modules to judge."""
-        return _long_lived(self.judged_code())
+        return (
+            (facts, channel)
+            for facts in self.judged_code()
+            for channel in facts.long_lived_channels()
+        )
 
     def projects_with(self, part: Literal["sigterm_handlers", "health_drains"]) -> set[str]:
         """The projects some module of which has that part (a SIGTERM handler, a drain of
@@ -131,12 +135,6 @@ class Context:
         if part not in self._projects:
             self._projects[part] = {f.project for f in self.code() if getattr(f, part)}
         return self._projects[part]
-
-
-def _long_lived(modules: Iterable[CodeFacts]) -> Iterator[tuple[CodeFacts, Channel]]:
-    return (
-        (facts, channel) for facts in modules for channel in facts.channels if channel.long_lived
-    )
 
 
 def grace_edit(

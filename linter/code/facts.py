@@ -287,13 +287,17 @@ class CodeFacts:
             rest = pickle.dumps(others, pickle.HIGHEST_PROTOCOL)
         return (_facts, (tuple(state[key] for key in HEADER), rest, self.dialed_targets()))
 
+    def long_lived_channels(self) -> list[Channel]:
+        """Channels made once and kept: the ones that can pin a client to a pod."""
+        return [channel for channel in self.channels if channel.long_lived]
+
     def dialed_targets(self) -> tuple[Any, ...]:
         """The targets of the module's long-lived channels. A module from the cache has
         them beside its header: who dials a Service (dialers.py) is asked of every module,
         and a pre-commit run need not load the code of those that cannot name it."""
         known: tuple[Any, ...] | None = self.__dict__.get("_targets")
         if known is None or self.deferred:  # imported values are resolved in new facts
-            known = tuple(channel.target for channel in self.channels if channel.long_lived)
+            known = tuple(channel.target for channel in self.long_lived_channels())
         return known
 
     if not TYPE_CHECKING:  # mypy: every field is declared above

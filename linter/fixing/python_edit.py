@@ -382,8 +382,8 @@ def apply_python(source: str, edits: Sequence[PythonEdit], line_length: int | No
         module = _parsed(source)
     except cst.ParserSyntaxError as error:
         raise Refused(f"the file does not parse: {error.message}") from None
-    handlers = any(e.op == "add-sigterm-handler" for e in edits)
-    names = module_names(module, ("signal", "asyncio")) if handlers else {}
+    needed = _imports_needed(edits)
+    names = module_names(module, ("signal", "asyncio")) if needed else {}
     layout = _Layout(line_length, module.default_indent, lines) if line_length is not None else None
     editor = _Editor(edits, names, layout)
     edited = _visit_edited_statements(source, lines, module, editor) or _visit_module(
@@ -391,7 +391,7 @@ def apply_python(source: str, edits: Sequence[PythonEdit], line_length: int | No
     )
     if _missing(edits, editor) or editor.handlers:
         raise Refused("the code changed since it was checked")
-    for name in sorted(_imports_needed(edits) - set(names)):
+    for name in sorted(needed - set(names)):
         edited = add_stdlib_import(edited, name)
     return edited.code
 

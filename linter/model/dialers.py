@@ -115,8 +115,8 @@ def _channels(
             _may_reach(target, names, naming) for target in facts.dialed_targets()
         ):
             continue
-        for channel in facts.channels:
-            if channel.long_lived and (names is None or _may_reach(channel.target, names, naming)):
+        for channel in facts.long_lived_channels():
+            if names is None or _may_reach(channel.target, names, naming):
                 yield facts, channel
 
 
@@ -125,10 +125,8 @@ def _wanted_names(services: Collection[K8sObject] | None) -> set[str] | None:
     search can be sure of)."""
     if services is None or len(services) > FEW_NAMES:
         return None
-    names = {service.name for service in services}
-    if not all(name is not None and _NAME.fullmatch(name) for name in names):
-        return None
-    return {name for name in names if name is not None}
+    names = {service.name or "" for service in services}  # "" (no name): no DNS label
+    return names if all(_NAME.fullmatch(name) for name in names) else None
 
 
 def _may_hold(text: str, names: set[str]) -> bool:
