@@ -40,7 +40,6 @@ import hashlib
 import os
 import pickle
 import re
-import stat
 import zlib
 from pathlib import Path
 from typing import Any
@@ -50,11 +49,11 @@ try:
 except ImportError:  # pragma: no cover - Windows: no fork, the cache is written in place
     fcntl = None  # type: ignore[assignment]
 
-from k8slb import __version__, rules
+from k8slb import __version__
 from k8slb.data_pickle import load_data
+from k8slb.home import code_fingerprint, is_own_folder, make_own_folder, user_cache_dir
 from k8slb.reading.parsing import pickled
 
-CACHE_ENV = "K8SLB_CACHE_DIR"
 LEGACY_DIR = ".k8slb_cache"  # where k8slb 0.1 kept it, inside the tree: never read now
 MARKER = "CACHEDIR.TAG"  # the Cache Directory Tagging convention: backup tools skip it
 _MARKER_TEXT = (
@@ -68,31 +67,6 @@ _MAGIC = b"k8slb-cache\n"
 # CRC-32 is five times quicker than a cryptographic hash over the parse store, which a
 # pre-commit run reads whole (15 MB for 8,000 files).
 _DIGEST_SIZE = 4
-
-
-def user_cache_dir() -> Path | None:
-    """The folder that holds every project's cache; None when there is no home."""
-    configured = os.environ.get(CACHE_ENV)
-    if configured:
-        return Path(configured)
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    if xdg and os.path.isabs(xdg):
-        return Path(xdg) / "k8slb"
-    try:
-        return Path.home() / ".cache" / "k8slb"
-    except RuntimeError:
-        return None
-
-
-def code_fingerprint() -> str:
-    """k8slb's own modules (name, size, modification time): a cache made by other code,
-    even under the same version number (a development checkout), is never reused."""
-    digest = hashlib.blake2b(digest_size=8)
-    for package in (Path(__file__).parent, Path(rules.__file__).parent):
-        for module in sorted(package.rglob("*.py")):
-            status = module.stat()
-            digest.update(f"{module.name}:{status.st_size}:{status.st_mtime_ns};".encode())
-    return digest.hexdigest()
 
 
 def _checksum(payload: bytes) -> bytes:
@@ -120,26 +94,6 @@ def _checked_load(head: bytes, payload: bytes) -> Any:
     if _checksum(payload) != head[len(_MAGIC) :]:
         return None
     return load_data(payload)
-
-
-def _ours(path: Path) -> bool:
-    """A real folder (not a symbolic link) that the running user owns."""
-    try:
-        status = path.lstat()
-    except OSError:
-        return False
-    return stat.S_ISDIR(status.st_mode) and status.st_uid == os.getuid()
-
-
-def _own_folder(path: Path) -> bool:
-    """Make `path` (mode 0700) unless it exists; True when it is a real folder of ours."""
-    try:
-        path.mkdir(mode=0o700)
-    except FileExistsError:
-        pass
-    except OSError:
-        return False
-    return _ours(path)
 
 
 def _remove_tree(folder: Path) -> None:
@@ -217,7 +171,10 @@ class Cache(ParseMemo):
         # write from a child process, so that the command ends once its report is out
         # (the command line's choice; a library caller gets its cache written on return)
         self.background = background
-        self.base = base if base is not None else user_cache_dir()
+        if base is None:
+            found = user_cache_dir()
+            base = Path(found) if found is not None else None
+        self.base = base
         project = hashlib.blake2b(str(project_root.resolve()).encode(), digest_size=10)
         self.project = project.hexdigest()
         self.version = f"{__version__}-{_FORMAT}-{code_fingerprint()}"
@@ -270,7 +227,7 @@ class Cache(ParseMemo):
                 self.base.mkdir(mode=0o700, parents=True)
             except OSError:
                 return False
-        if not all(_own_folder(p) for p in (self.base, self.folder.parent, self.folder)):
+        if not all(make_own_folder(p) for p in (self.base, self.folder.parent, self.folder)):
             return False
         marker = self.base / MARKER
         if not marker.is_file() or marker.is_symlink():
@@ -284,7 +241,7 @@ class Cache(ParseMemo):
         user's, nothing is read from it."""
         if self.folder is None or self.base is None:
             return False
-        return all(_ours(p) for p in (self.base, self.folder.parent, self.folder))
+        return all(is_own_folder(p) for p in (self.base, self.folder.parent, self.folder))
 
     def _load(self, name: str) -> Any:
         if not self._readable():

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from k8slb.cache import CACHE_ENV
+from k8slb.home import CACHE_ENV
 
 
 @pytest.fixture(autouse=True)

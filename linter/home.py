@@ -1,0 +1,63 @@
+"""Where k8slb keeps its own files for the user (the cache, the server's socket), how it
+makes sure a folder there is its own, and the fingerprint of the code that wrote them.
+
+Light on purpose (no pathlib, no typing): `k8slb` looks here for a running server before it
+imports anything else.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+
+CACHE_ENV = "K8SLB_CACHE_DIR"
+
+
+def user_cache_dir() -> str | None:
+    """The folder that holds k8slb's files for the user; None when there is no home."""
+    configured = os.environ.get(CACHE_ENV)
+    if configured:
+        return configured
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    if xdg and os.path.isabs(xdg):
+        return os.path.join(xdg, "k8slb")
+    home = os.path.expanduser("~")
+    return os.path.join(home, ".cache", "k8slb") if os.path.isabs(home) else None
+
+
+def code_fingerprint() -> str:
+    """k8slb's own modules (name, size, modification time): what other code made, even under
+    the same version number (a development checkout), is never reused."""
+    import hashlib
+
+    import k8slb
+
+    digest = hashlib.blake2b(digest_size=8)
+    for package in k8slb.__path__:  # the rules' package among the rest
+        for folder, subfolders, files in os.walk(package):
+            subfolders.sort()
+            for name in sorted(files):
+                if name.endswith(".py"):
+                    status = os.stat(os.path.join(folder, name))
+                    digest.update(f"{name}:{status.st_size}:{status.st_mtime_ns};".encode())
+    return digest.hexdigest()
+
+
+def is_own_folder(path: str | os.PathLike[str]) -> bool:
+    """A real folder (not a symbolic link) that the running user owns."""
+    try:
+        status = os.lstat(path)
+    except OSError:
+        return False
+    return stat.S_ISDIR(status.st_mode) and status.st_uid == os.getuid()
+
+
+def make_own_folder(path: str | os.PathLike[str]) -> bool:
+    """Make `path` (mode 0700) unless it exists; True when it is a real folder of ours."""
+    try:
+        os.mkdir(path, 0o700)
+    except FileExistsError:
+        pass
+    except OSError:
+        return False
+    return is_own_folder(path)
