@@ -958,12 +958,18 @@ def explain(rule: str) -> None:
     click.echo(rule_markdown(found), nl=False)
 
 
-# Set by main(), the command line as a process of its own: its cache may be written by a
+# Set by run(), the command line as a process of its own: its cache may be written by a
 # child after the report is out (Cache.save); an embedding caller's is written on return.
 _background_cache = False
 
 
 def main() -> None:
+    _leave(run())
+
+
+def run(args: Sequence[str] | None = None) -> int:
+    """The command line as a process of its own (`args`, or the process's own arguments):
+    its output written, its exit code returned. A served run (server.py) is one too."""
     # A run allocates many long-lived containers and frees them by reference counting;
     # the cyclic collector only re-scans them, over and over (it doubled the time of a
     # 2,000-service check). A CLI process is short: turn it off.
@@ -971,23 +977,32 @@ def main() -> None:
     gc.disable()
     _background_cache = True
     try:
-        cli(prog_name="k8slb")
+        cli(args, prog_name="k8slb")
     except SystemExit as done:
-        _leave(done.code)
+        return _exit_code(done.code)
     except Exception as error:  # a bug of k8slb's: exit 2, never "findings" (exit 1)
         _fail(internal_error("running k8slb", error))
-        _leave(EXIT_ERROR)
-    _leave(0)
+        return EXIT_ERROR
+    return 0
 
 
-def _leave(code: object) -> NoReturn:
+def _exit_code(code: object) -> int:
+    """What `sys.exit(code)` means as an exit status (a message is printed: exit 2)."""
+    if code is not None and not isinstance(code, int):
+        _fail(str(code))
+        return EXIT_ERROR
+    return code or 0
+
+
+def _leave(code: int) -> NoReturn:
     """Exit once the output is flushed, skipping the interpreter's teardown: it would free
     every tree of the run one object at a time (some 40 ms after a large tree), for a
     process that ends anyway. Everything k8slb writes is written and closed by then."""
-    if code is not None and not isinstance(code, int):
-        _fail(str(code))  # what sys.exit does with a message
-        code = EXIT_ERROR
+    flush_output()
+    os._exit(code)
+
+
+def flush_output() -> None:
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(OSError, ValueError):  # a closed pipe: nothing to save
             stream.flush()
-    os._exit(code or 0)
