@@ -958,6 +958,73 @@ def explain(rule: str) -> None:
     click.echo(rule_markdown(found), nl=False)
 
 
+@cli.group("server")
+def server_group() -> None:
+    """Keep k8slb loaded between runs: each run (a pre-commit hook's above all) skips its
+    start-up. While a server runs, every `k8slb` command of yours is made by it."""
+
+
+@server_group.command("start")
+@click.option(
+    "--idle-timeout",
+    type=click.FloatRange(min=0),
+    default=60.0,
+    show_default=True,
+    metavar="MINUTES",
+    help="Stop after this long without a run (0: never).",
+)
+def server_start(idle_timeout: float) -> None:
+    """Start the server (unless one runs)."""
+    from k8slb import server
+
+    if not _background_cache:  # a fork of an embedding program would serve it, not k8slb
+        _fail("`server start` runs only as the k8slb command")
+        sys.exit(EXIT_ERROR)
+    try:
+        status = server.start(idle_timeout)
+    except server.ServerError as error:
+        _fail(str(error))
+        sys.exit(EXIT_ERROR)
+    said = "already running" if status.get("already") else "started"
+    minutes = float(status.get("idle_timeout_minutes", 0))
+    until = f"after {minutes:g} minutes without a run" if minutes else "only when asked"
+    click.echo(
+        f"k8slb server {said} (pid {status.get('pid')}): your k8slb runs go through it; it "
+        f"stops {until}, or on `k8slb server stop`."
+    )
+
+
+@server_group.command("stop")
+def server_stop() -> None:
+    """Stop the server, if one runs."""
+    from k8slb import server
+
+    stopped = server.ask("stop")
+    click.echo(
+        f"k8slb server stopped (pid {stopped.get('pid')})."
+        if stopped is not None
+        else "No k8slb server was running."
+    )
+
+
+@server_group.command("status")
+def server_status() -> None:
+    """Say whether a server runs (exit 0) or not (exit 1), and what it has done."""
+    import time
+
+    from k8slb import server
+
+    status = server.ask("status")
+    if status is None:
+        click.echo("No k8slb server is running; `k8slb server start` starts one.")
+        sys.exit(1)
+    since = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(float(status.get("started", 0))))
+    click.echo(
+        f"k8slb server running (pid {status.get('pid')}) since {since}, at "
+        f"{status.get('address')}; {status.get('runs')} runs made."
+    )
+
+
 # Set by run(), the command line as a process of its own: its cache may be written by a
 # child after the report is out (Cache.save); an embedding caller's is written on return.
 _background_cache = False

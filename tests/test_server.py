@@ -1,0 +1,205 @@
+"""`k8slb server`: while it runs, every `k8slb` command is made by a fork of it, and must
+print, write and exit exactly as a process of its own would. Each test starts a real
+server (in the test's own cache folder) and runs `python -m k8slb` as a user would."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from k8slb.cli import cli
+
+from .helpers import FIXTURES
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="a server needs fork()")
+
+DEMO = FIXTURES / "demo"
+
+
+def k8slb(
+    *args: str,
+    served: bool = True,
+    cwd: Path = DEMO,
+    stdin: bytes = b"",
+    env: Mapping[str, str] | None = None,
+    python: tuple[str, ...] = (),
+) -> subprocess.CompletedProcess[bytes]:
+    environment = {**os.environ, **(env or {})}
+    environment.pop("K8SLB_NO_SERVER", None)
+    if not served:
+        environment["K8SLB_NO_SERVER"] = "1"
+    return subprocess.run(
+        [sys.executable, *python, "-m", "k8slb", *args],
+        cwd=cwd,
+        env=environment,
+        input=stdin,
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def runs_made() -> int | None:
+    """How many runs the server made, or None when none is running."""
+    said = k8slb("server", "status").stdout.decode()
+    if "running" not in said or "No k8slb server" in said:
+        return None
+    return int(said.rpartition("; ")[2].split()[0])
+
+
+def server_pid() -> int:
+    said = k8slb("server", "status").stdout.decode()
+    return int(said.split("(pid ")[1].split(")")[0])
+
+
+@pytest.fixture
+def server() -> Iterator[None]:
+    started = k8slb("server", "start", "--idle-timeout", "5")
+    assert started.returncode == 0, started.stderr
+    pid = server_pid()
+    yield
+    k8slb("server", "stop")
+    with contextlib.suppress(OSError):
+        os.kill(pid, signal.SIGKILL)  # stopped already, unless a test broke it
+
+
+def same_as_its_own_process(*args: str, stdin: bytes = b"", cwd: Path = DEMO) -> int:
+    served = k8slb(*args, stdin=stdin, cwd=cwd)
+    alone = k8slb(*args, stdin=stdin, cwd=cwd, served=False)
+    assert (served.stdout, served.stderr, served.returncode) == (
+        alone.stdout,
+        alone.stderr,
+        alone.returncode,
+    ), args
+    return served.returncode
+
+
+def test_a_served_run_prints_and_exits_as_a_process_of_its_own(server: None) -> None:
+    before = runs_made()
+    codes = [
+        same_as_its_own_process("check", "bad"),
+        same_as_its_own_process("check", "--format", "json", "bad"),
+        same_as_its_own_process("check", "good"),
+        same_as_its_own_process("--version"),
+        same_as_its_own_process("rules"),
+        same_as_its_own_process("explain", "KLB101"),
+        same_as_its_own_process("check", "--config", "missing.toml", "bad"),
+        same_as_its_own_process("check", "--no-such-option"),
+        same_as_its_own_process("check", "-", stdin=(DEMO / "bad" / "backend.yaml").read_bytes()),
+    ]
+    assert codes == [1, 1, 0, 0, 0, 0, 2, 2, 1]
+    assert runs_made() == (before or 0) + len(codes)  # each one, made by the server
+
+
+def test_the_run_is_the_callers_own_folder_environment_and_streams(server: None) -> None:
+    coloured = k8slb("check", "bad/backend.yaml", env={"FORCE_COLOR": "1"})
+    plain = k8slb("check", "bad/backend.yaml", env={"NO_COLOR": "1"})
+    assert b"\x1b[" in coloured.stdout and b"\x1b[" not in plain.stdout
+    assert b"bad/backend.yaml" in plain.stdout  # the path as named, from the caller's folder
+    alone = k8slb("check", "bad/backend.yaml", env={"FORCE_COLOR": "1"}, served=False)
+    assert coloured.stdout == alone.stdout
+
+
+def test_a_fix_through_the_server_writes_what_its_own_process_writes(
+    server: None, tmp_path: Path
+) -> None:
+    for name in ("served", "alone"):
+        shutil.copytree(DEMO / "bad", tmp_path / name)
+    served = k8slb("fix", "--unsafe-fixes", ".", cwd=tmp_path / "served")
+    alone = k8slb("fix", "--unsafe-fixes", ".", cwd=tmp_path / "alone", served=False)
+    assert (served.stdout, served.returncode) == (alone.stdout, alone.returncode)
+    for path in sorted((tmp_path / "alone").rglob("*")):
+        twin = tmp_path / "served" / path.relative_to(tmp_path / "alone")
+        assert path.is_dir() or twin.read_bytes() == path.read_bytes(), path
+    assert (tmp_path / "alone" / "backend.yaml").read_bytes() != (
+        DEMO / "bad" / "backend.yaml"
+    ).read_bytes()
+
+
+def test_ctrl_c_reaches_the_served_run(server: None) -> None:
+    before = runs_made() or 0
+    caller = subprocess.Popen(
+        [sys.executable, "-m", "k8slb", "check", "-"],  # reads stdin, which never ends
+        cwd=DEMO,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while runs_made() == before and time.monotonic() < deadline:
+            time.sleep(0.1)
+        time.sleep(0.5)  # the run is reading its input
+        caller.send_signal(signal.SIGINT)
+        _, stderr = caller.communicate(timeout=30)
+    finally:
+        caller.kill()
+    assert caller.returncode == 1
+    assert b"Aborted!" in stderr  # click's own answer to Ctrl-C, in the run
+
+
+def test_no_server_is_asked_when_told_not_to_or_by_another_interpreter_state(
+    server: None,
+) -> None:
+    before = runs_made()
+    assert k8slb("--version", served=False).returncode == 0
+    warned = k8slb("--version", python=("-W", "error"))  # warnings as errors: not the server's
+    assert warned.returncode == 0 and b"0." in warned.stdout
+    assert runs_made() == before
+
+
+def test_a_server_folder_that_is_a_link_is_never_used(private_cache: Path, tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir(mode=0o700)
+    (private_cache / "server").symlink_to(elsewhere)
+    started = k8slb("server", "start")
+    assert started.returncode == 2
+    assert b"no folder of k8slb's own" in started.stderr
+    assert list(elsewhere.iterdir()) == []
+    assert k8slb("--version").returncode == 0
+
+
+def test_a_dead_servers_socket_is_passed_over_and_replaced(server: None) -> None:
+    os.kill(server_pid(), signal.SIGKILL)
+    time.sleep(0.2)
+    assert runs_made() is None
+    assert same_as_its_own_process("check", "bad") == 1  # run by itself
+    assert k8slb("server", "start", "--idle-timeout", "5").returncode == 0
+    assert runs_made() == 0
+
+
+def test_starting_twice_keeps_the_running_server(server: None) -> None:
+    pid = server_pid()
+    again = k8slb("server", "start")
+    assert again.returncode == 0 and b"already running" in again.stdout
+    assert server_pid() == pid
+
+
+def test_the_server_stops_when_asked_or_idle(private_cache: Path) -> None:
+    assert k8slb("server", "start", "--idle-timeout", "0.02").returncode == 0  # 1.2 s
+    deadline = time.monotonic() + 20
+    while runs_made() is not None and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert runs_made() is None
+    assert list((private_cache / "server").iterdir()) == []  # its socket removed
+    assert k8slb("server", "start").returncode == 0
+    stopped = k8slb("server", "stop")
+    assert b"stopped" in stopped.stdout
+    assert runs_made() is None
+    assert list((private_cache / "server").iterdir()) == []
+    assert b"No k8slb server was running" in k8slb("server", "stop").stdout
+
+
+def test_only_the_command_line_starts_a_server() -> None:
+    result = CliRunner().invoke(cli, ["server", "start"])  # an embedding program would fork
+    assert result.exit_code == 2
+    assert "runs only as the k8slb command" in result.output
