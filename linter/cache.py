@@ -53,6 +53,7 @@ from k8slb import __version__
 from k8slb.data_pickle import load_data
 from k8slb.home import code_fingerprint, is_own_folder, make_own_folder, user_cache_dir
 from k8slb.reading.parsing import pickled
+from k8slb.record import record
 
 LEGACY_DIR = ".k8slb_cache"  # where k8slb 0.1 kept it, inside the tree: never read now
 MARKER = "CACHEDIR.TAG"  # the Cache Directory Tagging convention: backup tools skip it
@@ -167,17 +168,27 @@ class Cache(ParseMemo):
     def __init__(
         self, project_root: Path, base: Path | None = None, *, background: bool = False
     ) -> None:
+        if base is None:
+            found = user_cache_dir()
+            base = Path(found) if found is not None else None
+        project = hashlib.blake2b(str(project_root.resolve()).encode(), digest_size=10)
+        self._open(base, project.hexdigest(), background)
+
+    @classmethod
+    def in_folder(cls, folder: Path) -> Cache:
+        """The cache kept in `folder` (a project's folder of this k8slb: a server warms it)."""
+        cache = cls.__new__(cls)
+        cache._open(folder.parent.parent, folder.parent.name, background=False)
+        return cache
+
+    def _open(self, base: Path | None, project: str, background: bool) -> None:
         super().__init__()
         # write from a child process, so that the command ends once its report is out
         # (the command line's choice; a library caller gets its cache written on return)
         self.background = background
-        if base is None:
-            found = user_cache_dir()
-            base = Path(found) if found is not None else None
         self.base = base
-        project = hashlib.blake2b(str(project_root.resolve()).encode(), digest_size=10)
-        self.project = project.hexdigest()
-        self.version = f"{__version__}-{_FORMAT}-{code_fingerprint()}"
+        self.project = project
+        self.version = cache_version()
         self.folder = self.base / self.project / self.version if self.base is not None else None
         # key -> (number of the last run that used it, path, pickle); loaded when a run parses
         self._files: dict[str, Entry] | None = None
@@ -193,6 +204,14 @@ class Cache(ParseMemo):
         self._stamped: dict[str, tuple[str, str]] | None = None
         self._remembered: tuple[RunKeys, Any] | None = None
         self.changed = False
+        self._parses: dict[str, Any] = {}  # key -> parse, unpickled by a server beforehand
+        warm = _warm.get(self.folder) if self.folder is not None else None
+        if warm is not None and warm.identity == _identity(warm.folder):
+            # the store as it is on disk, loaded by the server this run was forked from;
+            # copied, as a run changes its own (what it used, which stamps it saw)
+            self._files, self._base = dict(warm.files), warm.base
+            self.generation, self._stamped = warm.generation, dict(warm.stamped)
+            self._parses = warm.parses
 
     @property
     def files(self) -> dict[str, Entry]:
@@ -285,7 +304,9 @@ class Cache(ParseMemo):
         entry = self.files.get(key)
         if entry is None:
             return None
-        found = load_data(entry[2])  # checked with the whole file; still only data
+        found = self._parses.get(key)
+        if found is None:
+            found = load_data(entry[2])  # checked with the whole file; still only data
         if found is not None:
             self.kept[key] = (path, entry[2])
         return found
@@ -455,6 +476,80 @@ class Cache(ParseMemo):
         except OSError:
             Path(temporary).unlink(missing_ok=True)
             raise
+
+
+def cache_version() -> str:
+    """The folder, inside a project's, of this k8slb's cache: no other code reads it."""
+    return f"{__version__}-{_FORMAT}-{code_fingerprint()}"
+
+
+# The files of a parse store whose identity (inode, size, modification time) tells whether
+# it is still what was loaded: each is replaced whole (written aside, then renamed).
+_STORE_FILES = ("files.cache", "recent.cache", "stamps.cache")
+
+
+def _identity(folder: Path) -> tuple[tuple[int, int, int] | None, ...]:
+    def one(name: str) -> tuple[int, int, int] | None:
+        try:
+            status = os.lstat(folder / name)
+        except OSError:
+            return None
+        return status.st_ino, status.st_size, status.st_mtime_ns
+
+    return tuple(one(name) for name in _STORE_FILES)
+
+
+@record
+class _Warm:
+    """A project's parse store loaded, and every parse in it unpickled, by a server."""
+
+    folder: Path
+    identity: tuple[tuple[int, int, int] | None, ...]
+    files: dict[str, Entry]
+    base: tuple[str, dict[str, int], int] | None
+    generation: int
+    stamped: dict[str, tuple[str, str]]
+    parses: dict[str, Any]
+
+
+_warm: dict[Path | None, _Warm] = {}  # by folder: the one a server keeps warm
+
+
+def keep_warm() -> bool:
+    """In a resident server (server.py), between runs: hold the parse store of the project
+    whose cache was written last, loaded and every parse unpickled (at 8,000 files, most of
+    what a pre-commit run does once k8slb is imported). A run the server forks adopts it
+    while the files on disk are still those it was loaded from, else reads them itself.
+    Whether the store held was let go (its memory is to collect)."""
+    found = user_cache_dir()
+    if found is None:
+        return False
+    version = cache_version()
+    folders = [f for f in Path(found).glob(f"*/{version}") if (f / "files.cache").is_file()]
+    if not folders:
+        return False
+    latest = max(folders, key=lambda f: max((s[2] for s in _identity(f) if s), default=0))
+    known = _warm.get(latest)
+    if known is not None and known.identity == _identity(latest):
+        return False
+    dropped = bool(_warm)
+    _warm.clear()
+    cache = Cache.in_folder(latest)  # waits for a run writing it
+    identity = _identity(latest)
+    files, stamped = cache.files, cache.stamped
+    if _identity(latest) != identity:
+        return dropped  # written meanwhile: taken at the next call
+    parses = {key: load_data(blob) for key, (_, _, blob) in files.items()}
+    _warm[latest] = _Warm(
+        latest,
+        identity,
+        files,
+        cache._base,
+        cache.generation,
+        stamped,
+        {key: parsed for key, parsed in parses.items() if parsed is not None},
+    )
+    return dropped
 
 
 def _valid_runs(stored: Any) -> list[tuple[RunKeys, str]]:

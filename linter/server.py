@@ -46,6 +46,9 @@ _INT = struct.Struct("!i")
 # A caller waits this long for the server to take its run (it only forks): past it, the
 # caller runs itself, and a child forked later finds the caller gone and ends.
 _TAKE_SECONDS = 10.0
+# How often a waiting server looks whether it is idle, replaced, or has a newer parse
+# store to load (a few file stats).
+_TICK = 2.0
 
 
 class ServerError(Exception):
@@ -424,7 +427,7 @@ class _Listener:
 def _serve(listener: _Listener, idle_seconds: float) -> None:
     """Take runs until stopped, idle too long, or replaced at the address."""
     started, runs, last = time.time(), 0, time.monotonic()
-    listener.socket.settimeout(min(5.0, idle_seconds / 2) if idle_seconds else 5.0)
+    listener.socket.settimeout(min(_TICK, idle_seconds / 2) if idle_seconds else _TICK)
     while True:
         _reap()
         try:
@@ -434,6 +437,7 @@ def _serve(listener: _Listener, idle_seconds: float) -> None:
                 return
             if not listener.is_at_address():
                 return
+            _keep_warm()
             continue
         except OSError:  # a transient failure (no descriptor left...), unless replaced
             if not listener.is_at_address():
@@ -470,6 +474,22 @@ def _serve(listener: _Listener, idle_seconds: float) -> None:
                 continue
             finally:
                 _close_all(fds)
+
+
+def _keep_warm() -> None:
+    """Between runs: the parse store of the project worked on last, loaded for the runs to
+    come (cache.keep_warm); a store that cannot be read is the runs' to report, not the
+    server's."""
+    import gc
+
+    from k8slb.cache import keep_warm
+
+    try:
+        dropped = keep_warm()
+    except Exception:  # each run reads the cache again, and says what is wrong
+        return
+    if dropped:
+        gc.collect()  # the garbage collector is off, as in every run: the old store's cycles
 
 
 def _reap() -> None:

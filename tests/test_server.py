@@ -16,7 +16,14 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from k8slb import cache as cache_module
+from k8slb import engine
+from k8slb.cache import Cache
 from k8slb.cli import cli
+from k8slb.engine import Settings, run
+from k8slb.reading.sources import discover
+from k8slb.report import json as json_report
+from k8slb.rules import ALL_RULES
 
 from .helpers import FIXTURES
 
@@ -203,3 +210,41 @@ def test_only_the_command_line_starts_a_server() -> None:
     result = CliRunner().invoke(cli, ["server", "start"])  # an embedding program would fork
     assert result.exit_code == 2
     assert "runs only as the k8slb command" in result.output
+
+
+# -- the parse store a server keeps warm (cache.keep_warm) ------------------------------------
+
+
+def _report(tree: Path, cache: Cache | None) -> str:
+    return json_report.render(run(discover([str(tree)]).sources, Settings(ALL_RULES), cache=cache))
+
+
+def test_a_run_takes_the_parse_store_a_server_holds_while_it_is_the_one_on_disk(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(engine, "RACY_NS", 0)  # the tree was just written
+    monkeypatch.setattr(cache_module, "_warm", {})  # as a server starting
+    tree = tmp_path / "repo"
+    shutil.copytree(DEMO, tree)
+    _report(tree, Cache(tree))  # the cache written
+    assert cache_module.keep_warm() is False  # loaded: nothing held before
+    unpickled: list[bytes] = []
+    original = cache_module.load_data
+    monkeypatch.setattr(
+        cache_module, "load_data", lambda blob: unpickled.append(blob) or original(blob)
+    )
+    backend = tree / "bad" / "backend.yaml"
+    backend.write_text(backend.read_text() + "# changed\n")
+    warm = Cache(tree)
+    assert warm._parses  # taken from the server's store: nothing unpickled again
+    assert _report(tree, warm) == _report(tree, None)
+    stored = {blob for _, _, blob in warm.files.values()}
+    assert unpickled and not stored & set(unpickled)  # the run's own files, not a parse
+
+    # that run wrote the cache: the store held is no longer what is on disk
+    assert Cache(tree)._parses == {}
+    assert cache_module.keep_warm() is True  # the old store let go, the new one loaded
+    assert Cache(tree)._parses
+    other = tmp_path / "other"
+    shutil.copytree(DEMO, other)
+    assert Cache(other)._parses == {}  # another project's runs read their own
