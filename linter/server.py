@@ -425,7 +425,8 @@ class _Listener:
 
 
 def _serve(listener: _Listener, idle_seconds: float) -> None:
-    """Take runs until stopped, idle too long, or replaced at the address."""
+    """Take runs until stopped, idle too long, replaced at the address, or until k8slb's code
+    changes on disk."""
     started, runs, last = time.time(), 0, time.monotonic()
     listener.socket.settimeout(min(_TICK, idle_seconds / 2) if idle_seconds else _TICK)
     while True:
@@ -437,6 +438,8 @@ def _serve(listener: _Listener, idle_seconds: float) -> None:
                 return
             if not listener.is_at_address():
                 return
+            if os.path.basename(listener.where) != f"{server_key()}.sock":
+                return  # k8slb's code changed on disk: no caller would be served by this one
             _keep_warm()
             continue
         except OSError:  # a transient failure (no descriptor left...), unless replaced

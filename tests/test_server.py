@@ -206,6 +206,28 @@ def test_the_server_stops_when_asked_or_idle(private_cache: Path) -> None:
     assert b"No k8slb server was running" in k8slb("server", "stop").stdout
 
 
+def test_a_server_stops_once_k8slbs_code_changes_on_disk(server: None) -> None:
+    pid = server_pid()
+    module = Path(cache_module.__file__)
+    status = module.stat()
+    try:  # a module's time changed: another k8slb, which this server must not serve as
+        os.utime(module, ns=(status.st_atime_ns, status.st_mtime_ns + 10**9))
+        deadline = time.monotonic() + 20
+        while _alive(pid) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not _alive(pid)
+    finally:
+        os.utime(module, ns=(status.st_atime_ns, status.st_mtime_ns))
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
 def test_only_the_command_line_starts_a_server() -> None:
     result = CliRunner().invoke(cli, ["server", "start"])  # an embedding program would fork
     assert result.exit_code == 2
