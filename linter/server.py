@@ -351,6 +351,10 @@ def _daemon(where: str, idle_seconds: float, report: int) -> NoReturn:
         for stream in range(_STREAMS):
             os.dup2(quiet, stream)
         os.close(quiet)
+        # nothing else of the starting process's is held (a pipe it was given would never
+        # see its end while the server lives)
+        os.closerange(_STREAMS, report)
+        os.closerange(report + 1, 65536)
         _import_everything()
         listener = _Listener(where)
     except BaseException as error:  # said to the one who started it

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import select
 import shutil
 import signal
 import subprocess
@@ -204,6 +205,28 @@ def test_the_server_stops_when_asked_or_idle(private_cache: Path) -> None:
     assert runs_made() is None
     assert list((private_cache / "server").iterdir()) == []
     assert b"No k8slb server was running" in k8slb("server", "stop").stdout
+
+
+def test_the_server_holds_nothing_of_the_process_that_started_it(private_cache: Path) -> None:
+    """A pipe handed to `k8slb server start` (pre-commit's, a CI step's) sees its end once
+    the command ends, while the server lives on."""
+    read, write = os.pipe()
+    try:
+        started = subprocess.run(
+            [sys.executable, "-m", "k8slb", "server", "start", "--idle-timeout", "1"],
+            pass_fds=(write,),
+            capture_output=True,
+            timeout=60,
+            check=False,
+        )
+        os.close(write)
+        assert started.returncode == 0, started.stderr
+        ready, _, _ = select.select([read], [], [], 10)
+        assert ready and os.read(read, 1) == b""  # the end: nobody holds the pipe open
+        assert runs_made() == 0
+    finally:
+        os.close(read)
+        k8slb("server", "stop")
 
 
 def test_a_server_stops_once_k8slbs_code_changes_on_disk(server: None) -> None:
