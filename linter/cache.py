@@ -41,6 +41,7 @@ import os
 import pickle
 import re
 import zlib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -176,12 +177,14 @@ class Cache(ParseMemo):
 
     @classmethod
     def in_folder(cls, folder: Path) -> Cache:
-        """The cache kept in `folder` (a project's folder of this k8slb: a server warms it)."""
+        """The cache kept in `folder` (a project's folder of this k8slb), as a server reads
+        it: without waiting for a run writing it (what it read is checked against the
+        files' identity instead)."""
         cache = cls.__new__(cls)
-        cache._open(folder.parent.parent, folder.parent.name, background=False)
+        cache._open(folder.parent.parent, folder.parent.name, background=False, wait=False)
         return cache
 
-    def _open(self, base: Path | None, project: str, background: bool) -> None:
+    def _open(self, base: Path | None, project: str, background: bool, wait: bool = True) -> None:
         super().__init__()
         # write from a child process, so that the command ends once its report is out
         # (the command line's choice; a library caller gets its cache written on return)
@@ -197,7 +200,8 @@ class Cache(ParseMemo):
         self.generation = 0  # this run's number, counted by the runs that parse
         # what this run used or made: path, and its pickle (or the parse, pickled on writing)
         self.kept: dict[str, tuple[str, Any]] = {}
-        self._wait_for_writer()
+        if wait:
+            self._wait_for_writer()
         self.runs: list[tuple[RunKeys, str]] = _valid_runs(self._load("run.cache"))
         # path -> (stamp, key): the key of each file's bytes when its size and times were
         # those of the stamp; loaded when a run's stamps are not all as the last run's
@@ -515,12 +519,13 @@ class _Warm:
 _warm: dict[Path | None, _Warm] = {}  # by folder: the one a server keeps warm
 
 
-def keep_warm() -> bool:
+def keep_warm(interrupted: Callable[[], bool] = lambda: False) -> bool:
     """In a resident server (server.py), between runs: hold the parse store of the project
     whose cache was written last, loaded and every parse unpickled (at 8,000 files, most of
     what a pre-commit run does once k8slb is imported). A run the server forks adopts it
     while the files on disk are still those it was loaded from, else reads them itself.
-    Whether the store held was let go (its memory is to collect)."""
+    Loading stops, to be started again at the next call, as soon as `interrupted()` (a run
+    waits: it comes first). Whether the store held was let go (its memory is to collect)."""
     found = user_cache_dir()
     if found is None:
         return False
@@ -534,22 +539,23 @@ def keep_warm() -> bool:
         return False
     dropped = bool(_warm)
     _warm.clear()
-    cache = Cache.in_folder(latest)  # waits for a run writing it
     identity = _identity(latest)
+    cache = Cache.in_folder(latest)
     files, stamped = cache.files, cache.stamped
+    parses: dict[str, Any] = {}
+    for count, (key, (_, _, blob)) in enumerate(files.items()):
+        if count % _WARM_STEP == 0 and interrupted():
+            return dropped
+        parsed = load_data(blob)
+        if parsed is not None:
+            parses[key] = parsed
     if _identity(latest) != identity:
         return dropped  # written meanwhile: taken at the next call
-    parses = {key: load_data(blob) for key, (_, _, blob) in files.items()}
-    _warm[latest] = _Warm(
-        latest,
-        identity,
-        files,
-        cache._base,
-        cache.generation,
-        stamped,
-        {key: parsed for key, parsed in parses.items() if parsed is not None},
-    )
+    _warm[latest] = _Warm(latest, identity, files, cache._base, cache.generation, stamped, parses)
     return dropped
+
+
+_WARM_STEP = 256  # parses unpickled between two looks for a waiting run (some 5 ms)
 
 
 def _valid_runs(stored: Any) -> list[tuple[RunKeys, str]]:

@@ -444,7 +444,7 @@ def _serve(listener: _Listener, idle_seconds: float) -> None:
                 return
             if os.path.basename(listener.where) != f"{server_key()}.sock":
                 return  # k8slb's code changed on disk: no caller would be served by this one
-            _keep_warm()
+            _keep_warm(listener)
             continue
         except OSError:  # a transient failure (no descriptor left...), unless replaced
             if not listener.is_at_address():
@@ -483,16 +483,20 @@ def _serve(listener: _Listener, idle_seconds: float) -> None:
                 _close_all(fds)
 
 
-def _keep_warm() -> None:
+def _keep_warm(listener: _Listener) -> None:
     """Between runs: the parse store of the project worked on last, loaded for the runs to
-    come (cache.keep_warm); a store that cannot be read is the runs' to report, not the
-    server's."""
+    come (cache.keep_warm), put off while a run waits; a store that cannot be read is the
+    runs' to report, not the server's."""
     import gc
+    import select
 
     from k8slb.cache import keep_warm
 
+    def waiting() -> bool:
+        return bool(select.select([listener.socket], [], [], 0)[0])
+
     try:
-        dropped = keep_warm()
+        dropped = keep_warm(waiting)
     except Exception:  # each run reads the cache again, and says what is wrong
         return
     if dropped:

@@ -272,6 +272,8 @@ def test_a_run_takes_the_parse_store_a_server_holds_while_it_is_the_one_on_disk(
     tree = tmp_path / "repo"
     shutil.copytree(DEMO, tree)
     _report(tree, Cache(tree))  # the cache written
+    assert cache_module.keep_warm(lambda: True) is False  # a run waiting: put off
+    assert cache_module._warm == {}
     assert cache_module.keep_warm() is False  # loaded: nothing held before
     unpickled: list[bytes] = []
     original = cache_module.load_data
