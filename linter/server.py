@@ -36,6 +36,9 @@ if TYPE_CHECKING:
     from typing import Any, NoReturn
 
 NO_SERVER_ENV = "K8SLB_NO_SERVER"  # set (not empty): every run is made by its own process
+# `auto`: a run that finds no server starts one for the runs after it (pre-commit installs
+# k8slb in an environment of its own, whose server only its runs can start)
+SERVER_ENV = "K8SLB_SERVER"
 FOLDER = "server"
 DEFAULT_IDLE_MINUTES = 60.0
 _MAX_ADDRESS = 100  # bytes: a Unix socket's path is limited (108 on Linux, 104 elsewhere)
@@ -109,7 +112,8 @@ def served(argv: list[str]) -> int | None:
     served."""
     if os.environ.get(NO_SERVER_ENV) or argv[:1] == [FOLDER]:
         return None
-    folder = server_folder()  # the usual case ends here: no server was ever started
+    auto = os.environ.get(SERVER_ENV) == "auto"
+    folder = server_folder(create=auto)  # the usual case ends here: no server ever started
     if folder is None:
         return None
     streams = _describe_streams()
@@ -129,10 +133,15 @@ def served(argv: list[str]) -> int | None:
         "umask": _umask(),
         "streams": streams,
     }
+    where = address(folder)
     connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     with connection:
         try:
-            child = _hand_over(connection, address(folder), request)
+            child = _hand_over(connection, where, request)
+        except (FileNotFoundError, ConnectionRefusedError):  # none runs (or one died)
+            if auto:
+                _start_in_background(where)
+            return None
         except OSError:
             return None
         if child is None:
@@ -321,17 +330,8 @@ def start(idle_minutes: float) -> dict[str, Any]:
             f"{where}: too long a path for a socket; set K8SLB_CACHE_DIR to a shorter folder"
         )
     ready, report = os.pipe()
-    first = os.fork()
-    if first == 0:  # a session of its own, then a grandchild that is no session leader
-        try:
-            os.close(ready)
-            os.setsid()
-            if os.fork() == 0:
-                _daemon(where, idle_minutes * 60, report)
-        finally:
-            os._exit(0)
+    _detached(where, idle_minutes * 60, report, ready)
     os.close(report)
-    os.waitpid(first, 0)
     with os.fdopen(ready, "rb") as said:
         words = said.read().decode("utf-8", "replace")
     if not words.startswith("ready"):
@@ -342,9 +342,35 @@ def start(idle_minutes: float) -> dict[str, Any]:
     return status
 
 
-def _daemon(where: str, idle_seconds: float, report: int) -> NoReturn:
+def _start_in_background(where: str) -> None:
+    """Start a server for the runs to come (K8SLB_SERVER=auto), not waiting for it: this
+    run is made by its own process meanwhile. Two runs starting one each leave one: the
+    later takes the address, and the other, no longer at it, stops."""
+    if len(os.fsencode(where)) > _MAX_ADDRESS or not hasattr(os, "fork"):
+        return
+    with contextlib.suppress(OSError):
+        _detached(where, DEFAULT_IDLE_MINUTES * 60, None, None)
+
+
+def _detached(where: str, idle_seconds: float, report: int | None, ready: int | None) -> None:
+    """Fork the server: a child in a session of its own forks it (so that it is no session
+    leader, and never gets a terminal) and ends, collected here."""
+    first = os.fork()
+    if first == 0:
+        try:
+            if ready is not None:
+                os.close(ready)
+            os.setsid()
+            if os.fork() == 0:
+                _daemon(where, idle_seconds, report)
+        finally:
+            os._exit(0)
+    os.waitpid(first, 0)
+
+
+def _daemon(where: str, idle_seconds: float, report: int | None) -> NoReturn:
     """The server's own process: detached from the caller's folder and streams, k8slb
-    imported whole, listening; it says `ready` (or why not) on `report`."""
+    imported whole, listening; it says `ready` (or why not) on `report`, when it has one."""
     try:
         os.chdir("/")
         quiet = os.open(os.devnull, os.O_RDWR)
@@ -353,15 +379,18 @@ def _daemon(where: str, idle_seconds: float, report: int) -> NoReturn:
         os.close(quiet)
         # nothing else of the starting process's is held (a pipe it was given would never
         # see its end while the server lives)
-        os.closerange(_STREAMS, report)
-        os.closerange(report + 1, 65536)
+        kept = report if report is not None else _STREAMS - 1
+        os.closerange(_STREAMS, kept)
+        os.closerange(kept + 1, 65536)
         _import_everything()
         listener = _Listener(where)
     except BaseException as error:  # said to the one who started it
-        os.write(report, f"cannot start the server: {error}".encode())
+        if report is not None:
+            os.write(report, f"cannot start the server: {error}".encode())
         os._exit(1)
-    os.write(report, b"ready")
-    os.close(report)
+    if report is not None:
+        os.write(report, b"ready")
+        os.close(report)
     try:
         _serve(listener, idle_seconds)
     finally:

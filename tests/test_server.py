@@ -229,6 +229,27 @@ def test_the_server_holds_nothing_of_the_process_that_started_it(private_cache: 
         k8slb("server", "stop")
 
 
+def test_with_k8slb_server_auto_a_run_that_finds_none_starts_one(private_cache: Path) -> None:
+    auto = {"K8SLB_SERVER": "auto"}
+    alone = k8slb("check", "bad", served=False)
+    try:
+        first = k8slb("check", "bad", env=auto)  # by itself, starting a server meanwhile
+        assert (first.stdout, first.stderr, first.returncode) == (
+            alone.stdout,
+            alone.stderr,
+            alone.returncode,
+        )
+        deadline = time.monotonic() + 30
+        while runs_made() is None and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert runs_made() == 0
+        second = k8slb("check", "bad", env=auto)
+        assert (second.stdout, second.returncode) == (alone.stdout, alone.returncode)
+        assert runs_made() == 1  # served
+    finally:
+        k8slb("server", "stop")
+
+
 def test_a_server_stops_once_k8slbs_code_changes_on_disk(server: None) -> None:
     pid = server_pid()
     module = Path(cache_module.__file__)
