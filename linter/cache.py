@@ -558,6 +558,12 @@ def keep_warm(interrupted: Callable[[], bool] = lambda: False) -> bool:
 _WARM_STEP = 256  # parses unpickled between two looks for a waiting run (some 5 ms)
 
 
+def held_store() -> tuple[Path, int] | None:
+    """The folder and size of the parse store keep_warm holds, if any."""
+    warm = next(iter(_warm.values()), None)
+    return (warm.folder, len(warm.parses)) if warm is not None else None
+
+
 def _valid_runs(stored: Any) -> list[tuple[RunKeys, str]]:
     """The index of remembered results, if it is one; a result's file name must be one
     k8slb makes (a damaged index could otherwise name any file)."""

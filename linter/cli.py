@@ -18,6 +18,7 @@ from k8slb.choices import DEFAULT_BASELINE, MESHES
 from k8slb.internal import DEBUG_ENV, debugging, internal_error
 from k8slb.record import record
 from k8slb.report.printable import printable
+from k8slb.server import DEFAULT_IDLE_MINUTES
 
 if TYPE_CHECKING:  # the rest is imported by the command that needs it: `--help` is quick
     from k8slb.cache import Cache
@@ -968,7 +969,7 @@ def server_group() -> None:
 @click.option(
     "--idle-timeout",
     type=click.FloatRange(min=0),
-    default=60.0,
+    default=DEFAULT_IDLE_MINUTES,
     show_default=True,
     metavar="MINUTES",
     help="Stop after this long without a run (0: never).",
@@ -1019,9 +1020,15 @@ def server_status() -> None:
         click.echo("No k8slb server is running; `k8slb server start` starts one.")
         sys.exit(1)
     since = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(float(status.get("started", 0))))
+    store = status.get("store")
+    held = (
+        f"holding the parse store of {store.get('folder')} ({store.get('parses')} files)"
+        if isinstance(store, dict)
+        else "holding no parse store"
+    )
     click.echo(
         f"k8slb server running (pid {status.get('pid')}) since {since}, at "
-        f"{status.get('address')}; {status.get('runs')} runs made."
+        f"{status.get('address')}; {held}; {status.get('runs')} runs made."
     )
 
 

@@ -8,7 +8,9 @@ before anything else is imported) hands it its arguments, working folder, enviro
 file mode mask and standard streams (the file descriptors themselves), and the server
 forks: the child becomes the run, writes to the caller's own terminal or pipes, and sends
 back its exit status, which the caller exits with. The server never reads a tree or runs
-a check itself, so each run starts from the state a fresh process starts from.
+a check itself, so each run starts from the state a fresh process starts from, but for
+the parse store of the project last worked on, which the server loads between runs and a
+run takes only while it is what the cache holds on disk (cache.keep_warm).
 
 Trust: the socket lives in a folder of the user's cache that k8slb made (mode 0700, a real
 folder, the user's own), never in a scanned tree. Its name is a fingerprint of k8slb's
@@ -461,12 +463,11 @@ def _serve(listener: _Listener, idle_seconds: float) -> None:
     """Take runs until stopped, idle too long, replaced at the address, or until k8slb's code
     changes on disk."""
     started, runs, last = time.time(), 0, time.monotonic()
-    listener.socket.settimeout(min(_TICK, idle_seconds / 2) if idle_seconds else _TICK)
+    tick = min(_TICK, idle_seconds / 2) if idle_seconds else _TICK
+    due = time.monotonic()  # the next look around: on time, however busy the server is
     while True:
         _reap()
-        try:
-            connection, _ = listener.socket.accept()
-        except TimeoutError:
+        if time.monotonic() >= due:
             if idle_seconds and time.monotonic() - last > idle_seconds:
                 return
             if not listener.is_at_address():
@@ -474,6 +475,11 @@ def _serve(listener: _Listener, idle_seconds: float) -> None:
             if os.path.basename(listener.where) != f"{server_key()}.sock":
                 return  # k8slb's code changed on disk: no caller would be served by this one
             _keep_warm(listener)
+            due = time.monotonic() + tick
+        listener.socket.settimeout(max(0.01, due - time.monotonic()))
+        try:
+            connection, _ = listener.socket.accept()
+        except TimeoutError:
             continue
         except OSError:  # a transient failure (no descriptor left...), unless replaced
             if not listener.is_at_address():
@@ -497,6 +503,7 @@ def _serve(listener: _Listener, idle_seconds: float) -> None:
                         "started": started,
                         "runs": runs,
                         "idle_timeout_minutes": idle_seconds / 60,
+                        "store": _store_held(),
                     }
                     if op == "stop":  # gone from the address before the caller hears so
                         listener.close()
@@ -530,6 +537,14 @@ def _keep_warm(listener: _Listener) -> None:
         return
     if dropped:
         gc.collect()  # the garbage collector is off, as in every run: the old store's cycles
+
+
+def _store_held() -> dict[str, Any] | None:
+    """The parse store held for the runs (its cache folder, its parses), if any."""
+    from k8slb.cache import held_store
+
+    held = held_store()
+    return {"folder": str(held[0]), "parses": held[1]} if held is not None else None
 
 
 def _reap() -> None:

@@ -117,6 +117,32 @@ def test_the_run_is_the_callers_own_folder_environment_and_streams(server: None)
     assert coloured.stdout == alone.stdout
 
 
+def test_a_served_hook_takes_the_parse_store_the_server_loaded(
+    server: None, tmp_path: Path
+) -> None:
+    tree = tmp_path / "repo"
+    shutil.copytree(DEMO, tree)
+    (tree / ".git").mkdir()  # a project: the hook's context is the repository
+    assert k8slb("check", ".", cwd=tree).returncode == 1  # the cache written
+    deadline = time.monotonic() + 30
+    said = ""
+    while "holding the parse store" not in said and time.monotonic() < deadline:
+        time.sleep(0.2)
+        said = k8slb("server", "status").stdout.decode()
+    assert "holding the parse store" in said, said
+    backend = tree / "bad" / "backend.yaml"
+    backend.write_text(backend.read_text() + "# changed\n")
+    hook = ("check", "--context", ".", "bad/backend.yaml")
+    served = k8slb(*hook, cwd=tree)
+    alone = k8slb(*hook, cwd=tree, served=False)
+    assert (served.stdout, served.stderr, served.returncode) == (
+        alone.stdout,
+        alone.stderr,
+        alone.returncode,
+    )
+    assert b"KLB401" in served.stdout
+
+
 def test_a_fix_through_the_server_writes_what_its_own_process_writes(
     server: None, tmp_path: Path
 ) -> None:
