@@ -31,7 +31,9 @@ its result (a whole-tree run and a pre-commit hook's runs take turns without und
 other), and every parse they used; of a file none of them read, only the newest parse is
 kept, for 64 runs. The parses live in files.cache, written whole only when some must go or
 many are new: a run that adds a few (a pre-commit hook's) writes them, and which runs used
-the others, to recent.cache beside it.
+the others, to recent.cache beside it. A resident `k8slb server` holds the parse store of
+the project last worked on, loaded and unpickled between runs (keep_warm): a run it forks
+takes it only while the store's files on disk are the very ones it was loaded from.
 """
 
 from __future__ import annotations

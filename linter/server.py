@@ -125,6 +125,9 @@ def served(argv: list[str]) -> int | None:
         return None
     if streams is None:
         return None
+    where = address(folder)
+    if not auto and not os.path.exists(where):
+        return None  # none for this k8slb: the rest (the socket module) is not even loaded
     import socket
 
     request = {
@@ -135,7 +138,6 @@ def served(argv: list[str]) -> int | None:
         "umask": _umask(),
         "streams": streams,
     }
-    where = address(folder)
     connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     with connection:
         try:
