@@ -255,6 +255,8 @@ def _read_request(connection: socket.socket) -> tuple[dict[str, Any], list[int]]
     try:
         if len(data) < _INT.size:
             data += _receive(connection, _INT.size - len(data))
+        if len(data) < _INT.size:
+            raise ValueError("a request cut short")
         size = _INT.unpack(data[: _INT.size])[0]
         if not 0 < size <= _MAX_REQUEST:
             raise ValueError("a request of no sensible size")
@@ -494,7 +496,7 @@ def _serve(listener: _Listener, idle_seconds: float) -> None:
                 if not _same_user(connection):
                     continue
                 message, fds = _read_request(connection)
-            except (OSError, ValueError, UnicodeDecodeError):
+            except Exception:  # any process of the user's may connect: garbage is dropped
                 continue
             try:
                 op = message.get("op")
@@ -612,8 +614,8 @@ def _run(connection: socket.socket, message: dict[str, Any], fds: list[int]) -> 
 
         code = cli.run(message["argv"])
         cli.flush_output()
-    except OSError as error:  # the caller's folder is gone, a stream closed...
-        os.write(2, f"k8slb: error: {error}\n".encode(errors="replace"))
+    except Exception as error:  # the caller's folder is gone, a stream it described...
+        os.write(2, f"k8slb: error: the k8slb server's run: {error}\n".encode(errors="replace"))
     finally:
         try:
             connection.sendall(b"X" + _INT.pack(code))

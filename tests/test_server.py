@@ -9,6 +9,7 @@ import os
 import select
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -200,6 +201,23 @@ def test_a_server_folder_that_is_a_link_is_never_used(private_cache: Path, tmp_p
     assert b"no folder of k8slb's own" in started.stderr
     assert list(elsewhere.iterdir()) == []
     assert k8slb("--version").returncode == 0
+
+
+def test_garbage_on_the_socket_leaves_the_server_serving(server: None, private_cache: Path) -> None:
+    where = str(next((private_cache / "server").glob("*.sock")))
+    junk = [b"", b"\x00\x00", b"\x00\x00\x00\x09{]]]]", b"\xff\xff\xff\xff", b"\x00\x00\x00\x02[]"]
+    for data in junk:  # each followed by hanging up
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as connection:
+            connection.connect(where)
+            connection.sendall(data)
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as connection:
+        connection.connect(where)
+        request = b'{"op": "run", "argv": ["--version"]}'  # no streams: refused
+        connection.sendall(len(request).to_bytes(4, "big") + request)
+        assert connection.recv(16) == b"R"
+    assert runs_made() == 0
+    assert same_as_its_own_process("check", "bad") == 1
+    assert runs_made() == 1
 
 
 def test_a_dead_servers_socket_is_passed_over_and_replaced(server: None) -> None:
