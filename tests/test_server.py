@@ -57,6 +57,11 @@ def k8slb(
     )
 
 
+def outcome(done: subprocess.CompletedProcess[bytes]) -> tuple[bytes, bytes, int]:
+    """What a user sees of a run: its output, its errors, its exit status."""
+    return done.stdout, done.stderr, done.returncode
+
+
 def runs_made() -> int | None:
     """How many runs the server made, or None when none is running."""
     said = k8slb("server", "status").stdout.decode()
@@ -84,11 +89,7 @@ def server() -> Iterator[None]:
 def same_as_its_own_process(*args: str, stdin: bytes = b"", cwd: Path = DEMO) -> int:
     served = k8slb(*args, stdin=stdin, cwd=cwd)
     alone = k8slb(*args, stdin=stdin, cwd=cwd, served=False)
-    assert (served.stdout, served.stderr, served.returncode) == (
-        alone.stdout,
-        alone.stderr,
-        alone.returncode,
-    ), args
+    assert outcome(served) == outcome(alone), args
     return served.returncode
 
 
@@ -136,11 +137,7 @@ def test_a_served_hook_takes_the_parse_store_the_server_loaded(
     hook = ("check", "--context", ".", "bad/backend.yaml")
     served = k8slb(*hook, cwd=tree)
     alone = k8slb(*hook, cwd=tree, served=False)
-    assert (served.stdout, served.stderr, served.returncode) == (
-        alone.stdout,
-        alone.stderr,
-        alone.returncode,
-    )
+    assert outcome(served) == outcome(alone)
     assert b"KLB401" in served.stdout
 
 
@@ -151,7 +148,7 @@ def test_a_fix_through_the_server_writes_what_its_own_process_writes(
         shutil.copytree(DEMO / "bad", tmp_path / name)
     served = k8slb("fix", "--unsafe-fixes", ".", cwd=tmp_path / "served")
     alone = k8slb("fix", "--unsafe-fixes", ".", cwd=tmp_path / "alone", served=False)
-    assert (served.stdout, served.returncode) == (alone.stdout, alone.returncode)
+    assert outcome(served) == outcome(alone)
     for path in sorted((tmp_path / "alone").rglob("*")):
         twin = tmp_path / "served" / path.relative_to(tmp_path / "alone")
         assert path.is_dir() or twin.read_bytes() == path.read_bytes(), path
@@ -278,17 +275,13 @@ def test_with_k8slb_server_auto_a_run_that_finds_none_starts_one(private_cache: 
     alone = k8slb("check", "bad", served=False)
     try:
         first = k8slb("check", "bad", env=auto)  # by itself, starting a server meanwhile
-        assert (first.stdout, first.stderr, first.returncode) == (
-            alone.stdout,
-            alone.stderr,
-            alone.returncode,
-        )
+        assert outcome(first) == outcome(alone)
         deadline = time.monotonic() + 30
         while runs_made() is None and time.monotonic() < deadline:
             time.sleep(0.2)
         assert runs_made() == 0
         second = k8slb("check", "bad", env=auto)
-        assert (second.stdout, second.returncode) == (alone.stdout, alone.returncode)
+        assert outcome(second) == outcome(alone)
         assert runs_made() == 1  # served
     finally:
         k8slb("server", "stop")
