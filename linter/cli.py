@@ -1,4 +1,4 @@
-"""The command line: `k8slb check`, `k8slb fix`, `k8slb rules`, `k8slb explain`."""
+"""The command line: `k8slb check`, `k8slb fix`, `k8slb rules`, `k8slb explain`, `k8slb server`."""
 
 from __future__ import annotations
 
