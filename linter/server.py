@@ -5,7 +5,8 @@ Start-up is most of a short run: the interpreter, click and k8slb's own modules 
 0.15-0.25 s of a one-file check's 0.25-0.3 s. `k8slb server start` starts a process that
 imports every module once and waits on a Unix socket. While it runs, `k8slb` (`served`,
 before anything else is imported) hands it its arguments, working folder, environment,
-file mode mask and standard streams (the file descriptors themselves), and the server
+file mode mask, resource limits and priority, and standard streams (the file descriptors
+themselves), and the server
 forks: the child becomes the run, writes to the caller's own terminal or pipes, and sends
 back its exit status, which the caller exits with. The server never reads a tree or runs
 a check itself, so each run starts from the state a fresh process starts from, but for
@@ -136,6 +137,7 @@ def served(argv: list[str]) -> int | None:
         "cwd": cwd,
         "env": dict(os.environ),
         "umask": _umask(),
+        "limits": _limits(),
         "streams": streams,
     }
     connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -200,6 +202,20 @@ def _umask() -> int:
     mask = os.umask(0o077)
     os.umask(mask)
     return mask
+
+
+def _limits() -> dict[str, Any]:
+    """The caller's resource limits (`ulimit`) and scheduling priority (`nice`), which
+    the run takes (or, when it cannot, the caller runs itself)."""
+    import resource
+
+    limits: dict[str, Any] = {
+        name: list(resource.getrlimit(getattr(resource, name)))
+        for name in dir(resource)
+        if name.startswith("RLIMIT_")
+    }
+    limits["nice"] = os.getpriority(os.PRIO_PROCESS, 0)
+    return limits
 
 
 def _forward_signals(child: int) -> list[int]:
@@ -572,6 +588,7 @@ def _valid_run(message: dict[str, Any], fds: list[int]) -> bool:
         and isinstance(message.get("env"), dict)
         and all(isinstance(k, str) and isinstance(v, str) for k, v in message["env"].items())
         and isinstance(message.get("umask"), int)
+        and _can_take_limits(message.get("limits"))
         and isinstance(streams, list)
         and len(streams) == _STREAMS
         and all(
@@ -583,6 +600,44 @@ def _valid_run(message: dict[str, Any], fds: list[int]) -> bool:
             for s in streams
         )
     )
+
+
+def _can_take_limits(limits: object) -> bool:
+    """Whether a run can have exactly the caller's limits and priority: a process may lower
+    its own, never raise them past the server's (the caller then runs itself)."""
+    import resource
+
+    if not isinstance(limits, dict) or not isinstance(limits.get("nice"), int):
+        return False
+    if limits["nice"] < os.getpriority(os.PRIO_PROCESS, 0):
+        return False
+    for name in dir(resource):
+        if not name.startswith("RLIMIT_"):
+            continue
+        wanted = limits.get(name)
+        if not (isinstance(wanted, list) and len(wanted) == 2):
+            return False
+        if not all(isinstance(value, int) for value in wanted):
+            return False
+        hard = resource.getrlimit(getattr(resource, name))[1]
+        if hard != resource.RLIM_INFINITY and (
+            wanted[1] == resource.RLIM_INFINITY or wanted[1] > hard
+        ):
+            return False
+    return True
+
+
+def _take_limits(limits: dict[str, Any]) -> None:
+    import resource
+
+    for name, wanted in limits.items():
+        if not name.startswith("RLIMIT_"):
+            continue
+        kind = getattr(resource, name)
+        if resource.getrlimit(kind) != tuple(wanted):
+            resource.setrlimit(kind, tuple(wanted))
+    if os.getpriority(os.PRIO_PROCESS, 0) != limits["nice"]:
+        os.setpriority(os.PRIO_PROCESS, 0, limits["nice"])
 
 
 def _fork_run(
@@ -635,6 +690,7 @@ def _become_caller(message: dict[str, Any], fds: list[int]) -> None:
     os.environ.update(message["env"])
     time.tzset()  # the caller's TZ: "today" is the caller's (exemptions expire by it)
     os.umask(message["umask"])
+    _take_limits(message["limits"])
     made = []
     for number, (encoding, errors, line_buffering, write_through) in enumerate(message["streams"]):
         raw = io.FileIO(number, "r" if number == 0 else "w", closefd=False)

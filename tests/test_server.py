@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
+import resource
 import select
 import shutil
 import signal
@@ -13,7 +15,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
 import pytest
@@ -139,6 +141,48 @@ def test_a_served_hook_takes_the_parse_store_the_server_loaded(
     alone = k8slb(*hook, cwd=tree, served=False)
     assert outcome(served) == outcome(alone)
     assert b"KLB401" in served.stdout
+
+
+@pytest.mark.skipif(not Path("/proc/self/limits").is_file(), reason="reads /proc")
+def test_the_run_has_the_callers_limits_or_the_caller_runs_itself(server: None) -> None:
+    def limited(files: int) -> Callable[[], None]:
+        return lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (files, files))
+
+    before = runs_made() or 0
+    caller = subprocess.Popen(
+        [sys.executable, "-m", "k8slb", "check", "-"],  # waits on stdin, to be looked at
+        cwd=DEMO,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        preexec_fn=limited(200),  # lower than the server's: the run takes it
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while runs_made() == before and time.monotonic() < deadline:
+            time.sleep(0.1)
+        pid = server_pid()
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        limits = Path(f"/proc/{children[0]}/limits").read_text()
+        assert re.search(r"Max open files\s+200\s+200\s", limits), limits
+        _, stderr = caller.communicate((DEMO / "good" / "backend.yaml").read_bytes(), timeout=60)
+    finally:
+        caller.kill()
+    assert caller.returncode == 0, stderr
+
+    higher = resource.getrlimit(resource.RLIMIT_NOFILE)[1] + 1  # past the server's: refused
+    current = runs_made()
+    try:
+        bigger = subprocess.run(
+            [sys.executable, "-m", "k8slb", "--version"],
+            capture_output=True,
+            preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (higher, higher)),
+            check=False,
+        )
+    except subprocess.SubprocessError:  # raising a hard limit takes a privilege: not here
+        return
+    assert bigger.returncode == 0 and b"version" in bigger.stdout
+    assert runs_made() == current  # ran by itself
 
 
 def test_a_fix_through_the_server_writes_what_its_own_process_writes(
