@@ -219,22 +219,36 @@ def _limits() -> dict[str, Any]:
 
 
 def _forward_signals(child: int) -> list[int]:
-    """Send what the caller gets (Ctrl-C, a CI's cancel) to the run's process group, as a
-    terminal sends it to every process of a run of its own; the signals forwarded."""
+    """Send what the caller gets (Ctrl-C, a CI's cancel, Ctrl-Z) to the run's process group,
+    as a terminal sends it to every process of a run of its own; the signals forwarded
+    (those that may end it)."""
     forwarded: list[int] = []
 
-    def forward(number: int, _frame: object) -> None:
-        forwarded.append(number)
+    def send(number: int) -> None:
         try:
             os.killpg(child, number)
         except OSError:  # its own group not made yet, or gone
             with contextlib.suppress(OSError):
                 os.kill(child, number)
 
+    def forward(number: int, _frame: object) -> None:
+        forwarded.append(number)
+        send(number)
+
+    def suspend(number: int, _frame: object) -> None:
+        """Ctrl-Z: the run stops, then the caller, as a shell's job; `fg` goes on with both."""
+        send(signal.SIGSTOP)
+        signal.signal(number, signal.SIG_DFL)
+        os.kill(os.getpid(), number)  # stopped here until continued
+        signal.signal(number, suspend)
+        send(signal.SIGCONT)
+
     for name in _FORWARDED:
         number = getattr(signal, name, None)
         if number is not None:
             signal.signal(number, forward)
+    if hasattr(signal, "SIGTSTP"):
+        signal.signal(signal.SIGTSTP, suspend)
     return forwarded
 
 

@@ -223,6 +223,42 @@ def test_ctrl_c_reaches_the_served_run(server: None) -> None:
     assert b"Aborted!" in stderr  # click's own answer to Ctrl-C, in the run
 
 
+def _state(pid: int) -> str:
+    """A process's state letter (`T`: stopped), from /proc."""
+    return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+
+
+def _until(condition: Callable[[], bool]) -> bool:
+    deadline = time.monotonic() + 30
+    while not condition() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return condition()
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").is_file(), reason="reads /proc")
+def test_ctrl_z_stops_the_run_with_its_caller_and_fg_goes_on(server: None) -> None:
+    before = runs_made() or 0
+    caller = subprocess.Popen(
+        [sys.executable, "-m", "k8slb", "check", "-"],  # waits on stdin
+        cwd=DEMO,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        assert _until(lambda: runs_made() != before)
+        pid = server_pid()
+        run = int(Path(f"/proc/{pid}/task/{pid}/children").read_text().split()[0])
+        caller.send_signal(signal.SIGTSTP)
+        assert _until(lambda: _state(caller.pid) == "T" and _state(run) == "T")
+        caller.send_signal(signal.SIGCONT)
+        assert _until(lambda: _state(run) != "T")
+        _, stderr = caller.communicate((DEMO / "good" / "backend.yaml").read_bytes(), timeout=60)
+    finally:
+        caller.kill()
+    assert caller.returncode == 0, stderr
+
+
 def test_no_server_is_asked_when_told_not_to_or_by_another_interpreter_state(
     server: None,
 ) -> None:
