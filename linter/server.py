@@ -263,7 +263,8 @@ def _send(connection: socket.socket, message: dict[str, Any], fds: list[int]) ->
     body = json.dumps(message).encode("ascii")
     data = _INT.pack(len(body)) + body
     sent = socket.send_fds(connection, [data], fds) if fds else connection.send(data)
-    connection.sendall(data[sent:])
+    if sent < len(data):  # not an empty send: the server may have answered and hung up
+        connection.sendall(data[sent:])
 
 
 def _receive(connection: socket.socket, size: int) -> bytes:

@@ -72,6 +72,14 @@ def runs_made() -> int | None:
     return int(said.rpartition("; ")[2].split()[0])
 
 
+def until(condition: Callable[[], bool], seconds: float = 30) -> bool:
+    """Whether `condition` comes true within `seconds` (asked every 0.1 s)."""
+    deadline = time.monotonic() + seconds
+    while not condition() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return condition()
+
+
 def server_pid() -> int:
     said = k8slb("server", "status").stdout.decode()
     return int(said.split("(pid ")[1].split(")")[0])
@@ -128,12 +136,7 @@ def test_a_served_hook_takes_the_parse_store_the_server_loaded(
     shutil.copytree(DEMO, tree)
     (tree / ".git").mkdir()  # a project: the hook's context is the repository
     assert k8slb("check", ".", cwd=tree).returncode == 1  # the cache written
-    deadline = time.monotonic() + 30
-    said = ""
-    while "holding the parse store" not in said and time.monotonic() < deadline:
-        time.sleep(0.2)
-        said = k8slb("server", "status").stdout.decode()
-    assert "holding the parse store" in said, said
+    assert until(lambda: b"holding the parse store" in k8slb("server", "status").stdout)
     backend = tree / "bad" / "backend.yaml"
     backend.write_text(backend.read_text() + "# changed\n")
     hook = ("check", "--context", ".", "bad/backend.yaml")
@@ -158,9 +161,7 @@ def test_the_run_has_the_callers_limits_or_the_caller_runs_itself(server: None) 
         preexec_fn=limited(200),  # lower than the server's: the run takes it
     )
     try:
-        deadline = time.monotonic() + 30
-        while runs_made() == before and time.monotonic() < deadline:
-            time.sleep(0.1)
+        assert until(lambda: runs_made() != before)
         pid = server_pid()
         children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
         limits = Path(f"/proc/{children[0]}/limits").read_text()
@@ -211,10 +212,8 @@ def test_ctrl_c_reaches_the_served_run(server: None) -> None:
         stderr=subprocess.PIPE,
     )
     try:
-        deadline = time.monotonic() + 30
-        while runs_made() == before and time.monotonic() < deadline:
-            time.sleep(0.1)
-        time.sleep(0.5)  # the run is reading its input
+        assert until(lambda: runs_made() != before and forwarding(caller.pid))
+        time.sleep(1)  # the run is reading its input
         caller.send_signal(signal.SIGINT)
         _, stderr = caller.communicate(timeout=30)
     finally:
@@ -223,16 +222,19 @@ def test_ctrl_c_reaches_the_served_run(server: None) -> None:
     assert b"Aborted!" in stderr  # click's own answer to Ctrl-C, in the run
 
 
+def forwarding(caller: int) -> bool:
+    """Whether a caller has handed its run over and forwards its signals (it catches
+    SIGTSTP then); True where /proc does not tell."""
+    status = Path(f"/proc/{caller}/status")
+    if not status.is_file():
+        return True
+    caught = next(line for line in status.read_text().splitlines() if line.startswith("SigCgt:"))
+    return bool(int(caught.split()[1], 16) >> (signal.SIGTSTP - 1) & 1)
+
+
 def _state(pid: int) -> str:
     """A process's state letter (`T`: stopped), from /proc."""
     return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
-
-
-def _until(condition: Callable[[], bool]) -> bool:
-    deadline = time.monotonic() + 30
-    while not condition() and time.monotonic() < deadline:
-        time.sleep(0.05)
-    return condition()
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").is_file(), reason="reads /proc")
@@ -246,13 +248,13 @@ def test_ctrl_z_stops_the_run_with_its_caller_and_fg_goes_on(server: None) -> No
         stderr=subprocess.PIPE,
     )
     try:
-        assert _until(lambda: runs_made() != before)
+        assert until(lambda: runs_made() != before and forwarding(caller.pid))
         pid = server_pid()
         run = int(Path(f"/proc/{pid}/task/{pid}/children").read_text().split()[0])
         caller.send_signal(signal.SIGTSTP)
-        assert _until(lambda: _state(caller.pid) == "T" and _state(run) == "T")
+        assert until(lambda: _state(caller.pid) == "T" and _state(run) == "T")
         caller.send_signal(signal.SIGCONT)
-        assert _until(lambda: _state(run) != "T")
+        assert until(lambda: _state(run) != "T")
         _, stderr = caller.communicate((DEMO / "good" / "backend.yaml").read_bytes(), timeout=60)
     finally:
         caller.kill()
@@ -315,10 +317,7 @@ def test_starting_twice_keeps_the_running_server(server: None) -> None:
 
 def test_the_server_stops_when_asked_or_idle(private_cache: Path) -> None:
     assert k8slb("server", "start", "--idle-timeout", "0.02").returncode == 0  # 1.2 s
-    deadline = time.monotonic() + 20
-    while runs_made() is not None and time.monotonic() < deadline:
-        time.sleep(0.5)
-    assert runs_made() is None
+    assert until(lambda: runs_made() is None)
     assert list((private_cache / "server").iterdir()) == []  # its socket removed
     assert k8slb("server", "start").returncode == 0
     stopped = k8slb("server", "stop")
@@ -356,9 +355,7 @@ def test_with_k8slb_server_auto_a_run_that_finds_none_starts_one(private_cache: 
     try:
         first = k8slb("check", "bad", env=auto)  # by itself, starting a server meanwhile
         assert outcome(first) == outcome(alone)
-        deadline = time.monotonic() + 30
-        while runs_made() is None and time.monotonic() < deadline:
-            time.sleep(0.2)
+        assert until(lambda: runs_made() is not None)
         assert runs_made() == 0
         second = k8slb("check", "bad", env=auto)
         assert outcome(second) == outcome(alone)
@@ -373,10 +370,7 @@ def test_a_server_stops_once_k8slbs_code_changes_on_disk(server: None) -> None:
     status = module.stat()
     try:  # a module's time changed: another k8slb, which this server must not serve as
         os.utime(module, ns=(status.st_atime_ns, status.st_mtime_ns + 10**9))
-        deadline = time.monotonic() + 20
-        while _alive(pid) and time.monotonic() < deadline:
-            time.sleep(0.2)
-        assert not _alive(pid)
+        assert until(lambda: not _alive(pid))
     finally:
         os.utime(module, ns=(status.st_atime_ns, status.st_mtime_ns))
 
