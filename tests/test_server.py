@@ -246,6 +246,9 @@ def test_ctrl_z_stops_the_run_with_its_caller_and_fg_goes_on(server: None) -> No
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
+        # a job of its own, as a shell makes one: the system ignores Ctrl-Z in a group
+        # left without a parent in its session (the test runner's may be one)
+        preexec_fn=os.setpgrp,
     )
     try:
         assert until(lambda: runs_made() != before and forwarding(caller.pid))
