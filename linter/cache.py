@@ -54,7 +54,7 @@ except ImportError:  # pragma: no cover - Windows: no fork, the cache is written
 
 from k8slb import __version__
 from k8slb.data_pickle import load_data
-from k8slb.home import code_fingerprint, is_own_folder, make_own_folder, user_cache_dir
+from k8slb.home import code_fingerprint, own_folders, user_cache_dir
 from k8slb.reading.parsing import pickled
 from k8slb.record import record
 
@@ -247,12 +247,7 @@ class Cache(ParseMemo):
         """Every folder from the base down exists (made if need be) and is ours."""
         if self.base is None or self.folder is None:
             return False
-        if not self.base.exists():
-            try:
-                self.base.mkdir(mode=0o700, parents=True)
-            except OSError:
-                return False
-        if not all(make_own_folder(p) for p in (self.base, self.folder.parent, self.folder)):
+        if not own_folders((self.base, self.folder.parent, self.folder), create=True):
             return False
         marker = self.base / MARKER
         if not marker.is_file() or marker.is_symlink():
@@ -266,7 +261,7 @@ class Cache(ParseMemo):
         user's, nothing is read from it."""
         if self.folder is None or self.base is None:
             return False
-        return all(is_own_folder(p) for p in (self.base, self.folder.parent, self.folder))
+        return own_folders((self.base, self.folder.parent, self.folder), create=False)
 
     def _load(self, name: str) -> Any:
         if not self._readable():

@@ -52,6 +52,18 @@ def is_own_folder(path: str | os.PathLike[str]) -> bool:
     return stat.S_ISDIR(status.st_mode) and status.st_uid == os.getuid()
 
 
+def own_folders(folders: tuple[str | os.PathLike[str], ...], *, create: bool) -> bool:
+    """Whether each folder, outermost first, is a real folder of the user's; when `create`,
+    each is made first (mode 0700; the outermost with its parents)."""
+    if create:
+        try:
+            os.makedirs(folders[0], mode=0o700, exist_ok=True)
+        except OSError:
+            return False
+    check = make_own_folder if create else is_own_folder
+    return all(check(folder) for folder in folders)
+
+
 def make_own_folder(path: str | os.PathLike[str]) -> bool:
     """Make `path` (mode 0700) unless it exists; True when it is a real folder of ours."""
     try:

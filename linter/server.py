@@ -31,7 +31,7 @@ import struct
 import sys
 import time
 
-from k8slb.home import code_fingerprint, is_own_folder, make_own_folder, user_cache_dir
+from k8slb.home import code_fingerprint, own_folders, user_cache_dir
 
 TYPE_CHECKING = False  # typing is not imported: this module is the first `k8slb` loads
 if TYPE_CHECKING:
@@ -91,14 +91,8 @@ def server_folder(*, create: bool = False) -> str | None:
     base = user_cache_dir()
     if base is None:
         return None
-    if create:
-        try:
-            os.makedirs(base, mode=0o700, exist_ok=True)
-        except OSError:
-            return None
-    check = make_own_folder if create else is_own_folder
     folder = os.path.join(base, FOLDER)
-    return folder if check(base) and check(folder) else None
+    return folder if own_folders((base, folder), create=create) else None
 
 
 def address(folder: str) -> str:
@@ -262,7 +256,10 @@ def _send(connection: socket.socket, message: dict[str, Any], fds: list[int]) ->
 
     body = json.dumps(message).encode("ascii")
     data = _INT.pack(len(body)) + body
-    sent = socket.send_fds(connection, [data], fds) if fds else connection.send(data)
+    if not fds:
+        connection.sendall(data)
+        return
+    sent = socket.send_fds(connection, [data], fds)
     if sent < len(data):  # not an empty send: the server may have answered and hung up
         connection.sendall(data[sent:])
 
@@ -507,7 +504,7 @@ def _serve(listener: _Listener, idle_seconds: float) -> None:
                 return
             if not listener.is_at_address():
                 return
-            if os.path.basename(listener.where) != f"{server_key()}.sock":
+            if address(os.path.dirname(listener.where)) != listener.where:
                 return  # k8slb's code changed on disk: no caller would be served by this one
             _keep_warm(listener)
             due = time.monotonic() + tick
