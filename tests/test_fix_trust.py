@@ -11,7 +11,8 @@ import pytest
 from click.testing import CliRunner
 from k8slb.cli import cli
 from k8slb.fixing import python_edit, yaml_edit
-from k8slb.fixing.verify import plain
+from k8slb.fixing.edits import YamlEdit
+from k8slb.fixing.verify import plain, yaml_fix_problem
 from k8slb.reading.yamlcompose import compose
 
 from .helpers import FIXTURES
@@ -188,3 +189,22 @@ def test_comments_stay_on_their_lines_when_options_are_added(tmp_path: Path) -> 
         '    options=[("grpc.max_connection_age_ms", 300_000), '
         '("grpc.max_connection_age_grace_ms", 30_000)],\n)\n'
     )
+
+
+def test_the_read_back_compares_every_document_and_changes_none_it_reads() -> None:
+    """An edit of the second document: a text that also changed the first is refused, and
+    the trees the check shares (one compose per text) are as they were."""
+    old = "a: 1\n---\nspec:\n  replicas: 1\n"
+    grace = YamlEdit("f.yaml", 1, ("spec",), "set-grace", 30)
+    shared = compose(old)
+    assert (
+        yaml_fix_problem(
+            old,
+            old.replace("replicas: 1", "replicas: 1\n  terminationGracePeriodSeconds: 30"),
+            [grace],
+        )
+        is None
+    )
+    assert [plain(d.data) for d in shared.documents] == [{"a": 1}, {"spec": {"replicas": 1}}]
+    also_first = "a: 2\n---\nspec:\n  replicas: 1\n  terminationGracePeriodSeconds: 30\n"
+    assert "would change more than the fix" in str(yaml_fix_problem(old, also_first, [grace]))

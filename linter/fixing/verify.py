@@ -34,7 +34,8 @@ def _at(document: Any, target: Sequence[str | int]) -> Any:
 
 
 def _expected(documents: list[Any], edits: Sequence[YamlEdit]) -> list[Any]:
-    """The old documents (plain: a copy of their own) with the edits made on the data."""
+    """The old documents with the edits made on the data (each edited one is a plain copy
+    of its own)."""
     result = documents
     twins: list[tuple[int, Any]] = []
     for edit in edits:
@@ -74,8 +75,14 @@ def yaml_fix_problem(old: str, new: str, edits: Sequence[YamlEdit]) -> str | Non
         return f"the fixed text would not be valid YAML ({problem.message}, line {problem.line})"
     if before.problems:
         return "the file has a document that does not parse"
+    # Only the documents an edit changes are copied (the others are compared as they are:
+    # a composed tree is shared, never changed).
+    edited = {e.document for e in edits if e.op != "add-twin"}
     try:
-        expected = _expected([plain(d.data) for d in before.documents], edits)
+        expected = _expected(
+            [plain(d.data) if n in edited else d.data for n, d in enumerate(before.documents)],
+            edits,
+        )
     except (KeyError, IndexError, TypeError, AttributeError, ValueError):
         return "the place to edit is not where the finding was"
     # A YAML container equals the plain one with the same contents: no copy is needed.
