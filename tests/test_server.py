@@ -215,7 +215,11 @@ def test_ctrl_c_reaches_the_served_run(server: None) -> None:
         assert until(lambda: runs_made() != before and forwarding(caller.pid))
         time.sleep(1)  # the run is reading its input
         caller.send_signal(signal.SIGINT)
-        _, stderr = caller.communicate(timeout=30)
+        # stdin stays open until the caller ends: closed at once (as communicate() does),
+        # a run the signal reaches late, on a busy machine, would read its end and pass
+        caller.wait(timeout=30)
+        assert caller.stderr is not None
+        stderr = caller.stderr.read()
     finally:
         caller.kill()
     assert caller.returncode == 1
