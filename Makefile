@@ -6,9 +6,11 @@ BIN := $(VENV)/bin
 # The editable install is a link tree (strict mode, so mypy can see the `k8slb` package that
 # pyproject maps onto linter/ and rules/); it must be rebuilt when a module is added or
 # removed, so the stamp carries a hash of the file list.
-FILES_HASH := $(shell find linter rules -type f \( -name '*.py' -o -name '*.json' -o -name 'py.typed' \) 2>/dev/null | LC_ALL=C sort | cksum | cut -d' ' -f1)
-RUN_STAMP := $(VENV)/.installed-run-$(FILES_HASH)
-TEST_STAMP := $(VENV)/.installed-test-$(FILES_HASH)
+# The C builder (native/) is compiled by the install: its sources' contents count too.
+FILES_HASH := $(shell find linter rules -type f \( -name '*.py' -o -name '*.pyi' -o -name '*.json' -o -name 'py.typed' \) 2>/dev/null | LC_ALL=C sort | cksum | cut -d' ' -f1)
+NATIVE_HASH := $(shell cat setup.py native/*.c native/libyaml/* 2>/dev/null | cksum | cut -d' ' -f1)
+RUN_STAMP := $(VENV)/.installed-run-$(FILES_HASH)-$(NATIVE_HASH)
+TEST_STAMP := $(VENV)/.installed-test-$(FILES_HASH)-$(NATIVE_HASH)
 PIP_INSTALL := $(BIN)/python -m pip install -q --disable-pip-version-check
 
 .PHONY: demo test lint install docs bench bench-fix clean
@@ -67,4 +69,4 @@ docs: $(RUN_STAMP)
 	$(BIN)/python -m k8slb.docs docs/rules
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build *.egg-info linter/reading/_yamltree.*.so

@@ -26,8 +26,9 @@ def user_cache_dir() -> str | None:
 
 
 def code_fingerprint() -> str:
-    """k8slb's own modules (name, size, modification time): what other code made, even under
-    the same version number (a development checkout), is never reused."""
+    """k8slb's own modules, the compiled one too (name, size, modification time): what other
+    code made, even under the same version number (a development checkout), is never
+    reused."""
     import hashlib
 
     import k8slb
@@ -37,7 +38,7 @@ def code_fingerprint() -> str:
         for folder, subfolders, files in os.walk(package):
             subfolders.sort()
             for name in sorted(files):
-                if name.endswith(".py"):
+                if name.endswith((".py", ".so", ".pyd")):
                     status = os.stat(os.path.join(folder, name))
                     digest.update(f"{name}:{status.st_size}:{status.st_mtime_ns};".encode())
     return digest.hexdigest()

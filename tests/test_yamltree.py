@@ -1,4 +1,5 @@
-"""Composing YAML into position-carrying data."""
+"""Composing YAML into position-carrying data: every test here runs on both builders, the
+C one (native/yamltree.c, where it was built) and the Python one, its fallback."""
 
 from __future__ import annotations
 
@@ -12,12 +13,24 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from k8slb.reading import yamlcompose
 from k8slb.reading.yamlcompose import C_LOADER, MAX_EXPANDED_NODES, _compose, compose
 from k8slb.reading.yamltree import YMap, YSeq
 from ruamel.yaml import YAML
 
 from .helpers import CORPUS, FIXTURES
 from .yaml_reference import reference_compose
+
+
+@pytest.fixture(autouse=True, params=["c", "python"])
+def builder(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The builder a test runs on (composed texts are remembered: not across builders)."""
+    if request.param == "c" and yamlcompose._native is None:
+        pytest.skip("the C builder was not built here")
+    if request.param == "python":
+        monkeypatch.setattr(yamlcompose, "_native", None)
+    monkeypatch.setattr(yamlcompose, "_COMPOSED", {})
+    return str(request.param)
 
 
 def test_positions_are_one_based_for_keys_values_and_items() -> None:
@@ -296,8 +309,6 @@ def test_a_key_repeated_across_documents_is_one_string_and_pickles_once() -> Non
 def test_libyaml_makes_the_events_that_take_one_call() -> None:
     """Composing relies on libyaml's parser making the one-call event classes (15% of the
     time it takes); without them every event would be converted."""
-    from k8slb.reading import yamlcompose
-
     assert yamlcompose._C_FLAT
     made = {e.__class__ for e in yamlcompose.parser_events("a: [b, {c: d}]\n")}
     assert set(yamlcompose._FLAT.values()) <= made
@@ -305,14 +316,14 @@ def test_libyaml_makes_the_events_that_take_one_call() -> None:
 
 @pytest.mark.skipif(C_LOADER is None, reason="ruamel.yaml.clib is not installed")
 def test_libyamls_own_event_classes_are_converted_and_build_the_same_trees(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, builder: str
 ) -> None:
     """Should a ruamel.yaml.clib make its events otherwise, each is converted: the trees
     are those the one-call events build, every fixture's (and the corpus's)."""
     import sys
 
-    from k8slb.reading import yamlcompose
-
+    if builder == "c":
+        pytest.skip("events are the Python builder's")
     texts = [p.read_bytes().decode("utf-8", errors="replace") for p in _yaml_files()]
     expected = [yamlcompose._compose(text, False) for text in texts]
     module = sys.modules[yamlcompose.C_PARSER.__module__]
@@ -337,8 +348,6 @@ def test_libyamls_own_event_classes_are_converted_and_build_the_same_trees(
 
 def test_the_one_call_events_hold_what_ruamels_own_hold() -> None:
     """Made from the same arguments, a one-call event and ruamel's have every slot alike."""
-    from k8slb.reading import yamlcompose
-
     arguments = {
         "ScalarEvent": ("a", "!t", (True, False), "v", 1, 2, '"'),
         "MappingStartEvent": ("a", "!t", True, 1, 2, True),

@@ -23,7 +23,7 @@ from typing import Any
 from k8slb.reading.yamltree import Document, Pos, YMap, YSeq
 from k8slb.record import record
 from ruamel.yaml import YAML
-from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.error import MarkedYAMLError, StreamMark, YAMLError
 from ruamel.yaml.events import (
     AliasEvent,
     DocumentEndEvent,
@@ -35,8 +35,10 @@ from ruamel.yaml.events import (
     SequenceStartEvent,
 )
 from ruamel.yaml.nodes import Node, ScalarNode
+from ruamel.yaml.parser import ParserError
 from ruamel.yaml.reader import ReaderError
 from ruamel.yaml.resolver import Resolver
+from ruamel.yaml.scanner import ScannerError
 
 
 def _c_classes() -> tuple[Any, Any]:
@@ -209,6 +211,12 @@ MAX_NESTING = 200
 # below it (a large CRD has some 10^4 nodes); a billion-laughs file reaches it at once.
 MAX_EXPANDED_NODES = 1_000_000
 
+_TOO_DEEP = f"nesting deeper than {MAX_NESTING} levels: not read"
+_ALIAS_BOMB = (
+    f"aliases expand this document past {MAX_EXPANDED_NODES:,} nodes "
+    "(an alias bomb?); refusing to expand it"
+)
+
 _TAG = "tag:yaml.org,2002:"
 
 
@@ -287,9 +295,13 @@ def plain_tag(value: str) -> str:
 
 
 def _scalar(event: ScalarEvent) -> Any:
-    tag, value = event.ctag, event.value
+    return resolved_scalar(event.ctag, event.implicit[0], event.value)
+
+
+def resolved_scalar(tag: Any, plain: bool, value: str) -> Any:
+    """A scalar's data by its tag (None: none given), and whether it was plain."""
     if tag is None or tag == "!":  # non-specific: resolved as the composers resolve it
-        if event.implicit[0]:
+        if plain:
             tag = plain_tag(value)
             return value if tag == _STR else scalar_value(tag, value)
         return value
@@ -349,7 +361,7 @@ def _document(events: Iterator[Any], line_offset: int, pos: Pos) -> tuple[Any, P
         elif cls is _MappingStart or cls is _SequenceStart:
             here = (mark.line + 1 + line_offset, mark.column + 1)
             if len(open_) >= MAX_NESTING:
-                raise _LimitExceeded(f"nesting deeper than {MAX_NESTING} levels: not read", *here)
+                raise _LimitExceeded(_TOO_DEEP, *here)
             # made without their `__init__` (a Python call and its super()'s, each node)
             if cls is _MappingStart:
                 value = _new_dict(YMap)
@@ -373,11 +385,7 @@ def _document(events: Iterator[Any], line_offset: int, pos: Pos) -> tuple[Any, P
                 raise YAMLProblem(f"the alias *{event.anchor} is inside its own anchor", *here)
             expanded += named.size
             if expanded > MAX_EXPANDED_NODES:
-                raise _LimitExceeded(
-                    f"aliases expand this document past {MAX_EXPANDED_NODES:,} nodes "
-                    "(an alias bomb?); refusing to expand it",
-                    *root_pos,
-                )
+                raise _LimitExceeded(_ALIAS_BOMB, *root_pos)
             value, here = named.value, named.pos  # the node it names, as the composer has it
             start = False
         elif cls is _MappingEnd or cls is _SequenceEnd:
@@ -432,12 +440,15 @@ def _document(events: Iterator[Any], line_offset: int, pos: Pos) -> tuple[Any, P
 
 
 def _is_merge_key(event: Any) -> bool:
-    """`<<` as a plain, untagged scalar (or explicitly tagged merge) is the merge key."""
     if event.__class__ is not _Scalar:
         return False
-    tag = event.ctag
+    return merge_key(event.ctag, event.implicit[0], event.value)
+
+
+def merge_key(tag: Any, plain: bool, value: str) -> bool:
+    """`<<` as a plain, untagged scalar (or explicitly tagged merge) is the merge key."""
     if tag is None:
-        return bool(event.implicit[0]) and plain_tag(event.value) == _MERGE
+        return bool(plain) and plain_tag(value) == _MERGE
     return str(tag) == _MERGE
 
 
@@ -488,6 +499,12 @@ def parser_events(text: str, pure: bool = False) -> Iterator[Any]:
 
 def _documents_of(text: str, line_offset: int, pure: bool) -> Iterator[tuple[Any, Pos]]:
     """Yield each document's (data, position); raise YAMLProblem at the first bad one."""
+    if not pure and _native is not None:  # the same trees, built in C (native/yamltree.c)
+        try:
+            yield from _native.documents(text, line_offset)
+        except YAMLError as error:
+            raise _problem_from(error, text, line_offset) from None
+        return
     try:
         events = parser_events(text, pure)
         for event in events:
@@ -507,6 +524,70 @@ def _documents_of(text: str, line_offset: int, pure: bool) -> Iterator[tuple[Any
                     raise
     except YAMLError as error:
         raise _problem_from(error, text, line_offset) from None
+
+
+def _libyaml_error(
+    kind: int,
+    problem: bytes | None,
+    context: bytes | None,
+    problem_mark: tuple[int, int, int],
+    context_mark: tuple[int, int, int],
+    offset: int,
+    value: int,
+) -> YAMLError:
+    """The error libyaml reported to the C builder, made as ruamel.yaml's C parser makes it
+    (`_problem_from` reads both builders' errors alike)."""
+
+    def mark(where: tuple[int, int, int], given: bytes | None) -> StreamMark | None:
+        line, column, index = where
+        return None if given is None else StreamMark(_STREAM, index, line, column)
+
+    problem_text = (problem or b"").decode(errors="replace")
+    if kind == _READER_ERROR:
+        return ReaderError(_STREAM, offset, value, "?", problem_text)
+    error = ScannerError if kind == _SCANNER_ERROR else ParserError
+    return error(
+        None if context is None else context.decode(errors="replace"),
+        mark(context_mark, context),
+        problem_text,
+        mark(problem_mark, problem),
+    )
+
+
+_STREAM = "<unicode string>"
+_READER_ERROR, _SCANNER_ERROR = 2, 3  # libyaml's yaml_error_type_t
+
+
+def _native_builder() -> Any:
+    """The C builder where it was built (and the C parser is there), configured with what
+    the two builders share; None otherwise."""
+    if C_PARSER is None:  # pragma: no cover - only without ruamel.yaml.clib
+        return None
+    try:
+        from k8slb.reading import _yamltree
+    except ImportError:
+        return None
+    _yamltree.configure(
+        YMap,
+        YSeq,
+        YAMLProblem,
+        _LimitExceeded,
+        resolved_scalar,
+        merge_key,
+        key_text,
+        _apply_merges,
+        _libyaml_error,
+        "".join(sorted(_TYPED_FIRST)),
+        _ANY_FIRST,
+        _TOO_DEEP,
+        _ALIAS_BOMB,
+        MAX_NESTING,
+        MAX_EXPANDED_NODES,
+    )
+    return _yamltree
+
+
+_native = _native_builder()
 
 
 def _split_documents(text: str) -> Iterator[tuple[int, str]]:

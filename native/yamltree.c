@@ -1,0 +1,674 @@
+/* k8slb.reading._yamltree: YAML text straight into k8slb's trees (YMap, YSeq and
+ * scalars, with positions), from libyaml's parser in C.
+ *
+ * The Python builder (yamlcompose._document) takes its events from the same libyaml, but
+ * each event becomes a Python object first (its marks too), and each is then read back in
+ * a Python loop: two thirds of composing a manifest. Here the events never leave C. What
+ * is rare or subtle stays in Python and is called from here, so that the two builders
+ * share it: resolving a scalar that may not be text, the merge key and merging, a key that
+ * is not text, and the errors libyaml reports (built as ruamel.yaml builds them). The
+ * Python builder is the fallback where this module was not built, and a test compares the
+ * two on every fixture, the corpus and generated documents.
+ */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <string.h>
+
+#include "yaml.h"
+
+/* What `configure` is given, once, by yamlcompose.py. */
+static PyObject *ymap_type, *yseq_type;     /* YMap, YSeq */
+static PyObject *problem_type, *limit_type; /* YAMLProblem, _LimitExceeded */
+static PyObject *resolve_scalar;            /* (tag, plain, value) -> the scalar's data */
+static PyObject *is_merge_key;              /* (tag, plain, value) -> bool */
+static PyObject *key_text;                  /* a key that is not text -> its text */
+static PyObject *apply_merges;              /* (mapping, [(value, pos)]) -> None */
+static PyObject *libyaml_error;             /* (kind, problem, context, marks...) -> error */
+static PyObject *nesting_message, *bomb_message;
+static long max_nesting;
+static long long max_expanded;
+static char typed_first[128]; /* plain scalars starting with these may not be text */
+static int any_first;         /* the resolver may type a plain scalar whatever its start */
+
+static PyObject *str_pos, *str_spots, *str_item_pos, *empty_tuple;
+
+enum { AWAIT_KEY, MERGE_KEY, HAVE_KEY };
+
+typedef struct {
+    PyObject *node;     /* the open YMap or YSeq (a strong reference) */
+    PyObject *table;    /* its spots (YMap) or item_pos (YSeq): borrowed from the node */
+    int is_map;
+    int state;          /* a mapping's: what comes next */
+    PyObject *key;      /* HAVE_KEY: the key (strong) */
+    long key_line, key_column;
+    PyObject *merges;   /* a mapping's `<<` values, [(value, pos)], or NULL */
+    PyObject *anchor;   /* the anchor naming this collection, or NULL */
+} Open;
+
+/* An anchor: [value, pos, start, size], size None while its collection is open. */
+enum { A_VALUE, A_POS, A_START, A_SIZE };
+
+static PyObject *
+position(long line, long column)
+{
+    return Py_BuildValue("(ll)", line, column);
+}
+
+static void
+set_problem(PyObject *type, PyObject *message, long line, long column)
+{
+    PyObject *error = PyObject_CallFunction(type, "Oll", message, line, column);
+    if (error != NULL) {
+        PyErr_SetObject(type, error);
+        Py_DECREF(error);
+    }
+}
+
+static void
+problem(const char *format, PyObject *argument, long line, long column)
+{
+    PyObject *message = argument == NULL ? PyUnicode_FromString(format)
+                                         : PyUnicode_FromFormat(format, argument);
+    if (message != NULL) {
+        set_problem(problem_type, message, line, column);
+        Py_DECREF(message);
+    }
+}
+
+/* The parser's error as ruamel.yaml raises it (yamlcompose._problem_from reads it). */
+static void
+raise_parser_error(yaml_parser_t *parser)
+{
+    if (parser->error == YAML_MEMORY_ERROR) {
+        PyErr_NoMemory();
+        return;
+    }
+    PyObject *error = PyObject_CallFunction(
+        libyaml_error, "iyy(nnn)(nnn)nn", (int)parser->error, parser->problem, parser->context,
+        (Py_ssize_t)parser->problem_mark.line, (Py_ssize_t)parser->problem_mark.column,
+        (Py_ssize_t)parser->problem_mark.index, (Py_ssize_t)parser->context_mark.line,
+        (Py_ssize_t)parser->context_mark.column, (Py_ssize_t)parser->context_mark.index,
+        (Py_ssize_t)parser->problem_offset, (Py_ssize_t)parser->problem_value);
+    if (error != NULL) {
+        PyErr_SetObject((PyObject *)Py_TYPE(error), error);
+        Py_DECREF(error);
+    }
+}
+
+static PyObject *
+text_of(const unsigned char *bytes, size_t length)
+{
+    return PyUnicode_DecodeUTF8((const char *)bytes, (Py_ssize_t)length, "strict");
+}
+
+static PyObject *
+optional_text(const unsigned char *bytes)
+{
+    if (bytes == NULL)
+        Py_RETURN_NONE;
+    return PyUnicode_FromString((const char *)bytes);
+}
+
+/* A scalar event's data: text as it is where no type can start like it, else resolved. */
+static PyObject *
+scalar_data(yaml_event_t *event)
+{
+    const unsigned char *value = event->data.scalar.value;
+    size_t length = event->data.scalar.length;
+    int plain = event->data.scalar.plain_implicit;
+    PyObject *text = text_of(value, length);
+    if (text == NULL)
+        return NULL;
+    if (event->data.scalar.tag == NULL &&
+        (!plain || (!any_first && length > 0 && value[0] < 128 && !typed_first[value[0]])))
+        return text;
+    PyObject *tag = optional_text(event->data.scalar.tag);
+    if (tag == NULL) {
+        Py_DECREF(text);
+        return NULL;
+    }
+    PyObject *data =
+        PyObject_CallFunctionObjArgs(resolve_scalar, tag, plain ? Py_True : Py_False, text, NULL);
+    Py_DECREF(tag);
+    Py_DECREF(text);
+    return data;
+}
+
+static int
+merge_key(yaml_event_t *event, PyObject *data)
+{
+    if (!PyUnicode_Check(data) || PyUnicode_CompareWithASCIIString(data, "<<") != 0)
+        return 0;
+    PyObject *tag = optional_text(event->data.scalar.tag);
+    if (tag == NULL)
+        return -1;
+    PyObject *text = text_of(event->data.scalar.value, event->data.scalar.length);
+    if (text == NULL) {
+        Py_DECREF(tag);
+        return -1;
+    }
+    PyObject *answer = PyObject_CallFunctionObjArgs(
+        is_merge_key, tag, event->data.scalar.plain_implicit ? Py_True : Py_False, text, NULL);
+    Py_DECREF(tag);
+    Py_DECREF(text);
+    if (answer == NULL)
+        return -1;
+    int result = PyObject_IsTrue(answer);
+    Py_DECREF(answer);
+    return result;
+}
+
+static PyObject *
+new_collection(int is_map, PyObject *pos, PyObject **table)
+{
+    PyTypeObject *type = (PyTypeObject *)(is_map ? ymap_type : yseq_type);
+    PyObject *node = type->tp_new(type, empty_tuple, NULL);
+    if (node == NULL)
+        return NULL;
+    *table = is_map ? PyDict_New() : PyList_New(0);
+    if (*table == NULL || PyObject_SetAttr(node, is_map ? str_spots : str_item_pos, *table) < 0 ||
+        PyObject_SetAttr(node, str_pos, pos) < 0) {
+        Py_XDECREF(*table);
+        Py_DECREF(node);
+        return NULL;
+    }
+    Py_DECREF(*table); /* the node holds it */
+    return node;
+}
+
+typedef struct {
+    yaml_parser_t *parser;
+    long offset;
+    Open *open;
+    int depth;
+    PyObject *anchors;          /* name -> anchor record */
+    long long expanded;         /* nodes so far, aliases at their expanded size */
+    PyObject *root, *root_pos;  /* strong */
+    int parser_failed;          /* the error is libyaml's: no event is left to read */
+    int over_limit;             /* the error is a limit's: no truer report is looked for */
+} Builder;
+
+static void
+close_all(Builder *b)
+{
+    for (int i = 0; i < b->depth; i++) {
+        Py_XDECREF(b->open[i].node);
+        Py_XDECREF(b->open[i].key);
+        Py_XDECREF(b->open[i].merges);
+        Py_XDECREF(b->open[i].anchor);
+    }
+    b->depth = 0;
+}
+
+static int
+define_anchor(Builder *b, const unsigned char *name, PyObject *record, long line, long column)
+{
+    PyObject *key = PyUnicode_FromString((const char *)name);
+    if (key == NULL)
+        return -1;
+    PyObject *first = PyDict_GetItemWithError(b->anchors, key);
+    if (first != NULL) {
+        PyObject *first_pos = PyList_GET_ITEM(first, A_POS);
+        PyObject *message = PyUnicode_FromFormat(
+            "the anchor &%U is defined twice (first on line %S)", key,
+            PyTuple_GET_ITEM(first_pos, 0));
+        if (message != NULL) {
+            set_problem(problem_type, message, line, column);
+            Py_DECREF(message);
+        }
+        Py_DECREF(key);
+        return -1;
+    }
+    int failed = PyErr_Occurred() != NULL || PyDict_SetItem(b->anchors, key, record) < 0;
+    Py_DECREF(key);
+    return failed ? -1 : 0;
+}
+
+/* Put a node (a new reference, taken) where the open collections say; `pos` is NULL when
+ * it is not needed yet (a scalar value in a mapping). Starts a collection when `opens`. */
+static int
+place(Builder *b, PyObject *value, long line, long column, PyObject *pos, int opens,
+      yaml_event_t *scalar_event, PyObject *anchor)
+{
+    int result = -1;
+    PyObject *own_pos = NULL; /* `pos`, or one made when first needed (a strong reference) */
+#define NEED_POS()                                                                            \
+    (own_pos != NULL ||                                                                       \
+     (own_pos = pos != NULL ? (Py_INCREF(pos), pos) : position(line, column)) != NULL)
+    if (b->depth == 0) {
+        if (!NEED_POS())
+            goto done;
+        Py_XSETREF(b->root, value);
+        Py_INCREF(value);
+        Py_INCREF(own_pos);
+        Py_XSETREF(b->root_pos, own_pos);
+    }
+    else {
+        Open *parent = &b->open[b->depth - 1];
+        if (!parent->is_map) {
+            if (!NEED_POS() || PyList_Append(parent->node, value) < 0 ||
+                PyList_Append(parent->table, own_pos) < 0)
+                goto done;
+        }
+        else if (parent->state == AWAIT_KEY) {
+            if (opens || PyObject_TypeCheck(value, (PyTypeObject *)ymap_type) ||
+                PyObject_TypeCheck(value, (PyTypeObject *)yseq_type)) {
+                problem("a mapping key that is not a scalar is not supported", NULL, line, column);
+                goto done;
+            }
+            if (scalar_event != NULL) {
+                int merging = merge_key(scalar_event, value);
+                if (merging < 0)
+                    goto done;
+                if (merging) {
+                    parent->state = MERGE_KEY;
+                    result = 0;
+                    goto done;
+                }
+            }
+            PyObject *key;
+            if (PyUnicode_CheckExact(value)) {
+                key = value;
+                Py_INCREF(key);
+            }
+            else if ((key = PyObject_CallOneArg(key_text, value)) == NULL)
+                goto done;
+            PyUnicode_InternInPlace(&key);
+            int known = PyDict_Contains(parent->table, key);
+            if (known != 0) {
+                if (known > 0)
+                    problem("duplicate key %R in a mapping", key, line, column);
+                Py_DECREF(key);
+                goto done;
+            }
+            parent->key = key;
+            parent->key_line = line;
+            parent->key_column = column;
+            parent->state = HAVE_KEY;
+            result = 0;
+            goto done;
+        }
+        else if (parent->state == MERGE_KEY) {
+            parent->state = AWAIT_KEY;
+            if (!NEED_POS())
+                goto done;
+            if (parent->merges == NULL && (parent->merges = PyList_New(0)) == NULL)
+                goto done;
+            PyObject *merge = PyTuple_Pack(2, value, own_pos);
+            if (merge == NULL || PyList_Append(parent->merges, merge) < 0) {
+                Py_XDECREF(merge);
+                goto done;
+            }
+            Py_DECREF(merge);
+        }
+        else {
+            PyObject *key = parent->key;
+            parent->key = NULL;
+            parent->state = AWAIT_KEY;
+            PyObject *spot = Py_BuildValue("(llll)", parent->key_line, parent->key_column, line,
+                                           column);
+            int failed = spot == NULL || PyDict_SetItem(parent->node, key, value) < 0 ||
+                         PyDict_SetItem(parent->table, key, spot) < 0;
+            Py_XDECREF(spot);
+            Py_DECREF(key);
+            if (failed)
+                goto done;
+        }
+    }
+    if (opens) {
+        if (b->depth >= max_nesting + 1) { /* cannot happen: checked at the start */
+            PyErr_SetString(PyExc_RuntimeError, "k8slb: YAML nesting past its limit");
+            goto done;
+        }
+        Open *entry = &b->open[b->depth++];
+        memset(entry, 0, sizeof *entry);
+        entry->node = value;
+        Py_INCREF(value);
+        entry->is_map = PyObject_TypeCheck(value, (PyTypeObject *)ymap_type);
+        entry->table = PyObject_GetAttr(value, entry->is_map ? str_spots : str_item_pos);
+        if (entry->table == NULL)
+            goto done;
+        Py_DECREF(entry->table); /* borrowed: the node holds it */
+        entry->state = AWAIT_KEY;
+        entry->anchor = anchor;
+        Py_XINCREF(anchor);
+    }
+    result = 0;
+done:
+#undef NEED_POS
+    Py_XDECREF(own_pos);
+    Py_DECREF(value);
+    return result;
+}
+
+static int
+on_scalar(Builder *b, yaml_event_t *event)
+{
+    long line = (long)event->start_mark.line + 1 + b->offset;
+    long column = (long)event->start_mark.column + 1;
+    PyObject *value = scalar_data(event);
+    if (value == NULL)
+        return -1;
+    b->expanded += 1;
+    PyObject *pos = NULL;
+    if (event->data.scalar.anchor != NULL) {
+        if ((pos = position(line, column)) == NULL) {
+            Py_DECREF(value);
+            return -1;
+        }
+        PyObject *record = Py_BuildValue("[OOii]", value, pos, -1, 1);
+        int failed = record == NULL ||
+                     define_anchor(b, event->data.scalar.anchor, record, line, column) < 0;
+        Py_XDECREF(record);
+        if (failed) {
+            Py_DECREF(pos);
+            Py_DECREF(value);
+            return -1;
+        }
+    }
+    int result = place(b, value, line, column, pos, 0, event, NULL);
+    Py_XDECREF(pos);
+    return result;
+}
+
+static int
+on_start(Builder *b, yaml_event_t *event, int is_map)
+{
+    long line = (long)event->start_mark.line + 1 + b->offset;
+    long column = (long)event->start_mark.column + 1;
+    if (b->depth >= max_nesting) {
+        set_problem(limit_type, nesting_message, line, column);
+        b->over_limit = 1;
+        return -1;
+    }
+    const unsigned char *name =
+        is_map ? event->data.mapping_start.anchor : event->data.sequence_start.anchor;
+    PyObject *pos = position(line, column);
+    if (pos == NULL)
+        return -1;
+    PyObject *table;
+    PyObject *value = new_collection(is_map, pos, &table);
+    if (value == NULL) {
+        Py_DECREF(pos);
+        return -1;
+    }
+    b->expanded += 1;
+    PyObject *record = NULL;
+    if (name != NULL) {
+        record = Py_BuildValue("[OOLO]", value, pos, b->expanded, Py_None);
+        if (record == NULL || define_anchor(b, name, record, line, column) < 0) {
+            Py_XDECREF(record);
+            Py_DECREF(value);
+            Py_DECREF(pos);
+            return -1;
+        }
+    }
+    int result = place(b, value, line, column, pos, 1, NULL, record);
+    Py_XDECREF(record);
+    Py_DECREF(pos);
+    return result;
+}
+
+static int
+on_alias(Builder *b, yaml_event_t *event)
+{
+    long line = (long)event->start_mark.line + 1 + b->offset;
+    long column = (long)event->start_mark.column + 1;
+    PyObject *name = PyUnicode_FromString((const char *)event->data.alias.anchor);
+    if (name == NULL)
+        return -1;
+    PyObject *record = PyDict_GetItemWithError(b->anchors, name);
+    if (record == NULL) {
+        if (!PyErr_Occurred())
+            problem("found undefined alias *%U", name, line, column);
+        Py_DECREF(name);
+        return -1;
+    }
+    PyObject *size = PyList_GET_ITEM(record, A_SIZE);
+    if (size == Py_None) {
+        problem("the alias *%U is inside its own anchor", name, line, column);
+        Py_DECREF(name);
+        return -1;
+    }
+    Py_DECREF(name);
+    b->expanded += PyLong_AsLongLong(size);
+    if (b->expanded > max_expanded) {
+        PyObject *root_pos = b->root_pos;
+        set_problem(limit_type, bomb_message, PyLong_AsLong(PyTuple_GET_ITEM(root_pos, 0)),
+                    PyLong_AsLong(PyTuple_GET_ITEM(root_pos, 1)));
+        b->over_limit = 1;
+        return -1;
+    }
+    /* the node it names, where it was written, as the composer has it */
+    PyObject *value = PyList_GET_ITEM(record, A_VALUE);
+    PyObject *pos = PyList_GET_ITEM(record, A_POS);
+    Py_INCREF(value);
+    Py_INCREF(pos);
+    int result = place(b, value, PyLong_AsLong(PyTuple_GET_ITEM(pos, 0)),
+                       PyLong_AsLong(PyTuple_GET_ITEM(pos, 1)), pos, 0, NULL, NULL);
+    Py_DECREF(pos);
+    return result;
+}
+
+static int
+on_end(Builder *b)
+{
+    Open *done = &b->open[--b->depth];
+    int result = 0;
+    if (done->merges != NULL) {
+        PyObject *merged = PyObject_CallFunctionObjArgs(apply_merges, done->node, done->merges,
+                                                        NULL);
+        if (merged == NULL)
+            result = -1;
+        Py_XDECREF(merged);
+    }
+    if (result == 0 && done->anchor != NULL) {
+        long long start = PyLong_AsLongLong(PyList_GET_ITEM(done->anchor, A_START));
+        PyObject *size = PyLong_FromLongLong(b->expanded - start + 1);
+        if (size == NULL || PyList_SetItem(done->anchor, A_SIZE, size) < 0)
+            result = -1;
+    }
+    Py_XDECREF(done->node);
+    Py_XDECREF(done->key);
+    Py_XDECREF(done->merges);
+    Py_XDECREF(done->anchor);
+    memset(done, 0, sizeof *done);
+    return result;
+}
+
+/* One document, after its DOCUMENT-START event: 0, or -1 with the error set. */
+static int
+build_document(Builder *b)
+{
+    yaml_event_t event;
+    for (;;) {
+        if (!yaml_parser_parse(b->parser, &event)) {
+            b->parser_failed = 1;
+            raise_parser_error(b->parser);
+            return -1;
+        }
+        int result = 0;
+        switch (event.type) {
+        case YAML_SCALAR_EVENT:
+            result = on_scalar(b, &event);
+            break;
+        case YAML_MAPPING_START_EVENT:
+            result = on_start(b, &event, 1);
+            break;
+        case YAML_SEQUENCE_START_EVENT:
+            result = on_start(b, &event, 0);
+            break;
+        case YAML_ALIAS_EVENT:
+            result = on_alias(b, &event);
+            break;
+        case YAML_MAPPING_END_EVENT:
+        case YAML_SEQUENCE_END_EVENT:
+            result = on_end(b);
+            break;
+        case YAML_DOCUMENT_END_EVENT:
+            yaml_event_delete(&event);
+            return 0;
+        default:
+            break;
+        }
+        yaml_event_delete(&event);
+        if (result < 0)
+            return -1;
+    }
+}
+
+/* After a problem in a document: a syntax error later in the same document is the truer
+ * report (a template's `{{ }}` first reads as a flow-mapping key), so look for one. */
+static void
+prefer_a_later_syntax_error(yaml_parser_t *parser)
+{
+    yaml_event_t event;
+    for (;;) {
+        if (!yaml_parser_parse(parser, &event)) {
+            PyObject *type, *value, *traceback;
+            PyErr_Fetch(&type, &value, &traceback);
+            raise_parser_error(parser);
+            if (PyErr_Occurred()) {
+                Py_XDECREF(type);
+                Py_XDECREF(value);
+                Py_XDECREF(traceback);
+            }
+            else
+                PyErr_Restore(type, value, traceback);
+            return;
+        }
+        int end = event.type == YAML_DOCUMENT_END_EVENT || event.type == YAML_STREAM_END_EVENT;
+        yaml_event_delete(&event);
+        if (end)
+            return;
+    }
+}
+
+static PyObject *
+documents(PyObject *module, PyObject *args)
+{
+    PyObject *text;
+    long offset;
+    if (!PyArg_ParseTuple(args, "Ul", &text, &offset))
+        return NULL;
+    if (ymap_type == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "k8slb: _yamltree.configure() was not called");
+        return NULL;
+    }
+    PyObject *encoded = PyUnicode_AsUTF8String(text);
+    if (encoded == NULL)
+        return NULL;
+    yaml_parser_t parser;
+    if (!yaml_parser_initialize(&parser)) {
+        Py_DECREF(encoded);
+        return PyErr_NoMemory();
+    }
+    yaml_parser_set_input_string(&parser, (const unsigned char *)PyBytes_AS_STRING(encoded),
+                                 (size_t)PyBytes_GET_SIZE(encoded));
+    PyObject *result = PyList_New(0);
+    Open *open = PyMem_Calloc((size_t)max_nesting + 1, sizeof(Open));
+    if (result == NULL || open == NULL) {
+        PyErr_NoMemory();
+        goto failed;
+    }
+    for (;;) {
+        yaml_event_t event;
+        if (!yaml_parser_parse(&parser, &event)) {
+            raise_parser_error(&parser);
+            goto failed;
+        }
+        yaml_event_type_t type = event.type;
+        long line = (long)event.start_mark.line + 1 + offset;
+        long column = (long)event.start_mark.column + 1;
+        yaml_event_delete(&event);
+        if (type == YAML_STREAM_END_EVENT)
+            break;
+        if (type != YAML_DOCUMENT_START_EVENT)
+            continue;
+        Builder b = {&parser, offset, open, 0, PyDict_New(), 0, Py_None, NULL, 0, 0};
+        Py_INCREF(Py_None);
+        b.root_pos = position(line, column);
+        int built = b.anchors != NULL && b.root_pos != NULL ? build_document(&b) : -1;
+        close_all(&b);
+        if (built == 0) {
+            PyObject *pair = PyTuple_Pack(2, b.root, b.root_pos);
+            built = pair != NULL && PyList_Append(result, pair) == 0 ? 0 : -1;
+            Py_XDECREF(pair);
+        }
+        else if (!b.parser_failed && !b.over_limit && PyErr_ExceptionMatches(problem_type))
+            prefer_a_later_syntax_error(&parser);
+        Py_XDECREF(b.anchors);
+        Py_XDECREF(b.root);
+        Py_XDECREF(b.root_pos);
+        if (built < 0)
+            goto failed;
+    }
+    PyMem_Free(open);
+    yaml_parser_delete(&parser);
+    Py_DECREF(encoded);
+    return result;
+failed:
+    PyMem_Free(open);
+    yaml_parser_delete(&parser);
+    Py_DECREF(encoded);
+    Py_XDECREF(result);
+    return NULL;
+}
+
+static PyObject *
+configure(PyObject *module, PyObject *args)
+{
+    PyObject *typed;
+    PyObject *objects[11];
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOUpOOlL", &objects[0], &objects[1], &objects[2],
+                          &objects[3], &objects[4], &objects[5], &objects[6], &objects[7],
+                          &objects[8], &typed, &any_first, &objects[9], &objects[10],
+                          &max_nesting, &max_expanded))
+        return NULL;
+    PyObject **slots[11] = {&ymap_type,     &yseq_type,    &problem_type, &limit_type,
+                            &resolve_scalar, &is_merge_key, &key_text,     &apply_merges,
+                            &libyaml_error, &nesting_message, &bomb_message};
+    for (int i = 0; i < 11; i++) {
+        Py_INCREF(objects[i]);
+        Py_XSETREF(*slots[i], objects[i]);
+    }
+    memset(typed_first, 0, sizeof typed_first);
+    Py_ssize_t count = PyUnicode_GET_LENGTH(typed);
+    for (Py_ssize_t i = 0; i < count; i++) {
+        Py_UCS4 character = PyUnicode_READ_CHAR(typed, i);
+        if (character < 128)
+            typed_first[character] = 1;
+    }
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef methods[] = {
+    {"configure", configure, METH_VARARGS,
+     "configure(YMap, YSeq, YAMLProblem, LimitExceeded, resolve_scalar, is_merge_key, "
+     "key_text, apply_merges, libyaml_error, typed_first, any_first, nesting_message, "
+     "bomb_message, max_nesting, max_expanded)"},
+    {"documents", documents, METH_VARARGS,
+     "documents(text, line_offset) -> [(data, (line, column))]: every document of a YAML "
+     "stream; raises YAMLProblem, or the parser's error as ruamel.yaml raises it"},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef definition = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "_yamltree",
+    .m_doc = "YAML text into k8slb's trees, in C.",
+    .m_size = -1,
+    .m_methods = methods,
+};
+
+PyMODINIT_FUNC
+PyInit__yamltree(void)
+{
+    str_pos = PyUnicode_InternFromString("pos");
+    str_spots = PyUnicode_InternFromString("spots");
+    str_item_pos = PyUnicode_InternFromString("item_pos");
+    empty_tuple = PyTuple_New(0);
+    if (str_pos == NULL || str_spots == NULL || str_item_pos == NULL || empty_tuple == NULL)
+        return NULL;
+    return PyModule_Create(&definition);
+}
