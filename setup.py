@@ -4,9 +4,25 @@ as ruamel.yaml.clib ships it). Optional: where it cannot be compiled, the instal
 and k8slb builds the same trees in Python (yamlcompose.py), only slower. Everything
 else about the package is in pyproject.toml."""
 
+import os
+
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 
 LIBYAML = ["api.c", "parser.c", "reader.c", "scanner.c"]
+
+
+class BuildWhereItCan(build_ext):
+    """An optional extension that failed to compile is only a warning; this also leaves it
+    out of what an editable install links (which would otherwise look for the missing
+    file and fail)."""
+
+    def run(self) -> None:
+        super().run()
+        self.extensions = [
+            ext for ext in self.extensions if os.path.exists(self.get_ext_fullpath(ext.name))
+        ]
+
 
 setup(
     ext_modules=[
@@ -16,5 +32,6 @@ setup(
             include_dirs=["native/libyaml"],
             optional=True,
         )
-    ]
+    ],
+    cmdclass={"build_ext": BuildWhereItCan},
 )
