@@ -33,7 +33,19 @@ static int any_first;         /* the resolver may type a plain scalar whatever i
 
 static PyObject *str_pos, *str_spots, *str_item_pos, *empty_tuple;
 
+/* Untagged plain scalars that may not be text, by their text: what they resolved to (a
+ * number, a boolean, None or the text: never changed by a reader). A manifest repeats a
+ * few (ports, `true`, replica counts) thousands of times. Bounded: a file may be hostile. */
+static PyObject *typed_plain;
+#define TYPED_PLAIN_MAX_ENTRIES 100000
+#define TYPED_PLAIN_MAX_LENGTH 64
+
 enum { AWAIT_KEY, MERGE_KEY, HAVE_KEY };
+
+/* A libyaml mark as k8slb's 1-based line (counted from the text's first line in its file)
+ * and column. */
+#define LINE(mark, offset) ((long)(mark).line + 1 + (offset))
+#define COLUMN(mark) ((long)(mark).column + 1)
 
 typedef struct {
     PyObject *node;     /* the open YMap or YSeq (a strong reference) */
@@ -123,6 +135,15 @@ scalar_data(yaml_event_t *event)
     if (event->data.scalar.tag == NULL &&
         (!plain || (!any_first && length > 0 && value[0] < 128 && !typed_first[value[0]])))
         return text;
+    int cached = event->data.scalar.tag == NULL && plain && length <= TYPED_PLAIN_MAX_LENGTH;
+    if (cached) {
+        PyObject *known = PyDict_GetItemWithError(typed_plain, text);
+        if (known != NULL || PyErr_Occurred()) {
+            Py_XINCREF(known);
+            Py_DECREF(text);
+            return known;
+        }
+    }
     PyObject *tag = optional_text(event->data.scalar.tag);
     if (tag == NULL) {
         Py_DECREF(text);
@@ -131,6 +152,9 @@ scalar_data(yaml_event_t *event)
     PyObject *data =
         PyObject_CallFunctionObjArgs(resolve_scalar, tag, plain ? Py_True : Py_False, text, NULL);
     Py_DECREF(tag);
+    if (data != NULL && cached && PyDict_GET_SIZE(typed_plain) < TYPED_PLAIN_MAX_ENTRIES &&
+        PyDict_SetItem(typed_plain, text, data) < 0)
+        Py_CLEAR(data);
     Py_DECREF(text);
     return data;
 }
@@ -345,8 +369,7 @@ done:
 static int
 on_scalar(Builder *b, yaml_event_t *event)
 {
-    long line = (long)event->start_mark.line + 1 + b->offset;
-    long column = (long)event->start_mark.column + 1;
+    long line = LINE(event->start_mark, b->offset), column = COLUMN(event->start_mark);
     PyObject *value = scalar_data(event);
     if (value == NULL)
         return -1;
@@ -375,8 +398,7 @@ on_scalar(Builder *b, yaml_event_t *event)
 static int
 on_start(Builder *b, yaml_event_t *event, int is_map)
 {
-    long line = (long)event->start_mark.line + 1 + b->offset;
-    long column = (long)event->start_mark.column + 1;
+    long line = LINE(event->start_mark, b->offset), column = COLUMN(event->start_mark);
     if (b->depth >= max_nesting) {
         set_problem(limit_type, nesting_message, line, column);
         b->over_limit = 1;
@@ -413,8 +435,7 @@ on_start(Builder *b, yaml_event_t *event, int is_map)
 static int
 on_alias(Builder *b, yaml_event_t *event)
 {
-    long line = (long)event->start_mark.line + 1 + b->offset;
-    long column = (long)event->start_mark.column + 1;
+    long line = LINE(event->start_mark, b->offset), column = COLUMN(event->start_mark);
     PyObject *name = PyUnicode_FromString((const char *)event->data.alias.anchor);
     if (name == NULL)
         return -1;
@@ -579,8 +600,7 @@ documents(PyObject *module, PyObject *args)
             goto failed;
         }
         yaml_event_type_t type = event.type;
-        long line = (long)event.start_mark.line + 1 + offset;
-        long column = (long)event.start_mark.column + 1;
+        long line = LINE(event.start_mark, offset), column = COLUMN(event.start_mark);
         yaml_event_delete(&event);
         if (type == YAML_STREAM_END_EVENT)
             break;
@@ -633,6 +653,9 @@ configure(PyObject *module, PyObject *args)
         Py_INCREF(objects[i]);
         Py_XSETREF(*slots[i], objects[i]);
     }
+    Py_XSETREF(typed_plain, PyDict_New()); /* what resolved before may not any more */
+    if (typed_plain == NULL)
+        return NULL;
     memset(typed_first, 0, sizeof typed_first);
     Py_ssize_t count = PyUnicode_GET_LENGTH(typed);
     for (Py_ssize_t i = 0; i < count; i++) {
