@@ -172,6 +172,19 @@ def add_go_services(corpus: Path) -> int:
     return count
 
 
+def print_yaml_cost(corpus: Path) -> None:
+    """Which YAML builder this install has (native/ compiled or not), and what it costs."""
+    from k8slb.reading import yamlcompose
+
+    texts = [p.read_text() for p in corpus.rglob("*.yaml")]
+    started = time.perf_counter()
+    for text in texts:
+        yamlcompose._compose(text, False)
+    per_file = (time.perf_counter() - started) / len(texts) * 1000
+    builder = "C (native/yamltree.c)" if yamlcompose._native is not None else "Python"
+    print(f"yaml: {len(texts)} files, {per_file:.2f} ms each to compose, builder {builder}")
+
+
 def print_go_parse_cost(corpus: Path) -> None:
     from k8slb.code.go import analyse_go
 
@@ -223,6 +236,7 @@ def print_link_costs(corpus: Path) -> None:
 
 def main() -> None:
     if sys.argv[1:2] == ["--costs"]:  # the in-process costs, in a child of the bench
+        print_yaml_cost(Path(sys.argv[2]))
         print_go_parse_cost(Path(sys.argv[2]))
         print_link_costs(Path(sys.argv[2]))
         return
