@@ -1,11 +1,14 @@
 """Compose YAML text into plain data that remembers where every node came from.
 
-`check` builds its trees straight from libyaml's parser events (through ruamel's C
-loader): no node graph, no second walk over it, and the type resolver asked only for plain
-scalars that may not be text. Events become `YMap` / `YSeq` (a dict / list that also carry
-positions) and scalars. The pure-Python parser gives the same events where
-`ruamel.yaml.clib` is missing. `tests/yaml_reference.py` keeps the composer-based builder
-this replaced, as the reference a property test compares against.
+`check` builds its trees straight from libyaml's parser events: no node graph, no second
+walk over it, and the type resolver asked only for plain scalars that may not be text.
+Events become `YMap` / `YSeq` (a dict / list that also carry positions) and scalars. Where
+native/yamltree.c was compiled (`_native`), that is done in C, calling back here for what
+is rare (`resolved_scalar`, `merge_key`, `key_text`, `_apply_merges`, `_libyaml_error`);
+otherwise `_document` does it in Python, from the events of ruamel's C loader (the same
+libyaml), or of the pure-Python parser where `ruamel.yaml.clib` is missing.
+`tests/yaml_reference.py` keeps the composer-based builder this replaced, as the reference
+a property test compares both builders against.
 
 Aliases are shared, never copied, and the expanded size of a document is bounded, so an
 alias bomb ("billion laughs") is rejected in linear time and memory.
@@ -559,8 +562,9 @@ _READER_ERROR, _SCANNER_ERROR = 2, 3  # libyaml's yaml_error_type_t
 
 
 def _native_builder() -> Any:
-    """The C builder where it was built (and the C parser is there), configured with what
-    the two builders share; None otherwise."""
+    """The C builder where it was built, configured with what the two builders share; None
+    otherwise, and where ruamel.yaml.clib is missing (the Python builder then reads the
+    pure parser's events, which the C builder's libyaml may not match in every corner)."""
     if C_PARSER is None:  # pragma: no cover - only without ruamel.yaml.clib
         return None
     try:
