@@ -39,7 +39,11 @@ def code_fingerprint() -> str:
             subfolders.sort()
             for name in sorted(files):
                 if name.endswith((".py", ".so", ".pyd")):
-                    status = os.stat(os.path.join(folder, name))
+                    try:
+                        status = os.stat(os.path.join(folder, name))
+                    except OSError:  # a link to a module since removed (a development tree)
+                        digest.update(f"{name}:gone;".encode())
+                        continue
                     digest.update(f"{name}:{status.st_size}:{status.st_mtime_ns};".encode())
     return digest.hexdigest()
 

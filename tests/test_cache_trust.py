@@ -263,3 +263,25 @@ def test_the_format_round_trips_k8slbs_data(tmp_path: Path) -> None:
 def test_each_project_has_its_own_folder(tmp_path: Path) -> None:
     one, two = Cache(tmp_path / "one", tmp_path / "c"), Cache(tmp_path / "two", tmp_path / "c")
     assert one.folder != two.folder
+
+
+def test_the_code_fingerprint_counts_the_compiled_builder_and_survives_a_removed_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A cache (and a server) made by other code is never used: the compiled YAML builder is
+    k8slb's code too; a link left to a module since removed is not a crash."""
+    import k8slb
+    from k8slb.home import code_fingerprint
+
+    package = tmp_path / "k8slb"
+    (package / "reading").mkdir(parents=True)
+    (package / "cli.py").write_text("x = 1\n")
+    built = package / "reading" / "_yamltree.cpython-311-x86_64-linux-gnu.so"
+    built.write_bytes(b"one build")
+    monkeypatch.setattr(k8slb, "__path__", [str(package)])
+    first = code_fingerprint()
+    built.write_bytes(b"another build")
+    assert code_fingerprint() != first
+    built.unlink()
+    built.symlink_to(tmp_path / "gone.so")
+    assert code_fingerprint() not in (first, "")
