@@ -13,7 +13,7 @@ RUN_STAMP := $(VENV)/.installed-run-$(FILES_HASH)-$(NATIVE_HASH)
 TEST_STAMP := $(VENV)/.installed-test-$(FILES_HASH)-$(NATIVE_HASH)
 PIP_INSTALL := $(BIN)/python -m pip install -q --disable-pip-version-check
 
-.PHONY: demo test lint install docs bench bench-fix clean
+.PHONY: demo test lint install docs bench bench-fix bench-count clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -63,6 +63,12 @@ D ?= 10000
 bench-fix: $(RUN_STAMP)
 	$(BIN)/python -m compileall -q build
 	$(BIN)/python scripts/bench_fix.py $(D)
+
+# The check against the parse floor in instructions (valgrind): the ratio that does not
+# swing with the machine's load. Slow (N=2000: some ten minutes).
+bench-count: $(RUN_STAMP)
+	$(BIN)/python -m compileall -q build
+	$(BIN)/python scripts/bench_count.py $(N)
 
 # docs/rules/ is generated from the rules' docstrings (a test fails when it is stale).
 docs: $(RUN_STAMP)
