@@ -111,6 +111,23 @@ def measure(
     return {name: (statistics.median(times[name]), memory[name]) for name in cases}
 
 
+def make_corpus(corpus: Path, services: int) -> tuple[int, int]:
+    """The bench's tree: N generated services, a Dockerfile beside each Python one, Go
+    services, in a git repository; returns how many services are in Go, and the files."""
+    subprocess.run(
+        [PYTHON, str(BENCH / "gen_corpus.py"), str(corpus), str(services)],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    add_dockerfiles(corpus)
+    go = add_go_services(corpus)
+    # a repository, as pre-commit runs in: a file named alone shares the whole tree's
+    # project (its cache, its context) as it does in a real checkout
+    if subprocess.run(["git", "init", "-q", str(corpus)], check=False).returncode != 0:
+        (corpus / ".git").mkdir()
+    return go, sum(1 for p in corpus.rglob("*") if p.is_file())
+
+
 def add_dockerfiles(corpus: Path) -> None:
     """A Dockerfile beside each service's code, as real services have: the code <->
     container link (links.py) reads it to find the entry point."""
@@ -248,18 +265,7 @@ def main() -> None:
     os.environ["K8SLB_CACHE_DIR"] = str(work / "cache")  # every run's cache, in the bench's
     try:
         corpus = work / "corpus"
-        subprocess.run(
-            [PYTHON, str(BENCH / "gen_corpus.py"), str(corpus), str(services)],
-            check=True,
-            stdout=subprocess.DEVNULL,
-        )
-        add_dockerfiles(corpus)
-        go = add_go_services(corpus)
-        # a repository, as pre-commit runs in: a file named alone shares the whole tree's
-        # project (its cache, its context) as it does in a real checkout
-        if subprocess.run(["git", "init", "-q", str(corpus)], check=False).returncode != 0:
-            (corpus / ".git").mkdir()
-        files = sum(1 for p in corpus.rglob("*") if p.is_file())
+        go, files = make_corpus(corpus, services)
         print(f"corpus: {services} services ({go} in Go), {files} files ({work})", flush=True)
         # in a child: this process stays small, so the children it starts (which report
         # their peak memory from the fork on) are measured, not it

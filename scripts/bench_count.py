@@ -23,7 +23,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from bench import BENCH, PYTHON, ROOT, add_dockerfiles, add_go_services
+from bench import BENCH, PYTHON, ROOT, make_corpus
 
 _COLLECTED = re.compile(r"Collected : (\d+)")
 
@@ -69,17 +69,7 @@ def main() -> None:
     work = Path(tempfile.mkdtemp(prefix="k8slb-bench-count-"))
     try:
         corpus = work / "corpus"
-        subprocess.run(
-            [PYTHON, str(BENCH / "gen_corpus.py"), str(corpus), str(services)],
-            check=True,
-            stdout=subprocess.DEVNULL,
-        )
-        add_dockerfiles(corpus)
-        add_go_services(corpus)
-        # a repository, as `make bench` makes it
-        if subprocess.run(["git", "init", "-q", str(corpus)], check=False).returncode != 0:
-            (corpus / ".git").mkdir()
-        files = sum(1 for p in corpus.rglob("*") if p.is_file())
+        _, files = make_corpus(corpus, services)
         print(f"corpus: {services} services, {files} files ({work})", flush=True)
         env = {**os.environ, "K8SLB_NO_SERVER": "1"}
         check = [PYTHON, "-m", "k8slb", "check", "--no-cache", "-j", "1", "--quiet", str(corpus)]
