@@ -159,6 +159,8 @@ scalar_data(yaml_event_t *event)
     return data;
 }
 
+/* Whether a key scalar is the merge key. Its data is the text `<<` only when its text is
+ * (a scalar resolved to text is its own text), so the data stands for the text. */
 static int
 merge_key(yaml_event_t *event, PyObject *data)
 {
@@ -167,15 +169,9 @@ merge_key(yaml_event_t *event, PyObject *data)
     PyObject *tag = optional_text(event->data.scalar.tag);
     if (tag == NULL)
         return -1;
-    PyObject *text = text_of(event->data.scalar.value, event->data.scalar.length);
-    if (text == NULL) {
-        Py_DECREF(tag);
-        return -1;
-    }
     PyObject *answer = PyObject_CallFunctionObjArgs(
-        is_merge_key, tag, event->data.scalar.plain_implicit ? Py_True : Py_False, text, NULL);
+        is_merge_key, tag, event->data.scalar.plain_implicit ? Py_True : Py_False, data, NULL);
     Py_DECREF(tag);
-    Py_DECREF(text);
     if (answer == NULL)
         return -1;
     int result = PyObject_IsTrue(answer);
@@ -250,10 +246,10 @@ define_anchor(Builder *b, const unsigned char *name, PyObject *record, long line
 }
 
 /* Put a node (a new reference, taken) where the open collections say; `pos` is NULL when
- * it is not needed yet (a scalar value in a mapping). Starts a collection when `opens`. */
+ * it is not needed yet (a scalar value in a mapping); `opens` for a collection's start. */
 static int
 place(Builder *b, PyObject *value, long line, long column, PyObject *pos, int opens,
-      yaml_event_t *scalar_event, PyObject *anchor)
+      yaml_event_t *scalar_event)
 {
     int result = -1;
     PyObject *own_pos = NULL; /* `pos`, or one made when first needed (a strong reference) */
@@ -340,24 +336,6 @@ place(Builder *b, PyObject *value, long line, long column, PyObject *pos, int op
                 goto done;
         }
     }
-    if (opens) {
-        if (b->depth >= max_nesting + 1) { /* cannot happen: checked at the start */
-            PyErr_SetString(PyExc_RuntimeError, "k8slb: YAML nesting past its limit");
-            goto done;
-        }
-        Open *entry = &b->open[b->depth++];
-        memset(entry, 0, sizeof *entry);
-        entry->node = value;
-        Py_INCREF(value);
-        entry->is_map = PyObject_TypeCheck(value, (PyTypeObject *)ymap_type);
-        entry->table = PyObject_GetAttr(value, entry->is_map ? str_spots : str_item_pos);
-        if (entry->table == NULL)
-            goto done;
-        Py_DECREF(entry->table); /* borrowed: the node holds it */
-        entry->state = AWAIT_KEY;
-        entry->anchor = anchor;
-        Py_XINCREF(anchor);
-    }
     result = 0;
 done:
 #undef NEED_POS
@@ -390,7 +368,7 @@ on_scalar(Builder *b, yaml_event_t *event)
             return -1;
         }
     }
-    int result = place(b, value, line, column, pos, 0, event, NULL);
+    int result = place(b, value, line, column, pos, 0, event);
     Py_XDECREF(pos);
     return result;
 }
@@ -426,10 +404,23 @@ on_start(Builder *b, yaml_event_t *event, int is_map)
             return -1;
         }
     }
-    int result = place(b, value, line, column, pos, 1, NULL, record);
-    Py_XDECREF(record);
+    Py_INCREF(value); /* kept for the entry below */
+    int result = place(b, value, line, column, pos, 1, NULL);
     Py_DECREF(pos);
-    return result;
+    if (result < 0) {
+        Py_DECREF(value);
+        Py_XDECREF(record);
+        return -1;
+    }
+    /* open: its entries go in next (the nesting was checked above) */
+    Open *entry = &b->open[b->depth++];
+    memset(entry, 0, sizeof *entry);
+    entry->node = value;       /* the reference kept above */
+    entry->table = table;      /* borrowed: the node holds it */
+    entry->is_map = is_map;
+    entry->state = AWAIT_KEY;
+    entry->anchor = record;    /* the reference made above, or NULL */
+    return 0;
 }
 
 static int
@@ -467,7 +458,7 @@ on_alias(Builder *b, yaml_event_t *event)
     Py_INCREF(value);
     Py_INCREF(pos);
     int result = place(b, value, PyLong_AsLong(PyTuple_GET_ITEM(pos, 0)),
-                       PyLong_AsLong(PyTuple_GET_ITEM(pos, 1)), pos, 0, NULL, NULL);
+                       PyLong_AsLong(PyTuple_GET_ITEM(pos, 1)), pos, 0, NULL);
     Py_DECREF(pos);
     return result;
 }
