@@ -8,7 +8,7 @@ BIN := $(VENV)/bin
 # removed, so the stamp carries a hash of the file list.
 # The C builder (native/) is compiled by the install: its sources' contents count too.
 FILES_HASH := $(shell find linter rules -type f \( -name '*.py' -o -name '*.pyi' -o -name '*.json' -o -name 'py.typed' \) 2>/dev/null | LC_ALL=C sort | cksum | cut -d' ' -f1)
-NATIVE_HASH := $(shell cat setup.py native/*.c native/libyaml/* 2>/dev/null | cksum | cut -d' ' -f1)
+NATIVE_HASH := $(shell cat setup.py native/*.c native/*.h native/libyaml/* 2>/dev/null | cksum | cut -d' ' -f1)
 RUN_STAMP := $(VENV)/.installed-run-$(FILES_HASH)-$(NATIVE_HASH)
 TEST_STAMP := $(VENV)/.installed-test-$(FILES_HASH)-$(NATIVE_HASH)
 PIP_INSTALL := $(BIN)/python -m pip install -q --disable-pip-version-check

@@ -1,7 +1,8 @@
 """The one part of k8slb in C: `k8slb.reading._yamltree` (native/yamltree.c), which builds
-k8slb's YAML trees straight from libyaml's parser (native/libyaml/, libyaml's own parser
-as ruamel.yaml.clib ships it). Optional: where it cannot be compiled, the install goes on
-and k8slb builds the same trees in Python (yamlcompose.py), only slower. Everything
+k8slb's YAML trees, and the fixer's nodes (native/yamlnodes.c), straight from libyaml's
+parser (native/libyaml/, libyaml's own parser as ruamel.yaml.clib ships it). Optional:
+where it cannot be compiled, the install goes on and k8slb builds the same trees in Python
+(yamlcompose.py) and takes the fixer's nodes from ruamel.yaml's composer, only slower. Everything
 else about the package is in pyproject.toml."""
 
 import os
@@ -10,6 +11,7 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 LIBYAML = ["api.c", "parser.c", "reader.c", "scanner.c"]
+OURS = ["yamltree.c", "yamlnodes.c"]
 
 
 class BuildWhereItCan(build_ext):
@@ -28,7 +30,10 @@ setup(
     ext_modules=[
         Extension(
             "k8slb.reading._yamltree",
-            sources=["native/yamltree.c", *(f"native/libyaml/{name}" for name in LIBYAML)],
+            sources=[
+                *(f"native/{name}" for name in OURS),
+                *(f"native/libyaml/{name}" for name in LIBYAML),
+            ],
             include_dirs=["native/libyaml"],
             optional=True,
         )

@@ -11,27 +11,28 @@
  * two on every fixture, the corpus and generated documents.
  */
 
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
 #include <string.h>
 
-#include "yaml.h"
+#include "yamltree.h"
 
 /* What `configure` is given, once, by yamlcompose.py. */
 static PyObject *ymap_type, *yseq_type;     /* YMap, YSeq */
-static PyObject *problem_type, *limit_type; /* YAMLProblem, _LimitExceeded */
+PyObject *problem_type;                     /* YAMLProblem */
+static PyObject *limit_type;                /* _LimitExceeded */
 static PyObject *resolve_scalar;            /* (tag, plain, value) -> the scalar's data */
 static PyObject *is_merge_key;              /* (tag, plain, value) -> bool */
 static PyObject *key_text;                  /* a key that is not text -> its text */
 static PyObject *apply_merges;              /* (mapping, [(value, pos)]) -> None */
 static PyObject *libyaml_error;             /* (kind, problem, context, marks...) -> error */
-static PyObject *nesting_message, *bomb_message;
-static long max_nesting;
+PyObject *nesting_message;
+static PyObject *bomb_message;
+long max_nesting;
 static long long max_expanded;
-static char typed_first[128]; /* plain scalars starting with these may not be text */
-static int any_first;         /* the resolver may type a plain scalar whatever its start */
+char typed_first[128]; /* plain scalars starting with these may not be text */
+int any_first;         /* the resolver may type a plain scalar whatever its start */
 
-static PyObject *str_pos, *str_spots, *str_item_pos, *empty_tuple;
+PyObject *empty_tuple;
+static PyObject *str_pos, *str_spots, *str_item_pos;
 
 /* Untagged plain scalars that may not be text, by their text: what they resolved to (a
  * number, a boolean, None or the text: never changed by a reader). A manifest repeats a
@@ -77,7 +78,7 @@ set_problem(PyObject *type, PyObject *message, long line, long column)
     }
 }
 
-static void
+void
 problem(const char *format, PyObject *argument, long line, long column)
 {
     PyObject *message = argument == NULL ? PyUnicode_FromString(format)
@@ -89,7 +90,7 @@ problem(const char *format, PyObject *argument, long line, long column)
 }
 
 /* The parser's error as ruamel.yaml raises it (yamlcompose._problem_from reads it). */
-static void
+void
 raise_parser_error(yaml_parser_t *parser)
 {
     if (parser->error == YAML_MEMORY_ERROR) {
@@ -108,7 +109,7 @@ raise_parser_error(yaml_parser_t *parser)
     }
 }
 
-static PyObject *
+PyObject *
 text_of(const unsigned char *bytes, size_t length)
 {
     return PyUnicode_DecodeUTF8((const char *)bytes, (Py_ssize_t)length, "strict");
@@ -665,12 +666,18 @@ static PyMethodDef methods[] = {
     {"documents", documents, METH_VARARGS,
      "documents(text, line_offset) -> [(data, (line, column))]: every document of a YAML "
      "stream; raises YAMLProblem, or the parser's error as ruamel.yaml raises it"},
+    {"configure_nodes", configure_nodes, METH_VARARGS,
+     "configure_nodes(ScalarNode, SequenceNode, MappingNode, plain_tag, make_tag)"},
+    {"nodes", nodes, METH_VARARGS,
+     "nodes(text) -> [root node]: each document's root as ruamel.yaml's C composer makes it "
+     "(native/yamlnodes.c); raises YAMLProblem, or the parser's error as ruamel.yaml raises "
+     "it"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef definition = {
     PyModuleDef_HEAD_INIT,
     .m_name = "_yamltree",
-    .m_doc = "YAML text into k8slb's trees, in C.",
+    .m_doc = "YAML text into k8slb's trees, and into the fixer's nodes, in C.",
     .m_size = -1,
     .m_methods = methods,
 };
@@ -682,7 +689,8 @@ PyInit__yamltree(void)
     str_spots = PyUnicode_InternFromString("spots");
     str_item_pos = PyUnicode_InternFromString("item_pos");
     empty_tuple = PyTuple_New(0);
-    if (str_pos == NULL || str_spots == NULL || str_item_pos == NULL || empty_tuple == NULL)
+    if (str_pos == NULL || str_spots == NULL || str_item_pos == NULL || empty_tuple == NULL ||
+        init_nodes() < 0)
         return NULL;
     return PyModule_Create(&definition);
 }

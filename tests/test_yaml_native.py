@@ -1,19 +1,26 @@
 """The C builder (native/yamltree.c) builds exactly what the Python builder builds: the same
 documents, trees, positions, shared aliases and problems (message, line, column, kind), on
-every fixture, the corpus, generated documents and hostile text. Skipped where it was not
-built (no compiler): k8slb then uses the Python builder, which test_yamltree.py checks."""
+every fixture, the corpus, generated documents and hostile text. And the fixer's nodes made
+in C (native/yamlnodes.c) are those ruamel's C composer makes. Skipped where it was not
+built (no compiler): k8slb then uses the Python builder, which test_yamltree.py checks, and
+ruamel's composer."""
 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from k8slb.reading import yamlcompose
-from k8slb.reading.yamlcompose import ComposeResult, _compose
+from k8slb.reading.yamlcompose import ComposeResult, YAMLProblem, _compose
 from k8slb.reading.yamltree import YMap, YSeq
+from ruamel.yaml.composer import ComposerError
+from ruamel.yaml.error import YAMLError
+from ruamel.yaml.nodes import MappingNode, Node, ScalarNode
 
 from .test_yamltree import _VALUES, EDGE_CASES, _block_yaml, _yaml_files, same_tree
 
@@ -134,3 +141,133 @@ def test_generated_documents_build_alike(
 @given(st.text(alphabet="ab:-[]{}&*!|>'\"#<?,\n \t~1.", max_size=40))
 def test_arbitrary_text_builds_alike_or_fails_alike(text: str) -> None:
     assert_same_as_python(text)
+
+
+# -- the fixer's nodes (native/yamlnodes.c) are ruamel's C composer's ---------------------
+
+
+def _ruamel_nodes(text: str) -> list[Node]:
+    saved = yamlcompose._native
+    yamlcompose._native = None
+    try:
+        return yamlcompose.c_nodes(text)
+    finally:
+        yamlcompose._native = saved
+
+
+def _node_rows(roots: list[Node]) -> list[tuple[object, ...]]:
+    """Every node with what the fixer can read of it (class, tag, value or style, marks,
+    comment, anchor), and where an alias reaches a node seen before."""
+    first: dict[int, str] = {}
+    rows: list[tuple[object, ...]] = []
+
+    def at(mark: Any) -> tuple[int, int, int] | None:
+        return None if mark is None else (mark.index, mark.line, mark.column)
+
+    def walk(node: Node, path: str) -> None:
+        if id(node) in first:
+            rows.append((path, "the node of", first[id(node)]))
+            return
+        first[id(node)] = path
+        row = (path, type(node), node.tag, at(node.start_mark), at(node.end_mark))
+        row += (node.comment, node.anchor)
+        if isinstance(node, ScalarNode):
+            rows.append((*row, node.value, node.style))
+            return
+        rows.append((*row, node.flow_style, len(node.value)))
+        if isinstance(node, MappingNode):
+            assert node.merge is None
+            for n, (key, value) in enumerate(node.value):
+                walk(key, f"{path}.key{n}")
+                walk(value, f"{path}.value{n}")
+        else:
+            for n, item in enumerate(node.value):
+                walk(item, f"{path}[{n}]")
+
+    for n, root in enumerate(roots):
+        walk(root, f"${n}")
+    return rows
+
+
+def assert_same_nodes_as_ruamel(text: str) -> None:
+    """The same nodes, or both refuse the text (an error either way; the messages of the
+    composer's own errors differ: ruamel's name no line)."""
+    try:
+        theirs = _node_rows(_ruamel_nodes(text))
+    except YAMLError as error:
+        with pytest.raises((YAMLError, YAMLProblem)) as mine:
+            NATIVE.nodes(text)
+        if not isinstance(error, ComposerError):  # the parser's errors are libyaml's: alike
+            assert str(mine.value) == str(error)
+        return
+    assert _node_rows(NATIVE.nodes(text)) == theirs
+
+
+@needs_native
+def test_the_fixers_nodes_are_ruamels_on_every_fixture_and_corpus_file() -> None:
+    for path in _yaml_files():
+        assert_same_nodes_as_ruamel(path.read_bytes().decode("utf-8", errors="replace"))
+
+
+NODE_CASES = [
+    "a: 'single'\nb: \"double\"\nc: |\n  literal\nd: >-\n  folded\ne: plain\n",
+    "a: ! tagged\nb: !!str 1\nc: !custom {x: 1}\nd: !!seq [1]\ne: 1\nf: 1.5\ng: ~\nh:\n",
+    "a: &x {b: 1}\nc: *x\nd: [*x, *x]\n",
+    "? [complex, key]\n: value\n? {flow: key}\n: v\n",
+    "\ufeffbom: 1\n",
+    "---\n...\n---\n# only a comment\n",
+    "a: &x 1\nb: &x 2\n",  # an anchor defined twice: both refuse
+    "a: *nowhere\n",
+    "a: [unclosed\n",
+]
+
+
+@needs_native
+@pytest.mark.parametrize("text", EDGE_CASES + NODE_CASES + HOSTILE[1:3] + HOSTILE[5:])
+def test_the_fixers_nodes_are_ruamels_on_edge_cases(text: str) -> None:
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return  # the fixer only reads text it decoded
+    assert_same_nodes_as_ruamel(text)
+
+
+@needs_native
+@pytest.mark.parametrize(
+    ("text", "refusal"),
+    [
+        ("[" * 300 + "]" * 300 + "\n", "nesting deeper than 200 levels"),
+        ("&a [*a]\n", "the alias *a is inside its own anchor"),
+        ("a: &a {b: *a}\n", "the alias *a is inside its own anchor"),
+    ],
+)
+def test_the_fixers_nodes_refuse_what_the_check_refuses(text: str, refusal: str) -> None:
+    """Where ruamel's composer would recurse past any limit, or make a node that holds
+    itself, the fixer's nodes are refused, as the check refuses those documents."""
+    with pytest.raises(YAMLProblem, match=re.escape(refusal)):
+        NATIVE.nodes(text)
+
+
+@needs_native
+@settings(max_examples=300, deadline=None)
+@given(_VALUES, _VALUES, st.booleans())
+def test_the_fixers_nodes_are_ruamels_on_generated_documents(
+    shared: object, other: object, flow: bool
+) -> None:
+    text = _block_yaml({"shared": shared, "again": [shared, other], "other": other}, flow)
+    assert_same_nodes_as_ruamel(text + "---\n" + text)
+
+
+@needs_native
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="ab:-[]{}&*!|>'\"#<?,\n \t~1.", max_size=40))
+def test_the_fixers_nodes_are_ruamels_on_arbitrary_text(text: str) -> None:
+    if "*" in text and "&" in text:  # an alias inside its own anchor: refused on purpose
+        try:
+            NATIVE.nodes(text)
+        except YAMLProblem as problem:
+            if "inside its own anchor" in problem.message:
+                return
+        except YAMLError:
+            pass
+    assert_same_nodes_as_ruamel(text)

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from k8slb.fixing.edits import PROBE_HANDLERS, Step, YamlEdit, prestop_hook
-from k8slb.reading.yamlcompose import C_LOADER, c_nodes
+from k8slb.reading.yamlcompose import C_LOADER, YAMLProblem, c_nodes
 from k8slb.record import record
 from ruamel.yaml.error import YAMLError
 from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
@@ -87,7 +87,7 @@ class YamlFile:
         self.newline = "\r\n" if "\r\n" in text else "\n"
         try:
             self.roots: list[Node] = c_nodes(text)
-        except YAMLError as error:
+        except (YAMLError, YAMLProblem) as error:
             raise Refused(f"the file does not parse: {error}") from None
         self.step, self.seq_indent = self._style()
         # Nodes that aliases make appear in more than one place. The composer gives an

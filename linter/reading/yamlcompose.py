@@ -37,11 +37,12 @@ from ruamel.yaml.events import (
     SequenceEndEvent,
     SequenceStartEvent,
 )
-from ruamel.yaml.nodes import Node, ScalarNode
+from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from ruamel.yaml.parser import ParserError
 from ruamel.yaml.reader import ReaderError
 from ruamel.yaml.resolver import Resolver
 from ruamel.yaml.scanner import ScannerError
+from ruamel.yaml.tag import Tag
 
 
 def _c_classes() -> tuple[Any, Any]:
@@ -192,8 +193,12 @@ _C_FLAT = _c_makes_flat_events()
 
 
 def c_nodes(text: str) -> list[Node]:
-    """The root node of each document from the C composer, whose nodes also carry character
-    offsets (the fixer's); raises YAMLError where the text does not parse."""
+    """The root node of each document as ruamel's C composer makes it, whose nodes also
+    carry character offsets (the fixer's): made in C where native/yamlnodes.c was built.
+    Raises YAMLError where the text does not parse, YAMLProblem where its nesting or
+    anchors are refused (native/yamlnodes.c says which)."""
+    if _native is not None:
+        return _native.nodes(text)  # type: ignore[no-any-return]
     loader = C_LOADER(text)
     try:
         roots: list[Node] = []
@@ -588,7 +593,12 @@ def _native_builder() -> Any:
         MAX_NESTING,
         MAX_EXPANDED_NODES,
     )
+    _yamltree.configure_nodes(ScalarNode, SequenceNode, MappingNode, plain_tag, _tag_named)
     return _yamltree
+
+
+def _tag_named(name: str) -> Tag:
+    return Tag(suffix=name)
 
 
 _native = _native_builder()
