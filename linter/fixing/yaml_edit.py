@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Iterator, Sequence
+from typing import Any, cast
 
 from k8slb.fixing.edits import PROBE_HANDLERS, Step, YamlEdit, prestop_hook
 from k8slb.reading.yamlcompose import C_LOADER, YAMLProblem, c_nodes
@@ -98,17 +98,17 @@ class YamlFile:
     # -- style -----------------------------------------------------------------------------
 
     def _style(self) -> tuple[str, str]:
-        """The indentation step of nested mappings, and where `-` sits under its key."""
+        """The indentation step of nested mappings, and where `-` sits under its key: the
+        most common of each over every block collection that is a block mapping's value."""
         steps: list[int] = []
         seq: list[int] = []
-        for root in self.roots:
-            for parent_key, value in _pairs_below(root):
-                if isinstance(value, MappingNode) and not value.flow_style and value.value:
-                    steps.append(value.value[0][0].start_mark.column - parent_key.start_mark.column)
-                if isinstance(value, SequenceNode) and not value.flow_style and value.value:
-                    dash = self._dash_column(value.value[0])
-                    if dash is not None:
-                        seq.append(dash - parent_key.start_mark.column)
+        for key, value in _nested_block_collections(self.roots):
+            if type(value) is MappingNode:
+                steps.append(value.value[0][0].start_mark.column - key.start_mark.column)
+            else:
+                dash = self._dash_column(value.value[0])
+                if dash is not None:
+                    seq.append(dash - key.start_mark.column)
         step = max(set(steps), key=steps.count) if steps else 2
         indent = max(set(seq), key=seq.count) if seq else step
         return " " * (step if step > 0 else 2), " " * max(indent, 0)
@@ -251,24 +251,28 @@ def _shared_nodes(roots: Sequence[Node]) -> set[int]:
     return shared
 
 
-def _pairs_below(node: Node) -> list[tuple[Node, Node]]:
-    """Every (key, value) pair of every block mapping in a document."""
-    found: list[tuple[Node, Node]] = []
-    stack = [node]
+def _nested_block_collections(roots: Sequence[Node]) -> Iterator[tuple[Node, Node]]:
+    """(key, value) for every non-empty block collection that is the value of a key of a
+    block mapping, each node visited once (aliases repeat nodes). The composers make
+    ruamel's node classes themselves, so their types are compared exactly: this walk
+    visits every node of the file."""
+    stack = [root for root in roots if type(root) is not ScalarNode]
     seen: set[int] = set()
     while stack:
         current = stack.pop()
         if id(current) in seen:
             continue
         seen.add(id(current))
-        if isinstance(current, MappingNode):
-            for key, value in current.value:
-                if not current.flow_style:
-                    found.append((key, value))
-                stack.append(value)
-        elif isinstance(current, SequenceNode):
-            stack.extend(current.value)
-    return found
+        if type(current) is SequenceNode:
+            stack.extend(item for item in current.value if type(item) is not ScalarNode)
+            continue
+        block = not cast(MappingNode, current).flow_style
+        for key, value in current.value:
+            if type(value) is ScalarNode:
+                continue
+            if block and value.value and not value.flow_style:
+                yield key, value
+            stack.append(value)
 
 
 def text_edits(file: YamlFile, edit: YamlEdit) -> list[TextEdit]:
