@@ -2,8 +2,9 @@
 for them: the parse of a large tree, the fixer's edits of its files. The parent works too
 (its results need no pickling back); the children inherit the items, so only chunk numbers
 travel to them; every process takes the next chunk as it is free, so none waits for
-another at the end; a child that dies costs only the item that killed it, which is run
-again in a process of its own to find it."""
+another at the end; items whose answer costs more to send back than to make are the
+parent's first; a child that dies costs only the item that killed it, which is run again
+in a process of its own to find it."""
 
 from __future__ import annotations
 
@@ -51,10 +52,21 @@ def default_jobs() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
-# The work of the current map and the read end of its pipe of chunk numbers. Forked
-# children inherit both, so only chunk numbers travel between processes (the items would
-# have to be pickled through a pipe otherwise).
-_CURRENT: tuple[Work[Any, Any], Sequence[Any], int, int] | None = None
+@record
+class _Map:
+    """The current map, which forked children inherit, so that only chunk numbers travel
+    between processes (the items would have to be pickled through a pipe otherwise): the
+    work, the items, each chunk's item indexes, and the read ends of two pipes of chunk
+    numbers, those the parent takes first (`near`) and the others (`far`)."""
+
+    work: Work[Any, Any]
+    items: Sequence[Any]
+    chunks: list[list[int]]
+    near: int
+    far: int
+
+
+_CURRENT: _Map | None = None
 
 # Chunks a process takes: enough that the last ones even out the processes' finishing
 # times, few enough that each answer is a pickle worth sending. One byte names a chunk.
@@ -75,22 +87,42 @@ def _take(tokens: int) -> int | None:
     return token[0] if token else None
 
 
+def _take_first(first: int, then: int) -> int | None:
+    """The next chunk of the `first` pipe, or of `then` once that one is empty."""
+    chunk = _take(first)
+    return chunk if chunk is not None else _take(then)
+
+
 def _drain() -> tuple[int, list[Any]] | None:
-    """A child's task: one chunk taken from the pipe and answered (one pickle for the
-    chunk), or None once every chunk is taken."""
+    """A child's task: one chunk taken (the parent's own kind last) and answered (one
+    pickle for the chunk), or None once every chunk is taken."""
     gc.disable()  # a child lives for one map; its objects are not cyclic
     assert _CURRENT is not None
-    work, items, tokens, count = _CURRENT
-    start = _take(tokens)
-    if start is None:
+    current = _CURRENT
+    chunk = _take_first(current.far, current.near)
+    if chunk is None:
         return None
-    return start, [work.there(item) for item in items[start::count]]
+    return chunk, [current.work.there(current.items[i]) for i in current.chunks[chunk]]
 
 
 def _one(index: int) -> Any:
     assert _CURRENT is not None
-    work, items, _, _ = _CURRENT
-    return work.there(items[index])
+    return _CURRENT.work.there(_CURRENT.items[index])
+
+
+def _chunks(
+    items: Sequence[Item], count: int, stays_here: Callable[[Item], bool] | None
+) -> tuple[list[list[int]], int]:
+    """The items' indexes cut into about `count` interleaved chunks (big and small folders
+    alike in each), those that stay here in the first ones: (chunks, how many of them are
+    the parent's first)."""
+    here: list[int] = []
+    there: list[int] = []
+    for index, item in enumerate(items):
+        (here if stays_here is not None and stays_here(item) else there).append(index)
+    near = min(len(here), max(1, round(count * len(here) / len(items)))) if here else 0
+    far = min(len(there), max(1, count - near)) if there else 0
+    return [here[k::near] for k in range(near)] + [there[k::far] for k in range(far)], near
 
 
 def _alone(work: Work[Item, Result], index: int, item: Item, context: BaseContext) -> Result:
@@ -113,13 +145,17 @@ def fork_map(
     progress: Progress = QUIET,
     *,
     min_items: int,
+    stays_here: Callable[[Item], bool] | None = None,
 ) -> list[Result]:
     """The result of each item, in order, each counted on `progress` as it is done; in
     `jobs` processes (the parent one of them) from `min_items` items on.
 
-    The items are cut into interleaved chunks (big and small folders alike in each), and
-    every process takes the next chunk until none is left: a child, which must pickle its
-    answers and starts late, takes fewer than the parent, and all finish together."""
+    The items are cut into interleaved chunks, and every process takes the next chunk
+    until none is left: a child, which must pickle its answers and starts late, takes
+    fewer than the parent, and all finish together. The items `stays_here` picks (whose
+    answer costs more to pickle and unpickle than to make) are the parent's first: it
+    takes their chunks before the others, and a child takes them only when no other
+    chunk is left."""
     # fork() copies only the calling thread: with other threads alive (an embedding
     # program, a test runner with gRPC channels) a lock they hold could never be released
     # in the child. The CLI has one thread; anything else runs serially.
@@ -132,11 +168,12 @@ def fork_map(
         return [_counted(work.here(item), progress) for item in items]
 
     global _CURRENT
-    count = min(len(items), jobs * CHUNKS_PER_JOB, MAX_CHUNKS)
-    tokens, writer = os.pipe()
-    os.write(writer, bytes(range(count)))  # far below a pipe's buffer: never blocks
-    os.close(writer)  # then a read finds the end once every chunk is taken
-    _CURRENT = (work, items, tokens, count)
+    # (one chunk fewer than a byte names: two kinds of items may round up to one more)
+    wanted = min(len(items), jobs * CHUNKS_PER_JOB, MAX_CHUNKS - 1)
+    chunks, near_count = _chunks(items, wanted, stays_here)
+    count = len(chunks)
+    near, far = _pipe_of(range(near_count)), _pipe_of(range(near_count, count))
+    _CURRENT = _Map(work, items, chunks, near, far)
     done: dict[int, list[Result]] = {}
     interval = sys.getswitchinterval()
     sys.setswitchinterval(SWITCH_INTERVAL)
@@ -162,32 +199,44 @@ def fork_map(
                     except BrokenProcessPool:  # a child died: its chunk is missing below
                         continue
                     if answer is not None:
-                        start, answers = answer
-                        done[start] = [work.back(a) for a in answers]
+                        chunk, answers = answer
+                        done[chunk] = [work.back(a) for a in answers]
                         progress.advance(len(answers))
 
-            while (start := _take(tokens)) is not None:
-                done[start] = []
-                for item in items[start::count]:
-                    done[start].append(_counted(work.here(item), progress))
+            while (chunk := _take_first(near, far)) is not None:
+                done[chunk] = []
+                for index in chunks[chunk]:
+                    done[chunk].append(_counted(work.here(items[index]), progress))
                     if progress.enabled:
                         collect(wait=False)
                 collect(wait=False)  # taking a child's answers in (`back`) is work too
             collect(wait=True)
-            for start in range(count):  # taken by a child that died: find the culprit
-                if start not in done:
-                    done[start] = [
+            for chunk in range(count):  # taken by a child that died: find the culprit
+                if chunk not in done:
+                    done[chunk] = [
                         _counted(_alone(work, index, items[index], context), progress)
-                        for index in range(start, len(items), count)
+                        for index in chunks[chunk]
                     ]
     finally:
         sys.setswitchinterval(interval)
         _CURRENT = None
-        os.close(tokens)
+        os.close(near)
+        os.close(far)
     results: list[Result | None] = [None] * len(items)
-    for start, chunk in done.items():
-        results[start::count] = chunk
+    for chunk, answers in done.items():
+        for index, answer in zip(chunks[chunk], answers, strict=True):
+            results[index] = answer
     return results  # type: ignore[return-value]  # every slot filled by its chunk
+
+
+def _pipe_of(chunks: range) -> int:
+    """The read end of a pipe holding these chunk numbers, a byte each: written whole
+    before any child starts (far below a pipe's buffer: never blocks), and closed, so that
+    a read finds the end once every chunk is taken."""
+    tokens, writer = os.pipe()
+    os.write(writer, bytes(chunks))
+    os.close(writer)
+    return tokens
 
 
 def _counted(result: Result, progress: Progress) -> Result:

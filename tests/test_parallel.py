@@ -49,6 +49,28 @@ def every_item_once_and_in_order() -> None:
     assert sys.getswitchinterval() != SWITCH_INTERVAL, "the parent's setting is put back"
 
 
+def what_stays_here_is_the_parents_first() -> None:
+    """Items whose answer costs more to send back than to make are the parent's first; a
+    child takes them only when nothing else is left, here never (the parent is done with
+    them long before the others run out)."""
+    items = list(range(300))
+    stays = {item for item in items if item % 10 == 0}
+    results = fork_map(
+        Work.same(_square, _died), items, 2, min_items=10, stays_here=stays.__contains__
+    )
+    assert [square for square, _ in results] == [i * i for i in items]
+    assert {pid for item, (_, pid) in enumerate(results) if item in stays} == {os.getpid()}
+    assert len({pid for item, (_, pid) in enumerate(results) if item not in stays}) == 2
+
+
+def only_what_stays_here_still_spreads() -> None:
+    """When every item would stay here, the children still take their share."""
+    items = list(range(300))
+    results = fork_map(Work.same(_square, _died), items, 2, min_items=10, stays_here=lambda _: True)
+    assert [square for square, _ in results] == [i * i for i in items]
+    assert len({pid for _, pid in results}) == 2
+
+
 def below_the_threshold_all_here() -> None:
     results = fork_map(Work.same(_square, _died), list(range(9)), 2, min_items=10)
     assert {pid for _, pid in results} == {os.getpid()}
@@ -66,6 +88,8 @@ def a_dead_child_costs_one_item(folder: str) -> None:
     "case",
     [
         "every_item_once_and_in_order()",
+        "what_stays_here_is_the_parents_first()",
+        "only_what_stays_here_still_spreads()",
         "below_the_threshold_all_here()",
         "a_dead_child_costs_one_item({folder!r})",
     ],
