@@ -314,8 +314,12 @@ on_collection_start(NodeBuilder *b, yaml_event_t *event, int is_map)
     Py_DECREF(items); /* the node holds it */
     const unsigned char *name =
         is_map ? event->data.mapping_start.anchor : event->data.sequence_start.anchor;
-    Py_INCREF(node); /* one for the open entry, one for its place */
-    if (name_anchor(b, name, node, event->start_mark) < 0 || put(b, node) < 0) {
+    if (name_anchor(b, name, node, event->start_mark) < 0) {
+        Py_DECREF(node);
+        return -1;
+    }
+    Py_INCREF(node); /* one for the open entry, one for its place (which put takes) */
+    if (put(b, node) < 0) {
         Py_DECREF(node);
         return -1;
     }
