@@ -194,7 +194,6 @@ typedef struct {
 } OpenNode;
 
 typedef struct {
-    yaml_parser_t *parser;
     OpenNode *open;
     int depth;
     PyObject *anchors; /* name -> node, for this document */
@@ -254,8 +253,9 @@ name_anchor(NodeBuilder *b, const unsigned char *name, PyObject *node, yaml_mark
 }
 
 static int
-on_scalar_node(NodeBuilder *b, yaml_event_t *event)
+on_scalar_node(void *builder, yaml_event_t *event)
 {
+    NodeBuilder *b = builder;
     PyObject *text = text_of(event->data.scalar.value, event->data.scalar.length);
     if (text == NULL)
         return -1;
@@ -280,8 +280,9 @@ on_scalar_node(NodeBuilder *b, yaml_event_t *event)
 }
 
 static int
-on_collection_start(NodeBuilder *b, yaml_event_t *event, int is_map)
+on_collection_start(void *builder, yaml_event_t *event, int is_map)
 {
+    NodeBuilder *b = builder;
     if (b->depth >= max_nesting) {
         problem("%U", nesting_message, LINE1(event->start_mark), COLUMN1(event->start_mark));
         return -1;
@@ -332,8 +333,9 @@ on_collection_start(NodeBuilder *b, yaml_event_t *event, int is_map)
 }
 
 static int
-on_alias_node(NodeBuilder *b, yaml_event_t *event)
+on_alias_node(void *builder, yaml_event_t *event)
 {
+    NodeBuilder *b = builder;
     long line = LINE1(event->start_mark), column = COLUMN1(event->start_mark);
     PyObject *name = PyUnicode_FromString((const char *)event->data.alias.anchor);
     if (name == NULL)
@@ -359,8 +361,9 @@ done:
 }
 
 static int
-on_collection_end(NodeBuilder *b, yaml_event_t *event)
+on_collection_end(void *builder, yaml_event_t *event)
 {
+    NodeBuilder *b = builder;
     OpenNode *done = &b->open[--b->depth];
     PyObject *end = mark(event->end_mark);
     int result = 0;
@@ -376,45 +379,8 @@ on_collection_end(NodeBuilder *b, yaml_event_t *event)
     return result;
 }
 
-/* One document's root node, after its DOCUMENT-START event: 0, or -1 with the error set. */
-static int
-build_nodes(NodeBuilder *b)
-{
-    yaml_event_t event;
-    for (;;) {
-        if (!yaml_parser_parse(b->parser, &event)) {
-            raise_parser_error(b->parser);
-            return -1;
-        }
-        int result = 0;
-        switch (event.type) {
-        case YAML_SCALAR_EVENT:
-            result = on_scalar_node(b, &event);
-            break;
-        case YAML_MAPPING_START_EVENT:
-            result = on_collection_start(b, &event, 1);
-            break;
-        case YAML_SEQUENCE_START_EVENT:
-            result = on_collection_start(b, &event, 0);
-            break;
-        case YAML_ALIAS_EVENT:
-            result = on_alias_node(b, &event);
-            break;
-        case YAML_MAPPING_END_EVENT:
-        case YAML_SEQUENCE_END_EVENT:
-            result = on_collection_end(b, &event);
-            break;
-        case YAML_DOCUMENT_END_EVENT:
-            yaml_event_delete(&event);
-            return 0;
-        default:
-            break;
-        }
-        yaml_event_delete(&event);
-        if (result < 0)
-            return -1;
-    }
-}
+static const Handlers NODE_HANDLERS = {on_scalar_node, on_collection_start, on_alias_node,
+                                        on_collection_end};
 
 PyObject *
 nodes(PyObject *module, PyObject *args)
@@ -426,36 +392,23 @@ nodes(PyObject *module, PyObject *args)
         PyErr_SetString(PyExc_RuntimeError, "k8slb: _yamltree.configure_nodes() was not called");
         return NULL;
     }
-    PyObject *encoded = PyUnicode_AsUTF8String(text);
-    if (encoded == NULL)
-        return NULL;
     yaml_parser_t parser;
-    if (!yaml_parser_initialize(&parser)) {
-        Py_DECREF(encoded);
-        return PyErr_NoMemory();
-    }
-    yaml_parser_set_input_string(&parser, (const unsigned char *)PyBytes_AS_STRING(encoded),
-                                 (size_t)PyBytes_GET_SIZE(encoded));
+    PyObject *encoded;
+    if (open_parser(&parser, text, &encoded) < 0)
+        return NULL;
     PyObject *roots = PyList_New(0);
     OpenNode *open = PyMem_Calloc((size_t)max_nesting + 1, sizeof(OpenNode));
     if (roots == NULL || open == NULL) {
         PyErr_NoMemory();
         goto failed;
     }
-    for (;;) {
-        yaml_event_t event;
-        if (!yaml_parser_parse(&parser, &event)) {
-            raise_parser_error(&parser);
-            goto failed;
-        }
-        yaml_event_type_t type = event.type;
-        yaml_event_delete(&event);
-        if (type == YAML_STREAM_END_EVENT)
-            break;
-        if (type != YAML_DOCUMENT_START_EVENT)
-            continue;
-        NodeBuilder b = {&parser, open, 0, PyDict_New(), NULL};
-        int built = b.anchors != NULL ? build_nodes(&b) : -1;
+    yaml_mark_t start;
+    int found;
+    while ((found = next_document(&parser, &start)) > 0) {
+        NodeBuilder b = {open, 0, PyDict_New(), NULL};
+        int parser_failed = 0;
+        int built =
+            b.anchors != NULL ? build_document(&parser, &NODE_HANDLERS, &b, &parser_failed) : -1;
         close_nodes(&b);
         if (built == 0 && b.root != NULL)
             built = PyList_Append(roots, b.root);
@@ -464,6 +417,8 @@ nodes(PyObject *module, PyObject *args)
         if (built < 0)
             goto failed;
     }
+    if (found < 0)
+        goto failed;
     PyMem_Free(open);
     yaml_parser_delete(&parser);
     Py_DECREF(encoded);

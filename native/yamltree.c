@@ -346,8 +346,9 @@ done:
 }
 
 static int
-on_scalar(Builder *b, yaml_event_t *event)
+on_scalar(void *builder, yaml_event_t *event)
 {
+    Builder *b = builder;
     long line = LINE(event->start_mark, b->offset), column = COLUMN(event->start_mark);
     PyObject *value = scalar_data(event);
     if (value == NULL)
@@ -375,8 +376,9 @@ on_scalar(Builder *b, yaml_event_t *event)
 }
 
 static int
-on_start(Builder *b, yaml_event_t *event, int is_map)
+on_start(void *builder, yaml_event_t *event, int is_map)
 {
+    Builder *b = builder;
     long line = LINE(event->start_mark, b->offset), column = COLUMN(event->start_mark);
     if (b->depth >= max_nesting) {
         set_problem(limit_type, nesting_message, line, column);
@@ -425,8 +427,9 @@ on_start(Builder *b, yaml_event_t *event, int is_map)
 }
 
 static int
-on_alias(Builder *b, yaml_event_t *event)
+on_alias(void *builder, yaml_event_t *event)
 {
+    Builder *b = builder;
     long line = LINE(event->start_mark, b->offset), column = COLUMN(event->start_mark);
     PyObject *name = PyUnicode_FromString((const char *)event->data.alias.anchor);
     if (name == NULL)
@@ -465,8 +468,10 @@ on_alias(Builder *b, yaml_event_t *event)
 }
 
 static int
-on_end(Builder *b)
+on_end(void *builder, yaml_event_t *event)
 {
+    Builder *b = builder;
+    (void)event; /* the check's trees keep where collections start only */
     Open *done = &b->open[--b->depth];
     int result = 0;
     if (done->merges != NULL) {
@@ -490,34 +495,33 @@ on_end(Builder *b)
     return result;
 }
 
-/* One document, after its DOCUMENT-START event: 0, or -1 with the error set. */
-static int
-build_document(Builder *b)
+int
+build_document(yaml_parser_t *parser, const Handlers *on, void *builder, int *parser_failed)
 {
     yaml_event_t event;
     for (;;) {
-        if (!yaml_parser_parse(b->parser, &event)) {
-            b->parser_failed = 1;
-            raise_parser_error(b->parser);
+        if (!yaml_parser_parse(parser, &event)) {
+            *parser_failed = 1;
+            raise_parser_error(parser);
             return -1;
         }
         int result = 0;
         switch (event.type) {
         case YAML_SCALAR_EVENT:
-            result = on_scalar(b, &event);
+            result = on->scalar(builder, &event);
             break;
         case YAML_MAPPING_START_EVENT:
-            result = on_start(b, &event, 1);
+            result = on->start(builder, &event, 1);
             break;
         case YAML_SEQUENCE_START_EVENT:
-            result = on_start(b, &event, 0);
+            result = on->start(builder, &event, 0);
             break;
         case YAML_ALIAS_EVENT:
-            result = on_alias(b, &event);
+            result = on->alias(builder, &event);
             break;
         case YAML_MAPPING_END_EVENT:
         case YAML_SEQUENCE_END_EVENT:
-            result = on_end(b);
+            result = on->end(builder, &event);
             break;
         case YAML_DOCUMENT_END_EVENT:
             yaml_event_delete(&event);
@@ -530,6 +534,43 @@ build_document(Builder *b)
             return -1;
     }
 }
+
+int
+open_parser(yaml_parser_t *parser, PyObject *text, PyObject **encoded)
+{
+    *encoded = PyUnicode_AsUTF8String(text);
+    if (*encoded == NULL)
+        return -1;
+    if (!yaml_parser_initialize(parser)) {
+        Py_CLEAR(*encoded);
+        PyErr_NoMemory();
+        return -1;
+    }
+    yaml_parser_set_input_string(parser, (const unsigned char *)PyBytes_AS_STRING(*encoded),
+                                 (size_t)PyBytes_GET_SIZE(*encoded));
+    return 0;
+}
+
+int
+next_document(yaml_parser_t *parser, yaml_mark_t *start)
+{
+    for (;;) {
+        yaml_event_t event;
+        if (!yaml_parser_parse(parser, &event)) {
+            raise_parser_error(parser);
+            return -1;
+        }
+        yaml_event_type_t type = event.type;
+        *start = event.start_mark;
+        yaml_event_delete(&event);
+        if (type == YAML_STREAM_END_EVENT)
+            return 0;
+        if (type == YAML_DOCUMENT_START_EVENT)
+            return 1;
+    }
+}
+
+static const Handlers TREE_HANDLERS = {on_scalar, on_start, on_alias, on_end};
 
 /* After a problem in a document: a syntax error later in the same document is the truer
  * report (a template's `{{ }}` first reads as a flow-mapping key), so look for one. */
@@ -569,39 +610,25 @@ documents(PyObject *module, PyObject *args)
         PyErr_SetString(PyExc_RuntimeError, "k8slb: _yamltree.configure() was not called");
         return NULL;
     }
-    PyObject *encoded = PyUnicode_AsUTF8String(text);
-    if (encoded == NULL)
-        return NULL;
     yaml_parser_t parser;
-    if (!yaml_parser_initialize(&parser)) {
-        Py_DECREF(encoded);
-        return PyErr_NoMemory();
-    }
-    yaml_parser_set_input_string(&parser, (const unsigned char *)PyBytes_AS_STRING(encoded),
-                                 (size_t)PyBytes_GET_SIZE(encoded));
+    PyObject *encoded;
+    if (open_parser(&parser, text, &encoded) < 0)
+        return NULL;
     PyObject *result = PyList_New(0);
     Open *open = PyMem_Calloc((size_t)max_nesting + 1, sizeof(Open));
     if (result == NULL || open == NULL) {
         PyErr_NoMemory();
         goto failed;
     }
-    for (;;) {
-        yaml_event_t event;
-        if (!yaml_parser_parse(&parser, &event)) {
-            raise_parser_error(&parser);
-            goto failed;
-        }
-        yaml_event_type_t type = event.type;
-        long line = LINE(event.start_mark, offset), column = COLUMN(event.start_mark);
-        yaml_event_delete(&event);
-        if (type == YAML_STREAM_END_EVENT)
-            break;
-        if (type != YAML_DOCUMENT_START_EVENT)
-            continue;
+    yaml_mark_t start;
+    int found;
+    while ((found = next_document(&parser, &start)) > 0) {
         Builder b = {&parser, offset, open, 0, PyDict_New(), 0, Py_None, NULL, 0, 0};
         Py_INCREF(Py_None);
-        b.root_pos = position(line, column);
-        int built = b.anchors != NULL && b.root_pos != NULL ? build_document(&b) : -1;
+        b.root_pos = position(LINE(start, offset), COLUMN(start));
+        int built = b.anchors != NULL && b.root_pos != NULL
+                        ? build_document(&parser, &TREE_HANDLERS, &b, &b.parser_failed)
+                        : -1;
         close_all(&b);
         if (built == 0) {
             PyObject *pair = PyTuple_Pack(2, b.root, b.root_pos);
@@ -616,6 +643,8 @@ documents(PyObject *module, PyObject *args)
         if (built < 0)
             goto failed;
     }
+    if (found < 0)
+        goto failed;
     PyMem_Free(open);
     yaml_parser_delete(&parser);
     Py_DECREF(encoded);

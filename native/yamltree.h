@@ -19,6 +19,24 @@ extern PyObject *nesting_message;
 extern PyObject *empty_tuple;
 
 void raise_parser_error(yaml_parser_t *parser);
+
+/* What a builder does with each event of a document: 0, or -1 with the error set. */
+typedef struct {
+    int (*scalar)(void *builder, yaml_event_t *event);
+    int (*start)(void *builder, yaml_event_t *event, int is_map);
+    int (*alias)(void *builder, yaml_event_t *event);
+    int (*end)(void *builder, yaml_event_t *event); /* a mapping's or a sequence's */
+} Handlers;
+
+/* A parser over a text's UTF-8 bytes, which `*encoded` holds until the parser is deleted:
+ * 0, or -1 with the error set (nothing to release then). */
+int open_parser(yaml_parser_t *parser, PyObject *text, PyObject **encoded);
+/* The next document's start: 1 (where, in *start), 0 at the stream's end, -1 with the
+ * error set. */
+int next_document(yaml_parser_t *parser, yaml_mark_t *start);
+/* One document's events, after its start, handed to `on` until its end: 0, or -1 with
+ * the error set (*parser_failed when it is libyaml's: no event is left to read). */
+int build_document(yaml_parser_t *parser, const Handlers *on, void *builder, int *parser_failed);
 void problem(const char *format, PyObject *argument, long line, long column);
 PyObject *text_of(const unsigned char *bytes, size_t length);
 
