@@ -382,6 +382,22 @@ on_collection_end(void *builder, yaml_event_t *event)
 static const Handlers NODE_HANDLERS = {on_scalar_node, on_collection_start, on_alias_node,
                                         on_collection_end};
 
+/* One document's root node, after its start, appended to the roots. */
+static int
+node_document(yaml_parser_t *parser, yaml_mark_t start, void *open, void *roots)
+{
+    NodeBuilder b = {open, 0, PyDict_New(), NULL};
+    int parser_failed = 0;
+    int built =
+        b.anchors != NULL ? build_document(parser, &NODE_HANDLERS, &b, &parser_failed) : -1;
+    close_nodes(&b);
+    if (built == 0 && b.root != NULL)
+        built = PyList_Append(roots, b.root);
+    Py_XDECREF(b.anchors);
+    Py_XDECREF(b.root);
+    return built;
+}
+
 PyObject *
 nodes(PyObject *module, PyObject *args)
 {
@@ -392,43 +408,10 @@ nodes(PyObject *module, PyObject *args)
         PyErr_SetString(PyExc_RuntimeError, "k8slb: _yamltree.configure_nodes() was not called");
         return NULL;
     }
-    yaml_parser_t parser;
-    PyObject *encoded;
-    if (open_parser(&parser, text, &encoded) < 0)
-        return NULL;
     PyObject *roots = PyList_New(0);
-    OpenNode *open = PyMem_Calloc((size_t)max_nesting + 1, sizeof(OpenNode));
-    if (roots == NULL || open == NULL) {
-        PyErr_NoMemory();
-        goto failed;
-    }
-    yaml_mark_t start;
-    int found;
-    while ((found = next_document(&parser, &start)) > 0) {
-        NodeBuilder b = {open, 0, PyDict_New(), NULL};
-        int parser_failed = 0;
-        int built =
-            b.anchors != NULL ? build_document(&parser, &NODE_HANDLERS, &b, &parser_failed) : -1;
-        close_nodes(&b);
-        if (built == 0 && b.root != NULL)
-            built = PyList_Append(roots, b.root);
-        Py_XDECREF(b.anchors);
-        Py_XDECREF(b.root);
-        if (built < 0)
-            goto failed;
-    }
-    if (found < 0)
-        goto failed;
-    PyMem_Free(open);
-    yaml_parser_delete(&parser);
-    Py_DECREF(encoded);
+    if (roots != NULL && each_document(text, sizeof(OpenNode), node_document, roots) < 0)
+        Py_CLEAR(roots);
     return roots;
-failed:
-    PyMem_Free(open);
-    yaml_parser_delete(&parser);
-    Py_DECREF(encoded);
-    Py_XDECREF(roots);
-    return NULL;
 }
 
 PyObject *

@@ -535,41 +535,6 @@ build_document(yaml_parser_t *parser, const Handlers *on, void *builder, int *pa
     }
 }
 
-int
-open_parser(yaml_parser_t *parser, PyObject *text, PyObject **encoded)
-{
-    *encoded = PyUnicode_AsUTF8String(text);
-    if (*encoded == NULL)
-        return -1;
-    if (!yaml_parser_initialize(parser)) {
-        Py_CLEAR(*encoded);
-        PyErr_NoMemory();
-        return -1;
-    }
-    yaml_parser_set_input_string(parser, (const unsigned char *)PyBytes_AS_STRING(*encoded),
-                                 (size_t)PyBytes_GET_SIZE(*encoded));
-    return 0;
-}
-
-int
-next_document(yaml_parser_t *parser, yaml_mark_t *start)
-{
-    for (;;) {
-        yaml_event_t event;
-        if (!yaml_parser_parse(parser, &event)) {
-            raise_parser_error(parser);
-            return -1;
-        }
-        yaml_event_type_t type = event.type;
-        *start = event.start_mark;
-        yaml_event_delete(&event);
-        if (type == YAML_STREAM_END_EVENT)
-            return 0;
-        if (type == YAML_DOCUMENT_START_EVENT)
-            return 1;
-    }
-}
-
 static const Handlers TREE_HANDLERS = {on_scalar, on_start, on_alias, on_end};
 
 /* After a problem in a document: a syntax error later in the same document is the truer
@@ -599,62 +564,90 @@ prefer_a_later_syntax_error(yaml_parser_t *parser)
     }
 }
 
+int
+each_document(PyObject *text, size_t open_size, DocumentBuilder document, void *state)
+{
+    yaml_parser_t parser;
+    PyObject *encoded = PyUnicode_AsUTF8String(text);
+    if (encoded == NULL)
+        return -1;
+    if (!yaml_parser_initialize(&parser)) {
+        Py_DECREF(encoded);
+        PyErr_NoMemory();
+        return -1;
+    }
+    yaml_parser_set_input_string(&parser, (const unsigned char *)PyBytes_AS_STRING(encoded),
+                                 (size_t)PyBytes_GET_SIZE(encoded));
+    void *open = PyMem_Calloc((size_t)max_nesting + 1, open_size);
+    int result = open == NULL ? (PyErr_NoMemory(), -1) : 0;
+    while (result == 0) {
+        yaml_event_t event;
+        if (!yaml_parser_parse(&parser, &event)) {
+            raise_parser_error(&parser);
+            result = -1;
+            break;
+        }
+        yaml_event_type_t type = event.type;
+        yaml_mark_t start = event.start_mark;
+        yaml_event_delete(&event);
+        if (type == YAML_STREAM_END_EVENT)
+            break;
+        if (type == YAML_DOCUMENT_START_EVENT)
+            result = document(&parser, start, open, state);
+    }
+    PyMem_Free(open);
+    yaml_parser_delete(&parser);
+    Py_DECREF(encoded);
+    return result;
+}
+
+typedef struct {
+    PyObject *documents; /* [(data, pos)] */
+    long offset;
+} Trees;
+
+/* One document's tree, after its start, appended with where it starts. */
+static int
+tree_document(yaml_parser_t *parser, yaml_mark_t start, void *open, void *state)
+{
+    Trees *trees = state;
+    long offset = trees->offset;
+    Builder b = {parser, offset, open, 0, PyDict_New(), 0, Py_None, NULL, 0, 0};
+    Py_INCREF(Py_None);
+    b.root_pos = position(LINE(start, offset), COLUMN(start));
+    int built = b.anchors != NULL && b.root_pos != NULL
+                    ? build_document(parser, &TREE_HANDLERS, &b, &b.parser_failed)
+                    : -1;
+    close_all(&b);
+    if (built == 0) {
+        PyObject *pair = PyTuple_Pack(2, b.root, b.root_pos);
+        built = pair != NULL && PyList_Append(trees->documents, pair) == 0 ? 0 : -1;
+        Py_XDECREF(pair);
+    }
+    else if (!b.parser_failed && !b.over_limit && PyErr_ExceptionMatches(problem_type))
+        prefer_a_later_syntax_error(parser);
+    Py_XDECREF(b.anchors);
+    Py_XDECREF(b.root);
+    Py_XDECREF(b.root_pos);
+    return built;
+}
+
 static PyObject *
 documents(PyObject *module, PyObject *args)
 {
+    Trees trees;
     PyObject *text;
-    long offset;
-    if (!PyArg_ParseTuple(args, "Ul", &text, &offset))
+    if (!PyArg_ParseTuple(args, "Ul", &text, &trees.offset))
         return NULL;
     if (ymap_type == NULL) {
         PyErr_SetString(PyExc_RuntimeError, "k8slb: _yamltree.configure() was not called");
         return NULL;
     }
-    yaml_parser_t parser;
-    PyObject *encoded;
-    if (open_parser(&parser, text, &encoded) < 0)
+    if ((trees.documents = PyList_New(0)) == NULL)
         return NULL;
-    PyObject *result = PyList_New(0);
-    Open *open = PyMem_Calloc((size_t)max_nesting + 1, sizeof(Open));
-    if (result == NULL || open == NULL) {
-        PyErr_NoMemory();
-        goto failed;
-    }
-    yaml_mark_t start;
-    int found;
-    while ((found = next_document(&parser, &start)) > 0) {
-        Builder b = {&parser, offset, open, 0, PyDict_New(), 0, Py_None, NULL, 0, 0};
-        Py_INCREF(Py_None);
-        b.root_pos = position(LINE(start, offset), COLUMN(start));
-        int built = b.anchors != NULL && b.root_pos != NULL
-                        ? build_document(&parser, &TREE_HANDLERS, &b, &b.parser_failed)
-                        : -1;
-        close_all(&b);
-        if (built == 0) {
-            PyObject *pair = PyTuple_Pack(2, b.root, b.root_pos);
-            built = pair != NULL && PyList_Append(result, pair) == 0 ? 0 : -1;
-            Py_XDECREF(pair);
-        }
-        else if (!b.parser_failed && !b.over_limit && PyErr_ExceptionMatches(problem_type))
-            prefer_a_later_syntax_error(&parser);
-        Py_XDECREF(b.anchors);
-        Py_XDECREF(b.root);
-        Py_XDECREF(b.root_pos);
-        if (built < 0)
-            goto failed;
-    }
-    if (found < 0)
-        goto failed;
-    PyMem_Free(open);
-    yaml_parser_delete(&parser);
-    Py_DECREF(encoded);
-    return result;
-failed:
-    PyMem_Free(open);
-    yaml_parser_delete(&parser);
-    Py_DECREF(encoded);
-    Py_XDECREF(result);
-    return NULL;
+    if (each_document(text, sizeof(Open), tree_document, &trees) < 0)
+        Py_CLEAR(trees.documents);
+    return trees.documents;
 }
 
 static PyObject *

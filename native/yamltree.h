@@ -28,12 +28,13 @@ typedef struct {
     int (*end)(void *builder, yaml_event_t *event); /* a mapping's or a sequence's */
 } Handlers;
 
-/* A parser over a text's UTF-8 bytes, which `*encoded` holds until the parser is deleted:
- * 0, or -1 with the error set (nothing to release then). */
-int open_parser(yaml_parser_t *parser, PyObject *text, PyObject **encoded);
-/* The next document's start: 1 (where, in *start), 0 at the stream's end, -1 with the
- * error set. */
-int next_document(yaml_parser_t *parser, yaml_mark_t *start);
+/* What a builder does with a document, after its start (where it starts; `open`, an array
+ * of max_nesting + 1 open collections of its own kind, zeroed): 0, or -1 with the error set. */
+typedef int (*DocumentBuilder)(yaml_parser_t *parser, yaml_mark_t start, void *open,
+                               void *state);
+/* Every document of a text's UTF-8 bytes to `document`, whose collections take `open_size`
+ * bytes each: 0, or -1 with the error set at the first error. */
+int each_document(PyObject *text, size_t open_size, DocumentBuilder document, void *state);
 /* One document's events, after its start, handed to `on` until its end: 0, or -1 with
  * the error set (*parser_failed when it is libyaml's: no event is left to read). */
 int build_document(yaml_parser_t *parser, const Handlers *on, void *builder, int *parser_failed);
