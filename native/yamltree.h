@@ -18,7 +18,11 @@ extern long max_nesting;
 extern PyObject *nesting_message;
 extern PyObject *empty_tuple;
 
+/* libyaml's error as ruamel.yaml raises it; a YAMLProblem at a 1-based line and column
+ * (`format` with one %U or %R of `argument`, or none); a text's UTF-8 bytes as a str. */
 void raise_parser_error(yaml_parser_t *parser);
+void problem(const char *format, PyObject *argument, long line, long column);
+PyObject *text_of(const unsigned char *bytes, size_t length);
 
 /* What a builder does with each event of a document: 0, or -1 with the error set. */
 typedef struct {
@@ -38,8 +42,6 @@ int each_document(PyObject *text, size_t open_size, DocumentBuilder document, vo
 /* One document's events, after its start, handed to `on` until its end: 0, or -1 with
  * the error set (*parser_failed when it is libyaml's: no event is left to read). */
 int build_document(yaml_parser_t *parser, const Handlers *on, void *builder, int *parser_failed);
-void problem(const char *format, PyObject *argument, long line, long column);
-PyObject *text_of(const unsigned char *bytes, size_t length);
 
 /* yamlnodes.c */
 PyObject *configure_nodes(PyObject *module, PyObject *args);

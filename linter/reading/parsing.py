@@ -111,5 +111,5 @@ def _cheaper_here(item: Item) -> bool:
     """A YAML file is cheaper to read in the parent than to have read in a child: its
     trees, with every position, cost more to pickle and unpickle than to build (built in
     C, on `make bench`'s tree: 0.35 ms a file to read, 0.32 ms to pickle and unpickle;
-    Go and Python files cost 1.25 and 0.5 ms to read, 0.2 and 0.12 to send back)."""
+    Go and Python files cost 0.7-1.25 and 0.5 ms to read, 0.2 and 0.12 ms to send back)."""
     return item[1] == "yaml"
