@@ -853,7 +853,7 @@ def _fix_summary(
         text = f"{verb} {len(done)} finding{'s' * (len(done) != 1)} ({rules})"
         text += f" in {files} file{'s' * (files != 1)}"
     else:
-        text = "Nothing fixed" if outcome.fixed else "Nothing to fix"
+        text = "Nothing fixed" if outcome.fixed or outcome.refused else "Nothing to fix"
     partial = [f for f in outcome.partial if not any(e.path in written_out for e in f.edits)]
     if partial:
         named = ", ".join(

@@ -13,6 +13,7 @@ from k8slb.cli import cli
 from k8slb.fixing import python_edit, yaml_edit
 from k8slb.fixing.edits import YamlEdit
 from k8slb.fixing.verify import plain, yaml_fix_problem
+from k8slb.reading import yamlcompose
 from k8slb.reading.yamlcompose import compose
 
 from .helpers import FIXTURES
@@ -208,3 +209,34 @@ def test_the_read_back_compares_every_document_and_changes_none_it_reads() -> No
     assert [plain(d.data) for d in shared.documents] == [{"a": 1}, {"spec": {"replicas": 1}}]
     also_first = "a: 2\n---\nspec:\n  replicas: 1\n  terminationGracePeriodSeconds: 30\n"
     assert "would change more than the fix" in str(yaml_fix_problem(old, also_first, [grace]))
+
+
+@pytest.mark.parametrize("builder", ["c", "python"])
+@pytest.mark.parametrize(
+    ("extra", "why"),
+    [
+        ("data: {x: " + "[" * 250 + "]" * 250 + "}", "nesting deeper than 200 levels"),
+        ("data: &loop {x: *loop}", "the alias *loop is inside its own anchor"),
+    ],
+)
+def test_a_file_the_fixer_cannot_read_whole_is_left_as_it_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, extra: str, why: str, builder: str
+) -> None:
+    """A document nested past the limit, or an alias inside its own anchor (which the check
+    reports, and which ruamel's composer makes into a node that holds itself), beside
+    documents with fixes: the file's fixes are refused, with the reason, and the file is not
+    touched; by the fixer's nodes made in C, or by the read-back where they are ruamel's."""
+    if builder == "python":
+        monkeypatch.setattr(yamlcompose, "_native", None)
+    elif yamlcompose._native is None:
+        pytest.skip("the C builder was not built here")
+    target = tmp_path / "backend.yaml"
+    text = (FIXTURES / "demo" / "bad" / "backend.yaml").read_text()
+    odd = f"---\nkind: ConfigMap\napiVersion: v1\nmetadata: {{name: odd}}\n{extra}\n"
+    target.write_text(text + odd)
+    before = target.read_bytes()
+    _, output = _fix(target)
+    refusals = [line for line in output.splitlines() if line.startswith("k8slb: not fixed: ")]
+    assert refusals and all(why in line for line in refusals), output
+    assert output.splitlines()[-1].startswith("Nothing fixed;")
+    assert target.read_bytes() == before
