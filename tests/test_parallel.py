@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from k8slb.parallel import SWITCH_INTERVAL, Work, fork_map
+from k8slb.parallel import MAX_CHUNKS, SWITCH_INTERVAL, Work, _chunks, fork_map
 
 ROOT = Path(__file__).resolve().parent.parent
 PARENT = os.getpid()
@@ -105,3 +105,16 @@ def test_the_forked_map(case: str, tmp_path: Path) -> None:
         timeout=120,
     )
     assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize("staying", [0, 1, 150, 999, 1000])
+def test_chunks_hold_every_item_once_and_a_byte_names_each(staying: int) -> None:
+    """However the items split between the parent's kind and the others, each is in one
+    chunk, the parent's chunks come first, and there are never more chunks than one byte
+    can name (a chunk's number travels as one)."""
+    items = list(range(1000))
+    chunks, near = _chunks(items, MAX_CHUNKS - 1, lambda item: item < staying)
+    assert sorted(index for chunk in chunks for index in chunk) == items
+    assert len(chunks) <= MAX_CHUNKS and all(chunks)
+    assert all(index < staying for chunk in chunks[:near] for index in chunk)
+    assert all(index >= staying for chunk in chunks[near:] for index in chunk)
