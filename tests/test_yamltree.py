@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from k8slb.reading import yamlcompose
 from k8slb.reading.yamlcompose import C_LOADER, MAX_EXPANDED_NODES, _compose, compose
@@ -238,6 +238,8 @@ def _block_yaml(value: object, flow: bool) -> str:
 @pytest.mark.skipif(C_LOADER is None, reason="ruamel.yaml.clib is not installed")
 @settings(max_examples=200, deadline=None)
 @given(_VALUES, _VALUES, st.booleans())
+# a key that is no scalar (`?!: []`), in the second document too: found at its own line
+@example(shared=None, other={"0": None, "?!": []}, flow=True)
 def test_generated_documents_build_as_the_composer_builds_them(
     shared: object, other: object, flow: bool
 ) -> None:

@@ -62,11 +62,15 @@ class _Builder:
                 nodes = value_node.value if isinstance(value_node, SequenceNode) else [value_node]
                 sources = [self.build(n) for n in nodes]
                 if not all(isinstance(s, YMap) for s in sources):
-                    raise YAMLProblem("a merge key (<<) needs a mapping", *_pos(value_node, 0))
+                    raise YAMLProblem(
+                        "a merge key (<<) needs a mapping", *_pos(value_node, self.line_offset)
+                    )
                 merged.extend(sources)
                 continue
             if not isinstance(key_node, ScalarNode):
-                raise YAMLProblem("a mapping key that is not a scalar", *_pos(key_node, 0))
+                raise YAMLProblem(
+                    "a mapping key that is not a scalar", *_pos(key_node, self.line_offset)
+                )
             key = key_text(self.build(key_node))
             if key in mapping.spots:
                 raise YAMLProblem(f"duplicate key {key!r}", *_pos(key_node, self.line_offset))
