@@ -113,7 +113,7 @@ def _one(index: int) -> Any:
 def _chunks(
     items: Sequence[Item], count: int, stays_here: Callable[[Item], bool] | None
 ) -> tuple[list[list[int]], int]:
-    """The items' indexes cut into about `count` interleaved chunks (big and small folders
+    """The items' indexes cut into at most `count` interleaved chunks (big and small folders
     alike in each), those that stay here in the first ones: (chunks, how many of them are
     the parent's first)."""
     here: list[int] = []
@@ -121,7 +121,9 @@ def _chunks(
     for index, item in enumerate(items):
         (here if stays_here is not None and stays_here(item) else there).append(index)
     near = min(len(here), max(1, round(count * len(here) / len(items)))) if here else 0
-    far = min(len(there), max(1, count - near)) if there else 0
+    if there:  # the other kind keeps a chunk at least (with both kinds, count is 2 or more)
+        near = min(near, count - 1)
+    far = min(len(there), count - near)
     return [here[k::near] for k in range(near)] + [there[k::far] for k in range(far)], near
 
 
@@ -168,8 +170,7 @@ def fork_map(
         return [_counted(work.here(item), progress) for item in items]
 
     global _CURRENT
-    # (one chunk fewer than a byte names: two kinds of items may round up to one more)
-    wanted = min(len(items), jobs * CHUNKS_PER_JOB, MAX_CHUNKS - 1)
+    wanted = min(len(items), jobs * CHUNKS_PER_JOB, MAX_CHUNKS)
     chunks, near_count = _chunks(items, wanted, stays_here)
     count = len(chunks)
     near, far = _pipe_of(range(near_count)), _pipe_of(range(near_count, count))

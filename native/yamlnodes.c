@@ -25,8 +25,6 @@ static PyObject *make_tag;  /* a tag's name -> ruamel.yaml's Tag */
  * changes; a Tag is never changed by the fixer). Bounded: a file may be hostile. */
 static PyObject *tags, *plain_tags;
 #define TAGS_MAX_ENTRIES 10000
-#define PLAIN_TAGS_MAX_ENTRIES 100000
-#define PLAIN_TAGS_MAX_LENGTH 64
 static PyObject *str_tag, *seq_tag, *map_tag; /* the default tags */
 
 static PyTypeObject *mark_type;
@@ -104,26 +102,19 @@ scalar_tag(yaml_event_t *event, PyObject *text)
         return tag;
     const unsigned char *value = event->data.scalar.value;
     size_t length = event->data.scalar.length;
-    if (!event->data.scalar.plain_implicit ||
-        (!any_first && length > 0 && value[0] < 128 && !typed_first[value[0]])) {
+    if (!event->data.scalar.plain_implicit || surely_text(value, length)) {
         Py_INCREF(str_tag);
         return str_tag;
     }
-    int cached = length <= PLAIN_TAGS_MAX_LENGTH;
-    if (cached) {
-        tag = PyDict_GetItemWithError(plain_tags, text);
-        if (tag != NULL || PyErr_Occurred()) {
-            Py_XINCREF(tag);
-            return tag;
-        }
-    }
+    tag = cached_plain(plain_tags, text, length);
+    if (tag != NULL || PyErr_Occurred())
+        return tag;
     PyObject *name = PyObject_CallOneArg(plain_tag, text);
     if (name == NULL)
         return NULL;
     tag = tag_named(name);
     Py_DECREF(name);
-    if (tag != NULL && cached && PyDict_GET_SIZE(plain_tags) < PLAIN_TAGS_MAX_ENTRIES &&
-        PyDict_SetItem(plain_tags, text, tag) < 0)
+    if (tag != NULL && keep_plain(plain_tags, text, length, tag) < 0)
         Py_CLEAR(tag);
     return tag;
 }

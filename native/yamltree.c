@@ -28,18 +28,45 @@ PyObject *nesting_message;
 static PyObject *bomb_message;
 long max_nesting;
 static long long max_expanded;
-char typed_first[128]; /* plain scalars starting with these may not be text */
-int any_first;         /* the resolver may type a plain scalar whatever its start */
+static char typed_first[128]; /* plain scalars starting with these may not be text */
+static int any_first;         /* the resolver may type a plain scalar whatever its start */
 
 PyObject *empty_tuple;
 static PyObject *str_pos, *str_spots, *str_item_pos;
 
 /* Untagged plain scalars that may not be text, by their text: what they resolved to (a
  * number, a boolean, None or the text: never changed by a reader). A manifest repeats a
- * few (ports, `true`, replica counts) thousands of times. Bounded: a file may be hostile. */
+ * few (ports, `true`, replica counts) thousands of times. */
 static PyObject *typed_plain;
-#define TYPED_PLAIN_MAX_ENTRIES 100000
-#define TYPED_PLAIN_MAX_LENGTH 64
+
+/* The caches of plain scalars by their text (this one, and the fixer's tags): bounded, a
+ * file may be hostile. */
+#define PLAIN_CACHE_MAX_ENTRIES 100000
+#define PLAIN_CACHE_MAX_LENGTH 64
+
+int
+surely_text(const unsigned char *value, size_t length)
+{
+    return !any_first && length > 0 && value[0] < 128 && !typed_first[value[0]];
+}
+
+PyObject *
+cached_plain(PyObject *cache, PyObject *text, size_t length)
+{
+    if (length > PLAIN_CACHE_MAX_LENGTH)
+        return NULL;
+    PyObject *known = PyDict_GetItemWithError(cache, text);
+    Py_XINCREF(known);
+    return known;
+}
+
+int
+keep_plain(PyObject *cache, PyObject *text, size_t length, PyObject *value)
+{
+    if (length > PLAIN_CACHE_MAX_LENGTH || PyDict_GET_SIZE(cache) >= PLAIN_CACHE_MAX_ENTRIES)
+        return 0;
+    return PyDict_SetItem(cache, text, value);
+}
 
 enum { AWAIT_KEY, MERGE_KEY, HAVE_KEY };
 
@@ -133,14 +160,12 @@ scalar_data(yaml_event_t *event)
     PyObject *text = text_of(value, length);
     if (text == NULL)
         return NULL;
-    if (event->data.scalar.tag == NULL &&
-        (!plain || (!any_first && length > 0 && value[0] < 128 && !typed_first[value[0]])))
+    if (event->data.scalar.tag == NULL && (!plain || surely_text(value, length)))
         return text;
-    int cached = event->data.scalar.tag == NULL && plain && length <= TYPED_PLAIN_MAX_LENGTH;
+    int cached = event->data.scalar.tag == NULL && plain;
     if (cached) {
-        PyObject *known = PyDict_GetItemWithError(typed_plain, text);
+        PyObject *known = cached_plain(typed_plain, text, length);
         if (known != NULL || PyErr_Occurred()) {
-            Py_XINCREF(known);
             Py_DECREF(text);
             return known;
         }
@@ -153,8 +178,7 @@ scalar_data(yaml_event_t *event)
     PyObject *data =
         PyObject_CallFunctionObjArgs(resolve_scalar, tag, plain ? Py_True : Py_False, text, NULL);
     Py_DECREF(tag);
-    if (data != NULL && cached && PyDict_GET_SIZE(typed_plain) < TYPED_PLAIN_MAX_ENTRIES &&
-        PyDict_SetItem(typed_plain, text, data) < 0)
+    if (data != NULL && cached && keep_plain(typed_plain, text, length, data) < 0)
         Py_CLEAR(data);
     Py_DECREF(text);
     return data;

@@ -12,8 +12,6 @@
 
 /* Set by configure() (yamltree.c). */
 extern PyObject *problem_type;   /* YAMLProblem */
-extern char typed_first[128];    /* plain scalars starting with these may not be text */
-extern int any_first;            /* the resolver may type a plain scalar whatever its start */
 extern long max_nesting;
 extern PyObject *nesting_message;
 extern PyObject *empty_tuple;
@@ -23,6 +21,14 @@ extern PyObject *empty_tuple;
 void raise_parser_error(yaml_parser_t *parser);
 void problem(const char *format, PyObject *argument, long line, long column);
 PyObject *text_of(const unsigned char *bytes, size_t length);
+
+/* Whether an untagged plain scalar is surely text: no type the resolver knows starts like
+ * it. What a bounded cache of plain scalars holds for a text (a new reference; NULL when it
+ * holds none, or with the error set); keeping a value there (0, or -1 with the error set;
+ * nothing is kept once the cache is full, nor for a long text). */
+int surely_text(const unsigned char *value, size_t length);
+PyObject *cached_plain(PyObject *cache, PyObject *text, size_t length);
+int keep_plain(PyObject *cache, PyObject *text, size_t length, PyObject *value);
 
 /* What a builder does with each event of a document: 0, or -1 with the error set. */
 typedef struct {

@@ -113,7 +113,7 @@ def test_chunks_hold_every_item_once_and_a_byte_names_each(staying: int) -> None
     chunk, the parent's chunks come first, and there are never more chunks than one byte
     can name (a chunk's number travels as one)."""
     items = list(range(1000))
-    chunks, near = _chunks(items, MAX_CHUNKS - 1, lambda item: item < staying)
+    chunks, near = _chunks(items, MAX_CHUNKS, lambda item: item < staying)
     assert sorted(index for chunk in chunks for index in chunk) == items
     assert len(chunks) <= MAX_CHUNKS and all(chunks)
     assert all(index < staying for chunk in chunks[:near] for index in chunk)
