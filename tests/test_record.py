@@ -28,3 +28,37 @@ def test_a_record_is_a_dataclass() -> None:
     assert dataclasses.replace(_Point(1), tags=("a",)) == _Point(1, ("a",))
     ref = ObjectRef("Deployment", "shop", "web", 0, None)
     assert pickle.loads(pickle.dumps(ref)) == ref
+
+
+@record
+class _Labelled(_Point):
+    label: str = ""
+    note: str = dataclasses.field(default="", compare=False, repr=False)
+
+
+def test_a_record_compares_and_shows_as_a_dataclass_would() -> None:
+    # the same fields, in the same order, as dataclasses' generated methods use
+    @dataclasses.dataclass(unsafe_hash=True)
+    class Generated:
+        x: int
+        tags: tuple[str, ...] = ()
+        label: str = ""
+        note: str = dataclasses.field(default="", compare=False, repr=False)
+
+    ours, theirs = _Labelled(1, ("a",), "b", "c"), Generated(1, ("a",), "b", "c")
+    assert repr(ours) == repr(theirs).replace(Generated.__qualname__, "_Labelled")
+    assert ours == _Labelled(1, ("a",), "b", "other note")  # a field out of comparisons
+    assert hash(ours) == hash(_Labelled(1, ("a",), "b", "other note"))
+    assert ours != _Labelled(1, ("a",), "c")
+    assert ours != _Point(1, ("a",))  # another class, even a base, is never equal
+    assert _Point(1, ("a",)) != ours
+    assert ours.__eq__(theirs) is NotImplemented  # Python then asks the other side
+    nan = float("nan")  # a tuple's comparison: the same object is equal to itself
+    assert _Point(nan) == _Point(nan)  # type: ignore[arg-type]
+
+
+def test_a_record_that_holds_itself_shows_without_recursion() -> None:
+    holder: list[object] = []
+    point = _Point(1, holder)  # type: ignore[arg-type]
+    holder.append(point)
+    assert repr(point) == "_Point(x=1, tags=[...])"
