@@ -111,23 +111,27 @@ def test_python_fixes_keep_to_the_configured_line_length_so_the_formatter_keeps_
 
 
 def test_the_line_length_is_the_nearest_formatter_setting(tmp_path: Path) -> None:
-    from k8slb.fixing.line_length import _for_folder, line_length_for
+    from k8slb.fixing import line_length
+    from k8slb.fixing.line_length import line_length_for
 
-    _for_folder.cache_clear()
+    line_length._known.clear()
     (tmp_path / ".git").mkdir()
     app = tmp_path / "services" / "app"
     app.mkdir(parents=True)
     assert line_length_for(str(app / "x.py")) is None, "nothing configured: no wrapping"
-    _for_folder.cache_clear()
+    line_length._known.clear()
     (tmp_path / "pyproject.toml").write_text("[tool.black]\n")
     assert line_length_for(str(app / "x.py")) == 88, "black's own default"
-    _for_folder.cache_clear()
+    line_length._known.clear()
     (tmp_path / "services" / "pyproject.toml").write_text("[tool.ruff]\nline-length = 120\n")
     assert line_length_for(str(app / "x.py")) == 120
-    _for_folder.cache_clear()
+    # what the way up learnt holds for the folders on it, and only for them
+    assert line_length_for(str(tmp_path / "services" / "y.py")) == 120
+    assert line_length_for(str(tmp_path / "z.py")) == 88
+    line_length._known.clear()
     (app / "ruff.toml").write_text("line-length = 100\n")
     assert line_length_for(str(app / "x.py")) == 100
-    _for_folder.cache_clear()
+    line_length._known.clear()
     (app / "ruff.toml").write_text("line-length = [broken")
     assert line_length_for(str(app / "x.py")) == 120, "a broken file is passed over"
 

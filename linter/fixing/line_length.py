@@ -13,7 +13,6 @@ argument is still too long (the options list a fix added), that list is split to
 
 from __future__ import annotations
 
-import functools
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -35,21 +34,40 @@ def line_length_for(path: str) -> int | None:
     return _for_folder(Path(path).resolve().parent)
 
 
-@functools.lru_cache(maxsize=256)
+_known: dict[Path, int | None] = {}  # by folder: a monorepo's modules share their parents
+
+
 def _for_folder(folder: Path) -> int | None:
-    for candidate in (folder, *folder.parents):
-        for name in ("ruff.toml", ".ruff.toml"):
-            data = _toml(candidate / name)
-            if data is not None:
-                return _length(data)
-        pyproject = _toml(candidate / "pyproject.toml")
-        tools = pyproject.get("tool", {}) if pyproject is not None else {}
-        for tool in ("ruff", "black"):
-            table = tools.get(tool) if isinstance(tools, dict) else None
-            if isinstance(table, dict):
-                return _length(table)
-        if (candidate / ".git").exists():
-            return None  # the repository's top: nothing above it is the project's
+    """The length configured in `folder`, else in the nearest folder above it."""
+    below: list[Path] = []  # the folders on the way up, which get the same answer
+    candidate = folder
+    while True:
+        if candidate in _known:
+            length = _known[candidate]
+            break
+        below.append(candidate)
+        length = _configured(candidate)
+        if length is not None or (candidate / ".git").exists():
+            break  # a setting, or the repository's top: nothing above is the project's
+        if candidate.parent == candidate:
+            break  # the file system's root
+        candidate = candidate.parent
+    _known.update(dict.fromkeys(below, length))
+    return length
+
+
+def _configured(folder: Path) -> int | None:
+    """The length a configuration file in `folder` gives; None when none has a say."""
+    for name in ("ruff.toml", ".ruff.toml"):
+        data = _toml(folder / name)
+        if data is not None:
+            return _length(data)
+    pyproject = _toml(folder / "pyproject.toml")
+    tools = pyproject.get("tool", {}) if pyproject is not None else {}
+    for tool in ("ruff", "black"):
+        table = tools.get(tool) if isinstance(tools, dict) else None
+        if isinstance(table, dict):
+            return _length(table)
     return None
 
 
