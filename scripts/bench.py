@@ -31,6 +31,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -94,11 +95,28 @@ def few_to_fix(corpus: Path, work: Path) -> tuple[Path, int]:
     return tree, len(put_back)
 
 
+@dataclass
+class Measured:
+    """A case's time in each round (the rounds alternate the cases) and its peak memory."""
+
+    rounds: list[float]
+    megabytes: int
+
+    @property
+    def seconds(self) -> float:
+        return statistics.median(self.rounds)
+
+    def ratio(self, other: Measured) -> float:
+        """The median, over the rounds, of this case's time over the other's in the same
+        round: run next to each other, both meet the machine in the same phase (this VM's
+        speed swings by a third from one minute to the next)."""
+        return statistics.median(a / b for a, b in zip(self.rounds, other.rounds, strict=True))
+
+
 def measure(
     cases: dict[str, list[str]], cwd: Path, rounds: int, before: dict[str, list[str]]
-) -> dict[str, tuple[float, int]]:
-    times: dict[str, list[float]] = {name: [] for name in cases}
-    memory: dict[str, int] = dict.fromkeys(cases, 0)
+) -> dict[str, Measured]:
+    results = {name: Measured([], 0) for name in cases}
     for _ in range(rounds):
         for name, command in cases.items():  # alternate, so drift hits every case alike
             for setup in before.get(name, []):
@@ -106,9 +124,9 @@ def measure(
                 wait_for_cache_writers(cwd)
             seconds, megabytes = timed(command, cwd)
             wait_for_cache_writers(cwd)
-            times[name].append(seconds)
-            memory[name] = max(memory[name], megabytes)
-    return {name: (statistics.median(times[name]), memory[name]) for name in cases}
+            results[name].rounds.append(seconds)
+            results[name].megabytes = max(results[name].megabytes, megabytes)
+    return results
 
 
 def make_corpus(corpus: Path, services: int) -> tuple[int, int]:
@@ -313,24 +331,24 @@ def main() -> None:
             "check, warm cache": [f"{' '.join(cases['check, warm cache'])} >/dev/null || true"],
         }
         results = measure(cases, work, rounds, setups)
-        floor = results["floor"][0]
-        honest = results["floor (ast, Go)"][0]
+        floor, honest = results["floor"], results["floor (ast, Go)"]
+        # the ratios are medians of each round's own ratio (Measured.ratio)
         print(f"\n{'case':<22}{'median s':>10}{'x floor':>9}{'x ast floor':>12}{'peak MB':>9}")
-        for name, (seconds, megabytes) in results.items():
+        for name, measured in results.items():
             print(
-                f"{name:<22}{seconds:>10.3f}{seconds / floor:>9.2f}{seconds / honest:>12.2f}"
-                f"{megabytes:>9}"
+                f"{name:<22}{measured.seconds:>10.3f}{measured.ratio(floor):>9.2f}"
+                f"{measured.ratio(honest):>12.2f}{measured.megabytes:>9}"
             )
         one_core = results["check -j1"]
         print(
             "targets (#16): check -j1 <= 1.5x and all cores <= 1.0x the ast floor; now "
-            f"{one_core[0] / honest:.2f}x and "
-            f"{results['check (all cores)'][0] / honest:.2f}x; fix <= 2x check, now "
-            f"{results['fix --unsafe-fixes -j1'][0] / one_core[0]:.2f}x "
-            f"({results['fix -j1 after a check'][0] / one_core[0]:.2f}x after a check; "
-            f"{results['fix -j1, few to fix'][0] / one_core[0]:.2f}x with {to_fix} files "
+            f"{one_core.ratio(honest):.2f}x and "
+            f"{results['check (all cores)'].ratio(honest):.2f}x; fix <= 2x check, now "
+            f"{results['fix --unsafe-fixes -j1'].ratio(one_core):.2f}x "
+            f"({results['fix -j1 after a check'].ratio(one_core):.2f}x after a check; "
+            f"{results['fix -j1, few to fix'].ratio(one_core):.2f}x with {to_fix} files "
             "to fix); "
-            f"memory <= 25 KiB an object, now {one_core[1] * 1024 / objects:.1f} KiB "
+            f"memory <= 25 KiB an object, now {one_core.megabytes * 1024 / objects:.1f} KiB "
             f"({objects} objects, check -j1)"
         )
 
@@ -383,15 +401,15 @@ def main() -> None:
             served = measure(small_cases, work, rounds * 2, settled)
         finally:
             subprocess.run([*K8SLB, "server", "stop"], cwd=work, stdout=subprocess.DEVNULL)
-        baseline = small["python -c pass"][0]
+        baseline = small["python -c pass"].seconds
         print(
             f"\n{'pre-commit case':<22}{'median s':>10}{'x python':>9}{'peak MB':>9}"
             f"{'server s':>10}"
         )
-        for name, (seconds, megabytes) in small.items():
+        for name, measured in small.items():
             print(
-                f"{name:<22}{seconds:>10.3f}{seconds / baseline:>9.1f}{megabytes:>9}"
-                f"{served[name][0]:>10.3f}"
+                f"{name:<22}{measured.seconds:>10.3f}{measured.seconds / baseline:>9.1f}"
+                f"{measured.megabytes:>9}{served[name].seconds:>10.3f}"
             )
         print(
             "targets (#16): --version <= 0.080 s, a one-file check <= 0.150 s, the hook "
@@ -400,7 +418,7 @@ def main() -> None:
 
         # A chart costs its rendering (Helm's engine, loaded once per run) on top of the
         # lint of what it renders: the demo chart and podinfo against one plain file.
-        charts = {"check one.yaml": small["check one.yaml"][0]}
+        one_file = small["check one.yaml"].seconds
         chart_cases = {
             "check demo chart": [*K8SLB, "check", "--no-cache", str(ROOT / "fixtures" / "helm")]
         }
@@ -409,9 +427,9 @@ def main() -> None:
             chart_cases["check podinfo"] = [*K8SLB, "check", "--no-cache", str(podinfo)]
         rendered = measure(chart_cases, work, rounds * 2, {})
         print(f"\n{'chart case':<22}{'median s':>10}{'+ms over one.yaml':>19}")
-        for name, (seconds, _) in rendered.items():
-            extra = (seconds - charts["check one.yaml"]) * 1000
-            print(f"{name:<22}{seconds:>10.3f}{extra:>19.0f}")
+        for name, measured in rendered.items():
+            extra = (measured.seconds - one_file) * 1000
+            print(f"{name:<22}{measured.seconds:>10.3f}{extra:>19.0f}")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
