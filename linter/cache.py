@@ -156,6 +156,25 @@ def _can_fork() -> bool:
     return fcntl is not None and hasattr(os, "fork") and threading.active_count() == 1
 
 
+# The caches saved in the background by this process, written when it is done
+# (write_waiting). Forked any earlier, the writer would share the whole heap with a process
+# still at work: every page that process then touched, freeing the run's trees and
+# rendering its report, would be copied (at 8,000 files, 38,000 pages and a third of a
+# second). Once forked, the writer's cache is kept, never freed, for the same reason: the
+# process ends anyway.
+_waiting: list[Cache] = []
+_written: list[Cache] = []
+
+
+def write_waiting() -> None:
+    """Fork the writer of each cache saved in the background: the command is done, its
+    report out."""
+    while _waiting:
+        cache = _waiting.pop(0)
+        _written.append(cache)
+        cache._save_in_child()
+
+
 _RESULT_NAME = re.compile(r"result-[0-9a-f]{16}\.cache")
 
 RunKeys = tuple[str | None, ...]  # the keys a result answers to: by content, by size and time
@@ -203,6 +222,9 @@ class Cache(ParseMemo):
         # what this run used or made: path, and its pickle (or the parse, pickled on writing)
         self.kept: dict[str, tuple[str, Any]] = {}
         if wait:
+            for saved in [c for c in _waiting if c.folder == self.folder]:
+                _waiting.remove(saved)
+                saved._save()  # saved by this process (`check --fix`): written, then read
             self._wait_for_writer()
         self.runs: list[tuple[RunKeys, str]] = _valid_runs(self._load("run.cache"))
         # path -> (stamp, key): the key of each file's bytes when its size and times were
@@ -331,13 +353,19 @@ class Cache(ParseMemo):
 
     def save(self) -> None:
         """Write what the run used; a cache that cannot be written is not an error. In the
-        background (the command line), a child process writes it, holding the folder's
-        write lock, which the next run waits for before it reads anything."""
+        background (the command line), a child process writes it once the command is done
+        (write_waiting), holding the folder's write lock, which the next run waits for
+        before it reads anything."""
         if not self.changed and (self._files is None or len(self.kept) == len(self._files)):
             return
         if not self.background or not _can_fork():
             self._save()
             return
+        if self not in _waiting:
+            _waiting.append(self)
+
+    def _save_in_child(self) -> None:
+        """Fork a child that writes the cache, holding the folder's write lock."""
         try:
             if not self._usable():
                 return
@@ -350,8 +378,10 @@ class Cache(ParseMemo):
             return
         try:
             fcntl.flock(lock, fcntl.LOCK_EX)  # another run's writer finishes first
-            child = os.fork()
+            child = os.fork() if _can_fork() else None
         except OSError:
+            child = None
+        if child is None:
             os.close(lock)
             self._save()
             return

@@ -1052,12 +1052,23 @@ def run(args: Sequence[str] | None = None) -> int:
     _background_cache = True
     try:
         cli(args, prog_name="k8slb")
+        code = 0
     except SystemExit as done:
-        return _exit_code(done.code)
+        code = _exit_code(done.code)
     except Exception as error:  # a bug of k8slb's: exit 2, never "findings" (exit 1)
         _fail(internal_error("running k8slb", error))
-        return EXIT_ERROR
-    return 0
+        code = EXIT_ERROR
+    _write_saved_caches()
+    return code
+
+
+def _write_saved_caches() -> None:
+    """Have the caches the run saved written by a child, now that the run is done and
+    its report out (cache.write_waiting); a run that used no cache never imported it."""
+    cache = sys.modules.get("k8slb.cache")
+    if cache is not None:
+        flush_output()  # out before the child shares the streams' buffers
+        cache.write_waiting()
 
 
 def _exit_code(code: object) -> int:

@@ -251,6 +251,49 @@ def test_the_command_line_writes_its_cache_after_the_report_and_the_next_run_wai
     assert cache.folder is not None and (cache.folder / "write.lock").is_file()
 
 
+def test_a_cache_saved_in_the_background_is_written_once_the_command_is_done(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The command line saves its cache in the background: the child that writes it is
+    forked when the command is done (cache.write_waiting), not while the process still
+    frees its trees and renders its report (each page it then touched would be copied)."""
+    import k8slb.cache as cache_module
+
+    monkeypatch.setattr(cache_module, "_waiting", [])
+    monkeypatch.setattr(cache_module, "_written", [])
+    monkeypatch.setattr(cache_module, "_can_fork", lambda: True)
+    tree = _tree(tmp_path).resolve()
+    base = tmp_path / "cache"
+    saved = Cache(tree, base, background=True)
+    expected = _report(_run(tree, cache=saved))
+    assert saved.folder is not None
+    assert not (saved.folder / "files.cache").exists(), "nothing written during the run"
+    assert cache_module._waiting == [saved]
+    monkeypatch.setattr(cache_module, "_can_fork", lambda: False)  # written by this process
+    cache_module.write_waiting()
+    assert cache_module._waiting == [] and cache_module._written == [saved], "kept, not freed"
+    parsed = count_parses(monkeypatch)
+    assert _report(_run(tree, cache=Cache(tree, base))) == expected
+    assert parsed == [], "every parse was written"
+
+
+def test_a_cache_this_process_saved_is_written_before_it_reads_it_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`check --fix` saves the fix's cache, then checks: its check reads what the fix
+    saved, as a next process would."""
+    import k8slb.cache as cache_module
+
+    monkeypatch.setattr(cache_module, "_waiting", [])
+    monkeypatch.setattr(cache_module, "_can_fork", lambda: True)
+    tree = _tree(tmp_path).resolve()
+    base = tmp_path / "cache"
+    expected = _report(_run(tree, cache=Cache(tree, base, background=True)))
+    parsed = count_parses(monkeypatch)
+    assert _report(_run(tree, cache=Cache(tree, base, background=True))) == expected
+    assert parsed == [], "the first run's parses were written before the second read them"
+
+
 def test_a_run_waits_while_another_process_writes_the_cache(tmp_path: Path) -> None:
     """The write lock is what keeps a run from reading a cache half written."""
     import fcntl
