@@ -251,6 +251,36 @@ def test_the_command_line_writes_its_cache_after_the_report_and_the_next_run_wai
     assert cache.folder is not None and (cache.folder / "write.lock").is_file()
 
 
+def test_the_command_line_forks_its_cache_writer_once_its_report_is_out(tmp_path: Path) -> None:
+    """Forked mid-run, the writer would share the heap with a process still at work, which
+    would then copy every page it touched (freeing its trees, rendering its report)."""
+    tree = _tree(tmp_path)
+    files = sum(1 for p in tree.rglob("*") if p.is_file())
+    assert files < parsing.PARALLEL_MIN_FILES, "no parse pool: the writer is the one fork"
+    noting_forks = (
+        "import os, sys\n"
+        "fork = os.fork\n"
+        "def noted():\n"
+        "    sys.stdout.write('<fork>\\n'); sys.stdout.flush()\n"
+        "    return fork()\n"
+        "os.fork = noted\n"
+        "from k8slb.cli import main\n"
+        "sys.argv = ['k8slb', 'check', '--format', 'json', sys.argv[1]]\n"
+        "main()\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", noting_forks, str(tree)],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "K8SLB_CACHE_DIR": str(tmp_path / "cache"), "K8SLB_NO_SERVER": "1"},
+    )
+    assert done.returncode == 1, done.stderr
+    report, _, after = done.stdout.rpartition("<fork>\n")
+    assert after == "" and "<fork>" not in report, "one fork, after the whole report"
+    assert json.loads(report)["findings"]
+
+
 def test_a_cache_saved_in_the_background_is_written_once_the_command_is_done(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
