@@ -377,10 +377,9 @@ static const Handlers NODE_HANDLERS = {on_scalar_node, on_collection_start, on_a
 static int
 node_document(yaml_parser_t *parser, yaml_mark_t start, void *open, void *roots)
 {
+    (void)start; /* each node takes its marks from its own events */
     NodeBuilder b = {open, 0, PyDict_New(), NULL};
-    int parser_failed = 0;
-    int built =
-        b.anchors != NULL ? build_document(parser, &NODE_HANDLERS, &b, &parser_failed) : -1;
+    int built = b.anchors != NULL ? build_document(parser, &NODE_HANDLERS, &b, NULL) : -1;
     close_nodes(&b);
     if (built == 0 && b.root != NULL)
         built = PyList_Append(roots, b.root);

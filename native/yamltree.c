@@ -223,7 +223,6 @@ new_collection(int is_map, PyObject *pos, PyObject **table)
 }
 
 typedef struct {
-    yaml_parser_t *parser;
     long offset;
     Open *open;
     int depth;
@@ -525,7 +524,8 @@ build_document(yaml_parser_t *parser, const Handlers *on, void *builder, int *pa
     yaml_event_t event;
     for (;;) {
         if (!yaml_parser_parse(parser, &event)) {
-            *parser_failed = 1;
+            if (parser_failed != NULL)
+                *parser_failed = 1;
             raise_parser_error(parser);
             return -1;
         }
@@ -636,7 +636,7 @@ tree_document(yaml_parser_t *parser, yaml_mark_t start, void *open, void *state)
 {
     Trees *trees = state;
     long offset = trees->offset;
-    Builder b = {parser, offset, open, 0, PyDict_New(), 0, Py_None, NULL, 0, 0};
+    Builder b = {offset, open, 0, PyDict_New(), 0, Py_None, NULL, 0, 0};
     Py_INCREF(Py_None);
     b.root_pos = position(LINE(start, offset), COLUMN(start));
     int built = b.anchors != NULL && b.root_pos != NULL

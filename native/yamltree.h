@@ -46,7 +46,8 @@ typedef int (*DocumentBuilder)(yaml_parser_t *parser, yaml_mark_t start, void *o
  * bytes each: 0, or -1 with the error set at the first error. */
 int each_document(PyObject *text, size_t open_size, DocumentBuilder document, void *state);
 /* One document's events, after its start, handed to `on` until its end: 0, or -1 with
- * the error set (*parser_failed when it is libyaml's: no event is left to read). */
+ * the error set (*parser_failed, unless NULL, when it is libyaml's: no event is left to
+ * read). */
 int build_document(yaml_parser_t *parser, const Handlers *on, void *builder, int *parser_failed);
 
 /* yamlnodes.c */
