@@ -10,6 +10,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from k8slb.code.go import GO_SUFFIX
+from k8slb.reading.sources import PYTHON_SUFFIXES, YAML_SUFFIXES, language_of
+from ruamel.yaml import YAML
 
 from .helpers import FIXTURES, ROOT
 
@@ -28,7 +31,19 @@ def _head() -> str | None:
 
 
 HEAD = _head()
-pytestmark = pytest.mark.skipif(HEAD is None, reason="this checkout is not a git repository")
+needs_git = pytest.mark.skipif(HEAD is None, reason="this checkout is not a git repository")
+
+
+@pytest.mark.parametrize("suffix", [*YAML_SUFFIXES, *PYTHON_SUFFIXES, GO_SUFFIX])
+def test_each_hook_is_passed_every_kind_of_file_k8slb_lints(suffix: str) -> None:
+    """pre-commit hands a hook only the changed files whose tags (by `identify`, as
+    pre-commit tells them) meet its `types_or`: a kind left out is never linted there."""
+    identify = pytest.importorskip("identify.identify")
+    name = f"changed{suffix}"
+    assert language_of(name, explicit=False) is not None
+    hooks = YAML(typ="safe").load((ROOT / ".pre-commit-hooks.yaml").read_text())
+    for hook in hooks:
+        assert identify.tags_from_filename(name) & set(hook["types_or"]), (hook["id"], name)
 
 
 @pytest.fixture(scope="module")
@@ -63,20 +78,24 @@ def _pre_commit(repo: Path, home: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+@needs_git
 def test_the_check_hook_fails_on_the_bad_demo(tmp_path: Path, pre_commit_home: Path) -> None:
     done = _pre_commit(_repository(tmp_path, "bad", "k8slb"), pre_commit_home)
     assert done.returncode == 1, done.stdout + done.stderr
     assert "k8slb" in done.stdout and "Failed" in done.stdout
     assert "backend.yaml:22:17: KLB401" in done.stdout
     assert "client.py:10:11: KLB102" in done.stdout
+    assert "checkout/main.go:17:15: KLB102" in done.stdout  # Go files are passed to it too
 
 
+@needs_git
 def test_the_check_hook_passes_on_the_good_demo(tmp_path: Path, pre_commit_home: Path) -> None:
     done = _pre_commit(_repository(tmp_path, "good", "k8slb"), pre_commit_home)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "Passed" in done.stdout
 
 
+@needs_git
 def test_the_fix_hook_fixes_the_bad_demo(tmp_path: Path, pre_commit_home: Path) -> None:
     repo = _repository(tmp_path, "bad", "k8slb-fix")
     done = _pre_commit(repo, pre_commit_home)
