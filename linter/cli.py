@@ -436,7 +436,8 @@ NO_CACHE = click.option(
     default="comment",
     show_default=True,
     help="What --add-noqa writes: a `# k8slb: ignore[ID]` comment on the finding's line, or "
-    "the k8slb.io/ignore annotation on its object (Python findings always get a comment).",
+    "the k8slb.io/ignore annotation on its object (Python and Go findings always get a "
+    "comment).",
 )
 @click.option(
     "-o",
@@ -460,8 +461,8 @@ def check(
     noqa_style: str,
     **options: Any,
 ) -> None:
-    """Lint manifests and Python code under PATHS (default: the current folder; `-` reads
-    a YAML stream from stdin)."""
+    """Lint manifests and the Python and Go code under PATHS (default: the current folder;
+    `-` reads a YAML stream from stdin)."""
     from k8slb import engine
     from k8slb.parallel import default_jobs
     from k8slb.progress import QUIET, Progress
