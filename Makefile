@@ -48,6 +48,7 @@ lint: $(TEST_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy -p k8slb
+	$(BIN)/mypy scripts  # the benches: not run by the tests, so typed here
 
 test: lint
 	$(BIN)/python -m pytest

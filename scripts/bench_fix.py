@@ -47,10 +47,10 @@ def main() -> None:
             cases[sarif] += ["--output-file", str(work / "report.sarif"), str(source)]
         results = measure(cases, work, rounds, setups)
         print(f"{'case':<22}{'median s':>10}{'peak MB':>9}")
-        for name, (seconds, megabytes) in results.items():
-            print(f"{name:<22}{seconds:>10.2f}{megabytes:>9}")
+        for name, measured in results.items():
+            print(f"{name:<22}{measured.seconds:>10.2f}{measured.megabytes:>9}")
         for kind in ("fix", "fix --diff", "sarif"):
-            ratio = results[f"{kind} {2 * documents}"][0] / results[f"{kind} {documents}"][0]
+            ratio = results[f"{kind} {2 * documents}"].ratio(results[f"{kind} {documents}"])
             print(f"{kind}: 2x the documents took {ratio:.2f}x the time (linear: 2.00)")
     finally:
         shutil.rmtree(work, ignore_errors=True)
