@@ -401,14 +401,14 @@ def main() -> None:
             served = measure(small_cases, work, rounds * 2, settled)
         finally:
             subprocess.run([*K8SLB, "server", "stop"], cwd=work, stdout=subprocess.DEVNULL)
-        baseline = small["python -c pass"].seconds
+        python = small["python -c pass"]
         print(
             f"\n{'pre-commit case':<22}{'median s':>10}{'x python':>9}{'peak MB':>9}"
             f"{'server s':>10}"
         )
         for name, measured in small.items():
             print(
-                f"{name:<22}{measured.seconds:>10.3f}{measured.seconds / baseline:>9.1f}"
+                f"{name:<22}{measured.seconds:>10.3f}{measured.ratio(python):>9.1f}"
                 f"{measured.megabytes:>9}{served[name].seconds:>10.3f}"
             )
         print(
