@@ -92,6 +92,55 @@ def test_an_object_with_a_bad_shape_is_left_out_of_the_other_rules(tmp_path: Pat
     assert "spec.ports[0].port must be an integer" in result.findings[0].message
 
 
+NULLS = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: null}
+spec:
+  replicas: 3
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      terminationGracePeriodSeconds: null
+      containers:
+      - name: web
+        image: null
+        ports: [{containerPort: 8080, name: null, protocol: null}]
+        readinessProbe:
+          httpGet: {path: null, port: 8080, scheme: null, host: null}
+          periodSeconds: null
+        lifecycle: {preStop: {sleep: {seconds: 40}}}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: web}
+spec:
+  type: null
+  clusterIP: null
+  sessionAffinity: null
+  selector: {app: web}
+  ports: [{port: 80, targetPort: null, name: null, appProtocol: null}]
+---
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: web}
+spec:
+  scaleTargetRef: {apiVersion: null, kind: Deployment, name: web}
+  minReplicas: null
+  maxReplicas: 10
+"""
+
+
+def test_an_explicit_null_on_an_optional_field_is_not_set(tmp_path: Path) -> None:
+    """What a template writes for an unset value: Kubernetes reads it as absent, so it is
+    no KLB002, and the rules read the defaults (a 30 s grace against a 40 s pause; the
+    Service's port 80 as its target port)."""
+    result = lint_files(tmp_path, {"m.yaml": NULLS})
+    assert rules_of(result.findings) == ["KLB402"]
+    assert "30 s" in result.findings[0].message
+
+
 def test_a_file_that_is_not_utf8_is_klb001_naming_the_line(tmp_path: Path) -> None:
     data = SERVICE.encode().replace(b"name: api", b"name: caf\xe9")
     result = lint_files(tmp_path, {"latin1.yaml": data, "ok.yaml": SERVICE})

@@ -12,7 +12,14 @@ from __future__ import annotations
 import os
 import re
 
-from k8slb.model.index import Index, Target, is_headless, service_ports, service_type
+from k8slb.model.index import (
+    Index,
+    Target,
+    is_headless,
+    service_ports,
+    service_type,
+    target_port,
+)
 from k8slb.model.links import CodeLinks, Served
 from k8slb.model.objects import K8sObject, PodTemplate
 from k8slb.reading.build_files import image_repository
@@ -178,7 +185,7 @@ def _covers(twin: K8sObject, evidence: list[Evidence]) -> bool:
     target port (a headless Service for the metrics port is no twin for gRPC)."""
 
     def reaches(port: YMap) -> set[object]:
-        return {port.get("port"), port.get("targetPort", port.get("port"))} - {None}
+        return {port.get("port"), target_port(port)} - {None}
 
     offered = [reaches(port) for port in service_ports(twin)]
     return all(any(reaches(e.port) & mine for mine in offered) for e in evidence)

@@ -41,6 +41,13 @@ def service_ports(service: K8sObject) -> list[YMap]:
     return [p for p in ports if isinstance(p, YMap)] if isinstance(ports, YSeq) else []
 
 
+def target_port(port: YMap) -> Any:
+    """The container port a Service port sends to: `targetPort`, else the port itself (an
+    explicit null is "not set", as Kubernetes reads it)."""
+    target = port.get("targetPort")
+    return port.get("port") if target is None else target
+
+
 # Read when the object is made (objects.py), so that the index reads no body.
 def is_headless(service: K8sObject) -> bool:
     return service.headless
@@ -298,7 +305,7 @@ def literal_env(workload: K8sObject, container: Container) -> Iterator[EnvSettin
 def _port_targets(
     service: K8sObject, port: YMap, workload: K8sObject, template: PodTemplate
 ) -> list[Target]:
-    target = port.get("targetPort", port.get("port"))
+    target = target_port(port)
     containers = template.long_running
     if isinstance(target, str):
         return [
