@@ -8,9 +8,9 @@ from k8slb.fixing.edits import YamlEdit
 from k8slb.model.dialers import Dialer, dialers_by_service
 from k8slb.model.grpc_options import MAX_AGE
 from k8slb.model.http2 import Evidence, PinnedService, pinned_grpc
-from k8slb.model.index import Index, selector_of, service_ports, service_type
+from k8slb.model.index import Index, selector_of, service_type
 from k8slb.model.links import Served
-from k8slb.model.objects import K8sObject, PodTemplate, dig, pos_of
+from k8slb.model.objects import K8sObject, PodTemplate, dig, pos_of, service_ports
 from k8slb.model.routes import Front, Key, key_of, l7_fronts
 from k8slb.reading.yamltree import YMap
 from k8slb.report.findings import Finding, FixInfo, Related, Severity

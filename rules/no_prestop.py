@@ -6,7 +6,7 @@ from k8slb.fixing.edits import YamlEdit
 from k8slb.report.findings import Finding, FixInfo, Related, Severity
 from k8slb.rules.base import Context, Example, Rule, grace_edit
 from k8slb.rules.examples import PRESTOP, READY, web_deployment
-from k8slb.rules.serving import lowered, scraped_ports
+from k8slb.rules.serving import never_overlaps
 
 
 class NoPreStop(Rule):
@@ -25,11 +25,10 @@ class NoPreStop(Rule):
     error spike. A short pause before SIGTERM lets the routing catch up.
 
     It is only `info` where the pause cannot save a request: a Deployment with
-    `strategy: Recreate` or a one-replica StatefulSet (`OrderedReady`) never has an old and
-    a new pod at once, so the pause only delays the outage; and a container that only
-    Services of metrics ports (`metrics`, `http-metrics`, `prometheus`, or the ports a
-    Prometheus ServiceMonitor scrapes) select loses a
-    scrape, not a request.
+    `strategy: Recreate` or a one-replica StatefulSet never has an old and a new pod at
+    once, so the pause only delays the outage. A pod that only Services without client
+    traffic select (peer discovery, metrics, placeholders: see `no-readiness-probe`)
+    loses no request and is not reported.
 
     When the pod's `terminationGracePeriodSeconds` is not longer than the new pause, the
     fix raises it too (to the pause plus `stop-grace-seconds`), so it never leaves a
@@ -68,7 +67,6 @@ class NoPreStop(Rule):
     )
 
     def check(self, context: Context) -> Iterator[Finding]:
-        scraped = scraped_ports(context.index.objects)
         for workload, template, container, services in context.serving_containers():
             if container.prestop() is None:
                 service = services[0]
@@ -100,7 +98,7 @@ class NoPreStop(Rule):
                     "route to it, failing requests",
                     f"add lifecycle.preStop.{hook} ({seconds} s)",
                 )
-                why = lowered(workload, services, scraped)
+                why = never_overlaps(workload)
                 if why is not None:
                     message += (f"info only: {why}, so a pause only delays the outage",)
                 yield self.finding(

@@ -5,7 +5,7 @@ from collections.abc import Iterator
 from k8slb.report.findings import Finding, Related, Severity
 from k8slb.rules.base import Context, Example, Rule
 from k8slb.rules.examples import LIVE, READY, web_deployment
-from k8slb.rules.serving import lowered, scraped_ports
+from k8slb.rules.serving import never_overlaps
 
 
 class NoReadinessProbe(Rule):
@@ -13,17 +13,20 @@ class NoReadinessProbe(Rule):
 
     ## What it does
     Reports serving containers without a `readinessProbe`. A container serves when a
-    Service in the scanned set selects its pod (labels match the selector, same namespace)
-    and sends traffic to one of its ports: a port it declares (by number or by name), or,
-    since declaring ports is optional, the port its probes use, or any port when it is the
-    pod's only app container. Jobs and CronJobs never serve, and pods that no Service
-    selects are not reported.
+    Service in the same deployment unit selects its pod (labels match the selector, same
+    namespace), carries client traffic, and sends it to one of the container's ports: a
+    port it declares (by number or by name), or, since declaring ports is optional, the
+    port its probes use, or any port when it is the pod's only app container. Jobs and
+    CronJobs never serve, and pods that no Service selects are not reported.
 
-    It is only `info` where readiness decides little: when every Service that selects the
-    pod only has metrics ports (`metrics`, `http-metrics`, `prometheus`, or ports a
-    ServiceMonitor scrapes), or when old and
-    new pods never overlap (`strategy: Recreate`, a one-replica `OrderedReady`
-    StatefulSet).
+    A Service carries no client traffic when it only serves the pods themselves: peer
+    discovery (`publishNotReadyAddresses: true`, or ports named for gossip, memberlist,
+    raft, cluster or peer traffic), metrics scrapes (ports named `metrics`,
+    `http-metrics`, `prometheus`, or scraped by a ServiceMonitor), or a placeholder whose
+    ports target port 0. A pod that only such Services select is not reported.
+
+    It is only `info` where readiness decides little: when old and new pods never overlap
+    (`strategy: Recreate`, a one-replica StatefulSet).
 
     ## Why it matters
     Without a readiness probe a pod is in the endpoints as soon as its containers start:
@@ -52,13 +55,19 @@ class NoReadinessProbe(Rule):
             web_deployment(LIVE).replace(
                 "    - name: http\n      port: 80", "    - name: metrics\n      port: 80"
             ),
-            severity=Severity.INFO,
+            findings=0,
             title="only a metrics Service selects it",
+        ),
+        Example(
+            web_deployment(LIVE).replace(
+                "    - name: http\n      port: 80", "    - name: memberlist\n      port: 80"
+            ),
+            findings=0,
+            title="only a gossip Service selects it",
         ),
     )
 
     def check(self, context: Context) -> Iterator[Finding]:
-        scraped = scraped_ports(context.index.objects)
         for workload, _, container, services in context.serving_containers():
             if container.probe("readinessProbe") is None:
                 service = services[0]
@@ -68,7 +77,7 @@ class NoReadinessProbe(Rule):
                     "and while it hangs or drains",
                     "add a readinessProbe",
                 )
-                why = lowered(workload, services, scraped)
+                why = never_overlaps(workload)
                 if why is not None:
                     message += (f"info only: {why}, so readiness decides little there",)
                 yield self.finding(

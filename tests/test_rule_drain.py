@@ -8,7 +8,7 @@ import pytest
 from k8slb.report.findings import Severity
 from k8slb.rules.examples import PRESTOP, READY, web_deployment
 
-from .helpers import lint_text
+from .helpers import lint_text, rules_of
 
 
 def test_serving_container_without_prestop_is_klb401(tmp_path: Path) -> None:
@@ -102,7 +102,7 @@ def _statefulset(replicas: str, policy: str = "") -> str:
         ),
         (_statefulset("  replicas: 1\n"), True),
         (_statefulset(""), True),
-        (_statefulset("  replicas: 1\n", "  podManagementPolicy: Parallel\n"), False),
+        (_statefulset("  replicas: 1\n", "  podManagementPolicy: Parallel\n"), True),
         (_statefulset("  replicas: 3\n"), False),
         (web_deployment(READY), False),
     ],
@@ -123,24 +123,20 @@ def test_no_prestop_is_info_where_old_and_new_pods_never_overlap(
     assert ("so a pause only delays the outage" in finding.text) is lowered
 
 
-def test_a_metrics_only_service_lowers_drain_and_readiness_unless_another_selects_too(
+def test_a_metrics_only_service_makes_no_container_serving_unless_another_selects_too(
     tmp_path: Path,
 ) -> None:
     metrics = web_deployment("").replace(
         "    - name: http\n      port: 80", "    - name: metrics\n      port: 80"
     )
-    findings = lint_text(tmp_path / "a", metrics, ["KLB302", "KLB401"])
-    assert [(f.rule, f.severity) for f in findings] == [
-        ("KLB302", Severity.INFO),
-        ("KLB401", Severity.INFO),
-    ]
-    assert "only carries metrics scrapes" in findings[0].text
+    assert lint_text(tmp_path / "a", metrics, ["KLB302", "KLB401"]) == []
     api = (
         "---\napiVersion: v1\nkind: Service\nmetadata: {name: api}\n"
         "spec: {selector: {app: web}, ports: [{name: http, port: 8080, targetPort: http}]}\n"
     )
     both = lint_text(tmp_path / "b", metrics + api, ["KLB302", "KLB401"])
     assert {f.severity for f in both} == {Severity.WARNING}
+    assert all("it serves Service api" in f.text for f in both), "not the metrics Service"
 
 
 MONITOR = """\
@@ -154,7 +150,7 @@ spec:
 """
 
 
-def test_a_service_a_servicemonitor_scrapes_on_every_port_is_a_metrics_service(
+def test_a_service_a_servicemonitor_scrapes_on_every_port_carries_no_clients(
     tmp_path: Path,
 ) -> None:
     scraped = (
@@ -172,5 +168,33 @@ def test_a_service_a_servicemonitor_scrapes_on_every_port_is_a_metrics_service(
         f.severity
         for f in lint_text(tmp_path / "b", scraped + MONITOR.replace("stats", "other"), ["KLB401"])
     } == {Severity.WARNING}
-    with_monitor = lint_text(tmp_path / "c", scraped + MONITOR, ["KLB302", "KLB401"])
-    assert {f.severity for f in with_monitor} == {Severity.INFO}
+    assert lint_text(tmp_path / "c", scraped + MONITOR, ["KLB302", "KLB401"]) == []
+
+
+@pytest.mark.parametrize(
+    "peer",
+    [
+        "    - name: tcp-gossip-ring\n      port: 80",
+        "    - name: memberlist\n      port: 80",
+        "    - name: raft\n      port: 80\n    - name: http-metrics\n      port: 9090",
+        "    - name: http\n      port: 80\n  publishNotReadyAddresses: true",
+    ],
+    ids=["gossip-ring", "memberlist", "raft-and-metrics", "publishes-not-ready"],
+)
+def test_a_peer_discovery_service_makes_no_container_serving(tmp_path: Path, peer: str) -> None:
+    """A ring or consensus group finds its members through such a Service: no client
+    calls the pods through it, so neither a readiness probe nor a pause changes a thing."""
+    text = web_deployment("").replace(
+        "    - name: http\n      port: 80\n      targetPort: http", peer
+    )
+    assert lint_text(tmp_path, text) == [], "read whole, and judged no serving container"
+
+
+def test_a_service_with_a_client_port_beside_its_gossip_port_carries_clients(
+    tmp_path: Path,
+) -> None:
+    text = web_deployment("").replace(
+        "    - name: http\n      port: 80",
+        "    - name: http\n      port: 80\n    - name: memberlist\n      port: 7946",
+    )
+    assert rules_of(lint_text(tmp_path, text, ["KLB302", "KLB401"])) == ["KLB302", "KLB401"]

@@ -406,3 +406,20 @@ def test_images_and_flags_are_weaker_evidence_named_as_such(
     assert klb101(tmp_path / "rest", UNNAMED_SERVICE.format(port=8501) + rest) == [], (
         "the image's or flag's other ports are not gRPC"
     )
+
+
+@pytest.mark.parametrize(
+    "service",
+    [
+        GRPC_SERVICE.replace("name: grpc", "name: grpc-raft"),
+        GRPC_SERVICE.replace("spec:\n", "spec:\n  publishNotReadyAddresses: true\n", 1),
+    ],
+    ids=["raft-port", "publishes-not-ready"],
+)
+def test_a_service_for_the_pods_own_cluster_traffic_is_no_klb101(
+    tmp_path: Path, service: str
+) -> None:
+    """Peers dial each other's pods through such a Service (a raft group, a gossip ring):
+    asking its clients for round_robin would mean nothing."""
+    assert klb101(tmp_path, service + BACKEND + HPA) == []
+    assert len(klb101(tmp_path / "control", GRPC_SERVICE + BACKEND + HPA)) == 1

@@ -10,8 +10,8 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Literal
 
 from k8slb.code.facts import EnvRef
-from k8slb.model.index import EnvSetting, Index, service_ports
-from k8slb.model.objects import K8sObject
+from k8slb.model.index import EnvSetting, Index
+from k8slb.model.objects import K8sObject, service_ports
 from k8slb.record import record
 from k8slb.report.findings import Related
 

@@ -16,12 +16,11 @@ from k8slb.model.index import (
     Index,
     Target,
     is_headless,
-    service_ports,
     service_type,
     target_port,
 )
 from k8slb.model.links import CodeLinks, Served
-from k8slb.model.objects import K8sObject, PodTemplate
+from k8slb.model.objects import K8sObject, PodTemplate, service_ports
 from k8slb.reading.build_files import image_repository
 from k8slb.reading.yamltree import Pos, YMap
 from k8slb.record import record
@@ -169,6 +168,8 @@ def pinned_grpc(
     """The KLB101 judgement: gRPC through a virtual IP (ClusterIP, NodePort or
     LoadBalancer, not headless) with no mesh in front of the pods."""
     if service_type(service) == "ExternalName" or is_headless(service):
+        return None
+    if not index.purpose(service).carries_clients:  # the pods' own cluster traffic
         return None
     evidence = grpc_evidence(index, service, code)
     if not evidence:

@@ -8,7 +8,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import PurePath
 from typing import Any
 
-from k8slb.model.objects import Container, K8sObject, PodTemplate, dig
+from k8slb.model.objects import Container, K8sObject, PodTemplate, dig, service_ports
+from k8slb.model.traffic import Purpose, purpose, scraped_ports
 from k8slb.reading.yamltree import YMap, YSeq
 from k8slb.record import record
 
@@ -34,11 +35,6 @@ class EnvSetting:
     value: str
     entry: YMap
     index: int  # of the entry in the container's `env`
-
-
-def service_ports(service: K8sObject) -> list[YMap]:
-    ports = dig(service.body, "spec", "ports")
-    return [p for p in ports if isinstance(p, YMap)] if isinstance(ports, YSeq) else []
 
 
 def target_port(port: YMap) -> Any:
@@ -116,6 +112,8 @@ class Index:
         self._targets: dict[int, list[Target]] = {}
         self._serving: dict[int, dict[str, list[Target]]] = {}
         self._selecting_in: dict[str | None, dict[int, list[K8sObject]]] = {}
+        self._purposes: dict[int, Purpose] = {}
+        self._scraped: dict[int, set[str]] | None = None
         self._env: dict[str, list[EnvSetting]] | None = None
         self._env_by_folder: dict[str, dict[tuple[str, ...], list[EnvSetting]]] = {}
 
@@ -169,8 +167,8 @@ class Index:
         return self._targets[key]
 
     def serving(self, workload: K8sObject) -> dict[str, list[Target]]:
-        """Containers of a workload that serve some Service, by container name (the
-        Services in the order of the index)."""
+        """Containers of a workload that serve some Service's clients, by container name
+        (the Services in the order of the index)."""
         spec = workload.spec
         if spec is None or not spec.serves:
             return {}
@@ -178,6 +176,8 @@ class Index:
         if key not in self._serving:
             found: dict[str, list[Target]] = defaultdict(list)
             for service in self._selecting(workload):
+                if not self.purpose(service).carries_clients:
+                    continue  # its pods' discovery, scrapes or a placeholder: no callers
                 for target in self.targets(service):
                     if target.workload is workload:
                         found[target.container.name].append(target)
@@ -197,6 +197,16 @@ class Index:
                 for selected in self._selected_objects(service):
                     table[id(selected)].append(service)
         return table.get(id(workload), [])
+
+    def purpose(self, service: K8sObject) -> Purpose:
+        """What the Service is for (traffic.py): client traffic, or only the pods' own."""
+        key = id(service)
+        found = self._purposes.get(key)
+        if found is None:
+            if self._scraped is None:
+                self._scraped = scraped_ports(self.objects)
+            found = self._purposes[key] = purpose(service, self._scraped.get(key, set()))
+        return found
 
     def services_named(self, name: str) -> list[K8sObject]:
         return self._services_by_name.get(name, [])

@@ -60,6 +60,12 @@ def dig(data: Any, *keys: str) -> Any:
     return data
 
 
+def service_ports(service: K8sObject) -> list[YMap]:
+    """The entries of a Service's `spec.ports` (those that are mappings)."""
+    ports = dig(service.body, "spec", "ports")
+    return [p for p in ports if isinstance(p, YMap)] if isinstance(ports, YSeq) else []
+
+
 def pos_of(mapping: YMap, key: str, *, value: bool = False) -> Pos:
     """Where `key` (or its value) is written; the mapping itself when the key is absent."""
     table = mapping.value_pos if value else mapping.key_pos

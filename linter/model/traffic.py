@@ -1,0 +1,98 @@
+"""What each Service is for: whether clients call the pods through it, or it only serves
+the pods' own discovery, metrics scrapes or a placeholder.
+
+A Service that selects a pod does not always carry its traffic. Distributed systems keep
+Services for peer discovery (a memberlist or raft cluster finds its members through a
+headless Service that publishes not-ready pods), for Prometheus, or as placeholders, and
+the rules that judge serving containers (readiness, preStop, shared probes) and gRPC
+Services (round_robin, connection age) must not judge a pod by those.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Literal
+
+from k8slb.model.objects import K8sObject, dig, service_ports
+from k8slb.record import record
+
+# Port names that mean "this Service is scraped, not called" (ServiceMonitors add theirs).
+METRICS_PORT_NAMES = frozenset({"metrics", "http-metrics", "prometheus"})
+# Words in a port name that mean the pods talk to each other on it: a gossip ring
+# (memberlist, serf), a consensus group (raft), cluster routes (NATS, Alertmanager).
+PEER_WORDS = frozenset(
+    {"gossip", "memberlist", "cluster", "raft", "peer", "peers", "discovery", "serf", "ring"}
+)
+
+Role = Literal["clients", "peers", "metrics", "placeholder"]
+
+
+@record
+class Purpose:
+    """What a Service is for, and why k8slb thinks so."""
+
+    role: Role
+    reason: str
+
+    @property
+    def carries_clients(self) -> bool:
+        return self.role == "clients"
+
+
+CLIENTS = Purpose("clients", "")
+
+
+def _peer_port(name: object) -> bool:
+    return isinstance(name, str) and bool(PEER_WORDS & set(re.split(r"[-_.]", name.lower())))
+
+
+def scraped_ports(objects: Sequence[K8sObject]) -> dict[int, set[str]]:
+    """The port names Prometheus ServiceMonitors scrape, by the id of each Service they
+    select (matchLabels in their own namespace, or the ones `namespaceSelector` names)."""
+    monitors = [o for o in objects if o.is_a("monitoring.coreos.com", "ServiceMonitor")]
+    if not monitors:
+        return {}
+    services = [o for o in objects if o.is_a("", "Service")]
+    scraped: dict[int, set[str]] = {}
+    for monitor in monitors:
+        spec = monitor.body.get("spec") or {}
+        wanted = dig(spec, "selector", "matchLabels") or {}
+        spaces = dig(spec, "namespaceSelector", "matchNames")
+        every_space = dig(spec, "namespaceSelector", "any") is True
+        ports = {
+            str(e.get("port"))
+            for e in spec.get("endpoints") or []
+            if isinstance(e, dict) and e.get("port")
+        }
+        for service in services:
+            in_space = every_space or (
+                service.namespace in spaces
+                if isinstance(spaces, list)
+                else service.namespace == monitor.namespace
+            )
+            if in_space and wanted and all(service.labels.get(k) == v for k, v in wanted.items()):
+                scraped.setdefault(id(service), set()).update(ports)
+    return scraped
+
+
+def purpose(service: K8sObject, scraped: frozenset[str] | set[str] = frozenset()) -> Purpose:
+    """What the Service is for; `scraped` names the ports a ServiceMonitor scrapes."""
+    if dig(service.body, "spec", "publishNotReadyAddresses") is True:
+        return Purpose(
+            "peers",
+            "it publishes not-ready pods (publishNotReadyAddresses), as peer discovery does",
+        )
+    ports = service_ports(service)
+    names = [port.get("name") for port in ports]
+    if not ports:
+        return CLIENTS
+    if all(port.get("targetPort") == 0 for port in ports):
+        return Purpose("placeholder", "every port targets port 0: a placeholder")
+    metrics = METRICS_PORT_NAMES | scraped
+    if all(name in metrics for name in names):
+        return Purpose("metrics", "it only carries metrics scrapes")
+    if all(_peer_port(name) or name in metrics for name in names):
+        listed = ", ".join(repr(n) for n in names if _peer_port(n))
+        return Purpose("peers", f"its ports ({listed}) are for the pods' own cluster traffic")
+    return CLIENTS
