@@ -19,6 +19,7 @@ from k8slb.internal import internal_error
 from k8slb.model.index import Index
 from k8slb.model.links import LinkRow, link_code, link_rows
 from k8slb.model.objects import K8sObject, Problem
+from k8slb.model.units import deployment_units
 from k8slb.progress import QUIET, Progress
 from k8slb.reading.build_files import (
     BuildFacts,
@@ -448,7 +449,7 @@ def _check(
     problems: list[Problem] = [p for m in manifests for p in m.problems]
     problems += [facts.problem for facts in read.modules if facts.problem is not None]
     problems += [Problem(UNREAD_FILE, s.path, 1, 1, s.unread) for s in sources if s.unread]
-    index = Index(objects, settings.mesh)
+    index = Index(objects, settings.mesh, deployment_units(objects, read.rendered_from))
     reported = {s.path for s in sources if s.report}
     context = Context(
         index=index,

@@ -4,12 +4,13 @@ and targets, whether a workload is meshed, and what scales it."""
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import PurePath
 from typing import Any
 
 from k8slb.model.objects import Container, K8sObject, PodTemplate, dig, service_ports
 from k8slb.model.traffic import Purpose, purpose, scraped_ports
+from k8slb.model.units import PLAIN, Unit, compatible
 from k8slb.reading.yamltree import YMap, YSeq
 from k8slb.record import record
 
@@ -73,9 +74,16 @@ class Index:
     when it was made: an object's body (and its pod template) is read only when a lookup
     returns it, and a cached parse loads only those."""
 
-    def __init__(self, objects: Iterable[K8sObject], mesh: str = "none") -> None:
+    def __init__(
+        self,
+        objects: Iterable[K8sObject],
+        mesh: str = "none",
+        units: Mapping[str, Unit] | None = None,
+    ) -> None:
         self.objects = list(objects)
         self.mesh = mesh
+        # which objects are applied together (units.py), by file: none given, one unit
+        self.units: Mapping[str, Unit] = units or {}
         self.services: list[K8sObject] = []
         self.workload_objects: list[K8sObject] = []  # those with a pod template
         self.namespaces: dict[str, K8sObject] = {}
@@ -152,7 +160,15 @@ class Index:
             workload
             for workload in self._by_label.get((service.namespace, label, value), [])
             if all((workload.template_labels or {}).get(k) == v for k, v in selector.items())
+            and self.together(service, workload)
         ]
+
+    def together(self, one: K8sObject, other: K8sObject) -> bool:
+        """Whether two objects are applied together (the same deployment unit)."""
+        units = self.units
+        if not units or one.path == other.path:
+            return True
+        return compatible(units.get(one.path, PLAIN), units.get(other.path, PLAIN))
 
     def targets(self, service: K8sObject) -> list[Target]:
         """Every (workload, container, port) the Service sends traffic to."""
@@ -227,7 +243,11 @@ class Index:
     def headless_twins(self, service: K8sObject) -> list[K8sObject]:
         """Headless Services that select the same pods."""
         key = (service.namespace, frozenset(selector_of(service).items()))
-        return [other for other in self._headless.get(key, []) if other is not service]
+        return [
+            other
+            for other in self._headless.get(key, [])
+            if other is not service and self.together(service, other)
+        ]
 
     # -- Workload context ----------------------------------------------------------------
 
@@ -267,7 +287,8 @@ class Index:
 
     def scalers(self, workload: K8sObject) -> list[K8sObject]:
         """HorizontalPodAutoscalers and KEDA ScaledObjects that target the workload."""
-        return self._scalers.get((workload.namespace, workload.kind, workload.name or ""), [])
+        found = self._scalers.get((workload.namespace, workload.kind, workload.name or ""), [])
+        return [scaler for scaler in found if self.together(scaler, workload)]
 
     def mesh_of(self, workload: K8sObject, template: PodTemplate) -> str | None:
         """The mesh that balances requests to this workload's pods, or None.

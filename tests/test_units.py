@@ -1,0 +1,57 @@
+"""Deployment units: a Service only meets the pods of the objects applied with it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from k8slb.rules.examples import READY, SERVICE, web_deployment
+
+from .helpers import lint_files, rules_of
+
+DEPLOYMENT = web_deployment(READY, service=False)
+
+
+def test_a_service_in_one_variant_folder_never_selects_the_pods_of_another(
+    tmp_path: Path,
+) -> None:
+    """`l4/` and `mesh/` both define Deployment/web: they are alternatives, never applied
+    together, so the pods of `mesh/` (fronted by a mesh route k8slb does not read) are not
+    served by `l4/`'s Service."""
+    files = {
+        "variants/l4/app.yaml": DEPLOYMENT + SERVICE,
+        "variants/mesh/app.yaml": DEPLOYMENT,
+    }
+    found = lint_files(tmp_path, files, ["KLB401"]).findings
+    assert sorted(f.path.split("variants/")[1] for f in found) == ["l4/app.yaml"]
+    (finding,) = found
+    assert [r.path for r in finding.related] == [str(tmp_path / "variants/l4/app.yaml")]
+
+
+def test_files_split_by_kind_in_one_tree_are_one_unit(tmp_path: Path) -> None:
+    """No object is defined twice: the Service in `services/` selects the Deployment in
+    `deployments/`, as `kubectl apply -R` would apply them together."""
+    files = {"deployments/web.yaml": DEPLOYMENT, "services/web.yaml": SERVICE}
+    assert rules_of(lint_files(tmp_path, files, ["KLB401"]).findings) == ["KLB401"]
+
+
+def test_the_common_files_beside_the_variants_go_with_each_of_them(tmp_path: Path) -> None:
+    """`base.yaml` beside two variant folders holds the Deployment both variants front."""
+    files = {
+        "deploy/base.yaml": DEPLOYMENT,
+        "deploy/a/svc.yaml": SERVICE,
+        "deploy/b/svc.yaml": SERVICE.replace("port: 80", "port: 81"),
+    }
+    found = lint_files(tmp_path, files, ["KLB401"]).findings
+    assert rules_of(found) == ["KLB401"], "one container, served by either variant's Service"
+
+
+def test_two_files_in_one_folder_that_define_the_same_objects_are_alternatives(
+    tmp_path: Path,
+) -> None:
+    files = {
+        "k8s/app.yaml": DEPLOYMENT,
+        "k8s/app-ha.yaml": DEPLOYMENT.replace("replicas: 3", "replicas: 6"),
+        "k8s/service.yaml": SERVICE,
+    }
+    found = lint_files(tmp_path, files, ["KLB401"]).findings
+    assert sorted(Path(f.path).name for f in found) == ["app-ha.yaml", "app.yaml"]
