@@ -376,6 +376,46 @@ def test_subcharts_that_are_not_vendored_are_named_once_and_the_rest_linted(
     assert {f["rule"] for f in report["findings"]} >= {"KLB101", "KLB401"}
 
 
+def test_a_missing_subchart_its_condition_turns_off_is_no_finding(tmp_path: Path) -> None:
+    """Helm renders no subchart whose condition is false, vendored or not."""
+    declared = CHART["Chart.yaml"] + (
+        "dependencies:\n  - name: redis\n    version: 1.0.0\n    repository: https://x.invalid\n"
+        "    condition: redis.enabled,cache.enabled\n"
+    )
+    values = CHART["values.yaml"] + "redis:\n  enabled: false\ncache:\n  enabled: true\n"
+    chart = write(tmp_path / "shop", {**CHART, "Chart.yaml": declared, "values.yaml": values})
+    _, report = check(str(chart))
+    assert "KLB003" not in {f["rule"] for f in report["findings"]}
+    _, turned_on = check("--helm-set", "redis.enabled=true", str(chart))
+    assert [f["headline"] for f in turned_on["findings"] if f["rule"] == "KLB003"] == [
+        f"chart {chart} is rendered without its subchart redis"
+    ]
+
+
+def test_helms_reason_at_the_end_of_an_include_chain_is_in_the_message(tmp_path: Path) -> None:
+    """Helm 4 names each template of an include chain on its own line, the reason last; a
+    subchart the chart declares and lacks is named as the likely cause."""
+    declared = CHART["Chart.yaml"] + (
+        "dependencies:\n  - name: common\n    version: 1.0.0\n    repository: https://x.invalid\n"
+    )
+    helpers = '{{- define "shop.secrets" -}}{{ include "common.secrets" . }}{{- end -}}\n'
+    deployment = '{{ include "shop.secrets" . }}\n' + CHART["templates/deployment.yaml"]
+    chart = write(
+        tmp_path / "shop",
+        {
+            **CHART,
+            "Chart.yaml": declared,
+            "templates/_helpers.tpl": helpers,
+            "templates/deployment.yaml": deployment,
+        },
+    )
+    _, report = check(str(chart))
+    (failed,) = [f for f in report["findings"] if f["rule"] == "KLB003"]
+    assert 'no template "common.secrets"' in failed["headline"]
+    assert "`helm dependency build`" in failed["message"]
+    assert "subchart common is not in its charts/ folder" in failed["message"]
+
+
 def test_two_fixes_in_one_template_are_made_one_pass_after_the_other(tmp_path: Path) -> None:
     sidecar = (
         "        - name: proxy\n          image: registry.example/proxy:1.0\n"

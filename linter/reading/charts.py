@@ -252,7 +252,9 @@ def render(chart: str, options: HelmOptions, data: bytes | None = None) -> Rende
     except HelmFailure as failure:
         if failure.path is not None:
             where = failure.path
-        rendering.problems.append(_problem(chart, where, str(failure), failure.line))
+        rendering.problems.append(
+            _problem(chart, where, str(failure), failure.line, failure.missing)
+        )
         return rendering
     rendering.values_files = [os.path.join(chart, "values.yaml"), *options.values]
     for name, text in by_name.items():
@@ -269,9 +271,16 @@ class HelmFailure(Exception):
     """Helm could not render the chart; the message is Helm's. `path` and `line` name a
     file of the user's (a values file) when the fault is there."""
 
-    def __init__(self, message: str, path: str | None = None, line: int = 1) -> None:
+    def __init__(
+        self,
+        message: str,
+        path: str | None = None,
+        line: int = 1,
+        missing: Sequence[str] = (),
+    ) -> None:
         super().__init__(message)
         self.path, self.line = path, line
+        self.missing = missing  # subcharts it declares and lacks: a likely cause
 
 
 def _values(options: HelmOptions) -> dict[str, Any]:
@@ -322,13 +331,17 @@ def _render_sdk(
             if members is None
             else helm_python.Chart.load_archive(_archive(members))
         )
+        missing: list[str] = []
         with loading as loaded:
             declared = loaded.metadata.get("dependencies") or []
             present = {d.get("name") for d in loaded.dependencies}
+            defaults = loaded.values if isinstance(loaded.values, dict) else {}
             missing = [
                 str(d.get("alias") or d.get("name"))
                 for d in declared
-                if isinstance(d, dict) and d.get("name") not in present
+                if isinstance(d, dict)
+                and d.get("name") not in present
+                and _enabled(d, [defaults, values])
             ]
             rendered = loaded.render(
                 values or None,
@@ -336,10 +349,29 @@ def _render_sdk(
                 namespace=options.namespace,
             )
     except helm_python.HelmError as error:
-        raise HelmFailure(str(error)) from None
+        raise HelmFailure(str(error), missing=missing) from None
     if missing:  # Helm renders without them; what they would add is not linted
         raise MissingDependencies(missing, rendered)
     return rendered
+
+
+def _enabled(dependency: Mapping[str, Any], layers: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether Helm would render a subchart: its `condition` (value paths, the first one
+    that is set decides) is not false in the values (the chart's, then the user's)."""
+    condition = dependency.get("condition")
+    if not isinstance(condition, str) or not condition.strip():
+        return True
+    for path in condition.split(","):
+        found: Any = None
+        for layer in layers:
+            value: Any = layer
+            for key in path.strip().split("."):
+                value = value.get(key) if isinstance(value, Mapping) else None
+            if value is not None:
+                found = value
+        if isinstance(found, bool):
+            return found
+    return True
 
 
 class MissingDependencies(Exception):
@@ -464,12 +496,26 @@ def _missing(chart: str, where: str, names: list[str]) -> Problem:
     )
 
 
-def _problem(chart: str, where: str, message: str, line: int = 1) -> Problem:
+def _problem(
+    chart: str, where: str, message: str, line: int = 1, missing: Sequence[str] = ()
+) -> Problem:
     """KLB003 (a warning: none of the chart is linted) at the template and line Helm names,
-    else at Chart.yaml."""
-    first = message.strip().splitlines()[0] if message.strip() else "Helm could not render it"
-    text = f"Helm cannot render chart {chart}: {first}"
-    detail = ("none of its objects is linted until it renders (see --helm-values, --helm-set)",)
+    else at Chart.yaml, with Helm's reason: its first line, or, where that line is only the
+    place (Helm 4 names each template of an include chain, then the reason), the last."""
+    lines = [text.strip() for text in message.strip().splitlines() if text.strip()]
+    first = lines[0] if lines else "Helm could not render it"
+    reason = first
+    if _HELM_PLACE.fullmatch(first) and len(lines) > 1:
+        reason = f"{lines[-1]} (at {first})"
+    text = f"Helm cannot render chart {chart}: {reason}"
+    if missing:
+        are = ("s", "are") if len(missing) > 1 else ("", "is")
+        detail = (
+            f"its subchart{are[0]} {', '.join(missing)} {are[1]} not in its charts/ folder: "
+            "`helm dependency build` vendors them",
+        )
+    else:
+        detail = ("none of its objects is linted until it renders (see --helm-values, --helm-set)",)
     place = _HELM_PLACE.search(first)
     if place is not None:
         shown = _shown(chart, place.group("file"))
