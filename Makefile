@@ -13,7 +13,7 @@ RUN_STAMP := $(VENV)/.installed-run-$(FILES_HASH)-$(NATIVE_HASH)
 TEST_STAMP := $(VENV)/.installed-test-$(FILES_HASH)-$(NATIVE_HASH)
 PIP_INSTALL := $(BIN)/python -m pip install -q --disable-pip-version-check
 
-.PHONY: demo test lint install docs bench bench-fix bench-count clean
+.PHONY: demo test lint install docs eval bench bench-fix bench-count clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -52,6 +52,11 @@ lint: $(TEST_STAMP)
 
 test: lint
 	$(BIN)/python -m pytest
+
+# Precision and recall on the real-world corpus, per rule (tests/real_corpus/evaluate.py
+# says where the copies are read from: K8SLB_REAL_CORPUS, else ../shared/corpus/traffic).
+eval: $(RUN_STAMP)
+	$(BIN)/python -m tests.real_corpus.evaluate $(CORPUS)
 
 # k8slb against the parse floor on a generated monorepo (N services); prints ratios.
 N ?= 2000
