@@ -198,3 +198,20 @@ def test_a_service_with_a_client_port_beside_its_gossip_port_carries_clients(
         "    - name: http\n      port: 80\n    - name: memberlist\n      port: 7946",
     )
     assert rules_of(lint_text(tmp_path, text, ["KLB302", "KLB401"])) == ["KLB302", "KLB401"]
+
+
+def test_a_service_is_known_for_peers_by_the_container_port_it_targets_or_its_name(
+    tmp_path: Path,
+) -> None:
+    ring = web_deployment("").replace("- name: http\n", "- name: http-memberlist\n", 1)
+    by_target = ring.replace("      targetPort: http", "      targetPort: http-memberlist")
+    assert lint_text(tmp_path / "a", by_target, ["KLB302", "KLB401"]) == []
+    by_name = web_deployment("").replace(
+        "kind: Service\nmetadata:\n  name: web", "kind: Service\nmetadata:\n  name: web-discovery"
+    )
+    assert lint_text(tmp_path / "b", by_name, ["KLB302", "KLB401"]) == []
+    control = web_deployment("")
+    assert rules_of(lint_text(tmp_path / "c", control, ["KLB302", "KLB401"])) == [
+        "KLB302",
+        "KLB401",
+    ]

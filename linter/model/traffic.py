@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Literal
 
 from k8slb.model.objects import K8sObject, dig, service_ports
+from k8slb.reading.yamltree import YMap
 from k8slb.record import record
 
 # Port names that mean "this Service is scraped, not called" (ServiceMonitors add theirs).
@@ -24,6 +25,10 @@ METRICS_PORT_NAMES = frozenset({"metrics", "http-metrics", "prometheus"})
 PEER_WORDS = frozenset(
     {"gossip", "memberlist", "cluster", "raft", "peer", "peers", "discovery", "serf", "ring"}
 )
+
+# Words in a Service's own name that say what it is for (`loki-memberlist`,
+# `tempo-ingester-discovery`).
+PEER_SERVICE_WORDS = frozenset({"gossip", "memberlist", "discovery"})
 
 Role = Literal["clients", "peers", "metrics", "placeholder"]
 
@@ -43,8 +48,13 @@ class Purpose:
 CLIENTS = Purpose("clients", "")
 
 
-def _peer_port(name: object) -> bool:
-    return isinstance(name, str) and bool(PEER_WORDS & set(re.split(r"[-_.]", name.lower())))
+def _words(name: object) -> set[str]:
+    return set(re.split(r"[-_.]", name.lower())) if isinstance(name, str) else set()
+
+
+def _peer_port(port: YMap) -> bool:
+    """A port for the pods' own cluster traffic, by its name or the container port's."""
+    return bool(PEER_WORDS & (_words(port.get("name")) | _words(port.get("targetPort"))))
 
 
 def scraped_ports(objects: Sequence[K8sObject]) -> dict[int, set[str]]:
@@ -83,6 +93,9 @@ def purpose(service: K8sObject, scraped: frozenset[str] | set[str] = frozenset()
             "peers",
             "it publishes not-ready pods (publishNotReadyAddresses), as peer discovery does",
         )
+    named = PEER_SERVICE_WORDS & _words(service.name)
+    if named:
+        return Purpose("peers", f"its name says it is for {min(named)}")
     ports = service_ports(service)
     names = [port.get("name") for port in ports]
     if not ports:
@@ -92,7 +105,9 @@ def purpose(service: K8sObject, scraped: frozenset[str] | set[str] = frozenset()
     metrics = METRICS_PORT_NAMES | scraped
     if all(name in metrics for name in names):
         return Purpose("metrics", "it only carries metrics scrapes")
-    if all(_peer_port(name) or name in metrics for name in names):
-        listed = ", ".join(repr(n) for n in names if _peer_port(n))
+    if all(_peer_port(port) or port.get("name") in metrics for port in ports):
+        listed = ", ".join(
+            repr(p.get("name") or p.get("targetPort")) for p in ports if _peer_port(p)
+        )
         return Purpose("peers", f"its ports ({listed}) are for the pods' own cluster traffic")
     return CLIENTS
