@@ -191,7 +191,9 @@ class GrpcClusterIp(Rule):
     the code resolves to it, the finding stays a warning and names that client.
 
     L7 proxies that balance each request are recognised in front of the Service: an
-    Ingress with `nginx.ingress.kubernetes.io/backend-protocol: GRPC` (or `GRPCS`), a
+    Ingress with `nginx.ingress.kubernetes.io/backend-protocol: GRPC` (or `GRPCS`) or
+    `alb.ingress.kubernetes.io/backend-protocol-version: GRPC` (AWS), a Service that GKE's
+    load balancer reaches over HTTP/2 (`cloud.google.com/app-protocols`), a
     Gateway API `GRPCRoute`, an `HTTPRoute` to a port whose `appProtocol` is h2c, an Istio
     `VirtualService` or `DestinationRule` for the host, a Contour `HTTPProxy` route with
     `protocol: h2c`. With one and no direct client, the finding is `info`: the traffic it

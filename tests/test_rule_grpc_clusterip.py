@@ -333,8 +333,15 @@ spec:
         (GRPC_ROUTE, "GRPCRoute/api"),
         (VIRTUAL_SERVICE, "Istio VirtualService/api"),
         (CONTOUR, "Contour HTTPProxy/api (protocol: h2c)"),
+        (
+            INGRESS.replace(
+                "nginx.ingress.kubernetes.io/backend-protocol: GRPC",
+                "alb.ingress.kubernetes.io/backend-protocol-version: GRPC",
+            ),
+            "Ingress/api (alb.ingress.kubernetes.io/backend-protocol-version: GRPC)",
+        ),
     ],
-    ids=["nginx-ingress", "grpcroute", "istio", "contour"],
+    ids=["nginx-ingress", "grpcroute", "istio", "contour", "aws-alb"],
 )
 def test_an_l7_proxy_in_front_balances_requests(tmp_path: Path, front: str, reason: str) -> None:
     (alone,) = klb101(tmp_path / "a", GRPC_SERVICE + BACKEND + HPA + front)
@@ -343,6 +350,21 @@ def test_an_l7_proxy_in_front_balances_requests(tmp_path: Path, front: str, reas
     (dialed,) = klb101(tmp_path / "b", GRPC_SERVICE + BACKEND + HPA + front + CLIENT)
     assert dialed.severity is Severity.WARNING and dialed.fix.available
     assert "Deployment/frontend (args) dials it directly, past" in dialed.text
+
+
+def test_a_service_gkes_load_balancer_reaches_over_http2_is_balanced_per_request(
+    tmp_path: Path,
+) -> None:
+    annotated = GRPC_SERVICE.replace(
+        "  name: backend\n",
+        "  name: backend\n  annotations:\n"
+        '    cloud.google.com/app-protocols: \'{"grpc": "HTTP2"}\'\n',
+    )
+    (finding,) = klb101(tmp_path / "a", annotated + BACKEND + HPA)
+    assert finding.severity is Severity.INFO
+    assert "GKE's load balancer (cloud.google.com/app-protocols: HTTP2" in finding.text
+    plain = annotated.replace("HTTP2", "HTTP")
+    assert klb101(tmp_path / "b", plain + BACKEND + HPA)[0].severity is Severity.WARNING
 
 
 def test_an_http_ingress_or_an_httproute_without_h2c_is_no_grpc_proxy(tmp_path: Path) -> None:

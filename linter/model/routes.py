@@ -1,7 +1,11 @@
 """L7 proxies in front of Services: the objects that make a proxy balance each request
 (not each connection) to a Service's pods, found in the scanned manifests.
 
-- an Ingress with `nginx.ingress.kubernetes.io/backend-protocol: GRPC` (or `GRPCS`);
+- an Ingress with `nginx.ingress.kubernetes.io/backend-protocol: GRPC` (or `GRPCS`), or an
+  AWS load balancer controller's with `alb.ingress.kubernetes.io/backend-protocol-version:
+  GRPC` (or `HTTP2`);
+- a Service that GKE's load balancer reaches over HTTP/2
+  (`cloud.google.com/app-protocols` naming `HTTP2` for a port);
 - a Gateway API `GRPCRoute`, or an `HTTPRoute` to a Service whose port declares an h2c
   `appProtocol` (the Gateway then speaks HTTP/2 to the pods);
 - an Istio `VirtualService` routing to the host, or a `DestinationRule` for it;
@@ -11,6 +15,7 @@ A proxy's own configuration (an Envoy or Emissary config file in a ConfigMap) is
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from collections.abc import Iterator
 from typing import Any
@@ -19,6 +24,8 @@ from k8slb.model.objects import K8sObject, dig
 from k8slb.record import record
 
 GRPC_BACKEND = "nginx.ingress.kubernetes.io/backend-protocol"
+ALB_PROTOCOL = "alb.ingress.kubernetes.io/backend-protocol-version"
+GKE_PROTOCOLS = "cloud.google.com/app-protocols"
 
 
 @record
@@ -51,13 +58,17 @@ def _host_key(host: object, namespace: str | None) -> Key | None:
 
 def _ingress(obj: K8sObject) -> Iterator[tuple[Key, Front]]:
     protocol = str(obj.annotations.get(GRPC_BACKEND, "")).upper()
+    annotation = GRPC_BACKEND
     if protocol not in ("GRPC", "GRPCS"):
-        return
+        protocol = str(obj.annotations.get(ALB_PROTOCOL, "")).upper()
+        annotation = ALB_PROTOCOL
+        if protocol not in ("GRPC", "HTTP2"):
+            return
     spec = obj.body.get("spec") or {}
     backends = [spec.get("defaultBackend"), spec.get("backend")]
     for rule in _list(spec.get("rules")):
         backends += [path.get("backend") for path in _list(dig(rule, "http", "paths"))]
-    front = Front(obj, f"{obj.kind}/{obj.name} ({GRPC_BACKEND}: {protocol})")
+    front = Front(obj, f"{obj.kind}/{obj.name} ({annotation}: {protocol})")
     for backend in backends:
         name = dig(backend, "service", "name") or dig(backend, "serviceName")
         if isinstance(name, str):
@@ -97,7 +108,19 @@ def _contour(obj: K8sObject) -> Iterator[tuple[Key, Front]]:
                 yield key_of(obj.namespace, service["name"]), Front(obj, reason)
 
 
+def _gke_backend(obj: K8sObject) -> Iterator[tuple[Key, Front]]:
+    """A Service GKE's load balancer sends HTTP/2 to: it balances each request."""
+    try:
+        protocols = json.loads(str(obj.annotations.get(GKE_PROTOCOLS, "{}")))
+    except ValueError:
+        return
+    if isinstance(protocols, dict) and "HTTP2" in {str(v).upper() for v in protocols.values()}:
+        reason = f"GKE's load balancer ({GKE_PROTOCOLS}: HTTP2 on {obj.kind}/{obj.name})"
+        yield key_of(obj.namespace, obj.name or ""), Front(obj, reason)
+
+
 _READERS = {
+    ("", "Service"): _gke_backend,
     ("networking.k8s.io", "Ingress"): _ingress,
     ("extensions", "Ingress"): _ingress,
     ("gateway.networking.k8s.io", "GRPCRoute"): _gateway_route,
