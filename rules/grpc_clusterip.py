@@ -169,7 +169,10 @@ class GrpcClusterIp(Rule):
     container port with such a name; a gRPC health probe on the targeted container; then,
     named as weaker evidence, a server flag on the targeted port (`--grpc-port`,
     `--grpc_port`, `--http2_port`, `--grpc`) or a server image whose documented gRPC port
-    it is (`tensorflow/serving` 8500, `nvcr.io/nvidia/tritonserver` 8001); last, port
+    it is (a table of well-known servers, each entry with its source: model servers such
+    as `tensorflow/serving` 8500 and `nvcr.io/nvidia/tritonserver` 8001, telemetry
+    collectors on OTLP's 4317, databases with a gRPC API; their port flags are read, such
+    as Loki's `-server.grpc-listen-port`); last, port
     50051), that are ClusterIP (also NodePort and LoadBalancer, which are ClusterIP
     Services too) and not headless, when the pods they select are not in a service mesh.
     The message names what scales the pods: a HorizontalPodAutoscaler, a KEDA

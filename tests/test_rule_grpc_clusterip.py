@@ -385,6 +385,14 @@ UNNAMED_SERVICE = GRPC_SERVICE.replace(
 )
 
 
+def test_every_well_known_server_names_its_source_and_ports() -> None:
+    from k8slb.model.well_known import known_servers
+
+    for image, known in known_servers().items():
+        assert image == image.lower() and ":" not in image.rpartition("/")[2], image
+        assert known.grpc_ports and known.source.startswith("https://"), known
+
+
 @pytest.mark.parametrize(
     ("image", "args", "port", "reason"),
     [
@@ -392,13 +400,20 @@ UNNAMED_SERVICE = GRPC_SERVICE.replace(
             "tensorflow/serving:2.15.0",
             "",
             8500,
-            "image tensorflow/serving serves gRPC on 8500 by default",
+            "image tensorflow/serving: TensorFlow Serving serves gRPC on 8500 by default",
+        ),
+        (
+            "grafana/loki:3.0.0",
+            '["-target=ingester", "-server.grpc-listen-port=9096"]',
+            9096,
+            "image grafana/loki: Grafana Loki, Mimir and Tempo; Cortex serves gRPC on the "
+            "port -server.grpc-listen-port names",
         ),
         (
             "nvcr.io/nvidia/tritonserver:24.01-py3",
             "",
             8001,
-            "image nvcr.io/nvidia/tritonserver serves gRPC on 8001",
+            "image nvcr.io/nvidia/tritonserver: NVIDIA Triton Inference Server serves gRPC on 8001",
         ),
         ("registry.example/inference:1", '["--grpc-port=9000"]', 9000, "the flag --grpc-port=9000"),
         (
@@ -408,7 +423,7 @@ UNNAMED_SERVICE = GRPC_SERVICE.replace(
             "the flag --http2_port=9001",
         ),
     ],
-    ids=["tf-serving", "triton", "grpc-port-flag", "http2-port-flag"],
+    ids=["tf-serving", "loki-flag", "triton", "grpc-port-flag", "http2-port-flag"],
 )
 def test_images_and_flags_are_weaker_evidence_named_as_such(
     tmp_path: Path, image: str, args: str, port: int, reason: str

@@ -21,6 +21,7 @@ from k8slb.model.index import (
 )
 from k8slb.model.links import CodeLinks, Served
 from k8slb.model.objects import K8sObject, PodTemplate, service_ports
+from k8slb.model.well_known import grpc_ports
 from k8slb.reading.build_files import image_repository
 from k8slb.reading.yamltree import Pos, YMap
 from k8slb.record import record
@@ -34,7 +35,6 @@ _GRPC_NAME = re.compile(r"^(?:grpc|h2c|http2)(?:-.*)?$|-grpc$")
 # the port can be moved by a flag). tensorflow/serving's Dockerfile: `EXPOSE 8500` for
 # gRPC (8501 is REST); Triton: "Started GRPCInferenceService at 0.0.0.0:8001" (8000 HTTP,
 # 8002 metrics).
-IMAGE_GRPC_PORTS = {"tensorflow/serving": 8500, "nvcr.io/nvidia/tritonserver": 8001}
 # Server flags that name the port a gRPC or HTTP/2 server listens on.
 _GRPC_FLAG = re.compile(r"^--(grpc-port|grpc_port|http2_port|http2-port|grpc)(?:=(\d+))?$")
 
@@ -140,9 +140,10 @@ def _port_evidence(
             )
             return Evidence(port, reason, target.workload.path, target.container.pos, 4)
         image = image_repository(container.get("image"))
-        if IMAGE_GRPC_PORTS.get(image) == target.number:
+        known = grpc_ports(image, [str(word) for word in words] if isinstance(words, list) else [])
+        if target.number in known:
             reason = (
-                f"image {image} serves gRPC on {target.number} by default, in container "
+                f"image {image}: {known[target.number]}, in container "
                 f"{target.container.name!r} of {target.workload.ref.display} (weaker evidence)"
             )
             return Evidence(port, reason, target.workload.path, target.container.pos, 4)
