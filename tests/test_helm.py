@@ -416,6 +416,37 @@ def test_helms_reason_at_the_end_of_an_include_chain_is_in_the_message(tmp_path:
     assert "subchart common is not in its charts/ folder" in failed["message"]
 
 
+def test_a_finding_on_a_line_a_helper_wrote_is_on_the_helpers_line(tmp_path: Path) -> None:
+    """The container comes from `include "shop.container"`: the finding is on the line of
+    _helpers.tpl that writes it, not on the Deployment's `kind:` line, and its fix is left
+    to a human (other templates may include the helper too)."""
+    deployment = CHART["templates/deployment.yaml"]
+    start = deployment.index("        - name: api\n")
+    end = deployment.index("          readinessProbe:")
+    container = "".join(line[8:] + "\n" for line in deployment[start:end].splitlines())
+    helpers = (
+        CHART["templates/_helpers.tpl"]
+        + '{{- define "shop.env" -}}\n- {name: MODE, value: prod}\n{{- end }}\n'
+        + '{{- define "shop.container" -}}\n'
+        + container
+        + "{{- end }}\n"
+    )
+    included = (
+        deployment[:start]
+        + '        {{- include "shop.container" . | nindent 8 }}\n'
+        + deployment[end:]
+    )
+    chart = write(
+        tmp_path / "shop",
+        {**CHART, "templates/_helpers.tpl": helpers, "templates/deployment.yaml": included},
+    )
+    _, report = check("--select", "KLB401", str(chart))
+    (finding,) = report["findings"]
+    assert (finding["path"], finding["line"]) == (str(chart / "templates" / "_helpers.tpl"), 8)
+    assert "fix" not in finding or not finding["fix"]["available"]
+    assert "make that change in the helper" in finding["message"]
+
+
 def test_two_fixes_in_one_template_are_made_one_pass_after_the_other(tmp_path: Path) -> None:
     sidecar = (
         "        - name: proxy\n          image: registry.example/proxy:1.0\n"

@@ -5,13 +5,14 @@ carried to the template when it can be (fixing/chart_fix.py)."""
 from __future__ import annotations
 
 import copy
+import functools
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from k8slb.fixing.edits import ChartEdit
-from k8slb.reading.chart_lines import TemplateLines, key_lines
+from k8slb.reading.chart_lines import Define, TemplateLines, defines, key_lines
 from k8slb.reading.charts import HelmOptions, Rendering, real_path
 from k8slb.reading.manifests import ManifestFile
 from k8slb.report.findings import NO_FIX, Finding, Related, RenderedAt
@@ -35,6 +36,8 @@ class RenderedTemplate:
     offset: int = 0  # lines of the file before `source` (a document of a resource file)
     fixable: bool = True  # False: fixes are for a human (a kustomize build's patches)
     manual: str | None = None  # what to tell a human, instead of the chart's template
+    # the chart's named templates (`define`), read when a finding's line is in none
+    helpers: Callable[[], Mapping[str, Define]] = dict
 
     def file_line(self, rendered_line: int) -> int:
         return self.lines.line(rendered_line) + self.offset
@@ -57,6 +60,7 @@ def _values_keys(rendering: Rendering) -> list[tuple[str, dict[tuple[str, ...], 
 def rendered_templates(rendering: Rendering) -> dict[str, RenderedTemplate]:
     found = {}
     values = _values_keys(rendering)
+    helpers = functools.cache(lambda: _helpers(rendering))
     values_data = rendering.members.get("values.yaml")
     values_yaml = values_data.decode("utf-8", errors="replace") if values_data is not None else None
     for path, text in rendering.files.items():
@@ -79,8 +83,19 @@ def rendered_templates(rendering: Rendering) -> dict[str, RenderedTemplate]:
             source,
             rendering.options,
             values_yaml,
+            helpers=helpers,
         )
     return found
+
+
+def _helpers(rendering: Rendering) -> Mapping[str, Define]:
+    """The named templates of a rendered chart's files, by their paths on disk."""
+    texts = {
+        os.path.join(rendering.chart, member): data.decode("utf-8", errors="replace")
+        for member, data in rendering.members.items()
+        if member.endswith((".tpl", ".yaml", ".yml")) and b"define" in data
+    }
+    return defines(texts)
 
 
 def _values_related(template: RenderedTemplate, line: int) -> list[Related]:
@@ -108,6 +123,9 @@ def relocate(finding: Finding, templates: Mapping[str, RenderedTemplate]) -> Fin
     )
     if template is None:
         return finding if related == finding.related else replace(finding, related=related)
+    helper = template.lines.helper_line(finding.line, template.helpers())
+    if helper is not None:
+        return _in_helper(finding, template, related, *helper)
     line = template.lines.line(finding.line)
     text = template.lines.template[line - 1] if 0 < line <= len(template.lines.template) else ""
     rendered = template.lines.rendered
@@ -130,6 +148,41 @@ def relocate(finding: Finding, templates: Mapping[str, RenderedTemplate]) -> Fin
         related=(*values, *related),
         fix=finding.fix if edit is not None else NO_FIX,
         edits=(edit,) if edit is not None else (),
+        detail=detail,
+        rendered=RenderedAt(template.name, finding.line),
+    )
+
+
+def _in_helper(
+    finding: Finding,
+    template: RenderedTemplate,
+    related: tuple[Related, ...],
+    path: str,
+    line: int,
+) -> Finding:
+    """A finding on a line a helper (`define`) wrote: put on that line, its fix left to a
+    human (the helper may be included by other templates too)."""
+    detail = (
+        *finding.detail,
+        f"written by a helper that {os.path.basename(template.path)} includes",
+    )
+    if template.label is not None:
+        detail = (*detail, f"rendered with {template.label}")
+    if finding.fix.available:
+        detail = (*detail, f"make that change in the helper (chart {template.chart})")
+    source = Path(path)
+    try:
+        text = source.read_text("utf-8", errors="replace").splitlines()[line - 1]
+    except (OSError, IndexError):
+        text = ""
+    return replace(
+        finding,
+        path=path,
+        line=line,
+        column=len(text) - len(text.lstrip()) + 1,
+        related=related,
+        fix=NO_FIX,
+        edits=(),
         detail=detail,
         rendered=RenderedAt(template.name, finding.line),
     )

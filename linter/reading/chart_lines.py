@@ -5,17 +5,24 @@ Templates write YAML whose keys mostly stand in the template as they come out: a
 indentation, under the same parents. So a rendered line is matched to the template lines
 with the same key path (the keys above it, by indentation); several candidates are told
 apart by the line's text, with each `{{ ... }}` action standing for whatever it printed.
-No unique match (a key written by an `include`): the template's `kind:` line.
+A line no template line writes came from an `include` (or `template`) action: it is
+looked for in the named `define` block of the chart's helpers, else it is put on the
+template's `kind:` line.
 """
 
 from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 _ACTION = re.compile(r"\{\{.*?\}\}")
 _KEY = re.compile(r"""^(?:"[^"]*"|'[^']*'|[^\s:#'"{][^:#]*?)\s*:(?:\s|$)""")
+_INCLUDE = re.compile(r'\b(?:include|template)\s+"([^"]+)"')
+_DEFINE = re.compile(r'\{\{-?\s*define\s+"([^"]+)"\s*-?\}\}')
+_OPENS = re.compile(r"\{\{-?\s*(?:if|range|with|define|block)\b")
+_END = re.compile(r"\{\{-?\s*end\s*-?\}\}")
 _VALUE_REFERENCE = re.compile(r"\.Values\.([A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*)")
 
 Path = tuple[str, ...]
@@ -112,6 +119,30 @@ class TemplateLines:
             self._lines.append(choice)
             last = choice or last
 
+    def helper_line(
+        self, rendered_line: int, defines: Mapping[str, Define]
+    ) -> tuple[str, int] | None:
+        """Where in a helper a rendered line no template line wrote was written (file,
+        line): a line with literal text that fits it, in the `define` an `include` names
+        between the template lines written around it."""
+        index = rendered_line - 1
+        if not 0 <= index < len(self._lines) or self._lines[index] is not None:
+            return None
+        text = self.rendered[index].strip()
+        start = max((n for n in self._lines[:index] if n is not None), default=0)
+        after = [n for n in self._lines[index + 1 :] if n is not None and n > start]
+        stop = min(after, default=len(self.template))
+        for number in range(max(start - 1, 0), stop):
+            for name in _INCLUDE.findall(self.template[number]):
+                define = defines.get(name)
+                if define is None:
+                    continue
+                for offset, line in enumerate(define.lines):
+                    literal = line.strip() and not _only_action(line.strip())
+                    if literal and _pattern(line).match(text):
+                        return define.path, define.first + offset
+        return None
+
     @property
     def template_lines(self) -> list[int | None]:
         """For each rendered line (0-based), the template line that wrote it, if known."""
@@ -136,6 +167,38 @@ class TemplateLines:
         if not 0 < template_line <= len(self.template):
             return []
         return _VALUE_REFERENCE.findall(self.template[template_line - 1])
+
+
+@dataclass(frozen=True)
+class Define:
+    """A named template of a chart (`{{ define "name" }}`): its file and its lines."""
+
+    path: str
+    first: int  # the file's line of `lines[0]`
+    lines: tuple[str, ...]
+
+
+def defines(files: Mapping[str, str]) -> dict[str, Define]:
+    """Every `define` block of the chart's files, by name (the block's body: from the line
+    after the `define` to the line before its `end`, nested actions left as they are)."""
+    found: dict[str, Define] = {}
+    for path, text in files.items():
+        lines = text.splitlines()
+        for number, line in enumerate(lines):
+            opened = _DEFINE.search(line)
+            if opened is None:
+                continue
+            depth, end = 0, len(lines)
+            for later in range(number + 1, len(lines)):
+                depth += len(_OPENS.findall(lines[later]))
+                if _END.search(lines[later]):
+                    if depth == 0:
+                        end = later
+                        break
+                    depth -= len(_END.findall(lines[later]))
+            body = tuple(lines[number + 1 : end])
+            found.setdefault(opened.group(1), Define(path, number + 2, body))
+    return found
 
 
 def key_lines(values_text: str) -> dict[Path, int]:
