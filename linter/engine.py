@@ -506,9 +506,16 @@ def _check(
         reported |= {
             real_path(path) for path, chart in read.rendered_from.items() if chart in reported
         }
-        reported |= {chart_file(s.path) for s in sources if s.report and s.language == "helm"}
-        findings = [f for f in findings if f.path in reported]
-        outcome.suppressed = [(f, why) for f, why in outcome.suppressed if f.path in reported]
+        charts = [s.path for s in sources if s.report and s.language == "helm"]
+        reported |= {chart_file(chart) for chart in charts}
+        # a finding a helper wrote is in the chart's _helpers.tpl, which renders to no file
+        helpers = tuple(os.path.join(chart, "") for chart in charts)
+
+        def shown(finding: Finding) -> bool:
+            return finding.path in reported or finding.path.startswith(helpers)
+
+        findings = [f for f in findings if shown(f)]
+        outcome.suppressed = [(f, why) for f, why in outcome.suppressed if shown(f)]
     findings.sort(key=Finding.sort_key)
     return RunResult(
         findings=findings,

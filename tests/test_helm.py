@@ -592,3 +592,27 @@ def test_a_chart_whose_name_climbs_out_of_its_folder_stays_in_it(tmp_path: Path)
     assert report["findings"], "reported (Helm refuses the name)"
     assert all(Path(f["path"]).is_relative_to(chart) for f in report["findings"])
     assert (outside / "templates" / "service.yaml").read_text() == "secret: 1\n"
+
+
+def test_a_context_run_on_a_template_keeps_the_findings_its_helpers_wrote(
+    tmp_path: Path,
+) -> None:
+    """A pre-commit run that names a chart's template reports what a helper of that chart
+    wrote, though the helper renders to no file of its own."""
+    helpers = CHART["templates/_helpers.tpl"] + (
+        '{{- define "shop.container" -}}\n- name: api\n  image: registry.example/api:1.0\n'
+        "  ports: [{name: grpc, containerPort: 50051}]\n{{- end }}\n"
+    )
+    deployment = CHART["templates/deployment.yaml"]
+    start = deployment.index("        - name: api\n")
+    included = deployment[:start] + '        {{- include "shop.container" . | nindent 8 }}\n'
+    chart = write(
+        tmp_path / "repo" / "shop",
+        {**CHART, "templates/_helpers.tpl": helpers, "templates/deployment.yaml": included},
+    )
+    write(
+        tmp_path / "repo", {"other.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n"}
+    )
+    template = str(chart / "templates" / "deployment.yaml")
+    _, report = check("--select", "KLB401", "--context", str(tmp_path / "repo"), template)
+    assert [f["path"] for f in report["findings"]] == [str(chart / "templates" / "_helpers.tpl")]
