@@ -145,6 +145,31 @@ def test_an_option_made_elsewhere_leaves_the_server_options_incomplete() -> None
     assert not server.options.complete
 
 
+def test_server_options_built_in_a_slice_with_conditional_appends_are_followed() -> None:
+    """`var opts []grpc.ServerOption`, appends under an `if`, `grpc.NewServer(opts...)`:
+    every option the slice may hold is read, so a server with no keepalive is known."""
+    body = (
+        "func main() {\n\tvar opts []grpc.ServerOption\n"
+        '\tif os.Getenv("TLS") != "" {\n\t\topts = append(opts, grpc.Creds(nil))\n\t}\n'
+        "\topts = append(opts, grpc.KeepaliveParams(keepalive.ServerParameters{\n"
+        "\t\tMaxConnectionAge: time.Minute,\n\t}))\n"
+        "\ts := grpc.NewServer(opts...)\n\t_ = s\n}"
+    )
+    imports = '"os"\n\t"time"\n\t"google.golang.org/grpc"\n\t"google.golang.org/grpc/keepalive"'
+    [server] = facts(body, imports).servers
+    age = server.options.get("grpc.max_connection_age_ms")
+    assert server.options.complete and age is not None and age.value == 60_000
+    keepalive = body[
+        body.index("\topts = append(opts, grpc.KeepaliveParams") : body.index("\ts := ")
+    ]
+    without = body.replace(keepalive, "\topts = append(opts, grpc.MaxRecvMsgSize(1))\n")
+    [bare] = facts(without, imports).servers
+    assert bare.options.complete and bare.options.get("grpc.max_connection_age_ms") is None
+    spread = body.replace("opts = append(opts, grpc.Creds(nil))", "opts = append(opts, more...)")
+    [unknown] = facts(spread, imports).servers
+    assert not unknown.options.complete, "an append of another slice is not followed"
+
+
 def test_stops_and_sigterm_handling() -> None:
     body = (
         "func main() {\n\ts := grpc.NewServer()\n"

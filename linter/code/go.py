@@ -299,6 +299,13 @@ class _Collector:
         if values and len(values) == len(names):
             for name, value in zip(names, values, strict=True):
                 scope.bindings[name].append(value)
+        elif (
+            not values
+            and (kind := spec.child_by_field_name("type")) is not None
+            and (kind.type == "slice_type")
+        ):
+            for name in names:  # `var opts []grpc.ServerOption`: known to be empty
+                scope.bindings[name].append(kind)
         else:
             scope.opaque.update(names)
 
@@ -515,18 +522,15 @@ class _Collector:
                 yield arg
                 continue
             inner = arg.named_children[0] if arg.named_children else None
-            found = (
-                scope.lookup(_text(inner))
-                if inner is not None and inner.type == "identifier"
-                else None
-            )
-            bound = found[1] if found else []
-            if len(bound) == 1 and bound[0].type == "composite_literal":
-                body = bound[0].child_by_field_name("body")
-                for element in body.named_children if body is not None else []:
-                    yield _unwrap(element)
-            else:
+            if inner is None or inner.type != "identifier":
                 yield None
+                continue
+            found = scope.lookup(_text(inner))
+            elements = _slice_elements(_text(inner), found[1] if found else [])
+            if elements is None:
+                yield None
+            else:
+                yield from elements
 
     def _server(self, call: Node, scope: _Scope) -> Server:
         entries: list[Option] = []
@@ -735,6 +739,34 @@ def _items(node: Node | None) -> list[Node]:
     if node.type in ("expression_list", "argument_list"):
         return [c for c in node.named_children if c.type != "comment"]
     return [node]
+
+
+def _slice_elements(name: str, bound: list[Node]) -> list[Node] | None:
+    """Every element a slice variable is ever given: its literal's, each
+    `name = append(name, ...)`'s (conditional ones included: an option set on some path
+    counts), none for `var name []T` or `nil`; None when some value cannot be followed."""
+    elements: list[Node] = []
+    if not bound:
+        return None  # a parameter, or a name bound where k8slb cannot see
+    for node in bound:
+        if node.type == "composite_literal":
+            body = node.child_by_field_name("body")
+            elements += [_unwrap(e) for e in (body.named_children if body is not None else [])]
+        elif node.type in ("slice_type", "nil"):
+            continue
+        elif (
+            node.type == "call_expression"
+            and _text(node.child_by_field_name("function")) == "append"
+        ):
+            args = _items(node.child_by_field_name("arguments"))
+            if not args or _text(args[0]) != name:
+                return None
+            if any(a.type == "variadic_argument" for a in args[1:]):
+                return None
+            elements += args[1:]
+        else:
+            return None
+    return elements
 
 
 def _unwrap(element: Node) -> Node:
