@@ -120,6 +120,23 @@ GO_SIGTERM = (
     "\t\tserver.GracefulStop()\n"
     "\t}()\n"
 )
+# A grpc-go server served by net/http through h2c: its connections are the HTTP server's.
+GO_HANDLER = """\
+package main
+
+import (
+	"net/http"
+
+	"golang.org/x/net/http2"
+	"golang.org/x/net/http2/h2c"
+	"google.golang.org/grpc"
+)
+
+func main() {
+	server := grpc.NewServer()
+	http.ListenAndServe(":50051", h2c.NewHandler(server, &http2.Server{}))
+}
+"""
 GO_SIGNAL_IMPORTS = '\t"os"\n\t"os/signal"\n\t"syscall"'
 
 

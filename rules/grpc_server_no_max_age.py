@@ -7,6 +7,7 @@ from k8slb.report.findings import Finding, FixInfo, Severity
 from k8slb.rules import wording
 from k8slb.rules.base import Context, Example, Rule
 from k8slb.rules.examples import (
+    GO_HANDLER,
     GO_KEEPALIVE_IMPORTS,
     GO_MAX_AGE,
     MAX_AGE_OPTIONS,
@@ -28,7 +29,10 @@ class GrpcServerNoMaxAge(Rule):
 
     In Go: `grpc.NewServer(...)` whose `grpc.KeepaliveParams(keepalive.ServerParameters{...})`
     sets no `MaxConnectionAge` (the same rule, on the same facts; an option k8slb cannot
-    follow, `opts...` from a function, keeps it silent).
+    follow, `opts...` from a function, keeps it silent). A Go server that is only served as
+    an HTTP handler (`ServeHTTP`, `h2c.NewHandler(server, ...)`, `http.Server{Handler:
+    server}`) is reported at `info`, with no fix: grpc-go ignores its keepalive options
+    there, since the connections belong to the HTTP server.
 
     ## Why it matters
     By default a gRPC connection lives as long as both ends do. Clients connected through
@@ -71,12 +75,32 @@ class GrpcServerNoMaxAge(Rule):
             language="go",
             title="in Go, with keepalive.ServerParameters",
         ),
+        Example(
+            GO_HANDLER,
+            severity=Severity.INFO,
+            language="go",
+            title="in Go, served as an HTTP handler",
+        ),
     )
 
     def check(self, context: Context) -> Iterator[Finding]:
         for facts in context.judged_code():
             for server in facts.servers:
                 age = server.options.get(MAX_AGE)
+                if server.name in facts.http_served and server.name not in facts.starts:
+                    yield self.python_finding(
+                        server.loc,
+                        (
+                            f"{server.factory}() is served as an HTTP handler, where its "
+                            "connections are the HTTP server's",
+                            "grpc-go ignores keepalive options under ServeHTTP, so nothing "
+                            "here ends a connection and clients stay on the pods they reached",
+                            "end connections in the HTTP server, or put an L7 balancer that "
+                            "speaks HTTP/2 in front",
+                        ),
+                        severity=Severity.INFO,
+                    )
+                    continue
                 if age is None and not server.options.complete:
                     continue
                 if age is not None and not (isinstance(age.value, int) and age.value >= INT_MAX):

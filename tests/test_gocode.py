@@ -259,3 +259,22 @@ def test_the_default_client_dials_with_the_process_wide_transport(tmp_path: Path
     assert second.base_url == "http://inventory.shop.svc.cluster.local/items"
     [finding] = lint_files(tmp_path, {"svc/main.go": source}, select=["KLB202"]).findings
     assert finding.message == "long-lived http.DefaultClient keeps its connections for ever"
+
+
+@pytest.mark.parametrize(
+    "serve",
+    [
+        "func h(w http.ResponseWriter, r *http.Request) { s.ServeHTTP(w, r) }",
+        'func main() { http.ListenAndServe(":80", h2c.NewHandler(s, &http2.Server{})) }',
+        'func main() { (&http.Server{Addr: ":80", Handler: s}).ListenAndServe() }',
+    ],
+    ids=["ServeHTTP", "h2c", "http.Server"],
+)
+def test_a_server_handed_to_net_http_is_served_as_a_handler(serve: str) -> None:
+    imports = (
+        '"net/http"\n\t"golang.org/x/net/http2"\n\t"golang.org/x/net/http2/h2c"\n'
+        '\t"google.golang.org/grpc"'
+    )
+    found = facts(f"var s = grpc.NewServer()\n{serve}", imports)
+    assert found.http_served == {"s"} and not found.starts
+    assert facts("var s = grpc.NewServer()").http_served == set()

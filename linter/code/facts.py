@@ -261,6 +261,9 @@ class CodeFacts:
     channels: list[Channel] = field(default_factory=list)
     servers: list[Server] = field(default_factory=list)
     starts: set[str] = field(default_factory=set)  # servers that are started
+    # gRPC servers handed to an HTTP server as its handler (Go's ServeHTTP): their
+    # connections are the HTTP server's, and their keepalive options do nothing
+    http_served: set[str] = field(default_factory=set)
     listens: list[Listen] = field(default_factory=list)
     waits: list[Wait] = field(default_factory=list)
     stops: list[Stop] = field(default_factory=list)

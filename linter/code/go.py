@@ -206,8 +206,23 @@ class _Collector:
                 self.health.add(self._bound_to(call) or "")
         for call, scope in self.calls:
             self._method(call, scope, servers)
+            self._handed_to_http(call, servers)
         for literal, scope in self.literals:
             self._http(literal, scope)
+            for element in _keyed_elements(literal):
+                key, value = _keyed(element)
+                if _text(key) == "Handler" and _text(value) in servers:  # http.Server{Handler: s}
+                    self.facts.http_served.add(_text(value))
+
+    def _handed_to_http(self, call: Node, servers: dict[str, Server]) -> None:
+        """A gRPC server passed to net/http or h2c (`h2c.NewHandler(s, ...)`,
+        `http.Handle("/", s)`): served as an HTTP handler."""
+        name = self.qualified(call.child_by_field_name("function")) or ""
+        if not name.startswith(("net/http.", "golang.org/x/net/http2/h2c.")):
+            return
+        for arg in _items(call.child_by_field_name("arguments")):
+            if arg.type == "identifier" and _text(arg) in servers:
+                self.facts.http_served.add(_text(arg))
 
     def _bind(self, node: Node, scope: _Scope) -> None:
         """Record imports, bindings, calls and literals, scope by scope."""
@@ -593,6 +608,8 @@ class _Collector:
             if listener is not None:
                 address = self.value(listener[1], scope)
                 self.facts.listens.append(Listen(receiver, address, self.loc(listener[0])))
+        elif method == "ServeHTTP":  # inside a handler of the process's own HTTP server
+            self.facts.http_served.add(receiver)
         elif method == "GracefulStop":
             self.facts.stops.append(Stop(self.loc(call), receiver, math.inf, False))
         elif method == "Stop":
