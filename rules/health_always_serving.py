@@ -47,7 +47,8 @@ class HealthAlwaysServing(Rule):
 
     In Go: `health.NewServer()` when the code never sets `NOT_SERVING`
     (`SetServingStatus(..., healthpb.HealthCheckResponse_NOT_SERVING)`) nor calls its
-    `Shutdown()`.
+    `Shutdown()`; and a hand-written `Check` method (one that answers a
+    `HealthCheckResponse`) whose every `Status:` is `HealthCheckResponse_SERVING`.
 
     ## Why it matters
     A gRPC readiness probe asks this service. If it answers SERVING until the process

@@ -278,3 +278,33 @@ def test_a_server_handed_to_net_http_is_served_as_a_handler(serve: str) -> None:
     found = facts(f"var s = grpc.NewServer()\n{serve}", imports)
     assert found.http_served == {"s"} and not found.starts
     assert facts("var s = grpc.NewServer()").http_served == set()
+
+
+HEALTH_IMPORTS = '"context"\n\thealthpb "google.golang.org/grpc/health/grpc_health_v1"'
+CHECK = (
+    "type healthServer struct{ healthpb.UnimplementedHealthServer; ready bool }\n"
+    "func (h *healthServer) Check(ctx context.Context, req *healthpb.HealthCheckRequest) "
+    "(*healthpb.HealthCheckResponse, error) {\n{body}\n}"
+)
+
+
+@pytest.mark.parametrize(
+    ("body", "can_fail"),
+    [
+        (
+            "\treturn &healthpb.HealthCheckResponse{Status: healthpb.HealthCheckResponse_SERVING}, nil",
+            False,
+        ),
+        (
+            "\tif !h.ready {\n\t\treturn &healthpb.HealthCheckResponse{"
+            "Status: healthpb.HealthCheckResponse_NOT_SERVING}, nil\n\t}\n"
+            "\treturn &healthpb.HealthCheckResponse{Status: healthpb.HealthCheckResponse_SERVING}, nil",
+            True,
+        ),
+        ("\treturn &healthpb.HealthCheckResponse{Status: h.status()}, nil", True),
+    ],
+    ids=["always-serving", "not-serving-when-unready", "status-from-a-method"],
+)
+def test_a_hand_written_health_check_that_always_answers_serving(body: str, can_fail: bool) -> None:
+    [servicer] = facts(CHECK.replace("{body}", body), HEALTH_IMPORTS).health_servicers
+    assert servicer.custom_class == "healthServer" and servicer.class_can_fail is can_fail

@@ -233,6 +233,8 @@ class _Collector:
             if kind == "import_spec":
                 self._import(current)
                 continue
+            if kind == "method_declaration":
+                self._health_check(current)
             if kind in ("function_declaration", "method_declaration", "func_literal"):
                 name = _text(current.child_by_field_name("name"))
                 inner = _Scope(scope, name or scope.name)
@@ -273,6 +275,33 @@ class _Collector:
                 continue
             for child in reversed(current.named_children):  # punctuation says nothing here
                 stack.append((child, scope, guard))
+
+    def _health_check(self, method: Node) -> None:
+        """A hand-written health service: a `Check` method that answers with a
+        HealthCheckResponse. It can fail unless every status it writes is SERVING."""
+        if _text(method.child_by_field_name("name")) != "Check":
+            return
+        result = _text(method.child_by_field_name("result"))
+        body = method.child_by_field_name("body")
+        if "HealthCheckResponse" not in result or body is None:
+            return
+        receiver = method.child_by_field_name("receiver")
+        types = (
+            [_text(n) for n in _walk(receiver) if n.type == "type_identifier"] if receiver else []
+        )
+        statuses = [
+            _text(value)
+            for element in _walk(body)
+            if element.type == "keyed_element"
+            for key, value in [_keyed(element)]
+            if _text(key) == "Status"
+        ]
+        always = bool(statuses) and all(
+            status.endswith("HealthCheckResponse_SERVING") for status in statuses
+        )
+        self.facts.health_servicers.append(
+            HealthServicer(self.loc(method), types[0] if types else "Check", not always)
+        )
 
     def _import(self, spec: Node) -> None:
         path, name = import_spec(spec)
