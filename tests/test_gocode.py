@@ -287,18 +287,21 @@ CHECK = (
     "(*healthpb.HealthCheckResponse, error) {\n{body}\n}"
 )
 
+SERVING = (
+    "\treturn &healthpb.HealthCheckResponse{Status: healthpb.HealthCheckResponse_SERVING}, nil"
+)
+
 
 @pytest.mark.parametrize(
     ("body", "can_fail"),
     [
         (
-            "\treturn &healthpb.HealthCheckResponse{Status: healthpb.HealthCheckResponse_SERVING}, nil",
+            SERVING,
             False,
         ),
         (
             "\tif !h.ready {\n\t\treturn &healthpb.HealthCheckResponse{"
-            "Status: healthpb.HealthCheckResponse_NOT_SERVING}, nil\n\t}\n"
-            "\treturn &healthpb.HealthCheckResponse{Status: healthpb.HealthCheckResponse_SERVING}, nil",
+            "Status: healthpb.HealthCheckResponse_NOT_SERVING}, nil\n\t}\n" + SERVING,
             True,
         ),
         ("\treturn &healthpb.HealthCheckResponse{Status: h.status()}, nil", True),
