@@ -488,3 +488,46 @@ def test_explain_links_after_a_check_parses_nothing_and_says_the_same(
     fresh = CliRunner().invoke(cli, ["explain-links", "--format", "json", "--no-cache", str(tree)])
     assert json.loads(cached.output) == json.loads(fresh.output)
     assert len(parsed) > 5, "--no-cache parses"
+
+
+GO_DOCKERFILE = """\
+FROM golang:1.22 AS build
+WORKDIR /src
+COPY . .
+RUN CGO_ENABLED=0 go build -o /out/{name} ./cmd/{name}
+FROM gcr.io/distroless/static
+COPY --from=build /out/{name} /{name}
+ENTRYPOINT ["/{name}"]
+"""
+
+
+def test_a_go_container_runs_the_main_package_its_image_builds_and_what_it_imports(
+    tmp_path: Path,
+) -> None:
+    """One Go module, one `main` package per service under cmd/: each container runs its
+    own program (the package its Dockerfile's `go build` names, and the packages of the
+    tree it imports), not every service's code."""
+    go_imports = '"fmt"\n\t"github.com/acme/hotel/internal/{pkg}"'
+    files = {
+        "go.mod": "module github.com/acme/hotel\n",
+        "cmd/geo/main.go": "package main\n\nimport (\n\t"
+        + go_imports.format(pkg="geo")
+        + "\n)\n\nfunc main() { fmt.Println(geo.Name) }\n",
+        "cmd/frontend/main.go": 'package main\n\nimport "fmt"\n\nfunc main() { fmt.Println() }\n',
+        "internal/geo/geo.go": 'package geo\n\nconst Name = "geo"\n',
+        "internal/rate/rate.go": "package rate\n",
+        "build/geo.Dockerfile": GO_DOCKERFILE.format(name="geo"),
+        "build/frontend.Dockerfile": GO_DOCKERFILE.format(name="frontend"),
+        "skaffold.yaml": "build:\n  artifacts:\n"
+        "    - {image: geo, context: ., docker: {dockerfile: build/geo.Dockerfile}}\n"
+        "    - {image: frontend, context: ., docker: {dockerfile: build/frontend.Dockerfile}}\n",
+        "k8s/geo.yaml": workload("geo", "geo"),
+        "k8s/frontend.yaml": workload("frontend", "frontend"),
+    }
+    rows = {row["container"]: row for row in links(tmp_path, files)}
+    geo, frontend = rows["Deployment/shop/geo:server"], rows["Deployment/shop/frontend:server"]
+    assert geo["modules"] == 2, "cmd/geo and the internal/geo it imports"
+    assert frontend["modules"] == 1, "cmd/frontend alone: no other service's code"
+    assert "dockerfile: build/geo.Dockerfile:4: RUN CGO_ENABLED=0 go build" in " ".join(
+        geo["evidence"]
+    )

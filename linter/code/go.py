@@ -109,10 +109,25 @@ def parser() -> Parser:
     return Parser(Language(tree_sitter_go.language()))
 
 
+_IMPORT_BLOCK = re.compile(rb"^import\s*\(([^)]*)\)", re.MULTILINE)
+_IMPORT_LINE = re.compile(rb'^import\s+(?:[\w.]+\s+)?"([^"]+)"', re.MULTILINE)
+_IMPORT_PATH = re.compile(rb'"([^"\n]+)"')
+
+
+def go_imports(data: bytes) -> tuple[tuple[int, str], ...]:
+    """The import paths of a Go file, read from its import declarations (level 0, as
+    Python's absolute imports): which packages the program links in."""
+    found = [m.group(1) for m in _IMPORT_LINE.finditer(data)]
+    for block in _IMPORT_BLOCK.finditer(data):
+        found += _IMPORT_PATH.findall(block.group(1))
+    return tuple((0, path.decode("utf-8", "replace")) for path in dict.fromkeys(found))
+
+
 def analyse_go(path: str, data: bytes) -> CodeFacts:
     """The facts of one Go file; a file that does not parse gives a KLB004 problem."""
     parts = PurePath(path).parts
     facts = CodeFacts(path, is_test=path.endswith("_test.go"), language="go")
+    facts.imports = go_imports(data)  # read from any file: a program's closure needs all
     if "vendor" in parts[:-1] or is_generated(data) or not worth_parsing(data):
         return facts
     root = parser().parse(data).root_node

@@ -146,3 +146,51 @@ def module_files(level: int, name: str, package: str, roots: list[str]) -> Itera
         stem = os.path.join(base, *parts) if parts else base
         yield os.path.normpath(stem + ".py")
         yield os.path.normpath(os.path.join(stem, "__init__.py"))
+
+
+class GoPackages:
+    """Which scanned Go files a `main` package links in: its own folder's files and, through
+    its imports, the packages of the scanned tree they name. An import path is matched to
+    the scanned folder that ends with the most of its elements (two at least, or all of a
+    one-element path with a dot in it): `github.com/acme/shop/internal/geo` is the folder
+    `internal/geo` of whatever checkout holds it, with no go.mod to read. Standard library
+    paths (`fmt`, `net/http`) name no scanned folder."""
+
+    def __init__(self, modules: Mapping[str, CodeFacts]) -> None:
+        self.files: dict[str, list[str]] = {}  # folder -> its Go files (tests left out)
+        for path, facts in modules.items():
+            if facts.language == "go" and not facts.is_test:
+                self.files.setdefault(os.path.dirname(path), []).append(path)
+        self.by_tail: dict[tuple[str, ...], list[str]] = {}
+        for folder in self.files:
+            parts = tuple(p for p in folder.split(os.sep) if p not in ("", "."))
+            for length in range(1, len(parts) + 1):
+                self.by_tail.setdefault(parts[-length:], []).append(folder)
+        self.modules = modules
+
+    def _folder(self, import_path: str) -> str | None:
+        parts = tuple(import_path.split("/"))
+        shortest = 2 if len(parts) > 1 or "." not in parts[0] else 1
+        for length in range(len(parts), shortest - 1, -1):
+            found = self.by_tail.get(parts[-length:], [])
+            if len(found) == 1:
+                return found[0]
+            if found:
+                return None  # more than one folder ends so: none is known to be it
+        return None
+
+    def closure(self, folder: str) -> list[str]:
+        """The Go files of the package in `folder` and of every scanned package it imports,
+        directly or not; the package's own files first."""
+        folder = os.path.normpath(folder)
+        seen, queue, files = {folder}, [folder], []
+        while queue:
+            current = queue.pop(0)
+            for path in sorted(self.files.get(current, [])):
+                files.append(path)
+                for _, imported in self.modules[path].imports:
+                    found = self._folder(imported)
+                    if found is not None and found not in seen:
+                        seen.add(found)
+                        queue.append(found)
+        return files

@@ -1,12 +1,13 @@
 """Which code runs in which container: the link from each container of each scanned
-workload to the Python modules it runs, from evidence in the repository.
+workload to the Python and Go modules it runs, from evidence in the repository.
 
 The evidence, strongest first (each kept, quoted by `explain-links` and in `related`):
 0. the configuration's `links` table, which pins a container to a folder or a file;
 1. a build definition that builds the container's image from a folder: `skaffold.yaml`,
    a compose file, a `Tiltfile`'s `docker_build`, a CI workflow's `docker build`;
 2. (refines the folder) the folder's Dockerfile: what its ENTRYPOINT/CMD runs, found in
-   the context through its WORKDIR and COPY lines;
+   the context through its WORKDIR and COPY lines; for Go, the `go build` (any stage) of
+   the binary it runs: the `main` package it builds, and the scanned packages it imports;
 3. the container's own `command`/`args` naming a script or module (they override the
    Dockerfile's, as in Kubernetes; with no folder known, a script found once in the tree);
 4. the image's last path segment naming a source folder (`.../recommendationservice:v1`
@@ -26,10 +27,10 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from k8slb.code.entry_points import Entry, container_argv, entry_of
 from k8slb.code.facts import CodeFacts, EnvRef, Listen, Loc, Route, Server
-from k8slb.code.projects import ImportGraph
+from k8slb.code.projects import GoPackages, ImportGraph
 from k8slb.model.index import Index
 from k8slb.model.objects import Container, K8sObject, PodTemplate, pos_of
-from k8slb.reading.build_files import BuildFacts, Dockerfile, Said, image_repository
+from k8slb.reading.build_files import BuildFacts, Dockerfile, GoBuild, Said, image_repository
 from k8slb.record import record
 
 STRENGTH = {
@@ -248,6 +249,7 @@ class _Finder:
     ) -> None:
         self.modules = modules
         self.imports = ImportGraph(modules)
+        self.go = GoPackages(modules)
         self.builds = builds
         self.pins = {key: os.path.abspath(value) for key, value in pins.items()}
         self.dockerfiles = builds.dockerfiles  # by normalised path
@@ -380,13 +382,38 @@ class _Finder:
                 line = dockerfile.cmd_said or dockerfile.entrypoint_said
                 if line is not None:
                     used.append(Evidence("dockerfile", line, folder))
+        go = self._go_main(argv, dockerfile, folder) if source is None and dockerfile else None
         if source is not None:
             bases = [os.path.dirname(source), folder]
             modules = tuple(self.imports.closure(source, bases))
+        elif go is not None:  # the Go program the image builds, and what it imports
+            build, package = go
+            modules = tuple(self.go.closure(package))
+            used.append(Evidence("dockerfile", build.said, folder))
         else:
             modules = tuple(self.by_folder.get(folder, ()))
         used.sort(key=lambda e: e.strength)
         return Link(workload, container, folder, source, modules, tuple(used), tuple(overruled))
+
+    def _go_main(
+        self, argv: Sequence[object], dockerfile: Dockerfile, folder: str
+    ) -> tuple[GoBuild, str] | None:
+        """The `go build` of the binary the container runs (named by its path or, for
+        `go install`, by its package's folder), or the Dockerfile's only one, with the
+        scanned folder of its package; None when none is known or it holds no Go."""
+        builds = dockerfile.go_builds
+        ran = posixpath.basename(str(argv[0])) if argv else ""
+
+        def binary(build: GoBuild) -> str:
+            return posixpath.basename(build.output or build.package.rstrip("/"))
+
+        chosen = [b for b in builds if ran and binary(b) == ran]
+        if not chosen and len(builds) == 1:
+            chosen = list(builds)
+        if len(chosen) != 1:
+            return None
+        package = os.path.normpath(os.path.join(folder, chosen[0].package))
+        return (chosen[0], package) if package in self.go.files else None
 
     @staticmethod
     def _command_said(workload: K8sObject, container: Container) -> Said:

@@ -60,8 +60,19 @@ class Copy:
 
 
 @record
+class GoBuild:
+    """A `go build` (or `go install`) in any stage of a Dockerfile: the package it builds,
+    as a folder of the build context, and the binary it writes (None: Go's default name)."""
+
+    package: str
+    output: str | None
+    said: Said
+
+
+@record
 class Dockerfile:
-    """The last stage of a Dockerfile: what it copies from the context and what it runs."""
+    """The last stage of a Dockerfile: what it copies from the context and what it runs,
+    and the Go programs any of its stages builds."""
 
     path: str
     workdir: str = "/"
@@ -70,6 +81,7 @@ class Dockerfile:
     cmd: tuple[str, ...] | None = None
     entrypoint_said: Said | None = None
     cmd_said: Said | None = None
+    go_builds: tuple[GoBuild, ...] = ()
 
     @property
     def folder(self) -> str:
@@ -436,6 +448,7 @@ def parse_dockerfile(path: str, text: str) -> Dockerfile:
     entrypoint: tuple[str, ...] | None = None
     cmd: tuple[str, ...] | None = None
     entrypoint_said = cmd_said = None
+    go_builds: list[GoBuild] = []
     for line, instruction, arguments in _instructions(text):
         if instruction == "FROM":  # a new stage: only the last one runs
             workdir, copies, entrypoint, cmd = "/", [], None, None
@@ -452,7 +465,90 @@ def parse_dockerfile(path: str, text: str) -> Dockerfile:
         elif instruction == "CMD":
             cmd = _argv(arguments)
             cmd_said = Said(path, line, f"CMD {arguments}")
-    return Dockerfile(path, workdir, tuple(copies), entrypoint, cmd, entrypoint_said, cmd_said)
+        elif instruction == "RUN":
+            said = Said(path, line, f"RUN {arguments}")
+            go_builds += _go_builds(arguments, workdir, copies, said)
+    return Dockerfile(
+        path,
+        workdir,
+        tuple(copies),
+        entrypoint,
+        cmd,
+        entrypoint_said,
+        cmd_said,
+        tuple(go_builds),
+    )
+
+
+# `go build` flags that take a value (`-o out`, `-tags x`); the others are switches
+_GO_VALUE_FLAGS = frozenset(
+    {
+        "-o",
+        "-ldflags",
+        "-gcflags",
+        "-asmflags",
+        "-tags",
+        "-mod",
+        "-modfile",
+        "-p",
+        "-pkgdir",
+        "-installsuffix",
+        "-overlay",
+        "-pgo",
+        "-buildmode",
+        "-compiler",
+        "-toolexec",
+    }
+)
+
+
+def _go_builds(script: str, workdir: str, copies: list[Copy], said: Said) -> list[GoBuild]:
+    """The `go build`/`go install` commands of a RUN line, their packages mapped back from
+    the image to the build context through the stage's COPY lines."""
+    argv = _argv(script)
+    try:
+        words = shlex.split(argv[2]) if argv[:2] == ("/bin/sh", "-c") else list(argv)
+    except ValueError:
+        return []
+    found = []
+    commands: list[list[str]] = [[]]
+    for word in words:
+        if word in ("&&", "||", ";", "|"):
+            commands.append([])
+        else:
+            commands[-1].append(word.rstrip(";"))
+    for command in commands:
+        while command and re.fullmatch(r"\w+=\S*", command[0]):  # `CGO_ENABLED=0 go build`
+            command = command[1:]
+        if len(command) < 2 or posixpath.basename(command[0]) != "go":
+            continue
+        if command[1] not in ("build", "install"):
+            continue
+        output, packages, rest = None, [], iter(command[2:])
+        for word in rest:
+            flag, equals, value = word.partition("=")
+            if flag in _GO_VALUE_FLAGS:
+                value = value if equals else next(rest, "")
+                output = value if flag == "-o" else output
+            elif not word.startswith("-") and "$" not in word:
+                packages.append(word)
+        for package in packages or ["."]:
+            if package.endswith("/..."):
+                continue
+            in_image = posixpath.normpath(posixpath.join(workdir, package))
+            context = _in_context(in_image, copies)
+            if context is not None:
+                found.append(GoBuild(context, output, said))
+    return found
+
+
+def _in_context(in_image: str, copies: list[Copy]) -> str | None:
+    """The folder of the build context that a COPY put at `in_image`, the last one first."""
+    for copy in reversed(copies):
+        if in_image == copy.dest or in_image.startswith(copy.dest.rstrip("/") + "/"):
+            rest = posixpath.relpath(in_image, copy.dest)
+            return posixpath.normpath(posixpath.join(copy.source, rest))
+    return None
 
 
 def _copies(arguments: str, workdir: str) -> list[Copy]:
