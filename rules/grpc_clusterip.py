@@ -193,6 +193,11 @@ class GrpcClusterIp(Rule):
     `args` or `command`; a ConfigMap it mounts is not read) or a long-lived gRPC channel in
     the code resolves to it, the finding stays a warning and names that client.
 
+    Pods that are peers of a ring or cluster (a Service for their own discovery selects
+    them: gossip, memberlist, raft, `publishNotReadyAddresses`) are usually called by pod
+    address, through that discovery: with no client in the scanned files that dials the
+    ClusterIP, the finding is `info` and says so.
+
     L7 proxies that balance each request are recognised in front of the Service: an
     Ingress with `nginx.ingress.kubernetes.io/backend-protocol: GRPC` (or `GRPCS`) or
     `alb.ingress.kubernetes.io/backend-protocol-version: GRPC` (AWS), a Service that GKE's
@@ -382,6 +387,27 @@ class GrpcClusterIp(Rule):
                 continue
             scale = _scale_phrase(index, pinned.backends)
             edit = twin_edit(index, pinned)
+            rings = [index.ring_of(w) for w, _ in pinned.backends]
+            ring = rings[0] if rings and all(rings) else None
+            if ring is not None and not dialers().get(id(service)):
+                related.append(Related(ring.path, ring.pos[0], f"the peers' Service {ring.name}"))
+                yield self.finding(
+                    service,
+                    pos,
+                    (
+                        f"{what}; its pods are peers that Service {ring.name} discovers",
+                        "callers of a ring or cluster member usually find its pods through that "
+                        "discovery, by pod address, not through this ClusterIP; no client in the "
+                        "scanned files dials it, so k8slb cannot see who would stay on one pod",
+                        "if clients dial this Service, add a headless twin for round_robin or "
+                        "cap connection age",
+                    ),
+                    severity=Severity.INFO,
+                    related=related,
+                    fix=FixInfo(True, True, f"add the headless twin Service {twin_name(service)}"),
+                    edits=[edit] if edit else [],
+                )
+                continue
             capped = _capped_age(pinned)
             if capped is not None and not dialers().get(id(service)):
                 served, age = capped

@@ -460,3 +460,27 @@ def test_a_service_for_the_pods_own_cluster_traffic_is_no_klb101(
     asking its clients for round_robin would mean nothing."""
     assert klb101(tmp_path, service + BACKEND + HPA) == []
     assert len(klb101(tmp_path / "control", GRPC_SERVICE + BACKEND + HPA)) == 1
+
+
+MEMBERLIST = """\
+---
+apiVersion: v1
+kind: Service
+metadata: {name: backend-memberlist}
+spec:
+  clusterIP: None
+  selector: {app: backend}
+  ports: [{name: tcp-gossip-ring, port: 7946}]
+"""
+
+
+def test_the_grpc_service_of_ring_members_is_info_unless_a_client_dials_it(
+    tmp_path: Path,
+) -> None:
+    """Members of a memberlist ring are found through it, by pod address: the ClusterIP's
+    gRPC port may have no caller k8slb can see, and the finding says so, at info."""
+    (ring,) = klb101(tmp_path / "a", GRPC_SERVICE + BACKEND + HPA + MEMBERLIST)
+    assert ring.severity is Severity.INFO
+    assert "its pods are peers that Service backend-memberlist discovers" in ring.text
+    (dialed,) = klb101(tmp_path / "b", GRPC_SERVICE + BACKEND + HPA + MEMBERLIST + CLIENT)
+    assert dialed.severity is Severity.WARNING

@@ -224,6 +224,15 @@ class Index:
             found = self._purposes[key] = purpose(service, self._scraped.get(key, set()))
         return found
 
+    def ring_of(self, workload: K8sObject) -> K8sObject | None:
+        """The peer-discovery Service (traffic.py) whose pods include the workload's: its
+        pods find each other, and their callers often find them, through it (a memberlist
+        ring, a raft group), by pod address rather than through a ClusterIP."""
+        for service in self._selecting(workload):
+            if self.purpose(service).role == "peers":
+                return service
+        return None
+
     def services_named(self, name: str) -> list[K8sObject]:
         return self._services_by_name.get(name, [])
 
