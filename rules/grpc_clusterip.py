@@ -149,6 +149,17 @@ def _scale_phrase(index: Index, backends: list[tuple[K8sObject, PodTemplate]]) -
     return ""
 
 
+def _one_replica(index: Index, backends: list[tuple[K8sObject, PodTemplate]]) -> str | None:
+    """The workload, when the Service's pods are one replica that nothing scales."""
+    if len(backends) != 1:
+        return None
+    workload = backends[0][0]
+    replicas = dig(workload.body, "spec", "replicas")
+    if workload.kind not in ("Deployment", "StatefulSet") or index.scalers(workload):
+        return None
+    return workload.ref.display if replicas in (None, 1) else None
+
+
 def _capped_age(pinned: PinnedService) -> tuple[Served, object] | None:
     """The server found in the code (the gRPC evidence) when it bounds connection age: the
     remedy of the server side is then in place."""
@@ -192,6 +203,9 @@ class GrpcClusterIp(Rule):
     container still dials the Service by its own name (an address in its `env` values,
     `args` or `command`; a ConfigMap it mounts is not read) or a long-lived gRPC channel in
     the code resolves to it, the finding stays a warning and names that client.
+
+    A Service whose pods are one replica of a Deployment or StatefulSet that nothing
+    scales is `info`: there is nothing to spread calls over until it is scaled.
 
     Pods that are peers of a ring or cluster (a Service for their own discovery selects
     them: gossip, memberlist, raft, `publishNotReadyAddresses`) are usually called by pod
@@ -318,6 +332,24 @@ class GrpcClusterIp(Rule):
                 pos = pos_of(service.body, "spec")
             kind = service_type(service)
             what = f"{service.ref.display} carries gRPC ({first.reason}) on a {kind}"
+            alone = _one_replica(index, pinned.backends)
+            if alone is not None:
+                yield self.finding(
+                    service,
+                    pos,
+                    (
+                        f"{what}; {alone} runs one replica and nothing scales it",
+                        "with one pod there is nothing to spread calls over: its clients "
+                        "stay on one pod once it is scaled, which k8slb cannot see from here",
+                        "before scaling it, add a headless twin for round_robin or cap "
+                        "connection age",
+                    ),
+                    severity=Severity.INFO,
+                    related=related,
+                    fix=FixInfo(True, True, f"add the headless twin Service {twin_name(service)}"),
+                    edits=[edit] if (edit := twin_edit(index, pinned)) else [],
+                )
+                continue
             if pinned.twins:
                 direct = dialers().get(id(service), [])
                 twin = pinned.twins[0]

@@ -322,7 +322,9 @@ def inventory_tree(options: str = "") -> dict[str, str]:
     )
     ports = "          ports: [{name: tcp, containerPort: 7070}]\n"
     return {
-        "inventory.yaml": workload(extra=ports) + service,
+        # three replicas: a one-replica backend would only be info
+        "inventory.yaml": workload(extra=ports).replace("spec:\n", "spec:\n  replicas: 3\n", 1)
+        + service,
         "inventory/Dockerfile": DOCKERFILE,
         "inventory/server.py": SERVER.format(port=7070, options=options),
         "inventory/handlers.py": "",

@@ -484,3 +484,22 @@ def test_the_grpc_service_of_ring_members_is_info_unless_a_client_dials_it(
     assert "its pods are peers that Service backend-memberlist discovers" in ring.text
     (dialed,) = klb101(tmp_path / "b", GRPC_SERVICE + BACKEND + HPA + MEMBERLIST + CLIENT)
     assert dialed.severity is Severity.WARNING
+
+
+def test_one_replica_that_nothing_scales_is_info(tmp_path: Path) -> None:
+    single = BACKEND.replace("replicas: 3", "replicas: 1")
+    assert "replicas: 1" in single
+    (finding,) = klb101(tmp_path / "a", GRPC_SERVICE + single)
+    assert finding.severity is Severity.INFO
+    assert "runs one replica and nothing scales it" in finding.text
+    (scaled,) = klb101(tmp_path / "b", GRPC_SERVICE + single + HPA)
+    assert scaled.severity is Severity.WARNING
+
+
+def test_a_twin_that_publishes_not_ready_pods_is_no_twin_for_clients(tmp_path: Path) -> None:
+    """Peer discovery publishes pods that are starting or draining: round_robin clients
+    must not be pointed at it."""
+    discovery = HEADLESS_TWIN.replace("spec:\n", "spec:\n  publishNotReadyAddresses: true\n", 1)
+    (finding,) = klb101(tmp_path, GRPC_SERVICE + BACKEND + HPA + discovery)
+    assert "dns:///backend-headless" not in finding.text
+    assert "its pods are peers that Service backend-headless discovers" in finding.text

@@ -178,7 +178,13 @@ def pinned_grpc(
     backends = index.selected(service)
     if index.mesh != "none" or (backends and all(index.mesh_of(w, t) for w, t in backends)):
         return None
-    twins = [t for t in index.headless_twins(service) if _covers(t, evidence)]
+    # a twin that publishes not-ready pods (peer discovery) would send round_robin clients
+    # to pods that are starting or draining: no twin for clients
+    twins = [
+        t
+        for t in index.headless_twins(service)
+        if _covers(t, evidence) and index.purpose(t).role != "peers"
+    ]
     return PinnedService(service, evidence, backends, twins)
 
 
