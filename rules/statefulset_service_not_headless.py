@@ -1,10 +1,11 @@
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from k8slb.fixing.edits import YamlEdit
 from k8slb.model.index import is_headless
-from k8slb.model.objects import dig, pos_of
+from k8slb.model.objects import K8sObject, dig, pos_of
 from k8slb.reading.yamltree import YMap
 from k8slb.report.findings import Finding, FixInfo, Related, Severity
 from k8slb.rules.base import Context, Example, Rule
@@ -41,13 +42,35 @@ spec:
 """
 
 
+def _names_used(context: Context, workload: K8sObject, service: K8sObject, name: str) -> bool:
+    """Whether the pods' own DNS names matter: the Service is for the peers (traffic.py),
+    or the pod template names a member (`db-0.db`, `$(POD_NAME).db`) in its commands,
+    arguments or environment."""
+    if context.index.purpose(service).role == "peers":
+        return True
+    member = re.compile(rf"(?:^|[\s=,/:'\"])[\w$().-]+\.{re.escape(name)}(?:\.|:|\b)")
+    for container in context.index.template(workload).containers:
+        body = container.body
+        words = [*(body.get("command") or []), *(body.get("args") or [])]
+        words += [e.get("value") for e in body.get("env") or [] if isinstance(e, dict)]
+        if any(isinstance(word, str) and member.search(word) for word in words):
+            return True
+    return False
+
+
 class StatefulSetServiceNotHeadless(Rule):
     """The Service a StatefulSet names in `serviceName` is not headless, or is missing.
 
     ## What it does
     Looks up the Service named by every StatefulSet's `spec.serviceName` in the
-    StatefulSet's namespace. A ClusterIP Service there is a warning; when no scanned
-    manifest defines it, an `info` finding says so (it may be managed elsewhere).
+    StatefulSet's namespace. A ClusterIP Service there is a warning when the pods' own
+    names matter: the Service is for the peers (ports named for gossip, raft, cluster or
+    peer traffic), or the pod names a member (`db-0.db`, `$(POD_NAME).db`) in its command,
+    arguments or environment. Otherwise it is `info`: the Service carries client traffic
+    and k8slb cannot see that anything needs the names (a proxy or a stateless tier kept
+    in a StatefulSet), and making it headless would change what its clients reach. When
+    no scanned manifest defines the Service, an `info` finding says so (it may be managed
+    elsewhere).
 
     ## Why it matters
     The governing Service of a StatefulSet is what gives each pod its stable DNS name
@@ -76,6 +99,11 @@ class StatefulSetServiceNotHeadless(Rule):
     examples = (
         Example(_STATEFULSET + _SERVICE.replace("  clusterIP: None\n", "")),
         Example(_STATEFULSET, severity=Severity.INFO, title="the Service is not in the scan"),
+        Example(
+            (_STATEFULSET + _SERVICE.replace("  clusterIP: None\n", "")).replace("peer", "http"),
+            severity=Severity.INFO,
+            title="a client Service, and nothing names a member",
+        ),
         Example(_STATEFULSET + _SERVICE, findings=0),
     )
 
@@ -107,6 +135,7 @@ class StatefulSetServiceNotHeadless(Rule):
             for service in same_namespace:
                 if is_headless(service):
                     continue
+                used = _names_used(context, workload, service, name)
                 service_spec = service.body.get("spec")
                 edits = []
                 if isinstance(service_spec, YMap):
@@ -128,7 +157,17 @@ class StatefulSetServiceNotHeadless(Rule):
                         f"its pods get no stable DNS names ({workload.name}-0.{name}), and "
                         "clients of the Service land on whichever pod their connection reaches",
                         "set clusterIP: None (the Service must be recreated to change it)",
+                        *(
+                            ()
+                            if used
+                            else (
+                                "info only: its ports carry client traffic and nothing in the pod "
+                                "names a member, so k8slb cannot see that anything needs the "
+                                "names; making it headless would change what its clients reach",
+                            )
+                        ),
                     ),
+                    severity=None if used else Severity.INFO,
                     related=[Related(service.path, service.pos[0], "the governing Service")],
                     fix=FixInfo(
                         True,

@@ -43,3 +43,19 @@ def test_the_unsafe_fix_makes_it_headless_and_keeps_the_rest(tmp_path: Path) -> 
     )
     assert "  clusterIP: None\n" in target.read_text()
     assert lint_text(tmp_path / "again", target.read_text(), ["KLB110"]) == []
+
+
+def test_a_client_service_governs_is_a_warning_when_the_pod_names_a_member(
+    tmp_path: Path,
+) -> None:
+    """`--join=db-0.db` needs the per-pod names a headless Service publishes."""
+
+    plain = (_STATEFULSET + _SERVICE.replace("  clusterIP: None\n", "")).replace("peer", "http")
+    (quiet,) = lint_text(tmp_path / "a", plain, ["KLB110"])
+    assert quiet.severity is Severity.INFO and "cannot see" in quiet.text
+    joined = plain.replace(
+        "          image: registry.example/db:1.0\n",
+        "          image: registry.example/db:1.0\n          args: ['--join=db-0.db:7000']\n",
+    )
+    (loud,) = lint_text(tmp_path / "b", joined, ["KLB110"])
+    assert loud.severity is Severity.WARNING
