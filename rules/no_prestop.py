@@ -3,6 +3,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from k8slb.fixing.edits import YamlEdit
+from k8slb.model.index import is_headless
 from k8slb.report.findings import Finding, FixInfo, Related, Severity
 from k8slb.rules.base import Context, Example, Rule, grace_edit
 from k8slb.rules.examples import PRESTOP, READY, web_deployment
@@ -28,7 +29,10 @@ class NoPreStop(Rule):
     `strategy: Recreate` or a one-replica StatefulSet never has an old and a new pod at
     once, so the pause only delays the outage. A pod that only Services without client
     traffic select (peer discovery, metrics, placeholders: see `no-readiness-probe`)
-    loses no request and is not reported.
+    loses no request and is not reported. It is `info` too when only headless Services
+    select the pod: their clients resolve the pods' addresses and choose among them (a
+    cache's client-side sharding, gRPC's round_robin), and whether a pause helps depends
+    on when they re-resolve, which k8slb cannot see.
 
     When the pod's `terminationGracePeriodSeconds` is not longer than the new pause, the
     fix raises it too (to the pause plus `stop-grace-seconds`), so it never leaves a
@@ -99,13 +103,22 @@ class NoPreStop(Rule):
                     f"add lifecycle.preStop.{hook} ({seconds} s)",
                 )
                 why = never_overlaps(workload)
+                note = None
                 if why is not None:
-                    message += (f"info only: {why}, so a pause only delays the outage",)
+                    note = f"info only: {why}, so a pause only delays the outage"
+                elif all(is_headless(s) for s in services):
+                    note = (
+                        f"info only: its clients find the pods through DNS (headless Service "
+                        f"{service.name}) and choose among them; k8slb cannot see when they "
+                        "re-resolve, which decides whether a pause helps"
+                    )
+                if note is not None:
+                    message += (note,)
                 yield self.finding(
                     workload,
                     container.pos,
                     message,
-                    severity=Severity.INFO if why else None,
+                    severity=Severity.INFO if note else None,
                     container=container.name,
                     related=[Related(service.path, service.pos[0], "the Service it serves")],
                     fix=fix,

@@ -215,3 +215,13 @@ def test_a_service_is_known_for_peers_by_the_container_port_it_targets_or_its_na
         "KLB302",
         "KLB401",
     ]
+
+
+def test_no_prestop_is_info_when_only_headless_services_select_the_pod(tmp_path: Path) -> None:
+    headless = web_deployment(READY).replace(
+        "spec:\n  selector:\n    app: web", "spec:\n  clusterIP: None\n  selector:\n    app: web"
+    )
+    assert "clusterIP: None" in headless
+    (finding,) = lint_text(tmp_path, headless, ["KLB401"])
+    assert finding.severity is Severity.INFO
+    assert "find the pods through DNS (headless Service web)" in finding.text
