@@ -4,10 +4,20 @@ from collections.abc import Iterator
 
 from k8slb.fixing.edits import YamlEdit
 from k8slb.model.index import is_headless
+from k8slb.model.objects import Container
+from k8slb.model.well_known import unreached
+from k8slb.reading.build_files import image_repository
 from k8slb.report.findings import Finding, FixInfo, Related, Severity
 from k8slb.rules.base import Context, Example, Rule, grace_edit
 from k8slb.rules.examples import PRESTOP, READY, web_deployment
 from k8slb.rules.serving import never_overlaps
+
+
+def _unreached(container: Container) -> str | None:
+    """Why the container is a component its callers do not reach through its Service."""
+    body = container.body
+    words = [str(w) for w in [*(body.get("command") or []), *(body.get("args") or [])]]
+    return unreached(image_repository(body.get("image")), words)
 
 
 class NoPreStop(Rule):
@@ -32,7 +42,10 @@ class NoPreStop(Rule):
     loses no request and is not reported. It is `info` too when only headless Services
     select the pod: their clients resolve the pods' addresses and choose among them (a
     cache's client-side sharding, gRPC's round_robin), and whether a pause helps depends
-    on when they re-resolve, which k8slb cannot see.
+    on when they re-resolve, which k8slb cannot see. And it is `info` for the components of
+    well-known systems that their callers reach otherwise (a table of data, each entry
+    with its source): ingesters reached through a hash ring, queriers that pull their work,
+    compactors, canaries that only Prometheus calls.
 
     When the pod's `terminationGracePeriodSeconds` is not longer than the new pause, the
     fix raises it too (to the pause plus `stop-grace-seconds`), so it never leaves a
@@ -106,6 +119,8 @@ class NoPreStop(Rule):
                 note = None
                 if why is not None:
                     note = f"info only: {why}, so a pause only delays the outage"
+                elif (reason := _unreached(container)) is not None:
+                    note = f"info only: {reason}, not through Service {service.name}"
                 elif all(is_headless(s) for s in services):
                     note = (
                         f"info only: its clients find the pods through DNS (headless Service "

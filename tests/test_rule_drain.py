@@ -176,7 +176,7 @@ def test_a_service_a_servicemonitor_scrapes_on_every_port_carries_no_clients(
     [
         "    - name: tcp-gossip-ring\n      port: 80",
         "    - name: memberlist\n      port: 80",
-        "    - name: raft\n      port: 80\n    - name: http-metrics\n      port: 9090",
+        "    - name: raft\n      port: 80\n    - name: metrics\n      port: 9090",
         "    - name: http\n      port: 80\n  publishNotReadyAddresses: true",
     ],
     ids=["gossip-ring", "memberlist", "raft-and-metrics", "publishes-not-ready"],
@@ -225,3 +225,20 @@ def test_no_prestop_is_info_when_only_headless_services_select_the_pod(tmp_path:
     (finding,) = lint_text(tmp_path, headless, ["KLB401"])
     assert finding.severity is Severity.INFO
     assert "find the pods through DNS (headless Service web)" in finding.text
+
+
+def test_no_prestop_is_info_for_a_component_its_callers_reach_through_a_ring(
+    tmp_path: Path,
+) -> None:
+    """Tempo's ingesters are found through the hash ring, by pod address (a table of
+    well-known components says so, with its source); a distributor is called through its
+    Service."""
+    ingester = web_deployment(READY).replace(
+        "image: registry.example/web:1.0",
+        "image: grafana/tempo:2.6.0\n          args: [-target=ingester]",
+    )
+    (finding,) = lint_text(tmp_path / "a", ingester, ["KLB401"])
+    assert finding.severity is Severity.INFO
+    assert "reach ingesters through the hash ring" in finding.text
+    distributor = ingester.replace("-target=ingester", "-target=distributor")
+    assert lint_text(tmp_path / "b", distributor, ["KLB401"])[0].severity is Severity.WARNING

@@ -19,7 +19,9 @@ from k8slb.reading.yamltree import YMap
 from k8slb.record import record
 
 # Port names that mean "this Service is scraped, not called" (ServiceMonitors add theirs).
-METRICS_PORT_NAMES = frozenset({"metrics", "http-metrics", "prometheus"})
+# Not `http-metrics`: Loki, Mimir, Tempo and Cortex charts give that name to the port that
+# serves their whole HTTP API.
+METRICS_PORT_NAMES = frozenset({"metrics", "prometheus"})
 # Words in a port name that mean the pods talk to each other on it: a gossip ring
 # (memberlist, serf), a consensus group (raft), cluster routes (NATS, Alertmanager).
 PEER_WORDS = frozenset(

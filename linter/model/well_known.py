@@ -1,6 +1,7 @@
-"""Well-known server images and their gRPC ports, read from data/grpc_servers.json: one
-table, each entry with the place its facts are documented, so that a new server is a
-line of data, not code."""
+"""Well-known server images: their gRPC ports (data/grpc_servers.json), and the
+components whose callers do not go through their Service (data/unreached_components.json).
+Tables of data, each entry with the place its facts are documented, so that a new server
+is a line of data, not code."""
 
 from __future__ import annotations
 
@@ -52,3 +53,32 @@ def grpc_ports(image: str, words: list[str]) -> dict[int, str]:
     if moved:
         return moved
     return {port: f"{known.server} serves gRPC on {port} by default" for port in known.grpc_ports}
+
+
+@cache
+def _unreached() -> dict[str, tuple[str, dict[str, str]]]:
+    """(component flag, reason by its value) by image repository."""
+    path = "data/unreached_components.json"
+    text = resources.files("k8slb").joinpath(path).read_text("utf-8")
+    table: dict[str, tuple[str, dict[str, str]]] = {}
+    for entry in json.loads(text)["components"]:
+        for image in entry["images"]:
+            table[image] = (entry["flag"], entry["values"])
+    return table
+
+
+def unreached(image: str, words: list[str]) -> str | None:
+    """Why a container of `image` run with `words` (its command and arguments) is not
+    called through its Service, when it is a component the table knows; else None."""
+    known = _unreached().get(image)
+    if known is None:
+        return None
+    flag, reasons = known
+    if not flag:
+        return reasons.get("")
+    for number, word in enumerate(words):
+        name, equals, value = word.lstrip("-").partition("=")
+        if "-" + name == flag or "--" + name == flag:
+            value = value if equals else (words[number + 1] if number + 1 < len(words) else "")
+            return reasons.get(value)
+    return None
