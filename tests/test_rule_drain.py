@@ -177,7 +177,7 @@ def test_a_service_a_servicemonitor_scrapes_on_every_port_carries_no_clients(
         "    - name: tcp-gossip-ring\n      port: 80",
         "    - name: memberlist\n      port: 80",
         "    - name: raft\n      port: 80\n    - name: metrics\n      port: 9090",
-        "    - name: http\n      port: 80\n  publishNotReadyAddresses: true",
+        "    - name: http\n      port: 80\n  clusterIP: None\n  publishNotReadyAddresses: true",
     ],
     ids=["gossip-ring", "memberlist", "raft-and-metrics", "publishes-not-ready"],
 )
@@ -242,3 +242,15 @@ def test_no_prestop_is_info_for_a_component_its_callers_reach_through_a_ring(
     assert "reach ingesters through the hash ring" in finding.text
     distributor = ingester.replace("-target=ingester", "-target=distributor")
     assert lint_text(tmp_path / "b", distributor, ["KLB401"])[0].severity is Severity.WARNING
+
+
+def test_a_clusterip_that_publishes_not_ready_pods_still_carries_clients(
+    tmp_path: Path,
+) -> None:
+    """Loki's query-frontend Service publishes not-ready pods for its queriers, and the
+    gateway still calls through it."""
+    text = web_deployment("").replace(
+        "      targetPort: http\n",
+        "      targetPort: http\n  publishNotReadyAddresses: true\n",
+    )
+    assert rules_of(lint_text(tmp_path, text, ["KLB302", "KLB401"])) == ["KLB302", "KLB401"]

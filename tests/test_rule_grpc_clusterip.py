@@ -449,9 +449,9 @@ def test_images_and_flags_are_weaker_evidence_named_as_such(
     "service",
     [
         GRPC_SERVICE.replace("name: grpc", "name: grpc-raft"),
-        GRPC_SERVICE.replace("spec:\n", "spec:\n  publishNotReadyAddresses: true\n", 1),
+        GRPC_SERVICE.replace("name: grpc", "name: grpc-peer"),
     ],
-    ids=["raft-port", "publishes-not-ready"],
+    ids=["raft-port", "peer-port"],
 )
 def test_a_service_for_the_pods_own_cluster_traffic_is_no_klb101(
     tmp_path: Path, service: str

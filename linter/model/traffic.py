@@ -90,10 +90,12 @@ def scraped_ports(objects: Sequence[K8sObject]) -> dict[int, set[str]]:
 
 def purpose(service: K8sObject, scraped: frozenset[str] | set[str] = frozenset()) -> Purpose:
     """What the Service is for; `scraped` names the ports a ServiceMonitor scrapes."""
-    if dig(service.body, "spec", "publishNotReadyAddresses") is True:
+    if service.headless and dig(service.body, "spec", "publishNotReadyAddresses") is True:
+        # (a ClusterIP that publishes not-ready pods still carries clients: Loki's
+        # query-frontend takes its queriers' connections early, and the gateway's calls)
         return Purpose(
             "peers",
-            "it publishes not-ready pods (publishNotReadyAddresses), as peer discovery does",
+            "it publishes not-ready pods by DNS (publishNotReadyAddresses), as peer discovery does",
         )
     named = PEER_SERVICE_WORDS & _words(service.name)
     if named:

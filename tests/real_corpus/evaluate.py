@@ -35,7 +35,7 @@ SCORED_PREFIXES = ("KLB1", "KLB2", "KLB3", "KLB4")
 FAILING = ("warning", "error")
 # Where the figures stand (over the findings at warning and error): a change that lowers
 # either fails the test-suite. Raise them as the rules get better.
-FLOORS = {"precision": 0.0, "recall": 0.0}
+FLOORS = {"precision": 0.97, "recall": 0.95}
 
 
 @dataclass(frozen=True)
