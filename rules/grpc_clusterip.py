@@ -12,7 +12,7 @@ from k8slb.model.index import Index, selector_of, service_type
 from k8slb.model.links import Served
 from k8slb.model.objects import K8sObject, PodTemplate, dig, pos_of, service_ports
 from k8slb.model.routes import Front, Key, key_of, l7_fronts
-from k8slb.reading.yamltree import YMap
+from k8slb.reading.yamltree import Pos, YMap
 from k8slb.report.findings import Finding, FixInfo, Related, Severity
 from k8slb.rules.base import Context, Example, Rule
 
@@ -292,6 +292,27 @@ class GrpcClusterIp(Rule):
         ),
     )
 
+    def _unseen(
+        self,
+        index: Index,
+        pinned: PinnedService,
+        pos: Pos,
+        message: tuple[str, ...],
+        related: list[Related],
+    ) -> Finding:
+        """An info finding where the traffic path is one k8slb cannot see: the twin is
+        still offered, for the day clients do dial the Service."""
+        edit = twin_edit(index, pinned)
+        return self.finding(
+            pinned.service,
+            pos,
+            message,
+            severity=Severity.INFO,
+            related=related,
+            fix=FixInfo(True, True, f"add the headless twin Service {twin_name(pinned.service)}"),
+            edits=[edit] if edit else [],
+        )
+
     def check(self, context: Context) -> Iterator[Finding]:
         index = context.index
         judged = [
@@ -334,21 +355,13 @@ class GrpcClusterIp(Rule):
             what = f"{service.ref.display} carries gRPC ({first.reason}) on a {kind}"
             alone = _one_replica(index, pinned.backends)
             if alone is not None:
-                yield self.finding(
-                    service,
-                    pos,
-                    (
-                        f"{what}; {alone} runs one replica and nothing scales it",
-                        "with one pod there is nothing to spread calls over: its clients "
-                        "stay on one pod once it is scaled, which k8slb cannot see from here",
-                        "before scaling it, add a headless twin for round_robin or cap "
-                        "connection age",
-                    ),
-                    severity=Severity.INFO,
-                    related=related,
-                    fix=FixInfo(True, True, f"add the headless twin Service {twin_name(service)}"),
-                    edits=[edit] if (edit := twin_edit(index, pinned)) else [],
+                message = (
+                    f"{what}; {alone} runs one replica and nothing scales it",
+                    "with one pod there is nothing to spread calls over: its clients "
+                    "stay on one pod once it is scaled, which k8slb cannot see from here",
+                    "before scaling it, add a headless twin for round_robin or cap connection age",
                 )
+                yield self._unseen(index, pinned, pos, message, related)
                 continue
             if pinned.twins:
                 direct = dialers().get(id(service), [])
@@ -423,22 +436,15 @@ class GrpcClusterIp(Rule):
             ring = rings[0] if rings and all(rings) else None
             if ring is not None and not dialers().get(id(service)):
                 related.append(Related(ring.path, ring.pos[0], f"the peers' Service {ring.name}"))
-                yield self.finding(
-                    service,
-                    pos,
-                    (
-                        f"{what}; its pods are peers that Service {ring.name} discovers",
-                        "callers of a ring or cluster member usually find its pods through that "
-                        "discovery, by pod address, not through this ClusterIP; no client in the "
-                        "scanned files dials it, so k8slb cannot see who would stay on one pod",
-                        "if clients dial this Service, add a headless twin for round_robin or "
-                        "cap connection age",
-                    ),
-                    severity=Severity.INFO,
-                    related=related,
-                    fix=FixInfo(True, True, f"add the headless twin Service {twin_name(service)}"),
-                    edits=[edit] if edit else [],
+                message = (
+                    f"{what}; its pods are peers that Service {ring.name} discovers",
+                    "callers of a ring or cluster member usually find its pods through that "
+                    "discovery, by pod address, not through this ClusterIP; no client in the "
+                    "scanned files dials it, so k8slb cannot see who would stay on one pod",
+                    "if clients dial this Service, add a headless twin for round_robin or "
+                    "cap connection age",
                 )
+                yield self._unseen(index, pinned, pos, message, related)
                 continue
             capped = _capped_age(pinned)
             if capped is not None and not dialers().get(id(service)):
