@@ -103,3 +103,10 @@ def test_the_fix_hook_fixes_the_bad_demo(tmp_path: Path, pre_commit_home: Path) 
     assert "files were modified by this hook" in done.stdout
     assert "preStop:" in (repo / "backend.yaml").read_text()
     assert "grpc.max_connection_age_ms" in (repo / "server.py").read_text()
+    # run again on the fixed files: nothing left to change, only findings no fix can make
+    # (KLB111, ...), which are the check hook's to fail on
+    git = ["git", "-c", "user.name=k8slb", "-c", "user.email=k8slb@example.invalid"]
+    subprocess.run([*git, "commit", "-q", "-a", "-m", "fixed"], cwd=repo, check=True)
+    again = _pre_commit(repo, pre_commit_home)
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert "Passed" in again.stdout
