@@ -554,8 +554,16 @@ def check(
         problem = _write_report(output_file, output)
         if problem is not None:
             result.errors.append(f"{output_file}: cannot write the report: {problem}")
-        if not quiet:
+        elif not quiet:
             click.echo(f"{text_report.summary(result)}\nReport written to {output_file}.")
+    if not result.files and not result.errors and not _from_stdin(job):
+        # as ruff does: an empty folder, or a path k8slb reads nothing in, is not a pass
+        shown = ", ".join(printable(str(p)) for p in options.get("paths") or ()) or "."
+        click.echo(
+            f"k8slb: warning: no file k8slb reads under {shown} "
+            "(YAML manifests, Helm charts, kustomizations, Python, Go)",
+            err=True,
+        )
     for message in result.errors:
         _fail(message)
     sys.exit(job.exit_code(result))

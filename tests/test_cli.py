@@ -312,3 +312,18 @@ def test_a_file_named_alone_is_judged_with_the_rest_of_its_project(tmp_path: Pat
     assert code == 0 and out.startswith("All checks passed (1 file,"), "main.py is context"
     code, out, _ = invoke("check", "--select", "KLB403", "--no-project-context", server)
     assert code == 1 and "no SIGTERM handler in its project" in out
+
+
+def test_a_folder_with_nothing_k8slb_reads_is_a_warning_not_a_quiet_pass(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("nothing to lint\n")
+    done = CliRunner().invoke(cli, ["check", "--isolated", str(tmp_path)])
+    assert done.exit_code == 0
+    assert f"k8slb: warning: no file k8slb reads under {tmp_path}" in done.stderr
+
+
+def test_a_report_that_cannot_be_written_is_not_said_to_be_written(tmp_path: Path) -> None:
+    (tmp_path / "m.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n")
+    target = tmp_path / "missing" / "r.txt"
+    done = CliRunner().invoke(cli, ["check", "--isolated", "-o", str(target), str(tmp_path)])
+    assert done.exit_code == 2
+    assert "Report written" not in done.output and "cannot write the report" in done.stderr
