@@ -143,6 +143,11 @@ def _read(path: Path) -> tuple[Any, YMap | None]:
     if path.name == "pyproject.toml":
         table: dict[str, Any] = _read_toml(path).get("tool", {}).get("k8slb", {})
         return table, None
+    if path.suffix.lower() == ".toml":  # `--config k8slb.toml`: [tool.k8slb], else the top
+        whole = _read_toml(path)
+        tool = whole.get("tool")
+        own = tool.get("k8slb") if isinstance(tool, dict) else None
+        return (own if isinstance(own, dict) else whole), None
     try:
         text = path.read_text("utf-8")
     except (OSError, UnicodeDecodeError) as error:

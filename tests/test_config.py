@@ -82,6 +82,14 @@ def test_isolated_and_explicit_config(tmp_path: Path) -> None:
     assert rules(check(tmp_path, "--config", str(other))[1]) == {"KLB301"}
 
 
+def test_an_explicit_toml_config_is_read_as_toml(tmp_path: Path) -> None:
+    """`--config k8slb.toml`: a `[tool.k8slb]` table when it has one, else its top level."""
+    top = write(tmp_path / "k8slb.toml", 'select = ["KLB301"]\n')
+    assert rules(check(tmp_path, "--config", str(top))[1]) == {"KLB301"}
+    table = write(tmp_path / "other.toml", '[tool.k8slb]\nselect = ["KLB401"]\n')
+    assert rules(check(tmp_path, "--config", str(table))[1]) == {"KLB401"}
+
+
 def test_exclude_kubernetes_version_mesh_and_fix_values(tmp_path: Path) -> None:
     write(
         tmp_path / ".k8slb.yaml",
