@@ -328,7 +328,7 @@ def run(
     if cache is not None and stat_key is not None:
         remembered: RunResult | None = cache.result(stat_key)
         if remembered is not None:  # no file touched since the last run (like ruff's cache)
-            return remembered
+            return _detached(remembered)
     # the files whose stamps are as the cache last saw them: their keys are known unread
     recognised = cache.known_keys(stamps) if cache is not None and stamps is not None else {}
     data = read_bytes(sources, contents, recognised)
@@ -350,7 +350,7 @@ def run(
             cache.remember((key, stat_key), remembered)
             if save:
                 cache.save()
-            return replace(remembered, contents=dict(data))
+            return replace(_detached(remembered), contents=dict(data))
     read = read_sources(
         sources,
         data,
@@ -366,10 +366,22 @@ def run(
     for number in range(1, max(read.worlds.values(), default=1)):
         _merge(result, _check(sources, settings, read.world(number)))
     if cache is not None and key is not None and not late:
-        cache.remember((key, stat_key), replace(result, contents={}))
+        cache.remember((key, stat_key), replace(_detached(result), contents={}))
         if save:
             cache.save()
     return result
+
+
+def _detached(result: RunResult) -> RunResult:
+    """A result whose lists are its own: the caller adds to a run's errors (a missing
+    `--context` path, a report it cannot write) and applies a baseline to its findings,
+    which must never reach the result the cache keeps for the next run."""
+    return replace(
+        result,
+        findings=list(result.findings),
+        suppressed=list(result.suppressed),
+        errors=list(result.errors),
+    )
 
 
 def _merge(result: RunResult, other: RunResult) -> None:

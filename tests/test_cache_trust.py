@@ -285,3 +285,25 @@ def test_the_code_fingerprint_counts_the_compiled_builder_and_survives_a_removed
     built.unlink()
     built.symlink_to(tmp_path / "gone.so")
     assert code_fingerprint() not in (first, "")
+
+
+def test_an_error_of_one_run_is_never_replayed_by_the_next(tmp_path: Path) -> None:
+    """A missing --context path, an unwritable report, a missing baseline: errors of that
+    run (exit 2), never part of what the cache keeps for the next one (each run its own
+    process, as a user's: the cache is written when a command is done)."""
+    shutil.copytree(FIXTURES / "demo" / "good", tmp_path / "good")
+    folder = str(tmp_path / "good")
+
+    def k8slb(*args: str) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-m", "k8slb", "check", *args, folder]
+        return subprocess.run(command, capture_output=True, text=True, check=False)
+
+    failing = [
+        ["--context", str(tmp_path / "typo")],
+        ["-o", str(tmp_path / "missing" / "r.txt")],
+        ["--baseline", str(tmp_path / "missing.json")],
+    ]
+    for options in failing:
+        assert k8slb(*options).returncode == 2, options
+        clean = k8slb()
+        assert clean.returncode == 0 and "error" not in clean.stderr, (options, clean.stderr)
