@@ -6,8 +6,10 @@ is a line of data, not code."""
 from __future__ import annotations
 
 import json
+from collections.abc import Collection, Iterator
 from functools import cache
 from importlib import resources
+from typing import Any
 
 from k8slb.record import record
 
@@ -20,12 +22,29 @@ class KnownServer:
     source: str
 
 
+def _entries(name: str, key: str) -> list[dict[str, Any]]:
+    """The entries of one of the data tables."""
+    text = resources.files("k8slb").joinpath(f"data/{name}").read_text("utf-8")
+    entries: list[dict[str, Any]] = json.loads(text)[key]
+    return entries
+
+
+def _flag_values(words: list[str], flags: Collection[str]) -> Iterator[tuple[str, str]]:
+    """(flag, value) for each of `flags` among a command line's words, written
+    `-flag=value` or `-flag value` (one dash or two: Go's flag package takes both)."""
+    for number, word in enumerate(words):
+        name, equals, value = word.partition("=")
+        spelled = {name, "-" + name.lstrip("-"), "--" + name.lstrip("-")}
+        flag = next((f for f in flags if f in spelled), None) if name.startswith("-") else None
+        if flag is not None:
+            yield flag, value if equals else (words[number + 1] if number + 1 < len(words) else "")
+
+
 @cache
 def known_servers() -> dict[str, KnownServer]:
     """The table, by image repository."""
-    text = resources.files("k8slb").joinpath("data/grpc_servers.json").read_text("utf-8")
     table: dict[str, KnownServer] = {}
-    for entry in json.loads(text)["servers"]:
+    for entry in _entries("grpc_servers.json", "servers"):
         known = KnownServer(
             entry["server"],
             tuple(entry["grpc_ports"]),
@@ -43,13 +62,11 @@ def grpc_ports(image: str, words: list[str]) -> dict[int, str]:
     known = known_servers().get(image)
     if known is None:
         return {}
-    moved: dict[int, str] = {}
-    for number, word in enumerate(words):
-        flag, equals, value = word.partition("=")
-        if flag in known.port_flags:
-            value = value if equals else (words[number + 1] if number + 1 < len(words) else "")
-            if value.isdigit():
-                moved[int(value)] = f"{known.server} serves gRPC on the port {flag} names"
+    moved = {
+        int(value): f"{known.server} serves gRPC on the port {flag} names"
+        for flag, value in _flag_values(words, known.port_flags)
+        if value.isdigit()
+    }
     if moved:
         return moved
     return {port: f"{known.server} serves gRPC on {port} by default" for port in known.grpc_ports}
@@ -58,10 +75,8 @@ def grpc_ports(image: str, words: list[str]) -> dict[int, str]:
 @cache
 def _unreached() -> dict[str, tuple[str, dict[str, str]]]:
     """(component flag, reason by its value) by image repository."""
-    path = "data/unreached_components.json"
-    text = resources.files("k8slb").joinpath(path).read_text("utf-8")
     table: dict[str, tuple[str, dict[str, str]]] = {}
-    for entry in json.loads(text)["components"]:
+    for entry in _entries("unreached_components.json", "components"):
         for image in entry["images"]:
             table[image] = (entry["flag"], entry["values"])
     return table
@@ -76,9 +91,5 @@ def unreached(image: str, words: list[str]) -> str | None:
     flag, reasons = known
     if not flag:
         return reasons.get("")
-    for number, word in enumerate(words):
-        name, equals, value = word.lstrip("-").partition("=")
-        if "-" + name == flag or "--" + name == flag:
-            value = value if equals else (words[number + 1] if number + 1 < len(words) else "")
-            return reasons.get(value)
-    return None
+    value = next((value for _, value in _flag_values(words, (flag,))), None)
+    return reasons.get(value) if value is not None else None
