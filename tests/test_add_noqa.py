@@ -11,6 +11,7 @@ from click.testing import CliRunner
 from k8slb.cli import cli
 from k8slb.fixing.noqa import comment_lines
 
+from .go_toolchain import stays_formatted
 from .helpers import FIXTURES
 
 
@@ -69,7 +70,7 @@ def test_comments_silence_every_finding_on_its_line_and_a_second_run_changes_not
                 "\tconn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure."
                 "NewCredentials()))",
                 "\tconn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure."
-                "NewCredentials()))  // k8slb: ignore[KLB102]",
+                "NewCredentials())) // k8slb: ignore[KLB102]",  # gofmt: one space
             )
         ],
         "inventory.yaml": [("spec:", "spec:  # k8slb: ignore[KLB101]")],
@@ -92,6 +93,10 @@ def test_comments_silence_every_finding_on_its_line_and_a_second_run_changes_not
             ),
         ],
     }
+    go_file = Path("checkout", "main.go")
+    assert stays_formatted(
+        (FIXTURES / "demo" / "bad" / go_file).read_text(), (demo / go_file).read_text()
+    )
     assert _check(str(demo))[0] == 0
     snapshot = {p: p.read_bytes() for p in demo.rglob("*") if p.is_file()}
     code, output = _check("--add-noqa", str(demo))

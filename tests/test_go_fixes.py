@@ -3,11 +3,15 @@ order, under the names the file already uses; refused when in doubt."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from k8slb.fixing.edits import GoEdit
 from k8slb.fixing.go_edit import apply_go
 from k8slb.fixing.yaml_edit import Refused
 from k8slb.rules.fixes import GRPC_PACKAGES
+
+from .go_toolchain import go_format, stays_formatted, unformatted
 
 KEEPALIVE = (
     "{grpc}.KeepaliveParams({keepalive}.ServerParameters{MaxConnectionAge: 5 * {time}.Minute})"
@@ -16,7 +20,9 @@ KEEPALIVE = (
 
 def add_argument(source: str, line: int, column: int, code: str = KEEPALIVE) -> str:
     edit = GoEdit("main.go", line, column, "add-argument", code, GRPC_PACKAGES)
-    return apply_go(source, [edit])
+    fixed = apply_go(source, [edit])
+    assert stays_formatted(source, fixed), fixed
+    return fixed
 
 
 def test_an_aliased_package_is_named_as_the_file_names_it() -> None:
@@ -92,3 +98,46 @@ def test_a_multi_line_call_gets_the_argument_on_its_own_line() -> None:
     assert add_argument(source, 5, 9, "{grpc}.MaxSendMsgSize(1)") == source.replace(
         "// the limit\n)", "// the limit\n\tgrpc.MaxSendMsgSize(1),\n)"
     )
+
+
+# Arguments whose operators gofmt spaces by depth (go/printer's binaryExpr and cutoff).
+SPACED_BY_DEPTH = [
+    "8 << 20",
+    "a + b*c",
+    "a*b + c",
+    "a + b - c",
+    "a<<b | c",
+    "-a * b",
+    "a / *p",
+    "a - -b",
+    "(a + b) * c",
+    "x[i+1] * 2",
+    "s[a+b:] + t",
+    "f(a + b)",
+    "f(a+b, c)",
+    "m.Get(a * b).Size",
+    "v.(int) + 1",
+    "T{X: a + b}",
+    "func() int { return a + b }()",
+    "!ok && n > 1 || done",
+    "&a",
+    "1 << 20 * size",
+]
+
+
+@pytest.mark.parametrize("place", ["s := grpc.NewServer({})", "s := wrap(grpc.NewServer({}), 1)"])
+def test_a_new_argument_leaves_the_call_as_gofmt_writes_it(tmp_path: Path, place: str) -> None:
+    """Each call starts as gofmt writes it; after the edit `gofmt -l` lists no file: the
+    operators of the argument already there are re-spaced where the second argument makes
+    gofmt space them otherwise, and left as they were where it does not."""
+    files = []
+    for number, expression in enumerate(SPACED_BY_DEPTH):
+        source = f"package main\n\nfunc main() {{\n\t{place.format(expression)}\n}}\n"
+        path = tmp_path / f"case{number}.go"
+        path.write_text(source)
+        files.append(path)
+    go_format(files)  # as gofmt writes them
+    for path in files:
+        column = path.read_text().splitlines()[3].index("grpc.NewServer") + 1
+        path.write_text(add_argument(path.read_text(), 4, column, "{grpc}.MaxRecvMsgSize(1 << 20)"))
+    assert unformatted(files) == [], [p.read_text().splitlines()[3] for p in files]

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from k8slb.code.go import import_spec, package_name, parser
 from k8slb.fixing.edits import GoEdit
+from k8slb.fixing.gofmt_spacing import placed_as_new_argument, respaced_for_new_argument
 from k8slb.fixing.yaml_edit import Refused
 
 if TYPE_CHECKING:
@@ -38,7 +39,7 @@ def apply_go(text: str, edits: Sequence[GoEdit]) -> str:
     names = {placeholder: wanted[path] for edit in edits for placeholder, path in _used(edit)}
     splices: list[tuple[int, int, bytes]] = []
     for edit in edits:
-        splices.append(_splice(data, root, edit, names))
+        splices += _splices(data, root, edit, names)
     missing = sorted(set(wanted) - set(local))
     if missing:
         splices += _import_splices(data, root, missing)
@@ -126,14 +127,21 @@ def _indent_of(data: bytes, position: int) -> bytes:
     return line[: len(line) - len(line.lstrip(b"\t "))]
 
 
-def _splice(data: bytes, root: Node, edit: GoEdit, names: dict[str, str]) -> tuple[int, int, bytes]:
+def _splices(
+    data: bytes, root: Node, edit: GoEdit, names: dict[str, str]
+) -> list[tuple[int, int, bytes]]:
     if edit.op == "add-argument":
         call = _node_at(data, root, edit.line, edit.column, "call_expression")
         arguments = call.child_by_field_name("arguments")
         if arguments is None:
             raise Refused("the call has no argument list")
-        code = _named(edit.code, names).encode()
-        return _append_item(data, arguments, code, b")")
+        code = placed_as_new_argument(_named(edit.code, names).encode(), call)
+        # a second argument changes how gofmt spaces the operators of the first
+        return [_append_item(data, arguments, code, b")"), *respaced_for_new_argument(data, call)]
+    return [_splice(data, root, edit, names)]
+
+
+def _splice(data: bytes, root: Node, edit: GoEdit, names: dict[str, str]) -> tuple[int, int, bytes]:
     if edit.op == "add-fields":
         literal = _node_at(data, root, edit.line, edit.column, "composite_literal")
         body = literal.child_by_field_name("body")

@@ -47,8 +47,8 @@ def _merged(codes: Iterable[str], new: Iterable[str], joiner: str = ", ") -> str
 
 def _with_comment(line: str, codes: set[str], leader: str = "#") -> str:
     """The line with the codes in its k8slb comment: added to one already there, or a new
-    comment after two spaces (what ruff and black write before a comment). `leader`
-    starts a comment: `#`, or `//` in Go."""
+    comment after two spaces in Python (what ruff and black write), one in Go (what gofmt
+    writes). `leader` starts a comment: `#`, or `//` in Go."""
     body = line.rstrip("\r\n")
     ending = line[len(body) :]
     match = (SLASH_COMMENT if leader == "//" else COMMENT).search(body)
@@ -57,7 +57,8 @@ def _with_comment(line: str, codes: set[str], leader: str = "#") -> str:
         old = split_codes(match.group("codes"))
         return body[:start] + _merged(old, codes - set(old)) + body[end:] + ending
     comment = f"{leader} k8slb: ignore[{_merged((), codes)}]"
-    return f"{body.rstrip()}  {comment}{ending}"
+    gap = " " if leader == "//" else "  "
+    return f"{body.rstrip()}{gap}{comment}{ending}"
 
 
 def _same_python(old: str, new: str) -> bool:
