@@ -8,6 +8,8 @@ from types import ModuleType
 
 import pytest
 from k8slb.engine import RunResult, Settings, run
+from k8slb.fixing.edits import FixValues
+from k8slb.fixing.fixer import plan
 from k8slb.reading.sources import discover
 from k8slb.report.findings import Finding
 from k8slb.selection import select_rules
@@ -81,3 +83,18 @@ def count_parses(monkeypatch: pytest.MonkeyPatch, *where: ModuleType) -> list[st
     for module in (parsing, *where):
         monkeypatch.setattr(module, "parse_one", counting)
     return parsed
+
+
+# Connection ages short enough for a proof of seconds; the fix writes whatever is configured.
+FAST = FixValues(max_connection_age_ms=300, max_connection_age_grace_ms=1000)
+
+
+def fixed_source(path: Path, source: str, rules: str, *, unsafe: bool = False) -> str:
+    """`source`, written at `path`, after `k8slb fix --select RULES` with FAST values: the
+    code the runtime proofs run is the fixer's."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(source)
+    settings = Settings(rules=select_rules([rules], []), fix_values=FAST)
+    outcome = plan(discover([str(path)]).sources, settings, unsafe=unsafe)
+    assert str(path) in outcome.fixed_text, f"the {rules} fix changed nothing"
+    return outcome.fixed_text[str(path)].decode()

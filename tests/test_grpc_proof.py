@@ -29,28 +29,13 @@ import pytest
 os.environ.setdefault("GRPC_VERBOSITY", "ERROR")  # no GOAWAY chatter when pods stop
 grpc = pytest.importorskip("grpc")
 
-from k8slb.engine import Settings  # noqa: E402
-from k8slb.fixing.edits import FixValues  # noqa: E402
-from k8slb.fixing.fixer import plan  # noqa: E402
-from k8slb.reading.sources import discover  # noqa: E402
-from k8slb.selection import select_rules  # noqa: E402
-
 from .grpc_harness import Cluster, client, spread  # noqa: E402
-
-# Connection ages short enough for a test of seconds; the fix writes whatever is configured.
-FAST = FixValues(max_connection_age_ms=300, max_connection_age_grace_ms=1000)
+from .helpers import fixed_source  # noqa: E402
 
 
-def fixed(
-    tmp_path: Path, source: str, rules: str, *, values: FixValues = FAST, unsafe: bool = False
-) -> str:
+def fixed(tmp_path: Path, source: str, rules: str, *, unsafe: bool = False) -> str:
     """`source` after `k8slb fix --select RULES`: the code under test is the fixer's."""
-    path = tmp_path / "app.py"
-    path.write_text(textwrap.dedent(source))
-    settings = Settings(rules=select_rules([rules], []), fix_values=values)
-    outcome = plan(discover([str(path)]).sources, settings, unsafe=unsafe)
-    assert str(path) in outcome.fixed_text, f"the {rules} fix changed nothing"
-    return outcome.fixed_text[str(path)].decode()
+    return fixed_source(tmp_path / "app.py", textwrap.dedent(source), rules, unsafe=unsafe)
 
 
 def load(source: str) -> dict[str, Any]:
