@@ -51,6 +51,20 @@ class GrpcServerNoMaxAge(Rule):
     configuration) to the options literal, or as a new `options=` argument; it does not
     touch options built any other way.
 
+    ## Measured
+    On real runtimes (k8slb's own test-suite: servers on loopback behind an L4 balancer
+    that, like kube-proxy, picks a backend for each new connection; clients calling in a
+    loop; 3 pods scaled to 10 while traffic runs), with the code `k8slb fix` writes and a
+    300 ms maximum age:
+    - grpcio, 6 channels, the last 1.5 s: pods 0 to 9 served 196, 352, 429, 222, 364, 188,
+      352, 307, 225, 331 calls (without the fix: 1064, 1020, 1027, then 0 for each new pod);
+    - grpc-go 1.33, 20 client processes, 1.5 s to 4 s after the scale-up: 2746, 3073, 2872,
+      2870, 3076, 3196, 2637, 3196, 2641, 3107 (every pod within 30 % of its fair share;
+      without the fix: 7583, 7966, 7259, then 0 for each new pod).
+    Reproduce: `.venv/bin/python -m pytest tests/test_grpc_proof.py
+    tests/test_grpc_go_proof.py -s -q` (after `make test`; the Go proof needs Debian's
+    golang-go and golang-google-grpc-dev).
+
     ## Other linters
     No other linter reads gRPC server code.
     """

@@ -38,6 +38,14 @@ class StopWithoutGrace(Rule):
     `k8slb fix --unsafe-fixes` writes `stop-grace-seconds` (25 by default) in place of the
     0 or None: unsafe, since the right value depends on the pod's grace period.
 
+    ## Measured
+    Four calls of 1.5 s in flight when the pod gets SIGTERM (k8slb's own test-suite, on
+    loopback): with grpcio's `stop(0)` or grpc-go's `Stop()` all four fail (UNAVAILABLE);
+    with the code `k8slb fix` writes (grpcio: KLB403's SIGTERM handler, which calls
+    `server.stop(grace=25)`; grpc-go: `GracefulStop()`) all four finish.
+    Reproduce: `.venv/bin/python -m pytest tests/test_grpc_proof.py
+    tests/test_grpc_go_proof.py -s -q -k stop`.
+
     ## Other linters
     No other linter reads gRPC server code.
     """

@@ -76,7 +76,7 @@ def go_format(paths: list[Path]) -> None:
 def gopath(root: Path) -> Path:
     """A GOPATH whose grpc is Debian's with the stubs of go_stubs/ laid over it; Debian's
     GOPATH supplies the rest."""
-    if not (root / "src").exists():
+    if not (root / "src" / GRPC).exists():
         _overlay(STUBS, DEBIAN_GOPATH / "src", root / "src")
     return root
 

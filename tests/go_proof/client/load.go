@@ -1,0 +1,107 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/resolver"
+	"google.golang.org/grpc/status"
+)
+
+// The "proof" scheme resolves the channel's target to the addresses in PROOF_ADDRESSES: a
+// balancer's one address, or every pod's, as a headless Service's DNS. It is registered by
+// a variable's initialiser, not in init(): main.go dials in one, and Go initialises a
+// package's variables before its init functions (and, this one, before main.go's: the
+// files' variables are taken in the order of the file names).
+var registered = register()
+
+func register() bool {
+	resolver.Register(proof{strings.Split(os.Getenv("PROOF_ADDRESSES"), ",")})
+	return true
+}
+
+// One client pod: it calls the backend in a loop over its one channel; the answers,
+// counted per pod and per bucket of time since the start, are printed as JSON.
+func main() {
+	seconds := flag.Float64("seconds", 4, "how long the clients call")
+	bucket := flag.Duration("bucket", 250*time.Millisecond, "the counts' time resolution")
+	inflight := flag.Int("inflight", 0, "if set: this many calls at once, then stop")
+	flag.Parse()
+	if backend == nil || !registered {
+		panic("no channel")
+	}
+
+	start := time.Now()
+	var lock sync.Mutex
+	counts := map[int]map[string]int{}
+	count := func(pod string) {
+		lock.Lock()
+		defer lock.Unlock()
+		at := int(time.Since(start) / *bucket)
+		if counts[at] == nil {
+			counts[at] = map[string]int{}
+		}
+		counts[at][pod]++
+	}
+	call := func() error {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		request, answer := []byte{}, []byte{}
+		err := backend.Invoke(ctx, "/proof.Echo/Where", &request, &answer,
+			grpc.CallContentSubtype("raw"), grpc.WaitForReady(true))
+		if err == nil {
+			count(string(answer))
+		}
+		return err
+	}
+
+	fmt.Println("started")
+	if *inflight > 0 { // how each call ended: "done", or its status code
+		outcomes := make([]string, *inflight)
+		var group sync.WaitGroup
+		for i := range outcomes {
+			group.Add(1)
+			go func(i int) {
+				defer group.Done()
+				outcomes[i] = "done"
+				if err := call(); err != nil {
+					outcomes[i] = status.Code(err).String()
+				}
+			}(i)
+		}
+		group.Wait()
+		out, _ := json.Marshal(outcomes)
+		fmt.Println(string(out))
+		return
+	}
+	deadline := start.Add(time.Duration(*seconds * float64(time.Second)))
+	for time.Now().Before(deadline) {
+		call()
+	}
+	out, _ := json.Marshal(counts)
+	fmt.Println(string(out))
+}
+
+type proof struct{ addresses []string }
+
+func (p proof) Build(_ resolver.Target, cc resolver.ClientConn, _ resolver.BuildOptions) (resolver.Resolver, error) {
+	state := resolver.State{}
+	for _, address := range p.addresses {
+		state.Addresses = append(state.Addresses, resolver.Address{Addr: address})
+	}
+	cc.UpdateState(state)
+	return p, nil
+}
+
+func (proof) Scheme() string { return "proof" }
+
+func (proof) ResolveNow(resolver.ResolveNowOptions) {}
+
+func (proof) Close() {}
