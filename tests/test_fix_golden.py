@@ -156,3 +156,24 @@ def test_go_fixes_build(tmp_path: Path, case: str) -> None:
         source = (folder / name).read_text()
         done = vet(tmp_path, f"k8slbtest/{case}/{name[:-3]}", {"main.go": source})
         assert done.returncode == 0, f"{name}:\n{done.stderr}"
+
+
+def test_the_demo_go_service_builds_before_and_after_its_fixes(tmp_path: Path) -> None:
+    """The demo's Go service, fixed with every fix (unsafe ones too), is still gofmt-clean
+    and compiles, as the good variant does."""
+    demo = tmp_path / "demo"
+    shutil.copytree(FIXTURES / "demo" / "bad", demo)
+    before = (demo / "checkout" / "main.go").read_text()
+    result = CliRunner().invoke(
+        cli, ["fix", "--isolated", "--no-cache", "--unsafe-fixes", str(demo)]
+    )
+    assert result.exit_code in (0, 1), result.output
+    after = (demo / "checkout" / "main.go").read_text()
+    assert after != before, "the demo has a Go fix to prove"
+    good = (FIXTURES / "demo" / "good" / "checkout" / "main.go").read_text()
+    for name, source in (("bad", before), ("fixed", after), ("good", good)):
+        path = tmp_path / f"{name}.go"
+        path.write_text(source)
+        assert unformatted([path]) == [], name
+        done = vet(tmp_path / "gopath", f"k8slbtest/demo/{name}", {"main.go": source})
+        assert done.returncode == 0, f"{name}:\n{done.stderr}"
