@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from k8slb.code.facts import Channel, Loc, Options, Server
+from k8slb.code.facts import Channel, Loc, Options, Server, Wait
 from k8slb.fixing.edits import GoEdit, PythonEdit
 from k8slb.rules import wording
 
@@ -53,6 +53,37 @@ def go_keepalive(server: Server, pairs: Sequence[tuple[str, int]]) -> list[GoEdi
     code = "{grpc}.KeepaliveParams({keepalive}.ServerParameters{" + ", ".join(fields) + "})"
     loc = server.loc
     return [GoEdit(loc.path, loc.line, loc.column, "add-argument", code, GRPC_PACKAGES)]
+
+
+SIGNAL_PACKAGES = (
+    ("os", "os"),
+    ("signal", "os/signal"),
+    ("syscall", "syscall"),
+    ("time", "time"),
+)
+
+
+def go_sigterm_handler(wait: Wait, server: str, grace: int) -> list[GoEdit]:
+    """Go: before `server.Serve(lis)`, a goroutine that waits for SIGTERM and then stops
+    the server gracefully, with a timer that stops it outright after `grace` seconds
+    (GracefulStop waits for every stream, a watch or a stream that never ends included)."""
+    if server == "sigterm" or not all(part.isidentifier() for part in server.split(".")):
+        return []  # an expression, or the name the goroutine uses
+    lines = [
+        "go func() {",
+        "\tsigterm := make(chan {os}.Signal, 1)",
+        "\t{signal}.Notify(sigterm, {syscall}.SIGTERM)",
+        "\t<-sigterm",
+        f"\t{{time}}.AfterFunc({grace}*{{time}}.Second, {server}.Stop)",
+        f"\t{server}.GracefulStop()",
+        "}()",
+    ]
+    loc = wait.loc
+    return [
+        GoEdit(
+            loc.path, loc.line, loc.column, "insert-statements", "\n".join(lines), SIGNAL_PACKAGES
+        )
+    ]
 
 
 def go_dial_option(channel: Channel, code: str) -> list[GoEdit]:

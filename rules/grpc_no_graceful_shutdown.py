@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from k8slb.fixing.edits import PythonEdit
+from k8slb.fixing.edits import GoEdit, PythonEdit
 from k8slb.report.findings import Finding, FixInfo, Related, Severity
 from k8slb.rules import wording
 from k8slb.rules.base import Context, Example, Rule
@@ -13,6 +13,7 @@ from k8slb.rules.examples import (
     go_server,
     grpc_server,
 )
+from k8slb.rules.fixes import go_sigterm_handler
 
 _KEYBOARD_ONLY = grpc_server().replace(
     "    server.wait_for_termination()\n",
@@ -56,10 +57,22 @@ class GrpcNoGracefulShutdown(Rule):
     before `server.wait_for_termination()` (with asyncio:
     `loop.add_signal_handler(signal.SIGTERM, lambda: asyncio.ensure_future(server.stop(25)))`).
 
+    In Go: a goroutine started before `Serve` that waits for SIGTERM
+    (`signal.Notify(ch, syscall.SIGTERM)`) and calls `GracefulStop()`, with
+    `time.AfterFunc(25*time.Second, server.Stop)` to bound it (it waits for every stream).
+
     `k8slb fix --unsafe-fixes` inserts that handler before the wait (with `import signal`,
-    and `asyncio` for grpc.aio), with a grace of `stop-grace-seconds` (25 by default).
+    and `asyncio` for grpc.aio), with a grace of `stop-grace-seconds` (25 by default); in
+    Go, that goroutine before the statement that calls `Serve` (with the imports it needs).
     Unsafe: `signal.signal` works only in the main thread, and other shutdown work
     (health status, background workers) may need to join in.
+
+    ## Measured
+    Four calls of 1.5 s in flight when the pod gets SIGTERM (k8slb's own test-suite, on
+    loopback): with no handler, all four fail (grpcio: UNAVAILABLE, the process is killed;
+    grpc-go: Unavailable); with the handler `k8slb fix` writes, all four finish, in both.
+    Reproduce: `.venv/bin/python -m pytest tests/test_grpc_proof.py
+    tests/test_grpc_go_proof.py -s -q -k test_4`.
 
     ## Other linters
     No other linter reads server code for signal handling.
@@ -122,19 +135,15 @@ class GrpcNoGracefulShutdown(Rule):
                     ["its stop in `except KeyboardInterrupt` never runs there"] if keyboard else []
                 )
                 grace = context.fix_values.stop_grace_seconds
-                edits = (
-                    [
-                        PythonEdit(
-                            wait.loc.path,
-                            wait.loc.line,
-                            wait.loc.column,
-                            "add-sigterm-handler",
-                            (name, wait.awaited, grace),
-                        )
+                edits: list[PythonEdit | GoEdit] = []
+                if wait.how == "wait_for_termination()":
+                    loc = wait.loc
+                    handler = (name, wait.awaited, grace)
+                    edits = [
+                        PythonEdit(loc.path, loc.line, loc.column, "add-sigterm-handler", handler)
                     ]
-                    if wait.how == "wait_for_termination()"
-                    else []
-                )
+                elif wait.how == "Serve()":
+                    edits = [*go_sigterm_handler(wait, name, grace)]
                 yield self.python_finding(
                     wait.loc,
                     (
@@ -145,11 +154,6 @@ class GrpcNoGracefulShutdown(Rule):
                         wording.sigterm_advice(facts.language, name, grace),
                     ),
                     related=[Related(server.loc.path, server.loc.line, "the server")],
-                    fix=FixInfo(
-                        True,
-                        False,
-                        f"add a SIGTERM handler: {name}.stop(grace={grace}) (review: other "
-                        "shutdown work, and that the server runs in the main thread)",
-                    ),
+                    fix=FixInfo(True, False, wording.sigterm_fix(facts.language, name, grace)),
                     edits=edits,
                 )

@@ -44,7 +44,7 @@ class StopWithoutGrace(Rule):
     with the code `k8slb fix` writes (grpcio: KLB403's SIGTERM handler, which calls
     `server.stop(grace=25)`; grpc-go: `GracefulStop()`) all four finish.
     Reproduce: `.venv/bin/python -m pytest tests/test_grpc_proof.py
-    tests/test_grpc_go_proof.py -s -q -k stop`.
+    tests/test_grpc_go_proof.py -s -q -k test_4`.
 
     ## Other linters
     No other linter reads gRPC server code.

@@ -65,6 +65,19 @@ def sigterm_advice(language: str, server: str, grace: int) -> str:
     return f"add signal.signal(signal.SIGTERM, lambda *_: {server}.stop(grace={grace}))"
 
 
+def sigterm_fix(language: str, server: str, grace: int) -> str:
+    """What KLB403's fix does, and what to review after it."""
+    if language == "go":
+        return (
+            f"add a goroutine that, on SIGTERM, calls {server}.GracefulStop() and "
+            f"{server}.Stop() after {grace} s (review: other shutdown work)"
+        )
+    return (
+        f"add a SIGTERM handler: {server}.stop(grace={grace}) (review: other shutdown work, "
+        "and that the server runs in the main thread)"
+    )
+
+
 def stop_call(language: str, server: str, grace: object) -> str:
     return f"{server}.Stop()" if language == "go" else f"{server}.stop({grace})"
 

@@ -35,6 +35,7 @@ CASES = {
     "go-server-params": ["--select", "KLB201,KLB204"],
     "go-client": ["--select", "KLB103"],
     "go-stop": ["--select", "KLB404", "--unsafe-fixes"],
+    "go-sigterm": ["--select", "KLB403", "--unsafe-fixes"],
 }
 
 

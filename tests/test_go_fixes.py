@@ -141,3 +141,31 @@ def test_a_new_argument_leaves_the_call_as_gofmt_writes_it(tmp_path: Path, place
         column = path.read_text().splitlines()[3].index("grpc.NewServer") + 1
         path.write_text(add_argument(path.read_text(), 4, column, "{grpc}.MaxRecvMsgSize(1 << 20)"))
     assert unformatted(files) == [], [p.read_text().splitlines()[3] for p in files]
+
+
+HANDLER = "go func() {\n\t<-{time}.After({time}.Second)\n}()"
+
+
+def insert_before(source: str, line: int, column: int) -> str:
+    edit = GoEdit("main.go", line, column, "insert-statements", HANDLER, GRPC_PACKAGES)
+    fixed = apply_go(source, [edit])
+    assert stays_formatted(source, fixed), fixed
+    return fixed
+
+
+def test_statements_go_before_the_statement_that_holds_the_call_at_its_indentation() -> None:
+    source = (
+        'package main\n\nimport "time"\n\nfunc main() {\n\tif true {\n'
+        "\t\tif err := s.Serve(l); err != nil {\n\t\t\tpanic(err)\n\t\t}\n\t}\n}\n"
+    )
+    fixed = insert_before(source, 7, 13)
+    assert fixed == source.replace(
+        "\t\tif err",
+        "\t\tgo func() {\n\t\t\t<-time.After(time.Second)\n\t\t}()\n\t\tif err",
+    )
+
+
+def test_statements_are_not_inserted_into_a_line_another_statement_shares() -> None:
+    source = 'package main\n\nimport "time"\n\nfunc main() { s.Serve(l) }\n'
+    with pytest.raises(Refused, match="does not start its own line"):
+        insert_before(source, 5, 15)

@@ -3,8 +3,9 @@ pins calls to the pods that were there when the connections opened, and the Go c
 k8slb's fixes write spreads them and drains them.
 
 The servers and clients are Go programs built at test time from tests/go_proof/ against
-Debian's grpc-go (go_toolchain.py; nothing is fetched). The files a fix applies to
-(`pod/main.go`, `client/main.go`) go through `k8slb fix` first: what runs is what the fixer
+Debian's grpc-go (go_toolchain.py; nothing is fetched): a program's folder holds the
+harness (the service, the load loop), and its main.go is one of go_proof/mains/, the code
+as services write it, which goes through `k8slb fix` first: what runs is what the fixer
 wrote. Pods stand behind the same loopback L4Balancer as the Python proof. Every scenario
 ends by itself in seconds. Run with `-s` to see the measured spreads:
     .venv/bin/python -m pytest tests/test_grpc_go_proof.py -s -q
@@ -29,6 +30,7 @@ from .helpers import fixed_source, lint_files
 from .l4_balancer import L4Balancer
 
 SOURCES = Path(__file__).parent / "go_proof"
+MAINS = SOURCES / "mains"
 BUCKET_S = 0.25  # the client's counts come per quarter second since its start
 
 
@@ -37,30 +39,33 @@ def gopath(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("gopath")
 
 
-def build(gopath: Path, program: str, main: str, tmp_path: Path) -> Path:
-    """The program of go_proof/<program>/, its main.go replaced by `main`, built."""
+def main(name: str) -> str:
+    return (MAINS / f"{name}.go").read_text()
+
+
+def build(gopath: Path, program: str, source: str, tmp_path: Path) -> Path:
+    """The program of go_proof/<program>/ with `source` as its main.go, built."""
     folder = gopath / "src" / "proof" / tmp_path.name / program
     folder.mkdir(parents=True)
-    for source in [*(SOURCES / program).glob("*.go"), SOURCES / "codec.go"]:
-        (folder / source.name).write_text(source.read_text())
-    (folder / "main.go").write_text(main)
+    for harness in [*(SOURCES / program).glob("*.go"), SOURCES / "codec.go"]:
+        (folder / harness.name).write_text(harness.read_text())
+    (folder / "main.go").write_text(source)
     binary = tmp_path / program
     done = go(gopath, "build", "-o", str(binary), ".", cwd=folder)
     assert done.returncode == 0, done.stderr
     return binary
 
 
-def fixed(tmp_path: Path, program: str, rules: str) -> str:
-    """go_proof/<program>/main.go after `k8slb fix --select RULES --unsafe-fixes`."""
-    source = (SOURCES / program / "main.go").read_text()
-    return fixed_source(tmp_path / "fix" / program / "main.go", source, rules, unsafe=True)
+def fixed(tmp_path: Path, name: str, rules: str) -> str:
+    """go_proof/mains/<name>.go after `k8slb fix --select RULES --unsafe-fixes`."""
+    return fixed_source(tmp_path / "fix" / name / "main.go", main(name), rules, unsafe=True)
 
 
-def client_source(main: str) -> str:
+def client_source(source: str) -> str:
     """The client's dial, aimed at the test's resolver instead of cluster DNS."""
     target = '"dns:///backend.shop.svc.cluster.local:50051"'
-    assert target in main
-    return main.replace(target, '"proof:///backend"')
+    assert target in source
+    return source.replace(target, '"proof:///backend"')
 
 
 class Pods:
@@ -173,9 +178,8 @@ def report(title: str, counts: object) -> None:
 
 
 def test_1_a_clusterip_pins_calls_to_the_first_pods(gopath: Path, tmp_path: Path) -> None:
-    pod = build(gopath, "pod", (SOURCES / "pod" / "main.go").read_text(), tmp_path)
-    main = (SOURCES / "client" / "main.go").read_text()
-    client = build(gopath, "client", client_source(main), tmp_path)
+    pod = build(gopath, "pod", main("pod_ignores_sigterm"), tmp_path)
+    client = build(gopath, "client", client_source(main("client")), tmp_path)
     pods = Pods(pod, 3)
     try:
         counts, new = scale_up(pods, client)
@@ -189,12 +193,11 @@ def test_1_a_clusterip_pins_calls_to_the_first_pods(gopath: Path, tmp_path: Path
 def test_2_max_connection_age_from_the_klb201_fix_spreads_calls(
     gopath: Path, tmp_path: Path
 ) -> None:
-    server = fixed(tmp_path, "pod", "KLB201")
+    server = fixed(tmp_path, "pod_ignores_sigterm", "KLB201")
     assert "MaxConnectionAge: 300 * time.Millisecond" in server
     assert "MaxConnectionAgeGrace: 1 * time.Second" in server
     pod = build(gopath, "pod", server, tmp_path)
-    main = (SOURCES / "client" / "main.go").read_text()
-    client = build(gopath, "client", client_source(main), tmp_path)
+    client = build(gopath, "client", client_source(main("client")), tmp_path)
     pods = Pods(pod, 3)
     try:
         counts, _ = scale_up(pods, client)
@@ -210,12 +213,11 @@ def test_2_max_connection_age_from_the_klb201_fix_spreads_calls(
 def test_3_round_robin_from_the_klb103_fix_spreads_calls_over_every_pod(
     gopath: Path, tmp_path: Path
 ) -> None:
-    main = fixed(tmp_path, "client", "KLB103")
-    assert "round_robin" in main
-    pod = build(gopath, "pod", (SOURCES / "pod" / "main.go").read_text(), tmp_path)
-    with_fix = build(gopath, "client", client_source(main), tmp_path / "fixed")
-    plain = (SOURCES / "client" / "main.go").read_text()
-    without = build(gopath, "client", client_source(plain), tmp_path / "plain")
+    balanced = fixed(tmp_path, "client", "KLB103")
+    assert "round_robin" in balanced
+    pod = build(gopath, "pod", main("pod_ignores_sigterm"), tmp_path)
+    with_fix = build(gopath, "client", client_source(balanced), tmp_path / "fixed")
+    without = build(gopath, "client", client_source(main("client")), tmp_path / "plain")
     pods = Pods(pod, 10)
     try:
         spreads = {}
@@ -228,9 +230,9 @@ def test_3_round_robin_from_the_klb103_fix_spreads_calls_over_every_pod(
             report(f"grpc-go, {name} over 10 addresses", spreads[name])
     finally:
         pods.close()
-    balanced = spreads["round_robin"]
-    fair = sum(balanced.values()) / len(balanced)
-    assert all(0.7 * fair <= n <= 1.3 * fair for n in balanced.values()), "every pod, evenly"
+    even = spreads["round_robin"]
+    fair = sum(even.values()) / len(even)
+    assert all(0.7 * fair <= n <= 1.3 * fair for n in even.values()), "every pod, evenly"
     assert sum(1 for n in spreads["pick_first"].values() if n) == 1, "without: one pod"
 
 
@@ -238,8 +240,7 @@ def calls_through_sigterm(gopath: Path, tmp_path: Path, server: str) -> list[str
     """Start the server with slow calls (1.5 s), put 4 in flight, send SIGTERM (what the
     kubelet does) half a second in, and say how each call ended."""
     pod = build(gopath, "pod", server, tmp_path)
-    main = (SOURCES / "client" / "main.go").read_text()
-    client = build(gopath, "client", client_source(main), tmp_path)
+    client = build(gopath, "client", client_source(main("client")), tmp_path)
     pods = Pods(pod, 1, delay_ms=1500)
 
     def stop() -> None:
@@ -255,8 +256,22 @@ def calls_through_sigterm(gopath: Path, tmp_path: Path, server: str) -> list[str
     return outcomes
 
 
+def test_4_the_klb403_fix_drains_calls_in_flight(gopath: Path, tmp_path: Path) -> None:
+    server = fixed(tmp_path, "pod_ignores_sigterm", "KLB403")
+    assert "signal.Notify(sigterm, syscall.SIGTERM)" in server
+    outcomes = calls_through_sigterm(gopath, tmp_path, server)
+    report("grpc-go, SIGTERM with the KLB403 goroutine (GracefulStop)", outcomes)
+    assert outcomes == ["done"] * 4, "no call in flight is lost"
+
+
+def test_4_without_a_handler_sigterm_cuts_calls_in_flight(gopath: Path, tmp_path: Path) -> None:
+    outcomes = calls_through_sigterm(gopath, tmp_path, main("pod_ignores_sigterm"))
+    report("grpc-go, SIGTERM with no handler (the KLB403 case)", outcomes)
+    assert "done" not in outcomes, "every call in flight is cut"
+
+
 def test_4_the_klb404_fix_drains_calls_in_flight(gopath: Path, tmp_path: Path) -> None:
-    server = fixed(tmp_path, "pod", "KLB404")
+    server = fixed(tmp_path, "pod_stops_on_sigterm", "KLB404")
     assert "server.GracefulStop()" in server
     outcomes = calls_through_sigterm(gopath, tmp_path, server)
     report("grpc-go, SIGTERM then GracefulStop (KLB404-fixed)", outcomes)
@@ -264,7 +279,7 @@ def test_4_the_klb404_fix_drains_calls_in_flight(gopath: Path, tmp_path: Path) -
 
 
 def test_4_stop_cuts_calls_in_flight(gopath: Path, tmp_path: Path) -> None:
-    server = (SOURCES / "pod" / "main.go").read_text()
+    server = main("pod_stops_on_sigterm")
     outcomes = calls_through_sigterm(gopath, tmp_path, server)
     report("grpc-go, SIGTERM then Stop (the KLB404 case)", outcomes)
     assert "done" not in outcomes, "every call in flight is cut"

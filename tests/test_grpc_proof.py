@@ -223,6 +223,12 @@ def test_4_the_klb403_handler_drains_calls_in_flight(tmp_path: Path) -> None:
     assert outcomes == ["done"] * 4, "no call in flight is lost"
 
 
+def test_4_without_a_handler_sigterm_cuts_calls_in_flight(tmp_path: Path) -> None:
+    outcomes = calls_through_sigterm(tmp_path, textwrap.dedent(SLOW_SERVER))
+    print(f"\nSIGTERM with no handler, the KLB403 case: {outcomes}")
+    assert "done" not in outcomes, "every call in flight is cut"
+
+
 def test_4_stop_without_grace_cuts_calls_in_flight(tmp_path: Path) -> None:
     source = fixed(tmp_path, SLOW_SERVER, "KLB403", unsafe=True)
     cut = source.replace("server.stop(grace=25)", "server.stop(0)")

@@ -38,8 +38,9 @@ class PythonEdit:
 class GoEdit:
     """An operation on the Go node that starts at (line, column): `add-argument` (code as
     the call's last argument), `add-fields` (lines of `Key: value` into a struct literal),
-    `rename-method` (the method a call calls). `code` names packages as placeholders,
-    `{grpc}`, each bound by `packages` to its import path."""
+    `rename-method` (the method a call calls), `insert-statements` (lines before the
+    statement that holds the call). `code` names packages as placeholders, `{grpc}`, each
+    bound by `packages` to its import path."""
 
     path: str
     line: int

@@ -149,6 +149,9 @@ def _splice(data: bytes, root: Node, edit: GoEdit, names: dict[str, str]) -> tup
             raise Refused("the literal has no body")
         fields = [_named(field, names).encode() for field in edit.code.split("\n")]
         return _add_fields(data, body, fields)
+    if edit.op == "insert-statements":
+        call = _node_at(data, root, edit.line, edit.column, "call_expression")
+        return _insert_before_statement(data, call, _named(edit.code, names).encode())
     if edit.op == "rename-method":
         call = _node_at(data, root, edit.line, edit.column, "call_expression")
         function = call.child_by_field_name("function")
@@ -179,6 +182,24 @@ def _append_item(data: bytes, listing: Node, code: bytes, closer: bytes) -> tupl
     if between.strip() not in (b"", b","):
         raise Refused("a comment after the last argument")
     return last.end_byte, close, b", " + code + between.strip()
+
+
+def _insert_before_statement(data: bytes, node: Node, code: bytes) -> tuple[int, int, bytes]:
+    """`code` (lines, indented relative to each other with tabs) on lines of their own
+    before the statement that holds `node`, at that statement's indentation."""
+    statement: Node | None = node
+    while statement is not None and (
+        statement.parent is None or statement.parent.type not in ("statement_list", "block")
+    ):
+        statement = statement.parent
+    if statement is None:
+        raise Refused("the call is in no statement")
+    line_start = data.rfind(b"\n", 0, statement.start_byte) + 1
+    indent = data[line_start : statement.start_byte]
+    if indent.strip(b"\t") or not indent:
+        raise Refused("the statement does not start its own line, indented with tabs")
+    lines = b"".join(indent + line + b"\n" if line else b"\n" for line in code.split(b"\n"))
+    return line_start, line_start, lines
 
 
 _BETWEEN_FIELDS = re.compile(rb"^,[ \t]*\n[ \t]*$")

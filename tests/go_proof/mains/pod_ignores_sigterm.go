@@ -1,0 +1,24 @@
+// A gRPC server as many Go services start one: it serves until the process ends, and
+// SIGTERM ends it at once. `k8slb fix` is run on this file; the proof builds what it writes.
+package main
+
+import (
+	"fmt"
+	"net"
+	"os"
+
+	"google.golang.org/grpc"
+)
+
+func main() {
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		panic(err)
+	}
+	server := grpc.NewServer()
+	register(server, os.Args[1])
+	fmt.Println(lis.Addr().(*net.TCPAddr).Port)
+	if err := server.Serve(lis); err != nil {
+		panic(err)
+	}
+}
