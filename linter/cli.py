@@ -310,6 +310,7 @@ def make_run(
             value_sets=config.helm.value_sets,
         ),
         links=config.links,
+        config_file=str(config.path) if config.path else None,
     )
     exclude = Exclude(tuple(config.exclude), config.root) if config.exclude else None
     build = kustomize or config.kustomize

@@ -34,7 +34,15 @@ from k8slb.reading.chart_findings import (
     relocate,
     rendered_templates,
 )
-from k8slb.reading.charts import HelmOptions, chart_file, real_path, render_charts, stat_signature
+from k8slb.reading.charts import (
+    HelmOptions,
+    chart_file,
+    real_path,
+    render_charts,
+    rendering_inputs,
+    stat_signature,
+)
+from k8slb.reading.file_digest import content_digest
 from k8slb.reading.kustomize import build, built_templates, signature
 from k8slb.reading.manifests import ManifestFile
 from k8slb.reading.parsing import Parsed, Unparsed, parse_all
@@ -63,12 +71,18 @@ class Settings:
     today: datetime.date | None = None  # when exemptions expire; None: the real today
     helm: HelmOptions = field(default_factory=HelmOptions)
     links: Mapping[str, str] = field(default_factory=dict)  # pinned: container key -> code
+    config_file: str | None = None  # the configuration read, if any
 
     def digest(self, sources: Sequence[Source]) -> str:
-        """Everything besides the files' bytes that a run's result depends on (sets sorted:
-        their order changes from one process to the next)."""
+        """Everything besides the sources' bytes that a run's result depends on: the one
+        place a cached result's key is made of (with the bytes of the files, run_key), so
+        an input left out here is an answer the cache gets wrong (sets sorted: their order
+        changes from one process to the next). k8slb's own code, the compiled builder
+        among it, keys the cache's folder (cache_version)."""
         return repr(
             (
+                (self.config_file, content_digest(self.config_file or "")),
+                rendering_inputs(self.helm),
                 [rule.id for rule in self.rules],
                 self.kubernetes_version,
                 self.mesh,
@@ -78,7 +92,6 @@ class Settings:
                 str(self.config_root),
                 self.report_unused_ignores,
                 self.today or datetime.date.today(),
-                self.helm,
                 sorted(self.links.items()),
                 [(s.path, s.language, s.report, s.unread) for s in sources],
             )
@@ -222,7 +235,8 @@ def read_sources(
     options = helm or HelmOptions()
     # Rendered once per content of the chart and options: a pre-commit run whose change is
     # elsewhere takes the chart's rendering from the cache.
-    keys = {s.path: f"{s.path}\0helm\0{options!r}" for s in charts}
+    inputs = rendering_inputs(options) if charts else ""
+    keys = {s.path: f"{s.path}\0helm\0{inputs}" for s in charts}
     known = {
         s.path: cache.parsed(keys[s.path], data[s.path]) if cache is not None else None
         for s in charts

@@ -22,6 +22,7 @@ from typing import Any
 
 from k8slb.model.objects import Problem
 from k8slb.reading.bounded import read_bounded
+from k8slb.reading.file_digest import content_digest
 from k8slb.record import record
 from k8slb.report.findings import Severity
 
@@ -159,6 +160,45 @@ def _engine() -> str | None:
     import shutil
 
     return "binary" if shutil.which("helm") else None
+
+
+def named_values(options: HelmOptions) -> list[str]:
+    """Every values file the options name, inside a chart or not (the chart's own
+    values.yaml is one of its files)."""
+    named = list(options.values)
+    for chart, sets in options.value_sets:
+        named += [os.path.join(chart, name) for chosen in sets for name in chosen]
+    return named
+
+
+def rendering_inputs(options: HelmOptions) -> str:
+    """What a chart's rendering depends on besides the chart's own files: the options, the
+    bytes of every values file they name, and the engine."""
+    named = [(path, content_digest(path)) for path in named_values(options)]
+    return repr((options, named, helm_engine()))
+
+
+def helm_engine() -> tuple[str | None, str]:
+    """Which engine renders charts, and its version: installing one, or another release
+    of it, changes what a chart renders to."""
+    engine = _engine()
+    if engine == "sdk":
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            return engine, version("helm-python-sdk")
+        except PackageNotFoundError:
+            return engine, "unknown"
+    if engine == "binary":
+        import shutil
+
+        found = shutil.which("helm") or ""
+        try:
+            status = os.stat(found)
+        except OSError:
+            return engine, found
+        return engine, f"{os.path.realpath(found)}:{status.st_size}:{status.st_mtime_ns}"
+    return engine, ""
 
 
 def render_charts(jobs: Sequence[tuple[str, HelmOptions, bytes]]) -> list[list[Rendering]]:
