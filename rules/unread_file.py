@@ -16,6 +16,11 @@ class UnreadFile(ReadProblemRule):
     (as git, which stores the link and not what it points to). A file named on the
     command line is always read: naming it is the user's choice.
 
+    A kustomization's `resources:`, `bases:` and `components:` inside the repository are
+    read as files (`k8slb check overlays/prod` reads `../../base` too); an entry k8slb
+    does not read, a remote one (a URL, `github.com/...`) or a path that leads out of the
+    repository, is reported on its line of the kustomization.
+
     ## Why it matters
     k8slb runs in CI on pull requests from strangers. A committed link such as
     `secrets.yaml -> /home/runner/.kube/config` would otherwise be read and its values
@@ -24,7 +29,8 @@ class UnreadFile(ReadProblemRule):
 
     ## Fix
     Replace the link by the file itself, or lint the target where it lives
-    (`k8slb check path/to/target.yaml`). Files that are deliberately links can be left
+    (`k8slb check path/to/target.yaml`); build a kustomization with remote resources with
+    `--kustomize`. Files that are deliberately links can be left
     out with `exclude` or `per-file-ignores` in the configuration.
 
     ## Other linters

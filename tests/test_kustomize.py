@@ -109,3 +109,39 @@ def test_a_reference_out_of_the_repository_is_not_read(tmp_path: Path) -> None:
     (repository / "app").mkdir()
     (repository / "app" / "kustomization.yaml").write_text("resources:\n  - ../../elsewhere\n")
     assert files_of(str(repository / "app")) == [str(repository / "app" / "kustomization.yaml")]
+
+
+def test_without_the_option_an_overlay_reads_the_base_it_names(tmp_path: Path) -> None:
+    """The most common layout: `check overlays/prod` reads ../../base as files, as
+    `check .` does, and says what it leaves out (a remote resource, a path out of the
+    repository) on the kustomization's line."""
+    _repository(tmp_path)
+    prod = tmp_path / "overlays" / "prod"
+    (prod / "kustomization.yaml").write_text(
+        "namePrefix: prod-\nresources:\n  - ../../base\n"
+        "  - https://github.com/acme/shared//deploy?ref=v1\n  - ../../../elsewhere\n"
+    )
+    report = _check("--fail-on", "info", str(prod))
+    found = [
+        (f["rule"], Path(f["path"]).relative_to(tmp_path).as_posix(), f["line"])
+        for f in report["findings"]
+    ]
+    assert found == [
+        ("KLB104", "base/service.yaml", 7),
+        ("KLB006", "overlays/prod/kustomization.yaml", 4),
+        ("KLB006", "overlays/prod/kustomization.yaml", 5),
+    ]
+    messages = [f["headline"] for f in report["findings"][1:]]
+    assert "is remote" in messages[0] and "outside the repository" in messages[1]
+    whole = _check(str(tmp_path))  # the base once, however it is reached
+    assert [f["rule"] for f in whole["findings"]] == ["KLB104", "KLB006", "KLB006"]
+
+
+def test_kustomizations_that_name_each_other_are_each_read_once(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    for name, other in (("a", "b"), ("b", "a")):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "kustomization.yaml").write_text(f"resources:\n  - ../{other}\n")
+    (tmp_path / "a" / "service.yaml").write_text(SERVICE.format(name="api"))
+    report = _check(str(tmp_path / "a"))
+    assert report["summary"]["files"] == 3

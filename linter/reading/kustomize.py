@@ -19,9 +19,14 @@ from k8slb.reading.bounded import read_bounded
 from k8slb.reading.chart_findings import RenderedTemplate
 from k8slb.reading.chart_lines import TemplateLines
 from k8slb.reading.charts import HelmOptions, Rendering, pack_members, stamps
+from k8slb.reading.kustomization import (
+    KUSTOMIZATION_FILES,
+    inside,
+    references,
+    repository_of,
+)
 from k8slb.report.findings import Severity
 
-KUSTOMIZATION_FILES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
 BUILD_TIMEOUT = 60  # seconds a build may take
 MAX_FILE_BYTES = 16 * 1024 * 1024  # a resource file larger than this is refused
 UNBUILT = "KLB003"
@@ -44,48 +49,24 @@ def _references(folder: str) -> list[str]:
     path = _kustomization(folder)
     if path is None:
         return []
-    found: list[str] = []
-    listing = False
-    for line in Path(path).read_text("utf-8", errors="replace").splitlines():
-        if re.match(r"^(resources|bases|components):", line):
-            listing = True
-            continue
-        if listing and re.match(r"^\S", line):
-            listing = False
-        item = re.match(r"^\s*-\s*['\"]?([^'\"#\s]+)", line) if listing else None
-        if item:
-            target = os.path.normpath(os.path.join(folder, item.group(1)))
-            if os.path.isdir(target):
-                found.append(target)
-    return found
-
-
-def _top(folder: str) -> str:
-    """The repository the kustomization is in (the folder with `.git`), else the current
-    folder: references that lead out of it are not read by k8slb (kustomize still may)."""
-    current = os.path.abspath(folder)
-    while True:
-        if os.path.exists(os.path.join(current, ".git")):
-            return current
-        parent = os.path.dirname(current)
-        if parent == current:
-            return os.getcwd()
-        current = parent
+    text = Path(path).read_text("utf-8", errors="replace")
+    return [
+        r.target for r in references(path, text) if r.target is not None and os.path.isdir(r.target)
+    ]
 
 
 def files_of(folder: str) -> list[str]:
     """The YAML files a build of `folder` can read: its own and those of the folders it
     names, followed through their kustomizations (cycles and repeats taken once), within
     its repository."""
-    top = _top(folder)
+    top = repository_of(folder)
     seen: set[str] = set()
     files: list[str] = []
     start = os.path.normpath(folder)
     stack = [start]
     while stack:
         current = stack.pop()
-        inside = os.path.commonpath([os.path.abspath(current), top]) == top
-        if current in seen or not (inside or current == start):
+        if current in seen or not (inside(current, top) or current == start):
             continue
         seen.add(current)
         for name in sorted(os.listdir(current)):

@@ -12,9 +12,16 @@ from dataclasses import dataclass, field
 
 from k8slb.model.objects import KINDS, K8sObject, Problem, api_group
 from k8slb.reading.encodings import yaml_codec
+from k8slb.reading.kustomization import (
+    KUSTOMIZATION_FILES,
+    references,
+    repository_of,
+    unread_reference,
+)
 from k8slb.reading.markers import Marker, comment_markers
 from k8slb.reading.shapes import shape_errors
 from k8slb.reading.yamltree import Document, YMap, YSeq
+from k8slb.report.findings import Severity
 
 # Go-template text where YAML structure should be: a line that is a template action
 # (`{{- if .Values.x }}`, `- {{ include ... }}`) or an unquoted value that starts with one
@@ -98,6 +105,28 @@ def find_template(text: str) -> tuple[int, int] | None:
 CHART_METADATA = frozenset({"Chart.yaml", "Chart.yml"})
 
 
+def _unread_references(path: str, text: str) -> list[Problem]:
+    """KLB006 for each entry of a kustomization that k8slb does not read: what it leaves
+    out is said, never skipped in silence."""
+    top = repository_of(os.path.dirname(path))
+    problems = []
+    for reference in references(path, text):
+        reason = unread_reference(reference, top)
+        if reason is not None:
+            problems.append(
+                Problem(
+                    "KLB006",
+                    path,
+                    reference.line,
+                    reference.column,
+                    reason,
+                    severity=Severity.INFO,
+                    detail=("lint it where it lives, or build with --kustomize",),
+                )
+            )
+    return problems
+
+
 def load_manifests(path: str, data: bytes) -> ManifestFile:
     result = ManifestFile(path)
     if os.path.basename(path) in CHART_METADATA:
@@ -108,6 +137,8 @@ def load_manifests(path: str, data: bytes) -> ManifestFile:
         result.problems.append(text)
         return result
     result.markers = comment_markers(path, text)
+    if os.path.basename(path) in KUSTOMIZATION_FILES:
+        result.problems += _unread_references(path, text)
     template = find_template(text)
     if template is not None:
         result.problems.append(

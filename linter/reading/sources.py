@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, BinaryIO, Literal
 from k8slb.reading.bounded import read_bounded
 from k8slb.reading.build_files import is_build_file
 from k8slb.reading.charts import is_chart, is_chart_folder, pack
+from k8slb.reading.kustomization import KUSTOMIZATION_FILES, inside, references, repository_of
 from k8slb.reading.kustomize import is_kustomization
 from k8slb.record import record
 
@@ -358,7 +359,54 @@ def discover(
                 add(chart, "helm", chart, None)
             else:
                 add(path, language, path, None)
+    if not kustomize:
+        _add_kustomized(found, exclude, report)
     return found
+
+
+def _add_kustomized(found: Discovery, exclude: Exclude | None, report: bool) -> None:
+    """What the kustomizations found name inside their repository, read as files where the
+    paths named do not hold it already: `check overlays/prod` reads ../../base too (each
+    kustomization still judged on its own, deployment_units). Remote entries and entries
+    outside the repository are KLB006 of the kustomization (manifests.py)."""
+    known = {os.path.abspath(s.location) for s in found.sources if s.location}
+    queue = [s for s in found.sources if _is_kustomization(s)]
+    while queue:
+        source = queue.pop()
+        assert source.location is not None
+        try:
+            text = source.read().decode("utf-8", "replace")
+        except OSError:
+            continue  # reported when the file itself is read
+        top = repository_of(os.path.dirname(source.location))
+        for reference in references(source.location, text):
+            target = reference.target
+            if target is None or not inside(target, top) or os.path.abspath(target) in known:
+                continue
+            if os.path.isdir(target):
+                walked = list(_walk(target, exclude, found.errors))
+            elif os.path.isfile(target):
+                walked = [(target, language_of(target, explicit=True) or "yaml", None)]
+            else:
+                continue  # kustomize says so when it builds; the walk has nothing to read
+            known.add(os.path.abspath(target))
+            for shown, language, unread in walked:
+                if os.path.abspath(shown) in known and shown != target:
+                    continue
+                known.add(os.path.abspath(shown))
+                added = Source(shown, language, shown, report=report, unread=unread)
+                found.sources.append(added)
+                if _is_kustomization(added):
+                    queue.append(added)
+
+
+def _is_kustomization(source: Source) -> bool:
+    return (
+        source.location is not None
+        and source.unread is None
+        and source.language == "yaml"
+        and os.path.basename(source.location) in KUSTOMIZATION_FILES
+    )
 
 
 def enclosing_chart(path: str) -> str | None:

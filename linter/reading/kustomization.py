@@ -1,0 +1,77 @@
+"""What a kustomization file names: the entries of its `resources:`, `bases:` and
+`components:` lists, where they lead, and which of them k8slb cannot read (a remote one,
+one outside the repository). Read line by line, as kustomizations are written; no YAML
+parser, no kustomize."""
+
+from __future__ import annotations
+
+import os
+import re
+
+from k8slb.record import record
+
+KUSTOMIZATION_FILES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
+
+
+@record
+class Reference:
+    """An entry of a kustomization's `resources:`, `bases:` or `components:` list."""
+
+    text: str  # as written
+    line: int
+    column: int
+    target: str | None  # the path it names, resolved; None for a remote one (a URL)
+
+
+_LISTS = re.compile(r"^(resources|bases|components):")
+_ITEM = re.compile(r"^(\s*-\s*)['\"]?([^'\"#\s]+)")
+_REMOTE = re.compile(
+    r"^[a-z][a-z0-9+.-]*://|^(github\.com|gitlab\.com|bitbucket\.org)/|^git@", re.IGNORECASE
+)
+
+
+def references(path: str, text: str) -> list[Reference]:
+    """The entries of the kustomization at `path` (read line by line, as kustomizations
+    are written: a list under a top-level key)."""
+    folder = os.path.dirname(path)
+    found: list[Reference] = []
+    listing = False
+    for number, line in enumerate(text.splitlines(), 1):
+        if _LISTS.match(line):
+            listing = True
+            continue
+        if listing and re.match(r"^\S", line):
+            listing = False
+        item = _ITEM.match(line) if listing else None
+        if item:
+            name = item.group(2)
+            target = None if _REMOTE.match(name) else os.path.normpath(os.path.join(folder, name))
+            found.append(Reference(name, number, len(item.group(1)) + 1, target))
+    return found
+
+
+def unread_reference(reference: Reference, top: str) -> str | None:
+    """Why k8slb does not read what the entry names, or None: a remote resource, or a path
+    that leads out of the repository."""
+    if reference.target is None:
+        return f"kustomize resource {reference.text} is remote: k8slb does not fetch it"
+    if not inside(reference.target, top):
+        return f"kustomize resource {reference.text} is outside the repository: not read"
+    return None
+
+
+def inside(path: str, top: str) -> bool:
+    return os.path.commonpath([os.path.abspath(path), top]) == top
+
+
+def repository_of(folder: str) -> str:
+    """The repository the kustomization is in (the folder with `.git`), else the current
+    folder: references that lead out of it are not read by k8slb (kustomize still may)."""
+    current = os.path.abspath(folder)
+    while True:
+        if os.path.exists(os.path.join(current, ".git")):
+            return current
+        parent = os.path.dirname(current)
+        if parent == current:
+            return os.getcwd()
+        current = parent
