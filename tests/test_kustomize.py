@@ -145,3 +145,81 @@ def test_kustomizations_that_name_each_other_are_each_read_once(tmp_path: Path) 
     (tmp_path / "a" / "service.yaml").write_text(SERVICE.format(name="api"))
     report = _check(str(tmp_path / "a"))
     assert report["summary"]["files"] == 3
+
+
+BASE_DEPLOYMENT = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 3
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      containers:
+        - name: web
+          image: web:1
+          livenessProbe:
+            httpGet: {path: /healthz, port: 8080}
+          readinessProbe:
+            httpGet: {path: /healthz, port: 8080}
+"""
+# what `kustomize build overlays/prod` prints: keys sorted, lists at their key's indentation
+BUILT_DEPLOYMENT = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 5
+  selector:
+    matchLabels:
+      app: web
+  template:
+    metadata:
+      labels:
+        app: web
+    spec:
+      containers:
+      - image: web:1
+        livenessProbe:
+          httpGet:
+            path: /healthz
+            port: 8080
+        name: web
+        readinessProbe:
+          httpGet:
+            path: /healthz
+            port: 8080
+"""
+
+
+def test_a_field_no_patch_changed_keeps_its_line_in_the_base(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The overlay's patch names the same Deployment: the finding on a probe the patch
+    never touched is on the probe's line of the base, not on the patch's first line."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "base").mkdir()
+    (tmp_path / "base" / "kustomization.yaml").write_text("resources:\n  - deploy.yaml\n")
+    (tmp_path / "base" / "deploy.yaml").write_text(BASE_DEPLOYMENT)
+    prod = tmp_path / "overlays" / "prod"
+    prod.mkdir(parents=True)
+    (prod / "kustomization.yaml").write_text(
+        "resources:\n  - ../../base\npatches:\n  - path: replicas.yaml\n"
+    )
+    (prod / "replicas.yaml").write_text(
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 5\n"
+    )
+    stand_in = tmp_path / "bin" / "kustomize"
+    stand_in.parent.mkdir()
+    stand_in.write_text(f"#!/bin/sh\ncat <<'EOF'\n{BUILT_DEPLOYMENT}EOF\n")
+    stand_in.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{stand_in.parent}:{os.environ['PATH']}")
+    report = _check("--kustomize", "--select", "KLB301", str(prod))
+    found = [(Path(f["path"]).name, f["line"]) for f in report["findings"]]
+    assert found == [("deploy.yaml", 16)], "livenessProbe: line 16 of the base"

@@ -62,7 +62,13 @@ def key_paths(lines: list[str], *, template: bool) -> list[Path | None]:
         if not tokens:
             paths.append(None)  # a scalar continuing the line above, a flow item...
             continue
-        while stack and stack[-1][0] >= tokens[0][0]:
+        column, first = tokens[0]
+        while stack and (
+            stack[-1][0] > column
+            # a list may stand at its key's own indentation (`containers:` then `- name:`,
+            # as kubectl and kustomize write it): an item there stays below the key
+            or (stack[-1][0] == column and not (first == "-" and stack[-1][1] != "-"))
+        ):
             stack.pop()
         stack += tokens
         paths.append(tuple(name for _, name in stack))

@@ -9,6 +9,7 @@ its own: two overlays of one base are two deployments, not one namespace with tw
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from collections.abc import Iterator
@@ -178,11 +179,21 @@ def _identity(text: str) -> tuple[str | None, str | None]:
     return kind, name
 
 
+Resource = tuple[str, int, str, str | None, str | None]  # path, line, text, kind, name
+
+
+def _closeness(resource: Resource, built: set[str]) -> tuple[int, int]:
+    """The longest name, then the most lines the build kept: the base's document over a
+    patch that names the same object (a patch holds a few lines of it)."""
+    kept = sum(1 for line in resource[2].splitlines() if line.strip() in built)
+    return len(resource[4] or ""), kept
+
+
 def built_templates(rendering: Rendering, folder: str) -> dict[str, RenderedTemplate]:
     """Each built object with the resource it came from: the document of the build's
     files with its kind, and the longest name the built name contains (a name prefix or
     suffix of an overlay is added around it). No such document: the kustomization."""
-    resources: list[tuple[str, int, str, str | None, str | None]] = []
+    resources: list[Resource] = []
     for path in files_of(folder):
         try:
             text = Path(path).read_text("utf-8", errors="replace")
@@ -196,8 +207,9 @@ def built_templates(rendering: Rendering, folder: str) -> dict[str, RenderedTemp
     for key, document in rendering.files.items():
         kind, name = _identity(document)
         fitting = [r for r in resources if r[3] == kind and r[4] and name and r[4] in name]
+        built = {line.strip() for line in document.splitlines()}
         path, line, source = (
-            max(fitting, key=lambda r: len(r[4] or ""))[:3]
+            max(fitting, key=functools.partial(_closeness, built=built))[:3]
             if fitting
             else (_kustomization(folder) or folder, 1, "")
         )
