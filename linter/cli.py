@@ -99,6 +99,20 @@ class Run:
         return EXIT_FINDINGS if failing and not self.exit_zero else EXIT_CLEAN
 
 
+def _checked_set_values(
+    context: click.Context, parameter: click.Parameter, assignments: tuple[str, ...]
+) -> tuple[str, ...]:
+    """A malformed --helm-set is a usage error (exit 2), chart or no chart in the paths:
+    not a rendering finding that --exit-zero would turn green."""
+    from k8slb.reading.charts import set_value_problem
+
+    for assignment in assignments:
+        problem = set_value_problem(assignment)
+        if problem is not None:
+            raise click.BadParameter(f"{assignment!r}: {problem}", context, parameter)
+    return assignments
+
+
 def common_options(command: F) -> F:
     """The options of `check` and `fix`, and the `Run` they make."""
     options = [
@@ -190,7 +204,7 @@ def common_options(command: F) -> F:
             "--helm-values",
             multiple=True,
             metavar="FILE",
-            type=click.Path(dir_okay=False),
+            type=click.Path(exists=True, dir_okay=False, readable=True),
             help="A values file for the charts rendered (repeatable; after each chart's "
             "values.yaml, as `helm template -f`).",
         ),
@@ -198,6 +212,7 @@ def common_options(command: F) -> F:
             "--helm-set",
             multiple=True,
             metavar="KEY=VALUE",
+            callback=_checked_set_values,
             help="A value for the charts rendered (repeatable; as `helm template --set`).",
         ),
         click.option(

@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 from k8slb import schema
 from k8slb.fixing.edits import FixValues
+from k8slb.model.links import Pin
+from k8slb.reading.build_files import Said
 from k8slb.reading.charts import HelmOptions
 from k8slb.reading.shapes import position_of
 from k8slb.reading.yamltree import YMap
@@ -72,7 +74,7 @@ class Config:
     baseline: Path | None = None
     helm: HelmOptions = field(default_factory=HelmOptions)
     kustomize: bool = False
-    links: dict[str, str] = field(default_factory=dict)  # container key -> absolute path
+    links: dict[str, Pin] = field(default_factory=dict)  # container key -> its code
 
     @property
     def root(self) -> Path:
@@ -177,6 +179,11 @@ def _describe(error: ValidationError) -> str:
     if error.validator == "enum":
         allowed = ", ".join(repr(v) for v in expected)
         return f"`{where}`: {error.instance!r} is not one of {allowed}"
+    if error.validator == "type" and where == "kubernetes-version":
+        return (
+            f"`{where}` must be a string: YAML reads {error.instance!r} as a number "
+            '(1.30 as 1.3); quote it: kubernetes-version: "1.30"'
+        )
     if error.validator == "type":
         return f"`{where}` must be of type {error.validator_value}, not {error.instance!r}"
     return f"`{where}`: {error.message}"
@@ -195,12 +202,44 @@ def load_config(path: Path) -> Config:
         if tree is not None:
             line = f":{position_of(tree, list(error.absolute_path))[0]}"
         raise ConfigError(f"{path}{line}: {_describe(error)}")
+    for where, problem in _missing_paths(path.parent.resolve(), data):
+        line = f":{position_of(tree, where)[0]}" if tree is not None else ""
+        raise ConfigError(f"{path}{line}: `{_dotted(where)}`: {problem}")
     try:
-        return _build(path, data)
+        return _build(path, data, tree)
     except SelectionError as error:
         raise ConfigError(f"{path}: {error}") from None
     except ValueError as error:  # a date that matches the pattern but does not exist
         raise ConfigError(f"{path}: `exemptions`: {error}") from None
+
+
+def _dotted(where: list[str | int]) -> str:
+    return "".join(f"[{step}]" if isinstance(step, int) else f".{step}" for step in where)[1:]
+
+
+def _missing_paths(root: Path, data: dict[str, Any]) -> list[tuple[list[str | int], str]]:
+    """The paths the configuration names that are not there (a wrong value stops the run,
+    as the README says): each values file, each chart of `helm.charts` and its value
+    files, each target of `links`. Relative to the configuration's folder."""
+    missing: list[tuple[list[str | int], str]] = []
+    helm = data.get("helm", {})
+    for index, name in enumerate(helm.get("values", [])):
+        if not (root / name).is_file():
+            missing.append((["helm", "values", index], f"no values file {name}"))
+    for chart, sets in helm.get("charts", {}).items():
+        folder = root / chart
+        if not (folder / "Chart.yaml").is_file():
+            missing.append((["helm", "charts", chart], f"{chart} is no chart (no Chart.yaml)"))
+            continue
+        for number, chosen in enumerate(sets):
+            for index, name in enumerate(chosen):
+                if not (folder / name).is_file():
+                    where: list[str | int] = ["helm", "charts", chart, number, index]
+                    missing.append((where, f"no values file {name} in chart {chart}"))
+    for key, target in data.get("links", {}).items():
+        if not (root / target).exists():
+            missing.append((["links", key], f"{target} does not exist"))
+    return missing
 
 
 def _codes(data: dict[str, Any], key: str) -> list[str]:
@@ -209,7 +248,7 @@ def _codes(data: dict[str, Any], key: str) -> list[str]:
     return codes
 
 
-def _build(path: Path, data: dict[str, Any]) -> Config:
+def _build(path: Path, data: dict[str, Any], tree: YMap | None = None) -> Config:
     fix_values = FixValues(**{FIX_KEYS[k]: v for k, v in data.get("fix", {}).items()})
     exemptions = [
         Exemption(
@@ -241,10 +280,20 @@ def _build(path: Path, data: dict[str, Any]) -> Config:
         helm=_helm(path.parent.resolve(), data.get("helm", {})),
         kustomize=data.get("kustomize", False),
         links={
-            key: os.path.normpath(path.parent.resolve() / target)
+            key: Pin(
+                os.path.normpath(path.parent.resolve() / target),
+                Said(_shown(path), position_of(tree, ["links", key])[0] if tree else 1, ""),
+            )
             for key, target in data.get("links", {}).items()
         },
     )
+
+
+def _shown(path: Path) -> str:
+    """The configuration's path as evidence quotes it: relative to the current folder
+    when it is below it."""
+    relative = os.path.relpath(path)
+    return str(path) if relative.startswith("..") else relative
 
 
 def _helm(root: Path, data: dict[str, Any]) -> HelmOptions:

@@ -17,7 +17,7 @@ from k8slb.config import Exemption
 from k8slb.fixing.edits import FixValues
 from k8slb.internal import internal_error
 from k8slb.model.index import Index
-from k8slb.model.links import LinkRow, link_code, link_rows
+from k8slb.model.links import LinkRow, Pin, link_code, link_rows
 from k8slb.model.objects import K8sObject, Problem
 from k8slb.model.units import deployment_units
 from k8slb.progress import QUIET, Progress
@@ -70,7 +70,7 @@ class Settings:
     report_unused_ignores: bool = False
     today: datetime.date | None = None  # when exemptions expire; None: the real today
     helm: HelmOptions = field(default_factory=HelmOptions)
-    links: Mapping[str, str] = field(default_factory=dict)  # pinned: container key -> code
+    links: Mapping[str, Pin] = field(default_factory=dict)  # pinned: container key -> code
     config_file: str | None = None  # the configuration read, if any
 
     def digest(self, sources: Sequence[Source]) -> str:

@@ -194,3 +194,58 @@ def test_the_configuration_is_found_from_the_linted_path_not_the_current_folder(
     assert json.loads(done.stdout)["findings"] == [], "the repository's ignore applies"
     assert f"configuration: {repo / '.k8slb.yaml'}" in done.stderr
     assert list(elsewhere.iterdir()) == [], "nothing is written in an unrelated folder"
+
+
+@pytest.mark.parametrize(
+    ("config", "said"),
+    [
+        (
+            "helm:\n  values: [ci/missing.yaml]\n",
+            ".k8slb.yaml:2: `helm.values[0]`: no values file ci/missing.yaml",
+        ),
+        (
+            "helm:\n  charts:\n    nochart: [[a.yaml]]\n",
+            ".k8slb.yaml:3: `helm.charts.nochart`: nochart is no chart (no Chart.yaml)",
+        ),
+        (
+            "helm:\n  charts:\n    chart: [[values.yaml], [ci/gone.yaml]]\n",
+            ".k8slb.yaml:3: `helm.charts.chart[1][0]`: no values file ci/gone.yaml in chart chart",
+        ),
+        (
+            "select: [KLB101]\nlinks:\n  Deployment/shop:api: services/gone\n",
+            ".k8slb.yaml:3: `links.Deployment/shop:api`: services/gone does not exist",
+        ),
+        (
+            "kubernetes-version: 1.30\n",
+            ".k8slb.yaml:1: `kubernetes-version` must be a string: YAML reads 1.3 as a number "
+            '(1.30 as 1.3); quote it: kubernetes-version: "1.30"',
+        ),
+    ],
+)
+def test_a_path_the_configuration_names_must_be_there(
+    tmp_path: Path, config: str, said: str
+) -> None:
+    """A wrong value stops the run (exit 2) with the file and the line, as the README says;
+    it is not a rendering finding that --exit-zero turns green, nor a pin to nothing."""
+    (tmp_path / "chart").mkdir()
+    (tmp_path / "chart" / "Chart.yaml").write_text("apiVersion: v2\nname: c\nversion: 1.0.0\n")
+    (tmp_path / "chart" / "values.yaml").write_text("a: 1\n")
+    (tmp_path / ".k8slb.yaml").write_text(config)
+    done = CliRunner().invoke(cli, ["check", "--exit-zero", str(tmp_path)])
+    assert done.exit_code == 2
+    assert f"{tmp_path / said}" in done.output, done.output
+
+
+def test_a_missing_helm_values_file_or_a_bad_helm_set_is_a_usage_error(tmp_path: Path) -> None:
+    """Checked even with no chart among the paths: exit 2, not a KLB003 warning."""
+    (tmp_path / "s.yaml").write_text("apiVersion: v1\nkind: Service\nmetadata:\n  name: a\n")
+    for option in (["--helm-values", str(tmp_path / "nope.yaml")], ["--helm-set", "a"]):
+        done = CliRunner().invoke(
+            cli, ["check", "--isolated", "--exit-zero", *option, str(tmp_path)]
+        )
+        assert done.exit_code == 2, (option, done.output)
+        assert "Invalid value for" in done.output
+    fine = CliRunner().invoke(
+        cli, ["check", "--isolated", "--helm-set", "a=1,b.c=x", str(tmp_path)]
+    )
+    assert fine.exit_code == 0, fine.output

@@ -236,9 +236,8 @@ def test_the_configuration_pins_a_link_above_all_evidence(tmp_path: Path) -> Non
     }
     row = only(links(tmp_path, files))
     assert row["code"] == os.path.join("legacy", "main.py")
-    assert (
-        row["evidence"][0]
-        == "config: configuration:1: Deployment/shop/inventory:server = legacy/main.py"
+    assert row["evidence"][0] == (  # the configuration's own line
+        "config: .k8slb.yaml:2: Deployment/shop/inventory:server = legacy/main.py"
     )
     assert row["overruled"][0].startswith("image name:")
 

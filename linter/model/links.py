@@ -24,6 +24,7 @@ import posixpath
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 
 from k8slb.code.entry_points import Entry, container_argv, entry_of
 from k8slb.code.facts import CodeFacts, EnvRef, Listen, Loc, Route, Server
@@ -32,6 +33,16 @@ from k8slb.model.index import Index
 from k8slb.model.objects import Container, K8sObject, PodTemplate, pos_of
 from k8slb.reading.build_files import BuildFacts, Dockerfile, GoBuild, Said, image_repository
 from k8slb.record import record
+
+
+@record
+class Pin:
+    """A container pinned to its code by the configuration's `links`: the folder or file,
+    and where the configuration says so."""
+
+    target: str
+    said: Said
+
 
 STRENGTH = {
     "config": 0,
@@ -233,7 +244,7 @@ def link_code(
     index: Index,
     python: Sequence[CodeFacts],
     builds: BuildFacts,
-    pins: Mapping[str, str] | None = None,
+    pins: Mapping[str, Pin] | None = None,
 ) -> CodeLinks:
     """The link of every long-running container of every scanned workload that has one
     (each made when it is first asked for)."""
@@ -245,13 +256,14 @@ def link_code(
 
 class _Finder:
     def __init__(
-        self, modules: Mapping[str, CodeFacts], builds: BuildFacts, pins: Mapping[str, str]
+        self, modules: Mapping[str, CodeFacts], builds: BuildFacts, pins: Mapping[str, Pin]
     ) -> None:
         self.modules = modules
         self.imports = ImportGraph(modules)
         self.go = GoPackages(modules)
         self.builds = builds
-        self.pins = {key: os.path.abspath(value) for key, value in pins.items()}
+        self.pins = {key: os.path.abspath(pin.target) for key, pin in pins.items()}
+        self.pinned_at = {key: pin.said for key, pin in pins.items()}
         self.dockerfiles = builds.dockerfiles  # by normalised path
         self.by_folder: dict[str, list[str]] = defaultdict(list)  # folder -> modules below
         folders_named: dict[str, set[str]] = defaultdict(set)
@@ -281,7 +293,8 @@ class _Finder:
             target = self.pins[key]
             shown = self.shown.get(target) or os.path.relpath(target)
             folder = shown if shown in self.by_folder else os.path.dirname(shown) or "."
-            found.append(Evidence("config", Said("configuration", 1, f"{key} = {shown}"), folder))
+            said = replace(self.pinned_at[key], text=f"{key} = {shown}")
+            found.append(Evidence("config", said, folder))
         image = container.body.get("image")
         for build in self.builds.builds:
             if isinstance(image, str) and same_image(build.image, image):

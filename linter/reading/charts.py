@@ -349,6 +349,24 @@ def _values(options: HelmOptions) -> dict[str, Any]:
     return merged
 
 
+def set_value_problem(assignment: str) -> str | None:
+    """What is wrong with a `--set` assignment, as Helm's own parser says where it is
+    installed; else each comma-separated part must be KEY=VALUE with a key."""
+    if importlib.util.find_spec("helm_python") is not None:
+        import helm_python
+
+        try:
+            helm_python.parse_set_string(assignment)
+        except helm_python.HelmError as error:
+            return str(error)
+        return None
+    for part in assignment.split(","):
+        key, equals, _ = part.partition("=")
+        if not equals or not key.strip():
+            return f"{part!r} is not KEY=VALUE"
+    return None
+
+
 def _merge(into: dict[str, Any], new: Mapping[str, Any]) -> None:
     for key, value in new.items():
         if isinstance(value, Mapping) and isinstance(into.get(key), dict):
