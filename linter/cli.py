@@ -704,19 +704,12 @@ def _text_style(output_format: str, *, to_terminal: bool) -> str:
 
 
 def _write_report(path: Path, text: str) -> str | None:
-    """Write the report whole or not at all (a temporary file, then a rename)."""
-    import tempfile
+    """Write the report whole or not at all; why it could not be written."""
+    from k8slb.report.output_file import write_whole
 
     try:
-        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+        write_whole(path, text)
     except OSError as error:
-        return error.strerror or str(error)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(temporary, path)
-    except OSError as error:
-        Path(temporary).unlink(missing_ok=True)
         return error.strerror or str(error)
     return None
 

@@ -80,3 +80,27 @@ def test_fix_reports_only_what_the_baseline_does_not_hold(tmp_path: Path) -> Non
     done = CliRunner().invoke(cli, ["fix", str(repo)])
     assert done.exit_code == 0, "what remains after fixing is all in the baseline"
     assert "0 findings remain" in done.output.splitlines()[-1]
+
+
+def test_a_report_and_a_baseline_get_the_mode_the_umask_gives_or_keep_their_own(
+    tmp_path: Path,
+) -> None:
+    """As `>` in a shell: a new file is 0666 less the umask (a baseline is committed and
+    read by others), a file that is there keeps its mode."""
+    import os
+    import stat
+
+    repo = _repo(tmp_path)
+    previous = os.umask(0o022)
+    try:
+        _check(repo, "--write-baseline")
+        report = tmp_path / "report.txt"
+        _check(repo, "--no-cache", "-o", str(report))
+        baseline = repo / ".k8slb-baseline.json"
+        assert stat.S_IMODE(baseline.stat().st_mode) == 0o644
+        assert stat.S_IMODE(report.stat().st_mode) == 0o644
+        report.chmod(0o600)
+        _check(repo, "-o", str(report))
+        assert stat.S_IMODE(report.stat().st_mode) == 0o600
+    finally:
+        os.umask(previous)

@@ -22,6 +22,7 @@ from k8slb.choices import DEFAULT_BASELINE
 from k8slb.reading.encodings import file_bytes, text_lines
 from k8slb.record import record
 from k8slb.report.findings import Finding
+from k8slb.report.output_file import write_whole
 
 DEFAULT_FILE = DEFAULT_BASELINE
 FORMAT = 1
@@ -75,16 +76,7 @@ def write(path: Path, findings: Sequence[Finding], contents: Mapping[str, bytes]
         + (body + "\n" if entries else "")
         + "  ]\n}\n"
     )
-    import tempfile  # only when a baseline is written
-
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(temporary, path)
-    except OSError:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    write_whole(path, text)
     return len(keys)
 
 
