@@ -43,7 +43,8 @@ def _example_lines(rule: type[Rule]) -> list[str]:
 
 
 def rule_markdown(rule: type[Rule]) -> str:
-    summary, _, body = rule.doc().partition("\n")
+    summary = rule.summary()
+    body = rule.doc().partition("\n\n")[2]
     fix = "none"
     if rule.fix.available:
         fix = "safe" if rule.fix.safe else "unsafe (needs `--unsafe-fixes`)"

@@ -220,7 +220,8 @@ class Rule(ABC):
 
     @classmethod
     def summary(cls) -> str:
-        return cls.doc().split("\n", 1)[0].strip()
+        """The docstring's first paragraph, whole (it may span lines), on one line."""
+        return " ".join(cls.doc().split("\n\n", 1)[0].split())
 
     @classmethod
     def doc(cls) -> str:

@@ -5,8 +5,9 @@ UNREAD_FILE = "KLB006"
 
 
 class UnreadFile(ReadProblemRule):
-    """A file found in a folder that k8slb did not open: a symbolic link out of the tree, a
-    broken link, or something that is not a regular file.
+    """A file k8slb did not open: a symbolic link out of the tree, a broken link, something
+    that is not a regular file, or a kustomize resource that is remote or outside the
+    repository.
 
     ## What it does
     While walking a folder, k8slb reads regular files, and symbolic links whose target

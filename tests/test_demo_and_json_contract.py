@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from click.testing import CliRunner
@@ -64,7 +65,8 @@ def test_the_client_finding_names_the_service_it_resolved_through_the_env_var() 
 
 def test_json_matches_the_contract_field_for_field() -> None:
     report = check_json(DEMO)
-    assert list(report) == ["version", "tool", "summary", "findings"]
+    assert list(report) == ["version", "tool", "summary", "findings", "errors"]
+    assert report["errors"] == []
     assert report["version"] == 1
     assert report["tool"] == {"name": "k8slb", "version": __version__}
     assert report["summary"] == {
@@ -127,3 +129,16 @@ def test_container_findings_name_the_container() -> None:
         "KLB301": "server",
         "KLB401": "server",
     }
+
+
+def test_the_json_report_carries_the_runs_errors(tmp_path: Path) -> None:
+    """A path that is not there: the run exits 2, and a tool reading only the report
+    learns why."""
+    (tmp_path / "s.yaml").write_text("apiVersion: v1\nkind: Service\nmetadata:\n  name: a\n")
+    missing = str(tmp_path / "gone")
+    done = CliRunner().invoke(
+        cli, ["check", "--isolated", "--format", "json", str(tmp_path / "s.yaml"), missing]
+    )
+    assert done.exit_code == 2
+    report = json.loads(done.stdout)
+    assert report["errors"] == [f"{missing}: no such file or directory"]

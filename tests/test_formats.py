@@ -156,6 +156,10 @@ def test_github_annotations(tree: str) -> None:
             f"col={finding['column']},title={finding['rule']} {finding['name']}::"
         )
         assert "\n" not in line
+        # the whole message, as the README says: the headline, then a line per detail
+        said = line.split("::", 2)[2].replace("%0A", "\n").replace("%25", "%").split("\n")
+        assert said[0] == finding["headline"]
+        assert ": ".join([said[0], "; ".join(said[1:])]) == finding["message"]
 
 
 def test_github_escapes_what_would_break_a_command() -> None:
@@ -169,16 +173,25 @@ def test_github_escapes_what_would_break_a_command() -> None:
 
 
 @pytest.mark.parametrize("tree", TREES, ids=["demo", "multi"])
-def test_junit_has_a_test_case_per_file_and_a_failure_per_finding(tree: str) -> None:
+def test_junit_has_a_failing_test_case_per_finding_and_a_passing_one_per_clean_file(
+    tree: str,
+) -> None:
+    """GitLab and Jenkins show one failure per test case: each finding is a case of its own,
+    named by rule and place; a file with none is one passing case."""
     root = ET.fromstring(output("--format", "junit", tree))
     (suite,) = root.iter("testsuite")
     cases = suite.findall("testcase")
-    findings = json.loads(output("--format", "json", tree))
-    assert len(cases) == findings["summary"]["files"] == int(suite.get("tests", "0"))
-    failures = [f for case in cases for f in case.findall("failure")]
-    failing = [f for f in findings["findings"] if f["severity"] != "info"]
-    assert len(failures) == len(failing)
-    assert int(suite.get("failures", "0")) == sum(1 for c in cases if c.find("failure") is not None)
+    report = json.loads(output("--format", "json", tree))
+    failing = [f for f in report["findings"] if f["severity"] != "info"]
+    failed = [c for c in cases if c.find("failure") is not None]
+    assert [len(c.findall("failure")) for c in failed] == [1] * len(failing)
+    assert sorted(c.get("name") for c in failed) == sorted(
+        f"{f['rule']} {f['name']} at {f['path']}:{f['line']}:{f['column']}" for f in failing
+    )
+    clean = {c.get("classname") for c in cases} - {f["path"] for f in failing}
+    assert len(cases) == len(failing) + len(clean) == int(suite.get("tests", "0"))
+    assert len(clean) + len({f["path"] for f in failing}) == report["summary"]["files"]
+    assert int(suite.get("failures", "0")) == len(failing)
 
 
 def test_junit_findings_below_fail_on_are_not_failures(tmp_path: Path) -> None:

@@ -28,7 +28,9 @@ def annotation(finding: Finding) -> str:
             f"title={_property(f'{finding.rule} {finding.name}')}",
         ]
     )
-    return f"::{_COMMANDS[finding.severity]} {properties}::{_data(finding.message)}"
+    # the whole message: the headline, then each line below it (the annotation shows lines)
+    message = "\n".join([finding.message, *finding.detail])
+    return f"::{_COMMANDS[finding.severity]} {properties}::{_data(message)}"
 
 
 def render(result: RunResult) -> str:

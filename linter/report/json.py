@@ -68,6 +68,7 @@ def document(result: RunResult) -> dict[str, Any]:
             },
         },
         "findings": [finding_dict(f) for f in result.findings],
+        "errors": list(result.errors),  # what the run could not read (it exits 2)
     }
 
 

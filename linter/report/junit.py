@@ -1,6 +1,7 @@
-"""JUnit XML, which GitLab, Jenkins and most CI systems show: one test case per file, a
-failure per finding at or above `--fail-on`; findings below it are not failures (the run
-passes) and are listed in the test case's output instead."""
+"""JUnit XML, which GitLab, Jenkins and most CI systems show: a failing test case per
+finding at or above `--fail-on` (they show one failure per test case), a passing one per
+file with none; findings below it are not failures (the run passes) and are listed in the
+output of the file's first test case."""
 
 from __future__ import annotations
 
@@ -17,26 +18,19 @@ def render(result: RunResult, fail_on: Severity = Severity.WARNING) -> str:
     by_path: defaultdict[str, list[Finding]] = defaultdict(list)
     for finding in result.findings:
         by_path[finding.path].append(finding)
-    paths = sorted(set(result.paths) | set(by_path))
     suites = ET.Element("testsuites", name="k8slb")
-    suite = ET.SubElement(
-        suites,
-        "testsuite",
-        name="k8slb",
-        tests=str(len(paths)),
-        failures=str(sum(1 for p in paths if any(f.severity >= fail_on for f in by_path[p]))),
-        errors="0",
-        skipped="0",
-    )
-    for path in paths:
+    suite = ET.SubElement(suites, "testsuite", name="k8slb", errors="0", skipped="0")
+    tests = failures = 0
+    for path in sorted(set(result.paths) | set(by_path)):
         # XML 1.0 cannot hold most control characters at all, not even as references.
         shown = printable(path)
-        case = ET.SubElement(suite, "testcase", classname="k8slb", name=shown, file=shown)
+        failing = [f for f in by_path.get(path, []) if f.severity >= fail_on]
         notes = [f for f in by_path.get(path, []) if f.severity < fail_on]
-        if notes:
-            output = ET.SubElement(case, "system-out")
-            output.text = "\n".join(format_finding(f, colour=False) for f in notes)
-        for finding in (f for f in by_path.get(path, []) if f.severity >= fail_on):
+        cases = []
+        for finding in failing:  # one test case each: CI systems show one failure per case
+            name = f"{finding.rule} {finding.name} at {shown}:{finding.line}:{finding.column}"
+            case = ET.SubElement(suite, "testcase", classname=shown, name=name, file=shown)
+            case.set("line", str(finding.line))
             failure = ET.SubElement(
                 case,
                 "failure",
@@ -44,8 +38,19 @@ def render(result: RunResult, fail_on: Severity = Severity.WARNING) -> str:
                 message=f"{finding.rule}: {printable(finding.text)}",
             )
             failure.text = format_finding(finding, colour=False)
-    suites.set("tests", suite.get("tests", "0"))
-    suites.set("failures", suite.get("failures", "0"))
+            cases.append(case)
+        if not failing:  # the file passed
+            cases.append(
+                ET.SubElement(suite, "testcase", classname=shown, name="k8slb", file=shown)
+            )
+        if notes:
+            output = ET.SubElement(cases[0], "system-out")
+            output.text = "\n".join(format_finding(f, colour=False) for f in notes)
+        tests += len(cases)
+        failures += len(failing)
+    for element in (suites, suite):
+        element.set("tests", str(tests))
+        element.set("failures", str(failures))
     ET.indent(suites)
     return (
         '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"
