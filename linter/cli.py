@@ -485,6 +485,19 @@ def check(
     from k8slb.report import baseline as baselines
     from k8slb.report import text as text_report
 
+    writers = [
+        name
+        for name, given in (
+            ("--fix", then_fix),
+            ("--add-noqa", add_noqa),
+            ("--write-baseline", write_baseline),
+        )
+        if given
+    ]
+    if len(writers) > 1:  # refused before anything is written, never half-done
+        raise click.UsageError(f"{' and '.join(writers)} each write files: give one at a time")
+    if add_noqa and (output_format not in TEXT_FORMATS or output_file):
+        raise click.UsageError("--add-noqa edits files: no --format or -o")
     if then_fix:  # one hook or one command that fixes and reports, as `ruff check --fix`
         if output_format not in TEXT_FORMATS or output_file or statistics or show_suppressed:
             raise click.UsageError("--fix reports as `k8slb fix` does: in text, on the terminal")
@@ -544,8 +557,8 @@ def check(
     if chosen is not None and (baseline_file is not None or chosen.is_file()):
         _apply_baseline(result, chosen, report_unused=job.settings.report_unused_ignores)
     if add_noqa:
-        if _from_stdin(job) or output_format not in TEXT_FORMATS or output_file or write_baseline:
-            raise click.UsageError("--add-noqa edits files: no stdin, --format, -o or baseline")
+        if _from_stdin(job):
+            raise click.UsageError("--add-noqa edits files: it cannot edit stdin")
         sys.exit(_add_noqa(result, job, noqa_style))
     to_file = output_file is not None
     colour = _use_colour() and not to_file

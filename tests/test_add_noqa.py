@@ -7,6 +7,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
+
 from click.testing import CliRunner
 from k8slb.cli import cli
 from k8slb.fixing.noqa import comment_lines
@@ -163,6 +165,21 @@ def test_add_noqa_refuses_stdin_and_machine_formats(tmp_path: Path) -> None:
     done = CliRunner().invoke(cli, ["check", "--add-noqa", "-"], input="kind: Service\n")
     assert done.exit_code == 2 and "--add-noqa edits files" in done.output
     assert _check("--add-noqa", "--format", "json", str(tmp_path))[0] == 2
+
+
+@pytest.mark.parametrize(
+    "options",
+    [["--fix", "--add-noqa"], ["--write-baseline", "--add-noqa"], ["--fix", "--write-baseline"]],
+)
+def test_two_options_that_write_files_are_refused_before_anything_is_written(
+    tmp_path: Path, options: list[str]
+) -> None:
+    demo = _demo(tmp_path)
+    before = {p: p.read_bytes() for p in demo.rglob("*") if p.is_file()}
+    code, output = _check(*options, str(demo))
+    assert code == 2 and "each write files: give one at a time" in output
+    assert {p: p.read_bytes() for p in demo.rglob("*") if p.is_file()} == before
+    assert not (tmp_path / ".k8slb-baseline.json").exists()
 
 
 def test_a_helm_template_is_not_edited_and_the_user_is_told_where(tmp_path: Path) -> None:
