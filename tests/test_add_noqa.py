@@ -8,7 +8,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from click.testing import CliRunner
 from k8slb.cli import cli
 from k8slb.fixing.noqa import comment_lines
