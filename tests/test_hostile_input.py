@@ -249,3 +249,17 @@ def test_a_chart_that_renders_for_ever_is_stopped_and_the_rest_is_linted(
     assert time.monotonic() - started < 20
     assert "rendering took over 2 s: stopped" in done.output
     assert "KLB104" in done.output, "the other chart is rendered and linted"
+
+
+def test_a_backtracking_glob_does_not_stall_the_run(tmp_path: Path) -> None:
+    """One `.gitignore` line and one long name: with a backtracking regular expression the
+    walk takes minutes (polynomial in the name's length); matched in linear time it is
+    done at once. The same for `per-file-ignores`. (A hang guard, not a timing goal.)"""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".gitignore").write_text("*a*a*a*a*a*a*a*b\n")
+    (tmp_path / ".k8slb.yaml").write_text('per-file-ignores:\n  "*a*a*a*a*a*a*a*b": [KLB401]\n')
+    (tmp_path / ("a" * 120 + ".yaml")).write_text(
+        "apiVersion: v1\nkind: Service\nmetadata:\n  name: s\n"
+    )
+    done = _k8slb("check", "--no-cache", ".", cwd=tmp_path)  # fails after 60 s
+    assert done.returncode == 0, done.stdout + done.stderr

@@ -305,11 +305,12 @@ def _inode(location: str) -> tuple[int, int] | None:
 
 @cache
 def gitignore_patterns(patterns: tuple[str, ...]) -> pathspec.GitIgnoreSpec:
-    """Patterns as git reads them. pathspec is imported here, on first use: a run with no
-    pattern to match (a one-file check) does not pay for it."""
+    """Patterns as git reads them, matched in linear time (RE2: a hostile repository's
+    `.gitignore` or `per-file-ignores` must not stall a run). pathspec is imported here,
+    on first use: a run with no pattern to match (a one-file check) does not pay for it."""
     import pathspec
 
-    return pathspec.GitIgnoreSpec.from_lines(patterns)
+    return pathspec.GitIgnoreSpec.from_lines(patterns, backend="re2")
 
 
 def discover(
