@@ -25,7 +25,7 @@ if TYPE_CHECKING:  # the rest is imported by the command that needs it: `--help`
     from k8slb.config import Config
     from k8slb.engine import RunResult, Settings
     from k8slb.fixing.fixer import FixOutcome
-    from k8slb.reading.sources import Discovery
+    from k8slb.reading.sources import Discovery, Exclude
     from k8slb.report.findings import Finding, Severity
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -219,6 +219,25 @@ def common_options(command: F) -> F:
             "--helm-release", metavar="NAME", help="The release name [default: the chart's]."
         ),
         click.option(
+            "--exclude",
+            multiple=True,
+            metavar="PATTERN",
+            help="Paths to leave out, in .gitignore's syntax, relative to the current folder "
+            "(repeatable, or comma-separated); replaces the configuration's `exclude`.",
+        ),
+        click.option(
+            "--extend-exclude",
+            multiple=True,
+            metavar="PATTERN",
+            help="Like --exclude, but added to the configuration's `exclude`.",
+        ),
+        click.option(
+            "--force-exclude",
+            is_flag=True,
+            help="Leave out excluded paths even when named on the command line (as pre-commit "
+            "names each changed file; the hooks pass it).",
+        ),
+        click.option(
             "--kustomize",
             is_flag=True,
             help="Build each folder with a kustomization (kustomize or kubectl on PATH) and "
@@ -285,12 +304,15 @@ def make_run(
     helm_release: str | None = None,
     helm_namespace: str | None = None,
     kustomize: bool = False,
+    exclude: Sequence[str] = (),
+    extend_exclude: Sequence[str] = (),
+    force_exclude: bool = False,
 ) -> Run:
     """The command line over the configuration over the defaults."""
     from k8slb.config import ConfigError, project_root
     from k8slb.engine import Settings
     from k8slb.reading.charts import HelmOptions
-    from k8slb.reading.sources import Exclude, discover, with_context
+    from k8slb.reading.sources import discover, with_context
     from k8slb.report.findings import Severity
     from k8slb.selection import SelectionError, select_rules, split_codes
 
@@ -327,19 +349,40 @@ def make_run(
         links=config.links,
         config_file=str(config.path) if config.path else None,
     )
-    exclude = Exclude(tuple(config.exclude), config.root) if config.exclude else None
+    leave_out = _exclude(config, exclude, extend_exclude, force_exclude)
     build = kustomize or config.kustomize
-    found = discover(paths or ["."], stdin_filename, exclude, build)
+    found = discover(paths or ["."], stdin_filename, leave_out, build)
     if not context and project_context:
         context = _projects_of_files(paths)
         for folder in context:
             _note(f"project context: {folder}")
     if context:
-        found = with_context(found, discover(context, None, exclude, build, report=False))
+        found = with_context(found, discover(context, None, leave_out, build, report=False))
     severity = Severity.parse(fail_on or config.fail_on or "warning")
     root = config.path.parent.resolve() if config.path else project_root(start)
     baseline = config.baseline or root / DEFAULT_BASELINE
     return Run(found, settings, severity, root, exit_zero, baseline)
+
+
+def _exclude(
+    config: Config, given: Sequence[str], extra: Sequence[str], forced: bool
+) -> Exclude | None:
+    """The configuration's `exclude` (relative to its folder), or --exclude instead, and
+    --extend-exclude (relative to the current folder), as ruff combines them."""
+    from k8slb.reading.sources import Exclude
+
+    def split(values: Sequence[str]) -> tuple[str, ...]:
+        return tuple(p.strip() for value in values for p in value.split(",") if p.strip())
+
+    here = Path.cwd().resolve()
+    sets: list[tuple[tuple[str, ...], Path]] = []
+    if given:
+        sets.append((split(given), here))
+    elif config.exclude:
+        sets.append((tuple(config.exclude), config.root))
+    if extra:
+        sets.append((split(extra), here))
+    return Exclude(tuple(sets), forced) if sets else None
 
 
 def _projects_of_files(paths: Sequence[str]) -> list[str]:

@@ -249,3 +249,31 @@ def test_a_missing_helm_values_file_or_a_bad_helm_set_is_a_usage_error(tmp_path:
         cli, ["check", "--isolated", "--helm-set", "a=1,b.c=x", str(tmp_path)]
     )
     assert fine.exit_code == 0, fine.output
+
+
+def test_exclude_applies_to_named_files_only_when_forced(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """pre-commit names each changed file, so the hooks pass --force-exclude: the
+    configuration's `exclude` then holds for named files too. --exclude replaces the
+    configuration's patterns, --extend-exclude adds to them (relative to the current
+    folder), as in ruff."""
+    bad = (FIXTURES / "demo" / "bad" / "backend.yaml").read_text()
+    for folder in ("vendor", "app", "generated"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "backend.yaml").write_text(bad)
+    (tmp_path / ".k8slb.yaml").write_text("exclude: [vendor/]\n")
+    monkeypatch.chdir(tmp_path)
+
+    def read(*args: str) -> list[str]:
+        done = CliRunner().invoke(cli, ["check", "--no-cache", "--format", "json", *args])
+        assert done.exit_code in (0, 1), done.output
+        return sorted({Path(f["path"]).parent.name for f in json.loads(done.stdout)["findings"]})
+
+    named = ["vendor/backend.yaml", "app/backend.yaml"]
+    assert read(*named) == ["app", "vendor"], "named: read, as ruff does without the flag"
+    assert read("--force-exclude", *named) == ["app"]
+    assert read("--force-exclude", "vendor") == []
+    assert read(".") == ["app", "generated"]
+    assert read("--exclude", "generated", ".") == ["app", "vendor"], "replaces the configuration's"
+    assert read("--extend-exclude", "generated,app/", ".") == []

@@ -256,18 +256,37 @@ def _walk_folder(
 
 @record
 class Exclude:
-    """The configuration's `exclude` patterns, relative to the configuration's folder."""
+    """Patterns of paths to leave out, in gitignore's syntax: each set relative to its own
+    folder (the configuration's `exclude` to its folder, `--exclude` to the current one).
+    A walk leaves out what they match; a file or folder named on the command line is
+    left out too only when `forced` (`--force-exclude`, which the pre-commit hooks pass:
+    pre-commit names every changed file)."""
 
-    patterns: tuple[str, ...]
-    root: Path
+    sets: tuple[tuple[tuple[str, ...], Path], ...]
+    forced: bool = False
 
     def matches(self, path: Path, *, is_dir: bool) -> bool:
-        try:
-            relative = path.resolve().relative_to(self.root).as_posix()
-        except ValueError:
+        resolved = path.resolve()
+        for patterns, root in self.sets:
+            try:
+                relative = resolved.relative_to(root).as_posix()
+            except ValueError:
+                continue
+            if relative == ".":
+                continue  # the folder the patterns are relative to is never matched
+            if gitignore_patterns(patterns).match_file(relative + ("/" if is_dir else "")):
+                return True
+        return False
+
+    def excludes_named(self, path: Path) -> bool:
+        """Whether a path named on the command line is left out: only when forced, when
+        it or a folder above it matches."""
+        if not self.forced:
             return False
-        spec = gitignore_patterns(self.patterns)
-        return spec.match_file(relative + ("/" if is_dir else ""))
+        resolved = path.resolve()
+        if self.matches(resolved, is_dir=resolved.is_dir()):
+            return True
+        return any(self.matches(parent, is_dir=True) for parent in resolved.parents)
 
 
 def with_context(found: Discovery, context: Discovery) -> Discovery:
@@ -350,6 +369,8 @@ def discover(
             else:
                 found.errors.append(f"{path}: {(error.strerror or str(error)).lower()}")
             continue
+        if exclude is not None and exclude.excludes_named(Path(path)):
+            continue  # --force-exclude: named, but excluded all the same
         if stat.S_ISDIR(mode):
             for shown, language, unread in _walk(path, exclude, found.errors, kustomize):
                 add(shown, language, shown, unread)
