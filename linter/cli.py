@@ -939,6 +939,9 @@ def _fix_summary(
         made = "would also make" if diff else "also made"
         fixes = f"{len(partial)} fix{'es' * (len(partial) != 1)}"
         text += f"; {made} {fixes} whose finding remains ({named})"
+    if outcome.replaced:
+        moved = ", ".join(f"{old.rule} is now {new.rule}" for old, new in outcome.replaced)
+        text += f"; not fixed but moved: {moved} (see below)"
     unwritten = len(outcome.fixed) - len(done)
     if unwritten:
         text += f"; {unwritten} fix{'es' * (unwritten != 1)} not written (see below)"

@@ -576,7 +576,7 @@ def test_a_fixer_process_that_dies_leaves_its_file_alone_and_fixes_the_others(
         return DEMO_BAD.joinpath(*copy.relative_to(tree).parts[1:])
 
     assert culprit.read_bytes() == demo(culprit).read_bytes()
-    assert f"not fixed: {culprit}: internal error" in done.stderr, done.stderr
+    assert f"not fixed: {culprit}: KLB102: internal error" in done.stderr, done.stderr
     changed = {p for p in tree.rglob("*") if p.is_file() and p.read_bytes() != demo(p).read_bytes()}
     fixable = {p for p in tree.rglob("*") if demo(p) in {demo(c) for c in changed}}
     assert len(changed) >= PARALLEL_MIN_EDITS  # made in processes

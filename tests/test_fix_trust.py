@@ -240,3 +240,98 @@ def test_a_file_the_fixer_cannot_read_whole_is_left_as_it_is(
     assert refusals and all(why in line for line in refusals), output
     assert output.splitlines()[-1].startswith("Nothing fixed;")
     assert target.read_bytes() == before
+
+
+SHARED_PROBE = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 3
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      containers:
+        - name: web
+          image: web:1
+          readinessProbe: &probe
+            httpGet: {path: /healthz, port: 8080}
+          livenessProbe: *probe
+"""
+
+
+def test_a_refused_fix_names_its_rule_and_why_and_is_not_said_to_be_made(
+    tmp_path: Path,
+) -> None:
+    """The liveness probe is an alias of the readiness probe: the KLB301 fix would change
+    both, so it is refused, by rule id and with the reason, and nothing is "also made"."""
+    target = tmp_path / "d.yaml"
+    target.write_text(SHARED_PROBE)
+    done = CliRunner().invoke(
+        cli,
+        ["fix", "--isolated", "--no-cache", "--unsafe-fixes", "--select", "KLB301", str(target)],
+    )
+    assert done.stdout.splitlines()[-1] == "Nothing fixed; 1 finding remains."
+    assert f"not fixed: {target}: KLB301: the liveness probe is a YAML alias" in done.stderr
+    assert "liveness-tcp" not in done.output and "also made" not in done.output
+    assert target.read_text() == SHARED_PROBE
+
+
+STATEFUL_BACKEND = """\
+apiVersion: apps/v1
+kind: StatefulSet
+metadata:
+  name: backend
+  namespace: shop
+spec:
+  serviceName: backend
+  replicas: 3
+  selector:
+    matchLabels: {app: backend}
+  template:
+    metadata:
+      labels: {app: backend}
+    spec:
+      containers:
+        - name: server
+          image: backend:1
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: backend
+  namespace: shop
+spec:
+  selector: {app: backend}
+  ports:
+    - name: grpc
+      port: 50051
+"""
+PASSTHROUGH_CLIENT = """\
+package main
+
+import "google.golang.org/grpc"
+
+var conn, _ = grpc.Dial("backend.shop.svc.cluster.local:50051", grpc.WithInsecure())
+"""
+
+
+def test_a_fix_that_moves_a_finding_under_another_rule_does_not_count_it_fixed(
+    tmp_path: Path,
+) -> None:
+    """KLB110's fix makes the StatefulSet's Service headless: the passthrough grpc.Dial that
+    was KLB102 (a ClusterIP) is now KLB103 (one address whatever the policy). The client
+    still reaches one pod: KLB102 was moved, not fixed."""
+    (tmp_path / "backend.yaml").write_text(STATEFUL_BACKEND)
+    (tmp_path / "main.go").write_text(PASSTHROUGH_CLIENT)
+    rules = "KLB102,KLB103,KLB110"
+    options = ["--isolated", "--no-cache", "--unsafe-fixes", "--select", rules]
+    done = CliRunner().invoke(cli, ["fix", *options, str(tmp_path)])
+    summary = done.stdout.splitlines()[-1]
+    assert summary.startswith("Fixed 1 finding (KLB110) in 1 file"), summary
+    assert "not fixed but moved: KLB102 is now KLB103" in summary
+    assert "main.go:5:15: KLB103" in done.stdout

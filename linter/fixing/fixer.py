@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from k8slb.cache import Cache, ParseMemo
 from k8slb.engine import RunResult, Settings, run
@@ -36,6 +37,9 @@ class FixOutcome:
     # Fixes made whose finding is still there (a twin Service added while a client still
     # dials the old one): written, and said, but not counted as fixed.
     partial: list[Finding] = field(default_factory=list)
+    # Findings gone where another, new, now stands at the same place (a Service made
+    # headless: the passthrough channel that was KLB102 is KLB103): moved, not fixed.
+    replaced: list[tuple[Finding, Finding]] = field(default_factory=list)
 
 
 def unsafe_fixes_left(findings: Sequence[Finding], *, unsafe: bool) -> int:
@@ -65,20 +69,35 @@ def _gone(before: Sequence[Finding], after: Sequence[Finding]) -> list[Finding]:
     return gone
 
 
+class Refusal(str):
+    """Why an edit was not made, and which edit (None: every edit of the file), so that the
+    fixer can name the rule whose fix it was, and not count that fix as made."""
+
+    edit: Edit | None
+
+    def __new__(cls, reason: str, edit: Edit | None = None) -> Refusal:
+        made = super().__new__(cls, reason)
+        made.edit = edit
+        return made
+
+    def __reduce__(self) -> tuple[Any, ...]:  # to and from the processes that make edits
+        return (Refusal, (str(self), self.edit))
+
+
 def _apply_yaml(text: str, edits: Sequence[YamlEdit], refusals: list[str]) -> str:
     """The text with every edit that can be made faithfully; each is checked by reading
     the result back, and one that does not give exactly its intended change is refused."""
     try:
         file = YamlFile(text)
     except Refused as refused:
-        refusals.append(str(refused))
+        refusals += [Refusal(str(refused), edit) for edit in edits]
         return text
     planned: list[tuple[YamlEdit, list[TextEdit]]] = []
     for edit in edits:
         try:
             planned.append((edit, text_edits(file, edit)))
         except Refused as refused:
-            refusals.append(str(refused))
+            refusals.append(Refusal(str(refused), edit))
     fixed, skipped = apply(text, [piece for _, own in planned for piece in own])
     made = [(e, own) for e, own in planned if not any(p in skipped for p in own)]
     if yaml_fix_problem(text, fixed, [e for e, _ in made]) is None:
@@ -91,7 +110,7 @@ def _apply_yaml(text: str, edits: Sequence[YamlEdit], refusals: list[str]) -> st
         if problem is None:
             kept.append((edit, own))
         else:
-            refusals.append(f"{edit.op} not made: {problem}")
+            refusals.append(Refusal(problem, edit))
     return apply(text, [p for _, pieces in kept for p in pieces])[0]
 
 
@@ -119,11 +138,13 @@ def apply_edits(data: bytes, edits: Sequence[Edit]) -> tuple[bytes, list[str]]:
         try:
             text = apply_go(text, go_edits)
         except Refused as refused:
-            refusals.append(str(refused))
+            refusals += [Refusal(str(refused), edit) for edit in go_edits]
     if yaml_edits:
         text = _apply_yaml(text, yaml_edits, refusals)
     if python_edits and not python_edits[0].path.endswith(".py"):
-        refusals.append("a Python edit for a file that is not Python: refused")
+        refusals += [
+            Refusal("a Python edit for a file that is not Python", e) for e in python_edits
+        ]
         python_edits = []
     if python_edits:
         from k8slb.fixing.line_length import line_length_for  # libcst: only for Python fixes
@@ -132,13 +153,13 @@ def apply_edits(data: bytes, edits: Sequence[Edit]) -> tuple[bytes, list[str]]:
         try:
             fixed = apply_python(text, python_edits, line_length_for(python_edits[0].path))
         except Refused as refused:
-            refusals.append(str(refused))
+            refusals += [Refusal(str(refused), edit) for edit in python_edits]
         else:
             problem = python_fix_problem(fixed, python_edits[0].path)
             if problem is None:
                 text = fixed
             else:
-                refusals.append(problem)
+                refusals += [Refusal(problem, edit) for edit in python_edits]
     try:
         return codec.encode(text), refusals
     except UnicodeEncodeError:
@@ -188,6 +209,46 @@ def plan(
     if cache is not None:
         cache.save()  # once, after every pass
     return outcome
+
+
+def _replaced(
+    fixed: Sequence[Finding], first: RunResult | None, last: RunResult
+) -> list[tuple[Finding, Finding]]:
+    """Each finding the fixes ended where a finding of another rule, which the first check
+    did not have, now stands: the same object (a manifest) or the same line (code). The
+    fix hid it under that rule; the problem is still there."""
+    before = Counter(_identity(f) for f in (first.findings if first else []))
+    new = []
+    for finding in last.findings:
+        if before[_identity(finding)] > 0:
+            before[_identity(finding)] -= 1
+        else:
+            new.append(finding)
+
+    def place(finding: Finding) -> tuple[object, ...]:
+        ref = finding.object
+        if ref is not None:
+            return (finding.path, ref.kind, ref.namespace, ref.name, finding.container)
+        return (finding.path, finding.line)
+
+    standing = {place(f): f for f in new}
+    return [  # the same rule there again: its severity dropped (a twin added), a real fix
+        (f, standing[place(f)])
+        for f in fixed
+        if place(f) in standing and standing[place(f)].rule != f.rule
+    ]
+
+
+def _refused(path: str, reason: str, applied: Sequence[Finding]) -> tuple[str, str]:
+    """The key of what was not made (the edit's repr, or the path: all its edits), and the
+    refusal as the user reads it: the file, the rules whose fixes were refused, why."""
+    edit = reason.edit if isinstance(reason, Refusal) else None
+    if edit is None:
+        rules = {f.rule for f in applied if any(e.path == path for e in f.edits)}
+    else:
+        rules = {f.rule for f in applied if repr(edit) in map(repr, f.edits)}
+    named = f"{', '.join(sorted(rules))}: " if rules else ""
+    return (repr(edit) if edit is not None else path), f"{path}: {named}{reason}"
 
 
 def _plan(
@@ -249,8 +310,12 @@ def _plan(
         if any(isinstance(e, PythonEdit) for _, _, edits, _ in tasks for e in edits):
             import k8slb.fixing.python_edit  # noqa: F401  # libcst, once, before any fork
         edited = fork_map(_EDITS, tasks, jobs, min_items=PARALLEL_MIN_EDITS)
+        not_made: set[str] = set()  # the edits refused (by repr), or a path: all of its edits
         for (path, data, _, _), (new, refusals, parsed, broke) in zip(tasks, edited, strict=True):
-            outcome.refused += [f"{path}: {reason}" for reason in refusals]
+            for reason in refusals:
+                key, said = _refused(path, reason, applied)
+                not_made.add(key)
+                outcome.refused.append(said)
             if refusals and new == data:
                 refused_files.add(path)
             if broke:
@@ -260,6 +325,12 @@ def _plan(
                 changed_now.add(path)
                 if parsed is not None:
                     memo.store(path, new, parsed)
+        # a fix some edit of which was refused was not made: never "also made"
+        applied = [
+            f
+            for f in applied
+            if not any(repr(e) in not_made or e.path in not_made for e in f.edits)
+        ]
         if not changed_now:
             break
     # Still changing after every pass: a fix that its own rule does not recognise, which
@@ -276,6 +347,9 @@ def _plan(
         outcome.partial = []
     fixed_keys = {_identity(f) for f in outcome.fixed}  # fixed in a later pass after all
     outcome.partial = [f for f in outcome.partial if _identity(f) not in fixed_keys]
+    outcome.replaced = _replaced(outcome.fixed, first, outcome.result)
+    moved = {id(old) for old, _ in outcome.replaced}
+    outcome.fixed = [f for f in outcome.fixed if id(f) not in moved]
     outcome.fixed_text = {p: d for p, d in contents.items() if d != outcome.original.get(p)}
     outcome.unsafe_left = unsafe_fixes_left(outcome.result.findings, unsafe=unsafe)
     outcome.refused = list(dict.fromkeys(outcome.refused))

@@ -315,6 +315,11 @@ def _liveness_tcp(file: YamlFile, container: Node, port: int | str) -> TextEdit:
     probe = YamlFile.child(container, "livenessProbe")
     if not isinstance(probe, MappingNode):
         raise Refused("the liveness probe is not a mapping")
+    if id(probe) in file.shared:
+        raise Refused(
+            "the liveness probe is a YAML alias of an anchored probe: changing it would change "
+            "the readiness probe too; write liveness its own probe"
+        )
     for key, value in probe.value:
         if isinstance(key, ScalarNode) and key.value in PROBE_HANDLERS:
             end = file.value_end(key, value)
