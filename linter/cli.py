@@ -914,14 +914,18 @@ def _fix_summary(
     what remains."""
     counts = Counter(f.rule for f in done)
     rules = ", ".join(f"{rule} ×{n}" if n > 1 else rule for rule, n in sorted(counts.items()))
-    companions = Counter(
-        _COMPANIONS.get(edit.op, edit.op) for finding in done for edit in finding.edits[1:]
+    companions = Counter(  # a chart's second file is the same fix, not a companion
+        _COMPANIONS.get(edit.op, edit.op)
+        for finding in done
+        for edit in finding.edits[1:]
+        if edit.op != "template"
     )
     if companions:
         rules += "; with them: " + ", ".join(
             f"{what} ×{n}" if n > 1 else what for what, n in sorted(companions.items())
         )
-    files = len({e.path for f in done for e in f.edits})
+    # a chart's edits are each a file of the chart (a template and values.yaml: two)
+    files = len({os.path.join(e.path, getattr(e, "member", "")) for f in done for e in f.edits})
     verb = "Would fix" if diff else "Fixed"
     if done:
         text = f"{verb} {len(done)} finding{'s' * (len(done) != 1)} ({rules})"
