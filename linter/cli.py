@@ -31,7 +31,7 @@ if TYPE_CHECKING:  # the rest is imported by the command that needs it: `--help`
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 # `text` is `full` on a terminal wide enough for code frames, else headline and detail.
 TEXT_FORMATS = ("text", "full", "concise")
-FORMATS = (*TEXT_FORMATS, "json", "sarif", "github", "junit")
+FORMATS = (*TEXT_FORMATS, "json", "sarif", "github", "junit", "markdown")
 FRAME_COLUMNS = 80
 NOQA_STYLES = ("comment", "annotation")  # what --add-noqa writes
 F = TypeVar("F", bound=Callable[..., Any])
@@ -559,7 +559,7 @@ def check(
         raise click.UsageError(f"--statistics prints text or json, not --format {output_format}")
     if show_links and output_format not in TEXT_FORMATS:
         raise click.UsageError("--show-links prints text; `k8slb explain-links --format json`")
-    if show_suppressed and output_format in ("github", "junit"):
+    if show_suppressed and output_format in ("github", "junit", "markdown"):
         raise click.UsageError(
             f"--show-suppressed works with --format text, json and sarif, not {output_format}"
         )
@@ -736,6 +736,10 @@ def _render(
         from k8slb.report import junit
 
         return junit.render(result, job.fail_on)
+    if output_format == "markdown":
+        from k8slb.report import markdown
+
+        return markdown.render(result)
     if statistics:
         return text_report.statistics(result)
     return text_report.render(

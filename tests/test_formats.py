@@ -334,3 +334,22 @@ def test_a_fix_s_replacement_is_the_one_stretch_where_the_texts_differ(
     ):
         suffix += 1
     assert (piece.start, piece.end) == (prefix, len(before) - suffix)
+
+
+def test_markdown_counts_per_rule_and_escapes_what_would_break_the_table() -> None:
+    from k8slb.engine import RunResult
+    from k8slb.report import markdown
+    from k8slb.report.findings import Finding, Severity
+
+    finding = Finding(
+        "KLB001", "invalid-yaml", Severity.ERROR, "a|b[x](http://e).yaml", 1, 2, "bad `x` <img>"
+    )
+    text = markdown.render(RunResult(findings=[finding, finding], files=1, errors=["gone: no"]))
+    assert "| KLB001 invalid-yaml | error | 2 |" in text
+    where = "a\\|b\\[x\\](http://e).yaml:1:2"
+    row = f"| {where} | KLB001 invalid-yaml | error | bad \\`x\\` \\<img\\> |"
+    assert text.count(row) == 2
+    assert text.endswith("The run could not read everything:\n\n- gone: no\n")
+    assert markdown.render(RunResult(files=3, objects=2)) == (
+        "## k8slb\n\nNo finding (3 files, 2 objects).\n"
+    )

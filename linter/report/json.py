@@ -1,4 +1,5 @@
-"""The JSON contract, version 1 (DESIGN.md §2): other tools parse it, keep it exact."""
+"""The JSON contract, version 1 (the README's "JSON output", schemas/report.json): other
+tools parse it, keep it exact."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Findings a team has decided not to see, and why.
 
-Four ways, as DESIGN.md §2 lists them:
+Four ways, as the README's "Suppressions" lists them:
 - an annotation on the object (or its pod template): `k8slb.io/ignore: "KLB101,KLB401"`,
   or `k8slb.io/ignore.CONTAINER: "KLB401"` for one container; a reason may follow a `;`;
 - a YAML comment on the finding's line or on the object's first line:
