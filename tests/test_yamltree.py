@@ -364,3 +364,52 @@ def test_the_one_call_events_hold_what_ruamels_own_hold() -> None:
         slots = yamlcompose._SLOTS[flat]
         assert {s: getattr(mine, s) for s in slots} == {s: getattr(theirs, s) for s in slots}
         assert yamlcompose._flat(theirs).__class__ is flat
+
+
+# Plain scalars holding `:` inside flow collections, valid YAML 1.2 (production
+# ns-plain-char: a `:` followed by a character that is safe in a plain scalar), which
+# libyaml reads since 0.2.1 and PyYAML reads: an image with its tag, a URL.
+COLON_IN_FLOW = {
+    "containers: [{name: c, image: c:1}]\n": {"containers": [{"name": "c", "image": "c:1"}]},
+    "links: [http://example.com/foo#bar, {url: https://e.org:8443/x}]\n": {
+        "links": ["http://example.com/foo#bar", {"url": "https://e.org:8443/x"}]
+    },
+    "{a:b: c}\n": {"a:b": "c"},
+}
+
+
+@pytest.mark.parametrize("text", COLON_IN_FLOW)
+@pytest.mark.parametrize("builder", ["c", "python"])
+def test_a_colon_inside_a_flow_plain_scalar_is_valid_yaml(
+    text: str, builder: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Both builders read it (through ruamel's pure parser, where libyaml's older rule, which
+    both builders' parser has, stops), as PyYAML and libyaml 0.2.1 on do."""
+    if builder == "python":
+        monkeypatch.setattr(yamlcompose, "_native", None)
+    elif yamlcompose._native is None:
+        pytest.skip("the C builder is not compiled here")
+    monkeypatch.setattr(yamlcompose, "_COMPOSED", {})
+    composed = compose(text)
+    assert composed.problems == []
+    assert _plain(composed.documents[0].data) == COLON_IN_FLOW[text]
+    assert YAML(typ="safe", pure=True).load(text) == COLON_IN_FLOW[text]
+
+
+@pytest.mark.parametrize("builder", ["c", "python"])
+def test_a_colon_before_a_flow_indicator_stays_an_error_in_both_builders(
+    builder: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if builder == "python":
+        monkeypatch.setattr(yamlcompose, "_native", None)
+    monkeypatch.setattr(yamlcompose, "_COMPOSED", {})
+    ((_, problem),) = compose("{a:, b: 1}\n").problems
+    assert (problem.message, problem.line, problem.column) == ("found unexpected ':'", 1, 3)
+
+
+def _plain(value: object) -> object:
+    if isinstance(value, YMap):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, YSeq):
+        return [_plain(v) for v in value]
+    return value

@@ -505,6 +505,43 @@ def parser_events(text: str, pure: bool = False) -> Iterator[Any]:
     return events if _C_FLAT else map(_flat, events)
 
 
+def _read_documents(text: str, line_offset: int, pure: bool) -> list[tuple[Any, Pos]]:
+    """Every document of the text, or the YAMLProblem of the first bad one. Where libyaml's
+    older rule (in ruamel.yaml.clib, and the C builder built from the same parser) stops at
+    a colon inside a flow plain scalar, which YAML 1.2 and libyaml 0.2.1 on allow
+    (`{image: c:1}`), ruamel's pure-Python parser, which has the newer rule, reads the text
+    instead, if it reads all of it: a broken text keeps libyaml's report. Both builders
+    take the same way, so they still build alike."""
+    try:
+        return list(_documents_of(text, line_offset, pure))
+    except YAMLProblem as problem:
+        if pure or not _colon_in_flow_scalar(text, line_offset, problem):
+            raise
+        try:
+            return list(_documents_of(text, line_offset, True))
+        except YAMLProblem:
+            raise problem from None
+
+
+_FLOW_AFTER_COLON = frozenset(",?[]{}")
+
+
+def _colon_in_flow_scalar(text: str, line_offset: int, problem: YAMLProblem) -> bool:
+    """Whether libyaml's old rule stopped at a `:` that YAML 1.2 reads as part of a flow
+    plain scalar: a colon followed by neither a blank nor a flow indicator."""
+    if problem.message != "found unexpected ':'":
+        return False
+    lines = text.split("\n")
+    number = problem.line - line_offset  # the problem's line counts the text's offset
+    if not 0 < number <= len(lines):
+        return False
+    line = lines[number - 1]
+    at = problem.column - 1
+    following = line[at + 1 : at + 2]
+    colon = line[at : at + 1] == ":"
+    return colon and following.strip() != "" and following not in _FLOW_AFTER_COLON
+
+
 def _documents_of(text: str, line_offset: int, pure: bool) -> Iterator[tuple[Any, Pos]]:
     """Yield each document's (data, position); raise YAMLProblem at the first bad one."""
     if not pure and _native is not None:  # the same trees, built in C (native/yamltree.c)
@@ -659,7 +696,7 @@ def compose(text: str, *, pure: bool = False) -> ComposeResult:
 
 def _compose(text: str, pure: bool) -> ComposeResult:
     try:
-        stream = _documents_of(text, 0, pure)
+        stream = _read_documents(text, 0, pure)
         return ComposeResult([Document(i, d, p) for i, (d, p) in enumerate(stream)], [])
     except YAMLProblem:
         pass
@@ -669,7 +706,7 @@ def _compose(text: str, pure: bool) -> ComposeResult:
     index = 0
     for offset, piece in _split_documents(text):
         try:
-            parsed = list(_documents_of(piece, offset, pure))
+            parsed = _read_documents(piece, offset, pure)
         except YAMLProblem as problem:
             problems.append((index, problem))
             index += 1
