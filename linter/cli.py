@@ -406,8 +406,20 @@ def _projects_of_files(paths: Sequence[str]) -> list[str]:
     return projects
 
 
+def _yaml_builder() -> str:
+    """Which YAML builder this install has: the C one is compiled at install where a C
+    compiler is, which pip does not say (it shows a build's output only when it fails)."""
+    import importlib.util
+
+    if importlib.util.find_spec("k8slb.reading._yamltree") is not None:
+        return "YAML read in C"
+    return "YAML read in Python: no C compiler at install, about three times slower"
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="k8slb")
+@click.version_option(
+    __version__, prog_name="k8slb", message=f"%(prog)s, version %(version)s ({_yaml_builder()})"
+)
 def cli() -> None:
     """Find where traffic will not spread over your pods, or will be dropped on rollout."""
 

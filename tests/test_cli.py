@@ -327,3 +327,21 @@ def test_a_report_that_cannot_be_written_is_not_said_to_be_written(tmp_path: Pat
     done = CliRunner().invoke(cli, ["check", "--isolated", "-o", str(target), str(tmp_path)])
     assert done.exit_code == 2
     assert "Report written" not in done.output and "cannot write the report" in done.stderr
+
+
+def test_the_version_says_which_yaml_builder_was_installed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """pip shows a build's output only when it fails: a missing C compiler is said here."""
+    import importlib.util
+
+    from k8slb import cli as cli_module
+
+    assert "YAML read in" in CliRunner().invoke(cli, ["--version"]).output
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util,
+        "find_spec",
+        lambda name, *a: None if name.endswith("_yamltree") else real(name, *a),
+    )
+    assert "no C compiler at install" in cli_module._yaml_builder()
