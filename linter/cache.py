@@ -58,7 +58,6 @@ from k8slb.home import code_fingerprint, own_folders, user_cache_dir
 from k8slb.reading.parsing import pickled
 from k8slb.record import record
 
-LEGACY_DIR = ".k8slb_cache"  # where k8slb 0.1 kept it, inside the tree: never read now
 MARKER = "CACHEDIR.TAG"  # the Cache Directory Tagging convention: backup tools skip it
 _MARKER_TEXT = (
     b"Signature: 8a477f597d28d172789f06886806bc55\n"

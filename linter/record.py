@@ -2,7 +2,7 @@
 
 A `@dataclass(frozen=True)` makes Python 3.11 generate and compile three more methods per
 class (`__setattr__`, `__delattr__`, `__hash__`) when the module is imported, and its
-`__init__` sets each field through `object.__setattr__`. For k8slb's 66 such classes,
+`__init__` sets each field through `object.__setattr__`. For k8slb's some seventy such classes,
 freezing them at run time cost some 40 ms of a 220-260 ms import, which every one-file
 run and pre-commit hook pays, and made each object 2.7 times slower to build. Here the
 class is a plain dataclass, hashed by its fields as a frozen one is, and

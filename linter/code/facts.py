@@ -150,11 +150,6 @@ class Options:
     def __add__(self, other: Options) -> Options:
         return Options(self.complete and other.complete, self.entries + other.entries)
 
-    @property
-    def extendable(self) -> bool:
-        """A fix can add an option: into the literal, or as a new `options=` argument."""
-        return self.literal is not None or not self.given
-
 
 NO_OPTIONS = Options(complete=True)
 NOT_GIVEN = Options(complete=True, given=False)

@@ -18,13 +18,11 @@ from collections.abc import Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from k8slb.choices import DEFAULT_BASELINE
 from k8slb.reading.encodings import file_bytes, text_lines
 from k8slb.record import record
 from k8slb.report.findings import Finding
 from k8slb.report.output_file import write_whole
 
-DEFAULT_FILE = DEFAULT_BASELINE
 FORMAT = 1
 
 Key = tuple[str, str, str, str, str, str, str]
