@@ -616,3 +616,47 @@ def test_a_context_run_on_a_template_keeps_the_findings_its_helpers_wrote(
     template = str(chart / "templates" / "deployment.yaml")
     _, report = check("--select", "KLB401", "--context", str(tmp_path / "repo"), template)
     assert [f["path"] for f in report["findings"]] == [str(chart / "templates" / "_helpers.tpl")]
+
+
+def test_a_helm_set_of_its_own_process_renders_the_chart(tmp_path: Path) -> None:
+    """Checking --helm-set must not load Helm's library (a Go runtime) in k8slb's own
+    process: the renders fork from it, and a forked Go runtime hangs (each chart then
+    stopped at the 30 s limit as KLB003). A process of its own, as a user runs it."""
+    import subprocess
+    import sys
+
+    chart = write(tmp_path / "shop", CHART)
+    options = [
+        "--isolated",
+        "--no-cache",
+        "--format",
+        "json",
+        "--helm-set",
+        "service.type=ClusterIP",
+    ]
+    done = subprocess.run(
+        [sys.executable, "-m", "k8slb", "check", *options, str(chart)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "K8SLB_NO_SERVER": "1"},
+        check=False,
+    )
+    rules = [f["rule"] for f in json.loads(done.stdout)["findings"]]
+    assert "KLB003" not in rules and "KLB101" in rules, done.stdout
+
+
+def test_checking_helm_set_loads_no_helm_library_in_k8slbs_process() -> None:
+    """The cause of the hang above, which only some charts show: the parent must never
+    hold Helm's Go runtime (render_process forks the renders from it)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from k8slb.reading.charts import set_value_problem\n"
+        "assert set_value_problem('a=1,b.c=x') is None and set_value_problem('a')\n"
+        "print('helm_python' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False"

@@ -350,20 +350,16 @@ def _values(options: HelmOptions) -> dict[str, Any]:
 
 
 def set_value_problem(assignment: str) -> str | None:
-    """What is wrong with a `--set` assignment, as Helm's own parser says where it is
-    installed; else each comma-separated part must be KEY=VALUE with a key."""
-    if importlib.util.find_spec("helm_python") is not None:
-        import helm_python
-
-        try:
-            helm_python.parse_set_string(assignment)
-        except helm_python.HelmError as error:
-            return str(error)
-        return None
-    for part in assignment.split(","):
+    """What is wrong with a `--set` assignment, by Helm's grammar (comma-separated
+    KEY=VALUE; `\\,` escapes a comma): a part with no `=` or no key. Checked here, not by
+    Helm's library: loading its Go runtime in this process would hang every chart render,
+    which forks (render_process); Helm reports anything subtler when it renders."""
+    for part in re.split(r"(?<!\\),", assignment):
         key, equals, _ = part.partition("=")
-        if not equals or not key.strip():
-            return f"{part!r} is not KEY=VALUE"
+        if not equals:
+            return f"key {key.strip()!r} has no value"
+        if not key.strip():
+            return f"{part!r} has no key"
     return None
 
 
