@@ -36,8 +36,9 @@ class NoPreStop(Rule):
     error spike. A short pause before SIGTERM lets the routing catch up.
 
     It is only `info` where the pause cannot save a request: a Deployment with
-    `strategy: Recreate` or a one-replica StatefulSet never has an old and a new pod at
-    once, so the pause only delays the outage. A pod that only Services without client
+    `strategy: Recreate`, a one-replica Deployment with `maxSurge: 0` that no autoscaler
+    scales, or a one-replica StatefulSet never has an old and a new pod at once, so the
+    pause only delays the outage. A pod that only Services without client
     traffic select (peer discovery, metrics, placeholders: see `no-readiness-probe`)
     loses no request and is not reported. It is `info` too when only headless Services
     select the pod: their clients resolve the pods' addresses and choose among them (a
@@ -81,6 +82,14 @@ class NoPreStop(Rule):
             severity=Severity.INFO,
             title="old and new pods never overlap",
         ),
+        Example(
+            web_deployment(READY).replace(
+                "  replicas: 3\n",
+                "  replicas: 1\n  strategy: {rollingUpdate: {maxSurge: 0, maxUnavailable: 1}}\n",
+            ),
+            severity=Severity.INFO,
+            title="one replica that may not surge: the old pod goes first",
+        ),
     )
 
     def check(self, context: Context) -> Iterator[Finding]:
@@ -115,7 +124,7 @@ class NoPreStop(Rule):
                     "route to it, failing requests",
                     f"add lifecycle.preStop.{hook} ({seconds} s)",
                 )
-                why = never_overlaps(workload)
+                why = never_overlaps(workload, scaled=bool(context.index.scalers(workload)))
                 note = None
                 if why is not None:
                     note = f"info only: {why}, so a pause only delays the outage"

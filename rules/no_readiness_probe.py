@@ -27,7 +27,8 @@ class NoReadinessProbe(Rule):
     ports target port 0. A pod that only such Services select is not reported.
 
     It is only `info` where readiness decides little: when old and new pods never overlap
-    (`strategy: Recreate`, a one-replica StatefulSet).
+    (`strategy: Recreate`, one replica with `maxSurge: 0` and no autoscaler, a one-replica
+    StatefulSet).
 
     ## Why it matters
     Without a readiness probe a pod is in the endpoints as soon as its containers start:
@@ -78,7 +79,7 @@ class NoReadinessProbe(Rule):
                     "and while it hangs or drains",
                     "add a readinessProbe",
                 )
-                why = never_overlaps(workload)
+                why = never_overlaps(workload, scaled=bool(context.index.scalers(workload)))
                 if why is not None:
                     message += (f"info only: {why}, so readiness decides little there",)
                 yield self.finding(

@@ -91,6 +91,14 @@ def _statefulset(replicas: str, policy: str = "") -> str:
     return text
 
 
+NO_SURGE = "  replicas: 1\n  strategy: {rollingUpdate: {maxSurge: 0, maxUnavailable: 1}}\n"
+SCALER = (
+    "---\napiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: web}\n"
+    "spec: {scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}, "
+    "minReplicas: 1, maxReplicas: 5}\n"
+)
+
+
 @pytest.mark.parametrize(
     ("text", "lowered"),
     [
@@ -105,6 +113,13 @@ def _statefulset(replicas: str, policy: str = "") -> str:
         (_statefulset("  replicas: 1\n", "  podManagementPolicy: Parallel\n"), True),
         (_statefulset("  replicas: 3\n"), False),
         (web_deployment(READY), False),
+        (web_deployment(READY).replace("  replicas: 3\n", NO_SURGE), True),
+        (web_deployment(READY).replace("  replicas: 3\n", NO_SURGE.replace("0,", '"25%",')), False),
+        (web_deployment(READY).replace("  replicas: 3\n", NO_SURGE) + SCALER, False),
+        (
+            web_deployment(READY).replace("  replicas: 3\n", NO_SURGE.replace("1\n", "2\n", 1)),
+            False,
+        ),
     ],
     ids=[
         "recreate",
@@ -113,6 +128,10 @@ def _statefulset(replicas: str, policy: str = "") -> str:
         "parallel-sts",
         "three-sts",
         "rolling",
+        "one-replica-no-surge",
+        "one-replica-surge",
+        "no-surge-but-autoscaled",
+        "two-replicas-no-surge",
     ],
 )
 def test_no_prestop_is_info_where_old_and_new_pods_never_overlap(
