@@ -91,14 +91,16 @@ def projects() -> list[Project]:
     ]
 
 
-def labels() -> dict[Key, Label]:
+def labels(name: str = "labels.tsv") -> dict[Key, Label]:
+    """The labels of a file of this folder: labels.tsv (the ones the scores use), or
+    second_labels.tsv (an independent labelling, compared with them)."""
     found: dict[Key, Label] = {}
-    for row in read_tsv(HERE / "labels.tsv"):
+    for row in read_tsv(HERE / name):
         key = (row["project"], row["rule"], row["path"], row["object"], row["container"])
         if key in found:
-            raise ValueError(f"labels.tsv: {key} is labelled twice")
+            raise ValueError(f"{name}: {key} is labelled twice")
         if row["verdict"] not in ("TP", "FP"):
-            raise ValueError(f"labels.tsv: {key}: the verdict is TP or FP, not {row['verdict']}")
+            raise ValueError(f"{name}: {key}: the verdict is TP or FP, not {row['verdict']}")
         found[key] = Label(key, row["verdict"], row["reason"])
     return found
 
@@ -214,7 +216,28 @@ def report(outcomes: list[Outcome]) -> str:
         for _, _, _, label in outcome.findings
     )
     lines.append(f"{len(outcomes)} projects; every finding: {dict(sorted(verdicts.items()))}")
+    lines += ["", *agreement(outcomes, labels("second_labels.tsv"))]
     return "\n".join(lines)
+
+
+def agreement(outcomes: list[Outcome], second: dict[Key, Label]) -> list[str]:
+    """Where the independent labelling and labels.tsv agree, over the findings both label
+    (at any severity now: a finding may have moved to info since it was labelled)."""
+    both = [
+        (key, severity, label, second[key])
+        for outcome in outcomes
+        for key, severity, _, label in outcome.findings
+        if label is not None and key in second
+    ]
+    differ = Counter(key[1] for key, _, mine, theirs in both if mine.verdict != theirs.verdict)
+    failing = [(m, t) for _, severity, m, t in both if severity in FAILING]
+    true = sum(1 for _, t in failing if t.verdict == "TP")
+    return [
+        f"Second labelling: {len(both) - sum(differ.values())} of {len(both)} findings judged "
+        f"alike; it disagrees on {dict(sorted(differ.items()))}. By its verdicts, precision at "
+        f"warning and error: {true / len(failing) if failing else 1.0:.2f} "
+        f"({true} of {len(failing)})."
+    ]
 
 
 def main(argv: Sequence[str]) -> int:
