@@ -15,9 +15,7 @@ from k8slb.rules.serving import never_overlaps
 
 def _unreached(container: Container) -> str | None:
     """Why the container is a component its callers do not reach through its Service."""
-    body = container.body
-    words = [str(w) for w in [*(body.get("command") or []), *(body.get("args") or [])]]
-    return unreached(image_repository(body.get("image")), words)
+    return unreached(image_repository(container.body.get("image")), container.words)
 
 
 class NoPreStop(Rule):

@@ -6,6 +6,8 @@ from typing import Any
 from k8slb.fixing.edits import YamlEdit
 from k8slb.model.links import Reached
 from k8slb.model.objects import Container, K8sObject, pos_of
+from k8slb.model.well_known import self_check
+from k8slb.reading.build_files import image_repository
 from k8slb.reading.yamltree import YMap
 from k8slb.report.findings import Finding, FixInfo, Related, Severity
 from k8slb.rules.base import Context, Example, Rule
@@ -146,7 +148,12 @@ class SharedProbe(Rule):
       `periodSeconds × failureThreshold` is at least twice as long) is the documented-safe
       pattern: `info`, saying so;
     - a container that no scanned Service selects is `info`: its readiness gates no
-      traffic here, though a failing check still restarts it.
+      traffic here, though a failing check still restarts it;
+    - the check of a well-known server that reports only the process's own state
+      (`linter/data/self_checks.json`, with sources: ZooKeeper's `ruok`, Pulsar's
+      `/status.html`, `/ready` of Loki, Tempo, Mimir and Cortex components other than
+      ingesters and query-frontends) is `info`: the two probes fail together only when the
+      process itself is stuck or starved, where only an overloaded pod's restart is lost.
 
     Two `httpGet` probes on the same port with *different* paths are one handler too when
     k8slb knows the code the container runs (`k8slb explain-links`) and both paths route
@@ -286,8 +293,10 @@ class SharedProbe(Rule):
                         Related(r.route.loc.path, r.route.loc.line, f"the route {r.route.path}")
                         for r in reached
                     ]
+                image = image_repository(container.body.get("image"))
+                own = self_check(image, container.words, key)
                 detail, severity = self._verdict(
-                    key, readiness, liveness, serves=container.name in served, both=both
+                    key, readiness, liveness, serves=container.name in served, both=both, own=own
                 )
                 yield self.finding(
                     workload,
@@ -302,7 +311,13 @@ class SharedProbe(Rule):
 
     @staticmethod
     def _verdict(
-        key: tuple[Any, ...], readiness: YMap, liveness: YMap, *, serves: bool, both: str
+        key: tuple[Any, ...],
+        readiness: YMap,
+        liveness: YMap,
+        *,
+        serves: bool,
+        both: str,
+        own: str | None = None,
     ) -> tuple[tuple[str, ...], Severity]:
         """The detail and severity: a warning only where the shared check can fail for a
         reason that should not restart the pod, and where readiness gates traffic."""
@@ -310,6 +325,13 @@ class SharedProbe(Rule):
             return (
                 f"{both}, a command that checks next to nothing, so neither probe says much",
                 "give readiness a check of whether the pod can serve",
+            ), Severity.INFO
+        if own is not None:  # a well-known server's check of its own state (self_checks.json)
+            return (
+                f"{both}; {own}, so the two fail together only when the process itself is "
+                "stuck or starved",
+                "a cheap liveness check of its own (tcpSocket) would still spare an "
+                "overloaded pod a restart",
             ), Severity.INFO
         if liveness_fails_later(readiness, liveness):
             return (

@@ -157,3 +157,76 @@ def test_only_serving_containers_need_readiness(tmp_path: Path) -> None:
 def test_a_job_selected_by_a_service_does_not_serve(tmp_path: Path) -> None:
     job = web_deployment().replace("apps/v1\nkind: Deployment", "batch/v1\nkind: Job")
     assert lint_text(tmp_path, job, ["KLB302", "KLB401"]) == []
+
+
+ZOOKEEPER = """\
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: zk}
+spec:
+  serviceName: zk
+  replicas: 3
+  selector: {matchLabels: {app: zk}}
+  template:
+    metadata: {labels: {app: zk}}
+    spec:
+      containers:
+        - name: zookeeper
+          image: apachepulsar/pulsar-all:3.0.0
+          ports: [{name: client, containerPort: 2181}]
+          readinessProbe: &check
+            exec: {command: [sh, -c, "{ echo ruok; sleep 1; } | nc localhost 2181 | grep imok"]}
+          livenessProbe: *check
+---
+apiVersion: v1
+kind: Service
+metadata: {name: zk-client}
+spec:
+  selector: {app: zk}
+  ports: [{name: client, port: 2181}]
+"""
+LOKI = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: loki}
+spec:
+  replicas: 3
+  selector: {matchLabels: {app: loki}}
+  template:
+    metadata: {labels: {app: loki}}
+    spec:
+      containers:
+        - name: loki
+          image: grafana/loki:3.0.0
+          args: [-target=TARGET]
+          ports: [{name: http, containerPort: 3100}]
+          readinessProbe: {httpGet: {path: /ready, port: http}}
+          livenessProbe: {httpGet: {path: /ready, port: http}}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: loki}
+spec:
+  selector: {app: loki}
+  ports: [{name: http, port: 3100, targetPort: http}]
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "severity"),
+    [
+        (ZOOKEEPER, Severity.INFO),
+        (LOKI.replace("TARGET", "distributor"), Severity.INFO),
+        (LOKI.replace("TARGET", "ingester"), Severity.WARNING),  # ring and WAL: not its own
+        (LOKI.replace("TARGET", "query-frontend"), Severity.WARNING),  # waits for queriers
+    ],
+    ids=["zookeeper-ruok", "loki-distributor", "loki-ingester", "loki-query-frontend"],
+)
+def test_a_well_known_check_of_the_process_own_state_is_info(
+    tmp_path: Path, text: str, severity: Severity
+) -> None:
+    (finding,) = lint_text(tmp_path, text, ["KLB301"])
+    assert finding.severity is severity
+    assert ("fail together only when the process itself" in finding.text) is (
+        severity is Severity.INFO
+    )

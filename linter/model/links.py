@@ -432,8 +432,7 @@ class _Finder:
     def _command_said(workload: K8sObject, container: Container) -> Said:
         key = "command" if "command" in container.body else "args"
         line = pos_of(container.body, key)[0]
-        words = [*(container.body.get("command") or []), *(container.body.get("args") or [])]
-        return Said(workload.path, line, f"{key}: {' '.join(str(w) for w in words)}")
+        return Said(workload.path, line, f"{key}: {' '.join(container.words)}")
 
 
 def _nearest(folders: list[str], path: str) -> list[str]:

@@ -242,6 +242,11 @@ class Container:
     def pos(self) -> Pos:
         return pos_of(self.body, "name", value=True) if "name" in self.body else self.body.pos
 
+    @property
+    def words(self) -> list[str]:
+        """Its command, then its args, as strings (what the image's entry point is given)."""
+        return [str(w) for w in [*(self.body.get("command") or []), *(self.body.get("args") or [])]]
+
     def probe(self, kind: str) -> YMap | None:
         probe = self.body.get(kind)
         return probe if isinstance(probe, YMap) else None

@@ -93,3 +93,29 @@ def unreached(image: str, words: list[str]) -> str | None:
         return reasons.get("")
     value = next((value for _, value in _flag_values(words, (flag,))), None)
     return reasons.get(value) if value is not None else None
+
+
+@cache
+def _self_checks() -> list[dict[str, Any]]:
+    return _entries("self_checks.json", "checks")
+
+
+def self_check(image: str, words: list[str], check: tuple[Any, ...]) -> str | None:
+    """Why a probe's check (shared_probe's handler key: `("httpGet", path, ...)`,
+    `("exec", words)`) of a container of `image` run with `words` reports only the
+    process's own state, when the table knows it; else None."""
+    for entry in _self_checks():
+        if image not in entry["images"]:
+            continue
+        if "path" in entry and not (check[0] == "httpGet" and check[1] == entry["path"]):
+            continue
+        if "word" in entry and not (
+            check[0] == "exec" and any(entry["word"] in str(part) for part in check[1])
+        ):
+            continue
+        if entry.get("flag"):
+            value = next((v for _, v in _flag_values(words, (entry["flag"],))), None)
+            if value not in entry["values"]:
+                continue
+        return str(entry["reason"])
+    return None
