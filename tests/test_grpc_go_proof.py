@@ -256,32 +256,28 @@ def calls_through_sigterm(gopath: Path, tmp_path: Path, server: str) -> list[str
     return outcomes
 
 
-def test_4_the_klb403_fix_drains_calls_in_flight(gopath: Path, tmp_path: Path) -> None:
-    server = fixed(tmp_path, "pod_ignores_sigterm", "KLB403")
-    assert "signal.Notify(sigterm, syscall.SIGTERM)" in server
+# the pod as written, the rule that reports it, and a line the rule's fix writes
+STOPPING = {
+    "KLB403": ("pod_ignores_sigterm", "signal.Notify(sigterm, syscall.SIGTERM)"),
+    "KLB404": ("pod_stops_on_sigterm", "server.GracefulStop()"),
+}
+
+
+@pytest.mark.parametrize("rule", sorted(STOPPING))
+def test_4_the_fix_drains_calls_in_flight(gopath: Path, tmp_path: Path, rule: str) -> None:
+    name, written = STOPPING[rule]
+    server = fixed(tmp_path, name, rule)
+    assert written in server
     outcomes = calls_through_sigterm(gopath, tmp_path, server)
-    report("grpc-go, SIGTERM with the KLB403 goroutine (GracefulStop)", outcomes)
+    report(f"grpc-go, SIGTERM with the {rule} fix", outcomes)
     assert outcomes == ["done"] * 4, "no call in flight is lost"
 
 
-def test_4_without_a_handler_sigterm_cuts_calls_in_flight(gopath: Path, tmp_path: Path) -> None:
-    outcomes = calls_through_sigterm(gopath, tmp_path, main("pod_ignores_sigterm"))
-    report("grpc-go, SIGTERM with no handler (the KLB403 case)", outcomes)
-    assert "done" not in outcomes, "every call in flight is cut"
-
-
-def test_4_the_klb404_fix_drains_calls_in_flight(gopath: Path, tmp_path: Path) -> None:
-    server = fixed(tmp_path, "pod_stops_on_sigterm", "KLB404")
-    assert "server.GracefulStop()" in server
+@pytest.mark.parametrize("rule", sorted(STOPPING))
+def test_4_unfixed_sigterm_cuts_calls_in_flight(gopath: Path, tmp_path: Path, rule: str) -> None:
+    server = main(STOPPING[rule][0])
     outcomes = calls_through_sigterm(gopath, tmp_path, server)
-    report("grpc-go, SIGTERM then GracefulStop (KLB404-fixed)", outcomes)
-    assert outcomes == ["done"] * 4, "no call in flight is lost"
-
-
-def test_4_stop_cuts_calls_in_flight(gopath: Path, tmp_path: Path) -> None:
-    server = main("pod_stops_on_sigterm")
-    outcomes = calls_through_sigterm(gopath, tmp_path, server)
-    report("grpc-go, SIGTERM then Stop (the KLB404 case)", outcomes)
+    report(f"grpc-go, SIGTERM as written (the {rule} case)", outcomes)
     assert "done" not in outcomes, "every call in flight is cut"
-    findings = lint_files(tmp_path / "lint", {"main.go": server}, ["KLB404"]).findings
-    assert [f.rule for f in findings] == ["KLB404"], "and k8slb says so"
+    findings = lint_files(tmp_path / "lint", {"main.go": server}, [rule]).findings
+    assert [f.rule for f in findings] == [rule], "and k8slb says so"
