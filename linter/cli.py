@@ -23,10 +23,10 @@ from k8slb.server import DEFAULT_IDLE_MINUTES
 if TYPE_CHECKING:  # the rest is imported by the command that needs it: `--help` is quick
     from k8slb.cache import Cache
     from k8slb.config import Config
+    from k8slb.core.findings import Finding, Severity
     from k8slb.engine import RunResult, Settings
     from k8slb.fixing.fixer import FixOutcome
     from k8slb.reading.sources import Discovery, Exclude
-    from k8slb.report.findings import Finding, Severity
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 # `text` is `full` on a terminal wide enough for code frames, else headline and detail.
@@ -310,10 +310,10 @@ def make_run(
 ) -> Run:
     """The command line over the configuration over the defaults."""
     from k8slb.config import ConfigError, project_root
+    from k8slb.core.findings import Severity
     from k8slb.engine import Settings
     from k8slb.reading.charts import HelmOptions
     from k8slb.reading.sources import discover, with_context
-    from k8slb.report.findings import Severity
     from k8slb.selection import SelectionError, select_rules, split_codes
 
     start = _start(paths or ["."])
@@ -697,8 +697,8 @@ def _add_noqa(result: RunResult, job: Run, style: str) -> int:
 def _apply_baseline(result: RunResult, path: Path, *, report_unused: bool) -> None:
     """Drop the findings the baseline holds; with --report-unused-ignores, report its
     entries that match nothing any more (KLB005), so it can be rewritten."""
+    from k8slb.core.findings import Finding
     from k8slb.report import baseline as baselines
-    from k8slb.report.findings import Finding
     from k8slb.rules.unused_suppression import UnusedSuppression
 
     try:

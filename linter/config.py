@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from k8slb import schema
-from k8slb.fixing.edits import FixValues
+from k8slb.core.edits import FixValues
 from k8slb.model.links import Pin
 from k8slb.reading.build_files import Said
 from k8slb.reading.charts import HelmOptions

@@ -14,7 +14,8 @@ from k8slb.code.facts import CodeFacts
 from k8slb.code.imported import resolve_imports
 from k8slb.code.projects import assign_projects
 from k8slb.config import Exemption
-from k8slb.fixing.edits import FixValues
+from k8slb.core.edits import FixValues
+from k8slb.core.findings import Finding
 from k8slb.internal import internal_error
 from k8slb.model.index import Index
 from k8slb.model.links import LinkRow, Pin, link_code, link_rows
@@ -48,7 +49,6 @@ from k8slb.reading.manifests import ManifestFile
 from k8slb.reading.parsing import Parsed, Unparsed, parse_all
 from k8slb.reading.sources import Source
 from k8slb.record import record
-from k8slb.report.findings import Finding
 from k8slb.report.suppressions import Suppressions, judgeable
 from k8slb.rules.base import Context, Rule
 from k8slb.rules.unread_file import UNREAD_FILE

@@ -4,6 +4,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 from k8slb.code.facts import CodeFacts, Loc
+from k8slb.core.findings import Finding, Related, Severity
 from k8slb.model.addresses import (
     Address,
     Destination,
@@ -13,7 +14,6 @@ from k8slb.model.addresses import (
 )
 from k8slb.model.index import Index, is_headless, service_type
 from k8slb.model.objects import K8sObject, service_ports
-from k8slb.report.findings import Finding, Related, Severity
 from k8slb.rules.base import Context, Example, Rule
 from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE
 

@@ -4,8 +4,8 @@ import math
 from collections.abc import Iterator
 
 from k8slb.code.facts import DbPool
+from k8slb.core.findings import Finding, Severity
 from k8slb.model.addresses import parse_url
-from k8slb.report.findings import Finding, Severity
 from k8slb.rules.base import Context, Example, Rule
 
 DAY = 86_400

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from k8slb.code.facts import Channel, Loc, Options, Server, Wait
-from k8slb.fixing.edits import GoEdit, PythonEdit
+from k8slb.core.edits import GoEdit, PythonEdit
 from k8slb.rules import wording
 
 

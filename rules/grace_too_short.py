@@ -2,8 +2,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.model.objects import pos_of
-from k8slb.report.findings import Finding, FixInfo, Related, Severity
 from k8slb.rules.base import Context, Example, Rule, grace_edit
 from k8slb.rules.examples import PRESTOP, web_deployment
 

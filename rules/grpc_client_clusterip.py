@@ -3,13 +3,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from k8slb.code.facts import Channel, EnvRef
-from k8slb.fixing.edits import ROUND_ROBIN_CONFIG, Edit, PythonEdit, YamlEdit
+from k8slb.core.edits import ROUND_ROBIN_CONFIG, Edit, PythonEdit, YamlEdit
+from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.model.addresses import Destination, services_for, target_parser
 from k8slb.model.grpc_options import SERVICE_CONFIG, channel_policy
 from k8slb.model.http2 import PinnedService, pinned_grpc
 from k8slb.model.index import Index
 from k8slb.model.objects import service_ports
-from k8slb.report.findings import Finding, FixInfo, Related, Severity
 from k8slb.rules.base import Context, Example, Rule
 from k8slb.rules.fixes import add_channel_options
 from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE, twin_edit, twin_name

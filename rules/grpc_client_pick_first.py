@@ -4,12 +4,12 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 from k8slb.code.facts import CodeFacts
-from k8slb.fixing.edits import ROUND_ROBIN_CONFIG
+from k8slb.core.edits import ROUND_ROBIN_CONFIG
+from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.model.addresses import Destination, services_for, target_parser
 from k8slb.model.grpc_options import SERVICE_CONFIG, channel_policy
 from k8slb.model.http2 import pinned_grpc
 from k8slb.model.index import is_headless
-from k8slb.report.findings import Finding, FixInfo, Related, Severity
 from k8slb.rules.base import Context, Example, Rule
 from k8slb.rules.fixes import add_channel_options
 from k8slb.rules.grpc_client_clusterip import CLIENT

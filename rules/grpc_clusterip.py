@@ -4,7 +4,8 @@ import functools
 from collections.abc import Iterator
 from typing import Any
 
-from k8slb.fixing.edits import YamlEdit
+from k8slb.core.edits import YamlEdit
+from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.model.dialers import Dialer, dialers_by_service
 from k8slb.model.grpc_options import MAX_AGE
 from k8slb.model.http2 import Evidence, PinnedService, pinned_grpc
@@ -13,7 +14,6 @@ from k8slb.model.links import Served
 from k8slb.model.objects import K8sObject, PodTemplate, dig, pos_of, service_ports
 from k8slb.model.routes import Front, Key, key_of, l7_fronts
 from k8slb.reading.yamltree import Pos, YMap
-from k8slb.report.findings import Finding, FixInfo, Related, Severity
 from k8slb.rules.base import Context, Example, Rule
 
 GRPC_SERVICE = """\

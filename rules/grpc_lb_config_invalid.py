@@ -5,7 +5,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from k8slb.code.facts import Loc
-from k8slb.fixing.edits import PythonEdit
+from k8slb.core.edits import PythonEdit
+from k8slb.core.findings import Finding, FixInfo, Severity
 from k8slb.model.grpc_options import (
     KNOWN_POLICIES,
     LB_POLICY_NAME,
@@ -13,7 +14,6 @@ from k8slb.model.grpc_options import (
     nearest,
     service_config_policy,
 )
-from k8slb.report.findings import Finding, FixInfo, Severity
 from k8slb.rules import wording
 from k8slb.rules.base import Context, Example, Rule
 

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from k8slb.fixing.edits import GoEdit, PythonEdit
-from k8slb.report.findings import Finding, FixInfo, Related, Severity
+from k8slb.core.edits import GoEdit, PythonEdit
+from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.rules import wording
 from k8slb.rules.base import Context, Example, Rule
 from k8slb.rules.examples import (

@@ -3,8 +3,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from k8slb.code.facts import Options
+from k8slb.core.findings import Finding, Severity
 from k8slb.model.grpc_options import CLIENT_ONLY, KNOWN_KEYS, OPEN_PREFIXES, SERVER_ONLY, nearest
-from k8slb.report.findings import Finding, Severity
 from k8slb.rules.base import Context, Example, Rule
 
 _CLIENT = """\

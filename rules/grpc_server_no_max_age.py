@@ -2,8 +2,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from k8slb.core.findings import Finding, FixInfo, Severity
 from k8slb.model.grpc_options import INT_MAX, MAX_AGE, MAX_AGE_GRACE
-from k8slb.report.findings import Finding, FixInfo, Severity
 from k8slb.rules import wording
 from k8slb.rules.base import Context, Example, Rule
 from k8slb.rules.examples import (

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from k8slb.report.findings import Finding, Severity
+from k8slb.core.findings import Finding, Severity
 from k8slb.rules import wording
 from k8slb.rules.base import Context, Example, Rule
 from k8slb.rules.examples import GO_SIGNAL_IMPORTS, GO_SIGTERM, go_server

@@ -3,8 +3,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from k8slb.code.facts import CodeFacts, HttpClient
+from k8slb.core.findings import Finding, Related, Severity
 from k8slb.model.addresses import parse_url
-from k8slb.report.findings import Finding, Related, Severity
 from k8slb.rules import wording
 from k8slb.rules.base import Context, Example, Rule
 

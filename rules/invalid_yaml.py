@@ -1,4 +1,4 @@
-from k8slb.report.findings import Severity
+from k8slb.core.findings import Severity
 from k8slb.rules.base import Example, ReadProblemRule
 
 

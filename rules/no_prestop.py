@@ -2,12 +2,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from k8slb.fixing.edits import YamlEdit
+from k8slb.core.edits import YamlEdit
+from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.model.index import is_headless
 from k8slb.model.objects import Container
 from k8slb.model.well_known import unreached
 from k8slb.reading.build_files import image_repository
-from k8slb.report.findings import Finding, FixInfo, Related, Severity
 from k8slb.rules.base import Context, Example, Rule, grace_edit
 from k8slb.rules.examples import PRESTOP, READY, web_deployment
 from k8slb.rules.serving import never_overlaps

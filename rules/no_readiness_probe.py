@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from k8slb.report.findings import Finding, Related, Severity
+from k8slb.core.findings import Finding, Related, Severity
 from k8slb.rules.base import Context, Example, Rule
 from k8slb.rules.examples import LIVE, READY, web_deployment
 from k8slb.rules.serving import never_overlaps

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from k8slb.core.findings import Finding, Related, Severity
 from k8slb.model.objects import pos_of
-from k8slb.report.findings import Finding, Related, Severity
 from k8slb.rules.base import Context, Example, Rule
 from k8slb.rules.examples import BUILT_HERE, READY, web_deployment
 

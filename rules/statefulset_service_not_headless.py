@@ -3,11 +3,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from k8slb.fixing.edits import YamlEdit
+from k8slb.core.edits import YamlEdit
+from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.model.index import is_headless
 from k8slb.model.objects import K8sObject, dig, pos_of
 from k8slb.reading.yamltree import YMap
-from k8slb.report.findings import Finding, FixInfo, Related, Severity
 from k8slb.rules.base import Context, Example, Rule
 
 _STATEFULSET = """\

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from k8slb.fixing.edits import Edit, GoEdit, PythonEdit
-from k8slb.report.findings import Finding, FixInfo, Severity
+from k8slb.core.edits import Edit, GoEdit, PythonEdit
+from k8slb.core.findings import Finding, FixInfo, Severity
 from k8slb.rules import wording
 from k8slb.rules.base import Context, Example, Rule
 from k8slb.rules.examples import GO_SIGNAL_IMPORTS, GO_SIGTERM, go_server, grpc_server

@@ -2,9 +2,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from k8slb.core.findings import Finding, Severity
 from k8slb.model.objects import dig, pos_of
 from k8slb.reading.yamltree import YMap
-from k8slb.report.findings import Finding, Severity
 from k8slb.rules.base import Context, Example, Rule
 
 TOPOLOGY_ANNOTATIONS = (

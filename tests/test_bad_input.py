@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from k8slb.report.findings import Finding
+from k8slb.core.findings import Finding
 
 from .helpers import lint_files, rules_of
 

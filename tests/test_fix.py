@@ -588,9 +588,9 @@ def test_a_fixer_process_that_dies_leaves_its_file_alone_and_fixes_the_others(
 def test_a_chart_fix_counts_each_file_of_the_chart_it_changed() -> None:
     """A fix that changed a template and values.yaml changed two files, not one chart."""
     from k8slb.cli import _fix_summary
-    from k8slb.fixing.edits import ChartEdit
+    from k8slb.core.edits import ChartEdit
+    from k8slb.core.findings import Finding, Severity
     from k8slb.fixing.fixer import FixOutcome
-    from k8slb.report.findings import Finding, Severity
 
     def member(name: str) -> ChartEdit:
         return ChartEdit("chart", name, "old", "new", "rendered", "expected", None)

@@ -163,7 +163,7 @@ def test_github_annotations(tree: str) -> None:
 
 
 def test_github_escapes_what_would_break_a_command() -> None:
-    from k8slb.report.findings import Finding, Severity
+    from k8slb.core.findings import Finding, Severity
     from k8slb.report.github import annotation
 
     finding = Finding("KLB001", "invalid-yaml", Severity.ERROR, "a,b:c.yaml", 1, 2, "50%\nbad")
@@ -337,9 +337,9 @@ def test_a_fix_s_replacement_is_the_one_stretch_where_the_texts_differ(
 
 
 def test_markdown_counts_per_rule_and_escapes_what_would_break_the_table() -> None:
+    from k8slb.core.findings import Finding, Severity
     from k8slb.engine import RunResult
     from k8slb.report import markdown
-    from k8slb.report.findings import Finding, Severity
 
     finding = Finding(
         "KLB001", "invalid-yaml", Severity.ERROR, "a|b[x](http://e).yaml", 1, 2, "bad `x` <img>"

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from k8slb.fixing.edits import GoEdit
+from k8slb.core.edits import GoEdit
 from k8slb.fixing.go_edit import apply_go
 from k8slb.fixing.yaml_edit import Refused
 from k8slb.rules.fixes import GRPC_PACKAGES

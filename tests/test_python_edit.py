@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from k8slb.core.edits import PythonEdit
 from k8slb.engine import Settings, run
 from k8slb.fixing import python_edit
-from k8slb.fixing.edits import PythonEdit
 from k8slb.fixing.line_length import line_length_for
 from k8slb.reading.encodings import code_lines
 from k8slb.reading.sources import discover

@@ -8,7 +8,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from k8slb.report.findings import Finding
+from k8slb.core.findings import Finding
 from k8slb.rules.examples import MAX_AGE_OPTIONS, SIGTERM_HANDLER, grpc_server
 from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE
 

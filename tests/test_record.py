@@ -5,8 +5,8 @@ from __future__ import annotations
 import dataclasses
 import pickle
 
+from k8slb.core.findings import ObjectRef
 from k8slb.record import record
-from k8slb.report.findings import ObjectRef
 
 
 @record

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from k8slb.report.findings import Finding, Severity
+from k8slb.core.findings import Finding, Severity
 from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE, HEADLESS_TWIN, HPA
 
 from .helpers import lint_text

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from k8slb.report.findings import Finding, Severity
+from k8slb.core.findings import Finding, Severity
 from k8slb.rules.examples import web_deployment
 
 from .helpers import lint_text

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 from k8slb.cli import cli
-from k8slb.report.findings import Severity
+from k8slb.core.findings import Severity
 from k8slb.rules.statefulset_service_not_headless import _SERVICE, _STATEFULSET
 
 from .helpers import lint_text

@@ -11,8 +11,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from k8slb.cache import Cache, ParseMemo
+from k8slb.core.edits import ChartEdit, Edit, GoEdit, PythonEdit, YamlEdit
+from k8slb.core.findings import Finding
 from k8slb.engine import RunResult, Settings, run
-from k8slb.fixing.edits import ChartEdit, Edit, GoEdit, PythonEdit, YamlEdit
 from k8slb.fixing.verify import python_fix_problem, yaml_fix_problem
 from k8slb.fixing.yaml_edit import Refused, TextEdit, YamlFile, apply, text_edits
 from k8slb.internal import internal_error
@@ -21,7 +22,6 @@ from k8slb.reading.encodings import codec_for
 from k8slb.reading.parsing import Parsed, Unparsed, parse_one
 from k8slb.reading.sources import Source
 from k8slb.reading.yamlcompose import keeping_composes
-from k8slb.report.findings import Finding
 
 MAX_PASSES = 8
 

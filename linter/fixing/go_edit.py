@@ -15,7 +15,7 @@ from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from k8slb.code.go import import_spec, package_name, parser
-from k8slb.fixing.edits import GoEdit
+from k8slb.core.edits import GoEdit
 from k8slb.fixing.gofmt_spacing import placed_as_new_argument, respaced_for_new_argument
 from k8slb.fixing.yaml_edit import Refused
 

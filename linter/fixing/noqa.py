@@ -20,13 +20,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from k8slb.fixing.edits import YamlEdit
+from k8slb.core.edits import YamlEdit
+from k8slb.core.findings import Finding
 from k8slb.fixing.fixer import apply_edits
 from k8slb.fixing.verify import plain, yaml_fix_problem
 from k8slb.reading.encodings import codec_for, file_bytes, source_lines
 from k8slb.reading.markers import ANNOTATION, COMMENT, SLASH_COMMENT, split_codes
 from k8slb.reading.yamlcompose import compose
-from k8slb.report.findings import Finding
 
 # Findings that are not silenced in place: an unused suppression is removed, not ignored,
 # and an unread file cannot be edited.

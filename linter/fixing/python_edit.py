@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import Any, cast
 
 import libcst as cst
-from k8slb.fixing.edits import PythonEdit
+from k8slb.core.edits import PythonEdit
 from k8slb.fixing.line_length import balanced, split_call, split_sequence
 from k8slb.fixing.yaml_edit import Refused
 from k8slb.reading.encodings import code_lines

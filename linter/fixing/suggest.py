@@ -13,14 +13,14 @@ import os
 from collections import defaultdict
 from collections.abc import Callable, MutableMapping, Sequence
 
-from k8slb.fixing.edits import ChartEdit, YamlEdit
+from k8slb.core.edits import ChartEdit, YamlEdit
+from k8slb.core.findings import Finding
 from k8slb.fixing.fixer import apply_edits
 from k8slb.fixing.verify import yaml_fix_problem
 from k8slb.fixing.yaml_edit import Refused, TextEdit, YamlFile, apply, text_edits
 from k8slb.parallel import Work, fork_map
 from k8slb.reading.encodings import codec_for, file_bytes
 from k8slb.record import record
-from k8slb.report.findings import Finding
 
 
 @record

@@ -14,7 +14,7 @@ import warnings
 from collections.abc import Sequence
 from typing import Any
 
-from k8slb.fixing.edits import PROBE_HANDLERS, YamlEdit, prestop_hook
+from k8slb.core.edits import PROBE_HANDLERS, YamlEdit, prestop_hook
 from k8slb.reading.yamlcompose import compose
 
 

@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import Any, cast
 
-from k8slb.fixing.edits import PROBE_HANDLERS, Step, YamlEdit, prestop_hook
+from k8slb.core.edits import PROBE_HANDLERS, Step, YamlEdit, prestop_hook
 from k8slb.reading.yamlcompose import C_LOADER, YAMLProblem, c_nodes
 from k8slb.record import record
 from ruamel.yaml.error import YAMLError

@@ -10,10 +10,10 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Literal
 
 from k8slb.code.facts import EnvRef
+from k8slb.core.findings import Related
 from k8slb.model.index import EnvSetting, Index
 from k8slb.model.objects import K8sObject, service_ports
 from k8slb.record import record
-from k8slb.report.findings import Related
 
 if TYPE_CHECKING:  # links.py reads the index too; only its type is needed here
     from k8slb.model.links import Link

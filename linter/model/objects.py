@@ -12,10 +12,10 @@ from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from k8slb.core.findings import ObjectRef, Severity
 from k8slb.data_pickle import load_part
 from k8slb.reading.yamltree import Pos, YMap, YSeq
 from k8slb.record import record
-from k8slb.report.findings import ObjectRef, Severity
 
 
 @record

@@ -11,11 +11,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from k8slb.fixing.edits import ChartEdit
+from k8slb.core.edits import ChartEdit
+from k8slb.core.findings import NO_FIX, Finding, Related, RenderedAt
 from k8slb.reading.chart_lines import Define, TemplateLines, defines, key_lines
 from k8slb.reading.charts import HelmOptions, Rendering, real_path
 from k8slb.reading.manifests import ManifestFile
-from k8slb.report.findings import NO_FIX, Finding, Related, RenderedAt
 
 
 @dataclass

@@ -20,11 +20,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from k8slb.core.findings import Severity
 from k8slb.model.objects import Problem
 from k8slb.reading.bounded import read_bounded
 from k8slb.reading.file_digest import content_digest
 from k8slb.record import record
-from k8slb.report.findings import Severity
 
 CHART_FILES = ("Chart.yaml", "Chart.yml")
 UNRENDERED = "KLB003"  # a chart Helm cannot render, or that nothing here can render

@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+from k8slb.core.findings import Severity
 from k8slb.model.objects import Problem
 from k8slb.reading.bounded import read_bounded
 from k8slb.reading.chart_findings import RenderedTemplate
@@ -26,7 +27,6 @@ from k8slb.reading.kustomization import (
     references,
     repository_of,
 )
-from k8slb.report.findings import Severity
 
 BUILD_TIMEOUT = 60  # seconds a build may take
 MAX_FILE_BYTES = 16 * 1024 * 1024  # a resource file larger than this is refused

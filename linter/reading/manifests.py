@@ -10,6 +10,7 @@ import os
 import re
 from dataclasses import dataclass, field
 
+from k8slb.core.findings import Severity
 from k8slb.model.objects import KINDS, K8sObject, Problem, api_group
 from k8slb.reading.encodings import yaml_codec
 from k8slb.reading.kustomization import (
@@ -21,7 +22,6 @@ from k8slb.reading.kustomization import (
 from k8slb.reading.markers import Marker, comment_markers
 from k8slb.reading.shapes import shape_errors
 from k8slb.reading.yamltree import Document, YMap, YSeq
-from k8slb.report.findings import Severity
 
 # Go-template text where YAML structure should be: a line that is a template action
 # (`{{- if .Values.x }}`, `- {{ include ... }}`) or an unquoted value that starts with one

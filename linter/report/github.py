@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from k8slb.core.findings import Finding, Severity
 from k8slb.engine import RunResult
-from k8slb.report.findings import Finding, Severity
 from k8slb.report.printable import printable
 
 _COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}

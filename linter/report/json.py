@@ -7,8 +7,8 @@ import json
 from typing import Any
 
 from k8slb import __version__
+from k8slb.core.findings import Finding, Severity
 from k8slb.engine import RunResult
-from k8slb.report.findings import Finding, Severity
 
 CONTRACT_VERSION = 1
 

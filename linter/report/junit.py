@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections import defaultdict
 from xml.etree import ElementTree as ET
 
+from k8slb.core.findings import Finding, Severity
 from k8slb.engine import RunResult
-from k8slb.report.findings import Finding, Severity
 from k8slb.report.printable import printable
 from k8slb.report.text import format_finding
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+from k8slb.core.findings import Finding
 from k8slb.engine import RunResult
-from k8slb.report.findings import Finding
 from k8slb.report.printable import printable
 
 MAX_ROWS = 200  # a summary stays readable (and under GitHub's 1 MiB per step)

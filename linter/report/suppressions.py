@@ -21,11 +21,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from k8slb.config import Exemption
+from k8slb.core.findings import Finding
 from k8slb.model.objects import K8sObject, pos_of
 from k8slb.reading.markers import ANNOTATION, Marker, split_codes
 from k8slb.reading.sources import gitignore_patterns
 from k8slb.reading.yamltree import YMap
-from k8slb.report.findings import Finding
 from k8slb.selection import SelectionError, codes_to_ids
 
 if TYPE_CHECKING:

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable, MutableMapping
 
 import click
+from k8slb.core.findings import Finding, Severity
 from k8slb.engine import RunResult
 from k8slb.reading.encodings import file_bytes, text_lines
-from k8slb.report.findings import Finding, Severity
 from k8slb.report.printable import printable
 
 STYLES = ("full", "detail", "concise")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from dataclasses import field
 
-from k8slb.fixing.edits import Edit
+from k8slb.core.edits import Edit
 from k8slb.record import record
 
 
