@@ -15,11 +15,11 @@ from k8slb.code.imported import resolve_imports
 from k8slb.code.projects import assign_projects
 from k8slb.config import Exemption
 from k8slb.core.edits import FixValues
-from k8slb.core.findings import Finding
+from k8slb.core.findings import Finding, Problem
 from k8slb.internal import internal_error
 from k8slb.model.index import Index
 from k8slb.model.links import LinkRow, Pin, link_code, link_rows
-from k8slb.model.objects import K8sObject, Problem
+from k8slb.model.objects import K8sObject
 from k8slb.model.units import deployment_units
 from k8slb.progress import QUIET, Progress
 from k8slb.reading.build_files import (

@@ -22,11 +22,11 @@ from typing import ClassVar, Literal
 
 from k8slb.code.facts import Channel, CodeFacts, Loc
 from k8slb.core.edits import Edit, FixValues, YamlEdit
-from k8slb.core.findings import NO_FIX, Finding, FixInfo, Related, Severity
+from k8slb.core.findings import NO_FIX, Finding, FixInfo, Problem, Related, Severity
 from k8slb.model.addresses import Address, Destination, destinations
 from k8slb.model.index import Index
 from k8slb.model.links import CodeLinks
-from k8slb.model.objects import Container, K8sObject, PodTemplate, Problem
+from k8slb.model.objects import Container, K8sObject, PodTemplate
 from k8slb.reading.yamltree import Pos
 from k8slb.record import record
 

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import TYPE_CHECKING, Any
 
+from k8slb.core.findings import Problem
 from k8slb.data_pickle import load_part
-from k8slb.model.objects import Problem
 from k8slb.reading.markers import Marker
 from k8slb.record import record
 

@@ -44,7 +44,7 @@ from k8slb.code.facts import (
     Wait,
     joined,
 )
-from k8slb.model.objects import Problem
+from k8slb.core.findings import Problem
 from k8slb.reading.markers import SLASH_COMMENT, comment_markers
 
 if TYPE_CHECKING:

@@ -46,8 +46,7 @@ from k8slb.code.pyast import dotted
 from k8slb.code.python_names import Scope
 from k8slb.code.python_values import Values, keyword_argument
 from k8slb.code.web_routes import WEB_WORDS, collect_routes
-from k8slb.core.findings import Severity
-from k8slb.model.objects import Problem
+from k8slb.core.findings import Problem, Severity
 from k8slb.reading.encodings import python_codec
 from k8slb.reading.markers import comment_markers
 

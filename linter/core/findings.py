@@ -101,3 +101,17 @@ class Finding:
 
     def sort_key(self) -> tuple[str, int, int, str]:
         return (self.path, self.line, self.column, self.rule)
+
+
+@record
+class Problem:
+    """Something found while reading a file, before any rule runs (KLB001-KLB003)."""
+
+    rule: str
+    path: str
+    line: int
+    column: int
+    message: str
+    object: ObjectRef | None = None
+    severity: Severity | None = None  # when not the rule's own
+    detail: tuple[str, ...] = ()  # lines below the message (Finding.detail)

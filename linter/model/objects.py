@@ -12,7 +12,7 @@ from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from k8slb.core.findings import ObjectRef, Severity
+from k8slb.core.findings import ObjectRef
 from k8slb.data_pickle import load_part
 from k8slb.reading.yamltree import Pos, YMap, YSeq
 from k8slb.record import record
@@ -343,17 +343,3 @@ class PodTemplate:
     @property
     def long_running(self) -> list[Container]:
         return [c for c in self.containers if c.long_running]
-
-
-@record
-class Problem:
-    """Something found while reading a file, before any rule runs (KLB001-KLB003)."""
-
-    rule: str
-    path: str
-    line: int
-    column: int
-    message: str
-    object: ObjectRef | None = None
-    severity: Severity | None = None  # when not the rule's own
-    detail: tuple[str, ...] = ()  # lines below the message (Finding.detail)

@@ -20,8 +20,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from k8slb.core.findings import Severity
-from k8slb.model.objects import Problem
+from k8slb.core.findings import Problem, Severity
 from k8slb.reading.bounded import read_bounded
 from k8slb.reading.file_digest import content_digest
 from k8slb.record import record

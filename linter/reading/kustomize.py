@@ -15,8 +15,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from k8slb.core.findings import Severity
-from k8slb.model.objects import Problem
+from k8slb.core.findings import Problem, Severity
 from k8slb.reading.bounded import read_bounded
 from k8slb.reading.chart_findings import RenderedTemplate
 from k8slb.reading.chart_lines import TemplateLines

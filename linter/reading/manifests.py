@@ -10,8 +10,8 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from k8slb.core.findings import Severity
-from k8slb.model.objects import KINDS, K8sObject, Problem, api_group
+from k8slb.core.findings import Problem, Severity
+from k8slb.model.objects import KINDS, K8sObject, api_group
 from k8slb.reading.encodings import yaml_codec
 from k8slb.reading.kustomization import (
     KUSTOMIZATION_FILES,
