@@ -6,6 +6,7 @@ from k8slb.core.edits import YamlEdit
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.model.index import is_headless
 from k8slb.model.objects import Container
+from k8slb.model.routes import key_of, routed
 from k8slb.model.well_known import unreached
 from k8slb.reading.build_files import image_repository
 from k8slb.rules.base import Context, Example, Rule, grace_edit
@@ -41,10 +42,13 @@ class NoPreStop(Rule):
     loses no request and is not reported. It is `info` too when only headless Services
     select the pod: their clients resolve the pods' addresses and choose among them (a
     cache's client-side sharding, gRPC's round_robin), and whether a pause helps depends
-    on when they re-resolve, which k8slb cannot see. And it is `info` for the components of
-    well-known systems that their callers reach otherwise (a table of data, each entry
-    with its source): ingesters reached through a hash ring, queriers that pull their work,
-    compactors, canaries that only Prometheus calls.
+    on when they re-resolve, which k8slb cannot see; unless an L7 router (an Ingress, a
+    Gateway API route, Istio, Contour, a Traefik IngressRoute) sends requests to that
+    Service's pods: it drops a pod when it starts terminating, and the pause is for it.
+    And it is `info` for the components of well-known systems that their callers reach
+    otherwise (a table of data, each entry with its source): ingesters reached through a
+    hash ring, queriers that pull their work, compactors, canaries that only Prometheus
+    calls.
 
     When the pod's `terminationGracePeriodSeconds` is not longer than the new pause, the
     fix raises it too (to the pause plus `stop-grace-seconds`), so it never leaves a
@@ -91,6 +95,7 @@ class NoPreStop(Rule):
     )
 
     def check(self, context: Context) -> Iterator[Finding]:
+        routes = routed(context.index.objects)  # L7 routers send requests to the pods
         for workload, template, container, services in context.serving_containers():
             if container.prestop() is None:
                 service = services[0]
@@ -128,7 +133,9 @@ class NoPreStop(Rule):
                     note = f"info only: {why}, so a pause only delays the outage"
                 elif (reason := _unreached(container)) is not None:
                     note = f"info only: {reason}, not through Service {service.name}"
-                elif all(is_headless(s) for s in services):
+                elif all(is_headless(s) for s in services) and not any(
+                    routes.get(key_of(s.namespace, s.name or "")) for s in services
+                ):
                     note = (
                         f"info only: its clients find the pods through DNS (headless Service "
                         f"{service.name}) and choose among them; k8slb cannot see when they "

@@ -246,6 +246,32 @@ def test_no_prestop_is_info_when_only_headless_services_select_the_pod(tmp_path:
     assert "find the pods through DNS (headless Service web)" in finding.text
 
 
+@pytest.mark.parametrize(
+    "route",
+    [
+        "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: web}\n"
+        "spec: {rules: [{http: {paths: [{path: /, pathType: Prefix, "
+        "backend: {service: {name: web, port: {number: 80}}}}]}}]}\n",
+        "apiVersion: traefik.io/v1alpha1\nkind: IngressRoute\nmetadata: {name: web}\n"
+        "spec: {routes: [{match: PathPrefix(`/`), kind: Rule,\n"
+        "  services: [{name: web, port: 80}]}]}\n",
+        "apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {name: web}\n"
+        "spec: {rules: [{backendRefs: [{name: web, port: 80}]}]}\n",
+    ],
+    ids=["ingress", "traefik", "httproute"],
+)
+def test_a_headless_service_that_an_l7_router_sends_requests_to_keeps_the_warning(
+    tmp_path: Path, route: str
+) -> None:
+    """The router sends each request to one of the Service's pods and drops a pod when it
+    starts terminating: the pause is for the router, whatever DNS clients do."""
+    headless = web_deployment(READY).replace(
+        "spec:\n  selector:\n    app: web", "spec:\n  clusterIP: None\n  selector:\n    app: web"
+    )
+    (finding,) = lint_text(tmp_path, headless + "---\n" + route, ["KLB401"])
+    assert finding.severity is Severity.WARNING
+
+
 def test_no_prestop_is_info_for_a_component_its_callers_reach_through_a_ring(
     tmp_path: Path,
 ) -> None:

@@ -56,6 +56,18 @@ def _host_key(host: object, namespace: str | None) -> Key | None:
     return key_of(labels[1] if len(labels) > 1 else namespace, labels[0])
 
 
+def _ingress_services(obj: K8sObject) -> Iterator[Key]:
+    """The Services an Ingress sends requests to."""
+    spec = obj.body.get("spec") or {}
+    backends = [spec.get("defaultBackend"), spec.get("backend")]
+    for rule in _list(spec.get("rules")):
+        backends += [path.get("backend") for path in _list(dig(rule, "http", "paths"))]
+    for backend in backends:
+        name = dig(backend, "service", "name") or dig(backend, "serviceName")
+        if isinstance(name, str):
+            yield key_of(obj.namespace, name)
+
+
 def _ingress(obj: K8sObject) -> Iterator[tuple[Key, Front]]:
     protocol = str(obj.annotations.get(GRPC_BACKEND, "")).upper()
     annotation = GRPC_BACKEND
@@ -64,25 +76,25 @@ def _ingress(obj: K8sObject) -> Iterator[tuple[Key, Front]]:
         annotation = ALB_PROTOCOL
         if protocol not in ("GRPC", "HTTP2"):
             return
-    spec = obj.body.get("spec") or {}
-    backends = [spec.get("defaultBackend"), spec.get("backend")]
-    for rule in _list(spec.get("rules")):
-        backends += [path.get("backend") for path in _list(dig(rule, "http", "paths"))]
     front = Front(obj, f"{obj.kind}/{obj.name} ({annotation}: {protocol})")
-    for backend in backends:
-        name = dig(backend, "service", "name") or dig(backend, "serviceName")
-        if isinstance(name, str):
-            yield key_of(obj.namespace, name), front
+    for key in _ingress_services(obj):
+        yield key, front
 
 
-def _gateway_route(obj: K8sObject) -> Iterator[tuple[Key, Front]]:
-    front = Front(obj, f"{obj.kind}/{obj.name}", needs_h2c_port=obj.kind == "HTTPRoute")
+def _gateway_services(obj: K8sObject) -> Iterator[Key]:
+    """The Services a Gateway API route sends requests to."""
     for rule in _list(dig(obj.body, "spec", "rules")):
         for ref in _list(rule.get("backendRefs") if isinstance(rule, dict) else None):
             if not isinstance(ref, dict) or ref.get("kind", "Service") != "Service":
                 continue
             if isinstance(ref.get("name"), str):
-                yield key_of(ref.get("namespace") or obj.namespace, ref["name"]), front
+                yield key_of(ref.get("namespace") or obj.namespace, ref["name"])
+
+
+def _gateway_route(obj: K8sObject) -> Iterator[tuple[Key, Front]]:
+    front = Front(obj, f"{obj.kind}/{obj.name}", needs_h2c_port=obj.kind == "HTTPRoute")
+    for key in _gateway_services(obj):
+        yield key, front
 
 
 def _istio(obj: K8sObject) -> Iterator[tuple[Key, Front]]:
@@ -99,13 +111,22 @@ def _istio(obj: K8sObject) -> Iterator[tuple[Key, Front]]:
                 yield key, front
 
 
-def _contour(obj: K8sObject) -> Iterator[tuple[Key, Front]]:
+def _route_services(obj: K8sObject) -> Iterator[tuple[Key, Any]]:
+    """(Service, the route's entry for it) of a Contour HTTPProxy or a Traefik IngressRoute:
+    `spec.routes[].services[]`, by name."""
     for route in _list(dig(obj.body, "spec", "routes")):
         for service in _list(route.get("services") if isinstance(route, dict) else None):
-            protocol = service.get("protocol") if isinstance(service, dict) else None
-            if protocol in ("h2c", "h2") and isinstance(service.get("name"), str):
-                reason = f"Contour HTTPProxy/{obj.name} (protocol: {protocol})"
-                yield key_of(obj.namespace, service["name"]), Front(obj, reason)
+            if not isinstance(service, dict) or not isinstance(service.get("name"), str):
+                continue
+            if service.get("kind", "Service") == "Service":
+                yield key_of(service.get("namespace") or obj.namespace, service["name"]), service
+
+
+def _contour(obj: K8sObject) -> Iterator[tuple[Key, Front]]:
+    for key, service in _route_services(obj):
+        protocol = service.get("protocol")
+        if protocol in ("h2c", "h2"):
+            yield key, Front(obj, f"Contour HTTPProxy/{obj.name} (protocol: {protocol})")
 
 
 def _gke_backend(obj: K8sObject) -> Iterator[tuple[Key, Front]]:
@@ -140,3 +161,39 @@ def l7_fronts(objects: list[K8sObject]) -> dict[Key, list[Front]]:
             for key, front in reader(obj):
                 fronts[key].append(front)
     return fronts
+
+
+def _routes_services(obj: K8sObject) -> Iterator[Key]:
+    for key, _ in _route_services(obj):
+        yield key
+
+
+def _istio_services(obj: K8sObject) -> Iterator[Key]:
+    for key, _ in _istio(obj):
+        yield key
+
+
+# Every L7 router, whatever the protocol: it sends each request to one of the Service's
+# endpoints (the pods), which it drops when a pod starts terminating.
+_ROUTERS = {
+    ("networking.k8s.io", "Ingress"): _ingress_services,
+    ("extensions", "Ingress"): _ingress_services,
+    ("gateway.networking.k8s.io", "GRPCRoute"): _gateway_services,
+    ("gateway.networking.k8s.io", "HTTPRoute"): _gateway_services,
+    ("networking.istio.io", "VirtualService"): _istio_services,
+    ("projectcontour.io", "HTTPProxy"): _routes_services,
+    ("traefik.io", "IngressRoute"): _routes_services,
+    ("traefik.containo.us", "IngressRoute"): _routes_services,
+}
+
+
+def routed(objects: list[K8sObject]) -> dict[Key, list[K8sObject]]:
+    """The L7 routes (Ingress, Gateway API routes, Istio, Contour, Traefik) that send
+    requests to each Service's pods, by (namespace, name)."""
+    found: dict[Key, list[K8sObject]] = defaultdict(list)
+    for obj in objects:
+        reader = _ROUTERS.get((obj.group, obj.kind))
+        if reader is not None:
+            for key in reader(obj):
+                found[key].append(obj)
+    return found
