@@ -49,11 +49,11 @@ from k8slb.reading.manifests import ManifestFile
 from k8slb.reading.parsing import Parsed, Unparsed, parse_all
 from k8slb.reading.sources import Source
 from k8slb.record import record
-from k8slb.report.suppressions import Suppressions, judgeable
 from k8slb.rules.base import Context, Rule
 from k8slb.rules.unread_file import UNREAD_FILE
 from k8slb.rules.unused_suppression import UnusedSuppression
 from k8slb.selection import unknown_codes
+from k8slb.suppressions import Suppressions, judgeable
 
 BUILT = "kustomize"  # the group of every kustomization built: one world each
 

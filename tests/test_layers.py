@@ -40,6 +40,7 @@ TOP_LEVEL = {
     "k8slb.config": "run",
     "k8slb.cache": "run",
     "k8slb.engine": "run",
+    "k8slb.suppressions": "run",
     "k8slb.docs": "report",  # the rules' documentation, as SARIF and `make docs` print it
     "k8slb.cli": "interface",
     "k8slb.server": "interface",
