@@ -710,7 +710,10 @@ def _apply_baseline(result: RunResult, path: Path, *, report_unused: bool) -> No
     result.findings = applied.kept
     result.baselined = applied.baselined
     if report_unused:
-        result.findings += [UnusedSuppression.stale(str(path), e) for e in applied.unused]
+        result.findings += [
+            UnusedSuppression.stale(str(path), entry.line, entry.key[0], entry.key[1])
+            for entry in applied.unused
+        ]
         result.findings.sort(key=Finding.sort_key)
 
 

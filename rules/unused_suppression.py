@@ -4,7 +4,6 @@ from collections.abc import Iterator
 
 from k8slb.core.findings import Finding, Severity
 from k8slb.reading.markers import Marker
-from k8slb.report.baseline import Entry
 from k8slb.rules.base import Context, Example, Rule
 
 
@@ -64,14 +63,15 @@ class UnusedSuppression(Rule):
         return cls._at(marker, f"`{marker.text}` suppresses nothing; remove it")
 
     @classmethod
-    def stale(cls, path: str, entry: Entry) -> Finding:
-        rule, where, _, _, _, _, _ = entry.key
+    def stale(cls, path: str, line: int, rule: str, where: str) -> Finding:
+        """A baseline entry (at `line` of the baseline file) for `rule` in the file `where`
+        that matches no finding any more."""
         return Finding(
             rule=cls.id,
             name=cls.name,
             severity=cls.severity,
             path=path,
-            line=entry.line,
+            line=line,
             column=1,
             message=f"baseline entry for {rule} in {where} matches no finding any more; "
             "rewrite the baseline with --write-baseline",
