@@ -143,13 +143,13 @@ def analyse_go(path: str, data: bytes) -> CodeFacts:
 
 
 def _first_error(node: Node) -> int:
-    for child in _walk(node):
+    for child in walk(node):
         if child.type == "ERROR" or child.is_missing:
             return int(child.start_point[0]) + 1
     return int(node.start_point[0]) + 1
 
 
-def _walk(node: Node) -> Iterator[Node]:
+def walk(node: Node) -> Iterator[Node]:
     """Every node below `node`, in source order (iteratively: Go files can nest deep)."""
     stack = [node]
     while stack:
@@ -254,7 +254,7 @@ class _Collector:
                 name = _text(current.child_by_field_name("name"))
                 inner = _Scope(scope, name or scope.name)
                 parameters = current.child_by_field_name("parameters")
-                for child in _walk(parameters) if parameters is not None else ():
+                for child in walk(parameters) if parameters is not None else ():
                     if child.type == "identifier":
                         inner.opaque.add(_text(child))
                 body = current.child_by_field_name("body")
@@ -268,7 +268,7 @@ class _Collector:
                 self._declare(current, scope)
             elif kind == "range_clause":
                 left = current.child_by_field_name("left")
-                for child in _walk(left) if left is not None else ():
+                for child in walk(left) if left is not None else ():
                     if child.type == "identifier":
                         scope.opaque.add(_text(child))
             elif kind == "call_expression":
@@ -302,11 +302,11 @@ class _Collector:
             return
         receiver = method.child_by_field_name("receiver")
         types = (
-            [_text(n) for n in _walk(receiver) if n.type == "type_identifier"] if receiver else []
+            [_text(n) for n in walk(receiver) if n.type == "type_identifier"] if receiver else []
         )
         statuses = [
             _text(value)
-            for element in _walk(body)
+            for element in walk(body)
             if element.type == "keyed_element"
             for key, value in [_keyed(element)]
             if _text(key) == "Status"
@@ -936,7 +936,7 @@ def same_go_code(old: bytes, new: bytes) -> bool:
             return None
         return [
             (node.type, node.text or b"")
-            for node in _walk(root)
+            for node in walk(root)
             if node.child_count == 0 and node.type != "comment"
         ]
 

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
-from k8slb.code.go import import_spec, package_name, parser
+from k8slb.code.go import import_spec, package_name, parser, walk
 from k8slb.core.edits import GoEdit
 from k8slb.fixing.gofmt_spacing import placed_as_new_argument, respaced_for_new_argument
 from k8slb.fixing.yaml_edit import Refused
@@ -73,7 +73,7 @@ def _imported(root: Node) -> dict[str, str]:
     Go has imports only at the top of a file: the declarations there are all searched."""
     found: dict[str, str] = {}
     for declaration in _top_level(root, "import_declaration"):
-        for spec in _all(declaration, "import_spec"):
+        for spec in (n for n in walk(declaration) if n.type == "import_spec"):
             path, name = import_spec(spec)
             if name not in (None, "."):
                 found[path] = name
@@ -94,16 +94,6 @@ def _import_blocks(root: Node) -> list[Node]:
         for block in declaration.named_children
         if block.type == "import_spec_list"
     ]
-
-
-def _all(node: Node, kind: str) -> list[Node]:
-    stack, found = [node], []
-    while stack:
-        current = stack.pop()
-        if current.type == kind:
-            found.append(current)
-        stack.extend(reversed(current.named_children))
-    return found
 
 
 def _node_at(data: bytes, root: Node, line: int, column: int, kind: str) -> Node:

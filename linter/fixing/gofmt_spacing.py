@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from k8slb.code.go import parser
+from k8slb.code.go import parser, walk
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -36,7 +36,7 @@ def respaced_for_new_argument(data: bytes, call: Node) -> list[tuple[int, int, b
         return []
     splices = []
     for argument in arguments.named_children:
-        for binary in _binaries(argument):
+        for binary in (n for n in walk(argument) if n.type == "binary_expression"):
             before = _blank(binary, _depth(binary, call, 0))
             after = _blank(binary, _depth(binary, call, 1))
             if before == after:
@@ -64,7 +64,7 @@ def placed_as_new_argument(code: bytes, call: Node) -> bytes:
     prefix, suffix = b"package p\n\nvar _ = f(", b")\n"
     wrapper = prefix + code + suffix
     root = parser().parse(wrapper).root_node
-    calls = [node for node in _descendants(root) if node.type == "call_expression"]
+    calls = [node for node in walk(root) if node.type == "call_expression"]
     if root.has_error or not calls:
         return code
     for start, end, blank in sorted(respaced_for_new_argument(wrapper, calls[0]), reverse=True):
@@ -72,22 +72,8 @@ def placed_as_new_argument(code: bytes, call: Node) -> bytes:
     return wrapper[len(prefix) : -len(suffix)]
 
 
-def _descendants(node: Node) -> list[Node]:
-    stack, found = [node], []
-    while stack:
-        current = stack.pop()
-        found.append(current)
-        stack.extend(reversed(current.named_children))
-    return found
-
-
-def _binaries(node: Node) -> list[Node]:
-    return [each for each in _descendants(node) if each.type == "binary_expression"]
-
-
 def _precedence(binary: Node) -> int:
-    operator = binary.child_by_field_name("operator")
-    return PRECEDENCE.get(operator.type if operator is not None else "", 0)
+    return PRECEDENCE.get(_operator(binary), 0)
 
 
 def _operator(node: Node) -> str:
