@@ -81,8 +81,10 @@ class Settings:
         among it, keys the cache's folder (cache_version)."""
         return repr(
             (
-                (self.config_file, content_digest(self.config_file or "")),
-                rendering_inputs(self.helm),
+                (self.config_file, self.config_file and content_digest(self.config_file)),
+                # what charts render with, only where there are charts (finding the Helm
+                # engine's version costs a run without charts some 15 ms)
+                rendering_inputs(self.helm) if any(s.language == "helm" for s in sources) else "",
                 [rule.id for rule in self.rules],
                 self.kubernetes_version,
                 self.mesh,
