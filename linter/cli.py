@@ -943,8 +943,16 @@ def _fix_summary(
         rules += "; with them: " + ", ".join(
             f"{what} ×{n}" if n > 1 else what for what, n in sorted(companions.items())
         )
+    from k8slb.core.edits import ChartEdit
+
     # a chart's edits are each a file of the chart (a template and values.yaml: two)
-    files = len({os.path.join(e.path, getattr(e, "member", "")) for f in done for e in f.edits})
+    files = len(
+        {
+            os.path.join(e.path, e.member) if isinstance(e, ChartEdit) else e.path
+            for f in done
+            for e in f.edits
+        }
+    )
     verb = "Would fix" if diff else "Fixed"
     if done:
         text = f"{verb} {len(done)} finding{'s' * (len(done) != 1)} ({rules})"
