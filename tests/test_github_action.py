@@ -18,6 +18,23 @@ from .helpers import FIXTURES, ROOT
 SCRIPT = ROOT / "scripts" / "github-action.sh"
 
 
+def _runner(**inputs: str) -> dict[str, str]:
+    """The environment the runner gives the script, with this k8slb instead of an install."""
+    return {
+        **os.environ,
+        "K8SLB_PYTHON": sys.executable,
+        "K8SLB_SKIP_INSTALL": "1",
+        "GITHUB_ACTION_PATH": str(ROOT),
+        **inputs,
+    }
+
+
+def _script(folder: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["bash", str(SCRIPT)], cwd=folder, env=env, capture_output=True, text=True, check=False
+    )
+
+
 def test_the_action_runs_the_script_with_its_inputs() -> None:
     action = YAML(typ="safe").load((ROOT / "action.yml").read_text())
     assert set(action["inputs"]) == {"paths", "sarif", "args"}
@@ -33,30 +50,15 @@ def test_the_action_runs_the_script_with_its_inputs() -> None:
 @pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
 def test_the_script_annotates_and_writes_sarif(tmp_path: Path) -> None:
     shutil.copytree(FIXTURES / "demo" / "bad", tmp_path / "bad")
-    env = {
-        **os.environ,
-        "K8SLB_PYTHON": sys.executable,
-        "K8SLB_SKIP_INSTALL": "1",
-        "GITHUB_ACTION_PATH": str(ROOT),
-        "K8SLB_PATHS": "bad",
-        "K8SLB_SARIF": "k8slb.sarif",
-        "K8SLB_ARGS": "--isolated --no-cache",
-    }
-    done = subprocess.run(
-        ["bash", str(SCRIPT)], cwd=tmp_path, env=env, capture_output=True, text=True, check=False
-    )
+    env = _runner(K8SLB_PATHS="bad", K8SLB_SARIF="k8slb.sarif", K8SLB_ARGS="--isolated --no-cache")
+    done = _script(tmp_path, env)
     assert done.returncode == 1, done.stderr
     assert any(
         line.startswith("::warning file=bad/backend.yaml") for line in done.stdout.splitlines()
     )
     assert json.loads((tmp_path / "k8slb.sarif").read_text())["version"] == "2.1.0"
-    clean = subprocess.run(
-        ["bash", str(SCRIPT)],
-        cwd=tmp_path,
-        env={**env, "K8SLB_ARGS": "--isolated --no-cache --select KLB104", "K8SLB_SARIF": ""},
-        capture_output=True,
-        text=True,
-        check=False,
+    clean = _script(
+        tmp_path, {**env, "K8SLB_ARGS": "--isolated --no-cache --select KLB104", "K8SLB_SARIF": ""}
     )
     assert clean.returncode == 0 and clean.stdout == ""
 
@@ -66,19 +68,13 @@ def test_quoted_arguments_stay_whole_and_the_job_gets_a_summary(tmp_path: Path) 
     shutil.copytree(FIXTURES / "demo" / "bad", tmp_path / "my bad")
     summary = tmp_path / "summary.md"
     summary.write_text("earlier step\n")
-    env = {
-        **os.environ,
-        "K8SLB_PYTHON": sys.executable,
-        "K8SLB_SKIP_INSTALL": "1",
-        "GITHUB_ACTION_PATH": str(ROOT),
-        "GITHUB_STEP_SUMMARY": str(summary),
-        "K8SLB_PATHS": "'my bad'",
-        "K8SLB_SARIF": "",
-        "K8SLB_ARGS": '--isolated --no-cache --select "KLB401, KLB301"',
-    }
-    done = subprocess.run(
-        ["bash", str(SCRIPT)], cwd=tmp_path, env=env, capture_output=True, text=True, check=False
+    env = _runner(
+        GITHUB_STEP_SUMMARY=str(summary),
+        K8SLB_PATHS="'my bad'",
+        K8SLB_SARIF="",
+        K8SLB_ARGS='--isolated --no-cache --select "KLB401, KLB301"',
     )
+    done = _script(tmp_path, env)
     assert done.returncode == 1, done.stderr
     rules = {line.split("title=")[1].split(" ")[0] for line in done.stdout.splitlines()}
     assert rules == {"KLB401", "KLB301"}

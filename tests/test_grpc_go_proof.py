@@ -154,10 +154,23 @@ def run_clients(
     return outputs
 
 
-def scale_up(pods: Pods, client: Path, clients: int = 20) -> tuple[dict[str, int], list[str]]:
-    """Traffic from `clients` client pods on 3 pods through the balancer; 1 s in, scale to
-    10 while the calls keep coming; the calls each pod served from 1.5 s to 4 s after the
-    scale-up (the fixed servers' connections live 0.3 s, then 1 s of grace at most)."""
+def scale_up(
+    gopath: Path, tmp_path: Path, server: str, clients: int = 20
+) -> tuple[dict[str, int], list[str]]:
+    """Traffic from `clients` client pods on 3 pods of `server` through the balancer; 1 s
+    in, scale to 10 while the calls keep coming; the calls each pod served from 1.5 s to
+    4 s after the scale-up (the fixed servers' connections live 0.3 s, then 1 s of grace at
+    most), and the new pods' names."""
+    pod = build(gopath, "pod", server, tmp_path)
+    client = build(gopath, "client", client_source(main("client")), tmp_path)
+    pods = Pods(pod, 3)
+    try:
+        return _scaled(pods, client, clients)
+    finally:
+        pods.close()
+
+
+def _scaled(pods: Pods, client: Path, clients: int) -> tuple[dict[str, int], list[str]]:
     new: list[str] = []
 
     def scale() -> None:
@@ -178,13 +191,7 @@ def report(title: str, counts: object) -> None:
 
 
 def test_1_a_clusterip_pins_calls_to_the_first_pods(gopath: Path, tmp_path: Path) -> None:
-    pod = build(gopath, "pod", main("pod_ignores_sigterm"), tmp_path)
-    client = build(gopath, "client", client_source(main("client")), tmp_path)
-    pods = Pods(pod, 3)
-    try:
-        counts, new = scale_up(pods, client)
-    finally:
-        pods.close()
+    counts, new = scale_up(gopath, tmp_path, main("pod_ignores_sigterm"))
     report("grpc-go, plain server, scaled 3 -> 10", counts)
     assert sum(counts.values()) > 100
     assert sum(counts[name] for name in new) == 0, "the 7 new pods get no call"
@@ -196,13 +203,7 @@ def test_2_max_connection_age_from_the_klb201_fix_spreads_calls(
     server = fixed(tmp_path, "pod_ignores_sigterm", "KLB201")
     assert "MaxConnectionAge: 300 * time.Millisecond" in server
     assert "MaxConnectionAgeGrace: 1 * time.Second" in server
-    pod = build(gopath, "pod", server, tmp_path)
-    client = build(gopath, "client", client_source(main("client")), tmp_path)
-    pods = Pods(pod, 3)
-    try:
-        counts, _ = scale_up(pods, client)
-    finally:
-        pods.close()
+    counts, _ = scale_up(gopath, tmp_path, server)
     report("grpc-go, KLB201-fixed servers, scaled 3 -> 10", counts)
     fair = sum(counts.values()) / len(counts)
     assert all(0.7 * fair <= n <= 1.3 * fair for n in counts.values()), (
