@@ -279,6 +279,10 @@ def test_a_twin_does_not_help_while_a_workload_still_dials_the_service(tmp_path:
     retargeted = CLIENT.replace("backend:50051", "dns:///backend-headless:50051")
     (twin,) = klb101(tmp_path / "b", GRPC_SERVICE + BACKEND + HEADLESS_TWIN + retargeted)
     assert twin.severity is Severity.INFO
+    # a gRPC target with its scheme still names the ClusterIP
+    schemed = CLIENT.replace("backend:50051", "dns:///backend:50051")
+    (dialed,) = klb101(tmp_path / "c", GRPC_SERVICE + BACKEND + HEADLESS_TWIN + schemed)
+    assert dialed.severity is Severity.WARNING
 
 
 INGRESS = """\

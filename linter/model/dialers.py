@@ -31,7 +31,9 @@ class Dialer:
 
 def _addresses(text: str) -> Iterable[str]:
     for word in _WORD.findall(text):
-        word = word.split("://", 1)[-1].split("/", 1)[0] if "://" in word else word
+        scheme, separator, rest = word.partition("://")
+        if separator and scheme.lower() != "dns":  # a gRPC target keeps its scheme
+            word = rest.split("/", 1)[0]
         if "." in word or ":" in word:
             yield word
 
