@@ -6,7 +6,7 @@ from typing import Any
 
 from k8slb.core.edits import YamlEdit
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
-from k8slb.model.dialers import Dialer, dialers_by_service
+from k8slb.model.dialers import Dialer, config_dialers, dialers_by_service
 from k8slb.model.grpc_options import MAX_AGE
 from k8slb.model.http2 import Evidence, PinnedService, pinned_grpc
 from k8slb.model.index import Index, selector_of, service_type
@@ -160,6 +160,16 @@ def _one_replica(index: Index, backends: list[tuple[K8sObject, PodTemplate]]) ->
     return workload.ref.display if replicas in (None, 1) else None
 
 
+def _internal_dialers(
+    index: Index, pinned: PinnedService, direct: dict[int, list[Dialer]]
+) -> list[Dialer]:
+    """Who dials the Service on a gRPC port that only its system's components call: a
+    container or channel that names it, or the system's configuration applied with it."""
+    service = pinned.service
+    ports = {n for e in pinned.evidence if isinstance(n := e.port.get("port"), int)}
+    return direct.get(id(service), []) or config_dialers(index, service, ports)
+
+
 def _capped_age(pinned: PinnedService) -> tuple[Served, object] | None:
     """The server found in the code (the gRPC evidence) when it bounds connection age: the
     remedy of the server side is then in place."""
@@ -211,6 +221,14 @@ class GrpcClusterIp(Rule):
     them: gossip, memberlist, raft, `publishNotReadyAddresses`) are usually called by pod
     address, through that discovery: with no client in the scanned files that dials the
     ClusterIP, the finding is `info` and says so.
+
+    Some well-known systems serve gRPC on a port only their own components call (Grafana
+    Loki, Mimir and Tempo, Cortex: 9095, or the port `-server.grpc-listen-port` names),
+    and those find each other through the hash ring or the addresses their configuration
+    names. A Service whose gRPC ports are all such ports is reported only when something
+    dials it on one: a container or channel that names it, or a ConfigMap or Secret applied
+    with it whose data names it with that port (`frontend_address: loki-frontend:9095`).
+    The table of servers says which ports are internal, with its source.
 
     L7 proxies that balance each request are recognised in front of the Service: an
     Ingress with `nginx.ingress.kubernetes.io/backend-protocol: GRPC` (or `GRPCS`) or
@@ -357,6 +375,8 @@ class GrpcClusterIp(Rule):
                 pos = pos_of(service.body, "spec")
             kind = service_type(service)
             what = f"{service.ref.display} carries gRPC ({first.reason}) on a {kind}"
+            if pinned.internal is not None and not _internal_dialers(index, pinned, dialers()):
+                continue  # only the system's own components call it, and not through it
             alone = _one_replica(index, pinned.backends)
             if alone is not None:
                 message = (

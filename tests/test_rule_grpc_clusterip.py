@@ -441,7 +441,9 @@ def test_images_and_flags_are_weaker_evidence_named_as_such(
         backend = backend.replace(
             f"          image: {image}\n", f"          image: {image}\n          args: {args}\n"
         )
-    (finding,) = klb101(tmp_path, UNNAMED_SERVICE.format(port=port) + backend + HPA)
+    # Loki's gRPC port serves only its own components: their configuration must dial it
+    dialed = LOKI_CONFIG.format(address="backend:80") if image.startswith("grafana/") else ""
+    (finding,) = klb101(tmp_path, UNNAMED_SERVICE.format(port=port) + backend + HPA + dialed)
     assert reason in finding.text and "(weaker evidence)" in finding.text
     rest = backend.replace(f"containerPort: {port}", "containerPort: 8501")
     assert klb101(tmp_path / "rest", UNNAMED_SERVICE.format(port=8501) + rest) == [], (
@@ -507,3 +509,68 @@ def test_a_twin_that_publishes_not_ready_pods_is_no_twin_for_clients(tmp_path: P
     (finding,) = klb101(tmp_path, GRPC_SERVICE + BACKEND + HPA + discovery)
     assert "dns:///backend-headless" not in finding.text
     assert "its pods are peers that Service backend-headless discovers" in finding.text
+
+
+# A Loki querier: the image and gRPC port of a system whose components call each other.
+LOKI_SERVICE = GRPC_SERVICE.replace("port: 50051", "port: 9095")
+LOKI_BACKEND = BACKEND.replace(
+    "image: registry.example/backend:1.0",
+    "image: grafana/loki:3.0.0\n          args: [-target=querier]",
+).replace("containerPort: 50051", "containerPort: 9095")
+LOKI_CONFIG = """\
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: loki
+data:
+  config.yaml: |
+    frontend_worker:
+      frontend_address: {address}
+"""
+
+
+def test_an_internal_grpc_port_that_nothing_dials_through_the_service_is_no_finding(
+    tmp_path: Path,
+) -> None:
+    """Loki's gRPC port serves only Loki's own components, which reach each other through
+    the ring or the addresses their configuration names: a Service no one names on that
+    port carries none of those calls."""
+    assert "grafana/loki" in LOKI_BACKEND and "9095" in LOKI_SERVICE
+    assert klb101(tmp_path / "alone", LOKI_SERVICE + LOKI_BACKEND + HPA) == []
+    elsewhere = LOKI_CONFIG.format(address="backend-headless:9095")
+    assert klb101(tmp_path / "twin", LOKI_SERVICE + LOKI_BACKEND + HPA + elsewhere) == []
+    http = LOKI_CONFIG.format(address="http://backend:3100")  # its HTTP API, not gRPC
+    assert klb101(tmp_path / "http", LOKI_SERVICE + LOKI_BACKEND + HPA + http) == []
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        LOKI_CONFIG.format(address="backend:9095"),
+        LOKI_CONFIG.format(address="dns:///backend.default.svc.cluster.local:9095"),
+        # a Secret's data, base64: `frontend_address: backend:9095`
+        "---\napiVersion: v1\nkind: Secret\nmetadata: {name: loki}\n"
+        "data:\n  config.yaml: ZnJvbnRlbmRfYWRkcmVzczogYmFja2VuZDo5MDk1Cg==\n",
+    ],
+    ids=["configmap", "dns-target", "secret"],
+)
+def test_an_internal_grpc_port_the_systems_configuration_dials_is_reported(
+    tmp_path: Path, config: str
+) -> None:
+    (finding,) = klb101(tmp_path, LOKI_SERVICE + LOKI_BACKEND + HPA + config)
+    assert finding.severity is Severity.WARNING
+
+
+def test_a_well_known_systems_public_grpc_port_is_not_internal(tmp_path: Path) -> None:
+    """Tempo's distributor takes OTLP from the applications on 4317: not its internal port."""
+    service = GRPC_SERVICE.replace("name: grpc\n      port: 50051", "name: otlp\n      port: 4317")
+    backend = BACKEND.replace(
+        "image: registry.example/backend:1.0", "image: grafana/tempo:2.5.0"
+    ).replace(
+        "name: grpc\n              containerPort: 50051",
+        "name: grpc-otlp\n              containerPort: 4317",
+    )
+    assert "4317" in service and "grpc-otlp" in backend
+    (finding,) = klb101(tmp_path, service + backend + HPA)
+    assert finding.severity is Severity.WARNING

@@ -5,6 +5,8 @@ headless twin or proxy exists beside it. (A ConfigMap a container mounts is not 
 
 from __future__ import annotations
 
+import base64
+import binascii
 import re
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Iterator
@@ -104,6 +106,48 @@ def dialers_by_service(
                 who = f"{facts.path}:{channel.loc.line}"
                 related = Related(facts.path, channel.loc.line, "a gRPC channel dials it")
                 found[id(service)].append(Dialer(who, related))
+    return found
+
+
+def _config_texts(config: K8sObject) -> Iterator[tuple[str, str, int]]:
+    """(key, text, line) of a ConfigMap's data, or a Secret's (`data` decoded)."""
+    for field in ("data", "stringData"):
+        entries = config.body.get(field)
+        if not isinstance(entries, YMap):
+            continue
+        for key, value in entries.items():
+            if not isinstance(value, str):
+                continue
+            if field == "data" and config.kind == "Secret":
+                try:
+                    value = base64.b64decode(value, validate=True).decode("utf-8")
+                except (binascii.Error, UnicodeDecodeError):
+                    continue
+            yield str(key), value, pos_of(entries, key, value=True)[0]
+
+
+def config_dialers(index: Index, service: K8sObject, ports: Collection[int]) -> list[Dialer]:
+    """The ConfigMaps and Secrets applied with the Service whose data names it on one of
+    `ports`: the configuration files of a system whose components call each other
+    (`frontend_address: loki-query-frontend:9095`). Only an address with its port counts:
+    a configuration names a Service for many things (a gossip seed, an HTTP API)."""
+    found: list[Dialer] = []
+    for config in index.objects:
+        if not (config.is_a("", "ConfigMap") or config.is_a("", "Secret")):
+            continue
+        if not index.together(service, config):
+            continue
+        # a Secret's data is base64: its body cannot be searched for the name
+        if config.kind == "ConfigMap" and not config.may_mention({service.name or ""}):
+            continue
+        for key, text, line in _config_texts(config):
+            for word in _addresses(text):
+                address = parse_grpc_target(word)
+                if address.port not in ports:
+                    continue
+                if any(s is service for s in services_for(index, address, config.namespace)):
+                    who = f"{config.ref.display} ({key})"
+                    found.append(Dialer(who, Related(config.path, line, f"{key} names {word}")))
     return found
 
 

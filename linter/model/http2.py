@@ -21,7 +21,7 @@ from k8slb.model.index import (
 )
 from k8slb.model.links import CodeLinks, Served
 from k8slb.model.objects import K8sObject, PodTemplate, service_ports
-from k8slb.model.well_known import grpc_ports
+from k8slb.model.well_known import grpc_ports, internal_grpc
 from k8slb.reading.build_files import image_repository
 from k8slb.reading.yamltree import Pos, YMap
 from k8slb.record import record
@@ -161,6 +161,9 @@ class PinnedService:
     evidence: list[Evidence]
     backends: list[tuple[K8sObject, PodTemplate]]
     twins: list[K8sObject]  # headless Services, same selector, exposing the gRPC ports
+    # why no client calls its gRPC ports through it, when the servers behind them are
+    # well-known ones that serve those ports only to their own components
+    internal: str | None = None
 
 
 def pinned_grpc(
@@ -185,7 +188,27 @@ def pinned_grpc(
         for t in index.headless_twins(service)
         if _covers(t, evidence) and index.purpose(t).role != "peers"
     ]
-    return PinnedService(service, evidence, backends, twins)
+    return PinnedService(service, evidence, backends, twins, _internal(index, service, evidence))
+
+
+def _internal(index: Index, service: K8sObject, evidence: list[Evidence]) -> str | None:
+    """The reason every gRPC port of the Service is internal to a well-known system (its
+    targeted containers' images and flags say so, data/grpc_servers.json), else None."""
+    reasons: list[str] = []
+    targets = index.targets(service)
+    for found in evidence:
+        mine = [t for t in targets if t.service_port is found.port]
+        if not mine:
+            return None
+        for target in mine:
+            if target.number is None:
+                return None
+            image = image_repository(target.container.body.get("image"))
+            reason = internal_grpc(image, target.container.words, target.number)
+            if reason is None:
+                return None
+            reasons.append(reason)
+    return reasons[0] if reasons else None
 
 
 def _covers(twin: K8sObject, evidence: list[Evidence]) -> bool:

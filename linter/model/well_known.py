@@ -20,6 +20,8 @@ class KnownServer:
     grpc_ports: tuple[int, ...]
     port_flags: tuple[str, ...]  # flags that move the gRPC port: `--grpc-port=8001`
     source: str
+    # how the system's own components reach the port, when only they call it ("" if not)
+    internal: str = ""
 
 
 def _entries(name: str, key: str) -> list[dict[str, Any]]:
@@ -50,6 +52,7 @@ def known_servers() -> dict[str, KnownServer]:
             tuple(entry["grpc_ports"]),
             tuple(entry["port_flags"]),
             entry["source"],
+            entry.get("internal", ""),
         )
         for image in entry["images"]:
             table[image] = known
@@ -70,6 +73,15 @@ def grpc_ports(image: str, words: list[str]) -> dict[int, str]:
     if moved:
         return moved
     return {port: f"{known.server} serves gRPC on {port} by default" for port in known.grpc_ports}
+
+
+def internal_grpc(image: str, words: list[str], port: int) -> str | None:
+    """Why gRPC calls to `port` of a container of `image` run with `words` do not come
+    through a Service, when that port serves only the system's own components; else None."""
+    known = known_servers().get(image)
+    if known is None or not known.internal or port not in grpc_ports(image, words):
+        return None
+    return f"{known.server} serves gRPC on {port} for its own components: {known.internal}"
 
 
 @cache
