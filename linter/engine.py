@@ -15,7 +15,7 @@ from k8slb.code.imported import resolve_imports
 from k8slb.code.projects import assign_projects
 from k8slb.config import Exemption
 from k8slb.core.edits import FixValues
-from k8slb.core.findings import Finding, Problem
+from k8slb.core.findings import Finding, ObjectRef, Problem
 from k8slb.internal import internal_error
 from k8slb.model.index import Index
 from k8slb.model.links import LinkRow, Pin, link_code, link_rows
@@ -493,6 +493,10 @@ def _check(
         else None,
     )
     findings: list[Finding] = []
+    # objects left without a field of the wrong shape, for the rules that read it
+    damaged: dict[tuple[str, ObjectRef | None], frozenset[str]] = {
+        (obj.path, obj.ref): obj.damaged for obj in objects if obj.damaged
+    }
     progress.stage("rules run", len(settings.rules))
     for rule in settings.rules:
         progress.advance()
@@ -501,6 +505,10 @@ def _check(
         except Exception as error:  # a bug of k8slb's: the other rules still run
             errors.append(internal_error(f"running rule {rule.id}", error))
             continue
+        if damaged and rule.reads:
+            found = [
+                f for f in found if not rule.reads & damaged.get((f.path, f.object), frozenset())
+            ]
         findings += found
     suppressions = Suppressions(
         comments=[m for f in manifests for m in f.markers]

@@ -151,6 +151,11 @@ def grace_edit(
     )
 
 
+# What the rules read of the separable fields (Rule.reads).
+PROBES = frozenset({"readinessProbe", "livenessProbe", "startupProbe"})
+STOPPING = frozenset({"lifecycle", "terminationGracePeriodSeconds"})
+
+
 # A finding's message: its headline alone, or the headline and then the lines of detail
 # (why it matters, what to do), each a line of the text report.
 Message = str | Sequence[str]
@@ -164,6 +169,9 @@ class Rule(ABC):
     # has one, and carries its edits.
     fix: ClassVar[FixInfo] = NO_FIX
     examples: ClassVar[tuple[Example, ...]] = ()
+    # The separable fields (reading/shapes.py) it reads: an object whose value for one of
+    # them has the wrong shape (KLB002) is not this rule's to judge, the others' still.
+    reads: ClassVar[frozenset[str]] = frozenset()
 
     @abstractmethod
     def check(self, context: Context) -> Iterator[Finding]:

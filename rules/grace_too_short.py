@@ -4,7 +4,7 @@ from collections.abc import Iterator
 
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.model.objects import pos_of
-from k8slb.rules.base import Context, Example, Rule, grace_edit
+from k8slb.rules.base import STOPPING, Context, Example, Rule, grace_edit
 from k8slb.rules.examples import PRESTOP, web_deployment
 
 
@@ -40,6 +40,7 @@ class GraceTooShort(Rule):
     id = "KLB402"
     name = "grace-too-short"
     severity = Severity.ERROR
+    reads = STOPPING
     fix = FixInfo(True, True, "raise terminationGracePeriodSeconds above the pause and the drain")
     examples = (
         Example(web_deployment(PRESTOP, "terminationGracePeriodSeconds: 5")),

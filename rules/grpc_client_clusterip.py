@@ -10,7 +10,7 @@ from k8slb.model.grpc_options import SERVICE_CONFIG, channel_policy
 from k8slb.model.http2 import PinnedService, pinned_grpc
 from k8slb.model.index import Index
 from k8slb.model.objects import service_ports
-from k8slb.rules.base import Context, Example, Rule
+from k8slb.rules.base import PROBES, Context, Example, Rule
 from k8slb.rules.fixes import add_channel_options
 from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE, twin_edit, twin_name
 
@@ -156,6 +156,7 @@ class GrpcClientClusterIp(Rule):
     id = "KLB102"
     name = "grpc-client-clusterip"
     severity = Severity.WARNING
+    reads = PROBES  # gRPC evidence: a gRPC probe
     fix = FixInfo(True, False, "dial the headless twin with dns:/// and round_robin")
     examples = (
         Example(

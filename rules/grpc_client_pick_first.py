@@ -10,7 +10,7 @@ from k8slb.model.addresses import Destination, services_for, target_parser
 from k8slb.model.grpc_options import SERVICE_CONFIG, channel_policy
 from k8slb.model.http2 import pinned_grpc
 from k8slb.model.index import is_headless
-from k8slb.rules.base import Context, Example, Rule
+from k8slb.rules.base import PROBES, Context, Example, Rule
 from k8slb.rules.fixes import add_channel_options
 from k8slb.rules.grpc_client_clusterip import CLIENT
 from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE
@@ -111,6 +111,7 @@ class GrpcClientPickFirst(Rule):
     id = "KLB103"
     name = "grpc-client-pick-first"
     severity = Severity.WARNING
+    reads = PROBES  # gRPC evidence: a gRPC probe
     fix = FixInfo(True, True, "add the round_robin service config to the channel options")
     examples = (
         Example(

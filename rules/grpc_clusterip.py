@@ -14,7 +14,7 @@ from k8slb.model.links import Served
 from k8slb.model.objects import K8sObject, PodTemplate, dig, pos_of, service_ports
 from k8slb.model.routes import Front, Key, key_of, l7_fronts
 from k8slb.reading.yamltree import Pos, YMap
-from k8slb.rules.base import Context, Example, Rule
+from k8slb.rules.base import PROBES, Context, Example, Rule
 
 GRPC_SERVICE = """\
 apiVersion: v1
@@ -292,6 +292,7 @@ class GrpcClusterIp(Rule):
     id = "KLB101"
     name = "grpc-clusterip"
     severity = Severity.WARNING
+    reads = PROBES  # gRPC evidence: a gRPC probe
     fix = FixInfo(True, True, "add a headless twin Service (NAME-headless)")
     examples = (
         Example(GRPC_SERVICE + BACKEND + HPA, title="gRPC backend scaled by an HPA"),

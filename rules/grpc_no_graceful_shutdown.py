@@ -5,7 +5,7 @@ from collections.abc import Iterator
 from k8slb.core.edits import GoEdit, PythonEdit
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.rules import wording
-from k8slb.rules.base import Context, Example, Rule
+from k8slb.rules.base import STOPPING, Context, Example, Rule
 from k8slb.rules.examples import (
     GO_SIGNAL_IMPORTS,
     GO_SIGTERM,
@@ -81,6 +81,7 @@ class GrpcNoGracefulShutdown(Rule):
     id = "KLB403"
     name = "grpc-no-graceful-shutdown"
     severity = Severity.WARNING
+    reads = STOPPING
     fix = FixInfo(True, False, "register a SIGTERM handler that stops the server with a grace")
     examples = (
         Example(grpc_server(), language="python"),

@@ -6,7 +6,7 @@ from k8slb.core.findings import Finding, Related, Severity
 from k8slb.model.http2 import grpc_evidence
 from k8slb.model.index import is_headless
 from k8slb.model.objects import pos_of
-from k8slb.rules.base import Context, Example, Rule
+from k8slb.rules.base import PROBES, Context, Example, Rule
 from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE
 
 _MESHED = BACKEND.replace(
@@ -41,6 +41,7 @@ class HeadlessUnderLinkerd(Rule):
     id = "KLB107"
     name = "headless-under-linkerd"
     severity = Severity.INFO
+    reads = PROBES  # gRPC evidence: a gRPC probe
     examples = (
         Example(_HEADLESS + _MESHED),
         Example(_HEADLESS + BACKEND, findings=0, title="not meshed"),

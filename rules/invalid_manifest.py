@@ -12,9 +12,15 @@ class InvalidManifest(ReadProblemRule):
     a string where the API wants a list or a number. It also reports an object without
     `kind` or `apiVersion`, and a list or scalar document in the middle of manifests.
 
-    An object reported here is left out of every other rule, so no rule ever reasons
-    about a half-understood object. YAML files that hold no Kubernetes objects at all
-    (CI workflows, Helm values, tool configs) are not manifests and are skipped quietly.
+    No rule reasons about a half-understood field. A wrong shape in a field the object
+    can be read without (a container's probes or `lifecycle`, the pod's
+    `terminationGracePeriodSeconds`) leaves the object to the rules that do not read that
+    field: a broken probe does not hide a missing preStop hook. A wrong shape anywhere else
+    (ports, selectors, labels, the containers themselves) could tie the object to the
+    wrong Services, and the object is left out of every other rule.
+
+    YAML files that hold no Kubernetes objects at all (CI workflows, Helm values, tool
+    configs) are not manifests and are skipped quietly.
 
     ## Why it matters
     The API server rejects these objects, often only at deploy time. k8slb says so at

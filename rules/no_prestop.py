@@ -9,7 +9,7 @@ from k8slb.model.objects import Container
 from k8slb.model.routes import key_of, routed
 from k8slb.model.well_known import unreached
 from k8slb.reading.build_files import image_repository
-from k8slb.rules.base import Context, Example, Rule, grace_edit
+from k8slb.rules.base import STOPPING, Context, Example, Rule, grace_edit
 from k8slb.rules.examples import PRESTOP, READY, web_deployment
 from k8slb.rules.serving import never_overlaps
 
@@ -72,6 +72,7 @@ class NoPreStop(Rule):
     id = "KLB401"
     name = "no-prestop"
     severity = Severity.WARNING
+    reads = STOPPING
     fix = FixInfo(True, True, "add a preStop pause (the native sleep action from 1.30)")
     examples = (
         Example(web_deployment(READY)),

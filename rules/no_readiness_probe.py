@@ -3,7 +3,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from k8slb.core.findings import Finding, Related, Severity
-from k8slb.rules.base import Context, Example, Rule
+from k8slb.rules.base import PROBES, Context, Example, Rule
 from k8slb.rules.examples import LIVE, READY, web_deployment
 from k8slb.rules.serving import never_overlaps
 
@@ -49,6 +49,7 @@ class NoReadinessProbe(Rule):
     id = "KLB302"
     name = "no-readiness-probe"
     severity = Severity.WARNING
+    reads = PROBES
     examples = (
         Example(web_deployment(LIVE)),
         Example(web_deployment(READY + LIVE), findings=0),

@@ -4,7 +4,7 @@ from collections.abc import Iterator
 
 from k8slb.core.findings import Finding, Related, Severity
 from k8slb.model.objects import pos_of
-from k8slb.rules.base import Context, Example, Rule
+from k8slb.rules.base import PROBES, Context, Example, Rule
 from k8slb.rules.examples import BUILT_HERE, READY, web_deployment
 
 _APP = """\
@@ -60,6 +60,7 @@ class ReadinessChecksNothing(Rule):
     id = "KLB303"
     name = "readiness-checks-nothing"
     severity = Severity.INFO
+    reads = PROBES
     examples = (
         Example(
             _APP,

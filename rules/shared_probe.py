@@ -10,7 +10,7 @@ from k8slb.model.objects import Container, K8sObject, pos_of
 from k8slb.model.well_known import self_check
 from k8slb.reading.build_files import image_repository
 from k8slb.reading.yamltree import YMap
-from k8slb.rules.base import Context, Example, Rule
+from k8slb.rules.base import PROBES, Context, Example, Rule
 from k8slb.rules.examples import BUILT_HERE, LIVE, READY, web_deployment
 
 TCP = "readinessProbe:\n  tcpSocket: {port: http}\n"
@@ -186,6 +186,7 @@ class SharedProbe(Rule):
     id = "KLB301"
     name = "shared-probe"
     severity = Severity.WARNING
+    reads = PROBES
     fix = FixInfo(True, False, "make the liveness probe a tcpSocket probe on the same port")
     examples = (
         Example(web_deployment(READY + READY.replace("readiness", "liveness"))),

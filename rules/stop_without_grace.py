@@ -5,7 +5,7 @@ from collections.abc import Iterator
 from k8slb.core.edits import Edit, GoEdit, PythonEdit
 from k8slb.core.findings import Finding, FixInfo, Severity
 from k8slb.rules import wording
-from k8slb.rules.base import Context, Example, Rule
+from k8slb.rules.base import STOPPING, Context, Example, Rule
 from k8slb.rules.examples import GO_SIGNAL_IMPORTS, GO_SIGTERM, go_server, grpc_server
 
 _HANDLER = (
@@ -53,6 +53,7 @@ class StopWithoutGrace(Rule):
     id = "KLB404"
     name = "stop-without-grace"
     severity = Severity.WARNING
+    reads = STOPPING
     fix = FixInfo(True, False, "stop with a grace period")
     examples = (
         Example(grpc_server(before_wait=_HANDLER.format(grace="0")), language="python"),

@@ -20,7 +20,7 @@ from k8slb.reading.kustomization import (
     unread_reference,
 )
 from k8slb.reading.markers import Marker, comment_markers
-from k8slb.reading.shapes import shape_errors
+from k8slb.reading.shapes import shape_errors, without_fields
 from k8slb.reading.yamltree import Document, YMap, YSeq
 
 # Go-template text where YAML structure should be: a line that is a template action
@@ -230,9 +230,26 @@ def _add_object(result: ManifestFile, doc: Document, body: YMap, item: int | Non
     obj = K8sObject(result.path, doc.index, item, api_version, kind, body)
     spec = KINDS.get((api_group(api_version), kind))
     errors = list(shape_errors(body, spec.shape if spec else "Object"))
-    for (line, column), message in errors:
-        result.problems.append(
-            Problem("KLB002", result.path, line, column, f"{obj.ref.display}: {message}", obj.ref)
+    separable = [error.separable for error in errors]
+    kept = all(separable)  # every wrong field is one the object can be read without
+    for error, leaf in zip(errors, separable, strict=True):
+        detail = (
+            (f"the rules that read `{leaf[-1]}` skip this object; the others still check it",)
+            if kept and leaf
+            else ()
         )
-    if not errors:
+        result.problems.append(
+            Problem(
+                "KLB002",
+                result.path,
+                *error.pos,
+                f"{obj.ref.display}: {error.message}",
+                obj.ref,
+                detail=detail,
+            )
+        )
+    if kept:
+        fields = [leaf for leaf in separable if leaf]
+        without_fields(body, fields)
+        obj.damaged = frozenset(str(leaf[-1]) for leaf in fields)
         result.objects.append(obj)

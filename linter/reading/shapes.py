@@ -13,7 +13,7 @@ predicates know only the keywords the schema uses, and refuse any other.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -21,6 +21,7 @@ if TYPE_CHECKING:  # jsonschema is imported only when an object is malformed
     from jsonschema import Draft7Validator, ValidationError
 from k8slb import schema
 from k8slb.reading.yamltree import Pos, YMap, YSeq
+from k8slb.record import record
 
 _TYPE_NAMES = {
     "object": "a mapping",
@@ -309,10 +310,53 @@ def position_of(body: YMap, path: Sequence[str | int]) -> Pos:
     return pos
 
 
-def shape_errors(body: YMap, shape: str) -> Iterator[tuple[Pos, str]]:
-    """(position, message) of each field of `body` that has the wrong shape."""
+# Fields an object can be read without: a container's probes and lifecycle hooks, the pod's
+# grace period. A wrong shape in one of them leaves the object to the rules that do not
+# read that field (Rule.reads); a wrong shape anywhere else (ports, selectors, labels, the
+# containers themselves) links the object wrongly to others, and it is left out whole.
+SEPARABLE_FIELDS = frozenset(
+    {
+        "readinessProbe",
+        "livenessProbe",
+        "startupProbe",
+        "lifecycle",
+        "terminationGracePeriodSeconds",
+    }
+)
+
+
+@record
+class ShapeError:
+    pos: Pos
+    message: str
+    path: tuple[str | int, ...]  # from the object's root to the field
+
+    @property
+    def separable(self) -> tuple[str | int, ...] | None:
+        """The path to the separable field the error lies in, or None."""
+        for number, step in enumerate(self.path):
+            if step in SEPARABLE_FIELDS:
+                return self.path[: number + 1]
+        return None
+
+
+def shape_errors(body: YMap, shape: str) -> Iterator[ShapeError]:
+    """Each field of `body` that has the wrong shape."""
     if is_well_formed(body, shape):
         return
     errors = sorted(_validator(shape).iter_errors(body), key=lambda e: list(map(str, e.path)))
     for error in errors:
-        yield position_of(body, list(error.absolute_path)), _message(error)
+        path = tuple(error.absolute_path)
+        yield ShapeError(position_of(body, list(path)), _message(error), path)
+
+
+def without_fields(body: YMap, paths: Iterable[tuple[str | int, ...]]) -> None:
+    """Remove the fields at `paths` from the body, so that no rule reads their wrong shape."""
+    for path in paths:
+        parent: Any = body
+        for step in path[:-1]:
+            parent = parent[step]
+        key = path[-1]
+        if isinstance(parent, YMap) and isinstance(key, str) and key in parent:
+            del parent[key]
+            parent.spots.pop(key, None)
