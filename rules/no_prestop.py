@@ -7,6 +7,7 @@ from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.model.index import is_headless
 from k8slb.model.objects import Container
 from k8slb.model.routes import key_of, routed
+from k8slb.model.traffic import publishes_not_ready
 from k8slb.model.well_known import unreached
 from k8slb.reading.build_files import image_repository
 from k8slb.rules.base import STOPPING, Context, Example, Rule, grace_edit
@@ -45,6 +46,9 @@ class NoPreStop(Rule):
     on when they re-resolve, which k8slb cannot see; unless an L7 router (an Ingress, a
     Gateway API route, Istio, Contour, a Traefik IngressRoute) sends requests to that
     Service's pods: it drops a pod when it starts terminating, and the pause is for it.
+    It is `info` when every Service that selects the pod publishes not-ready addresses
+    (`publishNotReadyAddresses: true`): a terminating pod stays among such a Service's
+    endpoints until it is gone, so no pause takes it out of routing first.
     And it is `info` for the components of well-known systems that their callers reach
     otherwise (a table of data, each entry with its source): ingesters reached through a
     hash ring, queriers that pull their work, compactors, canaries that only Prometheus
@@ -92,6 +96,13 @@ class NoPreStop(Rule):
             ),
             severity=Severity.INFO,
             title="one replica that may not surge: the old pod goes first",
+        ),
+        Example(
+            web_deployment(READY).replace(
+                "spec:\n  selector:", "spec:\n  publishNotReadyAddresses: true\n  selector:", 1
+            ),
+            severity=Severity.INFO,
+            title="its Service routes to pods until they are gone",
         ),
     )
 
@@ -141,6 +152,12 @@ class NoPreStop(Rule):
                         f"info only: its clients find the pods through DNS (headless Service "
                         f"{service.name}) and choose among them; k8slb cannot see when they "
                         "re-resolve, which decides whether a pause helps"
+                    )
+                elif all(publishes_not_ready(s) for s in services):
+                    note = (
+                        f"info only: Service {service.name} publishes not-ready addresses, so "
+                        "a terminating pod stays its endpoint until the pod is gone; a pause "
+                        "does not take it out of routing first, its clients must retry"
                     )
                 if note is not None:
                     message += (note,)

@@ -3,6 +3,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from k8slb.core.findings import Finding, Related, Severity
+from k8slb.model.traffic import publishes_not_ready
 from k8slb.rules.base import PROBES, Context, Example, Rule
 from k8slb.rules.examples import LIVE, READY, web_deployment
 from k8slb.rules.serving import never_overlaps
@@ -28,7 +29,9 @@ class NoReadinessProbe(Rule):
 
     It is only `info` where readiness decides little: when old and new pods never overlap
     (`strategy: Recreate`, one replica with `maxSurge: 0` and no autoscaler, a one-replica
-    StatefulSet).
+    StatefulSet), or when every Service that selects the pod publishes not-ready addresses
+    (`publishNotReadyAddresses: true` on a ClusterIP): such a Service routes to the pod
+    whether it is ready or not.
 
     ## Why it matters
     Without a readiness probe a pod is in the endpoints as soon as its containers start:
@@ -68,6 +71,13 @@ class NoReadinessProbe(Rule):
             findings=0,
             title="only a gossip Service selects it",
         ),
+        Example(
+            web_deployment(LIVE).replace(
+                "spec:\n  selector:", "spec:\n  publishNotReadyAddresses: true\n  selector:", 1
+            ),
+            severity=Severity.INFO,
+            title="its Service routes to pods ready or not",
+        ),
     )
 
     def check(self, context: Context) -> Iterator[Finding]:
@@ -81,13 +91,22 @@ class NoReadinessProbe(Rule):
                     "add a readinessProbe",
                 )
                 why = never_overlaps(workload, scaled=bool(context.index.scalers(workload)))
+                note = None
                 if why is not None:
-                    message += (f"info only: {why}, so readiness decides little there",)
+                    note = f"info only: {why}, so readiness decides little there"
+                elif all(publishes_not_ready(s) for s in services):
+                    note = (
+                        f"info only: Service {service.name} publishes not-ready addresses, so "
+                        "it sends traffic to the pod ready or not; a readinessProbe would not "
+                        "gate it"
+                    )
+                if note is not None:
+                    message += (note,)
                 yield self.finding(
                     workload,
                     container.pos,
                     message,
                     container=container.name,
-                    severity=Severity.INFO if why else None,
+                    severity=Severity.INFO if note else None,
                     related=[Related(service.path, service.pos[0], "the Service it serves")],
                 )

@@ -88,9 +88,15 @@ def scraped_ports(objects: Sequence[K8sObject]) -> dict[int, set[str]]:
     return scraped
 
 
+def publishes_not_ready(service: K8sObject) -> bool:
+    """Whether the Service keeps pods that are not ready, terminating ones included, among
+    its endpoints (`publishNotReadyAddresses`): they leave it only once they are gone."""
+    return dig(service.body, "spec", "publishNotReadyAddresses") is True
+
+
 def purpose(service: K8sObject, scraped: frozenset[str] | set[str] = frozenset()) -> Purpose:
     """What the Service is for; `scraped` names the ports a ServiceMonitor scrapes."""
-    if service.headless and dig(service.body, "spec", "publishNotReadyAddresses") is True:
+    if service.headless and publishes_not_ready(service):
         # (a ClusterIP that publishes not-ready pods still carries clients: Loki's
         # query-frontend takes its queriers' connections early, and the gateway's calls)
         return Purpose(
