@@ -7,6 +7,7 @@ from k8slb.core.edits import YamlEdit
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.model.links import Reached
 from k8slb.model.objects import Container, K8sObject, pos_of
+from k8slb.model.static_replies import static_reply
 from k8slb.model.well_known import self_check
 from k8slb.reading.build_files import image_repository
 from k8slb.reading.yamltree import YMap
@@ -152,8 +153,11 @@ class SharedProbe(Rule):
     - the check of a well-known server that reports only the process's own state
       (`linter/data/self_checks.json`, with sources: ZooKeeper's `ruok`, Pulsar's
       `/status.html`, `/ready` of Loki, Tempo, Mimir and Cortex components other than
-      ingesters and query-frontends) is `info`: the two probes fail together only when the
-      process itself is stuck or starved, where only an overloaded pod's restart is lost.
+      ingesters and query-frontends), or a path an nginx container answers by itself (a
+      `location` for that path whose only answer is `return 2xx`, in a ConfigMap its pod
+      mounts: the health path of the gateways in front of Loki or Cortex), is `info`: the
+      two probes fail together only when the process itself is stuck or starved, where
+      only an overloaded pod's restart is lost.
 
     Two `httpGet` probes on the same port with *different* paths are one handler too when
     k8slb knows the code the container runs (`k8slb explain-links`) and both paths route
@@ -296,6 +300,9 @@ class SharedProbe(Rule):
                     ]
                 image = image_repository(container.body.get("image"))
                 own = self_check(image, container.words, key)
+                if own is None and key[0] == "httpGet" and isinstance(key[1], str):
+                    path = key[1].split("?", 1)[0]  # nginx matches a location without the query
+                    own = static_reply(context.index, workload, template, container, path)
                 detail, severity = self._verdict(
                     key, readiness, liveness, serves=container.name in served, both=both, own=own
                 )

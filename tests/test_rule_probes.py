@@ -230,3 +230,54 @@ def test_a_well_known_check_of_the_process_own_state_is_info(
     assert ("fail together only when the process itself" in finding.text) is (
         severity is Severity.INFO
     )
+
+
+GATEWAY_CONFIG = """\
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: gateway}
+data:
+  nginx.conf: |
+    server {
+      listen 8080;
+      location = /healthz {
+        # answered before any backend is asked
+        return 200 'alive';
+        access_log off;
+      }
+      location / {
+        proxy_pass http://backend:80;
+      }
+    }
+"""
+GATEWAY = web_deployment(
+    probes("httpGet: {path: /healthz, port: http}", "httpGet: {path: /healthz, port: http}"),
+    "volumes:\n- name: config\n  configMap: {name: gateway}\n",
+).replace("registry.example/web:1.0", "nginxinc/nginx-unprivileged:1.27-alpine")
+
+
+@pytest.mark.parametrize(
+    ("config", "severity"),
+    [
+        (GATEWAY_CONFIG, Severity.INFO),
+        # the probed path goes to a backend: its answer is not nginx's own
+        (
+            GATEWAY_CONFIG.replace("return 200 'alive';", "proxy_pass http://backend:80/ready;"),
+            Severity.WARNING,
+        ),
+        # a ConfigMap the pod does not mount says nothing about it
+        (GATEWAY_CONFIG.replace("name: gateway", "name: other"), Severity.WARNING),
+        ("", Severity.WARNING),
+    ],
+    ids=["static", "proxied", "not-mounted", "no-config"],
+)
+def test_a_path_nginx_answers_by_itself_is_a_check_of_its_own_state(
+    tmp_path: Path, config: str, severity: Severity
+) -> None:
+    """Gateways in front of Loki or Cortex probe a `location` that only returns 200."""
+    assert "nginxinc/nginx-unprivileged" in GATEWAY and "configMap: {name: gateway}" in GATEWAY
+    (finding,) = lint_text(tmp_path, GATEWAY + config, ["KLB301"])
+    assert finding.severity is severity
+    if severity is Severity.INFO:
+        assert "nginx answers /healthz itself" in finding.text
