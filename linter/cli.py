@@ -17,6 +17,7 @@ from k8slb import __version__
 from k8slb.choices import DEFAULT_BASELINE, MESHES
 from k8slb.internal import DEBUG_ENV, debugging, internal_error
 from k8slb.record import record
+from k8slb.report.formatter import FORMATS, RenderOptions, formatter
 from k8slb.report.printable import printable
 from k8slb.server import DEFAULT_IDLE_MINUTES
 
@@ -29,10 +30,6 @@ if TYPE_CHECKING:  # the rest is imported by the command that needs it: `--help`
     from k8slb.reading.sources import Discovery, Exclude
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
-# `text` is `full` on a terminal wide enough for code frames, else headline and detail.
-TEXT_FORMATS = ("text", "full", "concise")
-FORMATS = (*TEXT_FORMATS, "json", "sarif", "github", "junit", "markdown")
-FRAME_COLUMNS = 80
 NOQA_STYLES = ("comment", "annotation")  # what --add-noqa writes
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -441,6 +438,34 @@ def _from_stdin(job: Run) -> bool:
     return any(s.location is None for s in job.found.sources)
 
 
+def _formats_that(support: str, conjunction: str) -> str:
+    """The formats with `support` (a Formatter flag), for a message; a variant of another
+    format (`full` of `text`) is not named apart."""
+    made = {name: formatter(name) for name in FORMATS}
+    kinds = {type(f) for f in made.values()}
+    names = [
+        name
+        for name, f in made.items()
+        if getattr(f, support) and not any(k is not type(f) and isinstance(f, k) for k in kinds)
+    ]
+    return ", ".join(names[:-1]) + f" {conjunction} " + names[-1] if len(names) > 1 else names[0]
+
+
+class FormatName(click.Choice[str]):
+    """`--format`'s choices: the formats registered (report/formatter.py) when it is read."""
+
+    def __init__(self) -> None:
+        super().__init__(())
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        return tuple(FORMATS)
+
+    @choices.setter
+    def choices(self, _: object) -> None:  # click's __init__ sets it; the registry rules
+        pass
+
+
 # `--no-cache` of the commands that run the engine.
 NO_CACHE = click.option(
     "--no-cache",
@@ -455,7 +480,7 @@ NO_CACHE = click.option(
     "--format",
     "--output-format",
     "output_format",
-    type=click.Choice(FORMATS),
+    type=FormatName(),
     default="text",
     show_default=True,
     help="Output format.",
@@ -551,10 +576,11 @@ def check(
     ]
     if len(writers) > 1:  # refused before anything is written, never half-done
         raise click.UsageError(f"{' and '.join(writers)} each write files: give one at a time")
-    if add_noqa and (output_format not in TEXT_FORMATS or output_file):
+    chosen_format = formatter(output_format)
+    if add_noqa and (not chosen_format.for_people or output_file):
         raise click.UsageError("--add-noqa edits files: no --format or -o")
     if then_fix:  # one hook or one command that fixes and reports, as `ruff check --fix`
-        if output_format not in TEXT_FORMATS or output_file or statistics or show_suppressed:
+        if not chosen_format.for_people or output_file or statistics or show_suppressed:
             raise click.UsageError("--fix reports as `k8slb fix` does: in text, on the terminal")
         click.get_current_context().invoke(
             fix,
@@ -567,13 +593,17 @@ def check(
             no_cache=no_cache,
             **options,
         )
-    if statistics and output_format not in (*TEXT_FORMATS, "json"):
-        raise click.UsageError(f"--statistics prints text or json, not --format {output_format}")
-    if show_links and output_format not in TEXT_FORMATS:
-        raise click.UsageError("--show-links prints text; `k8slb explain-links --format json`")
-    if show_suppressed and output_format in ("github", "junit", "markdown"):
+
+    if statistics and not chosen_format.statistics:
         raise click.UsageError(
-            f"--show-suppressed works with --format text, json and sarif, not {output_format}"
+            f"--statistics prints {_formats_that('statistics', 'or')}, not --format {output_format}"
+        )
+    if show_links and not chosen_format.for_people:
+        raise click.UsageError("--show-links prints text; `k8slb explain-links --format json`")
+    if show_suppressed and not chosen_format.suppressed:
+        raise click.UsageError(
+            f"--show-suppressed works with --format {_formats_that('suppressed', 'and')}, "
+            f"not {output_format}"
         )
     job = make_run(**options)
     cache = _cache_for(job, no_cache=no_cache)
@@ -581,7 +611,7 @@ def check(
         if source.unread is not None:
             _note(f"not read: {source.path}: {source.unread}")
     # a bar only for text read by a person: never for a machine format, nor with -q
-    watched = output_format in TEXT_FORMATS and not quiet and not statistics
+    watched = chosen_format.for_people and not quiet and not statistics
     progress = Progress.for_terminal() if watched else QUIET
     try:
         result = engine.run(
@@ -617,16 +647,17 @@ def check(
         sys.exit(_add_noqa(result, job, noqa_style))
     to_file = output_file is not None
     colour = _use_colour() and not to_file
-    output = _render(
-        output_format,
+    output = chosen_format.render(
         result,
-        job,
-        colour=colour,
-        show_suppressed=show_suppressed,
-        statistics=statistics,
-        quiet=quiet,
-        to_terminal=not to_file,
-        jobs=jobs or default_jobs(),
+        RenderOptions(
+            colour=colour,
+            to_terminal=not to_file,
+            show_suppressed=show_suppressed,
+            statistics=statistics,
+            quiet=quiet,
+            fail_on=job.fail_on,
+            jobs=jobs or default_jobs(),
+        ),
     )
     if show_links:
         from k8slb.report.links import links_text
@@ -717,67 +748,6 @@ def _apply_baseline(result: RunResult, path: Path, *, report_unused: bool) -> No
         result.findings.sort(key=Finding.sort_key)
 
 
-def _render(
-    output_format: str,
-    result: RunResult,
-    job: Run,
-    *,
-    colour: bool,
-    show_suppressed: bool,
-    statistics: bool,
-    quiet: bool,
-    to_terminal: bool,
-    jobs: int = 1,
-) -> str:
-    """The report in the chosen format (SARIF's fixes made in `jobs` processes)."""
-    from k8slb.report import json as json_report
-    from k8slb.report import text as text_report
-
-    if output_format == "json" and statistics:  # ruff's shape: one object per rule
-        rows = text_report.statistics_rows(result)
-        data = [{"code": r, "name": n, "count": c, "fixable": f} for c, r, n, f in rows]
-        return json.dumps(data, indent=2) + "\n"
-    if output_format == "json":
-        return json_report.render(result, show_suppressed=show_suppressed)
-    if output_format == "sarif":
-        from k8slb.report import sarif
-
-        return sarif.render(result, result.contents, show_suppressed=show_suppressed, jobs=jobs)
-    if output_format == "github":
-        from k8slb.report import github
-
-        return github.render(result)
-    if output_format == "junit":
-        from k8slb.report import junit
-
-        return junit.render(result, job.fail_on)
-    if output_format == "markdown":
-        from k8slb.report import markdown
-
-        return markdown.render(result)
-    if statistics:
-        return text_report.statistics(result)
-    return text_report.render(
-        result,
-        colour=colour,
-        style=_text_style(output_format, to_terminal=to_terminal),
-        show_suppressed=show_suppressed,
-        quiet=quiet,
-    )
-
-
-def _text_style(output_format: str, *, to_terminal: bool) -> str:
-    """The text report's style: code frames only where someone reads them, on a terminal
-    wide enough (`full` asks for them anywhere, `concise` for one line per finding)."""
-    if output_format != "text":
-        return output_format
-    if not (to_terminal and sys.stdout.isatty()):
-        return "detail"
-    import shutil  # here: a run whose report goes to a pipe or a file need not pay for it
-
-    return "full" if shutil.get_terminal_size().columns >= FRAME_COLUMNS else "detail"
-
-
 def _write_report(path: Path, text: str) -> str | None:
     """Write the report whole or not at all; why it could not be written."""
     from k8slb.report.output_file import write_whole
@@ -824,7 +794,6 @@ def fix(
     from k8slb.fixing.fixer import plan, unsafe_fixes_left
     from k8slb.fixing.write import write_all
     from k8slb.parallel import default_jobs
-    from k8slb.report import text as text_report
 
     job = make_run(**options)
     cache = _cache_for(job, no_cache=no_cache)
@@ -877,10 +846,8 @@ def fix(
     report = sys.stderr if (diff or stdin is not None) else sys.stdout
     done = [f for f in outcome.fixed if not any(e.path in unwritten for e in f.edits)]
     if not quiet and not diff:
-        style = _text_style("text", to_terminal=True)
-        listing = text_report.render(
-            result, colour=_use_colour(), style=style, quiet=True
-        ).splitlines()
+        listed = RenderOptions(colour=_use_colour(), to_terminal=True, quiet=True)
+        listing = formatter("text").render(result, listed).splitlines()
         for line in listing:
             click.echo(line, file=report, color=True)
     if show_fixes:  # also with -q: what a pre-commit fix hook should say, and only that

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from k8slb.core.findings import Finding, Severity
 from k8slb.engine import RunResult
+from k8slb.report.formatter import Formatter, RenderOptions
 from k8slb.report.printable import printable
 
 _COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
@@ -35,3 +36,12 @@ def annotation(finding: Finding) -> str:
 
 def render(result: RunResult) -> str:
     return "".join(annotation(f) + "\n" for f in result.findings)
+
+
+class GithubFormatter(Formatter):
+    """GitHub Actions annotations, shown on the pull request's diff."""
+
+    name = "github"
+
+    def render(self, result: RunResult, options: RenderOptions) -> str:
+        return render(result)

@@ -9,6 +9,8 @@ from typing import Any
 from k8slb import __version__
 from k8slb.core.findings import Finding, Severity
 from k8slb.engine import RunResult
+from k8slb.report.formatter import Formatter, RenderOptions
+from k8slb.report.text import statistics_rows
 
 CONTRACT_VERSION = 1
 
@@ -80,3 +82,18 @@ def render(result: RunResult, *, show_suppressed: bool = False) -> str:
             {**finding_dict(finding), "suppressed_by": why} for finding, why in result.suppressed
         ]
     return json.dumps(data, indent=2) + "\n"
+
+
+class JsonFormatter(Formatter):
+    """The JSON contract (version 1); with `--statistics`, one object per rule, as ruff."""
+
+    name = "json"
+    statistics = True
+    suppressed = True
+
+    def render(self, result: RunResult, options: RenderOptions) -> str:
+        if options.statistics:
+            rows = statistics_rows(result)
+            data = [{"code": r, "name": n, "count": c, "fixable": f} for c, r, n, f in rows]
+            return json.dumps(data, indent=2) + "\n"
+        return render(result, show_suppressed=options.show_suppressed)

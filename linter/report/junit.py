@@ -10,6 +10,7 @@ from xml.etree import ElementTree as ET
 
 from k8slb.core.findings import Finding, Severity
 from k8slb.engine import RunResult
+from k8slb.report.formatter import Formatter, RenderOptions
 from k8slb.report.printable import printable
 from k8slb.report.text import format_finding
 
@@ -55,3 +56,12 @@ def render(result: RunResult, fail_on: Severity = Severity.WARNING) -> str:
     return (
         '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"
     )
+
+
+class JunitFormatter(Formatter):
+    """JUnit XML: a failing test case per finding at or above `--fail-on`."""
+
+    name = "junit"
+
+    def render(self, result: RunResult, options: RenderOptions) -> str:
+        return render(result, options.fail_on)

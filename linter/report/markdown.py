@@ -8,6 +8,7 @@ from collections import Counter
 
 from k8slb.core.findings import Finding
 from k8slb.engine import RunResult
+from k8slb.report.formatter import Formatter, RenderOptions
 from k8slb.report.printable import printable
 
 MAX_ROWS = 200  # a summary stays readable (and under GitHub's 1 MiB per step)
@@ -58,3 +59,12 @@ def _errors(result: RunResult) -> list[str]:
     if not result.errors:
         return []
     return ["", "The run could not read everything:", "", *(f"- {_cell(e)}" for e in result.errors)]
+
+
+class MarkdownFormatter(Formatter):
+    """A Markdown table, for a merge request's comment or a job summary."""
+
+    name = "markdown"
+
+    def render(self, result: RunResult, options: RenderOptions) -> str:
+        return render(result)

@@ -17,6 +17,7 @@ from k8slb.engine import RunResult
 from k8slb.fixing.suggest import Replacement, suggestions
 from k8slb.reading.encodings import UTF8, codec_for
 from k8slb.report.baseline import key_of
+from k8slb.report.formatter import Formatter, RenderOptions
 from k8slb.rules import ALL_RULES
 from k8slb.rules.base import Rule
 
@@ -212,3 +213,15 @@ def render(
     """The SARIF log; each finding's fix is made (and checked) in `jobs` processes."""
     made = document(result, contents, show_suppressed=show_suppressed, jobs=jobs)
     return json.dumps(made, indent=2) + "\n"
+
+
+class SarifFormatter(Formatter):
+    """SARIF 2.1.0, for code-scanning dashboards; each fix made and checked."""
+
+    name = "sarif"
+    suppressed = True
+
+    def render(self, result: RunResult, options: RenderOptions) -> str:
+        return render(
+            result, result.contents, show_suppressed=options.show_suppressed, jobs=options.jobs
+        )

@@ -8,16 +8,19 @@ message on it).
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, MutableMapping
 
 import click
 from k8slb.core.findings import Finding, Severity
 from k8slb.engine import RunResult
 from k8slb.reading.encodings import file_bytes, text_lines
+from k8slb.report.formatter import Formatter, RenderOptions
 from k8slb.report.printable import printable
 
 STYLES = ("full", "detail", "concise")
 FRAME_CONTEXT = 2  # lines shown above the offending one
+FRAME_COLUMNS = 80  # the narrowest terminal that `--format text` draws code frames on
 
 _COLOURS = {Severity.ERROR: "red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 
@@ -173,3 +176,49 @@ def statistics(result: RunResult) -> str:
         f"{n:>{width}}\t{rule}\t{'[*] ' if fixable else ''}{name}\n"
         for n, rule, name, fixable in rows
     )
+
+
+class TextFormatter(Formatter):
+    """ruff-like text; code frames where a person reads it on a wide enough terminal."""
+
+    name = "text"
+    for_people = True
+    statistics = True
+    suppressed = True
+
+    def style(self, options: RenderOptions) -> str:
+        """Code frames only where someone reads them, on a terminal wide enough."""
+        if not (options.to_terminal and sys.stdout.isatty()):
+            return "detail"
+        import shutil  # here: a report that goes to a pipe or a file need not pay for it
+
+        return "full" if shutil.get_terminal_size().columns >= FRAME_COLUMNS else "detail"
+
+    def render(self, result: RunResult, options: RenderOptions) -> str:
+        if options.statistics:
+            return statistics(result)
+        return render(
+            result,
+            colour=options.colour,
+            style=self.style(options),
+            show_suppressed=options.show_suppressed,
+            quiet=options.quiet,
+        )
+
+
+class FullFormatter(TextFormatter):
+    """Text with a code frame under every finding, wherever it goes."""
+
+    name = "full"
+
+    def style(self, options: RenderOptions) -> str:
+        return "full"
+
+
+class ConciseFormatter(TextFormatter):
+    """One line per finding, the whole message on it."""
+
+    name = "concise"
+
+    def style(self, options: RenderOptions) -> str:
+        return "concise"
