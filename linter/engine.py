@@ -17,10 +17,12 @@ from k8slb.config import Exemption
 from k8slb.core.edits import FixValues
 from k8slb.core.findings import Finding, ObjectRef, Problem
 from k8slb.internal import internal_error
+from k8slb.languages import LANGUAGES
 from k8slb.model.index import Index
 from k8slb.model.links import LinkRow, Pin, link_code, link_rows
 from k8slb.model.objects import K8sObject
 from k8slb.model.units import deployment_units
+from k8slb.parsing import Parsed, Unparsed, parse_all
 from k8slb.progress import QUIET, Progress
 from k8slb.reading.build_files import (
     BuildFacts,
@@ -46,7 +48,6 @@ from k8slb.reading.charts import (
 from k8slb.reading.file_digest import content_digest
 from k8slb.reading.kustomize import build, built_templates, signature
 from k8slb.reading.manifests import ManifestFile
-from k8slb.reading.parsing import Parsed, Unparsed, parse_all
 from k8slb.reading.sources import Source
 from k8slb.record import record
 from k8slb.rules.base import Context, Rule
@@ -426,7 +427,8 @@ def _skippable(source: Source) -> bool:
         return False
     if source.language == "build":
         return True
-    return source.language in ("yaml", "python", "go") and not names_builds(source.path)
+    parsed_alone = source.language == "yaml" or source.language in LANGUAGES
+    return parsed_alone and not names_builds(source.path)
 
 
 # A file changed this recently may change again within its time stamps' grain (a second on

@@ -434,18 +434,19 @@ def _daemon(where: str, idle_seconds: float, report: int | None) -> NoReturn:
 
 def _import_everything() -> None:
     """Every module of k8slb (the rules, every report format, the fixer with libcst), and
-    the Go grammar: what each run would otherwise load for itself. Nothing that reads a
-    file or depends on the caller is done here."""
+    what each language readies (the Go grammar): what each run would otherwise load for
+    itself. Nothing that reads a file or depends on the caller is done here."""
     import importlib
     import pkgutil
 
     import k8slb
+    from k8slb.languages import LANGUAGES, load
 
     for module in pkgutil.walk_packages(k8slb.__path__, "k8slb."):
         importlib.import_module(module.name)
-    from k8slb.code.go import parser
-
-    parser()
+    for language in LANGUAGES.values():
+        if language.warm:
+            load(language.warm)()
 
 
 class _Listener:

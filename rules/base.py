@@ -23,6 +23,7 @@ from typing import ClassVar, Literal
 from k8slb.code.facts import Channel, CodeFacts, Loc
 from k8slb.core.edits import Edit, FixValues, YamlEdit
 from k8slb.core.findings import NO_FIX, Finding, FixInfo, Problem, Related, Severity
+from k8slb.languages import LANGUAGES
 from k8slb.model.addresses import Address, Destination, destinations
 from k8slb.model.index import Index
 from k8slb.model.links import CodeLinks
@@ -49,7 +50,7 @@ class Example:
 
     def files(self) -> dict[str, str]:
         """The files the example stands for, by name."""
-        main = {"yaml": "manifest.yaml", "python": "app.py", "go": "main.go"}[self.language]
+        main = "manifest.yaml" if self.language == "yaml" else LANGUAGES[self.language].example_file
         files = {main: self.source}
         if self.manifests:
             files["manifests.yaml"] = self.manifests

@@ -3,7 +3,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from k8slb.code.facts import Channel, EnvRef
-from k8slb.core.edits import ROUND_ROBIN_CONFIG, Edit, PythonEdit, YamlEdit
+from k8slb.core.edits import ROUND_ROBIN_CONFIG, Edit, YamlEdit
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.model.addresses import Destination, services_for, target_parser
 from k8slb.model.grpc_options import SERVICE_CONFIG, channel_policy
@@ -11,7 +11,7 @@ from k8slb.model.http2 import PinnedService, pinned_grpc
 from k8slb.model.index import Index
 from k8slb.model.objects import service_ports
 from k8slb.rules.base import PROBES, Context, Example, Rule
-from k8slb.rules.fixes import add_channel_options
+from k8slb.rules.dialect import dialect_of
 from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE, twin_edit, twin_name
 
 CLIENT = """\
@@ -59,13 +59,9 @@ def retarget(
     target = f"dns:///{host}" + (f":{port}" if port else "")
     edits: list[Edit] = []
     setting = destination.setting
-    if channel.target_argument is not None and isinstance(channel.target, str):
-        loc = channel.loc
-        edits.append(
-            PythonEdit(
-                loc.path, loc.line, loc.column, "set-argument", (*channel.target_argument, target)
-            )
-        )
+    dialect = dialect_of(language)
+    if isinstance(channel.target, str) and (retargeted := dialect.set_target(channel, target)):
+        edits += retargeted
     elif (
         setting is not None
         and isinstance(channel.target, EnvRef)
@@ -81,7 +77,7 @@ def retarget(
     if not channel_policy(channel.options).balancing:
         if channel.options.get(SERVICE_CONFIG) is not None:
             return target, []
-        added = add_channel_options(language, channel, [(SERVICE_CONFIG, ROUND_ROBIN_CONFIG)])
+        added = dialect.channel_options(channel, [(SERVICE_CONFIG, ROUND_ROBIN_CONFIG)])
         if not added:
             return target, []
         edits += added

@@ -11,7 +11,7 @@ from k8slb.model.grpc_options import SERVICE_CONFIG, channel_policy
 from k8slb.model.http2 import pinned_grpc
 from k8slb.model.index import is_headless
 from k8slb.rules.base import PROBES, Context, Example, Rule
-from k8slb.rules.fixes import add_channel_options
+from k8slb.rules.dialect import dialect_of
 from k8slb.rules.grpc_client_clusterip import CLIENT
 from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE
 
@@ -201,8 +201,8 @@ class GrpcClientPickFirst(Rule):
                 how = f" ({destination.origin})" if destination.origin else ""
                 related = [Related(s.path, s.pos[0], s.ref.display) for s in headless]
                 edits = (
-                    add_channel_options(
-                        facts.language, channel, [(SERVICE_CONFIG, ROUND_ROBIN_CONFIG)]
+                    dialect_of(facts.language).channel_options(
+                        channel, [(SERVICE_CONFIG, ROUND_ROBIN_CONFIG)]
                     )
                     if channel.options.get(SERVICE_CONFIG) is None
                     else []  # merging into an existing service config is for a human

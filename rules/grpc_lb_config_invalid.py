@@ -4,8 +4,6 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from k8slb.code.facts import Loc
-from k8slb.core.edits import PythonEdit
 from k8slb.core.findings import Finding, FixInfo, Severity
 from k8slb.model.grpc_options import (
     KNOWN_POLICIES,
@@ -14,8 +12,8 @@ from k8slb.model.grpc_options import (
     nearest,
     service_config_policy,
 )
-from k8slb.rules import wording
 from k8slb.rules.base import Context, Example, Rule
+from k8slb.rules.dialect import dialect_of
 
 _CHANNEL = """\
 import grpc
@@ -29,10 +27,6 @@ channel = grpc.insecure_channel(
 
 def _channel(options: str) -> str:
     return _CHANNEL.replace("{options}", options)
-
-
-def _set_value(loc: Loc, value: Any) -> PythonEdit:
-    return PythonEdit(loc.path, loc.line, loc.column, "set-pair-value", value)
 
 
 def _json_string(value: Any) -> str | None:
@@ -124,9 +118,9 @@ class GrpcLbConfigInvalid(Rule):
 
     def check(self, context: Context) -> Iterator[Finding]:
         for facts in context.judged_code():
-            python = facts.language == "python"  # the respelling edits are Python's
-            config_name = wording.option(facts.language, SERVICE_CONFIG)
-            name_option = wording.option(facts.language, LB_POLICY_NAME)
+            dialect = dialect_of(facts.language)
+            config_name = dialect.option(SERVICE_CONFIG)
+            name_option = dialect.option(LB_POLICY_NAME)
             for channel in facts.channels:
                 options = channel.options
                 config, by_name = options.get(SERVICE_CONFIG), options.get(LB_POLICY_NAME)
@@ -135,7 +129,7 @@ class GrpcLbConfigInvalid(Rule):
                     config_policy, problem = service_config_policy(config.value)
                     if problem:
                         as_json = _json_string(config.value)
-                        edits = [_set_value(config.loc, as_json)] if as_json and python else []
+                        edits = dialect.set_value(config.loc, as_json) if as_json else []
                         yield self.python_finding(
                             config.loc,
                             (f"{config_name} {problem[0]}", *problem[1:]),
@@ -154,7 +148,7 @@ class GrpcLbConfigInvalid(Rule):
                             "gRPC logs an error and silently uses pick_first",
                         ),
                         fix=FixInfo(True, True, f"spell the policy {hint!r}"),
-                        edits=[_set_value(by_name.loc, hint)] if hint and python else [],
+                        edits=dialect.set_value(by_name.loc, hint) if hint else [],
                     )
                 elif config_policy is not None and config_policy != by_name.value:
                     yield self.python_finding(

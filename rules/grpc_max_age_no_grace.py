@@ -4,8 +4,8 @@ from collections.abc import Iterator
 
 from k8slb.core.findings import Finding, FixInfo, Severity
 from k8slb.model.grpc_options import INT_MAX, MAX_AGE, MAX_AGE_GRACE
-from k8slb.rules import wording
 from k8slb.rules.base import Context, Example, Rule
+from k8slb.rules.dialect import dialect_of
 from k8slb.rules.examples import (
     GO_KEEPALIVE_IMPORTS,
     GO_MAX_AGE,
@@ -13,7 +13,6 @@ from k8slb.rules.examples import (
     go_server,
     grpc_server,
 )
-from k8slb.rules.fixes import add_server_options
 
 
 class GrpcMaxAgeNoGrace(Rule):
@@ -69,18 +68,14 @@ class GrpcMaxAgeNoGrace(Rule):
                 if server.options.get(MAX_AGE_GRACE) is not None or not server.options.complete:
                     continue
                 grace = context.fix_values.max_connection_age_grace_ms
-                language = facts.language
+                dialect = dialect_of(facts.language)
                 yield self.python_finding(
                     age.loc,
                     (
-                        f"{wording.option(language, MAX_AGE)} is set without "
-                        f"{wording.option(language, MAX_AGE_GRACE)}",
+                        f"{dialect.option(MAX_AGE)} is set without {dialect.option(MAX_AGE_GRACE)}",
                         "an aged connection stays open for as long as its longest call",
-                        "add a grace (e.g. "
-                        f"{wording.option_value(language, MAX_AGE_GRACE, grace)})",
+                        f"add a grace (e.g. {dialect.option_value(MAX_AGE_GRACE, grace)})",
                     ),
-                    fix=FixInfo(
-                        True, True, f"add {wording.option_value(language, MAX_AGE_GRACE, grace)}"
-                    ),
-                    edits=add_server_options(facts.language, server, [(MAX_AGE_GRACE, grace)]),
+                    fix=FixInfo(True, True, f"add {dialect.option_value(MAX_AGE_GRACE, grace)}"),
+                    edits=dialect.server_options(server, [(MAX_AGE_GRACE, grace)]),
                 )

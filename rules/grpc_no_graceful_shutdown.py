@@ -2,10 +2,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from k8slb.core.edits import GoEdit, PythonEdit
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
-from k8slb.rules import wording
 from k8slb.rules.base import STOPPING, Context, Example, Rule
+from k8slb.rules.dialect import dialect_of
 from k8slb.rules.examples import (
     GO_SIGNAL_IMPORTS,
     GO_SIGTERM,
@@ -13,7 +12,6 @@ from k8slb.rules.examples import (
     go_server,
     grpc_server,
 )
-from k8slb.rules.fixes import go_sigterm_handler
 
 _KEYBOARD_ONLY = grpc_server().replace(
     "    server.wait_for_termination()\n",
@@ -136,25 +134,17 @@ class GrpcNoGracefulShutdown(Rule):
                     ["its stop in `except KeyboardInterrupt` never runs there"] if keyboard else []
                 )
                 grace = context.fix_values.stop_grace_seconds
-                edits: list[PythonEdit | GoEdit] = []
-                if wait.how == "wait_for_termination()":
-                    loc = wait.loc
-                    handler = (name, wait.awaited, grace)
-                    edits = [
-                        PythonEdit(loc.path, loc.line, loc.column, "add-sigterm-handler", handler)
-                    ]
-                elif wait.how == "Serve()":
-                    edits = [*go_sigterm_handler(wait, name, grace)]
+                dialect = dialect_of(facts.language)
                 yield self.python_finding(
                     wait.loc,
                     (
                         f"gRPC server {name!r} waits in {wait.how} with no SIGTERM handler in "
                         f"{where}",
-                        wording.no_sigterm_consequence(facts.language),
+                        dialect.no_sigterm_consequence(),
                         *also,
-                        wording.sigterm_advice(facts.language, name, grace),
+                        dialect.sigterm_advice(name, grace),
                     ),
                     related=[Related(server.loc.path, server.loc.line, "the server")],
-                    fix=FixInfo(True, False, wording.sigterm_fix(facts.language, name, grace)),
-                    edits=edits,
+                    fix=FixInfo(True, False, dialect.sigterm_fix(name, grace)),
+                    edits=dialect.sigterm_handler(wait, name, grace),
                 )

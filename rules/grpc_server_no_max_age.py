@@ -4,8 +4,8 @@ from collections.abc import Iterator
 
 from k8slb.core.findings import Finding, FixInfo, Severity
 from k8slb.model.grpc_options import INT_MAX, MAX_AGE, MAX_AGE_GRACE
-from k8slb.rules import wording
 from k8slb.rules.base import Context, Example, Rule
+from k8slb.rules.dialect import dialect_of
 from k8slb.rules.examples import (
     GO_HANDLER,
     GO_KEEPALIVE_IMPORTS,
@@ -14,7 +14,6 @@ from k8slb.rules.examples import (
     go_server,
     grpc_server,
 )
-from k8slb.rules.fixes import add_server_options
 
 
 class GrpcServerNoMaxAge(Rule):
@@ -124,16 +123,15 @@ class GrpcServerNoMaxAge(Rule):
                 pairs = [(MAX_AGE, values.max_connection_age_ms)]
                 if server.options.get(MAX_AGE_GRACE) is None:
                     pairs.append((MAX_AGE_GRACE, values.max_connection_age_grace_ms))
-                edits = add_server_options(facts.language, server, pairs) if age is None else []
-                language = facts.language
+                dialect = dialect_of(facts.language)
+                edits = dialect.server_options(server, pairs) if age is None else []
                 yield self.python_finding(
                     loc,
                     (
-                        f"{server.factory}() sets no {wording.option(language, MAX_AGE)}",
+                        f"{server.factory}() sets no {dialect.option(MAX_AGE)}",
                         "its connections never end, so clients stay on the pods they first "
                         "reached and new pods get no calls",
-                        wording.max_age_advice(
-                            language,
+                        dialect.max_age_advice(
                             values.max_connection_age_ms,
                             values.max_connection_age_grace_ms,
                         ),
@@ -141,7 +139,7 @@ class GrpcServerNoMaxAge(Rule):
                     fix=FixInfo(
                         True,
                         True,
-                        f"add {', '.join(wording.option(language, k) for k, _ in pairs)}",
+                        f"add {', '.join(dialect.option(k) for k, _ in pairs)}",
                     ),
                     edits=edits,
                 )

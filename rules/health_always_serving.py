@@ -3,8 +3,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from k8slb.core.findings import Finding, Severity
-from k8slb.rules import wording
 from k8slb.rules.base import Context, Example, Rule
+from k8slb.rules.dialect import dialect_of
 from k8slb.rules.examples import GO_SIGNAL_IMPORTS, GO_SIGTERM, go_server
 
 _STANDARD = """\
@@ -109,7 +109,7 @@ class HealthAlwaysServing(Rule):
                         (
                             "the gRPC health service is never set to NOT_SERVING",
                             "readiness cannot drop while the server drains",
-                            wording.health_drain_advice(facts.language),
+                            dialect_of(facts.language).health_drain_advice(),
                         ),
                     )
                 elif servicer.custom_class is not None and not servicer.class_can_fail:

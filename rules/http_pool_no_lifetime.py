@@ -5,8 +5,8 @@ from collections.abc import Iterator
 from k8slb.code.facts import CodeFacts, HttpClient
 from k8slb.core.findings import Finding, Related, Severity
 from k8slb.model.addresses import parse_url
-from k8slb.rules import wording
 from k8slb.rules.base import Context, Example, Rule
+from k8slb.rules.dialect import dialect_of
 
 _SESSION = """\
 import requests
@@ -102,7 +102,7 @@ class HttpPoolNoLifetime(Rule):
                     yield self.python_finding(
                         client.loc,
                         (
-                            f"{client.factory} with {wording.http2_setting(facts.language)} "
+                            f"{client.factory} with {dialect_of(facts.language).http2_setting()} "
                             "sends every request over one connection",
                             f"to {url!r} that connection is pinned to one pod, as gRPC's are",
                             "use HTTP/1.1 in the cluster, or a mesh",
@@ -117,7 +117,7 @@ class HttpPoolNoLifetime(Rule):
                             f"long-lived {client.factory} keeps its connections for ever",
                             f"to {url!r}: {library} never ends a busy pooled connection, so it "
                             "stays on the pods it first reached",
-                            wording.http_pool_advice(facts.language),
+                            dialect_of(facts.language).http_pool_advice(),
                         ),
                         related=related,
                     )

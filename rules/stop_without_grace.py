@@ -2,10 +2,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from k8slb.core.edits import Edit, GoEdit, PythonEdit
 from k8slb.core.findings import Finding, FixInfo, Severity
-from k8slb.rules import wording
 from k8slb.rules.base import STOPPING, Context, Example, Rule
+from k8slb.rules.dialect import dialect_of
 from k8slb.rules.examples import GO_SIGNAL_IMPORTS, GO_SIGTERM, go_server, grpc_server
 
 _HANDLER = (
@@ -84,28 +83,13 @@ class StopWithoutGrace(Rule):
                 if stop.in_keyboard_interrupt or stop.grace not in (0, None):
                     continue
                 grace = context.fix_values.stop_grace_seconds
-                language = facts.language
-                loc = stop.loc
-                edit: Edit = (
-                    GoEdit(loc.path, loc.line, loc.column, "rename-method", "GracefulStop")
-                    if language == "go"
-                    else PythonEdit(
-                        loc.path, loc.line, loc.column, "set-argument", (0, "grace", grace)
-                    )
-                )
+                dialect = dialect_of(facts.language)
                 yield self.python_finding(
                     stop.loc,
                     (
-                        f"{wording.stop_call(language, stop.server, stop.grace)} aborts every "
-                        "call in flight",
-                        wording.stop_advice(language, stop.server, grace),
+                        f"{dialect.stop_call(stop.server, stop.grace)} aborts every call in flight",
+                        dialect.stop_advice(stop.server, grace),
                     ),
-                    fix=FixInfo(
-                        True,
-                        False,
-                        "GracefulStop(): review that a timer bounds it (it waits for every stream)"
-                        if language == "go"
-                        else f"stop({grace}): review that it fits the pod's grace period",
-                    ),
-                    edits=[edit],
+                    fix=FixInfo(True, False, dialect.stop_fix(grace)),
+                    edits=dialect.graceful_stop(stop, grace),
                 )

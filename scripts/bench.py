@@ -221,7 +221,7 @@ def print_yaml_cost(corpus: Path) -> None:
 
 
 def print_go_parse_cost(corpus: Path) -> None:
-    from k8slb.code.go import analyse_go
+    from k8slb.languages.go.parse import analyse_go
 
     files = [(str(p), p.read_bytes()) for p in corpus.rglob("*.go")]
     if not files:
@@ -241,7 +241,7 @@ def print_link_costs(corpus: Path) -> None:
     from k8slb.engine import read_bytes, read_sources
     from k8slb.model.index import Index
     from k8slb.model.links import link_code
-    from k8slb.reading.parsing import parse_all
+    from k8slb.parsing import parse_all
     from k8slb.reading.sources import discover
 
     sources = discover([str(corpus)]).sources

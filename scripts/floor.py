@@ -20,8 +20,8 @@ import warnings
 
 def main() -> None:
     from k8slb.code.facts import worth_parsing
-    from k8slb.code.go import parser
-    from k8slb.code.go import worth_parsing as go_worth_parsing
+    from k8slb.languages.go.parse import parser
+    from k8slb.languages.go.parse import worth_parsing as go_worth_parsing
     from ruamel.yaml.cyaml import CSafeLoader
 
     warnings.simplefilter("ignore")

@@ -71,7 +71,7 @@ def rules_of(findings: Sequence[Finding]) -> list[str]:
 def count_parses(monkeypatch: pytest.MonkeyPatch, *where: ModuleType) -> list[str]:
     """The files parsed from now on (parse_one stood in for in parsing, and in `where`:
     modules that imported it by name), in order."""
-    from k8slb.reading import parsing
+    from k8slb import parsing
 
     parsed: list[str] = []
     original = parsing.parse_one

@@ -113,8 +113,8 @@ def test_python_fixes_keep_to_the_configured_line_length_so_the_formatter_keeps_
 
 
 def test_the_line_length_is_the_nearest_formatter_setting(tmp_path: Path) -> None:
-    from k8slb.fixing import line_length
-    from k8slb.fixing.line_length import line_length_for
+    from k8slb.languages.python import edit_lines as line_length
+    from k8slb.languages.python.edit_lines import line_length_for
 
     line_length._known.clear()
     (tmp_path / ".git").mkdir()

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 from k8slb.core.edits import GoEdit
-from k8slb.fixing.go_edit import apply_go
 from k8slb.fixing.yaml_edit import Refused
-from k8slb.rules.fixes import GRPC_PACKAGES
+from k8slb.languages.go.dialect import GRPC_PACKAGES
+from k8slb.languages.go.edit import apply_go
 
 from .go_toolchain import go_format, stays_formatted, unformatted
 

@@ -131,7 +131,7 @@ def test_an_internal_error_reading_one_file_leaves_the_others_linted(
             raise RuntimeError("boom")
         return original(path, data)
 
-    monkeypatch.setattr("k8slb.reading.parsing.load_manifests", flaky)
+    monkeypatch.setattr("k8slb.parsing.load_manifests", flaky)
     result = engine.run(discover([str(tmp_path)]).sources, engine.Settings(rules=ALL_RULES))
     assert any("internal error while reading" in e and "backend.yaml" in e for e in result.errors)
     assert result.findings, "the other files are linted"
@@ -183,7 +183,7 @@ def test_an_uncaught_internal_error_is_one_line_and_exit_2_with_the_trace_on_dem
 CRASHING_WORKER = """
 import os, signal, sys
 from k8slb import cli
-from k8slb.reading import parsing
+from k8slb import parsing
 parent, original, pids = os.getpid(), parsing.parse_one, sys.argv[2]
 def crashing(path, language, data):
     if os.getpid() != parent:

@@ -40,6 +40,8 @@ TOP_LEVEL = {
     "k8slb.config": "run",
     "k8slb.cache": "run",
     "k8slb.engine": "run",
+    "k8slb.parsing": "run",
+    "k8slb.languages": "core",  # the table of languages: names, suffixes, dotted paths
     "k8slb.suppressions": "run",
     "k8slb.docs": "report",  # the rules' documentation, as SARIF and `make docs` print it
     "k8slb.cli": "interface",
@@ -61,10 +63,19 @@ def modules() -> dict[str, Path]:
     return found
 
 
+# A language package's modules (k8slb.languages.<language>.<module>) belong to the layer
+# their name starts with: they read source, word findings and build edits, or make them.
+LANGUAGE_ROLES = {"parse": "code", "dialect": "rules", "edit": "fixing"}
+
+
 def layer(module: str) -> str:
     parts = module.split(".")
     if len(parts) > 1 and parts[1] in LAYERS:
         return parts[1]
+    if parts[:2] == ["k8slb", "languages"] and len(parts) > 2:
+        if len(parts) == 3:
+            return "core"  # a language package's own __init__: its docstring
+        return LANGUAGE_ROLES[parts[3].split("_")[0]]
     return TOP_LEVEL[module]
 
 

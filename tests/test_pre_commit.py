@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from k8slb.code.go import GO_SUFFIX
-from k8slb.reading.sources import PYTHON_SUFFIXES, YAML_SUFFIXES, language_of
+from k8slb.languages import LANGUAGES
+from k8slb.reading.sources import YAML_SUFFIXES, language_of
 from ruamel.yaml import YAML
 
 from .helpers import FIXTURES, ROOT
@@ -34,7 +34,9 @@ HEAD = _head()
 needs_git = pytest.mark.skipif(HEAD is None, reason="this checkout is not a git repository")
 
 
-@pytest.mark.parametrize("suffix", [*YAML_SUFFIXES, *PYTHON_SUFFIXES, GO_SUFFIX])
+@pytest.mark.parametrize(
+    "suffix", [*YAML_SUFFIXES, *(s for lang in LANGUAGES.values() for s in lang.suffixes)]
+)
 def test_each_hook_is_passed_every_kind_of_file_k8slb_lints(suffix: str) -> None:
     """pre-commit hands a hook only the changed files whose tags (by `identify`, as
     pre-commit tells them) meet its `types_or`: a kind left out is never linted there."""

@@ -15,10 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from k8slb import engine
+from k8slb import engine, parsing
 from k8slb.cache import KEPT_RUNS, MARKER, Cache, dumps, loads
 from k8slb.engine import RunResult, Settings, run
-from k8slb.reading import parsing
 from k8slb.reading.sources import discover
 from k8slb.report import json as json_report
 from k8slb.rules import ALL_RULES

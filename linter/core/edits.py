@@ -24,28 +24,31 @@ class YamlEdit:
 
 
 @record
-class PythonEdit:
-    """An operation on the Python node that starts at (line, column)."""
+class CodeEdit:
+    """An operation on the node of source code that starts at (line, column): the file's
+    language (languages/) makes it, with its own kind of edit, a subclass."""
 
     path: str
     line: int
     column: int
-    op: str  # add-options | add-sigterm-handler | set-argument | set-pair-value
+    op: str
+
+
+@record
+class PythonEdit(CodeEdit):
+    """add-options | add-sigterm-handler | set-argument | set-pair-value, with its value."""
+
     value: Any = None
 
 
 @record
-class GoEdit:
+class GoEdit(CodeEdit):
     """An operation on the Go node that starts at (line, column): `add-argument` (code as
     the call's last argument), `add-fields` (lines of `Key: value` into a struct literal),
     `rename-method` (the method a call calls), `insert-statements` (lines before the
     statement that holds the call). `code` names packages as placeholders, `{grpc}`, each
     bound by `packages` to its import path."""
 
-    path: str
-    line: int
-    column: int
-    op: str
     code: str
     packages: tuple[tuple[str, str], ...] = ()
 
@@ -67,7 +70,7 @@ class ChartEdit:
     op: str = "template"
 
 
-Edit = YamlEdit | PythonEdit | GoEdit | ChartEdit
+Edit = YamlEdit | CodeEdit | ChartEdit
 
 PROBE_HANDLERS = ("httpGet", "tcpSocket", "exec", "grpc")
 

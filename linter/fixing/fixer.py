@@ -11,15 +11,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from k8slb.cache import Cache, ParseMemo
-from k8slb.core.edits import ChartEdit, Edit, GoEdit, PythonEdit, YamlEdit
+from k8slb.core.edits import ChartEdit, CodeEdit, Edit, YamlEdit
 from k8slb.core.findings import Finding
 from k8slb.engine import RunResult, Settings, run
-from k8slb.fixing.verify import python_fix_problem, yaml_fix_problem
+from k8slb.fixing.verify import yaml_fix_problem
 from k8slb.fixing.yaml_edit import Refused, TextEdit, YamlFile, apply, text_edits
 from k8slb.internal import internal_error
+from k8slb.languages import language_of, load
 from k8slb.parallel import Work, fork_map
+from k8slb.parsing import Parsed, Unparsed, parse_one
 from k8slb.reading.encodings import codec_for
-from k8slb.reading.parsing import Parsed, Unparsed, parse_one
 from k8slb.reading.sources import Source
 from k8slb.reading.yamlcompose import keeping_composes
 
@@ -130,36 +131,18 @@ def apply_edits(data: bytes, edits: Sequence[Edit]) -> tuple[bytes, list[str]]:
         return data, [f"the file is not text in {codec.codec}"]
     refusals: list[str] = []
     yaml_edits = [e for e in edits if isinstance(e, YamlEdit)]
-    python_edits = [e for e in edits if isinstance(e, PythonEdit)]
-    go_edits = [e for e in edits if isinstance(e, GoEdit)]
-    if go_edits:
-        from k8slb.fixing.go_edit import apply_go
-
-        try:
-            text = apply_go(text, go_edits)
-        except Refused as refused:
-            refusals += [Refusal(str(refused), edit) for edit in go_edits]
+    code_edits = [e for e in edits if isinstance(e, CodeEdit)]
     if yaml_edits:
         text = _apply_yaml(text, yaml_edits, refusals)
-    if python_edits and not python_edits[0].path.endswith(".py"):
-        refusals += [
-            Refusal("a Python edit for a file that is not Python", e) for e in python_edits
-        ]
-        python_edits = []
-    if python_edits:
-        from k8slb.fixing.line_length import line_length_for  # libcst: only for Python fixes
-        from k8slb.fixing.python_edit import apply_python
-
+    if code_edits:
+        path = code_edits[0].path
+        language = language_of(path)
         try:
-            fixed = apply_python(text, python_edits, line_length_for(python_edits[0].path))
+            if language is None:
+                raise Refused("an edit of code for a file in no language k8slb reads")
+            text = load(language.editor).edit(text, code_edits, path)
         except Refused as refused:
-            refusals += [Refusal(str(refused), edit) for edit in python_edits]
-        else:
-            problem = python_fix_problem(fixed, python_edits[0].path)
-            if problem is None:
-                text = fixed
-            else:
-                refusals += [Refusal(problem, edit) for edit in python_edits]
+            refusals += [Refusal(str(refused), edit) for edit in code_edits]
     try:
         return codec.encode(text), refusals
     except UnicodeEncodeError:
@@ -307,8 +290,10 @@ def _plan(
         tasks = [
             (p, contents[p], edits, p in yaml_files) for p, edits in chosen.items() if p in contents
         ]
-        if any(isinstance(e, PythonEdit) for _, _, edits, _ in tasks for e in edits):
-            import k8slb.fixing.python_edit  # noqa: F401  # libcst, once, before any fork
+        # each language's editor (libcst for Python) imported once, before any fork
+        for language in {language_of(e.path) for _, _, edits, _ in tasks for e in edits}:
+            if language is not None:
+                load(language.editor)
         edited = fork_map(_EDITS, tasks, jobs, min_items=PARALLEL_MIN_EDITS)
         not_made: set[str] = set()  # the edits refused (by repr), or a path: all of its edits
         for (path, data, _, _), (new, refusals, parsed, broke) in zip(tasks, edited, strict=True):

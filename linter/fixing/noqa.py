@@ -13,8 +13,6 @@ raw string) is refused and named.
 
 from __future__ import annotations
 
-import ast
-import warnings
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -24,8 +22,9 @@ from k8slb.core.edits import YamlEdit
 from k8slb.core.findings import Finding
 from k8slb.fixing.fixer import apply_edits
 from k8slb.fixing.verify import plain, yaml_fix_problem
+from k8slb.languages import language_of, load
 from k8slb.reading.encodings import codec_for, file_bytes, source_lines
-from k8slb.reading.markers import ANNOTATION, COMMENT, SLASH_COMMENT, split_codes
+from k8slb.reading.markers import ANNOTATION, comment_pattern, split_codes
 from k8slb.reading.yamlcompose import compose
 
 # Findings that are not silenced in place: an unused suppression is removed, not ignored,
@@ -45,38 +44,26 @@ def _merged(codes: Iterable[str], new: Iterable[str], joiner: str = ", ") -> str
     return joiner.join(dict.fromkeys([*codes, *sorted(new)]))
 
 
-def _with_comment(line: str, codes: set[str], leader: str = "#") -> str:
+def _with_comment(line: str, codes: set[str], opener: str = "#", gap: str = "  ") -> str:
     """The line with the codes in its k8slb comment: added to one already there, or a new
-    comment after two spaces in Python (what ruff and black write), one in Go (what gofmt
-    writes). `leader` starts a comment: `#`, or `//` in Go."""
+    comment opened by `opener` after `gap` (what the language's formatter writes: two
+    spaces in Python and YAML, as ruff and black, one in Go, as gofmt)."""
     body = line.rstrip("\r\n")
     ending = line[len(body) :]
-    match = (SLASH_COMMENT if leader == "//" else COMMENT).search(body)
+    match = comment_pattern(opener).search(body)
     if match is not None and match.group("codes") is not None:
         start, end = match.span("codes")
         old = split_codes(match.group("codes"))
         return body[:start] + _merged(old, codes - set(old)) + body[end:] + ending
-    comment = f"{leader} k8slb: ignore[{_merged((), codes)}]"
-    gap = " " if leader == "//" else "  "
+    comment = f"{opener} k8slb: ignore[{_merged((), codes)}]"
     return f"{body.rstrip()}{gap}{comment}{ending}"
 
 
-def _same_python(old: str, new: str) -> bool:
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return ast.dump(ast.parse(old)) == ast.dump(ast.parse(new))
-    except (SyntaxError, ValueError):
-        return False
-
-
 def _unchanged(path: str, old: str, new: str) -> bool:
-    if _is_python(path):
-        return _same_python(old, new)
-    if _is_go(path):
-        from k8slb.code.go import same_go_code
-
-        return same_go_code(old.encode(), new.encode())
+    language = language_of(path)
+    if language is not None:
+        same: bool = load(language.editor).same_code(old, new)
+        return same
     return yaml_fix_problem(old, new, []) is None
 
 
@@ -93,14 +80,15 @@ def comment_lines(
     except UnicodeDecodeError:
         return data, sorted(codes_by_line)
     lines = source_lines(path, text, keepends=True)
-    leader = "//" if _is_go(path) else "#"
+    language = language_of(path)
+    opener, gap = (language.comment, language.comment_gap) if language else ("#", "  ")
     wanted = {n: c for n, c in codes_by_line.items() if 0 < n <= len(lines)}
     refused = sorted(set(codes_by_line) - set(wanted))
 
     def commented(chosen: Iterable[int]) -> str:
         copy = list(lines)
         for number in chosen:
-            copy[number - 1] = _with_comment(copy[number - 1], wanted[number], leader)
+            copy[number - 1] = _with_comment(copy[number - 1], wanted[number], opener, gap)
         return "".join(copy)
 
     new = commented(wanted)
@@ -180,8 +168,7 @@ def add_noqa(findings: Sequence[Finding], contents: dict[str, bytes], style: str
             for f in found
             if style == "annotation"
             and f.object is not None
-            and not _is_python(path)
-            and not _is_go(path)
+            and language_of(path) is None  # an object's annotation: in a manifest, not code
         ]
         commented = [f for f in found if f not in annotated]
         lines: dict[int, set[str]] = defaultdict(set)
@@ -204,11 +191,3 @@ def add_noqa(findings: Sequence[Finding], contents: dict[str, bytes], style: str
         if new != data:
             added.text[path] = new
     return added
-
-
-def _is_python(path: str) -> bool:
-    return path.lower().endswith(".py")
-
-
-def _is_go(path: str) -> bool:
-    return path.lower().endswith(".go")

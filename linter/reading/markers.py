@@ -5,17 +5,25 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 
 from k8slb.reading.encodings import source_lines
 
 ANNOTATION = "k8slb.io/ignore"
-COMMENT = re.compile(
-    r"#\s*k8slb:\s*ignore(?:\[(?P<codes>[^\]]*)\])?(?P<reason>[^#\n]*)", re.IGNORECASE
-)
-# Go's line comments: `// k8slb: ignore[...]`.
-SLASH_COMMENT = re.compile(
-    r"//\s*k8slb:\s*ignore(?:\[(?P<codes>[^\]]*)\])?(?P<reason>[^\n]*)", re.IGNORECASE
-)
+
+
+@cache
+def comment_pattern(opener: str) -> re.Pattern[str]:
+    """A `k8slb: ignore[...]` comment opened by `opener` (`#`, Go's `//`); after a
+    one-character opener the reason ends where another comment begins (`# ... # noqa`)."""
+    reason = f"[^{re.escape(opener)}\\n]*" if len(opener) == 1 else "[^\\n]*"
+    return re.compile(
+        rf"{re.escape(opener)}\s*k8slb:\s*ignore(?:\[(?P<codes>[^\]]*)\])?(?P<reason>{reason})",
+        re.IGNORECASE,
+    )
+
+
+COMMENT = comment_pattern("#")
 
 
 @dataclass
@@ -37,7 +45,7 @@ def split_codes(text: str) -> tuple[str, ...]:
 
 def comment_markers(path: str, text: str, comment: re.Pattern[str] = COMMENT) -> list[Marker]:
     """`# k8slb: ignore[...]` comments of a YAML or Python file (`comment`: the pattern of
-    another language's, such as Go's SLASH_COMMENT)."""
+    another language's, from comment_pattern)."""
     if "k8slb" not in text:
         return []
     markers: list[Marker] = []

@@ -11,8 +11,9 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO, Literal
+from typing import TYPE_CHECKING, BinaryIO
 
+from k8slb.languages import language_of as code_language
 from k8slb.reading.bounded import read_bounded
 from k8slb.reading.build_files import is_build_file
 from k8slb.reading.charts import is_chart, is_chart_folder, pack
@@ -24,7 +25,6 @@ if TYPE_CHECKING:  # imported where a pattern is compiled: a one-file run may ne
     import pathspec
 
 YAML_SUFFIXES = (".yaml", ".yml")
-PYTHON_SUFFIXES = (".py",)
 STDIN = "-"
 
 # Folders no one keeps manifests in, skipped like ruff skips them.
@@ -48,8 +48,9 @@ SKIPPED_DIRS = frozenset(
 )
 
 # helm: a chart's folder; kustomize: a kustomization's folder, built (--kustomize);
-# build: a Dockerfile or Tiltfile, read for the code <-> container link (links.py)
-Language = Literal["yaml", "python", "go", "helm", "kustomize", "build"]
+# build: a Dockerfile or Tiltfile, read for the code <-> container link (links.py);
+# else a language of code (languages/: "python", "go")
+Language = str
 
 
 @record
@@ -96,14 +97,13 @@ class Discovery:
 
 
 def language_of(name: str, *, explicit: bool) -> Language | None:
-    """Folders contribute YAML, Python and Go files, and the Dockerfiles and Tiltfiles that
-    link code to containers; a file named on the command line is read as YAML unless it
-    is one of those (like `ruff` lints what it is handed)."""
+    """Folders contribute YAML files, code in the languages k8slb reads (languages/), and
+    the Dockerfiles and Tiltfiles that link code to containers; a file named on the command
+    line is read as YAML unless it is one of those (like `ruff` lints what it is handed)."""
     lowered = name.lower()
-    if lowered.endswith(PYTHON_SUFFIXES):
-        return "python"
-    if lowered.endswith(".go"):
-        return "go"
+    code = code_language(lowered)
+    if code is not None:
+        return code.name
     if is_build_file(os.path.basename(name)):
         return "build"
     if lowered.endswith(YAML_SUFFIXES) or explicit:

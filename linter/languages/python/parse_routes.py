@@ -15,7 +15,7 @@ import ast
 from collections.abc import Callable, Iterator
 
 from k8slb.code.facts import Loc, Route
-from k8slb.code.pyast import dotted
+from k8slb.languages.python.parse_ast import dotted
 
 _DECORATORS = frozenset({"route", "get", "api_route", "head"})
 _REGISTRATIONS = {  # method -> (index of the path, index of the handler)

@@ -45,12 +45,11 @@ from k8slb.code.facts import (
     joined,
 )
 from k8slb.core.findings import Problem
-from k8slb.reading.markers import SLASH_COMMENT, comment_markers
+from k8slb.reading.markers import comment_markers, comment_pattern
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Parser
 
-GO_SUFFIX = ".go"
 # Import paths one of which a file must name to be worth a syntax tree (a byte pre-check).
 WATCHED = (
     b"google.golang.org/grpc",
@@ -138,7 +137,7 @@ def analyse_go(path: str, data: bytes) -> CodeFacts:
         )
         return facts
     _Collector(path, data, facts).run(root)
-    facts.markers = comment_markers(path, data.decode("utf-8", "replace"), SLASH_COMMENT)
+    facts.markers = comment_markers(path, data.decode("utf-8", "replace"), comment_pattern("//"))
     return facts
 
 

@@ -11,7 +11,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from k8slb.code.facts import CodeFacts, Imported, Loc
-from k8slb.code.pyast import dotted
+from k8slb.languages.python.parse_ast import dotted
 
 
 @dataclass

@@ -42,11 +42,12 @@ from k8slb.code.facts import (
     is_test_path,
     worth_parsing,
 )
-from k8slb.code.pyast import dotted
-from k8slb.code.python_names import Scope
-from k8slb.code.python_values import Values, keyword_argument
-from k8slb.code.web_routes import WEB_WORDS, collect_routes
+from k8slb.code.projects import module_imports
 from k8slb.core.findings import Problem, Severity
+from k8slb.languages.python.parse_ast import dotted
+from k8slb.languages.python.parse_names import Scope
+from k8slb.languages.python.parse_routes import WEB_WORDS, collect_routes
+from k8slb.languages.python.parse_values import Values, keyword_argument
 from k8slb.reading.encodings import python_codec
 from k8slb.reading.markers import comment_markers
 
@@ -123,6 +124,14 @@ def _parse(source: bytes, path: str = "<unknown>") -> ast.Module:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return ast.parse(source, filename=path)
+
+
+def parse(path: str, data: bytes) -> CodeFacts:
+    """The facts of one Python file: most files get no syntax tree, only the one-line
+    values other modules may import, and the modules it imports."""
+    facts = analyse(path, data) if worth_parsing(data) else analyse_exports(path, data)
+    facts.imports = module_imports(data)
+    return facts
 
 
 def analyse(path: str, data: bytes) -> CodeFacts:

@@ -14,13 +14,25 @@ from collections.abc import Sequence
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
-from k8slb.code.go import import_spec, package_name, parser, walk
-from k8slb.core.edits import GoEdit
-from k8slb.fixing.gofmt_spacing import placed_as_new_argument, respaced_for_new_argument
+from k8slb.core.edits import CodeEdit, GoEdit
 from k8slb.fixing.yaml_edit import Refused
+from k8slb.languages.go.edit_gofmt import placed_as_new_argument, respaced_for_new_argument
+from k8slb.languages.go.parse import import_spec, package_name, parser, same_go_code, walk
 
 if TYPE_CHECKING:
     from tree_sitter import Node
+
+
+def edit(text: str, edits: Sequence[CodeEdit], path: str) -> str:
+    """The fixer's entry (languages/): the Go file with its edits made."""
+    if not all(isinstance(e, GoEdit) for e in edits):
+        raise Refused("an edit for a file that is not Go")
+    return apply_go(text, [e for e in edits if isinstance(e, GoEdit)])
+
+
+def same_code(old: str, new: str) -> bool:
+    """Whether `--add-noqa`'s comments left the code as it was."""
+    return same_go_code(old.encode(), new.encode())
 
 
 def apply_go(text: str, edits: Sequence[GoEdit]) -> str:

@@ -4,10 +4,11 @@ to pay for it. The cross-file index and the rules run in the parent, on the resu
 from __future__ import annotations
 
 import pickle
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from k8slb.code.facts import CodeFacts, worth_parsing
+from k8slb.code.facts import CodeFacts
 from k8slb.internal import internal_error
+from k8slb.languages import LANGUAGES, load
 from k8slb.parallel import Work, fork_map
 from k8slb.progress import QUIET, Progress
 from k8slb.reading.build_files import BuildFile, read_build_file
@@ -37,17 +38,8 @@ def parse_one(path: str, language: str, data: bytes) -> Parsed:
             return load_manifests(path, data)
         if language == "build":  # a Dockerfile or Tiltfile: always a build file by its name
             return read_build_file(path, data) or BuildFile(path)
-        if language == "go":
-            from k8slb.code.go import analyse_go
-
-            return analyse_go(path, data)
-        from k8slb.code.projects import module_imports
-        from k8slb.code.python import analyse, analyse_exports
-
-        # most files: no syntax tree, only the one-line values other modules may import
-        facts = analyse(path, data) if worth_parsing(data) else analyse_exports(path, data)
-        facts.imports = module_imports(data)
-        return facts
+        front_end: Callable[[str, bytes], CodeFacts] = load(LANGUAGES[language].parse)
+        return front_end(path, data)
     except Exception as error:  # a bug of k8slb's: the other files are still linted
         return Unparsed(path, internal_error(f"reading {path}", error))
 

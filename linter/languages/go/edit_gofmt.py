@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from k8slb.code.go import parser, walk
+from k8slb.languages.go.parse import parser, walk
 
 if TYPE_CHECKING:
     from tree_sitter import Node

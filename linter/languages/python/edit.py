@@ -10,15 +10,17 @@ import json
 import re
 import sys
 import tokenize
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from functools import lru_cache
 from typing import Any, cast
 
 import libcst as cst
-from k8slb.core.edits import PythonEdit
-from k8slb.fixing.line_length import balanced, split_call, split_sequence
+from k8slb.core.edits import CodeEdit, PythonEdit
+from k8slb.fixing.verify import python_fix_problem
 from k8slb.fixing.yaml_edit import Refused
+from k8slb.languages.python.edit_lines import balanced, line_length_for, split_call, split_sequence
 from k8slb.reading.encodings import code_lines
 from k8slb.record import record
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
@@ -369,6 +371,29 @@ def _syntax(source: str) -> ast.Module:
     so does the walk down to the edited statements (of the whole source, when the split
     leaves it whole). Never changed by its readers."""
     return ast.parse(source)
+
+
+def edit(text: str, edits: Sequence[CodeEdit], path: str) -> str:
+    """The fixer's entry (languages/): the Python file with its edits made, to the line
+    length its project configures, and still compiling."""
+    if not all(isinstance(e, PythonEdit) for e in edits):
+        raise Refused("an edit for a file that is not Python")
+    python = [e for e in edits if isinstance(e, PythonEdit)]
+    fixed = apply_python(text, python, line_length_for(path))
+    problem = python_fix_problem(fixed, path)
+    if problem is not None:
+        raise Refused(problem)
+    return fixed
+
+
+def same_code(old: str, new: str) -> bool:
+    """Whether `--add-noqa`'s comments left the code as it was: the same syntax tree."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return ast.dump(ast.parse(old)) == ast.dump(ast.parse(new))
+    except (SyntaxError, ValueError):
+        return False
 
 
 def apply_python(source: str, edits: Sequence[PythonEdit], line_length: int | None = None) -> str:

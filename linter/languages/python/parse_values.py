@@ -25,8 +25,8 @@ from k8slb.code.facts import (
     Unknown,
     joined,
 )
-from k8slb.code.pyast import dotted
-from k8slb.code.python_names import Names, Scope
+from k8slb.languages.python.parse_ast import dotted
+from k8slb.languages.python.parse_names import Names, Scope
 
 MAX_DEPTH = 8  # how many assignments a value is followed through
 

@@ -1,0 +1,76 @@
+"""The languages k8slb reads code in: a package each (`languages/python/`,
+`languages/go/`) and one line each in `LANGUAGES`, which every stage consults: finding the
+files (suffixes), parsing them (`parse`), the rules' words and edits (`dialect`), the fixer
+(`edit`) and `--add-noqa` (`comment`).
+
+A language package's modules belong to the layers their names say (tests/test_layers.py):
+`parse*` to the code layer (source -> the facts of code/facts.py), `dialect*` to the rules
+layer (how a finding names things in the language, and the edits that fix it), `edit*` to
+the fixing layer (the edits made on the file's text). This table names them by their
+dotted paths, so that each stage loads only its own layer's part, and only for a language
+among its files.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from k8slb.record import record
+
+
+@record
+class Language:
+    name: str
+    suffixes: tuple[str, ...]  # lower case, with the dot
+    comment: str  # what opens a comment to the end of the line: where `--add-noqa` writes
+    comment_gap: str  # what the language's formatter writes between code and a comment
+    example_file: str  # the name a rule example's code is written under
+    parse: str  # "module:function": (path, bytes) -> CodeFacts
+    dialect: str  # "module:object": its rules.dialect.Dialect
+    # a module with `edit(text, edits, path) -> text` (raising fixing's Refused) and
+    # `same_code(old, new) -> bool` (whether only comments changed: `--add-noqa`)
+    editor: str
+    warm: str = ""  # "module:function" that `k8slb server` calls once, to have it ready
+
+
+LANGUAGES: dict[str, Language] = {
+    language.name: language
+    for language in (
+        Language(
+            "python",
+            (".py",),
+            "#",
+            "  ",  # ruff's and black's
+            "app.py",
+            "k8slb.languages.python.parse:parse",
+            "k8slb.languages.python.dialect:DIALECT",
+            "k8slb.languages.python.edit",
+        ),
+        Language(
+            "go",
+            (".go",),
+            "//",
+            " ",  # gofmt's
+            "main.go",
+            "k8slb.languages.go.parse:analyse_go",
+            "k8slb.languages.go.dialect:DIALECT",
+            "k8slb.languages.go.edit",
+            "k8slb.languages.go.parse:parser",  # tree-sitter's grammar, built once
+        ),
+    )
+}
+
+
+def language_of(path: str) -> Language | None:
+    """The language of a file, by its name's suffix."""
+    lowered = path.lower()
+    return next((lang for lang in LANGUAGES.values() if lowered.endswith(lang.suffixes)), None)
+
+
+def load(dotted: str) -> Any:
+    """What a `module:attribute` path of the table names, or the module of a path without
+    an attribute (imported now)."""
+    module, _, attribute = dotted.partition(":")
+    loaded = importlib.import_module(module)
+    return getattr(loaded, attribute) if attribute else loaded

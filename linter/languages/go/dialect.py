@@ -1,0 +1,159 @@
+"""Go's words for the code rules (grpc-go's API names, durations as Go writes them), and
+the edits that fix Go (keepalive parameters, dial options, a SIGTERM goroutine,
+GracefulStop), made by languages/go/edit.py."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from k8slb.code.facts import Channel, Server, Stop, Wait
+from k8slb.core.edits import CodeEdit, GoEdit
+from k8slb.model.grpc_options import MAX_AGE, MAX_AGE_GRACE, SERVICE_CONFIG
+from k8slb.rules.dialect import Dialect
+
+# gRPC's core option names as Go's API spells them.
+_GO_OPTIONS = {
+    MAX_AGE: "MaxConnectionAge",
+    MAX_AGE_GRACE: "MaxConnectionAgeGrace",
+    "grpc.max_connection_idle_ms": "MaxConnectionIdle",
+    "grpc.keepalive_time_ms": "Time",
+    "grpc.keepalive_timeout_ms": "Timeout",
+    SERVICE_CONFIG: "grpc.WithDefaultServiceConfig",
+    "grpc.lb_policy_name": "grpc.WithBalancerName",
+}
+GRPC_PACKAGES = (
+    ("grpc", "google.golang.org/grpc"),
+    ("keepalive", "google.golang.org/grpc/keepalive"),
+    ("time", "time"),
+)
+SIGNAL_PACKAGES = (
+    ("os", "os"),
+    ("signal", "os/signal"),
+    ("syscall", "syscall"),
+    ("time", "time"),
+)
+
+
+def go_duration(milliseconds: float) -> str:
+    """`5 * time.Minute` for 300000 ms: a duration as Go code writes it."""
+    for unit, size in (("time.Hour", 3_600_000), ("time.Minute", 60_000), ("time.Second", 1000)):
+        if milliseconds >= size and milliseconds % size == 0:
+            return f"{int(milliseconds // size)} * {unit}"
+    return f"{int(milliseconds)} * time.Millisecond"
+
+
+class GoDialect(Dialect):
+    def option(self, key: str) -> str:
+        return _GO_OPTIONS.get(key, key)
+
+    def option_value(self, key: str, value: float) -> str:
+        return f"{self.option(key)}: {go_duration(value)}"
+
+    def max_age_advice(self, age_ms: int, grace_ms: int) -> str:
+        return (
+            "add grpc.KeepaliveParams(keepalive.ServerParameters{"
+            f"MaxConnectionAge: {go_duration(age_ms)}, "
+            f"MaxConnectionAgeGrace: {go_duration(grace_ms)}}})"
+        )
+
+    def no_sigterm_consequence(self) -> str:
+        return (
+            "Kubernetes stops pods with SIGTERM, and a Go program that does not catch it "
+            "exits at once, so calls in flight are cut"
+        )
+
+    def sigterm_advice(self, server: str, grace: int) -> str:
+        return f"signal.Notify(ch, syscall.SIGTERM), then {server}.GracefulStop() when it arrives"
+
+    def sigterm_fix(self, server: str, grace: int) -> str:
+        return (
+            f"add a goroutine that, on SIGTERM, calls {server}.GracefulStop() and "
+            f"{server}.Stop() after {grace} s (review: other shutdown work)"
+        )
+
+    def stop_call(self, server: str, grace: object) -> str:
+        return f"{server}.Stop()"
+
+    def stop_advice(self, server: str, grace: int) -> str:
+        return (
+            f"call {server}.GracefulStop(), bounded by a timer that calls Stop() after "
+            f"{grace} s, so that calls finish on shutdown"
+        )
+
+    def stop_fix(self, grace: int) -> str:
+        return "GracefulStop(): review that a timer bounds it (it waits for every stream)"
+
+    def health_drain_advice(self) -> str:
+        return "call Shutdown() on the health server (every service NOT_SERVING) on SIGTERM"
+
+    def http2_setting(self) -> str:
+        return "ForceAttemptHTTP2"
+
+    def http_pool_advice(self) -> str:
+        return (
+            "call CloseIdleConnections() now and then, or have the server close connections "
+            "(IdleConnTimeout ends only idle ones, MaxConnsPerHost bounds none)"
+        )
+
+    def server_options(self, server: Server, pairs: Sequence[tuple[str, int]]) -> list[CodeEdit]:
+        """The fields added to the server's one `keepalive.ServerParameters` literal, or a
+        `grpc.KeepaliveParams(...)` argument when it has none. Nothing when its options are
+        not all known: a second KeepaliveParams would replace the first one's settings."""
+        if not server.options.complete:
+            return []
+        # `MaxConnectionAge: 5 * {time}.Minute`: the field, its package left to the file
+        fields = [self.option_value(k, v).replace("time.", "{time}.") for k, v in pairs]
+        if server.options.literal is not None:
+            where = server.options.literal
+            code = "\n".join(fields)
+            return [GoEdit(where.path, where.line, where.column, "add-fields", code, GRPC_PACKAGES)]
+        if server.options.entries:  # set in more than one ServerParameters literal
+            return []
+        code = "{grpc}.KeepaliveParams({keepalive}.ServerParameters{" + ", ".join(fields) + "})"
+        loc = server.loc
+        return [GoEdit(loc.path, loc.line, loc.column, "add-argument", code, GRPC_PACKAGES)]
+
+    def channel_options(self, channel: Channel, pairs: Sequence[tuple[str, Any]]) -> list[CodeEdit]:
+        """The service config only, as a dial option: the channel call's last argument."""
+        if not channel.options.complete:
+            return []
+        edits: list[CodeEdit] = []
+        loc = channel.loc
+        for key, value in pairs:
+            if key != SERVICE_CONFIG or "`" in str(value):
+                return []
+            code = "{grpc}.WithDefaultServiceConfig(`" + str(value) + "`)"
+            edits.append(
+                GoEdit(loc.path, loc.line, loc.column, "add-argument", code, GRPC_PACKAGES[:1])
+            )
+        return edits
+
+    def sigterm_handler(self, wait: Wait, server: str, grace: int) -> list[CodeEdit]:
+        """Before `server.Serve(lis)`, a goroutine that waits for SIGTERM and then stops the
+        server gracefully, with a timer that stops it outright after `grace` seconds
+        (GracefulStop waits for every stream, a watch or a stream that never ends
+        included)."""
+        if wait.how != "Serve()":
+            return []
+        if server == "sigterm" or not all(part.isidentifier() for part in server.split(".")):
+            return []  # an expression, or the name the goroutine uses
+        lines = [
+            "go func() {",
+            "\tsigterm := make(chan {os}.Signal, 1)",
+            "\t{signal}.Notify(sigterm, {syscall}.SIGTERM)",
+            "\t<-sigterm",
+            f"\t{{time}}.AfterFunc({grace}*{{time}}.Second, {server}.Stop)",
+            f"\t{server}.GracefulStop()",
+            "}()",
+        ]
+        loc = wait.loc
+        code = "\n".join(lines)
+        return [GoEdit(loc.path, loc.line, loc.column, "insert-statements", code, SIGNAL_PACKAGES)]
+
+    def graceful_stop(self, stop: Stop, grace: int) -> list[CodeEdit]:
+        loc = stop.loc
+        return [GoEdit(loc.path, loc.line, loc.column, "rename-method", "GracefulStop")]
+
+
+DIALECT = GoDialect()
