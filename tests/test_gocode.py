@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from k8slb.code.facts import UNKNOWN, CodeFacts, EnvRef
-from k8slb.code.go import analyse_go
+from k8slb.languages.go.parse import analyse_go
 
 from tests.helpers import lint_files
 

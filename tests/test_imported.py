@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from k8slb.code.python import analyse_exports
+from k8slb.languages.python.parse import analyse_exports
 
 from tests.helpers import lint_files
 

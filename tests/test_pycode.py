@@ -8,8 +8,8 @@ import textwrap
 
 import pytest
 from k8slb.code.facts import UNKNOWN, CodeFacts, EnvRef
-from k8slb.code.python import analyse
 from k8slb.core.findings import Severity
+from k8slb.languages.python.parse import analyse
 
 
 def facts(source: str, path: str = "svc/app.py") -> CodeFacts:
