@@ -194,12 +194,12 @@ class Rule(ABC):
     ) -> Finding:
         """A finding about a Kubernetes object, at `pos` in its file."""
         where = Loc(obj.path, pos[0], pos[1])
-        finding = self.python_finding(
+        finding = self.code_finding(
             where, message, severity=severity, related=related, fix=fix, edits=edits
         )
         return replace(finding, object=obj.ref, container=container)
 
-    def python_finding(
+    def code_finding(
         self,
         loc: Loc,
         message: Message,
@@ -209,7 +209,7 @@ class Rule(ABC):
         fix: FixInfo = NO_FIX,
         edits: Sequence[Edit] = (),
     ) -> Finding:
-        """A finding at a place in a file (Python findings have no object)."""
+        """A finding at a place in a file: code, which has no Kubernetes object."""
         headline, *detail = (message,) if isinstance(message, str) else message
         return Finding(
             rule=self.id,

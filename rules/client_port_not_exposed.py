@@ -126,7 +126,7 @@ class ClientPortNotExposed(Rule):
                     finding = self._judge(context.index, destination, what)
                     if finding is not None:
                         seen.add((loc.line, loc.column))
-                        yield self.python_finding(
+                        yield self.code_finding(
                             loc,
                             finding[0],
                             related=finding[1],

@@ -138,7 +138,7 @@ class DbPoolNoRecycle(Rule):
                 why = _unbounded(pool)
                 if not pool.long_lived or why is None or _local(pool.url):
                     continue
-                yield self.python_finding(
+                yield self.code_finding(
                     pool.loc,
                     (
                         f"long-lived {pool.factory} pool: {why}",

@@ -46,7 +46,7 @@ def retarget(
     channel: Channel,
     destination: Destination,
     pinned: PinnedService,
-    language: str = "python",
+    language: str,
 ) -> tuple[str, list[Edit]]:
     """The headless target, and the edits that make the channel dial it with round_robin:
     the literal in the code, or the env value in the manifest that supplied it."""
@@ -219,7 +219,7 @@ class GrpcClientClusterIp(Rule):
                     if pinned[0].twins
                     else f"add a headless twin Service and dial it as {target}"
                 )
-                yield self.python_finding(
+                yield self.code_finding(
                     channel.loc,
                     (
                         f"gRPC channel to ClusterIP {service.ref.display} stays on one pod",

@@ -211,7 +211,7 @@ class GrpcClientPickFirst(Rule):
                     related.insert(0, destination.via)
                 if passthrough:
                     address = destination.address
-                    yield self.python_finding(
+                    yield self.code_finding(
                         channel.loc,
                         (
                             f"{channel.factory}() to {address.host!r} gets one address, whatever "
@@ -226,7 +226,7 @@ class GrpcClientPickFirst(Rule):
                         related=related,
                     )
                     break
-                yield self.python_finding(
+                yield self.code_finding(
                     channel.loc,
                     (
                         f"gRPC channel to {what} uses pick_first",

@@ -130,7 +130,7 @@ class GrpcLbConfigInvalid(Rule):
                     if problem:
                         as_json = _json_string(config.value)
                         edits = dialect.set_value(config.loc, as_json) if as_json else []
-                        yield self.python_finding(
+                        yield self.code_finding(
                             config.loc,
                             (f"{config_name} {problem[0]}", *problem[1:]),
                             fix=FixInfo(True, True, "write the service config as a JSON string"),
@@ -140,7 +140,7 @@ class GrpcLbConfigInvalid(Rule):
                     continue
                 if by_name.value not in KNOWN_POLICIES:
                     hint = nearest(by_name.value, KNOWN_POLICIES)
-                    yield self.python_finding(
+                    yield self.code_finding(
                         by_name.loc,
                         (
                             f"{name_option} {by_name.value!r} is no policy gRPC knows"
@@ -151,7 +151,7 @@ class GrpcLbConfigInvalid(Rule):
                         edits=dialect.set_value(by_name.loc, hint) if hint else [],
                     )
                 elif config_policy is not None and config_policy != by_name.value:
-                    yield self.python_finding(
+                    yield self.code_finding(
                         by_name.loc,
                         (
                             f"{name_option} {by_name.value!r} is overridden by the service "

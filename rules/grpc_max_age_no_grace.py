@@ -69,7 +69,7 @@ class GrpcMaxAgeNoGrace(Rule):
                     continue
                 grace = context.fix_values.max_connection_age_grace_ms
                 dialect = dialect_of(facts.language)
-                yield self.python_finding(
+                yield self.code_finding(
                     age.loc,
                     (
                         f"{dialect.option(MAX_AGE)} is set without {dialect.option(MAX_AGE_GRACE)}",

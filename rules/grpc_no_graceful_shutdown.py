@@ -135,7 +135,7 @@ class GrpcNoGracefulShutdown(Rule):
                 )
                 grace = context.fix_values.stop_grace_seconds
                 dialect = dialect_of(facts.language)
-                yield self.python_finding(
+                yield self.code_finding(
                     wait.loc,
                     (
                         f"gRPC server {name!r} waits in {wait.how} with no SIGTERM handler in "

@@ -77,7 +77,7 @@ class GrpcOptionWrongSide(Rule):
         for option in options.entries:
             key = option.key
             if key in wrong:
-                yield self.python_finding(
+                yield self.code_finding(
                     option.loc,
                     (f"{key} acts only on a {there}", f"on a {here} gRPC ignores it"),
                 )
@@ -87,7 +87,7 @@ class GrpcOptionWrongSide(Rule):
                 and not key.startswith(OPEN_PREFIXES)
             ):
                 hint = nearest(key, KNOWN_KEYS)
-                yield self.python_finding(
+                yield self.code_finding(
                     option.loc,
                     (
                         f"{key} is no option gRPC knows, so it is ignored",

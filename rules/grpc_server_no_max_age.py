@@ -101,7 +101,7 @@ class GrpcServerNoMaxAge(Rule):
             for server in facts.servers:
                 age = server.options.get(MAX_AGE)
                 if server.name in facts.http_served and server.name not in facts.starts:
-                    yield self.python_finding(
+                    yield self.code_finding(
                         server.loc,
                         (
                             f"{server.factory}() is served as an HTTP handler, where its "
@@ -125,7 +125,7 @@ class GrpcServerNoMaxAge(Rule):
                     pairs.append((MAX_AGE_GRACE, values.max_connection_age_grace_ms))
                 dialect = dialect_of(facts.language)
                 edits = dialect.server_options(server, pairs) if age is None else []
-                yield self.python_finding(
+                yield self.code_finding(
                     loc,
                     (
                         f"{server.factory}() sets no {dialect.option(MAX_AGE)}",

@@ -104,7 +104,7 @@ class HealthAlwaysServing(Rule):
                 if servicer.custom_class is None and facts.project not in context.projects_with(
                     "health_drains"
                 ):
-                    yield self.python_finding(
+                    yield self.code_finding(
                         servicer.loc,
                         (
                             "the gRPC health service is never set to NOT_SERVING",
@@ -113,7 +113,7 @@ class HealthAlwaysServing(Rule):
                         ),
                     )
                 elif servicer.custom_class is not None and not servicer.class_can_fail:
-                    yield self.python_finding(
+                    yield self.code_finding(
                         servicer.loc,
                         (
                             f"health servicer {servicer.custom_class}.Check always answers SERVING",

@@ -99,7 +99,7 @@ class HttpPoolNoLifetime(Rule):
                 url, related = target
                 library = client.factory.rsplit(".", 1)[0]
                 if client.http2:
-                    yield self.python_finding(
+                    yield self.code_finding(
                         client.loc,
                         (
                             f"{client.factory} with {dialect_of(facts.language).http2_setting()} "
@@ -111,7 +111,7 @@ class HttpPoolNoLifetime(Rule):
                         related=related,
                     )
                 else:
-                    yield self.python_finding(
+                    yield self.code_finding(
                         client.loc,
                         (
                             f"long-lived {client.factory} keeps its connections for ever",

@@ -84,7 +84,7 @@ class StopWithoutGrace(Rule):
                     continue
                 grace = context.fix_values.stop_grace_seconds
                 dialect = dialect_of(facts.language)
-                yield self.python_finding(
+                yield self.code_finding(
                     stop.loc,
                     (
                         f"{dialect.stop_call(stop.server, stop.grace)} aborts every call in flight",

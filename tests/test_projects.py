@@ -31,14 +31,14 @@ TREES = [
 
 @pytest.mark.parametrize("paths", TREES)
 def test_a_module_belongs_to_the_folder_above_its_outermost_package(paths: list[str]) -> None:
-    modules = [CodeFacts(path) for path in paths]
+    modules = [CodeFacts(path, "python") for path in paths]
     assign_projects(modules)
     scanned = {PurePath(p) for p in paths}
     assert [m.project for m in modules] == [by_pure_paths(p, scanned) for p in paths]
 
 
 def test_modules_of_one_package_share_a_project() -> None:
-    modules = [CodeFacts(p) for p in TREES[0]]
+    modules = [CodeFacts(p, "python") for p in TREES[0]]
     assign_projects(modules)
     assert [m.project for m in modules] == ["svc", "svc", "svc", "svc"]
 

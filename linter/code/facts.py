@@ -249,8 +249,8 @@ class CodeFacts:
     read: a pre-commit run reads the code of a few modules among thousands."""
 
     path: str
+    language: str  # the name of its language in languages/
     is_test: bool = False
-    language: str = "python"
     project: str = ""  # the folder of the program the module belongs to (projects.py)
     imports: tuple[tuple[int, str], ...] = ()  # (level, dotted name) of every import line
     channels: list[Channel] = field(default_factory=list)

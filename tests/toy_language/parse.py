@@ -14,7 +14,7 @@ ROUND_ROBIN = '{"loadBalancingConfig": [{"round_robin": {}}]}'
 
 def parse(path: str, data: bytes) -> CodeFacts:
     text = data.decode("utf-8", "replace")
-    facts = CodeFacts(path, language="dial")
+    facts = CodeFacts(path, "dial")
     for number, line in enumerate(text.splitlines(), start=1):
         found = _DIAL.match(line)
         if found is None:

@@ -125,7 +125,7 @@ def go_imports(data: bytes) -> tuple[tuple[int, str], ...]:
 def analyse_go(path: str, data: bytes) -> CodeFacts:
     """The facts of one Go file; a file that does not parse gives a KLB004 problem."""
     parts = PurePath(path).parts
-    facts = CodeFacts(path, is_test=path.endswith("_test.go"), language="go")
+    facts = CodeFacts(path, "go", is_test=path.endswith("_test.go"))
     facts.imports = go_imports(data)  # read from any file: a program's closure needs all
     if "vendor" in parts[:-1] or is_generated(data) or not worth_parsing(data):
         return facts

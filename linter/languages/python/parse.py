@@ -136,7 +136,7 @@ def parse(path: str, data: bytes) -> CodeFacts:
 
 def analyse(path: str, data: bytes) -> CodeFacts:
     """The facts of one Python file; a file that does not parse gives a KLB004 problem."""
-    facts = CodeFacts(path, is_test=is_test_path(path))
+    facts = CodeFacts(path, "python", is_test=is_test_path(path))
     if not worth_parsing(data):
         return facts
     try:
@@ -166,7 +166,7 @@ def analyse_exports(path: str, data: bytes) -> CodeFacts:
     """The facts of a module with nothing k8slb looks for: only the values it defines at
     module level on one line, for the modules that import them. The lines are parsed on
     their own (a statement that spans lines is left out); the file is not parsed whole."""
-    facts = CodeFacts(path, is_test=is_test_path(path))
+    facts = CodeFacts(path, "python", is_test=is_test_path(path))
     lines = [m.group(0) for m in _EXPORT_LINE.finditer(data)]
     if not lines:
         return facts
@@ -178,7 +178,9 @@ def analyse_exports(path: str, data: bytes) -> CodeFacts:
             continue
     tree = ast.Module(body=statements, type_ignores=[])
     _Collector(path, data, facts).run(tree)
-    return CodeFacts(path, is_test=facts.is_test, exports=facts.exports, deferred=facts.deferred)
+    return CodeFacts(
+        path, "python", is_test=facts.is_test, exports=facts.exports, deferred=facts.deferred
+    )
 
 
 MAX_BRACKETS = 200
