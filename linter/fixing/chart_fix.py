@@ -16,10 +16,10 @@ import difflib
 import os
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from pathlib import Path
 
 from k8slb.core.edits import ChartEdit, Edit, YamlEdit
+from k8slb.fixing.yaml_edit import apply_yaml_edits
 from k8slb.reading.charts import HelmOptions, pack_members, render, unpack
 
 # A twin Service names the release's objects and copies their selector: a template writes
@@ -54,19 +54,16 @@ def plan_chart_edit(
 ) -> ChartEdit | None:
     """The template change that makes the rendered text what `edits` make of it, or None
     when the fix touches what the template does not write literally."""
-    from k8slb.fixing.fixer import apply_edits
-
     if not edits or not all(isinstance(e, YamlEdit) for e in edits):
         return None
     if any(isinstance(e, YamlEdit) and e.op in RELEASE_SPECIFIC for e in edits):
         return None
     if len({e.path for e in edits}) != 1:
         return None
-    virtual = [replace(e, path="rendered.yaml") for e in edits if isinstance(e, YamlEdit)]
-    fixed, refusals = apply_edits(rendered.encode(), virtual)
+    refusals: list[str] = []
+    expected = apply_yaml_edits(rendered, [e for e in edits if isinstance(e, YamlEdit)], refusals)
     if refusals:
         return None
-    expected = fixed.decode()
     before, after = rendered.splitlines(keepends=True), expected.splitlines(keepends=True)
     lines = template.splitlines(keepends=True)
     # A line may change, or go after another, only at the object's own block level: inside

@@ -8,14 +8,13 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from k8slb.cache import Cache, ParseMemo
 from k8slb.core.edits import ChartEdit, CodeEdit, Edit, YamlEdit
 from k8slb.core.findings import Finding
 from k8slb.engine import RunResult, Settings, run
-from k8slb.fixing.verify import yaml_fix_problem
-from k8slb.fixing.yaml_edit import Refused, TextEdit, YamlFile, apply, text_edits
+from k8slb.fixing.chart_fix import apply_chart_edits
+from k8slb.fixing.yaml_edit import Refusal, Refused, apply_yaml_edits
 from k8slb.internal import internal_error
 from k8slb.languages import language_of, load
 from k8slb.parallel import Work, fork_map
@@ -70,57 +69,10 @@ def _gone(before: Sequence[Finding], after: Sequence[Finding]) -> list[Finding]:
     return gone
 
 
-class Refusal(str):
-    """Why an edit was not made, and which edit (None: every edit of the file), so that the
-    fixer can name the rule whose fix it was, and not count that fix as made."""
-
-    edit: Edit | None
-
-    def __new__(cls, reason: str, edit: Edit | None = None) -> Refusal:
-        made = super().__new__(cls, reason)
-        made.edit = edit
-        return made
-
-    def __reduce__(self) -> tuple[Any, ...]:  # to and from the processes that make edits
-        return (Refusal, (str(self), self.edit))
-
-
-def _apply_yaml(text: str, edits: Sequence[YamlEdit], refusals: list[str]) -> str:
-    """The text with every edit that can be made faithfully; each is checked by reading
-    the result back, and one that does not give exactly its intended change is refused."""
-    try:
-        file = YamlFile(text)
-    except Refused as refused:
-        refusals += [Refusal(str(refused), edit) for edit in edits]
-        return text
-    planned: list[tuple[YamlEdit, list[TextEdit]]] = []
-    for edit in edits:
-        try:
-            planned.append((edit, text_edits(file, edit)))
-        except Refused as refused:
-            refusals.append(Refusal(str(refused), edit))
-    fixed, skipped = apply(text, [piece for _, own in planned for piece in own])
-    made = [(e, own) for e, own in planned if not any(p in skipped for p in own)]
-    if yaml_fix_problem(text, fixed, [e for e, _ in made]) is None:
-        return fixed  # the overlapping edits (skipped) wait for the next pass
-    kept: list[tuple[YamlEdit, list[TextEdit]]] = []  # one at a time: keep the good ones
-    for edit, own in made:
-        trial = [*kept, (edit, own)]
-        attempt, _ = apply(text, [p for _, pieces in trial for p in pieces])
-        problem = yaml_fix_problem(text, attempt, [e for e, _ in trial])
-        if problem is None:
-            kept.append((edit, own))
-        else:
-            refusals.append(Refusal(problem, edit))
-    return apply(text, [p for _, pieces in kept for p in pieces])[0]
-
-
 def apply_edits(data: bytes, edits: Sequence[Edit]) -> tuple[bytes, list[str]]:
     """The file with the edits made, and why any of them could not be."""
     chart_edits = [e for e in edits if isinstance(e, ChartEdit)]
     if chart_edits:  # a chart's files, packed: not text
-        from k8slb.fixing.chart_fix import apply_chart_edits
-
         return apply_chart_edits(data, chart_edits)
     codec = codec_for(edits[0].path, data) if edits else None
     if codec is None:
@@ -133,7 +85,7 @@ def apply_edits(data: bytes, edits: Sequence[Edit]) -> tuple[bytes, list[str]]:
     yaml_edits = [e for e in edits if isinstance(e, YamlEdit)]
     code_edits = [e for e in edits if isinstance(e, CodeEdit)]
     if yaml_edits:
-        text = _apply_yaml(text, yaml_edits, refusals)
+        text = apply_yaml_edits(text, yaml_edits, refusals)
     if code_edits:
         path = code_edits[0].path
         language = language_of(path)

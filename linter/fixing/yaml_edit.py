@@ -15,7 +15,8 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import Any, cast
 
-from k8slb.core.edits import PROBE_HANDLERS, Step, YamlEdit, prestop_hook
+from k8slb.core.edits import PROBE_HANDLERS, Edit, Step, YamlEdit, prestop_hook
+from k8slb.fixing.verify import yaml_fix_problem
 from k8slb.reading.yamlcompose import C_LOADER, YAMLProblem, c_nodes
 from k8slb.record import record
 from ruamel.yaml.error import YAMLError
@@ -359,3 +360,48 @@ def apply(text: str, edits: Sequence[TextEdit]) -> tuple[str, list[TextEdit]]:
         done = edit.end
     pieces.append(text[done:])
     return "".join(pieces), skipped
+
+
+class Refusal(str):
+    """Why an edit was not made, and which edit (None: every edit of the file), so that the
+    fixer can name the rule whose fix it was, and not count that fix as made."""
+
+    edit: Edit | None
+
+    def __new__(cls, reason: str, edit: Edit | None = None) -> Refusal:
+        made = super().__new__(cls, reason)
+        made.edit = edit
+        return made
+
+    def __reduce__(self) -> tuple[Any, ...]:  # to and from the processes that make edits
+        return (Refusal, (str(self), self.edit))
+
+
+def apply_yaml_edits(text: str, edits: Sequence[YamlEdit], refusals: list[str]) -> str:
+    """The text with every edit that can be made faithfully; each is checked by reading
+    the result back, and one that does not give exactly its intended change is refused."""
+    try:
+        file = YamlFile(text)
+    except Refused as refused:
+        refusals += [Refusal(str(refused), edit) for edit in edits]
+        return text
+    planned: list[tuple[YamlEdit, list[TextEdit]]] = []
+    for edit in edits:
+        try:
+            planned.append((edit, text_edits(file, edit)))
+        except Refused as refused:
+            refusals.append(Refusal(str(refused), edit))
+    fixed, skipped = apply(text, [piece for _, own in planned for piece in own])
+    made = [(e, own) for e, own in planned if not any(p in skipped for p in own)]
+    if yaml_fix_problem(text, fixed, [e for e, _ in made]) is None:
+        return fixed  # the overlapping edits (skipped) wait for the next pass
+    kept: list[tuple[YamlEdit, list[TextEdit]]] = []  # one at a time: keep the good ones
+    for edit, own in made:
+        trial = [*kept, (edit, own)]
+        attempt, _ = apply(text, [p for _, pieces in trial for p in pieces])
+        problem = yaml_fix_problem(text, attempt, [e for e, _ in trial])
+        if problem is None:
+            kept.append((edit, own))
+        else:
+            refusals.append(Refusal(problem, edit))
+    return apply(text, [p for _, pieces in kept for p in pieces])[0]
