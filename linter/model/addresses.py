@@ -7,16 +7,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from k8slb.code.facts import EnvRef
 from k8slb.core.findings import Related
 from k8slb.model.index import EnvSetting, Index
+from k8slb.model.links import Link
 from k8slb.model.objects import K8sObject, service_ports
 from k8slb.record import record
-
-if TYPE_CHECKING:  # links.py reads the index too; only its type is needed here
-    from k8slb.model.links import Link
 
 Reach = Literal["cluster", "local", "address", "external", "other"]
 
