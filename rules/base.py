@@ -34,13 +34,15 @@ from k8slb.record import record
 
 @record
 class Example:
-    """Input for a rule and how many findings of that rule it must give (0: clean).
+    """Input for a rule and how many findings of that rule it must give (0: clean), and
+    where the finding is: `at`, its (line, column) in the file it is reported in.
 
-    `source` is YAML, or Python or Go when `language` says so; `manifests` is YAML that a
-    Python example is linted together with (the cross-file rules)."""
+    `source` is YAML, or code when `language` names one (languages/); `manifests` is YAML
+    that a code example is linted together with (the cross-file rules)."""
 
     source: str
     findings: int = 1
+    at: tuple[int, int] | None = None
     severity: Severity | None = None  # when the example shows a lowered severity
     title: str = ""
     language: str = "yaml"

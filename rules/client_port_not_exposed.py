@@ -100,6 +100,7 @@ class ClientPortNotExposed(Rule):
             language="python",
             manifests=GRPC_SERVICE + BACKEND,
             title="a gRPC client dials 50052; the Service exposes 50051",
+            at=(3, 11),
         ),
         Example(_CHANNEL.format(port=50051), findings=0, language="python", manifests=GRPC_SERVICE),
         Example(
@@ -107,6 +108,7 @@ class ClientPortNotExposed(Rule):
             language="python",
             manifests=_WEB_SERVICE,
             title="`http://inventory` is port 80; the Service exposes 8080",
+            at=(5, 25),
         ),
         Example(
             _HTTP_CLIENT.replace("http://inventory/", "http://inventory:8080/"),

@@ -102,6 +102,7 @@ class DbPoolNoRecycle(Rule):
             "import os\n\nfrom sqlalchemy import create_engine\n\n"
             'engine = create_engine(os.environ["DATABASE_URL"])\n',
             language="python",
+            at=(5, 10),
         ),
         Example(
             "import os\n\nfrom sqlalchemy import create_engine\n\n"
@@ -120,6 +121,7 @@ class DbPoolNoRecycle(Rule):
             'var db, _ = sql.Open("pgx", os.Getenv("DATABASE_URL"))\n',
             language="go",
             title="in Go",
+            at=(8, 13),
         ),
         Example(
             'package main\n\nimport (\n\t"database/sql"\n\t"os"\n\t"time"\n)\n\n'

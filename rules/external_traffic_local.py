@@ -48,7 +48,7 @@ class ExternalTrafficLocal(Rule):
     name = "external-traffic-local"
     severity = Severity.INFO
     examples = (
-        Example(_SERVICE),
+        Example(_SERVICE, at=(7, 26)),
         Example(_SERVICE.replace("Local", "Cluster"), findings=0),
         Example(_SERVICE.replace("LoadBalancer", "ClusterIP"), findings=0, title="ignored type"),
     )

@@ -43,10 +43,11 @@ class GraceTooShort(Rule):
     reads = STOPPING
     fix = FixInfo(True, True, "raise terminationGracePeriodSeconds above the pause and the drain")
     examples = (
-        Example(web_deployment(PRESTOP, "terminationGracePeriodSeconds: 5")),
+        Example(web_deployment(PRESTOP, "terminationGracePeriodSeconds: 5"), at=(13, 38)),
         Example(
             web_deployment('lifecycle:\n  preStop:\n    exec: {command: ["sh", "-c", "sleep 30"]}'),
             title="an exec sleep as long as the default grace",
+            at=(19, 11),
         ),
         Example(web_deployment(PRESTOP), findings=0),
     )

@@ -160,12 +160,14 @@ class GrpcClientClusterIp(Rule):
             language="python",
             manifests=GRPC_SERVICE + BACKEND + CLIENT,
             title="the address comes from the Deployment's env",
+            at=(5, 11),
         ),
         Example(
             'import grpc\n\nchannel = grpc.insecure_channel("backend.default.svc:50051")\n',
             language="python",
             manifests=GRPC_SERVICE + BACKEND,
             title="a literal host",
+            at=(3, 11),
         ),
         Example(
             _ENV_CHANNEL.replace('os.environ["BACKEND_ADDR"]', '"localhost:50051"'),
@@ -187,6 +189,7 @@ class GrpcClientClusterIp(Rule):
             language="go",
             manifests=GRPC_SERVICE + BACKEND + CLIENT,
             title="in Go, the address from the Deployment's env",
+            at=(10, 15),
         ),
     )
 

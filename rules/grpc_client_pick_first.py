@@ -119,6 +119,7 @@ class GrpcClientPickFirst(Rule):
             language="python",
             manifests=_HEADLESS + BACKEND,
             title="a client of a headless Service",
+            at=(3, 11),
         ),
         Example(
             _CHANNEL.replace(
@@ -159,6 +160,7 @@ class GrpcClientPickFirst(Rule):
             language="go",
             manifests=_HEADLESS + BACKEND,
             title="in Go: grpc.Dial with no scheme is passthrough, one address",
+            at=(8, 15),
         ),
         Example(
             _GO_DIAL.replace('"backend.default', '"dns:///backend.default'),

@@ -295,9 +295,12 @@ class GrpcClusterIp(Rule):
     reads = PROBES  # gRPC evidence: a gRPC probe
     fix = FixInfo(True, True, "add a headless twin Service (NAME-headless)")
     examples = (
-        Example(GRPC_SERVICE + BACKEND + HPA, title="gRPC backend scaled by an HPA"),
+        Example(GRPC_SERVICE + BACKEND + HPA, title="gRPC backend scaled by an HPA", at=(5, 1)),
         Example(
-            GRPC_SERVICE + BACKEND + HEADLESS_TWIN, severity=Severity.INFO, title="with a twin"
+            GRPC_SERVICE + BACKEND + HEADLESS_TWIN,
+            severity=Severity.INFO,
+            title="with a twin",
+            at=(5, 1),
         ),
         Example(
             GRPC_SERVICE

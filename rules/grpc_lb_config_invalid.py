@@ -83,16 +83,19 @@ class GrpcLbConfigInvalid(Rule):
             _channel('("grpc.lb_policy_name", "roundrobin")'),
             language="python",
             title="a misspelt policy name",
+            at=(5, 14),
         ),
         Example(
             _channel('("grpc.service_config", {"loadBalancingConfig": [{"round_robin": {}}]})'),
             language="python",
             title="a dict where a JSON string is needed",
+            at=(5, 14),
         ),
         Example(
             _channel('("grpc.service_config", \'{"loadBalancingConfig": [{"round-robin": {}}]}\')'),
             language="python",
             title="an unknown policy in the service config",
+            at=(5, 14),
         ),
         Example(
             _channel(
@@ -101,6 +104,7 @@ class GrpcLbConfigInvalid(Rule):
             ),
             language="python",
             title="two settings that disagree",
+            at=(5, 88),
         ),
         Example(
             _channel('("grpc.service_config", \'{"loadBalancingConfig": [{"round_robin": {}}]}\')'),
@@ -113,6 +117,7 @@ class GrpcLbConfigInvalid(Rule):
             '\tgrpc.WithDefaultServiceConfig(`{"loadBalancingConfig": [{"roundrobin": {}}]}`))\n',
             language="go",
             title="in Go, an unknown policy",
+            at=(6, 2),
         ),
     )
 

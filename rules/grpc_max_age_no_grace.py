@@ -44,7 +44,9 @@ class GrpcMaxAgeNoGrace(Rule):
     fix = FixInfo(True, True, "add grpc.max_connection_age_grace_ms")
     examples = (
         Example(
-            grpc_server(', options=[("grpc.max_connection_age_ms", 300_000)]'), language="python"
+            grpc_server(', options=[("grpc.max_connection_age_ms", 300_000)]'),
+            language="python",
+            at=(7, 78),
         ),
         Example(grpc_server(MAX_AGE_OPTIONS), findings=0, language="python"),
         Example(
@@ -55,6 +57,7 @@ class GrpcMaxAgeNoGrace(Rule):
             ),
             language="go",
             title="in Go",
+            at=(14, 3),
         ),
         Example(go_server(GO_MAX_AGE, imports=GO_KEEPALIVE_IMPORTS), findings=0, language="go"),
     )

@@ -82,8 +82,8 @@ class GrpcNoGracefulShutdown(Rule):
     reads = STOPPING
     fix = FixInfo(True, False, "register a SIGTERM handler that stops the server with a grace")
     examples = (
-        Example(grpc_server(), language="python"),
-        Example(_KEYBOARD_ONLY, language="python", title="shutdown only on Ctrl-C"),
+        Example(grpc_server(), language="python", at=(10, 5)),
+        Example(_KEYBOARD_ONLY, language="python", title="shutdown only on Ctrl-C", at=(11, 9)),
         Example(grpc_server(before_wait=SIGTERM_HANDLER), findings=0, language="python"),
         Example(
             grpc_server(
@@ -95,7 +95,7 @@ class GrpcNoGracefulShutdown(Rule):
             language="python",
             title="handlers registered in a loop",
         ),
-        Example(go_server(), language="go", title="in Go"),
+        Example(go_server(), language="go", title="in Go", at=(12, 2)),
         Example(
             go_server(before_serve=GO_SIGTERM, imports=GO_SIGNAL_IMPORTS),
             findings=0,

@@ -55,8 +55,8 @@ class GrpcOptionWrongSide(Rule):
     name = "grpc-option-wrong-side"
     severity = Severity.WARNING
     examples = (
-        Example(_CLIENT, language="python", title="a server option on a channel"),
-        Example(_SERVER, language="python", title="a misspelt key"),
+        Example(_CLIENT, language="python", title="a server option on a channel", at=(5, 14)),
+        Example(_SERVER, language="python", title="a misspelt key", at=(7, 14)),
         Example(
             _SERVER.replace("max_connection_age", "max_connection_age_ms"),
             findings=0,

@@ -73,7 +73,7 @@ class GrpcServerNoMaxAge(Rule):
     severity = Severity.WARNING
     fix = FixInfo(True, True, "add grpc.max_connection_age_ms and its grace to the options")
     examples = (
-        Example(grpc_server(), language="python"),
+        Example(grpc_server(), language="python", at=(7, 14)),
         Example(grpc_server(MAX_AGE_OPTIONS), findings=0, language="python"),
         Example(
             grpc_server(", options=load_options()"),
@@ -81,7 +81,7 @@ class GrpcServerNoMaxAge(Rule):
             language="python",
             title="options k8slb cannot follow",
         ),
-        Example(go_server(), language="go", title="in Go"),
+        Example(go_server(), language="go", title="in Go", at=(11, 12)),
         Example(
             go_server(GO_MAX_AGE, imports=GO_KEEPALIVE_IMPORTS),
             findings=0,
@@ -93,6 +93,7 @@ class GrpcServerNoMaxAge(Rule):
             severity=Severity.INFO,
             language="go",
             title="in Go, served as an HTTP handler",
+            at=(12, 12),
         ),
     )
 

@@ -43,7 +43,7 @@ class HeadlessUnderLinkerd(Rule):
     severity = Severity.INFO
     reads = PROBES  # gRPC evidence: a gRPC probe
     examples = (
-        Example(_HEADLESS + _MESHED),
+        Example(_HEADLESS + _MESHED, at=(6, 14)),
         Example(_HEADLESS + BACKEND, findings=0, title="not meshed"),
         Example(GRPC_SERVICE + _MESHED, findings=0, title="ClusterIP under Linkerd"),
     )

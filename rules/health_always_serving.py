@@ -67,8 +67,8 @@ class HealthAlwaysServing(Rule):
     name = "health-always-serving"
     severity = Severity.INFO
     examples = (
-        Example(_STANDARD, language="python"),
-        Example(_CUSTOM, language="python", title="a Check that always says SERVING"),
+        Example(_STANDARD, language="python", at=(6, 5)),
+        Example(_CUSTOM, language="python", title="a Check that always says SERVING", at=(10, 5)),
         Example(_DRAINING, findings=0, language="python"),
         Example(
             go_server(
@@ -79,6 +79,7 @@ class HealthAlwaysServing(Rule):
             ),
             language="go",
             title="in Go",
+            at=(13, 18),
         ),
         Example(
             go_server(

@@ -63,8 +63,14 @@ class HttpPoolNoLifetime(Rule):
     name = "http-pool-no-lifetime"
     severity = Severity.INFO
     examples = (
-        Example(_SESSION, language="python"),
-        Example(_HTTPX, language="python", severity=Severity.WARNING, title="httpx with HTTP/2"),
+        Example(_SESSION, language="python", at=(4, 11)),
+        Example(
+            _HTTPX,
+            language="python",
+            severity=Severity.WARNING,
+            title="httpx with HTTP/2",
+            at=(3, 10),
+        ),
         Example(
             _SESSION.replace("inventory.shop.svc.cluster.local", "api.example.com"),
             findings=0,
@@ -85,6 +91,7 @@ class HttpPoolNoLifetime(Rule):
             '\treturn client.Get("http://inventory.shop.svc.cluster.local/stock")\n}\n',
             language="go",
             title="in Go",
+            at=(9, 14),
         ),
     )
 

@@ -43,6 +43,7 @@ class InvalidManifest(ReadProblemRule):
             "apiVersion: v1\nkind: Service\nmetadata:\n  name: api\n"
             'spec:\n  selector: {app: api}\n  ports: "80"\n',
             title="a string where a list of ports belongs",
+            at=(7, 3),
         ),
         Example(
             "apiVersion: v1\nkind: Service\nmetadata:\n  name: api\n"

@@ -29,6 +29,6 @@ class InvalidPython(ReadProblemRule):
     name = "invalid-python"
     severity = Severity.ERROR
     examples = (
-        Example("import grpc\n\ndef serve(:\n    pass\n", language="python"),
+        Example("import grpc\n\ndef serve(:\n    pass\n", language="python", at=(3, 11)),
         Example("import grpc\n\ndef serve():\n    pass\n", findings=0, language="python"),
     )

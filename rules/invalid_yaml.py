@@ -30,6 +30,7 @@ class InvalidYaml(ReadProblemRule):
         Example(
             "apiVersion: v1\nkind: Service\nmetadata:\n  name: api\n  labels: {app: api\n",
             title="an unclosed flow mapping",
+            at=(6, 1),
         ),
         Example("apiVersion: v1\nkind: Service\nmetadata:\n  name: api\n", findings=0),
     )

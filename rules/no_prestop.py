@@ -79,7 +79,7 @@ class NoPreStop(Rule):
     reads = STOPPING
     fix = FixInfo(True, True, "add a preStop pause (the native sleep action from 1.30)")
     examples = (
-        Example(web_deployment(READY)),
+        Example(web_deployment(READY), at=(14, 17)),
         Example(web_deployment(READY + PRESTOP), findings=0),
         Example(web_deployment(READY, service=False), findings=0, title="no Service selects it"),
         Example(
@@ -88,6 +88,7 @@ class NoPreStop(Rule):
             ),
             severity=Severity.INFO,
             title="old and new pods never overlap",
+            at=(15, 17),
         ),
         Example(
             web_deployment(READY).replace(
@@ -96,6 +97,7 @@ class NoPreStop(Rule):
             ),
             severity=Severity.INFO,
             title="one replica that may not surge: the old pod goes first",
+            at=(15, 17),
         ),
         Example(
             web_deployment(READY).replace(
@@ -103,6 +105,7 @@ class NoPreStop(Rule):
             ),
             severity=Severity.INFO,
             title="its Service routes to pods until they are gone",
+            at=(14, 17),
         ),
     )
 

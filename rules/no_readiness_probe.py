@@ -54,7 +54,7 @@ class NoReadinessProbe(Rule):
     severity = Severity.WARNING
     reads = PROBES
     examples = (
-        Example(web_deployment(LIVE)),
+        Example(web_deployment(LIVE), at=(14, 17)),
         Example(web_deployment(READY + LIVE), findings=0),
         Example(web_deployment(LIVE, service=False), findings=0, title="no Service selects it"),
         Example(
@@ -77,6 +77,7 @@ class NoReadinessProbe(Rule):
             ),
             severity=Severity.INFO,
             title="its Service routes to pods ready or not",
+            at=(14, 17),
         ),
     )
 

@@ -68,6 +68,7 @@ class ReadinessChecksNothing(Rule):
             manifests=web_deployment(READY),
             beside=BUILT_HERE,
             title="the route answers a constant",
+            at=(20, 13),
         ),
         Example(
             _CHECKING,

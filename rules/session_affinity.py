@@ -44,7 +44,7 @@ class SessionAffinity(Rule):
     name = "session-affinity"
     severity = Severity.INFO
     examples = (
-        Example(_SERVICE),
+        Example(_SERVICE, at=(7, 20)),
         Example(_SERVICE.replace("ClientIP", "None"), findings=0),
     )
 

@@ -193,10 +193,11 @@ class SharedProbe(Rule):
     reads = PROBES
     fix = FixInfo(True, False, "make the liveness probe a tcpSocket probe on the same port")
     examples = (
-        Example(web_deployment(READY + READY.replace("readiness", "liveness"))),
+        Example(web_deployment(READY + READY.replace("readiness", "liveness")), at=(21, 11)),
         Example(
             web_deployment(READY + READY.replace("readiness", "liveness") + "  periodSeconds: 5\n"),
             title="timings do not make another handler",
+            at=(21, 11),
         ),
         Example(
             web_deployment(
@@ -205,6 +206,7 @@ class SharedProbe(Rule):
             ),
             severity=Severity.INFO,
             title="liveness gives up much later",
+            at=(21, 11),
         ),
         Example(web_deployment(READY + LIVE), findings=0, title="separate paths"),
         Example(
@@ -221,11 +223,13 @@ class SharedProbe(Rule):
             web_deployment(CAT + CAT.replace("readiness", "liveness")),
             severity=Severity.INFO,
             title="a command that checks next to nothing",
+            at=(21, 11),
         ),
         Example(
             web_deployment(READY + READY.replace("readiness", "liveness"), service=False),
             severity=Severity.INFO,
             title="no Service selects the pod",
+            at=(21, 11),
         ),
         Example(
             _ONE_HANDLER,
@@ -233,6 +237,7 @@ class SharedProbe(Rule):
             manifests=web_deployment(READY + LIVE),
             beside=BUILT_HERE,
             title="two paths, one handler in the code",
+            at=(21, 11),
         ),
         Example(
             _ONE_HANDLER.replace('@app.get("/live")\n', "")

@@ -97,12 +97,15 @@ class StatefulSetServiceNotHeadless(Rule):
     severity = Severity.WARNING
     fix = FixInfo(True, False, "set clusterIP: None (the Service must be recreated)")
     examples = (
-        Example(_STATEFULSET + _SERVICE.replace("  clusterIP: None\n", "")),
-        Example(_STATEFULSET, severity=Severity.INFO, title="the Service is not in the scan"),
+        Example(_STATEFULSET + _SERVICE.replace("  clusterIP: None\n", ""), at=(6, 16)),
+        Example(
+            _STATEFULSET, severity=Severity.INFO, title="the Service is not in the scan", at=(6, 16)
+        ),
         Example(
             (_STATEFULSET + _SERVICE.replace("  clusterIP: None\n", "")).replace("peer", "http"),
             severity=Severity.INFO,
             title="a client Service, and nothing names a member",
+            at=(6, 16),
         ),
         Example(_STATEFULSET + _SERVICE, findings=0),
     )

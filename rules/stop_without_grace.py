@@ -55,8 +55,14 @@ class StopWithoutGrace(Rule):
     reads = STOPPING
     fix = FixInfo(True, False, "stop with a grace period")
     examples = (
-        Example(grpc_server(before_wait=_HANDLER.format(grace="0")), language="python"),
-        Example(grpc_server(before_wait=_HANDLER.format(grace="grace=None")), language="python"),
+        Example(
+            grpc_server(before_wait=_HANDLER.format(grace="0")), language="python", at=(12, 57)
+        ),
+        Example(
+            grpc_server(before_wait=_HANDLER.format(grace="grace=None")),
+            language="python",
+            at=(12, 57),
+        ),
         Example(
             grpc_server(before_wait=_HANDLER.format(grace="grace=25")),
             findings=0,
@@ -68,6 +74,7 @@ class StopWithoutGrace(Rule):
             ),
             language="go",
             title="in Go",
+            at=(18, 3),
         ),
         Example(
             go_server(before_serve=GO_SIGTERM, imports=GO_SIGNAL_IMPORTS),

@@ -55,13 +55,14 @@ class TopologyRouting(Rule):
     name = "topology-routing"
     severity = Severity.INFO
     examples = (
-        Example(_SERVICE),
+        Example(_SERVICE, at=(7, 24)),
         Example(
             _SERVICE.replace("  trafficDistribution: PreferClose\n", "").replace(
                 "  name: web\n",
                 "  name: web\n  annotations:\n    service.kubernetes.io/topology-mode: Auto\n",
             ),
             title="the annotation",
+            at=(6, 5),
         ),
         Example(_SERVICE.replace("  trafficDistribution: PreferClose\n", ""), findings=0),
     )

@@ -47,6 +47,7 @@ class UnreadFile(ReadProblemRule):
             "apiVersion: v1\nkind: Service\nmetadata:\n  name: api\n",
             links=(("secrets.yaml", "/etc/passwd"),),
             title="a link to a file outside the tree",
+            at=(1, 1),
         ),
         Example(
             "apiVersion: v1\nkind: Service\nmetadata:\n  name: api\n",

@@ -39,6 +39,7 @@ class UnrenderedTemplate(ReadProblemRule):
         Example(
             "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n"
             "  name: {{ .Release.Name }}\nspec:\n  replicas: {{ .Values.replicas }}\n",
+            at=(4, 9),
         ),
         Example(
             "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: alerts\ndata:\n"

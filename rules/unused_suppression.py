@@ -38,6 +38,7 @@ class UnusedSuppression(Rule):
             "apiVersion: v1\nkind: Service\nmetadata:\n  name: api\n"
             "spec:\n  sessionAffinity: None  # k8slb: ignore[KLB104]\n",
             title="nothing to suppress on that line",
+            at=(6, 26),
         ),
         Example(
             "apiVersion: v1\nkind: Service\nmetadata:\n  name: api\n"

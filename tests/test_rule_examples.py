@@ -10,6 +10,7 @@ from k8slb.rules.base import Example, Rule
 
 from .helpers import lint_files
 
+READ_ERRORS = ("KLB001", "KLB002", "KLB003", "KLB004")
 CASES = [
     pytest.param(rule, example, id=f"{rule.id}-{number}")
     for rule in ALL_RULES
@@ -28,6 +29,12 @@ def test_example_gives_the_documented_findings(
     assert len(findings) == example.findings, [f.message for f in findings]
     expected = example.severity or rule.severity
     assert all(f.severity is expected for f in findings)
+    # an example k8slb cannot read shows nothing of the rule it is for
+    unread = [f.text for f in result.findings if f.rule in READ_ERRORS and f.rule != rule.id]
+    assert unread == [] and result.errors == []
+    if example.findings:
+        assert example.at is not None, "an example that is reported says where"
+        assert [(f.line, f.column) for f in findings] == [example.at]
 
 
 @pytest.mark.parametrize("rule", ALL_RULES, ids=lambda r: r.id)
