@@ -14,20 +14,18 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 from k8slb import __version__
-from k8slb.choices import DEFAULT_BASELINE, MESHES
+from k8slb.choices import DEFAULT_BASELINE, MESHES, parse_version
 from k8slb.internal import DEBUG_ENV, debugging, internal_error
-from k8slb.record import record
 from k8slb.report.formatter import FORMATS, RenderOptions, formatter
 from k8slb.report.printable import printable
 from k8slb.server import DEFAULT_IDLE_MINUTES
 
 if TYPE_CHECKING:  # the rest is imported by the command that needs it: `--help` is quick
+    from k8slb.api import Run
     from k8slb.cache import Cache
-    from k8slb.config import Config
-    from k8slb.core.findings import Finding, Severity
-    from k8slb.engine import RunResult, Settings
+    from k8slb.core.findings import Finding
+    from k8slb.engine import RunResult
     from k8slb.fixing.fixer import FixOutcome
-    from k8slb.reading.sources import Discovery, Exclude
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 NOQA_STYLES = ("comment", "annotation")  # what --add-noqa writes
@@ -53,13 +51,6 @@ def _colour(_ctx: click.Context, _param: click.Parameter, value: str) -> str:
     return value
 
 
-def parse_version(value: str) -> tuple[int, int]:
-    major, _, minor = value.removeprefix("v").partition(".")
-    if not (major.isdigit() and minor.split(".")[0].isdigit()):
-        raise ValueError(f"{value!r} is not a version like 1.30")
-    return int(major), int(minor.split(".")[0])
-
-
 def _kubernetes_version(
     _ctx: click.Context, _param: click.Parameter, value: str | None
 ) -> tuple[int, int] | None:
@@ -76,24 +67,6 @@ def _fail(message: str) -> None:
 def _verbose(_ctx: click.Context, _param: click.Parameter, value: bool) -> None:
     if value:  # in the environment, so that parsing processes see it too
         os.environ[DEBUG_ENV] = "1"
-
-
-@record
-class Run:
-    """What `check` and `fix` share: the sources and the settings."""
-
-    found: Discovery
-    settings: Settings
-    fail_on: Severity
-    cache_root: Path
-    exit_zero: bool = False
-    baseline: Path | None = None  # the configuration's, or the project's default file
-
-    def exit_code(self, result: RunResult) -> int:
-        if result.errors:
-            return EXIT_ERROR
-        failing = any(f.severity >= self.fail_on for f in result.findings)
-        return EXIT_FINDINGS if failing and not self.exit_zero else EXIT_CLEAN
 
 
 def _checked_set_values(
@@ -251,156 +224,25 @@ def common_options(command: F) -> F:
     return command
 
 
-def _start(paths: Sequence[str]) -> Path:
-    """Where configuration and project are looked for: from the first path linted (its
-    folder), as ruff and black do, so that `k8slb check ~/repo/k8s` from anywhere reads
-    the repository's configuration; the current folder for stdin alone."""
-    from k8slb.reading.sources import STDIN
+def make_run(**options: Any) -> Run:
+    """The run the options plan (api.plan), its problems said as a command line says them:
+    a configuration that cannot be read exits 2, options that mean nothing are a usage
+    error."""
+    from k8slb import api
 
-    for path in paths:
-        if path != STDIN:
-            return Path(path) if os.path.isdir(path) else Path(path).parent
-    return Path.cwd()
-
-
-def _config(config_path: Path | None, isolated: bool, start: Path) -> Config:
-    from k8slb.config import Config, ConfigError, find_config, load_config
-
-    if isolated:
-        return Config()
-    if config_path is not None and not config_path.is_file():
-        raise ConfigError(f"{config_path}: no such configuration file")
-    path = config_path or find_config(start)
-    _note(f"configuration: {path}" if path is not None else "configuration: none found")
-    return load_config(path) if path is not None else Config()
+    try:
+        return api.plan(**options, note=_note)
+    except api.ConfigError as error:
+        _fail(str(error))
+        sys.exit(EXIT_ERROR)
+    except api.UsageError as error:
+        raise click.UsageError(str(error)) from None
 
 
 def _note(message: str) -> None:
     """What `-v` tells: the configuration used, the cache, the files not read."""
     if debugging():
         click.echo(f"k8slb: {printable(message)}", err=True)
-
-
-def make_run(
-    paths: Sequence[str],
-    select: Sequence[str],
-    extend_select: Sequence[str],
-    ignore: Sequence[str],
-    exit_zero: bool,
-    fail_on: str | None,
-    kubernetes_version: tuple[int, int] | None,
-    mesh: str | None,
-    stdin_filename: str | None,
-    config_path: Path | None,
-    isolated: bool,
-    report_unused_ignores: bool,
-    context: Sequence[str],
-    project_context: bool = True,
-    helm_values: Sequence[str] = (),
-    helm_set: Sequence[str] = (),
-    helm_release: str | None = None,
-    helm_namespace: str | None = None,
-    kustomize: bool = False,
-    exclude: Sequence[str] = (),
-    extend_exclude: Sequence[str] = (),
-    force_exclude: bool = False,
-) -> Run:
-    """The command line over the configuration over the defaults."""
-    from k8slb.config import ConfigError, project_root
-    from k8slb.core.findings import Severity
-    from k8slb.engine import Settings
-    from k8slb.reading.charts import HelmOptions
-    from k8slb.reading.sources import discover, with_context
-    from k8slb.selection import SelectionError, select_rules, split_codes
-
-    start = _start(paths or ["."])
-    try:
-        config = _config(config_path, isolated, start)
-    except ConfigError as error:
-        _fail(str(error))
-        sys.exit(EXIT_ERROR)
-    try:
-        chosen = split_codes(select) or config.select or []
-        extra = split_codes(extend_select)
-        if extra and chosen:  # with nothing chosen every rule runs already
-            chosen = [*chosen, *extra]
-        rules = select_rules(chosen, [*config.ignore, *split_codes(ignore)])
-    except SelectionError as error:
-        raise click.UsageError(str(error)) from None
-    settings = Settings(
-        rules=rules,
-        kubernetes_version=kubernetes_version or parse_version(config.kubernetes_version or "1.30"),
-        mesh=mesh or config.mesh or "none",
-        fix_values=config.fix,
-        per_file_ignores=config.per_file_ignores,
-        exemptions=config.exemptions,
-        config_root=config.root,
-        report_unused_ignores=report_unused_ignores,
-        helm=HelmOptions(
-            values=(*config.helm.values, *helm_values),
-            set_values=tuple(helm_set),
-            release=helm_release or config.helm.release,
-            namespace=helm_namespace or config.helm.namespace,
-            value_sets=config.helm.value_sets,
-        ),
-        links=config.links,
-        config_file=str(config.path) if config.path else None,
-    )
-    leave_out = _exclude(config, exclude, extend_exclude, force_exclude)
-    build = kustomize or config.kustomize
-    found = discover(paths or ["."], stdin_filename, leave_out, build)
-    if not context and project_context:
-        context = _projects_of_files(paths)
-        for folder in context:
-            _note(f"project context: {folder}")
-    if context:
-        found = with_context(found, discover(context, None, leave_out, build, report=False))
-    severity = Severity.parse(fail_on or config.fail_on or "warning")
-    root = config.path.parent.resolve() if config.path else project_root(start)
-    baseline = config.baseline or root / DEFAULT_BASELINE
-    return Run(found, settings, severity, root, exit_zero, baseline)
-
-
-def _exclude(
-    config: Config, given: Sequence[str], extra: Sequence[str], forced: bool
-) -> Exclude | None:
-    """The configuration's `exclude` (relative to its folder), or --exclude instead, and
-    --extend-exclude (relative to the current folder), as ruff combines them."""
-    from k8slb.reading.sources import Exclude
-
-    def split(values: Sequence[str]) -> tuple[str, ...]:
-        return tuple(p.strip() for value in values for p in value.split(",") if p.strip())
-
-    here = Path.cwd().resolve()
-    sets: list[tuple[tuple[str, ...], Path]] = []
-    if given:
-        sets.append((split(given), here))
-    elif config.exclude:
-        sets.append((tuple(config.exclude), config.root))
-    if extra:
-        sets.append((split(extra), here))
-    return Exclude(tuple(sets), forced) if sets else None
-
-
-def _projects_of_files(paths: Sequence[str]) -> list[str]:
-    """The projects of the files named on the command line (folders are read whole
-    already): so that "no SIGTERM handler in its project" or "no Service selects it" is
-    never said from a partial view. Only a folder that marks a project counts (a .git, a
-    pyproject.toml, a configuration): a file in no project is judged alone, rather than
-    with everything in its folder, which may be a home folder."""
-    from k8slb.config import marked_project
-    from k8slb.reading.sources import STDIN
-
-    projects: list[str] = []
-    for path in paths:
-        if path == STDIN or os.path.isdir(path):
-            continue
-        root = marked_project(Path(path).parent)
-        if root is not None:
-            shown = str(root) if os.path.isabs(path) else os.path.relpath(root)
-            if shown not in projects:
-                projects.append(shown)
-    return projects
 
 
 def _yaml_builder() -> str:
@@ -559,7 +401,7 @@ def check(
 ) -> None:
     """Lint manifests and the Python and Go code under PATHS (default: the current folder;
     `-` reads a YAML stream from stdin)."""
-    from k8slb import engine
+    from k8slb import api
     from k8slb.parallel import default_jobs
     from k8slb.progress import QUIET, Progress
     from k8slb.report import baseline as baselines
@@ -614,16 +456,9 @@ def check(
     watched = chosen_format.for_people and not quiet and not statistics
     progress = Progress.for_terminal() if watched else QUIET
     try:
-        result = engine.run(
-            job.found.sources,
-            job.settings,
-            jobs=jobs or default_jobs(),
-            cache=cache,
-            progress=progress,
-        )
+        result = api.check(job, jobs=jobs, cache=cache, progress=progress)
     finally:
         progress.close()
-    result.errors[:0] = job.found.errors
     chosen = baseline_file or job.baseline
     if write_baseline:
         target = chosen or Path(DEFAULT_BASELINE)
@@ -640,7 +475,7 @@ def check(
             _fail(message)
         sys.exit(EXIT_ERROR if result.errors else EXIT_CLEAN)
     if chosen is not None and (baseline_file is not None or chosen.is_file()):
-        _apply_baseline(result, chosen, report_unused=job.settings.report_unused_ignores)
+        api.apply_baseline(result, chosen, report_unused=job.settings.report_unused_ignores)
     if add_noqa:
         if _from_stdin(job):
             raise click.UsageError("--add-noqa edits files: it cannot edit stdin")
@@ -725,29 +560,6 @@ def _add_noqa(result: RunResult, job: Run, style: str) -> int:
     return EXIT_FINDINGS if added.refused else EXIT_CLEAN
 
 
-def _apply_baseline(result: RunResult, path: Path, *, report_unused: bool) -> None:
-    """Drop the findings the baseline holds; with --report-unused-ignores, report its
-    entries that match nothing any more (KLB005), so it can be rewritten."""
-    from k8slb.core.findings import Finding
-    from k8slb.report import baseline as baselines
-    from k8slb.rules.unused_suppression import UnusedSuppression
-
-    try:
-        entries = baselines.load(path)
-    except baselines.BaselineError as error:
-        result.errors.append(str(error))
-        return
-    applied = baselines.apply(result.findings, entries, result.contents, path.parent.resolve())
-    result.findings = applied.kept
-    result.baselined = applied.baselined
-    if report_unused:
-        result.findings += [
-            UnusedSuppression.stale(str(path), entry.line, entry.key[0], entry.key[1])
-            for entry in applied.unused
-        ]
-        result.findings.sort(key=Finding.sort_key)
-
-
 def _write_report(path: Path, text: str) -> str | None:
     """Write the report whole or not at all; why it could not be written."""
     from k8slb.report.output_file import write_whole
@@ -790,24 +602,14 @@ def fix(
     **options: Any,
 ) -> None:
     """Apply the fixes of the findings under PATHS, in place (`-`: fix stdin to stdout)."""
+    from k8slb import api
     from k8slb.fixing.diff import unified_diff
-    from k8slb.fixing.fixer import plan, unsafe_fixes_left
     from k8slb.fixing.write import write_all
-    from k8slb.parallel import default_jobs
 
     job = make_run(**options)
     cache = _cache_for(job, no_cache=no_cache)
-    outcome = plan(
-        job.found.sources,
-        job.settings,
-        unsafe=unsafe_fixes,
-        jobs=jobs or default_jobs(),
-        cache=cache,
-    )
+    outcome = api.fix(job, unsafe=unsafe_fixes, jobs=jobs, cache=cache)
     result = outcome.result
-    if job.baseline is not None and job.baseline.is_file():  # what remains: only what is new
-        _apply_baseline(result, job.baseline, report_unused=False)
-        outcome.unsafe_left = unsafe_fixes_left(result.findings, unsafe=unsafe_fixes)
     errors = list(job.found.errors) + list(result.errors)
     for refusal in outcome.refused:
         click.echo(f"k8slb: not fixed: {printable(refusal)}", err=True)

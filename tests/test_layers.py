@@ -44,6 +44,7 @@ TOP_LEVEL = {
     "k8slb.languages": "core",  # the table of languages: names, suffixes, dotted paths
     "k8slb.suppressions": "run",
     "k8slb.docs": "report",  # the rules' documentation, as SARIF and `make docs` print it
+    "k8slb.api": "interface",  # the use cases: plan, check, fix
     "k8slb.cli": "interface",
     "k8slb.server": "interface",
     "k8slb.__main__": "interface",

@@ -1,0 +1,242 @@
+"""k8slb as a library: the use cases the command line (cli.py) calls, and the tests too.
+
+`plan(paths, options)` reads the configuration and finds the files (a `Run`); `check(run)`
+lints them; `fix(run)` plans every fix in memory (nothing is written here); and
+`apply_baseline` leaves out the findings a baseline holds. They raise `ConfigError` for a
+configuration that cannot be read and `UsageError` for options that mean nothing; they
+print nothing and never exit: saying and leaving are the command line's.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from k8slb.cache import Cache
+from k8slb.choices import DEFAULT_BASELINE, parse_version
+from k8slb.config import Config, ConfigError, find_config, load_config, marked_project, project_root
+from k8slb.core.findings import Finding, Severity
+from k8slb.engine import RunResult, Settings
+from k8slb.engine import run as run_engine
+from k8slb.parallel import default_jobs
+from k8slb.progress import QUIET, Progress
+from k8slb.reading.charts import HelmOptions
+from k8slb.reading.sources import STDIN, Discovery, Exclude, discover, with_context
+from k8slb.record import record
+from k8slb.report import baseline as baselines
+from k8slb.rules.unused_suppression import UnusedSuppression
+from k8slb.selection import SelectionError, select_rules, split_codes
+
+if TYPE_CHECKING:  # the fixer (ruamel's composer, libcst) is loaded by a fix alone
+    from k8slb.fixing.fixer import FixOutcome
+
+__all__ = ["ConfigError", "Run", "UsageError", "apply_baseline", "check", "fix", "plan"]
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
+class UsageError(Exception):
+    """Options that cannot be taken together or name nothing k8slb knows."""
+
+
+@record
+class Run:
+    """What `check` and `fix` share: the sources and the settings."""
+
+    found: Discovery
+    settings: Settings
+    fail_on: Severity
+    cache_root: Path
+    exit_zero: bool = False
+    baseline: Path | None = None  # the configuration's, or the project's default file
+
+    def exit_code(self, result: RunResult) -> int:
+        if result.errors:
+            return EXIT_ERROR
+        failing = any(f.severity >= self.fail_on for f in result.findings)
+        return EXIT_FINDINGS if failing and not self.exit_zero else EXIT_CLEAN
+
+
+def _ignore(_: str) -> None:
+    pass
+
+
+def plan(
+    paths: Sequence[str],
+    select: Sequence[str] = (),
+    extend_select: Sequence[str] = (),
+    ignore: Sequence[str] = (),
+    exit_zero: bool = False,
+    fail_on: str | None = None,
+    kubernetes_version: tuple[int, int] | None = None,
+    mesh: str | None = None,
+    stdin_filename: str | None = None,
+    config_path: Path | None = None,
+    isolated: bool = False,
+    report_unused_ignores: bool = False,
+    context: Sequence[str] = (),
+    project_context: bool = True,
+    helm_values: Sequence[str] = (),
+    helm_set: Sequence[str] = (),
+    helm_release: str | None = None,
+    helm_namespace: str | None = None,
+    kustomize: bool = False,
+    exclude: Sequence[str] = (),
+    extend_exclude: Sequence[str] = (),
+    force_exclude: bool = False,
+    note: Callable[[str], None] = _ignore,
+) -> Run:
+    """The options over the configuration over the defaults, and the files they name.
+    `note` hears what `-v` tells: the configuration used, the project context added."""
+    start = _start(paths or ["."])
+    config = _config(config_path, isolated, start, note)
+    try:
+        chosen = split_codes(select) or config.select or []
+        extra = split_codes(extend_select)
+        if extra and chosen:  # with nothing chosen every rule runs already
+            chosen = [*chosen, *extra]
+        rules = select_rules(chosen, [*config.ignore, *split_codes(ignore)])
+    except SelectionError as error:
+        raise UsageError(str(error)) from None
+    settings = Settings(
+        rules=rules,
+        kubernetes_version=kubernetes_version or parse_version(config.kubernetes_version or "1.30"),
+        mesh=mesh or config.mesh or "none",
+        fix_values=config.fix,
+        per_file_ignores=config.per_file_ignores,
+        exemptions=config.exemptions,
+        config_root=config.root,
+        report_unused_ignores=report_unused_ignores,
+        helm=HelmOptions(
+            values=(*config.helm.values, *helm_values),
+            set_values=tuple(helm_set),
+            release=helm_release or config.helm.release,
+            namespace=helm_namespace or config.helm.namespace,
+            value_sets=config.helm.value_sets,
+        ),
+        links=config.links,
+        config_file=str(config.path) if config.path else None,
+    )
+    leave_out = _exclude(config, exclude, extend_exclude, force_exclude)
+    build = kustomize or config.kustomize
+    found = discover(paths or ["."], stdin_filename, leave_out, build)
+    if not context and project_context:
+        context = _projects_of_files(paths)
+        for folder in context:
+            note(f"project context: {folder}")
+    if context:
+        found = with_context(found, discover(context, None, leave_out, build, report=False))
+    severity = Severity.parse(fail_on or config.fail_on or "warning")
+    root = config.path.parent.resolve() if config.path else project_root(start)
+    baseline = config.baseline or root / DEFAULT_BASELINE
+    return Run(found, settings, severity, root, exit_zero, baseline)
+
+
+def check(
+    run: Run, *, jobs: int | None = None, cache: Cache | None = None, progress: Progress = QUIET
+) -> RunResult:
+    """The findings of the run's files (the baseline not applied), the files it could not
+    find among its errors."""
+    result = run_engine(
+        run.found.sources, run.settings, jobs=jobs or default_jobs(), cache=cache, progress=progress
+    )
+    result.errors[:0] = run.found.errors
+    return result
+
+
+def fix(
+    run: Run, *, unsafe: bool = False, jobs: int | None = None, cache: Cache | None = None
+) -> FixOutcome:
+    """Every fix of the run's findings made in memory, checked, and the check of the fixed
+    text; what the run's baseline holds is left out of what remains."""
+    from k8slb.fixing.fixer import plan as plan_fixes
+    from k8slb.fixing.fixer import unsafe_fixes_left
+
+    outcome = plan_fixes(
+        run.found.sources, run.settings, unsafe=unsafe, jobs=jobs or default_jobs(), cache=cache
+    )
+    if run.baseline is not None and run.baseline.is_file():  # what remains: only what is new
+        apply_baseline(outcome.result, run.baseline, report_unused=False)
+        outcome.unsafe_left = unsafe_fixes_left(outcome.result.findings, unsafe=unsafe)
+    return outcome
+
+
+def apply_baseline(result: RunResult, path: Path, *, report_unused: bool) -> None:
+    """Drop the findings the baseline holds; with `report_unused`, report its entries that
+    match nothing any more (KLB005), so it can be rewritten."""
+    try:
+        entries = baselines.load(path)
+    except baselines.BaselineError as error:
+        result.errors.append(str(error))
+        return
+    applied = baselines.apply(result.findings, entries, result.contents, path.parent.resolve())
+    result.findings = applied.kept
+    result.baselined = applied.baselined
+    if report_unused:
+        result.findings += [
+            UnusedSuppression.stale(str(path), entry.line, entry.key[0], entry.key[1])
+            for entry in applied.unused
+        ]
+        result.findings.sort(key=Finding.sort_key)
+
+
+def _start(paths: Sequence[str]) -> Path:
+    """Where configuration and project are looked for: from the first path linted (its
+    folder), as ruff and black do, so that `k8slb check ~/repo/k8s` from anywhere reads
+    the repository's configuration; the current folder for stdin alone."""
+    for path in paths:
+        if path != STDIN:
+            return Path(path) if os.path.isdir(path) else Path(path).parent
+    return Path.cwd()
+
+
+def _config(
+    config_path: Path | None, isolated: bool, start: Path, note: Callable[[str], None]
+) -> Config:
+    if isolated:
+        return Config()
+    if config_path is not None and not config_path.is_file():
+        raise ConfigError(f"{config_path}: no such configuration file")
+    path = config_path or find_config(start)
+    note(f"configuration: {path}" if path is not None else "configuration: none found")
+    return load_config(path) if path is not None else Config()
+
+
+def _exclude(
+    config: Config, given: Sequence[str], extra: Sequence[str], forced: bool
+) -> Exclude | None:
+    """The configuration's `exclude` (relative to its folder), or --exclude instead, and
+    --extend-exclude (relative to the current folder), as ruff combines them."""
+
+    def split(values: Sequence[str]) -> tuple[str, ...]:
+        return tuple(p.strip() for value in values for p in value.split(",") if p.strip())
+
+    here = Path.cwd().resolve()
+    sets: list[tuple[tuple[str, ...], Path]] = []
+    if given:
+        sets.append((split(given), here))
+    elif config.exclude:
+        sets.append((tuple(config.exclude), config.root))
+    if extra:
+        sets.append((split(extra), here))
+    return Exclude(tuple(sets), forced) if sets else None
+
+
+def _projects_of_files(paths: Sequence[str]) -> list[str]:
+    """The projects of the files named on the command line (folders are read whole
+    already): so that "no SIGTERM handler in its project" or "no Service selects it" is
+    never said from a partial view. Only a folder that marks a project counts (a .git, a
+    pyproject.toml, a configuration): a file in no project is judged alone, rather than
+    with everything in its folder, which may be a home folder."""
+    projects: list[str] = []
+    for path in paths:
+        if path == STDIN or os.path.isdir(path):
+            continue
+        root = marked_project(Path(path).parent)
+        if root is not None:
+            shown = str(root) if os.path.isabs(path) else os.path.relpath(root)
+            if shown not in projects:
+                projects.append(shown)
+    return projects

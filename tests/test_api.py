@@ -1,0 +1,35 @@
+"""k8slb as a library (k8slb.api): plan a run from options and configuration, check it,
+plan its fixes; nothing is printed, written or exited, and errors are exceptions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from k8slb import api
+from k8slb.rules.examples import READY, web_deployment
+
+
+def test_plan_check_and_fix_a_tree(tmp_path: Path) -> None:
+    (tmp_path / "web.yaml").write_text(web_deployment(READY))
+    (tmp_path / "pyproject.toml").write_text('[tool.k8slb]\nselect = ["KLB401"]\n')
+    run = api.plan([str(tmp_path)])
+    assert [rule.id for rule in run.settings.rules] == ["KLB401"], "the configuration is read"
+    result = api.check(run, jobs=1)
+    assert [f.rule for f in result.findings] == ["KLB401"]
+    assert run.exit_code(result) == api.EXIT_FINDINGS
+    before = (tmp_path / "web.yaml").read_bytes()
+    outcome = api.fix(run, jobs=1)
+    assert outcome.result.findings == [] and [f.rule for f in outcome.fixed] == ["KLB401"]
+    assert b"preStop" in outcome.fixed_text[str(tmp_path / "web.yaml")]
+    assert (tmp_path / "web.yaml").read_bytes() == before, "a planned fix writes nothing"
+
+
+def test_errors_are_exceptions_not_exits(tmp_path: Path) -> None:
+    with pytest.raises(api.UsageError, match="KLB999"):
+        api.plan([str(tmp_path)], select=["KLB999"])
+    with pytest.raises(api.ConfigError, match="no such configuration file"):
+        api.plan([str(tmp_path)], config_path=tmp_path / "missing.toml")
+    (tmp_path / "pyproject.toml").write_text('[tool.k8slb]\nselect = "KLB401"\n')
+    with pytest.raises(api.ConfigError, match=r"pyproject\.toml"):
+        api.plan([str(tmp_path)])
