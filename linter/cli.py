@@ -16,7 +16,7 @@ import click
 from k8slb import __version__
 from k8slb.choices import DEFAULT_BASELINE, MESHES, parse_version
 from k8slb.internal import DEBUG_ENV, debugging, internal_error
-from k8slb.report.formatter import FORMATS, RenderOptions, formatter
+from k8slb.report.formats import FORMATS, formatter
 from k8slb.report.printable import printable
 from k8slb.server import DEFAULT_IDLE_MINUTES
 
@@ -406,6 +406,7 @@ def check(
     from k8slb.progress import QUIET, Progress
     from k8slb.report import baseline as baselines
     from k8slb.report import text as text_report
+    from k8slb.report.formatter import RenderOptions
 
     writers = [
         name
@@ -605,6 +606,7 @@ def fix(
     from k8slb import api
     from k8slb.fixing.diff import unified_diff
     from k8slb.fixing.write import write_all
+    from k8slb.report.formatter import RenderOptions
 
     job = make_run(**options)
     cache = _cache_for(job, no_cache=no_cache)

@@ -1,4 +1,4 @@
-"""Output formats are found in one registry (report/formatter.py): a new format is its
+"""Output formats are found in one registry (report/formats.py): a new format is its
 own module and one line there, and the command line learns of it from that line."""
 
 from __future__ import annotations
@@ -7,7 +7,8 @@ import pytest
 from click.testing import CliRunner
 from k8slb.cli import cli
 from k8slb.engine import RunResult
-from k8slb.report.formatter import FORMATS, Formatter, RenderOptions, formatter
+from k8slb.report.formats import FORMATS, formatter
+from k8slb.report.formatter import Formatter, RenderOptions
 
 from .helpers import FIXTURES
 
