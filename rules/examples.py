@@ -58,6 +58,15 @@ BUILT_HERE = (
     ),
     ("Dockerfile", 'FROM python:3.12-slim\nCOPY . /app\nCMD ["python", "/app/app.py"]\n'),
 )
+
+
+def publishing_not_ready(manifests: str) -> str:
+    """The manifests with their Service made to publish not-ready addresses."""
+    return manifests.replace(
+        "spec:\n  selector:", "spec:\n  publishNotReadyAddresses: true\n  selector:", 1
+    )
+
+
 READY = "readinessProbe:\n  httpGet: {path: /ready, port: http}\n"
 LIVE = "livenessProbe:\n  httpGet: {path: /live, port: http}\n"
 PRESTOP = "lifecycle:\n  preStop:\n    sleep: {seconds: 5}\n"

@@ -11,7 +11,7 @@ from k8slb.model.traffic import publishes_not_ready
 from k8slb.model.well_known import unreached
 from k8slb.reading.build_files import image_repository
 from k8slb.rules.base import STOPPING, Context, Example, Rule, grace_edit
-from k8slb.rules.examples import PRESTOP, READY, web_deployment
+from k8slb.rules.examples import PRESTOP, READY, publishing_not_ready, web_deployment
 from k8slb.rules.serving import never_overlaps
 
 
@@ -100,9 +100,7 @@ class NoPreStop(Rule):
             at=(15, 17),
         ),
         Example(
-            web_deployment(READY).replace(
-                "spec:\n  selector:", "spec:\n  publishNotReadyAddresses: true\n  selector:", 1
-            ),
+            publishing_not_ready(web_deployment(READY)),
             severity=Severity.INFO,
             title="its Service routes to pods until they are gone",
             at=(14, 17),

@@ -5,7 +5,7 @@ from collections.abc import Iterator
 from k8slb.core.findings import Finding, Related, Severity
 from k8slb.model.traffic import publishes_not_ready
 from k8slb.rules.base import PROBES, Context, Example, Rule
-from k8slb.rules.examples import LIVE, READY, web_deployment
+from k8slb.rules.examples import LIVE, READY, publishing_not_ready, web_deployment
 from k8slb.rules.serving import never_overlaps
 
 
@@ -72,9 +72,7 @@ class NoReadinessProbe(Rule):
             title="only a gossip Service selects it",
         ),
         Example(
-            web_deployment(LIVE).replace(
-                "spec:\n  selector:", "spec:\n  publishNotReadyAddresses: true\n  selector:", 1
-            ),
+            publishing_not_ready(web_deployment(LIVE)),
             severity=Severity.INFO,
             title="its Service routes to pods ready or not",
             at=(14, 17),
