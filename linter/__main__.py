@@ -8,11 +8,18 @@ import os
 import sys
 
 
+def _command_line(args: list[str]) -> int:
+    """What a server this process starts (K8SLB_SERVER=auto) runs for each caller."""
+    from k8slb.cli import served_run
+
+    return served_run(args)
+
+
 def main() -> None:
     gc.disable()
     from k8slb.server import served
 
-    code = served(sys.argv[1:])
+    code = served(sys.argv[1:], _command_line)
     if code is not None:
         os._exit(code)  # the server's run wrote everything; this process wrote nothing
     from k8slb.cli import main as command_line

@@ -861,7 +861,7 @@ def server_start(idle_timeout: float) -> None:
         _fail("`server start` runs only as the k8slb command")
         sys.exit(EXIT_ERROR)
     try:
-        status = server.start(idle_timeout)
+        status = server.start(idle_timeout, served_run)
     except server.ServerError as error:
         _fail(str(error))
         sys.exit(EXIT_ERROR)
@@ -938,6 +938,13 @@ def run(args: Sequence[str] | None = None) -> int:
         _fail(internal_error("running k8slb", error))
         code = EXIT_ERROR
     _write_saved_caches()
+    return code
+
+
+def served_run(args: list[str]) -> int:
+    """A run a k8slb server makes in a fork of itself: everything written when it returns."""
+    code = run(args)
+    flush_output()
     return code
 
 

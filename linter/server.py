@@ -36,7 +36,11 @@ from k8slb.home import code_fingerprint, own_folders, user_cache_dir
 TYPE_CHECKING = False  # typing is not imported: this module is the first `k8slb` loads
 if TYPE_CHECKING:
     import socket
+    from collections.abc import Callable
     from typing import Any, NoReturn
+
+    # The command line a server runs: its arguments in, its exit status out (cli.served_run).
+    Command = Callable[[list[str]], int]
 
 NO_SERVER_ENV = "K8SLB_NO_SERVER"  # set (not empty): every run is made by its own process
 # `auto`: a run that finds no server starts one for the runs after it (pre-commit installs
@@ -102,11 +106,11 @@ def address(folder: str) -> str:
 # -- the caller ------------------------------------------------------------------------------
 
 
-def served(argv: list[str]) -> int | None:
+def served(argv: list[str], command: Command) -> int | None:
     """Have the user's server run this command line; its exit status, or None when no
     server can (none running, one of other code or another interpreter state, a stream
     that cannot be passed): the caller then runs it itself. `k8slb server ...` is never
-    served."""
+    served. `command` is what a server this call starts (K8SLB_SERVER=auto) runs."""
     if os.environ.get(NO_SERVER_ENV) or argv[:1] == [FOLDER]:
         return None
     auto = os.environ.get(SERVER_ENV) == "auto"
@@ -140,7 +144,7 @@ def served(argv: list[str]) -> int | None:
             child = _hand_over(connection, where, request)
         except (FileNotFoundError, ConnectionRefusedError):  # none runs (or one died)
             if auto:
-                _start_in_background(where)
+                _start_in_background(where, command)
             return None
         except OSError:
             return None
@@ -342,9 +346,10 @@ def ask(op: str) -> dict[str, Any] | None:
 # -- the server -------------------------------------------------------------------------------
 
 
-def start(idle_minutes: float) -> dict[str, Any]:
+def start(idle_minutes: float, command: Command) -> dict[str, Any]:
     """Start this k8slb's server for the user (unless one runs): its status. It stops
-    after `idle_minutes` without a run (0: never) or on `k8slb server stop`."""
+    after `idle_minutes` without a run (0: never) or on `k8slb server stop`; each run is
+    `command` made in a fork of it."""
     import socket
 
     if not hasattr(os, "fork") or not hasattr(socket, "send_fds"):
@@ -364,7 +369,7 @@ def start(idle_minutes: float) -> dict[str, Any]:
             f"{where}: too long a path for a socket; set K8SLB_CACHE_DIR to a shorter folder"
         )
     ready, report = os.pipe()
-    _detached(where, idle_minutes * 60, report, ready)
+    _detached(where, idle_minutes * 60, report, ready, command)
     os.close(report)
     with os.fdopen(ready, "rb") as said:
         words = said.read().decode("utf-8", "replace")
@@ -376,17 +381,19 @@ def start(idle_minutes: float) -> dict[str, Any]:
     return status
 
 
-def _start_in_background(where: str) -> None:
+def _start_in_background(where: str, command: Command) -> None:
     """Start a server for the runs to come (K8SLB_SERVER=auto), not waiting for it: this
     run is made by its own process meanwhile. Two runs starting one each leave one: the
     later takes the address, and the other, no longer at it, stops."""
     if len(os.fsencode(where)) > _MAX_ADDRESS or not hasattr(os, "fork"):
         return
     with contextlib.suppress(OSError):
-        _detached(where, DEFAULT_IDLE_MINUTES * 60, None, None)
+        _detached(where, DEFAULT_IDLE_MINUTES * 60, None, None, command)
 
 
-def _detached(where: str, idle_seconds: float, report: int | None, ready: int | None) -> None:
+def _detached(
+    where: str, idle_seconds: float, report: int | None, ready: int | None, command: Command
+) -> None:
     """Fork the server: a child in a session of its own forks it (so that it is no session
     leader, and never gets a terminal) and ends, collected here."""
     first = os.fork()
@@ -396,13 +403,13 @@ def _detached(where: str, idle_seconds: float, report: int | None, ready: int | 
                 os.close(ready)
             os.setsid()
             if os.fork() == 0:
-                _daemon(where, idle_seconds, report)
+                _daemon(where, idle_seconds, report, command)
         finally:
             os._exit(0)
     os.waitpid(first, 0)
 
 
-def _daemon(where: str, idle_seconds: float, report: int | None) -> NoReturn:
+def _daemon(where: str, idle_seconds: float, report: int | None, command: Command) -> NoReturn:
     """The server's own process: detached from the caller's folder and streams, k8slb
     imported whole, listening; it says `ready` (or why not) on `report`, when it has one."""
     try:
@@ -426,7 +433,7 @@ def _daemon(where: str, idle_seconds: float, report: int | None) -> NoReturn:
         os.write(report, b"ready")
         os.close(report)
     try:
-        _serve(listener, idle_seconds)
+        _serve(listener, idle_seconds, command)
     finally:
         listener.close()
         os._exit(0)
@@ -492,7 +499,7 @@ class _Listener:
         self.socket.close()
 
 
-def _serve(listener: _Listener, idle_seconds: float) -> None:
+def _serve(listener: _Listener, idle_seconds: float, command: Command) -> None:
     """Take runs until stopped, idle too long, replaced at the address, or until k8slb's code
     changes on disk."""
     started, runs, last = time.time(), 0, time.monotonic()
@@ -544,7 +551,7 @@ def _serve(listener: _Listener, idle_seconds: float) -> None:
                     if op == "stop":
                         return
                 elif op == "run":
-                    runs += _fork_run(connection, listener, message, fds)
+                    runs += _fork_run(connection, listener, message, fds, command)
                     last = time.monotonic()  # idle means no run: a status is no run
             except OSError:
                 continue
@@ -654,7 +661,11 @@ def _take_limits(limits: dict[str, Any]) -> None:
 
 
 def _fork_run(
-    connection: socket.socket, listener: _Listener, message: dict[str, Any], fds: list[int]
+    connection: socket.socket,
+    listener: _Listener,
+    message: dict[str, Any],
+    fds: list[int],
+    command: Command,
 ) -> int:
     """Fork the run a caller asked for; 1 when it was taken, 0 when refused."""
     if not _valid_run(message, fds):
@@ -663,14 +674,16 @@ def _fork_run(
     child = os.fork()
     if child == 0:
         listener.socket.close()  # the child's copy; the address stays the server's
-        _run(connection, message, fds)
+        _run(connection, message, fds, command)
     connection.sendall(b"P" + _INT.pack(child))
     return 1
 
 
-def _run(connection: socket.socket, message: dict[str, Any], fds: list[int]) -> NoReturn:
+def _run(
+    connection: socket.socket, message: dict[str, Any], fds: list[int], command: Command
+) -> NoReturn:
     """The forked child: wait for the caller's go, become the caller, run the command
-    line, send the exit status."""
+    line (`command`: it writes everything before it returns), send the exit status."""
     code = 2
     try:
         os.setpgid(0, 0)  # a group of its own, which the caller's signals go to
@@ -678,10 +691,7 @@ def _run(connection: socket.socket, message: dict[str, Any], fds: list[int]) -> 
         if _receive(connection, 1) != b"G":
             os._exit(0)  # the caller gave up and runs itself
         _become_caller(message, fds)
-        from k8slb import cli
-
-        code = cli.run(message["argv"])
-        cli.flush_output()
+        code = command(message["argv"])
     except Exception as error:  # the caller's folder is gone, a stream it described...
         os.write(2, f"k8slb: error: the k8slb server's run: {error}\n".encode(errors="replace"))
     finally:
