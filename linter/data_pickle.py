@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 _REBUILDERS = {
     ("k8slb.reading.yamltree", "_ymap"),
     ("k8slb.reading.yamltree", "_yseq"),
-    ("k8slb.model.objects", "_object"),
+    ("k8slb.reading.objects", "_object"),
     ("k8slb.code.facts", "_facts"),
 }
 

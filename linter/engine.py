@@ -20,7 +20,6 @@ from k8slb.internal import internal_error
 from k8slb.languages import LANGUAGES
 from k8slb.model.index import Index
 from k8slb.model.links import LinkRow, Pin, link_code, link_rows
-from k8slb.model.objects import K8sObject
 from k8slb.model.units import deployment_units
 from k8slb.parsing import Parsed, Unparsed, parse_all
 from k8slb.progress import QUIET, Progress
@@ -48,6 +47,7 @@ from k8slb.reading.charts import (
 from k8slb.reading.file_digest import content_digest
 from k8slb.reading.kustomize import build, built_templates, signature
 from k8slb.reading.manifests import ManifestFile
+from k8slb.reading.objects import K8sObject
 from k8slb.reading.sources import Source
 from k8slb.record import record
 from k8slb.rules.base import Context, Rule

@@ -22,8 +22,9 @@ from typing import TYPE_CHECKING
 
 from k8slb.config import Exemption
 from k8slb.core.findings import Finding
-from k8slb.model.objects import K8sObject, pos_of
+from k8slb.model.objects import pod_template, pos_of
 from k8slb.reading.markers import ANNOTATION, Marker, split_codes
+from k8slb.reading.objects import K8sObject
 from k8slb.reading.sources import gitignore_patterns
 from k8slb.reading.yamltree import YMap
 from k8slb.selection import SelectionError, codes_to_ids
@@ -52,7 +53,7 @@ def judgeable(marker: Marker, selected: set[str]) -> bool:
 def annotation_markers(obj: K8sObject) -> list[Marker]:
     """`k8slb.io/ignore` annotations of an object and of its pod template."""
     sources = [obj.annotations]
-    template = obj.pod_template()
+    template = pod_template(obj)
     if template is not None:
         sources.append(template.annotations)
     markers: list[Marker] = []

@@ -27,7 +27,8 @@ from k8slb.languages import LANGUAGES
 from k8slb.model.addresses import Address, Destination, destinations
 from k8slb.model.index import Index
 from k8slb.model.links import CodeLinks
-from k8slb.model.objects import Container, K8sObject, PodTemplate
+from k8slb.model.objects import Container, PodTemplate
+from k8slb.reading.objects import K8sObject
 from k8slb.reading.yamltree import Pos
 from k8slb.record import record
 

@@ -13,7 +13,8 @@ from k8slb.model.addresses import (
     target_parser,
 )
 from k8slb.model.index import Index, is_headless, service_type
-from k8slb.model.objects import K8sObject, service_ports
+from k8slb.model.objects import service_ports
+from k8slb.reading.objects import K8sObject
 from k8slb.rules.base import Context, Example, Rule
 from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE
 

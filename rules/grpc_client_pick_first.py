@@ -10,6 +10,7 @@ from k8slb.model.addresses import Destination, services_for, target_parser
 from k8slb.model.grpc_options import SERVICE_CONFIG, channel_policy
 from k8slb.model.http2 import pinned_grpc
 from k8slb.model.index import is_headless
+from k8slb.model.objects import pod_template
 from k8slb.rules.base import PROBES, Context, Example, Rule
 from k8slb.rules.dialect import dialect_of
 from k8slb.rules.grpc_client_clusterip import CLIENT
@@ -48,7 +49,7 @@ def _client_meshed(context: Context, facts: CodeFacts, destination: Destination)
     if destination.setting is not None:
         workloads.append(destination.setting.workload)
     for workload in workloads:
-        template = workload.pod_template()
+        template = pod_template(workload)
         if template is not None and index.mesh_of(workload, template):
             return True
     return False

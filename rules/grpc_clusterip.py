@@ -11,8 +11,9 @@ from k8slb.model.grpc_options import MAX_AGE
 from k8slb.model.http2 import Evidence, PinnedService, pinned_grpc
 from k8slb.model.index import Index, selector_of, service_type
 from k8slb.model.links import Served
-from k8slb.model.objects import K8sObject, PodTemplate, dig, pos_of, service_ports
+from k8slb.model.objects import PodTemplate, pos_of, service_ports
 from k8slb.model.routes import Front, Key, key_of, l7_fronts
+from k8slb.reading.objects import K8sObject, dig
 from k8slb.reading.yamltree import Pos, YMap
 from k8slb.rules.base import PROBES, Context, Example, Rule
 

@@ -5,7 +5,7 @@ serving at all: model/traffic.py.)"""
 
 from __future__ import annotations
 
-from k8slb.model.objects import K8sObject, dig
+from k8slb.reading.objects import K8sObject, dig
 
 
 def never_overlaps(workload: K8sObject, scaled: bool = False) -> str | None:

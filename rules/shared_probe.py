@@ -6,10 +6,11 @@ from typing import Any
 from k8slb.core.edits import YamlEdit
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.model.links import Reached
-from k8slb.model.objects import Container, K8sObject, pos_of
+from k8slb.model.objects import Container, pos_of
 from k8slb.model.static_replies import static_reply
 from k8slb.model.well_known import self_check
 from k8slb.reading.build_files import image_repository
+from k8slb.reading.objects import K8sObject
 from k8slb.reading.yamltree import YMap
 from k8slb.rules.base import PROBES, Context, Example, Rule
 from k8slb.rules.examples import BUILT_HERE, LIVE, READY, web_deployment

@@ -6,7 +6,8 @@ from collections.abc import Iterator
 from k8slb.core.edits import YamlEdit
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.model.index import is_headless
-from k8slb.model.objects import K8sObject, dig, pos_of
+from k8slb.model.objects import pos_of
+from k8slb.reading.objects import K8sObject, dig
 from k8slb.reading.yamltree import YMap
 from k8slb.rules.base import Context, Example, Rule
 

@@ -3,7 +3,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from k8slb.core.findings import Finding, Severity
-from k8slb.model.objects import dig, pos_of
+from k8slb.model.objects import pos_of
+from k8slb.reading.objects import dig
 from k8slb.reading.yamltree import YMap
 from k8slb.rules.base import Context, Example, Rule
 

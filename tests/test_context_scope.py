@@ -19,7 +19,8 @@ from click.testing import CliRunner
 from k8slb.cache import ParseMemo
 from k8slb.cli import cli
 from k8slb.engine import RunResult, Settings, run
-from k8slb.model.objects import Container, K8sObject
+from k8slb.model.objects import Container
+from k8slb.reading.objects import K8sObject
 from k8slb.reading.sources import Source, discover
 from k8slb.rules.base import Context
 from k8slb.selection import select_rules

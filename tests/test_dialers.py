@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 from k8slb.cli import cli
 from k8slb.code import facts as code_facts
-from k8slb.model import objects
+from k8slb.reading import objects
 from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE, HEADLESS_TWIN
 
 from .test_links import workload as deployment

@@ -9,8 +9,8 @@ from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from k8slb.model.objects import KINDS
 from k8slb.reading.manifests import load_manifests
+from k8slb.reading.objects import KINDS
 from k8slb.reading.shapes import _validator, is_well_formed
 
 from .helpers import CORPUS, FIXTURES

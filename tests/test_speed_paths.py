@@ -123,7 +123,7 @@ def test_a_context_run_from_the_cache_reads_the_bodies_of_the_objects_it_needs(
     from dataclasses import replace
 
     from k8slb.code import facts
-    from k8slb.model import objects
+    from k8slb.reading import objects
 
     tree = tmp_path / "tree"
     for team in range(3):

@@ -13,7 +13,8 @@ from k8slb.code.facts import EnvRef
 from k8slb.core.findings import Related
 from k8slb.model.index import EnvSetting, Index
 from k8slb.model.links import Link
-from k8slb.model.objects import K8sObject, service_ports
+from k8slb.model.objects import service_ports
+from k8slb.reading.objects import K8sObject
 from k8slb.record import record
 
 Reach = Literal["cluster", "local", "address", "external", "other"]

@@ -16,7 +16,8 @@ from k8slb.core.findings import Related
 from k8slb.model.addresses import destinations, parse_grpc_target, services_for, target_parser
 from k8slb.model.index import Index, literal_env
 from k8slb.model.links import CodeLinks
-from k8slb.model.objects import K8sObject, pos_of
+from k8slb.model.objects import pos_of
+from k8slb.reading.objects import K8sObject
 from k8slb.reading.yamltree import YMap, YSeq
 from k8slb.record import record
 

@@ -20,9 +20,10 @@ from k8slb.model.index import (
     target_port,
 )
 from k8slb.model.links import CodeLinks, Served
-from k8slb.model.objects import K8sObject, PodTemplate, service_ports
+from k8slb.model.objects import PodTemplate, service_ports
 from k8slb.model.well_known import grpc_ports, internal_grpc
 from k8slb.reading.build_files import image_repository
+from k8slb.reading.objects import K8sObject
 from k8slb.reading.yamltree import Pos, YMap
 from k8slb.record import record
 

@@ -8,9 +8,10 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import PurePath
 from typing import Any
 
-from k8slb.model.objects import Container, K8sObject, PodTemplate, dig, service_ports
+from k8slb.model.objects import Container, PodTemplate, pod_template, service_ports
 from k8slb.model.traffic import Purpose, purpose, scraped_ports
 from k8slb.model.units import PLAIN, Unit, compatible
+from k8slb.reading.objects import K8sObject, dig
 from k8slb.reading.yamltree import YMap, YSeq
 from k8slb.record import record
 
@@ -129,7 +130,7 @@ class Index:
         """A workload's pod template, made once (its body read then)."""
         template = self._templates.get(id(workload))
         if template is None:
-            made = workload.pod_template()
+            made = pod_template(workload)
             assert made is not None, "only objects with a pod template are workloads"
             template = self._templates[id(workload)] = made
         return template

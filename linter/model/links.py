@@ -30,8 +30,9 @@ from k8slb.code.entry_points import Entry, container_argv, entry_of
 from k8slb.code.facts import CodeFacts, EnvRef, Listen, Loc, Route, Server
 from k8slb.code.projects import GoPackages, ImportGraph
 from k8slb.model.index import Index
-from k8slb.model.objects import Container, K8sObject, PodTemplate, pos_of
+from k8slb.model.objects import Container, PodTemplate, pos_of
 from k8slb.reading.build_files import BuildFacts, Dockerfile, GoBuild, Said, image_repository
+from k8slb.reading.objects import K8sObject
 from k8slb.record import record
 
 

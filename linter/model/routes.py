@@ -20,7 +20,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from typing import Any
 
-from k8slb.model.objects import K8sObject, dig
+from k8slb.reading.objects import K8sObject, dig
 from k8slb.record import record
 
 GRPC_BACKEND = "nginx.ingress.kubernetes.io/backend-protocol"

@@ -12,8 +12,9 @@ import re
 from collections.abc import Iterator
 
 from k8slb.model.index import Index
-from k8slb.model.objects import Container, K8sObject, PodTemplate
+from k8slb.model.objects import Container, PodTemplate
 from k8slb.reading.build_files import image_repository
+from k8slb.reading.objects import K8sObject
 from k8slb.reading.yamltree import YMap, YSeq
 
 _COMMENT = re.compile(r"#[^\n]*")

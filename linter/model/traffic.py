@@ -14,7 +14,8 @@ import re
 from collections.abc import Sequence
 from typing import Literal
 
-from k8slb.model.objects import K8sObject, dig, service_ports
+from k8slb.model.objects import service_ports
+from k8slb.reading.objects import K8sObject, dig
 from k8slb.reading.yamltree import YMap
 from k8slb.record import record
 

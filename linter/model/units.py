@@ -16,7 +16,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from pathlib import PurePath
 
-from k8slb.model.objects import K8sObject
+from k8slb.reading.objects import K8sObject
 
 Folder = tuple[str, ...]
 # (where the objects come from: "" for plain files, else the chart or kustomization;

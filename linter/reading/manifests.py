@@ -11,7 +11,6 @@ import re
 from dataclasses import dataclass, field
 
 from k8slb.core.findings import Problem, Severity
-from k8slb.model.objects import KINDS, K8sObject, api_group
 from k8slb.reading.encodings import yaml_codec
 from k8slb.reading.kustomization import (
     KUSTOMIZATION_FILES,
@@ -20,6 +19,7 @@ from k8slb.reading.kustomization import (
     unread_reference,
 )
 from k8slb.reading.markers import Marker, comment_markers
+from k8slb.reading.objects import KINDS, K8sObject, api_group
 from k8slb.reading.shapes import shape_errors, without_fields
 from k8slb.reading.yamltree import Document, YMap, YSeq
 
