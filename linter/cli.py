@@ -1,4 +1,6 @@
-"""The command line: `k8slb check`, `k8slb fix`, `k8slb rules`, `k8slb explain`, `k8slb server`."""
+"""The command line: `k8slb check`, `k8slb fix`, `k8slb rules`, `k8slb explain`, `k8slb server`
+(their options are in cli_options.py, what they do in api.py: here, what they print and how
+they exit)."""
 
 from __future__ import annotations
 
@@ -8,15 +10,24 @@ import json
 import os
 import sys
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 from k8slb import __version__
-from k8slb.choices import DEFAULT_BASELINE, MESHES, parse_version
-from k8slb.internal import DEBUG_ENV, debugging, internal_error
-from k8slb.report.formats import FORMATS, formatter
+from k8slb.choices import DEFAULT_BASELINE
+from k8slb.cli_options import (
+    NO_CACHE,
+    NOQA_STYLES,
+    TABLE_OR_JSON,
+    FormatName,
+    common_options,
+    formats_that,
+    use_colour,
+)
+from k8slb.internal import debugging, internal_error
+from k8slb.report.formats import formatter
 from k8slb.report.printable import printable
 from k8slb.server import DEFAULT_IDLE_MINUTES
 
@@ -28,200 +39,10 @@ if TYPE_CHECKING:  # the rest is imported by the command that needs it: `--help`
     from k8slb.fixing.fixer import FixOutcome
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
-NOQA_STYLES = ("comment", "annotation")  # what --add-noqa writes
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-_COLOUR = {"choice": "auto"}  # --color, for the whole command
-
-
-def _use_colour() -> bool:
-    """`--color always/never`; with `auto`, NO_COLOR and FORCE_COLOR, then a terminal."""
-    if _COLOUR["choice"] != "auto":
-        return _COLOUR["choice"] == "always"
-    if os.environ.get("NO_COLOR"):
-        return False
-    if os.environ.get("FORCE_COLOR"):
-        return True
-    return sys.stdout.isatty()
-
-
-def _colour(_ctx: click.Context, _param: click.Parameter, value: str) -> str:
-    _COLOUR["choice"] = value
-    return value
-
-
-def _kubernetes_version(
-    _ctx: click.Context, _param: click.Parameter, value: str | None
-) -> tuple[int, int] | None:
-    try:
-        return parse_version(value) if value is not None else None
-    except ValueError as error:
-        raise click.BadParameter(str(error)) from None
 
 
 def _fail(message: str) -> None:
     click.echo(f"k8slb: error: {printable(message)}", err=True)
-
-
-def _verbose(_ctx: click.Context, _param: click.Parameter, value: bool) -> None:
-    if value:  # in the environment, so that parsing processes see it too
-        os.environ[DEBUG_ENV] = "1"
-
-
-def _checked_set_values(
-    context: click.Context, parameter: click.Parameter, assignments: tuple[str, ...]
-) -> tuple[str, ...]:
-    """A malformed --helm-set is a usage error (exit 2), chart or no chart in the paths:
-    not a rendering finding that --exit-zero would turn green."""
-    from k8slb.reading.charts import set_value_problem
-
-    for assignment in assignments:
-        problem = set_value_problem(assignment)
-        if problem is not None:
-            raise click.BadParameter(f"{assignment!r}: {problem}", context, parameter)
-    return assignments
-
-
-def common_options(command: F) -> F:
-    """The options of `check` and `fix`, and the `Run` they make."""
-    options = [
-        click.argument("paths", nargs=-1, type=str),
-        click.option(
-            "--select",
-            multiple=True,
-            metavar="CODES",
-            help="Rules to run: ids, id prefixes or names, comma-separated (default: all).",
-        ),
-        click.option(
-            "--extend-select",
-            multiple=True,
-            metavar="CODES",
-            help="Rules to run besides the selected ones (the configuration's or all).",
-        ),
-        click.option("--ignore", multiple=True, metavar="CODES", help="Rules not to run."),
-        click.option(
-            "--exit-zero",
-            is_flag=True,
-            help="Exit 0 even when there are findings (2 still means the run failed).",
-        ),
-        click.option(
-            "--color",
-            type=click.Choice(["auto", "always", "never"]),
-            default="auto",
-            show_default=True,
-            expose_value=False,
-            callback=_colour,
-            is_eager=True,
-            help="Colour the text output.",
-        ),
-        click.option(
-            "--fail-on",
-            type=click.Choice(["error", "warning", "info"]),
-            help="Exit 1 when a finding is at or above this severity [default: warning].",
-        ),
-        click.option(
-            "--kubernetes-version",
-            callback=_kubernetes_version,
-            help="The cluster's Kubernetes version; it decides the fixes too [default: 1.30].",
-        ),
-        click.option(
-            "--mesh",
-            type=click.Choice(MESHES),
-            help="A service mesh every workload is in (else read from manifests) [default: none].",
-        ),
-        click.option(
-            "--stdin-filename", metavar="NAME", help="The name to report for input read from `-`."
-        ),
-        click.option(
-            "--config",
-            "config_path",
-            type=click.Path(dir_okay=False, path_type=Path),
-            help="The configuration file (default: .k8slb.yaml or [tool.k8slb] in "
-            "pyproject.toml, in the first path's folder or above).",
-        ),
-        click.option("--isolated", is_flag=True, help="Ignore every configuration file."),
-        click.option(
-            "--context",
-            multiple=True,
-            metavar="PATH",
-            help="Also read PATH for cross-file facts (Services, env, signal handlers), "
-            "but report only on PATHS: what a pre-commit hook wants.",
-        ),
-        click.option(
-            "--no-project-context",
-            "project_context",
-            is_flag=True,
-            flag_value=False,
-            default=True,
-            help="Judge files named on the command line alone; by default the rest of their "
-            "project (up to its .git, pyproject.toml or configuration) is read as --context.",
-        ),
-        click.option(
-            "-v",
-            "--verbose",
-            is_flag=True,
-            expose_value=False,
-            callback=_verbose,
-            help=f"Show the traceback of an internal error (as {DEBUG_ENV}=1 does).",
-        ),
-        click.option(
-            "--report-unused-ignores",
-            is_flag=True,
-            help="Report suppressions that suppress nothing (KLB005).",
-        ),
-        click.option(
-            "--helm-values",
-            multiple=True,
-            metavar="FILE",
-            type=click.Path(exists=True, dir_okay=False, readable=True),
-            help="A values file for the charts rendered (repeatable; after each chart's "
-            "values.yaml, as `helm template -f`).",
-        ),
-        click.option(
-            "--helm-set",
-            multiple=True,
-            metavar="KEY=VALUE",
-            callback=_checked_set_values,
-            help="A value for the charts rendered (repeatable; as `helm template --set`).",
-        ),
-        click.option(
-            "--helm-release", metavar="NAME", help="The release name [default: the chart's]."
-        ),
-        click.option(
-            "--exclude",
-            multiple=True,
-            metavar="PATTERN",
-            help="Paths to leave out, in .gitignore's syntax, relative to the current folder "
-            "(repeatable, or comma-separated); replaces the configuration's `exclude`.",
-        ),
-        click.option(
-            "--extend-exclude",
-            multiple=True,
-            metavar="PATTERN",
-            help="Like --exclude, but added to the configuration's `exclude`.",
-        ),
-        click.option(
-            "--force-exclude",
-            is_flag=True,
-            help="Leave out excluded paths even when named on the command line (as pre-commit "
-            "names each changed file; the hooks pass it).",
-        ),
-        click.option(
-            "--kustomize",
-            is_flag=True,
-            help="Build each folder with a kustomization (kustomize or kubectl on PATH) and "
-            "lint what it builds, reported in the resource files.",
-        ),
-        click.option(
-            "--helm-namespace",
-            metavar="NAME",
-            help="The namespace charts are rendered for [default: default].",
-        ),
-    ]
-    for option in reversed(options):
-        command = option(command)
-    return command
 
 
 def make_run(**options: Any) -> Run:
@@ -278,42 +99,6 @@ def _cache_for(job: Run, *, no_cache: bool) -> Cache | None:
 
 def _from_stdin(job: Run) -> bool:
     return any(s.location is None for s in job.found.sources)
-
-
-def _formats_that(support: str, conjunction: str) -> str:
-    """The formats with `support` (a Formatter flag), for a message; a variant of another
-    format (`full` of `text`) is not named apart."""
-    made = {name: formatter(name) for name in FORMATS}
-    kinds = {type(f) for f in made.values()}
-    names = [
-        name
-        for name, f in made.items()
-        if getattr(f, support) and not any(k is not type(f) and isinstance(f, k) for k in kinds)
-    ]
-    return ", ".join(names[:-1]) + f" {conjunction} " + names[-1] if len(names) > 1 else names[0]
-
-
-class FormatName(click.Choice[str]):
-    """`--format`'s choices: the formats registered (report/formatter.py) when it is read."""
-
-    def __init__(self) -> None:
-        super().__init__(())
-
-    @property
-    def choices(self) -> tuple[str, ...]:
-        return tuple(FORMATS)
-
-    @choices.setter
-    def choices(self, _: object) -> None:  # click's __init__ sets it; the registry rules
-        pass
-
-
-# `--no-cache` of the commands that run the engine.
-NO_CACHE = click.option(
-    "--no-cache",
-    is_flag=True,
-    help="Neither read nor write the cache (in the user's cache folder).",
-)
 
 
 @cli.command()
@@ -439,13 +224,13 @@ def check(
 
     if statistics and not chosen_format.statistics:
         raise click.UsageError(
-            f"--statistics prints {_formats_that('statistics', 'or')}, not --format {output_format}"
+            f"--statistics prints {formats_that('statistics', 'or')}, not --format {output_format}"
         )
     if show_links and not chosen_format.for_people:
         raise click.UsageError("--show-links prints text; `k8slb explain-links --format json`")
     if show_suppressed and not chosen_format.suppressed:
         raise click.UsageError(
-            f"--show-suppressed works with --format {_formats_that('suppressed', 'and')}, "
+            f"--show-suppressed works with --format {formats_that('suppressed', 'and')}, "
             f"not {output_format}"
         )
     job = make_run(**options)
@@ -482,7 +267,7 @@ def check(
             raise click.UsageError("--add-noqa edits files: it cannot edit stdin")
         sys.exit(_add_noqa(result, job, noqa_style))
     to_file = output_file is not None
-    colour = _use_colour() and not to_file
+    colour = use_colour() and not to_file
     output = chosen_format.render(
         result,
         RenderOptions(
@@ -650,7 +435,7 @@ def fix(
     report = sys.stderr if (diff or stdin is not None) else sys.stdout
     done = [f for f in outcome.fixed if not any(e.path in unwritten for e in f.edits)]
     if not quiet and not diff:
-        listed = RenderOptions(colour=_use_colour(), to_terminal=True, quiet=True)
+        listed = RenderOptions(colour=use_colour(), to_terminal=True, quiet=True)
         listing = formatter("text").render(result, listed).splitlines()
         for line in listing:
             click.echo(line, file=report, color=True)
@@ -753,17 +538,6 @@ def _fix_summary(
         hidden = outcome.unsafe_left
         text += f" ({hidden} hidden fix{'es' * (hidden != 1)} can be enabled with --unsafe-fixes)"
     return text + "."
-
-
-# `--format` of the commands that print a table (text) or the same rows as JSON.
-TABLE_OR_JSON = click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="A table, or JSON for scripts.",
-)
 
 
 @cli.command("rules")

@@ -45,6 +45,7 @@ TOP_LEVEL = {
     "k8slb.suppressions": "run",
     "k8slb.docs": "report",  # the rules' documentation, as SARIF and `make docs` print it
     "k8slb.api": "interface",  # the use cases: plan, check, fix
+    "k8slb.cli_options": "interface",
     "k8slb.cli": "interface",
     "k8slb.server": "interface",
     "k8slb.__main__": "interface",
