@@ -56,7 +56,7 @@ from k8slb.rules.unused_suppression import UnusedSuppression
 from k8slb.selection import unknown_codes
 from k8slb.suppressions import Suppressions, judgeable
 
-BUILT = "kustomize"  # the group of every kustomization built: one world each
+BUILT = "kustomize"  # the group of every kustomization built: one variant each
 
 
 @record
@@ -127,13 +127,13 @@ class Sources:
     readable: set[str] = field(default_factory=set)  # read, or recognised unread by the cache
     templates: dict[str, RenderedTemplate] = field(default_factory=dict)  # of rendered charts
     rendered_from: dict[str, str] = field(default_factory=dict)  # template path -> chart
-    world_of: dict[str, int] = field(default_factory=dict)  # template path -> its value set
-    worlds: dict[str, int] = field(default_factory=dict)  # group -> how many worlds
+    variant_of: dict[str, int] = field(default_factory=dict)  # template path -> its value set
+    variants: dict[str, int] = field(default_factory=dict)  # group -> how many variants
     group_of: dict[str, str] = field(default_factory=dict)  # template path -> its group
     builds: BuildFacts = field(default_factory=BuildFacts)  # what build files say (links.py)
 
-    def world(self, number: int) -> Sources:
-        """What one world sees: every file, each chart rendered with its `number`-th value
+    def variant(self, number: int) -> Sources:
+        """What one variant sees: every file, each chart rendered with its `number`-th value
         set, and the `number`-th kustomization built (the last, when there are fewer):
         value sets, and kustomizations, are judged apart."""
 
@@ -141,7 +141,7 @@ class Sources:
             group = self.group_of.get(path)
             if group is None:
                 return True
-            return self.world_of[path] == min(number, self.worlds[group] - 1)
+            return self.variant_of[path] == min(number, self.variants[group] - 1)
 
         return replace(self, manifests=[m for m in self.manifests if seen(m.path)])
 
@@ -251,19 +251,19 @@ def read_sources(
         if cache is not None:
             cache.store(keys[source.path], data[source.path], renderings)
 
-    def add_rendered(path: str, text: str, source: Source, group: str, world: int) -> None:
+    def add_rendered(path: str, text: str, source: Source, group: str, variant: int) -> None:
         """A file a chart or a build produced: parsed like any (from the cache when its
-        text is known), judged in its world, reported for its source."""
-        read.rendered_from[path], read.group_of[path], read.world_of[path] = (
+        text is known), judged in its variant, reported for its source."""
+        read.rendered_from[path], read.group_of[path], read.variant_of[path] = (
             source.path,
             group,
-            world,
+            variant,
         )
         parse(path, "yaml", text.encode(), None)
 
     builds = [s for s in sources if s.language == "kustomize" and s.path in data]
-    read.worlds[BUILT] = len(builds)
-    for number, source in enumerate(builds):  # each its own world: overlays are apart
+    read.variants[BUILT] = len(builds)
+    for number, source in enumerate(builds):  # each its own variant: overlays are apart
         built = build(source.path)
         where = built.problems[0].path if built.problems else source.path
         read.manifests.append(ManifestFile(where, problems=built.problems))
@@ -274,11 +274,11 @@ def read_sources(
         renderings = known[source.path] or []
         problems = [p for rendering in renderings for p in rendering.problems]
         read.manifests.append(ManifestFile(chart_file(source.path), problems=problems))
-        read.worlds[source.path] = len(renderings)
+        read.variants[source.path] = len(renderings)
         for rendering in renderings:
             read.templates.update(rendered_templates(rendering))
             for path, text in rendering.files.items():
-                add_rendered(path, text, source, source.path, rendering.world)
+                add_rendered(path, text, source, source.path, rendering.variant)
     progress.stage("files parsed", len(pending))
     keep = isinstance(cache, Cache)  # the cache on disk keeps each parse pickled
     done = parse_all(pending, jobs, progress, keep_pickles=keep)
@@ -311,7 +311,7 @@ def read_sources(
         if source.language != "build" and source.path in data:
             also = read_build_file(source.path, data[source.path])
             build_files += [also] if also is not None else []
-    # once a run, whatever its worlds: which modules form a program, the names they import
+    # once a run, whatever its variants: which modules form a program, the names they import
     # from each other, what the build files say
     assign_projects(read.modules)
     read.modules = resolve_imports(read.modules)
@@ -379,9 +379,9 @@ def run(
     )
     read.errors[:0] = data.errors  # with any recognised file gone before it was parsed
     late = len(data.errors) > len(errors)
-    result = _check(sources, settings, read.world(0), progress)
-    for number in range(1, max(read.worlds.values(), default=1)):
-        _merge(result, _check(sources, settings, read.world(number)))
+    result = _check(sources, settings, read.variant(0), progress)
+    for number in range(1, max(read.variants.values(), default=1)):
+        _merge(result, _check(sources, settings, read.variant(number)))
     if cache is not None and key is not None and not late:
         cache.remember((key, stat_key), replace(_detached(result), contents={}))
         if save:

@@ -60,7 +60,7 @@ class Rendering:
     problems: list[Problem] = field(default_factory=list)
     values_files: list[str] = field(default_factory=list)  # as shown, in merge order
     label: str | None = None  # the value set, when the chart is rendered with several
-    world: int = 0  # which of them (findings of different sets are judged apart)
+    variant: int = 0  # which of them (findings of different sets are judged apart)
     options: HelmOptions = field(default_factory=HelmOptions)  # as rendered
     members: dict[str, bytes] = field(default_factory=dict)  # the chart's files, as rendered
 
@@ -229,25 +229,25 @@ def render_sets(chart: str, options: HelmOptions, data: bytes | None = None) -> 
         if os.path.realpath(chart) == folder and configured:
             sets = [tuple(os.path.join(chart, name) for name in chosen) for chosen in configured]
     renderings = []
-    for world, files in enumerate(sets):
+    for variant, files in enumerate(sets):
         rendering = render(chart, replace(options, values=(*files, *options.values)), data)
         if len(sets) > 1:
             label = " + ".join(os.path.basename(name) for name in files) or "values.yaml"
-            rendering.label, rendering.world = label, world
+            rendering.label, rendering.variant = label, variant
             rendering.problems = [
                 replace(p, message=f"{p.message} (with {label})") for p in rendering.problems
             ]
-        if world:
-            rendering.files = {f"{path}#{world}": text for path, text in rendering.files.items()}
-            rendering.names = {f"{path}#{world}": name for path, name in rendering.names.items()}
+        if variant:
+            rendering.files = {f"{path}#{variant}": text for path, text in rendering.files.items()}
+            rendering.names = {f"{path}#{variant}": name for path, name in rendering.names.items()}
         renderings.append(rendering)
     return renderings
 
 
 def real_path(path: str) -> str:
     """A rendered template's file: `PATH#N` (its N-th value set) is PATH."""
-    base, hash_sign, world = path.rpartition("#")
-    return base if hash_sign and world.isdigit() else path
+    base, hash_sign, variant = path.rpartition("#")
+    return base if hash_sign and variant.isdigit() else path
 
 
 def render(chart: str, options: HelmOptions, data: bytes | None = None) -> Rendering:
