@@ -47,7 +47,6 @@ from k8slb.reading.charts import (
 from k8slb.reading.file_digest import content_digest
 from k8slb.reading.kustomize import build, built_templates, signature
 from k8slb.reading.manifests import ManifestFile
-from k8slb.reading.objects import K8sObject
 from k8slb.reading.sources import Source
 from k8slb.record import record
 from k8slb.rules.base import Context, Rule
@@ -414,11 +413,6 @@ def _merge(result: RunResult, other: RunResult) -> None:
     result.objects = max(result.objects, other.objects)
 
 
-def _reported(path: str, reported: set[str], read: Sources) -> bool:
-    """Whether a file (or the chart that rendered it) is reported on."""
-    return path in reported or read.rendered_from.get(path) in reported
-
-
 def _skippable(source: Source) -> bool:
     """A file left unread when the cache knows its key: one that is parsed on its own (a
     chart, a kustomization, and a YAML or Python file that is also a build file, are read
@@ -474,14 +468,33 @@ def _stamps(sources: Sequence[Source]) -> tuple[dict[str, str], frozenset[str]] 
 def _check(
     sources: Sequence[Source], settings: Settings, read: Sources, progress: Progress = QUIET
 ) -> RunResult:
-    manifests, errors = read.manifests, read.errors
-    objects: list[K8sObject] = [obj for m in manifests for obj in m.objects]
-    problems: list[Problem] = [p for m in manifests for p in m.problems]
+    """One variant of a run, stage by stage: analyse what was read into the model, run the
+    rules, suppress, relocate findings to the templates that wrote them, keep what is
+    reported."""
+    context = analyse(sources, settings, read)
+    findings = run_rules(context, settings.rules, read.errors, progress)
+    findings, suppressed = suppress(findings, context, settings, read)
+    if read.templates:  # findings about rendered charts and builds go to their files
+        findings = [relocate(f, read.templates) for f in findings]
+        suppressed = [(relocate(f, read.templates), w) for f, w in suppressed]
+    reported = _reported(sources, read)
+    if not reported.every:  # --context: the other files only inform
+        findings = [f for f in findings if reported(f.path)]
+        suppressed = [(f, why) for f, why in suppressed if reported(f.path)]
+    findings.sort(key=Finding.sort_key)
+    return _result(sources, read, context, reported, findings, suppressed)
+
+
+def analyse(sources: Sequence[Source], settings: Settings, read: Sources) -> Context:
+    """The model the rules read: the index of objects (deployment units, meshes), which
+    code runs in which container, the read problems; with --context, what is judged."""
+    objects = [obj for m in read.manifests for obj in m.objects]
+    problems: list[Problem] = [p for m in read.manifests for p in m.problems]
     problems += [facts.problem for facts in read.modules if facts.problem is not None]
     problems += [Problem(UNREAD_FILE, s.path, 1, 1, s.unread) for s in sources if s.unread]
     index = Index(objects, settings.mesh, deployment_units(objects, read.rendered_from))
     reported = {s.path for s in sources if s.report}
-    context = Context(
+    return Context(
         index=index,
         problems=problems,
         modules=read.modules,
@@ -494,13 +507,23 @@ def _check(
         if len(reported) < len(sources)
         else None,
     )
-    findings: list[Finding] = []
-    # objects left without a field of the wrong shape, for the rules that read it
+
+
+def run_rules(
+    context: Context,
+    rules: Sequence[type[Rule]],
+    errors: list[str],
+    progress: Progress = QUIET,
+) -> list[Finding]:
+    """Every rule's findings; a rule that fails is an internal error in `errors`, and the
+    others still run. An object left without a field of the wrong shape (KLB002) is not
+    judged by the rules that read that field."""
     damaged: dict[tuple[str, ObjectRef | None], frozenset[str]] = {
-        (obj.path, obj.ref): obj.damaged for obj in objects if obj.damaged
+        (obj.path, obj.ref): obj.damaged for obj in context.index.objects if obj.damaged
     }
-    progress.stage("rules run", len(settings.rules))
-    for rule in settings.rules:
+    findings: list[Finding] = []
+    progress.stage("rules run", len(rules))
+    for rule in rules:
         progress.advance()
         try:
             found = list(rule().check(context))  # all of a rule's findings, or none
@@ -512,62 +535,93 @@ def _check(
                 f for f in found if not rule.reads & damaged.get((f.path, f.object), frozenset())
             ]
         findings += found
+    return findings
+
+
+def suppress(
+    findings: list[Finding], context: Context, settings: Settings, read: Sources
+) -> tuple[list[Finding], list[tuple[Finding, str]]]:
+    """The findings kept, and those suppressed with what suppressed them (comments,
+    annotations, per-file-ignores, exemptions); KLB005 on the suppressions that name no
+    rule, or, with --report-unused-ignores, silence nothing."""
     suppressions = Suppressions(
-        comments=[m for f in manifests for m in f.markers]
+        comments=[m for f in read.manifests for m in f.markers]
         + [m for f in read.modules for m in f.markers],
         per_file_ignores=dict(settings.per_file_ignores),
         config_root=settings.config_root or Path.cwd(),
         exemptions=settings.exemptions,
         today=settings.today or datetime.date.today(),
     )
-    suppressions.add_objects(obj for obj in objects if context.judges(obj))  # findings are theirs
+    judged = (obj for obj in context.index.objects if context.judges(obj))
+    suppressions.add_objects(judged)  # their annotations, and the findings that are theirs
     outcome = suppressions.apply(findings)
-    findings = outcome.kept
+    kept = outcome.kept
     if UnusedSuppression in settings.rules:  # a code no rule has: always worth a word
         misnamed = {id(m): unknown_codes(m.codes) for m in outcome.markers if m.codes}
-        findings += [
+        kept += [
             UnusedSuppression.unknown(m, misnamed[id(m)])
             for m in outcome.markers
             if misnamed.get(id(m))
         ]
         if settings.report_unused_ignores:
             selected = {rule.id for rule in settings.rules}
-            findings += [
+            kept += [
                 UnusedSuppression.about(marker)
                 for marker in outcome.unused
                 if judgeable(marker, selected) and not misnamed.get(id(marker))
             ]
-    if read.templates:  # findings about rendered charts and builds go to their files
-        findings = [relocate(f, read.templates) for f in findings]
-        outcome.suppressed = [(relocate(f, read.templates), w) for f, w in outcome.suppressed]
-    if len(reported) < len(sources):  # --context: the other files only inform
-        reported |= {
-            real_path(path) for path, chart in read.rendered_from.items() if chart in reported
-        }
-        charts = [s.path for s in sources if s.report and s.language == "helm"]
-        reported |= {chart_file(chart) for chart in charts}
-        # a finding a helper wrote is in the chart's _helpers.tpl, which renders to no file
-        helpers = tuple(os.path.join(chart, "") for chart in charts)
+    return kept, outcome.suppressed
 
-        def shown(finding: Finding) -> bool:
-            return finding.path in reported or finding.path.startswith(helpers)
 
-        findings = [f for f in findings if shown(f)]
-        outcome.suppressed = [(f, why) for f, why in outcome.suppressed if shown(f)]
-    findings.sort(key=Finding.sort_key)
+@record
+class Reported:
+    """The files a run reports on: all of them, or with --context the named ones, the
+    rendered files of a named chart, and a named chart's own files (a finding a helper
+    wrote is in its _helpers.tpl, which renders to no file)."""
+
+    every: bool
+    paths: frozenset[str]
+    charts: tuple[str, ...]  # the named charts' folders, each ending in a separator
+
+    def __call__(self, path: str) -> bool:
+        return self.every or path in self.paths or path.startswith(self.charts)
+
+
+def _reported(sources: Sequence[Source], read: Sources) -> Reported:
+    named = {s.path for s in sources if s.report}
+    if len(named) == len(sources):
+        return Reported(True, frozenset(named), ())
+    named |= {real_path(path) for path, chart in read.rendered_from.items() if chart in named}
+    charts = [s.path for s in sources if s.report and s.language == "helm"]
+    named |= {chart_file(chart) for chart in charts}
+    return Reported(False, frozenset(named), tuple(os.path.join(chart, "") for chart in charts))
+
+
+def _result(
+    sources: Sequence[Source],
+    read: Sources,
+    context: Context,
+    reported: Reported,
+    findings: list[Finding],
+    suppressed: list[tuple[Finding, str]],
+) -> RunResult:
+    """The run's result: its findings and what it read, counted over the reported files."""
+    manifests, objects = read.manifests, context.index.objects
+
+    def counted(path: str) -> bool:  # an object of a reported file, or of a named chart
+        return path in reported.paths or read.rendered_from.get(path) in reported.paths
+
     return RunResult(
         findings=findings,
-        suppressed=outcome.suppressed,
+        suppressed=suppressed,
         paths=[m.path for m in manifests]
         + [f.path for f in read.modules]
         + [s.path for s in sources if s.language == "build" and s.path in read.readable],
         contents=dict(read.contents),  # plain: a result is pickled for the cache
         files=sum(1 for s in sources if s.report and s.path in read.readable),
-        objects=sum(1 for obj in objects if _reported(obj.path, reported, read)),
-        unknown_kinds=sum(
-            1 for obj in objects if obj.spec is None and _reported(obj.path, reported, read)
-        ),
+        objects=sum(1 for obj in objects if counted(obj.path)),
+        unknown_kinds=sum(1 for obj in objects if obj.spec is None and counted(obj.path)),
         other_documents=sum(m.other_documents for m in manifests),
-        errors=errors,
+        errors=read.errors,
         links=link_rows(context.workloads(), context.links),  # with --context: the reported
     )
