@@ -63,9 +63,9 @@ def _read_whole(parsed: Parsed) -> Parsed:
     still parse; the whole tree's rules read them all anyway."""
     if isinstance(parsed, ManifestFile):
         for obj in parsed.objects:
-            obj.body  # noqa: B018  # loads it
+            obj.load()
     elif isinstance(parsed, CodeFacts):
-        parsed.channels  # noqa: B018  # loads the fields beyond the header
+        parsed.load()
     return parsed
 
 

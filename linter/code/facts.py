@@ -285,6 +285,10 @@ class CodeFacts:
             rest = pickle.dumps(others, pickle.HIGHEST_PROTOCOL)
         return (_facts, (tuple(state[key] for key in HEADER), rest, self.dialed_targets()))
 
+    def load(self) -> None:
+        """Unpickle the fields beyond the header now, if they are still a pickle."""
+        self.channels  # noqa: B018  # a field not loaded yet loads them all (__getattr__)
+
     def long_lived_channels(self) -> list[Channel]:
         """Channels made once and kept: the ones that can pin a client to a pod."""
         return [channel for channel in self.channels if channel.long_lived]

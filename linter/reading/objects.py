@@ -131,6 +131,10 @@ class K8sObject:
             body = self._body = load_part(body, YMap, self.path)
         return body
 
+    def load(self) -> None:
+        """Unpickle the body now, if it is still a pickle (see `body`)."""
+        self.body  # noqa: B018  # the property unpickles it
+
     @property
     def annotations(self) -> dict[str, str]:
         if self._annotations is None:
