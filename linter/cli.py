@@ -415,7 +415,7 @@ def fix(
         if source.location is None:
             continue
         # A chart is its files: each one its fixes changed is shown, or written, alone.
-        from k8slb.fixing.chart_fix import chart_changes
+        from k8slb.editing.chart_fix import chart_changes
 
         changes = (
             chart_changes(source.path, outcome.original[path], new)

@@ -30,12 +30,7 @@ from k8slb.reading.build_files import (
     read_build_facts,
     read_build_file,
 )
-from k8slb.reading.chart_findings import (
-    RenderedTemplate,
-    in_namespace,
-    relocate,
-    rendered_templates,
-)
+from k8slb.reading.chart_findings import RenderedTemplate, in_namespace, rendered_templates
 from k8slb.reading.charts import (
     HelmOptions,
     chart_file,
@@ -49,6 +44,7 @@ from k8slb.reading.kustomize import build, built_templates, signature
 from k8slb.reading.manifests import ManifestFile
 from k8slb.reading.sources import Source
 from k8slb.record import record
+from k8slb.relocation import relocate
 from k8slb.rules.base import Context, Rule
 from k8slb.rules.unread_file import UNREAD_FILE
 from k8slb.rules.unused_suppression import UnusedSuppression

@@ -259,7 +259,7 @@ def test_a_fix_is_refused_where_the_template_decides(tmp_path: Path) -> None:
 def test_a_template_fix_that_would_render_otherwise_is_not_written(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from k8slb.fixing import chart_fix
+    from k8slb.editing import chart_fix
 
     real = chart_fix.plan_chart_edit
 

@@ -20,8 +20,8 @@ from typing import Any
 
 from k8slb.core.edits import YamlEdit
 from k8slb.core.findings import Finding
+from k8slb.editing.verify import plain, yaml_fix_problem
 from k8slb.fixing.fixer import apply_edits
-from k8slb.fixing.verify import plain, yaml_fix_problem
 from k8slb.languages import language_of, load
 from k8slb.reading.encodings import codec_for, file_bytes, source_lines
 from k8slb.reading.markers import ANNOTATION, comment_pattern, split_codes

@@ -15,9 +15,9 @@ from collections.abc import Callable, MutableMapping, Sequence
 
 from k8slb.core.edits import ChartEdit, YamlEdit
 from k8slb.core.findings import Finding
+from k8slb.editing.verify import yaml_fix_problem
+from k8slb.editing.yaml_edit import Refused, TextEdit, YamlFile, apply, text_edits
 from k8slb.fixing.fixer import apply_edits
-from k8slb.fixing.verify import yaml_fix_problem
-from k8slb.fixing.yaml_edit import Refused, TextEdit, YamlFile, apply, text_edits
 from k8slb.parallel import Work, fork_map
 from k8slb.reading.encodings import codec_for, file_bytes
 from k8slb.record import record
@@ -146,7 +146,7 @@ def _longest(most: int, same: Callable[[int], bool]) -> int:
 def _in_chart(finding: Finding, contents: MutableMapping[str, bytes]) -> list[Replacement]:
     """A template fix, checked by rendering as `k8slb fix` checks it, as a replacement in
     the template file."""
-    from k8slb.fixing.chart_fix import apply_chart_edits
+    from k8slb.editing.chart_fix import apply_chart_edits
 
     (edit,) = finding.edits
     assert isinstance(edit, ChartEdit)

@@ -6,7 +6,7 @@ import re
 from collections.abc import Sequence
 
 from k8slb.core.edits import CodeEdit
-from k8slb.fixing.yaml_edit import Refused
+from k8slb.editing.yaml_edit import Refused
 
 from .dialect import DialEdit
 

@@ -16,7 +16,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any, cast
 
 from k8slb.core.edits import PROBE_HANDLERS, Edit, Step, YamlEdit, prestop_hook
-from k8slb.fixing.verify import yaml_fix_problem
+from k8slb.editing.verify import yaml_fix_problem
 from k8slb.reading.yamlcompose import C_LOADER, YAMLProblem, c_nodes
 from k8slb.record import record
 from ruamel.yaml.error import YAMLError

@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from k8slb.core.edits import ChartEdit, Edit, YamlEdit
-from k8slb.fixing.yaml_edit import apply_yaml_edits
+from k8slb.editing.yaml_edit import apply_yaml_edits
 from k8slb.reading.charts import HelmOptions, pack_members, render, unpack
 
 # A twin Service names the release's objects and copies their selector: a template writes

@@ -1,0 +1,125 @@
+"""The run's relocate stage: findings about a rendered chart (or a kustomize build) put back
+where a person edits: the template line that wrote the reported key (or the helper's line),
+with the values it printed, and the fix carried to the template when it can be
+(editing/chart_fix.py)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import replace
+from pathlib import Path
+
+from k8slb.core.edits import ChartEdit
+from k8slb.core.findings import NO_FIX, Finding, Related, RenderedAt
+from k8slb.reading.chart_findings import RenderedTemplate
+
+
+def _values_related(template: RenderedTemplate, line: int) -> list[Related]:
+    """Where each value the template line prints is set: the last values file that has it."""
+    related = []
+    for dotted in template.lines.value_references(line):
+        for values_file, keys in reversed(template.values):
+            found = keys.get(tuple(dotted.split(".")))
+            if found is not None:
+                name = os.path.basename(values_file)
+                related.append(Related(values_file, found, f"{name}:{found} {dotted}"))
+                break
+    return related
+
+
+def relocate(finding: Finding, templates: Mapping[str, RenderedTemplate]) -> Finding:
+    """A finding about rendered text, put on its template line (with the values it came
+    from); its fix is for a human: the rendered text is not what is on disk."""
+    template = templates.get(finding.path)
+    related = tuple(
+        replace(r, path=templates[r.path].path, line=templates[r.path].file_line(r.line))
+        if r.path in templates
+        else r
+        for r in finding.related
+    )
+    if template is None:
+        return finding if related == finding.related else replace(finding, related=related)
+    helper = template.lines.helper_line(finding.line, template.helpers())
+    if helper is not None:
+        return _in_helper(finding, template, related, *helper)
+    line = template.lines.line(finding.line)
+    text = template.lines.template[line - 1] if 0 < line <= len(template.lines.template) else ""
+    rendered = template.lines.rendered
+    same = 0 < finding.line <= len(rendered) and rendered[finding.line - 1] == text
+    column = finding.column if same else len(text) - len(text.lstrip()) + 1
+    values = _values_related(template, line)
+    detail = (*finding.detail, *(f"the template line prints {v.message}" for v in values))
+    if template.label is not None:
+        detail = (*detail, f"rendered with {template.label}")
+    wanted = finding.fix.available and template.fixable
+    edit = _template_edit(finding, template) if wanted else None
+    if finding.fix.available and edit is None:
+        manual = template.manual or f"make that change in the template (chart {template.chart})"
+        detail = (*detail, manual)
+    return replace(
+        finding,
+        path=template.path,
+        line=line + template.offset,
+        column=column,
+        related=(*values, *related),
+        fix=finding.fix if edit is not None else NO_FIX,
+        edits=(edit,) if edit is not None else (),
+        detail=detail,
+        rendered=RenderedAt(template.name, finding.line),
+    )
+
+
+def _in_helper(
+    finding: Finding,
+    template: RenderedTemplate,
+    related: tuple[Related, ...],
+    path: str,
+    line: int,
+) -> Finding:
+    """A finding on a line a helper (`define`) wrote: put on that line, its fix left to a
+    human (the helper may be included by other templates too)."""
+    detail = (
+        *finding.detail,
+        f"written by a helper that {os.path.basename(template.path)} includes",
+    )
+    if template.label is not None:
+        detail = (*detail, f"rendered with {template.label}")
+    if finding.fix.available:
+        detail = (*detail, f"make that change in the helper (chart {template.chart})")
+    source = Path(path)
+    try:
+        text = source.read_text("utf-8", errors="replace").splitlines()[line - 1]
+    except (OSError, IndexError):
+        text = ""
+    return replace(
+        finding,
+        path=path,
+        line=line,
+        column=len(text) - len(text.lstrip()) + 1,
+        related=related,
+        fix=NO_FIX,
+        edits=(),
+        detail=detail,
+        rendered=RenderedAt(template.name, finding.line),
+    )
+
+
+def _template_edit(finding: Finding, template: RenderedTemplate) -> ChartEdit | None:
+    # here: the YAML editor (ruamel's composer) is loaded only when a fix is carried to a
+    # template, not by every run that imports the engine
+    from k8slb.editing.chart_fix import plan_chart_edit
+
+    if template.label is not None and template.options.value_sets:
+        return None  # one template, several value sets: a fix for one may break another
+    return plan_chart_edit(
+        finding.edits,
+        chart=template.chart,
+        member=Path(os.path.relpath(template.path, template.chart)).as_posix(),
+        template=template.source,
+        rendered=template.text,
+        rendered_name=template.name,
+        line_of=template.lines.template_lines,
+        options=template.options,
+        values=template.values_text,
+    )
