@@ -6,6 +6,7 @@ from __future__ import annotations
 import pickle
 from collections.abc import Callable, Sequence
 
+from k8slb import parse_codec
 from k8slb.code.facts import CodeFacts
 from k8slb.internal import internal_error
 from k8slb.languages import LANGUAGES, load
@@ -46,7 +47,7 @@ def parse_one(path: str, language: str, data: bytes) -> Parsed:
 
 def pickled(parsed: Parsed) -> bytes:
     """A parse as the cache keeps it (and as a worker sends it back when there is one)."""
-    return pickle.dumps(parsed, protocol=pickle.HIGHEST_PROTOCOL)
+    return parse_codec.dumps(parsed)
 
 
 Done = tuple[Parsed, bytes | None]  # a parse, and its pickle when one was made

@@ -200,7 +200,7 @@ def test_a_forged_object_body_inside_a_valid_parse_runs_no_code(
         parsed = load_data(blob)
         if planted == "object bodies":
             for obj in getattr(parsed, "objects", []):
-                obj._body = pickle.dumps(_Planted())
+                obj.__dict__["_blob"] = pickle.dumps(_Planted())
         elif isinstance(parsed, CodeFacts):
             parsed.__dict__["_rest"] = pickle.dumps(_Planted())
         forged[key] = (number, path, pickle.dumps(parsed, pickle.HIGHEST_PROTOCOL))

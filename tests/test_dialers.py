@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from k8slb import parse_codec
 from k8slb.cli import cli
-from k8slb.code import facts as code_facts
 from k8slb.reading import objects
 from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE, HEADLESS_TWIN
 
@@ -116,14 +116,13 @@ def test_a_service_nobody_dials_is_found_so_without_reading_other_clients(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     loaded: list[str] = []  # the paths of the bodies and the modules' code loaded
-    original = objects.load_part
+    original = parse_codec.load_part
 
     def counting(blob: bytes, kind: type[Any], path: str) -> Any:
         loaded.append(path)
         return original(blob, kind, path)
 
-    monkeypatch.setattr(objects, "load_part", counting)
-    monkeypatch.setattr(code_facts, "load_part", counting)
+    monkeypatch.setattr(parse_codec, "load_part", counting)  # bodies and modules' code
     whole, hook = whole_then_hook(tmp_path, OTHERS)
     [finding] = hook
     assert "which has a headless twin" in finding["message"]
@@ -142,7 +141,7 @@ def test_a_pickled_body_holds_its_strings_as_they_are_searched() -> None:
         text = workload("frontend", "B", env_value)
         parsed = objects.K8sObject("a.yaml", 0, None, "apps/v1", "Deployment", _root(text))
         loaded: objects.K8sObject = pickle.loads(pickle.dumps(parsed))
-        assert isinstance(loaded._body, bytes), "the body is still pickled"
+        assert "body" not in loaded.__dict__, "the body is still pickled"
         return loaded
 
     def _root(text: str) -> Any:

@@ -10,7 +10,6 @@ import shutil
 import subprocess
 import sys
 from collections import Counter
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -122,8 +121,8 @@ def test_a_context_run_from_the_cache_reads_the_bodies_of_the_objects_it_needs(
     what a run without the cache finds. A module's code is loaded as lazily."""
     from dataclasses import replace
 
-    from k8slb.code import facts
-    from k8slb.reading import objects
+    from k8slb import parse_codec
+    from k8slb.reading.yamltree import YMap
 
     tree = tmp_path / "tree"
     for team in range(3):
@@ -133,18 +132,14 @@ def test_a_context_run_from_the_cache_reads_the_bodies_of_the_objects_it_needs(
     changed.write_text(changed.read_text() + "# changed\n")
     sources = [replace(s, report=s.path == str(changed)) for s in discover([str(tree)]).sources]
     loaded: dict[str, int] = {"bodies": 0, "modules": 0}
-    load_part = objects.load_part
+    load_part = parse_codec.load_part
 
-    def counting(what: str) -> Callable[[bytes, type, str], object]:
-        def counted(blob: bytes, kind: type, path: str) -> object:
-            loaded[what] += 1
-            return load_part(blob, kind, path)
-
-        return counted
+    def counted(blob: bytes, kind: type, path: str) -> object:
+        loaded["bodies" if kind is YMap else "modules"] += 1
+        return load_part(blob, kind, path)
 
     with monkeypatch.context() as patch:
-        patch.setattr(objects, "load_part", counting("bodies"))
-        patch.setattr(facts, "load_part", counting("modules"))
+        patch.setattr(parse_codec, "load_part", counted)
         scoped = run(sources, Settings(rules=ALL_RULES), cache=Cache(tmp_path, tmp_path / "cache"))
     assert _report(scoped) == _report(run(sources, Settings(rules=ALL_RULES)))
     # the teams' copies are variants of one another (units.py): its lookups stay in its own

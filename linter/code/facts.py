@@ -13,13 +13,11 @@ milliseconds) in every language.
 
 from __future__ import annotations
 
-import pickle
 from dataclasses import dataclass, field
 from pathlib import PurePath
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from k8slb.core.findings import Problem
-from k8slb.data_pickle import load_part
 from k8slb.reading.markers import Marker
 from k8slb.record import record
 
@@ -244,9 +242,8 @@ class HealthServicer:
 
 @dataclass
 class CodeFacts:
-    """What a module's code does. Pickled (the parse cache), the fields every run reads of
-    every module (HEADER) travel apart from the others, which are loaded when one is first
-    read: a pre-commit run reads the code of a few modules among thousands."""
+    """What a module's code does. (From the cache, the fields beyond what every run reads
+    of every module are loaded when one is first read: parse_codec.py.)"""
 
     path: str
     language: str  # the name of its language in languages/
@@ -277,53 +274,15 @@ class CodeFacts:
     health_classes: dict[str, bool] = field(default_factory=dict)
     deferred: bool = False  # some value holds an `Imported`: resolved by imported.py
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        state = self.__dict__
-        rest = state.get("_rest")
-        if rest is None:
-            others = {k: v for k, v in state.items() if k not in HEADER and k != "_targets"}
-            rest = pickle.dumps(others, pickle.HIGHEST_PROTOCOL)
-        return (_facts, (tuple(state[key] for key in HEADER), rest, self.dialed_targets()))
-
     def load(self) -> None:
-        """Unpickle the fields beyond the header now, if they are still a pickle."""
-        self.channels  # noqa: B018  # a field not loaded yet loads them all (__getattr__)
+        """Have every field at hand (one from the cache loads them when first read)."""
 
     def long_lived_channels(self) -> list[Channel]:
         """Channels made once and kept: the ones that can pin a client to a pod."""
         return [channel for channel in self.channels if channel.long_lived]
 
     def dialed_targets(self) -> tuple[Any, ...]:
-        """The targets of the module's long-lived channels. A module from the cache has
-        them beside its header: who dials a Service (dialers.py) is asked of every module,
-        and a pre-commit run need not load the code of those that cannot name it."""
-        known: tuple[Any, ...] | None = self.__dict__.get("_targets")
-        if known is None or self.deferred:  # imported values are resolved in new facts
-            known = tuple(channel.target for channel in self.long_lived_channels())
-        return known
-
-    if not TYPE_CHECKING:  # mypy: every field is declared above
-
-        def __getattr__(self, name: str) -> Any:
-            """A field of a module loaded from a pickle, read for the first time."""
-            rest = self.__dict__.get("_rest") if not name.startswith("__") else None
-            if rest is None:
-                raise AttributeError(name)
-            fields = load_part(rest, dict, self.path)
-            del self.__dict__["_rest"]
-            self.__dict__.update(fields)
-            return getattr(self, name)
-
-
-# What every run reads of every module: the projects, the import graph, the suppression
-# comments, its problem, whether imported values wait to be resolved.
-HEADER = ("path", "is_test", "language", "project", "imports", "markers", "problem", "deferred")
-
-
-def _facts(header: tuple[Any, ...], rest: bytes, targets: tuple[Any, ...]) -> CodeFacts:
-    """A CodeFacts as `__reduce__` pickled it: its other fields left as bytes until read."""
-    facts: CodeFacts = object.__new__(CodeFacts)
-    facts.__dict__.update(zip(HEADER, header, strict=True))
-    facts.__dict__["_rest"] = rest
-    facts.__dict__["_targets"] = targets
-    return facts
+        """The targets of the module's long-lived channels: who dials a Service
+        (dialers.py) is asked of every module (one from the cache keeps them beside what
+        every run reads, so that its code need not be loaded for it)."""
+        return tuple(channel.target for channel in self.long_lived_channels())

@@ -7,13 +7,11 @@ not a core Service), so every kind k8slb understands is listed once here, in `KI
 
 from __future__ import annotations
 
-import pickle
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
 from k8slb.core.findings import ObjectRef
-from k8slb.data_pickle import load_part
 from k8slb.reading.yamltree import Pos, YMap
 from k8slb.record import record
 
@@ -69,17 +67,15 @@ def _identifier(value: Any) -> str | None:
 @dataclass(eq=False)  # an object is itself: the index and the rules key them by identity
 class K8sObject:
     """One Kubernetes object. Its identity, and what the index reads of every object, are
-    read once, when it is made: rules and the index ask for them over and over. Pickled
-    (the parse cache), its body travels as a pickle of its own, loaded when something asks
-    for it: a pre-commit run judges a few objects among thousands, and the index finds
-    the few it needs of the others by what it reads here."""
+    read once, when it is made: rules and the index ask for them over and over. (From the
+    cache, an object's body is loaded when first read: parse_codec.py.)"""
 
     path: str
     document: int
     item: int | None
     api_version: str
     kind: str
-    _body: YMap | bytes  # bytes: the pickled body, until first asked for
+    body: YMap
     group: str = field(init=False)
     spec: KindSpec | None = field(init=False)
     name: str | None = field(init=False)
@@ -124,16 +120,8 @@ class K8sObject:
             target = ref.get("kind") or "Deployment"  # KEDA's default target
             self.scale_target = (target, ref.get("name", ""))
 
-    @property
-    def body(self) -> YMap:
-        body = self._body
-        if isinstance(body, bytes):
-            body = self._body = load_part(body, YMap, self.path)
-        return body
-
     def load(self) -> None:
-        """Unpickle the body now, if it is still a pickle (see `body`)."""
-        self.body  # noqa: B018  # the property unpickles it
+        """Have the body at hand (one from the cache is loaded when first read)."""
 
     @property
     def annotations(self) -> dict[str, str]:
@@ -141,16 +129,8 @@ class K8sObject:
             self._annotations = dig(self.body, "metadata", "annotations") or {}
         return self._annotations
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        body = self._body
-        blob = body if isinstance(body, bytes) else pickle.dumps(body, pickle.HIGHEST_PROTOCOL)
-        header = (self.path, self.document, self.item, self.api_version, self.kind)
-        facts = (self.name, self.namespace, self.labels, self.ref, self.template_labels)
-        service = (self.selector, self.service_type, self.headless, self.scale_target)
-        return (_object, (header, facts, service, blob, self.damaged))
-
     def __copy__(self) -> K8sObject:
-        copied: K8sObject = _new_object(K8sObject)
+        copied: K8sObject = object.__new__(type(self))
         copied.__dict__.update(self.__dict__)
         return copied
 
@@ -165,14 +145,9 @@ class K8sObject:
 
     def may_mention(self, words: Collection[str]) -> bool:
         """False only when no string in the body can hold one of `words` (lowercase ASCII
-        letters, digits and dashes) once lower-cased. A body not read yet is searched as the
-        pickle it is kept in, which holds each string as its UTF-8 bytes: a pre-commit run
-        looks for a few names without loading thousands of bodies."""
-        body = self._body
-        if not isinstance(body, bytes) or any(char in body for char in _LOWER_TO_ASCII):
-            return True
-        lowered = body.lower()  # ASCII letters only: the others' lower cases are not ASCII
-        return any(word.encode() in lowered for word in words)
+        letters, digits and dashes) once lower-cased: a body at hand may hold any (one from
+        the cache, not read yet, is searched as its pickle: parse_codec.py)."""
+        return True
 
     def is_a(self, group: str, kind: str) -> bool:
         return self.group == group and self.kind == kind
@@ -186,27 +161,3 @@ class K8sObject:
         if not isinstance(node, YMap) or not isinstance(node.get("spec"), YMap):
             return None
         return node
-
-
-_new_object = object.__new__
-# The only characters outside ASCII whose lower case holds an ASCII letter (the Kelvin
-# sign's is k; a dotted capital I's is i and a combining dot), as UTF-8.
-_LOWER_TO_ASCII = ("\u212a".encode(), "\u0130".encode())
-
-
-def _object(
-    header: tuple[str, int, int | None, str, str],
-    facts: tuple[str | None, str | None, dict[str, str], ObjectRef, dict[str, str] | None],
-    service: tuple[dict[str, str], str, bool, tuple[str, Any] | None],
-    blob: bytes,
-    damaged: frozenset[str],
-) -> K8sObject:
-    """A K8sObject as `__reduce__` pickled it: its body left as bytes until asked for."""
-    obj: K8sObject = _new_object(K8sObject)
-    obj.path, obj.document, obj.item, obj.api_version, obj.kind = header
-    obj.name, obj.namespace, obj.labels, obj.ref, obj.template_labels = facts
-    obj.selector, obj.service_type, obj.headless, obj.scale_target = service
-    obj.group = api_group(obj.api_version)
-    obj.spec = KINDS.get((obj.group, obj.kind))
-    obj._body, obj._annotations, obj.damaged = blob, None, damaged
-    return obj

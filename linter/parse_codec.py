@@ -1,0 +1,149 @@
+"""How a parse travels: from a parsing process to the run, and into the cache and back.
+
+A pickled Kubernetes object keeps its body as a pickle of its own, and a pickled module's
+facts keep everything but what every run reads of every module (`HEADER`) as one; each is
+loaded when first read, by the data-only unpickler (data_pickle.py). A pre-commit run
+judges a few objects and modules among thousands: the index finds what it needs of the
+others by what an object read when it was made, and who dials a Service by the targets a
+module keeps beside its header, or by searching a body's pickle for a name.
+
+The domain types (reading/objects.py, code/facts.py) are plain: what comes out of a pickle
+is a `StoredObject` or `StoredFacts`, a subclass that loads its missing part on first
+read. `dumps` pickles a parse so (its reducers are registered with copyreg as this module
+is imported: a parsing process, forked from the run, has them too).
+"""
+
+from __future__ import annotations
+
+import copyreg
+import pickle
+from collections.abc import Collection
+from typing import TYPE_CHECKING, Any
+
+from k8slb.code.facts import CodeFacts
+from k8slb.core.findings import ObjectRef
+from k8slb.data_pickle import load_part
+from k8slb.reading.objects import KINDS, K8sObject, api_group
+from k8slb.reading.yamltree import YMap
+
+# The only characters outside ASCII whose lower case holds an ASCII letter (the Kelvin
+# sign's is k; a dotted capital I's is i and a combining dot), as UTF-8.
+_LOWER_TO_ASCII = ("\u212a".encode(), "\u0130".encode())
+
+# What every run reads of every module: the projects, the import graph, the suppression
+# comments, its problem, whether imported values wait to be resolved.
+HEADER = ("path", "is_test", "language", "project", "imports", "markers", "problem", "deferred")
+
+
+class StoredObject(K8sObject):
+    """An object from a pickle: its body the pickle it travelled as (`_blob`) until read."""
+
+    if not TYPE_CHECKING:  # mypy: `body` is a field of K8sObject
+
+        def __getattr__(self, name: str) -> Any:
+            blob = self.__dict__.get("_blob") if name == "body" else None
+            if blob is None:
+                raise AttributeError(name)
+            body = load_part(blob, YMap, self.path)  # ValueError, and the blob stays, if bad
+            self.__dict__["body"] = body
+            del self.__dict__["_blob"]
+            return body
+
+    def load(self) -> None:
+        self.body  # noqa: B018  # __getattr__ loads it
+
+    def may_mention(self, words: Collection[str]) -> bool:
+        """A body not read yet is searched as its pickle, which holds each string as its
+        UTF-8 bytes: a pre-commit run looks for a few names without loading thousands of
+        bodies."""
+        blob = self.__dict__.get("_blob")
+        if blob is None or any(char in blob for char in _LOWER_TO_ASCII):
+            return True
+        lowered = blob.lower()  # ASCII letters only: the others' lower cases are not ASCII
+        return any(word.encode() in lowered for word in words)
+
+
+class StoredFacts(CodeFacts):
+    """A module's facts from a pickle: beyond HEADER, the pickle they travelled as
+    (`_rest`) until one is read, and the targets of its long-lived channels beside."""
+
+    if not TYPE_CHECKING:  # mypy: every field is declared in CodeFacts
+
+        def __getattr__(self, name: str) -> Any:
+            rest = self.__dict__.get("_rest") if not name.startswith("__") else None
+            if rest is None:
+                raise AttributeError(name)
+            fields = load_part(rest, dict, self.path)
+            del self.__dict__["_rest"]
+            self.__dict__.update(fields)
+            return getattr(self, name)
+
+    def load(self) -> None:
+        self.channels  # noqa: B018  # __getattr__ loads every field
+
+    def dialed_targets(self) -> tuple[Any, ...]:
+        known: tuple[Any, ...] | None = self.__dict__.get("_targets")
+        if known is None or self.deferred:  # imported values are resolved in new facts
+            return super().dialed_targets()
+        return known
+
+
+def _reduce_object(obj: K8sObject) -> tuple[Any, ...]:
+    blob = obj.__dict__.get("_blob")
+    if blob is None:
+        blob = pickle.dumps(obj.body, pickle.HIGHEST_PROTOCOL)
+    header = (obj.path, obj.document, obj.item, obj.api_version, obj.kind)
+    facts = (obj.name, obj.namespace, obj.labels, obj.ref, obj.template_labels)
+    service = (obj.selector, obj.service_type, obj.headless, obj.scale_target)
+    return (_object, (header, facts, service, blob, obj.damaged))
+
+
+def _object(
+    header: tuple[str, int, int | None, str, str],
+    facts: tuple[str | None, str | None, dict[str, str], ObjectRef, dict[str, str] | None],
+    service: tuple[dict[str, str], str, bool, tuple[str, Any] | None],
+    blob: bytes,
+    damaged: frozenset[str],
+) -> StoredObject:
+    """An object as `_reduce_object` pickled it: its body left as bytes until read."""
+    obj: StoredObject = object.__new__(StoredObject)
+    obj.path, obj.document, obj.item, obj.api_version, obj.kind = header
+    obj.name, obj.namespace, obj.labels, obj.ref, obj.template_labels = facts
+    obj.selector, obj.service_type, obj.headless, obj.scale_target = service
+    obj.group = api_group(obj.api_version)
+    obj.spec = KINDS.get((obj.group, obj.kind))
+    obj._annotations, obj.damaged = None, damaged
+    obj.__dict__["_blob"] = blob
+    return obj
+
+
+def _reduce_facts(facts: CodeFacts) -> tuple[Any, ...]:
+    state = facts.__dict__
+    rest = state.get("_rest")
+    if rest is None:
+        others = {k: v for k, v in state.items() if k not in HEADER and k != "_targets"}
+        rest = pickle.dumps(others, pickle.HIGHEST_PROTOCOL)
+    return (_facts, (tuple(state[key] for key in HEADER), rest, facts.dialed_targets()))
+
+
+def _facts(header: tuple[Any, ...], rest: bytes, targets: tuple[Any, ...]) -> StoredFacts:
+    """Facts as `_reduce_facts` pickled them: the fields beyond HEADER left as bytes."""
+    facts: StoredFacts = object.__new__(StoredFacts)
+    facts.__dict__.update(zip(HEADER, header, strict=True))
+    facts.__dict__["_rest"] = rest
+    facts.__dict__["_targets"] = targets
+    return facts
+
+
+for _kind, _reducer in (
+    (K8sObject, _reduce_object),
+    (StoredObject, _reduce_object),
+    (CodeFacts, _reduce_facts),
+    (StoredFacts, _reduce_facts),
+):
+    copyreg.pickle(_kind, _reducer)  # type: ignore[arg-type]
+
+
+def dumps(parsed: object) -> bytes:
+    """A parse as a worker sends it back and the cache keeps it."""
+    return pickle.dumps(parsed, protocol=pickle.HIGHEST_PROTOCOL)
