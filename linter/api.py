@@ -32,7 +32,17 @@ from k8slb.selection import SelectionError, select_rules, split_codes
 if TYPE_CHECKING:  # the fixer (ruamel's composer, libcst) is loaded by a fix alone
     from k8slb.fixing.fixer import FixOutcome
 
-__all__ = ["ConfigError", "Run", "UsageError", "apply_baseline", "check", "fix", "plan"]
+__all__ = [
+    "ConfigError",
+    "NoqaOutcome",
+    "Run",
+    "UsageError",
+    "add_noqa",
+    "apply_baseline",
+    "check",
+    "fix",
+    "plan",
+]
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -161,6 +171,42 @@ def fix(
         apply_baseline(outcome.result, run.baseline, report_unused=False)
         outcome.unsafe_left = unsafe_fixes_left(outcome.result.findings, unsafe=unsafe)
     return outcome
+
+
+@record
+class NoqaOutcome:
+    """What `add_noqa` did: the findings it silenced (by comment, by annotation), the files
+    it wrote, the findings it could not silence (`path:line: why`)."""
+
+    comments: int
+    annotations: int
+    files: int
+    refused: list[str]
+
+
+def add_noqa(result: RunResult, run: Run, style: str) -> NoqaOutcome:
+    """Silence every finding of `result` where it stands (a comment, or for an object with
+    `style` "annotation" an annotation) and write the files; a file that cannot be written
+    is among the result's errors, and none is half-written."""
+    from k8slb.fixing.noqa import add_noqa as silence  # ruamel and the YAML editor
+    from k8slb.fixing.write import write_all
+
+    added = silence(result.findings, result.contents, style)
+    by_path = {s.path: s for s in run.found.sources}
+    problems: dict[str, str] = {}
+    writes: dict[Path, str] = {}
+    for path in sorted(added.text):
+        location = by_path[path].location if path in by_path else None
+        if location is None:
+            problems[path] = "not a file"
+        else:
+            writes[Path(location)] = path
+    written = write_all([(at, result.contents[p], added.text[p]) for at, p in writes.items()])
+    problems.update({writes[at]: problem for at, problem in written.items()})
+    for path, problem in sorted(problems.items()):
+        result.errors.append(f"{path}: not written: {problem}")
+    files = len(added.text) - len(problems)
+    return NoqaOutcome(added.comments, added.annotations, files, list(added.refused))
 
 
 def apply_baseline(result: RunResult, path: Path, *, report_unused: bool) -> None:

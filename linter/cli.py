@@ -306,30 +306,15 @@ def check(
 
 
 def _add_noqa(result: RunResult, job: Run, style: str) -> int:
-    """Write the suppressions; the exit code: 0 when every finding is silenced now, 1 when
-    some could not be, 2 when a file could not be written or read."""
-    from k8slb.fixing.noqa import add_noqa
-    from k8slb.fixing.write import write_all
+    """Write the suppressions (api.add_noqa) and say so; the exit code: 0 when every
+    finding is silenced now, 1 when some could not be, 2 when a file could not be written
+    or read."""
+    from k8slb import api
 
-    added = add_noqa(result.findings, result.contents, style)
-    by_path = {s.path: s for s in job.found.sources}
-    problems: dict[str, str] = {}
-    writes: dict[Path, str] = {}
-    for path in sorted(added.text):
-        location = by_path[path].location if path in by_path else None
-        if location is None:
-            problems[path] = "not a file"
-        else:
-            writes[Path(location)] = path
-    written = write_all([(at, result.contents[p], added.text[p]) for at, p in writes.items()])
-    problems.update({writes[at]: problem for at, problem in written.items()})
-    for path, problem in sorted(problems.items()):
-        result.errors.append(f"{path}: not written: {problem}")
-    unwritten = len(problems)
+    added = api.add_noqa(result, job, style)
     for refusal in added.refused:
         _fail(f"not silenced: {printable(refusal)}")
-    files = len(added.text) - unwritten
-    silenced = added.comments + added.annotations
+    silenced, files = added.comments + added.annotations, added.files
     how = [
         f"{n} by {what}"
         for n, what in ((added.comments, "comment"), (added.annotations, "annotation"))

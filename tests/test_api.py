@@ -33,3 +33,13 @@ def test_errors_are_exceptions_not_exits(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text('[tool.k8slb]\nselect = "KLB401"\n')
     with pytest.raises(api.ConfigError, match=r"pyproject\.toml"):
         api.plan([str(tmp_path)])
+
+
+def test_add_noqa_writes_the_comments_and_says_what_it_did(tmp_path: Path) -> None:
+    (tmp_path / "web.yaml").write_text(web_deployment(READY))
+    run = api.plan([str(tmp_path)], select=["KLB401"])
+    result = api.check(run, jobs=1)
+    added = api.add_noqa(result, run, "comment")
+    assert (added.comments, added.annotations, added.files, added.refused) == (1, 0, 1, [])
+    assert "# k8slb: ignore[KLB401]" in (tmp_path / "web.yaml").read_text()
+    assert api.check(run, jobs=1).findings == []
