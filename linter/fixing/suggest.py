@@ -15,6 +15,7 @@ from collections.abc import Callable, MutableMapping, Sequence
 
 from k8slb.core.edits import ChartEdit, YamlEdit
 from k8slb.core.findings import Finding
+from k8slb.editing.chart_fix import apply_chart_edits
 from k8slb.editing.verify import yaml_fix_problem
 from k8slb.editing.yaml_edit import Refused, TextEdit, YamlFile, apply, text_edits
 from k8slb.fixing.fixer import apply_edits
@@ -146,8 +147,6 @@ def _longest(most: int, same: Callable[[int], bool]) -> int:
 def _in_chart(finding: Finding, contents: MutableMapping[str, bytes]) -> list[Replacement]:
     """A template fix, checked by rendering as `k8slb fix` checks it, as a replacement in
     the template file."""
-    from k8slb.editing.chart_fix import apply_chart_edits
-
     (edit,) = finding.edits
     assert isinstance(edit, ChartEdit)
     data = _read(edit.path, contents)

@@ -18,7 +18,7 @@ from k8slb.reading.bounded import read_bounded
 from k8slb.reading.build_files import is_build_file
 from k8slb.reading.charts import is_chart, is_chart_folder, pack
 from k8slb.reading.kustomization import KUSTOMIZATION_FILES, inside, references, repository_of
-from k8slb.reading.kustomize import is_kustomization
+from k8slb.reading.kustomize import is_kustomization, pack_files
 from k8slb.record import record
 
 if TYPE_CHECKING:  # imported where a pattern is compiled: a one-file run may need none
@@ -73,8 +73,6 @@ class Source:
         if self.language == "helm":  # a chart: its files, for the cache's keys
             return pack(self.location)
         if self.language == "kustomize":  # the files its build reads
-            from k8slb.reading.kustomize import pack_files
-
             return pack_files(self.location)
         with open(self.location, "rb", buffering=0) as handle:  # see read_bounded
             return _bounded(handle)

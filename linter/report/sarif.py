@@ -13,6 +13,7 @@ from urllib.parse import quote
 
 from k8slb import __version__
 from k8slb.core.findings import Finding, Severity
+from k8slb.docs import rule_markdown
 from k8slb.engine import RunResult
 from k8slb.fixing.suggest import Replacement, suggestions
 from k8slb.reading.encodings import UTF8, codec_for
@@ -47,8 +48,6 @@ def _fingerprint(finding: Finding, contents: dict[str, bytes]) -> str:
 
 
 def _rule(rule: type[Rule]) -> dict[str, Any]:
-    from k8slb.docs import rule_markdown
-
     sections = rule.sections()
     return {
         "id": rule.id,
