@@ -18,7 +18,8 @@ from k8slb.cache import Cache
 from k8slb.choices import DEFAULT_BASELINE, parse_version
 from k8slb.config import Config, ConfigError, find_config, load_config, marked_project, project_root
 from k8slb.core.findings import Finding, Severity
-from k8slb.engine import RunResult, Settings
+from k8slb.core.results import RunResult
+from k8slb.engine import Settings
 from k8slb.engine import run as run_engine
 from k8slb.parallel import default_jobs
 from k8slb.progress import QUIET, Progress

@@ -35,7 +35,7 @@ if TYPE_CHECKING:  # the rest is imported by the command that needs it: `--help`
     from k8slb.api import Run
     from k8slb.cache import Cache
     from k8slb.core.findings import Finding
-    from k8slb.engine import RunResult
+    from k8slb.core.results import RunResult
     from k8slb.fixing.fixer import FixOutcome
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2

@@ -16,10 +16,11 @@ from k8slb.code.projects import assign_projects
 from k8slb.config import Exemption
 from k8slb.core.edits import FixValues
 from k8slb.core.findings import Finding, ObjectRef, Problem
+from k8slb.core.results import RunResult
 from k8slb.internal import internal_error
 from k8slb.languages import LANGUAGES
 from k8slb.model.index import Index
-from k8slb.model.links import LinkRow, Pin, link_code, link_rows
+from k8slb.model.links import Pin, link_code, link_rows
 from k8slb.model.units import deployment_units
 from k8slb.parsing import Parsed, Unparsed, parse_all
 from k8slb.progress import QUIET, Progress
@@ -94,21 +95,6 @@ class Settings:
                 [(s.path, s.language, s.report, s.unread) for s in sources],
             )
         )
-
-
-@dataclass
-class RunResult:
-    findings: list[Finding] = field(default_factory=list)
-    suppressed: list[tuple[Finding, str]] = field(default_factory=list)  # (finding, why)
-    paths: list[str] = field(default_factory=list)  # every file read
-    contents: dict[str, bytes] = field(default_factory=dict)  # their bytes (SARIF fixes)
-    files: int = 0
-    objects: int = 0
-    unknown_kinds: int = 0
-    other_documents: int = 0
-    errors: list[str] = field(default_factory=list)  # the run could not read something
-    baselined: int = 0  # findings the baseline hid (set by the command line)
-    links: list[LinkRow] = field(default_factory=list)  # which code each container runs
 
 
 @dataclass

@@ -9,7 +9,8 @@ from types import ModuleType
 import pytest
 from k8slb.core.edits import FixValues
 from k8slb.core.findings import Finding
-from k8slb.engine import RunResult, Settings, run
+from k8slb.core.results import RunResult
+from k8slb.engine import Settings, run
 from k8slb.fixing.fixer import plan
 from k8slb.reading.sources import discover
 from k8slb.selection import select_rules

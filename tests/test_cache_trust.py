@@ -15,8 +15,9 @@ import pytest
 from k8slb import cache as cache_module
 from k8slb.cache import MARKER, Cache, dumps, loads
 from k8slb.code.facts import CodeFacts
+from k8slb.core.results import RunResult
 from k8slb.data_pickle import load_data
-from k8slb.engine import RunResult, Settings, run
+from k8slb.engine import Settings, run
 from k8slb.reading.sources import Source, discover
 from k8slb.report import json as json_report
 from k8slb.rules import ALL_RULES

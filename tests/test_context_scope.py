@@ -18,7 +18,8 @@ import pytest
 from click.testing import CliRunner
 from k8slb.cache import ParseMemo
 from k8slb.cli import cli
-from k8slb.engine import RunResult, Settings, run
+from k8slb.core.results import RunResult
+from k8slb.engine import Settings, run
 from k8slb.model.objects import Container
 from k8slb.reading.objects import K8sObject
 from k8slb.reading.sources import Source, discover

@@ -338,7 +338,7 @@ def test_a_fix_s_replacement_is_the_one_stretch_where_the_texts_differ(
 
 def test_markdown_counts_per_rule_and_escapes_what_would_break_the_table() -> None:
     from k8slb.core.findings import Finding, Severity
-    from k8slb.engine import RunResult
+    from k8slb.core.results import RunResult
     from k8slb.report import markdown
 
     finding = Finding(

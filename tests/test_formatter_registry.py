@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 from k8slb.cli import cli
-from k8slb.engine import RunResult
+from k8slb.core.results import RunResult
 from k8slb.report.formats import FORMATS, formatter
 from k8slb.report.formatter import Formatter, RenderOptions
 

@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 from k8slb import engine, parsing
 from k8slb.cache import KEPT_RUNS, MARKER, Cache, dumps, loads
-from k8slb.engine import RunResult, Settings, run
+from k8slb.core.results import RunResult
+from k8slb.engine import Settings, run
 from k8slb.reading.sources import discover
 from k8slb.report import json as json_report
 from k8slb.rules import ALL_RULES

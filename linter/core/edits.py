@@ -4,11 +4,13 @@ splicing at tree-sitter's positions)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from k8slb.record import record
 
 Step = str | int
+# What each kind of edit can do (the editors: editing/yaml_edit.py, languages/*/edit.py).
+YamlOp = Literal["add-prestop", "set-grace", "add-twin", "liveness-tcp", "set-scalar", "set-key"]
 
 
 @record
@@ -19,7 +21,7 @@ class YamlEdit:
     path: str
     document: int
     target: tuple[Step, ...]
-    op: str  # add-prestop | set-grace | add-twin | liveness-tcp | set-scalar | set-key
+    op: YamlOp
     value: Any = None
 
 

@@ -29,6 +29,7 @@ from dataclasses import replace
 from k8slb.code.entry_points import Entry, container_argv, entry_of
 from k8slb.code.facts import CodeFacts, EnvRef, Listen, Loc, Route, Server
 from k8slb.code.projects import GoPackages, ImportGraph
+from k8slb.core.results import LinkRow
 from k8slb.model.index import Index
 from k8slb.model.objects import Container, PodTemplate, pos_of
 from k8slb.reading.build_files import BuildFacts, Dockerfile, GoBuild, Said, image_repository
@@ -461,26 +462,6 @@ def _copied_from(source: str, dest: str, in_image: str) -> Iterable[str]:
         yield posixpath.join(source, rest)
         if rest == posixpath.basename(source):
             yield source
-
-
-@record
-class LinkRow:
-    """One line of `k8slb explain-links`: a container, its code, and why."""
-
-    container: str  # its key, `Deployment/shop/frontend:web`
-    code: str | None  # the entry point, else the folder; None: no code found
-    modules: int
-    evidence: tuple[str, ...] = ()
-    overruled: tuple[str, ...] = ()  # weaker evidence pointing elsewhere
-
-    def as_json(self) -> dict[str, object]:
-        return {
-            "container": self.container,
-            "code": self.code,
-            "modules": self.modules,
-            "evidence": list(self.evidence),
-            "overruled": list(self.overruled),
-        }
 
 
 def link_rows(

@@ -6,12 +6,10 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from k8slb.core.findings import Severity
-
-if TYPE_CHECKING:  # the command line reads FORMATS as it starts, long before a result
-    from k8slb.engine import RunResult
+from k8slb.core.results import RunResult
 
 
 @dataclass(frozen=True)

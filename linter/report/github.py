@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from k8slb.core.findings import Finding, Severity
-from k8slb.engine import RunResult
+from k8slb.core.results import RunResult
 from k8slb.report.formatter import Formatter, RenderOptions
 from k8slb.report.printable import printable
 

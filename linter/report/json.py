@@ -8,7 +8,7 @@ from typing import Any
 
 from k8slb import __version__
 from k8slb.core.findings import Finding, Severity
-from k8slb.engine import RunResult
+from k8slb.core.results import RunResult
 from k8slb.report.formatter import Formatter, RenderOptions
 from k8slb.report.text import statistics_rows
 

@@ -9,7 +9,7 @@ from collections import defaultdict
 from xml.etree import ElementTree as ET
 
 from k8slb.core.findings import Finding, Severity
-from k8slb.engine import RunResult
+from k8slb.core.results import RunResult
 from k8slb.report.formatter import Formatter, RenderOptions
 from k8slb.report.printable import printable
 from k8slb.report.text import format_finding

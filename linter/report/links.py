@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from k8slb.model.links import LinkRow
+from k8slb.core.results import LinkRow
 from k8slb.report.printable import printable
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import Counter
 
 from k8slb.core.findings import Finding
-from k8slb.engine import RunResult
+from k8slb.core.results import RunResult
 from k8slb.report.formatter import Formatter, RenderOptions
 from k8slb.report.printable import printable
 

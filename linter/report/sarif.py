@@ -13,8 +13,8 @@ from urllib.parse import quote
 
 from k8slb import __version__
 from k8slb.core.findings import Finding, Severity
+from k8slb.core.results import RunResult
 from k8slb.docs import rule_markdown
-from k8slb.engine import RunResult
 from k8slb.fixing.suggest import Replacement, suggestions
 from k8slb.reading.encodings import UTF8, codec_for
 from k8slb.report.baseline import key_of

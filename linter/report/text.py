@@ -13,7 +13,7 @@ from collections.abc import Callable, MutableMapping
 
 import click
 from k8slb.core.findings import Finding, Severity
-from k8slb.engine import RunResult
+from k8slb.core.results import RunResult
 from k8slb.reading.encodings import file_bytes, text_lines
 from k8slb.report.formatter import Formatter, RenderOptions
 from k8slb.report.printable import printable
