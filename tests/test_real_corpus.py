@@ -37,3 +37,8 @@ def test_precision_and_recall_hold(outcomes: list[evaluate.Outcome]) -> None:
     score = evaluate.scores(outcomes)["all"]
     assert score.precision >= evaluate.FLOORS["precision"], evaluate.report(outcomes)
     assert score.recall >= evaluate.FLOORS["recall"], evaluate.report(outcomes)
+
+
+def test_the_info_findings_say_what_is_true(outcomes: list[evaluate.Outcome]) -> None:
+    score = evaluate.scores(outcomes, ("info",))["all"]
+    assert score.precision >= evaluate.INFO_PRECISION_FLOOR, evaluate.report(outcomes)

@@ -36,6 +36,9 @@ FAILING = ("warning", "error")
 # The targets the figures are held to (over the findings at warning and error): a change
 # that takes either below fails the test-suite.
 FLOORS = {"precision": 0.97, "recall": 0.95}
+# An info finding fails no run, but one that says something false still costs a user's
+# trust: the info findings are held to a floor of their own.
+INFO_PRECISION_FLOOR = 0.95
 
 
 @dataclass(frozen=True)
