@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import datetime
 import os
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from k8slb.cache import Cache, ParseMemo, run_key
+from k8slb.cache import Cache, ParseMemo
 from k8slb.code.facts import CodeFacts
 from k8slb.code.imported import resolve_imports
 from k8slb.code.projects import assign_projects
@@ -18,7 +17,6 @@ from k8slb.core.edits import FixValues
 from k8slb.core.findings import Finding, ObjectRef, Problem
 from k8slb.core.results import RunResult
 from k8slb.internal import internal_error
-from k8slb.languages import LANGUAGES
 from k8slb.model.index import Index
 from k8slb.model.links import Pin, link_code, link_rows
 from k8slb.model.units import deployment_units
@@ -27,7 +25,6 @@ from k8slb.progress import QUIET, Progress
 from k8slb.reading.build_files import (
     BuildFacts,
     BuildFile,
-    names_builds,
     read_build_facts,
     read_build_file,
 )
@@ -38,10 +35,9 @@ from k8slb.reading.charts import (
     real_path,
     render_charts,
     rendering_inputs,
-    stat_signature,
 )
 from k8slb.reading.file_digest import content_digest
-from k8slb.reading.kustomize import build, built_templates, signature
+from k8slb.reading.kustomize import build, built_templates
 from k8slb.reading.manifests import ManifestFile
 from k8slb.reading.sources import Source
 from k8slb.record import record
@@ -49,6 +45,7 @@ from k8slb.relocation import relocate
 from k8slb.rules.base import Context, Rule
 from k8slb.rules.unread_file import UNREAD_FILE
 from k8slb.rules.unused_suppression import UnusedSuppression
+from k8slb.run_memory import RunMemory
 from k8slb.selection import unknown_codes
 from k8slb.suppressions import Suppressions, judgeable
 
@@ -315,58 +312,37 @@ def run(
     `save` is False: the caller saves it once after several runs); `memo` keeps parses in
     memory only. With `contents` (text that need not be on disk: the fixer's passes) the
     cache is used by the bytes' keys alone, never by the files' stamps."""
-    if not sources:
-        cache = None  # nothing to remember
-    digest = settings.digest(sources) if cache is not None else ""
-    stamped = _stamps(sources) if cache is not None and contents is None else None
-    stamps, racy = stamped if stamped is not None else (None, frozenset[str]())
-    stat_key = None
-    if stamps is not None and not racy:
-        stat_key = run_key("stat:" + digest, list(stamps.values()))
-    if cache is not None and stat_key is not None:
-        remembered: RunResult | None = cache.result(stat_key)
-        if remembered is not None:  # no file touched since the last run (like ruff's cache)
-            return _detached(remembered)
-    # the files whose stamps are as the cache last saw them: their keys are known unread
-    recognised = cache.known_keys(stamps) if cache is not None and stamps is not None else {}
-    data = read_bytes(sources, contents, recognised)
+    memory = (
+        RunMemory(cache, sources, settings.digest(sources), by_stamps=contents is None)
+        if cache is not None and sources
+        else None
+    )
+    if memory is not None and (unchanged := memory.unchanged()) is not None:
+        return _detached(unchanged)  # no file touched since the last run (like ruff's cache)
+    data = read_bytes(sources, contents, memory.recognised() if memory is not None else {})
     errors = list(data.errors)
-    key = None
-    keys: dict[str, str] | None = None
-    if cache is not None and not errors:
-        keys = {  # the key of every file's bytes, worked out once for the run
-            s.path: recognised.get(s.path) or Cache.file_key(s.path, data[s.path])
-            for s in sources
-            if s.unread is None
-        }
-        if stamps is not None:
-            noted = [s.path for s in sources if _skippable(s) and s.path not in racy]
-            cache.note_keys({path: (stamps[path], keys[path]) for path in noted})
-        key = run_key(digest, list(keys.values()))
-        remembered = cache.result(key)
-        if remembered is not None:  # touched, but every byte as in the last run
-            cache.remember((key, stat_key), remembered)
-            if save:
-                cache.save()
-            return replace(_detached(remembered), contents=dict(data))
+    if memory is not None and not errors and (same := memory.same_bytes(data)) is not None:
+        if save:
+            memory.cache.save()
+        return replace(_detached(same), contents=dict(data))  # touched, but every byte as was
     read = read_sources(
         sources,
         data,
         jobs=jobs,
-        cache=cache or memo,
+        cache=(cache if sources else None) or memo,
         progress=progress,
         helm=settings.helm,
-        keys=keys,
+        keys=memory.keys if memory is not None else None,
     )
     read.errors[:0] = data.errors  # with any recognised file gone before it was parsed
     late = len(data.errors) > len(errors)
     result = _check(sources, settings, read.variant(0), progress)
     for number in range(1, max(read.variants.values(), default=1)):
         _merge(result, _check(sources, settings, read.variant(number)))
-    if cache is not None and key is not None and not late:
-        cache.remember((key, stat_key), replace(_detached(result), contents={}))
-        if save:
-            cache.save()
+    if memory is not None and not late:
+        kept = memory.keep(replace(_detached(result), contents={}))
+        if kept and save:
+            memory.cache.save()
     return result
 
 
@@ -393,58 +369,6 @@ def _merge(result: RunResult, other: RunResult) -> None:
     ]
     result.errors += [e for e in other.errors if e not in result.errors]
     result.objects = max(result.objects, other.objects)
-
-
-def _skippable(source: Source) -> bool:
-    """A file left unread when the cache knows its key: one that is parsed on its own (a
-    chart, a kustomization, and a YAML or Python file that is also a build file, are read
-    whole on every run)."""
-    if source.unread is not None:
-        return False
-    if source.language == "build":
-        return True
-    parsed_alone = source.language == "yaml" or source.language in LANGUAGES
-    return parsed_alone and not names_builds(source.path)
-
-
-# A file changed this recently may change again within its time stamps' grain (a second on
-# some file systems) without its stamp changing: it is not trusted by its stamp (git's
-# "racily clean" files).
-RACY_NS = 2 * 10**9
-
-
-def _stamps(sources: Sequence[Source]) -> tuple[dict[str, str], frozenset[str]] | None:
-    """Each read file's size and times (a chart's or a kustomization's: of every file it
-    reads): when they all match the last run's, the files are not even read, and a file
-    whose own stamp matches is recognised by the key the cache gave its bytes. The change
-    time and the inode are in the stamp: setting a file's modification time back changes
-    its change time. With the stamps, the files changed too recently to be trusted by
-    them (RACY_NS). None when a file cannot be examined."""
-    stamps: dict[str, str] = {}
-    racy: set[str] = set()
-    now = time.time_ns()
-    for source in sources:
-        if source.location is None:
-            return None
-        if source.unread is not None:
-            continue  # its verdict is in the settings digest
-        try:
-            if source.language == "helm":
-                stamps[source.path] = f"{source.path}:{stat_signature(source.location)}"
-                continue
-            if source.language == "kustomize":
-                stamps[source.path] = f"{source.path}:{signature(source.path)}"
-                continue
-            status = os.stat(source.location)
-        except OSError:
-            return None
-        stamps[source.path] = (
-            f"{source.path}:{status.st_size}:{status.st_mtime_ns}:{status.st_ctime_ns}"
-            f":{status.st_ino}"
-        )
-        if now - max(status.st_mtime_ns, status.st_ctime_ns) < RACY_NS:
-            racy.add(source.path)
-    return stamps, frozenset(racy)
 
 
 def _check(

@@ -43,6 +43,7 @@ TOP_LEVEL = {
     "k8slb.engine": "run",
     "k8slb.parsing": "run",
     "k8slb.parse_codec": "run",
+    "k8slb.run_memory": "run",
     "k8slb.relocation": "run",
     "k8slb.languages": "core",  # the table of languages: names, suffixes, dotted paths
     "k8slb.suppressions": "run",

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from k8slb import cache as cache_module
-from k8slb import engine
+from k8slb import run_memory
 from k8slb.cache import Cache
 from k8slb.cli import cli
 from k8slb.engine import Settings, run
@@ -406,7 +406,7 @@ def _report(tree: Path, cache: Cache | None) -> str:
 def test_a_run_takes_the_parse_store_a_server_holds_while_it_is_the_one_on_disk(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(engine, "RACY_NS", 0)  # the tree was just written
+    monkeypatch.setattr(run_memory, "RACY_NS", 0)  # the tree was just written
     monkeypatch.setattr(cache_module, "_warm", {})  # as a server starting
     tree = tmp_path / "repo"
     shutil.copytree(DEMO, tree)

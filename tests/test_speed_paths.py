@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from k8slb import engine, parsing
+from k8slb import engine, parsing, run_memory
 from k8slb.cache import KEPT_RUNS, MARKER, Cache, dumps, loads
 from k8slb.core.results import RunResult
 from k8slb.engine import Settings, run
@@ -381,7 +381,7 @@ def test_an_untouched_tree_is_not_even_read_and_a_touched_one_is_recognised(
 ) -> None:
     from k8slb.reading import sources as sources_module
 
-    monkeypatch.setattr(engine, "RACY_NS", 0)  # the tree was just written: see test_racy_...
+    monkeypatch.setattr(run_memory, "RACY_NS", 0)  # the tree was just written: see test_racy_...
 
     tree = _tree(tmp_path)
     expected = _report(_run(tree, cache=Cache(tmp_path, tmp_path / "cache")))
@@ -408,7 +408,7 @@ def test_after_a_change_only_the_changed_files_are_read(
     says is a parse of its own."""
     from k8slb.reading import sources as sources_module
 
-    monkeypatch.setattr(engine, "RACY_NS", 0)  # the tree was just written: see test_racy_...
+    monkeypatch.setattr(run_memory, "RACY_NS", 0)  # the tree was just written: see test_racy_...
 
     tree = _tree(tmp_path)
     _run(tree, cache=Cache(tmp_path, tmp_path / "cache"))
@@ -429,7 +429,7 @@ def test_a_changed_dockerfile_is_read_again_and_moves_the_link(
 ) -> None:
     """The link follows a Dockerfile changed since the cached run: its new CMD names other
     code, and the run from the cache says what a run without one says."""
-    monkeypatch.setattr(engine, "RACY_NS", 0)
+    monkeypatch.setattr(run_memory, "RACY_NS", 0)
     tree = _tree(tmp_path)
     before = _run(tree, cache=Cache(tmp_path, tmp_path / "cache"))
     dockerfile = tree / "demo" / "bad" / "inventory" / "Dockerfile"
@@ -446,7 +446,7 @@ def test_a_file_rewritten_with_its_old_size_and_time_is_read_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Setting the modification time back does not hide an edit: the change time moves."""
-    monkeypatch.setattr(engine, "RACY_NS", 0)  # the stamp alone tells, however recent
+    monkeypatch.setattr(run_memory, "RACY_NS", 0)  # the stamp alone tells, however recent
     tree = _tree(tmp_path)
     before_edit = _report(_run(tree, cache=Cache(tmp_path, tmp_path / "cache")))
     service = tree / "demo" / "bad" / "backend.yaml"
@@ -477,7 +477,7 @@ def test_racy_files_changed_within_two_seconds_are_read_whatever_their_stamp(
     _run(tree, cache=Cache(tmp_path, tmp_path / "cache"))
     every = [s.path for s in discover([str(tree)]).sources if s.unread is None]
     assert sorted(read) == sorted(every), "just written: every file is read again"
-    monkeypatch.setattr(engine, "RACY_NS", 0)  # the same files, seen as settled
+    monkeypatch.setattr(run_memory, "RACY_NS", 0)  # the same files, seen as settled
     _run(tree, cache=Cache(tmp_path, tmp_path / "cache"))  # their stamps are noted now
     read.clear()
     _run(tree, cache=Cache(tmp_path, tmp_path / "cache"))

@@ -1,0 +1,127 @@
+"""The result store's side of one run: whether the cache already holds its result, first
+by the files' stamps (nothing read), then by their bytes (nothing parsed), and keeping the
+result it makes. engine.run asks it before and after reading; the parse store (the cache's
+other half) is asked file by file while parsing."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Mapping, Sequence
+
+from k8slb.cache import Cache, run_key
+from k8slb.core.results import RunResult
+from k8slb.languages import LANGUAGES
+from k8slb.reading.build_files import names_builds
+from k8slb.reading.charts import stat_signature
+from k8slb.reading.kustomize import signature
+from k8slb.reading.sources import Source
+
+
+class RunMemory:
+    """One run's keys into the result store: by stamps (`stat_key`), by bytes (`key`)."""
+
+    def __init__(
+        self, cache: Cache, sources: Sequence[Source], digest: str, *, by_stamps: bool
+    ) -> None:
+        self.cache, self.sources, self.digest = cache, sources, digest
+        stamped = _stamps(sources) if by_stamps else None
+        self.stamps: dict[str, str] | None = stamped[0] if stamped is not None else None
+        self.racy: frozenset[str] = stamped[1] if stamped is not None else frozenset()
+        self.stat_key: str | None = None
+        if self.stamps is not None and not self.racy:
+            self.stat_key = run_key("stat:" + digest, list(self.stamps.values()))
+        self.key: str | None = None
+        self.keys: dict[str, str] | None = None  # each file's bytes' key, for the parse store
+        self._recognised: dict[str, str] | None = None
+
+    def unchanged(self) -> RunResult | None:
+        """The last result, when no file was touched since it was made."""
+        if self.stat_key is None:
+            return None
+        remembered: RunResult | None = self.cache.result(self.stat_key)
+        return remembered
+
+    def recognised(self) -> dict[str, str]:
+        """The files whose stamps are as the cache last saw them: their keys, known unread."""
+        if self._recognised is None:
+            stamps = self.stamps
+            self._recognised = self.cache.known_keys(stamps) if stamps is not None else {}
+        return self._recognised
+
+    def same_bytes(self, data: Mapping[str, bytes]) -> RunResult | None:
+        """The last result, when every file's bytes are as then (kept under this run's
+        stamps too); the keys of the bytes are worked out once, here, for the run."""
+        recognised = self.recognised()
+        self.keys = {
+            s.path: recognised.get(s.path) or Cache.file_key(s.path, data[s.path])
+            for s in self.sources
+            if s.unread is None
+        }
+        if self.stamps is not None:
+            noted = [s.path for s in self.sources if _skippable(s) and s.path not in self.racy]
+            self.cache.note_keys({path: (self.stamps[path], self.keys[path]) for path in noted})
+        self.key = run_key(self.digest, list(self.keys.values()))
+        remembered: RunResult | None = self.cache.result(self.key)
+        if remembered is not None:
+            self.cache.remember((self.key, self.stat_key), remembered)
+        return remembered
+
+    def keep(self, result: RunResult) -> bool:
+        """Remember the run's result (when its bytes' key is known); whether it was."""
+        if self.key is None:
+            return False
+        self.cache.remember((self.key, self.stat_key), result)
+        return True
+
+
+def _skippable(source: Source) -> bool:
+    """A file left unread when the cache knows its key: one that is parsed on its own (a
+    chart, a kustomization, and a YAML or Python file that is also a build file, are read
+    whole on every run)."""
+    if source.unread is not None:
+        return False
+    if source.language == "build":
+        return True
+    parsed_alone = source.language == "yaml" or source.language in LANGUAGES
+    return parsed_alone and not names_builds(source.path)
+
+
+# A file changed this recently may change again within its time stamps' grain (a second on
+# some file systems) without its stamp changing: it is not trusted by its stamp (git's
+# "racily clean" files).
+RACY_NS = 2 * 10**9
+
+
+def _stamps(sources: Sequence[Source]) -> tuple[dict[str, str], frozenset[str]] | None:
+    """Each read file's size and times (a chart's or a kustomization's: of every file it
+    reads): when they all match the last run's, the files are not even read, and a file
+    whose own stamp matches is recognised by the key the cache gave its bytes. The change
+    time and the inode are in the stamp: setting a file's modification time back changes
+    its change time. With the stamps, the files changed too recently to be trusted by
+    them (RACY_NS). None when a file cannot be examined."""
+    stamps: dict[str, str] = {}
+    racy: set[str] = set()
+    now = time.time_ns()
+    for source in sources:
+        if source.location is None:
+            return None
+        if source.unread is not None:
+            continue  # its verdict is in the settings digest
+        try:
+            if source.language == "helm":
+                stamps[source.path] = f"{source.path}:{stat_signature(source.location)}"
+                continue
+            if source.language == "kustomize":
+                stamps[source.path] = f"{source.path}:{signature(source.path)}"
+                continue
+            status = os.stat(source.location)
+        except OSError:
+            return None
+        stamps[source.path] = (
+            f"{source.path}:{status.st_size}:{status.st_mtime_ns}:{status.st_ctime_ns}"
+            f":{status.st_ino}"
+        )
+        if now - max(status.st_mtime_ns, status.st_ctime_ns) < RACY_NS:
+            racy.add(source.path)
+    return stamps, frozenset(racy)
