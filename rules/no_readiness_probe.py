@@ -99,12 +99,10 @@ class NoReadinessProbe(Rule):
                         "it sends traffic to the pod ready or not; a readinessProbe would not "
                         "gate it"
                     )
-                if note is not None:
-                    message += (note,)
                 yield self.finding(
                     workload,
                     container.pos,
-                    message,
+                    (*message, note) if note else message,
                     container=container.name,
                     severity=Severity.INFO if note else None,
                     related=[Related(service.path, service.pos[0], "the Service it serves")],

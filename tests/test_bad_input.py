@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from k8slb.core.findings import Finding
 from k8slb.reading.manifests import load_manifests
+from k8slb.rules.examples import READY, web_deployment
 
 from .helpers import lint_files, rules_of
 
@@ -95,29 +96,8 @@ def test_an_object_with_a_bad_shape_is_left_out_of_the_other_rules(tmp_path: Pat
     assert "spec.ports[0].port must be an integer" in result.findings[0].message
 
 
-SERVED = """\
-apiVersion: v1
-kind: Service
-metadata: {name: web}
-spec:
-  selector: {app: web}
-  ports: [{port: 80, targetPort: 8080}]
----
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web}
-spec:
-  replicas: 3
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web}}
-    spec:
-      containers:
-      - name: web
-        image: web:1
-        ports: [{containerPort: 8080}]
-        readinessProbe: {httpGet: {path: /ready, port: 8080}}
-"""
+SERVED = web_deployment(READY)  # a Deployment with a readiness probe, and its Service
+PROBE = "          readinessProbe:\n            httpGet: {path: /ready, port: http}\n"
 
 
 @pytest.mark.parametrize(
@@ -125,10 +105,7 @@ spec:
     [
         # a probe of the wrong shape: the rules that read probes skip the object
         (
-            (
-                "        readinessProbe: {httpGet: {path: /ready, port: 8080}}\n",
-                "        readinessProbe: yes\n",
-            ),
+            (PROBE, "          readinessProbe: yes\n"),
             "KLB302",
             "KLB401",
         ),
@@ -152,7 +129,7 @@ def test_a_bad_shape_in_a_separable_field_silences_only_the_rules_that_read_it(
     old, new = broken
     text = SERVED.replace(old, new)
     if silenced == "KLB401":
-        text = text.replace("        readinessProbe: {httpGet: {path: /ready, port: 8080}}\n", "")
+        text = text.replace(PROBE, "")
     assert text != SERVED
     result = lint_files(tmp_path, {"m.yaml": text}, ["KLB002", silenced, still])
     assert sorted(rules_of(result.findings)) == sorted(["KLB002", still])
@@ -165,7 +142,7 @@ def test_a_bad_shape_in_a_field_that_links_objects_leaves_the_object_out_whole(
     tmp_path: Path,
 ) -> None:
     """A wrong container port or label could tie the object to the wrong Services."""
-    text = SERVED.replace("ports: [{containerPort: 8080}]", "ports: [{containerPort: web}]")
+    text = SERVED.replace("containerPort: 8080", "containerPort: web")
     result = lint_files(tmp_path, {"m.yaml": text}, ["KLB002", "KLB401", "KLB302"])
     assert rules_of(result.findings) == ["KLB002"]
     assert result.findings[0].detail == ()
@@ -321,10 +298,8 @@ def test_the_users_code_is_read_without_printing_its_warnings(tmp_path: Path) ->
 
 
 def test_the_fields_left_out_travel_with_the_object_through_the_cache() -> None:
-    text = SERVED.replace(
-        "readinessProbe: {httpGet: {path: /ready, port: 8080}}", "readinessProbe: 1"
-    )
-    (_, deployment) = load_manifests("m.yaml", text.encode()).objects
+    text = SERVED.replace(PROBE, "          readinessProbe: 1\n")
+    (deployment, _) = load_manifests("m.yaml", text.encode()).objects
     assert deployment.damaged == {"readinessProbe"}
     assert "readinessProbe" not in deployment.body["spec"]["template"]["spec"]["containers"][0]
     assert pickle.loads(pickle.dumps(deployment)).damaged == {"readinessProbe"}
