@@ -21,7 +21,8 @@ class GrpcMaxAgeNoGrace(Rule):
     ## What it does
     Reports gRPC servers whose options set `grpc.max_connection_age_ms` but not
     `grpc.max_connection_age_grace_ms`. In Go: `MaxConnectionAge` without
-    `MaxConnectionAgeGrace` in `keepalive.ServerParameters`.
+    `MaxConnectionAgeGrace` in `keepalive.ServerParameters`. In JavaScript, a grpc-js
+    `Server`'s options, with grpc's own names.
 
     ## Why it matters
     When a connection reaches its age, the server sends GOAWAY: new calls go to a new

@@ -33,6 +33,9 @@ class GrpcServerNoMaxAge(Rule):
     server}`) is reported at `info`, with no fix: grpc-go ignores its keepalive options
     there, since the connections belong to the HTTP server.
 
+    In JavaScript (`@grpc/grpc-js`): `new grpc.Server(options)` whose options (in the call
+    or a `const` object of the module) set no `'grpc.max_connection_age_ms'`; no fix yet.
+
     ## Why it matters
     By default a gRPC connection lives as long as both ends do. Clients connected through
     a ClusterIP stay on the pods they reached first, and even `round_robin` clients of a

@@ -58,6 +58,17 @@ LANGUAGES: dict[str, Language] = {
             "k8slb.languages.go.edit",
             "k8slb.languages.go.parse:parser",  # tree-sitter's grammar, built once
         ),
+        Language(
+            "javascript",
+            (".js", ".mjs", ".cjs"),
+            "//",
+            "  ",  # prettier's and eslint's
+            "server.js",
+            "k8slb.languages.javascript.parse:parse",
+            "k8slb.languages.javascript.dialect:DIALECT",
+            "k8slb.languages.javascript.edit",
+            "k8slb.languages.javascript.parse:parser",
+        ),
     )
 }
 

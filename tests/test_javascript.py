@@ -1,0 +1,108 @@
+"""JavaScript (Node.js, @grpc/grpc-js), the first part: a module's gRPC servers and their
+connection-age options, judged by KLB201 and KLB204, worded in grpc-js's terms, silenced
+with `//` comments."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from k8slb.cli import cli
+from k8slb.languages.javascript.parse import parse
+
+from .helpers import lint_files, rules_of
+
+SERVER = """\
+const grpc = require('@grpc/grpc-js');
+const protoLoader = require('@grpc/proto-loader');
+
+OPTIONS
+
+function main() {
+  const server = new grpc.Server(ARGUMENT);
+  server.addService(proto.Echo.service, {unaryEcho});
+  server.bindAsync(`0.0.0.0:${port}`, grpc.ServerCredentials.createInsecure(), () => {});
+}
+
+main();
+"""
+
+
+def module(options: str = "", argument: str = "") -> str:
+    return SERVER.replace("OPTIONS", options).replace("ARGUMENT", argument)
+
+
+def test_a_server_with_no_options_never_ends_its_connections() -> None:
+    facts = parse("server.js", module().encode())
+    (server,) = facts.servers
+    assert (server.loc.line, server.loc.column, server.name) == (7, 18, "server")
+    assert not server.options.given
+
+
+@pytest.mark.parametrize(
+    ("options", "argument", "rules"),
+    [
+        ("", "", ["KLB201"]),
+        # the options of grpc-node's keepalive example, in a const of the module
+        (
+            "const keepaliveOptions = {\n"
+            "  'grpc.max_connection_idle_ms': 15_000,\n"
+            "  'grpc.max_connection_age_ms': 30_000,\n"
+            "  'grpc.max_connection_age_grace_ms': 5_000,\n"
+            "};",
+            "keepaliveOptions",
+            [],
+        ),
+        ("", "{'grpc.max_connection_age_ms': 30000}", ["KLB204"]),
+        ("", "{'grpc.keepalive_time_ms': 5000}", ["KLB201"]),
+        # options k8slb cannot follow: it says nothing rather than guess
+        ("", "makeOptions()", []),
+        ("", "{...defaults, 'grpc.keepalive_time_ms': 5000}", []),
+    ],
+    ids=["none", "const-object", "age-without-grace", "other-options", "a-call", "a-spread"],
+)
+def test_connection_age_options_of_a_grpc_js_server(
+    tmp_path: Path, options: str, argument: str, rules: list[str]
+) -> None:
+    found = lint_files(tmp_path, {"server.js": module(options, argument)}, ["KLB201", "KLB204"])
+    assert rules_of(found.findings) == rules
+
+
+def test_the_finding_speaks_grpc_js(tmp_path: Path) -> None:
+    (finding,) = lint_files(tmp_path, {"server.js": module()}, ["KLB201"]).findings
+    assert finding.message == "grpc.Server() sets no 'grpc.max_connection_age_ms'"
+    assert "'grpc.max_connection_age_ms': 300000 and" in finding.text
+    assert not finding.fix.available, "no fix edits JavaScript yet"
+
+
+def test_an_es_module_import_is_followed() -> None:
+    text = module().replace(
+        "const grpc = require('@grpc/grpc-js');", "import * as grpc from '@grpc/grpc-js';"
+    )
+    assert len(parse("server.mjs", text.encode()).servers) == 1
+
+
+def test_modules_without_grpc_js_and_dependencies_are_not_parsed(tmp_path: Path) -> None:
+    other = module().replace("@grpc/grpc-js", "some-http-lib")
+    assert parse("server.js", other.encode()).servers == []
+    (tmp_path / "node_modules" / "x").mkdir(parents=True)
+    (tmp_path / "node_modules" / "x" / "server.js").write_text(module())
+    ran = CliRunner().invoke(cli, ["check", "--no-cache", "--select", "KLB201", str(tmp_path)])
+    assert ran.exit_code == 0, ran.output
+
+
+def test_a_module_that_does_not_parse_is_klb004(tmp_path: Path) -> None:
+    broken = module().replace("function main() {", "function main( {")
+    (finding,) = lint_files(tmp_path, {"server.js": broken}).findings
+    assert finding.rule == "KLB004" and "not valid JavaScript" in finding.message
+
+
+def test_add_noqa_writes_a_slash_comment_that_silences_it(tmp_path: Path) -> None:
+    (tmp_path / "server.js").write_text(module())
+    args = ["check", "--no-cache", "--select", "KLB201", str(tmp_path)]
+    added = CliRunner().invoke(cli, [*args, "--add-noqa"])
+    assert added.exit_code == 0, added.output
+    line = (tmp_path / "server.js").read_text().splitlines()[6]
+    assert line == "  const server = new grpc.Server();  // k8slb: ignore[KLB201]"
+    assert CliRunner().invoke(cli, args).exit_code == 0
