@@ -127,6 +127,10 @@ class GrpcClientClusterIp(Rule):
     `fmt.Sprintf` and concatenation; a channel closed by `defer conn.Close()` in the
     function that makes it is per call.
 
+    In JavaScript (`@grpc/grpc-js`): `new Client(target, grpc.credentials.create...())`, its
+    target a string, a template string, `process.env.X` (with a `||` or `??` default) or a
+    module `const`; a client closed in the function that makes it is per call. No fix yet.
+
     ## Why it matters
     The channel opens one HTTP/2 connection to the Service's virtual IP; kube-proxy pins
     it to one pod, and every call of this client goes there. A `round_robin` policy does

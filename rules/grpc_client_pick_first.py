@@ -78,6 +78,10 @@ class GrpcClientPickFirst(Rule):
     address, so a channel to a cluster name reaches one pod *whatever* its policy, and is
     reported even with `round_robin`. `grpc.NewClient` defaults to `dns`, as grpcio does.
 
+    In JavaScript, a grpc-js client's `'grpc.service_config'` option (a string, or
+    `JSON.stringify` of a literal) or `'grpc.lb_policy_name'`; grpc-js resolves a target
+    with no scheme by DNS too. No fix yet.
+
     ## Why it matters
     grpcio's default policy, `pick_first`, connects to the first address the name resolves
     to and sends every call there. Behind a headless Service the name resolves to every

@@ -106,3 +106,91 @@ def test_add_noqa_writes_a_slash_comment_that_silences_it(tmp_path: Path) -> Non
     line = (tmp_path / "server.js").read_text().splitlines()[6]
     assert line == "  const server = new grpc.Server();  // k8slb: ignore[KLB201]"
     assert CliRunner().invoke(cli, args).exit_code == 0
+
+
+CLIENT = """\
+const grpc = require('@grpc/grpc-js');
+
+const ADDRESS = process.env.BACKEND_ADDR || 'backend:50051';
+
+function connect() {
+  return new echoProto.Echo(TARGET, grpc.credentials.createInsecure()OPTIONS);
+}
+"""
+MANIFESTS = """\
+apiVersion: v1
+kind: Service
+metadata: {name: backend}
+spec:
+  selector: {app: backend}
+  ports: [{name: grpc, port: 50051}]
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: backend}
+spec:
+  replicas: 3
+  selector: {matchLabels: {app: backend}}
+  template:
+    metadata: {labels: {app: backend}}
+    spec:
+      containers: [{name: server, image: backend:1, ports: [{name: grpc, containerPort: 50051}]}]
+"""
+
+
+def client(target: str = "ADDRESS", options: str = "") -> str:
+    return CLIENT.replace("TARGET", target).replace("OPTIONS", options)
+
+
+@pytest.mark.parametrize(
+    ("target", "expected"),
+    [
+        ("ADDRESS", "EnvRef(name='BACKEND_ADDR', default='backend:50051'"),
+        ("'backend:50051'", "'backend:50051'"),
+        (
+            "`${process.env.HOST}:50051`",
+            "EnvRef(name='HOST', default=None, prefix='', suffix=':50051')",
+        ),
+        ("process.env['BACKEND'] ?? 'x:1'", "EnvRef(name='BACKEND', default='x:1'"),
+        ("lookup()", "Unknown()"),
+    ],
+    ids=["const-env-default", "literal", "template", "nullish", "a-call"],
+)
+def test_a_clients_target_is_followed(target: str, expected: str) -> None:
+    (channel,) = parse("client.js", client(target).encode()).channels
+    assert channel.long_lived and repr(channel.target).startswith(expected)
+
+
+def test_a_client_made_and_closed_in_one_function_is_one_per_call() -> None:
+    text = (
+        client()
+        .replace(
+            "  return new echoProto.Echo(",
+            "  const c = new echoProto.Echo(",
+        )
+        .replace("\n}\n", "\n  c.close();\n}\n")
+    )
+    (channel,) = parse("client.js", text.encode()).channels
+    assert not channel.long_lived
+
+
+def test_a_client_of_a_clusterip_grpc_service_is_klb102(tmp_path: Path) -> None:
+    files = {"client.js": client(), "k8s.yaml": MANIFESTS}
+    (finding,) = lint_files(tmp_path, files, ["KLB102"]).findings
+    assert finding.path.endswith("client.js") and finding.line == 6
+    assert "gRPC channel to ClusterIP Service/backend stays on one pod" in finding.message
+
+
+def test_a_round_robin_service_config_is_read_from_json_stringify(tmp_path: Path) -> None:
+    config = ", {'grpc.service_config': JSON.stringify({loadBalancingConfig: [{round_robin: {}}]})}"
+    (channel,) = parse(
+        "client.js", client("'dns:///backend-headless:50051'", config).encode()
+    ).channels
+    assert channel.options.get("grpc.service_config").value == (
+        '{"loadBalancingConfig": [{"round_robin": {}}]}'
+    )
+    headless = MANIFESTS.replace("spec:\n  selector", "spec:\n  clusterIP: None\n  selector", 1)
+    files = {"client.js": client("'dns:///backend:50051'", config), "k8s.yaml": headless}
+    assert lint_files(tmp_path / "rr", files, ["KLB102", "KLB103"]).findings == []
+    plain = {"client.js": client("'dns:///backend:50051'"), "k8s.yaml": headless}
+    assert rules_of(lint_files(tmp_path / "pf", plain, ["KLB102", "KLB103"]).findings) == ["KLB103"]

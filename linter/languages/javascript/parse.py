@@ -1,16 +1,29 @@
 """JavaScript source -> `CodeFacts`, with tree-sitter's JavaScript grammar: the gRPC
-servers a module makes with @grpc/grpc-js (`new grpc.Server(options)`) and their channel
-options, written in the call or in a `const` object of the module (grpc-js takes the same
-option names as gRPC's core: `grpc.max_connection_age_ms`). A module that names no
-grpc-js is not parsed."""
+servers a module makes with @grpc/grpc-js (`new grpc.Server(options)`) and its clients
+(`new Client(target, grpc.credentials.create...(), options)`), with their channel options,
+written in the call or in a `const` object of the module (grpc-js takes the same option
+names as gRPC's core: `grpc.max_connection_age_ms`, `grpc.service_config`). A target is a
+string, a template string, `process.env.X` (with a `||` or `??` default) or a module's
+`const`. A module that names no grpc-js is not parsed."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from k8slb.code.facts import UNKNOWN, UNKNOWN_OPTIONS, CodeFacts, Loc, Option, Options, Server
+from k8slb.code.facts import (
+    UNKNOWN,
+    UNKNOWN_OPTIONS,
+    Channel,
+    CodeFacts,
+    EnvRef,
+    Loc,
+    Option,
+    Options,
+    Server,
+)
 from k8slb.core.findings import Problem
 from k8slb.reading.markers import comment_markers, comment_pattern
 
@@ -50,10 +63,14 @@ def parse(path: str, data: bytes) -> CodeFacts:
         return facts
     grpc = _grpc_names(root)
     if grpc:
-        objects = _module_objects(root)
+        objects, strings = _module_objects(root), _module_strings(root)
         for node in walk(root):
-            if node.type == "new_expression" and _is_server(node, grpc):
+            if node.type != "new_expression":
+                continue
+            if _is_server(node, grpc):
                 facts.servers.append(_server(path, node, objects))
+            elif (channel := _client(path, node, grpc, objects, strings)) is not None:
+                facts.channels.append(channel)
     facts.markers = comment_markers(path, data.decode("utf-8", "replace"), comment_pattern("//"))
     return facts
 
@@ -174,9 +191,17 @@ def _options(path: str, literal: Node) -> Options:
 
 
 def _value(node: Node | None) -> Any:
-    """A number (`30_000`), a string, or UNKNOWN."""
+    """A number (`30_000`), a string, `JSON.stringify` of a literal (a service config), or
+    UNKNOWN."""
     if node is None:
         return UNKNOWN
+    if node.type == "call_expression" and _text(node.child_by_field_name("function")) == (
+        "JSON.stringify"
+    ):
+        arguments = node.child_by_field_name("arguments")
+        given = arguments.named_children if arguments is not None else []
+        data = _data(given[0]) if len(given) == 1 else UNKNOWN
+        return json.dumps(data) if data is not UNKNOWN else UNKNOWN
     if node.type == "number":
         text = _text(node).replace("_", "")
         try:
@@ -185,3 +210,173 @@ def _value(node: Node | None) -> Any:
             return UNKNOWN
     string = _string(node)
     return string if string is not None else UNKNOWN
+
+
+def _module_strings(root: Node) -> dict[str, Any]:
+    """The strings (or environment values) the module binds to a `const` at its top level."""
+    found: dict[str, Any] = {}
+    for statement in root.named_children:
+        if statement.type != "lexical_declaration" or _text(statement.children[0]) != "const":
+            continue
+        for declarator in statement.named_children:
+            name = declarator.child_by_field_name("name")
+            value = _target(declarator.child_by_field_name("value"), {})
+            if name is not None and value is not UNKNOWN:
+                found[_text(name)] = value
+    return found
+
+
+def _is_credentials(node: Node, grpc: set[str]) -> bool:
+    """`grpc.credentials.createInsecure()` and the like: the mark of a grpc-js client."""
+    if node.type != "call_expression":
+        return False
+    called = _text(node.child_by_field_name("function")).split(".")
+    return len(called) == 3 and called[0] in grpc and called[1] == "credentials"
+
+
+def _client(
+    path: str, node: Node, grpc: set[str], objects: dict[str, Node], strings: dict[str, Any]
+) -> Channel | None:
+    """`new Client(target, grpc.credentials.create...(), options)`: a channel, long-lived
+    unless the function that makes it also closes it."""
+    arguments = node.child_by_field_name("arguments")
+    given = arguments.named_children if arguments is not None else []
+    if len(given) < 2 or not _is_credentials(given[1], grpc):
+        return None
+    options = NOT_GIVEN_OPTIONS
+    if len(given) > 2:
+        third = given[2]
+        literal = objects.get(_text(third)) if third.type == "identifier" else third
+        options = (
+            _options(path, literal)
+            if literal is not None and literal.type == "object"
+            else UNKNOWN_OPTIONS
+        )
+    made = _text(node.child_by_field_name("constructor"))
+    return Channel(
+        _loc(path, node),
+        f"new {made}",
+        _target(given[0], strings),
+        options,
+        not _closed_where_made(node),
+        (0, "address"),
+    )
+
+
+def _closed_where_made(node: Node) -> bool:
+    """Whether the function that makes the client also calls `.close()` on it (a client
+    per call)."""
+    declarator = node.parent
+    if declarator is None or declarator.type != "variable_declarator":
+        return False
+    name = _text(declarator.child_by_field_name("name"))
+    scope = node.parent
+    while scope is not None and scope.type not in (
+        "function_declaration",
+        "function_expression",
+        "arrow_function",
+        "method_definition",
+    ):
+        scope = scope.parent
+    if scope is None:
+        return False
+    return any(
+        child.type == "call_expression"
+        and _text(child.child_by_field_name("function")) == f"{name}.close"
+        for child in walk(scope)
+    )
+
+
+def _env(node: Node) -> str | None:
+    """The variable `process.env.X` or `process.env['X']` reads."""
+    if (
+        node.type == "member_expression"
+        and _text(node.child_by_field_name("object")) == "process.env"
+    ):
+        return _text(node.child_by_field_name("property"))
+    if (
+        node.type == "subscript_expression"
+        and _text(node.child_by_field_name("object")) == "process.env"
+    ):
+        return _string(node.child_by_field_name("index"))
+    return None
+
+
+def _target(node: Node | None, strings: dict[str, Any]) -> Any:
+    """A target as far as it can be followed: a string, an EnvRef, or UNKNOWN."""
+    if node is None:
+        return UNKNOWN
+    if node.type == "string":
+        text = _string(node)
+        return text if text is not None else UNKNOWN
+    if node.type == "identifier":
+        return strings.get(_text(node), UNKNOWN)
+    if node.type == "parenthesized_expression" and node.named_children:
+        return _target(node.named_children[0], strings)
+    name = _env(node)
+    if name is not None:
+        return EnvRef(name)
+    if node.type == "binary_expression" and _text(node.child_by_field_name("operator")) in (
+        "||",
+        "??",
+    ):
+        left = _target(node.child_by_field_name("left"), strings)
+        right = _target(node.child_by_field_name("right"), strings)
+        if (
+            isinstance(left, EnvRef)
+            and not left.prefix
+            and not left.suffix
+            and isinstance(right, str)
+        ):
+            return EnvRef(left.name, right)
+        return UNKNOWN
+    if node.type == "template_string":
+        return _template(node, strings)
+    return UNKNOWN
+
+
+def _template(node: Node, strings: dict[str, Any]) -> Any:
+    """`${process.env.HOST}:50051`: a string, or one environment value within text."""
+    parts: list[Any] = []
+    for child in node.named_children:
+        if child.type == "string_fragment":
+            parts.append(_text(child))
+        elif child.type == "template_substitution" and child.named_children:
+            parts.append(_target(child.named_children[0], strings))
+        else:
+            return UNKNOWN
+    envs = [p for p in parts if isinstance(p, EnvRef)]
+    if any(p is UNKNOWN for p in parts) or len(envs) > 1:
+        return UNKNOWN
+    if not envs:
+        return "".join(parts)
+    at = parts.index(envs[0])
+    prefix, suffix = "".join(parts[:at]), "".join(parts[at + 1 :])
+    env = envs[0]
+    if env.prefix or env.suffix:
+        return UNKNOWN
+    default = prefix + env.default + suffix if isinstance(env.default, str) else env.default
+    return EnvRef(env.name, default, prefix, suffix)
+
+
+def _data(node: Node) -> Any:
+    """A literal as data (objects, arrays, strings, numbers, booleans), or UNKNOWN."""
+    if node.type == "object":
+        found: dict[str, Any] = {}
+        for pair in node.named_children:
+            key = pair.child_by_field_name("key") if pair.type == "pair" else None
+            if key is None:
+                return UNKNOWN
+            name = _string(key) if key.type == "string" else _text(key)
+            value = _data(pair.child_by_field_name("value"))  # type: ignore[arg-type]
+            if value is UNKNOWN:
+                return UNKNOWN
+            found[name or ""] = value
+        return found
+    if node.type == "array":
+        items = [_data(child) for child in node.named_children]
+        return UNKNOWN if any(item is UNKNOWN for item in items) else items
+    if node.type in ("true", "false"):
+        return node.type == "true"
+    value = _value(node)
+    return value
