@@ -47,6 +47,7 @@ def test_a_server_with_no_options_never_ends_its_connections() -> None:
         # the options of grpc-node's keepalive example, in a const of the module
         (
             "const keepaliveOptions = {\n"
+            "  // If a client is idle for 15 seconds, send a GOAWAY\n"
             "  'grpc.max_connection_idle_ms': 15_000,\n"
             "  'grpc.max_connection_age_ms': 30_000,\n"
             "  'grpc.max_connection_age_grace_ms': 5_000,\n"
@@ -172,6 +173,9 @@ def test_a_client_made_and_closed_in_one_function_is_one_per_call() -> None:
     )
     (channel,) = parse("client.js", text.encode()).channels
     assert not channel.long_lived
+    in_main = text.replace("function connect()", "async function main()")
+    (channel,) = parse("client.js", in_main.encode()).channels
+    assert channel.long_lived, "main's clients live as long as the program"
 
 
 def test_a_client_of_a_clusterip_grpc_service_is_klb102(tmp_path: Path) -> None:
@@ -194,3 +198,9 @@ def test_a_round_robin_service_config_is_read_from_json_stringify(tmp_path: Path
     assert lint_files(tmp_path / "rr", files, ["KLB102", "KLB103"]).findings == []
     plain = {"client.js": client("'dns:///backend:50051'"), "k8s.yaml": headless}
     assert rules_of(lint_files(tmp_path / "pf", plain, ["KLB102", "KLB103"]).findings) == ["KLB103"]
+
+
+def test_comments_among_the_options_leave_them_complete() -> None:
+    options = "const opts = {\n  // five minutes\n  'grpc.max_connection_age_ms': 300_000,\n};"
+    (server,) = parse("server.js", module(options, "opts").encode()).servers
+    assert server.options.complete and server.options.get("grpc.max_connection_age_ms")

@@ -178,6 +178,8 @@ def _options(path: str, literal: Node) -> Options:
     entries: list[Option] = []
     complete = True
     for child in literal.named_children:
+        if child.type == "comment":
+            continue
         if child.type != "pair":
             complete = False  # a spread, a shorthand, a method
             continue
@@ -265,7 +267,7 @@ def _client(
 
 def _closed_where_made(node: Node) -> bool:
     """Whether the function that makes the client also calls `.close()` on it (a client
-    per call)."""
+    per call; not `main`, whose clients live as long as the program)."""
     declarator = node.parent
     if declarator is None or declarator.type != "variable_declarator":
         return False
@@ -279,6 +281,9 @@ def _closed_where_made(node: Node) -> bool:
     ):
         scope = scope.parent
     if scope is None:
+        return False
+    named = scope.child_by_field_name("name")
+    if named is not None and _text(named) == "main":  # closed when the program ends
         return False
     return any(
         child.type == "call_expression"
