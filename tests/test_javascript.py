@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 from k8slb.cli import cli
 from k8slb.languages.javascript.parse import parse
+from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE
 
 from .helpers import lint_files, rules_of
 
@@ -118,25 +119,7 @@ function connect() {
   return new echoProto.Echo(TARGET, grpc.credentials.createInsecure()OPTIONS);
 }
 """
-MANIFESTS = """\
-apiVersion: v1
-kind: Service
-metadata: {name: backend}
-spec:
-  selector: {app: backend}
-  ports: [{name: grpc, port: 50051}]
----
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: backend}
-spec:
-  replicas: 3
-  selector: {matchLabels: {app: backend}}
-  template:
-    metadata: {labels: {app: backend}}
-    spec:
-      containers: [{name: server, image: backend:1, ports: [{name: grpc, containerPort: 50051}]}]
-"""
+MANIFESTS = GRPC_SERVICE + BACKEND  # a gRPC Service on a ClusterIP, and its 3 pods
 
 
 def client(target: str = "ADDRESS", options: str = "") -> str:

@@ -14,10 +14,11 @@ from collections.abc import Sequence
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
+from k8slb.code.syntax_trees import walk
 from k8slb.core.edits import CodeEdit, GoEdit
 from k8slb.editing.yaml_edit import Refused
 from k8slb.languages.go.edit_gofmt import placed_as_new_argument, respaced_for_new_argument
-from k8slb.languages.go.parse import import_spec, package_name, parser, same_go_code, walk
+from k8slb.languages.go.parse import import_spec, package_name, parser, same_go_code
 
 if TYPE_CHECKING:
     from tree_sitter import Node

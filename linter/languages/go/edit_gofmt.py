@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from k8slb.languages.go.parse import parser, walk
+from k8slb.code.syntax_trees import walk
+from k8slb.languages.go.parse import parser
 
 if TYPE_CHECKING:
     from tree_sitter import Node

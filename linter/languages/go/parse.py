@@ -44,6 +44,8 @@ from k8slb.code.facts import (
     Wait,
     joined,
 )
+from k8slb.code.syntax_trees import first_error_line, same_code, walk
+from k8slb.code.syntax_trees import node_text as _text
 from k8slb.core.findings import Problem
 from k8slb.reading.markers import comment_markers, comment_pattern
 
@@ -131,7 +133,7 @@ def analyse_go(path: str, data: bytes) -> CodeFacts:
         return facts
     root = parser().parse(data).root_node
     if root.has_error:
-        line = _first_error(root)
+        line = first_error_line(root)
         facts.problem = Problem(
             "KLB004", path, line, 1, f"not valid Go: a syntax error at line {line}"
         )
@@ -139,27 +141,6 @@ def analyse_go(path: str, data: bytes) -> CodeFacts:
     _Collector(path, data, facts).run(root)
     facts.markers = comment_markers(path, data.decode("utf-8", "replace"), comment_pattern("//"))
     return facts
-
-
-def _first_error(node: Node) -> int:
-    for child in walk(node):
-        if child.type == "ERROR" or child.is_missing:
-            return int(child.start_point[0]) + 1
-    return int(node.start_point[0]) + 1
-
-
-def walk(node: Node) -> Iterator[Node]:
-    """Every node below `node`, in source order (iteratively: Go files can nest deep)."""
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        stack.extend(reversed(current.children))
-
-
-def _text(node: Node | None) -> str:
-    text = node.text if node is not None else None  # a slice of the source each time asked
-    return text.decode("utf-8", "replace") if text else ""
 
 
 @dataclass
@@ -926,18 +907,5 @@ def _sprintf(template: str, values: list[Any]) -> Any:
 
 
 def same_go_code(old: bytes, new: bytes) -> bool:
-    """Whether two Go texts say the same but for their comments (what `--add-noqa` may
-    change): the same tokens in the same order, and the new text parses."""
-
-    def tokens(data: bytes) -> list[tuple[str, bytes]] | None:
-        root = parser().parse(data).root_node
-        if root.has_error:
-            return None
-        return [
-            (node.type, node.text or b"")
-            for node in walk(root)
-            if node.child_count == 0 and node.type != "comment"
-        ]
-
-    before = tokens(old)
-    return before is not None and before == tokens(new)
+    """Whether two Go texts say the same but for their comments (`--add-noqa`)."""
+    return same_code(parser, old, new)

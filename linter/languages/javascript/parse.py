@@ -9,7 +9,6 @@ string, a template string, `process.env.X` (with a `||` or `??` default) or a mo
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -23,7 +22,10 @@ from k8slb.code.facts import (
     Option,
     Options,
     Server,
+    joined,
 )
+from k8slb.code.syntax_trees import first_error_line, walk
+from k8slb.code.syntax_trees import node_text as _text
 from k8slb.core.findings import Problem
 from k8slb.reading.markers import comment_markers, comment_pattern
 
@@ -53,17 +55,14 @@ def parse(path: str, data: bytes) -> CodeFacts:
         return facts
     root = parser().parse(data).root_node
     if root.has_error:
-        line = next(
-            (int(n.start_point[0]) + 1 for n in walk(root) if n.type == "ERROR" or n.is_missing),
-            1,
-        )
+        line = first_error_line(root)
         facts.problem = Problem(
             "KLB004", path, line, 1, f"not valid JavaScript: a syntax error at line {line}"
         )
         return facts
     grpc = _grpc_names(root)
     if grpc:
-        objects, strings = _module_objects(root), _module_strings(root)
+        objects, strings = _module_consts(root)
         for node in walk(root):
             if node.type != "new_expression":
                 continue
@@ -73,19 +72,6 @@ def parse(path: str, data: bytes) -> CodeFacts:
                 facts.channels.append(channel)
     facts.markers = comment_markers(path, data.decode("utf-8", "replace"), comment_pattern("//"))
     return facts
-
-
-def walk(node: Node) -> Iterator[Node]:
-    """Every node below `node`, in source order (iteratively: code can nest deep)."""
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        stack.extend(reversed(current.children))
-
-
-def _text(node: Node | None) -> str:
-    return (node.text or b"").decode("utf-8", "replace") if node is not None else ""
 
 
 def _string(node: Node | None) -> str | None:
@@ -116,8 +102,7 @@ def _requires_grpc(value: Node | None) -> bool:
     """`require('@grpc/grpc-js')`."""
     if value is None or value.type != "call_expression":
         return False
-    arguments = value.child_by_field_name("arguments")
-    given = arguments.named_children if arguments is not None else []
+    given = _arguments(value)
     called = _text(value.child_by_field_name("function"))
     return called == "require" and bool(given) and _string(given[0]) == PACKAGE
 
@@ -131,18 +116,41 @@ def _is_server(node: Node, grpc: set[str]) -> bool:
     return _text(member) == "Server" and _text(owner) in grpc
 
 
-def _module_objects(root: Node) -> dict[str, Node]:
-    """The object literals the module binds to a `const` at its top level, by name."""
-    found: dict[str, Node] = {}
+def _module_consts(root: Node) -> tuple[dict[str, Node], dict[str, Any]]:
+    """What the module binds to a `const` at its top level, by name: the object literals
+    (options), and the strings or environment values (targets)."""
+    objects: dict[str, Node] = {}
+    strings: dict[str, Any] = {}
     for statement in root.named_children:
         if statement.type != "lexical_declaration" or _text(statement.children[0]) != "const":
             continue
         for declarator in statement.named_children:
-            name = declarator.child_by_field_name("name")
+            name = _text(declarator.child_by_field_name("name"))
             value = declarator.child_by_field_name("value")
-            if name is not None and value is not None and value.type == "object":
-                found[_text(name)] = value
-    return found
+            if not name or value is None:
+                continue
+            if value.type == "object":
+                objects[name] = value
+            elif (target := _target(value, {})) is not UNKNOWN:
+                strings[name] = target
+    return objects, strings
+
+
+def _arguments(node: Node) -> list[Node]:
+    """A call's (or a `new`'s) arguments."""
+    arguments = node.child_by_field_name("arguments")
+    return arguments.named_children if arguments is not None else []
+
+
+def _options_argument(path: str, node: Node | None, objects: dict[str, Node]) -> Options:
+    """The options an argument gives: none, an object literal (in place, or a module
+    `const`), or what k8slb cannot follow (a call, a parameter)."""
+    if node is None:
+        return NOT_GIVEN_OPTIONS
+    literal = objects.get(_text(node)) if node.type == "identifier" else node
+    if literal is None or literal.type != "object":
+        return UNKNOWN_OPTIONS
+    return _options(path, literal)
 
 
 def _loc(path: str, node: Node) -> Loc:
@@ -150,22 +158,13 @@ def _loc(path: str, node: Node) -> Loc:
 
 
 def _server(path: str, node: Node, objects: dict[str, Node]) -> Server:
-    arguments = node.child_by_field_name("arguments")
-    given = arguments.named_children if arguments is not None else []
+    given = _arguments(node)
     name = None
     declarator = node.parent
     if declarator is not None and declarator.type == "variable_declarator":
         named = declarator.child_by_field_name("name")
         name = _text(named) if named is not None and named.type == "identifier" else None
-    options = NOT_GIVEN_OPTIONS
-    if given:
-        first = given[0]
-        literal = objects.get(_text(first)) if first.type == "identifier" else first
-        options = (
-            _options(path, literal)
-            if literal is not None and literal.type == "object"
-            else UNKNOWN_OPTIONS
-        )
+    options = _options_argument(path, given[0] if given else None, objects)
     return Server(_loc(path, node), "grpc.Server", options, name)
 
 
@@ -200,8 +199,7 @@ def _value(node: Node | None) -> Any:
     if node.type == "call_expression" and _text(node.child_by_field_name("function")) == (
         "JSON.stringify"
     ):
-        arguments = node.child_by_field_name("arguments")
-        given = arguments.named_children if arguments is not None else []
+        given = _arguments(node)
         data = _data(given[0]) if len(given) == 1 else UNKNOWN
         return json.dumps(data) if data is not UNKNOWN else UNKNOWN
     if node.type == "number":
@@ -212,20 +210,6 @@ def _value(node: Node | None) -> Any:
             return UNKNOWN
     string = _string(node)
     return string if string is not None else UNKNOWN
-
-
-def _module_strings(root: Node) -> dict[str, Any]:
-    """The strings (or environment values) the module binds to a `const` at its top level."""
-    found: dict[str, Any] = {}
-    for statement in root.named_children:
-        if statement.type != "lexical_declaration" or _text(statement.children[0]) != "const":
-            continue
-        for declarator in statement.named_children:
-            name = declarator.child_by_field_name("name")
-            value = _target(declarator.child_by_field_name("value"), {})
-            if name is not None and value is not UNKNOWN:
-                found[_text(name)] = value
-    return found
 
 
 def _is_credentials(node: Node, grpc: set[str]) -> bool:
@@ -241,19 +225,10 @@ def _client(
 ) -> Channel | None:
     """`new Client(target, grpc.credentials.create...(), options)`: a channel, long-lived
     unless the function that makes it also closes it."""
-    arguments = node.child_by_field_name("arguments")
-    given = arguments.named_children if arguments is not None else []
+    given = _arguments(node)
     if len(given) < 2 or not _is_credentials(given[1], grpc):
         return None
-    options = NOT_GIVEN_OPTIONS
-    if len(given) > 2:
-        third = given[2]
-        literal = objects.get(_text(third)) if third.type == "identifier" else third
-        options = (
-            _options(path, literal)
-            if literal is not None and literal.type == "object"
-            else UNKNOWN_OPTIONS
-        )
+    options = _options_argument(path, given[2] if len(given) > 2 else None, objects)
     made = _text(node.child_by_field_name("constructor"))
     return Channel(
         _loc(path, node),
@@ -350,18 +325,7 @@ def _template(node: Node, strings: dict[str, Any]) -> Any:
             parts.append(_target(child.named_children[0], strings))
         else:
             return UNKNOWN
-    envs = [p for p in parts if isinstance(p, EnvRef)]
-    if any(p is UNKNOWN for p in parts) or len(envs) > 1:
-        return UNKNOWN
-    if not envs:
-        return "".join(parts)
-    at = parts.index(envs[0])
-    prefix, suffix = "".join(parts[:at]), "".join(parts[at + 1 :])
-    env = envs[0]
-    if env.prefix or env.suffix:
-        return UNKNOWN
-    default = prefix + env.default + suffix if isinstance(env.default, str) else env.default
-    return EnvRef(env.name, default, prefix, suffix)
+    return joined(parts)
 
 
 def _data(node: Node) -> Any:
