@@ -15,7 +15,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from k8slb.cache import Cache
-from k8slb.choices import DEFAULT_BASELINE, parse_version
+from k8slb.choices import (
+    DEFAULT_BASELINE,
+    EXIT_CLEAN,
+    EXIT_ERROR,
+    EXIT_FINDINGS,
+    parse_version,
+)
 from k8slb.config import Config, ConfigError, find_config, load_config, marked_project, project_root
 from k8slb.core.findings import Finding, Severity
 from k8slb.core.results import RunResult
@@ -44,8 +50,6 @@ __all__ = [
     "fix",
     "plan",
 ]
-
-EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 
 class UsageError(Exception):

@@ -3,6 +3,7 @@ import the engine): the meshes k8slb knows, the baseline's default file name, an
 Kubernetes version is written."""
 
 MESHES = ("none", "istio", "linkerd")
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2  # what the README says each exit code means
 DEFAULT_BASELINE = ".k8slb-baseline.json"
 
 

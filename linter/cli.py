@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 from k8slb import __version__
-from k8slb.choices import DEFAULT_BASELINE
+from k8slb.choices import DEFAULT_BASELINE, EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS
 from k8slb.cli_options import (
     NO_CACHE,
     NOQA_STYLES,
@@ -37,8 +37,6 @@ if TYPE_CHECKING:  # the rest is imported by the command that needs it: `--help`
     from k8slb.core.findings import Finding
     from k8slb.core.results import RunResult
     from k8slb.fixing.fixer import FixOutcome
-
-EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 
 def _fail(message: str) -> None:

@@ -14,6 +14,7 @@ among its files.
 from __future__ import annotations
 
 import importlib
+from functools import cache
 from typing import Any
 
 from k8slb.record import record
@@ -79,6 +80,7 @@ def language_of(path: str) -> Language | None:
     return next((lang for lang in LANGUAGES.values() if lowered.endswith(lang.suffixes)), None)
 
 
+@cache  # asked for each file parsed, fixed or commented
 def load(dotted: str) -> Any:
     """What a `module:attribute` path of the table names, or the module of a path without
     an attribute (imported now)."""
