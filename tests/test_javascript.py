@@ -187,3 +187,8 @@ def test_comments_among_the_options_leave_them_complete() -> None:
     options = "const opts = {\n  // five minutes\n  'grpc.max_connection_age_ms': 300_000,\n};"
     (server,) = parse("server.js", module(options, "opts").encode()).servers
     assert server.options.complete and server.options.get("grpc.max_connection_age_ms")
+
+
+def test_text_around_an_environment_value_with_a_default_is_added_once() -> None:
+    (channel,) = parse("client.js", client("`${process.env.H || 'x'}:1`").encode()).channels
+    assert channel.target.default_text == "x:1"
