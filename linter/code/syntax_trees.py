@@ -1,11 +1,13 @@
 """What the front-ends that read code with tree-sitter (Go, JavaScript) share: walking a
-tree, a node's text, where a tree's first syntax error is, and whether two texts hold the
-same code but for their comments (what `--add-noqa` may change)."""
+tree, a node's text, the KLB004 problem of a tree that does not parse, and whether two
+texts hold the same code but for their comments (what `--add-noqa` may change)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
+
+from k8slb.core.findings import Problem
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Parser
@@ -25,12 +27,15 @@ def node_text(node: Node | None) -> str:
     return text.decode("utf-8", "replace") if text else ""
 
 
-def first_error_line(root: Node) -> int:
-    """The line of the tree's first syntax error (1-based)."""
-    for child in walk(root):
-        if child.type == "ERROR" or child.is_missing:
-            return int(child.start_point[0]) + 1
-    return int(root.start_point[0]) + 1
+def syntax_problem(path: str, root: Node, language: str) -> Problem | None:
+    """KLB004 at the tree's first syntax error, when it has one."""
+    if not root.has_error:
+        return None
+    line = next(
+        (int(n.start_point[0]) + 1 for n in walk(root) if n.type == "ERROR" or n.is_missing),
+        int(root.start_point[0]) + 1,
+    )
+    return Problem("KLB004", path, line, 1, f"not valid {language}: a syntax error at line {line}")
 
 
 def same_code(parser: Callable[[], Parser], old: bytes, new: bytes) -> bool:

@@ -44,9 +44,8 @@ from k8slb.code.facts import (
     Wait,
     joined,
 )
-from k8slb.code.syntax_trees import first_error_line, same_code, walk
 from k8slb.code.syntax_trees import node_text as _text
-from k8slb.core.findings import Problem
+from k8slb.code.syntax_trees import same_code, syntax_problem, walk
 from k8slb.reading.markers import comment_markers, comment_pattern
 
 if TYPE_CHECKING:
@@ -132,11 +131,8 @@ def analyse_go(path: str, data: bytes) -> CodeFacts:
     if "vendor" in parts[:-1] or is_generated(data) or not worth_parsing(data):
         return facts
     root = parser().parse(data).root_node
-    if root.has_error:
-        line = first_error_line(root)
-        facts.problem = Problem(
-            "KLB004", path, line, 1, f"not valid Go: a syntax error at line {line}"
-        )
+    facts.problem = syntax_problem(path, root, "Go")
+    if facts.problem is not None:
         return facts
     _Collector(path, data, facts).run(root)
     facts.markers = comment_markers(path, data.decode("utf-8", "replace"), comment_pattern("//"))

@@ -24,9 +24,8 @@ from k8slb.code.facts import (
     Server,
     joined,
 )
-from k8slb.code.syntax_trees import first_error_line, walk
 from k8slb.code.syntax_trees import node_text as _text
-from k8slb.core.findings import Problem
+from k8slb.code.syntax_trees import syntax_problem, walk
 from k8slb.reading.markers import comment_markers, comment_pattern
 
 if TYPE_CHECKING:
@@ -54,11 +53,8 @@ def parse(path: str, data: bytes) -> CodeFacts:
     if "node_modules" in path.split("/") or not worth_parsing(data):
         return facts
     root = parser().parse(data).root_node
-    if root.has_error:
-        line = first_error_line(root)
-        facts.problem = Problem(
-            "KLB004", path, line, 1, f"not valid JavaScript: a syntax error at line {line}"
-        )
+    facts.problem = syntax_problem(path, root, "JavaScript")
+    if facts.problem is not None:
         return facts
     grpc = _grpc_names(root)
     if grpc:
