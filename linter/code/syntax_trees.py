@@ -1,4 +1,4 @@
-"""What the front-ends that read code with tree-sitter (Go, JavaScript) share: walking a
+"""What the front-ends that read code with tree-sitter (Go, JavaScript, Java) share: walking a
 tree, a node's text, the KLB004 problem of a tree that does not parse, and whether two
 texts hold the same code but for their comments (what `--add-noqa` may change)."""
 
@@ -49,7 +49,8 @@ def same_code(parser: Callable[[], Parser], old: bytes, new: bytes) -> bool:
         return [
             (node.type, node.text or b"")
             for node in walk(root)
-            if node.child_count == 0 and node.type != "comment"
+            # Go's and JavaScript's `comment`, Java's `line_comment` and `block_comment`
+            if node.child_count == 0 and not node.type.endswith("comment")
         ]
 
     before = tokens(old)
