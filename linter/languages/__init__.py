@@ -1,7 +1,8 @@
 """The languages k8slb reads code in: a package each (`languages/python/`,
-`languages/go/`) and one line each in `LANGUAGES`, which every stage consults: finding the
-files (suffixes), parsing them (`parse`), the rules' words and edits (`dialect`), the fixer
-(`edit`) and `--add-noqa` (`comment`).
+`languages/go/`, `languages/javascript/`, `languages/java/`) and one line each in
+`LANGUAGES`, which every stage consults: finding the files (suffixes), parsing them
+(`parse`), the rules' words and edits (`dialect`), the fixer (`edit`) and `--add-noqa`
+(`comment`).
 
 A language package's modules belong to the layers their names say (tests/test_layers.py):
 `parse*` to the code layer (source -> the facts of code/facts.py), `dialect*` to the rules
@@ -69,6 +70,17 @@ LANGUAGES: dict[str, Language] = {
             "k8slb.languages.javascript.dialect:DIALECT",
             "k8slb.languages.javascript.edit",
             "k8slb.languages.javascript.parse:parser",
+        ),
+        Language(
+            "java",
+            (".java",),
+            "//",
+            " ",  # google-java-format's
+            "Main.java",
+            "k8slb.languages.java.parse:parse",
+            "k8slb.languages.java.dialect:DIALECT",
+            "k8slb.languages.java.edit",
+            "k8slb.languages.java.parse:parser",
         ),
     )
 }

@@ -1,0 +1,590 @@
+"""Java (grpc-java): a file's servers and channels, read along their builders' chains, how
+its servers are waited on and stopped, its shutdown hooks and health service; judged by
+the same rules as the other languages, worded in grpc-java's terms, silenced with `//`
+comments."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from k8slb.cli import cli
+from k8slb.code.facts import UNKNOWN, CodeFacts, EnvRef
+from k8slb.languages.java.parse import parse
+from k8slb.model.grpc_options import INT_MAX
+from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE
+
+from .helpers import lint_files, rules_of
+
+# The shape of grpc-java's HelloWorldServer example: the server built and started in
+# start(), a shutdown hook that stops it, main() waiting in blockUntilShutdown().
+SERVER = """\
+package com.example.greeter;
+
+import io.grpc.Grpc;
+import io.grpc.InsecureServerCredentials;
+import io.grpc.Server;
+import java.io.IOException;
+import java.util.concurrent.TimeUnit;
+
+public class GreeterServer {
+  private Server server;
+
+  private void start() throws IOException {
+    int port = 50051;
+    server = Grpc.newServerBuilderForPort(port, InsecureServerCredentials.create())
+        .addService(new GreeterImpl())BUILDER
+        .build()
+        .start();
+HOOK  }
+
+  private void stop() throws InterruptedException {
+    if (server != null) {
+      server.shutdown().awaitTermination(30, TimeUnit.SECONDS);
+    }
+  }
+
+  private void blockUntilShutdown() throws InterruptedException {
+    if (server != null) {
+      server.awaitTermination();
+    }
+  }
+
+  public static void main(String[] args) throws IOException, InterruptedException {
+    final GreeterServer server = new GreeterServer();
+    server.start();
+    server.blockUntilShutdown();
+  }
+}
+"""
+HOOK = """\
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      try {
+        GreeterServer.this.stop();
+      } catch (InterruptedException e) {
+        server.shutdownNow();
+      }
+    }));
+"""
+MAX_AGE = (
+    "\n        .maxConnectionAge(5, TimeUnit.MINUTES)\n"
+    "        .maxConnectionAgeGrace(30, TimeUnit.SECONDS)"
+)
+
+
+def server_file(builder: str = "", hook: str = HOOK) -> str:
+    return SERVER.replace("BUILDER", builder).replace("HOOK", hook)
+
+
+def facts_of(text: str, path: str = "src/main/java/Main.java") -> CodeFacts:
+    return parse(path, text.encode())
+
+
+# -- servers ---------------------------------------------------------------------------
+
+
+def test_a_server_is_read_along_its_builder_chain() -> None:
+    facts = facts_of(server_file(MAX_AGE))
+    (server,) = facts.servers
+    assert (server.factory, server.name, server.loc.line, server.loc.column) == (
+        "Grpc.newServerBuilderForPort",
+        "server",
+        14,
+        14,
+    )
+    assert server.options.complete
+    assert server.options.get("grpc.max_connection_age_ms").value == 300_000
+    assert server.options.get("grpc.max_connection_age_grace_ms").value == 30_000
+    assert facts.starts == {"server"}
+    (listen,) = facts.listens
+    assert (listen.server, listen.address) == ("server", ":50051")
+
+
+@pytest.mark.parametrize(
+    ("setting", "key", "value"),
+    [
+        ("maxConnectionAge(30, TimeUnit.SECONDS)", "grpc.max_connection_age_ms", 30_000),
+        ("maxConnectionAge(2, TimeUnit.HOURS)", "grpc.max_connection_age_ms", 7_200_000),
+        ("maxConnectionAge(500, MILLISECONDS)", "grpc.max_connection_age_ms", 500),
+        (
+            "maxConnectionAge(Long.MAX_VALUE, TimeUnit.NANOSECONDS)",
+            "grpc.max_connection_age_ms",
+            INT_MAX,
+        ),
+        ("maxConnectionIdle(15, TimeUnit.SECONDS)", "grpc.max_connection_idle_ms", 15_000),
+        ("keepAliveTime(5, TimeUnit.MINUTES)", "grpc.keepalive_time_ms", 300_000),
+        ("keepAliveTimeout(1, TimeUnit.SECONDS)", "grpc.keepalive_timeout_ms", 1000),
+        (
+            "maxConnectionAge(AGE_MINUTES * 2, TimeUnit.MINUTES)",
+            "grpc.max_connection_age_ms",
+            600_000,
+        ),
+        ("maxConnectionAge(ageMinutes(), TimeUnit.MINUTES)", "grpc.max_connection_age_ms", UNKNOWN),
+    ],
+)
+def test_duration_settings_are_kept_under_grpcs_core_names_in_milliseconds(
+    setting: str, key: str, value: object
+) -> None:
+    text = server_file("\n        ." + setting).replace(
+        "  private Server server;",
+        "  private static final int AGE_MINUTES = 5;\n  private Server server;",
+    )
+    (server,) = facts_of(text).servers
+    assert server.options.get(key).value == value
+
+
+def test_a_builder_held_in_a_variable_is_followed_to_its_build() -> None:
+    text = """\
+import io.grpc.Server;
+import io.grpc.ServerBuilder;
+import java.util.concurrent.TimeUnit;
+
+class Main {
+  public static void main(String[] args) throws Exception {
+    ServerBuilder<?> builder = ServerBuilder.forPort(8980);
+    builder.addService(new RouteGuideService());
+    builder = builder.maxConnectionAge(1, TimeUnit.MINUTES);
+    Server server = builder.build();
+    server.start();
+    server.awaitTermination();
+  }
+}
+"""
+    facts = facts_of(text)
+    (server,) = facts.servers
+    assert server.name == "server" and server.options.complete
+    assert server.options.get("grpc.max_connection_age_ms").value == 60_000
+    assert facts.starts == {"server"}
+    assert [w.server for w in facts.waits] == ["server"]
+
+
+def test_a_builder_handed_to_a_method_has_options_k8slb_cannot_see() -> None:
+    helper = """\
+import io.grpc.Server;
+import io.grpc.ServerBuilder;
+
+class Main {
+  static Server make(int port) {
+    ServerBuilder<?> builder = ServerBuilder.forPort(port);
+    configure(builder);
+    return builder.build();
+  }
+}
+"""
+    (server,) = facts_of(helper).servers
+    assert not server.options.complete
+    wrapped = helper.replace(
+        "    ServerBuilder<?> builder = ServerBuilder.forPort(port);\n    configure(builder);\n"
+        "    return builder.build();",
+        "    return withKeepalive(ServerBuilder.forPort(port)).build();",
+    )
+    (server,) = facts_of(wrapped).servers
+    assert not server.options.complete
+
+
+def test_an_in_process_server_is_no_network_server() -> None:
+    text = server_file().replace(
+        "Grpc.newServerBuilderForPort(port, InsecureServerCredentials.create())",
+        'InProcessServerBuilder.forName("test")',
+    )
+    assert facts_of(text).servers == []
+
+
+@pytest.mark.parametrize(
+    ("port", "address"),
+    [
+        ("50051", ":50051"),
+        ("PORT", ":8443"),
+        (
+            'Integer.parseInt(System.getenv().getOrDefault("PORT", "9090"))',
+            EnvRef("PORT", "9090", ":"),
+        ),
+        ('Integer.parseInt(System.getenv("PORT"))', EnvRef("PORT", None, ":")),
+        ("args.length", UNKNOWN),
+    ],
+)
+def test_where_a_server_listens(port: str, address: object) -> None:
+    text = (
+        server_file()
+        .replace("    int port = 50051;\n", "")
+        .replace("newServerBuilderForPort(port,", f"newServerBuilderForPort({port},")
+        .replace(
+            "  private Server server;",
+            "  private static final int PORT = 8443;\n  private Server server;",
+        )
+    )
+    (listen,) = facts_of(text).listens
+    assert listen.address == address
+
+
+# -- shutdown --------------------------------------------------------------------------
+
+
+def test_the_jvm_shutdown_hook_is_a_sigterm_handler_and_the_stop_is_graceful() -> None:
+    facts = facts_of(server_file())
+    (hook,) = facts.sigterm_handlers
+    assert hook.line == 18
+    (wait,) = facts.waits
+    assert (wait.server, wait.how, wait.loc.line) == ("server", "awaitTermination()", 35)
+    # shutdown() is graceful; shutdownNow() in the catch only ends an interrupted wait
+    (stop,) = facts.stops
+    assert (stop.loc.line, stop.grace) == (29, UNKNOWN)
+
+
+def test_shutdown_now_alone_stops_with_no_grace_and_after_shutdown_it_bounds_it() -> None:
+    abrupt = server_file().replace(
+        "server.shutdown().awaitTermination(30, TimeUnit.SECONDS);", "server.shutdownNow();"
+    )
+    (stop,) = facts_of(abrupt).stops
+    assert stop.grace == 0
+    bounded = server_file().replace(
+        "server.shutdown().awaitTermination(30, TimeUnit.SECONDS);",
+        "server.shutdown();\n"
+        "      if (!server.awaitTermination(30, TimeUnit.SECONDS)) {\n"
+        "        server.shutdownNow();\n      }",
+    )
+    assert [stop.grace for stop in facts_of(bounded).stops] == [UNKNOWN]
+
+
+def test_a_sun_misc_term_signal_handler_counts() -> None:
+    text = server_file(hook='    Signal.handle(new Signal("TERM"), signal -> server.shutdown());\n')
+    assert len(facts_of(text).sigterm_handlers) == 1
+    other = server_file(hook='    Signal.handle(new Signal("INT"), signal -> server.shutdown());\n')
+    assert facts_of(other).sigterm_handlers == []
+
+
+# -- channels --------------------------------------------------------------------------
+
+CLIENT = """\
+package com.example.shop;
+
+import io.grpc.ManagedChannel;
+import io.grpc.ManagedChannelBuilder;
+
+public class BackendClient {
+  private static final String TARGET =
+      System.getenv().getOrDefault("BACKEND_ADDR", "backend:50051");
+
+  private final ManagedChannel channel;
+
+  public BackendClient() {
+    channel = ManagedChannelBuilder.forTarget(ADDRESS)
+        .usePlaintext()OPTIONS
+        .build();
+  }
+}
+"""
+
+
+def client(target: str = "TARGET", options: str = "") -> str:
+    return CLIENT.replace("ADDRESS", target).replace("OPTIONS", options)
+
+
+@pytest.mark.parametrize(
+    ("target", "expected"),
+    [
+        ("TARGET", EnvRef("BACKEND_ADDR", "backend:50051")),
+        ('"backend.shop.svc.cluster.local:50051"', "backend.shop.svc.cluster.local:50051"),
+        ('System.getenv("HOST") + ":50051"', EnvRef("HOST", None, "", ":50051")),
+        (
+            'Optional.ofNullable(System.getenv("ADDR")).orElse("backend:50051")',
+            EnvRef("ADDR", "backend:50051"),
+        ),
+        ('String.format("%s:%d", "backend", 50051)', "backend:50051"),
+        ("config.target()", UNKNOWN),
+    ],
+)
+def test_a_channels_target_is_followed(target: str, expected: object) -> None:
+    (channel,) = facts_of(client(target)).channels
+    assert channel.target == expected
+    assert channel.long_lived and channel.default_scheme == "dns"
+    assert channel.factory == "ManagedChannelBuilder.forTarget"
+
+
+def test_a_ternary_on_null_gives_the_environment_value_its_default() -> None:
+    text = client("address").replace(
+        "    channel =",
+        '    String fromEnv = System.getenv("BACKEND_ADDR");\n'
+        '    String address = fromEnv != null ? fromEnv : "backend:50051";\n    channel =',
+    )
+    (channel,) = facts_of(text).channels
+    assert channel.target == EnvRef("BACKEND_ADDR", "backend:50051")
+
+
+def test_for_address_dials_host_and_port() -> None:
+    text = client().replace("forTarget(TARGET)", 'forAddress("backend", 50051)')
+    (channel,) = facts_of(text).channels
+    assert (
+        channel.target == "backend:50051" and channel.factory == "ManagedChannelBuilder.forAddress"
+    )
+
+
+def test_the_balancing_policy_and_service_config_are_channel_options() -> None:
+    policy = facts_of(client(options='\n        .defaultLoadBalancingPolicy("round_robin")'))
+    (channel,) = policy.channels
+    assert channel.options.get("grpc.lb_policy_name").value == "round_robin"
+    config = (
+        '\n        .defaultServiceConfig(Map.of("loadBalancingConfig",'
+        ' List.of(Map.of("round_robin", Map.of()))))'
+    )
+    (channel,) = facts_of(client(options=config)).channels
+    assert channel.options.get("grpc.service_config").value == (
+        '{"loadBalancingConfig": [{"round_robin": {}}]}'
+    )
+    (channel,) = facts_of(client(options="\n        .defaultServiceConfig(loadConfig())")).channels
+    assert channel.options.get("grpc.service_config").value is UNKNOWN
+
+
+def test_a_channel_shut_down_where_it_is_made_is_one_per_call() -> None:
+    per_call = """\
+import io.grpc.ManagedChannel;
+import io.grpc.ManagedChannelBuilder;
+
+class Lookup {
+  String find(String key) {
+    ManagedChannel channel = ManagedChannelBuilder.forTarget("backend:50051").build();
+    try {
+      return GreeterGrpc.newBlockingStub(channel).find(key);
+    } finally {
+      channel.shutdownNow();
+    }
+  }
+}
+"""
+    (channel,) = facts_of(per_call).channels
+    assert not channel.long_lived
+    in_main = per_call.replace("String find(String key)", "public static void main(String[] key)")
+    (channel,) = facts_of(in_main).channels
+    assert channel.long_lived, "main's channels live as long as the program"
+    # shutting it down ends neither a server's life nor a stop of one
+    assert facts_of(per_call).stops == []
+
+
+# -- health ----------------------------------------------------------------------------
+
+
+def test_the_health_status_manager_and_what_drains_it() -> None:
+    text = (
+        server_file()
+        .replace(
+            "        .addService(new GreeterImpl())",
+            "        .addService(new GreeterImpl())\n"
+            "        .addService(health.getHealthService())",
+        )
+        .replace(
+            "    int port = 50051;\n",
+            "    int port = 50051;\n    health = new HealthStatusManager();\n",
+        )
+    )
+    facts = facts_of(text)
+    (servicer,) = facts.health_servicers
+    assert servicer.custom_class is None and facts.health_drains == []
+    drained = text.replace(
+        "        GreeterServer.this.stop();",
+        "        health.enterTerminalState();\n        GreeterServer.this.stop();",
+    )
+    assert len(facts_of(drained).health_drains) == 1
+    not_serving = text.replace(
+        "        GreeterServer.this.stop();",
+        '        health.setStatus("", ServingStatus.NOT_SERVING);\n'
+        "        GreeterServer.this.stop();",
+    )
+    assert len(facts_of(not_serving).health_drains) == 1
+
+
+HEALTH_CLASS = """\
+import io.grpc.health.v1.HealthCheckRequest;
+import io.grpc.health.v1.HealthCheckResponse;
+import io.grpc.health.v1.HealthGrpc;
+import io.grpc.stub.StreamObserver;
+
+class AlwaysHealthy extends HealthGrpc.HealthImplBase {
+  @Override
+  public void check(HealthCheckRequest request, StreamObserver<HealthCheckResponse> out) {
+    out.onNext(HealthCheckResponse.newBuilder()
+        .setStatus(STATUS)
+        .build());
+    out.onCompleted();
+  }
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("status", "can_fail"),
+    [
+        ("HealthCheckResponse.ServingStatus.SERVING", False),
+        ("ready.get() ? ServingStatus.SERVING : ServingStatus.NOT_SERVING", True),
+        ("currentStatus()", True),
+    ],
+)
+def test_a_hand_written_health_service(status: str, can_fail: bool) -> None:
+    (servicer,) = facts_of(HEALTH_CLASS.replace("STATUS", status)).health_servicers
+    assert (servicer.custom_class, servicer.class_can_fail) == ("AlwaysHealthy", can_fail)
+
+
+# -- what is read, and what is not ------------------------------------------------------
+
+
+def test_files_that_do_not_name_grpc_are_not_parsed() -> None:
+    text = server_file().replace("io.grpc", "org.example")
+    assert facts_of(text).servers == []
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "target/generated-sources/Main.java",
+        "build/generated/source/Main.java",
+    ],
+)
+def test_build_output_is_not_read(path: str) -> None:
+    assert facts_of(server_file(), path).servers == []
+
+
+@pytest.mark.parametrize(
+    "annotation",
+    [
+        '@javax.annotation.Generated(value = "by gRPC proto compiler")',
+        "@io.grpc.stub.annotations.GrpcGenerated",
+    ],
+)
+def test_generated_code_is_not_read(annotation: str) -> None:
+    text = server_file().replace(
+        "public class GreeterServer", f"{annotation}\npublic class GreeterServer"
+    )
+    assert facts_of(text, "src/main/java/GreeterGrpc.java").servers == []
+
+
+def test_test_sources_are_not_reported(tmp_path: Path) -> None:
+    assert facts_of(server_file(), "src/test/java/GreeterServerTest.java").is_test
+    found = lint_files(tmp_path, {"src/test/java/GreeterServer.java": server_file()}, ["KLB201"])
+    assert found.findings == []
+
+
+def test_a_file_that_does_not_parse_is_klb004(tmp_path: Path) -> None:
+    broken = server_file().replace("private void stop() throws", "private void stop( throws")
+    (finding,) = lint_files(tmp_path, {"GreeterServer.java": broken}).findings
+    assert finding.rule == "KLB004" and "not valid Java" in finding.message
+
+
+# -- the rules, on Java ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("builder", "rules"),
+    [
+        ("", ["KLB201"]),
+        (MAX_AGE, []),
+        ("\n        .maxConnectionAge(5, TimeUnit.MINUTES)", ["KLB204"]),
+        ("\n        .keepAliveTime(5, TimeUnit.MINUTES)", ["KLB201"]),
+        ("\n        .maxConnectionAge(Long.MAX_VALUE, TimeUnit.NANOSECONDS)", ["KLB201"]),
+    ],
+    ids=["none", "age-and-grace", "age-without-grace", "other-settings", "infinite-age"],
+)
+def test_connection_age_of_a_grpc_java_server(
+    tmp_path: Path, builder: str, rules: list[str]
+) -> None:
+    files = {"GreeterServer.java": server_file(builder)}
+    assert rules_of(lint_files(tmp_path, files, ["KLB201", "KLB204"]).findings) == rules
+
+
+def test_the_finding_speaks_grpc_java(tmp_path: Path) -> None:
+    files = {"GreeterServer.java": server_file()}
+    (finding,) = lint_files(tmp_path, files, ["KLB201"]).findings
+    assert (finding.line, finding.column) == (14, 14)
+    assert finding.message == "Grpc.newServerBuilderForPort() sets no maxConnectionAge"
+    assert (
+        ".maxConnectionAge(5, TimeUnit.MINUTES).maxConnectionAgeGrace(30, TimeUnit.SECONDS)"
+        in finding.text
+    )
+
+
+def test_a_server_with_no_shutdown_hook_is_klb403(tmp_path: Path) -> None:
+    assert lint_files(tmp_path / "hook", {"S.java": server_file()}, ["KLB403"]).findings == []
+    (finding,) = lint_files(
+        tmp_path / "none", {"S.java": server_file(hook="")}, ["KLB403"]
+    ).findings
+    assert finding.line == 28  # the awaitTermination() the program waits in
+    assert "gRPC server 'server' waits in awaitTermination() with no SIGTERM handler" in (
+        finding.message
+    )
+    assert "JVM" in finding.text
+
+
+def test_shutdown_now_with_no_graceful_shutdown_is_klb404(tmp_path: Path) -> None:
+    abrupt = server_file().replace(
+        "server.shutdown().awaitTermination(30, TimeUnit.SECONDS);", "server.shutdownNow();"
+    )
+    (finding,) = lint_files(tmp_path / "now", {"S.java": abrupt}, ["KLB404"]).findings
+    assert finding.message.startswith("server.shutdownNow() aborts every call in flight")
+    assert lint_files(tmp_path / "ok", {"S.java": server_file()}, ["KLB404"]).findings == []
+
+
+def test_a_health_status_manager_never_set_not_serving_is_klb405(tmp_path: Path) -> None:
+    text = server_file().replace(
+        "    int port = 50051;\n",
+        "    int port = 50051;\n    health = new HealthStatusManager();\n",
+    )
+    (finding,) = lint_files(tmp_path / "never", {"S.java": text}, ["KLB405"]).findings
+    assert "enterTerminalState()" in finding.text
+    drained = text.replace(
+        "        GreeterServer.this.stop();",
+        "        health.enterTerminalState();\n        GreeterServer.this.stop();",
+    )
+    assert lint_files(tmp_path / "drained", {"S.java": drained}, ["KLB405"]).findings == []
+    always = HEALTH_CLASS.replace("STATUS", "ServingStatus.SERVING")
+    (finding,) = lint_files(tmp_path / "custom", {"H.java": always}, ["KLB405"]).findings
+    assert finding.message == "health servicer AlwaysHealthy.Check always answers SERVING"
+
+
+MANIFESTS = GRPC_SERVICE + BACKEND  # a gRPC Service on a ClusterIP, and its 3 pods
+HEADLESS = MANIFESTS.replace("spec:\n  selector", "spec:\n  clusterIP: None\n  selector", 1)
+
+
+def test_a_channel_to_a_clusterip_grpc_service_is_klb102(tmp_path: Path) -> None:
+    files = {"BackendClient.java": client(), "k8s.yaml": MANIFESTS}
+    (finding,) = lint_files(tmp_path, files, ["KLB102"]).findings
+    assert finding.path.endswith("BackendClient.java") and finding.line == 13
+    assert "gRPC channel to ClusterIP Service/backend stays on one pod" in finding.message
+
+
+def test_a_channel_to_a_headless_service_needs_round_robin_klb103(tmp_path: Path) -> None:
+    plain = {"BackendClient.java": client(), "k8s.yaml": HEADLESS}
+    assert rules_of(lint_files(tmp_path / "pf", plain, ["KLB103"]).findings) == ["KLB103"]
+    balanced = {
+        "BackendClient.java": client(
+            options='\n        .defaultLoadBalancingPolicy("round_robin")'
+        ),
+        "k8s.yaml": HEADLESS,
+    }
+    assert lint_files(tmp_path / "rr", balanced, ["KLB103"]).findings == []
+
+
+def test_a_misspelt_policy_is_klb108(tmp_path: Path) -> None:
+    files = {"C.java": client(options='\n        .defaultLoadBalancingPolicy("roundrobin")')}
+    (finding,) = lint_files(tmp_path, files, ["KLB108"]).findings
+    assert finding.message.startswith("defaultLoadBalancingPolicy 'roundrobin' is no policy")
+
+
+def test_a_suppression_comment_silences_a_finding(tmp_path: Path) -> None:
+    text = server_file().replace(
+        "    server = Grpc.newServerBuilderForPort(",
+        "    // k8slb: ignore[KLB201] the mesh ends connections\n"
+        "    server = Grpc.newServerBuilderForPort(",
+    )
+    assert lint_files(tmp_path, {"S.java": text}, ["KLB201"]).findings == []
+
+
+def test_add_noqa_writes_a_slash_comment_that_silences_it(tmp_path: Path) -> None:
+    (tmp_path / "GreeterServer.java").write_text(server_file())
+    args = ["check", "--no-cache", "--select", "KLB201", str(tmp_path)]
+    added = CliRunner().invoke(cli, [*args, "--add-noqa"])
+    assert added.exit_code == 0, added.output
+    line = (tmp_path / "GreeterServer.java").read_text().splitlines()[13]
+    assert line.endswith(
+        "server = Grpc.newServerBuilderForPort(port, InsecureServerCredentials.create())"
+        " // k8slb: ignore[KLB201]"
+    )
+    assert CliRunner().invoke(cli, args).exit_code == 0
