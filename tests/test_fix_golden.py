@@ -36,6 +36,11 @@ CASES = {
     "go-client": ["--select", "KLB103"],
     "go-stop": ["--select", "KLB404", "--unsafe-fixes"],
     "go-sigterm": ["--select", "KLB403", "--unsafe-fixes"],
+    "java-server": ["--select", "KLB201,KLB204"],
+    "java-server-variable": ["--select", "KLB201,KLB204"],
+    "java-client": ["--select", "KLB103"],
+    "java-stop": ["--select", "KLB404", "--unsafe-fixes"],
+    "java-sigterm": ["--select", "KLB403", "--unsafe-fixes"],
 }
 
 

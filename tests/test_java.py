@@ -588,3 +588,112 @@ def test_add_noqa_writes_a_slash_comment_that_silences_it(tmp_path: Path) -> Non
         " // k8slb: ignore[KLB201]"
     )
     assert CliRunner().invoke(cli, args).exit_code == 0
+
+
+# -- the fixes -------------------------------------------------------------------------
+
+
+def fixed(tmp_path: Path, text: str, rules: str) -> str:
+    """The file after `k8slb fix --unsafe-fixes --select RULES`."""
+    path = tmp_path / "GreeterServer.java"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    ran = CliRunner().invoke(
+        cli, ["fix", "--no-cache", "--unsafe-fixes", "--select", rules, str(path)]
+    )
+    assert ran.exit_code in (0, 1), ran.output
+    return path.read_text()
+
+
+def test_the_max_age_fix_chains_both_settings_after_the_factory_call(tmp_path: Path) -> None:
+    after = fixed(tmp_path, server_file(), "KLB201")
+    assert (
+        "    server = Grpc.newServerBuilderForPort(port, InsecureServerCredentials.create())\n"
+        "        .maxConnectionAge(5, TimeUnit.MINUTES)\n"
+        "        .maxConnectionAgeGrace(30, TimeUnit.SECONDS)\n"
+        "        .addService(new GreeterImpl())\n"
+    ) in after
+    assert after.count("import java.util.concurrent.TimeUnit;") == 1, "imported already"
+
+
+def test_timeunit_is_imported_in_order_or_after_the_package(tmp_path: Path) -> None:
+    text = server_file().replace("import java.util.concurrent.TimeUnit;\n", "")
+    after = fixed(tmp_path / "ordered", text, "KLB201")
+    assert "import java.io.IOException;\nimport java.util.concurrent.TimeUnit;\n" in after
+    bare = (
+        "package demo;\n\nclass Main {\n  static io.grpc.Server make() {\n"
+        "    return io.grpc.ServerBuilder.forPort(50051).build();\n  }\n}\n"
+    )
+    after = fixed(tmp_path / "bare", bare, "KLB201")
+    assert after.startswith("package demo;\n\nimport java.util.concurrent.TimeUnit;\n\nclass Main")
+    # too long for the line: continuation lines, as google-java-format breaks a chain
+    assert (
+        "    return io.grpc.ServerBuilder.forPort(50051)\n"
+        "        .maxConnectionAge(5, TimeUnit.MINUTES)\n"
+        "        .maxConnectionAgeGrace(30, TimeUnit.SECONDS).build();\n"
+    ) in after
+
+
+def test_no_fix_where_another_timeunit_is_imported(tmp_path: Path) -> None:
+    text = server_file().replace(
+        "import java.util.concurrent.TimeUnit;", "import com.example.time.TimeUnit;"
+    )
+    assert fixed(tmp_path, text, "KLB201") == text
+
+
+def test_no_max_age_fix_on_a_builder_k8slb_cannot_see_whole(tmp_path: Path) -> None:
+    text = server_file().replace(
+        "Grpc.newServerBuilderForPort(port, InsecureServerCredentials.create())",
+        "configure(Grpc.newServerBuilderForPort(port, InsecureServerCredentials.create()))",
+    )
+    assert fixed(tmp_path, text, "KLB201") == text
+
+
+def test_the_graceful_stop_fix_bounds_shutdown_with_await_termination(tmp_path: Path) -> None:
+    awaited = server_file().replace(
+        "server.shutdown().awaitTermination(30, TimeUnit.SECONDS);",
+        "server.shutdownNow().awaitTermination(30, TimeUnit.SECONDS);",
+    )
+    # already awaited: only made graceful
+    assert fixed(tmp_path / "awaited", awaited, "KLB404") == server_file()
+    inline = server_file().replace(
+        "      server.shutdown().awaitTermination(30, TimeUnit.SECONDS);",
+        "      logger.info(server.shutdownNow().toString());",
+    )
+    assert fixed(tmp_path / "inline", inline, "KLB404") == inline, "no statement to bound it"
+
+
+def test_the_sigterm_fix_adds_a_shutdown_hook_before_the_wait(tmp_path: Path) -> None:
+    after = fixed(tmp_path, server_file(hook=""), "KLB403")
+    assert (
+        "    if (server != null) {\n"
+        "      Runtime.getRuntime().addShutdownHook(new Thread(() -> {\n"
+        "        server.shutdown();\n"
+        "        try {\n"
+        "          if (!server.awaitTermination(25, TimeUnit.SECONDS)) {\n"
+        "            server.shutdownNow();\n"
+        "          }\n"
+        "        } catch (InterruptedException interrupted) {\n"
+        "          server.shutdownNow();\n"
+        "          Thread.currentThread().interrupt();\n"
+        "        }\n"
+        "      }));\n"
+        "      server.awaitTermination();\n"
+    ) in after
+    assert lint_files(tmp_path / "again", {"S.java": after}, ["KLB403", "KLB404"]).findings == []
+
+
+def test_no_sigterm_fix_that_would_capture_a_reassigned_local(tmp_path: Path) -> None:
+    text = """\
+import io.grpc.Server;
+import io.grpc.ServerBuilder;
+
+class Main {
+  public static void main(String[] args) throws Exception {
+    Server server = ServerBuilder.forPort(50051).build();
+    server = server.start();
+    server.awaitTermination();
+  }
+}
+"""
+    assert fixed(tmp_path, text, "KLB403") == text

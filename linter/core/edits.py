@@ -1,6 +1,6 @@
 """A fix as data: which file, which node, what change. Rules make these; the fixer applies
-them (YAML by splicing text at the composer's positions, Python through libcst, Go by
-splicing at tree-sitter's positions)."""
+them (YAML by splicing text at the composer's positions, Python through libcst, Go and
+Java by splicing at tree-sitter's positions)."""
 
 from __future__ import annotations
 
@@ -53,6 +53,20 @@ class GoEdit(CodeEdit):
 
     code: str
     packages: tuple[tuple[str, str], ...] = ()
+
+
+@record
+class JavaEdit(CodeEdit):
+    """An operation on the Java call that starts at (line, column) and calls `method`:
+    `chain-after` (`code`, calls like `.maxConnectionAge(5, TimeUnit.MINUTES)`, chained
+    right after that call), `insert-statements` (`code`, lines, before the statement that
+    holds the call, at its indentation), `graceful-stop` (a `shutdownNow()` made a
+    `shutdown()`, bounded by `code`'s lines where it is a statement of its own). `imports`:
+    the classes the new code names, imported when the file does not yet."""
+
+    method: str
+    code: str
+    imports: tuple[str, ...] = ()
 
 
 @record

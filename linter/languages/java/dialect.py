@@ -1,10 +1,18 @@
 """Java's words for the code rules, in grpc-java's terms (the builders' methods, durations
-as `(5, TimeUnit.MINUTES)`)."""
+as `(5, TimeUnit.MINUTES)`), and the edits that fix Java (settings chained on a builder, a
+shutdown hook, a bounded graceful stop), made by languages/java/edit.py."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
+from k8slb.code.facts import Channel, Server, Stop, Wait
+from k8slb.core.edits import ROUND_ROBIN_CONFIG, CodeEdit, JavaEdit
 from k8slb.model.grpc_options import LB_POLICY_NAME, MAX_AGE, MAX_AGE_GRACE, SERVICE_CONFIG
 from k8slb.rules.dialect import Dialect
+
+TIME_UNIT = "java.util.concurrent.TimeUnit"
 
 # gRPC's core option names as grpc-java's builders spell them.
 _JAVA_OPTIONS = {
@@ -91,6 +99,95 @@ class JavaDialect(Dialect):
 
     def http_pool_advice(self) -> str:
         return "bound the life of pooled connections, or have the server close them"
+
+    def server_options(self, server: Server, pairs: Sequence[tuple[str, int]]) -> list[CodeEdit]:
+        """The settings chained right after the builder's factory call (`forPort(...)`):
+        nothing when k8slb could not see all of them (one set later would be overridden,
+        or would override these)."""
+        if not server.options.complete:
+            return []
+        code = "\n".join(f".{self.option_value(key, value)}" for key, value in pairs)
+        return [_edit(server.loc.path, server.loc.line, server.loc.column, server.factory, code)]
+
+    def channel_options(self, channel: Channel, pairs: Sequence[tuple[str, Any]]) -> list[CodeEdit]:
+        """round_robin as the channel's default policy (grpc-java's own setting for it,
+        where grpcio takes a service config): only that, on a channel whose settings are
+        all known and name no policy yet."""
+        options = channel.options
+        if (
+            not options.complete
+            or options.get(LB_POLICY_NAME) is not None
+            or list(pairs) != [(SERVICE_CONFIG, ROUND_ROBIN_CONFIG)]
+        ):
+            return []
+        loc = channel.loc
+        code = '.defaultLoadBalancingPolicy("round_robin")'
+        return [_edit(loc.path, loc.line, loc.column, channel.factory, code, imports=())]
+
+    def sigterm_handler(self, wait: Wait, server: str, grace: int) -> list[CodeEdit]:
+        """Before the statement that waits in `awaitTermination()`, a shutdown hook (the JVM
+        runs them on SIGTERM) that stops the server gracefully and stops it outright when
+        `grace` seconds are not enough."""
+        if wait.how != "awaitTermination()" or not server.isidentifier():
+            return []
+        lines = [
+            "Runtime.getRuntime().addShutdownHook(new Thread(() -> {",
+            *(f"\t{line}" for line in bounded_stop(server, grace)),
+            "}));",
+        ]
+        loc = wait.loc
+        edit = JavaEdit(
+            loc.path,
+            loc.line,
+            loc.column,
+            "insert-statements",
+            "awaitTermination",
+            "\n".join(lines),
+            (TIME_UNIT,),
+        )
+        return [edit]
+
+    def graceful_stop(self, stop: Stop, grace: int) -> list[CodeEdit]:
+        """`shutdownNow()` made `shutdown()`, bounded by `awaitTermination(grace)` and then
+        `shutdownNow()` (or, where its result is already awaited, only renamed)."""
+        if not stop.server.isidentifier():
+            return []
+        loc = stop.loc
+        code = "\n".join(bounded_stop(stop.server, grace))
+        edit = JavaEdit(
+            loc.path, loc.line, loc.column, "graceful-stop", "shutdownNow", code, (TIME_UNIT,)
+        )
+        return [edit]
+
+
+def bounded_stop(server: str, grace: int) -> list[str]:
+    """The statements of a graceful stop that waits `grace` seconds for the calls in
+    flight, then ends those left (a tab for each level of indentation)."""
+    return [
+        f"{server}.shutdown();",
+        "try {",
+        f"\tif (!{server}.awaitTermination({grace}, TimeUnit.SECONDS)) {{",
+        f"\t\t{server}.shutdownNow();",
+        "\t}",
+        "} catch (InterruptedException interrupted) {",
+        f"\t{server}.shutdownNow();",
+        "\tThread.currentThread().interrupt();",
+        "}",
+    ]
+
+
+def _edit(
+    path: str,
+    line: int,
+    column: int,
+    factory: str,
+    code: str,
+    imports: tuple[str, ...] = (TIME_UNIT,),
+) -> JavaEdit:
+    """Calls chained after the factory call (`Grpc.newServerBuilderForPort` calls
+    `newServerBuilderForPort`) that starts at (line, column)."""
+    method = factory.rsplit(".", 1)[-1]
+    return JavaEdit(path, line, column, "chain-after", method, code, imports)
 
 
 DIALECT = JavaDialect()
