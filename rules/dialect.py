@@ -72,6 +72,11 @@ class Dialect(ABC):
     def http_pool_advice(self) -> str:
         """How to bound the life of a pooled HTTP connection."""
 
+    def unknown_policy_consequence(self) -> str:
+        """What a channel does when the policy it is told to use by name is none gRPC
+        knows (gRPC core's behaviour, unless the language's library differs)."""
+        return "gRPC logs an error and silently uses pick_first"
+
     # -- edits (none: the finding has no fix in this language) ---------------------------
 
     def server_options(self, server: Server, pairs: Sequence[tuple[str, int]]) -> list[CodeEdit]:

@@ -52,9 +52,15 @@ class GrpcLbConfigInvalid(Rule):
       policy gRPC knows (`round-robin`, `RoundRobin`): the channel is created, and then
       every call on it fails;
     - a `grpc.lb_policy_name` gRPC does not know (`roundrobin`): gRPC logs an error and
-      silently uses `pick_first`;
+      silently uses `pick_first` (grpc-java's `defaultLoadBalancingPolicy("roundrobin")`
+      fails every call on the channel instead);
     - both settings, naming different policies: the service config wins, so the
       `lb_policy_name` is dead code that misleads the reader.
+
+    In Java, the same settings of a grpc-java channel builder:
+    `defaultLoadBalancingPolicy(name)`, and `defaultServiceConfig(map)` when the map is a
+    literal k8slb can read (grpc-java takes a map there, so a map is no error). No fix
+    in Java.
 
     ## Why it matters
     The first two break every call at run time; the last two leave the client on
@@ -119,6 +125,16 @@ class GrpcLbConfigInvalid(Rule):
             title="in Go, an unknown policy",
             at=(6, 2),
         ),
+        Example(
+            "import io.grpc.ManagedChannel;\nimport io.grpc.ManagedChannelBuilder;\n\n"
+            "class Backend {\n  static final ManagedChannel CHANNEL =\n"
+            '      ManagedChannelBuilder.forTarget("dns:///backend:50051")\n'
+            '          .defaultLoadBalancingPolicy("roundrobin")\n'
+            "          .build();\n}\n",
+            language="java",
+            title="in Java, a misspelt default policy",
+            at=(7, 12),
+        ),
     )
 
     def check(self, context: Context) -> Iterator[Finding]:
@@ -150,7 +166,7 @@ class GrpcLbConfigInvalid(Rule):
                         (
                             f"{name_option} {by_name.value!r} is no policy gRPC knows"
                             + (f" (did you mean {hint!r}?)" if hint else ""),
-                            "gRPC logs an error and silently uses pick_first",
+                            dialect.unknown_policy_consequence(),
                         ),
                         fix=FixInfo(True, True, f"spell the policy {hint!r}"),
                         edits=dialect.set_value(by_name.loc, hint) if hint else [],

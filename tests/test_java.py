@@ -566,6 +566,7 @@ def test_a_misspelt_policy_is_klb108(tmp_path: Path) -> None:
     files = {"C.java": client(options='\n        .defaultLoadBalancingPolicy("roundrobin")')}
     (finding,) = lint_files(tmp_path, files, ["KLB108"]).findings
     assert finding.message.startswith("defaultLoadBalancingPolicy 'roundrobin' is no policy")
+    assert "grpc-java finds no such policy and fails every call on the channel" in finding.text
 
 
 def test_a_suppression_comment_silences_a_finding(tmp_path: Path) -> None:

@@ -100,6 +100,10 @@ class JavaDialect(Dialect):
     def http_pool_advice(self) -> str:
         return "bound the life of pooled connections, or have the server close them"
 
+    def unknown_policy_consequence(self) -> str:
+        # grpc-java's channel puts a picker that fails every call in the policy's place
+        return "grpc-java finds no such policy and fails every call on the channel"
+
     def server_options(self, server: Server, pairs: Sequence[tuple[str, int]]) -> list[CodeEdit]:
         """The settings chained right after the builder's factory call (`forPort(...)`):
         nothing when k8slb could not see all of them (one set later would be overridden,
