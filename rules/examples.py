@@ -152,3 +152,45 @@ GO_SIGNAL_IMPORTS = '\t"os"\n\t"os/signal"\n\t"syscall"'
 def go_server(options: str = "", before_serve: str = "", imports: str = "") -> str:
     """A grpc-go server started in `main()`; `options` are grpc.NewServer's arguments."""
     return GO_SERVER.format(options=options, before_serve=before_serve, imports=imports)
+
+
+JAVA_SERVER = """\
+import io.grpc.Server;
+import io.grpc.ServerBuilder;
+import java.util.concurrent.TimeUnit;
+
+public class Main {
+  public static void main(String[] args) throws Exception {
+{setup}    Server server = ServerBuilder.forPort(50051){builder}
+        .addService(new GreeterService())
+        .build()
+        .start();
+{before_wait}    server.awaitTermination();
+  }
+}
+"""
+JAVA_MAX_AGE = (
+    "\n        .maxConnectionAge(5, TimeUnit.MINUTES)"
+    "\n        .maxConnectionAgeGrace(30, TimeUnit.SECONDS)"
+)
+# The JVM runs its shutdown hooks on SIGTERM: this one drains the server, bounded.
+JAVA_HOOK = (
+    "    Runtime.getRuntime().addShutdownHook(new Thread(() -> {\n"
+    "      server.shutdown();\n"
+    "      try {\n"
+    "        server.awaitTermination(25, TimeUnit.SECONDS);\n"
+    "      } catch (InterruptedException interrupted) {\n"
+    "        server.shutdownNow();\n"
+    "      }\n"
+    "    }));\n"
+)
+
+
+def java_server(builder: str = "", before_wait: str = "", setup: str = "") -> str:
+    """A grpc-java server built, started and waited on in `main`; `builder` is chained
+    after `ServerBuilder.forPort(50051)`, `setup` comes before it."""
+    return (
+        JAVA_SERVER.replace("{setup}", setup)
+        .replace("{builder}", builder)
+        .replace("{before_wait}", before_wait)
+    )

@@ -106,6 +106,17 @@ var conn, _ = grpc.NewClient(
 """
 
 
+JAVA_CLIENT = """\
+import io.grpc.ManagedChannel;
+import io.grpc.ManagedChannelBuilder;
+
+public class BackendClient {
+  private static final ManagedChannel CHANNEL =
+      ManagedChannelBuilder.forTarget(TARGET).usePlaintext().build();
+}
+"""
+
+
 class GrpcClientClusterIp(Rule):
     """A gRPC channel dials a ClusterIP Service, where its calls stay on one pod.
 
@@ -130,6 +141,15 @@ class GrpcClientClusterIp(Rule):
     In JavaScript (`@grpc/grpc-js`): `new Client(target, grpc.credentials.create...())`, its
     target a string, a template string, `process.env.X` (with a `||` or `??` default) or a
     module `const`; a client closed in the function that makes it is per call. No fix yet.
+
+    In Java (grpc-java): a channel builder (`ManagedChannelBuilder.forTarget`/`forAddress`,
+    `Grpc.newChannelBuilder`, `Grpc.newChannelBuilderForAddress`, Netty's and OkHttp's)
+    followed to `build()`, its target a string, a concatenation or `String.format`, a
+    `static final` constant or `System.getenv("X")` (with a default from `getOrDefault`,
+    `Optional.ofNullable(...).orElse(...)` or a `!= null ?` test); a channel shut down in
+    the method that makes it (not `main`) is per call. The fix rewrites the Deployment's
+    env value and adds `.defaultLoadBalancingPolicy("round_robin")`; a literal target in
+    the code is left to a human.
 
     ## Why it matters
     The channel opens one HTTP/2 connection to the Service's virtual IP; kube-proxy pins
@@ -194,6 +214,13 @@ class GrpcClientClusterIp(Rule):
             manifests=GRPC_SERVICE + BACKEND + CLIENT,
             title="in Go, the address from the Deployment's env",
             at=(10, 15),
+        ),
+        Example(
+            JAVA_CLIENT.replace("TARGET", 'System.getenv("BACKEND_ADDR")'),
+            language="java",
+            manifests=GRPC_SERVICE + BACKEND + CLIENT,
+            title="in Java, the address from the Deployment's env",
+            at=(6, 7),
         ),
     )
 

@@ -13,7 +13,7 @@ from k8slb.model.index import is_headless
 from k8slb.model.objects import pod_template
 from k8slb.rules.base import PROBES, Context, Example, Rule
 from k8slb.rules.dialect import dialect_of
-from k8slb.rules.grpc_client_clusterip import CLIENT
+from k8slb.rules.grpc_client_clusterip import CLIENT, JAVA_CLIENT
 from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE
 
 _HEADLESS = GRPC_SERVICE.replace("spec:\n", "spec:\n  clusterIP: None\n")
@@ -81,6 +81,12 @@ class GrpcClientPickFirst(Rule):
     In JavaScript, a grpc-js client's `'grpc.service_config'` option (a string, or
     `JSON.stringify` of a literal) or `'grpc.lb_policy_name'`; grpc-js resolves a target
     with no scheme by DNS too. No fix yet.
+
+    In Java, a grpc-java channel builder's `defaultLoadBalancingPolicy("round_robin")`, or
+    its `defaultServiceConfig(...)` when it is a map literal k8slb can read (`Map.of`,
+    `ImmutableMap.of`, `List.of`...); grpc-java resolves a target with no scheme
+    (`forTarget("host:port")`, `forAddress(host, port)`) by DNS, as grpcio does. The fix
+    chains `.defaultLoadBalancingPolicy("round_robin")` after the builder's factory call.
 
     ## Why it matters
     grpcio's default policy, `pick_first`, connects to the first address the name resolves
@@ -172,6 +178,22 @@ class GrpcClientPickFirst(Rule):
             findings=0,
             language="go",
             title="in Go, dns:/// and round_robin",
+        ),
+        Example(
+            JAVA_CLIENT.replace("TARGET", '"backend.default.svc.cluster.local:50051"'),
+            language="java",
+            manifests=_HEADLESS + BACKEND,
+            title="in Java",
+            at=(6, 7),
+        ),
+        Example(
+            JAVA_CLIENT.replace("TARGET", '"backend.default.svc.cluster.local:50051"').replace(
+                ".usePlaintext()", '.defaultLoadBalancingPolicy("round_robin").usePlaintext()'
+            ),
+            findings=0,
+            language="java",
+            manifests=_HEADLESS + BACKEND,
+            title="in Java, with round_robin",
         ),
     )
 

@@ -9,9 +9,11 @@ from k8slb.rules.dialect import dialect_of
 from k8slb.rules.examples import (
     GO_KEEPALIVE_IMPORTS,
     GO_MAX_AGE,
+    JAVA_MAX_AGE,
     MAX_AGE_OPTIONS,
     go_server,
     grpc_server,
+    java_server,
 )
 
 
@@ -22,7 +24,9 @@ class GrpcMaxAgeNoGrace(Rule):
     Reports gRPC servers whose options set `grpc.max_connection_age_ms` but not
     `grpc.max_connection_age_grace_ms`. In Go: `MaxConnectionAge` without
     `MaxConnectionAgeGrace` in `keepalive.ServerParameters`. In JavaScript, a grpc-js
-    `Server`'s options, with grpc's own names.
+    `Server`'s options, with grpc's own names. In Java, a server builder given
+    `maxConnectionAge(...)` and no `maxConnectionAgeGrace(...)`; `k8slb fix` chains
+    `.maxConnectionAgeGrace(30, TimeUnit.SECONDS)` after its factory call.
 
     ## Why it matters
     When a connection reaches its age, the server sends GOAWAY: new calls go to a new
@@ -61,6 +65,13 @@ class GrpcMaxAgeNoGrace(Rule):
             at=(14, 3),
         ),
         Example(go_server(GO_MAX_AGE, imports=GO_KEEPALIVE_IMPORTS), findings=0, language="go"),
+        Example(
+            java_server("\n        .maxConnectionAge(5, TimeUnit.MINUTES)"),
+            language="java",
+            title="in Java",
+            at=(8, 10),
+        ),
+        Example(java_server(JAVA_MAX_AGE), findings=0, language="java"),
     )
 
     def check(self, context: Context) -> Iterator[Finding]:

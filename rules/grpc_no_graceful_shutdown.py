@@ -8,9 +8,11 @@ from k8slb.rules.dialect import dialect_of
 from k8slb.rules.examples import (
     GO_SIGNAL_IMPORTS,
     GO_SIGTERM,
+    JAVA_HOOK,
     SIGTERM_HANDLER,
     go_server,
     grpc_server,
+    java_server,
 )
 
 _KEYBOARD_ONLY = grpc_server().replace(
@@ -41,6 +43,11 @@ class GrpcNoGracefulShutdown(Rule):
     (or `signal.NotifyContext`, or `signal.Notify(ch)` for every signal) in its code;
     `os.Interrupt` alone is SIGINT. A Go program that does not catch SIGTERM exits at once.
 
+    In Java: a server built with grpc-java and waited on with `awaitTermination()` when
+    the code registers no JVM shutdown hook (`Runtime.getRuntime().addShutdownHook(...)`,
+    which the JVM runs on SIGTERM) nor a `Signal.handle(new Signal("TERM"), ...)`. With
+    none, the JVM exits as soon as SIGTERM arrives, cutting every call in flight.
+
     ## Why it matters
     Kubernetes stops a pod with SIGTERM, then SIGKILL when the grace period is over.
     Python installs no SIGTERM handler, and a process that runs as PID 1 in its container
@@ -59,9 +66,15 @@ class GrpcNoGracefulShutdown(Rule):
     (`signal.Notify(ch, syscall.SIGTERM)`) and calls `GracefulStop()`, with
     `time.AfterFunc(25*time.Second, server.Stop)` to bound it (it waits for every stream).
 
+    In Java: a shutdown hook that calls `server.shutdown()`, then
+    `server.awaitTermination(25, TimeUnit.SECONDS)`, then `server.shutdownNow()` for the
+    calls still running.
+
     `k8slb fix --unsafe-fixes` inserts that handler before the wait (with `import signal`,
     and `asyncio` for grpc.aio), with a grace of `stop-grace-seconds` (25 by default); in
-    Go, that goroutine before the statement that calls `Serve` (with the imports it needs).
+    Go, that goroutine before the statement that calls `Serve` (with the imports it needs);
+    in Java, that hook before the statement that calls `awaitTermination()` (refused when
+    the server is a local assigned more than once, which a lambda cannot capture).
     Unsafe: `signal.signal` works only in the main thread, and other shutdown work
     (health status, background workers) may need to join in.
 
@@ -101,6 +114,13 @@ class GrpcNoGracefulShutdown(Rule):
             findings=0,
             language="go",
             title="in Go, with signal.Notify and GracefulStop",
+        ),
+        Example(java_server(), language="java", title="in Java", at=(11, 5)),
+        Example(
+            java_server(before_wait=JAVA_HOOK),
+            findings=0,
+            language="java",
+            title="in Java, with a shutdown hook",
         ),
     )
 

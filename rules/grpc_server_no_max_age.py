@@ -10,9 +10,11 @@ from k8slb.rules.examples import (
     GO_HANDLER,
     GO_KEEPALIVE_IMPORTS,
     GO_MAX_AGE,
+    JAVA_MAX_AGE,
     MAX_AGE_OPTIONS,
     go_server,
     grpc_server,
+    java_server,
 )
 
 
@@ -36,6 +38,12 @@ class GrpcServerNoMaxAge(Rule):
     In JavaScript (`@grpc/grpc-js`): `new grpc.Server(options)` whose options (in the call
     or a `const` object of the module) set no `'grpc.max_connection_age_ms'`; no fix yet.
 
+    In Java (grpc-java): a server builder (`ServerBuilder.forPort`,
+    `Grpc.newServerBuilderForPort`, `NettyServerBuilder.forPort`/`forAddress`), followed
+    along its chain and through the variable that holds it up to `build()`, that is never
+    given `maxConnectionAge(...)` (or is given `Long.MAX_VALUE`, grpc-java's "never"); a
+    builder handed to a method k8slb cannot read keeps it silent.
+
     ## Why it matters
     By default a gRPC connection lives as long as both ends do. Clients connected through
     a ClusterIP stay on the pods they reached first, and even `round_robin` clients of a
@@ -51,7 +59,11 @@ class GrpcServerNoMaxAge(Rule):
 
     `k8slb fix` adds both (`max-connection-age-ms`, `max-connection-age-grace-ms` in the
     configuration) to the options literal, or as a new `options=` argument; it does not
-    touch options built any other way.
+    touch options built any other way. In Java it chains
+    `.maxConnectionAge(5, TimeUnit.MINUTES).maxConnectionAgeGrace(30, TimeUnit.SECONDS)`
+    right after the builder's factory call (importing `java.util.concurrent.TimeUnit`);
+    a plain `ServerBuilder` has these methods from grpc-java 1.47 on,
+    `NettyServerBuilder` always had them.
 
     ## Measured
     On real runtimes (k8slb's own test-suite: servers on loopback behind an L4 balancer
@@ -90,6 +102,13 @@ class GrpcServerNoMaxAge(Rule):
             findings=0,
             language="go",
             title="in Go, with keepalive.ServerParameters",
+        ),
+        Example(java_server(), language="java", title="in Java", at=(7, 21)),
+        Example(
+            java_server(JAVA_MAX_AGE),
+            findings=0,
+            language="java",
+            title="in Java, with maxConnectionAge and its grace",
         ),
         Example(
             GO_HANDLER,

@@ -5,7 +5,7 @@ from collections.abc import Iterator
 from k8slb.core.findings import Finding, Severity
 from k8slb.rules.base import Context, Example, Rule
 from k8slb.rules.dialect import dialect_of
-from k8slb.rules.examples import GO_SIGNAL_IMPORTS, GO_SIGTERM, go_server
+from k8slb.rules.examples import GO_SIGNAL_IMPORTS, GO_SIGTERM, JAVA_HOOK, go_server, java_server
 
 _STANDARD = """\
 from grpc_health.v1 import health, health_pb2_grpc
@@ -33,6 +33,10 @@ class Health(health_pb2_grpc.HealthServicer):
 def add_health(server):
     health_pb2_grpc.add_HealthServicer_to_server(Health(), server)
 """
+_JAVA_HEALTH = (
+    "    io.grpc.protobuf.services.HealthStatusManager health =\n"
+    "        new io.grpc.protobuf.services.HealthStatusManager();\n"
+)
 
 
 class HealthAlwaysServing(Rule):
@@ -49,6 +53,10 @@ class HealthAlwaysServing(Rule):
     (`SetServingStatus(..., healthpb.HealthCheckResponse_NOT_SERVING)`) nor calls its
     `Shutdown()`; and a hand-written `Check` method (one that answers a
     `HealthCheckResponse`) whose every `Status:` is `HealthCheckResponse_SERVING`.
+
+    In Java: grpc-java's `new HealthStatusManager()` when the code never sets
+    `ServingStatus.NOT_SERVING` nor calls `enterTerminalState()`; and a class that extends
+    `HealthGrpc.HealthImplBase` whose every status is the constant `SERVING`.
 
     ## Why it matters
     A gRPC readiness probe asks this service. If it answers SERVING until the process
@@ -95,6 +103,28 @@ class HealthAlwaysServing(Rule):
             findings=0,
             language="go",
             title="in Go, Shutdown() on SIGTERM",
+        ),
+        Example(
+            java_server(
+                "\n        .addService(health.getHealthService())",
+                setup=_JAVA_HEALTH,
+            ),
+            language="java",
+            title="in Java",
+            at=(8, 9),
+        ),
+        Example(
+            java_server(
+                "\n        .addService(health.getHealthService())",
+                before_wait=JAVA_HOOK.replace(
+                    "      server.shutdown();\n",
+                    "      health.enterTerminalState();\n      server.shutdown();\n",
+                ),
+                setup=_JAVA_HEALTH,
+            ),
+            findings=0,
+            language="java",
+            title="in Java, enterTerminalState() in the shutdown hook",
         ),
     )
 

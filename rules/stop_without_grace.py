@@ -5,7 +5,14 @@ from collections.abc import Iterator
 from k8slb.core.findings import Finding, FixInfo, Severity
 from k8slb.rules.base import STOPPING, Context, Example, Rule
 from k8slb.rules.dialect import dialect_of
-from k8slb.rules.examples import GO_SIGNAL_IMPORTS, GO_SIGTERM, go_server, grpc_server
+from k8slb.rules.examples import (
+    GO_SIGNAL_IMPORTS,
+    GO_SIGTERM,
+    JAVA_HOOK,
+    go_server,
+    grpc_server,
+    java_server,
+)
 
 _HANDLER = (
     "    import signal\n\n"
@@ -25,6 +32,11 @@ class StopWithoutGrace(Rule):
     In Go: `server.Stop()` on a `grpc.NewServer` server, where `GracefulStop()` lets calls
     finish (bound it with a timer that calls `Stop()`: it waits for every stream).
 
+    In Java: `server.shutdownNow()` on a server the file builds, unless it only bounds a
+    graceful stop: after `shutdown()` of the same server in the same method (the usual
+    `shutdown()`, `awaitTermination(...)`, `shutdownNow()`), or in a `catch` (the wait was
+    interrupted).
+
     ## Why it matters
     `stop(grace)` refuses new calls at once and lets the calls in flight finish for up to
     `grace` seconds; with 0 or None they are aborted immediately. On every rollout or
@@ -35,7 +47,10 @@ class StopWithoutGrace(Rule):
     the preStop pause minus a margin (25 s with the defaults: 30 s grace, 5 s pause).
 
     `k8slb fix --unsafe-fixes` writes `stop-grace-seconds` (25 by default) in place of the
-    0 or None: unsafe, since the right value depends on the pod's grace period.
+    0 or None: unsafe, since the right value depends on the pod's grace period. In Java
+    it writes `shutdown()`, `awaitTermination(25, TimeUnit.SECONDS)` and, when that is
+    not enough, `shutdownNow()` in place of the `shutdownNow()` statement (a
+    `shutdownNow().awaitTermination(...)` becomes `shutdown().awaitTermination(...)`).
 
     ## Measured
     Four calls of 1.5 s in flight when the pod gets SIGTERM (k8slb's own test-suite, on
@@ -81,6 +96,21 @@ class StopWithoutGrace(Rule):
             findings=0,
             language="go",
             title="in Go, GracefulStop",
+        ),
+        Example(
+            java_server(
+                before_wait="    Runtime.getRuntime().addShutdownHook("
+                "new Thread(() -> server.shutdownNow()));\n"
+            ),
+            language="java",
+            title="in Java",
+            at=(11, 59),
+        ),
+        Example(
+            java_server(before_wait=JAVA_HOOK),
+            findings=0,
+            language="java",
+            title="in Java, shutdown() bounded by awaitTermination and shutdownNow()",
         ),
     )
 
