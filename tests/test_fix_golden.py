@@ -5,6 +5,7 @@ output in fixtures/fix/CASE/. Regenerate after a deliberate change with
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -183,3 +184,57 @@ def test_the_demo_go_service_builds_before_and_after_its_fixes(tmp_path: Path) -
         assert unformatted([path]) == [], name
         done = vet(tmp_path / "gopath", f"k8slbtest/demo/{name}", {"main.go": source})
         assert done.returncode == 0, f"{name}:\n{done.stderr}"
+
+
+JAVA_CASES = sorted(case for case in CASES if case.startswith("java-"))
+JAVA_STUBS = Path(__file__).resolve().parent / "java_stubs"
+# The application's own classes the Java goldens name: services, and a generated stub.
+_JAVA_APP = {
+    "InventoryService": "class InventoryService implements io.grpc.BindableService {}",
+    "PricingService": "class PricingService implements io.grpc.BindableService {}",
+    "SearchService": "class SearchService implements io.grpc.BindableService {}",
+    "GreeterImpl": "class GreeterImpl implements io.grpc.BindableService {}",
+    "InventoryGrpc": (
+        "final class InventoryGrpc {\n"
+        "  static final class InventoryBlockingStub {}\n\n"
+        "  static InventoryBlockingStub newBlockingStub(io.grpc.Channel channel) {\n"
+        "    return new InventoryBlockingStub();\n  }\n}"
+    ),
+}
+
+
+@pytest.mark.parametrize("case", JAVA_CASES)
+def test_java_fixes_compile(tmp_path: Path, case: str) -> None:
+    """The fixed file compiles (javac type-checks it against the signatures of the
+    grpc-java classes it uses, tests/java_stubs), as the unfixed one does."""
+    javac = shutil.which("javac")
+    if javac is None:
+        pytest.skip("no JDK (javac) on PATH")
+    for name in ("in.java", "out.java"):
+        source = (FIXTURES / "fix" / case / name).read_text()
+        package = re.search(r"^package ([\w.]+);", source, re.MULTILINE)
+        main = re.search(r"^(?:public )?(?:final )?class (\w+)", source, re.MULTILINE)
+        assert package is not None and main is not None
+        root = tmp_path / name[:-5]
+        folder = root.joinpath(*package.group(1).split("."))
+        folder.mkdir(parents=True)
+        files = [folder / f"{main.group(1)}.java"]
+        files[0].write_text(source)
+        for cls, body in _JAVA_APP.items():
+            if re.search(rf"\b{cls}\b", source):
+                files.append(folder / f"{cls}.java")
+                files[-1].write_text(f"package {package.group(1)};\n\n{body}\n")
+        done = subprocess.run(
+            [
+                javac,
+                "-d",
+                str(root / "classes"),
+                "-sourcepath",
+                f"{JAVA_STUBS}{os.pathsep}{root}",
+                *map(str, files),
+            ],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert done.returncode == 0, (name, done.stderr)

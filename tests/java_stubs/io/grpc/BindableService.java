@@ -1,0 +1,4 @@
+package io.grpc;
+
+/** A service a server can be given. */
+public interface BindableService {}

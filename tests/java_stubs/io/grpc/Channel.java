@@ -1,0 +1,4 @@
+package io.grpc;
+
+/** What a stub calls through. */
+public abstract class Channel {}

@@ -1,0 +1,4 @@
+package io.grpc;
+
+/** How a server authenticates. */
+public abstract class ServerCredentials {}
