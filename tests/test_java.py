@@ -698,3 +698,10 @@ class Main {
 }
 """
     assert fixed(tmp_path, text, "KLB403") == text
+
+
+def test_a_target_with_a_scheme_of_the_programs_own_resolver_is_unknown() -> None:
+    (channel,) = facts_of(client('"example:///lb.example.grpc.io"')).channels
+    assert channel.target is UNKNOWN
+    (channel,) = facts_of(client('"dns:///backend:50051"')).channels
+    assert channel.target == "dns:///backend:50051"

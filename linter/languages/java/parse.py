@@ -494,6 +494,8 @@ class _Reader:
             target = _address(self.value(given[0]), self.value(given[1]))
         else:
             target = UNKNOWN  # a SocketAddress: not a name that is resolved
+        if isinstance(target, str) and _custom_scheme(target):
+            target = UNKNOWN  # a resolver of the program's own: k8slb cannot tell what it does
         built = self._follow(factory)
         options = Options(built.complete, tuple(self._options(built)))
         top = self._chain_after_build(built.build) if built.build is not None else None
@@ -807,6 +809,18 @@ def _walk_own(node: Node | None) -> Iterator[Node]:
             for child in reversed(current.children)
             if child.type not in (*_SCOPES, "class_body")
         )
+
+
+# The schemes grpc-java resolves itself (the rest are a program's own NameResolverProvider).
+_KNOWN_SCHEMES = frozenset({"dns", "unix", "unix-abstract", "xds", "google-c2p", "directaddress"})
+_SCHEME = re.compile(r"^([A-Za-z][\w+.-]*):/")
+
+
+def _custom_scheme(target: str) -> bool:
+    """`example:///name`: a scheme grpc-java does not resolve itself, so one the program
+    registers a resolver for (NameResolverRegistry)."""
+    found = _SCHEME.match(target)
+    return found is not None and found.group(1).lower() not in _KNOWN_SCHEMES
 
 
 def _says_not_serving(node: Node) -> bool:
