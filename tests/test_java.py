@@ -705,3 +705,12 @@ def test_a_target_with_a_scheme_of_the_programs_own_resolver_is_unknown() -> Non
     assert channel.target is UNKNOWN
     (channel,) = facts_of(client('"dns:///backend:50051"')).channels
     assert channel.target == "dns:///backend:50051"
+
+
+def test_an_interfaces_constants_are_followed() -> None:
+    text = client("Config.TARGET").replace(
+        "public class BackendClient {",
+        'interface Config {\n  String TARGET = "backend:50051";\n}\n\npublic class BackendClient {',
+    )
+    (channel,) = facts_of(text).channels
+    assert channel.target == "backend:50051"

@@ -100,6 +100,7 @@ LONG_MAX = 2**63 - 1
 # What grpc-java reads as "never": Long.MAX_VALUE of any unit (and the builders' constants).
 _INFINITE = ("Long.MAX_VALUE", "MAX_CONNECTION_AGE_INFINITE", "MAX_CONNECTION_IDLE_NANOS_DISABLED")
 _SCOPES = ("method_declaration", "constructor_declaration", "lambda_expression")
+_CLASSES = ("class_declaration", "interface_declaration", "enum_declaration")
 _MAX_DEPTH = 8
 
 
@@ -236,9 +237,9 @@ class _Reader:
     def __init__(self, path: str, facts: CodeFacts) -> None:
         self.path = path
         self.facts = facts
-        self.constants: dict[str, Node] = {}  # `static final` fields with a value, by name
+        # `static final` fields with a value, by their class and name
+        self.constants: dict[tuple[str, str], Node] = {}
         self.fields: set[str] = set()  # every field the file declares
-        self.classes: set[str] = set()
         self.bindings: dict[int, dict[str, list[Node | None]]] = {}  # by scope node id
 
     # -- driving -----------------------------------------------------------------------
@@ -247,12 +248,10 @@ class _Reader:
         calls: list[Node] = []
         for node in walk(root):
             kind = node.type
-            if kind == "field_declaration":
+            if kind in ("field_declaration", "constant_declaration"):
                 self._field(node)
-            elif kind in ("class_declaration", "enum_declaration", "interface_declaration"):
-                self.classes.add(_text(node.child_by_field_name("name")))
-                if kind == "class_declaration":
-                    self._health_class(node)
+            elif kind == "class_declaration":
+                self._health_class(node)
             elif kind == "method_invocation":
                 calls.append(node)
             elif kind == "object_creation_expression":
@@ -279,12 +278,14 @@ class _Reader:
     def _field(self, node: Node) -> None:
         modifiers = next((c for c in node.children if c.type == "modifiers"), None)
         words = set(_text(modifiers).split()) if modifiers is not None else set()
+        if node.type == "constant_declaration":  # an interface's: static and final
+            words |= {"static", "final"}
         for declarator in node.children_by_field_name("declarator"):
             name = _text(declarator.child_by_field_name("name"))
             self.fields.add(name)
             value = declarator.child_by_field_name("value")
             if value is not None and "final" in words and "static" in words:
-                self.constants[name] = value
+                self.constants[(_class_of(node), name)] = value
 
     def _is_term_signal(self, call: Node) -> bool:
         """`Signal.handle(new Signal("TERM"), handler)` (sun.misc and jdk.internal.misc)."""
@@ -607,6 +608,18 @@ class _Reader:
         self.bindings[scope.id] = names
         return names
 
+    def constant(self, at: Node, name: str) -> Node | None:
+        """The value of the constant `name` seen from `at`: its own class's, or an
+        enclosing one's, or the one class of the file that has it."""
+        owner = _enclosing(at, _CLASSES)
+        while owner is not None:
+            found = self.constants.get((_text(owner.child_by_field_name("name")), name))
+            if found is not None:
+                return found
+            owner = _enclosing(owner, _CLASSES)
+        candidates = [value for (_, named), value in self.constants.items() if named == name]
+        return candidates[0] if len(candidates) == 1 else None
+
     def _lookup(self, node: Node, depth: int) -> Any:
         name = _text(node)
         scope = _enclosing(node, _SCOPES)
@@ -617,7 +630,7 @@ class _Reader:
                     return UNKNOWN
                 return self.value(values[0], depth + 1)
             scope = _enclosing(scope, _SCOPES)
-        constant = self.constants.get(name)
+        constant = self.constant(node, name)
         if constant is not None:
             return self.value(constant, depth + 1)
         return UNKNOWN
@@ -656,8 +669,11 @@ class _Reader:
             return LONG_MAX
         owner = _text(node.child_by_field_name("object"))
         field = _text(node.child_by_field_name("field"))
-        if (owner == "this" or owner in self.classes) and field in self.constants:
-            return self.value(self.constants[field], depth + 1)
+        constant = (
+            self.constant(node, field) if owner == "this" else self.constants.get((owner, field))
+        )
+        if constant is not None:
+            return self.value(constant, depth + 1)
         return UNKNOWN
 
     def _binary(self, node: Node, depth: int) -> Any:
@@ -762,7 +778,7 @@ class _Reader:
                         return UNKNOWN
                     return self.data(values[0], depth + 1)
                 scope = _enclosing(scope, _SCOPES)
-            constant = self.constants.get(_text(node))
+            constant = self.constant(node, _text(node))
             return self.data(constant, depth + 1) if constant is not None else UNKNOWN
         if node.type != "method_invocation":
             found = self.value(node, depth + 1)
@@ -821,6 +837,11 @@ def _custom_scheme(target: str) -> bool:
     registers a resolver for (NameResolverRegistry)."""
     found = _SCHEME.match(target)
     return found is not None and found.group(1).lower() not in _KNOWN_SCHEMES
+
+
+def _class_of(node: Node) -> str:
+    owner = _enclosing(node, _CLASSES)
+    return _text(owner.child_by_field_name("name")) if owner is not None else ""
 
 
 def _says_not_serving(node: Node) -> bool:
