@@ -714,3 +714,28 @@ def test_an_interfaces_constants_are_followed() -> None:
     )
     (channel,) = facts_of(text).channels
     assert channel.target == "backend:50051"
+
+
+def test_the_clusterip_fix_rewrites_the_env_and_chains_round_robin(tmp_path: Path) -> None:
+    from k8slb.rules.grpc_client_clusterip import CLIENT as FRONTEND
+
+    env_client = client('System.getenv("BACKEND_ADDR")')
+    (tmp_path / "BackendClient.java").write_text(env_client)
+    (tmp_path / "k8s.yaml").write_text(MANIFESTS + FRONTEND)
+    args = ["fix", "--no-cache", "--unsafe-fixes", "--select", "KLB102", str(tmp_path)]
+    ran = CliRunner().invoke(cli, args)
+    assert ran.exit_code in (0, 1), ran.output
+    assert (
+        'ManagedChannelBuilder.forTarget(System.getenv("BACKEND_ADDR"))\n'
+        '        .defaultLoadBalancingPolicy("round_robin")\n'
+        "        .usePlaintext()"
+    ) in (tmp_path / "BackendClient.java").read_text()
+    manifests = (tmp_path / "k8s.yaml").read_text()
+    assert 'value: "dns:///backend-headless:50051"' in manifests
+    assert "name: backend-headless" in manifests, "the headless twin is added"
+
+
+def test_a_server_held_in_a_field_through_this_is_named_by_the_field() -> None:
+    text = server_file().replace("    server = Grpc.", "    this.server = Grpc.")
+    facts = facts_of(text)
+    assert [s.name for s in facts.servers] == ["server"] and facts.starts == {"server"}
