@@ -739,3 +739,25 @@ def test_a_server_held_in_a_field_through_this_is_named_by_the_field() -> None:
     text = server_file().replace("    server = Grpc.", "    this.server = Grpc.")
     facts = facts_of(text)
     assert [s.name for s in facts.servers] == ["server"] and facts.starts == {"server"}
+
+
+def test_a_shutdown_hook_in_another_package_of_the_same_module_counts(tmp_path: Path) -> None:
+    hook = """\
+package com.example.greeter.lifecycle;
+
+import io.grpc.Server;
+
+public final class Hooks {
+  public static void stopOnSigterm(Server server) {
+    Runtime.getRuntime().addShutdownHook(new Thread(server::shutdown));
+  }
+}
+"""
+    main = "greeter/src/main/java/com/example/greeter/GreeterServer.java"
+    files = {
+        main: server_file(hook=""),
+        "greeter/src/main/java/com/example/greeter/lifecycle/Hooks.java": hook,
+    }
+    assert lint_files(tmp_path / "one", files, ["KLB403"]).findings == []
+    apart = {main: server_file(hook=""), "other/src/main/java/com/example/Hooks.java": hook}
+    assert rules_of(lint_files(tmp_path / "two", apart, ["KLB403"]).findings) == ["KLB403"]

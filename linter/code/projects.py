@@ -1,6 +1,7 @@
-"""Which Python modules form one project: shutdown and health are judged per project (a
-SIGTERM handler in another module of the same program counts), not per file and not
-across unrelated programs that happen to be scanned together."""
+"""Which modules form one project: shutdown and health are judged per project (a SIGTERM
+handler in another module of the same program counts), not per file and not across
+unrelated programs that happen to be scanned together. A Python project is the folder
+above its outermost package, a Java one the module folder above `src/`."""
 
 from __future__ import annotations
 
@@ -58,7 +59,21 @@ def assign_projects(modules: Iterable[CodeFacts]) -> None:
     spelled = [_spelled(m.path) for m in modules]
     scanned = set(spelled)
     for module, path in zip(modules, spelled, strict=True):
-        module.project = project_root(path, scanned)
+        java = java_project(path) if module.language == "java" else None
+        module.project = java if java is not None else project_root(path, scanned)
+
+
+def java_project(path: str) -> str | None:
+    """A Java file's project: the module folder above its `src/` (Maven's and Gradle's
+    `src/main/java/...`), whatever package below it the file is in; None outside that
+    layout (the file's folder is taken, as for any other)."""
+    parts = path.split(os.sep)[:-1]
+    marks = [i for i, part in enumerate(parts) if part == "src"]
+    if not marks:
+        return None
+    laid_out = [i for i in marks if i + 1 < len(parts) and parts[i + 1] in ("main", "test")]
+    at = (laid_out or marks)[-1]
+    return os.sep.join(parts[:at]) or "."
 
 
 # -- imports: which modules a program runs ----------------------------------------------------
