@@ -761,3 +761,25 @@ public final class Hooks {
     assert lint_files(tmp_path / "one", files, ["KLB403"]).findings == []
     apart = {main: server_file(hook=""), "other/src/main/java/com/example/Hooks.java": hook}
     assert rules_of(lint_files(tmp_path / "two", apart, ["KLB403"]).findings) == ["KLB403"]
+
+
+def test_a_netty_server_on_an_inet_socket_address_listens_there() -> None:
+    text = server_file().replace(
+        "Grpc.newServerBuilderForPort(port, InsecureServerCredentials.create())",
+        'NettyServerBuilder.forAddress(new InetSocketAddress("0.0.0.0", port))',
+    )
+    (server,) = facts_of(text).servers
+    assert server.factory == "NettyServerBuilder.forAddress"
+    assert [listen.address for listen in facts_of(text).listens] == ["0.0.0.0:50051"]
+
+
+def test_grpc_new_channel_builder_for_address_dials_host_and_port() -> None:
+    text = client().replace(
+        "ManagedChannelBuilder.forTarget(TARGET)",
+        'Grpc.newChannelBuilderForAddress("backend", 50051, InsecureChannelCredentials.create())',
+    )
+    (channel,) = facts_of(text).channels
+    assert (channel.factory, channel.target) == (
+        "Grpc.newChannelBuilderForAddress",
+        "backend:50051",
+    )
