@@ -72,6 +72,10 @@ class Dialect(ABC):
     def http_pool_advice(self) -> str:
         """How to bound the life of a pooled HTTP connection."""
 
+    def health_check(self, implementation: str) -> str:
+        """The check a hand-written health service answers with, named for a message."""
+        return f"health servicer {implementation}.Check"
+
     # -- edits (none: the finding has no fix in this language) ---------------------------
 
     def server_options(self, server: Server, pairs: Sequence[tuple[str, int]]) -> list[CodeEdit]:

@@ -117,7 +117,8 @@ class HealthAlwaysServing(Rule):
                     yield self.code_finding(
                         servicer.loc,
                         (
-                            f"health servicer {servicer.custom_class}.Check always answers SERVING",
+                            f"{dialect_of(facts.language).health_check(servicer.custom_class)} "
+                            "always answers SERVING",
                             "readiness cannot drop while the server drains or is overloaded",
                             "report NOT_SERVING when it cannot serve",
                         ),
