@@ -129,7 +129,8 @@ class GrpcClientClusterIp(Rule):
 
     In JavaScript (`@grpc/grpc-js`): `new Client(target, grpc.credentials.create...())`, its
     target a string, a template string, `process.env.X` (with a `||` or `??` default) or a
-    module `const`; a client closed in the function that makes it is per call. No fix yet.
+    module `const`; a client closed in the function that makes it is per call. Its unsafe
+    fix is not made in JavaScript (the target is rarely a literal there).
 
     ## Why it matters
     The channel opens one HTTP/2 connection to the Service's virtual IP; kube-proxy pins

@@ -80,7 +80,8 @@ class GrpcClientPickFirst(Rule):
 
     In JavaScript, a grpc-js client's `'grpc.service_config'` option (a string, or
     `JSON.stringify` of a literal) or `'grpc.lb_policy_name'`; grpc-js resolves a target
-    with no scheme by DNS too. No fix yet.
+    with no scheme by DNS too. The fix adds `'grpc.service_config'` to the client's options
+    object, or passes `{'grpc.service_config': '...'}` as its third argument.
 
     ## Why it matters
     grpcio's default policy, `pick_first`, connects to the first address the name resolves

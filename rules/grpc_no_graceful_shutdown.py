@@ -8,9 +8,12 @@ from k8slb.rules.dialect import dialect_of
 from k8slb.rules.examples import (
     GO_SIGNAL_IMPORTS,
     GO_SIGTERM,
+    NODE_MAX_AGE,
+    NODE_SIGTERM,
     SIGTERM_HANDLER,
     go_server,
     grpc_server,
+    node_server,
 )
 
 _KEYBOARD_ONLY = grpc_server().replace(
@@ -40,6 +43,15 @@ class GrpcNoGracefulShutdown(Rule):
     In Go: a server started with `Serve(lis)` and no `signal.Notify(ch, syscall.SIGTERM)`
     (or `signal.NotifyContext`, or `signal.Notify(ch)` for every signal) in its code;
     `os.Interrupt` alone is SIGINT. A Go program that does not catch SIGTERM exits at once.
+
+    In Node.js: a grpc-js server started with `bindAsync` (from then on the event loop
+    keeps the process serving) when no module of its program (the folder of the nearest
+    `package.json`, or the container's code) calls `process.on('SIGTERM', ...)` (`once`,
+    `addListener`, also over a list of signals) or loads a library that installs such a
+    handler (`@godaddy/terminus`, lightship, http-graceful-shutdown, close-with-grace).
+    Node exits at once on SIGTERM with no handler, or, as PID 1, ignores it until SIGKILL.
+    The fix inserts before `bindAsync` a handler that calls `tryShutdown`, bounded by a
+    timer that calls `forceShutdown`, then ends the process.
 
     ## Why it matters
     Kubernetes stops a pod with SIGTERM, then SIGKILL when the grace period is over.
@@ -96,6 +108,13 @@ class GrpcNoGracefulShutdown(Rule):
             title="handlers registered in a loop",
         ),
         Example(go_server(), language="go", title="in Go", at=(12, 2)),
+        Example(node_server(NODE_MAX_AGE), language="javascript", title="in Node.js", at=(5, 3)),
+        Example(
+            node_server(NODE_MAX_AGE, NODE_SIGTERM),
+            findings=0,
+            language="javascript",
+            title="in Node.js, with a SIGTERM handler",
+        ),
         Example(
             go_server(before_serve=GO_SIGTERM, imports=GO_SIGNAL_IMPORTS),
             findings=0,

@@ -11,8 +11,11 @@ from k8slb.rules.examples import (
     GO_KEEPALIVE_IMPORTS,
     GO_MAX_AGE,
     MAX_AGE_OPTIONS,
+    NODE_MAX_AGE,
+    NODE_SIGTERM,
     go_server,
     grpc_server,
+    node_server,
 )
 
 
@@ -33,8 +36,10 @@ class GrpcServerNoMaxAge(Rule):
     server}`) is reported at `info`, with no fix: grpc-go ignores its keepalive options
     there, since the connections belong to the HTTP server.
 
-    In JavaScript (`@grpc/grpc-js`): `new grpc.Server(options)` whose options (in the call
-    or a `const` object of the module) set no `'grpc.max_connection_age_ms'`; no fix yet.
+    In Node.js (`@grpc/grpc-js`, JavaScript or TypeScript): `new grpc.Server(options)`
+    whose options (in the call or a `const` object of the module) set no
+    `'grpc.max_connection_age_ms'`; the fix adds both options to that object (in its
+    quotes and layout) or passes them as the argument.
 
     ## Why it matters
     By default a gRPC connection lives as long as both ends do. Clients connected through
@@ -85,6 +90,18 @@ class GrpcServerNoMaxAge(Rule):
             title="options k8slb cannot follow",
         ),
         Example(go_server(), language="go", title="in Go", at=(11, 12)),
+        Example(
+            node_server(before_bind=NODE_SIGTERM),
+            language="javascript",
+            title="in Node.js",
+            at=(4, 18),
+        ),
+        Example(
+            node_server(NODE_MAX_AGE, NODE_SIGTERM),
+            findings=0,
+            language="javascript",
+            title="in Node.js, with both options",
+        ),
         Example(
             go_server(GO_MAX_AGE, imports=GO_KEEPALIVE_IMPORTS),
             findings=0,

@@ -50,6 +50,11 @@ class HealthAlwaysServing(Rule):
     `Shutdown()`; and a hand-written `Check` method (one that answers a
     `HealthCheckResponse`) whose every `Status:` is `HealthCheckResponse_SERVING`.
 
+    In Node.js: grpc-health-check's `HealthImplementation` (or 1.x's `Implementation`, and
+    grpc-js-health-check's) when no module of the program sets a status to `NOT_SERVING`;
+    and a hand-written `check` given to `addService(....Health.service, {check})` that
+    answers `'SERVING'` and nothing else, deciding nothing.
+
     ## Why it matters
     A gRPC readiness probe asks this service. If it answers SERVING until the process
     dies, the pod stays in the endpoints while it shuts down, and readiness cannot take an

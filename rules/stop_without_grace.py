@@ -5,7 +5,15 @@ from collections.abc import Iterator
 from k8slb.core.findings import Finding, FixInfo, Severity
 from k8slb.rules.base import STOPPING, Context, Example, Rule
 from k8slb.rules.dialect import dialect_of
-from k8slb.rules.examples import GO_SIGNAL_IMPORTS, GO_SIGTERM, go_server, grpc_server
+from k8slb.rules.examples import (
+    GO_SIGNAL_IMPORTS,
+    GO_SIGTERM,
+    NODE_MAX_AGE,
+    NODE_SIGTERM,
+    go_server,
+    grpc_server,
+    node_server,
+)
 
 _HANDLER = (
     "    import signal\n\n"
@@ -24,6 +32,11 @@ class StopWithoutGrace(Rule):
 
     In Go: `server.Stop()` on a `grpc.NewServer` server, where `GracefulStop()` lets calls
     finish (bound it with a timer that calls `Stop()`: it waits for every stream).
+
+    In Node.js: a grpc-js server's `forceShutdown()`, unless it is the bound of a graceful
+    stop (a timer's, or in a function that also calls `tryShutdown`). The fix, made only
+    when nothing runs after it in its block, turns it into `tryShutdown(() => {})` with a
+    timer that calls `forceShutdown()` after the grace.
 
     ## Why it matters
     `stop(grace)` refuses new calls at once and lets the calls in flight finish for up to
@@ -81,6 +94,18 @@ class StopWithoutGrace(Rule):
             findings=0,
             language="go",
             title="in Go, GracefulStop",
+        ),
+        Example(
+            node_server(NODE_MAX_AGE, "  process.on('SIGTERM', () => server.forceShutdown());\n"),
+            language="javascript",
+            title="in Node.js",
+            at=(5, 31),
+        ),
+        Example(
+            node_server(NODE_MAX_AGE, NODE_SIGTERM),
+            findings=0,
+            language="javascript",
+            title="in Node.js, tryShutdown bounded by a timer",
         ),
     )
 

@@ -74,8 +74,7 @@ def test_the_missing_handler_is_reported_where_the_server_starts(tmp_path: Path)
     (finding,) = lint_files(tmp_path, {"server.js": server()}, ["KLB403"]).findings
     assert (finding.line, finding.column) == (9, 3)
     assert finding.message == (
-        "gRPC server 'server' waits in the event loop after bindAsync() with no SIGTERM "
-        "handler in its project"
+        "gRPC server 'server' waits in the event loop with no SIGTERM handler in its project"
     )
     assert "as PID 1, it ignores it until SIGKILL" in finding.text
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from k8slb.code.facts import Channel, Loc, Options, Server, Stop, Wait
 from k8slb.core.edits import CodeEdit, JsEdit
+from k8slb.languages.javascript.parse import NODE_WAIT
 from k8slb.model.grpc_options import MAX_AGE_GRACE
 from k8slb.rules.dialect import Dialect
 
@@ -113,7 +114,7 @@ class JavaScriptDialect(Dialect):
         """Before the statement that calls `bindAsync`, a SIGTERM handler that lets the
         calls in flight end (tryShutdown), bounded by a timer that aborts the rest
         (forceShutdown) after `grace` seconds, then ends the process."""
-        if not wait.how.endswith("bindAsync()") or not set(server) <= set(_SIMPLE_NAME):
+        if wait.how != NODE_WAIT or not set(server) <= set(_SIMPLE_NAME):
             return []
         code = "\n".join(
             [

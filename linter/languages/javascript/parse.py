@@ -83,6 +83,8 @@ _WRAPPERS = (
     "satisfies_expression",
     "type_assertion",
 )
+# How a started server waits: bindAsync returns, and the event loop keeps it serving.
+NODE_WAIT = "the event loop"
 _STATUSES = frozenset({"SERVING", "NOT_SERVING", "UNKNOWN", "SERVICE_UNKNOWN"})
 
 
@@ -506,7 +508,7 @@ class _Module:
             if given:
                 facts.listens.append(Listen(name, self.value(given[0]), self.loc(node)))
             # from here the event loop keeps the process up, serving, until it is stopped
-            facts.waits.append(Wait(self.loc(node), name, "the event loop after bindAsync()"))
+            facts.waits.append(Wait(self.loc(node), name, NODE_WAIT))
         elif method == "start":
             facts.starts.add(name)
         elif method == "forceShutdown":
