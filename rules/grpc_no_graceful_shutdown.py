@@ -80,9 +80,10 @@ class GrpcNoGracefulShutdown(Rule):
     ## Measured
     Four calls of 1.5 s in flight when the pod gets SIGTERM (k8slb's own test-suite, on
     loopback): with no handler, all four fail (grpcio: UNAVAILABLE, the process is killed;
-    grpc-go: Unavailable); with the handler `k8slb fix` writes, all four finish, in both.
+    grpc-go and grpc-js: UNAVAILABLE); with the handler `k8slb fix` writes, all four
+    finish, in all three.
     Reproduce: `.venv/bin/python -m pytest tests/test_grpc_proof.py
-    tests/test_grpc_go_proof.py -s -q -k test_4`.
+    tests/test_grpc_go_proof.py tests/test_grpc_node_proof.py -s -q -k test_4`.
 
     ## Other linters
     No other linter reads server code for signal handling.

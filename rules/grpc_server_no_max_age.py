@@ -67,10 +67,14 @@ class GrpcServerNoMaxAge(Rule):
       352, 307, 225, 331 calls (without the fix: 1064, 1020, 1027, then 0 for each new pod);
     - grpc-go 1.33, 20 client processes, 1.5 s to 4 s after the scale-up: 2746, 3073, 2872,
       2870, 3076, 3196, 2637, 3196, 2641, 3107 (every pod within 30 % of its fair share;
-      without the fix: 7583, 7966, 7259, then 0 for each new pod).
+      without the fix: 7583, 7966, 7259, then 0 for each new pod);
+    - grpc-js 1.14 (Node.js 20), 20 client processes, the same window: 151, 146, 150, 143,
+      150, 143, 155, 142, 141, 136 (without the fix: 554, 537, 496, then 0 for each new
+      pod).
     Reproduce: `.venv/bin/python -m pytest tests/test_grpc_proof.py
-    tests/test_grpc_go_proof.py -s -q` (after `make test`; the Go proof needs Debian's
-    golang-go and golang-google-grpc-dev).
+    tests/test_grpc_go_proof.py tests/test_grpc_node_proof.py -s -q` (after `make test`;
+    the Go proof needs Debian's golang-go and golang-google-grpc-dev, the Node one node
+    and npm, which installs @grpc/grpc-js into the user's cache).
 
     ## Other linters
     No other linter reads gRPC server code.

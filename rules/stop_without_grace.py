@@ -52,11 +52,12 @@ class StopWithoutGrace(Rule):
 
     ## Measured
     Four calls of 1.5 s in flight when the pod gets SIGTERM (k8slb's own test-suite, on
-    loopback): with grpcio's `stop(0)` or grpc-go's `Stop()` all four fail (UNAVAILABLE);
-    with the code `k8slb fix` writes (grpcio: KLB403's SIGTERM handler, which calls
-    `server.stop(grace=25)`; grpc-go: `GracefulStop()`) all four finish.
+    loopback): with grpcio's `stop(0)` or grpc-go's `Stop()` all four fail (UNAVAILABLE),
+    with grpc-js's `forceShutdown()` too (CANCELLED); with the code `k8slb fix` writes
+    (grpcio: KLB403's SIGTERM handler, which calls `server.stop(grace=25)`; grpc-go:
+    `GracefulStop()`; grpc-js: `tryShutdown` bounded by a timer) all four finish.
     Reproduce: `.venv/bin/python -m pytest tests/test_grpc_proof.py
-    tests/test_grpc_go_proof.py -s -q -k test_4`.
+    tests/test_grpc_go_proof.py tests/test_grpc_node_proof.py -s -q -k test_4`.
 
     ## Other linters
     No other linter reads gRPC server code.
