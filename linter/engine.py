@@ -291,9 +291,9 @@ def read_sources(
             build_files += [also] if also is not None else []
     # once a run, whatever its variants: which modules form a program, the names they import
     # from each other, what the build files say
-    assign_projects(read.modules)
-    read.modules = resolve_imports(read.modules)
     read.builds = read_build_facts(build_files)
+    assign_projects(read.modules, read.builds.projects)
+    read.modules = resolve_imports(read.modules)
     return read
 
 

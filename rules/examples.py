@@ -149,6 +149,30 @@ func main() {
 GO_SIGNAL_IMPORTS = '\t"os"\n\t"os/signal"\n\t"syscall"'
 
 
+NODE_SERVER = """\
+const grpc = require('@grpc/grpc-js');
+
+function main() {{
+  const server = new grpc.Server({options});
+{before_bind}  server.bindAsync(':50051', grpc.ServerCredentials.createInsecure(), () => {{}});
+}}
+
+main();
+"""
+NODE_MAX_AGE = "{'grpc.max_connection_age_ms': 300000, 'grpc.max_connection_age_grace_ms': 30000}"
+NODE_SIGTERM = (
+    "  process.on('SIGTERM', () => {\n"
+    "    setTimeout(() => server.forceShutdown(), 25000).unref();\n"
+    "    server.tryShutdown(() => process.exit(0));\n"
+    "  });\n"
+)
+
+
+def node_server(options: str = "", before_bind: str = "") -> str:
+    """A grpc-js server started in `main()`; `options` are grpc.Server's argument."""
+    return NODE_SERVER.format(options=options, before_bind=before_bind)
+
+
 def go_server(options: str = "", before_serve: str = "", imports: str = "") -> str:
     """A grpc-go server started in `main()`; `options` are grpc.NewServer's arguments."""
     return GO_SERVER.format(options=options, before_serve=before_serve, imports=imports)

@@ -140,7 +140,8 @@ class GrpcClientClusterIp(Rule):
 
     In JavaScript (`@grpc/grpc-js`): `new Client(target, grpc.credentials.create...())`, its
     target a string, a template string, `process.env.X` (with a `||` or `??` default) or a
-    module `const`; a client closed in the function that makes it is per call. No fix yet.
+    module `const`; a client closed in the function that makes it is per call. Its unsafe
+    fix is not made in JavaScript (the target is rarely a literal there).
 
     In Java (grpc-java): a channel builder (`ManagedChannelBuilder.forTarget`/`forAddress`,
     `Grpc.newChannelBuilder`, `Grpc.newChannelBuilderForAddress`, Netty's and OkHttp's)

@@ -9,10 +9,13 @@ from k8slb.rules.examples import (
     GO_SIGNAL_IMPORTS,
     GO_SIGTERM,
     JAVA_HOOK,
+    NODE_MAX_AGE,
+    NODE_SIGTERM,
     SIGTERM_HANDLER,
     go_server,
     grpc_server,
     java_server,
+    node_server,
 )
 
 _KEYBOARD_ONLY = grpc_server().replace(
@@ -48,6 +51,15 @@ class GrpcNoGracefulShutdown(Rule):
     which the JVM runs on SIGTERM) nor a `Signal.handle(new Signal("TERM"), ...)`. With
     none, the JVM exits as soon as SIGTERM arrives, cutting every call in flight.
 
+    In Node.js: a grpc-js server started with `bindAsync` (from then on the event loop
+    keeps the process serving) when no module of its program (the folder of the nearest
+    `package.json`, or the container's code) calls `process.on('SIGTERM', ...)` (`once`,
+    `addListener`, also over a list of signals) or loads a library that installs such a
+    handler (`@godaddy/terminus`, lightship, http-graceful-shutdown, close-with-grace).
+    Node exits at once on SIGTERM with no handler, or, as PID 1, ignores it until SIGKILL.
+    The fix inserts before `bindAsync` a handler that calls `tryShutdown`, bounded by a
+    timer that calls `forceShutdown`, then ends the process.
+
     ## Why it matters
     Kubernetes stops a pod with SIGTERM, then SIGKILL when the grace period is over.
     Python installs no SIGTERM handler, and a process that runs as PID 1 in its container
@@ -81,9 +93,10 @@ class GrpcNoGracefulShutdown(Rule):
     ## Measured
     Four calls of 1.5 s in flight when the pod gets SIGTERM (k8slb's own test-suite, on
     loopback): with no handler, all four fail (grpcio: UNAVAILABLE, the process is killed;
-    grpc-go: Unavailable); with the handler `k8slb fix` writes, all four finish, in both.
+    grpc-go and grpc-js: UNAVAILABLE); with the handler `k8slb fix` writes, all four
+    finish, in all three.
     Reproduce: `.venv/bin/python -m pytest tests/test_grpc_proof.py
-    tests/test_grpc_go_proof.py -s -q -k test_4`.
+    tests/test_grpc_go_proof.py tests/test_grpc_node_proof.py -s -q -k test_4`.
 
     ## Other linters
     No other linter reads server code for signal handling.
@@ -109,6 +122,13 @@ class GrpcNoGracefulShutdown(Rule):
             title="handlers registered in a loop",
         ),
         Example(go_server(), language="go", title="in Go", at=(12, 2)),
+        Example(node_server(NODE_MAX_AGE), language="javascript", title="in Node.js", at=(5, 3)),
+        Example(
+            node_server(NODE_MAX_AGE, NODE_SIGTERM),
+            findings=0,
+            language="javascript",
+            title="in Node.js, with a SIGTERM handler",
+        ),
         Example(
             go_server(before_serve=GO_SIGTERM, imports=GO_SIGNAL_IMPORTS),
             findings=0,

@@ -12,9 +12,12 @@ from k8slb.rules.examples import (
     GO_MAX_AGE,
     JAVA_MAX_AGE,
     MAX_AGE_OPTIONS,
+    NODE_MAX_AGE,
+    NODE_SIGTERM,
     go_server,
     grpc_server,
     java_server,
+    node_server,
 )
 
 
@@ -35,8 +38,10 @@ class GrpcServerNoMaxAge(Rule):
     server}`) is reported at `info`, with no fix: grpc-go ignores its keepalive options
     there, since the connections belong to the HTTP server.
 
-    In JavaScript (`@grpc/grpc-js`): `new grpc.Server(options)` whose options (in the call
-    or a `const` object of the module) set no `'grpc.max_connection_age_ms'`; no fix yet.
+    In Node.js (`@grpc/grpc-js`, JavaScript or TypeScript): `new grpc.Server(options)`
+    whose options (in the call or a `const` object of the module) set no
+    `'grpc.max_connection_age_ms'`; the fix adds both options to that object (in its
+    quotes and layout) or passes them as the argument.
 
     In Java (grpc-java): a server builder (`ServerBuilder.forPort`,
     `Grpc.newServerBuilderForPort`, `NettyServerBuilder.forPort`/`forAddress`), followed
@@ -74,10 +79,14 @@ class GrpcServerNoMaxAge(Rule):
       352, 307, 225, 331 calls (without the fix: 1064, 1020, 1027, then 0 for each new pod);
     - grpc-go 1.33, 20 client processes, 1.5 s to 4 s after the scale-up: 2746, 3073, 2872,
       2870, 3076, 3196, 2637, 3196, 2641, 3107 (every pod within 30 % of its fair share;
-      without the fix: 7583, 7966, 7259, then 0 for each new pod).
+      without the fix: 7583, 7966, 7259, then 0 for each new pod);
+    - grpc-js 1.14 (Node.js 20), 20 client processes, the same window: 151, 146, 150, 143,
+      150, 143, 155, 142, 141, 136 (without the fix: 554, 537, 496, then 0 for each new
+      pod).
     Reproduce: `.venv/bin/python -m pytest tests/test_grpc_proof.py
-    tests/test_grpc_go_proof.py -s -q` (after `make test`; the Go proof needs Debian's
-    golang-go and golang-google-grpc-dev).
+    tests/test_grpc_go_proof.py tests/test_grpc_node_proof.py -s -q` (after `make test`;
+    the Go proof needs Debian's golang-go and golang-google-grpc-dev, the Node one node
+    and npm, which installs @grpc/grpc-js into the user's cache).
 
     ## Other linters
     No other linter reads gRPC server code.
@@ -97,6 +106,18 @@ class GrpcServerNoMaxAge(Rule):
             title="options k8slb cannot follow",
         ),
         Example(go_server(), language="go", title="in Go", at=(11, 12)),
+        Example(
+            node_server(before_bind=NODE_SIGTERM),
+            language="javascript",
+            title="in Node.js",
+            at=(4, 18),
+        ),
+        Example(
+            node_server(NODE_MAX_AGE, NODE_SIGTERM),
+            findings=0,
+            language="javascript",
+            title="in Node.js, with both options",
+        ),
         Example(
             go_server(GO_MAX_AGE, imports=GO_KEEPALIVE_IMPORTS),
             findings=0,

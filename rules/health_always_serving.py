@@ -58,6 +58,11 @@ class HealthAlwaysServing(Rule):
     `ServingStatus.NOT_SERVING` nor calls `enterTerminalState()`; and a class that extends
     `HealthGrpc.HealthImplBase` whose every status is the constant `SERVING`.
 
+    In Node.js: grpc-health-check's `HealthImplementation` (or 1.x's `Implementation`, and
+    grpc-js-health-check's) when no module of the program sets a status to `NOT_SERVING`;
+    and a hand-written `check` given to `addService(....Health.service, {check})` that
+    answers `'SERVING'` and nothing else, deciding nothing.
+
     ## Why it matters
     A gRPC readiness probe asks this service. If it answers SERVING until the process
     dies, the pod stays in the endpoints while it shuts down, and readiness cannot take an
@@ -147,7 +152,8 @@ class HealthAlwaysServing(Rule):
                     yield self.code_finding(
                         servicer.loc,
                         (
-                            f"health servicer {servicer.custom_class}.Check always answers SERVING",
+                            f"{dialect_of(facts.language).health_check(servicer.custom_class)} "
+                            "always answers SERVING",
                             "readiness cannot drop while the server drains or is overloaded",
                             "report NOT_SERVING when it cannot serve",
                         ),

@@ -43,6 +43,11 @@ class HttpPoolNoLifetime(Rule):
     transport ends idle connections after 90 s and busy ones never; `DisableKeepAlives:
     true` is not reported, `ForceAttemptHTTP2` is a warning.
 
+    In Node.js: an agent made once (at the module's top level, in `main` or a constructor)
+    that pools its sockets: `new http.Agent({keepAlive: true})` (`https` too; off by
+    default), agentkeepalive's agents, undici's `Pool`, `Client` and `Agent`, when the
+    module names an http URL of a cluster Service (or the pool's own origin is one).
+
     ## Why it matters
     Pooled connections to a ClusterIP stay on the pods they first reached. httpx and
     aiohttp drop only idle connections (after 5 s and 15 s), requests and urllib3 never

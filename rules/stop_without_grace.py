@@ -9,9 +9,12 @@ from k8slb.rules.examples import (
     GO_SIGNAL_IMPORTS,
     GO_SIGTERM,
     JAVA_HOOK,
+    NODE_MAX_AGE,
+    NODE_SIGTERM,
     go_server,
     grpc_server,
     java_server,
+    node_server,
 )
 
 _HANDLER = (
@@ -37,6 +40,11 @@ class StopWithoutGrace(Rule):
     `shutdown()`, `awaitTermination(...)`, `shutdownNow()`), or in a `catch` (the wait was
     interrupted).
 
+    In Node.js: a grpc-js server's `forceShutdown()`, unless it is the bound of a graceful
+    stop (a timer's, or in a function that also calls `tryShutdown`). The fix, made only
+    when nothing runs after it in its block, turns it into `tryShutdown(() => {})` with a
+    timer that calls `forceShutdown()` after the grace.
+
     ## Why it matters
     `stop(grace)` refuses new calls at once and lets the calls in flight finish for up to
     `grace` seconds; with 0 or None they are aborted immediately. On every rollout or
@@ -54,11 +62,12 @@ class StopWithoutGrace(Rule):
 
     ## Measured
     Four calls of 1.5 s in flight when the pod gets SIGTERM (k8slb's own test-suite, on
-    loopback): with grpcio's `stop(0)` or grpc-go's `Stop()` all four fail (UNAVAILABLE);
-    with the code `k8slb fix` writes (grpcio: KLB403's SIGTERM handler, which calls
-    `server.stop(grace=25)`; grpc-go: `GracefulStop()`) all four finish.
+    loopback): with grpcio's `stop(0)` or grpc-go's `Stop()` all four fail (UNAVAILABLE),
+    with grpc-js's `forceShutdown()` too (CANCELLED); with the code `k8slb fix` writes
+    (grpcio: KLB403's SIGTERM handler, which calls `server.stop(grace=25)`; grpc-go:
+    `GracefulStop()`; grpc-js: `tryShutdown` bounded by a timer) all four finish.
     Reproduce: `.venv/bin/python -m pytest tests/test_grpc_proof.py
-    tests/test_grpc_go_proof.py -s -q -k test_4`.
+    tests/test_grpc_go_proof.py tests/test_grpc_node_proof.py -s -q -k test_4`.
 
     ## Other linters
     No other linter reads gRPC server code.
@@ -111,6 +120,18 @@ class StopWithoutGrace(Rule):
             findings=0,
             language="java",
             title="in Java, shutdown() bounded by awaitTermination and shutdownNow()",
+        ),
+        Example(
+            node_server(NODE_MAX_AGE, "  process.on('SIGTERM', () => server.forceShutdown());\n"),
+            language="javascript",
+            title="in Node.js",
+            at=(5, 31),
+        ),
+        Example(
+            node_server(NODE_MAX_AGE, NODE_SIGTERM),
+            findings=0,
+            language="javascript",
+            title="in Node.js, tryShutdown bounded by a timer",
         ),
     )
 

@@ -129,9 +129,10 @@ def measure(
     return results
 
 
-def make_corpus(corpus: Path, services: int) -> tuple[int, int]:
-    """The bench's tree: N generated services, a Dockerfile beside each Python one, Go
-    services, in a git repository; returns how many services are in Go, and the files."""
+def make_corpus(corpus: Path, services: int) -> tuple[dict[str, int], int]:
+    """The bench's tree: N generated services, a Dockerfile beside each Python one, Go and
+    Node.js services, in a git repository; returns how many services are in each language
+    added, and the files."""
     subprocess.run(
         [PYTHON, str(BENCH / "gen_corpus.py"), str(corpus), str(services)],
         check=True,
@@ -139,11 +140,13 @@ def make_corpus(corpus: Path, services: int) -> tuple[int, int]:
     )
     add_dockerfiles(corpus)
     go = add_go_services(corpus)
+    node = add_node_services(corpus)
     # a repository, as pre-commit runs in: a file named alone shares the whole tree's
     # project (its cache, its context) as it does in a real checkout
     if subprocess.run(["git", "init", "-q", str(corpus)], check=False).returncode != 0:
         (corpus / ".git").mkdir()
-    return go, sum(1 for p in corpus.rglob("*") if p.is_file())
+    added = {"Go": go, "Node.js": node}
+    return added, sum(1 for p in corpus.rglob("*") if p.is_file())
 
 
 def add_dockerfiles(corpus: Path) -> None:
@@ -207,6 +210,52 @@ def add_go_services(corpus: Path) -> int:
     return count
 
 
+NODE_SERVICE = """\
+const grpc = require('@grpc/grpc-js');
+const http = require('http');
+
+const UPSTREAM = process.env.UPSTREAM || 'upstream:50051';
+const agent = new http.Agent({keepAlive: true, maxSockets: 10});
+
+function upstream(proto) {
+  return new proto.Upstream(UPSTREAM, grpc.credentials.createInsecure(), {
+    'grpc.service_config': JSON.stringify({loadBalancingConfig: [{round_robin: {}}]}),
+  });
+}
+
+function main() {
+  const server = new grpc.Server({
+    'grpc.max_connection_age_ms': 300_000,
+    'grpc.max_connection_age_grace_ms': 30_000,
+  });
+  process.on('SIGTERM', () => {
+    setTimeout(() => server.forceShutdown(), 25000).unref();
+    server.tryShutdown(() => process.exit(0));
+  });
+  const address = `0.0.0.0:${process.env.PORT || 50051}`;
+  server.bindAsync(address, grpc.ServerCredentials.createInsecure(), () => {});
+}
+
+main();
+"""
+NODE_PACKAGE = '{"name": "svc", "main": "server.js", "scripts": {"start": "node server.js"}}\n'
+
+
+def add_node_services(corpus: Path) -> int:
+    """A Node.js service (server.js, package.json, a Dockerfile) in every fourth folder
+    that holds neither Python nor Go."""
+    count = 0
+    for number, folder in enumerate(sorted(corpus.glob("team-*/svc-*"))):
+        if number % 4 == 1 and not (folder / "server.py").exists():
+            (folder / "server.js").write_text(NODE_SERVICE)
+            (folder / "package.json").write_text(NODE_PACKAGE)
+            (folder / "Dockerfile").write_text(
+                'FROM node:20-slim\nWORKDIR /app\nCOPY . .\nCMD ["node", "server.js"]\n'
+            )
+            count += 1
+    return count
+
+
 def print_yaml_cost(corpus: Path) -> None:
     """Which YAML builder this install has (native/ compiled or not), and what it costs."""
     from k8slb.reading import yamlcompose
@@ -220,18 +269,30 @@ def print_yaml_cost(corpus: Path) -> None:
     print(f"yaml: {len(texts)} files, {per_file:.2f} ms each to compose, builder {builder}")
 
 
-def print_go_parse_cost(corpus: Path) -> None:
-    from k8slb.languages.go.parse import analyse_go
+def print_code_parse_costs(corpus: Path) -> None:
+    """Per language read with tree-sitter: what a file costs to parse into facts."""
+    from k8slb.languages import LANGUAGES, load
 
-    files = [(str(p), p.read_bytes()) for p in corpus.rglob("*.go")]
-    if not files:
-        return
-    analyse_go(*files[0])  # the grammar loads once per process
-    started = time.perf_counter()
-    for path, data in files:
-        analyse_go(path, data)
-    per_file = (time.perf_counter() - started) / len(files) * 1000
-    print(f"go: {len(files)} files, {per_file:.2f} ms each to parse and read into facts")
+    for language in LANGUAGES.values():
+        if language.name == "python":
+            continue
+        files = [
+            (str(p), p.read_bytes())
+            for p in sorted(corpus.rglob("*"))
+            if p.suffix.lower() in language.suffixes
+        ]
+        if not files:
+            continue
+        parse = load(language.parse)
+        parse(*files[0])  # the grammar loads once per process
+        started = time.perf_counter()
+        for path, data in files:
+            parse(path, data)
+        per_file = (time.perf_counter() - started) / len(files) * 1000
+        print(
+            f"{language.name}: {len(files)} files, {per_file:.2f} ms each to parse and read "
+            "into facts"
+        )
 
 
 def print_link_costs(corpus: Path) -> None:
@@ -239,6 +300,7 @@ def print_link_costs(corpus: Path) -> None:
     (both run inside every `check` below): the median of five runs each."""
     from k8slb.code.imported import resolve_imports
     from k8slb.engine import read_bytes, read_sources
+    from k8slb.languages import LANGUAGES
     from k8slb.model.index import Index
     from k8slb.model.links import link_code
     from k8slb.parsing import parse_all
@@ -248,7 +310,7 @@ def print_link_costs(corpus: Path) -> None:
     data = read_bytes(sources)
     read = read_sources(sources, data)  # modules resolved, build files read
     index = Index([obj for manifest in read.manifests for obj in manifest.objects])
-    code = [(s.path, s.language, data[s.path]) for s in sources if s.language in ("python", "go")]
+    code = [(s.path, s.language, data[s.path]) for s in sources if s.language in LANGUAGES]
     parsed = [p for p, _ in parse_all(code, 1)]  # as parsed: their imported names not resolved yet
 
     def median_ms(work: object) -> float:
@@ -272,7 +334,7 @@ def print_link_costs(corpus: Path) -> None:
 def main() -> None:
     if sys.argv[1:2] == ["--costs"]:  # the in-process costs, in a child of the bench
         print_yaml_cost(Path(sys.argv[2]))
-        print_go_parse_cost(Path(sys.argv[2]))
+        print_code_parse_costs(Path(sys.argv[2]))
         print_link_costs(Path(sys.argv[2]))
         return
     if not (BENCH / "gen_corpus.py").is_file():
@@ -283,8 +345,9 @@ def main() -> None:
     os.environ["K8SLB_CACHE_DIR"] = str(work / "cache")  # every run's cache, in the bench's
     try:
         corpus = work / "corpus"
-        go, files = make_corpus(corpus, services)
-        print(f"corpus: {services} services ({go} in Go), {files} files ({work})", flush=True)
+        added, files = make_corpus(corpus, services)
+        languages = ", ".join(f"{count} in {name}" for name, count in added.items())
+        print(f"corpus: {services} services ({languages}), {files} files ({work})", flush=True)
         # in a child: this process stays small, so the children it starts (which report
         # their peak memory from the fork on) are measured, not it
         costs = subprocess.run(

@@ -137,6 +137,38 @@ def test_without_the_option_an_overlay_reads_the_base_it_names(tmp_path: Path) -
     assert [f["rule"] for f in whole["findings"]] == ["KLB104", "KLB006", "KLB006"]
 
 
+def test_a_list_written_at_the_left_margin_is_read() -> None:
+    """YAML lets a list's items start at the key's own column: kustomize's docs write them
+    so; a comment among them does not end the list, the next key does."""
+    from k8slb.reading.kustomization import patch_files, references
+
+    text = "resources:\n- a.yaml\n# the base\n- ../base\nnamePrefix: x-\n- stray\n"
+    named = [r.text for r in references("app/kustomization.yaml", text)]
+    assert named == ["a.yaml", "../base"]
+    patches = (
+        "patches:\n- path: fwi.yaml\n  target:\n    kind: Job\npatchesStrategicMerge:\n- b.yaml\n"
+    )
+    assert patch_files("app/kustomization.yaml", patches) == ["app/fwi.yaml", "app/b.yaml"]
+
+
+def test_a_patch_is_not_linted_as_an_object(tmp_path: Path) -> None:
+    """A component's patch is a fragment of the objects it targets (bank-of-anthos writes
+    them with no apiVersion): it is no KLB002 error; the resources still are linted."""
+    _repository(tmp_path)
+    component = tmp_path / "components" / "sql"
+    component.mkdir(parents=True)
+    (component / "kustomization.yaml").write_text(
+        "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\n"
+        "patches:\n- path: add-proxy.yaml\n  target:\n    kind: Deployment\n"
+    )
+    (component / "add-proxy.yaml").write_text(
+        "kind: Deployment\nmetadata:\n  name: any\nspec:\n  template:\n    spec:\n"
+        "      containers:\n      - name: proxy\n        image: proxy:1\n"
+    )
+    rules = [f["rule"] for f in _check("--fail-on", "info", str(tmp_path))["findings"]]
+    assert "KLB002" not in rules and "KLB104" in rules
+
+
 def test_kustomizations_that_name_each_other_are_each_read_once(tmp_path: Path) -> None:
     (tmp_path / ".git").mkdir()
     for name, other in (("a", "b"), ("b", "a")):

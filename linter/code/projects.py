@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from pathlib import PurePath
 
 from k8slb.code.facts import CodeFacts
+from k8slb.languages import LANGUAGES
 
 
 def project_root(path: str, scanned: set[str]) -> str:
@@ -54,13 +55,29 @@ def _init_of(folder: str) -> str:
     return "__init__.py" if folder == "." else os.path.join(folder, "__init__.py")
 
 
-def assign_projects(modules: Iterable[CodeFacts]) -> None:
+def assign_projects(modules: Iterable[CodeFacts], programs: Collection[str] = ()) -> None:
+    """Each module's project: for a language with project files (`package.json`), the
+    nearest folder above it among `programs` (the folders that hold one), else its own
+    folder; for the others, the folder above its outermost package."""
     modules = list(modules)
     spelled = [_spelled(m.path) for m in modules]
     scanned = set(spelled)
+    folders = {_spelled(folder) for folder in programs}
     for module, path in zip(modules, spelled, strict=True):
-        java = java_project(path) if module.language == "java" else None
-        module.project = java if java is not None else project_root(path, scanned)
+        if module.language == "java":
+            java = java_project(path)
+            module.project = java if java is not None else project_root(path, scanned)
+        elif LANGUAGES[module.language].project_files:
+            module.project = _program_folder(path, folders)
+        else:
+            module.project = project_root(path, scanned)
+
+
+def _program_folder(path: str, programs: set[str]) -> str:
+    folder = _parent(path)
+    while folder not in programs and _parent(folder) != folder:
+        folder = _parent(folder)
+    return folder if folder in programs else _parent(path)
 
 
 def java_project(path: str) -> str | None:

@@ -70,6 +70,18 @@ class JavaEdit(CodeEdit):
 
 
 @record
+class JsEdit(CodeEdit):
+    """An operation on the JavaScript (or TypeScript) node that starts at (line, column):
+    `add-properties` (lines of `'key': value` into an object literal), `add-argument`
+    (code as the last argument of a `new` or a call), `insert-statements` (lines before
+    the statement that holds the call), `replace-statement` (the statement that holds the
+    call, by lines). `code` is written with two-space indentation, re-indented as the file
+    indents."""
+
+    code: str
+
+
+@record
 class ChartEdit:
     """A fix made in a Helm chart's template: `member` (a file inside the chart whose folder
     is `path`) goes from `old` to `new`. It is made only if the chart, rendered with `new`,

@@ -62,7 +62,7 @@ def _with_comment(line: str, codes: set[str], opener: str = "#", gap: str = "  "
 def _unchanged(path: str, old: str, new: str) -> bool:
     language = language_of(path)
     if language is not None:
-        same: bool = load(language.editor).same_code(old, new)
+        same: bool = load(language.editor).same_code(old, new, path)
         return same
     return yaml_fix_problem(old, new, []) is None
 

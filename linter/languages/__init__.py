@@ -31,9 +31,12 @@ class Language:
     parse: str  # "module:function": (path, bytes) -> CodeFacts
     dialect: str  # "module:object": its rules.dialect.Dialect
     # a module with `edit(text, edits, path) -> text` (raising fixing's Refused) and
-    # `same_code(old, new) -> bool` (whether only comments changed: `--add-noqa`)
+    # `same_code(old, new, path) -> bool` (whether only comments changed: `--add-noqa`)
     editor: str
     warm: str = ""  # "module:function" that `k8slb server` calls once, to have it ready
+    # the files that make their folder a program (`package.json`): its modules are one
+    # project, whose SIGTERM handler counts for all (code/projects.py)
+    project_files: tuple[str, ...] = ()
 
 
 LANGUAGES: dict[str, Language] = {
@@ -70,6 +73,19 @@ LANGUAGES: dict[str, Language] = {
             "k8slb.languages.javascript.dialect:DIALECT",
             "k8slb.languages.javascript.edit",
             "k8slb.languages.javascript.parse:parser",
+            ("package.json",),
+        ),
+        Language(
+            "typescript",
+            (".ts", ".tsx"),
+            "//",
+            "  ",
+            "server.ts",
+            "k8slb.languages.javascript.parse:parse_typescript",
+            "k8slb.languages.javascript.dialect:DIALECT",  # grpc-js's words, as JavaScript's
+            "k8slb.languages.javascript.edit",
+            "k8slb.languages.javascript.parse:typescript_parser",
+            ("package.json",),
         ),
         Language(
             "java",

@@ -17,8 +17,14 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from k8slb.languages import LANGUAGES
 from k8slb.record import record
 
+# The files whose folder is a program's, for the languages that have them: a module belongs
+# to the nearest such folder above it (projects.py).
+PROJECT_FILES = frozenset(
+    name for language in LANGUAGES.values() for name in language.project_files
+)
 DOCKERFILE_NAMES = re.compile(
     r"^(?:Dockerfile|Containerfile)(?:\..+)?$|.\.(?:Dockerfile|Containerfile)$"
 )
@@ -29,8 +35,9 @@ _GITLAB = re.compile(r"^\.gitlab-ci\.ya?ml$")
 
 
 def is_build_file(name: str) -> bool:
-    """A file that is not YAML or Python but is read for the link (Dockerfiles, Tiltfile)."""
-    return name == TILTFILE or DOCKERFILE_NAMES.search(name) is not None
+    """A file that is not YAML or code but is read for the link (Dockerfiles, Tiltfile, the
+    files that make a folder a program: `package.json`)."""
+    return name == TILTFILE or name in PROJECT_FILES or DOCKERFILE_NAMES.search(name) is not None
 
 
 @record
@@ -92,6 +99,7 @@ class Dockerfile:
 class BuildFacts:
     builds: list[ImageBuild] = field(default_factory=list)
     dockerfiles: dict[str, Dockerfile] = field(default_factory=dict)  # by path
+    projects: set[str] = field(default_factory=set)  # folders a project file makes programs
 
 
 def names_builds(path: str) -> bool:
@@ -109,11 +117,14 @@ class BuildFile:
     path: str
     dockerfile: Dockerfile | None = None
     builds: tuple[ImageBuild, ...] = ()
+    project: bool = False  # a file that makes its folder a program's (PROJECT_FILES)
 
 
 def read_build_file(path: str, data: bytes) -> BuildFile | None:
     """The build facts of one file; None when its name says it is no build file."""
     name = os.path.basename(path)
+    if name in PROJECT_FILES:
+        return BuildFile(path, project=True)
     if DOCKERFILE_NAMES.search(name):
         return BuildFile(path, dockerfile=parse_dockerfile(path, _text(data)))
     reader = _builds_reader(path, name)
@@ -133,6 +144,8 @@ def read_build_facts(files: Iterable[BuildFile]) -> BuildFacts:
         if file.dockerfile is not None:
             facts.dockerfiles[os.path.normpath(file.path)] = file.dockerfile
         facts.builds += file.builds
+        if file.project:
+            facts.projects.add(os.path.dirname(os.path.normpath(file.path)) or ".")
     return facts
 
 

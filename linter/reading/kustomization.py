@@ -40,13 +40,44 @@ def references(path: str, text: str) -> list[Reference]:
         if _LISTS.match(line):
             listing = True
             continue
-        if listing and re.match(r"^\S", line):
+        if listing and re.match(r"^[^\s#-]", line):  # a key of its own ends the list
             listing = False
         item = _ITEM.match(line) if listing else None
         if item:
             name = item.group(2)
             target = None if _REMOTE.match(name) else os.path.normpath(os.path.join(folder, name))
             found.append(Reference(name, number, len(item.group(1)) + 1, target))
+    return found
+
+
+_PATCH_LISTS = re.compile(r"^(patches|patchesJson6902|patchesStrategicMerge):")
+_PATCH_PATH = re.compile(r"^\s*(?:-\s*)?path:\s*['\"]?([^'\"#\s]+)")
+
+
+def patch_files(path: str, text: str) -> list[str]:
+    """The files the kustomization at `path` applies as patches (`patches:` and
+    `patchesJson6902:` entries' `path:`, `patchesStrategicMerge:` items): fragments of
+    objects, not objects, resolved (read line by line, as `references` reads)."""
+    folder = os.path.dirname(path)
+    found: list[str] = []
+    listing: str | None = None
+    for line in text.splitlines():
+        heading = _PATCH_LISTS.match(line)
+        if heading:
+            listing = heading.group(1)
+            continue
+        if listing and re.match(r"^[^\s#-]", line):  # a key of its own ends the list
+            listing = None
+        if listing == "patchesStrategicMerge":
+            match = _ITEM.match(line)
+            named = match.group(2) if match and "\n" not in match.group(2) else None
+        elif listing:
+            match = _PATCH_PATH.match(line)
+            named = match.group(1) if match else None
+        else:
+            named = None
+        if named and not _REMOTE.match(named) and not named.startswith(("|", ">")):
+            found.append(os.path.normpath(os.path.join(folder, named)))
     return found
 
 

@@ -17,7 +17,13 @@ from k8slb.languages import language_of as code_language
 from k8slb.reading.bounded import read_bounded
 from k8slb.reading.build_files import is_build_file
 from k8slb.reading.charts import is_chart, is_chart_folder, pack
-from k8slb.reading.kustomization import KUSTOMIZATION_FILES, inside, references, repository_of
+from k8slb.reading.kustomization import (
+    KUSTOMIZATION_FILES,
+    inside,
+    patch_files,
+    references,
+    repository_of,
+)
 from k8slb.reading.kustomize import is_kustomization, pack_files
 from k8slb.record import record
 
@@ -391,6 +397,7 @@ def _add_kustomized(found: Discovery, exclude: Exclude | None, report: bool) -> 
     outside the repository are KLB006 of the kustomization (manifests.py)."""
     known = {os.path.abspath(s.location) for s in found.sources if s.location}
     queue = [s for s in found.sources if _is_kustomization(s)]
+    patches: set[str] = set()
     while queue:
         source = queue.pop()
         assert source.location is not None
@@ -398,6 +405,7 @@ def _add_kustomized(found: Discovery, exclude: Exclude | None, report: bool) -> 
             text = source.read().decode("utf-8", "replace")
         except OSError:
             continue  # reported when the file itself is read
+        patches.update(os.path.abspath(patch) for patch in patch_files(source.location, text))
         top = repository_of(os.path.dirname(source.location))
         for reference in references(source.location, text):
             target = reference.target
@@ -418,6 +426,12 @@ def _add_kustomized(found: Discovery, exclude: Exclude | None, report: bool) -> 
                 found.sources.append(added)
                 if _is_kustomization(added):
                     queue.append(added)
+    # a patch is a fragment of an object (it may lack its apiVersion): not linted as one
+    found.sources = [
+        s
+        for s in found.sources
+        if not (s.language == "yaml" and s.location and os.path.abspath(s.location) in patches)
+    ]
 
 
 def _is_kustomization(source: Source) -> bool:

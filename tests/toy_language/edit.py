@@ -31,7 +31,7 @@ def edit(text: str, edits: Sequence[CodeEdit], path: str) -> str:
     return "".join(lines)
 
 
-def same_code(old: str, new: str) -> bool:
+def same_code(old: str, new: str, path: str) -> bool:
     def code(text: str) -> list[str]:
         return [line.split("--", 1)[0].rstrip() for line in text.splitlines()]
 

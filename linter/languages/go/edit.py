@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from k8slb.code.syntax_trees import walk
 from k8slb.core.edits import CodeEdit, GoEdit
+from k8slb.editing.tree_splices import indent_of, node_at
 from k8slb.editing.yaml_edit import Refused
 from k8slb.languages.go.edit_gofmt import placed_as_new_argument, respaced_for_new_argument
 from k8slb.languages.go.parse import import_spec, package_name, parser, same_go_code
@@ -31,7 +32,7 @@ def edit(text: str, edits: Sequence[CodeEdit], path: str) -> str:
     return apply_go(text, [e for e in edits if isinstance(e, GoEdit)])
 
 
-def same_code(old: str, new: str) -> bool:
+def same_code(old: str, new: str, path: str) -> bool:
     """Whether `--add-noqa`'s comments left the code as it was."""
     return same_go_code(old.encode(), new.encode())
 
@@ -109,32 +110,11 @@ def _import_blocks(root: Node) -> list[Node]:
     ]
 
 
-def _node_at(data: bytes, root: Node, line: int, column: int, kind: str) -> Node:
-    """The `kind` node that starts at the 1-based line and (character) column."""
-    lines = data.split(b"\n")
-    if not 0 < line <= len(lines):
-        raise Refused("the edit points past the end of the file")
-    text = lines[line - 1].decode("utf-8", "replace")
-    point = (line - 1, len(text[: column - 1].encode()))
-    node: Node | None = root.descendant_for_point_range(point, point)
-    while node is not None and not (node.type == kind and tuple(node.start_point) == point):
-        node = node.parent
-    if node is None:
-        raise Refused(f"no {kind} where the finding is")
-    return node
-
-
-def _indent_of(data: bytes, position: int) -> bytes:
-    start = data.rfind(b"\n", 0, position) + 1
-    line = data[start:position]
-    return line[: len(line) - len(line.lstrip(b"\t "))]
-
-
 def _splices(
     data: bytes, root: Node, edit: GoEdit, names: dict[str, str]
 ) -> list[tuple[int, int, bytes]]:
     if edit.op == "add-argument":
-        call = _node_at(data, root, edit.line, edit.column, "call_expression")
+        call = node_at(data, root, edit.line, edit.column, "call_expression")
         arguments = call.child_by_field_name("arguments")
         if arguments is None:
             raise Refused("the call has no argument list")
@@ -146,17 +126,17 @@ def _splices(
 
 def _splice(data: bytes, root: Node, edit: GoEdit, names: dict[str, str]) -> tuple[int, int, bytes]:
     if edit.op == "add-fields":
-        literal = _node_at(data, root, edit.line, edit.column, "composite_literal")
+        literal = node_at(data, root, edit.line, edit.column, "composite_literal")
         body = literal.child_by_field_name("body")
         if body is None:
             raise Refused("the literal has no body")
         fields = [_named(field, names).encode() for field in edit.code.split("\n")]
         return _add_fields(data, body, fields)
     if edit.op == "insert-statements":
-        call = _node_at(data, root, edit.line, edit.column, "call_expression")
+        call = node_at(data, root, edit.line, edit.column, "call_expression")
         return _insert_before_statement(data, call, _named(edit.code, names).encode())
     if edit.op == "rename-method":
-        call = _node_at(data, root, edit.line, edit.column, "call_expression")
+        call = node_at(data, root, edit.line, edit.column, "call_expression")
         function = call.child_by_field_name("function")
         member = function.child_by_field_name("field") if function is not None else None
         if member is None:
@@ -179,7 +159,7 @@ def _append_item(data: bytes, listing: Node, code: bytes, closer: bytes) -> tupl
     last = items[-1]
     line_start = data.rfind(b"\n", 0, close) + 1
     if line_start > last.end_byte and not data[line_start:close].strip():
-        indent = _indent_of(data, last.start_byte)  # the closer alone on its line
+        indent = indent_of(data, last.start_byte)  # the closer alone on its line
         return line_start, line_start, indent + code + b",\n"
     between = data[last.end_byte : close]
     if between.strip() not in (b"", b","):
@@ -231,7 +211,7 @@ def _add_fields(data: bytes, body: Node, fields: list[bytes]) -> tuple[int, int,
         pairs.append((key.strip(), value.strip()))
     pairs += [(k.strip(), v.strip()) for k, _, v in (f.partition(b":") for f in fields)]
     width = max(len(key) for key, _ in pairs)
-    indent = _indent_of(data, elements[0].start_byte)
+    indent = indent_of(data, elements[0].start_byte)
     start = data.rfind(b"\n", 0, elements[0].start_byte) + 1
     end = data.rfind(b"\n", 0, close) + 1
     rows = [
@@ -282,7 +262,7 @@ def _block_splice(data: bytes, root: Node, path: str) -> tuple[int, int, bytes]:
             else:
                 groups.append([spec])
         group = _group_for(groups, path)
-        indent = _indent_of(data, specs[0].start_byte) if specs else b"\t"
+        indent = indent_of(data, specs[0].start_byte) if specs else b"\t"
         if group is None:  # a new group at the end
             last = specs[-1]
             return last.end_byte, last.end_byte, b"\n\n" + indent + quoted

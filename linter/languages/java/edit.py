@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from k8slb.code.syntax_trees import node_text, walk
 from k8slb.code.syntax_trees import same_code as same_tokens
 from k8slb.core.edits import CodeEdit, JavaEdit
+from k8slb.editing.tree_splices import point_of
 from k8slb.editing.yaml_edit import Refused
 from k8slb.languages.java.parse import parser
 
@@ -33,7 +34,7 @@ def edit(text: str, edits: Sequence[CodeEdit], path: str) -> str:
     return apply_java(text, [e for e in edits if isinstance(e, JavaEdit)])
 
 
-def same_code(old: str, new: str) -> bool:
+def same_code(old: str, new: str, path: str) -> bool:
     """The same tokens in the same order but for comments, and the new text parses."""
     return same_tokens(parser, old.encode(), new.encode())
 
@@ -93,11 +94,7 @@ def _splices(data: bytes, root: Node, change: JavaEdit) -> tuple[list[Splice], b
 def _call_at(data: bytes, root: Node, change: JavaEdit) -> Node:
     """The call of `change.method` that starts at the edit's 1-based line and (character)
     column: the innermost of the chain that starts there with that name."""
-    lines = data.split(b"\n")
-    if not 0 < change.line <= len(lines):
-        raise Refused("the edit points past the end of the file")
-    text = lines[change.line - 1].decode("utf-8", "replace")
-    point = (change.line - 1, len(text[: change.column - 1].encode()))
+    point = point_of(data, change.line, change.column)
     node: Node | None = root.descendant_for_point_range(point, point)
     while node is not None:
         if (

@@ -1,10 +1,48 @@
-"""JavaScript's words for the code rules, in @grpc/grpc-js's terms (it takes gRPC's core
-option names as they are). No edits yet: a finding on JavaScript has no fix."""
+"""JavaScript's and TypeScript's words for the code rules, in @grpc/grpc-js's terms (it
+takes gRPC's core option names as they are), and the edits that fix them (options into the
+Server's or the client's object, a SIGTERM handler, tryShutdown), made by
+languages/javascript/edit.py."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
+from k8slb.code.facts import Channel, Loc, Options, Server, Stop, Wait
+from k8slb.core.edits import CodeEdit, JsEdit
+from k8slb.languages.javascript.parse import NODE_WAIT
 from k8slb.model.grpc_options import MAX_AGE_GRACE
 from k8slb.rules.dialect import Dialect
+
+# what grpc-js names a server by in a handler: a variable or a field (`this.server`)
+_SIMPLE_NAME = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$."
+
+
+def _literal(value: Any) -> str | None:
+    """An option's value as JavaScript writes it (a string in single quotes)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return str(int(value)) if float(value).is_integer() else str(value)
+    if isinstance(value, str) and "'" not in value and "\\" not in value and "\n" not in value:
+        return f"'{value}'"
+    return None
+
+
+def _option_edits(options: Options, made: Loc, pairs: Sequence[tuple[str, Any]]) -> list[CodeEdit]:
+    """The options into the object literal that holds them all, or as a new last argument
+    when none is given; nothing when they are set where k8slb cannot see."""
+    written = [(key, _literal(value)) for key, value in pairs]
+    if not options.complete or any(value is None for _, value in written):
+        return []
+    lines = [f"'{key}': {value}" for key, value in written]
+    if options.literal is not None:
+        at = options.literal
+        return [JsEdit(at.path, at.line, at.column, "add-properties", "\n".join(lines))]
+    if options.given:
+        return []
+    code = "{" + ", ".join(lines) + "}"
+    return [JsEdit(made.path, made.line, made.column, "add-argument", code)]
 
 
 class JavaScriptDialect(Dialect):
@@ -22,8 +60,8 @@ class JavaScriptDialect(Dialect):
 
     def no_sigterm_consequence(self) -> str:
         return (
-            "Kubernetes stops pods with SIGTERM, and a Node.js process with no handler for "
-            "it exits at once, so calls in flight are cut"
+            "Kubernetes stops pods with SIGTERM: a Node.js process with no handler for it "
+            "exits at once (as PID 1, it ignores it until SIGKILL), and calls in flight are cut"
         )
 
     def sigterm_advice(self, server: str, grace: int) -> str:
@@ -33,7 +71,11 @@ class JavaScriptDialect(Dialect):
         )
 
     def sigterm_fix(self, server: str, grace: int) -> str:
-        return self.sigterm_advice(server, grace)
+        return (
+            f"add process.on('SIGTERM', ...) before bindAsync(): {server}.tryShutdown(), "
+            f"forceShutdown() after {grace} s, then process.exit(0) (review: other shutdown "
+            "work)"
+        )
 
     def stop_call(self, server: str, grace: object) -> str:
         return f"{server}.forceShutdown()"
@@ -47,6 +89,9 @@ class JavaScriptDialect(Dialect):
     def stop_fix(self, grace: int) -> str:
         return f"tryShutdown(), with forceShutdown() after {grace} s"
 
+    def health_check(self, implementation: str) -> str:
+        return f"health check {implementation}()"
+
     def health_drain_advice(self) -> str:
         return "set every service NOT_SERVING in the health implementation on SIGTERM"
 
@@ -55,6 +100,47 @@ class JavaScriptDialect(Dialect):
 
     def http_pool_advice(self) -> str:
         return "give the agent's sockets a bounded life, or have the server close connections"
+
+    # -- edits ---------------------------------------------------------------------------
+
+    def server_options(self, server: Server, pairs: Sequence[tuple[str, int]]) -> list[CodeEdit]:
+        return _option_edits(server.options, server.loc, pairs)
+
+    def channel_options(self, channel: Channel, pairs: Sequence[tuple[str, Any]]) -> list[CodeEdit]:
+        # a client takes its options third, after its target and credentials
+        return _option_edits(channel.options, channel.loc, pairs)
+
+    def sigterm_handler(self, wait: Wait, server: str, grace: int) -> list[CodeEdit]:
+        """Before the statement that calls `bindAsync`, a SIGTERM handler that lets the
+        calls in flight end (tryShutdown), bounded by a timer that aborts the rest
+        (forceShutdown) after `grace` seconds, then ends the process."""
+        if wait.how != NODE_WAIT or not set(server) <= set(_SIMPLE_NAME):
+            return []
+        code = "\n".join(
+            [
+                "process.on('SIGTERM', () => {",
+                f"  setTimeout(() => {server}.forceShutdown(), {grace * 1000}).unref();",
+                f"  {server}.tryShutdown(() => process.exit(0));",
+                "});",
+            ]
+        )
+        loc = wait.loc
+        return [JsEdit(loc.path, loc.line, loc.column, "insert-statements", code)]
+
+    def graceful_stop(self, stop: Stop, grace: int) -> list[CodeEdit]:
+        """`server.forceShutdown();` as the last statement of its block becomes
+        tryShutdown, bounded by a timer that calls forceShutdown after `grace` seconds."""
+        server = stop.server
+        if not set(server) <= set(_SIMPLE_NAME):
+            return []
+        code = "\n".join(
+            [
+                f"setTimeout(() => {server}.forceShutdown(), {grace * 1000}).unref();",
+                f"{server}.tryShutdown(() => {{}});",
+            ]
+        )
+        loc = stop.loc
+        return [JsEdit(loc.path, loc.line, loc.column, "replace-statement", code)]
 
 
 DIALECT = JavaScriptDialect()

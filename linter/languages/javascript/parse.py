@@ -1,14 +1,28 @@
-"""JavaScript source -> `CodeFacts`, with tree-sitter's JavaScript grammar: the gRPC
-servers a module makes with @grpc/grpc-js (`new grpc.Server(options)`) and its clients
-(`new Client(target, grpc.credentials.create...(), options)`), with their channel options,
-written in the call or in a `const` object of the module (grpc-js takes the same option
-names as gRPC's core: `grpc.max_connection_age_ms`, `grpc.service_config`). A target is a
-string, a template string, `process.env.X` (with a `||` or `??` default) or a module's
-`const`. A module that names no grpc-js is not parsed."""
+"""JavaScript and TypeScript source -> `CodeFacts`, with tree-sitter's grammars: what a
+Node.js module does with @grpc/grpc-js and around it.
+
+- gRPC servers (`new grpc.Server(options)`), where they listen (`bindAsync(address, ...)`,
+  which starts them: from then on the event loop keeps the process up), how they are
+  stopped (`forceShutdown()` aborts the calls in flight, `tryShutdown()` lets them end);
+- gRPC clients (`new Client(target, grpc.credentials.create...(), options)`), long-lived
+  unless the function that makes one also closes it;
+- SIGTERM handlers (`process.on('SIGTERM', ...)`, also over a list of signals, and the
+  shutdown libraries that install one: terminus, lightship, http-graceful-shutdown,
+  close-with-grace);
+- health services (grpc-health-check's implementation, whose status a drain sets to
+  NOT_SERVING, or a hand-written `check` given to `addService(...Health.service, ...)`);
+- keep-alive HTTP agents (`new http.Agent({keepAlive: true})`, agentkeepalive, undici's
+  pools) and the http(s) URLs of the module.
+
+Options are written in the call or in a module `const` object (grpc-js takes gRPC's core
+option names as they are: `grpc.max_connection_age_ms`, `grpc.service_config`). A value is
+a string, a template string, `process.env.X` (with a `||` or `??` default) or a module
+`const`; anything else is unknown. A module that names none of these is not parsed."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -18,10 +32,15 @@ from k8slb.code.facts import (
     Channel,
     CodeFacts,
     EnvRef,
+    HealthServicer,
+    HttpClient,
+    Listen,
     Loc,
     Option,
     Options,
     Server,
+    Stop,
+    Wait,
     joined,
 )
 from k8slb.code.syntax_trees import node_text as _text
@@ -31,11 +50,46 @@ from k8slb.reading.markers import comment_markers, comment_pattern
 if TYPE_CHECKING:
     from tree_sitter import Node, Parser
 
-PACKAGE = "@grpc/grpc-js"
+GRPC = "@grpc/grpc-js"
+# grpc-health-check (grpc-node's own; `HealthImplementation`, in 1.x `Implementation`) and
+# its older fork grpc-js-health-check
+HEALTH = ("grpc-health-check", "grpc-js-health-check")
+# Libraries that install a SIGTERM handler of their own when used.
+SHUTDOWN_LIBRARIES = (
+    "@godaddy/terminus",
+    "lightship",
+    "http-graceful-shutdown",
+    "close-with-grace",
+)
+# Keep-alive HTTP clients: the module (as required) and the classes that pool connections.
+HTTP_MODULES = {"http": "http", "node:http": "http", "https": "https", "node:https": "https"}
+KEEPALIVE_LIBRARIES = {"agentkeepalive": "agentkeepalive", "undici": "undici"}
+UNDICI_POOLS = ("Agent", "Pool", "Client", "BalancedPool")
+WATCHED = (
+    GRPC.encode(),
+    *(library.encode() for library in HEALTH),
+    b"SIGTERM",
+    b"keepAlive",
+    b"agentkeepalive",
+    b"undici",
+    *(library.encode() for library in SHUTDOWN_LIBRARIES),
+)
+_LISTENERS = ("on", "once", "addListener", "prependListener", "prependOnceListener")
+_FUNCTIONS = ("function_declaration", "function_expression", "arrow_function", "method_definition")
+_WRAPPERS = (
+    "parenthesized_expression",
+    "as_expression",
+    "non_null_expression",
+    "satisfies_expression",
+    "type_assertion",
+)
+# How a started server waits: bindAsync returns, and the event loop keeps it serving.
+NODE_WAIT = "the event loop"
+_STATUSES = frozenset({"SERVING", "NOT_SERVING", "UNKNOWN", "SERVICE_UNKNOWN"})
 
 
 def worth_parsing(data: bytes) -> bool:
-    return PACKAGE.encode() in data
+    return any(word in data for word in WATCHED)
 
 
 @cache
@@ -46,27 +100,66 @@ def parser() -> Parser:
     return Parser(Language(tree_sitter_javascript.language()))
 
 
+@cache
+def typescript_parser() -> Parser:
+    import tree_sitter_typescript
+    from tree_sitter import Language, Parser
+
+    return Parser(Language(tree_sitter_typescript.language_typescript()))
+
+
+@cache
+def tsx_parser() -> Parser:
+    import tree_sitter_typescript
+    from tree_sitter import Language, Parser
+
+    return Parser(Language(tree_sitter_typescript.language_tsx()))
+
+
+def parser_for(path: str) -> Callable[[], Parser]:
+    """The grammar a file is read with, by its suffix."""
+    lowered = path.lower()
+    if lowered.endswith(".tsx"):
+        return tsx_parser
+    if lowered.endswith(".ts"):
+        return typescript_parser
+    return parser
+
+
+def is_test_path(path: str) -> bool:
+    parts = path.split("/")
+    name = parts[-1]
+    return (
+        ".test." in name
+        or ".spec." in name
+        or any(part in ("__tests__", "test", "tests") for part in parts[:-1])
+    )
+
+
 def parse(path: str, data: bytes) -> CodeFacts:
-    """The facts of one JavaScript module; one that names grpc-js and does not parse gives
-    a KLB004 problem."""
-    facts = CodeFacts(path, "javascript", is_test=".test." in path or ".spec." in path)
+    """The facts of one JavaScript module; one worth reading that does not parse gives a
+    KLB004 problem."""
+    return _parse(path, data, "javascript", "JavaScript")
+
+
+def parse_typescript(path: str, data: bytes) -> CodeFacts:
+    """The facts of one TypeScript module (`.ts`, `.tsx`; declarations are skipped)."""
+    if path.lower().endswith(".d.ts"):
+        return CodeFacts(path, "typescript", is_test=is_test_path(path))
+    return _parse(path, data, "typescript", "TypeScript")
+
+
+def _parse(path: str, data: bytes, language: str, shown: str) -> CodeFacts:
+    facts = CodeFacts(path, language, is_test=is_test_path(path))
     if "node_modules" in path.split("/") or not worth_parsing(data):
         return facts
-    root = parser().parse(data).root_node
-    facts.problem = syntax_problem(path, root, "JavaScript")
-    if facts.problem is not None:
-        return facts
-    grpc = _grpc_names(root)
-    if grpc:
-        objects, strings = _module_consts(root)
-        for node in walk(root):
-            if node.type != "new_expression":
-                continue
-            if _is_server(node, grpc):
-                facts.servers.append(_server(path, node, objects))
-            elif (channel := _client(path, node, grpc, objects, strings)) is not None:
-                facts.channels.append(channel)
-    facts.markers = comment_markers(path, data.decode("utf-8", "replace"), comment_pattern("//"))
+    root = parser_for(path)().parse(data).root_node
+    facts.problem = syntax_problem(path, root, shown)
+    if facts.problem is None:
+        _Module(path, root, facts).read()
+        facts.markers = comment_markers(
+            path, data.decode("utf-8", "replace"), comment_pattern("//")
+        )
     return facts
 
 
@@ -76,95 +169,460 @@ def _string(node: Node | None) -> str | None:
     return "".join(_text(c) for c in node.children if c.type == "string_fragment")
 
 
-def _grpc_names(root: Node) -> set[str]:
-    """The names the module binds grpc-js to: `const grpc = require('@grpc/grpc-js')`,
-    `import * as grpc from '@grpc/grpc-js'`, `import grpc from ...`."""
-    names: set[str] = set()
-    for node in walk(root):
-        if node.type == "variable_declarator":
-            name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
-            if name is not None and name.type == "identifier" and _requires_grpc(value):
-                names.add(_text(name))
-        elif node.type == "import_statement":
-            if _string(node.child_by_field_name("source")) != PACKAGE:
-                continue
-            for child in walk(node):
-                if child.type in ("namespace_import", "import_clause"):
-                    names.update(_text(i) for i in child.named_children if i.type == "identifier")
-    return names
-
-
-def _requires_grpc(value: Node | None) -> bool:
-    """`require('@grpc/grpc-js')`."""
-    if value is None or value.type != "call_expression":
-        return False
-    given = _arguments(value)
-    called = _text(value.child_by_field_name("function"))
-    return called == "require" and bool(given) and _string(given[0]) == PACKAGE
-
-
-def _is_server(node: Node, grpc: set[str]) -> bool:
-    """`new grpc.Server(...)` for a name grpc-js is bound to."""
-    made = node.child_by_field_name("constructor")
-    if made is None or made.type != "member_expression":
-        return False
-    owner, member = made.child_by_field_name("object"), made.child_by_field_name("property")
-    return _text(member) == "Server" and _text(owner) in grpc
-
-
-def _module_consts(root: Node) -> tuple[dict[str, Node], dict[str, Any]]:
-    """What the module binds to a `const` at its top level, by name: the object literals
-    (options), and the strings or environment values (targets)."""
-    objects: dict[str, Node] = {}
-    strings: dict[str, Any] = {}
-    for statement in root.named_children:
-        if statement.type != "lexical_declaration" or _text(statement.children[0]) != "const":
-            continue
-        for declarator in statement.named_children:
-            name = _text(declarator.child_by_field_name("name"))
-            value = declarator.child_by_field_name("value")
-            if not name or value is None:
-                continue
-            if value.type == "object":
-                objects[name] = value
-            elif (target := _target(value, {})) is not UNKNOWN:
-                strings[name] = target
-    return objects, strings
+def _unwrapped(node: Node | None) -> Node | None:
+    """The expression inside parentheses and TypeScript's `as`, `!` and `satisfies`."""
+    while node is not None and node.type in _WRAPPERS and node.named_children:
+        # `<T>value` (a type assertion) holds its value last, the others first
+        node = node.named_children[-1 if node.type == "type_assertion" else 0]
+    return node
 
 
 def _arguments(node: Node) -> list[Node]:
     """A call's (or a `new`'s) arguments."""
     arguments = node.child_by_field_name("arguments")
-    return arguments.named_children if arguments is not None else []
-
-
-def _options_argument(path: str, node: Node | None, objects: dict[str, Node]) -> Options:
-    """The options an argument gives: none, an object literal (in place, or a module
-    `const`), or what k8slb cannot follow (a call, a parameter)."""
-    if node is None:
-        return NOT_GIVEN_OPTIONS
-    literal = objects.get(_text(node)) if node.type == "identifier" else node
-    if literal is None or literal.type != "object":
-        return UNKNOWN_OPTIONS
-    return _options(path, literal)
+    return [c for c in arguments.named_children if c.type != "comment"] if arguments else []
 
 
 def _loc(path: str, node: Node) -> Loc:
     return Loc(path, int(node.start_point[0]) + 1, int(node.start_point[1]) + 1)
 
 
-def _server(path: str, node: Node, objects: dict[str, Node]) -> Server:
-    given = _arguments(node)
-    name = None
-    declarator = node.parent
-    if declarator is not None and declarator.type == "variable_declarator":
-        named = declarator.child_by_field_name("name")
-        name = _text(named) if named is not None and named.type == "identifier" else None
-    options = _options_argument(path, given[0] if given else None, objects)
-    return Server(_loc(path, node), "grpc.Server", options, name)
+def _required(value: Node | None) -> str | None:
+    """The module `require('x')` loads (also `await import('x')`)."""
+    value = _unwrapped(value)
+    if value is not None and value.type == "await_expression" and value.named_children:
+        value = value.named_children[0]
+    if value is None or value.type != "call_expression":
+        return None
+    given = _arguments(value)
+    called = _text(value.child_by_field_name("function"))
+    return _string(given[0]) if called in ("require", "import") and given else None
+
+
+def _bound_name(node: Node) -> str | None:
+    """The name a value is bound to: `const server = ...`, `this.server = ...`, a class
+    field (`private server = ...`, read as `this.server`)."""
+    parent = node.parent
+    while parent is not None and parent.type in _WRAPPERS:
+        node, parent = parent, parent.parent
+    if parent is None:
+        return None
+    if parent.type == "variable_declarator":
+        named = parent.child_by_field_name("name")
+        return _text(named) if named is not None and named.type == "identifier" else None
+    if parent.type == "assignment_expression" and parent.child_by_field_name("right") == node:
+        return _text(parent.child_by_field_name("left")) or None
+    if parent.type in ("public_field_definition", "field_definition"):
+        named = parent.child_by_field_name("name") or parent.child_by_field_name("property")
+        return f"this.{_text(named)}" if named is not None else None
+    return None
+
+
+def _enclosing_function(node: Node) -> Node | None:
+    scope = node.parent
+    while scope is not None and scope.type not in _FUNCTIONS:
+        scope = scope.parent
+    return scope
+
+
+def _function_name(function: Node) -> str:
+    named = function.child_by_field_name("name")
+    if named is not None:
+        return _text(named)
+    bound = _bound_name(function)
+    return bound or ""
+
+
+def _long_lived(node: Node) -> bool:
+    """Made once for the program: at the module's top level, in `main`, or in a class's
+    constructor (its object's life), not in a function called again and again."""
+    function = _enclosing_function(node)
+    return function is None or _function_name(function) in ("main", "constructor")
+
+
+class _Module:
+    """One reading of a module: its imports and constants first, then what it makes."""
+
+    def __init__(self, path: str, root: Node, facts: CodeFacts) -> None:
+        self.path = path
+        self.root = root
+        self.facts = facts
+        self.nodes = list(walk(root))
+        self.imports: dict[str, str] = {}  # a name bound to a module -> the module
+        self.members: dict[str, tuple[str, str]] = {}  # `{Agent} = require('undici')`
+        self.objects: dict[str, Node] = {}  # module consts: object literals
+        self.arrays: dict[str, Node] = {}  # module consts: array literals
+        self.strings: dict[str, Any] = {}  # module consts: strings, environment values
+        self.functions: dict[str, Node] = {}  # functions and methods, by name
+        self.aliases: dict[str, str] = {}  # `const server = this.server`: a server's names
+
+    def loc(self, node: Node) -> Loc:
+        return _loc(self.path, node)
+
+    # -- what the module binds -----------------------------------------------------------
+
+    def read(self) -> None:
+        self._bindings()
+        self._consts()
+        grpc = {name for name, module in self.imports.items() if module == GRPC}
+        servers: dict[str, Server] = {}
+        for node in self.nodes:
+            if node.type == "new_expression":
+                self._made(node, grpc, servers)
+        for node in self.nodes:
+            if node.type == "variable_declarator":
+                value = _text(_unwrapped(node.child_by_field_name("value")))
+                if value in servers:
+                    self.aliases[_text(node.child_by_field_name("name"))] = value
+        for node in self.nodes:
+            if node.type == "call_expression":
+                self._called(node, servers)
+            elif node.type in ("string", "template_string"):
+                self._text_value(node)
+            elif node.type == "property_identifier" and _text(node) == "NOT_SERVING":
+                self.facts.health_drains.append(self.loc(node))
+        self.facts.servers.extend(servers.values())
+
+    def _bindings(self) -> None:
+        for node in self.nodes:
+            if node.type == "variable_declarator":
+                module = _required(node.child_by_field_name("value"))
+                named = node.child_by_field_name("name")
+                if module is None or named is None:
+                    continue
+                if named.type == "identifier":
+                    self.imports[_text(named)] = module
+                elif named.type == "object_pattern":
+                    self._destructured(named, module)
+                self._shutdown_library(module, node)
+            elif node.type == "import_statement":
+                module = _string(node.child_by_field_name("source")) or ""
+                self._imported(node, module)
+                self._shutdown_library(module, node)
+            elif node.type in ("function_declaration", "method_definition"):
+                named = node.child_by_field_name("name")
+                if named is not None:
+                    self.functions[_text(named)] = node
+
+    def _destructured(self, pattern: Node, module: str) -> None:
+        """`const {Agent, Pool: P} = require('undici')`."""
+        for child in pattern.named_children:
+            if child.type == "shorthand_property_identifier_pattern":
+                self.members[_text(child)] = (module, _text(child))
+            elif child.type == "pair_pattern":
+                key = _text(child.child_by_field_name("key"))
+                value = child.child_by_field_name("value")
+                if value is not None and value.type == "identifier":
+                    self.members[_text(value)] = (module, key)
+
+    def _imported(self, statement: Node, module: str) -> None:
+        """`import * as grpc from 'x'`, `import grpc from 'x'`, `import {Agent as A} from 'x'`."""
+        for child in walk(statement):
+            if child.type in ("namespace_import", "import_clause"):
+                for name in child.named_children:
+                    if name.type == "identifier":
+                        self.imports[_text(name)] = module
+            elif child.type == "import_specifier":
+                imported = child.child_by_field_name("name")
+                alias = child.child_by_field_name("alias") or imported
+                if imported is not None and alias is not None:
+                    self.members[_text(alias)] = (module, _text(imported))
+
+    def _shutdown_library(self, module: str, node: Node) -> None:
+        if module in SHUTDOWN_LIBRARIES:
+            self.facts.sigterm_handlers.append(self.loc(node))
+
+    def _consts(self) -> None:
+        """What the module binds to a `const` at its top level, by name."""
+        for statement in self.root.named_children:
+            if statement.type == "export_statement":
+                statement = statement.child_by_field_name("declaration") or statement
+            if statement.type != "lexical_declaration" or _text(statement.children[0]) != "const":
+                continue
+            for declarator in statement.named_children:
+                name = _text(declarator.child_by_field_name("name"))
+                value = _unwrapped(declarator.child_by_field_name("value"))
+                if not name or value is None:
+                    continue
+                if value.type == "object":
+                    self.objects[name] = value
+                elif value.type == "array":
+                    self.arrays[name] = value
+                elif (target := self.value(value)) is not UNKNOWN:
+                    self.strings[name] = target
+
+    # -- values --------------------------------------------------------------------------
+
+    def value(self, node: Node | None) -> Any:
+        """A target or an address as far as it can be followed: a string, an EnvRef, or
+        UNKNOWN."""
+        node = _unwrapped(node)
+        if node is None:
+            return UNKNOWN
+        if node.type == "string":
+            text = _string(node)
+            return text if text is not None else UNKNOWN
+        if node.type == "number":
+            return _text(node)
+        if node.type == "identifier":
+            return self.strings.get(_text(node), UNKNOWN)
+        name = _env(node)
+        if name is not None:
+            return EnvRef(name)
+        if node.type == "binary_expression" and _text(node.child_by_field_name("operator")) in (
+            "||",
+            "??",
+        ):
+            left = self.value(node.child_by_field_name("left"))
+            right = self.value(node.child_by_field_name("right"))
+            bare = isinstance(left, EnvRef) and not (left.prefix or left.suffix)
+            if bare and isinstance(right, str):
+                return EnvRef(left.name, right)
+            return UNKNOWN
+        if node.type == "template_string":
+            return self._template(node)
+        return UNKNOWN
+
+    def _template(self, node: Node) -> Any:
+        """`${process.env.HOST}:50051`: a string, or one environment value within text."""
+        parts: list[Any] = []
+        for child in node.named_children:
+            if child.type == "string_fragment":
+                parts.append(_text(child))
+            elif child.type == "template_substitution" and child.named_children:
+                parts.append(self.value(child.named_children[0]))
+            else:
+                return UNKNOWN
+        return joined(parts)
+
+    def _text_value(self, node: Node) -> None:
+        """An http(s) URL the module holds, and a health status of NOT_SERVING."""
+        if node.parent is not None and node.parent.type == "template_substitution":
+            return
+        value = self.value(node)
+        text = (
+            value if isinstance(value, str) else value.prefix if isinstance(value, EnvRef) else ""
+        )
+        if text.lower().startswith(("http://", "https://")):
+            self.facts.urls.append((value, self.loc(node)))
+        elif text == "NOT_SERVING":
+            self.facts.health_drains.append(self.loc(node))
+
+    def options(self, node: Node | None) -> Options:
+        """The options an argument gives: none, an object literal (in place, or a module
+        `const`), or what k8slb cannot follow (a call, a parameter)."""
+        node = _unwrapped(node)
+        if node is None:
+            return NOT_GIVEN_OPTIONS
+        literal = self.objects.get(_text(node)) if node.type == "identifier" else node
+        if literal is None or literal.type != "object":
+            return UNKNOWN_OPTIONS
+        return _options(self.path, literal)
+
+    # -- what it makes -------------------------------------------------------------------
+
+    def _made(self, node: Node, grpc: set[str], servers: dict[str, Server]) -> None:
+        made = node.child_by_field_name("constructor")
+        owner = _text(made.child_by_field_name("object")) if made is not None else ""
+        member = _text(made.child_by_field_name("property")) if made is not None else ""
+        if made is not None and made.type == "identifier":  # imported by name, or a default
+            owner, member = self.members.get(_text(made), (self.imports.get(_text(made), ""), ""))
+            owner = f"module:{owner}"
+        module = owner[len("module:") :] if owner.startswith("module:") else self.imports.get(owner)
+        given = _arguments(node)
+        if module == GRPC and member == "Server":
+            name = _bound_name(node)
+            options = self.options(given[0] if given else None)
+            server = Server(self.loc(node), "grpc.Server", options, name)
+            servers[name or f"#{len(servers)}"] = server
+        elif module in HEALTH and member in ("HealthImplementation", "Implementation"):
+            self.facts.health_servicers.append(HealthServicer(self.loc(node), None))
+        elif module in HTTP_MODULES and member == "Agent":
+            self._http_agent(node, f"{HTTP_MODULES[module]}.Agent", given, keep_alive=False)
+        elif module == "agentkeepalive":
+            self._http_agent(node, f"agentkeepalive.{member or 'Agent'}", given, keep_alive=True)
+        elif module == "undici" and member in UNDICI_POOLS:
+            url = self.value(given[0]) if given and member != "Agent" else None
+            self.facts.http_clients.append(
+                HttpClient(self.loc(node), f"undici.{member}", _long_lived(node), False, url, False)
+            )
+        elif (channel := self._client(node, grpc, given)) is not None:
+            self.facts.channels.append(channel)
+
+    def _http_agent(self, node: Node, factory: str, given: list[Node], keep_alive: bool) -> None:
+        """An agent pools its sockets when `keepAlive` is on (http's default: off)."""
+        options = self.options(given[0] if given else None)
+        setting = options.get("keepAlive")
+        if setting is not None:
+            keep_alive = setting.value is True
+        elif not options.complete:
+            return  # set where k8slb cannot see
+        self.facts.http_clients.append(
+            HttpClient(self.loc(node), factory, _long_lived(node), False, None, not keep_alive)
+        )
+
+    def _client(self, node: Node, grpc: set[str], given: list[Node]) -> Channel | None:
+        """`new Client(target, grpc.credentials.create...(), options)`: a channel, long-lived
+        unless the function that makes it also closes it."""
+        if len(given) < 2 or not self._is_credentials(_unwrapped(given[1]), grpc):
+            return None
+        made = _text(node.child_by_field_name("constructor"))
+        return Channel(
+            self.loc(node),
+            f"new {made}",
+            self.value(given[0]),
+            self.options(given[2] if len(given) > 2 else None),
+            not _closed_where_made(node),
+            (0, "address"),
+        )
+
+    def _is_credentials(self, node: Node | None, grpc: set[str]) -> bool:
+        """`grpc.credentials.createInsecure()` (or `credentials.create...()` imported from
+        grpc-js): the mark of a grpc-js client."""
+        if node is None or node.type != "call_expression":
+            return False
+        called = _text(node.child_by_field_name("function")).split(".")
+        if len(called) == 2:
+            return self.members.get(called[0]) == (GRPC, "credentials")
+        return len(called) == 3 and called[0] in grpc and called[1] == "credentials"
+
+    def _called(self, node: Node, servers: dict[str, Server]) -> None:
+        function = node.child_by_field_name("function")
+        if function is None or function.type != "member_expression":
+            return
+        owner = _text(function.child_by_field_name("object"))
+        method = _text(function.child_by_field_name("property"))
+        given = _arguments(node)
+        if owner == "process" and method in _LISTENERS and given:
+            if "SIGTERM" in self._signals(given[0]):
+                self.facts.sigterm_handlers.append(self.loc(node))
+        elif (name := self.aliases.get(owner, owner)) in servers:
+            self._server_call(node, name, method, given, servers[name])
+
+    def _server_call(
+        self, node: Node, name: str, method: str, given: list[Node], server: Server
+    ) -> None:
+        facts = self.facts
+        if method == "bindAsync":
+            facts.starts.add(name)
+            if given:
+                facts.listens.append(Listen(name, self.value(given[0]), self.loc(node)))
+            # from here the event loop keeps the process up, serving, until it is stopped
+            facts.waits.append(Wait(self.loc(node), name, NODE_WAIT))
+        elif method == "start":
+            facts.starts.add(name)
+        elif method == "forceShutdown":
+            # the bound of a graceful stop (a timer, or after tryShutdown) cuts only the
+            # calls that outlive it
+            grace = UNKNOWN if _bounds_a_graceful_stop(node, name) else 0
+            facts.stops.append(Stop(self.loc(node), name, grace, False))
+        elif method == "tryShutdown":
+            facts.stops.append(Stop(self.loc(node), name, UNKNOWN, False))
+        elif method == "addService" and given and _is_health_service(given[0]):
+            self._health(node, given)
+
+    def _signals(self, node: Node) -> set[str]:
+        """The signals a listener's first argument names: a string, or the variable of a
+        loop over a list of them (`for (const s of [...])`, `[...].forEach((s) => ...)`)."""
+        node = _unwrapped(node) or node
+        if node.type == "string":
+            return {_string(node) or ""}
+        if node.type != "identifier":
+            return set()
+        scope = node.parent
+        while scope is not None:
+            listed: Node | None = None
+            if scope.type == "for_in_statement":
+                listed = scope.child_by_field_name("right")
+            elif scope.type in ("arrow_function", "function_expression"):
+                call = scope.parent.parent if scope.parent is not None else None
+                called = call.child_by_field_name("function") if call is not None else None
+                if called is not None and _text(called.child_by_field_name("property")) in (
+                    "forEach",
+                    "map",
+                ):
+                    listed = called.child_by_field_name("object")
+            if listed is not None:
+                listed = self.arrays.get(_text(listed), listed)
+                return {_string(item) or "" for item in listed.named_children}
+            scope = scope.parent
+        return set()
+
+    def _health(self, node: Node, given: list[Node]) -> None:
+        """`server.addService(health.Health.service, {check})`: a hand-written health
+        service, which can fail unless its check answers only SERVING."""
+        implementation = _unwrapped(given[1]) if len(given) > 1 else None
+        if implementation is None or implementation.type != "object":
+            return
+        for child in implementation.named_children:
+            if child.type == "shorthand_property_identifier" and _text(child) == "check":
+                handler: Node | None = child
+            elif child.type == "pair" and _text(child.child_by_field_name("key")) in (
+                "check",
+                "Check",
+                "'check'",
+            ):
+                handler = child.child_by_field_name("value")
+            else:
+                continue
+            name, body = self._handler(handler)
+            can_fail = body is None or _can_fail(body)
+            self.facts.health_servicers.append(
+                HealthServicer(self.loc(node), name or "check", can_fail)
+            )
+
+    def _handler(self, node: Node | None) -> tuple[str, Node | None]:
+        """The function a handler names: an inline one, a function or method of the module
+        by its name (`check`, `Server.check`, `this.check.bind(this)`)."""
+        node = _unwrapped(node)
+        if node is None:
+            return "", None
+        if node.type in ("arrow_function", "function_expression", "function"):
+            return "", node
+        if node.type == "call_expression":  # `handler.bind(this)`
+            function = node.child_by_field_name("function")
+            if function is not None and _text(function.child_by_field_name("property")) == "bind":
+                return self._handler(function.child_by_field_name("object"))
+            return "", None
+        name = _text(node).rsplit(".", 1)[-1]
+        return name, self.functions.get(name)
 
 
 NOT_GIVEN_OPTIONS = Options(complete=True, given=False)
+
+
+def _bounds_a_graceful_stop(call: Node, server: str) -> bool:
+    """Whether a `forceShutdown()` is a timer's (`setTimeout(() => s.forceShutdown(), ms)`)
+    or comes in a function that also calls `s.tryShutdown(...)`."""
+    function = _enclosing_function(call)
+    if function is None:
+        return False
+    holder = function.parent.parent if function.parent is not None else None
+    if holder is not None and _text(holder.child_by_field_name("function")) == "setTimeout":
+        return True
+    return any(
+        node.type == "call_expression"
+        and _text(node.child_by_field_name("function")) == f"{server}.tryShutdown"
+        for node in walk(function)
+    )
+
+
+def _is_health_service(node: Node) -> bool:
+    """`health.Health.service`, `healthProto.grpc.health.v1.Health.service`."""
+    return _text(node).endswith("Health.service")
+
+
+def _can_fail(function: Node) -> bool:
+    """Whether a health check can answer anything but SERVING: it names another status,
+    or decides (a condition) what to answer."""
+    named: set[str] = set()
+    for node in walk(function):
+        if node.type in ("if_statement", "ternary_expression", "switch_statement"):
+            return True
+        word = _string(node) if node.type == "string" else _text(node)
+        if node.type in ("string", "property_identifier", "identifier") and word in _STATUSES:
+            named.add(word or "")
+    return named != {"SERVING"}
 
 
 def _options(path: str, literal: Node) -> Options:
@@ -179,7 +637,12 @@ def _options(path: str, literal: Node) -> Options:
             complete = False  # a spread, a shorthand, a method
             continue
         key = child.child_by_field_name("key")
-        name = _string(key) if key is not None and key.type == "string" else None
+        if key is not None and key.type == "string":
+            name = _string(key)
+        elif key is not None and key.type == "property_identifier":
+            name = _text(key)
+        else:
+            name = None
         if name is None:
             complete = False
             continue
@@ -188,8 +651,9 @@ def _options(path: str, literal: Node) -> Options:
 
 
 def _value(node: Node | None) -> Any:
-    """A number (`30_000`), a string, `JSON.stringify` of a literal (a service config), or
-    UNKNOWN."""
+    """A number (`30_000`), a string, a boolean, `JSON.stringify` of a literal (a service
+    config), or UNKNOWN."""
+    node = _unwrapped(node)
     if node is None:
         return UNKNOWN
     if node.type == "call_expression" and _text(node.child_by_field_name("function")) == (
@@ -198,6 +662,8 @@ def _value(node: Node | None) -> Any:
         given = _arguments(node)
         data = _data(given[0]) if len(given) == 1 else UNKNOWN
         return json.dumps(data) if data is not UNKNOWN else UNKNOWN
+    if node.type in ("true", "false"):
+        return node.type == "true"
     if node.type == "number":
         text = _text(node).replace("_", "")
         try:
@@ -208,53 +674,12 @@ def _value(node: Node | None) -> Any:
     return string if string is not None else UNKNOWN
 
 
-def _is_credentials(node: Node, grpc: set[str]) -> bool:
-    """`grpc.credentials.createInsecure()` and the like: the mark of a grpc-js client."""
-    if node.type != "call_expression":
-        return False
-    called = _text(node.child_by_field_name("function")).split(".")
-    return len(called) == 3 and called[0] in grpc and called[1] == "credentials"
-
-
-def _client(
-    path: str, node: Node, grpc: set[str], objects: dict[str, Node], strings: dict[str, Any]
-) -> Channel | None:
-    """`new Client(target, grpc.credentials.create...(), options)`: a channel, long-lived
-    unless the function that makes it also closes it."""
-    given = _arguments(node)
-    if len(given) < 2 or not _is_credentials(given[1], grpc):
-        return None
-    options = _options_argument(path, given[2] if len(given) > 2 else None, objects)
-    made = _text(node.child_by_field_name("constructor"))
-    return Channel(
-        _loc(path, node),
-        f"new {made}",
-        _target(given[0], strings),
-        options,
-        not _closed_where_made(node),
-        (0, "address"),
-    )
-
-
 def _closed_where_made(node: Node) -> bool:
     """Whether the function that makes the client also calls `.close()` on it (a client
     per call; not `main`, whose clients live as long as the program)."""
-    declarator = node.parent
-    if declarator is None or declarator.type != "variable_declarator":
-        return False
-    name = _text(declarator.child_by_field_name("name"))
-    scope = node.parent
-    while scope is not None and scope.type not in (
-        "function_declaration",
-        "function_expression",
-        "arrow_function",
-        "method_definition",
-    ):
-        scope = scope.parent
-    if scope is None:
-        return False
-    named = scope.child_by_field_name("name")
-    if named is not None and _text(named) == "main":  # closed when the program ends
+    name = _bound_name(node)
+    scope = _enclosing_function(node)
+    if name is None or scope is None or _function_name(scope) == "main":
         return False
     return any(
         child.type == "call_expression"
@@ -265,63 +690,13 @@ def _closed_where_made(node: Node) -> bool:
 
 def _env(node: Node) -> str | None:
     """The variable `process.env.X` or `process.env['X']` reads."""
-    if (
-        node.type == "member_expression"
-        and _text(node.child_by_field_name("object")) == "process.env"
-    ):
+    if node.type not in ("member_expression", "subscript_expression"):
+        return None
+    if _text(node.child_by_field_name("object")) != "process.env":
+        return None
+    if node.type == "member_expression":
         return _text(node.child_by_field_name("property"))
-    if (
-        node.type == "subscript_expression"
-        and _text(node.child_by_field_name("object")) == "process.env"
-    ):
-        return _string(node.child_by_field_name("index"))
-    return None
-
-
-def _target(node: Node | None, strings: dict[str, Any]) -> Any:
-    """A target as far as it can be followed: a string, an EnvRef, or UNKNOWN."""
-    if node is None:
-        return UNKNOWN
-    if node.type == "string":
-        text = _string(node)
-        return text if text is not None else UNKNOWN
-    if node.type == "identifier":
-        return strings.get(_text(node), UNKNOWN)
-    if node.type == "parenthesized_expression" and node.named_children:
-        return _target(node.named_children[0], strings)
-    name = _env(node)
-    if name is not None:
-        return EnvRef(name)
-    if node.type == "binary_expression" and _text(node.child_by_field_name("operator")) in (
-        "||",
-        "??",
-    ):
-        left = _target(node.child_by_field_name("left"), strings)
-        right = _target(node.child_by_field_name("right"), strings)
-        if (
-            isinstance(left, EnvRef)
-            and not left.prefix
-            and not left.suffix
-            and isinstance(right, str)
-        ):
-            return EnvRef(left.name, right)
-        return UNKNOWN
-    if node.type == "template_string":
-        return _template(node, strings)
-    return UNKNOWN
-
-
-def _template(node: Node, strings: dict[str, Any]) -> Any:
-    """`${process.env.HOST}:50051`: a string, or one environment value within text."""
-    parts: list[Any] = []
-    for child in node.named_children:
-        if child.type == "string_fragment":
-            parts.append(_text(child))
-        elif child.type == "template_substitution" and child.named_children:
-            parts.append(_target(child.named_children[0], strings))
-        else:
-            return UNKNOWN
-    return joined(parts)
+    return _string(node.child_by_field_name("index"))
 
 
 def _data(node: Node) -> Any:
@@ -341,7 +716,4 @@ def _data(node: Node) -> Any:
     if node.type == "array":
         items = [_data(child) for child in node.named_children]
         return UNKNOWN if any(item is UNKNOWN for item in items) else items
-    if node.type in ("true", "false"):
-        return node.type == "true"
-    value = _value(node)
-    return value
+    return _value(node)

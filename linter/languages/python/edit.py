@@ -386,7 +386,7 @@ def edit(text: str, edits: Sequence[CodeEdit], path: str) -> str:
     return fixed
 
 
-def same_code(old: str, new: str) -> bool:
+def same_code(old: str, new: str, path: str) -> bool:
     """Whether `--add-noqa`'s comments left the code as it was: the same syntax tree."""
     try:
         with warnings.catch_warnings():

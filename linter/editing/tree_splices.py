@@ -1,0 +1,39 @@
+"""What the editors of tree-sitter languages (Go, JavaScript) share: the node an edit
+points at, and the indentation of a line, both on the file's bytes."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from k8slb.editing.yaml_edit import Refused
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+
+def point_of(data: bytes, line: int, column: int) -> tuple[int, int]:
+    """tree-sitter's point (row, byte) for a 1-based line and (character) column."""
+    lines = data.split(b"\n")
+    if not 0 < line <= len(lines):
+        raise Refused("the edit points past the end of the file")
+    text = lines[line - 1].decode("utf-8", "replace")
+    return (line - 1, len(text[: column - 1].encode()))
+
+
+def node_at(data: bytes, root: Node, line: int, column: int, kinds: str | tuple[str, ...]) -> Node:
+    """The node of one of `kinds` that starts at the 1-based line and (character) column."""
+    wanted = (kinds,) if isinstance(kinds, str) else kinds
+    point = point_of(data, line, column)
+    node: Node | None = root.descendant_for_point_range(point, point)
+    while node is not None and not (node.type in wanted and tuple(node.start_point) == point):
+        node = node.parent
+    if node is None:
+        raise Refused(f"no {' or '.join(wanted)} where the finding is")
+    return node
+
+
+def indent_of(data: bytes, position: int) -> bytes:
+    """The blanks that open the line `position` is on."""
+    start = data.rfind(b"\n", 0, position) + 1
+    line = data[start:position]
+    return line[: len(line) - len(line.lstrip(b"\t "))]

@@ -1,0 +1,276 @@
+"""Node.js services beyond their gRPC options: how a grpc-js server is started and stopped
+(KLB403, KLB404), its health service (KLB405), keep-alive HTTP agents (KLB202), the port it
+listens on as evidence of gRPC (KLB101), and TypeScript read as JavaScript is."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from k8slb.code.facts import EnvRef
+from k8slb.languages.javascript.parse import parse, parse_typescript
+
+from .helpers import lint_files, rules_of
+
+SERVER = """\
+const grpc = require('@grpc/grpc-js');
+
+const PORT = process.env.PORT || '7000';
+
+function main() {
+  const server = new grpc.Server({'grpc.max_connection_age_ms': 300000, \
+'grpc.max_connection_age_grace_ms': 30000});
+  server.addService(proto.Currency.service, {convert});
+  HEALTH
+  server.bindAsync(`[::]:${PORT}`, grpc.ServerCredentials.createInsecure(), () => {});
+}
+
+SHUTDOWN
+
+main();
+"""
+SIGTERM_HANDLER = """\
+process.on('SIGTERM', () => {
+  setTimeout(() => server.forceShutdown(), 25000).unref();
+  server.tryShutdown(() => process.exit(0));
+});"""
+
+
+def server(shutdown: str = "", health: str = "") -> str:
+    return SERVER.replace("SHUTDOWN", shutdown).replace("HEALTH", health)
+
+
+def test_bind_async_starts_the_server_listens_and_the_event_loop_waits() -> None:
+    facts = parse("server.js", server().encode())
+    assert facts.starts == {"server"}
+    (listen,) = facts.listens
+    assert (listen.server, listen.address) == ("server", EnvRef("PORT", "7000", "[::]:"))
+    (wait,) = facts.waits
+    assert (wait.loc.line, wait.server) == (9, "server")
+
+
+@pytest.mark.parametrize(
+    ("shutdown", "found"),
+    [
+        ("", ["KLB403"]),
+        (SIGTERM_HANDLER, []),
+        ("process.once('SIGTERM', stop);", []),
+        ("for (const signal of ['SIGINT', 'SIGTERM']) {\n  process.on(signal, stop);\n}", []),
+        ("['SIGINT', 'SIGTERM'].forEach((signal) => process.on(signal, stop));", []),
+        ("const SIGNALS = ['SIGTERM'];\nSIGNALS.forEach((s) => process.on(s, stop));", []),
+        ("process.on('SIGINT', stop);", ["KLB403"]),
+        ("const { createTerminus } = require('@godaddy/terminus');", []),
+    ],
+    ids=["none", "on", "once", "for-of", "forEach", "const-list", "sigint-only", "terminus"],
+)
+def test_a_grpc_js_server_needs_a_sigterm_handler(
+    tmp_path: Path, shutdown: str, found: list[str]
+) -> None:
+    result = lint_files(tmp_path, {"server.js": server(shutdown)}, ["KLB403"])
+    assert rules_of(result.findings) == found
+
+
+def test_the_missing_handler_is_reported_where_the_server_starts(tmp_path: Path) -> None:
+    (finding,) = lint_files(tmp_path, {"server.js": server()}, ["KLB403"]).findings
+    assert (finding.line, finding.column) == (9, 3)
+    assert finding.message == (
+        "gRPC server 'server' waits in the event loop with no SIGTERM handler in its project"
+    )
+    assert "as PID 1, it ignores it until SIGKILL" in finding.text
+
+
+def test_a_handler_in_another_module_of_the_package_counts(tmp_path: Path) -> None:
+    files = {
+        "svc/package.json": '{"name": "svc"}',
+        "svc/src/server.js": server(),
+        "svc/index.js": "require('./src/server');\n" + SIGTERM_HANDLER,
+    }
+    assert lint_files(tmp_path, files, ["KLB403"]).findings == []
+
+
+def test_force_shutdown_aborts_the_calls_in_flight(tmp_path: Path) -> None:
+    abrupt = "process.on('SIGTERM', () => server.forceShutdown());"
+    (finding,) = lint_files(tmp_path, {"server.js": server(abrupt)}, ["KLB404"]).findings
+    assert finding.message == "server.forceShutdown() aborts every call in flight"
+    graceful = lint_files(tmp_path / "ok", {"server.js": server(SIGTERM_HANDLER)}, ["KLB404"])
+    assert graceful.findings == [], "a timer's forceShutdown only bounds a tryShutdown"
+
+
+HEALTH_V2 = """\
+const { HealthImplementation } = require('grpc-health-check');
+  const health = new HealthImplementation({'': 'SERVING'});
+  health.addToServer(server);"""
+
+
+@pytest.mark.parametrize(
+    ("health", "shutdown", "found"),
+    [
+        (HEALTH_V2, "", ["KLB405"]),
+        (HEALTH_V2, "function drain() { health.setStatus('', 'NOT_SERVING'); }", []),
+        (
+            "server.addService(healthProto.Health.service, {check});",
+            "function check(call, callback) {\n  callback(null, {status: 'SERVING'});\n}",
+            ["KLB405"],
+        ),
+        (
+            "server.addService(health.Health.service, {check: (call, cb) => "
+            "cb(null, {status: ready ? 'SERVING' : 'NOT_SERVING'})});",
+            "",
+            [],
+        ),
+        (
+            "server.addService(health.Health.service, {check: Server.check.bind(this)});",
+            "class Server {\n  static check(call, callback) {\n"
+            "    callback(null, {status: 'SERVING'});\n  }\n}",
+            ["KLB405"],
+        ),
+    ],
+    ids=["library-never-drained", "library-drained", "always-serving", "decides", "method"],
+)
+def test_a_health_service_that_can_never_say_not_serving(
+    tmp_path: Path, health: str, shutdown: str, found: list[str]
+) -> None:
+    result = lint_files(tmp_path, {"server.js": server(shutdown, health)}, ["KLB405"])
+    assert rules_of(result.findings) == found
+
+
+def test_a_hand_written_check_is_named_as_node_names_it(tmp_path: Path) -> None:
+    files = {
+        "server.js": server(
+            "function check(call, callback) {\n  callback(null, {status: 'SERVING'});\n}",
+            "server.addService(healthProto.Health.service, {check});",
+        )
+    }
+    (finding,) = lint_files(tmp_path, files, ["KLB405"]).findings
+    assert finding.message == "health check check() always answers SERVING"
+
+
+SERVICE = """\
+apiVersion: v1
+kind: Service
+metadata:
+  name: cart
+spec:
+  selector:
+    app: cart
+  ports:
+    - port: 8080
+"""
+
+
+@pytest.mark.parametrize(
+    ("agent", "found"),
+    [
+        ("new http.Agent({keepAlive: true})", ["KLB202"]),
+        ("new http.Agent({keepAlive: false})", []),
+        ("new http.Agent()", []),
+        ("new Agent({keepAliveMsecs: 1000})", ["KLB202"]),
+    ],
+    ids=["keep-alive", "off", "default-off", "agentkeepalive"],
+)
+def test_a_keep_alive_agent_to_a_cluster_service(
+    tmp_path: Path, agent: str, found: list[str]
+) -> None:
+    code = (
+        "const http = require('http');\n"
+        "const Agent = require('agentkeepalive');\n"
+        f"const agent = {agent};\n"
+        "const CART = `http://cart:8080/cart`;\n"
+    )
+    files = {"client.js": code, "k8s.yaml": SERVICE}
+    assert rules_of(lint_files(tmp_path, files, ["KLB202"]).findings) == found
+
+
+def test_an_agent_made_for_each_request_is_not_long_lived() -> None:
+    code = (
+        "const http = require('http');\n"
+        "function get() { return new http.Agent({keepAlive: true}); }"
+    )
+    (client,) = parse("client.js", code.encode()).http_clients
+    assert not client.long_lived
+
+
+GRPC_PORT_SERVICE = """\
+apiVersion: v1
+kind: Service
+metadata:
+  name: currencyservice
+spec:
+  selector:
+    app: currencyservice
+  ports:
+    - port: 7000
+      targetPort: 7000
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: currencyservice
+spec:
+  replicas: 3
+  selector:
+    matchLabels: {app: currencyservice}
+  template:
+    metadata:
+      labels: {app: currencyservice}
+    spec:
+      containers:
+        - name: server
+          image: gcr.io/shop/currencyservice:v1
+          env:
+            - {name: PORT, value: "7000"}
+          ports:
+            - containerPort: 7000
+"""
+
+
+def test_a_port_a_grpc_js_server_binds_makes_its_service_grpc(tmp_path: Path) -> None:
+    files = {
+        "src/currencyservice/server.js": server(SIGTERM_HANDLER),
+        "src/currencyservice/Dockerfile": 'FROM node:20\nCOPY . .\nCMD ["node", "server.js"]\n',
+        "kubernetes-manifests/currency.yaml": GRPC_PORT_SERVICE,
+    }
+    (finding,) = lint_files(tmp_path, files, ["KLB101"]).findings
+    assert finding.rule == "KLB101" and "server.js" in finding.text
+
+
+TYPESCRIPT = """\
+import * as grpc from '@grpc/grpc-js';
+import { credentials } from '@grpc/grpc-js';
+
+export class App {
+  private server: grpc.Server = new grpc.Server({
+    'grpc.max_connection_age_ms': 300_000,
+  } as grpc.ServerOptions);
+
+  start(port: number): void {
+    this.server.bindAsync(`0.0.0.0:${port}`, grpc.ServerCredentials.createInsecure(), () => {});
+  }
+}
+
+const client = new CartClient(process.env.CART_ADDR!, credentials.createInsecure());
+"""
+
+
+def test_typescript_is_read_as_javascript_is() -> None:
+    facts = parse_typescript("src/app.ts", TYPESCRIPT.encode())
+    assert facts.language == "typescript" and facts.problem is None
+    (made,) = facts.servers
+    assert made.name == "this.server" and made.options.get("grpc.max_connection_age_ms")
+    assert facts.starts == {"this.server"}
+    (channel,) = facts.channels
+    assert channel.target == EnvRef("CART_ADDR") and channel.long_lived
+
+
+def test_typescript_findings_and_declarations(tmp_path: Path) -> None:
+    files = {"src/app.ts": TYPESCRIPT, "src/types.d.ts": "declare const x: number"}
+    found = lint_files(tmp_path, files, ["KLB204", "KLB403", "KLB004"]).findings
+    assert rules_of(found) == ["KLB204", "KLB403"]
+    broken = {"app.tsx": "import * as grpc from '@grpc/grpc-js';\nconst x = <div>{;\n"}
+    (problem,) = lint_files(tmp_path / "tsx", broken).findings
+    assert problem.rule == "KLB004" and "not valid TypeScript" in problem.message
+
+
+def test_a_test_module_is_not_judged() -> None:
+    assert parse("src/__tests__/server.js", server().encode()).is_test
+    assert parse("src/server.spec.js", server().encode()).is_test
