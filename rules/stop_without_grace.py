@@ -31,7 +31,9 @@ class StopWithoutGrace(Rule):
     `except KeyboardInterrupt` (a developer's Ctrl-C) is left alone.
 
     In Go: `server.Stop()` on a `grpc.NewServer` server, where `GracefulStop()` lets calls
-    finish (bound it with a timer that calls `Stop()`: it waits for every stream).
+    finish (bound it with a timer that calls `Stop()`: it waits for every stream). A
+    `Stop()` in a function that also calls the server's `GracefulStop()` is that bound,
+    and is not reported.
 
     In Node.js: a grpc-js server's `forceShutdown()`, unless it is the bound of a graceful
     stop (a timer's, or in a function that also calls `tryShutdown`). The fix, made only

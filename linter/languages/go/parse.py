@@ -633,7 +633,10 @@ class _Collector:
         elif method == "GracefulStop":
             self.facts.stops.append(Stop(self.loc(call), receiver, math.inf, False))
         elif method == "Stop":
-            self.facts.stops.append(Stop(self.loc(call), receiver, 0, False))
+            # the bound of a GracefulStop in the same function (a timeout's) cuts only the
+            # calls that outlive it: what the rules advise
+            grace = math.inf if _bounds_graceful_stop(call, receiver) else 0
+            self.facts.stops.append(Stop(self.loc(call), receiver, grace, False))
 
     def _listener(self, node: Node, scope: _Scope) -> tuple[Node, Node] | None:
         """The `net.Listen("tcp", addr)` call a `Serve(lis)` argument comes from, and addr."""
@@ -842,6 +845,24 @@ def _literal_of(node: Node, scope: _Scope) -> Node | None:
         else:
             return node if node.type == "composite_literal" else None
     return None
+
+
+def _bounds_graceful_stop(call: Node, receiver: str) -> bool:
+    """Whether the function (a declaration, with its nested literals) that calls
+    `receiver.Stop()` also calls `receiver.GracefulStop()`."""
+    function = call.parent
+    while function is not None and function.type not in (
+        "function_declaration",
+        "method_declaration",
+    ):
+        function = function.parent
+    if function is None:
+        return False
+    wanted = f"{receiver}.GracefulStop"
+    return any(
+        node.type == "call_expression" and _text(node.child_by_field_name("function")) == wanted
+        for node in walk(function)
+    )
 
 
 def _enclosing_body(node: Node) -> Node | None:
