@@ -352,3 +352,29 @@ def test_a_hand_written_check_beside_grpcs_own_health_server_is_not_what_probes_
     assert [f.message for f in alone.findings] == [
         "health servicer healthServer.Check always answers SERVING"
     ]
+
+
+def test_a_sigterm_handler_registered_after_a_blocking_serve_is_never_in_place(
+    tmp_path: Path,
+) -> None:
+    """otel-demo's checkout: `srv.Serve(lis)`, then `signal.NotifyContext(..., SIGTERM)`
+    in the same function: Serve returns only when the server stops."""
+    body = (
+        'func main() {\n\tlis, _ := net.Listen("tcp", ":5050")\n\tsrv := grpc.NewServer()\n'
+        "\terr := srv.Serve(lis)\n\t_ = err\n"
+        "\tctx, cancel := signal.NotifyContext(context.Background(), syscall.SIGTERM)\n"
+        "\tdefer cancel()\n\t<-ctx.Done()\n\tsrv.GracefulStop()\n}"
+    )
+    imports = '"context"\n\t"net"\n\t"os/signal"\n\t"syscall"\n\t"google.golang.org/grpc"'
+    source = f"package main\n\nimport (\n\t{imports}\n)\n\n{body}\n"
+    (finding,) = lint_files(tmp_path, {"main.go": source}, ["KLB403"]).findings
+    assert finding.message == (
+        "gRPC server 'srv' waits in Serve() before its SIGTERM handler (line 16) is registered"
+    )
+    assert not finding.fix.available
+    served_in_a_goroutine = source.replace("\terr := srv.Serve(lis)\n\t_ = err\n", "").replace(
+        "\tdefer cancel()\n", "\tdefer cancel()\n\tgo srv.Serve(lis)\n"
+    )
+    assert (
+        lint_files(tmp_path / "ok", {"main.go": served_in_a_goroutine}, ["KLB403"]).findings == []
+    )
