@@ -133,11 +133,21 @@ class Context:
             for channel in facts.long_lived_channels()
         )
 
-    def projects_with(self, part: Literal["sigterm_handlers", "health_drains"]) -> set[str]:
+    def projects_with(
+        self, part: Literal["sigterm_handlers", "health_drains", "library_health"]
+    ) -> set[str]:
         """The projects some module of which has that part (a SIGTERM handler, a drain of
-        the health service): read from every module once, when a rule first asks."""
+        the health service, gRPC's own health service): read from every module once, when
+        a rule first asks."""
         if part not in self._projects:
-            self._projects[part] = {f.project for f in self.code() if getattr(f, part)}
+            if part == "library_health":
+                self._projects[part] = {
+                    f.project
+                    for f in self.code()
+                    if any(s.custom_class is None for s in f.health_servicers)
+                }
+            else:
+                self._projects[part] = {f.project for f in self.code() if getattr(f, part)}
         return self._projects[part]
 
 

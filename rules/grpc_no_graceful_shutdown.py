@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from k8slb.code.facts import CodeFacts
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.rules.base import STOPPING, Context, Example, Rule
 from k8slb.rules.dialect import dialect_of
@@ -45,6 +46,9 @@ class GrpcNoGracefulShutdown(Rule):
     In Go: a server started with `Serve(lis)` and no `signal.Notify(ch, syscall.SIGTERM)`
     (or `signal.NotifyContext`, or `signal.Notify(ch)` for every signal) in its code;
     `os.Interrupt` alone is SIGINT. A Go program that does not catch SIGTERM exits at once.
+    A handler registered below a blocking `Serve` in the same function, when it is the
+    code's only one, is reported too: Serve returns when the server has stopped, so the
+    handler is never in place while it serves (no fix: where to move it is a design call).
 
     In Java: a server built with grpc-java and waited on with `awaitTermination()` when
     the code registers no JVM shutdown hook (`Runtime.getRuntime().addShutdownHook(...)`,
@@ -146,6 +150,7 @@ class GrpcNoGracefulShutdown(Rule):
 
     def check(self, context: Context) -> Iterator[Finding]:
         for facts in context.judged_code():
+            yield from self._late_handlers(context, facts)
             runners = context.links.running(facts.path)
             if runners:  # judged in the code each container runs: its import closure
                 bare = [
@@ -188,3 +193,34 @@ class GrpcNoGracefulShutdown(Rule):
                     fix=FixInfo(True, False, dialect.sigterm_fix(name, grace)),
                     edits=dialect.sigterm_handler(wait, name, grace),
                 )
+
+    def _late_handlers(self, context: Context, facts: CodeFacts) -> Iterator[Finding]:
+        """A wait that comes before the only SIGTERM handler of its code, in its function:
+        the handler is registered when the server has stopped already."""
+        late = [wait for wait in facts.waits if wait.late_handler is not None]
+        if not late:
+            return
+        runners = context.links.running(facts.path)
+        code = (
+            [m for link in runners for m in context.links.code(link)]
+            if runners
+            else [m for m in context.code() if m.project == facts.project]
+        )
+        handlers = {loc for module in code for loc in module.sigterm_handlers}
+        if not handlers <= {wait.late_handler for wait in late}:
+            return  # another handler is in place while the server serves
+        dialect = dialect_of(facts.language)
+        for wait in late:
+            handler = wait.late_handler
+            assert handler is not None
+            yield self.code_finding(
+                wait.loc,
+                (
+                    f"gRPC server {wait.server!r} waits in {wait.how} before its SIGTERM handler "
+                    f"(line {handler.line}) is registered",
+                    f"{wait.how} returns only when the server stops, so the handler is never in "
+                    f"place while it serves: {dialect.no_sigterm_consequence()}",
+                    "register the handler before the server starts, or serve in a goroutine",
+                ),
+                related=[Related(handler.path, handler.line, "the handler")],
+            )

@@ -47,7 +47,9 @@ class HealthAlwaysServing(Rule):
     those that cannot report NOT_SERVING: grpcio-health-checking's `HealthServicer` when no
     module of the scanned code ever calls `set(..., NOT_SERVING)` or
     `enter_graceful_shutdown()`, and a servicer class of its own whose `Check` never
-    mentions NOT_SERVING.
+    mentions NOT_SERVING. A server has one health service: a hand-written one is not
+    reported in a program that also registers the library's (that one is what the probes
+    reach, and is judged).
 
     In Go: `health.NewServer()` when the code never sets `NOT_SERVING`
     (`SetServingStatus(..., healthpb.HealthCheckResponse_NOT_SERVING)`) nor calls its
@@ -148,7 +150,13 @@ class HealthAlwaysServing(Rule):
                             dialect_of(facts.language).health_drain_advice(),
                         ),
                     )
-                elif servicer.custom_class is not None and not servicer.class_can_fail:
+                elif (
+                    servicer.custom_class is not None
+                    and not servicer.class_can_fail
+                    # a server has one health service: where the program registers gRPC's
+                    # own, a hand-written Check is not what the probes reach
+                    and facts.project not in context.projects_with("library_health")
+                ):
                     yield self.code_finding(
                         servicer.loc,
                         (

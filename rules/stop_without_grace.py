@@ -33,7 +33,9 @@ class StopWithoutGrace(Rule):
     `except KeyboardInterrupt` (a developer's Ctrl-C) is left alone.
 
     In Go: `server.Stop()` on a `grpc.NewServer` server, where `GracefulStop()` lets calls
-    finish (bound it with a timer that calls `Stop()`: it waits for every stream).
+    finish (bound it with a timer that calls `Stop()`: it waits for every stream). A
+    `Stop()` in a function that also calls the server's `GracefulStop()` is that bound,
+    and is not reported.
 
     In Java: `server.shutdownNow()` on a server the file builds, unless it only bounds a
     graceful stop: after `shutdown()` of the same server in the same method (the usual

@@ -184,7 +184,22 @@ def test_stops_and_sigterm_handling() -> None:
     )
     found = facts(body, imports)
     assert [loc.line for loc in found.sigterm_handlers] == [16, 17, 18], "not os.Interrupt alone"
-    assert [(s.server, s.grace) for s in found.stops] == [("s", math.inf), ("s", 0)]
+    # a Stop in a function that also stops gracefully is that stop's bound
+    assert [(s.server, s.grace) for s in found.stops] == [("s", math.inf), ("s", math.inf)]
+    alone = facts("func main() {\n\ts := grpc.NewServer()\n\ts.Stop()\n}", imports)
+    assert [(s.server, s.grace) for s in alone.stops] == [("s", 0)]
+
+
+def test_stop_as_the_timeout_of_a_graceful_stop_is_not_reported(tmp_path: Path) -> None:
+    """hello-grpc's shutdown: GracefulStop in a goroutine, Stop when a timeout wins."""
+    body = (
+        "func main() {\n\ts := grpc.NewServer()\n\tstopped := make(chan struct{})\n"
+        "\tgo func() {\n\t\ts.GracefulStop()\n\t\tclose(stopped)\n\t}()\n"
+        "\tselect {\n\tcase <-time.After(10 * time.Second):\n\t\ts.Stop()\n"
+        "\tcase <-stopped:\n\t}\n}"
+    )
+    source = f'package main\n\nimport (\n\t"time"\n\t"google.golang.org/grpc"\n)\n\n{body}\n'
+    assert lint_files(tmp_path, {"main.go": source}, ["KLB404"]).findings == []
 
 
 def test_database_pools_and_their_lifetime() -> None:
@@ -311,3 +326,55 @@ SERVING = (
 def test_a_hand_written_health_check_that_always_answers_serving(body: str, can_fail: bool) -> None:
     [servicer] = facts(CHECK.replace("{body}", body), HEALTH_IMPORTS).health_servicers
     assert servicer.custom_class == "healthServer" and servicer.class_can_fail is can_fail
+
+
+def test_a_hand_written_check_beside_grpcs_own_health_server_is_not_what_probes_reach(
+    tmp_path: Path,
+) -> None:
+    """microservices-demo's Go services: a `Check` method on the service type, and
+    `RegisterHealthServer(srv, health.NewServer())`: the library's service is the one
+    served (and judged); the method is not reported."""
+    check = CHECK.replace("{body}", SERVING)
+    served = (
+        "func serve(srv *grpc.Server) {\n"
+        "\thealthpb.RegisterHealthServer(srv, health.NewServer())\n}\n"
+    )
+    imports = HEALTH_IMPORTS + '\n\t"google.golang.org/grpc"\n\t"google.golang.org/grpc/health"'
+    files = {
+        "svc/check.go": f"package main\n\nimport (\n\t{HEALTH_IMPORTS}\n)\n\n{check}\n",
+        "svc/main.go": f"package main\n\nimport (\n\t{imports}\n)\n\n{served}",
+    }
+    found = lint_files(tmp_path, files, ["KLB405"]).findings
+    assert [(f.path.rsplit("/", 1)[-1], f.message) for f in found] == [
+        ("main.go", "the gRPC health service is never set to NOT_SERVING")
+    ]
+    alone = lint_files(tmp_path / "alone", {"svc/check.go": files["svc/check.go"]}, ["KLB405"])
+    assert [f.message for f in alone.findings] == [
+        "health servicer healthServer.Check always answers SERVING"
+    ]
+
+
+def test_a_sigterm_handler_registered_after_a_blocking_serve_is_never_in_place(
+    tmp_path: Path,
+) -> None:
+    """otel-demo's checkout: `srv.Serve(lis)`, then `signal.NotifyContext(..., SIGTERM)`
+    in the same function: Serve returns only when the server stops."""
+    body = (
+        'func main() {\n\tlis, _ := net.Listen("tcp", ":5050")\n\tsrv := grpc.NewServer()\n'
+        "\terr := srv.Serve(lis)\n\t_ = err\n"
+        "\tctx, cancel := signal.NotifyContext(context.Background(), syscall.SIGTERM)\n"
+        "\tdefer cancel()\n\t<-ctx.Done()\n\tsrv.GracefulStop()\n}"
+    )
+    imports = '"context"\n\t"net"\n\t"os/signal"\n\t"syscall"\n\t"google.golang.org/grpc"'
+    source = f"package main\n\nimport (\n\t{imports}\n)\n\n{body}\n"
+    (finding,) = lint_files(tmp_path, {"main.go": source}, ["KLB403"]).findings
+    assert finding.message == (
+        "gRPC server 'srv' waits in Serve() before its SIGTERM handler (line 16) is registered"
+    )
+    assert not finding.fix.available
+    served_in_a_goroutine = source.replace("\terr := srv.Serve(lis)\n\t_ = err\n", "").replace(
+        "\tdefer cancel()\n", "\tdefer cancel()\n\tgo srv.Serve(lis)\n"
+    )
+    assert (
+        lint_files(tmp_path / "ok", {"main.go": served_in_a_goroutine}, ["KLB403"]).findings == []
+    )

@@ -345,6 +345,33 @@ def test_health_servicer_set_not_serving_elsewhere_in_the_project(tmp_path: Path
     assert len(lint(tmp_path / "b", {"svc/h.py": register}, "KLB405")) == 1
 
 
+def test_a_subclass_chosen_in_a_branch_answers_with_its_bases_check(tmp_path: Path) -> None:
+    """microservices-demo's email service: the Check is the base class's, the servicer a
+    subclass bound after a `None` placeholder."""
+    source = """\
+        from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+        class BaseService:
+            def Check(self, request, context):
+                return health_pb2.HealthCheckResponse(status=health_pb2.HealthCheckResponse.SERVING)
+
+        class DummyService(BaseService):
+            pass
+
+        def start(server, dummy):
+            service = None
+            if dummy:
+                service = DummyService()
+            else:
+                raise Exception("not implemented")
+            health_pb2_grpc.add_HealthServicer_to_server(service, server)
+        """
+    (finding,) = lint(tmp_path, {"email.py": source}, "KLB405")
+    assert finding.message == "health servicer DummyService.Check always answers SERVING"
+    twice = source.replace('raise Exception("not implemented")', "service = Other()")
+    assert lint(tmp_path / "two", {"email.py": twice}, "KLB405") == [], "which one is unknown"
+
+
 # -- KLB004 ------------------------------------------------------------------------------
 
 

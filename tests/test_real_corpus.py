@@ -42,3 +42,14 @@ def test_precision_and_recall_hold(outcomes: list[evaluate.Outcome]) -> None:
 def test_the_info_findings_say_what_is_true(outcomes: list[evaluate.Outcome]) -> None:
     score = evaluate.scores(outcomes, ("info",))["all"]
     assert score.precision >= evaluate.INFO_PRECISION_FLOOR, evaluate.report(outcomes)
+
+
+def test_the_rules_that_read_code_hold_on_polyglot_services(
+    outcomes: list[evaluate.Outcome],
+) -> None:
+    """Node.js, Java, Go and Python services with their manifests: the findings in their
+    code, at every severity, against their labels and the misses labelled by hand."""
+    score = evaluate.scores(outcomes, evaluate.SEVERITIES, evaluate.in_code)["all"]
+    assert score.tp >= 40, "the polyglot projects are in the corpus"
+    assert score.precision >= evaluate.CODE_FLOORS["precision"], evaluate.report(outcomes)
+    assert score.recall >= evaluate.CODE_FLOORS["recall"], evaluate.report(outcomes)

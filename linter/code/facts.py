@@ -183,6 +183,9 @@ class Wait:
     server: str | None
     how: str
     awaited: bool = False  # `await server.wait_for_termination()` (grpc.aio)
+    # a SIGTERM handler registered after this wait in the same function: the wait returns
+    # only when the server stops, so the handler is never in place while it serves
+    late_handler: Loc | None = None
 
 
 @record

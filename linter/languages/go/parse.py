@@ -172,6 +172,9 @@ class _Collector:
         self.literals: list[tuple[Node, _Scope]] = []  # composite literals (http.Transport)
         self.pools: dict[str, int] = {}  # a sql.DB variable -> its pool in facts.db_pools
         self.health: set[str] = set()  # variables holding a health.NewServer()
+        # blocking Serve calls (by where they start) that come before a SIGTERM handler of
+        # their function
+        self.late_handlers: dict[int, Loc] = {}
 
     # -- driving -------------------------------------------------------------------------
 
@@ -187,7 +190,7 @@ class _Collector:
                 if server.name:
                     servers[server.name] = server
             elif name in ("os/signal.Notify", "os/signal.NotifyContext"):
-                self._signal(call, scope)
+                self._signal(call, servers)
             elif name == "database/sql.Open":
                 self._db(call, scope)
             elif name in _DEFAULT_CLIENT_CALLS or self._on_default_client(call):
@@ -622,7 +625,8 @@ class _Collector:
             return
         if method == "Serve":
             self.facts.starts.add(receiver)
-            self.facts.waits.append(Wait(self.loc(call), receiver, "Serve()"))
+            late = self.late_handlers.get(call.start_byte)
+            self.facts.waits.append(Wait(self.loc(call), receiver, "Serve()", late_handler=late))
             args = _items(call.child_by_field_name("arguments"))
             listener = self._listener(args[0], scope) if args else None
             if listener is not None:
@@ -633,7 +637,10 @@ class _Collector:
         elif method == "GracefulStop":
             self.facts.stops.append(Stop(self.loc(call), receiver, math.inf, False))
         elif method == "Stop":
-            self.facts.stops.append(Stop(self.loc(call), receiver, 0, False))
+            # the bound of a GracefulStop in the same function (a timeout's) cuts only the
+            # calls that outlive it: what the rules advise
+            grace = math.inf if _bounds_graceful_stop(call, receiver) else 0
+            self.facts.stops.append(Stop(self.loc(call), receiver, grace, False))
 
     def _listener(self, node: Node, scope: _Scope) -> tuple[Node, Node] | None:
         """The `net.Listen("tcp", addr)` call a `Serve(lis)` argument comes from, and addr."""
@@ -650,11 +657,14 @@ class _Collector:
         args = _items(node.child_by_field_name("arguments"))
         return (node, args[1]) if len(args) == 2 else None
 
-    def _signal(self, call: Node, scope: _Scope) -> None:
+    def _signal(self, call: Node, servers: dict[str, Server]) -> None:
         args = _items(call.child_by_field_name("arguments"))[1:]
         names = [self.qualified(a) or _text(a) for a in args]
         if not args or any(n in SIGTERM or n.endswith("SIGTERM") for n in names):
             self.facts.sigterm_handlers.append(self.loc(call))  # no signals: every signal
+            serving = _serving_before(call, servers)
+            if serving is not None:  # never in place while that Serve runs
+                self.late_handlers.setdefault(serving.start_byte, self.loc(call))
 
     def _db(self, call: Node, scope: _Scope) -> None:
         args = _items(call.child_by_field_name("arguments"))
@@ -842,6 +852,59 @@ def _literal_of(node: Node, scope: _Scope) -> Node | None:
         else:
             return node if node.type == "composite_literal" else None
     return None
+
+
+_FUNCTION_NODES = ("function_declaration", "method_declaration", "func_literal")
+
+
+def _serving_before(call: Node, servers: dict[str, Server]) -> Node | None:
+    """The blocking `Serve` call a statement before `call`, in its function, makes (not in
+    a goroutine): Serve returns only when the server stops (otel-demo's checkout registers
+    its SIGTERM context below its `srv.Serve(lis)`)."""
+    node = call
+    while node.parent is not None and node.type not in _FUNCTION_NODES:
+        if node.parent.type in ("statement_list", "block"):
+            sibling = node.prev_named_sibling
+            while sibling is not None:
+                found = _blocking_serve(sibling, servers)
+                if found is not None:
+                    return found
+                sibling = sibling.prev_named_sibling
+        node = node.parent
+    return None
+
+
+def _blocking_serve(statement: Node, servers: dict[str, Server]) -> Node | None:
+    stack = [statement]
+    while stack:
+        node = stack.pop()
+        if node.type in ("func_literal", "go_statement", "defer_statement"):
+            continue
+        function = node.child_by_field_name("function") if node.type == "call_expression" else None
+        if function is not None and function.type == "selector_expression":
+            receiver = _text(function.child_by_field_name("operand"))
+            if _text(function.child_by_field_name("field")) == "Serve" and receiver in servers:
+                return node
+        stack.extend(node.named_children)
+    return None
+
+
+def _bounds_graceful_stop(call: Node, receiver: str) -> bool:
+    """Whether the function (a declaration, with its nested literals) that calls
+    `receiver.Stop()` also calls `receiver.GracefulStop()`."""
+    function = call.parent
+    while function is not None and function.type not in (
+        "function_declaration",
+        "method_declaration",
+    ):
+        function = function.parent
+    if function is None:
+        return False
+    wanted = f"{receiver}.GracefulStop"
+    return any(
+        node.type == "call_expression" and _text(node.child_by_field_name("function")) == wanted
+        for node in walk(function)
+    )
 
 
 def _enclosing_body(node: Node) -> Node | None:

@@ -540,6 +540,11 @@ class _Collector(Values):
                 for n in ast.walk(node)
             )
             self.health_classes[node.name] = can_fail
+            return
+        # a subclass answers with the Check of the module's class it derives from
+        inherited = [dotted(base) for base in node.bases if dotted(base) in self.health_classes]
+        if inherited:
+            self.health_classes[node.name] = self.health_classes[inherited[0]]
 
     # -- names -------------------------------------------------------------------------
 
@@ -620,7 +625,9 @@ class _Collector(Values):
     def _resolve_health(self, site: _Site) -> None:
         servicer = self._argument(site.args, site.keywords, 0, "servicer")
         if isinstance(servicer, ast.Name):
-            servicer = self._binding(servicer.id, site.scope)
+            servicer = self._binding(servicer.id, site.scope) or self._made_once(
+                servicer.id, site.scope
+            )
         if not isinstance(servicer, ast.Call):
             return
         if self.qualified(servicer.func) in HEALTH_SERVICERS:

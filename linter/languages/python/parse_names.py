@@ -87,6 +87,17 @@ class Names:
         bound = home.bindings.get(name, [])
         return bound[0] if len(bound) == 1 and name not in home.opaque else None
 
+    def _made_once(self, name: str, scope: Scope) -> ast.expr | None:
+        """The one object a name is bound to when its other bindings are `None` (a
+        placeholder: `service = None`, then `service = Service()` in a branch)."""
+        home = self._scope_of(name, scope)
+        made = [
+            value
+            for value in home.bindings.get(name, [])
+            if not (isinstance(value, ast.Constant) and value.value is None)
+        ]
+        return made[0] if len(made) == 1 and name not in home.opaque else None
+
     def loc(self, node: ast.AST) -> Loc:
         line = getattr(node, "lineno", 1)
         offset = getattr(node, "col_offset", 0)
