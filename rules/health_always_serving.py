@@ -57,7 +57,8 @@ class HealthAlwaysServing(Rule):
     `HealthCheckResponse`) whose every `Status:` is `HealthCheckResponse_SERVING`.
 
     In Java: grpc-java's `new HealthStatusManager()` when the code never sets
-    `ServingStatus.NOT_SERVING` nor calls `enterTerminalState()`; and a class that extends
+    `ServingStatus.NOT_SERVING` nor calls `enterTerminalState()` or `clearStatus(...)`
+    (after which a probe of the service fails); and a class that extends
     `HealthGrpc.HealthImplBase` whose every status is the constant `SERVING`.
 
     In Node.js: grpc-health-check's `HealthImplementation` (or 1.x's `Implementation`, and

@@ -40,7 +40,9 @@ class StopWithoutGrace(Rule):
     In Java: `server.shutdownNow()` on a server the file builds, unless it only bounds a
     graceful stop: after `shutdown()` of the same server in the same method (the usual
     `shutdown()`, `awaitTermination(...)`, `shutdownNow()`), or in a `catch` (the wait was
-    interrupted).
+    interrupted). And a `shutdown()` that a JVM shutdown hook runs (in its lambda, or in
+    a method of the file the lambda calls) with no `awaitTermination` in either:
+    `shutdown()` only refuses new calls, and the JVM halts as soon as its hooks return.
 
     In Node.js: a grpc-js server's `forceShutdown()`, unless it is the bound of a graceful
     stop (a timer's, or in a function that also calls `tryShutdown`). The fix, made only
@@ -60,7 +62,8 @@ class StopWithoutGrace(Rule):
     0 or None: unsafe, since the right value depends on the pod's grace period. In Java
     it writes `shutdown()`, `awaitTermination(25, TimeUnit.SECONDS)` and, when that is
     not enough, `shutdownNow()` in place of the `shutdownNow()` statement (a
-    `shutdownNow().awaitTermination(...)` becomes `shutdown().awaitTermination(...)`).
+    `shutdownNow().awaitTermination(...)` becomes `shutdown().awaitTermination(...)`), and
+    the same wait after a hook's lone `shutdown()`.
 
     ## Measured
     Four calls of 1.5 s in flight when the pod gets SIGTERM (k8slb's own test-suite, on
@@ -147,7 +150,8 @@ class StopWithoutGrace(Rule):
                 yield self.code_finding(
                     stop.loc,
                     (
-                        f"{dialect.stop_call(stop.server, stop.grace)} aborts every call in flight",
+                        f"{stop.written or dialect.stop_call(stop.server, stop.grace)} aborts "
+                        "every call in flight",
                         dialect.stop_advice(stop.server, grace),
                     ),
                     fix=FixInfo(True, False, dialect.stop_fix(grace)),

@@ -247,6 +247,34 @@ def test_shutdown_now_alone_stops_with_no_grace_and_after_shutdown_it_bounds_it(
     assert [stop.grace for stop in facts_of(bounded).stops] == [UNKNOWN]
 
 
+def test_a_shutdown_its_hook_does_not_wait_for_stops_with_no_grace(tmp_path: Path) -> None:
+    """microservices-demo's ad service: the hook calls stop(), which calls shutdown() and
+    returns; the JVM halts as soon as its hooks return, cutting the calls in flight."""
+    unawaited = server_file().replace(
+        "server.shutdown().awaitTermination(30, TimeUnit.SECONDS);", "server.shutdown();"
+    )
+    (stop,) = facts_of(unawaited).stops
+    assert (stop.grace, stop.written) == (
+        0,
+        "server.shutdown() in a shutdown hook that does not await it",
+    )
+    (finding,) = lint_files(
+        tmp_path, {"src/main/java/GreeterServer.java": unawaited}, ["KLB404"]
+    ).findings
+    assert finding.message == (
+        "server.shutdown() in a shutdown hook that does not await it aborts every call in flight"
+    )
+    after = fixed(tmp_path / "fix", unawaited, "KLB404")
+    assert (
+        "      server.shutdown();\n      try {\n        if (!server.awaitTermination(25," in after
+    )
+    # a shutdown() outside any hook (main waits with awaitTermination) is graceful
+    no_hook = server_file(hook="").replace(
+        "server.shutdown().awaitTermination(30, TimeUnit.SECONDS);", "server.shutdown();"
+    )
+    assert [stop.grace for stop in facts_of(no_hook).stops] == [UNKNOWN]
+
+
 def test_a_sun_misc_term_signal_handler_counts() -> None:
     text = server_file(hook='    Signal.handle(new Signal("TERM"), signal -> server.shutdown());\n')
     assert len(facts_of(text).sigterm_handlers) == 1
@@ -391,6 +419,13 @@ def test_the_health_status_manager_and_what_drains_it() -> None:
         "        GreeterServer.this.stop();",
     )
     assert len(facts_of(not_serving).health_drains) == 1
+    # the ad services of microservices-demo and otel-demo: once cleared, the service is
+    # unknown to the health service, and a probe of it fails
+    cleared = text.replace(
+        "        GreeterServer.this.stop();",
+        '        health.clearStatus("");\n        GreeterServer.this.stop();',
+    )
+    assert len(facts_of(cleared).health_drains) == 1
 
 
 HEALTH_CLASS = """\

@@ -194,6 +194,9 @@ class Stop:
     server: str
     grace: Any
     in_keyboard_interrupt: bool
+    # how the stop is written, when it is not the language's usual abrupt stop (a Java
+    # `shutdown()` that a JVM shutdown hook does not wait for)
+    written: str | None = None
 
 
 @record

@@ -158,9 +158,9 @@ class JavaDialect(Dialect):
             return []
         loc = stop.loc
         code = "\n".join(bounded_stop(stop.server, grace))
-        edit = JavaEdit(
-            loc.path, loc.line, loc.column, "graceful-stop", "shutdownNow", code, (TIME_UNIT,)
-        )
+        # the stop as written: shutdownNow(), or a shutdown() its hook does not wait for
+        method = "shutdownNow" if stop.written is None else "shutdown"
+        edit = JavaEdit(loc.path, loc.line, loc.column, "graceful-stop", method, code, (TIME_UNIT,))
         return [edit]
 
 

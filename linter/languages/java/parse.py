@@ -241,6 +241,7 @@ class _Reader:
         self.constants: dict[tuple[str, str], Node] = {}
         self.fields: set[str] = set()  # every field the file declares
         self.bindings: dict[int, dict[str, list[Node | None]]] = {}  # by scope node id
+        self.hooks: list[Node] = []
 
     # -- driving -----------------------------------------------------------------------
 
@@ -269,9 +270,17 @@ class _Reader:
                 self.facts.sigterm_handlers.append(_loc(self.path, call))
             elif key == ("Signal", "handle") and self._is_term_signal(call):
                 self.facts.sigterm_handlers.append(_loc(self.path, call))
-            elif _method(call) == "enterTerminalState":
+            elif _method(call) in ("enterTerminalState", "clearStatus"):
+                # clearStatus: the service is unknown from then on, and a probe of it fails
                 self.facts.health_drains.append(_loc(self.path, call))
         servers = {server.name for server in self.facts.servers if server.name}
+        self.hooks = [  # the lambdas the JVM runs on SIGTERM
+            argument
+            for call in calls
+            if _method(call) == "addShutdownHook"
+            for argument in walk(call)
+            if argument.type == "lambda_expression"
+        ]
         for call in calls:
             self._server_call(call, servers)
 
@@ -545,10 +554,39 @@ class _Reader:
             return
         if method == "start":
             self.facts.starts.add(name)
+        elif method == "shutdown" and self._unawaited_in_a_hook(call, name):
+            # the JVM halts when its shutdown hooks return: calls still running are cut
+            written = f"{name}.shutdown() in a shutdown hook that does not await it"
+            self.facts.stops.append(Stop(_loc(self.path, call), name, 0, False, written))
         elif method == "shutdown":
             self.facts.stops.append(Stop(_loc(self.path, call), name, UNKNOWN, False))
         elif method == "shutdownNow" and not self._bounds_a_graceful_stop(call, name):
             self.facts.stops.append(Stop(_loc(self.path, call), name, 0, False))
+
+    def _unawaited_in_a_hook(self, call: Node, name: str) -> bool:
+        """A `server.shutdown()` that a JVM shutdown hook runs (in the hook's lambda, or in
+        a method of the file the lambda calls: `AdService.this.stop()`) with no
+        `awaitTermination` in either: shutdown() only refuses new calls, and the JVM halts
+        as soon as its hooks return (microservices-demo's and otel-demo's ad service)."""
+        method = _enclosing(call, _SCOPES)
+        if method is None:
+            return False
+        named = _text(method.child_by_field_name("name"))
+        for hook in self.hooks:
+            runs_it = hook.id == method.id or any(
+                node.type == "method_invocation"
+                and _method(node) == named
+                and method.type == "method_declaration"
+                for node in walk(hook)
+            )
+            if runs_it:
+                awaited = any(
+                    node.type == "method_invocation" and _method(node) == "awaitTermination"
+                    for scope in (hook, method)
+                    for node in walk(scope)
+                )
+                return not awaited
+        return False
 
     def _bounds_a_graceful_stop(self, call: Node, name: str) -> bool:
         """A `shutdownNow()` that ends a graceful stop gone on too long: after `shutdown()`
