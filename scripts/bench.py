@@ -1,10 +1,12 @@
 """`make bench`: k8slb check against the parse floor on a generated monorepo.
 
 Generates N services with ../shared/bench/gen_corpus.py (plus a Dockerfile beside each
-Python service and a Go service in every other folder without Python), then times, alternating and
-several times, `floor.py floor` (composing every YAML document with ruamel's C parser and
-libcst-parsing the Python files worth it: the least a Python linter must do), the floor of
-k8slb's own parsers (`scripts/floor.py`: `ast` for Python, tree-sitter for Go) and
+Python service, a Go service in every other folder without Python, and Node.js and Java
+services, each with its package.json or pom.xml and Dockerfile, in every fourth), then
+times, alternating and several times, `floor.py floor` (composing every YAML document
+with ruamel's C parser and libcst-parsing the Python files worth it: the least a Python
+linter must do), the floor of k8slb's own parsers (`scripts/floor.py`: `ast` for Python,
+tree-sitter for Go, JavaScript and Java) and
 `k8slb check` with one job, with all cores, writing a cold cache, and again on the unchanged
 tree with a warm cache, and `k8slb fix --unsafe-fixes` on a fresh copy (and on a copy where
 only one file in a hundred of those it fixes needs its fix); then the pre-commit
@@ -130,9 +132,9 @@ def measure(
 
 
 def make_corpus(corpus: Path, services: int) -> tuple[dict[str, int], int]:
-    """The bench's tree: N generated services, a Dockerfile beside each Python one, Go and
-    Node.js services, in a git repository; returns how many services are in each language
-    added, and the files."""
+    """The bench's tree: N generated services, a Dockerfile beside each Python one, Go,
+    Node.js and Java services, in a git repository; returns how many services are in each
+    language added, and the files."""
     subprocess.run(
         [PYTHON, str(BENCH / "gen_corpus.py"), str(corpus), str(services)],
         check=True,
@@ -141,11 +143,12 @@ def make_corpus(corpus: Path, services: int) -> tuple[dict[str, int], int]:
     add_dockerfiles(corpus)
     go = add_go_services(corpus)
     node = add_node_services(corpus)
+    java = add_java_services(corpus)
     # a repository, as pre-commit runs in: a file named alone shares the whole tree's
     # project (its cache, its context) as it does in a real checkout
     if subprocess.run(["git", "init", "-q", str(corpus)], check=False).returncode != 0:
         (corpus / ".git").mkdir()
-    added = {"Go": go, "Node.js": node}
+    added = {"Go": go, "Node.js": node, "Java": java}
     return added, sum(1 for p in corpus.rglob("*") if p.is_file())
 
 
@@ -251,6 +254,72 @@ def add_node_services(corpus: Path) -> int:
             (folder / "package.json").write_text(NODE_PACKAGE)
             (folder / "Dockerfile").write_text(
                 'FROM node:20-slim\nWORKDIR /app\nCOPY . .\nCMD ["node", "server.js"]\n'
+            )
+            count += 1
+    return count
+
+
+JAVA_SERVICE = """\
+package com.example.svc;
+
+import io.grpc.Grpc;
+import io.grpc.InsecureServerCredentials;
+import io.grpc.ManagedChannel;
+import io.grpc.ManagedChannelBuilder;
+import io.grpc.Server;
+import java.io.IOException;
+import java.util.concurrent.TimeUnit;
+
+public class Main {
+  private static final String UPSTREAM =
+      System.getenv().getOrDefault("UPSTREAM", "dns:///upstream-headless:50051");
+  private Server server;
+
+  private ManagedChannel upstream() {
+    return ManagedChannelBuilder.forTarget(UPSTREAM)
+        .defaultLoadBalancingPolicy("round_robin")
+        .usePlaintext()
+        .build();
+  }
+
+  private void start() throws IOException {
+    server = Grpc.newServerBuilderForPort(50051, InsecureServerCredentials.create())
+        .maxConnectionAge(5, TimeUnit.MINUTES)
+        .maxConnectionAgeGrace(30, TimeUnit.SECONDS)
+        .build()
+        .start();
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      server.shutdown();
+      try {
+        server.awaitTermination(25, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        server.shutdownNow();
+      }
+    }));
+  }
+
+  public static void main(String[] args) throws IOException, InterruptedException {
+    Main main = new Main();
+    main.start();
+    main.server.awaitTermination();
+  }
+}
+"""
+
+
+def add_java_services(corpus: Path) -> int:
+    """A Java service (Maven's layout, a pom.xml, a Dockerfile) in every fourth folder
+    that holds no other code."""
+    count = 0
+    for number, folder in enumerate(sorted(corpus.glob("team-*/svc-*"))):
+        if number % 4 == 3 and not (folder / "server.py").exists():
+            source = folder / "src" / "main" / "java" / "com" / "example" / "svc"
+            source.mkdir(parents=True)
+            (source / "Main.java").write_text(JAVA_SERVICE)
+            (folder / "pom.xml").write_text("<project><artifactId>svc</artifactId></project>\n")
+            (folder / "Dockerfile").write_text(
+                "FROM eclipse-temurin:21-jre\nCOPY target/svc.jar /app.jar\n"
+                'CMD ["java", "-jar", "/app.jar"]\n'
             )
             count += 1
     return count

@@ -1,9 +1,9 @@
 """The honest floor for `make bench`: the least k8slb's own choice of parsers must do on a
 tree. Read every file; compose every YAML document with ruamel's C composer (positions
 kept); `ast.parse` every Python file that holds a watched word (the same byte pre-check
-`check` makes); tree-sitter-parse every Go file that imports a watched package, and every
-JavaScript or TypeScript module that names a watched library. Nothing is analysed and no
-rule runs.
+`check` makes); tree-sitter-parse every Go file that imports a watched package, every
+JavaScript or TypeScript module that names a watched library, and every Java file that
+names io.grpc. Nothing is analysed and no rule runs.
 
 ../shared/bench/floor.py measures Python with libcst, which `check` does not use (it reads
 Python with `ast`, libcst is the fixer's); the bench reports both floors.
@@ -23,6 +23,8 @@ def main() -> None:
     from k8slb.code.facts import worth_parsing
     from k8slb.languages.go.parse import parser
     from k8slb.languages.go.parse import worth_parsing as go_worth_parsing
+    from k8slb.languages.java.parse import parser as java_parser
+    from k8slb.languages.java.parse import worth_parsing as java_worth_parsing
     from k8slb.languages.javascript.parse import parser_for
     from k8slb.languages.javascript.parse import worth_parsing as js_worth_parsing
     from ruamel.yaml.cyaml import CSafeLoader
@@ -44,6 +46,8 @@ def main() -> None:
                 parser().parse(data)
             elif name.endswith((".js", ".mjs", ".cjs", ".ts", ".tsx")) and js_worth_parsing(data):
                 parser_for(name)().parse(data)
+            elif name.endswith(".java") and java_worth_parsing(data):
+                java_parser().parse(data)
 
 
 if __name__ == "__main__":
