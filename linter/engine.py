@@ -17,6 +17,7 @@ from k8slb.core.edits import FixValues
 from k8slb.core.findings import Finding, ObjectRef, Problem
 from k8slb.core.results import RunResult
 from k8slb.internal import internal_error
+from k8slb.languages import LANGUAGES, load
 from k8slb.model.index import Index
 from k8slb.model.links import Pin, link_code, link_rows
 from k8slb.model.units import deployment_units
@@ -294,6 +295,9 @@ def read_sources(
     read.builds = read_build_facts(build_files)
     assign_projects(read.modules, read.builds.projects)
     read.modules = resolve_imports(read.modules)
+    for language in {module.language for module in read.modules}:
+        if LANGUAGES[language].settle:
+            load(LANGUAGES[language].settle)(read.modules)
     return read
 
 

@@ -77,6 +77,10 @@ class Dialect(ABC):
         knows (gRPC core's behaviour, unless the language's library differs)."""
         return "gRPC logs an error and silently uses pick_first"
 
+    def server_made(self, factory: str) -> str:
+        """The call that makes a server, named for a message."""
+        return f"{factory}()"
+
     def health_check(self, implementation: str) -> str:
         """The check a hand-written health service answers with, named for a message."""
         return f"health servicer {implementation}.Check"

@@ -152,6 +152,11 @@ class GrpcClientClusterIp(Rule):
     env value and adds `.defaultLoadBalancingPolicy("round_robin")`; a literal target in
     the code is left to a human.
 
+    In Spring Boot settings: a client channel's `address` (`grpc.client.<name>.address`,
+    `spring.grpc.client.channels.<name>.address`); `static://host:port` is that one
+    address (the system resolves the name once), `dns:///host:port` every address of the
+    name. No fix: the settings are their owner's.
+
     ## Why it matters
     The channel opens one HTTP/2 connection to the Service's virtual IP; kube-proxy pins
     it to one pod, and every call of this client goes there. A `round_robin` policy does

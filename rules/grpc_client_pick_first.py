@@ -89,6 +89,10 @@ class GrpcClientPickFirst(Rule):
     (`forTarget("host:port")`, `forAddress(host, port)`) by DNS, as grpcio does. The fix
     chains `.defaultLoadBalancingPolicy("round_robin")` after the builder's factory call.
 
+    In Spring Boot settings, a client channel's `default-load-balancing-policy` (or the
+    `GLOBAL` client's); grpc-spring-boot-starter and Spring gRPC default to `round_robin`,
+    so only a channel set to `pick_first` is reported (no fix).
+
     ## Why it matters
     grpcio's default policy, `pick_first`, connects to the first address the name resolves
     to and sends every call there. Behind a headless Service the name resolves to every

@@ -47,7 +47,10 @@ class GrpcServerNoMaxAge(Rule):
     `Grpc.newServerBuilderForPort`, `NettyServerBuilder.forPort`/`forAddress`), followed
     along its chain and through the variable that holds it up to `build()`, that is never
     given `maxConnectionAge(...)` (or is given `Long.MAX_VALUE`, grpc-java's "never"); a
-    builder handed to a method k8slb cannot read keeps it silent.
+    builder handed to a method k8slb cannot read keeps it silent. In Spring Boot settings:
+    a server grpc-spring-boot-starter (or Spring gRPC) builds, named by its settings, with
+    no `grpc.server.max-connection-age`; not reported where a profile's settings or a
+    `GrpcServerConfigurer` bean may set it.
 
     ## Why it matters
     By default a gRPC connection lives as long as both ends do. Clients connected through
@@ -172,7 +175,7 @@ class GrpcServerNoMaxAge(Rule):
                 yield self.code_finding(
                     loc,
                     (
-                        f"{server.factory}() sets no {dialect.option(MAX_AGE)}",
+                        f"{dialect.server_made(server.factory)} sets no {dialect.option(MAX_AGE)}",
                         "its connections never end, so clients stay on the pods they first "
                         "reached and new pods get no calls",
                         dialect.max_age_advice(

@@ -279,6 +279,9 @@ class CodeFacts:
     exports: dict[str, Any] = field(default_factory=dict)
     health_classes: dict[str, bool] = field(default_factory=dict)
     deferred: bool = False  # some value holds an `Imported`: resolved by imported.py
+    # the module changes the servers a framework builds from settings (Spring's
+    # GrpcServerConfigurer): their options are not all in the settings
+    configures_servers: bool = False
 
     def load(self) -> None:
         """Have every field at hand (one from the cache loads them when first read)."""

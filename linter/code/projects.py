@@ -64,7 +64,7 @@ def assign_projects(modules: Iterable[CodeFacts], programs: Collection[str] = ()
     scanned = set(spelled)
     folders = {_spelled(folder) for folder in programs}
     for module, path in zip(modules, spelled, strict=True):
-        if module.language == "java":
+        if module.language in ("java", "spring"):  # Maven's and Gradle's layout
             java = java_project(path)
             module.project = java if java is not None else project_root(path, scanned)
         elif LANGUAGES[module.language].project_files:

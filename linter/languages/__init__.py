@@ -15,6 +15,8 @@ among its files.
 from __future__ import annotations
 
 import importlib
+import os
+import re
 from functools import cache
 from typing import Any
 
@@ -37,6 +39,12 @@ class Language:
     # the files that make their folder a program (`package.json`): its modules are one
     # project, whose SIGTERM handler counts for all (code/projects.py)
     project_files: tuple[str, ...] = ()
+    # files of the language that no suffix tells (Spring's `application.yml`): a search
+    # in the path, written with `/`
+    pattern: str = ""
+    # "module:function" called once a run with every module, their projects known: what
+    # a module's facts owe to others (a Spring profile's settings) is settled there
+    settle: str = ""
 
 
 LANGUAGES: dict[str, Language] = {
@@ -98,14 +106,36 @@ LANGUAGES: dict[str, Language] = {
             "k8slb.languages.java.edit",
             "k8slb.languages.java.parse:parser",
         ),
+        Language(
+            "spring",
+            (),
+            "#",
+            "  ",
+            "src/main/resources/application.properties",
+            "k8slb.languages.java.parse_spring:parse",
+            "k8slb.languages.java.dialect_spring:DIALECT",
+            "k8slb.languages.java.edit_spring",
+            settle="k8slb.languages.java.parse_spring:settle",
+            pattern=(
+                r"(?:^|/)src/main/resources/(?:config/)?(?:application|bootstrap)"
+                r"(?:-[^/]+)?\.(?:properties|ya?ml)$"
+            ),
+        ),
     )
 }
 
 
 def language_of(path: str) -> Language | None:
-    """The language of a file, by its name's suffix."""
+    """The language of a file, by its name's suffix, or by where it is (its pattern)."""
     lowered = path.lower()
-    return next((lang for lang in LANGUAGES.values() if lowered.endswith(lang.suffixes)), None)
+    for language in LANGUAGES.values():
+        if lowered.endswith(language.suffixes):
+            return language
+    posix = path.replace(os.sep, "/")
+    return next((lang for lang in PATTERNED if re.search(lang.pattern, posix)), None)
+
+
+PATTERNED = tuple(language for language in LANGUAGES.values() if language.pattern)
 
 
 @cache  # asked for each file parsed, fixed or commented

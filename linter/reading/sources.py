@@ -232,7 +232,7 @@ def _walk_folder(
         name, path = entry.name, entry.path
         shown = prefix + name
         is_dir = entry.is_dir(follow_symlinks=False)
-        language = None if is_dir else language_of(name, explicit=False)
+        language = None if is_dir else language_of(shown, explicit=False)
         if not is_dir and language is None:
             continue  # also folder links: never followed, like os.walk and git
         if is_dir and name in SKIPPED_DIRS:

@@ -104,6 +104,10 @@ _CLASSES = ("class_declaration", "interface_declaration", "enum_declaration")
 _MAX_DEPTH = 8
 
 
+# Spring beans that set the options of the servers the starters build, in code.
+SERVER_CONFIGURERS = (b"GrpcServerConfigurer", b"ServerBuilderCustomizer")
+
+
 def worth_parsing(data: bytes) -> bool:
     return WATCHED in data
 
@@ -131,6 +135,7 @@ def parse(path: str, data: bytes) -> CodeFacts:
     """The facts of one Java file; a file that names grpc-java and does not parse gives a
     KLB004 problem."""
     facts = CodeFacts(path, "java", is_test=is_test(path))
+    facts.configures_servers = any(word in data for word in SERVER_CONFIGURERS)
     if (
         BUILD_OUTPUT.intersection(PurePath(path).parts[:-1])
         or not worth_parsing(data)

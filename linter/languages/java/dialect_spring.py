@@ -1,0 +1,73 @@
+"""The words of the code rules for a Spring Boot service's settings: the properties
+grpc-spring-boot-starter reads (`grpc.server.max-connection-age`), durations as Spring
+writes them. No edits: a settings file is left to its owner."""
+
+from __future__ import annotations
+
+from k8slb.model.grpc_options import MAX_AGE, MAX_AGE_GRACE
+from k8slb.rules.dialect import Dialect
+
+_PROPERTIES = {
+    MAX_AGE: "grpc.server.max-connection-age",
+    MAX_AGE_GRACE: "grpc.server.max-connection-age-grace",
+    "grpc.max_connection_idle_ms": "grpc.server.max-connection-idle",
+    "grpc.keepalive_time_ms": "grpc.server.keep-alive-time",
+    "grpc.keepalive_timeout_ms": "grpc.server.keep-alive-timeout",
+    "grpc.lb_policy_name": "grpc.client.<name>.default-load-balancing-policy",
+    "grpc.service_config": "a GrpcChannelConfigurer's defaultServiceConfig",
+}
+
+
+def spring_duration(milliseconds: float) -> str:
+    """`5m` for 300000 ms: a duration as Spring's settings write it."""
+    for unit, size in (("h", 3_600_000), ("m", 60_000), ("s", 1000)):
+        if milliseconds >= size and milliseconds % size == 0:
+            return f"{int(milliseconds // size)}{unit}"
+    return f"{int(milliseconds)}ms"
+
+
+class SpringDialect(Dialect):
+    def option(self, key: str) -> str:
+        return _PROPERTIES.get(key, key)
+
+    def option_value(self, key: str, value: float) -> str:
+        return f"{self.option(key)}={spring_duration(value)}"
+
+    def server_made(self, factory: str) -> str:
+        return factory
+
+    def max_age_advice(self, age_ms: int, grace_ms: int) -> str:
+        return (
+            f"set {self.option_value(MAX_AGE, age_ms)} and "
+            f"{self.option_value(MAX_AGE_GRACE, grace_ms)} in the service's settings"
+        )
+
+    def no_sigterm_consequence(self) -> str:
+        return "Spring stops the server when the JVM gets SIGTERM"
+
+    def sigterm_advice(self, server: str, grace: int) -> str:
+        return f"set grpc.server.shutdown-grace-period={grace}s"
+
+    def sigterm_fix(self, server: str, grace: int) -> str:
+        return self.sigterm_advice(server, grace)
+
+    def stop_call(self, server: str, grace: object) -> str:
+        return "a shutdown grace period of 0"
+
+    def stop_advice(self, server: str, grace: int) -> str:
+        return f"set grpc.server.shutdown-grace-period={grace}s"
+
+    def stop_fix(self, grace: int) -> str:
+        return self.stop_advice("", grace)
+
+    def health_drain_advice(self) -> str:
+        return "let the starter's health service report NOT_SERVING on shutdown"
+
+    def http2_setting(self) -> str:
+        return "HTTP/2"
+
+    def http_pool_advice(self) -> str:
+        return "bound the client's connection lifetime"
+
+
+DIALECT = SpringDialect()

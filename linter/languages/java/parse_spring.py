@@ -1,0 +1,278 @@
+"""Spring Boot settings -> `CodeFacts`: the gRPC servers and channels that
+grpc-spring-boot-starter (`grpc.server.*`, `grpc.client.<name>.*`) and Spring gRPC
+(`spring.grpc.server.*`, `spring.grpc.client.channels.<name>.*`) build from a service's
+`application.properties` or `application.yml` (its profiles' too), where the code itself
+makes no builder.
+
+Keys are matched as Spring binds them (`max-connection-age`, `maxConnectionAge` and
+`MAX_CONNECTION_AGE` are one key); durations as Spring reads them (`30s`, `5m`, `PT5M`, a
+bare number in the property's own unit: seconds); `${NAME:default}` is an environment
+value with its default. A server is known to exist when its settings name it (a port, an
+address, any option); a client channel when it has an `address`. Both starters default a
+channel to `round_robin`, so a channel whose settings name no policy has that one."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from k8slb.code.facts import (
+    UNKNOWN,
+    Channel,
+    CodeFacts,
+    EnvRef,
+    Loc,
+    Option,
+    Options,
+    Server,
+    joined,
+)
+from k8slb.core.findings import Problem
+from k8slb.reading.markers import comment_markers, comment_pattern
+
+# The settings' prefixes, by starter: where its server's and its channels' keys are.
+SERVERS = ("grpc.server.", "spring.grpc.server.")
+CHANNELS = ("grpc.client.", "spring.grpc.client.channels.")
+MAX_AGE, MAX_AGE_GRACE = "grpc.max_connection_age_ms", "grpc.max_connection_age_grace_ms"
+# A server setting (normalised) -> gRPC's core option, its value in milliseconds.
+SERVER_OPTIONS = {
+    "maxconnectionage": MAX_AGE,
+    "maxconnectionagegrace": MAX_AGE_GRACE,
+    "maxconnectionidle": "grpc.max_connection_idle_ms",
+    "keepalivetime": "grpc.keepalive_time_ms",
+    "keepalivetimeout": "grpc.keepalive_timeout_ms",
+    # Spring gRPC groups them: spring.grpc.server.keep-alive.max-age
+    "keepalive.maxage": MAX_AGE,
+    "keepalive.maxagegrace": MAX_AGE_GRACE,
+    "keepalive.maxidle": "grpc.max_connection_idle_ms",
+    "keepalive.time": "grpc.keepalive_time_ms",
+    "keepalive.timeout": "grpc.keepalive_timeout_ms",
+}
+STARTER_POLICY = "round_robin"  # both starters' default, where gRPC's own is pick_first
+_UNITS_MS = {
+    "ns": 1e-6,
+    "us": 1e-3,
+    "ms": 1,
+    "s": 1000,
+    "m": 60_000,
+    "h": 3_600_000,
+    "d": 86_400_000,
+}
+_SIMPLE_DURATION = re.compile(r"^(\d+)\s*(ns|us|ms|s|m|h|d)?$", re.IGNORECASE)
+_ISO_DURATION = re.compile(
+    r"^P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$", re.IGNORECASE
+)
+_PLACEHOLDER = re.compile(r"\$\{([^}:]+)(?::([^}]*))?\}")
+
+Setting = tuple[str, Any, Loc]  # the key as written (dotted), its value, where it is
+
+
+def parse(path: str, data: bytes) -> CodeFacts:
+    """The servers and channels a settings file configures; a file that does not read
+    gives a KLB004 problem."""
+    facts = CodeFacts(path, "spring")
+    text = data.decode("utf-8", "replace")
+    if b"grpc" not in data:  # every key read holds it (a YAML file splits it over lines)
+        return facts
+    if path.lower().endswith((".yml", ".yaml")):
+        settings, facts.problem = _yaml(path, text)
+    else:
+        settings = _properties(path, text)
+    _read(facts, settings)
+    facts.markers = comment_markers(path, text, comment_pattern("#"))
+    return facts
+
+
+def settle(modules: Sequence[CodeFacts]) -> None:
+    """A server one settings file makes may have its options set elsewhere: in another
+    settings file of its project (a profile: which one runs is the deployment's choice),
+    or in code (a GrpcServerConfigurer bean). There its options are incomplete: k8slb
+    says nothing rather than guess."""
+    made = [m for m in modules if m.language == "spring" and m.servers]
+    if not made:
+        return
+    elsewhere: dict[str, list[CodeFacts]] = {}
+    for module in modules:
+        if module.configures_servers or (module.language == "spring" and module.servers):
+            elsewhere.setdefault(module.project, []).append(module)
+    for module in made:
+        others = [m for m in elsewhere.get(module.project, []) if m is not module]
+        if others:
+            module.servers = [
+                replace(s, options=replace(s.options, complete=False)) for s in module.servers
+            ]
+
+
+def normalised(key: str) -> str:
+    """A key as Spring's relaxed binding compares it: lower case, no dashes or
+    underscores (a list index stays)."""
+    return re.sub(r"[-_]", "", key.lower())
+
+
+def _read(facts: CodeFacts, settings: list[Setting]) -> None:
+    server: list[Setting] = []
+    channels: dict[tuple[str, str], list[Setting]] = {}
+    for key, value, loc in settings:
+        lowered = normalised(key)
+        for prefix in SERVERS:
+            if lowered.startswith(normalised(prefix)):
+                server.append((lowered[len(normalised(prefix)) :], value, loc))
+        for prefix in CHANNELS:
+            if lowered.startswith(normalised(prefix)):
+                name, _, rest = lowered[len(normalised(prefix)) :].partition(".")
+                channels.setdefault((prefix, name), []).append((rest, value, loc))
+    if server and not any(k == "port" and str(v).strip() == "-1" for k, v, _ in server):
+        facts.servers.append(_server(server))
+    shared = {
+        k: (v, loc)
+        for (prefix, name), items in channels.items()
+        for k, v, loc in items
+        if name == "global"
+    }
+    for (_, name), items in channels.items():
+        if name == "global":
+            continue
+        channel = _channel(name, items, shared)
+        if channel is not None:
+            facts.channels.append(channel)
+
+
+def _server(settings: list[Setting]) -> Server:
+    entries = []
+    for key, value, loc in settings:
+        core = SERVER_OPTIONS.get(key)
+        if core is not None:
+            entries.append(Option(core, duration_ms(value), loc))
+    first = settings[0][2]
+    return Server(first, "the starter's gRPC server", Options(True, tuple(entries)), None)
+
+
+def _channel(
+    name: str, settings: list[Setting], shared: dict[str, tuple[Any, Loc]]
+) -> Channel | None:
+    found = {key: (value, loc) for key, value, loc in settings}
+    if "address" not in found:
+        return None
+    address, where = found["address"]
+    target, scheme = _target(address)
+    policy = found.get("defaultloadbalancingpolicy") or shared.get("defaultloadbalancingpolicy")
+    value, loc = policy if policy is not None else (STARTER_POLICY, where)
+    options = Options(True, (Option("grpc.lb_policy_name", _text(value), loc),))
+    return Channel(where, f"the starter's channel {name!r}", target, options, True, None, scheme)
+
+
+def _target(address: Any) -> tuple[Any, str]:
+    """The channel's target and the scheme gRPC reads it with: `static://host:port` is
+    the address as given (resolved once by the system), `dns:///host:port` every address
+    of the name; other schemes (discovery, in-process, several static addresses) are
+    unknown."""
+    value = _text(address)
+    if not isinstance(value, str | EnvRef):
+        return UNKNOWN, "dns"
+    text = value if isinstance(value, str) else value.prefix
+    if text.startswith("static://") and "," not in str(address):
+        return _cut(value, len("static://")), "passthrough"
+    if text.startswith("dns:"):
+        return value, "dns"
+    return UNKNOWN, "dns"
+
+
+def _cut(value: str | EnvRef, length: int) -> Any:
+    if isinstance(value, str):
+        return value[length:]
+    return EnvRef(value.name, value.default, value.prefix[length:], value.suffix)
+
+
+def _text(value: Any) -> Any:
+    """A setting's text with its `${NAME:default}` placeholders as environment values
+    (one at most; more are unknown)."""
+    if not isinstance(value, str):
+        return (
+            str(value)
+            if isinstance(value, int | float) and not isinstance(value, bool)
+            else UNKNOWN
+        )
+    parts: list[Any] = []
+    at = 0
+    for match in _PLACEHOLDER.finditer(value):
+        parts.append(value[at : match.start()])
+        default = match.group(2)
+        parts.append(EnvRef(_environment_name(match.group(1)), default))
+        at = match.end()
+    parts.append(value[at:])
+    return joined([p for p in parts if p != ""]) if len(parts) > 1 else value
+
+
+def _environment_name(name: str) -> str:
+    """The environment variable Spring binds a placeholder to (`backend.host` and
+    `BACKEND_HOST` are one)."""
+    return re.sub(r"[.-]", "_", name).upper()
+
+
+def duration_ms(value: Any) -> Any:
+    """A Spring duration in milliseconds (a bare number is in seconds, the starters'
+    unit for these settings), or UNKNOWN."""
+    text = str(value).strip() if isinstance(value, str | int | float) else ""
+    simple = _SIMPLE_DURATION.match(text)
+    if simple:
+        return int(int(simple.group(1)) * _UNITS_MS[(simple.group(2) or "s").lower()])
+    iso = _ISO_DURATION.match(text)
+    if iso and text.upper() != "P" and not text.upper().endswith("T"):
+        days, hours, minutes, seconds = (float(g) if g else 0.0 for g in iso.groups())
+        return int(((days * 24 + hours) * 60 + minutes) * 60_000 + seconds * 1000)
+    return UNKNOWN
+
+
+def _properties(path: str, text: str) -> list[Setting]:
+    """`key=value`, `key: value` or `key value` lines; `#` and `!` comments; a line that
+    ends with a backslash goes on."""
+    found: list[Setting] = []
+    lines = text.splitlines()
+    number = 0
+    while number < len(lines):
+        start = number
+        line = lines[number].lstrip()
+        number += 1
+        while line.endswith("\\") and number < len(lines):
+            line = line[:-1] + lines[number].lstrip()
+            number += 1
+        if not line or line.startswith(("#", "!")):
+            continue
+        match = re.match(r"^((?:\\.|[^=:\s])+)\s*[=:\s]\s*(.*)$", line)
+        key, value = (match.group(1), match.group(2).strip()) if match else (line, "")
+        column = len(lines[start]) - len(lines[start].lstrip()) + 1
+        found.append((key.replace("\\", ""), value, Loc(path, start + 1, column)))
+    return found
+
+
+def _yaml(path: str, text: str) -> tuple[list[Setting], Problem | None]:
+    """The scalars of every document, keyed by their dotted path (a list item by
+    `[index]`), where their key is written; KLB001 at the first document that is not
+    YAML (the others are still read)."""
+    from k8slb.reading.yamlcompose import compose
+    from k8slb.reading.yamltree import YMap, YSeq
+
+    composed = compose(text)
+    problem = None
+    if composed.problems:
+        index, error = composed.problems[0]
+        message = f"document {index} is not valid YAML: {error.message}"
+        problem = Problem("KLB001", path, error.line, error.column, message)
+    found: list[Setting] = []
+
+    def flatten(node: Any, prefix: str, loc: Loc) -> None:
+        if isinstance(node, YMap):
+            for key, value in node.items():
+                line, column = node.key_pos[key]
+                flatten(value, f"{prefix}{key}.", Loc(path, line, column))
+        elif isinstance(node, YSeq):
+            for index, item in enumerate(node):
+                flatten(item, f"{prefix[:-1]}[{index}].", loc)
+        else:
+            found.append((prefix[:-1], node, loc))
+
+    for document in composed.documents:
+        flatten(document.data, "", Loc(path, 1, 1))
+    return found, problem

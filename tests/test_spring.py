@@ -1,0 +1,146 @@
+"""Spring Boot services whose gRPC servers and channels grpc-spring-boot-starter (or Spring
+gRPC) builds from their settings: `application.properties` and `application.yml` under
+`src/main/resources/` are read for them, judged by KLB201, KLB204, KLB102 and KLB103 in
+the settings' own words."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from k8slb.code.facts import EnvRef
+from k8slb.languages import language_of
+from k8slb.languages.java.parse_spring import duration_ms, parse
+from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE
+
+from .helpers import lint_files, rules_of
+
+RESOURCES = "svc/src/main/resources"
+
+
+@pytest.mark.parametrize(
+    ("path", "language"),
+    [
+        (f"{RESOURCES}/application.properties", "spring"),
+        (f"{RESOURCES}/application-prod.yml", "spring"),
+        (f"{RESOURCES}/config/bootstrap.yaml", "spring"),
+        ("deploy/application.yaml", None),  # an Argo CD Application, say: a manifest
+        (f"{RESOURCES}/logback.xml", None),
+    ],
+)
+def test_settings_are_told_by_where_they_are(path: str, language: str | None) -> None:
+    found = language_of(path)
+    assert (found.name if found else None) == language
+
+
+@pytest.mark.parametrize(
+    ("text", "ms"),
+    [("30s", 30_000), ("5m", 300_000), ("300", 300_000), ("PT5M", 300_000), ("500ms", 500)],
+)
+def test_durations_are_read_as_spring_reads_them(text: str, ms: int) -> None:
+    assert duration_ms(text) == ms
+
+
+PROPERTIES = """\
+spring.application.name=orders
+grpc.server.port=9090
+grpc.server.max-connection-age=5m
+grpc.server.maxConnectionAgeGrace=30s
+"""
+
+
+def test_a_server_and_its_options_from_properties() -> None:
+    facts = parse(f"{RESOURCES}/application.properties", PROPERTIES.encode())
+    (server,) = facts.servers
+    assert server.loc.line == 2 and server.options.complete
+    assert server.options.get("grpc.max_connection_age_ms").value == 300_000
+    assert server.options.get("grpc.max_connection_age_grace_ms").value == 30_000
+
+
+@pytest.mark.parametrize(
+    ("settings", "found"),
+    [
+        (PROPERTIES, []),
+        ("grpc.server.port=9090\n", ["KLB201"]),
+        ("grpc.server.port=9090\ngrpc.server.max-connection-age=60\n", ["KLB204"]),
+        ("grpc.server.port=-1\n", []),  # in-process only
+        ("spring.application.name=orders\n", []),
+    ],
+    ids=["both", "none", "age-only", "disabled", "no-grpc"],
+)
+def test_the_starters_server_is_judged_by_its_settings(
+    tmp_path: Path, settings: str, found: list[str]
+) -> None:
+    files = {f"{RESOURCES}/application.properties": settings}
+    assert rules_of(lint_files(tmp_path, files, ["KLB201", "KLB204"]).findings) == found
+
+
+def test_the_finding_speaks_the_settings(tmp_path: Path) -> None:
+    files = {f"{RESOURCES}/application.properties": "grpc.server.port=9090\n"}
+    (finding,) = lint_files(tmp_path, files, ["KLB201"]).findings
+    assert finding.message == "the starter's gRPC server sets no grpc.server.max-connection-age"
+    assert "set grpc.server.max-connection-age=5m and" in finding.text
+    assert not finding.fix.available
+
+
+YAML = """\
+grpc:
+  client:
+    backend:
+      address: static://${BACKEND_HOST:backend}:50051
+      negotiation-type: plaintext
+"""
+MANIFESTS = GRPC_SERVICE + BACKEND  # a gRPC Service on a ClusterIP, and its 3 pods
+
+
+def test_a_channel_from_yaml_with_an_environment_placeholder() -> None:
+    (channel,) = parse(f"{RESOURCES}/application.yml", YAML.encode()).channels
+    assert channel.loc.line == 4 and channel.long_lived
+    assert channel.target == EnvRef("BACKEND_HOST", "backend", "", ":50051")
+    assert channel.default_scheme == "passthrough"
+    assert channel.options.get("grpc.lb_policy_name").value == "round_robin"
+
+
+def test_a_static_address_of_a_clusterip_service_is_klb102(tmp_path: Path) -> None:
+    files = {f"{RESOURCES}/application.yml": YAML, "k8s.yaml": MANIFESTS}
+    (finding,) = lint_files(tmp_path, files, ["KLB102", "KLB103"]).findings
+    assert finding.rule == "KLB102" and finding.line == 4
+
+
+def test_the_starters_round_robin_default_is_not_pick_first(tmp_path: Path) -> None:
+    headless = MANIFESTS.replace("spec:\n  selector", "spec:\n  clusterIP: None\n  selector", 1)
+    dns = YAML.replace("static://${BACKEND_HOST:backend}", "dns:///backend")
+    files = {f"{RESOURCES}/application.yml": dns, "k8s.yaml": headless}
+    assert lint_files(tmp_path, files, ["KLB102", "KLB103"]).findings == []
+    pick_first = dns + "      default-load-balancing-policy: pick_first\n"
+    files[f"{RESOURCES}/application.yml"] = pick_first
+    found = lint_files(tmp_path / "pf", files, ["KLB102", "KLB103"]).findings
+    assert rules_of(found) == ["KLB103"]
+
+
+def test_a_profile_or_a_configurer_may_set_what_the_base_settings_do_not(
+    tmp_path: Path,
+) -> None:
+    """Which profile runs is the deployment's choice, and a GrpcServerConfigurer bean can
+    set the builder's options in code: k8slb says nothing rather than guess."""
+    base = {f"{RESOURCES}/application.properties": "grpc.server.port=9090\n"}
+    profile = {
+        f"{RESOURCES}/application-prod.yml": "grpc:\n  server:\n    max-connection-age: 5m\n"
+    }
+    assert lint_files(tmp_path / "p", {**base, **profile}, ["KLB201"]).findings == []
+    configurer = {
+        "svc/src/main/java/com/acme/GrpcConfig.java": (
+            "package com.acme;\n\nimport io.grpc.netty.NettyServerBuilder;\n"
+            "import net.devh.boot.grpc.server.serverfactory.GrpcServerConfigurer;\n\n"
+            "class GrpcConfig {\n  GrpcServerConfigurer ages() {\n"
+            "    return b -> ((NettyServerBuilder) b).maxConnectionAge(5, "
+            "java.util.concurrent.TimeUnit.MINUTES);\n  }\n}\n"
+        )
+    }
+    assert lint_files(tmp_path / "c", {**base, **configurer}, ["KLB201"]).findings == []
+
+
+def test_a_yaml_settings_file_that_does_not_read_is_klb001(tmp_path: Path) -> None:
+    files = {f"{RESOURCES}/application.yml": "grpc:\n  server: [port: 9090\n"}
+    (finding,) = lint_files(tmp_path, files).findings
+    assert finding.rule == "KLB001"
