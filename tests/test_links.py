@@ -532,3 +532,69 @@ def test_a_go_container_runs_the_main_package_its_image_builds_and_what_it_impor
     assert "dockerfile: build/geo.Dockerfile:4: RUN CGO_ENABLED=0 go build" in " ".join(
         geo["evidence"]
     )
+
+
+# -- Node.js and Java ------------------------------------------------------------------------
+
+NODE_SERVER = "const grpc = require('@grpc/grpc-js');\nconst server = new grpc.Server();\n"
+
+
+@pytest.mark.parametrize(
+    ("command", "package", "entry"),
+    [
+        ('["node", "src/index.js"]', '{"name": "cart"}', "src/index.js"),
+        ('["node", "-r", "dotenv/config", "src/index"]', '{"name": "cart"}', "src/index.js"),
+        ('["npm", "start"]', '{"scripts": {"start": "node src/index.js"}}', "src/index.js"),
+        ('["npm", "run", "serve"]', '{"scripts": {"serve": "node src/index.js"}}', "src/index.js"),
+        ('["node", "."]', '{"main": "src/index.js"}', "src/index.js"),
+        ('["npm", "start"]', '{"name": "cart"}', "server.js"),  # npm's own default
+    ],
+    ids=["node", "node-options", "npm-start", "npm-run", "node-dot-main", "npm-default"],
+)
+def test_a_node_container_runs_its_packages_modules(
+    tmp_path: Path, command: str, package: str, entry: str
+) -> None:
+    """The Dockerfile's command, through package.json's scripts where npm runs it: the
+    entry module and every module of its package (not a sibling package's)."""
+    files = {
+        "k8s/cart.yaml": workload(name="cart", image="registry.example/cart:1.0"),
+        "cart/Dockerfile": f"FROM node:20\nWORKDIR /app\nCOPY . .\nCMD {command}\n",
+        "cart/package.json": package,
+        "cart/src/index.js": NODE_SERVER,
+        "cart/server.js": NODE_SERVER,
+        "cart/src/routes.js": "process.on('SIGTERM', () => {});\n",
+        "cart/tools/package.json": '{"name": "tools"}',
+        "cart/tools/seed.js": NODE_SERVER,
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("cart", *entry.split("/"))
+    assert row["modules"] == 3, "its package's three modules, not tools/seed.js"
+
+
+def test_a_jib_build_links_a_java_image_with_no_dockerfile(tmp_path: Path) -> None:
+    pom = (
+        "<project>\n  <build><plugins><plugin>\n"
+        "    <groupId>com.google.cloud.tools</groupId>\n"
+        "    <artifactId>jib-maven-plugin</artifactId>\n"
+        "    <configuration><to><image>gcr.io/acme/ads</image></to></configuration>\n"
+        "  </plugin></plugins></build>\n</project>\n"
+    )
+    java = "package ads;\n\nimport io.grpc.ServerBuilder;\n\nclass Main {}\n"
+    files = {
+        "k8s/ads.yaml": workload(name="ads", image="gcr.io/acme/ads:v3"),
+        "services/advertising/pom.xml": pom,
+        "services/advertising/src/main/java/ads/Main.java": java,
+    }
+    row = only(links(tmp_path, files))
+    assert row["evidence"] == [
+        "jib: services/advertising/pom.xml:5: <configuration><to><image>gcr.io/acme/ads</image>"
+        "</to></configuration>"
+    ]
+    gradle = (
+        "plugins { id 'com.google.cloud.tools.jib' }\n"
+        "jib {\n  to {\n    image = 'gcr.io/acme/ads'\n  }\n}\n"
+    )
+    files.pop("services/advertising/pom.xml")
+    files["services/advertising/build.gradle"] = gradle
+    row = only(links(tmp_path / "gradle", files))
+    assert row["evidence"][0].startswith("jib: services/advertising/build.gradle:4:")

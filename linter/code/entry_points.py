@@ -1,4 +1,6 @@
-"""What a container's command line runs: the Python script or module at its start.
+"""What a container's command line runs: the Python script or module at its start, or the
+Node.js module (`node server.js`, `npm start` and `npm run NAME` through the package's
+scripts, `node .` through its `main`).
 
 `python server.py`, `python -u -m app`, `gunicorn -b :8000 app.wsgi:application`,
 `uvicorn main:app`, `sh -c "cd /app && exec python server.py"`, wrappers such as
@@ -26,6 +28,11 @@ _APP = re.compile(r"^(?:--app=)?([A-Za-z_][\w.]*):[A-Za-z_][\w.]*(?:\(.*\))?$")
 # Python's options that take a value: `python -W ignore -X dev server.py`.
 _PYTHON_VALUE_OPTIONS = frozenset({"-W", "-X", "-c", "--check-hash-based-pycs"})
 _SEPARATORS = frozenset({"&&", ";", "||", "|", "&"})
+_NODE = frozenset({"node", "nodejs"})
+_NODE_SUFFIXES = (".js", ".mjs", ".cjs", ".ts")
+_PACKAGE_MANAGERS = frozenset({"npm", "yarn", "pnpm"})
+# Node's options that take a value: `node -r dotenv/config server.js`.
+_NODE_VALUE_OPTIONS = frozenset({"-r", "--require", "--import", "--loader", "--env-file"})
 
 
 @record
@@ -36,9 +43,15 @@ class Entry:
     script: str | None
     module: str | None
     words: str
+    package_script: str | None = None  # `npm start`: the package.json script it runs
+    node: bool = False  # a Node.js module (or script), not Python's
 
     def relative_paths(self) -> list[str]:
         """The source files it can stand for, relative to the folder it runs in."""
+        if self.script is not None and self.node:
+            if self.script.endswith(_NODE_SUFFIXES):
+                return [self.script]
+            return [f"{self.script}.js", f"{self.script}/index.js", self.script]
         if self.script is not None:
             return [self.script]
         assert self.module is not None
@@ -77,6 +90,10 @@ def _from_words(words: list[str]) -> Entry | None:
         name = posixpath.basename(word)
         if _PYTHON.match(name):
             return _python_arguments(words[number:])
+        if name in _NODE:
+            return _node_arguments(words[number:])
+        if name in _PACKAGE_MANAGERS:
+            return _package_run(words[number:])
         if name in _APP_SERVERS:
             for argument in words[number + 1 :]:
                 app = _APP.match(argument)
@@ -107,6 +124,34 @@ def _python_arguments(words: list[str]) -> Entry | None:
             continue
         return Entry(word, None, shown) if "$" not in word else None
     return None
+
+
+def _node_arguments(words: list[str]) -> Entry | None:
+    """`node [options] script`: the module Node runs; `node .` (or a folder) the
+    package's `main`."""
+    shown = " ".join(words)
+    rest = iter(words[1:])
+    for word in rest:
+        if word in _NODE_VALUE_OPTIONS:
+            next(rest, None)
+            continue
+        if word in ("-e", "--eval", "-p", "--print"):
+            return None  # code on the command line: nothing to link
+        if word.startswith("-"):
+            continue
+        return Entry(word, None, shown, node=True)
+    return None
+
+
+def _package_run(words: list[str]) -> Entry | None:
+    """`npm start`, `npm run NAME`, `yarn start`, `yarn NAME`, `pnpm start`: the script of
+    package.json that runs (read where the link knows the package)."""
+    arguments = [w for w in words[1:] if not w.startswith("-")]
+    if arguments[:1] == ["run"] or arguments[:1] == ["run-script"]:
+        arguments = arguments[1:]
+    if not arguments:
+        return None
+    return Entry(None, None, " ".join(words), package_script=arguments[0], node=True)
 
 
 def container_argv(

@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 import posixpath
 import re
+import shlex
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
@@ -30,6 +31,7 @@ from k8slb.code.entry_points import Entry, container_argv, entry_of
 from k8slb.code.facts import CodeFacts, EnvRef, Listen, Loc, Route, Server
 from k8slb.code.projects import GoPackages, ImportGraph
 from k8slb.core.results import LinkRow
+from k8slb.languages import LANGUAGES
 from k8slb.model.index import Index
 from k8slb.model.objects import Container, PodTemplate, pos_of
 from k8slb.reading.build_files import BuildFacts, Dockerfile, GoBuild, Said, image_repository
@@ -52,6 +54,7 @@ STRENGTH = {
     "compose": 1,
     "tiltfile": 1,
     "workflow": 1,
+    "jib": 1,
     "dockerfile": 2,
     "command": 3,
     "image name": 4,
@@ -281,6 +284,7 @@ class _Finder:
             if not os.path.isabs(path):
                 self.by_folder["."].append(path)
         self.folders_named = folders_named
+        self._programs: dict[str, list[str]] | None = None
         # absolute path -> as shown, for the configuration's pins alone (made only for them)
         self.shown: dict[str, str] = (
             {os.path.abspath(p): p for p in (*modules, *self.by_folder)} if pins else {}
@@ -383,7 +387,7 @@ class _Finder:
             dockerfile.entrypoint if dockerfile else None,
             dockerfile.cmd if dockerfile else None,
         )
-        entry = entry_of(argv)
+        entry = self._through_package(entry_of(argv), folder)
         source = script or (
             self._entry_source(entry, folder, dockerfile) if entry is not None else None
         )
@@ -398,7 +402,11 @@ class _Finder:
                 if line is not None:
                     used.append(Evidence("dockerfile", line, folder))
         go = self._go_main(argv, dockerfile, folder) if source is None and dockerfile else None
-        if source is not None:
+        if source is not None and LANGUAGES[self.modules[source].language].project_files:
+            # a Node program: the modules of its package (the nearest package.json's folder)
+            program = self.modules[source].project
+            modules = tuple(dict.fromkeys((source, *self.programs().get(program, ()))))
+        elif source is not None:
             bases = [os.path.dirname(source), folder]
             modules = tuple(self.imports.closure(source, bases))
         elif go is not None:  # the Go program the image builds, and what it imports
@@ -409,6 +417,38 @@ class _Finder:
             modules = tuple(self.by_folder.get(folder, ()))
         used.sort(key=lambda e: e.strength)
         return Link(workload, container, folder, source, modules, tuple(used), tuple(overruled))
+
+    def programs(self) -> dict[str, list[str]]:
+        """The modules of each project, made when a Node entry first asks."""
+        if self._programs is None:
+            self._programs = defaultdict(list)
+            for path, module in self.modules.items():
+                self._programs[module.project].append(path)
+        return self._programs
+
+    def _through_package(self, entry: Entry | None, folder: str) -> Entry | None:
+        """`npm start` as the command its package.json's script runs (npm's own default for
+        start, `node server.js`, when it names none), and `node .` as the package's main,
+        for the package.json of the build's folder."""
+        for _ in range(3):  # a script may run another (`npm run serve`)
+            if entry is None or not entry.node:
+                return entry
+            package = self.builds.packages.get(os.path.normpath(folder))
+            if entry.script in (".", "./") and package is not None:
+                return replace(entry, script=package.main)
+            if entry.package_script is None:
+                return entry
+            scripts = package.scripts if package is not None else {}
+            command = scripts.get(entry.package_script)
+            if command is None and entry.package_script == "start":
+                command = "node server.js"
+            if command is None:
+                return None
+            try:
+                entry = entry_of(shlex.split(command))
+            except ValueError:
+                return None
+        return None
 
     def _go_main(
         self, argv: Sequence[object], dockerfile: Dockerfile, folder: str

@@ -34,10 +34,19 @@ _COMPOSE = re.compile(r"^(?:docker-)?compose(?:[-.].+)?\.ya?ml$")
 _GITLAB = re.compile(r"^\.gitlab-ci\.ya?ml$")
 
 
+# Java builds whose Jib plugin builds the image with no Dockerfile.
+JIB_FILES = frozenset({"pom.xml", "build.gradle", "build.gradle.kts"})
+
+
 def is_build_file(name: str) -> bool:
     """A file that is not YAML or code but is read for the link (Dockerfiles, Tiltfile, the
-    files that make a folder a program: `package.json`)."""
-    return name == TILTFILE or name in PROJECT_FILES or DOCKERFILE_NAMES.search(name) is not None
+    files that make a folder a program: `package.json`; Maven's and Gradle's builds)."""
+    return (
+        name == TILTFILE
+        or name in PROJECT_FILES
+        or name in JIB_FILES
+        or DOCKERFILE_NAMES.search(name) is not None
+    )
 
 
 @record
@@ -100,6 +109,7 @@ class BuildFacts:
     builds: list[ImageBuild] = field(default_factory=list)
     dockerfiles: dict[str, Dockerfile] = field(default_factory=dict)  # by path
     projects: set[str] = field(default_factory=set)  # folders a project file makes programs
+    packages: dict[str, NodePackage] = field(default_factory=dict)  # by folder
 
 
 def names_builds(path: str) -> bool:
@@ -118,13 +128,28 @@ class BuildFile:
     dockerfile: Dockerfile | None = None
     builds: tuple[ImageBuild, ...] = ()
     project: bool = False  # a file that makes its folder a program's (PROJECT_FILES)
+    scripts: tuple[tuple[str, str], ...] = ()  # package.json's `scripts` (and `main`)
+
+
+@record
+class NodePackage:
+    """A package.json: what `npm start` (or `npm run NAME`) runs, and the module `node .`
+    runs (`main`, `index.js` when it names none)."""
+
+    scripts: dict[str, str]
+    main: str
+    said: Said
 
 
 def read_build_file(path: str, data: bytes) -> BuildFile | None:
     """The build facts of one file; None when its name says it is no build file."""
     name = os.path.basename(path)
+    if name == "package.json":
+        return BuildFile(path, project=True, scripts=_package_scripts(_text(data)))
     if name in PROJECT_FILES:
         return BuildFile(path, project=True)
+    if name in JIB_FILES:
+        return BuildFile(path, builds=tuple(jib_builds(path, _text(data))))
     if DOCKERFILE_NAMES.search(name):
         return BuildFile(path, dockerfile=parse_dockerfile(path, _text(data)))
     reader = _builds_reader(path, name)
@@ -137,6 +162,45 @@ def _text(data: bytes) -> str:
     return data.decode("utf-8", errors="replace")
 
 
+def _package_scripts(text: str) -> tuple[tuple[str, str], ...]:
+    """package.json's scripts, and its `main` under the name `\\0main` (no script has
+    it); nothing from a file that is not a JSON object."""
+    try:
+        package = json.loads(text)
+    except (ValueError, RecursionError):
+        return ()
+    if not isinstance(package, dict):
+        return ()
+    scripts = package.get("scripts")
+    found = [
+        (name, command)
+        for name, command in (scripts.items() if isinstance(scripts, dict) else ())
+        if isinstance(name, str) and isinstance(command, str)
+    ]
+    main = package.get("main")
+    return (*found, ("\0main", main)) if isinstance(main, str) else tuple(found)
+
+
+_JIB_MAVEN = re.compile(
+    r"<artifactId>\s*jib-maven-plugin\s*</artifactId>.*?<to>\s*<image>\s*([^<\s]+)\s*</image>",
+    re.DOTALL,
+)
+_JIB_GRADLE = re.compile(r"\bjib\s*\{.*?\bto\s*\{.*?\bimage\s*=\s*['\"]([^'\"]+)['\"]", re.DOTALL)
+
+
+def jib_builds(path: str, text: str) -> list[ImageBuild]:
+    """The image Jib builds from the module (Maven's `jib-maven-plugin` `<to><image>`,
+    Gradle's `jib { to { image = '...' } }`), from the build file's folder: Java services
+    built so have no Dockerfile. A name with a property in it (`${project.name}`) is no
+    evidence."""
+    match = (_JIB_MAVEN if path.endswith(".xml") else _JIB_GRADLE).search(text)
+    if match is None or "$" in match.group(1):
+        return []
+    line = text.count("\n", 0, match.start(1)) + 1
+    folder = os.path.dirname(path) or "."
+    return [_built(match.group(1), folder, None, "jib", path, text, line)]
+
+
 def read_build_facts(files: Iterable[BuildFile]) -> BuildFacts:
     """The build facts of a run, from each of its build files' (in the run's order)."""
     facts = BuildFacts()
@@ -145,7 +209,13 @@ def read_build_facts(files: Iterable[BuildFile]) -> BuildFacts:
             facts.dockerfiles[os.path.normpath(file.path)] = file.dockerfile
         facts.builds += file.builds
         if file.project:
-            facts.projects.add(os.path.dirname(os.path.normpath(file.path)) or ".")
+            folder = os.path.dirname(os.path.normpath(file.path)) or "."
+            facts.projects.add(folder)
+            if os.path.basename(file.path) == "package.json":
+                scripts = dict(file.scripts)
+                main = scripts.pop("\0main", "") or "index.js"
+                said = Said(file.path, 1, f"scripts: {scripts}" if scripts else f"main: {main}")
+                facts.packages[folder] = NodePackage(scripts, main, said)
     return facts
 
 
