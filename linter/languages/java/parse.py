@@ -42,8 +42,8 @@ from k8slb.code.facts import (
     Wait,
     joined,
 )
+from k8slb.code.syntax_trees import captured, syntax_problem, walk
 from k8slb.code.syntax_trees import node_text as _text
-from k8slb.code.syntax_trees import syntax_problem, walk
 from k8slb.reading.markers import comment_markers, comment_pattern
 
 if TYPE_CHECKING:
@@ -106,6 +106,19 @@ _MAX_DEPTH = 8
 
 # Spring beans that set the options of the servers the starters build, in code.
 SERVER_CONFIGURERS = (b"GrpcServerConfigurer", b"ServerBuilderCustomizer")
+
+
+# What a file's reading looks at, found by tree-sitter's query engine: fields (constants
+# first, then what uses them), classes, object creations, calls, and `NOT_SERVING`
+# (`ServingStatus.NOT_SERVING`, or imported statically).
+_READ = """
+(field_declaration) @field
+(constant_declaration) @field
+(class_declaration) @class
+(object_creation_expression) @creation
+(method_invocation) @call
+((identifier) @not_serving (#eq? @not_serving "NOT_SERVING"))
+"""
 
 
 def worth_parsing(data: bytes) -> bool:
@@ -251,19 +264,15 @@ class _Reader:
     # -- driving -----------------------------------------------------------------------
 
     def run(self, root: Node) -> None:
-        calls: list[Node] = []
-        for node in walk(root):
-            kind = node.type
-            if kind in ("field_declaration", "constant_declaration"):
-                self._field(node)
-            elif kind == "class_declaration":
-                self._health_class(node)
-            elif kind == "method_invocation":
-                calls.append(node)
-            elif kind == "object_creation_expression":
-                self._creation(node)
-            elif _says_not_serving(node):
-                self.facts.health_drains.append(_loc(self.path, node))
+        found = captured(parser(), root, _READ)
+        for node in found.get("field", []):
+            self._field(node)
+        for node in found.get("class", []):
+            self._health_class(node)
+        for node in found.get("creation", []):
+            self._creation(node)
+        self.facts.health_drains += [_loc(self.path, n) for n in found.get("not_serving", [])]
+        calls = found.get("call", [])
         for call in calls:
             key = (_simple(_text(_receiver(call))), _method(call))
             if key in SERVER_FACTORIES:
@@ -885,18 +894,6 @@ def _custom_scheme(target: str) -> bool:
 def _class_of(node: Node) -> str:
     owner = _enclosing(node, _CLASSES)
     return _text(owner.child_by_field_name("name")) if owner is not None else ""
-
-
-def _says_not_serving(node: Node) -> bool:
-    """`ServingStatus.NOT_SERVING`, or `NOT_SERVING` imported statically."""
-    if node.type == "field_access":
-        return _text(node.child_by_field_name("field")) == "NOT_SERVING"
-    parent = node.parent
-    return (
-        node.type == "identifier"
-        and _text(node) == "NOT_SERVING"
-        and (parent is None or parent.type != "field_access")
-    )
 
 
 def _is_reference(node: Node) -> bool:

@@ -43,8 +43,8 @@ from k8slb.code.facts import (
     Wait,
     joined,
 )
+from k8slb.code.syntax_trees import captured, syntax_problem, walk
 from k8slb.code.syntax_trees import node_text as _text
-from k8slb.code.syntax_trees import syntax_problem, walk
 from k8slb.reading.markers import comment_markers, comment_pattern
 
 if TYPE_CHECKING:
@@ -86,6 +86,21 @@ _WRAPPERS = (
 # How a started server waits: bindAsync returns, and the event loop keeps it serving.
 NODE_WAIT = "the event loop"
 _STATUSES = frozenset({"SERVING", "NOT_SERVING", "UNKNOWN", "SERVICE_UNKNOWN"})
+
+
+# What a module's reading looks at, found by tree-sitter's query engine (names are the
+# kinds `_Module.of` asks for).
+_READ = """
+(variable_declarator) @variable_declarator
+(import_statement) @import_statement
+(function_declaration) @function_declaration
+(method_definition) @method_definition
+(new_expression) @new_expression
+(call_expression) @call_expression
+(string) @string
+(template_string) @template_string
+((property_identifier) @not_serving (#eq? @not_serving "NOT_SERVING"))
+"""
 
 
 def worth_parsing(data: bytes) -> bool:
@@ -156,7 +171,7 @@ def _parse(path: str, data: bytes, language: str, shown: str) -> CodeFacts:
     root = parser_for(path)().parse(data).root_node
     facts.problem = syntax_problem(path, root, shown)
     if facts.problem is None:
-        _Module(path, root, facts).read()
+        _Module(path, root, facts, captured(parser_for(path)(), root, _READ)).read()
         facts.markers = comment_markers(
             path, data.decode("utf-8", "replace"), comment_pattern("//")
         )
@@ -243,11 +258,13 @@ def _long_lived(node: Node) -> bool:
 class _Module:
     """One reading of a module: its imports and constants first, then what it makes."""
 
-    def __init__(self, path: str, root: Node, facts: CodeFacts) -> None:
+    def __init__(
+        self, path: str, root: Node, facts: CodeFacts, found: dict[str, list[Node]]
+    ) -> None:
         self.path = path
         self.root = root
         self.facts = facts
-        self.nodes = list(walk(root))
+        self.found = found  # the nodes read, by kind (_READ)
         self.imports: dict[str, str] = {}  # a name bound to a module -> the module
         self.members: dict[str, tuple[str, str]] = {}  # `{Agent} = require('undici')`
         self.objects: dict[str, Node] = {}  # module consts: object literals
@@ -266,43 +283,41 @@ class _Module:
         self._consts()
         grpc = {name for name, module in self.imports.items() if module == GRPC}
         servers: dict[str, Server] = {}
-        for node in self.nodes:
-            if node.type == "new_expression":
-                self._made(node, grpc, servers)
-        for node in self.nodes:
-            if node.type == "variable_declarator":
-                value = _text(_unwrapped(node.child_by_field_name("value")))
-                if value in servers:
-                    self.aliases[_text(node.child_by_field_name("name"))] = value
-        for node in self.nodes:
-            if node.type == "call_expression":
-                self._called(node, servers)
-            elif node.type in ("string", "template_string"):
-                self._text_value(node)
-            elif node.type == "property_identifier" and _text(node) == "NOT_SERVING":
-                self.facts.health_drains.append(self.loc(node))
+        for node in self.of("new_expression"):
+            self._made(node, grpc, servers)
+        for node in self.of("variable_declarator"):
+            value = _text(_unwrapped(node.child_by_field_name("value")))
+            if value in servers:
+                self.aliases[_text(node.child_by_field_name("name"))] = value
+        for node in self.of("call_expression"):
+            self._called(node, servers)
+        for node in (*self.of("string"), *self.of("template_string")):
+            self._text_value(node)
+        self.facts.health_drains += [self.loc(node) for node in self.of("not_serving")]
         self.facts.servers.extend(servers.values())
 
+    def of(self, kind: str) -> list[Node]:
+        return self.found.get(kind, [])
+
     def _bindings(self) -> None:
-        for node in self.nodes:
-            if node.type == "variable_declarator":
-                module = _required(node.child_by_field_name("value"))
-                named = node.child_by_field_name("name")
-                if module is None or named is None:
-                    continue
-                if named.type == "identifier":
-                    self.imports[_text(named)] = module
-                elif named.type == "object_pattern":
-                    self._destructured(named, module)
-                self._shutdown_library(module, node)
-            elif node.type == "import_statement":
-                module = _string(node.child_by_field_name("source")) or ""
-                self._imported(node, module)
-                self._shutdown_library(module, node)
-            elif node.type in ("function_declaration", "method_definition"):
-                named = node.child_by_field_name("name")
-                if named is not None:
-                    self.functions[_text(named)] = node
+        for node in self.of("variable_declarator"):
+            module = _required(node.child_by_field_name("value"))
+            named = node.child_by_field_name("name")
+            if module is None or named is None:
+                continue
+            if named.type == "identifier":
+                self.imports[_text(named)] = module
+            elif named.type == "object_pattern":
+                self._destructured(named, module)
+            self._shutdown_library(module, node)
+        for node in self.of("import_statement"):
+            module = _string(node.child_by_field_name("source")) or ""
+            self._imported(node, module)
+            self._shutdown_library(module, node)
+        for node in (*self.of("function_declaration"), *self.of("method_definition")):
+            named = node.child_by_field_name("name")
+            if named is not None:
+                self.functions[_text(named)] = node
 
     def _destructured(self, pattern: Node, module: str) -> None:
         """`const {Agent, Pool: P} = require('undici')`."""
