@@ -1,8 +1,10 @@
-"""What the editors of tree-sitter languages (Go, JavaScript) share: the node an edit
-points at, and the indentation of a line, both on the file's bytes."""
+"""What the editors of tree-sitter languages (Go, JavaScript, Java) share: the node an edit
+points at, the indentation of a line, and the splicing of new bytes into the file's, each
+on the file's bytes."""
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from k8slb.editing.yaml_edit import Refused
@@ -30,6 +32,21 @@ def node_at(data: bytes, root: Node, line: int, column: int, kinds: str | tuple[
     if node is None:
         raise Refused(f"no {' or '.join(wanted)} where the finding is")
     return node
+
+
+Splice = tuple[int, int, bytes]  # the bytes from start to end become the new ones
+
+
+def spliced(data: bytes, splices: list[Splice], language: str) -> bytes:
+    """The bytes with every splice made; refused when two overlap (two edits of one node
+    would each assume the other was not made)."""
+    ordered = sorted(splices, key=lambda s: (s[0], s[1]))
+    for (_, end, _), (start, _, _) in pairwise(ordered):
+        if start < end:
+            raise Refused(f"two {language} edits overlap")
+    for start, end, new in reversed(ordered):
+        data = data[:start] + new + data[end:]
+    return data
 
 
 def indent_of(data: bytes, position: int) -> bytes:

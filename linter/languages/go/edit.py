@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from k8slb.code.syntax_trees import walk
 from k8slb.core.edits import CodeEdit, GoEdit
-from k8slb.editing.tree_splices import indent_of, node_at
+from k8slb.editing.tree_splices import indent_of, node_at, spliced
 from k8slb.editing.yaml_edit import Refused
 from k8slb.languages.go.edit_gofmt import placed_as_new_argument, respaced_for_new_argument
 from k8slb.languages.go.parse import import_spec, package_name, parser, same_go_code
@@ -57,12 +57,7 @@ def apply_go(text: str, edits: Sequence[GoEdit]) -> str:
     missing = sorted(set(wanted) - set(local))
     if missing:
         splices += _import_splices(data, root, missing)
-    splices.sort(key=lambda s: (s[0], s[1]))
-    for (_, end, _), (start, _, _) in pairwise(splices):
-        if start < end:
-            raise Refused("two Go edits overlap")
-    for start, end, new in reversed(splices):
-        data = data[:start] + new + data[end:]
+    data = spliced(data, splices, "Go")
     fixed = data.decode()
     if parser().parse(data).root_node.has_error:
         raise Refused("the fixed Go code would not parse")

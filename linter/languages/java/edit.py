@@ -7,20 +7,18 @@ the edit."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from k8slb.code.syntax_trees import node_text, walk
 from k8slb.code.syntax_trees import same_code as same_tokens
 from k8slb.core.edits import CodeEdit, JavaEdit
-from k8slb.editing.tree_splices import point_of
+from k8slb.editing.tree_splices import Splice, point_of, spliced
 from k8slb.editing.yaml_edit import Refused
 from k8slb.languages.java.parse import parser
 
 if TYPE_CHECKING:
     from tree_sitter import Node
 
-Splice = tuple[int, int, bytes]
 _BLOCKS = ("block", "constructor_body", "switch_block_statement_group")
 LINE_LENGTH = 100  # google-java-format's
 # The names the new statements declare: a local of the same name around them would clash.
@@ -52,12 +50,7 @@ def apply_java(text: str, edits: Sequence[JavaEdit]) -> str:
         if wrote_code:
             imports.update(change.imports)
     splices += _import_splices(data, root, sorted(imports))
-    splices.sort(key=lambda s: (s[0], s[1]))
-    for (_, end, _), (start, _, _) in pairwise(splices):
-        if start < end:
-            raise Refused("two Java edits overlap")
-    for start, end, new in reversed(splices):
-        data = data[:start] + new + data[end:]
+    data = spliced(data, splices, "Java")
     if parser().parse(data).root_node.has_error:
         raise Refused("the fixed Java code would not parse")
     return data.decode()

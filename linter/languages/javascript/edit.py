@@ -7,19 +7,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from k8slb.code.syntax_trees import same_code as same_tokens
 from k8slb.core.edits import CodeEdit, JsEdit
-from k8slb.editing.tree_splices import indent_of, node_at
+from k8slb.editing.tree_splices import Splice, indent_of, node_at, spliced
 from k8slb.editing.yaml_edit import Refused
 from k8slb.languages.javascript.parse import parser_for
 
 if TYPE_CHECKING:
     from tree_sitter import Node
 
-Splice = tuple[int, int, bytes]
 _STATEMENT_HOLDERS = ("statement_block", "program", "switch_case", "switch_default")
 
 
@@ -37,12 +35,7 @@ def edit(text: str, edits: Sequence[CodeEdit], path: str) -> str:
     for change in edits:
         assert isinstance(change, JsEdit)
         splices += _splices(data, root, change, unit)
-    splices.sort(key=lambda s: (s[0], s[1]))
-    for (_, end, _), (start, _, _) in pairwise(splices):
-        if start < end:
-            raise Refused("two edits overlap")
-    for start, end, new in reversed(splices):
-        data = data[:start] + new + data[end:]
+    data = spliced(data, splices, "JavaScript")
     if parser().parse(data).root_node.has_error:
         raise Refused("the fixed module would not parse")
     return data.decode()
