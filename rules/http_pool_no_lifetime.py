@@ -48,6 +48,11 @@ class HttpPoolNoLifetime(Rule):
     default), agentkeepalive's agents, undici's `Pool`, `Client` and `Agent`, when the
     module names an http URL of a cluster Service (or the pool's own origin is one).
 
+    In Java: a `java.net.http.HttpClient` (`newHttpClient()`, `newBuilder()`), an
+    `OkHttpClient` or an Apache `HttpClients` client held in a field, or made by `main` or a
+    constructor; an Apache pool given a time to live (`setConnectionTimeToLive`,
+    `setTimeToLive`) is bounded and not reported.
+
     ## Why it matters
     Pooled connections to a ClusterIP stay on the pods they first reached. httpx and
     aiohttp drop only idle connections (after 5 s and 15 s), requests and urllib3 never

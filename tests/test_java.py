@@ -818,3 +818,58 @@ def test_grpc_new_channel_builder_for_address_dials_host_and_port() -> None:
         "Grpc.newChannelBuilderForAddress",
         "backend:50051",
     )
+
+
+# -- HTTP clients --------------------------------------------------------------------------
+
+HTTP_CLIENT = """\
+package com.example.checkout;
+
+import java.net.http.HttpClient;
+
+public class ShippingClient {
+  private static final String SHIPPING = "http://shipping:8080/quote";
+  private final HttpClient client = MADE;
+}
+"""
+SHIPPING = """\
+apiVersion: v1
+kind: Service
+metadata:
+  name: shipping
+spec:
+  selector:
+    app: shipping
+  ports:
+    - port: 8080
+"""
+
+
+@pytest.mark.parametrize(
+    ("made", "found"),
+    [
+        ("HttpClient.newHttpClient()", ["KLB202"]),
+        ("HttpClient.newBuilder().build()", ["KLB202"]),
+        ("new OkHttpClient()", ["KLB202"]),
+        ("HttpClients.custom().setConnectionTimeToLive(60, TimeUnit.SECONDS).build()", []),
+    ],
+    ids=["jdk", "jdk-builder", "okhttp", "apache-with-a-time-to-live"],
+)
+def test_a_pooled_http_client_kept_for_the_process(
+    tmp_path: Path, made: str, found: list[str]
+) -> None:
+    files = {
+        "src/main/java/ShippingClient.java": HTTP_CLIENT.replace("MADE", made),
+        "k8s.yaml": SHIPPING,
+    }
+    assert rules_of(lint_files(tmp_path, files, ["KLB202"]).findings) == found
+
+
+def test_an_http_client_made_for_each_call_is_not_long_lived() -> None:
+    text = HTTP_CLIENT.replace(
+        "  private final HttpClient client = MADE;\n",
+        "  String get() {\n    HttpClient client = HttpClient.newHttpClient();\n"
+        "    return SHIPPING;\n  }\n",
+    )
+    (client,) = facts_of(text).http_clients
+    assert not client.long_lived

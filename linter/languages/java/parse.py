@@ -33,6 +33,7 @@ from k8slb.code.facts import (
     CodeFacts,
     EnvRef,
     HealthServicer,
+    HttpClient,
     Listen,
     Loc,
     Option,
@@ -49,7 +50,19 @@ from k8slb.reading.markers import comment_markers, comment_pattern
 if TYPE_CHECKING:
     from tree_sitter import Node, Parser
 
-WATCHED = b"io.grpc"
+# A file is read when it names grpc-java or an HTTP client that pools connections.
+WATCHED = (b"io.grpc", b"HttpClient", b"OkHttpClient", b"HttpClients")
+# HTTP clients kept for the process pool their connections and never end a busy one; a
+# time to live given to the pool (Apache's) bounds them.
+HTTP_CLIENTS = {
+    ("HttpClient", "newHttpClient"): "java.net.http.HttpClient",
+    ("HttpClient", "newBuilder"): "java.net.http.HttpClient",
+    ("HttpClients", "createDefault"): "Apache HttpClients",
+    ("HttpClients", "createSystem"): "Apache HttpClients",
+    ("HttpClients", "custom"): "Apache HttpClients",
+    ("HttpClientBuilder", "create"): "Apache HttpClients",
+}
+_TIME_TO_LIVE = ("setConnectionTimeToLive", "setTimeToLive", "connectionTimeToLive")
 # Folders of build output: classes and sources a build wrote, not the project's own.
 BUILD_OUTPUT = frozenset({"target", "build"})
 _GENERATED = re.compile(
@@ -117,12 +130,13 @@ _READ = """
 (class_declaration) @class
 (object_creation_expression) @creation
 (method_invocation) @call
+(string_literal) @string
 ((identifier) @not_serving (#eq? @not_serving "NOT_SERVING"))
 """
 
 
 def worth_parsing(data: bytes) -> bool:
-    return WATCHED in data
+    return any(word in data for word in WATCHED)
 
 
 def is_generated(data: bytes) -> bool:
@@ -272,10 +286,16 @@ class _Reader:
         for node in found.get("creation", []):
             self._creation(node)
         self.facts.health_drains += [_loc(self.path, n) for n in found.get("not_serving", [])]
+        for node in found.get("string", []):
+            text = _string(node)
+            if isinstance(text, str) and text.lower().startswith(("http://", "https://")):
+                self.facts.urls.append((text, _loc(self.path, node)))
         calls = found.get("call", [])
         for call in calls:
             key = (_simple(_text(_receiver(call))), _method(call))
-            if key in SERVER_FACTORIES:
+            if key in HTTP_CLIENTS:
+                self._http_client(call, HTTP_CLIENTS[key])
+            elif key in SERVER_FACTORIES:
                 self._server(call, SERVER_FACTORIES[key])
             elif key in CHANNEL_FACTORIES:
                 self._channel(call, CHANNEL_FACTORIES[key])
@@ -322,6 +342,31 @@ class _Reader:
         made = _simple(_text(node.child_by_field_name("type")))
         if made == "HealthStatusManager":
             self.facts.health_servicers.append(HealthServicer(_loc(self.path, node), None))
+        elif made in ("OkHttpClient", "OkHttpClient.Builder"):
+            self._http_client(node, "OkHttpClient")
+
+    def _http_client(self, made: Node, factory: str) -> None:
+        """An HTTP client that pools connections: kept for the process when a field holds
+        it, or `main` or a constructor makes it; a pool given a time to live is bounded."""
+        statement = made
+        while statement.parent is not None and statement.type not in (
+            "local_variable_declaration",
+            "field_declaration",
+            "expression_statement",
+            "return_statement",
+        ):
+            statement = statement.parent
+        if any(word in _text(statement) for word in _TIME_TO_LIVE):
+            return
+        method = _enclosing(made, _SCOPES)
+        long_lived = (
+            method is None
+            or method.type == "constructor_declaration"
+            or (_text(method.child_by_field_name("name")) == "main")
+        )
+        self.facts.http_clients.append(
+            HttpClient(_loc(self.path, made), factory, long_lived, False, None, False)
+        )
 
     def _health_class(self, node: Node) -> None:
         """A hand-written health service: a class that extends grpc-java's generated
