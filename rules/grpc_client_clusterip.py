@@ -7,7 +7,7 @@ from k8slb.core.edits import ROUND_ROBIN_CONFIG, Edit, YamlEdit
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.model.addresses import Destination, services_for, target_parser
 from k8slb.model.grpc_options import SERVICE_CONFIG, channel_policy
-from k8slb.model.http2 import PinnedService, pinned_grpc
+from k8slb.model.http2 import PinnedService, dialed_port, pinned_grpc
 from k8slb.model.index import Index
 from k8slb.model.objects import service_ports
 from k8slb.rules.base import PROBES, Context, Example, Rule
@@ -127,8 +127,10 @@ class GrpcClientClusterIp(Rule):
     `svc.ns.svc`, `svc.ns.svc.cluster.local`), or an environment variable as the scanned
     workloads set it (`os.environ[...]`, `os.getenv(...)`, with the default in the code when
     no workload sets it). It reports the channel when that Service is one that
-    `grpc-clusterip` (KLB101) reports: gRPC behind a virtual IP, no mesh. The finding points
-    at the Python call and names the Service and the manifest line that led there.
+    `grpc-clusterip` (KLB101) reports: gRPC behind a virtual IP, no mesh; the channel is
+    evidence of its own that the port it dials carries gRPC, whatever the port is named
+    (the OpenTelemetry demo names its ports `tcp-service`). The finding points at the call
+    and names the Service and the manifest line that led there.
 
     Channels made for one use (`with grpc.insecure_channel(...)`, a local in a function)
     are not reported, nor test files. A target k8slb cannot resolve gives no finding.
@@ -237,8 +239,14 @@ class GrpcClientClusterIp(Rule):
                 channel.target, target_parser(channel.default_scheme), facts
             ):
                 found = services_for(index, destination.address, destination.namespace)
+                port = destination.address.port
                 pinned = [
-                    p for s in found if (p := pinned_grpc(index, s, context.links)) is not None
+                    p
+                    for s in found
+                    if (
+                        p := pinned_grpc(index, s, context.links, dialed_port(s, port, channel.loc))
+                    )
+                    is not None
                 ]
                 if not pinned:
                     continue

@@ -8,7 +8,7 @@ from k8slb.core.edits import ROUND_ROBIN_CONFIG
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.model.addresses import Destination, services_for, target_parser
 from k8slb.model.grpc_options import SERVICE_CONFIG, channel_policy
-from k8slb.model.http2 import pinned_grpc
+from k8slb.model.http2 import dialed_port, pinned_grpc
 from k8slb.model.index import is_headless
 from k8slb.model.objects import pod_template
 from k8slb.rules.base import PROBES, Context, Example, Rule
@@ -222,7 +222,11 @@ class GrpcClientPickFirst(Rule):
                     index, replace(destination.address, port=None), destination.namespace
                 ):
                     continue  # a port the Service does not expose: KLB111 says so first
-                if any(pinned_grpc(index, s, context.links) for s in services):
+                port = destination.address.port
+                if any(
+                    pinned_grpc(index, s, context.links, dialed_port(s, port, channel.loc))
+                    for s in services
+                ):
                     continue  # KLB102 reports it, with the better advice
                 if _client_meshed(context, facts, destination):
                     continue  # the client's own proxy balances each request

@@ -274,3 +274,46 @@ def test_typescript_findings_and_declarations(tmp_path: Path) -> None:
 def test_a_test_module_is_not_judged() -> None:
     assert parse("src/__tests__/server.js", server().encode()).is_test
     assert parse("src/server.spec.js", server().encode()).is_test
+
+
+GATEWAY = """\
+import { ChannelCredentials } from '@grpc/grpc-js';
+import { CartServiceClient } from '../../protos/demo';
+
+const { CART_ADDR = '' } = process.env;
+
+const client = new CartServiceClient(CART_ADDR, ChannelCredentials.createInsecure());
+"""
+CART = """\
+apiVersion: v1
+kind: Service
+metadata: {name: cart}
+spec:
+  selector: {app: cart}
+  ports: [{name: tcp-service, port: 8080}]
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: frontend}
+spec:
+  selector: {matchLabels: {app: frontend}}
+  template:
+    metadata: {labels: {app: frontend}}
+    spec:
+      containers:
+        - name: frontend
+          image: registry.example/frontend:1.0
+          env: [{name: CART_ADDR, value: "cart:8080"}]
+"""
+
+
+def test_a_grpc_channel_is_evidence_that_the_port_it_dials_carries_grpc(tmp_path: Path) -> None:
+    """The OpenTelemetry demo's frontend: its TypeScript gateways dial `cart:8080` (a port
+    named `tcp-service`) with the credentials class imported by name and the address
+    destructured from process.env: the channel itself says the port is gRPC."""
+    (channel,) = parse_typescript("Cart.gateway.ts", GATEWAY.encode()).channels
+    assert channel.target == EnvRef("CART_ADDR", "")
+    files = {"frontend/gateways/rpc/Cart.gateway.ts": GATEWAY, "k8s.yaml": CART}
+    (finding,) = lint_files(tmp_path, files, ["KLB102", "KLB103"]).findings
+    assert finding.rule == "KLB102"
+    assert finding.message == "gRPC channel to ClusterIP Service/cart stays on one pod"

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import re
 
+from k8slb.code.facts import Loc
 from k8slb.model.index import (
     Index,
     Target,
@@ -154,6 +155,16 @@ def _port_evidence(
     return None
 
 
+def dialed_port(service: K8sObject, port: int | None, loc: Loc) -> Evidence | None:
+    """The Service port a gRPC channel in the code dials (by its number): the channel is
+    gRPC, so that port carries it, whatever the port is named."""
+    for entry in service_ports(service):
+        if port is not None and entry.get("port") == port:
+            reason = f"a gRPC channel dials it: {os.path.basename(loc.path)}:{loc.line}"
+            return Evidence(entry, reason, loc.path, (loc.line, loc.column), 2)
+    return None
+
+
 @record
 class PinnedService:
     """A Service whose gRPC clients stay on the pods they first reached (KLB101)."""
@@ -168,15 +179,19 @@ class PinnedService:
 
 
 def pinned_grpc(
-    index: Index, service: K8sObject, code: CodeLinks | None = None
+    index: Index,
+    service: K8sObject,
+    code: CodeLinks | None = None,
+    dialed: Evidence | None = None,
 ) -> PinnedService | None:
     """The KLB101 judgement: gRPC through a virtual IP (ClusterIP, NodePort or
-    LoadBalancer, not headless) with no mesh in front of the pods."""
+    LoadBalancer, not headless) with no mesh in front of the pods. `dialed`: a gRPC
+    channel in the code that dials one of its ports, evidence of its own."""
     if service_type(service) == "ExternalName" or is_headless(service):
         return None
     if not index.purpose(service).carries_clients:  # the pods' own cluster traffic
         return None
-    evidence = grpc_evidence(index, service, code)
+    evidence = grpc_evidence(index, service, code) or ([dialed] if dialed is not None else [])
     if not evidence:
         return None
     backends = index.selected(service)

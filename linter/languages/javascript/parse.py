@@ -85,6 +85,9 @@ _WRAPPERS = (
 )
 # How a started server waits: bindAsync returns, and the event loop keeps it serving.
 NODE_WAIT = "the event loop"
+# What a grpc-js client's credentials are made by: `grpc.credentials.createInsecure()`,
+# `ChannelCredentials.createSsl()`.
+_CREDENTIALS = ("credentials", "ChannelCredentials")
 _STATUSES = frozenset({"SERVING", "NOT_SERVING", "UNKNOWN", "SERVICE_UNKNOWN"})
 
 
@@ -355,11 +358,15 @@ class _Module:
             if statement.type != "lexical_declaration" or _text(statement.children[0]) != "const":
                 continue
             for declarator in statement.named_children:
-                name = _text(declarator.child_by_field_name("name"))
+                named = declarator.child_by_field_name("name")
+                name = _text(named)
                 value = _unwrapped(declarator.child_by_field_name("value"))
                 if not name or value is None:
                     continue
-                if value.type == "object":
+                if named is not None and named.type == "object_pattern":
+                    if _text(value) == "process.env":
+                        self.strings.update(_environment_pattern(named))
+                elif value.type == "object":
                     self.objects[name] = value
                 elif value.type == "array":
                     self.arrays[name] = value
@@ -497,9 +504,9 @@ class _Module:
         if node is None or node.type != "call_expression":
             return False
         called = _text(node.child_by_field_name("function")).split(".")
-        if len(called) == 2:
-            return self.members.get(called[0]) == (GRPC, "credentials")
-        return len(called) == 3 and called[0] in grpc and called[1] == "credentials"
+        if len(called) == 2:  # `credentials` or `ChannelCredentials` imported by name
+            return self.members.get(called[0]) in {(GRPC, c) for c in _CREDENTIALS}
+        return len(called) == 3 and called[0] in grpc and called[1] in _CREDENTIALS
 
     def _called(self, node: Node, servers: dict[str, Server]) -> None:
         function = node.child_by_field_name("function")
@@ -701,6 +708,24 @@ def _closed_where_made(node: Node) -> bool:
         and _text(child.child_by_field_name("function")) == f"{name}.close"
         for child in walk(scope)
     )
+
+
+def _environment_pattern(pattern: Node) -> dict[str, EnvRef]:
+    """`const {CART_ADDR = '', PORT, HOST: host} = process.env`: each name bound to its
+    environment variable, with the default a string gives it."""
+    found: dict[str, EnvRef] = {}
+    for child in pattern.named_children:
+        if child.type == "shorthand_property_identifier_pattern":
+            found[_text(child)] = EnvRef(_text(child))
+        elif child.type == "object_assignment_pattern":
+            left, right = child.child_by_field_name("left"), child.child_by_field_name("right")
+            if left is not None and left.type == "shorthand_property_identifier_pattern":
+                found[_text(left)] = EnvRef(_text(left), _string(right))
+        elif child.type == "pair_pattern":
+            key, value = child.child_by_field_name("key"), child.child_by_field_name("value")
+            if value is not None and value.type == "identifier":
+                found[_text(value)] = EnvRef(_text(key))
+    return found
 
 
 def _env(node: Node) -> str | None:
