@@ -61,6 +61,15 @@ class Example:
         return files
 
 
+# What a project may hold that rules ask about across its modules (Context.projects_with).
+ProjectPart = Literal["sigterm_handlers", "health_drains", "library_health"]
+_PROJECT_PARTS: dict[str, Callable[[CodeFacts], bool]] = {
+    "sigterm_handlers": lambda facts: bool(facts.sigterm_handlers),
+    "health_drains": lambda facts: bool(facts.health_drains),
+    "library_health": lambda facts: any(s.custom_class is None for s in facts.health_servicers),
+}
+
+
 @dataclass
 class Context:
     """Everything a rule may look at."""
@@ -133,21 +142,13 @@ class Context:
             for channel in facts.long_lived_channels()
         )
 
-    def projects_with(
-        self, part: Literal["sigterm_handlers", "health_drains", "library_health"]
-    ) -> set[str]:
+    def projects_with(self, part: ProjectPart) -> set[str]:
         """The projects some module of which has that part (a SIGTERM handler, a drain of
         the health service, gRPC's own health service): read from every module once, when
         a rule first asks."""
         if part not in self._projects:
-            if part == "library_health":
-                self._projects[part] = {
-                    f.project
-                    for f in self.code()
-                    if any(s.custom_class is None for s in f.health_servicers)
-                }
-            else:
-                self._projects[part] = {f.project for f in self.code() if getattr(f, part)}
+            has = _PROJECT_PARTS[part]
+            self._projects[part] = {f.project for f in self.code() if has(f)}
         return self._projects[part]
 
 

@@ -49,8 +49,23 @@ def spliced(data: bytes, splices: list[Splice], language: str) -> bytes:
     return data
 
 
+def line_start(data: bytes, position: int) -> int:
+    """Where the line `position` is on starts."""
+    return data.rfind(b"\n", 0, position) + 1
+
+
 def indent_of(data: bytes, position: int) -> bytes:
     """The blanks that open the line `position` is on."""
-    start = data.rfind(b"\n", 0, position) + 1
-    line = data[start:position]
+    line = data[line_start(data, position) : position]
     return line[: len(line) - len(line.lstrip(b"\t "))]
+
+
+def indent_before(
+    data: bytes, position: int, refusal: str = "the code does not start its own line"
+) -> bytes:
+    """The blanks from the start of the line to `position`; refused when code stands
+    there too (new lines could not take that indentation)."""
+    before = data[line_start(data, position) : position]
+    if before.strip(b" \t"):
+        raise Refused(refusal)
+    return before

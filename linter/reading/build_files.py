@@ -119,6 +119,15 @@ def names_builds(path: str) -> bool:
 
 
 @record
+class NodePackage:
+    """A package.json: what `npm start` (or `npm run NAME`) runs, and the module `node .`
+    runs (`main`, `index.js` when it names none)."""
+
+    scripts: dict[str, str]
+    main: str
+
+
+@record
 class BuildFile:
     """What one build file says: a Dockerfile's last stage, or the images a skaffold,
     compose, Tilt or CI file builds. A parse of its own, so the cache keeps it by the
@@ -128,24 +137,14 @@ class BuildFile:
     dockerfile: Dockerfile | None = None
     builds: tuple[ImageBuild, ...] = ()
     project: bool = False  # a file that makes its folder a program's (PROJECT_FILES)
-    scripts: tuple[tuple[str, str], ...] = ()  # package.json's `scripts` (and `main`)
-
-
-@record
-class NodePackage:
-    """A package.json: what `npm start` (or `npm run NAME`) runs, and the module `node .`
-    runs (`main`, `index.js` when it names none)."""
-
-    scripts: dict[str, str]
-    main: str
-    said: Said
+    package: NodePackage | None = None  # a package.json's scripts and main
 
 
 def read_build_file(path: str, data: bytes) -> BuildFile | None:
     """The build facts of one file; None when its name says it is no build file."""
     name = os.path.basename(path)
     if name == "package.json":
-        return BuildFile(path, project=True, scripts=_package_scripts(_text(data)))
+        return BuildFile(path, project=True, package=_node_package(_text(data)))
     if name in PROJECT_FILES:
         return BuildFile(path, project=True)
     if name in JIB_FILES:
@@ -162,23 +161,22 @@ def _text(data: bytes) -> str:
     return data.decode("utf-8", errors="replace")
 
 
-def _package_scripts(text: str) -> tuple[tuple[str, str], ...]:
-    """package.json's scripts, and its `main` under the name `\\0main` (no script has
-    it); nothing from a file that is not a JSON object."""
+def _node_package(text: str) -> NodePackage:
+    """package.json's scripts and main; none from a file that is not a JSON object."""
     try:
         package = json.loads(text)
     except (ValueError, RecursionError):
-        return ()
+        package = None
     if not isinstance(package, dict):
-        return ()
+        return NodePackage({}, "index.js")
     scripts = package.get("scripts")
-    found = [
-        (name, command)
+    found = {
+        name: command
         for name, command in (scripts.items() if isinstance(scripts, dict) else ())
         if isinstance(name, str) and isinstance(command, str)
-    ]
+    }
     main = package.get("main")
-    return (*found, ("\0main", main)) if isinstance(main, str) else tuple(found)
+    return NodePackage(found, main if isinstance(main, str) and main else "index.js")
 
 
 _JIB_MAVEN = re.compile(
@@ -211,11 +209,8 @@ def read_build_facts(files: Iterable[BuildFile]) -> BuildFacts:
         if file.project:
             folder = os.path.dirname(os.path.normpath(file.path)) or "."
             facts.projects.add(folder)
-            if os.path.basename(file.path) == "package.json":
-                scripts = dict(file.scripts)
-                main = scripts.pop("\0main", "") or "index.js"
-                said = Said(file.path, 1, f"scripts: {scripts}" if scripts else f"main: {main}")
-                facts.packages[folder] = NodePackage(scripts, main, said)
+            if file.package is not None:
+                facts.packages[folder] = file.package
     return facts
 
 

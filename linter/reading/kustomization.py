@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterator
 
 from k8slb.record import record
 
@@ -30,19 +31,28 @@ _REMOTE = re.compile(
 )
 
 
+def _listed(text: str, headings: re.Pattern[str]) -> Iterator[tuple[str, int, str]]:
+    """(the list's key, line number, line) of each line inside a top-level list that
+    `headings` opens; a key of its own at the margin ends it (items may start there)."""
+    listing: str | None = None
+    for number, line in enumerate(text.splitlines(), 1):
+        heading = headings.match(line)
+        if heading:
+            listing = heading.group(1)
+            continue
+        if listing and re.match(r"^[^\s#-]", line):
+            listing = None
+        if listing:
+            yield listing, number, line
+
+
 def references(path: str, text: str) -> list[Reference]:
     """The entries of the kustomization at `path` (read line by line, as kustomizations
     are written: a list under a top-level key)."""
     folder = os.path.dirname(path)
     found: list[Reference] = []
-    listing = False
-    for number, line in enumerate(text.splitlines(), 1):
-        if _LISTS.match(line):
-            listing = True
-            continue
-        if listing and re.match(r"^[^\s#-]", line):  # a key of its own ends the list
-            listing = False
-        item = _ITEM.match(line) if listing else None
+    for _, number, line in _listed(text, _LISTS):
+        item = _ITEM.match(line)
         if item:
             name = item.group(2)
             target = None if _REMOTE.match(name) else os.path.normpath(os.path.join(folder, name))
@@ -60,22 +70,10 @@ def patch_files(path: str, text: str) -> list[str]:
     objects, not objects, resolved (read line by line, as `references` reads)."""
     folder = os.path.dirname(path)
     found: list[str] = []
-    listing: str | None = None
-    for line in text.splitlines():
-        heading = _PATCH_LISTS.match(line)
-        if heading:
-            listing = heading.group(1)
-            continue
-        if listing and re.match(r"^[^\s#-]", line):  # a key of its own ends the list
-            listing = None
-        if listing == "patchesStrategicMerge":
-            match = _ITEM.match(line)
-            named = match.group(2) if match and "\n" not in match.group(2) else None
-        elif listing:
-            match = _PATCH_PATH.match(line)
-            named = match.group(1) if match else None
-        else:
-            named = None
+    for listing, _, line in _listed(text, _PATCH_LISTS):
+        pattern, group = (_ITEM, 2) if listing == "patchesStrategicMerge" else (_PATCH_PATH, 1)
+        match = pattern.match(line)
+        named = match.group(group) if match else None
         if named and not _REMOTE.match(named) and not named.startswith(("|", ">")):
             found.append(os.path.normpath(os.path.join(folder, named)))
     return found

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from k8slb.code.syntax_trees import node_text, walk
 from k8slb.code.syntax_trees import same_code as same_tokens
 from k8slb.core.edits import CodeEdit, JavaEdit
-from k8slb.editing.tree_splices import Splice, point_of, spliced
+from k8slb.editing.tree_splices import Splice, indent_before, line_start, point_of, spliced
 from k8slb.editing.yaml_edit import Refused
 from k8slb.languages.java.parse import parser
 
@@ -112,19 +112,6 @@ def _called_on(node: Node) -> Node | None:
     return None
 
 
-def _line_start(data: bytes, position: int) -> int:
-    return data.rfind(b"\n", 0, position) + 1
-
-
-def _indent_before(data: bytes, position: int) -> bytes:
-    """The whitespace from the start of the line to `position`; refused when code stands
-    there too."""
-    before = data[_line_start(data, position) : position]
-    if before.strip(b" \t"):
-        raise Refused("the code does not start its own line")
-    return before
-
-
 def _chain_after(data: bytes, call: Node, code: str) -> Splice:
     """`code` (one chained call a line) right after `call`: each on a line of its own at
     the chain's indentation when the chain goes on on the next line, else on the line."""
@@ -132,9 +119,9 @@ def _chain_after(data: bytes, call: Node, code: str) -> Splice:
     outer = _called_on(call)
     dot = next((c for c in outer.children if c.type == "."), None) if outer is not None else None
     if dot is not None and dot.start_point[0] > call.end_point[0]:
-        indent = _indent_before(data, dot.start_byte)
+        indent = indent_before(data, dot.start_byte)
         return call.end_byte, call.end_byte, b"".join(b"\n" + indent + p for p in pieces)
-    start = _line_start(data, call.end_byte)
+    start = line_start(data, call.end_byte)
     end = data.find(b"\n", call.end_byte)
     line = data[start : len(data) if end < 0 else end]
     if len(line.decode("utf-8", "replace")) + sum(len(p) for p in pieces) <= LINE_LENGTH:
@@ -164,7 +151,7 @@ def _unit(data: bytes, statement: Node, indent: bytes) -> bytes:
     line that opens its block."""
     block = statement.parent
     assert block is not None
-    opener = data[_line_start(data, block.start_byte) : block.start_byte]
+    opener = data[line_start(data, block.start_byte) : block.start_byte]
     outer = opener[: len(opener) - len(opener.lstrip(b" \t"))]
     if indent.startswith(outer) and len(indent) > len(outer):
         return indent[len(outer) :]
@@ -181,14 +168,14 @@ def _lines(code: str, indent: bytes, unit: bytes) -> list[bytes]:
 
 
 def _insert_before(data: bytes, statement: Node, code: str) -> Splice:
-    indent = _indent_before(data, statement.start_byte)
+    indent = indent_before(data, statement.start_byte)
     lines = _lines(code, indent, _unit(data, statement, indent))
-    start = _line_start(data, statement.start_byte)
+    start = line_start(data, statement.start_byte)
     return start, start, b"".join(line + b"\n" for line in lines)
 
 
 def _replace_statement(data: bytes, statement: Node, code: str) -> Splice:
-    indent = _indent_before(data, statement.start_byte)
+    indent = indent_before(data, statement.start_byte)
     lines = _lines(code, indent, _unit(data, statement, indent))
     return statement.start_byte, statement.end_byte, b"\n".join(lines)[len(indent) :]
 
@@ -266,7 +253,7 @@ def _import_splices(data: bytes, root: Node, classes: list[str]) -> list[Splice]
         line = f"import {wanted};".encode()
         after = [node for node, name in plain if name > wanted]
         if after:
-            start = _line_start(data, after[0].start_byte)
+            start = line_start(data, after[0].start_byte)
             splices.append((start, start, line + b"\n"))
         elif plain:
             end = plain[-1][0].end_byte

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from k8slb.code.syntax_trees import same_code as same_tokens
 from k8slb.core.edits import CodeEdit, JsEdit
-from k8slb.editing.tree_splices import Splice, indent_of, node_at, spliced
+from k8slb.editing.tree_splices import Splice, indent_before, node_at, spliced
 from k8slb.editing.yaml_edit import Refused
 from k8slb.languages.javascript.parse import parser_for
 
@@ -76,13 +76,7 @@ def _splices(data: bytes, root: Node, change: JsEdit, unit: bytes) -> list[Splic
         return [_add_argument(made, change.code.encode())]
     call = node_at(data, root, change.line, change.column, "call_expression")
     statement = _statement_of(call)
-    indent = indent_of(data, statement.start_byte)
-    if data[statement.start_byte - len(indent) : statement.start_byte] != indent or (
-        statement.start_byte - len(indent) > 0
-        and data[statement.start_byte - len(indent) - 1 : statement.start_byte - len(indent)]
-        != b"\n"
-    ):
-        raise Refused("the statement does not start its line")
+    indent = indent_before(data, statement.start_byte, "the statement does not start its line")
     lines = _code(change, indent, unit)
     if change.op == "insert-statements":
         new = b"\n".join(lines).lstrip(b" \t") + b"\n" + indent
@@ -143,9 +137,9 @@ def _add_properties(data: bytes, literal: Node, change: JsEdit, unit: bytes) -> 
         after = comma.end_byte if trailing and comma is not None else last.end_byte
         new = (" " if trailing else ", ") + ", ".join(entries) + ("," if trailing else "")
         return [(after, after, new.encode())]
-    indent = indent_of(data, last.start_byte)
-    if data[last.start_byte - len(indent) - 1 : last.start_byte] != b"\n" + indent:
-        raise Refused("the object's last property does not start its line")
+    indent = indent_before(
+        data, last.start_byte, "the object's last property does not start its line"
+    )
     line_end = data.find(b"\n", last.end_byte)
     if line_end < 0 or line_end > literal.end_byte:
         raise Refused("the object closes on its last property's line")

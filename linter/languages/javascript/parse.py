@@ -27,6 +27,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from k8slb.code.facts import (
+    NOT_GIVEN,
     UNKNOWN,
     UNKNOWN_OPTIONS,
     Channel,
@@ -435,7 +436,7 @@ class _Module:
         `const`), or what k8slb cannot follow (a call, a parameter)."""
         node = _unwrapped(node)
         if node is None:
-            return NOT_GIVEN_OPTIONS
+            return NOT_GIVEN
         literal = self.objects.get(_text(node)) if node.type == "identifier" else node
         if literal is None or literal.type != "object":
             return UNKNOWN_OPTIONS
@@ -608,9 +609,6 @@ class _Module:
             return "", None
         name = _text(node).rsplit(".", 1)[-1]
         return name, self.functions.get(name)
-
-
-NOT_GIVEN_OPTIONS = Options(complete=True, given=False)
 
 
 def _bounds_a_graceful_stop(call: Node, server: str) -> bool:
