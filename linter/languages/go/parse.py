@@ -24,7 +24,6 @@ from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
-from pathlib import PurePath
 from typing import TYPE_CHECKING, Any
 
 from k8slb.code.facts import (
@@ -125,10 +124,9 @@ def go_imports(data: bytes) -> tuple[tuple[int, str], ...]:
 
 def analyse_go(path: str, data: bytes) -> CodeFacts:
     """The facts of one Go file; a file that does not parse gives a KLB004 problem."""
-    parts = PurePath(path).parts
     facts = CodeFacts(path, "go", is_test=path.endswith("_test.go"))
     facts.imports = go_imports(data)  # read from any file: a program's closure needs all
-    if "vendor" in parts[:-1] or is_generated(data) or not worth_parsing(data):
+    if "vendor" in path.split("/")[:-1] or is_generated(data) or not worth_parsing(data):
         return facts
     root = parser().parse(data).root_node
     facts.problem = syntax_problem(path, root, "Go")
@@ -181,8 +179,12 @@ class _Collector:
     def run(self, root: Node) -> None:
         self._bind(root, self.package)
         servers: dict[str, Server] = {}
-        for call, scope in self.calls:
-            name = self.qualified(call.child_by_field_name("function"))
+        # each call with what it calls, by its package's import path when it is a package's
+        named = [
+            (call, scope, self.qualified(call.child_by_field_name("function")))
+            for call, scope in self.calls
+        ]
+        for call, scope, name in named:
             if name in CHANNEL_FACTORIES:
                 self._channel(call, name, scope)
             elif name == f"{GRPC}.NewServer":
@@ -198,9 +200,10 @@ class _Collector:
             elif name == f"{HEALTH}.NewServer":
                 self.facts.health_servicers.append(HealthServicer(self.loc(call), None))
                 self.health.add(self._bound_to(call) or "")
-        for call, scope in self.calls:
-            self._method(call, scope, servers)
-            self._handed_to_http(call, servers)
+        for call, scope, name in named:
+            self._method(call, scope, servers)  # a server's, a pool's, a health server's
+            if name is not None and name.startswith(("net/http.", "golang.org/x/net/http2/h2c.")):
+                self._handed_to_http(call, servers)
         for literal, scope in self.literals:
             self._http(literal, scope)
             for element in _keyed_elements(literal):
@@ -211,9 +214,6 @@ class _Collector:
     def _handed_to_http(self, call: Node, servers: dict[str, Server]) -> None:
         """A gRPC server passed to net/http or h2c (`h2c.NewHandler(s, ...)`,
         `http.Handle("/", s)`): served as an HTTP handler."""
-        name = self.qualified(call.child_by_field_name("function")) or ""
-        if not name.startswith(("net/http.", "golang.org/x/net/http2/h2c.")):
-            return
         for arg in _items(call.child_by_field_name("arguments")):
             if arg.type == "identifier" and _text(arg) in servers:
                 self.facts.http_served.add(_text(arg))
@@ -769,6 +769,7 @@ def import_spec(spec: Node) -> tuple[str, str | None]:
     return path, None if name.type == "blank_identifier" else _text(name)
 
 
+@cache  # asked for every import of every file
 def package_name(path: str) -> str:
     """The name a package is imported under by default: its path's last element, a major
     version suffix skipped (`github.com/jackc/pgx/v5` -> `pgx`, `gopkg.in/yaml.v3` -> `yaml`)."""

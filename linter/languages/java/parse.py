@@ -24,7 +24,6 @@ import json
 import re
 from collections.abc import Iterator
 from functools import cache
-from pathlib import PurePath
 from typing import TYPE_CHECKING, Any
 
 from k8slb.code.facts import (
@@ -88,6 +87,11 @@ CHANNEL_FACTORIES = {
     ("Grpc", "newChannelBuilder"): "target",
     ("Grpc", "newChannelBuilderForAddress"): "host-port",
 }
+# The methods whose calls `run` reads by their receiver (the rest are skipped unread)
+_READ_METHODS = frozenset(
+    {method for _, method in [*HTTP_CLIENTS, *SERVER_FACTORIES, *CHANNEL_FACTORIES]}
+    | {"addShutdownHook", "handle", "enterTerminalState", "clearStatus"}
+)
 # The builders' duration settings -> gRPC's core option names (milliseconds).
 DURATION_OPTIONS = {
     "maxConnectionAge": "grpc.max_connection_age_ms",
@@ -113,6 +117,8 @@ LONG_MAX = 2**63 - 1
 # What grpc-java reads as "never": Long.MAX_VALUE of any unit (and the builders' constants).
 _INFINITE = ("Long.MAX_VALUE", "MAX_CONNECTION_AGE_INFINITE", "MAX_CONNECTION_IDLE_NANOS_DISABLED")
 _SCOPES = ("method_declaration", "constructor_declaration", "lambda_expression")
+_OWN_SCOPE_ENDS = frozenset({*_SCOPES, "class_body"})  # where a scope's own nodes end
+_SERVER_METHODS = frozenset({"start", "awaitTermination", "shutdown", "shutdownNow"})
 _CLASSES = ("class_declaration", "interface_declaration", "enum_declaration")
 _MAX_DEPTH = 8
 
@@ -145,9 +151,8 @@ def is_generated(data: bytes) -> bool:
 
 def is_test(path: str) -> bool:
     """Maven's and Gradle's test sources (`src/test/java`), and JUnit's naming."""
-    parts = PurePath(path).parts
-    name = parts[-1] if parts else path
-    return "test" in parts[:-1] or name.endswith(("Test.java", "Tests.java", "IT.java"))
+    *folders, name = path.split("/")  # paths are spelled as PurePath spells them
+    return "test" in folders or name.endswith(("Test.java", "Tests.java", "IT.java"))
 
 
 @cache
@@ -164,7 +169,7 @@ def parse(path: str, data: bytes) -> CodeFacts:
     facts = CodeFacts(path, "java", is_test=is_test(path))
     facts.configures_servers = any(word in data for word in SERVER_CONFIGURERS)
     if (
-        BUILD_OUTPUT.intersection(PurePath(path).parts[:-1])
+        BUILD_OUTPUT.intersection(path.split("/")[:-1])
         or not worth_parsing(data)
         or is_generated(data)
     ):
@@ -290,9 +295,12 @@ class _Reader:
             text = _string(node)
             if isinstance(text, str) and text.lower().startswith(("http://", "https://")):
                 self.facts.urls.append((text, _loc(self.path, node)))
-        calls = found.get("call", [])
-        for call in calls:
-            key = (_simple(_text(_receiver(call))), _method(call))
+        # every call by its method's name; most name nothing read here
+        calls = [(call, _method(call)) for call in found.get("call", [])]
+        for call, method in calls:
+            if method not in _READ_METHODS:
+                continue
+            key = (_simple(_text(_receiver(call))), method)
             if key in HTTP_CLIENTS:
                 self._http_client(call, HTTP_CLIENTS[key])
             elif key in SERVER_FACTORIES:
@@ -304,19 +312,20 @@ class _Reader:
                 self.facts.sigterm_handlers.append(_loc(self.path, call))
             elif key == ("Signal", "handle") and self._is_term_signal(call):
                 self.facts.sigterm_handlers.append(_loc(self.path, call))
-            elif _method(call) in ("enterTerminalState", "clearStatus"):
+            elif method in ("enterTerminalState", "clearStatus"):
                 # clearStatus: the service is unknown from then on, and a probe of it fails
                 self.facts.health_drains.append(_loc(self.path, call))
         servers = {server.name for server in self.facts.servers if server.name}
         self.hooks = [  # the lambdas the JVM runs on SIGTERM
             argument
-            for call in calls
-            if _method(call) == "addShutdownHook"
+            for call, method in calls
+            if method == "addShutdownHook"
             for argument in walk(call)
             if argument.type == "lambda_expression"
         ]
-        for call in calls:
-            self._server_call(call, servers)
+        for call, method in calls:
+            if method in _SERVER_METHODS:
+                self._server_call(call, method, servers)
 
     def _field(self, node: Node) -> None:
         modifiers = next((c for c in node.children if c.type == "modifiers"), None)
@@ -598,10 +607,9 @@ class _Reader:
 
     # -- a server's life ----------------------------------------------------------------
 
-    def _server_call(self, call: Node, servers: set[str]) -> None:
+    def _server_call(self, call: Node, method: str, servers: set[str]) -> None:
         """`server.start()`, `server.awaitTermination()`, `server.shutdown()`,
         `server.shutdownNow()` on a server the file builds."""
-        method = _method(call)
         receiver = _receiver(call)
         name = _named(receiver)
         if method == "awaitTermination" and not _arguments(call):
@@ -918,9 +926,7 @@ def _walk_own(node: Node | None) -> Iterator[Node]:
         current = stack.pop()
         yield current
         stack.extend(
-            child
-            for child in reversed(current.children)
-            if child.type not in (*_SCOPES, "class_body")
+            child for child in reversed(current.children) if child.type not in _OWN_SCOPE_ENDS
         )
 
 

@@ -295,7 +295,11 @@ class _Module:
                 self.aliases[_text(node.child_by_field_name("name"))] = value
         for node in self.of("call_expression"):
             self._called(node, servers)
-        for node in (*self.of("string"), *self.of("template_string")):
+        for node in self.of("string"):
+            raw = (node.text or b"").lower()  # a string's value is its text: most say neither
+            if b"http" in raw or b"not_serving" in raw:
+                self._text_value(node)
+        for node in self.of("template_string"):  # its constants may make it a URL
             self._text_value(node)
         self.facts.health_drains += [self.loc(node) for node in self.of("not_serving")]
         self.facts.servers.extend(servers.values())
@@ -515,12 +519,12 @@ class _Module:
             return
         owner = _text(function.child_by_field_name("object"))
         method = _text(function.child_by_field_name("property"))
-        given = _arguments(node)
-        if owner == "process" and method in _LISTENERS and given:
-            if "SIGTERM" in self._signals(given[0]):
+        if owner == "process" and method in _LISTENERS:
+            given = _arguments(node)
+            if given and "SIGTERM" in self._signals(given[0]):
                 self.facts.sigterm_handlers.append(self.loc(node))
         elif (name := self.aliases.get(owner, owner)) in servers:
-            self._server_call(node, name, method, given, servers[name])
+            self._server_call(node, name, method, _arguments(node), servers[name])
 
     def _server_call(
         self, node: Node, name: str, method: str, given: list[Node], server: Server
