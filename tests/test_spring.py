@@ -8,8 +8,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from k8slb.code.facts import EnvRef
+from k8slb.code.facts import UNKNOWN, EnvRef, Setting
+from k8slb.code.imported import resolve_imports
+from k8slb.code.projects import assign_projects
 from k8slb.languages import language_of
+from k8slb.languages.java.parse import parse as parse_java
 from k8slb.languages.java.parse_spring import duration_ms, parse
 from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE
 
@@ -144,3 +147,110 @@ def test_a_yaml_settings_file_that_does_not_read_is_klb001(tmp_path: Path) -> No
     files = {f"{RESOURCES}/application.yml": "grpc:\n  server: [port: 9090\n"}
     (finding,) = lint_files(tmp_path, files).findings
     assert finding.rule == "KLB001"
+
+
+# -- values Spring injects into the code: `@Value("${key:default}")` -------------------
+
+INJECTED = """\
+package com.acme;
+
+import io.grpc.ManagedChannel;
+import io.grpc.ManagedChannelBuilder;
+import org.springframework.beans.factory.annotation.Value;
+
+public class BackendClient {
+  @Value("${backend.address:backend:50051}")
+  private String address;
+
+  private ManagedChannel channel() {
+    return ManagedChannelBuilder.forTarget(address).usePlaintext().build();
+  }
+}
+"""
+CLIENT_PATH = "svc/src/main/java/com/acme/BackendClient.java"
+
+
+def injected_target(settings: dict[str, str], code: str = INJECTED) -> object:
+    """The client's target once the project's settings files are read with it."""
+    modules = [parse_java(CLIENT_PATH, code.encode())]
+    modules += [parse(f"{RESOURCES}/{name}", text.encode()) for name, text in settings.items()]
+    assign_projects(modules)
+    (resolved, *_) = resolve_imports(modules)
+    (channel,) = resolved.channels
+    return channel.target
+
+
+def test_an_injected_field_is_a_setting_of_the_project_until_its_settings_are_read() -> None:
+    facts = parse_java(CLIENT_PATH, INJECTED.encode())
+    (channel,) = facts.channels
+    assert channel.target == Setting(
+        "spring", "backend.address", "BACKEND_ADDRESS", "backend:50051"
+    )
+    assert facts.deferred
+
+
+@pytest.mark.parametrize(
+    ("settings", "target"),
+    [
+        ({}, EnvRef("BACKEND_ADDRESS", "backend:50051")),
+        # a plain value: Spring's environment variable for the key still overrides it
+        (
+            {"application.properties": "backend.address=dns:///backend:50051\n"},
+            EnvRef("BACKEND_ADDRESS", "dns:///backend:50051"),
+        ),
+        # keys compared as Spring binds them
+        (
+            {"application.yml": "Backend:\n  ADDRESS: backend.shop:50051\n"},
+            EnvRef("BACKEND_ADDRESS", "backend.shop:50051"),
+        ),
+        # the file reads a variable of its own
+        (
+            {"application.yml": "backend:\n  address: ${CART_ADDR:cart:7070}\n"},
+            EnvRef("CART_ADDR", "cart:7070"),
+        ),
+        # profiles that disagree: which one runs is the deployment's choice
+        (
+            {
+                "application.properties": "backend.address=backend:50051\n",
+                "application-prod.properties": "backend.address=backend.prod:50051\n",
+            },
+            UNKNOWN,
+        ),
+    ],
+    ids=["default", "plain", "relaxed", "placeholder", "profiles"],
+)
+def test_an_injected_value_comes_from_the_projects_settings(
+    settings: dict[str, str], target: object
+) -> None:
+    assert injected_target(settings) == target
+
+
+def test_an_injected_constructor_parameter_and_an_expression() -> None:
+    by_parameter = INJECTED.replace(
+        '  @Value("${backend.address:backend:50051}")\n  private String address;\n',
+        "  private final String address;\n\n"
+        '  public BackendClient(@Value(value = "dns:///${backend.host}:50051") String host) {\n'
+        "    this.address = host;\n  }\n",
+    ).replace("forTarget(address)", "forTarget(host)")
+    assert injected_target({}, by_parameter) == UNKNOWN  # a parameter of another method
+    in_constructor = by_parameter.replace(
+        "    this.address = host;\n",
+        "    this.channel = ManagedChannelBuilder.forTarget(host).usePlaintext().build();\n",
+    ).replace(
+        "  private ManagedChannel channel() {\n"
+        "    return ManagedChannelBuilder.forTarget(host).usePlaintext().build();\n  }\n",
+        "  private final ManagedChannel channel;\n",
+    )
+    assert injected_target({}, in_constructor) == EnvRef("BACKEND_HOST", None, "dns:///", ":50051")
+    spel = INJECTED.replace("${backend.address:backend:50051}", "#{config.address}")
+    assert injected_target({}, spel) == UNKNOWN
+
+
+def test_an_injected_address_of_a_clusterip_service_is_klb102(tmp_path: Path) -> None:
+    files = {
+        CLIENT_PATH: INJECTED,
+        f"{RESOURCES}/application.properties": "backend.address=backend:50051\n",
+        "k8s.yaml": MANIFESTS,
+    }
+    (finding,) = lint_files(tmp_path, files, ["KLB102"]).findings
+    assert finding.path.endswith(CLIENT_PATH) and finding.line == 12

@@ -93,8 +93,22 @@ class Imported:
 
 
 @record
+class Setting:
+    """A value a framework injects from its settings (Spring's `@Value("${key:default}")`):
+    what the files of language `source` in the same project set `key` to (each file's
+    `exports`, keyed as that language spells keys), or else the environment variable `env`,
+    else `default`. Resolved with the imported names (imported.py); rules never see one."""
+
+    source: str
+    key: str
+    env: str
+    default: str | None
+
+
+@record
 class Joined:
-    """A string built from parts one of which is `Imported` (`f"{HOST}:50051"`)."""
+    """A string built from parts one of which is `Imported` or a `Setting`
+    (`f"{HOST}:50051"`)."""
 
     parts: tuple[Any, ...]
 
@@ -102,7 +116,7 @@ class Joined:
 def joined(parts: list[Any]) -> Any:
     """Concatenate string parts; one EnvRef among them becomes its prefix/suffix; a part
     imported from another module defers the result until it is resolved."""
-    if any(isinstance(p, Imported | Joined) for p in parts):
+    if any(isinstance(p, Imported | Setting | Joined) for p in parts):
         return Joined(tuple(parts))
     envs = [p for p in parts if isinstance(p, EnvRef)]
     if any(not isinstance(p, str | EnvRef) for p in parts) or len(envs) > 1:
@@ -278,7 +292,7 @@ class CodeFacts:
     # health servicer classes (whether each can answer NOT_SERVING).
     exports: dict[str, Any] = field(default_factory=dict)
     health_classes: dict[str, bool] = field(default_factory=dict)
-    deferred: bool = False  # some value holds an `Imported`: resolved by imported.py
+    deferred: bool = False  # some value holds an `Imported` or a `Setting`: imported.py
     # the module changes the servers a framework builds from settings (Spring's
     # GrpcServerConfigurer): their options are not all in the settings
     configures_servers: bool = False

@@ -1,6 +1,7 @@
 """Names that cross modules: a value imported from another module of the scanned code
 (`from .config import ADDR`, `config.ADDR`, a health servicer class from `.health`) is
-resolved to its definition there, once every module is parsed. Each module is parsed
+resolved to its definition there, once every module is parsed; so is a setting a framework
+injects (Spring's `@Value`), from the settings files of the module's project. Each module is parsed
 once; the join reads the facts each parse exported. Chains of re-exports are followed a
 bounded number of steps, and cycles end as UNKNOWN.
 
@@ -23,6 +24,7 @@ from k8slb.code.facts import (
     Joined,
     Option,
     Options,
+    Setting,
     Unknown,
     joined,
 )
@@ -34,6 +36,10 @@ _MAX_STEPS = 8
 class _Resolver:
     def __init__(self, modules: Sequence[CodeFacts]) -> None:
         self.by_path = {os.path.normpath(m.path): m for m in modules}
+        # every project's modules by language: where a `Setting` is looked up
+        self.settings: dict[tuple[str, str], list[CodeFacts]] = {}
+        for module in modules:
+            self.settings.setdefault((module.language, module.project), []).append(module)
 
     def module(self, importer: CodeFacts, origin: Imported) -> CodeFacts | None:
         """The scanned module `origin` names, seen from `importer`: a relative import from
@@ -55,6 +61,8 @@ class _Resolver:
             if source is None or value.name not in source.exports:
                 return UNKNOWN
             return self.value(source, source.exports[value.name], steps + 1)
+        if isinstance(value, Setting):
+            return self.setting(importer, value)
         if isinstance(value, Joined):
             return joined([self.value(importer, part, steps + 1) for part in value.parts])
         if isinstance(value, EnvRef) and isinstance(value.default, Imported | Joined):
@@ -66,6 +74,22 @@ class _Resolver:
         if isinstance(value, dict):
             return {key: self.value(importer, item, steps + 1) for key, item in value.items()}
         return value
+
+    def setting(self, importer: CodeFacts, wanted: Setting) -> Any:
+        """What the project's settings files set the key to; when none does, the
+        environment variable, else the default. Files that disagree (profiles: which runs is
+        the deployment's choice) leave it unknown. A plain value in a file can still be
+        overridden by the environment variable; a file's own `${NAME}` is what it reads."""
+        found = [
+            module.exports[wanted.key]
+            for module in self.settings.get((wanted.source, importer.project), ())
+            if wanted.key in module.exports
+        ]
+        if not found:
+            return EnvRef(wanted.env, wanted.default)
+        if any(value != found[0] for value in found):
+            return UNKNOWN
+        return EnvRef(wanted.env, found[0]) if isinstance(found[0], str) else found[0]
 
     def options(self, importer: CodeFacts, options: Options) -> Options:
         entries = tuple(

@@ -44,6 +44,7 @@ from k8slb.code.facts import (
 )
 from k8slb.code.syntax_trees import captured, syntax_problem, walk
 from k8slb.code.syntax_trees import node_text as _text
+from k8slb.languages.java.parse_spring import injected
 from k8slb.reading.markers import comment_markers, comment_pattern
 
 if TYPE_CHECKING:
@@ -254,6 +255,28 @@ def _bound_to(node: Node) -> str | None:
     return None
 
 
+def _injection(declaration: Node) -> Node | None:
+    """The `@Value(...)` annotation of a field or a parameter, if it has one."""
+    modifiers = next((c for c in declaration.children if c.type == "modifiers"), None)
+    for annotation in modifiers.named_children if modifiers is not None else ():
+        named = annotation.child_by_field_name("name")
+        if annotation.type == "annotation" and _simple(_text(named)) == "Value":
+            return annotation
+    return None
+
+
+def _annotation_value(annotation: Node) -> Node | None:
+    """An annotation's one value: `@A("x")` or `@A(value = "x")`."""
+    arguments = annotation.child_by_field_name("arguments")
+    given = arguments.named_children if arguments is not None else []
+    if len(given) != 1:
+        return None
+    if given[0].type == "element_value_pair":
+        key = given[0].child_by_field_name("key")
+        return given[0].child_by_field_name("value") if _text(key) == "value" else None
+    return given[0]
+
+
 def _enclosing(node: Node, kinds: tuple[str, ...]) -> Node | None:
     parent = node.parent
     while parent is not None and parent.type not in kinds:
@@ -277,6 +300,7 @@ class _Reader:
         # `static final` fields with a value, by their class and name
         self.constants: dict[tuple[str, str], Node] = {}
         self.fields: set[str] = set()  # every field the file declares
+        self.injected: dict[str, Node] = {}  # fields Spring sets: their `@Value` annotation
         self.bindings: dict[int, dict[str, list[Node | None]]] = {}  # by scope node id
         self.hooks: list[Node] = []
 
@@ -338,6 +362,8 @@ class _Reader:
             value = declarator.child_by_field_name("value")
             if value is not None and "final" in words and "static" in words:
                 self.constants[(_class_of(node), name)] = value
+            elif value is None and (annotation := _injection(node)) is not None:
+                self.injected[name] = annotation
 
     def _is_term_signal(self, call: Node) -> bool:
         """`Signal.handle(new Signal("TERM"), handler)` (sun.misc and jdk.internal.misc)."""
@@ -688,7 +714,8 @@ class _Reader:
         inferred = parameters is not None and parameters.type == "inferred_parameters"
         for node in walk(parameters) if parameters is not None else ():
             if node.type in ("formal_parameter", "spread_parameter"):
-                names[_text(node.child_by_field_name("name"))] = [None]
+                # unknown, unless Spring injects it (`@Value("${key}") String target`)
+                names[_text(node.child_by_field_name("name"))] = [_injection(node)]
             elif node.type == "identifier" and inferred:  # `(a, b) -> ...`
                 names[_text(node)] = [None]
         body = scope.child_by_field_name("body")
@@ -738,6 +765,8 @@ class _Reader:
         constant = self.constant(node, name)
         if constant is not None:
             return self.value(constant, depth + 1)
+        if name in self.injected:
+            return self.value(self.injected[name], depth + 1)
         return UNKNOWN
 
     def value(self, node: Node, depth: int = 0) -> Any:
@@ -756,6 +785,11 @@ class _Reader:
             return self.value(node.named_children[0], depth + 1)
         if kind == "identifier":
             return self._lookup(node, depth)
+        if kind == "annotation":  # `@Value("${key:default}")`: from the project's settings
+            self.facts.deferred = True
+            given = _annotation_value(node)
+            text = _string(given) if given is not None and given.type == "string_literal" else None
+            return injected(text) if isinstance(text, str) else UNKNOWN
         if kind == "field_access":
             return self._field_value(node, depth)
         if kind == "binary_expression":
@@ -779,6 +813,8 @@ class _Reader:
         )
         if constant is not None:
             return self.value(constant, depth + 1)
+        if owner == "this" and field in self.injected:
+            return self.value(self.injected[field], depth + 1)
         return UNKNOWN
 
     def _binary(self, node: Node, depth: int) -> Any:

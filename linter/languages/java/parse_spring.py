@@ -27,6 +27,7 @@ from k8slb.code.facts import (
     Option,
     Options,
     Server,
+    Setting,
     joined,
 )
 from k8slb.core.findings import Problem
@@ -66,7 +67,7 @@ _ISO_DURATION = re.compile(
 )
 _PLACEHOLDER = re.compile(r"\$\{([^}:]+)(?::([^}]*))?\}")
 
-Setting = tuple[str, Any, Loc]  # the key as written (dotted), its value, where it is
+Written = tuple[str, Any, Loc]  # a setting: its key as written (dotted), value, where
 
 
 def parse(path: str, data: bytes) -> CodeFacts:
@@ -74,12 +75,15 @@ def parse(path: str, data: bytes) -> CodeFacts:
     gives a KLB004 problem."""
     facts = CodeFacts(path, "spring")
     text = data.decode("utf-8", "replace")
-    if b"grpc" not in data:  # every key read holds it (a YAML file splits it over lines)
-        return facts
     if path.lower().endswith((".yml", ".yaml")):
-        settings, facts.problem = _yaml(path, text)
+        settings, problem = _yaml(path, text)
     else:
-        settings = _properties(path, text)
+        settings, problem = _properties(path, text), None
+    # every setting, for the code's `@Value("${key}")` (imported.py)
+    facts.exports = {normalised(key): _text(value) for key, value, _ in settings}
+    if b"grpc" not in data:  # every key read holds it (a YAML file splits it over lines)
+        return facts  # nor is it judged: a Maven `@placeholder@` makes a file no YAML
+    facts.problem = problem
     _read(facts, settings)
     facts.markers = comment_markers(path, text, comment_pattern("#"))
     return facts
@@ -111,9 +115,9 @@ def normalised(key: str) -> str:
     return re.sub(r"[-_]", "", key.lower())
 
 
-def _read(facts: CodeFacts, settings: list[Setting]) -> None:
-    server: list[Setting] = []
-    channels: dict[tuple[str, str], list[Setting]] = {}
+def _read(facts: CodeFacts, settings: list[Written]) -> None:
+    server: list[Written] = []
+    channels: dict[tuple[str, str], list[Written]] = {}
     for key, value, loc in settings:
         lowered = normalised(key)
         for prefix in SERVERS:
@@ -139,7 +143,7 @@ def _read(facts: CodeFacts, settings: list[Setting]) -> None:
             facts.channels.append(channel)
 
 
-def _server(settings: list[Setting]) -> Server:
+def _server(settings: list[Written]) -> Server:
     entries = []
     for key, value, loc in settings:
         core = SERVER_OPTIONS.get(key)
@@ -150,7 +154,7 @@ def _server(settings: list[Setting]) -> Server:
 
 
 def _channel(
-    name: str, settings: list[Setting], shared: dict[str, tuple[Any, Loc]]
+    name: str, settings: list[Written], shared: dict[str, tuple[Any, Loc]]
 ) -> Channel | None:
     found = {key: (value, loc) for key, value, loc in settings}
     if "address" not in found:
@@ -199,13 +203,34 @@ def _text(value: Any) -> Any:
     for match in _PLACEHOLDER.finditer(value):
         parts.append(value[at : match.start()])
         default = match.group(2)
-        parts.append(EnvRef(_environment_name(match.group(1)), default))
+        parts.append(EnvRef(environment_name(match.group(1)), default))
         at = match.end()
     parts.append(value[at:])
     return joined([p for p in parts if p != ""]) if len(parts) > 1 else value
 
 
-def _environment_name(name: str) -> str:
+def injected(text: str) -> Any:
+    """What `@Value(text)` injects: each `${key:default}` a `Setting` of the project's
+    settings files (their `exports`), the rest as written; an expression (`#{...}`) or a
+    placeholder in a default is unknown."""
+    if "#{" in text:
+        return UNKNOWN
+    parts: list[Any] = []
+    at = 0
+    for match in _PLACEHOLDER.finditer(text):
+        key, default = match.group(1), match.group(2)
+        if default is not None and "${" in default:
+            return UNKNOWN
+        parts += [
+            text[at : match.start()],
+            Setting("spring", normalised(key), environment_name(key), default),
+        ]
+        at = match.end()
+    parts = [part for part in [*parts, text[at:]] if part != ""]
+    return parts[0] if len(parts) == 1 else joined(parts)
+
+
+def environment_name(name: str) -> str:
     """The environment variable Spring binds a placeholder to (`backend.host` and
     `BACKEND_HOST` are one)."""
     return re.sub(r"[.-]", "_", name).upper()
@@ -225,10 +250,10 @@ def duration_ms(value: Any) -> Any:
     return UNKNOWN
 
 
-def _properties(path: str, text: str) -> list[Setting]:
+def _properties(path: str, text: str) -> list[Written]:
     """`key=value`, `key: value` or `key value` lines; `#` and `!` comments; a line that
     ends with a backslash goes on."""
-    found: list[Setting] = []
+    found: list[Written] = []
     lines = text.splitlines()
     number = 0
     while number < len(lines):
@@ -247,7 +272,7 @@ def _properties(path: str, text: str) -> list[Setting]:
     return found
 
 
-def _yaml(path: str, text: str) -> tuple[list[Setting], Problem | None]:
+def _yaml(path: str, text: str) -> tuple[list[Written], Problem | None]:
     """The scalars of every document, keyed by their dotted path (a list item by
     `[index]`), where their key is written; KLB001 at the first document that is not
     YAML (the others are still read)."""
@@ -260,7 +285,7 @@ def _yaml(path: str, text: str) -> tuple[list[Setting], Problem | None]:
         index, error = composed.problems[0]
         message = f"document {index} is not valid YAML: {error.message}"
         problem = Problem("KLB001", path, error.line, error.column, message)
-    found: list[Setting] = []
+    found: list[Written] = []
 
     def flatten(node: Any, prefix: str, loc: Loc) -> None:
         if isinstance(node, YMap):
