@@ -49,6 +49,11 @@ class StopWithoutGrace(Rule):
     when nothing runs after it in its block, turns it into `tryShutdown(() => {})` with a
     timer that calls `forceShutdown()` after the grace.
 
+    In a Spring Boot service's settings: `grpc.server.shutdown-grace-period=0` (or Spring
+    gRPC's `spring.grpc.server.shutdown-grace-period`): the starter then calls `shutdown()`
+    and waits for nothing. Its default, 30 s, is a graceful stop. No fix: the settings
+    file is left to its owner.
+
     ## Why it matters
     `stop(grace)` refuses new calls at once and lets the calls in flight finish for up to
     `grace` seconds; with 0 or None they are aborted immediately. On every rollout or

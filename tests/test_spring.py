@@ -78,6 +78,22 @@ def test_the_starters_server_is_judged_by_its_settings(
     assert rules_of(lint_files(tmp_path, files, ["KLB201", "KLB204"]).findings) == found
 
 
+@pytest.mark.parametrize(
+    ("grace", "found"),
+    [("0", ["KLB404"]), ("0s", ["KLB404"]), ("20s", []), ("-1", []), (None, [])],
+)
+def test_a_shutdown_grace_period_of_zero_cuts_the_calls_in_flight(
+    tmp_path: Path, grace: str | None, found: list[str]
+) -> None:
+    settings = PROPERTIES + (f"grpc.server.shutdown-grace-period={grace}\n" if grace else "")
+    files = {f"{RESOURCES}/application.properties": settings}
+    findings = lint_files(tmp_path, files, ["KLB404"]).findings
+    assert rules_of(findings) == found
+    if findings:
+        assert findings[0].line == 5 and not findings[0].fix.available
+        assert findings[0].message == "a shutdown grace period of 0 aborts every call in flight"
+
+
 def test_the_finding_speaks_the_settings(tmp_path: Path) -> None:
     files = {f"{RESOURCES}/application.properties": "grpc.server.port=9090\n"}
     (finding,) = lint_files(tmp_path, files, ["KLB201"]).findings

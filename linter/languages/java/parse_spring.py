@@ -28,6 +28,7 @@ from k8slb.code.facts import (
     Options,
     Server,
     Setting,
+    Stop,
     joined,
 )
 from k8slb.core.findings import Problem
@@ -129,6 +130,7 @@ def _read(facts: CodeFacts, settings: list[Written]) -> None:
                 channels.setdefault((prefix, name), []).append((rest, value, loc))
     if server and not any(k == "port" and str(v).strip() == "-1" for k, v, _ in server):
         facts.servers.append(_server(server))
+        facts.stops += _stop(server)
     shared = {
         k: (v, loc)
         for (prefix, name), items in channels.items()
@@ -151,6 +153,17 @@ def _server(settings: list[Written]) -> Server:
             entries.append(Option(core, duration_ms(value), loc))
     first = settings[0][2]
     return Server(first, "the starter's gRPC server", Options(True, tuple(entries)), None)
+
+
+def _stop(settings: list[Written]) -> list[Stop]:
+    """How the starter stops its server on shutdown: `shutdown()`, then a wait of
+    `shutdown-grace-period` (30 s by default; below 0, as long as calls run); 0 waits for
+    nothing, and the calls in flight are cut."""
+    return [
+        Stop(loc, "", 0, False)
+        for key, value, loc in settings
+        if key == "shutdowngraceperiod" and duration_ms(value) == 0
+    ]
 
 
 def _channel(
