@@ -16,8 +16,11 @@ Node.js module does with @grpc/grpc-js and around it.
 
 Options are written in the call or in a module `const` object (grpc-js takes gRPC's core
 option names as they are: `grpc.max_connection_age_ms`, `grpc.service_config`). A value is
-a string, a template string, `process.env.X` (with a `||` or `??` default) or a module
-`const`; anything else is unknown. A module that names none of these is not parsed."""
+a string, a template string, `process.env.X` (with a `||` or `??` default), a module
+`const`, or what a relative module exports (`require('./config')`, `import {ADDR} from
+'./config.js'`: an `Imported` by path, resolved in code/imported.py); anything else is
+unknown. A module that names none of these is read only for its exports, and only when it
+may export an address."""
 
 from __future__ import annotations
 
