@@ -275,3 +275,8 @@ def test_a_client_whose_address_a_config_module_reads_from_the_environment(
     (finding,) = lint_files(tmp_path, files, ["KLB102"]).findings
     assert finding.path.endswith("cart.js")
     assert finding.message == "gRPC channel to ClusterIP Service/cart stays on one pod"
+
+
+def test_a_module_that_exports_nothing_known_exports_nothing() -> None:
+    text = b"const x = process.env.X;\nmodule.exports = {run() {}, handler: make()};\n"
+    assert parse("handler.js", text).exports == {}
