@@ -4,8 +4,11 @@ from another module of the scanned code is judged as if it were written where it
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
+from k8slb.code.facts import NOT_GIVEN, UNKNOWN, Channel, CodeFacts, Imported, Loc
+from k8slb.code.imported import resolve_imports
 from k8slb.languages.python.parse import analyse_exports
 
 from tests.helpers import lint_files
@@ -136,3 +139,27 @@ def test_modules_without_watched_words_export_their_one_line_values() -> None:
     assert facts.exports["ADDR"].default == "backend:50051"
     assert "TWICE" not in facts.exports and "LOCAL" not in facts.exports
     assert "MULTI" not in facts.exports, "a statement over several lines is left out"
+
+
+def dialled(target: Imported, exports: dict[str, Any], exporter: str) -> Any:
+    """What a channel of `svc/client.js` dials once `target` is resolved against the
+    exports of the module at `exporter`."""
+    loc = Loc("svc/client.js", 1, 1)
+    channel = Channel(loc, "new Client", target, NOT_GIVEN, long_lived=True)
+    user = CodeFacts("svc/client.js", "javascript", channels=[channel], deferred=True)
+    source = CodeFacts(exporter, "javascript", exports=exports)
+    return resolve_imports([source, user])[1].channels[0].target
+
+
+def test_a_module_named_by_its_path_is_found_from_the_importers_folder() -> None:
+    found = Imported(0, "./lib", "ADDR", by_path=True)
+    assert dialled(found, {"ADDR": "backend:50051"}, "svc/lib/index.ts") == "backend:50051"
+    assert dialled(found, {"ADDR": "backend:50051"}, "lib/index.ts") == UNKNOWN
+
+
+def test_a_dotted_name_is_a_member_of_an_exported_object() -> None:
+    exports = {"default": {"ADDR": "backend:50051"}}
+    member = Imported(0, "./config", "default.ADDR", by_path=True)
+    assert dialled(member, exports, "svc/config.js") == "backend:50051"
+    missing = Imported(0, "./config", "default.PORT", by_path=True)
+    assert dialled(missing, exports, "svc/config.js") == UNKNOWN

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from k8slb.code.facts import CodeFacts
-from k8slb.code.projects import _spelled_already, assign_projects
+from k8slb.code.projects import _spelled_already, assign_projects, node_module_files
 
 
 def by_pure_paths(path: str, scanned: set[PurePath]) -> str:
@@ -48,3 +48,30 @@ def test_modules_of_one_package_share_a_project() -> None:
 def test_a_path_as_a_walk_spells_it_is_taken_as_purepath_would_spell_it(path: str) -> None:
     """The check that skips PurePath (thousands of module paths a run) agrees with it."""
     assert _spelled_already(path) == (str(PurePosixPath(path)) == path)
+
+
+def test_a_relative_specifier_is_looked_for_in_nodes_order() -> None:
+    assert list(node_module_files("./config", "svc/src")) == [
+        "svc/src/config",
+        *(f"svc/src/config{suffix}" for suffix in (".js", ".mjs", ".cjs", ".ts", ".tsx")),
+        *(f"svc/src/config/index{suffix}" for suffix in (".js", ".mjs", ".cjs", ".ts", ".tsx")),
+    ]
+
+
+def test_a_specifier_is_taken_from_the_importers_folder() -> None:
+    assert next(node_module_files("../lib/config.js", "svc/src")) == "svc/lib/config.js"
+    assert next(node_module_files("./config", ".")) == "config"
+    assert next(node_module_files(".", "svc/src")) == "svc/src"
+
+
+def test_a_typescript_import_of_a_js_file_may_name_its_ts_source() -> None:
+    assert list(node_module_files("./config.js", "src"))[:3] == [
+        "src/config.js",
+        "src/config.ts",
+        "src/config.tsx",
+    ]
+
+
+@pytest.mark.parametrize("specifier", ["lodash", "@grpc/grpc-js", "node:http", "/etc/config"])
+def test_a_package_name_names_no_scanned_file(specifier: str) -> None:
+    assert list(node_module_files(specifier, "svc")) == []

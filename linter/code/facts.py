@@ -85,11 +85,16 @@ class EnvRef:
 class Imported:
     """A name imported from another module (`from .config import ADDR`: level 1, module
     `config`, name `ADDR`), resolved once every module is parsed (imported.py); a value
-    no scanned module defines becomes UNKNOWN there. Rules never see one."""
+    no scanned module defines becomes UNKNOWN there. Rules never see one.
+
+    `by_path`: `module` is a path from the importer's folder, as Node's `require('./config')`
+    names one (projects.node_module_files). A dotted `name` is a member of an exported
+    object (`default.ADDR`: `config.ADDR` of `import config from './config'`)."""
 
     level: int
     module: str
     name: str
+    by_path: bool = False
 
 
 @record

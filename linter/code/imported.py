@@ -28,7 +28,7 @@ from k8slb.code.facts import (
     Unknown,
     joined,
 )
-from k8slb.code.projects import module_files
+from k8slb.code.projects import module_files, node_module_files
 
 _MAX_STEPS = 8
 
@@ -44,10 +44,14 @@ class _Resolver:
     def module(self, importer: CodeFacts, origin: Imported) -> CodeFacts | None:
         """The scanned module `origin` names, seen from `importer`: a relative import from
         its package, an absolute one from its own folder (a script's first sys.path entry)
-        or its project."""
+        or its project, a path (Node's) from its folder."""
         package = os.path.dirname(os.path.normpath(importer.path))
-        roots = [package, os.path.normpath(importer.project or package)]
-        for path in module_files(origin.level, origin.module, package, roots):
+        if origin.by_path:
+            paths = node_module_files(origin.module, package)
+        else:
+            roots = [package, os.path.normpath(importer.project or package)]
+            paths = module_files(origin.level, origin.module, package, roots)
+        for path in paths:
             found = self.by_path.get(path)
             if found is not None and found is not importer:
                 return found
@@ -58,9 +62,13 @@ class _Resolver:
             return UNKNOWN
         if isinstance(value, Imported):
             source = self.module(importer, value)
-            if source is None or value.name not in source.exports:
+            name, *members = value.name.split(".")
+            if source is None or name not in source.exports:
                 return UNKNOWN
-            return self.value(source, source.exports[value.name], steps + 1)
+            found = self.value(source, source.exports[name], steps + 1)
+            for member in members:
+                found = found.get(member, UNKNOWN) if isinstance(found, dict) else UNKNOWN
+            return found
         if isinstance(value, Setting):
             return self.setting(importer, value)
         if isinstance(value, Joined):

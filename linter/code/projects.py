@@ -180,6 +180,29 @@ def module_files(level: int, name: str, package: str, roots: list[str]) -> Itera
         yield os.path.normpath(os.path.join(stem, "__init__.py"))
 
 
+# What Node (and TypeScript's compiler, for `.ts` and `.tsx`) adds to a relative specifier
+# that names no file as it is, in its order; then the same for the folder's `index`.
+_NODE_SUFFIXES = (".js", ".mjs", ".cjs", ".ts", ".tsx")
+
+
+def node_module_files(specifier: str, folder: str) -> Iterator[str]:
+    """The files a relative `require` or `import` (`./config`, `../lib/config.js`) of a
+    module in `folder` may load, in Node's order: the file named, then with each suffix,
+    then the folder's `index` file; in TypeScript `./x.js` names `./x.ts` too. A package's
+    name (`lodash`, `@grpc/grpc-js`) names no scanned file: none."""
+    if not specifier.startswith(("./", "../")) and specifier not in (".", ".."):
+        return
+    base = os.path.normpath(os.path.join(folder, specifier))
+    yield base
+    if base.endswith(".js"):  # what tsc compiles to `x.js` is `x.ts`
+        yield base[: -len(".js")] + ".ts"
+        yield base[: -len(".js")] + ".tsx"
+    for suffix in _NODE_SUFFIXES:
+        yield base + suffix
+    for suffix in _NODE_SUFFIXES:
+        yield os.path.join(base, "index" + suffix)
+
+
 class GoPackages:
     """Which scanned Go files a `main` package links in: its own folder's files and, through
     its imports, the packages of the scanned tree they name. An import path is matched to

@@ -16,12 +16,16 @@ Node.js module does with @grpc/grpc-js and around it.
 
 Options are written in the call or in a module `const` object (grpc-js takes gRPC's core
 option names as they are: `grpc.max_connection_age_ms`, `grpc.service_config`). A value is
-a string, a template string, `process.env.X` (with a `||` or `??` default) or a module
-`const`; anything else is unknown. A module that names none of these is not parsed."""
+a string, a template string, `process.env.X` (with a `||` or `??` default), a module
+`const`, or what a relative module exports (`require('./config')`, `import {ADDR} from
+'./config.js'`: an `Imported` by path, resolved in code/imported.py); anything else is
+unknown. A module that names none of these is read only for its exports, and only when it
+may export an address."""
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -35,12 +39,15 @@ from k8slb.code.facts import (
     EnvRef,
     HealthServicer,
     HttpClient,
+    Imported,
+    Joined,
     Listen,
     Loc,
     Option,
     Options,
     Server,
     Stop,
+    Unknown,
     Wait,
     joined,
 )
@@ -90,6 +97,8 @@ NODE_WAIT = "the event loop"
 # `ChannelCredentials.createSsl()`.
 _CREDENTIALS = ("credentials", "ChannelCredentials")
 _STATUSES = frozenset({"SERVING", "NOT_SERVING", "UNKNOWN", "SERVICE_UNKNOWN"})
+# How deep an exported object's members are followed (objects that name each other end).
+_MAX_DEPTH = 4
 
 
 # What a module's reading looks at, found by tree-sitter's query engine (names are the
@@ -109,6 +118,23 @@ _READ = """
 
 def worth_parsing(data: bytes) -> bool:
     return any(word in data for word in WATCHED)
+
+
+# What makes a module with none of WATCHED worth reading for what it exports: `export`,
+# and something an address is made of (`process.env`, a string whose first colon starts a
+# scheme's `//` or a port: `'http://a'`, `'cart:50051'`, `` `${HOST}:50051` ``) or a re-export
+# (`export {ADDR} from './config'`). Most modules of a front end have none. (Searched
+# apart: one alternation of them makes re try every byte, some twice as slow.)
+_ADDRESS_STRING = re.compile(rb"""['"`][^'"`\n:]*:(?://|\d)""")
+_RE_EXPORT = re.compile(rb"export\s*\{[^}]*\}\s*from")
+
+
+def may_export_an_address(data: bytes) -> bool:
+    return b"export" in data and (
+        b"process.env" in data
+        or _ADDRESS_STRING.search(data) is not None
+        or _RE_EXPORT.search(data) is not None
+    )
 
 
 @cache
@@ -170,7 +196,12 @@ def parse_typescript(path: str, data: bytes) -> CodeFacts:
 
 def _parse(path: str, data: bytes, language: str, shown: str) -> CodeFacts:
     facts = CodeFacts(path, language, is_test=is_test_path(path))
-    if "node_modules" in path.split("/") or not worth_parsing(data):
+    if "node_modules" in path.split("/"):
+        return facts
+    if not worth_parsing(data):
+        if may_export_an_address(data):  # for the modules that import it (imported.py)
+            root = parser_for(path)().parse(data).root_node
+            _Module(path, root, facts, _top_level(root)).read_exports()
         return facts
     root = parser_for(path)().parse(data).root_node
     facts.problem = syntax_problem(path, root, shown)
@@ -180,6 +211,22 @@ def _parse(path: str, data: bytes, language: str, shown: str) -> CodeFacts:
             path, data.decode("utf-8", "replace"), comment_pattern("//")
         )
     return facts
+
+
+def _top_level(root: Node) -> dict[str, list[Node]]:
+    """The declarators and imports at a module's top level, by kind (as `_READ` names
+    them): all that its exports can be made of."""
+    found: dict[str, list[Node]] = {"variable_declarator": [], "import_statement": []}
+    for statement in root.named_children:
+        if statement.type == "export_statement":
+            statement = statement.child_by_field_name("declaration") or statement
+        if statement.type == "import_statement":
+            found["import_statement"].append(statement)
+        elif statement.type in ("lexical_declaration", "variable_declaration"):
+            found["variable_declarator"] += [
+                child for child in statement.named_children if child.type == "variable_declarator"
+            ]
+    return found
 
 
 def _string(node: Node | None) -> str | None:
@@ -270,6 +317,7 @@ class _Module:
         self.facts = facts
         self.found = found  # the nodes read, by kind (_READ)
         self.imports: dict[str, str] = {}  # a name bound to a module -> the module
+        self.defaults: set[str] = set()  # those bound to its default export (`import c from`)
         self.members: dict[str, tuple[str, str]] = {}  # `{Agent} = require('undici')`
         self.objects: dict[str, Node] = {}  # module consts: object literals
         self.arrays: dict[str, Node] = {}  # module consts: array literals
@@ -303,6 +351,13 @@ class _Module:
             self._text_value(node)
         self.facts.health_drains += [self.loc(node) for node in self.of("not_serving")]
         self.facts.servers.extend(servers.values())
+        self._exports()
+
+    def read_exports(self) -> None:
+        """Only what the module exports (a module with nothing else k8slb reads)."""
+        self._bindings()
+        self._consts()
+        self._exports()
 
     def of(self, kind: str) -> list[Node]:
         return self.found.get(kind, [])
@@ -345,6 +400,8 @@ class _Module:
                 for name in child.named_children:
                     if name.type == "identifier":
                         self.imports[_text(name)] = module
+                        if child.type == "import_clause":
+                            self.defaults.add(_text(name))
             elif child.type == "import_specifier":
                 imported = child.child_by_field_name("name")
                 alias = child.child_by_field_name("alias") or imported
@@ -392,10 +449,13 @@ class _Module:
         if node.type == "number":
             return _text(node)
         if node.type == "identifier":
-            return self.strings.get(_text(node), UNKNOWN)
+            bound = _text(node)
+            return self.strings[bound] if bound in self.strings else self._imported_value(bound)
         name = _env(node)
         if name is not None:
             return EnvRef(name)
+        if node.type == "member_expression":  # `config.ADDR`
+            return self._imported_value(_text(node))
         if node.type == "binary_expression" and _text(node.child_by_field_name("operator")) in (
             "||",
             "??",
@@ -403,12 +463,33 @@ class _Module:
             left = self.value(node.child_by_field_name("left"))
             right = self.value(node.child_by_field_name("right"))
             bare = isinstance(left, EnvRef) and not (left.prefix or left.suffix)
-            if bare and isinstance(right, str):
+            if bare and isinstance(right, str | Imported | Joined):
                 return EnvRef(left.name, right)
             return UNKNOWN
         if node.type == "template_string":
             return self._template(node)
         return UNKNOWN
+
+    def _imported_value(self, name: str) -> Any:
+        """`ADDR` or `config.ADDR` (`config.grpc.ADDR`) imported from a module of the
+        scanned code, named by its path: an `Imported` that imported.py resolves. A
+        package's (`require('lodash')`) is unknown."""
+        head, _, members = name.partition(".")
+        if head in self.members:
+            module, member = self.members[head]
+            member = f"{member}.{members}" if members else member
+        elif head in self.imports and (members or head in self.defaults):
+            module = self.imports[head]
+            if head in self.defaults:  # `import config from`: its default export's members
+                member = f"default.{members}" if members else "default"
+            else:  # `require(...)`, `import * as`: the module's exports
+                member = members
+        else:
+            return UNKNOWN
+        if not module.startswith(".") or not all(part.isidentifier() for part in name.split(".")):
+            return UNKNOWN
+        self.facts.deferred = True
+        return Imported(0, module, member, by_path=True)
 
     def _template(self, node: Node) -> Any:
         """`${process.env.HOST}:50051`: a string, or one environment value within text."""
@@ -421,6 +502,86 @@ class _Module:
             else:
                 return UNKNOWN
         return joined(parts)
+
+    # -- what it exports ---------------------------------------------------------------
+
+    def _exports(self) -> None:
+        """What other modules may import: `export const`, `export {a as b}` (also `from`
+        another module), `export default`, and CommonJS's `module.exports = {...}`,
+        `module.exports.X =`, `exports.X =`; a CommonJS module's exports are also its
+        default export (what `import config from` gets). Unknown values are left out."""
+        exports = self.facts.exports
+        common_js = False
+        for statement in self.root.named_children:
+            if statement.type == "export_statement":
+                self._export(statement)
+                continue
+            if statement.type != "expression_statement" or not statement.named_children:
+                continue
+            assignment = statement.named_children[0]
+            if assignment.type != "assignment_expression":
+                continue
+            target = _text(assignment.child_by_field_name("left")).split(".")
+            value = self._exported(assignment.child_by_field_name("right"))
+            if target == ["module", "exports"] and isinstance(value, dict):
+                exports.update(value)
+                common_js = True
+            elif target[:-1] in (["module", "exports"], ["exports"]):
+                exports[target[-1]] = value
+                common_js = True
+        for name in [name for name, value in exports.items() if isinstance(value, Unknown)]:
+            del exports[name]
+        if common_js and exports and "default" not in exports:
+            exports["default"] = dict(exports)
+
+    def _export(self, statement: Node) -> None:
+        exports = self.facts.exports
+        declaration = statement.child_by_field_name("declaration")
+        source = _string(statement.child_by_field_name("source"))
+        if declaration is not None and declaration.type == "lexical_declaration":
+            for declarator in declaration.named_children:
+                named = declarator.child_by_field_name("name")
+                if named is not None and named.type == "identifier":
+                    exports[_text(named)] = self._bound(_text(named))
+        elif any(child.type == "default" for child in statement.children):
+            exports["default"] = self._exported(statement.child_by_field_name("value"))
+        for clause in statement.named_children:
+            if clause.type != "export_clause":
+                continue
+            for specifier in clause.named_children:
+                name = _text(specifier.child_by_field_name("name"))
+                alias = _text(specifier.child_by_field_name("alias")) or name
+                if source is None:
+                    exports[alias] = self._bound(name)
+                elif source.startswith("."):  # `export {ADDR} from './config'`
+                    self.facts.deferred = True
+                    exports[alias] = Imported(0, source, name, by_path=True)
+
+    def _exported(self, node: Node | None, depth: int = 0) -> Any:
+        """An exported value: an object (literal or a module const) as a dict of its known
+        members, or what `value` makes of it."""
+        node = _unwrapped(node)
+        if node is None or depth > _MAX_DEPTH:
+            return UNKNOWN
+        if node.type == "identifier" and _text(node) in self.objects:
+            node = self.objects[_text(node)]
+        if node.type != "object":
+            return self.value(node)
+        found: dict[str, Any] = {}
+        for child in node.named_children:
+            if child.type == "shorthand_property_identifier":
+                found[_text(child)] = self._bound(_text(child), depth + 1)
+            elif child.type == "pair":
+                key = child.child_by_field_name("key")
+                name = _string(key) if key is not None and key.type == "string" else _text(key)
+                found[name or ""] = self._exported(child.child_by_field_name("value"), depth + 1)
+        return {key: value for key, value in found.items() if not isinstance(value, Unknown)}
+
+    def _bound(self, name: str, depth: int = 0) -> Any:
+        """What a module name holds, as exported."""
+        if name in self.objects:
+            return self._exported(self.objects[name], depth)
+        return self.strings[name] if name in self.strings else self._imported_value(name)
 
     def _text_value(self, node: Node) -> None:
         """An http(s) URL the module holds, and a health status of NOT_SERVING."""
