@@ -99,3 +99,40 @@ def fixed_source(path: Path, source: str, rules: str, *, unsafe: bool = False) -
     outcome = plan(discover([str(path)]).sources, settings, unsafe=unsafe)
     assert str(path) in outcome.fixed_text, f"the {rules} fix changed nothing"
     return outcome.fixed_text[str(path)].decode()
+
+
+# A ClusterIP Service `backend` whose port is named grpc (KLB102's target in code tests)
+GRPC_BACKEND = """\
+apiVersion: v1
+kind: Service
+metadata: {name: backend}
+spec:
+  selector: {app: backend}
+  ports: [{name: grpc, port: 50051}]
+"""
+
+
+def cart_dialed_from_frontend(port_name: str, port: int) -> str:
+    """The Service `cart` (one port) and a Deployment `frontend` whose container's
+    CART_ADDR names it: what a frontend's code dials through its environment."""
+    return f"""\
+apiVersion: v1
+kind: Service
+metadata: {{name: cart}}
+spec:
+  selector: {{app: cart}}
+  ports: [{{name: {port_name}, port: {port}}}]
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {{name: frontend}}
+spec:
+  selector: {{matchLabels: {{app: frontend}}}}
+  template:
+    metadata: {{labels: {{app: frontend}}}}
+    spec:
+      containers:
+        - name: frontend
+          image: registry.example/frontend:1.0
+          env: [{{name: CART_ADDR, value: "cart:{port}"}}]
+"""

@@ -11,16 +11,9 @@ from k8slb.code.facts import NOT_GIVEN, UNKNOWN, Channel, CodeFacts, Imported, L
 from k8slb.code.imported import resolve_imports
 from k8slb.languages.python.parse import analyse_exports
 
-from tests.helpers import lint_files
+from tests.helpers import GRPC_BACKEND, lint_files
 
-MANIFESTS = """\
-apiVersion: v1
-kind: Service
-metadata: {name: backend}
-spec:
-  selector: {app: backend}
-  ports: [{name: grpc, port: 50051}]
-"""
+MANIFESTS = GRPC_BACKEND
 
 
 def client(line: str, imports: str) -> str:

@@ -11,16 +11,9 @@ from k8slb.code.facts import UNKNOWN, EnvRef, Imported
 from k8slb.code.imported import resolve_imports
 from k8slb.languages.javascript.parse import may_export_an_address, parse, parse_typescript
 
-from .helpers import lint_files
+from .helpers import GRPC_BACKEND, cart_dialed_from_frontend, lint_files
 
-MANIFESTS = """\
-apiVersion: v1
-kind: Service
-metadata: {name: backend}
-spec:
-  selector: {app: backend}
-  ports: [{name: grpc, port: 50051}]
-"""
+MANIFESTS = GRPC_BACKEND
 CONFIG = "module.exports = {ADDR: 'backend:50051', HOST: 'backend'};\n"
 ESM_CONFIG = "export const ADDR = 'backend:50051';\nexport const HOST = 'backend';\n"
 DEFAULT_CONFIG = "export default {ADDR: 'backend:50051', HOST: 'backend'};\n"
@@ -237,27 +230,7 @@ def test_a_module_with_nothing_watched_is_read_only_when_it_may_export_an_addres
     assert not may_export_an_address(b"const ADDR = 'backend:50051';")
 
 
-CART = """\
-apiVersion: v1
-kind: Service
-metadata: {name: cart}
-spec:
-  selector: {app: cart}
-  ports: [{name: grpc, port: 7070}]
----
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: frontend}
-spec:
-  selector: {matchLabels: {app: frontend}}
-  template:
-    metadata: {labels: {app: frontend}}
-    spec:
-      containers:
-        - name: frontend
-          image: registry.example/frontend:1.0
-          env: [{name: CART_ADDR, value: "cart:7070"}]
-"""
+CART = cart_dialed_from_frontend("grpc", 7070)
 
 
 def test_a_client_whose_address_a_config_module_reads_from_the_environment(

@@ -10,7 +10,7 @@ import pytest
 from k8slb.code.facts import EnvRef
 from k8slb.languages.javascript.parse import parse, parse_typescript
 
-from .helpers import lint_files, rules_of
+from .helpers import cart_dialed_from_frontend, lint_files, rules_of
 
 SERVER = """\
 const grpc = require('@grpc/grpc-js');
@@ -284,27 +284,7 @@ const { CART_ADDR = '' } = process.env;
 
 const client = new CartServiceClient(CART_ADDR, ChannelCredentials.createInsecure());
 """
-CART = """\
-apiVersion: v1
-kind: Service
-metadata: {name: cart}
-spec:
-  selector: {app: cart}
-  ports: [{name: tcp-service, port: 8080}]
----
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: frontend}
-spec:
-  selector: {matchLabels: {app: frontend}}
-  template:
-    metadata: {labels: {app: frontend}}
-    spec:
-      containers:
-        - name: frontend
-          image: registry.example/frontend:1.0
-          env: [{name: CART_ADDR, value: "cart:8080"}]
-"""
+CART = cart_dialed_from_frontend("tcp-service", 8080)
 
 
 def test_a_grpc_channel_is_evidence_that_the_port_it_dials_carries_grpc(tmp_path: Path) -> None:
