@@ -14,7 +14,7 @@ channel to `round_robin`, so a channel whose settings name no policy has that on
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -211,15 +211,7 @@ def _text(value: Any) -> Any:
             if isinstance(value, int | float) and not isinstance(value, bool)
             else UNKNOWN
         )
-    parts: list[Any] = []
-    at = 0
-    for match in _PLACEHOLDER.finditer(value):
-        parts.append(value[at : match.start()])
-        default = match.group(2)
-        parts.append(EnvRef(environment_name(match.group(1)), default))
-        at = match.end()
-    parts.append(value[at:])
-    return joined([p for p in parts if p != ""]) if len(parts) > 1 else value
+    return _placeholders(value, lambda name, default: EnvRef(environment_name(name), default))
 
 
 def injected(text: str) -> Any:
@@ -228,16 +220,22 @@ def injected(text: str) -> Any:
     placeholder in a default is unknown."""
     if "#{" in text:
         return UNKNOWN
+
+    def setting(key: str, default: str | None) -> Any:
+        if default is not None and "${" in default:
+            return UNKNOWN
+        return Setting("spring", normalised(key), environment_name(key), default)
+
+    return _placeholders(text, setting)
+
+
+def _placeholders(text: str, placeholder: Callable[[str, str | None], Any]) -> Any:
+    """The text with each `${name:default}` in it made a value by `placeholder`, joined
+    with the text around it."""
     parts: list[Any] = []
     at = 0
     for match in _PLACEHOLDER.finditer(text):
-        key, default = match.group(1), match.group(2)
-        if default is not None and "${" in default:
-            return UNKNOWN
-        parts += [
-            text[at : match.start()],
-            Setting("spring", normalised(key), environment_name(key), default),
-        ]
+        parts += [text[at : match.start()], placeholder(match.group(1), match.group(2))]
         at = match.end()
     parts = [part for part in [*parts, text[at:]] if part != ""]
     return parts[0] if len(parts) == 1 else joined(parts)
