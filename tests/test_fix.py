@@ -664,3 +664,11 @@ def test_a_chart_fix_counts_each_file_of_the_chart_it_changed() -> None:
     outcome = FixOutcome(fixed=[finding])
     said = _fix_summary(outcome, [finding], diff=False, unsafe=True)
     assert said == "Fixed 1 finding (KLB402) in 2 files; 0 findings remain."
+
+
+def test_a_file_gone_since_it_was_read_is_reported_not_written(tmp_path: Path) -> None:
+    gone = tmp_path / "gone.yaml"
+    assert write_atomically(gone, b"old\n", b"new\n") == (
+        "cannot be written: No such file or directory"
+    )
+    assert not gone.exists() and list(tmp_path.iterdir()) == []

@@ -31,7 +31,10 @@ def cannot_write(path: Path) -> str | None:
     """Why `path` must not be written, or None."""
     if path.is_symlink():
         return f"is a symbolic link (to {os.readlink(path)}); fix the file it points to"
-    info = path.stat()
+    try:
+        info = path.stat()
+    except OSError as error:  # gone since it was read, or its folder unreadable
+        return _cannot(error)
     # the mode bits too: root (a CI container) may write anything, os.access says so
     if not info.st_mode & _WRITE_BITS or not os.access(path, os.W_OK):
         return "is read-only"
