@@ -117,12 +117,27 @@ def test_writes_are_atomic_and_keep_the_mode(tmp_path: Path) -> None:
     assert [p.name for p in tmp_path.iterdir()] == ["m.yaml"], "no temporary file left"
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root can write read-only files")
 def test_a_read_only_file_is_reported_not_written(tmp_path: Path) -> None:
+    """Also for root (a CI container), whom the system lets write anything: the mode says."""
     demo = copy_demo(tmp_path)
     (demo / "backend.yaml").chmod(0o444)
     code, _, err = invoke("fix", "--select", "KLB401", str(demo))
     assert code == 2 and "backend.yaml: not written: is read-only" in err
+    assert (demo / "backend.yaml").read_bytes() == (DEMO_BAD / "backend.yaml").read_bytes()
+    assert stat.S_IMODE((demo / "backend.yaml").stat().st_mode) == 0o444
+
+
+def test_a_file_with_other_hard_links_is_reported_not_written(tmp_path: Path) -> None:
+    """Writing by rename would leave the other names with the old text: the file is left
+    whole (the fix is not written in place, where a killed run would leave half a file)."""
+    demo = copy_demo(tmp_path)
+    other = tmp_path / "backend-copy.yaml"
+    os.link(demo / "backend.yaml", other)
+    code, _, err = invoke("fix", "--select", "KLB401", str(demo))
+    assert code == 2
+    assert "backend.yaml: not written: has 1 other hard link(s)" in err
+    assert (demo / "backend.yaml").stat().st_ino == other.stat().st_ino
+    assert other.read_bytes() == (DEMO_BAD / "backend.yaml").read_bytes()
 
 
 def test_a_read_only_file_is_refused_even_for_root(
@@ -294,15 +309,27 @@ def test_the_compare_and_rename_happen_under_the_folders_lock(
     assert target.read_bytes() == b"new\n"
 
 
+def _staged(path: Path, content: bytes, mode: int = 0o600) -> Path:
+    """A file as k8slb stages a temporary: mkstemp's mode 0600 unless told otherwise."""
+    path.write_bytes(content)
+    path.chmod(mode)
+    return path
+
+
+def _gone_pid() -> int:
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()  # its process id now names no process
+    return child.pid
+
+
 def test_a_temporary_left_by_a_killed_run_is_ignored_and_then_removed(tmp_path: Path) -> None:
     target = tmp_path / "a.yaml"
-    target.write_bytes(b"old\n")
-    stray = tmp_path / ".a.yaml.x1y2z3ab.k8slb"
-    stray.write_bytes(b"half a file")
+    target.write_bytes(b"old: 1\n")
+    stray = _staged(tmp_path / ".a.yaml.x1y2z3ab.k8slb", b"new: ")  # killed while writing
     keep = tmp_path / ".notes.k8slb"  # not one of k8slb's names
     keep.write_bytes(b"mine")
     assert [s.path for s in discover([str(tmp_path)]).sources] == [str(target)]
-    assert write_atomically(target, b"old\n", b"new\n") is None
+    assert write_atomically(target, b"old: 1\n", b"new: 1\n") is None
     assert not stray.exists() and keep.exists()
 
 
@@ -311,14 +338,43 @@ def test_a_live_runs_temporary_is_left_and_a_dead_ones_removed(tmp_path: Path) -
     take its temporaries for a killed run's."""
     target = tmp_path / "a.yaml"
     target.write_bytes(b"old\n")
-    child = subprocess.Popen([sys.executable, "-c", "pass"])
-    child.wait()  # its process id now names no process
-    live = tmp_path / f".a.yaml.{os.getpid()}-x1y2z3ab.k8slb"
-    dead = tmp_path / f".a.yaml.{child.pid}-x1y2z3ab.k8slb"
-    live.write_bytes(b"being written")
-    dead.write_bytes(b"half a file")
+    live = _staged(tmp_path / f".a.yaml.{os.getpid()}-x1y2z3ab.k8slb", b"new\n")
+    dead = _staged(tmp_path / f".a.yaml.{_gone_pid()}-x1y2z3ab.k8slb", b"new\n")
     assert write_atomically(target, b"old\n", b"new\n") is None
     assert live.exists() and not dead.exists()
+
+
+def test_a_file_named_like_a_temporary_is_removed_only_when_proven_k8slbs(
+    tmp_path: Path,
+) -> None:
+    """A name proves nothing: a repository may commit `.a.yaml.123-abcdefgh.k8slb`. Only a
+    temporary of the file being written, in mkstemp's mode, holding (the start of) the
+    same fix, is taken for a killed run's; every other file stays, byte for byte."""
+    target = tmp_path / "a.yaml"
+    target.write_bytes(b"old\n")
+    pid = _gone_pid()
+    kept = {
+        "committed": _staged(tmp_path / f".a.yaml.{pid}-commitd1.k8slb", b"new\n", 0o644),
+        "other text": _staged(tmp_path / f".a.yaml.{pid}-othertx1.k8slb", b"notes\n"),
+        "longer": _staged(tmp_path / f".a.yaml.{pid}-longer01.k8slb", b"new\nand more\n"),
+        "another file's": _staged(tmp_path / f".b.yaml.{pid}-anothr01.k8slb", b"new\n"),
+    }
+    linked = _staged(tmp_path / f".a.yaml.{pid}-linked01.k8slb", b"new\n")
+    os.link(linked, tmp_path / "elsewhere")
+    kept["hard-linked"] = linked
+    if hasattr(os, "mkfifo"):
+        os.mkfifo(tmp_path / f".a.yaml.{pid}-fifo0001.k8slb", 0o600)
+        kept["fifo"] = tmp_path / f".a.yaml.{pid}-fifo0001.k8slb"
+    before = {why: _identity(path) for why, path in kept.items()}
+    proven = _staged(tmp_path / f".a.yaml.{pid}-proven01.k8slb", b"new\n")
+    assert write_atomically(target, b"old\n", b"new\n") is None
+    assert not proven.exists()
+    assert {why: _identity(path) for why, path in kept.items() if path.exists()} == before
+
+
+def _identity(path: Path) -> tuple[int, int, bytes | None]:
+    info = path.lstat()
+    return info.st_ino, info.st_mode, path.read_bytes() if stat.S_ISREG(info.st_mode) else None
 
 
 def test_many_files_are_written_together_and_each_judged_alone(tmp_path: Path) -> None:
@@ -608,3 +664,11 @@ def test_a_chart_fix_counts_each_file_of_the_chart_it_changed() -> None:
     outcome = FixOutcome(fixed=[finding])
     said = _fix_summary(outcome, [finding], diff=False, unsafe=True)
     assert said == "Fixed 1 finding (KLB402) in 2 files; 0 findings remain."
+
+
+def test_a_file_gone_since_it_was_read_is_reported_not_written(tmp_path: Path) -> None:
+    gone = tmp_path / "gone.yaml"
+    assert write_atomically(gone, b"old\n", b"new\n") == (
+        "cannot be written: No such file or directory"
+    )
+    assert not gone.exists() and list(tmp_path.iterdir()) == []

@@ -50,10 +50,13 @@ def _input(case: str) -> Path:
     return found
 
 
-def fixed_copy(tmp_path: Path, case: str) -> Path:
+def fixed_copy(tmp_path: Path, case: str, line_ends: bytes | None = None) -> Path:
+    """The case's input fixed in `tmp_path` (its lines ending in `line_ends` when given)."""
     source = _input(case)
     target = tmp_path / source.name
     shutil.copyfile(source, target)
+    if line_ends is not None:
+        target.write_bytes(_line_ends(source.read_bytes(), line_ends))
     settings = source.with_name("line-length.toml")  # the project's formatter settings
     if settings.exists():
         shutil.copyfile(settings, tmp_path / "pyproject.toml")
@@ -238,3 +241,16 @@ def test_java_fixes_compile(tmp_path: Path, case: str) -> None:
             check=False,
         )
         assert done.returncode == 0, (name, done.stderr)
+
+
+def _line_ends(data: bytes, ending: bytes) -> bytes:
+    return data.replace(b"\r\n", b"\n").replace(b"\n", ending)
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_a_crlf_file_gets_its_fix_with_crlf_on_every_line(tmp_path: Path, case: str) -> None:
+    """The fix of a file whose lines end in CRLF is the golden fix with CRLF line ends:
+    no line a fix inserts ends in a bare LF."""
+    fixed = fixed_copy(tmp_path, case, b"\r\n")
+    golden = _input(case).with_name("out" + _input(case).suffix).read_bytes()
+    assert fixed.read_bytes() == _line_ends(golden, b"\r\n")

@@ -353,3 +353,27 @@ def test_markdown_counts_per_rule_and_escapes_what_would_break_the_table() -> No
     assert markdown.render(RunResult(files=3, objects=2)) == (
         "## k8slb\n\nNo finding (3 files, 2 objects).\n"
     )
+
+
+def test_markdown_mentions_no_one_a_repository_names() -> None:
+    """Posted as a PR comment, `@name` would notify that user or team: the `@` is followed
+    by a zero-width space, which GitHub shows as nothing and links to no one."""
+    import re
+
+    from k8slb.core.findings import Finding, Severity
+    from k8slb.core.results import RunResult
+    from k8slb.report import markdown
+
+    finding = Finding(
+        "KLB001",
+        "invalid-yaml",
+        Severity.ERROR,
+        "@octocat/values.yaml",
+        1,
+        2,
+        "owned by @org/sre-team, ask @octocat (or mail ops@example.com)",
+    )
+    text = markdown.render(RunResult(findings=[finding], files=1, errors=["@octocat: gone"]))
+    assert re.search(r"@[A-Za-z0-9]", text) is None, text
+    assert "ask @&#8203;octocat (or mail ops@&#8203;example.com)" in text
+    assert "- @&#8203;octocat: gone" in text

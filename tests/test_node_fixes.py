@@ -167,3 +167,47 @@ def test_an_edit_that_would_not_parse_is_refused() -> None:
     broken = JsEdit("server.js", 1, 16, "add-argument", "{'a': ")
     with pytest.raises(Refused):
         edit("const server = new grpc.Server();\n", [broken], "server.js")
+
+
+def _fixed_bytes(tmp_path: Path, code: bytes, rules: str) -> bytes:
+    (tmp_path / "server.js").write_bytes(code)
+    args = ["fix", "--no-cache", "--unsafe-fixes", "--select", rules, str(tmp_path)]
+    CliRunner().invoke(cli, args)
+    return (tmp_path / "server.js").read_bytes()
+
+
+MULTILINE_OPTIONS = (
+    HEAD + "const server = new grpc.Server({\n    'grpc.keepalive_time_ms': 5000\n});\n"
+)
+STOPPED = SERVER.replace(
+    "}\n\nmain();",
+    "    process.on('SIGTERM', () => {\n        server.forceShutdown();\n    });\n}\n\nmain();",
+)
+
+
+@pytest.mark.parametrize(
+    ("code", "rules"),
+    [(MULTILINE_OPTIONS, "KLB201"), (SERVER, "KLB403"), (STOPPED, "KLB404")],
+    ids=["options-on-lines", "sigterm-handler", "bounded-shutdown"],
+)
+def test_lines_a_fix_inserts_in_a_crlf_file_end_in_crlf(
+    tmp_path: Path, code: str, rules: str
+) -> None:
+    lf = _fixed_bytes(tmp_path, code.encode(), rules)
+    assert lf.count(b"\n") > code.count("\n"), "the fix inserts lines"
+    crlf = _fixed_bytes(tmp_path, code.replace("\n", "\r\n").encode(), rules)
+    assert crlf == lf.replace(b"\n", b"\r\n")
+
+
+def test_in_a_file_of_mixed_line_ends_an_inserted_line_ends_as_its_neighbours(
+    tmp_path: Path,
+) -> None:
+    """The header's lines end in LF, the function's in CRLF: the handler written into the
+    function takes CRLF, and the header's lines keep LF."""
+    header, body = SERVER.split("function main() {\n")
+    code = (header + "function main() {\n").encode() + body.replace("\n", "\r\n").encode()
+    after = _fixed_bytes(tmp_path, code, "KLB403")
+    assert after.startswith(header.encode())
+    added = after[len(header) :].replace(b"\r\n", b"")
+    assert b"\n" not in added.removeprefix(b"function main() {\n"), after
+    assert b"    process.on('SIGTERM', () => {\r\n" in after

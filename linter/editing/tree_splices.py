@@ -38,15 +38,34 @@ Splice = tuple[int, int, bytes]  # the bytes from start to end become the new on
 
 
 def spliced(data: bytes, splices: list[Splice], language: str) -> bytes:
-    """The bytes with every splice made; refused when two overlap (two edits of one node
-    would each assume the other was not made)."""
-    ordered = sorted(splices, key=lambda s: (s[0], s[1]))
+    """The bytes with every splice made, each new line ending as the line it goes into
+    does (the editors write `\n`); refused when two overlap (two edits of one node would
+    each assume the other was not made)."""
+    ordered = sorted((_in_line_ending(data, *s) for s in splices), key=lambda s: (s[0], s[1]))
     for (_, end, _), (start, _, _) in pairwise(ordered):
         if start < end:
             raise Refused(f"two {language} edits overlap")
     for start, end, new in reversed(ordered):
         data = data[:start] + new + data[end:]
     return data
+
+
+def _in_line_ending(data: bytes, start: int, end: int, new: bytes) -> Splice:
+    """The splice with its new lines ending in CRLF where the line it goes into does (a
+    CRLF file, or that line of a mixed one), as the YAML, Python and `--add-noqa` edits
+    keep them; one placed between a CR and its LF moves before the CR."""
+    if b"\n" not in new or line_ending(data, start) != b"\r\n":
+        return start, end, new
+    if start == end and data[start - 1 : start + 1] == b"\r\n":
+        start = end = start - 1
+    return start, end, new.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
+
+
+def line_ending(data: bytes, position: int) -> bytes:
+    """How the line `position` is on ends (the last line, unended: as the one before)."""
+    after = data.find(b"\n", position)
+    at = after if after >= 0 else data.rfind(b"\n", 0, position)
+    return b"\r\n" if at > 0 and data[at - 1 : at] == b"\r" else b"\n"
 
 
 def line_start(data: bytes, position: int) -> int:

@@ -24,12 +24,25 @@ except ImportError:  # pragma: no cover - Windows: no advisory locks
     fcntl = None  # type: ignore[assignment]
 
 
+_WRITE_BITS = stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH
+
+
 def cannot_write(path: Path) -> str | None:
     """Why `path` must not be written, or None."""
     if path.is_symlink():
         return f"is a symbolic link (to {os.readlink(path)}); fix the file it points to"
-    if not os.access(path, os.W_OK):
+    try:
+        info = path.stat()
+    except OSError as error:  # gone since it was read, or its folder unreadable
+        return _cannot(error)
+    # the mode bits too: root (a CI container) may write anything, os.access says so
+    if not info.st_mode & _WRITE_BITS or not os.access(path, os.W_OK):
         return "is read-only"
+    if info.st_nlink > 1:  # a rename gives this name a new file: the other names keep the old
+        return (
+            f"has {info.st_nlink - 1} other hard link(s), which writing by rename would part "
+            "from it; edit it by hand or break the link first"
+        )
     return None
 
 
@@ -43,7 +56,7 @@ def write_all(changes: Sequence[tuple[Path, bytes, bytes]]) -> dict[Path, str]:
     check that nothing changed and the rename happen under a lock on the folder, so two
     `k8slb fix` runs at once never lose each other's edits: the second is told to re-run."""
     problems: dict[Path, str] = {}
-    staged: dict[Path, list[tuple[Path, bytes, str]]] = defaultdict(list)
+    staged: dict[Path, list[tuple[Path, bytes, bytes, str]]] = defaultdict(list)
     pending: set[str] = set()  # temporaries not renamed (yet): removed at the end
     try:
         for path, old, new in changes:
@@ -57,11 +70,11 @@ def write_all(changes: Sequence[tuple[Path, bytes, bytes]]) -> dict[Path, str]:
                 problems[path] = _cannot(error)
                 continue
             pending.add(temporary)
-            staged[path.parent].append((path, old, temporary))
+            staged[path.parent].append((path, old, new, temporary))
         try:
             _flush(sorted(pending))
         except OSError as error:  # not known to be on disk: no file is replaced
-            return {**problems, **{p: _cannot(error) for f in staged.values() for p, _, _ in f}}
+            return {**problems, **{f[0]: _cannot(error) for fs in staged.values() for f in fs}}
         for folder, files in staged.items():
             problems.update(_replace_in(folder, files, pending))
     finally:  # whatever happened, no temporary of this run stays behind
@@ -137,15 +150,15 @@ def _syncfs() -> Callable[[int], int] | None:
 
 
 def _replace_in(
-    folder: Path, files: Sequence[tuple[Path, bytes, str]], pending: set[str]
+    folder: Path, files: Sequence[tuple[Path, bytes, bytes, str]], pending: set[str]
 ) -> dict[Path, str]:
     """Rename each file's temporary over it (and out of `pending`), under the folder's
     lock, unless the file changed since it was read."""
     problems: dict[Path, str] = {}
     try:
         with _folder_lock(folder):
-            _remove_stale_temporaries(folder)
-            for path, old, temporary in files:
+            _remove_stale_temporaries(folder, {path.name: new for path, _, new, _ in files})
+            for path, old, _, temporary in files:
                 try:
                     problem = _replace(path, old, temporary)
                 except OSError as error:
@@ -155,7 +168,7 @@ def _replace_in(
                 else:
                     problems[path] = problem
     except OSError as error:
-        for path, _, _ in files:
+        for path, *_ in files:
             problems.setdefault(path, _cannot(error))
     return problems
 
@@ -163,6 +176,9 @@ def _replace_in(
 def _replace(path: Path, old: bytes, temporary: str) -> str | None:
     if path.read_bytes() != old:
         return "changed on disk since k8slb read it; run k8slb fix again"
+    reason = cannot_write(path)  # again under the lock: a link or a mode may have come since
+    if reason is not None:
+        return reason
     os.chmod(temporary, stat.S_IMODE(path.stat().st_mode))
     os.replace(temporary, path)
     return None
@@ -182,17 +198,44 @@ def _folder_lock(folder: Path) -> Iterator[None]:
 
 # mkstemp's names: `.NAME.` + the writer's process id + `-` + 8 characters + `.k8slb` (no
 # walk reads a `.k8slb` file); before the process id was in them, `.NAME.` + 8 + `.k8slb`.
-_TEMPORARY = re.compile(r"\..+\.(?:(?P<pid>[0-9]+)-)?[a-z0-9_]{8}\.k8slb")
+_TEMPORARY = re.compile(r"\.(?P<name>.+)\.(?:(?P<pid>[0-9]+)-)?[a-z0-9_]{8}\.k8slb")
 
 
-def _remove_stale_temporaries(folder: Path) -> None:
-    """Temporaries a killed run left behind: those of a process that is gone (a live run
-    stages its files before it takes the folders' locks)."""
+def _remove_stale_temporaries(folder: Path, writing: dict[str, bytes]) -> None:
+    """Temporaries a killed run left behind for the files this run writes (by name, their
+    new bytes). A name proves nothing (a repository may commit any): only a temporary shown
+    to be k8slb's is removed (see `_left_by_a_killed_run`); any other file stays."""
     for entry in os.scandir(folder):
         match = _TEMPORARY.fullmatch(entry.name)
-        if match and not _alive(match["pid"]) and entry.is_file(follow_symlinks=False):
+        if match is None or match["name"] not in writing or _alive(match["pid"]):
+            continue
+        if _left_by_a_killed_run(entry.path, writing[match["name"]]):
             with contextlib.suppress(OSError):
                 os.unlink(entry.path)
+
+
+def _left_by_a_killed_run(path: str, new: bytes) -> bool:
+    """Whether `path` is what a killed run staged for a file this run writes `new` to: a
+    file of the running user's alone (one link), still in mkstemp's mode 0600, whose bytes
+    begin `new` (a run killed while writing it left a part of the same fix). Removing it
+    then loses nothing that is not about to be written."""
+    try:
+        # never through a link, and a FIFO must not block the open
+        flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+        handle = os.open(path, flags)
+    except OSError:
+        return False
+    with os.fdopen(handle, "rb") as staged:
+        info = os.fstat(handle)
+        if (
+            not stat.S_ISREG(info.st_mode)
+            or stat.S_IMODE(info.st_mode) != 0o600
+            or info.st_nlink != 1
+            or info.st_uid != getattr(os, "geteuid", lambda: info.st_uid)()
+            or info.st_size > len(new)
+        ):
+            return False
+        return staged.read(len(new) + 1) == new[: info.st_size]
 
 
 def _alive(pid: str | None) -> bool:

@@ -19,7 +19,9 @@ def _cell(text: str) -> str:
     escaped = printable(text).replace("\\", "\\\\")
     for character in "|`*_[]<>!#~":
         escaped = escaped.replace(character, "\\" + character)
-    return escaped
+    # GitHub links (and notifies) `@name` whether escaped or not; a zero-width space after
+    # the `@` shows the same text and mentions no one (as Renovate writes release notes)
+    return escaped.replace("@", "@&#8203;")
 
 
 def _row(finding: Finding) -> str:

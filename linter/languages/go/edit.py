@@ -180,8 +180,8 @@ def _insert_before_statement(data: bytes, node: Node, code: bytes) -> tuple[int,
     return line_start, line_start, lines
 
 
-_BETWEEN_FIELDS = re.compile(rb"^,[ \t]*\n[ \t]*$")
-_AFTER_LAST = re.compile(rb"^,?[ \t]*\n[ \t]*$")
+_BETWEEN_FIELDS = re.compile(rb"^,[ \t]*\r?\n[ \t]*$")
+_AFTER_LAST = re.compile(rb"^,?[ \t]*\r?\n[ \t]*$")
 
 
 def _add_fields(data: bytes, body: Node, fields: list[bytes]) -> tuple[int, int, bytes]:

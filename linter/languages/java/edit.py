@@ -123,7 +123,7 @@ def _chain_after(data: bytes, call: Node, code: str) -> Splice:
         return call.end_byte, call.end_byte, b"".join(b"\n" + indent + p for p in pieces)
     start = line_start(data, call.end_byte)
     end = data.find(b"\n", call.end_byte)
-    line = data[start : len(data) if end < 0 else end]
+    line = data[start : len(data) if end < 0 else end].removesuffix(b"\r")
     if len(line.decode("utf-8", "replace")) + sum(len(p) for p in pieces) <= LINE_LENGTH:
         return call.end_byte, call.end_byte, b"".join(pieces)
     # too long for one line: a continuation line each, as google-java-format breaks a chain
