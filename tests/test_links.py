@@ -359,6 +359,46 @@ def test_a_server_that_caps_connection_age_lowers_the_finding(tmp_path: Path) ->
     assert "grpc.max_connection_age_ms=300000" in finding.detail[0]
 
 
+@pytest.mark.parametrize(
+    ("edits", "evidence"),
+    [
+        ([("name: tcp-service", "name: grpc")], "port name 'grpc'"),
+        ([("name: tcp-service,", "name: tcp-service, appProtocol: grpc,")], "appProtocol grpc"),
+        (
+            [("{name: tcp,", "{name: grpc,"), ("targetPort: tcp", "targetPort: grpc")],
+            "container port 'grpc'",
+        ),
+    ],
+    ids=["port-name", "app-protocol", "container-port-name"],
+)
+def test_a_capped_server_lowers_the_finding_whatever_the_grpc_evidence(
+    tmp_path: Path, edits: list[tuple[str, str]], evidence: str
+) -> None:
+    """The manifests say gRPC before the code does: the server the code starts on the
+    targeted port still caps connection age, and that is what re-spreads the clients."""
+    options = (
+        ', options=[("grpc.max_connection_age_ms", 300000), '
+        '("grpc.max_connection_age_grace_ms", 30000)]'
+    )
+    tree = inventory_tree(options)
+    for was, now in edits:
+        assert was in tree["inventory.yaml"]
+        tree["inventory.yaml"] = tree["inventory.yaml"].replace(was, now)
+    [finding] = lint_files(tmp_path, tree, select=["KLB101"]).findings
+    assert evidence in finding.message
+    assert finding.severity.label == "info"
+    assert "its server caps connection age" in finding.message
+    assert "grpc.max_connection_age_ms=300000" in finding.detail[0]
+
+
+def test_an_uncapped_server_behind_a_grpc_named_port_stays_a_warning(tmp_path: Path) -> None:
+    tree = inventory_tree()
+    tree["inventory.yaml"] = tree["inventory.yaml"].replace("name: tcp-service", "name: grpc")
+    [finding] = lint_files(tmp_path, tree, select=["KLB101"]).findings
+    assert finding.severity.label == "warning"
+    assert "caps connection age" not in finding.message
+
+
 def test_a_capped_server_with_a_direct_client_stays_a_warning(tmp_path: Path) -> None:
     """A capped age re-spreads the clients only at each reconnection: with a scanned
     client dialing the Service, the finding is not lowered."""
