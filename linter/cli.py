@@ -462,7 +462,6 @@ _COMPANIONS = {
     "set-argument": "channel target changed",
     "add-argument": "Go call options added",
     "add-fields": "Go struct fields added",
-    "rename-method": "Go method changed",
 }
 
 

@@ -130,13 +130,20 @@ def _splice(data: bytes, root: Node, edit: GoEdit, names: dict[str, str]) -> tup
     if edit.op == "insert-statements":
         call = node_at(data, root, edit.line, edit.column, "call_expression")
         return _insert_before_statement(data, call, _named(edit.code, names).encode())
-    if edit.op == "rename-method":
+    if edit.op == "graceful-stop":
         call = node_at(data, root, edit.line, edit.column, "call_expression")
-        function = call.child_by_field_name("function")
-        member = function.child_by_field_name("field") if function is not None else None
-        if member is None:
-            raise Refused("not a method call")
-        return member.start_byte, member.end_byte, edit.code.encode()
+        statement = call.parent
+        # a deferred or a `go` stop runs later: a timer started here would end the server
+        # before its time
+        if (
+            statement is None
+            or statement.type != "expression_statement"
+            or statement.parent is None
+            or statement.parent.type not in ("statement_list", "block")
+        ):
+            raise Refused("Stop() is not a statement of its own: bound GracefulStop() by hand")
+        start, _, lines = _insert_before_statement(data, call, _named(edit.code, names).encode())
+        return start, statement.end_byte, lines.rstrip(b"\n")
     raise Refused(f"unknown Go edit {edit.op}")
 
 
