@@ -399,6 +399,39 @@ def test_an_uncapped_server_behind_a_grpc_named_port_stays_a_warning(tmp_path: P
     assert "caps connection age" not in finding.message
 
 
+def test_one_uncapped_server_behind_a_grpc_port_keeps_the_warning(tmp_path: Path) -> None:
+    """Two gRPC ports, one served by a server that caps connection age and one by a server
+    that does not: the clients of the second stay where they are."""
+    capped = SERVER.format(port=7070, options=', options=[("grpc.max_connection_age_ms", 300000)]')
+    second = (
+        "    admin = grpc.server(futures.ThreadPoolExecutor(1))\n"
+        '    admin.add_insecure_port("[::]:7071")\n'
+        "    admin.start()\n"
+    )
+    tree = inventory_tree()
+    tree["inventory/server.py"] = capped.replace(
+        "    server.start()\n", "    server.start()\n" + second
+    )
+    tree["inventory.yaml"] = (
+        tree["inventory.yaml"]
+        .replace(
+            "{name: tcp-service, port: 7070, targetPort: tcp}",
+            "{name: grpc, port: 7070}, {name: grpc-admin, port: 7071}",
+        )
+        .replace("{name: tcp, containerPort: 7070}", "{containerPort: 7070}, {containerPort: 7071}")
+    )
+    [finding] = lint_files(tmp_path, tree, select=["KLB101"]).findings
+    assert finding.severity.label == "warning"
+    assert "caps connection age" not in finding.message
+    # and with the second server capped too, the finding is lowered
+    tree["inventory/server.py"] = tree["inventory/server.py"].replace(
+        "ThreadPoolExecutor(1))",
+        'ThreadPoolExecutor(1), options=[("grpc.max_connection_age_ms", 60000)])',
+    )
+    [finding] = lint_files(tmp_path / "both", tree, select=["KLB101"]).findings
+    assert finding.severity.label == "info", finding.message
+
+
 def test_a_capped_server_with_a_direct_client_stays_a_warning(tmp_path: Path) -> None:
     """A capped age re-spreads the clients only at each reconnection: with a scanned
     client dialing the Service, the finding is not lowered."""
