@@ -67,7 +67,8 @@ class StopWithoutGrace(Rule):
     0 or None: unsafe, since the right value depends on the pod's grace period. In Go it
     writes `GracefulStop()` in place of a `Stop()` statement, after
     `time.AfterFunc(25*time.Second, server.Stop)`: the timer's `Stop()` ends the calls
-    still running after the grace (a deferred `Stop()` is left to a person). In Java
+    still running after the grace (a deferred `Stop()` becomes a deferred function that
+    does both). In Java
     it writes `shutdown()`, `awaitTermination(25, TimeUnit.SECONDS)` and, when that is
     not enough, `shutdownNow()` in place of the `shutdownNow()` statement (a
     `shutdownNow().awaitTermination(...)` becomes `shutdown().awaitTermination(...)`), and

@@ -189,13 +189,22 @@ def test_a_stop_becomes_a_graceful_stop_that_a_timer_bounds() -> None:
     )
 
 
-@pytest.mark.parametrize("stop", ["defer s.Stop()", "go s.Stop()"])
-def test_a_stop_that_runs_later_is_not_bounded_from_here(stop: str) -> None:
-    """A timer started where `defer s.Stop()` stands would stop the server long before
-    the deferred call runs."""
-    source = STOPS.replace("{stop}", stop)
+@pytest.mark.parametrize("keyword", ["defer", "go"])
+def test_a_stop_that_runs_later_is_bounded_when_it_runs(keyword: str) -> None:
+    """A timer started where `defer s.Stop()` stands would stop the server long before the
+    deferred call runs: the deferred call starts it."""
+    source = STOPS.replace("{stop}", f"{keyword} s.Stop()")
+    assert bounded(source, 6, len(keyword) + 3) == source.replace(
+        f"\t{keyword} s.Stop()",
+        f"\t{keyword} func() {{\n\t\ttime.AfterFunc(25*time.Second, s.Stop)\n"
+        "\t\ts.GracefulStop()\n\t}()",
+    )
+
+
+def test_a_stop_inside_an_expression_is_refused() -> None:
+    source = STOPS.replace("{stop}", "if s.Stop(); true {\n\t}")
     with pytest.raises(Refused, match="not a statement of its own"):
-        bounded(source, 6, 2 + stop.index("s.Stop"))
+        bounded(source, 6, 5)
 
 
 def test_a_stop_on_an_expression_is_left_unfixed() -> None:
