@@ -165,15 +165,14 @@ def _serving(targets: list[Target], code: CodeLinks | None) -> Iterator[Served]:
 
 def servers_behind(index: Index, pinned: PinnedService, code: CodeLinks | None) -> list[Served]:
     """The gRPC servers in the code that serve the Service's gRPC ports, whatever the
-    evidence that made them gRPC ports (a port's name, its appProtocol, the code itself)."""
+    evidence that made them gRPC ports (a port's name, its appProtocol, the code itself),
+    in each container the ports target."""
     targets = index.targets(pinned.service)
-    found: list[Served] = []
-    for evidence in pinned.evidence:
-        if evidence.served is not None:
-            found.append(evidence.served)
-        else:
-            found += _serving([t for t in targets if t.service_port is evidence.port], code)
-    return found
+    return [
+        served
+        for evidence in pinned.evidence
+        for served in _serving([t for t in targets if t.service_port is evidence.port], code)
+    ]
 
 
 def dialed_port(service: K8sObject, port: int | None, loc: Loc) -> Evidence | None:
