@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
+from collections.abc import Set as AbstractSet
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -48,6 +49,7 @@ __all__ = [
     "apply_baseline",
     "check",
     "fix",
+    "fix_as_written",
     "plan",
 ]
 
@@ -167,11 +169,42 @@ def fix(
     """Every fix of the run's findings made in memory, checked, and the check of the fixed
     text; what the run's baseline holds is left out of what remains."""
     from k8slb.fixing.fixer import plan as plan_fixes
-    from k8slb.fixing.fixer import unsafe_fixes_left
 
     outcome = plan_fixes(
         run.found.sources, run.settings, unsafe=unsafe, jobs=jobs or default_jobs(), cache=cache
     )
+    return _past_baseline(run, outcome, unsafe=unsafe)
+
+
+def fix_as_written(
+    run: Run,
+    outcome: FixOutcome,
+    unwritten: AbstractSet[str],
+    *,
+    unsafe: bool = False,
+    jobs: int | None = None,
+    cache: Cache | None = None,
+) -> FixOutcome:
+    """What `fix`'s outcome comes to when the files `unwritten` could not be written: the
+    check of the files as they are on disk, only the fixes written counted as made."""
+    from k8slb.fixing.fixer import as_written
+
+    after = as_written(
+        outcome,
+        run.found.sources,
+        run.settings,
+        unwritten,
+        unsafe=unsafe,
+        jobs=jobs or default_jobs(),
+        cache=cache,
+    )
+    return _past_baseline(run, after, unsafe=unsafe)
+
+
+def _past_baseline(run: Run, outcome: FixOutcome, *, unsafe: bool) -> FixOutcome:
+    """The outcome with what the run's baseline holds left out of what remains."""
+    from k8slb.fixing.fixer import unsafe_fixes_left
+
     if run.baseline is not None and run.baseline.is_file():  # what remains: only what is new
         apply_baseline(outcome.result, run.baseline, report_unused=False)
         outcome.unsafe_left = unsafe_fixes_left(outcome.result.findings, unsafe=unsafe)

@@ -379,8 +379,6 @@ def fix(
     job = make_run(**options)
     cache = _cache_for(job, no_cache=no_cache)
     outcome = api.fix(job, unsafe=unsafe_fixes, jobs=jobs, cache=cache)
-    result = outcome.result
-    errors = list(job.found.errors) + list(result.errors)
     for refusal in outcome.refused:
         click.echo(f"k8slb: not fixed: {printable(refusal)}", err=True)
     stdin = next((s for s in job.found.sources if s.location is None), None)
@@ -411,10 +409,18 @@ def fix(
             else:
                 writes.append((path, shown, location, old, changed))
     problems = write_all([(location, old, new) for _, _, location, old, new in writes])
+    refusals: list[str] = []
     for path, shown, location, _, _ in writes:
         if location in problems:
-            errors.append(f"{shown}: not written: {problems[location]}")
+            refusals.append(f"{shown}: not written: {problems[location]}")
             unwritten.add(path)
+    not_written = sum(1 for f in outcome.fixed if any(e.path in unwritten for e in f.edits))
+    if unwritten:  # what is reported is the files as they are on disk, not the text refused
+        outcome = api.fix_as_written(
+            job, outcome, unwritten, unsafe=unsafe_fixes, jobs=jobs, cache=cache
+        )
+    result = outcome.result
+    errors = [*job.found.errors, *result.errors, *refusals]
     report = sys.stderr if (diff or stdin is not None) else sys.stdout
     done = [f for f in outcome.fixed if not any(e.path in unwritten for e in f.edits)]
     if not quiet and not diff:
@@ -429,7 +435,7 @@ def fix(
             click.echo(f"  {where}: {finding.rule} {printable(described)}", file=report)
     if not quiet:
         summary = _fix_summary(
-            outcome, done, diff=diff, unsafe=unsafe_fixes, written_out=frozenset(unwritten)
+            outcome, done, diff=diff, unsafe=unsafe_fixes, not_written=not_written
         )
         click.echo(summary, file=report)
     for message in errors:
@@ -456,7 +462,6 @@ _COMPANIONS = {
     "set-argument": "channel target changed",
     "add-argument": "Go call options added",
     "add-fields": "Go struct fields added",
-    "rename-method": "Go method changed",
 }
 
 
@@ -466,10 +471,10 @@ def _fix_summary(
     *,
     diff: bool,
     unsafe: bool,
-    written_out: frozenset[str] = frozenset(),
+    not_written: int = 0,
 ) -> str:
-    """What was fixed (and every companion edit made with it), what was not written, and
-    what remains."""
+    """What was fixed (and every companion edit made with it), how many fixes were not
+    written, and what remains (`outcome.result`: the files as they are now)."""
     counts = Counter(f.rule for f in done)
     rules = ", ".join(f"{rule} ×{n}" if n > 1 else rule for rule, n in sorted(counts.items()))
     companions = Counter(  # a chart's second file is the same fix, not a companion
@@ -497,8 +502,9 @@ def _fix_summary(
         text = f"{verb} {len(done)} finding{'s' * (len(done) != 1)} ({rules})"
         text += f" in {files} file{'s' * (files != 1)}"
     else:
-        text = "Nothing fixed" if outcome.fixed or outcome.refused else "Nothing to fix"
-    partial = [f for f in outcome.partial if not any(e.path in written_out for e in f.edits)]
+        tried = outcome.fixed or outcome.refused or not_written
+        text = "Nothing fixed" if tried else "Nothing to fix"
+    partial = outcome.partial
     if partial:
         named = ", ".join(
             f"{f.rule}: {f.fix.description}" if f.fix.description else f.rule
@@ -512,10 +518,9 @@ def _fix_summary(
     if outcome.replaced:
         moved = ", ".join(f"{old.rule} is now {new.rule}" for old, new in outcome.replaced)
         text += f"; not fixed but moved: {moved} (see below)"
-    unwritten = len(outcome.fixed) - len(done)
-    if unwritten:
-        text += f"; {unwritten} fix{'es' * (unwritten != 1)} not written (see below)"
-    remaining = len(outcome.result.findings) + unwritten
+    if not_written:
+        text += f"; {not_written} fix{'es' * (not_written != 1)} not written (see below)"
+    remaining = len(outcome.result.findings)
     text += f"; {remaining} finding{'s' * (remaining != 1)} remain{'s' * (remaining == 1)}"
     if outcome.unsafe_left and not unsafe:
         hidden = outcome.unsafe_left

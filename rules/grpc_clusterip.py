@@ -8,9 +8,9 @@ from k8slb.core.edits import YamlEdit
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.model.dialers import Dialer, config_dialers, dialers_by_service
 from k8slb.model.grpc_options import MAX_AGE
-from k8slb.model.http2 import Evidence, PinnedService, pinned_grpc
+from k8slb.model.http2 import Evidence, PinnedService, pinned_grpc, servers_behind
 from k8slb.model.index import Index, selector_of, service_type
-from k8slb.model.links import Served
+from k8slb.model.links import CodeLinks, Served
 from k8slb.model.objects import PodTemplate, pos_of, service_ports
 from k8slb.model.routes import Front, Key, key_of, l7_fronts
 from k8slb.reading.objects import K8sObject, dig
@@ -171,14 +171,20 @@ def _internal_dialers(
     return direct.get(id(service), []) or config_dialers(index, service, ports)
 
 
-def _capped_age(pinned: PinnedService) -> tuple[Served, object] | None:
-    """The server found in the code (the gRPC evidence) when it bounds connection age: the
-    remedy of the server side is then in place."""
-    served = next((e.served for e in pinned.evidence if e.served is not None), None)
-    if served is None:
-        return None
-    option = served.server.options.get(MAX_AGE)
-    return (served, option.value) if option is not None else None
+def _capped_age(
+    index: Index, pinned: PinnedService, links: CodeLinks | None
+) -> tuple[Served, object] | None:
+    """The server in the code behind the Service's gRPC ports when it bounds connection
+    age, whatever the evidence that the ports carry gRPC: the remedy of the server side is
+    then in place. None when no server is found, or when one of them leaves it unbounded
+    (its clients stay where they are)."""
+    capped: list[tuple[Served, object]] = []
+    for served in servers_behind(index, pinned, links):
+        option = served.server.options.get(MAX_AGE)
+        if option is None:
+            return None
+        capped.append((served, option.value))
+    return capped[0] if capped else None
 
 
 class GrpcClusterIp(Rule):
@@ -217,6 +223,11 @@ class GrpcClusterIp(Rule):
 
     A Service whose pods are one replica of a Deployment or StatefulSet that nothing
     scales is `info`: there is nothing to spread calls over until it is scaled.
+
+    When the gRPC server in the code behind the Service's gRPC ports (the code linked to
+    the targeted containers) caps connection age, with no scanned client dialing the
+    Service, the finding is `info`, whatever the evidence that the ports carry gRPC (their
+    name, their `appProtocol`, the code itself): its clients reconnect and are placed anew.
 
     Pods that are peers of a ring or cluster (a Service for their own discovery selects
     them: gossip, memberlist, raft, `publishNotReadyAddresses`) are usually called by pod
@@ -475,7 +486,7 @@ class GrpcClusterIp(Rule):
                 )
                 yield self._unseen(index, pinned, pos, message, related)
                 continue
-            capped = _capped_age(pinned)
+            capped = _capped_age(index, pinned, context.links)
             if capped is not None and not dialers().get(id(service)):
                 served, age = capped
                 where = f"{served.server.loc.path}:{served.server.loc.line}"

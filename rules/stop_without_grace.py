@@ -64,7 +64,11 @@ class StopWithoutGrace(Rule):
     the preStop pause minus a margin (25 s with the defaults: 30 s grace, 5 s pause).
 
     `k8slb fix --unsafe-fixes` writes `stop-grace-seconds` (25 by default) in place of the
-    0 or None: unsafe, since the right value depends on the pod's grace period. In Java
+    0 or None: unsafe, since the right value depends on the pod's grace period. In Go it
+    writes `GracefulStop()` in place of a `Stop()` statement, after
+    `time.AfterFunc(25*time.Second, server.Stop)`: the timer's `Stop()` ends the calls
+    still running after the grace (a deferred `Stop()` becomes a deferred function that
+    does both). In Java
     it writes `shutdown()`, `awaitTermination(25, TimeUnit.SECONDS)` and, when that is
     not enough, `shutdownNow()` in place of the `shutdownNow()` statement (a
     `shutdownNow().awaitTermination(...)` becomes `shutdown().awaitTermination(...)`), and
@@ -75,7 +79,9 @@ class StopWithoutGrace(Rule):
     loopback): with grpcio's `stop(0)` or grpc-go's `Stop()` all four fail (UNAVAILABLE),
     with grpc-js's `forceShutdown()` too (CANCELLED); with the code `k8slb fix` writes
     (grpcio: KLB403's SIGTERM handler, which calls `server.stop(grace=25)`; grpc-go:
-    `GracefulStop()`; grpc-js: `tryShutdown` bounded by a timer) all four finish.
+    `GracefulStop()` bounded by a timer; grpc-js: `tryShutdown` bounded by a timer) all
+    four finish. With grpc-go, calls of 4 s and the fix's timer set to 1 s, the timer's
+    `Stop()` ends all four (UNAVAILABLE) where `GracefulStop()` alone would wait for them.
     Reproduce: `.venv/bin/python -m pytest tests/test_grpc_proof.py
     tests/test_grpc_go_proof.py tests/test_grpc_node_proof.py -s -q -k test_4`.
 

@@ -90,12 +90,14 @@ def count_parses(monkeypatch: pytest.MonkeyPatch, *where: ModuleType) -> list[st
 FAST = FixValues(max_connection_age_ms=300, max_connection_age_grace_ms=1000)
 
 
-def fixed_source(path: Path, source: str, rules: str, *, unsafe: bool = False) -> str:
-    """`source`, written at `path`, after `k8slb fix --select RULES` with FAST values: the
-    code the runtime proofs run is the fixer's."""
+def fixed_source(
+    path: Path, source: str, rules: str, *, unsafe: bool = False, values: FixValues = FAST
+) -> str:
+    """`source`, written at `path`, after `k8slb fix --select RULES` with `values` (FAST's
+    by default): the code the runtime proofs run is the fixer's."""
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(source)
-    settings = Settings(rules=select_rules([rules], []), fix_values=FAST)
+    settings = Settings(rules=select_rules([rules], []), fix_values=values)
     outcome = plan(discover([str(path)]).sources, settings, unsafe=unsafe)
     assert str(path) in outcome.fixed_text, f"the {rules} fix changed nothing"
     return outcome.fixed_text[str(path)].decode()

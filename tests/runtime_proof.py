@@ -216,10 +216,10 @@ def assert_fair(counts: dict[str, int], message: str) -> None:
     assert all(0.7 * fair <= n <= 1.3 * fair for n in counts.values()), message
 
 
-def calls_through_sigterm(pod: Program, client: Program) -> list[str]:
-    """Start the server with slow calls (1.5 s), put 4 in flight, send SIGTERM (what the
-    kubelet does) half a second in, and say how each call ended."""
-    pods = Pods(pod, 1, delay_ms=1500)
+def calls_through_sigterm(pod: Program, client: Program, delay_ms: int = 1500) -> list[str]:
+    """Start the server with slow calls (1.5 s unless told), put 4 in flight, send SIGTERM
+    (what the kubelet does) half a second in, and say how each call ended."""
+    pods = Pods(pod, 1, delay_ms=delay_ms)
 
     def stop() -> None:
         time.sleep(0.5)

@@ -641,6 +641,70 @@ def test_a_fixer_process_that_dies_leaves_its_file_alone_and_fixes_the_others(
     assert changed == fixable - {culprit}, "every other file is fixed"
 
 
+WEB = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: other}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers:
+        - name: web
+          image: registry.example/web:1.0
+          ports: [{name: http, containerPort: 8080}]
+---
+apiVersion: v1
+kind: Service
+metadata: {name: web, namespace: other}
+spec:
+  selector: {app: web}
+  ports: [{name: http, port: 80, targetPort: http}]
+"""
+
+
+def test_after_a_refused_write_the_report_is_of_the_files_as_they_are_on_disk(
+    tmp_path: Path,
+) -> None:
+    """The fixed text of a file that could not be written (a preStop hook that moves the
+    lines below it, a headless twin that turns KLB101 to info) is not what is reported:
+    the listing is a plain check of the files after the run, the written file's fixes
+    counted, the other's said to be not written."""
+    real = tmp_path / "real.yaml"
+    shutil.copy(GRACE_5, real)
+    link = tmp_path / "link.yaml"
+    link.symlink_to(real)  # refused: written through a symbolic link
+    web = tmp_path / "web.yaml"
+    web.write_text(WEB)
+    code, out, err = invoke("fix", "--isolated", "--no-cache", str(link), str(web))
+    assert code == 2 and "link.yaml: not written: is a symbolic link" in err
+    assert real.read_bytes() == GRACE_5.read_bytes()
+    assert "preStop" in web.read_text(), "the other file is written"
+    _, checked, _ = invoke("check", "-q", "--isolated", "--no-cache", str(link), str(web))
+    *listing, summary = out.splitlines()
+    assert listing == checked.splitlines()
+    remaining = sum(1 for line in listing if not line.startswith(" "))
+    assert summary.startswith(
+        f"Fixed 1 finding (KLB401) in 1 file; 2 fixes not written (see below); "
+        f"{remaining} findings remain"
+    )
+
+
+def test_a_run_whose_every_write_is_refused_reports_what_a_check_does(tmp_path: Path) -> None:
+    real = tmp_path / "real.yaml"
+    shutil.copy(GRACE_5, real)
+    link = tmp_path / "link.yaml"
+    link.symlink_to(real)
+    _, checked, _ = invoke("check", "-q", "--isolated", "--no-cache", str(link))
+    _, out, _ = invoke("fix", "--isolated", "--no-cache", str(link))
+    *listing, summary = out.splitlines()
+    assert listing == checked.splitlines()
+    assert "[info]" not in out, "no headless twin was written: KLB101 stays a warning"
+    assert summary.startswith("Nothing fixed; 2 fixes not written (see below); 3 findings remain")
+
+
 def test_a_chart_fix_counts_each_file_of_the_chart_it_changed() -> None:
     """A fix that changed a template and values.yaml changed two files, not one chart."""
     from k8slb.cli import _fix_summary

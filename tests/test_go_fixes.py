@@ -6,9 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from k8slb.code.facts import Loc, Stop
 from k8slb.core.edits import GoEdit
 from k8slb.editing.yaml_edit import Refused
-from k8slb.languages.go.dialect import GRPC_PACKAGES
+from k8slb.languages.go.dialect import DIALECT, GRPC_PACKAGES
 from k8slb.languages.go.edit import apply_go
 
 from .go_toolchain import go_format, stays_formatted, unformatted
@@ -169,3 +170,44 @@ def test_statements_are_not_inserted_into_a_line_another_statement_shares() -> N
     source = 'package main\n\nimport "time"\n\nfunc main() { s.Serve(l) }\n'
     with pytest.raises(Refused, match="does not start its own line"):
         insert_before(source, 5, 15)
+
+
+def bounded(source: str, line: int, column: int) -> str:
+    [edit] = DIALECT.graceful_stop(Stop(Loc("main.go", line, column), "s", 0, False), 25)
+    fixed = apply_go(source, [edit])
+    assert stays_formatted(source, fixed), fixed
+    return fixed
+
+
+STOPS = 'package main\n\nimport "time"\n\nfunc stop() {\n\t{stop}\n}\n'
+
+
+def test_a_stop_becomes_a_graceful_stop_that_a_timer_bounds() -> None:
+    source = STOPS.replace("{stop}", "s.Stop() // on SIGTERM")
+    assert bounded(source, 6, 2) == source.replace(
+        "\ts.Stop()", "\ttime.AfterFunc(25*time.Second, s.Stop)\n\ts.GracefulStop()"
+    )
+
+
+@pytest.mark.parametrize("keyword", ["defer", "go"])
+def test_a_stop_that_runs_later_is_bounded_when_it_runs(keyword: str) -> None:
+    """A timer started where `defer s.Stop()` stands would stop the server long before the
+    deferred call runs: the deferred call starts it."""
+    source = STOPS.replace("{stop}", f"{keyword} s.Stop()")
+    assert bounded(source, 6, len(keyword) + 3) == source.replace(
+        f"\t{keyword} s.Stop()",
+        f"\t{keyword} func() {{\n\t\ttime.AfterFunc(25*time.Second, s.Stop)\n"
+        "\t\ts.GracefulStop()\n\t}()",
+    )
+
+
+def test_a_stop_inside_an_expression_is_refused() -> None:
+    source = STOPS.replace("{stop}", "if s.Stop(); true {\n\t}")
+    with pytest.raises(Refused, match="not a statement of its own"):
+        bounded(source, 6, 5)
+
+
+def test_a_stop_on_an_expression_is_left_unfixed() -> None:
+    """`servers[0].Stop` written twice could name two servers: no fix is offered."""
+    stop = Stop(Loc("main.go", 6, 2), "servers[0]", 0, False)
+    assert DIALECT.graceful_stop(stop, 25) == []

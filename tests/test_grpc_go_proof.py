@@ -17,14 +17,18 @@ from __future__ import annotations
 
 import functools
 import os
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from .go_toolchain import go
+from .helpers import FAST, fixed_source
 from .runtime_proof import (  # noqa: F401  (the tests: collected here, they run on grpc-go)
     Program,
     Runtime,
+    calls_through_sigterm,
+    report,
     test_1_a_clusterip_pins_calls_to_the_first_pods,
     test_2_max_connection_age_from_the_klb201_fix_spreads_calls,
     test_3_round_robin_from_the_klb103_fix_spreads_calls_over_every_pod,
@@ -41,8 +45,24 @@ MAX_AGE = ("MaxConnectionAge: 300 * time.Millisecond", "MaxConnectionAgeGrace: 1
 # the pod as written, the rule that reports it, and a line the rule's fix writes
 STOPPING = {
     "KLB403": ("pod_ignores_sigterm", "signal.Notify(sigterm, syscall.SIGTERM)"),
-    "KLB404": ("pod_stops_on_sigterm", "server.GracefulStop()"),
+    "KLB404": ("pod_stops_on_sigterm", "time.AfterFunc(25*time.Second, server.Stop)"),
 }
+
+
+def test_4_the_klb404_fix_ends_the_calls_that_outlive_the_grace(
+    runtime: Runtime, tmp_path: Path
+) -> None:
+    """GracefulStop() alone waits for every call, however long: the timer the KLB404 fix
+    writes stops the server outright once stop-grace-seconds (here 1) have passed. The
+    calls take 4 s, within the clients' 5 s deadline: an unbounded GracefulStop() would
+    let them all finish."""
+    path = tmp_path / "fix" / "main.go"
+    values = replace(FAST, stop_grace_seconds=1)
+    server = fixed_source(path, main("pod_stops_on_sigterm"), "KLB404", unsafe=True, values=values)
+    assert "time.AfterFunc(1*time.Second, server.Stop)" in server
+    outcomes = calls_through_sigterm(*runtime.programs(tmp_path, server), delay_ms=4000)
+    report(f"{runtime.name}, SIGTERM with the KLB404 fix, calls longer than its grace", outcomes)
+    assert outcomes == ["Unavailable"] * 4, "cut by the timer's Stop(), not by their deadline"
 
 
 @pytest.fixture(scope="module")

@@ -359,6 +359,79 @@ def test_a_server_that_caps_connection_age_lowers_the_finding(tmp_path: Path) ->
     assert "grpc.max_connection_age_ms=300000" in finding.detail[0]
 
 
+@pytest.mark.parametrize(
+    ("edits", "evidence"),
+    [
+        ([("name: tcp-service", "name: grpc")], "port name 'grpc'"),
+        ([("name: tcp-service,", "name: tcp-service, appProtocol: grpc,")], "appProtocol grpc"),
+        (
+            [("{name: tcp,", "{name: grpc,"), ("targetPort: tcp", "targetPort: grpc")],
+            "container port 'grpc'",
+        ),
+    ],
+    ids=["port-name", "app-protocol", "container-port-name"],
+)
+def test_a_capped_server_lowers_the_finding_whatever_the_grpc_evidence(
+    tmp_path: Path, edits: list[tuple[str, str]], evidence: str
+) -> None:
+    """The manifests say gRPC before the code does: the server the code starts on the
+    targeted port still caps connection age, and that is what re-spreads the clients."""
+    options = (
+        ', options=[("grpc.max_connection_age_ms", 300000), '
+        '("grpc.max_connection_age_grace_ms", 30000)]'
+    )
+    tree = inventory_tree(options)
+    for was, now in edits:
+        assert was in tree["inventory.yaml"]
+        tree["inventory.yaml"] = tree["inventory.yaml"].replace(was, now)
+    [finding] = lint_files(tmp_path, tree, select=["KLB101"]).findings
+    assert evidence in finding.message
+    assert finding.severity.label == "info"
+    assert "its server caps connection age" in finding.message
+    assert "grpc.max_connection_age_ms=300000" in finding.detail[0]
+
+
+def test_an_uncapped_server_behind_a_grpc_named_port_stays_a_warning(tmp_path: Path) -> None:
+    tree = inventory_tree()
+    tree["inventory.yaml"] = tree["inventory.yaml"].replace("name: tcp-service", "name: grpc")
+    [finding] = lint_files(tmp_path, tree, select=["KLB101"]).findings
+    assert finding.severity.label == "warning"
+    assert "caps connection age" not in finding.message
+
+
+def test_one_uncapped_server_behind_a_grpc_port_keeps_the_warning(tmp_path: Path) -> None:
+    """Two gRPC ports, one served by a server that caps connection age and one by a server
+    that does not: the clients of the second stay where they are."""
+    capped = SERVER.format(port=7070, options=', options=[("grpc.max_connection_age_ms", 300000)]')
+    second = (
+        "    admin = grpc.server(futures.ThreadPoolExecutor(1))\n"
+        '    admin.add_insecure_port("[::]:7071")\n'
+        "    admin.start()\n"
+    )
+    tree = inventory_tree()
+    tree["inventory/server.py"] = capped.replace(
+        "    server.start()\n", "    server.start()\n" + second
+    )
+    tree["inventory.yaml"] = (
+        tree["inventory.yaml"]
+        .replace(
+            "{name: tcp-service, port: 7070, targetPort: tcp}",
+            "{name: grpc, port: 7070}, {name: grpc-admin, port: 7071}",
+        )
+        .replace("{name: tcp, containerPort: 7070}", "{containerPort: 7070}, {containerPort: 7071}")
+    )
+    [finding] = lint_files(tmp_path, tree, select=["KLB101"]).findings
+    assert finding.severity.label == "warning"
+    assert "caps connection age" not in finding.message
+    # and with the second server capped too, the finding is lowered
+    tree["inventory/server.py"] = tree["inventory/server.py"].replace(
+        "ThreadPoolExecutor(1))",
+        'ThreadPoolExecutor(1), options=[("grpc.max_connection_age_ms", 60000)])',
+    )
+    [finding] = lint_files(tmp_path / "both", tree, select=["KLB101"]).findings
+    assert finding.severity.label == "info", finding.message
+
+
 def test_a_capped_server_with_a_direct_client_stays_a_warning(tmp_path: Path) -> None:
     """A capped age re-spreads the clients only at each reconnection: with a scanned
     client dialing the Service, the finding is not lowered."""

@@ -47,9 +47,9 @@ class PythonEdit(CodeEdit):
 class GoEdit(CodeEdit):
     """An operation on the Go node that starts at (line, column): `add-argument` (code as
     the call's last argument), `add-fields` (lines of `Key: value` into a struct literal),
-    `rename-method` (the method a call calls), `insert-statements` (lines before the
-    statement that holds the call). `code` names packages as placeholders, `{grpc}`, each
-    bound by `packages` to its import path."""
+    `insert-statements` (lines before the statement that holds the call), `graceful-stop`
+    (the statement that is the call, replaced by lines). `code` names packages as
+    placeholders, `{grpc}`, each bound by `packages` to its import path."""
 
     code: str
     packages: tuple[tuple[str, str], ...] = ()

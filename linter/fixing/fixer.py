@@ -6,7 +6,7 @@ and only then write, or show the diff.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 from dataclasses import dataclass, field
 
 from k8slb.cache import Cache, ParseMemo
@@ -41,6 +41,7 @@ class FixOutcome:
     # Findings gone where another, new, now stands at the same place (a Service made
     # headless: the passthrough channel that was KLB102 is KLB103): moved, not fixed.
     replaced: list[tuple[Finding, Finding]] = field(default_factory=list)
+    first: RunResult | None = None  # the check of the text as it was read
 
 
 def unsafe_fixes_left(findings: Sequence[Finding], *, unsafe: bool) -> int:
@@ -283,12 +284,52 @@ def _plan(
     if changed_now:  # the files that did not settle were put back: count afresh
         outcome.fixed = _gone(first.findings if first else [], outcome.result.findings)
         outcome.partial = []
+    outcome.first = first
+    outcome.fixed_text = {p: d for p, d in contents.items() if d != outcome.original.get(p)}
+    _account(outcome, unsafe=unsafe)
+    return outcome
+
+
+def _account(outcome: FixOutcome, *, unsafe: bool) -> None:
+    """Sort the fixes of `outcome.fixed` by what they came to in `outcome.result`: fixed,
+    made but the finding remains, or moved under another rule."""
     fixed_keys = {_identity(f) for f in outcome.fixed}  # fixed in a later pass after all
     outcome.partial = [f for f in outcome.partial if _identity(f) not in fixed_keys]
-    outcome.replaced = _replaced(outcome.fixed, first, outcome.result)
+    outcome.replaced = _replaced(outcome.fixed, outcome.first, outcome.result)
     moved = {id(old) for old, _ in outcome.replaced}
     outcome.fixed = [f for f in outcome.fixed if id(f) not in moved]
-    outcome.fixed_text = {p: d for p, d in contents.items() if d != outcome.original.get(p)}
     outcome.unsafe_left = unsafe_fixes_left(outcome.result.findings, unsafe=unsafe)
     outcome.refused = list(dict.fromkeys(outcome.refused))
-    return outcome
+
+
+def as_written(
+    outcome: FixOutcome,
+    sources: Sequence[Source],
+    settings: Settings,
+    unwritten: Set[str],
+    *,
+    unsafe: bool,
+    jobs: int = 1,
+    cache: Cache | None = None,
+) -> FixOutcome:
+    """The outcome of a fix whose files in `unwritten` could not be written: the check of
+    the files as they are on disk now (not of the text that was not written: its lines,
+    its added twins), and only the fixes that reached the disk counted as made."""
+    streamed = {  # stdin is on no disk: its fixed text is what was printed
+        s.path: outcome.fixed_text.get(s.path, outcome.original[s.path])
+        for s in sources
+        if s.location is None and s.path in outcome.original
+    }
+    result = run(sources, settings, streamed, jobs=jobs, cache=cache)
+    first = outcome.first
+    after = FixOutcome(
+        original=outcome.original,
+        fixed_text={p: d for p, d in outcome.fixed_text.items() if p not in unwritten},
+        fixed=_gone(first.findings if first else [], result.findings),
+        refused=list(outcome.refused),
+        result=result,
+        partial=[f for f in outcome.partial if not any(e.path in unwritten for e in f.edits)],
+        first=first,
+    )
+    _account(after, unsafe=unsafe)
+    return after

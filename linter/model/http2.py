@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterator
 
 from k8slb.code.facts import Loc
 from k8slb.model.index import (
@@ -116,16 +117,14 @@ def _port_evidence(
             if entry.get("containerPort") == target.number and grpc_port_name(entry.get("name")):
                 reason = f"container port {entry['name']!r} of {target.workload.ref.display}"
                 return Evidence(port, reason, target.workload.path, entry.pos, 2)
-    for target in targets:
-        for served in code.listening(target.workload, target.container) if code else []:
-            if served.port == target.number:
-                listen = served.listen
-                reason = (
-                    f"its code serves gRPC on {served.port}: "
-                    f"{os.path.basename(listen.loc.path)}:{listen.loc.line}"
-                )
-                at = (listen.loc.line, listen.loc.column)
-                return Evidence(port, reason, listen.loc.path, at, 2, served)
+    for served in _serving(targets, code):
+        listen = served.listen
+        reason = (
+            f"its code serves gRPC on {served.port}: "
+            f"{os.path.basename(listen.loc.path)}:{listen.loc.line}"
+        )
+        at = (listen.loc.line, listen.loc.column)
+        return Evidence(port, reason, listen.loc.path, at, 2, served)
     for target in targets:
         probe = _probe_evidence(target)
         if probe is not None:
@@ -153,6 +152,27 @@ def _port_evidence(
     if GRPC_PORT in numbers:
         return on_service(f"port {GRPC_PORT}, gRPC's conventional port", "port", 5)
     return None
+
+
+def _serving(targets: list[Target], code: CodeLinks | None) -> Iterator[Served]:
+    """The gRPC servers in the code of the targeted containers that listen on the
+    targeted port."""
+    for target in targets:
+        for served in code.listening(target.workload, target.container) if code else []:
+            if served.port == target.number:
+                yield served
+
+
+def servers_behind(index: Index, pinned: PinnedService, code: CodeLinks | None) -> list[Served]:
+    """The gRPC servers in the code that serve the Service's gRPC ports, whatever the
+    evidence that made them gRPC ports (a port's name, its appProtocol, the code itself),
+    in each container the ports target."""
+    targets = index.targets(pinned.service)
+    return [
+        served
+        for evidence in pinned.evidence
+        for served in _serving([t for t in targets if t.service_port is evidence.port], code)
+    ]
 
 
 def dialed_port(service: K8sObject, port: int | None, loc: Loc) -> Evidence | None:

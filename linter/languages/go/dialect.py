@@ -82,7 +82,7 @@ class GoDialect(Dialect):
         )
 
     def stop_fix(self, grace: int) -> str:
-        return "GracefulStop(): review that a timer bounds it (it waits for every stream)"
+        return f"GracefulStop(), bounded by a timer that calls Stop() after {grace} s"
 
     def health_drain_advice(self) -> str:
         return "call Shutdown() on the health server (every service NOT_SERVING) on SIGTERM"
@@ -143,8 +143,7 @@ class GoDialect(Dialect):
             "\tsigterm := make(chan {os}.Signal, 1)",
             "\t{signal}.Notify(sigterm, {syscall}.SIGTERM)",
             "\t<-sigterm",
-            f"\t{{time}}.AfterFunc({grace}*{{time}}.Second, {server}.Stop)",
-            f"\t{server}.GracefulStop()",
+            *(f"\t{line}" for line in bounded_stop(server, grace)),
             "}()",
         ]
         loc = wait.loc
@@ -152,8 +151,23 @@ class GoDialect(Dialect):
         return [GoEdit(loc.path, loc.line, loc.column, "insert-statements", code, SIGNAL_PACKAGES)]
 
     def graceful_stop(self, stop: Stop, grace: int) -> list[CodeEdit]:
+        """The `Stop()` statement made a `GracefulStop()`, bounded by a timer that calls
+        `Stop()` after `grace` seconds (GracefulStop waits for every stream, one that never
+        ends included)."""
+        if not all(part.isidentifier() for part in stop.server.split(".")):
+            return []  # an expression: written twice, it could run twice
         loc = stop.loc
-        return [GoEdit(loc.path, loc.line, loc.column, "rename-method", "GracefulStop")]
+        code = "\n".join(bounded_stop(stop.server, grace))
+        return [GoEdit(loc.path, loc.line, loc.column, "graceful-stop", code, SIGNAL_PACKAGES)]
+
+
+def bounded_stop(server: str, grace: int) -> list[str]:
+    """The statements of a graceful stop that lets the calls in flight finish for `grace`
+    seconds, then ends those left: the timer's `Stop()` makes `GracefulStop()` return."""
+    return [
+        f"{{time}}.AfterFunc({grace}*{{time}}.Second, {server}.Stop)",
+        f"{server}.GracefulStop()",
+    ]
 
 
 DIALECT = GoDialect()

@@ -130,13 +130,9 @@ def _splice(data: bytes, root: Node, edit: GoEdit, names: dict[str, str]) -> tup
     if edit.op == "insert-statements":
         call = node_at(data, root, edit.line, edit.column, "call_expression")
         return _insert_before_statement(data, call, _named(edit.code, names).encode())
-    if edit.op == "rename-method":
+    if edit.op == "graceful-stop":
         call = node_at(data, root, edit.line, edit.column, "call_expression")
-        function = call.child_by_field_name("function")
-        member = function.child_by_field_name("field") if function is not None else None
-        if member is None:
-            raise Refused("not a method call")
-        return member.start_byte, member.end_byte, edit.code.encode()
+        return _replace_stop(data, call, _named(edit.code, names))
     raise Refused(f"unknown Go edit {edit.op}")
 
 
@@ -178,6 +174,24 @@ def _insert_before_statement(data: bytes, node: Node, code: bytes) -> tuple[int,
         raise Refused("the statement does not start its own line, indented with tabs")
     lines = b"".join(indent + line + b"\n" if line else b"\n" for line in code.split(b"\n"))
     return line_start, line_start, lines
+
+
+def _replace_stop(data: bytes, call: Node, code: str) -> tuple[int, int, bytes]:
+    """The statement that is the `Stop()` call replaced by `code`'s lines; a deferred (or
+    `go`) stop by a function literal that runs them then: a timer started where the
+    `defer` stands would end the server long before its time."""
+    statement = call.parent
+    if statement is not None and statement.type in ("defer_statement", "go_statement"):
+        keyword = "defer" if statement.type == "defer_statement" else "go"
+        code = "\n".join(
+            [f"{keyword} func() {{", *(f"\t{line}" for line in code.split("\n")), "}()"]
+        )
+    elif statement is None or statement.type != "expression_statement":
+        raise Refused("Stop() is not a statement of its own: bound GracefulStop() by hand")
+    if statement.parent is None or statement.parent.type not in ("statement_list", "block"):
+        raise Refused("Stop() is not a statement of its own: bound GracefulStop() by hand")
+    start, _, lines = _insert_before_statement(data, call, code.encode())
+    return start, statement.end_byte, lines.rstrip(b"\n")
 
 
 _BETWEEN_FIELDS = re.compile(rb"^,[ \t]*\r?\n[ \t]*$")
