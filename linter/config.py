@@ -21,6 +21,7 @@ from k8slb.core.edits import FixValues
 from k8slb.model.links import Pin
 from k8slb.reading.build_files import Said
 from k8slb.reading.charts import HelmOptions
+from k8slb.reading.repository import upward
 from k8slb.reading.shapes import position_of
 from k8slb.reading.yamltree import YMap
 from k8slb.record import record
@@ -90,8 +91,9 @@ def _schema() -> dict[str, Any]:
 
 def find_config(start: Path) -> Path | None:
     """The first `.k8slb.yaml` or pyproject.toml with a [tool.k8slb] table, from `start`
-    up to the filesystem root."""
-    for folder in (start.resolve(), *start.resolve().parents):
+    up to its repository's top (repository.py): one in a shared folder above configures
+    no one's run."""
+    for folder in map(Path, upward(str(start.resolve()))):
         for name in YAML_NAMES:
             if (folder / name).is_file():
                 return folder / name
@@ -111,9 +113,9 @@ def project_root(start: Path) -> Path:
 
 
 def marked_project(start: Path) -> Path | None:
-    """The nearest folder at or above `start` that marks a project, or None."""
-    start = start.resolve()
-    for folder in (start, *start.parents):
+    """The nearest folder at or above `start` that marks a project, up to its
+    repository's top, or None."""
+    for folder in map(Path, upward(str(start.resolve()))):
         if any((folder / marker).exists() for marker in PROJECT_MARKERS):
             return folder
     return None

@@ -47,6 +47,7 @@ def write(path: Path, text: str) -> Path:
 
 
 def test_the_nearest_config_wins_and_pyproject_needs_the_table(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()  # the search goes up to the repository's top
     write(tmp_path / "pyproject.toml", "[tool.k8slb]\nselect = ['KLB401']\n")
     inner = tmp_path / "a" / "b"
     inner.mkdir(parents=True)
@@ -181,6 +182,7 @@ def test_the_configuration_is_found_from_the_linted_path_not_the_current_folder(
 
     repo = tmp_path / "repo"
     (repo / "k8s").mkdir(parents=True)
+    (repo / ".git").mkdir()
     (repo / ".k8slb.yaml").write_text("ignore: [KLB104]\n")
     (repo / "k8s" / "svc.yaml").write_text(
         "apiVersion: v1\nkind: Service\nmetadata: {name: api}\n"

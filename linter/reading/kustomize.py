@@ -20,12 +20,8 @@ from k8slb.reading.bounded import read_bounded
 from k8slb.reading.chart_findings import RenderedTemplate
 from k8slb.reading.chart_lines import TemplateLines
 from k8slb.reading.charts import HelmOptions, Rendering, pack_members, stamps
-from k8slb.reading.kustomization import (
-    KUSTOMIZATION_FILES,
-    inside,
-    references,
-    repository_of,
-)
+from k8slb.reading.kustomization import KUSTOMIZATION_FILES, references
+from k8slb.reading.repository import inside, repository_of
 
 BUILD_TIMEOUT = 60  # seconds a build may take
 MAX_FILE_BYTES = 16 * 1024 * 1024  # a resource file larger than this is refused
