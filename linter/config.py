@@ -21,7 +21,7 @@ from k8slb.core.edits import FixValues
 from k8slb.model.links import Pin
 from k8slb.reading.build_files import Said
 from k8slb.reading.charts import HelmOptions
-from k8slb.reading.repository import upward
+from k8slb.reading.repository import inside, repository_of, upward
 from k8slb.reading.shapes import position_of
 from k8slb.reading.yamltree import YMap
 from k8slb.record import record
@@ -204,7 +204,7 @@ def load_config(path: Path) -> Config:
         if tree is not None:
             line = f":{position_of(tree, list(error.absolute_path))[0]}"
         raise ConfigError(f"{path}{line}: {_describe(error)}")
-    for where, problem in _missing_paths(path.parent.resolve(), data):
+    for where, problem in _path_problems(path.parent.resolve(), data):
         line = f":{position_of(tree, where)[0]}" if tree is not None else ""
         raise ConfigError(f"{path}{line}: `{_dotted(where)}`: {problem}")
     try:
@@ -219,28 +219,51 @@ def _dotted(where: list[str | int]) -> str:
     return "".join(f"[{step}]" if isinstance(step, int) else f".{step}" for step in where)[1:]
 
 
-def _missing_paths(root: Path, data: dict[str, Any]) -> list[tuple[list[str | int], str]]:
+def _path_problems(root: Path, data: dict[str, Any]) -> list[tuple[list[str | int], str]]:
     """The paths the configuration names that are not there (a wrong value stops the run,
-    as the README says): each values file, each chart of `helm.charts` and its value
-    files, each target of `links`. Relative to the configuration's folder."""
+    as the README says) or lead out of its repository: each values file, each chart of
+    `helm.charts` and its value files, each target of `links`, the baseline. Relative to
+    the configuration's folder."""
+    top = os.path.realpath(repository_of(str(root)))
     missing: list[tuple[list[str | int], str]] = []
+
+    def outside(where: list[str | int], path: Path, name: str) -> bool:
+        """A repository's configuration must not make k8slb read (and quote) or write a
+        file of the runner's: every path it names resolves inside the repository, links
+        followed. A path given on the command line is the user's own choice."""
+        if inside(os.path.realpath(path), top):
+            return False
+        missing.append(
+            (
+                where,
+                f"{name} leads outside the repository ({top}), which its configuration "
+                "may not name (give it on the command line)",
+            )
+        )
+        return True
+
     helm = data.get("helm", {})
     for index, name in enumerate(helm.get("values", [])):
-        if not (root / name).is_file():
-            missing.append((["helm", "values", index], f"no values file {name}"))
+        where: list[str | int] = ["helm", "values", index]
+        if not outside(where, root / name, name) and not (root / name).is_file():
+            missing.append((where, f"no values file {name}"))
     for chart, sets in helm.get("charts", {}).items():
         folder = root / chart
+        if outside(["helm", "charts", chart], folder, chart):
+            continue
         if not (folder / "Chart.yaml").is_file():
             missing.append((["helm", "charts", chart], f"{chart} is no chart (no Chart.yaml)"))
             continue
         for number, chosen in enumerate(sets):
             for index, name in enumerate(chosen):
-                if not (folder / name).is_file():
-                    where: list[str | int] = ["helm", "charts", chart, number, index]
+                where = ["helm", "charts", chart, number, index]
+                if not outside(where, folder / name, name) and not (folder / name).is_file():
                     missing.append((where, f"no values file {name} in chart {chart}"))
     for key, target in data.get("links", {}).items():
-        if not (root / target).exists():
+        if not outside(["links", key], root / target, target) and not (root / target).exists():
             missing.append((["links", key], f"{target} does not exist"))
+    if "baseline" in data:  # `--write-baseline` writes it
+        outside(["baseline"], root / data["baseline"], data["baseline"])
     return missing
 
 

@@ -279,3 +279,69 @@ def test_exclude_applies_to_named_files_only_when_forced(
     assert read(".") == ["app", "generated"]
     assert read("--exclude", "generated", ".") == ["app", "vendor"], "replaces the configuration's"
     assert read("--extend-exclude", "generated,app/", ".") == []
+
+
+@pytest.mark.parametrize(
+    ("config", "key", "line"),
+    [
+        ("helm:\n  values: [{secret}]\n", "helm.values[0]", 2),
+        ("helm:\n  values: [../secret.yaml]\n", "helm.values[0]", 2),
+        ("helm:\n  values: [linked.yaml]\n", "helm.values[0]", 2),
+        ("helm:\n  charts:\n    chart: [[../../secret.yaml]]\n", "helm.charts.chart[0][0]", 3),
+        ("helm:\n  charts:\n    ../outside-chart: [[values.yaml]]\n", "helm.charts", 3),
+        ("links:\n  Deployment/shop:api: ../../..\n", "links.Deployment/shop:api", 2),
+        ("select: [ALL]\nbaseline: ../secret.yaml\n", "baseline", 2),
+        ("baseline: linked-folder/b.json\n", "baseline", 1),
+    ],
+    ids=[
+        "absolute values file",
+        "values file by ..",
+        "values file by a link",
+        "chart's values file by ..",
+        "chart outside",
+        "links target by ..",
+        "baseline by ..",
+        "baseline through a linked folder",
+    ],
+)
+def test_a_path_the_configuration_names_must_stay_in_its_repository(
+    tmp_path: Path, config: str, key: str, line: int
+) -> None:
+    """An untrusted repository's configuration must not make k8slb read, merge and quote a
+    file of the runner's (a kubeconfig, credentials) nor overwrite one with
+    --write-baseline: a path leading out of the repository, by `..`, an absolute path or a
+    link, is refused (exit 2) with the file, the line and the key."""
+    secret = write(tmp_path / "secret.yaml", "token: s3cret\n")
+    outside_chart = tmp_path / "outside-chart"
+    outside_chart.mkdir()
+    write(outside_chart / "Chart.yaml", "apiVersion: v2\nname: o\nversion: 1.0.0\n")
+    write(outside_chart / "values.yaml", "token: s3cret\n")
+    repo = tmp_path / "repo"
+    (repo / "chart" / "templates").mkdir(parents=True)
+    (repo / ".git").mkdir()
+    write(repo / "chart" / "Chart.yaml", "apiVersion: v2\nname: c\nversion: 1.0.0\n")
+    write(repo / "chart" / "values.yaml", "a: 1\n")
+    (repo / "linked.yaml").symlink_to(secret)
+    (repo / "linked-folder").symlink_to(tmp_path)
+    configuration = write(repo / ".k8slb.yaml", config.format(secret=secret))
+    for write_baseline in ([], ["--write-baseline"]):
+        done = CliRunner().invoke(cli, ["check", "--exit-zero", *write_baseline, str(repo)])
+        assert done.exit_code == 2, done.output
+        assert f"{configuration}:{line}: `{key}" in done.output
+        assert "outside the repository" in done.output and "s3cret" not in done.output
+    assert secret.read_text() == "token: s3cret\n", "not overwritten by --write-baseline"
+
+
+def test_a_path_given_on_the_command_line_may_lie_outside_the_repository(tmp_path: Path) -> None:
+    """The user's own choice: --helm-values and --baseline name any file."""
+    values = write(tmp_path / "values.yaml", "replicas: 2\n")
+    repo = tmp_path / "repo"
+    (repo / "chart" / "templates").mkdir(parents=True)
+    (repo / ".git").mkdir()
+    write(repo / "chart" / "Chart.yaml", "apiVersion: v2\nname: c\nversion: 1.0.0\n")
+    write(repo / "chart" / "values.yaml", "a: 1\n")
+    baseline = tmp_path / "baseline.json"
+    options = ["--helm-values", str(values), "--baseline", str(baseline), "--write-baseline"]
+    done = CliRunner().invoke(cli, ["check", "--exit-zero", *options, str(repo)])
+    assert done.exit_code == 0, done.output
+    assert baseline.is_file()
