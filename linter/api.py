@@ -135,14 +135,13 @@ def plan(
         config_file=str(config.path) if config.path else None,
     )
     leave_out = _exclude(config, exclude, extend_exclude, force_exclude)
-    build = kustomize or config.kustomize
-    found = discover(paths or ["."], stdin_filename, leave_out, build)
+    found = discover(paths or ["."], stdin_filename, leave_out, kustomize)
     if not context and project_context:
         context = _projects_of_files(paths)
         for folder in context:
             note(f"project context: {folder}")
     if context:
-        found = with_context(found, discover(context, None, leave_out, build, report=False))
+        found = with_context(found, discover(context, None, leave_out, kustomize, report=False))
     severity = Severity.parse(fail_on or config.fail_on or "warning")
     root = config.path.parent.resolve() if config.path else project_root(start)
     baseline = config.baseline or root / DEFAULT_BASELINE

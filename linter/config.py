@@ -40,6 +40,17 @@ FIX_KEYS = {
 }
 
 
+# Keys that would make k8slb run a program or reach the network: a repository's
+# configuration is untrusted (a pull request writes it), so these come from the command
+# line (or the workflow) alone, and the key is refused, as ruff refuses an unknown one.
+COMMAND_LINE_ONLY = {
+    "kustomize": (
+        "--kustomize",
+        "it runs `kustomize build`, which fetches every URL a kustomization names",
+    ),
+}
+
+
 class ConfigError(Exception):
     """The configuration is wrong; the message says where and what is allowed."""
 
@@ -74,7 +85,6 @@ class Config:
     exemptions: list[Exemption] = field(default_factory=list)
     baseline: Path | None = None
     helm: HelmOptions = field(default_factory=HelmOptions)
-    kustomize: bool = False
     links: dict[str, Pin] = field(default_factory=dict)  # container key -> its code
 
     @property
@@ -195,6 +205,13 @@ def load_config(path: Path) -> Config:
     from jsonschema import Draft7Validator
 
     data, tree = _read(path)
+    for key, (flag, why) in COMMAND_LINE_ONLY.items():
+        if isinstance(data, dict) and key in data:
+            line = f":{position_of(tree, [key])[0]}" if tree is not None else ""
+            raise ConfigError(
+                f"{path}{line}: `{key}` is not read from a configuration ({why}): "
+                f"pass {flag} on the command line"
+            )
     errors = sorted(
         Draft7Validator(_schema()).iter_errors(data), key=lambda e: list(map(str, e.path))
     )
@@ -303,7 +320,6 @@ def _build(path: Path, data: dict[str, Any], tree: YMap | None = None) -> Config
         exemptions=exemptions,
         baseline=path.parent.resolve() / data["baseline"] if "baseline" in data else None,
         helm=_helm(path.parent.resolve(), data.get("helm", {})),
-        kustomize=data.get("kustomize", False),
         links={
             key: Pin(
                 os.path.normpath(path.parent.resolve() / target),

@@ -255,3 +255,27 @@ def test_a_field_no_patch_changed_keeps_its_line_in_the_base(
     report = _check("--kustomize", "--select", "KLB301", str(prod))
     found = [(Path(f["path"]).name, f["line"]) for f in report["findings"]]
     assert found == [("deploy.yaml", 16)], "livenessProbe: line 16 of the base"
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "said"),
+    [
+        (".k8slb.yaml", "select: [ALL]\nkustomize: true\n", ".k8slb.yaml:2: `kustomize`"),
+        ("pyproject.toml", "[tool.k8slb]\nkustomize = true\n", "pyproject.toml: `kustomize`"),
+    ],
+)
+def test_a_repositorys_configuration_cannot_turn_on_builds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, text: str, said: str
+) -> None:
+    """A build runs kustomize, which fetches any URL a kustomization names: an untrusted
+    pull request must not be able to ask for it. The key is refused, naming the flag."""
+    binaries = _repository(tmp_path)
+    ran = tmp_path / "ran"
+    (binaries / "kustomize").write_text(f"#!/bin/sh\ntouch {ran}\n")
+    monkeypatch.setenv("PATH", f"{binaries}:{os.environ['PATH']}")
+    (tmp_path / name).write_text(text)
+    done = CliRunner().invoke(cli, ["check", "--format", "json", str(tmp_path)])
+    assert done.exit_code == 2
+    assert f"{tmp_path / said} is not read from a configuration" in done.output
+    assert "pass --kustomize on the command line" in done.output
+    assert not ran.exists(), "kustomize never ran"
