@@ -524,9 +524,13 @@ def _result(
     return RunResult(
         findings=findings,
         suppressed=suppressed,
-        paths=[m.path for m in manifests]
-        + [f.path for f in read.modules]
-        + [s.path for s in sources if s.language == "build" and s.path in read.readable],
+        paths=[  # the files reported on: a file read as context is no test case of JUnit's
+            path
+            for path in [m.path for m in manifests]
+            + [f.path for f in read.modules]
+            + [s.path for s in sources if s.language == "build" and s.path in read.readable]
+            if reported(path)
+        ],
         contents=dict(read.contents),  # plain: a result is pickled for the cache
         files=sum(1 for s in sources if s.report and s.path in read.readable),
         objects=sum(1 for obj in objects if counted(obj.path)),
