@@ -38,7 +38,7 @@ from k8slb.reading.charts import (
     rendering_inputs,
 )
 from k8slb.reading.file_digest import content_digest
-from k8slb.reading.kustomize import build, built_templates
+from k8slb.reading.kustomize import build, built_templates, files_of
 from k8slb.reading.manifests import ManifestFile
 from k8slb.reading.sources import Source
 from k8slb.record import record
@@ -504,6 +504,10 @@ def _reported(sources: Sequence[Source], read: Sources) -> Reported:
     named |= {real_path(path) for path, chart in read.rendered_from.items() if chart in named}
     charts = [s.path for s in sources if s.report and s.language == "helm"]
     named |= {chart_file(chart) for chart in charts}
+    # a build's findings are put in the resource files it read, a base's among them
+    named |= {
+        p for s in sources if s.report and s.language == "kustomize" for p in files_of(s.path)
+    }
     return Reported(False, frozenset(named), tuple(os.path.join(chart, "") for chart in charts))
 
 
