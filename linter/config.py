@@ -21,7 +21,7 @@ from k8slb.core.edits import FixValues
 from k8slb.model.links import Pin
 from k8slb.reading.build_files import Said
 from k8slb.reading.charts import HelmOptions
-from k8slb.reading.repository import inside, repository_of, upward
+from k8slb.reading.repository import git_top, inside, upward
 from k8slb.reading.shapes import position_of
 from k8slb.reading.yamltree import YMap
 from k8slb.record import record
@@ -241,7 +241,9 @@ def _path_problems(root: Path, data: dict[str, Any]) -> list[tuple[list[str | in
     as the README says) or lead out of its repository: each values file, each chart of
     `helm.charts` and its value files, each target of `links`, the baseline. Relative to
     the configuration's folder."""
-    top = os.path.realpath(repository_of(str(root)))
+    # its repository, else its own folder (not the current folder: a tree without .git,
+    # unpacked in a home folder and checked from there, may not reach the home folder)
+    top = os.path.realpath(git_top(str(root)) or root)
     missing: list[tuple[list[str | int], str]] = []
 
     def outside(where: list[str | int], path: Path, name: str) -> bool:

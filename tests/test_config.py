@@ -345,3 +345,18 @@ def test_a_path_given_on_the_command_line_may_lie_outside_the_repository(tmp_pat
     done = CliRunner().invoke(cli, ["check", "--exit-zero", *options, str(repo)])
     assert done.exit_code == 0, done.output
     assert baseline.is_file()
+
+
+def test_outside_any_repository_the_configuration_names_only_files_below_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A tree without .git (unpacked in a home folder, checked from there) is its own
+    project: its configuration cannot reach the folder around it."""
+    write(tmp_path / "secret.yaml", "token: s3cret\n")
+    tree = tmp_path / "download"
+    tree.mkdir()
+    configuration = write(tree / ".k8slb.yaml", "helm:\n  values: [../secret.yaml]\n")
+    monkeypatch.chdir(tmp_path)
+    done = CliRunner().invoke(cli, ["check", "download"])
+    assert done.exit_code == 2
+    assert f"{configuration}:2: `helm.values[0]`: ../secret.yaml leads outside" in done.output
