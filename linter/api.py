@@ -31,6 +31,7 @@ from k8slb.engine import run as run_engine
 from k8slb.parallel import default_jobs
 from k8slb.progress import QUIET, Progress
 from k8slb.reading.charts import HelmOptions
+from k8slb.reading.repository import inside
 from k8slb.reading.sources import STDIN, Discovery, Exclude, discover, with_context
 from k8slb.record import record
 from k8slb.report import baseline as baselines
@@ -137,14 +138,13 @@ def plan(
         config_file=str(config.path) if config.path else None,
     )
     leave_out = _exclude(config, exclude, extend_exclude, force_exclude)
-    build = kustomize or config.kustomize
-    found = discover(paths or ["."], stdin_filename, leave_out, build)
+    found = discover(paths or ["."], stdin_filename, leave_out, kustomize)
     if not context and project_context:
-        context = _projects_of_files(paths)
+        context = _projects_of(paths)
         for folder in context:
             note(f"project context: {folder}")
     if context:
-        found = with_context(found, discover(context, None, leave_out, build, report=False))
+        found = with_context(found, discover(context, None, leave_out, kustomize, report=False))
     severity = Severity.parse(fail_on or config.fail_on or "warning")
     root = config.path.parent.resolve() if config.path else project_root(start)
     baseline = config.baseline or root / DEFAULT_BASELINE
@@ -308,19 +308,21 @@ def _exclude(
     return Exclude(tuple(sets), forced) if sets else None
 
 
-def _projects_of_files(paths: Sequence[str]) -> list[str]:
-    """The projects of the files named on the command line (folders are read whole
-    already): so that "no SIGTERM handler in its project" or "no Service selects it" is
-    never said from a partial view. Only a folder that marks a project counts (a .git, a
-    pyproject.toml, a configuration): a file in no project is judged alone, rather than
-    with everything in its folder, which may be a home folder."""
+def _projects_of(paths: Sequence[str]) -> list[str]:
+    """The projects of the files and folders named on the command line, but those a folder
+    named holds whole already: so that "no SIGTERM handler in its project" or "no Service
+    selects it" is never said from a partial view (`check k8s/` judges the manifests with
+    the project's code in view, as `check .` does). Only a folder that marks a project
+    counts (a .git, a pyproject.toml, a configuration): a path in no project is judged
+    alone, rather than with everything in its folder, which may be a home folder."""
+    named = [p for p in paths if p != STDIN]
+    folders = [os.path.realpath(p) for p in named if os.path.isdir(p)]
     projects: list[str] = []
-    for path in paths:
-        if path == STDIN or os.path.isdir(path):
+    for path in named:
+        root = marked_project(Path(path) if os.path.isdir(path) else Path(path).parent)
+        if root is None or any(inside(os.path.realpath(root), f) for f in folders):
             continue
-        root = marked_project(Path(path).parent)
-        if root is not None:
-            shown = str(root) if os.path.isabs(path) else os.path.relpath(root)
-            if shown not in projects:
-                projects.append(shown)
+        shown = str(root) if os.path.isabs(path) else os.path.relpath(root)
+        if shown not in projects:
+            projects.append(shown)
     return projects

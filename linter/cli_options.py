@@ -136,8 +136,9 @@ def common_options(command: F) -> F:
             is_flag=True,
             flag_value=False,
             default=True,
-            help="Judge files named on the command line alone; by default the rest of their "
-            "project (up to its .git, pyproject.toml or configuration) is read as --context.",
+            help="Judge the files and folders named on the command line alone; by default the "
+            "rest of their project (up to its .git, pyproject.toml or configuration) is read "
+            "as --context.",
         ),
         click.option(
             "-v",

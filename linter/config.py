@@ -21,6 +21,7 @@ from k8slb.core.edits import FixValues
 from k8slb.model.links import Pin
 from k8slb.reading.build_files import Said
 from k8slb.reading.charts import HelmOptions
+from k8slb.reading.repository import git_top, inside, upward
 from k8slb.reading.shapes import position_of
 from k8slb.reading.yamltree import YMap
 from k8slb.record import record
@@ -36,6 +37,17 @@ FIX_KEYS = {
     "stop-grace-seconds": "stop_grace_seconds",
     "max-connection-age-ms": "max_connection_age_ms",
     "max-connection-age-grace-ms": "max_connection_age_grace_ms",
+}
+
+
+# Keys that would make k8slb run a program or reach the network: a repository's
+# configuration is untrusted (a pull request writes it), so these come from the command
+# line (or the workflow) alone, and the key is refused, as ruff refuses an unknown one.
+COMMAND_LINE_ONLY = {
+    "kustomize": (
+        "--kustomize",
+        "it runs `kustomize build`, which fetches every URL a kustomization names",
+    ),
 }
 
 
@@ -73,7 +85,6 @@ class Config:
     exemptions: list[Exemption] = field(default_factory=list)
     baseline: Path | None = None
     helm: HelmOptions = field(default_factory=HelmOptions)
-    kustomize: bool = False
     links: dict[str, Pin] = field(default_factory=dict)  # container key -> its code
 
     @property
@@ -90,8 +101,9 @@ def _schema() -> dict[str, Any]:
 
 def find_config(start: Path) -> Path | None:
     """The first `.k8slb.yaml` or pyproject.toml with a [tool.k8slb] table, from `start`
-    up to the filesystem root."""
-    for folder in (start.resolve(), *start.resolve().parents):
+    up to its repository's top (repository.py): one in a shared folder above configures
+    no one's run."""
+    for folder in map(Path, upward(str(start.resolve()))):
         for name in YAML_NAMES:
             if (folder / name).is_file():
                 return folder / name
@@ -111,9 +123,9 @@ def project_root(start: Path) -> Path:
 
 
 def marked_project(start: Path) -> Path | None:
-    """The nearest folder at or above `start` that marks a project, or None."""
-    start = start.resolve()
-    for folder in (start, *start.parents):
+    """The nearest folder at or above `start` that marks a project, up to its
+    repository's top, or None."""
+    for folder in map(Path, upward(str(start.resolve()))):
         if any((folder / marker).exists() for marker in PROJECT_MARKERS):
             return folder
     return None
@@ -193,6 +205,13 @@ def load_config(path: Path) -> Config:
     from jsonschema import Draft7Validator
 
     data, tree = _read(path)
+    for key, (flag, why) in COMMAND_LINE_ONLY.items():
+        if isinstance(data, dict) and key in data:
+            line = f":{position_of(tree, [key])[0]}" if tree is not None else ""
+            raise ConfigError(
+                f"{path}{line}: `{key}` is not read from a configuration ({why}): "
+                f"pass {flag} on the command line"
+            )
     errors = sorted(
         Draft7Validator(_schema()).iter_errors(data), key=lambda e: list(map(str, e.path))
     )
@@ -202,7 +221,7 @@ def load_config(path: Path) -> Config:
         if tree is not None:
             line = f":{position_of(tree, list(error.absolute_path))[0]}"
         raise ConfigError(f"{path}{line}: {_describe(error)}")
-    for where, problem in _missing_paths(path.parent.resolve(), data):
+    for where, problem in _path_problems(path.parent.resolve(), data):
         line = f":{position_of(tree, where)[0]}" if tree is not None else ""
         raise ConfigError(f"{path}{line}: `{_dotted(where)}`: {problem}")
     try:
@@ -217,28 +236,53 @@ def _dotted(where: list[str | int]) -> str:
     return "".join(f"[{step}]" if isinstance(step, int) else f".{step}" for step in where)[1:]
 
 
-def _missing_paths(root: Path, data: dict[str, Any]) -> list[tuple[list[str | int], str]]:
+def _path_problems(root: Path, data: dict[str, Any]) -> list[tuple[list[str | int], str]]:
     """The paths the configuration names that are not there (a wrong value stops the run,
-    as the README says): each values file, each chart of `helm.charts` and its value
-    files, each target of `links`. Relative to the configuration's folder."""
+    as the README says) or lead out of its repository: each values file, each chart of
+    `helm.charts` and its value files, each target of `links`, the baseline. Relative to
+    the configuration's folder."""
+    # its repository, else its own folder (not the current folder: a tree without .git,
+    # unpacked in a home folder and checked from there, may not reach the home folder)
+    top = os.path.realpath(git_top(str(root)) or root)
     missing: list[tuple[list[str | int], str]] = []
+
+    def outside(where: list[str | int], path: Path, name: str) -> bool:
+        """A repository's configuration must not make k8slb read (and quote) or write a
+        file of the runner's: every path it names resolves inside the repository, links
+        followed. A path given on the command line is the user's own choice."""
+        if inside(os.path.realpath(path), top):
+            return False
+        missing.append(
+            (
+                where,
+                f"{name} leads outside the repository ({top}), which its configuration "
+                "may not name (give it on the command line)",
+            )
+        )
+        return True
+
     helm = data.get("helm", {})
     for index, name in enumerate(helm.get("values", [])):
-        if not (root / name).is_file():
-            missing.append((["helm", "values", index], f"no values file {name}"))
+        where: list[str | int] = ["helm", "values", index]
+        if not outside(where, root / name, name) and not (root / name).is_file():
+            missing.append((where, f"no values file {name}"))
     for chart, sets in helm.get("charts", {}).items():
         folder = root / chart
+        if outside(["helm", "charts", chart], folder, chart):
+            continue
         if not (folder / "Chart.yaml").is_file():
             missing.append((["helm", "charts", chart], f"{chart} is no chart (no Chart.yaml)"))
             continue
         for number, chosen in enumerate(sets):
             for index, name in enumerate(chosen):
-                if not (folder / name).is_file():
-                    where: list[str | int] = ["helm", "charts", chart, number, index]
+                where = ["helm", "charts", chart, number, index]
+                if not outside(where, folder / name, name) and not (folder / name).is_file():
                     missing.append((where, f"no values file {name} in chart {chart}"))
     for key, target in data.get("links", {}).items():
-        if not (root / target).exists():
+        if not outside(["links", key], root / target, target) and not (root / target).exists():
             missing.append((["links", key], f"{target} does not exist"))
+    if "baseline" in data:  # `--write-baseline` writes it
+        outside(["baseline"], root / data["baseline"], data["baseline"])
     return missing
 
 
@@ -278,7 +322,6 @@ def _build(path: Path, data: dict[str, Any], tree: YMap | None = None) -> Config
         exemptions=exemptions,
         baseline=path.parent.resolve() / data["baseline"] if "baseline" in data else None,
         helm=_helm(path.parent.resolve(), data.get("helm", {})),
-        kustomize=data.get("kustomize", False),
         links={
             key: Pin(
                 os.path.normpath(path.parent.resolve() / target),

@@ -38,7 +38,7 @@ from k8slb.reading.charts import (
     rendering_inputs,
 )
 from k8slb.reading.file_digest import content_digest
-from k8slb.reading.kustomize import build, built_templates
+from k8slb.reading.kustomize import build, built_templates, files_of
 from k8slb.reading.manifests import ManifestFile
 from k8slb.reading.sources import Source
 from k8slb.record import record
@@ -504,6 +504,10 @@ def _reported(sources: Sequence[Source], read: Sources) -> Reported:
     named |= {real_path(path) for path, chart in read.rendered_from.items() if chart in named}
     charts = [s.path for s in sources if s.report and s.language == "helm"]
     named |= {chart_file(chart) for chart in charts}
+    # a build's findings are put in the resource files it read, a base's among them
+    named |= {
+        p for s in sources if s.report and s.language == "kustomize" for p in files_of(s.path)
+    }
     return Reported(False, frozenset(named), tuple(os.path.join(chart, "") for chart in charts))
 
 
@@ -524,9 +528,13 @@ def _result(
     return RunResult(
         findings=findings,
         suppressed=suppressed,
-        paths=[m.path for m in manifests]
-        + [f.path for f in read.modules]
-        + [s.path for s in sources if s.language == "build" and s.path in read.readable],
+        paths=[  # the files reported on: a file read as context is no test case of JUnit's
+            path
+            for path in [m.path for m in manifests]
+            + [f.path for f in read.modules]
+            + [s.path for s in sources if s.language == "build" and s.path in read.readable]
+            if reported(path)
+        ],
         contents=dict(read.contents),  # plain: a result is pickled for the cache
         files=sum(1 for s in sources if s.report and s.path in read.readable),
         objects=sum(1 for obj in objects if counted(obj.path)),

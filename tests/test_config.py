@@ -47,6 +47,7 @@ def write(path: Path, text: str) -> Path:
 
 
 def test_the_nearest_config_wins_and_pyproject_needs_the_table(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()  # the search goes up to the repository's top
     write(tmp_path / "pyproject.toml", "[tool.k8slb]\nselect = ['KLB401']\n")
     inner = tmp_path / "a" / "b"
     inner.mkdir(parents=True)
@@ -181,6 +182,7 @@ def test_the_configuration_is_found_from_the_linted_path_not_the_current_folder(
 
     repo = tmp_path / "repo"
     (repo / "k8s").mkdir(parents=True)
+    (repo / ".git").mkdir()
     (repo / ".k8slb.yaml").write_text("ignore: [KLB104]\n")
     (repo / "k8s" / "svc.yaml").write_text(
         "apiVersion: v1\nkind: Service\nmetadata: {name: api}\n"
@@ -277,3 +279,84 @@ def test_exclude_applies_to_named_files_only_when_forced(
     assert read(".") == ["app", "generated"]
     assert read("--exclude", "generated", ".") == ["app", "vendor"], "replaces the configuration's"
     assert read("--extend-exclude", "generated,app/", ".") == []
+
+
+@pytest.mark.parametrize(
+    ("config", "key", "line"),
+    [
+        ("helm:\n  values: [{secret}]\n", "helm.values[0]", 2),
+        ("helm:\n  values: [../secret.yaml]\n", "helm.values[0]", 2),
+        ("helm:\n  values: [linked.yaml]\n", "helm.values[0]", 2),
+        ("helm:\n  charts:\n    chart: [[../../secret.yaml]]\n", "helm.charts.chart[0][0]", 3),
+        ("helm:\n  charts:\n    ../outside-chart: [[values.yaml]]\n", "helm.charts", 3),
+        ("links:\n  Deployment/shop:api: ../../..\n", "links.Deployment/shop:api", 2),
+        ("select: [ALL]\nbaseline: ../secret.yaml\n", "baseline", 2),
+        ("baseline: linked-folder/b.json\n", "baseline", 1),
+    ],
+    ids=[
+        "absolute values file",
+        "values file by ..",
+        "values file by a link",
+        "chart's values file by ..",
+        "chart outside",
+        "links target by ..",
+        "baseline by ..",
+        "baseline through a linked folder",
+    ],
+)
+def test_a_path_the_configuration_names_must_stay_in_its_repository(
+    tmp_path: Path, config: str, key: str, line: int
+) -> None:
+    """An untrusted repository's configuration must not make k8slb read, merge and quote a
+    file of the runner's (a kubeconfig, credentials) nor overwrite one with
+    --write-baseline: a path leading out of the repository, by `..`, an absolute path or a
+    link, is refused (exit 2) with the file, the line and the key."""
+    secret = write(tmp_path / "secret.yaml", "token: s3cret\n")
+    outside_chart = tmp_path / "outside-chart"
+    outside_chart.mkdir()
+    write(outside_chart / "Chart.yaml", "apiVersion: v2\nname: o\nversion: 1.0.0\n")
+    write(outside_chart / "values.yaml", "token: s3cret\n")
+    repo = tmp_path / "repo"
+    (repo / "chart" / "templates").mkdir(parents=True)
+    (repo / ".git").mkdir()
+    write(repo / "chart" / "Chart.yaml", "apiVersion: v2\nname: c\nversion: 1.0.0\n")
+    write(repo / "chart" / "values.yaml", "a: 1\n")
+    (repo / "linked.yaml").symlink_to(secret)
+    (repo / "linked-folder").symlink_to(tmp_path)
+    configuration = write(repo / ".k8slb.yaml", config.format(secret=secret))
+    for write_baseline in ([], ["--write-baseline"]):
+        done = CliRunner().invoke(cli, ["check", "--exit-zero", *write_baseline, str(repo)])
+        assert done.exit_code == 2, done.output
+        assert f"{configuration}:{line}: `{key}" in done.output
+        assert "outside the repository" in done.output and "s3cret" not in done.output
+    assert secret.read_text() == "token: s3cret\n", "not overwritten by --write-baseline"
+
+
+def test_a_path_given_on_the_command_line_may_lie_outside_the_repository(tmp_path: Path) -> None:
+    """The user's own choice: --helm-values and --baseline name any file."""
+    values = write(tmp_path / "values.yaml", "replicas: 2\n")
+    repo = tmp_path / "repo"
+    (repo / "chart" / "templates").mkdir(parents=True)
+    (repo / ".git").mkdir()
+    write(repo / "chart" / "Chart.yaml", "apiVersion: v2\nname: c\nversion: 1.0.0\n")
+    write(repo / "chart" / "values.yaml", "a: 1\n")
+    baseline = tmp_path / "baseline.json"
+    options = ["--helm-values", str(values), "--baseline", str(baseline), "--write-baseline"]
+    done = CliRunner().invoke(cli, ["check", "--exit-zero", *options, str(repo)])
+    assert done.exit_code == 0, done.output
+    assert baseline.is_file()
+
+
+def test_outside_any_repository_the_configuration_names_only_files_below_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A tree without .git (unpacked in a home folder, checked from there) is its own
+    project: its configuration cannot reach the folder around it."""
+    write(tmp_path / "secret.yaml", "token: s3cret\n")
+    tree = tmp_path / "download"
+    tree.mkdir()
+    configuration = write(tree / ".k8slb.yaml", "helm:\n  values: [../secret.yaml]\n")
+    monkeypatch.chdir(tmp_path)
+    done = CliRunner().invoke(cli, ["check", "download"])
+    assert done.exit_code == 2
+    assert f"{configuration}:2: `helm.values[0]`: ../secret.yaml leads outside" in done.output

@@ -255,3 +255,49 @@ def test_a_field_no_patch_changed_keeps_its_line_in_the_base(
     report = _check("--kustomize", "--select", "KLB301", str(prod))
     found = [(Path(f["path"]).name, f["line"]) for f in report["findings"]]
     assert found == [("deploy.yaml", 16)], "livenessProbe: line 16 of the base"
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "said"),
+    [
+        (".k8slb.yaml", "select: [ALL]\nkustomize: true\n", ".k8slb.yaml:2: `kustomize`"),
+        ("pyproject.toml", "[tool.k8slb]\nkustomize = true\n", "pyproject.toml: `kustomize`"),
+    ],
+)
+def test_a_repositorys_configuration_cannot_turn_on_builds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, text: str, said: str
+) -> None:
+    """A build runs kustomize, which fetches any URL a kustomization names: an untrusted
+    pull request must not be able to ask for it. The key is refused, naming the flag."""
+    binaries = _repository(tmp_path)
+    ran = tmp_path / "ran"
+    (binaries / "kustomize").write_text(f"#!/bin/sh\ntouch {ran}\n")
+    monkeypatch.setenv("PATH", f"{binaries}:{os.environ['PATH']}")
+    (tmp_path / name).write_text(text)
+    done = CliRunner().invoke(cli, ["check", "--format", "json", str(tmp_path)])
+    assert done.exit_code == 2
+    assert f"{tmp_path / said} is not read from a configuration" in done.output
+    assert "pass --kustomize on the command line" in done.output
+    assert not ran.exists(), "kustomize never ran"
+
+
+def test_a_kustomization_naming_a_remote_resource_is_not_built(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """kustomize would fetch the URL (a request from the runner to a host the pull request
+    chooses): each remote entry is KLB006 and that kustomization is not built."""
+    binaries = _repository(tmp_path)
+    built = tmp_path / "built"
+    stand_in = binaries / "kustomize"
+    stand_in.write_text(
+        stand_in.read_text().replace("#!/bin/sh\n", f'#!/bin/sh\necho "$2" >> {built}\n')
+    )
+    monkeypatch.setenv("PATH", f"{binaries}:{os.environ['PATH']}")
+    prod = tmp_path / "overlays" / "prod" / "kustomization.yaml"
+    prod.write_text(prod.read_text() + "  - https://example.com/evil.yaml\n")
+    report = _check("--kustomize", str(tmp_path))
+    remote = [
+        (f["rule"], f["path"], f["line"]) for f in report["findings"] if "remote" in f["headline"]
+    ]
+    assert remote == [("KLB006", str(prod), 4)]
+    assert built.read_text().split() == [str(tmp_path / "base")], "only the base is built"

@@ -33,7 +33,7 @@ class LinkRow:
 class RunResult:
     findings: list[Finding] = field(default_factory=list)
     suppressed: list[tuple[Finding, str]] = field(default_factory=list)  # (finding, why)
-    paths: list[str] = field(default_factory=list)  # every file read
+    paths: list[str] = field(default_factory=list)  # every file read and reported on
     contents: dict[str, bytes] = field(default_factory=dict)  # their bytes (SARIF fixes)
     files: int = 0
     objects: int = 0

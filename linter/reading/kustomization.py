@@ -9,6 +9,7 @@ import os
 import re
 from collections.abc import Iterator
 
+from k8slb.reading.repository import inside
 from k8slb.record import record
 
 KUSTOMIZATION_FILES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
@@ -87,20 +88,3 @@ def unread_reference(reference: Reference, top: str) -> str | None:
     if not inside(reference.target, top):
         return f"kustomize resource {reference.text} is outside the repository: not read"
     return None
-
-
-def inside(path: str, top: str) -> bool:
-    return os.path.commonpath([os.path.abspath(path), top]) == top
-
-
-def repository_of(folder: str) -> str:
-    """The repository the kustomization is in (the folder with `.git`), else the current
-    folder: references that lead out of it are not read by k8slb (kustomize still may)."""
-    current = os.path.abspath(folder)
-    while True:
-        if os.path.exists(os.path.join(current, ".git")):
-            return current
-        parent = os.path.dirname(current)
-        if parent == current:
-            return os.getcwd()
-        current = parent

@@ -20,12 +20,8 @@ from k8slb.reading.bounded import read_bounded
 from k8slb.reading.chart_findings import RenderedTemplate
 from k8slb.reading.chart_lines import TemplateLines
 from k8slb.reading.charts import HelmOptions, Rendering, pack_members, stamps
-from k8slb.reading.kustomization import (
-    KUSTOMIZATION_FILES,
-    inside,
-    references,
-    repository_of,
-)
+from k8slb.reading.kustomization import KUSTOMIZATION_FILES, Reference, references
+from k8slb.reading.repository import inside, repository_of
 
 BUILD_TIMEOUT = 60  # seconds a build may take
 MAX_FILE_BYTES = 16 * 1024 * 1024  # a resource file larger than this is refused
@@ -78,6 +74,16 @@ def files_of(folder: str) -> list[str]:
     return files
 
 
+def _remote_references(folder: str) -> list[tuple[str, Reference]]:
+    """The remote entries (URLs) of the kustomizations a build of `folder` reads."""
+    remote = []
+    for path in files_of(folder):
+        if os.path.basename(path) in KUSTOMIZATION_FILES:
+            text = Path(path).read_text("utf-8", errors="replace")
+            remote += [(path, r) for r in references(path, text) if r.target is None]
+    return remote
+
+
 def pack_files(folder: str) -> bytes:
     """What the build reads, in one byte string: what the cache keys its result on."""
     members = {}
@@ -113,6 +119,23 @@ def build(folder: str) -> Rendering:
 
     rendering = Rendering(folder, options=HelmOptions())
     where = _kustomization(folder) or folder
+    remote = _remote_references(folder)
+    if remote:  # kustomize would fetch them: a pull request must not make the runner do so
+        rendering.problems += [
+            Problem(
+                "KLB006",
+                path,
+                reference.line,
+                reference.column,
+                f"kustomize resource {reference.text} is remote: k8slb does not fetch it, "
+                f"so kustomization {folder} is not built",
+                None,
+                Severity.INFO,
+                ("vendor it into the repository, or pipe a trusted build to `k8slb check -`",),
+            )
+            for path, reference in remote
+        ]
+        return rendering
     command = _binary()
     if command is None:
         rendering.problems.append(

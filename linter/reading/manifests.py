@@ -15,11 +15,11 @@ from k8slb.reading.encodings import yaml_codec
 from k8slb.reading.kustomization import (
     KUSTOMIZATION_FILES,
     references,
-    repository_of,
     unread_reference,
 )
 from k8slb.reading.markers import Marker, comment_markers
 from k8slb.reading.objects import KINDS, K8sObject, api_group
+from k8slb.reading.repository import repository_of
 from k8slb.reading.shapes import shape_errors, without_fields
 from k8slb.reading.yamltree import Document, YMap, YSeq
 

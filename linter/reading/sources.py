@@ -17,14 +17,9 @@ from k8slb.languages import language_of as code_language
 from k8slb.reading.bounded import read_bounded
 from k8slb.reading.build_files import is_build_file
 from k8slb.reading.charts import is_chart, is_chart_folder, pack
-from k8slb.reading.kustomization import (
-    KUSTOMIZATION_FILES,
-    inside,
-    patch_files,
-    references,
-    repository_of,
-)
+from k8slb.reading.kustomization import KUSTOMIZATION_FILES, patch_files, references
 from k8slb.reading.kustomize import is_kustomization, pack_files
+from k8slb.reading.repository import git_top, inside, repository_of, upward
 from k8slb.record import record
 
 if TYPE_CHECKING:  # imported where a pattern is compiled: a one-file run may need none
@@ -143,17 +138,10 @@ def _read_gitignore(folder: Path) -> pathspec.GitIgnoreSpec | None:
     return gitignore_patterns(tuple(lines)) if lines else None
 
 
-def _git_root(folder: Path) -> Path | None:
-    for candidate in (folder, *folder.parents):
-        if (candidate / ".git").exists():
-            return candidate
-    return None
-
-
 def _rules_for(root: Path) -> _IgnoreRules:
     """The .gitignore files of the repository above `root`, down to `root` itself."""
     absolute = root.resolve()
-    top = _git_root(absolute) or absolute
+    top = Path(git_top(str(absolute)) or absolute)
     rules = _IgnoreRules()
     chain = [absolute, *absolute.parents]
     for folder in reversed(chain[: chain.index(top) + 1]):
@@ -443,19 +431,27 @@ def _is_kustomization(source: Source) -> bool:
     )
 
 
+# The folders of a chart Helm reads a file from: a file anywhere else in the chart's folder
+# (`ci/`, `examples/`) is not the chart's, and neither is a folder beside a stray Chart.yaml.
+CHART_PARTS = frozenset({"templates", "charts", "crds"})
+
+
 def enclosing_chart(path: str) -> str | None:
     """The chart a file belongs to (the outermost, for a vendored subchart's file), shown
-    as `path` is (relative stays relative); None outside any chart. The search stops at the
-    repository's top (a `.git`)."""
-    current = os.path.dirname(os.path.abspath(path))
-    while True:
-        if is_chart_folder(current):
-            while os.path.basename(os.path.dirname(current)) == "charts" and is_chart_folder(
-                os.path.dirname(os.path.dirname(current))
-            ):
-                current = os.path.dirname(os.path.dirname(current))  # a subchart: its parent
-            return current if os.path.isabs(path) else os.path.relpath(current)
-        parent = os.path.dirname(current)
-        if parent == current or os.path.exists(os.path.join(current, ".git")):
+    as `path` is (relative stays relative); None outside any chart. The nearest chart
+    folder above decides, and only when the file is in it or in one of its CHART_PARTS;
+    the search stops at the repository's top (a `.git`)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    chain = upward(folder, git_top(folder) or os.path.abspath(os.sep))
+    for index, current in enumerate(chain):
+        if not is_chart_folder(current):
+            continue
+        if index > 0 and os.path.basename(chain[index - 1]) not in CHART_PARTS:
             return None
-        current = parent
+        above = chain[index + 2 :: 2]  # a subchart's chart: two up, past `charts/`
+        for parent, chart in zip(chain[index + 1 :: 2], above, strict=False):
+            if os.path.basename(parent) != "charts" or not is_chart_folder(chart):
+                break
+            current = chart
+        return current if os.path.isabs(path) else os.path.relpath(current)
+    return None
