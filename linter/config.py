@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime
 import os
 import sys
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -172,10 +173,15 @@ def _describe(error: ValidationError) -> str:
     expected: Any = error.validator_value
     if error.validator == "additionalProperties":
         known = schema.get("properties", {})
-        instance: Any = error.instance
-        extra = sorted(set(instance) - set(known))
-        key = ".".join([*map(str, error.absolute_path), extra[0]])
-        return f"unknown key `{key}` (allowed: {', '.join(sorted(known))})"
+        extra = _wrong_key(error) or ""
+        key = ".".join([*map(str, error.absolute_path), extra])
+        allowed = ", ".join(sorted(known))
+        return f"unknown key `{key}`{_did_you_mean(extra, known)} (allowed: {allowed})"
+    if error.validator == "pattern":  # the schema says what the pattern stands for
+        shape = schema.get("description", "of the form the schema gives")
+        example = f" (such as {schema['examples'][0]})" if schema.get("examples") else ""
+        what = "key" if "propertyNames" in error.schema_path else "value"
+        return f"`{where}`: the {what} {error.instance!r} is not {shape}{example}"
     if error.validator == "enum":
         allowed = ", ".join(repr(v) for v in expected)
         return f"`{where}`: {error.instance!r} is not one of {allowed}"
@@ -189,6 +195,25 @@ def _describe(error: ValidationError) -> str:
     return f"`{where}`: {error.message}"
 
 
+def _wrong_key(error: ValidationError) -> str | None:
+    """The key an error is about, when it is a key (unknown, or of the wrong form)."""
+    instance: Any = error.instance
+    schema: Any = error.schema
+    if error.validator == "additionalProperties":
+        extra: list[str] = sorted(set(instance) - set(schema.get("properties", {})))
+        return extra[0]
+    return str(instance) if "propertyNames" in error.schema_path else None
+
+
+def _did_you_mean(key: str, known: Iterable[str]) -> str:
+    """`; did you mean `fail-on`?` for a key close to a known one (`_` for `-` first)."""
+    import difflib  # only for a misspelt key
+
+    dashed = key.replace("_", "-").lower()
+    close = [k for k in known if k == dashed] or difflib.get_close_matches(dashed, known, n=1)
+    return f"; did you mean `{close[0]}`?" if close else ""
+
+
 def load_config(path: Path) -> Config:
     from jsonschema import Draft7Validator
 
@@ -200,7 +225,9 @@ def load_config(path: Path) -> Config:
         error = errors[0]
         line = ""
         if tree is not None:
-            line = f":{position_of(tree, list(error.absolute_path))[0]}"
+            key = _wrong_key(error)
+            steps = [*error.absolute_path, *([key] if key is not None else [])]
+            line = f":{position_of(tree, steps)[0]}"
         raise ConfigError(f"{path}{line}: {_describe(error)}")
     for where, problem in _missing_paths(path.parent.resolve(), data):
         line = f":{position_of(tree, where)[0]}" if tree is not None else ""

@@ -121,7 +121,7 @@ def test_per_file_ignores(tmp_path: Path) -> None:
     [
         (
             "selct: [KLB401]\n",
-            ".k8slb.yaml:1: unknown key `selct` (allowed: baseline, exclude, exemptions,",
+            ".k8slb.yaml:1: unknown key `selct`; did you mean `select`? (allowed: baseline,",
         ),
         (
             "fail-on: critical\n",
@@ -164,6 +164,54 @@ def test_a_wrong_pyproject_table_is_exit_2_too(tmp_path: Path) -> None:
     write(tmp_path / "pyproject.toml", "[tool.k8slb]\nfail_on = 'error'\n")
     code, _, err = check(tmp_path)
     assert code == 2 and "pyproject.toml: unknown key `fail_on`" in err
+
+
+@pytest.mark.parametrize(
+    ("config", "message"),
+    [
+        ("fail_on: error\n", ":1: unknown key `fail_on`; did you mean `fail-on`? (allowed: "),
+        ("selct: [KLB401]\n", ":1: unknown key `selct`; did you mean `select`? (allowed: "),
+        ("fix:\n  prestop_seconds: 5\n", ":2: unknown key `fix.prestop_seconds`; did you mean "),
+        ("kustomise: true\n", ":1: unknown key `kustomise`; did you mean `kustomize`?"),
+        ("colour: red\n", ":1: unknown key `colour` (allowed: "),
+    ],
+)
+def test_an_unknown_key_close_to_a_known_one_is_suggested(
+    tmp_path: Path, config: str, message: str
+) -> None:
+    """`_` for `-` first (TOML's habit), then a close spelling; nothing when none is close."""
+    write(tmp_path / ".k8slb.yaml", config)
+    code, _, err = check(tmp_path)
+    assert code == 2 and f".k8slb.yaml{message}" in err, err
+
+
+@pytest.mark.parametrize(
+    ("config", "message"),
+    [
+        (
+            "links:\n  Deployment/shop/api:app: api\n  Deployment/web: app\n",
+            ":3: `links`: the key 'Deployment/web' is not a container, "
+            "KIND/NAMESPACE/NAME:CONTAINER or KIND/NAME:CONTAINER "
+            "(such as Deployment/shop/frontend:app)",
+        ),
+        (
+            "kubernetes-version: '1.x'\n",
+            ":1: `kubernetes-version`: the value '1.x' is not a Kubernetes version",
+        ),
+        (
+            "exemptions:\n  - {rules: [KLB401], reason: x, expires: '2026-1-1'}\n",
+            ":2: `exemptions.0.expires`: the value '2026-1-1' is not a date YYYY-MM-DD",
+        ),
+    ],
+    ids=["links-key", "kubernetes-version", "expires"],
+)
+def test_a_value_of_the_wrong_form_is_said_in_words_not_as_a_regular_expression(
+    tmp_path: Path, config: str, message: str
+) -> None:
+    write(tmp_path / ".k8slb.yaml", config)
+    code, _, err = check(tmp_path)
+    assert code == 2 and f".k8slb.yaml{message}" in err, err
+    assert "^" not in err and "does not match" not in err
 
 
 def test_a_missing_explicit_config_is_exit_2(tmp_path: Path) -> None:
