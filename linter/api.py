@@ -9,6 +9,7 @@ print nothing and never exit: saying and leaving are the command line's.
 
 from __future__ import annotations
 
+import datetime
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -22,7 +23,15 @@ from k8slb.choices import (
     EXIT_FINDINGS,
     parse_version,
 )
-from k8slb.config import Config, ConfigError, find_config, load_config, marked_project, project_root
+from k8slb.config import (
+    Config,
+    ConfigError,
+    expiry_warnings,
+    find_config,
+    load_config,
+    marked_project,
+    project_root,
+)
 from k8slb.core.findings import Finding, Severity
 from k8slb.core.results import RunResult
 from k8slb.engine import Settings
@@ -102,11 +111,15 @@ def plan(
     extend_exclude: Sequence[str] = (),
     force_exclude: bool = False,
     note: Callable[[str], None] = _ignore,
+    warn: Callable[[str], None] = _ignore,
 ) -> Run:
     """The options over the configuration over the defaults, and the files they name.
-    `note` hears what `-v` tells: the configuration used, the project context added."""
+    `note` hears what `-v` tells: the configuration used, the project context added;
+    `warn` what is always told: an exemption that expires soon, today, or has expired."""
     start = _start(paths or ["."])
     config = _config(config_path, isolated, start, note)
+    for warning in expiry_warnings(config, datetime.date.today()):
+        warn(warning)
     try:
         chosen = split_codes(select) or config.select or []
         extra = split_codes(extend_select)

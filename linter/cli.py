@@ -50,12 +50,17 @@ def make_run(**options: Any) -> Run:
     from k8slb import api
 
     try:
-        return api.plan(**options, note=_note)
+        return api.plan(**options, note=_note, warn=_warn)
     except api.ConfigError as error:
         _fail(str(error))
         sys.exit(EXIT_ERROR)
     except api.UsageError as error:
         raise click.UsageError(str(error)) from None
+
+
+def _warn(message: str) -> None:
+    """What the run should be told whatever the options: said on stderr, as errors are."""
+    click.echo(f"k8slb: warning: {printable(message)}", err=True)
 
 
 def _note(message: str) -> None:
@@ -292,11 +297,10 @@ def check(
             click.echo(f"{text_report.summary(result)}\nReport written to {output_file}.")
     if not result.files and not result.errors and not _from_stdin(job):
         # as ruff does: an empty folder, or a path k8slb reads nothing in, is not a pass
-        shown = ", ".join(printable(str(p)) for p in options.get("paths") or ()) or "."
-        click.echo(
-            f"k8slb: warning: no file k8slb reads under {shown} "
-            "(YAML manifests, Helm charts, kustomizations, Python, Go)",
-            err=True,
+        shown = ", ".join(str(p) for p in options.get("paths") or ()) or "."
+        _warn(
+            f"no file k8slb reads under {shown} "
+            "(YAML manifests, Helm charts, kustomizations, Python, Go)"
         )
     for message in result.errors:
         _fail(message)

@@ -55,9 +55,41 @@ class Exemption:
     name: str | None = None
     container: str | None = None
     expires: datetime.date | None = None
+    line: int | None = None  # where the configuration writes it (YAML; None in TOML)
 
     def expired(self, today: datetime.date) -> bool:
         return self.expires is not None and today > self.expires
+
+
+# An exemption is said this many days before it expires: its findings come back then, and
+# fail the run, which should not be the first word of it.
+EXPIRY_NOTICE_DAYS = 14
+
+
+def expiry_warnings(config: Config, today: datetime.date) -> list[str]:
+    """A sentence for each exemption that expires within EXPIRY_NOTICE_DAYS, today, or
+    has expired (its findings are reported again)."""
+    warnings = []
+    for number, exemption in enumerate(config.exemptions):
+        if exemption.expires is None:
+            continue
+        left = (exemption.expires - today).days
+        if left > EXPIRY_NOTICE_DAYS:
+            continue
+        line = f":{exemption.line}" if exemption.line is not None else ""
+        shown = _shown(config.path) if config.path else "the configuration"
+        rules = ", ".join(sorted(exemption.rules))
+        where = f"{shown}{line}: the exemption `exemptions[{number}]` ({rules}: {exemption.reason})"
+        if exemption.expired(today):
+            said = f"expired on {exemption.expires}: its findings are reported again"
+        elif left == 0:
+            said = "expires today: its findings are reported again from tomorrow"
+        else:
+            days = f"{left} day{'s' * (left != 1)}"
+            said = f"expires on {exemption.expires}, in {days}: its findings are reported again"
+            said += " after that day"
+        warnings.append(f"{where} {said}")
+    return warnings
 
 
 @dataclass
@@ -286,8 +318,9 @@ def _build(path: Path, data: dict[str, Any], tree: YMap | None = None) -> Config
             name=entry.get("name"),
             container=entry.get("container"),
             expires=datetime.date.fromisoformat(entry["expires"]) if "expires" in entry else None,
+            line=position_of(tree, ["exemptions", number])[0] if tree is not None else None,
         )
-        for entry in data.get("exemptions", [])
+        for number, entry in enumerate(data.get("exemptions", []))
     ]
     return Config(
         path=path,

@@ -325,3 +325,43 @@ def test_exclude_applies_to_named_files_only_when_forced(
     assert read(".") == ["app", "generated"]
     assert read("--exclude", "generated", ".") == ["app", "vendor"], "replaces the configuration's"
     assert read("--extend-exclude", "generated,app/", ".") == []
+
+
+@pytest.mark.parametrize(
+    ("days", "said", "exempted"),
+    [
+        (3, "expires on {day}, in 3 days: its findings are reported again after that day", True),
+        (0, "expires today: its findings are reported again from tomorrow", True),
+        (-1, "expired on {day}: its findings are reported again", False),
+    ],
+    ids=["within-14-days", "on-the-day", "expired"],
+)
+def test_an_exemption_about_to_expire_or_expired_is_a_warning_with_its_line(
+    tmp_path: Path, days: int, said: str, exempted: bool
+) -> None:
+    """Its findings come back (and fail the run) when it expires: said before, on the day,
+    and after, on stderr as `k8slb: warning:`, whatever the format."""
+    import datetime
+
+    day = datetime.date.today() + datetime.timedelta(days=days)
+    write(
+        tmp_path / ".k8slb.yaml",
+        f"exemptions:\n  - {{rules: [KLB301], reason: later, expires: '{day}'}}\n"
+        "  - {rules: [KLB401], reason: 'being fixed', expires: '" + str(day) + "'}\n",
+    )
+    _, out, err = check(tmp_path)
+    expected = "k8slb: warning: .k8slb.yaml:3: the exemption `exemptions[1]` (KLB401: being fixed) "
+    assert expected + said.format(day=day) in err, err
+    assert ("KLB401" not in rules(out)) is exempted
+
+
+def test_an_exemption_expiring_later_than_two_weeks_is_not_mentioned(tmp_path: Path) -> None:
+    import datetime
+
+    day = datetime.date.today() + datetime.timedelta(days=15)
+    write(
+        tmp_path / ".k8slb.yaml",
+        f"exemptions:\n  - {{rules: [KLB401], reason: x, expires: '{day}'}}\n",
+    )
+    _, out, err = check(tmp_path)
+    assert "KLB401" not in rules(out) and "warning" not in err
