@@ -248,6 +248,8 @@ def check(
         result = api.check(job, jobs=jobs, cache=cache, progress=progress)
     finally:
         progress.close()
+    for warning in result.warnings:
+        _warn(warning)
     chosen = baseline_file or job.baseline
     if write_baseline:
         target = chosen or Path(DEFAULT_BASELINE)
@@ -385,6 +387,8 @@ def fix(
     outcome = api.fix(job, unsafe=unsafe_fixes, jobs=jobs, cache=cache)
     result = outcome.result
     errors = list(job.found.errors) + list(result.errors)
+    for warning in result.warnings:
+        _warn(warning)
     for refusal in outcome.refused:
         click.echo(f"k8slb: not fixed: {printable(refusal)}", err=True)
     stdin = next((s for s in job.found.sources if s.location is None), None)
@@ -579,6 +583,8 @@ def explain_links(output_format: str, no_cache: bool, **options: Any) -> None:
     cache = _cache_for(job, no_cache=no_cache)  # the parses a check left: no file parsed again
     result = engine.run(job.found.sources, replace(job.settings, rules=()), cache=cache)
     errors = [*job.found.errors, *result.errors]
+    for warning in result.warnings:
+        _warn(warning)
     click.echo((links_json if output_format == "json" else links_text)(result.links), nl=False)
     for message in errors:
         _fail(message)
