@@ -31,6 +31,7 @@ from k8slb.config import (
     load_config,
     marked_project,
     project_root,
+    shown_path,
 )
 from k8slb.core.findings import Finding, Severity
 from k8slb.core.results import RunResult
@@ -158,7 +159,7 @@ def plan(
         found = with_context(found, discover(context, None, leave_out, build, report=False))
     severity = Severity.parse(fail_on or config.fail_on or "warning")
     root = config.path.parent.resolve() if config.path else project_root(start)
-    baseline = config.baseline or root / DEFAULT_BASELINE
+    baseline = Path(shown_path(config.baseline or root / DEFAULT_BASELINE))  # KLB005's path
     return Run(found, settings, severity, root, exit_zero, baseline)
 
 

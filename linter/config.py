@@ -77,7 +77,7 @@ def expiry_warnings(config: Config, today: datetime.date) -> list[str]:
         if left > EXPIRY_NOTICE_DAYS:
             continue
         line = f":{exemption.line}" if exemption.line is not None else ""
-        shown = _shown(config.path) if config.path else "the configuration"
+        shown = shown_path(config.path) if config.path else "the configuration"
         rules = ", ".join(sorted(exemption.rules))
         where = f"{shown}{line}: the exemption `exemptions[{number}]` ({rules}: {exemption.reason})"
         if exemption.expired(today):
@@ -342,16 +342,16 @@ def _build(path: Path, data: dict[str, Any], tree: YMap | None = None) -> Config
         links={
             key: Pin(
                 os.path.normpath(path.parent.resolve() / target),
-                Said(_shown(path), position_of(tree, ["links", key])[0] if tree else 1, ""),
+                Said(shown_path(path), position_of(tree, ["links", key])[0] if tree else 1, ""),
             )
             for key, target in data.get("links", {}).items()
         },
     )
 
 
-def _shown(path: Path) -> str:
-    """The configuration's path as evidence quotes it: relative to the current folder
-    when it is below it."""
+def shown_path(path: Path) -> str:
+    """A path k8slb found (the configuration, the baseline) as it is shown: relative to the
+    current folder when it is below it, as the paths given are."""
     relative = os.path.relpath(path)
     return str(path) if relative.startswith("..") else relative
 
