@@ -178,10 +178,13 @@ def test_klb102_retargets_a_literal_target_and_adds_the_twin(tmp_path: Path) -> 
         'import grpc\n\nchannel = grpc.insecure_channel("backend:50051")\n'
     )
     code, out, _ = invoke("fix", "--unsafe-fixes", "--select", "KLB102", str(tmp_path))
-    assert (tmp_path / "client.py").read_text() == (
-        'import grpc\n\nchannel = grpc.insecure_channel("dns:///backend-headless:50051", '
-        'options=[("grpc.service_config", '
-        '\'{"loadBalancingConfig": [{"round_robin": {}}]}\')])\n'
+    assert (tmp_path / "client.py").read_text() == (  # at 88 columns, as black writes it
+        "import grpc\n\nchannel = grpc.insecure_channel(\n"
+        '    "dns:///backend-headless:50051",\n'
+        "    options=[\n"
+        '        ("grpc.service_config", \'{"loadBalancingConfig": [{"round_robin": {}}]}\'),\n'
+        "    ],\n"
+        ")\n"
     )
     assert "name: backend-headless" in (tmp_path / "k8s.yaml").read_text()
     assert code == 0 and out.splitlines()[-1].startswith("Fixed 1 finding (KLB102)")
