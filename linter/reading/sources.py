@@ -24,7 +24,7 @@ from k8slb.reading.kustomization import (
     references,
     repository_of,
 )
-from k8slb.reading.kustomize import is_kustomization, pack_files
+from k8slb.reading.kustomize import included, is_kustomization, pack_files
 from k8slb.record import record
 
 if TYPE_CHECKING:  # imported where a pattern is compiled: a one-file run may need none
@@ -387,6 +387,11 @@ def discover(
                 add(path, language, path, None)
     if not kustomize:
         _add_kustomized(found, exclude, report)
+    else:  # a base is linted in the overlays that build it, not on its own as well
+        bases = included([s.path for s in found.sources if s.language == "kustomize"])
+        found.sources = [
+            s for s in found.sources if s.language != "kustomize" or s.path not in bases
+        ]
     return found
 
 
