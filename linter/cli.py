@@ -525,6 +525,13 @@ def _fix_summary(
         text += f"; {unwritten} fix{'es' * (unwritten != 1)} not written (see below)"
     remaining = len(outcome.result.findings) + unwritten
     text += f"; {remaining} finding{'s' * (remaining != 1)} remain{'s' * (remaining == 1)}"
+    from k8slb.fixing.fixer import still_said
+
+    lowered = Counter(f.severity.label for f in still_said(done, outcome.result.findings))
+    if lowered:  # why fixed and remaining add up to more than there were
+        count, levels = sum(lowered.values()), " or ".join(sorted(lowered))
+        fixed_ones = "a fixed finding" if count == 1 else "fixed findings"
+        text += f", {count} of them {fixed_ones} now at {levels}"
     if outcome.unsafe_left and not unsafe:
         hidden = outcome.unsafe_left
         text += f" ({hidden} hidden fix{'es' * (hidden != 1)} can be enabled with --unsafe-fixes)"

@@ -45,11 +45,28 @@ def test_fix_applies_safe_fixes_and_reports_what_remains(tmp_path: Path) -> None
     assert code == 1, "unsafe-only findings remain at warning"
     assert out.splitlines()[-1] == (
         "Fixed 4 findings (KLB101, KLB201 ×2, KLB401) in 4 files; also made 1 fix whose finding "
-        "remains (KLB101: add the headless twin Service backend-headless); 7 findings remain "
-        "(4 hidden fixes can be enabled with --unsafe-fixes)."
+        "remains (KLB101: add the headless twin Service backend-headless); 7 findings remain, "
+        "1 of them a fixed finding now at info (4 hidden fixes can be enabled with "
+        "--unsafe-fixes)."
     )
     assert "lifecycle:\n            preStop:" in (demo / "backend.yaml").read_text()
     assert "grpc.max_connection_age_ms" in (demo / "server.py").read_text()
+
+
+def test_the_summary_says_which_remaining_findings_are_fixed_ones_at_a_lower_severity(
+    tmp_path: Path,
+) -> None:
+    """A fixed KLB101 stays at info (the twin is there; clients must dial it): counted in
+    both "fixed" and "remain", which add up to more than there were unless it is said."""
+    demo = copy_demo(tmp_path)
+    before = len(json.loads(invoke("check", "--format", "json", str(demo))[1])["findings"])
+    _, out, _ = invoke("fix", "--unsafe-fixes", str(demo))
+    said = re.search(r"Fixed (\d+) .*; (\d+) findings remain, (\d+) of them fixed", out)
+    assert said, out.splitlines()[-1]
+    fixed, remain, still = map(int, said.groups())
+    assert fixed + remain - still == before
+    after = json.loads(invoke("check", "--format", "json", str(demo))[1])["findings"]
+    assert still == sum(1 for f in after if f["rule"] == "KLB101" and f["severity"] == "info")
 
 
 def test_unsafe_fixes_leave_only_what_needs_a_person(tmp_path: Path) -> None:
