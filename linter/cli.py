@@ -430,7 +430,9 @@ def fix(
         listing = formatter("text").render(result, listed).splitlines()
         for line in listing:
             click.echo(line, file=report, color=True)
-    if show_fixes:  # also with -q: what a pre-commit fix hook should say, and only that
+    if show_fixes and done:  # also with -q: what a pre-commit fix hook should say, and only that
+        # a heading, not an indented first line: pre-commit strips a hook's output
+        click.echo("Fixes made:", file=report)
         for finding in done:
             where = f"{printable(finding.path)}:{finding.line}:{finding.column}"
             described = finding.fix.description or "fixed"

@@ -441,8 +441,9 @@ def test_the_fix_hook_says_what_it_changed_and_not_the_findings(tmp_path: Path) 
     demo = copy_demo(tmp_path)
     code, out, _ = invoke("fix", "--quiet", "--show-fixes", "--exit-non-zero-on-fix", str(demo))
     assert code == 1
-    lines = out.splitlines()
-    assert lines and all(line.startswith("  ") for line in lines), "only the fixes made"
+    heading, *lines = out.strip().splitlines()  # as pre-commit shows it: stripped
+    assert heading == "Fixes made:"
+    assert lines and all(re.match(r"  \S+:\d+:\d+: KLB\d+ ", line) for line in lines), lines
     assert any("KLB401 add lifecycle.preStop.sleep (5 s)" in line for line in lines)
 
 
