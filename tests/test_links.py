@@ -435,7 +435,11 @@ def test_the_env_of_the_container_that_runs_the_code_decides_where_it_dials(
         "channel = grpc.insecure_channel(os.environ['BACKEND_ADDR'])\n",
     }
     [finding] = lint_files(tmp_path, files, select=["KLB102"]).findings
-    assert "(BACKEND_ADDR as Deployment/shop/frontend sets it)" in finding.text
+    assert finding.related[0].path.endswith("frontend.yaml")
+    line = finding.related[0].line  # the frontend's env entry
+    assert f"(BACKEND_ADDR as Deployment/shop/frontend sets it at frontend.yaml:{line})" in (
+        finding.text
+    )
 
 
 UNHANDLED = """\
