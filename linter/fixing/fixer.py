@@ -73,13 +73,8 @@ def _gone(before: Sequence[Finding], after: Sequence[Finding]) -> list[Finding]:
 def still_said(fixed: Sequence[Finding], remaining: Sequence[Finding]) -> list[Finding]:
     """The remaining findings that are fixed ones at their lower severity (a gRPC Service
     with its headless twin now is KLB101 at info): counted fixed, and among what remains."""
-    fixed_keys = {_identity(f)[:-1] for f in fixed}
-    lowered = {_identity(f)[:-1]: f.severity for f in fixed}
-    return [
-        f
-        for f in remaining
-        if _identity(f)[:-1] in fixed_keys and f.severity < lowered[_identity(f)[:-1]]
-    ]
+    was = {_identity(f)[:-1]: f.severity for f in fixed}  # the identity but its severity
+    return [f for f in remaining if f.severity < was.get(_identity(f)[:-1], f.severity)]
 
 
 def apply_edits(data: bytes, edits: Sequence[Edit]) -> tuple[bytes, list[str]]:
