@@ -9,6 +9,7 @@ print nothing and never exit: saying and leaving are the command line's.
 
 from __future__ import annotations
 
+import datetime
 import os
 from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
@@ -23,7 +24,16 @@ from k8slb.choices import (
     EXIT_FINDINGS,
     parse_version,
 )
-from k8slb.config import Config, ConfigError, find_config, load_config, marked_project, project_root
+from k8slb.config import (
+    Config,
+    ConfigError,
+    expiry_warnings,
+    find_config,
+    load_config,
+    marked_project,
+    project_root,
+    shown_path,
+)
 from k8slb.core.findings import Finding, Severity
 from k8slb.core.results import RunResult
 from k8slb.engine import Settings
@@ -105,11 +115,15 @@ def plan(
     extend_exclude: Sequence[str] = (),
     force_exclude: bool = False,
     note: Callable[[str], None] = _ignore,
+    warn: Callable[[str], None] = _ignore,
 ) -> Run:
     """The options over the configuration over the defaults, and the files they name.
-    `note` hears what `-v` tells: the configuration used, the project context added."""
+    `note` hears what `-v` tells: the configuration used, the project context added;
+    `warn` what is always told: an exemption that expires soon, today, or has expired."""
     start = _start(paths or ["."])
     config = _config(config_path, isolated, start, note)
+    for warning in expiry_warnings(config, datetime.date.today()):
+        warn(warning)
     try:
         chosen = split_codes(select) or config.select or []
         extra = split_codes(extend_select)
@@ -147,7 +161,7 @@ def plan(
         found = with_context(found, discover(context, None, leave_out, kustomize, report=False))
     severity = Severity.parse(fail_on or config.fail_on or "warning")
     root = config.path.parent.resolve() if config.path else project_root(start)
-    baseline = config.baseline or root / DEFAULT_BASELINE
+    baseline = Path(shown_path(config.baseline or root / DEFAULT_BASELINE))  # KLB005's path
     return Run(found, settings, severity, root, exit_zero, baseline)
 
 

@@ -50,12 +50,17 @@ def make_run(**options: Any) -> Run:
     from k8slb import api
 
     try:
-        return api.plan(**options, note=_note)
+        return api.plan(**options, note=_note, warn=_warn)
     except api.ConfigError as error:
         _fail(str(error))
         sys.exit(EXIT_ERROR)
     except api.UsageError as error:
         raise click.UsageError(str(error)) from None
+
+
+def _warn(message: str) -> None:
+    """What the run should be told whatever the options: said on stderr, as errors are."""
+    click.echo(f"k8slb: warning: {printable(message)}", err=True)
 
 
 def _note(message: str) -> None:
@@ -243,6 +248,8 @@ def check(
         result = api.check(job, jobs=jobs, cache=cache, progress=progress)
     finally:
         progress.close()
+    for warning in result.warnings:
+        _warn(warning)
     chosen = baseline_file or job.baseline
     if write_baseline:
         target = chosen or Path(DEFAULT_BASELINE)
@@ -292,11 +299,10 @@ def check(
             click.echo(f"{text_report.summary(result)}\nReport written to {output_file}.")
     if not result.files and not result.errors and not _from_stdin(job):
         # as ruff does: an empty folder, or a path k8slb reads nothing in, is not a pass
-        shown = ", ".join(printable(str(p)) for p in options.get("paths") or ()) or "."
-        click.echo(
-            f"k8slb: warning: no file k8slb reads under {shown} "
-            "(YAML manifests, Helm charts, kustomizations, Python, Go)",
-            err=True,
+        shown = ", ".join(str(p) for p in options.get("paths") or ()) or "."
+        _warn(
+            f"no file k8slb reads under {shown} "
+            "(YAML manifests, Helm charts, kustomizations, Python, Go)"
         )
     for message in result.errors:
         _fail(message)
@@ -379,6 +385,8 @@ def fix(
     job = make_run(**options)
     cache = _cache_for(job, no_cache=no_cache)
     outcome = api.fix(job, unsafe=unsafe_fixes, jobs=jobs, cache=cache)
+    for warning in outcome.result.warnings:
+        _warn(warning)
     for refusal in outcome.refused:
         click.echo(f"k8slb: not fixed: {printable(refusal)}", err=True)
     stdin = next((s for s in job.found.sources if s.location is None), None)
@@ -428,7 +436,9 @@ def fix(
         listing = formatter("text").render(result, listed).splitlines()
         for line in listing:
             click.echo(line, file=report, color=True)
-    if show_fixes:  # also with -q: what a pre-commit fix hook should say, and only that
+    if show_fixes and done:  # also with -q: what a pre-commit fix hook should say, and only that
+        # a heading, not an indented first line: pre-commit strips a hook's output
+        click.echo("Fixes made:", file=report)
         for finding in done:
             where = f"{printable(finding.path)}:{finding.line}:{finding.column}"
             described = finding.fix.description or "fixed"
@@ -522,6 +532,13 @@ def _fix_summary(
         text += f"; {not_written} fix{'es' * (not_written != 1)} not written (see below)"
     remaining = len(outcome.result.findings)
     text += f"; {remaining} finding{'s' * (remaining != 1)} remain{'s' * (remaining == 1)}"
+    from k8slb.fixing.fixer import still_said
+
+    lowered = Counter(f.severity.label for f in still_said(done, outcome.result.findings))
+    if lowered:  # why fixed and remaining add up to more than there were
+        count, levels = sum(lowered.values()), " or ".join(sorted(lowered))
+        fixed_ones = "a fixed finding" if count == 1 else "fixed findings"
+        text += f", {count} of them {fixed_ones} now at {levels}"
     if outcome.unsafe_left and not unsafe:
         hidden = outcome.unsafe_left
         text += f" ({hidden} hidden fix{'es' * (hidden != 1)} can be enabled with --unsafe-fixes)"
@@ -580,6 +597,8 @@ def explain_links(output_format: str, no_cache: bool, **options: Any) -> None:
     cache = _cache_for(job, no_cache=no_cache)  # the parses a check left: no file parsed again
     result = engine.run(job.found.sources, replace(job.settings, rules=()), cache=cache)
     errors = [*job.found.errors, *result.errors]
+    for warning in result.warnings:
+        _warn(warning)
     click.echo((links_json if output_format == "json" else links_text)(result.links), nl=False)
     for message in errors:
         _fail(message)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime
 import os
 import sys
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -66,9 +67,41 @@ class Exemption:
     name: str | None = None
     container: str | None = None
     expires: datetime.date | None = None
+    line: int | None = None  # where the configuration writes it (YAML; None in TOML)
 
     def expired(self, today: datetime.date) -> bool:
         return self.expires is not None and today > self.expires
+
+
+# An exemption is said this many days before it expires: its findings come back then, and
+# fail the run, which should not be the first word of it.
+EXPIRY_NOTICE_DAYS = 14
+
+
+def expiry_warnings(config: Config, today: datetime.date) -> list[str]:
+    """A sentence for each exemption that expires within EXPIRY_NOTICE_DAYS, today, or
+    has expired (its findings are reported again)."""
+    warnings = []
+    for number, exemption in enumerate(config.exemptions):
+        if exemption.expires is None:
+            continue
+        left = (exemption.expires - today).days
+        if left > EXPIRY_NOTICE_DAYS:
+            continue
+        line = f":{exemption.line}" if exemption.line is not None else ""
+        shown = shown_path(config.path) if config.path else "the configuration"
+        rules = ", ".join(sorted(exemption.rules))
+        where = f"{shown}{line}: the exemption `exemptions[{number}]` ({rules}: {exemption.reason})"
+        if exemption.expired(today):
+            said = f"expired on {exemption.expires}: its findings are reported again"
+        elif left == 0:
+            said = "expires today: its findings are reported again from tomorrow"
+        else:
+            days = f"{left} day{'s' * (left != 1)}"
+            said = f"expires on {exemption.expires}, in {days}: its findings are reported again"
+            said += " after that day"
+        warnings.append(f"{where} {said}")
+    return warnings
 
 
 @dataclass
@@ -184,10 +217,15 @@ def _describe(error: ValidationError) -> str:
     expected: Any = error.validator_value
     if error.validator == "additionalProperties":
         known = schema.get("properties", {})
-        instance: Any = error.instance
-        extra = sorted(set(instance) - set(known))
-        key = ".".join([*map(str, error.absolute_path), extra[0]])
-        return f"unknown key `{key}` (allowed: {', '.join(sorted(known))})"
+        extra = _wrong_key(error) or ""
+        key = ".".join([*map(str, error.absolute_path), extra])
+        allowed = ", ".join(sorted(known))
+        return f"unknown key `{key}`{_did_you_mean(extra, known)} (allowed: {allowed})"
+    if error.validator == "pattern":  # the schema says what the pattern stands for
+        shape = schema.get("description", "of the form the schema gives")
+        example = f" (such as {schema['examples'][0]})" if schema.get("examples") else ""
+        what = "key" if "propertyNames" in error.schema_path else "value"
+        return f"`{where}`: the {what} {error.instance!r} is not {shape}{example}"
     if error.validator == "enum":
         allowed = ", ".join(repr(v) for v in expected)
         return f"`{where}`: {error.instance!r} is not one of {allowed}"
@@ -199,6 +237,25 @@ def _describe(error: ValidationError) -> str:
     if error.validator == "type":
         return f"`{where}` must be of type {error.validator_value}, not {error.instance!r}"
     return f"`{where}`: {error.message}"
+
+
+def _wrong_key(error: ValidationError) -> str | None:
+    """The key an error is about, when it is a key (unknown, or of the wrong form)."""
+    instance: Any = error.instance
+    schema: Any = error.schema
+    if error.validator == "additionalProperties":
+        extra: list[str] = sorted(set(instance) - set(schema.get("properties", {})))
+        return extra[0]
+    return str(instance) if "propertyNames" in error.schema_path else None
+
+
+def _did_you_mean(key: str, known: Iterable[str]) -> str:
+    """`; did you mean `fail-on`?` for a key close to a known one (`_` for `-` first)."""
+    import difflib  # only for a misspelt key
+
+    dashed = key.replace("_", "-").lower()
+    close = [k for k in known if k == dashed] or difflib.get_close_matches(dashed, known, n=1)
+    return f"; did you mean `{close[0]}`?" if close else ""
 
 
 def load_config(path: Path) -> Config:
@@ -219,7 +276,9 @@ def load_config(path: Path) -> Config:
         error = errors[0]
         line = ""
         if tree is not None:
-            line = f":{position_of(tree, list(error.absolute_path))[0]}"
+            key = _wrong_key(error)
+            steps = [*error.absolute_path, *([key] if key is not None else [])]
+            line = f":{position_of(tree, steps)[0]}"
         raise ConfigError(f"{path}{line}: {_describe(error)}")
     for where, problem in _path_problems(path.parent.resolve(), data):
         line = f":{position_of(tree, where)[0]}" if tree is not None else ""
@@ -303,8 +362,9 @@ def _build(path: Path, data: dict[str, Any], tree: YMap | None = None) -> Config
             name=entry.get("name"),
             container=entry.get("container"),
             expires=datetime.date.fromisoformat(entry["expires"]) if "expires" in entry else None,
+            line=position_of(tree, ["exemptions", number])[0] if tree is not None else None,
         )
-        for entry in data.get("exemptions", [])
+        for number, entry in enumerate(data.get("exemptions", []))
     ]
     return Config(
         path=path,
@@ -325,16 +385,16 @@ def _build(path: Path, data: dict[str, Any], tree: YMap | None = None) -> Config
         links={
             key: Pin(
                 os.path.normpath(path.parent.resolve() / target),
-                Said(_shown(path), position_of(tree, ["links", key])[0] if tree else 1, ""),
+                Said(shown_path(path), position_of(tree, ["links", key])[0] if tree else 1, ""),
             )
             for key, target in data.get("links", {}).items()
         },
     )
 
 
-def _shown(path: Path) -> str:
-    """The configuration's path as evidence quotes it: relative to the current folder
-    when it is below it."""
+def shown_path(path: Path) -> str:
+    """A path k8slb found (the configuration, the baseline) as it is shown: relative to the
+    current folder when it is below it, as the paths given are."""
     relative = os.path.relpath(path)
     return str(path) if relative.startswith("..") else relative
 

@@ -6,6 +6,7 @@ cannot show an example that does not behave as described."""
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -42,9 +43,26 @@ def _example_lines(rule: type[Rule]) -> list[str]:
     return lines
 
 
+# The sections a reader wants first, in this order; the others (what it detects, in full)
+# follow in the docstring's order. KLB101's detection alone is 60 lines.
+FIRST_SECTIONS = ("Why it matters", "Fix")
+
+
+def _body(rule: type[Rule]) -> str:
+    """The docstring after its summary, its sections reordered by FIRST_SECTIONS."""
+    body = rule.doc().partition("\n\n")[2]
+    preamble = re.split(r"^## ", body, maxsplit=1, flags=re.MULTILINE)[0].strip()
+    sections = rule.sections()
+    order = [h for h in FIRST_SECTIONS if h in sections]
+    order += [h for h in sections if h not in order]
+    parts = [preamble] if preamble else []
+    parts += [f"## {heading}\n{sections[heading]}" for heading in order]
+    return "\n\n".join(parts)
+
+
 def rule_markdown(rule: type[Rule]) -> str:
     summary = rule.summary()
-    body = rule.doc().partition("\n\n")[2]
+    body = _body(rule)
     fix = "none"
     if rule.fix.available:
         fix = "safe" if rule.fix.safe else "unsafe (needs `--unsafe-fixes`)"

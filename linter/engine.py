@@ -19,7 +19,7 @@ from k8slb.core.results import RunResult
 from k8slb.internal import internal_error
 from k8slb.languages import LANGUAGES, load
 from k8slb.model.index import Index
-from k8slb.model.links import Pin, link_code, link_rows
+from k8slb.model.links import Pin, link_code, link_rows, unmatched_pins
 from k8slb.model.units import deployment_units
 from k8slb.parsing import Parsed, Unparsed, parse_all
 from k8slb.progress import QUIET, Progress
@@ -359,6 +359,7 @@ def _detached(result: RunResult) -> RunResult:
         findings=list(result.findings),
         suppressed=list(result.suppressed),
         errors=list(result.errors),
+        warnings=list(result.warnings),
     )
 
 
@@ -372,6 +373,8 @@ def _merge(result: RunResult, other: RunResult) -> None:
         (f, w) for f, w in other.suppressed if (f.sort_key(), f.text) not in known
     ]
     result.errors += [e for e in other.errors if e not in result.errors]
+    # a pin to nothing is said when no value set renders its container
+    result.warnings = [w for w in result.warnings if w in other.warnings]
     result.objects = max(result.objects, other.objects)
 
 
@@ -392,7 +395,9 @@ def _check(
         findings = [f for f in findings if reported(f.path)]
         suppressed = [(f, why) for f, why in suppressed if reported(f.path)]
     findings.sort(key=Finding.sort_key)
-    return _result(sources, read, context, reported, findings, suppressed)
+    result = _result(sources, read, context, reported, findings, suppressed)
+    result.warnings = unmatched_pins(settings.links, context.index, read.modules)
+    return result
 
 
 def analyse(sources: Sequence[Source], settings: Settings, read: Sources) -> Context:

@@ -6,6 +6,7 @@ with the values it printed, and the fix carried to the template when it can be
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -28,6 +29,19 @@ def _values_related(template: RenderedTemplate, line: int) -> list[Related]:
     return related
 
 
+def _requoted(finding: Finding, before: tuple[Related, ...], after: tuple[Related, ...]) -> Finding:
+    """The finding with the related places its text quotes (`deployment.yaml:26`, where an
+    env var is set) moved as its related entries moved: to the template's line."""
+
+    def place(related: Related) -> str:
+        return f"{os.path.basename(related.path)}:{related.line}"
+
+    moved = {place(old): place(new) for old, new in zip(before, after, strict=True) if old != new}
+    quoted = re.compile(rf"(?<![\w.-])({'|'.join(map(re.escape, moved))})(?!\d)")
+    text = [quoted.sub(lambda m: moved[m[1]], part) for part in (finding.message, *finding.detail)]
+    return replace(finding, message=text[0], detail=tuple(text[1:]), related=after)
+
+
 def relocate(finding: Finding, templates: Mapping[str, RenderedTemplate]) -> Finding:
     """A finding about rendered text, put on its template line (with the values it came
     from); its fix is for a human: the rendered text is not what is on disk."""
@@ -38,8 +52,10 @@ def relocate(finding: Finding, templates: Mapping[str, RenderedTemplate]) -> Fin
         else r
         for r in finding.related
     )
+    if related != finding.related:
+        finding = _requoted(finding, finding.related, related)
     if template is None:
-        return finding if related == finding.related else replace(finding, related=related)
+        return finding
     helper = template.lines.helper_line(finding.line, template.helpers())
     if helper is not None:
         return _in_helper(finding, template, related, *helper)

@@ -7,6 +7,7 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from k8slb.cli import cli
 
@@ -65,6 +66,27 @@ def test_a_fixed_finding_makes_its_entry_stale_and_rewriting_drops_it(tmp_path: 
     assert code == 1
     assert "baseline entry for KLB401 in team-1/backend.yaml matches no finding any more" in out
     assert _check(repo, "--write-baseline")[1].startswith("Wrote 29 findings")
+
+
+def test_a_stale_entry_is_reported_at_the_baseline_as_other_paths_are_shown(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Relative to the current folder, as the linted files are: not the absolute path
+    k8slb found the baseline at (the project's, or the configuration's `baseline`)."""
+    repo = _repo(tmp_path)
+    monkeypatch.chdir(repo)
+    for config in ("", "baseline: ci/known.json\n"):
+        (repo / ".k8slb.yaml").write_text(config)
+        (repo / "ci").mkdir(exist_ok=True)
+        named = "ci/known.json" if config else ".k8slb-baseline.json"
+        done = CliRunner().invoke(cli, ["check", "--write-baseline", "team-0"])
+        assert done.output.startswith(f"Wrote 10 findings to {named};"), done.output
+        shutil.rmtree(repo / "team-0" / "inventory")
+        (repo / "team-0" / "inventory.yaml").unlink()
+        done = CliRunner().invoke(cli, ["check", "--no-cache", "--report-unused-ignores", "team-0"])
+        stale = [line for line in done.output.splitlines() if " KLB005 " in line]
+        assert stale and all(line.startswith(f"{named}:") for line in stale), done.output
+        shutil.copytree(FIXTURES / "demo" / "bad", repo / "team-0", dirs_exist_ok=True)
 
 
 def test_an_unreadable_baseline_is_an_error(tmp_path: Path) -> None:

@@ -117,6 +117,15 @@ def test_explain_by_id_or_name(name: str) -> None:
     assert "## Why it matters" in out and "```yaml" in out
 
 
+@pytest.mark.parametrize("rule", ALL_RULES, ids=lambda rule: rule.id)
+def test_explain_says_why_it_matters_and_the_fix_before_what_it_detects(rule: type) -> None:
+    """The reasoning comes first: KLB101's detection alone runs some 60 lines."""
+    code, out, _ = invoke("explain", rule.id)
+    headings = [line[3:] for line in out.splitlines() if line.startswith("## ")]
+    assert code == 0 and headings[:3] == ["Why it matters", "Fix", "What it does"], headings
+    assert sorted(headings) == sorted([*rule.sections(), *(["Examples"] if rule.examples else [])])
+
+
 def test_explain_unknown_rule_is_exit_2() -> None:
     code, _, err = invoke("explain", "KLB999")
     assert code == 2 and "no rule 'KLB999'" in err

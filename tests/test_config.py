@@ -122,7 +122,7 @@ def test_per_file_ignores(tmp_path: Path) -> None:
     [
         (
             "selct: [KLB401]\n",
-            ".k8slb.yaml:1: unknown key `selct` (allowed: baseline, exclude, exemptions,",
+            ".k8slb.yaml:1: unknown key `selct`; did you mean `select`? (allowed: baseline,",
         ),
         (
             "fail-on: critical\n",
@@ -165,6 +165,54 @@ def test_a_wrong_pyproject_table_is_exit_2_too(tmp_path: Path) -> None:
     write(tmp_path / "pyproject.toml", "[tool.k8slb]\nfail_on = 'error'\n")
     code, _, err = check(tmp_path)
     assert code == 2 and "pyproject.toml: unknown key `fail_on`" in err
+
+
+@pytest.mark.parametrize(
+    ("config", "message"),
+    [
+        ("fail_on: error\n", ":1: unknown key `fail_on`; did you mean `fail-on`? (allowed: "),
+        ("selct: [KLB401]\n", ":1: unknown key `selct`; did you mean `select`? (allowed: "),
+        ("fix:\n  prestop_seconds: 5\n", ":2: unknown key `fix.prestop_seconds`; did you mean "),
+        ("kustomise: true\n", ":1: unknown key `kustomise`; did you mean `kustomize`?"),
+        ("colour: red\n", ":1: unknown key `colour` (allowed: "),
+    ],
+)
+def test_an_unknown_key_close_to_a_known_one_is_suggested(
+    tmp_path: Path, config: str, message: str
+) -> None:
+    """`_` for `-` first (TOML's habit), then a close spelling; nothing when none is close."""
+    write(tmp_path / ".k8slb.yaml", config)
+    code, _, err = check(tmp_path)
+    assert code == 2 and f".k8slb.yaml{message}" in err, err
+
+
+@pytest.mark.parametrize(
+    ("config", "message"),
+    [
+        (
+            "links:\n  Deployment/shop/api:app: api\n  Deployment/web: app\n",
+            ":3: `links`: the key 'Deployment/web' is not a container, "
+            "KIND/NAMESPACE/NAME:CONTAINER or KIND/NAME:CONTAINER "
+            "(such as Deployment/shop/frontend:app)",
+        ),
+        (
+            "kubernetes-version: '1.x'\n",
+            ":1: `kubernetes-version`: the value '1.x' is not a Kubernetes version",
+        ),
+        (
+            "exemptions:\n  - {rules: [KLB401], reason: x, expires: '2026-1-1'}\n",
+            ":2: `exemptions.0.expires`: the value '2026-1-1' is not a date YYYY-MM-DD",
+        ),
+    ],
+    ids=["links-key", "kubernetes-version", "expires"],
+)
+def test_a_value_of_the_wrong_form_is_said_in_words_not_as_a_regular_expression(
+    tmp_path: Path, config: str, message: str
+) -> None:
+    write(tmp_path / ".k8slb.yaml", config)
+    code, _, err = check(tmp_path)
+    assert code == 2 and f".k8slb.yaml{message}" in err, err
+    assert "^" not in err and "does not match" not in err
 
 
 def test_a_missing_explicit_config_is_exit_2(tmp_path: Path) -> None:
@@ -360,3 +408,43 @@ def test_outside_any_repository_the_configuration_names_only_files_below_it(
     done = CliRunner().invoke(cli, ["check", "download"])
     assert done.exit_code == 2
     assert f"{configuration}:2: `helm.values[0]`: ../secret.yaml leads outside" in done.output
+
+
+@pytest.mark.parametrize(
+    ("days", "said", "exempted"),
+    [
+        (3, "expires on {day}, in 3 days: its findings are reported again after that day", True),
+        (0, "expires today: its findings are reported again from tomorrow", True),
+        (-1, "expired on {day}: its findings are reported again", False),
+    ],
+    ids=["within-14-days", "on-the-day", "expired"],
+)
+def test_an_exemption_about_to_expire_or_expired_is_a_warning_with_its_line(
+    tmp_path: Path, days: int, said: str, exempted: bool
+) -> None:
+    """Its findings come back (and fail the run) when it expires: said before, on the day,
+    and after, on stderr as `k8slb: warning:`, whatever the format."""
+    import datetime
+
+    day = datetime.date.today() + datetime.timedelta(days=days)
+    write(
+        tmp_path / ".k8slb.yaml",
+        f"exemptions:\n  - {{rules: [KLB301], reason: later, expires: '{day}'}}\n"
+        "  - {rules: [KLB401], reason: 'being fixed', expires: '" + str(day) + "'}\n",
+    )
+    _, out, err = check(tmp_path)
+    expected = "k8slb: warning: .k8slb.yaml:3: the exemption `exemptions[1]` (KLB401: being fixed) "
+    assert expected + said.format(day=day) in err, err
+    assert ("KLB401" not in rules(out)) is exempted
+
+
+def test_an_exemption_expiring_later_than_two_weeks_is_not_mentioned(tmp_path: Path) -> None:
+    import datetime
+
+    day = datetime.date.today() + datetime.timedelta(days=15)
+    write(
+        tmp_path / ".k8slb.yaml",
+        f"exemptions:\n  - {{rules: [KLB401], reason: x, expires: '{day}'}}\n",
+    )
+    _, out, err = check(tmp_path)
+    assert "KLB401" not in rules(out) and "warning" not in err

@@ -54,7 +54,10 @@ def test_the_client_finding_names_the_service_it_resolved_through_the_env_var() 
         if f["rule"] == "KLB102" and f["path"].endswith("client.py")
     ]
     assert client["path"] == f"{DEMO}/bad/client.py" and client["object"] is None
-    assert "(BACKEND_ADDR as Deployment/shop/frontend sets it)" in client["message"]
+    assert (
+        "(BACKEND_ADDR as Deployment/shop/frontend sets it at frontend.yaml:23)"
+        in client["message"]
+    )
     assert client["headline"] == "gRPC channel to ClusterIP Service/shop/backend stays on one pod"
     assert "dial it as dns:///backend-headless.shop.svc.cluster.local:50051" in client["message"]
     assert [(r["path"], r["line"]) for r in client["related"]] == [

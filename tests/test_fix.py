@@ -45,11 +45,28 @@ def test_fix_applies_safe_fixes_and_reports_what_remains(tmp_path: Path) -> None
     assert code == 1, "unsafe-only findings remain at warning"
     assert out.splitlines()[-1] == (
         "Fixed 4 findings (KLB101, KLB201 ×2, KLB401) in 4 files; also made 1 fix whose finding "
-        "remains (KLB101: add the headless twin Service backend-headless); 7 findings remain "
-        "(4 hidden fixes can be enabled with --unsafe-fixes)."
+        "remains (KLB101: add the headless twin Service backend-headless); 7 findings remain, "
+        "1 of them a fixed finding now at info (4 hidden fixes can be enabled with "
+        "--unsafe-fixes)."
     )
     assert "lifecycle:\n            preStop:" in (demo / "backend.yaml").read_text()
     assert "grpc.max_connection_age_ms" in (demo / "server.py").read_text()
+
+
+def test_the_summary_says_which_remaining_findings_are_fixed_ones_at_a_lower_severity(
+    tmp_path: Path,
+) -> None:
+    """A fixed KLB101 stays at info (the twin is there; clients must dial it): counted in
+    both "fixed" and "remain", which add up to more than there were unless it is said."""
+    demo = copy_demo(tmp_path)
+    before = len(json.loads(invoke("check", "--format", "json", str(demo))[1])["findings"])
+    _, out, _ = invoke("fix", "--unsafe-fixes", str(demo))
+    said = re.search(r"Fixed (\d+) .*; (\d+) findings remain, (\d+) of them fixed", out)
+    assert said, out.splitlines()[-1]
+    fixed, remain, still = map(int, said.groups())
+    assert fixed + remain - still == before
+    after = json.loads(invoke("check", "--format", "json", str(demo))[1])["findings"]
+    assert still == sum(1 for f in after if f["rule"] == "KLB101" and f["severity"] == "info")
 
 
 def test_unsafe_fixes_leave_only_what_needs_a_person(tmp_path: Path) -> None:
@@ -193,10 +210,13 @@ def test_klb102_retargets_a_literal_target_and_adds_the_twin(tmp_path: Path) -> 
         'import grpc\n\nchannel = grpc.insecure_channel("backend:50051")\n'
     )
     code, out, _ = invoke("fix", "--unsafe-fixes", "--select", "KLB102", str(tmp_path))
-    assert (tmp_path / "client.py").read_text() == (
-        'import grpc\n\nchannel = grpc.insecure_channel("dns:///backend-headless:50051", '
-        'options=[("grpc.service_config", '
-        '\'{"loadBalancingConfig": [{"round_robin": {}}]}\')])\n'
+    assert (tmp_path / "client.py").read_text() == (  # at 88 columns, as black writes it
+        "import grpc\n\nchannel = grpc.insecure_channel(\n"
+        '    "dns:///backend-headless:50051",\n'
+        "    options=[\n"
+        '        ("grpc.service_config", \'{"loadBalancingConfig": [{"round_robin": {}}]}\'),\n'
+        "    ],\n"
+        ")\n"
     )
     assert "name: backend-headless" in (tmp_path / "k8s.yaml").read_text()
     assert code == 0 and out.splitlines()[-1].startswith("Fixed 1 finding (KLB102)")
@@ -477,8 +497,9 @@ def test_the_fix_hook_says_what_it_changed_and_not_the_findings(tmp_path: Path) 
     demo = copy_demo(tmp_path)
     code, out, _ = invoke("fix", "--quiet", "--show-fixes", "--exit-non-zero-on-fix", str(demo))
     assert code == 1
-    lines = out.splitlines()
-    assert lines and all(line.startswith("  ") for line in lines), "only the fixes made"
+    heading, *lines = out.strip().splitlines()  # as pre-commit shows it: stripped
+    assert heading == "Fixes made:"
+    assert lines and all(re.match(r"  \S+:\d+:\d+: KLB\d+ ", line) for line in lines), lines
     assert any("KLB401 add lifecycle.preStop.sleep (5 s)" in line for line in lines)
 
 

@@ -129,7 +129,7 @@ def test_the_line_length_is_the_nearest_formatter_setting(tmp_path: Path) -> Non
     (tmp_path / ".git").mkdir()
     app = tmp_path / "services" / "app"
     app.mkdir(parents=True)
-    assert line_length_for(str(app / "x.py")) is None, "nothing configured: no wrapping"
+    assert line_length_for(str(app / "x.py")) == 88, "nothing configured: black's default"
     line_length._known.clear()
     (tmp_path / "pyproject.toml").write_text("[tool.black]\n")
     assert line_length_for(str(app / "x.py")) == 88, "black's own default"

@@ -660,3 +660,50 @@ def test_checking_helm_set_loads_no_helm_library_in_k8slbs_process() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "False"
+
+
+def test_where_a_chart_sets_a_value_the_code_dials_is_the_template_line(tmp_path: Path) -> None:
+    """KLB111 names the env entry that sets the wrong port: in a chart, the template's line
+    (the rendered text is shorter: the template's first lines render to nothing)."""
+    frontend = """\
+{{- /* the frontend */ -}}
+{{- $name := "frontend" }}
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {{ $name }}
+  namespace: shop
+spec:
+  selector:
+    matchLabels: {app: frontend}
+  template:
+    metadata:
+      labels: {app: frontend}
+    spec:
+      containers:
+        - name: web
+          image: frontend:1
+          env:
+            - name: INVENTORY_ADDR
+              value: "inventory.shop.svc.cluster.local:{{ .Values.port }}"
+"""
+    service = (
+        "apiVersion: v1\nkind: Service\nmetadata: {name: inventory, namespace: shop}\n"
+        "spec:\n  selector: {app: inventory}\n  ports: [{name: tcp, port: 7070}]\n"
+    )
+    files = {
+        "chart/Chart.yaml": "apiVersion: v2\nname: shop\nversion: 1.0.0\n",
+        "chart/values.yaml": "port: 7000\n",
+        "chart/templates/frontend.yaml": frontend,
+        "chart/templates/inventory.yaml": service,
+        "client.py": "import os\n\nimport grpc\n\n"
+        "channel = grpc.insecure_channel(os.environ['INVENTORY_ADDR'])\n",
+    }
+    write(tmp_path, files)
+    _, report = check("--select", "KLB111", str(tmp_path))
+    (finding,) = report["findings"]
+    assert (
+        "(INVENTORY_ADDR as Deployment/shop/frontend sets it at frontend.yaml:20)"
+        in (finding["message"])
+    )
+    assert finding["related"][0]["line"] == 20  # `value: "inventory...` in the template

@@ -63,13 +63,7 @@ def test_each_kustomization_is_built_and_reported_in_its_resource_file(
     report = _check("--kustomize", str(tmp_path))
     found = [(f["rule"], f["path"], f["line"], f["headline"]) for f in report["findings"]]
     service = str(tmp_path / "base" / "service.yaml")
-    assert found == [
-        (
-            "KLB104",
-            service,
-            7,
-            "Service/api pins each client IP to one pod (sessionAffinity: ClientIP)",
-        ),
+    assert found == [  # the base is linted in the overlay that builds it
         (
             "KLB104",
             service,
@@ -77,6 +71,39 @@ def test_each_kustomization_is_built_and_reported_in_its_resource_file(
             "Service/prod-api pins each client IP to one pod (sessionAffinity: ClientIP)",
         ),
     ]
+
+
+def test_a_base_is_linted_in_each_overlay_that_builds_it_not_on_its_own_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Built alone as well, the base said each of its findings once more (two overlays
+    are two deployments: each says its own); named alone, the base is built."""
+    binaries = _repository(tmp_path)
+    monkeypatch.setenv("PATH", f"{binaries}:{os.environ['PATH']}")
+    staging = tmp_path / "overlays" / "staging"
+    staging.mkdir()
+    (staging / "kustomization.yaml").write_text("namePrefix: qa-\nresources:\n  - ../../base\n")
+    stand_in = binaries / "kustomize"
+    staging_build = f"  */staging) cat <<'EOF'\n{SERVICE.format(name='qa-api')}EOF\n;;\n"
+    stand_in.write_text(stand_in.read_text().replace("  *) cat", staging_build + "  *) cat"))
+    report = _check("--kustomize", str(tmp_path))
+    headlines = [f["headline"].split(" ")[0] for f in report["findings"]]
+    assert sorted(headlines) == ["Service/prod-api", "Service/qa-api"]  # not the base's too
+    alone = _check("--kustomize", str(tmp_path / "base"))["findings"]
+    assert [f["headline"].split(" ")[0] for f in alone] == ["Service/api"]
+
+
+def test_kustomizations_that_only_name_each_other_are_each_built(tmp_path: Path) -> None:
+    """A ring has no overlay on top to be linted in: none of it is left out."""
+    from k8slb.reading.kustomize import included
+
+    for name, other in (("a", "b"), ("b", "a"), ("top", "c")):
+        (tmp_path / name).mkdir(exist_ok=True)
+        (tmp_path / name / "kustomization.yaml").write_text(f"resources:\n  - ../{other}\n")
+    (tmp_path / "c").mkdir()
+    (tmp_path / "c" / "kustomization.yaml").write_text("resources: []\n")
+    folders = [str(tmp_path / name) for name in ("a", "b", "c", "top")]
+    assert included(folders) == {str(tmp_path / "c")}
 
 
 def test_without_the_option_the_resource_files_are_linted_as_written(
@@ -91,10 +118,11 @@ def test_without_the_option_the_resource_files_are_linted_as_written(
 def test_without_a_binary_each_kustomization_is_named_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Each that would be built: the overlay (its base is built in it)."""
     _repository(tmp_path)
     monkeypatch.setenv("PATH", str(tmp_path / "nothing-here"))
     report = _check("--kustomize", "--fail-on", "info", str(tmp_path))
-    assert sorted(Path(f["path"]).parent.name for f in report["findings"]) == ["base", "prod"]
+    assert sorted(Path(f["path"]).parent.name for f in report["findings"]) == ["prod"]
     assert all(f["rule"] == "KLB003" and f["severity"] == "info" for f in report["findings"])
 
 

@@ -69,11 +69,15 @@ def service_app(folder: str) -> dict[str, str]:
     }
 
 
-def links(tmp_path: Path, files: dict[str, str], *args: str) -> list[dict[str, Any]]:
+def make_tree(tmp_path: Path, files: dict[str, str]) -> None:
     for name, text in files.items():
         target = tmp_path / name
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text)
+
+
+def links(tmp_path: Path, files: dict[str, str], *args: str) -> list[dict[str, Any]]:
+    make_tree(tmp_path, files)
     old = os.getcwd()
     os.chdir(tmp_path)
     try:
@@ -240,6 +244,42 @@ def test_the_configuration_pins_a_link_above_all_evidence(tmp_path: Path) -> Non
         "config: .k8slb.yaml:2: Deployment/shop/inventory:server = legacy/main.py"
     )
     assert row["overruled"][0].startswith("image name:")
+
+
+def test_a_pin_that_names_no_container_is_a_warning_on_every_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A misspelt key pinned nothing, silently: the pin is said, with the closest
+    container, by check (its cached second run too), fix and explain-links."""
+    files = {
+        "inventory.yaml": workload(image="inventory"),
+        **service_app("inventory"),
+        "legacy/main.py": "import grpc\n",
+        ".k8slb.yaml": "links:\n  Deployment/shop/inventry:server: legacy/main.py\n",
+    }
+    make_tree(tmp_path, files)
+    monkeypatch.chdir(tmp_path)
+    said = (
+        "k8slb: warning: .k8slb.yaml:2: `links`: Deployment/shop/inventry:server is no container"
+        " k8slb read (did you mean Deployment/shop/inventory:server?); the pin is not applied"
+    )
+    for command in (["check"], ["check"], ["fix", "--diff"], ["explain-links"]):
+        assert said in CliRunner().invoke(cli, [*command, "."]).stderr, command
+
+
+def test_a_pin_whose_code_the_run_did_not_read_is_not_mentioned(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Linting one folder of the repository: the pins of the others are not its business."""
+    files = {
+        "k8s/inventory.yaml": workload(image="inventory"),
+        "legacy/main.py": "import grpc\n",
+        ".k8slb.yaml": "links:\n  Deployment/shop/billing:server: legacy/main.py\n",
+    }
+    make_tree(tmp_path, files)
+    monkeypatch.chdir(tmp_path)
+    assert "warning" not in CliRunner().invoke(cli, ["check", "k8s"]).stderr
+    assert "billing:server is no container" in CliRunner().invoke(cli, ["check", "."]).stderr
 
 
 def test_a_wrong_link_key_is_a_configuration_error(tmp_path: Path) -> None:
@@ -468,7 +508,11 @@ def test_the_env_of_the_container_that_runs_the_code_decides_where_it_dials(
         "channel = grpc.insecure_channel(os.environ['BACKEND_ADDR'])\n",
     }
     [finding] = lint_files(tmp_path, files, select=["KLB102"]).findings
-    assert "(BACKEND_ADDR as Deployment/shop/frontend sets it)" in finding.text
+    assert finding.related[0].path.endswith("frontend.yaml")
+    line = finding.related[0].line  # the frontend's env entry
+    assert f"(BACKEND_ADDR as Deployment/shop/frontend sets it at frontend.yaml:{line})" in (
+        finding.text
+    )
 
 
 UNHANDLED = """\

@@ -103,6 +103,9 @@ def test_the_fix_hook_fixes_the_bad_demo(tmp_path: Path, pre_commit_home: Path) 
     done = _pre_commit(repo, pre_commit_home)
     assert done.returncode == 1, done.stdout + done.stderr  # files were modified
     assert "files were modified by this hook" in done.stdout
+    said = done.stdout.split("files were modified by this hook", 1)[1].strip().splitlines()
+    assert said[0] == "Fixes made:" and len(said) > 2
+    assert all(line.startswith("  ") and ": KLB" in line for line in said[1:]), "aligned"
     assert "preStop:" in (repo / "backend.yaml").read_text()
     assert "grpc.max_connection_age_ms" in (repo / "server.py").read_text()
     # run again on the fixed files: nothing left to change, only findings no fix can make

@@ -86,7 +86,7 @@ def test_the_env_var_set_by_the_workload_is_followed(tmp_path: Path) -> None:
         "app.py": channel('os.environ.get("BACKEND_ADDR", "localhost:50051")'),
     }
     (finding,) = lint(tmp_path, files, "KLB102")
-    assert "(BACKEND_ADDR as Deployment/shop/frontend sets it)" in finding.text
+    assert "(BACKEND_ADDR as Deployment/shop/frontend sets it at " in finding.text
     assert finding.related[0].message == "BACKEND_ADDR='backend:50051'"
 
 
@@ -430,7 +430,8 @@ def test_a_client_port_the_service_does_not_expose_is_an_error(tmp_path: Path) -
         finding.message
         == "gRPC channel dials port 50052, which Service/shop/backend does not expose"
     )
-    assert "(BACKEND_ADDR as Deployment/shop/frontend sets it)" in finding.text
+    # the text says where the wrong port is set: the env entry's line, not only the code's
+    assert "(BACKEND_ADDR as Deployment/shop/frontend sets it at k8s.yaml:19)" in finding.text
     assert [r.message for r in finding.related][-1] == "Service/shop/backend"
     bare = "import grpc\n\nchannel = grpc.insecure_channel('backend.shop')\n"
     (default,) = lint(tmp_path / "bare", {"k8s.yaml": service, "app.py": bare}, "KLB111")

@@ -40,5 +40,6 @@ class RunResult:
     unknown_kinds: int = 0
     other_documents: int = 0
     errors: list[str] = field(default_factory=list)  # the run could not read something
+    warnings: list[str] = field(default_factory=list)  # what it read means nothing (a pin)
     baselined: int = 0  # findings the baseline hid (set by the command line)
     links: list[LinkRow] = field(default_factory=list)  # which code each container runs

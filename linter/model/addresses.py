@@ -5,6 +5,7 @@ cluster-internal name is.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable, Sequence
 from typing import Literal
@@ -192,8 +193,10 @@ def destinations(
     for setting in settings:
         address = parse(value.filled(setting.value))
         if address is not None:
-            where = f"{value.name} as {setting.workload.ref.display} sets it"
             line = setting.entry.value_pos.get("value", setting.entry.pos)[0]
+            # the place too: the value to change is there, not in the code reported
+            place = f"{os.path.basename(setting.workload.path)}:{line}"
+            where = f"{value.name} as {setting.workload.ref.display} sets it at {place}"
             via = Related(setting.workload.path, line, f"{value.name}={setting.value!r}")
             found.append(Destination(address, setting.workload.namespace, where, via, setting))
     if not found and value.default_text is not None:

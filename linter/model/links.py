@@ -528,3 +528,34 @@ def link_rows(
                 )
             )
     return rows
+
+
+def unmatched_pins(
+    pins: Mapping[str, Pin], index: Index, modules: Sequence[CodeFacts]
+) -> list[str]:
+    """A sentence for each pin of the configuration's `links` that names no container the
+    run read, although the code it pins was read (so it was meant for this run: a
+    misspelt key, a renamed workload), with the closest container key when one is close."""
+    if not pins:
+        return []
+    containers = sorted(
+        container_key(workload, container.name)
+        for workload, template in index.workloads
+        for container in template.containers
+    )
+    read = [os.path.abspath(m.path) for m in modules]
+    warnings = []
+    for key, pin in sorted(pins.items()):
+        target = os.path.abspath(pin.target)
+        code_read = any(p == target or p.startswith(target.rstrip(os.sep) + os.sep) for p in read)
+        if key in containers or not code_read:
+            continue
+        import difflib  # only for a pin to nothing
+
+        close = difflib.get_close_matches(key, containers, n=1)
+        suggestion = f" (did you mean {close[0]}?)" if close else ""
+        warnings.append(
+            f"{pin.said.path}:{pin.said.line}: `links`: {key} is no container k8slb read"
+            f"{suggestion}; the pin is not applied"
+        )
+    return warnings

@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from k8slb.core.findings import Problem, Severity
@@ -49,6 +49,27 @@ def _references(folder: str) -> list[str]:
     return [
         r.target for r in references(path, text) if r.target is not None and os.path.isdir(r.target)
     ]
+
+
+def included(folders: Sequence[str]) -> set[str]:
+    """The folders among `folders` that another of them builds in (the base of an overlay),
+    reached from one that none includes. Each is linted in the builds that include it, and
+    not built alone too, which would say each of its findings once more (a base is not
+    deployed on its own). Kustomizations that only name each other in a ring are kept."""
+    ours = {os.path.abspath(f): f for f in folders}
+    names = {
+        mine: [os.path.abspath(r) for r in _references(f) if os.path.abspath(r) in ours]
+        for mine, f in ours.items()
+    }
+    named = {other for mine, others in names.items() for other in others if other != mine}
+    reached: set[str] = set()
+    queue = [mine for mine in ours if mine not in named]
+    while queue:
+        for other in names[queue.pop()]:
+            if other not in reached:
+                reached.add(other)
+                queue.append(other)
+    return {ours[mine] for mine in named & reached}
 
 
 def files_of(folder: str) -> list[str]:

@@ -18,7 +18,7 @@ from k8slb.reading.bounded import read_bounded
 from k8slb.reading.build_files import is_build_file
 from k8slb.reading.charts import is_chart, is_chart_folder, pack
 from k8slb.reading.kustomization import KUSTOMIZATION_FILES, patch_files, references
-from k8slb.reading.kustomize import is_kustomization, pack_files
+from k8slb.reading.kustomize import included, is_kustomization, pack_files
 from k8slb.reading.repository import git_top, inside, repository_of, upward
 from k8slb.record import record
 
@@ -375,6 +375,11 @@ def discover(
                 add(path, language, path, None)
     if not kustomize:
         _add_kustomized(found, exclude, report)
+    else:  # a base is linted in the overlays that build it, not on its own as well
+        bases = included([s.path for s in found.sources if s.language == "kustomize"])
+        found.sources = [
+            s for s in found.sources if s.language != "kustomize" or s.path not in bases
+        ]
     return found
 
 

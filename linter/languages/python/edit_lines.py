@@ -3,8 +3,8 @@
 
 The length is the one the project gives its formatter: `line-length` in the nearest
 `ruff.toml`/`.ruff.toml`, or in `[tool.ruff]`/`[tool.black]` of the nearest pyproject.toml
-(88, their default, when the table is there without it). Nothing configured: no wrapping,
-since k8slb cannot know the project's style.
+(88, their default, when the table is there without it). Nothing configured: 88 too,
+black's and ruff's default, which a project that formats without a setting gets.
 
 A call or literal that a fix makes too long is split as black and ruff split it: one
 argument or element per line, indented one level, with a trailing comma; then, if an
@@ -29,9 +29,10 @@ FORMATTER_DEFAULT = 88
 MAX_CONFIG_BYTES = 1 << 20  # a configuration file larger than this is not read
 
 
-def line_length_for(path: str) -> int | None:
-    """The line length configured for this Python file, or None."""
-    return _for_folder(Path(path).resolve().parent)
+def line_length_for(path: str) -> int:
+    """The line length configured for this Python file, else the formatters' default."""
+    length = _for_folder(Path(path).resolve().parent)
+    return FORMATTER_DEFAULT if length is None else length
 
 
 _known: dict[Path, int | None] = {}  # by folder: a monorepo's modules share their parents
