@@ -173,7 +173,7 @@ def test_a_wrong_pyproject_table_is_exit_2_too(tmp_path: Path) -> None:
         ("fail_on: error\n", ":1: unknown key `fail_on`; did you mean `fail-on`? (allowed: "),
         ("selct: [KLB401]\n", ":1: unknown key `selct`; did you mean `select`? (allowed: "),
         ("fix:\n  prestop_seconds: 5\n", ":2: unknown key `fix.prestop_seconds`; did you mean "),
-        ("kustomise: true\n", ":1: unknown key `kustomise`; did you mean `kustomize`?"),
+        ("exclud: []\n", ":1: unknown key `exclud`; did you mean `exclude`?"),
         ("colour: red\n", ":1: unknown key `colour` (allowed: "),
     ],
 )

@@ -278,7 +278,7 @@ def test_a_pin_whose_code_the_run_did_not_read_is_not_mentioned(
     }
     make_tree(tmp_path, files)
     monkeypatch.chdir(tmp_path)
-    assert "warning" not in CliRunner().invoke(cli, ["check", "k8s"]).stderr
+    assert "warning" not in CliRunner().invoke(cli, ["check", "--no-project-context", "k8s"]).stderr
     assert "billing:server is no container" in CliRunner().invoke(cli, ["check", "."]).stderr
 
 
