@@ -41,7 +41,7 @@ from k8slb.engine import run as run_engine
 from k8slb.parallel import default_jobs
 from k8slb.progress import QUIET, Progress
 from k8slb.reading.charts import HelmOptions
-from k8slb.reading.repository import inside
+from k8slb.reading.repository import inside, repository_of
 from k8slb.reading.sources import STDIN, Discovery, Exclude, discover, with_context
 from k8slb.record import record
 from k8slb.report import baseline as baselines
@@ -161,8 +161,26 @@ def plan(
         found = with_context(found, discover(context, None, leave_out, kustomize, report=False))
     severity = Severity.parse(fail_on or config.fail_on or "warning")
     root = config.path.parent.resolve() if config.path else project_root(start)
+    if config.baseline is None:
+        _default_baseline_stays_in(root)
     baseline = Path(shown_path(config.baseline or root / DEFAULT_BASELINE))  # KLB005's path
     return Run(found, settings, severity, root, exit_zero, baseline)
+
+
+def _default_baseline_stays_in(root: Path) -> None:
+    """The project's default baseline is a file of the repository: a committed link to a
+    file of the runner's would be read (and quoted) or, by `--write-baseline`, replaced, as
+    a path the configuration names outside the repository would (the user's own file is
+    given with --baseline)."""
+    default = root / DEFAULT_BASELINE
+    if not default.is_symlink():
+        return
+    top = os.path.realpath(repository_of(str(root)))
+    if not inside(os.path.realpath(default), top):
+        raise ConfigError(
+            f"{shown_path(default)}: a link leading outside the repository ({top}), "
+            "which is not read as the baseline (give that file with --baseline)"
+        )
 
 
 def check(

@@ -83,3 +83,40 @@ def test_outside_any_repository_nothing_above_the_path_is_read_but_the_current_f
     monkeypatch.chdir(tmp_path)  # where the user runs k8slb is theirs
     assert find_config(folder) == config
     assert marked_project(folder) == tmp_path
+
+
+def test_a_stray_formatter_setting_above_does_not_set_the_fixes_line_length(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Outside any repository, a ruff.toml in a shared folder above the files is no one's:
+    Python fixes keep black's 88 columns."""
+    from k8slb.languages.python import edit_lines
+
+    write(tmp_path / "ruff.toml", "line-length = 40\n")
+    module = write(tmp_path / "work" / "app" / "main.py", "import grpc\n")
+    monkeypatch.chdir(module.parent)
+    edit_lines._known.clear()
+    assert edit_lines.line_length_for(str(module)) == 88
+    monkeypatch.chdir(tmp_path)  # where the user runs k8slb is theirs
+    edit_lines._known.clear()
+    assert edit_lines.line_length_for(str(module)) == 40
+    edit_lines._known.clear()
+
+
+def test_a_committed_baseline_that_links_outside_the_repository_is_refused(
+    tmp_path: Path,
+) -> None:
+    """The project's default baseline is read (and rewritten by --write-baseline) without
+    being named: a link to a file of the runner's stops the run, as a configured path would,
+    and the file is neither read nor replaced."""
+    secret = write(tmp_path / "secret.json", '{"token": "s3cret"}\n')
+    repo = tmp_path / "repo"
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    write(repo / "k8s" / "svc.yaml", SERVICE)
+    (repo / ".k8slb-baseline.json").symlink_to(secret)
+    for write_baseline in ([], ["--write-baseline"]):
+        done = CliRunner().invoke(cli, ["check", "--no-cache", *write_baseline, str(repo)])
+        assert done.exit_code == 2, done.output
+        assert "leading outside the repository" in done.output and "s3cret" not in done.output
+    assert secret.read_text() == '{"token": "s3cret"}\n'
+    assert (repo / ".k8slb-baseline.json").is_symlink()

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import libcst as cst
+from k8slb.reading.repository import upward
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -41,18 +42,16 @@ _known: dict[Path, int | None] = {}  # by folder: a monorepo's modules share the
 def _for_folder(folder: Path) -> int | None:
     """The length configured in `folder`, else in the nearest folder above it."""
     below: list[Path] = []  # the folders on the way up, which get the same answer
-    candidate = folder
-    while True:
+    length = None
+    # up to the repository's top: a ruff.toml in a shared folder above is no one's setting
+    for candidate in map(Path, upward(str(folder))):
         if candidate in _known:
             length = _known[candidate]
             break
         below.append(candidate)
         length = _configured(candidate)
-        if length is not None or (candidate / ".git").exists():
-            break  # a setting, or the repository's top: nothing above is the project's
-        if candidate.parent == candidate:
-            break  # the file system's root
-        candidate = candidate.parent
+        if length is not None:
+            break
     _known.update(dict.fromkeys(below, length))
     return length
 
