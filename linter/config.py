@@ -262,11 +262,11 @@ def load_config(path: Path) -> Config:
     from jsonschema import Draft7Validator
 
     data, tree = _read(path)
-    for key, (flag, why) in COMMAND_LINE_ONLY.items():
-        if isinstance(data, dict) and key in data:
-            line = f":{position_of(tree, [key])[0]}" if tree is not None else ""
+    for name, (flag, why) in COMMAND_LINE_ONLY.items():
+        if isinstance(data, dict) and name in data:
+            line = f":{position_of(tree, [name])[0]}" if tree is not None else ""
             raise ConfigError(
-                f"{path}{line}: `{key}` is not read from a configuration ({why}): "
+                f"{path}{line}: `{name}` is not read from a configuration ({why}): "
                 f"pass {flag} on the command line"
             )
     errors = sorted(
