@@ -176,6 +176,44 @@ def test_a_values_file_that_is_not_yaml_is_named_with_its_line(tmp_path: Path) -
     assert "values file" in finding["message"]
 
 
+@pytest.mark.parametrize(
+    ("files", "at", "says"),
+    [
+        ({"values.yaml": "a: 1\nb: [1\nc: 2\n"}, ("values.yaml", 2), "cannot load values.yaml"),
+        (
+            {"Chart.yaml": "apiVersion: v2\nname: shop\nversion: 0.1.0\nkeywords: [a\n"},
+            ("Chart.yaml", 4),
+            "cannot load Chart.yaml",
+        ),
+        (
+            {"Chart.yaml": "apiVersion: v2\nversion: 0.1.0\nname: team/shop\n"},
+            ("Chart.yaml", 3),
+            'chart.metadata.name "team/shop" is invalid',
+        ),
+        (
+            {
+                "charts/cache/Chart.yaml": "apiVersion: v2\nname: cache\nversion: 0.1.0\n",
+                "charts/cache/values.yaml": "x: 1\ny: {\n",
+            },
+            ("charts/cache/values.yaml", 2),
+            "error unpacking subchart cache",
+        ),
+    ],
+    ids=["values", "chart", "name-a-path", "subchart-values"],
+)
+def test_a_chart_file_helm_cannot_load_is_named_at_helms_line_with_its_reason(
+    tmp_path: Path, files: dict[str, str], at: tuple[str, int], says: str
+) -> None:
+    chart = write(tmp_path / "shop", {**CHART, **files})
+    _, report = check(str(chart))
+    (finding,) = report["findings"]
+    assert finding["rule"] == "KLB003" and (Path(finding["path"]), finding["line"]) == (
+        chart / at[0],
+        at[1],
+    )
+    assert says in finding["message"]
+
+
 def test_without_an_engine_each_chart_is_named_once_and_the_rest_linted(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -31,6 +31,12 @@ HELM_TIMEOUT = 60  # seconds a `helm template` may take
 MAX_CHART_BYTES = 64 * 1024 * 1024  # all of a chart's files together
 # Helm names the template and the place of an error: `template: chart/templates/x.yaml:12:3`.
 _HELM_PLACE = re.compile(r"(?P<file>[\w.\-/]+\.(?:ya?ml|tpl|txt)):(?P<line>\d+)(?::(?P<col>\d+))?")
+# Helm's loader names a chart's own file it cannot read (`cannot load values.yaml: ... yaml:
+# line 2: ...`) or a Chart.yaml field it refuses, behind the subcharts it was unpacking.
+_SUBCHART = re.compile(r"error unpacking subchart (?P<name>[^\s:]+) in [^\s:]+: ")
+_UNLOADED = re.compile(r"cannot load (?P<file>[\w.\-]+): ")
+_YAML_LINE = re.compile(r"\byaml: line (?P<line>\d+)")
+_REFUSED_FIELD = re.compile(r"validation: chart\.metadata\.(?P<key>\w+) ")
 
 
 _TEST_HOOK = re.compile(r"""^\s*["']?helm\.sh/hook["']?\s*:\s*["']?test""", re.MULTILINE)
@@ -378,13 +384,13 @@ def _render_sdk(
 ) -> dict[str, str]:
     import helm_python
 
+    missing: list[str] = []
     try:
         loading = (
             helm_python.Chart.load(chart)
             if members is None
             else helm_python.Chart.load_archive(_archive(members))
         )
-        missing: list[str] = []
         with loading as loaded:
             declared = loaded.metadata.get("dependencies") or []
             present = {d.get("name") for d in loaded.dependencies}
@@ -569,6 +575,10 @@ def _problem(
         )
     else:
         detail = ("none of its objects is linted until it renders (see --helm-values, --helm-set)",)
+    fault = _loader_fault(chart, first)
+    if fault is not None:
+        detail = ("none of its objects is linted until Helm can load that file",)
+        return Problem(UNRENDERED, *fault, 1, text, None, Severity.WARNING, detail)
     place = _HELM_PLACE.search(first)
     if place is not None:
         shown = _shown(chart, place.group("file"))
@@ -576,6 +586,39 @@ def _problem(
             line, column = int(place.group("line")), int(place.group("col") or 1)
             return Problem(UNRENDERED, shown, line, column, text, None, Severity.WARNING, detail)
     return Problem(UNRENDERED, where, line, 1, text, None, Severity.WARNING, detail)
+
+
+def _loader_fault(chart: str, message: str) -> tuple[str, int] | None:
+    """The chart's file (a subchart's, under charts/) and line that Helm's loader refused:
+    an invalid values.yaml or Chart.yaml at the line YAML names, a Chart.yaml field at its
+    key's line. None when the message names no such file, or it is not in the folder."""
+    folder, at = chart, 0
+    while (subchart := _SUBCHART.match(message, at)) is not None:
+        folder, at = os.path.join(folder, "charts", subchart.group("name")), subchart.end()
+    unloaded = _UNLOADED.match(message, at)
+    refused = _REFUSED_FIELD.match(message, at)
+    if unloaded is not None:
+        path = os.path.join(folder, unloaded.group("file"))
+        line = _YAML_LINE.search(message, unloaded.end())
+        number = int(line.group("line")) if line else 1
+    elif refused is not None:
+        path = chart_file(folder)
+        number = _key_line(path, refused.group("key"))
+    else:
+        return None
+    return (path, number) if os.path.isfile(path) else None
+
+
+def _key_line(path: str, key: str) -> int:
+    """The line of a top-level `key:` in a YAML file, else 1."""
+    try:
+        lines = Path(path).read_text("utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return 1
+    for number, text in enumerate(lines, start=1):
+        if text.startswith(f"{key}:"):
+            return number
+    return 1
 
 
 def stat_signature(location: str) -> str:
