@@ -110,6 +110,9 @@ class Sources:
     variants: dict[str, int] = field(default_factory=dict)  # group -> how many variants
     group_of: dict[str, str] = field(default_factory=dict)  # template path -> its group
     builds: BuildFacts = field(default_factory=BuildFacts)  # what build files say (links.py)
+    # A chart stopped by a limit of the run (time, memory): the result is not kept, the
+    # next run tries again.
+    stopped: bool = False
 
     def variant(self, number: int) -> Sources:
         """What one variant sees: every file, each chart rendered with its `number`-th value
@@ -227,7 +230,9 @@ def read_sources(
     fresh = render_charts([(s.path, options, data[s.path]) for s in missing])
     for source, renderings in zip(missing, fresh, strict=True):
         known[source.path] = renderings
-        if cache is not None:
+        if any(rendering.stopped for rendering in renderings):
+            read.stopped = True
+        elif cache is not None:
             cache.store(keys[source.path], data[source.path], renderings)
 
     def add_rendered(path: str, text: str, source: Source, group: str, variant: int) -> None:
@@ -343,7 +348,7 @@ def run(
     result = _check(sources, settings, read.variant(0), progress)
     for number in range(1, max(read.variants.values(), default=1)):
         _merge(result, _check(sources, settings, read.variant(number)))
-    if memory is not None and not late:
+    if memory is not None and not late and not read.stopped:
         kept = memory.keep(replace(_detached(result), contents={}))
         if kept and save:
             memory.cache.save()

@@ -698,3 +698,115 @@ def test_checking_helm_set_loads_no_helm_library_in_k8slbs_process() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "False"
+
+
+def _chart(folder: Path, template: str) -> Path:
+    return write(
+        folder,
+        {
+            "Chart.yaml": f"apiVersion: v2\nname: {folder.name}\nversion: 0.1.0\n",
+            "templates/x.yaml": template,
+        },
+    )
+
+
+PLAIN_TEMPLATE = (
+    "apiVersion: v1\nkind: Service\nmetadata: {name: s}\n"
+    "spec: {sessionAffinity: ClientIP, selector: {a: b}}\n"
+)
+ENDLESS = "{{ range until 100000 }}{{ range until 100000 }}{{ end }}{{ end }}\n"
+
+
+def test_a_chart_that_fills_the_memory_is_stopped_at_the_limit_and_k8slb_stays_small(
+    tmp_path: Path,
+) -> None:
+    """A few bytes of template ask Helm for gigabytes: the renderer's data may grow only by
+    K8SLB_HELM_MEMORY MiB, and what a chart renders is read up to 32 MiB; k8slb's own
+    process stays under 300 MB, and the other charts are linted. (The run's own data is
+    capped at 2 GiB, so that a renderer without its limit dies rather than fill the
+    machine; a generous timeout guards against a hang.)"""
+    import resource
+    import subprocess
+    import sys
+
+    _chart(tmp_path / "a-plain", PLAIN_TEMPLATE)
+    _chart(tmp_path / "b-grows", '{{ range until 2000000000 }}{{ printf "%0100d" 1 }}{{ end }}\n')
+    _chart(tmp_path / "c-repeats", 'a: {{ repeat 100000000 "x" }}\n')
+    code = (
+        "import resource, sys\n"
+        "from click.testing import CliRunner\n"
+        "from k8slb.cli import cli\n"
+        "done = CliRunner().invoke(cli, ['check', '--isolated', '--no-cache', sys.argv[1]])\n"
+        "print(done.output)\n"
+        "print('peak', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
+    )
+
+    def cap_data() -> None:
+        resource.setrlimit(resource.RLIMIT_DATA, (2 << 30, 2 << 30))
+
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "K8SLB_HELM_MEMORY": "256", "K8SLB_NO_SERVER": "1"},
+        preexec_fn=cap_data,
+        check=False,
+    )
+    out = done.stdout
+    assert "a-plain/templates/x.yaml:4:" in out and "KLB104" in out, out + done.stderr
+    assert (
+        "b-grows/Chart.yaml:1:1: KLB003 [warning] Helm chart "
+        f"{tmp_path / 'b-grows'} is not rendered, so not linted: "
+        "rendering needs more than 256 MiB of memory: stopped"
+    ) in out
+    assert "K8SLB_HELM_MEMORY (MiB) raises the limit" in out
+    assert re.search(r"c-repeats/Chart.yaml:1:1: KLB003 .*(256 MiB of memory|32 MiB of manif)", out)
+    assert "goroutine" not in out + done.stderr, "Go's dying words are kept from the user"
+    peak_kib = int(out.rsplit("peak ", 1)[1])
+    assert peak_kib < 300 * 1024
+
+
+def test_the_charts_of_a_run_share_one_rendering_budget_and_each_past_it_is_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Twenty charts that each render for ever would hold a run for twenty time limits: the
+    run has one budget for all its charts; the chart it runs out on is stopped, each
+    chart after it is reported as not rendered, none left out silently."""
+    from k8slb.reading import render_process
+
+    monkeypatch.setattr(render_process, "TIMEOUT", 2.0)
+    monkeypatch.setenv("K8SLB_HELM_BUDGET", "3")
+    _chart(tmp_path / "a-plain", PLAIN_TEMPLATE)
+    for name in ("b", "c", "d", "e"):
+        _chart(tmp_path / f"{name}-endless", ENDLESS)
+    _, report = check("--no-cache", str(tmp_path))
+    said = {
+        Path(f["path"]).parent.name: f["headline"].partition("not linted: ")[2]
+        for f in report["findings"]
+        if f["rule"] == "KLB003"
+    }
+    stopped, ran_out, spent = (
+        "rendering took over 2 s: stopped",
+        "stopped: the run's 3 s for rendering charts ran out",
+        "not rendered: the run's 3 s for rendering charts were spent on the charts before it",
+    )
+    assert sorted(said) == ["b-endless", "c-endless", "d-endless", "e-endless"]
+    assert said["b-endless"] in (stopped, ran_out) and said["c-endless"] in (ran_out, spent)
+    assert said["d-endless"] == said["e-endless"] == spent, "3 s hold at most two of them"
+    assert ("KLB104", "a-plain/templates/x.yaml", 4, 25) in where(report, tmp_path)
+    budget_hint = [f["message"] for f in report["findings"] if "ran out" in f["message"]]
+    assert "K8SLB_HELM_BUDGET (seconds) gives a run more time" in budget_hint[0]
+
+
+def test_a_chart_the_budget_left_unrendered_is_rendered_by_the_next_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Being out of time is the run's, not the chart's: it is not kept in the cache."""
+    chart = _chart(tmp_path / "plain", PLAIN_TEMPLATE)
+    monkeypatch.setenv("K8SLB_HELM_BUDGET", "0.001")
+    _, starved = check(str(chart))
+    assert [f["rule"] for f in starved["findings"]] == ["KLB003"]
+    monkeypatch.delenv("K8SLB_HELM_BUDGET")
+    _, fed = check(str(chart))
+    assert [f["rule"] for f in fed["findings"]] == ["KLB104"]

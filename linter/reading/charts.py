@@ -69,6 +69,9 @@ class Rendering:
     variant: int = 0  # which of them (findings of different sets are judged apart)
     options: HelmOptions = field(default_factory=HelmOptions)  # as rendered
     members: dict[str, bytes] = field(default_factory=dict)  # the chart's files, as rendered
+    # Stopped by a limit of the run (time, memory, the run's budget): another run may
+    # render it, so it is not kept in the cache.
+    stopped: bool = False
 
 
 def is_chart(names: Sequence[str]) -> bool:
@@ -219,10 +222,24 @@ def render_charts(jobs: Sequence[tuple[str, HelmOptions, bytes]]) -> list[list[R
     for (chart, options, _), (ok, value) in zip(jobs, outcomes, strict=True):
         if ok:
             renderings.append(value)
+            continue
+        failed = Rendering(chart, options=options, stopped=value.limit)
+        if value.limit:  # not the chart's fault: said so, and what gives it more room
+            failed.problems.append(
+                Problem(
+                    UNRENDERED,
+                    chart_file(chart),
+                    1,
+                    1,
+                    f"Helm chart {chart} is not rendered, so not linted: {value}",
+                    None,
+                    Severity.WARNING,
+                    tuple(hint for hint in (value.hint,) if hint),
+                )
+            )
         else:
-            failed = Rendering(chart, options=options)
             failed.problems.append(_problem(chart, chart_file(chart), str(value)))
-            renderings.append([failed])
+        renderings.append([failed])
     return renderings
 
 
