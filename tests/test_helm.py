@@ -810,3 +810,88 @@ def test_a_chart_the_budget_left_unrendered_is_rendered_by_the_next_run(
     monkeypatch.delenv("K8SLB_HELM_BUDGET")
     _, fed = check(str(chart))
     assert [f["rule"] for f in fed["findings"]] == ["KLB104"]
+
+
+def _schema(properties: str) -> str:
+    return (
+        '{\n  "$schema": "https://json-schema.org/draft-07/schema#",\n'
+        '  "definitions": {"count": {"type": "integer"}},\n'
+        f'  "type": "object",\n  "properties": {properties}\n}}\n'
+    )
+
+
+@pytest.mark.parametrize(
+    "target",
+    [
+        "https://kubernetesjsonschema.dev/v1.18.0/_definitions.json#/definitions/x",
+        "file:///etc/passwd",
+        "common.schema.json#/definitions/x",
+    ],
+    ids=["url", "file", "relative"],
+)
+def test_a_values_schema_that_refers_outside_itself_is_named_at_its_reference(
+    tmp_path: Path, target: str
+) -> None:
+    """Helm's validator would fetch it (from the network, or the machine's files): k8slb
+    fetches nothing, says so at the `$ref`, and `--helm-skip-schema-validation` renders
+    the chart without its schema."""
+    schema = _schema('{\n    "service": {"$ref": "' + target + '"}\n  }')
+    chart = write(tmp_path / "shop", {**CHART, "values.schema.json": schema})
+    _, report = check(str(chart))
+    (finding,) = report["findings"]
+    assert (finding["rule"], finding["path"], finding["line"]) == (
+        "KLB003",
+        str(chart / "values.schema.json"),
+        6,
+    )
+    assert f"refers to {target}, which Helm would fetch" in finding["message"]
+    assert "--helm-skip-schema-validation renders it" in finding["message"]
+    _, skipped = check("--helm-skip-schema-validation", str(chart))
+    assert [f["rule"] for f in skipped["findings"]] == ["KLB401", "KLB101"]
+
+
+def test_a_values_schema_of_its_own_is_helms_to_check(tmp_path: Path) -> None:
+    """References inside the schema, and the standard metaschema, are no reason to stop:
+    Helm validates the values, and says which one breaks the schema."""
+    schema = _schema('{"replicaCount": {"$ref": "#/definitions/count"}}')
+    chart = write(tmp_path / "shop", {**CHART, "values.schema.json": schema})
+    _, report = check(str(chart))
+    assert [f["rule"] for f in report["findings"]] == ["KLB401", "KLB101"]
+    _, broken = check("--helm-set", "replicaCount=three", str(chart))
+    (finding,) = broken["findings"]
+    assert "at '/replicaCount': got string, want integer" in finding["headline"]
+
+
+def _package(files: dict[str, str]) -> bytes:
+    import io
+    import tarfile
+
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as archive:
+        for name, text in files.items():
+            data = text.encode()
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            archive.addfile(info, io.BytesIO(data))
+    return buffer.getvalue()
+
+
+def test_a_packaged_subcharts_schema_that_refers_outside_is_named_inside_its_archive(
+    tmp_path: Path,
+) -> None:
+    chart = write(tmp_path / "shop", CHART)
+    (chart / "charts").mkdir()
+    (chart / "charts" / "cache-1.2.3.tgz").write_bytes(
+        _package(
+            {
+                "cache/Chart.yaml": "apiVersion: v2\nname: cache\nversion: 1.2.3\n",
+                "cache/values.schema.json": _schema('{"a": {"$ref": "https://x.invalid/s"}}'),
+            }
+        )
+    )
+    _, report = check(str(chart))
+    (finding,) = report["findings"]
+    assert (finding["path"], finding["line"]) == (str(chart / "charts" / "cache-1.2.3.tgz"), 1)
+    assert "(cache/values.schema.json, line 5, inside the archive)" in finding["message"]
+    _, skipped = check("--helm-skip-schema-validation", str(chart))
+    assert [f["rule"] for f in skipped["findings"]] == ["KLB401", "KLB101"]

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import functools
 import importlib.util
-import io
 import os
 import re
 from collections.abc import Mapping, Sequence
@@ -22,6 +21,7 @@ from typing import Any
 
 from k8slb.core.findings import Problem, Severity
 from k8slb.reading.bounded import read_bounded
+from k8slb.reading.chart_schema import Reach, packed, reaching_out, without_schemas
 from k8slb.reading.file_digest import content_digest
 from k8slb.record import record
 
@@ -39,6 +39,7 @@ _YAML_LINE = re.compile(r"\byaml: line (?P<line>\d+)")
 _REFUSED_FIELD = re.compile(r"validation: chart\.metadata\.(?P<key>\w+) ")
 
 
+_REASON_LINES = 6  # of a message of several lines (schema violations), in a finding
 _TEST_HOOK = re.compile(r"""^\s*["']?helm\.sh/hook["']?\s*:\s*["']?test""", re.MULTILINE)
 
 
@@ -54,6 +55,7 @@ class HelmOptions:
     # Per chart (its folder, resolved), the value sets to render it with, each linted on
     # its own: files relative to the chart, after its values.yaml.
     value_sets: tuple[tuple[str, tuple[tuple[str, ...], ...]], ...] = ()
+    skip_schema: bool = False  # render without the values schemas (--helm-skip-schema-validation)
 
 
 @dataclass
@@ -148,15 +150,7 @@ def unpack(data: bytes) -> dict[str, bytes]:
 
 def _archive(members: Mapping[str, bytes]) -> bytes:
     """The files as the .tgz Helm loads (one top folder), made in memory."""
-    import tarfile  # imported here, like the others only a chart needs
-
-    buffer = io.BytesIO()
-    with tarfile.open(fileobj=buffer, mode="w:gz", compresslevel=1) as archive:
-        for name, data in members.items():
-            info = tarfile.TarInfo(f"chart/{name}")
-            info.size = len(data)
-            archive.addfile(info, io.BytesIO(data))
-    return buffer.getvalue()
+    return packed({f"chart/{name}": data for name, data in members.items()})
 
 
 @functools.cache
@@ -298,10 +292,15 @@ def render(chart: str, options: HelmOptions, data: bytes | None = None) -> Rende
     if unknown is not None:
         rendering.problems.append(unknown)
         return rendering
+    members = unpack(data if data is not None else pack(chart))
+    rendering.members = members
+    if options.skip_schema:
+        members = without_schemas(members)
+    elif (reach := reaching_out(members)) is not None:
+        rendering.problems.append(_schema_reaches_out(chart, reach))
+        return rendering
     try:
         values = _values(options)
-        members = unpack(data) if data is not None else None
-        rendering.members = members or {}
         try:
             by_name = (
                 _render_sdk(chart, values, options, members)
@@ -550,6 +549,28 @@ def _unknown_api_version(where: str, data: bytes | None) -> Problem | None:
     return None
 
 
+def _schema_reaches_out(chart: str, reach: Reach) -> Problem:
+    """KLB003 at a schema's reference to a document outside it, which Helm would load
+    (from the network, or the machine's files) to validate the values."""
+    path, line = os.path.join(chart, reach.member), reach.line
+    inside = ""
+    if reach.inner is not None:  # in a packaged subchart: the archive, and where in it
+        inside = f" ({reach.inner}, line {reach.line}, inside the archive)"
+        line = 1
+    return Problem(
+        UNRENDERED,
+        path,
+        line,
+        1,
+        f"Helm chart {chart} is not rendered: its values schema{inside} refers to "
+        f"{reach.target}, which Helm would fetch to validate the values; k8slb fetches "
+        "nothing (no network, no file outside the chart)",
+        None,
+        Severity.WARNING,
+        ("--helm-skip-schema-validation renders it without its values schemas",),
+    )
+
+
 def _missing(chart: str, where: str, names: list[str]) -> Problem:
     """One info finding naming the subcharts that are declared but not vendored."""
     line = 1
@@ -583,6 +604,9 @@ def _problem(
     reason = first
     if _HELM_PLACE.fullmatch(first) and len(lines) > 1:
         reason = f"{lines[-1]} (at {first})"
+    elif first.endswith(":") and len(lines) > 1:  # a heading, the reasons below it
+        kept = lines[:_REASON_LINES] + (["…"] if len(lines) > _REASON_LINES else [])
+        reason = " ".join(kept)
     text = f"Helm cannot render chart {chart}: {reason}"
     if missing:
         are = ("s", "are") if len(missing) > 1 else ("", "is")
