@@ -895,3 +895,30 @@ def test_a_packaged_subcharts_schema_that_refers_outside_is_named_inside_its_arc
     assert "(cache/values.schema.json, line 5, inside the archive)" in finding["message"]
     _, skipped = check("--helm-skip-schema-validation", str(chart))
     assert [f["rule"] for f in skipped["findings"]] == ["KLB401", "KLB101"]
+
+
+def test_a_finding_in_a_packaged_subchart_is_on_its_archive_naming_the_template_inside(
+    tmp_path: Path,
+) -> None:
+    """`charts/cache-1.2.3.tgz` is rendered with its parent, but its templates are no
+    files a person can open: the finding is on the archive, and says which template
+    inside it, at which line."""
+    chart = write(tmp_path / "shop", CHART)
+    (chart / "charts").mkdir()
+    (chart / "charts" / "cache-1.2.3.tgz").write_bytes(
+        _package(
+            {
+                "cache/Chart.yaml": "apiVersion: v2\nname: cache\nversion: 1.2.3\n",
+                "cache/templates/svc.yaml": "apiVersion: v1\nkind: Service\nmetadata:\n"
+                "  name: cache\nspec:\n  sessionAffinity: ClientIP\n  selector:\n    app: cache\n",
+            }
+        )
+    )
+    _, report = check(str(chart))
+    (finding,) = [f for f in report["findings"] if f["rule"] == "KLB104"]
+    assert (finding["path"], finding["line"]) == (str(chart / "charts" / "cache-1.2.3.tgz"), 1)
+    assert (
+        "written by cache/templates/svc.yaml, line 6, inside the archive cache-1.2.3.tgz"
+        in finding["message"]
+    )
+    assert all(Path(f["path"]).exists() for f in report["findings"])

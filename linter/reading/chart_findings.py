@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from k8slb.reading.chart_lines import Define, TemplateLines, defines, key_lines
+from k8slb.reading.chart_packages import is_package, unpacked
 from k8slb.reading.charts import HelmOptions, Rendering, real_path
 from k8slb.reading.manifests import ManifestFile
 
@@ -36,6 +37,9 @@ class RenderedTemplate:
     manual: str | None = None  # what to tell a human, instead of the chart's template
     # the chart's named templates (`define`), read when a finding's line is in none
     helpers: Callable[[], Mapping[str, Define]] = dict
+    # A packaged subchart's template: `path` is the archive, this the template's path in it
+    # (no file a person can open).
+    archived: str | None = None
 
     def file_line(self, rendered_line: int) -> int:
         return self.lines.line(rendered_line) + self.offset
@@ -61,29 +65,64 @@ def rendered_templates(rendering: Rendering) -> dict[str, RenderedTemplate]:
     helpers = functools.cache(lambda: _helpers(rendering))
     values_data = rendering.members.get("values.yaml")
     values_yaml = values_data.decode("utf-8", errors="replace") if values_data is not None else None
+    archives = _Archives(rendering.members)
     for path, text in rendering.files.items():
         member = Path(os.path.relpath(real_path(path), rendering.chart)).as_posix()
+        file, archived = real_path(path), None
         if member in rendering.members:  # the text it was rendered from (a fix may be in it)
             source = rendering.members[member].decode("utf-8", errors="replace")
+        elif (packaged := archives.holding(member)) is not None:
+            archive, archived, source = packaged
+            file = os.path.join(rendering.chart, archive)
         else:
             try:
                 source = Path(real_path(path)).read_text("utf-8", errors="replace")
             except OSError:
-                source = ""  # a subchart in a .tgz: no file to point at
+                source = ""
         found[path] = RenderedTemplate(
             rendering.chart,
             TemplateLines(source.splitlines(), text.splitlines()),
             values,
             rendering.names.get(path, path),
-            real_path(path),
+            file,
             rendering.label,
             text,
             source,
             rendering.options,
             values_yaml,
             helpers=helpers,
+            archived=archived,
         )
     return found
+
+
+class _Archives:
+    """A chart's packaged subcharts (`charts/cache-1.2.3.tgz`), opened when a template
+    of one is looked for."""
+
+    def __init__(self, members: Mapping[str, bytes]) -> None:
+        self.members = members
+        self.packages = [name for name in members if is_package(name)]
+        self.opened: dict[str, dict[str, bytes]] = {}
+
+    def holding(self, member: str) -> tuple[str, str, str] | None:
+        """(archive, path inside it, text) of the packaged template Helm names `member`
+        (`charts/cache/templates/x.yaml`: the archive in charts/ whose top folder is
+        `cache`); None when no archive of the chart holds it."""
+        for package in self.packages:
+            folder = package.rpartition("/")[0] + "/"
+            if not member.startswith(folder):
+                continue
+            inner = member[len(folder) :]
+            if package not in self.opened:
+                self.opened[package] = unpacked(self.members[package])
+            files = self.opened[package]
+            if inner in files:
+                return package, inner, files[inner].decode("utf-8", errors="replace")
+            top = inner.partition("/")[0] + "/"
+            if any(name.startswith(top) for name in files):  # in an archive inside it
+                return package, inner, ""
+        return None
 
 
 def _helpers(rendering: Rendering) -> Mapping[str, Define]:

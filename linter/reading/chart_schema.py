@@ -10,11 +10,12 @@ every schema out (as `helm template --skip-schema-validation`).
 
 from __future__ import annotations
 
-import io
 import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from k8slb.reading.chart_packages import is_package, packed, unpacked
 
 SCHEMA = "values.schema.json"
 _REFERENCES = ("$ref", "$dynamicRef", "$recursiveRef")
@@ -30,7 +31,6 @@ _KNOWN_METASCHEMAS = frozenset(
     }
 )
 _NESTING = 4  # packaged subcharts inside packaged subcharts looked into
-_MAX_UNPACKED = 64 * 1024 * 1024  # bytes read out of one archive (a small .tgz can hold TBs)
 
 
 @dataclass(frozen=True)
@@ -64,15 +64,11 @@ def _is_schema(name: str) -> bool:
     return name == SCHEMA or name.endswith("/" + SCHEMA)
 
 
-def _is_package(name: str) -> bool:
-    return name.endswith(".tgz") and (name.startswith("charts/") or "/charts/" in name)
-
-
 def _schemas(members: Mapping[str, bytes], depth: int) -> Iterator[tuple[str, str | None, str]]:
     for name, data in members.items():
         if _is_schema(name):
             yield name, None, data.decode("utf-8", "replace")
-        elif _is_package(name) and depth < _NESTING:
+        elif is_package(name) and depth < _NESTING:
             for inner, _, text in _schemas(unpacked(data), depth + 1):
                 yield name, inner, text
 
@@ -115,49 +111,14 @@ def _bare(url: str) -> str:
     return url.partition("://")[2].rstrip("#").rstrip("/") if "://" in url else url
 
 
-def unpacked(data: bytes) -> dict[str, bytes]:
-    """A packaged chart's regular files, by their path in the archive; what cannot be
-    read is left out (Helm says why when it loads the archive)."""
-    import tarfile
-
-    files: dict[str, bytes] = {}
-    total = 0
-    try:
-        with tarfile.open(fileobj=io.BytesIO(data), mode="r:*") as archive:
-            for info in archive:
-                total += info.size
-                if total > _MAX_UNPACKED:
-                    break
-                if info.isfile():
-                    extracted = archive.extractfile(info)
-                    if extracted is not None:
-                        files[info.name] = extracted.read()
-    except (tarfile.TarError, OSError, EOFError):
-        pass
-    return files
-
-
 def _stripped(members: Mapping[str, bytes], depth: int) -> dict[str, bytes]:
     kept: dict[str, bytes] = {}
     for name, data in members.items():
         if _is_schema(name):
             continue
-        if _is_package(name) and depth < _NESTING:
+        if is_package(name) and depth < _NESTING:
             inside = unpacked(data)
-            if any(_is_schema(n) or _is_package(n) for n in inside):
+            if any(_is_schema(n) or is_package(n) for n in inside):
                 data = packed(_stripped(inside, depth + 1))
         kept[name] = data
     return kept
-
-
-def packed(files: Mapping[str, bytes]) -> bytes:
-    """Files (paths as in the archive) as a .tgz, made in memory."""
-    import tarfile
-
-    buffer = io.BytesIO()
-    with tarfile.open(fileobj=buffer, mode="w:gz", compresslevel=1) as archive:
-        for name, data in files.items():
-            info = tarfile.TarInfo(name)
-            info.size = len(data)
-            archive.addfile(info, io.BytesIO(data))
-    return buffer.getvalue()

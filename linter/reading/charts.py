@@ -21,7 +21,8 @@ from typing import Any
 
 from k8slb.core.findings import Problem, Severity
 from k8slb.reading.bounded import read_bounded
-from k8slb.reading.chart_schema import Reach, packed, reaching_out, without_schemas
+from k8slb.reading.chart_packages import packed
+from k8slb.reading.chart_schema import Reach, reaching_out, without_schemas
 from k8slb.reading.file_digest import content_digest
 from k8slb.record import record
 
