@@ -367,15 +367,30 @@ def _detached(result: RunResult) -> RunResult:
     )
 
 
+def _said(finding: Finding) -> tuple[tuple[str, int, int, str], str]:
+    """What a finding says, where: two that say the same on the same line are one."""
+    return finding.sort_key(), finding.text
+
+
+def _once(findings: list[Finding]) -> list[Finding]:
+    """The findings, each said once: a template line that renders several times (in a
+    `range`) writes the same finding each time."""
+    seen: set[tuple[tuple[str, int, int, str], str]] = set()
+    kept = []
+    for finding in findings:
+        if _said(finding) not in seen:
+            seen.add(_said(finding))
+            kept.append(finding)
+    return kept
+
+
 def _merge(result: RunResult, other: RunResult) -> None:
     """Add what another value set's run found: the findings and objects only it has."""
-    seen = {(f.sort_key(), f.text) for f in result.findings}
-    result.findings += [f for f in other.findings if (f.sort_key(), f.text) not in seen]
+    seen = {_said(f) for f in result.findings}
+    result.findings += [f for f in other.findings if _said(f) not in seen]
     result.findings.sort(key=Finding.sort_key)
-    known = {(f.sort_key(), f.text) for f, _ in result.suppressed}
-    result.suppressed += [
-        (f, w) for f, w in other.suppressed if (f.sort_key(), f.text) not in known
-    ]
+    known = {_said(f) for f, _ in result.suppressed}
+    result.suppressed += [(f, w) for f, w in other.suppressed if _said(f) not in known]
     result.errors += [e for e in other.errors if e not in result.errors]
     result.objects = max(result.objects, other.objects)
 
@@ -390,8 +405,9 @@ def _check(
     findings = run_rules(context, settings.rules, read.errors, progress)
     findings, suppressed = suppress(findings, context, settings, read)
     if read.templates:  # findings about rendered charts and builds go to their files
-        findings = [relocate(f, read.templates) for f in findings]
-        suppressed = [(relocate(f, read.templates), w) for f, w in suppressed]
+        findings = _once([relocate(f, read.templates) for f in findings])
+        relocated = [(relocate(f, read.templates), w) for f, w in suppressed]
+        suppressed = list({_said(f): (f, w) for f, w in reversed(relocated)}.values())[::-1]
     reported = _reported(sources, read)
     if not reported.every:  # --context: the other files only inform
         findings = [f for f in findings if reported(f.path)]

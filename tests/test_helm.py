@@ -922,3 +922,11 @@ def test_a_finding_in_a_packaged_subchart_is_on_its_archive_naming_the_template_
         in finding["message"]
     )
     assert all(Path(f["path"]).exists() for f in report["findings"])
+
+
+def test_a_template_line_that_renders_twice_says_its_finding_once(tmp_path: Path) -> None:
+    """A `range` writes the same object, and so the same finding, on each pass."""
+    ranged = "{{- range list 1 2 }}\n---\n" + PLAIN_TEMPLATE + "{{- end }}\n"
+    chart = _chart(tmp_path / "twice", ranged)
+    _, report = check(str(chart))
+    assert where(report, chart) == [("KLB104", "templates/x.yaml", 6, 25)]
