@@ -924,9 +924,86 @@ def test_a_finding_in_a_packaged_subchart_is_on_its_archive_naming_the_template_
     assert all(Path(f["path"]).exists() for f in report["findings"])
 
 
+COMMON = {
+    "Chart.yaml": "apiVersion: v2\nname: common\nversion: 0.1.0\n",
+    "templates/_labels.tpl": '{{- define "common.labels" -}}\napp: api\n{{- end }}\n',
+}
+
+
+def _linked(tmp_path: Path, repository: str) -> Path:
+    """The shop chart, its labels from a library chart in a folder of its own."""
+    declared = CHART["Chart.yaml"] + (
+        f"dependencies:\n  - name: common\n    version: 0.1.0\n    repository: {repository}\n"
+    )
+    deployment = CHART["templates/deployment.yaml"].replace("shop.labels", "common.labels")
+    return write(
+        tmp_path / "repo" / "shop",
+        {**CHART, "Chart.yaml": declared, "templates/deployment.yaml": deployment},
+    )
+
+
+def test_a_dependency_in_a_sibling_folder_is_rendered_as_helm_dependency_build_would(
+    tmp_path: Path,
+) -> None:
+    """`repository: file://../common`: Helm uses that folder once `helm dependency build`
+    has vendored it; k8slb uses it as it is, and a finding on its templates is on its
+    own files, edited there (a warm run sees the edit)."""
+    (tmp_path / "repo" / ".git").mkdir(parents=True)
+    common = write(tmp_path / "repo" / "common", COMMON)
+    write(
+        common,
+        {"templates/svc.yaml": PLAIN_TEMPLATE.replace("name: s", "name: cache")},
+    )
+    chart = _linked(tmp_path, "file://../common")
+    _, report = check(str(chart))
+    assert where(report, tmp_path / "repo") == [
+        ("KLB104", "common/templates/svc.yaml", 4, 25),
+        ("KLB401", "shop/templates/deployment.yaml", 18, 17),
+        ("KLB101", "shop/templates/service.yaml", 7, 3),
+    ]
+    (common / "templates" / "svc.yaml").write_text(PLAIN_TEMPLATE.replace("ClientIP", "None"))
+    _, edited = check(str(chart))
+    assert [f["rule"] for f in edited["findings"]] == ["KLB401", "KLB101"]
+
+
+def test_a_dependency_folder_outside_the_repository_is_not_read_and_said(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "repo" / ".git").mkdir(parents=True)
+    write(tmp_path / "common", COMMON)  # beside the repository, not in it
+    chart = _linked(tmp_path, "file://../../common")
+    _, report = check(str(chart))
+    (failed,) = [f for f in report["findings"] if f["rule"] == "KLB003"]
+    assert 'no template "common.labels"' in failed["headline"]
+    assert "subchart common is not in its charts/ folder" in failed["message"]
+    assert "`helm dependency build` vendors them" in failed["message"]
+
+
 def test_a_template_line_that_renders_twice_says_its_finding_once(tmp_path: Path) -> None:
     """A `range` writes the same object, and so the same finding, on each pass."""
     ranged = "{{- range list 1 2 }}\n---\n" + PLAIN_TEMPLATE + "{{- end }}\n"
     chart = _chart(tmp_path / "twice", ranged)
     _, report = check(str(chart))
     assert where(report, chart) == [("KLB104", "templates/x.yaml", 6, 25)]
+
+
+def test_a_fix_in_a_dependency_folder_is_left_to_a_human_and_nothing_is_written_for_it(
+    tmp_path: Path,
+) -> None:
+    """k8slb writes fixes into the chart's own files; the dependency's folder is another
+    chart's, and `charts/common/` must never appear in the parent."""
+    (tmp_path / "repo" / ".git").mkdir(parents=True)
+    worker = CHART["templates/deployment.yaml"].replace("{{ .Release.Name }}-api", "worker")
+    common = write(
+        tmp_path / "repo" / "common",
+        {**COMMON, "templates/worker.yaml": worker, "values.yaml": CHART["values.yaml"]},
+    )
+    chart = _linked(tmp_path, "file://../common")
+    before = (common / "templates" / "worker.yaml").read_text()
+    _fix("--select", "KLB401", str(chart))
+    assert not (chart / "charts").exists()
+    assert (common / "templates" / "worker.yaml").read_text() == before
+    _, report = check("--select", "KLB401", str(chart))
+    linked = next(f for f in report["findings"] if "common" in f["path"])
+    assert linked["fix"]["available"] is False
+    assert f"make that change in {common / 'templates' / 'worker.yaml'}" in linked["message"]

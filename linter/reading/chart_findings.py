@@ -67,7 +67,7 @@ def rendered_templates(rendering: Rendering) -> dict[str, RenderedTemplate]:
     values_yaml = values_data.decode("utf-8", errors="replace") if values_data is not None else None
     archives = _Archives(rendering.members)
     for path, text in rendering.files.items():
-        member = Path(os.path.relpath(real_path(path), rendering.chart)).as_posix()
+        member = rendering.member_of(real_path(path))
         file, archived = real_path(path), None
         if member in rendering.members:  # the text it was rendered from (a fix may be in it)
             source = rendering.members[member].decode("utf-8", errors="replace")
@@ -93,6 +93,11 @@ def rendered_templates(rendering: Rendering) -> dict[str, RenderedTemplate]:
             helpers=helpers,
             archived=archived,
         )
+        if rendering.is_linked(member):  # the fix machinery writes only the chart's own files
+            found[path].fixable = False
+            found[
+                path
+            ].manual = f"make that change in {file}, of a chart that {rendering.chart} depends on"
     return found
 
 
@@ -128,7 +133,7 @@ class _Archives:
 def _helpers(rendering: Rendering) -> Mapping[str, Define]:
     """The named templates of a rendered chart's files, by their paths on disk."""
     texts = {
-        os.path.join(rendering.chart, member): data.decode("utf-8", errors="replace")
+        rendering.path_of(member): data.decode("utf-8", errors="replace")
         for member, data in rendering.members.items()
         if member.endswith((".tpl", ".yaml", ".yml")) and b"define" in data
     }

@@ -75,6 +75,31 @@ class Rendering:
     # Stopped by a limit of the run (time, memory, the run's budget): another run may
     # render it, so it is not kept in the cache.
     stopped: bool = False
+    # The dependencies packed from a folder of their own (linked_dependencies): the
+    # members' prefix (`charts/common/`) -> that folder, as shown.
+    linked: dict[str, str] = field(default_factory=dict)
+
+    def path_of(self, member: str) -> str:
+        """The file a member of the chart (as packed) is, as shown."""
+        return _member_path(self.chart, member, self.linked)
+
+    def member_of(self, path: str) -> str:
+        """The member of the chart (as packed) that a file shown is."""
+        for prefix, folder in self.linked.items():
+            inside = os.path.relpath(path, folder)
+            if not inside.startswith(".."):
+                return prefix + Path(inside).as_posix()
+        return Path(os.path.relpath(path, self.chart)).as_posix()
+
+    def is_linked(self, member: str) -> bool:
+        return any(member.startswith(prefix) for prefix in self.linked)
+
+
+def _member_path(chart: str, member: str, linked: Mapping[str, str]) -> str:
+    for prefix, folder in linked.items():
+        if member.startswith(prefix):
+            return os.path.join(folder, member[len(prefix) :])
+    return os.path.join(chart, member)
 
 
 def is_chart(names: Sequence[str]) -> bool:
@@ -95,17 +120,85 @@ def chart_file(chart: str) -> str:
 def pack(location: str) -> bytes:
     """Every regular file of the chart, with its path, in one byte string: what the chart
     is rendered from, what the cache keys its result on (a folder's own time stamp misses
-    edits inside it), and what a fix edits in memory before anything is written."""
+    edits inside it), and what a fix edits in memory before anything is written. A
+    dependency in a sibling folder (`repository: file://../common`) that charts/ lacks is
+    packed as `charts/common/`, as `helm dependency build` would vendor it."""
     members: dict[str, bytes] = {}
-    total = 0
+    total = _read_into(members, location, "", 0)
+    for name, folder in linked_dependencies(location).items():
+        total = _read_into(members, folder, f"charts/{name}/", total)
+    return pack_members(members)
+
+
+def _read_into(members: dict[str, bytes], location: str, prefix: str, total: int) -> int:
     for path in _chart_files(location):
         with open(path, "rb") as handle:
             data = read_bounded(handle, MAX_CHART_BYTES - total)
         if data is None:
             raise OSError(f"the chart's files exceed {MAX_CHART_BYTES // 2**20} MiB")
         total += len(data)
-        members[Path(os.path.relpath(path, location)).as_posix()] = data
-    return pack_members(members)
+        members[prefix + Path(os.path.relpath(path, location)).as_posix()] = data
+    return total
+
+
+def linked_dependencies(chart: str) -> dict[str, str]:
+    """The chart's dependencies on a folder (`repository: file://../common`) that its
+    charts/ folder does not vendor, by name: each its folder (shown as `chart` is), a
+    chart inside the chart's repository (a link out of it is not followed)."""
+    from k8slb.reading.kustomization import repository_of
+
+    declared = _dependencies(chart)
+    if not declared:
+        return {}
+    vendored = (
+        os.listdir(os.path.join(chart, "charts"))
+        if os.path.isdir(os.path.join(chart, "charts"))
+        else []
+    )
+    top, own = os.path.realpath(repository_of(chart)), os.path.realpath(chart)
+    linked = {}
+    for name, repository in declared:
+        if not repository.startswith("file://") or any(
+            entry == name or (entry.startswith(f"{name}-") and entry.endswith(".tgz"))
+            for entry in vendored
+        ):
+            continue
+        folder = os.path.normpath(os.path.join(chart, repository.removeprefix("file://")))
+        real = os.path.realpath(folder)
+        if (
+            os.path.commonpath([real, top]) == top
+            and os.path.commonpath([real, own]) != real  # not the chart, nor a folder it is in
+            and is_chart_folder(real)
+        ):
+            linked[name] = folder
+    return linked
+
+
+def _dependencies(chart: str) -> list[tuple[str, str]]:
+    """(name, repository) of each dependency Chart.yaml declares."""
+    from k8slb.reading.yamlcompose import compose
+    from k8slb.reading.yamltree import YMap, YSeq
+
+    try:
+        with open(chart_file(chart), "rb") as handle:
+            data = read_bounded(handle, 1 << 20)
+        text = data.decode("utf-8") if data is not None else ""
+    except (OSError, UnicodeDecodeError):
+        return []
+    if "dependencies" not in text:
+        return []
+    documents = compose(text).documents
+    body = documents[0].data if documents else None
+    entries = body.get("dependencies") if isinstance(body, YMap) else None
+    if not isinstance(entries, YSeq):
+        return []
+    return [
+        (entry["name"], entry["repository"])
+        for entry in entries
+        if isinstance(entry, YMap)
+        and isinstance(entry.get("name"), str)
+        and isinstance(entry.get("repository"), str)
+    ]
 
 
 def _chart_files(location: str) -> list[str]:
@@ -295,6 +388,8 @@ def render(chart: str, options: HelmOptions, data: bytes | None = None) -> Rende
         return rendering
     members = unpack(data if data is not None else pack(chart))
     rendering.members = members
+    linked = {f"charts/{name}/": folder for name, folder in linked_dependencies(chart).items()}
+    rendering.linked = linked
     if options.skip_schema:
         members = without_schemas(members)
     elif (reach := reaching_out(members)) is not None:
@@ -324,8 +419,8 @@ def render(chart: str, options: HelmOptions, data: bytes | None = None) -> Rende
             continue  # NOTES.txt, and templates an `if` left empty
         if _TEST_HOOK.search(text):
             continue  # `helm test` pods: run by hand, not part of the release's traffic
-        rendering.files[_shown(chart, name)] = text
-        rendering.names[_shown(chart, name)] = name
+        rendering.files[_shown(chart, name, linked)] = text
+        rendering.names[_shown(chart, name, linked)] = name
     return rendering
 
 
@@ -514,14 +609,15 @@ def _helm_template(chart: str, folder: str, options: HelmOptions) -> dict[str, s
     return files
 
 
-def _shown(chart: str, name: str) -> str:
+def _shown(chart: str, name: str, linked: Mapping[str, str] | None = None) -> str:
     """`podinfo/templates/x.yaml` (Helm's name: the chart's name first) as the path of that
-    template under the chart's folder, as the user sees it."""
+    template under the chart's folder, as the user sees it (a linked dependency's in its
+    own folder)."""
     _, _, inside = name.partition("/")
     inside = os.path.normpath(inside or name)
     if os.path.isabs(inside) or inside.split(os.sep)[0] == "..":
         return chart_file(chart)  # a chart named `../x` must not point k8slb out of it
-    return os.path.join(chart, inside)
+    return _member_path(chart, Path(inside).as_posix(), linked or {})
 
 
 CHART_API_VERSIONS = ("v1", "v2", "v3")  # v3: Helm 4's charts
@@ -664,5 +760,7 @@ def _key_line(path: str, key: str) -> int:
 
 
 def stat_signature(location: str) -> str:
-    """Size and time of every file of the chart (a folder's own time misses edits in it)."""
-    return stamps(_chart_files(location))
+    """Size and time of every file of the chart (a folder's own time misses edits in it),
+    and of the folders it depends on."""
+    folders = [location, *linked_dependencies(location).values()]
+    return stamps([path for folder in folders for path in _chart_files(folder)])
