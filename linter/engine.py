@@ -29,7 +29,12 @@ from k8slb.reading.build_files import (
     read_build_facts,
     read_build_file,
 )
-from k8slb.reading.chart_findings import RenderedTemplate, in_namespace, rendered_templates
+from k8slb.reading.chart_findings import (
+    RenderedTemplate,
+    in_namespace,
+    rendered_templates,
+    valueless_problem,
+)
 from k8slb.reading.charts import (
     HelmOptions,
     chart_file,
@@ -270,6 +275,11 @@ def read_sources(
         parsed[path] = result
         if cache is not None and not isinstance(result, Unparsed):
             cache.store_by_key(key, path, result, blob)
+    for source in charts:
+        for rendering in known[source.path] or []:
+            valueless = valueless_problem(rendering, parsed)
+            if valueless is not None:
+                read.manifests.append(ManifestFile(valueless.path, problems=[valueless]))
     for path in read.rendered_from:
         found = parsed.get(path)
         if isinstance(found, ManifestFile) and read.group_of[path] == BUILT:

@@ -1007,3 +1007,41 @@ def test_a_fix_in_a_dependency_folder_is_left_to_a_human_and_nothing_is_written_
     linked = next(f for f in report["findings"] if "common" in f["path"])
     assert linked["fix"]["available"] is False
     assert f"make that change in {common / 'templates' / 'worker.yaml'}" in linked["message"]
+
+
+def test_a_chart_that_ships_only_a_template_of_its_values_says_so_not_klb001(
+    tmp_path: Path,
+) -> None:
+    """Without a values.yaml the templates get no values, and `[{{ .Values.a }}, …]` is
+    no YAML: the cause is the missing values, said once at the file the chart ships in
+    their place, not a KLB001 on a template line that is right."""
+    configmap = (
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cfg\ndata:\n"
+        "  args: [{{ .Values.first }}, {{ .Values.second }}]\n"
+    )
+    chart = write(
+        tmp_path / "cfg",
+        {
+            "Chart.yaml": "apiVersion: v2\nname: cfg\nversion: 0.1.0\n",
+            "values.yaml.tpl": "first: {{ .Env.FIRST }}\nsecond: b\n",
+            "templates/cm.yaml": configmap,
+        },
+    )
+    _, report = check(str(chart))
+    (finding,) = report["findings"]
+    assert (finding["rule"], finding["path"], finding["line"]) == (
+        "KLB003",
+        str(chart / "values.yaml.tpl"),
+        1,
+    )
+    assert (
+        "it has no values.yaml, only values.yaml.tpl (a template of its values)"
+        in (finding["headline"])
+    )
+    assert "cfg/templates/cm.yaml, rendered line 6" in finding["message"]
+    filled = write(tmp_path, {"filled.yaml": "first: a\nsecond: b\n"}) / "filled.yaml"
+    _, given = check("--helm-values", str(filled), str(chart))
+    assert given["findings"] == []
+    write(chart, {"values.yaml": "first: ''\n"})  # values of its own: the template's fault
+    _, own = check(str(chart))
+    assert where(own, chart) == [("KLB001", "templates/cm.yaml", 6, 3)]

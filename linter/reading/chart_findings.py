@@ -10,10 +10,12 @@ import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
+from k8slb.core.findings import Problem, Severity
 from k8slb.reading.chart_lines import Define, TemplateLines, defines, key_lines
 from k8slb.reading.chart_packages import is_package, unpacked
-from k8slb.reading.charts import HelmOptions, Rendering, real_path
+from k8slb.reading.charts import UNRENDERED, HelmOptions, Rendering, real_path
 from k8slb.reading.manifests import ManifestFile
 
 
@@ -128,6 +130,47 @@ class _Archives:
             if any(name.startswith(top) for name in files):  # in an archive inside it
                 return package, inner, ""
         return None
+
+
+def valueless_problem(rendering: Rendering, parsed: dict[str, Any]) -> Problem | None:
+    """One KLB003 for a chart rendered without values (it ships a stand-in for its
+    values.yaml: a template of it, values for a setting) into text that is not YAML,
+    instead of a KLB001 on each template line the missing values broke: those are
+    dropped from `parsed` (the parses of its rendered files, replaced, never changed)."""
+    name = rendering.values_stand_in
+    if name is None:
+        return None
+    broken = [
+        (path, problem)
+        for path in rendering.files
+        if isinstance(parsed.get(path), ManifestFile)
+        for problem in parsed[path].problems
+        if problem.rule == "KLB001"
+    ]
+    if not broken:
+        return None
+    for path in dict.fromkeys(path for path, _ in broken):
+        found = parsed[path]
+        parsed[path] = replace(found, problems=[p for p in found.problems if p.rule != "KLB001"])
+    path, first = broken[0]
+    stand_in = os.path.join(rendering.chart, name)
+    what = "a template of its values" if b"{{" in rendering.members.get(name, b"") else "values"
+    return Problem(
+        UNRENDERED,
+        stand_in,
+        1,
+        1,
+        f"chart {rendering.chart} renders to text that is not YAML: it has no values.yaml, "
+        f"only {name} ({what}), so its templates got no values",
+        None,
+        Severity.WARNING,
+        (
+            f"render it with values: a filled-in copy of {name} as --helm-values FILE, or "
+            "a value set in the configuration (helm.charts)",
+            f"the first broken line: {rendering.names.get(path, path)}, rendered line "
+            f"{first.line}: {first.message}",
+        ),
+    )
 
 
 def _helpers(rendering: Rendering) -> Mapping[str, Define]:

@@ -78,6 +78,9 @@ class Rendering:
     # The dependencies packed from a folder of their own (linked_dependencies): the
     # members' prefix (`charts/common/`) -> that folder, as shown.
     linked: dict[str, str] = field(default_factory=dict)
+    # Rendered without values: the chart has no values.yaml, only this file (a template
+    # of its values, or values for a setting), and no values file was given.
+    values_stand_in: str | None = None
 
     def path_of(self, member: str) -> str:
         """The file a member of the chart (as packed) is, as shown."""
@@ -355,6 +358,21 @@ def render_sets(chart: str, options: HelmOptions, data: bytes | None = None) -> 
     return renderings
 
 
+def _values_stand_in(members: Mapping[str, bytes], options: HelmOptions) -> str | None:
+    """The chart's stand-in for a values.yaml it lacks (`values.yaml.tpl`,
+    `values.example.yaml`, `values-prod.yaml`), when no values file is given."""
+    if options.values or any(name in members for name in ("values.yaml", "values.yml")):
+        return None
+    return next(
+        (
+            name
+            for name in sorted(members)
+            if "/" not in name and name.startswith("values") and (".yaml" in name or ".yml" in name)
+        ),
+        None,
+    )
+
+
 def real_path(path: str) -> str:
     """A rendered template's file: `PATH#N` (its N-th value set) is PATH."""
     base, hash_sign, variant = path.rpartition("#")
@@ -414,6 +432,7 @@ def render(chart: str, options: HelmOptions, data: bytes | None = None) -> Rende
         )
         return rendering
     rendering.values_files = [os.path.join(chart, "values.yaml"), *options.values]
+    rendering.values_stand_in = _values_stand_in(members, options)
     for name, text in by_name.items():
         if not name.endswith((".yaml", ".yml")) or not text.strip():
             continue  # NOTES.txt, and templates an `if` left empty
