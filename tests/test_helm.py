@@ -1045,3 +1045,24 @@ def test_a_chart_that_ships_only_a_template_of_its_values_says_so_not_klb001(
     write(chart, {"values.yaml": "first: ''\n"})  # values of its own: the template's fault
     _, own = check(str(chart))
     assert where(own, chart) == [("KLB001", "templates/cm.yaml", 6, 3)]
+
+
+def test_plain_manifests_inside_a_chart_are_linted_as_they_are(tmp_path: Path) -> None:
+    """Helm renders templates/ only; a `rendered/` folder of manifests in the chart is
+    linted where it is, never skipped. Files the templates read (with
+    template text) and the values of `ci/` are no manifests."""
+    chart = write(
+        tmp_path / "shop",
+        {
+            **CHART,
+            "rendered/service.yaml": PLAIN_TEMPLATE,
+            "files/config.yaml": "mode: {{ .Values.mode }}\n",
+            "ci/lint-values.yaml": "replicaCount: 1\n",
+        },
+    )
+    _, report = check(str(chart))
+    assert where(report, chart) == [
+        ("KLB104", "rendered/service.yaml", 4, 25),
+        ("KLB401", "templates/deployment.yaml", 18, 17),
+        ("KLB101", "templates/service.yaml", 7, 3),
+    ]

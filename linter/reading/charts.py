@@ -358,6 +358,26 @@ def render_sets(chart: str, options: HelmOptions, data: bytes | None = None) -> 
     return renderings
 
 
+_HELM_FOLDERS = ("templates/", "charts/", "crds/")  # what Helm renders, or installs as is
+
+
+def _plain_manifests(members: Mapping[str, bytes]) -> dict[str, str]:
+    """The chart's YAML files that Helm does not render and that are no template text (a
+    `rendered/` folder of manifests, examples): linted as they are, beside what the chart
+    renders. Files at the top (Chart.yaml, values files) are the chart's settings, and a
+    file with template text is read by the templates (`.Files`, `tpl`)."""
+    plain = {}
+    for member, data in members.items():
+        if (
+            "/" in member
+            and member.endswith((".yaml", ".yml"))
+            and not member.startswith(_HELM_FOLDERS)
+            and b"{{" not in data
+        ):
+            plain[member] = data.decode("utf-8", errors="replace")
+    return plain
+
+
 def _values_stand_in(members: Mapping[str, bytes], options: HelmOptions) -> str | None:
     """The chart's stand-in for a values.yaml it lacks (`values.yaml.tpl`,
     `values.example.yaml`, `values-prod.yaml`), when no values file is given."""
@@ -433,6 +453,8 @@ def render(chart: str, options: HelmOptions, data: bytes | None = None) -> Rende
         return rendering
     rendering.values_files = [os.path.join(chart, "values.yaml"), *options.values]
     rendering.values_stand_in = _values_stand_in(members, options)
+    top = next(iter(by_name), os.path.basename(chart)).partition("/")[0]
+    by_name.update({f"{top}/{member}": text for member, text in _plain_manifests(members).items()})
     for name, text in by_name.items():
         if not name.endswith((".yaml", ".yml")) or not text.strip():
             continue  # NOTES.txt, and templates an `if` left empty
