@@ -448,7 +448,7 @@ def render(chart: str, options: HelmOptions, data: bytes | None = None) -> Rende
         if failure.path is not None:
             where = failure.path
         rendering.problems.append(
-            _problem(chart, where, str(failure), failure.line, failure.missing)
+            _problem(chart, where, str(failure), failure.line, failure.missing, linked)
         )
         return rendering
     rendering.values_files = [os.path.join(chart, "values.yaml"), *options.values]
@@ -732,7 +732,12 @@ def _missing(chart: str, where: str, names: list[str]) -> Problem:
 
 
 def _problem(
-    chart: str, where: str, message: str, line: int = 1, missing: Sequence[str] = ()
+    chart: str,
+    where: str,
+    message: str,
+    line: int = 1,
+    missing: Sequence[str] = (),
+    linked: Mapping[str, str] | None = None,
 ) -> Problem:
     """KLB003 (a warning: none of the chart is linted) at the template and line Helm names,
     else at Chart.yaml, with Helm's reason: its first line, or, where that line is only the
@@ -760,7 +765,7 @@ def _problem(
         return Problem(UNRENDERED, *fault, 1, text, None, Severity.WARNING, detail)
     place = _HELM_PLACE.search(first)
     if place is not None:
-        shown = _shown(chart, place.group("file"))
+        shown = _shown(chart, place.group("file"), linked)
         if os.path.isfile(shown):
             line, column = int(place.group("line")), int(place.group("col") or 1)
             return Problem(UNRENDERED, shown, line, column, text, None, Severity.WARNING, detail)
