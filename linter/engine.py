@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import datetime
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TypeVar
 
 from k8slb.cache import Cache, ParseMemo
 from k8slb.code.facts import CodeFacts
@@ -377,20 +378,24 @@ def _detached(result: RunResult) -> RunResult:
     )
 
 
+_Item = TypeVar("_Item")
+
+
 def _said(finding: Finding) -> tuple[tuple[str, int, int, str], str]:
     """What a finding says, where: two that say the same on the same line are one."""
     return finding.sort_key(), finding.text
 
 
-def _once(findings: list[Finding]) -> list[Finding]:
-    """The findings, each said once: a template line that renders several times (in a
-    `range`) writes the same finding each time."""
+def _once(items: Sequence[_Item], finding: Callable[[_Item], Finding]) -> list[_Item]:
+    """The items, each finding said once: a template line that renders several times (in
+    a `range`) writes the same finding each time."""
     seen: set[tuple[tuple[str, int, int, str], str]] = set()
     kept = []
-    for finding in findings:
-        if _said(finding) not in seen:
-            seen.add(_said(finding))
-            kept.append(finding)
+    for item in items:
+        said = _said(finding(item))
+        if said not in seen:
+            seen.add(said)
+            kept.append(item)
     return kept
 
 
@@ -415,9 +420,10 @@ def _check(
     findings = run_rules(context, settings.rules, read.errors, progress)
     findings, suppressed = suppress(findings, context, settings, read)
     if read.templates:  # findings about rendered charts and builds go to their files
-        findings = _once([relocate(f, read.templates) for f in findings])
-        relocated = [(relocate(f, read.templates), w) for f, w in suppressed]
-        suppressed = list({_said(f): (f, w) for f, w in reversed(relocated)}.values())[::-1]
+        findings = _once([relocate(f, read.templates) for f in findings], lambda f: f)
+        suppressed = _once(
+            [(relocate(f, read.templates), w) for f, w in suppressed], lambda pair: pair[0]
+        )
     reported = _reported(sources, read)
     if not reported.every:  # --context: the other files only inform
         findings = [f for f in findings if reported(f.path)]

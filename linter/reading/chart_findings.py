@@ -81,7 +81,7 @@ def rendered_templates(rendering: Rendering) -> dict[str, RenderedTemplate]:
                 source = Path(real_path(path)).read_text("utf-8", errors="replace")
             except OSError:
                 source = ""
-        found[path] = RenderedTemplate(
+        template = RenderedTemplate(
             rendering.chart,
             TemplateLines(source.splitlines(), text.splitlines()),
             values,
@@ -96,10 +96,9 @@ def rendered_templates(rendering: Rendering) -> dict[str, RenderedTemplate]:
             archived=archived,
         )
         if rendering.is_linked(member):  # the fix machinery writes only the chart's own files
-            found[path].fixable = False
-            found[
-                path
-            ].manual = f"make that change in {file}, of a chart that {rendering.chart} depends on"
+            template.fixable = False
+            template.manual = f"make that change in {file}, of a chart {rendering.chart} uses"
+        found[path] = template
     return found
 
 

@@ -179,9 +179,6 @@ def linked_dependencies(chart: str) -> dict[str, str]:
 
 def _dependencies(chart: str) -> list[tuple[str, str]]:
     """(name, repository) of each dependency Chart.yaml declares."""
-    from k8slb.reading.yamlcompose import compose
-    from k8slb.reading.yamltree import YMap, YSeq
-
     try:
         with open(chart_file(chart), "rb") as handle:
             data = read_bounded(handle, 1 << 20)
@@ -189,7 +186,10 @@ def _dependencies(chart: str) -> list[tuple[str, str]]:
     except (OSError, UnicodeDecodeError):
         return []
     if "dependencies" not in text:
-        return []
+        return []  # the usual chart: no YAML parser loaded for it (a warm run loads none)
+    from k8slb.reading.yamlcompose import compose
+    from k8slb.reading.yamltree import YMap, YSeq
+
     documents = compose(text).documents
     body = documents[0].data if documents else None
     entries = body.get("dependencies") if isinstance(body, YMap) else None
