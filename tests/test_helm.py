@@ -851,9 +851,12 @@ def test_a_values_schema_that_refers_outside_itself_is_named_at_its_reference(
 
 
 def test_a_values_schema_of_its_own_is_helms_to_check(tmp_path: Path) -> None:
-    """References inside the schema, and the standard metaschema, are no reason to stop:
-    Helm validates the values, and says which one breaks the schema."""
-    schema = _schema('{"replicaCount": {"$ref": "#/definitions/count"}}')
+    """References inside the schema, a `urn:` (Helm loads nothing for it) and the standard
+    metaschema are no reason to stop: Helm validates the values, and says which one breaks
+    the schema."""
+    schema = _schema(
+        '{"replicaCount": {"$ref": "#/definitions/count"}, "x": {"$ref": "urn:example:x"}}'
+    )
     chart = write(tmp_path / "shop", {**CHART, "values.schema.json": schema})
     _, report = check(str(chart))
     assert [f["rule"] for f in report["findings"]] == ["KLB401", "KLB101"]

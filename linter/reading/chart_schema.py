@@ -22,7 +22,6 @@ _REFERENCES = ("$ref", "$dynamicRef", "$recursiveRef")
 # The metaschemas Helm's validator knows without loading them (santhosh-tekuri/jsonschema).
 _KNOWN_METASCHEMAS = frozenset(
     {
-        "json-schema.org/schema",
         "json-schema.org/draft-04/schema",
         "json-schema.org/draft-06/schema",
         "json-schema.org/draft-07/schema",
@@ -75,7 +74,8 @@ def _schemas(members: Mapping[str, bytes], depth: int) -> Iterator[tuple[str, st
 
 def _outside(text: str) -> tuple[str, int] | None:
     """The first reference the schema makes to a document other than itself, with its
-    line; None when it makes none (or is no JSON: Helm says why)."""
+    line; None when it makes none (or is no JSON: Helm says why). A `urn:` Helm resolves
+    without loading anything."""
     try:
         schema = json.loads(text)
     except (ValueError, RecursionError):
@@ -100,7 +100,7 @@ def _outside(text: str) -> tuple[str, int] | None:
                     pending.append(value)
     for target in references:
         document = target.partition("#")[0]
-        if document and document not in ids:
+        if document and document not in ids and not document.startswith("urn:"):
             at = text.find(json.dumps(target)[1:-1])
             return target, text.count("\n", 0, at) + 1 if at >= 0 else 1
     return None
