@@ -1072,3 +1072,32 @@ def test_plain_manifests_inside_a_chart_are_linted_as_they_are(tmp_path: Path) -
         ("KLB401", "templates/deployment.yaml", 18, 17),
         ("KLB101", "templates/service.yaml", 7, 3),
     ]
+
+
+@pytest.mark.parametrize(
+    ("files", "inside"),
+    [
+        (
+            {"cache/templates/svc.yaml": 'x: 1\n{{ fail "cache needs a password" }}\n'},
+            "cache/templates/svc.yaml, line 2, inside the archive cache-1.2.3.tgz",
+        ),
+        ({"cache/values.yaml": "a: [1\n"}, "values.yaml, line 1, inside the archive"),
+    ],
+    ids=["template", "values"],
+)
+def test_an_error_in_a_packaged_subchart_is_on_its_archive_naming_the_file_inside(
+    tmp_path: Path, files: dict[str, str], inside: str
+) -> None:
+    chart = write(tmp_path / "shop", CHART)
+    (chart / "charts").mkdir()
+    (chart / "charts" / "cache-1.2.3.tgz").write_bytes(
+        _package({"cache/Chart.yaml": "apiVersion: v2\nname: cache\nversion: 1.2.3\n", **files})
+    )
+    _, report = check(str(chart))
+    (finding,) = report["findings"]
+    assert (finding["rule"], finding["path"], finding["line"]) == (
+        "KLB003",
+        str(chart / "charts" / "cache-1.2.3.tgz"),
+        1,
+    )
+    assert inside in finding["message"] and "no file to open here" in finding["message"]

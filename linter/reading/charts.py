@@ -751,6 +751,7 @@ def _problem(
         kept = lines[:_REASON_LINES] + (["…"] if len(lines) > _REASON_LINES else [])
         reason = " ".join(kept)
     text = f"Helm cannot render chart {chart}: {reason}"
+    detail: tuple[str, ...]
     if missing:
         are = ("s", "are") if len(missing) > 1 else ("", "is")
         detail = (
@@ -761,36 +762,72 @@ def _problem(
         detail = ("none of its objects is linted until it renders (see --helm-values, --helm-set)",)
     fault = _loader_fault(chart, first)
     if fault is not None:
-        detail = ("none of its objects is linted until Helm can load that file",)
-        return Problem(UNRENDERED, *fault, 1, text, None, Severity.WARNING, detail)
+        path, line, inside = fault
+        detail = (*inside, "none of its objects is linted until Helm can load that file")
+        return Problem(UNRENDERED, path, line, 1, text, None, Severity.WARNING, detail)
     place = _HELM_PLACE.search(first)
     if place is not None:
         shown = _shown(chart, place.group("file"), linked)
+        line, column = int(place.group("line")), int(place.group("col") or 1)
         if os.path.isfile(shown):
-            line, column = int(place.group("line")), int(place.group("col") or 1)
             return Problem(UNRENDERED, shown, line, column, text, None, Severity.WARNING, detail)
+        packaged = _packaged(chart, Path(os.path.relpath(shown, chart)).as_posix())
+        if packaged is not None:
+            archive, inner = packaged
+            detail = (_inside_archive(f"{inner}, line {line},", archive), *detail)
+            return Problem(UNRENDERED, archive, 1, 1, text, None, Severity.WARNING, detail)
     return Problem(UNRENDERED, where, line, 1, text, None, Severity.WARNING, detail)
 
 
-def _loader_fault(chart: str, message: str) -> tuple[str, int] | None:
+def _packaged(chart: str, member: str) -> tuple[str, str] | None:
+    """The packaged subchart (`charts/cache-1.2.3.tgz`) that holds a file Helm names
+    under `charts/cache/`, and the file's path inside it; None when none does."""
+    parts = member.split("/")
+    for at in range(len(parts) - 1):
+        folder = os.path.join(chart, *parts[: at + 1])
+        name = parts[at + 1]
+        if parts[at] != "charts" or os.path.isdir(os.path.join(folder, name)):
+            continue
+        try:
+            entries = sorted(os.listdir(folder))
+        except OSError:
+            return None
+        for entry in entries:
+            if entry.endswith(".tgz") and (entry == f"{name}.tgz" or entry.startswith(f"{name}-")):
+                return os.path.join(folder, entry), "/".join(parts[at + 1 :])
+    return None
+
+
+def _inside_archive(what: str, archive: str) -> str:
+    return (
+        f"{what} inside the archive {os.path.basename(archive)} (a packaged subchart: no file "
+        "to open here; change it where the subchart is made)"
+    )
+
+
+def _loader_fault(chart: str, message: str) -> tuple[str, int, tuple[str, ...]] | None:
     """The chart's file (a subchart's, under charts/) and line that Helm's loader refused:
     an invalid values.yaml or Chart.yaml at the line YAML names, a Chart.yaml field at its
-    key's line. None when the message names no such file, or it is not in the folder."""
+    key's line; in a packaged subchart, the archive, and the file inside it said. None
+    when the message names no such file, or it is not in the folder."""
     folder, at = chart, 0
     while (subchart := _SUBCHART.match(message, at)) is not None:
         folder, at = os.path.join(folder, "charts", subchart.group("name")), subchart.end()
     unloaded = _UNLOADED.match(message, at)
     refused = _REFUSED_FIELD.match(message, at)
     if unloaded is not None:
-        path = os.path.join(folder, unloaded.group("file"))
+        name = unloaded.group("file")
         line = _YAML_LINE.search(message, unloaded.end())
         number = int(line.group("line")) if line else 1
     elif refused is not None:
-        path = chart_file(folder)
-        number = _key_line(path, refused.group("key"))
+        name = os.path.basename(chart_file(folder))
+        number = _key_line(os.path.join(folder, name), refused.group("key"))
     else:
         return None
-    return (path, number) if os.path.isfile(path) else None
+    if os.path.isfile(folder) and folder.endswith(".tgz"):  # a packaged subchart
+        return folder, 1, (_inside_archive(f"{name}, line {number},", folder),)
+    path = os.path.join(folder, name)
+    return (path, number, ()) if os.path.isfile(path) else None
 
 
 def _key_line(path: str, key: str) -> int:
