@@ -201,6 +201,12 @@ def common_options(command: F) -> F:
             metavar="NAME",
             help="The namespace charts are rendered for [default: default].",
         ),
+        click.option(
+            "--helm-skip-schema-validation",
+            is_flag=True,
+            help="Render charts without their values.schema.json (as `helm template "
+            "--skip-schema-validation`): for a schema that refers to a URL.",
+        ),
     ]
     for option in reversed(options):
         command = option(command)

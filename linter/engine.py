@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import datetime
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TypeVar
 
 from k8slb.cache import Cache, ParseMemo
 from k8slb.code.facts import CodeFacts
@@ -29,7 +30,12 @@ from k8slb.reading.build_files import (
     read_build_facts,
     read_build_file,
 )
-from k8slb.reading.chart_findings import RenderedTemplate, in_namespace, rendered_templates
+from k8slb.reading.chart_findings import (
+    RenderedTemplate,
+    in_namespace,
+    rendered_templates,
+    valueless_problem,
+)
 from k8slb.reading.charts import (
     HelmOptions,
     chart_file,
@@ -110,6 +116,9 @@ class Sources:
     variants: dict[str, int] = field(default_factory=dict)  # group -> how many variants
     group_of: dict[str, str] = field(default_factory=dict)  # template path -> its group
     builds: BuildFacts = field(default_factory=BuildFacts)  # what build files say (links.py)
+    # A chart stopped by a limit of the run (time, memory): the result is not kept, the
+    # next run tries again.
+    stopped: bool = False
 
     def variant(self, number: int) -> Sources:
         """What one variant sees: every file, each chart rendered with its `number`-th value
@@ -227,7 +236,9 @@ def read_sources(
     fresh = render_charts([(s.path, options, data[s.path]) for s in missing])
     for source, renderings in zip(missing, fresh, strict=True):
         known[source.path] = renderings
-        if cache is not None:
+        if any(rendering.stopped for rendering in renderings):
+            read.stopped = True
+        elif cache is not None:
             cache.store(keys[source.path], data[source.path], renderings)
 
     def add_rendered(path: str, text: str, source: Source, group: str, variant: int) -> None:
@@ -265,6 +276,11 @@ def read_sources(
         parsed[path] = result
         if cache is not None and not isinstance(result, Unparsed):
             cache.store_by_key(key, path, result, blob)
+    for source in charts:
+        for rendering in known[source.path] or []:
+            valueless = valueless_problem(rendering, parsed)
+            if valueless is not None:
+                read.manifests.append(ManifestFile(valueless.path, problems=[valueless]))
     for path in read.rendered_from:
         found = parsed.get(path)
         if isinstance(found, ManifestFile) and read.group_of[path] == BUILT:
@@ -343,7 +359,7 @@ def run(
     result = _check(sources, settings, read.variant(0), progress)
     for number in range(1, max(read.variants.values(), default=1)):
         _merge(result, _check(sources, settings, read.variant(number)))
-    if memory is not None and not late:
+    if memory is not None and not late and not read.stopped:
         kept = memory.keep(replace(_detached(result), contents={}))
         if kept and save:
             memory.cache.save()
@@ -363,15 +379,34 @@ def _detached(result: RunResult) -> RunResult:
     )
 
 
+_Item = TypeVar("_Item")
+
+
+def _said(finding: Finding) -> tuple[tuple[str, int, int, str], str]:
+    """What a finding says, where: two that say the same on the same line are one."""
+    return finding.sort_key(), finding.text
+
+
+def _once(items: Sequence[_Item], finding: Callable[[_Item], Finding]) -> list[_Item]:
+    """The items, each finding said once: a template line that renders several times (in
+    a `range`) writes the same finding each time."""
+    seen: set[tuple[tuple[str, int, int, str], str]] = set()
+    kept = []
+    for item in items:
+        said = _said(finding(item))
+        if said not in seen:
+            seen.add(said)
+            kept.append(item)
+    return kept
+
+
 def _merge(result: RunResult, other: RunResult) -> None:
     """Add what another value set's run found: the findings and objects only it has."""
-    seen = {(f.sort_key(), f.text) for f in result.findings}
-    result.findings += [f for f in other.findings if (f.sort_key(), f.text) not in seen]
+    seen = {_said(f) for f in result.findings}
+    result.findings += [f for f in other.findings if _said(f) not in seen]
     result.findings.sort(key=Finding.sort_key)
-    known = {(f.sort_key(), f.text) for f, _ in result.suppressed}
-    result.suppressed += [
-        (f, w) for f, w in other.suppressed if (f.sort_key(), f.text) not in known
-    ]
+    known = {_said(f) for f, _ in result.suppressed}
+    result.suppressed += [(f, w) for f, w in other.suppressed if _said(f) not in known]
     result.errors += [e for e in other.errors if e not in result.errors]
     # a pin to nothing is said when no value set renders its container
     result.warnings = [w for w in result.warnings if w in other.warnings]
@@ -388,8 +423,10 @@ def _check(
     findings = run_rules(context, settings.rules, read.errors, progress)
     findings, suppressed = suppress(findings, context, settings, read)
     if read.templates:  # findings about rendered charts and builds go to their files
-        findings = [relocate(f, read.templates) for f in findings]
-        suppressed = [(relocate(f, read.templates), w) for f, w in suppressed]
+        findings = _once([relocate(f, read.templates) for f in findings], lambda f: f)
+        suppressed = _once(
+            [(relocate(f, read.templates), w) for f, w in suppressed], lambda pair: pair[0]
+        )
     reported = _reported(sources, read)
     if not reported.every:  # --context: the other files only inform
         findings = [f for f in findings if reported(f.path)]

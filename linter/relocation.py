@@ -56,6 +56,8 @@ def relocate(finding: Finding, templates: Mapping[str, RenderedTemplate]) -> Fin
         finding = _requoted(finding, finding.related, related)
     if template is None:
         return finding
+    if template.archived is not None:
+        return _in_archive(finding, template, related)
     helper = template.lines.helper_line(finding.line, template.helpers())
     if helper is not None:
         return _in_helper(finding, template, related, *helper)
@@ -113,6 +115,34 @@ def _in_helper(
         path=path,
         line=line,
         column=len(text) - len(text.lstrip()) + 1,
+        related=related,
+        fix=NO_FIX,
+        edits=(),
+        detail=detail,
+        rendered=RenderedAt(template.name, finding.line),
+    )
+
+
+def _in_archive(
+    finding: Finding, template: RenderedTemplate, related: tuple[Related, ...]
+) -> Finding:
+    """A finding on a template of a packaged subchart: on the archive (the file a person
+    has), naming the template and its line inside it; its fix is for the subchart's own
+    source."""
+    line = template.lines.line(finding.line) if template.source else 0
+    at = f"{template.archived}, line {line}," if line else f"{template.archived} is"
+    detail = (
+        *finding.detail,
+        f"written by {at} inside the archive {os.path.basename(template.path)} "
+        "(a packaged subchart: no file to open here; change it where the subchart is made)",
+    )
+    if template.label is not None:
+        detail = (*detail, f"rendered with {template.label}")
+    return replace(
+        finding,
+        path=template.path,
+        line=1,
+        column=1,
         related=related,
         fix=NO_FIX,
         edits=(),

@@ -9,9 +9,14 @@ class UnrenderedTemplate(ReadProblemRule):
     A folder with a `Chart.yaml` is a Helm chart: k8slb renders it with Helm's own engine
     and lints what it renders (see the README's "Helm and Kustomize"). This rule reports
     what is left over: a chart Helm cannot render (a template error, a `required` value
-    not given, a `fail` call, a values file that is not YAML; a warning, at the file and
-    line Helm names), a chart nothing on this machine can render (no `k8slb[helm]`, no
-    `helm` binary; info, once per chart), and a file with Go-template actions where YAML
+    not given, a `fail` call, a values file, `values.yaml` or `Chart.yaml` that is not
+    YAML; a warning, at the file and line Helm names, in a packaged subchart at its
+    archive), a chart stopped by a bound of the run (its time, its memory, the run's time
+    for all its charts), a chart whose values schema refers to a URL or a file (Helm would
+    fetch it; k8slb does not), a chart with only a stand-in for its values
+    (`values.yaml.tpl`) that renders to text that is not YAML, a chart nothing on this
+    machine can render (no `k8slb[helm]`, no `helm` binary; info, once per chart), and a
+    file with Go-template actions where YAML
     structure belongs (`{{- if ... }}` lines, `replicas: {{ .Values.replicas }}`) outside
     any chart, which is skipped. Template text inside quoted strings or block scalars
     (alerting rules, Argo parameters) is an ordinary value and does not count.
@@ -23,8 +28,10 @@ class UnrenderedTemplate(ReadProblemRule):
     linted at all, which must not pass in silence.
 
     ## Fix
-    Give the chart what it needs to render (`--helm-values FILE`, `--helm-set KEY=VALUE`),
-    install the engine (`pip install 'k8slb[helm]'`), or lint rendered output:
+    Give the chart what it needs to render (`--helm-values FILE`, `--helm-set KEY=VALUE`,
+    `--helm-skip-schema-validation` for a schema that refers to a URL), install the engine
+    (`pip install 'k8slb[helm]'`), raise a bound (`K8SLB_HELM_BUDGET`,
+    `K8SLB_HELM_MEMORY`), or lint rendered output:
     `helm template RELEASE CHART -f values.yaml | k8slb check -`.
 
     ## Other linters

@@ -303,3 +303,15 @@ def test_the_fields_left_out_travel_with_the_object_through_the_cache() -> None:
     assert deployment.damaged == {"readinessProbe"}
     assert "readinessProbe" not in deployment.body["spec"]["template"]["spec"]["containers"][0]
     assert pickle.loads(pickle.dumps(deployment)).damaged == {"readinessProbe"}
+
+
+def test_yaml_whose_api_version_is_not_kubernetes_is_no_object(tmp_path: Path) -> None:
+    """Grafana's provisioning files (often shipped in a chart) say `apiVersion: 1`: not a
+    Kubernetes object missing its kind, just other YAML. `apiVersion: v1` with no kind is
+    still a slip."""
+    grafana = "apiVersion: 1\ndatasources:\n  - name: Prometheus\n    type: prometheus\n"
+    providers = 'apiVersion: "1"\nproviders:\n  - name: default\n    folder: ""\n'
+    result = lint_files(tmp_path, {"datasources.yaml": grafana, "dashboards.yaml": providers})
+    assert result.findings == [] and result.other_documents == 2
+    slip = lint_files(tmp_path / "slip", {"m.yaml": "apiVersion: apps/v1\nmetadata: {}\n"})
+    assert rules_of(slip.findings) == ["KLB002"]

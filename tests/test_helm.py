@@ -176,6 +176,44 @@ def test_a_values_file_that_is_not_yaml_is_named_with_its_line(tmp_path: Path) -
     assert "values file" in finding["message"]
 
 
+@pytest.mark.parametrize(
+    ("files", "at", "says"),
+    [
+        ({"values.yaml": "a: 1\nb: [1\nc: 2\n"}, ("values.yaml", 2), "cannot load values.yaml"),
+        (
+            {"Chart.yaml": "apiVersion: v2\nname: shop\nversion: 0.1.0\nkeywords: [a\n"},
+            ("Chart.yaml", 4),
+            "cannot load Chart.yaml",
+        ),
+        (
+            {"Chart.yaml": "apiVersion: v2\nversion: 0.1.0\nname: team/shop\n"},
+            ("Chart.yaml", 3),
+            'chart.metadata.name "team/shop" is invalid',
+        ),
+        (
+            {
+                "charts/cache/Chart.yaml": "apiVersion: v2\nname: cache\nversion: 0.1.0\n",
+                "charts/cache/values.yaml": "x: 1\ny: {\n",
+            },
+            ("charts/cache/values.yaml", 2),
+            "error unpacking subchart cache",
+        ),
+    ],
+    ids=["values", "chart", "name-a-path", "subchart-values"],
+)
+def test_a_chart_file_helm_cannot_load_is_named_at_helms_line_with_its_reason(
+    tmp_path: Path, files: dict[str, str], at: tuple[str, int], says: str
+) -> None:
+    chart = write(tmp_path / "shop", {**CHART, **files})
+    _, report = check(str(chart))
+    (finding,) = report["findings"]
+    assert finding["rule"] == "KLB003" and (Path(finding["path"]), finding["line"]) == (
+        chart / at[0],
+        at[1],
+    )
+    assert says in finding["message"]
+
+
 def test_without_an_engine_each_chart_is_named_once_and_the_rest_linted(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -707,3 +745,406 @@ spec:
         in (finding["message"])
     )
     assert finding["related"][0]["line"] == 20  # `value: "inventory...` in the template
+
+
+def _chart(folder: Path, template: str) -> Path:
+    return write(
+        folder,
+        {
+            "Chart.yaml": f"apiVersion: v2\nname: {folder.name}\nversion: 0.1.0\n",
+            "templates/x.yaml": template,
+        },
+    )
+
+
+PLAIN_TEMPLATE = (
+    "apiVersion: v1\nkind: Service\nmetadata: {name: s}\n"
+    "spec: {sessionAffinity: ClientIP, selector: {a: b}}\n"
+)
+ENDLESS = "{{ range until 100000 }}{{ range until 100000 }}{{ end }}{{ end }}\n"
+
+
+def test_a_chart_that_fills_the_memory_is_stopped_at_the_limit_and_k8slb_stays_small(
+    tmp_path: Path,
+) -> None:
+    """A few bytes of template ask Helm for gigabytes: the renderer's data may grow only by
+    K8SLB_HELM_MEMORY MiB, and what a chart renders is read up to 32 MiB; k8slb's own
+    process stays under 300 MB, and the other charts are linted. (The run's own data is
+    capped at 2 GiB, so that a renderer without its limit dies rather than fill the
+    machine; a generous timeout guards against a hang.)"""
+    import resource
+    import subprocess
+    import sys
+
+    _chart(tmp_path / "a-plain", PLAIN_TEMPLATE)
+    _chart(tmp_path / "b-grows", '{{ range until 2000000000 }}{{ printf "%0100d" 1 }}{{ end }}\n')
+    _chart(tmp_path / "c-repeats", 'a: {{ repeat 100000000 "x" }}\n')
+    code = (
+        "import resource, sys\n"
+        "from click.testing import CliRunner\n"
+        "from k8slb.cli import cli\n"
+        "done = CliRunner().invoke(cli, ['check', '--isolated', '--no-cache', sys.argv[1]])\n"
+        "print(done.output)\n"
+        "print('peak', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
+    )
+
+    def cap_data() -> None:
+        resource.setrlimit(resource.RLIMIT_DATA, (2 << 30, 2 << 30))
+
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "K8SLB_HELM_MEMORY": "256", "K8SLB_NO_SERVER": "1"},
+        preexec_fn=cap_data,
+        check=False,
+    )
+    out = done.stdout
+    assert "a-plain/templates/x.yaml:4:" in out and "KLB104" in out, out + done.stderr
+    assert (
+        "b-grows/Chart.yaml:1:1: KLB003 [warning] Helm chart "
+        f"{tmp_path / 'b-grows'} is not rendered, so not linted: "
+        "rendering needs more than 256 MiB of memory: stopped"
+    ) in out
+    assert "K8SLB_HELM_MEMORY (MiB) raises the limit" in out
+    assert re.search(r"c-repeats/Chart.yaml:1:1: KLB003 .*(256 MiB of memory|32 MiB of manif)", out)
+    assert "goroutine" not in out + done.stderr, "Go's dying words are kept from the user"
+    peak_kib = int(out.rsplit("peak ", 1)[1])
+    assert peak_kib < 300 * 1024
+
+
+def test_the_charts_of_a_run_share_one_rendering_budget_and_each_past_it_is_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Twenty charts that each render for ever would hold a run for twenty time limits: the
+    run has one budget for all its charts; the chart it runs out on is stopped, each
+    chart after it is reported as not rendered, none left out silently."""
+    from k8slb.reading import render_process
+
+    monkeypatch.setattr(render_process, "TIMEOUT", 4.0)
+    monkeypatch.setenv("K8SLB_HELM_BUDGET", "6")
+    _chart(tmp_path / "a-plain", PLAIN_TEMPLATE)
+    for name in ("b", "c", "d", "e"):
+        _chart(tmp_path / f"{name}-endless", ENDLESS)
+    _, report = check("--no-cache", str(tmp_path))
+    said = {
+        Path(f["path"]).parent.name: f["headline"].partition("not linted: ")[2]
+        for f in report["findings"]
+        if f["rule"] == "KLB003"
+    }
+    stopped, ran_out, spent = (
+        "rendering took over 4 s: stopped",
+        "stopped: the run's 6 s for rendering charts ran out",
+        "not rendered: the run's 6 s for rendering charts were spent on the charts before it",
+    )
+    assert sorted(said) == ["b-endless", "c-endless", "d-endless", "e-endless"]
+    assert said["b-endless"] in (stopped, ran_out) and said["c-endless"] in (ran_out, spent)
+    assert said["d-endless"] == said["e-endless"] == spent, "6 s hold at most two of them"
+    assert ("KLB104", "a-plain/templates/x.yaml", 4, 25) in where(report, tmp_path)
+    budget_hint = [f["message"] for f in report["findings"] if "ran out" in f["message"]]
+    assert "K8SLB_HELM_BUDGET (seconds) gives a run more time" in budget_hint[0]
+
+
+def test_a_chart_the_budget_left_unrendered_is_rendered_by_the_next_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Being out of time is the run's, not the chart's: it is not kept in the cache."""
+    chart = _chart(tmp_path / "plain", PLAIN_TEMPLATE)
+    monkeypatch.setenv("K8SLB_HELM_BUDGET", "0.001")
+    _, starved = check(str(chart))
+    assert [f["rule"] for f in starved["findings"]] == ["KLB003"]
+    monkeypatch.delenv("K8SLB_HELM_BUDGET")
+    _, fed = check(str(chart))
+    assert [f["rule"] for f in fed["findings"]] == ["KLB104"]
+
+
+def _schema(properties: str) -> str:
+    return (
+        '{\n  "$schema": "https://json-schema.org/draft-07/schema#",\n'
+        '  "definitions": {"count": {"type": "integer"}},\n'
+        f'  "type": "object",\n  "properties": {properties}\n}}\n'
+    )
+
+
+@pytest.mark.parametrize(
+    "target",
+    [
+        "https://kubernetesjsonschema.dev/v1.18.0/_definitions.json#/definitions/x",
+        "file:///etc/passwd",
+        "common.schema.json#/definitions/x",
+    ],
+    ids=["url", "file", "relative"],
+)
+def test_a_values_schema_that_refers_outside_itself_is_named_at_its_reference(
+    tmp_path: Path, target: str
+) -> None:
+    """Helm's validator would fetch it (from the network, or the machine's files): k8slb
+    fetches nothing, says so at the `$ref`, and `--helm-skip-schema-validation` renders
+    the chart without its schema."""
+    schema = _schema('{\n    "service": {"$ref": "' + target + '"}\n  }')
+    chart = write(tmp_path / "shop", {**CHART, "values.schema.json": schema})
+    _, report = check(str(chart))
+    (finding,) = report["findings"]
+    assert (finding["rule"], finding["path"], finding["line"]) == (
+        "KLB003",
+        str(chart / "values.schema.json"),
+        6,
+    )
+    assert f"refers to {target}, which Helm would fetch" in finding["message"]
+    assert "--helm-skip-schema-validation renders it" in finding["message"]
+    _, skipped = check("--helm-skip-schema-validation", str(chart))
+    assert [f["rule"] for f in skipped["findings"]] == ["KLB401", "KLB101"]
+
+
+def test_a_values_schema_of_its_own_is_helms_to_check(tmp_path: Path) -> None:
+    """References inside the schema, a `urn:` (Helm loads nothing for it) and the standard
+    metaschema are no reason to stop: Helm validates the values, and says which one breaks
+    the schema."""
+    schema = _schema(
+        '{"replicaCount": {"$ref": "#/definitions/count"}, "x": {"$ref": "urn:example:x"}}'
+    )
+    chart = write(tmp_path / "shop", {**CHART, "values.schema.json": schema})
+    _, report = check(str(chart))
+    assert [f["rule"] for f in report["findings"]] == ["KLB401", "KLB101"]
+    _, broken = check("--helm-set", "replicaCount=three", str(chart))
+    (finding,) = broken["findings"]
+    assert "at '/replicaCount': got string, want integer" in finding["headline"]
+
+
+def _package(files: dict[str, str]) -> bytes:
+    import io
+    import tarfile
+
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as archive:
+        for name, text in files.items():
+            data = text.encode()
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            archive.addfile(info, io.BytesIO(data))
+    return buffer.getvalue()
+
+
+def test_a_packaged_subcharts_schema_that_refers_outside_is_named_inside_its_archive(
+    tmp_path: Path,
+) -> None:
+    chart = write(tmp_path / "shop", CHART)
+    (chart / "charts").mkdir()
+    (chart / "charts" / "cache-1.2.3.tgz").write_bytes(
+        _package(
+            {
+                "cache/Chart.yaml": "apiVersion: v2\nname: cache\nversion: 1.2.3\n",
+                "cache/values.schema.json": _schema('{"a": {"$ref": "https://x.invalid/s"}}'),
+            }
+        )
+    )
+    _, report = check(str(chart))
+    (finding,) = report["findings"]
+    assert (finding["path"], finding["line"]) == (str(chart / "charts" / "cache-1.2.3.tgz"), 1)
+    assert "(cache/values.schema.json, line 5, inside the archive)" in finding["message"]
+    _, skipped = check("--helm-skip-schema-validation", str(chart))
+    assert [f["rule"] for f in skipped["findings"]] == ["KLB401", "KLB101"]
+
+
+def test_a_finding_in_a_packaged_subchart_is_on_its_archive_naming_the_template_inside(
+    tmp_path: Path,
+) -> None:
+    """`charts/cache-1.2.3.tgz` is rendered with its parent, but its templates are no
+    files a person can open: the finding is on the archive, and says which template
+    inside it, at which line."""
+    chart = write(tmp_path / "shop", CHART)
+    (chart / "charts").mkdir()
+    (chart / "charts" / "cache-1.2.3.tgz").write_bytes(
+        _package(
+            {
+                "cache/Chart.yaml": "apiVersion: v2\nname: cache\nversion: 1.2.3\n",
+                "cache/templates/svc.yaml": "apiVersion: v1\nkind: Service\nmetadata:\n"
+                "  name: cache\nspec:\n  sessionAffinity: ClientIP\n  selector:\n    app: cache\n",
+            }
+        )
+    )
+    _, report = check(str(chart))
+    (finding,) = [f for f in report["findings"] if f["rule"] == "KLB104"]
+    assert (finding["path"], finding["line"]) == (str(chart / "charts" / "cache-1.2.3.tgz"), 1)
+    assert (
+        "written by cache/templates/svc.yaml, line 6, inside the archive cache-1.2.3.tgz"
+        in finding["message"]
+    )
+    assert all(Path(f["path"]).exists() for f in report["findings"])
+
+
+COMMON = {
+    "Chart.yaml": "apiVersion: v2\nname: common\nversion: 0.1.0\n",
+    "templates/_labels.tpl": '{{- define "common.labels" -}}\napp: api\n{{- end }}\n',
+}
+
+
+def _linked(tmp_path: Path, repository: str) -> Path:
+    """The shop chart, its labels from a library chart in a folder of its own."""
+    declared = CHART["Chart.yaml"] + (
+        f"dependencies:\n  - name: common\n    version: 0.1.0\n    repository: {repository}\n"
+    )
+    deployment = CHART["templates/deployment.yaml"].replace("shop.labels", "common.labels")
+    return write(
+        tmp_path / "repo" / "shop",
+        {**CHART, "Chart.yaml": declared, "templates/deployment.yaml": deployment},
+    )
+
+
+def test_a_dependency_in_a_sibling_folder_is_rendered_as_helm_dependency_build_would(
+    tmp_path: Path,
+) -> None:
+    """`repository: file://../common`: Helm uses that folder once `helm dependency build`
+    has vendored it; k8slb uses it as it is, and a finding on its templates is on its
+    own files, edited there (a warm run sees the edit)."""
+    (tmp_path / "repo" / ".git").mkdir(parents=True)
+    common = write(tmp_path / "repo" / "common", COMMON)
+    write(
+        common,
+        {"templates/svc.yaml": PLAIN_TEMPLATE.replace("name: s", "name: cache")},
+    )
+    chart = _linked(tmp_path, "file://../common")
+    _, report = check(str(chart))
+    assert where(report, tmp_path / "repo") == [
+        ("KLB104", "common/templates/svc.yaml", 4, 25),
+        ("KLB401", "shop/templates/deployment.yaml", 18, 17),
+        ("KLB101", "shop/templates/service.yaml", 7, 3),
+    ]
+    (common / "templates" / "svc.yaml").write_text(PLAIN_TEMPLATE.replace("ClientIP", "None"))
+    _, edited = check(str(chart))
+    assert [f["rule"] for f in edited["findings"]] == ["KLB401", "KLB101"]
+    write(common, {"templates/broken.yaml": '{{ fail "common is broken" }}\n'})
+    _, broken = check(str(chart))
+    assert where(broken, tmp_path / "repo") == [("KLB003", "common/templates/broken.yaml", 1, 3)]
+
+
+def test_a_dependency_folder_outside_the_repository_is_not_read_and_said(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "repo" / ".git").mkdir(parents=True)
+    write(tmp_path / "common", COMMON)  # beside the repository, not in it
+    chart = _linked(tmp_path, "file://../../common")
+    _, report = check(str(chart))
+    (failed,) = [f for f in report["findings"] if f["rule"] == "KLB003"]
+    assert 'no template "common.labels"' in failed["headline"]
+    assert "subchart common is not in its charts/ folder" in failed["message"]
+    assert "`helm dependency build` vendors them" in failed["message"]
+
+
+def test_a_template_line_that_renders_twice_says_its_finding_once(tmp_path: Path) -> None:
+    """A `range` writes the same object, and so the same finding, on each pass."""
+    ranged = "{{- range list 1 2 }}\n---\n" + PLAIN_TEMPLATE + "{{- end }}\n"
+    chart = _chart(tmp_path / "twice", ranged)
+    _, report = check(str(chart))
+    assert where(report, chart) == [("KLB104", "templates/x.yaml", 6, 25)]
+
+
+def test_a_fix_in_a_dependency_folder_is_left_to_a_human_and_nothing_is_written_for_it(
+    tmp_path: Path,
+) -> None:
+    """k8slb writes fixes into the chart's own files; the dependency's folder is another
+    chart's, and `charts/common/` must never appear in the parent."""
+    (tmp_path / "repo" / ".git").mkdir(parents=True)
+    worker = CHART["templates/deployment.yaml"].replace("{{ .Release.Name }}-api", "worker")
+    common = write(
+        tmp_path / "repo" / "common",
+        {**COMMON, "templates/worker.yaml": worker, "values.yaml": CHART["values.yaml"]},
+    )
+    chart = _linked(tmp_path, "file://../common")
+    before = (common / "templates" / "worker.yaml").read_text()
+    _fix("--select", "KLB401", str(chart))
+    assert not (chart / "charts").exists()
+    assert (common / "templates" / "worker.yaml").read_text() == before
+    _, report = check("--select", "KLB401", str(chart))
+    linked = next(f for f in report["findings"] if "common" in f["path"])
+    assert linked["fix"]["available"] is False
+    assert f"make that change in {common / 'templates' / 'worker.yaml'}" in linked["message"]
+
+
+def test_a_chart_that_ships_only_a_template_of_its_values_says_so_not_klb001(
+    tmp_path: Path,
+) -> None:
+    """Without a values.yaml the templates get no values, and `[{{ .Values.a }}, …]` is
+    no YAML: the cause is the missing values, said once at the file the chart ships in
+    their place, not a KLB001 on a template line that is right."""
+    configmap = (
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cfg\ndata:\n"
+        "  args: [{{ .Values.first }}, {{ .Values.second }}]\n"
+    )
+    chart = write(
+        tmp_path / "cfg",
+        {
+            "Chart.yaml": "apiVersion: v2\nname: cfg\nversion: 0.1.0\n",
+            "values.yaml.tpl": "first: {{ .Env.FIRST }}\nsecond: b\n",
+            "templates/cm.yaml": configmap,
+        },
+    )
+    _, report = check(str(chart))
+    (finding,) = report["findings"]
+    assert (finding["rule"], finding["path"], finding["line"]) == (
+        "KLB003",
+        str(chart / "values.yaml.tpl"),
+        1,
+    )
+    assert (
+        "it has no values.yaml, only values.yaml.tpl (a template of its values)"
+        in (finding["headline"])
+    )
+    assert "cfg/templates/cm.yaml, rendered line 6" in finding["message"]
+    filled = write(tmp_path, {"filled.yaml": "first: a\nsecond: b\n"}) / "filled.yaml"
+    _, given = check("--helm-values", str(filled), str(chart))
+    assert given["findings"] == []
+    write(chart, {"values.yaml": "first: ''\n"})  # values of its own: the template's fault
+    _, own = check(str(chart))
+    assert where(own, chart) == [("KLB001", "templates/cm.yaml", 6, 3)]
+
+
+def test_plain_manifests_inside_a_chart_are_linted_as_they_are(tmp_path: Path) -> None:
+    """Helm renders templates/ only; a `rendered/` folder of manifests in the chart is
+    linted where it is, never skipped. Files the templates read (with
+    template text) and the values of `ci/` are no manifests."""
+    chart = write(
+        tmp_path / "shop",
+        {
+            **CHART,
+            "rendered/service.yaml": PLAIN_TEMPLATE,
+            "files/config.yaml": "mode: {{ .Values.mode }}\n",
+            "ci/lint-values.yaml": "replicaCount: 1\n",
+        },
+    )
+    _, report = check(str(chart))
+    assert where(report, chart) == [
+        ("KLB104", "rendered/service.yaml", 4, 25),
+        ("KLB401", "templates/deployment.yaml", 18, 17),
+        ("KLB101", "templates/service.yaml", 7, 3),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("files", "inside"),
+    [
+        (
+            {"cache/templates/svc.yaml": 'x: 1\n{{ fail "cache needs a password" }}\n'},
+            "cache/templates/svc.yaml, line 2, inside the archive cache-1.2.3.tgz",
+        ),
+        ({"cache/values.yaml": "a: [1\n"}, "values.yaml, line 1, inside the archive"),
+    ],
+    ids=["template", "values"],
+)
+def test_an_error_in_a_packaged_subchart_is_on_its_archive_naming_the_file_inside(
+    tmp_path: Path, files: dict[str, str], inside: str
+) -> None:
+    chart = write(tmp_path / "shop", CHART)
+    (chart / "charts").mkdir()
+    (chart / "charts" / "cache-1.2.3.tgz").write_bytes(
+        _package({"cache/Chart.yaml": "apiVersion: v2\nname: cache\nversion: 1.2.3\n", **files})
+    )
+    _, report = check(str(chart))
+    (finding,) = report["findings"]
+    assert (finding["rule"], finding["path"], finding["line"]) == (
+        "KLB003",
+        str(chart / "charts" / "cache-1.2.3.tgz"),
+        1,
+    )
+    assert inside in finding["message"] and "no file to open here" in finding["message"]

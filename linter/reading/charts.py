@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import functools
 import importlib.util
-import io
 import os
 import re
 from collections.abc import Mapping, Sequence
@@ -22,6 +21,8 @@ from typing import Any
 
 from k8slb.core.findings import Problem, Severity
 from k8slb.reading.bounded import read_bounded
+from k8slb.reading.chart_packages import packed
+from k8slb.reading.chart_schema import Reach, reaching_out, without_schemas
 from k8slb.reading.file_digest import content_digest
 from k8slb.record import record
 
@@ -31,8 +32,15 @@ HELM_TIMEOUT = 60  # seconds a `helm template` may take
 MAX_CHART_BYTES = 64 * 1024 * 1024  # all of a chart's files together
 # Helm names the template and the place of an error: `template: chart/templates/x.yaml:12:3`.
 _HELM_PLACE = re.compile(r"(?P<file>[\w.\-/]+\.(?:ya?ml|tpl|txt)):(?P<line>\d+)(?::(?P<col>\d+))?")
+# Helm's loader names a chart's own file it cannot read (`cannot load values.yaml: ... yaml:
+# line 2: ...`) or a Chart.yaml field it refuses, behind the subcharts it was unpacking.
+_SUBCHART = re.compile(r"error unpacking subchart (?P<name>[^\s:]+) in [^\s:]+: ")
+_UNLOADED = re.compile(r"cannot load (?P<file>[\w.\-]+): ")
+_YAML_LINE = re.compile(r"\byaml: line (?P<line>\d+)")
+_REFUSED_FIELD = re.compile(r"validation: chart\.metadata\.(?P<key>\w+) ")
 
 
+_REASON_LINES = 6  # of a message of several lines (schema violations), in a finding
 _TEST_HOOK = re.compile(r"""^\s*["']?helm\.sh/hook["']?\s*:\s*["']?test""", re.MULTILINE)
 
 
@@ -48,6 +56,7 @@ class HelmOptions:
     # Per chart (its folder, resolved), the value sets to render it with, each linted on
     # its own: files relative to the chart, after its values.yaml.
     value_sets: tuple[tuple[str, tuple[tuple[str, ...], ...]], ...] = ()
+    skip_schema: bool = False  # render without the values schemas (--helm-skip-schema-validation)
 
 
 @dataclass
@@ -63,6 +72,37 @@ class Rendering:
     variant: int = 0  # which of them (findings of different sets are judged apart)
     options: HelmOptions = field(default_factory=HelmOptions)  # as rendered
     members: dict[str, bytes] = field(default_factory=dict)  # the chart's files, as rendered
+    # Stopped by a limit of the run (time, memory, the run's budget): another run may
+    # render it, so it is not kept in the cache.
+    stopped: bool = False
+    # The dependencies packed from a folder of their own (linked_dependencies): the
+    # members' prefix (`charts/common/`) -> that folder, as shown.
+    linked: dict[str, str] = field(default_factory=dict)
+    # Rendered without values: the chart has no values.yaml, only this file (a template
+    # of its values, or values for a setting), and no values file was given.
+    values_stand_in: str | None = None
+
+    def path_of(self, member: str) -> str:
+        """The file a member of the chart (as packed) is, as shown."""
+        return _member_path(self.chart, member, self.linked)
+
+    def member_of(self, path: str) -> str:
+        """The member of the chart (as packed) that a file shown is."""
+        for prefix, folder in self.linked.items():
+            inside = os.path.relpath(path, folder)
+            if not inside.startswith(".."):
+                return prefix + Path(inside).as_posix()
+        return Path(os.path.relpath(path, self.chart)).as_posix()
+
+    def is_linked(self, member: str) -> bool:
+        return any(member.startswith(prefix) for prefix in self.linked)
+
+
+def _member_path(chart: str, member: str, linked: Mapping[str, str]) -> str:
+    for prefix, folder in linked.items():
+        if member.startswith(prefix):
+            return os.path.join(folder, member[len(prefix) :])
+    return os.path.join(chart, member)
 
 
 def is_chart(names: Sequence[str]) -> bool:
@@ -83,17 +123,85 @@ def chart_file(chart: str) -> str:
 def pack(location: str) -> bytes:
     """Every regular file of the chart, with its path, in one byte string: what the chart
     is rendered from, what the cache keys its result on (a folder's own time stamp misses
-    edits inside it), and what a fix edits in memory before anything is written."""
+    edits inside it), and what a fix edits in memory before anything is written. A
+    dependency in a sibling folder (`repository: file://../common`) that charts/ lacks is
+    packed as `charts/common/`, as `helm dependency build` would vendor it."""
     members: dict[str, bytes] = {}
-    total = 0
+    total = _read_into(members, location, "", 0)
+    for name, folder in linked_dependencies(location).items():
+        total = _read_into(members, folder, f"charts/{name}/", total)
+    return pack_members(members)
+
+
+def _read_into(members: dict[str, bytes], location: str, prefix: str, total: int) -> int:
     for path in _chart_files(location):
         with open(path, "rb") as handle:
             data = read_bounded(handle, MAX_CHART_BYTES - total)
         if data is None:
             raise OSError(f"the chart's files exceed {MAX_CHART_BYTES // 2**20} MiB")
         total += len(data)
-        members[Path(os.path.relpath(path, location)).as_posix()] = data
-    return pack_members(members)
+        members[prefix + Path(os.path.relpath(path, location)).as_posix()] = data
+    return total
+
+
+def linked_dependencies(chart: str) -> dict[str, str]:
+    """The chart's dependencies on a folder (`repository: file://../common`) that its
+    charts/ folder does not vendor, by name: each its folder (shown as `chart` is), a
+    chart inside the chart's repository (a link out of it is not followed)."""
+    from k8slb.reading.kustomization import repository_of
+
+    declared = _dependencies(chart)
+    if not declared:
+        return {}
+    vendored = (
+        os.listdir(os.path.join(chart, "charts"))
+        if os.path.isdir(os.path.join(chart, "charts"))
+        else []
+    )
+    top, own = os.path.realpath(repository_of(chart)), os.path.realpath(chart)
+    linked = {}
+    for name, repository in declared:
+        if not repository.startswith("file://") or any(
+            entry == name or (entry.startswith(f"{name}-") and entry.endswith(".tgz"))
+            for entry in vendored
+        ):
+            continue
+        folder = os.path.normpath(os.path.join(chart, repository.removeprefix("file://")))
+        real = os.path.realpath(folder)
+        if (
+            os.path.commonpath([real, top]) == top
+            and os.path.commonpath([real, own]) != real  # not the chart, nor a folder it is in
+            and is_chart_folder(real)
+        ):
+            linked[name] = folder
+    return linked
+
+
+def _dependencies(chart: str) -> list[tuple[str, str]]:
+    """(name, repository) of each dependency Chart.yaml declares."""
+    try:
+        with open(chart_file(chart), "rb") as handle:
+            data = read_bounded(handle, 1 << 20)
+        text = data.decode("utf-8") if data is not None else ""
+    except (OSError, UnicodeDecodeError):
+        return []
+    if "dependencies" not in text:
+        return []  # the usual chart: no YAML parser loaded for it (a warm run loads none)
+    from k8slb.reading.yamlcompose import compose
+    from k8slb.reading.yamltree import YMap, YSeq
+
+    documents = compose(text).documents
+    body = documents[0].data if documents else None
+    entries = body.get("dependencies") if isinstance(body, YMap) else None
+    if not isinstance(entries, YSeq):
+        return []
+    return [
+        (entry["name"], entry["repository"])
+        for entry in entries
+        if isinstance(entry, YMap)
+        and isinstance(entry.get("name"), str)
+        and isinstance(entry.get("repository"), str)
+    ]
 
 
 def _chart_files(location: str) -> list[str]:
@@ -139,15 +247,7 @@ def unpack(data: bytes) -> dict[str, bytes]:
 
 def _archive(members: Mapping[str, bytes]) -> bytes:
     """The files as the .tgz Helm loads (one top folder), made in memory."""
-    import tarfile  # imported here, like the others only a chart needs
-
-    buffer = io.BytesIO()
-    with tarfile.open(fileobj=buffer, mode="w:gz", compresslevel=1) as archive:
-        for name, data in members.items():
-            info = tarfile.TarInfo(f"chart/{name}")
-            info.size = len(data)
-            archive.addfile(info, io.BytesIO(data))
-    return buffer.getvalue()
+    return packed({f"chart/{name}": data for name, data in members.items()})
 
 
 @functools.cache
@@ -213,10 +313,24 @@ def render_charts(jobs: Sequence[tuple[str, HelmOptions, bytes]]) -> list[list[R
     for (chart, options, _), (ok, value) in zip(jobs, outcomes, strict=True):
         if ok:
             renderings.append(value)
+            continue
+        failed = Rendering(chart, options=options, stopped=value.limit)
+        if value.limit:  # not the chart's fault: said so, and what gives it more room
+            failed.problems.append(
+                Problem(
+                    UNRENDERED,
+                    chart_file(chart),
+                    1,
+                    1,
+                    f"Helm chart {chart} is not rendered, so not linted: {value}",
+                    None,
+                    Severity.WARNING,
+                    tuple(hint for hint in (value.hint,) if hint),
+                )
+            )
         else:
-            failed = Rendering(chart, options=options)
             failed.problems.append(_problem(chart, chart_file(chart), str(value)))
-            renderings.append([failed])
+        renderings.append([failed])
     return renderings
 
 
@@ -242,6 +356,41 @@ def render_sets(chart: str, options: HelmOptions, data: bytes | None = None) -> 
             rendering.names = {f"{path}#{variant}": name for path, name in rendering.names.items()}
         renderings.append(rendering)
     return renderings
+
+
+_HELM_FOLDERS = ("templates/", "charts/", "crds/")  # what Helm renders, or installs as is
+
+
+def _plain_manifests(members: Mapping[str, bytes]) -> dict[str, str]:
+    """The chart's YAML files that Helm does not render and that are no template text (a
+    `rendered/` folder of manifests, examples): linted as they are, beside what the chart
+    renders. Files at the top (Chart.yaml, values files) are the chart's settings, and a
+    file with template text is read by the templates (`.Files`, `tpl`)."""
+    plain = {}
+    for member, data in members.items():
+        if (
+            "/" in member
+            and member.endswith((".yaml", ".yml"))
+            and not member.startswith(_HELM_FOLDERS)
+            and b"{{" not in data
+        ):
+            plain[member] = data.decode("utf-8", errors="replace")
+    return plain
+
+
+def _values_stand_in(members: Mapping[str, bytes], options: HelmOptions) -> str | None:
+    """The chart's stand-in for a values.yaml it lacks (`values.yaml.tpl`,
+    `values.example.yaml`, `values-prod.yaml`), when no values file is given."""
+    if options.values or any(name in members for name in ("values.yaml", "values.yml")):
+        return None
+    return next(
+        (
+            name
+            for name in sorted(members)
+            if "/" not in name and name.startswith("values") and (".yaml" in name or ".yml" in name)
+        ),
+        None,
+    )
 
 
 def real_path(path: str) -> str:
@@ -275,10 +424,17 @@ def render(chart: str, options: HelmOptions, data: bytes | None = None) -> Rende
     if unknown is not None:
         rendering.problems.append(unknown)
         return rendering
+    members = unpack(data if data is not None else pack(chart))
+    rendering.members = members
+    linked = {f"charts/{name}/": folder for name, folder in linked_dependencies(chart).items()}
+    rendering.linked = linked
+    if options.skip_schema:
+        members = without_schemas(members)
+    elif (reach := reaching_out(members)) is not None:
+        rendering.problems.append(_schema_reaches_out(chart, reach))
+        return rendering
     try:
         values = _values(options)
-        members = unpack(data) if data is not None else None
-        rendering.members = members or {}
         try:
             by_name = (
                 _render_sdk(chart, values, options, members)
@@ -292,17 +448,20 @@ def render(chart: str, options: HelmOptions, data: bytes | None = None) -> Rende
         if failure.path is not None:
             where = failure.path
         rendering.problems.append(
-            _problem(chart, where, str(failure), failure.line, failure.missing)
+            _problem(chart, where, str(failure), failure.line, failure.missing, linked)
         )
         return rendering
     rendering.values_files = [os.path.join(chart, "values.yaml"), *options.values]
+    rendering.values_stand_in = _values_stand_in(members, options)
+    top = next(iter(by_name), os.path.basename(chart)).partition("/")[0]
+    by_name.update({f"{top}/{member}": text for member, text in _plain_manifests(members).items()})
     for name, text in by_name.items():
         if not name.endswith((".yaml", ".yml")) or not text.strip():
             continue  # NOTES.txt, and templates an `if` left empty
         if _TEST_HOOK.search(text):
             continue  # `helm test` pods: run by hand, not part of the release's traffic
-        rendering.files[_shown(chart, name)] = text
-        rendering.names[_shown(chart, name)] = name
+        rendering.files[_shown(chart, name, linked)] = text
+        rendering.names[_shown(chart, name, linked)] = name
     return rendering
 
 
@@ -378,13 +537,13 @@ def _render_sdk(
 ) -> dict[str, str]:
     import helm_python
 
+    missing: list[str] = []
     try:
         loading = (
             helm_python.Chart.load(chart)
             if members is None
             else helm_python.Chart.load_archive(_archive(members))
         )
-        missing: list[str] = []
         with loading as loaded:
             declared = loaded.metadata.get("dependencies") or []
             present = {d.get("name") for d in loaded.dependencies}
@@ -491,14 +650,15 @@ def _helm_template(chart: str, folder: str, options: HelmOptions) -> dict[str, s
     return files
 
 
-def _shown(chart: str, name: str) -> str:
+def _shown(chart: str, name: str, linked: Mapping[str, str] | None = None) -> str:
     """`podinfo/templates/x.yaml` (Helm's name: the chart's name first) as the path of that
-    template under the chart's folder, as the user sees it."""
+    template under the chart's folder, as the user sees it (a linked dependency's in its
+    own folder)."""
     _, _, inside = name.partition("/")
     inside = os.path.normpath(inside or name)
     if os.path.isabs(inside) or inside.split(os.sep)[0] == "..":
         return chart_file(chart)  # a chart named `../x` must not point k8slb out of it
-    return os.path.join(chart, inside)
+    return _member_path(chart, Path(inside).as_posix(), linked or {})
 
 
 CHART_API_VERSIONS = ("v1", "v2", "v3")  # v3: Helm 4's charts
@@ -527,6 +687,28 @@ def _unknown_api_version(where: str, data: bytes | None) -> Problem | None:
     return None
 
 
+def _schema_reaches_out(chart: str, reach: Reach) -> Problem:
+    """KLB003 at a schema's reference to a document outside it, which Helm would load
+    (from the network, or the machine's files) to validate the values."""
+    path, line = os.path.join(chart, reach.member), reach.line
+    inside = ""
+    if reach.inner is not None:  # in a packaged subchart: the archive, and where in it
+        inside = f" ({reach.inner}, line {reach.line}, inside the archive)"
+        line = 1
+    return Problem(
+        UNRENDERED,
+        path,
+        line,
+        1,
+        f"Helm chart {chart} is not rendered: its values schema{inside} refers to "
+        f"{reach.target}, which Helm would fetch to validate the values; k8slb fetches "
+        "nothing (no network, no file outside the chart)",
+        None,
+        Severity.WARNING,
+        ("--helm-skip-schema-validation renders it without its values schemas",),
+    )
+
+
 def _missing(chart: str, where: str, names: list[str]) -> Problem:
     """One info finding naming the subcharts that are declared but not vendored."""
     line = 1
@@ -550,7 +732,12 @@ def _missing(chart: str, where: str, names: list[str]) -> Problem:
 
 
 def _problem(
-    chart: str, where: str, message: str, line: int = 1, missing: Sequence[str] = ()
+    chart: str,
+    where: str,
+    message: str,
+    line: int = 1,
+    missing: Sequence[str] = (),
+    linked: Mapping[str, str] | None = None,
 ) -> Problem:
     """KLB003 (a warning: none of the chart is linted) at the template and line Helm names,
     else at Chart.yaml, with Helm's reason: its first line, or, where that line is only the
@@ -560,7 +747,11 @@ def _problem(
     reason = first
     if _HELM_PLACE.fullmatch(first) and len(lines) > 1:
         reason = f"{lines[-1]} (at {first})"
+    elif first.endswith(":") and len(lines) > 1:  # a heading, the reasons below it
+        kept = lines[:_REASON_LINES] + (["…"] if len(lines) > _REASON_LINES else [])
+        reason = " ".join(kept)
     text = f"Helm cannot render chart {chart}: {reason}"
+    detail: tuple[str, ...]
     if missing:
         are = ("s", "are") if len(missing) > 1 else ("", "is")
         detail = (
@@ -569,15 +760,90 @@ def _problem(
         )
     else:
         detail = ("none of its objects is linted until it renders (see --helm-values, --helm-set)",)
+    fault = _loader_fault(chart, first)
+    if fault is not None:
+        path, line, inside = fault
+        detail = (*inside, "none of its objects is linted until Helm can load that file")
+        return Problem(UNRENDERED, path, line, 1, text, None, Severity.WARNING, detail)
     place = _HELM_PLACE.search(first)
     if place is not None:
-        shown = _shown(chart, place.group("file"))
+        shown = _shown(chart, place.group("file"), linked)
+        line, column = int(place.group("line")), int(place.group("col") or 1)
         if os.path.isfile(shown):
-            line, column = int(place.group("line")), int(place.group("col") or 1)
             return Problem(UNRENDERED, shown, line, column, text, None, Severity.WARNING, detail)
+        packaged = _packaged(chart, Path(os.path.relpath(shown, chart)).as_posix())
+        if packaged is not None:
+            archive, inner = packaged
+            detail = (_inside_archive(f"{inner}, line {line},", archive), *detail)
+            return Problem(UNRENDERED, archive, 1, 1, text, None, Severity.WARNING, detail)
     return Problem(UNRENDERED, where, line, 1, text, None, Severity.WARNING, detail)
 
 
+def _packaged(chart: str, member: str) -> tuple[str, str] | None:
+    """The packaged subchart (`charts/cache-1.2.3.tgz`) that holds a file Helm names
+    under `charts/cache/`, and the file's path inside it; None when none does."""
+    parts = member.split("/")
+    for at in range(len(parts) - 1):
+        folder = os.path.join(chart, *parts[: at + 1])
+        name = parts[at + 1]
+        if parts[at] != "charts" or os.path.isdir(os.path.join(folder, name)):
+            continue
+        try:
+            entries = sorted(os.listdir(folder))
+        except OSError:
+            return None
+        for entry in entries:
+            if entry.endswith(".tgz") and (entry == f"{name}.tgz" or entry.startswith(f"{name}-")):
+                return os.path.join(folder, entry), "/".join(parts[at + 1 :])
+    return None
+
+
+def _inside_archive(what: str, archive: str) -> str:
+    return (
+        f"{what} inside the archive {os.path.basename(archive)} (a packaged subchart: no file "
+        "to open here; change it where the subchart is made)"
+    )
+
+
+def _loader_fault(chart: str, message: str) -> tuple[str, int, tuple[str, ...]] | None:
+    """The chart's file (a subchart's, under charts/) and line that Helm's loader refused:
+    an invalid values.yaml or Chart.yaml at the line YAML names, a Chart.yaml field at its
+    key's line; in a packaged subchart, the archive, and the file inside it said. None
+    when the message names no such file, or it is not in the folder."""
+    folder, at = chart, 0
+    while (subchart := _SUBCHART.match(message, at)) is not None:
+        folder, at = os.path.join(folder, "charts", subchart.group("name")), subchart.end()
+    unloaded = _UNLOADED.match(message, at)
+    refused = _REFUSED_FIELD.match(message, at)
+    if unloaded is not None:
+        name = unloaded.group("file")
+        line = _YAML_LINE.search(message, unloaded.end())
+        number = int(line.group("line")) if line else 1
+    elif refused is not None:
+        name = os.path.basename(chart_file(folder))
+        number = _key_line(os.path.join(folder, name), refused.group("key"))
+    else:
+        return None
+    if os.path.isfile(folder) and folder.endswith(".tgz"):  # a packaged subchart
+        return folder, 1, (_inside_archive(f"{name}, line {number},", folder),)
+    path = os.path.join(folder, name)
+    return (path, number, ()) if os.path.isfile(path) else None
+
+
+def _key_line(path: str, key: str) -> int:
+    """The line of a top-level `key:` in a YAML file, else 1."""
+    try:
+        lines = Path(path).read_text("utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return 1
+    for number, text in enumerate(lines, start=1):
+        if text.startswith(f"{key}:"):
+            return number
+    return 1
+
+
 def stat_signature(location: str) -> str:
-    """Size and time of every file of the chart (a folder's own time misses edits in it)."""
-    return stamps(_chart_files(location))
+    """Size and time of every file of the chart (a folder's own time misses edits in it),
+    and of the folders it depends on."""
+    folders = [location, *linked_dependencies(location).values()]
+    return stamps([path for folder in folders for path in _chart_files(folder)])

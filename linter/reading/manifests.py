@@ -168,7 +168,7 @@ def load_manifests(path: str, data: bytes) -> ManifestFile:
     result.documents = len(composed.documents) + len(composed.problems)
     strays: list[Document] = []
     for doc in composed.documents:
-        if isinstance(doc.data, YMap) and ("kind" in doc.data or "apiVersion" in doc.data):
+        if isinstance(doc.data, YMap) and ("kind" in doc.data or _kubernetes_api(doc.data)):
             _add_object(result, doc, doc.data, None)
         elif doc.data is None or isinstance(doc.data, YMap):
             result.other_documents += 1  # empty, or YAML that is not a manifest
@@ -190,6 +190,16 @@ def load_manifests(path: str, data: bytes) -> ManifestFile:
         else:
             result.other_documents += 1
     return result
+
+
+def _kubernetes_api(body: YMap) -> bool:
+    """Whether a mapping's `apiVersion` has Kubernetes' form (`v1`, `apps/v1`,
+    `x.io/v1beta1`): Grafana's provisioning files say `apiVersion: 1` and are no objects."""
+    version = body.get("apiVersion")
+    if not isinstance(version, str):
+        return False
+    number = version.rpartition("/")[2]
+    return number.startswith("v") and number[1:2].isdigit()
 
 
 def _add_object(result: ManifestFile, doc: Document, body: YMap, item: int | None) -> None:
