@@ -77,7 +77,8 @@ def test_a_base_is_linted_in_each_overlay_that_builds_it_not_on_its_own_too(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Built alone as well, the base said each of its findings once more (two overlays
-    are two deployments: each says its own); named alone, the base is built."""
+    are two deployments: each says its own); named alone, the base is built as named, and
+    the overlays of its project that build it in are left out of the context."""
     binaries = _repository(tmp_path)
     monkeypatch.setenv("PATH", f"{binaries}:{os.environ['PATH']}")
     staging = tmp_path / "overlays" / "staging"
@@ -89,8 +90,9 @@ def test_a_base_is_linted_in_each_overlay_that_builds_it_not_on_its_own_too(
     report = _check("--kustomize", str(tmp_path))
     headlines = [f["headline"].split(" ")[0] for f in report["findings"]]
     assert sorted(headlines) == ["Service/prod-api", "Service/qa-api"]  # not the base's too
-    alone = _check("--kustomize", str(tmp_path / "base"))["findings"]
-    assert [f["headline"].split(" ")[0] for f in alone] == ["Service/api"]
+    for context in ([], ["--no-project-context"]):  # the overlays around it are not built
+        alone = _check("--kustomize", *context, str(tmp_path / "base"))["findings"]
+        assert [f["headline"].split(" ")[0] for f in alone] == ["Service/api"]
 
 
 def test_kustomizations_that_only_name_each_other_are_each_built(tmp_path: Path) -> None:

@@ -24,6 +24,7 @@ from k8slb.reading.bounded import read_bounded
 from k8slb.reading.chart_packages import packed
 from k8slb.reading.chart_schema import Reach, reaching_out, without_schemas
 from k8slb.reading.file_digest import content_digest
+from k8slb.reading.repository import repository_of
 from k8slb.record import record
 
 CHART_FILES = ("Chart.yaml", "Chart.yml")
@@ -148,8 +149,6 @@ def linked_dependencies(chart: str) -> dict[str, str]:
     """The chart's dependencies on a folder (`repository: file://../common`) that its
     charts/ folder does not vendor, by name: each its folder (shown as `chart` is), a
     chart inside the chart's repository (a link out of it is not followed)."""
-    from k8slb.reading.kustomization import repository_of
-
     declared = _dependencies(chart)
     if not declared:
         return {}

@@ -63,7 +63,9 @@ def included(folders: Sequence[str]) -> set[str]:
     }
     named = {other for mine, others in names.items() for other in others if other != mine}
     reached: set[str] = set()
-    queue = [mine for mine in ours if mine not in named]
+    # from the overlays that are built: one that names a remote entry is not (build),
+    # so the bases only it includes are built alone
+    queue = [mine for mine in ours if mine not in named and not _remote_references(ours[mine])]
     while queue:
         for other in names[queue.pop()]:
             if other not in reached:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, BinaryIO
 from k8slb.languages import language_of as code_language
 from k8slb.reading.bounded import read_bounded
 from k8slb.reading.build_files import is_build_file
-from k8slb.reading.charts import is_chart, is_chart_folder, pack
+from k8slb.reading.charts import is_chart, is_chart_folder, linked_dependencies, pack
 from k8slb.reading.kustomization import KUSTOMIZATION_FILES, patch_files, references
 from k8slb.reading.kustomize import included, is_kustomization, pack_files
 from k8slb.reading.repository import git_top, inside, repository_of, upward
@@ -302,7 +302,24 @@ def with_context(found: Discovery, context: Discovery) -> Discovery:
         )
 
     extra = [s for s in context.sources if s.location is not None and not is_named(s.location)]
+    # a kustomization named is built as named: the context's overlays that build it in are
+    # other deployments of it, whose findings would land in its files a second time
+    builds = [s.path for s in found.sources if s.language == "kustomize"]
+    extra = [s for s in extra if s.language != "kustomize" or not _builds_in(s.path, builds)]
+    # and a chart named renders its dependency folders (`file://../common`) itself
+    rendered = {
+        os.path.abspath(folder)
+        for s in found.sources
+        if s.language == "helm"
+        for folder in linked_dependencies(s.path).values()
+    }
+    extra = [s for s in extra if s.language != "helm" or os.path.abspath(s.path) not in rendered]
     return Discovery([*found.sources, *extra], [*found.errors, *context.errors])
+
+
+def _builds_in(overlay: str, folders: list[str]) -> bool:
+    """Whether a build of `overlay` includes one of `folders`."""
+    return bool(folders) and bool(included([overlay, *folders]) & set(folders))
 
 
 def _inode(location: str) -> tuple[int, int] | None:
@@ -375,12 +392,15 @@ def discover(
                 add(path, language, path, None)
     if not kustomize:
         _add_kustomized(found, exclude, report)
-    else:  # a base is linted in the overlays that build it, not on its own as well
-        bases = included([s.path for s in found.sources if s.language == "kustomize"])
-        found.sources = [
-            s for s in found.sources if s.language != "kustomize" or s.path not in bases
-        ]
+    else:
+        found.sources = _without_included_bases(found.sources)
     return found
+
+
+def _without_included_bases(sources: list[Source]) -> list[Source]:
+    """A base is linted in the overlays that build it, not on its own as well."""
+    bases = included([s.path for s in sources if s.language == "kustomize"])
+    return [s for s in sources if s.language != "kustomize" or s.path not in bases]
 
 
 def _add_kustomized(found: Discovery, exclude: Exclude | None, report: bool) -> None:
