@@ -441,10 +441,11 @@ def evaluate_held_out(held: HeldOut, root: Path) -> list[Outcome]:
 def held_out_scores(held: HeldOut, outcomes: list[Outcome]) -> dict[str, dict[str, Score]]:
     """Per scope (charts, apps, overall), per rule: the findings at warning and error."""
     kinds = {project.name: KINDS[project.kind] for project in held.projects}
-    tables = {
-        scope: scores(outcomes, FAILING, lambda key, scope=scope: kinds[key[0]] == scope)
-        for scope in KINDS.values()
-    }
+
+    def within(scope: str) -> Callable[[Key], bool]:
+        return lambda key: kinds[key[0]] == scope
+
+    tables = {scope: scores(outcomes, FAILING, within(scope)) for scope in KINDS.values()}
     tables["overall"] = scores(outcomes, FAILING)
     return tables
 

@@ -45,10 +45,10 @@ def extract(mirror: Path, commit: str, path: str, into: Path) -> None:
     listing = _git(mirror, "ls-tree", "-r", "-z", commit, *(["--", prefix] if prefix else []))
     entries = []
     for entry in filter(None, listing.split(b"\0")):
-        meta, name = entry.split(b"\t", 1)
+        meta, stored = entry.split(b"\t", 1)
         mode, kind, sha = meta.decode().split()
         if kind == "blob":  # a submodule (commit) has no content here
-            entries.append((mode, sha, name.decode()[len(prefix) :]))
+            entries.append((mode, sha, stored.decode()[len(prefix) :]))
     blobs = _git(
         mirror, "cat-file", "--batch", given="".join(f"{e[1]}\n" for e in entries).encode()
     )
