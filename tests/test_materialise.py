@@ -1,0 +1,121 @@
+"""The real corpus's copies made again from git mirrors (tests/real_corpus/materialise.py),
+on a small repository made here: the path at the commit, byte for byte, checked against
+its digest."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from .real_corpus import evaluate, materialise
+
+HEADER = "name\trepository\tcommit\tpath\tlicence\tlicence_file\tdigest\toptions"
+
+
+def git(repo: Path, *args: str) -> str:
+    done = subprocess.run(
+        ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@t", *args],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return done.stdout.strip()
+
+
+@pytest.fixture
+def mirrors(tmp_path: Path) -> tuple[Path, str]:
+    """A mirror of `owner/charts` (mirrors/owner+charts/repo, as fetched) whose first
+    commit holds a chart, and whose second changes it: the copy is of the first."""
+    work = tmp_path / "work"
+    (work / "charts" / "web" / "templates").mkdir(parents=True)
+    (work / "charts" / "web" / "Chart.yaml").write_bytes(b"name: web\n")
+    (work / "charts" / "web" / "templates" / "d.yaml").write_text("kind: Deployment\n")
+    (work / "charts" / "web" / "run.sh").write_text("#!/bin/sh\n")
+    (work / "charts" / "web" / "run.sh").chmod(0o755)
+    os.symlink("Chart.yaml", work / "charts" / "web" / "link.yaml")
+    # what a checkout or `git archive` would change: the copy is the blobs as stored
+    (work / ".gitattributes").write_text("*.yaml text eol=crlf\ncharts/web/run.sh export-ignore\n")
+    (work / "LICENSE").write_text("MIT\n")
+    git(tmp_path, "init", "-q", str(work))
+    git(work, "add", "-A")
+    git(work, "commit", "-qm", "first")
+    first = git(work, "rev-parse", "HEAD")
+    (work / "charts" / "web" / "templates" / "d.yaml").write_text("kind: StatefulSet\n")
+    git(work, "commit", "-qam", "second")
+    git(tmp_path, "clone", "-q", "--bare", str(work), str(tmp_path / "m" / "owner+charts" / "repo"))
+    return tmp_path / "m", first
+
+
+def expected(tmp_path: Path, files: dict[str, bytes]) -> str:
+    """The digest of a folder holding `files`, made by hand."""
+    folder = tmp_path / "by-hand"
+    for name, content in files.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_bytes(content)
+    return evaluate.digest(folder)
+
+
+def table(tmp_path: Path, *rows: str) -> Path:
+    path = tmp_path / "projects.tsv"
+    path.write_text("\n".join(["# the corpus", HEADER, *rows]) + "\n")
+    return path
+
+
+def test_a_project_is_its_path_at_its_commit_byte_for_byte(
+    tmp_path: Path, mirrors: tuple[Path, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    root, first = mirrors
+    want = expected(
+        tmp_path,
+        {
+            "Chart.yaml": b"name: web\n",
+            "link.yaml": b"name: web\n",  # a link: its target's bytes, as digest reads it
+            "run.sh": b"#!/bin/sh\n",
+            "templates/d.yaml": b"kind: Deployment\n",
+        },
+    )
+    projects = table(tmp_path, f"web\towner/charts\t{first}\tcharts/web\tMIT\tLICENSE\t{want}\t")
+    out = tmp_path / "corpus"
+    assert materialise.main(["--mirrors", str(root), "--projects", str(projects), str(out)]) == 0
+    assert capsys.readouterr().out == "web: ok\n"
+    assert (out / "web" / "link.yaml").is_symlink()
+    assert os.access(out / "web" / "run.sh", os.X_OK)
+    assert sorted(p.name for p in out.iterdir()) == ["web"]  # no temporary folder left
+    # run again: the copy is kept
+    assert materialise.main(["--mirrors", str(root), "--projects", str(projects), str(out)]) == 0
+    assert capsys.readouterr().out == "web: ok (already there)\n"
+
+
+def test_a_whole_repository_is_copied_when_the_path_is_the_top(
+    mirrors: tuple[Path, str], tmp_path: Path
+) -> None:
+    root, first = mirrors
+    project = evaluate.Project("all", "owner/charts", first, ".", "MIT", "LICENSE", "", ())
+    assert materialise.materialise(project, root, tmp_path / "corpus").startswith("digest ")
+    names = {
+        p.relative_to(tmp_path / "corpus" / "all").as_posix()
+        for p in (tmp_path / "corpus" / "all").rglob("*")
+    }
+    assert {".gitattributes", "LICENSE", "charts/web/templates/d.yaml"} <= names
+
+
+def test_a_copy_whose_digest_differs_or_has_no_mirror_fails_the_run_naming_it(
+    tmp_path: Path, mirrors: tuple[Path, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    root, first = mirrors
+    projects = table(
+        tmp_path,
+        f"web\towner/charts\t{first}\tcharts/web\tMIT\tLICENSE\t{'0' * 64}\t",
+        f"gone\towner/gone\t{first}\t.\tMIT\tLICENSE\t{'0' * 64}\t",
+        f"later\towner/charts\t{'1' * 40}\t.\tMIT\tLICENSE\t{'0' * 64}\t",
+    )
+    out = tmp_path / "corpus"
+    assert materialise.main(["--mirrors", str(root), "--projects", str(projects), str(out)]) == 1
+    said = capsys.readouterr().out.splitlines()
+    assert said[0].startswith("web: digest ") and said[0].endswith(f" is not {'0' * 64}")
+    assert said[1] == f"gone: no mirror of owner/gone in {root}"
+    assert said[2].startswith("later: not extracted: ")
+    assert not (out / "later").exists() and not (out / ".later.part").exists()
