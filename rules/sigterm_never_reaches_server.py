@@ -156,6 +156,11 @@ class SigtermNeverReachesServer(Rule):
     later may run the last command in its place, older versions do not. A container
     whose image k8slb cannot link to a Dockerfile is judged by its manifest alone.
 
+    It is a warning for a container that serves clients through a Service (see
+    `no-readiness-probe`): their requests are what is cut. For any other container it is
+    `info`, saying so: nothing is cut but its own work, though each stop still waits out
+    the grace period.
+
     ## Why it matters
     The kubelet stops a container by sending SIGTERM to its PID 1, and SIGKILL when the
     grace period is over. The kernel gives PID 1 no default action for a signal: a
@@ -276,11 +281,13 @@ class SigtermNeverReachesServer(Rule):
         if place is None:
             return None
         who = f"container {container.name!r} of {workload.ref.display}"
+        message: tuple[str, ...]
+        severity: Severity | None = None
         if found.kind == "runtime":
-            message = _runtime(context, link, who, found)
-            if message is None:
+            runtime = _runtime(context, link, who, found)
+            if runtime is None:
                 return None
-            severity = None
+            message = runtime
         elif found.kind == "package manager":
             message = (
                 f"SIGTERM never reaches {who}: {found.program} is PID 1",
@@ -289,7 +296,6 @@ class SigtermNeverReachesServer(Rule):
                 "cutting what is in flight, and every rollout waits out the grace",
                 'run the server itself as PID 1 (CMD ["node", "server.js"]), or put tini in front',
             )
-            severity = None
         elif found.kind == "shell":
             instruction, _, rest = place.said.partition(" ")
             shell_form = place.workload is None and not rest.lstrip().startswith("[")
@@ -311,6 +317,13 @@ class SigtermNeverReachesServer(Rule):
             severity = found.severity
         else:
             return None
+        if severity is None and container.name not in context.index.serving(workload):
+            severity = Severity.INFO
+            message = (
+                *message,
+                "info only: no Service sends it clients, so no request is cut; it still "
+                "waits out the grace period whenever the pod stops",
+            )
         related = [Related(workload.path, container.pos[0], f"{who} runs it")]
         finding = self.code_finding(
             Loc(place.path, place.line, place.column),

@@ -207,3 +207,10 @@ def test_one_finding_for_a_dockerfile_line_that_several_containers_run(tmp_path:
 def test_what_a_command_line_leaves_as_pid1(argv: list[str], kind: str, fixable: bool) -> None:
     found = pid1(argv)
     assert found is not None and (found.kind, found.exec_prefix) == (kind, fixable)
+
+
+def test_a_container_no_service_sends_clients_to_is_info(tmp_path: Path) -> None:
+    toolbox = web_deployment("command: [/bin/sh]\nargs: [-c, sleep 365d]", service=False)
+    (finding,) = klb406(tmp_path, {"manifest.yaml": toolbox})
+    assert finding.severity is Severity.INFO and "no Service sends it clients" in finding.text
+    assert finding.edits[0].target[-2:] == ("args", 1)  # type: ignore[union-attr]
