@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import os
 import posixpath
 import re
 import shlex
@@ -13,7 +14,7 @@ from k8slb.core.edits import Edit, LineEdit, YamlEdit
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.model.links import Link
 from k8slb.model.objects import Container, PodTemplate, pos_of
-from k8slb.reading.build_files import Dockerfile, Said
+from k8slb.reading.build_files import DOCKERFILE_NAMES, Dockerfile, Said
 from k8slb.reading.objects import K8sObject
 from k8slb.record import record
 from k8slb.rules.base import Context, Example, Rule
@@ -239,7 +240,13 @@ class SigtermNeverReachesServer(Rule):
 
     def check(self, context: Context) -> Iterator[Finding]:
         reported: set[tuple[str, int]] = set()  # a Dockerfile line, once for its images
-        for workload, template in context.index.workloads:
+        # a finding is placed in a Dockerfile or in the workload's manifest: with a
+        # Dockerfile among the files judged, every workload may run it
+        judged = context.judged
+        every = judged is None or any(
+            DOCKERFILE_NAMES.search(os.path.basename(path)) for path in judged
+        )
+        for workload, template in context.index.workloads if every else context.workloads():
             spec = workload.spec
             if spec is None or not spec.serves:
                 continue

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 from k8slb.cli import cli
 from k8slb.core.findings import Finding, Severity
+from k8slb.engine import Settings, run
+from k8slb.reading.sources import discover
 from k8slb.rules.examples import web_deployment
 from k8slb.rules.sigterm_never_reaches_server import pid1
+from k8slb.selection import select_rules
 
 from .helpers import lint_files
 
@@ -214,3 +218,21 @@ def test_a_container_no_service_sends_clients_to_is_info(tmp_path: Path) -> None
     (finding,) = klb406(tmp_path, {"manifest.yaml": toolbox})
     assert finding.severity is Severity.INFO and "no Service sends it clients" in finding.text
     assert finding.edits[0].target[-2:] == ("args", 1)  # type: ignore[union-attr]
+
+
+def test_a_dockerfile_reported_alone_gets_its_finding_and_a_manifest_alone_does_not(
+    tmp_path: Path,
+) -> None:
+    """What a pre-commit hook runs (`--context`): the finding is the Dockerfile's."""
+    for name, text in built("CMD python app.py\n", app_py=APP).items():
+        (tmp_path / name).write_text(text)
+    found = discover([str(tmp_path)])
+    settings = Settings(rules=select_rules(["KLB406"], []))
+
+    def reporting(name: str) -> list[Finding]:
+        sources = [replace(s, report=s.path.endswith(name)) for s in found.sources]
+        return run(sources, settings).findings
+
+    (finding,) = reporting("Dockerfile")
+    assert finding.path.endswith("Dockerfile")
+    assert reporting("manifest.yaml") == []
