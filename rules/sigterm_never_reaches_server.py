@@ -312,7 +312,7 @@ class SigtermNeverReachesServer(Rule):
                 else f"{found.program} -c is PID 1"
             )
             message = (
-                f"SIGTERM never reaches {who}: {shell}",
+                f"SIGTERM {'may not reach' if found.why else 'never reaches'} {who}: {shell}",
                 "a shell as PID 1 ignores SIGTERM and does not pass it on: the server runs on "
                 "until SIGKILL at the end of the grace period, cutting what is in flight, and "
                 "every rollout waits out the grace",
