@@ -68,22 +68,67 @@ def pid1(argv: Sequence[object]) -> Pid1 | None:
     return None
 
 
-def _commands(script: str) -> list[list[str]] | None:
-    """The simple commands of a shell script, split at its operators; None when it does
-    not parse."""
+@record
+class Command:
+    """A simple command of a shell script, with the operators around it."""
+
+    words: tuple[str, ...]
+    before: str | None  # the operator that ends the command before it
+    after: str | None  # the operator that ends it
+
+
+def _commands(script: str) -> list[Command] | None:
+    """The simple commands of a shell script, split at its operators (a line break ends
+    a command as `;` does); None when it does not parse."""
     lexer = shlex.shlex(script.replace("\n", " ; "), posix=True, punctuation_chars=True)
     lexer.whitespace_split = True
     try:
         tokens = list(lexer)
     except ValueError:
         return None
-    commands: list[list[str]] = [[]]
-    for token in tokens:
-        if token in _OPERATORS:
-            commands.append([])
-        else:
-            commands[-1].append(token)
-    return [command for command in commands if command]
+    commands: list[Command] = []
+    words: list[str] = []
+    before: str | None = None
+    for token in [*tokens, None]:
+        if token is not None and token not in _OPERATORS:
+            words.append(token)
+            continue
+        if words:
+            commands.append(Command(tuple(words), before, token))
+            before, words = token, []
+        elif token is not None and token != ";":
+            before = token
+    return commands
+
+
+_ASSIGNMENT = re.compile(r"^[A-Za-z_]\w*=")
+# Builtins a script may end with: no program to run in the shell's place.
+_BUILTINS = frozenset(
+    {"wait", "read", "cd", ":", "true", "false", "exit", "set", "eval", ".", "echo", "printf"}
+)
+
+
+def _program_words(words: Sequence[str]) -> list[str]:
+    """A simple command from its program on: the keywords that open it (`then`, `do`)
+    and the variables it sets for the program (`OPTS=... exec java`) left out."""
+    start = 0
+    while start < len(words) and (
+        words[start] in _KEYWORDS or words[start] == "!" or _ASSIGNMENT.match(words[start])
+    ):
+        start += 1
+    return list(words[start:])
+
+
+def _may_hand_over(last: Command) -> bool:
+    """Whether a shell may run the script's last command in its own place, as bash does
+    (and dash does not): a program run in the foreground, not in a pipeline or a compound
+    command, with no redirection and nothing after it."""
+    if last.before in ("|", "|&", "(") or last.after not in (None, ";"):
+        return False
+    if any(_REDIRECTS.match(word) or word in _KEYWORDS for word in last.words):
+        return False
+    program = _program_words(last.words)
+    return bool(program) and program[0] not in _BUILTINS
 
 
 def _shell(program: str, script: str) -> Pid1 | None:
@@ -91,29 +136,35 @@ def _shell(program: str, script: str) -> Pid1 | None:
     if not commands:
         return None
     for command in commands:
-        if command[0] == "trap":
+        words = _program_words(command.words)
+        if words[:1] == ["trap"]:
             return None  # the script handles the signal itself (a trap that forwards it)
-        if command[0] == "exec":
-            handed = [w for w in command[1:] if not _REDIRECTS.match(w)]
+        if words[:1] == ["exec"]:
+            handed = [w for w in words[1:] if not _REDIRECTS.match(w)]
             if handed:  # the shell becomes that program
                 return pid1(handed)
-    lone = len(commands) == 1 and not any(
-        _REDIRECTS.match(word) or word in _KEYWORDS for word in commands[0]
-    )
-    if lone and program == "bash":
-        return pid1(commands[0])  # bash runs a lone command in its own place
-    shell = Pid1("shell", program, (program, "-c", script), exec_prefix=lone)
     last = commands[-1]
-    if program == "bash" and len(commands) > 1 and not any(_REDIRECTS.match(w) for w in last):
-        return Pid1(
-            "shell",
-            program,
-            shell.words,
-            severity=Severity.INFO,
-            why="bash 5.1 and later may run the last command in its own place, older bash "
-            "does not; `exec` in front of it makes it certain",
+    # a command left in the background runs beside the shell, whatever ends the script
+    may = _may_hand_over(last) and not any(c.after in ("&", "|&") for c in commands)
+    lone = may and len(commands) == 1 and not _ASSIGNMENT.match(last.words[0])
+    if lone and program == "bash":
+        return pid1(last.words)  # bash runs a lone command in its own place
+    words = (program, "-c", script)
+    if not may or program == "dash":
+        return Pid1("shell", program, words, exec_prefix=lone)
+    if program == "bash":
+        why = (
+            "bash 5.1 and later run the last command of a script in their own place, older "
+            "bash does not"
         )
-    return shell
+    else:
+        why = (
+            f"whether {program} runs {'the' if lone else 'the last'} command in its own place "
+            "depends on which shell it is in the image: bash does"
+            + ("" if lone else " (5.1 and later)")
+            + ", dash (Debian's and Ubuntu's /bin/sh) does not"
+        )
+    return Pid1("shell", program, words, exec_prefix=lone, severity=Severity.INFO, why=why)
 
 
 @record
@@ -153,11 +204,20 @@ class SigtermNeverReachesServer(Rule):
     An init process as PID 1 (`tini`, `dumb-init`, `catatonit`), a shell script with a
     `trap`, and a pod with `shareProcessNamespace: true` (the pause container is PID 1)
     are not reported. `bash -c` with one command is not either: bash runs a lone command
-    in its own place. A script of several commands under `bash` is `info`: bash 5.1 and
-    later may run the last command in its place, older versions do not. A container
-    whose image k8slb cannot link to a Dockerfile is judged by its manifest alone.
+    in its own place. A container whose image k8slb cannot link to a Dockerfile is
+    judged by its manifest alone.
 
-    It is a warning for a container that serves clients through a Service (see
+    Whether a shell stays PID 1 can depend on which shell it is. When the script ends
+    with a program run in the foreground (no pipe, redirection, background job or loop,
+    nothing after it), bash runs that program in its own place (a lone command always,
+    the last of several from 5.1 on) while dash, Debian's and Ubuntu's `/bin/sh`, does
+    not. k8slb cannot see which shell `/bin/sh` is in the image, so such a script under
+    `sh` (a shell-form line among them) is `info`, saying why, with the `exec` that makes
+    it certain as its fix. A script that no shell can hand over (`python app.py | tee
+    log`, `python app.py > log`, `worker & server`, a loop, a command after the server),
+    or any script under `dash`, is reported as it is.
+
+    The rest is a warning for a container that serves clients through a Service (see
     `no-readiness-probe`): their requests are what is cut. For any other container it is
     `info`, saying so: nothing is cut but its own work, though each stop still waits out
     the grace period.
@@ -200,18 +260,20 @@ class SigtermNeverReachesServer(Rule):
     fix = FixInfo(True, True, "make the server PID 1 (exec form, or `exec` in front)")
     examples = (
         Example(
+            web_deployment("command: [sh, -c, 'python /app/app.py | tee /tmp/log']"),
+            title="a pipeline: the shell stays PID 1",
+            at=(19, 20),
+        ),
+        Example(
             web_deployment("command: [sh, -c, 'python /app/app.py']"),
+            severity=Severity.INFO,
+            title="one command under sh: whether sh hands over depends on the image's shell",
             at=(19, 20),
         ),
         Example(
             web_deployment("command: [sh, -c, 'exec python /app/app.py']"),
             findings=0,
             title="the shell hands PID 1 over with exec",
-        ),
-        Example(
-            web_deployment("command: [sh, -c, 'cd /app && npm start']"),
-            title="a script of several commands, through npm",
-            at=(19, 20),
         ),
         Example(
             web_deployment("command: [tini, --, sh, -c, 'cd /app && npm start']"),
@@ -233,6 +295,7 @@ class SigtermNeverReachesServer(Rule):
                 ("Dockerfile", "FROM python:3.12-slim\nCOPY . /app\nCMD python /app/app.py\n"),
                 ("app.py", "print('serving')\n"),
             ),
+            severity=Severity.INFO,
             title="a shell-form CMD in the Dockerfile the image is built from",
             at=(3, 1),
         ),
@@ -319,7 +382,7 @@ class SigtermNeverReachesServer(Rule):
                 place.fix
                 or "put `exec` in front of the command that starts the server, or an "
                 "init (tini) as the entry point",
-                *((f"info only: {found.why}",) if found.why else ()),
+                *((f"info only: {found.why}; exec makes it certain",) if found.why else ()),
             )
             severity = found.severity
         else:

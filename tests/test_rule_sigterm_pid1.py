@@ -47,8 +47,9 @@ def test_a_shell_form_cmd_is_reported_at_its_line_and_fixed_to_the_exec_form(
 ) -> None:
     (finding,) = klb406(tmp_path, built("CMD python app.py --port 8080\n", app_py=APP))
     assert finding.path.endswith("Dockerfile") and (finding.line, finding.column) == (4, 1)
-    assert finding.severity is Severity.WARNING and finding.fix.safe
+    assert finding.severity is Severity.INFO and finding.fix.safe
     assert "shell-form CMD makes /bin/sh PID 1" in finding.text
+    assert "dash (Debian's and Ubuntu's /bin/sh) does not" in finding.text
     assert finding.related[0].path.endswith("manifest.yaml")
     fix(tmp_path)
     text = (tmp_path / "Dockerfile").read_text()
@@ -90,11 +91,38 @@ def test_the_script_in_args_after_a_shell_command_gets_the_exec(tmp_path: Path) 
     assert finding.edits[0].target[-2:] == ("args", 0)  # type: ignore[union-attr]
 
 
-def test_a_script_of_several_commands_is_a_warning_with_no_fix(tmp_path: Path) -> None:
-    manifest = web_deployment("command: [sh, -c, 'cd /app && python app.py']")
+@pytest.mark.parametrize(
+    "script",
+    [
+        "python app.py | tee /tmp/log",
+        "python app.py > /tmp/log 2>&1",
+        "python app.py & sleep infinity",
+        "python worker.py & python app.py",
+        "while true; do python app.py; done",
+        "python app.py; echo stopped",
+    ],
+)
+def test_a_script_no_shell_hands_pid1_over_in_is_a_warning_with_no_fix(
+    tmp_path: Path, script: str
+) -> None:
+    manifest = web_deployment(f"command: [sh, -c, '{script}']")
     (finding,) = klb406(tmp_path, {"manifest.yaml": manifest})
     assert finding.severity is Severity.WARNING and finding.edits == ()
     assert "put `exec` in front of the command that starts the server" in finding.text
+
+
+def test_dash_never_hands_pid1_over(tmp_path: Path) -> None:
+    manifest = web_deployment("command: [dash, -c, 'python app.py']")
+    (finding,) = klb406(tmp_path, {"manifest.yaml": manifest})
+    assert finding.severity is Severity.WARNING and finding.fix.safe
+
+
+def test_a_script_whose_last_command_is_the_server_is_info(tmp_path: Path) -> None:
+    """bash (/bin/sh in Red Hat's family of images) runs it in its place, dash does not."""
+    manifest = web_deployment("command: [sh, -c, 'cd /app && python app.py']")
+    (finding,) = klb406(tmp_path, {"manifest.yaml": manifest})
+    assert finding.severity is Severity.INFO and finding.edits == ()
+    assert "SIGTERM may not reach" in finding.text
 
 
 @pytest.mark.parametrize(
@@ -102,6 +130,8 @@ def test_a_script_of_several_commands_is_a_warning_with_no_fix(tmp_path: Path) -
     [
         "command: [sh, -c, 'cd /app && exec python app.py']",
         "command: [sh, -c, 'exec > /tmp/log; exec python app.py']",
+        "command: [sh, -c, 'OPTS=\"-Dx=1\" exec bin/server; echo never']",
+        "command: [sh, -c, 'if [ -f x ]; then exec python a.py; else exec python b.py; fi']",
         "command: [sh, -c, 'trap \"kill $PID\" TERM; python app.py & PID=$!; wait']",
         "command: [tini, --, sh, -c, 'python app.py']",
         "command: [/usr/bin/dumb-init, --, npm, start]",
@@ -203,6 +233,7 @@ def test_one_finding_for_a_dockerfile_line_that_several_containers_run(tmp_path:
         (["sh", "-c", "python app.py | tee log"], "shell", False),
         (["sh", "-c", "python app.py\necho done"], "shell", False),
         (["sh", "-c", "exec npm start"], "package manager", False),
+        (["sh", "-c", "PORT=80 python app.py"], "shell", False),  # `exec PORT=80` is wrong
         (["sh", "-c", "cd /app && exec node server.js"], "runtime", False),
         (["npm", "run", "start"], "package manager", False),
         (["python3.12", "-u", "app.py"], "runtime", False),
@@ -214,9 +245,14 @@ def test_what_a_command_line_leaves_as_pid1(argv: list[str], kind: str, fixable:
 
 
 def test_a_container_no_service_sends_clients_to_is_info(tmp_path: Path) -> None:
+    loop = web_deployment("command: [/bin/sh]\nargs: [-c, 'while true; do work; done']")
+    (finding,) = klb406(tmp_path, {"manifest.yaml": loop.split("---")[0]})
+    assert finding.severity is Severity.INFO and "no Service sends it clients" in finding.text
+
+
+def test_the_exec_goes_into_the_args_word_that_holds_the_script(tmp_path: Path) -> None:
     toolbox = web_deployment("command: [/bin/sh]\nargs: [-c, sleep 365d]", service=False)
     (finding,) = klb406(tmp_path, {"manifest.yaml": toolbox})
-    assert finding.severity is Severity.INFO and "no Service sends it clients" in finding.text
     assert finding.edits[0].target[-2:] == ("args", 1)  # type: ignore[union-attr]
 
 
