@@ -272,3 +272,15 @@ def test_a_dockerfile_reported_alone_gets_its_finding_and_a_manifest_alone_does_
     (finding,) = reporting("Dockerfile")
     assert finding.path.endswith("Dockerfile")
     assert reporting("manifest.yaml") == []
+
+
+def test_add_noqa_writes_no_comment_into_a_dockerfile(tmp_path: Path) -> None:
+    """`CMD ["python", "app.py"]  # ...` would no longer be the exec form: refused."""
+    for name, text in built("CMD python app.py\n", app_py=APP).items():
+        (tmp_path / name).write_text(text)
+    before = (tmp_path / "Dockerfile").read_text()
+    done = CliRunner().invoke(
+        cli, ["check", "--isolated", "--select", "KLB406", "--add-noqa", str(tmp_path)]
+    )
+    assert "per-file-ignores" in done.output
+    assert (tmp_path / "Dockerfile").read_text() == before
