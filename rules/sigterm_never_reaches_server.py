@@ -47,6 +47,7 @@ class Pid1:
     exec_prefix: bool = False  # one command in `sh -c`: `exec` in front of it is the fix
     severity: Severity | None = None  # lowered, with `why`
     why: str = ""
+    last: tuple[str, ...] = ()  # a shell's: the program its script runs last
 
 
 def pid1(argv: Sequence[object]) -> Pid1 | None:
@@ -149,9 +150,10 @@ def _shell(program: str, script: str) -> Pid1 | None:
     lone = may and len(commands) == 1 and not _ASSIGNMENT.match(last.words[0])
     if lone and program == "bash":
         return pid1(last.words)  # bash runs a lone command in its own place
-    words = (program, "-c", script)
+    line = (program, "-c", script)
+    ran = tuple(_program_words(last.words)) if may else ()
     if not may or program == "dash":
-        return Pid1("shell", program, words, exec_prefix=lone)
+        return Pid1("shell", program, line, exec_prefix=lone, last=ran)
     if program == "bash":
         why = (
             "bash 5.1 and later run the last command of a script in their own place, older "
@@ -164,7 +166,7 @@ def _shell(program: str, script: str) -> Pid1 | None:
             + ("" if lone else " (5.1 and later)")
             + ", dash (Debian's and Ubuntu's /bin/sh) does not"
         )
-    return Pid1("shell", program, words, exec_prefix=lone, severity=Severity.INFO, why=why)
+    return Pid1("shell", program, line, exec_prefix=lone, severity=Severity.INFO, why=why, last=ran)
 
 
 @record
@@ -215,7 +217,9 @@ class SigtermNeverReachesServer(Rule):
     `sh` (a shell-form line among them) is `info`, saying why, with the `exec` that makes
     it certain as its fix. A script that no shell can hand over (`python app.py | tee
     log`, `python app.py > log`, `worker & server`, a loop, a command after the server),
-    or any script under `dash`, is reported as it is.
+    or any script under `dash`, is reported as it is, and so is one whose last program is
+    Node.js or Python with no SIGTERM handler in its code: handed over or not, nothing
+    handles the signal.
 
     The rest is a warning for a container that serves clients through a Service (see
     `no-readiness-probe`): their requests are what is cut. For any other container it is
@@ -293,7 +297,7 @@ class SigtermNeverReachesServer(Rule):
                     "build:\n  artifacts:\n    - image: registry.example/web\n      context: .\n",
                 ),
                 ("Dockerfile", "FROM python:3.12-slim\nCOPY . /app\nCMD python /app/app.py\n"),
-                ("app.py", "print('serving')\n"),
+                ("app.py", "import signal\n\nsignal.signal(signal.SIGTERM, lambda *_: exit(0))\n"),
             ),
             severity=Severity.INFO,
             title="a shell-form CMD in the Dockerfile the image is built from",
@@ -382,9 +386,22 @@ class SigtermNeverReachesServer(Rule):
                 place.fix
                 or "put `exec` in front of the command that starts the server, or an "
                 "init (tini) as the entry point",
-                *((f"info only: {found.why}; exec makes it certain",) if found.why else ()),
             )
             severity = found.severity
+            after = pid1(found.last) if found.last else None
+            if (
+                after is not None
+                and after.kind == "runtime"
+                and _runtime(context, link, who, after)
+            ):
+                # handed over or not, nothing in it handles SIGTERM
+                severity = None
+                message += (
+                    f"and {after.program}, once PID 1, has no SIGTERM handler in its code "
+                    "either: register one that stops the server gracefully",
+                )
+            elif found.why:
+                message += (f"info only: {found.why}; exec makes it certain",)
         else:
             return None
         if severity is None and container.name not in context.index.serving(workload):

@@ -284,3 +284,13 @@ def test_add_noqa_writes_no_comment_into_a_dockerfile(tmp_path: Path) -> None:
     )
     assert "per-file-ignores" in done.output
     assert (tmp_path / "Dockerfile").read_text() == before
+
+
+def test_a_shell_that_would_hand_over_to_python_with_no_handler_is_a_warning(
+    tmp_path: Path,
+) -> None:
+    """Whichever shell /bin/sh is, SIGTERM reaches nothing that handles it."""
+    flask = "from flask import Flask\napp = Flask(__name__)\napp.run(port=8080)\n"
+    (finding,) = klb406(tmp_path, built("CMD python app.py\n", app_py=flask))
+    assert finding.severity is Severity.WARNING and finding.fix.safe
+    assert "and python, once PID 1, has no SIGTERM handler in its code either" in finding.text
