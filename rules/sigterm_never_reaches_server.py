@@ -207,7 +207,8 @@ class SigtermNeverReachesServer(Rule):
     `trap`, and a pod with `shareProcessNamespace: true` (the pause container is PID 1)
     are not reported. `bash -c` with one command is not either: bash runs a lone command
     in its own place. A container whose image k8slb cannot link to a Dockerfile is
-    judged by its manifest alone.
+    judged by its manifest alone, and an ENTRYPOINT that only the base image sets is not
+    seen.
 
     Whether a shell stays PID 1 can depend on which shell it is. When the script ends
     with a program run in the foreground (no pipe, redirection, background job or loop,
@@ -378,8 +379,16 @@ class SigtermNeverReachesServer(Rule):
                 if shell_form
                 else f"{found.program} -c is PID 1"
             )
+            after = pid1(found.last) if found.last else None
+            # handed over or not, a Node or Python program with no handler ignores it
+            bare = (
+                after is not None
+                and after.kind == "runtime"
+                and _runtime(context, link, who, after) is not None
+            )
+            uncertain = bool(found.why) and not bare
             message = (
-                f"SIGTERM {'may not reach' if found.why else 'never reaches'} {who}: {shell}",
+                f"SIGTERM {'may not reach' if uncertain else 'never reaches'} {who}: {shell}",
                 "a shell as PID 1 ignores SIGTERM and does not pass it on: the server runs on "
                 "until SIGKILL at the end of the grace period, cutting what is in flight, and "
                 "every rollout waits out the grace",
@@ -388,13 +397,7 @@ class SigtermNeverReachesServer(Rule):
                 "init (tini) as the entry point",
             )
             severity = found.severity
-            after = pid1(found.last) if found.last else None
-            if (
-                after is not None
-                and after.kind == "runtime"
-                and _runtime(context, link, who, after)
-            ):
-                # handed over or not, nothing in it handles SIGTERM
+            if bare and after is not None:
                 severity = None
                 message += (
                     f"and {after.program}, once PID 1, has no SIGTERM handler in its code "

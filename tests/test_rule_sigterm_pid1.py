@@ -294,3 +294,4 @@ def test_a_shell_that_would_hand_over_to_python_with_no_handler_is_a_warning(
     (finding,) = klb406(tmp_path, built("CMD python app.py\n", app_py=flask))
     assert finding.severity is Severity.WARNING and finding.fix.safe
     assert "and python, once PID 1, has no SIGTERM handler in its code either" in finding.text
+    assert finding.message.startswith("SIGTERM never reaches")
