@@ -295,3 +295,15 @@ def test_a_shell_that_would_hand_over_to_python_with_no_handler_is_a_warning(
     assert finding.severity is Severity.WARNING and finding.fix.safe
     assert "and python, once PID 1, has no SIGTERM handler in its code either" in finding.text
     assert finding.message.startswith("SIGTERM never reaches")
+
+
+def test_a_line_edit_keeps_the_line_ending_and_refuses_a_line_that_changed() -> None:
+    from k8slb.core.edits import LineEdit
+    from k8slb.editing.line_edit import edit_lines
+
+    text = "FROM base\r\n  CMD python app.py\r\nCMD other\r\n"
+    refusals: list[str] = []
+    done = edit_lines(text, [LineEdit("D", 2, "CMD python app.py", 'CMD ["python"]')], refusals)
+    assert done == 'FROM base\r\n  CMD ["python"]\r\nCMD other\r\n' and refusals == []
+    stale = edit_lines(text, [LineEdit("D", 3, "CMD python app.py", "CMD x")], refusals)
+    assert stale == text and "no longer reads" in refusals[0]
