@@ -198,7 +198,8 @@ class SigtermNeverReachesServer(Rule):
       script in a child shell, which runs the server, and SIGTERM stops at the first;
     - Node.js or Python as PID 1 (`node server.js`, `python app.py`) when no module of the
       code the container runs (its import closure, or its Node program) registers a
-      SIGTERM handler (`process.on('SIGTERM')`, a shutdown library; `signal.signal`,
+      SIGTERM handler (`process.on('SIGTERM')`, a shutdown library, NestJS's
+      `enableShutdownHooks()`; `signal.signal`,
       `loop.add_signal_handler`) or starts a server that installs one (`uvicorn.run`,
       aiohttp's `web.run_app`). A gRPC server waited on is `grpc-no-graceful-shutdown`'s
       to report, not this rule's.
