@@ -199,10 +199,9 @@ class SigtermNeverReachesServer(Rule):
     - Node.js or Python as PID 1 (`node server.js`, `python app.py`) when no module of the
       code the container runs (its import closure, or its Node program) registers a
       SIGTERM handler (`process.on('SIGTERM')`, a shutdown library, NestJS's
-      `enableShutdownHooks()`; `signal.signal`,
-      `loop.add_signal_handler`) or starts a server that installs one (`uvicorn.run`,
-      aiohttp's `web.run_app`). A gRPC server waited on is `grpc-no-graceful-shutdown`'s
-      to report, not this rule's.
+      `enableShutdownHooks()`; `signal.signal`, `loop.add_signal_handler`) or starts a
+      server that installs one (`uvicorn.run`, aiohttp's `web.run_app`). A gRPC server
+      waited on is `grpc-no-graceful-shutdown`'s to report, not this rule's.
 
     An init process as PID 1 (`tini`, `dumb-init`, `catatonit`), a shell script with a
     `trap`, and a pod with `shareProcessNamespace: true` (the pause container is PID 1)
