@@ -444,7 +444,12 @@ def analyse(sources: Sequence[Source], settings: Settings, read: Sources) -> Con
     problems: list[Problem] = [p for m in read.manifests for p in m.problems]
     problems += [facts.problem for facts in read.modules if facts.problem is not None]
     problems += [Problem(UNREAD_FILE, s.path, 1, 1, s.unread) for s in sources if s.unread]
-    index = Index(objects, settings.mesh, deployment_units(objects, read.rendered_from))
+    index = Index(
+        objects,
+        settings.mesh,
+        deployment_units(objects, read.rendered_from),
+        manifest_files=[m.path for m in read.manifests],
+    )
     reported = {s.path for s in sources if s.report}
     return Context(
         index=index,

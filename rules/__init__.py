@@ -24,6 +24,7 @@ from k8slb.rules.no_readiness_probe import NoReadinessProbe
 from k8slb.rules.readiness_checks_nothing import ReadinessChecksNothing
 from k8slb.rules.session_affinity import SessionAffinity
 from k8slb.rules.shared_probe import SharedProbe
+from k8slb.rules.sigterm_never_reaches_server import SigtermNeverReachesServer
 from k8slb.rules.statefulset_service_not_headless import StatefulSetServiceNotHeadless
 from k8slb.rules.stop_without_grace import StopWithoutGrace
 from k8slb.rules.topology_routing import TopologyRouting
@@ -61,4 +62,5 @@ ALL_RULES: tuple[type[Rule], ...] = (
     GrpcNoGracefulShutdown,
     StopWithoutGrace,
     HealthAlwaysServing,
+    SigtermNeverReachesServer,
 )

@@ -59,7 +59,8 @@ class GrpcNoGracefulShutdown(Rule):
     keeps the process serving) when no module of its program (the folder of the nearest
     `package.json`, or the container's code) calls `process.on('SIGTERM', ...)` (`once`,
     `addListener`, also over a list of signals) or loads a library that installs such a
-    handler (`@godaddy/terminus`, lightship, http-graceful-shutdown, close-with-grace).
+    handler (`@godaddy/terminus`, lightship, http-graceful-shutdown, close-with-grace), or
+    calls NestJS's `enableShutdownHooks()`.
     Node exits at once on SIGTERM with no handler, or, as PID 1, ignores it until SIGKILL.
     The fix inserts before `bindAsync` a handler that calls `tryShutdown`, bounded by a
     timer that calls `forceShutdown`, then ends the process.

@@ -8,7 +8,7 @@ from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.model.index import is_headless
 from k8slb.model.objects import pos_of
 from k8slb.reading.objects import K8sObject, dig
-from k8slb.reading.yamltree import YMap
+from k8slb.reading.yamltree import Pos, YMap
 from k8slb.rules.base import Context, Example, Rule
 
 _STATEFULSET = """\
@@ -41,14 +41,27 @@ spec:
   selector: {app: db}
   ports: [{name: peer, port: 7000}]
 """
+_CONFIG = """\
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: db-settings
+data:
+  mode: cluster
+"""
 
 
 def _names_used(context: Context, workload: K8sObject, service: K8sObject, name: str) -> bool:
     """Whether the pods' own DNS names matter: the Service is for the peers (traffic.py),
-    or the pod template names a member (`db-0.db`, `$(POD_NAME).db`) in its commands,
-    arguments or environment."""
+    or the pod template names a member (see _member_named)."""
     if context.index.purpose(service).role == "peers":
         return True
+    return _member_named(context, workload, name)
+
+
+def _member_named(context: Context, workload: K8sObject, name: str) -> bool:
+    """Whether the pod template names a member (`db-0.db`, `$(POD_NAME).db`) in its
+    commands, arguments or environment."""
     member = re.compile(rf"(?:^|[\s=,/:'\"])[\w$().-]+\.{re.escape(name)}(?:\.|:|\b)")
     for container in context.index.template(workload).containers:
         body = container.body
@@ -57,6 +70,20 @@ def _names_used(context: Context, workload: K8sObject, service: K8sObject, name:
         if any(isinstance(word, str) and member.search(word) for word in words):
             return True
     return False
+
+
+def _members_needed(context: Context, workload: K8sObject, name: str) -> str | None:
+    """Why the members' own names are needed, with no Service to ask: the pod names a
+    member, or there is more than one member (what stable names exist for); None when
+    neither shows."""
+    if _member_named(context, workload, name):
+        return "the pod names a member"
+    replicas = dig(workload.body, "spec", "replicas")
+    if context.index.scalers(workload):
+        return "an autoscaler scales it"
+    if isinstance(replicas, int) and replicas > 1:
+        return f"it runs {replicas} members"
+    return None
 
 
 class StatefulSetServiceNotHeadless(Rule):
@@ -69,9 +96,18 @@ class StatefulSetServiceNotHeadless(Rule):
     peer traffic), or the pod names a member (`db-0.db`, `$(POD_NAME).db`) in its command,
     arguments or environment. Otherwise it is `info`: the Service carries client traffic
     and k8slb cannot see that anything needs the names (a proxy or a stateless tier kept
-    in a StatefulSet), and making it headless would change what its clients reach. When
-    no scanned manifest defines the Service, an `info` finding says so (it may be managed
-    elsewhere).
+    in a StatefulSet), and making it headless would change what its clients reach.
+
+    When no scanned manifest defines the Service, what k8slb says depends on whether the
+    run read everything applied with the StatefulSet. A chart's render and a
+    kustomization's build are whole, and so is a plain folder of manifests when the run
+    read another file of it (the folder was walked, or its project read as context): a
+    Service named there and created nowhere is a dangling name, a bug of the chart or the
+    manifests, not something managed elsewhere. It is a warning when the names are needed
+    (the StatefulSet runs more than one member or an autoscaler scales it, or the pod
+    names a member), and `info` for one member that nothing names, which works without
+    them. A file read alone (named on the command line with none of its folder) may have
+    its Service beside it, unread: that is `info`, saying so.
 
     ## Why it matters
     The governing Service of a StatefulSet is what gives each pod its stable DNS name
@@ -100,7 +136,23 @@ class StatefulSetServiceNotHeadless(Rule):
     examples = (
         Example(_STATEFULSET + _SERVICE.replace("  clusterIP: None\n", ""), at=(6, 16)),
         Example(
-            _STATEFULSET, severity=Severity.INFO, title="the Service is not in the scan", at=(6, 16)
+            _STATEFULSET,
+            severity=Severity.INFO,
+            title="the Service is not in the scan, and nothing else of its folder is",
+            at=(6, 16),
+        ),
+        Example(
+            _STATEFULSET,
+            beside=(("config.yaml", _CONFIG),),
+            title="its folder was read, and no manifest of it creates the Service",
+            at=(6, 16),
+        ),
+        Example(
+            _STATEFULSET.replace("replicas: 3", "replicas: 1"),
+            beside=(("config.yaml", _CONFIG),),
+            severity=Severity.INFO,
+            title="a dangling name, but one member that nothing names",
+            at=(6, 16),
         ),
         Example(
             (_STATEFULSET + _SERVICE.replace("  clusterIP: None\n", "")).replace("peer", "http"),
@@ -124,17 +176,7 @@ class StatefulSetServiceNotHeadless(Rule):
                 s for s in context.index.services_named(name) if s.namespace == workload.namespace
             ]
             if not same_namespace:
-                yield self.finding(
-                    workload,
-                    pos,
-                    (
-                        f"{workload.ref.display} names Service {name!r} in serviceName, which no "
-                        "scanned manifest defines",
-                        "make sure it exists and is headless (clusterIP: None), or its pods get "
-                        "no stable DNS names",
-                    ),
-                    severity=Severity.INFO,
-                )
+                yield self._missing(context, workload, name, pos)
                 continue
             for service in same_namespace:
                 if is_headless(service):
@@ -181,3 +223,47 @@ class StatefulSetServiceNotHeadless(Rule):
                     ),
                     edits=edits,
                 )
+
+    def _missing(self, context: Context, workload: K8sObject, name: str, pos: Pos) -> Finding:
+        """No scanned manifest defines the Service: a dangling name when the run read what
+        is applied with the StatefulSet, else perhaps a Service made elsewhere."""
+        headline = (
+            f"{workload.ref.display} names Service {name!r} in serviceName, which no scanned "
+            "manifest defines"
+        )
+        others = [s.name for s in context.index.selecting(workload) if s.name]
+        or_other = f", or name the one that does ({', '.join(others)})" if others else ""
+        if not context.index.read_with_its_unit(workload):
+            return self.finding(
+                workload,
+                pos,
+                (
+                    headline,
+                    "info only: the run read no other manifest of its folder, so the Service "
+                    "may be created elsewhere",
+                    "make sure it exists and is headless, or its pods get no stable DNS names"
+                    + or_other,
+                ),
+                severity=Severity.INFO,
+            )
+        remedy = f"create a headless Service {name!r} (clusterIP: None) that selects its pods"
+        remedy += or_other
+        needed = _members_needed(context, workload, name)
+        harm = (
+            f"nothing applied with it creates that Service: its pods get no DNS names "
+            f"({workload.name}-0.{name} does not resolve)"
+        )
+        if needed is None:
+            return self.finding(
+                workload,
+                pos,
+                (
+                    headline,
+                    harm,
+                    remedy,
+                    "info only: it runs one member and nothing in the pod names one, so "
+                    "k8slb cannot see that anything needs the names",
+                ),
+                severity=Severity.INFO,
+            )
+        return self.finding(workload, pos, (headline, f"{harm}, and {needed}", remedy))

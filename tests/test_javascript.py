@@ -192,3 +192,14 @@ def test_comments_among_the_options_leave_them_complete() -> None:
 def test_text_around_an_environment_value_with_a_default_is_added_once() -> None:
     (channel,) = parse("client.js", client("`${process.env.H || 'x'}:1`").encode()).channels
     assert channel.target.default_text == "x:1"
+
+
+def test_nest_shutdown_hooks_are_a_sigterm_handler() -> None:
+    """`app.enableShutdownHooks()` makes NestJS close the application on SIGTERM."""
+    text = (
+        "import { NestFactory } from '@nestjs/core';\n"
+        "async function main() {\n  const app = await NestFactory.create(AppModule);\n"
+        "  app.enableShutdownHooks();\n  await app.listen(3000);\n}\nmain();\n"
+    )
+    (handler,) = parse("main.ts", text.encode()).sigterm_handlers
+    assert handler.line == 4

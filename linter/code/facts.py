@@ -33,6 +33,7 @@ WATCHED = (
     b"psycopg",
     b"asyncpg",
     b"SIGTERM",
+    b"uvicorn",  # uvicorn.run installs a SIGTERM handler
     # web frameworks: the routes a probe reaches
     b"flask",
     b"fastapi",
@@ -285,6 +286,9 @@ class CodeFacts:
     waits: list[Wait] = field(default_factory=list)
     stops: list[Stop] = field(default_factory=list)
     sigterm_handlers: list[Loc] = field(default_factory=list)
+    # servers run by a call that installs its own SIGTERM handler (Python's uvicorn.run,
+    # aiohttp's web.run_app): the process stops on SIGTERM, though it drains no gRPC server
+    signal_servers: list[Loc] = field(default_factory=list)
     http_clients: list[HttpClient] = field(default_factory=list)
     db_pools: list[DbPool] = field(default_factory=list)
     health_servicers: list[HealthServicer] = field(default_factory=list)

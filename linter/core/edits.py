@@ -98,7 +98,20 @@ class ChartEdit:
     op: str = "template"
 
 
-Edit = YamlEdit | CodeEdit | ChartEdit
+@record
+class LineEdit:
+    """A line of a file that is neither YAML nor code (a Dockerfile's instruction): the
+    line numbered `line`, whose text is `old` (leading and trailing blanks aside),
+    becomes `new`, its indentation and line ending kept."""
+
+    path: str
+    line: int
+    old: str
+    new: str
+    op: str = "replace-line"
+
+
+Edit = YamlEdit | CodeEdit | ChartEdit | LineEdit
 
 PROBE_HANDLERS = ("httpGet", "tcpSocket", "exec", "grpc")
 

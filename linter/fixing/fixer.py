@@ -10,10 +10,11 @@ from collections.abc import Sequence, Set
 from dataclasses import dataclass, field
 
 from k8slb.cache import Cache, ParseMemo
-from k8slb.core.edits import ChartEdit, CodeEdit, Edit, YamlEdit
+from k8slb.core.edits import ChartEdit, CodeEdit, Edit, LineEdit, YamlEdit
 from k8slb.core.findings import Finding
 from k8slb.core.results import RunResult
 from k8slb.editing.chart_fix import apply_chart_edits
+from k8slb.editing.line_edit import edit_lines
 from k8slb.editing.yaml_edit import Refusal, Refused, apply_yaml_edits
 from k8slb.engine import Settings, run
 from k8slb.internal import internal_error
@@ -95,6 +96,9 @@ def apply_edits(data: bytes, edits: Sequence[Edit]) -> tuple[bytes, list[str]]:
     code_edits = [e for e in edits if isinstance(e, CodeEdit)]
     if yaml_edits:
         text = apply_yaml_edits(text, yaml_edits, refusals)
+    line_edits = [e for e in edits if isinstance(e, LineEdit)]
+    if line_edits:
+        text = edit_lines(text, line_edits, refusals)
     if code_edits:
         path = code_edits[0].path
         language = language_of(path)

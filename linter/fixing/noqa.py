@@ -13,6 +13,7 @@ raw string) is refused and named.
 
 from __future__ import annotations
 
+import os
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -23,6 +24,7 @@ from k8slb.core.findings import Finding
 from k8slb.editing.verify import plain, yaml_fix_problem
 from k8slb.fixing.fixer import apply_edits
 from k8slb.languages import language_of, load
+from k8slb.reading.build_files import is_build_file
 from k8slb.reading.encodings import codec_for, file_bytes, source_lines
 from k8slb.reading.markers import ANNOTATION, comment_pattern, split_codes
 from k8slb.reading.yamlcompose import compose
@@ -155,6 +157,15 @@ def add_noqa(findings: Sequence[Finding], contents: dict[str, bytes], style: str
             added.refused += [
                 f"{path}:{f.line}: a Helm template, which k8slb cannot check a comment in: "
                 f"add `# k8slb: ignore[{f.rule}]` (or the annotation) there by hand"
+                for f in found
+            ]
+            continue
+        if is_build_file(os.path.basename(path)):
+            # a Dockerfile: `#` opens a comment only at the start of a line, and k8slb
+            # reads no suppression comment there
+            added.refused += [
+                f"{path}:{f.line}: no comment can silence a finding in this file: "
+                f"list {f.rule} for it in the configuration's per-file-ignores"
                 for f in found
             ]
             continue

@@ -80,11 +80,16 @@ class Index:
         objects: Iterable[K8sObject],
         mesh: str = "none",
         units: Mapping[str, Unit] | None = None,
+        manifest_files: Iterable[str] = (),
     ) -> None:
         self.objects = list(objects)
         self.mesh = mesh
         # which objects are applied together (units.py), by file: none given, one unit
         self.units: Mapping[str, Unit] = units or {}
+        # how many manifest files the run read in each folder (none given: each file alone)
+        self._files_in: dict[str, int] = defaultdict(int)
+        for path in set(manifest_files):
+            self._files_in[str(PurePath(path).parent)] += 1
         self.services: list[K8sObject] = []
         self.workload_objects: list[K8sObject] = []  # those with a pod template
         self.namespaces: dict[str, K8sObject] = {}
@@ -171,6 +176,15 @@ class Index:
             return True
         return compatible(units.get(one.path, PLAIN), units.get(other.path, PLAIN))
 
+    def read_with_its_unit(self, obj: K8sObject) -> bool:
+        """Whether the run read what is applied with the object, so that an object it
+        names and does not find is missing rather than made elsewhere: a chart's render and
+        a kustomization's build are whole; a plain file counts when another manifest of
+        its folder was read too (a folder walked, not one file named alone)."""
+        if self.units.get(obj.path, PLAIN)[0]:
+            return True
+        return self._files_in.get(str(PurePath(obj.path).parent), 0) > 1
+
     def targets(self, service: K8sObject) -> list[Target]:
         """Every (workload, container, port) the Service sends traffic to."""
         key = id(service)
@@ -192,7 +206,7 @@ class Index:
         key = id(workload)
         if key not in self._serving:
             found: dict[str, list[Target]] = defaultdict(list)
-            for service in self._selecting(workload):
+            for service in self.selecting(workload):
                 if not self.purpose(service).carries_clients:
                     continue  # its pods' discovery, scrapes or a placeholder: no callers
                 for target in self.targets(service):
@@ -201,7 +215,7 @@ class Index:
             self._serving[key] = found
         return dict(self._serving[key])
 
-    def _selecting(self, workload: K8sObject) -> list[K8sObject]:
+    def selecting(self, workload: K8sObject) -> list[K8sObject]:
         """The Services that select the workload's pods, in the index's order: a table
         per namespace (a Service selects only in its own) of which workloads each Service
         there selects, a label lookup a Service; the ports they target are worked out only
@@ -229,7 +243,7 @@ class Index:
         """The peer-discovery Service (traffic.py) whose pods include the workload's: its
         pods find each other, and their callers often find them, through it (a memberlist
         ring, a raft group), by pod address rather than through a ClusterIP."""
-        for service in self._selecting(workload):
+        for service in self.selecting(workload):
             if self.purpose(service).role == "peers":
                 return service
         return None

@@ -85,6 +85,7 @@ class Link:
     modules: tuple[str, ...]  # the modules it runs (paths, normalised)
     evidence: tuple[Evidence, ...]  # what the link rests on, strongest first
     overruled: tuple[Evidence, ...] = ()  # weaker evidence that points elsewhere
+    dockerfile: Dockerfile | None = None  # the Dockerfile its image is built with, if known
 
     @property
     def key(self) -> str:
@@ -416,7 +417,9 @@ class _Finder:
         else:
             modules = tuple(self.by_folder.get(folder, ()))
         used.sort(key=lambda e: e.strength)
-        return Link(workload, container, folder, source, modules, tuple(used), tuple(overruled))
+        return Link(
+            workload, container, folder, source, modules, tuple(used), tuple(overruled), dockerfile
+        )
 
     def programs(self) -> dict[str, list[str]]:
         """The modules of each project, made when a Node entry first asks."""

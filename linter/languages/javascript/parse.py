@@ -8,7 +8,7 @@ Node.js module does with @grpc/grpc-js and around it.
   unless the function that makes one also closes it;
 - SIGTERM handlers (`process.on('SIGTERM', ...)`, also over a list of signals, and the
   shutdown libraries that install one: terminus, lightship, http-graceful-shutdown,
-  close-with-grace);
+  close-with-grace; NestJS's `app.enableShutdownHooks()`);
 - health services (grpc-health-check's implementation, whose status a drain sets to
   NOT_SERVING, or a hand-written `check` given to `addService(...Health.service, ...)`);
 - keep-alive HTTP agents (`new http.Agent({keepAlive: true})`, agentkeepalive, undici's
@@ -69,6 +69,8 @@ SHUTDOWN_LIBRARIES = (
     "http-graceful-shutdown",
     "close-with-grace",
 )
+# The NestJS method that installs SIGTERM (and other) handlers which close the application.
+SHUTDOWN_HOOKS = "enableShutdownHooks"
 # Keep-alive HTTP clients: the module (as required) and the classes that pool connections.
 HTTP_MODULES = {"http": "http", "node:http": "http", "https": "https", "node:https": "https"}
 KEEPALIVE_LIBRARIES = {"agentkeepalive": "agentkeepalive", "undici": "undici"}
@@ -81,6 +83,7 @@ WATCHED = (
     b"agentkeepalive",
     b"undici",
     *(library.encode() for library in SHUTDOWN_LIBRARIES),
+    SHUTDOWN_HOOKS.encode(),
 )
 _LISTENERS = ("on", "once", "addListener", "prependListener", "prependOnceListener")
 _FUNCTIONS = ("function_declaration", "function_expression", "arrow_function", "method_definition")
@@ -684,6 +687,8 @@ class _Module:
             given = _arguments(node)
             if given and "SIGTERM" in self._signals(given[0]):
                 self.facts.sigterm_handlers.append(self.loc(node))
+        elif method == SHUTDOWN_HOOKS:  # NestJS: a SIGTERM handler that closes the app
+            self.facts.sigterm_handlers.append(self.loc(node))
         elif (name := self.aliases.get(owner, owner)) in servers:
             self._server_call(node, name, method, _arguments(node), servers[name])
 

@@ -88,6 +88,9 @@ HEALTH_SERVICERS = frozenset(
     {"grpc_health.v1.health.HealthServicer", "grpc_health.v1.health.aio.HealthServicer"}
 )
 ADD_HEALTH = "grpc_health.v1.health_pb2_grpc.add_HealthServicer_to_server"
+# Calls that run a server and install its own SIGTERM handler (uvicorn's Server installs
+# one for SIGINT and SIGTERM; aiohttp's run_app turns both into GracefulExit).
+SIGNAL_SERVERS = frozenset({"uvicorn.run", "aiohttp.web.run_app"})
 # Functions that run once per process: what they create lives as long as the process.
 ONCE_FUNCTIONS = frozenset(
     {
@@ -437,6 +440,8 @@ class _Collector(Values):
             self.sites.append(site("health"))
         elif name == "signal.signal":
             self._signal(node, parents, scope)
+        elif name in SIGNAL_SERVERS:
+            self.facts.signal_servers.append(self.loc(node))
         elif isinstance(node.func, ast.Name):
             self._via_partial(node, parents, scope)
         func = node.func

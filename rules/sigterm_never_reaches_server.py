@@ -1,0 +1,503 @@
+from __future__ import annotations
+
+import json
+import os
+import posixpath
+import re
+import shlex
+from collections.abc import Iterator, Sequence
+from dataclasses import replace
+
+from k8slb.code.entry_points import container_argv
+from k8slb.code.facts import Loc
+from k8slb.core.edits import Edit, LineEdit, YamlEdit
+from k8slb.core.findings import Finding, FixInfo, Related, Severity
+from k8slb.model.links import Link
+from k8slb.model.objects import Container, PodTemplate, pos_of
+from k8slb.reading.build_files import DOCKERFILE_NAMES, Dockerfile, Said
+from k8slb.reading.objects import K8sObject
+from k8slb.record import record
+from k8slb.rules.base import Context, Example, Rule
+from k8slb.rules.examples import web_deployment
+
+_SHELLS = frozenset({"sh", "bash", "ash", "dash", "zsh", "ksh"})
+# Init processes made to be PID 1: they pass SIGTERM on and reap what exits.
+_INITS = frozenset({"tini", "tini-static", "dumb-init", "catatonit", "docker-init"})
+_PACKAGE_MANAGERS = frozenset({"npm", "yarn", "pnpm"})
+_RUNTIMES = re.compile(r"^(?:node|nodejs|python(?:\d+(?:\.\d+)?)?)$")
+# Words that make a command line a shell program rather than one command.
+_OPERATORS = frozenset({"&&", "||", ";", "|", "&", ";;", "(", ")", "|&"})
+_REDIRECTS = re.compile(r"^\d*(?:<|>|>>|<<|<&|>&|&>|<>)")
+_KEYWORDS = frozenset(
+    {"if", "then", "else", "fi", "for", "while", "until", "do", "done", "case", "esac", "{", "}"}
+)
+# What /bin/sh expands or interprets in a word: a shell-form line that has none of them
+# means the same as its exec form.
+_SHELL_CHARACTERS = re.compile(r"[$`*?\[\]{}~\\<>|&;()#!]|^\w+=")
+
+
+@record
+class Pid1:
+    """What runs as PID 1, when SIGTERM does not reach the server through it (or when the
+    server itself is PID 1: `runtime`, judged against its code)."""
+
+    kind: str  # shell | package manager | runtime
+    program: str  # its name, as the command line gives it
+    words: tuple[str, ...]  # the command line from PID 1 on
+    exec_prefix: bool = False  # one command in `sh -c`: `exec` in front of it is the fix
+    severity: Severity | None = None  # lowered, with `why`
+    why: str = ""
+    last: tuple[str, ...] = ()  # a shell's: the program its script runs last
+
+
+def pid1(argv: Sequence[object]) -> Pid1 | None:
+    """What a container's command line leaves as PID 1, when that keeps SIGTERM from the
+    server or the server is a Node or Python process; None when an init process, a
+    program k8slb does not know, or a shell that hands over with `exec` runs it."""
+    words = [str(word) for word in argv]
+    if not words:
+        return None
+    program = posixpath.basename(words[0])
+    if program in _INITS:
+        return None
+    if program in _SHELLS and len(words) >= 3 and re.fullmatch(r"-[a-z]*c", words[1]):
+        return _shell(program, words[2])
+    if program in _PACKAGE_MANAGERS:
+        return Pid1("package manager", program, tuple(words))
+    if _RUNTIMES.match(program):
+        return Pid1("runtime", program, tuple(words))
+    return None
+
+
+@record
+class Command:
+    """A simple command of a shell script, with the operators around it."""
+
+    words: tuple[str, ...]
+    before: str | None  # the operator that ends the command before it
+    after: str | None  # the operator that ends it
+
+
+def _commands(script: str) -> list[Command] | None:
+    """The simple commands of a shell script, split at its operators (a line break ends
+    a command as `;` does); None when it does not parse."""
+    lexer = shlex.shlex(script.replace("\n", " ; "), posix=True, punctuation_chars=True)
+    lexer.whitespace_split = True
+    try:
+        tokens = list(lexer)
+    except ValueError:
+        return None
+    commands: list[Command] = []
+    words: list[str] = []
+    before: str | None = None
+    for token in [*tokens, None]:
+        if token is not None and token not in _OPERATORS:
+            words.append(token)
+            continue
+        if words:
+            commands.append(Command(tuple(words), before, token))
+            before, words = token, []
+        elif token is not None and token != ";":
+            before = token
+    return commands
+
+
+_ASSIGNMENT = re.compile(r"^[A-Za-z_]\w*=")
+# Builtins a script may end with: no program to run in the shell's place.
+_BUILTINS = frozenset(
+    {"wait", "read", "cd", ":", "true", "false", "exit", "set", "eval", ".", "echo", "printf"}
+)
+
+
+def _program_words(words: Sequence[str]) -> list[str]:
+    """A simple command from its program on: the keywords that open it (`then`, `do`)
+    and the variables it sets for the program (`OPTS=... exec java`) left out."""
+    start = 0
+    while start < len(words) and (
+        words[start] in _KEYWORDS or words[start] == "!" or _ASSIGNMENT.match(words[start])
+    ):
+        start += 1
+    return list(words[start:])
+
+
+def _may_hand_over(last: Command) -> bool:
+    """Whether a shell may run the script's last command in its own place, as bash does
+    (and dash does not): a program run in the foreground, not in a pipeline or a compound
+    command, with no redirection and nothing after it."""
+    if last.before in ("|", "|&", "(") or last.after not in (None, ";"):
+        return False
+    if any(_REDIRECTS.match(word) or word in _KEYWORDS for word in last.words):
+        return False
+    program = _program_words(last.words)
+    return bool(program) and program[0] not in _BUILTINS
+
+
+def _shell(program: str, script: str) -> Pid1 | None:
+    commands = _commands(script)
+    if not commands:
+        return None
+    for command in commands:
+        words = _program_words(command.words)
+        if words[:1] == ["trap"]:
+            return None  # the script handles the signal itself (a trap that forwards it)
+        if words[:1] == ["exec"]:
+            handed = [w for w in words[1:] if not _REDIRECTS.match(w)]
+            if handed:  # the shell becomes that program
+                return pid1(handed)
+    last = commands[-1]
+    # a command left in the background runs beside the shell, whatever ends the script
+    may = _may_hand_over(last) and not any(c.after in ("&", "|&") for c in commands)
+    lone = may and len(commands) == 1 and not _ASSIGNMENT.match(last.words[0])
+    if lone and program == "bash":
+        return pid1(last.words)  # bash runs a lone command in its own place
+    line = (program, "-c", script)
+    ran = tuple(_program_words(last.words)) if may else ()
+    if not may or program == "dash":
+        return Pid1("shell", program, line, exec_prefix=lone, last=ran)
+    if program == "bash":
+        why = (
+            "bash 5.1 and later run the last command of a script in their own place, older "
+            "bash does not"
+        )
+    else:
+        why = (
+            f"whether {program} runs {'the' if lone else 'the last'} command in its own place "
+            "depends on which shell it is in the image: bash does"
+            + ("" if lone else " (5.1 and later)")
+            + ", dash (Debian's and Ubuntu's /bin/sh) does not"
+        )
+    return Pid1("shell", program, line, exec_prefix=lone, severity=Severity.INFO, why=why, last=ran)
+
+
+@record
+class Place:
+    """Where the words that make PID 1 are written, and the edit that hands PID 1 over."""
+
+    path: str
+    line: int
+    column: int
+    said: str
+    edits: tuple[Edit, ...] = ()
+    fix: str = ""
+    workload: K8sObject | None = None  # the manifest's, when they are written there
+
+
+class SigtermNeverReachesServer(Rule):
+    """The server's container runs it under a PID 1 that keeps SIGTERM from it.
+
+    ## What it does
+    Works out what runs as PID 1 in each long-running container of a workload that
+    serves (a Deployment, StatefulSet, DaemonSet; not a Job): the container's `command`
+    and `args`, over the ENTRYPOINT and CMD of the Dockerfile its image is built from
+    (`k8slb explain-links`), composed as Kubernetes does. It reports:
+
+    - a shell as PID 1: a shell-form `CMD` or `ENTRYPOINT` (`CMD python app.py`, which
+      Docker runs as `/bin/sh -c "python app.py"`), or `["sh", "-c", "..."]` in the
+      manifest or the Dockerfile, when no command of the script is run with `exec`;
+    - `npm start`, `npm run NAME`, `yarn` or `pnpm` as PID 1: the package manager runs the
+      script in a child shell, which runs the server, and SIGTERM stops at the first;
+    - Node.js or Python as PID 1 (`node server.js`, `python app.py`) when no module of the
+      code the container runs (its import closure, or its Node program) registers a
+      SIGTERM handler (`process.on('SIGTERM')`, a shutdown library, NestJS's
+      `enableShutdownHooks()`; `signal.signal`, `loop.add_signal_handler`) or starts a
+      server that installs one (`uvicorn.run`, aiohttp's `web.run_app`). A gRPC server
+      waited on is `grpc-no-graceful-shutdown`'s to report, not this rule's.
+
+    An init process as PID 1 (`tini`, `dumb-init`, `catatonit`), a shell script with a
+    `trap`, and a pod with `shareProcessNamespace: true` (the pause container is PID 1)
+    are not reported. `bash -c` with one command is not either: bash runs a lone command
+    in its own place. A container whose image k8slb cannot link to a Dockerfile is
+    judged by its manifest alone, and an ENTRYPOINT that only the base image sets is not
+    seen.
+
+    Whether a shell stays PID 1 can depend on which shell it is. When the script ends
+    with a program run in the foreground (no pipe, redirection, background job or loop,
+    nothing after it), bash runs that program in its own place (a lone command always,
+    the last of several from 5.1 on) while dash, Debian's and Ubuntu's `/bin/sh`, does
+    not. k8slb cannot see which shell `/bin/sh` is in the image, so such a script under
+    `sh` (a shell-form line among them) is `info`, saying why, with the `exec` that makes
+    it certain as its fix. A script that no shell can hand over (`python app.py | tee
+    log`, `python app.py > log`, `worker & server`, a loop, a command after the server),
+    or any script under `dash`, is reported as it is, and so is one whose last program is
+    Node.js or Python with no SIGTERM handler in its code: handed over or not, nothing
+    handles the signal.
+
+    The rest is a warning for a container that serves clients through a Service (see
+    `no-readiness-probe`): their requests are what is cut. For any other container it is
+    `info`, saying so: nothing is cut but its own work, though each stop still waits out
+    the grace period.
+
+    ## Why it matters
+    The kubelet stops a container by sending SIGTERM to its PID 1, and SIGKILL when the
+    grace period is over. The kernel gives PID 1 no default action for a signal: a
+    signal it has no handler for is dropped. `/bin/sh` (dash in Debian and Ubuntu images)
+    installs no handler and does not pass the signal to its child; Node.js and Python
+    install none for SIGTERM; npm and yarn run the script under a shell of their own.
+    So the server never hears SIGTERM: it keeps running until SIGKILL at the end of the
+    whole grace period (30 s by default), every request in flight is cut, and every
+    rollout and scale-down waits out the grace period for each pod.
+
+    ## Fix
+    Make the server PID 1, or put an init process there:
+    - a shell-form line with one command and nothing for the shell to expand becomes
+      the exec form (`CMD python app.py` -> `CMD ["python", "app.py"]`), a shell-form line
+      with one command that needs the shell gets `exec` in front (`CMD exec python
+      app.py --port $PORT`), and `sh -c "python app.py"` becomes `sh -c "exec python
+      app.py"`: `k8slb fix` makes these (safe: the same program runs, as PID 1);
+    - for a script of several commands, `exec` in front of the last one, the server
+      (`cd /app && exec python app.py`), or an init: `ENTRYPOINT ["tini", "--"]`;
+    - for npm and yarn, run the server itself: `CMD ["node", "server.js"]`;
+    - for Node.js and Python, a SIGTERM handler that stops the server gracefully
+      (`process.on('SIGTERM', () => server.close())`,
+      `signal.signal(signal.SIGTERM, ...)`), or `tini` in front.
+    A shell-form `ENTRYPOINT` is not rewritten when a `CMD` or the container's `args` would
+    then be passed to it (the exec form takes them as arguments, the shell form drops them).
+
+    ## Other linters
+    hadolint DL3025 asks for the exec form of `CMD` and `ENTRYPOINT` in every Dockerfile,
+    whether or not a pod runs it; none looks at a pod's `command`, npm as PID 1, or the
+    server's code.
+    """
+
+    id = "KLB406"
+    name = "sigterm-never-reaches-server"
+    severity = Severity.WARNING
+    fix = FixInfo(True, True, "make the server PID 1 (exec form, or `exec` in front)")
+    examples = (
+        Example(
+            web_deployment("command: [sh, -c, 'python /app/app.py | tee /tmp/log']"),
+            title="a pipeline: the shell stays PID 1",
+            at=(19, 20),
+        ),
+        Example(
+            web_deployment("command: [sh, -c, 'python /app/app.py']"),
+            severity=Severity.INFO,
+            title="one command under sh: whether sh hands over depends on the image's shell",
+            at=(19, 20),
+        ),
+        Example(
+            web_deployment("command: [sh, -c, 'exec python /app/app.py']"),
+            findings=0,
+            title="the shell hands PID 1 over with exec",
+        ),
+        Example(
+            web_deployment("command: [tini, --, sh, -c, 'cd /app && npm start']"),
+            findings=0,
+            title="an init process is PID 1",
+        ),
+        Example(
+            web_deployment("command: [npm, start]"),
+            title="npm as PID 1",
+            at=(19, 20),
+        ),
+        Example(
+            web_deployment(),
+            beside=(
+                (
+                    "skaffold.yaml",
+                    "build:\n  artifacts:\n    - image: registry.example/web\n      context: .\n",
+                ),
+                ("Dockerfile", "FROM python:3.12-slim\nCOPY . /app\nCMD python /app/app.py\n"),
+                ("app.py", "import signal\n\nsignal.signal(signal.SIGTERM, lambda *_: exit(0))\n"),
+            ),
+            severity=Severity.INFO,
+            title="a shell-form CMD in the Dockerfile the image is built from",
+            at=(3, 1),
+        ),
+    )
+
+    def check(self, context: Context) -> Iterator[Finding]:
+        reported: set[tuple[str, int]] = set()  # a Dockerfile line, once for its images
+        # a finding is placed in a Dockerfile or in the workload's manifest: with a
+        # Dockerfile among the files judged, every workload may run it
+        judged = context.judged
+        every = judged is None or any(
+            DOCKERFILE_NAMES.search(os.path.basename(path)) for path in judged
+        )
+        for workload, template in context.index.workloads if every else context.workloads():
+            spec = workload.spec
+            if spec is None or not spec.serves:
+                continue
+            if template.spec.get("shareProcessNamespace") is True:
+                continue  # the pause container is PID 1
+            for container in template.long_running:
+                link = context.links.of(workload, container.name)
+                found = self._judge(context, workload, template, container, link)
+                if found is None:
+                    continue
+                place, finding = found
+                if place.workload is not None and not context.judges(place.workload):
+                    continue
+                if place.workload is None:
+                    if (place.path, place.line) in reported:
+                        continue
+                    reported.add((place.path, place.line))
+                yield finding
+
+    def _judge(
+        self,
+        context: Context,
+        workload: K8sObject,
+        template: PodTemplate,
+        container: Container,
+        link: Link | None,
+    ) -> tuple[Place, Finding] | None:
+        dockerfile = link.dockerfile if link is not None else None
+        command, args = container.body.get("command"), container.body.get("args")
+        command = command if isinstance(command, list) and command else None
+        args = args if isinstance(args, list) and args else None
+        entrypoint = dockerfile.entrypoint if dockerfile is not None else None
+        cmd = dockerfile.cmd if dockerfile is not None else None
+        argv = container_argv(command, args, entrypoint, cmd)
+        found = pid1(argv)
+        if found is None:
+            return None
+        place = _place(workload, container, dockerfile, command, args, found)
+        if place is None:
+            return None
+        who = f"container {container.name!r} of {workload.ref.display}"
+        message: tuple[str, ...]
+        severity: Severity | None = None
+        if found.kind == "runtime":
+            runtime = _runtime(context, link, who, found)
+            if runtime is None:
+                return None
+            message = runtime
+        elif found.kind == "package manager":
+            message = (
+                f"SIGTERM never reaches {who}: {found.program} is PID 1",
+                f"{found.program} runs the script in a shell of its own, and the signal stops "
+                "there: the server runs on until SIGKILL at the end of the grace period, "
+                "cutting what is in flight, and every rollout waits out the grace",
+                'run the server itself as PID 1 (CMD ["node", "server.js"]), or put tini in front',
+            )
+        elif found.kind == "shell":
+            instruction, _, rest = place.said.partition(" ")
+            shell_form = place.workload is None and not rest.lstrip().startswith("[")
+            shell = (
+                f"shell-form {instruction} makes /bin/sh PID 1"
+                if shell_form
+                else f"{found.program} -c is PID 1"
+            )
+            after = pid1(found.last) if found.last else None
+            # handed over or not, a Node or Python program with no handler ignores it
+            bare = (
+                after is not None
+                and after.kind == "runtime"
+                and _runtime(context, link, who, after) is not None
+            )
+            uncertain = bool(found.why) and not bare
+            message = (
+                f"SIGTERM {'may not reach' if uncertain else 'never reaches'} {who}: {shell}",
+                "a shell as PID 1 ignores SIGTERM and does not pass it on: the server runs on "
+                "until SIGKILL at the end of the grace period, cutting what is in flight, and "
+                "every rollout waits out the grace",
+                place.fix
+                or "put `exec` in front of the command that starts the server, or an "
+                "init (tini) as the entry point",
+            )
+            severity = found.severity
+            if bare and after is not None:
+                severity = None
+                message += (
+                    f"and {after.program}, once PID 1, has no SIGTERM handler in its code "
+                    "either: register one that stops the server gracefully",
+                )
+            elif found.why:
+                message += (f"info only: {found.why}; exec makes it certain",)
+        else:
+            return None
+        if severity is None and container.name not in context.index.serving(workload):
+            severity = Severity.INFO
+            message = (
+                *message,
+                "info only: no Service sends it clients, so no request is cut; it still "
+                "waits out the grace period whenever the pod stops",
+            )
+        related = [Related(workload.path, container.pos[0], f"{who} runs it")]
+        finding = self.code_finding(
+            Loc(place.path, place.line, place.column),
+            message,
+            severity=severity,
+            related=related if place.workload is None else [],
+            fix=FixInfo(True, True, place.fix) if place.edits else FixInfo(False, False),
+            edits=place.edits,
+        )
+        if place.workload is not None:
+            finding = replace(finding, object=workload.ref, container=container.name)
+        return place, finding
+
+
+def _runtime(context: Context, link: Link | None, who: str, found: Pid1) -> tuple[str, ...] | None:
+    """The message for Node.js or Python as PID 1 with no SIGTERM handler in the code the
+    container runs; None when k8slb does not know that code, or it has a handler, or it
+    is a gRPC server that grpc-no-graceful-shutdown judges."""
+    if link is None or link.entry is None:
+        return None
+    code = context.links.code(link)
+    if not code or any(m.sigterm_handlers or m.signal_servers or m.waits for m in code):
+        return None
+    return (
+        f"{found.program} is PID 1 of {who} with no SIGTERM handler in the code it runs",
+        f"as PID 1, {found.program} ignores a signal it has no handler for: the server runs on "
+        "until SIGKILL at the end of the grace period, cutting what is in flight, and every "
+        "rollout waits out the grace",
+        "register a SIGTERM handler that stops the server gracefully, or put tini in front",
+    )
+
+
+def _place(
+    workload: K8sObject,
+    container: Container,
+    dockerfile: Dockerfile | None,
+    command: list[object] | None,
+    args: list[object] | None,
+    found: Pid1,
+) -> Place | None:
+    """Where the words that make PID 1 are written: the container's `command` (or `args`,
+    when they replace a CMD under no ENTRYPOINT), else the Dockerfile's line."""
+    no_entrypoint = dockerfile is not None and not dockerfile.entrypoint
+    if command is not None or (args is not None and no_entrypoint):
+        key = "command" if command is not None else "args"
+        line, column = pos_of(container.body, key, value=True)
+        edits: tuple[Edit, ...] = ()
+        fix = ""
+        script = [*(command or []), *(args or [])][2] if found.exec_prefix else None
+        if isinstance(script, str):
+            # the script is the third word: in `command`, or in `args` after a short one
+            given = len(command) if command is not None else 0
+            owner, at = ("command", 2) if given >= 3 else ("args", 2 - given)
+            new = "exec " + script.lstrip()
+            target = (*workload.root_path, *container.path, owner, at)
+            edits = (YamlEdit(workload.path, workload.document, target, "set-scalar", new),)
+            fix = f"put exec in front of the command: {new!r}"
+        return Place(workload.path, line, column, key, edits, fix, workload)
+    if dockerfile is None:
+        return None
+    said = dockerfile.entrypoint_said if dockerfile.entrypoint else dockerfile.cmd_said
+    if said is None:
+        return None
+    edits, fix = _dockerfile_fix(dockerfile, said, found, args)
+    return Place(said.path, said.line, 1, said.text, edits, fix)
+
+
+def _dockerfile_fix(
+    dockerfile: Dockerfile, said: Said, found: Pid1, args: list[object] | None
+) -> tuple[tuple[Edit, ...], str]:
+    """The exec form of a shell-form line with one command and nothing for the shell to
+    expand, or `exec` in front of one command that needs the shell; none for a script."""
+    instruction, _, rest = said.text.partition(" ")
+    rest = rest.strip()
+    if found.kind != "shell" or not found.exec_prefix or rest.startswith("["):
+        return (), ""
+    if instruction == "ENTRYPOINT" and (dockerfile.cmd or args):
+        return (), ""  # the exec form would take them as arguments; the shell form drops them
+    try:
+        words = shlex.split(rest)
+    except ValueError:
+        return (), ""
+    if words and not any(_SHELL_CHARACTERS.search(word) for word in words):
+        new = f"{instruction} {json.dumps(words)}"
+    else:
+        new = f"{instruction} exec {rest}"
+    return (LineEdit(said.path, said.line, said.text, new),), f"write {new}"
