@@ -897,13 +897,19 @@ def test_a_values_schema_that_refers_outside_itself_is_named_at_its_reference(
     assert [f["rule"] for f in skipped["findings"]] == ["KLB401", "KLB101"]
 
 
-def test_a_values_schema_of_its_own_is_helms_to_check(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "metaschema",
+    ["https://json-schema.org/draft-07/schema#", "http://json-schema.org/schema#"],
+    ids=["draft-07", "latest-by-its-old-name"],
+)
+def test_a_values_schema_of_its_own_is_helms_to_check(tmp_path: Path, metaschema: str) -> None:
     """References inside the schema, a `urn:` (Helm loads nothing for it) and the standard
-    metaschema are no reason to stop: Helm validates the values, and says which one breaks
+    metaschemas are no reason to stop: Helm validates the values, and says which one breaks
     the schema."""
     schema = _schema(
         '{"replicaCount": {"$ref": "#/definitions/count"}, "x": {"$ref": "urn:example:x"}}'
-    )
+    ).replace("https://json-schema.org/draft-07/schema#", metaschema)
+    assert metaschema in schema
     chart = write(tmp_path / "shop", {**CHART, "values.schema.json": schema})
     _, report = check(str(chart))
     assert [f["rule"] for f in report["findings"]] == ["KLB401", "KLB101"]

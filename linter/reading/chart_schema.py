@@ -19,9 +19,12 @@ from k8slb.reading.chart_packages import is_package, packed, unpacked
 
 SCHEMA = "values.schema.json"
 _REFERENCES = ("$ref", "$dynamicRef", "$recursiveRef")
-# The metaschemas Helm's validator knows without loading them (santhosh-tekuri/jsonschema).
+# The metaschemas Helm's validator knows without loading them (santhosh-tekuri/jsonschema);
+# `json-schema.org/schema`, the latest draft's old name, is Bitnami's charts' (seen to
+# validate with no connection made).
 _KNOWN_METASCHEMAS = frozenset(
     {
+        "json-schema.org/schema",
         "json-schema.org/draft-04/schema",
         "json-schema.org/draft-06/schema",
         "json-schema.org/draft-07/schema",
