@@ -462,12 +462,19 @@ class _Finder:
         def binary(build: GoBuild) -> str:
             return posixpath.basename(build.output or build.package.rstrip("/"))
 
+        def package_of(build: GoBuild) -> str:
+            below, dots, _ = build.package.partition("/...")
+            # a pattern builds each main package below it: the one named as the binary
+            return os.path.normpath(os.path.join(folder, below, ran if dots else ""))
+
+        patterns = [b for b in builds if b.package.endswith("/...")]
         chosen = [b for b in builds if ran and binary(b) == ran]
-        if not chosen and len(builds) == 1:
+        chosen += [b for b in patterns if ran and package_of(b) in self.go.files]
+        if not chosen and len(builds) == 1 and not patterns:
             chosen = list(builds)
         if len(chosen) != 1:
             return None
-        package = os.path.normpath(os.path.join(folder, chosen[0].package))
+        package = package_of(chosen[0])
         return (chosen[0], package) if package in self.go.files else None
 
     @staticmethod
