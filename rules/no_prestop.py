@@ -5,19 +5,11 @@ from collections.abc import Iterator
 from k8slb.core.edits import YamlEdit
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.model.index import is_headless
-from k8slb.model.objects import Container
 from k8slb.model.routes import key_of, routed
 from k8slb.model.traffic import publishes_not_ready
-from k8slb.model.well_known import unreached
-from k8slb.reading.build_files import image_repository
 from k8slb.rules.base import STOPPING, Context, Example, Rule, grace_edit
 from k8slb.rules.examples import PRESTOP, READY, publishing_not_ready, web_deployment
-from k8slb.rules.serving import never_overlaps
-
-
-def _unreached(container: Container) -> str | None:
-    """Why the container is a component its callers do not reach through its Service."""
-    return unreached(image_repository(container.body.get("image")), container.words)
+from k8slb.rules.serving import never_overlaps, reached_otherwise
 
 
 class NoPreStop(Rule):
@@ -142,10 +134,15 @@ class NoPreStop(Rule):
                 )
                 why = never_overlaps(workload, scaled=bool(context.index.scalers(workload)))
                 note = None
+                related = [Related(service.path, service.pos[0], "the Service it serves")]
                 if why is not None:
                     note = f"info only: {why}, so a pause only delays the outage"
-                elif (reason := _unreached(container)) is not None:
-                    note = f"info only: {reason}, not through Service {service.name}"
+                elif other := reached_otherwise(context, workload, container, services):
+                    note = (
+                        f"info only: {other.reason}, not through Service {service.name}, and "
+                        "no caller of that Service is seen; a pause does not gate that traffic"
+                    )
+                    related += other.related
                 elif all(is_headless(s) for s in services) and not any(
                     routes.get(key_of(s.namespace, s.name or "")) for s in services
                 ):
@@ -168,7 +165,7 @@ class NoPreStop(Rule):
                     message,
                     severity=Severity.INFO if note else None,
                     container=container.name,
-                    related=[Related(service.path, service.pos[0], "the Service it serves")],
+                    related=related,
                     fix=fix,
                     edits=edits,
                 )

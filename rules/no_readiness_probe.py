@@ -6,7 +6,7 @@ from k8slb.core.findings import Finding, Related, Severity
 from k8slb.model.traffic import publishes_not_ready
 from k8slb.rules.base import PROBES, Context, Example, Rule
 from k8slb.rules.examples import LIVE, READY, publishing_not_ready, web_deployment
-from k8slb.rules.serving import never_overlaps
+from k8slb.rules.serving import never_overlaps, reached_otherwise
 
 
 class NoReadinessProbe(Rule):
@@ -91,8 +91,15 @@ class NoReadinessProbe(Rule):
                 )
                 why = never_overlaps(workload, scaled=bool(context.index.scalers(workload)))
                 note = None
+                related = [Related(service.path, service.pos[0], "the Service it serves")]
                 if why is not None:
                     note = f"info only: {why}, so readiness decides little there"
+                elif other := reached_otherwise(context, workload, container, services):
+                    note = (
+                        f"info only: {other.reason}, not through Service {service.name}, and "
+                        "no caller of that Service is seen; its readiness does not gate them"
+                    )
+                    related += other.related
                 elif all(publishes_not_ready(s) for s in services):
                     note = (
                         f"info only: Service {service.name} publishes not-ready addresses, so "
@@ -105,5 +112,5 @@ class NoReadinessProbe(Rule):
                     (*message, note) if note else message,
                     container=container.name,
                     severity=Severity.INFO if note else None,
-                    related=[Related(service.path, service.pos[0], "the Service it serves")],
+                    related=related,
                 )

@@ -28,7 +28,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
 from k8slb.code.entry_points import Entry, container_argv, entry_of
-from k8slb.code.facts import CodeFacts, EnvRef, Listen, Loc, Route, Server
+from k8slb.code.facts import CodeFacts, EnvRef, Listen, Loc, Registration, Route, Server
 from k8slb.code.projects import GoPackages, ImportGraph
 from k8slb.core.results import LinkRow
 from k8slb.languages import LANGUAGES
@@ -89,6 +89,11 @@ class Link:
     @property
     def key(self) -> str:
         return container_key(self.workload, self.container.name)
+
+
+# Functions a program runs when it starts, whoever calls them (`main`, a server's `Run`,
+# Python's `__init__` and `__main__` code, a constructor).
+STARTUP = re.compile(r"^(main|init|__init__|run|serve|start|setup|(Run|Serve|Start|New|new)\w*)$")
 
 
 def container_key(workload: K8sObject, container: str) -> str:
@@ -182,6 +187,26 @@ class CodeLinks:
                 if server is not None and port is not None:
                     found.append(Served(link, facts, server, listen, port))
         return found
+
+    def registration(self, workload: K8sObject, container: Container) -> Registration | None:
+        """Where the container's code registers the process in a service registry: a
+        register call made at the top level, in a function that runs once (`main`,
+        `Run`...), or in one the code calls by name (`Register`, a wrapper of Consul's
+        `ServiceRegister`). None when the code makes none, or only in functions it never
+        calls (a registry package imported for its client)."""
+        link = self.of(workload, container.name)
+        if link is None:
+            return None
+        code = self.code(link)
+        made = [r for facts in code for r in facts.registrations]
+        if not made:
+            return None
+        called = set().union(*(facts.called for facts in code))
+        for registration in made:
+            within = registration.within
+            if not within or STARTUP.match(within) or within in called:
+                return registration
+        return None
 
     def route(self, workload: K8sObject, container: Container, path: object) -> Reached | None:
         """The handler an HTTP path reaches in the container's code, when one route of it
