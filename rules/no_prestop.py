@@ -41,10 +41,16 @@ class NoPreStop(Rule):
     It is `info` when every Service that selects the pod publishes not-ready addresses
     (`publishNotReadyAddresses: true`): a terminating pod stays among such a Service's
     endpoints until it is gone, so no pause takes it out of routing first.
-    And it is `info` for the components of well-known systems that their callers reach
-    otherwise (a table of data, each entry with its source): ingesters reached through a
-    hash ring, queriers that pull their work, compactors, canaries that only Prometheus
-    calls.
+    And it is `info` when the callers reach the pods without the Service: the container's
+    code registers the process in a service registry (a Consul, etcd, ZooKeeper, Eureka or
+    Nacos client's register call, made where the program runs it), so its callers find
+    the pods' addresses there; or it is a component of a well-known system that its
+    callers reach otherwise (a table of data, each entry with its source): ingesters
+    reached through a hash ring, queriers that pull their work, compactors, canaries that
+    only Prometheus calls. A caller seen going through the Service wins over both and
+    keeps the warning: a NodePort or LoadBalancer type, an L7 route to it, a container or
+    a gRPC channel that dials it by name, a configuration applied with it that names it
+    with its port.
 
     When the pod's `terminationGracePeriodSeconds` is not longer than the new pause, the
     fix raises it too (to the pause plus `stop-grace-seconds`), so it never leaves a

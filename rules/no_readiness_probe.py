@@ -31,7 +31,10 @@ class NoReadinessProbe(Rule):
     (`strategy: Recreate`, one replica with `maxSurge: 0` and no autoscaler, a one-replica
     StatefulSet), or when every Service that selects the pod publishes not-ready addresses
     (`publishNotReadyAddresses: true` on a ClusterIP): such a Service routes to the pod
-    whether it is ready or not.
+    whether it is ready or not. And it is `info` when the callers reach the pods without
+    the Service, as `no-prestop` reads it (the code registers the process in a service
+    registry, or a well-known component reached otherwise), unless a caller is seen going
+    through the Service.
 
     ## Why it matters
     Without a readiness probe a pod is in the endpoints as soon as its containers start:
