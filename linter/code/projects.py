@@ -225,6 +225,7 @@ class GoPackages:
                 self.by_tail.setdefault(parts[-length:], []).append(folder)
         self.modules = modules
         self._module_roots: dict[str, str] | None = None
+        self._imported: set[str] | None = None  # the folders some scanned file imports
 
     def _folder(self, import_path: str) -> str | None:
         found = self._by_tail(import_path)
@@ -269,6 +270,25 @@ class GoPackages:
                     roots[prefix] = root if roots.get(prefix, root) == root else None
             self._module_roots = {k: v for k, v in roots.items() if v is not None}
         return self._module_roots
+
+    def program_named(self, binary: str) -> str | None:
+        """The folder of the one scanned `main` package a binary of that name is built
+        from (`go build` names it for its folder): a folder so named that no scanned file
+        imports (a `main` package cannot be imported); None when there is not exactly one."""
+        if self._imported is None:
+            self._imported = {
+                found
+                for facts in self.modules.values()
+                if facts.language == "go"
+                for _, imported in facts.imports
+                if (found := self._folder(imported)) is not None
+            }
+        named = [
+            folder
+            for folder in self.by_tail.get((binary,), [])
+            if os.path.basename(folder) == binary and folder not in self._imported
+        ]
+        return named[0] if len(named) == 1 else None
 
     def closure(self, folder: str) -> list[str]:
         """The Go files of the package in `folder` and of every scanned package it imports,

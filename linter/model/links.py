@@ -399,6 +399,13 @@ class _Finder:
             if script is not None:
                 said = self._command_said(workload, container)
                 evidence = [Evidence("command", said, os.path.dirname(script) or ".")]
+        program = None
+        if not evidence and own is None and isinstance(command, list) and command:
+            # `./geo`: the Go program of that name, when the tree holds one
+            program = self.go.program_named(posixpath.basename(str(command[0])))
+            if program is not None:
+                said = self._command_said(workload, container)
+                evidence = [Evidence("command", said, program)]
         if not evidence:
             return None
         chosen = evidence[0]
@@ -434,6 +441,8 @@ class _Finder:
         elif source is not None:
             bases = [os.path.dirname(source), folder]
             modules = tuple(self.imports.closure(source, bases))
+        elif program is not None:  # the Go program the command names, and its imports
+            modules = tuple(self.go.closure(program))
         elif go is not None:  # the Go program the image builds, and what it imports
             build, package = go
             modules = tuple(self.go.closure(package))
