@@ -22,9 +22,10 @@ class NoReadinessProbe(Rule):
 
     A Service carries no client traffic when it only serves the pods themselves: peer
     discovery (`publishNotReadyAddresses: true`, or ports named for gossip, memberlist,
-    raft, cluster or peer traffic), metrics scrapes (ports named `metrics` or
-    `prometheus`, or scraped by a ServiceMonitor; not `http-metrics`, which several charts
-    give to their whole HTTP API), or a placeholder whose
+    raft, cluster or peer traffic), metrics scrapes and profiling (ports named only with
+    the words `metrics`, `prometheus`, `prom`, `pprof`, `profiling`, or scraped by a
+    ServiceMonitor, or by a PodMonitor on every pod the Service selects; not
+    `http-metrics`, which several charts give to their whole HTTP API), or a placeholder whose
     ports target port 0. A pod that only such Services select is not reported.
 
     It is only `info` where readiness decides little: when old and new pods never overlap
