@@ -61,7 +61,7 @@ def reached_otherwise(
     callers find the pods' addresses there), or it is a component of a well-known system
     its callers reach otherwise (well_known.unreached). A caller seen going through one of
     the Services wins over both: then it is reached through it."""
-    found = _registered(context, workload, container) or _in_table(container)
+    found = registered(context, workload, container) or _in_table(container)
     if found is None or called_through(context, services):
         return None
     return found
@@ -73,7 +73,10 @@ def _in_table(container: Container) -> Elsewhere | None:
     return Elsewhere(reason) if reason is not None else None
 
 
-def _registered(context: Context, workload: K8sObject, container: Container) -> Elsewhere | None:
+def registered(context: Context, workload: K8sObject, container: Container) -> Elsewhere | None:
+    """Why the container's callers find its pods in a service registry: where its code
+    registers the process (links.registration), and a resolver of that registry that
+    the scanned code dials through, if any."""
     registration = context.links.registration(workload, container)
     if registration is None:
         return None

@@ -214,3 +214,21 @@ def test_a_caller_through_the_service_wins_over_the_table_of_components(
     files: dict[str, str | bytes] = {"k8s.yaml": ingester + "---\n" + client}
     dialed = by_container(tmp_path / "b", files, "KLB401")["ingester"]
     assert dialed.severity is Severity.WARNING  # type: ignore[attr-defined]
+
+
+def test_a_grpc_service_of_a_server_that_registers_in_a_registry_is_klb101_info(
+    tmp_path: Path,
+) -> None:
+    """gRPC callers that resolve the server through Consul balance over the pod
+    addresses it lists: the ClusterIP pins no one unless someone dials it."""
+
+    def grpc_named(files: dict[str, str | bytes]) -> dict[str, str | bytes]:
+        geo = str(files["k8s/geo.yaml"]).replace("[{port: 8083", "[{name: grpc, port: 8083")
+        return {**files, "k8s/geo.yaml": geo}
+
+    (finding,) = lint_files(tmp_path / "a", grpc_named(hotel()), ["KLB101"]).findings
+    assert finding.severity is Severity.INFO
+    assert "registers the pod in Consul" in finding.text
+    env = "          env: [{name: GEO_ADDR, value: 'geo:8083'}]\n"
+    (dialed,) = lint_files(tmp_path / "b", grpc_named(hotel(env=env)), ["KLB101"]).findings
+    assert dialed.severity is Severity.WARNING
