@@ -43,7 +43,8 @@ class NoPreStop(Rule):
     endpoints until it is gone, so no pause takes it out of routing first.
     And it is `info` when the callers reach the pods without the Service: the container's
     code registers the process in a service registry (a Consul, etcd, ZooKeeper, Eureka or
-    Nacos client's register call, made where the program runs it), so its callers find
+    Nacos client's register call, made where the program runs it, or Spring Cloud's
+    `@EnableDiscoveryClient`/`@EnableEurekaClient`), so its callers find
     the pods' addresses there; or it is a component of a well-known system that its
     callers reach otherwise (a table of data, each entry with its source): ingesters
     reached through a hash ring, queriers that pull their work, compactors, canaries that

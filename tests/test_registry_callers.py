@@ -7,6 +7,7 @@ from pathlib import Path
 
 from k8slb.core.findings import Severity
 from k8slb.languages.go.parse import analyse_go
+from k8slb.languages.java.parse import parse as parse_java
 from k8slb.languages.python.parse import analyse
 
 from .helpers import lint_files
@@ -164,6 +165,14 @@ def test_python_facts_hold_a_consul_registration_and_a_registry_target() -> None
     (made,) = facts.registrations
     assert (made.registry, made.within) == ("Consul", "main")
     assert [d.how for d in facts.registry_dials] == ["consul:// target"]
+
+
+def test_java_facts_hold_a_spring_cloud_discovery_registration_unless_turned_off() -> None:
+    source = "package shop;\n\n@SpringBootApplication\n@EnableEurekaClient\npublic class App {}\n"
+    (made,) = parse_java("App.java", source.encode()).registrations
+    assert (made.registry, made.call, made.loc.line) == ("Eureka", "@EnableEurekaClient", 4)
+    off = source.replace("@EnableEurekaClient", "@EnableDiscoveryClient(autoRegister = false)")
+    assert parse_java("App.java", off.encode()).registrations == []
 
 
 def test_a_server_that_registers_in_a_registry_is_info_for_klb302_and_klb401(
