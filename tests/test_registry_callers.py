@@ -8,6 +8,7 @@ from pathlib import Path
 from k8slb.core.findings import Severity
 from k8slb.languages.go.parse import analyse_go
 from k8slb.languages.java.parse import parse as parse_java
+from k8slb.languages.javascript.parse import parse as parse_javascript
 from k8slb.languages.python.parse import analyse
 
 from .helpers import lint_files
@@ -164,6 +165,21 @@ def test_python_facts_hold_a_consul_registration_and_a_registry_target() -> None
     facts = analyse("server.py", source.encode())
     (made,) = facts.registrations
     assert (made.registry, made.within) == ("Consul", "main")
+    assert [d.how for d in facts.registry_dials] == ["consul:// target"]
+
+
+def test_javascript_facts_hold_a_consul_registration_and_a_registry_target() -> None:
+    source = (
+        "const Consul = require('consul');\n"
+        "const consul = new Consul({host: 'consul'});\n"
+        "function start() {\n"
+        "  consul.agent.service.register({name: 'geo', port: 8083});\n"
+        "}\n"
+        "const target = 'consul://consul:8500/geo';\n"
+    )
+    facts = parse_javascript("server.js", source.encode())
+    (made,) = facts.registrations
+    assert (made.registry, made.within, made.loc.line) == ("Consul", "start", 4)
     assert [d.how for d in facts.registry_dials] == ["consul:// target"]
 
 
