@@ -213,6 +213,25 @@ def test_a_program_that_only_imports_the_registry_client_is_still_called_through
     assert frontend.severity is Severity.WARNING  # type: ignore[attr-defined]
 
 
+def test_a_call_of_another_packages_function_of_the_same_name_is_no_registration(
+    tmp_path: Path,
+) -> None:
+    """The frontend calls prometheus.Register, not the registry's Register: it still
+    registers nothing, and its Service is how it is reached."""
+    files = hotel()
+    main = str(files["cmd/frontend/main.go"])
+    files["cmd/frontend/main.go"] = main.replace(
+        '\t"github.com/acme/hotel/registry"\n',
+        '\t"github.com/acme/hotel/registry"\n\t"github.com/prometheus/client_golang/prometheus"\n',
+    ).replace("\tconn, _ :=", "\tprometheus.Register(nil)\n\tconn, _ :=")
+    frontend = by_container(tmp_path, files, "KLB401")["frontend"]
+    assert frontend.severity is Severity.WARNING  # type: ignore[attr-defined]
+    assert (
+        "prometheus.Register"
+        in analyse_go("m.go", str(files["cmd/frontend/main.go"]).encode()).called
+    )
+
+
 def test_a_caller_through_the_service_wins_over_the_registry(tmp_path: Path) -> None:
     """A NodePort Service, or a container that dials the Service by name: the Service
     is called, whatever the registry says."""

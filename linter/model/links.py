@@ -192,19 +192,21 @@ class CodeLinks:
         """Where the container's code registers the process in a service registry: a
         register call made at the top level, in a function that runs once (`main`,
         `Run`...), or in one the code calls by name (`Register`, a wrapper of Consul's
-        `ServiceRegister`). None when the code makes none, or only in functions it never
-        calls (a registry package imported for its client)."""
+        `ServiceRegister`) from the same folder or from a module that imports it. None
+        when the code makes none, or only in functions it never calls (a registry package
+        imported for its client)."""
         link = self.of(workload, container.name)
         if link is None:
             return None
         code = self.code(link)
-        made = [r for facts in code for r in facts.registrations]
-        if not made:
-            return None
-        called = set().union(*(facts.called for facts in code))
-        for registration in made:
+        made = [(facts, r) for facts in code for r in facts.registrations]
+        for facts, registration in made:
             within = registration.within
-            if not within or STARTUP.match(within) or within in called:
+            if not within or STARTUP.match(within):
+                return registration
+            # a method, or the function through its package's name (not another's)
+            names = {within, f"{os.path.basename(os.path.dirname(facts.path))}.{within}"}
+            if any(names & other.called and _imports(other, facts) for other in code):
                 return registration
         return None
 
@@ -516,6 +518,17 @@ class _Finder:
         key = "command" if "command" in container.body else "args"
         line = pos_of(container.body, key)[0]
         return Said(workload.path, line, f"{key}: {' '.join(container.words)}")
+
+
+def _imports(importer: CodeFacts, module: CodeFacts) -> bool:
+    """Whether a module may call into another: the same folder (a Go package, a Python
+    package's siblings), or an import whose last name is the other's folder or file
+    (`.../hotel/registry`, `from app import registry`)."""
+    folder = os.path.dirname(module.path)
+    if os.path.dirname(importer.path) == folder:
+        return True
+    names = {os.path.basename(folder), os.path.splitext(os.path.basename(module.path))[0]}
+    return any(re.split(r"[/.]", name)[-1] in names for _, name in importer.imports)
 
 
 def _nearest(folders: list[str], path: str) -> list[str]:

@@ -232,9 +232,10 @@ class _Collector:
                 self.health.add(self._bound_to(call) or "")
         registries = [r for p in self.import_paths if (r := _registry_of(p, REGISTRY_CLIENTS))]
         for call, scope, _ in named:
-            called = _called_name(call.child_by_field_name("function"))
+            function = call.child_by_field_name("function")
+            called = _called_name(function)
             if called:
-                self.facts.called.add(called)
+                self.facts.called.add(self._package_qualified(function, called))
             if registries and _registers(call, called):
                 self.facts.registrations.append(
                     Registration(self.loc(call), registries[0], called, scope.name)
@@ -249,6 +250,14 @@ class _Collector:
                 key, value = _keyed(element)
                 if _text(key) == "Handler" and _text(value) in servers:  # http.Server{Handler: s}
                     self.facts.http_served.add(_text(value))
+
+    def _package_qualified(self, function: Node | None, called: str) -> str:
+        """`prometheus.Register` for a call of an imported package's function (as the
+        file names the package), else the bare name (a method: `s.registry.Register`)."""
+        operand = function.child_by_field_name("operand") if function is not None else None
+        if operand is not None and operand.type == "identifier" and _text(operand) in self.imports:
+            return f"{_text(operand)}.{called}"
+        return called
 
     def _handed_to_http(self, call: Node, servers: dict[str, Server]) -> None:
         """A gRPC server passed to net/http or h2c (`h2c.NewHandler(s, ...)`,
