@@ -5,7 +5,7 @@ from collections.abc import Iterator
 from k8slb.core.edits import YamlEdit
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.model.index import is_headless
-from k8slb.model.routes import key_of, routed
+from k8slb.model.routes import key_of
 from k8slb.model.traffic import publishes_not_ready
 from k8slb.rules.base import STOPPING, Context, Example, Rule, grace_edit
 from k8slb.rules.examples import PRESTOP, READY, publishing_not_ready, web_deployment
@@ -107,7 +107,7 @@ class NoPreStop(Rule):
     )
 
     def check(self, context: Context) -> Iterator[Finding]:
-        routes = routed(context.index.objects)  # L7 routers send requests to the pods
+        routes = context.routes()  # L7 routers send requests to the pods
         for workload, template, container, services in context.serving_containers():
             if container.prestop() is None:
                 service = services[0]

@@ -11,7 +11,7 @@ from k8slb.core.findings import Related
 from k8slb.model.dialers import Dialer, config_dialers, dialers_by_service
 from k8slb.model.index import service_type
 from k8slb.model.objects import Container, service_ports
-from k8slb.model.routes import key_of, routed
+from k8slb.model.routes import key_of
 from k8slb.model.well_known import unreached
 from k8slb.reading.build_files import image_repository
 from k8slb.reading.objects import K8sObject, dig
@@ -109,7 +109,7 @@ def called_through(context: Context, services: Sequence[K8sObject]) -> list[Rela
         kind = service_type(service)
         if kind in ("NodePort", "LoadBalancer"):
             return [Related(service.path, service.pos[0], f"a {kind} Service")]
-    routes = routed(context.index.objects)
+    routes = context.routes()
     for service in services:
         for route in routes.get(key_of(service.namespace, service.name or ""), []):
             return [Related(route.path, route.pos[0], f"{route.kind}/{route.name} routes to it")]
