@@ -28,6 +28,7 @@ from k8slb.model.addresses import Address, Destination, destinations
 from k8slb.model.index import Index
 from k8slb.model.links import CodeLinks
 from k8slb.model.objects import Container, PodTemplate
+from k8slb.model.routes import Key, routed
 from k8slb.reading.objects import K8sObject
 from k8slb.reading.yamltree import Pos
 from k8slb.record import record
@@ -90,6 +91,13 @@ class Context:
     )
     _judged_code: list[CodeFacts] | None = field(default=None, init=False, repr=False)
     _projects: dict[str, set[str]] = field(default_factory=dict, init=False, repr=False)
+    _routes: dict[Key, list[K8sObject]] | None = field(default=None, init=False, repr=False)
+
+    def routes(self) -> dict[Key, list[K8sObject]]:
+        """The L7 routers that send requests to each Service (routes.routed), read once."""
+        if self._routes is None:
+            self._routes = routed(self.index.objects)
+        return self._routes
 
     def judges(self, subject: K8sObject | CodeFacts) -> bool:
         """Whether the rules judge an object or a module (its findings are in its file)."""

@@ -16,6 +16,7 @@ from k8slb.model.routes import Front, Key, key_of, l7_fronts
 from k8slb.reading.objects import K8sObject, dig
 from k8slb.reading.yamltree import Pos, YMap
 from k8slb.rules.base import PROBES, Context, Example, Rule
+from k8slb.rules.serving import Elsewhere, called_through, registered
 
 GRPC_SERVICE = """\
 apiVersion: v1
@@ -171,6 +172,15 @@ def _internal_dialers(
     return direct.get(id(service), []) or config_dialers(index, service, ports)
 
 
+def _registered(context: Context, service: K8sObject, pinned: PinnedService) -> Elsewhere | None:
+    """The registry registration of the code of every container the Service targets
+    (serving.registered), when each has one: its callers find the pods there."""
+    backends = {id(workload) for workload, _ in pinned.backends}
+    targets = [t for t in context.index.targets(service) if id(t.workload) in backends]
+    found = [registered(context, t.workload, t.container) for t in targets]
+    return found[0] if found and all(found) else None
+
+
 def _capped_age(
     index: Index, pinned: PinnedService, links: CodeLinks | None
 ) -> tuple[Served, object] | None:
@@ -232,7 +242,13 @@ class GrpcClusterIp(Rule):
     Pods that are peers of a ring or cluster (a Service for their own discovery selects
     them: gossip, memberlist, raft, `publishNotReadyAddresses`) are usually called by pod
     address, through that discovery: with no client in the scanned files that dials the
-    ClusterIP, the finding is `info` and says so.
+    ClusterIP, the finding is `info` and says so. So it is when the code of every targeted
+    container registers the process in a service registry (a Consul, etcd, ZooKeeper,
+    Eureka or Nacos client's register call, where the program runs it, or Spring Cloud's
+    discovery annotations): its callers
+    resolve the pods' addresses there and balance over them; unless a caller is seen
+    going through the Service (an external type, a container or channel that dials it, a
+    configuration applied with it that names it with its port).
 
     Some well-known systems serve gRPC on a port only their own components call (Grafana
     Loki, Mimir and Tempo, Cortex: 9095, or the port `-server.grpc-listen-port` names),
@@ -481,6 +497,19 @@ class GrpcClusterIp(Rule):
                     "callers of a ring or cluster member usually find its pods through that "
                     "discovery, by pod address, not through this ClusterIP; no client in the "
                     "scanned files dials it, so k8slb cannot see who would stay on one pod",
+                    "if clients dial this Service, add a headless twin for round_robin or "
+                    "cap connection age",
+                )
+                yield self._unseen(index, pinned, pos, message, related)
+                continue
+            registered = _registered(context, service, pinned)
+            if registered is not None and not called_through(context, [service]):
+                related += registered.related
+                message = (
+                    f"{what}; {registered.reason}",
+                    "such callers balance over the addresses the registry lists, not "
+                    "through this ClusterIP, and no caller of the Service is seen, so k8slb "
+                    "cannot see who would stay on one pod",
                     "if clients dial this Service, add a headless twin for round_robin or "
                     "cap connection age",
                 )

@@ -5,19 +5,11 @@ from collections.abc import Iterator
 from k8slb.core.edits import YamlEdit
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.model.index import is_headless
-from k8slb.model.objects import Container
-from k8slb.model.routes import key_of, routed
+from k8slb.model.routes import key_of
 from k8slb.model.traffic import publishes_not_ready
-from k8slb.model.well_known import unreached
-from k8slb.reading.build_files import image_repository
 from k8slb.rules.base import STOPPING, Context, Example, Rule, grace_edit
 from k8slb.rules.examples import PRESTOP, READY, publishing_not_ready, web_deployment
-from k8slb.rules.serving import never_overlaps
-
-
-def _unreached(container: Container) -> str | None:
-    """Why the container is a component its callers do not reach through its Service."""
-    return unreached(image_repository(container.body.get("image")), container.words)
+from k8slb.rules.serving import never_overlaps, reached_otherwise
 
 
 class NoPreStop(Rule):
@@ -49,10 +41,17 @@ class NoPreStop(Rule):
     It is `info` when every Service that selects the pod publishes not-ready addresses
     (`publishNotReadyAddresses: true`): a terminating pod stays among such a Service's
     endpoints until it is gone, so no pause takes it out of routing first.
-    And it is `info` for the components of well-known systems that their callers reach
-    otherwise (a table of data, each entry with its source): ingesters reached through a
-    hash ring, queriers that pull their work, compactors, canaries that only Prometheus
-    calls.
+    And it is `info` when the callers reach the pods without the Service: the container's
+    code registers the process in a service registry (a Consul, etcd, ZooKeeper, Eureka or
+    Nacos client's register call, made where the program runs it, or Spring Cloud's
+    `@EnableDiscoveryClient`/`@EnableEurekaClient`), so its callers find
+    the pods' addresses there; or it is a component of a well-known system that its
+    callers reach otherwise (a table of data, each entry with its source): ingesters
+    reached through a hash ring, queriers that pull their work, compactors, canaries that
+    only Prometheus calls. A caller seen going through the Service wins over both and
+    keeps the warning: a NodePort or LoadBalancer type, an L7 route to it, a container or
+    a gRPC channel that dials it by name, a configuration applied with it that names it
+    with its port.
 
     When the pod's `terminationGracePeriodSeconds` is not longer than the new pause, the
     fix raises it too (to the pause plus `stop-grace-seconds`), so it never leaves a
@@ -108,7 +107,7 @@ class NoPreStop(Rule):
     )
 
     def check(self, context: Context) -> Iterator[Finding]:
-        routes = routed(context.index.objects)  # L7 routers send requests to the pods
+        routes = context.routes()  # L7 routers send requests to the pods
         for workload, template, container, services in context.serving_containers():
             if container.prestop() is None:
                 service = services[0]
@@ -142,10 +141,15 @@ class NoPreStop(Rule):
                 )
                 why = never_overlaps(workload, scaled=bool(context.index.scalers(workload)))
                 note = None
+                related = [Related(service.path, service.pos[0], "the Service it serves")]
                 if why is not None:
                     note = f"info only: {why}, so a pause only delays the outage"
-                elif (reason := _unreached(container)) is not None:
-                    note = f"info only: {reason}, not through Service {service.name}"
+                elif other := reached_otherwise(context, workload, container, services):
+                    note = (
+                        f"info only: {other.reason}, not through Service {service.name}, and "
+                        "no caller of that Service is seen; a pause does not gate that traffic"
+                    )
+                    related += other.related
                 elif all(is_headless(s) for s in services) and not any(
                     routes.get(key_of(s.namespace, s.name or "")) for s in services
                 ):
@@ -168,7 +172,7 @@ class NoPreStop(Rule):
                     message,
                     severity=Severity.INFO if note else None,
                     container=container.name,
-                    related=[Related(service.path, service.pos[0], "the Service it serves")],
+                    related=related,
                     fix=fix,
                     edits=edits,
                 )

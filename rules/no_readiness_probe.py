@@ -6,7 +6,7 @@ from k8slb.core.findings import Finding, Related, Severity
 from k8slb.model.traffic import publishes_not_ready
 from k8slb.rules.base import PROBES, Context, Example, Rule
 from k8slb.rules.examples import LIVE, READY, publishing_not_ready, web_deployment
-from k8slb.rules.serving import never_overlaps
+from k8slb.rules.serving import never_overlaps, reached_otherwise
 
 
 class NoReadinessProbe(Rule):
@@ -22,16 +22,20 @@ class NoReadinessProbe(Rule):
 
     A Service carries no client traffic when it only serves the pods themselves: peer
     discovery (`publishNotReadyAddresses: true`, or ports named for gossip, memberlist,
-    raft, cluster or peer traffic), metrics scrapes (ports named `metrics` or
-    `prometheus`, or scraped by a ServiceMonitor; not `http-metrics`, which several charts
-    give to their whole HTTP API), or a placeholder whose
+    raft, cluster or peer traffic), metrics scrapes and profiling (ports named only with
+    the words `metrics`, `prometheus`, `prom`, `pprof`, `profiling`, or scraped by a
+    ServiceMonitor, or by a PodMonitor on every pod the Service selects; not
+    `http-metrics`, which several charts give to their whole HTTP API), or a placeholder whose
     ports target port 0. A pod that only such Services select is not reported.
 
     It is only `info` where readiness decides little: when old and new pods never overlap
     (`strategy: Recreate`, one replica with `maxSurge: 0` and no autoscaler, a one-replica
     StatefulSet), or when every Service that selects the pod publishes not-ready addresses
     (`publishNotReadyAddresses: true` on a ClusterIP): such a Service routes to the pod
-    whether it is ready or not.
+    whether it is ready or not. And it is `info` when the callers reach the pods without
+    the Service, as `no-prestop` reads it (the code registers the process in a service
+    registry, or a well-known component reached otherwise), unless a caller is seen going
+    through the Service.
 
     ## Why it matters
     Without a readiness probe a pod is in the endpoints as soon as its containers start:
@@ -91,8 +95,15 @@ class NoReadinessProbe(Rule):
                 )
                 why = never_overlaps(workload, scaled=bool(context.index.scalers(workload)))
                 note = None
+                related = [Related(service.path, service.pos[0], "the Service it serves")]
                 if why is not None:
                     note = f"info only: {why}, so readiness decides little there"
+                elif other := reached_otherwise(context, workload, container, services):
+                    note = (
+                        f"info only: {other.reason}, not through Service {service.name}, and "
+                        "no caller of that Service is seen; its readiness does not gate them"
+                    )
+                    related += other.related
                 elif all(publishes_not_ready(s) for s in services):
                     note = (
                         f"info only: Service {service.name} publishes not-ready addresses, so "
@@ -105,5 +116,5 @@ class NoReadinessProbe(Rule):
                     (*message, note) if note else message,
                     container=container.name,
                     severity=Severity.INFO if note else None,
-                    related=[Related(service.path, service.pos[0], "the Service it serves")],
+                    related=related,
                 )

@@ -5,7 +5,18 @@ serving at all: model/traffic.py.)"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from k8slb.core.findings import Related
+from k8slb.model.dialers import Dialer, config_dialers, dialers_by_service
+from k8slb.model.index import service_type
+from k8slb.model.objects import Container, service_ports
+from k8slb.model.routes import key_of
+from k8slb.model.well_known import unreached
+from k8slb.reading.build_files import image_repository
 from k8slb.reading.objects import K8sObject, dig
+from k8slb.record import record
+from k8slb.rules.base import Context
 
 
 def never_overlaps(workload: K8sObject, scaled: bool = False) -> str | None:
@@ -31,3 +42,84 @@ def _no_surge(strategy: object) -> bool:
     other percentage rounds up to a pod)."""
     surge = dig(strategy, "rollingUpdate", "maxSurge")
     return surge == 0 or (isinstance(surge, str) and surge.strip() in ("0", "0%"))
+
+
+@record
+class Elsewhere:
+    """Why a serving container's callers reach its pods without its Services: the
+    evidence, and where the code or table says so."""
+
+    reason: str
+    related: tuple[Related, ...] = ()
+
+
+def reached_otherwise(
+    context: Context, workload: K8sObject, container: Container, services: Sequence[K8sObject]
+) -> Elsewhere | None:
+    """Why the callers of the container do not come through the Services that select it,
+    or None. The evidence: its code registers the process in a service registry (its
+    callers find the pods' addresses there), or it is a component of a well-known system
+    its callers reach otherwise (well_known.unreached). A caller seen going through one of
+    the Services wins over both: then it is reached through it."""
+    found = registered(context, workload, container) or _in_table(container)
+    if found is None or called_through(context, services):
+        return None
+    return found
+
+
+def _in_table(container: Container) -> Elsewhere | None:
+    image = image_repository(container.body.get("image"))
+    reason = unreached(image, container.words)
+    return Elsewhere(reason) if reason is not None else None
+
+
+def registered(context: Context, workload: K8sObject, container: Container) -> Elsewhere | None:
+    """Why the container's callers find its pods in a service registry: where its code
+    registers the process (links.registration), and a resolver of that registry that
+    the scanned code dials through, if any."""
+    registration = context.links.registration(workload, container)
+    if registration is None:
+        return None
+    loc = registration.loc
+    registry = registration.registry
+    related = [Related(loc.path, loc.line, f"registers the process in {registry}")]
+    dials = [
+        dial
+        for facts in context.code()
+        for dial in facts.registry_dials
+        if dial.registry == registry
+    ]
+    reason = (
+        f"its code registers the pod in {registry} ({registration.call}, "
+        f"{loc.path}:{loc.line}) and its callers find the pods' addresses there"
+    )
+    if dials:
+        dial = dials[0]
+        reason += f" (a {registry} resolver: {dial.loc.path}:{dial.loc.line})"
+        related.append(Related(dial.loc.path, dial.loc.line, dial.how))
+    return Elsewhere(reason, tuple(related))
+
+
+def called_through(context: Context, services: Sequence[K8sObject]) -> list[Related]:
+    """Evidence that a client calls one of the Services itself (its ClusterIP or node
+    ports): an external type (NodePort, LoadBalancer), an L7 route to it, a container or a
+    channel in the code that dials it by name, or a configuration applied with it that
+    names it with one of its ports. Empty when none is seen."""
+    for service in services:
+        kind = service_type(service)
+        if kind in ("NodePort", "LoadBalancer"):
+            return [Related(service.path, service.pos[0], f"a {kind} Service")]
+    routes = context.routes()
+    for service in services:
+        for route in routes.get(key_of(service.namespace, service.name or ""), []):
+            return [Related(route.path, route.pos[0], f"{route.kind}/{route.name} routes to it")]
+    index = context.index
+    direct = dialers_by_service(index, context.code(), context.links, services)
+    for service in services:
+        dialers: list[Dialer] = direct.get(id(service), [])
+        if not dialers:
+            ports = {n for p in service_ports(service) if isinstance(n := p.get("port"), int)}
+            dialers = config_dialers(index, service, ports)
+        if dialers:
+            return [dialers[0].related]
+    return []

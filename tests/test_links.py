@@ -651,6 +651,56 @@ def test_a_go_container_runs_the_main_package_its_image_builds_and_what_it_impor
     )
 
 
+def test_a_go_install_of_every_command_links_each_container_to_the_binary_it_runs(
+    tmp_path: Path,
+) -> None:
+    """One image built with `go install ./cmd/...` holds every binary; a container that
+    runs `./geo` runs cmd/geo and what it imports, a package at the top of the module
+    (`<module>/registry`) included, and not the frontend's code."""
+    main = (
+        'package main\n\nimport (\n\t"github.com/acme/hotel/registry"\n'
+        '\t"github.com/acme/hotel/services/{pkg}"\n)\n\n'
+        "func main() {{ registry.New(); {pkg}.Run() }}\n"
+    )
+    files = {
+        "go.mod": "module github.com/acme/hotel\n",
+        "cmd/geo/main.go": main.format(pkg="geo"),
+        "cmd/frontend/main.go": main.format(pkg="frontend"),
+        "services/geo/geo.go": "package geo\n\nfunc Run() {}\n",
+        "services/frontend/frontend.go": "package frontend\n\nfunc Run() {}\n",
+        "registry/registry.go": "package registry\n\nfunc New() {}\n",
+        "Dockerfile": "FROM golang:1.22\nWORKDIR /w\nCOPY . .\n"
+        "RUN CGO_ENABLED=0 go install -ldflags='-s -w' ./cmd/...\n",
+        "docker-compose.yml": "services:\n  app: {build: ., image: hotel}\n",
+        "k8s/geo.yaml": workload("geo", "hotel", extra="          command: [./geo]\n"),
+    }
+    (row,) = links(tmp_path, files)
+    assert row["modules"] == 3, "cmd/geo, services/geo and registry"
+    assert any("go install" in evidence for evidence in row["evidence"])
+
+
+def test_a_command_that_runs_a_go_binary_links_to_the_main_package_of_that_name(
+    tmp_path: Path,
+) -> None:
+    """With no build definition for its image, `command: [./geo]` runs the Go program
+    named geo: the folder so named that nothing imports (services/geo is imported by it,
+    so it is a library, not the program)."""
+    main = (
+        'package main\n\nimport "github.com/acme/hotel/services/{pkg}"\n\n'
+        "func main() {{ {pkg}.Run() }}\n"
+    )
+    files = {
+        "cmd/geo/main.go": main.format(pkg="geo"),
+        "cmd/frontend/main.go": main.format(pkg="frontend"),
+        "services/geo/geo.go": "package geo\n\nfunc Run() {}\n",
+        "services/frontend/frontend.go": "package frontend\n\nfunc Run() {}\n",
+        "k8s/geo.yaml": workload("geo", "registry.example/x:1", "          command: [./geo]\n"),
+    }
+    (row,) = links(tmp_path, files)
+    assert row["code"] == "cmd/geo" and row["modules"] == 2
+    assert row["evidence"][0].startswith("command: ")
+
+
 # -- Node.js and Java ------------------------------------------------------------------------
 
 NODE_SERVER = "const grpc = require('@grpc/grpc-js');\nconst server = new grpc.Server();\n"

@@ -191,6 +191,45 @@ def test_a_service_a_servicemonitor_scrapes_on_every_port_carries_no_clients(
 
 
 @pytest.mark.parametrize(
+    ("name", "serving"),
+    [("pprof", False), ("profiling", False), ("prom-metrics", False), ("http-metrics", True)],
+)
+def test_a_service_whose_ports_are_named_for_scrapes_or_profiling_carries_no_clients(
+    tmp_path: Path, name: str, serving: bool
+) -> None:
+    """A port named only with scrape and profiling words is not called; `http-metrics`
+    is the whole HTTP API of several charts, and stays a client port."""
+    text = web_deployment("").replace(
+        "    - name: http\n      port: 80", f"    - name: {name}\n      port: 80"
+    )
+    assert bool(lint_text(tmp_path, text, ["KLB302", "KLB401"])) is serving
+
+
+POD_MONITOR = """\
+---
+apiVersion: monitoring.coreos.com/v1
+kind: PodMonitor
+metadata: {name: web}
+spec:
+  selector: {matchLabels: {app: web}}
+  podMetricsEndpoints: [{port: http}]
+"""
+
+
+def test_a_service_whose_every_port_a_podmonitor_scrapes_carries_no_clients(
+    tmp_path: Path,
+) -> None:
+    """The PodMonitor scrapes the container port the Service targets, on every pod the
+    Service selects: the Service is the scrape's, not a client's."""
+    text = web_deployment("")
+    assert lint_text(tmp_path / "a", text + POD_MONITOR, ["KLB302", "KLB401"]) == []
+    elsewhere = POD_MONITOR.replace("port: http", "port: stats")
+    assert len(lint_text(tmp_path / "b", text + elsewhere, ["KLB302", "KLB401"])) == 2
+    other_pods = POD_MONITOR.replace("app: web", "app: other")
+    assert len(lint_text(tmp_path / "c", text + other_pods, ["KLB302", "KLB401"])) == 2
+
+
+@pytest.mark.parametrize(
     "peer",
     [
         "    - name: tcp-gossip-ring\n      port: 80",

@@ -39,6 +39,13 @@ WATCHED = (
     b"fastapi",
     b"starlette",
     b"django",
+    # service registries' clients (a registration) and resolvers' schemes
+    b"consul",
+    b"nacos",
+    b"eureka",
+    b"kazoo",
+    b"zk://",
+    b"etcd://",
 )
 
 
@@ -266,6 +273,47 @@ class HealthServicer:
     imported: Imported | None = None  # a class from another module, until resolved
 
 
+# URL schemes of gRPC resolvers that look a name up in a service registry
+# (`consul://consul:8500/geo`): a channel with one dials the pods the registry lists.
+REGISTRY_SCHEMES = {
+    "consul": "Consul",
+    "etcd": "etcd",
+    "zk": "ZooKeeper",
+    "zookeeper": "ZooKeeper",
+    "nacos": "Nacos",
+    "eureka": "Eureka",
+}
+
+
+def registry_scheme(text: str) -> tuple[str, str] | None:
+    """(scheme, registry) when the text starts with a registry resolver's scheme."""
+    scheme, separator, _ = text.partition("://")
+    registry = REGISTRY_SCHEMES.get(scheme.lower()) if separator else None
+    return (scheme.lower(), registry) if registry is not None else None
+
+
+@record
+class Registration:
+    """The process registers itself in a service registry (a Consul, etcd, ZooKeeper,
+    Eureka or Nacos client's register call): its callers can find its pods there, by
+    address, rather than through a Service."""
+
+    loc: Loc
+    registry: str  # "Consul"
+    call: str  # how the code makes it: "ServiceRegister"
+    within: str  # the function or method that makes it ("" at the top level)
+
+
+@record
+class RegistryDial:
+    """The module dials through a registry resolver: a target with a registry's scheme
+    (`consul://...`), or a resolver package of a registry imported."""
+
+    loc: Loc
+    registry: str
+    how: str  # "consul://... target", "imports github.com/mbobakov/grpc-consul-resolver"
+
+
 @dataclass
 class CodeFacts:
     """What a module's code does. (From the cache, the fields beyond what every run reads
@@ -305,6 +353,12 @@ class CodeFacts:
     # the module changes the servers a framework builds from settings (Spring's
     # GrpcServerConfigurer): their options are not all in the settings
     configures_servers: bool = False
+    registrations: list[Registration] = field(default_factory=list)
+    registry_dials: list[RegistryDial] = field(default_factory=list)
+    # the names of the functions and methods the module calls (`Register` for
+    # `s.registry.Register(...)`): a registration made inside a function counts for a
+    # program only when the program calls that function
+    called: set[str] = field(default_factory=set)
 
     def load(self) -> None:
         """Have every field at hand (one from the cache loads them when first read)."""

@@ -208,7 +208,9 @@ class GoPackages:
     its imports, the packages of the scanned tree they name. An import path is matched to
     the scanned folder that ends with the most of its elements (two at least, or all of a
     one-element path with a dot in it): `github.com/acme/shop/internal/geo` is the folder
-    `internal/geo` of whatever checkout holds it, with no go.mod to read. Standard library
+    `internal/geo` of whatever checkout holds it, with no go.mod to read; a package at the
+    top of its module (`github.com/acme/shop/registry`) is found below the folder such a
+    match showed `github.com/acme/shop` to be. Standard library
     paths (`fmt`, `net/http`) name no scanned folder."""
 
     def __init__(self, modules: Mapping[str, CodeFacts]) -> None:
@@ -222,17 +224,71 @@ class GoPackages:
             for length in range(1, len(parts) + 1):
                 self.by_tail.setdefault(parts[-length:], []).append(folder)
         self.modules = modules
+        self._module_roots: dict[str, str] | None = None
+        self._imported: set[str] | None = None  # the folders some scanned file imports
 
     def _folder(self, import_path: str) -> str | None:
+        found = self._by_tail(import_path)
+        if found is not None:
+            return found[0]
+        # a package at the top of its module (`<module>/registry`): below the folder that
+        # another import of the same module showed to be the module's
+        prefix, _, name = import_path.rpartition("/")
+        root = self._roots().get(prefix)
+        folder = os.path.normpath(os.path.join(root, name)) if root is not None else None
+        return folder if folder in self.files else None
+
+    def _by_tail(self, import_path: str) -> tuple[str, int] | None:
+        """The folder an import path names by its tail, and how many elements matched."""
         parts = tuple(import_path.split("/"))
         shortest = 2 if len(parts) > 1 or "." not in parts[0] else 1
         for length in range(len(parts), shortest - 1, -1):
             found = self.by_tail.get(parts[-length:], [])
             if len(found) == 1:
-                return found[0]
+                return found[0], length
             if found:
                 return None  # more than one folder ends so: none is known to be it
         return None
+
+    def _roots(self) -> dict[str, str]:
+        """The folder each module path stands for, learnt from the imports matched below
+        it (`<module>/services/geo` is the folder `services/geo`: `<module>` is `.`); a
+        path two folders claim is left out."""
+        if self._module_roots is None:
+            roots: dict[str, str | None] = {}
+            for facts in self.modules.values():
+                if facts.language != "go":
+                    continue
+                for _, imported in facts.imports:
+                    found = self._by_tail(imported)
+                    parts = imported.split("/")
+                    if found is None or found[1] >= len(parts):
+                        continue
+                    folder, length = found
+                    prefix = "/".join(parts[:-length])
+                    root = os.path.normpath(os.path.join(folder, *[".."] * length))
+                    roots[prefix] = root if roots.get(prefix, root) == root else None
+            self._module_roots = {k: v for k, v in roots.items() if v is not None}
+        return self._module_roots
+
+    def program_named(self, binary: str) -> str | None:
+        """The folder of the one scanned `main` package a binary of that name is built
+        from (`go build` names it for its folder): a folder so named that no scanned file
+        imports (a `main` package cannot be imported); None when there is not exactly one."""
+        if self._imported is None:
+            self._imported = {
+                found
+                for facts in self.modules.values()
+                if facts.language == "go"
+                for _, imported in facts.imports
+                if (found := self._folder(imported)) is not None
+            }
+        named = [
+            folder
+            for folder in self.by_tail.get((binary,), [])
+            if os.path.basename(folder) == binary and folder not in self._imported
+        ]
+        return named[0] if len(named) == 1 else None
 
     def closure(self, folder: str) -> list[str]:
         """The Go files of the package in `folder` and of every scanned package it imports,

@@ -28,7 +28,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
 from k8slb.code.entry_points import Entry, container_argv, entry_of
-from k8slb.code.facts import CodeFacts, EnvRef, Listen, Loc, Route, Server
+from k8slb.code.facts import CodeFacts, EnvRef, Listen, Loc, Registration, Route, Server
 from k8slb.code.projects import GoPackages, ImportGraph
 from k8slb.core.results import LinkRow
 from k8slb.languages import LANGUAGES
@@ -90,6 +90,11 @@ class Link:
     @property
     def key(self) -> str:
         return container_key(self.workload, self.container.name)
+
+
+# Functions a program runs when it starts, whoever calls them (`main`, a server's `Run`,
+# Python's `__init__` and `__main__` code, a constructor).
+STARTUP = re.compile(r"^(main|init|__init__|run|serve|start|setup|(Run|Serve|Start|New|new)\w*)$")
 
 
 def container_key(workload: K8sObject, container: str) -> str:
@@ -183,6 +188,28 @@ class CodeLinks:
                 if server is not None and port is not None:
                     found.append(Served(link, facts, server, listen, port))
         return found
+
+    def registration(self, workload: K8sObject, container: Container) -> Registration | None:
+        """Where the container's code registers the process in a service registry: a
+        register call made at the top level, in a function that runs once (`main`,
+        `Run`...), or in one the code calls by name (`Register`, a wrapper of Consul's
+        `ServiceRegister`) from the same folder or from a module that imports it. None
+        when the code makes none, or only in functions it never calls (a registry package
+        imported for its client)."""
+        link = self.of(workload, container.name)
+        if link is None:
+            return None
+        code = self.code(link)
+        made = [(facts, r) for facts in code for r in facts.registrations]
+        for facts, registration in made:
+            within = registration.within
+            if not within or STARTUP.match(within):
+                return registration
+            # a method, or the function through its package's name (not another's)
+            names = {within, f"{os.path.basename(os.path.dirname(facts.path))}.{within}"}
+            if any(names & other.called and _imports(other, facts) for other in code):
+                return registration
+        return None
 
     def route(self, workload: K8sObject, container: Container, path: object) -> Reached | None:
         """The handler an HTTP path reaches in the container's code, when one route of it
@@ -375,6 +402,13 @@ class _Finder:
             if script is not None:
                 said = self._command_said(workload, container)
                 evidence = [Evidence("command", said, os.path.dirname(script) or ".")]
+        program = None
+        if not evidence and own is None and isinstance(command, list) and command:
+            # `./geo`: the Go program of that name, when the tree holds one
+            program = self.go.program_named(posixpath.basename(str(command[0])))
+            if program is not None:
+                said = self._command_said(workload, container)
+                evidence = [Evidence("command", said, program)]
         if not evidence:
             return None
         chosen = evidence[0]
@@ -410,6 +444,8 @@ class _Finder:
         elif source is not None:
             bases = [os.path.dirname(source), folder]
             modules = tuple(self.imports.closure(source, bases))
+        elif program is not None:  # the Go program the command names, and its imports
+            modules = tuple(self.go.closure(program))
         elif go is not None:  # the Go program the image builds, and what it imports
             build, package = go
             modules = tuple(self.go.closure(package))
@@ -465,12 +501,19 @@ class _Finder:
         def binary(build: GoBuild) -> str:
             return posixpath.basename(build.output or build.package.rstrip("/"))
 
+        def package_of(build: GoBuild) -> str:
+            below, dots, _ = build.package.partition("/...")
+            # a pattern builds each main package below it: the one named as the binary
+            return os.path.normpath(os.path.join(folder, below, ran if dots else ""))
+
+        patterns = [b for b in builds if b.package.endswith("/...")]
         chosen = [b for b in builds if ran and binary(b) == ran]
-        if not chosen and len(builds) == 1:
+        chosen += [b for b in patterns if ran and package_of(b) in self.go.files]
+        if not chosen and len(builds) == 1 and not patterns:
             chosen = list(builds)
         if len(chosen) != 1:
             return None
-        package = os.path.normpath(os.path.join(folder, chosen[0].package))
+        package = package_of(chosen[0])
         return (chosen[0], package) if package in self.go.files else None
 
     @staticmethod
@@ -478,6 +521,17 @@ class _Finder:
         key = "command" if "command" in container.body else "args"
         line = pos_of(container.body, key)[0]
         return Said(workload.path, line, f"{key}: {' '.join(container.words)}")
+
+
+def _imports(importer: CodeFacts, module: CodeFacts) -> bool:
+    """Whether a module may call into another: the same folder (a Go package, a Python
+    package's siblings), or an import whose last name is the other's folder or file
+    (`.../hotel/registry`, `from app import registry`)."""
+    folder = os.path.dirname(module.path)
+    if os.path.dirname(importer.path) == folder:
+        return True
+    names = {os.path.basename(folder), os.path.splitext(os.path.basename(module.path))[0]}
+    return any(re.split(r"[/.]", name)[-1] in names for _, name in importer.imports)
 
 
 def _nearest(folders: list[str], path: str) -> list[str]:

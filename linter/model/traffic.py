@@ -19,10 +19,12 @@ from k8slb.reading.objects import K8sObject, dig
 from k8slb.reading.yamltree import YMap
 from k8slb.record import record
 
-# Port names that mean "this Service is scraped, not called" (ServiceMonitors add theirs).
-# Not `http-metrics`: Loki, Mimir, Tempo and Cortex charts give that name to the port that
-# serves their whole HTTP API.
-METRICS_PORT_NAMES = frozenset({"metrics", "prometheus"})
+# Words of port names that mean "this port is scraped or profiled, not called": a port
+# whose name is made of them only (`metrics`, `prometheus`, `pprof`, `profiling`,
+# `prom-metrics`) carries no client traffic (ServiceMonitors and PodMonitors add the ports
+# they scrape). Not `http-metrics`: Loki, Mimir, Tempo and Cortex charts give that name to
+# the port that serves their whole HTTP API.
+SCRAPE_WORDS = frozenset({"metrics", "prometheus", "prom", "pprof", "profiling"})
 # Words in a port name that mean the pods talk to each other on it: a gossip ring
 # (memberlist, serf), a consensus group (raft), cluster routes (NATS, Alertmanager).
 PEER_WORDS = frozenset(
@@ -60,33 +62,76 @@ def _peer_port(port: YMap) -> bool:
     return bool(PEER_WORDS & (_words(port.get("name")) | _words(port.get("targetPort"))))
 
 
+def _in_space(monitor: K8sObject, spec: object, namespace: str | None) -> bool:
+    """Whether a monitor looks in the namespace (its own, or `namespaceSelector`'s)."""
+    spaces = dig(spec, "namespaceSelector", "matchNames")
+    if dig(spec, "namespaceSelector", "any") is True:
+        return True
+    return namespace in spaces if isinstance(spaces, list) else namespace == monitor.namespace
+
+
+def _matches(wanted: object, labels: dict[str, str]) -> bool:
+    return (
+        bool(wanted)
+        and isinstance(wanted, dict | YMap)
+        and all(labels.get(k) == v for k, v in wanted.items())
+    )
+
+
 def scraped_ports(objects: Sequence[K8sObject]) -> dict[int, set[str]]:
-    """The port names Prometheus ServiceMonitors scrape, by the id of each Service they
-    select (matchLabels in their own namespace, or the ones `namespaceSelector` names)."""
+    """The Service port names Prometheus scrapes, by the id of each Service: the ports a
+    ServiceMonitor that selects the Service names (matchLabels in its own namespace, or
+    the ones `namespaceSelector` names), and the ports that target a container port a
+    PodMonitor scrapes on every pod the Service selects ("" for an unnamed port)."""
     monitors = [o for o in objects if o.is_a("monitoring.coreos.com", "ServiceMonitor")]
-    if not monitors:
+    pod_monitors = [o for o in objects if o.is_a("monitoring.coreos.com", "PodMonitor")]
+    if not monitors and not pod_monitors:
         return {}
     services = [o for o in objects if o.is_a("", "Service")]
     scraped: dict[int, set[str]] = {}
     for monitor in monitors:
         spec = monitor.body.get("spec") or {}
-        wanted = dig(spec, "selector", "matchLabels") or {}
-        spaces = dig(spec, "namespaceSelector", "matchNames")
-        every_space = dig(spec, "namespaceSelector", "any") is True
+        wanted = dig(spec, "selector", "matchLabels")
         ports = {
             str(e.get("port"))
             for e in spec.get("endpoints") or []
             if isinstance(e, dict) and e.get("port")
         }
         for service in services:
-            in_space = every_space or (
-                service.namespace in spaces
-                if isinstance(spaces, list)
-                else service.namespace == monitor.namespace
-            )
-            if in_space and wanted and all(service.labels.get(k) == v for k, v in wanted.items()):
+            if _in_space(monitor, spec, service.namespace) and _matches(wanted, service.labels):
                 scraped.setdefault(id(service), set()).update(ports)
+    pods = [o for o in objects if o.template_labels is not None]
+    for monitor in pod_monitors:
+        spec = monitor.body.get("spec") or {}
+        wanted = dig(spec, "selector", "matchLabels")
+        targets = {
+            str(e.get("port"))
+            for e in spec.get("podMetricsEndpoints") or []
+            if isinstance(e, dict) and e.get("port")
+        }
+        for service in services:
+            if not _in_space(monitor, spec, service.namespace):
+                continue
+            selected = [
+                pod.template_labels or {}
+                for pod in pods
+                if pod.namespace == service.namespace
+                and _matches(dict(service.selector), pod.template_labels or {})
+            ]
+            if selected and all(_matches(wanted, labels) for labels in selected):
+                scraped.setdefault(id(service), set()).update(
+                    str(port.get("name") or "")
+                    for port in service_ports(service)
+                    if port.get("targetPort") in targets
+                )
     return scraped
+
+
+def _scrape_port(port: YMap, scraped: frozenset[str] | set[str]) -> bool:
+    """A port only scraped or profiled: by its name's words, or as a monitor scrapes it."""
+    name = port.get("name")
+    words = _words(name)
+    return (bool(words) and words <= SCRAPE_WORDS) or str(name or "") in scraped
 
 
 def publishes_not_ready(service: K8sObject) -> bool:
@@ -108,15 +153,13 @@ def purpose(service: K8sObject, scraped: frozenset[str] | set[str] = frozenset()
     if named:
         return Purpose("peers", f"its name says it is for {min(named)}")
     ports = service_ports(service)
-    names = [port.get("name") for port in ports]
     if not ports:
         return CLIENTS
     if all(port.get("targetPort") == 0 for port in ports):
         return Purpose("placeholder", "every port targets port 0: a placeholder")
-    metrics = METRICS_PORT_NAMES | scraped
-    if all(name in metrics for name in names):
+    if all(_scrape_port(port, scraped) for port in ports):
         return Purpose("metrics", "it only carries metrics scrapes")
-    if all(_peer_port(port) or port.get("name") in metrics for port in ports):
+    if all(_peer_port(port) or _scrape_port(port, scraped) for port in ports):
         listed = ", ".join(
             repr(p.get("name") or p.get("targetPort")) for p in ports if _peer_port(p)
         )

@@ -78,7 +78,8 @@ class Copy:
 @record
 class GoBuild:
     """A `go build` (or `go install`) in any stage of a Dockerfile: the package it builds,
-    as a folder of the build context, and the binary it writes (None: Go's default name)."""
+    as a folder of the build context (a pattern `cmd/...` for every package below), and
+    the binary it writes (None: Go's default name, the package's folder's)."""
 
     package: str
     output: str | None
@@ -611,12 +612,12 @@ def _go_builds(script: str, workdir: str, copies: list[Copy], said: Said) -> lis
             elif not word.startswith("-") and "$" not in word:
                 packages.append(word)
         for package in packages or ["."]:
-            if package.endswith("/..."):
-                continue
+            # `./cmd/...`: every main package below, each binary named for its folder
+            package, dots, _ = package.partition("/...")
             in_image = posixpath.normpath(posixpath.join(workdir, package))
             context = _in_context(in_image, copies)
             if context is not None:
-                found.append(GoBuild(context, output, said))
+                found.append(GoBuild(context + dots, None if dots else output, said))
     return found
 
 

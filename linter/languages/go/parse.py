@@ -38,10 +38,13 @@ from k8slb.code.facts import (
     Loc,
     Option,
     Options,
+    Registration,
+    RegistryDial,
     Server,
     Stop,
     Wait,
     joined,
+    registry_scheme,
 )
 from k8slb.code.syntax_trees import node_text as _text
 from k8slb.code.syntax_trees import same_code, syntax_problem, walk
@@ -56,6 +59,12 @@ WATCHED = (
     b"net/http",
     b"database/sql",
     b"os/signal",
+    # service registries' clients and resolvers (REGISTRY_CLIENTS, REGISTRY_RESOLVERS)
+    b"consul",
+    b"etcd/client/v3/naming",
+    b'/zk"',
+    b"hudl/fargo",
+    b"nacos-sdk-go",
 )
 GRPC = "google.golang.org/grpc"
 KEEPALIVE = "google.golang.org/grpc/keepalive"
@@ -65,6 +74,26 @@ CHANNEL_FACTORIES = {
     f"{GRPC}.Dial": (0, "passthrough"),
     f"{GRPC}.DialContext": (1, "passthrough"),
     f"{GRPC}.NewClient": (0, "dns"),
+}
+# Service registries' Go clients, by import path (or its prefix), and the calls that
+# register the process in one: Consul's agent ServiceRegister, etcd's endpoints manager
+# AddEndpoint, Eureka's (fargo) and Nacos's RegisterInstance; a ZooKeeper node is one
+# when it is ephemeral (`Create(..., zk.FlagEphemeral, ...)`).
+REGISTRY_CLIENTS = {
+    "github.com/hashicorp/consul/api": "Consul",
+    "go.etcd.io/etcd/client/v3/naming/endpoints": "etcd",
+    "github.com/go-zookeeper/zk": "ZooKeeper",
+    "github.com/samuel/go-zookeeper/zk": "ZooKeeper",
+    "github.com/hudl/fargo": "Eureka",
+    "github.com/nacos-group/nacos-sdk-go": "Nacos",
+}
+REGISTER_CALLS = frozenset(
+    {"ServiceRegister", "ServiceRegisterOpts", "AddEndpoint", "RegisterInstance"}
+)
+# gRPC resolvers that read a registry (imported for their side effect, or built)
+REGISTRY_RESOLVERS = {
+    "github.com/mbobakov/grpc-consul-resolver": "Consul",
+    "go.etcd.io/etcd/client/v3/naming/resolver": "etcd",
 }
 # keepalive.ServerParameters fields -> gRPC's core option names (milliseconds)
 SERVER_PARAMETERS = {
@@ -164,6 +193,7 @@ class _Collector:
         self.facts = facts
         self.imports: dict[str, str] = {}  # local package name -> import path
         self.dot_imports: list[str] = []
+        self.import_paths: list[str] = []
         self.package = _Scope(None)
         self.scope_of: dict[int, _Scope] = {}  # function body node id -> its scope
         self.calls: list[tuple[Node, _Scope]] = []
@@ -200,6 +230,16 @@ class _Collector:
             elif name == f"{HEALTH}.NewServer":
                 self.facts.health_servicers.append(HealthServicer(self.loc(call), None))
                 self.health.add(self._bound_to(call) or "")
+        registries = [r for p in self.import_paths if (r := _registry_of(p, REGISTRY_CLIENTS))]
+        for call, scope, _ in named:
+            function = call.child_by_field_name("function")
+            called = _called_name(function)
+            if called:
+                self.facts.called.add(self._package_qualified(function, called))
+            if registries and _registers(call, called):
+                self.facts.registrations.append(
+                    Registration(self.loc(call), registries[0], called, scope.name)
+                )
         for call, scope, name in named:
             self._method(call, scope, servers)  # a server's, a pool's, a health server's
             if name is not None and name.startswith(("net/http.", "golang.org/x/net/http2/h2c.")):
@@ -210,6 +250,14 @@ class _Collector:
                 key, value = _keyed(element)
                 if _text(key) == "Handler" and _text(value) in servers:  # http.Server{Handler: s}
                     self.facts.http_served.add(_text(value))
+
+    def _package_qualified(self, function: Node | None, called: str) -> str:
+        """`prometheus.Register` for a call of an imported package's function (as the
+        file names the package), else the bare name (a method: `s.registry.Register`)."""
+        operand = function.child_by_field_name("operand") if function is not None else None
+        if operand is not None and operand.type == "identifier" and _text(operand) in self.imports:
+            return f"{_text(operand)}.{called}"
+        return called
 
     def _handed_to_http(self, call: Node, servers: dict[str, Server]) -> None:
         """A gRPC server passed to net/http or h2c (`h2c.NewHandler(s, ...)`,
@@ -260,6 +308,12 @@ class _Collector:
                 value = self._string(current)
                 if value.lower().startswith(("http://", "https://")):
                     self.facts.urls.append((value, self.loc(current)))
+                scheme = registry_scheme(value)
+                if scheme is not None:
+                    how = f"{scheme[0]}:// target"
+                    self.facts.registry_dials.append(
+                        RegistryDial(self.loc(current), scheme[1], how)
+                    )
                 continue  # nothing below a string
             if kind == "if_statement":
                 condition = current.child_by_field_name("condition")
@@ -299,6 +353,11 @@ class _Collector:
 
     def _import(self, spec: Node) -> None:
         path, name = import_spec(spec)
+        self.import_paths.append(path)
+        registry = _registry_of(path, REGISTRY_RESOLVERS)
+        if registry is not None:
+            how = f"imports {path}"
+            self.facts.registry_dials.append(RegistryDial(self.loc(spec), registry, how))
         if name == ".":
             self.dot_imports.append(path)
         elif name is not None:
@@ -754,6 +813,33 @@ _KNOWN = frozenset(
         f"{GRPC}.WithBalancerName",
     }
 )
+
+
+def _registry_of(path: str, table: dict[str, str]) -> str | None:
+    """The registry an import path is a client (or resolver) of, by the table's paths
+    (a path below one counts: `.../nacos-sdk-go/v2/clients`)."""
+    for prefix, registry in table.items():
+        if path == prefix or path.startswith(prefix + "/"):
+            return registry
+    return None
+
+
+def _called_name(function: Node | None) -> str:
+    """`Register` for `s.registry.Register(...)` and `Register(...)`; "" for a call of
+    anything else (a function literal, an index)."""
+    if function is None:
+        return ""
+    if function.type == "selector_expression":
+        return _text(function.child_by_field_name("field"))
+    return _text(function) if function.type == "identifier" else ""
+
+
+def _registers(call: Node, called: str) -> bool:
+    """A registry client's register call, in a file that imports a registry's client."""
+    if called in REGISTER_CALLS:
+        return True
+    # ZooKeeper: an ephemeral node lives as long as the process's session
+    return called == "Create" and "FlagEphemeral" in _text(call.child_by_field_name("arguments"))
 
 
 def import_spec(spec: Node) -> tuple[str, str | None]:

@@ -37,6 +37,7 @@ from k8slb.code.facts import (
     Loc,
     Option,
     Options,
+    Registration,
     Server,
     Stop,
     Wait,
@@ -126,6 +127,13 @@ _MAX_DEPTH = 8
 
 # Spring beans that set the options of the servers the starters build, in code.
 SERVER_CONFIGURERS = (b"GrpcServerConfigurer", b"ServerBuilderCustomizer")
+# Spring Cloud's discovery annotations: the application registers itself in the registry
+# whose client is on its classpath (Eureka, Consul, ZooKeeper, Nacos), unless told not to.
+_DISCOVERY = re.compile(
+    rb"^[ \t]*@(?:org\.springframework\.cloud\.[\w.]+\.)?"
+    rb"(EnableDiscoveryClient|EnableEurekaClient)\b(\([^)]*\))?",
+    re.MULTILINE,
+)
 
 
 # What a file's reading looks at, found by tree-sitter's query engine: fields (constants
@@ -169,6 +177,8 @@ def parse(path: str, data: bytes) -> CodeFacts:
     KLB004 problem."""
     facts = CodeFacts(path, "java", is_test=is_test(path))
     facts.configures_servers = any(word in data for word in SERVER_CONFIGURERS)
+    if b"@Enable" in data:
+        facts.registrations = _discovery_registrations(path, data)
     if (
         BUILD_OUTPUT.intersection(path.split("/")[:-1])
         or not worth_parsing(data)
@@ -182,6 +192,19 @@ def parse(path: str, data: bytes) -> CodeFacts:
     _Reader(path, facts).run(root)
     facts.markers = comment_markers(path, data.decode("utf-8", "replace"), comment_pattern("//"))
     return facts
+
+
+def _discovery_registrations(path: str, data: bytes) -> list[Registration]:
+    """A Spring Cloud application that registers itself in its discovery registry."""
+    found = []
+    for match in _DISCOVERY.finditer(data):
+        if re.search(rb"autoRegister\s*=\s*false", match.group(2) or b""):
+            continue
+        name = match.group(1).decode()
+        registry = "Eureka" if name == "EnableEurekaClient" else "its Spring Cloud registry"
+        line = data.count(b"\n", 0, match.start(1)) + 1
+        found.append(Registration(Loc(path, line, 1), registry, f"@{name}", ""))
+    return found
 
 
 def _loc(path: str, node: Node) -> Loc:

@@ -45,11 +45,14 @@ from k8slb.code.facts import (
     Loc,
     Option,
     Options,
+    Registration,
+    RegistryDial,
     Server,
     Stop,
     Unknown,
     Wait,
     joined,
+    registry_scheme,
 )
 from k8slb.code.syntax_trees import captured, syntax_problem, walk
 from k8slb.code.syntax_trees import node_text as _text
@@ -84,7 +87,14 @@ WATCHED = (
     b"undici",
     *(library.encode() for library in SHUTDOWN_LIBRARIES),
     SHUTDOWN_HOOKS.encode(),
+    b"consul",  # a registry client (REGISTRY_CLIENTS), or a `consul://` target
+    b"nacos",
 )
+# Service registries' Node clients (the module required) and the calls that register the
+# process in them: the `consul` package's `agent.service.register`, nacos's
+# `registerInstance`.
+REGISTRY_CLIENTS = {"consul": "Consul", "nacos": "Nacos"}
+REGISTER_CALLS = {"Consul": "agent.service.register", "Nacos": "registerInstance"}
 _LISTENERS = ("on", "once", "addListener", "prependListener", "prependOnceListener")
 _FUNCTIONS = ("function_declaration", "function_expression", "arrow_function", "method_definition")
 _WRAPPERS = (
@@ -350,6 +360,10 @@ class _Module:
             raw = (node.text or b"").lower()  # a string's value is its text: most say neither
             if b"http" in raw or b"not_serving" in raw:
                 self._text_value(node)
+            scheme = registry_scheme(_string(node) or "") if b"://" in raw else None
+            if scheme is not None:
+                dial = RegistryDial(self.loc(node), scheme[1], f"{scheme[0]}:// target")
+                self.facts.registry_dials.append(dial)
         for node in self.of("template_string"):  # its constants may make it a URL
             self._text_value(node)
         self.facts.health_drains += [self.loc(node) for node in self.of("not_serving")]
@@ -677,12 +691,29 @@ class _Module:
             return self.members.get(called[0]) in {(GRPC, c) for c in _CREDENTIALS}
         return len(called) == 3 and called[0] in grpc and called[1] in _CREDENTIALS
 
+    def _registration(self, node: Node, called: str) -> None:
+        """A registry client's register call, in a module that requires the client."""
+        for module, registry in REGISTRY_CLIENTS.items():
+            suffix = REGISTER_CALLS[registry]
+            if module not in self.imports.values() or not (
+                called == suffix or called.endswith("." + suffix)
+            ):
+                continue
+            function = _enclosing_function(node)
+            within = _function_name(function) if function is not None else ""
+            method = suffix.rsplit(".", 1)[-1]
+            self.facts.registrations.append(Registration(self.loc(node), registry, method, within))
+
     def _called(self, node: Node, servers: dict[str, Server]) -> None:
         function = node.child_by_field_name("function")
+        if function is not None and function.type == "identifier":
+            self.facts.called.add(_text(function))
         if function is None or function.type != "member_expression":
             return
         owner = _text(function.child_by_field_name("object"))
         method = _text(function.child_by_field_name("property"))
+        self.facts.called.add(method)
+        self._registration(node, _text(function))
         if owner == "process" and method in _LISTENERS:
             given = _arguments(node)
             if given and "SIGTERM" in self._signals(given[0]):

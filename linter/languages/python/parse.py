@@ -35,11 +35,14 @@ from k8slb.code.facts import (
     HttpClient,
     Listen,
     Options,
+    Registration,
+    RegistryDial,
     Server,
     Stop,
     Unknown,
     Wait,
     is_test_path,
+    registry_scheme,
     worth_parsing,
 )
 from k8slb.code.projects import module_imports
@@ -59,6 +62,22 @@ CHANNEL_FACTORIES = {
     "grpc.aio.secure_channel": (0, 2),
 }
 SERVER_FACTORIES = {"grpc.server": 3, "grpc.aio.server": 3}
+# Service registries' Python clients (the top package imported -> the registry) and the
+# calls that register the process: python-consul's `agent.service.register`, Nacos's
+# `add_naming_instance`, py_eureka_client's `init`/`register`, an ephemeral ZooKeeper
+# node (kazoo's `create(..., ephemeral=True)`).
+REGISTRY_CLIENTS = {
+    "consul": "Consul",
+    "nacos": "Nacos",
+    "py_eureka_client": "Eureka",
+    "kazoo": "ZooKeeper",
+}
+REGISTER_CALLS = {
+    "Consul": ("service.register",),
+    "Nacos": ("add_naming_instance",),
+    "Eureka": ("eureka_client.init", "eureka_client.register"),
+    "ZooKeeper": ("create",),
+}
 HTTP_CLIENTS = frozenset(
     {
         "requests.Session",
@@ -277,6 +296,7 @@ class _Collector(Values):
         self.stops: list[tuple[ast.Call, str, bool, Scope]] = []
         self.listens: list[tuple[ast.Call, str, Scope]] = []
         self.health_classes: dict[str, bool] = {}  # class with a Check method -> can fail
+        self.registries: list[str] | None = None  # the registries whose client it imports
 
     # -- driving -----------------------------------------------------------------------
 
@@ -380,6 +400,31 @@ class _Collector(Values):
     def _constant(self, node: ast.Constant, parents: Parents, scope: Scope, keyboard: bool) -> None:
         if isinstance(node.value, str) and node.value.lower().startswith(("http://", "https://")):
             self.facts.urls.append((node.value, self.loc(node)))
+        scheme = registry_scheme(node.value) if isinstance(node.value, str) else None
+        if scheme is not None:
+            dial = RegistryDial(self.loc(node), scheme[1], f"{scheme[0]}:// target")
+            self.facts.registry_dials.append(dial)
+
+    def _registration(self, node: ast.Call, parents: Parents) -> None:
+        """A registry client's register call, in a module that imports the client."""
+        if self.registries is None:
+            imported = {name.split(".")[0] for _, name in module_imports(self.data)}
+            self.registries = [r for top, r in REGISTRY_CLIENTS.items() if top in imported]
+        called = dotted(node.func)
+        for registry in self.registries:
+            suffixes = REGISTER_CALLS[registry]
+            if not any(called == s or called.endswith("." + s) for s in suffixes):
+                continue
+            ephemeral = keyword_argument(node.keywords, "ephemeral")
+            if registry == "ZooKeeper" and not (
+                isinstance(ephemeral, ast.Constant) and ephemeral.value is True
+            ):
+                continue
+            functions = (ast.FunctionDef, ast.AsyncFunctionDef)
+            within = next((p.name for p in reversed(parents) if isinstance(p, functions)), "")
+            made = Registration(self.loc(node), registry, called.rsplit(".", 1)[-1], within)
+            self.facts.registrations.append(made)
+            return
 
     def _import(
         self, node: ast.Import | ast.ImportFrom, parents: Parents, scope: Scope, keyboard: bool
@@ -424,6 +469,11 @@ class _Collector(Values):
         self, node: ast.Call, parents: tuple[ast.AST, ...], scope: Scope, keyboard: bool
     ) -> None:
         name = self.qualified(node.func)
+        func = node.func
+        if isinstance(func, ast.Attribute | ast.Name):
+            self.facts.called.add(func.attr if isinstance(func, ast.Attribute) else func.id)
+        if self.registries != []:
+            self._registration(node, parents)
 
         def site(kind: str) -> _Site:
             return _Site(kind, name or "", node, node.args, node.keywords, scope, parents)
