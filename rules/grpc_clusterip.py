@@ -1,7 +1,8 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import replace
 from typing import Any
 
 from k8slb.core.edits import YamlEdit
@@ -187,6 +188,16 @@ def _capped_age(
     return capped[0] if capped else None
 
 
+def _weighed(finding: Finding, first: Evidence) -> Finding:
+    """The finding, at info when k8slb only infers that the port carries gRPC (an image in
+    a table, a probe of a port it cannot read, the port number): the protocol link of the
+    chain is missing, and the message says so."""
+    if not first.inferred:
+        return finding
+    missing = f"the port is not declared gRPC; only {first.reason} suggests it"
+    return replace(finding, severity=Severity.INFO, detail=(missing, *finding.detail))
+
+
 class GrpcClusterIp(Rule):
     """A gRPC (HTTP/2) Service behind a plain ClusterIP, with no mesh to balance requests.
 
@@ -194,17 +205,25 @@ class GrpcClusterIp(Rule):
     Finds Services that carry gRPC or another HTTP/2 protocol, judged by the evidence in
     the manifests (strongest first: `appProtocol` `grpc`/`h2c`/`kubernetes.io/h2c`/`http2`;
     a port named `grpc`, `grpc-*`, `*-grpc`, `h2c`, `http2` or `http2-*`; a targeted
-    container port with such a name; a gRPC health probe on the targeted container; then,
-    named as weaker evidence, a server flag on the targeted port (`--grpc-port`,
-    `--grpc_port`, `--http2_port`, `--grpc`) or a server image whose documented gRPC port
-    it is (a table of well-known servers, each entry with its source: model servers such
-    as `tensorflow/serving` 8500 and `nvcr.io/nvidia/tritonserver` 8001, telemetry
-    collectors on OTLP's 4317, databases with a gRPC API; their port flags are read, such
-    as Loki's `-server.grpc-listen-port`); last, port
-    50051), that are ClusterIP (also NodePort and LoadBalancer, which are ClusterIP
+    container port with such a name; a gRPC server in the targeted container's code
+    listening on that port; a gRPC health probe of the targeted port (a `grpc:` probe, or
+    `grpc_health_probe -addr` naming it, through `sh -c` and the container's `env` too);
+    a server flag on the targeted port (`--grpc-port`, `--grpc_port`, `--http2_port`,
+    `--grpc`)), that are ClusterIP (also NodePort and LoadBalancer, which are ClusterIP
     Services too) and not headless, when the pods they select are not in a service mesh.
     The message names what scales the pods: a HorizontalPodAutoscaler, a KEDA
     ScaledObject, or `replicas` above one.
+
+    Evidence about a port says something about that port only: a probe of another port
+    or of a unix socket makes no other port gRPC (a metrics or HTTP Service of a gRPC pod
+    is not reported). What k8slb only infers is never enough for a warning: a
+    `grpc_health_probe` whose port it cannot read, a server image whose documented gRPC
+    port it is (a table of well-known servers, each entry with its source: model servers
+    such as `tensorflow/serving` 8500 and `nvcr.io/nvidia/tritonserver` 8001, telemetry
+    collectors on OTLP's 4317, databases with a gRPC API; their port flags are read, such
+    as Loki's `-server.grpc-listen-port`), or port 50051. With only that, the finding is
+    `info`, says the Service "may carry" gRPC, and names the missing link: the port is
+    not declared gRPC, only that evidence suggests it.
 
     The evidence quoted is the strongest found on any of the Service's ports. The pods
     count as meshed with an Istio sidecar (`sidecar.istio.io/inject: "true"`, an
@@ -354,7 +373,7 @@ class GrpcClusterIp(Rule):
     def check(self, context: Context) -> Iterator[Finding]:
         index = context.index
         judged = [
-            (service, pinned)
+            pinned
             for service in context.services()
             if (pinned := pinned_grpc(index, service, context.links)) is not None
         ]
@@ -364,172 +383,186 @@ class GrpcClusterIp(Rule):
         # on it: a Service with a headless twin, an L7 proxy or a capped connection age.
         @functools.cache
         def dialers() -> dict[int, list[Dialer]]:
-            wanted = [service for service, _ in judged]
+            wanted = [pinned.service for pinned in judged]
             return dialers_by_service(index, context.code(), context.links, wanted)
 
         # what proxies front each Service (read once a judged Service carries gRPC)
         fronts: dict[Key, list[Front]] = l7_fronts(index.objects) if judged else {}
-        for service, pinned in judged:
-            first = pinned.evidence[0]
-            related = [Related(first.path, first.pos[0], f"gRPC evidence: {first.reason}")]
-            related += [
-                Related(e.said.path, e.said.line, f"the code of that container: {e.describe()}")
-                for e in (first.served.link.evidence if first.served else ())
-            ]
-            related += [
-                Related(w.path, w.pos[0], f"selects {w.ref.display}") for w, _ in pinned.backends
-            ]
-            related += [
-                Related(s.path, s.pos[0], f"{s.kind}/{s.name} scales {w.ref.display}")
-                for w, _ in pinned.backends
-                for s in index.scalers(w)
-            ]
-            spec = service.body.get("spec")
-            if isinstance(spec, YMap) and "type" in spec:
-                pos = pos_of(spec, "type", value=True)
-            else:
-                pos = pos_of(service.body, "spec")
-            kind = service_type(service)
-            what = f"{service.ref.display} carries gRPC ({first.reason}) on a {kind}"
-            if pinned.internal is not None and not _internal_dialers(index, pinned, dialers()):
-                continue  # only the system's own components call it, and not through it
-            alone = _one_replica(index, pinned.backends)
-            if alone is not None:
-                message = (
-                    f"{what}; {alone} runs one replica and nothing scales it",
-                    "with one pod there is nothing to spread calls over: its clients "
-                    "stay on one pod once it is scaled, which k8slb cannot see from here",
-                    "before scaling it, add a headless twin for round_robin or cap connection age",
-                )
-                yield self._unseen(index, pinned, pos, message, related)
-                continue
-            if pinned.twins:
-                direct = dialers().get(id(service), [])
-                twin = pinned.twins[0]
-                address = _dial_address(twin, first)
-                related.append(Related(twin.path, twin.pos[0], "the headless twin"))
-                if direct:
-                    yield self.finding(
-                        service,
-                        pos,
-                        (
-                            f"{what}; {direct[0].who} dials it, not its headless twin {twin.name}",
-                            "a client of the ClusterIP stays on the one pod its connection reached",
-                            f"point it at {address} with round_robin",
-                        ),
-                        related=[*related, *(d.related for d in direct)],
-                    )
-                    continue
+        for pinned in judged:
+            for finding in self._judge(context, pinned, dialers, fronts):
+                yield _weighed(finding, pinned.evidence[0])
+
+    def _judge(
+        self,
+        context: Context,
+        pinned: PinnedService,
+        dialers: Callable[[], dict[int, list[Dialer]]],
+        fronts: dict[Key, list[Front]],
+    ) -> Iterator[Finding]:
+        """The finding on one Service that carries gRPC, as the traffic to it is seen."""
+        index = context.index
+        service = pinned.service
+        first = pinned.evidence[0]
+        related = [Related(first.path, first.pos[0], f"gRPC evidence: {first.reason}")]
+        related += [
+            Related(e.said.path, e.said.line, f"the code of that container: {e.describe()}")
+            for e in (first.served.link.evidence if first.served else ())
+        ]
+        related += [
+            Related(w.path, w.pos[0], f"selects {w.ref.display}") for w, _ in pinned.backends
+        ]
+        related += [
+            Related(s.path, s.pos[0], f"{s.kind}/{s.name} scales {w.ref.display}")
+            for w, _ in pinned.backends
+            for s in index.scalers(w)
+        ]
+        spec = service.body.get("spec")
+        if isinstance(spec, YMap) and "type" in spec:
+            pos = pos_of(spec, "type", value=True)
+        else:
+            pos = pos_of(service.body, "spec")
+        kind = service_type(service)
+        carries = "may carry" if first.inferred else "carries"
+        what = f"{service.ref.display} {carries} gRPC ({first.reason}) on a {kind}"
+        if pinned.internal is not None and not _internal_dialers(index, pinned, dialers()):
+            return  # only the system's own components call it, and not through it
+        alone = _one_replica(index, pinned.backends)
+        if alone is not None:
+            message = (
+                f"{what}; {alone} runs one replica and nothing scales it",
+                "with one pod there is nothing to spread calls over: its clients "
+                "stay on one pod once it is scaled, which k8slb cannot see from here",
+                "before scaling it, add a headless twin for round_robin or cap connection age",
+            )
+            yield self._unseen(index, pinned, pos, message, related)
+            return
+        if pinned.twins:
+            direct = dialers().get(id(service), [])
+            twin = pinned.twins[0]
+            address = _dial_address(twin, first)
+            related.append(Related(twin.path, twin.pos[0], "the headless twin"))
+            if direct:
                 yield self.finding(
                     service,
                     pos,
                     (
-                        f"{what}, which has a headless twin",
-                        f"its twin {twin.name} balances per call, for the clients that use it",
-                        f"make sure gRPC clients dial {address} with round_robin, not this Service",
-                    ),
-                    severity=Severity.INFO,
-                    related=related,
-                )
-                continue
-            proxies = [
-                front
-                for front in fronts.get(key_of(service.namespace, service.name or ""), [])
-                if not front.needs_h2c_port or first.weakness == 0
-            ]
-            if proxies:
-                direct = dialers().get(id(service), [])
-                proxy = proxies[0]
-                related.append(Related(proxy.route.path, proxy.route.pos[0], proxy.reason))
-                edit = twin_edit(index, pinned)
-                if not direct:
-                    yield self.finding(
-                        service,
-                        pos,
-                        (
-                            f"{what}, behind a proxy that balances each request",
-                            f"its traffic comes through {proxy.reason}; clients inside the cluster "
-                            "that dialed the Service directly would stay on one pod",
-                        ),
-                        severity=Severity.INFO,
-                        related=related,
-                    )
-                    continue
-                yield self.finding(
-                    service,
-                    pos,
-                    (
-                        f"{what}; {direct[0].who} dials it directly, past {proxy.reason}",
-                        "traffic through the proxy is balanced per request, but that client "
-                        "stays on one pod",
-                        "give in-cluster clients a headless twin with round_robin, or cap "
-                        "connection age",
+                        f"{what}; {direct[0].who} dials it, not its headless twin {twin.name}",
+                        "a client of the ClusterIP stays on the one pod its connection reached",
+                        f"point it at {address} with round_robin",
                     ),
                     related=[*related, *(d.related for d in direct)],
-                    fix=FixInfo(True, True, f"add the headless twin Service {twin_name(service)}"),
-                    edits=[edit] if edit else [],
                 )
-                continue
-            scale = _scale_phrase(index, pinned.backends)
-            edit = twin_edit(index, pinned)
-            rings = [index.ring_of(w) for w, _ in pinned.backends]
-            ring = rings[0] if rings and all(rings) else None
-            if ring is not None and not dialers().get(id(service)):
-                related.append(Related(ring.path, ring.pos[0], f"the peers' Service {ring.name}"))
-                message = (
-                    f"{what}; its pods are peers that Service {ring.name} discovers",
-                    "callers of a ring or cluster member usually find its pods through that "
-                    "discovery, by pod address, not through this ClusterIP; no client in the "
-                    "scanned files dials it, so k8slb cannot see who would stay on one pod",
-                    "if clients dial this Service, add a headless twin for round_robin or "
-                    "cap connection age",
-                )
-                yield self._unseen(index, pinned, pos, message, related)
-                continue
-            capped = _capped_age(index, pinned, context.links)
-            if capped is not None and not dialers().get(id(service)):
-                served, age = capped
-                where = f"{served.server.loc.path}:{served.server.loc.line}"
-                yield self.finding(
-                    service,
-                    pos,
-                    (
-                        f"{what}; its server caps connection age, which re-spreads clients",
-                        f"the server in the code ({where}) sets {MAX_AGE}={age}: clients "
-                        "reconnect that often and kube-proxy places them anew",
-                        "for per-call balancing, add a headless twin and round_robin clients",
-                    ),
-                    severity=Severity.INFO,
-                    related=[
-                        *related,
-                        Related(served.server.loc.path, served.server.loc.line, "the server"),
-                    ],
-                    fix=FixInfo(True, True, f"add the headless twin Service {twin_name(service)}"),
-                    edits=[edit] if edit else [],
-                )
-                continue
-            if kind == "ClusterIP":
-                advice: tuple[str, ...] = (
-                    "add a headless twin for client-side round_robin, or cap connection "
-                    "age, or mesh it",
-                )
-            else:  # outside clients cannot resolve a headless Service's pod addresses
-                advice = (
-                    "clients outside the cluster cannot use a headless twin: put an L7 "
-                    "balancer that speaks HTTP/2 in front (an Ingress or Gateway with a "
-                    "gRPC backend), or cap connection age",
-                    "in-cluster clients can dial a headless twin with round_robin",
-                )
+                return
             yield self.finding(
                 service,
                 pos,
                 (
-                    what,
-                    f"{scale + ': ' if scale else ''}kube-proxy balances connections, "
-                    "not requests, so pods added later get no calls from connected clients",
-                    *advice,
+                    f"{what}, which has a headless twin",
+                    f"its twin {twin.name} balances per call, for the clients that use it",
+                    f"make sure gRPC clients dial {address} with round_robin, not this Service",
                 ),
+                severity=Severity.INFO,
                 related=related,
+            )
+            return
+        proxies = [
+            front
+            for front in fronts.get(key_of(service.namespace, service.name or ""), [])
+            if not front.needs_h2c_port or first.weakness == 0
+        ]
+        if proxies:
+            direct = dialers().get(id(service), [])
+            proxy = proxies[0]
+            related.append(Related(proxy.route.path, proxy.route.pos[0], proxy.reason))
+            edit = twin_edit(index, pinned)
+            if not direct:
+                yield self.finding(
+                    service,
+                    pos,
+                    (
+                        f"{what}, behind a proxy that balances each request",
+                        f"its traffic comes through {proxy.reason}; clients inside the cluster "
+                        "that dialed the Service directly would stay on one pod",
+                    ),
+                    severity=Severity.INFO,
+                    related=related,
+                )
+                return
+            yield self.finding(
+                service,
+                pos,
+                (
+                    f"{what}; {direct[0].who} dials it directly, past {proxy.reason}",
+                    "traffic through the proxy is balanced per request, but that client "
+                    "stays on one pod",
+                    "give in-cluster clients a headless twin with round_robin, or cap "
+                    "connection age",
+                ),
+                related=[*related, *(d.related for d in direct)],
                 fix=FixInfo(True, True, f"add the headless twin Service {twin_name(service)}"),
                 edits=[edit] if edit else [],
             )
+            return
+        scale = _scale_phrase(index, pinned.backends)
+        edit = twin_edit(index, pinned)
+        rings = [index.ring_of(w) for w, _ in pinned.backends]
+        ring = rings[0] if rings and all(rings) else None
+        if ring is not None and not dialers().get(id(service)):
+            related.append(Related(ring.path, ring.pos[0], f"the peers' Service {ring.name}"))
+            message = (
+                f"{what}; its pods are peers that Service {ring.name} discovers",
+                "callers of a ring or cluster member usually find its pods through that "
+                "discovery, by pod address, not through this ClusterIP; no client in the "
+                "scanned files dials it, so k8slb cannot see who would stay on one pod",
+                "if clients dial this Service, add a headless twin for round_robin or "
+                "cap connection age",
+            )
+            yield self._unseen(index, pinned, pos, message, related)
+            return
+        capped = _capped_age(index, pinned, context.links)
+        if capped is not None and not dialers().get(id(service)):
+            served, age = capped
+            where = f"{served.server.loc.path}:{served.server.loc.line}"
+            yield self.finding(
+                service,
+                pos,
+                (
+                    f"{what}; its server caps connection age, which re-spreads clients",
+                    f"the server in the code ({where}) sets {MAX_AGE}={age}: clients "
+                    "reconnect that often and kube-proxy places them anew",
+                    "for per-call balancing, add a headless twin and round_robin clients",
+                ),
+                severity=Severity.INFO,
+                related=[
+                    *related,
+                    Related(served.server.loc.path, served.server.loc.line, "the server"),
+                ],
+                fix=FixInfo(True, True, f"add the headless twin Service {twin_name(service)}"),
+                edits=[edit] if edit else [],
+            )
+            return
+        if kind == "ClusterIP":
+            advice: tuple[str, ...] = (
+                "add a headless twin for client-side round_robin, or cap connection "
+                "age, or mesh it",
+            )
+        else:  # outside clients cannot resolve a headless Service's pod addresses
+            advice = (
+                "clients outside the cluster cannot use a headless twin: put an L7 "
+                "balancer that speaks HTTP/2 in front (an Ingress or Gateway with a "
+                "gRPC backend), or cap connection age",
+                "in-cluster clients can dial a headless twin with round_robin",
+            )
+        yield self.finding(
+            service,
+            pos,
+            (
+                what,
+                f"{scale + ': ' if scale else ''}kube-proxy balances connections, "
+                "not requests, so pods added later get no calls from connected clients",
+                *advice,
+            ),
+            related=related,
+            fix=FixInfo(True, True, f"add the headless twin Service {twin_name(service)}"),
+            edits=[edit] if edit else [],
+        )

@@ -44,14 +44,14 @@ PLAIN_BACKEND = BACKEND.replace("name: grpc", "name: api").replace(
         (
             PLAIN_SERVICE.replace("port: 80", "port: 80\n      targetPort: 8080"),
             PLAIN_BACKEND + "          readinessProbe: {grpc: {port: 8080}}\n",
-            "a gRPC readinessProbe on container 'server'",
+            "a gRPC readinessProbe of port 8080 on container 'server'",
         ),
         (
             PLAIN_SERVICE.replace("port: 80", "port: 80\n      targetPort: 8080"),
             PLAIN_BACKEND
             + "          livenessProbe:\n"
             + '            exec: {command: ["/bin/grpc_health_probe", "-addr=:8080"]}\n',
-            "a grpc_health_probe livenessProbe",
+            "a grpc_health_probe livenessProbe of port 8080",
         ),
         (PLAIN_SERVICE.replace("port: 80", "port: 50051"), PLAIN_BACKEND, "port 50051"),
     ],
@@ -574,3 +574,119 @@ def test_a_well_known_systems_public_grpc_port_is_not_internal(tmp_path: Path) -
     assert "4317" in service and "grpc-otlp" in backend
     (finding,) = klb101(tmp_path, service + backend + HPA)
     assert finding.severity is Severity.WARNING
+
+
+# A pod that serves gRPC on 50051 (its probe says so) and HTTP on 8080.
+WEB_SERVICE = """\
+apiVersion: v1
+kind: Service
+metadata:
+  name: backend-web
+spec:
+  selector:
+    app: backend
+  ports:
+    - name: web
+      port: 8080
+"""
+PROBED_BACKEND = BACKEND.replace(
+    "            - name: grpc\n              containerPort: 50051\n",
+    "            - name: api\n              containerPort: 50051\n"
+    "            - name: web\n              containerPort: 8080\n",
+)
+
+
+def _probed(probe: str) -> str:
+    return PROBED_BACKEND + "          readinessProbe:\n" + probe
+
+
+@pytest.mark.parametrize(
+    "probe",
+    [
+        '            exec: {command: ["/bin/grpc_health_probe", "-addr=:50051"]}\n',
+        '            exec: {command: ["grpc_health_probe", "-addr", "localhost:50051"]}\n',
+        '            exec: {command: ["sh", "-c", "grpc_health_probe -addr=:50051"]}\n',
+        "            grpc: {port: 50051}\n",
+        '            exec: {command: ["grpc_health_probe", "-addr=unix:///run/app.sock"]}\n',
+    ],
+    ids=["addr-equals", "addr-word", "sh-c", "grpc-probe", "unix-socket"],
+)
+def test_a_grpc_probe_of_another_port_says_nothing_about_this_one(
+    tmp_path: Path, probe: str
+) -> None:
+    """The HTTP Service of a pod whose gRPC probe checks its gRPC port (or a unix socket)
+    carries no gRPC: evidence about a port is about that port only."""
+    assert klb101(tmp_path, WEB_SERVICE + _probed(probe) + HPA) == []
+
+
+@pytest.mark.parametrize(
+    ("probe", "env"),
+    [
+        ('            exec: {command: ["grpc_health_probe", "-addr", "localhost:8080"]}\n', ""),
+        ('            exec: {command: ["sh", "-c", "grpc_health_probe -addr=:$PORT"]}\n', "8080"),
+        ('            exec: {command: ["sh", "-c", "grpc_health_probe -addr=:${PORT}"]}\n', "8080"),
+    ],
+    ids=["addr-word", "shell-variable", "braced-variable"],
+)
+def test_a_grpc_probe_of_the_targeted_port_is_evidence_for_it(
+    tmp_path: Path, probe: str, env: str
+) -> None:
+    backend = _probed(probe)
+    if env:
+        backend += f"          env: [{{name: PORT, value: '{env}'}}]\n"
+    (finding,) = klb101(tmp_path, WEB_SERVICE + backend + HPA)
+    assert "of port 8080 on container 'server'" in finding.text
+    assert finding.severity is Severity.WARNING
+
+
+def test_a_grpc_probe_of_a_port_k8slb_cannot_read_is_only_inferred(tmp_path: Path) -> None:
+    """No `-addr` k8slb can read: the probe suggests the pod serves gRPC somewhere, not on
+    this port; at most info, naming what is missing."""
+    probe = '            exec: {command: ["sh", "-c", "grpc_health_probe -addr=:$PORT"]}\n'
+    (finding,) = klb101(tmp_path, WEB_SERVICE + _probed(probe) + HPA)
+    assert finding.severity is Severity.INFO
+    assert "may carry gRPC" in finding.text
+    assert (
+        "the port is not declared gRPC; only a grpc_health_probe readinessProbe of a port "
+        "k8slb cannot read on container 'server' of Deployment/backend suggests it" in finding.text
+    )
+
+
+@pytest.mark.parametrize(
+    ("service", "backend", "evidence"),
+    [
+        (
+            UNNAMED_SERVICE.format(port=8500),
+            BACKEND.replace("registry.example/backend:1.0", "tensorflow/serving:2.15.0")
+            .replace("name: grpc\n", "name: api\n")
+            .replace("containerPort: 50051", "containerPort: 8500"),
+            "only image tensorflow/serving: TensorFlow Serving serves gRPC on 8500",
+        ),
+        (
+            PLAIN_SERVICE.replace("port: 80", "port: 50051"),
+            PLAIN_BACKEND,
+            "only port 50051, gRPC's conventional port suggests it",
+        ),
+    ],
+    ids=["image-in-a-table", "conventional-port"],
+)
+def test_evidence_k8slb_only_infers_never_makes_a_warning(
+    tmp_path: Path, service: str, backend: str, evidence: str
+) -> None:
+    (finding,) = klb101(tmp_path, service + backend + HPA)
+    assert finding.severity is Severity.INFO
+    assert "the port is not declared gRPC" in finding.text and evidence in finding.text
+
+
+@pytest.mark.parametrize(
+    "service",
+    [GRPC_SERVICE, PLAIN_SERVICE.replace("name: api", "name: api\n      appProtocol: grpc")],
+    ids=["grpc-named", "appProtocol"],
+)
+def test_a_declared_grpc_port_of_a_scaled_backend_stays_a_warning(
+    tmp_path: Path, service: str
+) -> None:
+    """The textbook case: its clients live in another repository, nothing here dials it."""
+    (finding,) = klb101(tmp_path, service + PLAIN_BACKEND + HPA)
+    assert finding.severity is Severity.WARNING
+    assert "may carry" not in finding.text and "not declared" not in finding.text
