@@ -279,7 +279,7 @@ def pinned_grpc(
     if not evidence:
         return None
     backends = index.selected(service)
-    if index.mesh != "none" or (backends and all(index.mesh_of(w, t) for w, t in backends)):
+    if index.mesh_balancing(backends):
         return None
     # a twin that publishes not-ready pods (peer discovery) would send round_robin clients
     # to pods that are starting or draining: no twin for clients
