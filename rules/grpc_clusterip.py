@@ -461,7 +461,8 @@ class GrpcClusterIp(Rule):
                 pos,
                 (
                     f"{what}, which has a headless twin",
-                    f"its twin {twin.name} balances per call, for the clients that use it",
+                    f"its twin {twin.name} balances per call for the clients that use it, "
+                    "and no scanned client dials this Service",
                     f"make sure gRPC clients dial {address} with round_robin, not this Service",
                 ),
                 severity=Severity.INFO,
@@ -484,8 +485,8 @@ class GrpcClusterIp(Rule):
                     pos,
                     (
                         f"{what}, behind a proxy that balances each request",
-                        f"its traffic comes through {proxy.reason}; clients inside the cluster "
-                        "that dialed the Service directly would stay on one pod",
+                        f"its traffic comes through {proxy.reason}; no scanned client dials "
+                        "the Service directly (one that did would stay on one pod)",
                     ),
                     severity=Severity.INFO,
                     related=related,

@@ -690,3 +690,22 @@ def test_a_declared_grpc_port_of_a_scaled_backend_stays_a_warning(
     (finding,) = klb101(tmp_path, service + PLAIN_BACKEND + HPA)
     assert finding.severity is Severity.WARNING
     assert "may carry" not in finding.text and "not declared" not in finding.text
+
+
+@pytest.mark.parametrize(
+    ("extra", "missing"),
+    [
+        (HEADLESS_TWIN, "no scanned client dials this Service"),
+        (INGRESS, "no scanned client dials the Service directly"),
+        (MEMBERLIST, "no client in the scanned files dials it"),
+    ],
+    ids=["twin", "proxy", "ring"],
+)
+def test_a_finding_lowered_for_its_callers_says_no_scanned_client_dials_the_service(
+    tmp_path: Path, extra: str, missing: str
+) -> None:
+    """The link the downgrade lacks is a caller through the ClusterIP: the message says
+    none was found, so a reader knows what would make it a warning."""
+    (finding,) = klb101(tmp_path, GRPC_SERVICE + BACKEND + HPA + extra)
+    assert finding.severity is Severity.INFO
+    assert missing in finding.text
