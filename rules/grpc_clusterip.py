@@ -208,8 +208,12 @@ class GrpcClusterIp(Rule):
     container port with such a name; a gRPC server in the targeted container's code
     listening on that port; a gRPC health probe of the targeted port (a `grpc:` probe, or
     `grpc_health_probe -addr` naming it, through `sh -c` and the container's `env` too);
-    a server flag on the targeted port (`--grpc-port`, `--grpc_port`, `--http2_port`,
-    `--grpc`)), that are ClusterIP (also NodePort and LoadBalancer, which are ClusterIP
+    a server flag or a literal `env` value that puts gRPC on the targeted port, whatever
+    the server: its name says gRPC (`grpc`, `http2`, `h2c`) and where it listens (`port`,
+    `addr`, `address`, `listen`, `bind`): `--grpc-port=9000`, `-server.grpc-listen-port
+    9095`, `--grpc.address=:9090`, `GRPC_PORT: "9000"`; not a flag of another protocol
+    or of an address the process dials (`--grpc-gateway-port`, `--grpc-web-port`,
+    `--grpc-target`)), that are ClusterIP (also NodePort and LoadBalancer, which are ClusterIP
     Services too) and not headless, when the pods they select are not in a service mesh.
     The message names what scales the pods: a HorizontalPodAutoscaler, a KEDA
     ScaledObject, or `replicas` above one.

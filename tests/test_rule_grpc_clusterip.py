@@ -397,41 +397,7 @@ def test_every_well_known_server_names_its_source_and_ports() -> None:
         assert known.grpc_ports and known.source.startswith("https://"), known
 
 
-@pytest.mark.parametrize(
-    ("image", "args", "port", "reason"),
-    [
-        (
-            "tensorflow/serving:2.15.0",
-            "",
-            8500,
-            "image tensorflow/serving: TensorFlow Serving serves gRPC on 8500 by default",
-        ),
-        (
-            "grafana/loki:3.0.0",
-            '["-target=ingester", "-server.grpc-listen-port=9096"]',
-            9096,
-            "image grafana/loki: Grafana Loki, Mimir and Tempo; Cortex serves gRPC on the "
-            "port -server.grpc-listen-port names",
-        ),
-        (
-            "nvcr.io/nvidia/tritonserver:24.01-py3",
-            "",
-            8001,
-            "image nvcr.io/nvidia/tritonserver: NVIDIA Triton Inference Server serves gRPC on 8001",
-        ),
-        ("registry.example/inference:1", '["--grpc-port=9000"]', 9000, "the flag --grpc-port=9000"),
-        (
-            "registry.example/inference:1",
-            '["--http2_port", "9001"]',
-            9001,
-            "the flag --http2_port=9001",
-        ),
-    ],
-    ids=["tf-serving", "loki-flag", "triton", "grpc-port-flag", "http2-port-flag"],
-)
-def test_images_and_flags_are_weaker_evidence_named_as_such(
-    tmp_path: Path, image: str, args: str, port: int, reason: str
-) -> None:
+def _server(image: str, port: int, args: str = "", env: str = "") -> str:
     backend = (
         BACKEND.replace("registry.example/backend:1.0", image)
         .replace("              containerPort: 50051", f"              containerPort: {port}")
@@ -441,14 +407,84 @@ def test_images_and_flags_are_weaker_evidence_named_as_such(
         backend = backend.replace(
             f"          image: {image}\n", f"          image: {image}\n          args: {args}\n"
         )
-    # Loki's gRPC port serves only its own components: their configuration must dial it
-    dialed = LOKI_CONFIG.format(address="backend:80") if image.startswith("grafana/") else ""
-    (finding,) = klb101(tmp_path, UNNAMED_SERVICE.format(port=port) + backend + HPA + dialed)
+    if env:
+        backend += f"          env: {env}\n"
+    return backend
+
+
+@pytest.mark.parametrize(
+    ("image", "port", "reason"),
+    [
+        (
+            "tensorflow/serving:2.15.0",
+            8500,
+            "image tensorflow/serving: TensorFlow Serving serves gRPC on 8500 by default",
+        ),
+        (
+            "nvcr.io/nvidia/tritonserver:24.01-py3",
+            8001,
+            "image nvcr.io/nvidia/tritonserver: NVIDIA Triton Inference Server serves gRPC on 8001",
+        ),
+    ],
+    ids=["tf-serving", "triton"],
+)
+def test_a_well_known_image_is_weaker_evidence_named_as_such(
+    tmp_path: Path, image: str, port: int, reason: str
+) -> None:
+    backend = _server(image, port)
+    (finding,) = klb101(tmp_path, UNNAMED_SERVICE.format(port=port) + backend + HPA)
     assert reason in finding.text and "(weaker evidence)" in finding.text
+    assert finding.severity is Severity.INFO, "a table is never the only link"
     rest = backend.replace(f"containerPort: {port}", "containerPort: 8501")
     assert klb101(tmp_path / "rest", UNNAMED_SERVICE.format(port=8501) + rest) == [], (
-        "the image's or flag's other ports are not gRPC"
+        "the image's other ports are not gRPC"
     )
+
+
+@pytest.mark.parametrize(
+    ("args", "env", "port", "reason"),
+    [
+        ('["--grpc-port=9000"]', "", 9000, "the flag --grpc-port=9000"),
+        ('["--http2_port", "9001"]', "", 9001, "the flag --http2_port=9001"),
+        ('["-server.grpc-listen-port=9096"]', "", 9096, "the flag -server.grpc-listen-port=9096"),
+        ('["--grpc.address=0.0.0.0:9002"]', "", 9002, "the flag --grpc.address=0.0.0.0:9002"),
+        ('["--grpcListenAddr", ":9003"]', "", 9003, "the flag --grpcListenAddr=:9003"),
+        ("", "[{name: GRPC_PORT, value: '9004'}]", 9004, "the env GRPC_PORT=9004"),
+    ],
+    ids=["grpc-port", "http2-port", "listen-port", "address", "camel-case", "env"],
+)
+def test_a_flag_or_env_that_puts_grpc_on_the_port_is_evidence_for_it(
+    tmp_path: Path, args: str, env: str, port: int, reason: str
+) -> None:
+    """Whatever the server: a setting whose name says gRPC and where it listens is
+    evidence of that very port, no table needed."""
+    backend = _server("registry.example/inference:1", port, args, env)
+    (finding,) = klb101(tmp_path, UNNAMED_SERVICE.format(port=port) + backend + HPA)
+    assert f"{reason} of container 'server'" in finding.text
+    assert finding.severity is Severity.WARNING
+    rest = backend.replace(f"containerPort: {port}", "containerPort: 8501")
+    assert klb101(tmp_path / "rest", UNNAMED_SERVICE.format(port=8501) + rest) == [], (
+        "the setting's port only"
+    )
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        '["--grpc-gateway-port=8080"]',
+        '["--grpc-web-port=8080"]',
+        '["--grpc-target=backend:8080"]',
+        '["--compactor.grpc-address=compactor:8080"]',
+        '["--grpc-max-recv-msg-size=8080"]',
+        '["--http-port=8080"]',
+    ],
+    ids=["grpc-gateway", "grpc-web", "dialed-target", "dialed-host", "no-place", "no-protocol"],
+)
+def test_a_flag_of_another_protocol_or_a_dialed_address_is_no_evidence(
+    tmp_path: Path, args: str
+) -> None:
+    backend = _server("registry.example/inference:1", 8080, args)
+    assert klb101(tmp_path, UNNAMED_SERVICE.format(port=8080) + backend + HPA) == []
 
 
 @pytest.mark.parametrize(

@@ -3,11 +3,12 @@
 The evidence, strongest first: the port's `appProtocol`, its name (Istio's
 `<protocol>[-suffix]` convention), the name of the container port it targets, a gRPC
 server in the code the targeted container runs (links.py) listening on that port, a gRPC
-health probe of the targeted port, a server flag that puts gRPC on it. Evidence about a
-port says something about that port only: a probe of another port, or of a unix socket,
-is no evidence for this one. Then what k8slb only infers (`Evidence.inferred`): a gRPC
-health probe whose port it cannot read, a well-known server image whose documented gRPC
-port it is, gRPC's conventional port 50051; a rule never warns on that alone.
+health probe of the targeted port, a server flag or env variable that puts gRPC on it.
+Evidence about a port says something about that port only: a probe of another port, or
+of a unix socket, is no evidence for this one. Then what k8slb only infers
+(`Evidence.inferred`): a gRPC health probe whose port it cannot read, a well-known server
+image whose documented gRPC port it is, gRPC's conventional port 50051; a rule never
+warns on that alone.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from k8slb.model.index import (
     Index,
     Target,
     is_headless,
+    literal_env,
     service_type,
     target_port,
 )
@@ -38,25 +40,60 @@ GRPC_PORT = 50051
 _GRPC_NAME = re.compile(r"^(?:grpc|h2c|http2)(?:-.*)?$|-grpc$")
 
 
-# gRPC ports of widely used server images, as their makers document them (weak evidence:
-# the port can be moved by a flag). tensorflow/serving's Dockerfile: `EXPOSE 8500` for
-# gRPC (8501 is REST); Triton: "Started GRPCInferenceService at 0.0.0.0:8001" (8000 HTTP,
-# 8002 metrics).
-# Server flags that name the port a gRPC or HTTP/2 server listens on.
-_GRPC_FLAG = re.compile(r"^--(grpc-port|grpc_port|http2_port|http2-port|grpc)(?:=(\d+))?$")
+# A setting (a flag, an env variable) that says where a gRPC or HTTP/2 server listens:
+# its name holds a protocol word and a place word (`--grpc-port`, `-server.grpc-listen-port`,
+# `--grpc.address`, `GRPC_PORT`, `grpcListenAddress`), and no word of another protocol or
+# of a peer it dials (`--grpc-gateway-port` is grpc-gateway's HTTP/JSON, `--grpc-web-port`
+# gRPC-Web's, `--grpc-target` an address the process dials). `--grpc N` counts too.
+_PROTOCOL_WORDS = frozenset({"grpc", "http2", "h2c"})
+_PLACE_WORDS = frozenset({"port", "addr", "address", "listen", "bind"})
+_OTHER_WORDS = frozenset(
+    {"gateway", "web", "rest", "http", "json", "proxy", "client", "target", "upstream", "remote"}
+)
+# where a server listens: 9000, :9000, 0.0.0.0:9000, [::]:9000; a named host
+# (`loki-compactor:9095`) is an address the process dials
+_SETTING_VALUE = re.compile(r"^(?:(?:0\.0\.0\.0|\[::\]|::|\*)?:)?(\d+)$")
+
+
+def grpc_setting(name: str) -> bool:
+    """Whether a flag or env variable of that name says where a gRPC server listens."""
+    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name.lstrip("-"))
+    words = set(re.split(r"[^a-z0-9]+", spaced.lower())) - {""}
+    if words == {"grpc"}:
+        return True
+    return bool(words & _PROTOCOL_WORDS and words & _PLACE_WORDS and not words & _OTHER_WORDS)
+
+
+def _setting_port(value: object) -> int | None:
+    found = _SETTING_VALUE.match(str(value).strip())
+    return int(found.group(1)) if found else None
 
 
 def _flag_ports(words: list[object]) -> dict[int, str]:
-    """The ports that gRPC flags name: `--grpc-port=8500` or `--grpc-port 8500`."""
+    """The ports that gRPC flags name: `--grpc-port=8500`, `--grpc-port 8500`,
+    `-server.grpc-listen-port=9095`, `--grpc-address=:9090`."""
     found: dict[int, str] = {}
     texts = [str(word) for word in words]
     for number, text in enumerate(texts):
-        flag = _GRPC_FLAG.match(text)
-        if flag is None:
+        if not text.startswith("-"):
             continue
-        value = flag.group(2) or (texts[number + 1] if number + 1 < len(texts) else "")
-        if value.isdigit():
-            found[int(value)] = f"{flag.group(0).split('=')[0]}={value}"
+        name, equals, value = text.partition("=")
+        if not equals and number + 1 < len(texts) and not texts[number + 1].startswith("-"):
+            value = texts[number + 1]
+        port = _setting_port(value) if grpc_setting(name) else None
+        if port is not None:
+            found.setdefault(port, f"the flag {name}={value}")
+    return found
+
+
+def _env_ports(target: Target) -> dict[int, str]:
+    """The ports the container's literal `env` says a gRPC server listens on (`GRPC_PORT`)."""
+    found: dict[int, str] = {}
+    for setting in literal_env(target.workload, target.container):
+        name = str(setting.entry.get("name"))
+        port = _setting_port(setting.value) if grpc_setting(name) else None
+        if port is not None:
+            found.setdefault(port, f"the env {name}={setting.value}")
     return found
 
 
@@ -192,11 +229,11 @@ def _port_evidence(
     for target in targets:
         container = target.container.body
         words = [*(container.get("command") or []), *(container.get("args") or [])]
-        flags = _flag_ports(words if isinstance(words, list) else [])
-        if target.number in flags:
+        settings = {**_env_ports(target), **_flag_ports(words if isinstance(words, list) else [])}
+        if target.number in settings:
             reason = (
-                f"the flag {flags[target.number]} of container {target.container.name!r} "
-                f"of {target.workload.ref.display} (weaker evidence)"
+                f"{settings[target.number]} of container {target.container.name!r} "
+                f"of {target.workload.ref.display}"
             )
             return Evidence(port, reason, target.workload.path, target.container.pos, 4)
         image = image_repository(container.get("image"))
