@@ -128,11 +128,13 @@ class Context:
         runners = self.links.running(facts.path)
         return destinations(self.index, value, parse, facts.path, runners)
 
-    def mesh_of_code(self, facts: CodeFacts, *also: K8sObject) -> str | None:
+    def mesh_of_code(self, facts: CodeFacts, destination: Destination | None = None) -> str | None:
         """The mesh that balances each call the module's code serves or sends
-        (`Index.mesh_balancing`), over the pods that run it (links.py) and `also` (a
-        workload whose env gave the code an address); None when none is known meshed."""
-        workloads = [link.workload for link in self.links.running(facts.path)] + list(also)
+        (`Index.mesh_balancing`), over the pods that run it (links.py) and, for a client,
+        the workload whose env gave it the `destination`; None when none is known meshed."""
+        workloads = [link.workload for link in self.links.running(facts.path)]
+        if destination is not None and destination.setting is not None:
+            workloads.append(destination.setting.workload)
         pods = [(w, t) for w in workloads if (t := pod_template(w)) is not None]
         return self.index.mesh_balancing(pods)
 

@@ -211,8 +211,7 @@ class GrpcClientPickFirst(Rule):
                     for s in services
                 ):
                     continue  # KLB102 reports it, with the better advice
-                setting = destination.setting
-                if context.mesh_of_code(facts, *([setting.workload] if setting else [])):
+                if context.mesh_of_code(facts, destination):
                     continue  # the client's own proxy balances each request
                 headless = [s for s in services if is_headless(s)]
                 what = (
