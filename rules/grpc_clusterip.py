@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -188,11 +188,19 @@ def _capped_age(
     return capped[0] if capped else None
 
 
-def _weighed(finding: Finding, first: Evidence) -> Finding:
+def _position(service: K8sObject) -> Pos:
+    """Where a finding on the Service points: its `type`, else its `spec`."""
+    spec = service.body.get("spec")
+    if isinstance(spec, YMap) and "type" in spec:
+        return pos_of(spec, "type", value=True)
+    return pos_of(service.body, "spec")
+
+
+def _weighed(finding: Finding, first: Evidence | None) -> Finding:
     """The finding, at info when k8slb only infers that the port carries gRPC (an image in
     a table, a probe of a port it cannot read, the port number): the protocol link of the
     chain is missing, and the message says so."""
-    if not first.inferred:
+    if first is None or not first.inferred:
         return finding
     missing = f"the port is not declared gRPC; only {first.reason} suggests it"
     return replace(finding, severity=Severity.INFO, detail=(missing, *finding.detail))
@@ -235,7 +243,7 @@ class GrpcClusterIp(Rule):
     xDS clients balance each call, or an injection-enabled Namespace) or Linkerd, when
     every pod the Service selects is (or `--mesh` names a mesh). The same decision keeps
     `grpc-server-no-max-age` (KLB201) from asking the server those pods run for a maximum
-    connection age, and the client rules (KLB103, KLB202) quiet on meshed clients.
+    connection age, and the client rules (KLB102, KLB103, KLB202) quiet on meshed clients.
 
     When a headless twin exists (a `clusterIP: None` Service with the same selector that
     exposes the gRPC port: the same port or the same target port), the finding drops to
@@ -378,199 +386,191 @@ class GrpcClusterIp(Rule):
         )
 
     def check(self, context: Context) -> Iterator[Finding]:
-        index = context.index
         judged = [
-            pinned
+            (service, pinned)
             for service in context.services()
-            if (pinned := pinned_grpc(index, service, context.links)) is not None
+            if (pinned := pinned_grpc(context.index, service, context.links)) is not None
         ]
+        # each finding is at its Service's position: weighed by that Service's evidence
+        strongest = {(s.path, *_position(s)): pinned.evidence[0] for s, pinned in judged}
+        for finding in self._judge(context, judged):
+            yield _weighed(finding, strongest.get((finding.path, finding.line, finding.column)))
+
+    def _judge(
+        self, context: Context, judged: list[tuple[K8sObject, PinnedService]]
+    ) -> Iterator[Finding]:
+        """The findings on the Services that carry gRPC, as the traffic to each is seen."""
+        index = context.index
 
         # Who dials these Services: looked for in the whole tree (every container's
         # strings, every channel's destinations), so only when a finding's wording depends
         # on it: a Service with a headless twin, an L7 proxy or a capped connection age.
         @functools.cache
         def dialers() -> dict[int, list[Dialer]]:
-            wanted = [pinned.service for pinned in judged]
+            wanted = [service for service, _ in judged]
             return dialers_by_service(index, context.code(), context.links, wanted)
 
         # what proxies front each Service (read once a judged Service carries gRPC)
         fronts: dict[Key, list[Front]] = l7_fronts(index.objects) if judged else {}
-        for pinned in judged:
-            for finding in self._judge(context, pinned, dialers, fronts):
-                yield _weighed(finding, pinned.evidence[0])
-
-    def _judge(
-        self,
-        context: Context,
-        pinned: PinnedService,
-        dialers: Callable[[], dict[int, list[Dialer]]],
-        fronts: dict[Key, list[Front]],
-    ) -> Iterator[Finding]:
-        """The finding on one Service that carries gRPC, as the traffic to it is seen."""
-        index = context.index
-        service = pinned.service
-        first = pinned.evidence[0]
-        related = [Related(first.path, first.pos[0], f"gRPC evidence: {first.reason}")]
-        related += [
-            Related(e.said.path, e.said.line, f"the code of that container: {e.describe()}")
-            for e in (first.served.link.evidence if first.served else ())
-        ]
-        related += [
-            Related(w.path, w.pos[0], f"selects {w.ref.display}") for w, _ in pinned.backends
-        ]
-        related += [
-            Related(s.path, s.pos[0], f"{s.kind}/{s.name} scales {w.ref.display}")
-            for w, _ in pinned.backends
-            for s in index.scalers(w)
-        ]
-        spec = service.body.get("spec")
-        if isinstance(spec, YMap) and "type" in spec:
-            pos = pos_of(spec, "type", value=True)
-        else:
-            pos = pos_of(service.body, "spec")
-        kind = service_type(service)
-        carries = "may carry" if first.inferred else "carries"
-        what = f"{service.ref.display} {carries} gRPC ({first.reason}) on a {kind}"
-        if pinned.internal is not None and not _internal_dialers(index, pinned, dialers()):
-            return  # only the system's own components call it, and not through it
-        alone = _one_replica(index, pinned.backends)
-        if alone is not None:
-            message = (
-                f"{what}; {alone} runs one replica and nothing scales it",
-                "with one pod there is nothing to spread calls over: its clients "
-                "stay on one pod once it is scaled, which k8slb cannot see from here",
-                "before scaling it, add a headless twin for round_robin or cap connection age",
-            )
-            yield self._unseen(index, pinned, pos, message, related)
-            return
-        if pinned.twins:
-            direct = dialers().get(id(service), [])
-            twin = pinned.twins[0]
-            address = _dial_address(twin, first)
-            related.append(Related(twin.path, twin.pos[0], "the headless twin"))
-            if direct:
-                yield self.finding(
-                    service,
-                    pos,
-                    (
-                        f"{what}; {direct[0].who} dials it, not its headless twin {twin.name}",
-                        "a client of the ClusterIP stays on the one pod its connection reached",
-                        f"point it at {address} with round_robin",
-                    ),
-                    related=[*related, *(d.related for d in direct)],
+        for service, pinned in judged:
+            first = pinned.evidence[0]
+            related = [Related(first.path, first.pos[0], f"gRPC evidence: {first.reason}")]
+            related += [
+                Related(e.said.path, e.said.line, f"the code of that container: {e.describe()}")
+                for e in (first.served.link.evidence if first.served else ())
+            ]
+            related += [
+                Related(w.path, w.pos[0], f"selects {w.ref.display}") for w, _ in pinned.backends
+            ]
+            related += [
+                Related(s.path, s.pos[0], f"{s.kind}/{s.name} scales {w.ref.display}")
+                for w, _ in pinned.backends
+                for s in index.scalers(w)
+            ]
+            pos = _position(service)
+            kind = service_type(service)
+            carries = "may carry" if first.inferred else "carries"
+            what = f"{service.ref.display} {carries} gRPC ({first.reason}) on a {kind}"
+            if pinned.internal is not None and not _internal_dialers(index, pinned, dialers()):
+                continue  # only the system's own components call it, and not through it
+            alone = _one_replica(index, pinned.backends)
+            if alone is not None:
+                message = (
+                    f"{what}; {alone} runs one replica and nothing scales it",
+                    "with one pod there is nothing to spread calls over: its clients "
+                    "stay on one pod once it is scaled, which k8slb cannot see from here",
+                    "before scaling it, add a headless twin for round_robin or cap connection age",
                 )
-                return
-            yield self.finding(
-                service,
-                pos,
-                (
-                    f"{what}, which has a headless twin",
-                    f"its twin {twin.name} balances per call for the clients that use it, "
-                    "and no scanned client dials this Service",
-                    f"make sure gRPC clients dial {address} with round_robin, not this Service",
-                ),
-                severity=Severity.INFO,
-                related=related,
-            )
-            return
-        proxies = [
-            front
-            for front in fronts.get(key_of(service.namespace, service.name or ""), [])
-            if not front.needs_h2c_port or first.weakness == 0
-        ]
-        if proxies:
-            direct = dialers().get(id(service), [])
-            proxy = proxies[0]
-            related.append(Related(proxy.route.path, proxy.route.pos[0], proxy.reason))
-            edit = twin_edit(index, pinned)
-            if not direct:
+                yield self._unseen(index, pinned, pos, message, related)
+                continue
+            if pinned.twins:
+                direct = dialers().get(id(service), [])
+                twin = pinned.twins[0]
+                address = _dial_address(twin, first)
+                related.append(Related(twin.path, twin.pos[0], "the headless twin"))
+                if direct:
+                    yield self.finding(
+                        service,
+                        pos,
+                        (
+                            f"{what}; {direct[0].who} dials it, not its headless twin {twin.name}",
+                            "a client of the ClusterIP stays on the one pod its connection reached",
+                            f"point it at {address} with round_robin",
+                        ),
+                        related=[*related, *(d.related for d in direct)],
+                    )
+                    continue
                 yield self.finding(
                     service,
                     pos,
                     (
-                        f"{what}, behind a proxy that balances each request",
-                        f"its traffic comes through {proxy.reason}; no scanned client dials "
-                        "the Service directly (one that did would stay on one pod)",
+                        f"{what}, which has a headless twin",
+                        f"its twin {twin.name} balances per call for the clients that use it, "
+                        "and no scanned client dials this Service",
+                        f"make sure gRPC clients dial {address} with round_robin, not this Service",
                     ),
                     severity=Severity.INFO,
                     related=related,
                 )
-                return
+                continue
+            proxies = [
+                front
+                for front in fronts.get(key_of(service.namespace, service.name or ""), [])
+                if not front.needs_h2c_port or first.weakness == 0
+            ]
+            if proxies:
+                direct = dialers().get(id(service), [])
+                proxy = proxies[0]
+                related.append(Related(proxy.route.path, proxy.route.pos[0], proxy.reason))
+                edit = twin_edit(index, pinned)
+                if not direct:
+                    yield self.finding(
+                        service,
+                        pos,
+                        (
+                            f"{what}, behind a proxy that balances each request",
+                            f"its traffic comes through {proxy.reason}; no scanned client dials "
+                            "the Service directly (one that did would stay on one pod)",
+                        ),
+                        severity=Severity.INFO,
+                        related=related,
+                    )
+                    continue
+                yield self.finding(
+                    service,
+                    pos,
+                    (
+                        f"{what}; {direct[0].who} dials it directly, past {proxy.reason}",
+                        "traffic through the proxy is balanced per request, but that client "
+                        "stays on one pod",
+                        "give in-cluster clients a headless twin with round_robin, or cap "
+                        "connection age",
+                    ),
+                    related=[*related, *(d.related for d in direct)],
+                    fix=FixInfo(True, True, f"add the headless twin Service {twin_name(service)}"),
+                    edits=[edit] if edit else [],
+                )
+                continue
+            scale = _scale_phrase(index, pinned.backends)
+            edit = twin_edit(index, pinned)
+            rings = [index.ring_of(w) for w, _ in pinned.backends]
+            ring = rings[0] if rings and all(rings) else None
+            if ring is not None and not dialers().get(id(service)):
+                related.append(Related(ring.path, ring.pos[0], f"the peers' Service {ring.name}"))
+                message = (
+                    f"{what}; its pods are peers that Service {ring.name} discovers",
+                    "callers of a ring or cluster member usually find its pods through that "
+                    "discovery, by pod address, not through this ClusterIP; no client in the "
+                    "scanned files dials it, so k8slb cannot see who would stay on one pod",
+                    "if clients dial this Service, add a headless twin for round_robin or "
+                    "cap connection age",
+                )
+                yield self._unseen(index, pinned, pos, message, related)
+                continue
+            capped = _capped_age(index, pinned, context.links)
+            if capped is not None and not dialers().get(id(service)):
+                served, age = capped
+                where = f"{served.server.loc.path}:{served.server.loc.line}"
+                yield self.finding(
+                    service,
+                    pos,
+                    (
+                        f"{what}; its server caps connection age, which re-spreads clients",
+                        f"the server in the code ({where}) sets {MAX_AGE}={age}: clients "
+                        "reconnect that often and kube-proxy places them anew",
+                        "for per-call balancing, add a headless twin and round_robin clients",
+                    ),
+                    severity=Severity.INFO,
+                    related=[
+                        *related,
+                        Related(served.server.loc.path, served.server.loc.line, "the server"),
+                    ],
+                    fix=FixInfo(True, True, f"add the headless twin Service {twin_name(service)}"),
+                    edits=[edit] if edit else [],
+                )
+                continue
+            if kind == "ClusterIP":
+                advice: tuple[str, ...] = (
+                    "add a headless twin for client-side round_robin, or cap connection "
+                    "age, or mesh it",
+                )
+            else:  # outside clients cannot resolve a headless Service's pod addresses
+                advice = (
+                    "clients outside the cluster cannot use a headless twin: put an L7 "
+                    "balancer that speaks HTTP/2 in front (an Ingress or Gateway with a "
+                    "gRPC backend), or cap connection age",
+                    "in-cluster clients can dial a headless twin with round_robin",
+                )
             yield self.finding(
                 service,
                 pos,
                 (
-                    f"{what}; {direct[0].who} dials it directly, past {proxy.reason}",
-                    "traffic through the proxy is balanced per request, but that client "
-                    "stays on one pod",
-                    "give in-cluster clients a headless twin with round_robin, or cap "
-                    "connection age",
+                    what,
+                    f"{scale + ': ' if scale else ''}kube-proxy balances connections, "
+                    "not requests, so pods added later get no calls from connected clients",
+                    *advice,
                 ),
-                related=[*related, *(d.related for d in direct)],
+                related=related,
                 fix=FixInfo(True, True, f"add the headless twin Service {twin_name(service)}"),
                 edits=[edit] if edit else [],
             )
-            return
-        scale = _scale_phrase(index, pinned.backends)
-        edit = twin_edit(index, pinned)
-        rings = [index.ring_of(w) for w, _ in pinned.backends]
-        ring = rings[0] if rings and all(rings) else None
-        if ring is not None and not dialers().get(id(service)):
-            related.append(Related(ring.path, ring.pos[0], f"the peers' Service {ring.name}"))
-            message = (
-                f"{what}; its pods are peers that Service {ring.name} discovers",
-                "callers of a ring or cluster member usually find its pods through that "
-                "discovery, by pod address, not through this ClusterIP; no client in the "
-                "scanned files dials it, so k8slb cannot see who would stay on one pod",
-                "if clients dial this Service, add a headless twin for round_robin or "
-                "cap connection age",
-            )
-            yield self._unseen(index, pinned, pos, message, related)
-            return
-        capped = _capped_age(index, pinned, context.links)
-        if capped is not None and not dialers().get(id(service)):
-            served, age = capped
-            where = f"{served.server.loc.path}:{served.server.loc.line}"
-            yield self.finding(
-                service,
-                pos,
-                (
-                    f"{what}; its server caps connection age, which re-spreads clients",
-                    f"the server in the code ({where}) sets {MAX_AGE}={age}: clients "
-                    "reconnect that often and kube-proxy places them anew",
-                    "for per-call balancing, add a headless twin and round_robin clients",
-                ),
-                severity=Severity.INFO,
-                related=[
-                    *related,
-                    Related(served.server.loc.path, served.server.loc.line, "the server"),
-                ],
-                fix=FixInfo(True, True, f"add the headless twin Service {twin_name(service)}"),
-                edits=[edit] if edit else [],
-            )
-            return
-        if kind == "ClusterIP":
-            advice: tuple[str, ...] = (
-                "add a headless twin for client-side round_robin, or cap connection "
-                "age, or mesh it",
-            )
-        else:  # outside clients cannot resolve a headless Service's pod addresses
-            advice = (
-                "clients outside the cluster cannot use a headless twin: put an L7 "
-                "balancer that speaks HTTP/2 in front (an Ingress or Gateway with a "
-                "gRPC backend), or cap connection age",
-                "in-cluster clients can dial a headless twin with round_robin",
-            )
-        yield self.finding(
-            service,
-            pos,
-            (
-                what,
-                f"{scale + ': ' if scale else ''}kube-proxy balances connections, "
-                "not requests, so pods added later get no calls from connected clients",
-                *advice,
-            ),
-            related=related,
-            fix=FixInfo(True, True, f"add the headless twin Service {twin_name(service)}"),
-            edits=[edit] if edit else [],
-        )
