@@ -27,7 +27,7 @@ from k8slb.languages import LANGUAGES
 from k8slb.model.addresses import Address, Destination, destinations
 from k8slb.model.index import Index
 from k8slb.model.links import CodeLinks
-from k8slb.model.objects import Container, PodTemplate
+from k8slb.model.objects import Container, PodTemplate, pod_template
 from k8slb.model.routes import Key, routed
 from k8slb.reading.objects import K8sObject
 from k8slb.reading.yamltree import Pos
@@ -135,6 +135,16 @@ class Context:
         that run the module (links.py), else of the workloads nearest to it."""
         runners = self.links.running(facts.path)
         return destinations(self.index, value, parse, facts.path, runners)
+
+    def mesh_of_code(self, facts: CodeFacts, destination: Destination | None = None) -> str | None:
+        """The mesh that balances each call the module's code serves or sends
+        (`Index.mesh_balancing`), over the pods that run it (links.py) and, for a client,
+        the workload whose env gave it the `destination`; None when none is known meshed."""
+        workloads = [link.workload for link in self.links.running(facts.path)]
+        if destination is not None and destination.setting is not None:
+            workloads.append(destination.setting.workload)
+        pods = [(w, t) for w in workloads if (t := pod_template(w)) is not None]
+        return self.index.mesh_balancing(pods)
 
     def judged_code(self) -> Iterator[CodeFacts]:
         """The modules to judge (a rule's subjects; `code()` is every module, as evidence)."""

@@ -130,7 +130,10 @@ class GrpcClientClusterIp(Rule):
     `grpc-clusterip` (KLB101) reports: gRPC behind a virtual IP, no mesh; the channel is
     evidence of its own that the port it dials carries gRPC, whatever the port is named
     (the OpenTelemetry demo names its ports `tcp-service`). The finding points at the call
-    and names the Service and the manifest line that led there.
+    and names the Service and the manifest line that led there. A client whose pods are
+    all in a mesh (the containers that run its code and the workload whose env gave the
+    address) is not reported: its proxy balances each call (the decision KLB101 makes of
+    a Service's pods, and KLB103 of a client's).
 
     Channels made for one use (`with grpc.insecure_channel(...)`, a local in a function)
     are not reported, nor test files. A target k8slb cannot resolve gives no finding.
@@ -248,8 +251,8 @@ class GrpcClientClusterIp(Rule):
                     )
                     is not None
                 ]
-                if not pinned:
-                    continue
+                if not pinned or context.mesh_of_code(facts, destination):
+                    continue  # a meshed client's proxy balances each call, as for KLB103
                 service = pinned[0].service
                 how = f" ({destination.origin})" if destination.origin else ""
                 policy = channel_policy(channel.options)

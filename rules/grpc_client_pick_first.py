@@ -3,14 +3,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import replace
 
-from k8slb.code.facts import CodeFacts
 from k8slb.core.edits import ROUND_ROBIN_CONFIG
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
-from k8slb.model.addresses import Destination, services_for, target_parser
+from k8slb.model.addresses import services_for, target_parser
 from k8slb.model.grpc_options import SERVICE_CONFIG, channel_policy
 from k8slb.model.http2 import dialed_port, pinned_grpc
 from k8slb.model.index import is_headless
-from k8slb.model.objects import pod_template
 from k8slb.rules.base import PROBES, Context, Example, Rule
 from k8slb.rules.dialect import dialect_of
 from k8slb.rules.grpc_client_clusterip import CLIENT, JAVA_CLIENT
@@ -41,20 +39,6 @@ var conn, _ = grpc.Dial(
 """
 
 
-def _client_meshed(context: Context, facts: CodeFacts, destination: Destination) -> bool:
-    """Whether the client runs in a meshed pod: the containers that run its code
-    (links.py), or the workload whose env gave it the address."""
-    index = context.index
-    workloads = [link.workload for link in context.links.running(facts.path)]
-    if destination.setting is not None:
-        workloads.append(destination.setting.workload)
-    for workload in workloads:
-        template = pod_template(workload)
-        if template is not None and index.mesh_of(workload, template):
-            return True
-    return False
-
-
 class GrpcClientPickFirst(Rule):
     """A long-lived gRPC channel to a cluster DNS name uses pick_first.
 
@@ -70,8 +54,9 @@ class GrpcClientPickFirst(Rule):
     reported; neither are channels whose target or options come from something k8slb
     cannot follow (a parameter, a function call): unknown is not missing. A target that is
     a ClusterIP gRPC Service is `grpc-client-clusterip` (KLB102)'s case instead. A client
-    whose pod is in a mesh (the containers that run its code, or the workload whose env
-    gave the address; or `--mesh`) is not reported: its proxy balances each call.
+    whose pods are all in a mesh (the containers that run its code and the workload whose
+    env gave the address; or `--mesh`) is not reported: its proxy balances each call (the
+    decision `grpc-clusterip`, KLB101, makes of a Service's pods).
 
     In Go, `grpc.Dial` and `grpc.DialContext` read a target with no scheme as
     `passthrough`: the name goes to the system resolver, which hands gRPC a single
@@ -204,8 +189,6 @@ class GrpcClientPickFirst(Rule):
 
     def check(self, context: Context) -> Iterator[Finding]:
         index = context.index
-        if index.mesh != "none":
-            return  # every client's proxy balances each request
         for facts, channel in context.judged_channels():
             policy = channel_policy(channel.options)
             for destination in context.destinations(
@@ -228,7 +211,7 @@ class GrpcClientPickFirst(Rule):
                     for s in services
                 ):
                     continue  # KLB102 reports it, with the better advice
-                if _client_meshed(context, facts, destination):
+                if context.mesh_of_code(facts, destination):
                     continue  # the client's own proxy balances each request
                 headless = [s for s in services if is_headless(s)]
                 what = (

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 from k8slb.core.edits import YamlEdit
@@ -197,6 +198,24 @@ def _capped_age(
     return capped[0] if capped else None
 
 
+def _position(service: K8sObject) -> Pos:
+    """Where a finding on the Service points: its `type`, else its `spec`."""
+    spec = service.body.get("spec")
+    if isinstance(spec, YMap) and "type" in spec:
+        return pos_of(spec, "type", value=True)
+    return pos_of(service.body, "spec")
+
+
+def _weighed(finding: Finding, first: Evidence | None) -> Finding:
+    """The finding, at info when k8slb only infers that the port carries gRPC (an image in
+    a table, a probe of a port it cannot read, the port number): the protocol link of the
+    chain is missing, and the message says so."""
+    if first is None or not first.inferred:
+        return finding
+    missing = f"the port is not declared gRPC; only {first.reason} suggests it"
+    return replace(finding, severity=Severity.INFO, detail=(missing, *finding.detail))
+
+
 class GrpcClusterIp(Rule):
     """A gRPC (HTTP/2) Service behind a plain ClusterIP, with no mesh to balance requests.
 
@@ -204,22 +223,37 @@ class GrpcClusterIp(Rule):
     Finds Services that carry gRPC or another HTTP/2 protocol, judged by the evidence in
     the manifests (strongest first: `appProtocol` `grpc`/`h2c`/`kubernetes.io/h2c`/`http2`;
     a port named `grpc`, `grpc-*`, `*-grpc`, `h2c`, `http2` or `http2-*`; a targeted
-    container port with such a name; a gRPC health probe on the targeted container; then,
-    named as weaker evidence, a server flag on the targeted port (`--grpc-port`,
-    `--grpc_port`, `--http2_port`, `--grpc`) or a server image whose documented gRPC port
-    it is (a table of well-known servers, each entry with its source: model servers such
-    as `tensorflow/serving` 8500 and `nvcr.io/nvidia/tritonserver` 8001, telemetry
-    collectors on OTLP's 4317, databases with a gRPC API; their port flags are read, such
-    as Loki's `-server.grpc-listen-port`); last, port
-    50051), that are ClusterIP (also NodePort and LoadBalancer, which are ClusterIP
+    container port with such a name; a gRPC server in the targeted container's code
+    listening on that port; a gRPC health probe of the targeted port (a `grpc:` probe, or
+    `grpc_health_probe -addr` naming it, through `sh -c` and the container's `env` too);
+    a server flag or a literal `env` value that puts gRPC on the targeted port, whatever
+    the server: its name says gRPC (`grpc`, `http2`, `h2c`) and where it listens (`port`,
+    `addr`, `address`, `listen`, `bind`): `--grpc-port=9000`, `-server.grpc-listen-port
+    9095`, `--grpc.address=:9090`, `GRPC_PORT: "9000"`; not a flag of another protocol
+    or of an address the process dials (`--grpc-gateway-port`, `--grpc-web-port`,
+    `--grpc-target`)), that are ClusterIP (also NodePort and LoadBalancer, which are ClusterIP
     Services too) and not headless, when the pods they select are not in a service mesh.
     The message names what scales the pods: a HorizontalPodAutoscaler, a KEDA
     ScaledObject, or `replicas` above one.
 
+    Evidence about a port says something about that port only: a probe of another port
+    or of a unix socket makes no other port gRPC (a metrics or HTTP Service of a gRPC pod
+    is not reported). What k8slb only infers is never enough for a warning: a
+    `grpc_health_probe` whose port it cannot read, a server image whose documented gRPC
+    port it is (a table of well-known servers, each entry with its source: model servers
+    such as `tensorflow/serving` 8500 and `nvcr.io/nvidia/tritonserver` 8001, telemetry
+    collectors on OTLP's 4317, databases with a gRPC API; their port flags are read, such
+    as Loki's `-server.grpc-listen-port`), or port 50051. With only that, the finding is
+    `info`, says the Service "may carry" gRPC, and names the missing link: the port is
+    not declared gRPC, only that evidence suggests it.
+
     The evidence quoted is the strongest found on any of the Service's ports. The pods
     count as meshed with an Istio sidecar (`sidecar.istio.io/inject: "true"`, an
     `inject.istio.io/templates` choice, including the proxyless `grpc-agent` template whose
-    xDS clients balance each call, or an injection-enabled Namespace) or Linkerd.
+    xDS clients balance each call, or an injection-enabled Namespace) or Linkerd, when
+    every pod the Service selects is (or `--mesh` names a mesh). The same decision keeps
+    `grpc-server-no-max-age` (KLB201) from asking the server those pods run for a maximum
+    connection age, and the client rules (KLB102, KLB103, KLB202) quiet on meshed clients.
 
     When a headless twin exists (a `clusterIP: None` Service with the same selector that
     exposes the gRPC port: the same port or the same target port), the finding drops to
@@ -368,12 +402,21 @@ class GrpcClusterIp(Rule):
         )
 
     def check(self, context: Context) -> Iterator[Finding]:
-        index = context.index
         judged = [
             (service, pinned)
             for service in context.services()
-            if (pinned := pinned_grpc(index, service, context.links)) is not None
+            if (pinned := pinned_grpc(context.index, service, context.links)) is not None
         ]
+        # each finding is at its Service's position: weighed by that Service's evidence
+        strongest = {(s.path, *_position(s)): pinned.evidence[0] for s, pinned in judged}
+        for finding in self._judge(context, judged):
+            yield _weighed(finding, strongest.get((finding.path, finding.line, finding.column)))
+
+    def _judge(
+        self, context: Context, judged: list[tuple[K8sObject, PinnedService]]
+    ) -> Iterator[Finding]:
+        """The findings on the Services that carry gRPC, as the traffic to each is seen."""
+        index = context.index
 
         # Who dials these Services: looked for in the whole tree (every container's
         # strings, every channel's destinations), so only when a finding's wording depends
@@ -400,13 +443,10 @@ class GrpcClusterIp(Rule):
                 for w, _ in pinned.backends
                 for s in index.scalers(w)
             ]
-            spec = service.body.get("spec")
-            if isinstance(spec, YMap) and "type" in spec:
-                pos = pos_of(spec, "type", value=True)
-            else:
-                pos = pos_of(service.body, "spec")
+            pos = _position(service)
             kind = service_type(service)
-            what = f"{service.ref.display} carries gRPC ({first.reason}) on a {kind}"
+            carries = "may carry" if first.inferred else "carries"
+            what = f"{service.ref.display} {carries} gRPC ({first.reason}) on a {kind}"
             if pinned.internal is not None and not _internal_dialers(index, pinned, dialers()):
                 continue  # only the system's own components call it, and not through it
             alone = _one_replica(index, pinned.backends)
@@ -441,7 +481,8 @@ class GrpcClusterIp(Rule):
                     pos,
                     (
                         f"{what}, which has a headless twin",
-                        f"its twin {twin.name} balances per call, for the clients that use it",
+                        f"its twin {twin.name} balances per call for the clients that use it, "
+                        "and no scanned client dials this Service",
                         f"make sure gRPC clients dial {address} with round_robin, not this Service",
                     ),
                     severity=Severity.INFO,
@@ -464,8 +505,8 @@ class GrpcClusterIp(Rule):
                         pos,
                         (
                             f"{what}, behind a proxy that balances each request",
-                            f"its traffic comes through {proxy.reason}; clients inside the cluster "
-                            "that dialed the Service directly would stay on one pod",
+                            f"its traffic comes through {proxy.reason}; no scanned client dials "
+                            "the Service directly (one that did would stay on one pod)",
                         ),
                         severity=Severity.INFO,
                         related=related,

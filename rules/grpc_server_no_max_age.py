@@ -52,6 +52,11 @@ class GrpcServerNoMaxAge(Rule):
     no `grpc.server.max-connection-age`; not reported where a profile's settings or a
     `GrpcServerConfigurer` bean may set it.
 
+    Not reported when a service mesh balances each call to the server: every pod that
+    runs its code (the containers linked to it) is in Istio or Linkerd, as `grpc-clusterip`
+    (KLB101) judges it (one decision for both rules), or `--mesh` names one. The mesh's
+    proxies then place each request anew, whatever the connection's age.
+
     ## Why it matters
     By default a gRPC connection lives as long as both ends do. Clients connected through
     a ClusterIP stay on the pods they reached first, and even `round_robin` clients of a
@@ -145,6 +150,8 @@ class GrpcServerNoMaxAge(Rule):
 
     def check(self, context: Context) -> Iterator[Finding]:
         for facts in context.judged_code():
+            if facts.servers and context.mesh_of_code(facts):
+                continue  # the mesh balances each call, as KLB101 says of its Services
             for server in facts.servers:
                 age = server.options.get(MAX_AGE)
                 if server.name in facts.http_served and server.name not in facts.starts:

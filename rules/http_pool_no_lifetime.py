@@ -53,6 +53,10 @@ class HttpPoolNoLifetime(Rule):
     constructor; an Apache pool given a time to live (`setConnectionTimeToLive`,
     `setTimeToLive`) is bounded and not reported.
 
+    Not reported when a service mesh balances each request the client sends: every pod
+    that runs its code is in Istio or Linkerd (the decision `grpc-clusterip`, KLB101,
+    makes), or `--mesh` names one.
+
     ## Why it matters
     Pooled connections to a ClusterIP stay on the pods they first reached. httpx and
     aiohttp drop only idle connections (after 5 s and 15 s), requests and urllib3 never
@@ -107,6 +111,8 @@ class HttpPoolNoLifetime(Rule):
 
     def check(self, context: Context) -> Iterator[Finding]:
         for facts in context.judged_code():
+            if facts.http_clients and context.mesh_of_code(facts):
+                continue  # the client's proxy balances each request
             for client in facts.http_clients:
                 if not client.long_lived or client.reuse_disabled:
                     continue

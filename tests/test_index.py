@@ -160,6 +160,19 @@ def test_mesh_detection() -> None:
     assert mesh(shop_pod(), "linkerd") == "linkerd"
 
 
+def test_a_mesh_balances_a_set_of_pods_only_when_every_one_is_meshed() -> None:
+    """The one decision the rules about pinned connections share (KLB101, KLB201, the
+    client rules): a pod outside the mesh keeps its connections where they landed."""
+    linkerd = "      annotations: {linkerd.io/inject: enabled}\n"
+    outside = pod("e", TWO_CONTAINERS).replace("{name: e}", "{name: e, namespace: shop}")
+    index = index_of(shop_pod(linkerd) + outside)
+    meshed, plain = index.workloads
+    assert index.mesh_balancing([meshed]) == "linkerd"
+    assert index.mesh_balancing([meshed, plain]) is None
+    assert index.mesh_balancing([]) is None, "no pod known: nothing says a mesh is there"
+    assert index_of(outside, "istio").mesh_balancing([]) == "istio", "--mesh names one"
+
+
 def test_istio_ambient_counts_only_with_a_waypoint() -> None:
     ambient = NAMESPACE + "  labels: {istio.io/dataplane-mode: ambient}\n"
     assert mesh(shop_pod() + ambient) is None

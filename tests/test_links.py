@@ -765,3 +765,64 @@ def test_a_jib_build_links_a_java_image_with_no_dockerfile(tmp_path: Path) -> No
     files["services/advertising/build.gradle"] = gradle
     row = only(links(tmp_path / "gradle", files))
     assert row["evidence"][0].startswith("jib: services/advertising/build.gradle:4:")
+
+
+MESHED_NAMESPACES = {
+    "linkerd": "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: shop\n"
+    "  annotations: {linkerd.io/inject: enabled}\n",
+    "istio": "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: shop\n"
+    "  labels: {istio-injection: enabled}\n",
+}
+
+
+@pytest.mark.parametrize("mesh", sorted(MESHED_NAMESPACES))
+def test_in_a_meshed_namespace_neither_klb101_nor_klb201_asks_for_balancing(
+    tmp_path: Path, mesh: str
+) -> None:
+    """One decision: where KLB101 says the mesh balances each call to the Service, KLB201
+    does not ask the server behind it for a maximum connection age."""
+    tree = inventory_tree()
+    plain = lint_files(tmp_path / "plain", tree, select=["KLB101", "KLB201"]).findings
+    assert sorted(f.rule for f in plain) == ["KLB101", "KLB201"]
+    tree["namespace.yaml"] = MESHED_NAMESPACES[mesh]
+    assert lint_files(tmp_path / "meshed", tree, select=["KLB101", "KLB201"]).findings == []
+
+
+def test_the_mesh_option_silences_klb201_as_it_does_klb101(tmp_path: Path) -> None:
+    result = lint_files(tmp_path, inventory_tree(), select=["KLB101", "KLB201"], mesh="istio")
+    assert result.findings == []
+
+
+def test_a_server_that_also_runs_in_a_pod_outside_the_mesh_is_still_reported(
+    tmp_path: Path,
+) -> None:
+    """The same code in a second, unmeshed workload: its clients there stay on their pods."""
+    tree = inventory_tree()
+    tree["namespace.yaml"] = MESHED_NAMESPACES["linkerd"]
+    tree["batch.yaml"] = workload(name="inventory-batch").replace(
+        "namespace: shop", "namespace: jobs"
+    )
+    findings = lint_files(tmp_path, tree, select=["KLB101", "KLB201"]).findings
+    assert [f.rule for f in findings] == ["KLB201"]
+
+
+SESSION_CLIENT = """\
+import requests
+
+STOCK = "http://stock.shop.svc.cluster.local:8080"
+session = requests.Session()
+
+
+def stock(item):
+    return session.get(f"{STOCK}/items/{item}").json()
+"""
+
+
+def test_a_keep_alive_client_whose_pods_are_meshed_is_no_klb202(tmp_path: Path) -> None:
+    """The client's proxy balances each HTTP request: the decision KLB101 makes."""
+    tree = inventory_tree()
+    tree["inventory/handlers.py"] = SESSION_CLIENT
+    plain = lint_files(tmp_path / "plain", tree, select=["KLB202"]).findings
+    assert [(f.rule, f.path.rsplit("/", 1)[-1]) for f in plain] == [("KLB202", "handlers.py")]
+    tree["namespace.yaml"] = MESHED_NAMESPACES["istio"]
+    assert lint_files(tmp_path / "meshed", tree, select=["KLB202"]).findings == []

@@ -138,6 +138,28 @@ def test_a_meshed_backend_is_not_pinned(tmp_path: Path) -> None:
     assert lint(tmp_path, files, "KLB102") == []
 
 
+def test_a_client_whose_pod_is_meshed_is_not_pinned_as_for_klb103(tmp_path: Path) -> None:
+    """The client's own proxy balances each call, whatever the backend: KLB102 asks the
+    question KLB103 asks, of the workload whose env gave the address."""
+    client = client_deployment("backend:50051")
+    meshed = client.replace(
+        "      labels: {app: frontend}",
+        "      labels: {app: frontend}\n      annotations: {linkerd.io/inject: enabled}",
+    )
+    assert meshed != client
+    code = {"app.py": channel('os.environ["BACKEND_ADDR"]')}
+    assert (
+        len(
+            lint(tmp_path / "a", {"k8s.yaml": IN_SHOP + BACKEND_IN_SHOP + client, **code}, "KLB102")
+        )
+        == 1
+    )
+    assert (
+        lint(tmp_path / "b", {"k8s.yaml": IN_SHOP + BACKEND_IN_SHOP + meshed, **code}, "KLB102")
+        == []
+    )
+
+
 def test_the_workload_closest_to_the_code_decides_the_env_value(tmp_path: Path) -> None:
     files = {
         "k8s.yaml": IN_SHOP + BACKEND_IN_SHOP,

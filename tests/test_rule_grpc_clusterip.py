@@ -44,14 +44,14 @@ PLAIN_BACKEND = BACKEND.replace("name: grpc", "name: api").replace(
         (
             PLAIN_SERVICE.replace("port: 80", "port: 80\n      targetPort: 8080"),
             PLAIN_BACKEND + "          readinessProbe: {grpc: {port: 8080}}\n",
-            "a gRPC readinessProbe on container 'server'",
+            "a gRPC readinessProbe of port 8080 on container 'server'",
         ),
         (
             PLAIN_SERVICE.replace("port: 80", "port: 80\n      targetPort: 8080"),
             PLAIN_BACKEND
             + "          livenessProbe:\n"
             + '            exec: {command: ["/bin/grpc_health_probe", "-addr=:8080"]}\n',
-            "a grpc_health_probe livenessProbe",
+            "a grpc_health_probe livenessProbe of port 8080",
         ),
         (PLAIN_SERVICE.replace("port: 80", "port: 50051"), PLAIN_BACKEND, "port 50051"),
     ],
@@ -397,41 +397,7 @@ def test_every_well_known_server_names_its_source_and_ports() -> None:
         assert known.grpc_ports and known.source.startswith("https://"), known
 
 
-@pytest.mark.parametrize(
-    ("image", "args", "port", "reason"),
-    [
-        (
-            "tensorflow/serving:2.15.0",
-            "",
-            8500,
-            "image tensorflow/serving: TensorFlow Serving serves gRPC on 8500 by default",
-        ),
-        (
-            "grafana/loki:3.0.0",
-            '["-target=ingester", "-server.grpc-listen-port=9096"]',
-            9096,
-            "image grafana/loki: Grafana Loki, Mimir and Tempo; Cortex serves gRPC on the "
-            "port -server.grpc-listen-port names",
-        ),
-        (
-            "nvcr.io/nvidia/tritonserver:24.01-py3",
-            "",
-            8001,
-            "image nvcr.io/nvidia/tritonserver: NVIDIA Triton Inference Server serves gRPC on 8001",
-        ),
-        ("registry.example/inference:1", '["--grpc-port=9000"]', 9000, "the flag --grpc-port=9000"),
-        (
-            "registry.example/inference:1",
-            '["--http2_port", "9001"]',
-            9001,
-            "the flag --http2_port=9001",
-        ),
-    ],
-    ids=["tf-serving", "loki-flag", "triton", "grpc-port-flag", "http2-port-flag"],
-)
-def test_images_and_flags_are_weaker_evidence_named_as_such(
-    tmp_path: Path, image: str, args: str, port: int, reason: str
-) -> None:
+def _server(image: str, port: int, args: str = "", env: str = "") -> str:
     backend = (
         BACKEND.replace("registry.example/backend:1.0", image)
         .replace("              containerPort: 50051", f"              containerPort: {port}")
@@ -441,14 +407,84 @@ def test_images_and_flags_are_weaker_evidence_named_as_such(
         backend = backend.replace(
             f"          image: {image}\n", f"          image: {image}\n          args: {args}\n"
         )
-    # Loki's gRPC port serves only its own components: their configuration must dial it
-    dialed = LOKI_CONFIG.format(address="backend:80") if image.startswith("grafana/") else ""
-    (finding,) = klb101(tmp_path, UNNAMED_SERVICE.format(port=port) + backend + HPA + dialed)
+    if env:
+        backend += f"          env: {env}\n"
+    return backend
+
+
+@pytest.mark.parametrize(
+    ("image", "port", "reason"),
+    [
+        (
+            "tensorflow/serving:2.15.0",
+            8500,
+            "image tensorflow/serving: TensorFlow Serving serves gRPC on 8500 by default",
+        ),
+        (
+            "nvcr.io/nvidia/tritonserver:24.01-py3",
+            8001,
+            "image nvcr.io/nvidia/tritonserver: NVIDIA Triton Inference Server serves gRPC on 8001",
+        ),
+    ],
+    ids=["tf-serving", "triton"],
+)
+def test_a_well_known_image_is_weaker_evidence_named_as_such(
+    tmp_path: Path, image: str, port: int, reason: str
+) -> None:
+    backend = _server(image, port)
+    (finding,) = klb101(tmp_path, UNNAMED_SERVICE.format(port=port) + backend + HPA)
     assert reason in finding.text and "(weaker evidence)" in finding.text
+    assert finding.severity is Severity.INFO, "a table is never the only link"
     rest = backend.replace(f"containerPort: {port}", "containerPort: 8501")
     assert klb101(tmp_path / "rest", UNNAMED_SERVICE.format(port=8501) + rest) == [], (
-        "the image's or flag's other ports are not gRPC"
+        "the image's other ports are not gRPC"
     )
+
+
+@pytest.mark.parametrize(
+    ("args", "env", "port", "reason"),
+    [
+        ('["--grpc-port=9000"]', "", 9000, "the flag --grpc-port=9000"),
+        ('["--http2_port", "9001"]', "", 9001, "the flag --http2_port=9001"),
+        ('["-server.grpc-listen-port=9096"]', "", 9096, "the flag -server.grpc-listen-port=9096"),
+        ('["--grpc.address=0.0.0.0:9002"]', "", 9002, "the flag --grpc.address=0.0.0.0:9002"),
+        ('["--grpcListenAddr", ":9003"]', "", 9003, "the flag --grpcListenAddr=:9003"),
+        ("", "[{name: GRPC_PORT, value: '9004'}]", 9004, "the env GRPC_PORT=9004"),
+    ],
+    ids=["grpc-port", "http2-port", "listen-port", "address", "camel-case", "env"],
+)
+def test_a_flag_or_env_that_puts_grpc_on_the_port_is_evidence_for_it(
+    tmp_path: Path, args: str, env: str, port: int, reason: str
+) -> None:
+    """Whatever the server: a setting whose name says gRPC and where it listens is
+    evidence of that very port, no table needed."""
+    backend = _server("registry.example/inference:1", port, args, env)
+    (finding,) = klb101(tmp_path, UNNAMED_SERVICE.format(port=port) + backend + HPA)
+    assert f"{reason} of container 'server'" in finding.text
+    assert finding.severity is Severity.WARNING
+    rest = backend.replace(f"containerPort: {port}", "containerPort: 8501")
+    assert klb101(tmp_path / "rest", UNNAMED_SERVICE.format(port=8501) + rest) == [], (
+        "the setting's port only"
+    )
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        '["--grpc-gateway-port=8080"]',
+        '["--grpc-web-port=8080"]',
+        '["--grpc-target=backend:8080"]',
+        '["--compactor.grpc-address=compactor:8080"]',
+        '["--grpc-max-recv-msg-size=8080"]',
+        '["--http-port=8080"]',
+    ],
+    ids=["grpc-gateway", "grpc-web", "dialed-target", "dialed-host", "no-place", "no-protocol"],
+)
+def test_a_flag_of_another_protocol_or_a_dialed_address_is_no_evidence(
+    tmp_path: Path, args: str
+) -> None:
+    backend = _server("registry.example/inference:1", 8080, args)
+    assert klb101(tmp_path, UNNAMED_SERVICE.format(port=8080) + backend + HPA) == []
 
 
 @pytest.mark.parametrize(
@@ -574,3 +610,138 @@ def test_a_well_known_systems_public_grpc_port_is_not_internal(tmp_path: Path) -
     assert "4317" in service and "grpc-otlp" in backend
     (finding,) = klb101(tmp_path, service + backend + HPA)
     assert finding.severity is Severity.WARNING
+
+
+# A pod that serves gRPC on 50051 (its probe says so) and HTTP on 8080.
+WEB_SERVICE = """\
+apiVersion: v1
+kind: Service
+metadata:
+  name: backend-web
+spec:
+  selector:
+    app: backend
+  ports:
+    - name: web
+      port: 8080
+"""
+PROBED_BACKEND = BACKEND.replace(
+    "            - name: grpc\n              containerPort: 50051\n",
+    "            - name: api\n              containerPort: 50051\n"
+    "            - name: web\n              containerPort: 8080\n",
+)
+
+
+def _probed(probe: str) -> str:
+    return PROBED_BACKEND + "          readinessProbe:\n" + probe
+
+
+@pytest.mark.parametrize(
+    "probe",
+    [
+        '            exec: {command: ["/bin/grpc_health_probe", "-addr=:50051"]}\n',
+        '            exec: {command: ["grpc_health_probe", "-addr", "localhost:50051"]}\n',
+        '            exec: {command: ["sh", "-c", "grpc_health_probe -addr=:50051"]}\n',
+        "            grpc: {port: 50051}\n",
+        '            exec: {command: ["grpc_health_probe", "-addr=unix:///run/app.sock"]}\n',
+    ],
+    ids=["addr-equals", "addr-word", "sh-c", "grpc-probe", "unix-socket"],
+)
+def test_a_grpc_probe_of_another_port_says_nothing_about_this_one(
+    tmp_path: Path, probe: str
+) -> None:
+    """The HTTP Service of a pod whose gRPC probe checks its gRPC port (or a unix socket)
+    carries no gRPC: evidence about a port is about that port only."""
+    assert klb101(tmp_path, WEB_SERVICE + _probed(probe) + HPA) == []
+
+
+@pytest.mark.parametrize(
+    ("probe", "env"),
+    [
+        ('            exec: {command: ["grpc_health_probe", "-addr", "localhost:8080"]}\n', ""),
+        ('            exec: {command: ["sh", "-c", "grpc_health_probe -addr=:$PORT"]}\n', "8080"),
+        ('            exec: {command: ["sh", "-c", "grpc_health_probe -addr=:${PORT}"]}\n', "8080"),
+    ],
+    ids=["addr-word", "shell-variable", "braced-variable"],
+)
+def test_a_grpc_probe_of_the_targeted_port_is_evidence_for_it(
+    tmp_path: Path, probe: str, env: str
+) -> None:
+    backend = _probed(probe)
+    if env:
+        backend += f"          env: [{{name: PORT, value: '{env}'}}]\n"
+    (finding,) = klb101(tmp_path, WEB_SERVICE + backend + HPA)
+    assert "of port 8080 on container 'server'" in finding.text
+    assert finding.severity is Severity.WARNING
+
+
+def test_a_grpc_probe_of_a_port_k8slb_cannot_read_is_only_inferred(tmp_path: Path) -> None:
+    """No `-addr` k8slb can read: the probe suggests the pod serves gRPC somewhere, not on
+    this port; at most info, naming what is missing."""
+    probe = '            exec: {command: ["sh", "-c", "grpc_health_probe -addr=:$PORT"]}\n'
+    (finding,) = klb101(tmp_path, WEB_SERVICE + _probed(probe) + HPA)
+    assert finding.severity is Severity.INFO
+    assert "may carry gRPC" in finding.text
+    assert (
+        "the port is not declared gRPC; only a grpc_health_probe readinessProbe of a port "
+        "k8slb cannot read on container 'server' of Deployment/backend suggests it" in finding.text
+    )
+
+
+@pytest.mark.parametrize(
+    ("service", "backend", "evidence"),
+    [
+        (
+            UNNAMED_SERVICE.format(port=8500),
+            BACKEND.replace("registry.example/backend:1.0", "tensorflow/serving:2.15.0")
+            .replace("name: grpc\n", "name: api\n")
+            .replace("containerPort: 50051", "containerPort: 8500"),
+            "only image tensorflow/serving: TensorFlow Serving serves gRPC on 8500",
+        ),
+        (
+            PLAIN_SERVICE.replace("port: 80", "port: 50051"),
+            PLAIN_BACKEND,
+            "only port 50051, gRPC's conventional port suggests it",
+        ),
+    ],
+    ids=["image-in-a-table", "conventional-port"],
+)
+def test_evidence_k8slb_only_infers_never_makes_a_warning(
+    tmp_path: Path, service: str, backend: str, evidence: str
+) -> None:
+    (finding,) = klb101(tmp_path, service + backend + HPA)
+    assert finding.severity is Severity.INFO
+    assert "the port is not declared gRPC" in finding.text and evidence in finding.text
+
+
+@pytest.mark.parametrize(
+    "service",
+    [GRPC_SERVICE, PLAIN_SERVICE.replace("name: api", "name: api\n      appProtocol: grpc")],
+    ids=["grpc-named", "appProtocol"],
+)
+def test_a_declared_grpc_port_of_a_scaled_backend_stays_a_warning(
+    tmp_path: Path, service: str
+) -> None:
+    """The textbook case: its clients live in another repository, nothing here dials it."""
+    (finding,) = klb101(tmp_path, service + PLAIN_BACKEND + HPA)
+    assert finding.severity is Severity.WARNING
+    assert "may carry" not in finding.text and "not declared" not in finding.text
+
+
+@pytest.mark.parametrize(
+    ("extra", "missing"),
+    [
+        (HEADLESS_TWIN, "no scanned client dials this Service"),
+        (INGRESS, "no scanned client dials the Service directly"),
+        (MEMBERLIST, "no client in the scanned files dials it"),
+    ],
+    ids=["twin", "proxy", "ring"],
+)
+def test_a_finding_lowered_for_its_callers_says_no_scanned_client_dials_the_service(
+    tmp_path: Path, extra: str, missing: str
+) -> None:
+    """The link the downgrade lacks is a caller through the ClusterIP: the message says
+    none was found, so a reader knows what would make it a warning."""
+    (finding,) = klb101(tmp_path, GRPC_SERVICE + BACKEND + HPA + extra)
+    assert finding.severity is Severity.INFO
+    assert missing in finding.text

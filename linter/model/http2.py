@@ -3,8 +3,12 @@
 The evidence, strongest first: the port's `appProtocol`, its name (Istio's
 `<protocol>[-suffix]` convention), the name of the container port it targets, a gRPC
 server in the code the targeted container runs (links.py) listening on that port, a gRPC
-health probe on the targeted container, a server flag or a well-known server image that
-puts gRPC on the targeted port, and gRPC's conventional port 50051.
+health probe of the targeted port, a server flag or env variable that puts gRPC on it.
+Evidence about a port says something about that port only: a probe of another port, or
+of a unix socket, is no evidence for this one. Then what k8slb only infers
+(`Evidence.inferred`): a gRPC health probe whose port it cannot read, a well-known server
+image whose documented gRPC port it is, gRPC's conventional port 50051; a rule never
+warns on that alone.
 """
 
 from __future__ import annotations
@@ -12,12 +16,14 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 
 from k8slb.code.facts import Loc
 from k8slb.model.index import (
     Index,
     Target,
     is_headless,
+    literal_env,
     service_type,
     target_port,
 )
@@ -34,25 +40,60 @@ GRPC_PORT = 50051
 _GRPC_NAME = re.compile(r"^(?:grpc|h2c|http2)(?:-.*)?$|-grpc$")
 
 
-# gRPC ports of widely used server images, as their makers document them (weak evidence:
-# the port can be moved by a flag). tensorflow/serving's Dockerfile: `EXPOSE 8500` for
-# gRPC (8501 is REST); Triton: "Started GRPCInferenceService at 0.0.0.0:8001" (8000 HTTP,
-# 8002 metrics).
-# Server flags that name the port a gRPC or HTTP/2 server listens on.
-_GRPC_FLAG = re.compile(r"^--(grpc-port|grpc_port|http2_port|http2-port|grpc)(?:=(\d+))?$")
+# A setting (a flag, an env variable) that says where a gRPC or HTTP/2 server listens:
+# its name holds a protocol word and a place word (`--grpc-port`, `-server.grpc-listen-port`,
+# `--grpc.address`, `GRPC_PORT`, `grpcListenAddress`), and no word of another protocol or
+# of a peer it dials (`--grpc-gateway-port` is grpc-gateway's HTTP/JSON, `--grpc-web-port`
+# gRPC-Web's, `--grpc-target` an address the process dials). `--grpc N` counts too.
+_PROTOCOL_WORDS = frozenset({"grpc", "http2", "h2c"})
+_PLACE_WORDS = frozenset({"port", "addr", "address", "listen", "bind"})
+_OTHER_WORDS = frozenset(
+    {"gateway", "web", "rest", "http", "json", "proxy", "client", "target", "upstream", "remote"}
+)
+# where a server listens: 9000, :9000, 0.0.0.0:9000, [::]:9000; a named host
+# (`loki-compactor:9095`) is an address the process dials
+_SETTING_VALUE = re.compile(r"^(?:(?:0\.0\.0\.0|\[::\]|::|\*)?:)?(\d+)$")
+
+
+def grpc_setting(name: str) -> bool:
+    """Whether a flag or env variable of that name says where a gRPC server listens."""
+    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name.lstrip("-"))
+    words = set(re.split(r"[^a-z0-9]+", spaced.lower())) - {""}
+    if words == {"grpc"}:
+        return True
+    return bool(words & _PROTOCOL_WORDS and words & _PLACE_WORDS and not words & _OTHER_WORDS)
+
+
+def _setting_port(value: object) -> int | None:
+    found = _SETTING_VALUE.match(str(value).strip())
+    return int(found.group(1)) if found else None
 
 
 def _flag_ports(words: list[object]) -> dict[int, str]:
-    """The ports that gRPC flags name: `--grpc-port=8500` or `--grpc-port 8500`."""
+    """The ports that gRPC flags name: `--grpc-port=8500`, `--grpc-port 8500`,
+    `-server.grpc-listen-port=9095`, `--grpc-address=:9090`."""
     found: dict[int, str] = {}
     texts = [str(word) for word in words]
     for number, text in enumerate(texts):
-        flag = _GRPC_FLAG.match(text)
-        if flag is None:
+        if not text.startswith("-"):
             continue
-        value = flag.group(2) or (texts[number + 1] if number + 1 < len(texts) else "")
-        if value.isdigit():
-            found[int(value)] = f"{flag.group(0).split('=')[0]}={value}"
+        name, equals, value = text.partition("=")
+        if not equals and number + 1 < len(texts) and not texts[number + 1].startswith("-"):
+            value = texts[number + 1]
+        port = _setting_port(value) if grpc_setting(name) else None
+        if port is not None:
+            found.setdefault(port, f"the flag {name}={value}")
+    return found
+
+
+def _env_ports(target: Target) -> dict[int, str]:
+    """The ports the container's literal `env` says a gRPC server listens on (`GRPC_PORT`)."""
+    found: dict[int, str] = {}
+    for setting in literal_env(target.workload, target.container):
+        name = str(setting.entry.get("name"))
+        port = _setting_port(setting.value) if grpc_setting(name) else None
+        if port is not None:
+            found.setdefault(port, f"the env {name}={setting.value}")
     return found
 
 
@@ -68,22 +109,72 @@ class Evidence:
     pos: Pos
     weakness: int = 0  # 0 for appProtocol, up to 5 for the conventional port number
     served: Served | None = None  # evidence from the code: the server found there
+    # k8slb infers it (an image in a table, a probe of a port it cannot read, the port
+    # number): nothing declares or shows gRPC on that very port
+    inferred: bool = False
 
 
-def _probe_evidence(target: Target) -> str | None:
+# `grpc_health_probe -addr=:8080`, `-addr localhost:8080`, `--addr=unix:///tmp/s.sock`
+_PROBE_ADDR = re.compile(r"^--?addr(?:=(.*))?$")
+_VARIABLE = re.compile(r"^\$(?:\{(\w+)\}|\((\w+)\)|(\w+))$")
+
+
+def _probe_address(argv: list[object]) -> str | None:
+    """The address a grpc_health_probe command checks (the words of `sh -c` split too),
+    None when it names none."""
+    words = [word for arg in argv for word in str(arg).split()]
+    for number, word in enumerate(words):
+        flag = _PROBE_ADDR.match(word)
+        if flag is not None:
+            value = flag.group(1)
+            if value is None and number + 1 < len(words):
+                value = words[number + 1]
+            return value.strip("'\"") if value else None
+    return None
+
+
+def _address_port(address: str | None, target: Target) -> int | str | None:
+    """The TCP port of a probe's address (a variable read through the container's literal
+    `env`); "socket" for a unix socket, None when k8slb cannot read it."""
+    if address is None:
+        return None
+    if address.startswith("unix:") or address.startswith("/"):
+        return "socket"
+    port = address.rsplit(":", 1)[-1]
+    variable = _VARIABLE.match(port)
+    if variable is not None:
+        name = next(group for group in variable.groups() if group)
+        setting = Index.env_setting(target.workload, target.container, name)
+        port = str(setting.value) if setting is not None else ""
+    return int(port) if port.isdigit() else None
+
+
+def _probe_evidence(target: Target) -> tuple[str, bool] | None:
+    """A gRPC health probe of the targeted port, and whether k8slb only infers that it
+    checks that port (it cannot read the port the probe checks). A probe of another port,
+    or of a unix socket, says nothing about this one."""
     container = target.container
+    on = f"on container {container.name!r} of {target.workload.ref.display}"
+    unread: str | None = None
     for kind in ("readinessProbe", "livenessProbe", "startupProbe"):
         probe = container.probe(kind)
         if probe is None:
             continue
         grpc = probe.get("grpc")
-        if isinstance(grpc, dict) and grpc.get("port") == target.number:
-            return f"a gRPC {kind} on container {container.name!r}"
+        if isinstance(grpc, dict):
+            port = grpc.get("port")
+            number = container.port_number(port) if isinstance(port, (int, str)) else None
+            if number is not None and number == target.number:
+                return f"a gRPC {kind} of port {number} {on}", False
         command = probe.get("exec", {}) or {}
         argv = command.get("command") if isinstance(command, dict) else None
         if isinstance(argv, list) and any("grpc_health_probe" in str(a) for a in argv):
-            return f"a grpc_health_probe {kind} on container {container.name!r}"
-    return None
+            port = _address_port(_probe_address(argv), target)
+            if port == target.number:
+                return f"a grpc_health_probe {kind} of port {port} {on}", False
+            if port is None and unread is None:
+                unread = f"a grpc_health_probe {kind} of a port k8slb cannot read {on}"
+    return (unread, True) if unread is not None else None
 
 
 def grpc_evidence(
@@ -98,7 +189,8 @@ def grpc_evidence(
         evidence = _port_evidence(service, port, mine, code)
         if evidence is not None:
             found.append(evidence)
-    return sorted(found, key=lambda evidence: evidence.weakness)  # stable: port order next
+    # stable: port order next; evidence only inferred comes after any that is shown
+    return sorted(found, key=lambda evidence: (evidence.inferred, evidence.weakness))
 
 
 def _port_evidence(
@@ -125,32 +217,41 @@ def _port_evidence(
         )
         at = (listen.loc.line, listen.loc.column)
         return Evidence(port, reason, listen.loc.path, at, 2, served)
+    inferred: Evidence | None = None  # the first only inferred, if nothing shows it
     for target in targets:
         probe = _probe_evidence(target)
         if probe is not None:
-            reason = f"{probe} of {target.workload.ref.display}"
-            return Evidence(port, reason, target.workload.path, target.container.pos, 3)
+            reason, unread = probe
+            found = Evidence(port, reason, target.workload.path, target.container.pos, 3)
+            if not unread:
+                return found
+            inferred = inferred or replace(found, inferred=True)
     for target in targets:
         container = target.container.body
         words = [*(container.get("command") or []), *(container.get("args") or [])]
-        flags = _flag_ports(words if isinstance(words, list) else [])
-        if target.number in flags:
+        settings = {**_env_ports(target), **_flag_ports(words if isinstance(words, list) else [])}
+        if target.number in settings:
             reason = (
-                f"the flag {flags[target.number]} of container {target.container.name!r} "
-                f"of {target.workload.ref.display} (weaker evidence)"
+                f"{settings[target.number]} of container {target.container.name!r} "
+                f"of {target.workload.ref.display}"
             )
             return Evidence(port, reason, target.workload.path, target.container.pos, 4)
         image = image_repository(container.get("image"))
         known = grpc_ports(image, [str(word) for word in words] if isinstance(words, list) else [])
-        if target.number in known:
+        if target.number in known and inferred is None:
             reason = (
                 f"image {image}: {known[target.number]}, in container "
                 f"{target.container.name!r} of {target.workload.ref.display} (weaker evidence)"
             )
-            return Evidence(port, reason, target.workload.path, target.container.pos, 4)
+            inferred = Evidence(
+                port, reason, target.workload.path, target.container.pos, 4, inferred=True
+            )
+    if inferred is not None:
+        return inferred
     numbers = {port.get("port"), port.get("targetPort")} | {t.number for t in targets}
     if GRPC_PORT in numbers:
-        return on_service(f"port {GRPC_PORT}, gRPC's conventional port", "port", 5)
+        reason = f"port {GRPC_PORT}, gRPC's conventional port"
+        return replace(on_service(reason, "port", 5), inferred=True)
     return None
 
 
@@ -215,7 +316,7 @@ def pinned_grpc(
     if not evidence:
         return None
     backends = index.selected(service)
-    if index.mesh != "none" or (backends and all(index.mesh_of(w, t) for w, t in backends)):
+    if index.mesh_balancing(backends):
         return None
     # a twin that publishes not-ready pods (peer discovery) would send round_robin clients
     # to pods that are starting or draining: no twin for clients

@@ -314,6 +314,16 @@ class Index:
         found = self._scalers.get((workload.namespace, workload.kind, workload.name or ""), [])
         return [scaler for scaler in found if self.together(scaler, workload)]
 
+    def mesh_balancing(self, pods: Iterable[tuple[K8sObject, PodTemplate]]) -> str | None:
+        """The mesh whose proxies balance each request these pods serve or send: the run's
+        `--mesh`, else the one every pod is in; None when one of them is in none (or no
+        pod is known). The one decision every rule about pinned connections asks: where
+        it names a mesh, connections are not what requests are balanced by."""
+        if self.mesh != "none":
+            return self.mesh
+        meshes = [self.mesh_of(workload, template) for workload, template in pods]
+        return meshes[0] if meshes and all(meshes) else None
+
     def mesh_of(self, workload: K8sObject, template: PodTemplate) -> str | None:
         """The mesh that balances requests to this workload's pods, or None.
 
