@@ -5,11 +5,11 @@ cluster-internal name is.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from typing import Literal
 
 from k8slb.code.facts import EnvRef
+from k8slb.core import regex
 from k8slb.core.findings import Related
 from k8slb.model.index import EnvSetting, Index
 from k8slb.model.links import Link
@@ -48,7 +48,7 @@ _PUBLIC_SUFFIXES = frozenset(
         "internal",
     }
 )
-_SCHEMES = re.compile(r"^([a-z][a-z0-9+.-]*):", re.IGNORECASE)
+_SCHEMES = regex.compile(r"^([a-z][a-z0-9+.-]*):", regex.IGNORECASE)
 
 
 @record

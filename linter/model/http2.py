@@ -10,9 +10,9 @@ puts gRPC on the targeted port, and gRPC's conventional port 50051.
 from __future__ import annotations
 
 import os
-import re
 
 from k8slb.code.facts import Loc
+from k8slb.core import regex
 from k8slb.model.index import (
     Index,
     Target,
@@ -30,7 +30,7 @@ from k8slb.record import record
 
 GRPC_APP_PROTOCOLS = frozenset({"grpc", "h2c", "kubernetes.io/h2c", "http2"})
 GRPC_PORT = 50051
-_GRPC_NAME = re.compile(r"^(?:grpc|h2c|http2)(?:-.*)?$|-grpc$")
+_GRPC_NAME = regex.compile(r"^(?:grpc|h2c|http2)(?:-.*)?$|-grpc$")
 
 
 # gRPC ports of widely used server images, as their makers document them (weak evidence:
@@ -38,7 +38,7 @@ _GRPC_NAME = re.compile(r"^(?:grpc|h2c|http2)(?:-.*)?$|-grpc$")
 # gRPC (8501 is REST); Triton: "Started GRPCInferenceService at 0.0.0.0:8001" (8000 HTTP,
 # 8002 metrics).
 # Server flags that name the port a gRPC or HTTP/2 server listens on.
-_GRPC_FLAG = re.compile(r"^--(grpc-port|grpc_port|http2_port|http2-port|grpc)(?:=(\d+))?$")
+_GRPC_FLAG = regex.compile(r"^--(grpc-port|grpc_port|http2_port|http2-port|grpc)(?:=(\d+))?$")
 
 
 def _flag_ports(words: list[object]) -> dict[int, str]:

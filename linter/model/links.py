@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import os
 import posixpath
-import re
 import shlex
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
@@ -106,8 +105,11 @@ def same_image(built: str, used: str) -> bool:
     return a == b or a.endswith("/" + b) or b.endswith("/" + a)
 
 
+_SEPARATORS = dict.fromkeys(map(ord, "-_."))  # deleted
+
+
 def _normal(name: str) -> str:
-    return re.sub(r"[-_.]", "", name.lower())
+    return name.lower().translate(_SEPARATORS)
 
 
 class CodeLinks:

@@ -8,15 +8,16 @@ The code <-> container link (links.py) is built on these facts.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import posixpath
-import re
 import shlex
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from k8slb.core import regex
 from k8slb.languages import LANGUAGES
 from k8slb.record import record
 
@@ -25,13 +26,13 @@ from k8slb.record import record
 PROJECT_FILES = frozenset(
     name for language in LANGUAGES.values() for name in language.project_files
 )
-DOCKERFILE_NAMES = re.compile(
+DOCKERFILE_NAMES = regex.compile(
     r"^(?:Dockerfile|Containerfile)(?:\..+)?$|.\.(?:Dockerfile|Containerfile)$"
 )
 TILTFILE = "Tiltfile"
-_SKAFFOLD = re.compile(r"^skaffold(?:[-.].+)?\.ya?ml$")
-_COMPOSE = re.compile(r"^(?:docker-)?compose(?:[-.].+)?\.ya?ml$")
-_GITLAB = re.compile(r"^\.gitlab-ci\.ya?ml$")
+_SKAFFOLD = regex.compile(r"^skaffold(?:[-.].+)?\.ya?ml$")
+_COMPOSE = regex.compile(r"^(?:docker-)?compose(?:[-.].+)?\.ya?ml$")
+_GITLAB = regex.compile(r"^\.gitlab-ci\.ya?ml$")
 
 
 # Java builds whose Jib plugin builds the image with no Dockerfile.
@@ -179,11 +180,13 @@ def _node_package(text: str) -> NodePackage:
     return NodePackage(found, main if isinstance(main, str) and main else "index.js")
 
 
-_JIB_MAVEN = re.compile(
+_JIB_MAVEN = regex.compile(
     r"<artifactId>\s*jib-maven-plugin\s*</artifactId>.*?<to>\s*<image>\s*([^<\s]+)\s*</image>",
-    re.DOTALL,
+    regex.DOTALL,
 )
-_JIB_GRADLE = re.compile(r"\bjib\s*\{.*?\bto\s*\{.*?\bimage\s*=\s*['\"]([^'\"]+)['\"]", re.DOTALL)
+_JIB_GRADLE = regex.compile(
+    r"\bjib\s*\{.*?\bto\s*\{.*?\bimage\s*=\s*['\"]([^'\"]+)['\"]", regex.DOTALL
+)
 
 
 def jib_builds(path: str, text: str) -> list[ImageBuild]:
@@ -302,8 +305,14 @@ def _line(node: Any, key: object = None) -> int:
 
 
 def _quote(text: str, line: int) -> str:
-    lines = text.splitlines()
+    lines = _lines(text)
     return lines[line - 1].strip() if 0 < line <= len(lines) else ""
+
+
+@functools.lru_cache(maxsize=1)
+def _lines(text: str) -> list[str]:
+    """The lines of the file being read, split once for all its builds (not once each)."""
+    return text.splitlines()
 
 
 def skaffold_builds(path: str, text: str) -> list[ImageBuild]:
@@ -357,25 +366,29 @@ def compose_builds(path: str, text: str) -> list[ImageBuild]:
     return found
 
 
-_DOCKER_BUILD = re.compile(
-    r"""\bdocker_build\(\s*(?:ref\s*=\s*)?(['"])([^'"]+)\1\s*,\s*(?:context\s*=\s*)?(['"])([^'"]+)\3"""
-    r"""(?P<rest>[^)]*)\)"""
+_STRING = r"""(?:'([^'"]+)'|"([^'"]+)")"""  # a literal string, its text in group 1 or 2
+_DOCKER_BUILD = regex.compile(
+    rf"\bdocker_build\(\s*(?:ref\s*=\s*)?{_STRING}\s*,\s*(?:context\s*=\s*)?{_STRING}"
+    r"(?P<rest>[^)]*)\)"
 )
-_DOCKERFILE_ARG = re.compile(r"""\bdockerfile\s*=\s*(['"])([^'"]+)\1""")
+_DOCKERFILE_ARG = regex.compile(rf"\bdockerfile\s*=\s*{_STRING}")
 
 
 def tiltfile_builds(path: str, text: str) -> list[ImageBuild]:
     """`docker_build('image', 'context', dockerfile='...')` with literal strings only."""
     folder = os.path.dirname(path) or "."
     found: list[ImageBuild] = []
+    line, counted = 1, 0
     for match in _DOCKER_BUILD.finditer(text):
-        line = text.count("\n", 0, match.start()) + 1
+        line += text.count("\n", counted, match.start())
+        counted = match.start()
         if text[text.rfind("\n", 0, match.start()) + 1 : match.start()].lstrip().startswith("#"):
             continue
-        root = _joined(folder, match.group(4))
+        root = _joined(folder, match.group(3) or match.group(4))
         named = _DOCKERFILE_ARG.search(match.group("rest") or "")
-        dockerfile = named.group(2) if named else None
-        found.append(_built(match.group(2), root, dockerfile, "tiltfile", path, text, line))
+        dockerfile = (named.group(1) or named.group(2)) if named else None
+        image = match.group(1) or match.group(2)
+        found.append(_built(image, root, dockerfile, "tiltfile", path, text, line))
     return found
 
 
@@ -415,7 +428,7 @@ def _build_push_step(path: str, text: str, top: str, step: object) -> list[Image
     root = _joined(top, str(given.get("context", ".")))
     dockerfile = _literal(given.get("file"))  # relative to the repository's top
     named = os.path.relpath(_joined(top, dockerfile), root) if dockerfile else None
-    tags = re.split(r"[,\s]+", str(given.get("tags", "")))
+    tags = str(given.get("tags", "")).replace(",", " ").split()
     line = _line(given, "tags")
     return [
         _built(tag, root, named, "workflow", path, text, line)
@@ -460,11 +473,16 @@ _BUILD_FLAGS_WITH_VALUE = frozenset(
 )
 
 
+_DOCKER_BUILD_COMMAND = regex.compile(r"\bdocker(?:\s+buildx)?\s+build\b")
+_WORKFLOW_EXPRESSION = regex.compile(r"\$\{\{[^}]*\}\}")  # GitHub's `${{ ... }}`
+_VARIABLE = regex.compile(r"\w+=\S*")  # `CGO_ENABLED=0` before a command
+
+
 def _docker_build_words(line: str) -> tuple[str, str, str | None] | None:
-    start = re.search(r"\bdocker(?:\s+buildx)?\s+build\b", line)
+    start = _DOCKER_BUILD_COMMAND.search(line)
     if start is None:
         return None
-    rest = re.sub(r"\$\{\{[^}]*\}\}", "${EXPRESSION}", line[start.end() :])  # GitHub's
+    rest = _WORKFLOW_EXPRESSION.sub("${EXPRESSION}", line[start.end() :])
     try:
         words = shlex.split(rest, comments=True)
     except ValueError:
@@ -596,7 +614,7 @@ def _go_builds(script: str, workdir: str, copies: list[Copy], said: Said) -> lis
         else:
             commands[-1].append(word.rstrip(";"))
     for command in commands:
-        while command and re.fullmatch(r"\w+=\S*", command[0]):  # `CGO_ENABLED=0 go build`
+        while command and _VARIABLE.fullmatch(command[0]):  # `CGO_ENABLED=0 go build`
             command = command[1:]
         if len(command) < 2 or posixpath.basename(command[0]) != "go":
             continue

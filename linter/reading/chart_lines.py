@@ -13,17 +13,18 @@ template's `kind:` line.
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-_ACTION = re.compile(r"\{\{.*?\}\}")
-_KEY = re.compile(r"""^(?:"[^"]*"|'[^']*'|[^\s:#'"{][^:#]*?)\s*:(?:\s|$)""")
-_INCLUDE = re.compile(r'\b(?:include|template)\s+"([^"]+)"')
-_DEFINE = re.compile(r'\{\{-?\s*define\s+"([^"]+)"\s*-?\}\}')
-_OPENS = re.compile(r"\{\{-?\s*(?:if|range|with|define|block)\b")
-_END = re.compile(r"\{\{-?\s*end\s*-?\}\}")
-_VALUE_REFERENCE = re.compile(r"\.Values\.([A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*)")
+from k8slb.core import regex
+
+_ACTION = regex.compile(r"\{\{.*?\}\}")
+_KEY = regex.compile(r"""^(?:"[^"]*"|'[^']*'|[^\s:#'"{][^:#]*?)\s*:(?:\s|$)""")
+_INCLUDE = regex.compile(r'\b(?:include|template)\s+"([^"]+)"')
+_DEFINE = regex.compile(r'\{\{-?\s*define\s+"([^"]+)"\s*-?\}\}')
+_OPENS = regex.compile(r"\{\{-?\s*(?:if|range|with|define|block)\b")
+_END = regex.compile(r"\{\{-?\s*end\s*-?\}\}")
+_VALUE_REFERENCE = regex.compile(r"\.Values\.([A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*)")
 
 Path = tuple[str, ...]
 
@@ -76,10 +77,27 @@ def key_paths(lines: list[str], *, template: bool) -> list[Path | None]:
 
 
 @functools.lru_cache(maxsize=64)
-def _pattern(template_line: str) -> re.Pattern[str]:
-    """The template line as a pattern: its literal text, each action matching anything."""
-    pieces = _ACTION.split(template_line.strip())
-    return re.compile(".*?".join(re.escape(piece) for piece in pieces) + r"\Z")
+def _literals(template_line: str) -> tuple[str, ...]:
+    """The template line's literal text, cut where each action stands."""
+    return tuple(_ACTION.split(template_line.strip()))
+
+
+def _fits(template_line: str, text: str) -> bool:
+    """Whether `text` is what the template line can write: its literal text, in order,
+    with anything where each action stands (found left to right: linear, as a scan)."""
+    literals = _literals(template_line)
+    if len(literals) == 1:
+        return text == literals[0]
+    first, *middle, last = literals
+    if len(text) < len(first) + len(last) or not (text.startswith(first) and text.endswith(last)):
+        return False
+    at, end = len(first), len(text) - len(last)
+    for piece in middle:
+        at = text.find(piece, at, end)
+        if at == -1:
+            return False
+        at += len(piece)
+    return True
 
 
 @dataclass
@@ -98,7 +116,7 @@ class TemplateLines:
         for text, path in zip(self.rendered, key_paths(self.rendered, template=False), strict=True):
             found = by_path.get(path, []) if path is not None else []
             if len(found) > 1:
-                fitting = [n for n in found if _pattern(self.template[n - 1]).match(text.strip())]
+                fitting = [n for n in found if _fits(self.template[n - 1], text.strip())]
                 found = fitting or found
             candidates.append(found)
         # Rendered lines come out in template order (a loop repeats a stretch). Between
@@ -145,7 +163,7 @@ class TemplateLines:
                     continue
                 for offset, line in enumerate(define.lines):
                     literal = line.strip() and not _only_action(line.strip())
-                    if literal and _pattern(line).match(text):
+                    if literal and _fits(line, text):
                         return define.path, define.first + offset
         return None
 

@@ -14,12 +14,12 @@ import functools
 import importlib.util
 import io
 import os
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from k8slb.core import regex
 from k8slb.core.findings import Problem, Severity
 from k8slb.reading.bounded import read_bounded
 from k8slb.reading.file_digest import content_digest
@@ -30,10 +30,16 @@ UNRENDERED = "KLB003"  # a chart Helm cannot render, or that nothing here can re
 HELM_TIMEOUT = 60  # seconds a `helm template` may take
 MAX_CHART_BYTES = 64 * 1024 * 1024  # all of a chart's files together
 # Helm names the template and the place of an error: `template: chart/templates/x.yaml:12:3`.
-_HELM_PLACE = re.compile(r"(?P<file>[\w.\-/]+\.(?:ya?ml|tpl|txt)):(?P<line>\d+)(?::(?P<col>\d+))?")
+_HELM_PLACE = regex.compile(
+    r"(?P<file>[\w.\-/]+\.(?:ya?ml|tpl|txt)):(?P<line>\d+)(?::(?P<col>\d+))?"
+)
 
 
-_TEST_HOOK = re.compile(r"""^\s*["']?helm\.sh/hook["']?\s*:\s*["']?test""", re.MULTILINE)
+_TEST_HOOK = regex.compile(r"""^\s*["']?helm\.sh/hook["']?\s*:\s*["']?test""", regex.MULTILINE)
+_ERROR_LINE = regex.compile(r"\bline (\d+)")  # where a values file's YAML error is
+_RENDERED_DOCUMENT = regex.compile(r"^---\s*$", regex.MULTILINE)  # in `helm template`'s output
+_SOURCE = regex.compile(r"^# Source: (.+)$", regex.MULTILINE)  # the template a document is of
+_API_VERSION = regex.compile(r"apiVersion:\s*[\"']?([^\s\"'#]+)")
 
 
 @record
@@ -337,7 +343,7 @@ def _values(options: HelmOptions) -> dict[str, Any]:
         try:
             _merge(merged, helm_python.values_from_yaml(text))
         except helm_python.HelmError as error:
-            line = re.search(r"\bline (\d+)", str(error))
+            line = _ERROR_LINE.search(str(error))
             where = int(line.group(1)) if line else 1
             raise HelmFailure(f"values file {path}: {error}", path, where) from None
     for assignment in options.set_values:
@@ -353,13 +359,23 @@ def set_value_problem(assignment: str) -> str | None:
     KEY=VALUE; `\\,` escapes a comma): a part with no `=` or no key. Checked here, not by
     Helm's library: loading its Go runtime in this process would hang every chart render,
     which forks (render_process); Helm reports anything subtler when it renders."""
-    for part in re.split(r"(?<!\\),", assignment):
+    for part in _split_at_unescaped_commas(assignment):
         key, equals, _ = part.partition("=")
         if not equals:
             return f"key {key.strip()!r} has no value"
         if not key.strip():
             return f"{part!r} has no key"
     return None
+
+
+def _split_at_unescaped_commas(text: str) -> list[str]:
+    parts, start, comma = [], 0, text.find(",")
+    while comma != -1:
+        if text[comma - 1 : comma] != "\\":
+            parts.append(text[start:comma])
+            start = comma + 1
+        comma = text.find(",", comma + 1)
+    return [*parts, text[start:]]
 
 
 def _merge(into: dict[str, Any], new: Mapping[str, Any]) -> None:
@@ -478,8 +494,8 @@ def _helm_template(chart: str, folder: str, options: HelmOptions) -> dict[str, s
         raise HelmFailure(done.stderr.strip() or f"helm template exited with {done.returncode}")
     files: dict[str, str] = {}
     current = None
-    for document in re.split(r"^---\s*$", done.stdout, flags=re.MULTILINE):
-        source = re.search(r"^# Source: (.+)$", document, flags=re.MULTILINE)
+    for document in _RENDERED_DOCUMENT.split(done.stdout):
+        source = _SOURCE.search(document)
         if source is not None:
             current = source.group(1).strip()
         if current is not None:
@@ -512,7 +528,7 @@ def _unknown_api_version(where: str, data: bytes | None) -> Problem | None:
     if text is None:
         return None
     for number, line in enumerate(text.decode("utf-8", "replace").splitlines(), start=1):
-        found = re.match(r"apiVersion:\s*[\"']?([^\s\"'#]+)", line)
+        found = _API_VERSION.match(line)
         if found and found.group(1) not in CHART_API_VERSIONS:
             return Problem(
                 UNRENDERED,

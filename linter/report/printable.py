@@ -8,14 +8,14 @@ Source). Every human-facing format shows such characters as visible escapes inst
 
 from __future__ import annotations
 
-import re
+from k8slb.core import regex
 
 # C0 and C1 controls, DEL, and the Unicode bidirectional controls.
-_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_UNSAFE = regex.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
-def _escape(match: re.Match[str]) -> str:
+def _escape(match: regex.Match[str]) -> str:
     char = match.group()
     code = ord(char)
     return _NAMED.get(char) or (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
