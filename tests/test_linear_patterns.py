@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from k8slb.code.projects import _from_imports
 from k8slb.core import regex
+from k8slb.reading.chart_lines import Define, _key, defines
 from k8slb.reading.encodings import code_lines, newline_lines
 
 from .helpers import ROOT
@@ -192,6 +193,30 @@ def test_from_imports_are_read_as_the_one_pattern_read_them() -> None:
         assert list(_from_imports(text)) == expected, text
 
 
+def test_a_line_s_key_is_read_as_the_pattern_read_it() -> None:
+    """The scan that replaced the key pattern (on every line of every template and
+    rendering) gives its key, for generated lines."""
+    pattern = re.compile(r"""^(?:"[^"]*"|'[^']*'|[^\s:#'"{][^:#]*?)\s*:(?:\s|$)""")
+    atoms = ['"', "'", "a", " ", "\t", ":", "#", "{", "b c", ": ", "\u00a0", "x:y"]
+    generator = random.Random(46)
+    for _ in range(20_000):
+        text = "".join(generator.choice(atoms) for _ in range(generator.randint(0, 9)))
+        match = pattern.match(text)
+        expected = match.group(0).rstrip().rstrip(":").strip("\"'") if match else None
+        assert _key(text) == expected, repr(text)
+
+
+def test_a_define_s_body_ends_at_its_end_or_at_the_next_define() -> None:
+    helpers = (
+        '{{ define "a" }}\n{{ if .x }}\nx\n{{ end }}\ny\n{{- end }}\n'
+        '{{ define "b" }}\nb\n{{/* {{ define "c" }} */}}\nc\n'
+    )
+    found = defines({"_helpers.tpl": helpers})
+    assert found["a"] == Define("_helpers.tpl", 2, ("{{ if .x }}", "x", "{{ end }}", "y"))
+    assert found["b"].lines == ("b",), "the define in a comment is taken for one: b ends there"
+    assert found["c"].lines == ("c",)
+
+
 # -- inputs that stalled a reader -----------------------------------------------------------
 
 STALLS = {
@@ -272,6 +297,18 @@ def test_a_template_line_of_many_actions_is_matched_quickly() -> None:
         "rendered = 'key: ' + 'a' * 50_000\n"
         "lines = TemplateLines([template, template], [rendered])\n"
         "assert lines.template_lines == [1]\n"
+    )
+
+
+def test_a_helper_file_of_defines_never_closed_is_read_in_linear_time() -> None:
+    """Each define looked for its `end` in all the lines after it (and kept them all as
+    its body): 20,000 of them, with no `end`, took minutes and gigabytes."""
+    _finishes(
+        "from k8slb.reading.chart_lines import defines\n"
+        "block = '{{{{ define \"d{}\" }}}}\\n{{{{ if .x }}}}\\n'\n"
+        "helpers = ''.join(block.format(n) for n in range(20_000))\n"
+        "found = defines({'_helpers.tpl': helpers})\n"
+        "assert len(found) == 20_000 and found['d0'].lines == ('{{ if .x }}',)\n"
     )
 
 

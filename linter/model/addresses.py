@@ -9,7 +9,6 @@ from collections.abc import Callable, Sequence
 from typing import Literal
 
 from k8slb.code.facts import EnvRef
-from k8slb.core import regex
 from k8slb.core.findings import Related
 from k8slb.model.index import EnvSetting, Index
 from k8slb.model.links import Link
@@ -48,7 +47,6 @@ _PUBLIC_SUFFIXES = frozenset(
         "internal",
     }
 )
-_SCHEMES = regex.compile(r"^([a-z][a-z0-9+.-]*):", regex.IGNORECASE)
 
 
 @record
@@ -97,8 +95,8 @@ def parse_grpc_target(text: str, default: str = "dns") -> Address:
     """gRPC's reading of a channel target (gRPC naming doc): no scheme means `default`:
     `dns` for grpcio and Go's grpc.NewClient, `passthrough` for Go's grpc.Dial (the host
     goes to the system resolver, which gives gRPC a single address)."""
-    match = _SCHEMES.match(text)
-    scheme = match.group(1).lower() if match else ""
+    head, colon, _ = text.partition(":")  # `scheme:`, the text before the first colon
+    scheme = head.lower() if colon else ""
     known = ("dns", "passthrough", "ipv4", "ipv6", "unix", "unix-abstract", "xds", "vsock")
     if scheme not in known:
         scheme, rest = default, text  # `host:port`, whatever the host looks like

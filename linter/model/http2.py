@@ -56,7 +56,12 @@ def _flag_ports(words: list[object]) -> dict[int, str]:
 
 
 def grpc_port_name(name: object) -> bool:
-    return isinstance(name, str) and _GRPC_NAME.search(name.lower()) is not None
+    if not isinstance(name, str):
+        return False
+    lowered = name.lower()  # most names have none of the words: spared the pattern's call
+    return any(word in lowered for word in ("grpc", "h2c", "http2")) and bool(
+        _GRPC_NAME.search(lowered)
+    )
 
 
 @record

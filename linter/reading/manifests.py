@@ -96,7 +96,7 @@ def find_template(text: str) -> tuple[int, int] | None:
         if match is not None:
             start = match.start(1) if match.group(1) is not None else match.start(2)
             return number, start + 1
-        if _BLOCK_SCALAR.search(line):
+        if ("|" in line or ">" in line) and _BLOCK_SCALAR.search(line):
             block_parent = indent
     return None
 

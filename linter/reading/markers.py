@@ -50,7 +50,7 @@ def comment_markers(path: str, text: str, comment: regex.Pattern[str] = COMMENT)
         return []
     markers: list[Marker] = []
     for number, line in enumerate(source_lines(path, text), start=1):
-        match = comment.search(line)
+        match = comment.search(line) if "k8slb" in line.lower() else None
         if match is None:
             continue
         codes = match.group("codes")
