@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from k8slb.code.projects import _from_imports
 from k8slb.core import regex
+from k8slb.reading.build_files import tiltfile_builds
 from k8slb.reading.chart_lines import Define, _key, defines
 from k8slb.reading.encodings import code_lines, newline_lines
 
@@ -217,6 +218,24 @@ def test_a_define_s_body_ends_at_its_end_or_at_the_next_define() -> None:
     assert found["c"].lines == ("c",)
 
 
+def test_tiltfile_builds_need_matching_quotes_and_skip_commented_lines() -> None:
+    """What the backreferences said (a string closes with its own quote) and what the
+    comment test read (the text before the call, from its line's start), as scans."""
+    tiltfile = (
+        "# docker_build('x', '.')\n"
+        "  # docker_build('y', '.')\n"
+        "docker_build('a', 'ctx', dockerfile='D.f'); docker_build(\"b\", \"c2\")\n"
+        "   docker_build(ref='c', context='.')\n"
+        "docker_build('d\", '.')\n"
+    )
+    builds = tiltfile_builds("svc/Tiltfile", tiltfile)
+    assert [(b.image, b.context, b.dockerfile, b.said.line) for b in builds] == [
+        ("a", "svc/ctx", "svc/ctx/D.f", 3),
+        ("b", "svc/c2", None, 3),
+        ("c", "svc", None, 4),
+    ]
+
+
 # -- inputs that stalled a reader -----------------------------------------------------------
 
 STALLS = {
@@ -243,6 +262,11 @@ STALLS = {
     ),
     # thousands of complete calls: each one's line was counted from the file's start
     "tiltfile-many-docker-builds": ("Tiltfile", "build", "b\"docker_build('a', 'b')\\n\" * 40_000"),
+    "tiltfile-many-docker-builds-on-one-line": (
+        "Tiltfile",
+        "build",
+        "b\"docker_build('a', 'b'); \" * 40_000",
+    ),
     # each `export {` scanned to the end for its `}`: quadratic
     "javascript-export-without-closer": ("index.js", "javascript", "b'export {' * 100_000"),
     # each `from x import (` scanned to the end for its `)`: quadratic

@@ -26,7 +26,7 @@ from k8slb.record import record
 PROJECT_FILES = frozenset(
     name for language in LANGUAGES.values() for name in language.project_files
 )
-_DOCKERFILE_NAME = regex.compile(
+DOCKERFILE_NAMES = regex.compile(
     r"^(?:Dockerfile|Containerfile)(?:\..+)?$|.\.(?:Dockerfile|Containerfile)$"
 )
 TILTFILE = "Tiltfile"
@@ -50,7 +50,7 @@ def is_build_file(name: str) -> bool:
 def is_dockerfile_name(name: str) -> bool:
     """`Dockerfile`, `Dockerfile.dev`, `api.Dockerfile`, and Podman's `Containerfile`s."""
     # most names have neither word: a substring test spares them the pattern's call
-    return ("ockerfile" in name or "ontainerfile" in name) and bool(_DOCKERFILE_NAME.search(name))
+    return ("ockerfile" in name or "ontainerfile" in name) and bool(DOCKERFILE_NAMES.search(name))
 
 
 @record
@@ -308,14 +308,14 @@ def _line(node: Any, key: object = None) -> int:
 
 
 def _quote(text: str, line: int) -> str:
-    lines = _lines(text)
-    return lines[line - 1].strip() if 0 < line <= len(lines) else ""
+    lines = _stripped_lines(text)
+    return lines[line - 1] if 0 < line <= len(lines) else ""
 
 
 @functools.lru_cache(maxsize=1)
-def _lines(text: str) -> list[str]:
+def _stripped_lines(text: str) -> list[str]:
     """The lines of the file being read, split once for all its builds (not once each)."""
-    return text.splitlines()
+    return [line.strip() for line in text.splitlines()]
 
 
 def skaffold_builds(path: str, text: str) -> list[ImageBuild]:
@@ -381,11 +381,18 @@ def tiltfile_builds(path: str, text: str) -> list[ImageBuild]:
     """`docker_build('image', 'context', dockerfile='...')` with literal strings only."""
     folder = os.path.dirname(path) or "."
     found: list[ImageBuild] = []
-    line, counted = 1, 0
+    line, counted, commented = 1, 0, False  # counted from the last match on: linear
     for match in _DOCKER_BUILD.finditer(text):
-        line += text.count("\n", counted, match.start())
-        counted = match.start()
-        if text[text.rfind("\n", 0, match.start()) + 1 : match.start()].lstrip().startswith("#"):
+        start = match.start()
+        line += text.count("\n", counted, start)
+        line_start = text.rfind("\n", counted, start) + 1
+        if line_start or not counted:  # a line of its own: is it a comment?
+            first = line_start
+            while text[first].isspace():
+                first += 1
+            commented = text[first] == "#"
+        counted = start
+        if commented:
             continue
         root = _joined(folder, match.group(3) or match.group(4))
         named = _DOCKERFILE_ARG.search(match.group("rest") or "")
