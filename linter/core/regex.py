@@ -6,6 +6,12 @@ Python's `re` backtracks: one line of a pull request can take it minutes or fore
 word). RE2 has no backreferences and no lookarounds; a pattern that needs them is a scan.
 `tests/test_linear_patterns.py` fails on any use of `re` outside its reasoned list.
 
+RE2 is linear in the text of one call; `finditer`, `findall`, `sub` and `split` make one
+call a match. A pattern whose preferred branch may run to the end of the text before it
+fails (`\\([^)]*\\)|[^\\n]+` on a `(` no `)` closes) reads the rest of the text again
+for each match: quadratic. Keep such a branch from crossing lines, or scan it
+(code/projects.py's `_from_imports`).
+
 What differs from `re`, on purpose or by RE2:
 - the flags are this module's (`IGNORECASE`, `MULTILINE`, `DOTALL`);
 - `\\z` ends the text (`re`'s `\\Z`); without MULTILINE, `$` is the end of the text only
