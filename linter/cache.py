@@ -41,11 +41,12 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
-import re
 import zlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from k8slb.core import regex
 
 try:
     import fcntl
@@ -174,7 +175,7 @@ def write_waiting() -> None:
         cache._save_in_child()
 
 
-_RESULT_NAME = re.compile(r"result-[0-9a-f]{16}\.cache")
+_RESULT_NAME = regex.compile(r"result-[0-9a-f]{16}\.cache")
 
 RunKeys = tuple[str | None, ...]  # the keys a result answers to: by content, by size and time
 Entry = tuple[int, str, bytes]  # a parse: the last run that used it, the file's path, pickle

@@ -1,8 +1,8 @@
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
+from k8slb.core import regex
 from k8slb.core.edits import YamlEdit
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.model.index import is_headless
@@ -51,6 +51,9 @@ data:
 """
 
 
+MAX_DNS_NAME = 253
+
+
 def _names_used(context: Context, workload: K8sObject, service: K8sObject, name: str) -> bool:
     """Whether the pods' own DNS names matter: the Service is for the peers (traffic.py),
     or the pod template names a member (see _member_named)."""
@@ -62,7 +65,9 @@ def _names_used(context: Context, workload: K8sObject, service: K8sObject, name:
 def _member_named(context: Context, workload: K8sObject, name: str) -> bool:
     """Whether the pod template names a member (`db-0.db`, `$(POD_NAME).db`) in its
     commands, arguments or environment."""
-    member = re.compile(rf"(?:^|[\s=,/:'\"])[\w$().-]+\.{re.escape(name)}(?:\.|:|\b)")
+    if len(name) > MAX_DNS_NAME:
+        return False  # no pod's DNS name is under it
+    member = regex.compile(rf"(?:^|[\s=,/:'\"])[\w$().-]+\.{regex.escape(name)}(?:\.|:|\b)")
     for container in context.index.template(workload).containers:
         body = container.body
         words = [*(body.get("command") or []), *(body.get("args") or [])]

@@ -116,6 +116,14 @@ PROMISES: dict[str, tuple[str, ...]] = {
     "levels, an alias inside its own anchor), the fix is refused.": (
         "test_yaml_native.py::test_the_fixers_nodes_refuse_what_the_check_refuses",
     ),
+    "Every regular expression k8slb applies to what a repository holds (its files, their "
+    "names, the values in them; `.gitignore` and `exclude` too) runs on RE2, in time linear "
+    "in its input, or is a plain scan, and a test finds any other use of Python's "
+    "backtracking `re`.": (
+        "test_linear_patterns.py::test_no_backtracking_regular_expression_reads_what_a_repository_holds",
+        "test_linear_patterns.py::test_an_input_that_stalled_a_reader_is_read_quickly",
+        "test_hostile_input.py::test_a_backtracking_glob_does_not_stall_the_run",
+    ),
     "`check` writes nothing in the tree.": (
         "test_cache_trust.py::test_a_committed_cache_link_deletes_nothing_and_nothing_is_written_in_the_tree",
         "test_security_promises.py::test_check_writes_nothing_in_the_tree",

@@ -12,19 +12,19 @@ evidence.
 from __future__ import annotations
 
 import posixpath
-import re
 import shlex
 from collections.abc import Sequence
 
+from k8slb.core import regex
 from k8slb.record import record
 
-_PYTHON = re.compile(r"^python(?:\d+(?:\.\d+)?)?$")
+_PYTHON = regex.compile(r"^python(?:\d+(?:\.\d+)?)?$")
 _SHELLS = frozenset({"sh", "bash", "ash", "dash", "zsh"})
 # ASGI/WSGI servers whose first `module:attribute` argument is the application.
 _APP_SERVERS = frozenset(
     {"gunicorn", "uvicorn", "hypercorn", "daphne", "granian", "waitress-serve", "gevent"}
 )
-_APP = re.compile(r"^(?:--app=)?([A-Za-z_][\w.]*):[A-Za-z_][\w.]*(?:\(.*\))?$")
+_APP = regex.compile(r"^(?:--app=)?([A-Za-z_][\w.]*):[A-Za-z_][\w.]*(?:\(.*\))?$")
 # Python's options that take a value: `python -W ignore -X dev server.py`.
 _PYTHON_VALUE_OPTIONS = frozenset({"-W", "-X", "-c", "--check-hash-based-pycs"})
 _SEPARATORS = frozenset({"&&", ";", "||", "|", "&"})

@@ -6,11 +6,11 @@ above its outermost package, a Java one the module folder above `src/`."""
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Collection, Iterable, Iterator, Mapping
 from pathlib import PurePath
 
 from k8slb.code.facts import CodeFacts
+from k8slb.core import regex
 from k8slb.languages import LANGUAGES
 
 
@@ -95,9 +95,10 @@ def java_project(path: str) -> str | None:
 
 # -- imports: which modules a program runs ----------------------------------------------------
 
-_IMPORT = re.compile(rb"^[ \t]*import[ \t]+([^#\n;]+)", re.MULTILINE)
-_FROM = re.compile(
-    rb"^[ \t]*from[ \t]+(\.*)[ \t]*([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^#\n;]+)", re.MULTILINE
+_IMPORT = regex.compile(rb"^[ \t]*import[ \t]+([^#\n;]+)", regex.MULTILINE)
+# `from a import` and the first character of the names; the rest is scanned (_from_imports)
+_FROM = regex.compile(
+    rb"^[ \t]*from[ \t]+(\.*)[ \t]*([\w.]*)[ \t]+import[ \t]+([^#\n;])", regex.MULTILINE
 )
 
 Import = tuple[int, str]  # (level of a relative import, dotted name): (1, "health")
@@ -114,10 +115,10 @@ def module_imports(data: bytes) -> tuple[Import, ...]:
             name = part.split(" as ")[0].strip().strip("\\").strip()
             if name:
                 found[(0, name)] = None
-    for match in _FROM.finditer(data):
-        level = len(match.group(1))
-        module = match.group(2).decode("utf-8", "replace")
-        names = match.group(3).decode("utf-8", "replace").strip("()\\ \t\r\n")
+    for dots, module_bytes, names_bytes in _from_imports(data):
+        level = len(dots)
+        module = module_bytes.decode("utf-8", "replace")
+        names = names_bytes.decode("utf-8", "replace").strip("()\\ \t\r\n")
         if module:
             found[(level, module)] = None
         for part in names.split(","):
@@ -125,6 +126,31 @@ def module_imports(data: bytes) -> tuple[Import, ...]:
             if name.isidentifier():
                 found[(level, f"{module}.{name}" if module else name)] = None
     return tuple(found)
+
+
+def _from_imports(data: bytes) -> Iterator[tuple[bytes, bytes, bytes]]:
+    """(dots, module, names) of each `from` import: `(b, c)` up to its `)`, over lines,
+    else up to the line's end, `#` or `;`. Scanned, not matched: with both in one pattern,
+    each `from a import (` that no `)` closes made RE2 read to the end of the file again
+    (it must know that the list does not close before it takes the line)."""
+    resumed = 0  # where the last import ended: one cannot start inside it
+    closer = 0  # the first `)` at or after the last `(` looked at; -1: there is none
+    for match in _FROM.finditer(data):
+        if match.start() < resumed:
+            continue
+        at = match.start(3)
+        if data[at : at + 1] == b"(":
+            if 0 <= closer < at:
+                closer = data.find(b")", at)
+            if closer >= 0:
+                resumed = closer + 1
+                yield match.group(1), match.group(2), data[at:resumed]
+                continue
+        line_end = data.find(b"\n", at)
+        names = data[at : len(data) if line_end < 0 else line_end]
+        names = names.split(b"#", 1)[0].split(b";", 1)[0]
+        resumed = at + len(names)
+        yield match.group(1), match.group(2), names
 
 
 class ImportGraph:

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import difflib
 import os
-import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from k8slb.core import regex
 from k8slb.core.edits import ChartEdit, Edit, YamlEdit
 from k8slb.editing.yaml_edit import apply_yaml_edits
 from k8slb.reading.charts import HelmOptions, pack_members, render, unpack
@@ -26,16 +26,17 @@ from k8slb.reading.charts import HelmOptions, pack_members, render, unpack
 # those with actions, and a literal copy would be wrong for any other release.
 RELEASE_SPECIFIC = frozenset({"add-twin"})
 # Template functions that write several lines, or indent what they write.
-_MULTILINE = re.compile(r"\b(?:nindent|indent|toYaml|include|template|tpl)\b")
-_OPENS = re.compile(r"\{\{-?\s*(?:if|range|with|define|block)\b")
-_CLOSES = re.compile(r"\{\{-?\s*end\b")
+_MULTILINE = regex.compile(r"\b(?:nindent|indent|toYaml|include|template|tpl)\b")
+_OPENS = regex.compile(r"\{\{-?\s*(?:if|range|with|define|block)\b")
+_CLOSES = regex.compile(r"\{\{-?\s*end\b")
 
 
 def _depths(lines: Sequence[str]) -> list[int]:
     """How many template blocks (`if`, `range`, `with`...) are open at each line."""
     depths, depth = [], 0
     for line in lines:
-        depth += len(_OPENS.findall(line)) - len(_CLOSES.findall(line))
+        if "{{" in line:  # (a line with no action: spared the patterns' calls)
+            depth += len(_OPENS.findall(line)) - len(_CLOSES.findall(line))
         depths.append(depth)
     return depths
 
@@ -121,8 +122,8 @@ def plan_chart_edit(
 
 
 VALUES = "values.yaml"
-_VALUE_ACTION = re.compile(r"\{\{-?\s*\.Values\.([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\s*-?\}\}")
-_VALUES_LINE = re.compile(
+_VALUE_ACTION = regex.compile(r"\{\{-?\s*\.Values\.([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\s*-?\}\}")
+_VALUES_LINE = regex.compile(
     r"^(?P<key>\s*[\w.-]+:[ \t]+)(?P<value>[^\s#'\"][^#\n]*?)(?P<rest>[ \t]*(?:#.*)?\r?\n?)$"
 )
 

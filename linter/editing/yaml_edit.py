@@ -11,10 +11,10 @@ reason, and the others are still edited.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterator, Sequence
 from typing import Any, cast
 
+from k8slb.core import regex
 from k8slb.core.edits import PROBE_HANDLERS, Edit, Step, YamlEdit, prestop_hook
 from k8slb.editing.verify import yaml_fix_problem
 from k8slb.reading.yamlcompose import C_LOADER, YAMLProblem, c_nodes
@@ -34,7 +34,7 @@ class TextEdit:
     text: str
 
 
-_PLAIN = re.compile(r"^[A-Za-z_/][A-Za-z0-9_./-]*$")
+_PLAIN = regex.compile(r"^[A-Za-z_/][A-Za-z0-9_./-]*$")
 _NOT_PLAIN = frozenset({"true", "false", "yes", "no", "on", "off", "null", "y", "n", "~"})
 
 
@@ -174,10 +174,11 @@ class YamlFile:
 
     def _alias_end(self, after_key: int) -> int:
         """The end of the `*name` that follows a key's end."""
-        found = _ALIAS_VALUE.match(self.text, after_key)
+        line_end = self.text.find("\n", after_key)  # the pattern stays on the line
+        found = _ALIAS_VALUE.match(self.text[after_key : None if line_end < 0 else line_end])
         if found is None:
             raise Refused("the text to edit ends in a YAML alias k8slb cannot place")
-        return found.end()
+        return after_key + found.end()
 
     def line_after(self, index: int) -> int:
         """The start of the line after the one `index` is on (len(text) at the end)."""
@@ -223,14 +224,14 @@ class YamlFile:
         return TextEdit(node.start_mark.index, node.end_mark.index, text)
 
 
-_ALIAS_VALUE = re.compile(r"[ \t]*:[ \t]*\*[^\s,\[\]{}]+")
-_BLOCK_HEADER = re.compile(r"[|>][0-9]?([+-]?)[0-9]?")
+_ALIAS_VALUE = regex.compile(r"[ \t]*:[ \t]*\*[^\s,\[\]{}]+")
+_BLOCK_HEADER = regex.compile(r"[|>][0-9]?([+-]?)[0-9]?")
 
 
 def _keeps_trailing_lines(text: str, start: int) -> bool:
     """Whether the block scalar whose header starts at `start` has `+` chomping: its
     trailing blank lines are part of its value, and an insertion must go after them."""
-    header = _BLOCK_HEADER.match(text, start)
+    header = _BLOCK_HEADER.match(text[start : start + 4])  # a header is 4 characters at most
     return header is not None and header.group(1) == "+"
 
 

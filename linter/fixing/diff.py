@@ -13,10 +13,9 @@ from __future__ import annotations
 
 import bisect
 import difflib
-import re
 from collections.abc import Iterator, Sequence
 
-from k8slb.reading.encodings import UTF8, codec_for
+from k8slb.reading.encodings import UTF8, codec_for, newline_lines
 from k8slb.report.printable import printable
 
 Opcode = tuple[str, int, int, int, int]
@@ -39,11 +38,8 @@ def unified_diff(path: str, old: bytes, new: bytes) -> str:
 
 # patch(1) and `git apply` end a line at \n alone: a form feed, a lone \r or a Unicode line
 # separator is part of the line (str.splitlines would cut there, and the diff not apply).
-_PATCH_LINE = re.compile(r"[^\n]*\n|[^\n]+\Z")
-
-
 def _patch_lines(text: str) -> list[str]:
-    return _PATCH_LINE.findall(text)
+    return newline_lines(text)
 
 
 def _anchors(before: Sequence[str], after: Sequence[str]) -> list[tuple[int, int]]:

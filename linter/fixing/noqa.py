@@ -54,7 +54,7 @@ def _with_comment(line: str, codes: set[str], opener: str = "#", gap: str = "  "
     ending = line[len(body) :]
     match = comment_pattern(opener).search(body)
     if match is not None and match.group("codes") is not None:
-        start, end = match.span("codes")
+        start, end = match.span(1)  # the codes: comment_pattern's first group
         old = split_codes(match.group("codes"))
         return body[:start] + _merged(old, codes - set(old)) + body[end:] + ending
     comment = f"{opener} k8slb: ignore[{_merged((), codes)}]"

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import importlib
 import os
-import re
 from functools import cache
 from typing import Any
 
+from k8slb.core import regex
 from k8slb.record import record
 
 
@@ -132,7 +132,12 @@ def language_of(path: str) -> Language | None:
         if lowered.endswith(language.suffixes):
             return language
     posix = path.replace(os.sep, "/")
-    return next((lang for lang in PATTERNED if re.search(lang.pattern, posix)), None)
+    return next((lang for lang in PATTERNED if _compiled(lang.pattern).search(posix)), None)
+
+
+@cache
+def _compiled(pattern: str) -> regex.Pattern[str]:
+    return regex.compile(pattern)
 
 
 PATTERNED = tuple(language for language in LANGUAGES.values() if language.pattern)

@@ -6,7 +6,6 @@ cluster-internal name is.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Callable, Sequence
 from typing import Literal
 
@@ -49,7 +48,6 @@ _PUBLIC_SUFFIXES = frozenset(
         "internal",
     }
 )
-_SCHEMES = re.compile(r"^([a-z][a-z0-9+.-]*):", re.IGNORECASE)
 
 
 @record
@@ -98,8 +96,8 @@ def parse_grpc_target(text: str, default: str = "dns") -> Address:
     """gRPC's reading of a channel target (gRPC naming doc): no scheme means `default`:
     `dns` for grpcio and Go's grpc.NewClient, `passthrough` for Go's grpc.Dial (the host
     goes to the system resolver, which gives gRPC a single address)."""
-    match = _SCHEMES.match(text)
-    scheme = match.group(1).lower() if match else ""
+    head, colon, _ = text.partition(":")  # `scheme:`, the text before the first colon
+    scheme = head.lower() if colon else ""
     known = ("dns", "passthrough", "ipv4", "ipv6", "unix", "unix-abstract", "xds", "vsock")
     if scheme not in known:
         scheme, rest = default, text  # `host:port`, whatever the host looks like

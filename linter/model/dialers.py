@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import base64
 import binascii
-import re
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Iterator
 
 from k8slb.code.facts import Channel, CodeFacts, EnvRef
+from k8slb.core import regex
 from k8slb.core.findings import Related
 from k8slb.model.addresses import destinations, parse_grpc_target, services_for, target_parser
 from k8slb.model.index import Index, literal_env
@@ -23,7 +23,7 @@ from k8slb.record import record
 
 # Words that can be addresses: `backend:50051`, `backend.shop.svc.cluster.local`,
 # `dns:///backend.shop:50051`, `http://backend:8080/x`; a bare word is not one.
-_WORD = re.compile(r"[A-Za-z][A-Za-z0-9:/._-]*")
+_WORD = regex.compile(r"[A-Za-z][A-Za-z0-9:/._-]*")
 
 
 @record
@@ -63,7 +63,7 @@ def _strings(container: YMap) -> Iterable[tuple[str, str, int]]:
 # A few Services (a pre-commit run's) are looked for by name, each workload's body searched
 # before it is read: for one name a search costs a fifth of a read, for 16 two thirds.
 FEW_NAMES = 16
-_NAME = re.compile(r"[a-z0-9-]+")  # a Service name an address can reach (a DNS label)
+_NAME = regex.compile(r"[a-z0-9-]+")  # a Service name an address can reach (a DNS label)
 
 
 def dialers_by_service(

@@ -14,11 +14,11 @@ warns on that alone.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterator
 from dataclasses import replace
 
 from k8slb.code.facts import Loc
+from k8slb.core import regex
 from k8slb.model.index import (
     Index,
     Target,
@@ -37,7 +37,7 @@ from k8slb.record import record
 
 GRPC_APP_PROTOCOLS = frozenset({"grpc", "h2c", "kubernetes.io/h2c", "http2"})
 GRPC_PORT = 50051
-_GRPC_NAME = re.compile(r"^(?:grpc|h2c|http2)(?:-.*)?$|-grpc$")
+_GRPC_NAME = regex.compile(r"^(?:grpc|h2c|http2)(?:-.*)?$|-grpc$")
 
 
 # A setting (a flag, an env variable) that says where a gRPC or HTTP/2 server listens:
@@ -52,16 +52,32 @@ _OTHER_WORDS = frozenset(
 )
 # where a server listens: 9000, :9000, 0.0.0.0:9000, [::]:9000; a named host
 # (`loki-compactor:9095`) is an address the process dials
-_SETTING_VALUE = re.compile(r"^(?:(?:0\.0\.0\.0|\[::\]|::|\*)?:)?(\d+)$")
+_SETTING_VALUE = regex.compile(r"^(?:(?:0\.0\.0\.0|\[::\]|::|\*)?:)?(\d+)$")
 
 
 def grpc_setting(name: str) -> bool:
     """Whether a flag or env variable of that name says where a gRPC server listens."""
-    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name.lstrip("-"))
-    words = set(re.split(r"[^a-z0-9]+", spaced.lower())) - {""}
+    words = _words(name)
     if words == {"grpc"}:
         return True
     return bool(words & _PROTOCOL_WORDS and words & _PLACE_WORDS and not words & _OTHER_WORDS)
+
+
+def _words(name: str) -> set[str]:
+    """A setting's words: `-server.grpc-listen-port`, `GRPC_PORT` and `grpcListenAddress`
+    split at each mark and where a capital follows a small letter or a digit."""
+    words: list[str] = []
+    current = ""
+    previous = ""
+    for char in name:
+        word_char = char.isascii() and char.isalnum()
+        if not word_char or (char.isupper() and (previous.islower() or previous.isdigit())):
+            words.append(current)
+            current = ""
+        if word_char:
+            current += char.lower()
+        previous = char if word_char else ""
+    return {*words, current} - {""}
 
 
 def _setting_port(value: object) -> int | None:
@@ -98,7 +114,12 @@ def _env_ports(target: Target) -> dict[int, str]:
 
 
 def grpc_port_name(name: object) -> bool:
-    return isinstance(name, str) and _GRPC_NAME.search(name.lower()) is not None
+    if not isinstance(name, str):
+        return False
+    lowered = name.lower()  # most names have none of the words: spared the pattern's call
+    return any(word in lowered for word in ("grpc", "h2c", "http2")) and bool(
+        _GRPC_NAME.search(lowered)
+    )
 
 
 @record
@@ -115,8 +136,8 @@ class Evidence:
 
 
 # `grpc_health_probe -addr=:8080`, `-addr localhost:8080`, `--addr=unix:///tmp/s.sock`
-_PROBE_ADDR = re.compile(r"^--?addr(?:=(.*))?$")
-_VARIABLE = re.compile(r"^\$(?:\{(\w+)\}|\((\w+)\)|(\w+))$")
+_PROBE_ADDR = regex.compile(r"^--?addr(?:=(.*))?$")
+_VARIABLE = regex.compile(r"^\$(?:\{(\w+)\}|\((\w+)\)|(\w+))$")
 
 
 def _probe_address(argv: list[object]) -> str | None:

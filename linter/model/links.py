@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import os
 import posixpath
-import re
 import shlex
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
@@ -30,6 +29,7 @@ from dataclasses import replace
 from k8slb.code.entry_points import Entry, container_argv, entry_of
 from k8slb.code.facts import CodeFacts, EnvRef, Listen, Loc, Registration, Route, Server
 from k8slb.code.projects import GoPackages, ImportGraph
+from k8slb.core import regex
 from k8slb.core.results import LinkRow
 from k8slb.languages import LANGUAGES
 from k8slb.model.index import Index
@@ -94,7 +94,9 @@ class Link:
 
 # Functions a program runs when it starts, whoever calls them (`main`, a server's `Run`,
 # Python's `__init__` and `__main__` code, a constructor).
-STARTUP = re.compile(r"^(main|init|__init__|run|serve|start|setup|(Run|Serve|Start|New|new)\w*)$")
+STARTUP = regex.compile(
+    r"^(main|init|__init__|run|serve|start|setup|(Run|Serve|Start|New|new)\w*)$"
+)
 
 
 def container_key(workload: K8sObject, container: str) -> str:
@@ -112,8 +114,11 @@ def same_image(built: str, used: str) -> bool:
     return a == b or a.endswith("/" + b) or b.endswith("/" + a)
 
 
+_SEPARATORS = dict.fromkeys(map(ord, "-_."))  # deleted
+
+
 def _normal(name: str) -> str:
-    return re.sub(r"[-_.]", "", name.lower())
+    return name.lower().translate(_SEPARATORS)
 
 
 class CodeLinks:
@@ -531,7 +536,7 @@ def _imports(importer: CodeFacts, module: CodeFacts) -> bool:
     if os.path.dirname(importer.path) == folder:
         return True
     names = {os.path.basename(folder), os.path.splitext(os.path.basename(module.path))[0]}
-    return any(re.split(r"[/.]", name)[-1] in names for _, name in importer.imports)
+    return any(name.replace(".", "/").rsplit("/", 1)[-1] in names for _, name in importer.imports)
 
 
 def _nearest(folders: list[str], path: str) -> list[str]:

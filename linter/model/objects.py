@@ -3,15 +3,26 @@ templates and containers, a Service's ports, positions."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from k8slb.core import regex
 from k8slb.reading.objects import K8sObject, dig
 from k8slb.reading.yamltree import Pos, YMap, YSeq
 
-_SLEEP = re.compile(r"(?:^|[\s;&|/(])sleep\s+(\d+(?:\.\d+)?)([smh]?)(?![\w.])")
+_SLEEP = regex.compile(r"(?:^|[\s;&|/(])sleep\s+(\d+(?:\.\d+)?)([smh]?)")
 _SLEEP_UNITS = {"": 1, "s": 1, "m": 60, "h": 3600}
+
+
+def _sleeps(command: str) -> list[tuple[str, str]]:
+    """The (number, unit) of each `sleep` in a shell command; one followed by a letter, a
+    digit, `_` or `.` (`sleep 5x`, `sleep 1.2.3`) is not a duration."""
+    found = []
+    for match in _SLEEP.finditer(command):
+        after = command[match.end() : match.end() + 1]
+        if not (after.isalnum() or after in ("_", ".")):
+            found.append((match.group(1), match.group(2)))
+    return found
 
 
 def pod_template(obj: K8sObject) -> PodTemplate | None:
@@ -92,7 +103,7 @@ class Container:
         command = dig(hook, "exec", "command")
         if not isinstance(command, list):
             return None
-        sleeps = _SLEEP.findall(" ".join(str(part) for part in command))
+        sleeps = _sleeps(" ".join(str(part) for part in command))
         if not sleeps:
             return None
         return sum(float(number) * _SLEEP_UNITS[unit] for number, unit in sleeps)

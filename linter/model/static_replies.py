@@ -8,19 +8,21 @@ in front of distributed systems (Loki's, Cortex's) probe exactly such a path.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
+from k8slb.core import regex
 from k8slb.model.index import Index
 from k8slb.model.objects import Container, PodTemplate
 from k8slb.reading.build_files import image_repository
 from k8slb.reading.objects import K8sObject
 from k8slb.reading.yamltree import YMap, YSeq
 
-_COMMENT = re.compile(r"#[^\n]*")
+_COMMENT = regex.compile(r"#[^\n]*")
 # a directive that hands the request to something else: the answer is no longer nginx's own
-_HANDS_ON = re.compile(r"\b(?:\w+_pass|try_files|rewrite|content_by_lua\w*|js_content)\b")
-_RETURNS_OK = re.compile(r"(?:^|[;{}\s])return\s+2\d\d\b")
+_HANDS_ON = regex.compile(r"\b(?:\w+_pass|try_files|rewrite|content_by_lua\w*|js_content)\b")
+_RETURNS_OK = regex.compile(r"(?:^|[;{}\s])return\s+2\d\d\b")
+# `location /path {...}` or `location = /path {...}` (a block with no block inside)
+_LOCATION = regex.compile(r"\blocation\s+(?:=\s*)?([^\s{}]+)\s*\{([^{}]*)\}")
 
 
 def _is_nginx(container: Container) -> bool:
@@ -53,15 +55,16 @@ def static_reply(
     if not _is_nginx(container):
         return None
     names = _mounted_configmaps(template)
-    block = re.compile(r"\blocation\s+(?:=\s*)?" + re.escape(path) + r"\s*\{([^{}]*)\}")
     for config in index.objects:
         if not config.is_a("", "ConfigMap") or config.name not in names:
             continue
         if config.namespace != workload.namespace or not index.together(workload, config):
             continue
         for text in _texts(config):
-            for found in block.finditer(_COMMENT.sub("", text)):
-                body = found.group(1)
+            for found in _LOCATION.finditer(_COMMENT.sub("", text)):
+                body = found.group(2)
+                if found.group(1) != path:
+                    continue
                 if _RETURNS_OK.search(body) and not _HANDS_ON.search(body):
                     return (
                         f"nginx answers {path} itself (`return` in the location block of "

@@ -10,7 +10,6 @@ Services (round_robin, connection age) must not judge a pod by those.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Literal
 
@@ -53,8 +52,11 @@ class Purpose:
 CLIENTS = Purpose("clients", "")
 
 
+_SEPARATORS = str.maketrans("_.", "--")  # the words of a name: split at `-`, `_` and `.`
+
+
 def _words(name: object) -> set[str]:
-    return set(re.split(r"[-_.]", name.lower())) if isinstance(name, str) else set()
+    return set(name.lower().translate(_SEPARATORS).split("-")) if isinstance(name, str) else set()
 
 
 def _peer_port(port: YMap) -> bool:

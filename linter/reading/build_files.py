@@ -8,15 +8,16 @@ The code <-> container link (links.py) is built on these facts.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import posixpath
-import re
 import shlex
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from k8slb.core import regex
 from k8slb.languages import LANGUAGES
 from k8slb.record import record
 
@@ -25,13 +26,13 @@ from k8slb.record import record
 PROJECT_FILES = frozenset(
     name for language in LANGUAGES.values() for name in language.project_files
 )
-DOCKERFILE_NAMES = re.compile(
+DOCKERFILE_NAMES = regex.compile(
     r"^(?:Dockerfile|Containerfile)(?:\..+)?$|.\.(?:Dockerfile|Containerfile)$"
 )
 TILTFILE = "Tiltfile"
-_SKAFFOLD = re.compile(r"^skaffold(?:[-.].+)?\.ya?ml$")
-_COMPOSE = re.compile(r"^(?:docker-)?compose(?:[-.].+)?\.ya?ml$")
-_GITLAB = re.compile(r"^\.gitlab-ci\.ya?ml$")
+_SKAFFOLD = regex.compile(r"^skaffold(?:[-.].+)?\.ya?ml$")
+_COMPOSE = regex.compile(r"^(?:docker-)?compose(?:[-.].+)?\.ya?ml$")
+_GITLAB = regex.compile(r"^\.gitlab-ci\.ya?ml$")
 
 
 # Java builds whose Jib plugin builds the image with no Dockerfile.
@@ -42,11 +43,14 @@ def is_build_file(name: str) -> bool:
     """A file that is not YAML or code but is read for the link (Dockerfiles, Tiltfile, the
     files that make a folder a program: `package.json`; Maven's and Gradle's builds)."""
     return (
-        name == TILTFILE
-        or name in PROJECT_FILES
-        or name in JIB_FILES
-        or DOCKERFILE_NAMES.search(name) is not None
+        name == TILTFILE or name in PROJECT_FILES or name in JIB_FILES or is_dockerfile_name(name)
     )
+
+
+def is_dockerfile_name(name: str) -> bool:
+    """`Dockerfile`, `Dockerfile.dev`, `api.Dockerfile`, and Podman's `Containerfile`s."""
+    # most names have neither word: a substring test spares them the pattern's call
+    return ("ockerfile" in name or "ontainerfile" in name) and bool(DOCKERFILE_NAMES.search(name))
 
 
 @record
@@ -116,7 +120,7 @@ class BuildFacts:
 def names_builds(path: str) -> bool:
     """Whether a file's name says it is a build file (its bytes make build facts)."""
     name = os.path.basename(path)
-    return DOCKERFILE_NAMES.search(name) is not None or _builds_reader(path, name) is not None
+    return is_dockerfile_name(name) or _builds_reader(path, name) is not None
 
 
 @record
@@ -150,7 +154,7 @@ def read_build_file(path: str, data: bytes) -> BuildFile | None:
         return BuildFile(path, project=True)
     if name in JIB_FILES:
         return BuildFile(path, builds=tuple(jib_builds(path, _text(data))))
-    if DOCKERFILE_NAMES.search(name):
+    if is_dockerfile_name(name):
         return BuildFile(path, dockerfile=parse_dockerfile(path, _text(data)))
     reader = _builds_reader(path, name)
     if reader is None:
@@ -180,11 +184,13 @@ def _node_package(text: str) -> NodePackage:
     return NodePackage(found, main if isinstance(main, str) and main else "index.js")
 
 
-_JIB_MAVEN = re.compile(
+_JIB_MAVEN = regex.compile(
     r"<artifactId>\s*jib-maven-plugin\s*</artifactId>.*?<to>\s*<image>\s*([^<\s]+)\s*</image>",
-    re.DOTALL,
+    regex.DOTALL,
 )
-_JIB_GRADLE = re.compile(r"\bjib\s*\{.*?\bto\s*\{.*?\bimage\s*=\s*['\"]([^'\"]+)['\"]", re.DOTALL)
+_JIB_GRADLE = regex.compile(
+    r"\bjib\s*\{.*?\bto\s*\{.*?\bimage\s*=\s*['\"]([^'\"]+)['\"]", regex.DOTALL
+)
 
 
 def jib_builds(path: str, text: str) -> list[ImageBuild]:
@@ -219,11 +225,11 @@ def _builds_reader(path: str, name: str) -> Callable[[str, str], list[ImageBuild
     """What reads the images a file builds, by its name; None for any other file."""
     if name == TILTFILE:
         return tiltfile_builds
-    if _SKAFFOLD.match(name):
+    if name.startswith("skaffold") and _SKAFFOLD.match(name):  # (the test: fewer calls)
         return skaffold_builds
-    if _COMPOSE.match(name):
+    if "compose" in name and _COMPOSE.match(name):
         return compose_builds
-    if _GITLAB.match(name) or _is_workflow(path):
+    if (name.startswith(".gitlab-ci") and _GITLAB.match(name)) or _is_workflow(path):
         return workflow_builds
     return None
 
@@ -303,8 +309,14 @@ def _line(node: Any, key: object = None) -> int:
 
 
 def _quote(text: str, line: int) -> str:
-    lines = text.splitlines()
-    return lines[line - 1].strip() if 0 < line <= len(lines) else ""
+    lines = _stripped_lines(text)
+    return lines[line - 1] if 0 < line <= len(lines) else ""
+
+
+@functools.lru_cache(maxsize=1)
+def _stripped_lines(text: str) -> list[str]:
+    """The lines of the file being read, split once for all its builds (not once each)."""
+    return [line.strip() for line in text.splitlines()]
 
 
 def skaffold_builds(path: str, text: str) -> list[ImageBuild]:
@@ -358,25 +370,36 @@ def compose_builds(path: str, text: str) -> list[ImageBuild]:
     return found
 
 
-_DOCKER_BUILD = re.compile(
-    r"""\bdocker_build\(\s*(?:ref\s*=\s*)?(['"])([^'"]+)\1\s*,\s*(?:context\s*=\s*)?(['"])([^'"]+)\3"""
-    r"""(?P<rest>[^)]*)\)"""
+_STRING = r"""(?:'([^'"]+)'|"([^'"]+)")"""  # a literal string, its text in group 1 or 2
+_DOCKER_BUILD = regex.compile(
+    rf"\bdocker_build\(\s*(?:ref\s*=\s*)?{_STRING}\s*,\s*(?:context\s*=\s*)?{_STRING}"
+    r"(?P<rest>[^)]*)\)"
 )
-_DOCKERFILE_ARG = re.compile(r"""\bdockerfile\s*=\s*(['"])([^'"]+)\1""")
+_DOCKERFILE_ARG = regex.compile(rf"\bdockerfile\s*=\s*{_STRING}")
 
 
 def tiltfile_builds(path: str, text: str) -> list[ImageBuild]:
     """`docker_build('image', 'context', dockerfile='...')` with literal strings only."""
     folder = os.path.dirname(path) or "."
     found: list[ImageBuild] = []
+    line, counted, commented = 1, 0, False  # counted from the last match on: linear
     for match in _DOCKER_BUILD.finditer(text):
-        line = text.count("\n", 0, match.start()) + 1
-        if text[text.rfind("\n", 0, match.start()) + 1 : match.start()].lstrip().startswith("#"):
+        start = match.start()
+        line += text.count("\n", counted, start)
+        line_start = text.rfind("\n", counted, start) + 1
+        if line_start or not counted:  # a line of its own: is it a comment?
+            first = line_start
+            while text[first].isspace():
+                first += 1
+            commented = text[first] == "#"
+        counted = start
+        if commented:
             continue
-        root = _joined(folder, match.group(4))
+        root = _joined(folder, match.group(3) or match.group(4))
         named = _DOCKERFILE_ARG.search(match.group("rest") or "")
-        dockerfile = named.group(2) if named else None
-        found.append(_built(match.group(2), root, dockerfile, "tiltfile", path, text, line))
+        dockerfile = (named.group(1) or named.group(2)) if named else None
+        image = match.group(1) or match.group(2)
+        found.append(_built(image, root, dockerfile, "tiltfile", path, text, line))
     return found
 
 
@@ -416,7 +439,7 @@ def _build_push_step(path: str, text: str, top: str, step: object) -> list[Image
     root = _joined(top, str(given.get("context", ".")))
     dockerfile = _literal(given.get("file"))  # relative to the repository's top
     named = os.path.relpath(_joined(top, dockerfile), root) if dockerfile else None
-    tags = re.split(r"[,\s]+", str(given.get("tags", "")))
+    tags = str(given.get("tags", "")).replace(",", " ").split()
     line = _line(given, "tags")
     return [
         _built(tag, root, named, "workflow", path, text, line)
@@ -461,11 +484,16 @@ _BUILD_FLAGS_WITH_VALUE = frozenset(
 )
 
 
+_DOCKER_BUILD_COMMAND = regex.compile(r"\bdocker(?:\s+buildx)?\s+build\b")
+_WORKFLOW_EXPRESSION = regex.compile(r"\$\{\{[^}]*\}\}")  # GitHub's `${{ ... }}`
+_VARIABLE = regex.compile(r"\w+=\S*")  # `CGO_ENABLED=0` before a command
+
+
 def _docker_build_words(line: str) -> tuple[str, str, str | None] | None:
-    start = re.search(r"\bdocker(?:\s+buildx)?\s+build\b", line)
+    start = _DOCKER_BUILD_COMMAND.search(line)
     if start is None:
         return None
-    rest = re.sub(r"\$\{\{[^}]*\}\}", "${EXPRESSION}", line[start.end() :])  # GitHub's
+    rest = _WORKFLOW_EXPRESSION.sub("${EXPRESSION}", line[start.end() :])
     try:
         words = shlex.split(rest, comments=True)
     except ValueError:
@@ -597,7 +625,7 @@ def _go_builds(script: str, workdir: str, copies: list[Copy], said: Said) -> lis
         else:
             commands[-1].append(word.rstrip(";"))
     for command in commands:
-        while command and re.fullmatch(r"\w+=\S*", command[0]):  # `CGO_ENABLED=0 go build`
+        while command and _VARIABLE.fullmatch(command[0]):  # `CGO_ENABLED=0 go build`
             command = command[1:]
         if len(command) < 2 or posixpath.basename(command[0]) != "go":
             continue

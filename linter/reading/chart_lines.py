@@ -13,23 +13,44 @@ template's `kind:` line.
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-_ACTION = re.compile(r"\{\{.*?\}\}")
-_KEY = re.compile(r"""^(?:"[^"]*"|'[^']*'|[^\s:#'"{][^:#]*?)\s*:(?:\s|$)""")
-_INCLUDE = re.compile(r'\b(?:include|template)\s+"([^"]+)"')
-_DEFINE = re.compile(r'\{\{-?\s*define\s+"([^"]+)"\s*-?\}\}')
-_OPENS = re.compile(r"\{\{-?\s*(?:if|range|with|define|block)\b")
-_END = re.compile(r"\{\{-?\s*end\s*-?\}\}")
-_VALUE_REFERENCE = re.compile(r"\.Values\.([A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*)")
+from k8slb.core import regex
+
+_ACTION = regex.compile(r"\{\{.*?\}\}")
+_INCLUDE = regex.compile(r'\b(?:include|template)\s+"([^"]+)"')
+_DEFINE = regex.compile(r'\{\{-?\s*define\s+"([^"]+)"\s*-?\}\}')
+_OPENS = regex.compile(r"\{\{-?\s*(?:if|range|with|define|block)\b")
+_END = regex.compile(r"\{\{-?\s*end\s*-?\}\}")
+_VALUE_REFERENCE = regex.compile(r"\.Values\.([A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*)")
 
 Path = tuple[str, ...]
 
 
 def _only_action(text: str) -> bool:
-    return bool(text) and not _ACTION.sub("", text).strip()
+    return "{{" in text and not _ACTION.sub("", text).strip()
+
+
+def _key(text: str) -> str | None:
+    """The key a line's text starts with (`name: x`, `"a b": x`, `key:`), unquoted; None
+    when it starts with none. (A scan: on every line of every template and rendering.)"""
+    first = text[:1]
+    if first in ('"', "'"):
+        closing = text.find(first, 1)
+        colon = closing + 1
+        while colon < len(text) and text[colon].isspace():
+            colon += 1
+        if closing < 0 or text[colon : colon + 1] != ":":
+            return None
+    elif not first or first.isspace() or first in ":#{":
+        return None
+    else:
+        colon = text.find(":", 1)
+        if colon < 0 or "#" in text[1:colon]:
+            return None
+    after = text[colon + 1 : colon + 2]
+    return text[:colon].strip("\"'") if not after or after.isspace() else None
 
 
 def key_paths(lines: list[str], *, template: bool) -> list[Path | None]:
@@ -56,9 +77,9 @@ def key_paths(lines: list[str], *, template: bool) -> list[Path | None]:
             after = rest[1:].lstrip()
             column += len(rest) - len(after)
             rest = after
-        key = _KEY.match(rest)
+        key = _key(rest)
         if key is not None:
-            tokens.append((column, key.group(0).rstrip().rstrip(":").strip("\"'")))
+            tokens.append((column, key))
         if not tokens:
             paths.append(None)  # a scalar continuing the line above, a flow item...
             continue
@@ -76,10 +97,27 @@ def key_paths(lines: list[str], *, template: bool) -> list[Path | None]:
 
 
 @functools.lru_cache(maxsize=64)
-def _pattern(template_line: str) -> re.Pattern[str]:
-    """The template line as a pattern: its literal text, each action matching anything."""
-    pieces = _ACTION.split(template_line.strip())
-    return re.compile(".*?".join(re.escape(piece) for piece in pieces) + r"\Z")
+def _literals(template_line: str) -> tuple[str, ...]:
+    """The template line's literal text, cut where each action stands."""
+    return tuple(_ACTION.split(template_line.strip()))
+
+
+def _fits(template_line: str, text: str) -> bool:
+    """Whether `text` is what the template line can write: its literal text, in order,
+    with anything where each action stands (found left to right: linear, as a scan)."""
+    literals = _literals(template_line)
+    if len(literals) == 1:
+        return text == literals[0]
+    first, *middle, last = literals
+    if len(text) < len(first) + len(last) or not (text.startswith(first) and text.endswith(last)):
+        return False
+    at, end = len(first), len(text) - len(last)
+    for piece in middle:
+        at = text.find(piece, at, end)
+        if at == -1:
+            return False
+        at += len(piece)
+    return True
 
 
 @dataclass
@@ -98,7 +136,7 @@ class TemplateLines:
         for text, path in zip(self.rendered, key_paths(self.rendered, template=False), strict=True):
             found = by_path.get(path, []) if path is not None else []
             if len(found) > 1:
-                fitting = [n for n in found if _pattern(self.template[n - 1]).match(text.strip())]
+                fitting = [n for n in found if _fits(self.template[n - 1], text.strip())]
                 found = fitting or found
             candidates.append(found)
         # Rendered lines come out in template order (a loop repeats a stretch). Between
@@ -145,7 +183,7 @@ class TemplateLines:
                     continue
                 for offset, line in enumerate(define.lines):
                     literal = line.strip() and not _only_action(line.strip())
-                    if literal and _pattern(line).match(text):
+                    if literal and _fits(line, text):
                         return define.path, define.first + offset
         return None
 
@@ -186,24 +224,37 @@ class Define:
 
 def defines(files: Mapping[str, str]) -> dict[str, Define]:
     """Every `define` block of the chart's files, by name (the block's body: from the line
-    after the `define` to the line before its `end`, nested actions left as they are)."""
+    after the `define` to the line before its `end`, nested actions left as they are; or
+    to the next `define`, which Go's templates never nest: one inside a comment is read
+    as one). In one pass over the lines, however many blocks are open."""
     found: dict[str, Define] = {}
     for path, text in files.items():
         lines = text.splitlines()
+        names: dict[int, str] = {}  # a define's line -> its name
+        ends: dict[int, int] = {}  # a define's line -> the line of its `end`
+        # A block ends at an `end` that brings the count of blocks opened since it (this
+        # line's openings counted first) to nothing: the count from the file's start is
+        # then what it was after the define's line, which is where the define waits.
+        waiting: dict[int, list[int]] = {}
+        depth = 0
         for number, line in enumerate(lines):
-            opened = _DEFINE.search(line)
-            if opened is None:
-                continue
-            depth, end = 0, len(lines)
-            for later in range(number + 1, len(lines)):
-                depth += len(_OPENS.findall(lines[later]))
-                if _END.search(lines[later]):
-                    if depth == 0:
-                        end = later
-                        break
-                    depth -= len(_END.findall(lines[later]))
-            body = tuple(lines[number + 1 : end])
-            found.setdefault(opened.group(1), Define(path, number + 2, body))
+            if "{{" not in line:
+                continue  # no action: spared the patterns' calls
+            opens = len(_OPENS.findall(line))
+            if _END.search(line):
+                for start in waiting.pop(depth + opens, []):
+                    ends[start] = number
+                depth -= len(_END.findall(line))
+            depth += opens
+            opened = _DEFINE.search(line) if "define" in line else None
+            if opened is not None:
+                names[number] = opened.group(1)
+                waiting.setdefault(depth, []).append(number)
+        starts = sorted(names)
+        for index, start in enumerate(starts):
+            following = starts[index + 1] if index + 1 < len(starts) else len(lines)
+            body = tuple(lines[start + 1 : min(ends.get(start, len(lines)), following)])
+            found.setdefault(names[start], Define(path, start + 2, body))
     return found
 
 

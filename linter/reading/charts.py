@@ -13,12 +13,12 @@ from __future__ import annotations
 import functools
 import importlib.util
 import os
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from k8slb.core import regex
 from k8slb.core.findings import Problem, Severity
 from k8slb.reading.bounded import read_bounded
 from k8slb.reading.chart_packages import packed
@@ -32,17 +32,24 @@ UNRENDERED = "KLB003"  # a chart Helm cannot render, or that nothing here can re
 HELM_TIMEOUT = 60  # seconds a `helm template` may take
 MAX_CHART_BYTES = 64 * 1024 * 1024  # all of a chart's files together
 # Helm names the template and the place of an error: `template: chart/templates/x.yaml:12:3`.
-_HELM_PLACE = re.compile(r"(?P<file>[\w.\-/]+\.(?:ya?ml|tpl|txt)):(?P<line>\d+)(?::(?P<col>\d+))?")
+_HELM_PLACE = regex.compile(
+    r"(?P<file>[\w.\-/]+\.(?:ya?ml|tpl|txt)):(?P<line>\d+)(?::(?P<col>\d+))?"
+)
+
 # Helm's loader names a chart's own file it cannot read (`cannot load values.yaml: ... yaml:
 # line 2: ...`) or a Chart.yaml field it refuses, behind the subcharts it was unpacking.
-_SUBCHART = re.compile(r"error unpacking subchart (?P<name>[^\s:]+) in [^\s:]+: ")
-_UNLOADED = re.compile(r"cannot load (?P<file>[\w.\-]+): ")
-_YAML_LINE = re.compile(r"\byaml: line (?P<line>\d+)")
-_REFUSED_FIELD = re.compile(r"validation: chart\.metadata\.(?P<key>\w+) ")
+_SUBCHART = regex.compile(r"error unpacking subchart (?P<name>[^\s:]+) in [^\s:]+: ")
+_UNLOADED = regex.compile(r"cannot load (?P<file>[\w.\-]+): ")
+_YAML_LINE = regex.compile(r"\byaml: line (?P<line>\d+)")
+_REFUSED_FIELD = regex.compile(r"validation: chart\.metadata\.(?P<key>\w+) ")
 
 
 _REASON_LINES = 6  # of a message of several lines (schema violations), in a finding
-_TEST_HOOK = re.compile(r"""^\s*["']?helm\.sh/hook["']?\s*:\s*["']?test""", re.MULTILINE)
+_TEST_HOOK = regex.compile(r"""^\s*["']?helm\.sh/hook["']?\s*:\s*["']?test""", regex.MULTILINE)
+_ERROR_LINE = regex.compile(r"\bline (\d+)")  # where a values file's YAML error is
+_RENDERED_DOCUMENT = regex.compile(r"^---\s*$", regex.MULTILINE)  # in `helm template`'s output
+_SOURCE = regex.compile(r"^# Source: (.+)$", regex.MULTILINE)  # the template a document is of
+_API_VERSION = regex.compile(r"apiVersion:\s*[\"']?([^\s\"'#]+)")
 
 
 @record
@@ -495,7 +502,7 @@ def _values(options: HelmOptions) -> dict[str, Any]:
         try:
             _merge(merged, helm_python.values_from_yaml(text))
         except helm_python.HelmError as error:
-            line = re.search(r"\bline (\d+)", str(error))
+            line = _ERROR_LINE.search(str(error))
             where = int(line.group(1)) if line else 1
             raise HelmFailure(f"values file {path}: {error}", path, where) from None
     for assignment in options.set_values:
@@ -511,13 +518,23 @@ def set_value_problem(assignment: str) -> str | None:
     KEY=VALUE; `\\,` escapes a comma): a part with no `=` or no key. Checked here, not by
     Helm's library: loading its Go runtime in this process would hang every chart render,
     which forks (render_process); Helm reports anything subtler when it renders."""
-    for part in re.split(r"(?<!\\),", assignment):
+    for part in _split_at_unescaped_commas(assignment):
         key, equals, _ = part.partition("=")
         if not equals:
             return f"key {key.strip()!r} has no value"
         if not key.strip():
             return f"{part!r} has no key"
     return None
+
+
+def _split_at_unescaped_commas(text: str) -> list[str]:
+    parts, start, comma = [], 0, text.find(",")
+    while comma != -1:
+        if text[comma - 1 : comma] != "\\":
+            parts.append(text[start:comma])
+            start = comma + 1
+        comma = text.find(",", comma + 1)
+    return [*parts, text[start:]]
 
 
 def _merge(into: dict[str, Any], new: Mapping[str, Any]) -> None:
@@ -636,8 +653,8 @@ def _helm_template(chart: str, folder: str, options: HelmOptions) -> dict[str, s
         raise HelmFailure(done.stderr.strip() or f"helm template exited with {done.returncode}")
     files: dict[str, str] = {}
     current = None
-    for document in re.split(r"^---\s*$", done.stdout, flags=re.MULTILINE):
-        source = re.search(r"^# Source: (.+)$", document, flags=re.MULTILINE)
+    for document in _RENDERED_DOCUMENT.split(done.stdout):
+        source = _SOURCE.search(document)
         if source is not None:
             current = source.group(1).strip()
         if current is not None:
@@ -671,7 +688,7 @@ def _unknown_api_version(where: str, data: bytes | None) -> Problem | None:
     if text is None:
         return None
     for number, line in enumerate(text.decode("utf-8", "replace").splitlines(), start=1):
-        found = re.match(r"apiVersion:\s*[\"']?([^\s\"'#]+)", line)
+        found = _API_VERSION.match(line)
         if found and found.group(1) not in CHART_API_VERSIONS:
             return Problem(
                 UNRENDERED,
@@ -809,14 +826,17 @@ def _loader_fault(chart: str, message: str) -> tuple[str, int, tuple[str, ...]] 
     an invalid values.yaml or Chart.yaml at the line YAML names, a Chart.yaml field at its
     key's line; in a packaged subchart, the archive, and the file inside it said. None
     when the message names no such file, or it is not in the folder."""
-    folder, at = chart, 0
-    while (subchart := _SUBCHART.match(message, at)) is not None:
-        folder, at = os.path.join(folder, "charts", subchart.group("name")), subchart.end()
-    unloaded = _UNLOADED.match(message, at)
-    refused = _REFUSED_FIELD.match(message, at)
+    folder, rest = chart, message  # RE2 takes no start position: the rest is a slice
+    while (subchart := _SUBCHART.match(rest)) is not None:
+        folder, rest = (
+            os.path.join(folder, "charts", subchart.group("name")),
+            rest[subchart.end() :],
+        )
+    unloaded = _UNLOADED.match(rest)
+    refused = _REFUSED_FIELD.match(rest)
     if unloaded is not None:
         name = unloaded.group("file")
-        line = _YAML_LINE.search(message, unloaded.end())
+        line = _YAML_LINE.search(rest[unloaded.end() :])
         number = int(line.group("line")) if line else 1
     elif refused is not None:
         name = os.path.basename(chart_file(folder))

@@ -10,7 +10,6 @@ from __future__ import annotations
 import codecs
 import functools
 import io
-import re
 import tokenize
 from collections.abc import MutableMapping
 from pathlib import Path
@@ -72,12 +71,26 @@ def codec_for(path: str, data: bytes) -> TextCodec | None:
 # between its sections) put every later line off by one, and a comment meant for a
 # finding's line on another. libyaml ends a YAML line where str.splitlines does (NEL and
 # the separators too; YAML allows none of the other characters).
-_CODE_LINE = re.compile(r"[^\r\n]*(?:\r\n?|\n)|[^\r\n]+\Z")
+def newline_lines(text: str) -> list[str]:
+    """The text's lines ended at \n alone, each with its \n (the last may have none)."""
+    lines = [line + "\n" for line in text.split("\n")]
+    lines[-1] = lines[-1][:-1]
+    return lines if lines[-1] else lines[:-1]
+
+
+def _at_lone_returns(line: str) -> list[str]:
+    """A line cut after each \r that is not its \r\n ending."""
+    body = line.removesuffix("\n").removesuffix("\r")
+    lines = [piece + "\r" for piece in body.split("\r")]
+    lines[-1] = lines[-1][:-1] + line[len(body) :]
+    return lines if lines[-1] else lines[:-1]
 
 
 def code_lines(text: str, *, keepends: bool = False) -> list[str]:
     """The lines of Python or Go source, numbered as their parsers number them."""
-    lines: list[str] = _CODE_LINE.findall(text)
+    lines = newline_lines(text)
+    if "\r" in text:
+        lines = [piece for line in lines for piece in _at_lone_returns(line)]
     return lines if keepends else [line.rstrip("\r\n") for line in lines]
 
 

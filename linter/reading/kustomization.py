@@ -6,9 +6,9 @@ parser, no kustomize."""
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterator
 
+from k8slb.core import regex
 from k8slb.reading.repository import inside
 from k8slb.record import record
 
@@ -25,14 +25,14 @@ class Reference:
     target: str | None  # the path it names, resolved; None for a remote one (a URL)
 
 
-_LISTS = re.compile(r"^(resources|bases|components):")
-_ITEM = re.compile(r"^(\s*-\s*)['\"]?([^'\"#\s]+)")
-_REMOTE = re.compile(
-    r"^[a-z][a-z0-9+.-]*://|^(github\.com|gitlab\.com|bitbucket\.org)/|^git@", re.IGNORECASE
+_LISTS = regex.compile(r"^(resources|bases|components):")
+_ITEM = regex.compile(r"^(\s*-\s*)['\"]?([^'\"#\s]+)")
+_REMOTE = regex.compile(
+    r"^[a-z][a-z0-9+.-]*://|^(github\.com|gitlab\.com|bitbucket\.org)/|^git@", regex.IGNORECASE
 )
 
 
-def _listed(text: str, headings: re.Pattern[str]) -> Iterator[tuple[str, int, str]]:
+def _listed(text: str, headings: regex.Pattern[str]) -> Iterator[tuple[str, int, str]]:
     """(the list's key, line number, line) of each line inside a top-level list that
     `headings` opens; a key of its own at the margin ends it (items may start there)."""
     listing: str | None = None
@@ -41,7 +41,7 @@ def _listed(text: str, headings: re.Pattern[str]) -> Iterator[tuple[str, int, st
         if heading:
             listing = heading.group(1)
             continue
-        if listing and re.match(r"^[^\s#-]", line):
+        if listing and line[:1].strip() and line[0] not in "#-":
             listing = None
         if listing:
             yield listing, number, line
@@ -61,8 +61,8 @@ def references(path: str, text: str) -> list[Reference]:
     return found
 
 
-_PATCH_LISTS = re.compile(r"^(patches|patchesJson6902|patchesStrategicMerge):")
-_PATCH_PATH = re.compile(r"^\s*(?:-\s*)?path:\s*['\"]?([^'\"#\s]+)")
+_PATCH_LISTS = regex.compile(r"^(patches|patchesJson6902|patchesStrategicMerge):")
+_PATCH_PATH = regex.compile(r"^\s*(?:-\s*)?path:\s*['\"]?([^'\"#\s]+)")
 
 
 def patch_files(path: str, text: str) -> list[str]:

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import functools
 import os
-import re
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from k8slb.core import regex
 from k8slb.core.findings import Problem, Severity
 from k8slb.reading.bounded import read_bounded
 from k8slb.reading.chart_findings import RenderedTemplate
@@ -26,7 +26,7 @@ from k8slb.reading.repository import inside, repository_of
 BUILD_TIMEOUT = 60  # seconds a build may take
 MAX_FILE_BYTES = 16 * 1024 * 1024  # a resource file larger than this is refused
 UNBUILT = "KLB003"
-_DOCUMENT_START = re.compile(r"^---[ \t]*$", re.MULTILINE)
+_DOCUMENT_START = regex.compile(r"^---[ \t]*$", regex.MULTILINE)
 
 
 def is_kustomization(names: list[str]) -> bool:
@@ -213,7 +213,13 @@ def _documents(stream: str) -> Iterator[str]:
             yield document.lstrip("\n")
 
 
-_IDENTITY = re.compile(r"^kind:\s*(\S+)|^  name:\s*['\"]?([^'\"\s#]+)", re.MULTILINE)
+def _cut_before_documents(text: str) -> list[str]:
+    """The text cut before each `---` line, which starts the next piece."""
+    starts = [match.start() for match in _DOCUMENT_START.finditer(text)]
+    return [text[start:end] for start, end in zip([0, *starts], [*starts, len(text)], strict=True)]
+
+
+_IDENTITY = regex.compile(r"^kind:\s*(\S+)|^  name:\s*['\"]?([^'\"\s#]+)", regex.MULTILINE)
 
 
 def _identity(text: str) -> tuple[str | None, str | None]:
@@ -245,7 +251,7 @@ def built_templates(rendering: Rendering, folder: str) -> dict[str, RenderedTemp
         except OSError:
             continue
         line = 1
-        for piece in re.split(r"(?m)^(?=---[ \t]*$)", text):
+        for piece in _cut_before_documents(text):
             resources.append((path, line, piece, *_identity(piece)))
             line += piece.count("\n")
     found = {}

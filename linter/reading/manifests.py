@@ -7,9 +7,9 @@ items and the shape check (KLB002) all happen here, once per file.
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass, field
 
+from k8slb.core import regex
 from k8slb.core.findings import Problem, Severity
 from k8slb.reading.encodings import yaml_codec
 from k8slb.reading.kustomization import (
@@ -27,9 +27,9 @@ from k8slb.reading.yamltree import Document, YMap, YSeq
 # (`{{- if .Values.x }}`, `- {{ include ... }}`) or an unquoted value that starts with one
 # (`replicas: {{ .Values.n }}`). Templates inside quoted strings or block scalars (alerting
 # rules, Argo parameters, Istio's injection template) are ordinary YAML values.
-_TEMPLATE = re.compile(r"^[ \t]*(?:-[ \t]+)?(\{\{)|^[^#'\"]*?:[ \t]+(\{\{)")
+_TEMPLATE = regex.compile(r"^[ \t]*(?:-[ \t]+)?(\{\{)|^[^#'\"]*?:[ \t]+(\{\{)")
 # A line that opens a block scalar: `key: |`, `- >-`, `key: |2 # comment`.
-_BLOCK_SCALAR = re.compile(r"(?:^|[:-])[ \t]+[|>][-+0-9]*[ \t]*(?:#.*)?$|^[ \t]*[|>][-+0-9]*$")
+_BLOCK_SCALAR = regex.compile(r"(?:^|[:-])[ \t]+[|>][-+0-9]*[ \t]*(?:#.*)?$|^[ \t]*[|>][-+0-9]*$")
 
 
 @dataclass
@@ -96,7 +96,7 @@ def find_template(text: str) -> tuple[int, int] | None:
         if match is not None:
             start = match.start(1) if match.group(1) is not None else match.start(2)
             return number, start + 1
-        if _BLOCK_SCALAR.search(line):
+        if ("|" in line or ">" in line) and _BLOCK_SCALAR.search(line):
             block_parent = indent
     return None
 

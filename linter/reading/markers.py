@@ -3,23 +3,23 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from functools import cache
 
+from k8slb.core import regex
 from k8slb.reading.encodings import source_lines
 
 ANNOTATION = "k8slb.io/ignore"
 
 
 @cache
-def comment_pattern(opener: str) -> re.Pattern[str]:
+def comment_pattern(opener: str) -> regex.Pattern[str]:
     """A `k8slb: ignore[...]` comment opened by `opener` (`#`, Go's `//`); after a
     one-character opener the reason ends where another comment begins (`# ... # noqa`)."""
-    reason = f"[^{re.escape(opener)}\\n]*" if len(opener) == 1 else "[^\\n]*"
-    return re.compile(
-        rf"{re.escape(opener)}\s*k8slb:\s*ignore(?:\[(?P<codes>[^\]]*)\])?(?P<reason>{reason})",
-        re.IGNORECASE,
+    reason = f"[^{regex.escape(opener)}\\n]*" if len(opener) == 1 else "[^\\n]*"
+    return regex.compile(
+        rf"{regex.escape(opener)}\s*k8slb:\s*ignore(?:\[(?P<codes>[^\]]*)\])?(?P<reason>{reason})",
+        regex.IGNORECASE,
     )
 
 
@@ -43,14 +43,14 @@ def split_codes(text: str) -> tuple[str, ...]:
     return tuple(c.strip() for c in text.split(",") if c.strip())
 
 
-def comment_markers(path: str, text: str, comment: re.Pattern[str] = COMMENT) -> list[Marker]:
+def comment_markers(path: str, text: str, comment: regex.Pattern[str] = COMMENT) -> list[Marker]:
     """`# k8slb: ignore[...]` comments of a YAML or Python file (`comment`: the pattern of
     another language's, from comment_pattern)."""
     if "k8slb" not in text:
         return []
     markers: list[Marker] = []
     for number, line in enumerate(source_lines(path, text), start=1):
-        match = comment.search(line)
+        match = comment.search(line) if "k8slb" in line.lower() else None
         if match is None:
             continue
         codes = match.group("codes")

@@ -8,19 +8,23 @@ Source). Every human-facing format shows such characters as visible escapes inst
 
 from __future__ import annotations
 
-import re
-
 # C0 and C1 controls, DEL, and the Unicode bidirectional controls.
-_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_UNSAFE = (
+    *range(0x00, 0x20),
+    *range(0x7F, 0xA0),
+    0x061C,
+    0x200E,
+    0x200F,
+    *range(0x202A, 0x202F),
+    *range(0x2066, 0x206A),
+)
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
-
-
-def _escape(match: re.Match[str]) -> str:
-    char = match.group()
-    code = ord(char)
-    return _NAMED.get(char) or (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+_ESCAPES = {
+    code: _NAMED.get(chr(code)) or (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+    for code in _UNSAFE
+}
 
 
 def printable(text: str) -> str:
     """`text` with every control character written as an escape (`\\n`, `\\x1b`, `\\u202e`)."""
-    return _UNSAFE.sub(_escape, text) if _UNSAFE.search(text) else text
+    return text.translate(_ESCAPES)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import bisect
 import hashlib
+import itertools
 import json
-import re
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -16,7 +16,7 @@ from k8slb.core.findings import Finding, Severity
 from k8slb.core.results import RunResult
 from k8slb.docs import rule_markdown
 from k8slb.fixing.suggest import Replacement, suggestions
-from k8slb.reading.encodings import UTF8, codec_for
+from k8slb.reading.encodings import UTF8, codec_for, newline_lines
 from k8slb.report.baseline import key_of
 from k8slb.report.formatter import Formatter, RenderOptions
 from k8slb.rules import ALL_RULES
@@ -76,7 +76,8 @@ class _Lines:
         if path not in self._starts:
             data = self._contents[path]
             text = (codec_for(path, data) or UTF8).decode(data, "replace")
-            self._starts[path] = [0, *(m.end() for m in re.finditer("\n", text))]
+            ended = [len(line) for line in newline_lines(text) if line.endswith("\n")]
+            self._starts[path] = [0, *itertools.accumulate(ended)]
         return self._starts[path]
 
     def region(self, path: str, start: int, end: int) -> dict[str, int]:

@@ -9,12 +9,12 @@ package's own name once an import is added for it.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from k8slb.code.syntax_trees import walk
+from k8slb.core import regex
 from k8slb.core.edits import CodeEdit, GoEdit
 from k8slb.editing.tree_splices import indent_of, node_at, spliced
 from k8slb.editing.yaml_edit import Refused
@@ -194,8 +194,8 @@ def _replace_stop(data: bytes, call: Node, code: str) -> tuple[int, int, bytes]:
     return start, statement.end_byte, lines.rstrip(b"\n")
 
 
-_BETWEEN_FIELDS = re.compile(rb"^,[ \t]*\r?\n[ \t]*$")
-_AFTER_LAST = re.compile(rb"^,?[ \t]*\r?\n[ \t]*$")
+_BETWEEN_FIELDS = regex.compile(rb"^,[ \t]*\r?\n[ \t]*$")
+_AFTER_LAST = regex.compile(rb"^,?[ \t]*\r?\n[ \t]*$")
 
 
 def _add_fields(data: bytes, body: Node, fields: list[bytes]) -> tuple[int, int, bytes]:

@@ -19,7 +19,6 @@ Test files (`_test.go`), generated files (`// Code generated ... DO NOT EDIT.`) 
 from __future__ import annotations
 
 import math
-import re
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -48,6 +47,7 @@ from k8slb.code.facts import (
 )
 from k8slb.code.syntax_trees import node_text as _text
 from k8slb.code.syntax_trees import same_code, syntax_problem, walk
+from k8slb.core import regex
 from k8slb.reading.markers import comment_markers, comment_pattern
 
 if TYPE_CHECKING:
@@ -114,8 +114,10 @@ DURATIONS = {
 }
 SIGTERM = ("syscall.SIGTERM", "golang.org/x/sys/unix.SIGTERM")
 # Functions that run once per process: what they make lives as long as the process.
-ONCE = re.compile(r"^(main|init|run|serve|start|setup|New[A-Z_]\w*|new[A-Z_]\w*|Run\w*|Serve\w*)$")
-_GENERATED = re.compile(rb"^// Code generated .* DO NOT EDIT\.$", re.MULTILINE)
+ONCE = regex.compile(
+    r"^(main|init|run|serve|start|setup|New[A-Z_]\w*|new[A-Z_]\w*|Run\w*|Serve\w*)$"
+)
+_GENERATED = regex.compile(rb"^// Code generated .* DO NOT EDIT\.$", regex.MULTILINE)
 _MAX_DEPTH = 8
 
 
@@ -137,9 +139,9 @@ def parser() -> Parser:
     return Parser(Language(tree_sitter_go.language()))
 
 
-_IMPORT_BLOCK = re.compile(rb"^import\s*\(([^)]*)\)", re.MULTILINE)
-_IMPORT_LINE = re.compile(rb'^import\s+(?:[\w.]+\s+)?"([^"]+)"', re.MULTILINE)
-_IMPORT_PATH = re.compile(rb'"([^"\n]+)"')
+_IMPORT_BLOCK = regex.compile(rb"^import\s*\(([^)]*)\)", regex.MULTILINE)
+_IMPORT_LINE = regex.compile(rb'^import\s+(?:[\w.]+\s+)?"([^"]+)"', regex.MULTILINE)
+_IMPORT_PATH = regex.compile(rb'"([^"\n]+)"')
 
 
 def go_imports(data: bytes) -> tuple[tuple[int, str], ...]:
@@ -855,15 +857,19 @@ def import_spec(spec: Node) -> tuple[str, str | None]:
     return path, None if name.type == "blank_identifier" else _text(name)
 
 
+_MAJOR_VERSION = regex.compile(r"v\d+")  # `github.com/jackc/pgx/v5`
+_GOPKG_VERSION = regex.compile(r"\.v\d+$")  # `gopkg.in/yaml.v3`
+
+
 @cache  # asked for every import of every file
 def package_name(path: str) -> str:
     """The name a package is imported under by default: its path's last element, a major
     version suffix skipped (`github.com/jackc/pgx/v5` -> `pgx`, `gopkg.in/yaml.v3` -> `yaml`)."""
     parts = path.split("/")
     last = parts[-1]
-    if re.fullmatch(r"v\d+", last) and len(parts) > 1:
+    if _MAJOR_VERSION.fullmatch(last) and len(parts) > 1:
         last = parts[-2]
-    return re.sub(r"\.v\d+$", "", last).replace("-", "_")
+    return _GOPKG_VERSION.sub("", last).replace("-", "_")
 
 
 def _items(node: Node | None) -> list[Node]:
@@ -1014,7 +1020,7 @@ def _enclosing_body(node: Node) -> Node | None:
 
 def _guards_default(condition: Node, name: str) -> bool:
     """`x == ""` or `!ok`: the assignment under it gives `x` its default."""
-    text = re.sub(r"\s+", "", _text(condition))
+    text = "".join(_text(condition).split())
     return text in (f'{name}==""', f'""=={name}', "!ok", f"len({name})==0")
 
 
@@ -1034,10 +1040,13 @@ def _arithmetic(operator: str, left: float, right: float) -> Any:
     return UNKNOWN
 
 
+_VERB = regex.compile(r"(%[sdv%])")
+
+
 def _sprintf(template: str, values: list[Any]) -> Any:
     """`fmt.Sprintf("%s:%d", host, port)` with %s, %d and %v; others leave it unknown."""
     parts: list[Any] = []
-    pieces = re.split(r"(%[sdv%])", template)
+    pieces = _VERB.split(template)
     remaining = iter(values)
     for piece in pieces:
         if piece == "%%":

@@ -13,7 +13,6 @@ channel to `round_robin`, so a channel whose settings name no policy has that on
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
@@ -31,6 +30,7 @@ from k8slb.code.facts import (
     Stop,
     joined,
 )
+from k8slb.core import regex
 from k8slb.core.findings import Problem
 from k8slb.reading.markers import comment_markers, comment_pattern
 
@@ -62,11 +62,13 @@ _UNITS_MS = {
     "h": 3_600_000,
     "d": 86_400_000,
 }
-_SIMPLE_DURATION = re.compile(r"^(\d+)\s*(ns|us|ms|s|m|h|d)?$", re.IGNORECASE)
-_ISO_DURATION = re.compile(
-    r"^P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$", re.IGNORECASE
+_SIMPLE_DURATION = regex.compile(r"^(\d+)\s*(ns|us|ms|s|m|h|d)?$", regex.IGNORECASE)
+_ISO_DURATION = regex.compile(
+    r"^P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$", regex.IGNORECASE
 )
-_PLACEHOLDER = re.compile(r"\$\{([^}:]+)(?::([^}]*))?\}")
+_PLACEHOLDER = regex.compile(r"\$\{([^}:]+)(?::([^}]*))?\}")
+# `key=value`, `key: value` or `key value` (RE2: a key of backslashes is linear, not 2^n)
+_PROPERTY = regex.compile(r"^((?:\\.|[^=:\s])+)\s*[=:\s]\s*(.*)$")
 
 Written = tuple[str, Any, Loc]  # a setting: its key as written (dotted), value, where
 
@@ -113,7 +115,7 @@ def settle(modules: Sequence[CodeFacts]) -> None:
 def normalised(key: str) -> str:
     """A key as Spring's relaxed binding compares it: lower case, no dashes or
     underscores (a list index stays)."""
-    return re.sub(r"[-_]", "", key.lower())
+    return key.lower().replace("-", "").replace("_", "")
 
 
 def _read(facts: CodeFacts, settings: list[Written]) -> None:
@@ -244,7 +246,7 @@ def _placeholders(text: str, placeholder: Callable[[str, str | None], Any]) -> A
 def environment_name(name: str) -> str:
     """The environment variable Spring binds a placeholder to (`backend.host` and
     `BACKEND_HOST` are one)."""
-    return re.sub(r"[.-]", "_", name).upper()
+    return name.replace(".", "_").replace("-", "_").upper()
 
 
 def duration_ms(value: Any) -> Any:
@@ -269,14 +271,16 @@ def _properties(path: str, text: str) -> list[Written]:
     number = 0
     while number < len(lines):
         start = number
-        line = lines[number].lstrip()
+        pieces = [lines[number].lstrip()]
         number += 1
-        while line.endswith("\\") and number < len(lines):
-            line = line[:-1] + lines[number].lstrip()
+        while pieces[-1].endswith("\\") and number < len(lines):  # joined once: linear
+            pieces[-1] = pieces[-1][:-1]
+            pieces.append(lines[number].lstrip())
             number += 1
+        line = "".join(pieces)
         if not line or line.startswith(("#", "!")):
             continue
-        match = re.match(r"^((?:\\.|[^=:\s])+)\s*[=:\s]\s*(.*)$", line)
+        match = _PROPERTY.match(line)
         key, value = (match.group(1), match.group(2).strip()) if match else (line, "")
         column = len(lines[start]) - len(lines[start].lstrip()) + 1
         found.append((key.replace("\\", ""), value, Loc(path, start + 1, column)))

@@ -5,11 +5,11 @@ asks `same_code` whether its comments left the code as it was."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from k8slb.code.syntax_trees import same_code as same_tokens
+from k8slb.core import regex
 from k8slb.core.edits import CodeEdit, JsEdit
 from k8slb.editing.tree_splices import Splice, indent_before, node_at, spliced
 from k8slb.editing.yaml_edit import Refused
@@ -46,9 +46,12 @@ def same_code(old: str, new: str, path: str) -> bool:
     return same_tokens(parser_for(path), old.encode(), new.encode())
 
 
+_INDENT = regex.compile(rb"^([ \t]+)\S", regex.MULTILINE)
+
+
 def _indent_unit(data: bytes) -> bytes:
     """What one level of indentation is in the file: a tab, or its smallest indent."""
-    indents: list[bytes] = re.findall(rb"^([ \t]+)\S", data, re.MULTILINE)
+    indents: list[bytes] = _INDENT.findall(data)
     if not indents:
         return b"  "
     if any(i.startswith(b"\t") for i in indents):

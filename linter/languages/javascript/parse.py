@@ -25,7 +25,6 @@ may export an address."""
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -56,6 +55,7 @@ from k8slb.code.facts import (
 )
 from k8slb.code.syntax_trees import captured, syntax_problem, walk
 from k8slb.code.syntax_trees import node_text as _text
+from k8slb.core import regex
 from k8slb.reading.markers import comment_markers, comment_pattern
 
 if TYPE_CHECKING:
@@ -138,8 +138,8 @@ def worth_parsing(data: bytes) -> bool:
 # scheme's `//` or a port: `'http://a'`, `'cart:50051'`, `` `${HOST}:50051` ``) or a re-export
 # (`export {ADDR} from './config'`). Most modules of a front end have none. (Searched
 # apart: one alternation of them makes re try every byte, some twice as slow.)
-_ADDRESS_STRING = re.compile(rb"""['"`][^'"`\n:]*:(?://|\d)""")
-_RE_EXPORT = re.compile(rb"export\s*\{[^}]*\}\s*from")
+_ADDRESS_STRING = regex.compile(rb"""['"`][^'"`\n:]*:(?://|\d)""")
+_RE_EXPORT = regex.compile(rb"export\s*\{[^}]*\}\s*from")
 
 
 def may_export_an_address(data: bytes) -> bool:

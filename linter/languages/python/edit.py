@@ -7,7 +7,6 @@ from __future__ import annotations
 import ast
 import io
 import json
-import re
 import sys
 import tokenize
 import warnings
@@ -569,8 +568,10 @@ def _indent_unit(source: str) -> str | None:
 
 def _first_newline(source: str) -> str:
     """The module's line break as libcst reads it (its `default_newline`): the first one."""
-    found = re.search(r"\r\n?|\n", source)
-    return found.group(0) if found else "\n"
+    at = min((i for i in (source.find("\r"), source.find("\n")) if i != -1), default=-1)
+    if at == -1 or source[at] == "\n":
+        return "\n"
+    return "\r\n" if source[at + 1 : at + 2] == "\n" else "\r"
 
 
 # The compound statements whose body the fixer goes into, by libcst's class and the classes

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import ast
 import io
-import re
 import sys
 import tokenize
 import warnings
@@ -46,6 +45,7 @@ from k8slb.code.facts import (
     worth_parsing,
 )
 from k8slb.code.projects import module_imports
+from k8slb.core import regex
 from k8slb.core.findings import Problem, Severity
 from k8slb.languages.python.parse_ast import dotted
 from k8slb.languages.python.parse_names import Scope
@@ -178,9 +178,9 @@ def analyse(path: str, data: bytes) -> CodeFacts:
 # and takes seconds and gigabytes (then overflows the native stack) long before that.
 # A module-level line that binds a name or imports one: what a module that is not worth a
 # full analysis can still give the modules that import it (`ADDR = "backend:50051"`).
-_EXPORT_LINE = re.compile(
+_EXPORT_LINE = regex.compile(
     rb"^(?:[A-Za-z_]\w*[ \t]*(?::[^=\n]*)?=[^=\n][^\n]*|(?:from|import)[ \t][^\n]*)$",
-    re.MULTILINE,
+    regex.MULTILINE,
 )
 
 

@@ -1,0 +1,345 @@
+"""Every regular expression k8slb applies to what a repository holds runs in time linear in
+its input: RE2 (`k8slb.core.regex`), or a plain scan. Python's `re` backtracks, and one
+line of a pull request could stall a run for minutes or for ever; this module finds any
+use of it in k8slb's code outside a short list, each entry with the reason its input is
+not the repository's. Then each input that used to stall a reader, built here and read
+in a child process that must finish long before the old code would have."""
+
+from __future__ import annotations
+
+import ast
+import random
+import re
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from k8slb.code.projects import _from_imports
+from k8slb.core import regex
+from k8slb.reading.build_files import tiltfile_builds
+from k8slb.reading.chart_lines import Define, _key, defines
+from k8slb.reading.encodings import code_lines, newline_lines
+
+from .helpers import ROOT
+
+# (module, the definition the use is in: a function's or a constant's name) -> why its
+# input is never a repository's. A use of `re` anywhere else fails the test below.
+ALLOWED = {
+    ("rules/base.py", "Rule.sections"): "k8slb's own rule docstrings, cut at their `## ` headings",
+    ("linter/fixing/write.py", "_TEMPORARY"): (
+        "the names of k8slb's temporary files in a folder it writes to: a file name is 255 "
+        "bytes at most, so even a backtracking match is bounded"
+    ),
+}
+# Modules that compile patterns with `re` inside (fnmatch's globs), by the same rule.
+BACKTRACKING_MODULES = {"re", "fnmatch", "sre_compile", "sre_parse", "glob"}
+ALLOWED_IMPORTS = {
+    ("linter/suppressions.py", "fnmatch"): (
+        "exemption globs of the configuration: fnmatch matches each `*` with an atomic "
+        "group (Python 3.9+), so a glob costs its length times the name's, never more"
+    ),
+}
+
+
+def _sources() -> list[Path]:
+    return sorted([*(ROOT / "linter").rglob("*.py"), *(ROOT / "rules").rglob("*.py")])
+
+
+def _uses(path: Path) -> tuple[list[tuple[str, int]], list[tuple[str, str, int]]]:
+    """The modules of BACKTRACKING_MODULES the file imports (name, line), and each use of
+    a name bound to `re` (the enclosing definition, `re.<attribute>`, line)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    imports: list[tuple[str, int]] = []
+    bound: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0] in BACKTRACKING_MODULES:
+                    imports.append((alias.name, node.lineno))
+                    if alias.name == "re":
+                        bound.add(alias.asname or "re")
+        elif (
+            isinstance(node, ast.ImportFrom)
+            and node.module
+            and node.module.split(".")[0] in BACKTRACKING_MODULES
+        ):
+            imports.append((f"from {node.module}", node.lineno))
+    uses: list[tuple[str, str, int]] = []
+
+    def visit(node: ast.AST, where: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            inside = where
+            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                inside = child.name if where == "<module>" else f"{where}.{child.name}"
+            elif isinstance(child, ast.Assign | ast.AnnAssign) and where == "<module>":
+                targets = child.targets if isinstance(child, ast.Assign) else [child.target]
+                names = [t.id for t in targets if isinstance(t, ast.Name)]
+                inside = names[0] if names else where
+            if (
+                isinstance(child, ast.Attribute)
+                and isinstance(child.value, ast.Name)
+                and child.value.id in bound
+            ):
+                uses.append((inside, f"re.{child.attr}", child.lineno))
+            visit(child, inside)
+
+    visit(tree, "<module>")
+    return imports, uses
+
+
+def test_no_backtracking_regular_expression_reads_what_a_repository_holds() -> None:
+    unexplained: list[str] = []
+    seen: set[tuple[str, str]] = set()
+    for path in _sources():
+        module = path.relative_to(ROOT).as_posix()
+        imports, uses = _uses(path)
+        for name, line in imports:
+            top = name.removeprefix("from ").split(".")[0]
+            if (module, top) in ALLOWED_IMPORTS:
+                seen.add((module, top))
+            elif name != "re":  # `import re` is judged by its uses, below
+                unexplained.append(f"{module}:{line}: imports {name}")
+        for where, use, line in uses:
+            if (module, where) in ALLOWED:
+                seen.add((module, where))
+            else:
+                unexplained.append(f"{module}:{line}: {use} in {where}")
+    assert not unexplained, (
+        "Python's re backtracks: a pattern applied to a repository's files, names or values "
+        "must run in linear time (k8slb.core.regex, RE2) or be a scan; a pattern that never "
+        "reads them goes in ALLOWED with the reason:\n" + "\n".join(unexplained)
+    )
+    stale = (set(ALLOWED) | set(ALLOWED_IMPORTS)) - seen
+    assert not stale, f"listed but no longer used (remove them): {sorted(stale)}"
+
+
+def test_the_finder_sees_every_way_re_is_used(tmp_path: Path) -> None:
+    """The test above is only as good as its finder: each spelling is found."""
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        textwrap.dedent(
+            """
+            import re as backtracking
+            from re import compile
+            import fnmatch
+            PATTERN = backtracking.compile("a+")
+            def read(text):
+                return backtracking.search("(a|a)*b", text)
+            class Reader:
+                def read(self, text):
+                    return backtracking.sub("x", "y", text)
+            """
+        )
+    )
+    imports, uses = _uses(sample)
+    assert [name for name, _ in imports] == ["re", "from re", "fnmatch"]
+    assert uses == [
+        ("PATTERN", "re.compile", 5),
+        ("read", "re.search", 7),
+        ("Reader.read", "re.sub", 10),
+    ]
+
+
+# -- RE2 as k8slb uses it ----------------------------------------------------------------
+
+
+def test_a_bytes_pattern_reads_bytes_that_are_not_utf8() -> None:
+    """Go, JavaScript and Python sources are searched as bytes, which may be Latin-1."""
+    block = regex.compile(rb"^import\s*\(([^)]*)\)", regex.MULTILINE)
+    found = block.search(b'import (\n\t"caf\xe9"\n)\n')
+    assert found is not None and found.group(1) == b'\n\t"caf\xe9"\n'
+
+
+def test_a_name_with_an_undecodable_byte_is_searched_not_refused() -> None:
+    """os.listdir keeps a name's undecodable byte as a lone surrogate, which UTF-8 (RE2's
+    encoding) cannot hold: it is read as U+FFFD, and the offsets stay the text's."""
+    name = "Dockerfile.caf\udce9"
+    found = regex.compile(r"^Dockerfile(\..+)?$").search(name)
+    assert found is not None and found.span(1) == (10, len(name))
+
+
+def test_flags_work_as_re_s() -> None:
+    assert regex.compile(r"^b", regex.MULTILINE).search("a\nb") is not None
+    assert regex.compile(r"a.b", regex.DOTALL).search("a\nb") is not None
+    assert regex.compile(r"K8SLB", regex.IGNORECASE).search("# k8slb: ignore") is not None
+    assert regex.compile(r"^b").search("a\nb") is None
+
+
+def test_code_lines_end_where_python_and_go_end_them() -> None:
+    """The scan that replaced a pattern gives its lines, for every mix of line ends."""
+    pattern = re.compile(r"[^\r\n]*(?:\r\n?|\n)|[^\r\n]+\Z")
+    generator = random.Random(46)
+    for _ in range(5_000):
+        text = "".join(generator.choice("a\r\n\f") for _ in range(generator.randint(0, 12)))
+        assert code_lines(text, keepends=True) == pattern.findall(text), repr(text)
+        assert newline_lines(text) == re.findall(r"[^\n]*\n|[^\n]+\Z", text), repr(text)
+
+
+def test_from_imports_are_read_as_the_one_pattern_read_them() -> None:
+    """The scan that replaced `from a import (b, c)|b, c` finds what the pattern found, on
+    generated lines (a pattern with both made RE2 read to the end for each open `(`)."""
+    pattern = re.compile(
+        rb"^[ \t]*from[ \t]+(\.*)[ \t]*([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^#\n;]+)", re.MULTILINE
+    )
+    atoms = [b"from ", b" ", b"\t", b"x", b".", b"import", b" import ", b"(", b")", b"\n"]
+    atoms += [b"#", b";", b"a, b", b"\r", b"\xe9"]
+    generator = random.Random(46)
+    for _ in range(20_000):
+        text = b"".join(generator.choice(atoms) for _ in range(generator.randint(0, 16)))
+        expected = [match.groups() for match in pattern.finditer(text)]
+        assert list(_from_imports(text)) == expected, text
+
+
+def test_a_line_s_key_is_read_as_the_pattern_read_it() -> None:
+    """The scan that replaced the key pattern (on every line of every template and
+    rendering) gives its key, for generated lines."""
+    pattern = re.compile(r"""^(?:"[^"]*"|'[^']*'|[^\s:#'"{][^:#]*?)\s*:(?:\s|$)""")
+    atoms = ['"', "'", "a", " ", "\t", ":", "#", "{", "b c", ": ", "\u00a0", "x:y"]
+    generator = random.Random(46)
+    for _ in range(20_000):
+        text = "".join(generator.choice(atoms) for _ in range(generator.randint(0, 9)))
+        match = pattern.match(text)
+        expected = match.group(0).rstrip().rstrip(":").strip("\"'") if match else None
+        assert _key(text) == expected, repr(text)
+
+
+def test_a_define_s_body_ends_at_its_end_or_at_the_next_define() -> None:
+    helpers = (
+        '{{ define "a" }}\n{{ if .x }}\nx\n{{ end }}\ny\n{{- end }}\n'
+        '{{ define "b" }}\nb\n{{/* {{ define "c" }} */}}\nc\n'
+    )
+    found = defines({"_helpers.tpl": helpers})
+    assert found["a"] == Define("_helpers.tpl", 2, ("{{ if .x }}", "x", "{{ end }}", "y"))
+    assert found["b"].lines == ("b",), "the define in a comment is taken for one: b ends there"
+    assert found["c"].lines == ("c",)
+
+
+def test_tiltfile_builds_need_matching_quotes_and_skip_commented_lines() -> None:
+    """What the backreferences said (a string closes with its own quote) and what the
+    comment test read (the text before the call, from its line's start), as scans."""
+    tiltfile = (
+        "# docker_build('x', '.')\n"
+        "  # docker_build('y', '.')\n"
+        "docker_build('a', 'ctx', dockerfile='D.f'); docker_build(\"b\", \"c2\")\n"
+        "   docker_build(ref='c', context='.')\n"
+        "docker_build('d\", '.')\n"
+    )
+    builds = tiltfile_builds("svc/Tiltfile", tiltfile)
+    assert [(b.image, b.context, b.dockerfile, b.said.line) for b in builds] == [
+        ("a", "svc/ctx", "svc/ctx/D.f", 3),
+        ("b", "svc/c2", None, 3),
+        ("c", "svc", None, 4),
+    ]
+
+
+# -- inputs that stalled a reader -----------------------------------------------------------
+
+STALLS = {
+    # `(?:\\.|[^=:\s])+` took 2^n ways through n backslashes: 40 took 47 s, 44 never ended
+    "properties-key-of-backslashes": (
+        "src/main/resources/application.properties",
+        "spring",
+        "b'\\\\' * 44 + b'\\n'",
+    ),
+    # each `import (` scanned to the end for its `)`: quadratic
+    "go-import-without-closer": ("main.go", "go", "b'package main\\n' + b'import (\\n' * 40_000"),
+    # `jib {.*? to {.*? image` with neither: cubic
+    "gradle-jib-without-image": ("build.gradle", "build", "b'jib { to { ' * 1_000"),
+    "maven-jib-without-image": (
+        "pom.xml",
+        "build",
+        "b'<artifactId>jib-maven-plugin</artifactId><to>' * 8_000",
+    ),
+    # each `docker_build(` scanned to the end for its `)`: quadratic
+    "tiltfile-docker-build-without-closer": (
+        "Tiltfile",
+        "build",
+        "b\"docker_build('a', 'b'\" * 30_000",
+    ),
+    # thousands of complete calls: each one's line was counted from the file's start
+    "tiltfile-many-docker-builds": ("Tiltfile", "build", "b\"docker_build('a', 'b')\\n\" * 40_000"),
+    "tiltfile-many-docker-builds-on-one-line": (
+        "Tiltfile",
+        "build",
+        "b\"docker_build('a', 'b'); \" * 40_000",
+    ),
+    # each `export {` scanned to the end for its `}`: quadratic
+    "javascript-export-without-closer": ("index.js", "javascript", "b'export {' * 100_000"),
+    # each `from x import (` scanned to the end for its `)`: quadratic
+    "python-from-import-without-closer": ("app.py", "python", "b'from x import (\\n' * 50_000"),
+}
+
+
+def _finishes(code: str, timeout: float = 10) -> str:
+    """Run `code` in a child; the old code took minutes on each input, the new well under
+    a second: ten seconds tells them apart even on a loaded machine."""
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, timeout=timeout
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"still running after {timeout} s (a non-linear pattern or scan)")
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+@pytest.mark.parametrize("path, language, data", STALLS.values(), ids=STALLS.keys())
+def test_an_input_that_stalled_a_reader_is_read_quickly(
+    path: str, language: str, data: str
+) -> None:
+    out = _finishes(
+        "from k8slb.parsing import parse_one, Unparsed\n"
+        f"parsed = parse_one({path!r}, {language!r}, {data})\n"
+        "assert not isinstance(parsed, Unparsed), parsed\n"
+        "print(type(parsed).__name__)\n"
+    )
+    assert out.strip() in ("CodeFacts", "BuildFile")
+
+
+def test_a_helm_template_line_of_a_word_many_spaces_and_a_word_is_placed_quickly() -> None:
+    """A rendered line is placed on its template line by its key (chart_lines): `a`, two
+    hundred thousand spaces and `b` made the key pattern try every split of the spaces.
+    (It writes no key: it goes on the template's `kind:` line.)"""
+    _finishes(
+        "from k8slb.reading.chart_lines import TemplateLines\n"
+        "line = 'a' + ' ' * 200_000 + 'b'\n"
+        "lines = TemplateLines(['kind: A', line, line], ['kind: A', line])\n"
+        "assert lines.line(2) == 1\n"
+    )
+
+
+def test_a_template_line_of_many_actions_is_matched_quickly() -> None:
+    """Which of several template lines wrote a rendered line: each action stands for any
+    text; thousands of them and a text that fits none took the joined pattern for ever."""
+    _finishes(
+        "from k8slb.reading.chart_lines import TemplateLines\n"
+        "template = 'key: ' + 'a{{ .x }}' * 3_000 + 'b'\n"
+        "rendered = 'key: ' + 'a' * 50_000\n"
+        "lines = TemplateLines([template, template], [rendered])\n"
+        "assert lines.template_lines == [1]\n"
+    )
+
+
+def test_a_helper_file_of_defines_never_closed_is_read_in_linear_time() -> None:
+    """Each define looked for its `end` in all the lines after it (and kept them all as
+    its body): 20,000 of them, with no `end`, took minutes and gigabytes."""
+    _finishes(
+        "from k8slb.reading.chart_lines import defines\n"
+        "block = '{{{{ define \"d{}\" }}}}\\n{{{{ if .x }}}}\\n'\n"
+        "helpers = ''.join(block.format(n) for n in range(20_000))\n"
+        "found = defines({'_helpers.tpl': helpers})\n"
+        "assert len(found) == 20_000 and found['d0'].lines == ('{{ if .x }}',)\n"
+    )
+
+
+def test_a_properties_file_of_continued_lines_is_read_in_linear_time() -> None:
+    """200,000 lines continued with `\\`: one setting, joined once (it was copied again for
+    each line: 40 s)."""
+    _finishes(
+        "from k8slb.languages.java.parse_spring import parse\n"
+        "data = (b'a' * 20 + b'\\\\\\n') * 200_000\n"
+        "facts = parse('src/main/resources/application.properties', data)\n"
+        "assert facts.problem is None\n"
+    )
