@@ -6,7 +6,6 @@ with the values it printed, and the fix carried to the template when it can be
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -37,9 +36,35 @@ def _requoted(finding: Finding, before: tuple[Related, ...], after: tuple[Relate
         return f"{os.path.basename(related.path)}:{related.line}"
 
     moved = {place(old): place(new) for old, new in zip(before, after, strict=True) if old != new}
-    quoted = re.compile(rf"(?<![\w.-])({'|'.join(map(re.escape, moved))})(?!\d)")
-    text = [quoted.sub(lambda m: moved[m[1]], part) for part in (finding.message, *finding.detail)]
+    text = [_swapped(part, moved) for part in (finding.message, *finding.detail)]
     return replace(finding, message=text[0], detail=tuple(text[1:]), related=after)
+
+
+def _swapped(text: str, moved: Mapping[str, str]) -> str:
+    """`text` with each place of `moved` it quotes replaced by its new one: a whole place,
+    not the tail of a longer name nor the head of a longer line number (a scan: the text
+    quotes the repository's names)."""
+    pieces: list[str] = []
+    start = 0
+    while True:
+        hits = [(at, old) for old in moved if (at := _quoted_at(text, old, start)) >= 0]
+        if not hits:
+            return "".join(pieces) + text[start:]
+        at, old = min(hits)
+        pieces += [text[start:at], moved[old]]
+        start = at + len(old)
+
+
+def _quoted_at(text: str, place: str, start: int) -> int:
+    """Where `text` quotes `place` whole, from `start` on; -1 when it does not."""
+    at = text.find(place, start)
+    while at >= 0:
+        before = text[at - 1] if at > 0 else " "
+        after = text[at + len(place) : at + len(place) + 1]
+        if not (before.isalnum() or before in "_.-") and not after.isdigit():
+            return at
+        at = text.find(place, at + 1)
+    return -1
 
 
 def relocate(finding: Finding, templates: Mapping[str, RenderedTemplate]) -> Finding:

@@ -3,13 +3,13 @@ from __future__ import annotations
 import json
 import os
 import posixpath
-import re
 import shlex
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
 from k8slb.code.entry_points import container_argv
 from k8slb.code.facts import Loc
+from k8slb.core import regex
 from k8slb.core.edits import Edit, LineEdit, YamlEdit
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.model.links import Link
@@ -24,16 +24,16 @@ _SHELLS = frozenset({"sh", "bash", "ash", "dash", "zsh", "ksh"})
 # Init processes made to be PID 1: they pass SIGTERM on and reap what exits.
 _INITS = frozenset({"tini", "tini-static", "dumb-init", "catatonit", "docker-init"})
 _PACKAGE_MANAGERS = frozenset({"npm", "yarn", "pnpm"})
-_RUNTIMES = re.compile(r"^(?:node|nodejs|python(?:\d+(?:\.\d+)?)?)$")
+_RUNTIMES = regex.compile(r"^(?:node|nodejs|python(?:\d+(?:\.\d+)?)?)$")
 # Words that make a command line a shell program rather than one command.
 _OPERATORS = frozenset({"&&", "||", ";", "|", "&", ";;", "(", ")", "|&"})
-_REDIRECTS = re.compile(r"^\d*(?:<|>|>>|<<|<&|>&|&>|<>)")
+_REDIRECTS = regex.compile(r"^\d*(?:<|>|>>|<<|<&|>&|&>|<>)")
 _KEYWORDS = frozenset(
     {"if", "then", "else", "fi", "for", "while", "until", "do", "done", "case", "esac", "{", "}"}
 )
 # What /bin/sh expands or interprets in a word: a shell-form line that has none of them
 # means the same as its exec form.
-_SHELL_CHARACTERS = re.compile(r"[$`*?\[\]{}~\\<>|&;()#!]|^\w+=")
+_SHELL_CHARACTERS = regex.compile(r"[$`*?\[\]{}~\\<>|&;()#!]|^\w+=")
 
 
 @record
@@ -60,7 +60,7 @@ def pid1(argv: Sequence[object]) -> Pid1 | None:
     program = posixpath.basename(words[0])
     if program in _INITS:
         return None
-    if program in _SHELLS and len(words) >= 3 and re.fullmatch(r"-[a-z]*c", words[1]):
+    if program in _SHELLS and len(words) >= 3 and _COMMAND_OPTION.fullmatch(words[1]):
         return _shell(program, words[2])
     if program in _PACKAGE_MANAGERS:
         return Pid1("package manager", program, tuple(words))
@@ -102,7 +102,8 @@ def _commands(script: str) -> list[Command] | None:
     return commands
 
 
-_ASSIGNMENT = re.compile(r"^[A-Za-z_]\w*=")
+_COMMAND_OPTION = regex.compile(r"-[a-z]*c")  # sh -c, bash -ec, ...
+_ASSIGNMENT = regex.compile(r"^[A-Za-z_]\w*=")
 # Builtins a script may end with: no program to run in the shell's place.
 _BUILTINS = frozenset(
     {"wait", "read", "cd", ":", "true", "false", "exit", "set", "eval", ".", "echo", "printf"}
