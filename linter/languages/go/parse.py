@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from k8slb.code.budget import MAX_DEPTH, Budget
 from k8slb.code.facts import (
     UNKNOWN,
     Channel,
@@ -87,7 +88,6 @@ SIGTERM = ("syscall.SIGTERM", "golang.org/x/sys/unix.SIGTERM")
 # Functions that run once per process: what they make lives as long as the process.
 ONCE = re.compile(r"^(main|init|run|serve|start|setup|New[A-Z_]\w*|new[A-Z_]\w*|Run\w*|Serve\w*)$")
 _GENERATED = re.compile(rb"^// Code generated .* DO NOT EDIT\.$", re.MULTILINE)
-_MAX_DEPTH = 8
 
 
 def worth_parsing(data: bytes) -> bool:
@@ -173,6 +173,7 @@ class _Collector:
         # blocking Serve calls (by where they start) that come before a SIGTERM handler of
         # their function
         self.late_handlers: dict[int, Loc] = {}
+        self.budget = Budget()  # the values this file's reading may still compute
 
     # -- driving -------------------------------------------------------------------------
 
@@ -381,8 +382,9 @@ class _Collector:
     # -- values ----------------------------------------------------------------------------
 
     def value(self, node: Node | None, scope: _Scope, depth: int = 0) -> Any:
-        """A literal, an EnvRef, or UNKNOWN. Durations are in milliseconds."""
-        if node is None or depth > _MAX_DEPTH:
+        """A literal, an EnvRef, or UNKNOWN (past the reading's budget too: budget.py).
+        Durations are in milliseconds."""
+        if node is None or not self.budget.step(depth):
             return UNKNOWN
         kind = node.type
         if kind in ("interpreted_string_literal", "raw_string_literal"):
@@ -839,7 +841,7 @@ def _keyed_elements(literal: Node) -> list[Node]:
 
 def _literal_of(node: Node, scope: _Scope) -> Node | None:
     """The composite literal an expression is, or names (`&x`, a variable bound once)."""
-    for _ in range(_MAX_DEPTH):
+    for _ in range(MAX_DEPTH):
         if node.type == "unary_expression":
             operand = node.child_by_field_name("operand")
             if operand is None:

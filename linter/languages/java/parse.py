@@ -26,6 +26,7 @@ from collections.abc import Iterator
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from k8slb.code.budget import MAX_DEPTH, Budget
 from k8slb.code.facts import (
     UNKNOWN,
     Channel,
@@ -121,7 +122,6 @@ _SCOPES = ("method_declaration", "constructor_declaration", "lambda_expression")
 _OWN_SCOPE_ENDS = frozenset({*_SCOPES, "class_body"})  # where a scope's own nodes end
 _SERVER_METHODS = frozenset({"start", "awaitTermination", "shutdown", "shutdownNow"})
 _CLASSES = ("class_declaration", "interface_declaration", "enum_declaration")
-_MAX_DEPTH = 8
 
 
 # Spring beans that set the options of the servers the starters build, in code.
@@ -303,6 +303,7 @@ class _Reader:
         self.injected: dict[str, Node] = {}  # fields Spring sets: their `@Value` annotation
         self.bindings: dict[int, dict[str, list[Node | None]]] = {}  # by scope node id
         self.hooks: list[Node] = []
+        self.budget = Budget()  # the values this file's reading may still compute
 
     # -- driving -----------------------------------------------------------------------
 
@@ -453,7 +454,7 @@ class _Reader:
         result is taken for the builder, with options k8slb cannot see)."""
         built = _Built()
         node = factory
-        for _ in range(_MAX_DEPTH):
+        for _ in range(MAX_DEPTH):
             top = self._chain(node, built)
             if built.build is not None:
                 return built
@@ -771,8 +772,8 @@ class _Reader:
 
     def value(self, node: Node, depth: int = 0) -> Any:
         """What an expression is, as far as it can be followed: a str, an int, a bool, an
-        EnvRef, or UNKNOWN."""
-        if depth > _MAX_DEPTH:
+        EnvRef, or UNKNOWN (past the reading's budget too: budget.py)."""
+        if not self.budget.step(depth):
             return UNKNOWN
         kind = node.type
         if kind == "string_literal":
@@ -908,7 +909,7 @@ class _Reader:
         """A literal map or list as data (`Map.of`, `ImmutableMap.of`, `List.of`,
         `ImmutableList.of`, `Arrays.asList`, `Collections.singletonMap/List`), with
         strings, numbers and booleans as leaves; UNKNOWN otherwise."""
-        if depth > _MAX_DEPTH:
+        if not self.budget.step(depth):
             return UNKNOWN
         if node.type == "identifier":
             scope = _enclosing(node, _SCOPES)
