@@ -231,13 +231,14 @@ ISSUE: dict[str, Callable[[], Files]] = {
     "JavaScript strings doubled 31 times": lambda: javascript("doubling", 31, 2),
     "JavaScript exports fanning out 80^5": lambda: javascript("fan-out", 6, 80),
     "JavaScript || and ?? chains": lambda: javascript("chain", 5000, 1),
-    "JavaScript nested templates": lambda: javascript("nesting", 3000, 1),
+    "JavaScript templates nested 12000 deep": lambda: javascript("nesting", 12000, 1),
     "JavaScript: 3000 clients in one function": lambda: javascript("many calls", 3000, 1),
     "TypeScript: 3000 clients in one function": lambda: typescript("many calls", 3000, 1),
     "Java: 1500 channels in one method": lambda: java("many calls", 1500, 1),
     "Java: a builder chain of 5000 calls": lambda: java("chain", 5000, 1),
     "Python f-strings fanning out": lambda: python("fan-out", 6, 40),
     "Go Sprintf fanning out": lambda: go("fan-out", 6, 40),
+    "Go: 12000 connections in one function": lambda: go("many calls", 12000, 1),
     "Java String.format fanning out": lambda: java("fan-out", 6, 40),
     "seven JavaScript modules, each forty times the one before": (
         seven_modules_each_forty_times_the_one_before

@@ -325,6 +325,7 @@ class _Module:
         self.aliases: dict[str, str] = {}  # `const server = this.server`: a server's names
         self.budget = Budget()  # the values this module's reading may still compute
         self.ends = Calls(())  # where it calls `x.close()`, `x.tryShutdown()` (read)
+        self.substituted: set[int] = set()  # the nodes in a template's `${...}` (read)
 
     def loc(self, node: Node) -> Loc:
         return _loc(self.path, node)
@@ -349,6 +350,15 @@ class _Module:
                 self.aliases[_text(node.child_by_field_name("name"))] = value
         for node in self.of("call_expression"):
             self._called(node, servers)
+        # what a template's `${...}` holds, read as part of the template (found from the
+        # templates down: a node's parent is searched from the root, each time asked)
+        self.substituted = {
+            inner.id
+            for template in self.of("template_string")
+            for part in template.named_children
+            if part.type == "template_substitution"
+            for inner in part.named_children
+        }
         for node in self.of("string"):
             raw = (node.text or b"").lower()  # a string's value is its text: most say neither
             if b"http" in raw or b"not_serving" in raw:
@@ -591,7 +601,7 @@ class _Module:
 
     def _text_value(self, node: Node) -> None:
         """An http(s) URL the module holds, and a health status of NOT_SERVING."""
-        if node.parent is not None and node.parent.type == "template_substitution":
+        if node.id in self.substituted:
             return
         value = self.value(node)
         text = (
