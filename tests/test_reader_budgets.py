@@ -88,7 +88,7 @@ def javascript(shape: str, n: int, width: int, suffix: str = "js") -> Files:
         return f"new grpc.Client({target}, grpc.credentials.createInsecure());\n"
 
     if shape == "doubling":
-        lines = ["const t0 = 'xxxxxxxx';"] + [
+        lines = ["const t0 = 'http://x';"] + [
             f"const t{i} = `${{t{i - 1}}}${{t{i - 1}}}`;" for i in range(1, n)
         ]
         code = "\n".join(lines) + f"\nlet a = t{n - 1};\n" + "a = a + a;\n" * n
@@ -201,12 +201,13 @@ SHAPES = {
 
 
 @st.composite
-def hostile(draw: st.DrawFn) -> tuple[str, Files]:
+def hostile(draw: st.DrawFn) -> tuple[str, str, int, int]:
+    """A reader, a shape, its count and its width (the files are made from them, so that
+    a failing example reads as these four)."""
     reader = draw(st.sampled_from(sorted(READERS)))
     shape = draw(st.sampled_from(sorted(SHAPES)))
     (low, high), (narrow, wide) = SHAPES[shape]
-    n, width = draw(st.integers(low, high)), draw(st.integers(narrow, wide))
-    return f"{reader} {shape} n={n} width={width}", READERS[reader](shape, n, width)
+    return reader, shape, draw(st.integers(low, high)), draw(st.integers(narrow, wide))
 
 
 # -- the issue's inputs -------------------------------------------------------------------
@@ -237,6 +238,7 @@ ISSUE: dict[str, Callable[[], Files]] = {
     "Java: 1500 channels in one method": lambda: java("many calls", 1500, 1),
     "Java: a builder chain of 5000 calls": lambda: java("chain", 5000, 1),
     "Python f-strings fanning out": lambda: python("fan-out", 6, 40),
+    "Python: a + chain 2900 terms long": lambda: python("chain", 2900, 1),
     "Go Sprintf fanning out": lambda: go("fan-out", 6, 40),
     "Go: 12000 connections in one function": lambda: go("many calls", 12000, 1),
     "Java String.format fanning out": lambda: java("fan-out", 6, 40),
@@ -273,8 +275,9 @@ def read_here(name: str, files: Files) -> None:
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 @given(hostile())
-def generated_cases_are_read_within_the_budget(case: tuple[str, Files]) -> None:
-    read_here(*case)
+def generated_cases_are_read_within_the_budget(case: tuple[str, str, int, int]) -> None:
+    reader, shape, n, width = case
+    read_here(f"{reader} {shape} n={n} width={width}", READERS[reader](shape, n, width))
 
 
 def in_a_child(which: str) -> None:
@@ -313,3 +316,60 @@ def test_every_reader_reads_generated_hostile_code_within_the_budget() -> None:
     """Hypothesis draws a reader, a shape and its sizes; the whole property runs in one
     child process with the limits, each example within CPU_SECONDS."""
     assert_read_within_budget("generated")
+
+
+# -- what a value past its budget is ------------------------------------------------------
+
+
+def test_a_string_past_the_budget_is_unknown_never_cut() -> None:
+    """8 characters doubled 9 times are MAX_TEXT: kept whole; once more, unknown (left out
+    of the exports), never a string cut to the budget."""
+    from k8slb.code.budget import MAX_TEXT
+    from k8slb.languages.javascript.parse import parse
+
+    lines = ["const t0 = 'http://x';"] + [
+        f"const t{i} = `${{t{i - 1}}}${{t{i - 1}}}`;" for i in range(1, 11)
+    ]
+    code = "\n".join(lines) + "\nexport const FULL = t9;\nexport const OVER = t10;\n"
+    exports = parse("web/config.js", code.encode()).exports
+    assert exports["FULL"] == "http://x" * (MAX_TEXT // 8)
+    assert "OVER" not in exports
+
+
+def test_a_name_followed_past_the_depth_budget_is_unknown() -> None:
+    from k8slb.code.budget import MAX_DEPTH
+    from k8slb.languages.python.parse import parse
+
+    def target(names: int) -> object:
+        chain = "\n".join(f"a{i} = a{i - 1}" for i in range(1, names))
+        code = f'import grpc\na0 = "cart:50051"\n{chain}\ngrpc.insecure_channel(a{names - 1})\n'
+        [channel] = parse("app/main.py", code.encode()).channels
+        return channel.target
+
+    assert target(MAX_DEPTH) == "cart:50051"
+    assert target(4 * MAX_DEPTH) != "cart:50051"
+
+
+def test_a_text_that_waits_for_an_imported_value_stays_flat() -> None:
+    """Joined parts are spliced, not nested: a text that holds itself twice a level grows
+    by its pieces, and past MAX_PARTS is unknown."""
+    from k8slb.code.budget import MAX_PARTS
+    from k8slb.code.facts import UNKNOWN, Imported, Joined, joined
+
+    host = Imported(0, "./config", "HOST", by_path=True)
+    text = joined([host, ":50051"])
+    twice = joined([text, "/", text])
+    assert twice == Joined((host, ":50051", "/", host, ":50051"))
+    for _ in range(6):
+        twice = joined([twice, twice])
+    assert twice is UNKNOWN and MAX_PARTS < 5 * 2**6
+
+
+def test_the_readme_states_the_budgets_the_readers_keep() -> None:
+    from k8slb.code.budget import MAX_DEPTH, MAX_STEPS, MAX_TEXT
+
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    assert (
+        f"a value is followed {MAX_DEPTH} steps deep, a string up to {MAX_TEXT} characters, "
+        f"{MAX_STEPS:,} values a file" in readme
+    )
