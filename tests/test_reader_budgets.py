@@ -236,12 +236,12 @@ ISSUE: dict[str, Callable[[], Files]] = {
     "JavaScript: 3000 clients in one function": lambda: javascript("many calls", 3000, 1),
     "TypeScript: 3000 clients in one function": lambda: typescript("many calls", 3000, 1),
     "Java: 1500 channels in one method": lambda: java("many calls", 1500, 1),
-    "Java: a builder chain of 5000 calls": lambda: java("chain", 5000, 1),
+    "Java: a builder chain of 20000 calls": lambda: java("chain", 20000, 1),
     "Python f-strings fanning out": lambda: python("fan-out", 6, 40),
     "Python: a + chain 2900 terms long": lambda: python("chain", 2900, 1),
-    "Go Sprintf fanning out": lambda: go("fan-out", 6, 40),
+    "Go Sprintf fanning out": lambda: go("fan-out", 8, 80),
     "Go: 12000 connections in one function": lambda: go("many calls", 12000, 1),
-    "Java String.format fanning out": lambda: java("fan-out", 6, 40),
+    "Java String.format fanning out": lambda: java("fan-out", 8, 80),
     "seven JavaScript modules, each forty times the one before": (
         seven_modules_each_forty_times_the_one_before
     ),
