@@ -159,6 +159,31 @@ class Main {
     assert [w.server for w in facts.waits] == ["server"]
 
 
+def test_a_name_given_a_new_builder_in_turn_holds_each_builders_own_calls() -> None:
+    """Statements of one block that bind the name again end the builder before: its
+    calls are not the next one's (and a method that does so a thousand times is read
+    once, not once a builder)."""
+    text = """\
+import io.grpc.ManagedChannel;
+import io.grpc.ManagedChannelBuilder;
+
+class Clients {
+  void connect() {
+    ManagedChannelBuilder<?> builder = ManagedChannelBuilder.forTarget("cart:50051");
+    builder.defaultLoadBalancingPolicy("round_robin");
+    ManagedChannel cart = builder.build();
+    builder = ManagedChannelBuilder.forTarget("ads:50051");
+    builder = builder.usePlaintext();
+    ManagedChannel ads = builder.build();
+  }
+}
+"""
+    cart, ads = facts_of(text).channels
+    assert cart.target == "cart:50051" and ads.target == "ads:50051"
+    assert cart.options.get("grpc.lb_policy_name").value == "round_robin"
+    assert ads.options.get("grpc.lb_policy_name") is None and ads.options.complete
+
+
 def test_a_builder_handed_to_a_method_has_options_k8slb_cannot_see() -> None:
     helper = """\
 import io.grpc.Server;

@@ -124,6 +124,19 @@ PROMISES: dict[str, tuple[str, ...]] = {
         "test_linear_patterns.py::test_an_input_that_stalled_a_reader_is_read_quickly",
         "test_hostile_input.py::test_a_backtracking_glob_does_not_stall_the_run",
     ),
+    "What the code readers compute has a budget (a value is followed 8 steps deep, a string "
+    "up to 4096 characters, 20,000 values a file), past which a value is unknown, and they "
+    "read in linear time, so strings doubled again and again, objects that fan out or "
+    "thousands of clients in one function cannot stall a run or fill its memory.": (
+        "test_reader_budgets.py::test_the_issues_hostile_code_is_read_within_the_budget",
+        "test_reader_budgets.py::test_a_string_past_the_budget_is_unknown_never_cut",
+        "test_reader_budgets.py::test_the_readme_states_the_budgets_the_readers_keep",
+    ),
+    "A property test feeds every reader generated hostile code of each of these shapes in a "
+    "child process limited to 300 MB and 5 s of CPU, and it must finish with no internal "
+    "error.": (
+        "test_reader_budgets.py::test_every_reader_reads_generated_hostile_code_within_the_budget",
+    ),
     "`check` writes nothing in the tree.": (
         "test_cache_trust.py::test_a_committed_cache_link_deletes_nothing_and_nothing_is_written_in_the_tree",
         "test_security_promises.py::test_check_writes_nothing_in_the_tree",

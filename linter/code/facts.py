@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import Any
 
+from k8slb.code.budget import MAX_PARTS, MAX_TEXT
 from k8slb.core.findings import Problem
 from k8slb.reading.markers import Marker
 from k8slb.record import record
@@ -128,11 +129,17 @@ class Joined:
 
 def joined(parts: list[Any]) -> Any:
     """Concatenate string parts; one EnvRef among them becomes its prefix/suffix; a part
-    imported from another module defers the result until it is resolved."""
+    imported from another module defers the result until it is resolved (one flat Joined:
+    a text that holds itself twice, over and over, stays as long as its pieces). A text
+    past its budget (budget.py: MAX_TEXT characters, MAX_PARTS pieces) is unknown."""
     if any(isinstance(p, Imported | Setting | Joined) for p in parts):
-        return Joined(tuple(parts))
+        flat = tuple(q for p in parts for q in (p.parts if isinstance(p, Joined) else (p,)))
+        return Joined(flat) if len(flat) <= MAX_PARTS else UNKNOWN
     envs = [p for p in parts if isinstance(p, EnvRef)]
     if any(not isinstance(p, str | EnvRef) for p in parts) or len(envs) > 1:
+        return UNKNOWN
+    size = sum(len(p) if isinstance(p, str) else len(p.prefix) + len(p.suffix) for p in parts)
+    if size > MAX_TEXT:
         return UNKNOWN
     if not envs:
         return "".join(parts)

@@ -3,7 +3,8 @@
 resolved to its definition there, once every module is parsed; so is a setting a framework
 injects (Spring's `@Value`), from the settings files of the module's project. Each module is parsed
 once; the join reads the facts each parse exported. Chains of re-exports are followed a
-bounded number of steps, and cycles end as UNKNOWN.
+bounded number of steps (code/budget.py), and cycles end as UNKNOWN; each export is resolved
+once for all the modules that import it.
 
 The parse cache keeps the facts as parsed; resolution makes new facts for each run, so a
 change to the imported module is seen even when the importing one is unchanged.
@@ -16,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
+from k8slb.code.budget import MAX_DEPTH
 from k8slb.code.facts import (
     UNKNOWN,
     CodeFacts,
@@ -30,8 +32,6 @@ from k8slb.code.facts import (
 )
 from k8slb.code.projects import module_files, node_module_files
 
-_MAX_STEPS = 8
-
 
 class _Resolver:
     def __init__(self, modules: Sequence[CodeFacts]) -> None:
@@ -40,6 +40,8 @@ class _Resolver:
         self.settings: dict[tuple[str, str], list[CodeFacts]] = {}
         for module in modules:
             self.settings.setdefault((module.language, module.project), []).append(module)
+        # (module, name) -> an export resolved, and the steps it was resolved at
+        self.exported: dict[tuple[str, str], tuple[int, Any]] = {}
 
     def module(self, importer: CodeFacts, origin: Imported) -> CodeFacts | None:
         """The scanned module `origin` names, seen from `importer`: a relative import from
@@ -58,14 +60,14 @@ class _Resolver:
         return None
 
     def value(self, importer: CodeFacts, value: Any, steps: int = 0) -> Any:
-        if steps > _MAX_STEPS:
+        if steps > MAX_DEPTH:
             return UNKNOWN
         if isinstance(value, Imported):
             source = self.module(importer, value)
             name, *members = value.name.split(".")
             if source is None or name not in source.exports:
                 return UNKNOWN
-            found = self.value(source, source.exports[name], steps + 1)
+            found = self.export(source, name, steps + 1)
             for member in members:
                 found = found.get(member, UNKNOWN) if isinstance(found, dict) else UNKNOWN
             return found
@@ -82,6 +84,18 @@ class _Resolver:
         if isinstance(value, dict):
             return {key: self.value(importer, item, steps + 1) for key, item in value.items()}
         return value
+
+    def export(self, source: CodeFacts, name: str, steps: int) -> Any:
+        """What `source` exports as `name`, resolved: once, and again only when asked with
+        more steps left than it was (an object exported to a thousand importers, or to
+        itself twice a level, is resolved once, not once a use)."""
+        key = (source.path, name)
+        known = self.exported.get(key)
+        if known is not None and known[0] <= steps:
+            return known[1]
+        found = self.value(source, source.exports[name], steps)
+        self.exported[key] = (steps, found)
+        return found
 
     def setting(self, importer: CodeFacts, wanted: Setting) -> Any:
         """What the project's settings files set the key to; when none does, the
@@ -109,7 +123,7 @@ class _Resolver:
         """Whether an imported health servicer class can answer NOT_SERVING; None when no
         scanned module defines it."""
         source = self.module(importer, origin)
-        if source is None or steps > _MAX_STEPS:
+        if source is None or steps > MAX_DEPTH:
             return None
         if origin.name in source.health_classes:
             return source.health_classes[origin.name]

@@ -4,7 +4,8 @@ texts hold the same code but for their comments (what `--add-noqa` may change)."
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from bisect import bisect_left
+from collections.abc import Callable, Iterable, Iterator
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -21,6 +22,27 @@ def walk(node: Node) -> Iterator[Node]:
         current = stack.pop()
         yield current
         stack.extend(reversed(current.children))
+
+
+class Calls:
+    """Where a file calls each callee (`client.close`, keyed as its front-end keys them):
+    whether a function makes a call is a bisection of the function's bytes, not a walk of
+    the function each time it is asked (a walk per client made a function that makes
+    thousands of clients quadratic)."""
+
+    def __init__(self, calls: Iterable[tuple[str, Node]]) -> None:
+        self.starts: dict[str, list[int]] = {}
+        for callee, node in calls:
+            self.starts.setdefault(callee, []).append(node.start_byte)
+        for starts in self.starts.values():
+            starts.sort()
+
+    def within(self, callee: str, scope: Node, before: int | None = None) -> bool:
+        """Whether `scope` holds a call of `callee` (one that starts before byte `before`)."""
+        starts = self.starts.get(callee, [])
+        at = bisect_left(starts, scope.start_byte)
+        end = scope.end_byte if before is None else min(scope.end_byte, before)
+        return at < len(starts) and starts[at] < end
 
 
 def captured(parser: Parser, root: Node, query: str) -> dict[str, list[Node]]:

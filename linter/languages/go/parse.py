@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from k8slb.code.budget import MAX_DEPTH, Budget
 from k8slb.code.facts import (
     UNKNOWN,
     Channel,
@@ -118,7 +119,6 @@ ONCE = regex.compile(
     r"^(main|init|run|serve|start|setup|New[A-Z_]\w*|new[A-Z_]\w*|Run\w*|Serve\w*)$"
 )
 _GENERATED = regex.compile(rb"^// Code generated .* DO NOT EDIT\.$", regex.MULTILINE)
-_MAX_DEPTH = 8
 
 
 def worth_parsing(data: bytes) -> bool:
@@ -205,6 +205,8 @@ class _Collector:
         # blocking Serve calls (by where they start) that come before a SIGTERM handler of
         # their function
         self.late_handlers: dict[int, Loc] = {}
+        self.budget = Budget()  # the values this file's reading may still compute
+        self.closes: dict[int, set[str]] = {}  # by function body node id: _deferred_closes
 
     # -- driving -------------------------------------------------------------------------
 
@@ -442,8 +444,9 @@ class _Collector:
     # -- values ----------------------------------------------------------------------------
 
     def value(self, node: Node | None, scope: _Scope, depth: int = 0) -> Any:
-        """A literal, an EnvRef, or UNKNOWN. Durations are in milliseconds."""
-        if node is None or depth > _MAX_DEPTH:
+        """A literal, an EnvRef, or UNKNOWN (past the reading's budget too: budget.py).
+        Durations are in milliseconds."""
+        if node is None or not self.budget.step(depth):
             return UNKNOWN
         kind = node.type
         if kind in ("interpreted_string_literal", "raw_string_literal"):
@@ -568,9 +571,19 @@ class _Collector:
         function = scope.name
         if name and not ONCE.match(function or ""):
             body = _enclosing_body(call)
-            if body is not None and f"defer {name}.Close()" in _text(body):
+            if body is not None and name in self._deferred_closes(body):
                 return False
         return bool(ONCE.match(function or "") or (name and "." in name))
+
+    def _deferred_closes(self, body: Node) -> set[str]:
+        """What a function body closes with `defer x.Close()`, read once a body (not once
+        a connection it makes: thousands in one function were quadratic)."""
+        found = self.closes.get(body.id)
+        if found is None:
+            pieces = _text(body).split("defer ")[1:]
+            found = {piece[: piece.find(".Close()")] for piece in pieces if ".Close()" in piece}
+            self.closes[body.id] = found
+        return found
 
     def _channel(self, call: Node, name: str, scope: _Scope) -> None:
         target_at, scheme = CHANNEL_FACTORIES[name]
@@ -931,7 +944,7 @@ def _keyed_elements(literal: Node) -> list[Node]:
 
 def _literal_of(node: Node, scope: _Scope) -> Node | None:
     """The composite literal an expression is, or names (`&x`, a variable bound once)."""
-    for _ in range(_MAX_DEPTH):
+    for _ in range(MAX_DEPTH):
         if node.type == "unary_expression":
             operand = node.child_by_field_name("operand")
             if operand is None:

@@ -21,10 +21,12 @@ server or channel and are left out.
 from __future__ import annotations
 
 import json
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from k8slb.code.budget import MAX_DEPTH, Budget
 from k8slb.code.facts import (
     UNKNOWN,
     Channel,
@@ -42,7 +44,7 @@ from k8slb.code.facts import (
     Wait,
     joined,
 )
-from k8slb.code.syntax_trees import captured, syntax_problem, walk
+from k8slb.code.syntax_trees import Calls, captured, syntax_problem, walk
 from k8slb.code.syntax_trees import node_text as _text
 from k8slb.core import regex
 from k8slb.languages.java.parse_spring import injected
@@ -122,7 +124,6 @@ _SCOPES = ("method_declaration", "constructor_declaration", "lambda_expression")
 _OWN_SCOPE_ENDS = frozenset({*_SCOPES, "class_body"})  # where a scope's own nodes end
 _SERVER_METHODS = frozenset({"start", "awaitTermination", "shutdown", "shutdownNow"})
 _CLASSES = ("class_declaration", "interface_declaration", "enum_declaration")
-_MAX_DEPTH = 8
 
 
 # Spring beans that set the options of the servers the starters build, in code.
@@ -254,16 +255,6 @@ def _same(a: Node | None, b: Node | None) -> bool:
     return a is not None and b is not None and a.id == b.id
 
 
-def _called_on(node: Node) -> Node | None:
-    """The call made on `node` when it is the receiver of one (`node.method(...)`)."""
-    parent = node.parent
-    while parent is not None and parent.type == "parenthesized_expression":
-        node, parent = parent, parent.parent
-    if parent is not None and parent.type == "method_invocation" and _same(_receiver(parent), node):
-        return parent
-    return None
-
-
 def _bound_to(node: Node) -> str | None:
     """The variable or field an expression's value is stored in."""
     parent = _unparenthesised_parent(node)
@@ -327,6 +318,14 @@ class _Reader:
         self.injected: dict[str, Node] = {}  # fields Spring sets: their `@Value` annotation
         self.bindings: dict[int, dict[str, list[Node | None]]] = {}  # by scope node id
         self.hooks: list[Node] = []
+        self.budget = Budget()  # the values this file's reading may still compute
+        # every call by the id of the node it is called on: a builder's chain is followed
+        # down from its factory in one step a call (a node's parent is found from the root)
+        self.receivers: dict[int, Node] = {}
+        self.ends = Calls(())  # where `channel.shutdown()`, `x.shutdownNow()` are (run)
+        # by scope node id: where each name is read, and the nodes (_reads)
+        self.reads: dict[int, dict[str, tuple[list[int], list[Node]]]] = {}
+        self.rebinding: dict[int, dict[str, list[int]]] = {}  # by block node id: _reach
 
     # -- driving -----------------------------------------------------------------------
 
@@ -345,6 +344,20 @@ class _Reader:
                 self.facts.urls.append((text, _loc(self.path, node)))
         # every call by its method's name; most name nothing read here
         calls = [(call, _method(call)) for call in found.get("call", [])]
+        for call, _ in calls:
+            receiver = _receiver(call)
+            while receiver is not None:  # `(builder).method()` is called on `builder` too
+                self.receivers[receiver.id] = call
+                inner = (
+                    receiver.named_children if receiver.type == "parenthesized_expression" else []
+                )
+                receiver = inner[0] if inner else None
+        self.ends = Calls(
+            (f"{named}.{method}", call)
+            for call, method in calls
+            if method in ("shutdown", "shutdownNow")
+            and (named := _named(_receiver(call))) is not None
+        )
         for call, method in calls:
             if method not in _READ_METHODS:
                 continue
@@ -461,9 +474,13 @@ class _Reader:
 
     # -- builders ----------------------------------------------------------------------
 
+    def _called_on(self, node: Node) -> Node | None:
+        """The call made on `node` when it is the receiver of one (`node.method(...)`)."""
+        return self.receivers.get(node.id)
+
     def _chain(self, node: Node, built: _Built) -> Node:
         """Follow the calls made on `node` up to `.build()`; the outermost expression."""
-        while (call := _called_on(node)) is not None:
+        while (call := self._called_on(node)) is not None:
             if _method(call) == "build":
                 built.build = call
                 return call
@@ -477,7 +494,7 @@ class _Reader:
         result is taken for the builder, with options k8slb cannot see)."""
         built = _Built()
         node = factory
-        for _ in range(_MAX_DEPTH):
+        for _ in range(MAX_DEPTH):
             top = self._chain(node, built)
             if built.build is not None:
                 return built
@@ -503,25 +520,56 @@ class _Reader:
         if scope is None:
             built.complete = False
             return
-        for node in walk(scope):
-            if _named(node) != name or not _is_reference(node):
-                continue
-            parent = node.parent
-            if parent is not None and parent.type == "variable_declarator":
-                continue  # its declaration
-            if (
-                parent is not None
-                and parent.type == "assignment_expression"
-                and _same(parent.child_by_field_name("left"), node)
-            ):
-                continue  # `builder = ...`: the calls on the right are read on their own
-            if _called_on(node) is None:
+        start, end = self._reach(name, binding, scope)
+        for node in self._reads(scope, name, start, end):
+            if self._called_on(node) is None:
                 built.complete = False  # handed to a method, returned: anything may be set
                 continue
             before = built.build
             self._chain(node, built)
             if before is not None:
                 built.build = before
+
+    def _reach(self, name: str, binding: Node, scope: Node) -> tuple[int, int]:
+        """The bytes of `scope` where `name` may hold the builder bound at `binding`: all
+        of it, but from the binding's statement when an earlier statement of its block
+        binds the name, and up to the next one that does. (So a method that binds one name
+        to a thousand builders in turn reads each name's uses once, not once a builder.)"""
+        statement = _unparenthesised_parent(binding)
+        if statement is not None and statement.type in (
+            "variable_declarator",
+            "assignment_expression",
+        ):
+            statement = statement.parent
+        block = statement.parent if statement is not None else None
+        if statement is None or block is None:
+            return scope.start_byte, scope.end_byte
+        found = self.rebinding.get(block.id)
+        if found is None:
+            found = self.rebinding[block.id] = _rebinding(block)
+        starts = found.get(name, [])
+        at = bisect_left(starts, statement.start_byte)
+        after = bisect_right(starts, statement.start_byte)
+        start = statement.start_byte if at > 0 else scope.start_byte
+        return start, starts[after] if after < len(starts) else scope.end_byte
+
+    def _reads(self, scope: Node, name: str, start: int, end: int) -> list[Node]:
+        """The nodes of `scope` that read `name` (not its declaration, not the left side of
+        an assignment to it) from byte `start` to `end`; `scope` is walked once."""
+        found = self.reads.get(scope.id)
+        if found is None:
+            by_name: dict[str, list[Node]] = {}
+            stack: list[tuple[Node, Node | None]] = [(scope, None)]
+            while stack:  # the walk of syntax_trees.walk, knowing each node's parent
+                node, parent = stack.pop()
+                named = _named(node)
+                if named is not None and _reads_name(node, parent):
+                    by_name.setdefault(named, []).append(node)
+                stack.extend((child, node) for child in reversed(node.children))
+            found = {key: ([n.start_byte for n in nodes], nodes) for key, nodes in by_name.items()}
+            self.reads[scope.id] = found
+        starts, nodes = found.get(name, ([], []))
+        return nodes[bisect_left(starts, start) : bisect_left(starts, end)]
 
     def _home(self, name: str, at: Node) -> Node | None:
         """The node a name's uses are searched in: its method (a local), or its class."""
@@ -586,20 +634,14 @@ class _Reader:
 
     def _chain_after_build(self, build: Node) -> Node:
         """The server's own calls chained on `.build()` (`.start()`): the outermost."""
-        node = build
-        while (call := _called_on(node)) is not None:
-            if _method(call) == "start":
-                name = _bound_to(self._outermost(call))
-                if name is not None:
-                    self.facts.starts.add(name)
+        node, started = build, False
+        while (call := self._called_on(node)) is not None:
+            started = started or _method(call) == "start"
             node = call
+        name = _bound_to(node) if started else None  # what holds the started server
+        if name is not None:
+            self.facts.starts.add(name)
         return node
-
-    @staticmethod
-    def _outermost(call: Node) -> Node:
-        while (outer := _called_on(call)) is not None:
-            call = outer
-        return call
 
     def _listen_address(self, kind: str, given: list[Node]) -> Any:
         if kind == "port" and given:
@@ -648,11 +690,8 @@ class _Reader:
         method = _enclosing(factory, _SCOPES)
         if method is None or _text(method.child_by_field_name("name")) == "main":
             return False
-        return any(
-            node.type == "method_invocation"
-            and _method(node) in ("shutdown", "shutdownNow")
-            and _named(_receiver(node)) == name
-            for node in walk(method)
+        return self.ends.within(f"{name}.shutdown", method) or self.ends.within(
+            f"{name}.shutdownNow", method
         )
 
     # -- a server's life ----------------------------------------------------------------
@@ -715,13 +754,7 @@ class _Reader:
         method = _enclosing(call, _SCOPES)
         if method is None:
             return False
-        return any(
-            node.type == "method_invocation"
-            and _method(node) == "shutdown"
-            and _named(_receiver(node)) == name
-            and node.start_byte < call.start_byte
-            for node in walk(method)
-        )
+        return self.ends.within(f"{name}.shutdown", method, before=call.start_byte)
 
     # -- values ------------------------------------------------------------------------
 
@@ -795,8 +828,8 @@ class _Reader:
 
     def value(self, node: Node, depth: int = 0) -> Any:
         """What an expression is, as far as it can be followed: a str, an int, a bool, an
-        EnvRef, or UNKNOWN."""
-        if depth > _MAX_DEPTH:
+        EnvRef, or UNKNOWN (past the reading's budget too: budget.py)."""
+        if not self.budget.step(depth):
             return UNKNOWN
         kind = node.type
         if kind == "string_literal":
@@ -932,7 +965,7 @@ class _Reader:
         """A literal map or list as data (`Map.of`, `ImmutableMap.of`, `List.of`,
         `ImmutableList.of`, `Arrays.asList`, `Collections.singletonMap/List`), with
         strings, numbers and booleans as leaves; UNKNOWN otherwise."""
-        if depth > _MAX_DEPTH:
+        if not self.budget.step(depth):
             return UNKNOWN
         if node.type == "identifier":
             scope = _enclosing(node, _SCOPES)
@@ -1007,15 +1040,49 @@ def _class_of(node: Node) -> str:
     return _text(owner.child_by_field_name("name")) if owner is not None else ""
 
 
-def _is_reference(node: Node) -> bool:
-    """Whether a name node refers to a variable (not a method's, a field's or a
-    declaration's own name)."""
-    parent = node.parent
+def _reads_name(node: Node, parent: Node | None) -> bool:
+    """Whether a name node (below `parent`) reads a variable: not a method's, a field's or
+    a declaration's own name, nor the left side of an assignment (`builder = ...`: the
+    calls on the right are read on their own)."""
     if node.type != "identifier" or parent is None:
-        return node.type == "field_access"
-    if parent.type == "field_access":
-        return _same(parent.child_by_field_name("object"), node)
-    return not _same(parent.child_by_field_name("name"), node)
+        reads = node.type == "field_access"
+    elif parent.type == "field_access":
+        reads = _same(parent.child_by_field_name("object"), node)
+    else:
+        reads = not _same(parent.child_by_field_name("name"), node)
+    if parent is not None and parent.type == "assignment_expression":
+        return reads and not _same(parent.child_by_field_name("left"), node)
+    return reads
+
+
+def _rebinding(block: Node) -> dict[str, list[int]]:
+    """Where the statements of a block bind each name to a new value (`T name = ...;`,
+    `name = ...;`, not `name = name.method(...);`), by the byte each starts at."""
+    found: dict[str, list[int]] = {}
+    for statement in block.named_children:
+        if statement.type == "local_variable_declaration":
+            bound = statement.children_by_field_name("declarator")
+        elif statement.type == "expression_statement" and statement.named_children:
+            assigned = statement.named_children[0]
+            bound = [assigned] if assigned.type == "assignment_expression" else []
+        else:
+            continue
+        for binding in bound:  # a declarator (name, value) or an assignment (left, right)
+            name = _named(
+                binding.child_by_field_name("name") or binding.child_by_field_name("left")
+            )
+            value = binding.child_by_field_name("value") or binding.child_by_field_name("right")
+            if name is not None and _chain_root(value) != name:
+                found.setdefault(name, []).append(statement.start_byte)
+    return found
+
+
+def _chain_root(node: Node | None) -> str | None:
+    """The name a chain of calls starts from (`builder` of `builder.a().b()`)."""
+    while node is not None and node.type in ("method_invocation", "parenthesized_expression"):
+        inner = node.named_children[:1] if node.type == "parenthesized_expression" else []
+        node = _receiver(node) if node.type == "method_invocation" else inner[0] if inner else None
+    return _named(node)
 
 
 def _factory_name(factory: Node) -> str:

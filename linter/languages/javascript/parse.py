@@ -29,6 +29,7 @@ from collections.abc import Callable
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from k8slb.code.budget import MAX_DEPTH, Budget
 from k8slb.code.facts import (
     NOT_GIVEN,
     UNKNOWN,
@@ -53,7 +54,7 @@ from k8slb.code.facts import (
     joined,
     registry_scheme,
 )
-from k8slb.code.syntax_trees import captured, syntax_problem, walk
+from k8slb.code.syntax_trees import Calls, captured, syntax_problem, walk
 from k8slb.code.syntax_trees import node_text as _text
 from k8slb.core import regex
 from k8slb.reading.markers import comment_markers, comment_pattern
@@ -110,8 +111,6 @@ NODE_WAIT = "the event loop"
 # `ChannelCredentials.createSsl()`.
 _CREDENTIALS = ("credentials", "ChannelCredentials")
 _STATUSES = frozenset({"SERVING", "NOT_SERVING", "UNKNOWN", "SERVICE_UNKNOWN"})
-# How deep an exported object's members are followed (objects that name each other end).
-_MAX_DEPTH = 4
 
 
 # What a module's reading looks at, found by tree-sitter's query engine (names are the
@@ -337,6 +336,9 @@ class _Module:
         self.strings: dict[str, Any] = {}  # module consts: strings, environment values
         self.functions: dict[str, Node] = {}  # functions and methods, by name
         self.aliases: dict[str, str] = {}  # `const server = this.server`: a server's names
+        self.budget = Budget()  # the values this module's reading may still compute
+        self.ends = Calls(())  # where it calls `x.close()`, `x.tryShutdown()` (read)
+        self.substituted: set[int] = set()  # the nodes in a template's `${...}` (read)
 
     def loc(self, node: Node) -> Loc:
         return _loc(self.path, node)
@@ -346,6 +348,11 @@ class _Module:
     def read(self) -> None:
         self._bindings()
         self._consts()
+        self.ends = Calls(
+            (callee, node)
+            for node in self.of("call_expression")
+            if (callee := _ending_call(node)) is not None
+        )
         grpc = {name for name, module in self.imports.items() if module == GRPC}
         servers: dict[str, Server] = {}
         for node in self.of("new_expression"):
@@ -356,6 +363,15 @@ class _Module:
                 self.aliases[_text(node.child_by_field_name("name"))] = value
         for node in self.of("call_expression"):
             self._called(node, servers)
+        # what a template's `${...}` holds, read as part of the template (found from the
+        # templates down: a node's parent is searched from the root, each time asked)
+        self.substituted = {
+            inner.id
+            for template in self.of("template_string")
+            for part in template.named_children
+            if part.type == "template_substitution"
+            for inner in part.named_children
+        }
         for node in self.of("string"):
             raw = (node.text or b"").lower()  # a string's value is its text: most say neither
             if b"http" in raw or b"not_serving" in raw:
@@ -454,11 +470,11 @@ class _Module:
 
     # -- values --------------------------------------------------------------------------
 
-    def value(self, node: Node | None) -> Any:
+    def value(self, node: Node | None, depth: int = 0) -> Any:
         """A target or an address as far as it can be followed: a string, an EnvRef, or
-        UNKNOWN."""
+        UNKNOWN (past the reading's budget too: budget.py)."""
         node = _unwrapped(node)
-        if node is None:
+        if node is None or not self.budget.step(depth):
             return UNKNOWN
         if node.type == "string":
             text = _string(node)
@@ -477,14 +493,14 @@ class _Module:
             "||",
             "??",
         ):
-            left = self.value(node.child_by_field_name("left"))
-            right = self.value(node.child_by_field_name("right"))
+            left = self.value(node.child_by_field_name("left"), depth + 1)
+            right = self.value(node.child_by_field_name("right"), depth + 1)
             bare = isinstance(left, EnvRef) and not (left.prefix or left.suffix)
             if bare and isinstance(right, str | Imported | Joined):
                 return EnvRef(left.name, right)
             return UNKNOWN
         if node.type == "template_string":
-            return self._template(node)
+            return self._template(node, depth)
         return UNKNOWN
 
     def _imported_value(self, name: str) -> Any:
@@ -508,14 +524,14 @@ class _Module:
         self.facts.deferred = True
         return Imported(0, module, member, by_path=True)
 
-    def _template(self, node: Node) -> Any:
+    def _template(self, node: Node, depth: int) -> Any:
         """`${process.env.HOST}:50051`: a string, or one environment value within text."""
         parts: list[Any] = []
         for child in node.named_children:
             if child.type == "string_fragment":
                 parts.append(_text(child))
             elif child.type == "template_substitution" and child.named_children:
-                parts.append(self.value(child.named_children[0]))
+                parts.append(self.value(child.named_children[0], depth + 1))
             else:
                 return UNKNOWN
         return joined(parts)
@@ -578,12 +594,12 @@ class _Module:
         """An exported value: an object (literal or a module const) as a dict of its known
         members, or what `value` makes of it."""
         node = _unwrapped(node)
-        if node is None or depth > _MAX_DEPTH:
+        if node is None or not self.budget.step(depth):
             return UNKNOWN
         if node.type == "identifier" and _text(node) in self.objects:
             node = self.objects[_text(node)]
         if node.type != "object":
-            return self.value(node)
+            return self.value(node, depth + 1)
         found: dict[str, Any] = {}
         for child in node.named_children:
             if child.type == "shorthand_property_identifier":
@@ -602,7 +618,7 @@ class _Module:
 
     def _text_value(self, node: Node) -> None:
         """An http(s) URL the module holds, and a health status of NOT_SERVING."""
-        if node.parent is not None and node.parent.type == "template_substitution":
+        if node.id in self.substituted:
             return
         value = self.value(node)
         text = (
@@ -677,7 +693,7 @@ class _Module:
             f"new {made}",
             self.value(given[0]),
             self.options(given[2] if len(given) > 2 else None),
-            not _closed_where_made(node),
+            not _closed_where_made(node, self.ends),
             (0, "address"),
         )
 
@@ -738,7 +754,7 @@ class _Module:
         elif method == "forceShutdown":
             # the bound of a graceful stop (a timer, or after tryShutdown) cuts only the
             # calls that outlive it
-            grace = UNKNOWN if _bounds_a_graceful_stop(node, name) else 0
+            grace = UNKNOWN if _bounds_a_graceful_stop(node, name, self.ends) else 0
             facts.stops.append(Stop(self.loc(node), name, grace, False))
         elif method == "tryShutdown":
             facts.stops.append(Stop(self.loc(node), name, UNKNOWN, False))
@@ -812,7 +828,7 @@ class _Module:
         return name, self.functions.get(name)
 
 
-def _bounds_a_graceful_stop(call: Node, server: str) -> bool:
+def _bounds_a_graceful_stop(call: Node, server: str, ends: Calls) -> bool:
     """Whether a `forceShutdown()` is a timer's (`setTimeout(() => s.forceShutdown(), ms)`)
     or comes in a function that also calls `s.tryShutdown(...)`."""
     function = _enclosing_function(call)
@@ -821,11 +837,25 @@ def _bounds_a_graceful_stop(call: Node, server: str) -> bool:
     holder = function.parent.parent if function.parent is not None else None
     if holder is not None and _text(holder.child_by_field_name("function")) == "setTimeout":
         return True
-    return any(
-        node.type == "call_expression"
-        and _text(node.child_by_field_name("function")) == f"{server}.tryShutdown"
-        for node in walk(function)
-    )
+    return ends.within(f"{server}.tryShutdown", function)
+
+
+# The calls that end a client or a server, found by `Calls` (`client.close()`).
+_ENDINGS = ("close", "tryShutdown")
+
+
+def _ending_call(call: Node) -> str | None:
+    """`client.close` for `client.close()` (`this.server.tryShutdown` ...): a call of one of
+    _ENDINGS on a name, or None."""
+    function = call.child_by_field_name("function")
+    if function is None or function.type != "member_expression":
+        return None
+    if _text(function.child_by_field_name("property")) not in _ENDINGS:
+        return None
+    named = function.child_by_field_name("object")
+    while named is not None and named.type == "member_expression":  # `this.pool.client`
+        named = named.child_by_field_name("object")
+    return _text(function) if named is not None and named.type in ("identifier", "this") else None
 
 
 def _is_health_service(node: Node) -> bool:
@@ -881,7 +911,7 @@ def _value(node: Node | None) -> Any:
         "JSON.stringify"
     ):
         given = _arguments(node)
-        data = _data(given[0]) if len(given) == 1 else UNKNOWN
+        data = _data(given[0], 0) if len(given) == 1 else UNKNOWN
         return json.dumps(data) if data is not UNKNOWN else UNKNOWN
     if node.type in ("true", "false"):
         return node.type == "true"
@@ -895,18 +925,14 @@ def _value(node: Node | None) -> Any:
     return string if string is not None else UNKNOWN
 
 
-def _closed_where_made(node: Node) -> bool:
+def _closed_where_made(node: Node, ends: Calls) -> bool:
     """Whether the function that makes the client also calls `.close()` on it (a client
     per call; not `main`, whose clients live as long as the program)."""
     name = _bound_name(node)
     scope = _enclosing_function(node)
     if name is None or scope is None or _function_name(scope) == "main":
         return False
-    return any(
-        child.type == "call_expression"
-        and _text(child.child_by_field_name("function")) == f"{name}.close"
-        for child in walk(scope)
-    )
+    return ends.within(f"{name}.close", scope)
 
 
 def _environment_pattern(pattern: Node) -> dict[str, EnvRef]:
@@ -938,8 +964,11 @@ def _env(node: Node) -> str | None:
     return _string(node.child_by_field_name("index"))
 
 
-def _data(node: Node) -> Any:
-    """A literal as data (objects, arrays, strings, numbers, booleans), or UNKNOWN."""
+def _data(node: Node, depth: int) -> Any:
+    """A literal as data (objects, arrays, strings, numbers, booleans), or UNKNOWN (nested
+    deeper than the budget's MAX_DEPTH too)."""
+    if depth > MAX_DEPTH:
+        return UNKNOWN
     if node.type == "object":
         found: dict[str, Any] = {}
         for pair in node.named_children:
@@ -947,12 +976,12 @@ def _data(node: Node) -> Any:
             if key is None:
                 return UNKNOWN
             name = _string(key) if key.type == "string" else _text(key)
-            value = _data(pair.child_by_field_name("value"))  # type: ignore[arg-type]
+            value = _data(pair.child_by_field_name("value"), depth + 1)  # type: ignore[arg-type]
             if value is UNKNOWN:
                 return UNKNOWN
             found[name or ""] = value
         return found
     if node.type == "array":
-        items = [_data(child) for child in node.named_children]
+        items = [_data(child, depth + 1) for child in node.named_children]
         return UNKNOWN if any(item is UNKNOWN for item in items) else items
     return _value(node)

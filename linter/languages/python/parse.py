@@ -357,28 +357,37 @@ class _Collector(Values):
     def _walk(
         self, node: ast.AST, parents: tuple[ast.AST, ...], scope: Scope, keyboard: bool
     ) -> None:
-        kind = node.__class__
-        visit = _VISITS.get(kind)
-        if visit is not None:
-            visit(self, node, parents, scope, keyboard)
-        if kind in _SCOPE_CLASSES and isinstance(node, ScopeNode):
-            scope = Scope(node, scope)
-            if isinstance(node, _Function):
-                arguments = node.args
-                every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
-                every += [a for a in (arguments.vararg, arguments.kwarg) if a is not None]
-                scope.opaque.update(a.arg for a in every)
-        elif kind is ast.ExceptHandler and isinstance(node, ast.ExceptHandler):
-            keyboard = keyboard or _catches_keyboard_interrupt(node)
-        below = (*parents, node)
-        for name in kind._fields:  # ast.iter_child_nodes, without a generator a node
-            child = getattr(node, name, None)
-            if child.__class__ is list:
-                for item in child:
-                    if isinstance(item, ast.AST) and item.__class__ not in _INERT_CLASSES:
-                        self._walk(item, below, scope, keyboard)
-            elif isinstance(child, ast.AST) and child.__class__ not in _INERT_CLASSES:
-                self._walk(child, below, scope, keyboard)
+        """Visit every node, parents first (iteratively: an expression thousands deep,
+        `a + a + ...`, parses, and a recursive walk would overflow Python's stack)."""
+        stack = [(node, parents, scope, keyboard)]
+        while stack:
+            node, parents, scope, keyboard = stack.pop()
+            kind = node.__class__
+            visit = _VISITS.get(kind)
+            if visit is not None:
+                visit(self, node, parents, scope, keyboard)
+            if kind in _SCOPE_CLASSES and isinstance(node, ScopeNode):
+                scope = Scope(node, scope)
+                if isinstance(node, _Function):
+                    arguments = node.args
+                    every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
+                    every += [a for a in (arguments.vararg, arguments.kwarg) if a is not None]
+                    scope.opaque.update(a.arg for a in every)
+            elif kind is ast.ExceptHandler and isinstance(node, ast.ExceptHandler):
+                keyboard = keyboard or _catches_keyboard_interrupt(node)
+            below = (*parents, node)
+            children: list[ast.AST] = []
+            for name in kind._fields:  # ast.iter_child_nodes, without a generator a node
+                child = getattr(node, name, None)
+                if child.__class__ is list:
+                    children += [
+                        item
+                        for item in child
+                        if isinstance(item, ast.AST) and item.__class__ not in _INERT_CLASSES
+                    ]
+                elif isinstance(child, ast.AST) and child.__class__ not in _INERT_CLASSES:
+                    children.append(child)
+            stack += [(child, below, scope, keyboard) for child in reversed(children)]
 
     # -- what each kind of node says (the walk calls these through _VISITS) -------------
 

@@ -10,6 +10,7 @@ import ast
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from k8slb.code.budget import Budget
 from k8slb.code.facts import CodeFacts, Imported, Loc
 from k8slb.languages.python.parse_ast import dotted
 
@@ -42,6 +43,7 @@ class Names:
         # `from M import N` (relative or not): where each local name comes from
         self.origins: dict[str, Imported] = {}
         self.deferred = False  # a value holds an Imported
+        self.budget = Budget()  # the values this module's reading may still compute
 
     def note_import(self, node: ast.Import | ast.ImportFrom) -> None:
         if isinstance(node, ast.Import):

@@ -13,6 +13,7 @@ import math
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from k8slb.code.budget import MAX_DEPTH
 from k8slb.code.facts import (
     NO_OPTIONS,
     UNKNOWN,
@@ -27,8 +28,6 @@ from k8slb.code.facts import (
 )
 from k8slb.languages.python.parse_ast import dotted
 from k8slb.languages.python.parse_names import Names, Scope
-
-MAX_DEPTH = 8  # how many assignments a value is followed through
 
 
 class Values(Names):
@@ -45,7 +44,7 @@ class Values(Names):
     def options(self, expression: ast.expr, scope: Scope, depth: int) -> Options:
         """The (key, value) pairs of an options expression, followed through names,
         `+`, `list(...)`, and the `.append`/`.extend`/`+=` that add to a name."""
-        if depth > MAX_DEPTH:
+        if not self.budget.step(depth):
             return UNKNOWN_OPTIONS
         if isinstance(expression, ast.Constant) and expression.value is None:
             return NO_OPTIONS
@@ -111,8 +110,8 @@ class Values(Names):
         return None
 
     def value(self, expression: ast.expr, scope: Scope, depth: int = 0) -> Any:
-        """A literal, an EnvRef, or UNKNOWN."""
-        if depth > MAX_DEPTH:
+        """A literal, an EnvRef, or UNKNOWN (past the reading's budget too: budget.py)."""
+        if not self.budget.step(depth):
             return UNKNOWN
         if isinstance(expression, ast.Constant):
             return expression.value if not isinstance(expression.value, bytes) else UNKNOWN

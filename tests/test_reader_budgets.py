@@ -1,0 +1,375 @@
+"""Hostile code for every reader (Python, Go, JavaScript, TypeScript, Java, Spring's settings,
+Kubernetes YAML): strings doubled again and again, objects whose members fan out, chains and
+nestings thousands deep, a function that makes thousands of clients. Each input is read in
+a child process limited to 300 MB of address space and a few seconds of CPU, and must end
+as findings or unknown values (code/budget.py), never as an internal error, a memory error
+or a run that does not end. The named cases are the issue's; the property test generates
+more of each shape, at sizes a linear reader reads at once and a quadratic one does not.
+
+The CPU limit is generous (the goal is under 2 s; the cases took minutes or died of
+memory before): it only catches a reader that is not linear."""
+
+from __future__ import annotations
+
+import resource
+import signal
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from .helpers import ROOT
+
+MEMORY = 300 << 20  # bytes of address space a reading may use (the issue's bound)
+CPU_SECONDS = 5  # of CPU time for one input (the issue's goal: 2 s)
+
+Files = dict[str, str]
+
+# -- the shapes, one generator a language --------------------------------------------------
+
+
+def python(shape: str, n: int, width: int) -> Files:
+    head = "import os\n\nimport grpc\n\n"
+    last = f"a{n - 1}"
+    if shape == "doubling":
+        lines = ['a0 = "xxxxxxxx"'] + [f"a{i} = a{i - 1} + a{i - 1}" for i in range(1, n)]
+        code = "\n".join(lines) + f"\nchannel = grpc.insecure_channel({last})\n"
+    elif shape == "fan-out":
+        refs = [f"{{a{i - 1}}}" * width for i in range(1, n)]
+        lines = ['a0 = "xxxxxxxx"'] + [f'a{i} = f"{refs[i - 1]}"' for i in range(1, n)]
+        code = "\n".join(lines) + f"\nchannel = grpc.insecure_channel({last})\n"
+    elif shape == "chain":
+        terms = " + ".join(['os.environ.get("HOST", "x")'] * n)
+        code = f"ADDR = {terms}\nchannel = grpc.insecure_channel(ADDR)\n"
+    elif shape == "nesting":
+        code = "ADDR = " + "(" * n + '"x"' + ")" * n + "\ngrpc.insecure_channel(ADDR)\n"
+    else:  # many calls
+        made = "".join(
+            f'    c{i} = grpc.insecure_channel("a:1")\n    c{i}.close()\n' for i in range(n)
+        )
+        code = f"def connect():\n{made}"
+    return {"app/main.py": head + code}
+
+
+def go(shape: str, n: int, width: int) -> Files:
+    head = 'package main\n\nimport (\n\t"fmt"\n\n\t"google.golang.org/grpc"\n)\n\n'
+    dial = "\nfunc main() { grpc.Dial(a); fmt.Println() }\n"
+    if shape == "doubling":
+        lines = ['const a0 = "xxxxxxxx"'] + [
+            f"const a{i} = a{i - 1} + a{i - 1}" for i in range(1, n)
+        ]
+        code = "\n".join(lines) + f"\nconst a = a{n - 1}\n" + dial
+    elif shape == "fan-out":
+        spec = '"' + "%s" * width + '"'
+        lines = ['var a0 = "xxxxxxxx"'] + [
+            f"var a{i} = fmt.Sprintf({spec}, " + ", ".join([f"a{i - 1}"] * width) + ")"
+            for i in range(1, n)
+        ]
+        code = "\n".join(lines) + f"\nvar a = a{n - 1}\n" + dial
+    elif shape == "chain":
+        code = "var a = " + " + ".join(['"x"'] * n) + "\n" + dial
+    elif shape == "nesting":
+        code = "var a = " + "(" * n + '"x"' + ")" * n + "\n" + dial
+    else:
+        made = "".join(f'\tc{i}, _ := grpc.Dial("a:1")\n\tdefer c{i}.Close()\n' for i in range(n))
+        code = "func connect() {\n\tfmt.Println()\n" + made + "}\n"
+    return {"svc/main.go": head + code}
+
+
+def javascript(shape: str, n: int, width: int, suffix: str = "js") -> Files:
+    head = "const grpc = require('@grpc/grpc-js');\n"
+
+    def client(target: str) -> str:
+        return f"new grpc.Client({target}, grpc.credentials.createInsecure());\n"
+
+    if shape == "doubling":
+        lines = ["const t0 = 'http://x';"] + [
+            f"const t{i} = `${{t{i - 1}}}${{t{i - 1}}}`;" for i in range(1, n)
+        ]
+        code = "\n".join(lines) + f"\nlet a = t{n - 1};\n" + "a = a + a;\n" * n
+        code += f"export const ADDR = t{n - 1};\n" + client(f"t{n - 1}")
+    elif shape == "fan-out":
+        leaves = ", ".join(f"k{j}: 'http://x'" for j in range(width))
+        lines = [f"const o0 = {{{leaves}}};"] + [
+            f"const o{i} = {{" + ", ".join(f"k{j}: o{i - 1}" for j in range(width)) + "};"
+            for i in range(1, n)
+        ]
+        code = "\n".join(lines) + f"\nmodule.exports = {{o: o{n - 1}}};\n"
+        # and a module that imports it, member by member (code/imported.py)
+        user = "const config = require('./config');\n" + client("config.o.k0.k1")
+        return {f"web/config.{suffix}": head + code, f"web/user.{suffix}": head + user}
+    elif shape == "chain":
+        either = " || ".join(["process.env.ADDR"] * n)
+        nullish = " ?? ".join(["'a:1'"] * n)
+        code = f"const A = {either};\nconst B = {nullish};\n" + client("A") + client("B")
+    elif shape == "nesting":
+        code = "const A = " + "`${" * n + "'x'" + "}`" * n + ";\n" + client("A")
+    else:
+        made = "".join(f"  const c{i} = {client(repr('a:1'))}  c{i}.close();\n" for i in range(n))
+        code = "function connect() {\n" + made + "}\n"
+    return {f"web/main.{suffix}": head + code}
+
+
+def typescript(shape: str, n: int, width: int) -> Files:
+    return javascript(shape, n, width, "ts")
+
+
+def java(shape: str, n: int, width: int) -> Files:
+    head = "import io.grpc.*;\nimport java.util.concurrent.TimeUnit;\n\nclass Main {\n"
+    made = "  void f() { ManagedChannelBuilder.forTarget(A).build(); }\n"
+    if shape == "doubling":
+        lines = ['  static final String A0 = "xxxxxxxx";'] + [
+            f"  static final String A{i} = A{i - 1} + A{i - 1};" for i in range(1, n)
+        ]
+        body = "\n".join(lines) + f"\n  static final String A = A{n - 1};\n" + made
+    elif shape == "fan-out":
+        spec = '"' + "%s" * width + '"'
+        lines = ['  static final String A0 = "xxxxxxxx";'] + [
+            f"  static final String A{i} = String.format({spec}, "
+            + ", ".join([f"A{i - 1}"] * width)
+            + ");"
+            for i in range(1, n)
+        ]
+        body = "\n".join(lines) + f"\n  static final String A = A{n - 1};\n" + made
+    elif shape == "chain":
+        chain = ".maxConnectionAge(1, TimeUnit.MINUTES)" * n
+        body = f"  void f() {{\n    Server s = ServerBuilder.forPort(1){chain}.build();\n  }}\n"
+    elif shape == "nesting":
+        body = "  static final String A = " + "(" * n + '"x"' + ")" * n + ";\n" + made
+    else:
+        calls = "".join(
+            f'    ManagedChannel c{i} = ManagedChannelBuilder.forTarget("a:1").build();\n'
+            '    b = ManagedChannelBuilder.forTarget("a:1");\n    b.usePlaintext();\n'
+            "    d = b.build();\n    d.shutdown();\n"
+            for i in range(n)
+        )
+        body = "  void f() {\n    ManagedChannelBuilder b; ManagedChannel d;\n" + calls + "  }\n"
+    return {"svc/src/main/java/Main.java": head + body + "}\n"}
+
+
+def spring(shape: str, n: int, width: int) -> Files:
+    path = "svc/src/main/resources/application"
+    if shape == "nesting":
+        return {f"{path}.properties": "grpc.client.a.address=" + "${A:" * n + "x" + "}" * n + "\n"}
+    if shape == "chain":
+        return {f"{path}.properties": "grpc.server.port=" + "1\\\n" * n + "\n"}
+    if shape == "fan-out":
+        text = "".join(f"grpc.client.c{i}.address=${{ADDR:a:{i}}}\n" for i in range(n * width))
+        return {f"{path}.properties": text}
+    keys = "".join("  " * i + f"k{i}:\n" for i in range(min(n, 150)))
+    return {f"{path}.yml": "grpc:\n  server:\n" + keys}
+
+
+def yaml(shape: str, n: int, width: int) -> Files:
+    if shape in ("doubling", "fan-out"):  # aliases of aliases: a billion laughs
+        lines = ["a0: &a0 [" + ", ".join(["x"] * width) + "]"] + [
+            f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * width) + "]" for i in range(1, n)
+        ]
+        return {"k8s/laughs.yaml": "\n".join(lines) + "\n"}
+    if shape == "nesting":
+        return {"k8s/deep.yaml": "[" * n + "]" * n + "\n"}
+    items = "".join(
+        f"---\napiVersion: v1\nkind: Service\nmetadata: {{name: s{i}}}\n"
+        "spec: {selector: {app: a}, ports: [{port: 80}]}\n"
+        for i in range(n)
+    )
+    return {"k8s/many.yaml": items}
+
+
+READERS: dict[str, Callable[[str, int, int], Files]] = {
+    "python": python,
+    "go": go,
+    "javascript": javascript,
+    "typescript": typescript,
+    "java": java,
+    "spring": spring,
+    "yaml": yaml,
+}
+# shape -> (the count's range, the width's range)
+SHAPES = {
+    "doubling": ((20, 40), (2, 4)),
+    "fan-out": ((3, 7), (20, 80)),
+    "chain": ((500, 5000), (1, 1)),
+    "nesting": ((100, 3000), (1, 1)),
+    "many calls": ((300, 1500), (1, 1)),
+}
+
+
+@st.composite
+def hostile(draw: st.DrawFn) -> tuple[str, str, int, int]:
+    """A reader, a shape, its count and its width (the files are made from them, so that
+    a failing example reads as these four)."""
+    reader = draw(st.sampled_from(sorted(READERS)))
+    shape = draw(st.sampled_from(sorted(SHAPES)))
+    (low, high), (narrow, wide) = SHAPES[shape]
+    return reader, shape, draw(st.integers(low, high)), draw(st.integers(narrow, wide))
+
+
+# -- the issue's inputs -------------------------------------------------------------------
+
+
+def seven_modules_each_forty_times_the_one_before() -> Files:
+    """Across modules (code/imported.py): each module's ADDR is the one before it, forty
+    times over."""
+    head = "const grpc = require('@grpc/grpc-js');\n"
+    files = {"web/m0.js": head + "export const ADDR = process.env.ADDR || 'a:1';\n"}
+    for level in range(1, 8):
+        files[f"web/m{level}.js"] = (
+            head + f"import {{ADDR as A}} from './m{level - 1}.js';\n"
+            f"const ADDR = `{'${A}' * 40}`;\nexport {{ ADDR }};\n"
+            "new grpc.Client(ADDR, grpc.credentials.createInsecure());\n"
+        )
+    return files
+
+
+# Each of these took minutes, or died of a memory or recursion error, before.
+ISSUE: dict[str, Callable[[], Files]] = {
+    "JavaScript strings doubled 31 times": lambda: javascript("doubling", 31, 2),
+    "JavaScript exports fanning out 80^5": lambda: javascript("fan-out", 6, 80),
+    "JavaScript || and ?? chains": lambda: javascript("chain", 5000, 1),
+    "JavaScript templates nested 12000 deep": lambda: javascript("nesting", 12000, 1),
+    "JavaScript: 3000 clients in one function": lambda: javascript("many calls", 3000, 1),
+    "TypeScript: 3000 clients in one function": lambda: typescript("many calls", 3000, 1),
+    "Java: 1500 channels in one method": lambda: java("many calls", 1500, 1),
+    "Java: a builder chain of 20000 calls": lambda: java("chain", 20000, 1),
+    "Python f-strings fanning out": lambda: python("fan-out", 6, 40),
+    "Python: a + chain 2900 terms long": lambda: python("chain", 2900, 1),
+    "Go Sprintf fanning out": lambda: go("fan-out", 8, 80),
+    "Go: 12000 connections in one function": lambda: go("many calls", 12000, 1),
+    "Java String.format fanning out": lambda: java("fan-out", 8, 80),
+    "seven JavaScript modules, each forty times the one before": (
+        seven_modules_each_forty_times_the_one_before
+    ),
+}
+
+# -- reading in a child process -----------------------------------------------------------
+
+
+def read_here(name: str, files: Files) -> None:
+    """Read one case's files as `k8slb check` does, in this process, within CPU_SECONDS
+    of CPU time (past it SIGPROF ends the process, and the parent names the case)."""
+    from k8slb.engine import Settings, run
+    from k8slb.reading.sources import discover
+    from k8slb.rules import ALL_RULES
+
+    print("reading", name, flush=True)
+    with tempfile.TemporaryDirectory() as folder:
+        for path, text in files.items():
+            (Path(folder) / path).parent.mkdir(parents=True, exist_ok=True)
+            (Path(folder) / path).write_text(text)
+        signal.setitimer(signal.ITIMER_PROF, CPU_SECONDS)
+        result = run(discover([folder]).sources, Settings(rules=ALL_RULES))
+        signal.setitimer(signal.ITIMER_PROF, 0)
+    assert not result.errors, f"{name}: {result.errors}"
+
+
+@settings(
+    max_examples=15,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(hostile())
+def generated_cases_are_read_within_the_budget(case: tuple[str, str, int, int]) -> None:
+    reader, shape, n, width = case
+    read_here(f"{reader} {shape} n={n} width={width}", READERS[reader](shape, n, width))
+
+
+def in_a_child(which: str) -> None:
+    """The child's side: the limits on itself, then the cases."""
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
+    signal.signal(signal.SIGPROF, signal.SIG_DFL)
+    if which == "generated":
+        generated_cases_are_read_within_the_budget()
+    else:
+        read_here(which, ISSUE[which]())
+    print("done", flush=True)
+
+
+def assert_read_within_budget(which: str) -> None:
+    code = f"import sys; sys.path.insert(0, {str(ROOT)!r})\n"
+    code += f"from tests.test_reader_budgets import in_a_child; in_a_child({which!r})\n"
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,  # wall time: only should the CPU limit not end it
+        cwd=ROOT,
+    )
+    output = done.stdout + done.stderr
+    assert done.returncode == 0, f"the child ended with {done.returncode}:\n{output[-3000:]}"
+    assert output.splitlines()[-1] == "done", output[-3000:]
+
+
+@pytest.mark.parametrize("case", sorted(ISSUE))
+def test_the_issues_hostile_code_is_read_within_the_budget(case: str) -> None:
+    assert_read_within_budget(case)
+
+
+def test_every_reader_reads_generated_hostile_code_within_the_budget() -> None:
+    """Hypothesis draws a reader, a shape and its sizes; the whole property runs in one
+    child process with the limits, each example within CPU_SECONDS."""
+    assert_read_within_budget("generated")
+
+
+# -- what a value past its budget is ------------------------------------------------------
+
+
+def test_a_string_past_the_budget_is_unknown_never_cut() -> None:
+    """8 characters doubled 9 times are MAX_TEXT: kept whole; once more, unknown (left out
+    of the exports), never a string cut to the budget."""
+    from k8slb.code.budget import MAX_TEXT
+    from k8slb.languages.javascript.parse import parse
+
+    lines = ["const t0 = 'http://x';"] + [
+        f"const t{i} = `${{t{i - 1}}}${{t{i - 1}}}`;" for i in range(1, 11)
+    ]
+    code = "\n".join(lines) + "\nexport const FULL = t9;\nexport const OVER = t10;\n"
+    exports = parse("web/config.js", code.encode()).exports
+    assert exports["FULL"] == "http://x" * (MAX_TEXT // 8)
+    assert "OVER" not in exports
+
+
+def test_a_name_followed_past_the_depth_budget_is_unknown() -> None:
+    from k8slb.code.budget import MAX_DEPTH
+    from k8slb.languages.python.parse import parse
+
+    def target(names: int) -> object:
+        chain = "\n".join(f"a{i} = a{i - 1}" for i in range(1, names))
+        code = f'import grpc\na0 = "cart:50051"\n{chain}\ngrpc.insecure_channel(a{names - 1})\n'
+        [channel] = parse("app/main.py", code.encode()).channels
+        return channel.target
+
+    assert target(MAX_DEPTH) == "cart:50051"
+    assert target(4 * MAX_DEPTH) != "cart:50051"
+
+
+def test_a_text_that_waits_for_an_imported_value_stays_flat() -> None:
+    """Joined parts are spliced, not nested: a text that holds itself twice a level grows
+    by its pieces, and past MAX_PARTS is unknown."""
+    from k8slb.code.budget import MAX_PARTS
+    from k8slb.code.facts import UNKNOWN, Imported, Joined, joined
+
+    host = Imported(0, "./config", "HOST", by_path=True)
+    text = joined([host, ":50051"])
+    twice = joined([text, "/", text])
+    assert twice == Joined((host, ":50051", "/", host, ":50051"))
+    for _ in range(6):
+        twice = joined([twice, twice])
+    assert twice is UNKNOWN and MAX_PARTS < 5 * 2**6
+
+
+def test_the_readme_states_the_budgets_the_readers_keep() -> None:
+    from k8slb.code.budget import MAX_DEPTH, MAX_STEPS, MAX_TEXT
+
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    assert (
+        f"a value is followed {MAX_DEPTH} steps deep, a string up to {MAX_TEXT} characters, "
+        f"{MAX_STEPS:,} values a file" in readme
+    )
