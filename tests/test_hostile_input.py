@@ -50,6 +50,53 @@ def test_yaml_nested_past_the_native_stack_is_klb001_not_a_crash(tmp_path: Path,
 
 
 @pytest.mark.parametrize(
+    "text",
+    ["a: " + "{ " * 100_000, "a:\n" + "  {\n" * 100_000, "- [ {" * 50_000],
+    ids=["one-line", "a-line-each", "mixed"],
+)
+def test_unclosed_flow_mappings_are_klb001_before_the_scanner_squares_them(
+    tmp_path: Path, text: str
+) -> None:
+    """libyaml's scanner looks at every open flow mapping at each token: 200 KB of `{`
+    took it some 40 s before the nesting limit was met. The check and the fixer's read
+    both refuse the text first, at the bracket past the limit."""
+    (tmp_path / "deep.yaml").write_text(text)
+    for command in (["check"], ["fix", "--diff"]):
+        try:
+            done = subprocess.run(
+                [
+                    sys.executable,
+                    "-m",
+                    "k8slb",
+                    *command,
+                    "--isolated",
+                    "--no-cache",
+                    str(tmp_path),
+                ],
+                capture_output=True,
+                text=True,
+                timeout=15,
+            )
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"{command[0]} still reading after 15 s")
+        assert done.returncode in (0, 1), done.stderr  # fix --diff: nothing to fix, 0
+        said = done.stdout + done.stderr
+        assert "KLB001" in said or "1 finding remains" in said
+
+
+def test_the_flow_scan_passes_over_quotes_comments_and_block_scalars() -> None:
+    from k8slb.reading.yamlcompose import MAX_NESTING, flow_too_deep
+
+    many = MAX_NESTING + 50
+    assert flow_too_deep("a: '" + "{" * many + "'\n") is None
+    assert flow_too_deep('a: "' + "[{" * many + '"\n') is None
+    assert flow_too_deep("a: 1 # " + "{" * many + "\n") is None
+    assert flow_too_deep("script: |\n" + "  if x {\n" * many + "b: 1\n") is None
+    assert flow_too_deep("rows: [\n" + "  {a: 1, b: [2]},\n" * many + "]\n") is None
+    assert flow_too_deep("a: " + "{" * many) == (1, 3 + MAX_NESTING + 1)
+
+
+@pytest.mark.parametrize(
     "code",
     ["x = " + "(" * 5_000, "x = " + "f(" * 900 + ")" * 900, "x = " + 'f(")", ' * 900],
     ids=["unclosed", "closed", "closers-in-strings"],

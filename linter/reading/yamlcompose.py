@@ -197,6 +197,9 @@ def c_nodes(text: str) -> list[Node]:
     carry character offsets (the fixer's): made in C where native/yamlnodes.c was built.
     Raises YAMLError where the text does not parse, YAMLProblem where its nesting or
     anchors are refused (native/yamlnodes.c says which)."""
+    deep = flow_too_deep(text)
+    if deep is not None:
+        raise _LimitExceeded(_TOO_DEEP, *deep)
     if _native is not None:
         return _native.nodes(text)  # type: ignore[no-any-return]
     loader = C_LOADER(text)
@@ -220,6 +223,65 @@ MAX_NESTING = 200
 MAX_EXPANDED_NODES = 1_000_000
 
 _TOO_DEEP = f"nesting deeper than {MAX_NESTING} levels: not read"
+
+
+def flow_too_deep(text: str) -> Pos | None:
+    """Where the text's flow collections (`{`, `[`) nest past MAX_NESTING, read before any
+    parser sees it: libyaml's scanner keeps a possible key for every open flow mapping and
+    looks at them all at each token, so a line of unclosed `{` costs it the square of its
+    length (80 KB: 6 s) before the builder's own nesting limit is reached. A scan in one
+    pass, that leaves out quoted text, comments and block scalars; it errs towards passing
+    a text over (an unclosed quote ends its look), never towards refusing one that nests
+    less. Most texts have too few `{` to need it."""
+    if text.count("{") <= MAX_NESTING:
+        return None
+    depth = 0
+    quote = ""
+    parent = -1  # in a block scalar: its key line's indent
+    for number, line in enumerate(text.split("\n"), start=1):
+        body = line.lstrip(" ")
+        indent = len(line) - len(body)
+        if parent >= 0:
+            if not body.strip() or indent > parent:
+                continue
+            parent = -1
+        if not quote and not depth and "{" not in line and "[" not in line:
+            if _opens_block_scalar(body):
+                parent = indent
+            continue
+        opens = line.count("{") + line.count("[")
+        if not quote and depth + opens <= MAX_NESTING and not any(c in line for c in "\"'#"):
+            depth = max(0, depth + opens - line.count("}") - line.count("]"))  # the usual line
+            if not depth and _opens_block_scalar(body):
+                parent = indent
+            continue
+        before = " "
+        for column, char in enumerate(line, start=1):
+            if quote:
+                if char == quote:
+                    quote = ""
+            elif char in "\"'" and before in " \t:[{,-":
+                quote = char
+            elif char == "#" and before in " \t":
+                break
+            elif char in "{[":
+                depth += 1
+                if depth > MAX_NESTING:
+                    return number, column
+            elif char in "}]" and depth:
+                depth -= 1
+            before = char
+        if not quote and not depth and _opens_block_scalar(body):
+            parent = indent
+    return None
+
+
+def _opens_block_scalar(body: str) -> bool:
+    """Whether a line ends in a block scalar's header (`key: |`, `- >-`, `|2+`)."""
+    words = body.split(" #", 1)[0].split()
+    return bool(words) and words[-1][:1] in ("|", ">") and words[-1][1:].strip("+-0123456789") == ""
+
+
 _ALIAS_BOMB = (
     f"aliases expand this document past {MAX_EXPANDED_NODES:,} nodes "
     "(an alias bomb?); refusing to expand it"
@@ -512,6 +574,9 @@ def _read_documents(text: str, line_offset: int, pure: bool) -> list[tuple[Any, 
     (`{image: c:1}`), ruamel's pure-Python parser, which has the newer rule, reads the text
     instead, if it reads all of it: a broken text keeps libyaml's report. Both builders
     take the same way, so they still build alike."""
+    deep = flow_too_deep(text)
+    if deep is not None:
+        raise _LimitExceeded(_TOO_DEEP, deep[0] + line_offset, deep[1])
     try:
         return list(_documents_of(text, line_offset, pure))
     except YAMLProblem as problem:
