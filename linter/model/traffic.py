@@ -11,7 +11,7 @@ Services (round_robin, connection age) must not judge a pod by those.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal
+from typing import Any, Literal
 
 from k8slb.model.objects import service_ports
 from k8slb.reading.objects import K8sObject, dig
@@ -92,25 +92,13 @@ def scraped_ports(objects: Sequence[K8sObject]) -> dict[int, set[str]]:
     services = [o for o in objects if o.is_a("", "Service")]
     scraped: dict[int, set[str]] = {}
     for monitor in monitors:
-        spec = monitor.body.get("spec") or {}
-        wanted = dig(spec, "selector", "matchLabels")
-        ports = {
-            str(e.get("port"))
-            for e in spec.get("endpoints") or []
-            if isinstance(e, dict) and e.get("port")
-        }
+        spec, wanted, ports = _monitor(monitor, "endpoints")
         for service in services:
             if _in_space(monitor, spec, service.namespace) and _matches(wanted, service.labels):
                 scraped.setdefault(id(service), set()).update(ports)
     pods = [o for o in objects if o.template_labels is not None]
     for monitor in pod_monitors:
-        spec = monitor.body.get("spec") or {}
-        wanted = dig(spec, "selector", "matchLabels")
-        targets = {
-            str(e.get("port"))
-            for e in spec.get("podMetricsEndpoints") or []
-            if isinstance(e, dict) and e.get("port")
-        }
+        spec, wanted, targets = _monitor(monitor, "podMetricsEndpoints")
         for service in services:
             if not _in_space(monitor, spec, service.namespace):
                 continue
@@ -127,6 +115,17 @@ def scraped_ports(objects: Sequence[K8sObject]) -> dict[int, set[str]]:
                     if port.get("targetPort") in targets
                 )
     return scraped
+
+
+def _monitor(monitor: K8sObject, endpoints: str) -> tuple[Any, Any, set[str]]:
+    """A monitor's spec, the labels it selects by, and the ports its endpoints scrape."""
+    spec = monitor.body.get("spec") or {}
+    ports = {
+        str(e.get("port"))
+        for e in spec.get(endpoints) or []
+        if isinstance(e, dict) and e.get("port")
+    }
+    return spec, dig(spec, "selector", "matchLabels"), ports
 
 
 def _scrape_port(port: YMap, scraped: frozenset[str] | set[str]) -> bool:
