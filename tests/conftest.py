@@ -1,4 +1,5 @@
-"""Every test's k8slb keeps its cache in a folder of that test, never in the user's."""
+"""Every test's k8slb keeps its cache in a folder of that test, never in the user's, and
+no test's `-v` leaves the process debugging for the tests after it."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from k8slb.home import CACHE_ENV
+from k8slb.internal import DEBUG_ENV
 
 
 @pytest.fixture(autouse=True)
@@ -15,3 +17,10 @@ def private_cache(
     folder = tmp_path_factory.mktemp("k8slb-cache")
     monkeypatch.setenv(CACHE_ENV, str(folder))
     return folder
+
+
+@pytest.fixture(autouse=True)
+def debugging_restored(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`-v` sets K8SLB_DEBUG in the process it runs in (CliRunner's: the test-suite's), so
+    that every internal error comes with its traceback: undone after each test."""
+    monkeypatch.setenv(DEBUG_ENV, "")
