@@ -13,7 +13,7 @@ from k8slb.model.addresses import (
     target_parser,
 )
 from k8slb.model.index import Index, is_headless, service_type
-from k8slb.model.objects import service_ports
+from k8slb.model.objects import service_ports, target_port
 from k8slb.reading.objects import K8sObject
 from k8slb.rules.base import Context, Example, Rule
 from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE
@@ -56,7 +56,7 @@ def exposed(index: Index, service: K8sObject) -> set[int]:
     ports and the ports its pods' containers declare."""
     ports = {p.get("port") for p in service_ports(service)}
     if is_headless(service):
-        ports |= {p.get("targetPort") for p in service_ports(service)}
+        ports |= {target_port(p) for p in service_ports(service)}
         for _, template in index.selected(service):
             for container in template.containers:
                 ports |= {p.get("containerPort") for p in container.ports()}

@@ -12,7 +12,7 @@ from k8slb.model.grpc_options import MAX_AGE
 from k8slb.model.http2 import Evidence, PinnedService, pinned_grpc, servers_behind
 from k8slb.model.index import Index, selector_of, service_type
 from k8slb.model.links import CodeLinks, Served
-from k8slb.model.objects import PodTemplate, pos_of, service_ports
+from k8slb.model.objects import PodTemplate, pos_of, service_ports, target_port
 from k8slb.model.routes import Front, Key, key_of, l7_fronts
 from k8slb.reading.objects import K8sObject, dig
 from k8slb.reading.yamltree import Pos, YMap
@@ -126,10 +126,10 @@ def _dial_address(twin: K8sObject, evidence: Evidence) -> str:
     host = (
         twin.name if twin.namespace is None else f"{twin.name}.{twin.namespace}.svc.cluster.local"
     )
-    wanted = {evidence.port.get("port"), evidence.port.get("targetPort")} - {None}
+    wanted = {evidence.port.get("port"), target_port(evidence.port)} - {None}
     for port in service_ports(twin):
-        if {port.get("port"), port.get("targetPort")} & wanted:
-            target = port.get("targetPort")
+        if {port.get("port"), target_port(port)} & wanted:
+            target = target_port(port)
             number = target if isinstance(target, int) else port.get("port")
             return f"dns:///{host}:{number}"
     return f"dns:///{host}"

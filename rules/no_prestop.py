@@ -31,7 +31,7 @@ class NoPreStop(Rule):
     `strategy: Recreate`, a one-replica Deployment with `maxSurge: 0` that no autoscaler
     scales, or a one-replica StatefulSet never has an old and a new pod at once, so the
     pause only delays the outage. A pod that only Services without client
-    traffic select (peer discovery, metrics, placeholders: see `no-readiness-probe`)
+    traffic select (peer discovery, metrics: see `no-readiness-probe`)
     loses no request and is not reported. It is `info` too when only headless Services
     select the pod: their clients resolve the pods' addresses and choose among them (a
     cache's client-side sharding, gRPC's round_robin), and whether a pause helps depends

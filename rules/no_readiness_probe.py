@@ -25,8 +25,9 @@ class NoReadinessProbe(Rule):
     raft, cluster or peer traffic), metrics scrapes and profiling (ports named only with
     the words `metrics`, `prometheus`, `prom`, `pprof`, `profiling`, or scraped by a
     ServiceMonitor, or by a PodMonitor on every pod the Service selects; not
-    `http-metrics`, which several charts give to their whole HTTP API), or a placeholder whose
-    ports target port 0. A pod that only such Services select is not reported.
+    `http-metrics`, which several charts give to their whole HTTP API). A pod that only
+    such Services select is not reported. (A `targetPort` of 0 is no placeholder:
+    Kubernetes sends that port's traffic to the Service's own port number.)
 
     It is only `info` where readiness decides little: when old and new pods never overlap
     (`strategy: Recreate`, one replica with `maxSurge: 0` and no autoscaler, a one-replica

@@ -26,6 +26,18 @@ def test_klb401_follows_numeric_and_named_target_ports(tmp_path: Path) -> None:
     assert lint_text(tmp_path / "b", two, ["KLB401"]) == [], "no container takes port 9999"
 
 
+@pytest.mark.parametrize("unset", ["0", '""', "null"])
+def test_a_target_port_of_zero_or_unset_is_the_services_own_port(
+    tmp_path: Path, unset: str
+) -> None:
+    """Kubernetes defaults a targetPort of 0, "" or null to the port (generated charts
+    write `targetPort: 0`): the Service sends to the container port of that number."""
+    same_port = web_deployment(READY).replace("port: 80", "port: 8080")
+    text = same_port.replace("targetPort: http", f"targetPort: {unset}")
+    assert f"targetPort: {unset}" in text and "port: 8080" in text
+    assert len(lint_text(tmp_path, text, ["KLB401"])) == 1
+
+
 @pytest.mark.parametrize(
     ("pod_extra", "hook", "reported"),
     [

@@ -25,10 +25,9 @@ from k8slb.model.index import (
     is_headless,
     literal_env,
     service_type,
-    target_port,
 )
 from k8slb.model.links import CodeLinks, Served
-from k8slb.model.objects import PodTemplate, service_ports
+from k8slb.model.objects import PodTemplate, service_ports, target_port
 from k8slb.model.well_known import grpc_ports, internal_grpc
 from k8slb.reading.build_files import image_repository
 from k8slb.reading.objects import K8sObject
@@ -269,7 +268,7 @@ def _port_evidence(
             )
     if inferred is not None:
         return inferred
-    numbers = {port.get("port"), port.get("targetPort")} | {t.number for t in targets}
+    numbers = {port.get("port"), target_port(port)} | {t.number for t in targets}
     if GRPC_PORT in numbers:
         reason = f"port {GRPC_PORT}, gRPC's conventional port"
         return replace(on_service(reason, "port", 5), inferred=True)

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import PurePath
 from typing import Any
 
-from k8slb.model.objects import Container, PodTemplate, pod_template, service_ports
+from k8slb.model.objects import Container, PodTemplate, pod_template, service_ports, target_port
 from k8slb.model.traffic import Purpose, purpose, scraped_ports
 from k8slb.model.units import PLAIN, Unit, compatible
 from k8slb.reading.objects import K8sObject, dig
@@ -37,13 +37,6 @@ class EnvSetting:
     value: str
     entry: YMap
     index: int  # of the entry in the container's `env`
-
-
-def target_port(port: YMap) -> Any:
-    """The container port a Service port sends to: `targetPort`, else the port itself (an
-    explicit null is "not set", as Kubernetes reads it)."""
-    target = port.get("targetPort")
-    return port.get("port") if target is None else target
 
 
 # Read when the object is made (objects.py), so that the index reads no body.
@@ -208,7 +201,7 @@ class Index:
             found: dict[str, list[Target]] = defaultdict(list)
             for service in self.selecting(workload):
                 if not self.purpose(service).carries_clients:
-                    continue  # its pods' discovery, scrapes or a placeholder: no callers
+                    continue  # its pods' discovery or scrapes: no callers
                 for target in self.targets(service):
                     if target.workload is workload:
                         found[target.container.name].append(target)

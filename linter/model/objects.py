@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from k8slb.core import regex
 from k8slb.reading.objects import K8sObject, dig
@@ -37,6 +38,14 @@ def service_ports(service: K8sObject) -> list[YMap]:
     """The entries of a Service's `spec.ports` (those that are mappings)."""
     ports = dig(service.body, "spec", "ports")
     return [p for p in ports if isinstance(p, YMap)] if isinstance(ports, YSeq) else []
+
+
+def target_port(port: YMap) -> Any:
+    """The container port a Service port sends to: `targetPort`, else the port itself.
+    Kubernetes defaults a `targetPort` that is null, 0 or "" to the port (generated charts
+    write `targetPort: 0` for "not set"), so those are the port too."""
+    target = port.get("targetPort")
+    return port.get("port") if target is None or target == 0 or target == "" else target
 
 
 def pos_of(mapping: YMap, key: str, *, value: bool = False) -> Pos:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Literal
 
-from k8slb.model.objects import service_ports
+from k8slb.model.objects import service_ports, target_port
 from k8slb.reading.objects import K8sObject, dig
 from k8slb.reading.yamltree import YMap
 from k8slb.record import record
@@ -34,7 +34,7 @@ PEER_WORDS = frozenset(
 # `tempo-ingester-discovery`).
 PEER_SERVICE_WORDS = frozenset({"gossip", "memberlist", "discovery"})
 
-Role = Literal["clients", "peers", "metrics", "placeholder"]
+Role = Literal["clients", "peers", "metrics"]
 
 
 @record
@@ -112,7 +112,7 @@ def scraped_ports(objects: Sequence[K8sObject]) -> dict[int, set[str]]:
                 scraped.setdefault(id(service), set()).update(
                     str(port.get("name") or "")
                     for port in service_ports(service)
-                    if port.get("targetPort") in targets
+                    if target_port(port) in targets
                 )
     return scraped
 
@@ -156,8 +156,6 @@ def purpose(service: K8sObject, scraped: frozenset[str] | set[str] = frozenset()
     ports = service_ports(service)
     if not ports:
         return CLIENTS
-    if all(port.get("targetPort") == 0 for port in ports):
-        return Purpose("placeholder", "every port targets port 0: a placeholder")
     if all(_scrape_port(port, scraped) for port in ports):
         return Purpose("metrics", "it only carries metrics scrapes")
     if all(_peer_port(port) or _scrape_port(port, scraped) for port in ports):
