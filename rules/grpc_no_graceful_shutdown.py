@@ -152,6 +152,7 @@ class GrpcNoGracefulShutdown(Rule):
     def check(self, context: Context) -> Iterator[Finding]:
         for facts in context.judged_code():
             yield from self._late_handlers(context, facts)
+            yield from self._exits_while_draining(context, facts)
             runners = context.links.running(facts.path)
             if runners:  # judged in the code each container runs: its import closure
                 bare = [
@@ -195,18 +196,55 @@ class GrpcNoGracefulShutdown(Rule):
                     edits=dialect.sigterm_handler(wait, name, grace),
                 )
 
+    def _exits_while_draining(self, context: Context, facts: CodeFacts) -> Iterator[Finding]:
+        """A SIGTERM handler whose path reaches the process's exit with nothing waited for,
+        in code that runs a gRPC server: the server is cut however it drains."""
+        if not facts.signal_exits:
+            return
+        servers = [
+            server
+            for module in _code_of(context, facts)
+            if module.language == facts.language and not module.is_test
+            for server in module.servers
+        ]
+        if not servers:
+            return
+        server = next((s for s in servers if s.loc.path == facts.path), servers[0])
+        name = server.name or "the server"
+        made = "" if server.loc.path == facts.path else f" ({server.loc.path}:{server.loc.line})"
+        grace = context.fix_values.stop_grace_seconds
+        dialect = dialect_of(facts.language)
+        for exit in facts.signal_exits:
+            started = (
+                [
+                    f"the graceful stop it starts at line {exit.started.line} runs in a goroutine "
+                    "that the exit ends"
+                ]
+                if exit.started is not None
+                else []
+            )
+            yield self.code_finding(
+                exit.loc,
+                (
+                    f"on SIGTERM (received at line {exit.handler.line}) the process exits here "
+                    f"({exit.how}) with nothing waiting for gRPC server {name!r}{made} to drain",
+                    "the calls in flight are cut as if there were no handler",
+                    *started,
+                    dialect.exit_wait_advice(name, grace),
+                ),
+                related=[
+                    Related(exit.handler.path, exit.handler.line, "the signal"),
+                    Related(server.loc.path, server.loc.line, "the server"),
+                ],
+            )
+
     def _late_handlers(self, context: Context, facts: CodeFacts) -> Iterator[Finding]:
         """A wait that comes before the only SIGTERM handler of its code, in its function:
         the handler is registered when the server has stopped already."""
         late = [wait for wait in facts.waits if wait.late_handler is not None]
         if not late:
             return
-        runners = context.links.running(facts.path)
-        code = (
-            [m for link in runners for m in context.links.code(link)]
-            if runners
-            else [m for m in context.code() if m.project == facts.project]
-        )
+        code = _code_of(context, facts)
         handlers = {loc for module in code for loc in module.sigterm_handlers}
         if not handlers <= {wait.late_handler for wait in late}:
             return  # another handler is in place while the server serves
@@ -225,3 +263,12 @@ class GrpcNoGracefulShutdown(Rule):
                 ),
                 related=[Related(handler.path, handler.line, "the handler")],
             )
+
+
+def _code_of(context: Context, facts: CodeFacts) -> list[CodeFacts]:
+    """The code a module runs with: every container's that runs it (its import closure),
+    else its project's."""
+    runners = context.links.running(facts.path)
+    if runners:
+        return [m for link in runners for m in context.links.code(link)]
+    return [m for m in context.code() if m.project == facts.project]
