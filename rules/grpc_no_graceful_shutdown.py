@@ -24,6 +24,10 @@ _KEYBOARD_ONLY = grpc_server().replace(
     "    try:\n        server.wait_for_termination()\n    except KeyboardInterrupt:\n"
     "        server.stop(5)\n",
 )
+# A handler that starts the graceful stop and exits at once: the stop is never waited for.
+_EXITS_AT_ONCE = GO_SIGTERM.replace(
+    "\t\tserver.GracefulStop()\n", "\t\tgo server.GracefulStop()\n\t\tos.Exit(0)\n"
+)
 
 
 class GrpcNoGracefulShutdown(Rule):
@@ -49,6 +53,18 @@ class GrpcNoGracefulShutdown(Rule):
     A handler registered below a blocking `Serve` in the same function, when it is the
     code's only one, is reported too: Serve returns when the server has stopped, so the
     handler is never in place while it serves (no fix: where to move it is a design call).
+    A handler that does not hold the process is reported too, where the process exits:
+    from where SIGTERM is received (`<-ch` of the `signal.Notify` channel, `<-ctx.Done()`
+    of the `signal.NotifyContext` context), the code reaches an exit (`os.Exit`, a `Fatal`
+    log, the return of `main`, or of the function `main` ends with, as in
+    `os.Exit(run(ctx))`) with nothing in between that waits (a graceful stop, a receive
+    from a done channel, `wg.Wait()`, any call k8slb cannot follow; a log line or a
+    context's cancel does not wait), in code that makes a gRPC server (the container's,
+    else its project's). The process then exits while the server drains in another
+    goroutine, or before anything stops it: the calls in flight are cut as if there were
+    no handler. grpc-go's `Serve` returns only once a `GracefulStop` has finished, so a
+    handler goroutine that calls `GracefulStop()` while `main` returns from `Serve` is
+    waited for, and is not reported. No fix: where to wait is a design call.
 
     In Java: a server built with grpc-java and waited on with `awaitTermination()` when
     the code registers no JVM shutdown hook (`Runtime.getRuntime().addShutdownHook(...)`,
@@ -82,6 +98,9 @@ class GrpcNoGracefulShutdown(Rule):
     In Go: a goroutine started before `Serve` that waits for SIGTERM
     (`signal.Notify(ch, syscall.SIGTERM)`) and calls `GracefulStop()`, with
     `time.AfterFunc(25*time.Second, server.Stop)` to bound it (it waits for every stream).
+    When the handler exits at once: have the code that exits call `GracefulStop()` (so
+    bounded) before it exits, or wait on a channel the stopping goroutine closes once
+    `GracefulStop()` has returned.
 
     In Java: a shutdown hook that calls `server.shutdown()`, then
     `server.awaitTermination(25, TimeUnit.SECONDS)`, then `server.shutdownNow()` for the
@@ -100,6 +119,9 @@ class GrpcNoGracefulShutdown(Rule):
     loopback): with no handler, all four fail (grpcio: UNAVAILABLE, the process is killed;
     grpc-go and grpc-js: UNAVAILABLE); with the handler `k8slb fix` writes, all four
     finish, in all three.
+    A grpc-go handler that starts `GracefulStop()` in a goroutine and calls `os.Exit(0)`
+    at once: all four fail (UNAVAILABLE); the same handler calling `GracefulStop()`
+    before it exits: all four finish.
     Reproduce: `.venv/bin/python -m pytest tests/test_grpc_proof.py
     tests/test_grpc_go_proof.py tests/test_grpc_node_proof.py -s -q -k test_4`.
 
@@ -139,6 +161,12 @@ class GrpcNoGracefulShutdown(Rule):
             findings=0,
             language="go",
             title="in Go, with signal.Notify and GracefulStop",
+        ),
+        Example(
+            go_server(before_serve=_EXITS_AT_ONCE, imports=GO_SIGNAL_IMPORTS),
+            language="go",
+            title="in Go, a handler that exits while the server drains",
+            at=(19, 3),
         ),
         Example(java_server(), language="java", title="in Java", at=(11, 5)),
         Example(
