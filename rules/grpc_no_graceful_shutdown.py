@@ -239,7 +239,11 @@ class GrpcNoGracefulShutdown(Rule):
             return
         server = next((s for s in servers if s.loc.path == facts.path), servers[0])
         name = server.name or "the server"
-        made = "" if server.loc.path == facts.path else f" ({server.loc.path}:{server.loc.line})"
+        made = (
+            []
+            if server.loc.path == facts.path
+            else [f"{name} is made at {server.loc.path}:{server.loc.line}"]
+        )
         grace = context.fix_values.stop_grace_seconds
         dialect = dialect_of(facts.language)
         for exit in facts.signal_exits:
@@ -254,9 +258,11 @@ class GrpcNoGracefulShutdown(Rule):
             yield self.code_finding(
                 exit.loc,
                 (
-                    f"on SIGTERM (received at line {exit.handler.line}) the process exits here "
-                    f"({exit.how}) with nothing waiting for gRPC server {name!r}{made} to drain",
-                    "the calls in flight are cut as if there were no handler",
+                    f"SIGTERM (line {exit.handler.line}) ends the process here before gRPC "
+                    f"server {name!r} has drained",
+                    f"{exit.how} with nothing waiting in between: the calls in flight are cut "
+                    "as if there were no handler",
+                    *made,
                     *started,
                     dialect.exit_wait_advice(name, grace),
                 ),

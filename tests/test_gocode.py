@@ -523,10 +523,14 @@ def test_a_process_that_exits_on_sigterm_while_its_grpc_server_drains_is_reporte
     (finding,) = lint_files(tmp_path, shop(main), ["KLB403"]).findings
     assert finding.path.endswith("services/geo/main.go") and finding.line == 31
     assert finding.severity == Severity.WARNING
-    assert finding.message.replace(f"{tmp_path}/", "") == (
-        "on SIGTERM (received at line 29) the process exits here (run() returns to os.Exit() "
-        "in main) with nothing waiting for gRPC server 's' (pkg/server/server.go:12) to drain"
+    assert finding.message == (
+        "SIGTERM (line 29) ends the process here before gRPC server 's' has drained"
     )
+    assert [line.replace(f"{tmp_path}/", "") for line in finding.detail[:2]] == [
+        "run() returns to os.Exit() in main with nothing waiting in between: the calls in "
+        "flight are cut as if there were no handler",
+        "s is made at pkg/server/server.go:12",
+    ]
     waited = main.replace("\t\treturn 0\n", "\t\t<-errCh\n\t\treturn 0\n")
     assert lint_files(tmp_path / "waited", shop(waited), ["KLB403"]).findings == []
     no_grpc = (

@@ -121,7 +121,7 @@ def test_4_a_handler_that_exits_while_the_server_drains_cuts_calls_in_flight(
     report(f"{runtime.name}, SIGTERM with a handler that exits at once", outcomes)
     assert "done" not in outcomes, "every call in flight is cut"
     findings = lint_files(tmp_path / "lint", {"main.go": server}, ["KLB403"]).findings
-    assert [f.message.split(" (")[0] for f in findings] == ["on SIGTERM"]
+    assert [f.message.split(" (")[0] for f in findings] == ["SIGTERM"]
     waited = server.replace("\t\tgo server.GracefulStop()\n", "\t\tserver.GracefulStop()\n")
     outcomes = calls_through_sigterm(*runtime.programs(tmp_path / "waits", waited))
     report(f"{runtime.name}, SIGTERM with a handler that waits for the stop", outcomes)
