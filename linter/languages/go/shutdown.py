@@ -157,12 +157,11 @@ class _Walker:
                 return None, ""
             if node.parent is not None and node.parent.type in _FUNCTIONS:
                 return self.returns(node.parent, statements[-1] if statements else node)
-            statement = _ended_statement(node)
-            if statement is None or statement.parent is None:
+            ended_statement = _ended_statement(node)
+            outer = ended_statement.parent if ended_statement is not None else None
+            if outer is None or outer.type not in ("statement_list", "block"):
                 return None, ""
-            if statement.parent.type not in ("statement_list", "block"):
-                return None, ""
-            holder, after = statement.parent, statement
+            holder, after = outer, ended_statement
 
     def step(self, statement: Node) -> tuple[Node | None, str] | None:
         """None to go on; (exit, how) when the statement exits; _Blocks when it may wait."""
