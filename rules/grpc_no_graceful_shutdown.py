@@ -58,8 +58,9 @@ class GrpcNoGracefulShutdown(Rule):
     of the `signal.NotifyContext` context), the code reaches an exit (`os.Exit`, a `Fatal`
     log, the return of `main`, or of the function `main` ends with, as in
     `os.Exit(run(ctx))`) with nothing in between that waits (a graceful stop, a receive
-    from a done channel, `wg.Wait()`, any call k8slb cannot follow; a log line or a
-    context's cancel does not wait), in code that makes a gRPC server (the container's,
+    from a done channel, `wg.Wait()`, any call k8slb cannot follow; a log line, a
+    context's cancel, or a `Shutdown(ctx)` whose context is the signal's or derived from
+    it, done already, does not wait), in code that makes a gRPC server (the container's,
     else its project's). The process then exits while the server drains in another
     goroutine, or before anything stops it: the calls in flight are cut as if there were
     no handler. grpc-go's `Serve` returns only once a `GracefulStop` has finished, so a
@@ -255,6 +256,11 @@ class GrpcNoGracefulShutdown(Rule):
                 if exit.started is not None
                 else []
             )
+            if exit.expired is not None:
+                started.append(
+                    f"the Shutdown at line {exit.expired.line} returns at once: its context "
+                    "is done already (the signal's, or derived from it), so it drains nothing"
+                )
             yield self.code_finding(
                 exit.loc,
                 (

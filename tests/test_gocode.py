@@ -405,6 +405,33 @@ RETURNS_TO_EXIT = (
 )
 
 
+# The HTTP form: a Shutdown whose context is the signal's, done already, drains nothing.
+SHUTDOWN_WITH = (
+    "func main() {{\n"
+    "\tctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)\n"
+    "\tdefer stop()\n"
+    '\tsrv := &http.Server{{Addr: ":8080"}}\n\tgo srv.ListenAndServe()\n\t<-ctx.Done()\n'
+    "\tshutdownCtx, cancel := context.WithTimeout({parent}, 10*time.Second)\n"
+    "\tdefer cancel()\n\tif err := srv.Shutdown(shutdownCtx); err != nil {{\n"
+    "\t\tlog.Println(err)\n\t}}\n}}"
+)
+HTTP_IMPORTS = SHUTDOWN_IMPORTS + '\n\t"net/http"\n\t"time"'
+
+
+def test_a_shutdown_with_the_signals_context_returns_at_once_and_is_no_wait() -> None:
+    """`<-ctx.Done()`, then `srv.Shutdown` with a context derived from that ctx: it is
+    done already, so Shutdown closes the listeners and returns with the requests in
+    flight; main ends. With a fresh context, Shutdown waits for them."""
+    [exit] = facts(SHUTDOWN_WITH.format(parent="ctx"), HTTP_IMPORTS).signal_exits
+    assert (exit.loc.line, exit.how, exit.expired and exit.expired.line) == (
+        24,
+        "main returns",
+        24,
+    )
+    fresh = SHUTDOWN_WITH.format(parent="context.Background()")
+    assert facts(fresh, HTTP_IMPORTS).signal_exits == []
+
+
 @pytest.mark.parametrize(
     ("body", "exit_line", "how", "started"),
     [

@@ -233,8 +233,11 @@ class SignalExit:
 
     loc: Loc  # the exit
     handler: Loc  # where the signal is received
-    how: str  # "os.Exit", "returns from main"
+    how: str  # "os.Exit", "main returns"
     started: Loc | None = None
+    # a `Shutdown(ctx)` on the way whose context is already done (the signal's, or one
+    # derived from it): it returns at once, draining nothing
+    expired: Loc | None = None
 
 
 @record

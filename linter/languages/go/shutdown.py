@@ -26,7 +26,13 @@ if TYPE_CHECKING:
     from tree_sitter import Node
 
 # Calls that return at once: a log line, a context's cancel, closing or flushing.
-_QUIET_PACKAGES = frozenset({"fmt", "log", "errors", "strconv", "strings", "time", "signal"})
+_QUIET_PACKAGES = frozenset(
+    {"fmt", "log", "errors", "strconv", "strings", "time", "signal", "context"}
+)
+# the context functions whose context is done when their parent is
+_DERIVED = frozenset(
+    {"WithTimeout", "WithDeadline", "WithCancel", "WithTimeoutCause", "WithDeadlineCause"}
+)
 _QUIET_METHOD = regex.compile(
     r"^(?:(?:Info|Warn|Warning|Error|Debug|Trace|Notice|Print|Log|Msg|Msgf|Send)"
     r"(?:f|ln|w|Context|S)?|With\w*|Sugar|String|Err|Close|Sync|Flush|Now|Since)$"
@@ -52,7 +58,9 @@ def signal_exits(
     found: list[SignalExit] = []
     mains = _main_tails(root)
     for receive in _receives(root, sources):
-        walker = _Walker(mains)
+        operand = _text(receive.child_by_field_name("operand"))
+        # after `<-ctx.Done()`, ctx is done
+        walker = _Walker(mains, {operand.removesuffix(".Done()")} - {operand})
         try:
             exit_node, how = walker.after_receive(receive)
         except _Blocks:
@@ -60,7 +68,8 @@ def signal_exits(
         if exit_node is None:
             continue
         started = loc(walker.started) if walker.started is not None else None
-        found.append(SignalExit(loc(exit_node), loc(receive), how, started))
+        expired = loc(walker.expired) if walker.expired is not None else None
+        found.append(SignalExit(loc(exit_node), loc(receive), how, started, expired))
     return found
 
 
@@ -113,9 +122,11 @@ def _statements(block: Node) -> list[Node]:
 
 
 class _Walker:
-    def __init__(self, mains: dict[str, Node]) -> None:
+    def __init__(self, mains: dict[str, Node], done: set[str]) -> None:
         self.mains = mains
+        self.done = done  # the contexts known to be done: a Shutdown with one returns at once
         self.started: Node | None = None  # `go server.GracefulStop()` on the way
+        self.expired: Node | None = None  # `srv.Shutdown(ctx)` with a done ctx on the way
         self.depth = 0  # main's own calls followed (one: `main` -> `run`)
 
     def after_receive(self, receive: Node) -> tuple[Node | None, str]:
@@ -201,8 +212,33 @@ class _Walker:
             raise _Blocks
         if kind == "if_statement":
             return self.conditional(statement)
+        if kind == "short_var_declaration":
+            self.derive(statement)
         self.quiet(statement)
         return None
+
+    def derive(self, statement: Node) -> None:
+        """`c, cancel := context.WithTimeout(ctx, 10*time.Second)` of a done ctx is done
+        at once (so is one with no time at all)."""
+        left = statement.child_by_field_name("left")
+        right = statement.child_by_field_name("right")
+        names = list(left.named_children) if left is not None else []
+        values = list(right.named_children) if right is not None else []
+        if not names or len(values) != 1 or values[0].type != "call_expression":
+            return
+        called = values[0].child_by_field_name("function")
+        arguments = values[0].child_by_field_name("arguments")
+        args = list(arguments.named_children) if arguments is not None else []
+        if (
+            called is None
+            or called.type != "selector_expression"
+            or _text(called.child_by_field_name("operand")) != "context"
+            or _text(called.child_by_field_name("field")) not in _DERIVED
+            or not args
+        ):
+            return
+        if _text(args[0]) in self.done or (len(args) > 1 and _text(args[1]) == "0"):
+            self.done.add(_text(names[0]))
 
     def conditional(self, statement: Node) -> tuple[Node | None, str] | None:
         """An `if` whose branches only log or exit: an exit under it is one the signal may
@@ -241,9 +277,30 @@ class _Walker:
                 and _text(current.child_by_field_name("operator")) == "<-"
             ):
                 raise _Blocks
-            if current.type == "call_expression" and not _quiet(current):
+            if (
+                current.type == "call_expression"
+                and not _quiet(current)
+                and not self.expires(current)
+            ):
                 raise _Blocks
             stack.extend(current.named_children)
+
+    def expires(self, call: Node) -> bool:
+        """`srv.Shutdown(ctx)` with a done ctx: it closes the listeners and returns at
+        once, with the requests in flight still running."""
+        called = call.child_by_field_name("function")
+        arguments = call.child_by_field_name("arguments")
+        args = list(arguments.named_children) if arguments is not None else []
+        if (
+            called is not None
+            and called.type == "selector_expression"
+            and _text(called.child_by_field_name("field")) == "Shutdown"
+            and len(args) == 1
+            and _text(args[0]) in self.done
+        ):
+            self.expired = self.expired or call
+            return True
+        return False
 
     def returns(self, function: Node, at: Node) -> tuple[Node | None, str]:
         """A return from `function` at `at`: an exit when the function is `main`, or one
