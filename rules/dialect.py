@@ -48,6 +48,10 @@ class Dialect(ABC):
     def sigterm_fix(self, server: str, grace: int) -> str:
         """What the SIGTERM fix does, and what to review after it."""
 
+    def exit_wait_advice(self, server: str, grace: int) -> str:
+        """How to have the process wait for a graceful stop before it exits."""
+        return f"stop {server} where the process exits, and wait for the stop before exiting"
+
     @abstractmethod
     def stop_call(self, server: str, grace: object) -> str:
         """The call that stops the server at once, as written."""

@@ -24,6 +24,10 @@ _KEYBOARD_ONLY = grpc_server().replace(
     "    try:\n        server.wait_for_termination()\n    except KeyboardInterrupt:\n"
     "        server.stop(5)\n",
 )
+# A handler that starts the graceful stop and exits at once: the stop is never waited for.
+_EXITS_AT_ONCE = GO_SIGTERM.replace(
+    "\t\tserver.GracefulStop()\n", "\t\tgo server.GracefulStop()\n\t\tos.Exit(0)\n"
+)
 
 
 class GrpcNoGracefulShutdown(Rule):
@@ -49,6 +53,19 @@ class GrpcNoGracefulShutdown(Rule):
     A handler registered below a blocking `Serve` in the same function, when it is the
     code's only one, is reported too: Serve returns when the server has stopped, so the
     handler is never in place while it serves (no fix: where to move it is a design call).
+    A handler that does not hold the process is reported too, where the process exits:
+    from where SIGTERM is received (`<-ch` of the `signal.Notify` channel, `<-ctx.Done()`
+    of the `signal.NotifyContext` context), the code reaches an exit (`os.Exit`, a `Fatal`
+    log, the return of `main`, or of the function `main` ends with, as in
+    `os.Exit(run(ctx))`) with nothing in between that waits (a graceful stop, a receive
+    from a done channel, `wg.Wait()`, any call k8slb cannot follow; a log line, a
+    context's cancel, or a `Shutdown(ctx)` whose context is the signal's or derived from
+    it, done already, does not wait), in code that makes a gRPC server (the container's,
+    else its project's). The process then exits while the server drains in another
+    goroutine, or before anything stops it: the calls in flight are cut as if there were
+    no handler. grpc-go's `Serve` returns only once a `GracefulStop` has finished, so a
+    handler goroutine that calls `GracefulStop()` while `main` returns from `Serve` is
+    waited for, and is not reported. No fix: where to wait is a design call.
 
     In Java: a server built with grpc-java and waited on with `awaitTermination()` when
     the code registers no JVM shutdown hook (`Runtime.getRuntime().addShutdownHook(...)`,
@@ -82,6 +99,9 @@ class GrpcNoGracefulShutdown(Rule):
     In Go: a goroutine started before `Serve` that waits for SIGTERM
     (`signal.Notify(ch, syscall.SIGTERM)`) and calls `GracefulStop()`, with
     `time.AfterFunc(25*time.Second, server.Stop)` to bound it (it waits for every stream).
+    When the handler exits at once: have the code that exits call `GracefulStop()` (so
+    bounded) before it exits, or wait on a channel the stopping goroutine closes once
+    `GracefulStop()` has returned.
 
     In Java: a shutdown hook that calls `server.shutdown()`, then
     `server.awaitTermination(25, TimeUnit.SECONDS)`, then `server.shutdownNow()` for the
@@ -100,6 +120,9 @@ class GrpcNoGracefulShutdown(Rule):
     loopback): with no handler, all four fail (grpcio: UNAVAILABLE, the process is killed;
     grpc-go and grpc-js: UNAVAILABLE); with the handler `k8slb fix` writes, all four
     finish, in all three.
+    A grpc-go handler that starts `GracefulStop()` in a goroutine and calls `os.Exit(0)`
+    at once: all four fail (UNAVAILABLE); the same handler calling `GracefulStop()`
+    before it exits: all four finish.
     Reproduce: `.venv/bin/python -m pytest tests/test_grpc_proof.py
     tests/test_grpc_go_proof.py tests/test_grpc_node_proof.py -s -q -k test_4`.
 
@@ -140,6 +163,12 @@ class GrpcNoGracefulShutdown(Rule):
             language="go",
             title="in Go, with signal.Notify and GracefulStop",
         ),
+        Example(
+            go_server(before_serve=_EXITS_AT_ONCE, imports=GO_SIGNAL_IMPORTS),
+            language="go",
+            title="in Go, a handler that exits while the server drains",
+            at=(19, 3),
+        ),
         Example(java_server(), language="java", title="in Java", at=(11, 5)),
         Example(
             java_server(before_wait=JAVA_HOOK),
@@ -152,6 +181,7 @@ class GrpcNoGracefulShutdown(Rule):
     def check(self, context: Context) -> Iterator[Finding]:
         for facts in context.judged_code():
             yield from self._late_handlers(context, facts)
+            yield from self._exits_while_draining(context, facts)
             runners = context.links.running(facts.path)
             if runners:  # judged in the code each container runs: its import closure
                 bare = [
@@ -195,18 +225,66 @@ class GrpcNoGracefulShutdown(Rule):
                     edits=dialect.sigterm_handler(wait, name, grace),
                 )
 
+    def _exits_while_draining(self, context: Context, facts: CodeFacts) -> Iterator[Finding]:
+        """A SIGTERM handler whose path reaches the process's exit with nothing waited for,
+        in code that runs a gRPC server: the server is cut however it drains."""
+        if not facts.signal_exits:
+            return
+        servers = [
+            server
+            for module in _code_of(context, facts)
+            if module.language == facts.language and not module.is_test
+            for server in module.servers
+        ]
+        if not servers:
+            return
+        server = next((s for s in servers if s.loc.path == facts.path), servers[0])
+        name = server.name or "the server"
+        made = (
+            []
+            if server.loc.path == facts.path
+            else [f"{name} is made at {server.loc.path}:{server.loc.line}"]
+        )
+        grace = context.fix_values.stop_grace_seconds
+        dialect = dialect_of(facts.language)
+        for exit in facts.signal_exits:
+            started = (
+                [
+                    f"the graceful stop it starts at line {exit.started.line} runs in a goroutine "
+                    "that the exit ends"
+                ]
+                if exit.started is not None
+                else []
+            )
+            if exit.expired is not None:
+                started.append(
+                    f"the Shutdown at line {exit.expired.line} returns at once: its context "
+                    "is done already (the signal's, or derived from it), so it drains nothing"
+                )
+            yield self.code_finding(
+                exit.loc,
+                (
+                    f"SIGTERM (line {exit.handler.line}) ends the process here before gRPC "
+                    f"server {name!r} has drained",
+                    f"{exit.how} with nothing waiting in between: the calls in flight are cut "
+                    "as if there were no handler",
+                    *made,
+                    *started,
+                    dialect.exit_wait_advice(name, grace),
+                ),
+                related=[
+                    Related(exit.handler.path, exit.handler.line, "the signal"),
+                    Related(server.loc.path, server.loc.line, "the server"),
+                ],
+            )
+
     def _late_handlers(self, context: Context, facts: CodeFacts) -> Iterator[Finding]:
         """A wait that comes before the only SIGTERM handler of its code, in its function:
         the handler is registered when the server has stopped already."""
         late = [wait for wait in facts.waits if wait.late_handler is not None]
         if not late:
             return
-        runners = context.links.running(facts.path)
-        code = (
-            [m for link in runners for m in context.links.code(link)]
-            if runners
-            else [m for m in context.code() if m.project == facts.project]
-        )
+        code = _code_of(context, facts)
         handlers = {loc for module in code for loc in module.sigterm_handlers}
         if not handlers <= {wait.late_handler for wait in late}:
             return  # another handler is in place while the server serves
@@ -225,3 +303,12 @@ class GrpcNoGracefulShutdown(Rule):
                 ),
                 related=[Related(handler.path, handler.line, "the handler")],
             )
+
+
+def _code_of(context: Context, facts: CodeFacts) -> list[CodeFacts]:
+    """The code a module runs with: every container's that runs it (its import closure),
+    else its project's."""
+    runners = context.links.running(facts.path)
+    if runners:
+        return [m for link in runners for m in context.links.code(link)]
+    return [m for m in context.code() if m.project == facts.project]

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from k8slb.code.facts import UNKNOWN, CodeFacts, EnvRef
+from k8slb.core.findings import Severity
 from k8slb.languages.go.parse import analyse_go
 
 from tests.helpers import lint_files
@@ -377,4 +378,191 @@ def test_a_sigterm_handler_registered_after_a_blocking_serve_is_never_in_place(
     )
     assert (
         lint_files(tmp_path / "ok", {"main.go": served_in_a_goroutine}, ["KLB403"]).findings == []
+    )
+
+
+SHUTDOWN_IMPORTS = (
+    '"context"\n\t"log"\n\t"net"\n\t"os"\n\t"os/signal"\n\t"sync"\n\t"syscall"\n'
+    '\t"google.golang.org/grpc"'
+)
+SERVE_IN_A_GOROUTINE = (
+    '\tlis, _ := net.Listen("tcp", ":50051")\n\ts := grpc.NewServer()\n\tgo s.Serve(lis)\n'
+)
+NOTIFY = "\tsig := make(chan os.Signal, 1)\n\tsignal.Notify(sig, syscall.SIGTERM)\n"
+# mercari-microservices-example's services: SIGTERM cancels the context, run() returns
+# 0 at once and main exits, while the server drains in a goroutine
+RETURNS_TO_EXIT = (
+    "func main() {\n\tos.Exit(run(context.Background()))\n}\n\n"
+    "func run(ctx context.Context) int {\n"
+    "\tctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM, syscall.SIGINT)\n"
+    "\tdefer stop()\n\terrCh := make(chan error, 1)\n"
+    "\tgo func() {\n\t\terrCh <- serve(ctx)\n\t}()\n"
+    "\tselect {\n\tcase err := <-errCh:\n\t\tlog.Println(err)\n\t\treturn 1\n"
+    '\tcase <-ctx.Done():\n\t\tlog.Println("shutting down...")\n\t\treturn 0\n\t}\n}\n\n'
+    "func serve(ctx context.Context) error {\n"
+    + SERVE_IN_A_GOROUTINE.replace("\t", "\t", 1)
+    + "\t<-ctx.Done()\n\ts.GracefulStop()\n\treturn nil\n}"
+)
+
+
+# The HTTP form: a Shutdown whose context is the signal's, done already, drains nothing.
+SHUTDOWN_WITH = (
+    "func main() {{\n"
+    "\tctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)\n"
+    "\tdefer stop()\n"
+    '\tsrv := &http.Server{{Addr: ":8080"}}\n\tgo srv.ListenAndServe()\n\t<-ctx.Done()\n'
+    "\tshutdownCtx, cancel := context.WithTimeout({parent}, 10*time.Second)\n"
+    "\tdefer cancel()\n\tif err := srv.Shutdown(shutdownCtx); err != nil {{\n"
+    "\t\tlog.Println(err)\n\t}}\n}}"
+)
+HTTP_IMPORTS = SHUTDOWN_IMPORTS + '\n\t"net/http"\n\t"time"'
+
+
+def test_a_shutdown_with_the_signals_context_returns_at_once_and_is_no_wait() -> None:
+    """`<-ctx.Done()`, then `srv.Shutdown` with a context derived from that ctx: it is
+    done already, so Shutdown closes the listeners and returns with the requests in
+    flight; main ends. With a fresh context, Shutdown waits for them."""
+    [exit] = facts(SHUTDOWN_WITH.format(parent="ctx"), HTTP_IMPORTS).signal_exits
+    assert (exit.loc.line, exit.how, exit.expired and exit.expired.line) == (
+        24,
+        "main returns",
+        24,
+    )
+    fresh = SHUTDOWN_WITH.format(parent="context.Background()")
+    assert facts(fresh, HTTP_IMPORTS).signal_exits == []
+
+
+@pytest.mark.parametrize(
+    ("body", "exit_line", "how", "started"),
+    [
+        (RETURNS_TO_EXIT, 31, "run() returns to os.Exit() in main", None),
+        (
+            "func main() {\n"
+            + SERVE_IN_A_GOROUTINE
+            + NOTIFY
+            + '\tgo func() {\n\t\t<-sig\n\t\tgo s.GracefulStop()\n\t\tlog.Println("bye")\n'
+            "\t\tos.Exit(0)\n\t}()\n\tselect {}\n}",
+            24,
+            "os.Exit",
+            22,
+        ),
+        (
+            "func main() {\n"
+            + SERVE_IN_A_GOROUTINE
+            + NOTIFY
+            + '\t<-sig\n\tlog.Println("stopping")\n}',
+            21,
+            "main returns",
+            None,
+        ),
+        (
+            "func main() {\n"
+            + SERVE_IN_A_GOROUTINE
+            + NOTIFY
+            + '\tgot := <-sig\n\tlog.Fatalf("got %v", got)\n}',
+            21,
+            "log.Fatalf",
+            None,
+        ),
+    ],
+)
+def test_a_sigterm_handler_that_exits_with_nothing_waited_for_is_a_signal_exit(
+    body: str, exit_line: int, how: str, started: int | None
+) -> None:
+    """From where SIGTERM is received, nothing blocks before the process exits: the
+    server is cut however it drains (a graceful stop in a goroutine is not waited for)."""
+    [exit] = facts(body, SHUTDOWN_IMPORTS).signal_exits
+    assert (exit.loc.line, exit.how) == (exit_line, how)
+    assert (exit.started.line if exit.started else None) == started
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # the graceful stop runs where the process exits, after the signal
+        "func main() {\n" + SERVE_IN_A_GOROUTINE + NOTIFY + "\t<-sig\n\ts.GracefulStop()\n}",
+        # grpc-go's Serve returns only once the GracefulStop has finished
+        'func main() {\n\tlis, _ := net.Listen("tcp", ":50051")\n\ts := grpc.NewServer()\n'
+        + NOTIFY
+        + "\tgo func() {\n\t\t<-sig\n\t\ts.GracefulStop()\n\t}()\n"
+        "\tif err := s.Serve(lis); err != nil {\n\t\tlog.Fatal(err)\n\t}\n}",
+        # a done channel the stopping goroutine closes
+        "func main() {\n"
+        + SERVE_IN_A_GOROUTINE
+        + NOTIFY
+        + "\tdone := make(chan struct{})\n\t<-sig\n"
+        "\tgo func() {\n\t\ts.GracefulStop()\n\t\tclose(done)\n\t}()\n\t<-done\n}",
+        # a WaitGroup
+        "func main() {\n" + SERVE_IN_A_GOROUTINE + NOTIFY + "\tvar wg sync.WaitGroup\n\twg.Add(1)\n"
+        "\tgo func() {\n\t\tdefer wg.Done()\n\t\t<-sig\n\t\ts.GracefulStop()\n\t}()\n"
+        "\twg.Wait()\n}",
+        # a deferred graceful stop runs before run() returns
+        RETURNS_TO_EXIT.replace("\tdefer stop()\n", "\tdefer stop()\n\tdefer drain()\n"),
+        # a goroutine that receives the signal and ends exits nothing
+        "func main() {\n"
+        + SERVE_IN_A_GOROUTINE
+        + NOTIFY
+        + "\tgo func() {\n\t\t<-sig\n\t\ts.GracefulStop()\n\t}()\n\tselect {}\n}",
+    ],
+)
+def test_a_sigterm_handler_whose_stop_is_waited_for_is_no_signal_exit(body: str) -> None:
+    assert facts(body, SHUTDOWN_IMPORTS).signal_exits == []
+
+
+SERVER_PACKAGE = (
+    'package server\n\nimport (\n\t"context"\n\t"net"\n\n\t"google.golang.org/grpc"\n)\n\n'
+    "func Run(ctx context.Context) error {\n"
+    '\tlis, _ := net.Listen("tcp", ":50051")\n\ts := grpc.NewServer()\n\tgo s.Serve(lis)\n'
+    "\t<-ctx.Done()\n\ts.GracefulStop()\n\treturn nil\n}\n"
+)
+
+
+def shop(main: str, server: str = SERVER_PACKAGE) -> dict[str, str]:
+    """A Go service as mercari-microservices-example lays one out: its main package and
+    Dockerfile beside its Deployment, built from the repository's root, and what it
+    serves in a package it imports."""
+    deployment = (
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: geo, namespace: shop}\n"
+        "spec:\n  replicas: 3\n  selector: {matchLabels: {app: geo}}\n  template:\n"
+        "    metadata: {labels: {app: geo}}\n    spec:\n      containers:\n"
+        "        - name: app\n          image: acme/shop/geo:latest\n"
+    )
+    imports = SHUTDOWN_IMPORTS.replace(
+        '\t"google.golang.org/grpc"', '\t"github.com/acme/shop/pkg/server"'
+    )
+    return {
+        "go.mod": "module github.com/acme/shop\n",
+        "services/geo/main.go": f"package main\n\nimport (\n\t{imports}\n)\n\n{main}\n",
+        "services/geo/Dockerfile": "FROM golang:1.22\nWORKDIR /src\nCOPY . .\n"
+        'RUN go build -o /usr/bin/geo ./services/geo\nCMD ["/usr/bin/geo"]\n',
+        "services/geo/deployment.yaml": deployment,
+        "pkg/server/server.go": server,
+    }
+
+
+def test_a_process_that_exits_on_sigterm_while_its_grpc_server_drains_is_reported(
+    tmp_path: Path,
+) -> None:
+    """The handler is there, but main exits as soon as the signal arrives: the server
+    its code runs (in another package) is cut as if there were no handler."""
+    main = RETURNS_TO_EXIT[: RETURNS_TO_EXIT.index("\n\nfunc serve")]
+    main = main.replace("serve(ctx)", "server.Run(ctx)")
+    (finding,) = lint_files(tmp_path, shop(main), ["KLB403"]).findings
+    assert finding.path.endswith("services/geo/main.go") and finding.line == 31
+    assert finding.severity == Severity.WARNING
+    assert finding.message == (
+        "SIGTERM (line 29) ends the process here before gRPC server 's' has drained"
+    )
+    assert [line.replace(f"{tmp_path}/", "") for line in finding.detail[:2]] == [
+        "run() returns to os.Exit() in main with nothing waiting in between: the calls in "
+        "flight are cut as if there were no handler",
+        "s is made at pkg/server/server.go:12",
+    ]
+    waited = main.replace("\t\treturn 0\n", "\t\t<-errCh\n\t\treturn 0\n")
+    assert lint_files(tmp_path / "waited", shop(waited), ["KLB403"]).findings == []
+    no_grpc = (
+        'package server\n\nimport "context"\n\nfunc Run(ctx context.Context) error { return nil }\n'
+    )
+    assert lint_files(tmp_path / "http", shop(main, no_grpc), ["KLB403"]).findings == [], (
+        "no gRPC server in the code it runs"
     )

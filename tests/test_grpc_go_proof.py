@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from .go_toolchain import go
-from .helpers import FAST, fixed_source
+from .helpers import FAST, fixed_source, lint_files
 from .runtime_proof import (  # noqa: F401  (the tests: collected here, they run on grpc-go)
     Program,
     Runtime,
@@ -106,3 +106,24 @@ def client_source(source: str) -> str:
     target = '"dns:///backend.shop.svc.cluster.local:50051"'
     assert target in source
     return source.replace(target, '"proof:///backend"')
+
+
+def test_4_a_handler_that_exits_while_the_server_drains_cuts_calls_in_flight(
+    runtime: Runtime, tmp_path: Path
+) -> None:
+    """A SIGTERM handler that starts GracefulStop() in a goroutine and calls os.Exit at
+    once cuts every call in flight, as no handler would, and KLB403 says so; the same
+    handler waiting for the stop before it exits (the rule's advice) lets all four finish."""
+    server = main("pod_exits_while_draining")
+    for folder in ("exits", "waits"):
+        (tmp_path / folder).mkdir()
+    outcomes = calls_through_sigterm(*runtime.programs(tmp_path / "exits", server))
+    report(f"{runtime.name}, SIGTERM with a handler that exits at once", outcomes)
+    assert "done" not in outcomes, "every call in flight is cut"
+    findings = lint_files(tmp_path / "lint", {"main.go": server}, ["KLB403"]).findings
+    assert [f.message.split(" (")[0] for f in findings] == ["SIGTERM"]
+    waited = server.replace("\t\tgo server.GracefulStop()\n", "\t\tserver.GracefulStop()\n")
+    outcomes = calls_through_sigterm(*runtime.programs(tmp_path / "waits", waited))
+    report(f"{runtime.name}, SIGTERM with a handler that waits for the stop", outcomes)
+    assert outcomes == ["done"] * 4, "no call in flight is lost"
+    assert lint_files(tmp_path / "lint-waits", {"main.go": waited}, ["KLB403"]).findings == []

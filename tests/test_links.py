@@ -651,6 +651,29 @@ def test_a_go_container_runs_the_main_package_its_image_builds_and_what_it_impor
     )
 
 
+def test_a_go_build_path_from_the_repository_root_names_the_package_there(
+    tmp_path: Path,
+) -> None:
+    """A Dockerfile beside its service, built with the repository as its context
+    (`go build ./services/geo` after `COPY . .`): the package is the repository's
+    services/geo, with the shared packages it imports, not a services/geo/services/geo."""
+    dockerfile = (
+        "FROM golang:1.22\nWORKDIR /src\nCOPY . .\n"
+        'RUN go build -o /usr/bin/geo ./services/geo\nCMD ["/usr/bin/geo"]\n'
+    )
+    files = {
+        "go.mod": "module github.com/acme/hotel\n",
+        "services/geo/main.go": 'package main\n\nimport "github.com/acme/hotel/pkg/serve"\n\n'
+        "func main() { serve.Run() }\n",
+        "services/geo/Dockerfile": dockerfile,
+        "services/geo/deployment.yaml": workload("geo", "acme/hotel/geo:latest"),
+        "pkg/serve/serve.go": "package serve\n\nfunc Run() {}\n",
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == "services/geo" and row["modules"] == 2, "main and pkg/serve"
+    assert any("go build -o /usr/bin/geo" in evidence for evidence in row["evidence"])
+
+
 def test_a_go_install_of_every_command_links_each_container_to_the_binary_it_runs(
     tmp_path: Path,
 ) -> None:

@@ -223,6 +223,24 @@ class Wait:
 
 
 @record
+class SignalExit:
+    """The process exits on SIGTERM without waiting for its shutdown: from where the signal
+    is received, the code reaches an exit (`os.Exit`, a `Fatal` log, the end of `main`)
+    with nothing in between that blocks (a graceful stop it waits for, a wait on a done
+    channel or a WaitGroup, a call k8slb cannot follow): the servers it runs are cut
+    however they drain. `started`: a graceful stop the handler starts in a goroutine and
+    does not wait for (`go server.GracefulStop()`), when it does."""
+
+    loc: Loc  # the exit
+    handler: Loc  # where the signal is received
+    how: str  # "os.Exit", "main returns"
+    started: Loc | None = None
+    # a `Shutdown(ctx)` on the way whose context is already done (the signal's, or one
+    # derived from it): it returns at once, draining nothing
+    expired: Loc | None = None
+
+
+@record
 class Stop:
     loc: Loc
     server: str
@@ -341,6 +359,9 @@ class CodeFacts:
     waits: list[Wait] = field(default_factory=list)
     stops: list[Stop] = field(default_factory=list)
     sigterm_handlers: list[Loc] = field(default_factory=list)
+    # where the process exits on SIGTERM with nothing waited for (a handler that drains
+    # nothing): started and not waited for, as opposed to a graceful stop it waits for
+    signal_exits: list[SignalExit] = field(default_factory=list)
     # servers run by a call that installs its own SIGTERM handler (Python's uvicorn.run,
     # aiohttp's web.run_app): the process stops on SIGTERM, though it drains no gRPC server
     signal_servers: list[Loc] = field(default_factory=list)

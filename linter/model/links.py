@@ -509,7 +509,15 @@ class _Finder:
         def package_of(build: GoBuild) -> str:
             below, dots, _ = build.package.partition("/...")
             # a pattern builds each main package below it: the one named as the binary
-            return os.path.normpath(os.path.join(folder, below, ran if dots else ""))
+            relative = os.path.join(below, ran if dots else "")
+            # the build context is the Dockerfile's folder or, as often, one above it (the
+            # repository's: `docker build -f services/geo/Dockerfile .`)
+            base = folder
+            while True:
+                package = os.path.normpath(os.path.join(base, relative))
+                if package in self.go.files or base in ("", "."):
+                    return package
+                base = os.path.dirname(base) or "."
 
         patterns = [b for b in builds if b.package.endswith("/...")]
         chosen = [b for b in builds if ran and binary(b) == ran]

@@ -66,6 +66,13 @@ class GoDialect(Dialect):
     def sigterm_advice(self, server: str, grace: int) -> str:
         return f"signal.Notify(ch, syscall.SIGTERM), then {server}.GracefulStop() when it arrives"
 
+    def exit_wait_advice(self, server: str, grace: int) -> str:
+        return (
+            f"call {server}.GracefulStop() in the code that exits, before it exits (bounded by "
+            f"time.AfterFunc({grace}*time.Second, {server}.Stop)), or have it wait on a "
+            "channel the stopping goroutine closes once GracefulStop() returns"
+        )
+
     def sigterm_fix(self, server: str, grace: int) -> str:
         return (
             f"add a goroutine that, on SIGTERM, calls {server}.GracefulStop() and "

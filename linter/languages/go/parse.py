@@ -49,6 +49,7 @@ from k8slb.code.facts import (
 from k8slb.code.syntax_trees import node_text as _text
 from k8slb.code.syntax_trees import same_code, syntax_problem, walk
 from k8slb.core import regex
+from k8slb.languages.go.shutdown import signal_exits
 from k8slb.reading.markers import comment_markers, comment_pattern
 
 if TYPE_CHECKING:
@@ -207,6 +208,9 @@ class _Collector:
         self.late_handlers: dict[int, Loc] = {}
         self.budget = Budget()  # the values this file's reading may still compute
         self.closes: dict[int, set[str]] = {}  # by function body node id: _deferred_closes
+        # what receives SIGTERM: ("channel", name) of a Notify, ("context", name) of a
+        # NotifyContext (shutdown.py follows each receive to the exit it reaches)
+        self.signal_sources: list[tuple[str, str]] = []
 
     # -- driving -------------------------------------------------------------------------
 
@@ -226,7 +230,7 @@ class _Collector:
                 if server.name:
                     servers[server.name] = server
             elif name in ("os/signal.Notify", "os/signal.NotifyContext"):
-                self._signal(call, servers)
+                self._signal(call, name, servers)
             elif name == "database/sql.Open":
                 self._db(call, scope)
             elif name in _DEFAULT_CLIENT_CALLS or self._on_default_client(call):
@@ -248,6 +252,8 @@ class _Collector:
             self._method(call, scope, servers)  # a server's, a pool's, a health server's
             if name is not None and name.startswith(("net/http.", "golang.org/x/net/http2/h2c.")):
                 self._handed_to_http(call, servers)
+        if self.signal_sources:
+            self.facts.signal_exits = signal_exits(root, self.signal_sources, self.loc)
         for literal, scope in self.literals:
             self._http(literal, scope)
             for element in _keyed_elements(literal):
@@ -731,11 +737,16 @@ class _Collector:
         args = _items(node.child_by_field_name("arguments"))
         return (node, args[1]) if len(args) == 2 else None
 
-    def _signal(self, call: Node, servers: dict[str, Server]) -> None:
-        args = _items(call.child_by_field_name("arguments"))[1:]
+    def _signal(self, call: Node, name: str, servers: dict[str, Server]) -> None:
+        args_all = _items(call.child_by_field_name("arguments"))
+        args = args_all[1:]
         names = [self.qualified(a) or _text(a) for a in args]
         if not args or any(n in SIGTERM or n.endswith("SIGTERM") for n in names):
             self.facts.sigterm_handlers.append(self.loc(call))  # no signals: every signal
+            if name == "os/signal.Notify" and args_all and args_all[0].type == "identifier":
+                self.signal_sources.append(("channel", _text(args_all[0])))
+            elif name == "os/signal.NotifyContext" and (bound := self._bound_to(call)):
+                self.signal_sources.append(("context", bound))
             serving = _serving_before(call, servers)
             if serving is not None:  # never in place while that Serve runs
                 self.late_handlers.setdefault(serving.start_byte, self.loc(call))

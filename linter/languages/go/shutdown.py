@@ -1,0 +1,384 @@
+"""Whether a Go program waits for its shutdown once SIGTERM arrives (code/facts.py's
+`SignalExit`): from each place the signal is received (`<-ch` of a `signal.Notify`
+channel, `<-ctx.Done()` of a `signal.NotifyContext` context), the statements that follow
+are walked until the process exits (`os.Exit`, a `Fatal` log, a return from `main` or
+from the function `main` ends with) or something blocks. Anything k8slb cannot show to
+return at once blocks: a call other than a log line, a context's cancel or a close, a
+channel operation, a `select`, a loop. A goroutine that ends, or a walk that blocks, is
+a process that waits; only a path of non-blocking steps to an exit is reported.
+
+grpc-go's `Serve` returns only once a `GracefulStop` has finished, so a handler that
+starts the stop in a goroutine while `main` returns from `Serve` is waited for: only the
+signal's own path is followed here, never `Serve`'s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
+
+from k8slb.code.facts import Loc, SignalExit
+from k8slb.code.syntax_trees import node_text as _text
+from k8slb.code.syntax_trees import walk
+from k8slb.core import regex
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+# Calls that return at once: a log line, a context's cancel, closing or flushing.
+_QUIET_PACKAGES = frozenset(
+    {"fmt", "log", "errors", "strconv", "strings", "time", "signal", "context"}
+)
+# the context functions whose context is done when their parent is
+_DERIVED = frozenset(
+    {"WithTimeout", "WithDeadline", "WithCancel", "WithTimeoutCause", "WithDeadlineCause"}
+)
+_QUIET_METHOD = regex.compile(
+    r"^(?:(?:Info|Warn|Warning|Error|Debug|Trace|Notice|Print|Log|Msg|Msgf|Send)"
+    r"(?:f|ln|w|Context|S)?|With\w*|Sugar|String|Err|Close|Sync|Flush|Now|Since)$"
+)
+_QUIET_BUILTINS = frozenset({"close", "len", "print", "println", "cancel", "stop"})
+_BLOCKING_TIME = frozenset({"Sleep"})  # time.Sleep waits: a drain by the clock
+_FATAL = regex.compile(r"^(?:Fatal|Fatalf|Fatalln|Fatalw|Exit)$")
+_GRACEFUL = frozenset({"GracefulStop", "Shutdown"})
+_FUNCTIONS = ("function_declaration", "method_declaration", "func_literal")
+
+
+class _Blocks(Exception):
+    """The walk met a step that may wait (or a path it does not follow): no exit is
+    reported."""
+
+
+def signal_exits(
+    root: Node, sources: list[tuple[str, str]], loc: Callable[[Node], Loc]
+) -> list[SignalExit]:
+    """The exits each receive of a SIGTERM source reaches with nothing waited for.
+    `sources`: (how, name), `("channel", "sig")` for `signal.Notify(sig, ...)`,
+    `("context", "ctx")` for `ctx, stop := signal.NotifyContext(...)`."""
+    found: list[SignalExit] = []
+    mains = _main_tails(root)
+    for receive in _receives(root, sources):
+        operand = _text(receive.child_by_field_name("operand"))
+        # after `<-ctx.Done()`, ctx is done
+        walker = _Walker(mains, {operand.removesuffix(".Done()")} - {operand})
+        try:
+            exit_node, how = walker.after_receive(receive)
+        except _Blocks:
+            continue
+        if exit_node is None:
+            continue
+        started = loc(walker.started) if walker.started is not None else None
+        expired = loc(walker.expired) if walker.expired is not None else None
+        found.append(SignalExit(loc(exit_node), loc(receive), how, started, expired))
+    return found
+
+
+def _receives(root: Node, sources: list[tuple[str, str]]) -> Iterator[Node]:
+    channels = {name for how, name in sources if how == "channel"}
+    contexts = {f"{name}.Done()" for how, name in sources if how == "context"}
+    for node in walk(root):
+        if node.type != "unary_expression" or _text(node.child_by_field_name("operator")) != "<-":
+            continue
+        operand = _text(node.child_by_field_name("operand"))
+        if operand in channels or operand in contexts:
+            yield node
+
+
+def _main_tails(root: Node) -> dict[str, Node]:
+    """The functions whose return ends the process: `main`, and each function of the file
+    that `main` calls in a statement after which `main` only exits (`os.Exit(run(ctx))`,
+    `if err := run(); err != nil { log.Fatal(err) }` at its end), by name, with the
+    statement of `main` that calls it."""
+    tails: dict[str, Node] = {}
+    for function in root.named_children:
+        if function.type != "function_declaration":
+            continue
+        if _text(function.child_by_field_name("name")) != "main":
+            continue
+        body = function.child_by_field_name("body")
+        if body is None:
+            continue
+        tails["main"] = body
+        for statement in _statements(body):
+            if statement.type in ("go_statement", "defer_statement"):
+                continue
+            stack = [statement]
+            while stack:
+                node = stack.pop()
+                if node.type == "func_literal":
+                    continue
+                called = node.child_by_field_name("function")
+                if node.type == "call_expression" and called and called.type == "identifier":
+                    tails.setdefault(_text(called), statement)
+                stack.extend(node.named_children)
+    return tails
+
+
+def _statements(block: Node) -> list[Node]:
+    """The statements of a block, a case or a statement list."""
+    inner = [c for c in block.named_children if c.type == "statement_list"]
+    holder = inner[0] if inner else block
+    return [c for c in holder.named_children if c.type != "comment"]
+
+
+class _Walker:
+    def __init__(self, mains: dict[str, Node], done: set[str]) -> None:
+        self.mains = mains
+        self.done = done  # the contexts known to be done: a Shutdown with one returns at once
+        self.started: Node | None = None  # `go server.GracefulStop()` on the way
+        self.expired: Node | None = None  # `srv.Shutdown(ctx)` with a done ctx on the way
+        self.depth = 0  # main's own calls followed (one: `main` -> `run`)
+
+    def after_receive(self, receive: Node) -> tuple[Node | None, str]:
+        """Walk on from the statement that receives (or the case that does)."""
+        statement = receive
+        while statement.parent is not None and statement.parent.type not in (
+            "statement_list",
+            "block",
+            "communication_case",
+        ):
+            statement = statement.parent
+            if statement.type in _FUNCTIONS:
+                return None, ""
+        holder = statement.parent
+        if holder is None:
+            return None, ""
+        if holder.type == "communication_case":  # `case <-ch:`: the case's statements
+            return self.walk_on(holder, None)
+        if statement.type != "expression_statement" and statement.type not in (
+            "short_var_declaration",
+            "assignment_statement",
+        ):
+            return None, ""  # a receive inside an `if`, a `for`...: not followed
+        return self.walk_on(holder, statement)
+
+    def walk_on(self, holder: Node, after: Node | None) -> tuple[Node | None, str]:
+        """From the statement after `after` in `holder` (from the first when None), up
+        through the statements that enclose it, to an exit."""
+        while True:
+            statements = _statements(holder)
+            start = statements.index(after) + 1 if after is not None else 0
+            for statement in statements[start:]:
+                ended = self.step(statement)
+                if ended is not None:
+                    return ended
+            # the end of the block: the statement that holds it ends too (a loop's does not)
+            node = holder.parent if holder.type == "statement_list" else holder
+            if node is None:
+                return None, ""
+            if node.parent is not None and node.parent.type in _FUNCTIONS:
+                return self.returns(node.parent, statements[-1] if statements else node)
+            ended_statement = _ended_statement(node)
+            outer = ended_statement.parent if ended_statement is not None else None
+            if outer is None or outer.type not in ("statement_list", "block"):
+                return None, ""
+            holder, after = outer, ended_statement
+
+    def step(self, statement: Node) -> tuple[Node | None, str] | None:
+        """None to go on; (exit, how) when the statement exits; _Blocks when it may wait."""
+        kind = statement.type
+        if kind == "return_statement":
+            self.quiet(statement)
+            function = statement.parent
+            while function is not None and function.type not in _FUNCTIONS:
+                function = function.parent
+            return self.returns(function, statement) if function is not None else (None, "")
+        if kind == "go_statement":
+            for node in walk(statement):
+                called = node.child_by_field_name("function")
+                if (
+                    node.type == "call_expression"
+                    and called is not None
+                    and called.type == "selector_expression"
+                    and _text(called.child_by_field_name("field")) in _GRACEFUL
+                ):
+                    self.started = self.started or node
+            return None
+        if kind == "expression_statement" and statement.named_children:
+            call = statement.named_children[0]
+            if call.type == "call_expression":
+                how = _fatal(call)
+                if how is not None:
+                    return statement, how
+        if kind in ("defer_statement", "empty_statement", "comment", "var_declaration"):
+            return None
+        if kind in (
+            "for_statement",
+            "select_statement",
+            "send_statement",
+            "labeled_statement",
+            "goto_statement",
+        ):
+            raise _Blocks
+        if kind == "if_statement":
+            return self.conditional(statement)
+        if kind == "short_var_declaration":
+            self.derive(statement)
+        self.quiet(statement)
+        return None
+
+    def derive(self, statement: Node) -> None:
+        """`c, cancel := context.WithTimeout(ctx, 10*time.Second)` of a done ctx is done
+        at once (so is one with no time at all)."""
+        left = statement.child_by_field_name("left")
+        right = statement.child_by_field_name("right")
+        names = list(left.named_children) if left is not None else []
+        values = list(right.named_children) if right is not None else []
+        if not names or len(values) != 1 or values[0].type != "call_expression":
+            return
+        called = values[0].child_by_field_name("function")
+        arguments = values[0].child_by_field_name("arguments")
+        args = list(arguments.named_children) if arguments is not None else []
+        if (
+            called is None
+            or called.type != "selector_expression"
+            or _text(called.child_by_field_name("operand")) != "context"
+            or _text(called.child_by_field_name("field")) not in _DERIVED
+            or not args
+        ):
+            return
+        if _text(args[0]) in self.done or (len(args) > 1 and _text(args[1]) == "0"):
+            self.done.add(_text(names[0]))
+
+    def conditional(self, statement: Node) -> tuple[Node | None, str] | None:
+        """An `if` whose branches only log or exit: an exit under it is one the signal may
+        reach; either way the walk goes on after it."""
+        self.quiet(statement.child_by_field_name("initializer"))
+        self.quiet(statement.child_by_field_name("condition"))
+        for branch in (
+            statement.child_by_field_name("consequence"),
+            statement.child_by_field_name("alternative"),
+        ):
+            if branch is None:
+                continue
+            if branch.type == "if_statement":
+                self.conditional(branch)
+                continue
+            for inner in _statements(branch):
+                if inner.type == "return_statement":
+                    raise _Blocks  # a return on one branch only: not followed
+                ended = self.step(inner)
+                if ended is not None:
+                    break
+        return None
+
+    def quiet(self, node: Node | None) -> None:
+        """Raise _Blocks unless every call and channel operation in the node returns at
+        once (function literals are not run here)."""
+        if node is None:
+            return
+        stack = [node]
+        while stack:
+            current = stack.pop()
+            if current.type == "func_literal":
+                continue
+            if (
+                current.type == "unary_expression"
+                and _text(current.child_by_field_name("operator")) == "<-"
+            ):
+                raise _Blocks
+            if (
+                current.type == "call_expression"
+                and not _quiet(current)
+                and not self.expires(current)
+            ):
+                raise _Blocks
+            stack.extend(current.named_children)
+
+    def expires(self, call: Node) -> bool:
+        """`srv.Shutdown(ctx)` with a done ctx: it closes the listeners and returns at
+        once, with the requests in flight still running."""
+        called = call.child_by_field_name("function")
+        arguments = call.child_by_field_name("arguments")
+        args = list(arguments.named_children) if arguments is not None else []
+        if (
+            called is not None
+            and called.type == "selector_expression"
+            and _text(called.child_by_field_name("field")) == "Shutdown"
+            and len(args) == 1
+            and _text(args[0]) in self.done
+        ):
+            self.expired = self.expired or call
+            return True
+        return False
+
+    def returns(self, function: Node, at: Node) -> tuple[Node | None, str]:
+        """A return from `function` at `at`: an exit when the function is `main`, or one
+        `main` ends with; deferred calls of the function run first, and must not wait."""
+        name = _text(function.child_by_field_name("name"))
+        if function.type != "function_declaration" or name not in self.mains:
+            return None, ""  # a goroutine's end, a method, a function of unknown callers
+        self.defers(function)
+        if name == "main":
+            return at, "main returns"
+        if self.depth:
+            return None, ""
+        self.depth += 1
+        call_site = self.mains[name]
+        first = call_site.named_children[0] if call_site.named_children else None
+        how = _fatal(first) if call_site.type == "expression_statement" and first else None
+        if how is not None:
+            return at, f"{name}() returns to {how}() in main"
+        ended, then = self.walk_on(call_site.parent or self.mains["main"], call_site)
+        return (at, f"{name}() returns, then {then}") if ended is not None else (None, "")
+
+    def defers(self, function: Node) -> None:
+        body = function.child_by_field_name("body")
+        for statement in _statements(body) if body is not None else []:
+            if statement.type == "defer_statement":
+                self.quiet(statement.named_children[0] if statement.named_children else None)
+
+
+_CASES = ("communication_case", "expression_case", "default_case", "type_case")
+_SWITCHES = ("select_statement", "expression_switch_statement", "type_switch_statement")
+
+
+def _ended_statement(node: Node) -> Node | None:
+    """The statement that ends when a block or case of it does: the `select` or `switch`
+    of a case, the outermost `if` of an `else if` chain, a bare block; None for a loop's
+    body (it goes round again) and anything else."""
+    if node.type in _CASES:
+        parent = node.parent
+        while parent is not None and parent.type not in _SWITCHES:
+            parent = parent.parent
+        return parent
+    if node.type != "block" or node.parent is None:
+        return None
+    parent = node.parent
+    if parent.type in ("statement_list", "block"):
+        return node
+    if parent.type != "if_statement":
+        return None
+    while parent.parent is not None and parent.parent.type == "if_statement":
+        parent = parent.parent
+    return parent
+
+
+def _fatal(node: Node) -> str | None:
+    """`os.Exit`, `log.Fatal(...)`, `logger.Fatalf(...)`: how a call ends the process."""
+    if node.type != "call_expression":
+        return None
+    called = node.child_by_field_name("function")
+    if called is None or called.type != "selector_expression":
+        return None
+    field = _text(called.child_by_field_name("field"))
+    operand = _text(called.child_by_field_name("operand"))
+    if field == "Exit" and operand != "os":
+        return None
+    return f"{operand}.{field}" if _FATAL.match(field) else None
+
+
+def _quiet(call: Node) -> bool:
+    """A call that returns at once (by its name: k8slb follows no call)."""
+    called = call.child_by_field_name("function")
+    if called is None:
+        return False
+    if called.type == "identifier":
+        return _text(called) in _QUIET_BUILTINS or _text(called).startswith(("cancel", "stop"))
+    if called.type != "selector_expression":
+        return False
+    field = _text(called.child_by_field_name("field"))
+    operand = called.child_by_field_name("operand")
+    if operand is not None and operand.type == "identifier" and _text(operand) in _QUIET_PACKAGES:
+        return field not in _BLOCKING_TIME
+    return _QUIET_METHOD.match(field) is not None
