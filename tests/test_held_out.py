@@ -143,6 +143,20 @@ def test_held_out_figures_count_debatable_both_ways_and_misses_at_their_severity
     assert "missed:\tapp\tKLB302\td.yaml\tDeployment//db\tdb" in report
 
 
+def test_a_miss_a_finding_reports_since_is_that_finding_once() -> None:
+    """A reviewer's miss names the workload; a finding in code names no object: the same
+    rule on the same line is the miss reported, and two findings do not claim one miss."""
+    miss = evaluate.Label(("app", "KLB403", "main.go:45", "Deployment/shop/api", "-"), "TP", "r")
+    other = evaluate.Label(("app", "KLB403", "main.go:45", "Deployment/shop/db", "-"), "TP", "r")
+    in_code = ("app", "KLB403", "main.go:45", "-", "-")
+    assert evaluate._miss_reported(in_code, [miss, other], set()) == miss
+    assert evaluate._miss_reported(in_code, [miss, other], {miss.key}) == other
+    elsewhere = ("app", "KLB403", "main.go:46", "-", "-")
+    assert evaluate._miss_reported(elsewhere, [miss], set()) is None
+    another_object = ("app", "KLB403", "main.go:45", "Deployment/shop/web", "-")
+    assert evaluate._miss_reported(another_object, [miss], set()) is None
+
+
 def test_a_finding_whose_severity_moved_since_it_was_labelled_is_shown_to_judge(
     tmp_path: Path,
 ) -> None:
