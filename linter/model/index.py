@@ -94,6 +94,8 @@ class Index:
         self.workload_objects: list[K8sObject] = []  # those with a pod template
         self.namespaces: dict[str, K8sObject] = {}
         self._scalers: dict[tuple[str | None, str, Any], list[K8sObject]] = defaultdict(list)
+        # (namespace, name) -> the PersistentVolumeClaims of that name
+        self._claims: dict[tuple[str | None, str], list[K8sObject]] = defaultdict(list)
         # (namespace, label, value) -> the workloads whose pod template carries that label
         self._by_label: dict[tuple[str | None, str, str], list[K8sObject]] = defaultdict(list)
         self._templates: dict[int, PodTemplate] = {}
@@ -106,6 +108,8 @@ class Index:
             elif obj.scale_target is not None:
                 kind, name = obj.scale_target
                 self._scalers[(obj.namespace, kind, name)].append(obj)
+            elif obj.is_a("", "PersistentVolumeClaim") and obj.name:
+                self._claims[(obj.namespace, obj.name)].append(obj)
             labels = obj.template_labels
             if labels is not None:
                 self.workload_objects.append(obj)
@@ -250,6 +254,12 @@ class Index:
 
     def services_named(self, name: str) -> list[K8sObject]:
         return self._services_by_name.get(name, [])
+
+    def claim(self, workload: K8sObject, name: str) -> K8sObject | None:
+        """The PersistentVolumeClaim `name` that the workload's pods mount, when it is
+        applied with the workload (same namespace, same deployment unit)."""
+        found = self._claims.get((workload.namespace, name), [])
+        return next((claim for claim in found if self.together(claim, workload)), None)
 
     def serving_containers(
         self, workloads: Iterable[tuple[K8sObject, PodTemplate]] | None = None
