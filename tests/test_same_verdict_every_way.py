@@ -1,0 +1,312 @@
+"""One workload, one verdict: the same manifests linted as a plain folder, as the templates
+of a minimal Helm chart, and as a kustomization built over a base (`--kustomize`) give
+the same rule ids at the same severities on the same objects, with or without the
+server's code in the tree. Where a way of writing it may rightly give another verdict (a
+chart's values that set other replicas), the test says so."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from k8slb.cli import cli
+from k8slb.rules.examples import BUILT_HERE, grpc_server
+
+GRPC_BACKEND = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: orders
+  namespace: shop
+spec:
+  replicas: 3
+  selector:
+    matchLabels: {app: orders}
+  template:
+    metadata:
+      labels: {app: orders}
+    spec:
+      containers:
+        - name: orders
+          image: registry.example/web:1.0
+          ports:
+            - name: grpc
+              containerPort: 50051
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: orders
+  namespace: shop
+spec:
+  selector: {app: orders}
+  ports:
+    - name: grpc
+      port: 50051
+      targetPort: grpc
+"""
+
+ONE_REPLICA_STORE = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: db
+  namespace: shop
+spec:
+  replicas: 1
+  selector:
+    matchLabels: {app: db}
+  template:
+    metadata:
+      labels: {app: db}
+    spec:
+      containers:
+        - name: db
+          image: registry.example/db:1.0
+          ports:
+            - name: sql
+              containerPort: 5432
+          volumeMounts:
+            - {name: data, mountPath: /var/lib/data}
+      volumes:
+        - name: data
+          persistentVolumeClaim: {claimName: db-data}
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata:
+  name: db-data
+  namespace: shop
+spec:
+  accessModes: [ReadWriteOnce]
+  resources: {requests: {storage: 1Gi}}
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: db
+  namespace: shop
+spec:
+  selector: {app: db}
+  ports:
+    - name: sql
+      port: 5432
+      targetPort: sql
+"""
+
+ONE_REPLICA_STATEFUL_STORE = """\
+apiVersion: apps/v1
+kind: StatefulSet
+metadata:
+  name: cache
+  namespace: shop
+spec:
+  serviceName: cache-peers
+  selector:
+    matchLabels: {app: cache}
+  template:
+    metadata:
+      labels: {app: cache}
+    spec:
+      containers:
+        - name: cache
+          image: registry.example/cache:1.0
+          ports:
+            - name: tcp
+              containerPort: 6379
+          volumeMounts:
+            - {name: data, mountPath: /data}
+  volumeClaimTemplates:
+    - metadata: {name: data}
+      spec:
+        accessModes: [ReadWriteOnce]
+        resources: {requests: {storage: 1Gi}}
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: cache-peers
+  namespace: shop
+spec:
+  clusterIP: None
+  selector: {app: cache}
+  ports:
+    - name: tcp
+      port: 6379
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: cache
+  namespace: shop
+spec:
+  selector: {app: cache}
+  ports:
+    - name: tcp
+      port: 6379
+      targetPort: tcp
+"""
+
+HTTP_WEB = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  namespace: shop
+spec:
+  replicas: 2
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      containers:
+        - name: web
+          image: registry.example/site:1.0
+          ports:
+            - name: http
+              containerPort: 8080
+          livenessProbe:
+            httpGet: {path: /healthz, port: http}
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: web
+  namespace: shop
+spec:
+  selector: {app: web}
+  ports:
+    - name: http
+      port: 80
+      targetPort: http
+"""
+
+WORKLOADS = {
+    "grpc.yaml": GRPC_BACKEND,
+    "store.yaml": ONE_REPLICA_STORE,
+    "stateful.yaml": ONE_REPLICA_STATEFUL_STORE,
+    "web.yaml": HTTP_WEB,
+}
+# The gRPC backend's server, built into its image (registry.example/web) beside the
+# manifests: a skaffold artifact and a Dockerfile that runs app.py.
+CODE = {"app.py": grpc_server(), **dict(BUILT_HERE)}
+
+Verdicts = set[tuple[str, str, str, str]]  # (kind/namespace/name, container, rule, severity)
+
+
+def _write(root: Path, files: Mapping[str, str]) -> None:
+    for name, text in files.items():
+        target = root / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text)
+
+
+def _verdicts(root: Path, *options: str) -> Verdicts:
+    done = CliRunner().invoke(
+        cli, ["check", "--isolated", "--no-cache", "--format", "json", *options, str(root)]
+    )
+    assert done.exit_code in (0, 1), done.output
+    report: dict[str, Any] = json.loads(done.stdout)
+    assert not report["errors"], report["errors"]
+    found: Verdicts = set()
+    for finding in report["findings"]:
+        obj = finding["object"] or {}
+        ref = f"{obj.get('kind')}/{obj.get('namespace')}/{obj.get('name')}"
+        found.add((ref, finding["container"] or "", finding["rule"], finding["severity"]))
+    return found
+
+
+def plain(root: Path, manifests: Mapping[str, str], beside: Mapping[str, str]) -> Verdicts:
+    """The manifests as files of a folder, the code beside them."""
+    _write(root, {**beside, **{f"deploy/{name}": text for name, text in manifests.items()}})
+    return _verdicts(root)
+
+
+def chart(root: Path, manifests: Mapping[str, str], beside: Mapping[str, str]) -> Verdicts:
+    """The manifests as the templates of a chart with no values, the code beside it."""
+    files = {
+        "deploy/shop/Chart.yaml": "apiVersion: v2\nname: shop\nversion: 0.1.0\n",
+        "deploy/shop/values.yaml": "{}\n",
+        **{f"deploy/shop/templates/{name}": text for name, text in manifests.items()},
+    }
+    _write(root, {**beside, **files})
+    return _verdicts(root)
+
+
+def kustomization(root: Path, manifests: Mapping[str, str], beside: Mapping[str, str]) -> Verdicts:
+    """The manifests as the resources of a base, an overlay built over it (`--kustomize`)."""
+    resources = "".join(f"  - {name}\n" for name in manifests)
+    files = {
+        "deploy/base/kustomization.yaml": f"resources:\n{resources}",
+        "deploy/overlays/prod/kustomization.yaml": "resources:\n  - ../../base\n",
+        **{f"deploy/base/{name}": text for name, text in manifests.items()},
+    }
+    _write(root, {**beside, **files})
+    return _verdicts(root, "--kustomize")
+
+
+WAYS = {"chart": chart, "kustomization": kustomization}
+needs_a_build = pytest.mark.skipif(
+    not (shutil.which("kustomize") or shutil.which("kubectl")),
+    reason="kustomize or kubectl builds a kustomization",
+)
+
+
+@needs_a_build
+@pytest.mark.parametrize("code", [False, True], ids=["manifests-only", "with-its-code"])
+@pytest.mark.parametrize("way", sorted(WAYS))
+def test_a_workload_gets_the_same_verdict_as_plain_yaml_a_chart_or_a_kustomization(
+    tmp_path: Path, way: str, code: bool
+) -> None:
+    (tmp_path / ".git").mkdir()  # one repository: the code and what a build may read
+    beside = CODE if code else {}
+    expected = plain(tmp_path / "plain", WORKLOADS, beside)
+    assert WAYS[way](tmp_path / way, WORKLOADS, beside) == expected
+
+
+def test_each_workload_gets_the_verdict_its_evidence_makes(tmp_path: Path) -> None:
+    """What the comparison above holds the same: the scaled gRPC backend is the textbook
+    warning; the one-replica stores are info (no second pod takes their traffic); the web
+    Deployment's missing probe and pause are warnings. With its code in the tree, the
+    gRPC server's own findings (in app.py) come on top of the manifests' verdicts, which
+    the code does not change."""
+    (tmp_path / ".git").mkdir()
+    found = plain(tmp_path / "bare", WORKLOADS, {})
+    by_rule = {(ref, rule): severity for ref, _, rule, severity in found}
+    assert by_rule[("Service/shop/orders", "KLB101")] == "warning"
+    for ref in ("Deployment/shop/orders", "Deployment/shop/web"):
+        assert by_rule[(ref, "KLB302")] == by_rule[(ref, "KLB401")] == "warning"
+    for ref in ("Deployment/shop/db", "StatefulSet/shop/cache"):
+        assert by_rule[(ref, "KLB302")] == by_rule[(ref, "KLB401")] == "info"
+    with_code = plain(tmp_path / "code", WORKLOADS, CODE)
+    assert found < with_code
+    assert {ref for ref, *_ in with_code - found} == {"None/None/None"}  # the code's own
+
+
+def test_a_chart_whose_values_set_other_replicas_may_rightly_differ(tmp_path: Path) -> None:
+    """Not a difference of the way it is written: the chart's values make another workload
+    (three replicas of the store), and three replicas have a second pod to take the
+    traffic, so its missing probe and pause are warnings there."""
+    (tmp_path / ".git").mkdir()
+    templated = ONE_REPLICA_STORE.replace("replicas: 1", "replicas: {{ .Values.replicas }}")
+    files = {
+        "deploy/shop/Chart.yaml": "apiVersion: v2\nname: shop\nversion: 0.1.0\n",
+        "deploy/shop/values.yaml": "replicas: 3\n",
+        "deploy/shop/templates/store.yaml": templated,
+    }
+    _write(tmp_path, files)
+    severities = {(rule, severity) for _, _, rule, severity in _verdicts(tmp_path)}
+    assert severities == {("KLB302", "warning"), ("KLB401", "warning")}
+    assert {
+        (r, s) for _, _, r, s in plain(tmp_path / "plain", {"s.yaml": ONE_REPLICA_STORE}, {})
+    } == {
+        ("KLB302", "info"),
+        ("KLB401", "info"),
+    }
