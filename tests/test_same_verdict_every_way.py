@@ -17,6 +17,8 @@ from click.testing import CliRunner
 from k8slb.cli import cli
 from k8slb.rules.examples import BUILT_HERE, grpc_server
 
+from .test_registry_callers import hotel
+
 GRPC_BACKEND = """\
 apiVersion: apps/v1
 kind: Deployment
@@ -188,20 +190,34 @@ spec:
       targetPort: http
 """
 
+# A Go gRPC server that registers itself in Consul (its callers resolve its pods there)
+# and the frontend that dials it so, from one image; their code in hotel/.
+_HOTEL = {
+    name: str(text).replace("metadata: {name: ", "metadata: {namespace: shop, name: ")
+    for name, text in hotel().items()
+}
+REGISTERED = {name[len("k8s/") :]: text for name, text in _HOTEL.items() if name.startswith("k8s/")}
 WORKLOADS = {
     "grpc.yaml": GRPC_BACKEND,
     "store.yaml": ONE_REPLICA_STORE,
     "stateful.yaml": ONE_REPLICA_STATEFUL_STORE,
     "web.yaml": HTTP_WEB,
+    **REGISTERED,
 }
 # The gRPC backend's server, built into its image (registry.example/web) beside the
-# manifests: a skaffold artifact and a Dockerfile that runs app.py.
-CODE = {"app.py": grpc_server(), **dict(BUILT_HERE)}
+# manifests: a skaffold artifact and a Dockerfile that runs app.py; and the hotel's.
+CODE = {
+    "app.py": grpc_server(),
+    **dict(BUILT_HERE),
+    **{f"hotel/{name}": text for name, text in _HOTEL.items() if not name.startswith("k8s/")},
+}
 
 Verdicts = set[tuple[str, str, str, str]]  # (kind/namespace/name, container, rule, severity)
 
 
 def _write(root: Path, files: Mapping[str, str]) -> None:
+    """The files in a repository of their own: the run reads no other copy as context."""
+    (root / ".git").mkdir(parents=True, exist_ok=True)
     for name, text in files.items():
         target = root / name
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -240,8 +256,7 @@ def chart(root: Path, manifests: Mapping[str, str], beside: Mapping[str, str]) -
     return _verdicts(root)
 
 
-def kustomization(root: Path, manifests: Mapping[str, str], beside: Mapping[str, str]) -> Verdicts:
-    """The manifests as the resources of a base, an overlay built over it (`--kustomize`)."""
+def _kustomized(root: Path, manifests: Mapping[str, str], beside: Mapping[str, str]) -> None:
     resources = "".join(f"  - {name}\n" for name in manifests)
     files = {
         "deploy/base/kustomization.yaml": f"resources:\n{resources}",
@@ -249,23 +264,41 @@ def kustomization(root: Path, manifests: Mapping[str, str], beside: Mapping[str,
         **{f"deploy/base/{name}": text for name, text in manifests.items()},
     }
     _write(root, {**beside, **files})
+
+
+def kustomization(root: Path, manifests: Mapping[str, str], beside: Mapping[str, str]) -> Verdicts:
+    """The manifests as the resources of a base, an overlay built over it (`--kustomize`)."""
+    _kustomized(root, manifests, beside)
     return _verdicts(root, "--kustomize")
 
 
-WAYS = {"chart": chart, "kustomization": kustomization}
+def kustomization_unbuilt(
+    root: Path, manifests: Mapping[str, str], beside: Mapping[str, str]
+) -> Verdicts:
+    """The same kustomization, walked without `--kustomize`: its files as written."""
+    _kustomized(root, manifests, beside)
+    return _verdicts(root)
+
+
+WAYS = {
+    "chart": chart,
+    "kustomization": kustomization,
+    "kustomization-unbuilt": kustomization_unbuilt,
+}
 needs_a_build = pytest.mark.skipif(
     not (shutil.which("kustomize") or shutil.which("kubectl")),
     reason="kustomize or kubectl builds a kustomization",
 )
 
 
-@needs_a_build
 @pytest.mark.parametrize("code", [False, True], ids=["manifests-only", "with-its-code"])
-@pytest.mark.parametrize("way", sorted(WAYS))
+@pytest.mark.parametrize(
+    "way",
+    [pytest.param(w, marks=needs_a_build) if w == "kustomization" else w for w in sorted(WAYS)],
+)
 def test_a_workload_gets_the_same_verdict_as_plain_yaml_a_chart_or_a_kustomization(
     tmp_path: Path, way: str, code: bool
 ) -> None:
-    (tmp_path / ".git").mkdir()  # one repository: the code and what a build may read
     beside = CODE if code else {}
     expected = plain(tmp_path / "plain", WORKLOADS, beside)
     assert WAYS[way](tmp_path / way, WORKLOADS, beside) == expected
@@ -277,7 +310,6 @@ def test_each_workload_gets_the_verdict_its_evidence_makes(tmp_path: Path) -> No
     Deployment's missing probe and pause are warnings. With its code in the tree, the
     gRPC server's own findings (in app.py) come on top of the manifests' verdicts, which
     the code does not change."""
-    (tmp_path / ".git").mkdir()
     found = plain(tmp_path / "bare", WORKLOADS, {})
     by_rule = {(ref, rule): severity for ref, _, rule, severity in found}
     assert by_rule[("Service/shop/orders", "KLB101")] == "warning"
@@ -285,16 +317,30 @@ def test_each_workload_gets_the_verdict_its_evidence_makes(tmp_path: Path) -> No
         assert by_rule[(ref, "KLB302")] == by_rule[(ref, "KLB401")] == "warning"
     for ref in ("Deployment/shop/db", "StatefulSet/shop/cache"):
         assert by_rule[(ref, "KLB302")] == by_rule[(ref, "KLB401")] == "info"
+    assert by_rule[("Deployment/shop/geo", "KLB401")] == "warning"  # no code: no registry
+
+
+def test_evidence_in_the_code_moves_a_verdict_alike_in_every_way(tmp_path: Path) -> None:
+    """With its code in the tree, the server that registers in Consul is info (its callers
+    do not come through the Service), however its manifests are written; the code changes
+    no other workload's verdict, and adds the code's own findings (in no object)."""
+    bare = plain(tmp_path / "bare", WORKLOADS, {})
     with_code = plain(tmp_path / "code", WORKLOADS, CODE)
-    assert found < with_code
-    assert {ref for ref, *_ in with_code - found} == {"None/None/None"}  # the code's own
+    moved = {(ref, rule) for ref, _, rule, _ in bare ^ with_code if ref != "None/None/None"}
+    assert moved == {
+        ("Deployment/shop/geo", "KLB302"),
+        ("Deployment/shop/geo", "KLB401"),
+        ("Service/shop/geo", "KLB101"),  # the port's protocol: the code's gRPC server
+    }
+    by_rule = {(ref, rule): severity for ref, _, rule, severity in with_code}
+    assert by_rule[("Deployment/shop/geo", "KLB302")] == "info"
+    assert by_rule[("Deployment/shop/geo", "KLB401")] == "info"
 
 
 def test_a_chart_whose_values_set_other_replicas_may_rightly_differ(tmp_path: Path) -> None:
     """Not a difference of the way it is written: the chart's values make another workload
     (three replicas of the store), and three replicas have a second pod to take the
     traffic, so its missing probe and pause are warnings there."""
-    (tmp_path / ".git").mkdir()
     templated = ONE_REPLICA_STORE.replace("replicas: 1", "replicas: {{ .Values.replicas }}")
     files = {
         "deploy/shop/Chart.yaml": "apiVersion: v2\nname: shop\nversion: 0.1.0\n",
