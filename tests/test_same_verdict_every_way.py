@@ -197,8 +197,15 @@ _HOTEL = {
     for name, text in hotel().items()
 }
 REGISTERED = {name[len("k8s/") :]: text for name, text in _HOTEL.items() if name.startswith("k8s/")}
+# The web Deployment again, in `default` by name, its Service by naming no namespace
+DEFAULT_NAMESPACE = (
+    HTTP_WEB.replace("name: web", "name: site")
+    .replace("  namespace: shop\n", "  namespace: default\n", 1)
+    .replace("  namespace: shop\n", "")
+)
 WORKLOADS = {
     "grpc.yaml": GRPC_BACKEND,
+    "site.yaml": DEFAULT_NAMESPACE,
     "store.yaml": ONE_REPLICA_STORE,
     "stateful.yaml": ONE_REPLICA_STATEFUL_STORE,
     "web.yaml": HTTP_WEB,
@@ -234,7 +241,9 @@ def _verdicts(root: Path, *options: str) -> Verdicts:
     found: Verdicts = set()
     for finding in report["findings"]:
         obj = finding["object"] or {}
-        ref = f"{obj.get('kind')}/{obj.get('namespace')}/{obj.get('name')}"
+        # shown as written: a chart's object in the release's namespace, a plain one's empty
+        namespace = obj.get("namespace") or ("default" if obj else None)
+        ref = f"{obj.get('kind')}/{namespace}/{obj.get('name')}"
         found.add((ref, finding["container"] or "", finding["rule"], finding["severity"]))
     return found
 
@@ -313,7 +322,7 @@ def test_each_workload_gets_the_verdict_its_evidence_makes(tmp_path: Path) -> No
     found = plain(tmp_path / "bare", WORKLOADS, {})
     by_rule = {(ref, rule): severity for ref, _, rule, severity in found}
     assert by_rule[("Service/shop/orders", "KLB101")] == "warning"
-    for ref in ("Deployment/shop/orders", "Deployment/shop/web"):
+    for ref in ("Deployment/shop/orders", "Deployment/shop/web", "Deployment/default/site"):
         assert by_rule[(ref, "KLB302")] == by_rule[(ref, "KLB401")] == "warning"
     for ref in ("Deployment/shop/db", "StatefulSet/shop/cache"):
         assert by_rule[(ref, "KLB302")] == by_rule[(ref, "KLB401")] == "info"
