@@ -34,18 +34,19 @@ class NoPreStop(Rule):
     error spike. A short pause before SIGTERM lets the routing catch up.
 
     It is only `info` where the pause cannot save a request because no other pod takes
-    the traffic while this one stops: a Deployment with `strategy: Recreate`; and, when
-    it runs one replica that no autoscaler (HorizontalPodAutoscaler, KEDA ScaledObject)
-    scales, a Deployment with `maxSurge: 0`, a StatefulSet, or a Deployment that keeps its
-    data on a PersistentVolumeClaim one pod holds (`ReadWriteOnce` or `ReadWriteOncePod`,
-    or a claim not among the files read, whose mode is then taken as `ReadWriteOnce` and
-    the message says so). Such a single-replica store (a database, cache, broker or
-    telemetry sink) has no second pod: its surge pod waits for the volume or finds the
-    data held by the old process, so the pause only delays the outage. The evidence is
-    the workload's own spec, never its image, so a chart, a kustomize build and a plain
-    manifest of it get the same verdict. A one-replica Deployment without such a claim
-    (data in `emptyDir`, or a claim many pods may write) surges a second pod that takes
-    the traffic, and keeps the warning. A pod that only Services without client
+    the traffic while this one stops, in a workload that no autoscaler
+    (HorizontalPodAutoscaler, KEDA ScaledObject) scales (one that does scales down, a pod
+    stopping while others serve): a Deployment with `strategy: Recreate`; and, when it
+    runs one replica, a Deployment with `maxSurge: 0`, a StatefulSet, or a Deployment that
+    keeps its data on a PersistentVolumeClaim one pod holds (`ReadWriteOnce` or
+    `ReadWriteOncePod`, or a claim not among the files read, whose mode is then taken as
+    `ReadWriteOnce` and the message says so). Such a single-replica store (a database,
+    cache, broker or telemetry sink) has no second pod: its surge pod waits for the volume
+    or finds the data held by the old process, so the pause only delays the outage. The
+    evidence is the workload's own spec, never its image, so a chart, a kustomize build
+    and a plain manifest of it get the same verdict. A one-replica Deployment without such
+    a claim (data in `emptyDir`, or a claim many pods may write) surges a second pod that
+    takes the traffic, and keeps the warning. A pod that only Services without client
     traffic select (peer discovery, metrics, placeholders: see `no-readiness-probe`)
     loses no request and is not reported. It is `info` too when only headless Services
     select the pod: their clients resolve the pods' addresses and choose among them (a

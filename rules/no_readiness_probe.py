@@ -29,8 +29,8 @@ class NoReadinessProbe(Rule):
     ports target port 0. A pod that only such Services select is not reported.
 
     It is only `info` where readiness decides little: when no other pod takes the traffic
-    while one stops, as `no-prestop` reads it (`strategy: Recreate`; one replica that no
-    autoscaler scales with `maxSurge: 0`, in a StatefulSet, or keeping its data on a
+    while one stops, as `no-prestop` reads it (no autoscaler, and `strategy: Recreate`, or
+    one replica with `maxSurge: 0`, in a StatefulSet, or keeping its data on a
     PersistentVolumeClaim one pod holds: a single-replica store), or when every Service
     that selects the pod publishes not-ready addresses (`publishNotReadyAddresses: true`
     on a ClusterIP): such a Service routes to the pod whether it is ready or not. And it

@@ -23,12 +23,14 @@ from k8slb.rules.base import Context
 def never_overlaps(index: Index, workload: K8sObject, template: PodTemplate) -> str | None:
     """Why the workload never has a second pod to take its traffic while one stops, or
     None: then a lost request on shutdown is an outage either way, and a pause only delays
-    it. A workload an autoscaler targets may run more than one replica, so only its
-    strategy counts (Recreate)."""
+    it. A workload an autoscaler targets is never such: it scales down, one pod stopping
+    while the others serve, whatever its strategy."""
     spec = workload.body.get("spec")
+    if index.scalers(workload):
+        return None
     if workload.kind == "Deployment" and dig(spec, "strategy", "type") == "Recreate":
         return "its strategy is Recreate: every old pod is gone before a new one starts"
-    if dig(spec, "replicas") not in (None, 1) or index.scalers(workload):
+    if dig(spec, "replicas") not in (None, 1):
         return None
     if workload.kind == "Deployment" and _no_surge(dig(spec, "strategy")):
         # maxSurge 0: the one old pod is stopped before its successor is made (Recreate)

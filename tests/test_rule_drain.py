@@ -130,6 +130,11 @@ def _store(replicas: str = ONE, claim: str = "") -> str:
         (web_deployment(READY).replace("  replicas: 3\n", NO_SURGE.replace("0,", '"25%",')), False),
         (web_deployment(READY).replace("  replicas: 3\n", NO_SURGE) + SCALER, False),
         (
+            web_deployment(READY).replace("  replicas: 3\n", "  strategy: {type: Recreate}\n")
+            + SCALER,
+            False,
+        ),
+        (
             web_deployment(READY).replace("  replicas: 3\n", NO_SURGE.replace("1\n", "2\n", 1)),
             False,
         ),
@@ -162,6 +167,7 @@ def _store(replicas: str = ONE, claim: str = "") -> str:
         "one-replica-no-surge",
         "one-replica-surge",
         "no-surge-but-autoscaled",
+        "recreate-but-autoscaled",
         "two-replicas-no-surge",
         "one-replica-sts-autoscaled",
         "one-replica-store-claim-unseen",

@@ -365,3 +365,19 @@ def test_a_chart_whose_values_set_other_replicas_may_rightly_differ(tmp_path: Pa
         ("KLB302", "info"),
         ("KLB401", "info"),
     }
+
+
+@needs_a_build
+def test_an_overlay_that_sets_other_replicas_differs_built_and_as_written(tmp_path: Path) -> None:
+    """Not a difference of the way it is written either: built (`--kustomize`), the
+    overlay's three replicas are the workload the cluster gets, and have a second pod to
+    take the traffic; walked as written, the base's one replica is what k8slb reads
+    (kustomize.py: patches are applied only by a build)."""
+    manifests = {"store.yaml": ONE_REPLICA_STORE}
+    _kustomized(tmp_path, manifests, {})
+    overlay = tmp_path / "deploy/overlays/prod/kustomization.yaml"
+    overlay.write_text(overlay.read_text() + "replicas:\n  - {name: db, count: 3}\n")
+    built = {(rule, severity) for _, _, rule, severity in _verdicts(tmp_path, "--kustomize")}
+    assert built == {("KLB302", "warning"), ("KLB401", "warning")}
+    written = {(rule, severity) for _, _, rule, severity in _verdicts(tmp_path)}
+    assert written == {("KLB302", "info"), ("KLB401", "info")}
