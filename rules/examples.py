@@ -70,6 +70,8 @@ def publishing_not_ready(manifests: str) -> str:
 READY = "readinessProbe:\n  httpGet: {path: /ready, port: http}\n"
 LIVE = "livenessProbe:\n  httpGet: {path: /live, port: http}\n"
 PRESTOP = "lifecycle:\n  preStop:\n    sleep: {seconds: 5}\n"
+# A pod-level volume on claim `data`, not among the files (taken as ReadWriteOnce)
+DATA_CLAIM = "volumes:\n  - name: data\n    persistentVolumeClaim: {claimName: data}\n"
 
 
 GRPC_SERVER = """\

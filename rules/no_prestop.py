@@ -8,7 +8,13 @@ from k8slb.model.index import is_headless
 from k8slb.model.routes import key_of
 from k8slb.model.traffic import publishes_not_ready
 from k8slb.rules.base import STOPPING, Context, Example, Rule, grace_edit
-from k8slb.rules.examples import PRESTOP, READY, publishing_not_ready, web_deployment
+from k8slb.rules.examples import (
+    DATA_CLAIM,
+    PRESTOP,
+    READY,
+    publishing_not_ready,
+    web_deployment,
+)
 from k8slb.rules.serving import never_overlaps, reached_otherwise
 
 
@@ -27,10 +33,20 @@ class NoPreStop(Rule):
     connections that stale rules still send it, so every deploy and every scale-down is an
     error spike. A short pause before SIGTERM lets the routing catch up.
 
-    It is only `info` where the pause cannot save a request: a Deployment with
-    `strategy: Recreate`, a one-replica Deployment with `maxSurge: 0` that no autoscaler
-    scales, or a one-replica StatefulSet never has an old and a new pod at once, so the
-    pause only delays the outage. A pod that only Services without client
+    It is only `info` where the pause cannot save a request because no other pod takes
+    the traffic while this one stops, in a workload that no autoscaler
+    (HorizontalPodAutoscaler, KEDA ScaledObject) scales (one that does scales down, a pod
+    stopping while others serve): a Deployment with `strategy: Recreate`; and, when it
+    runs one replica, a Deployment with `maxSurge: 0`, a StatefulSet, or a Deployment that
+    keeps its data on a PersistentVolumeClaim one pod holds (`ReadWriteOnce` or
+    `ReadWriteOncePod`, or a claim not among the files read, whose mode is then taken as
+    `ReadWriteOnce` and the message says so). Such a single-replica store (a database,
+    cache, broker or telemetry sink) has no second pod: its surge pod waits for the volume
+    or finds the data held by the old process, so the pause only delays the outage. The
+    evidence is the workload's own spec, never its image, so a chart, a kustomize build
+    and a plain manifest of it get the same verdict. A one-replica Deployment without such
+    a claim (data in `emptyDir`, or a claim many pods may write) surges a second pod that
+    takes the traffic, and keeps the warning. A pod that only Services without client
     traffic select (peer discovery, metrics: see `no-readiness-probe`)
     loses no request and is not reported. It is `info` too when only headless Services
     select the pod: their clients resolve the pods' addresses and choose among them (a
@@ -99,6 +115,12 @@ class NoPreStop(Rule):
             at=(15, 17),
         ),
         Example(
+            web_deployment(READY, DATA_CLAIM).replace("  replicas: 3\n", "  replicas: 1\n"),
+            severity=Severity.INFO,
+            title="one replica that keeps its data on a claim one pod holds",
+            at=(17, 17),
+        ),
+        Example(
             publishing_not_ready(web_deployment(READY)),
             severity=Severity.INFO,
             title="its Service routes to pods until they are gone",
@@ -139,7 +161,7 @@ class NoPreStop(Rule):
                     "route to it, failing requests",
                     f"add lifecycle.preStop.{hook} ({seconds} s)",
                 )
-                why = never_overlaps(workload, scaled=bool(context.index.scalers(workload)))
+                why = never_overlaps(context.index, workload, template)
                 note = None
                 related = [Related(service.path, service.pos[0], "the Service it serves")]
                 if why is not None:

@@ -29,14 +29,15 @@ class NoReadinessProbe(Rule):
     such Services select is not reported. (A `targetPort` of 0 is no placeholder:
     Kubernetes sends that port's traffic to the Service's own port number.)
 
-    It is only `info` where readiness decides little: when old and new pods never overlap
-    (`strategy: Recreate`, one replica with `maxSurge: 0` and no autoscaler, a one-replica
-    StatefulSet), or when every Service that selects the pod publishes not-ready addresses
-    (`publishNotReadyAddresses: true` on a ClusterIP): such a Service routes to the pod
-    whether it is ready or not. And it is `info` when the callers reach the pods without
-    the Service, as `no-prestop` reads it (the code registers the process in a service
-    registry, or a well-known component reached otherwise), unless a caller is seen going
-    through the Service.
+    It is only `info` where readiness decides little: when no other pod takes the traffic
+    while one stops, as `no-prestop` reads it (no autoscaler, and `strategy: Recreate`, or
+    one replica with `maxSurge: 0`, in a StatefulSet, or keeping its data on a
+    PersistentVolumeClaim one pod holds: a single-replica store), or when every Service
+    that selects the pod publishes not-ready addresses (`publishNotReadyAddresses: true`
+    on a ClusterIP): such a Service routes to the pod whether it is ready or not. And it
+    is `info` when the callers reach the pods without the Service, as `no-prestop` reads
+    it (the code registers the process in a service registry, or a well-known component
+    reached otherwise), unless a caller is seen going through the Service.
 
     ## Why it matters
     Without a readiness probe a pod is in the endpoints as soon as its containers start:
@@ -85,7 +86,7 @@ class NoReadinessProbe(Rule):
     )
 
     def check(self, context: Context) -> Iterator[Finding]:
-        for workload, _, container, services in context.serving_containers():
+        for workload, template, container, services in context.serving_containers():
             if container.probe("readinessProbe") is None:
                 service = services[0]
                 message: tuple[str, ...] = (
@@ -94,7 +95,7 @@ class NoReadinessProbe(Rule):
                     "and while it hangs or drains",
                     "add a readinessProbe",
                 )
-                why = never_overlaps(workload, scaled=bool(context.index.scalers(workload)))
+                why = never_overlaps(context.index, workload, template)
                 note = None
                 related = [Related(service.path, service.pos[0], "the Service it serves")]
                 if why is not None:

@@ -9,32 +9,71 @@ from collections.abc import Sequence
 
 from k8slb.core.findings import Related
 from k8slb.model.dialers import Dialer, config_dialers, dialers_by_service
-from k8slb.model.index import service_type
-from k8slb.model.objects import Container, service_ports
+from k8slb.model.index import Index, service_type
+from k8slb.model.objects import Container, PodTemplate, service_ports
 from k8slb.model.routes import key_of
 from k8slb.model.well_known import unreached
 from k8slb.reading.build_files import image_repository
 from k8slb.reading.objects import K8sObject, dig
+from k8slb.reading.yamltree import YSeq
 from k8slb.record import record
 from k8slb.rules.base import Context
 
 
-def never_overlaps(workload: K8sObject, scaled: bool = False) -> str | None:
-    """Why the workload never has an old and a new pod at once, or None: then a lost
-    request on shutdown is an outage either way, and a pause only delays it. `scaled`: an
-    autoscaler may give it more than one replica."""
+def never_overlaps(index: Index, workload: K8sObject, template: PodTemplate) -> str | None:
+    """Why the workload never has a second pod to take its traffic while one stops, or
+    None: then a lost request on shutdown is an outage either way, and a pause only delays
+    it. A workload an autoscaler targets is never such: it scales down, one pod stopping
+    while the others serve, whatever its strategy."""
     spec = workload.body.get("spec")
+    if index.scalers(workload):
+        return None
     if workload.kind == "Deployment" and dig(spec, "strategy", "type") == "Recreate":
         return "its strategy is Recreate: every old pod is gone before a new one starts"
-    one = dig(spec, "replicas") in (None, 1) and not scaled
-    if workload.kind == "Deployment" and one and _no_surge(dig(spec, "strategy")):
+    if dig(spec, "replicas") not in (None, 1):
+        return None
+    if workload.kind == "Deployment" and _no_surge(dig(spec, "strategy")):
         # maxSurge 0: the one old pod is stopped before its successor is made (Recreate)
         return "one replica with maxSurge 0: the old pod is gone before the new one starts"
-    if workload.kind == "StatefulSet" and dig(spec, "replicas") in (None, 1):
+    if workload.kind == "StatefulSet":
         # whatever its podManagementPolicy: that governs scaling, and an update of one
         # replica deletes the pod before it makes the next
         return "a one-replica StatefulSet has no second pod to take the traffic"
+    if workload.kind == "Deployment" and (held := _data_volume(index, workload, template)):
+        return (
+            f"one replica that keeps its data ({held}): no other pod takes its traffic "
+            "while it stops"
+        )
     return None
+
+
+def _data_volume(index: Index, workload: K8sObject, template: PodTemplate) -> str | None:
+    """The volume through which the pod keeps its data, said with the evidence, or None: a
+    PersistentVolumeClaim that one pod holds (ReadWriteOnce or ReadWriteOncePod, or a
+    claim not among the objects read, taken as ReadWriteOnce like most claims). A surge
+    pod then waits for the volume or finds the data held by the old process: it takes no
+    traffic over. A claim that many pods may write (ReadWriteMany) or only read is no
+    such state."""
+    volumes = template.spec.get("volumes")
+    for volume in volumes if isinstance(volumes, YSeq) else ():
+        name = dig(volume, "persistentVolumeClaim", "claimName")
+        if not isinstance(name, str) or not name:
+            continue
+        claim = index.claim(workload, name)
+        if claim is None:
+            return (
+                f"PersistentVolumeClaim {name}; the claim is not among the files read, "
+                "so its access mode is taken as ReadWriteOnce"
+            )
+        modes = dig(claim.body, "spec", "accessModes")
+        held = [m for m in modes if m in _ONE_POD] if isinstance(modes, YSeq) else []
+        if held and all(m in _ONE_POD for m in modes):
+            return f"PersistentVolumeClaim {name}, {held[0]}"
+    return None
+
+
+# The access modes under which only one pod (on one node) writes a claim
+_ONE_POD = ("ReadWriteOnce", "ReadWriteOncePod")
 
 
 def _no_surge(strategy: object) -> bool:

@@ -81,6 +81,25 @@ def test_selection_needs_every_selector_label_and_the_same_namespace() -> None:
     assert targeted(index_of(pod("d", TWO_CONTAINERS) + service("http", namespace="other"))) == []
 
 
+def test_an_object_that_names_no_namespace_is_in_default_as_kubectl_and_a_chart_put_it() -> None:
+    """A plain manifest's unnamed namespace meets `namespace: default`, as a chart's render
+    (in the release's namespace) and `kubectl apply` would; another namespace it does not."""
+    assert targeted(index_of(pod("d", TWO_CONTAINERS) + service("http", namespace="default"))) == [
+        ("d", "app", 8080)
+    ]
+    named = pod("d", TWO_CONTAINERS).replace(
+        "metadata: {name: d}", "metadata: {name: d, namespace: default}"
+    )
+    assert targeted(index_of(named + service("http"))) == [("d", "app", 8080)]
+    assert targeted(index_of(named + service("http", namespace="other"))) == []
+    scaled = named + (
+        "---\napiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: h}\n"
+        "spec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: d}\n"
+    )
+    index = index_of(scaled)
+    assert [s.name for s in index.scalers(index.workloads[0][0])] == ["h"]
+
+
 def test_a_service_without_selector_selects_nothing() -> None:
     text = pod("d", TWO_CONTAINERS) + "---\napiVersion: v1\nkind: Service\nmetadata: {name: m}\n"
     text += "spec:\n  ports: [{port: 80}]\n"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from k8slb.core.findings import Severity
-from k8slb.rules.examples import PRESTOP, READY, web_deployment
+from k8slb.rules.examples import DATA_CLAIM, PRESTOP, READY, web_deployment
 
 from .helpers import lint_text, rules_of
 
@@ -109,6 +109,19 @@ SCALER = (
     "spec: {scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}, "
     "minReplicas: 1, maxReplicas: 5}\n"
 )
+ONE = "  replicas: 1\n"
+
+
+def _claim(mode: str) -> str:
+    return (
+        "---\napiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: data}\n"
+        f"spec: {{accessModes: [{mode}], resources: {{requests: {{storage: 1Gi}}}}}}\n"
+    )
+
+
+def _store(replicas: str = ONE, claim: str = "") -> str:
+    """web_deployment() keeping its data on claim `data` (`claim`: its manifest, if any)."""
+    return web_deployment(READY, DATA_CLAIM).replace("  replicas: 3\n", replicas) + claim
 
 
 @pytest.mark.parametrize(
@@ -129,7 +142,30 @@ SCALER = (
         (web_deployment(READY).replace("  replicas: 3\n", NO_SURGE.replace("0,", '"25%",')), False),
         (web_deployment(READY).replace("  replicas: 3\n", NO_SURGE) + SCALER, False),
         (
+            web_deployment(READY).replace("  replicas: 3\n", "  strategy: {type: Recreate}\n")
+            + SCALER,
+            False,
+        ),
+        (
             web_deployment(READY).replace("  replicas: 3\n", NO_SURGE.replace("1\n", "2\n", 1)),
+            False,
+        ),
+        (
+            _statefulset("  replicas: 1\n")
+            + SCALER.replace("kind: Deployment", "kind: StatefulSet"),
+            False,
+        ),
+        (_store(), True),
+        (_store(claim=_claim("ReadWriteOnce")), True),
+        (_store(claim=_claim("ReadWriteOncePod")), True),
+        (_store(claim=_claim("ReadWriteMany")), False),
+        (_store(claim=_claim("ReadOnlyMany")), False),
+        (_store("  replicas: 2\n"), False),
+        (_store() + SCALER, False),
+        (
+            web_deployment(READY, "volumes:\n  - name: data\n    emptyDir: {}\n").replace(
+                "  replicas: 3\n", ONE
+            ),
             False,
         ),
     ],
@@ -143,7 +179,17 @@ SCALER = (
         "one-replica-no-surge",
         "one-replica-surge",
         "no-surge-but-autoscaled",
+        "recreate-but-autoscaled",
         "two-replicas-no-surge",
+        "one-replica-sts-autoscaled",
+        "one-replica-store-claim-unseen",
+        "one-replica-store-rwo",
+        "one-replica-store-rwop",
+        "one-replica-shared-rwx-claim",
+        "one-replica-read-only-claim",
+        "two-replica-store",
+        "one-replica-store-autoscaled",
+        "one-replica-emptydir",
     ],
 )
 def test_no_prestop_is_info_where_old_and_new_pods_never_overlap(
@@ -152,6 +198,20 @@ def test_no_prestop_is_info_where_old_and_new_pods_never_overlap(
     (finding,) = lint_text(tmp_path, text, ["KLB401"])
     assert (finding.severity is Severity.INFO) is lowered
     assert ("so a pause only delays the outage" in finding.text) is lowered
+    unready = text.replace("readinessProbe:", "livenessProbe:")
+    (readiness,) = lint_text(tmp_path, unready, ["KLB302"])
+    assert (readiness.severity is Severity.INFO) is lowered  # the same policy for both
+
+
+def test_a_one_replica_store_says_it_keeps_its_data_and_what_k8slb_did_not_see(
+    tmp_path: Path,
+) -> None:
+    (finding,) = lint_text(tmp_path, _store(), ["KLB401"])
+    assert "one replica that keeps its data (PersistentVolumeClaim data;" in finding.text
+    assert "no other pod takes its traffic while it stops" in finding.text
+    assert "not among the files read, so its access mode is taken as ReadWriteOnce" in finding.text
+    (seen,) = lint_text(tmp_path / "seen", _store(claim=_claim("ReadWriteOnce")), ["KLB401"])
+    assert "(PersistentVolumeClaim data, ReadWriteOnce)" in seen.text
 
 
 def test_a_metrics_only_service_makes_no_container_serving_unless_another_selects_too(

@@ -8,7 +8,14 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import PurePath
 from typing import Any
 
-from k8slb.model.objects import Container, PodTemplate, pod_template, service_ports, target_port
+from k8slb.model.objects import (
+    Container,
+    PodTemplate,
+    namespace_key,
+    pod_template,
+    service_ports,
+    target_port,
+)
 from k8slb.model.traffic import Purpose, purpose, scraped_ports
 from k8slb.model.units import PLAIN, Unit, compatible
 from k8slb.reading.objects import K8sObject, dig
@@ -86,9 +93,11 @@ class Index:
         self.services: list[K8sObject] = []
         self.workload_objects: list[K8sObject] = []  # those with a pod template
         self.namespaces: dict[str, K8sObject] = {}
-        self._scalers: dict[tuple[str | None, str, Any], list[K8sObject]] = defaultdict(list)
+        self._scalers: dict[tuple[str, str, Any], list[K8sObject]] = defaultdict(list)
+        # (namespace, name) -> the PersistentVolumeClaims of that name
+        self._claims: dict[tuple[str, str], list[K8sObject]] = defaultdict(list)
         # (namespace, label, value) -> the workloads whose pod template carries that label
-        self._by_label: dict[tuple[str | None, str, str], list[K8sObject]] = defaultdict(list)
+        self._by_label: dict[tuple[str, str, str], list[K8sObject]] = defaultdict(list)
         self._templates: dict[int, PodTemplate] = {}
         self._workloads: list[tuple[K8sObject, PodTemplate]] | None = None
         for obj in self.objects:
@@ -98,27 +107,29 @@ class Index:
                 self.namespaces[obj.name] = obj
             elif obj.scale_target is not None:
                 kind, name = obj.scale_target
-                self._scalers[(obj.namespace, kind, name)].append(obj)
+                self._scalers[(namespace_key(obj.namespace), kind, name)].append(obj)
+            elif obj.is_a("", "PersistentVolumeClaim") and obj.name:
+                self._claims[(namespace_key(obj.namespace), obj.name)].append(obj)
             labels = obj.template_labels
             if labels is not None:
                 self.workload_objects.append(obj)
                 for label, value in labels.items():
-                    self._by_label[(obj.namespace, label, value)].append(obj)
+                    self._by_label[(namespace_key(obj.namespace), label, value)].append(obj)
         self._services_by_name: dict[str, list[K8sObject]] = defaultdict(list)
-        self._services_in: dict[str | None, list[K8sObject]] = defaultdict(list)
+        self._services_in: dict[str, list[K8sObject]] = defaultdict(list)
         for service in self.services:
             self._services_by_name[service.name or ""].append(service)
-            self._services_in[service.namespace].append(service)
+            self._services_in[namespace_key(service.namespace)].append(service)
         self._headless: dict[tuple[str | None, frozenset[tuple[str, str]]], list[K8sObject]]
         self._headless = defaultdict(list)
         for service in self.services:
             if is_headless(service) and selector_of(service):
-                key = (service.namespace, frozenset(selector_of(service).items()))
+                key = (namespace_key(service.namespace), frozenset(selector_of(service).items()))
                 self._headless[key].append(service)
         self._selected: dict[int, list[tuple[K8sObject, PodTemplate]]] = {}
         self._targets: dict[int, list[Target]] = {}
         self._serving: dict[int, dict[str, list[Target]]] = {}
-        self._selecting_in: dict[str | None, dict[int, list[K8sObject]]] = {}
+        self._selecting_in: dict[str, dict[int, list[K8sObject]]] = {}
         self._purposes: dict[int, Purpose] = {}
         self._scraped: dict[int, set[str]] | None = None
         self._env: dict[str, list[EnvSetting]] | None = None
@@ -157,7 +168,7 @@ class Index:
         label, value = next(iter(selector.items()))
         return [
             workload
-            for workload in self._by_label.get((service.namespace, label, value), [])
+            for workload in self._by_label.get((namespace_key(service.namespace), label, value), [])
             if all((workload.template_labels or {}).get(k) == v for k, v in selector.items())
             and self.together(service, workload)
         ]
@@ -213,7 +224,7 @@ class Index:
         per namespace (a Service selects only in its own) of which workloads each Service
         there selects, a label lookup a Service; the ports they target are worked out only
         for the workloads asked about."""
-        namespace = workload.namespace
+        namespace = namespace_key(workload.namespace)
         table = self._selecting_in.get(namespace)
         if table is None:
             table = self._selecting_in[namespace] = defaultdict(list)
@@ -244,6 +255,12 @@ class Index:
     def services_named(self, name: str) -> list[K8sObject]:
         return self._services_by_name.get(name, [])
 
+    def claim(self, workload: K8sObject, name: str) -> K8sObject | None:
+        """The PersistentVolumeClaim `name` that the workload's pods mount, when it is
+        applied with the workload (same namespace, same deployment unit)."""
+        found = self._claims.get((namespace_key(workload.namespace), name), [])
+        return next((claim for claim in found if self.together(claim, workload)), None)
+
     def serving_containers(
         self, workloads: Iterable[tuple[K8sObject, PodTemplate]] | None = None
     ) -> Iterator[tuple[K8sObject, PodTemplate, Container, list[K8sObject]]]:
@@ -259,7 +276,7 @@ class Index:
 
     def headless_twins(self, service: K8sObject) -> list[K8sObject]:
         """Headless Services that select the same pods."""
-        key = (service.namespace, frozenset(selector_of(service).items()))
+        key = (namespace_key(service.namespace), frozenset(selector_of(service).items()))
         return [
             other
             for other in self._headless.get(key, [])
@@ -304,7 +321,9 @@ class Index:
 
     def scalers(self, workload: K8sObject) -> list[K8sObject]:
         """HorizontalPodAutoscalers and KEDA ScaledObjects that target the workload."""
-        found = self._scalers.get((workload.namespace, workload.kind, workload.name or ""), [])
+        found = self._scalers.get(
+            (namespace_key(workload.namespace), workload.kind, workload.name or ""), []
+        )
         return [scaler for scaler in found if self.together(scaler, workload)]
 
     def mesh_balancing(self, pods: Iterable[tuple[K8sObject, PodTemplate]]) -> str | None:
@@ -324,7 +343,7 @@ class Index:
         counts as a mesh only with a waypoint proxy."""
         if self.mesh != "none":
             return self.mesh
-        namespace = self.namespaces.get(workload.namespace or "")
+        namespace = self.namespaces.get(namespace_key(workload.namespace))
         ns_labels: dict[str, Any] = namespace.labels if namespace else {}
         ns_annotations: dict[str, Any] = namespace.annotations if namespace else {}
         pod = {**template.labels, **template.annotations}

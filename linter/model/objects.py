@@ -26,6 +26,13 @@ def _sleeps(command: str) -> list[tuple[str, str]]:
     return found
 
 
+def namespace_key(namespace: str | None) -> str:
+    """The namespace an object is in: one that names none is in the namespace it is applied
+    in, taken as `default` (kubectl's, and a chart release's unless told otherwise), so a
+    plain manifest meets the objects its chart or its kustomize build would."""
+    return namespace or "default"
+
+
 def pod_template(obj: K8sObject) -> PodTemplate | None:
     """The object's pod template (or the Pod itself), when it has one."""
     if obj.template_labels is None:

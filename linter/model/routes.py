@@ -20,6 +20,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from typing import Any
 
+from k8slb.model.objects import namespace_key
 from k8slb.reading.objects import K8sObject, dig
 from k8slb.record import record
 
@@ -41,7 +42,7 @@ Key = tuple[str, str]  # (namespace, Service name); no namespace is `default`, a
 
 
 def key_of(namespace: str | None, name: str) -> Key:
-    return (namespace or "default", name)
+    return (namespace_key(namespace), name)
 
 
 def _list(value: Any) -> list[Any]:

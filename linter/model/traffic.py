@@ -1,9 +1,9 @@
 """What each Service is for: whether clients call the pods through it, or it only serves
-the pods' own discovery, metrics scrapes or a placeholder.
+the pods' own discovery or metrics scrapes.
 
 A Service that selects a pod does not always carry its traffic. Distributed systems keep
 Services for peer discovery (a memberlist or raft cluster finds its members through a
-headless Service that publishes not-ready pods), for Prometheus, or as placeholders, and
+headless Service that publishes not-ready pods) and for Prometheus, and
 the rules that judge serving containers (readiness, preStop, shared probes) and gRPC
 Services (round_robin, connection age) must not judge a pod by those.
 """
