@@ -480,7 +480,9 @@ class _Collector(Values):
         name = self.qualified(node.func)
         func = node.func
         if isinstance(func, ast.Attribute | ast.Name):
-            self.facts.called.add(func.attr if isinstance(func, ast.Attribute) else func.id)
+            callee = func.attr if isinstance(func, ast.Attribute) else func.id
+            self.facts.called.add(callee)
+            self.calls_to[callee].append((node, scope))
         if self.registries != []:
             self._registration(node, parents)
 
@@ -618,16 +620,19 @@ class _Collector(Values):
         target_index, options_index = CHANNEL_FACTORIES[site.name]
         target = self._argument(site.args, site.keywords, target_index, "target")
         literal = isinstance(target, ast.Constant) and isinstance(target.value, str)
-        self.facts.channels.append(
-            Channel(
-                loc=self.loc(site.call),
-                factory=site.name,
-                target=self.value(target, site.scope) if target is not None else UNKNOWN,
-                options=self._call_options(site, options_index),
-                long_lived=_long_lived(site.call, site.parents),
-                target_argument=(target_index, "target") if literal else None,
+        options = self._call_options(site, options_index)
+        long_lived = _long_lived(site.call, site.parents)
+        for value in self.choices(target, site.scope) if target is not None else [UNKNOWN]:
+            self.facts.channels.append(
+                Channel(
+                    loc=self.loc(site.call),
+                    factory=site.name,
+                    target=value,
+                    options=options,
+                    long_lived=long_lived,
+                    target_argument=(target_index, "target") if literal else None,
+                )
             )
-        )
 
     def _resolve_server(self, site: _Site) -> None:
         self.facts.servers.append(
@@ -651,16 +656,17 @@ class _Collector(Values):
             force = keyword_argument(connector.keywords, "force_close")
             reuse_disabled = force is not None and self.value(force, site.scope) is True
         base_url = keyword_argument(site.keywords, "base_url")
-        self.facts.http_clients.append(
-            HttpClient(
-                loc=self.loc(site.call),
-                factory=site.name,
-                long_lived=_long_lived(site.call, site.parents),
-                http2=http2 is not None and self.value(http2, site.scope) is True,
-                base_url=self.value(base_url, site.scope) if base_url is not None else None,
-                reuse_disabled=reuse_disabled,
+        for value in self.choices(base_url, site.scope) if base_url is not None else [None]:
+            self.facts.http_clients.append(
+                HttpClient(
+                    loc=self.loc(site.call),
+                    factory=site.name,
+                    long_lived=_long_lived(site.call, site.parents),
+                    http2=http2 is not None and self.value(http2, site.scope) is True,
+                    base_url=value,
+                    reuse_disabled=reuse_disabled,
+                )
             )
-        )
 
     def _resolve_db(self, site: _Site) -> None:
         lifetime_arg = DB_POOLS[site.name]
@@ -675,16 +681,17 @@ class _Collector(Values):
             or keyword_argument(site.keywords, "dsn")
         )
         lifetime = keyword_argument(site.keywords, lifetime_arg) if lifetime_arg else None
-        self.facts.db_pools.append(
-            DbPool(
-                loc=self.loc(site.call),
-                factory=site.name,
-                long_lived=_long_lived(site.call, site.parents),
-                url=self.value(url, site.scope) if url is not None else None,
-                lifetime=self.value(lifetime, site.scope) if lifetime is not None else None,
-                lifetime_arg=lifetime_arg,
+        for value in self.choices(url, site.scope) if url is not None else [None]:
+            self.facts.db_pools.append(
+                DbPool(
+                    loc=self.loc(site.call),
+                    factory=site.name,
+                    long_lived=_long_lived(site.call, site.parents),
+                    url=value,
+                    lifetime=self.value(lifetime, site.scope) if lifetime is not None else None,
+                    lifetime_arg=lifetime_arg,
+                )
             )
-        )
 
     def _resolve_health(self, site: _Site) -> None:
         servicer = self._argument(site.args, site.keywords, 0, "servicer")

@@ -44,6 +44,14 @@ class Names:
         self.origins: dict[str, Imported] = {}
         self.deferred = False  # a value holds an Imported
         self.budget = Budget()  # the values this module's reading may still compute
+        # the calls of the module by the name they call (`dial` for `dial(x)`, `make` for
+        # `self.make(x)`), with the scope each is made in: where a parameter's values come
+        # from (python_values.Values.passed)
+        self.calls_to: dict[str, list[tuple[ast.Call, Scope]]] = defaultdict(list)
+        # whether a value may be one of several (facts.Alternatives): only while a fact's
+        # address is computed (Values.choices); anywhere else a parameter with several
+        # values is unknown
+        self.choosing = False
 
     def note_import(self, node: ast.Import | ast.ImportFrom) -> None:
         if isinstance(node, ast.Import):
