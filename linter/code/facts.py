@@ -310,6 +310,9 @@ class DbPool:
     url: Any
     lifetime: Any  # the lifetime argument, or None when it is not given
     lifetime_arg: str
+    # handed to the callers of the function that makes it, where no call in its own file
+    # sets its lifetime: a module that can call that function may (code/imported.py)
+    returned: bool = False
 
 
 @record

@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -43,8 +43,11 @@ from k8slb.code.facts import (
     Server,
     Stop,
     Wait,
+    choices,
     joined,
+    one_of,
     registry_scheme,
+    settled,
 )
 from k8slb.code.syntax_trees import node_text as _text
 from k8slb.code.syntax_trees import same_code, syntax_problem, walk
@@ -178,6 +181,11 @@ class _Scope:
     # `x = "default"` under `if x == ""` (or `if !ok` after `x, ok := os.LookupEnv(...)`)
     defaults: dict[str, list[Node]] = field(default_factory=lambda: defaultdict(list))
     opaque: set[str] = field(default_factory=set)  # parameters, `range` variables...
+    # a declared function's parameters, by name, at their place among a call's arguments
+    # (a variadic one left out), and how its calls name it: (`dial`, False) for
+    # `dial(x)`, (`Dial`, True) for a method, called as `c.Dial(x)`
+    parameters: dict[str, int] = field(default_factory=dict)
+    callee: tuple[str, bool] | None = None
 
     def lookup(self, name: str) -> tuple[_Scope, list[Node]] | None:
         scope: _Scope | None = self
@@ -200,18 +208,35 @@ class _Collector:
         self.scope_of: dict[int, _Scope] = {}  # function body node id -> its scope
         self.calls: list[tuple[Node, _Scope]] = []
         self.literals: list[tuple[Node, _Scope]] = []  # composite literals (http.Transport)
-        self.pools: dict[str, int] = {}  # a sql.DB variable -> its pool in facts.db_pools
+        # a sql.DB variable -> its pools in facts.db_pools (one for each address it may have)
+        self.pools: dict[str, list[int]] = {}
         self.health: set[str] = set()  # variables holding a health.NewServer()
         # blocking Serve calls (by where they start) that come before a SIGTERM handler of
         # their function
         self.late_handlers: dict[int, Loc] = {}
         self.budget = Budget()  # the values this file's reading may still compute
         self.closes: dict[int, set[str]] = {}  # by function body node id: _deferred_closes
+        self.returns: dict[int, set[str]] = {}  # by function body node id: _returned_names
+        # the file's calls by the name they call (`dial` for `dial(x)` and `c.dial(x)`):
+        # where a parameter's values come from (_passed)
+        self.calls_to: dict[str, list[tuple[Node, _Scope]]] = defaultdict(list)
+        # whether a value may be one of several (facts.Alternatives): only while a fact's
+        # address is computed (choices); anywhere else a parameter with several values is
+        # unknown
+        self.choosing = False
+        self.url_expressions: list[tuple[Node, _Scope]] = []  # `"http://" + host`
 
     # -- driving -------------------------------------------------------------------------
 
     def run(self, root: Node) -> None:
         self._bind(root, self.package)
+        for call, scope in self.calls:
+            called = _called_name(call.child_by_field_name("function"))
+            if called:
+                self.calls_to[called].append((call, scope))
+        for expression, scope in self.url_expressions:
+            for url in self.choices(expression, scope):
+                self.facts.urls.append((url, self.loc(expression)))
         servers: dict[str, Server] = {}
         # each call with what it calls, by its package's import path when it is a package's
         named = [
@@ -248,6 +273,8 @@ class _Collector:
             self._method(call, scope, servers)  # a server's, a pool's, a health server's
             if name is not None and name.startswith(("net/http.", "golang.org/x/net/http2/h2c.")):
                 self._handed_to_http(call, servers)
+        # a pool handed to callers outside the file: its lifetime may be set there
+        self.facts.deferred |= any(p.returned and p.lifetime is None for p in self.facts.db_pools)
         for literal, scope in self.literals:
             self._http(literal, scope)
             for element in _keyed_elements(literal):
@@ -288,6 +315,9 @@ class _Collector:
                 for child in walk(parameters) if parameters is not None else ():
                     if child.type == "identifier":
                         inner.opaque.add(_text(child))
+                if name and parameters is not None:
+                    inner.parameters = _parameter_places(parameters)
+                    inner.callee = (name, kind == "method_declaration")
                 body = current.child_by_field_name("body")
                 if body is not None:
                     self.scope_of[body.id] = inner
@@ -311,7 +341,11 @@ class _Collector:
             elif kind in ("interpreted_string_literal", "raw_string_literal"):
                 value = self._string(current)
                 if value.lower().startswith(("http://", "https://")):
-                    self.facts.urls.append((value, self.loc(current)))
+                    built = self._built_from(current)
+                    if built is current:
+                        self.facts.urls.append((value, self.loc(current)))
+                    else:  # `"http://" + host`: the URL is the whole text, read once bound
+                        self.url_expressions.append((built, scope))
                 scheme = registry_scheme(value)
                 if scheme is not None:
                     how = f"{scheme[0]}:// target"
@@ -490,6 +524,8 @@ class _Collector:
         if found is None:
             return UNKNOWN
         home, bound = found
+        if not bound and name in home.parameters:
+            return self._passed(home, name, depth)
         if len(bound) != 1 or name in home.opaque:
             return UNKNOWN
         value = self.value(bound[0], home, depth + 1)
@@ -498,6 +534,63 @@ class _Collector:
             default = self.value(defaults[0], home, depth + 1)
             return EnvRef(value.name, default if isinstance(default, str) else UNKNOWN)
         return UNKNOWN if defaults else value
+
+    def choices(self, node: Node | None, scope: _Scope) -> list[Any]:
+        """The values an address may be, one for each value a parameter it is made of is
+        given by its function's calls (facts.Alternatives): a fact is made for each."""
+        self.choosing = True
+        try:
+            return choices(self.value(node, scope))
+        finally:
+            self.choosing = False
+
+    def _passed(self, home: _Scope, name: str, depth: int) -> Any:
+        """A parameter's value: the join of what the file's calls of its function pass
+        (facts.one_of), each followed in the caller's scope one step deeper. A parameter
+        whose function no call of the file reaches is unknown (no guess)."""
+        if home.callee is None:
+            return UNKNOWN
+        called, method = home.callee
+        index = home.parameters[name]
+        values = []
+        for call, caller in self.calls_to.get(called, []):
+            function = call.child_by_field_name("function")
+            if function is None or (function.type == "selector_expression") != method:
+                continue  # `pkg.dial(x)` or `c.dial(x)` for a function: another's
+            args = _items(call.child_by_field_name("arguments"))
+            if any(a.type == "variadic_argument" for a in args[: index + 1]):
+                return UNKNOWN
+            values.append(
+                self.value(args[index], caller, depth + 1) if index < len(args) else UNKNOWN
+            )
+        value = one_of(values)
+        return value if self.choosing else settled(value)
+
+    def _built_from(self, literal: Node) -> Node:
+        """The expression an `http://` literal begins: `"http://" + host + ":80"`,
+        `fmt.Sprintf("http://%s", host)`; the literal itself when it stands alone."""
+        node = literal
+        for _ in range(MAX_DEPTH):
+            parent = node.parent
+            if parent is None:
+                break
+            if parent.type == "binary_expression" and parent.child_by_field_name("left") == node:
+                if _text(parent.child_by_field_name("operator")) != "+":
+                    break
+                node = parent
+            elif parent.type == "argument_list" and parent.named_children[0] == node:
+                call = parent.parent
+                if (
+                    call is None
+                    or self.qualified(call.child_by_field_name("function")) != "fmt.Sprintf"
+                ):
+                    break
+                node = call
+            elif parent.type == "parenthesized_expression":
+                node = parent
+            else:
+                break
+        return node
 
     def _call_value(self, call: Node, scope: _Scope, depth: int) -> Any:
         name = self.qualified(call.child_by_field_name("function")) or ""
@@ -562,18 +655,73 @@ class _Collector:
         )
         return _text(targets[0]) if targets else None
 
-    def _long_lived(self, call: Node, scope: _Scope, name: str | None) -> bool:
+    def _long_lived(self, call: Node, scope: _Scope, name: str | None, depth: int = 0) -> bool:
         """Made once and kept: at package level, in a function that runs once (main, init,
-        New...), stored in a struct field; not when the same function closes it with
-        `defer x.Close()` (a connection per call)."""
+        New...), stored in a struct field, or returned to a caller that keeps it (any, when
+        no call of the file reaches the function: a factory's caller keeps what it
+        returns); not when the same function closes it with `defer x.Close()` (a
+        connection per call)."""
         if scope.parent is None:
             return True
         function = scope.name
-        if name and not ONCE.match(function or ""):
-            body = _enclosing_body(call)
-            if body is not None and name in self._deferred_closes(body):
-                return False
-        return bool(ONCE.match(function or "") or (name and "." in name))
+        body = _enclosing_body(call)
+        if (
+            name
+            and not ONCE.match(function or "")
+            and body is not None
+            and name in self._deferred_closes(body)
+        ):
+            return False
+        if ONCE.match(function or "") or (name and "." in name):
+            return True
+        if body is None or not self._returned(call, body, name):
+            return False
+        callers = self._callers(scope)
+        return not callers or any(
+            depth < MAX_DEPTH and self._long_lived(c, s, self._bound_to(c), depth + 1)
+            for c, s in callers
+        )
+
+    def _returned(self, node: Node, body: Node, name: str | None) -> bool:
+        """Whether the function hands `node` (or the name it is bound to) to its caller."""
+        parent = node.parent
+        while parent is not None and parent.type in (
+            "expression_list",
+            "unary_expression",
+            "parenthesized_expression",
+        ):
+            parent = parent.parent
+        if parent is not None and parent.type == "return_statement":
+            return True
+        if not name:
+            return False
+        found = self.returns.get(body.id)
+        if found is None:
+            found = {
+                _text(item)
+                for statement in walk(body)
+                if statement.type == "return_statement"
+                for list_ in statement.named_children
+                for item in _items(list_)
+            }
+            self.returns[body.id] = found
+        return name in found
+
+    def _callers(self, scope: _Scope) -> list[tuple[Node, _Scope]]:
+        """The file's calls of the function `scope` is the body of (its own scope's: a
+        function literal inside it is not called by its name)."""
+        home: _Scope | None = scope
+        while home is not None and home.callee is None:
+            home = home.parent
+        if home is None or home.callee is None:
+            return []
+        called, method = home.callee
+        return [
+            (call, caller)
+            for call, caller in self.calls_to.get(called, [])
+            if (function := call.child_by_field_name("function")) is not None
+            and (function.type == "selector_expression") == method
+        ]
 
     def _deferred_closes(self, body: Node) -> set[str]:
         """What a function body closes with `defer x.Close()`, read once a body (not once
@@ -588,18 +736,21 @@ class _Collector:
     def _channel(self, call: Node, name: str, scope: _Scope) -> None:
         target_at, scheme = CHANNEL_FACTORIES[name]
         args = _items(call.child_by_field_name("arguments"))
-        target = self.value(args[target_at], scope) if len(args) > target_at else UNKNOWN
+        targets = self.choices(args[target_at], scope) if len(args) > target_at else [UNKNOWN]
         bound = self._bound_to(call)
-        self.facts.channels.append(
-            Channel(
-                loc=self.loc(call),
-                factory=self._short(name),
-                target=target,
-                options=self._dial_options(args[target_at + 1 :], scope),
-                long_lived=self._long_lived(call, scope, bound),
-                default_scheme=scheme,
+        options = self._dial_options(args[target_at + 1 :], scope)
+        long_lived = self._long_lived(call, scope, bound)
+        for target in targets:
+            self.facts.channels.append(
+                Channel(
+                    loc=self.loc(call),
+                    factory=self._short(name),
+                    target=target,
+                    options=options,
+                    long_lived=long_lived,
+                    default_scheme=scheme,
+                )
             )
-        )
 
     def _dial_options(self, args: list[Node], scope: _Scope) -> Options:
         entries: list[Option] = []
@@ -743,28 +894,39 @@ class _Collector:
     def _db(self, call: Node, scope: _Scope) -> None:
         args = _items(call.child_by_field_name("arguments"))
         name = self._bound_to(call)
-        self.facts.db_pools.append(
-            DbPool(
-                loc=self.loc(call),
-                factory="sql.Open",
-                long_lived=self._long_lived(call, scope, name),
-                url=self.value(args[1], scope) if len(args) > 1 else UNKNOWN,
-                lifetime=None,
-                lifetime_arg="SetConnMaxLifetime",
-            )
+        body = _enclosing_body(call)
+        returned = (
+            body is not None and scope.parent is not None and self._returned(call, body, name)
         )
-        if name:
-            self.pools[name] = len(self.facts.db_pools) - 1
+        # a pool handed to its callers gets its lifetime there: the names they bind it to
+        # are the pool's too (`db, err := openDB(dsn)` then `db.SetConnMaxLifetime(...)`)
+        names = [name] if name else []
+        names += (
+            [n for c, _ in self._callers(scope) if (n := self._bound_to(c))] if returned else []
+        )
+        long_lived = self._long_lived(call, scope, name)
+        urls = self.choices(args[1], scope) if len(args) > 1 else [UNKNOWN]
+        for url in urls:
+            self.facts.db_pools.append(
+                DbPool(
+                    loc=self.loc(call),
+                    factory="sql.Open",
+                    long_lived=long_lived,
+                    url=url,
+                    lifetime=None,
+                    lifetime_arg="SetConnMaxLifetime",
+                    returned=returned,
+                )
+            )
+            for bound in names:
+                self.pools.setdefault(bound, []).append(len(self.facts.db_pools) - 1)
 
     def _lifetime(self, receiver: str, call: Node, scope: _Scope) -> None:
-        index = self.pools.get(receiver)
         args = _items(call.child_by_field_name("arguments"))
-        if index is not None and args:
+        for index in self.pools.get(receiver, []) if args else []:
             pool = self.facts.db_pools[index]
             value = self.value(args[0], scope)
-            self.facts.db_pools[index] = DbPool(
-                pool.loc, pool.factory, pool.long_lived, pool.url, value, pool.lifetime_arg
-            )
+            self.facts.db_pools[index] = replace(pool, lifetime=value, returned=False)
 
     def _http(self, literal: Node, scope: _Scope) -> None:
         kind = literal.child_by_field_name("type")
@@ -773,7 +935,7 @@ class _Collector:
             return
         fields = self._composite(literal, scope, 0)
         fields = fields if isinstance(fields, dict) else {}
-        if name == "net/http.Client" and "Transport" in fields:
+        if name == "net/http.Client" and "Transport" in fields and not self._default_base(literal):
             return  # the Transport literal it holds is the pool, reported once
         bound = self._bound_to(literal)
         self.facts.http_clients.append(
@@ -787,6 +949,25 @@ class _Collector:
             )
         )
 
+    def _default_base(self, client: Node) -> bool:
+        """Whether an http.Client's Transport pools its connections in http.DefaultTransport:
+        it is that, or a wrapper (ochttp's, oauth2's) given no `Base`."""
+        for element in _keyed_elements(client):
+            key, value = _keyed(element)
+            if _text(key) != "Transport":
+                continue
+            if self.qualified(value) == "net/http.DefaultTransport":
+                return True
+            inner = (
+                value.child_by_field_name("operand") if value.type == "unary_expression" else value
+            )
+            if inner is None or inner.type != "composite_literal":
+                return False
+            kind = self._type_name(inner.child_by_field_name("type"))
+            given = {_text(_keyed(e)[0]) for e in _keyed_elements(inner)}
+            return kind in DEFAULT_BASE_WRAPPERS and "Base" not in given
+        return False
+
     def _on_default_client(self, call: Node) -> bool:
         """`http.DefaultClient.Get(...)` and the like."""
         function = call.child_by_field_name("function")
@@ -797,16 +978,17 @@ class _Collector:
         """`http.Get(url)`: the process-wide default transport, which keeps connections
         (90 s idle timeout, no lifetime) for as long as the program runs."""
         args = _items(call.child_by_field_name("arguments"))
-        self.facts.http_clients.append(
-            HttpClient(
-                loc=self.loc(call),
-                factory="http.DefaultClient",
-                long_lived=True,
-                http2=False,
-                base_url=self.value(args[0], scope) if args else None,
-                reuse_disabled=False,
+        for url in self.choices(args[0], scope) if args else [None]:
+            self.facts.http_clients.append(
+                HttpClient(
+                    loc=self.loc(call),
+                    factory="http.DefaultClient",
+                    long_lived=True,
+                    http2=False,
+                    base_url=url,
+                    reuse_disabled=False,
+                )
             )
-        )
 
     def _type_name(self, node: Node | None) -> str | None:
         if node is None or node.type != "qualified_type":
@@ -815,6 +997,11 @@ class _Collector:
         return f"{package}.{_text(node.child_by_field_name('name'))}" if package else None
 
 
+# RoundTrippers that wrap another and send through http.DefaultTransport when their `Base`
+# is nil (the packages' documentation of `Base`).
+DEFAULT_BASE_WRAPPERS = frozenset(
+    {"go.opencensus.io/plugin/ochttp.Transport", "golang.org/x/oauth2.Transport"}
+)
 # The package functions that use http.DefaultClient.
 _DEFAULT_CLIENT_CALLS = frozenset(
     {"net/http.Get", "net/http.Head", "net/http.Post", "net/http.PostForm"}
@@ -883,6 +1070,22 @@ def package_name(path: str) -> str:
     if _MAJOR_VERSION.fullmatch(last) and len(parts) > 1:
         last = parts[-2]
     return _GOPKG_VERSION.sub("", last).replace("-", "_")
+
+
+def _parameter_places(parameters: Node) -> dict[str, int]:
+    """Each named parameter's place among a call's arguments (`func f(a, b string, n int)`:
+    a 0, b 1, n 2); a variadic one is not at one place."""
+    places: dict[str, int] = {}
+    at = 0
+    for declaration in parameters.named_children:
+        if declaration.type != "parameter_declaration":
+            continue
+        names = [c for c in declaration.children_by_field_name("name") if c.type == "identifier"]
+        for name in names:
+            places[_text(name)] = at
+            at += 1
+        at += 0 if names else 1  # `func f(string)`: one unnamed
+    return places
 
 
 def _items(node: Node | None) -> list[Node]:
