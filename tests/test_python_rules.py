@@ -129,6 +129,49 @@ def test_klb102_traps(tmp_path: Path, files: dict[str, str]) -> None:
     assert lint(tmp_path, {"k8s.yaml": IN_SHOP + BACKEND_IN_SHOP, **files}, "KLB102") == []
 
 
+def channel_through_a_helper(argument: str, options: str = "") -> str:
+    extra = f", options=[{options}]" if options else ""
+    return (
+        "import os\nimport grpc\n\n\ndef make_channel(target):\n"
+        f"    return grpc.insecure_channel(target{extra})\n\n\n"
+        f"backend = make_channel({argument})\n"
+    )
+
+
+def test_a_target_passed_to_a_helper_by_an_env_var_reaches_the_clusterip(
+    tmp_path: Path,
+) -> None:
+    files = {
+        "k8s.yaml": IN_SHOP + BACKEND_IN_SHOP + client_deployment("backend:50051"),
+        "app.py": channel_through_a_helper('os.environ["BACKEND_ADDR"]'),
+    }
+    (finding,) = lint(tmp_path, files, "KLB102")
+    assert "to ClusterIP Service/shop/backend stays on one pod" in finding.text
+    assert (finding.path.rsplit("/", 1)[1], finding.line, finding.column) == ("app.py", 6, 12)
+
+
+@pytest.mark.parametrize(
+    ("service", "argument", "options"),
+    [
+        (IN_SHOP.replace("spec:\n", "spec:\n  clusterIP: None\n"), 'os.environ["BACKEND_ADDR"]', ""),
+        (
+            IN_SHOP.replace("spec:\n", "spec:\n  clusterIP: None\n"),
+            '"dns:///backend.shop.svc.cluster.local:50051"',
+            f'("grpc.service_config", {RR})',
+        ),
+    ],
+    ids=["headless", "dns-round-robin"],
+)
+def test_a_helper_whose_callers_pass_a_balanced_target_is_not_pinned(
+    tmp_path: Path, service: str, argument: str, options: str
+) -> None:
+    files = {
+        "k8s.yaml": service + BACKEND_IN_SHOP + client_deployment("backend:50051"),
+        "app.py": channel_through_a_helper(argument, options),
+    }
+    assert lint(tmp_path, files, "KLB102") == []
+
+
 def test_a_meshed_backend_is_not_pinned(tmp_path: Path) -> None:
     meshed = BACKEND_IN_SHOP.replace(
         "      labels: {app: backend}",
