@@ -366,8 +366,7 @@ def test_a_method_parameter_is_what_calls_on_an_object_pass() -> None:
     "source",
     [
         # rebound in its function: not only what the callers pass
-        "def make(t):\n    t = t or load()\n    return grpc.insecure_channel(t)\n"
-        "c = make('a:1')\n",
+        "def make(t):\n    t = t or load()\n    return grpc.insecure_channel(t)\nc = make('a:1')\n",
         # a call passes it through *args or **kwargs
         "def make(t):\n    return grpc.insecure_channel(t)\nc = make(*targets)\n",
         "def make(t):\n    return grpc.insecure_channel(t)\nc = make(**settings)\n",

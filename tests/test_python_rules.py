@@ -16,6 +16,7 @@ from .helpers import lint_files
 
 HEADLESS = GRPC_SERVICE.replace("spec:\n", "spec:\n  clusterIP: None\n")
 IN_SHOP = GRPC_SERVICE.replace("  name: backend\n", "  name: backend\n  namespace: shop\n")
+HEADLESS_IN_SHOP = IN_SHOP.replace("spec:\n", "spec:\n  clusterIP: None\n")
 BACKEND_IN_SHOP = BACKEND.replace("  name: backend\n", "  name: backend\n  namespace: shop\n")
 RR = """'{"loadBalancingConfig": [{"round_robin": {}}]}'"""
 
@@ -153,9 +154,9 @@ def test_a_target_passed_to_a_helper_by_an_env_var_reaches_the_clusterip(
 @pytest.mark.parametrize(
     ("service", "argument", "options"),
     [
-        (IN_SHOP.replace("spec:\n", "spec:\n  clusterIP: None\n"), 'os.environ["BACKEND_ADDR"]', ""),
+        (HEADLESS_IN_SHOP, 'os.environ["BACKEND_ADDR"]', ""),
         (
-            IN_SHOP.replace("spec:\n", "spec:\n  clusterIP: None\n"),
+            HEADLESS_IN_SHOP,
             '"dns:///backend.shop.svc.cluster.local:50051"',
             f'("grpc.service_config", {RR})',
         ),

@@ -62,6 +62,7 @@ WATCHED = (
     b"google.golang.org/grpc",
     b"net/http",
     b"database/sql",
+    b"SetConnMaxLifetime",  # a pool's lifetime set where a helper of another file opens it
     b"os/signal",
     # service registries' clients and resolvers (REGISTRY_CLIENTS, REGISTRY_RESOLVERS)
     b"consul",
