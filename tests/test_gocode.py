@@ -433,6 +433,10 @@ def test_a_parameter_with_no_call_or_a_variadic_call_is_unknown() -> None:
     assert [c.target for c in facts(body, GO_HELPERS).channels] == [UNKNOWN]
     spread = body + "\nfunc main() {\n\tdial(addrs...)\n}"
     assert [c.target for c in facts(spread, GO_HELPERS).channels] == [UNKNOWN]
+    # more values than a parameter is followed to (budget.MAX_CHOICES): one unknown
+    many = "".join(f'\tc{i}, _ := dial("h{i}:1")\n' for i in range(9))
+    crowded = body + "\nfunc main() {\n" + many + "}"
+    assert [c.target for c in facts(crowded, GO_HELPERS).channels] == [UNKNOWN]
 
 
 def test_a_url_built_from_an_http_literal_is_read_whole() -> None:
@@ -560,3 +564,15 @@ def test_end_to_end_a_pool_opened_in_a_helper_with_no_lifetime_anywhere(tmp_path
     # a module that calls the helper's package sets a lifetime: maybe this pool's
     files["cmd/main.go"] = caller.replace("_ = db", "db.SetConnMaxLifetime(1800000000000)")
     assert lint_files(tmp_path / "bounded", files, ["KLB203"]).findings == []
+
+
+def test_a_factory_is_judged_once_a_caller_what_main_keeps_and_a_handler_uses_once() -> None:
+    body = (
+        "func connect(addr string) *grpc.ClientConn {\n"
+        "\tc, _ := grpc.NewClient(addr)\n\treturn c\n}\n"
+        'func main() {\n\tkept := connect(os.Getenv("PAYMENT_ADDR"))\n\t_ = kept\n}\n'
+        'func charge() {\n\tonce := connect("badAddress:50051")\n\t_ = once\n}'
+    )
+    kept, once = facts(body, GO_HELPERS).channels
+    assert (kept.target, kept.long_lived) == (EnvRef("PAYMENT_ADDR", None), True)
+    assert (once.target, once.long_lived) == ("badAddress:50051", False)

@@ -380,6 +380,29 @@ def test_a_parameter_the_calls_do_not_tell_is_unknown(source: str) -> None:
     assert only_channel("import grpc\n" + source).target is UNKNOWN
 
 
+def test_a_factory_is_judged_once_a_caller_what_the_module_keeps_and_a_handler_uses_once() -> None:
+    source = """
+    import os
+    import grpc
+
+    def connect(target):
+        return grpc.insecure_channel(target)
+
+    PAYMENT = connect(os.environ["PAYMENT_ADDR"])
+
+    def charge():
+        return stub(connect("bad-address:50051")).Charge()
+
+    def handle():
+        channel = connect("inventory:50051")
+        channel.close()
+    """
+    kept, once, local = facts(source).channels
+    assert (kept.target, kept.long_lived) == (EnvRef("PAYMENT_ADDR", None), True)
+    assert (once.target, once.long_lived) == ("bad-address:50051", False)
+    assert (local.target, local.long_lived) == ("inventory:50051", False)
+
+
 def test_a_client_and_a_pool_address_through_a_parameter() -> None:
     source = """
     import os

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from k8slb.code.budget import MAX_DEPTH, Budget
+from k8slb.code.budget import MAX_CHOICES, MAX_DEPTH, Budget
 from k8slb.code.facts import (
     UNKNOWN,
     Channel,
@@ -226,6 +226,9 @@ class _Collector:
         # unknown
         self.choosing = False
         self.url_expressions: list[tuple[Node, _Scope]] = []  # `"http://" + host`
+        # the one call of a function its parameters are read from, while a caller's facts
+        # are made (_addresses)
+        self.only: dict[tuple[str, bool], Node] = {}
 
     # -- driving -------------------------------------------------------------------------
 
@@ -553,8 +556,11 @@ class _Collector:
             return UNKNOWN
         called, method = home.callee
         index = home.parameters[name]
+        only = self.only.get(home.callee)
         values = []
         for call, caller in self.calls_to.get(called, []):
+            if only is not None and call.id != only.id:
+                continue  # the facts of one caller (_addresses)
             function = call.child_by_field_name("function")
             if function is None or (function.type == "selector_expression") != method:
                 continue  # `pkg.dial(x)` or `c.dial(x)` for a function: another's
@@ -662,6 +668,18 @@ class _Collector:
         no call of the file reaches the function: a factory's caller keeps what it
         returns); not when the same function closes it with `defer x.Close()` (a
         connection per call)."""
+        here = self._kept_here(call, scope, name)
+        if here is not None:
+            return here
+        callers = self._callers(scope)
+        return not callers or any(
+            depth < MAX_DEPTH and self._long_lived(c, s, self._bound_to(c), depth + 1)
+            for c, s in callers
+        )
+
+    def _kept_here(self, call: Node, scope: _Scope, name: str | None) -> bool | None:
+        """Whether what `call` makes is kept, as its own function tells; None when the
+        function hands it to its callers."""
         if scope.parent is None:
             return True
         function = scope.name
@@ -677,11 +695,36 @@ class _Collector:
             return True
         if body is None or not self._returned(call, body, name):
             return False
-        callers = self._callers(scope)
-        return not callers or any(
-            depth < MAX_DEPTH and self._long_lived(c, s, self._bound_to(c), depth + 1)
-            for c, s in callers
-        )
+        return None
+
+    def _addresses(
+        self, node: Node | None, call: Node, scope: _Scope, name: str | None
+    ) -> list[tuple[Any, bool]]:
+        """Each address a client's call may have, with whether what it makes is kept. A
+        function that hands it to its callers is judged once a caller (a factory that
+        `main` keeps and a handler calls once): each caller's values with its keeping."""
+        home = _function_scope(scope)
+        callers = self._callers(scope) if self._kept_here(call, scope, name) is None else []
+        if len(callers) > MAX_CHOICES:
+            callers = []  # judged as one: its values are past what a parameter is followed to
+        if home is None or home.callee is None or not callers:
+            kept = self._long_lived(call, scope, name)
+            return [(value, kept) for value in self.choices(node, scope)]
+        found: list[tuple[Any, bool]] = []
+        for caller, caller_scope in callers:
+            self.only[home.callee] = caller
+            try:
+                values = self.choices(node, scope)
+            finally:
+                del self.only[home.callee]
+            kept = self._long_lived(caller, caller_scope, self._bound_to(caller), 1)
+            for value in values:
+                known = next((i for i, (v, _) in enumerate(found) if v == value), None)
+                if known is None:
+                    found.append((value, kept))
+                elif kept:
+                    found[known] = (value, True)
+        return found
 
     def _returned(self, node: Node, body: Node, name: str | None) -> bool:
         """Whether the function hands `node` (or the name it is bound to) to its caller."""
@@ -711,9 +754,7 @@ class _Collector:
     def _callers(self, scope: _Scope) -> list[tuple[Node, _Scope]]:
         """The file's calls of the function `scope` is the body of (its own scope's: a
         function literal inside it is not called by its name)."""
-        home: _Scope | None = scope
-        while home is not None and home.callee is None:
-            home = home.parent
+        home = _function_scope(scope)
         if home is None or home.callee is None:
             return []
         called, method = home.callee
@@ -737,11 +778,10 @@ class _Collector:
     def _channel(self, call: Node, name: str, scope: _Scope) -> None:
         target_at, scheme = CHANNEL_FACTORIES[name]
         args = _items(call.child_by_field_name("arguments"))
-        targets = self.choices(args[target_at], scope) if len(args) > target_at else [UNKNOWN]
         bound = self._bound_to(call)
+        given = args[target_at] if len(args) > target_at else None
         options = self._dial_options(args[target_at + 1 :], scope)
-        long_lived = self._long_lived(call, scope, bound)
-        for target in targets:
+        for target, long_lived in self._addresses(given, call, scope, bound):
             self.facts.channels.append(
                 Channel(
                     loc=self.loc(call),
@@ -905,9 +945,8 @@ class _Collector:
         names += (
             [n for c, _ in self._callers(scope) if (n := self._bound_to(c))] if returned else []
         )
-        long_lived = self._long_lived(call, scope, name)
-        urls = self.choices(args[1], scope) if len(args) > 1 else [UNKNOWN]
-        for url in urls:
+        dsn = args[1] if len(args) > 1 else None
+        for url, long_lived in self._addresses(dsn, call, scope, name):
             self.facts.db_pools.append(
                 DbPool(
                     loc=self.loc(call),
@@ -1071,6 +1110,14 @@ def package_name(path: str) -> str:
     if _MAJOR_VERSION.fullmatch(last) and len(parts) > 1:
         last = parts[-2]
     return _GOPKG_VERSION.sub("", last).replace("-", "_")
+
+
+def _function_scope(scope: _Scope) -> _Scope | None:
+    """The scope of the declared function `scope` is in (a function literal's is its)."""
+    home: _Scope | None = scope
+    while home is not None and home.callee is None and home.parent is not None:
+        home = home.parent
+    return home if home is not None and home.callee is not None else None
 
 
 def _parameter_places(parameters: Node) -> dict[str, int]:

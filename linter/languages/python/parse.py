@@ -22,7 +22,9 @@ import tokenize
 import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
+from typing import Any
 
+from k8slb.code.budget import MAX_CHOICES, MAX_DEPTH
 from k8slb.code.facts import (
     NOT_GIVEN,
     UNKNOWN,
@@ -482,7 +484,7 @@ class _Collector(Values):
         if isinstance(func, ast.Attribute | ast.Name):
             callee = func.attr if isinstance(func, ast.Attribute) else func.id
             self.facts.called.add(callee)
-            self.calls_to[callee].append((node, scope))
+            self.calls_to[callee].append((node, scope, parents))
         if self.registries != []:
             self._registration(node, parents)
 
@@ -621,13 +623,12 @@ class _Collector(Values):
         target = self._argument(site.args, site.keywords, target_index, "target")
         literal = isinstance(target, ast.Constant) and isinstance(target.value, str)
         options = self._call_options(site, options_index)
-        long_lived = _long_lived(site.call, site.parents)
-        for value in self.choices(target, site.scope) if target is not None else [UNKNOWN]:
+        for value, long_lived in self._lifetimes(site, target):
             self.facts.channels.append(
                 Channel(
                     loc=self.loc(site.call),
                     factory=site.name,
-                    target=value,
+                    target=UNKNOWN if value is None else value,
                     options=options,
                     long_lived=long_lived,
                     target_argument=(target_index, "target") if literal else None,
@@ -656,12 +657,12 @@ class _Collector(Values):
             force = keyword_argument(connector.keywords, "force_close")
             reuse_disabled = force is not None and self.value(force, site.scope) is True
         base_url = keyword_argument(site.keywords, "base_url")
-        for value in self.choices(base_url, site.scope) if base_url is not None else [None]:
+        for value, long_lived in self._lifetimes(site, base_url):
             self.facts.http_clients.append(
                 HttpClient(
                     loc=self.loc(site.call),
                     factory=site.name,
-                    long_lived=_long_lived(site.call, site.parents),
+                    long_lived=long_lived,
                     http2=http2 is not None and self.value(http2, site.scope) is True,
                     base_url=value,
                     reuse_disabled=reuse_disabled,
@@ -681,12 +682,12 @@ class _Collector(Values):
             or keyword_argument(site.keywords, "dsn")
         )
         lifetime = keyword_argument(site.keywords, lifetime_arg) if lifetime_arg else None
-        for value in self.choices(url, site.scope) if url is not None else [None]:
+        for value, long_lived in self._lifetimes(site, url):
             self.facts.db_pools.append(
                 DbPool(
                     loc=self.loc(site.call),
                     factory=site.name,
-                    long_lived=_long_lived(site.call, site.parents),
+                    long_lived=long_lived,
                     url=value,
                     lifetime=self.value(lifetime, site.scope) if lifetime is not None else None,
                     lifetime_arg=lifetime_arg,
@@ -719,6 +720,48 @@ class _Collector(Values):
             self.facts.health_servicers.append(
                 HealthServicer(self.loc(site.call), class_name, imported=self._imported(origin))
             )
+
+    def _lifetimes(self, site: _Site, expression: ast.expr | None) -> list[tuple[Any, bool]]:
+        """Each address a client's call may have, with whether what it makes is kept. A
+        factory (a function that returns it) is judged once a caller: each caller's values
+        with its keeping (one that `main` keeps, one a handler uses once); a factory no
+        call of the module reaches is kept (its caller keeps what it returns)."""
+        callers = self.calls_of(site.scope) if _kept_here(site.call, site.parents) is None else []
+        if len(callers) > MAX_CHOICES:
+            callers = []  # judged as one: its values are past what a parameter is followed to
+        if expression is None:
+            return [(None, self._caller_keeps(site.call, site.scope, site.parents, 0))]
+        if not callers:
+            kept = self._caller_keeps(site.call, site.scope, site.parents, 0)
+            return [(value, kept) for value in self.choices(expression, site.scope)]
+        found: list[tuple[Any, bool]] = []
+        for caller, caller_scope, caller_parents in callers:
+            self.only[id(site.scope.node)] = caller
+            try:
+                values = self.choices(expression, site.scope)
+            finally:
+                del self.only[id(site.scope.node)]
+            kept = self._caller_keeps(caller, caller_scope, caller_parents, 1)
+            for value in values:
+                known = next((i for i, (v, _) in enumerate(found) if v == value), None)
+                if known is None:
+                    found.append((value, kept))
+                elif kept:
+                    found[known] = (value, True)
+        return found
+
+    def _caller_keeps(
+        self, call: ast.Call, scope: Scope, parents: tuple[ast.AST, ...], depth: int
+    ) -> bool:
+        """Whether what `call` gives is kept: as its function tells, else by any of that
+        function's callers (none: kept)."""
+        kept = _kept_here(call, parents)
+        if kept is not None:
+            return kept
+        callers = self.calls_of(scope)
+        return not callers or any(
+            depth < MAX_DEPTH and self._caller_keeps(c, s, p, depth + 1) for c, s, p in callers
+        )
 
     # -- arguments -----------------------------------------------------------------------
 
@@ -762,8 +805,16 @@ def _bound_name(call: ast.Call, parents: tuple[ast.AST, ...]) -> str | None:
 def _long_lived(call: ast.Call, parents: tuple[ast.AST, ...]) -> bool:
     """Created once and kept (module level, `self.x`, returned by a factory, made in
     `main`/`serve`), as opposed to made for one use (`with`, a local in a function)."""
+    kept = _kept_here(call, parents)
+    return True if kept is None else kept
+
+
+def _kept_here(call: ast.Call, parents: tuple[ast.AST, ...]) -> bool | None:
+    """Whether what `call` makes is kept, as its own function tells; None when a function
+    (not one that runs once) returns it: its callers decide (_Collector._lifetimes)."""
     child: ast.AST = call
     statement: ast.AST | None = None
+    used = False  # a member of what it makes is used (`stub(make()).Charge()`), not it
     for node in reversed(parents):
         if isinstance(node, ast.withitem) and node.context_expr is child:
             return False
@@ -771,8 +822,10 @@ def _long_lived(call: ast.Call, parents: tuple[ast.AST, ...]) -> bool:
             return False
         if statement is None and isinstance(node, ast.stmt):
             statement = node
+        used = used or (statement is None and isinstance(node, ast.Attribute))
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            return _kept_by_function(node, statement)
+            kept = _kept_by_function(node, statement)
+            return False if kept is None and used else kept
         if isinstance(node, ast.ClassDef):
             return True
         child = node
@@ -781,7 +834,7 @@ def _long_lived(call: ast.Call, parents: tuple[ast.AST, ...]) -> bool:
 
 def _kept_by_function(
     function: ast.FunctionDef | ast.AsyncFunctionDef, statement: ast.AST | None
-) -> bool:
+) -> bool | None:
     if function.name in ONCE_FUNCTIONS:
         return True
     for decorator in function.decorator_list:
@@ -789,7 +842,7 @@ def _kept_by_function(
         if dotted(target).endswith(("cache", "lru_cache", "cached_property")):
             return True
     if isinstance(statement, ast.Return):
-        return True  # a factory: the caller keeps what it returns
+        return None  # a factory: what the caller does with it tells
     if isinstance(statement, ast.Assign):
         return any(isinstance(t, ast.Attribute) for t in statement.targets)
     if isinstance(statement, ast.AnnAssign):

@@ -47,7 +47,12 @@ class Names:
         # the calls of the module by the name they call (`dial` for `dial(x)`, `make` for
         # `self.make(x)`), with the scope each is made in: where a parameter's values come
         # from (python_values.Values.passed)
-        self.calls_to: dict[str, list[tuple[ast.Call, Scope]]] = defaultdict(list)
+        self.calls_to: dict[str, list[tuple[ast.Call, Scope, tuple[ast.AST, ...]]]] = defaultdict(
+            list
+        )
+        # the one call of a function (by the function node's id) its parameters are read
+        # from, while a caller's facts are made
+        self.only: dict[int, ast.Call] = {}
         # whether a value may be one of several (facts.Alternatives): only while a fact's
         # address is computed (Values.choices); anywhere else a parameter with several
         # values is unknown

@@ -197,14 +197,9 @@ class Values(Names):
         found = _parameter(function, name, home)
         if found is None:
             return UNKNOWN
-        index, default, by_class = found
-        made = by_class and function.name == "__init__"  # `Client(addr)` calls it
-        owner = home.parent.node if home.parent is not None else None
-        called = owner.name if made and isinstance(owner, ast.ClassDef) else function.name
+        index, default, _ = found
         values = []
-        for call, caller in self.calls_to.get(called, []):
-            if isinstance(call.func, ast.Attribute) != (by_class and not made):
-                continue  # a method is called on an object, a function (a class) by name
+        for call, caller, _ in self.calls_of(home):
             argument = keyword_argument(call.keywords, name)
             if argument is None and index is not None:
                 positional = call.args[: index + 1]
@@ -221,6 +216,25 @@ class Values(Names):
                 values.append(UNKNOWN)
         value = one_of(values)
         return value if self.choosing else settled(value)
+
+    def calls_of(self, home: Scope) -> list[tuple[ast.Call, Scope, tuple[ast.AST, ...]]]:
+        """The module's calls of the function `home` is the scope of (only the one being
+        judged while a caller's facts are made: `only`), with their scopes and parents."""
+        function = home.node
+        if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+            return []
+        owner = home.parent.node if home.parent is not None else None
+        by_class = isinstance(owner, ast.ClassDef)
+        made = by_class and function.name == "__init__"  # `Client(addr)` calls it
+        called = owner.name if made and isinstance(owner, ast.ClassDef) else function.name
+        only = self.only.get(id(function))
+        return [
+            (call, caller, parents)
+            for call, caller, parents in self.calls_to.get(called, [])
+            # a method is called on an object, a function (a class) by its name
+            if isinstance(call.func, ast.Attribute) == (by_class and not made)
+            and (only is None or call is only)
+        ]
 
     def _call_value(self, call: ast.Call, scope: Scope, depth: int) -> Any:
         name = self.qualified(call.func) or dotted(call.func)
