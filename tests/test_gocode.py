@@ -576,3 +576,45 @@ def test_a_factory_is_judged_once_a_caller_what_main_keeps_and_a_handler_uses_on
     kept, once = facts(body, GO_HELPERS).channels
     assert (kept.target, kept.long_lived) == (EnvRef("PAYMENT_ADDR", None), True)
     assert (once.target, once.long_lived) == ("badAddress:50051", False)
+
+
+def test_a_field_set_through_a_pointer_helper_and_a_channel_written_through_one() -> None:
+    """microservices-demo's shape: `mustMapEnv(&svc.addr, "ADDR")` fills a field from the
+    environment, `mustConnGRPC(ctx, &svc.conn, svc.addr)` dials it into another field."""
+    body = (
+        "type frontend struct {\n\tcartAddr string\n\tadAddr string\n"
+        "\tcartConn *grpc.ClientConn\n\tadConn *grpc.ClientConn\n}\n"
+        "func mustMapEnv(target *string, key string) {\n"
+        '\tv := os.Getenv(key)\n\tif v == "" {\n\t\tpanic(key)\n\t}\n\t*target = v\n}\n'
+        "func mustConn(conn **grpc.ClientConn, addr string) {\n"
+        "\tvar err error\n\t*conn, err = grpc.NewClient(addr)\n\t_ = err\n}\n"
+        "func connectOnce(addr string) {\n"
+        "\tvar conn *grpc.ClientConn\n\tmustConn(&conn, addr)\n}\n"
+        "func main() {\n\tsvc := new(frontend)\n"
+        '\tmustMapEnv(&svc.cartAddr, "CART_ADDR")\n\tmustMapEnv(&svc.adAddr, "AD_ADDR")\n'
+        "\tmustConn(&svc.cartConn, svc.cartAddr)\n\tmustConn(&svc.adConn, svc.adAddr)\n"
+        '\tconnectOnce("probe:1")\n}'
+    )
+    found = {(c.target, c.long_lived) for c in facts(body, GO_HELPERS).channels}
+    assert found == {
+        (EnvRef("CART_ADDR", None), True),
+        (EnvRef("AD_ADDR", None), True),
+        ("probe:1", False),  # written into a local of a function that runs per call
+    }
+
+
+def test_a_request_url_built_from_a_field_is_an_address_the_clients_send_to() -> None:
+    body = (
+        "type checkout struct {\n\tshippingAddr string\n\thttpClient *http.Client\n}\n"
+        "func (cs *checkout) quote() {\n"
+        '\treq, _ := http.NewRequest("POST", cs.shippingAddr+"/get-quote", nil)\n'
+        "\tcs.httpClient.Do(req)\n}\n"
+        "func main() {\n\tsvc := new(checkout)\n"
+        "\tsvc.httpClient = &http.Client{Transport: otelhttp.NewTransport(http.DefaultTransport)}\n"
+        '\tsvc.shippingAddr = os.Getenv("SHIPPING_ADDR")\n}'
+    )
+    imports = GO_HELPERS + '\n\t"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp"'
+    found = facts(body, imports)
+    assert [url for url, _ in found.urls] == [EnvRef("SHIPPING_ADDR", None, suffix="/get-quote")]
+    [client] = found.http_clients
+    assert client.factory == "http.Client" and client.long_lived

@@ -42,6 +42,7 @@ from k8slb.code.facts import (
     RegistryDial,
     Server,
     Stop,
+    Unknown,
     Wait,
     choices,
     joined,
@@ -226,6 +227,15 @@ class _Collector:
         # unknown
         self.choosing = False
         self.url_expressions: list[tuple[Node, _Scope]] = []  # `"http://" + host`
+        # what the file writes to each field (`s.addr = v`, by the field's name, whatever
+        # the struct: a receiver and the variable of main name one value), what functions
+        # write through their pointer parameters (by the function, with the parameter's
+        # place), and the calls that hand a field's address to one (`f(&s.addr)`)
+        self.field_writes: dict[str, list[tuple[Node, _Scope]]] = defaultdict(list)
+        self.pointer_writes: dict[tuple[str, bool], list[tuple[int, Node, _Scope]]] = defaultdict(
+            list
+        )
+        self.field_passes: dict[str, list[tuple[Node, int]]] = defaultdict(list)
         # the one call of a function its parameters are read from, while a caller's facts
         # are made (_addresses)
         self.only: dict[tuple[str, bool], Node] = {}
@@ -238,6 +248,13 @@ class _Collector:
             called = _called_name(call.child_by_field_name("function"))
             if called:
                 self.calls_to[called].append((call, scope))
+            for at, arg in enumerate(_items(call.child_by_field_name("arguments"))):
+                operand = (
+                    arg.child_by_field_name("operand") if arg.type == "unary_expression" else None
+                )
+                if operand is not None and operand.type == "selector_expression":
+                    field = _text(operand.child_by_field_name("field"))
+                    self.field_passes[field].append((call, at))
         for expression, scope in self.url_expressions:
             for url in self.choices(expression, scope):
                 self.facts.urls.append((url, self.loc(expression)))
@@ -260,6 +277,8 @@ class _Collector:
                 self._db(call, scope)
             elif name in _DEFAULT_CLIENT_CALLS or self._on_default_client(call):
                 self._default_client(call, scope)
+            elif name in REQUEST_URLS:
+                self._request_url(call, REQUEST_URLS[name], scope)
             elif name == f"{HEALTH}.NewServer":
                 self.facts.health_servicers.append(HealthServicer(self.loc(call), None))
                 self.health.add(self._bound_to(call) or "")
@@ -410,6 +429,8 @@ class _Collector:
         right = _items(node.child_by_field_name("right"))
         operator = _text(node.child_by_field_name("operator")) or ":="
         names = [_text(item) if item.type == "identifier" else "" for item in left]
+        if operator == "=":
+            self._write(left, right, scope)
         if len(right) == 1 and len(left) == 2 and right[0].type == "call_expression":
             # `v, ok := os.LookupEnv("X")` / `conn, err := grpc.Dial(...)`: the first name
             if names[0]:
@@ -431,6 +452,32 @@ class _Collector:
             else:
                 home = scope.lookup(name) if operator == "=" else None
                 (home[0] if home else scope).bindings[name].append(value)
+
+    def _write(self, left: list[Node], right: list[Node], scope: _Scope) -> None:
+        """Record what a field (`s.addr = v`) or a pointer parameter (`*target = v`) is
+        given: a field's value is what the file writes to it, a pointer parameter's is
+        what its caller's variable gets (`mustMapEnv(&svc.addr, "ADDR")`)."""
+        if len(right) == 1 and len(left) == 2 and right[0].type == "call_expression":
+            pairs = [(left[0], right[0])]  # `*conn, err = grpc.NewClient(...)`
+        elif len(left) == len(right):
+            pairs = list(zip(left, right, strict=True))
+        else:
+            return
+        for target, value in pairs:
+            if target.type == "selector_expression":
+                field = _text(target.child_by_field_name("field"))
+                self.field_writes[field].append((value, scope))
+            elif (
+                target.type == "unary_expression"
+                and _text(target.child_by_field_name("operator")) == "*"
+            ):
+                operand = target.child_by_field_name("operand")
+                home = _function_scope(scope)
+                if operand is None or operand.type != "identifier" or home is None:
+                    continue
+                index = home.parameters.get(_text(operand))
+                if index is not None and home.callee is not None:
+                    self.pointer_writes[home.callee].append((index, value, scope))
 
     def _declare(self, spec: Node, scope: _Scope) -> None:
         names = [_text(c) for c in spec.children_by_field_name("name") if c.type == "identifier"]
@@ -507,7 +554,9 @@ class _Collector:
             return self._name(_text(node), scope, depth)
         if kind == "selector_expression":
             name = self.qualified(node)
-            return DURATIONS.get(name or "", UNKNOWN)
+            if name is None:
+                return self._field(_text(node.child_by_field_name("field")), depth)
+            return DURATIONS.get(name, UNKNOWN)
         if kind == "unary_expression" and _text(node.child_by_field_name("operator")) == "&":
             return self.value(node.child_by_field_name("operand"), scope, depth + 1)
         if kind == "binary_expression":
@@ -570,6 +619,32 @@ class _Collector:
             values.append(
                 self.value(args[index], caller, depth + 1) if index < len(args) else UNKNOWN
             )
+        value = one_of(values)
+        return value if self.choosing else settled(value)
+
+    def _field(self, field: str, depth: int) -> Any:
+        """A field's value: the join of what the file writes to it (facts.one_of), and of
+        what a function writes through the pointer a call hands it (`mustMapEnv(&s.addr,
+        "ADDR")`: that call's own arguments)."""
+        values = [self.value(value, scope, depth + 1) for value, scope in self.field_writes[field]]
+        for call, at in self.field_passes.get(field, []):
+            function = call.child_by_field_name("function")
+            callee = (
+                _called_name(function),
+                function is not None and function.type == "selector_expression",
+            )
+            for index, value, scope in self.pointer_writes.get(callee, []):
+                if index != at:
+                    continue
+                before = self.only.get(callee)
+                self.only[callee] = call
+                try:
+                    values.append(self.value(value, scope, depth + 1))
+                finally:
+                    if before is None:
+                        del self.only[callee]
+                    else:
+                        self.only[callee] = before
         value = one_of(values)
         return value if self.choosing else settled(value)
 
@@ -673,7 +748,7 @@ class _Collector:
             return here
         callers = self._callers(scope)
         return not callers or any(
-            depth < MAX_DEPTH and self._long_lived(c, s, self._bound_to(c), depth + 1)
+            depth < MAX_DEPTH and self._long_lived(c, s, self._handed_to(c, scope, name), depth + 1)
             for c, s in callers
         )
 
@@ -693,9 +768,30 @@ class _Collector:
             return False
         if ONCE.match(function or "") or (name and "." in name):
             return True
+        if self._pointer_parameter(scope, name) is not None:
+            return None  # `*conn = grpc.NewClient(...)`: the caller's variable holds it
         if body is None or not self._returned(call, body, name):
             return False
         return None
+
+    def _pointer_parameter(self, scope: _Scope, name: str | None) -> int | None:
+        """The place of the pointer parameter `name` writes through (`*conn`), if any."""
+        home = _function_scope(scope)
+        if not name or not name.startswith("*") or home is None:
+            return None
+        return home.parameters.get(name[1:])
+
+    def _handed_to(self, caller: Node, scope: _Scope, name: str | None) -> str | None:
+        """What holds, in the caller, what the function `scope` is in gives it: the
+        variable the call is bound to, or the one whose address it passes (`&svc.conn`)."""
+        at = self._pointer_parameter(scope, name)
+        if at is None:
+            return self._bound_to(caller)
+        args = _items(caller.child_by_field_name("arguments"))
+        given = args[at] if at < len(args) else None
+        if given is None or given.type != "unary_expression":
+            return None
+        return _text(given.child_by_field_name("operand"))
 
     def _addresses(
         self, node: Node | None, call: Node, scope: _Scope, name: str | None
@@ -717,7 +813,7 @@ class _Collector:
                 values = self.choices(node, scope)
             finally:
                 del self.only[home.callee]
-            kept = self._long_lived(caller, caller_scope, self._bound_to(caller), 1)
+            kept = self._long_lived(caller, caller_scope, self._handed_to(caller, scope, name), 1)
             for value in values:
                 known = next((i for i, (v, _) in enumerate(found) if v == value), None)
                 if known is None:
@@ -998,6 +1094,9 @@ class _Collector:
                 continue
             if self.qualified(value) == "net/http.DefaultTransport":
                 return True
+            if value.type == "call_expression":  # otelhttp.NewTransport(http.DefaultTransport)
+                wrapped = _items(value.child_by_field_name("arguments"))
+                return any(self.qualified(a) == "net/http.DefaultTransport" for a in wrapped)
             inner = (
                 value.child_by_field_name("operand") if value.type == "unary_expression" else value
             )
@@ -1007,6 +1106,17 @@ class _Collector:
             given = {_text(_keyed(e)[0]) for e in _keyed_elements(inner)}
             return kind in DEFAULT_BASE_WRAPPERS and "Base" not in given
         return False
+
+    def _request_url(self, call: Node, at: int, scope: _Scope) -> None:
+        """The URL a request is made for (`http.NewRequest("POST", cs.shippingAddr+"/ship",
+        ...)`), when it is more than a literal (read where it is): an address the module's
+        HTTP clients send to."""
+        args = _items(call.child_by_field_name("arguments"))
+        if len(args) <= at or args[at].type in ("interpreted_string_literal", "raw_string_literal"):
+            return
+        for url in self.choices(args[at], scope):
+            if not isinstance(url, Unknown):
+                self.facts.urls.append((url, self.loc(args[at])))
 
     def _on_default_client(self, call: Node) -> bool:
         """`http.DefaultClient.Get(...)` and the like."""
@@ -1042,6 +1152,8 @@ class _Collector:
 DEFAULT_BASE_WRAPPERS = frozenset(
     {"go.opencensus.io/plugin/ochttp.Transport", "golang.org/x/oauth2.Transport"}
 )
+# net/http's request constructors, with the place of their URL argument.
+REQUEST_URLS = {"net/http.NewRequest": 1, "net/http.NewRequestWithContext": 2}
 # The package functions that use http.DefaultClient.
 _DEFAULT_CLIENT_CALLS = frozenset(
     {"net/http.Get", "net/http.Head", "net/http.Post", "net/http.PostForm"}
