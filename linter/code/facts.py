@@ -146,7 +146,9 @@ def one_of(values: list[Any]) -> Any:
         for choice in choices(value):
             if choice not in distinct:
                 distinct.append(choice)
-    if not distinct or len(distinct) > MAX_CHOICES:
+                if len(distinct) > MAX_CHOICES:
+                    return UNKNOWN
+    if not distinct:
         return UNKNOWN
     return distinct[0] if len(distinct) == 1 else Alternatives(tuple(distinct))
 

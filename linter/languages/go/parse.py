@@ -235,10 +235,14 @@ class _Collector:
         self.pointer_writes: dict[tuple[str, bool], list[tuple[int, Node, _Scope]]] = defaultdict(
             list
         )
-        self.field_passes: dict[str, list[tuple[Node, int]]] = defaultdict(list)
+        self.field_passes: dict[str, list[tuple[Node, int, _Scope]]] = defaultdict(list)
         # the one call of a function its parameters are read from, while a caller's facts
-        # are made (_addresses)
-        self.only: dict[tuple[str, bool], Node] = {}
+        # are made (_addresses), with its scope
+        self.only: dict[tuple[str, bool], tuple[Node, _Scope]] = {}
+        # what _long_lived found of a call (by node id and the name that holds it), and the
+        # calls of each function (_callers): each asked again and again by the callers'
+        self.kept: dict[tuple[int, str | None], bool] = {}
+        self.callers: dict[tuple[str, bool], list[tuple[Node, _Scope]]] = {}
 
     # -- driving -------------------------------------------------------------------------
 
@@ -254,7 +258,7 @@ class _Collector:
                 )
                 if operand is not None and operand.type == "selector_expression":
                     field = _text(operand.child_by_field_name("field"))
-                    self.field_passes[field].append((call, at))
+                    self.field_passes[field].append((call, at, scope))
         for expression, scope in self.url_expressions:
             for url in self.choices(expression, scope):
                 self.facts.urls.append((url, self.loc(expression)))
@@ -603,16 +607,11 @@ class _Collector:
         whose function no call of the file reaches is unknown (no guess)."""
         if home.callee is None:
             return UNKNOWN
-        called, method = home.callee
         index = home.parameters[name]
         only = self.only.get(home.callee)
         values = []
-        for call, caller in self.calls_to.get(called, []):
-            if only is not None and call.id != only.id:
-                continue  # the facts of one caller (_addresses)
-            function = call.child_by_field_name("function")
-            if function is None or (function.type == "selector_expression") != method:
-                continue  # `pkg.dial(x)` or `c.dial(x)` for a function: another's
+        # the facts of one caller (_addresses), else every call of the function
+        for call, caller in [only] if only is not None else self._callers(home):
             args = _items(call.child_by_field_name("arguments"))
             if any(a.type == "variadic_argument" for a in args[: index + 1]):
                 return UNKNOWN
@@ -626,8 +625,9 @@ class _Collector:
         """A field's value: the join of what the file writes to it (facts.one_of), and of
         what a function writes through the pointer a call hands it (`mustMapEnv(&s.addr,
         "ADDR")`: that call's own arguments)."""
-        values = [self.value(value, scope, depth + 1) for value, scope in self.field_writes[field]]
-        for call, at in self.field_passes.get(field, []):
+        writes = self.field_writes.get(field, [])
+        values = [self.value(value, scope, depth + 1) for value, scope in writes]
+        for call, at, call_scope in self.field_passes.get(field, []):
             function = call.child_by_field_name("function")
             callee = (
                 _called_name(function),
@@ -637,7 +637,7 @@ class _Collector:
                 if index != at:
                     continue
                 before = self.only.get(callee)
-                self.only[callee] = call
+                self.only[callee] = (call, call_scope)
                 try:
                     values.append(self.value(value, scope, depth + 1))
                 finally:
@@ -746,11 +746,17 @@ class _Collector:
         here = self._kept_here(call, scope, name)
         if here is not None:
             return here
+        known = self.kept.get((call.id, name))
+        if known is not None:
+            return known
+        self.kept[(call.id, name)] = False  # a function that calls itself: not by that
         callers = self._callers(scope)
-        return not callers or any(
+        found = not callers or any(
             depth < MAX_DEPTH and self._long_lived(c, s, self._handed_to(c, scope, name), depth + 1)
             for c, s in callers
         )
+        self.kept[(call.id, name)] = found
+        return found
 
     def _kept_here(self, call: Node, scope: _Scope, name: str | None) -> bool | None:
         """Whether what `call` makes is kept, as its own function tells; None when the
@@ -808,7 +814,7 @@ class _Collector:
             return [(value, kept) for value in self.choices(node, scope)]
         found: list[tuple[Any, bool]] = []
         for caller, caller_scope in callers:
-            self.only[home.callee] = caller
+            self.only[home.callee] = (caller, caller_scope)
             try:
                 values = self.choices(node, scope)
             finally:
@@ -853,13 +859,17 @@ class _Collector:
         home = _function_scope(scope)
         if home is None or home.callee is None:
             return []
-        called, method = home.callee
-        return [
-            (call, caller)
-            for call, caller in self.calls_to.get(called, [])
-            if (function := call.child_by_field_name("function")) is not None
-            and (function.type == "selector_expression") == method
-        ]
+        found = self.callers.get(home.callee)
+        if found is None:
+            called, method = home.callee
+            found = [  # `pkg.dial(x)` or `c.dial(x)` for a function `dial`: another's
+                (call, caller)
+                for call, caller in self.calls_to.get(called, [])
+                if (function := call.child_by_field_name("function")) is not None
+                and (function.type == "selector_expression") == method
+            ]
+            self.callers[home.callee] = found
+        return found
 
     def _deferred_closes(self, body: Node) -> set[str]:
         """What a function body closes with `defer x.Close()`, read once a body (not once

@@ -758,10 +758,16 @@ class _Collector(Values):
         kept = _kept_here(call, parents)
         if kept is not None:
             return kept
+        known = self.keeps.get(id(call))
+        if known is not None:
+            return known
+        self.keeps[id(call)] = False  # a function that calls itself: not by that
         callers = self.calls_of(scope)
-        return not callers or any(
+        found = not callers or any(
             depth < MAX_DEPTH and self._caller_keeps(c, s, p, depth + 1) for c, s, p in callers
         )
+        self.keeps[id(call)] = found
+        return found
 
     # -- arguments -----------------------------------------------------------------------
 

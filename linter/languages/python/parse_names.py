@@ -53,6 +53,10 @@ class Names:
         # the one call of a function (by the function node's id) its parameters are read
         # from, while a caller's facts are made
         self.only: dict[int, ast.Call] = {}
+        # the calls of each function (by its node's id) and whether what a call gives is
+        # kept (by the call's id): each asked again and again by the callers' callers
+        self.callers: dict[int, list[tuple[ast.Call, Scope, tuple[ast.AST, ...]]]] = {}
+        self.keeps: dict[int, bool] = {}
         # whether a value may be one of several (facts.Alternatives): only while a fact's
         # address is computed (Values.choices); anywhere else a parameter with several
         # values is unknown

@@ -223,18 +223,20 @@ class Values(Names):
         function = home.node
         if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
             return []
-        owner = home.parent.node if home.parent is not None else None
-        by_class = isinstance(owner, ast.ClassDef)
-        made = by_class and function.name == "__init__"  # `Client(addr)` calls it
-        called = owner.name if made and isinstance(owner, ast.ClassDef) else function.name
+        found = self.callers.get(id(function))
+        if found is None:
+            owner = home.parent.node if home.parent is not None else None
+            by_class = isinstance(owner, ast.ClassDef)
+            made = by_class and function.name == "__init__"  # `Client(addr)` calls it
+            called = owner.name if made and isinstance(owner, ast.ClassDef) else function.name
+            found = [  # a method is called on an object, a function (a class) by its name
+                (call, caller, parents)
+                for call, caller, parents in self.calls_to.get(called, [])
+                if isinstance(call.func, ast.Attribute) == (by_class and not made)
+            ]
+            self.callers[id(function)] = found
         only = self.only.get(id(function))
-        return [
-            (call, caller, parents)
-            for call, caller, parents in self.calls_to.get(called, [])
-            # a method is called on an object, a function (a class) by its name
-            if isinstance(call.func, ast.Attribute) == (by_class and not made)
-            and (only is None or call is only)
-        ]
+        return found if only is None else [c for c in found if c[0] is only]
 
     def _call_value(self, call: ast.Call, scope: Scope, depth: int) -> Any:
         name = self.qualified(call.func) or dotted(call.func)
