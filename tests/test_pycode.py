@@ -403,6 +403,30 @@ def test_a_factory_is_judged_once_a_caller_what_the_module_keeps_and_a_handler_u
     assert (local.target, local.long_lived) == ("inventory:50051", False)
 
 
+def test_a_url_built_from_an_http_literal_is_read_whole_or_to_its_origin() -> None:
+    source = """
+    import os
+    import requests
+
+    HOST = os.environ["INVENTORY_HOST"]
+    session = requests.Session()
+
+    def stock(item):
+        return session.get(f"http://{HOST}:8080/stock/{item}").json()
+
+    def price():
+        return session.get("http://" + os.getenv("PRICE_HOST", "price") + "/p").json()
+
+    def other(host, item):
+        return session.get(f"http://{host}/{item}").json()
+    """
+    assert [url for url, _ in facts(source).urls] == [
+        # the path holds a parameter no call passes: the URL's scheme, host and port
+        EnvRef("INVENTORY_HOST", None, prefix="http://", suffix=":8080"),
+        EnvRef("PRICE_HOST", "price", prefix="http://", suffix="/p"),
+    ]  # a host that cannot be followed gives no URL
+
+
 def test_a_client_and_a_pool_address_through_a_parameter() -> None:
     source = """
     import os

@@ -381,6 +381,18 @@ def test_http_client_linked_through_an_env_var(tmp_path: Path) -> None:
     assert "'http://inventory.shop:8080'" in finding.text
 
 
+def test_a_session_sending_to_a_url_built_from_an_env_var(tmp_path: Path) -> None:
+    files = {
+        "k8s.yaml": client_deployment("inventory.shop").replace("BACKEND_ADDR", "INVENTORY_HOST"),
+        "app.py": "import os\nimport requests\n\nsession = requests.Session()\n\n\n"
+        "def stock(item):\n"
+        "    return session.get(f\"http://{os.environ['INVENTORY_HOST']}:8080/s/{item}\")\n",
+    }
+    (finding,) = lint(tmp_path, files, "KLB202")
+    assert (finding.line, finding.column) == (4, 11)
+    assert "'http://inventory.shop:8080'" in finding.text
+
+
 def test_db_pools(tmp_path: Path) -> None:
     source = """\
         import math

@@ -185,6 +185,7 @@ class _Resolver:
                 for d in module.db_pools
             ],
             health_servicers=servicers,
+            urls=[(resolve(module, url), loc) for url, loc in module.urls],
             deferred=False,
         )
 

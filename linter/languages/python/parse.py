@@ -299,6 +299,7 @@ class _Collector(Values):
         self.listens: list[tuple[ast.Call, str, Scope]] = []
         self.health_classes: dict[str, bool] = {}  # class with a Check method -> can fail
         self.registries: list[str] | None = None  # the registries whose client it imports
+        self.url_expressions: list[tuple[ast.expr, Scope]] = []  # `"http://" + host`
 
     # -- driving -----------------------------------------------------------------------
 
@@ -314,6 +315,14 @@ class _Collector(Values):
                 grace = self._argument(call.args, call.keywords, 0, "grace")
                 value = self.value(grace, scope) if grace is not None else UNKNOWN
                 self.facts.stops.append(Stop(self.loc(call), receiver, value, keyboard))
+        for expression, scope in self.url_expressions:
+            urls = self.choices(expression, scope)
+            origin = _origin_of(expression)
+            if all(isinstance(url, Unknown) for url in urls) and origin is not None:
+                urls = self.choices(origin, scope)  # its path is what cannot be followed
+            for url in urls:
+                if not isinstance(url, Unknown):
+                    self.facts.urls.append((url, self.loc(expression)))
         for call, receiver, scope in self.listens:
             if receiver in servers and call.args:
                 address = self.value(call.args[0], scope)
@@ -410,7 +419,11 @@ class _Collector(Values):
 
     def _constant(self, node: ast.Constant, parents: Parents, scope: Scope, keyboard: bool) -> None:
         if isinstance(node.value, str) and node.value.lower().startswith(("http://", "https://")):
-            self.facts.urls.append((node.value, self.loc(node)))
+            built = _built_from(node, parents)
+            if built is node:
+                self.facts.urls.append((node.value, self.loc(node)))
+            else:  # `f"http://{HOST}/stock"`: the URL is the whole text, read once bound
+                self.url_expressions.append((built, scope))
         scheme = registry_scheme(node.value) if isinstance(node.value, str) else None
         if scheme is not None:
             dial = RegistryDial(self.loc(node), scheme[1], f"{scheme[0]}:// target")
@@ -857,6 +870,53 @@ def _kept_by_function(
 
 
 # -- small helpers ---------------------------------------------------------------------------
+
+
+def _built_from(literal: ast.Constant, parents: Parents) -> ast.expr:
+    """The text an `http://` literal begins: `"http://" + host + "/x"`, `f"http://{host}"`;
+    the literal itself when it stands alone."""
+    node: ast.expr = literal
+    for parent in reversed(parents):
+        if isinstance(parent, ast.JoinedStr) and parent.values and parent.values[0] is node:
+            node = parent  # f"http://{host}"
+        elif isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.Add):
+            if parent.left is not node:
+                break
+            node = parent  # "http://" + host
+        else:
+            break
+    return node
+
+
+def _origin_of(url: ast.expr) -> ast.expr | None:
+    """The scheme, host and port of a URL text whose path holds what cannot be followed
+    (`f"http://{HOST}:8080/stock/{item}"` -> `f"http://{HOST}:8080"`): the text up to the
+    first `/` after the scheme's; None when the text has no such place."""
+    parts: list[ast.expr] = []
+    if isinstance(url, ast.JoinedStr):
+        parts = list(url.values)
+    else:
+        while isinstance(url, ast.BinOp) and isinstance(url.op, ast.Add):
+            parts.insert(0, url.right)
+            url = url.left
+        parts.insert(0, url)
+    for at, part in enumerate(parts):
+        if not (isinstance(part, ast.Constant) and isinstance(part.value, str)):
+            continue
+        text = part.value.split("://", 1)[1] if at == 0 and "://" in part.value else ""
+        start = len(part.value) - len(text) if at == 0 else 0
+        cut = part.value.find("/", start)
+        if cut >= 0:
+            values = [*parts[:at], ast.Constant(part.value[:cut])]
+            return ast.JoinedStr(values=[_formatted(v) for v in values])
+    return None
+
+
+def _formatted(part: ast.expr) -> ast.expr:
+    """A part of a text as an f-string holds it."""
+    if isinstance(part, ast.Constant | ast.FormattedValue):
+        return part
+    return ast.FormattedValue(value=part, conversion=-1, format_spec=None)
 
 
 def _names_bound(target: ast.expr) -> set[str]:
