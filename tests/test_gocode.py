@@ -618,3 +618,30 @@ def test_a_request_url_built_from_a_field_is_an_address_the_clients_send_to() ->
     assert [url for url, _ in found.urls] == [EnvRef("SHIPPING_ADDR", None, suffix="/get-quote")]
     [client] = found.http_clients
     assert client.factory == "http.Client" and client.long_lived
+
+
+def test_end_to_end_a_helper_whose_callers_dial_a_headless_twin_with_round_robin(
+    tmp_path: Path,
+) -> None:
+    from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE
+
+    in_shop = "  name: backend\n  namespace: shop\n"
+    manifests = (GRPC_SERVICE + BACKEND).replace("  name: backend\n", in_shop)
+    headless = GRPC_SERVICE.replace(
+        "  name: backend\n", "  name: backend-headless\n  namespace: shop\n"
+    )
+    headless = headless.replace("spec:\n  selector", "spec:\n  clusterIP: None\n  selector")
+    source = (
+        'package main\n\nimport "google.golang.org/grpc"\n\n'
+        "func openConn(target string) *grpc.ClientConn {\n"
+        "\tconn, _ := grpc.NewClient(target, grpc.WithDefaultServiceConfig(\n"
+        '\t\t`{"loadBalancingConfig": [{"round_robin": {}}]}`))\n\treturn conn\n}\n\n'
+        'func main() {\n\tconn := openConn("dns:///backend-headless.shop.svc.cluster.local:50051")\n'
+        "\tdefer conn.Close()\n}\n"
+    )
+    files = {"k8s.yaml": manifests + "---\n" + headless, "main.go": source}
+    assert lint_files(tmp_path, files, ["KLB102", "KLB103"]).findings == []
+    pinned = source.replace("backend-headless", "backend")  # the ClusterIP itself: pinned
+    files["main.go"] = pinned
+    [finding] = lint_files(tmp_path / "clusterip", files, ["KLB102", "KLB103"]).findings
+    assert finding.rule == "KLB102" and finding.line == 6
