@@ -218,7 +218,7 @@ class _Collector:
         self.late_handlers: dict[int, Loc] = {}
         self.budget = Budget()  # the values this file's reading may still compute
         self.closes: dict[int, set[str]] = {}  # by function body node id: _deferred_closes
-        self.returns: dict[int, set[str]] = {}  # by function body node id: _returned_names
+        self.returns: dict[int, set[str]] = {}  # by function body node id: _returned
         # the file's calls by the name they call (`dial` for `dial(x)` and `c.dial(x)`):
         # where a parameter's values come from (_passed)
         self.calls_to: dict[str, list[tuple[Node, _Scope]]] = defaultdict(list)
