@@ -77,7 +77,9 @@ class DbPoolNoRecycle(Rule):
     are not reported.
 
     In Go: a `database/sql` pool from `sql.Open` with no `SetConnMaxLifetime` (or one of a
-    day or more): database/sql keeps connections for ever by default.
+    day or more): database/sql keeps connections for ever by default. A pool a helper
+    returns takes the lifetime its caller sets; one returned to another package is
+    reported only when no module of its package, or that imports it, sets a lifetime.
 
     ## Why it matters
     When the database is behind a Service with several pods (PgBouncer, read replicas,

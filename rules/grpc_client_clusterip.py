@@ -135,13 +135,19 @@ class GrpcClientClusterIp(Rule):
     address) is not reported: its proxy balances each call (the decision KLB101 makes of
     a Service's pods, and KLB103 of a client's).
 
+    A target that is a parameter of a helper (`def make_channel(target)`) is what the
+    module's calls of the helper pass, each judged with the caller that keeps (or uses
+    once) what the helper returns; several callers give one finding each.
+
     Channels made for one use (`with grpc.insecure_channel(...)`, a local in a function)
     are not reported, nor test files. A target k8slb cannot resolve gives no finding.
 
     In Go: `grpc.NewClient`, `grpc.Dial` and `grpc.DialContext` channels, their target
     followed through constants, `os.Getenv` (with the default set under `if x == ""`),
-    `fmt.Sprintf` and concatenation; a channel closed by `defer conn.Close()` in the
-    function that makes it is per call.
+    `fmt.Sprintf`, concatenation, a helper's parameters and the fields a helper fills
+    (`mustMapEnv(&svc.addr, "ADDR")`); a channel closed by `defer conn.Close()` in the
+    function that makes it is per call, one a helper returns or writes through a pointer
+    lives as long as its caller keeps it.
 
     In JavaScript (`@grpc/grpc-js`): `new Client(target, grpc.credentials.create...())`, its
     target a string, a template string, `process.env.X` (with a `||` or `??` default) or a

@@ -52,8 +52,10 @@ class GrpcClientPickFirst(Rule):
 
     Localhost, IP literals, `unix:`, `ipv4:`/`ipv6:` lists and `xds:` targets are never
     reported; neither are channels whose target or options come from something k8slb
-    cannot follow (a parameter, a function call): unknown is not missing. A target that is
-    a ClusterIP gRPC Service is `grpc-client-clusterip` (KLB102)'s case instead. A client
+    cannot follow (a parameter no call passes a value to, a function call): unknown is not
+    missing. A target with a scheme gRPC has no resolver for here (`http://...`) reaches no
+    Service. A target that is a ClusterIP gRPC Service is `grpc-client-clusterip`
+    (KLB102)'s case instead. A client
     whose pods are all in a mesh (the containers that run its code and the workload whose
     env gave the address; or `--mesh`) is not reported: its proxy balances each call (the
     decision `grpc-clusterip`, KLB101, makes of a Service's pods).

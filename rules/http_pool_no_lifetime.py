@@ -39,9 +39,13 @@ class HttpPoolNoLifetime(Rule):
     per-call clients (`with httpx.Client() as c`, `requests.get`) are not reported.
 
     In Go: an `http.Transport` (or `http.Client`) literal kept for the process (a package
-    variable, `main`, a constructor) and `http.DefaultClient`/`http.Get`, whose default
-    transport ends idle connections after 90 s and busy ones never; `DisableKeepAlives:
-    true` is not reported, `ForceAttemptHTTP2` is a warning.
+    variable, `main`, a constructor, a helper whose caller keeps it; a Client over
+    `http.DefaultTransport` or a wrapper of it, ochttp's, oauth2's, otelhttp's) and
+    `http.DefaultClient`/`http.Get`, whose default transport ends idle connections after
+    90 s and busy ones never; `DisableKeepAlives: true` is not reported,
+    `ForceAttemptHTTP2` is a warning. Its URLs are the module's `http://` literals, read
+    whole where one begins a concatenation or a `fmt.Sprintf`, and the URLs its requests
+    are made for (`http.NewRequest`), a helper's parameter or a field followed.
 
     In Node.js: an agent made once (at the module's top level, in `main` or a constructor)
     that pools its sockets: `new http.Agent({keepAlive: true})` (`https` too; off by

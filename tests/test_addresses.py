@@ -31,6 +31,10 @@ def test_every_ip_address_reads_as_an_address_or_local(
         ("3com.example.com:443", "external"),  # a digit first, and still a name
         ("localhost:50051", "local"),
         ("unix:///run/app.sock", "local"),
+        # a scheme gRPC has no resolver for (an HTTP service's URL handed to a gRPC
+        # client: it never connects), or a custom resolver's: not kube-proxy's case
+        ("http://shipping:8080", "other"),
+        ("kubernetes:///backend.shop:50051", "other"),
     ],
 )
 def test_host_names_read_by_where_they_lead(target: str, reach: str) -> None:

@@ -566,3 +566,270 @@ def test_a_process_that_exits_on_sigterm_while_its_grpc_server_drains_is_reporte
     assert lint_files(tmp_path / "http", shop(main, no_grpc), ["KLB403"]).findings == [], (
         "no gRPC server in the code it runs"
     )
+
+
+GO_HELPERS = '"database/sql"\n\t"fmt"\n\t"net/http"\n\t"os"\n\t"time"\n\t"google.golang.org/grpc"'
+
+
+def test_a_dial_parameter_is_what_the_files_calls_pass_one_channel_each() -> None:
+    body = (
+        "func dial(addr string) *grpc.ClientConn {\n"
+        "\tconn, _ := grpc.Dial(addr, grpc.WithInsecure())\n\treturn conn\n}\n"
+        "func main() {\n"
+        '\tgeo := dial(os.Getenv("GEO_ADDR"))\n'
+        '\trate := dial(fmt.Sprintf("%s:%d", os.Getenv("RATE_HOST"), 8080))\n'
+        "\t_, _ = geo, rate\n}"
+    )
+    geo, rate = facts(body, GO_HELPERS).channels
+    assert geo.target == EnvRef("GEO_ADDR", None) and geo.long_lived
+    assert rate.target == EnvRef("RATE_HOST", None, suffix=":8080") and rate.long_lived
+
+
+def test_a_constructor_builds_the_target_from_its_parameter() -> None:
+    body = (
+        "type Client struct{ conn *grpc.ClientConn }\n"
+        "func NewClient(name string) *Client {\n"
+        '\tconn, _ := grpc.NewClient(name + ":8080")\n\treturn &Client{conn: conn}\n}\n'
+        'var geo = NewClient(os.Getenv("GEO_HOST"))'
+    )
+    [channel] = facts(body, GO_HELPERS).channels
+    assert channel.target == EnvRef("GEO_HOST", None, suffix=":8080") and channel.long_lived
+
+
+@pytest.mark.parametrize(
+    ("caller", "long_lived"),
+    [
+        ("func main() {\n\tc := dial()\n\t_ = c\n}", True),
+        ("func handle() {\n\tc := dial()\n\tdefer c.Close()\n}", False),
+        ("", True),  # no call in the file: a factory's caller keeps what it returns
+    ],
+    ids=["kept-by-main", "closed-by-each-caller", "no-caller"],
+)
+def test_a_returned_channel_lives_as_long_as_its_callers_keep_it(
+    caller: str, long_lived: bool
+) -> None:
+    body = (
+        "func dial() *grpc.ClientConn {\n"
+        '\tconn, _ := grpc.Dial("backend:50051")\n\treturn conn\n}\n' + caller
+    )
+    [channel] = facts(body, GO_HELPERS).channels
+    assert channel.long_lived is long_lived
+
+
+def test_a_parameter_with_no_call_or_a_variadic_call_is_unknown() -> None:
+    body = "func dial(addr string) (*grpc.ClientConn, error) {\n\treturn grpc.Dial(addr)\n}"
+    assert [c.target for c in facts(body, GO_HELPERS).channels] == [UNKNOWN]
+    spread = body + "\nfunc main() {\n\tdial(addrs...)\n}"
+    assert [c.target for c in facts(spread, GO_HELPERS).channels] == [UNKNOWN]
+    # more values than a parameter is followed to (budget.MAX_CHOICES): one unknown
+    many = "".join(f'\tc{i}, _ := dial("h{i}:1")\n' for i in range(9))
+    crowded = body + "\nfunc main() {\n" + many + "}"
+    assert [c.target for c in facts(crowded, GO_HELPERS).channels] == [UNKNOWN]
+
+
+def test_a_url_built_from_an_http_literal_is_read_whole() -> None:
+    body = (
+        "func main() {\n"
+        '\tweb := "http://" + os.Getenv("WEB_HOST")\n'
+        '\tapi := fmt.Sprintf("http://%s:8080/api", os.Getenv("API_HOST"))\n'
+        "\t_, _ = web, api\n}"
+    )
+    urls = [url for url, _ in facts(body, GO_HELPERS).urls]
+    assert urls == [
+        EnvRef("WEB_HOST", None, prefix="http://"),
+        EnvRef("API_HOST", None, prefix="http://", suffix=":8080/api"),
+    ]
+
+
+def test_a_pool_returned_by_a_helper_takes_the_lifetime_its_caller_sets() -> None:
+    helper = (
+        "func openDB(dsn string) (*sql.DB, error) {\n"
+        '\tdb, err := sql.Open("pgx", dsn)\n'
+        "\tif err != nil {\n\t\treturn nil, err\n\t}\n\treturn db, nil\n}\n"
+    )
+    main = 'func main() {\n\tdb, _ := openDB(os.Getenv("DSN"))\n\t_ = db\n}'
+    [pool] = facts(helper + main, GO_HELPERS).db_pools
+    assert pool.long_lived and pool.lifetime is None and pool.returned
+    assert pool.url == EnvRef("DSN", None)
+    bounded = main.replace("_ = db", "db.SetConnMaxLifetime(30 * time.Minute)")
+    [pool] = facts(helper + bounded, GO_HELPERS).db_pools
+    assert pool.lifetime == 1_800_000 and not pool.returned
+
+
+@pytest.mark.parametrize(
+    ("transport", "reported"),
+    [
+        ("&ochttp.Transport{}", True),
+        ("http.DefaultTransport", True),
+        ("&ochttp.Transport{Base: &http.Transport{}}", False),  # the Transport is reported
+        ("&custom.RoundTripper{}", False),  # whose pool k8slb cannot know
+    ],
+)
+def test_a_client_over_a_wrapper_of_the_default_transport_pools_there(
+    transport: str, reported: bool
+) -> None:
+    imports = '"net/http"\n\t"go.opencensus.io/plugin/ochttp"\n\t"example.com/custom"'
+    body = f"var client = &http.Client{{Transport: {transport}}}"
+    clients = [c.factory for c in facts(body, imports).http_clients]
+    assert ("http.Client" in clients) is reported
+
+
+def client_env(name: str, value: str) -> str:
+    return (
+        "---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: shop}\n"
+        "spec:\n  template:\n    metadata:\n      labels: {app: web}\n    spec:\n"
+        f"      containers:\n        - name: web\n          env:\n"
+        f'            - {{name: {name}, value: "{value}"}}\n'
+    )
+
+
+def test_end_to_end_a_dial_helper_given_an_env_var_is_pinned_to_the_clusterip(
+    tmp_path: Path,
+) -> None:
+    from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE
+
+    in_shop = "  name: backend\n  namespace: shop\n"
+    manifests = (GRPC_SERVICE + BACKEND).replace("  name: backend\n", in_shop)
+    source = (
+        'package main\n\nimport (\n\t"os"\n\n\t"google.golang.org/grpc"\n)\n\n'
+        "func openConn(host string) *grpc.ClientConn {\n"
+        "\tconn, err := grpc.Dial(host, grpc.WithInsecure())\n"
+        "\tif err != nil {\n\t\tpanic(err)\n\t}\n\treturn conn\n}\n\n"
+        'func main() {\n\tconn := openConn(os.Getenv("BACKEND_HOST"))\n'
+        "\tdefer conn.Close()\n}\n"
+    )
+    files = {"k8s.yaml": manifests + client_env("BACKEND_HOST", "backend:50051"), "main.go": source}
+    [finding] = lint_files(tmp_path, files, ["KLB102"]).findings
+    assert "to ClusterIP Service/shop/backend stays on one pod" in finding.message
+    assert (finding.path.rsplit("/", 1)[1], finding.line, finding.column) == ("main.go", 10, 15)
+    headless = manifests.replace("spec:\n  selector", "spec:\n  clusterIP: None\n  selector")
+    files["k8s.yaml"] = headless + client_env("BACKEND_HOST", "backend:50051")
+    assert lint_files(tmp_path / "headless", files, ["KLB102"]).findings == []
+
+
+def test_end_to_end_a_package_client_posting_to_a_url_built_from_an_env_var(
+    tmp_path: Path,
+) -> None:
+    source = (
+        'package main\n\nimport (\n\t"net/http"\n\t"os"\n\n'
+        '\t"go.opencensus.io/plugin/ochttp"\n)\n\n'
+        "var client = &http.Client{Transport: &ochttp.Transport{}}\n\n"
+        'func main() {\n\tweb := "http://" + os.Getenv("WEB_HOST")\n'
+        '\tfor {\n\t\tclient.Get(web + "/api/list")\n\t}\n}\n'
+    )
+    service = (
+        "apiVersion: v1\nkind: Service\nmetadata: {name: web-svc, namespace: shop}\n"
+        "spec:\n  selector: {app: site}\n  ports: [{port: 80}]\n"
+    )
+    files = {"k8s.yaml": service + client_env("WEB_HOST", "web-svc.shop:80"), "main.go": source}
+    [finding] = lint_files(tmp_path, files, ["KLB202"]).findings
+    assert (finding.line, finding.column) == (10, 15)
+    assert "'http://web-svc.shop:80'" in finding.text
+
+
+def test_end_to_end_a_pool_opened_in_a_helper_with_no_lifetime_anywhere(tmp_path: Path) -> None:
+    helper = (
+        'package store\n\nimport "database/sql"\n\n'
+        "func Open(dsn string) (*sql.DB, error) {\n"
+        '\tif db, err := sql.Open("mysql", dsn); err == nil {\n\t\treturn db, nil\n\t}\n'
+        "\treturn nil, nil\n}\n"
+    )
+    caller = (
+        'package main\n\nimport (\n\t"os"\n\n\t"example.com/app/pkg/store"\n)\n\n'
+        'func main() {\n\tdb, _ := store.Open(os.Getenv("DSN"))\n\t_ = db\n}\n'
+    )
+    service = (
+        "apiVersion: v1\nkind: Service\nmetadata: {name: mysql, namespace: shop}\n"
+        "spec:\n  selector: {app: mysql}\n  ports: [{port: 3306}]\n"
+    )
+    files = {
+        "k8s.yaml": service + client_env("DSN", "root@tcp(mysql.shop:3306)/app"),
+        "pkg/store/db.go": helper,
+        "cmd/main.go": caller,
+    }
+    [finding] = lint_files(tmp_path, files, ["KLB203"]).findings
+    assert (finding.path.rsplit("/", 1)[1], finding.line) == ("db.go", 6)
+    # a module that calls the helper's package sets a lifetime: maybe this pool's
+    files["cmd/main.go"] = caller.replace("_ = db", "db.SetConnMaxLifetime(1800000000000)")
+    assert lint_files(tmp_path / "bounded", files, ["KLB203"]).findings == []
+
+
+def test_a_factory_is_judged_once_a_caller_what_main_keeps_and_a_handler_uses_once() -> None:
+    body = (
+        "func connect(addr string) *grpc.ClientConn {\n"
+        "\tc, _ := grpc.NewClient(addr)\n\treturn c\n}\n"
+        'func main() {\n\tkept := connect(os.Getenv("PAYMENT_ADDR"))\n\t_ = kept\n}\n'
+        'func charge() {\n\tonce := connect("badAddress:50051")\n\t_ = once\n}'
+    )
+    kept, once = facts(body, GO_HELPERS).channels
+    assert (kept.target, kept.long_lived) == (EnvRef("PAYMENT_ADDR", None), True)
+    assert (once.target, once.long_lived) == ("badAddress:50051", False)
+
+
+def test_a_field_set_through_a_pointer_helper_and_a_channel_written_through_one() -> None:
+    """microservices-demo's shape: `mustMapEnv(&svc.addr, "ADDR")` fills a field from the
+    environment, `mustConnGRPC(ctx, &svc.conn, svc.addr)` dials it into another field."""
+    body = (
+        "type frontend struct {\n\tcartAddr string\n\tadAddr string\n"
+        "\tcartConn *grpc.ClientConn\n\tadConn *grpc.ClientConn\n}\n"
+        "func mustMapEnv(target *string, key string) {\n"
+        '\tv := os.Getenv(key)\n\tif v == "" {\n\t\tpanic(key)\n\t}\n\t*target = v\n}\n'
+        "func mustConn(conn **grpc.ClientConn, addr string) {\n"
+        "\tvar err error\n\t*conn, err = grpc.NewClient(addr)\n\t_ = err\n}\n"
+        "func connectOnce(addr string) {\n"
+        "\tvar conn *grpc.ClientConn\n\tmustConn(&conn, addr)\n}\n"
+        "func main() {\n\tsvc := new(frontend)\n"
+        '\tmustMapEnv(&svc.cartAddr, "CART_ADDR")\n\tmustMapEnv(&svc.adAddr, "AD_ADDR")\n'
+        "\tmustConn(&svc.cartConn, svc.cartAddr)\n\tmustConn(&svc.adConn, svc.adAddr)\n"
+        '\tconnectOnce("probe:1")\n}'
+    )
+    found = {(c.target, c.long_lived) for c in facts(body, GO_HELPERS).channels}
+    assert found == {
+        (EnvRef("CART_ADDR", None), True),
+        (EnvRef("AD_ADDR", None), True),
+        ("probe:1", False),  # written into a local of a function that runs per call
+    }
+
+
+def test_a_request_url_built_from_a_field_is_an_address_the_clients_send_to() -> None:
+    body = (
+        "type checkout struct {\n\tshippingAddr string\n\thttpClient *http.Client\n}\n"
+        "func (cs *checkout) quote() {\n"
+        '\treq, _ := http.NewRequest("POST", cs.shippingAddr+"/get-quote", nil)\n'
+        "\tcs.httpClient.Do(req)\n}\n"
+        "func main() {\n\tsvc := new(checkout)\n"
+        "\tsvc.httpClient = &http.Client{Transport: otelhttp.NewTransport(http.DefaultTransport)}\n"
+        '\tsvc.shippingAddr = os.Getenv("SHIPPING_ADDR")\n}'
+    )
+    imports = GO_HELPERS + '\n\t"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp"'
+    found = facts(body, imports)
+    assert [url for url, _ in found.urls] == [EnvRef("SHIPPING_ADDR", None, suffix="/get-quote")]
+    [client] = found.http_clients
+    assert client.factory == "http.Client" and client.long_lived
+
+
+def test_end_to_end_a_helper_whose_callers_dial_a_headless_twin_with_round_robin(
+    tmp_path: Path,
+) -> None:
+    from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE
+
+    in_shop = "  name: backend\n  namespace: shop\n"
+    manifests = (GRPC_SERVICE + BACKEND).replace("  name: backend\n", in_shop)
+    headless = GRPC_SERVICE.replace(
+        "  name: backend\n", "  name: backend-headless\n  namespace: shop\n"
+    )
+    headless = headless.replace("spec:\n  selector", "spec:\n  clusterIP: None\n  selector")
+    source = (
+        'package main\n\nimport "google.golang.org/grpc"\n\n'
+        "func openConn(target string) *grpc.ClientConn {\n"
+        "\tconn, _ := grpc.NewClient(target, grpc.WithDefaultServiceConfig(\n"
+        '\t\t`{"loadBalancingConfig": [{"round_robin": {}}]}`))\n\treturn conn\n}\n\n'
+        'func main() {\n\tconn := openConn("dns:///backend-headless.shop.svc.cluster.local:50051")\n'
+        "\tdefer conn.Close()\n}\n"
+    )
+    files = {"k8s.yaml": manifests + "---\n" + headless, "main.go": source}
+    assert lint_files(tmp_path, files, ["KLB102", "KLB103"]).findings == []
+    pinned = source.replace("backend-headless", "backend")  # the ClusterIP itself: pinned
+    files["main.go"] = pinned
+    [finding] = lint_files(tmp_path / "clusterip", files, ["KLB102", "KLB103"]).findings
+    assert finding.rule == "KLB102" and finding.line == 6

@@ -312,6 +312,141 @@ def test_a_parameter_is_not_the_module_constant_of_the_same_name() -> None:
     assert only_channel(source).target is UNKNOWN
 
 
+def test_a_parameter_is_what_the_calls_of_its_function_pass_one_channel_each() -> None:
+    source = """
+    import os
+    import grpc
+
+    def make_channel(target):
+        return grpc.insecure_channel(target)
+
+    GEO = make_channel(os.environ["GEO_ADDR"])
+    RATE = make_channel(f"{os.getenv('RATE_HOST', 'rate')}:50051")
+    AGAIN = make_channel(os.environ["GEO_ADDR"])
+    """
+    geo, rate = facts(source).channels
+    assert geo.target == EnvRef("GEO_ADDR", None) and geo.long_lived
+    assert rate.target == EnvRef("RATE_HOST", "rate", suffix=":50051")
+    assert geo.loc == rate.loc  # the dial's place: where a fix goes
+
+
+def test_a_parameter_is_followed_through_callers_and_built_into_a_text() -> None:
+    source = """
+    import os
+    import grpc
+
+    class Client:
+        def __init__(self, host, port=50051):
+            self.channel = grpc.insecure_channel(f"{host}:{port}")
+
+    def connect(name):
+        return Client(name + ".shop")
+
+    backend = connect(os.environ["BACKEND_HOST"])
+    """
+    channel = only_channel(source)
+    assert channel.target == EnvRef("BACKEND_HOST", None, suffix=".shop:50051")
+
+
+def test_a_method_parameter_is_what_calls_on_an_object_pass() -> None:
+    source = """
+    import grpc
+
+    class Pool:
+        def open(self, target):
+            self.channel = grpc.insecure_channel(target)
+
+    def main():
+        Pool().open("backend.shop:50051")
+    """
+    assert only_channel(source).target == "backend.shop:50051"
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        # rebound in its function: not only what the callers pass
+        "def make(t):\n    t = t or load()\n    return grpc.insecure_channel(t)\nc = make('a:1')\n",
+        # a call passes it through *args or **kwargs
+        "def make(t):\n    return grpc.insecure_channel(t)\nc = make(*targets)\n",
+        "def make(t):\n    return grpc.insecure_channel(t)\nc = make(**settings)\n",
+        # more values than a parameter is followed to (budget.MAX_CHOICES)
+        "def make(t):\n    return grpc.insecure_channel(t)\n"
+        + "".join(f"c{i} = make('h{i}:1')\n" for i in range(9)),
+    ],
+    ids=["rebound", "star-args", "star-kwargs", "too-many"],
+)
+def test_a_parameter_the_calls_do_not_tell_is_unknown(source: str) -> None:
+    assert only_channel("import grpc\n" + source).target is UNKNOWN
+
+
+def test_a_factory_is_judged_once_a_caller_what_the_module_keeps_and_a_handler_uses_once() -> None:
+    source = """
+    import os
+    import grpc
+
+    def connect(target):
+        return grpc.insecure_channel(target)
+
+    PAYMENT = connect(os.environ["PAYMENT_ADDR"])
+
+    def charge():
+        return stub(connect("bad-address:50051")).Charge()
+
+    def handle():
+        channel = connect("inventory:50051")
+        channel.close()
+    """
+    kept, once, local = facts(source).channels
+    assert (kept.target, kept.long_lived) == (EnvRef("PAYMENT_ADDR", None), True)
+    assert (once.target, once.long_lived) == ("bad-address:50051", False)
+    assert (local.target, local.long_lived) == ("inventory:50051", False)
+
+
+def test_a_url_built_from_an_http_literal_is_read_whole_or_to_its_origin() -> None:
+    source = """
+    import os
+    import requests
+
+    HOST = os.environ["INVENTORY_HOST"]
+    session = requests.Session()
+
+    def stock(item):
+        return session.get(f"http://{HOST}:8080/stock/{item}").json()
+
+    def price():
+        return session.get("http://" + os.getenv("PRICE_HOST", "price") + "/p").json()
+
+    def other(host, item):
+        return session.get(f"http://{host}/{item}").json()
+    """
+    assert [url for url, _ in facts(source).urls] == [
+        # the path holds a parameter no call passes: the URL's scheme, host and port
+        EnvRef("INVENTORY_HOST", None, prefix="http://", suffix=":8080"),
+        EnvRef("PRICE_HOST", "price", prefix="http://", suffix="/p"),
+    ]  # a host that cannot be followed gives no URL
+
+
+def test_a_client_and_a_pool_address_through_a_parameter() -> None:
+    source = """
+    import os
+    import httpx
+    from sqlalchemy import create_engine
+
+    def client(base):
+        return httpx.Client(base_url=base)
+
+    def engine(url):
+        return create_engine(url)
+
+    INVENTORY = client("http://inventory.shop:8080")
+    DB = engine(os.environ["DATABASE_URL"])
+    """
+    found = facts(source)
+    assert [c.base_url for c in found.http_clients] == ["http://inventory.shop:8080"]
+    assert [p.url for p in found.db_pools] == [EnvRef("DATABASE_URL", None)]
+
+
 def test_loop_and_with_targets_are_not_followed() -> None:
     source = """
     import grpc

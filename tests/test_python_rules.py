@@ -16,6 +16,7 @@ from .helpers import lint_files
 
 HEADLESS = GRPC_SERVICE.replace("spec:\n", "spec:\n  clusterIP: None\n")
 IN_SHOP = GRPC_SERVICE.replace("  name: backend\n", "  name: backend\n  namespace: shop\n")
+HEADLESS_IN_SHOP = IN_SHOP.replace("spec:\n", "spec:\n  clusterIP: None\n")
 BACKEND_IN_SHOP = BACKEND.replace("  name: backend\n", "  name: backend\n  namespace: shop\n")
 RR = """'{"loadBalancingConfig": [{"round_robin": {}}]}'"""
 
@@ -127,6 +128,49 @@ def test_round_robin_on_a_clusterip_is_still_pinned_and_says_so(tmp_path: Path) 
 )
 def test_klb102_traps(tmp_path: Path, files: dict[str, str]) -> None:
     assert lint(tmp_path, {"k8s.yaml": IN_SHOP + BACKEND_IN_SHOP, **files}, "KLB102") == []
+
+
+def channel_through_a_helper(argument: str, options: str = "") -> str:
+    extra = f", options=[{options}]" if options else ""
+    return (
+        "import os\nimport grpc\n\n\ndef make_channel(target):\n"
+        f"    return grpc.insecure_channel(target{extra})\n\n\n"
+        f"backend = make_channel({argument})\n"
+    )
+
+
+def test_a_target_passed_to_a_helper_by_an_env_var_reaches_the_clusterip(
+    tmp_path: Path,
+) -> None:
+    files = {
+        "k8s.yaml": IN_SHOP + BACKEND_IN_SHOP + client_deployment("backend:50051"),
+        "app.py": channel_through_a_helper('os.environ["BACKEND_ADDR"]'),
+    }
+    (finding,) = lint(tmp_path, files, "KLB102")
+    assert "to ClusterIP Service/shop/backend stays on one pod" in finding.text
+    assert (finding.path.rsplit("/", 1)[1], finding.line, finding.column) == ("app.py", 6, 12)
+
+
+@pytest.mark.parametrize(
+    ("service", "argument", "options"),
+    [
+        (HEADLESS_IN_SHOP, 'os.environ["BACKEND_ADDR"]', ""),
+        (
+            HEADLESS_IN_SHOP,
+            '"dns:///backend.shop.svc.cluster.local:50051"',
+            f'("grpc.service_config", {RR})',
+        ),
+    ],
+    ids=["headless", "dns-round-robin"],
+)
+def test_a_helper_whose_callers_pass_a_balanced_target_is_not_pinned(
+    tmp_path: Path, service: str, argument: str, options: str
+) -> None:
+    files = {
+        "k8s.yaml": service + BACKEND_IN_SHOP + client_deployment("backend:50051"),
+        "app.py": channel_through_a_helper(argument, options),
+    }
+    assert lint(tmp_path, files, "KLB102") == []
 
 
 def test_a_meshed_backend_is_not_pinned(tmp_path: Path) -> None:
@@ -334,6 +378,18 @@ def test_http_client_linked_through_an_env_var(tmp_path: Path) -> None:
         "client = httpx.Client(base_url=os.environ['INVENTORY_URL'])\n",
     }
     (finding,) = lint(tmp_path, files, "KLB202")
+    assert "'http://inventory.shop:8080'" in finding.text
+
+
+def test_a_session_sending_to_a_url_built_from_an_env_var(tmp_path: Path) -> None:
+    files = {
+        "k8s.yaml": client_deployment("inventory.shop").replace("BACKEND_ADDR", "INVENTORY_HOST"),
+        "app.py": "import os\nimport requests\n\nsession = requests.Session()\n\n\n"
+        "def stock(item):\n"
+        "    return session.get(f\"http://{os.environ['INVENTORY_HOST']}:8080/s/{item}\")\n",
+    }
+    (finding,) = lint(tmp_path, files, "KLB202")
+    assert (finding.line, finding.column) == (4, 11)
     assert "'http://inventory.shop:8080'" in finding.text
 
 

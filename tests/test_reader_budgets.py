@@ -227,6 +227,34 @@ def seven_modules_each_forty_times_the_one_before() -> Files:
     return files
 
 
+def python_factories(levels: int, width: int) -> Files:
+    """A factory of a factory, `levels` deep, each returning what the one below makes for
+    `width` calls with its parameter, and a handler that keeps none: the callers a
+    parameter's values and a factory's lifetime are followed to fan out as width ** levels."""
+    code = "import grpc\n\ndef f0(t):\n    return grpc.insecure_channel(t)\n"
+    for level in range(1, levels):
+        calls = ", ".join(f"f{level - 1}(t + 'x{j}')" for j in range(width))
+        code += f"\ndef f{level}(t):\n    return [{calls}]\n"
+    calls = "".join(f"    f{levels - 1}('h{j}')\n" for j in range(width))
+    return {"app/main.py": code + f"\ndef handle():\n{calls}"}
+
+
+def go_factories(levels: int, width: int) -> Files:
+    """Go's: factories `levels` deep, each returning what `width` calls of the one below
+    make, and a field written `width` times through a pointer helper and read as many."""
+    code = 'package main\n\nimport "google.golang.org/grpc"\n\n'
+    code += "type S struct{ addr string }\n\nfunc set(p *string, v string) { *p = v }\n\n"
+    code += "func f0(t string) *grpc.ClientConn {\n\tc, _ := grpc.NewClient(t)\n\treturn c\n}\n"
+    names = ", ".join(f"c{j}" for j in range(width))
+    for level in range(1, levels):
+        calls = "".join(f'\tc{j} := f{level - 1}(t + "x{j}")\n' for j in range(width))
+        code += f"\nfunc f{level}(t string) *grpc.ClientConn {{\n{calls}\treturn {names}\n}}\n"
+    sets = "".join(f'\tset(&s.addr, "h{j}")\n\ts.addr = s.addr + "y"\n' for j in range(width))
+    calls = "".join(f"\tf{levels - 1}(s.addr)\n" for _ in range(width))
+    code += f"\nfunc handle(s *S) {{\n{sets}{calls}}}\n"
+    return {"svc/main.go": code}
+
+
 # Each of these took minutes, or died of a memory or recursion error, before.
 ISSUE: dict[str, Callable[[], Files]] = {
     "JavaScript strings doubled 31 times": lambda: javascript("doubling", 31, 2),
@@ -242,6 +270,8 @@ ISSUE: dict[str, Callable[[], Files]] = {
     "Go Sprintf fanning out": lambda: go("fan-out", 8, 80),
     "Go: 12000 connections in one function": lambda: go("many calls", 12000, 1),
     "Java String.format fanning out": lambda: java("fan-out", 8, 80),
+    "Python factories of factories, 80 callers each, 12 deep": lambda: python_factories(12, 80),
+    "Go factories of factories, 80 callers each, 12 deep": lambda: go_factories(12, 80),
     "seven JavaScript modules, each forty times the one before": (
         seven_modules_each_forty_times_the_one_before
     ),

@@ -7,7 +7,9 @@ characters or a text made of more than MAX_PARTS pieces (facts.joined), and any 
 file's reading has computed MAX_STEPS of them. The depth bounds each value's recursion; the
 steps bound the work of a file that fans out (an object whose members name another object
 eighty times, five levels deep), which a depth alone lets grow as the fan-out to the power
-of the depth; the sizes bound the memory of a string doubled again and again."""
+of the depth; the sizes bound the memory of a string doubled again and again. A parameter
+is followed to the values its function's call sites pass, each one a step deeper, and to
+at most MAX_CHOICES different ones."""
 
 from __future__ import annotations
 
@@ -15,6 +17,9 @@ MAX_DEPTH = 8  # names, operators and members one value is followed through
 MAX_TEXT = 4096  # characters of a string value: far more than any address, URL or option
 MAX_PARTS = 64  # pieces of a text that waits for an imported value (facts.Joined)
 MAX_STEPS = 20_000  # values one file's reading computes
+# values a function's parameter is followed to (its call sites', facts.Alternatives): past
+# it the parameter is unknown
+MAX_CHOICES = 8
 
 
 class Budget:

@@ -13,11 +13,12 @@ milliseconds) in every language.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import Any
 
-from k8slb.code.budget import MAX_PARTS, MAX_TEXT
+from k8slb.code.budget import MAX_CHOICES, MAX_PARTS, MAX_TEXT
 from k8slb.core.findings import Problem
 from k8slb.reading.markers import Marker
 from k8slb.record import record
@@ -127,11 +128,52 @@ class Joined:
     parts: tuple[Any, ...]
 
 
+@record
+class Alternatives:
+    """One of several values: a function's parameter whose call sites pass different ones
+    (`dial(os.Getenv("GEO_ADDR"))` and `dial(os.Getenv("RATE_ADDR"))`). A reader makes one
+    fact per value (`choices`), so each address is judged on its own; no fact holds one."""
+
+    values: tuple[Any, ...]
+
+
+def one_of(values: list[Any]) -> Any:
+    """The value of a parameter given `values` by its call sites: the value they all pass,
+    Alternatives when they differ (an unknown one among them stays one of them: the
+    others are still dialled), UNKNOWN with none or past MAX_CHOICES."""
+    distinct: list[Any] = []
+    for value in values:
+        for choice in choices(value):
+            if choice not in distinct:
+                distinct.append(choice)
+                if len(distinct) > MAX_CHOICES:
+                    return UNKNOWN
+    if not distinct:
+        return UNKNOWN
+    return distinct[0] if len(distinct) == 1 else Alternatives(tuple(distinct))
+
+
+def choices(value: Any) -> list[Any]:
+    """The values a value may be: each of its Alternatives, or itself."""
+    return list(value.values) if isinstance(value, Alternatives) else [value]
+
+
+def settled(value: Any) -> Any:
+    """A value where only one may stand (an option, an export): Alternatives are unknown."""
+    return UNKNOWN if isinstance(value, Alternatives) else value
+
+
 def joined(parts: list[Any]) -> Any:
     """Concatenate string parts; one EnvRef among them becomes its prefix/suffix; a part
     imported from another module defers the result until it is resolved (one flat Joined:
     a text that holds itself twice, over and over, stays as long as its pieces). A text
-    past its budget (budget.py: MAX_TEXT characters, MAX_PARTS pieces) is unknown."""
+    past its budget (budget.py: MAX_TEXT characters, MAX_PARTS pieces) is unknown. A part
+    that is one of Alternatives makes the text one of as many (MAX_CHOICES at most)."""
+    at = next((i for i, p in enumerate(parts) if isinstance(p, Alternatives)), None)
+    if at is not None:
+        if math.prod(len(choices(p)) for p in parts) > MAX_CHOICES:
+            return UNKNOWN  # texts of many parameters: not a product of their values
+        return one_of([joined([*parts[:at], c, *parts[at + 1 :]]) for c in parts[at].values])
     if any(isinstance(p, Imported | Setting | Joined) for p in parts):
         flat = tuple(q for p in parts for q in (p.parts if isinstance(p, Joined) else (p,)))
         return Joined(flat) if len(flat) <= MAX_PARTS else UNKNOWN
@@ -288,6 +330,9 @@ class DbPool:
     url: Any
     lifetime: Any  # the lifetime argument, or None when it is not given
     lifetime_arg: str
+    # handed to the callers of the function that makes it, where no call in its own file
+    # sets its lifetime: a module that can call that function may (code/imported.py)
+    returned: bool = False
 
 
 @record

@@ -21,6 +21,7 @@ from k8slb.code.budget import MAX_DEPTH
 from k8slb.code.facts import (
     UNKNOWN,
     CodeFacts,
+    DbPool,
     EnvRef,
     Imported,
     Joined,
@@ -130,6 +131,23 @@ class _Resolver:
         again = source.exports.get(origin.name)
         return self.can_fail(source, again, steps + 1) if isinstance(again, Imported) else None
 
+    def sets_lifetime(self, module: CodeFacts, pool: DbPool) -> bool:
+        """Whether a module that can call the function that returns `pool` sets a pool's
+        lifetime (`SetConnMaxLifetime`): the module itself, one of its package (its
+        folder), one that imports its package (an import path that ends with the
+        package's last two folders). It may be this pool's: its lifetime is then unknown."""
+        folder = os.path.dirname(os.path.normpath(module.path))
+        tail = "/" + "/".join(folder.replace(os.sep, "/").split("/")[-2:])
+        return any(
+            pool.lifetime_arg in other.called
+            and (
+                os.path.dirname(other.path) == folder
+                or any(path.endswith(tail) for _, path in other.imports)
+            )
+            for other in self.by_path.values()
+            if other.language == module.language
+        )
+
     def facts(self, module: CodeFacts) -> CodeFacts:
         resolve = self.value
         servicers = []
@@ -157,10 +175,17 @@ class _Resolver:
                 replace(h, base_url=resolve(module, h.base_url)) for h in module.http_clients
             ],
             db_pools=[
-                replace(d, url=resolve(module, d.url), lifetime=resolve(module, d.lifetime))
+                replace(
+                    d,
+                    url=resolve(module, d.url),
+                    lifetime=UNKNOWN
+                    if d.returned and d.lifetime is None and self.sets_lifetime(module, d)
+                    else resolve(module, d.lifetime),
+                )
                 for d in module.db_pools
             ],
             health_servicers=servicers,
+            urls=[(resolve(module, url), loc) for url, loc in module.urls],
             deferred=False,
         )
 

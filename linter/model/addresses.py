@@ -99,6 +99,10 @@ def parse_grpc_target(text: str, default: str = "dns") -> Address:
     head, colon, _ = text.partition(":")  # `scheme:`, the text before the first colon
     scheme = head.lower() if colon else ""
     known = ("dns", "passthrough", "ipv4", "ipv6", "unix", "unix-abstract", "xds", "vsock")
+    if scheme not in known and text[len(head) : len(head) + 3] == "://" and head:
+        # `http://shipping:8080`, `kubernetes:///svc`: a scheme gRPC has no resolver for
+        # here (the channel never connects) or a custom resolver's, not kube-proxy's
+        return Address(text, scheme, None, None, "other")
     if scheme not in known:
         scheme, rest = default, text  # `host:port`, whatever the host looks like
     else:

@@ -21,11 +21,11 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from k8slb.code.budget import MAX_DEPTH, Budget
+from k8slb.code.budget import MAX_CHOICES, MAX_DEPTH, Budget
 from k8slb.code.facts import (
     UNKNOWN,
     Channel,
@@ -42,14 +42,18 @@ from k8slb.code.facts import (
     RegistryDial,
     Server,
     Stop,
+    Unknown,
     Wait,
+    choices,
     joined,
+    one_of,
     registry_scheme,
+    settled,
 )
 from k8slb.code.syntax_trees import node_text as _text
 from k8slb.code.syntax_trees import same_code, syntax_problem, walk
 from k8slb.core import regex
-from k8slb.languages.go.shutdown import signal_exits
+from k8slb.languages.go.parse_shutdown import signal_exits
 from k8slb.reading.markers import comment_markers, comment_pattern
 
 if TYPE_CHECKING:
@@ -60,6 +64,7 @@ WATCHED = (
     b"google.golang.org/grpc",
     b"net/http",
     b"database/sql",
+    b"SetConnMaxLifetime",  # a pool's lifetime set where a helper of another file opens it
     b"os/signal",
     # service registries' clients and resolvers (REGISTRY_CLIENTS, REGISTRY_RESOLVERS)
     b"consul",
@@ -179,6 +184,11 @@ class _Scope:
     # `x = "default"` under `if x == ""` (or `if !ok` after `x, ok := os.LookupEnv(...)`)
     defaults: dict[str, list[Node]] = field(default_factory=lambda: defaultdict(list))
     opaque: set[str] = field(default_factory=set)  # parameters, `range` variables...
+    # a declared function's parameters, by name, at their place among a call's arguments
+    # (a variadic one left out), and how its calls name it: (`dial`, False) for
+    # `dial(x)`, (`Dial`, True) for a method, called as `c.Dial(x)`
+    parameters: dict[str, int] = field(default_factory=dict)
+    callee: tuple[str, bool] | None = None
 
     def lookup(self, name: str) -> tuple[_Scope, list[Node]] | None:
         scope: _Scope | None = self
@@ -201,7 +211,8 @@ class _Collector:
         self.scope_of: dict[int, _Scope] = {}  # function body node id -> its scope
         self.calls: list[tuple[Node, _Scope]] = []
         self.literals: list[tuple[Node, _Scope]] = []  # composite literals (http.Transport)
-        self.pools: dict[str, int] = {}  # a sql.DB variable -> its pool in facts.db_pools
+        # a sql.DB variable -> its pools in facts.db_pools (one for each address it may have)
+        self.pools: dict[str, list[int]] = {}
         self.health: set[str] = set()  # variables holding a health.NewServer()
         # blocking Serve calls (by where they start) that come before a SIGTERM handler of
         # their function
@@ -209,13 +220,52 @@ class _Collector:
         self.budget = Budget()  # the values this file's reading may still compute
         self.closes: dict[int, set[str]] = {}  # by function body node id: _deferred_closes
         # what receives SIGTERM: ("channel", name) of a Notify, ("context", name) of a
-        # NotifyContext (shutdown.py follows each receive to the exit it reaches)
+        # NotifyContext (parse_shutdown.py follows each receive to the exit it reaches)
         self.signal_sources: list[tuple[str, str]] = []
+        self.returns: dict[int, set[str]] = {}  # by function body node id: _returned
+        # the file's calls by the name they call (`dial` for `dial(x)` and `c.dial(x)`):
+        # where a parameter's values come from (_passed)
+        self.calls_to: dict[str, list[tuple[Node, _Scope]]] = defaultdict(list)
+        # whether a value may be one of several (facts.Alternatives): only while a fact's
+        # address is computed (choices); anywhere else a parameter with several values is
+        # unknown
+        self.choosing = False
+        self.url_expressions: list[tuple[Node, _Scope]] = []  # `"http://" + host`
+        # what the file writes to each field (`s.addr = v`, by the field's name, whatever
+        # the struct: a receiver and the variable of main name one value), what functions
+        # write through their pointer parameters (by the function, with the parameter's
+        # place), and the calls that hand a field's address to one (`f(&s.addr)`)
+        self.field_writes: dict[str, list[tuple[Node, _Scope]]] = defaultdict(list)
+        self.pointer_writes: dict[tuple[str, bool], list[tuple[int, Node, _Scope]]] = defaultdict(
+            list
+        )
+        self.field_passes: dict[str, list[tuple[Node, int, _Scope]]] = defaultdict(list)
+        # the one call of a function its parameters are read from, while a caller's facts
+        # are made (_addresses), with its scope
+        self.only: dict[tuple[str, bool], tuple[Node, _Scope]] = {}
+        # what _long_lived found of a call (by node id and the name that holds it), and the
+        # calls of each function (_callers): each asked again and again by the callers'
+        self.kept: dict[tuple[int, str | None], bool] = {}
+        self.callers: dict[tuple[str, bool], list[tuple[Node, _Scope]]] = {}
 
     # -- driving -------------------------------------------------------------------------
 
     def run(self, root: Node) -> None:
         self._bind(root, self.package)
+        for call, scope in self.calls:
+            called = _called_name(call.child_by_field_name("function"))
+            if called:
+                self.calls_to[called].append((call, scope))
+            for at, arg in enumerate(_items(call.child_by_field_name("arguments"))):
+                operand = (
+                    arg.child_by_field_name("operand") if arg.type == "unary_expression" else None
+                )
+                if operand is not None and operand.type == "selector_expression":
+                    field = _text(operand.child_by_field_name("field"))
+                    self.field_passes[field].append((call, at, scope))
+        for expression, scope in self.url_expressions:
+            for url in self.choices(expression, scope):
+                self.facts.urls.append((url, self.loc(expression)))
         servers: dict[str, Server] = {}
         # each call with what it calls, by its package's import path when it is a package's
         named = [
@@ -235,6 +285,8 @@ class _Collector:
                 self._db(call, scope)
             elif name in _DEFAULT_CLIENT_CALLS or self._on_default_client(call):
                 self._default_client(call, scope)
+            elif name in REQUEST_URLS:
+                self._request_url(call, REQUEST_URLS[name], scope)
             elif name == f"{HEALTH}.NewServer":
                 self.facts.health_servicers.append(HealthServicer(self.loc(call), None))
                 self.health.add(self._bound_to(call) or "")
@@ -254,6 +306,8 @@ class _Collector:
                 self._handed_to_http(call, servers)
         if self.signal_sources:
             self.facts.signal_exits = signal_exits(root, self.signal_sources, self.loc)
+        # a pool handed to callers outside the file: its lifetime may be set there
+        self.facts.deferred |= any(p.returned and p.lifetime is None for p in self.facts.db_pools)
         for literal, scope in self.literals:
             self._http(literal, scope)
             for element in _keyed_elements(literal):
@@ -294,6 +348,9 @@ class _Collector:
                 for child in walk(parameters) if parameters is not None else ():
                     if child.type == "identifier":
                         inner.opaque.add(_text(child))
+                if name and parameters is not None:
+                    inner.parameters = _parameter_places(parameters)
+                    inner.callee = (name, kind == "method_declaration")
                 body = current.child_by_field_name("body")
                 if body is not None:
                     self.scope_of[body.id] = inner
@@ -317,7 +374,11 @@ class _Collector:
             elif kind in ("interpreted_string_literal", "raw_string_literal"):
                 value = self._string(current)
                 if value.lower().startswith(("http://", "https://")):
-                    self.facts.urls.append((value, self.loc(current)))
+                    built = self._built_from(current)
+                    if built is current:
+                        self.facts.urls.append((value, self.loc(current)))
+                    else:  # `"http://" + host`: the URL is the whole text, read once bound
+                        self.url_expressions.append((built, scope))
                 scheme = registry_scheme(value)
                 if scheme is not None:
                     how = f"{scheme[0]}:// target"
@@ -378,6 +439,8 @@ class _Collector:
         right = _items(node.child_by_field_name("right"))
         operator = _text(node.child_by_field_name("operator")) or ":="
         names = [_text(item) if item.type == "identifier" else "" for item in left]
+        if operator == "=":
+            self._write(left, right, scope)
         if len(right) == 1 and len(left) == 2 and right[0].type == "call_expression":
             # `v, ok := os.LookupEnv("X")` / `conn, err := grpc.Dial(...)`: the first name
             if names[0]:
@@ -399,6 +462,32 @@ class _Collector:
             else:
                 home = scope.lookup(name) if operator == "=" else None
                 (home[0] if home else scope).bindings[name].append(value)
+
+    def _write(self, left: list[Node], right: list[Node], scope: _Scope) -> None:
+        """Record what a field (`s.addr = v`) or a pointer parameter (`*target = v`) is
+        given: a field's value is what the file writes to it, a pointer parameter's is
+        what its caller's variable gets (`mustMapEnv(&svc.addr, "ADDR")`)."""
+        if len(right) == 1 and len(left) == 2 and right[0].type == "call_expression":
+            pairs = [(left[0], right[0])]  # `*conn, err = grpc.NewClient(...)`
+        elif len(left) == len(right):
+            pairs = list(zip(left, right, strict=True))
+        else:
+            return
+        for target, value in pairs:
+            if target.type == "selector_expression":
+                field = _text(target.child_by_field_name("field"))
+                self.field_writes[field].append((value, scope))
+            elif (
+                target.type == "unary_expression"
+                and _text(target.child_by_field_name("operator")) == "*"
+            ):
+                operand = target.child_by_field_name("operand")
+                home = _function_scope(scope)
+                if operand is None or operand.type != "identifier" or home is None:
+                    continue
+                index = home.parameters.get(_text(operand))
+                if index is not None and home.callee is not None:
+                    self.pointer_writes[home.callee].append((index, value, scope))
 
     def _declare(self, spec: Node, scope: _Scope) -> None:
         names = [_text(c) for c in spec.children_by_field_name("name") if c.type == "identifier"]
@@ -475,7 +564,9 @@ class _Collector:
             return self._name(_text(node), scope, depth)
         if kind == "selector_expression":
             name = self.qualified(node)
-            return DURATIONS.get(name or "", UNKNOWN)
+            if name is None:
+                return self._field(_text(node.child_by_field_name("field")), depth)
+            return DURATIONS.get(name, UNKNOWN)
         if kind == "unary_expression" and _text(node.child_by_field_name("operator")) == "&":
             return self.value(node.child_by_field_name("operand"), scope, depth + 1)
         if kind == "binary_expression":
@@ -496,6 +587,8 @@ class _Collector:
         if found is None:
             return UNKNOWN
         home, bound = found
+        if not bound and name in home.parameters:
+            return self._passed(home, name, depth)
         if len(bound) != 1 or name in home.opaque:
             return UNKNOWN
         value = self.value(bound[0], home, depth + 1)
@@ -504,6 +597,88 @@ class _Collector:
             default = self.value(defaults[0], home, depth + 1)
             return EnvRef(value.name, default if isinstance(default, str) else UNKNOWN)
         return UNKNOWN if defaults else value
+
+    def choices(self, node: Node | None, scope: _Scope) -> list[Any]:
+        """The values an address may be, one for each value a parameter it is made of is
+        given by its function's calls (facts.Alternatives): a fact is made for each."""
+        self.choosing = True
+        try:
+            return choices(self.value(node, scope))
+        finally:
+            self.choosing = False
+
+    def _passed(self, home: _Scope, name: str, depth: int) -> Any:
+        """A parameter's value: the join of what the file's calls of its function pass
+        (facts.one_of), each followed in the caller's scope one step deeper. A parameter
+        whose function no call of the file reaches is unknown (no guess)."""
+        if home.callee is None:
+            return UNKNOWN
+        index = home.parameters[name]
+        only = self.only.get(home.callee)
+        values = []
+        # the facts of one caller (_addresses), else every call of the function
+        for call, caller in [only] if only is not None else self._callers(home):
+            args = _items(call.child_by_field_name("arguments"))
+            if any(a.type == "variadic_argument" for a in args[: index + 1]):
+                return UNKNOWN
+            values.append(
+                self.value(args[index], caller, depth + 1) if index < len(args) else UNKNOWN
+            )
+        value = one_of(values)
+        return value if self.choosing else settled(value)
+
+    def _field(self, field: str, depth: int) -> Any:
+        """A field's value: the join of what the file writes to it (facts.one_of), and of
+        what a function writes through the pointer a call hands it (`mustMapEnv(&s.addr,
+        "ADDR")`: that call's own arguments)."""
+        writes = self.field_writes.get(field, [])
+        values = [self.value(value, scope, depth + 1) for value, scope in writes]
+        for call, at, call_scope in self.field_passes.get(field, []):
+            function = call.child_by_field_name("function")
+            callee = (
+                _called_name(function),
+                function is not None and function.type == "selector_expression",
+            )
+            for index, value, scope in self.pointer_writes.get(callee, []):
+                if index != at:
+                    continue
+                before = self.only.get(callee)
+                self.only[callee] = (call, call_scope)
+                try:
+                    values.append(self.value(value, scope, depth + 1))
+                finally:
+                    if before is None:
+                        del self.only[callee]
+                    else:
+                        self.only[callee] = before
+        value = one_of(values)
+        return value if self.choosing else settled(value)
+
+    def _built_from(self, literal: Node) -> Node:
+        """The expression an `http://` literal begins: `"http://" + host + ":80"`,
+        `fmt.Sprintf("http://%s", host)`; the literal itself when it stands alone."""
+        node = literal
+        for _ in range(MAX_DEPTH):
+            parent = node.parent
+            if parent is None:
+                break
+            if parent.type == "binary_expression" and parent.child_by_field_name("left") == node:
+                if _text(parent.child_by_field_name("operator")) != "+":
+                    break
+                node = parent
+            elif parent.type == "argument_list" and parent.named_children[0] == node:
+                call = parent.parent
+                if (
+                    call is None
+                    or self.qualified(call.child_by_field_name("function")) != "fmt.Sprintf"
+                ):
+                    break
+                node = call
+            elif parent.type == "parenthesized_expression":
+                node = parent
+            else:
+                break
+        return node
 
     def _call_value(self, call: Node, scope: _Scope, depth: int) -> Any:
         name = self.qualified(call.child_by_field_name("function")) or ""
@@ -568,18 +743,139 @@ class _Collector:
         )
         return _text(targets[0]) if targets else None
 
-    def _long_lived(self, call: Node, scope: _Scope, name: str | None) -> bool:
+    def _long_lived(self, call: Node, scope: _Scope, name: str | None, depth: int = 0) -> bool:
         """Made once and kept: at package level, in a function that runs once (main, init,
-        New...), stored in a struct field; not when the same function closes it with
-        `defer x.Close()` (a connection per call)."""
+        New...), stored in a struct field, or returned to a caller that keeps it (any, when
+        no call of the file reaches the function: a factory's caller keeps what it
+        returns); not when the same function closes it with `defer x.Close()` (a
+        connection per call)."""
+        here = self._kept_here(call, scope, name)
+        if here is not None:
+            return here
+        known = self.kept.get((call.id, name))
+        if known is not None:
+            return known
+        self.kept[(call.id, name)] = False  # a function that calls itself: not by that
+        callers = self._callers(scope)
+        found = not callers or any(
+            depth < MAX_DEPTH and self._long_lived(c, s, self._handed_to(c, scope, name), depth + 1)
+            for c, s in callers
+        )
+        self.kept[(call.id, name)] = found
+        return found
+
+    def _kept_here(self, call: Node, scope: _Scope, name: str | None) -> bool | None:
+        """Whether what `call` makes is kept, as its own function tells; None when the
+        function hands it to its callers."""
         if scope.parent is None:
             return True
         function = scope.name
-        if name and not ONCE.match(function or ""):
-            body = _enclosing_body(call)
-            if body is not None and name in self._deferred_closes(body):
-                return False
-        return bool(ONCE.match(function or "") or (name and "." in name))
+        body = _enclosing_body(call)
+        if (
+            name
+            and not ONCE.match(function or "")
+            and body is not None
+            and name in self._deferred_closes(body)
+        ):
+            return False
+        if ONCE.match(function or "") or (name and "." in name):
+            return True
+        if self._pointer_parameter(scope, name) is not None:
+            return None  # `*conn = grpc.NewClient(...)`: the caller's variable holds it
+        if body is None or not self._returned(call, body, name):
+            return False
+        return None
+
+    def _pointer_parameter(self, scope: _Scope, name: str | None) -> int | None:
+        """The place of the pointer parameter `name` writes through (`*conn`), if any."""
+        home = _function_scope(scope)
+        if not name or not name.startswith("*") or home is None:
+            return None
+        return home.parameters.get(name[1:])
+
+    def _handed_to(self, caller: Node, scope: _Scope, name: str | None) -> str | None:
+        """What holds, in the caller, what the function `scope` is in gives it: the
+        variable the call is bound to, or the one whose address it passes (`&svc.conn`)."""
+        at = self._pointer_parameter(scope, name)
+        if at is None:
+            return self._bound_to(caller)
+        args = _items(caller.child_by_field_name("arguments"))
+        given = args[at] if at < len(args) else None
+        if given is None or given.type != "unary_expression":
+            return None
+        return _text(given.child_by_field_name("operand"))
+
+    def _addresses(
+        self, node: Node | None, call: Node, scope: _Scope, name: str | None
+    ) -> list[tuple[Any, bool]]:
+        """Each address a client's call may have, with whether what it makes is kept. A
+        function that hands it to its callers is judged once a caller (a factory that
+        `main` keeps and a handler calls once): each caller's values with its keeping."""
+        home = _function_scope(scope)
+        callers = self._callers(scope) if self._kept_here(call, scope, name) is None else []
+        if len(callers) > MAX_CHOICES:
+            callers = []  # judged as one: its values are past what a parameter is followed to
+        if home is None or home.callee is None or not callers:
+            kept = self._long_lived(call, scope, name)
+            return [(value, kept) for value in self.choices(node, scope)]
+        found: list[tuple[Any, bool]] = []
+        for caller, caller_scope in callers:
+            self.only[home.callee] = (caller, caller_scope)
+            try:
+                values = self.choices(node, scope)
+            finally:
+                del self.only[home.callee]
+            kept = self._long_lived(caller, caller_scope, self._handed_to(caller, scope, name), 1)
+            for value in values:
+                known = next((i for i, (v, _) in enumerate(found) if v == value), None)
+                if known is None:
+                    found.append((value, kept))
+                elif kept:
+                    found[known] = (value, True)
+        return found
+
+    def _returned(self, node: Node, body: Node, name: str | None) -> bool:
+        """Whether the function hands `node` (or the name it is bound to) to its caller."""
+        parent = node.parent
+        while parent is not None and parent.type in (
+            "expression_list",
+            "unary_expression",
+            "parenthesized_expression",
+        ):
+            parent = parent.parent
+        if parent is not None and parent.type == "return_statement":
+            return True
+        if not name:
+            return False
+        found = self.returns.get(body.id)
+        if found is None:
+            found = {
+                _text(item)
+                for statement in walk(body)
+                if statement.type == "return_statement"
+                for list_ in statement.named_children
+                for item in _items(list_)
+            }
+            self.returns[body.id] = found
+        return name in found
+
+    def _callers(self, scope: _Scope) -> list[tuple[Node, _Scope]]:
+        """The file's calls of the function `scope` is the body of (its own scope's: a
+        function literal inside it is not called by its name)."""
+        home = _function_scope(scope)
+        if home is None or home.callee is None:
+            return []
+        found = self.callers.get(home.callee)
+        if found is None:
+            called, method = home.callee
+            found = [  # `pkg.dial(x)` or `c.dial(x)` for a function `dial`: another's
+                (call, caller)
+                for call, caller in self.calls_to.get(called, [])
+                if (function := call.child_by_field_name("function")) is not None
+                and (function.type == "selector_expression") == method
+            ]
+            self.callers[home.callee] = found
+        return found
 
     def _deferred_closes(self, body: Node) -> set[str]:
         """What a function body closes with `defer x.Close()`, read once a body (not once
@@ -594,18 +890,20 @@ class _Collector:
     def _channel(self, call: Node, name: str, scope: _Scope) -> None:
         target_at, scheme = CHANNEL_FACTORIES[name]
         args = _items(call.child_by_field_name("arguments"))
-        target = self.value(args[target_at], scope) if len(args) > target_at else UNKNOWN
         bound = self._bound_to(call)
-        self.facts.channels.append(
-            Channel(
-                loc=self.loc(call),
-                factory=self._short(name),
-                target=target,
-                options=self._dial_options(args[target_at + 1 :], scope),
-                long_lived=self._long_lived(call, scope, bound),
-                default_scheme=scheme,
+        given = args[target_at] if len(args) > target_at else None
+        options = self._dial_options(args[target_at + 1 :], scope)
+        for target, long_lived in self._addresses(given, call, scope, bound):
+            self.facts.channels.append(
+                Channel(
+                    loc=self.loc(call),
+                    factory=self._short(name),
+                    target=target,
+                    options=options,
+                    long_lived=long_lived,
+                    default_scheme=scheme,
+                )
             )
-        )
 
     def _dial_options(self, args: list[Node], scope: _Scope) -> Options:
         entries: list[Option] = []
@@ -754,28 +1052,38 @@ class _Collector:
     def _db(self, call: Node, scope: _Scope) -> None:
         args = _items(call.child_by_field_name("arguments"))
         name = self._bound_to(call)
-        self.facts.db_pools.append(
-            DbPool(
-                loc=self.loc(call),
-                factory="sql.Open",
-                long_lived=self._long_lived(call, scope, name),
-                url=self.value(args[1], scope) if len(args) > 1 else UNKNOWN,
-                lifetime=None,
-                lifetime_arg="SetConnMaxLifetime",
-            )
+        body = _enclosing_body(call)
+        returned = (
+            body is not None and scope.parent is not None and self._returned(call, body, name)
         )
-        if name:
-            self.pools[name] = len(self.facts.db_pools) - 1
+        # a pool handed to its callers gets its lifetime there: the names they bind it to
+        # are the pool's too (`db, err := openDB(dsn)` then `db.SetConnMaxLifetime(...)`)
+        names = [name] if name else []
+        names += (
+            [n for c, _ in self._callers(scope) if (n := self._bound_to(c))] if returned else []
+        )
+        dsn = args[1] if len(args) > 1 else None
+        for url, long_lived in self._addresses(dsn, call, scope, name):
+            self.facts.db_pools.append(
+                DbPool(
+                    loc=self.loc(call),
+                    factory="sql.Open",
+                    long_lived=long_lived,
+                    url=url,
+                    lifetime=None,
+                    lifetime_arg="SetConnMaxLifetime",
+                    returned=returned,
+                )
+            )
+            for bound in names:
+                self.pools.setdefault(bound, []).append(len(self.facts.db_pools) - 1)
 
     def _lifetime(self, receiver: str, call: Node, scope: _Scope) -> None:
-        index = self.pools.get(receiver)
         args = _items(call.child_by_field_name("arguments"))
-        if index is not None and args:
+        for index in self.pools.get(receiver, []) if args else []:
             pool = self.facts.db_pools[index]
             value = self.value(args[0], scope)
-            self.facts.db_pools[index] = DbPool(
-                pool.loc, pool.factory, pool.long_lived, pool.url, value, pool.lifetime_arg
-            )
+            self.facts.db_pools[index] = replace(pool, lifetime=value, returned=False)
 
     def _http(self, literal: Node, scope: _Scope) -> None:
         kind = literal.child_by_field_name("type")
@@ -784,7 +1092,7 @@ class _Collector:
             return
         fields = self._composite(literal, scope, 0)
         fields = fields if isinstance(fields, dict) else {}
-        if name == "net/http.Client" and "Transport" in fields:
+        if name == "net/http.Client" and "Transport" in fields and not self._default_base(literal):
             return  # the Transport literal it holds is the pool, reported once
         bound = self._bound_to(literal)
         self.facts.http_clients.append(
@@ -798,6 +1106,39 @@ class _Collector:
             )
         )
 
+    def _default_base(self, client: Node) -> bool:
+        """Whether an http.Client's Transport pools its connections in http.DefaultTransport:
+        it is that, or a wrapper (ochttp's, oauth2's) given no `Base`."""
+        for element in _keyed_elements(client):
+            key, value = _keyed(element)
+            if _text(key) != "Transport":
+                continue
+            if self.qualified(value) == "net/http.DefaultTransport":
+                return True
+            if value.type == "call_expression":  # otelhttp.NewTransport(http.DefaultTransport)
+                wrapped = _items(value.child_by_field_name("arguments"))
+                return any(self.qualified(a) == "net/http.DefaultTransport" for a in wrapped)
+            inner = (
+                value.child_by_field_name("operand") if value.type == "unary_expression" else value
+            )
+            if inner is None or inner.type != "composite_literal":
+                return False
+            kind = self._type_name(inner.child_by_field_name("type"))
+            given = {_text(_keyed(e)[0]) for e in _keyed_elements(inner)}
+            return kind in DEFAULT_BASE_WRAPPERS and "Base" not in given
+        return False
+
+    def _request_url(self, call: Node, at: int, scope: _Scope) -> None:
+        """The URL a request is made for (`http.NewRequest("POST", cs.shippingAddr+"/ship",
+        ...)`), when it is more than a literal (read where it is): an address the module's
+        HTTP clients send to."""
+        args = _items(call.child_by_field_name("arguments"))
+        if len(args) <= at or args[at].type in ("interpreted_string_literal", "raw_string_literal"):
+            return
+        for url in self.choices(args[at], scope):
+            if not isinstance(url, Unknown):
+                self.facts.urls.append((url, self.loc(args[at])))
+
     def _on_default_client(self, call: Node) -> bool:
         """`http.DefaultClient.Get(...)` and the like."""
         function = call.child_by_field_name("function")
@@ -808,16 +1149,17 @@ class _Collector:
         """`http.Get(url)`: the process-wide default transport, which keeps connections
         (90 s idle timeout, no lifetime) for as long as the program runs."""
         args = _items(call.child_by_field_name("arguments"))
-        self.facts.http_clients.append(
-            HttpClient(
-                loc=self.loc(call),
-                factory="http.DefaultClient",
-                long_lived=True,
-                http2=False,
-                base_url=self.value(args[0], scope) if args else None,
-                reuse_disabled=False,
+        for url in self.choices(args[0], scope) if args else [None]:
+            self.facts.http_clients.append(
+                HttpClient(
+                    loc=self.loc(call),
+                    factory="http.DefaultClient",
+                    long_lived=True,
+                    http2=False,
+                    base_url=url,
+                    reuse_disabled=False,
+                )
             )
-        )
 
     def _type_name(self, node: Node | None) -> str | None:
         if node is None or node.type != "qualified_type":
@@ -826,6 +1168,13 @@ class _Collector:
         return f"{package}.{_text(node.child_by_field_name('name'))}" if package else None
 
 
+# RoundTrippers that wrap another and send through http.DefaultTransport when their `Base`
+# is nil (the packages' documentation of `Base`).
+DEFAULT_BASE_WRAPPERS = frozenset(
+    {"go.opencensus.io/plugin/ochttp.Transport", "golang.org/x/oauth2.Transport"}
+)
+# net/http's request constructors, with the place of their URL argument.
+REQUEST_URLS = {"net/http.NewRequest": 1, "net/http.NewRequestWithContext": 2}
 # The package functions that use http.DefaultClient.
 _DEFAULT_CLIENT_CALLS = frozenset(
     {"net/http.Get", "net/http.Head", "net/http.Post", "net/http.PostForm"}
@@ -894,6 +1243,30 @@ def package_name(path: str) -> str:
     if _MAJOR_VERSION.fullmatch(last) and len(parts) > 1:
         last = parts[-2]
     return _GOPKG_VERSION.sub("", last).replace("-", "_")
+
+
+def _function_scope(scope: _Scope) -> _Scope | None:
+    """The scope of the declared function `scope` is in (a function literal's is its)."""
+    home: _Scope | None = scope
+    while home is not None and home.callee is None and home.parent is not None:
+        home = home.parent
+    return home if home is not None and home.callee is not None else None
+
+
+def _parameter_places(parameters: Node) -> dict[str, int]:
+    """Each named parameter's place among a call's arguments (`func f(a, b string, n int)`:
+    a 0, b 1, n 2); a variadic one is not at one place."""
+    places: dict[str, int] = {}
+    at = 0
+    for declaration in parameters.named_children:
+        if declaration.type != "parameter_declaration":
+            continue
+        names = [c for c in declaration.children_by_field_name("name") if c.type == "identifier"]
+        for name in names:
+            places[_text(name)] = at
+            at += 1
+        at += 0 if names else 1  # `func f(string)`: one unnamed
+    return places
 
 
 def _items(node: Node | None) -> list[Node]:

@@ -22,7 +22,9 @@ import tokenize
 import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
+from typing import Any
 
+from k8slb.code.budget import MAX_CHOICES, MAX_DEPTH
 from k8slb.code.facts import (
     NOT_GIVEN,
     UNKNOWN,
@@ -297,6 +299,7 @@ class _Collector(Values):
         self.listens: list[tuple[ast.Call, str, Scope]] = []
         self.health_classes: dict[str, bool] = {}  # class with a Check method -> can fail
         self.registries: list[str] | None = None  # the registries whose client it imports
+        self.url_expressions: list[tuple[ast.expr, Scope]] = []  # `"http://" + host`
 
     # -- driving -----------------------------------------------------------------------
 
@@ -312,6 +315,14 @@ class _Collector(Values):
                 grace = self._argument(call.args, call.keywords, 0, "grace")
                 value = self.value(grace, scope) if grace is not None else UNKNOWN
                 self.facts.stops.append(Stop(self.loc(call), receiver, value, keyboard))
+        for expression, scope in self.url_expressions:
+            urls = self.choices(expression, scope)
+            origin = _origin_of(expression)
+            if all(isinstance(url, Unknown) for url in urls) and origin is not None:
+                urls = self.choices(origin, scope)  # its path is what cannot be followed
+            for url in urls:
+                if not isinstance(url, Unknown):
+                    self.facts.urls.append((url, self.loc(expression)))
         for call, receiver, scope in self.listens:
             if receiver in servers and call.args:
                 address = self.value(call.args[0], scope)
@@ -408,7 +419,11 @@ class _Collector(Values):
 
     def _constant(self, node: ast.Constant, parents: Parents, scope: Scope, keyboard: bool) -> None:
         if isinstance(node.value, str) and node.value.lower().startswith(("http://", "https://")):
-            self.facts.urls.append((node.value, self.loc(node)))
+            built = _built_from(node, parents)
+            if built is node:
+                self.facts.urls.append((node.value, self.loc(node)))
+            else:  # `f"http://{HOST}/stock"`: the URL is the whole text, read once bound
+                self.url_expressions.append((built, scope))
         scheme = registry_scheme(node.value) if isinstance(node.value, str) else None
         if scheme is not None:
             dial = RegistryDial(self.loc(node), scheme[1], f"{scheme[0]}:// target")
@@ -480,7 +495,9 @@ class _Collector(Values):
         name = self.qualified(node.func)
         func = node.func
         if isinstance(func, ast.Attribute | ast.Name):
-            self.facts.called.add(func.attr if isinstance(func, ast.Attribute) else func.id)
+            callee = func.attr if isinstance(func, ast.Attribute) else func.id
+            self.facts.called.add(callee)
+            self.calls_to[callee].append((node, scope, parents))
         if self.registries != []:
             self._registration(node, parents)
 
@@ -618,16 +635,18 @@ class _Collector(Values):
         target_index, options_index = CHANNEL_FACTORIES[site.name]
         target = self._argument(site.args, site.keywords, target_index, "target")
         literal = isinstance(target, ast.Constant) and isinstance(target.value, str)
-        self.facts.channels.append(
-            Channel(
-                loc=self.loc(site.call),
-                factory=site.name,
-                target=self.value(target, site.scope) if target is not None else UNKNOWN,
-                options=self._call_options(site, options_index),
-                long_lived=_long_lived(site.call, site.parents),
-                target_argument=(target_index, "target") if literal else None,
+        options = self._call_options(site, options_index)
+        for value, long_lived in self._lifetimes(site, target):
+            self.facts.channels.append(
+                Channel(
+                    loc=self.loc(site.call),
+                    factory=site.name,
+                    target=UNKNOWN if value is None else value,
+                    options=options,
+                    long_lived=long_lived,
+                    target_argument=(target_index, "target") if literal else None,
+                )
             )
-        )
 
     def _resolve_server(self, site: _Site) -> None:
         self.facts.servers.append(
@@ -651,16 +670,17 @@ class _Collector(Values):
             force = keyword_argument(connector.keywords, "force_close")
             reuse_disabled = force is not None and self.value(force, site.scope) is True
         base_url = keyword_argument(site.keywords, "base_url")
-        self.facts.http_clients.append(
-            HttpClient(
-                loc=self.loc(site.call),
-                factory=site.name,
-                long_lived=_long_lived(site.call, site.parents),
-                http2=http2 is not None and self.value(http2, site.scope) is True,
-                base_url=self.value(base_url, site.scope) if base_url is not None else None,
-                reuse_disabled=reuse_disabled,
+        for value, long_lived in self._lifetimes(site, base_url):
+            self.facts.http_clients.append(
+                HttpClient(
+                    loc=self.loc(site.call),
+                    factory=site.name,
+                    long_lived=long_lived,
+                    http2=http2 is not None and self.value(http2, site.scope) is True,
+                    base_url=value,
+                    reuse_disabled=reuse_disabled,
+                )
             )
-        )
 
     def _resolve_db(self, site: _Site) -> None:
         lifetime_arg = DB_POOLS[site.name]
@@ -675,16 +695,17 @@ class _Collector(Values):
             or keyword_argument(site.keywords, "dsn")
         )
         lifetime = keyword_argument(site.keywords, lifetime_arg) if lifetime_arg else None
-        self.facts.db_pools.append(
-            DbPool(
-                loc=self.loc(site.call),
-                factory=site.name,
-                long_lived=_long_lived(site.call, site.parents),
-                url=self.value(url, site.scope) if url is not None else None,
-                lifetime=self.value(lifetime, site.scope) if lifetime is not None else None,
-                lifetime_arg=lifetime_arg,
+        for value, long_lived in self._lifetimes(site, url):
+            self.facts.db_pools.append(
+                DbPool(
+                    loc=self.loc(site.call),
+                    factory=site.name,
+                    long_lived=long_lived,
+                    url=value,
+                    lifetime=self.value(lifetime, site.scope) if lifetime is not None else None,
+                    lifetime_arg=lifetime_arg,
+                )
             )
-        )
 
     def _resolve_health(self, site: _Site) -> None:
         servicer = self._argument(site.args, site.keywords, 0, "servicer")
@@ -712,6 +733,54 @@ class _Collector(Values):
             self.facts.health_servicers.append(
                 HealthServicer(self.loc(site.call), class_name, imported=self._imported(origin))
             )
+
+    def _lifetimes(self, site: _Site, expression: ast.expr | None) -> list[tuple[Any, bool]]:
+        """Each address a client's call may have, with whether what it makes is kept. A
+        factory (a function that returns it) is judged once a caller: each caller's values
+        with its keeping (one that `main` keeps, one a handler uses once); a factory no
+        call of the module reaches is kept (its caller keeps what it returns)."""
+        callers = self.calls_of(site.scope) if _kept_here(site.call, site.parents) is None else []
+        if len(callers) > MAX_CHOICES:
+            callers = []  # judged as one: its values are past what a parameter is followed to
+        if expression is None:
+            return [(None, self._caller_keeps(site.call, site.scope, site.parents, 0))]
+        if not callers:
+            kept = self._caller_keeps(site.call, site.scope, site.parents, 0)
+            return [(value, kept) for value in self.choices(expression, site.scope)]
+        found: list[tuple[Any, bool]] = []
+        for caller, caller_scope, caller_parents in callers:
+            self.only[id(site.scope.node)] = caller
+            try:
+                values = self.choices(expression, site.scope)
+            finally:
+                del self.only[id(site.scope.node)]
+            kept = self._caller_keeps(caller, caller_scope, caller_parents, 1)
+            for value in values:
+                known = next((i for i, (v, _) in enumerate(found) if v == value), None)
+                if known is None:
+                    found.append((value, kept))
+                elif kept:
+                    found[known] = (value, True)
+        return found
+
+    def _caller_keeps(
+        self, call: ast.Call, scope: Scope, parents: tuple[ast.AST, ...], depth: int
+    ) -> bool:
+        """Whether what `call` gives is kept: as its function tells, else by any of that
+        function's callers (none: kept)."""
+        kept = _kept_here(call, parents)
+        if kept is not None:
+            return kept
+        known = self.keeps.get(id(call))
+        if known is not None:
+            return known
+        self.keeps[id(call)] = False  # a function that calls itself: not by that
+        callers = self.calls_of(scope)
+        found = not callers or any(
+            depth < MAX_DEPTH and self._caller_keeps(c, s, p, depth + 1) for c, s, p in callers
+        )
+        self.keeps[id(call)] = found
+        return found
 
     # -- arguments -----------------------------------------------------------------------
 
@@ -755,8 +824,16 @@ def _bound_name(call: ast.Call, parents: tuple[ast.AST, ...]) -> str | None:
 def _long_lived(call: ast.Call, parents: tuple[ast.AST, ...]) -> bool:
     """Created once and kept (module level, `self.x`, returned by a factory, made in
     `main`/`serve`), as opposed to made for one use (`with`, a local in a function)."""
+    kept = _kept_here(call, parents)
+    return True if kept is None else kept
+
+
+def _kept_here(call: ast.Call, parents: tuple[ast.AST, ...]) -> bool | None:
+    """Whether what `call` makes is kept, as its own function tells; None when a function
+    (not one that runs once) returns it: its callers decide (_Collector._lifetimes)."""
     child: ast.AST = call
     statement: ast.AST | None = None
+    used = False  # a member of what it makes is used (`stub(make()).Charge()`), not it
     for node in reversed(parents):
         if isinstance(node, ast.withitem) and node.context_expr is child:
             return False
@@ -764,8 +841,10 @@ def _long_lived(call: ast.Call, parents: tuple[ast.AST, ...]) -> bool:
             return False
         if statement is None and isinstance(node, ast.stmt):
             statement = node
+        used = used or (statement is None and isinstance(node, ast.Attribute))
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            return _kept_by_function(node, statement)
+            kept = _kept_by_function(node, statement)
+            return False if kept is None and used else kept
         if isinstance(node, ast.ClassDef):
             return True
         child = node
@@ -774,7 +853,7 @@ def _long_lived(call: ast.Call, parents: tuple[ast.AST, ...]) -> bool:
 
 def _kept_by_function(
     function: ast.FunctionDef | ast.AsyncFunctionDef, statement: ast.AST | None
-) -> bool:
+) -> bool | None:
     if function.name in ONCE_FUNCTIONS:
         return True
     for decorator in function.decorator_list:
@@ -782,7 +861,7 @@ def _kept_by_function(
         if dotted(target).endswith(("cache", "lru_cache", "cached_property")):
             return True
     if isinstance(statement, ast.Return):
-        return True  # a factory: the caller keeps what it returns
+        return None  # a factory: what the caller does with it tells
     if isinstance(statement, ast.Assign):
         return any(isinstance(t, ast.Attribute) for t in statement.targets)
     if isinstance(statement, ast.AnnAssign):
@@ -791,6 +870,53 @@ def _kept_by_function(
 
 
 # -- small helpers ---------------------------------------------------------------------------
+
+
+def _built_from(literal: ast.Constant, parents: Parents) -> ast.expr:
+    """The text an `http://` literal begins: `"http://" + host + "/x"`, `f"http://{host}"`;
+    the literal itself when it stands alone."""
+    node: ast.expr = literal
+    for parent in reversed(parents):
+        if isinstance(parent, ast.JoinedStr) and parent.values and parent.values[0] is node:
+            node = parent  # f"http://{host}"
+        elif isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.Add):
+            if parent.left is not node:
+                break
+            node = parent  # "http://" + host
+        else:
+            break
+    return node
+
+
+def _origin_of(url: ast.expr) -> ast.expr | None:
+    """The scheme, host and port of a URL text whose path holds what cannot be followed
+    (`f"http://{HOST}:8080/stock/{item}"` -> `f"http://{HOST}:8080"`): the text up to the
+    first `/` after the scheme's; None when the text has no such place."""
+    parts: list[ast.expr] = []
+    if isinstance(url, ast.JoinedStr):
+        parts = list(url.values)
+    else:
+        while isinstance(url, ast.BinOp) and isinstance(url.op, ast.Add):
+            parts.insert(0, url.right)
+            url = url.left
+        parts.insert(0, url)
+    for at, part in enumerate(parts):
+        if not (isinstance(part, ast.Constant) and isinstance(part.value, str)):
+            continue
+        text = part.value.split("://", 1)[1] if at == 0 and "://" in part.value else ""
+        start = len(part.value) - len(text) if at == 0 else 0
+        cut = part.value.find("/", start)
+        if cut >= 0:
+            values = [*parts[:at], ast.Constant(part.value[:cut])]
+            return ast.JoinedStr(values=[_formatted(v) for v in values])
+    return None
+
+
+def _formatted(part: ast.expr) -> ast.expr:
+    """A part of a text as an f-string holds it."""
+    if isinstance(part, ast.Constant | ast.FormattedValue):
+        return part
+    return ast.FormattedValue(value=part, conversion=-1, format_spec=None)
 
 
 def _names_bound(target: ast.expr) -> set[str]:

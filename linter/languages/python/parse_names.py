@@ -44,6 +44,23 @@ class Names:
         self.origins: dict[str, Imported] = {}
         self.deferred = False  # a value holds an Imported
         self.budget = Budget()  # the values this module's reading may still compute
+        # the calls of the module by the name they call (`dial` for `dial(x)`, `make` for
+        # `self.make(x)`), with the scope each is made in: where a parameter's values come
+        # from (python_values.Values.passed)
+        self.calls_to: dict[str, list[tuple[ast.Call, Scope, tuple[ast.AST, ...]]]] = defaultdict(
+            list
+        )
+        # the one call of a function (by the function node's id) its parameters are read
+        # from, while a caller's facts are made
+        self.only: dict[int, ast.Call] = {}
+        # the calls of each function (by its node's id) and whether what a call gives is
+        # kept (by the call's id): each asked again and again by the callers' callers
+        self.callers: dict[int, list[tuple[ast.Call, Scope, tuple[ast.AST, ...]]]] = {}
+        self.keeps: dict[int, bool] = {}
+        # whether a value may be one of several (facts.Alternatives): only while a fact's
+        # address is computed (Values.choices); anywhere else a parameter with several
+        # values is unknown
+        self.choosing = False
 
     def note_import(self, node: ast.Import | ast.ImportFrom) -> None:
         if isinstance(node, ast.Import):

@@ -18,13 +18,17 @@ from k8slb.code.facts import (
     NO_OPTIONS,
     UNKNOWN,
     UNKNOWN_OPTIONS,
+    Alternatives,
     EnvRef,
     Imported,
     Joined,
     Option,
     Options,
     Unknown,
+    choices,
     joined,
+    one_of,
+    settled,
 )
 from k8slb.languages.python.parse_ast import dotted
 from k8slb.languages.python.parse_names import Names, Scope
@@ -122,6 +126,9 @@ class Values(Names):
             bound = self._binding(expression.id, scope)
             if bound is not None:
                 return self.value(bound, scope, depth + 1)
+            home = self._scope_of(expression.id, scope)
+            if isinstance(home.node, ast.FunctionDef | ast.AsyncFunctionDef):
+                return self.passed(home, expression.id, depth)
             origin = self._origin(expression.id, scope)
             return self._imported(origin) if origin is not None else UNKNOWN
         if isinstance(expression, ast.Dict):
@@ -169,6 +176,68 @@ class Values(Names):
                 return self._imported(Imported(module[0], module[1], expression.attr))
         return UNKNOWN
 
+    def choices(self, expression: ast.expr, scope: Scope) -> list[Any]:
+        """The values an address may be, one for each value a parameter it is made of is
+        given by its function's call sites (facts.Alternatives): a fact is made for each."""
+        self.choosing = True
+        try:
+            return choices(self.value(expression, scope))
+        finally:
+            self.choosing = False
+
+    def passed(self, home: Scope, name: str, depth: int) -> Any:
+        """A parameter's value: the join of what the module's calls of its function pass
+        (facts.one_of), each followed in the caller's scope one step deeper; its default
+        where a call passes nothing. A parameter that is rebound, or whose function no call
+        of the module reaches, is unknown (no guess)."""
+        function = home.node
+        assert isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef)
+        if home.bindings.get(name):
+            return UNKNOWN  # `addr = addr or DEFAULT`: not only what the callers pass
+        found = _parameter(function, name, home)
+        if found is None:
+            return UNKNOWN
+        index, default, _ = found
+        values = []
+        for call, caller, _ in self.calls_of(home):
+            argument = keyword_argument(call.keywords, name)
+            if argument is None and index is not None:
+                positional = call.args[: index + 1]
+                if any(isinstance(a, ast.Starred) for a in positional):
+                    return UNKNOWN
+                argument = positional[index] if index < len(positional) else None
+            if argument is None and any(k.arg is None for k in call.keywords):
+                return UNKNOWN  # `**kwargs` may carry it
+            if argument is not None:
+                values.append(self.value(argument, caller, depth + 1))
+            elif default is not None and home.parent is not None:
+                values.append(self.value(default, home.parent, depth + 1))
+            else:
+                values.append(UNKNOWN)
+        value = one_of(values)
+        return value if self.choosing else settled(value)
+
+    def calls_of(self, home: Scope) -> list[tuple[ast.Call, Scope, tuple[ast.AST, ...]]]:
+        """The module's calls of the function `home` is the scope of (only the one being
+        judged while a caller's facts are made: `only`), with their scopes and parents."""
+        function = home.node
+        if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+            return []
+        found = self.callers.get(id(function))
+        if found is None:
+            owner = home.parent.node if home.parent is not None else None
+            by_class = isinstance(owner, ast.ClassDef)
+            made = by_class and function.name == "__init__"  # `Client(addr)` calls it
+            called = owner.name if made and isinstance(owner, ast.ClassDef) else function.name
+            found = [  # a method is called on an object, a function (a class) by its name
+                (call, caller, parents)
+                for call, caller, parents in self.calls_to.get(called, [])
+                if isinstance(call.func, ast.Attribute) == (by_class and not made)
+            ]
+            self.callers[id(function)] = found
+        only = self.only.get(id(function))
+        return found if only is None else [c for c in found if c[0] is only]
+
     def _call_value(self, call: ast.Call, scope: Scope, depth: int) -> Any:
         name = self.qualified(call.func) or dotted(call.func)
         args = [self.value(a, scope, depth + 1) for a in call.args]
@@ -195,6 +264,28 @@ def keyword_argument(keywords: Sequence[ast.keyword], name: str) -> ast.expr | N
     return None
 
 
+def _parameter(
+    function: ast.FunctionDef | ast.AsyncFunctionDef, name: str, home: Scope
+) -> tuple[int | None, ast.expr | None, bool] | None:
+    """Where a call passes parameter `name`: its position among the positional arguments
+    (None for a keyword-only one), its default, and whether the function is a method (its
+    first parameter, `self` or `cls`, is the object: not among a call's arguments; a class's
+    `__init__` is called by the class's name). None for `*args` and `**kwargs`."""
+    arguments = function.args
+    positional = [*arguments.posonlyargs, *arguments.args]
+    by_class = home.parent is not None and isinstance(home.parent.node, ast.ClassDef)
+    static = any(dotted(d) == "staticmethod" for d in function.decorator_list)
+    skip = 1 if by_class and not static and positional else 0
+    defaults = [None] * (len(positional) - len(arguments.defaults)) + list(arguments.defaults)
+    for at, argument in enumerate(positional):
+        if argument.arg == name:
+            return (at - skip if at >= skip else None), defaults[at], by_class
+    for argument, default in zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True):
+        if argument.arg == name:
+            return None, default, by_class
+    return None
+
+
 def _number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
@@ -216,7 +307,7 @@ def _arithmetic(operator: ast.operator, left: Any, right: Any) -> Any:
 
 
 def _plain_json(data: Any) -> bool:
-    if isinstance(data, Unknown | EnvRef | Imported | Joined):
+    if isinstance(data, Unknown | EnvRef | Imported | Joined | Alternatives):
         return False
     if isinstance(data, dict):
         return all(_plain_json(v) for v in data.values())
