@@ -8,7 +8,7 @@ from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.model.addresses import Destination, services_for, target_parser
 from k8slb.model.grpc_options import SERVICE_CONFIG, channel_policy
 from k8slb.model.http2 import PinnedService, dialed_port, pinned_grpc
-from k8slb.model.index import Index
+from k8slb.model.index import Index, one_unscaled_replica
 from k8slb.model.objects import service_ports
 from k8slb.rules.base import PROBES, Context, Example, Rule
 from k8slb.rules.dialect import dialect_of
@@ -134,6 +134,10 @@ class GrpcClientClusterIp(Rule):
     all in a mesh (the containers that run its code and the workload whose env gave the
     address) is not reported: its proxy balances each call (the decision KLB101 makes of
     a Service's pods, and KLB103 of a client's).
+
+    As KLB101 judges the Service, the finding is `info` when the Service's pods are one
+    replica of a Deployment or StatefulSet that nothing scales: the channel misses no pod
+    yet, and the message says it will miss every pod added later.
 
     A target that is a parameter of a helper (`def make_channel(target)`) is what the
     module's calls of the helper pass, each judged with the caller that keeps (or uses
@@ -276,14 +280,25 @@ class GrpcClientClusterIp(Rule):
                     if pinned[0].twins
                     else f"add a headless twin Service and dial it as {target}"
                 )
+                # as KLB101 judges the Service: one pod that nothing scales is not yet missed
+                alone = one_unscaled_replica(index, pinned[0].backends)
                 yield self.code_finding(
                     channel.loc,
                     (
                         f"gRPC channel to ClusterIP {service.ref.display} stays on one pod",
                         f"it dials {destination.address.text!r}{how}, and kube-proxy pins its one "
                         f"connection to one pod{useless}",
+                        *(
+                            [
+                                f"{alone} runs one replica and nothing scales it: the channel "
+                                "misses no pod today, and will miss every pod added later"
+                            ]
+                            if alone
+                            else []
+                        ),
                         f"{better} with round_robin",
                     ),
+                    severity=Severity.INFO if alone else None,
                     related=related,
                     fix=FixInfo(
                         True,

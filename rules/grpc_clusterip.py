@@ -10,7 +10,7 @@ from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.model.dialers import Dialer, config_dialers, dialers_by_service
 from k8slb.model.grpc_options import MAX_AGE
 from k8slb.model.http2 import Evidence, PinnedService, pinned_grpc, servers_behind
-from k8slb.model.index import Index, selector_of, service_type
+from k8slb.model.index import Index, one_unscaled_replica, selector_of, service_type
 from k8slb.model.links import CodeLinks, Served
 from k8slb.model.objects import PodTemplate, pos_of, service_ports, target_port
 from k8slb.model.routes import Front, Key, key_of, l7_fronts
@@ -150,17 +150,6 @@ def _scale_phrase(index: Index, backends: list[tuple[K8sObject, PodTemplate]]) -
         if isinstance(replicas, int) and replicas > 1:
             return f"{workload.ref.display} runs {replicas} replicas"
     return ""
-
-
-def _one_replica(index: Index, backends: list[tuple[K8sObject, PodTemplate]]) -> str | None:
-    """The workload, when the Service's pods are one replica that nothing scales."""
-    if len(backends) != 1:
-        return None
-    workload = backends[0][0]
-    replicas = dig(workload.body, "spec", "replicas")
-    if workload.kind not in ("Deployment", "StatefulSet") or index.scalers(workload):
-        return None
-    return workload.ref.display if replicas in (None, 1) else None
 
 
 def _internal_dialers(
@@ -449,7 +438,7 @@ class GrpcClusterIp(Rule):
             what = f"{service.ref.display} {carries} gRPC ({first.reason}) on a {kind}"
             if pinned.internal is not None and not _internal_dialers(index, pinned, dialers()):
                 continue  # only the system's own components call it, and not through it
-            alone = _one_replica(index, pinned.backends)
+            alone = one_unscaled_replica(index, pinned.backends)
             if alone is not None:
                 message = (
                     f"{what}; {alone} runs one replica and nothing scales it",

@@ -530,3 +530,24 @@ def test_a_client_port_the_service_does_not_expose_is_an_error(tmp_path: Path) -
         )
         == []
     )
+
+
+@pytest.mark.parametrize(("replicas", "severity"), [(3, "warning"), (1, "info")])
+def test_a_channel_to_one_unscaled_replica_is_info_as_klb101_says_of_its_service(
+    tmp_path: Path, replicas: int, severity: str
+) -> None:
+    """The client's finding and the Service's follow one policy: with one pod that nothing
+    scales, the channel misses no pod yet, and the message says it will miss those added."""
+    from k8slb.rules.grpc_client_clusterip import _ENV_CHANNEL, CLIENT
+    from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE
+
+    backend = BACKEND.replace("replicas: 3", f"replicas: {replicas}")
+    assert f"replicas: {replicas}" in backend
+    files = {"k8s.yaml": GRPC_SERVICE + backend + CLIENT, "client.py": _ENV_CHANNEL}
+    found = lint_files(tmp_path, files, ["KLB101", "KLB102"]).findings
+    assert {(f.rule, f.severity.label) for f in found} == {
+        ("KLB101", severity),
+        ("KLB102", severity),
+    }
+    (client,) = [f for f in found if f.rule == "KLB102"]
+    assert ("runs one replica and nothing scales it" in client.text) is (replicas == 1)

@@ -405,3 +405,15 @@ def _port_targets(
     if not declared and len(template.app_containers) == 1:
         declared = template.app_containers
     return [Target(service, port, workload, c, target, False) for c in declared]
+
+
+def one_unscaled_replica(index: Index, backends: list[tuple[K8sObject, PodTemplate]]) -> str | None:
+    """The workload, when a Service's pods are one replica of a Deployment or StatefulSet
+    that nothing scales: there is no second pod for a pinned connection to miss yet."""
+    if len(backends) != 1:
+        return None
+    workload = backends[0][0]
+    replicas = dig(workload.body, "spec", "replicas")
+    if workload.kind not in ("Deployment", "StatefulSet") or index.scalers(workload):
+        return None
+    return workload.ref.display if replicas in (None, 1) else None
