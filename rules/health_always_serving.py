@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from k8slb.code.facts import CodeFacts, HealthServicer
 from k8slb.core.findings import Finding, Severity
 from k8slb.rules.base import Context, Example, Rule
 from k8slb.rules.dialect import dialect_of
@@ -37,6 +38,25 @@ _JAVA_HEALTH = (
     "    io.grpc.protobuf.services.HealthStatusManager health =\n"
     "        new io.grpc.protobuf.services.HealthStatusManager();\n"
 )
+
+
+def never_drains(context: Context, facts: CodeFacts, servicer: HealthServicer) -> bool:
+    """gRPC's own health service, never set to NOT_SERVING by any module of the program
+    (the drains are read from every module only for it)."""
+    return servicer.custom_class is None and facts.project not in context.projects_with(
+        "health_drains"
+    )
+
+
+def always_serving_check(context: Context, facts: CodeFacts, servicer: HealthServicer) -> bool:
+    """A hand-written `Check` that answers only SERVING, in a program that registers no
+    health service of gRPC's own (a server has one: where it does, that one is what the
+    probes reach)."""
+    return (
+        servicer.custom_class is not None
+        and not servicer.class_can_fail
+        and facts.project not in context.projects_with("library_health")
+    )
 
 
 class HealthAlwaysServing(Rule):
@@ -139,10 +159,7 @@ class HealthAlwaysServing(Rule):
     def check(self, context: Context) -> Iterator[Finding]:
         for facts in context.judged_code():
             for servicer in facts.health_servicers:
-                # (the drains are read from every module only for grpc_health's servicer)
-                if servicer.custom_class is None and facts.project not in context.projects_with(
-                    "health_drains"
-                ):
+                if never_drains(context, facts, servicer):
                     yield self.code_finding(
                         servicer.loc,
                         (
@@ -151,13 +168,7 @@ class HealthAlwaysServing(Rule):
                             dialect_of(facts.language).health_drain_advice(),
                         ),
                     )
-                elif (
-                    servicer.custom_class is not None
-                    and not servicer.class_can_fail
-                    # a server has one health service: where the program registers gRPC's
-                    # own, a hand-written Check is not what the probes reach
-                    and facts.project not in context.projects_with("library_health")
-                ):
+                elif always_serving_check(context, facts, servicer):
                     yield self.code_finding(
                         servicer.loc,
                         (
