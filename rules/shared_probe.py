@@ -245,7 +245,9 @@ class SharedProbe(Rule):
       naming it: a route for the probed path that answers a constant and does nothing
       else (Flask, FastAPI, Starlette, aiohttp and Django routes; `return "OK"`, a
       constant JSON, `Response("ok")`; not a call of another function, nor a read of
-      state such as `state.ready`), or, for a `grpc` probe, the health service of the
+      state such as `state.ready`; in Go, net/http's `HandleFunc` and gin, echo and chi
+      routes whose handler only writes constants: `w.WriteHeader(http.StatusOK)`,
+      `w.Write([]byte("ok"))`, `c.JSON(200, gin.H{...})`), or, for a `grpc` probe, the health service of the
       code's server on that port when it can never say NOT_SERVING (as `KLB405` finds
       it). Both probes then fail together only when the process is stuck, where a
       restart is the right answer. A handler that checks a dependency, or one k8slb

@@ -287,14 +287,20 @@ def test_a_path_nginx_answers_by_itself_is_a_check_of_its_own_state(
 
 
 def klb301_with_code(
-    tmp_path: Path, code: str, readiness: str, liveness: str, *, name: str = "app.py"
+    tmp_path: Path,
+    code: str,
+    readiness: str,
+    liveness: str,
+    *,
+    name: str = "app.py",
+    built: tuple[tuple[str, str], ...] = BUILT_HERE,
 ) -> Finding:
     """The one KLB301 finding of web_deployment() with these probes, its container linked
     to `code` (BUILT_HERE: a skaffold build of its image, a Dockerfile running app.py)."""
     files = {
         "manifest.yaml": web_deployment(probes(readiness, liveness)),
         name: code,
-        **dict(BUILT_HERE),
+        **dict(built),
     }
     (finding,) = lint_files(tmp_path, files, ["KLB301"]).findings
     return finding
@@ -356,6 +362,58 @@ def test_a_shared_handler_that_checks_something_keeps_the_warning(
 def test_a_shared_path_no_route_of_the_code_declares_keeps_the_warning(tmp_path: Path) -> None:
     code = FLASK_OK.replace("/healthz", "/status")
     finding = klb301_with_code(tmp_path, code, SHARED_HTTP, SHARED_HTTP)
+    assert finding.severity is Severity.WARNING
+
+
+# A Go program at the top of its module, built into the image web_deployment() runs.
+GO_BUILT = (
+    ("skaffold.yaml", BUILT_HERE[0][1]),
+    ("go.mod", "module example.com/web\n"),
+    (
+        "Dockerfile",
+        "FROM golang:1.22 AS build\nWORKDIR /src\nCOPY . .\nRUN go build -o /web .\n"
+        'FROM gcr.io/distroless/static\nCOPY --from=build /web /web\nENTRYPOINT ["/web"]\n',
+    ),
+)
+GO_OK = """\
+package main
+
+import (
+	"net/http"
+)
+
+func healthz(w http.ResponseWriter, _ *http.Request) {
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write([]byte("ok"))
+}
+
+func main() {
+	http.HandleFunc("/healthz", healthz)
+	_ = http.ListenAndServe(":8080", nil)
+}
+"""
+GO_PINGS = GO_OK.replace(
+    "\tw.WriteHeader(http.StatusOK)\n",
+    "\tif err := db.Ping(); err != nil {\n"
+    "\t\tw.WriteHeader(http.StatusServiceUnavailable)\n\t\treturn\n\t}\n",
+).replace('\t"net/http"\n', '\t"database/sql"\n\t"net/http"\n\n\t_ "github.com/lib/pq"\n')
+GO_PINGS = GO_PINGS.replace("func main", 'var db, _ = sql.Open("postgres", "")\n\nfunc main')
+
+
+def test_a_shared_go_handler_that_answers_a_constant_is_info_and_says_where_it_is(
+    tmp_path: Path,
+) -> None:
+    finding = klb301_with_code(
+        tmp_path, GO_OK, SHARED_HTTP, SHARED_HTTP, name="main.go", built=GO_BUILT
+    )
+    assert finding.severity is Severity.INFO
+    assert "the handler at main.go:13 checks nothing but the process itself" in finding.text
+
+
+def test_a_shared_go_handler_that_pings_the_database_keeps_the_warning(tmp_path: Path) -> None:
+    finding = klb301_with_code(
+        tmp_path, GO_PINGS, SHARED_HTTP, SHARED_HTTP, name="main.go", built=GO_BUILT
+    )
     assert finding.severity is Severity.WARNING
 
 
