@@ -247,7 +247,9 @@ class SharedProbe(Rule):
       constant JSON, `Response("ok")`; not a call of another function, nor a read of
       state such as `state.ready`; in Go, net/http's `HandleFunc` and gin, echo and chi
       routes whose handler only writes constants: `w.WriteHeader(http.StatusOK)`,
-      `w.Write([]byte("ok"))`, `c.JSON(200, gin.H{...})`), or, for a `grpc` probe, the health service of the
+      `w.Write([]byte("ok"))`, `c.JSON(200, gin.H{...})`; in Node.js, Express routes
+      whose handler only answers constants: `res.status(200).send("OK")`), or, for a
+      `grpc` probe, the health service of the
       code's server on that port when it can never say NOT_SERVING (as `KLB405` finds
       it). Both probes then fail together only when the process is stuck, where a
       restart is the right answer. A handler that checks a dependency, or one k8slb

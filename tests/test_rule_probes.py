@@ -417,6 +417,45 @@ def test_a_shared_go_handler_that_pings_the_database_keeps_the_warning(tmp_path:
     assert finding.severity is Severity.WARNING
 
 
+NODE_BUILT = (
+    ("skaffold.yaml", BUILT_HERE[0][1]),
+    ("Dockerfile", 'FROM node:22-slim\nWORKDIR /app\nCOPY . .\nCMD ["node", "server.js"]\n'),
+)
+EXPRESS_OK = """\
+const express = require('express');
+
+const app = express();
+
+app.get('/healthz', (req, res) => {
+  res.status(200).send('OK');
+});
+
+app.listen(8080);
+"""
+EXPRESS_QUERIES = EXPRESS_OK.replace(
+    "(req, res) => {\n", "async (req, res) => {\n  await pool.query('select 1');\n"
+)
+
+
+def test_a_shared_express_handler_that_answers_a_constant_is_info_and_says_where_it_is(
+    tmp_path: Path,
+) -> None:
+    finding = klb301_with_code(
+        tmp_path, EXPRESS_OK, SHARED_HTTP, SHARED_HTTP, name="server.js", built=NODE_BUILT
+    )
+    assert finding.severity is Severity.INFO
+    assert "the handler at server.js:5 checks nothing but the process itself" in finding.text
+
+
+def test_a_shared_express_handler_that_queries_the_database_keeps_the_warning(
+    tmp_path: Path,
+) -> None:
+    finding = klb301_with_code(
+        tmp_path, EXPRESS_QUERIES, SHARED_HTTP, SHARED_HTTP, name="server.js", built=NODE_BUILT
+    )
+    assert finding.severity is Severity.WARNING
+
+
 GRPC_HEALTH = """\
 from concurrent import futures
 
