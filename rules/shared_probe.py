@@ -242,18 +242,16 @@ class SharedProbe(Rule):
       only an overloaded pod's restart is lost;
     - a handler in the container's own code that checks nothing, when k8slb knows the code
       the container runs (`k8slb explain-links`) and finds the handler there, is `info`,
-      naming it: a route for the probed path that answers a constant and does nothing
-      else (Flask, FastAPI, Starlette, aiohttp and Django routes; `return "OK"`, a
-      constant JSON, `Response("ok")`; not a call of another function, nor a read of
-      state such as `state.ready`; in Go, net/http's `HandleFunc` and gin, echo and chi
-      routes whose handler only writes constants: `w.WriteHeader(http.StatusOK)`,
-      `w.Write([]byte("ok"))`, `c.JSON(200, gin.H{...})`; in Node.js, Express routes
-      whose handler only answers constants: `res.status(200).send("OK")`), or, for a
-      `grpc` probe, the health service of the
-      code's server on that port when it can never say NOT_SERVING (as `KLB405` finds
-      it). Both probes then fail together only when the process is stuck, where a
-      restart is the right answer. A handler that checks a dependency, or one k8slb
-      cannot find, is judged as above.
+      naming it. For an `httpGet` probe, the route of its path answers a constant and
+      does nothing else: Flask, FastAPI, Starlette, aiohttp and Django routes (`return
+      "OK"`, a constant JSON, `Response("ok")`; not a call of another function, nor a
+      read of state such as `state.ready`); Go's net/http `HandleFunc` and gin, echo and
+      chi routes (`w.WriteHeader(http.StatusOK)`, `w.Write([]byte("ok"))`,
+      `c.JSON(200, gin.H{...})`); Express routes (`res.status(200).send("OK")`). For a
+      `grpc` probe, the health service of the code's server on that port can never say
+      NOT_SERVING (as `KLB405` finds it). Both probes then fail together only when the
+      process is stuck, where a restart is the right answer. A handler that checks a
+      dependency, or one k8slb cannot find, is judged as above.
 
     Two `httpGet` probes on the same port with *different* paths are one handler too when
     k8slb knows the code the container runs (`k8slb explain-links`) and both paths route
@@ -422,7 +420,9 @@ class SharedProbe(Rule):
                     both=both,
                     own=own,
                     idle=idle,
-                    unserved=unserved(context.index, workload, container),
+                    unserved=""
+                    if container.name in served
+                    else unserved(context.index, workload, container),
                 )
                 yield self.finding(
                     workload,
