@@ -48,17 +48,6 @@ def never_drains(context: Context, facts: CodeFacts, servicer: HealthServicer) -
     )
 
 
-def always_serving_check(context: Context, facts: CodeFacts, servicer: HealthServicer) -> bool:
-    """A hand-written `Check` that answers only SERVING, in a program that registers no
-    health service of gRPC's own (a server has one: where it does, that one is what the
-    probes reach)."""
-    return (
-        servicer.custom_class is not None
-        and not servicer.class_can_fail
-        and facts.project not in context.projects_with("library_health")
-    )
-
-
 class HealthAlwaysServing(Rule):
     """A gRPC health service that can never say NOT_SERVING.
 
@@ -168,7 +157,13 @@ class HealthAlwaysServing(Rule):
                             dialect_of(facts.language).health_drain_advice(),
                         ),
                     )
-                elif always_serving_check(context, facts, servicer):
+                elif (
+                    servicer.custom_class is not None
+                    and not servicer.class_can_fail
+                    # a server has one health service: where the program registers gRPC's
+                    # own, a hand-written Check is not what the probes reach
+                    and facts.project not in context.projects_with("library_health")
+                ):
                     yield self.code_finding(
                         servicer.loc,
                         (
