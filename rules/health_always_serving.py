@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from k8slb.code.facts import CodeFacts, HealthServicer
 from k8slb.core.findings import Finding, Severity
 from k8slb.rules.base import Context, Example, Rule
 from k8slb.rules.dialect import dialect_of
@@ -37,6 +38,14 @@ _JAVA_HEALTH = (
     "    io.grpc.protobuf.services.HealthStatusManager health =\n"
     "        new io.grpc.protobuf.services.HealthStatusManager();\n"
 )
+
+
+def never_drains(context: Context, facts: CodeFacts, servicer: HealthServicer) -> bool:
+    """gRPC's own health service, never set to NOT_SERVING by any module of the program
+    (the drains are read from every module only for it)."""
+    return servicer.custom_class is None and facts.project not in context.projects_with(
+        "health_drains"
+    )
 
 
 class HealthAlwaysServing(Rule):
@@ -139,10 +148,7 @@ class HealthAlwaysServing(Rule):
     def check(self, context: Context) -> Iterator[Finding]:
         for facts in context.judged_code():
             for servicer in facts.health_servicers:
-                # (the drains are read from every module only for grpc_health's servicer)
-                if servicer.custom_class is None and facts.project not in context.projects_with(
-                    "health_drains"
-                ):
+                if never_drains(context, facts, servicer):
                     yield self.code_finding(
                         servicer.loc,
                         (

@@ -1,10 +1,12 @@
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from typing import Any
 
 from k8slb.core.edits import YamlEdit
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
+from k8slb.model.index import Index
 from k8slb.model.links import Reached
 from k8slb.model.objects import Container, pos_of
 from k8slb.model.static_replies import static_reply
@@ -14,18 +16,33 @@ from k8slb.reading.objects import K8sObject
 from k8slb.reading.yamltree import YMap
 from k8slb.rules.base import PROBES, Context, Example, Rule
 from k8slb.rules.examples import BUILT_HERE, LIVE, READY, web_deployment
+from k8slb.rules.health_always_serving import never_drains
 
 TCP = "readinessProbe:\n  tcpSocket: {port: http}\n"
 _ONE_HANDLER = """\
+import sqlalchemy
+from flask import Flask
+
+app = Flask(__name__)
+engine = sqlalchemy.create_engine("postgresql://db/app")
+
+
+@app.get("/ready")
+@app.get("/live")
+def health():
+    with engine.connect() as connection:
+        connection.execute(sqlalchemy.text("select 1"))
+    return {"status": "ok"}
+"""
+_CONSTANT = """\
 from flask import Flask
 
 app = Flask(__name__)
 
 
 @app.get("/ready")
-@app.get("/live")
-def health():
-    return {"status": "ok"}
+def ready():
+    return "OK"
 """
 CAT = "readinessProbe:\n  exec: {command: [cat, /tmp/healthy]}\n"
 
@@ -91,6 +108,68 @@ def _one_handler(
     return ready, live
 
 
+def checks_nothing(
+    context: Context,
+    workload: K8sObject,
+    container: Container,
+    key: tuple[Any, ...],
+    reached: tuple[Reached, Reached] | None,
+) -> str | None:
+    """Where the handler both probes reach sits in the container's code (`app.py:12`),
+    when k8slb finds it there and it checks nothing but the process itself: a route that
+    answers a constant (parse_routes.py), or the gRPC health service of the server on the
+    probed port when it can never say NOT_SERVING (KLB405)."""
+    if key[0] == "httpGet":
+        found = (
+            reached[0] if reached is not None else context.links.route(workload, container, key[1])
+        )
+        return found.where if found is not None and found.route.trivial else None
+    if key[0] != "grpc":
+        return None
+    link = context.links.of(workload, container.name)
+    if link is None:
+        return None
+    code = context.links.code(link)
+    listening = context.links.listening(workload, container)
+    if listening:  # the probe asks the server on its port
+        if not any(served.port == key[1] for served in listening):
+            return None
+    elif sum(len(facts.servers) for facts in code) != 1:
+        return None  # which server's health service the probe asks is not known
+    servicers = [(facts, s) for facts in code for s in facts.health_servicers]
+    # a server has one health service: gRPC's own, where the program registers it
+    asked = [(f, s) for f, s in servicers if s.custom_class is None] or servicers
+    if not asked or not all(
+        never_drains(context, facts, s) if s.custom_class is None else not s.class_can_fail
+        for facts, s in asked
+    ):
+        return None
+    facts, servicer = asked[0]
+    return f"{os.path.basename(facts.path)}:{servicer.loc.line}"
+
+
+def unserved(index: Index, workload: K8sObject, container: Container) -> str:
+    """Why the container's readiness gates no traffic here: no Service selects its pod, or
+    the one that does carries no clients or sends them to other containers' ports."""
+    for service in index.selecting(workload):
+        named = f"Service {service.name} selects the pod, but"
+        use = index.purpose(service)
+        if not use.carries_clients:
+            return f"{named} {use.reason}"
+        others = sorted(
+            {
+                t.container.name
+                for t in index.targets(service)
+                if t.workload is workload and t.container.name != container.name
+            }
+        )
+        if others:
+            listed = ", ".join(repr(name) for name in others)
+            return f"{named} it targets only the ports of container {listed}"
+        return f"{named} none of its ports targets a port of this container"
+    return "no scanned Service selects the pod"
+
+
 def _port_written(probe: YMap) -> int | str | None:
     """The port of a probe's handler as the manifest writes it (a name stays a name)."""
     for kind in ("httpGet", "tcpSocket", "grpc"):
@@ -149,8 +228,10 @@ class SharedProbe(Rule):
     - liveness that clearly gives up later than readiness (it starts no earlier, and its
       `periodSeconds × failureThreshold` is at least twice as long) is the documented-safe
       pattern: `info`, saying so;
-    - a container that no scanned Service selects is `info`: its readiness gates no
-      traffic here, though a failing check still restarts it;
+    - a container that no scanned Service sends clients to is `info`: its readiness gates
+      no traffic here, though a failing check still restarts it. The message says which
+      Service selects the pod and why it does not count (it publishes not-ready
+      addresses, or targets only a sidecar's ports), or that none does;
     - the check of a well-known server that reports only the process's own state
       (`linter/data/self_checks.json`, with sources: ZooKeeper's `ruok`, Pulsar's
       `/status.html`, `/ready` of Loki, Tempo, Mimir and Cortex components other than
@@ -158,7 +239,19 @@ class SharedProbe(Rule):
       `location` for that path whose only answer is `return 2xx`, in a ConfigMap its pod
       mounts: the health path of the gateways in front of Loki or Cortex), is `info`: the
       two probes fail together only when the process itself is stuck or starved, where
-      only an overloaded pod's restart is lost.
+      only an overloaded pod's restart is lost;
+    - a handler in the container's own code that checks nothing, when k8slb knows the code
+      the container runs (`k8slb explain-links`) and finds the handler there, is `info`,
+      naming it. For an `httpGet` probe, the route of its path answers a constant and
+      does nothing else: Flask, FastAPI, Starlette, aiohttp and Django routes (`return
+      "OK"`, a constant JSON, `Response("ok")`; not a call of another function, nor a
+      read of state such as `state.ready`); Go's net/http `HandleFunc` and gin, echo and
+      chi routes (`w.WriteHeader(http.StatusOK)`, `w.Write([]byte("ok"))`,
+      `c.JSON(200, gin.H{...})`); Express routes (`res.status(200).send("OK")`). For a
+      `grpc` probe, the health service of the code's server on that port can never say
+      NOT_SERVING (as `KLB405` finds it). Both probes then fail together only when the
+      process is stuck, where a restart is the right answer. A handler that checks a
+      dependency, or one k8slb cannot find, is judged as above.
 
     Two `httpGet` probes on the same port with *different* paths are one handler too when
     k8slb knows the code the container runs (`k8slb explain-links`) and both paths route
@@ -241,6 +334,15 @@ class SharedProbe(Rule):
             at=(21, 11),
         ),
         Example(
+            _CONSTANT,
+            language="python",
+            manifests=web_deployment(READY + READY.replace("readiness", "liveness")),
+            beside=BUILT_HERE,
+            severity=Severity.INFO,
+            title="one handler that checks nothing",
+            at=(21, 11),
+        ),
+        Example(
             _ONE_HANDLER.replace('@app.get("/live")\n', "")
             + '\n\n@app.get("/live")\ndef live():\n    return "ok"\n',
             findings=0,
@@ -309,8 +411,18 @@ class SharedProbe(Rule):
                 if own is None and key[0] == "httpGet" and isinstance(key[1], str):
                     path = key[1].split("?", 1)[0]  # nginx matches a location without the query
                     own = static_reply(context.index, workload, template, container, path)
+                idle = None if own else checks_nothing(context, workload, container, key, reached)
                 detail, severity = self._verdict(
-                    key, readiness, liveness, serves=container.name in served, both=both, own=own
+                    key,
+                    readiness,
+                    liveness,
+                    serves=container.name in served,
+                    both=both,
+                    own=own,
+                    idle=idle,
+                    unserved=""
+                    if container.name in served
+                    else unserved(context.index, workload, container),
                 )
                 yield self.finding(
                     workload,
@@ -332,6 +444,8 @@ class SharedProbe(Rule):
         serves: bool,
         both: str,
         own: str | None = None,
+        idle: str | None = None,
+        unserved: str = "no scanned Service selects the pod",
     ) -> tuple[tuple[str, ...], Severity]:
         """The detail and severity: a warning only where the shared check can fail for a
         reason that should not restart the pod, and where readiness gates traffic."""
@@ -347,6 +461,12 @@ class SharedProbe(Rule):
                 "a cheap liveness check of its own (tcpSocket) would still spare an "
                 "overloaded pod a restart",
             ), Severity.INFO
+        if idle is not None:  # the handler in the container's code checks nothing
+            return (
+                f"{both}; the handler at {idle} checks nothing but the process itself: when "
+                "both probes fail the process is stuck, and a restart is what it needs",
+                "readiness could check what this pod needs to serve, and liveness stay cheap",
+            ), Severity.INFO
         if liveness_fails_later(readiness, liveness):
             return (
                 f"{both}, but liveness gives up at least twice as late, so readiness drops "
@@ -355,8 +475,8 @@ class SharedProbe(Rule):
             ), Severity.INFO
         if not serves:
             return (
-                f"{both}; no scanned Service selects the pod, so readiness gates no traffic "
-                "here, but a failing check restarts it",
+                f"{both}; {unserved}, so readiness gates no traffic here, but a failing "
+                "check restarts it",
                 "give liveness its own cheap check",
             ), Severity.INFO
         return (

@@ -171,6 +171,33 @@ def test_github_workflow_builds(tmp_path: Path, step: str) -> None:
     assert row["evidence"][0].startswith("workflow: .github/workflows/image.yml:")
 
 
+@pytest.mark.parametrize(
+    ("where", "folder"),
+    [("cloudbuild.yaml", "inv"), ("inv/cloudbuild.yaml", "inv"), ("cloudbuild.yaml", ".")],
+    ids=["dir-below-the-file", "file-in-its-dir", "no-dir"],
+)
+def test_cloud_build_docker_steps_build_every_tag_from_the_step_dir(
+    tmp_path: Path, where: str, folder: str
+) -> None:
+    cloudbuild = (
+        "steps:\n- name: gcr.io/cloud-builders/docker\n  args:\n    - build\n"
+        "    - -t\n    - gcr.io/acme/inventory:v1\n"
+        "    - -t\n    - us-docker.pkg.dev/acme/images/inventory:${SHORT_SHA}\n"
+        "    - .\n" + (f"  dir: {folder}\n" if folder != "." else "")
+    )
+    files = {
+        "deploy/inventory.yaml": workload(image="us-docker.pkg.dev/acme/images/inventory:v3"),
+        where: cloudbuild,
+        os.path.join(folder, "Dockerfile"): DOCKERFILE,
+        **service_app(folder),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.normpath(os.path.join(folder, "server.py"))
+    assert row["evidence"][0] == (
+        f"cloudbuild: {where}:8: - us-docker.pkg.dev/acme/images/inventory:${{SHORT_SHA}}"
+    )
+
+
 def test_image_name_matches_a_source_folder_as_the_weakest_evidence(tmp_path: Path) -> None:
     files = {
         "manifests/recommendation.yaml": workload(

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 from k8slb.core.findings import Finding, Severity
-from k8slb.rules.examples import web_deployment
+from k8slb.rules.examples import BUILT_HERE, publishing_not_ready, web_deployment
 
-from .helpers import lint_text
+from .helpers import lint_files, lint_text
 
 
 def probes(readiness: str, liveness: str) -> str:
@@ -281,3 +281,253 @@ def test_a_path_nginx_answers_by_itself_is_a_check_of_its_own_state(
     assert finding.severity is severity
     if severity is Severity.INFO:
         assert "nginx answers /healthz itself" in finding.text
+
+
+# -- the handler both probes reach, in the container's code --------------------------------
+
+
+def klb301_with_code(
+    tmp_path: Path,
+    code: str,
+    readiness: str,
+    liveness: str,
+    *,
+    name: str = "app.py",
+    built: tuple[tuple[str, str], ...] = BUILT_HERE,
+) -> Finding:
+    """The one KLB301 finding of web_deployment() with these probes, its container linked
+    to `code` (BUILT_HERE: a skaffold build of its image, a Dockerfile running app.py)."""
+    files = {
+        "manifest.yaml": web_deployment(probes(readiness, liveness)),
+        name: code,
+        **dict(built),
+    }
+    (finding,) = lint_files(tmp_path, files, ["KLB301"]).findings
+    return finding
+
+
+FLASK_OK = """\
+from flask import Flask
+
+app = Flask(__name__)
+
+
+@app.route("/healthz")
+def healthz():
+    return "OK"
+"""
+FASTAPI_OK = """\
+from fastapi import FastAPI
+
+app = FastAPI()
+
+
+@app.get("/healthz")
+async def healthz():
+    return {"status": "ok"}
+"""
+
+
+@pytest.mark.parametrize("code", [FLASK_OK, FASTAPI_OK], ids=["flask", "fastapi"])
+def test_a_shared_handler_that_answers_a_constant_is_info_and_says_where_it_is(
+    tmp_path: Path, code: str
+) -> None:
+    finding = klb301_with_code(tmp_path, code, SHARED_HTTP, SHARED_HTTP)
+    assert finding.severity is Severity.INFO
+    assert "the handler at app.py:6 checks nothing but the process itself" in finding.text
+    assert "a restart is what it needs" in finding.text
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "    with engine.connect() as connection:\n"
+        '        connection.execute(sqlalchemy.text("select 1"))\n'
+        '    return "OK"\n',
+        "    return check_database()\n",  # a call of the module's own, not an answer
+        '    return ("OK", state.status)\n',  # shared state that can turn
+    ],
+    ids=["a-pool", "a-call", "shared-state"],
+)
+def test_a_shared_handler_that_checks_something_keeps_the_warning(
+    tmp_path: Path, body: str
+) -> None:
+    code = "import sqlalchemy\n\nengine = sqlalchemy.create_engine('sqlite://')\n" + (
+        FLASK_OK.replace('    return "OK"\n', body)
+    )
+    finding = klb301_with_code(tmp_path, code, SHARED_HTTP, SHARED_HTTP)
+    assert finding.severity is Severity.WARNING
+
+
+def test_a_shared_path_no_route_of_the_code_declares_keeps_the_warning(tmp_path: Path) -> None:
+    code = FLASK_OK.replace("/healthz", "/status")
+    finding = klb301_with_code(tmp_path, code, SHARED_HTTP, SHARED_HTTP)
+    assert finding.severity is Severity.WARNING
+
+
+# A Go program at the top of its module, built into the image web_deployment() runs.
+GO_BUILT = (
+    ("skaffold.yaml", BUILT_HERE[0][1]),
+    ("go.mod", "module example.com/web\n"),
+    (
+        "Dockerfile",
+        "FROM golang:1.22 AS build\nWORKDIR /src\nCOPY . .\nRUN go build -o /web .\n"
+        'FROM gcr.io/distroless/static\nCOPY --from=build /web /web\nENTRYPOINT ["/web"]\n',
+    ),
+)
+GO_OK = """\
+package main
+
+import (
+	"net/http"
+)
+
+func healthz(w http.ResponseWriter, _ *http.Request) {
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write([]byte("ok"))
+}
+
+func main() {
+	http.HandleFunc("/healthz", healthz)
+	_ = http.ListenAndServe(":8080", nil)
+}
+"""
+GO_PINGS = GO_OK.replace(
+    "\tw.WriteHeader(http.StatusOK)\n",
+    "\tif err := db.Ping(); err != nil {\n"
+    "\t\tw.WriteHeader(http.StatusServiceUnavailable)\n\t\treturn\n\t}\n",
+).replace('\t"net/http"\n', '\t"database/sql"\n\t"net/http"\n\n\t_ "github.com/lib/pq"\n')
+GO_PINGS = GO_PINGS.replace("func main", 'var db, _ = sql.Open("postgres", "")\n\nfunc main')
+
+
+def test_a_shared_go_handler_that_answers_a_constant_is_info_and_says_where_it_is(
+    tmp_path: Path,
+) -> None:
+    finding = klb301_with_code(
+        tmp_path, GO_OK, SHARED_HTTP, SHARED_HTTP, name="main.go", built=GO_BUILT
+    )
+    assert finding.severity is Severity.INFO
+    assert "the handler at main.go:13 checks nothing but the process itself" in finding.text
+
+
+def test_a_shared_go_handler_that_pings_the_database_keeps_the_warning(tmp_path: Path) -> None:
+    finding = klb301_with_code(
+        tmp_path, GO_PINGS, SHARED_HTTP, SHARED_HTTP, name="main.go", built=GO_BUILT
+    )
+    assert finding.severity is Severity.WARNING
+
+
+NODE_BUILT = (
+    ("skaffold.yaml", BUILT_HERE[0][1]),
+    ("Dockerfile", 'FROM node:22-slim\nWORKDIR /app\nCOPY . .\nCMD ["node", "server.js"]\n'),
+)
+EXPRESS_OK = """\
+const express = require('express');
+
+const app = express();
+
+app.get('/healthz', (req, res) => {
+  res.status(200).send('OK');
+});
+
+app.listen(8080);
+"""
+EXPRESS_QUERIES = EXPRESS_OK.replace(
+    "(req, res) => {\n", "async (req, res) => {\n  await pool.query('select 1');\n"
+)
+
+
+def test_a_shared_express_handler_that_answers_a_constant_is_info_and_says_where_it_is(
+    tmp_path: Path,
+) -> None:
+    finding = klb301_with_code(
+        tmp_path, EXPRESS_OK, SHARED_HTTP, SHARED_HTTP, name="server.js", built=NODE_BUILT
+    )
+    assert finding.severity is Severity.INFO
+    assert "the handler at server.js:5 checks nothing but the process itself" in finding.text
+
+
+def test_a_shared_express_handler_that_queries_the_database_keeps_the_warning(
+    tmp_path: Path,
+) -> None:
+    finding = klb301_with_code(
+        tmp_path, EXPRESS_QUERIES, SHARED_HTTP, SHARED_HTTP, name="server.js", built=NODE_BUILT
+    )
+    assert finding.severity is Severity.WARNING
+
+
+GRPC_HEALTH = """\
+from concurrent import futures
+
+import grpc
+from grpc_health.v1 import health, health_pb2_grpc
+
+
+def serve():
+    server = grpc.server(futures.ThreadPoolExecutor())
+    servicer = health.HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(servicer, server)
+    server.add_insecure_port("[::]:8080")
+    server.start()
+    server.wait_for_termination()
+"""
+SHARED_GRPC = "grpc: {port: 8080}"
+
+
+def test_a_shared_grpc_probe_of_a_health_service_always_serving_is_info(tmp_path: Path) -> None:
+    finding = klb301_with_code(tmp_path, GRPC_HEALTH, SHARED_GRPC, SHARED_GRPC)
+    assert finding.severity is Severity.INFO
+    assert "the handler at app.py:10 checks nothing but the process itself" in finding.text
+
+
+def test_a_shared_grpc_probe_of_a_health_service_that_can_say_not_serving_keeps_the_warning(
+    tmp_path: Path,
+) -> None:
+    code = GRPC_HEALTH + (
+        "\n\ndef on_database_down(servicer):\n"
+        '    servicer.set("", health_pb2.HealthCheckResponse.NOT_SERVING)\n'
+    )
+    finding = klb301_with_code(tmp_path, code, SHARED_GRPC, SHARED_GRPC)
+    assert finding.severity is Severity.WARNING
+
+
+def test_a_shared_grpc_probe_of_another_port_than_the_server_keeps_the_warning(
+    tmp_path: Path,
+) -> None:
+    finding = klb301_with_code(tmp_path, GRPC_HEALTH, "grpc: {port: 9090}", "grpc: {port: 9090}")
+    assert finding.severity is Severity.WARNING
+
+
+# -- why a Service that selects the pod does not make readiness gate traffic ---------------
+
+
+def test_a_service_publishing_not_ready_addresses_is_named_with_why_it_does_not_count(
+    tmp_path: Path,
+) -> None:
+    text = publishing_not_ready(web_deployment(probes(SHARED_HTTP, SHARED_HTTP))).replace(
+        "spec:\n  publishNotReadyAddresses", "spec:\n  clusterIP: None\n  publishNotReadyAddresses"
+    )
+    (finding,) = lint_text(tmp_path, text, ["KLB301"])
+    assert finding.severity is Severity.INFO
+    assert "no scanned Service" not in finding.text
+    assert "Service web selects the pod, but it publishes not-ready pods" in finding.text
+
+
+def test_a_service_targeting_only_a_sidecar_is_named_with_the_sidecar(tmp_path: Path) -> None:
+    sidecar = (
+        "        - name: proxy\n"
+        "          image: registry.example/proxy:1.0\n"
+        "          ports:\n"
+        "            - {name: proxy, containerPort: 8443}\n"
+    )
+    text = (
+        web_deployment(probes(SHARED_HTTP, SHARED_HTTP))
+        .replace("---\n", sidecar + "---\n", 1)
+        .replace("targetPort: http", "targetPort: proxy")
+    )
+    (finding,) = lint_text(tmp_path, text, ["KLB301"])
+    assert finding.severity is Severity.INFO
+    assert "no scanned Service" not in finding.text
+    assert "Service web selects the pod, but it targets only the ports of container 'proxy'" in (
+        finding.text
+    )

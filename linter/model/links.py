@@ -54,6 +54,7 @@ STRENGTH = {
     "compose": 1,
     "tiltfile": 1,
     "workflow": 1,
+    "cloudbuild": 1,
     "jib": 1,
     "dockerfile": 2,
     "command": 3,

@@ -33,6 +33,7 @@ TILTFILE = "Tiltfile"
 _SKAFFOLD = regex.compile(r"^skaffold(?:[-.].+)?\.ya?ml$")
 _COMPOSE = regex.compile(r"^(?:docker-)?compose(?:[-.].+)?\.ya?ml$")
 _GITLAB = regex.compile(r"^\.gitlab-ci\.ya?ml$")
+_CLOUDBUILD = regex.compile(r"^cloudbuild(?:[-.].+)?\.ya?ml$")
 
 
 # Java builds whose Jib plugin builds the image with no Dockerfile.
@@ -69,7 +70,7 @@ class ImageBuild:
     image: str
     context: str
     dockerfile: str | None
-    kind: str  # skaffold, compose, tiltfile, workflow
+    kind: str  # skaffold, compose, tiltfile, workflow, cloudbuild
     said: Said
 
 
@@ -229,6 +230,8 @@ def _builds_reader(path: str, name: str) -> Callable[[str, str], list[ImageBuild
         return skaffold_builds
     if "compose" in name and _COMPOSE.match(name):
         return compose_builds
+    if name.startswith("cloudbuild") and _CLOUDBUILD.match(name):
+        return cloudbuild_builds
     if (name.startswith(".gitlab-ci") and _GITLAB.match(name)) or _is_workflow(path):
         return workflow_builds
     return None
@@ -498,7 +501,22 @@ def _docker_build_words(line: str) -> tuple[str, str, str | None] | None:
         words = shlex.split(rest, comments=True)
     except ValueError:
         return None
-    image = dockerfile = context = None
+    tags, context, dockerfile = _docker_build_args(words)
+    image, context = _image(tags[0] if tags else None), _literal(context)
+    if (
+        image is None
+        or context is None
+        or (dockerfile is not None and _literal(dockerfile) is None)
+    ):
+        return None
+    return image, context, dockerfile
+
+
+def _docker_build_args(words: list[str]) -> tuple[list[str], str | None, str | None]:
+    """The tags, the context and the Dockerfile of `docker build`'s arguments (the words
+    after `build`, up to the end of the command)."""
+    tags: list[str] = []
+    dockerfile = context = None
     index = 0
     while index < len(words):
         word = words[index]
@@ -508,22 +526,62 @@ def _docker_build_words(line: str) -> tuple[str, str, str | None] | None:
         if flag in _BUILD_FLAGS_WITH_VALUE:
             value = inline if inline else (words[index + 1] if index + 1 < len(words) else "")
             index += 1 if inline else 2
-            if flag in ("-t", "--tag") and image is None:
-                image = value
+            if flag in ("-t", "--tag"):
+                tags.append(value)
             elif flag in ("-f", "--file"):
                 dockerfile = value
             continue
         if not word.startswith("-") and context is None:
             context = word
         index += 1
-    image, context = _image(image), _literal(context)
-    if (
-        image is None
-        or context is None
-        or (dockerfile is not None and _literal(dockerfile) is None)
-    ):
-        return None
-    return image, context, dockerfile
+    return tags, context, dockerfile
+
+
+def cloudbuild_builds(path: str, text: str) -> list[ImageBuild]:
+    """Google Cloud Build: a step of the `docker` builder whose `args` are a `docker
+    build` (every literal `-t` tag, the context, `-f`), run in the step's `dir`. `dir` is
+    relative to the build's source, whose top is not known: a file that lives in that
+    folder (`dir: quickstarts/web` in quickstarts/web/cloudbuild.yaml) is taken to be in
+    it, else the file's folder is the top."""
+    folder = os.path.dirname(path) or "."
+    found: list[ImageBuild] = []
+    for document in _documents(path, text):
+        steps = document.get("steps") if isinstance(document, dict) else None
+        for step in steps if isinstance(steps, list) else []:
+            if not isinstance(step, dict) or not str(step.get("name", "")).endswith(
+                "cloud-builders/docker"
+            ):
+                continue
+            args = step.get("args")
+            if not isinstance(args, list) or args[:1] != ["build"]:
+                continue
+            tags, context, dockerfile = _docker_build_args([str(a) for a in args[1:]])
+            workdir = _literal(step.get("dir", "."))
+            if _literal(context) is None or workdir is None:
+                continue
+            if dockerfile is not None and _literal(dockerfile) is None:
+                continue
+            inside = os.path.abspath(folder).endswith(os.sep + os.path.normpath(workdir))
+            cwd = folder if inside or workdir == "." else _joined(folder, workdir)
+            root = _joined(cwd, str(context))
+            named = os.path.relpath(_joined(cwd, dockerfile), root) if dockerfile else None
+            at = {str(arg).rpartition("=")[2]: i for i, arg in reversed(list(enumerate(args)))}
+            images = {_image(tag): at.get(tag, 0) for tag in reversed(tags)}  # first of each
+            found += [
+                _built(image, root, named, "cloudbuild", path, text, _item_line(args, index))
+                for image, index in images.items()
+                if image is not None
+            ]
+    return found
+
+
+def _item_line(sequence: Any, index: int) -> int:
+    """The 1-based line of a round-trip sequence's item."""
+    lc = getattr(sequence, "lc", None)
+    try:
+        return int(lc.item(index)[0]) + 1 if lc is not None else 1
+    except (KeyError, IndexError, TypeError):
+        return 1
 
 
 # -- Dockerfiles --------------------------------------------------------------------------------

@@ -6,7 +6,7 @@ with `grpc.KeepaliveParams(keepalive.ServerParameters{...})` (durations kept in
 milliseconds under gRPC's core option names, so the rules read one vocabulary), started
 with `Serve`, stopped with `GracefulStop` or `Stop`; `signal.Notify`/`NotifyContext` for
 SIGTERM; `http.Transport`/`http.Client` literals; `sql.Open` pools and their
-`SetConnMaxLifetime`; the gRPC health server.
+`SetConnMaxLifetime`; the gRPC health server; HTTP routes (parse_routes.py).
 
 Names are followed through imports (aliases and dot-imports), package constants and
 variables, local `:=` and `=` bindings, `os.Getenv`/`os.LookupEnv` with the default set
@@ -53,6 +53,7 @@ from k8slb.code.facts import (
 from k8slb.code.syntax_trees import node_text as _text
 from k8slb.code.syntax_trees import same_code, syntax_problem, walk
 from k8slb.core import regex
+from k8slb.languages.go.parse_routes import collect_routes
 from k8slb.languages.go.parse_shutdown import signal_exits
 from k8slb.reading.markers import comment_markers, comment_pattern
 
@@ -266,6 +267,7 @@ class _Collector:
         for expression, scope in self.url_expressions:
             for url in self.choices(expression, scope):
                 self.facts.urls.append((url, self.loc(expression)))
+        self.facts.routes = collect_routes(root, self.loc)
         servers: dict[str, Server] = {}
         # each call with what it calls, by its package's import path when it is a package's
         named = [

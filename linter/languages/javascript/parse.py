@@ -12,7 +12,8 @@ Node.js module does with @grpc/grpc-js and around it.
 - health services (grpc-health-check's implementation, whose status a drain sets to
   NOT_SERVING, or a hand-written `check` given to `addService(...Health.service, ...)`);
 - keep-alive HTTP agents (`new http.Agent({keepAlive: true})`, agentkeepalive, undici's
-  pools) and the http(s) URLs of the module.
+  pools) and the http(s) URLs of the module;
+- Express routes and their handlers (parse_routes.py).
 
 Options are written in the call or in a module `const` object (grpc-js takes gRPC's core
 option names as they are: `grpc.max_connection_age_ms`, `grpc.service_config`). A value is
@@ -57,6 +58,7 @@ from k8slb.code.facts import (
 from k8slb.code.syntax_trees import Calls, captured, syntax_problem, walk
 from k8slb.code.syntax_trees import node_text as _text
 from k8slb.core import regex
+from k8slb.languages.javascript.parse_routes import collect_routes
 from k8slb.reading.markers import comment_markers, comment_pattern
 
 if TYPE_CHECKING:
@@ -89,6 +91,7 @@ WATCHED = (
     *(library.encode() for library in SHUTDOWN_LIBRARIES),
     SHUTDOWN_HOOKS.encode(),
     b"consul",  # a registry client (REGISTRY_CLIENTS), or a `consul://` target
+    b"express",  # HTTP routes (parse_routes.py)
     b"nacos",
 )
 # Service registries' Node clients (the module required) and the calls that register the
@@ -384,6 +387,12 @@ class _Module:
             self._text_value(node)
         self.facts.health_drains += [self.loc(node) for node in self.of("not_serving")]
         self.facts.servers.extend(servers.values())
+        handlers = dict(self.functions)  # and the module's `const f = (req, res) => ...`
+        for node in self.of("variable_declarator"):
+            held, named = node.child_by_field_name("value"), node.child_by_field_name("name")
+            if held is not None and named is not None and held.type in _FUNCTIONS:
+                handlers[_text(named)] = held
+        self.facts.routes = collect_routes(self.of("call_expression"), handlers, self.loc)
         self._exports()
 
     def read_exports(self) -> None:

@@ -15,6 +15,7 @@ import ast
 from collections.abc import Callable, Iterator
 
 from k8slb.code.facts import Loc, Route
+from k8slb.core import regex
 from k8slb.languages.python.parse_ast import dotted
 
 _DECORATORS = frozenset({"route", "get", "api_route", "head"})
@@ -159,10 +160,18 @@ def _constant_answer(value: ast.expr) -> bool:
     if isinstance(value, ast.Tuple | ast.List):
         return all(_constant_answer(e) for e in value.elts)
     if isinstance(value, ast.Call):  # Response("ok"), jsonify(status="ok")
-        return all(_constant_answer(a) for a in value.args) and all(
-            _constant_answer(k.value) for k in value.keywords
+        return (
+            _ANSWER.match(dotted(value.func).rsplit(".", 1)[-1]) is not None
+            and all(_constant_answer(a) for a in value.args)
+            and all(_constant_answer(k.value) for k in value.keywords)
         )
-    return isinstance(value, ast.Attribute)  # HTTPStatus.OK, status.HTTP_200_OK
+    # HTTPStatus.OK, status.HTTP_200_OK: a constant's name, not shared state (`state.ready`)
+    return isinstance(value, ast.Attribute) and value.attr.isupper()
+
+
+# What builds an answer, not a check of anything: a call of another name (`check_db()`)
+# may fail or answer otherwise.
+_ANSWER = regex.compile(r"^(\w*Response|\w*_response|jsonify|dict|str)$")
 
 
 def _text(node: ast.expr) -> str | None:

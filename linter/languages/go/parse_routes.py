@@ -1,0 +1,198 @@
+"""The HTTP routes a Go file declares, and the handler behind each: what an `httpGet`
+probe on a container reaches in the code it runs (links.py), as the Python reader does.
+
+`HandleFunc(path, handler)` and `Handle(path, http.HandlerFunc(handler))` of net/http's
+muxes (the default one too), and the `GET`/`Get`/`HEAD`/`Head`/`Any` of routers that take
+the same two words (gin, echo, chi; the handler is the last argument, after any
+middleware), with a literal path (Go 1.22's `"GET /healthz"` too). The handler is a
+function of the file, a method of it (`s.healthz`), or a function literal. One that only
+answers constants through its first parameter (`w.WriteHeader(http.StatusOK)`,
+`w.Write([]byte("ok"))`, `fmt.Fprint(w, "ok")`, gin's `c.JSON(200, gin.H{...})`,
+echo's `return c.String(200, "ok")`) and does nothing else is `trivial`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from k8slb.code.facts import Loc, Route
+from k8slb.code.syntax_trees import node_text, walk
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+_REGISTRATIONS = frozenset({"HandleFunc", "Handle", "GET", "Get", "HEAD", "Head", "Any"})
+# Functions that write their other arguments to the writer given first.
+_WRITERS = frozenset({"fmt.Fprint", "fmt.Fprintf", "fmt.Fprintln", "io.WriteString"})
+_FUNCTIONS = ("function_declaration", "method_declaration")
+_LITERALS = frozenset(
+    {
+        "interpreted_string_literal",
+        "raw_string_literal",
+        "int_literal",
+        "float_literal",
+        "true",
+        "false",
+        "nil",
+    }
+)
+
+
+def collect_routes(root: Node, loc: Callable[[Node], Loc]) -> list[Route]:
+    functions: dict[str, Node] = {}
+    calls: list[Node] = []
+    for node in walk(root):  # one walk: the file's functions and methods, and its calls
+        if node.type in _FUNCTIONS and (named := node.child_by_field_name("name")) is not None:
+            functions[node_text(named)] = node
+        elif node.type == "call_expression":
+            calls.append(node)
+    found: list[Route] = []
+    for call in calls:
+        function = call.child_by_field_name("function")
+        field = function.child_by_field_name("field") if function is not None else None
+        if field is None or node_text(field) not in _REGISTRATIONS:
+            continue
+        args = _arguments(call)
+        path = _string(args[0]) if len(args) >= 2 else None
+        path = path.split()[-1] if path and path.split() else None  # "GET /healthz"
+        if path is None or not path.startswith("/"):
+            continue
+        name, target = _handler(_unwrapped(args[-1]), functions)
+        if name:
+            found.append(Route(path, name, loc(call), target is not None and _trivial(target)))
+    return found
+
+
+def _arguments(call: Node) -> list[Node]:
+    arguments = call.child_by_field_name("arguments")
+    return [a for a in arguments.named_children if a.type != "comment"] if arguments else []
+
+
+def _unwrapped(handler: Node) -> Node:
+    """`healthz` in `http.HandlerFunc(healthz)`."""
+    if handler.type in ("call_expression", "type_conversion_expression"):
+        function = handler.child_by_field_name("function") or handler.child_by_field_name("type")
+        args = _arguments(handler) if handler.type == "call_expression" else []
+        if function is not None and node_text(function).endswith("HandlerFunc") and len(args) == 1:
+            return args[0]
+    return handler
+
+
+def _handler(handler: Node, functions: dict[str, Node]) -> tuple[str, Node | None]:
+    """The handler's name as the code writes it, and its definition when this file holds
+    it (a method by its name: `s.healthz` is the file's method `healthz`)."""
+    if handler.type == "func_literal":
+        return f"func literal at line {handler.start_point[0] + 1}", handler
+    if handler.type == "identifier":
+        return node_text(handler), functions.get(node_text(handler))
+    if handler.type == "selector_expression":
+        field = handler.child_by_field_name("field")
+        method = functions.get(node_text(field)) if field is not None else None
+        if method is not None and method.type != "method_declaration":
+            method = None  # `pkg.Health` is another package's function
+        return node_text(handler), method
+    return "", None
+
+
+def _string(node: Node) -> str | None:
+    if node.type in ("interpreted_string_literal", "raw_string_literal"):
+        return node_text(node)[1:-1]
+    return None
+
+
+def _trivial(function: Node) -> bool:
+    """A handler whose every statement answers constants through its first parameter."""
+    parameters = function.child_by_field_name("parameters")
+    first = parameters.named_children[0] if parameters and parameters.named_children else None
+    name = first.child_by_field_name("name") if first is not None else None
+    body = function.child_by_field_name("body")
+    if name is None or body is None:
+        return False
+    writer = node_text(name)
+    return all(_answers(statement, writer) for statement in _statements(body))
+
+
+def _statements(block: Node) -> list[Node]:
+    found: list[Node] = []
+    for child in block.named_children:
+        if child.type == "statement_list":
+            found += _statements(child)
+        elif child.type != "comment":
+            found.append(child)
+    return found
+
+
+def _answers(statement: Node, writer: str) -> bool:
+    """`w.Write(...)`, `_, _ = w.Write(...)`, `return c.String(...)`, a bare `return`."""
+    if statement.type == "expression_statement":
+        values = statement.named_children
+    elif statement.type == "assignment_statement":
+        left = statement.child_by_field_name("left")
+        if left is None or any(node_text(n) != "_" for n in left.named_children):
+            return False
+        right = statement.child_by_field_name("right")
+        values = right.named_children if right is not None else []
+    elif statement.type == "return_statement":
+        values = [n for n in statement.named_children if n.type != "comment"]
+        if values and values[0].type == "expression_list":
+            values = values[0].named_children
+        if not values:
+            return True
+    else:
+        return False
+    return len(values) == 1 and values[0].type == "call_expression" and _answer(values[0], writer)
+
+
+def _answer(call: Node, writer: str) -> bool:
+    function = call.child_by_field_name("function")
+    args = _arguments(call)
+    if function is None or function.type != "selector_expression":
+        return False
+    if node_text(function) in _WRITERS:
+        return bool(args) and node_text(args[0]) == writer and _constants(args[1:], writer)
+    return _on(function, writer) and _constants(args, writer)
+
+
+def _on(selector: Node, writer: str) -> bool:
+    """A method of the writer, or of what one of its methods returns (`w.Header().Set`)."""
+    operand = selector.child_by_field_name("operand")
+    while operand is not None and operand.type in ("call_expression", "selector_expression"):
+        if operand.type == "call_expression":
+            if _arguments(operand):
+                return False
+            operand = operand.child_by_field_name("function")
+        else:
+            operand = operand.child_by_field_name("operand")
+    return operand is not None and operand.type == "identifier" and node_text(operand) == writer
+
+
+def _constants(nodes: list[Node], writer: str) -> bool:
+    return all(_constant(node, writer) for node in nodes)
+
+
+def _constant(node: Node, writer: str) -> bool:
+    if node.type in _LITERALS or (node.type == "identifier" and node_text(node) == writer):
+        return True
+    if node.type == "selector_expression":  # http.StatusOK: a constant of net/http's
+        field = node.child_by_field_name("field")
+        operand = node.child_by_field_name("operand")
+        return operand is not None and node_text(operand) == "http" and field is not None
+    if node.type in ("type_conversion_expression", "call_expression"):  # []byte("ok")
+        function = node.child_by_field_name("function") or node.child_by_field_name("type")
+        if function is None or function.type not in ("slice_type", "type_identifier"):
+            return False
+        inner = node.child_by_field_name("operand")
+        return _constants([inner] if inner is not None else _arguments(node), writer)
+    if node.type == "composite_literal":  # gin.H{"status": "ok"}
+        body = node.child_by_field_name("body")
+        return body is not None and all(_element(e, writer) for e in body.named_children)
+    return False
+
+
+def _element(element: Node, writer: str) -> bool:
+    if element.type == "comment":
+        return True
+    if element.type in ("keyed_element", "literal_element"):
+        return all(_element(child, writer) for child in element.named_children)
+    return _constant(element, writer)
