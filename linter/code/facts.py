@@ -14,6 +14,7 @@ milliseconds) in every language.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import Any
@@ -161,6 +162,17 @@ def choices(value: Any) -> list[Any]:
 def settled(value: Any) -> Any:
     """A value where only one may stand (an option, an export): Alternatives are unknown."""
     return UNKNOWN if isinstance(value, Alternatives) else value
+
+
+def add_kept(found: list[tuple[Any, bool]], values: Iterable[Any], kept: bool) -> None:
+    """A caller's values added to those of the callers before it, each value once: kept
+    (for the process) when any caller that passes it keeps what it makes."""
+    for value in values:
+        known = next((i for i, (v, _) in enumerate(found) if v == value), None)
+        if known is None:
+            found.append((value, kept))
+        elif kept:
+            found[known] = (value, True)
 
 
 def joined(parts: list[Any]) -> Any:

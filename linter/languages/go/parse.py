@@ -44,6 +44,7 @@ from k8slb.code.facts import (
     Stop,
     Unknown,
     Wait,
+    add_kept,
     choices,
     joined,
     one_of,
@@ -828,12 +829,7 @@ class _Collector:
             finally:
                 del self.only[home.callee]
             kept = self._long_lived(caller, caller_scope, self._handed_to(caller, scope, name), 1)
-            for value in values:
-                known = next((i for i, (v, _) in enumerate(found) if v == value), None)
-                if known is None:
-                    found.append((value, kept))
-                elif kept:
-                    found[known] = (value, True)
+            add_kept(found, values, kept)
         return found
 
     def _returned(self, node: Node, body: Node, name: str | None) -> bool:

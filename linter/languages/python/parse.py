@@ -42,6 +42,7 @@ from k8slb.code.facts import (
     Stop,
     Unknown,
     Wait,
+    add_kept,
     is_test_path,
     registry_scheme,
     worth_parsing,
@@ -755,12 +756,7 @@ class _Collector(Values):
             finally:
                 del self.only[id(site.scope.node)]
             kept = self._caller_keeps(caller, caller_scope, caller_parents, 1)
-            for value in values:
-                known = next((i for i, (v, _) in enumerate(found) if v == value), None)
-                if known is None:
-                    found.append((value, kept))
-                elif kept:
-                    found[known] = (value, True)
+            add_kept(found, values, kept)
         return found
 
     def _caller_keeps(
