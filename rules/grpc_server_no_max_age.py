@@ -2,8 +2,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from k8slb.code.facts import CodeFacts
 from k8slb.core.findings import Finding, FixInfo, Severity
+from k8slb.model.dialers import dialers_by_service
 from k8slb.model.grpc_options import INT_MAX, MAX_AGE, MAX_AGE_GRACE
+from k8slb.model.index import is_headless, service_type
+from k8slb.model.routes import Front, Key, envoy_fronts, key_of, l7_fronts
 from k8slb.rules.base import Context, Example, Rule
 from k8slb.rules.dialect import dialect_of
 from k8slb.rules.examples import (
@@ -149,7 +153,10 @@ class GrpcServerNoMaxAge(Rule):
     )
 
     def check(self, context: Context) -> Iterator[Finding]:
+        fronts: dict[Key, list[Front]] | None = None
         for facts in context.judged_code():
+            if facts.servers and fronts is None:  # read once a module serves gRPC
+                fronts = _fronts(context)
             if facts.servers and context.mesh_of_code(facts):
                 continue  # the mesh balances each call, as KLB101 says of its Services
             for server in facts.servers:
@@ -179,10 +186,30 @@ class GrpcServerNoMaxAge(Rule):
                     pairs.append((MAX_AGE_GRACE, values.max_connection_age_grace_ms))
                 dialect = dialect_of(facts.language)
                 edits = dialect.server_options(server, pairs) if age is None else []
+                headline = (
+                    f"{dialect.server_made(server.factory)} sets no {dialect.option(MAX_AGE)}"
+                )
+                proxy = _only_proxy(context, facts, fronts or {})
+                if proxy is not None:
+                    yield self.code_finding(
+                        loc,
+                        (
+                            headline,
+                            f"only {proxy.reason} calls it, resolving the pods and balancing "
+                            "each request: new pods get calls without any connection ending",
+                            "cap the connection age if a client will dial it directly",
+                        ),
+                        severity=Severity.INFO,
+                        fix=FixInfo(
+                            True, True, f"add {', '.join(dialect.option(k) for k, _ in pairs)}"
+                        ),
+                        edits=edits,
+                    )
+                    continue
                 yield self.code_finding(
                     loc,
                     (
-                        f"{dialect.server_made(server.factory)} sets no {dialect.option(MAX_AGE)}",
+                        headline,
                         "its connections never end, so clients stay on the pods they first "
                         "reached and new pods get no calls",
                         dialect.max_age_advice(
@@ -197,3 +224,39 @@ class GrpcServerNoMaxAge(Rule):
                     ),
                     edits=edits,
                 )
+
+
+def _fronts(context: Context) -> dict[Key, list[Front]]:
+    """The L7 proxies that balance each request to a Service (routes.py), by Service."""
+    fronts = l7_fronts(context.index.objects)
+    for key, found in envoy_fronts(context.index.objects).items():
+        fronts.setdefault(key, []).extend(found)
+    return fronts
+
+
+def _only_proxy(context: Context, facts: CodeFacts, fronts: dict[Key, list[Front]]) -> Front | None:
+    """The proxy that is the only caller seen of the module's server: every Service that
+    selects the pods running it is an in-cluster one (no LoadBalancer or NodePort) that a
+    request-balancing proxy fronts, and no scanned client or container dials any of them.
+    None when any other caller is seen, or nothing is known of them (no Service linked)."""
+    index = context.index
+    services = [
+        service
+        for link in context.links.running(facts.path)
+        for service in index.selecting(link.workload)
+    ]
+    proxies: list[Front] = []
+    for service in services:
+        if service_type(service) != "ClusterIP":
+            return None  # reached from outside the cluster, by clients not in the tree
+        usable = [
+            front
+            for front in fronts.get(key_of(service.namespace, service.name or ""), [])
+            if not front.needs_h2c_port and (is_headless(service) or not front.needs_headless)
+        ]
+        if not usable:
+            return None
+        proxies.append(usable[0])
+    if not proxies or dialers_by_service(index, context.code(), context.links, services):
+        return None
+    return proxies[0]

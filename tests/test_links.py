@@ -856,6 +856,74 @@ def test_a_server_that_also_runs_in_a_pod_outside_the_mesh_is_still_reported(
     assert [f.rule for f in findings] == ["KLB201"]
 
 
+def envoy_config(cluster_type: str = "STRICT_DNS", host: str = "inventory.shop") -> str:
+    """A ConfigMap holding an Envoy bootstrap whose one static cluster sends to `host`."""
+    return (
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: envoy-conf, namespace: shop}\n"
+        "data:\n  envoy.yaml: |\n    static_resources:\n      clusters:\n"
+        f"      - name: inventory\n        type: {cluster_type}\n"
+        "        lb_policy: ROUND_ROBIN\n        http2_protocol_options: {}\n"
+        "        load_assignment:\n          cluster_name: inventory\n          endpoints:\n"
+        "          - lb_endpoints:\n            - endpoint:\n                address:\n"
+        f"                  socket_address: {{address: {host}, port_value: 7070}}\n"
+    )
+
+
+def headless_inventory_tree() -> dict[str, str]:
+    tree = inventory_tree()
+    tree["inventory.yaml"] = tree["inventory.yaml"].replace(
+        "spec:\n  selector", "spec:\n  clusterIP: None\n  selector"
+    )
+    return tree
+
+
+def test_klb201_is_info_when_only_an_envoy_balancing_each_request_calls_the_server(
+    tmp_path: Path,
+) -> None:
+    """Envoy's STRICT_DNS cluster on the headless Service resolves every pod and places
+    each request: a maximum connection age adds nothing for it."""
+    tree = headless_inventory_tree()
+    tree["envoy.yaml"] = envoy_config()
+    [finding] = lint_files(tmp_path, tree, select=["KLB201"]).findings
+    assert finding.severity.label == "info"
+    assert (
+        "only Envoy (ConfigMap envoy-conf, envoy.yaml: cluster inventory, STRICT_DNS, "
+        "ROUND_ROBIN) calls it, resolving the pods and balancing each request" in finding.text
+    )
+
+
+@pytest.mark.parametrize(
+    ("change", "why"),
+    [
+        ({"envoy.yaml": envoy_config("LOGICAL_DNS")}, "LOGICAL_DNS connects to one address"),
+        ({"envoy.yaml": envoy_config(host="stock.shop")}, "Envoy calls another Service"),
+        ({}, "nothing is known of the callers"),
+        (
+            {
+                "envoy.yaml": envoy_config(),
+                "client.py": 'import grpc\n\nchannel = grpc.insecure_channel("inventory.shop:7070")\n',
+            },
+            "a client in the tree dials the Service too",
+        ),
+    ],
+)
+def test_klb201_stays_a_warning_unless_every_caller_is_a_request_balancing_proxy(
+    tmp_path: Path, change: dict[str, str], why: str
+) -> None:
+    tree = {**headless_inventory_tree(), **change}
+    [finding] = lint_files(tmp_path, tree, select=["KLB201"]).findings
+    assert finding.severity.label == "warning", why
+
+
+def test_klb201_stays_a_warning_when_envoy_resolves_a_clusterip_to_one_address(
+    tmp_path: Path,
+) -> None:
+    """A ClusterIP's name is one address: Envoy holds one connection through kube-proxy."""
+    tree = {**inventory_tree(), "envoy.yaml": envoy_config()}
+    [finding] = lint_files(tmp_path, tree, select=["KLB201"]).findings
+    assert finding.severity.label == "warning"
+
+
 SESSION_CLIENT = """\
 import requests
 

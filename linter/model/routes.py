@@ -10,7 +10,10 @@
   `appProtocol` (the Gateway then speaks HTTP/2 to the pods);
 - an Istio `VirtualService` routing to the host, or a `DestinationRule` for it;
 - a Contour `HTTPProxy` whose route sends `protocol: h2c` (or `h2`) to it.
-A proxy's own configuration (an Envoy or Emissary config file in a ConfigMap) is not read.
+- an Envoy whose static configuration, in a ConfigMap's data, has a `STRICT_DNS` cluster
+  on a headless Service's name (Envoy resolves every pod and balances each request over
+  them, re-resolving as pods come and go) with a balancing `lb_policy` (envoy_fronts).
+An Emissary config, or an Envoy's given by a control plane (EDS), is not read.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from typing import Any
 
 from k8slb.model.objects import namespace_key
 from k8slb.reading.objects import K8sObject, dig
+from k8slb.reading.yamlcompose import compose
 from k8slb.record import record
 
 GRPC_BACKEND = "nginx.ingress.kubernetes.io/backend-protocol"
@@ -36,6 +40,7 @@ class Front:
     route: K8sObject
     reason: str
     needs_h2c_port: bool = False  # an HTTPRoute balances gRPC only to an h2c port
+    needs_headless: bool = False  # a DNS name of a ClusterIP is one host: one connection
 
 
 Key = tuple[str, str]  # (namespace, Service name); no namespace is `default`, as kubectl
@@ -161,6 +166,60 @@ def l7_fronts(objects: list[K8sObject]) -> dict[Key, list[Front]]:
         if reader is not None:
             for key, front in reader(obj):
                 fronts[key].append(front)
+    return fronts
+
+
+# Envoy's cluster types that resolve a name to every address it has (a headless Service's
+# pods); LOGICAL_DNS connects to the first address only, STATIC and ORIGINAL_DST are no name.
+_RESOLVING_TYPES = {"STRICT_DNS"}
+# Its policies that place each request (the default is ROUND_ROBIN); CLUSTER_PROVIDED leaves
+# it to the cluster type.
+_PER_REQUEST_POLICIES = {"ROUND_ROBIN", "LEAST_REQUEST", "RANDOM", "RING_HASH", "MAGLEV"}
+
+
+def _envoy_hosts(cluster: dict[str, Any]) -> Iterator[object]:
+    """The endpoint addresses of an Envoy cluster: `load_assignment` (v3) or `hosts` (v2)."""
+    for group in _list(dig(cluster, "load_assignment", "endpoints")):
+        for endpoint in _list(group.get("lb_endpoints") if isinstance(group, dict) else None):
+            yield dig(endpoint, "endpoint", "address", "socket_address", "address")
+    for host in _list(cluster.get("hosts")):
+        yield dig(host, "socket_address", "address")
+
+
+def _envoy_clusters(config: object, where: str, obj: K8sObject) -> Iterator[tuple[Key, Front]]:
+    """The Services an Envoy bootstrap's static clusters balance each request over."""
+    for cluster in _list(dig(config, "static_resources", "clusters")):
+        if not isinstance(cluster, dict):
+            continue
+        kind = str(cluster.get("type", "STATIC")).upper()
+        policy = str(cluster.get("lb_policy", "ROUND_ROBIN")).upper()
+        if kind not in _RESOLVING_TYPES or policy not in _PER_REQUEST_POLICIES:
+            continue
+        name = cluster.get("name")
+        reason = f"Envoy ({where}: cluster {name}, {kind}, {policy})"
+        front = Front(obj, reason, needs_headless=True)
+        for host in _envoy_hosts(cluster):
+            key = _host_key(host, obj.namespace)
+            if key is not None:
+                yield key, front
+
+
+def envoy_fronts(objects: list[K8sObject]) -> dict[Key, list[Front]]:
+    """The Services an Envoy configured in a ConfigMap's data (a bootstrap with static
+    clusters, YAML or JSON) balances each request over, by (namespace, name). The front
+    holds only for a headless Service (`needs_headless`): a ClusterIP's name is one host."""
+    fronts: dict[Key, list[Front]] = defaultdict(list)
+    for obj in objects:
+        if not obj.is_a("", "ConfigMap") or not obj.may_mention({"static_resources"}):
+            continue
+        entries = obj.body.get("data")
+        for name, text in entries.items() if isinstance(entries, dict) else ():
+            if not isinstance(text, str) or "static_resources" not in text:
+                continue
+            for document in compose(text).documents:
+                where = f"ConfigMap {obj.name}, {name}"
+                for key, front in _envoy_clusters(document.data, where, obj):
+                    fronts[key].append(front)
     return fronts
 
 
