@@ -3,7 +3,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from k8slb.code.facts import CodeFacts
-from k8slb.core.findings import Finding, FixInfo, Severity
+from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.model.dialers import dialers_by_service
 from k8slb.model.grpc_options import INT_MAX, MAX_AGE, MAX_AGE_GRACE
 from k8slb.model.index import is_headless, service_type
@@ -60,6 +60,17 @@ class GrpcServerNoMaxAge(Rule):
     runs its code (the containers linked to it) is in Istio or Linkerd, as `grpc-clusterip`
     (KLB101) judges it (one decision for both rules), or `--mesh` names one. The mesh's
     proxies then place each request anew, whatever the connection's age.
+
+    Reported at `info` when the only callers seen are proxies that balance each request
+    over the pods: every Service that selects the pods running the server is an
+    in-cluster one (no `LoadBalancer` or `NodePort`) fronted by such a proxy (an Envoy
+    bootstrap, in a ConfigMap or a YAML file of the tree, whose `STRICT_DNS` cluster
+    names the headless Service with a per-request `lb_policy`; or a gRPC route that
+    `grpc-clusterip` (KLB101) reads: Ingress, Gateway API, Istio, Contour), and no scanned
+    client or container dials those Services. Envoy re-resolves the pods and places each
+    request, so new pods get calls with no connection ending. A cluster on a ClusterIP
+    Service's name, or `LOGICAL_DNS`, is one address behind kube-proxy: still a warning,
+    as it is when nothing is known of the callers (clients in other repositories).
 
     ## Why it matters
     By default a gRPC connection lives as long as both ends do. Clients connected through
@@ -200,6 +211,7 @@ class GrpcServerNoMaxAge(Rule):
                             "cap the connection age if a client will dial it directly",
                         ),
                         severity=Severity.INFO,
+                        related=[Related(proxy.path, proxy.line, proxy.reason)],
                         fix=FixInfo(
                             True, True, f"add {', '.join(dialect.option(k) for k, _ in pairs)}"
                         ),
@@ -229,7 +241,7 @@ class GrpcServerNoMaxAge(Rule):
 def _fronts(context: Context) -> dict[Key, list[Front]]:
     """The L7 proxies that balance each request to a Service (routes.py), by Service."""
     fronts = l7_fronts(context.index.objects)
-    for key, found in envoy_fronts(context.index.objects).items():
+    for key, found in envoy_fronts(context.index.objects, context.proxy_configs).items():
         fronts.setdefault(key, []).extend(found)
     return fronts
 

@@ -892,6 +892,19 @@ def test_klb201_is_info_when_only_an_envoy_balancing_each_request_calls_the_serv
     )
 
 
+def test_klb201_reads_an_envoy_bootstrap_kept_as_a_file_of_the_tree(tmp_path: Path) -> None:
+    """A kustomize configMapGenerator's file: the Envoy configuration is read where it is
+    written, and the finding points to it."""
+    tree = headless_inventory_tree()
+    bootstrap = envoy_config().split("envoy.yaml: |\n", 1)[1]
+    tree["envoy/envoy.yaml"] = "\n".join(line[4:] for line in bootstrap.splitlines()) + "\n"
+    [finding] = lint_files(tmp_path, tree, select=["KLB201"]).findings
+    assert finding.severity.label == "info"
+    assert "only Envoy (envoy.yaml: cluster inventory, STRICT_DNS" in finding.text
+    [(path, line)] = [(r.path, r.line) for r in finding.related]
+    assert (Path(path).relative_to(tmp_path).as_posix(), line) == ("envoy/envoy.yaml", 1)
+
+
 @pytest.mark.parametrize(
     ("change", "why"),
     [
@@ -901,7 +914,8 @@ def test_klb201_is_info_when_only_an_envoy_balancing_each_request_calls_the_serv
         (
             {
                 "envoy.yaml": envoy_config(),
-                "client.py": 'import grpc\n\nchannel = grpc.insecure_channel("inventory.shop:7070")\n',
+                "client.py": "import grpc\n\n"
+                'channel = grpc.insecure_channel("inventory.shop:7070")\n',
             },
             "a client in the tree dials the Service too",
         ),

@@ -10,20 +10,23 @@
   `appProtocol` (the Gateway then speaks HTTP/2 to the pods);
 - an Istio `VirtualService` routing to the host, or a `DestinationRule` for it;
 - a Contour `HTTPProxy` whose route sends `protocol: h2c` (or `h2`) to it.
-- an Envoy whose static configuration, in a ConfigMap's data, has a `STRICT_DNS` cluster
-  on a headless Service's name (Envoy resolves every pod and balances each request over
-  them, re-resolving as pods come and go) with a balancing `lb_policy` (envoy_fronts).
+- an Envoy whose static configuration, in a ConfigMap's data or a YAML file, has a
+  `STRICT_DNS` cluster on a headless Service's name (Envoy resolves every pod and balances
+  each request over them, re-resolving as pods come and go) with a balancing `lb_policy`
+  (envoy_fronts).
 An Emissary config, or an Envoy's given by a control plane (EDS), is not read.
 """
 
 from __future__ import annotations
 
 import json
+import os
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from k8slb.model.objects import namespace_key
+from k8slb.reading.manifests import ProxyConfig
 from k8slb.reading.objects import K8sObject, dig
 from k8slb.reading.yamlcompose import compose
 from k8slb.record import record
@@ -37,7 +40,8 @@ GKE_PROTOCOLS = "cloud.google.com/app-protocols"
 class Front:
     """An object that sends a Service's traffic through a request-balancing proxy."""
 
-    route: K8sObject
+    path: str  # of the object, or the proxy's configuration file
+    line: int
     reason: str
     needs_h2c_port: bool = False  # an HTTPRoute balances gRPC only to an h2c port
     needs_headless: bool = False  # a DNS name of a ClusterIP is one host: one connection
@@ -82,7 +86,7 @@ def _ingress(obj: K8sObject) -> Iterator[tuple[Key, Front]]:
         annotation = ALB_PROTOCOL
         if protocol not in ("GRPC", "HTTP2"):
             return
-    front = Front(obj, f"{obj.kind}/{obj.name} ({annotation}: {protocol})")
+    front = Front(obj.path, obj.pos[0], f"{obj.kind}/{obj.name} ({annotation}: {protocol})")
     for key in _ingress_services(obj):
         yield key, front
 
@@ -98,13 +102,15 @@ def _gateway_services(obj: K8sObject) -> Iterator[Key]:
 
 
 def _gateway_route(obj: K8sObject) -> Iterator[tuple[Key, Front]]:
-    front = Front(obj, f"{obj.kind}/{obj.name}", needs_h2c_port=obj.kind == "HTTPRoute")
+    front = Front(
+        obj.path, obj.pos[0], f"{obj.kind}/{obj.name}", needs_h2c_port=obj.kind == "HTTPRoute"
+    )
     for key in _gateway_services(obj):
         yield key, front
 
 
 def _istio(obj: K8sObject) -> Iterator[tuple[Key, Front]]:
-    front = Front(obj, f"Istio {obj.kind}/{obj.name}")
+    front = Front(obj.path, obj.pos[0], f"Istio {obj.kind}/{obj.name}")
     if obj.kind == "DestinationRule":
         key = _host_key(dig(obj.body, "spec", "host"), obj.namespace)
         if key is not None:
@@ -132,7 +138,10 @@ def _contour(obj: K8sObject) -> Iterator[tuple[Key, Front]]:
     for key, service in _route_services(obj):
         protocol = service.get("protocol")
         if protocol in ("h2c", "h2"):
-            yield key, Front(obj, f"Contour HTTPProxy/{obj.name} (protocol: {protocol})")
+            yield (
+                key,
+                Front(obj.path, obj.pos[0], f"Contour HTTPProxy/{obj.name} (protocol: {protocol})"),
+            )
 
 
 def _gke_backend(obj: K8sObject) -> Iterator[tuple[Key, Front]]:
@@ -143,7 +152,7 @@ def _gke_backend(obj: K8sObject) -> Iterator[tuple[Key, Front]]:
         return
     if isinstance(protocols, dict) and "HTTP2" in {str(v).upper() for v in protocols.values()}:
         reason = f"GKE's load balancer ({GKE_PROTOCOLS}: HTTP2 on {obj.kind}/{obj.name})"
-        yield key_of(obj.namespace, obj.name or ""), Front(obj, reason)
+        yield key_of(obj.namespace, obj.name or ""), Front(obj.path, obj.pos[0], reason)
 
 
 _READERS = {
@@ -186,8 +195,11 @@ def _envoy_hosts(cluster: dict[str, Any]) -> Iterator[object]:
         yield dig(host, "socket_address", "address")
 
 
-def _envoy_clusters(config: object, where: str, obj: K8sObject) -> Iterator[tuple[Key, Front]]:
-    """The Services an Envoy bootstrap's static clusters balance each request over."""
+def _envoy_clusters(
+    config: object, where: str, namespace: str | None, path: str, line: int
+) -> Iterator[tuple[Key, Front]]:
+    """The Services an Envoy bootstrap's static clusters balance each request over (a
+    name without its namespace is in `namespace`)."""
     for cluster in _list(dig(config, "static_resources", "clusters")):
         if not isinstance(cluster, dict):
             continue
@@ -197,18 +209,26 @@ def _envoy_clusters(config: object, where: str, obj: K8sObject) -> Iterator[tupl
             continue
         name = cluster.get("name")
         reason = f"Envoy ({where}: cluster {name}, {kind}, {policy})"
-        front = Front(obj, reason, needs_headless=True)
+        front = Front(path, line, reason, needs_headless=True)
         for host in _envoy_hosts(cluster):
-            key = _host_key(host, obj.namespace)
+            key = _host_key(host, namespace)
             if key is not None:
                 yield key, front
 
 
-def envoy_fronts(objects: list[K8sObject]) -> dict[Key, list[Front]]:
-    """The Services an Envoy configured in a ConfigMap's data (a bootstrap with static
-    clusters, YAML or JSON) balances each request over, by (namespace, name). The front
-    holds only for a headless Service (`needs_headless`): a ClusterIP's name is one host."""
+def envoy_fronts(
+    objects: list[K8sObject], files: Iterable[ProxyConfig] = ()
+) -> dict[Key, list[Front]]:
+    """The Services an Envoy bootstrap with static clusters balances each request over,
+    by (namespace, name): one in a ConfigMap's data (YAML or JSON), or a YAML file of the
+    tree (its names without a namespace are in `default`, as the ConfigMap made of it is
+    unknown). The front holds only for a headless Service (`needs_headless`): a
+    ClusterIP's name is one host."""
     fronts: dict[Key, list[Front]] = defaultdict(list)
+    for config in files:
+        where = os.path.basename(config.path)
+        for key, front in _envoy_clusters(config.data, where, None, config.path, config.line):
+            fronts[key].append(front)
     for obj in objects:
         if not obj.is_a("", "ConfigMap") or not obj.may_mention({"static_resources"}):
             continue
@@ -218,7 +238,8 @@ def envoy_fronts(objects: list[K8sObject]) -> dict[Key, list[Front]]:
                 continue
             for document in compose(text).documents:
                 where = f"ConfigMap {obj.name}, {name}"
-                for key, front in _envoy_clusters(document.data, where, obj):
+                found = _envoy_clusters(document.data, where, obj.namespace, obj.path, obj.pos[0])
+                for key, front in found:
                     fronts[key].append(front)
     return fronts
 
