@@ -892,6 +892,22 @@ def test_klb201_is_info_when_only_an_envoy_balancing_each_request_calls_the_serv
     )
 
 
+def test_klb201_is_info_when_only_a_grpc_route_of_a_gateway_calls_the_server(
+    tmp_path: Path,
+) -> None:
+    """The L7 fronts KLB101 reads count for KLB201 too: a Gateway balances each request
+    of a GRPCRoute over the Service's endpoints, ClusterIP or not."""
+    route = (
+        "apiVersion: gateway.networking.k8s.io/v1\nkind: GRPCRoute\n"
+        "metadata: {name: inventory, namespace: shop}\n"
+        "spec:\n  rules:\n  - backendRefs: [{name: inventory, port: 7070}]\n"
+    )
+    tree = {**inventory_tree(), "route.yaml": route}
+    [finding] = lint_files(tmp_path, tree, select=["KLB201"]).findings
+    assert finding.severity.label == "info"
+    assert "only GRPCRoute/inventory calls it" in finding.text
+
+
 def test_klb201_reads_an_envoy_bootstrap_kept_as_a_file_of_the_tree(tmp_path: Path) -> None:
     """A kustomize configMapGenerator's file: the Envoy configuration is read where it is
     written, and the finding points to it."""
