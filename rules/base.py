@@ -29,6 +29,7 @@ from k8slb.model.index import Index
 from k8slb.model.links import CodeLinks
 from k8slb.model.objects import Container, PodTemplate, pod_template
 from k8slb.model.routes import Key, routed
+from k8slb.reading.manifests import ProxyConfig
 from k8slb.reading.objects import K8sObject
 from k8slb.reading.yamltree import Pos
 from k8slb.record import record
@@ -81,6 +82,7 @@ class Context:
     kubernetes_version: tuple[int, int] = (1, 30)
     fix_values: FixValues = field(default_factory=FixValues)
     links: CodeLinks = field(default_factory=CodeLinks)  # which code runs in which container
+    proxy_configs: Sequence[ProxyConfig] = ()  # proxies' own configuration files
     # The files findings are reported on, when not all are (`--context`): rules judge only
     # the objects and modules of these files (a finding is placed in the file of what it
     # judges), while every object and module stays as evidence. None: every file.

@@ -486,7 +486,7 @@ class GrpcClusterIp(Rule):
             if proxies:
                 direct = dialers().get(id(service), [])
                 proxy = proxies[0]
-                related.append(Related(proxy.route.path, proxy.route.pos[0], proxy.reason))
+                related.append(Related(proxy.path, proxy.line, proxy.reason))
                 edit = twin_edit(index, pinned)
                 if not direct:
                     yield self.finding(

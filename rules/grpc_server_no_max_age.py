@@ -2,8 +2,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from k8slb.core.findings import Finding, FixInfo, Severity
+from k8slb.code.facts import CodeFacts
+from k8slb.core.findings import Finding, FixInfo, Related, Severity
+from k8slb.model.dialers import dialers_by_service
 from k8slb.model.grpc_options import INT_MAX, MAX_AGE, MAX_AGE_GRACE
+from k8slb.model.index import is_headless, service_type
+from k8slb.model.routes import Front, Key, envoy_fronts, key_of, l7_fronts
 from k8slb.rules.base import Context, Example, Rule
 from k8slb.rules.dialect import dialect_of
 from k8slb.rules.examples import (
@@ -56,6 +60,17 @@ class GrpcServerNoMaxAge(Rule):
     runs its code (the containers linked to it) is in Istio or Linkerd, as `grpc-clusterip`
     (KLB101) judges it (one decision for both rules), or `--mesh` names one. The mesh's
     proxies then place each request anew, whatever the connection's age.
+
+    Reported at `info` when the only callers seen are proxies that balance each request
+    over the pods: every Service that selects the pods running the server is an
+    in-cluster one (no `LoadBalancer` or `NodePort`) fronted by such a proxy (an Envoy
+    bootstrap, in a ConfigMap or a YAML file of the tree, whose `STRICT_DNS` cluster
+    names the headless Service with a per-request `lb_policy`; or a gRPC route that
+    `grpc-clusterip` (KLB101) reads: Ingress, Gateway API, Istio, Contour), and no scanned
+    client or container dials those Services. Envoy re-resolves the pods and places each
+    request, so new pods get calls with no connection ending. A cluster on a ClusterIP
+    Service's name, or `LOGICAL_DNS`, is one address behind kube-proxy: still a warning,
+    as it is when nothing is known of the callers (clients in other repositories).
 
     ## Why it matters
     By default a gRPC connection lives as long as both ends do. Clients connected through
@@ -149,7 +164,10 @@ class GrpcServerNoMaxAge(Rule):
     )
 
     def check(self, context: Context) -> Iterator[Finding]:
+        fronts: dict[Key, list[Front]] | None = None
         for facts in context.judged_code():
+            if facts.servers and fronts is None:  # read once a module serves gRPC
+                fronts = _fronts(context)
             if facts.servers and context.mesh_of_code(facts):
                 continue  # the mesh balances each call, as KLB101 says of its Services
             for server in facts.servers:
@@ -179,10 +197,31 @@ class GrpcServerNoMaxAge(Rule):
                     pairs.append((MAX_AGE_GRACE, values.max_connection_age_grace_ms))
                 dialect = dialect_of(facts.language)
                 edits = dialect.server_options(server, pairs) if age is None else []
+                headline = (
+                    f"{dialect.server_made(server.factory)} sets no {dialect.option(MAX_AGE)}"
+                )
+                proxy = _only_proxy(context, facts, fronts or {})
+                if proxy is not None:
+                    yield self.code_finding(
+                        loc,
+                        (
+                            headline,
+                            f"only {proxy.reason} calls it, resolving the pods and balancing "
+                            "each request: new pods get calls without any connection ending",
+                            "cap the connection age if a client will dial it directly",
+                        ),
+                        severity=Severity.INFO,
+                        related=[Related(proxy.path, proxy.line, proxy.reason)],
+                        fix=FixInfo(
+                            True, True, f"add {', '.join(dialect.option(k) for k, _ in pairs)}"
+                        ),
+                        edits=edits,
+                    )
+                    continue
                 yield self.code_finding(
                     loc,
                     (
-                        f"{dialect.server_made(server.factory)} sets no {dialect.option(MAX_AGE)}",
+                        headline,
                         "its connections never end, so clients stay on the pods they first "
                         "reached and new pods get no calls",
                         dialect.max_age_advice(
@@ -197,3 +236,39 @@ class GrpcServerNoMaxAge(Rule):
                     ),
                     edits=edits,
                 )
+
+
+def _fronts(context: Context) -> dict[Key, list[Front]]:
+    """The L7 proxies that balance each request to a Service (routes.py), by Service."""
+    fronts = l7_fronts(context.index.objects)
+    for key, found in envoy_fronts(context.index.objects, context.proxy_configs).items():
+        fronts.setdefault(key, []).extend(found)
+    return fronts
+
+
+def _only_proxy(context: Context, facts: CodeFacts, fronts: dict[Key, list[Front]]) -> Front | None:
+    """The proxy that is the only caller seen of the module's server: every Service that
+    selects the pods running it is an in-cluster one (no LoadBalancer or NodePort) that a
+    request-balancing proxy fronts, and no scanned client or container dials any of them.
+    None when any other caller is seen, or nothing is known of them (no Service linked)."""
+    index = context.index
+    services = [
+        service
+        for link in context.links.running(facts.path)
+        for service in index.selecting(link.workload)
+    ]
+    proxies: list[Front] = []
+    for service in services:
+        if service_type(service) != "ClusterIP":
+            return None  # reached from outside the cluster, by clients not in the tree
+        usable = [
+            front
+            for front in fronts.get(key_of(service.namespace, service.name or ""), [])
+            if not front.needs_h2c_port and (is_headless(service) or not front.needs_headless)
+        ]
+        if not usable:
+            return None
+        proxies.append(usable[0])
+    if not proxies or dialers_by_service(index, context.code(), context.links, services):
+        return None
+    return proxies[0]

@@ -856,6 +856,104 @@ def test_a_server_that_also_runs_in_a_pod_outside_the_mesh_is_still_reported(
     assert [f.rule for f in findings] == ["KLB201"]
 
 
+def envoy_config(cluster_type: str = "STRICT_DNS", host: str = "inventory.shop") -> str:
+    """A ConfigMap holding an Envoy bootstrap whose one static cluster sends to `host`."""
+    return (
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: envoy-conf, namespace: shop}\n"
+        "data:\n  envoy.yaml: |\n    static_resources:\n      clusters:\n"
+        f"      - name: inventory\n        type: {cluster_type}\n"
+        "        lb_policy: ROUND_ROBIN\n        http2_protocol_options: {}\n"
+        "        load_assignment:\n          cluster_name: inventory\n          endpoints:\n"
+        "          - lb_endpoints:\n            - endpoint:\n                address:\n"
+        f"                  socket_address: {{address: {host}, port_value: 7070}}\n"
+    )
+
+
+def headless_inventory_tree() -> dict[str, str]:
+    tree = inventory_tree()
+    tree["inventory.yaml"] = tree["inventory.yaml"].replace(
+        "spec:\n  selector", "spec:\n  clusterIP: None\n  selector"
+    )
+    return tree
+
+
+def test_klb201_is_info_when_only_an_envoy_balancing_each_request_calls_the_server(
+    tmp_path: Path,
+) -> None:
+    """Envoy's STRICT_DNS cluster on the headless Service resolves every pod and places
+    each request: a maximum connection age adds nothing for it."""
+    tree = headless_inventory_tree()
+    tree["envoy.yaml"] = envoy_config()
+    [finding] = lint_files(tmp_path, tree, select=["KLB201"]).findings
+    assert finding.severity.label == "info"
+    assert (
+        "only Envoy (ConfigMap envoy-conf, envoy.yaml: cluster inventory, STRICT_DNS, "
+        "ROUND_ROBIN) calls it, resolving the pods and balancing each request" in finding.text
+    )
+
+
+def test_klb201_is_info_when_only_a_grpc_route_of_a_gateway_calls_the_server(
+    tmp_path: Path,
+) -> None:
+    """The L7 fronts KLB101 reads count for KLB201 too: a Gateway balances each request
+    of a GRPCRoute over the Service's endpoints, ClusterIP or not."""
+    route = (
+        "apiVersion: gateway.networking.k8s.io/v1\nkind: GRPCRoute\n"
+        "metadata: {name: inventory, namespace: shop}\n"
+        "spec:\n  rules:\n  - backendRefs: [{name: inventory, port: 7070}]\n"
+    )
+    tree = {**inventory_tree(), "route.yaml": route}
+    [finding] = lint_files(tmp_path, tree, select=["KLB201"]).findings
+    assert finding.severity.label == "info"
+    assert "only GRPCRoute/inventory calls it" in finding.text
+
+
+def test_klb201_reads_an_envoy_bootstrap_kept_as_a_file_of_the_tree(tmp_path: Path) -> None:
+    """A kustomize configMapGenerator's file: the Envoy configuration is read where it is
+    written, and the finding points to it."""
+    tree = headless_inventory_tree()
+    bootstrap = envoy_config().split("envoy.yaml: |\n", 1)[1]
+    tree["envoy/envoy.yaml"] = "\n".join(line[4:] for line in bootstrap.splitlines()) + "\n"
+    [finding] = lint_files(tmp_path, tree, select=["KLB201"]).findings
+    assert finding.severity.label == "info"
+    assert "only Envoy (envoy.yaml: cluster inventory, STRICT_DNS" in finding.text
+    [(path, line)] = [(r.path, r.line) for r in finding.related]
+    assert (Path(path).relative_to(tmp_path).as_posix(), line) == ("envoy/envoy.yaml", 1)
+
+
+@pytest.mark.parametrize(
+    ("change", "why"),
+    [
+        ({"envoy.yaml": envoy_config("LOGICAL_DNS")}, "LOGICAL_DNS connects to one address"),
+        ({"envoy.yaml": envoy_config(host="stock.shop")}, "Envoy calls another Service"),
+        ({}, "nothing is known of the callers"),
+        (
+            {
+                "envoy.yaml": envoy_config(),
+                "client.py": "import grpc\n\n"
+                'channel = grpc.insecure_channel("inventory.shop:7070")\n',
+            },
+            "a client in the tree dials the Service too",
+        ),
+    ],
+)
+def test_klb201_stays_a_warning_unless_every_caller_is_a_request_balancing_proxy(
+    tmp_path: Path, change: dict[str, str], why: str
+) -> None:
+    tree = {**headless_inventory_tree(), **change}
+    [finding] = lint_files(tmp_path, tree, select=["KLB201"]).findings
+    assert finding.severity.label == "warning", why
+
+
+def test_klb201_stays_a_warning_when_envoy_resolves_a_clusterip_to_one_address(
+    tmp_path: Path,
+) -> None:
+    """A ClusterIP's name is one address: Envoy holds one connection through kube-proxy."""
+    tree = {**inventory_tree(), "envoy.yaml": envoy_config()}
+    [finding] = lint_files(tmp_path, tree, select=["KLB201"]).findings
+    assert finding.severity.label == "warning"
+
+
 SESSION_CLIENT = """\
 import requests
 

@@ -10,18 +10,25 @@
   `appProtocol` (the Gateway then speaks HTTP/2 to the pods);
 - an Istio `VirtualService` routing to the host, or a `DestinationRule` for it;
 - a Contour `HTTPProxy` whose route sends `protocol: h2c` (or `h2`) to it.
-A proxy's own configuration (an Envoy or Emissary config file in a ConfigMap) is not read.
+- an Envoy whose static configuration, in a ConfigMap's data or a YAML file, has a
+  `STRICT_DNS` cluster on a headless Service's name (Envoy resolves every pod and balances
+  each request over them, re-resolving as pods come and go) with a balancing `lb_policy`
+  (envoy_fronts).
+An Emissary config, or an Envoy's given by a control plane (EDS), is not read.
 """
 
 from __future__ import annotations
 
 import json
+import os
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from k8slb.model.objects import namespace_key
+from k8slb.reading.manifests import ProxyConfig
 from k8slb.reading.objects import K8sObject, dig
+from k8slb.reading.yamlcompose import compose
 from k8slb.record import record
 
 GRPC_BACKEND = "nginx.ingress.kubernetes.io/backend-protocol"
@@ -33,9 +40,11 @@ GKE_PROTOCOLS = "cloud.google.com/app-protocols"
 class Front:
     """An object that sends a Service's traffic through a request-balancing proxy."""
 
-    route: K8sObject
+    path: str  # of the object, or the proxy's configuration file
+    line: int
     reason: str
     needs_h2c_port: bool = False  # an HTTPRoute balances gRPC only to an h2c port
+    needs_headless: bool = False  # a DNS name of a ClusterIP is one host: one connection
 
 
 Key = tuple[str, str]  # (namespace, Service name); no namespace is `default`, as kubectl
@@ -77,7 +86,7 @@ def _ingress(obj: K8sObject) -> Iterator[tuple[Key, Front]]:
         annotation = ALB_PROTOCOL
         if protocol not in ("GRPC", "HTTP2"):
             return
-    front = Front(obj, f"{obj.kind}/{obj.name} ({annotation}: {protocol})")
+    front = Front(obj.path, obj.pos[0], f"{obj.kind}/{obj.name} ({annotation}: {protocol})")
     for key in _ingress_services(obj):
         yield key, front
 
@@ -93,13 +102,15 @@ def _gateway_services(obj: K8sObject) -> Iterator[Key]:
 
 
 def _gateway_route(obj: K8sObject) -> Iterator[tuple[Key, Front]]:
-    front = Front(obj, f"{obj.kind}/{obj.name}", needs_h2c_port=obj.kind == "HTTPRoute")
+    front = Front(
+        obj.path, obj.pos[0], f"{obj.kind}/{obj.name}", needs_h2c_port=obj.kind == "HTTPRoute"
+    )
     for key in _gateway_services(obj):
         yield key, front
 
 
 def _istio(obj: K8sObject) -> Iterator[tuple[Key, Front]]:
-    front = Front(obj, f"Istio {obj.kind}/{obj.name}")
+    front = Front(obj.path, obj.pos[0], f"Istio {obj.kind}/{obj.name}")
     if obj.kind == "DestinationRule":
         key = _host_key(dig(obj.body, "spec", "host"), obj.namespace)
         if key is not None:
@@ -127,7 +138,10 @@ def _contour(obj: K8sObject) -> Iterator[tuple[Key, Front]]:
     for key, service in _route_services(obj):
         protocol = service.get("protocol")
         if protocol in ("h2c", "h2"):
-            yield key, Front(obj, f"Contour HTTPProxy/{obj.name} (protocol: {protocol})")
+            yield (
+                key,
+                Front(obj.path, obj.pos[0], f"Contour HTTPProxy/{obj.name} (protocol: {protocol})"),
+            )
 
 
 def _gke_backend(obj: K8sObject) -> Iterator[tuple[Key, Front]]:
@@ -138,7 +152,7 @@ def _gke_backend(obj: K8sObject) -> Iterator[tuple[Key, Front]]:
         return
     if isinstance(protocols, dict) and "HTTP2" in {str(v).upper() for v in protocols.values()}:
         reason = f"GKE's load balancer ({GKE_PROTOCOLS}: HTTP2 on {obj.kind}/{obj.name})"
-        yield key_of(obj.namespace, obj.name or ""), Front(obj, reason)
+        yield key_of(obj.namespace, obj.name or ""), Front(obj.path, obj.pos[0], reason)
 
 
 _READERS = {
@@ -161,6 +175,72 @@ def l7_fronts(objects: list[K8sObject]) -> dict[Key, list[Front]]:
         if reader is not None:
             for key, front in reader(obj):
                 fronts[key].append(front)
+    return fronts
+
+
+# Envoy's cluster types that resolve a name to every address it has (a headless Service's
+# pods); LOGICAL_DNS connects to the first address only, STATIC and ORIGINAL_DST are no name.
+_RESOLVING_TYPES = {"STRICT_DNS"}
+# Its policies that place each request (the default is ROUND_ROBIN); CLUSTER_PROVIDED leaves
+# it to the cluster type.
+_PER_REQUEST_POLICIES = {"ROUND_ROBIN", "LEAST_REQUEST", "RANDOM", "RING_HASH", "MAGLEV"}
+
+
+def _envoy_hosts(cluster: dict[str, Any]) -> Iterator[object]:
+    """The endpoint addresses of an Envoy cluster: `load_assignment` (v3) or `hosts` (v2)."""
+    for group in _list(dig(cluster, "load_assignment", "endpoints")):
+        for endpoint in _list(group.get("lb_endpoints") if isinstance(group, dict) else None):
+            yield dig(endpoint, "endpoint", "address", "socket_address", "address")
+    for host in _list(cluster.get("hosts")):
+        yield dig(host, "socket_address", "address")
+
+
+def _envoy_clusters(
+    config: object, where: str, namespace: str | None, path: str, line: int
+) -> Iterator[tuple[Key, Front]]:
+    """The Services an Envoy bootstrap's static clusters balance each request over (a
+    name without its namespace is in `namespace`)."""
+    for cluster in _list(dig(config, "static_resources", "clusters")):
+        if not isinstance(cluster, dict):
+            continue
+        kind = str(cluster.get("type", "STATIC")).upper()
+        policy = str(cluster.get("lb_policy", "ROUND_ROBIN")).upper()
+        if kind not in _RESOLVING_TYPES or policy not in _PER_REQUEST_POLICIES:
+            continue
+        name = cluster.get("name")
+        reason = f"Envoy ({where}: cluster {name}, {kind}, {policy})"
+        front = Front(path, line, reason, needs_headless=True)
+        for host in _envoy_hosts(cluster):
+            key = _host_key(host, namespace)
+            if key is not None:
+                yield key, front
+
+
+def envoy_fronts(
+    objects: list[K8sObject], files: Iterable[ProxyConfig] = ()
+) -> dict[Key, list[Front]]:
+    """The Services an Envoy bootstrap with static clusters balances each request over,
+    by (namespace, name): one in a ConfigMap's data (YAML or JSON), or a YAML file of the
+    tree (its names without a namespace are in `default`, as the ConfigMap made of it is
+    unknown). The front holds only for a headless Service (`needs_headless`): a
+    ClusterIP's name is one host."""
+    fronts: dict[Key, list[Front]] = defaultdict(list)
+    for config in files:
+        where = os.path.basename(config.path)
+        for key, front in _envoy_clusters(config.data, where, None, config.path, config.line):
+            fronts[key].append(front)
+    for obj in objects:
+        if not obj.is_a("", "ConfigMap") or not obj.may_mention({"static_resources"}):
+            continue
+        entries = obj.body.get("data")
+        for name, text in entries.items() if isinstance(entries, dict) else ():
+            if not isinstance(text, str) or "static_resources" not in text:
+                continue
+            for document in compose(text).documents:
+                where = f"ConfigMap {obj.name}, {name}"
+                found = _envoy_clusters(document.data, where, obj.namespace, obj.path, obj.pos[0])
+                for key, front in found:
+                    fronts[key].append(front)
     return fronts
 
 

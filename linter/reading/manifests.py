@@ -22,6 +22,7 @@ from k8slb.reading.objects import KINDS, K8sObject, api_group
 from k8slb.reading.repository import repository_of
 from k8slb.reading.shapes import shape_errors, without_fields
 from k8slb.reading.yamltree import Document, YMap, YSeq
+from k8slb.record import record
 
 # Go-template text where YAML structure should be: a line that is a template action
 # (`{{- if .Values.x }}`, `- {{ include ... }}`) or an unquoted value that starts with one
@@ -32,6 +33,16 @@ _TEMPLATE = regex.compile(r"^[ \t]*(?:-[ \t]+)?(\{\{)|^[^#'\"]*?:[ \t]+(\{\{)")
 _BLOCK_SCALAR = regex.compile(r"(?:^|[:-])[ \t]+[|>][-+0-9]*[ \t]*(?:#.*)?$|^[ \t]*[|>][-+0-9]*$")
 
 
+@record
+class ProxyConfig:
+    """A YAML document that is no object but a proxy's own configuration (an Envoy
+    bootstrap: `static_resources`), kept for the Services it sends requests to."""
+
+    path: str
+    line: int
+    data: YMap
+
+
 @dataclass
 class ManifestFile:
     path: str
@@ -40,6 +51,7 @@ class ManifestFile:
     documents: int = 0
     other_documents: int = 0  # YAML documents that are not Kubernetes objects
     markers: list[Marker] = field(default_factory=list)  # `# k8slb: ignore` comments
+    proxy_configs: list[ProxyConfig] = field(default_factory=list)
 
 
 def decode(path: str, data: bytes) -> str | Problem:
@@ -172,6 +184,8 @@ def load_manifests(path: str, data: bytes) -> ManifestFile:
             _add_object(result, doc, doc.data, None)
         elif doc.data is None or isinstance(doc.data, YMap):
             result.other_documents += 1  # empty, or YAML that is not a manifest
+            if isinstance(doc.data, YMap) and "static_resources" in doc.data:
+                result.proxy_configs.append(ProxyConfig(path, doc.pos[0], doc.data))
         else:
             strays.append(doc)
     for doc in strays:
