@@ -28,7 +28,6 @@ from typing import Any
 from k8slb.model.objects import namespace_key
 from k8slb.reading.manifests import ProxyConfig
 from k8slb.reading.objects import K8sObject, dig
-from k8slb.reading.yamlcompose import compose
 from k8slb.record import record
 
 GRPC_BACKEND = "nginx.ingress.kubernetes.io/backend-protocol"
@@ -236,6 +235,9 @@ def envoy_fronts(
         for name, text in entries.items() if isinstance(entries, dict) else ():
             if not isinstance(text, str) or "static_resources" not in text:
                 continue
+            # ruamel's composer is loaded where a YAML text is composed (start-up time)
+            from k8slb.reading.yamlcompose import compose
+
             for document in compose(text).documents:
                 where = f"ConfigMap {obj.name}, {name}"
                 found = _envoy_clusters(document.data, where, obj.namespace, obj.path, obj.pos[0])
