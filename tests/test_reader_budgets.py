@@ -256,7 +256,27 @@ def go_factories(levels: int, width: int) -> Files:
 
 
 # Each of these took minutes, or died of a memory or recursion error, before.
+def go_branches_after_a_signal(n: int, chained: bool) -> Files:
+    """A SIGTERM handler's path through `n` nested `if`s, or an `else if` chain that long:
+    the walk to the exit recurses once an `if`."""
+    nested = "\tif true {\n" * n + "\tos.Exit(0)\n" + "\t}\n" * n
+    chain = "\tif x == 0 {\n\t}" + "".join(f" else if x == {i} {{\n\t}}" for i in range(1, n))
+    code = (
+        'package main\n\nimport (\n\t"os"\n\t"os/signal"\n\t"syscall"\n\n'
+        '\t"google.golang.org/grpc"\n)\n\nfunc main() {\n\ts := grpc.NewServer()\n'
+        "\tsig := make(chan os.Signal, 1)\n\tsignal.Notify(sig, syscall.SIGTERM)\n"
+        "\tgo s.Serve(nil)\n\t<-sig\n\tx := len(os.Args)\n"
+        + (chain + "\n\tos.Exit(x)\n" if chained else nested)
+        + "}\n"
+    )
+    return {"main.go": code}
+
+
 ISSUE: dict[str, Callable[[], Files]] = {
+    "Go: a SIGTERM path through 5000 nested ifs": lambda: go_branches_after_a_signal(5000, False),
+    "Go: a SIGTERM path through an else-if chain 5000 long": (
+        lambda: go_branches_after_a_signal(5000, True)
+    ),
     "JavaScript strings doubled 31 times": lambda: javascript("doubling", 31, 2),
     "JavaScript exports fanning out 80^5": lambda: javascript("fan-out", 6, 80),
     "JavaScript || and ?? chains": lambda: javascript("chain", 5000, 1),

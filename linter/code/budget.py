@@ -20,6 +20,9 @@ MAX_STEPS = 20_000  # values one file's reading computes
 # values a function's parameter is followed to (its call sites', facts.Alternatives): past
 # it the parameter is unknown
 MAX_CHOICES = 8
+# statements nested in one another (an `if` in an `if`, an `else if` chain) that a walk
+# over a function's statements follows by recursion: past it the walk gives up, as unknown
+MAX_NESTING = 100
 
 
 class Budget:

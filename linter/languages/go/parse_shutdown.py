@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
+from k8slb.code.budget import MAX_NESTING
 from k8slb.code.facts import Loc, SignalExit
 from k8slb.code.syntax_trees import node_text as _text
 from k8slb.code.syntax_trees import walk
@@ -128,6 +129,7 @@ class _Walker:
         self.started: Node | None = None  # `go server.GracefulStop()` on the way
         self.expired: Node | None = None  # `srv.Shutdown(ctx)` with a done ctx on the way
         self.depth = 0  # main's own calls followed (one: `main` -> `run`)
+        self.nesting = 0  # the `if`s the walk is inside (each a recursion)
 
     def after_receive(self, receive: Node) -> tuple[Node | None, str]:
         """Walk on from the statement that receives (or the case that does)."""
@@ -242,7 +244,17 @@ class _Walker:
 
     def conditional(self, statement: Node) -> tuple[Node | None, str] | None:
         """An `if` whose branches only log or exit: an exit under it is one the signal may
-        reach; either way the walk goes on after it."""
+        reach; either way the walk goes on after it. Past MAX_NESTING nested `if`s (or an
+        `else if` chain that long) the walk stops as if the statement waited: no finding."""
+        if self.nesting >= MAX_NESTING:
+            raise _Blocks
+        self.nesting += 1
+        try:
+            return self._branches(statement)
+        finally:
+            self.nesting -= 1
+
+    def _branches(self, statement: Node) -> tuple[Node | None, str] | None:
         self.quiet(statement.child_by_field_name("initializer"))
         self.quiet(statement.child_by_field_name("condition"))
         for branch in (
