@@ -268,6 +268,12 @@ STALLS = {
     ),
     # each `export {` scanned to the end for its `}`: quadratic
     "javascript-export-without-closer": ("index.js", "javascript", "b'export {' * 100_000"),
+    # YAML build definitions read by ruamel's pure round-trip scanner: 6 s a MB (3 MB here)
+    "cloudbuild-steps-by-the-thousand": (
+        "cloudbuild.yaml",
+        "build",
+        "b'steps:\\n' + b'- {name: gcr.io/cloud-builders/docker, args: [build, x]}\\n' * 50_000",
+    ),
     # each `from x import (` scanned to the end for its `)`: quadratic
     "python-from-import-without-closer": ("app.py", "python", "b'from x import (\\n' * 50_000"),
 }

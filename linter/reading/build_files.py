@@ -19,6 +19,7 @@ from typing import Any
 
 from k8slb.core import regex
 from k8slb.languages import LANGUAGES
+from k8slb.reading.yamltree import YMap, YSeq
 from k8slb.record import record
 
 # The files whose folder is a program's, for the languages that have them: a module belongs
@@ -286,29 +287,22 @@ def _built(
 
 
 def _documents(path: str, text: str) -> Iterator[Any]:
-    """Each YAML document, round-trip loaded (its mappings know their lines); nothing for a
-    file that does not parse (it is linted, and reported, as YAML on its own)."""
-    from ruamel.yaml import YAML
-    from ruamel.yaml.error import YAMLError
+    """Each YAML document that parses, as the manifests' composer builds it (its mappings
+    and sequences know their lines; the same nesting and alias limits, in C where it was
+    built); a document that does not parse is left out (the file is linted, and reported,
+    as YAML on its own)."""
+    from k8slb.reading.yamlcompose import compose
 
-    yaml = YAML(typ="rt", pure=False)
-    try:
-        yield from yaml.load_all(text)
-    except (YAMLError, ValueError, RecursionError):
-        return
+    for document in compose(text).documents:
+        yield document.data
 
 
-def _line(node: Any, key: object = None) -> int:
-    """The 1-based line of a key in a round-trip mapping (or of the node itself)."""
-    lc = getattr(node, "lc", None)
-    if lc is None:
-        return 1
-    if key is not None:
-        try:
-            return int(lc.key(key)[0]) + 1
-        except (KeyError, TypeError):
-            pass
-    return int(lc.line) + 1
+def _line(node: Any, key: str | None = None) -> int:
+    """The 1-based line of a key in a mapping (or of the node itself)."""
+    if key is not None and isinstance(node, YMap) and key in node.key_pos:
+        return node.key_pos[key][0]
+    pos = getattr(node, "pos", None)
+    return int(pos[0]) if pos is not None else 1
 
 
 def _quote(text: str, line: int) -> str:
@@ -576,12 +570,10 @@ def cloudbuild_builds(path: str, text: str) -> list[ImageBuild]:
 
 
 def _item_line(sequence: Any, index: int) -> int:
-    """The 1-based line of a round-trip sequence's item."""
-    lc = getattr(sequence, "lc", None)
-    try:
-        return int(lc.item(index)[0]) + 1 if lc is not None else 1
-    except (KeyError, IndexError, TypeError):
-        return 1
+    """The 1-based line of a sequence's item."""
+    if isinstance(sequence, YSeq) and 0 <= index < len(sequence.item_pos):
+        return sequence.item_pos[index][0]
+    return 1
 
 
 # -- Dockerfiles --------------------------------------------------------------------------------
