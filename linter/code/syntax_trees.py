@@ -63,6 +63,13 @@ def _query(language: Language, source: str) -> Query:
     return compiled
 
 
+def call_arguments(call: Node, comments: tuple[str, ...] = ("comment",)) -> list[Node]:
+    """A call's (or a `new`'s) arguments, its comments left out (their node types: Java
+    names two)."""
+    arguments = call.child_by_field_name("arguments")
+    return [c for c in arguments.named_children if c.type not in comments] if arguments else []
+
+
 def node_text(node: Node | None) -> str:
     text = node.text if node is not None else None  # a slice of the source each time asked
     return text.decode("utf-8", "replace") if text else ""

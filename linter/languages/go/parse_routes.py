@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from k8slb.code.facts import Loc, Route
-from k8slb.code.syntax_trees import node_text, walk
+from k8slb.code.syntax_trees import call_arguments, node_text, walk
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -53,7 +53,7 @@ def collect_routes(root: Node, loc: Callable[[Node], Loc]) -> list[Route]:
         field = function.child_by_field_name("field") if function is not None else None
         if field is None or node_text(field) not in _REGISTRATIONS:
             continue
-        args = _arguments(call)
+        args = call_arguments(call)
         path = _string(args[0]) if len(args) >= 2 else None
         path = path.split()[-1] if path and path.split() else None  # "GET /healthz"
         if path is None or not path.startswith("/"):
@@ -64,16 +64,11 @@ def collect_routes(root: Node, loc: Callable[[Node], Loc]) -> list[Route]:
     return found
 
 
-def _arguments(call: Node) -> list[Node]:
-    arguments = call.child_by_field_name("arguments")
-    return [a for a in arguments.named_children if a.type != "comment"] if arguments else []
-
-
 def _unwrapped(handler: Node) -> Node:
     """`healthz` in `http.HandlerFunc(healthz)`."""
     if handler.type in ("call_expression", "type_conversion_expression"):
         function = handler.child_by_field_name("function") or handler.child_by_field_name("type")
-        args = _arguments(handler) if handler.type == "call_expression" else []
+        args = call_arguments(handler) if handler.type == "call_expression" else []
         if function is not None and node_text(function).endswith("HandlerFunc") and len(args) == 1:
             return args[0]
     return handler
@@ -146,7 +141,7 @@ def _answers(statement: Node, writer: str) -> bool:
 
 def _answer(call: Node, writer: str) -> bool:
     function = call.child_by_field_name("function")
-    args = _arguments(call)
+    args = call_arguments(call)
     if function is None or function.type != "selector_expression":
         return False
     if node_text(function) in _WRITERS:
@@ -159,7 +154,7 @@ def _on(selector: Node, writer: str) -> bool:
     operand = selector.child_by_field_name("operand")
     while operand is not None and operand.type in ("call_expression", "selector_expression"):
         if operand.type == "call_expression":
-            if _arguments(operand):
+            if call_arguments(operand):
                 return False
             operand = operand.child_by_field_name("function")
         else:
@@ -183,7 +178,7 @@ def _constant(node: Node, writer: str) -> bool:
         if function is None or function.type not in ("slice_type", "type_identifier"):
             return False
         inner = node.child_by_field_name("operand")
-        return _constants([inner] if inner is not None else _arguments(node), writer)
+        return _constants([inner] if inner is not None else call_arguments(node), writer)
     if node.type == "composite_literal":  # gin.H{"status": "ok"}
         body = node.child_by_field_name("body")
         return body is not None and all(_element(e, writer) for e in body.named_children)

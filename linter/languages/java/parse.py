@@ -44,7 +44,7 @@ from k8slb.code.facts import (
     Wait,
     joined,
 )
-from k8slb.code.syntax_trees import Calls, captured, syntax_problem, walk
+from k8slb.code.syntax_trees import Calls, call_arguments, captured, syntax_problem, walk
 from k8slb.code.syntax_trees import node_text as _text
 from k8slb.core import regex
 from k8slb.languages.java.parse_spring import injected
@@ -214,10 +214,7 @@ def _loc(path: str, node: Node) -> Loc:
 
 
 def _arguments(call: Node) -> list[Node]:
-    arguments = call.child_by_field_name("arguments")
-    if arguments is None:
-        return []
-    return [c for c in arguments.named_children if c.type not in ("line_comment", "block_comment")]
+    return call_arguments(call, ("line_comment", "block_comment"))
 
 
 def _method(call: Node) -> str:

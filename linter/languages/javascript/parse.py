@@ -55,7 +55,7 @@ from k8slb.code.facts import (
     joined,
     registry_scheme,
 )
-from k8slb.code.syntax_trees import Calls, captured, syntax_problem, walk
+from k8slb.code.syntax_trees import Calls, call_arguments, captured, syntax_problem, walk
 from k8slb.code.syntax_trees import node_text as _text
 from k8slb.core import regex
 from k8slb.languages.javascript.parse_routes import collect_routes
@@ -258,12 +258,6 @@ def _unwrapped(node: Node | None) -> Node | None:
     return node
 
 
-def _arguments(node: Node) -> list[Node]:
-    """A call's (or a `new`'s) arguments."""
-    arguments = node.child_by_field_name("arguments")
-    return [c for c in arguments.named_children if c.type != "comment"] if arguments else []
-
-
 def _loc(path: str, node: Node) -> Loc:
     return Loc(path, int(node.start_point[0]) + 1, int(node.start_point[1]) + 1)
 
@@ -275,7 +269,7 @@ def _required(value: Node | None) -> str | None:
         value = value.named_children[0]
     if value is None or value.type != "call_expression":
         return None
-    given = _arguments(value)
+    given = call_arguments(value)
     called = _text(value.child_by_field_name("function"))
     return _string(given[0]) if called in ("require", "import") and given else None
 
@@ -659,7 +653,7 @@ class _Module:
             owner, member = self.members.get(_text(made), (self.imports.get(_text(made), ""), ""))
             owner = f"module:{owner}"
         module = owner[len("module:") :] if owner.startswith("module:") else self.imports.get(owner)
-        given = _arguments(node)
+        given = call_arguments(node)
         if module == GRPC and member == "Server":
             name = _bound_name(node)
             options = self.options(given[0] if given else None)
@@ -740,13 +734,13 @@ class _Module:
         self.facts.called.add(method)
         self._registration(node, _text(function))
         if owner == "process" and method in _LISTENERS:
-            given = _arguments(node)
+            given = call_arguments(node)
             if given and "SIGTERM" in self._signals(given[0]):
                 self.facts.sigterm_handlers.append(self.loc(node))
         elif method == SHUTDOWN_HOOKS:  # NestJS: a SIGTERM handler that closes the app
             self.facts.sigterm_handlers.append(self.loc(node))
         elif (name := self.aliases.get(owner, owner)) in servers:
-            self._server_call(node, name, method, _arguments(node), servers[name])
+            self._server_call(node, name, method, call_arguments(node), servers[name])
 
     def _server_call(
         self, node: Node, name: str, method: str, given: list[Node], server: Server
@@ -919,7 +913,7 @@ def _value(node: Node | None) -> Any:
     if node.type == "call_expression" and _text(node.child_by_field_name("function")) == (
         "JSON.stringify"
     ):
-        given = _arguments(node)
+        given = call_arguments(node)
         data = _data(given[0], 0) if len(given) == 1 else UNKNOWN
         return json.dumps(data) if data is not UNKNOWN else UNKNOWN
     if node.type in ("true", "false"):

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from k8slb.code.facts import Loc, Route
-from k8slb.code.syntax_trees import node_text
+from k8slb.code.syntax_trees import call_arguments, node_text
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -37,7 +37,7 @@ def collect_routes(
         method = function.child_by_field_name("property") if function is not None else None
         if function is None or function.type != "member_expression" or method is None:
             continue
-        args = _arguments(call)
+        args = call_arguments(call)
         if node_text(method) not in _METHODS or len(args) < 2 or args[0].type != "string":
             continue
         path = _string(args[0])
@@ -53,11 +53,6 @@ def collect_routes(
             continue
         found.append(Route(path, name, loc(call), target is not None and _trivial(target)))
     return found
-
-
-def _arguments(call: Node) -> list[Node]:
-    arguments = call.child_by_field_name("arguments")
-    return [a for a in arguments.named_children if a.type != "comment"] if arguments else []
 
 
 def _string(node: Node) -> str:
@@ -105,7 +100,7 @@ def _answer(node: Node, response: str) -> bool:
         function = node.child_by_field_name("function")
         if function is None or function.type != "member_expression":
             return False
-        if not all(_constant(a) for a in _arguments(node)):
+        if not all(_constant(a) for a in call_arguments(node)):
             return False
         inner = function.child_by_field_name("object")
         if inner is None:
