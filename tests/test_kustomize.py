@@ -331,3 +331,23 @@ def test_a_kustomization_naming_a_remote_resource_is_not_built(
     ]
     assert remote == [("KLB006", str(prod), 4)]
     assert built.read_text().split() == [str(tmp_path / "base")], "only the base is built"
+
+
+def test_the_overlays_that_build_a_kustomization_in_are_found_through_the_others(
+    tmp_path: Path,
+) -> None:
+    """`building` walks back from the named kustomizations once: an overlay over an overlay
+    over the base builds the base in too; one over another base does not."""
+    from k8slb.reading.kustomize import building
+
+    for name, named in (("base", []), ("mid", ["base"]), ("top", ["mid"]), ("other", ["x"])):
+        (tmp_path / name).mkdir()
+        entries = "".join(f"  - ../{n}\n" for n in named)
+        (tmp_path / name / "kustomization.yaml").write_text(f"resources:\n{entries or '  []'}\n")
+    (tmp_path / "x").mkdir()
+    (tmp_path / "x" / "kustomization.yaml").write_text("resources: []\n")
+    overlays = [str(tmp_path / n) for n in ("top", "mid", "other")]
+    assert building(overlays, [str(tmp_path / "base")]) == {
+        str(tmp_path / "top"),
+        str(tmp_path / "mid"),
+    }

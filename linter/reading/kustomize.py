@@ -56,11 +56,7 @@ def included(folders: Sequence[str]) -> set[str]:
     reached from one that none includes. Each is linted in the builds that include it, and
     not built alone too, which would say each of its findings once more (a base is not
     deployed on its own). Kustomizations that only name each other in a ring are kept."""
-    ours = {os.path.abspath(f): f for f in folders}
-    names = {
-        mine: [os.path.abspath(r) for r in _references(f) if os.path.abspath(r) in ours]
-        for mine, f in ours.items()
-    }
+    ours, names = _graph(folders)
     named = {other for mine, others in names.items() for other in others if other != mine}
     reached: set[str] = set()
     # from the overlays that are built: one that names a remote entry is not (build),
@@ -72,6 +68,36 @@ def included(folders: Sequence[str]) -> set[str]:
                 reached.add(other)
                 queue.append(other)
     return {ours[mine] for mine in named & reached}
+
+
+def building(folders: Sequence[str], targets: Sequence[str]) -> set[str]:
+    """The folders among `folders` whose build includes one of `targets`, directly or
+    through the others: each kustomization is read once, and the graph walked once,
+    backwards from the targets."""
+    ours, names = _graph([*folders, *targets])
+    wanted = {os.path.abspath(t) for t in targets}
+    callers: dict[str, list[str]] = {}
+    for mine, others in names.items():
+        for other in others:
+            callers.setdefault(other, []).append(mine)
+    reaching: set[str] = set()
+    queue = list(wanted)
+    while queue:
+        for caller in callers.get(queue.pop(), []):
+            if caller not in reaching:
+                reaching.add(caller)
+                queue.append(caller)
+    return {ours[mine] for mine in reaching - wanted}
+
+
+def _graph(folders: Sequence[str]) -> tuple[dict[str, str], dict[str, list[str]]]:
+    """The folders by their absolute path, and the ones among them each one names."""
+    ours = {os.path.abspath(f): f for f in folders}
+    names = {
+        mine: [os.path.abspath(r) for r in _references(f) if os.path.abspath(r) in ours]
+        for mine, f in ours.items()
+    }
+    return ours, names
 
 
 def files_of(folder: str) -> list[str]:

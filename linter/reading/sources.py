@@ -18,7 +18,7 @@ from k8slb.reading.bounded import read_bounded
 from k8slb.reading.build_files import is_build_file
 from k8slb.reading.charts import is_chart, is_chart_folder, linked_dependencies, pack
 from k8slb.reading.kustomization import KUSTOMIZATION_FILES, patch_files, references
-from k8slb.reading.kustomize import included, is_kustomization, pack_files
+from k8slb.reading.kustomize import building, included, is_kustomization, pack_files
 from k8slb.reading.repository import git_top, inside, repository_of, upward
 from k8slb.record import record
 
@@ -305,7 +305,9 @@ def with_context(found: Discovery, context: Discovery) -> Discovery:
     # a kustomization named is built as named: the context's overlays that build it in are
     # other deployments of it, whose findings would land in its files a second time
     builds = [s.path for s in found.sources if s.language == "kustomize"]
-    extra = [s for s in extra if s.language != "kustomize" or not _builds_in(s.path, builds)]
+    overlays = [s.path for s in extra if s.language == "kustomize"]
+    building_them = building(overlays, builds) if builds and overlays else set()
+    extra = [s for s in extra if s.language != "kustomize" or s.path not in building_them]
     # and a chart named renders its dependency folders (`file://../common`) itself
     rendered = {
         os.path.abspath(folder)
@@ -315,11 +317,6 @@ def with_context(found: Discovery, context: Discovery) -> Discovery:
     }
     extra = [s for s in extra if s.language != "helm" or os.path.abspath(s.path) not in rendered]
     return Discovery([*found.sources, *extra], [*found.errors, *context.errors])
-
-
-def _builds_in(overlay: str, folders: list[str]) -> bool:
-    """Whether a build of `overlay` includes one of `folders`."""
-    return bool(folders) and bool(included([overlay, *folders]) & set(folders))
 
 
 def _inode(location: str) -> tuple[int, int] | None:
