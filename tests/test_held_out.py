@@ -20,13 +20,15 @@ HEADER = {
 }
 
 
-def test_the_held_out_sets_are_found() -> None:
-    assert evaluate.HELD_OUT / "2026-12-05" in SETS
+def test_the_held_out_sets_and_the_graduated_rounds_are_found() -> None:
+    assert evaluate.HELD_OUT / "2026-12-05-round3" in SETS
+    assert evaluate.ROUNDS / "2026-12-05" in evaluate.rounds()
 
 
-@pytest.mark.parametrize("folder", SETS, ids=lambda folder: folder.name)
+@pytest.mark.parametrize("folder", SETS + evaluate.rounds(), ids=lambda folder: folder.name)
 def test_every_row_of_a_held_out_set_is_valid(folder: Path) -> None:
-    held = evaluate.held_out(folder)  # raises on a short row, a duplicate, an odd value
+    # raises on a short row, a duplicate, an odd value; a graduated round without digests
+    held = evaluate.held_out(folder, graduated=folder.parent == evaluate.ROUNDS)
     assert held.projects and held.labels
     assert all(p.kind in evaluate.KINDS and p.from_path for p in held.projects)
     verdicts = {label.verdict for label in held.labels.values()}

@@ -119,3 +119,41 @@ def test_a_copy_whose_digest_differs_or_has_no_mirror_fails_the_run_naming_it(
     assert said[1] == f"gone: no mirror of owner/gone in {root}"
     assert said[2].startswith("later: not extracted: ")
     assert not (out / "later").exists() and not (out / ".later.part").exists()
+
+
+ROUND_HEADER = (
+    "name\trepository\tcommit\tpath\tlicence\tlicence_file\toptions\tkind\tnote\tdigest\textra"
+)
+
+
+def test_a_graduated_round_keeps_the_tree_with_its_licence_and_vendored_charts(
+    tmp_path: Path, mirrors: tuple[Path, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A round's copy is laid out as its reviewer's was: the path at its repository path,
+    the licence file at its own, and each extra part (another folder, or another
+    repository's folder at a commit, as a vendored chart is) where the row says."""
+    root, first = mirrors
+    want = expected(
+        tmp_path,
+        {
+            "LICENSE": b"MIT\n",
+            "charts/web/Chart.yaml": b"name: web\n",
+            "charts/web/link.yaml": b"name: web\n",
+            "charts/web/run.sh": b"#!/bin/sh\n",
+            "charts/web/templates/d.yaml": b"kind: Deployment\n",
+            "charts/web/charts/lib/d.yaml": b"kind: Deployment\n",
+        },
+    )
+    extra = f"owner/charts@{first}:charts/web/templates>charts/web/charts/lib"
+    folder = tmp_path / "rounds" / "day"
+    folder.mkdir(parents=True)
+    row = ["web", "owner/charts", first, "charts/web", "MIT", "LICENSE", "", "chart", "", want]
+    (folder / "projects.tsv").write_text(f"{ROUND_HEADER}\n" + "\t".join([*row, extra]) + "\n")
+    (folder / "labels.tsv").write_text(
+        "project\trule\tpath\tobject\tcontainer\tverdict\treason\tseverity\n"
+        "web\tKLB401\ttemplates/d.yaml\tDeployment//web\tweb\tTP\twhy\twarning\n"
+    )
+    (folder / "misses.tsv").write_text("project\trule\tpath\tobject\treason\texpected\n")
+    out = tmp_path / "copies"
+    assert materialise.main(["--mirrors", str(root), "--round", str(folder), str(out)]) == 0
+    assert capsys.readouterr().out == "web: ok\n"

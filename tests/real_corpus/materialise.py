@@ -7,6 +7,11 @@ A project's mirror is `DIR/<owner>+<name>` (a git directory, or a folder holding
 export-ignore applies; a link stays a link), through a temporary folder, so an interrupted
 run leaves no half copy. A copy already there with the right digest is kept. Exit status 1
 when a project has no mirror, lacks its commit or a blob, or its copy's digest differs.
+
+A graduated round (`--round rounds/<day>`) keeps each repository's tree, as its reviewers'
+copies did: `OUT/<project>/<path>/`, the licence file at its own path, and the project's
+`extra` files (another folder of the repository, or of another repository at a commit,
+such as a vendored chart) where it says.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from .evaluate import HERE, Project, digest, projects
+from .evaluate import HERE, Project, digest, held_out, projects
 
 
 def mirror_of(mirrors: Path, repository: str) -> Path | None:
@@ -40,15 +45,19 @@ def _git(mirror: Path, *args: str, given: bytes | None = None) -> bytes:
 
 
 def extract(mirror: Path, commit: str, path: str, into: Path) -> None:
-    """The files under `path` at `commit`, written below `into` by their path under it."""
-    prefix = "" if path in (".", "") else path.strip("/") + "/"
+    """The files under `path` at `commit` written below `into` by their path under it; or,
+    when `path` names one file, that file written as `into`."""
+    prefix = "" if path in (".", "") else path.strip("/")
     listing = _git(mirror, "ls-tree", "-r", "-z", commit, *(["--", prefix] if prefix else []))
     entries = []
     for entry in filter(None, listing.split(b"\0")):
         meta, stored = entry.split(b"\t", 1)
         mode, kind, sha = meta.decode().split()
+        name = stored.decode()
         if kind == "blob":  # a submodule (commit) has no content here
-            entries.append((mode, sha, stored.decode()[len(prefix) :]))
+            entries.append((mode, sha, "" if name == prefix else name[len(prefix) :].lstrip("/")))
+    if not entries:
+        raise RuntimeError(f"{path}: nothing at {commit}")
     blobs = _git(
         mirror, "cat-file", "--batch", given="".join(f"{e[1]}\n" for e in entries).encode()
     )
@@ -57,11 +66,11 @@ def extract(mirror: Path, commit: str, path: str, into: Path) -> None:
         header_end = blobs.index(b"\n", at)
         header = blobs[at:header_end].decode()
         if header.endswith("missing"):
-            raise RuntimeError(f"{name}: blob {sha} is not in the mirror")
+            raise RuntimeError(f"{name or path}: blob {sha} is not in the mirror")
         size = int(header.split()[2])
         content = blobs[header_end + 1 : header_end + 1 + size]
         at = header_end + 1 + size + 1  # the content, then a newline
-        target = into / name
+        target = into / name if name else into
         target.parent.mkdir(parents=True, exist_ok=True)
         if mode == "120000":
             os.symlink(content, target)
@@ -71,22 +80,46 @@ def extract(mirror: Path, commit: str, path: str, into: Path) -> None:
                 target.chmod(0o755)
 
 
+# What a copy is made of: a repository, a commit, a path in it, and where it goes in the copy.
+Part = tuple[str, str, str, str]
+
+
+def parts(project: Project) -> list[Part]:
+    """A corpus project's copy is its path; a graduated round's keeps the repository's
+    tree: its path, its licence file and its extra files, each at its own place."""
+    if not project.from_path:
+        return [(project.repository, project.commit, project.path, ".")]
+    found = [(project.repository, project.commit, project.path, project.path)]
+    if project.licence_file not in ("", "-"):  # "-": the project has no licence file
+        found.append(
+            (project.repository, project.commit, project.licence_file, project.licence_file)
+        )
+    for spec in project.extra:  # [owner/name@commit:]path[>where]
+        source, _, where = spec.partition(">")
+        origin, colon, path = source.rpartition(":")
+        repository, commit = origin.split("@", 1) if colon else (project.repository, project.commit)
+        found.append((repository, commit, path, where or path))
+    return found
+
+
 def materialise(project: Project, mirrors: Path, out: Path) -> str:
     """What became of the project's copy, in a few words ("ok" when its digest is right)."""
     copy = out / project.name
     if copy.is_dir() and digest(copy) == project.digest:
         return "ok (already there)"
-    mirror = mirror_of(mirrors, project.repository)
-    if mirror is None:
-        return f"no mirror of {project.repository} in {mirrors}"
     part = out / f".{project.name}.part"
     shutil.rmtree(part, ignore_errors=True)
     part.mkdir(parents=True)
-    try:
-        extract(mirror, project.commit, project.path, part)
-    except RuntimeError as error:
-        shutil.rmtree(part)
-        return f"not extracted: {error}"
+    for repository, commit, path, where in parts(project):
+        mirror = mirror_of(mirrors, repository)
+        if mirror is None:
+            shutil.rmtree(part)
+            return f"no mirror of {repository} in {mirrors}"
+        try:
+            extract(mirror, commit, path, part / where)
+        except RuntimeError as error:
+            shutil.rmtree(part)
+            return f"not extracted: {error}"
     shutil.rmtree(copy, ignore_errors=True)
     part.rename(copy)
     got = digest(copy)
@@ -97,11 +130,19 @@ def main(argv: Sequence[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.real_corpus.materialise")
     parser.add_argument("--mirrors", type=Path, required=True, help="the folder of the mirrors")
     parser.add_argument("--projects", type=Path, default=HERE / "projects.tsv")
+    parser.add_argument(
+        "--round", type=Path, metavar="ROUND", help="a graduated round's folder (rounds/<day>)"
+    )
     parser.add_argument("out", type=Path, help="the corpus folder to write")
     parser.add_argument("names", nargs="*", help="only these projects")
     args = parser.parse_args(argv)
+    chosen = (
+        held_out(args.round, graduated=True).projects
+        if args.round is not None
+        else projects(args.projects)
+    )
     failed = 0
-    for project in projects(args.projects):
+    for project in chosen:
         if args.names and project.name not in args.names:
             continue
         outcome = materialise(project, args.mirrors, args.out)
