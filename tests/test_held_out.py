@@ -190,3 +190,16 @@ def test_k8slb_on_the_held_out_copies_meets_their_labels(folder: Path) -> None:
     labelled = {key[0] for key in held.labels}
     judged = {o.project for o in outcomes for *_, label in o.findings if label is not None}
     assert labelled <= judged, evaluate.held_out_report(held, outcomes)
+
+
+def test_an_option_may_name_a_file_of_the_set_itself(tmp_path: Path) -> None:
+    held = evaluate.held_out(
+        write_set(
+            tmp_path / "set",
+            projects=["app\towner/app\tdef\t.\tMIT\tLICENSE\t--helm-values {set}/v.yaml\tapp\t"],
+        )
+    )
+    assert evaluate.options_for(held.projects[0], held.folder) == [
+        "--helm-values",
+        f"{tmp_path / 'set'}/v.yaml",
+    ]

@@ -255,13 +255,21 @@ def _object(found: dict[str, object]) -> str:
     return f"{obj['kind']}/{obj.get('namespace') or ''}/{obj.get('name') or ''}"
 
 
-def check(root: Path, project: Project, known: dict[Key, Label]) -> Outcome:
+def options_for(project: Project, folder: Path) -> list[str]:
+    """The project's options, `{set}` naming the set's folder (a values file its reviewer
+    wrote lives there, not in the copy of the project)."""
+    return [option.replace("{set}", str(folder)) for option in project.options]
+
+
+def check(
+    root: Path, project: Project, known: dict[Key, Label], folder: Path | None = None
+) -> Outcome:
     """`k8slb check` on the project as a user runs it (from the corpus folder, or inside a
     held-out copy, paths as given, no cache), its findings matched to their labels."""
     command = [sys.executable, "-m", "k8slb", "check", "--no-cache", "--format", "json"]
     cwd, target = project.run_in(root)
     done = subprocess.run(
-        [*command, *project.options, target],
+        [*command, *options_for(project, folder or HERE), target],
         cwd=cwd,
         capture_output=True,
         text=True,
@@ -469,7 +477,7 @@ def evaluate_held_out(held: HeldOut, root: Path) -> list[Outcome]:
     """Each project's findings against the set's labels; a problem the reviewers found
     unreported that a finding now reports (same rule and path, and the same object unless
     the finding, in code, names none) is a true finding, no longer a miss."""
-    outcomes = [check(root, project, held.labels) for project in held.projects]
+    outcomes = [check(root, p, held.labels, held.folder.resolve()) for p in held.projects]
     for outcome in outcomes:
         found: set[Key] = set()
         for number, (key, severity, headline, label) in enumerate(outcome.findings):
