@@ -46,6 +46,8 @@ class Language:
     # "module:function" called once a run with every module, their projects known: what
     # a module's facts owe to others (a Spring profile's settings) is settled there
     settle: str = ""
+    # what the command line calls it, where it says which files it reads (cli.READ)
+    title: str = ""
 
 
 LANGUAGES: dict[str, Language] = {
@@ -60,6 +62,7 @@ LANGUAGES: dict[str, Language] = {
             "k8slb.languages.python.parse:parse",
             "k8slb.languages.python.dialect:DIALECT",
             "k8slb.languages.python.edit",
+            title="Python",
         ),
         Language(
             "go",
@@ -71,6 +74,7 @@ LANGUAGES: dict[str, Language] = {
             "k8slb.languages.go.dialect:DIALECT",
             "k8slb.languages.go.edit",
             "k8slb.languages.go.parse:parser",  # tree-sitter's grammar, built once
+            title="Go",
         ),
         Language(
             "javascript",
@@ -83,6 +87,7 @@ LANGUAGES: dict[str, Language] = {
             "k8slb.languages.javascript.edit",
             "k8slb.languages.javascript.parse:parser",
             ("package.json",),
+            title="JavaScript",
         ),
         Language(
             "typescript",
@@ -95,6 +100,7 @@ LANGUAGES: dict[str, Language] = {
             "k8slb.languages.javascript.edit",
             "k8slb.languages.javascript.parse:typescript_parser",
             ("package.json",),
+            title="TypeScript",
         ),
         Language(
             "java",
@@ -106,6 +112,7 @@ LANGUAGES: dict[str, Language] = {
             "k8slb.languages.java.dialect:DIALECT",
             "k8slb.languages.java.edit",
             "k8slb.languages.java.parse:parser",
+            title="Java",
         ),
         Language(
             "spring",
@@ -121,6 +128,7 @@ LANGUAGES: dict[str, Language] = {
                 r"(?:^|/)src/main/resources/(?:config/)?(?:application|bootstrap)"
                 r"(?:-[^/]+)?\.(?:properties|ya?ml)$"
             ),
+            title="Spring Boot settings",
         ),
     )
 }
