@@ -13,10 +13,10 @@ class SelectionError(ValueError):
 
 
 def find_rule(code: str) -> type[Rule] | None:
-    """A rule by exact id or name (case-insensitive)."""
+    """A rule by exact id, name or former name (case-insensitive)."""
     wanted = code.strip().lower()
     for rule in ALL_RULES:
-        if wanted in (rule.id.lower(), rule.name):
+        if wanted in (rule.id.lower(), rule.name, *rule.aliases):
             return rule
     return None
 

@@ -199,6 +199,9 @@ Message = str | Sequence[str]
 class Rule(ABC):
     id: ClassVar[str]
     name: ClassVar[str]
+    # Its former names, still accepted wherever a name is (`--select`, the configuration,
+    # suppressions), so that a rename breaks no user's settings.
+    aliases: ClassVar[tuple[str, ...]] = ()
     severity: ClassVar[Severity]
     # The fix this rule can offer (`k8slb rules`, the docs); each finding says whether it
     # has one, and carries its edits.
