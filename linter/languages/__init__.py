@@ -33,7 +33,7 @@ class Language:
     example_file: str  # the name a rule example's code is written under
     parse: str  # "module:function": (path, bytes) -> CodeFacts
     dialect: str  # "module:object": its rules.dialect.Dialect
-    # a module with `edit(text, edits, path) -> text` (raising editing's Refused) and
+    # a module with `edit(text, edits, path) -> text` (raising core.edits.Refused) and
     # `same_code(old, new, path) -> bool` (whether only comments changed: `--add-noqa`)
     editor: str
     warm: str = ""  # "module:function" that `k8slb server` calls once, to have it ready
