@@ -73,12 +73,24 @@ def rule_markdown(rule: type[Rule]) -> str:
         "",
         f"Severity: `{rule.severity.label}`. Fix: {fix}.",
         "",
+        *_former_names(rule),
         body.strip(),
         "",
     ]
     if rule.examples:
         lines += ["## Examples", "", *_example_lines(rule)]
     return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _former_names(rule: type[Rule]) -> list[str]:
+    if not rule.aliases:
+        return []
+    names = ", ".join(f"`{alias}`" for alias in rule.aliases)
+    return [
+        f"Formerly {names}: still accepted in `--select`, `--ignore`, the configuration and "
+        "suppressions.",
+        "",
+    ]
 
 
 def index_markdown() -> str:

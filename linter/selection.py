@@ -13,10 +13,10 @@ class SelectionError(ValueError):
 
 
 def find_rule(code: str) -> type[Rule] | None:
-    """A rule by exact id or name (case-insensitive)."""
+    """A rule by exact id, name or former name (case-insensitive)."""
     wanted = code.strip().lower()
     for rule in ALL_RULES:
-        if wanted in (rule.id.lower(), rule.name):
+        if wanted in (rule.id.lower(), rule.name, *rule.aliases):
             return rule
     return None
 
@@ -39,7 +39,7 @@ def _matching(token: str) -> list[type[Rule]]:
 
 def suggestion(text: str) -> str:
     """`; did you mean KLB401?` for a code or name close to a real one."""
-    known = [rule.id for rule in ALL_RULES] + [rule.name for rule in ALL_RULES]
+    known = [code for rule in ALL_RULES for code in (rule.id, rule.name, *rule.aliases)]
     wanted = text.upper() if text.upper().startswith("KLB") else text.lower()
     neighbours = {  # two adjacent characters swapped: KLB410 for KLB401
         wanted[:i] + wanted[i + 1] + wanted[i] + wanted[i + 2 :] for i in range(len(wanted) - 1)

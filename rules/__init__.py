@@ -17,7 +17,7 @@ from k8slb.rules.headless_under_linkerd import HeadlessUnderLinkerd
 from k8slb.rules.health_always_serving import HealthAlwaysServing
 from k8slb.rules.http_pool_no_lifetime import HttpPoolNoLifetime
 from k8slb.rules.invalid_manifest import InvalidManifest
-from k8slb.rules.invalid_python import InvalidPython
+from k8slb.rules.invalid_python import InvalidCode
 from k8slb.rules.invalid_yaml import InvalidYaml
 from k8slb.rules.no_prestop import NoPreStop
 from k8slb.rules.no_readiness_probe import NoReadinessProbe
@@ -36,7 +36,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     InvalidYaml,
     InvalidManifest,
     UnrenderedTemplate,
-    InvalidPython,
+    InvalidCode,
     UnusedSuppression,
     UnreadFile,
     GrpcClusterIp,

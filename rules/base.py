@@ -199,9 +199,13 @@ Message = str | Sequence[str]
 class Rule(ABC):
     id: ClassVar[str]
     name: ClassVar[str]
+    # Its former names, still accepted wherever a name is (`--select`, the configuration,
+    # suppressions), so that a rename breaks no user's settings.
+    aliases: ClassVar[tuple[str, ...]] = ()
     severity: ClassVar[Severity]
-    # The fix this rule can offer (`k8slb rules`, the docs); each finding says whether it
-    # has one, and carries its edits.
+    # The fix this rule can offer (`k8slb rules`, the docs, the fixer): its one declaration.
+    # A finding made with edits carries it (`finding(..., edits=...)`), in its own words
+    # where it says `fix=` and less safe where it says `unsafe=True`; one without has none.
     fix: ClassVar[FixInfo] = NO_FIX
     examples: ClassVar[tuple[Example, ...]] = ()
     # The separable fields (reading/shapes.py) it reads: an object whose value for one of
@@ -223,13 +227,20 @@ class Rule(ABC):
         container: str | None = None,
         severity: Severity | None = None,
         related: Sequence[Related] = (),
-        fix: FixInfo = NO_FIX,
         edits: Sequence[Edit] = (),
+        fix: str | None = None,
+        unsafe: bool = False,
     ) -> Finding:
         """A finding about a Kubernetes object, at `pos` in its file."""
         where = Loc(obj.path, pos[0], pos[1])
         finding = self.code_finding(
-            where, message, severity=severity, related=related, fix=fix, edits=edits
+            where,
+            message,
+            severity=severity,
+            related=related,
+            edits=edits,
+            fix=fix,
+            unsafe=unsafe,
         )
         return replace(finding, object=obj.ref, container=container)
 
@@ -240,10 +251,14 @@ class Rule(ABC):
         *,
         severity: Severity | None = None,
         related: Sequence[Related] = (),
-        fix: FixInfo = NO_FIX,
         edits: Sequence[Edit] = (),
+        fix: str | None = None,
+        unsafe: bool = False,
     ) -> Finding:
-        """A finding at a place in a file: code, which has no Kubernetes object."""
+        """A finding at a place in a file: code, which has no Kubernetes object. With
+        `edits`, it carries the rule's declared fix: `fix` says what these edits do (the
+        declaration's description otherwise), `unsafe` that they need a review the rule's
+        fix usually does not."""
         headline, *detail = (message,) if isinstance(message, str) else message
         return Finding(
             rule=self.id,
@@ -254,9 +269,20 @@ class Rule(ABC):
             column=loc.column,
             message=headline,
             related=tuple(related),
-            fix=fix if edits else NO_FIX,  # a fix is available only with its edits
+            fix=self._fix(edits, fix, unsafe),
             edits=tuple(edits),
             detail=tuple(detail),
+        )
+
+    def _fix(self, edits: Sequence[Edit], description: str | None, unsafe: bool) -> FixInfo:
+        """The declared fix, as a finding with these edits carries it: available only with
+        edits, and never safer than the declaration."""
+        if not edits:
+            return NO_FIX
+        return FixInfo(
+            available=True,
+            safe=self.fix.safe and not unsafe,
+            description=description or self.fix.description,
         )
 
     # -- documentation -------------------------------------------------------------------

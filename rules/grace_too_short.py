@@ -41,7 +41,11 @@ class GraceTooShort(Rule):
     name = "grace-too-short"
     severity = Severity.ERROR
     reads = STOPPING
-    fix = FixInfo(True, True, "raise terminationGracePeriodSeconds above the pause and the drain")
+    fix = FixInfo(
+        available=True,
+        safe=True,
+        description="raise terminationGracePeriodSeconds above the pause and the drain",
+    )
     examples = (
         Example(web_deployment(PRESTOP, "terminationGracePeriodSeconds: 5"), at=(13, 38)),
         Example(
@@ -82,6 +86,6 @@ class GraceTooShort(Rule):
                     ),
                     container=container.name,
                     related=[Related(workload.path, hook_pos[0], "the preStop hook")],
-                    fix=FixInfo(True, True, f"set terminationGracePeriodSeconds to {wanted}"),
+                    fix=f"set terminationGracePeriodSeconds to {wanted}",
                     edits=[edit],
                 )

@@ -198,7 +198,11 @@ class GrpcClientClusterIp(Rule):
     name = "grpc-client-clusterip"
     severity = Severity.WARNING
     reads = PROBES  # gRPC evidence: a gRPC probe
-    fix = FixInfo(True, False, "dial the headless twin with dns:/// and round_robin")
+    fix = FixInfo(
+        available=True,
+        safe=False,
+        description="dial the headless twin with dns:/// and round_robin",
+    )
     examples = (
         Example(
             _ENV_CHANNEL,
@@ -300,11 +304,9 @@ class GrpcClientClusterIp(Rule):
                     ),
                     severity=Severity.INFO if alone else None,
                     related=related,
-                    fix=FixInfo(
-                        True,
-                        False,
+                    fix=(
                         f"dial {target} with round_robin (review: the headless Service "
-                        "must exist where the client runs)",
+                        "must exist where the client runs)"
                     ),
                     edits=edits,
                 )

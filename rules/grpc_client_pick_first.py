@@ -115,7 +115,11 @@ class GrpcClientPickFirst(Rule):
     name = "grpc-client-pick-first"
     severity = Severity.WARNING
     reads = PROBES  # gRPC evidence: a gRPC probe
-    fix = FixInfo(True, True, "add the round_robin service config to the channel options")
+    fix = FixInfo(
+        available=True,
+        safe=True,
+        description="add the round_robin service config to the channel options",
+    )
     examples = (
         Example(
             _CHANNEL,
@@ -259,7 +263,7 @@ class GrpcClientPickFirst(Rule):
                         '{"loadBalancingConfig": [{"round_robin": {}}]})',
                     ),
                     related=related,
-                    fix=FixInfo(True, True, "add the round_robin service config"),
+                    fix="add the round_robin service config",
                     edits=edits,
                 )
                 break

@@ -344,7 +344,9 @@ class GrpcClusterIp(Rule):
     name = "grpc-clusterip"
     severity = Severity.WARNING
     reads = PROBES  # gRPC evidence: a gRPC probe
-    fix = FixInfo(True, True, "add a headless twin Service (NAME-headless)")
+    fix = FixInfo(
+        available=True, safe=True, description="add a headless twin Service (NAME-headless)"
+    )
     examples = (
         Example(GRPC_SERVICE + BACKEND + HPA, title="gRPC backend scaled by an HPA", at=(5, 1)),
         Example(
@@ -386,7 +388,7 @@ class GrpcClusterIp(Rule):
             message,
             severity=Severity.INFO,
             related=related,
-            fix=FixInfo(True, True, f"add the headless twin Service {twin_name(pinned.service)}"),
+            fix=f"add the headless twin Service {twin_name(pinned.service)}",
             edits=[edit] if edit else [],
         )
 
@@ -512,7 +514,7 @@ class GrpcClusterIp(Rule):
                         "connection age",
                     ),
                     related=[*related, *(d.related for d in direct)],
-                    fix=FixInfo(True, True, f"add the headless twin Service {twin_name(service)}"),
+                    fix=f"add the headless twin Service {twin_name(service)}",
                     edits=[edit] if edit else [],
                 )
                 continue
@@ -563,7 +565,7 @@ class GrpcClusterIp(Rule):
                         *related,
                         Related(served.server.loc.path, served.server.loc.line, "the server"),
                     ],
-                    fix=FixInfo(True, True, f"add the headless twin Service {twin_name(service)}"),
+                    fix=f"add the headless twin Service {twin_name(service)}",
                     edits=[edit] if edit else [],
                 )
                 continue
@@ -589,6 +591,6 @@ class GrpcClusterIp(Rule):
                     *advice,
                 ),
                 related=related,
-                fix=FixInfo(True, True, f"add the headless twin Service {twin_name(service)}"),
+                fix=f"add the headless twin Service {twin_name(service)}",
                 edits=[edit] if edit else [],
             )

@@ -83,7 +83,11 @@ class GrpcLbConfigInvalid(Rule):
     id = "KLB108"
     name = "grpc-lb-config-invalid"
     severity = Severity.ERROR
-    fix = FixInfo(True, True, "a misspelt policy respelt; a dict service config as JSON")
+    fix = FixInfo(
+        available=True,
+        safe=True,
+        description="a misspelt policy respelt; a dict service config as JSON",
+    )
     examples = (
         Example(
             _channel('("grpc.lb_policy_name", "roundrobin")'),
@@ -154,7 +158,7 @@ class GrpcLbConfigInvalid(Rule):
                         yield self.code_finding(
                             config.loc,
                             (f"{config_name} {problem[0]}", *problem[1:]),
-                            fix=FixInfo(True, True, "write the service config as a JSON string"),
+                            fix="write the service config as a JSON string",
                             edits=edits,
                         )
                 if by_name is None or not isinstance(by_name.value, str):
@@ -168,7 +172,7 @@ class GrpcLbConfigInvalid(Rule):
                             + (f" (did you mean {hint!r}?)" if hint else ""),
                             dialect.unknown_policy_consequence(),
                         ),
-                        fix=FixInfo(True, True, f"spell the policy {hint!r}"),
+                        fix=f"spell the policy {hint!r}",
                         edits=dialect.set_value(by_name.loc, hint) if hint else [],
                     )
                 elif config_policy is not None and config_policy != by_name.value:

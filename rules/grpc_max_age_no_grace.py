@@ -46,7 +46,7 @@ class GrpcMaxAgeNoGrace(Rule):
     id = "KLB204"
     name = "grpc-max-age-no-grace"
     severity = Severity.INFO
-    fix = FixInfo(True, True, "add grpc.max_connection_age_grace_ms")
+    fix = FixInfo(available=True, safe=True, description="add grpc.max_connection_age_grace_ms")
     examples = (
         Example(
             grpc_server(', options=[("grpc.max_connection_age_ms", 300_000)]'),
@@ -91,6 +91,6 @@ class GrpcMaxAgeNoGrace(Rule):
                         "an aged connection stays open for as long as its longest call",
                         f"add a grace (e.g. {dialect.option_value(MAX_AGE_GRACE, grace)})",
                     ),
-                    fix=FixInfo(True, True, f"add {dialect.option_value(MAX_AGE_GRACE, grace)}"),
+                    fix=f"add {dialect.option_value(MAX_AGE_GRACE, grace)}",
                     edits=dialect.server_options(server, [(MAX_AGE_GRACE, grace)]),
                 )

@@ -134,7 +134,11 @@ class GrpcNoGracefulShutdown(Rule):
     name = "grpc-no-graceful-shutdown"
     severity = Severity.WARNING
     reads = STOPPING
-    fix = FixInfo(True, False, "register a SIGTERM handler that stops the server with a grace")
+    fix = FixInfo(
+        available=True,
+        safe=False,
+        description="register a SIGTERM handler that stops the server with a grace",
+    )
     examples = (
         Example(grpc_server(), language="python", at=(10, 5)),
         Example(_KEYBOARD_ONLY, language="python", title="shutdown only on Ctrl-C", at=(11, 9)),
@@ -221,7 +225,7 @@ class GrpcNoGracefulShutdown(Rule):
                         dialect.sigterm_advice(name, grace),
                     ),
                     related=[Related(server.loc.path, server.loc.line, "the server")],
-                    fix=FixInfo(True, False, dialect.sigterm_fix(name, grace)),
+                    fix=dialect.sigterm_fix(name, grace),
                     edits=dialect.sigterm_handler(wait, name, grace),
                 )
 

@@ -118,7 +118,11 @@ class GrpcServerNoMaxAge(Rule):
     id = "KLB201"
     name = "grpc-server-no-max-age"
     severity = Severity.WARNING
-    fix = FixInfo(True, True, "add grpc.max_connection_age_ms and its grace to the options")
+    fix = FixInfo(
+        available=True,
+        safe=True,
+        description="add grpc.max_connection_age_ms and its grace to the options",
+    )
     examples = (
         Example(grpc_server(), language="python", at=(7, 14)),
         Example(grpc_server(MAX_AGE_OPTIONS), findings=0, language="python"),
@@ -212,9 +216,7 @@ class GrpcServerNoMaxAge(Rule):
                         ),
                         severity=Severity.INFO,
                         related=[Related(proxy.path, proxy.line, proxy.reason)],
-                        fix=FixInfo(
-                            True, True, f"add {', '.join(dialect.option(k) for k, _ in pairs)}"
-                        ),
+                        fix=f"add {', '.join(dialect.option(k) for k, _ in pairs)}",
                         edits=edits,
                     )
                     continue
@@ -229,11 +231,7 @@ class GrpcServerNoMaxAge(Rule):
                             values.max_connection_age_grace_ms,
                         ),
                     ),
-                    fix=FixInfo(
-                        True,
-                        True,
-                        f"add {', '.join(dialect.option(k) for k, _ in pairs)}",
-                    ),
+                    fix=f"add {', '.join(dialect.option(k) for k, _ in pairs)}",
                     edits=edits,
                 )
 

@@ -2,31 +2,33 @@ from k8slb.core.findings import Severity
 from k8slb.rules.base import Example, ReadProblemRule
 
 
-class InvalidPython(ReadProblemRule):
-    """A Python file that does not parse.
+class InvalidCode(ReadProblemRule):
+    """A file of code that does not parse.
 
     ## What it does
-    Reports a Python file that k8slb wanted to analyse (it mentions gRPC, an HTTP or
-    database client, or SIGTERM) but that does not parse, with the line where the parser
-    gave up. The rest of the run goes on.
+    Reports a file of code that k8slb wanted to analyse (Python, Go, JavaScript,
+    TypeScript or Java that mentions gRPC, an HTTP or database client, or SIGTERM; Spring
+    Boot settings that configure gRPC) but that does not parse, with the line where the
+    parser gave up. The rest of the run goes on.
 
     ## Why it matters
-    The Python rules cannot see inside the file, so a channel or server in it goes
-    unchecked. Files that mention none of those modules are never parsed and never
-    reported here.
+    The rules on code cannot see inside the file, so a channel or server in it goes
+    unchecked. Files that mention none of those are never parsed and never reported here.
 
-    A file that the running Python cannot parse but libcst can (syntax newer than the
-    interpreter k8slb runs on) is reported at `info` as not analysed.
+    A Python file that the running Python cannot parse but libcst can (syntax newer than
+    the interpreter k8slb runs on) is reported at `info` as not analysed.
 
     ## Fix
     Correct the syntax (k8slb reads the Python 3 grammar, up to 3.14), or exclude the file.
 
     ## Other linters
-    ruff and the Python compiler report the same error in more detail.
+    Each language's compiler or linter (the Python compiler and ruff, `go vet`, `tsc`,
+    `javac`) reports the same error in more detail.
     """
 
     id = "KLB004"
-    name = "invalid-python"
+    name = "invalid-code"
+    aliases = ("invalid-python",)  # its name while only Python was read
     severity = Severity.ERROR
     examples = (
         Example("import grpc\n\ndef serve(:\n    pass\n", language="python", at=(3, 11)),

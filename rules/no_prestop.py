@@ -92,7 +92,11 @@ class NoPreStop(Rule):
     name = "no-prestop"
     severity = Severity.WARNING
     reads = STOPPING
-    fix = FixInfo(True, True, "add a preStop pause (the native sleep action from 1.30)")
+    fix = FixInfo(
+        available=True,
+        safe=True,
+        description="add a preStop pause (the native sleep action from 1.30)",
+    )
     examples = (
         Example(web_deployment(READY), at=(14, 17)),
         Example(web_deployment(READY + PRESTOP), findings=0),
@@ -154,7 +158,6 @@ class NoPreStop(Rule):
                     )
                 if not native:
                     description += ": below Kubernetes 1.30 the image needs `sleep`"
-                fix = FixInfo(True, safe=native, description=description)
                 message: tuple[str, ...] = (
                     f"container {container.name!r} of {workload.ref.display} has no preStop hook",
                     f"it serves Service {service.name}: on shutdown it stops while nodes still "
@@ -195,6 +198,7 @@ class NoPreStop(Rule):
                     severity=Severity.INFO if note else None,
                     container=container.name,
                     related=related,
-                    fix=fix,
+                    fix=description,
+                    unsafe=not native,
                     edits=edits,
                 )

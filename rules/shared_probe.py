@@ -285,7 +285,11 @@ class SharedProbe(Rule):
     name = "shared-probe"
     severity = Severity.WARNING
     reads = PROBES
-    fix = FixInfo(True, False, "make the liveness probe a tcpSocket probe on the same port")
+    fix = FixInfo(
+        available=True,
+        safe=False,
+        description="make the liveness probe a tcpSocket probe on the same port",
+    )
     examples = (
         Example(web_deployment(READY + READY.replace("readiness", "liveness")), at=(21, 11)),
         Example(
@@ -386,11 +390,9 @@ class SharedProbe(Rule):
                     if port is not None
                     else []
                 )
-                fix = FixInfo(
-                    True,
-                    False,
+                fix = (
                     f"liveness becomes tcpSocket on port {port}: review the process"
-                    " can wedge while it still accepts connections",
+                    " can wedge while it still accepts connections"
                 )
                 related = [Related(workload.path, readiness.pos[0], "the readiness probe")]
                 shared = f"readiness and liveness of {where} share one check"

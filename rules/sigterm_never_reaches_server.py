@@ -263,7 +263,11 @@ class SigtermNeverReachesServer(Rule):
     id = "KLB406"
     name = "sigterm-never-reaches-server"
     severity = Severity.WARNING
-    fix = FixInfo(True, True, "make the server PID 1 (exec form, or `exec` in front)")
+    fix = FixInfo(
+        available=True,
+        safe=True,
+        description="make the server PID 1 (exec form, or `exec` in front)",
+    )
     examples = (
         Example(
             web_deployment("command: [sh, -c, 'python /app/app.py | tee /tmp/log']"),
@@ -421,7 +425,7 @@ class SigtermNeverReachesServer(Rule):
             message,
             severity=severity,
             related=related if place.workload is None else [],
-            fix=FixInfo(True, True, place.fix) if place.edits else FixInfo(False, False),
+            fix=place.fix,
             edits=place.edits,
         )
         if place.workload is not None:

@@ -137,7 +137,11 @@ class StatefulSetServiceNotHeadless(Rule):
     id = "KLB110"
     name = "statefulset-service-not-headless"
     severity = Severity.WARNING
-    fix = FixInfo(True, False, "set clusterIP: None (the Service must be recreated)")
+    fix = FixInfo(
+        available=True,
+        safe=False,
+        description="set clusterIP: None (the Service must be recreated)",
+    )
     examples = (
         Example(_STATEFULSET + _SERVICE.replace("  clusterIP: None\n", ""), at=(6, 16)),
         Example(
@@ -220,11 +224,9 @@ class StatefulSetServiceNotHeadless(Rule):
                     ),
                     severity=None if used else Severity.INFO,
                     related=[Related(service.path, service.pos[0], "the governing Service")],
-                    fix=FixInfo(
-                        True,
-                        False,
+                    fix=(
                         f"set clusterIP: None on Service {name}: the API server refuses to "
-                        "change clusterIP in place, so delete and recreate the Service",
+                        "change clusterIP in place, so delete and recreate the Service"
                     ),
                     edits=edits,
                 )

@@ -93,7 +93,7 @@ class StopWithoutGrace(Rule):
     name = "stop-without-grace"
     severity = Severity.WARNING
     reads = STOPPING
-    fix = FixInfo(True, False, "stop with a grace period")
+    fix = FixInfo(available=True, safe=False, description="stop with a grace period")
     examples = (
         Example(
             grpc_server(before_wait=_HANDLER.format(grace="0")), language="python", at=(12, 57)
@@ -165,6 +165,6 @@ class StopWithoutGrace(Rule):
                         "every call in flight",
                         dialect.stop_advice(stop.server, grace),
                     ),
-                    fix=FixInfo(True, False, dialect.stop_fix(grace)),
+                    fix=dialect.stop_fix(grace),
                     edits=dialect.graceful_stop(stop, grace),
                 )

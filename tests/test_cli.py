@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from k8slb.cli import cli
+from k8slb.cli import CODE_READ, READ, cli
+from k8slb.languages import LANGUAGES
 from k8slb.rules import ALL_RULES
 
 from .helpers import FIXTURES
@@ -327,7 +328,16 @@ def test_a_folder_with_nothing_k8slb_reads_is_a_warning_not_a_quiet_pass(tmp_pat
     (tmp_path / "notes.txt").write_text("nothing to lint\n")
     done = CliRunner().invoke(cli, ["check", "--isolated", str(tmp_path)])
     assert done.exit_code == 0
-    assert f"k8slb: warning: no file k8slb reads under {tmp_path}" in done.stderr
+    assert f"k8slb: warning: no file k8slb reads under {tmp_path} ({READ})" in done.stderr
+
+
+def test_check_says_it_reads_the_code_of_every_language_in_the_table() -> None:
+    """`check --help` and the warning on a folder with nothing to read name the languages
+    of languages/__init__.py's table, all of them and in its order, however many it holds."""
+    titles = [language.title or language.name for language in LANGUAGES.values()]
+    assert ", ".join(titles) == CODE_READ
+    shown = " ".join(CliRunner().invoke(cli, ["check", "--help"]).output.split())
+    assert f"under PATHS ({READ};" in shown
 
 
 def test_a_report_that_cannot_be_written_is_not_said_to_be_written(tmp_path: Path) -> None:

@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 from k8slb.code.facts import Loc, Stop
-from k8slb.core.edits import GoEdit
-from k8slb.editing.yaml_edit import Refused
+from k8slb.core.edits import GoEdit, Refused
 from k8slb.languages.go.dialect import DIALECT, GRPC_PACKAGES
 from k8slb.languages.go.edit import apply_go
 

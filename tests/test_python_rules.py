@@ -11,6 +11,7 @@ import pytest
 from k8slb.core.findings import Finding
 from k8slb.rules.examples import MAX_AGE_OPTIONS, SIGTERM_HANDLER, grpc_server
 from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE
+from k8slb.selection import codes_to_ids
 
 from .helpers import lint_files
 
@@ -460,6 +461,21 @@ def test_a_python_file_that_does_not_parse_does_not_stop_the_run(tmp_path: Path)
         ("KLB004", "broken.py", 3),
         ("KLB201", "s.py", 7),
     ]
+
+
+def test_klb004_is_named_for_code_of_any_language_and_answers_to_its_former_name(
+    tmp_path: Path,
+) -> None:
+    """`invalid-code` (it is raised for every language read); `invalid-python`, its name
+    before, still selects and suppresses it, so users' settings and comments keep working."""
+    go = 'package main\n\nimport "google.golang.org/grpc"\n\nfunc main( {\n'
+    files = {"broken.py": "import grpc\n\ndef serve(:\n", "main.go": go}
+    findings = lint(tmp_path, files, "invalid-python")
+    assert [(f.rule, f.name, f.path.rsplit("/", 1)[1]) for f in findings] == [
+        ("KLB004", "invalid-code", "broken.py"),
+        ("KLB004", "invalid-code", "main.go"),
+    ]
+    assert codes_to_ids(["invalid-python"]) == codes_to_ids(["invalid-code"]) == {"KLB004"}
 
 
 def test_asyncpg_pools_are_judged_by_max_queries(tmp_path: Path) -> None:

@@ -48,12 +48,13 @@ def test_rule_is_documented_and_shown_both_ways(rule: type[Rule]) -> None:
 
 def test_ids_and_names_are_unique_and_well_formed() -> None:
     ids = [r.id for r in ALL_RULES]
-    names = [r.name for r in ALL_RULES]
+    names = [name for r in ALL_RULES for name in (r.name, *r.aliases)]  # a former name too
     assert len(set(ids)) == len(ids) and len(set(names)) == len(names)
     assert ids == sorted(ids)
     for rule in ALL_RULES:
         assert rule.id.startswith("KLB") and rule.id[3:].isdigit() and len(rule.id) == 6
-        assert rule.name == rule.name.lower() and " " not in rule.name
+        for name in (rule.name, *rule.aliases):
+            assert name == name.lower() and " " not in name
 
 
 HEADLINE_LIMIT = 120

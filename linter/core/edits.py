@@ -10,6 +10,7 @@ from k8slb.record import record
 
 Step = str | int
 # What each kind of edit can do (the editors: editing/yaml_edit.py, languages/*/edit.py).
+# A YAML operation is made by its entry in editing/yaml_edit.py's OPERATIONS.
 YamlOp = Literal["add-prestop", "set-grace", "add-twin", "liveness-tcp", "set-scalar", "set-key"]
 
 
@@ -112,6 +113,27 @@ class LineEdit:
 
 
 Edit = YamlEdit | CodeEdit | ChartEdit | LineEdit
+
+
+class Refused(Exception):
+    """This edit cannot be made faithfully; the message says why. Every editor raises it
+    (editing/, each language's edit.py), and the fixer keeps it as a Refusal."""
+
+
+class Refusal(str):
+    """Why an edit was not made, and which edit (None: every edit of the file), so that the
+    fixer can name the rule whose fix it was, and not count that fix as made."""
+
+    edit: Edit | None
+
+    def __new__(cls, reason: str, edit: Edit | None = None) -> Refusal:
+        made = super().__new__(cls, reason)
+        made.edit = edit
+        return made
+
+    def __reduce__(self) -> tuple[Any, ...]:  # to and from the processes that make edits
+        return (Refusal, (str(self), self.edit))
+
 
 PROBE_HANDLERS = ("httpGet", "tcpSocket", "exec", "grpc")
 

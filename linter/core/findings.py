@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import field
+from dataclasses import KW_ONLY, field
 
 from k8slb.core.edits import Edit
 from k8slb.record import record
@@ -65,6 +65,12 @@ class RenderedAt:
 
 @record
 class FixInfo:
+    """A fix: whether there is one, whether it is safe (it changes nothing a person must
+    review), and what it does. A rule declares its own (`Rule.fix`: the docs, `k8slb
+    rules`), and each of its findings with edits carries it (rules/base.py makes it from
+    the declaration); said by keyword, never as positional booleans."""
+
+    _: KW_ONLY
     available: bool
     safe: bool = False
     description: str | None = None

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from k8slb.core.edits import LineEdit
-from k8slb.editing.yaml_edit import Refusal
+from k8slb.core.edits import LineEdit, Refusal
 
 
 def edit_lines(text: str, edits: Sequence[LineEdit], refusals: list[str]) -> str:

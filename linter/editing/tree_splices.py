@@ -7,7 +7,7 @@ from __future__ import annotations
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
-from k8slb.editing.yaml_edit import Refused
+from k8slb.core.edits import Refused
 
 if TYPE_CHECKING:
     from tree_sitter import Node

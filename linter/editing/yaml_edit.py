@@ -11,20 +11,23 @@ reason, and the others are still edited.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, cast
 
 from k8slb.core import regex
-from k8slb.core.edits import PROBE_HANDLERS, Edit, Step, YamlEdit, prestop_hook
+from k8slb.core.edits import (
+    PROBE_HANDLERS,
+    Refusal,
+    Refused,
+    Step,
+    YamlEdit,
+    prestop_hook,
+)
 from k8slb.editing.verify import yaml_fix_problem
 from k8slb.reading.yamlcompose import C_LOADER, YAMLProblem, c_nodes
 from k8slb.record import record
 from ruamel.yaml.error import YAMLError
 from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
-
-
-class Refused(Exception):
-    """This edit cannot be made faithfully; the message says why."""
 
 
 @record
@@ -280,30 +283,31 @@ def _nested_block_collections(roots: Sequence[Node]) -> Iterator[tuple[Node, Nod
 def text_edits(file: YamlFile, edit: YamlEdit) -> list[TextEdit]:
     """The text changes one YAML edit makes."""
     node = file.node(edit.document, edit.target)
-    if edit.op == "add-prestop":
-        hook = prestop_hook(edit.value)
-        lifecycle = _child_or_none(node, "lifecycle")
-        if lifecycle is None:
-            return [file.add_entries(node, {"lifecycle": {"preStop": hook}})]
-        return [file.add_entries(lifecycle, {"preStop": hook})]
-    if edit.op == "set-grace":
-        current = _child_or_none(node, "terminationGracePeriodSeconds")
-        if current is not None:
-            return [file.replace_scalar(current, edit.value)]
-        return [file.add_entries(node, {"terminationGracePeriodSeconds": edit.value})]
-    if edit.op == "set-scalar":
-        return [file.replace_scalar(node, edit.value)]
-    if edit.op == "set-key":  # a key of a mapping: replaced where present, else added
-        key, value = edit.value
-        current = _child_or_none(node, key)
-        if current is not None:
-            return [file.replace_scalar(current, value)]
-        return [file.add_entries(node, {key: value})]
-    if edit.op == "liveness-tcp":
-        return [_liveness_tcp(file, node, edit.value)]
-    if edit.op == "add-twin":
-        return [_add_document(file, node, edit.value)]
-    raise Refused(f"unknown edit {edit.op!r}")
+    operation = OPERATIONS.get(edit.op)
+    if operation is None:
+        raise Refused(f"unknown edit {edit.op!r}")
+    return [operation(file, node, edit.value)]
+
+
+def _add_prestop(file: YamlFile, node: Node, value: tuple[str, int]) -> TextEdit:
+    hook = prestop_hook(value)
+    lifecycle = _child_or_none(node, "lifecycle")
+    if lifecycle is None:
+        return file.add_entries(node, {"lifecycle": {"preStop": hook}})
+    return file.add_entries(lifecycle, {"preStop": hook})
+
+
+def _set_key(file: YamlFile, node: Node, value: tuple[str, Any]) -> TextEdit:
+    """A key of a mapping: its value replaced where present, else the key added."""
+    key, scalar_value = value
+    current = _child_or_none(node, key)
+    if current is not None:
+        return file.replace_scalar(current, scalar_value)
+    return file.add_entries(node, {key: scalar_value})
+
+
+def _set_grace(file: YamlFile, node: Node, seconds: int) -> TextEdit:
+    return _set_key(file, node, ("terminationGracePeriodSeconds", seconds))
 
 
 def _child_or_none(node: Node, key: str) -> Node | None:
@@ -342,6 +346,18 @@ def _add_document(file: YamlFile, root: Node, document: dict[str, Any]) -> TextE
     return file.insertion(file.last_token_end(root), lines)
 
 
+# How each operation of core/edits.py's YamlOp is made on the node its edit targets, with
+# the edit's value (a test holds that every operation has its entry).
+OPERATIONS: dict[str, Callable[[YamlFile, Node, Any], TextEdit]] = {
+    "add-prestop": _add_prestop,
+    "set-grace": _set_grace,
+    "set-scalar": YamlFile.replace_scalar,
+    "set-key": _set_key,
+    "liveness-tcp": _liveness_tcp,
+    "add-twin": _add_document,
+}
+
+
 def apply(text: str, edits: Sequence[TextEdit]) -> tuple[str, list[TextEdit]]:
     """Splice non-overlapping edits into the text; the overlapping ones are returned, to be
     made on the next pass (after the file is read again)."""
@@ -361,21 +377,6 @@ def apply(text: str, edits: Sequence[TextEdit]) -> tuple[str, list[TextEdit]]:
         done = edit.end
     pieces.append(text[done:])
     return "".join(pieces), skipped
-
-
-class Refusal(str):
-    """Why an edit was not made, and which edit (None: every edit of the file), so that the
-    fixer can name the rule whose fix it was, and not count that fix as made."""
-
-    edit: Edit | None
-
-    def __new__(cls, reason: str, edit: Edit | None = None) -> Refusal:
-        made = super().__new__(cls, reason)
-        made.edit = edit
-        return made
-
-    def __reduce__(self) -> tuple[Any, ...]:  # to and from the processes that make edits
-        return (Refusal, (str(self), self.edit))
 
 
 def apply_yaml_edits(text: str, edits: Sequence[YamlEdit], refusals: list[str]) -> str:

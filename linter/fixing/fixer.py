@@ -10,12 +10,12 @@ from collections.abc import Sequence, Set
 from dataclasses import dataclass, field
 
 from k8slb.cache import Cache, ParseMemo
-from k8slb.core.edits import ChartEdit, CodeEdit, Edit, LineEdit, YamlEdit
+from k8slb.core.edits import ChartEdit, CodeEdit, Edit, LineEdit, Refusal, Refused, YamlEdit
 from k8slb.core.findings import Finding
 from k8slb.core.results import RunResult
 from k8slb.editing.chart_fix import apply_chart_edits
 from k8slb.editing.line_edit import edit_lines
-from k8slb.editing.yaml_edit import Refusal, Refused, apply_yaml_edits
+from k8slb.editing.yaml_edit import apply_yaml_edits
 from k8slb.engine import Settings, run
 from k8slb.internal import internal_error
 from k8slb.languages import language_of, load

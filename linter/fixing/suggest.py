@@ -13,11 +13,11 @@ import os
 from collections import defaultdict
 from collections.abc import Callable, MutableMapping, Sequence
 
-from k8slb.core.edits import ChartEdit, YamlEdit
+from k8slb.core.edits import ChartEdit, Refused, YamlEdit
 from k8slb.core.findings import Finding
 from k8slb.editing.chart_fix import apply_chart_edits
 from k8slb.editing.verify import yaml_fix_problem
-from k8slb.editing.yaml_edit import Refused, TextEdit, YamlFile, apply, text_edits
+from k8slb.editing.yaml_edit import TextEdit, YamlFile, apply, text_edits
 from k8slb.fixing.fixer import apply_edits
 from k8slb.parallel import Work, fork_map
 from k8slb.reading.encodings import codec_for, file_bytes

@@ -4,12 +4,13 @@
 (`parse`), the rules' words and edits (`dialect`), the fixer (`edit`) and `--add-noqa`
 (`comment`).
 
-A language package's modules belong to the layers their names say (tests/test_layers.py):
-`parse*` to the code layer (source -> the facts of code/facts.py), `dialect*` to the rules
-layer (how a finding names things in the language, and the edits that fix it), `edit*` to
-the fixing layer (the edits made on the file's text). This table names them by their
-dotted paths, so that each stage loads only its own layer's part, and only for a language
-among its files.
+A language package's modules are named for what they do: `parse*` read source into the
+facts of code/facts.py, `dialect*` say how a finding names things in the language and
+build the edits that fix it, `edit*` make those edits on the file's text; ARCHITECTURE.md's
+layer table gives each prefix its layer (tests/test_layers.py reads it from there). This
+table names them by their dotted paths, so that each stage loads only its own layer's
+part, and only for a language among its files (the test holds each path to its stage's
+layer).
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ class Language:
     example_file: str  # the name a rule example's code is written under
     parse: str  # "module:function": (path, bytes) -> CodeFacts
     dialect: str  # "module:object": its rules.dialect.Dialect
-    # a module with `edit(text, edits, path) -> text` (raising fixing's Refused) and
+    # a module with `edit(text, edits, path) -> text` (raising core.edits.Refused) and
     # `same_code(old, new, path) -> bool` (whether only comments changed: `--add-noqa`)
     editor: str
     warm: str = ""  # "module:function" that `k8slb server` calls once, to have it ready
@@ -45,6 +46,8 @@ class Language:
     # "module:function" called once a run with every module, their projects known: what
     # a module's facts owe to others (a Spring profile's settings) is settled there
     settle: str = ""
+    # what the command line calls it, where it says which files it reads (cli.READ)
+    title: str = ""
 
 
 LANGUAGES: dict[str, Language] = {
@@ -59,6 +62,7 @@ LANGUAGES: dict[str, Language] = {
             "k8slb.languages.python.parse:parse",
             "k8slb.languages.python.dialect:DIALECT",
             "k8slb.languages.python.edit",
+            title="Python",
         ),
         Language(
             "go",
@@ -70,6 +74,7 @@ LANGUAGES: dict[str, Language] = {
             "k8slb.languages.go.dialect:DIALECT",
             "k8slb.languages.go.edit",
             "k8slb.languages.go.parse:parser",  # tree-sitter's grammar, built once
+            title="Go",
         ),
         Language(
             "javascript",
@@ -82,6 +87,7 @@ LANGUAGES: dict[str, Language] = {
             "k8slb.languages.javascript.edit",
             "k8slb.languages.javascript.parse:parser",
             ("package.json",),
+            title="JavaScript",
         ),
         Language(
             "typescript",
@@ -94,6 +100,7 @@ LANGUAGES: dict[str, Language] = {
             "k8slb.languages.javascript.edit",
             "k8slb.languages.javascript.parse:typescript_parser",
             ("package.json",),
+            title="TypeScript",
         ),
         Language(
             "java",
@@ -105,6 +112,7 @@ LANGUAGES: dict[str, Language] = {
             "k8slb.languages.java.dialect:DIALECT",
             "k8slb.languages.java.edit",
             "k8slb.languages.java.parse:parser",
+            title="Java",
         ),
         Language(
             "spring",
@@ -120,6 +128,7 @@ LANGUAGES: dict[str, Language] = {
                 r"(?:^|/)src/main/resources/(?:config/)?(?:application|bootstrap)"
                 r"(?:-[^/]+)?\.(?:properties|ya?ml)$"
             ),
+            title="Spring Boot settings",
         ),
     )
 }

@@ -5,8 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from k8slb.core.edits import CodeEdit
-from k8slb.editing.yaml_edit import Refused
+from k8slb.core.edits import CodeEdit, Refused
 
 from .dialect import DialEdit
 

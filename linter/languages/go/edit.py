@@ -15,9 +15,8 @@ from typing import TYPE_CHECKING
 
 from k8slb.code.syntax_trees import walk
 from k8slb.core import regex
-from k8slb.core.edits import CodeEdit, GoEdit
+from k8slb.core.edits import CodeEdit, GoEdit, Refused
 from k8slb.editing.tree_splices import indent_of, node_at, spliced
-from k8slb.editing.yaml_edit import Refused
 from k8slb.languages.go.edit_gofmt import placed_as_new_argument, respaced_for_new_argument
 from k8slb.languages.go.parse import import_spec, package_name, parser, same_go_code
 

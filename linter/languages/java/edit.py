@@ -11,9 +11,8 @@ from typing import TYPE_CHECKING
 
 from k8slb.code.syntax_trees import node_text, walk
 from k8slb.code.syntax_trees import same_code as same_tokens
-from k8slb.core.edits import CodeEdit, JavaEdit
+from k8slb.core.edits import CodeEdit, JavaEdit, Refused
 from k8slb.editing.tree_splices import Splice, indent_before, line_start, point_of, spliced
-from k8slb.editing.yaml_edit import Refused
 from k8slb.languages.java.parse import parser
 
 if TYPE_CHECKING:

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from k8slb.core.edits import CodeEdit
-from k8slb.editing.yaml_edit import Refused
+from k8slb.core.edits import CodeEdit, Refused
 
 
 def edit(text: str, edits: Sequence[CodeEdit], path: str) -> str:

@@ -10,9 +10,8 @@ from typing import TYPE_CHECKING
 
 from k8slb.code.syntax_trees import same_code as same_tokens
 from k8slb.core import regex
-from k8slb.core.edits import CodeEdit, JsEdit
+from k8slb.core.edits import CodeEdit, JsEdit, Refused
 from k8slb.editing.tree_splices import Splice, indent_before, node_at, spliced
-from k8slb.editing.yaml_edit import Refused
 from k8slb.languages.javascript.parse import parser_for
 
 if TYPE_CHECKING:

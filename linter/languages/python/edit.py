@@ -16,9 +16,8 @@ from functools import lru_cache
 from typing import Any, cast
 
 import libcst as cst
-from k8slb.core.edits import CodeEdit, PythonEdit
+from k8slb.core.edits import CodeEdit, PythonEdit, Refused
 from k8slb.editing.verify import python_fix_problem
-from k8slb.editing.yaml_edit import Refused
 from k8slb.languages.python.edit_lines import balanced, line_length_for, split_call, split_sequence
 from k8slb.reading.encodings import code_lines
 from k8slb.record import record
