@@ -619,6 +619,29 @@ def explain(rule: str) -> None:
     click.echo(rule_markdown(found), nl=False)
 
 
+@cli.command("lsp")
+@click.option(
+    "--stdio", is_flag=True, help="Talk over stdin and stdout (the only way; editors pass it)."
+)
+def lsp_command(stdio: bool) -> None:
+    """Serve an editor: findings as you type, fixes as code actions (the Language Server
+    Protocol over stdio; needs `pip install 'k8slb[lsp]'`)."""
+    try:
+        from k8slb.lsp.server import serve
+    except ModuleNotFoundError as error:
+        if (error.name or "").split(".")[0] not in LSP_PACKAGES:
+            raise
+        _fail(
+            f"`k8slb lsp` needs the lsp extra ({error.name} is not installed): "
+            "pip install 'k8slb[lsp]'"
+        )
+        sys.exit(EXIT_ERROR)
+    serve()
+
+
+LSP_PACKAGES = frozenset({"pygls", "lsprotocol"})  # what the `lsp` extra installs
+
+
 @cli.group("server")
 def server_group() -> None:
     """Keep k8slb loaded between runs: each run (a pre-commit hook's above all) skips its

@@ -1,6 +1,6 @@
 """k8slb's layers depend one way, lowest first (ARCHITECTURE.md):
 
-    core < reading < code < model < rules < editing < run < fixing, report < interface
+    core < reading < code < model < rules < editing < run < fixing, report < interface, lsp
 
 A module may import from its own layer and the layers below it. Every import counts,
 those inside functions too (found in the syntax tree, not by running anything). The
@@ -26,6 +26,7 @@ LAYERS = {
     "fixing": 7,
     "report": 7,
     "interface": 8,
+    "lsp": 8,  # `k8slb lsp`, the editor's front end: beside the command line
 }
 # the modules of the package's top level, by layer (the sub-packages are layers themselves)
 TOP_LEVEL = {
