@@ -5,12 +5,19 @@ offered to do about it."""
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
+import pytest
+from k8slb.rules.grpc_client_clusterip import GrpcClientClusterIp
 from lsprotocol import types
+from pygls.exceptions import JsonRpcException
 
 from .helpers import FIXTURES
-from .lsp_client import Client, session, uri
+from .lsp_client import Client, applied, session, uri
+
+FIX_ALL = "source.fixAll.k8slb"
 
 
 def _demo(tmp_path: Path) -> Path:
@@ -85,3 +92,230 @@ def test_making_a_service_headless_clears_the_finding_in_the_code_that_dials_it(
         await client.wait(lambda: "KLB102" in client.codes(client_file))
 
     session(root, body)
+
+
+def _fixed_by_the_command_line(tmp_path: Path, name: str) -> str:
+    """`k8slb fix` (safe fixes) on another copy of the demo: the file it writes."""
+    other = tmp_path / "by-fix"
+    shutil.copytree(FIXTURES / "demo" / "bad", other)
+    subprocess.run([sys.executable, "-m", "k8slb", "fix", str(other)], capture_output=True)
+    return (other / name).read_text("utf-8")
+
+
+def test_fix_all_makes_byte_for_byte_what_k8slb_fix_writes(tmp_path: Path) -> None:
+    root = _demo(tmp_path)
+    server = root / "server.py"
+    text = server.read_text("utf-8")
+    expected = _fixed_by_the_command_line(tmp_path, "server.py")
+    assert expected != text
+
+    async def body(client: Client) -> None:
+        client.open(server, language="python")
+        await client.wait(lambda: "KLB201" in client.codes(server))
+        (action,) = await client.actions(server, 0, only=[FIX_ALL])
+        assert action.kind == FIX_ALL and action.edit is not None
+        changes = action.edit.changes or {}
+        assert list(changes) == [uri(server)]  # the file's own fixes, in it alone
+        assert applied(text, list(changes[uri(server)])) == expected
+
+    session(root, body)
+
+
+def test_each_fix_is_a_quick_fix_and_an_unsafe_one_says_so(tmp_path: Path) -> None:
+    root = _demo(tmp_path)
+    server = root / "server.py"
+    text = server.read_text("utf-8")
+
+    async def body(client: Client) -> None:
+        client.open(server, language="python")
+        await client.wait(lambda: "KLB403" in client.codes(server))
+        safe = [a for a in await client.actions(server, 12) if a.title.startswith("KLB201:")]
+        (fix,) = [a for a in safe if "suppress" not in a.title]
+        assert fix.kind == types.CodeActionKind.QuickFix and fix.is_preferred
+        assert not fix.title.endswith("(unsafe)")
+        assert fix.edit is not None and fix.edit.changes is not None
+        fixed = applied(text, list(fix.edit.changes[uri(server)]))
+        assert "grpc.max_connection_age_ms" in fixed and "grpc.max_connection_age_ms" not in text
+        unsafe = [a for a in await client.actions(server, 20) if a.title.startswith("KLB403:")]
+        (stop,) = [a for a in unsafe if "suppress" not in a.title]
+        assert stop.title.endswith("(unsafe)") and not stop.is_preferred
+
+    session(root, body)
+
+
+def test_suppress_here_writes_the_comment_add_noqa_writes(tmp_path: Path) -> None:
+    root = _demo(tmp_path)
+    client_file = root / "client.py"
+    text = client_file.read_text("utf-8")
+
+    async def body(client: Client) -> None:
+        client.open(client_file, language="python")
+        await client.wait(lambda: "KLB111" in client.codes(client_file))
+        found = await client.actions(client_file, 13)
+        (suppress,) = [a for a in found if a.title.startswith("KLB111: suppress here")]
+        assert not [a for a in found if a.title.startswith("KLB111:") and a is not suppress]
+        assert suppress.edit is not None and suppress.edit.changes is not None
+        silenced = applied(text, list(suppress.edit.changes[uri(client_file)]))
+        line = silenced.splitlines()[13]
+        assert line.endswith('os.environ["INVENTORY_ADDR"])  # k8slb: ignore[KLB111]')
+        client.replace(client_file, silenced)
+        await client.wait(lambda: "KLB111" not in client.codes(client_file))
+
+    session(root, body)
+
+
+def test_a_fix_the_editors_refuse_is_not_offered(tmp_path: Path) -> None:
+    """KLB403's handler needs `signal.signal`: in a module where `signal` is the function,
+    the Python editor refuses the edit, and the editor is offered no fix for it."""
+    root = _demo(tmp_path)
+    server = root / "server.py"
+    text = server.read_text("utf-8")
+
+    async def body(client: Client) -> None:
+        client.open(server, language="python")
+        await client.wait(lambda: "KLB403" in client.codes(server))
+        assert [a for a in await client.actions(server, 20) if a.title.startswith("KLB403: add")]
+        client.replace(server, "from signal import signal\n" + text)
+        found = await client.actions(server, 21)  # the line moved down by one
+        assert [a.title for a in found if a.title.startswith("KLB403:")] == [
+            "KLB403: suppress here (# k8slb: ignore[KLB403])"
+        ]
+
+    session(root, body)
+
+
+def test_a_configuration_changed_on_disk_is_read_again_and_the_findings_re_published(
+    tmp_path: Path,
+) -> None:
+    root = _demo(tmp_path)
+    client_file = root / "client.py"
+
+    async def body(client: Client) -> None:
+        client.open(client_file, language="python")
+        await client.wait(lambda: "KLB111" in client.codes(client_file))
+        config = root / ".k8slb.yaml"
+        config.write_text("ignore: [KLB111]\n", encoding="utf-8")
+        client.client.workspace_did_change_watched_files(
+            types.DidChangeWatchedFilesParams(
+                changes=[types.FileEvent(uri=uri(config), type=types.FileChangeType.Created)]
+            )
+        )
+        await client.wait(lambda: "KLB111" not in client.codes(client_file))
+        assert client.codes(client_file) == ["KLB102"]
+        config.write_text("ignore: [KLB102]\n", encoding="utf-8")  # changed again
+        client.client.workspace_did_change_watched_files(
+            types.DidChangeWatchedFilesParams(
+                changes=[types.FileEvent(uri=uri(config), type=types.FileChangeType.Changed)]
+            )
+        )
+        await client.wait(lambda: client.codes(client_file) == ["KLB111"])
+
+    session(root, body)
+
+
+def test_hover_on_a_finding_explains_its_rule_with_a_link(tmp_path: Path) -> None:
+    root = _demo(tmp_path)
+    client_file = root / "client.py"
+
+    async def body(client: Client) -> None:
+        client.open(client_file, language="python")
+        await client.wait(lambda: "KLB102" in client.codes(client_file))
+        said = await client.client.text_document_hover_async(
+            types.HoverParams(
+                text_document=types.TextDocumentIdentifier(uri=uri(client_file)),
+                position=types.Position(line=9, character=20),
+            )
+        )
+        assert said is not None and isinstance(said.contents, types.MarkupContent)
+        summary = " ".join(GrpcClientClusterIp.doc().split("\n\n", 1)[0].split())
+        assert summary in said.contents.value
+        assert "docs/rules/KLB102.md)" in said.contents.value
+        nothing = await client.client.text_document_hover_async(
+            types.HoverParams(
+                text_document=types.TextDocumentIdentifier(uri=uri(client_file)),
+                position=types.Position(line=0, character=0),
+            )
+        )
+        assert nothing is None
+
+    session(root, body)
+
+
+def test_explain_links_says_which_code_runs_in_which_container(tmp_path: Path) -> None:
+    root = _demo(tmp_path)
+    expected = subprocess.run(
+        [sys.executable, "-m", "k8slb", "explain-links", "--no-cache", str(root)],
+        capture_output=True,
+        text=True,
+    ).stdout
+    assert "Deployment/shop/frontend" in expected
+
+    async def body(client: Client) -> None:
+        said = await client.client.workspace_execute_command_async(
+            types.ExecuteCommandParams(command="k8slb.explainLinks", arguments=[])
+        )
+        assert said == f"{root}:\n{expected}"
+
+    session(root, body)
+
+
+def test_a_file_that_does_not_parse_gets_its_read_error_and_the_server_goes_on(
+    tmp_path: Path,
+) -> None:
+    root = _demo(tmp_path)
+    service = root / "backend.yaml"
+    text = service.read_text("utf-8")
+
+    async def body(client: Client) -> None:
+        client.open(service)
+        await client.wait(lambda: "KLB401" in client.codes(service))
+        client.replace(service, text + "---\nkind: [unclosed\n")
+        await client.wait(lambda: "KLB001" in client.codes(service))
+        client.replace(service, text)
+        await client.wait(lambda: "KLB001" not in client.codes(service))
+        assert "KLB401" in client.codes(service)
+
+    session(root, body)
+
+
+def test_bad_requests_get_errors_and_documents_it_cannot_judge_get_nothing(
+    tmp_path: Path,
+) -> None:
+    root = _demo(tmp_path)
+    outside = tmp_path / "elsewhere.yaml"
+    outside.write_text((root / "backend.yaml").read_text("utf-8"), encoding="utf-8")
+    client_file = root / "client.py"
+
+    async def body(client: Client) -> None:
+        with pytest.raises(JsonRpcException):  # an unknown method: an error response
+            await client.request("k8slb/noSuchMethod", {})
+        client.open(outside)  # outside the workspace
+        client.client.text_document_did_open(
+            types.DidOpenTextDocumentParams(
+                text_document=types.TextDocumentItem(
+                    uri="untitled:Untitled-1", language_id="yaml", version=1, text="kind: [\n"
+                )
+            )
+        )
+        assert await client.actions(outside, 0) == []
+        client.open(client_file, language="python")  # and the server still serves
+        await client.wait(lambda: "KLB102" in client.codes(client_file))
+        assert uri(outside) not in client.published
+        assert "untitled:Untitled-1" not in client.published
+
+    session(root, body)
+
+
+def test_without_the_lsp_extra_the_command_says_how_to_install_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from click.testing import CliRunner
+    from k8slb.cli import cli
+
+    for name in [m for m in sys.modules if m.split(".")[0] in ("pygls", "k8slb")]:
+        if name.split(".")[0] == "pygls" or name.startswith("k8slb.lsp"):
+            monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "pygls", None)  # as if it were not installed
+    result = CliRunner().invoke(cli, ["lsp"])
+    assert result.exit_code == 2
+    assert "pip install 'k8slb[lsp]'" in result.output

@@ -85,8 +85,10 @@ def contains(span: types.Range, position: types.Position) -> bool:
     return (span.start.line, span.start.character) <= at <= (span.end.line, span.end.character)
 
 
-def overlaps(one: types.Range, other: types.Range) -> bool:
-    return contains(one, other.start) or contains(other, one.start)
+def same_lines(one: types.Range, other: types.Range) -> bool:
+    """Whether the ranges share a line: a code action asked for at the cursor is for the
+    findings on its line, wherever on it they start."""
+    return one.start.line <= other.end.line and other.start.line <= one.end.line
 
 
 def replacement_edit(text: Text, start: int, end: int, new: str) -> types.TextEdit:

@@ -20,7 +20,7 @@ from k8slb import __version__
 from k8slb.internal import internal_error
 from k8slb.lsp import actions, diagnostics, hover
 from k8slb.lsp.actions import FIX_ALL, Found
-from k8slb.lsp.positions import Text, contains, overlaps, path_of, uri_of
+from k8slb.lsp.positions import Text, contains, path_of, same_lines, uri_of
 from k8slb.lsp.state import CONFIG_NAMES, Workspace
 from k8slb.report.links import links_text
 from lsprotocol import types
@@ -261,7 +261,7 @@ def build() -> K8slbServer:
         path, folder, pairs = found
         codec = ls.workspace.position_codec
         only = params.context.only
-        here = [(d, f) for d, f in pairs if overlaps(d.range, params.range)]
+        here = [(d, f) for d, f in pairs if same_lines(d.range, params.range)]
         made: list[types.CodeAction] = []
         if actions.wanted(types.CodeActionKind.QuickFix, only) and here:
             made += actions.fixes(folder, here, codec)
