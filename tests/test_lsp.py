@@ -319,3 +319,96 @@ def test_without_the_lsp_extra_the_command_says_how_to_install_it(
     result = CliRunner().invoke(cli, ["lsp"])
     assert result.exit_code == 2
     assert "pip install 'k8slb[lsp]'" in result.output
+
+
+def _chart(tmp_path: Path) -> Path:
+    root = tmp_path / "helm"
+    shutil.copytree(FIXTURES / "helm", root)
+    return root
+
+
+def test_an_unsaved_template_of_a_chart_is_rendered_with_the_chart(tmp_path: Path) -> None:
+    root = _chart(tmp_path)
+    service = root / "payments" / "templates" / "service.yaml"
+    text = service.read_text("utf-8")
+
+    async def body(client: Client) -> None:
+        client.open(service)
+        await client.wait(lambda: "KLB101" in client.codes(service))
+        client.replace(service, text.replace("spec:\n", "spec:\n  clusterIP: None\n", 1))
+        await client.wait(lambda: "KLB101" not in client.codes(service))
+
+    session(root, body)
+
+
+def test_fix_all_in_a_chart_template_makes_what_k8slb_fix_writes_there(tmp_path: Path) -> None:
+    root = _chart(tmp_path)
+    deployment = root / "payments" / "templates" / "deployment.yaml"
+    text = deployment.read_text("utf-8")
+    other = tmp_path / "by-fix"
+    shutil.copytree(FIXTURES / "helm", other)
+    subprocess.run([sys.executable, "-m", "k8slb", "fix", str(other)], capture_output=True)
+    expected = (other / "payments" / "templates" / "deployment.yaml").read_text("utf-8")
+    assert "preStop" in expected and "preStop" not in text
+
+    async def body(client: Client) -> None:
+        client.open(deployment)
+        await client.wait(lambda: "KLB401" in client.codes(deployment))
+        (action,) = await client.actions(deployment, 0, only=[FIX_ALL])
+        assert action.edit is not None and action.edit.changes is not None
+        assert list(action.edit.changes) == [uri(deployment)]
+        assert applied(text, list(action.edit.changes[uri(deployment)])) == expected
+
+    session(root, body)
+
+
+def test_a_client_that_resolves_gets_fix_all_worked_out_when_chosen(tmp_path: Path) -> None:
+    root = _demo(tmp_path)
+    server = root / "server.py"
+    text = server.read_text("utf-8")
+    expected = _fixed_by_the_command_line(tmp_path, "server.py")
+
+    async def body(client: Client) -> None:
+        client.open(server, language="python")
+        await client.wait(lambda: "KLB201" in client.codes(server))
+        (offered,) = [a for a in await client.actions(server, 0) if a.kind == FIX_ALL]
+        assert offered.edit is None  # not worked out for a menu
+        chosen = await client.client.code_action_resolve_async(offered)
+        assert chosen.edit is not None and chosen.edit.changes is not None
+        assert applied(text, list(chosen.edit.changes[uri(server)])) == expected
+
+    session(root, body, resolve=True)
+
+
+def test_a_new_file_not_yet_saved_is_judged_with_the_workspace(tmp_path: Path) -> None:
+    root = _demo(tmp_path)
+    new = root / "second_client.py"
+    text = (root / "client.py").read_text("utf-8")
+
+    async def body(client: Client) -> None:
+        client.open(new, text, language="python")  # on no disk
+        await client.wait(lambda: "KLB102" in client.codes(new))
+        assert not new.exists()
+
+    session(root, body)
+
+
+def test_a_workspace_folder_added_is_judged_and_one_removed_is_cleared(tmp_path: Path) -> None:
+    first = _demo(tmp_path)
+    second = _chart(tmp_path)
+    service = second / "payments" / "templates" / "service.yaml"
+
+    async def body(client: Client) -> None:
+        await client.wait(lambda: "KLB102" in client.codes(first / "client.py"))
+        client.client.workspace_did_change_workspace_folders(
+            types.DidChangeWorkspaceFoldersParams(
+                event=types.WorkspaceFoldersChangeEvent(
+                    added=[types.WorkspaceFolder(uri=uri(second), name="helm")],
+                    removed=[types.WorkspaceFolder(uri=uri(first), name="root")],
+                )
+            )
+        )
+        await client.wait(lambda: "KLB101" in client.codes(service))
+        await client.wait(lambda: client.codes(first / "client.py") == [])
+
+    session(first, body)

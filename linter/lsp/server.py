@@ -184,6 +184,8 @@ def build() -> K8slbServer:
         if known is None:
             return
         path, folder = known
+        if not folder.matters(path):
+            return
         judged = folder.text_of(path) if folder.result is not None else None
         if folder.open(path, params.text_document.text):
             folder.plan()  # a file the last plan did not find
@@ -198,8 +200,9 @@ def build() -> K8slbServer:
         if known is None:
             return
         path, folder = known
-        folder.open(path, ls.workspace.get_text_document(params.text_document.uri).source)
-        ls.schedule(folder)
+        if folder.matters(path):
+            folder.open(path, ls.workspace.get_text_document(params.text_document.uri).source)
+            ls.schedule(folder)
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: K8slbServer, params: types.DidSaveTextDocumentParams) -> None:
@@ -238,6 +241,21 @@ def build() -> K8slbServer:
                 if touched[folder.root]:
                     folder.plan()
                 ls.schedule(folder)
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
+    def folders_changed(ls: K8slbServer, params: types.DidChangeWorkspaceFoldersParams) -> None:
+        gone = {os.path.abspath(p) for f in params.event.removed if (p := path_of(f.uri))}
+        for folder in [f for f in ls.folders if f.root in gone]:
+            ls.folders.remove(folder)
+            ls._cancel(folder)
+            ls._publish(folder, {})  # its files' diagnostics cleared
+        for added in params.event.added:
+            root = path_of(added.uri)
+            if root is not None and all(f.root != os.path.abspath(root) for f in ls.folders):
+                folder = Workspace(root)
+                ls.folders.append(folder)
+                folder.plan()
+                ls.judge(folder)
 
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     def on_hover(ls: K8slbServer, params: types.HoverParams) -> types.Hover | None:

@@ -88,9 +88,10 @@ class Workspace:
     def chart_of(self, path: str) -> Source | None:
         return next((c for c in self._charts if c.location and inside(path, c.location)), None)
 
-    def reads(self, path: str) -> bool:
-        """Whether the file is of a kind k8slb reads, by its name."""
-        return language_of(path, explicit=False) is not None
+    def matters(self, path: str) -> bool:
+        """Whether the file's text can change a judgement: one the plan found, or of a
+        kind k8slb reads (a new file); a README's keystrokes judge nothing."""
+        return self.knows(path) or language_of(path, explicit=False) is not None
 
     def open(self, path: str, text: str) -> bool:
         """The buffer's text stands for the file from now on; True when the plan must be
@@ -104,10 +105,8 @@ class Workspace:
     def contents(self) -> dict[str, bytes]:
         """The bytes that stand for files on disk: each buffer in its file's encoding, and
         each chart holding a buffer packed with it."""
-        given: dict[str, bytes] = {}
-        for path, text in self.buffers.items():
-            if path in self._sources:
-                given[path] = _encoded(path, text)
+        read = {source.path for source in self.sources()}
+        given = {path: _encoded(path, text) for path, text in self.buffers.items() if path in read}
         for chart in self._charts:
             folder = chart.location
             held = {p: t for p, t in self.buffers.items() if folder and inside(p, folder)}
