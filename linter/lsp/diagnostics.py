@@ -61,14 +61,25 @@ def _absolute(path: str, beside: str) -> str:
     return os.path.join(os.path.dirname(beside), path)
 
 
-def by_file(
-    result: RunResult, text_of: Callable[[str], Text | None]
-) -> dict[str, list[tuple[types.Diagnostic, Finding]]]:
-    """Each file's diagnostics, with the findings they say; a finding in a file that is
-    not text (a chart's folder, a build's output) has none."""
-    found: dict[str, list[tuple[types.Diagnostic, Finding]]] = defaultdict(list)
+Said = dict[str, tuple[Text, list[tuple[types.Diagnostic, Finding]]]]
+
+
+def by_file(result: RunResult, text_of: Callable[[str], Text | None], before: Said) -> Said:
+    """Each file's text and diagnostics, with the findings they say; a finding in a file
+    that is not text (a chart's folder, a build's output) has none. A file whose text and
+    findings are those of `before` keeps its diagnostics (the same objects: a file
+    unchanged is told nothing again)."""
+    grouped: dict[str, list[Finding]] = defaultdict(list)
     for finding in result.findings:
-        text = text_of(finding.path)
-        if text is not None:
-            found[finding.path].append((diagnostic(finding, text), finding))
-    return dict(found)
+        grouped[finding.path].append(finding)
+    said: Said = {}
+    for path, findings in grouped.items():
+        text = text_of(path)
+        if text is None:
+            continue
+        old = before.get(path)
+        if old is not None and old[0] is text and [f for _, f in old[1]] == findings:
+            said[path] = old
+        else:
+            said[path] = (text, [(diagnostic(f, text), f) for f in findings])
+    return said

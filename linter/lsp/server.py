@@ -26,7 +26,10 @@ from k8slb.report.links import links_text
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
-DEBOUNCE_SECONDS = 0.25  # a pause in typing this long, and the folder is judged
+# A change after a quiet spell is judged at once; the changes that follow it within this
+# long of each other are judged once, when they pause (a debounce on both edges: one
+# edit's diagnostics come as soon as they can, a burst of typing costs two judgements).
+DEBOUNCE_SECONDS = 0.2
 EXPLAIN_LINKS = "k8slb.explainLinks"
 
 
@@ -38,6 +41,9 @@ class K8slbServer(LanguageServer):
         self.published: dict[str, list[types.Diagnostic]] = {}  # uri -> what was said
         self.found: dict[str, list[Found]] = {}  # path -> its diagnostics and findings
         self._pending: dict[str, asyncio.TimerHandle] = {}  # folder root -> its judgement
+        self._changed: dict[str, float] = {}  # folder root -> its last change (loop time)
+        # path -> its text as last judged, its diagnostics (kept while neither changes)
+        self._said: dict[str, tuple[Text, list[Found]]] = {}
         self._owner: dict[str, Workspace] = {}  # path published -> its folder
 
     # the folders
@@ -59,10 +65,17 @@ class K8slbServer(LanguageServer):
 
     # judging
 
-    def schedule(self, folder: Workspace, delay: float | None = None) -> None:
+    def schedule(self, folder: Workspace) -> None:
+        """Judge the folder now if it has been quiet, else once its changes pause."""
+        loop = asyncio.get_running_loop()
+        last = self._changed.get(folder.root)
+        quiet = folder.root not in self._pending and (
+            last is None or loop.time() - last >= self.debounce
+        )
+        self._changed[folder.root] = loop.time()
         self._cancel(folder)
-        wait = self.debounce if delay is None else delay
-        self._pending[folder.root] = asyncio.get_running_loop().call_later(wait, self.judge, folder)
+        wait = 0 if quiet else self.debounce
+        self._pending[folder.root] = loop.call_later(wait, self.judge, folder)
 
     def _cancel(self, folder: Workspace) -> None:
         handle = self._pending.pop(folder.root, None)
@@ -92,17 +105,27 @@ class K8slbServer(LanguageServer):
             return
         for message in [*result.errors, *result.warnings]:
             self.log(f"k8slb: {message}", types.MessageType.Warning)
-        codec = self.workspace.position_codec
-        texts: dict[str, Text | None] = {}
+        seen: dict[str, Text | None] = {}
 
         def text_of(path: str) -> Text | None:
-            if path not in texts:
+            if path not in seen:
                 readable = os.path.isfile(path) or path in folder.buffers  # not a chart's folder
                 text = folder.text_of(path) if readable else None
-                texts[path] = Text(path, text, codec) if text is not None else None
-            return texts[path]
+                seen[path] = self._located(path, text) if text is not None else None
+            return seen[path]
 
-        self._publish(folder, diagnostics.by_file(result, text_of))
+        said = diagnostics.by_file(result, text_of, self._said)
+        others = {p: s for p, s in self._said.items() if self._owner.get(p) is not folder}
+        self._said = {**others, **said}
+        self._publish(folder, {path: pairs for path, (_, pairs) in said.items()})
+
+    def _located(self, path: str, text: str) -> Text:
+        """The file's lines, numbered both ways: worked out again only when its text
+        changed (most files with findings are the same from one judgement to the next)."""
+        known = self._said.get(path)
+        if known is not None and known[0].text == text:
+            return known[0]
+        return Text(path, text, self.workspace.position_codec)
 
     def _publish(self, folder: Workspace, found: dict[str, list[Found]]) -> None:
         """Publish each file's diagnostics that changed; clear those of the folder's files
@@ -145,6 +168,12 @@ class K8slbServer(LanguageServer):
 def build() -> K8slbServer:
     """A server with every feature k8slb serves."""
     server = K8slbServer()
+
+    @server.feature(types.INITIALIZE)
+    def initialize(ls: K8slbServer, params: types.InitializeParams) -> None:
+        options = params.initialization_options
+        if isinstance(options, dict) and isinstance(options.get("debounceMs"), (int, float)):
+            ls.debounce = max(float(options["debounceMs"]), 0.0) / 1000
 
     @server.feature(types.INITIALIZED)
     def initialized(ls: K8slbServer, params: types.InitializedParams) -> None:
