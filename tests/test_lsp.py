@@ -184,6 +184,13 @@ def test_a_fix_the_editors_refuse_is_not_offered(tmp_path: Path) -> None:
     session(root, body)
 
 
+def _on_disk(client: Client, path: Path, change: types.FileChangeType) -> None:
+    """What the editor's file watcher tells the server."""
+    client.client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams(changes=[types.FileEvent(uri=uri(path), type=change)])
+    )
+
+
 def test_a_configuration_changed_on_disk_is_read_again_and_the_findings_re_published(
     tmp_path: Path,
 ) -> None:
@@ -195,19 +202,11 @@ def test_a_configuration_changed_on_disk_is_read_again_and_the_findings_re_publi
         await client.wait(lambda: "KLB111" in client.codes(client_file))
         config = root / ".k8slb.yaml"
         config.write_text("ignore: [KLB111]\n", encoding="utf-8")
-        client.client.workspace_did_change_watched_files(
-            types.DidChangeWatchedFilesParams(
-                changes=[types.FileEvent(uri=uri(config), type=types.FileChangeType.Created)]
-            )
-        )
+        _on_disk(client, config, types.FileChangeType.Created)
         await client.wait(lambda: "KLB111" not in client.codes(client_file))
         assert client.codes(client_file) == ["KLB102"]
         config.write_text("ignore: [KLB102]\n", encoding="utf-8")  # changed again
-        client.client.workspace_did_change_watched_files(
-            types.DidChangeWatchedFilesParams(
-                changes=[types.FileEvent(uri=uri(config), type=types.FileChangeType.Changed)]
-            )
-        )
+        _on_disk(client, config, types.FileChangeType.Changed)
         await client.wait(lambda: client.codes(client_file) == ["KLB111"])
 
     session(root, body)
@@ -412,3 +411,86 @@ def test_a_workspace_folder_added_is_judged_and_one_removed_is_cleared(tmp_path:
         await client.wait(lambda: client.codes(first / "client.py") == [])
 
     session(first, body)
+
+
+def test_a_broken_configuration_is_said_and_its_findings_cleared_until_it_is_mended(
+    tmp_path: Path,
+) -> None:
+    root = _demo(tmp_path)
+    client_file = root / "client.py"
+    config = root / ".k8slb.yaml"
+
+    async def body(client: Client) -> None:
+        await client.wait(lambda: "KLB111" in client.codes(client_file))
+        config.write_text("no-such-key: 1\n", encoding="utf-8")
+        _on_disk(client, config, types.FileChangeType.Created)
+        await client.wait(lambda: any("no-such-key" in m for m in client.shown))
+        await client.wait(lambda: client.codes(client_file) == [])
+        config.write_text("ignore: [KLB102]\n", encoding="utf-8")
+        _on_disk(client, config, types.FileChangeType.Changed)
+        await client.wait(lambda: client.codes(client_file) == ["KLB111"])
+
+    session(root, body)
+
+
+def test_a_hostile_buffer_is_a_read_error_within_check_s_limits(tmp_path: Path) -> None:
+    root = _demo(tmp_path)
+    service = root / "backend.yaml"
+
+    async def body(client: Client) -> None:
+        client.open(service)
+        await client.wait(lambda: "KLB401" in client.codes(service))
+        client.replace(service, "[" * 28_000)  # nested past the native stack
+        await client.wait(lambda: client.codes(service) == ["KLB001"])
+        (said,) = client.published[uri(service)]
+        assert "nesting deeper than 200 levels" in said.message
+
+    session(root, body)
+
+
+def test_a_burst_of_changes_ends_in_the_diagnostics_of_the_last_text(tmp_path: Path) -> None:
+    root = _demo(tmp_path)
+    client_file = root / "client.py"
+    text = client_file.read_text("utf-8")
+
+    async def body(client: Client) -> None:
+        client.open(client_file, language="python")
+        await client.wait(lambda: "KLB111" in client.codes(client_file))
+        for number in range(1, 6):  # typing: each text moves the findings down a line
+            client.replace(client_file, "#\n" * number + text)
+        await client.wait(
+            lambda: [d.range.start.line for d in client.published[uri(client_file)]] == [14, 18]
+        )
+
+    session(root, body)
+
+
+def test_the_server_ends_when_its_client_goes_away(tmp_path: Path) -> None:
+    server = subprocess.Popen(
+        [sys.executable, "-m", "k8slb", "lsp"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert server.stdin is not None
+    server.stdin.close()  # the editor crashed: no shutdown, no exit
+    assert server.wait(timeout=120) == 0
+
+
+def test_a_file_changed_outside_the_editor_is_read_again(tmp_path: Path) -> None:
+    """A `git checkout` that makes the Service headless, the manifests never opened."""
+    root = _demo(tmp_path)
+    client_file, service = root / "client.py", root / "backend.yaml"
+
+    async def body(client: Client) -> None:
+        client.open(client_file, language="python")
+        await client.wait(lambda: "KLB102" in client.codes(client_file))
+        manifests = service.read_text("utf-8")
+        service.write_text(
+            manifests.replace("spec:\n  selector:", "spec:\n  clusterIP: None\n  selector:", 1),
+            encoding="utf-8",
+        )
+        _on_disk(client, service, types.FileChangeType.Changed)
+        await client.wait(lambda: "KLB102" not in client.codes(client_file))
+
+    session(root, body)
