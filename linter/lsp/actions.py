@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from k8slb.core.findings import Finding
 from k8slb.fixing.noqa import add_noqa
@@ -153,7 +153,3 @@ def _pieces(path: str, before: bytes, after: bytes) -> list[Replacement]:
         return [changed_span(path, codec.decode(before), codec.decode(after))]
     except UnicodeDecodeError:
         return []
-
-
-def at(found: Sequence[Found], within: Callable[[types.Range], bool]) -> list[Found]:
-    return [(d, f) for d, f in found if within(d.range)]

@@ -103,7 +103,3 @@ def same_lines(one: types.Range, other: types.Range) -> bool:
     """Whether the ranges share a line: a code action asked for at the cursor is for the
     findings on its line, wherever on it they start."""
     return one.start.line <= other.end.line and other.start.line <= one.end.line
-
-
-def replacement_edit(text: Text, start: int, end: int, new: str) -> types.TextEdit:
-    return types.TextEdit(range=text.range(start, end), new_text=new)

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Set as AbstractSet
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from k8slb import api
 from k8slb.cache import ParseMemo
+from k8slb.config import YAML_NAMES
 from k8slb.core.results import RunResult
 from k8slb.fixing.fixer import FixOutcome
 from k8slb.reading.charts import pack, pack_members, unpack
@@ -24,7 +26,7 @@ from k8slb.reading.repository import inside
 from k8slb.reading.sources import Source, language_of
 
 # The files that configure a run: a change to one of them is a new plan.
-CONFIG_NAMES = frozenset({".k8slb.yaml", ".k8slb.yml", "k8slb.yaml", "pyproject.toml"})
+CONFIG_NAMES = frozenset({*YAML_NAMES, "pyproject.toml"})
 
 
 class SessionMemo(ParseMemo):
@@ -59,7 +61,6 @@ class Workspace:
         self.run: api.Run | None = None
         self.problem: str | None = None  # why there is no plan (a configuration broken)
         self.result: RunResult | None = None  # the last judgement
-        self.generation = 0  # counts judgements: what was worked out from one is kept
         self._sources: dict[str, Source] = {}
         self._charts: list[Source] = []
 
@@ -146,7 +147,6 @@ class Workspace:
         if run.baseline is not None and run.baseline.is_file():
             api.apply_baseline(result, run.baseline, report_unused=False)
         self.result = result
-        self.generation += 1
         return result
 
     def fix_file(self, path: str) -> FixOutcome | None:
@@ -196,6 +196,4 @@ def _encoded(path: str, text: str) -> bytes:
 
 
 def _with_sources(run: api.Run, sources: list[Source]) -> api.Run:
-    from dataclasses import replace
-
     return replace(run, found=replace(run.found, sources=sources))
