@@ -4,6 +4,7 @@ offered to do about it."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
@@ -492,5 +493,36 @@ def test_a_file_changed_outside_the_editor_is_read_again(tmp_path: Path) -> None
         )
         _on_disk(client, service, types.FileChangeType.Changed)
         await client.wait(lambda: "KLB102" not in client.codes(client_file))
+
+    session(root, body)
+
+
+def test_the_workspace_s_diagnostics_are_check_s_findings_file_by_file(tmp_path: Path) -> None:
+    """Every file kind the demo holds (manifests, Python, Go), published without being
+    opened, as `k8slb check` of the folder reports them."""
+    root = _demo(tmp_path)
+    (root / ".k8slb.yaml").write_text("ignore: [KLB301]\n", encoding="utf-8")
+    checked = subprocess.run(
+        [sys.executable, "-m", "k8slb", "check", "--no-cache", "--format", "json", str(root)],
+        capture_output=True,
+        text=True,
+    )
+    expected: dict[str, list[tuple[str, int]]] = {}
+    for finding in json.loads(checked.stdout)["findings"]:
+        path = uri(Path(finding["path"]))
+        expected.setdefault(path, []).append((finding["rule"], finding["line"] - 1))
+    assert uri(root / "checkout" / "main.go") in expected
+    assert "KLB301" not in {rule for said in expected.values() for rule, _ in said}
+
+    def published(client: Client) -> dict[str, list[tuple[str, int]]]:
+        return {
+            path: sorted((str(d.code), d.range.start.line) for d in said)
+            for path, said in client.published.items()
+            if said
+        }
+
+    async def body(client: Client) -> None:
+        wanted = {path: sorted(said) for path, said in expected.items()}
+        await client.wait(lambda: published(client) == wanted)
 
     session(root, body)
