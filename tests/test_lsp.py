@@ -15,7 +15,7 @@ from k8slb.rules.grpc_client_clusterip import GrpcClientClusterIp
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 
-from .helpers import FIXTURES
+from .helpers import FIXTURES, ROOT
 from .lsp_client import Client, applied, session, uri
 
 FIX_ALL = "source.fixAll.k8slb"
@@ -526,3 +526,19 @@ def test_the_workspace_s_diagnostics_are_check_s_findings_file_by_file(tmp_path:
         await client.wait(lambda: published(client) == wanted)
 
     session(root, body)
+
+
+def test_the_vs_code_extension_starts_the_server_and_asks_its_command() -> None:
+    """editors/vscode's own tests (node's runner, VS Code stubbed), and the command it
+    asks for is the server's."""
+    from k8slb.lsp.server import EXPLAIN_LINKS
+
+    extension = ROOT / "editors" / "vscode"
+    assert f'SERVER_COMMAND = "{EXPLAIN_LINKS}"' in (extension / "extension.js").read_text()
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("no node to run the extension's tests")
+    done = subprocess.run(
+        [node, "--test", "test/"], cwd=extension, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
