@@ -1,6 +1,6 @@
-"""The command line: `k8slb check`, `k8slb fix`, `k8slb rules`, `k8slb explain`, `k8slb server`
-(their options are in cli_options.py, what they do in api.py: here, what they print and how
-they exit)."""
+"""The command line: `k8slb check`, `k8slb fix`, `k8slb rules`, `k8slb explain`, `k8slb server`,
+`k8slb lsp` (their options are in cli_options.py, what they do in api.py: here, what they print
+and how they exit)."""
 
 from __future__ import annotations
 
