@@ -542,3 +542,31 @@ def test_the_vs_code_extension_starts_the_server_and_asks_its_command() -> None:
         [node, "--test", "test/"], cwd=extension, capture_output=True, text=True, timeout=120
     )
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_a_chart_s_values_file_changed_renders_the_chart_again(tmp_path: Path) -> None:
+    root = _chart(tmp_path)
+    values = root / "payments" / "values.yaml"
+    service = root / "payments" / "templates" / "service.yaml"
+
+    def replicas(client: Client) -> list[str]:
+        return [
+            d.message for d in client.published.get(uri(service), []) if "replicas" in d.message
+        ]
+
+    async def body(client: Client) -> None:
+        await client.wait(lambda: any("runs 4 replicas" in m for m in replicas(client)))
+        client.open(values)  # unsaved first
+        client.replace(values, values.read_text("utf-8").replace("replicas: 4", "replicas: 6"))
+        await client.wait(lambda: any("runs 6 replicas" in m for m in replicas(client)))
+        client.client.text_document_did_close(
+            types.DidCloseTextDocumentParams(
+                text_document=types.TextDocumentIdentifier(uri(values))
+            )
+        )  # the edit dropped: the file on disk again
+        await client.wait(lambda: any("runs 4 replicas" in m for m in replicas(client)))
+        values.write_text(values.read_text("utf-8").replace("replicas: 4", "replicas: 9"))
+        _on_disk(client, values, types.FileChangeType.Changed)  # then changed on disk
+        await client.wait(lambda: any("runs 9 replicas" in m for m in replicas(client)))
+
+    session(root, body)
