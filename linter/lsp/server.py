@@ -21,7 +21,7 @@ from k8slb.internal import internal_error
 from k8slb.lsp import actions, diagnostics, hover
 from k8slb.lsp.actions import FIX_ALL, Found
 from k8slb.lsp.positions import Text, contains, path_of, same_lines, uri_of
-from k8slb.lsp.state import CONFIG_NAMES, Workspace
+from k8slb.lsp.state import Workspace
 from k8slb.report.links import links_text
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
@@ -85,7 +85,8 @@ class K8slbServer(LanguageServer):
     def due(self, folder: Workspace) -> None:
         """Make the judgement a change scheduled, now: a request answers about the text
         as the editor has it."""
-        if folder.root in self._pending or folder.result is None:
+        never = folder.result is None and folder.run is not None  # a broken plan: said once
+        if folder.root in self._pending or never:
             self.judge(folder)
 
     def judge(self, folder: Workspace) -> None:
@@ -239,7 +240,7 @@ def build() -> K8slbServer:
         if known is None:
             return
         path, folder = known
-        if os.path.basename(path) in CONFIG_NAMES:
+        if folder.touched(path, added_or_gone=False) == "plan":
             folder.plan()
         ls.judge(folder)
 
@@ -254,21 +255,20 @@ def build() -> K8slbServer:
 
     @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     def watched(ls: K8slbServer, params: types.DidChangeWatchedFilesParams) -> None:
-        touched: dict[str, bool] = {}  # folder root -> whether to plan again
+        touched: dict[str, set[str | None]] = {}  # folder root -> what its changes call for
         for change in params.changes:
             known = ls.document(change.uri)
-            if known is None:
-                continue
-            path, folder = known
-            again = (
-                os.path.basename(path) in CONFIG_NAMES
-                or change.type != types.FileChangeType.Changed
-            )
-            touched[folder.root] = touched.get(folder.root, False) or again
+            if known is not None:
+                path, folder = known
+                added_or_gone = change.type != types.FileChangeType.Changed
+                touched.setdefault(folder.root, set()).add(
+                    folder.touched(path, added_or_gone=added_or_gone)
+                )
         for folder in ls.folders:
-            if folder.root in touched:
-                if touched[folder.root]:
-                    folder.plan()
+            calls = touched.get(folder.root, set())
+            if "plan" in calls:
+                folder.plan()
+            if calls - {None}:  # a checkout touches many files: judged once
                 ls.schedule(folder)
 
     @server.feature(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)

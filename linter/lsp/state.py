@@ -94,6 +94,20 @@ class Workspace:
         kind k8slb reads (a new file); a README's keystrokes judge nothing."""
         return self.knows(path) or language_of(path, explicit=False) is not None
 
+    def touched(self, path: str, *, added_or_gone: bool) -> str | None:
+        """What a file changed on disk calls for: "plan" (the configuration, an ignore
+        file, a file of a kind k8slb reads come or gone), "judge" (a file a judgement
+        reads, the baseline), or None (a file no judgement reads: `.git/`'s, a build's)."""
+        name = os.path.basename(path)
+        if name in CONFIG_NAMES or name == ".gitignore":
+            return "plan"
+        if added_or_gone and self.matters(path):
+            return "plan"
+        baseline = self.run.baseline if self.run is not None else None
+        if self.knows(path) or (baseline is not None and path == os.path.abspath(baseline)):
+            return "judge"
+        return None
+
     def open(self, path: str, text: str) -> bool:
         """The buffer's text stands for the file from now on; True when the plan must be
         made again first (a file the last plan did not find, on disk now)."""

@@ -1,14 +1,20 @@
 """Where `k8slb lsp` says a finding is: k8slb's lines (numbered as the file's parser
 numbers them) and columns (characters) become LSP's (lines ended at \\n, \\r\\n or \\r;
-columns in the code units agreed with the client); and the parses the server keeps are
-those its last judgement used."""
+columns in the code units agreed with the client); the parses the server keeps are those
+its last judgement used; and a file changed on disk is judged only if a judgement reads
+it."""
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 from k8slb.lsp.positions import Text, path_of, same_lines
-from k8slb.lsp.state import SessionMemo
+from k8slb.lsp.state import SessionMemo, Workspace
 from lsprotocol import types
 from pygls.workspace.position_codec import PositionCodec
+
+from .helpers import FIXTURES
 
 UTF16 = PositionCodec(types.PositionEncodingKind.Utf16)
 UTF32 = PositionCodec(types.PositionEncodingKind.Utf32)
@@ -74,3 +80,21 @@ def test_the_session_keeps_only_the_parses_the_last_judgement_used() -> None:
     memo.store("a.yaml", b"two", "parse of two")  # and a's new text
     memo.forget_unused()
     assert set(memo.used) == {key("a.yaml", b"two"), key("b.yaml", b"kept")}
+
+
+def test_a_file_changed_on_disk_is_judged_only_if_a_judgement_reads_it(tmp_path: Path) -> None:
+    root = tmp_path / "demo"
+    shutil.copytree(FIXTURES / "demo" / "bad", root)
+    folder = Workspace(str(root))
+    folder.plan()
+
+    def calls(name: str, *, added_or_gone: bool = False) -> str | None:
+        return folder.touched(str(root / name), added_or_gone=added_or_gone)
+
+    assert calls("backend.yaml") == "judge"
+    assert calls("checkout/main.go") == "judge"
+    assert calls(".k8slb.yaml") == calls("pyproject.toml") == calls(".gitignore") == "plan"
+    assert calls("new.yaml", added_or_gone=True) == "plan"  # a file to find
+    assert calls("backend.yaml", added_or_gone=True) == "plan"  # gone
+    assert calls(".git/index") is None
+    assert calls("notes.txt", added_or_gone=True) is None
