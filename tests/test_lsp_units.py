@@ -98,3 +98,22 @@ def test_a_file_changed_on_disk_is_judged_only_if_a_judgement_reads_it(tmp_path:
     assert calls("backend.yaml", added_or_gone=True) == "plan"  # gone
     assert calls(".git/index") is None
     assert calls("notes.txt", added_or_gone=True) is None
+
+
+def test_a_judgement_of_what_was_judged_already_is_the_last_one(tmp_path: Path) -> None:
+    """A save of the text just judged reads the same bytes: no rule runs again. Any byte
+    changed, in a buffer or on disk, is judged anew."""
+    root = tmp_path / "demo"
+    shutil.copytree(FIXTURES / "demo" / "bad", root)
+    folder = Workspace(str(root))
+    folder.plan()
+    first = folder.judge()
+    assert first is not None and folder.judge() is first
+    client = root / "client.py"
+    folder.open(str(client), client.read_text("utf-8"))  # opened as it is on disk
+    assert folder.judge() is first
+    folder.open(str(client), client.read_text("utf-8") + "\n")
+    edited = folder.judge()
+    assert edited is not first and folder.judge() is edited
+    (root / "server.py").write_text("")  # on disk, the editor told nothing
+    assert folder.judge() is not edited

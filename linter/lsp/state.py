@@ -29,6 +29,10 @@ from k8slb.reading.sources import Source, language_of
 CONFIG_NAMES = frozenset({*YAML_NAMES, "pyproject.toml"})
 
 
+# What a judgement reads: the plan, every file's bytes, the other files' (baseline, values).
+Inputs = tuple["api.Run | None", dict[str, bytes], tuple[bytes | None, ...]]
+
+
 class SessionMemo(ParseMemo):
     """Parses kept in memory from one judgement to the next, but only those the last one
     used: each keystroke's text is a new key, and the old ones must not pile up."""
@@ -61,6 +65,7 @@ class Workspace:
         self.run: api.Run | None = None
         self.problem: str | None = None  # why there is no plan (a configuration broken)
         self.result: RunResult | None = None  # the last judgement
+        self._judged: Inputs = (None, {}, ())  # what the last judgement read
         self._sources: dict[str, Source] = {}
         self._charts: list[Source] = []
 
@@ -149,19 +154,45 @@ class Workspace:
         return [*self._sources.values(), *extra]
 
     def judge(self) -> RunResult | None:
-        """Check the folder with the buffers' text; None without a plan."""
+        """Check the folder with the buffers' text; None without a plan. Every file is read
+        here, and when no byte differs from the last judgement's (a save of the text just
+        judged, the watcher's word on it) that judgement stands."""
         if self.run is None:
             return None
         run = self.run
         sources = self.sources()
         if len(sources) != len(run.found.sources):
             run = _with_sources(run, sources)
-        result = api.check(run, jobs=1, contents=self.contents(), memo=self.memo)
+        read = (self.run, self._read(sources), self._other_inputs())
+        if self.result is not None and self._judged == read:
+            return self.result
+        given = read[1]
+        result = api.check(run, jobs=1, contents=given, memo=self.memo)
         self.memo.forget_unused()
         if run.baseline is not None and run.baseline.is_file():
             api.apply_baseline(result, run.baseline, report_unused=False)
-        self.result = result
+        self.result, self._judged = result, read
         return result
+
+    def _read(self, sources: list[Source]) -> dict[str, bytes]:
+        """Every file's bytes, a buffer's over its file's; a file that cannot be read is
+        left for the check to say so."""
+        given = self.contents()
+        for source in sources:
+            if source.unread is None and source.path not in given:
+                try:
+                    given[source.path] = source.read()
+                except OSError:
+                    continue
+        return given
+
+    def _other_inputs(self) -> tuple[bytes | None, ...]:
+        """The bytes of what else a judgement reads: the baseline, the values files the
+        configuration names for every chart."""
+        if self.run is None:
+            return ()
+        baseline = [str(self.run.baseline)] if self.run.baseline is not None else []
+        return tuple(map(_bytes_of, [*baseline, *self.run.settings.helm.values]))
 
     def fix_file(self, path: str) -> FixOutcome | None:
         """`k8slb fix` of the safe fixes of one file's findings (in a chart's template:
@@ -192,6 +223,14 @@ class Workspace:
             return codec.decode(data)
         except UnicodeDecodeError:
             return None
+
+
+def _bytes_of(path: str) -> bytes | None:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except OSError:
+        return None
 
 
 def _encoded(path: str, text: str) -> bytes:
