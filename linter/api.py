@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import datetime
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from k8slb.cache import Cache
+from k8slb.cache import Cache, ParseMemo
 from k8slb.choices import (
     DEFAULT_BASELINE,
     EXIT_CLEAN,
@@ -186,26 +186,55 @@ def _default_baseline_stays_in(root: Path) -> None:
 
 
 def check(
-    run: Run, *, jobs: int | None = None, cache: Cache | None = None, progress: Progress = QUIET
+    run: Run,
+    *,
+    jobs: int | None = None,
+    cache: Cache | None = None,
+    progress: Progress = QUIET,
+    contents: Mapping[str, bytes] | None = None,
+    memo: ParseMemo | None = None,
 ) -> RunResult:
     """The findings of the run's files (the baseline not applied), the files it could not
-    find among its errors."""
+    find among its errors. `contents` overrides some files' bytes (an editor's unsaved
+    text); `memo` keeps the parses in memory from one check to the next (`k8slb lsp`)."""
     result = run_engine(
-        run.found.sources, run.settings, jobs=jobs or default_jobs(), cache=cache, progress=progress
+        run.found.sources,
+        run.settings,
+        contents,
+        jobs=jobs or default_jobs(),
+        cache=cache,
+        memo=memo,
+        progress=progress,
     )
     result.errors[:0] = run.found.errors
     return result
 
 
 def fix(
-    run: Run, *, unsafe: bool = False, jobs: int | None = None, cache: Cache | None = None
+    run: Run,
+    *,
+    unsafe: bool = False,
+    jobs: int | None = None,
+    cache: Cache | None = None,
+    contents: Mapping[str, bytes] | None = None,
+    memo: ParseMemo | None = None,
+    only: AbstractSet[str] | None = None,
 ) -> FixOutcome:
     """Every fix of the run's findings made in memory, checked, and the check of the fixed
-    text; what the run's baseline holds is left out of what remains."""
+    text; what the run's baseline holds is left out of what remains. `contents`, `memo`:
+    as `check`'s; `only`: the findings of those files alone are fixed, in them alone (an
+    editor's "fix all" of one file)."""
     from k8slb.fixing.fixer import plan as plan_fixes
 
     outcome = plan_fixes(
-        run.found.sources, run.settings, unsafe=unsafe, jobs=jobs or default_jobs(), cache=cache
+        run.found.sources,
+        run.settings,
+        unsafe=unsafe,
+        jobs=jobs or default_jobs(),
+        cache=cache,
+        contents=contents,
+        memo=memo,
+        only=only,
     )
     return _past_baseline(run, outcome, unsafe=unsafe)
 

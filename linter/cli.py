@@ -1,6 +1,6 @@
-"""The command line: `k8slb check`, `k8slb fix`, `k8slb rules`, `k8slb explain`, `k8slb server`
-(their options are in cli_options.py, what they do in api.py: here, what they print and how
-they exit)."""
+"""The command line: `k8slb check`, `k8slb fix`, `k8slb rules`, `k8slb explain`, `k8slb server`,
+`k8slb lsp` (their options are in cli_options.py, what they do in api.py: here, what they print
+and how they exit)."""
 
 from __future__ import annotations
 
@@ -621,6 +621,29 @@ def explain(rule: str) -> None:
         _fail(f"no rule {rule!r}{suggestion(rule)}; `k8slb rules` lists them")
         sys.exit(EXIT_ERROR)
     click.echo(rule_markdown(found), nl=False)
+
+
+@cli.command("lsp")
+@click.option(
+    "--stdio", is_flag=True, help="Talk over stdin and stdout (the only way; editors pass it)."
+)
+def lsp_command(stdio: bool) -> None:
+    """Serve an editor: findings as you type, fixes as code actions (the Language Server
+    Protocol over stdio; needs `pip install 'k8slb[lsp]'`)."""
+    try:
+        from k8slb.lsp.server import serve
+    except ModuleNotFoundError as error:
+        if (error.name or "").split(".")[0] not in LSP_PACKAGES:
+            raise
+        _fail(
+            f"`k8slb lsp` needs the lsp extra ({error.name} is not installed): "
+            "pip install 'k8slb[lsp]'"
+        )
+        sys.exit(EXIT_ERROR)
+    serve()
+
+
+LSP_PACKAGES = frozenset({"pygls", "lsprotocol"})  # what the `lsp` extra installs
 
 
 @cli.group("server")

@@ -25,6 +25,24 @@ def test_plan_check_and_fix_a_tree(tmp_path: Path) -> None:
     assert (tmp_path / "web.yaml").read_bytes() == before, "a planned fix writes nothing"
 
 
+def test_check_and_fix_read_the_text_given_over_the_files_and_fix_only_the_files_named(
+    tmp_path: Path,
+) -> None:
+    """What `k8slb lsp` asks: an editor's unsaved text judged in place of the file, and the
+    fixes of one file made in it alone."""
+    web, other = tmp_path / "web.yaml", tmp_path / "other.yaml"
+    web.write_text(web_deployment(READY))
+    other.write_text(web_deployment(READY).replace("name: web", "name: other"))
+    run = api.plan([str(tmp_path)], select=["KLB401"])
+    unsaved = {str(web): b"# nothing here yet\n"}
+    result = api.check(run, jobs=1, contents=unsaved)
+    assert [f.path for f in result.findings] == [str(other)]
+    outcome = api.fix(run, jobs=1, only={str(web)})
+    assert list(outcome.fixed_text) == [str(web)]
+    assert [f.path for f in outcome.result.findings] == [str(other)], "left for its own fix"
+    assert not api.fix(run, jobs=1, only={str(web)}, contents=unsaved).fixed_text
+
+
 def test_errors_are_exceptions_not_exits(tmp_path: Path) -> None:
     with pytest.raises(api.UsageError, match="KLB999"):
         api.plan([str(tmp_path)], select=["KLB999"])

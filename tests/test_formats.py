@@ -321,9 +321,9 @@ def test_text_styles_headline_detail_frame_and_concise(tmp_path: Path) -> None:
 def test_a_fix_s_replacement_is_the_one_stretch_where_the_texts_differ(
     before: str, after: str
 ) -> None:
-    from k8slb.fixing.suggest import _span
+    from k8slb.fixing.suggest import changed_span
 
-    piece = _span("f", before, after)
+    piece = changed_span("f", before, after)
     assert before[: piece.start] + piece.text + before[piece.end :] == after
     prefix = 0  # the longest common prefix, then the longest common suffix of the rest
     while prefix < min(len(before), len(after)) and before[prefix] == after[prefix]:

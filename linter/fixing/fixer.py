@@ -6,7 +6,7 @@ and only then write, or show the diff.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Sequence, Set
+from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass, field
 
 from k8slb.cache import Cache, ParseMemo
@@ -148,12 +148,27 @@ def plan(
     unsafe: bool,
     jobs: int = 1,
     cache: Cache | None = None,
+    contents: Mapping[str, bytes] | None = None,
+    memo: ParseMemo | None = None,
+    only: Set[str] | None = None,
 ) -> FixOutcome:
     """Every fix that applies, made in memory; nothing is written here. With a `cache`, a
     pass whose text a run has checked before takes its result from there (`check`, then
-    `fix`), and the parses and the result of the fixed text are kept for the next run."""
+    `fix`), and the parses and the result of the fixed text are kept for the next run.
+    `contents` overrides some files' bytes (an editor's unsaved text), `memo` keeps the
+    parses (an editor's session), and with `only` just the findings of those files are
+    fixed, and only in them."""
     with keeping_composes():  # each edited text is read back, then checked: composed once
-        outcome = _plan(sources, settings, unsafe=unsafe, jobs=jobs, cache=cache)
+        outcome = _plan(
+            sources,
+            settings,
+            unsafe=unsafe,
+            jobs=jobs,
+            cache=cache,
+            given=contents or {},
+            memo=memo,
+            only=only,
+        )
     if cache is not None:
         cache.save()  # once, after every pass
     return outcome
@@ -200,11 +215,19 @@ def _refused(path: str, reason: str, applied: Sequence[Finding]) -> tuple[str, s
 
 
 def _plan(
-    sources: Sequence[Source], settings: Settings, *, unsafe: bool, jobs: int, cache: Cache | None
+    sources: Sequence[Source],
+    settings: Settings,
+    *,
+    unsafe: bool,
+    jobs: int,
+    cache: Cache | None,
+    given: Mapping[str, bytes],
+    memo: ParseMemo | None,
+    only: Set[str] | None,
 ) -> FixOutcome:
     outcome = FixOutcome()
     # each pass parses again only the files the last one edited
-    memo: ParseMemo = cache if cache is not None else ParseMemo()
+    memo = cache if cache is not None else memo if memo is not None else ParseMemo()
 
     def check(contents: dict[str, bytes]) -> RunResult:
         return run(sources, settings, contents, jobs=jobs, cache=cache, memo=memo, save=False)
@@ -213,12 +236,17 @@ def _plan(
     for source in sources:
         if source.unread is not None:
             continue
+        if source.path in given:
+            contents[source.path] = given[source.path]
+            continue
         try:
             contents[source.path] = source.read()
         except OSError:
             continue  # the check reports it
     outcome.original = dict(contents)
     writable = {s.path for s in sources if s.report}  # never edit `--context` files
+    if only is not None:
+        writable &= only
     yaml_files = {s.path for s in sources if s.language == "yaml"}
     refused_files: set[str] = set()
     # where making an edit failed: no later pass touches them, not even for another file's
@@ -242,6 +270,8 @@ def _plan(
         seen: set[str] = set()  # edits hold dicts (unhashable): known by their repr
         for finding in result.findings:
             if not finding.edits or finding.path in refused_files:
+                continue
+            if only is not None and finding.path not in only:
                 continue
             if any(e.path in broken_files for e in finding.edits):
                 continue

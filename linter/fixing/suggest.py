@@ -122,7 +122,7 @@ def _together(path: str, data: bytes, findings: Sequence[Finding]) -> Joint:
     return accepted, sorted(clashing)
 
 
-def _span(path: str, before: str, after: str) -> Replacement:
+def changed_span(path: str, before: str, after: str) -> Replacement:
     """The one stretch where `after` differs from `before`."""
     most = min(len(before), len(after))
     prefix = _longest(most, lambda n: before[:n] == after[:n])
@@ -155,7 +155,7 @@ def _in_chart(finding: Finding, contents: MutableMapping[str, bytes]) -> list[Re
     _, refusals = apply_chart_edits(data, [edit])
     if refusals:
         return []
-    return [_span(os.path.join(edit.path, edit.member), edit.old, edit.new)]
+    return [changed_span(os.path.join(edit.path, edit.member), edit.old, edit.new)]
 
 
 def _alone(finding: Finding, contents: MutableMapping[str, bytes]) -> list[Replacement]:
@@ -173,7 +173,7 @@ def _alone(finding: Finding, contents: MutableMapping[str, bytes]) -> list[Repla
             return []
         codec = codec_for(path, old)
         assert codec is not None  # apply_edits refused the file otherwise
-        pieces.append(_span(path, codec.decode(old), codec.decode(new)))
+        pieces.append(changed_span(path, codec.decode(old), codec.decode(new)))
     return pieces
 
 
