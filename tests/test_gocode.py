@@ -843,7 +843,7 @@ SIGNALS_IN_A_LIST = (
     "\tctx, stop := signal.NotifyContext(context.Background(), shutdownSignals...)\n"
     "\tdefer stop()\n"
     "\tgroup, ctx := errgroup.WithContext(ctx)\n\tserveGRPC(ctx, group)\n"
-    '\tif err := group.Wait(); err != nil {\n\t\tlog.Fatal(err)\n\t}\n}\n\n'
+    "\tif err := group.Wait(); err != nil {\n\t\tlog.Fatal(err)\n\t}\n}\n\n"
     "func serveGRPC(ctx context.Context, group *errgroup.Group) {\n"
     '\tlis, err := net.Listen("tcp", ":9090")\n\tif err != nil {\n\t\tlog.Fatal(err)\n\t}\n'
     "\tsrv := grpc.NewServer()\n"
