@@ -13,7 +13,7 @@ from k8slb.core import regex
 from k8slb.core.edits import Edit, LineEdit, YamlEdit
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.model.links import Link
-from k8slb.model.objects import Container, PodTemplate, pos_of
+from k8slb.model.objects import STOP_SIGNALS, Container, PodTemplate, pos_of
 from k8slb.reading.build_files import DOCKERFILE_NAMES, Dockerfile, Said
 from k8slb.reading.objects import K8sObject
 from k8slb.record import record
@@ -206,10 +206,15 @@ class SigtermNeverReachesServer(Rule):
 
     An init process as PID 1 (`tini`, `dumb-init`, `catatonit`), a shell script with a
     `trap`, and a pod with `shareProcessNamespace: true` (the pause container is PID 1)
-    are not reported. `bash -c` with one command is not either: bash runs a lone command
-    in its own place. A container whose image k8slb cannot link to a Dockerfile is
-    judged by its manifest alone, and an ENTRYPOINT that only the base image sets is not
-    seen.
+    are not reported. Nor is a container whose preStop hook sends the server a stop signal
+    itself (SIGTERM, SIGINT or SIGQUIT to a program its command line runs: `sleep 5 &&
+    kill -TERM $(pidof app)`, `pkill app`, or to every process with `kill -TERM -1`): the
+    server hears it from the hook, after the pause, and the harm below does not happen. A
+    hook that signals PID 1 (`kill 1`), or a server that is PID 1 itself, does not count:
+    PID 1 drops that signal as it drops the kubelet's. `bash -c` with one command is not
+    reported either: bash runs a lone command in its own place. A container whose image
+    k8slb cannot link to a Dockerfile is judged by its manifest alone, and an ENTRYPOINT
+    that only the base image sets is not seen.
 
     Whether a shell stays PID 1 can depend on which shell it is. When the script ends
     with a program run in the foreground (no pipe, redirection, background job or loop,
@@ -351,7 +356,7 @@ class SigtermNeverReachesServer(Rule):
         cmd = dockerfile.cmd if dockerfile is not None else None
         argv = container_argv(command, args, entrypoint, cmd)
         found = pid1(argv)
-        if found is None:
+        if found is None or _hook_stops_server(container, argv, found):
             return None
         place = _place(workload, container, dockerfile, command, args, found)
         if place is None:
@@ -427,6 +432,22 @@ class SigtermNeverReachesServer(Rule):
         if place.workload is not None:
             finding = replace(finding, object=workload.ref, container=container.name)
         return place, finding
+
+
+def _hook_stops_server(container: Container, argv: Sequence[object], found: Pid1) -> bool:
+    """Whether the container's preStop hook sends a stop signal to a process its command
+    line runs other than PID 1 (`kill -TERM $(pidof app)`, `pkill app`, or every process
+    with `kill -TERM -1`): the server hears it from the hook. A signal to PID 1 itself
+    (`kill 1`, or the server when it is PID 1) is dropped as the kubelet's is."""
+    if found.kind == "runtime":
+        return False  # the server is PID 1: no signal sent from inside reaches its handler
+    named = {posixpath.basename(w) for word in argv for w in str(word).split()}
+    named.discard(found.program)
+    return any(
+        kill.signal in STOP_SIGNALS
+        and (kill.name is None or posixpath.basename(kill.name) in named)
+        for kill in container.prestop_kills()
+    )
 
 
 def _runtime(context: Context, link: Link | None, who: str, found: Pid1) -> tuple[str, ...] | None:

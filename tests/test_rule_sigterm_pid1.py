@@ -151,6 +151,65 @@ def test_a_pod_that_shares_its_process_namespace_is_not_reported(tmp_path: Path)
     assert klb406(tmp_path, {"manifest.yaml": manifest}) == []
 
 
+# A secrets server started by a setup script under sh, as charts of stateful servers do.
+SETUP_THEN_SERVE = (
+    "command: [/bin/sh, -ec]\nargs:\n  - |\n    cp /config/base.hcl /tmp/server.hcl;\n"
+    "    /usr/local/bin/entrypoint.sh keeper server -config=/tmp/server.hcl\n"
+)
+
+
+@pytest.mark.parametrize(
+    "hook",
+    [
+        "[/bin/sh, -c, 'sleep 5 && kill -SIGTERM $(pidof keeper)']",
+        "[sh, -c, 'sleep 5; kill -15 `pidof keeper`']",
+        "[sh, -c, 'sleep 10 && pkill keeper']",
+        "[sh, -c, 'sleep 5 && killall -s TERM keeper']",
+        "[sh, -c, 'sleep 5 && kill -TERM -1']",
+        "[/bin/kill, -s, TERM, '-1']",
+    ],
+)
+def test_a_prestop_that_sends_the_server_sigterm_itself_is_not_reported(
+    tmp_path: Path, hook: str
+) -> None:
+    """The shell stays PID 1, but the hook delivers SIGTERM to the server after its
+    pause: the server hears it, and does not run on to SIGKILL."""
+    manifest = web_deployment(
+        f"{SETUP_THEN_SERVE}lifecycle:\n  preStop:\n    exec:\n      command: {hook}\n"
+    )
+    assert klb406(tmp_path, {"manifest.yaml": manifest}) == []
+
+
+@pytest.mark.parametrize(
+    "hook",
+    [
+        "[sh, -c, 'sleep 5 && kill 1']",  # PID 1 is the shell: it drops it
+        "[sh, -c, 'sleep 5 && kill -9 $(pidof keeper)']",  # no stop, a kill
+        "[sh, -c, 'sleep 5 && kill -HUP $(pidof keeper)']",  # a reload
+        "[sh, -c, 'sleep 5 && pkill sh']",  # the shell again
+        "[sh, -c, 'sleep 5 && pkill metrics-agent']",  # another program
+        "[sh, -c, 'sleep 5']",
+    ],
+)
+def test_a_prestop_that_does_not_signal_the_server_leaves_the_finding(
+    tmp_path: Path, hook: str
+) -> None:
+    manifest = web_deployment(
+        f"{SETUP_THEN_SERVE}lifecycle:\n  preStop:\n    exec:\n      command: {hook}\n"
+    )
+    (finding,) = klb406(tmp_path, {"manifest.yaml": manifest})
+    assert "sh -c is PID 1" in finding.message
+
+
+def test_a_prestop_cannot_signal_a_runtime_that_is_pid1_itself(tmp_path: Path) -> None:
+    """Python as PID 1 with no handler drops the hook's SIGTERM as it drops the kubelet's."""
+    hook = "lifecycle:\n  preStop:\n    exec: {command: [sh, -c, 'kill -TERM $(pidof python)']}\n"
+    files = built('CMD ["python", "app.py"]\n', app_py="print('serving')\n")
+    files["manifest.yaml"] = web_deployment(hook)
+    (finding,) = klb406(tmp_path, files)
+    assert "python is PID 1" in finding.message
+
+
 def test_a_job_is_not_reported(tmp_path: Path) -> None:
     job = (
         "apiVersion: batch/v1\nkind: Job\nmetadata: {name: once}\nspec:\n  template:\n"
