@@ -291,16 +291,86 @@ def test_one_finding_for_a_dockerfile_line_that_several_containers_run(tmp_path:
         (["sh", "-ec", "python app.py"], "shell", True),
         (["sh", "-c", "python app.py | tee log"], "shell", False),
         (["sh", "-c", "python app.py\necho done"], "shell", False),
-        (["sh", "-c", "exec npm start"], "package manager", False),
+        (["sh", "-c", "exec npm start"], "launcher", False),
         (["sh", "-c", "PORT=80 python app.py"], "shell", False),  # `exec PORT=80` is wrong
         (["sh", "-c", "cd /app && exec node server.js"], "runtime", False),
-        (["npm", "run", "start"], "package manager", False),
+        (["npm", "run", "start"], "launcher", False),
         (["python3.12", "-u", "app.py"], "runtime", False),
+        (["go", "run", "./cmd/server"], "launcher", False),
+        (["bundle", "exec", "rake", "serve:api"], "launcher", False),
+        (["sh", "-c", "exec rake serve"], "launcher", False),
+        (["flask", "--app", "shop", "run"], "runtime", False),
+        (["python", "-m", "flask", "run"], "runtime", False),
+        (["env", "PORT=8080", "node", "server.js"], "runtime", False),
+        (["poetry", "run", "python", "app.py"], "runtime", False),
+        (["gosu", "app", "sh", "-c", "python app.py"], "shell", True),
     ],
 )
 def test_what_a_command_line_leaves_as_pid1(argv: list[str], kind: str, fixable: bool) -> None:
     found = pid1(argv)
     assert found is not None and (found.kind, found.exec_prefix) == (kind, fixable)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["bundle", "exec", "puma", "-C", "config/puma.rb"],  # exec'd: puma handles SIGTERM
+        ["make", "serve"],  # make passes SIGTERM to its recipes
+        ["mvn", "spring-boot:run"],  # stops the app it forks from a shutdown hook
+        ["gosu", "app", "/usr/local/bin/server"],
+        ["flask", "routes"],  # no server
+        ["go", "build", "./..."],
+    ],
+)
+def test_a_program_that_execs_or_passes_sigterm_on_is_not_a_launcher(argv: list[str]) -> None:
+    assert pid1(argv) is None
+
+
+# A Sinatra service started the way a Rakefile task does it, with the task's name as args.
+RAKE_TASK = "command: [bundle, exec, rake]\nargs: ['serve:books']"
+
+
+def test_a_launcher_that_keeps_the_server_as_its_child_is_a_warning(tmp_path: Path) -> None:
+    (finding,) = klb406(tmp_path, {"manifest.yaml": web_deployment(RAKE_TASK)})
+    assert finding.severity is Severity.WARNING and finding.edits == ()
+    assert finding.message.endswith("rake is PID 1")
+    assert "exits on SIGTERM without passing it on" in finding.text
+    assert "run the server itself as PID 1" in finding.text
+
+
+GO_SERVER = (
+    'package main\n\nimport "net/http"\n\nfunc main() {\n\thttp.ListenAndServe(":8080", nil)\n}\n'
+)
+
+
+def test_go_run_under_a_shell_form_line_is_a_warning_with_no_exec_form_fix(
+    tmp_path: Path,
+) -> None:
+    """The shell may hand PID 1 over to `go run`, but `go run` keeps the server as its
+    child: the exec form would change nothing, so none is offered."""
+    files = built("ENTRYPOINT go run main.go\n", main_go=GO_SERVER)
+    files["go.mod"] = "module example.com/web\n"
+    (finding,) = klb406(tmp_path, files)
+    assert finding.path.endswith("Dockerfile") and finding.severity is Severity.WARNING
+    assert finding.message.endswith(
+        "shell-form ENTRYPOINT makes /bin/sh PID 1, then go run runs the server"
+    )
+    assert "would leave go run as PID 1" in finding.text and finding.edits == ()
+    assert "go build" in finding.text
+
+
+FLASK_APP = "from flask import Flask\n\napp = Flask(__name__)\n"
+
+
+def test_flask_run_is_python_as_pid1_judged_by_its_folders_code(tmp_path: Path) -> None:
+    """`flask run` names no module (Flask finds the app by FLASK_APP or app.py): the code
+    of the folder the image is built from is what it runs."""
+    entry = 'ENTRYPOINT ["flask", "run", "--host=0.0.0.0"]\n'
+    (finding,) = klb406(tmp_path / "bare", built(entry, app_py=FLASK_APP))
+    assert finding.severity is Severity.WARNING
+    assert finding.message.startswith("flask (Python) is PID 1 of container 'web'")
+    handled = FLASK_APP + "\nimport signal\n\nsignal.signal(signal.SIGTERM, lambda *_: exit(0))\n"
+    assert klb406(tmp_path / "handled", built(entry, app_py=handled)) == []
 
 
 def test_a_container_no_service_sends_clients_to_is_info(tmp_path: Path) -> None:
