@@ -405,8 +405,8 @@ class SigtermNeverReachesServer(Rule):
             message = (
                 f"SIGTERM never reaches {who}: {_shell_words(place, found)}, then "
                 f"{after.program} runs the server",
-                f"neither passes SIGTERM on: {after.program} {after.launcher.why}; `exec` in "
-                f"front would leave {after.program} as PID 1",
+                f"the shell passes no signal on, and {after.program} "
+                f"{after.launcher.why}; `exec` in front would leave {after.program} as PID 1",
                 after.launcher.instead,
             )
         elif found.kind == "shell":

@@ -598,6 +598,34 @@ def test_gitlab_ci_docker_build_in_a_script(tmp_path: Path) -> None:
     assert row["evidence"][0].startswith("workflow: .gitlab-ci.yml:3:")
 
 
+@pytest.mark.parametrize(
+    "recipe",
+    [
+        '\t@docker build -t "acme/stock" stock_service\n',
+        "\tdocker build \\\n\t\t-t acme/stock:dev \\\n\t\t-f stock_service/Dockerfile \\\n"
+        "\t\tstock_service\n",
+    ],
+    ids=["one-line", "continued"],
+)
+def test_a_makefile_docker_build_links_an_image_to_its_folder(tmp_path: Path, recipe: str) -> None:
+    """The image is named for the service, not for its folder (stock vs stock_service):
+    the Makefile's recipe, run in the Makefile's folder, says which folder builds it."""
+    makefile = (
+        "# images of the demo\nTAG ?= dev\n\n.PHONY: image\nimage:\n"
+        + recipe
+        + "\tdocker build -t $(REGISTRY)/other other\n"
+    )
+    files = {
+        "deploy/stock.yaml": workload(name="stock", image="acme/stock"),
+        "Makefile": makefile,
+        "stock_service/Dockerfile": DOCKERFILE,
+        **service_app("stock_service"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("stock_service", "server.py")
+    assert row["evidence"][0].startswith("makefile: Makefile:6: docker build")
+
+
 def test_an_image_whose_repository_is_a_variable_is_no_evidence(tmp_path: Path) -> None:
     files = {
         "inventory.yaml": workload(image="registry.example/inventory:1"),

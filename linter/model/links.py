@@ -55,6 +55,7 @@ STRENGTH = {
     "tiltfile": 1,
     "workflow": 1,
     "cloudbuild": 1,
+    "makefile": 1,
     "jib": 1,
     "dockerfile": 2,
     "command": 3,

@@ -31,6 +31,9 @@ DOCKERFILE_NAMES = regex.compile(
     r"^(?:Dockerfile|Containerfile)(?:\..+)?$|.\.(?:Dockerfile|Containerfile)$"
 )
 TILTFILE = "Tiltfile"
+# Make runs a recipe in the Makefile's folder: its `docker build` lines say which folder
+# an image is built from.
+MAKEFILES = frozenset({"Makefile", "makefile", "GNUmakefile"})
 _SKAFFOLD = regex.compile(r"^skaffold(?:[-.].+)?\.ya?ml$")
 _COMPOSE = regex.compile(r"^(?:docker-)?compose(?:[-.].+)?\.ya?ml$")
 _GITLAB = regex.compile(r"^\.gitlab-ci\.ya?ml$")
@@ -45,7 +48,11 @@ def is_build_file(name: str) -> bool:
     """A file that is not YAML or code but is read for the link (Dockerfiles, Tiltfile, the
     files that make a folder a program: `package.json`; Maven's and Gradle's builds)."""
     return (
-        name == TILTFILE or name in PROJECT_FILES or name in JIB_FILES or is_dockerfile_name(name)
+        name == TILTFILE
+        or name in MAKEFILES
+        or name in PROJECT_FILES
+        or name in JIB_FILES
+        or is_dockerfile_name(name)
     )
 
 
@@ -71,7 +78,7 @@ class ImageBuild:
     image: str
     context: str
     dockerfile: str | None
-    kind: str  # skaffold, compose, tiltfile, workflow, cloudbuild
+    kind: str  # skaffold, compose, tiltfile, workflow, cloudbuild, makefile
     said: Said
 
 
@@ -227,6 +234,8 @@ def _builds_reader(path: str, name: str) -> Callable[[str, str], list[ImageBuild
     """What reads the images a file builds, by its name; None for any other file."""
     if name == TILTFILE:
         return tiltfile_builds
+    if name in MAKEFILES:
+        return makefile_builds
     if name.startswith("skaffold") and _SKAFFOLD.match(name):  # (the test: fewer calls)
         return skaffold_builds
     if "compose" in name and _COMPOSE.match(name):
@@ -422,6 +431,22 @@ def workflow_builds(path: str, text: str) -> list[ImageBuild]:
             steps = job.get("steps") if isinstance(job, dict) else None
             for step in steps if isinstance(steps, list) else []:
                 found += _build_push_step(path, text, top, step)
+    return found
+
+
+def makefile_builds(path: str, text: str) -> list[ImageBuild]:
+    """`docker build -t IMAGE [-f FILE] CONTEXT` in a Makefile's recipes (literal words
+    only: `$(IMAGE)` names nothing), relative to the Makefile's folder, where make runs
+    them."""
+    top = os.path.dirname(path) or "."
+    found: list[ImageBuild] = []
+    for number, line in _logical_lines(text, comments=True):
+        build = _docker_build_words(line)
+        if build is not None:
+            image, context, dockerfile = build
+            said = Said(path, number, line.strip().lstrip("@-+").strip())
+            named = _joined(top, dockerfile) if dockerfile else None
+            found.append(ImageBuild(image, _joined(top, context), named, "makefile", said))
     return found
 
 
