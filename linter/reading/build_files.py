@@ -112,6 +112,7 @@ class Dockerfile:
     entrypoint_said: Said | None = None
     cmd_said: Said | None = None
     go_builds: tuple[GoBuild, ...] = ()
+    base: str | None = None  # the image the last stage is built FROM
 
     @property
     def folder(self) -> str:
@@ -631,10 +632,12 @@ def parse_dockerfile(path: str, text: str) -> Dockerfile:
     cmd: tuple[str, ...] | None = None
     entrypoint_said = cmd_said = None
     go_builds: list[GoBuild] = []
+    base: str | None = None
     for line, instruction, arguments in _instructions(text):
         if instruction == "FROM":  # a new stage: only the last one runs
             workdir, copies, entrypoint, cmd = "/", [], None, None
             entrypoint_said = cmd_said = None
+            base = next((w for w in arguments.split() if not w.startswith("--")), None)
         elif instruction == "WORKDIR":
             workdir = posixpath.normpath(posixpath.join(workdir, arguments.strip("\"'")))
         elif instruction in ("COPY", "ADD"):
@@ -659,6 +662,7 @@ def parse_dockerfile(path: str, text: str) -> Dockerfile:
         entrypoint_said,
         cmd_said,
         tuple(go_builds),
+        base,
     )
 
 
