@@ -63,7 +63,8 @@ def kills(script: str) -> list[Kill]:
         program = words[0].rsplit("/", 1)[-1] if words else ""
         if program not in ("kill", "pkill", "killall"):
             continue
-        signal, given, names, rest = "TERM", False, [], iter(enumerate(words[1:], start=2))
+        signal, given, rest = "TERM", False, iter(enumerate(words[1:], start=2))
+        names: list[str | None] = []  # None: every process but PID 1
         for number, word in rest:
             if word in ("-s", "--signal", "-n") and not (program == "pkill" and word == "-s"):
                 signal, given = _signal_name(next(rest, (0, ""))[1]), True
