@@ -273,7 +273,7 @@ class SigtermNeverReachesServer(Rule):
       (`cd /app && exec python app.py`), or an init: `ENTRYPOINT ["tini", "--"]`;
     - for a launcher, run the server itself: `CMD ["node", "server.js"]` for npm and
       yarn, the binary `go build` makes in the image for `go run`, the command the Rake
-      task runs for `rake`; or `tini -g` in front, which signals the whole process group;
+      task runs for `rake`;
     - for Node.js and Python, a SIGTERM handler that stops the server gracefully
       (`process.on('SIGTERM', () => server.close())`,
       `signal.signal(signal.SIGTERM, ...)`), or `tini` in front.
@@ -398,7 +398,7 @@ class SigtermNeverReachesServer(Rule):
             message = (
                 f"SIGTERM never reaches {who}: {found.program} is PID 1",
                 f"{found.program} {found.launcher.why}",
-                f"{found.launcher.instead}, or `tini -g` in front (it signals the whole group)",
+                found.launcher.instead,
             )
         elif found.kind == "shell" and after is not None and after.launcher is not None:
             # handed over or not, the launcher stays between the signal and the server
