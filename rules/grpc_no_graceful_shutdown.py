@@ -48,14 +48,17 @@ class GrpcNoGracefulShutdown(Rule):
     the server only in `except KeyboardInterrupt` counts as no handler.
 
     In Go: a server started with `Serve(lis)` and no `signal.Notify(ch, syscall.SIGTERM)`
-    (or `signal.NotifyContext`, or `signal.Notify(ch)` for every signal) in its code;
-    `os.Interrupt` alone is SIGINT. A Go program that does not catch SIGTERM exits at once.
+    (or `signal.NotifyContext`, or `signal.Notify(ch)` for every signal) in its code; the
+    signals may be named in the call or in a list spread into it (`stopSignals...`, a
+    slice literal or `append`s, in the function or the package); `os.Interrupt` alone is
+    SIGINT. A Go program that does not catch SIGTERM exits at once.
     A handler registered below a blocking `Serve` in the same function, when it is the
     code's only one, is reported too: Serve returns when the server has stopped, so the
     handler is never in place while it serves (no fix: where to move it is a design call).
     A handler that does not hold the process is reported too, where the process exits:
     from where SIGTERM is received (`<-ch` of the `signal.Notify` channel, `<-ctx.Done()`
-    of the `signal.NotifyContext` context), the code reaches an exit (`os.Exit`, a `Fatal`
+    of the `signal.NotifyContext` context or of one made from it by
+    `errgroup.WithContext` or `context.WithCancel`), the code reaches an exit (`os.Exit`, a `Fatal`
     log, the return of `main`, or of the function `main` ends with, as in
     `os.Exit(run(ctx))`) with nothing in between that waits (a graceful stop, a receive
     from a done channel, `wg.Wait()`, any call k8slb cannot follow; a log line, a

@@ -9,11 +9,12 @@ from dataclasses import replace
 
 from k8slb.code.entry_points import container_argv
 from k8slb.code.facts import Loc
+from k8slb.code.launchers import Launcher, after_prefix, in_process, launcher
 from k8slb.core import regex
 from k8slb.core.edits import Edit, LineEdit, YamlEdit
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.model.links import Link
-from k8slb.model.objects import Container, PodTemplate, pos_of
+from k8slb.model.objects import STOP_SIGNALS, Container, PodTemplate, pos_of
 from k8slb.reading.build_files import DOCKERFILE_NAMES, Dockerfile, Said
 from k8slb.reading.objects import K8sObject
 from k8slb.record import record
@@ -23,7 +24,6 @@ from k8slb.rules.examples import web_deployment
 _SHELLS = frozenset({"sh", "bash", "ash", "dash", "zsh", "ksh"})
 # Init processes made to be PID 1: they pass SIGTERM on and reap what exits.
 _INITS = frozenset({"tini", "tini-static", "dumb-init", "catatonit", "docker-init"})
-_PACKAGE_MANAGERS = frozenset({"npm", "yarn", "pnpm"})
 _RUNTIMES = regex.compile(r"^(?:node|nodejs|python(?:\d+(?:\.\d+)?)?)$")
 # Words that make a command line a shell program rather than one command.
 _OPERATORS = frozenset({"&&", "||", ";", "|", "&", ";;", "(", ")", "|&"})
@@ -41,20 +41,25 @@ class Pid1:
     """What runs as PID 1, when SIGTERM does not reach the server through it (or when the
     server itself is PID 1: `runtime`, judged against its code)."""
 
-    kind: str  # shell | package manager | runtime
-    program: str  # its name, as the command line gives it
+    kind: str  # shell | launcher | runtime
+    program: str  # its name, as the command line gives it (`go run` for a launcher)
     words: tuple[str, ...]  # the command line from PID 1 on
     exec_prefix: bool = False  # one command in `sh -c`: `exec` in front of it is the fix
     severity: Severity | None = None  # lowered, with `why`
     why: str = ""
     last: tuple[str, ...] = ()  # a shell's: the program its script runs last
+    launcher: Launcher | None = None  # a launcher's: why it keeps SIGTERM from its child
 
 
 def pid1(argv: Sequence[object]) -> Pid1 | None:
     """What a container's command line leaves as PID 1, when that keeps SIGTERM from the
-    server or the server is a Node or Python process; None when an init process, a
-    program k8slb does not know, or a shell that hands over with `exec` runs it."""
+    server (a shell, a launcher: code/launchers.py) or the server is a Node or Python
+    process; None when an init process, a program k8slb does not know, or a shell that
+    hands over with `exec` runs it. A prefix that execs (`bundle exec`) is looked through."""
     words = [str(word) for word in argv]
+    handed = after_prefix(words)
+    if handed is not None:
+        return pid1(handed) if handed else None
     if not words:
         return None
     program = posixpath.basename(words[0])
@@ -62,9 +67,10 @@ def pid1(argv: Sequence[object]) -> Pid1 | None:
         return None
     if program in _SHELLS and len(words) >= 3 and _COMMAND_OPTION.fullmatch(words[1]):
         return _shell(program, words[2])
-    if program in _PACKAGE_MANAGERS:
-        return Pid1("package manager", program, tuple(words))
-    if _RUNTIMES.match(program):
+    known = launcher(words)
+    if known is not None:
+        return Pid1("launcher", known.name, tuple(words), launcher=known)
+    if _RUNTIMES.match(program) or in_process(words):
         return Pid1("runtime", program, tuple(words))
     return None
 
@@ -195,21 +201,39 @@ class SigtermNeverReachesServer(Rule):
     - a shell as PID 1: a shell-form `CMD` or `ENTRYPOINT` (`CMD python app.py`, which
       Docker runs as `/bin/sh -c "python app.py"`), or `["sh", "-c", "..."]` in the
       manifest or the Dockerfile, when no command of the script is run with `exec`;
-    - `npm start`, `npm run NAME`, `yarn` or `pnpm` as PID 1: the package manager runs the
-      script in a child shell, which runs the server, and SIGTERM stops at the first;
+    - a launcher as PID 1, a program that keeps the server as its child and does not
+      pass SIGTERM on: `npm start`, `npm run NAME`, `yarn` or `pnpm` (the package manager
+      runs the script in a child shell, which runs the server), `go run` (it runs the
+      binary it builds as a child, and exits on SIGTERM), `rake TASK` (the task starts
+      the server with `sh` or `system`; Rake exits on SIGTERM). The list, with why each
+      one is on it and why `make` and Maven are not, is `code/launchers.py`. A launcher
+      that a shell runs last is reported as certain, whichever shell it is: handed PID 1
+      or not, the launcher stays between the signal and the server, so `exec` is no fix;
+    - a prefix that replaces itself with the command after it (`bundle exec`, `poetry
+      run`, `pipenv run`, `env VAR=value`, `gosu USER`, `su-exec USER`) is looked
+      through: `bundle exec rake serve` is Rake as PID 1, `bundle exec puma` is Puma,
+      which k8slb does not report;
     - Node.js or Python as PID 1 (`node server.js`, `python app.py`) when no module of the
       code the container runs (its import closure, or its Node program) registers a
       SIGTERM handler (`process.on('SIGTERM')`, a shutdown library, NestJS's
       `enableShutdownHooks()`; `signal.signal`, `loop.add_signal_handler`) or starts a
-      server that installs one (`uvicorn.run`, aiohttp's `web.run_app`). A gRPC server
-      waited on is `grpc-no-graceful-shutdown`'s to report, not this rule's.
+      server that installs one (`uvicorn.run`, aiohttp's `web.run_app`). `flask run` (or
+      `python -m flask run`) is Python running the application in its own process: the
+      module its `--app` names, else, as Flask finds it by `FLASK_APP` or `app.py`, the
+      code of the folder the image is built from. A gRPC server waited on is
+      `grpc-no-graceful-shutdown`'s to report, not this rule's.
 
     An init process as PID 1 (`tini`, `dumb-init`, `catatonit`), a shell script with a
     `trap`, and a pod with `shareProcessNamespace: true` (the pause container is PID 1)
-    are not reported. `bash -c` with one command is not either: bash runs a lone command
-    in its own place. A container whose image k8slb cannot link to a Dockerfile is
-    judged by its manifest alone, and an ENTRYPOINT that only the base image sets is not
-    seen.
+    are not reported. Nor is a container whose preStop hook sends the server a stop signal
+    itself (SIGTERM, SIGINT or SIGQUIT to a program its command line runs: `sleep 5 &&
+    kill -TERM $(pidof app)`, `pkill app`, or to every process with `kill -TERM -1`): the
+    server hears it from the hook, after the pause, and the harm below does not happen. A
+    hook that signals PID 1 (`kill 1`), or a server that is PID 1 itself, does not count:
+    PID 1 drops that signal as it drops the kubelet's. `bash -c` with one command is not
+    reported either: bash runs a lone command in its own place. A container whose image
+    k8slb cannot link to a Dockerfile is judged by its manifest alone, and an ENTRYPOINT
+    that only the base image sets is not seen.
 
     Whether a shell stays PID 1 can depend on which shell it is. When the script ends
     with a program run in the foreground (no pipe, redirection, background job or loop,
@@ -247,7 +271,9 @@ class SigtermNeverReachesServer(Rule):
       app.py"`: `k8slb fix` makes these (safe: the same program runs, as PID 1);
     - for a script of several commands, `exec` in front of the last one, the server
       (`cd /app && exec python app.py`), or an init: `ENTRYPOINT ["tini", "--"]`;
-    - for npm and yarn, run the server itself: `CMD ["node", "server.js"]`;
+    - for a launcher, run the server itself: `CMD ["node", "server.js"]` for npm and
+      yarn, the binary `go build` makes in the image for `go run`, the command the Rake
+      task runs for `rake`;
     - for Node.js and Python, a SIGTERM handler that stops the server gracefully
       (`process.on('SIGTERM', () => server.close())`,
       `signal.signal(signal.SIGTERM, ...)`), or `tini` in front.
@@ -256,8 +282,8 @@ class SigtermNeverReachesServer(Rule):
 
     ## Other linters
     hadolint DL3025 asks for the exec form of `CMD` and `ENTRYPOINT` in every Dockerfile,
-    whether or not a pod runs it; none looks at a pod's `command`, npm as PID 1, or the
-    server's code.
+    whether or not a pod runs it; none looks at a pod's `command`, a launcher as PID 1,
+    or the server's code.
     """
 
     id = "KLB406"
@@ -355,8 +381,12 @@ class SigtermNeverReachesServer(Rule):
         cmd = dockerfile.cmd if dockerfile is not None else None
         argv = container_argv(command, args, entrypoint, cmd)
         found = pid1(argv)
-        if found is None:
+        if found is None or _hook_stops_server(container, argv, found):
             return None
+        # what the shell runs last, which may become PID 1 in its place
+        after = pid1(found.last) if found.kind == "shell" and found.last else None
+        if after is not None and after.kind == "launcher":
+            found = replace(found, exec_prefix=False)  # exec would leave the launcher there
         place = _place(workload, container, dockerfile, command, args, found)
         if place is None:
             return None
@@ -368,23 +398,23 @@ class SigtermNeverReachesServer(Rule):
             if runtime is None:
                 return None
             message = runtime
-        elif found.kind == "package manager":
+        elif found.kind == "launcher" and found.launcher is not None:
             message = (
                 f"SIGTERM never reaches {who}: {found.program} is PID 1",
-                f"{found.program} runs the script in a shell of its own, and the signal stops "
-                "there: the server runs on until SIGKILL at the end of the grace period, "
-                "cutting what is in flight, and every rollout waits out the grace",
-                'run the server itself as PID 1 (CMD ["node", "server.js"]), or put tini in front',
+                f"{found.program} {found.launcher.why}",
+                found.launcher.instead,
+            )
+        elif found.kind == "shell" and after is not None and after.launcher is not None:
+            # handed over or not, the launcher stays between the signal and the server
+            message = (
+                f"SIGTERM never reaches {who}: {_shell_words(place, found)}, then "
+                f"{after.program} runs the server",
+                f"the shell passes no signal on, and {after.program} "
+                f"{after.launcher.why}; `exec` in front would leave {after.program} as PID 1",
+                after.launcher.instead,
             )
         elif found.kind == "shell":
-            instruction, _, rest = place.said.partition(" ")
-            shell_form = place.workload is None and not rest.lstrip().startswith("[")
-            shell = (
-                f"shell-form {instruction} makes /bin/sh PID 1"
-                if shell_form
-                else f"{found.program} -c is PID 1"
-            )
-            after = pid1(found.last) if found.last else None
+            shell = _shell_words(place, found)
             # handed over or not, a Node or Python program with no handler ignores it
             bare = (
                 after is not None
@@ -433,18 +463,46 @@ class SigtermNeverReachesServer(Rule):
         return place, finding
 
 
+def _shell_words(place: Place, found: Pid1) -> str:
+    """How the finding names the shell: the Dockerfile's shell-form line, or `sh -c`."""
+    instruction, _, rest = place.said.partition(" ")
+    if place.workload is None and not rest.lstrip().startswith("["):
+        return f"shell-form {instruction} makes /bin/sh PID 1"
+    return f"{found.program} -c is PID 1"
+
+
+def _hook_stops_server(container: Container, argv: Sequence[object], found: Pid1) -> bool:
+    """Whether the container's preStop hook sends a stop signal to a process its command
+    line runs other than PID 1 (`kill -TERM $(pidof app)`, `pkill app`, or every process
+    with `kill -TERM -1`): the server hears it from the hook. A signal to PID 1 itself
+    (`kill 1`, or the server when it is PID 1) is dropped as the kubelet's is."""
+    if found.kind == "runtime":
+        return False  # the server is PID 1: no signal sent from inside reaches its handler
+    named = {posixpath.basename(w) for word in argv for w in str(word).split()}
+    named.discard(found.program)
+    return any(
+        kill.signal in STOP_SIGNALS
+        and (kill.name is None or posixpath.basename(kill.name) in named)
+        for kill in container.prestop_kills()
+    )
+
+
 def _runtime(context: Context, link: Link | None, who: str, found: Pid1) -> tuple[str, ...] | None:
     """The message for Node.js or Python as PID 1 with no SIGTERM handler in the code the
     container runs; None when k8slb does not know that code, or it has a handler, or it
     is a gRPC server that grpc-no-graceful-shutdown judges."""
-    if link is None or link.entry is None:
+    runner = in_process(found.words)
+    # an in-process runner (`flask run`) names the application apart, or not at all: the
+    # code of its folder is what it runs
+    if link is None or (link.entry is None and runner is None):
         return None
     code = context.links.code(link)
     if not code or any(m.sigterm_handlers or m.signal_servers or m.waits for m in code):
         return None
+    program = f"{runner} (Python)" if runner is not None else found.program
     return (
-        f"{found.program} is PID 1 of {who} with no SIGTERM handler in the code it runs",
-        f"as PID 1, {found.program} ignores a signal it has no handler for: the server runs on "
+        f"{program} is PID 1 of {who} with no SIGTERM handler in the code it runs",
+        f"as PID 1, {program} ignores a signal it has no handler for: the server runs on "
         "until SIGKILL at the end of the grace period, cutting what is in flight, and every "
         "rollout waits out the grace",
         "register a SIGTERM handler that stops the server gracefully, or put tini in front",

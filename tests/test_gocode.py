@@ -833,3 +833,81 @@ def test_end_to_end_a_helper_whose_callers_dial_a_headless_twin_with_round_robin
     files["main.go"] = pinned
     [finding] = lint_files(tmp_path / "clusterip", files, ["KLB102", "KLB103"]).findings
     assert finding.rule == "KLB102" and finding.line == 6
+
+
+# A payments service's main: the signals it stops on are kept in one list, spread into
+# NotifyContext, and each server is stopped by a goroutine of an errgroup over its context.
+SIGNALS_IN_A_LIST = (
+    "var shutdownSignals = []os.Signal{\n\tos.Interrupt,\n\tsyscall.SIGTERM,\n}\n\n"
+    "func main() {\n"
+    "\tctx, stop := signal.NotifyContext(context.Background(), shutdownSignals...)\n"
+    "\tdefer stop()\n"
+    "\tgroup, ctx := errgroup.WithContext(ctx)\n\tserveGRPC(ctx, group)\n"
+    "\tif err := group.Wait(); err != nil {\n\t\tlog.Fatal(err)\n\t}\n}\n\n"
+    "func serveGRPC(ctx context.Context, group *errgroup.Group) {\n"
+    '\tlis, err := net.Listen("tcp", ":9090")\n\tif err != nil {\n\t\tlog.Fatal(err)\n\t}\n'
+    "\tsrv := grpc.NewServer()\n"
+    "\tgroup.Go(func() error {\n\t\treturn srv.Serve(lis)\n\t})\n"
+    "\tgroup.Go(func() error {\n\t\t<-ctx.Done()\n\t\tsrv.GracefulStop()\n\t\treturn nil\n\t})\n}"
+)
+ERRGROUP_IMPORTS = SHUTDOWN_IMPORTS + '\n\t"golang.org/x/sync/errgroup"'
+
+
+@pytest.mark.parametrize(
+    "declared",
+    [
+        "var shutdownSignals = []os.Signal{\n\tos.Interrupt,\n\tsyscall.SIGTERM,\n}",
+        "var shutdownSignals = append([]os.Signal{os.Interrupt}, syscall.SIGTERM)",
+        "var base = []os.Signal{syscall.SIGTERM}\n\nvar shutdownSignals = append(base, os.Kill)",
+    ],
+    ids=["slice literal", "append", "append to another list"],
+)
+def test_signals_spread_from_a_list_variable_make_a_sigterm_handler(declared: str) -> None:
+    body = SIGNALS_IN_A_LIST.replace(
+        "var shutdownSignals = []os.Signal{\n\tos.Interrupt,\n\tsyscall.SIGTERM,\n}", declared
+    )
+    assert [loc.line for loc in facts(body, ERRGROUP_IMPORTS).sigterm_handlers] != []
+
+
+def test_a_list_of_signals_without_sigterm_makes_no_sigterm_handler() -> None:
+    body = SIGNALS_IN_A_LIST.replace("\tsyscall.SIGTERM,\n", "\tsyscall.SIGHUP,\n")
+    assert facts(body, ERRGROUP_IMPORTS).sigterm_handlers == []
+
+
+def test_a_local_list_of_signals_spread_into_notify_makes_a_sigterm_handler() -> None:
+    body = (
+        "func main() {\n\ts := grpc.NewServer()\n"
+        "\tstopOn := []os.Signal{syscall.SIGINT, syscall.SIGTERM}\n"
+        "\tch := make(chan os.Signal, 1)\n\tsignal.Notify(ch, stopOn...)\n"
+        "\t<-ch\n\ts.GracefulStop()\n}"
+    )
+    [handler] = facts(body, SHUTDOWN_IMPORTS).sigterm_handlers
+    assert handler.line == 18
+
+
+def test_notify_context_over_a_list_with_an_errgroup_goroutine_that_stops_is_not_reported(
+    tmp_path: Path,
+) -> None:
+    """The server's stop waits on the signal's context in a goroutine of an errgroup
+    that main waits for: a graceful shutdown, not a server with no handler."""
+    main = f"package main\n\nimport (\n{ERRGROUP_IMPORTS}\n)\n\n{SIGNALS_IN_A_LIST}\n"
+    assert lint_files(tmp_path, {"main.go": main}, ["KLB403"]).findings == []
+    bare = main.replace("\tsyscall.SIGTERM,\n", "\tsyscall.SIGHUP,\n")
+    (finding,) = lint_files(tmp_path / "bare", {"main.go": bare}, ["KLB403"]).findings
+    assert "no SIGTERM handler" in finding.message
+
+
+def test_receiving_from_a_context_derived_from_the_signals_is_receiving_the_signal() -> None:
+    """`g, gctx := errgroup.WithContext(ctx)`: gctx is done when SIGTERM arrives, so a
+    main that returns right after `<-gctx.Done()` exits with nothing waited for."""
+    body = (
+        "func main() {\n"
+        + SERVE_IN_A_GOROUTINE
+        + "\tctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)\n"
+        "\tdefer stop()\n\tgroup, gctx := errgroup.WithContext(ctx)\n\t_ = group\n"
+        '\t<-gctx.Done()\n\tlog.Println("bye")\n}'
+    )
+    [exit] = facts(body, ERRGROUP_IMPORTS).signal_exits
+    assert (exit.loc.line, exit.handler.line, exit.how) == (24, 23, "main returns")
+    waited = body.replace('\tlog.Println("bye")\n', "\ts.GracefulStop()\n")
+    assert facts(waited, ERRGROUP_IMPORTS).signal_exits == []

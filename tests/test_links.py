@@ -598,6 +598,99 @@ def test_gitlab_ci_docker_build_in_a_script(tmp_path: Path) -> None:
     assert row["evidence"][0].startswith("workflow: .gitlab-ci.yml:3:")
 
 
+@pytest.mark.parametrize(
+    "recipe",
+    [
+        '\t@docker build -t "acme/stock" stock_service\n',
+        "\tdocker build \\\n\t\t-t acme/stock:dev \\\n\t\t-f stock_service/Dockerfile \\\n"
+        "\t\tstock_service\n",
+    ],
+    ids=["one-line", "continued"],
+)
+def test_a_makefile_docker_build_links_an_image_to_its_folder(tmp_path: Path, recipe: str) -> None:
+    """The image is named for the service, not for its folder (stock vs stock_service):
+    the Makefile's recipe, run in the Makefile's folder, says which folder builds it."""
+    makefile = (
+        "# images of the demo\nTAG ?= dev\n\n.PHONY: image\nimage:\n"
+        + recipe
+        + "\tdocker build -t $(REGISTRY)/other other\n"
+    )
+    files = {
+        "deploy/stock.yaml": workload(name="stock", image="acme/stock"),
+        "Makefile": makefile,
+        "stock_service/Dockerfile": DOCKERFILE,
+        **service_app("stock_service"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("stock_service", "server.py")
+    assert row["evidence"][0].startswith("makefile: Makefile:6: docker build")
+
+
+@pytest.mark.parametrize("image", ["acme/bookshop-inventory:2", "acme/bookshop_inventory"])
+def test_an_image_named_for_the_project_then_the_folder_links_that_folder(
+    tmp_path: Path, image: str
+) -> None:
+    """`bookshop-inventory` is built from `inventory/`: the end of the image's name, after
+    the project's prefix, names a folder with a Dockerfile."""
+    files = {
+        "deploy/inventory.yaml": workload(image=image),
+        "inventory/Dockerfile": DOCKERFILE,
+        **service_app("inventory"),
+        "tools/Dockerfile": DOCKERFILE,
+        **service_app("tools"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("inventory", "server.py")
+    assert row["evidence"][-1].startswith("image name end: deploy/inventory.yaml:11:")
+
+
+def test_an_image_name_end_needs_a_folder_with_a_dockerfile(tmp_path: Path) -> None:
+    files = {"deploy/inventory.yaml": workload(image="acme/shop-handlers"), **service_app("x")}
+    files["x/handlers/__init__.py"] = "import grpc\n"
+    assert only(links(tmp_path, files))["code"] is None
+
+
+def test_a_folder_built_from_an_image_of_the_same_name_is_no_evidence(tmp_path: Path) -> None:
+    """`search-engine/` builds FROM `vendor/search-engine`; a manifest that runs
+    `other/search-engine` may run that base, from another registry: no link."""
+    files = {
+        "deploy/search.yaml": workload(image="other/search-engine:7"),
+        "search-engine/Dockerfile": "FROM vendor/search-engine:7.1\nCOPY plugins /plugins\n",
+    }
+    assert only(links(tmp_path, files))["code"] is None
+    files["search-engine/Dockerfile"] = "FROM debian:12\nCOPY . /srv\nCMD /srv/run\n"
+    assert only(links(tmp_path / "built", files))["code"] == "search-engine"
+
+
+RUBY_SERVICE = {
+    "Dockerfile": 'FROM ruby:3.3\nWORKDIR /app\nCOPY . .\nENTRYPOINT ["bundle", "exec", "rake"]\n',
+    "Rakefile": 'task :serve do\n  sh "bundle exec ruby app.rb -p 8080"\nend\n',
+    "app.rb": "require 'sinatra'\n",
+    "loadgen/Dockerfile": 'FROM golang:1.22\nCOPY . .\nRUN go build -o /load .\nCMD ["/load"]\n',
+    "loadgen/main.go": 'package main\n\nimport "net/http"\n\nfunc main() {\n\thttp.Get("http://x")\n}\n',
+}
+
+
+def test_a_folder_with_a_dockerfile_and_no_code_k8slb_reads_is_linked_by_its_name(
+    tmp_path: Path,
+) -> None:
+    """A Ruby service at the top of its repository, named as its image is: its container
+    runs that Dockerfile (KLB406 reads it), and none of the Go code of the folder below
+    that has a Dockerfile of its own."""
+    service = tmp_path / "bookstore"
+    files = {
+        **RUBY_SERVICE,
+        "deploy.yaml": workload(
+            name="bookstore", image="acme/bookstore:1", extra="          args: [serve]\n"
+        ),
+    }
+    row = only(links(service, files))
+    assert (row["code"], row["modules"]) == (".", 0), row
+    assert row["evidence"][0].startswith("image name: deploy.yaml:11:")
+    (finding,) = lint_files(service, {}, ["KLB406"]).findings
+    assert finding.path.endswith("Dockerfile") and finding.message.endswith("rake is PID 1")
+
+
 def test_an_image_whose_repository_is_a_variable_is_no_evidence(tmp_path: Path) -> None:
     files = {
         "inventory.yaml": workload(image="registry.example/inventory:1"),

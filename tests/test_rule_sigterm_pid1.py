@@ -151,6 +151,65 @@ def test_a_pod_that_shares_its_process_namespace_is_not_reported(tmp_path: Path)
     assert klb406(tmp_path, {"manifest.yaml": manifest}) == []
 
 
+# A secrets server started by a setup script under sh, as charts of stateful servers do.
+SETUP_THEN_SERVE = (
+    "command: [/bin/sh, -ec]\nargs:\n  - |\n    cp /config/base.hcl /tmp/server.hcl;\n"
+    "    /usr/local/bin/entrypoint.sh keeper server -config=/tmp/server.hcl\n"
+)
+
+
+@pytest.mark.parametrize(
+    "hook",
+    [
+        "[/bin/sh, -c, 'sleep 5 && kill -SIGTERM $(pidof keeper)']",
+        "[sh, -c, 'sleep 5; kill -15 `pidof keeper`']",
+        "[sh, -c, 'sleep 10 && pkill keeper']",
+        "[sh, -c, 'sleep 5 && killall -s TERM keeper']",
+        "[sh, -c, 'sleep 5 && kill -TERM -1']",
+        "[/bin/kill, -s, TERM, '-1']",
+    ],
+)
+def test_a_prestop_that_sends_the_server_sigterm_itself_is_not_reported(
+    tmp_path: Path, hook: str
+) -> None:
+    """The shell stays PID 1, but the hook delivers SIGTERM to the server after its
+    pause: the server hears it, and does not run on to SIGKILL."""
+    manifest = web_deployment(
+        f"{SETUP_THEN_SERVE}lifecycle:\n  preStop:\n    exec:\n      command: {hook}\n"
+    )
+    assert klb406(tmp_path, {"manifest.yaml": manifest}) == []
+
+
+@pytest.mark.parametrize(
+    "hook",
+    [
+        "[sh, -c, 'sleep 5 && kill 1']",  # PID 1 is the shell: it drops it
+        "[sh, -c, 'sleep 5 && kill -9 $(pidof keeper)']",  # no stop, a kill
+        "[sh, -c, 'sleep 5 && kill -HUP $(pidof keeper)']",  # a reload
+        "[sh, -c, 'sleep 5 && pkill sh']",  # the shell again
+        "[sh, -c, 'sleep 5 && pkill metrics-agent']",  # another program
+        "[sh, -c, 'sleep 5']",
+    ],
+)
+def test_a_prestop_that_does_not_signal_the_server_leaves_the_finding(
+    tmp_path: Path, hook: str
+) -> None:
+    manifest = web_deployment(
+        f"{SETUP_THEN_SERVE}lifecycle:\n  preStop:\n    exec:\n      command: {hook}\n"
+    )
+    (finding,) = klb406(tmp_path, {"manifest.yaml": manifest})
+    assert "sh -c is PID 1" in finding.message
+
+
+def test_a_prestop_cannot_signal_a_runtime_that_is_pid1_itself(tmp_path: Path) -> None:
+    """Python as PID 1 with no handler drops the hook's SIGTERM as it drops the kubelet's."""
+    hook = "lifecycle:\n  preStop:\n    exec: {command: [sh, -c, 'kill -TERM $(pidof python)']}\n"
+    files = built('CMD ["python", "app.py"]\n', app_py="print('serving')\n")
+    files["manifest.yaml"] = web_deployment(hook)
+    (finding,) = klb406(tmp_path, files)
+    assert "python is PID 1" in finding.message
+
+
 def test_a_job_is_not_reported(tmp_path: Path) -> None:
     job = (
         "apiVersion: batch/v1\nkind: Job\nmetadata: {name: once}\nspec:\n  template:\n"
@@ -232,16 +291,86 @@ def test_one_finding_for_a_dockerfile_line_that_several_containers_run(tmp_path:
         (["sh", "-ec", "python app.py"], "shell", True),
         (["sh", "-c", "python app.py | tee log"], "shell", False),
         (["sh", "-c", "python app.py\necho done"], "shell", False),
-        (["sh", "-c", "exec npm start"], "package manager", False),
+        (["sh", "-c", "exec npm start"], "launcher", False),
         (["sh", "-c", "PORT=80 python app.py"], "shell", False),  # `exec PORT=80` is wrong
         (["sh", "-c", "cd /app && exec node server.js"], "runtime", False),
-        (["npm", "run", "start"], "package manager", False),
+        (["npm", "run", "start"], "launcher", False),
         (["python3.12", "-u", "app.py"], "runtime", False),
+        (["go", "run", "./cmd/server"], "launcher", False),
+        (["bundle", "exec", "rake", "serve:api"], "launcher", False),
+        (["sh", "-c", "exec rake serve"], "launcher", False),
+        (["flask", "--app", "shop", "run"], "runtime", False),
+        (["python", "-m", "flask", "run"], "runtime", False),
+        (["env", "PORT=8080", "node", "server.js"], "runtime", False),
+        (["poetry", "run", "python", "app.py"], "runtime", False),
+        (["gosu", "app", "sh", "-c", "python app.py"], "shell", True),
     ],
 )
 def test_what_a_command_line_leaves_as_pid1(argv: list[str], kind: str, fixable: bool) -> None:
     found = pid1(argv)
     assert found is not None and (found.kind, found.exec_prefix) == (kind, fixable)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["bundle", "exec", "puma", "-C", "config/puma.rb"],  # exec'd: puma handles SIGTERM
+        ["make", "serve"],  # make passes SIGTERM to its recipes
+        ["mvn", "spring-boot:run"],  # stops the app it forks from a shutdown hook
+        ["gosu", "app", "/usr/local/bin/server"],
+        ["flask", "routes"],  # no server
+        ["go", "build", "./..."],
+    ],
+)
+def test_a_program_that_execs_or_passes_sigterm_on_is_not_a_launcher(argv: list[str]) -> None:
+    assert pid1(argv) is None
+
+
+# A Sinatra service started the way a Rakefile task does it, with the task's name as args.
+RAKE_TASK = "command: [bundle, exec, rake]\nargs: ['serve:books']"
+
+
+def test_a_launcher_that_keeps_the_server_as_its_child_is_a_warning(tmp_path: Path) -> None:
+    (finding,) = klb406(tmp_path, {"manifest.yaml": web_deployment(RAKE_TASK)})
+    assert finding.severity is Severity.WARNING and finding.edits == ()
+    assert finding.message.endswith("rake is PID 1")
+    assert "exits on SIGTERM without passing it on" in finding.text
+    assert "run the server itself as PID 1" in finding.text
+
+
+GO_SERVER = (
+    'package main\n\nimport "net/http"\n\nfunc main() {\n\thttp.ListenAndServe(":8080", nil)\n}\n'
+)
+
+
+def test_go_run_under_a_shell_form_line_is_a_warning_with_no_exec_form_fix(
+    tmp_path: Path,
+) -> None:
+    """The shell may hand PID 1 over to `go run`, but `go run` keeps the server as its
+    child: the exec form would change nothing, so none is offered."""
+    files = built("ENTRYPOINT go run main.go\n", main_go=GO_SERVER)
+    files["go.mod"] = "module example.com/web\n"
+    (finding,) = klb406(tmp_path, files)
+    assert finding.path.endswith("Dockerfile") and finding.severity is Severity.WARNING
+    assert finding.message.endswith(
+        "shell-form ENTRYPOINT makes /bin/sh PID 1, then go run runs the server"
+    )
+    assert "would leave go run as PID 1" in finding.text and finding.edits == ()
+    assert "go build" in finding.text
+
+
+FLASK_APP = "from flask import Flask\n\napp = Flask(__name__)\n"
+
+
+def test_flask_run_is_python_as_pid1_judged_by_its_folders_code(tmp_path: Path) -> None:
+    """`flask run` names no module (Flask finds the app by FLASK_APP or app.py): the code
+    of the folder the image is built from is what it runs."""
+    entry = 'ENTRYPOINT ["flask", "run", "--host=0.0.0.0"]\n'
+    (finding,) = klb406(tmp_path / "bare", built(entry, app_py=FLASK_APP))
+    assert finding.severity is Severity.WARNING
+    assert finding.message.startswith("flask (Python) is PID 1 of container 'web'")
+    handled = FLASK_APP + "\nimport signal\n\nsignal.signal(signal.SIGTERM, lambda *_: exit(0))\n"
+    assert klb406(tmp_path / "handled", built(entry, app_py=handled)) == []
 
 
 def test_a_container_no_service_sends_clients_to_is_info(tmp_path: Path) -> None:

@@ -3,10 +3,10 @@ Node.js module (`node server.js`, `npm start` and `npm run NAME` through the pac
 scripts, `node .` through its `main`).
 
 `python server.py`, `python -u -m app`, `gunicorn -b :8000 app.wsgi:application`,
-`uvicorn main:app`, `sh -c "cd /app && exec python server.py"`, wrappers such as
-`tini --`, `dumb-init`, `opentelemetry-instrument` or `ddtrace-run` in front, or a script
-run as a program (`/app/server.py`). Nothing is run; a word with a variable in it is no
-evidence.
+`uvicorn main:app`, `flask --app main run`, `sh -c "cd /app && exec python server.py"`,
+wrappers such as `tini --`, `dumb-init`, `opentelemetry-instrument` or `ddtrace-run` in
+front, or a script run as a program (`/app/server.py`). Nothing is run; a word with a
+variable in it is no evidence.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import posixpath
 import shlex
 from collections.abc import Sequence
 
+from k8slb.code.launchers import IN_PROCESS, PACKAGE_MANAGERS
 from k8slb.core import regex
 from k8slb.record import record
 
@@ -30,7 +31,7 @@ _PYTHON_VALUE_OPTIONS = frozenset({"-W", "-X", "-c", "--check-hash-based-pycs"})
 _SEPARATORS = frozenset({"&&", ";", "||", "|", "&"})
 _NODE = frozenset({"node", "nodejs"})
 _NODE_SUFFIXES = (".js", ".mjs", ".cjs", ".ts")
-_PACKAGE_MANAGERS = frozenset({"npm", "yarn", "pnpm"})
+_PACKAGE_MANAGERS = frozenset(PACKAGE_MANAGERS)
 # Node's options that take a value: `node -r dotenv/config server.js`.
 _NODE_VALUE_OPTIONS = frozenset({"-r", "--require", "--import", "--loader", "--env-file"})
 
@@ -94,6 +95,8 @@ def _from_words(words: list[str]) -> Entry | None:
             return _node_arguments(words[number:])
         if name in _PACKAGE_MANAGERS:
             return _package_run(words[number:])
+        if name in IN_PROCESS:
+            return _app_option(words[number:])
         if name in _APP_SERVERS:
             for argument in words[number + 1 :]:
                 app = _APP.match(argument)
@@ -112,6 +115,8 @@ def _python_arguments(words: list[str]) -> Entry | None:
     for word in rest:
         if word == "-m":
             module = next(rest, None)
+            if module in IN_PROCESS:  # `python -m flask --app main run`: the app it names
+                return _app_option(words)
             return Entry(None, module, shown) if module and "$" not in module else None
         if word.startswith("-m") and len(word) > 2:
             return Entry(None, word[2:], shown)
@@ -140,6 +145,23 @@ def _node_arguments(words: list[str]) -> Entry | None:
         if word.startswith("-"):
             continue
         return Entry(word, None, shown, node=True)
+    return None
+
+
+def _app_option(words: list[str]) -> Entry | None:
+    """`flask --app hello run`: the module `--app` names (`module:app`, `module:create()`
+    or a path); None when it names none (Flask then looks for `FLASK_APP`, `app.py`,
+    `wsgi.py`)."""
+    shown = " ".join(words)
+    for number, word in enumerate(words):
+        given = word.partition("=")[2] if word.startswith("--app=") else None
+        if word in ("--app", "-A") and number + 1 < len(words):
+            given = words[number + 1]
+        if given and "$" not in given:
+            module = given.partition(":")[0]
+            if module.endswith(".py"):
+                return Entry(module, None, shown)
+            return Entry(None, module, shown)
     return None
 
 

@@ -55,10 +55,12 @@ STRENGTH = {
     "tiltfile": 1,
     "workflow": 1,
     "cloudbuild": 1,
+    "makefile": 1,
     "jib": 1,
     "dockerfile": 2,
     "command": 3,
     "image name": 4,
+    "image name end": 5,
 }
 
 
@@ -116,6 +118,7 @@ def same_image(built: str, used: str) -> bool:
 
 
 _SEPARATORS = dict.fromkeys(map(ord, "-_."))  # deleted
+_WORDS = regex.compile(r"[-_.]")  # what separates the words of an image's name
 
 
 def _normal(name: str) -> str:
@@ -288,7 +291,7 @@ def link_code(
     """The link of every long-running container of every scanned workload that has one
     (each made when it is first asked for)."""
     modules = {os.path.normpath(m.path): m for m in python if not m.is_test}
-    if not modules:
+    if not modules and not builds.dockerfiles:
         return CodeLinks()
     return CodeLinks(modules, _Finder(modules, builds, pins or {}), index)
 
@@ -317,6 +320,14 @@ class _Finder:
                 folder = folder.rpartition(os.sep)[0]
             if not os.path.isabs(path):
                 self.by_folder["."].append(path)
+        # a folder with a Dockerfile is named too, with no code k8slb reads in it (a Ruby
+        # or shell service): its image's ENTRYPOINT and CMD are what a container runs; the
+        # top of a relative tree by its own name, as an absolute path names it
+        for dockerfile in self.dockerfiles:
+            folder = os.path.dirname(dockerfile) or "."
+            name = os.path.basename(os.path.abspath(folder))
+            if folder not in folders_named[_normal(name)]:
+                folders_named[_normal(name)].add(folder)
         self.folders_named = folders_named
         self._programs: dict[str, list[str]] | None = None
         # absolute path -> as shown, for the configuration's pins alone (made only for them)
@@ -340,17 +351,62 @@ class _Finder:
             if isinstance(image, str) and same_image(build.image, image):
                 found.append(Evidence(build.kind, build.said, build.context, build.dockerfile))
         segment = image_repository(image).rsplit("/", 1)[-1]
-        named = sorted(self.folders_named.get(_normal(segment), ())) if segment else []
+        named = sorted(
+            f
+            for f in self.folders_named.get(_normal(segment), ())
+            if not self._rebuilds(f, segment)
+        )
         with_dockerfile = [f for f in named if self._dockerfile(f) is not None]
         candidates = _nearest(with_dockerfile or named, workload.path)
+        kind = "image name"
+        if not named and segment:
+            candidates, kind = self._named_at_the_end(segment, workload.path), "image name end"
         if len(candidates) == 1:
             line = pos_of(container.body, "image", value=True)[0]
             said = Said(workload.path, line, f"image: {image}")
-            found.append(Evidence("image name", said, candidates[0]))
+            found.append(Evidence(kind, said, candidates[0]))
         if len(found) < 2:
             return found  # nothing to rank (most containers: the paths are not compared)
         # equally strong: the build nearest the manifest (a monorepo's services alike)
         return sorted(found, key=lambda e: (e.strength, -_shared(e.folder, workload.path)))
+
+    def _rebuilds(self, folder: str, segment: str) -> bool:
+        """Whether the folder's Dockerfile is built FROM an image of the name the container's
+        image has (`FROM acme/cache-server` in `cache-server/`): a container that runs an
+        image so named may as well run that base, from its registry."""
+        dockerfile = self._dockerfile(folder)
+        base = image_repository(dockerfile.base) if dockerfile and dockerfile.base else ""
+        return bool(base) and _normal(base.rsplit("/", 1)[-1]) == _normal(segment)
+
+    def _own_modules(self, folder: str) -> tuple[str, ...]:
+        """The modules of a build's folder, less those below a folder of it that holds a
+        Dockerfile of its own: another image's code (a repository's top holds every
+        service's)."""
+        own: list[str] = []
+        for module in self.by_folder.get(folder, ()):
+            inner = os.path.dirname(module)
+            while inner not in ("", ".", os.sep, folder) and self._dockerfile(inner) is None:
+                inner = os.path.dirname(inner)
+            if inner in ("", ".", os.sep, folder):
+                own.append(module)
+        return tuple(own)
+
+    def _named_at_the_end(self, segment: str, near: str) -> list[str]:
+        """The folders with a Dockerfile an image's name ends with, after the project's
+        prefix (`shop-frontend` or `acme_shop.frontend` for `frontend/`): the longest such
+        end that names any, the nearest to the manifest."""
+        parts = _WORDS.split(segment)
+        for start in range(1, len(parts)):
+            end = _normal("".join(parts[start:]))
+            named = self.folders_named.get(end, ())
+            with_dockerfile = sorted(
+                f
+                for f in named
+                if self._dockerfile(f) is not None and not self._rebuilds(f, segment)
+            )
+            if with_dockerfile:
+                return _nearest(with_dockerfile, near)
+        return []
 
     def _dockerfile(self, folder: str, named: str | None = None) -> Dockerfile | None:
         if named is not None:
@@ -457,7 +513,7 @@ class _Finder:
             modules = tuple(self.go.closure(package))
             used.append(Evidence("dockerfile", build.said, folder))
         else:
-            modules = tuple(self.by_folder.get(folder, ()))
+            modules = self._own_modules(folder)
         used.sort(key=lambda e: e.strength)
         return Link(
             workload, container, folder, source, modules, tuple(used), tuple(overruled), dockerfile

@@ -26,6 +26,68 @@ def _sleeps(command: str) -> list[tuple[str, str]]:
     return found
 
 
+# A hook's simple commands: split at the shell's operators and line breaks.
+_COMMAND_END = regex.compile(r"&&|\|\||[;&|\n]")
+# `$(pidof app)`, `$(pgrep -f app)`, `` `pidof app` ``: the processes a kill's argument names.
+_LOOKUP = regex.compile(r"(?:\$\(|`)\s*(?:\S*/)?(?:pidof|pgrep)\s+([^)`]*)")
+_SIGNAL_NUMBERS = {"1": "HUP", "2": "INT", "3": "QUIT", "9": "KILL", "15": "TERM"}
+# The signals that ask a process to stop: SIGTERM, and the SIGINT or SIGQUIT some servers
+# stop gracefully on (nginx: QUIT).
+STOP_SIGNALS = frozenset({"TERM", "INT", "QUIT"})
+
+
+@dataclass(frozen=True)
+class Kill:
+    """A process a preStop hook sends a signal: by its name (`pkill app`, `kill $(pidof
+    app)`), or every process but PID 1 (`kill -TERM -1`: `name` None)."""
+
+    name: str | None
+    signal: str  # TERM, INT, QUIT, KILL, ... (`SIG` left out)
+    text: str  # the command, as the hook writes it
+
+
+def _signal_name(word: str) -> str:
+    word = word.upper().removeprefix("SIG")
+    return _SIGNAL_NUMBERS.get(word, word)
+
+
+def kills(script: str) -> list[Kill]:
+    """The `kill`, `pkill` and `killall` commands of a shell script, by the processes they
+    name (a PID, a PID file or a variable names none k8slb can tell) and their signal
+    (SIGTERM unless an option says another)."""
+    found: list[Kill] = []
+    for command in _COMMAND_END.split(script):
+        words = command.split()
+        if words[:1] == ["exec"]:
+            words = words[1:]
+        program = words[0].rsplit("/", 1)[-1] if words else ""
+        if program not in ("kill", "pkill", "killall"):
+            continue
+        signal, given, rest = "TERM", False, iter(enumerate(words[1:], start=2))
+        names: list[str | None] = []  # None: every process but PID 1
+        for number, word in rest:
+            if word in ("-s", "--signal", "-n") and not (program == "pkill" and word == "-s"):
+                signal, given = _signal_name(next(rest, (0, ""))[1]), True
+            elif word.startswith("--signal="):
+                signal, given = _signal_name(word.partition("=")[2]), True
+            elif word == "--":
+                given = True  # what follows are processes: `kill -- -1`
+            elif word == "-1" and program == "kill" and (given or number == len(words)):
+                names.append(None)  # every process the hook may signal, PID 1 aside
+            elif word.startswith("-") and (word[1:].isupper() or word[1:].isdigit()):
+                signal, given = _signal_name(word[1:]), True
+            elif word in ("-u", "-U", "-g", "-G", "-P", "-t", "-s", "--user", "--parent"):
+                next(rest, None)  # pkill's and killall's options that take a value
+            elif program != "kill" and not word.startswith("-"):
+                names.append(word.strip("'\""))
+        if program == "kill":
+            names += [
+                w for m in _LOOKUP.finditer(command) for w in m.group(1).split() if w[:1] != "-"
+            ]
+        found += [Kill(name, signal, command.strip()) for name in names]
+    return found
+
+
 def namespace_key(namespace: str | None) -> str:
     """The namespace an object is in: one that names none is in the namespace it is applied
     in, taken as `default` (kubectl's, and a chart release's unless told otherwise), so a
@@ -106,6 +168,16 @@ class Container:
     def prestop(self) -> YMap | None:
         hook = dig(self.body, "lifecycle", "preStop")
         return hook if isinstance(hook, YMap) else None
+
+    def prestop_kills(self) -> list[Kill]:
+        """The processes the preStop hook's exec command signals (see `kills`)."""
+        hook = self.prestop()
+        command = dig(hook, "exec", "command") if hook is not None else None
+        if not isinstance(command, list):
+            return []
+        words = [str(part) for part in command]
+        shell = len(words) >= 3 and words[1].startswith("-") and words[1].endswith("c")
+        return kills(words[2] if shell else " ".join(words))
 
     def prestop_sleep(self) -> float | None:
         """Seconds the preStop hook sleeps: the native `sleep` action, or `sleep N` in an

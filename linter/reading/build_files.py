@@ -31,6 +31,9 @@ DOCKERFILE_NAMES = regex.compile(
     r"^(?:Dockerfile|Containerfile)(?:\..+)?$|.\.(?:Dockerfile|Containerfile)$"
 )
 TILTFILE = "Tiltfile"
+# Make runs a recipe in the Makefile's folder: its `docker build` lines say which folder
+# an image is built from.
+MAKEFILES = frozenset({"Makefile", "makefile", "GNUmakefile"})
 _SKAFFOLD = regex.compile(r"^skaffold(?:[-.].+)?\.ya?ml$")
 _COMPOSE = regex.compile(r"^(?:docker-)?compose(?:[-.].+)?\.ya?ml$")
 _GITLAB = regex.compile(r"^\.gitlab-ci\.ya?ml$")
@@ -45,7 +48,11 @@ def is_build_file(name: str) -> bool:
     """A file that is not YAML or code but is read for the link (Dockerfiles, Tiltfile, the
     files that make a folder a program: `package.json`; Maven's and Gradle's builds)."""
     return (
-        name == TILTFILE or name in PROJECT_FILES or name in JIB_FILES or is_dockerfile_name(name)
+        name == TILTFILE
+        or name in MAKEFILES
+        or name in PROJECT_FILES
+        or name in JIB_FILES
+        or is_dockerfile_name(name)
     )
 
 
@@ -71,7 +78,7 @@ class ImageBuild:
     image: str
     context: str
     dockerfile: str | None
-    kind: str  # skaffold, compose, tiltfile, workflow, cloudbuild
+    kind: str  # skaffold, compose, tiltfile, workflow, cloudbuild, makefile
     said: Said
 
 
@@ -105,6 +112,7 @@ class Dockerfile:
     entrypoint_said: Said | None = None
     cmd_said: Said | None = None
     go_builds: tuple[GoBuild, ...] = ()
+    base: str | None = None  # the image the last stage is built FROM
 
     @property
     def folder(self) -> str:
@@ -227,6 +235,8 @@ def _builds_reader(path: str, name: str) -> Callable[[str, str], list[ImageBuild
     """What reads the images a file builds, by its name; None for any other file."""
     if name == TILTFILE:
         return tiltfile_builds
+    if name in MAKEFILES:
+        return makefile_builds
     if name.startswith("skaffold") and _SKAFFOLD.match(name):  # (the test: fewer calls)
         return skaffold_builds
     if "compose" in name and _COMPOSE.match(name):
@@ -425,6 +435,22 @@ def workflow_builds(path: str, text: str) -> list[ImageBuild]:
     return found
 
 
+def makefile_builds(path: str, text: str) -> list[ImageBuild]:
+    """`docker build -t IMAGE [-f FILE] CONTEXT` in a Makefile's recipes (literal words
+    only: `$(IMAGE)` names nothing), relative to the Makefile's folder, where make runs
+    them."""
+    top = os.path.dirname(path) or "."
+    found: list[ImageBuild] = []
+    for number, line in _logical_lines(text, comments=True):
+        build = _docker_build_words(line)
+        if build is not None:
+            image, context, dockerfile = build
+            said = Said(path, number, line.strip().lstrip("@-+").strip())
+            named = _joined(top, dockerfile) if dockerfile else None
+            found.append(ImageBuild(image, _joined(top, context), named, "makefile", said))
+    return found
+
+
 def _build_push_step(path: str, text: str, top: str, step: object) -> list[ImageBuild]:
     if not isinstance(step, dict) or not str(step.get("uses", "")).startswith(
         "docker/build-push-action"
@@ -606,10 +632,12 @@ def parse_dockerfile(path: str, text: str) -> Dockerfile:
     cmd: tuple[str, ...] | None = None
     entrypoint_said = cmd_said = None
     go_builds: list[GoBuild] = []
+    base: str | None = None
     for line, instruction, arguments in _instructions(text):
         if instruction == "FROM":  # a new stage: only the last one runs
             workdir, copies, entrypoint, cmd = "/", [], None, None
             entrypoint_said = cmd_said = None
+            base = next((w for w in arguments.split() if not w.startswith("--")), None)
         elif instruction == "WORKDIR":
             workdir = posixpath.normpath(posixpath.join(workdir, arguments.strip("\"'")))
         elif instruction in ("COPY", "ADD"):
@@ -634,6 +662,7 @@ def parse_dockerfile(path: str, text: str) -> Dockerfile:
         entrypoint_said,
         cmd_said,
         tuple(go_builds),
+        base,
     )
 
 

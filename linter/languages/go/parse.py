@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from k8slb.code.budget import MAX_CHOICES, MAX_DEPTH, Budget
+from k8slb.code.budget import MAX_CHOICES, MAX_DEPTH, MAX_STEPS, Budget
 from k8slb.code.facts import (
     UNKNOWN,
     Channel,
@@ -283,7 +283,7 @@ class _Collector:
                 if server.name:
                     servers[server.name] = server
             elif name in ("os/signal.Notify", "os/signal.NotifyContext"):
-                self._signal(call, name, servers)
+                self._signal(call, name, servers, scope)
             elif name == "database/sql.Open":
                 self._db(call, scope)
             elif name in _DEFAULT_CLIENT_CALLS or self._on_default_client(call):
@@ -308,6 +308,7 @@ class _Collector:
             if name is not None and name.startswith(("net/http.", "golang.org/x/net/http2/h2c.")):
                 self._handed_to_http(call, servers)
         if self.signal_sources:
+            self._derived_contexts(named)
             self.facts.signal_exits = signal_exits(root, self.signal_sources, self.loc)
         # a pool handed to callers outside the file: its lifetime may be set there
         self.facts.deferred |= any(p.returned and p.lifetime is None for p in self.facts.db_pools)
@@ -1033,10 +1034,10 @@ class _Collector:
         args = _items(node.child_by_field_name("arguments"))
         return (node, args[1]) if len(args) == 2 else None
 
-    def _signal(self, call: Node, name: str, servers: dict[str, Server]) -> None:
+    def _signal(self, call: Node, name: str, servers: dict[str, Server], scope: _Scope) -> None:
         args_all = _items(call.child_by_field_name("arguments"))
         args = args_all[1:]
-        names = [self.qualified(a) or _text(a) for a in args]
+        names = [self.qualified(s) or _text(s) for a in args for s in self._signals(a, scope)]
         if not args or any(n in SIGTERM or n.endswith("SIGTERM") for n in names):
             self.facts.sigterm_handlers.append(self.loc(call))  # no signals: every signal
             if name == "os/signal.Notify" and args_all and args_all[0].type == "identifier":
@@ -1046,6 +1047,68 @@ class _Collector:
             serving = _serving_before(call, servers)
             if serving is not None:  # never in place while that Serve runs
                 self.late_handlers.setdefault(serving.start_byte, self.loc(call))
+
+    def _derived_contexts(self, named: list[tuple[Node, _Scope, str | None]]) -> None:
+        """The contexts made from a SIGTERM context that are done when it is (`g, gctx :=
+        errgroup.WithContext(ctx)`, `c, cancel := context.WithCancel(ctx)`): receiving
+        from theirs is receiving the signal too."""
+        contexts = {name for how, name in self.signal_sources if how == "context"}
+        for call, _, name in named:  # in the order of the file: a chain is followed
+            place = _DERIVING.get(name or "")
+            args = _items(call.child_by_field_name("arguments"))
+            if place is None or not args or _text(args[0]) not in contexts:
+                continue
+            parent = call.parent
+            if parent is not None and parent.type == "expression_list":
+                parent = parent.parent
+            left = parent.child_by_field_name("left") if parent is not None else None
+            targets = _items(left)
+            if (
+                parent is not None
+                and parent.type
+                in (
+                    "short_var_declaration",
+                    "assignment_statement",
+                )
+                and place < len(targets)
+                and (derived := _text(targets[place])) not in contexts
+            ):
+                contexts.add(derived)
+                self.signal_sources.append(("context", derived))
+
+    def _signals(self, node: Node, scope: _Scope) -> list[Node]:
+        """The signals an argument of `Notify` gives: itself, or, for a slice spread into
+        the call (`stopSignals...`), the elements of the slice literals (and `append`s)
+        the variable is bound to, in its function or the package."""
+        if node.type != "variadic_argument":
+            return [node]
+        found: list[Node] = []
+        pending = list(node.named_children)
+        seen: set[int] = set()
+        while pending and len(seen) < MAX_STEPS:
+            value = pending.pop()
+            if value.id in seen:
+                continue
+            seen.add(value.id)
+            if value.type == "identifier" and (bound := scope.lookup(_text(value))) is not None:
+                pending.extend(bound[1])
+            elif value.type == "composite_literal":
+                body = value.child_by_field_name("body")
+                for element in body.named_children if body is not None else []:
+                    inner = element.named_children if element.type == "literal_element" else []
+                    found.extend(inner[:1] or [element])
+            elif (
+                value.type == "call_expression"
+                and _text(value.child_by_field_name("function")) == "append"
+            ):
+                given = _items(value.child_by_field_name("arguments"))
+                pending.extend(given[:1])
+                for item in given[1:]:  # `append(list, syscall.SIGTERM)`, `append(a, b...)`
+                    if item.type == "variadic_argument":
+                        pending.extend(item.named_children)
+                    else:
+                        found.append(item)
+        return found
 
     def _db(self, call: Node, scope: _Scope) -> None:
         args = _items(call.child_by_field_name("arguments"))
@@ -1265,6 +1328,15 @@ def _parameter_places(parameters: Node) -> dict[str, int]:
             at += 1
         at += 0 if names else 1  # `func f(string)`: one unnamed
     return places
+
+
+# The functions that make a context done when their first argument is, by the place of
+# that context among what they return.
+_DERIVING = {
+    "golang.org/x/sync/errgroup.WithContext": 1,
+    "context.WithCancel": 0,
+    "context.WithCancelCause": 0,
+}
 
 
 def _items(node: Node | None) -> list[Node]:

@@ -1,6 +1,7 @@
 """Whether a Go program waits for its shutdown once SIGTERM arrives (code/facts.py's
 `SignalExit`): from each place the signal is received (`<-ch` of a `signal.Notify`
-channel, `<-ctx.Done()` of a `signal.NotifyContext` context), the statements that follow
+channel, `<-ctx.Done()` of a `signal.NotifyContext` context or of one made from it by
+`errgroup.WithContext` or `context.WithCancel`), the statements that follow
 are walked until the process exits (`os.Exit`, a `Fatal` log, a return from `main` or
 from the function `main` ends with) or something blocks. Anything k8slb cannot show to
 return at once blocks: a call other than a log line, a context's cancel or a close, a

@@ -1,0 +1,152 @@
+"""The programs a container's command line may run in front of its server, and what each
+does with the SIGTERM the kubelet sends PID 1: the one place k8slb names them, each with
+why (`sigterm-never-reaches-server` reads them; `code/entry_points.py` looks through the
+same ones for the code a container runs).
+
+Three kinds:
+
+- a **launcher** keeps the server as its child and does not pass SIGTERM on to it: as
+  PID 1 the signal stops there (or the launcher exits on it, and the kernel then kills the
+  server with SIGKILL, as it kills every process of the namespace when PID 1 ends);
+- a **prefix** replaces itself with the command that follows it (`exec`), so that command
+  is PID 1 and is judged instead;
+- an **in-process runner** is Python running the application in its own process, with no
+  SIGTERM handler of its own: like `python app.py`, it is judged by the application's
+  code (Python as PID 1 ignores a signal it has no handler for).
+
+Not listed, on purpose: GNU `make` passes SIGTERM to the recipes it runs and waits for
+them; Maven's `spring-boot:run` stops the application it forks (SIGTERM, from a shutdown
+hook) and waits for it, and `exec:java` runs it in Maven's own JVM, whose shutdown hooks
+run; what the Gradle client does with SIGTERM for a task its daemon runs, and what `uv
+run` passes on, k8slb does not know well enough to report. A program not listed is never
+reported: unknown is not a finding.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Sequence
+
+from k8slb.core import regex
+from k8slb.record import record
+
+
+@record
+class Launcher:
+    """A program that runs the server as its child: `program`, with `subcommand` as its
+    first argument when it has one (`go run`), why SIGTERM stops at it, and what to run
+    instead."""
+
+    program: str
+    subcommand: str | None
+    why: str
+    instead: str
+
+    @property
+    def name(self) -> str:
+        return f"{self.program} {self.subcommand}" if self.subcommand else self.program
+
+
+# What follows for the server, the two ways a launcher keeps SIGTERM from it.
+_RUNS_ON = (
+    "the server runs on until SIGKILL at the end of the grace period, cutting what is in "
+    "flight, and every rollout waits out the grace"
+)
+_KILLED = "the kernel then ends the server with SIGKILL, cutting what is in flight undrained"
+_PACKAGE_SCRIPT = (
+    "runs the script in a shell of its own, the server a child of that shell, and the "
+    f"signal stops there: {_RUNS_ON}"
+)
+_RUN_NODE = 'run the server itself as PID 1 (CMD ["node", "server.js"])'
+
+# Node's package managers: `npm start`, `yarn NAME` run a script of package.json. npm 6
+# passes no signal on; later npm passes it to the script's shell only, which (dash)
+# neither handles it nor passes it to the server; yarn 1 passes none (yarnpkg/yarn#4667).
+PACKAGE_MANAGERS = ("npm", "yarn", "pnpm")
+
+LAUNCHERS = (
+    *(Launcher(name, None, _PACKAGE_SCRIPT, _RUN_NODE) for name in PACKAGE_MANAGERS),
+    # cmd/go's `go run` builds a binary and runs it as a child; it relays no signal (it
+    # ignores SIGINT and SIGQUIT, which a terminal sends the whole group) and, as PID 1,
+    # exits on SIGTERM, which ends the server by SIGKILL.
+    Launcher(
+        "go",
+        "run",
+        "builds the program and runs it as a child, and passes no SIGTERM on: it exits on "
+        f"it, and {_KILLED}",
+        "build the program in the image (`go build -o /app/server`) and run that binary as PID 1",
+    ),
+    # A Rake task starts a server with `sh`, `system` or `ruby` (a child); Ruby's own
+    # SIGTERM handler raises SignalException in Rake, which exits without passing it on.
+    Launcher(
+        "rake",
+        None,
+        "runs the task in Ruby and the server as a child the task starts (`sh`, `system`); "
+        f"it exits on SIGTERM without passing it on, and {_KILLED}",
+        "run the server itself as PID 1 (the command the task runs, in exec form)",
+    ),
+)
+
+# Programs that replace themselves with the command after their own words (exec): how many
+# words they take before it (`gosu USER cmd`), after `subcommand` when they have one.
+PREFIXES: dict[tuple[str, str | None], int] = {
+    ("bundle", "exec"): 0,  # Bundler execs the command, or loads a Ruby script in place
+    ("poetry", "run"): 0,  # os.execvpe
+    ("pipenv", "run"): 0,  # os.execve, on POSIX
+    ("env", None): 0,  # execvp, after its VAR=value words and options
+    ("gosu", None): 1,  # execs after dropping to USER
+    ("su-exec", None): 1,
+}
+
+# Python console scripts that run the application in their own process and install no
+# SIGTERM handler: Flask's `flask run` (Werkzeug's development server; with `--reload` or
+# `--debug` the reloader parent exits on SIGTERM and the server child is killed with it).
+IN_PROCESS = {"flask": "run"}
+
+_ASSIGNMENT = regex.compile(r"^[A-Za-z_]\w*=")
+_PYTHON = regex.compile(r"^python(?:\d+(?:\.\d+)?)?$")
+
+
+def launcher(words: Sequence[str]) -> Launcher | None:
+    """The launcher a command line starts with, if it is one."""
+    if not words:
+        return None
+    program = posixpath.basename(words[0])
+    for known in LAUNCHERS:
+        if known.program == program and (
+            known.subcommand is None or words[1:2] == [known.subcommand]
+        ):
+            return known
+    return None
+
+
+def after_prefix(words: Sequence[str]) -> list[str] | None:
+    """The command a prefix runs in its own place (`bundle exec rake` -> `rake`), or None
+    when the command line starts with no prefix."""
+    if not words:
+        return None
+    program = posixpath.basename(words[0])
+    for (name, subcommand), taken in PREFIXES.items():
+        if name != program or (subcommand is not None and words[1:2] != [subcommand]):
+            continue
+        rest = list(words[1 if subcommand is None else 2 :])
+        while rest and (rest[0].startswith("-") or (name == "env" and _ASSIGNMENT.match(rest[0]))):
+            rest.pop(0)  # its options, and env's VAR=value words
+        return rest[taken:]
+    return None
+
+
+def in_process(words: Sequence[str]) -> str | None:
+    """The in-process runner a command line starts with (`flask run`, `python -m flask
+    run`), by its name; None for any other."""
+    if not words:
+        return None
+    program = posixpath.basename(words[0])
+    arguments = [w for w in words[1:] if not w.startswith("-")]
+    if program in IN_PROCESS:
+        return program if IN_PROCESS[program] in arguments else None
+    if _PYTHON.match(program) and "-m" in words:
+        module = words[words.index("-m") + 1 :][:1]
+        if module and module[0] in IN_PROCESS and IN_PROCESS[module[0]] in arguments:
+            return module[0]
+    return None
