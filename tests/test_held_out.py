@@ -159,6 +159,16 @@ def test_a_miss_a_finding_reports_since_is_that_finding_once() -> None:
     assert evaluate._miss_reported(another_object, [miss], set()) is None
 
 
+def test_a_miss_on_a_line_of_a_file_whose_findings_have_no_line_is_that_files_finding() -> None:
+    """A reviewer may point at the line of a Dockerfile; k8slb keys a Dockerfile's findings
+    by the file alone."""
+    miss = evaluate.Label(("app", "KLB406", "api/Dockerfile:17", "Deployment//api", "-"), "TP", "r")
+    found = ("app", "KLB406", "api/Dockerfile", "Deployment//api", "api")
+    assert evaluate._miss_reported(found, [miss], set()) == miss
+    other_file = ("app", "KLB406", "web/Dockerfile", "Deployment//api", "api")
+    assert evaluate._miss_reported(other_file, [miss], set()) is None
+
+
 def test_a_finding_whose_severity_moved_since_it_was_labelled_is_shown_to_judge(
     tmp_path: Path,
 ) -> None:

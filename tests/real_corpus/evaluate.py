@@ -493,9 +493,16 @@ def evaluate_held_out(held: HeldOut, root: Path) -> list[Outcome]:
 
 def _miss_reported(key: Key, misses: list[Label], found: set[Key]) -> Label | None:
     for miss in misses:
-        if miss.key[:3] == key[:3] and key[3] in (miss.key[3], "-") and miss.key not in found:
+        same_place = miss.key[:2] == key[:2] and _same_file(miss.key[2], key[2])
+        if same_place and key[3] in (miss.key[3], "-") and miss.key not in found:
             return miss
     return None
+
+
+def _same_file(missed: str, found: str) -> bool:
+    """A miss read by hand may give the line of a file whose findings k8slb keys without
+    one (a Dockerfile's): `Dockerfile:17` is then the finding on `Dockerfile`."""
+    return missed == found or missed.rsplit(":", 1)[0] == found
 
 
 def held_out_scores(held: HeldOut, outcomes: list[Outcome]) -> dict[str, dict[str, Score]]:
