@@ -18,9 +18,9 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from k8slb.code.budget import MAX_NESTING
-from k8slb.code.facts import Loc, SignalExit
+from k8slb.code.facts import Loc, SignalExit, SignalPause
+from k8slb.code.syntax_trees import first_pause, walk
 from k8slb.code.syntax_trees import node_text as _text
-from k8slb.code.syntax_trees import walk
 from k8slb.core import regex
 
 if TYPE_CHECKING:
@@ -71,6 +71,58 @@ def signal_exits(
         started = loc(walker.started) if walker.started is not None else None
         expired = loc(walker.expired) if walker.expired is not None else None
         found.append(SignalExit(loc(exit_node), loc(receive), how, started, expired))
+    return found
+
+
+# the calls that stop a server (a health server's `Shutdown` fails readiness: not these)
+_STOPS = frozenset({"GracefulStop", "Stop", "Shutdown", "Close"})
+
+
+def signal_pauses(
+    root: Node,
+    sources: list[tuple[str, str]],
+    loc: Callable[[Node], Loc],
+    sleep: Callable[[Node], object | None],
+    health: set[str],
+) -> list[SignalPause]:
+    """The sleeps (`time.Sleep(d)`, `<-time.After(d)`: `sleep` gives their seconds) that
+    come, after a receive of a SIGTERM source, in the statements that follow it in its
+    block or case, before a server's stop, an exit or a return."""
+
+    def stops(node: Node) -> bool:
+        if node.type == "return_statement":
+            return True
+        if node.type != "call_expression":
+            return False
+        called = node.child_by_field_name("function")
+        if called is None or called.type != "selector_expression":
+            return False
+        operand = _text(called.child_by_field_name("operand"))
+        field = _text(called.child_by_field_name("field"))
+        return (field in _STOPS and operand not in health) or _fatal(node) is not None
+
+    found: list[SignalPause] = []
+    for receive in _receives(root, sources):
+        statement = receive
+        while statement.parent is not None and statement.parent.type not in (
+            "statement_list",
+            "block",
+            "communication_case",
+        ):
+            statement = statement.parent
+        holder = statement.parent
+        if holder is None or statement.type in _FUNCTIONS:
+            continue
+        statements = _statements(holder)
+        if holder.type == "communication_case":  # `case <-ch:`: the case's statements
+            after = statements
+        elif statement in statements:
+            after = statements[statements.index(statement) + 1 :]
+        else:
+            continue
+        first = first_pause(after, sleep, stops, _FUNCTIONS)
+        if first is not None:
+            found.append(SignalPause(loc(first[0]), loc(receive), first[1]))
     return found
 
 
