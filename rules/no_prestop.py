@@ -92,23 +92,27 @@ class NoPreStop(Rule):
     with its port.
 
     A server that drains itself needs no preStop pause: it keeps serving for a while after
-    SIGTERM, and the routing drops the pod meanwhile. Where the container's code shows it
-    (the code it runs, see `k8slb explain-links`: a sleep, `time.Sleep`, `<-time.After`,
-    `time.sleep` or an awaited `asyncio.sleep`, that comes after SIGTERM is received, or in
-    the handler registered for it, before the server's stop or the process's exit; read
-    today in Go and Python), and the wait is read and shorter than the grace period, the
-    container is not reported. Where only its configuration says so, it is `info`, and the
-    message names the setting: a flag of its `command`/`args`, a variable of its `env` (or
-    of a ConfigMap it takes env from), or a line of a ConfigMap it mounts, whose name says
-    the server delays its own stop, with a duration: a lame-duck period (`lameduck 10s`,
+    SIGTERM, and the routing drops the pod meanwhile. Where the container's code shows it,
+    the container is not reported: in the code it runs (see `k8slb explain-links`), a
+    wait comes after SIGTERM is received, or in the handler registered for it, before the
+    server's stop or the process's exit (Go's `time.Sleep` or `<-time.After`, Python's
+    `time.sleep` or awaited `asyncio.sleep`, an awaited timer in Node or a timer whose
+    callback closes the server, `Thread.sleep` or a `TimeUnit`'s `sleep` in a JVM shutdown
+    hook), for a time k8slb reads and that is shorter than the grace period. It is `info`,
+    saying why, when that time cannot be read or is not shorter than
+    `terminationGracePeriodSeconds` (the kill comes first).
+
+    Where only the container's configuration says so, it is `info`, and the message names
+    the setting: a flag of its `command`/`args`, a variable of its `env` (or of a ConfigMap
+    it takes env from), or a line of a ConfigMap it mounts, whose name says that the server
+    delays its own stop, with a duration as its value: a lame-duck period (`lameduck 10s`,
     `lame_duck_duration`), a shutdown, termination, drain or stop delay
     (`--shutdown-delay-duration`, `-http.shutdownDelay`), or an accept grace period
-    (`requestAcceptGraceTimeout`). k8slb reads such a setting by its name, not which signal
-    starts it, so it is not a warning, and not silence either. A duration of 0 is no delay;
-    a timeout or grace of the stop itself (`--graceful-timeout`) bounds a stop that has
-    already stopped accepting, and is no pause. It is `info` too, saying which, when the
-    code's wait is for a time k8slb cannot read, or when the wait or the setting is not
-    shorter than `terminationGracePeriodSeconds` (the kill comes first).
+    (`requestAcceptGraceTimeout`). k8slb reads such a setting's name, not which signal
+    starts it (some servers enter their lame-duck mode on another signal), so it is not a
+    warning, nor silence. A duration of 0 is no delay, and a timeout or grace of the stop
+    itself (`--graceful-timeout`, `--shutdown-timeout`) bounds a stop that has already
+    stopped accepting: neither changes the finding.
 
     When the pod's `terminationGracePeriodSeconds` is not longer than the new pause, the
     fix raises it too (to the pause plus `stop-grace-seconds`), so it never leaves a

@@ -306,3 +306,69 @@ def test_go_sleep_after_the_stop_or_an_unreceived_time_after_is_no_pause() -> No
         "\t<-sig\n\ttime.After(drain)\n\tsrv.Shutdown(context.Background())\n\ttime.Sleep(drain)\n"
     )
     assert analyse_go("main.go", GO_MAIN.replace("BODY", body).encode()).signal_pauses == []
+
+
+NODE_HANDLERS = b"""\
+const server = app.listen(8080);
+const DRAIN_MS = 5000;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+process.on('SIGTERM', async () => {
+  await new Promise((resolve) => setTimeout(resolve, DRAIN_MS));
+  server.close();
+});
+process.on('SIGTERM', () => {
+  setTimeout(() => process.exit(1), 10000).unref();
+  server.close();
+});
+process.on('SIGTERM', () => {
+  setTimeout(() => server.close(), 3000);
+});
+async function onTerm() { await sleep(2000); server.close(); }
+process.once('SIGTERM', onTerm);
+"""
+
+
+def test_node_pauses_are_awaited_timers_or_timers_that_close_the_server() -> None:
+    """A timer that only exits (the usual force-exit) bounds the stop: it is no pause."""
+    from k8slb.languages.javascript.parse import parse as parse_javascript
+
+    pauses = parse_javascript("server.js", NODE_HANDLERS).signal_pauses
+    assert sorted((p.loc.line, p.seconds) for p in pauses) == [(6, 5.0), (14, 3.0), (16, 2.0)]
+
+
+JAVA_HOOKS = b"""\
+import io.grpc.Server;
+import java.util.concurrent.TimeUnit;
+
+public class App {
+  private static final long DRAIN_MS = 5000;
+  private Server server;
+
+  void start() {
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      try {
+        Thread.sleep(DRAIN_MS);
+      } catch (InterruptedException e) {}
+      server.shutdown();
+    }));
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> App.this.stop()));
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      server.shutdown();
+      Thread.sleep(1000);
+    }));
+  }
+
+  void stop() throws InterruptedException {
+    TimeUnit.SECONDS.sleep(3);
+    server.shutdown().awaitTermination(30, TimeUnit.SECONDS);
+  }
+}
+"""
+
+
+def test_java_pauses_are_sleeps_a_shutdown_hook_makes_before_it_stops() -> None:
+    from k8slb.languages.java.parse import parse as parse_java
+
+    pauses = parse_java("App.java", JAVA_HOOKS).signal_pauses
+    assert sorted((p.loc.line, p.seconds) for p in pauses) == [(11, 5.0), (23, 3.0)]

@@ -296,11 +296,13 @@ class SignalExit:
 
 @record
 class SignalPause:
-    """On SIGTERM the code waits before it stops serving: a sleep (`time.Sleep`,
-    `<-time.After`, `time.sleep`, `asyncio.sleep`) on the path from where the signal is
-    received (or in the handler registered for it) that comes before any call that stops a
-    server or the process. The routing drops the pod meanwhile, as a preStop pause lets
-    it; a health service set NOT_SERVING first (`health_drains`) also fails readiness."""
+    """On SIGTERM the code waits before it stops serving: a sleep (Go's `time.Sleep` and
+    `<-time.After`, Python's `time.sleep` and awaited `asyncio.sleep`, Node's awaited
+    timers and timers that close the server, Java's `Thread.sleep` in a shutdown hook) on
+    the path from where the signal is received (or in the handler registered for it) that
+    comes before any call that stops a server or the process. The routing drops the pod
+    meanwhile, as a preStop pause lets it; a health service set NOT_SERVING first
+    (`health_drains`) also fails readiness."""
 
     loc: Loc  # the sleep
     handler: Loc  # where the signal is received, or its handler registered

@@ -59,6 +59,7 @@ from k8slb.code.syntax_trees import Calls, call_arguments, captured, syntax_prob
 from k8slb.code.syntax_trees import node_text as _text
 from k8slb.core import regex
 from k8slb.languages.javascript.parse_routes import collect_routes
+from k8slb.languages.javascript.parse_shutdown import signal_pause
 from k8slb.reading.markers import comment_markers, comment_pattern
 
 if TYPE_CHECKING:
@@ -737,6 +738,10 @@ class _Module:
             given = call_arguments(node)
             if given and "SIGTERM" in self._signals(given[0]):
                 self.facts.sigterm_handlers.append(self.loc(node))
+                _, handler = self._handler(given[1] if len(given) > 1 else None)
+                pause = signal_pause(node, handler, self.value, self.loc) if handler else None
+                if pause is not None:
+                    self.facts.signal_pauses.append(pause)
         elif method == SHUTDOWN_HOOKS:  # NestJS: a SIGTERM handler that closes the app
             self.facts.sigterm_handlers.append(self.loc(node))
         elif (name := self.aliases.get(owner, owner)) in servers:

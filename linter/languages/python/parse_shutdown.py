@@ -31,10 +31,12 @@ def _function_of(parents: Parents) -> ast.AST | None:
 def _named_in(handler: ast.expr) -> set[str]:
     """The names of the functions a handler expression runs: itself, a method, what a
     lambda or `functools.partial` calls."""
+    while isinstance(handler, ast.Call) and dotted(handler.func).endswith("partial"):
+        if not handler.args:
+            return set()
+        handler = handler.args[0]  # a loop: partials can nest deeper than Python's stack
     if isinstance(handler, ast.Name | ast.Attribute):
         return {dotted(handler).rsplit(".", 1)[-1]}
-    if isinstance(handler, ast.Call) and dotted(handler.func).endswith("partial") and handler.args:
-        return _named_in(handler.args[0])
     if isinstance(handler, ast.Lambda):
         return {
             dotted(call.func).rsplit(".", 1)[-1]
