@@ -98,7 +98,8 @@ class NoPreStop(Rule):
     server's stop or the process's exit (Go's `time.Sleep` or `<-time.After`, Python's
     `time.sleep` or awaited `asyncio.sleep`, an awaited timer in Node or a timer whose
     callback closes the server, `Thread.sleep` or a `TimeUnit`'s `sleep` in a JVM shutdown
-    hook), for a time k8slb reads and that is shorter than the grace period. It is `info`,
+    hook), for a time k8slb reads, of a second or more (routing takes that long to drop a
+    pod) and shorter than the grace period. It is `info`,
     saying why, when that time cannot be read or is not shorter than
     `terminationGracePeriodSeconds` (the kill comes first).
 
@@ -110,7 +111,8 @@ class NoPreStop(Rule):
     (`--shutdown-delay-duration`, `-http.shutdownDelay`), or an accept grace period
     (`requestAcceptGraceTimeout`). k8slb reads such a setting's name, not which signal
     starts it (some servers enter their lame-duck mode on another signal), so it is not a
-    warning, nor silence. A duration of 0 is no delay, and a timeout or grace of the stop
+    warning, nor silence. A duration under a second (0 above all) is no delay, and a
+    timeout or grace of the stop
     itself (`--graceful-timeout`, `--shutdown-timeout`) bounds a stop that has already
     stopped accepting: neither changes the finding.
 

@@ -66,8 +66,8 @@ def test_a_config_file_the_container_does_not_mount_is_no_evidence(tmp_path: Pat
 
 @pytest.mark.parametrize(
     "setting",
-    ["lameduck 0s", "# lameduck 10s", "lameduck", "lameduck for a while"],
-    ids=["zero", "commented-out", "no-value", "prose"],
+    ["lameduck 0s", "lameduck 500ms", "# lameduck 10s", "lameduck", "lameduck for a while"],
+    ids=["zero", "under-a-second", "commented-out", "no-value", "prose"],
 )
 def test_a_drain_delay_of_zero_or_none_written_keeps_the_warning(
     tmp_path: Path, setting: str
@@ -218,6 +218,12 @@ def test_code_that_waits_for_a_time_k8slb_cannot_read_is_info_naming_the_wait(
 def test_code_that_waits_longer_than_the_grace_period_is_info(tmp_path: Path) -> None:
     (finding,) = _with_code(tmp_path, PYTHON_DRAIN.replace("SECONDS", "45"))
     assert finding.severity is Severity.INFO and "for 45 s" in finding.text
+
+
+def test_code_that_waits_less_than_a_second_keeps_the_warning(tmp_path: Path) -> None:
+    """Routing takes a second or more to drop a pod: a shorter wait is no pause."""
+    (finding,) = _with_code(tmp_path, PYTHON_DRAIN.replace("SECONDS", "0.5"))
+    assert finding.severity is Severity.WARNING
 
 
 def test_code_that_stops_before_it_sleeps_keeps_the_warning(tmp_path: Path) -> None:

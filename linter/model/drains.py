@@ -10,7 +10,8 @@ Two kinds of evidence, each named in what KLB401 says:
   it takes env from) or a ConfigMap it mounts, whose NAME says that the server delays its
   own stop, with a duration as its value. Which signal starts that delay is inferred from
   the name, not seen (some servers enter their lame-duck mode on another signal), so such
-  evidence is partial. A duration of 0 is no delay: no evidence.
+  evidence is partial. A duration of 0 is no delay, and one under `MIN_PAUSE` too short
+  to matter: no evidence.
 
 What a name must say, in words (split at `-`, `_`, `.` and case changes): see `drain_kind`.
 """
@@ -41,6 +42,9 @@ from k8slb.record import record
 #   which bounds how long the stop itself may take after the server stops accepting;
 # - `accept` beside `grace` (`requestAcceptGraceTimeout`): the time a proxy keeps
 #   accepting requests before its graceful stop begins.
+# A wait shorter than this is no pause: kube-proxy, ingress proxies and meshes take a
+# second or more to drop a terminating pod's endpoint (0, "no delay", is the usual case).
+MIN_PAUSE = 1.0
 _STOPPING = frozenset({"shutdown", "termination", "terminate", "drain", "stop", "exit"})
 # a candidate name holds one of these; `drain_kind` then reads its words
 _CANDIDATE = regex.compile(
@@ -137,8 +141,8 @@ def settings_in(text: str, where: str, related: Related | None = None) -> Iterat
     """The drain delays a configuration text sets (`name value`, `name: value`,
     `name=value`, `--name=value`), on lines that are not comments: each with a value that
     is a duration, a number, or a reference k8slb cannot read (`$(DELAY)`, `${DELAY}`);
-    one of 0 is no delay, and a name followed by anything else (prose, another flag) sets
-    nothing."""
+    one under `MIN_PAUSE` (0 above all) is no delay, and a name followed by anything else
+    (prose, another flag) sets nothing."""
     for line in text.splitlines():
         if line.lstrip().startswith(("#", "//", ";")):
             continue
@@ -151,7 +155,7 @@ def settings_in(text: str, where: str, related: Related | None = None) -> Iterat
                 continue
             seconds = duration_seconds(value, name)
             unread = _REFERENCE.match(value) or _NUMBER.match(value)  # a number: unit unknown
-            if seconds == 0 or (seconds is None and not unread):
+            if (seconds is not None and seconds < MIN_PAUSE) or (seconds is None and not unread):
                 continue
             yield Setting(kind, f"{name} {value}", where, seconds, related)
 
@@ -240,8 +244,8 @@ def self_drain(
         for pause in facts.signal_pauses:
             seconds = pause.seconds
             known = isinstance(seconds, int | float) and not isinstance(seconds, bool)
-            if known and seconds <= 0:
-                continue  # a sleep of nothing waits for nothing
+            if known and seconds < MIN_PAUSE:
+                continue  # shorter than any routing takes to drop a pod: no pause
             where = f"{posixpath.basename(pause.loc.path)}:{pause.loc.line}"
             related = Related(pause.loc.path, pause.loc.line, "it waits on SIGTERM before stopping")
             if known and seconds < grace:
