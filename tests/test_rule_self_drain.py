@@ -98,6 +98,9 @@ def test_a_shutdown_delay_flag_makes_klb401_info_naming_it(tmp_path: Path, flag:
     assert (
         f"{flag.lstrip('-').split('=')[0]} " in finding.text and "its command line" in finding.text
     )
+    web = web_deployment(READY)
+    args_line = web.count("\n", 0, web.index("readinessProbe")) + 3  # after the probe's 2
+    assert ("manifest.yaml", args_line) in [(Path(r.path).name, r.line) for r in finding.related]
 
 
 @pytest.mark.parametrize(

@@ -190,12 +190,15 @@ def configured_drain(
     """The first drain delay the container's configuration sets: its command and args,
     its env, a ConfigMap it mounts or takes env from (applied with the workload)."""
     command = " ".join(container.words)
-    for setting in settings_in(command, "its command line"):
+    key = "args" if "args" in container.body else "command"
+    said = Related(workload.path, pos_of(container.body, key)[0], f"its {key}")
+    for setting in settings_in(command, "its command line", said):
         return setting
     for variable in container.body.get("env") or []:
         if isinstance(variable, YMap) and isinstance(variable.get("value"), str | int):
             text = f"{variable.get('name')}={variable.get('value')}"
-            for setting in settings_in(text, "its env"):
+            said = Related(workload.path, pos_of(variable, "value", value=True)[0], "its env")
+            for setting in settings_in(text, "its env", said):
                 return setting
     for name, how in _config_map_names(template, container):
         config = index.config_map(workload, name)
