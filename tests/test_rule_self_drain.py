@@ -177,6 +177,11 @@ def test_a_setting_is_read_from_json_yaml_and_flag_syntax() -> None:
     assert [[s.seconds for s in settings_in(text, "x")] for text in texts] == [[5.0]] * 4
 
 
+def test_a_long_run_of_name_characters_is_no_setting() -> None:
+    blob = "shutdown-delay" * 100_000 + "=10s"
+    assert list(settings_in(blob, "x")) == []
+
+
 # -- the code's own pause ----------------------------------------------------------------
 
 PYTHON_DRAIN = """\

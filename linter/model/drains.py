@@ -51,6 +51,7 @@ _CANDIDATE = regex.compile(
     r"(?i)((?:[a-z][a-z0-9_.-]*?)?(?:lame[_-]?duck|delay|accept[a-z0-9_.-]*grace)[a-z0-9_.-]*)"
     r"[\"']?[ \t]*[:=]?[ \t]*[\"']?([^\s\"',;]*)"
 )
+_MAX_NAME = 200  # longer words are no setting's name, and are not split into words
 _WORDS = ("delay", "lame", "accept")  # one of them is in every candidate
 _SEPARATORS = regex.compile(r"[^A-Za-z0-9]+")
 # a value that a shell, a template or the server fills in: a setting k8slb cannot read
@@ -150,6 +151,8 @@ def settings_in(text: str, where: str, related: Related | None = None) -> Iterat
             name, value = match.group(1).strip("-."), match.group(2)
             if not _REFERENCE.match(value):
                 value = value.rstrip("})]")  # `health {lameduck 10s}`
+            if len(name) > _MAX_NAME:
+                continue  # no setting's name: a blob (an embedded file, a key)
             kind = drain_kind(name)
             if kind is None or not value:
                 continue
