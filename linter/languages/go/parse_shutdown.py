@@ -14,7 +14,7 @@ signal's own path is followed here, never `Serve`'s.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from k8slb.code.budget import MAX_NESTING
@@ -58,10 +58,11 @@ def signal_exits(
     `("context", "ctx")` for `ctx, stop := signal.NotifyContext(...)`."""
     found: list[SignalExit] = []
     mains = _main_tails(root)
+    memo = _Memo()
     for receive in _receives(root, sources):
         operand = _text(receive.child_by_field_name("operand"))
         # after `<-ctx.Done()`, ctx is done
-        walker = _Walker(mains, {operand.removesuffix(".Done()")} - {operand})
+        walker = _Walker(mains, {operand.removesuffix(".Done()")} - {operand}, memo)
         try:
             exit_node, how = walker.after_receive(receive)
         except _Blocks:
@@ -89,8 +90,13 @@ def signal_pauses(
     come, after a receive of a SIGTERM source, in the statements that follow it in its
     block or case, before a server's stop, an exit or a return."""
 
+    receives = list(_receives(root, sources))
+    waiting = {receive.id for receive in receives}
+
     def stops(node: Node) -> bool:
-        if node.type == "return_statement":
+        # another receive waits for another signal: what follows is its own (and each
+        # statement is walked once, however many receives a block has)
+        if node.type == "return_statement" or node.id in waiting:
             return True
         if node.type != "call_expression":
             return False
@@ -102,7 +108,8 @@ def signal_pauses(
         return (field in _STOPS and operand not in health) or _fatal(node) is not None
 
     found: list[SignalPause] = []
-    for receive in _receives(root, sources):
+    memo = _Memo()
+    for receive in receives:
         statement = receive
         while statement.parent is not None and statement.parent.type not in (
             "statement_list",
@@ -113,12 +120,11 @@ def signal_pauses(
         holder = statement.parent
         if holder is None or statement.type in _FUNCTIONS:
             continue
-        statements = _statements(holder)
         if holder.type == "communication_case":  # `case <-ch:`: the case's statements
-            after = statements
-        elif statement in statements:
-            after = statements[statements.index(statement) + 1 :]
+            after: Iterable[Node] | None = _statements(holder, memo)
         else:
+            after = memo.after(holder, statement)
+        if after is None:
             continue
         first = first_pause(after, sleep, stops, _FUNCTIONS)
         if first is not None:
@@ -167,16 +173,44 @@ def _main_tails(root: Node) -> dict[str, Node]:
     return tails
 
 
-def _statements(block: Node) -> list[Node]:
-    """The statements of a block, a case or a statement list."""
+def _statements(block: Node, memo: _Memo | None = None) -> list[Node]:
+    """The statements of a block, a case or a statement list (kept in `memo`: a block of
+    thousands of receives is asked once for each)."""
+    if memo is not None and block.id in memo.statements:
+        return memo.statements[block.id]
     inner = [c for c in block.named_children if c.type == "statement_list"]
     holder = inner[0] if inner else block
-    return [c for c in holder.named_children if c.type != "comment"]
+    statements = [c for c in holder.named_children if c.type != "comment"]
+    if memo is not None:
+        memo.statements[block.id] = statements
+    return statements
+
+
+class _Memo:
+    """The statements of each block read, and where each statement is among them, by
+    node id: each receive's walk asks for its block's, found once."""
+
+    def __init__(self) -> None:
+        self.statements: dict[int, list[Node]] = {}
+        self.places: dict[int, dict[int, int]] = {}
+
+    def after(self, holder: Node, statement: Node) -> Iterator[Node] | None:
+        """The statements of `holder` after `statement`, as the walk takes them (a walk
+        that stops early reads no more); None when it is not one of them."""
+        statements = _statements(holder, self)
+        places = self.places.get(holder.id)
+        if places is None:
+            places = self.places[holder.id] = {s.id: i for i, s in enumerate(statements)}
+        place = places.get(statement.id)
+        if place is None:
+            return None
+        return (statements[i] for i in range(place + 1, len(statements)))
 
 
 class _Walker:
-    def __init__(self, mains: dict[str, Node], done: set[str]) -> None:
+    def __init__(self, mains: dict[str, Node], done: set[str], memo: _Memo) -> None:
         self.mains = mains
+        self.memo = memo  # the statements of each block, by its id (_statements)
         self.done = done  # the contexts known to be done: a Shutdown with one returns at once
         self.started: Node | None = None  # `go server.GracefulStop()` on the way
         self.expired: Node | None = None  # `srv.Shutdown(ctx)` with a done ctx on the way
@@ -210,9 +244,9 @@ class _Walker:
         """From the statement after `after` in `holder` (from the first when None), up
         through the statements that enclose it, to an exit."""
         while True:
-            statements = _statements(holder)
-            start = statements.index(after) + 1 if after is not None else 0
-            for statement in statements[start:]:
+            statements = _statements(holder, self.memo)
+            rest = self.memo.after(holder, after) if after is not None else statements
+            for statement in rest or []:
                 ended = self.step(statement)
                 if ended is not None:
                     return ended
@@ -318,7 +352,7 @@ class _Walker:
             if branch.type == "if_statement":
                 self.conditional(branch)
                 continue
-            for inner in _statements(branch):
+            for inner in _statements(branch, self.memo):
                 if inner.type == "return_statement":
                     raise _Blocks  # a return on one branch only: not followed
                 ended = self.step(inner)
@@ -388,7 +422,7 @@ class _Walker:
 
     def defers(self, function: Node) -> None:
         body = function.child_by_field_name("body")
-        for statement in _statements(body) if body is not None else []:
+        for statement in _statements(body, self.memo) if body is not None else []:
             if statement.type == "defer_statement":
                 self.quiet(statement.named_children[0] if statement.named_children else None)
 

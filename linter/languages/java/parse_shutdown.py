@@ -28,15 +28,16 @@ def _stops(node: Node) -> bool:
     return node.type == "method_invocation" and _name(node) in _STOPS
 
 
-def signal_pause(
-    hook: Node,
+def signal_pauses(
+    hooks: Iterable[Node],
     methods: Iterable[Node],
     value: Callable[[Node], Any],
     duration: Callable[[Node, Node], Any],
     loc: Callable[[Node], Loc],
-) -> SignalPause | None:
-    """The pause of a hook's lambda; `methods`: the file's method declarations, `value`
-    reads a number, `duration` an amount of a TimeUnit in milliseconds."""
+) -> list[SignalPause]:
+    """The pause of each hook's lambda; `methods`: the file's method declarations (each
+    read once, whatever the hooks that call it), `value` reads a number, `duration` an
+    amount of a TimeUnit in milliseconds."""
 
     def wait(node: Node) -> Any | None:
         if node.type != "method_invocation" or _name(node) != "sleep":
@@ -54,15 +55,22 @@ def signal_pause(
         is_number = isinstance(millis, int | float) and not isinstance(millis, bool)
         return millis / 1000 if is_number else UNKNOWN
 
-    body = hook.child_by_field_name("body")
-    bodies = [body] if body is not None else []
-    first = first_pause(bodies, wait, _stops, _FUNCTIONS)
-    if first is None:  # the method the lambda runs, one step
-        called = {_name(n) for n in walk(hook) if n.type == "method_invocation"}
-        for method in methods:
-            inner = method.child_by_field_name("body")
-            if inner is not None and _name(method) in called:
-                first = first_pause([inner], wait, _stops, _FUNCTIONS)
-                if first is not None:
-                    break
-    return SignalPause(loc(first[0]), loc(hook), first[1]) if first is not None else None
+    hooks = list(hooks)
+    in_methods: dict[str, tuple[Node, object]] = {}
+    for method in methods if hooks else ():
+        inner = method.child_by_field_name("body")
+        name = _name(method)
+        if inner is not None and name not in in_methods:
+            first = first_pause([inner], wait, _stops, _FUNCTIONS)
+            if first is not None:
+                in_methods[name] = first
+    found: list[SignalPause] = []
+    for hook in hooks:
+        body = hook.child_by_field_name("body")
+        first = first_pause([body] if body is not None else [], wait, _stops, _FUNCTIONS)
+        if first is None:  # the method the lambda runs, one step
+            called = (_name(n) for n in walk(hook) if n.type == "method_invocation")
+            first = next((in_methods[name] for name in called if name in in_methods), None)
+        if first is not None:
+            found.append(SignalPause(loc(first[0]), loc(hook), first[1]))
+    return found
