@@ -130,6 +130,14 @@ def test_a_delay_in_the_env_whose_value_k8slb_cannot_read_is_info_and_says_so(
     assert "SHUTDOWN_DELAY $(DELAY), in its env), for a time k8slb cannot read" in finding.text
 
 
+def test_a_delay_in_the_env_from_a_config_maps_key_is_read_there(tmp_path: Path) -> None:
+    env = "env:\n  - name: DRAIN_DELAY\n    valueFrom: {configMapKeyRef: {name: cfg, key: drain}}\n"
+    config = "---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: cfg}\ndata: {drain: 45s}\n"
+    finding = _one(tmp_path, web_deployment(READY + env) + config)
+    assert finding.severity is Severity.INFO
+    assert "DRAIN_DELAY 45s, in its env, from ConfigMap cfg" in finding.text
+
+
 @pytest.mark.parametrize(
     ("name", "kind"),
     [

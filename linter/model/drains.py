@@ -198,10 +198,22 @@ def configured_drain(
     for setting in settings_in(command, "its command line", said):
         return setting
     for variable in container.body.get("env") or []:
-        if isinstance(variable, YMap) and isinstance(variable.get("value"), str | int):
-            text = f"{variable.get('name')}={variable.get('value')}"
-            said = Related(workload.path, pos_of(variable, "value", value=True)[0], "its env")
-            for setting in settings_in(text, "its env", said):
+        if not isinstance(variable, YMap):
+            continue
+        value, where = variable.get("value"), "its env"
+        said = Related(workload.path, pos_of(variable, "value", value=True)[0], where)
+        reference = dig(variable, "valueFrom", "configMapKeyRef")
+        if value is None and isinstance(reference, YMap):  # a key of a ConfigMap
+            config = index.config_map(workload, str(reference.get("name")))
+            data = config.body.get("data") if config is not None else None
+            key = reference.get("key")
+            if config is None or not isinstance(data, YMap) or key not in data:
+                continue
+            value, where = data[key], f"its env, from ConfigMap {config.name}"
+            said = Related(config.path, pos_of(data, key, value=True)[0], f"{key} in {config.name}")
+        if isinstance(value, str | int) and not isinstance(value, bool):
+            text = f"{variable.get('name')}={value}"
+            for setting in settings_in(text, where, said):
                 return setting
     for name, how in _config_map_names(template, container):
         config = index.config_map(workload, name)
