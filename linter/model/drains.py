@@ -206,11 +206,14 @@ def configured_drain(
         if value is None and isinstance(reference, YMap):  # a key of a ConfigMap
             config = index.config_map(workload, str(reference.get("name")))
             data = config.body.get("data") if config is not None else None
-            key = reference.get("key")
-            if config is None or not isinstance(data, YMap) or key not in data:
+            wanted = reference.get("key")
+            if config is None or not isinstance(data, YMap) or not isinstance(wanted, str):
                 continue
-            value, where = data[key], f"its env, from ConfigMap {config.name}"
-            said = Related(config.path, pos_of(data, key, value=True)[0], f"{key} in {config.name}")
+            if wanted not in data:
+                continue
+            value, where = data[wanted], f"its env, from ConfigMap {config.name}"
+            line = pos_of(data, wanted, value=True)[0]
+            said = Related(config.path, line, f"{wanted} in ConfigMap {config.name}")
         if isinstance(value, str | int) and not isinstance(value, bool):
             text = f"{variable.get('name')}={value}"
             for setting in settings_in(text, where, said):
