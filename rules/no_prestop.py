@@ -4,11 +4,13 @@ from collections.abc import Iterator
 
 from k8slb.core.edits import YamlEdit
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
+from k8slb.model.drains import self_drain
 from k8slb.model.index import is_headless
 from k8slb.model.routes import key_of
 from k8slb.model.traffic import publishes_not_ready
 from k8slb.rules.base import STOPPING, Context, Example, Rule, grace_edit
 from k8slb.rules.examples import (
+    BUILT_HERE,
     DATA_CLAIM,
     PRESTOP,
     READY,
@@ -16,6 +18,26 @@ from k8slb.rules.examples import (
     web_deployment,
 )
 from k8slb.rules.serving import never_overlaps, reached_otherwise
+
+# A server that waits on SIGTERM before it stops: the routing drops the pod meanwhile.
+_DRAINING_SERVER = """\
+import signal
+import time
+
+import grpc
+
+server = grpc.server(None)
+
+
+def on_term(signum, frame):
+    time.sleep(5)  # the Service's endpoints drop this pod meanwhile
+    server.stop(10)
+
+
+signal.signal(signal.SIGTERM, on_term)
+server.start()
+server.wait_for_termination()
+"""
 
 
 class NoPreStop(Rule):
@@ -68,6 +90,31 @@ class NoPreStop(Rule):
     keeps the warning: a NodePort or LoadBalancer type, an L7 route to it, a container or
     a gRPC channel that dials it by name, a configuration applied with it that names it
     with its port.
+
+    A server that drains itself needs no preStop pause: it keeps serving for a while after
+    SIGTERM, and the routing drops the pod meanwhile. Where the container's code shows it,
+    the container is not reported: in the code it runs (see `k8slb explain-links`), a
+    wait comes after SIGTERM is received, or in the handler registered for it, before the
+    server's stop or the process's exit (Go's `time.Sleep` or `<-time.After`, Python's
+    `time.sleep` or awaited `asyncio.sleep`, an awaited timer in Node or a timer whose
+    callback closes the server, `Thread.sleep` or a `TimeUnit`'s `sleep` in a JVM shutdown
+    hook), for a time k8slb reads, of a second or more (routing takes that long to drop a
+    pod) and shorter than the grace period. It is `info`,
+    saying why, when that time cannot be read or is not shorter than
+    `terminationGracePeriodSeconds` (the kill comes first).
+
+    Where only the container's configuration says so, it is `info`, and the message names
+    the setting: a flag of its `command`/`args`, a variable of its `env` (or of a ConfigMap
+    it takes env from), or a line of a ConfigMap it mounts, whose name says that the server
+    delays its own stop, with a duration as its value: a lame-duck period (`lameduck 10s`,
+    `lame_duck_duration`), a shutdown, termination, drain or stop delay
+    (`--shutdown-delay-duration`, `-http.shutdownDelay`), or an accept grace period
+    (`requestAcceptGraceTimeout`). k8slb reads such a setting's name, not which signal
+    starts it (some servers enter their lame-duck mode on another signal), so it is not a
+    warning, nor silence. A duration under a second (0 above all) is no delay, and a
+    timeout or grace of the stop
+    itself (`--graceful-timeout`, `--shutdown-timeout`) bounds a stop that has already
+    stopped accepting: neither changes the finding.
 
     When the pod's `terminationGracePeriodSeconds` is not longer than the new pause, the
     fix raises it too (to the pause plus `stop-grace-seconds`), so it never leaves a
@@ -130,12 +177,29 @@ class NoPreStop(Rule):
             title="its Service routes to pods until they are gone",
             at=(14, 17),
         ),
+        Example(
+            web_deployment(READY + 'args: ["--shutdown-delay-duration=10s"]\n'),
+            severity=Severity.INFO,
+            title="a flag says the server delays its own stop",
+            at=(14, 17),
+        ),
+        Example(
+            _DRAINING_SERVER,
+            findings=0,
+            language="python",
+            manifests=web_deployment(READY),
+            beside=BUILT_HERE,
+            title="its code waits on SIGTERM before it stops the server",
+        ),
     )
 
     def check(self, context: Context) -> Iterator[Finding]:
         routes = context.routes()  # L7 routers send requests to the pods
         for workload, template, container, services in context.serving_containers():
             if container.prestop() is None:
+                drain = self_drain(context.index, context.links, workload, template, container)
+                if drain is not None and drain.complete:
+                    continue  # it waits on SIGTERM itself: the pause is there
                 service = services[0]
                 seconds = context.fix_values.prestop_seconds
                 native = context.kubernetes_version >= (1, 30)
@@ -189,6 +253,13 @@ class NoPreStop(Rule):
                         "a terminating pod stays its endpoint until the pod is gone; a pause "
                         "does not take it out of routing first, its clients must retry"
                     )
+                elif drain is not None:
+                    note = (
+                        f"info only: the server may drain itself: {drain.said}; if it keeps "
+                        "serving that long after SIGTERM, no preStop pause is needed"
+                    )
+                    if drain.related is not None:
+                        related.append(drain.related)
                 if note is not None:
                     message += (note,)
                 yield self.finding(

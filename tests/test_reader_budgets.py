@@ -272,10 +272,36 @@ def go_branches_after_a_signal(n: int, chained: bool) -> Files:
     return {"main.go": code}
 
 
+def go_receives_of_a_signal(n: int) -> Files:
+    """`n` receives of SIGTERM in one function, a wait after the last: the walk for a
+    pause after each receive (parse_shutdown.signal_pauses) must not walk the rest each time."""
+    code = (
+        'package main\n\nimport (\n\t"fmt"\n\t"os"\n\t"os/signal"\n\t"syscall"\n\t"time"\n)\n\n'
+        "func main() {\n\tsig := make(chan os.Signal, 1)\n"
+        "\tsignal.Notify(sig, syscall.SIGTERM)\n"
+        + "\t<-sig\n\tfmt.Println()\n" * n
+        + "\ttime.Sleep(5 * time.Second)\n}\n"
+    )
+    return {"main.go": code}
+
+
+def javascript_handler_registered_again(n: int) -> Files:
+    """One SIGTERM handler of `n` statements, registered `n` times: read once."""
+    body = "".join(f"  console.log({i});\n" for i in range(n))
+    code = f"function onTerm() {{\n{body}  server.close();\n}}\n" + (
+        "process.on('SIGTERM', onTerm);\n" * n
+    )
+    return {"server.js": code}
+
+
 ISSUE: dict[str, Callable[[], Files]] = {
     "Go: a SIGTERM path through 5000 nested ifs": lambda: go_branches_after_a_signal(5000, False),
     "Go: a SIGTERM path through an else-if chain 5000 long": (
         lambda: go_branches_after_a_signal(5000, True)
+    ),
+    "Go: 3000 receives of SIGTERM in one function": lambda: go_receives_of_a_signal(3000),
+    "JavaScript: a SIGTERM handler of 3000 statements registered 3000 times": (
+        lambda: javascript_handler_registered_again(3000)
     ),
     "JavaScript strings doubled 31 times": lambda: javascript("doubling", 31, 2),
     "JavaScript exports fanning out 80^5": lambda: javascript("fan-out", 6, 80),

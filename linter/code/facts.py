@@ -295,6 +295,21 @@ class SignalExit:
 
 
 @record
+class SignalPause:
+    """On SIGTERM the code waits before it stops serving: a sleep (Go's `time.Sleep` and
+    `<-time.After`, Python's `time.sleep` and awaited `asyncio.sleep`, Node's awaited
+    timers and timers that close the server, Java's `Thread.sleep` in a shutdown hook) on
+    the path from where the signal is received (or in the handler registered for it) that
+    comes before any call that stops a server or the process. The routing drops the pod
+    meanwhile, as a preStop pause lets it; a health service set NOT_SERVING first
+    (`health_drains`) also fails readiness."""
+
+    loc: Loc  # the sleep
+    handler: Loc  # where the signal is received, or its handler registered
+    seconds: Any  # how long, in seconds (a number), else UNKNOWN
+
+
+@record
 class Stop:
     loc: Loc
     server: str
@@ -422,6 +437,8 @@ class CodeFacts:
     # servers run by a call that installs its own SIGTERM handler (Python's uvicorn.run,
     # aiohttp's web.run_app): the process stops on SIGTERM, though it drains no gRPC server
     signal_servers: list[Loc] = field(default_factory=list)
+    # sleeps on SIGTERM's path before the server stops: the server drains itself
+    signal_pauses: list[SignalPause] = field(default_factory=list)
     http_clients: list[HttpClient] = field(default_factory=list)
     db_pools: list[DbPool] = field(default_factory=list)
     health_servicers: list[HealthServicer] = field(default_factory=list)

@@ -24,6 +24,31 @@ def walk(node: Node) -> Iterator[Node]:
         stack.extend(reversed(current.children))
 
 
+def first_pause(
+    nodes: Iterable[Node],
+    sleep: Callable[[Node], object | None],
+    stops: Callable[[Node], bool],
+    functions: tuple[str, ...],
+) -> tuple[Node, object] | None:
+    """The first sleep among the nodes, in source order, that comes before anything that
+    stops the server or the process: (the sleep's node, what `sleep` said of it: its
+    seconds). The bodies of `functions` (literals, lambdas) are not walked: they do not run
+    there. What a SIGTERM handler does before it stops (code/facts.py's `SignalPause`)."""
+    for node in nodes:
+        stack = [node]
+        while stack:
+            current = stack.pop()
+            if current.type in functions:
+                continue
+            if stops(current):
+                return None
+            seconds = sleep(current)
+            if seconds is not None:
+                return current, seconds
+            stack.extend(reversed(current.children))
+    return None
+
+
 class Calls:
     """Where a file calls each callee (`client.close`, keyed as its front-end keys them):
     whether a function makes a call is a bisection of the function's bytes, not a walk of

@@ -96,6 +96,8 @@ class Index:
         self._scalers: dict[tuple[str, str, Any], list[K8sObject]] = defaultdict(list)
         # (namespace, name) -> the PersistentVolumeClaims of that name
         self._claims: dict[tuple[str, str], list[K8sObject]] = defaultdict(list)
+        # (namespace, name) -> the ConfigMaps of that name
+        self._config_maps: dict[tuple[str, str], list[K8sObject]] = defaultdict(list)
         # (namespace, label, value) -> the workloads whose pod template carries that label
         self._by_label: dict[tuple[str, str, str], list[K8sObject]] = defaultdict(list)
         self._templates: dict[int, PodTemplate] = {}
@@ -110,6 +112,8 @@ class Index:
                 self._scalers[(namespace_key(obj.namespace), kind, name)].append(obj)
             elif obj.is_a("", "PersistentVolumeClaim") and obj.name:
                 self._claims[(namespace_key(obj.namespace), obj.name)].append(obj)
+            elif obj.is_a("", "ConfigMap") and obj.name:
+                self._config_maps[(namespace_key(obj.namespace), obj.name)].append(obj)
             labels = obj.template_labels
             if labels is not None:
                 self.workload_objects.append(obj)
@@ -260,6 +264,12 @@ class Index:
         applied with the workload (same namespace, same deployment unit)."""
         found = self._claims.get((namespace_key(workload.namespace), name), [])
         return next((claim for claim in found if self.together(claim, workload)), None)
+
+    def config_map(self, workload: K8sObject, name: str) -> K8sObject | None:
+        """The ConfigMap `name` that the workload's pods mount or take env from, when it is
+        applied with the workload (same namespace, same deployment unit)."""
+        found = self._config_maps.get((namespace_key(workload.namespace), name), [])
+        return next((config for config in found if self.together(config, workload)), None)
 
     def serving_containers(
         self, workloads: Iterable[tuple[K8sObject, PodTemplate]] | None = None

@@ -55,7 +55,7 @@ from k8slb.code.syntax_trees import node_text as _text
 from k8slb.code.syntax_trees import same_code, syntax_problem, walk
 from k8slb.core import regex
 from k8slb.languages.go.parse_routes import collect_routes
-from k8slb.languages.go.parse_shutdown import signal_exits
+from k8slb.languages.go.parse_shutdown import signal_exits, signal_pauses
 from k8slb.reading.markers import comment_markers, comment_pattern
 
 if TYPE_CHECKING:
@@ -310,6 +310,18 @@ class _Collector:
         if self.signal_sources:
             self._derived_contexts(named)
             self.facts.signal_exits = signal_exits(root, self.signal_sources, self.loc)
+            waits = {
+                call.id: (scope, name)
+                for call, scope, name in named
+                if name in ("time.Sleep", "time.After")
+            }
+            self.facts.signal_pauses = signal_pauses(
+                root,
+                self.signal_sources,
+                self.loc,
+                lambda node: self._waits(node, waits),
+                self.health,
+            )
         # a pool handed to callers outside the file: its lifetime may be set there
         self.facts.deferred |= any(p.returned and p.lifetime is None for p in self.facts.db_pools)
         for literal, scope in self.literals:
@@ -1018,6 +1030,21 @@ class _Collector:
             # calls that outlive it: what the rules advise
             grace = math.inf if _bounds_graceful_stop(call, receiver) else 0
             self.facts.stops.append(Stop(self.loc(call), receiver, grace, False))
+
+    def _waits(self, node: Node, waits: dict[int, tuple[_Scope, str]]) -> object | None:
+        """The seconds `time.Sleep(d)` or `<-time.After(d)` waits (UNKNOWN when d cannot be
+        read); None for any other node."""
+        call = node
+        if node.type == "unary_expression" and _text(node.child_by_field_name("operator")) == "<-":
+            call = node.child_by_field_name("operand") or node
+        if call.type != "call_expression" or call.id not in waits:
+            return None
+        scope, name = waits[call.id]
+        if name == "time.After" and call is node:
+            return None  # the channel is made; only receiving from it waits
+        args = _items(call.child_by_field_name("arguments"))
+        millis = self.value(args[0], scope) if args else UNKNOWN
+        return millis / 1000 if isinstance(millis, int | float) and _number(millis) else UNKNOWN
 
     def _listener(self, node: Node, scope: _Scope) -> tuple[Node, Node] | None:
         """The `net.Listen("tcp", addr)` call a `Serve(lis)` argument comes from, and addr."""

@@ -15,13 +15,13 @@ signal's own path is followed here, never `Serve`'s.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from k8slb.code.budget import MAX_NESTING
-from k8slb.code.facts import Loc, SignalExit
+from k8slb.code.facts import Loc, SignalExit, SignalPause
+from k8slb.code.syntax_trees import first_pause, walk
 from k8slb.code.syntax_trees import node_text as _text
-from k8slb.code.syntax_trees import walk
 from k8slb.core import regex
 
 if TYPE_CHECKING:
@@ -59,10 +59,11 @@ def signal_exits(
     `("context", "ctx")` for `ctx, stop := signal.NotifyContext(...)`."""
     found: list[SignalExit] = []
     mains = _main_tails(root)
+    memo = _Memo()
     for receive in _receives(root, sources):
         operand = _text(receive.child_by_field_name("operand"))
         # after `<-ctx.Done()`, ctx is done
-        walker = _Walker(mains, {operand.removesuffix(".Done()")} - {operand})
+        walker = _Walker(mains, {operand.removesuffix(".Done()")} - {operand}, memo)
         try:
             exit_node, how = walker.after_receive(receive)
         except _Blocks:
@@ -72,6 +73,63 @@ def signal_exits(
         started = loc(walker.started) if walker.started is not None else None
         expired = loc(walker.expired) if walker.expired is not None else None
         found.append(SignalExit(loc(exit_node), loc(receive), how, started, expired))
+    return found
+
+
+# the calls that stop a server (a health server's `Shutdown` fails readiness: not these)
+_STOPS = frozenset({"GracefulStop", "Stop", "Shutdown", "Close"})
+
+
+def signal_pauses(
+    root: Node,
+    sources: list[tuple[str, str]],
+    loc: Callable[[Node], Loc],
+    sleep: Callable[[Node], object | None],
+    health: set[str],
+) -> list[SignalPause]:
+    """The sleeps (`time.Sleep(d)`, `<-time.After(d)`: `sleep` gives their seconds) that
+    come, after a receive of a SIGTERM source, in the statements that follow it in its
+    block or case, before a server's stop, an exit or a return."""
+
+    receives = list(_receives(root, sources))
+    waiting = {receive.id for receive in receives}
+
+    def stops(node: Node) -> bool:
+        # another receive waits for another signal: what follows is its own (and each
+        # statement is walked once, however many receives a block has)
+        if node.type == "return_statement" or node.id in waiting:
+            return True
+        if node.type != "call_expression":
+            return False
+        called = node.child_by_field_name("function")
+        if called is None or called.type != "selector_expression":
+            return False
+        operand = _text(called.child_by_field_name("operand"))
+        field = _text(called.child_by_field_name("field"))
+        return (field in _STOPS and operand not in health) or _fatal(node) is not None
+
+    found: list[SignalPause] = []
+    memo = _Memo()
+    for receive in receives:
+        statement = receive
+        while statement.parent is not None and statement.parent.type not in (
+            "statement_list",
+            "block",
+            "communication_case",
+        ):
+            statement = statement.parent
+        holder = statement.parent
+        if holder is None or statement.type in _FUNCTIONS:
+            continue
+        if holder.type == "communication_case":  # `case <-ch:`: the case's statements
+            after: Iterable[Node] | None = _statements(holder, memo)
+        else:
+            after = memo.after(holder, statement)
+        if after is None:
+            continue
+        first = first_pause(after, sleep, stops, _FUNCTIONS)
+        if first is not None:
+            found.append(SignalPause(loc(first[0]), loc(receive), first[1]))
     return found
 
 
@@ -116,16 +174,44 @@ def _main_tails(root: Node) -> dict[str, Node]:
     return tails
 
 
-def _statements(block: Node) -> list[Node]:
-    """The statements of a block, a case or a statement list."""
+def _statements(block: Node, memo: _Memo | None = None) -> list[Node]:
+    """The statements of a block, a case or a statement list (kept in `memo`: a block of
+    thousands of receives is asked once for each)."""
+    if memo is not None and block.id in memo.statements:
+        return memo.statements[block.id]
     inner = [c for c in block.named_children if c.type == "statement_list"]
     holder = inner[0] if inner else block
-    return [c for c in holder.named_children if c.type != "comment"]
+    statements = [c for c in holder.named_children if c.type != "comment"]
+    if memo is not None:
+        memo.statements[block.id] = statements
+    return statements
+
+
+class _Memo:
+    """The statements of each block read, and where each statement is among them, by
+    node id: each receive's walk asks for its block's, found once."""
+
+    def __init__(self) -> None:
+        self.statements: dict[int, list[Node]] = {}
+        self.places: dict[int, dict[int, int]] = {}
+
+    def after(self, holder: Node, statement: Node) -> Iterator[Node] | None:
+        """The statements of `holder` after `statement`, as the walk takes them (a walk
+        that stops early reads no more); None when it is not one of them."""
+        statements = _statements(holder, self)
+        places = self.places.get(holder.id)
+        if places is None:
+            places = self.places[holder.id] = {s.id: i for i, s in enumerate(statements)}
+        place = places.get(statement.id)
+        if place is None:
+            return None
+        return (statements[i] for i in range(place + 1, len(statements)))
 
 
 class _Walker:
-    def __init__(self, mains: dict[str, Node], done: set[str]) -> None:
+    def __init__(self, mains: dict[str, Node], done: set[str], memo: _Memo) -> None:
         self.mains = mains
+        self.memo = memo  # the statements of each block, by its id (_statements)
         self.done = done  # the contexts known to be done: a Shutdown with one returns at once
         self.started: Node | None = None  # `go server.GracefulStop()` on the way
         self.expired: Node | None = None  # `srv.Shutdown(ctx)` with a done ctx on the way
@@ -159,9 +245,9 @@ class _Walker:
         """From the statement after `after` in `holder` (from the first when None), up
         through the statements that enclose it, to an exit."""
         while True:
-            statements = _statements(holder)
-            start = statements.index(after) + 1 if after is not None else 0
-            for statement in statements[start:]:
+            statements = _statements(holder, self.memo)
+            rest = self.memo.after(holder, after) if after is not None else statements
+            for statement in rest or []:
                 ended = self.step(statement)
                 if ended is not None:
                     return ended
@@ -267,7 +353,7 @@ class _Walker:
             if branch.type == "if_statement":
                 self.conditional(branch)
                 continue
-            for inner in _statements(branch):
+            for inner in _statements(branch, self.memo):
                 if inner.type == "return_statement":
                     raise _Blocks  # a return on one branch only: not followed
                 ended = self.step(inner)
@@ -337,7 +423,7 @@ class _Walker:
 
     def defers(self, function: Node) -> None:
         body = function.child_by_field_name("body")
-        for statement in _statements(body) if body is not None else []:
+        for statement in _statements(body, self.memo) if body is not None else []:
             if statement.type == "defer_statement":
                 self.quiet(statement.named_children[0] if statement.named_children else None)
 

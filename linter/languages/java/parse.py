@@ -47,6 +47,7 @@ from k8slb.code.facts import (
 from k8slb.code.syntax_trees import Calls, call_arguments, captured, syntax_problem, walk
 from k8slb.code.syntax_trees import node_text as _text
 from k8slb.core import regex
+from k8slb.languages.java.parse_shutdown import signal_pauses
 from k8slb.languages.java.parse_spring import injected
 from k8slb.reading.markers import comment_markers, comment_pattern
 
@@ -381,6 +382,11 @@ class _Reader:
             for argument in walk(call)
             if argument.type == "lambda_expression"
         ]
+        if self.hooks:
+            methods = [n for n in walk(root) if n.type == "method_declaration"]
+            self.facts.signal_pauses = signal_pauses(
+                self.hooks, methods, self.value, self.duration, lambda n: _loc(self.path, n)
+            )
         for call, method in calls:
             if method in _SERVER_METHODS:
                 self._server_call(call, method, servers)

@@ -59,6 +59,7 @@ from k8slb.code.syntax_trees import Calls, call_arguments, captured, syntax_prob
 from k8slb.code.syntax_trees import node_text as _text
 from k8slb.core import regex
 from k8slb.languages.javascript.parse_routes import collect_routes
+from k8slb.languages.javascript.parse_shutdown import signal_pause
 from k8slb.reading.markers import comment_markers, comment_pattern
 
 if TYPE_CHECKING:
@@ -336,6 +337,7 @@ class _Module:
         self.budget = Budget()  # the values this module's reading may still compute
         self.ends = Calls(())  # where it calls `x.close()`, `x.tryShutdown()` (read)
         self.substituted: set[int] = set()  # the nodes in a template's `${...}` (read)
+        self.paused: set[int] = set()  # the SIGTERM handlers read for a pause, by node id
 
     def loc(self, node: Node) -> Loc:
         return _loc(self.path, node)
@@ -737,6 +739,12 @@ class _Module:
             given = call_arguments(node)
             if given and "SIGTERM" in self._signals(given[0]):
                 self.facts.sigterm_handlers.append(self.loc(node))
+                _, handler = self._handler(given[1] if len(given) > 1 else None)
+                if handler is not None and handler.id not in self.paused:
+                    self.paused.add(handler.id)  # a handler registered again is read once
+                    pause = signal_pause(node, handler, self.value, self.loc)
+                    if pause is not None:
+                        self.facts.signal_pauses.append(pause)
         elif method == SHUTDOWN_HOOKS:  # NestJS: a SIGTERM handler that closes the app
             self.facts.sigterm_handlers.append(self.loc(node))
         elif (name := self.aliases.get(owner, owner)) in servers:

@@ -53,6 +53,7 @@ from k8slb.core.findings import Problem, Severity
 from k8slb.languages.python.parse_ast import dotted
 from k8slb.languages.python.parse_names import Scope
 from k8slb.languages.python.parse_routes import WEB_WORDS, collect_routes
+from k8slb.languages.python.parse_shutdown import is_sleep, is_stop, signal_pauses
 from k8slb.languages.python.parse_values import Values, keyword_argument
 from k8slb.reading.encodings import python_codec
 from k8slb.reading.markers import comment_markers
@@ -301,6 +302,11 @@ class _Collector(Values):
         self.health_classes: dict[str, bool] = {}  # class with a Check method -> can fail
         self.registries: list[str] | None = None  # the registries whose client it imports
         self.url_expressions: list[tuple[ast.expr, Scope]] = []  # `"http://" + host`
+        # for parse_shutdown: SIGTERM's handlers (the registration, the handler), the
+        # sleeps and the calls that stop a server or the process
+        self.signal_handlers: list[tuple[ast.Call, ast.expr]] = []
+        self.sleeps: list[tuple[ast.Call, Scope, tuple[ast.AST, ...]]] = []
+        self.stoppers: list[tuple[ast.Call, tuple[ast.AST, ...]]] = []
 
     # -- driving -----------------------------------------------------------------------
 
@@ -329,8 +335,23 @@ class _Collector(Values):
                 address = self.value(call.args[0], scope)
                 self.facts.listens.append(Listen(receiver, address, self.loc(call)))
         self._exports(module)
+        if self.signal_handlers:
+            sleeps = [
+                (call, parents, self._seconds(call, scope)) for call, scope, parents in self.sleeps
+            ]
+            self.facts.signal_pauses = signal_pauses(
+                tree, self.signal_handlers, sleeps, self.stoppers, self.loc
+            )
         if any(word in self.data for word in WEB_WORDS):
             self.facts.routes = collect_routes(tree, self.qualified, self.loc)
+
+    def _seconds(self, call: ast.Call, scope: Scope) -> Any:
+        """How long a sleep waits, in seconds (UNKNOWN when it cannot be read)."""
+        given = self._argument(call.args, call.keywords, 0, "seconds") or self._argument(
+            call.args, call.keywords, 0, "delay"
+        )
+        value = self.value(given, scope) if given is not None else UNKNOWN
+        return value if isinstance(value, int | float) and not isinstance(value, bool) else UNKNOWN
 
     def _exports(self, module: Scope) -> None:
         """What another module can import from this one (imported.py resolves it)."""
@@ -501,6 +522,10 @@ class _Collector(Values):
             self.calls_to[callee].append((node, scope, parents))
         if self.registries != []:
             self._registration(node, parents)
+        if is_sleep(name, parents):
+            self.sleeps.append((node, scope, parents))
+        elif is_stop(name, func.attr if isinstance(func, ast.Attribute) else None):
+            self.stoppers.append((node, parents))
 
         def site(kind: str) -> _Site:
             return _Site(kind, name or "", node, node.args, node.keywords, scope, parents)
@@ -556,6 +581,7 @@ class _Collector(Values):
             ("SIG_DFL", "SIG_IGN")
         ):
             self.facts.sigterm_handlers.append(self.loc(node))
+            self.signal_handlers.append((node, handler))
 
     def _signals(
         self, expression: ast.expr, parents: tuple[ast.AST, ...], scope: Scope
