@@ -215,6 +215,7 @@ class GrpcNoGracefulShutdown(Rule):
                 )
                 grace = context.fix_values.stop_grace_seconds
                 dialect = dialect_of(facts.language)
+                advice, fix = dialect.server_sigterm_advice(server, name, grace)
                 yield self.code_finding(
                     wait.loc,
                     (
@@ -222,10 +223,10 @@ class GrpcNoGracefulShutdown(Rule):
                         f"{where}",
                         dialect.no_sigterm_consequence(),
                         *also,
-                        dialect.sigterm_advice(name, grace),
+                        advice,
                     ),
                     related=[Related(server.loc.path, server.loc.line, "the server")],
-                    fix=dialect.sigterm_fix(name, grace),
+                    fix=fix,
                     edits=dialect.sigterm_handler(wait, name, grace),
                 )
 

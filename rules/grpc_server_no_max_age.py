@@ -226,7 +226,8 @@ class GrpcServerNoMaxAge(Rule):
                         headline,
                         "its connections never end, so clients stay on the pods they first "
                         "reached and new pods get no calls",
-                        dialect.max_age_advice(
+                        dialect.server_max_age_advice(
+                            server,
                             values.max_connection_age_ms,
                             values.max_connection_age_grace_ms,
                         ),
