@@ -8,6 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
+from k8slb.cli import cli
 from k8slb.code.facts import EnvRef, Unknown
 from k8slb.core.findings import Severity
 from k8slb.languages.javascript.parse import parse_typescript
@@ -287,3 +289,19 @@ def test_a_nest_client_is_followed_through_the_environment_to_a_scaled_clusterip
     assert "ClusterIP Service/orders" in client[0].message
     (service,) = [f for f in found if f.rule == "KLB101"]
     assert "its code serves gRPC on 5000" in service.text
+
+
+def test_the_fix_adds_the_max_age_to_the_channel_options_written(tmp_path: Path) -> None:
+    text = server(
+        channel="\n      channelOptions: {\n        'grpc.keepalive_time_ms': 10000,\n      },"
+    )
+    (tmp_path / "package.json").write_text("{}")
+    (tmp_path / "main.ts").write_text(text)
+    args = ["fix", "--no-cache", "--select", "KLB201", str(tmp_path)]
+    assert CliRunner().invoke(cli, args).exit_code in (0, 1)
+    assert (tmp_path / "main.ts").read_text() == server(
+        channel="\n      channelOptions: {\n        'grpc.keepalive_time_ms': 10000,\n"
+        "        'grpc.max_connection_age_ms': 300000,\n"
+        "        'grpc.max_connection_age_grace_ms': 30000,\n      },"
+    )
+    assert lint_files(tmp_path, {}, ["KLB201"]).findings == []
