@@ -34,7 +34,14 @@ from k8slb.core.results import LinkRow
 from k8slb.languages import LANGUAGES
 from k8slb.model.index import Index
 from k8slb.model.objects import Container, PodTemplate, pos_of
-from k8slb.reading.build_files import BuildFacts, Dockerfile, GoBuild, Said, image_repository
+from k8slb.reading.build_files import (
+    BuildFacts,
+    Dockerfile,
+    GoBuild,
+    Said,
+    ShellScript,
+    image_repository,
+)
 from k8slb.reading.objects import K8sObject
 from k8slb.record import record
 
@@ -139,6 +146,11 @@ class CodeLinks:
         self._workloads = {id(w) for w in index.workload_objects} if index is not None else set()
         self._made: dict[tuple[int, int], Link | None] = {}  # by (id(workload), id(container))
         self._runners: dict[str, list[Link]] | None = None
+
+    @property
+    def scripts(self) -> Mapping[str, ShellScript]:
+        """The shell scripts of the tree, by normalised path."""
+        return self._finder.builds.scripts if self._finder is not None else {}
 
     def _link(self, workload: K8sObject, container: Container) -> Link | None:
         key = (id(workload), id(container))
