@@ -177,6 +177,11 @@ def _shell(program: str, script: str) -> Pid1 | None:
     return Pid1("shell", program, line, exec_prefix=lone, severity=Severity.INFO, why=why, last=ran)
 
 
+_PACKAGE_MANAGER_FIX = (
+    'run the server itself as PID 1 (CMD ["node", "server.js"]), or put tini in front'
+)
+
+
 @record
 class Place:
     """Where the words that make PID 1 are written, and the edit that hands PID 1 over."""
@@ -219,7 +224,9 @@ class SigtermNeverReachesServer(Rule):
       were PID 1 (a shell-form `CMD java -jar app.jar` makes `/bin/sh -c` PID 1 again), and
       reported at the CMD's line. A shell-form line that runs such a script (`CMD
       ./run.sh`) is reported as certain, with no fix: `exec` in front of the script leaves
-      the script's shell in between, so its last command needs `exec` too.
+      the script's shell in between, so its last command needs `exec` too. So is a shell
+      whose command is npm, yarn or pnpm: handed over or not, the package manager keeps
+      the server as its child (no fix: the exec form would make npm PID 1).
 
     An init process as PID 1 (`tini`, `dumb-init`, `catatonit`), a shell script with a
     `trap`, and a pod with `shareProcessNamespace: true` (the pause container is PID 1)
@@ -394,7 +401,7 @@ class SigtermNeverReachesServer(Rule):
                 f"{found.program} runs the script in a shell of its own, and the signal stops "
                 "there: the server runs on until SIGKILL at the end of the grace period, "
                 "cutting what is in flight, and every rollout waits out the grace",
-                'run the server itself as PID 1 (CMD ["node", "server.js"]), or put tini in front',
+                _PACKAGE_MANAGER_FIX,
             )
         elif found.kind == "shell":
             instruction, _, rest = place.said.partition(" ")
@@ -420,6 +427,11 @@ class SigtermNeverReachesServer(Rule):
                     f", and {inner.script}, which it runs, is a {inner.program} script that runs "
                     "each of its commands as a child, none with exec"
                 )
+            if after is not None and after.kind == "package manager":
+                # handed over or not, npm keeps the server as a child: exec changes nothing
+                found = replace(found, severity=None, why="")
+                place = replace(place, edits=(), fix=_PACKAGE_MANAGER_FIX)
+                shell += f", which runs {after.program}, which runs the server as a child"
             # handed over or not, a Node or Python program with no handler ignores it
             bare = (
                 after is not None

@@ -189,3 +189,27 @@ def test_flask_in_debug_as_pid1_is_not_reported(tmp_path: Path) -> None:
     assert klb406(tmp_path / "debug", debug) == []
     plain = built('CMD ["python", "app.py"]\n', {"app.py": FLASK.replace("RUN", "")})
     assert [f.rule for f in klb406(tmp_path / "plain", plain)] == ["KLB406"]
+
+
+PACKAGE = '{"name": "web", "scripts": {"start": "node server.js"}}\n'
+NODE_SERVER = "const http = require('http');\nhttp.createServer(() => {}).listen(8080);\n"
+
+
+@pytest.mark.parametrize(
+    "dockerfile",
+    ["CMD npm start\n", 'ENTRYPOINT ["/srv/app/docker/entrypoint.sh"]\nCMD npm start\n'],
+    ids=["cmd", "entry-point-execs-the-cmd"],
+)
+def test_a_shell_that_runs_npm_never_passes_sigterm_on_and_exec_form_is_no_fix(
+    tmp_path: Path, dockerfile: str
+) -> None:
+    files = {
+        "docker/entrypoint.sh": ENTRYPOINT,
+        "package.json": PACKAGE,
+        "server.js": NODE_SERVER,
+    }
+    (finding,) = klb406(tmp_path, built(dockerfile, files))
+    assert finding.line == 4 + dockerfile.count("\n") - 1, "the CMD's line"
+    assert finding.severity is Severity.WARNING and finding.edits == ()
+    assert "which runs npm, which runs the server as a child" in finding.message
+    assert 'CMD ["node", "server.js"]' in finding.text
