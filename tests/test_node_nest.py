@@ -305,3 +305,26 @@ def test_the_fix_adds_the_max_age_to_the_channel_options_written(tmp_path: Path)
         "        'grpc.max_connection_age_grace_ms': 30000,\n      },"
     )
     assert lint_files(tmp_path, {}, ["KLB201"]).findings == []
+
+
+@pytest.mark.parametrize(
+    ("options", "found"),
+    [("", ["KLB404"]), ("\n      gracefulShutdown: true,", [])],
+    ids=["forced", "graceful"],
+)
+def test_closing_a_nest_app_forces_its_grpc_server_down_unless_graceful(
+    tmp_path: Path, options: str, found: list[str]
+) -> None:
+    text = server(channel=options, hooks="app.enableShutdownHooks();")
+    files = {"src/main.ts": text, "package.json": "{}"}
+    findings = lint_files(tmp_path, files, ["KLB403", "KLB404"]).findings
+    assert [f.rule for f in findings] == found
+    for finding in findings:
+        assert finding.line == 8 and finding.edits == ()
+        assert "closing the NestJS application" in finding.message
+        assert "set gracefulShutdown: true in the transport's options" in finding.text
+
+
+def test_a_nest_app_that_is_never_closed_has_no_stop_to_report() -> None:
+    facts = parse_typescript("src/main.ts", server().encode())
+    assert facts.stops == []

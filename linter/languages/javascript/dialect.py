@@ -11,7 +11,7 @@ from typing import Any
 from k8slb.code.facts import Channel, Loc, Options, Server, Stop, Wait
 from k8slb.core.edits import CodeEdit, JsEdit
 from k8slb.languages.javascript.parse import NODE_WAIT
-from k8slb.languages.javascript.parse_nest import is_nest_server
+from k8slb.languages.javascript.parse_nest import NEST_CLOSE, is_nest_server
 from k8slb.model.grpc_options import MAX_AGE_GRACE
 from k8slb.rules.dialect import Dialect
 
@@ -80,6 +80,15 @@ class JavaScriptDialect(Dialect):
             "closing lets calls in flight end (tryShutdown) rather than cutting them"
         )
         return advice, f"{name}.enableShutdownHooks() and gracefulShutdown: true"
+
+    def stop_words(self, stop: Stop, grace: int) -> tuple[str, str]:
+        if stop.written != NEST_CLOSE:
+            return self.stop_advice(stop.server, grace), self.stop_fix(grace)
+        return (
+            "set gracefulShutdown: true in the transport's options (NestJS 10 and later), so "
+            "that closing lets the calls in flight end (tryShutdown)",
+            "gracefulShutdown: true in the transport's options",
+        )
 
     def no_sigterm_consequence(self) -> str:
         return (
@@ -154,8 +163,8 @@ class JavaScriptDialect(Dialect):
         """`server.forceShutdown();` as the last statement of its block becomes
         tryShutdown, bounded by a timer that calls forceShutdown after `grace` seconds."""
         server = stop.server
-        if not set(server) <= set(_SIMPLE_NAME):
-            return []
+        if stop.written == NEST_CLOSE or not set(server) <= set(_SIMPLE_NAME):
+            return []  # NestJS stops it itself, in close(): its options say how
         code = "\n".join(
             [
                 f"setTimeout(() => {server}.forceShutdown(), {grace * 1000}).unref();",

@@ -38,6 +38,7 @@ from k8slb.code.facts import (
     Option,
     Options,
     Server,
+    Stop,
     Wait,
 )
 from k8slb.code.syntax_trees import call_arguments
@@ -63,6 +64,12 @@ CLIENT_DECORATOR = "Client"
 # How a NestJS gRPC server is waited on: NestJS binds it when the application starts, and
 # the event loop keeps it serving.
 NEST_WAIT = "NestJS's gRPC transport (bound when the application starts)"
+# How NestJS stops a gRPC transport when the application closes (on SIGTERM through
+# `enableShutdownHooks()`, or the code's own `app.close()`): ServerGrpc.close() calls
+# forceShutdown() unless the transport's options set `gracefulShutdown: true` (NestJS 10's
+# option; before it, always).
+NEST_CLOSE = "closing the NestJS application (its gRPC transport's forceShutdown())"
+_CLOSERS = ("enableShutdownHooks", "close")
 # ClientGrpcProxy's names for grpc-js's keepalive options.
 KEEPALIVE = {
     "keepaliveTimeMs": "grpc.keepalive_time_ms",
@@ -102,6 +109,15 @@ def read_nest(module: Reading) -> None:
     """The gRPC servers and clients NestJS makes in a module that imports its `Transport`."""
     if (MICROSERVICES, "Transport") not in module.members.values():
         return
+    closed: set[str] = set()  # the applications the module closes, or has closed on SIGTERM
+    for call in module.of("call_expression"):
+        function = call.child_by_field_name("function")
+        if (
+            function is not None
+            and function.type == "member_expression"
+            and _text(function.child_by_field_name("property")) in _CLOSERS
+        ):
+            closed.add(_text(function.child_by_field_name("object")))
     for call in module.of("call_expression"):
         function = call.child_by_field_name("function")
         called = _text(function)
@@ -110,7 +126,7 @@ def read_nest(module: Reading) -> None:
         if method in SERVER_CALLS and len(given) > SERVER_CALLS[method]:
             transport = _grpc_transport(module, given[SERVER_CALLS[method]])
             if transport is not None:
-                _server(module, call, called, transport)
+                _server(module, call, called, transport, closed)
         elif called in CLIENT_CALLS or (
             called == CLIENT_DECORATOR
             and call.parent is not None
@@ -246,8 +262,9 @@ def _channel_options(module: Reading, options: dict[str, Node] | None) -> Option
     return module.options(given) if given is not None else NO_OPTIONS
 
 
-def _server(module: Reading, call: Node, called: str, transport: Node) -> None:
-    """A server NestJS makes, binds and serves: made, started and waited on at the call."""
+def _server(module: Reading, call: Node, called: str, transport: Node, closed: set[str]) -> None:
+    """A server NestJS makes, binds and serves: made, started and waited on at the call;
+    stopped with no grace where the module closes its application (NEST_CLOSE)."""
     options = _transport_options(module, transport)
     holder = call.parent
     if holder is not None and holder.type == "await_expression":
@@ -264,6 +281,9 @@ def _server(module: Reading, call: Node, called: str, transport: Node) -> None:
     address, at = _address(module, options)
     facts.listens.append(Listen(name, address, module.loc(at if at is not None else call)))
     facts.waits.append(Wait(module.loc(call), name, NEST_WAIT))
+    graceful = module.unwrapped(options.get("gracefulShutdown")) if options is not None else None
+    if name in closed and options is not None and (graceful is None or graceful.type != "true"):
+        facts.stops.append(Stop(module.loc(call), name, 0, False, NEST_CLOSE))
 
 
 def _declared(holder: Node | None) -> str | None:
