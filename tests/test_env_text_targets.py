@@ -120,3 +120,29 @@ def test_a_container_that_sets_another_port_dials_no_grpc_port(tmp_path: Path) -
         "deploy/k8s.yaml": GRPC_SERVICE + BACKEND + LOADGEN.replace('"50051"', '"8080"'),
     }
     assert lint_files(tmp_path, files, ["KLB102"]).findings == []
+
+
+def test_a_server_address_of_two_environment_values_gives_its_port(tmp_path: Path) -> None:
+    server = (
+        "const grpc = require('@grpc/grpc-js');\n"
+        "const server = new grpc.Server();\n"
+        "server.bindAsync(`${process.env.BIND_HOST}:${process.env.BIND_PORT}`,\n"
+        "  grpc.ServerCredentials.createInsecure(), () => {});\n"
+        "process.on('SIGTERM', () => server.tryShutdown(() => process.exit(0)));\n"
+    )
+    service = GRPC_SERVICE.replace("name: grpc", "name: tcp")  # its name says nothing
+    backend = BACKEND.replace(
+        "          ports:",
+        "          env:\n            - name: BIND_HOST\n              value: 0.0.0.0\n"
+        "            - name: BIND_PORT\n              value: '50051'\n          ports:",
+    ).replace("- name: grpc", "- name: tcp")
+    files = {
+        "backend/server.js": server,
+        "backend/package.json": "{}",
+        "backend/Dockerfile": 'FROM node:20\nWORKDIR /app\nCOPY . /app\nCMD ["node", "server.js"]\n',
+        "skaffold.yaml": "build:\n  artifacts:\n    - image: registry.example/backend\n"
+        "      context: backend\n",
+        "deploy/k8s.yaml": service + backend,
+    }
+    (finding,) = lint_files(tmp_path, files, ["KLB101"]).findings
+    assert "its code serves gRPC on 50051" in finding.text

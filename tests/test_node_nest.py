@@ -328,3 +328,19 @@ def test_closing_a_nest_app_forces_its_grpc_server_down_unless_graceful(
 def test_a_nest_app_that_is_never_closed_has_no_stop_to_report() -> None:
     facts = parse_typescript("src/main.ts", server().encode())
     assert facts.stops == []
+
+
+def test_a_client_decorator_and_options_in_a_module_const_are_read() -> None:
+    text = (
+        "import { Client, ClientGrpc, GrpcOptions, Transport } from '@nestjs/microservices';\n"
+        "const ordersOptions: GrpcOptions = {\n"
+        "  transport: Transport.GRPC,\n"
+        "  options: { package: 'orders', protoPath: 'orders.proto', url: 'orders:5000' },\n"
+        "};\n"
+        "export class BillingService {\n"
+        "  @Client(ordersOptions)\n"
+        "  private readonly client: ClientGrpc;\n"
+        "}\n"
+    )
+    (channel,) = parse_typescript("billing.service.ts", text.encode()).channels
+    assert (channel.factory, channel.target, channel.loc.line) == ("Client", "orders:5000", 4)

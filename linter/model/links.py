@@ -27,7 +27,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
 from k8slb.code.entry_points import Entry, container_argv, entry_of
-from k8slb.code.facts import CodeFacts, EnvRef, Listen, Loc, Registration, Route, Server
+from k8slb.code.facts import CodeFacts, EnvRef, EnvText, Listen, Loc, Registration, Route, Server
 from k8slb.code.projects import GoPackages, ImportGraph
 from k8slb.core import regex
 from k8slb.core.results import LinkRow
@@ -285,6 +285,9 @@ def _port_of(address: object, workload: K8sObject, container: Container) -> int 
     if isinstance(address, EnvRef):
         setting = Index.env_setting(workload, container, address.name)
         address = address.filled(setting.value) if setting else address.default_text
+    elif isinstance(address, EnvText):  # `${HOST}:${PORT}`: each from the container's env
+        settings = {name: Index.env_setting(workload, container, name) for name in address.names}
+        address = address.filled({n: s.value for n, s in settings.items() if s is not None})
     if not isinstance(address, str):
         return None
     port = address.rsplit(":", 1)[-1]
