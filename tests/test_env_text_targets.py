@@ -139,7 +139,8 @@ def test_a_server_address_of_two_environment_values_gives_its_port(tmp_path: Pat
     files = {
         "backend/server.js": server,
         "backend/package.json": "{}",
-        "backend/Dockerfile": 'FROM node:20\nWORKDIR /app\nCOPY . /app\nCMD ["node", "server.js"]\n',
+        "backend/Dockerfile": "FROM node:20\nWORKDIR /app\nCOPY . /app\n"
+        'CMD ["node", "server.js"]\n',
         "skaffold.yaml": "build:\n  artifacts:\n    - image: registry.example/backend\n"
         "      context: backend\n",
         "deploy/k8s.yaml": service + backend,
