@@ -344,3 +344,12 @@ def test_a_client_decorator_and_options_in_a_module_const_are_read() -> None:
     )
     (channel,) = parse_typescript("billing.service.ts", text.encode()).channels
     assert (channel.factory, channel.target, channel.loc.line) == ("Client", "orders:5000", 4)
+
+
+def test_clients_listed_under_clients_are_registered() -> None:
+    text = CLIENT.replace(
+        "ClientsModule.registerAsync([",
+        "ClientsModule.registerAsync({\n      isGlobal: true,\n      clients: [",
+    ).replace("      },\n    ]),\n  ],\n})", "      },\n    ]}),\n  ],\n})")
+    (channel,) = parse_typescript("billing.module.ts", text.encode()).channels
+    assert channel.target == EnvRef("ORDERS_GRPC_URL")

@@ -207,11 +207,13 @@ def _grpc_transport(module: Reading, node: Node | None) -> Node | None:
 
 
 def _registered(module: Reading, given: list[Node]) -> list[Node]:
-    """The transport objects a client call registers: its argument, each item of a list,
-    and what a `useFactory` returns."""
+    """The transport objects a client call registers: its argument, each item of a list
+    (also under `clients:`), and what a `useFactory` returns."""
     found: list[Node] = []
     for argument in given[:1]:
         node = module.unwrapped(argument)
+        if node is not None and node.type == "object":  # `register({clients: [...]})`
+            node = module.unwrapped(_members(module, node).get("clients")) or node
         items = node.named_children if node is not None and node.type == "array" else [argument]
         for item in items:
             literal = _object(module, item)
