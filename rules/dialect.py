@@ -48,6 +48,21 @@ class Dialect(ABC):
     def sigterm_fix(self, server: str, grace: int) -> str:
         """What the SIGTERM fix does, and what to review after it."""
 
+    def server_max_age_advice(self, server: Server, age_ms: int, grace_ms: int) -> str:
+        """How to bound this server's connection age: the language's words, unless a
+        framework makes the server and takes its options elsewhere."""
+        return self.max_age_advice(age_ms, grace_ms)
+
+    def server_sigterm_advice(self, server: Server, name: str, grace: int) -> tuple[str, str]:
+        """How to stop this server gracefully on SIGTERM, and what the fix does: the
+        language's words, unless a framework runs the server and stops it itself."""
+        return self.sigterm_advice(name, grace), self.sigterm_fix(name, grace)
+
+    def stop_words(self, stop: Stop, grace: int) -> tuple[str, str]:
+        """How to let the calls in flight finish where this stop is made, and what the
+        fix does: the language's words, unless a framework makes the stop."""
+        return self.stop_advice(stop.server, grace), self.stop_fix(grace)
+
     def exit_wait_advice(self, server: str, grace: int) -> str:
         """How to have the process wait for a graceful stop before it exits."""
         return f"stop {server} where the process exits, and wait for the stop before exiting"

@@ -161,8 +161,10 @@ class GrpcClientClusterIp(Rule):
     In Java (grpc-java): a channel builder (`ManagedChannelBuilder.forTarget`/`forAddress`,
     `Grpc.newChannelBuilder`, `Grpc.newChannelBuilderForAddress`, Netty's and OkHttp's)
     followed to `build()`, its target a string, a concatenation or `String.format`, a
-    `static final` constant or `System.getenv("X")` (with a default from `getOrDefault`,
-    `Optional.ofNullable(...).orElse(...)` or a `!= null ?` test); a channel shut down in
+    `final` field's initializer or `System.getenv("X")` (with a default from `getOrDefault`,
+    `Optional.ofNullable(...).orElse(...)` or a `!= null ?` test); a target made of several
+    variables (`host + ":" + port`, `forAddress(host, port)`) is filled from the `env` of
+    the container that runs the code (no fix: two values to change); a channel shut down in
     the method that makes it (not `main`) is per call. The fix rewrites the Deployment's
     env value and adds `.defaultLoadBalancingPolicy("round_robin")`; a literal target in
     the code is left to a human.

@@ -80,7 +80,11 @@ class GrpcNoGracefulShutdown(Rule):
     `package.json`, or the container's code) calls `process.on('SIGTERM', ...)` (`once`,
     `addListener`, also over a list of signals) or loads a library that installs such a
     handler (`@godaddy/terminus`, lightship, http-graceful-shutdown, close-with-grace), or
-    calls NestJS's `enableShutdownHooks()`.
+    calls NestJS's `enableShutdownHooks()`. A NestJS gRPC microservice is such a server,
+    bound when the application starts; NestJS stops it when the application closes, which
+    SIGTERM does only through `enableShutdownHooks()`: that is the advice there (with
+    `gracefulShutdown: true` in the transport's options, without which NestJS's close
+    aborts the calls in flight), and no handler is inserted.
     Node exits at once on SIGTERM with no handler, or, as PID 1, ignores it until SIGKILL.
     The fix inserts before `bindAsync` a handler that calls `tryShutdown`, bounded by a
     timer that calls `forceShutdown`, then ends the process.
@@ -218,6 +222,7 @@ class GrpcNoGracefulShutdown(Rule):
                 )
                 grace = context.fix_values.stop_grace_seconds
                 dialect = dialect_of(facts.language)
+                advice, fix = dialect.server_sigterm_advice(server, name, grace)
                 yield self.code_finding(
                     wait.loc,
                     (
@@ -225,10 +230,10 @@ class GrpcNoGracefulShutdown(Rule):
                         f"{where}",
                         dialect.no_sigterm_consequence(),
                         *also,
-                        dialect.sigterm_advice(name, grace),
+                        advice,
                     ),
                     related=[Related(server.loc.path, server.loc.line, "the server")],
-                    fix=dialect.sigterm_fix(name, grace),
+                    fix=fix,
                     edits=dialect.sigterm_handler(wait, name, grace),
                 )
 

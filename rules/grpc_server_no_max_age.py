@@ -45,7 +45,11 @@ class GrpcServerNoMaxAge(Rule):
     In Node.js (`@grpc/grpc-js`, JavaScript or TypeScript): `new grpc.Server(options)`
     whose options (in the call or a `const` object of the module) set no
     `'grpc.max_connection_age_ms'`; the fix adds both options to that object (in its
-    quotes and layout) or passes them as the argument.
+    quotes and layout) or passes them as the argument. A NestJS gRPC microservice
+    (`NestFactory.createMicroservice` or `app.connectMicroservice` with `Transport.GRPC`) is
+    such a server, made with its transport's `options.channelOptions` (the only options
+    NestJS gives it): no `channelOptions` is a server with none, and the fix adds both to a
+    `channelOptions` object that is written there.
 
     In Java (grpc-java): a server builder (`ServerBuilder.forPort`,
     `Grpc.newServerBuilderForPort`, `NettyServerBuilder.forPort`/`forAddress`), followed
@@ -226,7 +230,8 @@ class GrpcServerNoMaxAge(Rule):
                         headline,
                         "its connections never end, so clients stay on the pods they first "
                         "reached and new pods get no calls",
-                        dialect.max_age_advice(
+                        dialect.server_max_age_advice(
+                            server,
                             values.max_connection_age_ms,
                             values.max_connection_age_grace_ms,
                         ),

@@ -15,7 +15,8 @@ from k8slb.core.edits import Edit, LineEdit, YamlEdit
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.model.links import Link
 from k8slb.model.objects import STOP_SIGNALS, Container, PodTemplate, pos_of
-from k8slb.reading.build_files import DOCKERFILE_NAMES, Dockerfile, Said
+from k8slb.model.scripts import image_script
+from k8slb.reading.build_files import DOCKERFILE_NAMES, Dockerfile, Said, ShellScript
 from k8slb.reading.objects import K8sObject
 from k8slb.record import record
 from k8slb.rules.base import Context, Example, Rule
@@ -49,6 +50,7 @@ class Pid1:
     why: str = ""
     last: tuple[str, ...] = ()  # a shell's: the program its script runs last
     launcher: Launcher | None = None  # a launcher's: why it keeps SIGTERM from its child
+    script: str = ""  # a shell's: the script file it runs, when PID 1 is one (its name)
 
 
 def pid1(argv: Sequence[object]) -> Pid1 | None:
@@ -93,6 +95,11 @@ def _commands(script: str) -> list[Command] | None:
         tokens = list(lexer)
     except ValueError:
         return None
+    return _grouped(tokens)
+
+
+def _grouped(tokens: Sequence[str]) -> list[Command]:
+    """Words and operators as the simple commands they make."""
     commands: list[Command] = []
     words: list[str] = []
     before: str | None = None
@@ -217,11 +224,21 @@ class SigtermNeverReachesServer(Rule):
       code the container runs (its import closure, or its Node program) registers a
       SIGTERM handler (`process.on('SIGTERM')`, a shutdown library, NestJS's
       `enableShutdownHooks()`; `signal.signal`, `loop.add_signal_handler`) or starts a
-      server that installs one (`uvicorn.run`, aiohttp's `web.run_app`). `flask run` (or
-      `python -m flask run`) is Python running the application in its own process: the
-      module its `--app` names, else, as Flask finds it by `FLASK_APP` or `app.py`, the
-      code of the folder the image is built from. A gRPC server waited on is
-      `grpc-no-graceful-shutdown`'s to report, not this rule's.
+      server that installs one (`uvicorn.run`, aiohttp's `web.run_app`, werkzeug's reloader:
+      Flask's `app.run(debug=True)` or `use_reloader=True`, whose handler exits at once).
+      `flask run` (or `python -m flask run`) is Python running the application in its own
+      process: the module its `--app` names, else, as Flask finds it by `FLASK_APP` or
+      `app.py`, the code of the folder the image is built from. A gRPC server waited on is
+      `grpc-no-graceful-shutdown`'s to report, not this rule's;
+    - a shell script of the tree as PID 1 (the ENTRYPOINT, CMD or `command` names a file
+      that a COPY of the Dockerfile put there, a path or a name in a PATH folder): its shell
+      runs each command as a child, the last one too (a script file is never handed over
+      as `sh -c` may be), unless one is run with `exec`. A script that ends with
+      `exec "$@"` hands PID 1 to its arguments: an entry point's CMD is judged as if it
+      were PID 1 (a shell-form `CMD java -jar app.jar` makes `/bin/sh -c` PID 1 again), and
+      reported at the CMD's line. A shell-form line that runs such a script (`CMD
+      ./run.sh`) is reported as certain, with no fix: `exec` in front of the script leaves
+      the script's shell in between, so its last command needs `exec` too.
 
     An init process as PID 1 (`tini`, `dumb-init`, `catatonit`), a shell script with a
     `trap`, and a pod with `shareProcessNamespace: true` (the pause container is PID 1)
@@ -381,13 +398,18 @@ class SigtermNeverReachesServer(Rule):
         cmd = dockerfile.cmd if dockerfile is not None else None
         argv = container_argv(command, args, entrypoint, cmd)
         found = pid1(argv)
-        if found is None or _hook_stops_server(container, argv, found):
+        place: Place | None = None
+        if found is None:  # a script of the tree, run as the program
+            found, place = _entry_script(context, workload, container, link, command, args, argv)
+            if found is None:
+                return None
+        if _hook_stops_server(container, argv, found):
             return None
         # what the shell runs last, which may become PID 1 in its place
         after = pid1(found.last) if found.kind == "shell" and found.last else None
         if after is not None and after.kind == "launcher":
             found = replace(found, exec_prefix=False)  # exec would leave the launcher there
-        place = _place(workload, container, dockerfile, command, args, found)
+        place = place or _place(workload, container, dockerfile, command, args, found)
         if place is None:
             return None
         who = f"container {container.name!r} of {workload.ref.display}"
@@ -406,6 +428,7 @@ class SigtermNeverReachesServer(Rule):
             )
         elif found.kind == "shell" and after is not None and after.launcher is not None:
             # handed over or not, the launcher stays between the signal and the server
+            place = replace(place, edits=())  # no exec form helps: it would run the launcher
             message = (
                 f"SIGTERM never reaches {who}: {_shell_words(place, found)}, then "
                 f"{after.program} runs the server",
@@ -415,6 +438,18 @@ class SigtermNeverReachesServer(Rule):
             )
         elif found.kind == "shell":
             shell = _shell_words(place, found)
+            if found.script:
+                place = replace(place, fix=_script_fix(found))
+            inner = _last_script(context, link, found) if after is None else None
+            if inner is not None and inner.kind == "runtime":
+                after = inner
+            elif inner is not None and inner.kind == "shell":
+                found = replace(found, severity=None, why="")
+                place = replace(place, edits=(), fix=_script_fix(inner, around=found))
+                shell += (
+                    f", and {inner.script}, which it runs, is a {inner.program} script that runs "
+                    "each of its commands as a child, none with exec"
+                )
             # handed over or not, a Node or Python program with no handler ignores it
             bare = (
                 after is not None
@@ -464,7 +499,13 @@ class SigtermNeverReachesServer(Rule):
 
 
 def _shell_words(place: Place, found: Pid1) -> str:
-    """How the finding names the shell: the Dockerfile's shell-form line, or `sh -c`."""
+    """How the finding names the shell: a script of the tree, the Dockerfile's shell-form
+    line, or `sh -c`."""
+    if found.script:
+        return (
+            f"{found.script} is PID 1, a {found.program} script that runs each of its "
+            "commands as a child, none with exec"
+        )
     instruction, _, rest = place.said.partition(" ")
     if place.workload is None and not rest.lstrip().startswith("["):
         return f"shell-form {instruction} makes /bin/sh PID 1"
@@ -564,3 +605,127 @@ def _dockerfile_fix(
     else:
         new = f"{instruction} exec {rest}"
     return (LineEdit(said.path, said.line, said.text, new),), f"write {new}"
+
+
+# -- scripts of the tree that a container runs ---------------------------------------------
+
+# What `exec` hands over to when it is given the script's own arguments.
+_ARGUMENTS = frozenset({"$@", "${@}", "$*", "${*}"})
+
+
+def script_pid1(script: ShellScript, args: Sequence[str]) -> Pid1 | None:
+    """What a shell script run as a program leaves as PID 1. Its shell runs every command
+    as a child: a script file is never handed over to its last command (as `sh -c` may
+    be) unless a command is run with `exec`, which hands PID 1 to that program (to the
+    script's arguments for `exec "$@"`: an entry point's CMD). None when it traps a signal,
+    sets its arguments anew (`set --`), or cannot be read (too long, a heredoc, quotes
+    across lines)."""
+    commands = _script_commands(script.text) if script.text is not None else None
+    if not commands:
+        return None
+    for command in commands:
+        words = _program_words(command.words)
+        if words[:1] == ["trap"] or (words[:1] == ["set"] and "--" in words):
+            return None
+        if words[:1] == ["exec"]:
+            handed = _unredirected(words[1:])
+            if not handed:
+                continue  # `exec >log 2>&1`: the shell's own output redirected
+            if handed[0] in _ARGUMENTS:
+                return pid1(args) if args else None
+            return pid1(handed)
+    name = posixpath.basename(script.path)
+    last = tuple(_program_words(commands[-1].words))
+    return Pid1("shell", script.shell, (script.shell, script.path, *args), last=last, script=name)
+
+
+_REDIRECTION = regex.compile(r"^[<>&]+$")  # a redirection's operator, as shlex splits it
+
+
+def _unredirected(words: Sequence[str]) -> list[str]:
+    """A command's words without its redirections (`>> log`, `2 >& 1`: an operator, the
+    word after it, and a descriptor's number before it)."""
+    kept: list[str] = []
+    target = False
+    for at, word in enumerate(words):
+        following = words[at + 1] if at + 1 < len(words) else ""
+        if target:
+            target = False
+        elif _REDIRECTION.match(word):
+            target = True
+        elif not (word.isdigit() and _REDIRECTION.match(following)):
+            kept.append(word)
+    return kept
+
+
+def _script_commands(text: str) -> list[Command] | None:
+    """A script file's simple commands: each line read as the shell reads it (a `#`
+    comment to its end, a backslash joining the next line); None for what k8slb does not
+    follow (quotes over several lines, a heredoc)."""
+    tokens: list[str] = []
+    for line in text.replace("\\\n", " ").splitlines():
+        lexer = shlex.shlex(line, posix=True, punctuation_chars=True)
+        lexer.whitespace_split = True
+        try:
+            words = list(lexer)
+        except ValueError:
+            return None
+        if any(word.startswith("<<") for word in words):
+            return None
+        tokens += [*words, ";"] if words else []
+    return _grouped(tokens)
+
+
+def _script_of(context: Context, link: Link | None, word: str) -> ShellScript | None:
+    """The script of the tree that the program `word` is in the container's image."""
+    if link is None or link.dockerfile is None:
+        return None
+    return image_script(context.links.scripts, link.dockerfile, link.folder, word)
+
+
+def _entry_script(
+    context: Context,
+    workload: K8sObject,
+    container: Container,
+    link: Link | None,
+    command: list[object] | None,
+    args: list[object] | None,
+    argv: Sequence[object],
+) -> tuple[Pid1 | None, Place | None]:
+    """PID 1 when the container's program is a script of the tree: the script's shell, or
+    what it hands over to with `exec`. A script that ends with `exec "$@"` hands over to
+    the CMD: the place is the CMD's line (or the manifest's `args`) then."""
+    script = _script_of(context, link, str(argv[0])) if argv else None
+    if script is None:
+        return None, None
+    rest = [str(word) for word in argv[1:]]
+    found = script_pid1(script, rest)
+    if found is None or found.script or not rest or command is not None:
+        return found, None
+    dockerfile = link.dockerfile if link is not None else None
+    if args is not None:  # the manifest's args replace the CMD
+        line, column = pos_of(container.body, "args", value=True)
+        return found, Place(workload.path, line, column, "args", workload=workload)
+    if dockerfile is None or dockerfile.cmd_said is None:
+        return found, None
+    said = dockerfile.cmd_said
+    edits, fix = _dockerfile_fix(dockerfile, said, found, None)
+    return found, Place(said.path, said.line, 1, said.text, edits, fix)
+
+
+def _last_script(context: Context, link: Link | None, found: Pid1) -> Pid1 | None:
+    """What a script of the tree that a shell runs last leaves as PID 1's child."""
+    script = _script_of(context, link, found.last[0]) if found.last else None
+    return script_pid1(script, list(found.last[1:])) if script is not None else None
+
+
+def _script_fix(script: Pid1, around: Pid1 | None = None) -> str:
+    """How to hand PID 1 to the server through a script that does not: `exec` in front of
+    its last command (and of the script, where a shell runs it)."""
+    last = " ".join(script.last) or "the server's command"
+    where = (
+        f", and run {script.script} with exec ({around.program} runs it as a child too)"
+        if around is not None
+        else ""
+    )
+    return f"put exec in front of the last command of {script.script} (`exec {last}`){where}"

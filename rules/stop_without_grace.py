@@ -47,7 +47,11 @@ class StopWithoutGrace(Rule):
     In Node.js: a grpc-js server's `forceShutdown()`, unless it is the bound of a graceful
     stop (a timer's, or in a function that also calls `tryShutdown`). The fix, made only
     when nothing runs after it in its block, turns it into `tryShutdown(() => {})` with a
-    timer that calls `forceShutdown()` after the grace.
+    timer that calls `forceShutdown()` after the grace. A NestJS gRPC microservice in a
+    module that closes its application (`app.close()`, or on SIGTERM through
+    `app.enableShutdownHooks()`) is stopped with `forceShutdown()` unless its transport's
+    options set `gracefulShutdown: true` (NestJS 10's option): reported where it is
+    connected, with that option as the advice and no edit.
 
     In a Spring Boot service's settings: `grpc.server.shutdown-grace-period=0` (or Spring
     gRPC's `spring.grpc.server.shutdown-grace-period`): the starter then calls `shutdown()`
@@ -158,13 +162,14 @@ class StopWithoutGrace(Rule):
                     continue
                 grace = context.fix_values.stop_grace_seconds
                 dialect = dialect_of(facts.language)
+                advice, fix = dialect.stop_words(stop, grace)
                 yield self.code_finding(
                     stop.loc,
                     (
                         f"{stop.written or dialect.stop_call(stop.server, stop.grace)} aborts "
                         "every call in flight",
-                        dialect.stop_advice(stop.server, grace),
+                        advice,
                     ),
-                    fix=dialect.stop_fix(grace),
+                    fix=fix,
                     edits=dialect.graceful_stop(stop, grace),
                 )

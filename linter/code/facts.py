@@ -14,7 +14,7 @@ milliseconds) in every language.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import Any
@@ -90,6 +90,37 @@ class EnvRef:
     @property
     def default_text(self) -> str | None:
         return self.filled(self.default) if isinstance(self.default, str) else None
+
+
+@record
+class EnvText:
+    """A text made of several environment values and the text between them (`host + ":" +
+    port`, each from `System.getenv`): each value as the same container sets it, else its
+    default. `parts` are strings and bare EnvRefs (no prefix or suffix), never two strings
+    in a row."""
+
+    parts: tuple[str | EnvRef, ...]
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(part.name for part in self.parts if isinstance(part, EnvRef))
+
+    def filled(self, values: Mapping[str, str | None]) -> str | None:
+        """The text with each variable's value (from `values`, else its default), or None
+        when one has neither."""
+        text: list[str] = []
+        for part in self.parts:
+            value = part if isinstance(part, str) else values.get(part.name)
+            if value is None and isinstance(part, EnvRef):
+                value = part.default if isinstance(part.default, str) else None
+            if value is None:
+                return None
+            text.append(value)
+        return "".join(text)
+
+    @property
+    def default_text(self) -> str | None:
+        return self.filled({})
 
 
 @record
@@ -189,9 +220,11 @@ def joined(parts: list[Any]) -> Any:
     if any(isinstance(p, Imported | Setting | Joined) for p in parts):
         flat = tuple(q for p in parts for q in (p.parts if isinstance(p, Joined) else (p,)))
         return Joined(flat) if len(flat) <= MAX_PARTS else UNKNOWN
-    envs = [p for p in parts if isinstance(p, EnvRef)]
-    if any(not isinstance(p, str | EnvRef) for p in parts) or len(envs) > 1:
+    if any(not isinstance(p, str | EnvRef | EnvText) for p in parts):
         return UNKNOWN
+    envs = [p for p in parts if isinstance(p, EnvRef)]
+    if len(envs) > 1 or any(isinstance(p, EnvText) for p in parts):
+        return _env_text(parts)
     size = sum(len(p) if isinstance(p, str) else len(p.prefix) + len(p.suffix) for p in parts)
     if size > MAX_TEXT:
         return UNKNOWN
@@ -201,6 +234,30 @@ def joined(parts: list[Any]) -> Any:
     prefix, suffix = "".join(parts[:at]), "".join(parts[at + 1 :])
     env = envs[0]
     return EnvRef(env.name, env.default, prefix + env.prefix, env.suffix + suffix)
+
+
+def _env_text(parts: list[Any]) -> Any:
+    """Text around several environment values, flattened to strings and bare EnvRefs (an
+    EnvRef's prefix and suffix become the text beside it); within the budget (budget.py:
+    MAX_TEXT characters, MAX_PARTS pieces), else unknown."""
+    flat: list[str | EnvRef] = []
+    for part in parts:
+        pieces: tuple[Any, ...] = (
+            part.parts
+            if isinstance(part, EnvText)
+            else (part.prefix, EnvRef(part.name, part.default), part.suffix)
+            if isinstance(part, EnvRef)
+            else (part,)
+        )
+        for piece in pieces:
+            if isinstance(piece, str) and flat and isinstance(flat[-1], str):
+                flat[-1] += piece
+            elif piece != "":
+                flat.append(piece)
+    size = sum(len(p) for p in flat if isinstance(p, str))
+    if size > MAX_TEXT or len(flat) > MAX_PARTS:
+        return UNKNOWN
+    return EnvText(tuple(flat))
 
 
 @record

@@ -9,7 +9,7 @@ import os
 from collections.abc import Callable, Sequence
 from typing import Literal
 
-from k8slb.code.facts import EnvRef
+from k8slb.code.facts import EnvRef, EnvText
 from k8slb.core.findings import Related
 from k8slb.model.index import EnvSetting, Index
 from k8slb.model.links import Link
@@ -181,6 +181,8 @@ def destinations(
     if isinstance(value, str):
         address = parse(value)
         return [Destination(address, None, "")] if address else []
+    if isinstance(value, EnvText):
+        return _joined_destinations(index, value, parse, code_path, runners)
     if not isinstance(value, EnvRef):
         return []
     found: list[Destination] = []
@@ -205,4 +207,43 @@ def destinations(
         address = parse(value.default_text)
         if address is not None:
             found.append(Destination(address, None, f"the default of {value.name}"))
+    return found
+
+
+def _joined_destinations(
+    index: Index,
+    value: EnvText,
+    parse: Callable[[str], Address | None],
+    code_path: str,
+    runners: Sequence[Link],
+) -> list[Destination]:
+    """The addresses of a text made of several environment values (`host + ":" + port`):
+    each container that sets its first variable (those that run the code, else those
+    closest to it) fills every variable from its own `env`, a variable it does not set
+    from its default in the code."""
+    first = value.names[0]
+    if runners:
+        containers = [(link.workload, link.container) for link in runners]
+    else:
+        containers = [(s.workload, s.container) for s in index.env_settings_near(first, code_path)]
+    found: list[Destination] = []
+    for workload, container in containers:
+        settings = {name: index.env_setting(workload, container, name) for name in value.names}
+        set_here = {name: s for name, s in settings.items() if s is not None}
+        if not set_here:
+            continue
+        text = value.filled({name: s.value for name, s in set_here.items()})
+        address = parse(text) if text is not None else None
+        if address is None:
+            continue
+        lines = [s.entry.value_pos.get("value", s.entry.pos)[0] for s in set_here.values()]
+        place = f"{os.path.basename(workload.path)}:{', '.join(map(str, lines))}"
+        where = f"{' and '.join(set_here)} as {workload.ref.display} sets them at {place}"
+        setting = next(iter(set_here.values()))
+        via = Related(workload.path, lines[0], f"{setting.entry.get('name')}={setting.value!r}")
+        found.append(Destination(address, workload.namespace, where, via))
+    if not found and value.default_text is not None:
+        address = parse(value.default_text)
+        if address is not None:
+            found.append(Destination(address, None, f"the defaults of {', '.join(value.names)}"))
     return found

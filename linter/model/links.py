@@ -27,14 +27,21 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
 from k8slb.code.entry_points import Entry, container_argv, entry_of
-from k8slb.code.facts import CodeFacts, EnvRef, Listen, Loc, Registration, Route, Server
+from k8slb.code.facts import CodeFacts, EnvRef, EnvText, Listen, Loc, Registration, Route, Server
 from k8slb.code.projects import GoPackages, ImportGraph
 from k8slb.core import regex
 from k8slb.core.results import LinkRow
 from k8slb.languages import LANGUAGES
 from k8slb.model.index import Index
 from k8slb.model.objects import Container, PodTemplate, pos_of
-from k8slb.reading.build_files import BuildFacts, Dockerfile, GoBuild, Said, image_repository
+from k8slb.reading.build_files import (
+    BuildFacts,
+    Dockerfile,
+    GoBuild,
+    Said,
+    ShellScript,
+    image_repository,
+)
 from k8slb.reading.objects import K8sObject
 from k8slb.record import record
 
@@ -142,6 +149,11 @@ class CodeLinks:
         self._workloads = {id(w) for w in index.workload_objects} if index is not None else set()
         self._made: dict[tuple[int, int], Link | None] = {}  # by (id(workload), id(container))
         self._runners: dict[str, list[Link]] | None = None
+
+    @property
+    def scripts(self) -> Mapping[str, ShellScript]:
+        """The shell scripts of the tree, by normalised path."""
+        return self._finder.builds.scripts if self._finder is not None else {}
 
     def _link(self, workload: K8sObject, container: Container) -> Link | None:
         key = (id(workload), id(container))
@@ -276,6 +288,9 @@ def _port_of(address: object, workload: K8sObject, container: Container) -> int 
     if isinstance(address, EnvRef):
         setting = Index.env_setting(workload, container, address.name)
         address = address.filled(setting.value) if setting else address.default_text
+    elif isinstance(address, EnvText):  # `${HOST}:${PORT}`: each from the container's env
+        settings = {name: Index.env_setting(workload, container, name) for name in address.names}
+        address = address.filled({n: s.value for n, s in settings.items() if s is not None})
     if not isinstance(address, str):
         return None
     port = address.rsplit(":", 1)[-1]

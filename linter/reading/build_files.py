@@ -40,19 +40,27 @@ _GITLAB = regex.compile(r"^\.gitlab-ci\.ya?ml$")
 _CLOUDBUILD = regex.compile(r"^cloudbuild(?:[-.].+)?\.ya?ml$")
 
 
+# Shell scripts, read for what a container that runs one as its entry point leaves as PID
+# 1 (sigterm-never-reaches-server); one longer than MAX_SCRIPT is not kept.
+SHELL_SCRIPT_SUFFIX = ".sh"
+MAX_SCRIPT = 64 * 1024
+_SHEBANG_ENV = frozenset({"env"})
+
 # Java builds whose Jib plugin builds the image with no Dockerfile.
 JIB_FILES = frozenset({"pom.xml", "build.gradle", "build.gradle.kts"})
 
 
 def is_build_file(name: str) -> bool:
     """A file that is not YAML or code but is read for the link (Dockerfiles, Tiltfile, the
-    files that make a folder a program: `package.json`; Maven's and Gradle's builds)."""
+    files that make a folder a program: `package.json`; Maven's and Gradle's builds; shell
+    scripts, which an image may run as its entry point)."""
     return (
         name == TILTFILE
         or name in MAKEFILES
         or name in PROJECT_FILES
         or name in JIB_FILES
         or is_dockerfile_name(name)
+        or name.endswith(SHELL_SCRIPT_SUFFIX)
     )
 
 
@@ -118,6 +126,21 @@ class Dockerfile:
     def folder(self) -> str:
         return os.path.dirname(self.path) or "."
 
+    def from_context(self, in_image: str) -> str | None:
+        """The path in the build context of what a COPY put at `in_image` (an absolute
+        path in the image), or None."""
+        return _in_context(in_image, list(self.copies))
+
+
+@record
+class ShellScript:
+    """A shell script of the tree: the shell its first line names (`sh` when none does)
+    and its text (None past MAX_SCRIPT)."""
+
+    path: str
+    shell: str
+    text: str | None
+
 
 @dataclass
 class BuildFacts:
@@ -125,6 +148,7 @@ class BuildFacts:
     dockerfiles: dict[str, Dockerfile] = field(default_factory=dict)  # by path
     projects: set[str] = field(default_factory=set)  # folders a project file makes programs
     packages: dict[str, NodePackage] = field(default_factory=dict)  # by folder
+    scripts: dict[str, ShellScript] = field(default_factory=dict)  # by normalised path
 
 
 def names_builds(path: str) -> bool:
@@ -153,6 +177,7 @@ class BuildFile:
     builds: tuple[ImageBuild, ...] = ()
     project: bool = False  # a file that makes its folder a program's (PROJECT_FILES)
     package: NodePackage | None = None  # a package.json's scripts and main
+    script: ShellScript | None = None  # a shell script's (SHELL_SCRIPT_SUFFIX)
 
 
 def read_build_file(path: str, data: bytes) -> BuildFile | None:
@@ -166,10 +191,23 @@ def read_build_file(path: str, data: bytes) -> BuildFile | None:
         return BuildFile(path, builds=tuple(jib_builds(path, _text(data))))
     if is_dockerfile_name(name):
         return BuildFile(path, dockerfile=parse_dockerfile(path, _text(data)))
+    if name.endswith(SHELL_SCRIPT_SUFFIX):
+        return BuildFile(path, script=shell_script(path, data))
     reader = _builds_reader(path, name)
     if reader is None:
         return None
     return BuildFile(path, builds=tuple(reader(path, _text(data))))
+
+
+def shell_script(path: str, data: bytes) -> ShellScript:
+    """A script's shell (`#!/bin/bash`, `#!/usr/bin/env bash`; `sh` with no such line)
+    and its text, when within MAX_SCRIPT."""
+    first = data[:256].split(b"\n", 1)[0].decode("utf-8", "replace")
+    words = first[2:].split() if first.startswith("#!") else []
+    if words and posixpath.basename(words[0]) in _SHEBANG_ENV:
+        words = [w for w in words[1:] if not w.startswith("-")]
+    shell = posixpath.basename(words[0]) if words else "sh"
+    return ShellScript(path, shell, _text(data) if len(data) <= MAX_SCRIPT else None)
 
 
 def _text(data: bytes) -> str:
@@ -223,6 +261,8 @@ def read_build_facts(files: Iterable[BuildFile]) -> BuildFacts:
         if file.dockerfile is not None:
             facts.dockerfiles[os.path.normpath(file.path)] = file.dockerfile
         facts.builds += file.builds
+        if file.script is not None:
+            facts.scripts[os.path.normpath(file.path)] = file.script
         if file.project:
             folder = os.path.dirname(os.path.normpath(file.path)) or "."
             facts.projects.add(folder)

@@ -400,7 +400,9 @@ class _Reader:
             name = _text(declarator.child_by_field_name("name"))
             self.fields.add(name)
             value = declarator.child_by_field_name("value")
-            if value is not None and "final" in words and "static" in words:
+            # a final field's initializer is its value (an instance's too: one expression,
+            # which a constructor cannot change)
+            if value is not None and "final" in words:
                 self.constants[(_class_of(node), name)] = value
             elif value is None and (annotation := _injection(node)) is not None:
                 self.injected[name] = annotation

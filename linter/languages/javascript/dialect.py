@@ -11,6 +11,7 @@ from typing import Any
 from k8slb.code.facts import Channel, Loc, Options, Server, Stop, Wait
 from k8slb.core.edits import CodeEdit, JsEdit
 from k8slb.languages.javascript.parse import NODE_WAIT
+from k8slb.languages.javascript.parse_nest import NEST_CLOSE, is_nest_server
 from k8slb.model.grpc_options import MAX_AGE_GRACE
 from k8slb.rules.dialect import Dialect
 
@@ -56,6 +57,37 @@ class JavaScriptDialect(Dialect):
         return (
             f"add {self.option_value('grpc.max_connection_age_ms', age_ms)} and "
             f"{self.option_value(MAX_AGE_GRACE, grace_ms)} to the Server's options"
+        )
+
+    def server_max_age_advice(self, server: Server, age_ms: int, grace_ms: int) -> str:
+        if not is_nest_server(server):
+            return self.max_age_advice(age_ms, grace_ms)
+        return (
+            f"add {self.option_value('grpc.max_connection_age_ms', age_ms)} and "
+            f"{self.option_value(MAX_AGE_GRACE, grace_ms)} to the transport's "
+            "options.channelOptions (the only options NestJS gives grpc-js's Server)"
+        )
+
+    def server_sigterm_advice(self, server: Server, name: str, grace: int) -> tuple[str, str]:
+        if not is_nest_server(server):
+            return self.sigterm_advice(name, grace), self.sigterm_fix(name, grace)
+        # NestJS stops its transports in the application's close(): SIGTERM reaches it
+        # through enableShutdownHooks(), and ServerGrpc.close() lets calls end
+        # (tryShutdown) only with `gracefulShutdown: true`, else forceShutdown()
+        advice = (
+            f"call {name}.enableShutdownHooks() before it starts, so that SIGTERM closes the "
+            "application, and set gracefulShutdown: true in the transport's options, so that "
+            "closing lets calls in flight end (tryShutdown) rather than cutting them"
+        )
+        return advice, f"{name}.enableShutdownHooks() and gracefulShutdown: true"
+
+    def stop_words(self, stop: Stop, grace: int) -> tuple[str, str]:
+        if stop.written != NEST_CLOSE:
+            return self.stop_advice(stop.server, grace), self.stop_fix(grace)
+        return (
+            "set gracefulShutdown: true in the transport's options (NestJS 10 and later), so "
+            "that closing lets the calls in flight end (tryShutdown)",
+            "gracefulShutdown: true in the transport's options",
         )
 
     def no_sigterm_consequence(self) -> str:
@@ -131,8 +163,8 @@ class JavaScriptDialect(Dialect):
         """`server.forceShutdown();` as the last statement of its block becomes
         tryShutdown, bounded by a timer that calls forceShutdown after `grace` seconds."""
         server = stop.server
-        if not set(server) <= set(_SIMPLE_NAME):
-            return []
+        if stop.written == NEST_CLOSE or not set(server) <= set(_SIMPLE_NAME):
+            return []  # NestJS stops it itself, in close(): its options say how
         code = "\n".join(
             [
                 f"setTimeout(() => {server}.forceShutdown(), {grace * 1000}).unref();",

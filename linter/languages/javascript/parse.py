@@ -58,6 +58,7 @@ from k8slb.code.facts import (
 from k8slb.code.syntax_trees import Calls, call_arguments, captured, syntax_problem, walk
 from k8slb.code.syntax_trees import node_text as _text
 from k8slb.core import regex
+from k8slb.languages.javascript.parse_nest import MICROSERVICES, config_value, read_nest
 from k8slb.languages.javascript.parse_routes import collect_routes
 from k8slb.languages.javascript.parse_shutdown import signal_pause
 from k8slb.reading.markers import comment_markers, comment_pattern
@@ -94,6 +95,7 @@ WATCHED = (
     b"consul",  # a registry client (REGISTRY_CLIENTS), or a `consul://` target
     b"express",  # HTTP routes (parse_routes.py)
     b"nacos",
+    MICROSERVICES.encode(),  # NestJS's gRPC transport (parse_nest.py)
 )
 # Service registries' Node clients (the module required) and the calls that register the
 # process in them: the `consul` package's `agent.service.register`, nacos's
@@ -389,6 +391,7 @@ class _Module:
             if held is not None and named is not None and held.type in _FUNCTIONS:
                 handlers[_text(named)] = held
         self.facts.routes = collect_routes(self.of("call_expression"), handlers, self.loc)
+        read_nest(self)
         self._exports()
 
     def read_exports(self) -> None:
@@ -399,6 +402,16 @@ class _Module:
 
     def of(self, kind: str) -> list[Node]:
         return self.found.get(kind, [])
+
+    def unwrapped(self, node: Node | None) -> Node | None:
+        return _unwrapped(node)
+
+    def key(self, pair: Node) -> str | None:
+        """An object member's key: a name or a string."""
+        key = pair.child_by_field_name("key")
+        if key is not None and key.type == "string":
+            return _string(key)
+        return _text(key) if key is not None and key.type == "property_identifier" else None
 
     def _bindings(self) -> None:
         for node in self.of("variable_declarator"):
@@ -506,6 +519,9 @@ class _Module:
             return UNKNOWN
         if node.type == "template_string":
             return self._template(node, depth)
+        if node.type == "call_expression":  # a NestJS ConfigService's setting
+            setting = config_value(self, node, depth)
+            return setting if setting is not None else UNKNOWN
         return UNKNOWN
 
     def _imported_value(self, name: str) -> Any:

@@ -114,6 +114,12 @@ ADD_HEALTH = "grpc_health.v1.health_pb2_grpc.add_HealthServicer_to_server"
 # Calls that run a server and install its own SIGTERM handler (uvicorn's Server installs
 # one for SIGINT and SIGTERM; aiohttp's run_app turns both into GracefulExit).
 SIGNAL_SERVERS = frozenset({"uvicorn.run", "aiohttp.web.run_app"})
+# Werkzeug's development server with its reloader on: the process that runs it serves in a
+# child it restarts, and installs a SIGTERM handler that exits (`sys.exit(0)`) at once.
+# Flask's `app.run(debug=True)` turns it on unless `use_reloader=False`; werkzeug's
+# `run_simple` only with `use_reloader=True`. (Gunicorn, uvicorn and hypercorn handle
+# SIGTERM too, but are run as commands: KLB406 knows no runtime to judge there.)
+RELOADER_RUNS = {"flask.Flask": "debug", "werkzeug.serving.run_simple": None}
 # Functions that run once per process: what they create lives as long as the process.
 ONCE_FUNCTIONS = frozenset(
     {
@@ -505,6 +511,27 @@ class _Collector(Values):
         if isinstance(node.target, ast.Name) and isinstance(node.op, ast.Add):
             scope.additions[node.target.id].append(("extend", node.value))
 
+    def _runs_a_reloader(self, name: str | None, node: ast.Call, scope: Scope) -> bool:
+        """`app.run(debug=True)` of a Flask app, `run_simple(..., use_reloader=True)`: a
+        server that werkzeug's reloader runs (RELOADER_RUNS)."""
+        func = node.func
+        if name in RELOADER_RUNS:
+            made = name
+        elif (
+            isinstance(func, ast.Attribute)
+            and func.attr == "run"
+            and isinstance(func.value, ast.Name)
+            and isinstance(bound := self._binding(func.value.id, scope), ast.Call)
+        ):
+            made = self.qualified(bound.func) or ""
+        else:
+            return False
+        if made not in RELOADER_RUNS:
+            return False
+        given = {k.arg: k.value for k in node.keywords if k.arg is not None}
+        switch = given.get("use_reloader", given.get(RELOADER_RUNS[made] or "use_reloader"))
+        return isinstance(switch, ast.Constant) and switch.value is True
+
     def _while(self, node: ast.While, parents: Parents, scope: Scope, keyboard: bool) -> None:
         if _is_true(node.test) and any(
             isinstance(n, ast.Call) and dotted(n.func).endswith("sleep") for n in ast.walk(node)
@@ -542,7 +569,7 @@ class _Collector(Values):
             self.sites.append(site("health"))
         elif name == "signal.signal":
             self._signal(node, parents, scope)
-        elif name in SIGNAL_SERVERS:
+        elif name in SIGNAL_SERVERS or self._runs_a_reloader(name, node, scope):
             self.facts.signal_servers.append(self.loc(node))
         elif isinstance(node.func, ast.Name):
             self._via_partial(node, parents, scope)

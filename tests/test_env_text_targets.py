@@ -1,0 +1,149 @@
+"""A target made of several environment values (`host + ":" + port`, each from the
+environment, directly or through locals and fields): followed to the Service as the
+container that runs the code sets every one of them (facts.EnvText, addresses.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from k8slb.code.facts import UNKNOWN, EnvRef, EnvText, joined
+from k8slb.core.findings import Severity
+from k8slb.languages.java.parse import parse
+from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE
+
+from .helpers import lint_files
+
+# A load generator that keeps one grpc-java channel for its life, its address in two
+# variables of its Deployment.
+CLIENT = """\
+package com.example.loadgen;
+
+import io.grpc.ManagedChannel;
+import io.grpc.ManagedChannelBuilder;
+
+public class LoadGenerator {
+  private final String host = System.getenv("BACKEND_HOST");
+
+  public static void main(String[] args) throws Exception {
+    new LoadGenerator().run();
+  }
+
+  void run() {
+    String port = System.getenv("BACKEND_PORT");
+    ManagedChannel channel = ManagedChannelBuilder.forTarget(TARGET)
+        .usePlaintext()
+        .build();
+    while (true) {
+      EchoGrpc.newBlockingStub(channel).echo(Ping.getDefaultInstance());
+    }
+  }
+}
+"""
+LOADGEN = """\
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: loadgen
+spec:
+  selector:
+    matchLabels: {app: loadgen}
+  template:
+    metadata:
+      labels: {app: loadgen}
+    spec:
+      containers:
+        - name: loadgen
+          image: registry.example/loadgen:1.0
+          env:
+            - name: BACKEND_HOST
+              value: backend
+            - name: BACKEND_PORT
+              value: "50051"
+"""
+
+
+def client(target: str = 'host + ":" + port') -> str:
+    return CLIENT.replace("TARGET", target)
+
+
+@pytest.mark.parametrize(
+    "target",
+    [
+        'host + ":" + port',
+        'System.getenv("BACKEND_HOST") + ":" + System.getenv("BACKEND_PORT")',
+        'String.format("%s:%s", host, port)',
+    ],
+    ids=["locals-and-fields", "getenv-in-place", "format"],
+)
+def test_a_target_of_two_environment_values_is_kept_with_the_text_between(target: str) -> None:
+    (channel,) = parse("LoadGenerator.java", client(target).encode()).channels
+    assert channel.target == EnvText((EnvRef("BACKEND_HOST"), ":", EnvRef("BACKEND_PORT")))
+
+
+def test_for_address_with_host_and_port_from_the_environment() -> None:
+    text = client().replace(
+        'forTarget(host + ":" + port)',
+        'forAddress(System.getenv("BACKEND_HOST"), '
+        'Integer.parseInt(System.getenv("BACKEND_PORT")))',
+    )
+    (channel,) = parse("LoadGenerator.java", text.encode()).channels
+    assert channel.target == EnvText((EnvRef("BACKEND_HOST"), ":", EnvRef("BACKEND_PORT")))
+
+
+def test_text_of_several_environment_values_is_flattened_and_bounded() -> None:
+    scheme = EnvRef("HOST", "localhost", "dns:///")
+    made = joined([scheme, ":", EnvRef("PORT", "50051")])
+    assert made == EnvText((("dns:///"), EnvRef("HOST", "localhost"), ":", EnvRef("PORT", "50051")))
+    assert made.default_text == "dns:///localhost:50051"
+    assert made.filled({"HOST": "backend"}) == "dns:///backend:50051"
+    assert EnvText((EnvRef("HOST"), ":", EnvRef("PORT"))).default_text is None
+    assert joined([made, "/", made]) != UNKNOWN
+    assert joined([EnvRef("A"), "x" * 5000, EnvRef("B")]) == UNKNOWN
+
+
+def test_the_channel_is_followed_to_the_service_its_container_names(tmp_path: Path) -> None:
+    files = {
+        "loadgen/src/main/java/LoadGenerator.java": client(),
+        "deploy/k8s.yaml": GRPC_SERVICE + BACKEND + LOADGEN,
+    }
+    (finding,) = lint_files(tmp_path, files, ["KLB102"]).findings
+    assert (finding.line, finding.severity) == (15, Severity.WARNING)
+    assert "ClusterIP Service/backend" in finding.message
+    assert "BACKEND_HOST and BACKEND_PORT as Deployment/loadgen sets them" in finding.text
+
+
+def test_a_container_that_sets_another_port_dials_no_grpc_port(tmp_path: Path) -> None:
+    files = {
+        "loadgen/src/main/java/LoadGenerator.java": client(),
+        "deploy/k8s.yaml": GRPC_SERVICE + BACKEND + LOADGEN.replace('"50051"', '"8080"'),
+    }
+    assert lint_files(tmp_path, files, ["KLB102"]).findings == []
+
+
+def test_a_server_address_of_two_environment_values_gives_its_port(tmp_path: Path) -> None:
+    server = (
+        "const grpc = require('@grpc/grpc-js');\n"
+        "const server = new grpc.Server();\n"
+        "server.bindAsync(`${process.env.BIND_HOST}:${process.env.BIND_PORT}`,\n"
+        "  grpc.ServerCredentials.createInsecure(), () => {});\n"
+        "process.on('SIGTERM', () => server.tryShutdown(() => process.exit(0)));\n"
+    )
+    service = GRPC_SERVICE.replace("name: grpc", "name: tcp")  # its name says nothing
+    backend = BACKEND.replace(
+        "          ports:",
+        "          env:\n            - name: BIND_HOST\n              value: 0.0.0.0\n"
+        "            - name: BIND_PORT\n              value: '50051'\n          ports:",
+    ).replace("- name: grpc", "- name: tcp")
+    files = {
+        "backend/server.js": server,
+        "backend/package.json": "{}",
+        "backend/Dockerfile": "FROM node:20\nWORKDIR /app\nCOPY . /app\n"
+        'CMD ["node", "server.js"]\n',
+        "skaffold.yaml": "build:\n  artifacts:\n    - image: registry.example/backend\n"
+        "      context: backend\n",
+        "deploy/k8s.yaml": service + backend,
+    }
+    (finding,) = lint_files(tmp_path, files, ["KLB101"]).findings
+    assert "its code serves gRPC on 50051" in finding.text

@@ -1,0 +1,215 @@
+"""KLB406 and the shell scripts of the tree a container runs (an entry point that ends with
+`exec "$@"`, a CMD that runs a script that never execs its server), and servers whose
+library installs a SIGTERM handler of its own (werkzeug's reloader)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from k8slb.core.findings import Finding, Severity
+from k8slb.languages.python.parse import parse
+from k8slb.reading.build_files import ShellScript, read_build_file
+from k8slb.rules.examples import web_deployment
+from k8slb.rules.sigterm_never_reaches_server import script_pid1
+
+from .helpers import lint_files
+
+SKAFFOLD = "build:\n  artifacts:\n    - image: registry.example/web\n      context: .\n"
+# A Python server that stops on SIGTERM: once it is PID 1, the signal reaches it.
+APP = "import signal\n\nsignal.signal(signal.SIGTERM, lambda *_: exit(0))\n"
+# An entry point that waits for the database, then hands over to the CMD.
+ENTRYPOINT = """\
+#!/bin/sh
+set -e
+# wait for the database before the service starts
+until nc -z "$DB_HOST" 5432; do
+  echo "waiting for $DB_HOST"; sleep 1
+done
+exec "$@"
+"""
+# A start script that migrates, then runs the server as its child.
+RUN = """\
+#!/bin/bash
+cd /srv/app
+python manage.py migrate --noinput
+python app.py --port 8080
+"""
+
+
+def built(dockerfile: str, files: dict[str, str]) -> dict[str, str]:
+    """web_deployment()'s container, its image built here from `dockerfile`."""
+    return {
+        "manifest.yaml": web_deployment(),
+        "skaffold.yaml": SKAFFOLD,
+        "Dockerfile": "FROM python:3.12-slim\nWORKDIR /srv/app\nCOPY . /srv/app\n" + dockerfile,
+        **files,
+    }
+
+
+def klb406(tmp_path: Path, files: dict[str, str]) -> list[Finding]:
+    return lint_files(tmp_path, files, ["KLB406"]).findings
+
+
+def script(text: str, shell: str = "sh") -> ShellScript:
+    return ShellScript("docker/entrypoint.sh", shell, text)
+
+
+def test_a_scripts_shell_is_read_from_its_first_line() -> None:
+    for first, shell in [("#!/bin/bash -e", "bash"), ("#!/usr/bin/env bash", "bash"), ("", "sh")]:
+        read = read_build_file("run.sh", f"{first}\necho hi\n".encode())
+        assert read is not None and read.script is not None and read.script.shell == shell
+
+
+@pytest.mark.parametrize(
+    ("text", "args", "expected"),
+    [
+        # `exec "$@"` hands PID 1 to the arguments: here the shell a shell-form CMD makes
+        (ENTRYPOINT, ["/bin/sh", "-c", "java -jar app.jar"], ("shell", "sh", "")),
+        (ENTRYPOINT, ["node", "server.js"], ("runtime", "node", "")),
+        (RUN, [], ("shell", "sh", "entrypoint.sh")),
+        ("exec >>/var/log/app.log 2>&1\npython app.py\n", [], ("shell", "sh", "entrypoint.sh")),
+        ("exec python app.py\n", [], ("runtime", "python", "")),
+        # the script handles the signal, sets its arguments anew, or hands over to a
+        # program k8slb does not know: nothing to say
+        ("trap 'kill -TERM $child' TERM\npython app.py & child=$!\nwait\n", [], None),
+        ('set -- gunicorn app:app "$@"\nexec "$@"\n', ["--workers", "2"], None),
+        ('exec gosu app "$@"\n', ["python", "app.py"], None),
+        ("cat <<EOF > /tmp/conf\nport: 8080\nEOF\npython app.py\n", [], None),
+    ],
+    ids=[
+        "exec-args-shell",
+        "exec-args-node",
+        "no-exec",
+        "exec-redirects-only",
+        "exec-server",
+        "trap",
+        "set-args",
+        "unknown-program",
+        "heredoc",
+    ],
+)
+def test_what_a_script_leaves_as_pid1(
+    text: str, args: list[str], expected: tuple[str, str, str] | None
+) -> None:
+    found = script_pid1(script(text), args)
+    assert (found and (found.kind, found.program, found.script)) == (expected or None)
+
+
+def test_the_last_command_of_a_script_is_what_its_shell_runs_last() -> None:
+    found = script_pid1(script(RUN, "bash"), [])
+    assert found is not None and found.last == ("python", "app.py", "--port", "8080")
+
+
+def test_an_entry_point_that_execs_its_arguments_is_judged_by_its_shell_form_cmd(
+    tmp_path: Path,
+) -> None:
+    files = built(
+        'ENTRYPOINT ["/srv/app/docker/entrypoint.sh"]\nCMD python app.py --port 8080\n',
+        {"docker/entrypoint.sh": ENTRYPOINT, "app.py": APP},
+    )
+    (finding,) = klb406(tmp_path, files)
+    assert finding.path.endswith("Dockerfile") and finding.line == 5, "the CMD's line"
+    assert "shell-form CMD makes /bin/sh PID 1" in finding.text
+    assert finding.severity is Severity.INFO
+    assert 'write CMD ["python", "app.py", "--port", "8080"]' in finding.text
+    exec_form = dict(
+        files,
+        Dockerfile=files["Dockerfile"].replace(
+            "CMD python app.py --port 8080", 'CMD ["python", "app.py", "--port", "8080"]'
+        ),
+    )
+    assert klb406(tmp_path / "exec-form", exec_form) == []
+
+
+def test_a_script_run_as_the_program_that_never_execs_is_pid1(tmp_path: Path) -> None:
+    files = built('CMD ["./run.sh"]\n', {"run.sh": RUN, "app.py": APP})
+    (finding,) = klb406(tmp_path, files)
+    assert (finding.line, finding.severity) == (4, Severity.WARNING)
+    assert "run.sh is PID 1, a bash script that runs each of its commands as a child" in (
+        finding.text
+    )
+    assert "`exec python app.py --port 8080`" in finding.text and finding.edits == ()
+    execs = RUN.replace("python app.py --port", "exec python app.py --port")
+    assert klb406(tmp_path / "execs", dict(files, **{"run.sh": execs})) == []
+
+
+@pytest.mark.parametrize("cmd", ["CMD ./run.sh;", "CMD run.sh"], ids=["path", "in-path"])
+def test_a_shell_form_cmd_running_a_script_that_never_execs_is_certain(
+    tmp_path: Path, cmd: str
+) -> None:
+    dockerfile = f"COPY run.sh /usr/local/bin/run.sh\n{cmd}\n"
+    (finding,) = klb406(tmp_path, built(dockerfile, {"run.sh": RUN, "app.py": APP}))
+    assert finding.severity is Severity.WARNING and finding.edits == ()
+    assert finding.message.startswith("SIGTERM never reaches")
+    assert "run.sh, which it runs, is a bash script" in finding.text
+    assert "put exec in front of the last command of run.sh" in finding.text
+
+
+def test_a_shell_form_cmd_running_a_script_that_execs_stays_info(tmp_path: Path) -> None:
+    execs = RUN.replace("python app.py --port", "exec python app.py --port")
+    (finding,) = klb406(tmp_path, built("CMD ./run.sh\n", {"run.sh": execs, "app.py": APP}))
+    assert finding.severity is Severity.INFO and finding.edits != ()
+
+
+FLASK = """\
+from flask import Flask
+
+app = Flask(__name__)
+
+
+@app.route("/")
+def index():
+    return "hello"
+
+
+if __name__ == "__main__":
+    app.run(host="0.0.0.0", port=8080RUN)
+"""
+
+
+@pytest.mark.parametrize(
+    ("run", "reloader"),
+    [
+        (", debug=True", True),
+        (", use_reloader=True", True),
+        (", debug=True, use_reloader=False", False),
+        ("", False),
+        (", debug=DEBUG", False),
+    ],
+    ids=["debug", "use-reloader", "debug-without-reloader", "plain", "debug-unknown"],
+)
+def test_werkzeugs_reloader_is_a_server_that_handles_sigterm(run: str, reloader: bool) -> None:
+    facts = parse("app.py", FLASK.replace("RUN", run).encode())
+    assert bool(facts.signal_servers) is reloader
+
+
+def test_flask_in_debug_as_pid1_is_not_reported(tmp_path: Path) -> None:
+    debug = built('CMD ["python", "app.py"]\n', {"app.py": FLASK.replace("RUN", ", debug=True")})
+    assert klb406(tmp_path / "debug", debug) == []
+    plain = built('CMD ["python", "app.py"]\n', {"app.py": FLASK.replace("RUN", "")})
+    assert [f.rule for f in klb406(tmp_path / "plain", plain)] == ["KLB406"]
+
+
+PACKAGE = '{"name": "web", "scripts": {"start": "node server.js"}}\n'
+NODE_SERVER = "const http = require('http');\nhttp.createServer(() => {}).listen(8080);\n"
+
+
+@pytest.mark.parametrize(
+    "dockerfile",
+    ["CMD npm start\n", 'ENTRYPOINT ["/srv/app/docker/entrypoint.sh"]\nCMD npm start\n'],
+    ids=["cmd", "entry-point-execs-the-cmd"],
+)
+def test_a_shell_that_runs_npm_never_passes_sigterm_on_and_exec_form_is_no_fix(
+    tmp_path: Path, dockerfile: str
+) -> None:
+    files = {
+        "docker/entrypoint.sh": ENTRYPOINT,
+        "package.json": PACKAGE,
+        "server.js": NODE_SERVER,
+    }
+    (finding,) = klb406(tmp_path, built(dockerfile, files))
+    assert finding.line == 4 + dockerfile.count("\n") - 1, "the CMD's line"
+    assert finding.severity is Severity.WARNING and finding.edits == ()
+    assert finding.message.endswith("then npm runs the server")
+    assert 'CMD ["node", "server.js"]' in finding.text
