@@ -1,13 +1,19 @@
 """Every test's k8slb keeps its cache in a folder of that test, never in the user's, and
-no test's `-v` leaves the process debugging for the tests after it."""
+no test's `-v` leaves the process debugging for the tests after it. Property tests have no
+time limit per example: speed is the benchmarks' to measure, and a busy machine made
+Hypothesis's default deadline fail tests that were right."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 from k8slb.home import CACHE_ENV
 from k8slb.internal import DEBUG_ENV
+
+settings.register_profile("k8slb", deadline=None)
+settings.load_profile("k8slb")
 
 
 @pytest.fixture(autouse=True)
