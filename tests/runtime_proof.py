@@ -198,6 +198,13 @@ def _scaled(pods: Pods, client: Program, clients: int) -> tuple[dict[str, int], 
     new: list[str] = []
 
     def scale() -> None:
+        # the scale-up comes 1 s after every client has connected: on a busy machine a
+        # client slow to start would otherwise open its first connection after it, to a
+        # new pod, as it would in a cluster, and test 1 would see no pinning to prove
+        assert pods.balancer is not None
+        ready = time.monotonic() + 10.0
+        while pods.balancer.connections < clients and time.monotonic() < ready:
+            time.sleep(0.01)
         time.sleep(1.0)
         new.extend(pods.scale_to(10))
 
