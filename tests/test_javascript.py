@@ -203,3 +203,64 @@ def test_nest_shutdown_hooks_are_a_sigterm_handler() -> None:
     )
     (handler,) = parse("main.ts", text.encode()).sigterm_handlers
     assert handler.line == 4
+
+
+# The legacy `grpc` package (native, deprecated), as older Node services still use it: a
+# service loaded with `grpc.load`, a server bound synchronously and started.
+LEGACY_SERVER = """\
+'use strict';
+const path = require('path');
+const grpc = require('grpc');
+
+const shop = grpc.load(path.join(__dirname, 'protos', 'pricing.proto')).shop;
+
+function quote(call, callback) {
+  callback(null, {cents: 100});
+}
+
+function main() {
+  const server = new grpc.Server();
+  server.addService(shop.Pricing.service, {quote});
+  server.bind(`0.0.0.0:${process.env.PORT || 50051}`, grpc.ServerCredentials.createInsecure());
+  server.start();
+}
+
+main();
+"""
+LEGACY_CLIENT = """\
+const grpc = require('grpc');
+
+const shop = grpc.load(__dirname + '/pricing.proto').shop;
+const pricing = new shop.Pricing(
+  process.env.PRICING_ADDR || 'backend:50051',
+  grpc.credentials.createInsecure(),
+);
+
+module.exports = {pricing};
+"""
+
+
+def test_a_legacy_grpc_server_is_read_where_it_binds() -> None:
+    facts = parse("server.js", LEGACY_SERVER.encode())
+    (server,) = facts.servers
+    assert (server.loc.line, server.name) == (12, "server")
+    (listen,) = facts.listens
+    assert repr(listen.address).startswith("EnvRef(name='PORT', default='50051', prefix='0.0.0.0:'")
+    assert "server" in facts.starts and len(facts.waits) == 1
+
+
+def test_a_legacy_grpc_server_and_client_are_judged_as_grpc_js_ones(tmp_path: Path) -> None:
+    files = {"server.js": LEGACY_SERVER, "client.js": LEGACY_CLIENT, "k8s.yaml": MANIFESTS}
+    found = lint_files(tmp_path, files, ["KLB102", "KLB201", "KLB403"]).findings
+    assert [(f.rule, f.path.rsplit("/", 1)[-1], f.line) for f in found] == [
+        ("KLB102", "client.js", 4),
+        ("KLB201", "server.js", 12),
+        ("KLB403", "server.js", 14),
+    ]
+    (age,) = (f for f in found if f.rule == "KLB201")
+    assert age.fix.available and age.fix.safe
+
+
+def test_a_client_made_with_another_package_s_credentials_is_no_grpc_channel() -> None:
+    text = LEGACY_CLIENT.replace("require('grpc')", "require('@connectrpc/connect')")
+    assert parse("client.js", text.encode()).channels == []

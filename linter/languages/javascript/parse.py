@@ -1,9 +1,10 @@
 """JavaScript and TypeScript source -> `CodeFacts`, with tree-sitter's grammars: what a
-Node.js module does with @grpc/grpc-js and around it.
+Node.js module does with @grpc/grpc-js (or the legacy `grpc` package) and around it.
 
 - gRPC servers (`new grpc.Server(options)`), where they listen (`bindAsync(address, ...)`,
-  which starts them: from then on the event loop keeps the process up), how they are
-  stopped (`forceShutdown()` aborts the calls in flight, `tryShutdown()` lets them end);
+  or the legacy package's `bind`, which starts them: from then on the event loop keeps the
+  process up), how they are stopped (`forceShutdown()` aborts the calls in flight,
+  `tryShutdown()` lets them end);
 - gRPC clients (`new Client(target, grpc.credentials.create...(), options)`), long-lived
   unless the function that makes one also closes it;
 - SIGTERM handlers (`process.on('SIGTERM', ...)`, also over a list of signals, and the
@@ -65,6 +66,11 @@ if TYPE_CHECKING:
     from tree_sitter import Node, Parser
 
 GRPC = "@grpc/grpc-js"
+# The gRPC packages whose Server and clients k8slb reads: grpc-js, and the legacy `grpc`
+# package (native, deprecated, still in older services: the same `new grpc.Server(options)`
+# and `new Client(target, grpc.credentials.create...(), options)`, gRPC's core option
+# names, and a synchronous `bind(address, credentials)` then `start()`).
+GRPC_PACKAGES = frozenset({GRPC, "grpc"})
 # grpc-health-check (grpc-node's own; `HealthImplementation`, in 1.x `Implementation`) and
 # its older fork grpc-js-health-check
 HEALTH = ("grpc-health-check", "grpc-js-health-check")
@@ -83,6 +89,8 @@ KEEPALIVE_LIBRARIES = {"agentkeepalive": "agentkeepalive", "undici": "undici"}
 UNDICI_POOLS = ("Agent", "Pool", "Client", "BalancedPool")
 WATCHED = (
     GRPC.encode(),
+    b"'grpc'",  # the legacy package, as required or imported
+    b'"grpc"',
     *(library.encode() for library in HEALTH),
     b"SIGTERM",
     b"keepAlive",
@@ -350,7 +358,7 @@ class _Module:
             for node in self.of("call_expression")
             if (callee := _ending_call(node)) is not None
         )
-        grpc = {name for name, module in self.imports.items() if module == GRPC}
+        grpc = {name for name, module in self.imports.items() if module in GRPC_PACKAGES}
         servers: dict[str, Server] = {}
         for node in self.of("new_expression"):
             self._made(node, grpc, servers)
@@ -654,7 +662,7 @@ class _Module:
             owner = f"module:{owner}"
         module = owner[len("module:") :] if owner.startswith("module:") else self.imports.get(owner)
         given = call_arguments(node)
-        if module == GRPC and member == "Server":
+        if module in GRPC_PACKAGES and member == "Server":
             name = _bound_name(node)
             options = self.options(given[0] if given else None)
             server = Server(self.loc(node), "grpc.Server", options, name)
@@ -707,7 +715,9 @@ class _Module:
             return False
         called = _text(node.child_by_field_name("function")).split(".")
         if len(called) == 2:  # `credentials` or `ChannelCredentials` imported by name
-            return self.members.get(called[0]) in {(GRPC, c) for c in _CREDENTIALS}
+            return self.members.get(called[0]) in {
+                (package, c) for package in GRPC_PACKAGES for c in _CREDENTIALS
+            }
         return len(called) == 3 and called[0] in grpc and called[1] in _CREDENTIALS
 
     def _registration(self, node: Node, called: str) -> None:
@@ -746,7 +756,7 @@ class _Module:
         self, node: Node, name: str, method: str, given: list[Node], server: Server
     ) -> None:
         facts = self.facts
-        if method == "bindAsync":
+        if method in ("bindAsync", "bind"):  # `bind`: the legacy package's, synchronous
             facts.starts.add(name)
             if given:
                 facts.listens.append(Listen(name, self.value(given[0]), self.loc(node)))
