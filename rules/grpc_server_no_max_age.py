@@ -52,8 +52,10 @@ class GrpcServerNoMaxAge(Rule):
     along its chain and through the variable that holds it up to `build()`, that is never
     given `maxConnectionAge(...)` (or is given `Long.MAX_VALUE`, grpc-java's "never"); a
     builder handed to a method k8slb cannot read keeps it silent. In Spring Boot settings:
-    a server grpc-spring-boot-starter (or Spring gRPC) builds, named by its settings, with
-    no `grpc.server.max-connection-age`; not reported where a profile's settings or a
+    a server grpc-spring-boot-starter (or Spring gRPC) builds, named by its settings or by a
+    `@GrpcService` class of the project, with no `grpc.server.max-connection-age` (LogNet's
+    starter: `@GRpcService`, `grpc.netty-server.max-connection-age`), reported at the class
+    when the settings name no server; not reported where a profile's settings or a
     `GrpcServerConfigurer` bean may set it.
 
     Not reported when a service mesh balances each call to the server: every pod that
@@ -195,7 +197,7 @@ class GrpcServerNoMaxAge(Rule):
                 pairs = [(MAX_AGE, values.max_connection_age_ms)]
                 if server.options.get(MAX_AGE_GRACE) is None:
                     pairs.append((MAX_AGE_GRACE, values.max_connection_age_grace_ms))
-                dialect = dialect_of(facts.language)
+                dialect = dialect_of(facts.language).for_server(server)
                 edits = dialect.server_options(server, pairs) if age is None else []
                 headline = (
                     f"{dialect.server_made(server.factory)} sets no {dialect.option(MAX_AGE)}"

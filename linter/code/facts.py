@@ -438,6 +438,10 @@ class CodeFacts:
     # the module changes the servers a framework builds from settings (Spring's
     # GrpcServerConfigurer): their options are not all in the settings
     configures_servers: bool = False
+    # the service classes a starter serves with the gRPC server it builds from the project's
+    # settings (grpc-spring-boot-starter's @GrpcService, LogNet's @GRpcService): the
+    # starter (a key of java/parse_spring.STARTERS) and where the class says so
+    starter_services: list[tuple[str, Loc]] = field(default_factory=list)
     registrations: list[Registration] = field(default_factory=list)
     registry_dials: list[RegistryDial] = field(default_factory=list)
     # the names of the functions and methods the module calls (`Register` for

@@ -136,6 +136,16 @@ _DISCOVERY = regex.compile(
     regex.MULTILINE,
 )
 _NO_AUTO_REGISTER = regex.compile(rb"autoRegister\s*=\s*false")
+# The gRPC service annotations of the Spring Boot starters that build the server
+# themselves, by the package the annotation is imported from (Quarkus and others have a
+# `@GrpcService` of their own, with other servers): the starter, as parse_spring names it.
+STARTER_ANNOTATIONS = {
+    b"net.devh.boot.grpc.server.service": (b"GrpcService", "grpc-spring-boot-starter"),
+    b"org.lognet.springboot.grpc": (b"GRpcService", "LogNet"),
+}
+_SERVICE_ANNOTATION = regex.compile(
+    rb"^[ \t]*@(?:[\w.]+\.)?(GrpcService|GRpcService)\b", regex.MULTILINE
+)
 
 
 # What a file's reading looks at, found by tree-sitter's query engine: fields (constants
@@ -181,6 +191,8 @@ def parse(path: str, data: bytes) -> CodeFacts:
     facts.configures_servers = any(word in data for word in SERVER_CONFIGURERS)
     if b"@Enable" in data:
         facts.registrations = _discovery_registrations(path, data)
+    if b"pcService" in data and not facts.is_test:
+        facts.starter_services = _starter_services(path, data)
     if (
         BUILD_OUTPUT.intersection(path.split("/")[:-1])
         or not worth_parsing(data)
@@ -206,6 +218,21 @@ def _discovery_registrations(path: str, data: bytes) -> list[Registration]:
         registry = "Eureka" if name == "EnableEurekaClient" else "its Spring Cloud registry"
         line = data.count(b"\n", 0, match.start(1)) + 1
         found.append(Registration(Loc(path, line, 1), registry, f"@{name}", ""))
+    return found
+
+
+def _starter_services(path: str, data: bytes) -> list[tuple[str, Loc]]:
+    """A class a Spring Boot starter serves over gRPC, by the starter's annotation: imported
+    from the starter's package (by name, or the package whole) or named in full."""
+    found = []
+    for match in _SERVICE_ANNOTATION.finditer(data):
+        for package, (annotation, starter) in STARTER_ANNOTATIONS.items():
+            imported = b"import " + package + b"." in data
+            written = match.group(0).lstrip(b" \t@")
+            if match.group(1) == annotation and (imported or written.startswith(package)):
+                at = data.index(b"@", match.start())
+                line = data.count(b"\n", 0, at) + 1
+                found.append((starter, Loc(path, line, at - data.rfind(b"\n", 0, at))))
     return found
 
 
