@@ -323,7 +323,31 @@ def test_containers_without_code_are_listed(tmp_path: Path) -> None:
         "modules": 0,
         "evidence": [],
         "overruled": [],
+        "env_read_by": [],
     }
+
+
+def test_a_container_with_no_code_names_the_unlinked_code_that_reads_its_env(
+    tmp_path: Path,
+) -> None:
+    """The findings read a client's variable in the workload nearest its code when no
+    container is linked to it; explain-links says so rather than only "no code found"."""
+    env = "          env:\n            - {name: BACKEND_ADDR, value: 'backend.shop:50051'}\n"
+    files = {
+        "k8s/frontend.yaml": workload("frontend", "registry.example/web:2.0", env),
+        "app/client.py": (
+            "import os\n\nimport grpc\n\n"
+            "channel = grpc.insecure_channel(os.environ['BACKEND_ADDR'])\n"
+        ),
+    }
+    row = only(links(tmp_path, files))
+    assert (row["code"], row["env_read_by"]) == (None, ["app/client.py: BACKEND_ADDR"])
+    text = CliRunner().invoke(cli, ["explain-links", "--no-cache", str(tmp_path)]).output
+    assert "    its env, read by code no container runs: " in text
+    linked = {**files, "app/Dockerfile": DOCKERFILE.replace("server.py", "client.py")}
+    linked["k8s/frontend.yaml"] = workload("frontend", "registry.example/app:2.0", env)
+    row = only(links(tmp_path / "linked", linked))
+    assert row["code"] == "app/client.py" and row["env_read_by"] == []
 
 
 # -- reading build files and command lines --------------------------------------------------

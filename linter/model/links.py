@@ -176,6 +176,28 @@ class CodeLinks:
                     self._runners[module].append(link)
         return self._runners.get(os.path.normpath(module_path), [])
 
+    def env_readers(self, judged: Iterable[CodeFacts]) -> dict[str, list[str]]:
+        """By container key: the judged modules no container runs whose channels dial a
+        variable the container's `env` sets, where the rules look it up with no link (the
+        workloads nearest the code: addresses.destinations), as `client.py: BACKEND_ADDR`.
+        (Who runs a module needs every link: asked only of the modules the rules judge.)"""
+        if self._index is None:
+            return {}
+        found: dict[str, dict[str, list[str]]] = defaultdict(dict)
+        for facts in judged:
+            # the targets a module keeps beside its header: no module's code is loaded
+            names = [t.name for t in facts.dialed_targets() if isinstance(t, EnvRef)]
+            if facts.is_test or not names or self.running(facts.path):
+                continue
+            for name in dict.fromkeys(names):
+                for setting in self._index.env_settings_near(name, facts.path):
+                    key = container_key(setting.workload, setting.container.name)
+                    found[key].setdefault(facts.path, []).append(name)
+        return {
+            key: [f"{path}: {', '.join(names)}" for path, names in sorted(by_path.items())]
+            for key, by_path in found.items()
+        }
+
     def code(self, link: Link) -> list[CodeFacts]:
         return [self.modules[path] for path in link.modules if path in self.modules]
 
@@ -576,10 +598,14 @@ def _copied_from(source: str, dest: str, in_image: str) -> Iterable[str]:
 
 
 def link_rows(
-    workloads: Iterable[tuple[K8sObject, PodTemplate]], links: CodeLinks
+    workloads: Iterable[tuple[K8sObject, PodTemplate]],
+    links: CodeLinks,
+    judged: Iterable[CodeFacts] = (),
 ) -> list[LinkRow]:
-    """Every long-running container of the workloads, linked or not."""
+    """Every long-running container of the workloads, linked or not; one with no link
+    names the judged modules that read its `env` all the same (CodeLinks.env_readers)."""
     rows: list[LinkRow] = []
+    readers: dict[str, list[str]] | None = None  # found once a container has no link
     for workload, template in workloads:
         for container in template.containers:
             if not container.long_running:
@@ -587,7 +613,8 @@ def link_rows(
             link = links.of(workload, container.name)
             key = container_key(workload, container.name)
             if link is None:
-                rows.append(LinkRow(key, None, 0))
+                readers = links.env_readers(judged) if readers is None else readers
+                rows.append(LinkRow(key, None, 0, env_read_by=tuple(readers.get(key, ()))))
                 continue
             rows.append(
                 LinkRow(
