@@ -216,6 +216,38 @@ def test_image_name_matches_a_source_folder_as_the_weakest_evidence(tmp_path: Pa
     ]
 
 
+@pytest.mark.parametrize(
+    ("image", "folder"),
+    [
+        ("registry.example/acme/shop-cart:1.4", "src/cart"),  # a prefix on every image
+        ("registry.example/acme/cart:1.4", "services/com.acme.cart"),  # a Java module's group
+    ],
+    ids=["prefixed-image", "grouped-folder"],
+)
+def test_an_image_named_after_a_folder_with_words_in_front_links_as_the_weakest_guess(
+    tmp_path: Path, image: str, folder: str
+) -> None:
+    files = {
+        "deploy/cart.yaml": workload("cart", image),
+        f"{folder}/server.py": SERVER.format(port=7070, options=""),
+        "src/checkout/server.py": "import grpc\n",
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join(*folder.split("/"))
+    assert row["evidence"] == [f"image name part: deploy/cart.yaml:11: image: {image}"]
+
+
+def test_a_name_in_part_that_fits_two_folders_alike_links_neither(tmp_path: Path) -> None:
+    files = {
+        "deploy/cart.yaml": workload("cart", "registry.example/shop-cart:1.4"),
+        "team-a/cart/server.py": "import grpc\n",
+        "team-b/cart/server.py": "import grpc\n",
+    }
+    assert only(links(tmp_path, files))["code"] is None
+    whole = {**files, "deploy/shop-cart/server.py": "import grpc\n"}  # a name matched whole
+    assert only(links(tmp_path / "whole", whole))["evidence"][0].startswith("image name: ")
+
+
 def test_container_command_overrides_the_dockerfile(tmp_path: Path) -> None:
     extra = '          command: ["python", "worker.py"]\n'
     files = {

@@ -11,7 +11,9 @@ The evidence, strongest first (each kept, quoted by `explain-links` and in `rela
 3. the container's own `command`/`args` naming a script or module (they override the
    Dockerfile's, as in Kubernetes; with no folder known, a script found once in the tree);
 4. the image's last path segment naming a source folder (`.../recommendationservice:v1`
-   and `src/recommendationservice/`), the weakest.
+   and `src/recommendationservice/`);
+5. the weakest: one names the other with words in front (`shop-cart` and `src/cart/`,
+   `cart` and `services/com.acme.cart/`), when one folder alone is so named.
 A container links to one folder: the strongest evidence's; weaker evidence that points
 elsewhere is kept as overruled. With an entry point the container runs its import closure;
 without one, every module of the folder.
@@ -59,6 +61,7 @@ STRENGTH = {
     "dockerfile": 2,
     "command": 3,
     "image name": 4,
+    "image name part": 5,
 }
 
 
@@ -120,6 +123,14 @@ _SEPARATORS = dict.fromkeys(map(ord, "-_."))  # deleted
 
 def _normal(name: str) -> str:
     return name.lower().translate(_SEPARATORS)
+
+
+def _words(name: str) -> tuple[str, ...]:
+    """`shop-cart` -> ("shop", "cart"): a name's words, as its separators cut it."""
+    return tuple(word for word in name.lower().translate(_SPACES).split() if word)
+
+
+_SPACES = dict.fromkeys(map(ord, "-_."), " ")
 
 
 class CodeLinks:
@@ -340,6 +351,8 @@ class _Finder:
             if not os.path.isabs(path):
                 self.by_folder["."].append(path)
         self.folders_named = folders_named
+        # a folder's name's words, by its last (made when an image names no folder whole)
+        self._by_last_word: dict[str, list[tuple[tuple[str, ...], str]]] | None = None
         self._programs: dict[str, list[str]] | None = None
         # absolute path -> as shown, for the configuration's pins alone (made only for them)
         self.shown: dict[str, str] = (
@@ -365,14 +378,39 @@ class _Finder:
         named = sorted(self.folders_named.get(_normal(segment), ())) if segment else []
         with_dockerfile = [f for f in named if self._dockerfile(f) is not None]
         candidates = _nearest(with_dockerfile or named, workload.path)
+        kind = "image name"
+        if segment and not named:
+            kind, named = "image name part", self._named_in_part(segment)
+            with_dockerfile = [f for f in named if self._dockerfile(f) is not None]
+            candidates = _nearest(with_dockerfile or named, workload.path)
         if len(candidates) == 1:
             line = pos_of(container.body, "image", value=True)[0]
             said = Said(workload.path, line, f"image: {image}")
-            found.append(Evidence("image name", said, candidates[0]))
+            found.append(Evidence(kind, said, candidates[0]))
         if len(found) < 2:
             return found  # nothing to rank (most containers: the paths are not compared)
         # equally strong: the build nearest the manifest (a monorepo's services alike)
         return sorted(found, key=lambda e: (e.strength, -_shared(e.folder, workload.path)))
+
+    def _named_in_part(self, segment: str) -> list[str]:
+        """The folders whose name's words end the image's, or are ended by them (`shop-cart`
+        and `cart`; `cart` and `com.acme.cart`): a weaker guess than a name matched whole."""
+        if self._by_last_word is None:
+            self._by_last_word = defaultdict(list)
+            for folders in self.folders_named.values():
+                for folder in folders:
+                    words = _words(folder.rpartition(os.sep)[2])
+                    if words:
+                        self._by_last_word[words[-1]].append((words, folder))
+        wanted = _words(segment)
+        if not wanted:
+            return []
+        return sorted(
+            folder
+            for words, folder in self._by_last_word.get(wanted[-1], ())
+            if words != wanted
+            and (words == wanted[-len(words) :] or wanted == words[-len(wanted) :])
+        )
 
     def _dockerfile(self, folder: str, named: str | None = None) -> Dockerfile | None:
         if named is not None:
