@@ -4,6 +4,7 @@ from collections.abc import Iterator
 
 from k8slb.code.facts import CodeFacts
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
+from k8slb.model.addresses import loopback_only
 from k8slb.model.dialers import dialers_by_service
 from k8slb.model.grpc_options import INT_MAX, MAX_AGE, MAX_AGE_GRACE
 from k8slb.model.index import is_headless, service_type
@@ -62,6 +63,10 @@ class GrpcServerNoMaxAge(Rule):
     runs its code (the containers linked to it) is in Istio or Linkerd, as `grpc-clusterip`
     (KLB101) judges it (one decision for both rules), or `--mesh` names one. The mesh's
     proxies then place each request anew, whatever the connection's age.
+
+    Reported at `info` when the server listens only on its pod's own addresses (a loopback
+    host such as `127.0.0.1:50051`, or a Unix socket): its callers are a proxy in the pod
+    (a sidecar), whose connections to other pods are the proxy's to balance.
 
     Reported at `info` when the only callers seen are proxies that balance each request
     over the pods: every Service that selects the pods running the server is an
@@ -202,6 +207,23 @@ class GrpcServerNoMaxAge(Rule):
                 headline = (
                     f"{dialect.server_made(server.factory)} sets no {dialect.option(MAX_AGE)}"
                 )
+                fix = FixInfo(True, True, f"add {', '.join(dialect.option(k) for k, _ in pairs)}")
+                local = _loopback_listen(facts, server.name)
+                if local is not None:
+                    yield self.code_finding(
+                        loc,
+                        (
+                            headline,
+                            f"it listens on {local} only: its callers are in its own pod (a "
+                            "sidecar proxy), whose connections to other pods are the proxy's",
+                            "cap the connection age in the proxy, or here if a client will "
+                            "dial it directly",
+                        ),
+                        severity=Severity.INFO,
+                        fix=fix,
+                        edits=edits,
+                    )
+                    continue
                 proxy = _only_proxy(context, facts, fronts or {})
                 if proxy is not None:
                     yield self.code_finding(
@@ -214,9 +236,7 @@ class GrpcServerNoMaxAge(Rule):
                         ),
                         severity=Severity.INFO,
                         related=[Related(proxy.path, proxy.line, proxy.reason)],
-                        fix=FixInfo(
-                            True, True, f"add {', '.join(dialect.option(k) for k, _ in pairs)}"
-                        ),
+                        fix=fix,
                         edits=edits,
                     )
                     continue
@@ -231,13 +251,18 @@ class GrpcServerNoMaxAge(Rule):
                             values.max_connection_age_grace_ms,
                         ),
                     ),
-                    fix=FixInfo(
-                        True,
-                        True,
-                        f"add {', '.join(dialect.option(k) for k, _ in pairs)}",
-                    ),
+                    fix=fix,
                     edits=edits,
                 )
+
+
+def _loopback_listen(facts: CodeFacts, server: str | None) -> str | None:
+    """The address a server listens on when each of its listening addresses is its pod's
+    own (a loopback host, a Unix socket): then only a proxy in the pod calls it."""
+    listens = [listen for listen in facts.listens if server and listen.server == server]
+    if listens and all(loopback_only(listen.address) for listen in listens):
+        return str(listens[0].address)
+    return None
 
 
 def _fronts(context: Context) -> dict[Key, list[Front]]:
