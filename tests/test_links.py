@@ -873,6 +873,46 @@ def test_a_jib_build_links_a_java_image_with_no_dockerfile(tmp_path: Path) -> No
     assert row["evidence"][0].startswith("jib: services/advertising/build.gradle:4:")
 
 
+@pytest.mark.parametrize(
+    ("name", "build", "line"),
+    [
+        (
+            "pom.xml",
+            "<project>\n  <build><plugins><plugin>\n"
+            "    <groupId>org.springframework.boot</groupId>\n"
+            "    <artifactId>spring-boot-maven-plugin</artifactId>\n"
+            "    <configuration>\n      <image>\n"
+            "        <name>registry.example/acme/ads:${project.version}</name>\n"
+            "      </image>\n    </configuration>\n  </plugin></plugins></build>\n</project>\n",
+            7,
+        ),
+        (
+            "build.gradle.kts",
+            'plugins { id("org.springframework.boot") version "3.3.0" }\n\n'
+            "tasks.named<org.springframework.boot.gradle.tasks.bundling.BootBuildImage>"
+            '("bootBuildImage") {\n    imageName.set("registry.example/acme/ads")\n}\n',
+            4,
+        ),
+    ],
+    ids=["maven", "gradle"],
+)
+def test_spring_boots_buildpacks_image_links_a_java_image_with_no_dockerfile(
+    tmp_path: Path, name: str, build: str, line: int
+) -> None:
+    java = "package com.acme;\n\nimport io.grpc.ServerBuilder;\n\nclass Main {}\n"
+    files = {
+        "k8s/ads.yaml": workload(name="ads", image="registry.example/acme/ads:2.1.0"),
+        f"services/advertising/{name}": build,
+        "services/advertising/src/main/java/com/acme/Main.java": java,
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("services", "advertising")
+    assert row["evidence"][0].startswith(f"buildpacks: services/advertising/{name}:{line}:")
+    named_by_a_property = build.replace("registry.example/acme/ads", "${docker.repo}/ads")
+    files[f"services/advertising/{name}"] = named_by_a_property
+    assert only(links(tmp_path / "property", files))["code"] is None
+
+
 MESHED_NAMESPACES = {
     "linkerd": "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: shop\n"
     "  annotations: {linkerd.io/inject: enabled}\n",

@@ -58,6 +58,7 @@ STRENGTH = {
     "workflow": 1,
     "cloudbuild": 1,
     "jib": 1,
+    "buildpacks": 1,
     "dockerfile": 2,
     "command": 3,
     "image name": 4,
