@@ -1070,3 +1070,39 @@ def test_a_keep_alive_client_whose_pods_are_meshed_is_no_klb202(tmp_path: Path) 
     assert [(f.rule, f.path.rsplit("/", 1)[-1]) for f in plain] == [("KLB202", "handlers.py")]
     tree["namespace.yaml"] = MESHED_NAMESPACES["istio"]
     assert lint_files(tmp_path / "meshed", tree, select=["KLB202"]).findings == []
+
+
+# A Dockerfile kept apart from the code it builds (`docker/<service>/Dockerfile`, built from
+# the repository's top), named as the image is.
+APART = """\
+FROM python:3.12-slim
+WORKDIR /srv
+COPY src/cart/ ./cart/
+COPY requirements.txt .
+CMD ["python", "cart/server.py"]
+"""
+
+
+@pytest.mark.parametrize("kept", ["docker/cart/Dockerfile", "build/cart.Dockerfile"])
+def test_a_dockerfile_kept_apart_under_the_images_name_links_what_it_copies(
+    tmp_path: Path, kept: str
+) -> None:
+    files = {
+        "deploy/cart.yaml": workload("cart", "registry.example/acme/cart:1.4"),
+        kept: APART,
+        **service_app("src/cart"),
+        "src/checkout/server.py": "import grpc\n",
+        "tools/seed.py": "import grpc\n",
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("src", "cart", "server.py")
+    assert row["modules"] == 2, "its entry point and the module it imports"
+    assert row["evidence"] == [
+        f'dockerfile: {kept}:5: CMD ["python", "cart/server.py"]',
+        f"dockerfile name: {kept}:1: named cart, copies src/cart from .",
+        "image name: deploy/cart.yaml:11: image: registry.example/acme/cart:1.4",
+    ]
+    assert row["overruled"] == [], "the folder the image names is the one it copies"
+    no_code_copied = {**files, kept: APART.replace("src/cart/", "dist/")}
+    row = only(links(tmp_path / "none", no_code_copied))
+    assert row["evidence"][0].startswith("image name: "), "the folder named as the image"

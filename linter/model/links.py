@@ -10,9 +10,12 @@ The evidence, strongest first (each kept, quoted by `explain-links` and in `rela
    the binary it runs: the `main` package it builds, and the scanned packages it imports;
 3. the container's own `command`/`args` naming a script or module (they override the
    Dockerfile's, as in Kubernetes; with no folder known, a script found once in the tree);
-4. the image's last path segment naming a source folder (`.../recommendationservice:v1`
+4. a Dockerfile kept apart from the code, named by the image's last path segment
+   (`docker/cart/Dockerfile`, `cart.Dockerfile`), that copies a source folder: its
+   context is the folder above it from which that copy is found;
+5. the image's last path segment naming a source folder (`.../recommendationservice:v1`
    and `src/recommendationservice/`);
-5. the weakest: one names the other with words in front (`shop-cart` and `src/cart/`,
+6. the weakest: one names the other with words in front (`shop-cart` and `src/cart/`,
    `cart` and `services/com.acme.cart/`), when one folder alone is so named.
 A container links to one folder: the strongest evidence's; weaker evidence that points
 elsewhere is kept as overruled. With an entry point the container runs its import closure;
@@ -61,8 +64,9 @@ STRENGTH = {
     "buildpacks": 1,
     "dockerfile": 2,
     "command": 3,
-    "image name": 4,
-    "image name part": 5,
+    "dockerfile name": 4,
+    "image name": 5,
+    "image name part": 6,
 }
 
 
@@ -354,6 +358,9 @@ class _Finder:
         self.folders_named = folders_named
         # a folder's name's words, by its last (made when an image names no folder whole)
         self._by_last_word: dict[str, list[tuple[tuple[str, ...], str]]] | None = None
+        # the Dockerfiles of folders with no code, by the name they are kept under (made
+        # when first asked): `docker/cart/Dockerfile` and `cart.Dockerfile` under `cart`
+        self._apart: dict[str, list[Dockerfile]] | None = None
         self._programs: dict[str, list[str]] | None = None
         # absolute path -> as shown, for the configuration's pins alone (made only for them)
         self.shown: dict[str, str] = (
@@ -379,6 +386,12 @@ class _Finder:
         named = sorted(self.folders_named.get(_normal(segment), ())) if segment else []
         with_dockerfile = [f for f in named if self._dockerfile(f) is not None]
         candidates = _nearest(with_dockerfile or named, workload.path)
+        for dockerfile in self._apart_named(segment) if segment else ():
+            copied = self._context_of(dockerfile)
+            if copied is not None:
+                context, source = copied
+                said = Said(dockerfile.path, 1, f"named {segment}, copies {source} from {context}")
+                found.append(Evidence("dockerfile name", said, context, dockerfile.path))
         kind = "image name"
         if segment and not named:
             kind, named = "image name part", self._named_in_part(segment)
@@ -412,6 +425,47 @@ class _Finder:
             if words != wanted
             and (words == wanted[-len(words) :] or wanted == words[-len(wanted) :])
         )
+
+    def _apart_named(self, segment: str) -> list[Dockerfile]:
+        """The Dockerfiles kept where no code is (`docker/<name>/Dockerfile`,
+        `<name>.Dockerfile`, `Dockerfile.<name>`) under the image's name."""
+        if self._apart is None:
+            self._apart = defaultdict(list)
+            for path, dockerfile in self.dockerfiles.items():
+                folder, name = os.path.split(path)
+                if (folder or ".") in self.by_folder:
+                    continue  # beside code: the image's name finds that folder
+                for named in (name.partition(".")[2], name.rpartition(".")[0]):
+                    if named and named.lower() not in ("dockerfile", "containerfile"):
+                        self._apart[_normal(named)].append(dockerfile)
+                if name in ("Dockerfile", "Containerfile"):
+                    self._apart[_normal(os.path.basename(folder))].append(dockerfile)
+        return self._apart.get(_normal(segment), [])
+
+    def _context_of(self, dockerfile: Dockerfile) -> tuple[str, str] | None:
+        """The build context of a Dockerfile kept apart, and the source that says so: the
+        nearest folder above it from which one of its COPY sources is a folder of code
+        (`COPY src/cart /app` from the repository's top). None when none is."""
+        folder = os.path.dirname(dockerfile.path)
+        while True:
+            base = folder or "."
+            for copy in dockerfile.copies:
+                if copy.source in (".", "./"):
+                    continue
+                if _joined_folder(base, copy.source) in self.by_folder:
+                    return base, copy.source
+            if not folder or folder in (os.sep, "."):
+                return None
+            folder = os.path.dirname(folder)
+
+    def _copied_code(self, dockerfile: Dockerfile, context: str) -> list[str]:
+        """The modules below the code folders a Dockerfile copies from its context."""
+        found: list[str] = []
+        for copy in dockerfile.copies:
+            folder = _joined_folder(context, copy.source)
+            if copy.source not in (".", "./") and folder in self.by_folder:
+                found += self.by_folder[folder]
+        return list(dict.fromkeys(found))
 
     def _dockerfile(self, folder: str, named: str | None = None) -> Dockerfile | None:
         if named is not None:
@@ -480,9 +534,13 @@ class _Finder:
             return None
         chosen = evidence[0]
         folder = chosen.folder
-        used = [e for e in evidence if e.folder == folder]
-        overruled = [e for e in evidence if e.folder != folder]
         dockerfile = self._dockerfile(folder, chosen.dockerfile)
+        agreeing = {folder}
+        if chosen.kind == "dockerfile name" and dockerfile is not None:
+            # a folder it copies is its code: evidence pointing there agrees
+            agreeing |= {_joined_folder(folder, copy.source) for copy in dockerfile.copies}
+        used = [e for e in evidence if e.folder in agreeing]
+        overruled = [e for e in evidence if e.folder not in agreeing]
         argv = container_argv(
             command if isinstance(command, list) else None,
             args if isinstance(args, list) else None,
@@ -517,6 +575,9 @@ class _Finder:
             build, package = go
             modules = tuple(self.go.closure(package))
             used.append(Evidence("dockerfile", build.said, folder))
+        elif chosen.kind == "dockerfile name" and dockerfile is not None:
+            # its context holds more than the image: what it copies of the code
+            modules = tuple(self._copied_code(dockerfile, folder))
         else:
             modules = tuple(self.by_folder.get(folder, ()))
         used.sort(key=lambda e: e.strength)
@@ -622,6 +683,11 @@ def _shared(folder: str, path: str) -> int:
     """How many leading folders `folder` and `path` have in common."""
     common = os.path.commonpath([os.path.abspath(path), os.path.abspath(folder)])
     return len(common.split(os.sep))
+
+
+def _joined_folder(context: str, source: str) -> str:
+    """A COPY source as a folder of the tree, seen from the build context."""
+    return os.path.normpath(os.path.join(context, source.rstrip("/")))
 
 
 def _copied_from(source: str, dest: str, in_image: str) -> Iterable[str]:
