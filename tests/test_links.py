@@ -654,6 +654,38 @@ def test_gitlab_ci_docker_build_in_a_script(tmp_path: Path) -> None:
     assert row["evidence"][0].startswith("workflow: .gitlab-ci.yml:3:")
 
 
+MAKEFILE = """\
+TAG ?= $(shell git rev-parse --short HEAD)
+
+.PHONY: images
+images:
+\t@echo building
+\tdocker build -t registry.example/acme/inventory:$(TAG) \\
+\t\t-f build/inventory.Dockerfile ../services/inv
+\tdocker build -t $(REGISTRY)/cart:$(TAG) ../services/cart
+"""
+
+
+def test_a_makefile_recipes_docker_build_links_the_image_to_its_context(tmp_path: Path) -> None:
+    files = {
+        "k8s/inventory.yaml": workload(image="registry.example/acme/inventory:1.2"),
+        "k8s/cart.yaml": workload(name="cart", image="registry.example/acme/cart:1.2"),
+        "ops/Makefile": MAKEFILE,
+        "ops/build/inventory.Dockerfile": DOCKERFILE,
+        **service_app("services/inv"),
+        "services/cart/main.py": "import grpc\n",
+    }
+    rows = {row["container"]: row for row in links(tmp_path, files)}
+    inventory = rows["Deployment/shop/inventory:server"]
+    assert inventory["code"] == os.path.join("services", "inv", "server.py")
+    assert inventory["evidence"][0] == (
+        "makefile: ops/Makefile:6: docker build -t registry.example/acme/inventory:$(TAG) "
+        "-f build/inventory.Dockerfile ../services/inv"
+    )
+    # named by a make variable: the folder named as the image, the weakest evidence
+    assert rows["Deployment/shop/cart:server"]["evidence"][0].startswith("image name: ")
+
+
 def test_an_image_whose_repository_is_a_variable_is_no_evidence(tmp_path: Path) -> None:
     files = {
         "inventory.yaml": workload(image="registry.example/inventory:1"),

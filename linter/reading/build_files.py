@@ -39,13 +39,19 @@ _CLOUDBUILD = regex.compile(r"^cloudbuild(?:[-.].+)?\.ya?ml$")
 
 # Java builds whose Jib plugin builds the image with no Dockerfile.
 JIB_FILES = frozenset({"pom.xml", "build.gradle", "build.gradle.kts"})
+# Makefiles, whose recipes may `docker build -t IMAGE CONTEXT` (GNU make's names).
+MAKEFILES = frozenset({"Makefile", "makefile", "GNUmakefile"})
 
 
 def is_build_file(name: str) -> bool:
     """A file that is not YAML or code but is read for the link (Dockerfiles, Tiltfile, the
     files that make a folder a program: `package.json`; Maven's and Gradle's builds)."""
     return (
-        name == TILTFILE or name in PROJECT_FILES or name in JIB_FILES or is_dockerfile_name(name)
+        name == TILTFILE
+        or name in PROJECT_FILES
+        or name in JIB_FILES
+        or name in MAKEFILES
+        or is_dockerfile_name(name)
     )
 
 
@@ -71,7 +77,7 @@ class ImageBuild:
     image: str
     context: str
     dockerfile: str | None
-    kind: str  # skaffold, compose, tiltfile, workflow, cloudbuild, jib, buildpacks
+    kind: str  # skaffold, compose, tiltfile, workflow, cloudbuild, makefile, jib, buildpacks
     said: Said
 
 
@@ -248,6 +254,8 @@ def _builds_reader(path: str, name: str) -> Callable[[str, str], list[ImageBuild
     """What reads the images a file builds, by its name; None for any other file."""
     if name == TILTFILE:
         return tiltfile_builds
+    if name in MAKEFILES:
+        return makefile_builds
     if name.startswith("skaffold") and _SKAFFOLD.match(name):  # (the test: fewer calls)
         return skaffold_builds
     if "compose" in name and _COMPOSE.match(name):
@@ -443,6 +451,22 @@ def workflow_builds(path: str, text: str) -> list[ImageBuild]:
             steps = job.get("steps") if isinstance(job, dict) else None
             for step in steps if isinstance(steps, list) else []:
                 found += _build_push_step(path, text, top, step)
+    return found
+
+
+def makefile_builds(path: str, text: str) -> list[ImageBuild]:
+    """`docker build -t IMAGE [-f FILE] CONTEXT` in a Makefile's recipes (literal words
+    only: an image named by a make variable, `$(REGISTRY)/cart`, is no evidence), relative
+    to the Makefile's folder, where make runs them."""
+    top = os.path.dirname(path) or "."
+    found: list[ImageBuild] = []
+    for number, line in _logical_lines(text, comments=True):
+        build = _docker_build_words(line)
+        if build is not None:
+            image, context, dockerfile = build
+            said = Said(path, number, line.lstrip("@-+ \t"))
+            named = _joined(top, dockerfile) if dockerfile else None
+            found.append(ImageBuild(image, _joined(top, context), named, "makefile", said))
     return found
 
 
