@@ -1138,3 +1138,52 @@ def test_a_dockerfile_kept_apart_under_the_images_name_links_what_it_copies(
     no_code_copied = {**files, kept: APART.replace("src/cart/", "dist/")}
     row = only(links(tmp_path / "none", no_code_copied))
     assert row["evidence"][0].startswith("image name: "), "the folder named as the image"
+
+
+# A service that keeps its own chart or manifests in its folder, beside its Dockerfile.
+BESIDE_DOCKERFILE = DOCKERFILE
+
+
+@pytest.mark.parametrize(
+    "manifest",
+    [
+        "storefront/k8s/deployment.yaml",
+        "storefront/charts/storefront/templates/deployment.yaml",
+    ],
+    ids=["k8s-folder", "chart"],
+)
+def test_a_manifest_in_a_service_folder_beside_its_dockerfile_links_to_that_folder(
+    tmp_path: Path, manifest: str
+) -> None:
+    files = {
+        manifest: workload("web", "registry.example/acme/web-frontend:3.0"),
+        "storefront/Dockerfile": BESIDE_DOCKERFILE,
+        **service_app("storefront"),
+        "checkout/Dockerfile": BESIDE_DOCKERFILE,
+        **service_app("checkout"),
+    }
+    if "/charts/" in manifest:
+        files["storefront/charts/storefront/Chart.yaml"] = (
+            "apiVersion: v2\nname: storefront\nversion: 0.1.0\n"
+        )
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("storefront", "server.py")
+    assert row["evidence"][-1].startswith(f"manifest beside: {manifest}:11: in storefront")
+
+
+def test_a_sidecar_or_a_dependency_chart_beside_a_service_is_not_its_code(
+    tmp_path: Path,
+) -> None:
+    sidecar = "        - name: proxy\n          image: envoyproxy/envoy:v1.31\n"
+    files = {
+        "storefront/k8s/deployment.yaml": workload("web", "registry.example/web:3.0", sidecar),
+        "storefront/charts/storefront/charts/redis/templates/redis.yaml": workload(
+            "redis", "redis:7"
+        ),
+        "storefront/Dockerfile": BESIDE_DOCKERFILE,
+        **service_app("storefront"),
+    }
+    rows = {row["container"]: row for row in links(tmp_path, files)}
+    assert rows["Deployment/shop/web:server"]["code"] is None, "two containers, no word shared"
+    assert rows["Deployment/shop/web:proxy"]["code"] is None
+    assert rows["Deployment/shop/redis:server"]["code"] is None

@@ -16,7 +16,10 @@ The evidence, strongest first (each kept, quoted by `explain-links` and in `rela
    context is the folder above it from which that copy is found;
 5. the image's last path segment naming a source folder (`.../recommendationservice:v1`
    and `src/recommendationservice/`);
-6. the weakest: one names the other with words in front (`shop-cart` and `src/cart/`,
+6. a manifest kept in a service's own folder (`cart/charts/cart/templates/`, `cart/k8s/`)
+   beside its Dockerfile: the container runs that folder's code when it is the pod's only
+   one, or its image's name shares a word with the folder's;
+7. the weakest: one names the other with words in front (`shop-cart` and `src/cart/`,
    `cart` and `services/com.acme.cart/`), when one folder alone is so named.
 A container links to one folder: the strongest evidence's; weaker evidence that points
 elsewhere is kept as overruled. With an entry point the container runs its import closure;
@@ -39,7 +42,7 @@ from k8slb.core import regex
 from k8slb.core.results import LinkRow
 from k8slb.languages import LANGUAGES
 from k8slb.model.index import Index
-from k8slb.model.objects import Container, PodTemplate, pos_of
+from k8slb.model.objects import Container, PodTemplate, pod_template, pos_of
 from k8slb.reading.build_files import BuildFacts, Dockerfile, GoBuild, Said, image_repository
 from k8slb.reading.objects import K8sObject
 from k8slb.record import record
@@ -68,8 +71,13 @@ STRENGTH = {
     "command": 3,
     "dockerfile name": 4,
     "image name": 5,
-    "image name part": 6,
+    "manifest beside": 6,
+    "image name part": 7,
 }
+# Folders a service keeps its own manifests or chart in, beside its Dockerfile and code.
+MANIFEST_FOLDERS = frozenset(
+    {"chart", "charts", "helm", "k8s", "kubernetes", "deploy", "deployment", "manifests"}
+)
 
 
 @record
@@ -394,6 +402,11 @@ class _Finder:
                 context, source = copied
                 said = Said(dockerfile.path, 1, f"named {segment}, copies {source} from {context}")
                 found.append(Evidence("dockerfile name", said, context, dockerfile.path))
+        service = self._service_beside(workload, segment)
+        if service is not None:
+            line = pos_of(container.body, "image", value=True)[0]
+            said = Said(workload.path, line, f"in {service}, beside its Dockerfile")
+            found.append(Evidence("manifest beside", said, service))
         kind = "image name"
         if segment and not named:
             kind, named = "image name part", self._named_in_part(segment)
@@ -407,6 +420,27 @@ class _Finder:
             return found  # nothing to rank (most containers: the paths are not compared)
         # equally strong: the build nearest the manifest (a monorepo's services alike)
         return sorted(found, key=lambda e: (e.strength, -_shared(e.folder, workload.path)))
+
+    def _service_beside(self, workload: K8sObject, segment: str) -> str | None:
+        """The service folder whose own manifests hold the workload (`cart/charts/cart/...`,
+        `cart/k8s/...`, the nearest), with its Dockerfile and code: the container's, when it
+        is the pod's only one or its image's name shares a word with the folder's. Not a
+        dependency chart's (`cart/charts/cart/charts/redis/...`)."""
+        parts = os.path.dirname(os.path.normpath(workload.path)).split(os.sep)
+        for at in range(len(parts) - 1, 0, -1):
+            if parts[at] not in MANIFEST_FOLDERS:
+                continue
+            service = os.sep.join(parts[:at])
+            if service not in self.by_folder or self._dockerfile(service) is None:
+                continue
+            if "charts" in parts[at + 1 :]:
+                return None  # a chart's dependency: another program's pods
+            template = pod_template(workload)
+            alone = template is not None and len(template.long_running) == 1
+            if alone or set(_words(segment)) & set(_words(parts[at - 1])):
+                return service
+            return None
+        return None
 
     def _named_in_part(self, segment: str) -> list[str]:
         """The folders whose name's words end the image's, or are ended by them (`shop-cart`
