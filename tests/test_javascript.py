@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from k8slb.cli import cli
+from k8slb.code.facts import UNKNOWN, EnvRef
 from k8slb.languages.javascript.parse import parse
 from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE
 
@@ -264,3 +265,57 @@ def test_a_legacy_grpc_server_and_client_are_judged_as_grpc_js_ones(tmp_path: Pa
 def test_a_client_made_with_another_package_s_credentials_is_no_grpc_channel() -> None:
     text = LEGACY_CLIENT.replace("require('grpc')", "require('@connectrpc/connect')")
     assert parse("client.js", text.encode()).channels == []
+
+
+# Clients made by a helper of the module: a wrapper class whose constructor takes the
+# address, a factory function with a default, each called with what the module knows.
+WRAPPED = """\
+const grpc = require('@grpc/grpc-js');
+const protoLoader = require('@grpc/proto-loader');
+
+const shop = grpc.loadPackageDefinition(protoLoader.loadSync('shop.proto')).shop;
+
+class CatalogClient {
+  constructor(address) {
+    this.stub = new shop.Catalog(address, grpc.credentials.createInsecure());
+  }
+
+  list(request) {
+    return new Promise((resolve) => this.stub.list(request, (e, r) => resolve(r)));
+  }
+}
+
+function pricingClient(target = 'pricing:50051') {
+  return new shop.Pricing(target, grpc.credentials.createInsecure());
+}
+
+module.exports = {
+  catalog: new CatalogClient(process.env.BACKEND_ADDR || 'backend:50051'),
+  archive: new CatalogClient('archive:50051'),
+  pricing: pricingClient(),
+};
+"""
+
+
+def test_a_target_passed_to_a_wrapper_is_what_its_callers_pass_one_channel_each() -> None:
+    channels = parse("clients.js", WRAPPED.encode()).channels
+    found = sorted(((c.loc.line, c.target) for c in channels), key=repr)
+    assert found == sorted(
+        [(8, EnvRef("BACKEND_ADDR", "backend:50051")), (8, "archive:50051"), (17, "pricing:50051")],
+        key=repr,
+    )
+    typescript = WRAPPED.replace(
+        "constructor(address)", "constructor(private readonly address: string)"
+    )
+    typed = parse("clients.ts", typescript.encode()).channels
+    assert sorted(map(repr, (c.target for c in typed))) == sorted(
+        map(repr, (c.target for c in channels))
+    )
+
+
+def test_a_wrapped_client_of_a_clusterip_grpc_service_is_klb102(tmp_path: Path) -> None:
+    files = {"clients.js": WRAPPED, "k8s.yaml": MANIFESTS}
+    (finding,) = lint_files(tmp_path, files, ["KLB102"]).findings
+    assert finding.line == 8 and "stays on one pod" in finding.message
+    uncalled = WRAPPED.split("module.exports")[0]  # nobody passes an address: unknown
+    assert next(c.target for c in parse("c.js", uncalled.encode()).channels) is UNKNOWN

@@ -53,8 +53,11 @@ from k8slb.code.facts import (
     Stop,
     Unknown,
     Wait,
+    choices,
     joined,
+    one_of,
     registry_scheme,
+    settled,
 )
 from k8slb.code.syntax_trees import Calls, call_arguments, captured, syntax_problem, walk
 from k8slb.code.syntax_trees import node_text as _text
@@ -301,6 +304,36 @@ def _bound_name(node: Node) -> str | None:
     return None
 
 
+def _parameter(function: Node, name: str) -> tuple[int, Node | None] | None:
+    """Where `name` is among a function's parameters, and its default (`a = 'x'`); None
+    when it is none of them (or is destructured)."""
+    parameters = function.child_by_field_name("parameters") or function.child_by_field_name(
+        "parameter"
+    )
+    if parameters is None:
+        return None
+    if parameters.type == "identifier":  # `addr => ...`
+        return (0, None) if _text(parameters) == name else None
+    for index, parameter in enumerate(parameters.named_children):
+        default = None
+        if parameter.type in ("required_parameter", "optional_parameter"):  # TypeScript's
+            default = parameter.child_by_field_name("value")
+            parameter = parameter.child_by_field_name("pattern") or parameter
+        if parameter.type == "assignment_pattern":
+            default = parameter.child_by_field_name("right")
+            parameter = parameter.child_by_field_name("left") or parameter
+        if parameter.type == "identifier" and _text(parameter) == name:
+            return index, default
+    return None
+
+
+def _enclosing(node: Node, kinds: tuple[str, ...]) -> Node | None:
+    scope = node.parent
+    while scope is not None and scope.type not in kinds:
+        scope = scope.parent
+    return scope
+
+
 def _enclosing_function(node: Node) -> Node | None:
     scope = node.parent
     while scope is not None and scope.type not in _FUNCTIONS:
@@ -344,6 +377,8 @@ class _Module:
         self.budget = Budget()  # the values this module's reading may still compute
         self.ends = Calls(())  # where it calls `x.close()`, `x.tryShutdown()` (read)
         self.substituted: set[int] = set()  # the nodes in a template's `${...}` (read)
+        # the module's calls and `new`s by what they call (made when a parameter is asked)
+        self._callers: dict[tuple[str, str], list[Node]] | None = None
 
     def loc(self, node: Node) -> Loc:
         return _loc(self.path, node)
@@ -494,6 +529,9 @@ class _Module:
             return _text(node)
         if node.type == "identifier":
             bound = _text(node)
+            passed = self._passed(node, bound, depth)
+            if passed is not None:
+                return passed
             return self.strings[bound] if bound in self.strings else self._imported_value(bound)
         name = _env(node)
         if name is not None:
@@ -513,6 +551,57 @@ class _Module:
         if node.type == "template_string":
             return self._template(node, depth)
         return UNKNOWN
+
+    def _passed(self, node: Node, name: str, depth: int) -> Any:
+        """A parameter's value: what the module's calls of its function pass (a function
+        by its name, a method by `x.method(...)`, a class's constructor by `new Class(...)`),
+        one fact each (facts.one_of), else its default; None when `name` is no parameter
+        of a function around `node`."""
+        function = _enclosing_function(node)
+        while function is not None:
+            found = _parameter(function, name)
+            if found is not None:
+                break
+            function = _enclosing_function(function)
+        if function is None or found is None:
+            return None
+        index, default = found
+        values = []
+        for call in self._calls_of(function):
+            given = call_arguments(call)
+            if index < len(given) and given[index].type != "spread_element":
+                values.append(self.value(given[index], depth + 1))
+            elif any(argument.type == "spread_element" for argument in given):
+                values.append(UNKNOWN)
+            else:
+                values.append(self.value(default, depth + 1) if default is not None else UNKNOWN)
+        if not values:
+            return self.value(default, depth + 1) if default is not None else UNKNOWN
+        return one_of(values)
+
+    def _calls_of(self, function: Node) -> list[Node]:
+        """The module's calls of a function: `f(...)` for a function named or bound to a
+        name, `new C(...)` for class C's constructor, `x.m(...)` for a method m."""
+        if self._callers is None:
+            self._callers = {}
+            for call in (*self.of("call_expression"), *self.of("new_expression")):
+                called = call.child_by_field_name(
+                    "function" if call.type == "call_expression" else "constructor"
+                )
+                if called is None:
+                    continue
+                key = (
+                    _text(called.child_by_field_name("property"))
+                    if (called.type == "member_expression")
+                    else _text(called)
+                )
+                self._callers.setdefault((call.type, key), []).append(call)
+        name = _function_name(function)
+        if function.type == "method_definition" and name == "constructor":
+            owner = _enclosing(function, ("class_declaration", "class"))
+            named = owner.child_by_field_name("name") if owner is not None else None
+            return self._callers.get(("new_expression", _text(named)), []) if named else []
+        return self._callers.get(("call_expression", name.rpartition(".")[2]), []) if name else []
 
     def _imported_value(self, name: str) -> Any:
         """`ADDR` or `config.ADDR` (`config.grpc.ADDR`) imported from a module of the
@@ -674,12 +763,12 @@ class _Module:
         elif module == "agentkeepalive":
             self._http_agent(node, f"agentkeepalive.{member or 'Agent'}", given, keep_alive=True)
         elif module == "undici" and member in UNDICI_POOLS:
-            url = self.value(given[0]) if given and member != "Agent" else None
+            url = settled(self.value(given[0])) if given and member != "Agent" else None
             self.facts.http_clients.append(
                 HttpClient(self.loc(node), f"undici.{member}", _long_lived(node), False, url, False)
             )
-        elif (channel := self._client(node, grpc, given)) is not None:
-            self.facts.channels.append(channel)
+        elif (channels := self._client(node, grpc, given)) is not None:
+            self.facts.channels += channels
 
     def _http_agent(self, node: Node, factory: str, given: list[Node], keep_alive: bool) -> None:
         """An agent pools its sockets when `keepAlive` is on (http's default: off)."""
@@ -693,20 +782,19 @@ class _Module:
             HttpClient(self.loc(node), factory, _long_lived(node), False, None, not keep_alive)
         )
 
-    def _client(self, node: Node, grpc: set[str], given: list[Node]) -> Channel | None:
+    def _client(self, node: Node, grpc: set[str], given: list[Node]) -> list[Channel] | None:
         """`new Client(target, grpc.credentials.create...(), options)`: a channel, long-lived
         unless the function that makes it also closes it."""
         if len(given) < 2 or not self._is_credentials(_unwrapped(given[1]), grpc):
             return None
         made = _text(node.child_by_field_name("constructor"))
-        return Channel(
-            self.loc(node),
-            f"new {made}",
-            self.value(given[0]),
-            self.options(given[2] if len(given) > 2 else None),
-            not _closed_where_made(node, self.ends),
-            (0, "address"),
-        )
+        options = self.options(given[2] if len(given) > 2 else None)
+        long_lived = not _closed_where_made(node, self.ends)
+        # a target passed by the callers: one channel for each value they pass
+        return [
+            Channel(self.loc(node), f"new {made}", target, options, long_lived, (0, "address"))
+            for target in choices(self.value(given[0]))
+        ]
 
     def _is_credentials(self, node: Node | None, grpc: set[str]) -> bool:
         """`grpc.credentials.createInsecure()` (or `credentials.create...()` imported from
@@ -759,7 +847,8 @@ class _Module:
         if method in ("bindAsync", "bind"):  # `bind`: the legacy package's, synchronous
             facts.starts.add(name)
             if given:
-                facts.listens.append(Listen(name, self.value(given[0]), self.loc(node)))
+                address = settled(self.value(given[0]))
+                facts.listens.append(Listen(name, address, self.loc(node)))
             # from here the event loop keeps the process up, serving, until it is stopped
             facts.waits.append(Wait(self.loc(node), name, NODE_WAIT))
         elif method == "start":
