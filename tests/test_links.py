@@ -230,18 +230,23 @@ def test_an_image_named_after_a_folder_with_words_in_front_links_as_the_weakest_
     files = {
         "deploy/cart.yaml": workload("cart", image),
         f"{folder}/server.py": SERVER.format(port=7070, options=""),
+        f"{folder}/Dockerfile": DOCKERFILE,
         "src/checkout/server.py": "import grpc\n",
     }
     row = only(links(tmp_path, files))
-    assert row["code"] == os.path.join(*folder.split("/"))
-    assert row["evidence"] == [f"image name part: deploy/cart.yaml:11: image: {image}"]
+    assert row["code"] == os.path.join(*folder.split("/"), "server.py")
+    assert row["evidence"][-1] == f"image name part: deploy/cart.yaml:11: image: {image}"
+    del files[f"{folder}/Dockerfile"]  # a folder of code that builds no image: no guess
+    assert only(links(tmp_path / "no-image", files))["code"] is None
 
 
 def test_a_name_in_part_that_fits_two_folders_alike_links_neither(tmp_path: Path) -> None:
     files = {
         "deploy/cart.yaml": workload("cart", "registry.example/shop-cart:1.4"),
         "team-a/cart/server.py": "import grpc\n",
+        "team-a/cart/Dockerfile": DOCKERFILE,
         "team-b/cart/server.py": "import grpc\n",
+        "team-b/cart/Dockerfile": DOCKERFILE,
     }
     assert only(links(tmp_path, files))["code"] is None
     whole = {**files, "deploy/shop-cart/server.py": "import grpc\n"}  # a name matched whole

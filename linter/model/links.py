@@ -20,7 +20,8 @@ The evidence, strongest first (each kept, quoted by `explain-links` and in `rela
    beside its Dockerfile: the container runs that folder's code when it is the pod's only
    one, or its image's name shares a word with the folder's;
 7. the weakest: one names the other with words in front (`shop-cart` and `src/cart/`,
-   `cart` and `services/com.acme.cart/`), when one folder alone is so named.
+   `cart` and `services/com.acme.cart/`), when one folder with a Dockerfile alone is so
+   named.
 A container links to one folder: the strongest evidence's; weaker evidence that points
 elsewhere is kept as overruled. With an entry point the container runs its import closure;
 without one, every module of the folder.
@@ -409,9 +410,11 @@ class _Finder:
             found.append(Evidence("manifest beside", said, service))
         kind = "image name"
         if segment and not named:
+            # a weaker guess: only a folder that builds an image (`pkg/metrics` is no
+            # `kube-state-metrics`)
             kind, named = "image name part", self._named_in_part(segment)
             with_dockerfile = [f for f in named if self._dockerfile(f) is not None]
-            candidates = _nearest(with_dockerfile or named, workload.path)
+            candidates = _nearest(with_dockerfile, workload.path)
         if len(candidates) == 1:
             line = pos_of(container.body, "image", value=True)[0]
             said = Said(workload.path, line, f"image: {image}")
