@@ -383,3 +383,99 @@ def test_the_starters_default_port_makes_an_unnamed_service_port_grpc(
     assert f"its code serves gRPC on {port}: OrdersService.java:6" in finding.message
     other = UNNAMED_PORT_SERVICE.replace("PORT", "8080")
     assert lint_files(tmp_path / "http", {**files, "k8s.yaml": other}, ["KLB101"]).findings == []
+
+
+# A channel whose host a @ConfigurationProperties class holds, bound by Spring from the
+# settings files or the environment, and read through its getter.
+PROPERTIES_PATH = "svc/src/main/java/com/acme/config/BackendProperties.java"
+BOUND_PROPERTIES = """\
+package com.acme.config;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+@ConfigurationProperties(prefix = "backend")
+public class BackendProperties {
+  private String host = "localhost";
+  private int port = 50051;
+
+  public String getHost() { return host; }
+  public void setHost(String host) { this.host = host; }
+  public int getPort() { return port; }
+  public void setPort(int port) { this.port = port; }
+}
+"""
+BOUND_CLIENT = """\
+package com.acme;
+
+import com.acme.config.BackendProperties;
+import io.grpc.ManagedChannel;
+import io.grpc.ManagedChannelBuilder;
+import org.springframework.stereotype.Component;
+
+@Component
+public class BackendClient {
+  private final ManagedChannel channel;
+
+  public BackendClient(BackendProperties props) {
+    this.channel = ManagedChannelBuilder.forAddress(props.getHost(), 50051)
+        .usePlaintext()
+        .build();
+  }
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("settings", "properties", "target"),
+    [
+        ({}, BOUND_PROPERTIES, EnvRef("BACKEND_HOST", "localhost", "", ":50051")),
+        (
+            {"application.yml": "backend:\n  host: ${INVENTORY_HOST:backend}\n"},
+            BOUND_PROPERTIES,
+            EnvRef("INVENTORY_HOST", "backend", "", ":50051"),
+        ),
+        (
+            {},
+            'package com.acme.config;\n\n@ConfigurationProperties("backend")\n'
+            "public record BackendProperties(String host, int port) {}\n",
+            EnvRef("BACKEND_HOST", None, "", ":50051"),
+        ),
+        ({}, BOUND_PROPERTIES.replace("@ConfigurationProperties", "@Deprecated"), UNKNOWN),
+    ],
+    ids=["class-default", "settings", "record", "not-bound"],
+)
+def test_a_host_from_a_bound_properties_class_is_its_setting(
+    settings: dict[str, str], properties: str, target: object
+) -> None:
+    client = BOUND_CLIENT
+    if "record" in properties:
+        client = client.replace("props.getHost()", "props.host()")
+    modules = [
+        parse_java(CLIENT_PATH, client.encode()),
+        parse_java(PROPERTIES_PATH, properties.encode()),
+    ]
+    modules += [parse(f"{RESOURCES}/{name}", text.encode()) for name, text in settings.items()]
+    assign_projects(modules)
+    (resolved, *_) = resolve_imports(modules)
+    (channel,) = resolved.channels
+    assert channel.target == target
+
+
+def test_a_bound_host_set_by_the_deployment_to_a_clusterip_service_is_klb102(
+    tmp_path: Path,
+) -> None:
+    deployment = (
+        "---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: orders\nspec:\n"
+        "  selector:\n    matchLabels: {app: orders}\n  template:\n    metadata:\n"
+        "      labels: {app: orders}\n    spec:\n      containers:\n        - name: orders\n"
+        "          image: registry.example/svc:1.0\n          env:\n"
+        "            - {name: BACKEND_HOST, value: backend}\n"
+    )
+    files = {
+        CLIENT_PATH: BOUND_CLIENT,
+        PROPERTIES_PATH: BOUND_PROPERTIES,
+        "svc/Dockerfile": "FROM eclipse-temurin:21\nCOPY target/app.jar /app.jar\n",
+        "k8s.yaml": MANIFESTS + deployment,
+    }
+    (finding,) = lint_files(tmp_path, files, ["KLB102"]).findings
+    assert finding.path.endswith(CLIENT_PATH) and finding.line == 13

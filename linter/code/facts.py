@@ -122,6 +122,17 @@ class Setting:
 
 
 @record
+class BoundProperty:
+    """A property of a class Spring binds from its settings (`@ConfigurationProperties(
+    "backend")` on `BackendProperties`, read as `props.getHost()`): the `Setting` the module
+    that declares the class exports for it (`BackendProperties.host`), resolved with the
+    imported names (imported.py); rules never see one."""
+
+    type_name: str
+    name: str
+
+
+@record
 class Joined:
     """A string built from parts one of which is `Imported` or a `Setting`
     (`f"{HOST}:50051"`)."""
@@ -186,7 +197,7 @@ def joined(parts: list[Any]) -> Any:
         if math.prod(len(choices(p)) for p in parts) > MAX_CHOICES:
             return UNKNOWN  # texts of many parameters: not a product of their values
         return one_of([joined([*parts[:at], c, *parts[at + 1 :]]) for c in parts[at].values])
-    if any(isinstance(p, Imported | Setting | Joined) for p in parts):
+    if any(isinstance(p, Imported | Setting | BoundProperty | Joined) for p in parts):
         flat = tuple(q for p in parts for q in (p.parts if isinstance(p, Joined) else (p,)))
         return Joined(flat) if len(flat) <= MAX_PARTS else UNKNOWN
     envs = [p for p in parts if isinstance(p, EnvRef)]
