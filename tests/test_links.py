@@ -1192,3 +1192,28 @@ def test_a_sidecar_or_a_dependency_chart_beside_a_service_is_not_its_code(
     assert rows["Deployment/shop/web:server"]["code"] is None, "two containers, no word shared"
     assert rows["Deployment/shop/web:proxy"]["code"] is None
     assert rows["Deployment/shop/redis:server"]["code"] is None
+
+
+def test_a_grpc_server_in_code_found_by_a_name_alike_makes_klb101_info_only(
+    tmp_path: Path,
+) -> None:
+    """A link on a name in part is a guess: what it shows (gRPC on an unnamed port) is
+    said, at info, never warned of alone."""
+    service = (
+        "---\napiVersion: v1\nkind: Service\nmetadata: {name: cart, namespace: shop}\n"
+        "spec:\n  selector: {app: cart}\n  ports:\n    - port: 80\n      targetPort: 7070\n"
+    )
+    replicas = workload("cart", "registry.example/shop-cart:1.4").replace(
+        "spec:\n  selector", "spec:\n  replicas: 4\n  selector", 1
+    )
+    files = {
+        "deploy/cart.yaml": replicas + service,
+        "src/cart/Dockerfile": DOCKERFILE,
+        **service_app("src/cart"),
+    }
+    (finding,) = lint_files(tmp_path / "part", files, ["KLB101"]).findings
+    assert finding.severity.name == "INFO"
+    assert "server.py:11, linked by a name alike) on a ClusterIP" in finding.message
+    whole = {**files, "deploy/cart.yaml": replicas.replace("shop-cart", "cart") + service}
+    (finding,) = lint_files(tmp_path / "whole", whole, ["KLB101"]).findings
+    assert finding.severity.name == "WARNING"

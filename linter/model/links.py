@@ -111,6 +111,14 @@ class Link:
     def key(self) -> str:
         return container_key(self.workload, self.container.name)
 
+    @property
+    def guessed(self) -> bool:
+        """Whether the link rests on a name alike alone (`image name part`; the folder's
+        own Dockerfile only refines it): what it shows of the code is a guess, which
+        lowers what rules conclude from it."""
+        kinds = {evidence.kind for evidence in self.evidence}
+        return "image name part" in kinds and kinds <= {"image name part", "dockerfile"}
+
 
 # Functions a program runs when it starts, whoever calls them (`main`, a server's `Run`,
 # Python's `__init__` and `__main__` code, a constructor).
