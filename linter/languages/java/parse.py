@@ -193,15 +193,12 @@ def parse(path: str, data: bytes) -> CodeFacts:
     facts.configures_servers = any(word in data for word in SERVER_CONFIGURERS)
     if b"@Enable" in data:
         facts.registrations = _discovery_registrations(path, data)
-    if b"pcService" in data and not facts.is_test:
+    built = BUILD_OUTPUT.intersection(path.split("/")[:-1])  # target/, build/: copies
+    if b"pcService" in data and not (facts.is_test or built):
         facts.starter_services = _starter_services(path, data)
-    if b"@ConfigurationProperties" in data and not facts.is_test:
+    if b"@ConfigurationProperties" in data and not (facts.is_test or built):
         facts.exports = _bound_properties(path, parser().parse(data).root_node)
-    if (
-        BUILD_OUTPUT.intersection(path.split("/")[:-1])
-        or not worth_parsing(data)
-        or is_generated(data)
-    ):
+    if built or not worth_parsing(data) or is_generated(data):
         return facts
     root = parser().parse(data).root_node
     facts.problem = syntax_problem(path, root, "Java")
