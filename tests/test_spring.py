@@ -383,6 +383,11 @@ def test_the_starters_default_port_makes_an_unnamed_service_port_grpc(
     assert f"its code serves gRPC on {port}: OrdersService.java:6" in finding.message
     other = UNNAMED_PORT_SERVICE.replace("PORT", "8080")
     assert lint_files(tmp_path / "http", {**files, "k8s.yaml": other}, ["KLB101"]).findings == []
+    # the port key's environment variable, set by the Deployment, moves the server there
+    variable = "GRPC_SERVER_PORT" if port == 9090 else "GRPC_PORT"
+    moved = other + f"          env:\n            - {{name: {variable}, value: '8080'}}\n"
+    (finding,) = lint_files(tmp_path / "env", {**files, "k8s.yaml": moved}, ["KLB101"]).findings
+    assert "its code serves gRPC on 8080" in finding.message
 
 
 # A channel whose host a @ConfigurationProperties class holds, bound by Spring from the

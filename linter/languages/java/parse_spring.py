@@ -161,6 +161,8 @@ def _served_by_starters(modules: Sequence[CodeFacts]) -> None:
         port = exports.get(port_key, default_port)
         if str(port).strip() in ("0", "-1"):
             continue  # a random port, or no server
+        if isinstance(port, str):  # the key's environment variable still overrides it
+            port = EnvRef(environment_name(port_key), port)
         name = port_key.rpartition(".")[0]
         base[0].servers.append(Server(loc, factory, Options(True, ()), name))
         base[0].listens.append(Listen(name, port, loc))
