@@ -1161,7 +1161,7 @@ def test_a_manifest_in_a_service_folder_beside_its_dockerfile_links_to_that_fold
     tmp_path: Path, manifest: str
 ) -> None:
     files = {
-        manifest: workload("web", "registry.example/acme/web-frontend:3.0"),
+        manifest: workload("web", "registry.example/acme/storefront-web:3.0"),
         "storefront/Dockerfile": BESIDE_DOCKERFILE,
         **service_app("storefront"),
         "checkout/Dockerfile": BESIDE_DOCKERFILE,
@@ -1181,17 +1181,22 @@ def test_a_sidecar_or_a_dependency_chart_beside_a_service_is_not_its_code(
 ) -> None:
     sidecar = "        - name: proxy\n          image: envoyproxy/envoy:v1.31\n"
     files = {
-        "storefront/k8s/deployment.yaml": workload("web", "registry.example/web:3.0", sidecar),
+        "storefront/k8s/deployment.yaml": workload(
+            "web", "registry.example/storefront:3.0", sidecar
+        ),
+        "storefront/k8s/redis.yaml": workload("cache", "redis:7"),  # a store it runs too
         "storefront/charts/storefront/charts/redis/templates/redis.yaml": workload(
-            "redis", "redis:7"
+            "redis",
+            "registry.example/storefront-redis:7",  # a word shared, in a dependency
         ),
         "storefront/Dockerfile": BESIDE_DOCKERFILE,
         **service_app("storefront"),
     }
     rows = {row["container"]: row for row in links(tmp_path, files)}
-    assert rows["Deployment/shop/web:server"]["code"] is None, "two containers, no word shared"
-    assert rows["Deployment/shop/web:proxy"]["code"] is None
-    assert rows["Deployment/shop/redis:server"]["code"] is None
+    assert rows["Deployment/shop/web:server"]["code"] == os.path.join("storefront", "server.py")
+    assert rows["Deployment/shop/web:proxy"]["code"] is None, "a sidecar's image is another's"
+    assert rows["Deployment/shop/cache:server"]["code"] is None, "one container, no word shared"
+    assert rows["Deployment/shop/redis:server"]["code"] is None, "a dependency chart's"
 
 
 def test_a_grpc_server_in_code_found_by_a_name_alike_makes_klb101_info_only(

@@ -17,8 +17,8 @@ The evidence, strongest first (each kept, quoted by `explain-links` and in `rela
 5. the image's last path segment naming a source folder (`.../recommendationservice:v1`
    and `src/recommendationservice/`);
 6. a manifest kept in a service's own folder (`cart/charts/cart/templates/`, `cart/k8s/`)
-   beside its Dockerfile: the container runs that folder's code when it is the pod's only
-   one, or its image's name shares a word with the folder's;
+   beside its Dockerfile: the container whose image's name shares a word with the
+   folder's (`acme/cart-api`) runs that folder's code;
 7. the weakest: one names the other with words in front (`shop-cart` and `src/cart/`,
    `cart` and `services/com.acme.cart/`), when one folder with a Dockerfile alone is so
    named.
@@ -43,7 +43,7 @@ from k8slb.core import regex
 from k8slb.core.results import LinkRow
 from k8slb.languages import LANGUAGES
 from k8slb.model.index import Index
-from k8slb.model.objects import Container, PodTemplate, pod_template, pos_of
+from k8slb.model.objects import Container, PodTemplate, pos_of
 from k8slb.reading.build_files import BuildFacts, Dockerfile, GoBuild, Said, image_repository
 from k8slb.reading.objects import K8sObject
 from k8slb.record import record
@@ -434,9 +434,9 @@ class _Finder:
 
     def _service_beside(self, workload: K8sObject, segment: str) -> str | None:
         """The service folder whose own manifests hold the workload (`cart/charts/cart/...`,
-        `cart/k8s/...`, the nearest), with its Dockerfile and code: the container's, when it
-        is the pod's only one or its image's name shares a word with the folder's. Not a
-        dependency chart's (`cart/charts/cart/charts/redis/...`)."""
+        `cart/k8s/...`, the nearest), with its Dockerfile and code: the container's, when its
+        image's name shares a word with the folder's. Not a dependency chart's
+        (`cart/charts/cart/charts/redis/...`)."""
         parts = os.path.dirname(os.path.normpath(workload.path)).split(os.sep)
         for at in range(len(parts) - 1, 0, -1):
             if parts[at] not in MANIFEST_FOLDERS:
@@ -446,11 +446,8 @@ class _Finder:
                 continue
             if "charts" in parts[at + 1 :]:
                 return None  # a chart's dependency: another program's pods
-            template = pod_template(workload)
-            alone = template is not None and len(template.long_running) == 1
-            if alone or set(_words(segment)) & set(_words(parts[at - 1])):
-                return service
-            return None
+            # the service's own image, not a store or a sidecar its manifests also run
+            return service if set(_words(segment)) & set(_words(parts[at - 1])) else None
         return None
 
     def _named_in_part(self, segment: str) -> list[str]:
