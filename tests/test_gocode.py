@@ -247,6 +247,17 @@ def test_an_sqlx_pool_is_a_database_sql_pool(opened: str, factory: str) -> None:
     assert pool.long_lived and pool.loc.line == 16
 
 
+def test_a_lifetime_set_through_sqlx_newdb_is_the_wrapped_pools() -> None:
+    body = (
+        "func open() *sqlx.DB {\n"
+        '\tdb, _ := sql.Open("postgres", os.Getenv("ORDERS_DSN"))\n'
+        '\tdbx := sqlx.NewDb(db, "postgres")\n'
+        "\tdbx.SetConnMaxLifetime(30 * time.Minute)\n\treturn dbx\n}"
+    )
+    [pool] = facts(body, '"database/sql"\n' + SQLX_IMPORTS).db_pools
+    assert pool.factory == "sql.Open" and pool.lifetime == 1_800_000
+
+
 def test_an_sqlx_pool_without_a_lifetime_is_klb203_and_one_with_it_is_not(tmp_path: Path) -> None:
     source = f"package store\n\nimport (\n{SQLX_IMPORTS}\n)\n\n{SQLX_STORE}\n"
     (finding,) = lint_files(tmp_path / "a", {"store/store.go": source}, ["KLB203"]).findings

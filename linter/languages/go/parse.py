@@ -297,6 +297,8 @@ class _Collector:
                 self._signal(call, name, servers)
             elif name in POOL_OPENERS:
                 self._db(call, scope, name)
+            elif name == f"{SQLX}.NewDb":  # an *sqlx.DB over a pool opened before
+                self._wrapped_pool(call)
             elif name in _DEFAULT_CLIENT_CALLS or self._on_default_client(call):
                 self._default_client(call, scope)
             elif name in REQUEST_URLS:
@@ -1088,6 +1090,14 @@ class _Collector:
             )
             for bound in names:
                 self.pools.setdefault(bound, []).append(len(self.facts.db_pools) - 1)
+
+    def _wrapped_pool(self, call: Node) -> None:
+        """`dbx := sqlx.NewDb(db, "postgres")`: `dbx` holds `db`'s pool, so a lifetime set
+        through it is that pool's."""
+        args = _items(call.child_by_field_name("arguments"))
+        bound = self._bound_to(call)
+        if args and bound and args[0].type == "identifier":
+            self.pools.setdefault(bound, []).extend(self.pools.get(_text(args[0]), []))
 
     def _lifetime(self, receiver: str, call: Node, scope: _Scope) -> None:
         args = _items(call.child_by_field_name("arguments"))
