@@ -319,3 +319,22 @@ def test_a_wrapped_client_of_a_clusterip_grpc_service_is_klb102(tmp_path: Path) 
     assert finding.line == 8 and "stays on one pod" in finding.message
     uncalled = WRAPPED.split("module.exports")[0]  # nobody passes an address: unknown
     assert next(c.target for c in parse("c.js", uncalled.encode()).channels) is UNKNOWN
+
+
+def test_a_method_parameter_is_what_calls_on_its_own_objects_pass() -> None:
+    """`this.connect(addr)` and `client.connect(addr)` on a `new Wrapper()` call the
+    wrapper's method; another object's `connect` (a database's) is not its caller."""
+    text = (
+        "const grpc = require('@grpc/grpc-js');\n"
+        "const mongoose = require('mongoose');\n\n"
+        "class Wrapper {\n"
+        "  start() {\n    this.connect(process.env.BACKEND_ADDR);\n  }\n\n"
+        "  connect(address) {\n"
+        "    this.stub = new shop.Catalog(address, grpc.credentials.createInsecure());\n"
+        "  }\n}\n\n"
+        "const wrapper = new Wrapper();\n"
+        "wrapper.connect('archive:50051');\n"
+        "mongoose.connect('mongodb://mongo:27017/shop');\n"
+    )
+    targets = sorted(map(repr, (c.target for c in parse("w.js", text.encode()).channels)))
+    assert targets == sorted([repr(EnvRef("BACKEND_ADDR")), repr("archive:50051")])

@@ -378,7 +378,7 @@ class _Module:
         self.ends = Calls(())  # where it calls `x.close()`, `x.tryShutdown()` (read)
         self.substituted: set[int] = set()  # the nodes in a template's `${...}` (read)
         # the module's calls and `new`s by what they call (made when a parameter is asked)
-        self._callers: dict[tuple[str, str], list[Node]] | None = None
+        self._callers: dict[tuple[str, str, str], list[Node]] | None = None
 
     def loc(self, node: Node) -> Loc:
         return _loc(self.path, node)
@@ -581,7 +581,8 @@ class _Module:
 
     def _calls_of(self, function: Node) -> list[Node]:
         """The module's calls of a function: `f(...)` for a function named or bound to a
-        name, `new C(...)` for class C's constructor, `x.m(...)` for a method m."""
+        name, `new C(...)` for class C's constructor, `this.m(...)` or `c.m(...)` (`c` bound
+        to a `new C(...)`) for a method m of class C; another object's `m` is not it."""
         if self._callers is None:
             self._callers = {}
             for call in (*self.of("call_expression"), *self.of("new_expression")):
@@ -590,18 +591,32 @@ class _Module:
                 )
                 if called is None:
                     continue
-                key = (
-                    _text(called.child_by_field_name("property"))
-                    if (called.type == "member_expression")
-                    else _text(called)
-                )
-                self._callers.setdefault((call.type, key), []).append(call)
+                if called.type == "member_expression":
+                    owner = _text(called.child_by_field_name("object"))
+                    key = (owner, _text(called.child_by_field_name("property")))
+                else:
+                    key = ("", _text(called))
+                self._callers.setdefault((call.type, *key), []).append(call)
         name = _function_name(function)
-        if function.type == "method_definition" and name == "constructor":
-            owner = _enclosing(function, ("class_declaration", "class"))
-            named = owner.child_by_field_name("name") if owner is not None else None
-            return self._callers.get(("new_expression", _text(named)), []) if named else []
-        return self._callers.get(("call_expression", name.rpartition(".")[2]), []) if name else []
+        owner = _enclosing(function, ("class_declaration", "class"))
+        named = owner.child_by_field_name("name") if owner is not None else None
+        if function.type != "method_definition":  # `f`, or `api.f` for `api.f = (...) =>`
+            holder, _, called = name.rpartition(".")
+            return self._callers.get(("call_expression", holder, called), []) if name else []
+        if named is None:
+            return []
+        if name == "constructor":
+            return self._callers.get(("new_expression", "", _text(named)), [])
+        instances = {"this"} | {
+            bound
+            for made in self._callers.get(("new_expression", "", _text(named)), [])
+            if (bound := _bound_name(made)) is not None
+        }
+        return [
+            call
+            for instance in sorted(instances)
+            for call in self._callers.get(("call_expression", instance, name), [])
+        ]
 
     def _imported_value(self, name: str) -> Any:
         """`ADDR` or `config.ADDR` (`config.grpc.ADDR`) imported from a module of the
