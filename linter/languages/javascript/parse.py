@@ -592,17 +592,17 @@ class _Module:
                 if called is None:
                     continue
                 if called.type == "member_expression":
-                    owner = _text(called.child_by_field_name("object"))
-                    key = (owner, _text(called.child_by_field_name("property")))
+                    on = _text(called.child_by_field_name("object"))
+                    key = (on, _text(called.child_by_field_name("property")))
                 else:
                     key = ("", _text(called))
                 self._callers.setdefault((call.type, *key), []).append(call)
         name = _function_name(function)
+        if function.type != "method_definition":  # `f`, or `api.f` for `api.f = (...) =>`
+            holder, _, member = name.rpartition(".")
+            return self._callers.get(("call_expression", holder, member), []) if name else []
         owner = _enclosing(function, ("class_declaration", "class"))
         named = owner.child_by_field_name("name") if owner is not None else None
-        if function.type != "method_definition":  # `f`, or `api.f` for `api.f = (...) =>`
-            holder, _, called = name.rpartition(".")
-            return self._callers.get(("call_expression", holder, called), []) if name else []
         if named is None:
             return []
         if name == "constructor":
