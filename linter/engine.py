@@ -589,5 +589,6 @@ def _result(
         unknown_kinds=sum(1 for obj in objects if obj.spec is None and counted(obj.path)),
         other_documents=sum(m.other_documents for m in manifests),
         errors=read.errors,
-        links=link_rows(context.workloads(), context.links),  # with --context: the reported
+        # with --context: the reported files' containers, and the reported modules
+        links=link_rows(context.workloads(), context.links, context.judged_code()),
     )

@@ -76,7 +76,8 @@ class DbPoolNoRecycle(Rule):
     `NullPool` or `StaticPool`, SQLite and localhost URLs, per-call engines and test files
     are not reported.
 
-    In Go: a `database/sql` pool from `sql.Open` with no `SetConnMaxLifetime` (or one of a
+    In Go: a `database/sql` pool from `sql.Open` (or sqlx's `Open`, `Connect` and their
+    `Must`/`Context` forms, which open one) with no `SetConnMaxLifetime` (or one of a
     day or more): database/sql keeps connections for ever by default. A pool a helper
     returns takes the lifetime its caller sets; one returned to another package is
     reported only when no module of its package, or that imports it, sets a lifetime.

@@ -96,6 +96,11 @@ class Dialect(ABC):
         knows (gRPC core's behaviour, unless the language's library differs)."""
         return "gRPC logs an error and silently uses pick_first"
 
+    def for_server(self, server: Server) -> Dialect:
+        """The words for one server: the same, unless the language has servers of several
+        frameworks that name their settings apart (Spring Boot's starters)."""
+        return self
+
     def server_made(self, factory: str) -> str:
         """The call that makes a server, named for a message."""
         return f"{factory}()"

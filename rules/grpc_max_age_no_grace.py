@@ -83,7 +83,7 @@ class GrpcMaxAgeNoGrace(Rule):
                 if server.options.get(MAX_AGE_GRACE) is not None or not server.options.complete:
                     continue
                 grace = context.fix_values.max_connection_age_grace_ms
-                dialect = dialect_of(facts.language)
+                dialect = dialect_of(facts.language).for_server(server)
                 yield self.code_finding(
                     age.loc,
                     (

@@ -4,6 +4,7 @@ from collections.abc import Iterator
 
 from k8slb.code.facts import CodeFacts
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
+from k8slb.model.addresses import loopback_only
 from k8slb.model.dialers import dialers_by_service
 from k8slb.model.grpc_options import INT_MAX, MAX_AGE, MAX_AGE_GRACE
 from k8slb.model.index import is_headless, service_type
@@ -56,14 +57,20 @@ class GrpcServerNoMaxAge(Rule):
     along its chain and through the variable that holds it up to `build()`, that is never
     given `maxConnectionAge(...)` (or is given `Long.MAX_VALUE`, grpc-java's "never"); a
     builder handed to a method k8slb cannot read keeps it silent. In Spring Boot settings:
-    a server grpc-spring-boot-starter (or Spring gRPC) builds, named by its settings, with
-    no `grpc.server.max-connection-age`; not reported where a profile's settings or a
+    a server grpc-spring-boot-starter (or Spring gRPC) builds, named by its settings or by a
+    `@GrpcService` class of the project, with no `grpc.server.max-connection-age` (LogNet's
+    starter: `@GRpcService`, `grpc.netty-server.max-connection-age`), reported at the class
+    when the settings name no server; not reported where a profile's settings or a
     `GrpcServerConfigurer` bean may set it.
 
     Not reported when a service mesh balances each call to the server: every pod that
     runs its code (the containers linked to it) is in Istio or Linkerd, as `grpc-clusterip`
     (KLB101) judges it (one decision for both rules), or `--mesh` names one. The mesh's
     proxies then place each request anew, whatever the connection's age.
+
+    Reported at `info` when the server listens only on its pod's own addresses (a loopback
+    host such as `127.0.0.1:50051`, or a Unix socket): its callers are a proxy in the pod
+    (a sidecar), whose connections to other pods are the proxy's to balance.
 
     Reported at `info` when the only callers seen are proxies that balance each request
     over the pods: every Service that selects the pods running the server is an
@@ -203,11 +210,28 @@ class GrpcServerNoMaxAge(Rule):
                 pairs = [(MAX_AGE, values.max_connection_age_ms)]
                 if server.options.get(MAX_AGE_GRACE) is None:
                     pairs.append((MAX_AGE_GRACE, values.max_connection_age_grace_ms))
-                dialect = dialect_of(facts.language)
+                dialect = dialect_of(facts.language).for_server(server)
                 edits = dialect.server_options(server, pairs) if age is None else []
                 headline = (
                     f"{dialect.server_made(server.factory)} sets no {dialect.option(MAX_AGE)}"
                 )
+                fix = f"add {', '.join(dialect.option(k) for k, _ in pairs)}"
+                local = _loopback_listen(facts, server.name)
+                if local is not None:
+                    yield self.code_finding(
+                        loc,
+                        (
+                            headline,
+                            f"it listens on {local} only: its callers are in its own pod (a "
+                            "sidecar proxy), whose connections to other pods are the proxy's",
+                            "cap the connection age in the proxy, or here if a client will "
+                            "dial it directly",
+                        ),
+                        severity=Severity.INFO,
+                        fix=fix,
+                        edits=edits,
+                    )
+                    continue
                 proxy = _only_proxy(context, facts, fronts or {})
                 if proxy is not None:
                     yield self.code_finding(
@@ -220,7 +244,7 @@ class GrpcServerNoMaxAge(Rule):
                         ),
                         severity=Severity.INFO,
                         related=[Related(proxy.path, proxy.line, proxy.reason)],
-                        fix=f"add {', '.join(dialect.option(k) for k, _ in pairs)}",
+                        fix=fix,
                         edits=edits,
                     )
                     continue
@@ -236,9 +260,18 @@ class GrpcServerNoMaxAge(Rule):
                             values.max_connection_age_grace_ms,
                         ),
                     ),
-                    fix=f"add {', '.join(dialect.option(k) for k, _ in pairs)}",
+                    fix=fix,
                     edits=edits,
                 )
+
+
+def _loopback_listen(facts: CodeFacts, server: str | None) -> str | None:
+    """The address a server listens on when each of its listening addresses is its pod's
+    own (a loopback host, a Unix socket): then only a proxy in the pod calls it."""
+    listens = [listen for listen in facts.listens if server and listen.server == server]
+    if listens and all(loopback_only(listen.address) for listen in listens):
+        return str(listens[0].address)
+    return None
 
 
 def _fronts(context: Context) -> dict[Key, list[Front]]:

@@ -212,6 +212,60 @@ def test_database_pools_and_their_lifetime() -> None:
     assert pool.lifetime == 1_800_000 and pool.url == EnvRef("DATABASE_URL", None)
 
 
+# sqlx's pools, as a service's store package opens them: a *sqlx.DB embeds the *sql.DB it
+# opens, with database/sql's lifetime (none unless set).
+SQLX_STORE = """\
+type Store struct {
+\tdb *sqlx.DB
+}
+
+func NewStore(ctx context.Context) (*Store, error) {
+\tdb, err := sqlx.ConnectContext(ctx, "postgres", os.Getenv("ORDERS_DSN"))
+\tif err != nil {
+\t\treturn nil, err
+\t}
+\tdb.SetMaxOpenConns(20)
+\treturn &Store{db: db}, nil
+}"""
+SQLX_IMPORTS = '"context"\n\t"os"\n\t"time"\n\t"github.com/jmoiron/sqlx"\n\t_ "github.com/lib/pq"'
+
+
+@pytest.mark.parametrize(
+    ("opened", "factory"),
+    [
+        ('sqlx.ConnectContext(ctx, "postgres", os.Getenv("ORDERS_DSN"))', "sqlx.ConnectContext"),
+        ('sqlx.Connect("postgres", os.Getenv("ORDERS_DSN"))', "sqlx.Connect"),
+        ('sqlx.Open("postgres", os.Getenv("ORDERS_DSN"))', "sqlx.Open"),
+    ],
+)
+def test_an_sqlx_pool_is_a_database_sql_pool(opened: str, factory: str) -> None:
+    body = SQLX_STORE.replace(
+        'sqlx.ConnectContext(ctx, "postgres", os.Getenv("ORDERS_DSN"))', opened
+    )
+    [pool] = facts(body, SQLX_IMPORTS).db_pools
+    assert (pool.factory, pool.url, pool.lifetime) == (factory, EnvRef("ORDERS_DSN", None), None)
+    assert pool.long_lived and pool.loc.line == 16
+
+
+def test_a_lifetime_set_through_sqlx_newdb_is_the_wrapped_pools() -> None:
+    body = (
+        "func open() *sqlx.DB {\n"
+        '\tdb, _ := sql.Open("postgres", os.Getenv("ORDERS_DSN"))\n'
+        '\tdbx := sqlx.NewDb(db, "postgres")\n'
+        "\tdbx.SetConnMaxLifetime(30 * time.Minute)\n\treturn dbx\n}"
+    )
+    [pool] = facts(body, '"database/sql"\n' + SQLX_IMPORTS).db_pools
+    assert pool.factory == "sql.Open" and pool.lifetime == 1_800_000
+
+
+def test_an_sqlx_pool_without_a_lifetime_is_klb203_and_one_with_it_is_not(tmp_path: Path) -> None:
+    source = f"package store\n\nimport (\n{SQLX_IMPORTS}\n)\n\n{SQLX_STORE}\n"
+    (finding,) = lint_files(tmp_path / "a", {"store/store.go": source}, ["KLB203"]).findings
+    assert finding.message.startswith("long-lived sqlx.ConnectContext pool: no SetConnMaxLifetime")
+    bounded = source.replace("SetMaxOpenConns(20)", "SetConnMaxLifetime(30 * time.Minute)")
+    assert lint_files(tmp_path / "b", {"store/store.go": bounded}, ["KLB203"]).findings == []
+
+
 def test_http_transports_kept_or_per_call() -> None:
     body = (
         "var shared = &http.Transport{IdleConnTimeout: 90 * time.Second}\n"

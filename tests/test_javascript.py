@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from k8slb.cli import cli
+from k8slb.code.facts import UNKNOWN, EnvRef
 from k8slb.languages.javascript.parse import parse
 from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE
 
@@ -203,3 +204,137 @@ def test_nest_shutdown_hooks_are_a_sigterm_handler() -> None:
     )
     (handler,) = parse("main.ts", text.encode()).sigterm_handlers
     assert handler.line == 4
+
+
+# The legacy `grpc` package (native, deprecated), as older Node services still use it: a
+# service loaded with `grpc.load`, a server bound synchronously and started.
+LEGACY_SERVER = """\
+'use strict';
+const path = require('path');
+const grpc = require('grpc');
+
+const shop = grpc.load(path.join(__dirname, 'protos', 'pricing.proto')).shop;
+
+function quote(call, callback) {
+  callback(null, {cents: 100});
+}
+
+function main() {
+  const server = new grpc.Server();
+  server.addService(shop.Pricing.service, {quote});
+  server.bind(`0.0.0.0:${process.env.PORT || 50051}`, grpc.ServerCredentials.createInsecure());
+  server.start();
+}
+
+main();
+"""
+LEGACY_CLIENT = """\
+const grpc = require('grpc');
+
+const shop = grpc.load(__dirname + '/pricing.proto').shop;
+const pricing = new shop.Pricing(
+  process.env.PRICING_ADDR || 'backend:50051',
+  grpc.credentials.createInsecure(),
+);
+
+module.exports = {pricing};
+"""
+
+
+def test_a_legacy_grpc_server_is_read_where_it_binds() -> None:
+    facts = parse("server.js", LEGACY_SERVER.encode())
+    (server,) = facts.servers
+    assert (server.loc.line, server.name) == (12, "server")
+    (listen,) = facts.listens
+    assert repr(listen.address).startswith("EnvRef(name='PORT', default='50051', prefix='0.0.0.0:'")
+    assert "server" in facts.starts and len(facts.waits) == 1
+
+
+def test_a_legacy_grpc_server_and_client_are_judged_as_grpc_js_ones(tmp_path: Path) -> None:
+    files = {"server.js": LEGACY_SERVER, "client.js": LEGACY_CLIENT, "k8s.yaml": MANIFESTS}
+    found = lint_files(tmp_path, files, ["KLB102", "KLB201", "KLB403"]).findings
+    assert [(f.rule, f.path.rsplit("/", 1)[-1], f.line) for f in found] == [
+        ("KLB102", "client.js", 4),
+        ("KLB201", "server.js", 12),
+        ("KLB403", "server.js", 14),
+    ]
+    (age,) = (f for f in found if f.rule == "KLB201")
+    assert age.fix.available and age.fix.safe
+
+
+def test_a_client_made_with_another_package_s_credentials_is_no_grpc_channel() -> None:
+    text = LEGACY_CLIENT.replace("require('grpc')", "require('@connectrpc/connect')")
+    assert parse("client.js", text.encode()).channels == []
+
+
+# Clients made by a helper of the module: a wrapper class whose constructor takes the
+# address, a factory function with a default, each called with what the module knows.
+WRAPPED = """\
+const grpc = require('@grpc/grpc-js');
+const protoLoader = require('@grpc/proto-loader');
+
+const shop = grpc.loadPackageDefinition(protoLoader.loadSync('shop.proto')).shop;
+
+class CatalogClient {
+  constructor(address) {
+    this.stub = new shop.Catalog(address, grpc.credentials.createInsecure());
+  }
+
+  list(request) {
+    return new Promise((resolve) => this.stub.list(request, (e, r) => resolve(r)));
+  }
+}
+
+function pricingClient(target = 'pricing:50051') {
+  return new shop.Pricing(target, grpc.credentials.createInsecure());
+}
+
+module.exports = {
+  catalog: new CatalogClient(process.env.BACKEND_ADDR || 'backend:50051'),
+  archive: new CatalogClient('archive:50051'),
+  pricing: pricingClient(),
+};
+"""
+
+
+def test_a_target_passed_to_a_wrapper_is_what_its_callers_pass_one_channel_each() -> None:
+    channels = parse("clients.js", WRAPPED.encode()).channels
+    found = sorted(((c.loc.line, c.target) for c in channels), key=repr)
+    assert found == sorted(
+        [(8, EnvRef("BACKEND_ADDR", "backend:50051")), (8, "archive:50051"), (17, "pricing:50051")],
+        key=repr,
+    )
+    typescript = WRAPPED.replace(
+        "constructor(address)", "constructor(private readonly address: string)"
+    )
+    typed = parse("clients.ts", typescript.encode()).channels
+    assert sorted(map(repr, (c.target for c in typed))) == sorted(
+        map(repr, (c.target for c in channels))
+    )
+
+
+def test_a_wrapped_client_of_a_clusterip_grpc_service_is_klb102(tmp_path: Path) -> None:
+    files = {"clients.js": WRAPPED, "k8s.yaml": MANIFESTS}
+    (finding,) = lint_files(tmp_path, files, ["KLB102"]).findings
+    assert finding.line == 8 and "stays on one pod" in finding.message
+    uncalled = WRAPPED.split("module.exports")[0]  # nobody passes an address: unknown
+    assert next(c.target for c in parse("c.js", uncalled.encode()).channels) is UNKNOWN
+
+
+def test_a_method_parameter_is_what_calls_on_its_own_objects_pass() -> None:
+    """`this.connect(addr)` and `client.connect(addr)` on a `new Wrapper()` call the
+    wrapper's method; another object's `connect` (a database's) is not its caller."""
+    text = (
+        "const grpc = require('@grpc/grpc-js');\n"
+        "const mongoose = require('mongoose');\n\n"
+        "class Wrapper {\n"
+        "  start() {\n    this.connect(process.env.BACKEND_ADDR);\n  }\n\n"
+        "  connect(address) {\n"
+        "    this.stub = new shop.Catalog(address, grpc.credentials.createInsecure());\n"
+        "  }\n}\n\n"
+        "const wrapper = new Wrapper();\n"
+        "wrapper.connect('archive:50051');\n"
+        "mongoose.connect('mongodb://mongo:27017/shop');\n"
+    )
+    targets = sorted(map(repr, (c.target for c in parse("w.js", text.encode()).channels)))
+    assert targets == sorted([repr(EnvRef("BACKEND_ADDR")), repr("archive:50051")])

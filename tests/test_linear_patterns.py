@@ -253,6 +253,20 @@ STALLS = {
         "build",
         "b'<artifactId>jib-maven-plugin</artifactId><to>' * 8_000",
     ),
+    # Spring Boot's buildpacks image, the same shapes with neither
+    "gradle-buildpacks-without-name": ("build.gradle", "build", "b'bootBuildImage { ' * 1_000"),
+    "maven-buildpacks-without-name": (
+        "pom.xml",
+        "build",
+        "b'<artifactId>spring-boot-maven-plugin</artifactId><image>' * 8_000",
+    ),
+    # a Makefile recipe continued over thousands of lines, and thousands of recipes
+    "makefile-docker-build-continued": (
+        "Makefile",
+        "build",
+        "b'\\tdocker build -t a \\\\\\n' * 40_000",
+    ),
+    "makefile-many-docker-builds": ("Makefile", "build", "b'\\tdocker build -t a/b c\\n' * 40_000"),
     # each `docker_build(` scanned to the end for its `)`: quadratic
     "tiltfile-docker-build-without-closer": (
         "Tiltfile",

@@ -216,6 +216,45 @@ def test_image_name_matches_a_source_folder_as_the_weakest_evidence(tmp_path: Pa
     ]
 
 
+@pytest.mark.parametrize(
+    ("image", "folder", "kind"),
+    [
+        # a prefix on every image: the name's end after it
+        ("registry.example/acme/shop-cart:1.4", "src/cart", "image name end"),
+        # a Java module's group: the folder's name ends with the image's
+        ("registry.example/acme/cart:1.4", "services/com.acme.cart", "image name part"),
+    ],
+    ids=["prefixed-image", "grouped-folder"],
+)
+def test_an_image_named_after_a_folder_with_words_in_front_links_as_the_weakest_guess(
+    tmp_path: Path, image: str, folder: str, kind: str
+) -> None:
+    files = {
+        "deploy/cart.yaml": workload("cart", image),
+        f"{folder}/server.py": SERVER.format(port=7070, options=""),
+        f"{folder}/Dockerfile": DOCKERFILE,
+        "src/checkout/server.py": "import grpc\n",
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join(*folder.split("/"), "server.py")
+    assert row["evidence"][-1] == f"{kind}: deploy/cart.yaml:11: image: {image}"
+    del files[f"{folder}/Dockerfile"]  # a folder of code that builds no image: no guess
+    assert only(links(tmp_path / "no-image", files))["code"] is None
+
+
+def test_a_name_in_part_that_fits_two_folders_alike_links_neither(tmp_path: Path) -> None:
+    files = {
+        "deploy/cart.yaml": workload("cart", "registry.example/shop-cart:1.4"),
+        "team-a/cart/server.py": "import grpc\n",
+        "team-a/cart/Dockerfile": DOCKERFILE,
+        "team-b/cart/server.py": "import grpc\n",
+        "team-b/cart/Dockerfile": DOCKERFILE,
+    }
+    assert only(links(tmp_path, files))["code"] is None
+    whole = {**files, "deploy/shop-cart/server.py": "import grpc\n"}  # a name matched whole
+    assert only(links(tmp_path / "whole", whole))["evidence"][0].startswith("image name: ")
+
+
 def test_container_command_overrides_the_dockerfile(tmp_path: Path) -> None:
     extra = '          command: ["python", "worker.py"]\n'
     files = {
@@ -323,7 +362,31 @@ def test_containers_without_code_are_listed(tmp_path: Path) -> None:
         "modules": 0,
         "evidence": [],
         "overruled": [],
+        "env_read_by": [],
     }
+
+
+def test_a_container_with_no_code_names_the_unlinked_code_that_reads_its_env(
+    tmp_path: Path,
+) -> None:
+    """The findings read a client's variable in the workload nearest its code when no
+    container is linked to it; explain-links says so rather than only "no code found"."""
+    env = "          env:\n            - {name: BACKEND_ADDR, value: 'backend.shop:50051'}\n"
+    files = {
+        "k8s/frontend.yaml": workload("frontend", "registry.example/web:2.0", env),
+        "app/client.py": (
+            "import os\n\nimport grpc\n\n"
+            "channel = grpc.insecure_channel(os.environ['BACKEND_ADDR'])\n"
+        ),
+    }
+    row = only(links(tmp_path, files))
+    assert (row["code"], row["env_read_by"]) == (None, ["app/client.py: BACKEND_ADDR"])
+    text = CliRunner().invoke(cli, ["explain-links", "--no-cache", str(tmp_path)]).output
+    assert "    its env, read by code no container runs: " in text
+    linked = {**files, "app/Dockerfile": DOCKERFILE.replace("server.py", "client.py")}
+    linked["k8s/frontend.yaml"] = workload("frontend", "registry.example/app:2.0", env)
+    row = only(links(tmp_path / "linked", linked))
+    assert row["code"] == "app/client.py" and row["env_read_by"] == []
 
 
 # -- reading build files and command lines --------------------------------------------------
@@ -691,6 +754,38 @@ def test_a_folder_with_a_dockerfile_and_no_code_k8slb_reads_is_linked_by_its_nam
     assert finding.path.endswith("Dockerfile") and finding.message.endswith("rake is PID 1")
 
 
+MAKEFILE = """\
+TAG ?= $(shell git rev-parse --short HEAD)
+
+.PHONY: images
+images:
+\t@echo building
+\tdocker build -t registry.example/acme/inventory:$(TAG) \\
+\t\t-f build/inventory.Dockerfile ../services/inv
+\tdocker build -t $(REGISTRY)/cart:$(TAG) ../services/cart
+"""
+
+
+def test_a_makefile_recipes_docker_build_links_the_image_to_its_context(tmp_path: Path) -> None:
+    files = {
+        "k8s/inventory.yaml": workload(image="registry.example/acme/inventory:1.2"),
+        "k8s/cart.yaml": workload(name="cart", image="registry.example/acme/cart:1.2"),
+        "ops/Makefile": MAKEFILE,
+        "ops/build/inventory.Dockerfile": DOCKERFILE,
+        **service_app("services/inv"),
+        "services/cart/main.py": "import grpc\n",
+    }
+    rows = {row["container"]: row for row in links(tmp_path, files)}
+    inventory = rows["Deployment/shop/inventory:server"]
+    assert inventory["code"] == os.path.join("services", "inv", "server.py")
+    assert inventory["evidence"][0] == (
+        "makefile: ops/Makefile:6: docker build -t registry.example/acme/inventory:$(TAG) "
+        "-f build/inventory.Dockerfile ../services/inv"
+    )
+    # named by a make variable: the folder named as the image, the weakest evidence
+    assert rows["Deployment/shop/cart:server"]["evidence"][0].startswith("image name: ")
+
+
 def test_an_image_whose_repository_is_a_variable_is_no_evidence(tmp_path: Path) -> None:
     files = {
         "inventory.yaml": workload(image="registry.example/inventory:1"),
@@ -910,6 +1005,46 @@ def test_a_jib_build_links_a_java_image_with_no_dockerfile(tmp_path: Path) -> No
     assert row["evidence"][0].startswith("jib: services/advertising/build.gradle:4:")
 
 
+@pytest.mark.parametrize(
+    ("name", "build", "line"),
+    [
+        (
+            "pom.xml",
+            "<project>\n  <build><plugins><plugin>\n"
+            "    <groupId>org.springframework.boot</groupId>\n"
+            "    <artifactId>spring-boot-maven-plugin</artifactId>\n"
+            "    <configuration>\n      <image>\n"
+            "        <name>registry.example/acme/ads:${project.version}</name>\n"
+            "      </image>\n    </configuration>\n  </plugin></plugins></build>\n</project>\n",
+            7,
+        ),
+        (
+            "build.gradle.kts",
+            'plugins { id("org.springframework.boot") version "3.3.0" }\n\n'
+            "tasks.named<org.springframework.boot.gradle.tasks.bundling.BootBuildImage>"
+            '("bootBuildImage") {\n    imageName.set("registry.example/acme/ads")\n}\n',
+            4,
+        ),
+    ],
+    ids=["maven", "gradle"],
+)
+def test_spring_boots_buildpacks_image_links_a_java_image_with_no_dockerfile(
+    tmp_path: Path, name: str, build: str, line: int
+) -> None:
+    java = "package com.acme;\n\nimport io.grpc.ServerBuilder;\n\nclass Main {}\n"
+    files = {
+        "k8s/ads.yaml": workload(name="ads", image="registry.example/acme/ads:2.1.0"),
+        f"services/advertising/{name}": build,
+        "services/advertising/src/main/java/com/acme/Main.java": java,
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("services", "advertising")
+    assert row["evidence"][0].startswith(f"buildpacks: services/advertising/{name}:{line}:")
+    named_by_a_property = build.replace("registry.example/acme/ads", "${docker.repo}/ads")
+    files[f"services/advertising/{name}"] = named_by_a_property
+    assert only(links(tmp_path / "property", files))["code"] is None
+
+
 MESHED_NAMESPACES = {
     "linkerd": "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: shop\n"
     "  annotations: {linkerd.io/inject: enabled}\n",
@@ -1067,3 +1202,118 @@ def test_a_keep_alive_client_whose_pods_are_meshed_is_no_klb202(tmp_path: Path) 
     assert [(f.rule, f.path.rsplit("/", 1)[-1]) for f in plain] == [("KLB202", "handlers.py")]
     tree["namespace.yaml"] = MESHED_NAMESPACES["istio"]
     assert lint_files(tmp_path / "meshed", tree, select=["KLB202"]).findings == []
+
+
+# A Dockerfile kept apart from the code it builds (`docker/<service>/Dockerfile`, built from
+# the repository's top), named as the image is.
+APART = """\
+FROM python:3.12-slim
+WORKDIR /srv
+COPY src/cart/ ./cart/
+COPY requirements.txt .
+CMD ["python", "cart/server.py"]
+"""
+
+
+@pytest.mark.parametrize("kept", ["docker/cart/Dockerfile", "build/cart.Dockerfile"])
+def test_a_dockerfile_kept_apart_under_the_images_name_links_what_it_copies(
+    tmp_path: Path, kept: str
+) -> None:
+    files = {
+        "deploy/cart.yaml": workload("cart", "registry.example/acme/cart:1.4"),
+        kept: APART,
+        **service_app("src/cart"),
+        "src/checkout/server.py": "import grpc\n",
+        "tools/seed.py": "import grpc\n",
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("src", "cart", "server.py")
+    assert row["modules"] == 2, "its entry point and the module it imports"
+    assert row["evidence"] == [
+        f'dockerfile: {kept}:5: CMD ["python", "cart/server.py"]',
+        f"dockerfile name: {kept}:1: named cart, copies src/cart from .",
+        "image name: deploy/cart.yaml:11: image: registry.example/acme/cart:1.4",
+    ]
+    assert row["overruled"] == [], "the folder the image names is the one it copies"
+    no_code_copied = {**files, kept: APART.replace("src/cart/", "dist/")}
+    row = only(links(tmp_path / "none", no_code_copied))
+    assert row["evidence"][0].startswith("image name: "), "the folder named as the image"
+
+
+# A service that keeps its own chart or manifests in its folder, beside its Dockerfile.
+BESIDE_DOCKERFILE = DOCKERFILE
+
+
+@pytest.mark.parametrize(
+    "manifest",
+    [
+        "storefront/k8s/deployment.yaml",
+        "storefront/charts/storefront/templates/deployment.yaml",
+    ],
+    ids=["k8s-folder", "chart"],
+)
+def test_a_manifest_in_a_service_folder_beside_its_dockerfile_links_to_that_folder(
+    tmp_path: Path, manifest: str
+) -> None:
+    files = {
+        manifest: workload("web", "registry.example/acme/storefront-web:3.0"),
+        "storefront/Dockerfile": BESIDE_DOCKERFILE,
+        **service_app("storefront"),
+        "checkout/Dockerfile": BESIDE_DOCKERFILE,
+        **service_app("checkout"),
+    }
+    if "/charts/" in manifest:
+        files["storefront/charts/storefront/Chart.yaml"] = (
+            "apiVersion: v2\nname: storefront\nversion: 0.1.0\n"
+        )
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("storefront", "server.py")
+    assert row["evidence"][-1].startswith(f"manifest beside: {manifest}:11: in storefront")
+
+
+def test_a_sidecar_or_a_dependency_chart_beside_a_service_is_not_its_code(
+    tmp_path: Path,
+) -> None:
+    sidecar = "        - name: proxy\n          image: envoyproxy/envoy:v1.31\n"
+    files = {
+        "storefront/k8s/deployment.yaml": workload(
+            "web", "registry.example/storefront:3.0", sidecar
+        ),
+        "storefront/k8s/redis.yaml": workload("cache", "redis:7"),  # a store it runs too
+        "storefront/charts/storefront/charts/redis/templates/redis.yaml": workload(
+            "redis",
+            "registry.example/storefront-redis:7",  # a word shared, in a dependency
+        ),
+        "storefront/Dockerfile": BESIDE_DOCKERFILE,
+        **service_app("storefront"),
+    }
+    rows = {row["container"]: row for row in links(tmp_path, files)}
+    assert rows["Deployment/shop/web:server"]["code"] == os.path.join("storefront", "server.py")
+    assert rows["Deployment/shop/web:proxy"]["code"] is None, "a sidecar's image is another's"
+    assert rows["Deployment/shop/cache:server"]["code"] is None, "one container, no word shared"
+    assert rows["Deployment/shop/redis:server"]["code"] is None, "a dependency chart's"
+
+
+def test_a_grpc_server_in_code_found_by_a_name_alike_makes_klb101_info_only(
+    tmp_path: Path,
+) -> None:
+    """A link on a name in part is a guess: what it shows (gRPC on an unnamed port) is
+    said, at info, never warned of alone."""
+    service = (
+        "---\napiVersion: v1\nkind: Service\nmetadata: {name: cart, namespace: shop}\n"
+        "spec:\n  selector: {app: cart}\n  ports:\n    - port: 80\n      targetPort: 7070\n"
+    )
+    replicas = workload("cart", "registry.example/shop-cart:1.4").replace(
+        "spec:\n  selector", "spec:\n  replicas: 4\n  selector", 1
+    )
+    files = {
+        "deploy/cart.yaml": replicas + service,
+        "src/cart/Dockerfile": DOCKERFILE,
+        **service_app("src/cart"),
+    }
+    (finding,) = lint_files(tmp_path / "part", files, ["KLB101"]).findings
+    assert finding.severity.name == "INFO"
+    assert "server.py:11, linked by a name alike) on a ClusterIP" in finding.message
+    whole = {**files, "deploy/cart.yaml": replicas.replace("shop-cart", "cart") + service}
+    (finding,) = lint_files(tmp_path / "whole", whole, ["KLB101"]).findings
+    assert finding.severity.name == "WARNING"

@@ -567,3 +567,28 @@ def test_a_channel_to_one_unscaled_replica_is_info_as_klb101_says_of_its_service
     }
     (client,) = [f for f in found if f.rule == "KLB102"]
     assert ("runs one replica and nothing scales it" in client.text) is (replicas == 1)
+
+
+@pytest.mark.parametrize(
+    ("address", "severity"),
+    [
+        ("127.0.0.1:50051", "info"),
+        ("localhost:50051", "info"),
+        ("[::1]:50051", "info"),
+        ("unix:/run/app/grpc.sock", "info"),
+        ("[::]:50051", "warning"),
+        ("0.0.0.0:50051", "warning"),
+    ],
+)
+def test_a_server_that_listens_on_its_pods_loopback_only_is_behind_a_sidecar(
+    tmp_path: Path, address: str, severity: str
+) -> None:
+    """Only a proxy in the pod reaches a server on loopback: balancing across pods is that
+    proxy's connections', so no kube-proxy pinning of the server's own is to be warned of."""
+    server = grpc_server().replace('"[::]:50051"', f'"{address}"')
+    assert f'"{address}"' in server
+    (finding,) = lint(tmp_path, {"s.py": server}, "KLB201")
+    assert finding.severity.name.lower() == severity
+    if severity == "info":
+        assert f"it listens on {address} only" in finding.text
+        assert finding.fix.available

@@ -255,6 +255,36 @@ def go_factories(levels: int, width: int) -> Files:
     return {"svc/main.go": code}
 
 
+def javascript_factories(levels: int, width: int) -> Files:
+    """JavaScript's: a client made with a parameter, under factories `levels` deep, each
+    calling the one below `width` times: the parameter's callers fan out as width ** levels."""
+    code = "const grpc = require('@grpc/grpc-js');\n\n"
+    code += "function f0(t) {\n  return new S(t, grpc.credentials.createInsecure());\n}\n"
+    for level in range(1, levels):
+        calls = ", ".join(f"f{level - 1}(t + 'x{j}')" for j in range(width))
+        code += f"\nfunction f{level}(t) {{\n  return [{calls}];\n}}\n"
+    calls = "".join(f"f{levels - 1}('h{j}');\n" for j in range(width))
+    return {"app/index.js": code + "\n" + calls}
+
+
+def java_bound_getters(n: int) -> Files:
+    """A method that makes `n` channels from getters of a bound properties class, in a
+    class of `n` fields: each getter's declared type is found once a scope."""
+    fields = "".join(f"  private Props p{i};\n" for i in range(n))
+    calls = "".join(
+        f"    ManagedChannelBuilder.forAddress(p{i}.getHost(), 50051).build();\n" for i in range(n)
+    )
+    code = (
+        "package a;\n\nimport io.grpc.ManagedChannelBuilder;\n\nclass C {\n"
+        f"{fields}  void make(Props q) {{\n{calls}  }}\n}}\n"
+    )
+    props = (
+        'package a;\n\n@ConfigurationProperties("x")\nclass Props {\n'
+        '  private String host = "h";\n}\n'
+    )
+    return {"src/main/java/a/C.java": code, "src/main/java/a/Props.java": props}
+
+
 # Each of these took minutes, or died of a memory or recursion error, before.
 def go_branches_after_a_signal(n: int, chained: bool) -> Files:
     """A SIGTERM handler's path through `n` nested `if`s, or an `else if` chain that long:
@@ -318,6 +348,10 @@ ISSUE: dict[str, Callable[[], Files]] = {
     "Java String.format fanning out": lambda: java("fan-out", 8, 80),
     "Python factories of factories, 80 callers each, 12 deep": lambda: python_factories(12, 80),
     "Go factories of factories, 80 callers each, 12 deep": lambda: go_factories(12, 80),
+    "Java: 3000 channels from the getters of 3000 bound fields": lambda: java_bound_getters(3000),
+    "JavaScript factories of factories, 80 callers each, 12 deep": (
+        lambda: javascript_factories(12, 80)
+    ),
     "seven JavaScript modules, each forty times the one before": (
         seven_modules_each_forty_times_the_one_before
     ),

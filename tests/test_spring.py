@@ -270,3 +270,217 @@ def test_an_injected_address_of_a_clusterip_service_is_klb102(tmp_path: Path) ->
     }
     (finding,) = lint_files(tmp_path, files, ["KLB102"]).findings
     assert finding.path.endswith(CLIENT_PATH) and finding.line == 12
+
+
+# A service class the starter serves: the server is the starter's, made with no builder in
+# the code and, when the settings name none, on the starter's default port.
+SERVICE_PATH = "svc/src/main/java/com/acme/orders/OrdersService.java"
+SERVICE = """\
+package com.acme.orders;
+
+import io.grpc.stub.StreamObserver;
+import net.devh.boot.grpc.server.service.GrpcService;
+
+@GrpcService
+public class OrdersService extends OrdersGrpc.OrdersImplBase {
+  @Override
+  public void place(PlaceRequest request, StreamObserver<PlaceReply> reply) {
+    reply.onNext(PlaceReply.newBuilder().build());
+    reply.onCompleted();
+  }
+}
+"""
+LOGNET_SERVICE = SERVICE.replace(
+    "net.devh.boot.grpc.server.service.GrpcService", "org.lognet.springboot.grpc.GRpcService"
+).replace("@GrpcService", "@GRpcService")
+NAMED = f"{RESOURCES}/application.yml"
+
+
+def test_a_service_class_the_starter_serves_is_read_with_its_starter() -> None:
+    (found,) = parse_java(SERVICE_PATH, SERVICE.encode()).starter_services
+    assert found[0] == "grpc-spring-boot-starter" and (found[1].line, found[1].column) == (6, 1)
+    (found,) = parse_java(SERVICE_PATH, LOGNET_SERVICE.encode()).starter_services
+    assert found[0] == "LogNet"
+    quarkus = SERVICE.replace("net.devh.boot.grpc.server.service", "io.quarkus.grpc")
+    assert parse_java(SERVICE_PATH, quarkus.encode()).starter_services == []
+
+
+@pytest.mark.parametrize(
+    ("service", "settings", "found"),
+    [
+        (SERVICE, "spring:\n  application:\n    name: orders\n", ["KLB201"]),
+        (SERVICE, "grpc:\n  server:\n    max-connection-age: 5m\n", ["KLB204"]),
+        (LOGNET_SERVICE, "grpc:\n  port: 7000\n", ["KLB201"]),
+        (LOGNET_SERVICE, "grpc:\n  netty-server:\n    max-connection-age: 5m\n", ["KLB204"]),
+        (LOGNET_SERVICE, "grpc:\n  enabled: false\n", []),
+        (SERVICE, "grpc:\n  server:\n    port: -1\n", []),
+    ],
+    ids=["defaults", "settings-age", "lognet-port", "lognet-age", "lognet-off", "in-process"],
+)
+def test_a_starters_service_class_runs_its_server_as_the_settings_make_it(
+    tmp_path: Path, service: str, settings: str, found: list[str]
+) -> None:
+    files = {SERVICE_PATH: service, NAMED: settings}
+    assert rules_of(lint_files(tmp_path, files, ["KLB201", "KLB204"]).findings) == found
+
+
+def test_the_servers_finding_is_at_the_annotation_in_its_starters_words(tmp_path: Path) -> None:
+    files = {SERVICE_PATH: SERVICE, NAMED: "spring:\n  application:\n    name: orders\n"}
+    (finding,) = lint_files(tmp_path / "devh", files, ["KLB201"]).findings
+    assert (finding.path.endswith(SERVICE_PATH), finding.line) == (True, 6)
+    assert finding.message == "the starter's gRPC server sets no grpc.server.max-connection-age"
+    files = {SERVICE_PATH: LOGNET_SERVICE, NAMED: "grpc:\n  port: 7000\n"}
+    (finding,) = lint_files(tmp_path / "lognet", files, ["KLB201"]).findings
+    assert finding.message == "LogNet's gRPC server sets no grpc.netty-server.max-connection-age"
+    assert "set grpc.netty-server.max-connection-age=5m and" in finding.text
+
+
+UNNAMED_PORT_SERVICE = """\
+apiVersion: v1
+kind: Service
+metadata:
+  name: orders
+spec:
+  selector:
+    app: orders
+  ports:
+    - port: 80
+      targetPort: PORT
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: orders
+spec:
+  replicas: 3
+  selector:
+    matchLabels: {app: orders}
+  template:
+    metadata:
+      labels: {app: orders}
+    spec:
+      containers:
+        - name: orders
+          image: registry.example/shop/svc:1.0
+"""
+
+
+@pytest.mark.parametrize(
+    ("service", "settings", "port"),
+    [(SERVICE, "spring:\n  application:\n    name: orders\n", 9090), (LOGNET_SERVICE, "", 6565)],
+    ids=["starter-default", "lognet-default"],
+)
+def test_the_starters_default_port_makes_an_unnamed_service_port_grpc(
+    tmp_path: Path, service: str, settings: str, port: int
+) -> None:
+    files = {
+        SERVICE_PATH: service,
+        NAMED: settings or "spring:\n  main:\n    banner-mode: off\n",
+        "svc/Dockerfile": "FROM eclipse-temurin:21\nCOPY target/app.jar /app.jar\n",
+        "k8s.yaml": UNNAMED_PORT_SERVICE.replace("PORT", str(port)),
+    }
+    (finding,) = lint_files(tmp_path, files, ["KLB101"]).findings
+    assert f"its code serves gRPC on {port}: OrdersService.java:6" in finding.message
+    other = UNNAMED_PORT_SERVICE.replace("PORT", "8080")
+    assert lint_files(tmp_path / "http", {**files, "k8s.yaml": other}, ["KLB101"]).findings == []
+    # the port key's environment variable, set by the Deployment, moves the server there
+    variable = "GRPC_SERVER_PORT" if port == 9090 else "GRPC_PORT"
+    moved = other + f"          env:\n            - {{name: {variable}, value: '8080'}}\n"
+    (finding,) = lint_files(tmp_path / "env", {**files, "k8s.yaml": moved}, ["KLB101"]).findings
+    assert "its code serves gRPC on 8080" in finding.message
+
+
+# A channel whose host a @ConfigurationProperties class holds, bound by Spring from the
+# settings files or the environment, and read through its getter.
+PROPERTIES_PATH = "svc/src/main/java/com/acme/config/BackendProperties.java"
+BOUND_PROPERTIES = """\
+package com.acme.config;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+@ConfigurationProperties(prefix = "backend")
+public class BackendProperties {
+  private String host = "localhost";
+  private int port = 50051;
+
+  public String getHost() { return host; }
+  public void setHost(String host) { this.host = host; }
+  public int getPort() { return port; }
+  public void setPort(int port) { this.port = port; }
+}
+"""
+BOUND_CLIENT = """\
+package com.acme;
+
+import com.acme.config.BackendProperties;
+import io.grpc.ManagedChannel;
+import io.grpc.ManagedChannelBuilder;
+import org.springframework.stereotype.Component;
+
+@Component
+public class BackendClient {
+  private final ManagedChannel channel;
+
+  public BackendClient(BackendProperties props) {
+    this.channel = ManagedChannelBuilder.forAddress(props.getHost(), 50051)
+        .usePlaintext()
+        .build();
+  }
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("settings", "properties", "target"),
+    [
+        ({}, BOUND_PROPERTIES, EnvRef("BACKEND_HOST", "localhost", "", ":50051")),
+        (
+            {"application.yml": "backend:\n  host: ${INVENTORY_HOST:backend}\n"},
+            BOUND_PROPERTIES,
+            EnvRef("INVENTORY_HOST", "backend", "", ":50051"),
+        ),
+        (
+            {},
+            'package com.acme.config;\n\n@ConfigurationProperties("backend")\n'
+            "public record BackendProperties(String host, int port) {}\n",
+            EnvRef("BACKEND_HOST", None, "", ":50051"),
+        ),
+        ({}, BOUND_PROPERTIES.replace("@ConfigurationProperties", "@Deprecated"), UNKNOWN),
+    ],
+    ids=["class-default", "settings", "record", "not-bound"],
+)
+def test_a_host_from_a_bound_properties_class_is_its_setting(
+    settings: dict[str, str], properties: str, target: object
+) -> None:
+    client = BOUND_CLIENT
+    if "record" in properties:
+        client = client.replace("props.getHost()", "props.host()")
+    modules = [
+        parse_java(CLIENT_PATH, client.encode()),
+        parse_java(PROPERTIES_PATH, properties.encode()),
+    ]
+    modules += [parse(f"{RESOURCES}/{name}", text.encode()) for name, text in settings.items()]
+    assign_projects(modules)
+    (resolved, *_) = resolve_imports(modules)
+    (channel,) = resolved.channels
+    assert channel.target == target
+
+
+def test_a_bound_host_set_by_the_deployment_to_a_clusterip_service_is_klb102(
+    tmp_path: Path,
+) -> None:
+    deployment = (
+        "---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: orders\nspec:\n"
+        "  selector:\n    matchLabels: {app: orders}\n  template:\n    metadata:\n"
+        "      labels: {app: orders}\n    spec:\n      containers:\n        - name: orders\n"
+        "          image: registry.example/svc:1.0\n          env:\n"
+        "            - {name: BACKEND_HOST, value: backend}\n"
+    )
+    files = {
+        CLIENT_PATH: BOUND_CLIENT,
+        PROPERTIES_PATH: BOUND_PROPERTIES,
+        "svc/Dockerfile": "FROM eclipse-temurin:21\nCOPY target/app.jar /app.jar\n",
+        "k8s.yaml": MANIFESTS + deployment,
+    }
+    (finding,) = lint_files(tmp_path, files, ["KLB102"]).findings
+    assert finding.path.endswith(CLIENT_PATH) and finding.line == 13

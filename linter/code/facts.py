@@ -153,6 +153,17 @@ class Setting:
 
 
 @record
+class BoundProperty:
+    """A property of a class Spring binds from its settings (`@ConfigurationProperties(
+    "backend")` on `BackendProperties`, read as `props.getHost()`): the `Setting` the module
+    that declares the class exports for it (`BackendProperties.host`), resolved with the
+    imported names (imported.py); rules never see one."""
+
+    type_name: str
+    name: str
+
+
+@record
 class Joined:
     """A string built from parts one of which is `Imported` or a `Setting`
     (`f"{HOST}:50051"`)."""
@@ -217,7 +228,7 @@ def joined(parts: list[Any]) -> Any:
         if math.prod(len(choices(p)) for p in parts) > MAX_CHOICES:
             return UNKNOWN  # texts of many parameters: not a product of their values
         return one_of([joined([*parts[:at], c, *parts[at + 1 :]]) for c in parts[at].values])
-    if any(isinstance(p, Imported | Setting | Joined) for p in parts):
+    if any(isinstance(p, Imported | Setting | BoundProperty | Joined) for p in parts):
         flat = tuple(q for p in parts for q in (p.parts if isinstance(p, Joined) else (p,)))
         return Joined(flat) if len(flat) <= MAX_PARTS else UNKNOWN
     if any(not isinstance(p, str | EnvRef | EnvText) for p in parts):
@@ -512,6 +523,10 @@ class CodeFacts:
     # the module changes the servers a framework builds from settings (Spring's
     # GrpcServerConfigurer): their options are not all in the settings
     configures_servers: bool = False
+    # the service classes a starter serves with the gRPC server it builds from the project's
+    # settings (grpc-spring-boot-starter's @GrpcService, LogNet's @GRpcService): the
+    # starter (a key of java/parse_spring.STARTERS) and where the class says so
+    starter_services: list[tuple[str, Loc]] = field(default_factory=list)
     registrations: list[Registration] = field(default_factory=list)
     registry_dials: list[RegistryDial] = field(default_factory=list)
     # the names of the functions and methods the module calls (`Register` for

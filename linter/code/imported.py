@@ -20,6 +20,7 @@ from typing import Any
 from k8slb.code.budget import MAX_DEPTH
 from k8slb.code.facts import (
     UNKNOWN,
+    BoundProperty,
     CodeFacts,
     DbPool,
     EnvRef,
@@ -43,6 +44,8 @@ class _Resolver:
             self.settings.setdefault((module.language, module.project), []).append(module)
         # (module, name) -> an export resolved, and the steps it was resolved at
         self.exported: dict[tuple[str, str], tuple[int, Any]] = {}
+        # an exported name (`BackendProperties.host`, a bound property) -> its modules
+        self.declaring: dict[str, list[CodeFacts]] | None = None
 
     def module(self, importer: CodeFacts, origin: Imported) -> CodeFacts | None:
         """The scanned module `origin` names, seen from `importer`: a relative import from
@@ -74,6 +77,8 @@ class _Resolver:
             return found
         if isinstance(value, Setting):
             return self.setting(importer, value)
+        if isinstance(value, BoundProperty):
+            return self.bound(importer, value, steps)
         if isinstance(value, Joined):
             return joined([self.value(importer, part, steps + 1) for part in value.parts])
         if isinstance(value, EnvRef) and isinstance(value.default, Imported | Joined):
@@ -113,6 +118,26 @@ class _Resolver:
         if any(value != found[0] for value in found):
             return UNKNOWN
         return EnvRef(wanted.env, found[0]) if isinstance(found[0], str) else found[0]
+
+    def bound(self, importer: CodeFacts, wanted: BoundProperty, steps: int) -> Any:
+        """What the module that declares the properties class exports for the property (a
+        `Setting`), resolved there: the project's own class, else the one class of the
+        scanned code so named; unknown when none is, or several."""
+        key = f"{wanted.type_name}.{wanted.name}"
+        if self.declaring is None:  # the modules that export a property, made once
+            self.declaring = {}
+            for module in self.by_path.values():
+                for name in module.exports:
+                    self.declaring.setdefault(name, []).append(module)
+        # the importer's language's: a settings file's keys are no class's
+        declaring = [m for m in self.declaring.get(key, []) if m.language == importer.language]
+        own = [m for m in declaring if m.project == importer.project]
+        for found in (own, declaring):
+            if len(found) == 1:
+                return self.value(found[0], found[0].exports[key], steps + 1)
+            if found:
+                return UNKNOWN
+        return UNKNOWN
 
     def options(self, importer: CodeFacts, options: Options) -> Options:
         entries = tuple(

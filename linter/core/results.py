@@ -18,6 +18,9 @@ class LinkRow:
     modules: int
     evidence: tuple[str, ...] = ()
     overruled: tuple[str, ...] = ()  # weaker evidence pointing elsewhere
+    # with no code found: the modules no container runs that read a variable its `env`
+    # sets, as the findings about them read it (`client.py: BACKEND_ADDR`)
+    env_read_by: tuple[str, ...] = ()
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -26,6 +29,7 @@ class LinkRow:
             "modules": self.modules,
             "evidence": list(self.evidence),
             "overruled": list(self.overruled),
+            "env_read_by": list(self.env_read_by),
         }
 
 

@@ -59,6 +59,27 @@ class Address:
     reach: Reach
 
 
+def loopback_only(address: object) -> bool:
+    """Whether a server listening there takes connections from its own pod only: a
+    loopback host (`127.0.0.1:50051`, `localhost:50051`, `[::1]:50051`) or a Unix socket;
+    not `[::]`, `0.0.0.0`, a bare port or what k8slb cannot read."""
+    if not isinstance(address, str):
+        return False
+    if address.startswith("unix:"):
+        return True
+    host = address.rpartition(":")[0].strip("[]").lower()
+    if host == "localhost":
+        return True
+    if not host or not (host[0].isdigit() or ":" in host):
+        return False  # a name, or no host: every address of the pod
+    import ipaddress
+
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 def _host_reach(host: str) -> Reach:
     bare = host.strip("[]").lower()
     if bare in ("localhost", "") or bare.endswith(".localhost"):

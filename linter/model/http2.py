@@ -229,6 +229,7 @@ def _port_evidence(
             if entry.get("containerPort") == target.number and grpc_port_name(entry.get("name")):
                 reason = f"container port {entry['name']!r} of {target.workload.ref.display}"
                 return Evidence(port, reason, target.workload.path, entry.pos, 2)
+    inferred: Evidence | None = None  # the first only inferred, if nothing shows it
     for served in _serving(targets, code):
         listen = served.listen
         reason = (
@@ -236,8 +237,11 @@ def _port_evidence(
             f"{os.path.basename(listen.loc.path)}:{listen.loc.line}"
         )
         at = (listen.loc.line, listen.loc.column)
-        return Evidence(port, reason, listen.loc.path, at, 2, served)
-    inferred: Evidence | None = None  # the first only inferred, if nothing shows it
+        if not served.link.guessed:
+            return Evidence(port, reason, listen.loc.path, at, 2, served)
+        # code found by a name alike: a guess, as weak as what k8slb only infers
+        reason += ", linked by a name alike"
+        inferred = inferred or Evidence(port, reason, listen.loc.path, at, 2, served, True)
     for target in targets:
         probe = _probe_evidence(target)
         if probe is not None:

@@ -4,14 +4,24 @@ workload to the Python and Go modules it runs, from evidence in the repository.
 The evidence, strongest first (each kept, quoted by `explain-links` and in `related`):
 0. the configuration's `links` table, which pins a container to a folder or a file;
 1. a build definition that builds the container's image from a folder: `skaffold.yaml`,
-   a compose file, a `Tiltfile`'s `docker_build`, a CI workflow's `docker build`;
+   a compose file, a `Tiltfile`'s `docker_build`, a CI workflow's or a Makefile's
+   `docker build`, Cloud Build, Jib or Spring Boot's buildpacks;
 2. (refines the folder) the folder's Dockerfile: what its ENTRYPOINT/CMD runs, found in
    the context through its WORKDIR and COPY lines; for Go, the `go build` (any stage) of
    the binary it runs: the `main` package it builds, and the scanned packages it imports;
 3. the container's own `command`/`args` naming a script or module (they override the
    Dockerfile's, as in Kubernetes; with no folder known, a script found once in the tree);
-4. the image's last path segment naming a source folder (`.../recommendationservice:v1`
-   and `src/recommendationservice/`), the weakest.
+4. a Dockerfile kept apart from the code, named by the image's last path segment
+   (`docker/cart/Dockerfile`, `cart.Dockerfile`), that copies a source folder: its
+   context is the folder above it from which that copy is found;
+5. the image's last path segment naming a source folder (`.../recommendationservice:v1`
+   and `src/recommendationservice/`);
+6. a manifest kept in a service's own folder (`cart/charts/cart/templates/`, `cart/k8s/`)
+   beside its Dockerfile: the container whose image's name shares a word with the
+   folder's (`acme/cart-api`) runs that folder's code;
+7. the weakest: one names the other with words in front (`shop-cart` and `src/cart/`,
+   `cart` and `services/com.acme.cart/`), when one folder with a Dockerfile alone is so
+   named.
 A container links to one folder: the strongest evidence's; weaker evidence that points
 elsewhere is kept as overruled. With an entry point the container runs its import closure;
 without one, every module of the folder.
@@ -64,11 +74,21 @@ STRENGTH = {
     "cloudbuild": 1,
     "makefile": 1,
     "jib": 1,
+    "buildpacks": 1,
     "dockerfile": 2,
     "command": 3,
-    "image name": 4,
-    "image name end": 5,
+    "dockerfile name": 4,
+    "image name": 5,
+    "manifest beside": 6,
+    "image name end": 7,
+    "image name part": 8,
 }
+# The evidence that is a name alike alone: a link resting on it is a guess.
+NAME_GUESSES = frozenset({"image name end", "image name part"})
+# Folders a service keeps its own manifests or chart in, beside its Dockerfile and code.
+MANIFEST_FOLDERS = frozenset(
+    {"chart", "charts", "helm", "k8s", "kubernetes", "deploy", "deployment", "manifests"}
+)
 
 
 @record
@@ -101,6 +121,14 @@ class Link:
     def key(self) -> str:
         return container_key(self.workload, self.container.name)
 
+    @property
+    def guessed(self) -> bool:
+        """Whether the link rests on a name alike alone (`image name end`, `image name
+        part`; the folder's own Dockerfile only refines it): what it shows of the code is a
+        guess, which lowers what rules conclude from it."""
+        kinds = {evidence.kind for evidence in self.evidence}
+        return bool(kinds & NAME_GUESSES) and kinds <= {*NAME_GUESSES, "dockerfile"}
+
 
 # Functions a program runs when it starts, whoever calls them (`main`, a server's `Run`,
 # Python's `__init__` and `__main__` code, a constructor).
@@ -130,6 +158,14 @@ _WORDS = regex.compile(r"[-_.]")  # what separates the words of an image's name
 
 def _normal(name: str) -> str:
     return name.lower().translate(_SEPARATORS)
+
+
+def _words(name: str) -> tuple[str, ...]:
+    """`shop-cart` -> ("shop", "cart"): a name's words, as its separators cut it."""
+    return tuple(word for word in name.lower().translate(_SPACES).split() if word)
+
+
+_SPACES = dict.fromkeys(map(ord, "-_."), " ")
 
 
 class CodeLinks:
@@ -190,6 +226,28 @@ class CodeLinks:
                 for module in link.modules:
                     self._runners[module].append(link)
         return self._runners.get(os.path.normpath(module_path), [])
+
+    def env_readers(self, judged: Iterable[CodeFacts]) -> dict[str, list[str]]:
+        """By container key: the judged modules no container runs whose channels dial a
+        variable the container's `env` sets, where the rules look it up with no link (the
+        workloads nearest the code: addresses.destinations), as `client.py: BACKEND_ADDR`.
+        (Who runs a module needs every link: asked only of the modules the rules judge.)"""
+        if self._index is None:
+            return {}
+        found: dict[str, dict[str, list[str]]] = defaultdict(dict)
+        for facts in judged:
+            # the targets a module keeps beside its header: no module's code is loaded
+            names = [t.name for t in facts.dialed_targets() if isinstance(t, EnvRef)]
+            if facts.is_test or not names or self.running(facts.path):
+                continue
+            for name in dict.fromkeys(names):
+                for setting in self._index.env_settings_near(name, facts.path):
+                    key = container_key(setting.workload, setting.container.name)
+                    found[key].setdefault(facts.path, []).append(name)
+        return {
+            key: [f"{path}: {', '.join(names)}" for path, names in sorted(by_path.items())]
+            for key, by_path in found.items()
+        }
 
     def code(self, link: Link) -> list[CodeFacts]:
         return [self.modules[path] for path in link.modules if path in self.modules]
@@ -338,12 +396,19 @@ class _Finder:
         # a folder with a Dockerfile is named too, with no code k8slb reads in it (a Ruby
         # or shell service): its image's ENTRYPOINT and CMD are what a container runs; the
         # top of a relative tree by its own name, as an absolute path names it
-        for dockerfile in self.dockerfiles:
-            folder = os.path.dirname(dockerfile) or "."
+        for path, dockerfile in self.dockerfiles.items():
+            folder = os.path.dirname(path) or "."
+            if folder not in self.by_folder and self._context_of(dockerfile) is not None:
+                continue  # kept apart from the code it copies: `dockerfile name` finds it
             name = os.path.basename(os.path.abspath(folder))
             if folder not in folders_named[_normal(name)]:
                 folders_named[_normal(name)].add(folder)
         self.folders_named = folders_named
+        # a folder's name's words, by its last (made when an image names no folder whole)
+        self._by_last_word: dict[str, list[tuple[tuple[str, ...], str]]] | None = None
+        # the Dockerfiles of folders with no code, by the name they are kept under (made
+        # when first asked): `docker/cart/Dockerfile` and `cart.Dockerfile` under `cart`
+        self._apart: dict[str, list[Dockerfile]] | None = None
         self._programs: dict[str, list[str]] | None = None
         # absolute path -> as shown, for the configuration's pins alone (made only for them)
         self.shown: dict[str, str] = (
@@ -373,9 +438,26 @@ class _Finder:
         )
         with_dockerfile = [f for f in named if self._dockerfile(f) is not None]
         candidates = _nearest(with_dockerfile or named, workload.path)
+        for dockerfile in self._apart_named(segment) if segment else ():
+            copied = self._context_of(dockerfile)
+            if copied is not None:
+                context, source = copied
+                said = Said(dockerfile.path, 1, f"named {segment}, copies {source} from {context}")
+                found.append(Evidence("dockerfile name", said, context, dockerfile.path))
+        service = self._service_beside(workload, segment)
+        if service is not None:
+            line = pos_of(container.body, "image", value=True)[0]
+            said = Said(workload.path, line, f"in {service}, beside its Dockerfile")
+            found.append(Evidence("manifest beside", said, service))
         kind = "image name"
-        if not named and segment:
+        if segment and not named:
+            # weaker guesses, only of a folder that builds an image: the end of the name
+            # after a project's prefix, then a name that shares its last words
             candidates, kind = self._named_at_the_end(segment, workload.path), "image name end"
+            if not candidates:
+                kind, named = "image name part", self._named_in_part(segment)
+                with_dockerfile = [f for f in named if self._dockerfile(f) is not None]
+                candidates = _nearest(with_dockerfile, workload.path)
         if len(candidates) == 1:
             line = pos_of(container.body, "image", value=True)[0]
             said = Said(workload.path, line, f"image: {image}")
@@ -422,6 +504,85 @@ class _Finder:
             if with_dockerfile:
                 return _nearest(with_dockerfile, near)
         return []
+
+    def _service_beside(self, workload: K8sObject, segment: str) -> str | None:
+        """The service folder whose own manifests hold the workload (`cart/charts/cart/...`,
+        `cart/k8s/...`, the nearest), with its Dockerfile and code: the container's, when its
+        image's name shares a word with the folder's. Not a dependency chart's
+        (`cart/charts/cart/charts/redis/...`)."""
+        parts = os.path.dirname(os.path.normpath(workload.path)).split(os.sep)
+        for at in range(len(parts) - 1, 0, -1):
+            if parts[at] not in MANIFEST_FOLDERS:
+                continue
+            service = os.sep.join(parts[:at])
+            if service not in self.by_folder or self._dockerfile(service) is None:
+                continue
+            if "charts" in parts[at + 1 :]:
+                return None  # a chart's dependency: another program's pods
+            # the service's own image, not a store or a sidecar its manifests also run
+            return service if set(_words(segment)) & set(_words(parts[at - 1])) else None
+        return None
+
+    def _named_in_part(self, segment: str) -> list[str]:
+        """The folders whose name's words end the image's, or are ended by them (`shop-cart`
+        and `cart`; `cart` and `com.acme.cart`): a weaker guess than a name matched whole."""
+        if self._by_last_word is None:
+            self._by_last_word = defaultdict(list)
+            for folders in self.folders_named.values():
+                for folder in folders:
+                    words = _words(folder.rpartition(os.sep)[2])
+                    if words:
+                        self._by_last_word[words[-1]].append((words, folder))
+        wanted = _words(segment)
+        if not wanted:
+            return []
+        return sorted(
+            folder
+            for words, folder in self._by_last_word.get(wanted[-1], ())
+            if words != wanted
+            and (words == wanted[-len(words) :] or wanted == words[-len(wanted) :])
+        )
+
+    def _apart_named(self, segment: str) -> list[Dockerfile]:
+        """The Dockerfiles kept where no code is (`docker/<name>/Dockerfile`,
+        `<name>.Dockerfile`, `Dockerfile.<name>`) under the image's name."""
+        if self._apart is None:
+            self._apart = defaultdict(list)
+            for path, dockerfile in self.dockerfiles.items():
+                folder, name = os.path.split(path)
+                if (folder or ".") in self.by_folder:
+                    continue  # beside code: the image's name finds that folder
+                for named in (name.partition(".")[2], name.rpartition(".")[0]):
+                    if named and named.lower() not in ("dockerfile", "containerfile"):
+                        self._apart[_normal(named)].append(dockerfile)
+                if name in ("Dockerfile", "Containerfile"):
+                    self._apart[_normal(os.path.basename(folder))].append(dockerfile)
+        return self._apart.get(_normal(segment), [])
+
+    def _context_of(self, dockerfile: Dockerfile) -> tuple[str, str] | None:
+        """The build context of a Dockerfile kept apart, and the source that says so: the
+        nearest folder above it from which one of its COPY sources is a folder of code
+        (`COPY src/cart /app` from the repository's top). None when none is."""
+        folder = os.path.dirname(dockerfile.path)
+        while True:
+            base = folder or "."
+            for copy in dockerfile.copies:
+                if copy.source in (".", "./"):
+                    continue
+                if _joined_folder(base, copy.source) in self.by_folder:
+                    return base, copy.source
+            if not folder or folder in (os.sep, "."):
+                return None
+            folder = os.path.dirname(folder)
+
+    def _copied_code(self, dockerfile: Dockerfile, context: str) -> list[str]:
+        """The modules below the code folders a Dockerfile copies from its context."""
+        found: list[str] = []
+        for copy in dockerfile.copies:
+            folder = _joined_folder(context, copy.source)
+            if copy.source not in (".", "./") and folder in self.by_folder:
+                found += self.by_folder[folder]
+        return list(dict.fromkeys(found))
 
     def _dockerfile(self, folder: str, named: str | None = None) -> Dockerfile | None:
         if named is not None:
@@ -490,9 +651,13 @@ class _Finder:
             return None
         chosen = evidence[0]
         folder = chosen.folder
-        used = [e for e in evidence if e.folder == folder]
-        overruled = [e for e in evidence if e.folder != folder]
         dockerfile = self._dockerfile(folder, chosen.dockerfile)
+        agreeing = {folder}
+        if chosen.kind == "dockerfile name" and dockerfile is not None:
+            # a folder it copies is its code: evidence pointing there agrees
+            agreeing |= {_joined_folder(folder, copy.source) for copy in dockerfile.copies}
+        used = [e for e in evidence if e.folder in agreeing]
+        overruled = [e for e in evidence if e.folder not in agreeing]
         argv = container_argv(
             command if isinstance(command, list) else None,
             args if isinstance(args, list) else None,
@@ -527,6 +692,9 @@ class _Finder:
             build, package = go
             modules = tuple(self.go.closure(package))
             used.append(Evidence("dockerfile", build.said, folder))
+        elif chosen.kind == "dockerfile name" and dockerfile is not None:
+            # its context holds more than the image: what it copies of the code
+            modules = tuple(self._copied_code(dockerfile, folder))
         else:
             modules = self._own_modules(folder)
         used.sort(key=lambda e: e.strength)
@@ -634,6 +802,11 @@ def _shared(folder: str, path: str) -> int:
     return len(common.split(os.sep))
 
 
+def _joined_folder(context: str, source: str) -> str:
+    """A COPY source as a folder of the tree, seen from the build context."""
+    return os.path.normpath(os.path.join(context, source.rstrip("/")))
+
+
 def _copied_from(source: str, dest: str, in_image: str) -> Iterable[str]:
     """The context paths a COPY of `source` to `dest` may have put at `in_image`: the
     source is a folder (its content lands in dest) or a file (it lands at dest, or in it)."""
@@ -647,10 +820,14 @@ def _copied_from(source: str, dest: str, in_image: str) -> Iterable[str]:
 
 
 def link_rows(
-    workloads: Iterable[tuple[K8sObject, PodTemplate]], links: CodeLinks
+    workloads: Iterable[tuple[K8sObject, PodTemplate]],
+    links: CodeLinks,
+    judged: Iterable[CodeFacts] = (),
 ) -> list[LinkRow]:
-    """Every long-running container of the workloads, linked or not."""
+    """Every long-running container of the workloads, linked or not; one with no link
+    names the judged modules that read its `env` all the same (CodeLinks.env_readers)."""
     rows: list[LinkRow] = []
+    readers: dict[str, list[str]] | None = None  # found once a container has no link
     for workload, template in workloads:
         for container in template.containers:
             if not container.long_running:
@@ -658,7 +835,8 @@ def link_rows(
             link = links.of(workload, container.name)
             key = container_key(workload, container.name)
             if link is None:
-                rows.append(LinkRow(key, None, 0))
+                readers = links.env_readers(judged) if readers is None else readers
+                rows.append(LinkRow(key, None, 0, env_read_by=tuple(readers.get(key, ()))))
                 continue
             rows.append(
                 LinkRow(

@@ -86,7 +86,7 @@ class ImageBuild:
     image: str
     context: str
     dockerfile: str | None
-    kind: str  # skaffold, compose, tiltfile, workflow, cloudbuild, makefile
+    kind: str  # skaffold, compose, tiltfile, workflow, cloudbuild, makefile, jib, buildpacks
     said: Said
 
 
@@ -241,17 +241,38 @@ _JIB_GRADLE = regex.compile(
 )
 
 
+# Spring Boot's own image build (Cloud Native Buildpacks): Maven's `spring-boot-maven-plugin`
+# `<image><name>`, Gradle's `bootBuildImage { imageName = '...' }` (or `.set(...)`).
+_BUILDPACKS_MAVEN = regex.compile(
+    r"<artifactId>\s*spring-boot-maven-plugin\s*</artifactId>.*?<image>\s*<name>\s*([^<\s]+)"
+    r"\s*</name>",
+    regex.DOTALL,
+)
+_BUILDPACKS_GRADLE = regex.compile(
+    r"\bbootBuildImage\b[^{]*\{.*?\bimageName(?:\s*=\s*|\.set\(\s*)['\"]([^'\"]+)['\"]",
+    regex.DOTALL,
+)
+
+
 def jib_builds(path: str, text: str) -> list[ImageBuild]:
-    """The image Jib builds from the module (Maven's `jib-maven-plugin` `<to><image>`,
-    Gradle's `jib { to { image = '...' } }`), from the build file's folder: Java services
-    built so have no Dockerfile. A name with a property in it (`${project.name}`) is no
-    evidence."""
-    match = (_JIB_MAVEN if path.endswith(".xml") else _JIB_GRADLE).search(text)
-    if match is None or "$" in match.group(1):
-        return []
-    line = text.count("\n", 0, match.start(1)) + 1
-    folder = os.path.dirname(path) or "."
-    return [_built(match.group(1), folder, None, "jib", path, text, line)]
+    """The image Jib (Maven's `jib-maven-plugin` `<to><image>`, Gradle's `jib { to { image
+    = '...' } }`) or Spring Boot's buildpacks (`spring-boot-maven-plugin`'s `<image><name>`,
+    Gradle's `bootBuildImage { imageName = '...' }`) build from the module, from the build
+    file's folder: Java services built so have no Dockerfile. A name whose repository has a
+    property in it (`${project.name}`) is no evidence; one in its tag is no matter."""
+    maven = path.endswith(".xml")
+    found = []
+    for kind, pattern in (
+        ("jib", _JIB_MAVEN if maven else _JIB_GRADLE),
+        ("buildpacks", _BUILDPACKS_MAVEN if maven else _BUILDPACKS_GRADLE),
+    ):
+        match = pattern.search(text)
+        if match is None or _image(match.group(1)) is None:
+            continue
+        line = text.count("\n", 0, match.start(1)) + 1
+        folder = os.path.dirname(path) or "."
+        found.append(_built(match.group(1), folder, None, kind, path, text, line))
+    return found
 
 
 def read_build_facts(files: Iterable[BuildFile]) -> BuildFacts:

@@ -18,6 +18,10 @@ def links_text(rows: Sequence[LinkRow]) -> str:
     for row in rows:
         if row.code is None:
             lines.append(f"{printable(row.container)} -> no code found")
+            lines += [
+                f"    its env, read by code no container runs: {printable(reader)}"
+                for reader in row.env_read_by
+            ]
             continue
         count = f"{row.modules} module{'s' * (row.modules != 1)}"
         lines.append(f"{printable(row.container)} -> {printable(row.code)} ({count})")

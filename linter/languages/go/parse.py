@@ -6,7 +6,8 @@ with `grpc.KeepaliveParams(keepalive.ServerParameters{...})` (durations kept in
 milliseconds under gRPC's core option names, so the rules read one vocabulary), started
 with `Serve`, stopped with `GracefulStop` or `Stop`; `signal.Notify`/`NotifyContext` for
 SIGTERM; `http.Transport`/`http.Client` literals; `sql.Open` pools and their
-`SetConnMaxLifetime`; the gRPC health server; HTTP routes (parse_routes.py).
+`SetConnMaxLifetime` (sqlx's `Open`/`Connect` pools too: a `sql.DB` inside); the gRPC
+health server; HTTP routes (parse_routes.py).
 
 Names are followed through imports (aliases and dot-imports), package constants and
 variables, local `:=` and `=` bindings, `os.Getenv`/`os.LookupEnv` with the default set
@@ -66,6 +67,7 @@ WATCHED = (
     b"google.golang.org/grpc",
     b"net/http",
     b"database/sql",
+    b"jmoiron/sqlx",
     b"SetConnMaxLifetime",  # a pool's lifetime set where a helper of another file opens it
     b"os/signal",
     # service registries' clients and resolvers (REGISTRY_CLIENTS, REGISTRY_RESOLVERS)
@@ -83,6 +85,15 @@ CHANNEL_FACTORIES = {
     f"{GRPC}.Dial": (0, "passthrough"),
     f"{GRPC}.DialContext": (1, "passthrough"),
     f"{GRPC}.NewClient": (0, "dns"),
+}
+# The calls that open a database/sql pool -> the index of their DSN argument: sql.Open and
+# sqlx's (an *sqlx.DB embeds the *sql.DB it opens, SetConnMaxLifetime and its default of
+# never included; Connect only pings it too).
+SQLX = "github.com/jmoiron/sqlx"
+POOL_OPENERS = {
+    "database/sql.Open": 1,
+    **{f"{SQLX}.{name}": 1 for name in ("Open", "Connect", "MustOpen", "MustConnect")},
+    **{f"{SQLX}.{name}": 2 for name in ("ConnectContext", "MustConnectContext")},
 }
 # Service registries' Go clients, by import path (or its prefix), and the calls that
 # register the process in one: Consul's agent ServiceRegister, etcd's endpoints manager
@@ -284,8 +295,10 @@ class _Collector:
                     servers[server.name] = server
             elif name in ("os/signal.Notify", "os/signal.NotifyContext"):
                 self._signal(call, name, servers, scope)
-            elif name == "database/sql.Open":
-                self._db(call, scope)
+            elif name in POOL_OPENERS:
+                self._db(call, scope, name)
+            elif name == f"{SQLX}.NewDb":  # an *sqlx.DB over a pool opened before
+                self._wrapped_pool(call)
             elif name in _DEFAULT_CLIENT_CALLS or self._on_default_client(call):
                 self._default_client(call, scope)
             elif name in REQUEST_URLS:
@@ -1137,7 +1150,7 @@ class _Collector:
                         found.append(item)
         return found
 
-    def _db(self, call: Node, scope: _Scope) -> None:
+    def _db(self, call: Node, scope: _Scope, opener: str) -> None:
         args = _items(call.child_by_field_name("arguments"))
         name = self._bound_to(call)
         body = _enclosing_body(call)
@@ -1150,12 +1163,14 @@ class _Collector:
         names += (
             [n for c, _ in self._callers(scope) if (n := self._bound_to(c))] if returned else []
         )
-        dsn = args[1] if len(args) > 1 else None
+        at = POOL_OPENERS[opener]
+        dsn = args[at] if len(args) > at else None
+        factory = self._short(opener)  # `sql.Open`, `sqlx.Connect`
         for url, long_lived in self._addresses(dsn, call, scope, name):
             self.facts.db_pools.append(
                 DbPool(
                     loc=self.loc(call),
-                    factory="sql.Open",
+                    factory=factory,
                     long_lived=long_lived,
                     url=url,
                     lifetime=None,
@@ -1165,6 +1180,14 @@ class _Collector:
             )
             for bound in names:
                 self.pools.setdefault(bound, []).append(len(self.facts.db_pools) - 1)
+
+    def _wrapped_pool(self, call: Node) -> None:
+        """`dbx := sqlx.NewDb(db, "postgres")`: `dbx` holds `db`'s pool, so a lifetime set
+        through it is that pool's."""
+        args = _items(call.child_by_field_name("arguments"))
+        bound = self._bound_to(call)
+        if args and bound and args[0].type == "identifier":
+            self.pools.setdefault(bound, []).extend(self.pools.get(_text(args[0]), []))
 
     def _lifetime(self, receiver: str, call: Node, scope: _Scope) -> None:
         args = _items(call.child_by_field_name("arguments"))

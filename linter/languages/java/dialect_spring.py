@@ -4,6 +4,8 @@ writes them. No edits: a settings file is left to its owner."""
 
 from __future__ import annotations
 
+from k8slb.code.facts import Server
+from k8slb.languages.java.parse_spring import LOGNET, STARTERS
 from k8slb.model.grpc_options import MAX_AGE, MAX_AGE_GRACE
 from k8slb.rules.dialect import Dialect
 
@@ -26,9 +28,17 @@ def spring_duration(milliseconds: float) -> str:
     return f"{int(milliseconds)}ms"
 
 
+# LogNet's starter: the server's options under `grpc.netty-server.`, its grace in whole
+# seconds under `grpc.shutdown-grace`.
+_LOGNET_PREFIX = "grpc.netty-server."
+
+
 class SpringDialect(Dialect):
     def option(self, key: str) -> str:
         return _PROPERTIES.get(key, key)
+
+    def for_server(self, server: Server) -> Dialect:
+        return LOGNET_DIALECT if server.factory == STARTERS[LOGNET][0] else self
 
     def option_value(self, key: str, value: float) -> str:
         return f"{self.option(key)}={spring_duration(value)}"
@@ -70,4 +80,17 @@ class SpringDialect(Dialect):
         return "bound the client's connection lifetime"
 
 
+class LogNetDialect(SpringDialect):
+    def option(self, key: str) -> str:
+        words = super().option(key)
+        return words.replace("grpc.server.", _LOGNET_PREFIX, 1)
+
+    def sigterm_advice(self, server: str, grace: int) -> str:
+        return f"set grpc.shutdown-grace={grace}"
+
+    def stop_advice(self, server: str, grace: int) -> str:
+        return self.sigterm_advice(server, grace)
+
+
 DIALECT = SpringDialect()
+LOGNET_DIALECT = LogNetDialect()

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 from k8slb.code.budget import MAX_DEPTH, Budget
 from k8slb.code.facts import (
     UNKNOWN,
+    BoundProperty,
     Channel,
     CodeFacts,
     EnvRef,
@@ -40,6 +41,7 @@ from k8slb.code.facts import (
     Options,
     Registration,
     Server,
+    Setting,
     Stop,
     Wait,
     joined,
@@ -48,7 +50,7 @@ from k8slb.code.syntax_trees import Calls, call_arguments, captured, syntax_prob
 from k8slb.code.syntax_trees import node_text as _text
 from k8slb.core import regex
 from k8slb.languages.java.parse_shutdown import signal_pauses
-from k8slb.languages.java.parse_spring import injected
+from k8slb.languages.java.parse_spring import environment_name, injected, normalised
 from k8slb.reading.markers import comment_markers, comment_pattern
 
 if TYPE_CHECKING:
@@ -137,6 +139,16 @@ _DISCOVERY = regex.compile(
     regex.MULTILINE,
 )
 _NO_AUTO_REGISTER = regex.compile(rb"autoRegister\s*=\s*false")
+# The gRPC service annotations of the Spring Boot starters that build the server
+# themselves, by the package the annotation is imported from (Quarkus and others have a
+# `@GrpcService` of their own, with other servers): the starter, as parse_spring names it.
+STARTER_ANNOTATIONS = {
+    b"net.devh.boot.grpc.server.service": (b"GrpcService", "grpc-spring-boot-starter"),
+    b"org.lognet.springboot.grpc": (b"GRpcService", "LogNet"),
+}
+_SERVICE_ANNOTATION = regex.compile(
+    rb"^[ \t]*@(?:[\w.]+\.)?(GrpcService|GRpcService)\b", regex.MULTILINE
+)
 
 
 # What a file's reading looks at, found by tree-sitter's query engine: fields (constants
@@ -182,11 +194,12 @@ def parse(path: str, data: bytes) -> CodeFacts:
     facts.configures_servers = any(word in data for word in SERVER_CONFIGURERS)
     if b"@Enable" in data:
         facts.registrations = _discovery_registrations(path, data)
-    if (
-        BUILD_OUTPUT.intersection(path.split("/")[:-1])
-        or not worth_parsing(data)
-        or is_generated(data)
-    ):
+    built = BUILD_OUTPUT.intersection(path.split("/")[:-1])  # target/, build/: copies
+    if b"pcService" in data and not (facts.is_test or built):
+        facts.starter_services = _starter_services(path, data)
+    if b"@ConfigurationProperties" in data and not (facts.is_test or built):
+        facts.exports = _bound_properties(path, parser().parse(data).root_node)
+    if built or not worth_parsing(data) or is_generated(data):
         return facts
     root = parser().parse(data).root_node
     facts.problem = syntax_problem(path, root, "Java")
@@ -195,6 +208,86 @@ def parse(path: str, data: bytes) -> CodeFacts:
     _Reader(path, facts).run(root)
     facts.markers = comment_markers(path, data.decode("utf-8", "replace"), comment_pattern("//"))
     return facts
+
+
+def _bound_properties(path: str, root: Node) -> dict[str, Any]:
+    """What Spring binds to each property of the file's `@ConfigurationProperties("prefix")`
+    classes and records (by `Class.property`): the `Setting` of `prefix.property`, the
+    field's literal initialiser as its default (imported.py resolves it for the code
+    that reads the property through a getter)."""
+    found: dict[str, Any] = {}
+    for node in walk(root):
+        if node.type not in ("class_declaration", "record_declaration"):
+            continue
+        prefix = _properties_prefix(node)
+        name = _text(node.child_by_field_name("name"))
+        if prefix is None or not name:
+            continue
+        properties: list[tuple[str, Node | None]] = []
+        if node.type == "record_declaration":
+            parameters = node.child_by_field_name("parameters")
+            for parameter in parameters.named_children if parameters is not None else ():
+                if parameter.type == "formal_parameter":
+                    properties.append((_text(parameter.child_by_field_name("name")), None))
+        body = node.child_by_field_name("body")
+        for member in body.named_children if body is not None else ():
+            if (
+                member.type != "field_declaration"
+                or "static" in _text(member.child_by_field_name("modifiers") or member).split()
+            ):
+                continue
+            for declarator in member.children_by_field_name("declarator"):
+                value = declarator.child_by_field_name("value")
+                properties.append((_text(declarator.child_by_field_name("name")), value))
+        for prop, value in properties:
+            default = _literal_text(value)
+            key = f"{prefix}.{prop}"
+            found[f"{name}.{prop}"] = Setting(
+                "spring", normalised(key), environment_name(key), default
+            )
+    return found
+
+
+def _type_name(node: Node | None) -> str | None:
+    """`BackendProperties` for `BackendProperties`, `com.acme.BackendProperties` or a
+    generic's `Holder<...>`."""
+    if node is None:
+        return None
+    if node.type == "generic_type" and node.named_children:
+        node = node.named_children[0]
+    return _simple(_text(node)) or None
+
+
+def _literal_text(value: Node | None) -> str | None:
+    """A field's initialiser as the text a setting would hold: a string or an integer."""
+    if value is None:
+        return None
+    if value.type == "string_literal":
+        text = _string(value)
+        return text if isinstance(text, str) else None
+    return _text(value) if value.type == "decimal_integer_literal" else None
+
+
+def _properties_prefix(declaration: Node) -> str | None:
+    """The prefix of a `@ConfigurationProperties("backend")` (or `prefix =`, `value =`)."""
+    modifiers = next((c for c in declaration.children if c.type == "modifiers"), None)
+    for annotation in modifiers.named_children if modifiers is not None else ():
+        named = annotation.child_by_field_name("name")
+        if annotation.type != "annotation" or _simple(_text(named)) != "ConfigurationProperties":
+            continue
+        arguments = annotation.child_by_field_name("arguments")
+        for argument in arguments.named_children if arguments is not None else ():
+            given: Node | None = argument
+            if argument.type == "element_value_pair":
+                named_key = _text(argument.child_by_field_name("key"))
+                given = argument.child_by_field_name("value") if named_key in _PREFIXES else None
+            text = _string(given) if given is not None and given.type == "string_literal" else None
+            if isinstance(text, str):
+                return text
+    return None
+
+
+_PREFIXES = ("prefix", "value")  # the attributes of @ConfigurationProperties that name it
 
 
 def _discovery_registrations(path: str, data: bytes) -> list[Registration]:
@@ -207,6 +300,21 @@ def _discovery_registrations(path: str, data: bytes) -> list[Registration]:
         registry = "Eureka" if name == "EnableEurekaClient" else "its Spring Cloud registry"
         line = data.count(b"\n", 0, match.start(1)) + 1
         found.append(Registration(Loc(path, line, 1), registry, f"@{name}", ""))
+    return found
+
+
+def _starter_services(path: str, data: bytes) -> list[tuple[str, Loc]]:
+    """A class a Spring Boot starter serves over gRPC, by the starter's annotation: imported
+    from the starter's package (by name, or the package whole) or named in full."""
+    found = []
+    for match in _SERVICE_ANNOTATION.finditer(data):
+        for package, (annotation, starter) in STARTER_ANNOTATIONS.items():
+            imported = b"import " + package + b"." in data
+            written = match.group(0).lstrip(b" \t@")
+            if match.group(1) == annotation and (imported or written.startswith(package)):
+                at = data.index(b"@", match.start())
+                line = data.count(b"\n", 0, at) + 1
+                found.append((starter, Loc(path, line, at - data.rfind(b"\n", 0, at))))
     return found
 
 
@@ -314,6 +422,9 @@ class _Reader:
         self.constants: dict[tuple[str, str], Node] = {}
         self.fields: set[str] = set()  # every field the file declares
         self.injected: dict[str, Node] = {}  # fields Spring sets: their `@Value` annotation
+        # a method's (or lambda's) parameters and locals, or a class's fields -> their
+        # declared types, by the scope's or the class's node
+        self.declared: dict[int, dict[str, str | None]] = {}
         self.bindings: dict[int, dict[str, list[Node | None]]] = {}  # by scope node id
         self.hooks: list[Node] = []
         self.budget = Budget()  # the values this file's reading may still compute
@@ -938,7 +1049,68 @@ class _Reader:
             if not isinstance(template, str):
                 return UNKNOWN
             return _format(template, [self.value(a, depth + 1) for a in given[1:]])
-        return UNKNOWN
+        return self._property(node, method, given)
+
+    def _property(self, call: Node, method: str, given: list[Node]) -> Any:
+        """`props.getHost()` (`isX()`, a record's `host()`) on a name whose declared type
+        is a class: the property Spring may bind to it, resolved in imported.py (unknown
+        there unless a scanned `@ConfigurationProperties` class of that name declares it)."""
+        receiver = _receiver(call)
+        named = _named(receiver)
+        if given or named is None or receiver is None:
+            return UNKNOWN
+        declared = self._declared_type(receiver, named)
+        if declared is None or not declared[:1].isupper():
+            return UNKNOWN
+        for prefix in ("get", "is"):
+            rest = method[len(prefix) :]
+            if method.startswith(prefix) and rest[:1].isupper():
+                method = rest[0].lower() + rest[1:]
+                break
+        self.facts.deferred = True
+        return BoundProperty(declared, method)
+
+    def _declared_type(self, at: Node, name: str) -> str | None:
+        """The simple name of the type `name` is declared with where `at` reads it: a
+        parameter or a local of an enclosing method (a `this.` field skips them), else a
+        field of an enclosing class."""
+        scope = _enclosing(at, _SCOPES) if at.type == "identifier" else None
+        while scope is not None:
+            declared = self.declared.get(scope.id)
+            if declared is None:  # a scope's declarations are read once, for all its reads
+                declared = self.declared[scope.id] = {}
+                for node in walk(scope):
+                    if node.type in ("formal_parameter", "local_variable_declaration"):
+                        names = [node.child_by_field_name("name")] + [
+                            d.child_by_field_name("name")
+                            for d in node.children_by_field_name("declarator")
+                        ]
+                        for named in names:
+                            if named is not None:
+                                declared.setdefault(
+                                    _text(named), _type_name(node.child_by_field_name("type"))
+                                )
+            if name in declared:
+                return declared[name]
+            scope = _enclosing(scope, _SCOPES)
+        owner = _enclosing(at, _CLASSES)
+        while owner is not None:
+            fields = self.declared.get(owner.id)
+            if fields is None:
+                fields = self.declared[owner.id] = {}
+                body = owner.child_by_field_name("body")
+                for member in body.named_children if body is not None else ():
+                    if member.type != "field_declaration":
+                        continue
+                    for declarator in member.children_by_field_name("declarator"):
+                        fields.setdefault(
+                            _text(declarator.child_by_field_name("name")),
+                            _type_name(member.child_by_field_name("type")),
+                        )
+            if name in fields:
+                return fields[name]
+            owner = _enclosing(owner, _CLASSES)
+        return None
 
     def _ternary(self, node: Node, depth: int) -> Any:
         """`x != null ? x : "d"` (or `x == null ? "d" : x`): an environment value's default."""

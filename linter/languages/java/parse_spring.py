@@ -8,11 +8,15 @@ Keys are matched as Spring binds them (`max-connection-age`, `maxConnectionAge` 
 `MAX_CONNECTION_AGE` are one key); durations as Spring reads them (`30s`, `5m`, `PT5M`, a
 bare number in the property's own unit: seconds); `${NAME:default}` is an environment
 value with its default. A server is known to exist when its settings name it (a port, an
-address, any option); a client channel when it has an `address`. Both starters default a
-channel to `round_robin`, so a channel whose settings name no policy has that one."""
+address, any option), or when the project's code has a service class the starter serves
+(`@GrpcService`; LogNet's starter, `@GRpcService`, with its `grpc.port` and
+`grpc.netty-server.*`): it listens on the port they set, or the starter's default. A
+client channel is known when it has an `address`. Both starters default a channel to
+`round_robin`, so a channel whose settings name no policy has that one."""
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
@@ -22,6 +26,7 @@ from k8slb.code.facts import (
     Channel,
     CodeFacts,
     EnvRef,
+    Listen,
     Loc,
     Option,
     Options,
@@ -51,6 +56,18 @@ SERVER_OPTIONS = {
     "keepalive.maxidle": "grpc.max_connection_idle_ms",
     "keepalive.time": "grpc.keepalive_time_ms",
     "keepalive.timeout": "grpc.keepalive_timeout_ms",
+}
+# LogNet's grpc-spring-boot-starter: its server's options (the same names, under another
+# prefix), its port's key (`grpc.port`, or the options' `primary-listen-address`) and
+# `grpc.enabled`.
+LOGNET = "LogNet"
+LOGNET_SERVER = "grpc.netty-server."
+# The starter whose annotation marks a service class (java/parse.py) -> what its server is
+# called in the facts, the setting of its port (normalised), and the port it listens on
+# when no setting names one.
+STARTERS = {
+    "grpc-spring-boot-starter": ("the starter's gRPC server", "grpc.server.port", "9090"),
+    LOGNET: ("LogNet's gRPC server", "grpc.port", "6565"),
 }
 STARTER_POLICY = "round_robin"  # both starters' default, where gRPC's own is pick_first
 _UNITS_MS = {
@@ -96,7 +113,10 @@ def settle(modules: Sequence[CodeFacts]) -> None:
     """A server one settings file makes may have its options set elsewhere: in another
     settings file of its project (a profile: which one runs is the deployment's choice),
     or in code (a GrpcServerConfigurer bean). There its options are incomplete: k8slb
-    says nothing rather than guess."""
+    says nothing rather than guess. A project whose code has a service class a starter
+    serves, and whose settings name no server, runs the starter's server as its defaults
+    make it."""
+    _served_by_starters(modules)
     made = [m for m in modules if m.language == "spring" and m.servers]
     if not made:
         return
@@ -112,6 +132,42 @@ def settle(modules: Sequence[CodeFacts]) -> None:
             ]
 
 
+def _served_by_starters(modules: Sequence[CodeFacts]) -> None:
+    """The starter's server of each project whose code has an annotated service class and
+    whose settings files name none: made in its base settings file (`application.*`, the
+    one every profile reads), where the finding is the annotation's."""
+    served: dict[str, tuple[str, Loc]] = {}
+    for module in modules:  # Java's only: another module's facts stay unloaded (parse_codec)
+        for starter, loc in module.starter_services if module.language == "java" else ():
+            served.setdefault(module.project, (starter, loc))
+    if not served:
+        return
+    settings: dict[str, list[CodeFacts]] = defaultdict(list)
+    for module in modules:
+        if module.language == "spring" and module.project in served:
+            settings[module.project].append(module)
+    for project, (starter, loc) in served.items():
+        files = settings.get(project, [])
+        base = sorted(
+            (m for m in files if m.path.rsplit("/", 1)[-1].split(".")[0] == "application"),
+            key=lambda m: m.path,
+        )
+        if not base or any(m.servers for m in files):
+            continue  # no settings file to speak in, or the settings make the server
+        exports = base[0].exports
+        if str(exports.get("grpc.enabled", "")).lower() == "false" and starter == LOGNET:
+            continue
+        factory, port_key, default_port = STARTERS[starter]
+        port = exports.get(port_key, default_port)
+        if str(port).strip() in ("0", "-1"):
+            continue  # a random port, or no server
+        if isinstance(port, str):  # the key's environment variable still overrides it
+            port = EnvRef(environment_name(port_key), port)
+        name = port_key.rpartition(".")[0]
+        base[0].servers.append(Server(loc, factory, Options(True, ()), name))
+        base[0].listens.append(Listen(name, port, loc))
+
+
 def normalised(key: str) -> str:
     """A key as Spring's relaxed binding compares it: lower case, no dashes or
     underscores (a list index stays)."""
@@ -120,19 +176,24 @@ def normalised(key: str) -> str:
 
 def _read(facts: CodeFacts, settings: list[Written]) -> None:
     server: list[Written] = []
+    lognet: list[Written] = []
     channels: dict[tuple[str, str], list[Written]] = {}
     for key, value, loc in settings:
         lowered = normalised(key)
         for prefix in SERVERS:
             if lowered.startswith(normalised(prefix)):
                 server.append((lowered[len(normalised(prefix)) :], value, loc))
+        if lowered.startswith(normalised(LOGNET_SERVER)):
+            lognet.append((lowered[len(normalised(LOGNET_SERVER)) :], value, loc))
         for prefix in CHANNELS:
             if lowered.startswith(normalised(prefix)):
                 name, _, rest = lowered[len(normalised(prefix)) :].partition(".")
                 channels.setdefault((prefix, name), []).append((rest, value, loc))
     if server and not any(k == "port" and str(v).strip() == "-1" for k, v, _ in server):
-        facts.servers.append(_server(server))
+        facts.servers.append(_server(server, STARTERS["grpc-spring-boot-starter"][0]))
         facts.stops += _stop(server)
+    if lognet and str(facts.exports.get("grpc.enabled", "")).lower() != "false":
+        facts.servers.append(_server(lognet, STARTERS[LOGNET][0]))
     shared = {
         k: (v, loc)
         for (prefix, name), items in channels.items()
@@ -147,14 +208,14 @@ def _read(facts: CodeFacts, settings: list[Written]) -> None:
             facts.channels.append(channel)
 
 
-def _server(settings: list[Written]) -> Server:
+def _server(settings: list[Written], factory: str) -> Server:
     entries = []
     for key, value, loc in settings:
         core = SERVER_OPTIONS.get(key)
         if core is not None:
             entries.append(Option(core, duration_ms(value), loc))
     first = settings[0][2]
-    return Server(first, "the starter's gRPC server", Options(True, tuple(entries)), None)
+    return Server(first, factory, Options(True, tuple(entries)), None)
 
 
 def _stop(settings: list[Written]) -> list[Stop]:
@@ -207,12 +268,10 @@ def _cut(value: str | EnvRef, length: int) -> Any:
 def _text(value: Any) -> Any:
     """A setting's text with its `${NAME:default}` placeholders as environment values
     (one at most; more are unknown)."""
+    if isinstance(value, bool):  # YAML's `false`, which Spring reads as the text "false"
+        return str(value).lower()
     if not isinstance(value, str):
-        return (
-            str(value)
-            if isinstance(value, int | float) and not isinstance(value, bool)
-            else UNKNOWN
-        )
+        return str(value) if isinstance(value, int | float) else UNKNOWN
     return _placeholders(value, lambda name, default: EnvRef(environment_name(name), default))
 
 

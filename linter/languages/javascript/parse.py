@@ -1,9 +1,10 @@
 """JavaScript and TypeScript source -> `CodeFacts`, with tree-sitter's grammars: what a
-Node.js module does with @grpc/grpc-js and around it.
+Node.js module does with @grpc/grpc-js (or the legacy `grpc` package) and around it.
 
 - gRPC servers (`new grpc.Server(options)`), where they listen (`bindAsync(address, ...)`,
-  which starts them: from then on the event loop keeps the process up), how they are
-  stopped (`forceShutdown()` aborts the calls in flight, `tryShutdown()` lets them end);
+  or the legacy package's `bind`, which starts them: from then on the event loop keeps the
+  process up), how they are stopped (`forceShutdown()` aborts the calls in flight,
+  `tryShutdown()` lets them end);
 - gRPC clients (`new Client(target, grpc.credentials.create...(), options)`), long-lived
   unless the function that makes one also closes it;
 - SIGTERM handlers (`process.on('SIGTERM', ...)`, also over a list of signals, and the
@@ -52,8 +53,11 @@ from k8slb.code.facts import (
     Stop,
     Unknown,
     Wait,
+    choices,
     joined,
+    one_of,
     registry_scheme,
+    settled,
 )
 from k8slb.code.syntax_trees import Calls, call_arguments, captured, syntax_problem, walk
 from k8slb.code.syntax_trees import node_text as _text
@@ -67,6 +71,11 @@ if TYPE_CHECKING:
     from tree_sitter import Node, Parser
 
 GRPC = "@grpc/grpc-js"
+# The gRPC packages whose Server and clients k8slb reads: grpc-js, and the legacy `grpc`
+# package (native, deprecated, still in older services: the same `new grpc.Server(options)`
+# and `new Client(target, grpc.credentials.create...(), options)`, gRPC's core option
+# names, and a synchronous `bind(address, credentials)` then `start()`).
+GRPC_PACKAGES = frozenset({GRPC, "grpc"})
 # grpc-health-check (grpc-node's own; `HealthImplementation`, in 1.x `Implementation`) and
 # its older fork grpc-js-health-check
 HEALTH = ("grpc-health-check", "grpc-js-health-check")
@@ -85,6 +94,8 @@ KEEPALIVE_LIBRARIES = {"agentkeepalive": "agentkeepalive", "undici": "undici"}
 UNDICI_POOLS = ("Agent", "Pool", "Client", "BalancedPool")
 WATCHED = (
     GRPC.encode(),
+    b"'grpc'",  # the legacy package, as required or imported
+    b'"grpc"',
     *(library.encode() for library in HEALTH),
     b"SIGTERM",
     b"keepAlive",
@@ -296,6 +307,36 @@ def _bound_name(node: Node) -> str | None:
     return None
 
 
+def _parameter(function: Node, name: str) -> tuple[int, Node | None] | None:
+    """Where `name` is among a function's parameters, and its default (`a = 'x'`); None
+    when it is none of them (or is destructured)."""
+    parameters = function.child_by_field_name("parameters") or function.child_by_field_name(
+        "parameter"
+    )
+    if parameters is None:
+        return None
+    if parameters.type == "identifier":  # `addr => ...`
+        return (0, None) if _text(parameters) == name else None
+    for index, parameter in enumerate(parameters.named_children):
+        default = None
+        if parameter.type in ("required_parameter", "optional_parameter"):  # TypeScript's
+            default = parameter.child_by_field_name("value")
+            parameter = parameter.child_by_field_name("pattern") or parameter
+        if parameter.type == "assignment_pattern":
+            default = parameter.child_by_field_name("right")
+            parameter = parameter.child_by_field_name("left") or parameter
+        if parameter.type == "identifier" and _text(parameter) == name:
+            return index, default
+    return None
+
+
+def _enclosing(node: Node, kinds: tuple[str, ...]) -> Node | None:
+    scope = node.parent
+    while scope is not None and scope.type not in kinds:
+        scope = scope.parent
+    return scope
+
+
 def _enclosing_function(node: Node) -> Node | None:
     scope = node.parent
     while scope is not None and scope.type not in _FUNCTIONS:
@@ -340,6 +381,8 @@ class _Module:
         self.ends = Calls(())  # where it calls `x.close()`, `x.tryShutdown()` (read)
         self.substituted: set[int] = set()  # the nodes in a template's `${...}` (read)
         self.paused: set[int] = set()  # the SIGTERM handlers read for a pause, by node id
+        # the module's calls and `new`s by what they call (made when a parameter is asked)
+        self._callers: dict[tuple[str, str, str], list[Node]] | None = None
 
     def loc(self, node: Node) -> Loc:
         return _loc(self.path, node)
@@ -354,7 +397,7 @@ class _Module:
             for node in self.of("call_expression")
             if (callee := _ending_call(node)) is not None
         )
-        grpc = {name for name, module in self.imports.items() if module == GRPC}
+        grpc = {name for name, module in self.imports.items() if module in GRPC_PACKAGES}
         servers: dict[str, Server] = {}
         for node in self.of("new_expression"):
             self._made(node, grpc, servers)
@@ -501,6 +544,9 @@ class _Module:
             return _text(node)
         if node.type == "identifier":
             bound = _text(node)
+            passed = self._passed(node, bound, depth)
+            if passed is not None:
+                return passed
             return self.strings[bound] if bound in self.strings else self._imported_value(bound)
         name = _env(node)
         if name is not None:
@@ -523,6 +569,72 @@ class _Module:
             setting = config_value(self, node, depth)
             return setting if setting is not None else UNKNOWN
         return UNKNOWN
+
+    def _passed(self, node: Node, name: str, depth: int) -> Any:
+        """A parameter's value: what the module's calls of its function pass (a function
+        by its name, a method by `x.method(...)`, a class's constructor by `new Class(...)`),
+        one fact each (facts.one_of), else its default; None when `name` is no parameter
+        of a function around `node`."""
+        function = _enclosing_function(node)
+        while function is not None:
+            found = _parameter(function, name)
+            if found is not None:
+                break
+            function = _enclosing_function(function)
+        if function is None or found is None:
+            return None
+        index, default = found
+        values = []
+        for call in self._calls_of(function):
+            given = call_arguments(call)
+            if index < len(given) and given[index].type != "spread_element":
+                values.append(self.value(given[index], depth + 1))
+            elif any(argument.type == "spread_element" for argument in given):
+                values.append(UNKNOWN)
+            else:
+                values.append(self.value(default, depth + 1) if default is not None else UNKNOWN)
+        if not values:
+            return self.value(default, depth + 1) if default is not None else UNKNOWN
+        return one_of(values)
+
+    def _calls_of(self, function: Node) -> list[Node]:
+        """The module's calls of a function: `f(...)` for a function named or bound to a
+        name, `new C(...)` for class C's constructor, `this.m(...)` or `c.m(...)` (`c` bound
+        to a `new C(...)`) for a method m of class C; another object's `m` is not it."""
+        if self._callers is None:
+            self._callers = {}
+            for call in (*self.of("call_expression"), *self.of("new_expression")):
+                called = call.child_by_field_name(
+                    "function" if call.type == "call_expression" else "constructor"
+                )
+                if called is None:
+                    continue
+                if called.type == "member_expression":
+                    on = _text(called.child_by_field_name("object"))
+                    key = (on, _text(called.child_by_field_name("property")))
+                else:
+                    key = ("", _text(called))
+                self._callers.setdefault((call.type, *key), []).append(call)
+        name = _function_name(function)
+        if function.type != "method_definition":  # `f`, or `api.f` for `api.f = (...) =>`
+            holder, _, member = name.rpartition(".")
+            return self._callers.get(("call_expression", holder, member), []) if name else []
+        owner = _enclosing(function, ("class_declaration", "class"))
+        named = owner.child_by_field_name("name") if owner is not None else None
+        if named is None:
+            return []
+        if name == "constructor":
+            return self._callers.get(("new_expression", "", _text(named)), [])
+        instances = {"this"} | {
+            bound
+            for made in self._callers.get(("new_expression", "", _text(named)), [])
+            if (bound := _bound_name(made)) is not None
+        }
+        return [
+            call
+            for instance in sorted(instances)
+            for call in self._callers.get(("call_expression", instance, name), [])
+        ]
 
     def _imported_value(self, name: str) -> Any:
         """`ADDR` or `config.ADDR` (`config.grpc.ADDR`) imported from a module of the
@@ -672,7 +784,7 @@ class _Module:
             owner = f"module:{owner}"
         module = owner[len("module:") :] if owner.startswith("module:") else self.imports.get(owner)
         given = call_arguments(node)
-        if module == GRPC and member == "Server":
+        if module in GRPC_PACKAGES and member == "Server":
             name = _bound_name(node)
             options = self.options(given[0] if given else None)
             server = Server(self.loc(node), "grpc.Server", options, name)
@@ -684,12 +796,12 @@ class _Module:
         elif module == "agentkeepalive":
             self._http_agent(node, f"agentkeepalive.{member or 'Agent'}", given, keep_alive=True)
         elif module == "undici" and member in UNDICI_POOLS:
-            url = self.value(given[0]) if given and member != "Agent" else None
+            url = settled(self.value(given[0])) if given and member != "Agent" else None
             self.facts.http_clients.append(
                 HttpClient(self.loc(node), f"undici.{member}", _long_lived(node), False, url, False)
             )
-        elif (channel := self._client(node, grpc, given)) is not None:
-            self.facts.channels.append(channel)
+        elif (channels := self._client(node, grpc, given)) is not None:
+            self.facts.channels += channels
 
     def _http_agent(self, node: Node, factory: str, given: list[Node], keep_alive: bool) -> None:
         """An agent pools its sockets when `keepAlive` is on (http's default: off)."""
@@ -703,20 +815,19 @@ class _Module:
             HttpClient(self.loc(node), factory, _long_lived(node), False, None, not keep_alive)
         )
 
-    def _client(self, node: Node, grpc: set[str], given: list[Node]) -> Channel | None:
+    def _client(self, node: Node, grpc: set[str], given: list[Node]) -> list[Channel] | None:
         """`new Client(target, grpc.credentials.create...(), options)`: a channel, long-lived
         unless the function that makes it also closes it."""
         if len(given) < 2 or not self._is_credentials(_unwrapped(given[1]), grpc):
             return None
         made = _text(node.child_by_field_name("constructor"))
-        return Channel(
-            self.loc(node),
-            f"new {made}",
-            self.value(given[0]),
-            self.options(given[2] if len(given) > 2 else None),
-            not _closed_where_made(node, self.ends),
-            (0, "address"),
-        )
+        options = self.options(given[2] if len(given) > 2 else None)
+        long_lived = not _closed_where_made(node, self.ends)
+        # a target passed by the callers: one channel for each value they pass
+        return [
+            Channel(self.loc(node), f"new {made}", target, options, long_lived, (0, "address"))
+            for target in choices(self.value(given[0]))
+        ]
 
     def _is_credentials(self, node: Node | None, grpc: set[str]) -> bool:
         """`grpc.credentials.createInsecure()` (or `credentials.create...()` imported from
@@ -725,7 +836,9 @@ class _Module:
             return False
         called = _text(node.child_by_field_name("function")).split(".")
         if len(called) == 2:  # `credentials` or `ChannelCredentials` imported by name
-            return self.members.get(called[0]) in {(GRPC, c) for c in _CREDENTIALS}
+            return self.members.get(called[0]) in {
+                (package, c) for package in GRPC_PACKAGES for c in _CREDENTIALS
+            }
         return len(called) == 3 and called[0] in grpc and called[1] in _CREDENTIALS
 
     def _registration(self, node: Node, called: str) -> None:
@@ -770,10 +883,11 @@ class _Module:
         self, node: Node, name: str, method: str, given: list[Node], server: Server
     ) -> None:
         facts = self.facts
-        if method == "bindAsync":
+        if method in ("bindAsync", "bind"):  # `bind`: the legacy package's, synchronous
             facts.starts.add(name)
             if given:
-                facts.listens.append(Listen(name, self.value(given[0]), self.loc(node)))
+                address = settled(self.value(given[0]))
+                facts.listens.append(Listen(name, address, self.loc(node)))
             # from here the event loop keeps the process up, serving, until it is stopped
             facts.waits.append(Wait(self.loc(node), name, NODE_WAIT))
         elif method == "start":
