@@ -8,8 +8,15 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from k8slb.core.findings import Finding
-from k8slb.rules.examples import MAX_AGE_OPTIONS, SIGTERM_HANDLER, grpc_server
+from k8slb.core.findings import Finding, Severity
+from k8slb.rules.examples import (
+    BUILT_HERE,
+    MAX_AGE_OPTIONS,
+    SIGTERM_HANDLER,
+    bare_pod,
+    grpc_server,
+    web_deployment,
+)
 from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE
 
 from .helpers import lint_files
@@ -311,6 +318,35 @@ def test_server_without_max_age_and_its_traps(tmp_path: Path) -> None:
     assert len(lint(tmp_path / "c", {"s.py": unlimited}, "KLB201")) == 1
     assert lint(tmp_path / "d", {"s.py": grpc_server(", options=opts()")}, "KLB201") == []
     assert lint(tmp_path / "e", {"tests/test_s.py": grpc_server()}, "KLB201") == []
+
+
+HPA = (
+    "---\napiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: web}\n"
+    "spec: {scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}, "
+    "minReplicas: 1, maxReplicas: 5}\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("manifests", "lowered"),
+    [
+        (bare_pod(), True),
+        (web_deployment().replace("  replicas: 3\n", "  replicas: 1\n"), True),
+        (web_deployment(), False),
+        (web_deployment().replace("  replicas: 3\n", "  replicas: 1\n") + HPA, False),
+    ],
+    ids=["bare-pod", "one-replica", "three-replicas", "one-replica-autoscaled"],
+)
+def test_a_server_only_one_unscaled_replica_runs_lacks_max_age_at_info(
+    tmp_path: Path, manifests: str, lowered: bool
+) -> None:
+    """The one-replica policy of KLB101 and KLB401: with no second pod, no client misses
+    one yet; the finding says which workload runs the server and keeps its fix."""
+    files = {"app.py": grpc_server(), "manifests.yaml": manifests, **dict(BUILT_HERE)}
+    (finding,) = lint_files(tmp_path, files, ["KLB201"]).findings
+    assert (finding.severity is Severity.INFO) is lowered
+    assert ("runs it as one replica and nothing scales it" in finding.text) is lowered
+    assert finding.edits
 
 
 # -- KLB403 / KLB404: shutdown --------------------------------------------------------------
