@@ -498,6 +498,36 @@ def test_a_python_file_that_does_not_parse_does_not_stop_the_run(tmp_path: Path)
     ]
 
 
+@pytest.mark.parametrize(
+    ("line", "construct"),
+    [
+        ('    print "sent", count', "a print statement"),
+        ("    print count,", "a print statement"),
+        ("    exec code in scope", "an exec statement"),
+        ("    raise ValueError, 'no such queue'", "`raise E, message`"),
+        ("    os.chmod(path, 0755)", "an old octal or long literal"),
+    ],
+)
+def test_a_python_2_module_is_info_not_read_rather_than_an_error(
+    tmp_path: Path, line: str, construct: str
+) -> None:
+    """A program written for Python 2 (its image pins python:2.7) is valid for its
+    interpreter: k8slb does not read that language version, and says so at info."""
+    source = f"import sys\nimport requests\n\n\ndef send(count):\n{line}\n"
+    (finding,) = lint(tmp_path, {"generator.py": source}, "KLB004")
+    assert finding.severity is Severity.INFO and finding.line == 6
+    assert f"not read: Python 2 syntax ({construct}) at line 6" in finding.text
+    handler = "try:\n    send(1)\nexcept IOError, error:\n    pass\n"
+    (caught,) = lint(tmp_path / "except", {"generator.py": source + handler}, "KLB004")
+    assert caught.severity is Severity.INFO
+
+
+def test_a_python_3_syntax_error_stays_an_error(tmp_path: Path) -> None:
+    source = "import requests\n\n\ndef send(count:\n    print(count)\n"
+    (finding,) = lint(tmp_path, {"generator.py": source}, "KLB004")
+    assert finding.severity is Severity.ERROR and "not valid Python" in finding.text
+
+
 def test_asyncpg_pools_are_judged_by_max_queries(tmp_path: Path) -> None:
     source = """\
         import asyncpg
