@@ -4,6 +4,7 @@ import os
 from collections.abc import Iterator
 from typing import Any
 
+from k8slb.code.facts import CodeFacts
 from k8slb.core.edits import YamlEdit
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.model.index import Index
@@ -151,6 +152,8 @@ def what_it_checks(
         found = (
             reached[0] if reached is not None else context.links.route(workload, container, key[1])
         )
+        if found is None and (aggregated := spring_health(context.links.code(link), key[1])):
+            return Handled(further=aggregated)
         if found is None:
             return Handled(
                 missing=f"no route for {key[1]} is found in the code container "
@@ -160,6 +163,47 @@ def what_it_checks(
             return Handled(idle=found.where)
         return Handled(further=f"its handler at {found.where} does more than answer a constant")
     return _grpc_health(context, workload, container, link, key)
+
+
+# Spring Boot's health endpoint, and the settings that make it add a dependency's health
+# indicator to it (its auto-configuration: a DataSource, MongoDB, Redis, RabbitMQ...).
+ACTUATOR_HEALTH = "/actuator/health"
+_INDICATED = (
+    "spring.datasource.",
+    "spring.data.mongodb.",
+    "spring.data.redis.",
+    "spring.redis.",
+    "spring.rabbitmq.",
+    "spring.elasticsearch.",
+    "spring.data.cassandra.",
+    "spring.cassandra.",
+    "spring.neo4j.",
+    "spring.couchbase.",
+    "spring.ldap.",
+)
+
+
+def spring_health(code: list[CodeFacts], path: object) -> str | None:
+    """Why a Spring Boot application's `/actuator/health` reaches a dependency: the
+    settings of the code the container runs configure one whose health indicator Spring
+    Boot adds to that endpoint (not its `/liveness` or `/readiness` groups), unless they
+    turn the indicators off."""
+    if not isinstance(path, str) or path.split("?", 1)[0].rstrip("/") != ACTUATOR_HEALTH:
+        return None
+    for facts in code:
+        if facts.language != "spring":
+            continue
+        settings = facts.exports
+        if str(settings.get("management.health.defaults.enabled", "")).lower() == "false":
+            continue
+        for prefix in _INDICATED:
+            if any(key.startswith(prefix) for key in settings):
+                return (
+                    f"Spring Boot adds the health of what the application configures to "
+                    f"{ACTUATOR_HEALTH} (the {prefix.rstrip('.')} settings of "
+                    f"{os.path.basename(facts.path)})"
+                )
+    return None
 
 
 def _grpc_health(
@@ -309,7 +353,11 @@ class SharedProbe(Rule):
     - in the container's code, when k8slb knows the code it runs (`k8slb explain-links`):
       the route of an `httpGet` path whose handler does more than answer a constant (a
       query, a call, shared state), or, for a `grpc` probe, the health service of the
-      server on that port when the code can set it NOT_SERVING;
+      server on that port when the code can set it NOT_SERVING; or Spring Boot's
+      `/actuator/health` (not its `liveness` or `readiness` group) in an application whose
+      settings configure a dependency Spring Boot adds a health indicator for
+      (`spring.datasource.*`, `spring.data.redis.*`, `spring.data.mongodb.*`,
+      `spring.rabbitmq.*`...), unless `management.health.defaults.enabled=false`;
     - an `exec` command that dials another host (`-h db`, `--host=cache`,
       `-addr=backend:9000`, `http://api:8080/ready`, also in `sh -c`; not `localhost`, a
       loopback address or the pod's own `$HOSTNAME` or `$POD_IP`).

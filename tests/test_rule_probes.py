@@ -628,3 +628,64 @@ def test_a_service_targeting_only_a_sidecar_is_named_with_the_sidecar(tmp_path: 
     assert "Service web selects the pod, but it targets only the ports of container 'proxy'" in (
         finding.text
     )
+
+
+# -- Spring Boot's health endpoint ---------------------------------------------------------
+
+SPRING_BUILT = (
+    ("skaffold.yaml", BUILT_HERE[0][1]),
+    (
+        "Dockerfile",
+        "FROM eclipse-temurin:21-jre\nCOPY build/libs/app.jar /app.jar\n"
+        'ENTRYPOINT ["java", "-jar", "/app.jar"]\n',
+    ),
+    (
+        "src/main/java/com/example/orders/OrdersApplication.java",
+        "package com.example.orders;\n\n"
+        "import org.springframework.boot.SpringApplication;\n"
+        "import org.springframework.boot.autoconfigure.SpringBootApplication;\n\n"
+        "@SpringBootApplication\npublic class OrdersApplication {\n"
+        "    public static void main(String[] args) {\n"
+        "        SpringApplication.run(OrdersApplication.class, args);\n    }\n}\n",
+    ),
+)
+ACTUATOR = "httpGet: {path: /actuator/health, port: http}"
+
+
+@pytest.mark.parametrize(
+    ("settings", "probe", "severity"),
+    [
+        ("spring.datasource.url=jdbc:postgresql://db:5432/orders\n", ACTUATOR, Severity.WARNING),
+        ("spring.data.redis.host=cache\n", ACTUATOR, Severity.WARNING),
+        ("spring.application.name=orders\n", ACTUATOR, Severity.INFO),
+        (
+            "spring.datasource.url=jdbc:postgresql://db:5432/orders\n"
+            "management.health.defaults.enabled=false\n",
+            ACTUATOR,
+            Severity.INFO,
+        ),
+        (
+            "spring.datasource.url=jdbc:postgresql://db:5432/orders\n",
+            "httpGet: {path: /actuator/health/liveness, port: http}",
+            Severity.INFO,
+        ),
+    ],
+    ids=["datasource", "redis", "no-dependency", "indicators-off", "liveness-group"],
+)
+def test_spring_boot_health_that_aggregates_a_configured_dependency_is_a_warning(
+    tmp_path: Path, settings: str, probe: str, severity: Severity
+) -> None:
+    """Spring Boot adds the health indicator of each dependency it auto-configures (a
+    DataSource, Redis...) to /actuator/health: shared by both probes, a database outage
+    restarts every pod. Its liveness group, or an application with no such dependency,
+    is not seen to reach one."""
+    files = {
+        "manifest.yaml": web_deployment(probes(probe, probe)),
+        "src/main/resources/application.properties": settings,
+        **dict(SPRING_BUILT),
+    }
+    (finding,) = lint_files(tmp_path, files, ["KLB301"]).findings
+    assert finding.severity is severity
+    assert ("Spring Boot adds the health of what the application configures" in finding.text) is (
+        severity is Severity.WARNING
+    )
