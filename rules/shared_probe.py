@@ -145,8 +145,8 @@ def what_it_checks(
     link = context.links.of(workload, container.name)
     if link is None:
         return Handled(
-            missing="the handler's code is not in the tree (k8slb links no code to "
-            f"container {container.name!r}: `k8slb explain-links`)"
+            missing="k8slb has not read the handler's code (no code in the tree is linked "
+            f"to container {container.name!r}: `k8slb explain-links`)"
         )
     if key[0] == "httpGet":
         found = (
@@ -362,8 +362,9 @@ class SharedProbe(Rule):
       `-addr=backend:9000`, `http://api:8080/ready`, also in `sh -c`; not `localhost`, a
       loopback address or the pod's own `$HOSTNAME` or `$POD_IP`).
 
-    Where that link is missing, the finding is `info` and says which: the handler's code
-    is not in the tree (no code is linked to the container: the common case of a chart),
+    Where that link is missing, the finding is `info` and says which: k8slb has not read
+    the handler's code (no code in the tree is linked to the container: the common case
+    of a chart),
     no route of the linked code declares the path, k8slb cannot tell which health
     service answers the gRPC probe, or the command names no other host (a local
     `pg_isready`, a script). If such a handler checks a dependency, the warning's advice
@@ -458,7 +459,7 @@ class SharedProbe(Rule):
         Example(
             web_deployment(READY + READY.replace("readiness", "liveness")),
             severity=Severity.INFO,
-            title="the handler's code is not in the tree",
+            title="the handler's code is not read",
             at=(21, 11),
         ),
         Example(

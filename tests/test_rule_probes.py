@@ -56,9 +56,10 @@ def test_same_handler_is_shared(tmp_path: Path, readiness: str, liveness: str) -
     [
         (
             "httpGet: {path: /healthz, port: http}",
-            "the handler's code is not in the tree (k8slb links no code to container 'web'",
+            "k8slb has not read the handler's code (no code in the tree is linked to "
+            "container 'web'",
         ),
-        ("grpc: {port: 8080}", "the handler's code is not in the tree"),
+        ("grpc: {port: 8080}", "k8slb has not read the handler's code"),
         (
             "exec: {command: [/app/check, --db]}",
             "the command runs in the container and names no other host",
@@ -323,7 +324,7 @@ def test_a_well_known_check_of_the_process_own_state_is_info(
     assert ("fail together only when the process itself" in finding.text) is (
         severity is Severity.INFO
     )
-    assert ("the handler's code is not in the tree" in finding.text) is (
+    assert ("k8slb has not read the handler's code" in finding.text) is (
         severity is Severity.WARNING
     )
 
