@@ -364,9 +364,8 @@ class SharedProbe(Rule):
 
     Where that link is missing, the finding is `info` and says which: k8slb has not read
     the handler's code (no code in the tree is linked to the container: the common case
-    of a chart),
-    no route of the linked code declares the path, k8slb cannot tell which health
-    service answers the gRPC probe, or the command names no other host (a local
+    of a chart), no route of the linked code declares the path, k8slb cannot tell which
+    health service answers the gRPC probe, or the command names no other host (a local
     `pg_isready`, a script). If such a handler checks a dependency, the warning's advice
     holds; if it checks only the process, sharing it is fair. Other cases are not
     warnings either:
