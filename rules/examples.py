@@ -23,10 +23,6 @@ def web_deployment(container_extra: str = "", pod_extra: str = "", *, service: b
 
     `container_extra` and `pod_extra` are YAML lines added to the container and to the pod
     spec, written without indentation (it is added here)."""
-
-    def indent(text: str, spaces: int) -> str:
-        return "".join(" " * spaces + line + "\n" for line in text.splitlines())
-
     manifest = (
         "apiVersion: apps/v1\n"
         "kind: Deployment\n"
@@ -39,14 +35,37 @@ def web_deployment(container_extra: str = "", pod_extra: str = "", *, service: b
         "  template:\n"
         "    metadata:\n"
         "      labels: {app: web}\n"
-        "    spec:\n" + indent(pod_extra, 6) + "      containers:\n"
+        "    spec:\n" + _indent(pod_extra, 6) + "      containers:\n"
         "        - name: web\n"
         "          image: registry.example/web:1.0\n"
         "          ports:\n"
         "            - name: http\n"
-        "              containerPort: 8080\n" + indent(container_extra, 10)
+        "              containerPort: 8080\n" + _indent(container_extra, 10)
     )
     return manifest + (SERVICE if service else "")
+
+
+def bare_pod(container_extra: str = "") -> str:
+    """web_deployment()'s pod run bare, with no controller (a Pod named `web`), and the
+    Service in front of it; `container_extra` as in web_deployment()."""
+    return (
+        "apiVersion: v1\n"
+        "kind: Pod\n"
+        "metadata:\n"
+        "  name: web\n"
+        "  labels: {app: web}\n"
+        "spec:\n"
+        "  containers:\n"
+        "    - name: web\n"
+        "      image: registry.example/web:1.0\n"
+        "      ports:\n"
+        "        - name: http\n"
+        "          containerPort: 8080\n" + _indent(container_extra, 6) + SERVICE
+    )
+
+
+def _indent(text: str, spaces: int) -> str:
+    return "".join(" " * spaces + line + "\n" for line in text.splitlines())
 
 
 # A build that links web_deployment()'s container to the example's code beside it

@@ -7,11 +7,13 @@ from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.model.addresses import loopback_only
 from k8slb.model.dialers import dialers_by_service
 from k8slb.model.grpc_options import INT_MAX, MAX_AGE, MAX_AGE_GRACE
-from k8slb.model.index import is_headless, service_type
+from k8slb.model.index import is_headless, one_unscaled_replica, service_type
+from k8slb.model.objects import pod_template
 from k8slb.model.routes import Front, Key, envoy_fronts, key_of, l7_fronts
 from k8slb.rules.base import Context, Example, Rule
 from k8slb.rules.dialect import dialect_of
 from k8slb.rules.examples import (
+    BUILT_HERE,
     GO_HANDLER,
     GO_KEEPALIVE_IMPORTS,
     GO_MAX_AGE,
@@ -19,10 +21,12 @@ from k8slb.rules.examples import (
     MAX_AGE_OPTIONS,
     NODE_MAX_AGE,
     NODE_SIGTERM,
+    SIGTERM_HANDLER,
     go_server,
     grpc_server,
     java_server,
     node_server,
+    web_deployment,
 )
 
 
@@ -82,6 +86,13 @@ class GrpcServerNoMaxAge(Rule):
     request, so new pods get calls with no connection ending. A cluster on a ClusterIP
     Service's name, or `LOGICAL_DNS`, is one address behind kube-proxy: still a warning,
     as it is when nothing is known of the callers (clients in other repositories).
+
+    Reported at `info` too when k8slb knows the pods that run the server (`k8slb
+    explain-links`) and each workload of them is one replica that nothing scales: a bare
+    Pod (no controller makes a second one), or a Deployment or StatefulSet of one replica
+    that no autoscaler targets, the policy `grpc-clusterip` (KLB101) and `no-prestop`
+    (KLB401) apply to the same pods. There is no other pod for a client to miss yet; the
+    fix is the same, for the day it is scaled.
 
     ## Why it matters
     By default a gRPC connection lives as long as both ends do. Clients connected through
@@ -170,6 +181,15 @@ class GrpcServerNoMaxAge(Rule):
             title="in Java, with maxConnectionAge and its grace",
         ),
         Example(
+            grpc_server(before_wait=SIGTERM_HANDLER),
+            language="python",
+            manifests=web_deployment().replace("  replicas: 3\n", "  replicas: 1\n"),
+            beside=BUILT_HERE,
+            severity=Severity.INFO,
+            title="run by one replica that nothing scales",
+            at=(7, 14),
+        ),
+        Example(
             GO_HANDLER,
             severity=Severity.INFO,
             language="go",
@@ -248,6 +268,21 @@ class GrpcServerNoMaxAge(Rule):
                         edits=edits,
                     )
                     continue
+                alone = _one_replica(context, facts)
+                if alone is not None:
+                    yield self.code_finding(
+                        loc,
+                        (
+                            headline,
+                            f"{alone} and nothing scales it: there is no other pod for its "
+                            "clients to move to yet",
+                            "cap the connection age before it runs more than one pod",
+                        ),
+                        severity=Severity.INFO,
+                        fix=fix,
+                        edits=edits,
+                    )
+                    continue
                 yield self.code_finding(
                     loc,
                     (
@@ -280,6 +315,23 @@ def _fronts(context: Context) -> dict[Key, list[Front]]:
     for key, found in envoy_fronts(context.index.objects, context.proxy_configs).items():
         fronts.setdefault(key, []).extend(found)
     return fronts
+
+
+def _one_replica(context: Context, facts: CodeFacts) -> str | None:
+    """Which pods run the module's server, when k8slb knows them (links.py) and each is one
+    replica that nothing scales (a bare Pod, or a Deployment or StatefulSet of one: the
+    policy of `no-prestop` and `grpc-clusterip`), or None."""
+    workloads = {id(link.workload): link.workload for link in context.links.running(facts.path)}
+    alone = [
+        one_unscaled_replica(context.index, [(workload, template)])
+        for workload in workloads.values()
+        if (template := pod_template(workload)) is not None
+    ]
+    if not alone or len(alone) != len(workloads) or None in alone:
+        return None
+    if len(alone) == 1:
+        return f"{alone[0]} runs it as one replica"
+    return f"each workload that runs it ({', '.join(map(str, alone))}) is one replica"
 
 
 def _only_proxy(context: Context, facts: CodeFacts, fronts: dict[Key, list[Front]]) -> Front | None:

@@ -15,8 +15,13 @@ class InvalidCode(ReadProblemRule):
     The rules on code cannot see inside the file, so a channel or server in it goes
     unchecked. Files that mention none of those are never parsed and never reported here.
 
-    A Python file that the running Python cannot parse but libcst can (syntax newer than
-    the interpreter k8slb runs on) is reported at `info` as not analysed.
+    A file that the running Python cannot parse but libcst can (syntax newer than the
+    interpreter k8slb runs on) is reported at `info` as not analysed. So is a file that
+    neither parses and that holds, on the line where the parser gave up, a construct of
+    Python 2 that Python 3 refuses (a `print` or `exec` statement, `except E, e`, `raise
+    E, "message"`, a backquoted repr, `<>`, an old octal or long literal, a `ur` prefix):
+    a program for Python 2 is valid for its interpreter, and k8slb does not read that
+    version of the language, which the finding says.
 
     ## Fix
     Correct the syntax (k8slb reads the Python 3 grammar, up to 3.14), or exclude the file.
@@ -33,4 +38,11 @@ class InvalidCode(ReadProblemRule):
     examples = (
         Example("import grpc\n\ndef serve(:\n    pass\n", language="python", at=(3, 11)),
         Example("import grpc\n\ndef serve():\n    pass\n", findings=0, language="python"),
+        Example(
+            'import grpc\n\ndef serve():\n    print "serving"\n',
+            language="python",
+            severity=Severity.INFO,
+            title="a module written for Python 2",
+            at=(4, 5),
+        ),
     )

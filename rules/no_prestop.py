@@ -58,16 +58,19 @@ class NoPreStop(Rule):
     It is only `info` where the pause cannot save a request because no other pod takes
     the traffic while this one stops, in a workload that no autoscaler
     (HorizontalPodAutoscaler, KEDA ScaledObject) scales (one that does scales down, a pod
-    stopping while others serve): a Deployment with `strategy: Recreate`; and, when it
-    runs one replica, a Deployment with `maxSurge: 0`, a StatefulSet, or a Deployment that
-    keeps its data on a PersistentVolumeClaim one pod holds (`ReadWriteOnce` or
-    `ReadWriteOncePod`, or a claim not among the files read, whose mode is then taken as
-    `ReadWriteOnce` and the message says so). Such a single-replica store (a database,
-    cache, broker or telemetry sink) has no second pod: its surge pod waits for the volume
-    or finds the data held by the old process, so the pause only delays the outage. The
+    stopping while others serve): a bare Pod (no controller makes a second one); and,
+    when it runs one replica, a Deployment with `strategy: Recreate` or `maxSurge: 0`, a
+    StatefulSet, or a Deployment that keeps its data on a PersistentVolumeClaim one pod
+    holds (`ReadWriteOnce` or `ReadWriteOncePod`, or a claim not among the files read,
+    whose mode is then taken as `ReadWriteOnce` and the message says so). Such a
+    single-replica store (a database, cache, broker or telemetry sink) has no second pod:
+    its surge pod waits for the volume or finds the data held by the old process, so the
+    pause only delays the outage. The
     evidence is the workload's own spec, never its image, so a chart, a kustomize build
-    and a plain manifest of it get the same verdict. A one-replica Deployment without such
-    a claim (data in `emptyDir`, or a claim many pods may write) surges a second pod that
+    and a plain manifest of it get the same verdict. `Recreate` above one replica keeps
+    the warning: it governs rollouts only, while an eviction, a node drain or a scale-down
+    stops one pod as the others serve. A one-replica Deployment without such a claim
+    (data in `emptyDir`, or a claim many pods may write) surges a second pod that
     takes the traffic, and keeps the warning. A pod that only Services without client
     traffic select (peer discovery, metrics: see `no-readiness-probe`)
     loses no request and is not reported. It is `info` too when only headless Services
@@ -150,10 +153,17 @@ class NoPreStop(Rule):
         Example(web_deployment(READY, service=False), findings=0, title="no Service selects it"),
         Example(
             web_deployment(READY).replace(
-                "  replicas: 3\n", "  replicas: 3\n  strategy: {type: Recreate}\n"
+                "  replicas: 3\n", "  replicas: 1\n  strategy: {type: Recreate}\n"
             ),
             severity=Severity.INFO,
-            title="old and new pods never overlap",
+            title="one replica whose old and new pods never overlap",
+            at=(15, 17),
+        ),
+        Example(
+            web_deployment(READY).replace(
+                "  replicas: 3\n", "  replicas: 3\n  strategy: {type: Recreate}\n"
+            ),
+            title="Recreate above one replica: a drain stops one pod while others serve",
             at=(15, 17),
         ),
         Example(

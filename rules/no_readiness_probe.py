@@ -30,11 +30,11 @@ class NoReadinessProbe(Rule):
     Kubernetes sends that port's traffic to the Service's own port number.)
 
     It is only `info` where readiness decides little: when no other pod takes the traffic
-    while one stops, as `no-prestop` reads it (no autoscaler, and `strategy: Recreate`, or
-    one replica with `maxSurge: 0`, in a StatefulSet, or keeping its data on a
-    PersistentVolumeClaim one pod holds: a single-replica store), or when every Service
-    that selects the pod publishes not-ready addresses (`publishNotReadyAddresses: true`
-    on a ClusterIP): such a Service routes to the pod whether it is ready or not. And it
+    while one stops, as `no-prestop` reads it (a bare Pod; or no autoscaler and one
+    replica with `strategy: Recreate` or `maxSurge: 0`, in a StatefulSet, or keeping its
+    data on a PersistentVolumeClaim one pod holds: a single-replica store), or when every
+    Service that selects the pod publishes not-ready addresses (`publishNotReadyAddresses:
+    true` on a ClusterIP): such a Service routes to the pod whether it is ready or not. And it
     is `info` when the callers reach the pods without the Service, as `no-prestop` reads
     it (the code registers the process in a service registry, or a well-known component
     reached otherwise), unless a caller is seen going through the Service.

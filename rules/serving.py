@@ -26,12 +26,17 @@ def never_overlaps(index: Index, workload: K8sObject, template: PodTemplate) -> 
     it. A workload an autoscaler targets is never such: it scales down, one pod stopping
     while the others serve, whatever its strategy."""
     spec = workload.body.get("spec")
+    if workload.kind == "Pod":
+        # no controller makes another: the Pod is its only replica, and nothing scales it
+        return "a bare Pod (no controller) is one replica: no other pod takes its traffic"
     if index.scalers(workload):
         return None
-    if workload.kind == "Deployment" and dig(spec, "strategy", "type") == "Recreate":
-        return "its strategy is Recreate: every old pod is gone before a new one starts"
     if dig(spec, "replicas") not in (None, 1):
+        # Recreate too: it governs rollouts only, while an eviction, a node drain or a
+        # scale-down stops one pod as the others serve
         return None
+    if workload.kind == "Deployment" and dig(spec, "strategy", "type") == "Recreate":
+        return "one replica with strategy Recreate: the old pod is gone before the new one starts"
     if workload.kind == "Deployment" and _no_surge(dig(spec, "strategy")):
         # maxSurge 0: the one old pod is stopped before its successor is made (Recreate)
         return "one replica with maxSurge 0: the old pod is gone before the new one starts"

@@ -4,19 +4,22 @@ import os
 from collections.abc import Iterator
 from typing import Any
 
+from k8slb.code.facts import CodeFacts
 from k8slb.core.edits import YamlEdit
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.model.index import Index
-from k8slb.model.links import Reached
+from k8slb.model.links import Link, Reached
 from k8slb.model.objects import Container, pos_of
 from k8slb.model.static_replies import static_reply
 from k8slb.model.well_known import self_check
 from k8slb.reading.build_files import image_repository
 from k8slb.reading.objects import K8sObject
 from k8slb.reading.yamltree import YMap
+from k8slb.record import record
 from k8slb.rules.base import PROBES, Context, Example, Rule
 from k8slb.rules.examples import BUILT_HERE, LIVE, READY, web_deployment
 from k8slb.rules.health_always_serving import never_drains
+from k8slb.rules.serving import never_overlaps
 
 TCP = "readinessProbe:\n  tcpSocket: {port: http}\n"
 _ONE_HANDLER = """\
@@ -45,6 +48,8 @@ def ready():
     return "OK"
 """
 CAT = "readinessProbe:\n  exec: {command: [cat, /tmp/healthy]}\n"
+DIALS = "readinessProbe:\n  exec: {command: [pg_isready, -h, db, -p, '5432']}\n"
+_CHECKS_DB = _ONE_HANDLER.replace('@app.get("/live")\n', "")
 
 # Kubernetes' defaults for the probe timings.
 _DEFAULTS = {"initialDelaySeconds": 0, "periodSeconds": 10, "failureThreshold": 3}
@@ -108,44 +113,165 @@ def _one_handler(
     return ready, live
 
 
-def checks_nothing(
+@record
+class Handled:
+    """What k8slb reads of the shared handler: where it checks nothing but the process
+    (`idle`), where it reaches further (`further`: the warning's evidence), or which link
+    of that evidence is missing (`missing`). At most one is set."""
+
+    idle: str | None = None
+    further: str | None = None
+    missing: str | None = None
+
+
+def what_it_checks(
     context: Context,
     workload: K8sObject,
     container: Container,
     key: tuple[Any, ...],
     reached: tuple[Reached, Reached] | None,
-) -> str | None:
-    """Where the handler both probes reach sits in the container's code (`app.py:12`),
-    when k8slb finds it there and it checks nothing but the process itself: a route that
-    answers a constant (parse_routes.py), or the gRPC health service of the server on the
-    probed port when it can never say NOT_SERVING (KLB405)."""
+) -> Handled:
+    """What the handler both probes reach checks, as far as k8slb can read it: the route
+    of an `httpGet` path in the container's code (parse_routes.py), the gRPC health
+    service of the server on the probed port (KLB405), the hosts an `exec` command names."""
+    if key[0] == "exec":
+        host = dialled_host(key[1])
+        if host is not None:
+            return Handled(further=f"the command dials {host}, another host")
+        return Handled(
+            missing="the command runs in the container and names no other host, and what its "
+            "program checks k8slb does not read"
+        )
+    link = context.links.of(workload, container.name)
+    if link is None:
+        return Handled(
+            missing="k8slb has not read the handler's code (no code in the tree is linked "
+            f"to container {container.name!r}: `k8slb explain-links`)"
+        )
     if key[0] == "httpGet":
         found = (
             reached[0] if reached is not None else context.links.route(workload, container, key[1])
         )
-        return found.where if found is not None and found.route.trivial else None
-    if key[0] != "grpc":
+        if found is None and (aggregated := spring_health(context.links.code(link), key[1])):
+            return Handled(further=aggregated)
+        if found is None:
+            return Handled(
+                missing=f"no route for {key[1]} is found in the code container "
+                f"{container.name!r} runs"
+            )
+        if found.route.trivial:
+            return Handled(idle=found.where)
+        return Handled(further=f"its handler at {found.where} does more than answer a constant")
+    return _grpc_health(context, workload, container, link, key)
+
+
+# Spring Boot's health endpoint, and the settings that make it add a dependency's health
+# indicator to it (its auto-configuration: a DataSource, MongoDB, Redis, RabbitMQ...).
+ACTUATOR_HEALTH = "/actuator/health"
+_INDICATED = (
+    "spring.datasource.",
+    "spring.data.mongodb.",
+    "spring.data.redis.",
+    "spring.redis.",
+    "spring.rabbitmq.",
+    "spring.elasticsearch.",
+    "spring.data.cassandra.",
+    "spring.cassandra.",
+    "spring.neo4j.",
+    "spring.couchbase.",
+    "spring.ldap.",
+)
+
+
+def spring_health(code: list[CodeFacts], path: object) -> str | None:
+    """Why a Spring Boot application's `/actuator/health` reaches a dependency: the
+    settings of the code the container runs configure one whose health indicator Spring
+    Boot adds to that endpoint (not its `/liveness` or `/readiness` groups), unless they
+    turn the indicators off."""
+    if not isinstance(path, str) or path.split("?", 1)[0].rstrip("/") != ACTUATOR_HEALTH:
         return None
-    link = context.links.of(workload, container.name)
-    if link is None:
-        return None
+    for facts in code:
+        if facts.language != "spring":
+            continue
+        settings = facts.exports
+        if str(settings.get("management.health.defaults.enabled", "")).lower() == "false":
+            continue
+        for prefix in _INDICATED:
+            if any(key.startswith(prefix) for key in settings):
+                return (
+                    f"Spring Boot adds the health of what the application configures to "
+                    f"{ACTUATOR_HEALTH} (the {prefix.rstrip('.')} settings of "
+                    f"{os.path.basename(facts.path)})"
+                )
+    return None
+
+
+def _grpc_health(
+    context: Context, workload: K8sObject, container: Container, link: Link, key: tuple[Any, ...]
+) -> Handled:
+    """The gRPC health service of the code's server on the probed port."""
+    unknown = Handled(
+        missing="which health service of the code answers the probe on port "
+        f"{key[1]} k8slb cannot tell"
+    )
     code = context.links.code(link)
     listening = context.links.listening(workload, container)
     if listening:  # the probe asks the server on its port
         if not any(served.port == key[1] for served in listening):
-            return None
+            return unknown
     elif sum(len(facts.servers) for facts in code) != 1:
-        return None  # which server's health service the probe asks is not known
+        return unknown  # which server's health service the probe asks is not known
     servicers = [(facts, s) for facts in code for s in facts.health_servicers]
     # a server has one health service: gRPC's own, where the program registers it
     asked = [(f, s) for f, s in servicers if s.custom_class is None] or servicers
-    if not asked or not all(
+    if not asked:
+        return unknown
+    facts, servicer = asked[0]
+    where = f"{os.path.basename(facts.path)}:{servicer.loc.line}"
+    if all(
         never_drains(context, facts, s) if s.custom_class is None else not s.class_can_fail
         for facts, s in asked
     ):
-        return None
-    facts, servicer = asked[0]
-    return f"{os.path.basename(facts.path)}:{servicer.loc.line}"
+        return Handled(idle=where)
+    return Handled(further=f"its health service ({where}) can report NOT_SERVING")
+
+
+# Addresses that name the container itself: a command that dials them checks this pod only.
+_LOCAL_HOSTS = frozenset({"", "localhost", "127.0.0.1", "::1", "[::1]", "0.0.0.0", "::", "[::]"})
+_HOST_OPTIONS = ("-h", "--host", "-host", "--hostname", "-addr", "--addr", "--address")
+
+
+def dialled_host(command: tuple[Any, ...]) -> str | None:
+    """The first host other than the container's own that an `exec` probe's command names
+    (`-h db`, `--host=db`, `-addr=db:9000`, `http://db:8080/health`; also in `sh -c`), or
+    None. A host taken from the pod's own name or address (`$HOSTNAME`, `$(hostname)`,
+    `$POD_IP`) is the container itself."""
+    words = [str(word) for word in command]
+    if len(words) == 3 and words[0].rsplit("/", 1)[-1] in _SHELLS and words[1] == "-c":
+        words = words[2].split()
+    for number, word in enumerate(words):
+        value = None
+        option, equals, given = word.partition("=")
+        if option in _HOST_OPTIONS:
+            if equals:
+                value = given
+            elif number + 1 < len(words) and not words[number + 1].startswith("-"):
+                value = words[number + 1]
+        elif "://" in word:
+            value = word.split("://", 1)[1].split("/", 1)[0].rsplit("@", 1)[-1]
+        if value is None:
+            continue
+        host = value.strip("'\"")
+        if not host.startswith("["):
+            host = host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+        if host.lower() not in _LOCAL_HOSTS and not _names_itself(host):
+            return host
+    return None
+
+
+def _names_itself(host: str) -> bool:
+    upper = host.upper()
+    return any(name in upper for name in ("HOSTNAME", "POD_IP", "POD_NAME", "$(HOSTNAME"))
 
 
 def unserved(index: Index, workload: K8sObject, container: Container) -> str:
@@ -220,7 +346,29 @@ class SharedProbe(Rule):
     make another handler, and neither do timings.
 
     Sharing harms only where the readiness check can fail for a reason that should not
-    restart the pod, so some cases are not warnings:
+    restart the pod (a database or another service down), so a warning needs that chain
+    of evidence whole: the shared check is seen to reach beyond the process, readiness
+    gates traffic, liveness gives up with it, and another pod takes the traffic meanwhile.
+    What makes the first link, k8slb reads:
+    - in the container's code, when k8slb knows the code it runs (`k8slb explain-links`):
+      the route of an `httpGet` path whose handler does more than answer a constant (a
+      query, a call, shared state), or, for a `grpc` probe, the health service of the
+      server on that port when the code can set it NOT_SERVING; or Spring Boot's
+      `/actuator/health` (not its `liveness` or `readiness` group) in an application whose
+      settings configure a dependency Spring Boot adds a health indicator for
+      (`spring.datasource.*`, `spring.data.redis.*`, `spring.data.mongodb.*`,
+      `spring.rabbitmq.*`...), unless `management.health.defaults.enabled=false`;
+    - an `exec` command that dials another host (`-h db`, `--host=cache`,
+      `-addr=backend:9000`, `http://api:8080/ready`, also in `sh -c`; not `localhost`, a
+      loopback address or the pod's own `$HOSTNAME` or `$POD_IP`).
+
+    Where that link is missing, the finding is `info` and says which: k8slb has not read
+    the handler's code (no code in the tree is linked to the container: the common case
+    of a chart), no route of the linked code declares the path, k8slb cannot tell which
+    health service answers the gRPC probe, or the command names no other host (a local
+    `pg_isready`, a script). If such a handler checks a dependency, the warning's advice
+    holds; if it checks only the process, sharing it is fair. Other cases are not
+    warnings either:
     - the same `tcpSocket` port is no finding: that check fails only when the process no
       longer accepts connections, when a restart is what liveness is for;
     - a command that checks next to nothing (`cat`, `test -f`, `true`, `ls`, `stat`, also
@@ -250,8 +398,11 @@ class SharedProbe(Rule):
       `c.JSON(200, gin.H{...})`); Express routes (`res.status(200).send("OK")`). For a
       `grpc` probe, the health service of the code's server on that port can never say
       NOT_SERVING (as `KLB405` finds it). Both probes then fail together only when the
-      process is stuck, where a restart is the right answer. A handler that checks a
-      dependency, or one k8slb cannot find, is judged as above.
+      process is stuck, where a restart is the right answer;
+    - one replica that no other pod backs while it is out (a bare Pod, or one replica
+      with `strategy: Recreate`, `maxSurge: 0`, in a StatefulSet, or keeping its data on a
+      claim one pod holds, and no autoscaler: the policy of `no-prestop`) is `info`: being
+      taken out of the endpoints is as much an outage as a restart.
 
     Two `httpGet` probes on the same port with *different* paths are one handler too when
     k8slb knows the code the container runs (`k8slb explain-links`) and both paths route
@@ -291,10 +442,27 @@ class SharedProbe(Rule):
         description="make the liveness probe a tcpSocket probe on the same port",
     )
     examples = (
-        Example(web_deployment(READY + READY.replace("readiness", "liveness")), at=(21, 11)),
         Example(
-            web_deployment(READY + READY.replace("readiness", "liveness") + "  periodSeconds: 5\n"),
+            _CHECKS_DB,
+            language="python",
+            manifests=web_deployment(READY + READY.replace("readiness", "liveness")),
+            beside=BUILT_HERE,
+            at=(21, 11),
+        ),
+        Example(
+            web_deployment(DIALS + DIALS.replace("readiness", "liveness")),
+            title="a command that dials another host",
+            at=(21, 11),
+        ),
+        Example(
+            web_deployment(DIALS + DIALS.replace("readiness", "liveness") + "  periodSeconds: 5\n"),
             title="timings do not make another handler",
+            at=(21, 11),
+        ),
+        Example(
+            web_deployment(READY + READY.replace("readiness", "liveness")),
+            severity=Severity.INFO,
+            title="the handler's code is not read",
             at=(21, 11),
         ),
         Example(
@@ -413,7 +581,11 @@ class SharedProbe(Rule):
                 if own is None and key[0] == "httpGet" and isinstance(key[1], str):
                     path = key[1].split("?", 1)[0]  # nginx matches a location without the query
                     own = static_reply(context.index, workload, template, container, path)
-                idle = None if own else checks_nothing(context, workload, container, key, reached)
+                handled = (
+                    Handled()
+                    if own or trivial_exec(key)
+                    else what_it_checks(context, workload, container, key, reached)
+                )
                 detail, severity = self._verdict(
                     key,
                     readiness,
@@ -421,10 +593,11 @@ class SharedProbe(Rule):
                     serves=container.name in served,
                     both=both,
                     own=own,
-                    idle=idle,
+                    handled=handled,
                     unserved=""
                     if container.name in served
                     else unserved(context.index, workload, container),
+                    alone=never_overlaps(context.index, workload, template),
                 )
                 yield self.finding(
                     workload,
@@ -446,11 +619,17 @@ class SharedProbe(Rule):
         serves: bool,
         both: str,
         own: str | None = None,
-        idle: str | None = None,
+        handled: Handled | None = None,
         unserved: str = "no scanned Service selects the pod",
+        alone: str | None = None,
     ) -> tuple[tuple[str, ...], Severity]:
-        """The detail and severity: a warning only where the shared check can fail for a
-        reason that should not restart the pod, and where readiness gates traffic."""
+        """The detail and severity: a warning only where the chain of evidence is whole:
+        the shared check is seen to reach beyond the process (a handler in the code that
+        does more than answer, a health service that can say NOT_SERVING, a command that
+        dials another host), liveness gives up with readiness, readiness gates traffic, and
+        another pod takes that traffic. Where a link is missing, info naming it."""
+        handled = handled or Handled()
+        idle = handled.idle
         if trivial_exec(key):
             return (
                 f"{both}, a command that checks next to nothing, so neither probe says much",
@@ -481,7 +660,22 @@ class SharedProbe(Rule):
                 "check restarts it",
                 "give liveness its own cheap check",
             ), Severity.INFO
+        if alone is not None:
+            return (
+                f"{both}; {alone}, so being taken out of the endpoints is as much an outage "
+                "as a restart",
+                "a cheap liveness check of its own (tcpSocket) would still spare it restarts "
+                "while a dependency is down",
+            ), Severity.INFO
+        if handled.missing is not None:
+            return (
+                f"{both}; {handled.missing}",
+                "if it checks a dependency (a database, another service), an outage of that "
+                "fails liveness too and restarts every pod: give liveness its own cheap "
+                "check; if it checks only the process, sharing it is fair",
+            ), Severity.INFO
         return (
-            f"{both}: an overloaded pod is restarted instead of just taken out of the endpoints",
+            f"{both}; {handled.further}: when that fails, every pod is restarted instead of "
+            "just taken out of the endpoints",
             "give liveness its own cheap check (e.g. tcpSocket on the port)",
         ), Severity.WARNING

@@ -71,7 +71,7 @@ def test_select_ignore_and_fail_on_from_pyproject(tmp_path: Path) -> None:
     code, out, _ = check(tmp_path)
     assert rules(out) == {"KLB101", "KLB401", "KLB403"}
     assert code == 0, "only warnings, and fail-on is error"
-    code, out, _ = check(tmp_path, "--select", "KLB301", "--fail-on", "warning")
+    code, out, _ = check(tmp_path, "--select", "KLB301", "--fail-on", "info")
     assert rules(out) == {"KLB301"} and code == 1, "the command line wins"
 
 

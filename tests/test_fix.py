@@ -722,7 +722,7 @@ def test_a_run_whose_every_write_is_refused_reports_what_a_check_does(tmp_path: 
     _, out, _ = invoke("fix", "--isolated", "--no-cache", str(link))
     *listing, summary = out.splitlines()
     assert listing == checked.splitlines()
-    assert "[info]" not in out, "no headless twin was written: KLB101 stays a warning"
+    assert "KLB101 [*] [warning]" in out, "no headless twin was written: KLB101 stays a warning"
     assert summary.startswith("Nothing fixed; 2 fixes not written (see below); 3 findings remain")
 
 

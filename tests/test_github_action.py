@@ -80,7 +80,7 @@ def test_quoted_arguments_stay_whole_and_the_job_gets_a_summary(tmp_path: Path) 
     assert rules == {"KLB401", "KLB301"}
     written = summary.read_text()
     assert written.startswith("earlier step\n## k8slb\n"), "appended to the job's summary"
-    assert "| KLB301 shared-probe | warning | 1 |" in written
+    assert "| KLB301 shared-probe | info | 1 |" in written
     assert "| my bad/backend.yaml:22:17 | KLB401 no-prestop | warning |" in written
 
 

@@ -271,6 +271,33 @@ def test_typescript_findings_and_declarations(tmp_path: Path) -> None:
     assert problem.rule == "KLB004" and "not valid TypeScript" in problem.message
 
 
+# A generated client's types, written without semicolons: valid TypeScript on which
+# tree-sitter's grammar stumbles (a property named `in` after a line with no semicolon).
+KEYWORD_PROPERTIES = """\
+import * as grpc from '@grpc/grpc-js';
+
+export interface QueryFilter {
+  eq?: string
+  in?: string[]
+  nin?: string[]
+}
+
+export type Page = {
+  size?: number
+  in?: number[]
+}
+"""
+
+
+def test_a_type_declaration_the_grammar_stumbles_on_is_no_parse_error() -> None:
+    """An error tree-sitter reports inside an interface or a type alias (no code runs
+    there) is not the file's: no KLB004. One in code still is, at its own line."""
+    assert parse_typescript("src/models/types.ts", KEYWORD_PROPERTIES.encode()).problem is None
+    broken = KEYWORD_PROPERTIES + "\nfunction main( {\n}\n"
+    problem = parse_typescript("src/models/types.ts", broken.encode()).problem
+    assert problem is not None and problem.rule == "KLB004" and problem.line == 14
+
+
 def test_a_test_module_is_not_judged() -> None:
     assert parse("src/__tests__/server.js", server().encode()).is_test
     assert parse("src/server.spec.js", server().encode()).is_test

@@ -8,8 +8,15 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from k8slb.core.findings import Finding
-from k8slb.rules.examples import MAX_AGE_OPTIONS, SIGTERM_HANDLER, grpc_server
+from k8slb.core.findings import Finding, Severity
+from k8slb.rules.examples import (
+    BUILT_HERE,
+    MAX_AGE_OPTIONS,
+    SIGTERM_HANDLER,
+    bare_pod,
+    grpc_server,
+    web_deployment,
+)
 from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE
 from k8slb.selection import codes_to_ids
 
@@ -314,6 +321,35 @@ def test_server_without_max_age_and_its_traps(tmp_path: Path) -> None:
     assert lint(tmp_path / "e", {"tests/test_s.py": grpc_server()}, "KLB201") == []
 
 
+HPA = (
+    "---\napiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: web}\n"
+    "spec: {scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}, "
+    "minReplicas: 1, maxReplicas: 5}\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("manifests", "lowered"),
+    [
+        (bare_pod(), True),
+        (web_deployment().replace("  replicas: 3\n", "  replicas: 1\n"), True),
+        (web_deployment(), False),
+        (web_deployment().replace("  replicas: 3\n", "  replicas: 1\n") + HPA, False),
+    ],
+    ids=["bare-pod", "one-replica", "three-replicas", "one-replica-autoscaled"],
+)
+def test_a_server_only_one_unscaled_replica_runs_lacks_max_age_at_info(
+    tmp_path: Path, manifests: str, lowered: bool
+) -> None:
+    """The one-replica policy of KLB101 and KLB401: with no second pod, no client misses
+    one yet; the finding says which workload runs the server and keeps its fix."""
+    files = {"app.py": grpc_server(), "manifests.yaml": manifests, **dict(BUILT_HERE)}
+    (finding,) = lint_files(tmp_path, files, ["KLB201"]).findings
+    assert (finding.severity is Severity.INFO) is lowered
+    assert ("runs it as one replica and nothing scales it" in finding.text) is lowered
+    assert finding.edits
+
+
 # -- KLB403 / KLB404: shutdown --------------------------------------------------------------
 
 
@@ -476,6 +512,36 @@ def test_klb004_is_named_for_code_of_any_language_and_answers_to_its_former_name
         ("KLB004", "invalid-code", "main.go"),
     ]
     assert codes_to_ids(["invalid-python"]) == codes_to_ids(["invalid-code"]) == {"KLB004"}
+
+
+@pytest.mark.parametrize(
+    ("line", "construct"),
+    [
+        ('    print "sent", count', "a print statement"),
+        ("    print count,", "a print statement"),
+        ("    exec code in scope", "an exec statement"),
+        ("    raise ValueError, 'no such queue'", "`raise E, message`"),
+        ("    os.chmod(path, 0755)", "an old octal or long literal"),
+    ],
+)
+def test_a_python_2_module_is_info_not_read_rather_than_an_error(
+    tmp_path: Path, line: str, construct: str
+) -> None:
+    """A program written for Python 2 (its image pins python:2.7) is valid for its
+    interpreter: k8slb does not read that language version, and says so at info."""
+    source = f"import sys\nimport requests\n\n\ndef send(count):\n{line}\n"
+    (finding,) = lint(tmp_path, {"generator.py": source}, "KLB004")
+    assert finding.severity is Severity.INFO and finding.line == 6
+    assert f"not read: Python 2 syntax ({construct}) at line 6" in finding.text
+    handler = "try:\n    send(1)\nexcept IOError, error:\n    pass\n"
+    (caught,) = lint(tmp_path / "except", {"generator.py": source + handler}, "KLB004")
+    assert caught.severity is Severity.INFO
+
+
+def test_a_python_3_syntax_error_stays_an_error(tmp_path: Path) -> None:
+    source = "import requests\n\n\ndef send(count:\n    print(count)\n"
+    (finding,) = lint(tmp_path, {"generator.py": source}, "KLB004")
+    assert finding.severity is Severity.ERROR and "not valid Python" in finding.text
 
 
 def test_asyncpg_pools_are_judged_by_max_queries(tmp_path: Path) -> None:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from k8slb.core.findings import Severity
-from k8slb.rules.examples import DATA_CLAIM, PRESTOP, READY, web_deployment
+from k8slb.rules.examples import DATA_CLAIM, PRESTOP, READY, bare_pod, web_deployment
 
 from .helpers import lint_text, rules_of
 
@@ -110,6 +110,7 @@ SCALER = (
     "minReplicas: 1, maxReplicas: 5}\n"
 )
 ONE = "  replicas: 1\n"
+RECREATE = "  strategy: {type: Recreate}\n"
 
 
 def _claim(mode: str) -> str:
@@ -127,12 +128,9 @@ def _store(replicas: str = ONE, claim: str = "") -> str:
 @pytest.mark.parametrize(
     ("text", "lowered"),
     [
-        (
-            web_deployment(READY).replace(
-                "  replicas: 3\n", "  replicas: 3\n  strategy: {type: Recreate}\n"
-            ),
-            True,
-        ),
+        (web_deployment(READY).replace("  replicas: 3\n", ONE + RECREATE), True),
+        (web_deployment(READY).replace("  replicas: 3\n", "  replicas: 3\n" + RECREATE), False),
+        (bare_pod(READY), True),
         (_statefulset("  replicas: 1\n"), True),
         (_statefulset(""), True),
         (_statefulset("  replicas: 1\n", "  podManagementPolicy: Parallel\n"), True),
@@ -170,7 +168,9 @@ def _store(replicas: str = ONE, claim: str = "") -> str:
         ),
     ],
     ids=[
-        "recreate",
+        "one-replica-recreate",
+        "recreate-above-one-replica",
+        "bare-pod",
         "one-replica-sts",
         "default-replicas-sts",
         "parallel-sts",

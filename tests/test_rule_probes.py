@@ -48,7 +48,97 @@ def klb301(tmp_path: Path, readiness: str, liveness: str, **kwargs: str) -> list
 )
 def test_same_handler_is_shared(tmp_path: Path, readiness: str, liveness: str) -> None:
     (finding,) = klb301(tmp_path, readiness, liveness)
-    assert finding.severity is Severity.WARNING and finding.container == "web"
+    assert finding.container == "web" and "share one check" in finding.text
+
+
+@pytest.mark.parametrize(
+    ("check", "missing"),
+    [
+        (
+            "httpGet: {path: /healthz, port: http}",
+            "k8slb has not read the handler's code (no code in the tree is linked to "
+            "container 'web'",
+        ),
+        ("grpc: {port: 8080}", "k8slb has not read the handler's code"),
+        (
+            "exec: {command: [/app/check, --db]}",
+            "the command runs in the container and names no other host",
+        ),
+        (
+            "exec: {command: [pg_isready, -h, localhost]}",
+            "the command runs in the container and names no other host",
+        ),
+    ],
+    ids=["http", "grpc", "exec", "exec-local-host"],
+)
+def test_a_shared_handler_k8slb_cannot_read_is_info_naming_the_missing_link(
+    tmp_path: Path, check: str, missing: str
+) -> None:
+    """A warning needs the evidence that the shared check reaches beyond the process:
+    without the handler's code, or with a command that names no other host, it is info."""
+    (finding,) = klb301(tmp_path, check, check)
+    assert finding.severity is Severity.INFO
+    assert missing in finding.text
+    assert "if it checks a dependency" in finding.text
+
+
+# A shared check seen to reach another host: a database outage restarts every pod
+DIALS = "exec: {command: [pg_isready, -h, db.shop, -p, '5432']}"
+
+
+@pytest.mark.parametrize(
+    ("command", "host"),
+    [
+        ("[pg_isready, -h, db.shop, -p, '5432']", "db.shop"),
+        ("[redis-cli, --host=cache, ping]", "cache"),
+        ("[grpc_health_probe, '-addr=backend:9000']", "backend"),
+        ("[sh, -c, 'curl -fs http://api.shop:8080/ready']", "api.shop"),
+    ],
+    ids=["option", "option-equals", "addr", "url-in-shell"],
+)
+def test_a_shared_command_that_dials_another_host_is_a_warning(
+    tmp_path: Path, command: str, host: str
+) -> None:
+    check = f"exec: {{command: {command}}}"
+    (finding,) = klb301(tmp_path, check, check)
+    assert finding.severity is Severity.WARNING
+    assert f"the command dials {host}, another host" in finding.text
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "[sh, -c, 'redis-cli -h $HOSTNAME ping']",
+        "[sh, -c, 'curl -fs http://127.0.0.1:8080/ready']",
+        "[mysqladmin, ping, -h, '::1']",
+    ],
+    ids=["own-name", "loopback-url", "ipv6-loopback"],
+)
+def test_a_command_that_dials_the_container_itself_names_no_other_host(
+    tmp_path: Path, command: str
+) -> None:
+    check = f"exec: {{command: {command}}}"
+    (finding,) = klb301(tmp_path, check, check)
+    assert finding.severity is Severity.INFO and "names no other host" in finding.text
+
+
+@pytest.mark.parametrize(
+    ("replicas", "reason"),
+    [
+        ("  replicas: 1\n  strategy: {type: Recreate}\n", "one replica with strategy Recreate"),
+        ("  replicas: 1\n  strategy: {rollingUpdate: {maxSurge: 0}}\n", "maxSurge 0"),
+    ],
+    ids=["recreate", "no-surge"],
+)
+def test_one_replica_that_no_other_pod_backs_is_info_even_when_its_check_dials_out(
+    tmp_path: Path, replicas: str, reason: str
+) -> None:
+    """With no other pod to take its traffic, being taken out of the endpoints is as much
+    an outage as a restart: the one-replica policy of KLB302 and KLB401."""
+    text = web_deployment(probes(DIALS, DIALS)).replace("  replicas: 3\n", replicas)
+    (finding,) = lint_text(tmp_path, text, ["KLB301"])
+    assert finding.severity is Severity.INFO
+    assert reason in finding.text and "as much an outage as a restart" in finding.text
 
 
 @pytest.mark.parametrize(
@@ -79,8 +169,8 @@ def test_different_handlers_are_not_shared(tmp_path: Path, readiness: str, liven
 def test_a_probe_that_differs_only_in_timing_is_still_shared(tmp_path: Path) -> None:
     (finding,) = klb301(
         tmp_path,
-        "httpGet: {path: /h, port: http}\n  periodSeconds: 10\n  timeoutSeconds: 2",
-        "httpGet: {path: /h, port: http}\n  periodSeconds: 15\n  initialDelaySeconds: 30",
+        f"{DIALS}\n  periodSeconds: 10\n  timeoutSeconds: 2",
+        f"{DIALS}\n  periodSeconds: 15\n  initialDelaySeconds: 30",
     )
     assert finding.severity is Severity.WARNING
 
@@ -98,8 +188,8 @@ def test_a_liveness_probe_that_gives_up_much_later_is_info_and_says_so(tmp_path:
 def test_a_liveness_probe_that_starts_earlier_is_not_lowered(tmp_path: Path) -> None:
     (finding,) = klb301(
         tmp_path,
-        "httpGet: {path: /h, port: http}\n  initialDelaySeconds: 20",
-        "httpGet: {path: /h, port: http}\n  failureThreshold: 10",
+        f"{DIALS}\n  initialDelaySeconds: 20",
+        f"{DIALS}\n  failureThreshold: 10",
     )
     assert finding.severity is Severity.WARNING
 
@@ -131,7 +221,8 @@ def test_a_trivial_shared_command_is_info(tmp_path: Path, command: str) -> None:
 def test_a_shell_script_that_does_more_is_not_trivial(tmp_path: Path) -> None:
     check = "exec: {command: [sh, -c, 'cat /tmp/ok && curl -f localhost:8080/ready']}"
     (finding,) = klb301(tmp_path, check, check)
-    assert finding.severity is Severity.WARNING
+    assert "checks next to nothing" not in finding.text
+    assert "names no other host" in finding.text
 
 
 def test_the_finding_points_at_liveness_and_relates_readiness(tmp_path: Path) -> None:
@@ -217,18 +308,24 @@ spec:
     [
         (ZOOKEEPER, Severity.INFO),
         (LOKI.replace("TARGET", "distributor"), Severity.INFO),
-        (LOKI.replace("TARGET", "ingester"), Severity.WARNING),  # ring and WAL: not its own
-        (LOKI.replace("TARGET", "query-frontend"), Severity.WARNING),  # waits for queriers
+        # ring and WAL, waits for queriers: not its own state, but no code shows what it is
+        (LOKI.replace("TARGET", "ingester"), Severity.WARNING),
+        (LOKI.replace("TARGET", "query-frontend"), Severity.WARNING),
     ],
     ids=["zookeeper-ruok", "loki-distributor", "loki-ingester", "loki-query-frontend"],
 )
 def test_a_well_known_check_of_the_process_own_state_is_info(
     tmp_path: Path, text: str, severity: Severity
 ) -> None:
+    """A table may lower a finding, never make one: outside it, with no code to read,
+    the finding is info too, naming what k8slb did not read (`severity` is the table's)."""
     (finding,) = lint_text(tmp_path, text, ["KLB301"])
-    assert finding.severity is severity
+    assert finding.severity is Severity.INFO
     assert ("fail together only when the process itself" in finding.text) is (
         severity is Severity.INFO
+    )
+    assert ("k8slb has not read the handler's code" in finding.text) is (
+        severity is Severity.WARNING
     )
 
 
@@ -278,9 +375,8 @@ def test_a_path_nginx_answers_by_itself_is_a_check_of_its_own_state(
     """Gateways in front of Loki or Cortex probe a `location` that only returns 200."""
     assert "nginxinc/nginx-unprivileged" in GATEWAY and "configMap: {name: gateway}" in GATEWAY
     (finding,) = lint_text(tmp_path, GATEWAY + config, ["KLB301"])
-    assert finding.severity is severity
-    if severity is Severity.INFO:
-        assert "nginx answers /healthz itself" in finding.text
+    assert finding.severity is Severity.INFO  # no code of the backend: info either way
+    assert ("nginx answers /healthz itself" in finding.text) is (severity is Severity.INFO)
 
 
 # -- the handler both probes reach, in the container's code --------------------------------
@@ -359,10 +455,11 @@ def test_a_shared_handler_that_checks_something_keeps_the_warning(
     assert finding.severity is Severity.WARNING
 
 
-def test_a_shared_path_no_route_of_the_code_declares_keeps_the_warning(tmp_path: Path) -> None:
+def test_a_shared_path_no_route_of_the_code_declares_is_info_saying_so(tmp_path: Path) -> None:
     code = FLASK_OK.replace("/healthz", "/status")
     finding = klb301_with_code(tmp_path, code, SHARED_HTTP, SHARED_HTTP)
-    assert finding.severity is Severity.WARNING
+    assert finding.severity is Severity.INFO
+    assert "no route for /healthz is found in the code container 'web' runs" in finding.text
 
 
 # A Go program at the top of its module, built into the image web_deployment() runs.
@@ -491,11 +588,12 @@ def test_a_shared_grpc_probe_of_a_health_service_that_can_say_not_serving_keeps_
     assert finding.severity is Severity.WARNING
 
 
-def test_a_shared_grpc_probe_of_another_port_than_the_server_keeps_the_warning(
+def test_a_shared_grpc_probe_of_another_port_than_the_server_is_info_saying_so(
     tmp_path: Path,
 ) -> None:
     finding = klb301_with_code(tmp_path, GRPC_HEALTH, "grpc: {port: 9090}", "grpc: {port: 9090}")
-    assert finding.severity is Severity.WARNING
+    assert finding.severity is Severity.INFO
+    assert "which health service of the code answers the probe on port 9090" in finding.text
 
 
 # -- why a Service that selects the pod does not make readiness gate traffic ---------------
@@ -530,4 +628,65 @@ def test_a_service_targeting_only_a_sidecar_is_named_with_the_sidecar(tmp_path: 
     assert "no scanned Service" not in finding.text
     assert "Service web selects the pod, but it targets only the ports of container 'proxy'" in (
         finding.text
+    )
+
+
+# -- Spring Boot's health endpoint ---------------------------------------------------------
+
+SPRING_BUILT = (
+    ("skaffold.yaml", BUILT_HERE[0][1]),
+    (
+        "Dockerfile",
+        "FROM eclipse-temurin:21-jre\nCOPY build/libs/app.jar /app.jar\n"
+        'ENTRYPOINT ["java", "-jar", "/app.jar"]\n',
+    ),
+    (
+        "src/main/java/com/example/orders/OrdersApplication.java",
+        "package com.example.orders;\n\n"
+        "import org.springframework.boot.SpringApplication;\n"
+        "import org.springframework.boot.autoconfigure.SpringBootApplication;\n\n"
+        "@SpringBootApplication\npublic class OrdersApplication {\n"
+        "    public static void main(String[] args) {\n"
+        "        SpringApplication.run(OrdersApplication.class, args);\n    }\n}\n",
+    ),
+)
+ACTUATOR = "httpGet: {path: /actuator/health, port: http}"
+
+
+@pytest.mark.parametrize(
+    ("settings", "probe", "severity"),
+    [
+        ("spring.datasource.url=jdbc:postgresql://db:5432/orders\n", ACTUATOR, Severity.WARNING),
+        ("spring.data.redis.host=cache\n", ACTUATOR, Severity.WARNING),
+        ("spring.application.name=orders\n", ACTUATOR, Severity.INFO),
+        (
+            "spring.datasource.url=jdbc:postgresql://db:5432/orders\n"
+            "management.health.defaults.enabled=false\n",
+            ACTUATOR,
+            Severity.INFO,
+        ),
+        (
+            "spring.datasource.url=jdbc:postgresql://db:5432/orders\n",
+            "httpGet: {path: /actuator/health/liveness, port: http}",
+            Severity.INFO,
+        ),
+    ],
+    ids=["datasource", "redis", "no-dependency", "indicators-off", "liveness-group"],
+)
+def test_spring_boot_health_that_aggregates_a_configured_dependency_is_a_warning(
+    tmp_path: Path, settings: str, probe: str, severity: Severity
+) -> None:
+    """Spring Boot adds the health indicator of each dependency it auto-configures (a
+    DataSource, Redis...) to /actuator/health: shared by both probes, a database outage
+    restarts every pod. Its liveness group, or an application with no such dependency,
+    is not seen to reach one."""
+    files = {
+        "manifest.yaml": web_deployment(probes(probe, probe)),
+        "src/main/resources/application.properties": settings,
+        **dict(SPRING_BUILT),
+    }
+    (finding,) = lint_files(tmp_path, files, ["KLB301"]).findings
+    assert finding.severity is severity
+    assert ("Spring Boot adds the health of what the application configures" in finding.text) is (
+        severity is Severity.WARNING
     )

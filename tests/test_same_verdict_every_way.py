@@ -190,6 +190,35 @@ spec:
       targetPort: http
 """
 
+# A program run as one bare Pod (a tutorial's), with a Service in front: no controller
+BARE_POD = """\
+apiVersion: v1
+kind: Pod
+metadata:
+  name: demo
+  namespace: shop
+  labels: {app: demo}
+spec:
+  containers:
+    - name: demo
+      image: registry.example/demo:1.0
+      ports:
+        - name: http
+          containerPort: 8080
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: demo
+  namespace: shop
+spec:
+  selector: {app: demo}
+  ports:
+    - name: http
+      port: 80
+      targetPort: http
+"""
+
 # A Go gRPC server that registers itself in Consul (its callers resolve its pods there)
 # and the frontend that dials it so, from one image; their code in hotel/.
 _HOTEL = {
@@ -209,6 +238,7 @@ WORKLOADS = {
     "store.yaml": ONE_REPLICA_STORE,
     "stateful.yaml": ONE_REPLICA_STATEFUL_STORE,
     "web.yaml": HTTP_WEB,
+    "demo.yaml": BARE_POD,
     **REGISTERED,
 }
 # The gRPC backend's server, built into its image (registry.example/web) beside the
@@ -315,7 +345,8 @@ def test_a_workload_gets_the_same_verdict_as_plain_yaml_a_chart_or_a_kustomizati
 
 def test_each_workload_gets_the_verdict_its_evidence_makes(tmp_path: Path) -> None:
     """What the comparison above holds the same: the scaled gRPC backend is the textbook
-    warning; the one-replica stores are info (no second pod takes their traffic); the web
+    warning; the one-replica stores and the bare Pod are info (no second pod takes their
+    traffic); the web
     Deployment's missing probe and pause are warnings. With its code in the tree, the
     gRPC server's own findings (in app.py) come on top of the manifests' verdicts, which
     the code does not change."""
@@ -324,7 +355,7 @@ def test_each_workload_gets_the_verdict_its_evidence_makes(tmp_path: Path) -> No
     assert by_rule[("Service/shop/orders", "KLB101")] == "warning"
     for ref in ("Deployment/shop/orders", "Deployment/shop/web", "Deployment/default/site"):
         assert by_rule[(ref, "KLB302")] == by_rule[(ref, "KLB401")] == "warning"
-    for ref in ("Deployment/shop/db", "StatefulSet/shop/cache"):
+    for ref in ("Deployment/shop/db", "StatefulSet/shop/cache", "Pod/shop/demo"):
         assert by_rule[(ref, "KLB302")] == by_rule[(ref, "KLB401")] == "info"
     assert by_rule[("Deployment/shop/geo", "KLB401")] == "warning"  # no code: no registry
 

@@ -419,10 +419,13 @@ def _port_targets(
 
 def one_unscaled_replica(index: Index, backends: list[tuple[K8sObject, PodTemplate]]) -> str | None:
     """The workload, when a Service's pods are one replica of a Deployment or StatefulSet
-    that nothing scales: there is no second pod for a pinned connection to miss yet."""
+    that nothing scales, or a bare Pod (no controller makes a second): there is no second
+    pod for a pinned connection to miss yet."""
     if len(backends) != 1:
         return None
     workload = backends[0][0]
+    if workload.kind == "Pod":
+        return f"the bare {workload.ref.display}"
     replicas = dig(workload.body, "spec", "replicas")
     if workload.kind not in ("Deployment", "StatefulSet") or index.scalers(workload):
         return None

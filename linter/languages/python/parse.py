@@ -258,6 +258,33 @@ def _encoding_problem(path: str, data: bytes) -> Problem | None:
     return None
 
 
+# Statements and literals of Python 2 that Python 3 refuses, read on the line where the
+# parser gave up: a module for an interpreter k8slb does not read, not a broken one.
+_PYTHON2 = (
+    ("a print statement", regex.compile(r"^\s*print(?:\s*>>|\s+[^\s(=.,:;)\]}])")),
+    ("an exec statement", regex.compile(r"^\s*exec\s+[^\s(=.,:;)\]}]")),
+    ("`except E, e`", regex.compile(r"^\s*except\s+[^:(]*(?:\([^:]*\))?\s*,\s*[A-Za-z_]\w*\s*:")),
+    ("`raise E, message`", regex.compile(r"^\s*raise\s+[A-Za-z_][\w.]*\s*,")),
+    ("a backquoted repr", regex.compile(r"`")),
+    ("the `<>` operator", regex.compile(r"<>")),
+    ("an old octal or long literal", regex.compile(r"(?:^|[^\w.])(?:0[0-7]+|\d+[lL])\b")),
+    ("a `ur` string prefix", regex.compile(r"(?i)(?:^|[^\w])ur[\"']")),
+)
+
+
+def python2_syntax(line: str) -> str | None:
+    """Which Python 2 construct the line holds, or None."""
+    for what, pattern in _PYTHON2:
+        if pattern.search(line):
+            return what
+    return None
+
+
+def _line_of(data: bytes, number: int) -> str:
+    lines = data.split(b"\n", number)
+    return lines[number - 1].decode("utf-8", "replace") if len(lines) >= number else ""
+
+
 def _syntax_problem(path: str, data: bytes, error: SyntaxError) -> Problem:
     """KLB004. Syntax newer than the running Python is not an error of the file: libcst
     (which reads every version up to 3.14) decides, and the finding says what happened."""
@@ -272,6 +299,16 @@ def _syntax_problem(path: str, data: bytes, error: SyntaxError) -> Problem:
     try:
         parse_module(data)
     except ParserSyntaxError:
+        older = python2_syntax(error.text or _line_of(data, line))
+        if older is not None:
+            return Problem(
+                "KLB004",
+                path,
+                line,
+                column,
+                f"not read: Python 2 syntax ({older}) at line {line}; k8slb reads Python 3",
+                severity=Severity.INFO,
+            )
         return Problem("KLB004", path, line, column, f"not valid Python: {error.msg}")
     except Exception:
         pass
