@@ -130,6 +130,31 @@ class Joined:
 
 
 @record
+class Passed:
+    """A Go function's parameter that no call in its own file gives a value: what the
+    calls of `function` in the package of folder `package` pass at `index`, in any file of
+    the scanned tree (a same-package file's `start(addr)`, a `main.go` that calls
+    `mmf.Start(queryAddr)`), joined as the file's own calls would be (one_of). Resolved
+    with the imported names (imported.py); rules never see one."""
+
+    package: str  # the folder of the function's file
+    function: str
+    index: int
+
+
+@record
+class Helper:
+    """Options a Go function of another file returns (`grpc.NewServer(newOpts(p)...)`,
+    `opts := util.DialOptions(); grpc.Dial(t, opts...)`): the `options <function>` export
+    of the file that declares it, in the package of `package` (an import path; "" for the
+    importer's own). Resolved with the imported names; one no scanned file declares leaves
+    the options incomplete."""
+
+    package: str
+    function: str
+
+
+@record
 class Alternatives:
     """One of several values: a function's parameter whose call sites pass different ones
     (`dial(os.Getenv("GEO_ADDR"))` and `dial(os.Getenv("RATE_ADDR"))`). A reader makes one
@@ -186,7 +211,7 @@ def joined(parts: list[Any]) -> Any:
         if math.prod(len(choices(p)) for p in parts) > MAX_CHOICES:
             return UNKNOWN  # texts of many parameters: not a product of their values
         return one_of([joined([*parts[:at], c, *parts[at + 1 :]]) for c in parts[at].values])
-    if any(isinstance(p, Imported | Setting | Joined) for p in parts):
+    if any(isinstance(p, Imported | Setting | Joined | Passed) for p in parts):
         flat = tuple(q for p in parts for q in (p.parts if isinstance(p, Joined) else (p,)))
         return Joined(flat) if len(flat) <= MAX_PARTS else UNKNOWN
     envs = [p for p in parts if isinstance(p, EnvRef)]
@@ -228,13 +253,19 @@ class Options:
     literal: Loc | None = None
     # ... or, when the call passes no options at all, the call itself.
     given: bool = True
+    # options functions of other files return (facts.Helper), added once resolved
+    pending: tuple[Helper, ...] = ()
 
     def get(self, key: str) -> Option | None:
         found = [entry for entry in self.entries if entry.key == key]
         return found[-1] if found else None  # gRPC keeps the last of repeated keys
 
     def __add__(self, other: Options) -> Options:
-        return Options(self.complete and other.complete, self.entries + other.entries)
+        return Options(
+            self.complete and other.complete,
+            self.entries + other.entries,
+            pending=self.pending + other.pending,
+        )
 
 
 NO_OPTIONS = Options(complete=True)

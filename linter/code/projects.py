@@ -229,6 +229,16 @@ def node_module_files(specifier: str, folder: str) -> Iterator[str]:
         yield os.path.join(base, "index" + suffix)
 
 
+def _shared(one: list[str], other: list[str]) -> int:
+    """How many leading folders two paths share."""
+    count = 0
+    for left, right in zip(one, other, strict=False):
+        if left != right:
+            break
+        count += 1
+    return count
+
+
 class GoPackages:
     """Which scanned Go files a `main` package links in: its own folder's files and, through
     its imports, the packages of the scanned tree they name. An import path is matched to
@@ -252,6 +262,27 @@ class GoPackages:
         self.modules = modules
         self._module_roots: dict[str, str] | None = None
         self._imported: set[str] | None = None  # the folders some scanned file imports
+
+    def folder(self, import_path: str, importer: str | None = None) -> str | None:
+        """The scanned folder of the package an import path names, if one is known. Seen
+        from the folder `importer`, of the folders that end with the path's last two
+        elements or more, the one that shares the most leading folders with the importer:
+        copies of one module (a tutorial's skeleton and solution, each with a go.mod of the
+        same module path) import their own packages."""
+        if importer is not None:
+            parts = tuple(import_path.split("/"))
+            mine = importer.split(os.sep)
+            ranked = sorted(
+                (
+                    (_shared(mine, folder.split(os.sep)), length, folder)
+                    for length in range(2, len(parts) + 1)
+                    for folder in self.by_tail.get(parts[-length:], [])
+                ),
+                reverse=True,
+            )
+            if ranked and (len(ranked) == 1 or ranked[0][:2] != ranked[1][:2]):
+                return ranked[0][2]
+        return self._folder(import_path)
 
     def _folder(self, import_path: str) -> str | None:
         found = self._by_tail(import_path)

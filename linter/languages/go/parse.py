@@ -19,8 +19,8 @@ Test files (`_test.go`), generated files (`// Code generated ... DO NOT EDIT.`) 
 from __future__ import annotations
 
 import math
+import os
 from collections import defaultdict
-from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -33,11 +33,13 @@ from k8slb.code.facts import (
     DbPool,
     EnvRef,
     HealthServicer,
+    Helper,
     HttpClient,
     Listen,
     Loc,
     Option,
     Options,
+    Passed,
     Registration,
     RegistryDial,
     Server,
@@ -74,6 +76,8 @@ WATCHED = (
     b'/zk"',
     b"hudl/fargo",
     b"nacos-sdk-go",
+    # a program's entry: it hands the packages it runs their addresses (`mmf.Start(addr)`)
+    b"package main",
 )
 GRPC = "google.golang.org/grpc"
 KEEPALIVE = "google.golang.org/grpc/keepalive"
@@ -124,7 +128,7 @@ DURATIONS = {
 SIGTERM = ("syscall.SIGTERM", "golang.org/x/sys/unix.SIGTERM")
 # Functions that run once per process: what they make lives as long as the process.
 ONCE = regex.compile(
-    r"^(main|init|run|serve|start|setup|New[A-Z_]\w*|new[A-Z_]\w*|Run\w*|Serve\w*)$"
+    r"^(main|init|run|serve|start|setup|New[A-Z_]\w*|new[A-Z_]\w*|Run\w*|Serve\w*|Start\w*)$"
 )
 _GENERATED = regex.compile(rb"^// Code generated .* DO NOT EDIT\.$", regex.MULTILINE)
 
@@ -249,6 +253,7 @@ class _Collector:
         # calls of each function (_callers): each asked again and again by the callers'
         self.kept: dict[tuple[int, str | None], bool] = {}
         self.callers: dict[tuple[str, bool], list[tuple[Node, _Scope]]] = {}
+        self.functions: dict[str, Node] = {}  # the file's function declarations, by name
 
     # -- driving -------------------------------------------------------------------------
 
@@ -317,6 +322,62 @@ class _Collector:
                 key, value = _keyed(element)
                 if _text(key) == "Handler" and _text(value) in servers:  # http.Server{Handler: s}
                     self.facts.http_served.add(_text(value))
+        self._export()
+
+    # -- what other files read ---------------------------------------------------------------
+
+    def _export(self) -> None:
+        """What the other files of the program read from this one once every file is read
+        (code/imported.py): the options each option helper returns (`options <name>`), and
+        what its calls of other files' functions pass (`call <import path> <name>`, the
+        path "" for the package's own): where those functions' parameters come from."""
+        self.budget = Budget()  # the facts' own reading is done: these steps are apart
+        for name, declaration in self.functions.items():
+            result = declaration.child_by_field_name("result")
+            element = result.child_by_field_name("element") if result is not None else None
+            kind = _OPTION_TYPES.get(self._type_name(element) or "")
+            if result is None or result.type != "slice_type" or kind is None:
+                continue
+            found: list[tuple[Node, _Scope] | None] = []
+            pending: list[Helper] = []
+            for returned, scope in self._returned_values(declaration):
+                self._slice_into(returned, scope, found, pending, 0)
+            options = (
+                self._server_entries(found)[0] if kind == "server" else self._dial_entries(found)
+            )
+            self.facts.exports[f"options {name}"] = replace(
+                options, pending=tuple(dict.fromkeys(pending))
+            )
+        self.choosing = True  # a caller's parameter may be one of several values
+        try:
+            for call, scope in self.calls:
+                key = self._call_key(call, scope)
+                args = _items(call.child_by_field_name("arguments"))
+                if key is None or not args or any(a.type == "variadic_argument" for a in args):
+                    continue
+                values = tuple(self.value(arg, scope) for arg in args)
+                calls = self.facts.exports.setdefault(key, [])
+                if len(calls) <= MAX_CHOICES and any(not isinstance(v, Unknown) for v in values):
+                    calls.append(values)
+        finally:
+            self.choosing = False
+
+    def _call_key(self, call: Node, scope: _Scope) -> str | None:
+        """How the export of a call of another file's function is keyed (`_export`)."""
+        function = call.child_by_field_name("function")
+        if function is None:
+            return None
+        if function.type == "identifier":
+            name = _text(function)
+            local = name in self.functions or name in _BUILTINS or scope.lookup(name)
+            return None if local else f"call  {name}"
+        operand = function.child_by_field_name("operand")
+        if function.type != "selector_expression" or operand is None:
+            return None
+        package = self.imports.get(_text(operand)) if operand.type == "identifier" else None
+        if package is None or _standard(package) or scope.lookup(_text(operand)):
+            return None
+        return f"call {package} {_text(function.child_by_field_name('field'))}"
 
     def _package_qualified(self, function: Node | None, called: str) -> str:
         """`prometheus.Register` for a call of an imported package's function (as the
@@ -354,6 +415,8 @@ class _Collector:
                 if name and parameters is not None:
                     inner.parameters = _parameter_places(parameters)
                     inner.callee = (name, kind == "method_declaration")
+                if name and kind == "function_declaration":
+                    self.functions[name] = current
                 body = current.child_by_field_name("body")
                 if body is not None:
                     self.scope_of[body.id] = inner
@@ -618,6 +681,12 @@ class _Collector:
             return UNKNOWN
         index = home.parameters[name]
         only = self.only.get(home.callee)
+        function, method = home.callee
+        if only is None and not method and not self._callers(home):
+            # called from other files only (`main.go`'s `mmf.Start(addr)`): their calls'
+            # values, joined once every file is read (imported.py)
+            self.facts.deferred = True
+            return Passed(os.path.dirname(os.path.normpath(self.path)), function, index)
         values = []
         # the facts of one caller (_addresses), else every call of the function
         for call, caller in [only] if only is not None else self._callers(home):
@@ -904,12 +973,19 @@ class _Collector:
             )
 
     def _dial_options(self, args: list[Node], scope: _Scope) -> Options:
+        found, pending = self._spread(args, scope)
+        options = self._dial_entries(found)
+        return replace(options, given=bool(args), pending=pending)
+
+    def _dial_entries(self, found: list[tuple[Node, _Scope] | None]) -> Options:
+        """The balancing options among dial option expressions (each in its scope)."""
         entries: list[Option] = []
         complete = True
-        for arg in self._spread(args, scope):
-            if arg is None:
+        for item in found:
+            if item is None:
                 complete = False
                 continue
+            arg, scope = item
             name = (
                 self.qualified(arg.child_by_field_name("function"))
                 if arg.type == "call_expression"
@@ -926,38 +1002,150 @@ class _Collector:
                 )
             elif name is None or not name.startswith(GRPC):
                 complete = False  # an option made elsewhere may set the policy
-        return Options(complete, tuple(entries), given=bool(args))
+        return Options(complete, tuple(entries))
 
-    def _spread(self, args: list[Node], scope: _Scope) -> Iterator[Node | None]:
-        """The option expressions, `opts...` followed to the slice literal it names (None
-        for what cannot be followed)."""
+    def _spread(
+        self, args: list[Node], scope: _Scope
+    ) -> tuple[list[tuple[Node, _Scope] | None], tuple[Helper, ...]]:
+        """The option expressions, each with the scope it is read in: `opts...` followed
+        to the slices it is given (`_slice_into`); None for what cannot be followed; and
+        the functions of other files whose options it spreads (facts.Helper)."""
+        found: list[tuple[Node, _Scope] | None] = []
+        pending: list[Helper] = []
         for arg in args:
             if arg.type != "variadic_argument":
-                yield arg
+                found.append((arg, scope))
                 continue
             inner = arg.named_children[0] if arg.named_children else None
-            if inner is None or inner.type != "identifier":
-                yield None
-                continue
-            found = scope.lookup(_text(inner))
-            elements = _slice_elements(_text(inner), found[1] if found else [])
-            if elements is None:
-                yield None
-            else:
-                yield from elements
+            self._slice_into(inner, scope, found, pending, 0)
+        if pending:
+            self.facts.deferred = True
+        return found, tuple(dict.fromkeys(pending))
 
-    def _server(self, call: Node, scope: _Scope) -> Server:
+    def _slice_into(
+        self,
+        node: Node | None,
+        scope: _Scope,
+        found: list[tuple[Node, _Scope] | None],
+        pending: list[Helper],
+        depth: int,
+    ) -> None:
+        """Every element an option slice expression may hold, added to `found`: a
+        literal's, a variable's (each value it is given, `x = append(x, ...)` included:
+        an option set on some path counts), `append`'s, and what a function of the file
+        returns (`newServerOptions(params)`); one of another file is `pending`. None for
+        a part that cannot be followed."""
+        if node is None or depth > MAX_DEPTH or not self.budget.step(depth):
+            found.append(None)
+            return
+        kind = node.type
+        if kind == "parenthesized_expression" and node.named_children:
+            self._slice_into(node.named_children[0], scope, found, pending, depth + 1)
+        elif kind == "composite_literal":
+            body = node.child_by_field_name("body")
+            found += [(_unwrap(e), scope) for e in (body.named_children if body else [])]
+        elif kind == "nil":
+            return
+        elif kind == "identifier":
+            name = _text(node)
+            looked = scope.lookup(name)
+            if looked is None or not looked[1] or name in looked[0].opaque:
+                found.append(None)  # a parameter, or a name bound where k8slb cannot see
+                return
+            home, bound = looked
+            for value in bound:
+                if value.type == "slice_type":
+                    continue  # `var opts []grpc.ServerOption`
+                if _appends_to(value, name):  # `opts = append(opts, ...)`
+                    self._appended(value, home, found, pending, depth)
+                else:
+                    self._slice_into(value, home, found, pending, depth + 1)
+        elif kind == "call_expression":
+            function = node.child_by_field_name("function")
+            if _text(function) == "append":
+                args = _items(node.child_by_field_name("arguments"))
+                if args:
+                    self._slice_into(args[0], scope, found, pending, depth + 1)
+                self._appended(node, scope, found, pending, depth)
+                return
+            declared = self.functions.get(_text(function)) if function is not None else None
+            if declared is not None:
+                for returned, inner in self._returned_values(declared):
+                    self._slice_into(returned, inner, found, pending, depth + 1)
+                return
+            helper = self._helper(function)
+            if helper is None:
+                found.append(None)
+            else:
+                pending.append(helper)
+        else:
+            found.append(None)
+
+    def _appended(
+        self,
+        call: Node,
+        scope: _Scope,
+        found: list[tuple[Node, _Scope] | None],
+        pending: list[Helper],
+        depth: int,
+    ) -> None:
+        """The elements `append(x, a, b...)` adds to x."""
+        for arg in _items(call.child_by_field_name("arguments"))[1:]:
+            if arg.type == "variadic_argument":
+                inner = arg.named_children[0] if arg.named_children else None
+                self._slice_into(inner, scope, found, pending, depth + 1)
+            else:
+                found.append((arg, scope))
+
+    def _returned_values(self, declaration: Node) -> list[tuple[Node, _Scope]]:
+        """What a function of the file returns (its first result), at each `return`
+        of its own (not of a function literal inside it), with the scope it is read in."""
+        body = declaration.child_by_field_name("body")
+        scope = self.scope_of.get(body.id) if body is not None else None
+        if body is None or scope is None:
+            return []
+        found: list[tuple[Node, _Scope]] = []
+        stack = list(body.named_children)
+        while stack:
+            node = stack.pop()
+            if node.type == "func_literal":
+                continue
+            if node.type == "return_statement":
+                values = [item for child in node.named_children for item in _items(child)]
+                if values:
+                    found.append((values[0], scope))
+                continue
+            stack.extend(node.named_children)
+        return found
+
+    def _helper(self, function: Node | None) -> Helper | None:
+        """The function of another file a call names: `newOpts` (the package's own, in
+        another file) or `util.NewOpts` (an imported package's)."""
+        if function is None:
+            return None
+        if function.type == "identifier":
+            return Helper("", _text(function))
+        operand = function.child_by_field_name("operand")
+        if function.type == "selector_expression" and operand is not None:
+            package = self.imports.get(_text(operand)) if operand.type == "identifier" else None
+            if package is not None and not _standard(package):
+                return Helper(package, _text(function.child_by_field_name("field")))
+        return None
+
+    def _server_entries(self, found: list[tuple[Node, _Scope] | None]) -> tuple[Options, list[Loc]]:
+        """The connection options among server option expressions (each in its scope),
+        and the ServerParameters literals that hold them: where a fix adds fields."""
         entries: list[Option] = []
         complete = True
-        literals: list[Loc] = []  # the ServerParameters literals: where a fix adds fields
-        args = _items(call.child_by_field_name("arguments"))
-        for arg in self._spread(args, scope):
+        literals: list[Loc] = []
+        for item in found:
+            arg, scope = item if item is not None else (None, None)
             name = (
                 self.qualified(arg.child_by_field_name("function"))
                 if arg is not None and arg.type == "call_expression"
                 else None
             )
-            if arg is None or name is None or not name.startswith(GRPC):
+            if arg is None or scope is None or name is None or not name.startswith(GRPC):
                 complete = False
                 continue
             if name != f"{GRPC}.KeepaliveParams":
@@ -973,14 +1161,20 @@ class _Collector:
                 option = SERVER_PARAMETERS.get(_text(key))
                 if option is not None:
                     entries.append(Option(option, self.value(value, scope), self.loc(element)))
+        return Options(complete, tuple(entries)), literals
+
+    def _server(self, call: Node, scope: _Scope) -> Server:
+        args = _items(call.child_by_field_name("arguments"))
+        found, pending = self._spread(args, scope)
+        options, literals = self._server_entries(found)
         server = Server(
             loc=self.loc(call),
             factory=self._short(f"{GRPC}.NewServer"),
-            options=Options(
-                complete,
-                tuple(entries),
+            options=replace(
+                options,
                 literal=literals[0] if len(literals) == 1 else None,
                 given=bool(args) or bool(literals),
+                pending=pending,
             ),
             name=self._bound_to(call),
         )
@@ -1276,32 +1470,45 @@ def _items(node: Node | None) -> list[Node]:
     return [node]
 
 
-def _slice_elements(name: str, bound: list[Node]) -> list[Node] | None:
-    """Every element a slice variable is ever given: its literal's, each
-    `name = append(name, ...)`'s (conditional ones included: an option set on some path
-    counts), none for `var name []T` or `nil`; None when some value cannot be followed."""
-    elements: list[Node] = []
-    if not bound:
-        return None  # a parameter, or a name bound where k8slb cannot see
-    for node in bound:
-        if node.type == "composite_literal":
-            body = node.child_by_field_name("body")
-            elements += [_unwrap(e) for e in (body.named_children if body is not None else [])]
-        elif node.type in ("slice_type", "nil"):
-            continue
-        elif (
-            node.type == "call_expression"
-            and _text(node.child_by_field_name("function")) == "append"
-        ):
-            args = _items(node.child_by_field_name("arguments"))
-            if not args or _text(args[0]) != name:
-                return None
-            if any(a.type == "variadic_argument" for a in args[1:]):
-                return None
-            elements += args[1:]
-        else:
-            return None
-    return elements
+def _appends_to(node: Node, name: str) -> bool:
+    """`append(name, ...)`: a slice variable given itself and more."""
+    if node.type != "call_expression" or _text(node.child_by_field_name("function")) != "append":
+        return False
+    args = _items(node.child_by_field_name("arguments"))
+    return bool(args) and _text(args[0]) == name
+
+
+def _standard(path: str) -> bool:
+    """An import path of Go's standard library (`net/http`): no dot in its first element,
+    as every module path outside it has (a module named without one is not followed)."""
+    return "." not in path.split("/", 1)[0]
+
+
+# Go's built-in functions: no file declares them, and no value is passed to another's
+_BUILTINS = frozenset(
+    {
+        "append",
+        "cap",
+        "clear",
+        "close",
+        "complex",
+        "copy",
+        "delete",
+        "imag",
+        "len",
+        "make",
+        "max",
+        "min",
+        "new",
+        "panic",
+        "print",
+        "println",
+        "real",
+        "recover",
+    }
+)
+# the option slices an option helper returns, by its result's element type
+_OPTION_TYPES = {f"{GRPC}.ServerOption": "server", f"{GRPC}.DialOption": "dial"}
 
 
 def _unwrap(element: Node) -> Node:

@@ -1,0 +1,226 @@
+"""Values a Go file owes to other files of its module: the options a helper of another
+file (or package) returns, and the address a caller in another file passes to a function's
+parameter. Each file is parsed alone; the values are joined once every file is read
+(code/imported.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from k8slb.code.facts import UNKNOWN, Passed
+from k8slb.code.imported import resolve_imports
+from k8slb.core.findings import Severity
+from k8slb.languages.go.parse import analyse_go
+
+from tests.helpers import lint_files
+
+GO_MOD = "module example.com/matcher\n\ngo 1.22\n"
+
+# A service that builds its server in one file with options another file returns, as
+# gRPC services with shared interceptors do.
+SERVE = """\
+package rpc
+
+import (
+	"net"
+
+	"google.golang.org/grpc"
+)
+
+type Server struct {
+	grpcServer *grpc.Server
+}
+
+func (s *Server) Start(params *Params, lis net.Listener) error {
+	s.grpcServer = grpc.NewServer(newServerOptions(params)...)
+	return s.grpcServer.Serve(lis)
+}
+"""
+
+OPTIONS = """\
+package rpc
+
+import (
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/keepalive"
+)
+
+type Params struct{ metrics bool }
+
+func newServerOptions(params *Params) []grpc.ServerOption {
+	opts := []grpc.ServerOption{}
+	if params.metrics {
+		opts = append(opts, grpc.MaxRecvMsgSize(1<<20))
+	}
+	return append(opts,
+		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{
+			MinTime:             10 * time.Second,
+			PermitWithoutStream: true,
+		}),
+KEEPALIVE	)
+}
+"""
+
+MAX_AGE = "\t\tgrpc.KeepaliveParams(keepalive.ServerParameters{MaxConnectionAge: time.Minute}),\n"
+
+
+def _server(tmp_path: Path, files: dict[str, str]) -> list[tuple[str, int, Severity]]:
+    result = lint_files(tmp_path, {"go.mod": GO_MOD, **files}, ["KLB201"])
+    return [(f.path.rsplit("/", 2)[-2], f.line, f.severity) for f in result.findings]
+
+
+def test_server_options_a_helper_of_the_package_returns_are_read_across_files(
+    tmp_path: Path,
+) -> None:
+    helper = OPTIONS.replace("KEEPALIVE", "")
+    files = {"internal/rpc/server.go": SERVE, "internal/rpc/options.go": helper}
+    assert _server(tmp_path / "none", files) == [("rpc", 14, Severity.WARNING)]
+    files["internal/rpc/options.go"] = OPTIONS.replace("KEEPALIVE", MAX_AGE)
+    assert _server(tmp_path / "set", files) == [], "the helper sets MaxConnectionAge"
+
+
+def test_server_options_spread_from_a_variable_an_imported_helper_fills_are_read(
+    tmp_path: Path,
+) -> None:
+    """`opts := util.ServerOptions(); opts = append(opts, grpc.Creds(c))`, the helper in
+    another package of the module, returning a slice literal."""
+    main = """\
+package main
+
+import (
+	"net"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials"
+
+	util "example.com/matcher/internal/util/grpcopts"
+)
+
+func main() {
+	lis, _ := net.Listen("tcp", ":50502")
+	creds, _ := credentials.NewServerTLSFromFile("cert.pem", "key.pem")
+	opts := util.ServerOptions()
+	opts = append(opts, grpc.Creds(creds))
+	server := grpc.NewServer(opts...)
+	server.Serve(lis)
+}
+"""
+    helper = """\
+package grpcopts
+
+import "google.golang.org/grpc"
+
+func ServerOptions() []grpc.ServerOption {
+	return []grpc.ServerOption{
+		grpc.MaxConcurrentStreams(100),
+	}
+}
+"""
+    files = {"cmd/mmf/main.go": main, "internal/util/grpcopts/options.go": helper}
+    assert _server(tmp_path / "read", files) == [("mmf", 17, Severity.WARNING)]
+    unread = {"cmd/mmf/main.go": main.replace("example.com/matcher", "example.org/elsewhere")}
+    assert _server(tmp_path / "unread", unread) == [], (
+        "a helper no scanned file declares may set the age: nothing claimed"
+    )
+
+
+MMF_MAIN = """\
+package main
+
+import "example.com/matcher/functions/mmf"
+
+const (
+	queryServiceAddr = "om-query.open-match.svc.cluster.local:50503"
+	serverPort       = 50502
+)
+
+func main() {
+	mmf.Start(queryServiceAddr, serverPort)
+}
+"""
+
+MMF_SERVER = """\
+package mmf
+
+import (
+	"fmt"
+	"log"
+	"net"
+
+	"google.golang.org/grpc"
+)
+
+func Start(queryServiceAddr string, serverPort int) {
+	conn, err := grpc.Dial(queryServiceAddr, grpc.WithInsecure())
+	if err != nil {
+		log.Fatalf("Failed to connect: %v", err)
+	}
+	defer conn.Close()
+
+	server := grpc.NewServer()
+	ln, _ := net.Listen("tcp", fmt.Sprintf(":%d", serverPort))
+	server.Serve(ln)
+}
+"""
+
+
+def test_a_dial_target_passed_from_main_in_another_package_is_followed(tmp_path: Path) -> None:
+    files = {
+        "go.mod": GO_MOD,
+        "functions/main.go": MMF_MAIN,
+        "functions/mmf/server.go": MMF_SERVER,
+    }
+    [finding] = lint_files(tmp_path, files, ["KLB103"]).findings
+    assert finding.path.endswith("functions/mmf/server.go") and finding.line == 12
+    assert "'om-query.open-match.svc.cluster.local:50503'" in finding.text
+    assert finding.severity == Severity.WARNING
+
+
+def test_each_copy_of_a_module_imports_its_own_package(tmp_path: Path) -> None:
+    """Two copies of one module (a tutorial's skeleton and its solution, each with its
+    go.mod of the same module path): each main passes its address to its own copy."""
+    files: dict[str, str] = {}
+    for copy, host in (("skeleton", "query-a"), ("solution", "query-b")):
+        files[f"tutorial/{copy}/go.mod"] = GO_MOD
+        files[f"tutorial/{copy}/functions/main.go"] = MMF_MAIN.replace("om-query", host)
+        files[f"tutorial/{copy}/functions/mmf/server.go"] = MMF_SERVER
+    found = lint_files(tmp_path, files, ["KLB103"]).findings
+    dialled = sorted((f.path.split("/tutorial/")[1].split("/")[0], f.text) for f in found)
+    assert [
+        (copy, f"'{host}.open-match" in text)
+        for (copy, text), host in zip(dialled, ("query-a", "query-b"), strict=True)
+    ] == [("skeleton", True), ("solution", True)]
+
+
+def test_a_parameter_no_file_of_its_own_calls_is_what_other_files_pass() -> None:
+    server = analyse_go("svc/mmf/server.go", MMF_SERVER.encode())
+    [channel] = server.channels
+    assert channel.target == Passed("svc/mmf", "Start", 0) and server.deferred
+    main = analyse_go(
+        "svc/main.go", MMF_MAIN.replace("example.com/matcher/functions", "x.io/svc").encode()
+    )
+    [resolved] = resolve_imports([server, main])[0].channels
+    assert resolved.target == "om-query.open-match.svc.cluster.local:50503"
+    assert resolved.long_lived, "Start runs once and serves until the process ends"
+    [alone] = resolve_imports([server])[0].channels
+    assert alone.target == UNKNOWN, "no scanned file calls it: unknown, no guess"
+
+
+def test_different_addresses_from_callers_in_other_files_make_a_channel_each() -> None:
+    server = analyse_go("svc/mmf/server.go", MMF_SERVER.encode())
+    mains = [
+        analyse_go(
+            f"svc/{name}/main.go",
+            MMF_MAIN.replace("example.com/matcher/functions", "x.io/svc")
+            .replace("om-query", name)
+            .encode(),
+        )
+        for name in ("query", "backend")
+    ]
+    targets = sorted(c.target for c in resolve_imports([server, *mains])[0].channels)
+    assert targets == [
+        "backend.open-match.svc.cluster.local:50503",
+        "query.open-match.svc.cluster.local:50503",
+    ]
