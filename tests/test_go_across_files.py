@@ -224,3 +224,95 @@ def test_different_addresses_from_callers_in_other_files_make_a_channel_each() -
         "backend.open-match.svc.cluster.local:50503",
         "query.open-match.svc.cluster.local:50503",
     ]
+
+
+RESOLVER_INIT = """\
+package grpcutil
+
+import (
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/resolver"
+)
+
+func init() {
+	// gRPC's DNS resolver for every client: balance over a headless Service's pods.
+	resolver.SetDefaultScheme("dns")
+}
+
+func DialOptions() []grpc.DialOption {
+	return []grpc.DialOption{
+		grpc.WithInsecure(),
+		grpc.WithDefaultServiceConfig(`{"loadBalancingPolicy":"round_robin"}`),
+	}
+}
+"""
+
+SCALE_MMF = """\
+package mmf
+
+import (
+	"google.golang.org/grpc"
+
+	"example.com/matcher/internal/grpcutil"
+)
+
+func Run() {
+	conn, err := grpc.Dial("om-query.open-match.svc.cluster.local:50503", grpcutil.DialOptions()...)
+	if err != nil {
+		panic(err)
+	}
+	defer conn.Close()
+	select {}
+}
+"""
+
+
+def test_a_default_scheme_an_imported_packages_init_sets_makes_a_bare_target_dns(
+    tmp_path: Path,
+) -> None:
+    files = {
+        "go.mod": GO_MOD,
+        "internal/grpcutil/grpcutil.go": RESOLVER_INIT,
+        "scale/mmf/mmf.go": SCALE_MMF,
+    }
+    assert lint_files(tmp_path / "dns", files, ["KLB103"]).findings == [], (
+        "dns resolves every pod and the options ask round_robin"
+    )
+    files["internal/grpcutil/grpcutil.go"] = RESOLVER_INIT.replace(
+        '\tresolver.SetDefaultScheme("dns")\n', ""
+    ).replace('\t"google.golang.org/grpc/resolver"\n', "")
+    [finding] = lint_files(tmp_path / "passthrough", files, ["KLB103"]).findings
+    assert "passthrough" in finding.text
+
+
+def test_a_default_scheme_set_by_the_program_that_links_the_package_in(tmp_path: Path) -> None:
+    """The scheme set in main's package, the dial in a package main imports."""
+    main = """\
+package main
+
+import (
+	"google.golang.org/grpc/resolver"
+
+	"example.com/matcher/scale/mmf"
+)
+
+func main() {
+	resolver.SetDefaultScheme("dns")
+	mmf.Run()
+}
+"""
+    helper = RESOLVER_INIT.replace('\tresolver.SetDefaultScheme("dns")\n', "").replace(
+        '\t"google.golang.org/grpc/resolver"\n', ""
+    )
+    files = {
+        "go.mod": GO_MOD,
+        "internal/grpcutil/grpcutil.go": helper,
+        "scale/mmf/mmf.go": SCALE_MMF,
+        "scale/main.go": main,
+    }
+    assert lint_files(tmp_path / "set", files, ["KLB103"]).findings == []
+    files["cmd/bench/main.go"] = (
+        'package main\n\nimport "example.com/matcher/scale/mmf"\n\nfunc main() {\n\tmmf.Run()\n}\n'
+    )
+    found = lint_files(tmp_path / "one-program-not", files, ["KLB103"]).findings
+    assert len(found) == 1, "a second program links the dial in without the scheme"

@@ -154,6 +154,11 @@ class Helper:
     function: str
 
 
+# A Go file's export of the scheme it sets for targets with none, for every grpc.Dial of
+# the programs that link it in (`resolver.SetDefaultScheme("dns")`, in an `init()` as a rule)
+DEFAULT_SCHEME = "default scheme"
+
+
 @record
 class Alternatives:
     """One of several values: a function's parameter whose call sites pass different ones

@@ -19,6 +19,7 @@ from typing import Any
 
 from k8slb.code.budget import MAX_DEPTH
 from k8slb.code.facts import (
+    DEFAULT_SCHEME,
     UNKNOWN,
     Alternatives,
     Channel,
@@ -51,19 +52,24 @@ class _Resolver:
         # (module, name) -> an export resolved, and the steps it was resolved at
         self.exported: dict[tuple[str, str], tuple[int, Any]] = {}
         self._go: GoPackages | None = None
+        self._schemes: dict[str, str | None] = {}  # a Go package's folder -> go_scheme
+        self._programs: list[list[str]] | None = None
         # (folder, function) -> the Go modules that call it, with what each call passes
         self._go_calls: dict[tuple[str, str], list[tuple[CodeFacts, tuple[Any, ...]]]] | None = None
 
     # -- Go: a package is a folder of files -------------------------------------------------
+
+    def go_packages(self) -> GoPackages:
+        if self._go is None:
+            self._go = GoPackages(self.by_path)
+        return self._go
 
     def go_folder(self, importer: CodeFacts, package: str) -> str | None:
         """The scanned folder of a Go package as `importer` names it: "" for its own, else
         an import path (projects.GoPackages matches it to a folder)."""
         if not package:
             return os.path.dirname(os.path.normpath(importer.path))
-        if self._go is None:
-            self._go = GoPackages(self.by_path)
-        return self._go.folder(package, os.path.dirname(os.path.normpath(importer.path)))
+        return self.go_packages().folder(package, os.path.dirname(os.path.normpath(importer.path)))
 
     def go_calls(self, folder: str, function: str) -> list[tuple[CodeFacts, tuple[Any, ...]]]:
         """The calls of a Go package's function in every scanned Go module, with the
@@ -84,6 +90,37 @@ class _Resolver:
                             (module, call) for call in calls
                         )
         return self._go_calls.get((folder, function), [])
+
+    def go_scheme(self, importer: CodeFacts) -> str | None:
+        """The scheme a Go target with none gets in every program that links the module
+        in, where each sets it (`resolver.SetDefaultScheme("dns")`, often in an imported
+        package's `init()`): the module's own package and those it imports, else every
+        program (a package no scanned file imports) whose packages include the module's.
+        None where one of them does not, or they differ."""
+        folder = os.path.dirname(os.path.normpath(importer.path))
+        if folder not in self._schemes:
+            go = self.go_packages()
+            own = self.scheme_of(go.closure(folder))
+            if own is None:
+                if self._programs is None:  # each program's files, read once a run
+                    imported = go.imported()
+                    self._programs = [
+                        go.closure(top) for top in sorted(go.files) if top not in imported
+                    ]
+                path = os.path.normpath(importer.path)
+                found = {self.scheme_of(files) for files in self._programs if path in files}
+                own = found.pop() if len(found) == 1 else None
+            self._schemes[folder] = own
+        return self._schemes[folder]
+
+    def scheme_of(self, files: list[str]) -> str | None:
+        schemes = {
+            scheme
+            for path in files
+            if (module := self.by_path.get(path)) is not None
+            and isinstance(scheme := module.exports.get(DEFAULT_SCHEME), str)
+        }
+        return schemes.pop() if len(schemes) == 1 else None
 
     def passed(self, value: Passed, steps: int) -> Any:
         """What the calls of a Go function in other files pass for a parameter: each in its
@@ -206,8 +243,11 @@ class _Resolver:
     def channels(self, importer: CodeFacts, channel: Channel) -> list[Channel]:
         """A channel for each target its resolved target may be (facts.Alternatives)."""
         options = self.options(importer, channel.options)
+        scheme = channel.default_scheme
+        if scheme == "passthrough" and importer.language == "go":
+            scheme = self.go_scheme(importer) or scheme
         return [
-            replace(channel, target=target, options=options)
+            replace(channel, target=target, options=options, default_scheme=scheme)
             for target in choices(self.value(importer, channel.target))
         ]
 

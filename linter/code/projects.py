@@ -328,10 +328,8 @@ class GoPackages:
             self._module_roots = {k: v for k, v in roots.items() if v is not None}
         return self._module_roots
 
-    def program_named(self, binary: str) -> str | None:
-        """The folder of the one scanned `main` package a binary of that name is built
-        from (`go build` names it for its folder): a folder so named that no scanned file
-        imports (a `main` package cannot be imported); None when there is not exactly one."""
+    def imported(self) -> set[str]:
+        """The folders some scanned Go file imports (a `main` package is in none)."""
         if self._imported is None:
             self._imported = {
                 found
@@ -340,10 +338,17 @@ class GoPackages:
                 for _, imported in facts.imports
                 if (found := self._folder(imported)) is not None
             }
+        return self._imported
+
+    def program_named(self, binary: str) -> str | None:
+        """The folder of the one scanned `main` package a binary of that name is built
+        from (`go build` names it for its folder): a folder so named that no scanned file
+        imports (a `main` package cannot be imported); None when there is not exactly one."""
+        imported = self.imported()
         named = [
             folder
             for folder in self.by_tail.get((binary,), [])
-            if os.path.basename(folder) == binary and folder not in self._imported
+            if os.path.basename(folder) == binary and folder not in imported
         ]
         return named[0] if len(named) == 1 else None
 

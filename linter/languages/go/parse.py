@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from k8slb.code.budget import MAX_CHOICES, MAX_DEPTH, Budget
 from k8slb.code.facts import (
+    DEFAULT_SCHEME,
     UNKNOWN,
     Channel,
     CodeFacts,
@@ -295,6 +296,11 @@ class _Collector:
                 self._default_client(call, scope)
             elif name in REQUEST_URLS:
                 self._request_url(call, REQUEST_URLS[name], scope)
+            elif name == f"{GRPC}/resolver.SetDefaultScheme":
+                # for every grpc.Dial of the program (code/imported.py reads it there)
+                args = _items(call.child_by_field_name("arguments"))
+                scheme = self.value(args[0], scope) if args else UNKNOWN
+                self.facts.exports[DEFAULT_SCHEME] = scheme
             elif name == f"{HEALTH}.NewServer":
                 self.facts.health_servicers.append(HealthServicer(self.loc(call), None))
                 self.health.add(self._bound_to(call) or "")
@@ -960,6 +966,8 @@ class _Collector:
         bound = self._bound_to(call)
         given = args[target_at] if len(args) > target_at else None
         options = self._dial_options(args[target_at + 1 :], scope)
+        # a package the program links in may change what a bare target gets (imported.py)
+        self.facts.deferred |= scheme == "passthrough"
         for target, long_lived in self._addresses(given, call, scope, bound):
             self.facts.channels.append(
                 Channel(
