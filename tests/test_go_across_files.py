@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from k8slb.code.facts import UNKNOWN, Passed
+from k8slb.code.facts import UNKNOWN, FlagRef, Passed
 from k8slb.code.imported import resolve_imports
 from k8slb.core.findings import Severity
 from k8slb.languages.go.parse import analyse_go
@@ -316,3 +316,74 @@ func main() {
     )
     found = lint_files(tmp_path / "one-program-not", files, ["KLB103"]).findings
     assert len(found) == 1, "a second program links the dial in without the scheme"
+
+
+FLAG_CLIENT = """\
+package main
+
+import (
+	"flag"
+	"log"
+
+	"google.golang.org/grpc"
+)
+
+var addr = flag.String("addr", "localhost:50051", "the address to connect to")
+
+func main() {
+	flag.Parse()
+	conn, err := grpc.Dial(*addr, grpc.WithInsecure())
+	if err != nil {
+		log.Fatalf("did not connect: %v", err)
+	}
+	defer conn.Close()
+	select {}
+}
+"""
+
+
+def flag_client(args: str) -> dict[str, str]:
+    """A client whose target is a command-line flag, its Deployment passing it in args,
+    and the headless Service of the server it names."""
+    return {
+        "go.mod": GO_MOD,
+        "client/main.go": FLAG_CLIENT,
+        "client/Dockerfile": "FROM golang:1.22\nWORKDIR /src\nCOPY . .\n"
+        'RUN go build -o /usr/bin/client ./client\nENTRYPOINT ["/usr/bin/client"]\n',
+        "client/deployment.yaml": (
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: client, namespace: load}\n"
+            "spec:\n  selector: {matchLabels: {app: client}}\n  template:\n"
+            "    metadata: {labels: {app: client}}\n    spec:\n      containers:\n"
+            "        - name: client\n          image: example/matcher/client:latest\n"
+            f"          args: {args}\n"
+            "---\napiVersion: v1\nkind: Service\nmetadata: {name: backend, namespace: load}\n"
+            "spec:\n  clusterIP: None\n  selector: {app: backend}\n"
+            "  ports: [{name: grpc, port: 11111}]\n"
+        ),
+    }
+
+
+def test_a_target_given_by_a_command_line_flag_is_what_the_container_args_pass(
+    tmp_path: Path,
+) -> None:
+    for at, args in enumerate(('["--addr=backend:11111"]', '["-addr", "backend:11111"]')):
+        [finding] = lint_files(tmp_path / str(at), flag_client(args), ["KLB103"]).findings
+        assert finding.path.endswith("client/main.go") and finding.line == 14
+        assert "'backend:11111' (--addr as Deployment/load/client passes it)" in finding.text
+    unset = lint_files(tmp_path / "default", flag_client('["--verbose"]'), ["KLB103"])
+    assert unset.findings == [], "its default, localhost, is no Service"
+
+
+def test_a_flag_bound_to_a_variable_by_stringvar_is_its_value() -> None:
+    body = FLAG_CLIENT.replace(
+        'var addr = flag.String("addr", "localhost:50051", "the address to connect to")',
+        'var address string\n\nfunc init() {\n\tflag.StringVar(&address, "address", "", "")\n}',
+    ).replace("*addr", "address")
+    [channel] = analyse_go("client/main.go", body.encode()).channels
+    assert channel.target == FlagRef("address", "")
+    cobra = body.replace('"flag"', '"github.com/spf13/cobra"').replace(
+        'flag.StringVar(&address, "address", "", "")',
+        'rootCmd.Flags().StringVarP(&address, "address", "a", "svc:1", "")',
+    )
+    [channel] = analyse_go("client/main.go", cobra.encode()).channels
+    assert channel.target == FlagRef("address", "svc:1")

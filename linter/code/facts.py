@@ -93,6 +93,17 @@ class EnvRef:
 
 
 @record
+class FlagRef:
+    """A command-line flag's value (`flag.String("address", "localhost:50051", ...)`,
+    pflag's and cobra's `StringVar(&addr, "address", ...)`): what the containers that run
+    the code pass as `--address=...` (or `-address ...`) in their command and args, else
+    `default` (a str, or UNKNOWN)."""
+
+    name: str
+    default: Any = None
+
+
+@record
 class Imported:
     """A name imported from another module (`from .config import ADDR`: level 1, module
     `config`, name `ADDR`), resolved once every module is parsed (imported.py); a value

@@ -10,7 +10,7 @@ import binascii
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Iterator
 
-from k8slb.code.facts import Channel, CodeFacts, EnvRef
+from k8slb.code.facts import Channel, CodeFacts, EnvRef, FlagRef
 from k8slb.core import regex
 from k8slb.core.findings import Related
 from k8slb.model.addresses import destinations, parse_grpc_target, services_for, target_parser
@@ -100,7 +100,7 @@ def dialers_by_service(
     for facts, channel in _channels(modules, names, naming):
         target = channel.target
         # a literal target is no environment's: no container that runs the code is asked
-        runners = links.running(facts.path) if isinstance(target, EnvRef) else []
+        runners = links.running(facts.path) if isinstance(target, EnvRef | FlagRef) else []
         parse = target_parser(channel.default_scheme)
         for destination in destinations(index, target, parse, facts.path, runners):
             for service in services_for(index, destination.address, destination.namespace):
@@ -195,6 +195,8 @@ def _may_reach(target: object, names: set[str], naming: set[str]) -> bool:
     join the value into one (`f"api-{os.environ['NAME']}"`)."""
     if isinstance(target, str):
         return _may_hold(target, names)
+    if isinstance(target, FlagRef):
+        return True  # its value is in the args of the containers that run it: asked there
     if not isinstance(target, EnvRef):
         return False  # an unresolved value: it resolves to no Service (destinations)
     if _joinable(target.prefix[-1:]) or _joinable(target.suffix[:1]):

@@ -33,6 +33,7 @@ from k8slb.code.facts import (
     CodeFacts,
     DbPool,
     EnvRef,
+    FlagRef,
     HealthServicer,
     Helper,
     HttpClient,
@@ -79,6 +80,8 @@ WATCHED = (
     b"nacos-sdk-go",
     # a program's entry: it hands the packages it runs their addresses (`mmf.Start(addr)`)
     b"package main",
+    b"spf13/pflag",  # flags that name what the program dials
+    b"spf13/cobra",
 )
 GRPC = "google.golang.org/grpc"
 KEEPALIVE = "google.golang.org/grpc/keepalive"
@@ -260,6 +263,7 @@ class _Collector:
 
     def run(self, root: Node) -> None:
         self._bind(root, self.package)
+        self._bind_flags()
         for call, scope in self.calls:
             called = _called_name(call.child_by_field_name("function"))
             if called:
@@ -639,7 +643,8 @@ class _Collector:
             if name is None:
                 return self._field(_text(node.child_by_field_name("field")), depth)
             return DURATIONS.get(name, UNKNOWN)
-        if kind == "unary_expression" and _text(node.child_by_field_name("operator")) == "&":
+        if kind == "unary_expression" and _text(node.child_by_field_name("operator")) in "&*":
+            # `*addr` of `addr := flag.String(...)`: the pointer stands for its value
             return self.value(node.child_by_field_name("operand"), scope, depth + 1)
         if kind == "binary_expression":
             left = self.value(node.child_by_field_name("left"), scope, depth + 1)
@@ -770,7 +775,47 @@ class _Collector:
             return str(values[0])
         if name == "time.Duration" and values and _number(values[0]):
             return values[0]  # a count that a unit multiplies: time.Duration(5) * time.Minute
+        flag = self._flag(call)
+        if flag is not None:
+            at_name, at_default = flag
+            given = values[at_name] if at_name < len(values) else UNKNOWN
+            default = values[at_default] if at_default < len(values) else UNKNOWN
+            if isinstance(given, str):
+                return FlagRef(given, default if isinstance(default, str) else UNKNOWN)
         return UNKNOWN
+
+    def _flag(self, call: Node) -> tuple[int, int] | None:
+        """Where a string flag's definition has the flag's name and its default: the flag
+        package's (`flag.String`, `flag.StringVar`) or pflag's, as a package function or a
+        method of a flag set (`cmd.Flags().StringVarP(&addr, "address", "a", ...)`)."""
+        function = call.child_by_field_name("function")
+        if function is None or function.type != "selector_expression":
+            return None
+        places = _FLAG_CALLS.get(_text(function.child_by_field_name("field")))
+        if places is None:
+            return None
+        package = self.qualified(function)
+        if package is not None:
+            return places if package.rpartition(".")[0] in _FLAG_PACKAGES else None
+        return places if any(p in _FLAG_PACKAGES for p in self.import_paths) else None
+
+    def _bind_flags(self) -> None:
+        """`flag.StringVar(&addr, "address", ...)` gives `addr` (or the field of
+        `&cfg.Address`) the flag's value: the call stands for it."""
+        for call, scope in self.calls:
+            flag = self._flag(call)
+            args = _items(call.child_by_field_name("arguments"))
+            if flag is None or flag[0] == 0 or not args or args[0].type != "unary_expression":
+                continue
+            target = args[0].child_by_field_name("operand")
+            if target is not None and target.type == "identifier":
+                found = scope.lookup(_text(target))
+                if found is not None and not found[1]:
+                    found[0].opaque.discard(_text(target))  # `var addr string`
+                    found[0].bindings[_text(target)].append(call)
+            elif target is not None and target.type == "selector_expression":
+                field = _text(target.child_by_field_name("field"))
+                self.field_writes[field].append((call, scope))
 
     def _composite(self, node: Node, scope: _Scope, depth: int) -> Any:
         body = node.child_by_field_name("body")
@@ -1515,6 +1560,9 @@ _BUILTINS = frozenset(
         "recover",
     }
 )
+# the flag packages, and where their string flags' definitions have the name and default
+_FLAG_PACKAGES = frozenset({"flag", "github.com/spf13/pflag", "github.com/spf13/cobra"})
+_FLAG_CALLS = {"String": (0, 1), "StringP": (0, 2), "StringVar": (1, 2), "StringVarP": (1, 3)}
 # the option slices an option helper returns, by its result's element type
 _OPTION_TYPES = {f"{GRPC}.ServerOption": "server", f"{GRPC}.DialOption": "dial"}
 
