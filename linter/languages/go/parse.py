@@ -258,6 +258,7 @@ class _Collector:
         self.kept: dict[tuple[int, str | None], bool] = {}
         self.callers: dict[tuple[str, bool], list[tuple[Node, _Scope]]] = {}
         self.functions: dict[str, Node] = {}  # the file's function declarations, by name
+        self.held: dict[str, str] | None = None  # _held_servers, read once a file
 
     # -- driving -------------------------------------------------------------------------
 
@@ -1240,6 +1241,10 @@ class _Collector:
             return
         receiver = _text(function.child_by_field_name("operand"))
         method = _text(function.child_by_field_name("field"))
+        if receiver not in servers and method in ("Stop", "GracefulStop"):
+            held = self._held_servers(servers)
+            if receiver.rpartition(".")[2] in held and "." in receiver:
+                servers = {**servers, receiver: servers[held[receiver.rpartition(".")[2]]]}
         if receiver not in servers:
             if method == "SetConnMaxLifetime":
                 self._lifetime(receiver, call, scope)
@@ -1264,6 +1269,27 @@ class _Collector:
             # calls that outlive it: what the rules advise
             grace = math.inf if _bounds_graceful_stop(call, receiver) else 0
             self.facts.stops.append(Stop(self.loc(call), receiver, grace, False))
+
+    def _held_servers(self, servers: dict[str, Server]) -> dict[str, str]:
+        """The struct fields that hold a server of the file, whatever the struct value is
+        called where it is used (`in.server.Stop()` in a method, of the server a
+        constructor stores as `&input{server: server}` or `s.server = server`): by field,
+        the server's name."""
+        if self.held is None:
+            self.held = {}
+            for name in servers:  # `s.grpcServer = grpc.NewServer(...)`
+                if "." in name:
+                    self.held.setdefault(name.rpartition(".")[2], name)
+            for literal, _ in self.literals:
+                for element in _keyed_elements(literal):
+                    key, value = _keyed(element)
+                    if _text(value) in servers:
+                        self.held.setdefault(_text(key), _text(value))
+            for field, writes in self.field_writes.items():
+                for value, _ in writes:
+                    if _text(value) in servers:
+                        self.held.setdefault(field, _text(value))
+        return self.held
 
     def _listener(self, node: Node, scope: _Scope) -> tuple[Node, Node] | None:
         """The `net.Listen("tcp", addr)` call a `Serve(lis)` argument comes from, and addr."""
