@@ -387,3 +387,137 @@ def test_a_flag_bound_to_a_variable_by_stringvar_is_its_value() -> None:
     )
     [channel] = analyse_go("client/main.go", cobra.encode()).channels
     assert channel.target == FlagRef("address", "svc:1")
+
+
+INPUT = """\
+package input
+
+import (
+	"context"
+	"net"
+
+	"google.golang.org/grpc"
+)
+
+type logInput struct {
+	address string
+	server  *grpc.Server
+}
+
+func newLogInput(address string) *logInput {
+	server := grpc.NewServer()
+	in := &logInput{address: address, server: server}
+	return in
+}
+
+func (in *logInput) Connect(_ context.Context) error {
+	ln, err := net.Listen("tcp", in.address)
+	if err != nil {
+		return err
+	}
+	go in.server.Serve(ln)
+	return nil
+}
+
+func (in *logInput) Close(_ context.Context) error {
+	in.server.Stop()
+	return nil
+}
+"""
+
+
+def test_a_server_stopped_through_the_struct_field_that_holds_it_aborts_its_calls() -> None:
+    """The constructor keeps the server in a field; a method stops it through the field,
+    under whatever name its receiver has."""
+    [stop] = analyse_go("input/otel.go", INPUT.encode()).stops
+    assert (stop.server, stop.grace, stop.loc.line) == ("in.server", 0, 31)
+    assigned = INPUT.replace(
+        "\tin := &logInput{address: address, server: server}\n",
+        "\tin := &logInput{address: address}\n\tin.server = server\n",
+    )
+    [stop] = analyse_go("input/otel.go", assigned.encode()).stops
+    assert stop.server == "in.server" and stop.grace == 0
+    graceful = INPUT.replace("in.server.Stop()", "in.server.GracefulStop()")
+    [stop] = analyse_go("input/otel.go", graceful.encode()).stops
+    assert stop.grace != 0
+
+
+def test_end_to_end_a_stop_through_a_field_is_klb404(tmp_path: Path) -> None:
+    [finding] = lint_files(tmp_path, {"input/otel.go": INPUT}, ["KLB404"]).findings
+    assert finding.line == 31 and finding.message == "in.server.Stop() aborts every call in flight"
+
+
+APP_RUN = """\
+package appmain
+
+import (
+	"os"
+	"os/signal"
+	"syscall"
+
+	"example.com/matcher/internal/rpc"
+)
+
+type App struct {
+	closers []func() error
+}
+
+// Run starts the server and stops it, through its closers, on SIGTERM.
+func Run(params *rpc.Params) {
+	c := make(chan os.Signal, 1)
+	signal.Notify(c, syscall.SIGTERM)
+	a := &App{}
+	s := &rpc.Server{}
+	go s.Start(params, nil)
+	a.closers = append(a.closers, s.Stop)
+	<-c
+	for i := len(a.closers) - 1; i >= 0; i-- {
+		a.closers[i]()
+	}
+}
+"""
+
+RPC_SERVER = (
+    SERVE + "\nfunc (s *Server) Stop() error {\n\ts.grpcServer.GracefulStop()\n\treturn nil\n}\n"
+)
+
+
+def _framework(main_imports: dict[str, str]) -> dict[str, str]:
+    files = {
+        "go.mod": GO_MOD,
+        "internal/rpc/server.go": RPC_SERVER,
+        "internal/rpc/options.go": OPTIONS.replace("KEEPALIVE", MAX_AGE),
+        "internal/appmain/appmain.go": APP_RUN,
+    }
+    for folder, body in main_imports.items():
+        files[f"{folder}/main.go"] = body
+    return files
+
+
+def test_a_server_every_program_runs_under_a_framework_that_handles_sigterm(
+    tmp_path: Path,
+) -> None:
+    """The server's package has no handler of its own; each program that links it in
+    runs it through a framework's run function that catches SIGTERM."""
+    main = (
+        'package main\n\nimport (\n\t"example.com/matcher/internal/appmain"\n'
+        '\t"example.com/matcher/internal/rpc"\n)\n\n'
+        "func main() {\n\tappmain.Run(&rpc.Params{})\n}\n"
+    )
+    files = _framework({"cmd/query": main, "cmd/backend": main})
+    assert lint_files(tmp_path / "all", files, ["KLB403"]).findings == []
+    bare = (
+        'package main\n\nimport "example.com/matcher/internal/rpc"\n\n'
+        "func main() {\n\t_ = rpc.Params{}\n}\n"
+    )
+    files = _framework({"cmd/query": main, "cmd/docs": bare})
+    [finding] = lint_files(tmp_path / "one-not", files, ["KLB403"]).findings
+    assert finding.severity == Severity.INFO
+    assert finding.message == (
+        "gRPC server 's.grpcServer' waits in Serve() with no SIGTERM handler in "
+        f"{tmp_path}/one-not/cmd/docs, one of the Go programs that link it in"
+    )
+    files = _framework({"cmd/docs": bare})
+    del files["internal/appmain/appmain.go"]
+    [alone] = lint_files(tmp_path / "none", files, ["KLB403"]).findings
+    assert alone.severity == Severity.WARNING, "no program that links it in handles SIGTERM"

@@ -53,7 +53,6 @@ class _Resolver:
         self.exported: dict[tuple[str, str], tuple[int, Any]] = {}
         self._go: GoPackages | None = None
         self._schemes: dict[str, str | None] = {}  # a Go package's folder -> go_scheme
-        self._programs: list[list[str]] | None = None
         # (folder, function) -> the Go modules that call it, with what each call passes
         self._go_calls: dict[tuple[str, str], list[tuple[CodeFacts, tuple[Any, ...]]]] | None = None
 
@@ -102,13 +101,8 @@ class _Resolver:
             go = self.go_packages()
             own = self.scheme_of(go.closure(folder))
             if own is None:
-                if self._programs is None:  # each program's files, read once a run
-                    imported = go.imported()
-                    self._programs = [
-                        go.closure(top) for top in sorted(go.files) if top not in imported
-                    ]
                 path = os.path.normpath(importer.path)
-                found = {self.scheme_of(files) for files in self._programs if path in files}
+                found = {self.scheme_of(files) for files in go.programs() if path in files}
                 own = found.pop() if len(found) == 1 else None
             self._schemes[folder] = own
         return self._schemes[folder]

@@ -262,6 +262,7 @@ class GoPackages:
         self.modules = modules
         self._module_roots: dict[str, str] | None = None
         self._imported: set[str] | None = None  # the folders some scanned file imports
+        self._programs: list[list[str]] | None = None
 
     def folder(self, import_path: str, importer: str | None = None) -> str | None:
         """The scanned folder of the package an import path names, if one is known. Seen
@@ -327,6 +328,16 @@ class GoPackages:
                     roots[prefix] = root if roots.get(prefix, root) == root else None
             self._module_roots = {k: v for k, v in roots.items() if v is not None}
         return self._module_roots
+
+    def programs(self) -> list[list[str]]:
+        """The files of each program of the tree: the closure of every package no scanned
+        file imports (a `main`; a library no one imports stands for itself), read once."""
+        if self._programs is None:
+            imported = self.imported()
+            self._programs = [
+                self.closure(top) for top in sorted(self.files) if top not in imported
+            ]
+        return self._programs
 
     def imported(self) -> set[str]:
         """The folders some scanned Go file imports (a `main` package is in none)."""
