@@ -366,7 +366,9 @@ class _Collector:
                 args = _items(call.child_by_field_name("arguments"))
                 if key is None or not args or any(a.type == "variadic_argument" for a in args):
                     continue
-                values = tuple(self.value(arg, scope) for arg in args)
+                values = tuple(
+                    UNKNOWN if _no_address(arg) else self.value(arg, scope) for arg in args
+                )
                 calls = self.facts.exports.setdefault(key, [])
                 if len(calls) <= MAX_CHOICES and any(not isinstance(v, Unknown) for v in values):
                     calls.append(values)
@@ -803,6 +805,8 @@ class _Collector:
     def _bind_flags(self) -> None:
         """`flag.StringVar(&addr, "address", ...)` gives `addr` (or the field of
         `&cfg.Address`) the flag's value: the call stands for it."""
+        if not any(path in _FLAG_PACKAGES for path in self.import_paths):
+            return
         for call, scope in self.calls:
             flag = self._flag(call)
             args = _items(call.child_by_field_name("arguments"))
@@ -1547,6 +1551,14 @@ def _items(node: Node | None) -> list[Node]:
     if node.type in ("expression_list", "argument_list"):
         return [c for c in node.named_children if c.type != "comment"]
     return [node]
+
+
+def _no_address(node: Node) -> bool:
+    """An argument that is no address however it is read: a function or struct literal
+    (`&Config{...}`), not worth reading for what a call passes (`_export`)."""
+    if node.type == "unary_expression":
+        node = node.child_by_field_name("operand") or node
+    return node.type in ("func_literal", "composite_literal")
 
 
 def _appends_to(node: Node, name: str) -> bool:
