@@ -41,6 +41,8 @@ from k8slb.code.facts import (
 )
 from k8slb.code.projects import GoPackages, module_files, node_module_files
 
+_PENDING = object()  # not resolved yet
+
 
 class _Resolver:
     def __init__(self, modules: Sequence[CodeFacts]) -> None:
@@ -53,6 +55,9 @@ class _Resolver:
         self.exported: dict[tuple[str, str], tuple[int, Any]] = {}
         self._go: GoPackages | None = None
         self._schemes: dict[str, str | None] = {}  # a Go package's folder -> go_scheme
+        self._go_files: dict[str, list[CodeFacts]] | None = None  # by folder
+        # what each Go parameter (Passed) and option helper (folder, key) resolved to
+        self.resolved: dict[Any, Any] = {}
         # (folder, function) -> the Go modules that call it, with what each call passes
         self._go_calls: dict[tuple[str, str], list[tuple[CodeFacts, tuple[Any, ...]]]] | None = None
 
@@ -118,32 +123,49 @@ class _Resolver:
 
     def passed(self, value: Passed, steps: int) -> Any:
         """What the calls of a Go function in other files pass for a parameter: each in its
-        caller's module, joined as one file's calls are (facts.one_of)."""
-        values = [
-            self.value(caller, call[value.index], steps + 1) if value.index < len(call) else UNKNOWN
-            for caller, call in self.go_calls(value.package, value.function)
-        ]
-        return one_of(values)
+        caller's module, joined as one file's calls are (facts.one_of). Each parameter is
+        resolved once a run (one that its own callers' values lead back to is unknown)."""
+        known = self.resolved.get(value, _PENDING)
+        if known is not _PENDING:
+            return known
+        self.resolved[value] = UNKNOWN
+        found = one_of(
+            [
+                self.value(caller, call[value.index], steps + 1)
+                if value.index < len(call)
+                else UNKNOWN
+                for caller, call in self.go_calls(value.package, value.function)
+            ]
+        )
+        self.resolved[value] = found
+        return found
 
     def helper(self, importer: CodeFacts, helper: Helper, steps: int) -> Options:
         """The options a Go function of another file returns (its `options` export), its
         own helpers' added; incomplete when no scanned file of the package declares it."""
         folder = self.go_folder(importer, helper.package)
         key = f"options {helper.function}"
-        source = next(
-            (
-                module
-                for module in self.by_path.values()
-                if module.language == "go"
-                and not module.is_test
-                and os.path.dirname(os.path.normpath(module.path)) == folder
-                and key in module.exports
-            ),
-            None,
-        )
-        if source is None or folder is None or steps > MAX_DEPTH:
+        if folder is None or steps > MAX_DEPTH:
             return Options(complete=False)
-        return self.options(source, source.exports[key], steps + 1)
+        known = self.resolved.get((folder, key), _PENDING)
+        if isinstance(known, Options):
+            return known
+        # once a run; a helper whose options lead back to itself is incomplete
+        self.resolved[(folder, key)] = Options(complete=False)
+        if self._go_files is None:
+            self._go_files = {}
+            for module in self.by_path.values():
+                if module.language == "go" and not module.is_test:
+                    home = os.path.dirname(os.path.normpath(module.path))
+                    self._go_files.setdefault(home, []).append(module)
+        source = next((m for m in self._go_files.get(folder, []) if key in m.exports), None)
+        found = (
+            Options(complete=False)
+            if source is None
+            else self.options(source, source.exports[key], steps + 1)
+        )
+        self.resolved[(folder, key)] = found
+        return found
 
     def module(self, importer: CodeFacts, origin: Imported) -> CodeFacts | None:
         """The scanned module `origin` names, seen from `importer`: a relative import from
