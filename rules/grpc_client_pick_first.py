@@ -64,6 +64,14 @@ class GrpcClientPickFirst(Rule):
     `passthrough`: the name goes to the system resolver, which hands gRPC a single
     address, so a channel to a cluster name reaches one pod *whatever* its policy, and is
     reported even with `round_robin`. `grpc.NewClient` defaults to `dns`, as grpcio does.
+    A program that calls `resolver.SetDefaultScheme("dns")` (in its own packages or in an
+    imported package's `init()`: every program that links the dial in must) makes a bare
+    target `dns` for `grpc.Dial` too. A Go target is followed through a function's
+    parameter to what its callers pass, in the same file or in another file or package of
+    the tree (`mmf.Start(queryAddr)` in `main.go`), through dial options a helper function
+    returns (`grpc.Dial(addr, util.DialOptions()...)`), and to a command-line flag
+    (`flag.String("addr", ...)`, pflag's and cobra's `StringVar`): what the args of the
+    containers that run the code pass (`--addr=backend:50051`), else its default.
 
     In JavaScript, a grpc-js client's `'grpc.service_config'` option (a string, or
     `JSON.stringify` of a literal) or `'grpc.lb_policy_name'`; grpc-js resolves a target

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 from k8slb.code.facts import CodeFacts
@@ -52,6 +53,11 @@ class GrpcNoGracefulShutdown(Rule):
     signals may be named in the call or in a list spread into it (`stopSignals...`, a
     slice literal or `append`s, in the function or the package); `os.Interrupt` alone is
     SIGINT. A Go program that does not catch SIGTERM exits at once.
+    Where no container is known to run the code, it is judged in every program of the
+    tree that links its package in (a `main` package and the packages it imports): not
+    reported when each handles SIGTERM (a framework's run function that catches it and
+    calls the closers the server registered), at `info` when only some do (the others
+    may never start the server), naming one that does not.
     A handler registered below a blocking `Serve` in the same function, when it is the
     code's only one, is reported too: Serve returns when the server has stopped, so the
     handler is never in place while it serves (no fix: where to move it is a design call).
@@ -194,6 +200,7 @@ class GrpcNoGracefulShutdown(Rule):
             yield from self._late_handlers(context, facts)
             yield from self._exits_while_draining(context, facts)
             runners = context.links.running(facts.path)
+            severity, handled = self.severity, {}
             if runners:  # judged in the code each container runs: its import closure
                 bare = [
                     link
@@ -203,10 +210,18 @@ class GrpcNoGracefulShutdown(Rule):
                 if not bare:
                     continue
                 where = f"the code container {bare[0].key} runs"
-            elif facts.project in context.projects_with("sigterm_handlers"):
+            elif facts.project in context.projects_with("sigterm_handlers") or not facts.waits:
                 continue
             else:
+                handled = _programs_handling_sigterm(context, facts)
+                bare_programs = [folder for folder, handles in handled.items() if not handles]
+                if handled and not bare_programs:
+                    continue  # every program that links it in handles SIGTERM
                 where = "its project"
+                if len(bare_programs) < len(handled):
+                    # the programs that start the server may be those that handle it
+                    where = f"{bare_programs[0]}, one of the Go programs that link it in"
+                    severity = Severity.INFO
             servers = {s.name: s for s in facts.servers if s.name}
             started = [name for name in servers if name in facts.starts]
             for wait in facts.waits:
@@ -223,6 +238,12 @@ class GrpcNoGracefulShutdown(Rule):
                 grace = context.fix_values.stop_grace_seconds
                 dialect = dialect_of(facts.language)
                 advice, fix = dialect.server_sigterm_advice(server, name, grace)
+                if severity == Severity.INFO:
+                    also.append(
+                        "other programs that link it in handle SIGTERM ("
+                        + ", ".join(f for f, handles in handled.items() if handles)
+                        + "): if only they start the server, it is drained"
+                    )
                 yield self.code_finding(
                     wait.loc,
                     (
@@ -235,6 +256,7 @@ class GrpcNoGracefulShutdown(Rule):
                     related=[Related(server.loc.path, server.loc.line, "the server")],
                     fix=fix,
                     edits=dialect.sigterm_handler(wait, name, grace),
+                    severity=severity,
                 )
 
     def _exits_while_draining(self, context: Context, facts: CodeFacts) -> Iterator[Finding]:
@@ -315,6 +337,18 @@ class GrpcNoGracefulShutdown(Rule):
                 ),
                 related=[Related(handler.path, handler.line, "the handler")],
             )
+
+
+def _programs_handling_sigterm(context: Context, facts: CodeFacts) -> dict[str, bool]:
+    """Each Go program of the tree that links the module in (a `main` and the packages it
+    imports, by its folder), with whether its code handles SIGTERM: a framework's run
+    function, in a package of its own, that catches it and calls the closers the server
+    registered. Empty for code of other languages."""
+    return {
+        os.path.dirname(code[0].path): any(module.sigterm_handlers for module in code)
+        for code in context.links.programs(facts.path)
+        if code
+    }
 
 
 def _code_of(context: Context, facts: CodeFacts) -> list[CodeFacts]:

@@ -41,8 +41,11 @@ class GrpcServerNoMaxAge(Rule):
     silent. Test files are not reported.
 
     In Go: `grpc.NewServer(...)` whose `grpc.KeepaliveParams(keepalive.ServerParameters{...})`
-    sets no `MaxConnectionAge` (the same rule, on the same facts; an option k8slb cannot
-    follow, `opts...` from a function, keeps it silent). A Go server that is only served as
+    sets no `MaxConnectionAge` (the same rule, on the same facts). Options a helper function
+    returns (`grpc.NewServer(newServerOptions(params)...)`, `opts := util.ServerOptions()`
+    and `append`s to it) are read, in the same file or in another file or package of the
+    tree; a helper no scanned file declares, or an option k8slb cannot follow, keeps it
+    silent. A Go server that is only served as
     an HTTP handler (`ServeHTTP`, `h2c.NewHandler(server, ...)`, `http.Server{Handler:
     server}`) is reported at `info`, with no fix: grpc-go ignores its keepalive options
     there, since the connections belong to the HTTP server.

@@ -32,7 +32,8 @@ class StopWithoutGrace(Rule):
     a `stop()` of some other class is never reported. A stop inside
     `except KeyboardInterrupt` (a developer's Ctrl-C) is left alone.
 
-    In Go: `server.Stop()` on a `grpc.NewServer` server, where `GracefulStop()` lets calls
+    In Go: `server.Stop()` on a `grpc.NewServer` server (also through the struct field a
+    constructor keeps it in: `in.server.Stop()`), where `GracefulStop()` lets calls
     finish (bound it with a timer that calls `Stop()`: it waits for every stream). A
     `Stop()` in a function that also calls the server's `GracefulStop()` is that bound,
     and is not reported.

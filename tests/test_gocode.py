@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from k8slb.code.facts import UNKNOWN, CodeFacts, EnvRef
+from k8slb.code.imported import resolve_imports
 from k8slb.core.findings import Severity
 from k8slb.languages.go.parse import analyse_go
 
@@ -20,8 +21,13 @@ def facts(
     return analyse_go(path, source.encode())
 
 
+def resolved(found: CodeFacts) -> CodeFacts:
+    """The facts once the values other files owe it are joined (none here: unknown)."""
+    return resolve_imports([found])[0]
+
+
 def target(body: str, imports: str = '"os"\n\t"fmt"\n\t"google.golang.org/grpc"') -> object:
-    [channel] = facts(body, imports).channels
+    [channel] = resolved(facts(body, imports)).channels
     return channel.target
 
 
@@ -109,7 +115,7 @@ def test_dial_options_service_config_and_what_cannot_be_followed() -> None:
         'var b, _ = grpc.NewClient("x:1", dialOptions()...)\n'
         'var c, _ = grpc.NewClient("x:1", grpc.WithBalancerName("round_robin"))'
     )
-    a, b, c = facts(body).channels
+    a, b, c = resolved(facts(body)).channels
     config = a.options.get("grpc.service_config")
     assert config is not None and "round_robin" in config.value and a.options.complete
     assert not b.options.complete
@@ -142,7 +148,7 @@ def test_server_keepalive_parameters_in_milliseconds() -> None:
 
 
 def test_an_option_made_elsewhere_leaves_the_server_options_incomplete() -> None:
-    [server] = facts("var s = grpc.NewServer(serverOptions()...)").servers
+    [server] = resolved(facts("var s = grpc.NewServer(serverOptions()...)")).servers
     assert not server.options.complete
 
 
@@ -672,7 +678,7 @@ def test_a_returned_channel_lives_as_long_as_its_callers_keep_it(
 
 def test_a_parameter_with_no_call_or_a_variadic_call_is_unknown() -> None:
     body = "func dial(addr string) (*grpc.ClientConn, error) {\n\treturn grpc.Dial(addr)\n}"
-    assert [c.target for c in facts(body, GO_HELPERS).channels] == [UNKNOWN]
+    assert [c.target for c in resolved(facts(body, GO_HELPERS)).channels] == [UNKNOWN]
     spread = body + "\nfunc main() {\n\tdial(addrs...)\n}"
     assert [c.target for c in facts(spread, GO_HELPERS).channels] == [UNKNOWN]
     # more values than a parameter is followed to (budget.MAX_CHOICES): one unknown

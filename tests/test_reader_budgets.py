@@ -285,6 +285,38 @@ def java_bound_getters(n: int) -> Files:
     return {"src/main/java/a/C.java": code, "src/main/java/a/Props.java": props}
 
 
+def go_packages_across(levels: int, width: int) -> Files:
+    """Values that cross Go packages (code/imported.py), `levels` packages deep: each of a
+    package's `width` option helpers spreads every one of the next package's, and each
+    function passes its parameter, `width` ways, to the next package's; the last dials, and
+    main serves with the first package's options. Without each helper and parameter
+    resolved once, the joins fan out as width ** levels."""
+    files = {"go.mod": "module example.com/deep\n"}
+    for level in range(levels):
+        last = level + 1 == levels
+        uses = "" if last else f'\tnext "example.com/deep/pkg/p{level + 1}"\n'
+        spread = "".join(f"\topts = append(opts, next.Options{j}()...)\n" for j in range(width))
+        helpers = "".join(
+            f"func Options{i}() []grpc.ServerOption {{\n\topts := []grpc.ServerOption{{}}\n"
+            f"{'' if last else spread}\treturn opts\n}}\n\n"
+            for i in range(width)
+        )
+        calls = "".join(f'\tnext.Start(addr + "{j}")\n' for j in range(width))
+        dial = "\tc, _ := grpc.Dial(addr)\n\t_ = c\n"
+        start = f"func Start(addr string) {{\n{dial if last else calls}}}\n"
+        files[f"pkg/p{level}/p.go"] = (
+            f'package p{level}\n\nimport (\n\t"google.golang.org/grpc"\n{uses})\n\n'
+            + helpers
+            + start
+        )
+    files["main.go"] = (
+        'package main\n\nimport (\n\t"google.golang.org/grpc"\n\tp "example.com/deep/pkg/p0"\n)\n\n'
+        'func main() {\n\tp.Start("svc")\n\ts := grpc.NewServer(p.Options0()...)\n'
+        "\ts.Serve(nil)\n}\n"
+    )
+    return files
+
+
 # Each of these took minutes, or died of a memory or recursion error, before.
 def go_branches_after_a_signal(n: int, chained: bool) -> Files:
     """A SIGTERM handler's path through `n` nested `if`s, or an `else if` chain that long:
@@ -351,6 +383,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     "Java: 3000 channels from the getters of 3000 bound fields": lambda: java_bound_getters(3000),
     "JavaScript factories of factories, 80 callers each, 12 deep": (
         lambda: javascript_factories(12, 80)
+    ),
+    "Go option helpers and parameters across 40 packages, 8 ways each": (
+        lambda: go_packages_across(40, 8)
     ),
     "seven JavaScript modules, each forty times the one before": (
         seven_modules_each_forty_times_the_one_before

@@ -124,6 +124,17 @@ class EnvText:
 
 
 @record
+class FlagRef:
+    """A command-line flag's value (`flag.String("address", "localhost:50051", ...)`,
+    pflag's and cobra's `StringVar(&addr, "address", ...)`): what the containers that run
+    the code pass as `--address=...` (or `-address ...`) in their command and args, else
+    `default` (a str, or UNKNOWN)."""
+
+    name: str
+    default: Any = None
+
+
+@record
 class Imported:
     """A name imported from another module (`from .config import ADDR`: level 1, module
     `config`, name `ADDR`), resolved once every module is parsed (imported.py); a value
@@ -169,6 +180,36 @@ class Joined:
     (`f"{HOST}:50051"`)."""
 
     parts: tuple[Any, ...]
+
+
+@record
+class Passed:
+    """A Go function's parameter that no call in its own file gives a value: what the
+    calls of `function` in the package of folder `package` pass at `index`, in any file of
+    the scanned tree (a same-package file's `start(addr)`, a `main.go` that calls
+    `mmf.Start(queryAddr)`), joined as the file's own calls would be (one_of). Resolved
+    with the imported names (imported.py); rules never see one."""
+
+    package: str  # the folder of the function's file
+    function: str
+    index: int
+
+
+@record
+class Helper:
+    """Options a Go function of another file returns (`grpc.NewServer(newOpts(p)...)`,
+    `opts := util.DialOptions(); grpc.Dial(t, opts...)`): the `options <function>` export
+    of the file that declares it, in the package of `package` (an import path; "" for the
+    importer's own). Resolved with the imported names; one no scanned file declares leaves
+    the options incomplete."""
+
+    package: str
+    function: str
+
+
+# A Go file's export of the scheme it sets for targets with none, for every grpc.Dial of
+# the programs that link it in (`resolver.SetDefaultScheme("dns")`, in an `init()` as a rule)
+DEFAULT_SCHEME = "default scheme"
 
 
 @record
@@ -228,7 +269,7 @@ def joined(parts: list[Any]) -> Any:
         if math.prod(len(choices(p)) for p in parts) > MAX_CHOICES:
             return UNKNOWN  # texts of many parameters: not a product of their values
         return one_of([joined([*parts[:at], c, *parts[at + 1 :]]) for c in parts[at].values])
-    if any(isinstance(p, Imported | Setting | BoundProperty | Joined) for p in parts):
+    if any(isinstance(p, Imported | Setting | BoundProperty | Joined | Passed) for p in parts):
         flat = tuple(q for p in parts for q in (p.parts if isinstance(p, Joined) else (p,)))
         return Joined(flat) if len(flat) <= MAX_PARTS else UNKNOWN
     if any(not isinstance(p, str | EnvRef | EnvText) for p in parts):
@@ -296,13 +337,19 @@ class Options:
     literal: Loc | None = None
     # ... or, when the call passes no options at all, the call itself.
     given: bool = True
+    # options functions of other files return (facts.Helper), added once resolved
+    pending: tuple[Helper, ...] = ()
 
     def get(self, key: str) -> Option | None:
         found = [entry for entry in self.entries if entry.key == key]
         return found[-1] if found else None  # gRPC keeps the last of repeated keys
 
     def __add__(self, other: Options) -> Options:
-        return Options(self.complete and other.complete, self.entries + other.entries)
+        return Options(
+            self.complete and other.complete,
+            self.entries + other.entries,
+            pending=self.pending + other.pending,
+        )
 
 
 NO_OPTIONS = Options(complete=True)

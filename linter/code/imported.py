@@ -19,20 +19,30 @@ from typing import Any
 
 from k8slb.code.budget import MAX_DEPTH
 from k8slb.code.facts import (
+    DEFAULT_SCHEME,
     UNKNOWN,
+    Alternatives,
     BoundProperty,
+    Channel,
     CodeFacts,
     DbPool,
     EnvRef,
+    Helper,
     Imported,
     Joined,
     Option,
     Options,
+    Passed,
     Setting,
     Unknown,
+    choices,
     joined,
+    one_of,
+    settled,
 )
-from k8slb.code.projects import module_files, node_module_files
+from k8slb.code.projects import GoPackages, module_files, node_module_files
+
+_PENDING = object()  # not resolved yet
 
 
 class _Resolver:
@@ -46,6 +56,119 @@ class _Resolver:
         self.exported: dict[tuple[str, str], tuple[int, Any]] = {}
         # an exported name (`BackendProperties.host`, a bound property) -> its modules
         self.declaring: dict[str, list[CodeFacts]] | None = None
+        self._go: GoPackages | None = None
+        self._schemes: dict[str, str | None] = {}  # a Go package's folder -> go_scheme
+        self._go_files: dict[str, list[CodeFacts]] | None = None  # by folder
+        # what each Go parameter (Passed) and option helper (folder, key) resolved to
+        self.resolved: dict[Any, Any] = {}
+        # (folder, function) -> the Go modules that call it, with what each call passes
+        self._go_calls: dict[tuple[str, str], list[tuple[CodeFacts, tuple[Any, ...]]]] | None = None
+
+    # -- Go: a package is a folder of files -------------------------------------------------
+
+    def go_packages(self) -> GoPackages:
+        if self._go is None:
+            self._go = GoPackages(self.by_path)
+        return self._go
+
+    def go_folder(self, importer: CodeFacts, package: str) -> str | None:
+        """The scanned folder of a Go package as `importer` names it: "" for its own, else
+        an import path (projects.GoPackages matches it to a folder)."""
+        if not package:
+            return os.path.dirname(os.path.normpath(importer.path))
+        return self.go_packages().folder(package, os.path.dirname(os.path.normpath(importer.path)))
+
+    def go_calls(self, folder: str, function: str) -> list[tuple[CodeFacts, tuple[Any, ...]]]:
+        """The calls of a Go package's function in every scanned Go module, with the
+        values each passes (the `call` exports), indexed once a run."""
+        if self._go_calls is None:
+            self._go_calls = {}
+            for module in self.by_path.values():
+                if module.language != "go" or module.is_test:
+                    continue
+                for key, calls in module.exports.items():
+                    kind, _, rest = key.partition(" ")
+                    if kind != "call":
+                        continue
+                    package, _, name = rest.partition(" ")
+                    home = self.go_folder(module, package)
+                    if home is not None:
+                        self._go_calls.setdefault((home, name), []).extend(
+                            (module, call) for call in calls
+                        )
+        return self._go_calls.get((folder, function), [])
+
+    def go_scheme(self, importer: CodeFacts) -> str | None:
+        """The scheme a Go target with none gets in every program that links the module
+        in, where each sets it (`resolver.SetDefaultScheme("dns")`, often in an imported
+        package's `init()`): the module's own package and those it imports, else every
+        program (a package no scanned file imports) whose packages include the module's.
+        None where one of them does not, or they differ."""
+        folder = os.path.dirname(os.path.normpath(importer.path))
+        if folder not in self._schemes:
+            go = self.go_packages()
+            own = self.scheme_of(go.closure(folder))
+            if own is None:
+                path = os.path.normpath(importer.path)
+                found = {self.scheme_of(files) for files in go.programs() if path in files}
+                own = found.pop() if len(found) == 1 else None
+            self._schemes[folder] = own
+        return self._schemes[folder]
+
+    def scheme_of(self, files: list[str]) -> str | None:
+        schemes = {
+            scheme
+            for path in files
+            if (module := self.by_path.get(path)) is not None
+            and isinstance(scheme := module.exports.get(DEFAULT_SCHEME), str)
+        }
+        return schemes.pop() if len(schemes) == 1 else None
+
+    def passed(self, value: Passed, steps: int) -> Any:
+        """What the calls of a Go function in other files pass for a parameter: each in its
+        caller's module, joined as one file's calls are (facts.one_of). Each parameter is
+        resolved once a run (one that its own callers' values lead back to is unknown)."""
+        known = self.resolved.get(value, _PENDING)
+        if known is not _PENDING:
+            return known
+        self.resolved[value] = UNKNOWN
+        found = one_of(
+            [
+                self.value(caller, call[value.index], steps + 1)
+                if value.index < len(call)
+                else UNKNOWN
+                for caller, call in self.go_calls(value.package, value.function)
+            ]
+        )
+        self.resolved[value] = found
+        return found
+
+    def helper(self, importer: CodeFacts, helper: Helper, steps: int) -> Options:
+        """The options a Go function of another file returns (its `options` export), its
+        own helpers' added; incomplete when no scanned file of the package declares it."""
+        folder = self.go_folder(importer, helper.package)
+        key = f"options {helper.function}"
+        if folder is None or steps > MAX_DEPTH:
+            return Options(complete=False)
+        known = self.resolved.get((folder, key), _PENDING)
+        if isinstance(known, Options):
+            return known
+        # once a run; a helper whose options lead back to itself is incomplete
+        self.resolved[(folder, key)] = Options(complete=False)
+        if self._go_files is None:
+            self._go_files = {}
+            for module in self.by_path.values():
+                if module.language == "go" and not module.is_test:
+                    home = os.path.dirname(os.path.normpath(module.path))
+                    self._go_files.setdefault(home, []).append(module)
+        source = next((m for m in self._go_files.get(folder, []) if key in m.exports), None)
+        found = (
+            Options(complete=False)
+            if source is None
+            else self.options(source, source.exports[key], steps + 1)
+        )
+        self.resolved[(folder, key)] = found
+        return found
 
     def module(self, importer: CodeFacts, origin: Imported) -> CodeFacts | None:
         """The scanned module `origin` names, seen from `importer`: a relative import from
@@ -79,6 +202,10 @@ class _Resolver:
             return self.setting(importer, value)
         if isinstance(value, BoundProperty):
             return self.bound(importer, value, steps)
+        if isinstance(value, Passed):
+            return self.passed(value, steps)
+        if isinstance(value, Alternatives):
+            return one_of([self.value(importer, item, steps + 1) for item in value.values])
         if isinstance(value, Joined):
             return joined([self.value(importer, part, steps + 1) for part in value.parts])
         if isinstance(value, EnvRef) and isinstance(value.default, Imported | Joined):
@@ -139,11 +266,31 @@ class _Resolver:
                 return UNKNOWN
         return UNKNOWN
 
-    def options(self, importer: CodeFacts, options: Options) -> Options:
-        entries = tuple(
-            Option(e.key, self.value(importer, e.value), e.loc) for e in options.entries
+    def options(self, importer: CodeFacts, options: Options, steps: int = 0) -> Options:
+        """Options with their values resolved, and those of the helpers they spread added
+        (before their own: `append(helper(), more...)`)."""
+        complete = options.complete
+        entries: tuple[Option, ...] = ()
+        for helper in options.pending:
+            found = self.helper(importer, helper, steps)
+            complete = complete and found.complete
+            entries += found.entries
+        entries += tuple(
+            Option(e.key, settled(self.value(importer, e.value, steps)), e.loc)
+            for e in options.entries
         )
-        return replace(options, entries=entries)
+        return replace(options, complete=complete, entries=entries, pending=())
+
+    def channels(self, importer: CodeFacts, channel: Channel) -> list[Channel]:
+        """A channel for each target its resolved target may be (facts.Alternatives)."""
+        options = self.options(importer, channel.options)
+        scheme = channel.default_scheme
+        if scheme == "passthrough" and importer.language == "go":
+            scheme = self.go_scheme(importer) or scheme
+        return [
+            replace(channel, target=target, options=options, default_scheme=scheme)
+            for target in choices(self.value(importer, channel.target))
+        ]
 
     def can_fail(self, importer: CodeFacts, origin: Imported, steps: int = 0) -> bool | None:
         """Whether an imported health servicer class can answer NOT_SERVING; None when no
@@ -174,7 +321,9 @@ class _Resolver:
         )
 
     def facts(self, module: CodeFacts) -> CodeFacts:
-        resolve = self.value
+        def resolve(importer: CodeFacts, value: Any) -> Any:
+            return settled(self.value(importer, value))  # where one value stands
+
         servicers = []
         for servicer in module.health_servicers:
             if servicer.imported is None:
@@ -185,14 +334,7 @@ class _Resolver:
                 servicers.append(replace(servicer, class_can_fail=can_fail, imported=None))
         return replace(
             module,
-            channels=[
-                replace(
-                    c,
-                    target=resolve(module, c.target),
-                    options=self.options(module, c.options),
-                )
-                for c in module.channels
-            ],
+            channels=[found for c in module.channels for found in self.channels(module, c)],
             servers=[replace(s, options=self.options(module, s.options)) for s in module.servers],
             stops=[replace(s, grace=resolve(module, s.grace)) for s in module.stops],
             listens=[replace(x, address=resolve(module, x.address)) for x in module.listens],

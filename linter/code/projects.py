@@ -229,6 +229,16 @@ def node_module_files(specifier: str, folder: str) -> Iterator[str]:
         yield os.path.join(base, "index" + suffix)
 
 
+def _shared(one: list[str], other: list[str]) -> int:
+    """How many leading folders two paths share."""
+    count = 0
+    for left, right in zip(one, other, strict=False):
+        if left != right:
+            break
+        count += 1
+    return count
+
+
 class GoPackages:
     """Which scanned Go files a `main` package links in: its own folder's files and, through
     its imports, the packages of the scanned tree they name. An import path is matched to
@@ -252,6 +262,28 @@ class GoPackages:
         self.modules = modules
         self._module_roots: dict[str, str] | None = None
         self._imported: set[str] | None = None  # the folders some scanned file imports
+        self._programs: list[list[str]] | None = None
+
+    def folder(self, import_path: str, importer: str | None = None) -> str | None:
+        """The scanned folder of the package an import path names, if one is known. Seen
+        from the folder `importer`, of the folders that end with the path's last two
+        elements or more, the one that shares the most leading folders with the importer:
+        copies of one module (a tutorial's skeleton and solution, each with a go.mod of the
+        same module path) import their own packages."""
+        if importer is not None:
+            parts = tuple(import_path.split("/"))
+            mine = importer.split(os.sep)
+            ranked = sorted(
+                (
+                    (_shared(mine, folder.split(os.sep)), length, folder)
+                    for length in range(2, len(parts) + 1)
+                    for folder in self.by_tail.get(parts[-length:], [])
+                ),
+                reverse=True,
+            )
+            if ranked and (len(ranked) == 1 or ranked[0][:2] != ranked[1][:2]):
+                return ranked[0][2]
+        return self._folder(import_path)
 
     def _folder(self, import_path: str) -> str | None:
         found = self._by_tail(import_path)
@@ -297,10 +329,18 @@ class GoPackages:
             self._module_roots = {k: v for k, v in roots.items() if v is not None}
         return self._module_roots
 
-    def program_named(self, binary: str) -> str | None:
-        """The folder of the one scanned `main` package a binary of that name is built
-        from (`go build` names it for its folder): a folder so named that no scanned file
-        imports (a `main` package cannot be imported); None when there is not exactly one."""
+    def programs(self) -> list[list[str]]:
+        """The files of each program of the tree: the closure of every package no scanned
+        file imports (a `main`; a library no one imports stands for itself), read once."""
+        if self._programs is None:
+            imported = self.imported()
+            self._programs = [
+                self.closure(top) for top in sorted(self.files) if top not in imported
+            ]
+        return self._programs
+
+    def imported(self) -> set[str]:
+        """The folders some scanned Go file imports (a `main` package is in none)."""
         if self._imported is None:
             self._imported = {
                 found
@@ -309,10 +349,17 @@ class GoPackages:
                 for _, imported in facts.imports
                 if (found := self._folder(imported)) is not None
             }
+        return self._imported
+
+    def program_named(self, binary: str) -> str | None:
+        """The folder of the one scanned `main` package a binary of that name is built
+        from (`go build` names it for its folder): a folder so named that no scanned file
+        imports (a `main` package cannot be imported); None when there is not exactly one."""
+        imported = self.imported()
         named = [
             folder
             for folder in self.by_tail.get((binary,), [])
-            if os.path.basename(folder) == binary and folder not in self._imported
+            if os.path.basename(folder) == binary and folder not in imported
         ]
         return named[0] if len(named) == 1 else None
 

@@ -9,11 +9,11 @@ import os
 from collections.abc import Callable, Sequence
 from typing import Literal
 
-from k8slb.code.facts import EnvRef, EnvText
+from k8slb.code.facts import EnvRef, EnvText, FlagRef
 from k8slb.core.findings import Related
 from k8slb.model.index import EnvSetting, Index
 from k8slb.model.links import Link
-from k8slb.model.objects import service_ports
+from k8slb.model.objects import Container, pos_of, service_ports
 from k8slb.reading.objects import K8sObject
 from k8slb.record import record
 
@@ -204,6 +204,8 @@ def destinations(
         return [Destination(address, None, "")] if address else []
     if isinstance(value, EnvText):
         return _joined_destinations(index, value, parse, code_path, runners)
+    if isinstance(value, FlagRef):
+        return _flag_destinations(value, parse, runners)
     if not isinstance(value, EnvRef):
         return []
     found: list[Destination] = []
@@ -267,4 +269,46 @@ def _joined_destinations(
         address = parse(value.default_text)
         if address is not None:
             found.append(Destination(address, None, f"the defaults of {', '.join(value.names)}"))
+    return found
+
+
+def _flag_destinations(
+    flag: FlagRef, parse: Callable[[str], Address | None], runners: Sequence[Link]
+) -> list[Destination]:
+    """The addresses a command-line flag is given by the containers that run the code
+    (their command and args), else its default in the code."""
+    found: list[Destination] = []
+    for link in runners:
+        given = flag_value(link.container, flag.name)
+        address = parse(given) if given is not None else None
+        if address is None:
+            continue
+        workload = link.workload
+        line = pos_of(link.container.body, "args", value=True)[0]
+        if "args" not in link.container.body:
+            line = pos_of(link.container.body, "command", value=True)[0]
+        where = f"--{flag.name} as {workload.ref.display} passes it"
+        via = Related(workload.path, line, f"--{flag.name}={given}")
+        found.append(Destination(address, workload.namespace, where, via))
+    if not found and isinstance(flag.default, str):
+        address = parse(flag.default)
+        if address is not None:
+            found.append(Destination(address, None, f"the default of --{flag.name}"))
+    return found
+
+
+def flag_value(container: Container, name: str) -> str | None:
+    """What a container's command and args give a flag: `--name=value`, `-name=value`,
+    or the word after `--name` / `-name` (Go's flag package and pflag read all four);
+    the last one counts, as both packages keep the last."""
+    words = container.words
+    found: str | None = None
+    for at, word in enumerate(words):
+        flag, equals, value = word.partition("=")
+        if flag not in (f"--{name}", f"-{name}"):
+            continue
+        if equals:
+            found = value
+        elif at + 1 < len(words):
+            found = words[at + 1]
     return found

@@ -10,7 +10,7 @@ import binascii
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Iterator
 
-from k8slb.code.facts import Channel, CodeFacts, EnvRef, EnvText
+from k8slb.code.facts import Channel, CodeFacts, EnvRef, EnvText, FlagRef
 from k8slb.core import regex
 from k8slb.core.findings import Related
 from k8slb.model.addresses import destinations, parse_grpc_target, services_for, target_parser
@@ -100,7 +100,9 @@ def dialers_by_service(
     for facts, channel in _channels(modules, names, naming):
         target = channel.target
         # a literal target is no environment's: no container that runs the code is asked
-        runners = links.running(facts.path) if isinstance(target, EnvRef | EnvText) else []
+        runners = (
+            links.running(facts.path) if isinstance(target, EnvRef | EnvText | FlagRef) else []
+        )
         parse = target_parser(channel.default_scheme)
         for destination in destinations(index, target, parse, facts.path, runners):
             for service in services_for(index, destination.address, destination.namespace):
@@ -197,6 +199,8 @@ def _may_reach(target: object, names: set[str], naming: set[str]) -> bool:
         return _may_hold(target, names)
     if isinstance(target, EnvText):  # each of its values, and the text between them
         return any(_may_reach(part, names, naming) for part in target.parts)
+    if isinstance(target, FlagRef):
+        return True  # its value is in the args of the containers that run it: asked there
     if not isinstance(target, EnvRef):
         return False  # an unresolved value: it resolves to no Service (destinations)
     if _joinable(target.prefix[-1:]) or _joinable(target.suffix[:1]):

@@ -185,6 +185,7 @@ class CodeLinks:
         self._workloads = {id(w) for w in index.workload_objects} if index is not None else set()
         self._made: dict[tuple[int, int], Link | None] = {}  # by (id(workload), id(container))
         self._runners: dict[str, list[Link]] | None = None
+        self._programs: list[tuple[list[str], set[str]]] | None = None  # programs()
 
     @property
     def scripts(self) -> Mapping[str, ShellScript]:
@@ -251,6 +252,21 @@ class CodeLinks:
 
     def code(self, link: Link) -> list[CodeFacts]:
         return [self.modules[path] for path in link.modules if path in self.modules]
+
+    def programs(self, module_path: str) -> list[list[CodeFacts]]:
+        """The code of each Go program of the tree that links the module's package in (its
+        packages' import closure: code/projects.GoPackages), whichever container runs it;
+        none for a module of another language."""
+        if self._finder is None:
+            return []
+        if self._programs is None:
+            self._programs = [(files, set(files)) for files in self._finder.go.programs()]
+        path = os.path.normpath(module_path)
+        return [
+            [self.modules[p] for p in files if p in self.modules]
+            for files, members in self._programs
+            if path in members
+        ]
 
     def listening(self, workload: K8sObject, container: Container) -> list[Served]:
         """The gRPC servers the container's code starts, with the port each listens on

@@ -20,25 +20,29 @@ Test files (`_test.go`), generated files (`// Code generated ... DO NOT EDIT.`) 
 from __future__ import annotations
 
 import math
+import os
 from collections import defaultdict
-from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from k8slb.code.budget import MAX_CHOICES, MAX_DEPTH, MAX_STEPS, Budget
 from k8slb.code.facts import (
+    DEFAULT_SCHEME,
     UNKNOWN,
     Channel,
     CodeFacts,
     DbPool,
     EnvRef,
+    FlagRef,
     HealthServicer,
+    Helper,
     HttpClient,
     Listen,
     Loc,
     Option,
     Options,
+    Passed,
     Registration,
     RegistryDial,
     Server,
@@ -76,6 +80,10 @@ WATCHED = (
     b'/zk"',
     b"hudl/fargo",
     b"nacos-sdk-go",
+    # a program's entry: it hands the packages it runs their addresses (`mmf.Start(addr)`)
+    b"package main",
+    b"spf13/pflag",  # flags that name what the program dials
+    b"spf13/cobra",
 )
 GRPC = "google.golang.org/grpc"
 KEEPALIVE = "google.golang.org/grpc/keepalive"
@@ -135,7 +143,7 @@ DURATIONS = {
 SIGTERM = ("syscall.SIGTERM", "golang.org/x/sys/unix.SIGTERM")
 # Functions that run once per process: what they make lives as long as the process.
 ONCE = regex.compile(
-    r"^(main|init|run|serve|start|setup|New[A-Z_]\w*|new[A-Z_]\w*|Run\w*|Serve\w*)$"
+    r"^(main|init|run|serve|start|setup|New[A-Z_]\w*|new[A-Z_]\w*|Run\w*|Serve\w*|Start\w*)$"
 )
 _GENERATED = regex.compile(rb"^// Code generated .* DO NOT EDIT\.$", regex.MULTILINE)
 
@@ -260,11 +268,14 @@ class _Collector:
         # calls of each function (_callers): each asked again and again by the callers'
         self.kept: dict[tuple[int, str | None], bool] = {}
         self.callers: dict[tuple[str, bool], list[tuple[Node, _Scope]]] = {}
+        self.functions: dict[str, Node] = {}  # the file's function declarations, by name
+        self.held: dict[str, str] | None = None  # _held_servers, read once a file
 
     # -- driving -------------------------------------------------------------------------
 
     def run(self, root: Node) -> None:
         self._bind(root, self.package)
+        self._bind_flags()
         for call, scope in self.calls:
             called = _called_name(call.child_by_field_name("function"))
             if called:
@@ -303,6 +314,11 @@ class _Collector:
                 self._default_client(call, scope)
             elif name in REQUEST_URLS:
                 self._request_url(call, REQUEST_URLS[name], scope)
+            elif name == f"{GRPC}/resolver.SetDefaultScheme":
+                # for every grpc.Dial of the program (code/imported.py reads it there)
+                args = _items(call.child_by_field_name("arguments"))
+                scheme = self.value(args[0], scope) if args else UNKNOWN
+                self.facts.exports[DEFAULT_SCHEME] = scheme
             elif name == f"{HEALTH}.NewServer":
                 self.facts.health_servicers.append(HealthServicer(self.loc(call), None))
                 self.health.add(self._bound_to(call) or "")
@@ -343,6 +359,64 @@ class _Collector:
                 key, value = _keyed(element)
                 if _text(key) == "Handler" and _text(value) in servers:  # http.Server{Handler: s}
                     self.facts.http_served.add(_text(value))
+        self._export()
+
+    # -- what other files read ---------------------------------------------------------------
+
+    def _export(self) -> None:
+        """What the other files of the program read from this one once every file is read
+        (code/imported.py): the options each option helper returns (`options <name>`), and
+        what its calls of other files' functions pass (`call <import path> <name>`, the
+        path "" for the package's own): where those functions' parameters come from."""
+        self.budget = Budget()  # the facts' own reading is done: these steps are apart
+        for name, declaration in self.functions.items():
+            result = declaration.child_by_field_name("result")
+            element = result.child_by_field_name("element") if result is not None else None
+            kind = _OPTION_TYPES.get(self._type_name(element) or "")
+            if result is None or result.type != "slice_type" or kind is None:
+                continue
+            found: list[tuple[Node, _Scope] | None] = []
+            pending: list[Helper] = []
+            for returned, scope in self._returned_values(declaration):
+                self._slice_into(returned, scope, found, pending, 0)
+            options = (
+                self._server_entries(found)[0] if kind == "server" else self._dial_entries(found)
+            )
+            self.facts.exports[f"options {name}"] = replace(
+                options, pending=tuple(dict.fromkeys(pending))
+            )
+        self.choosing = True  # a caller's parameter may be one of several values
+        try:
+            for call, scope in self.calls:
+                key = self._call_key(call, scope)
+                args = _items(call.child_by_field_name("arguments"))
+                if key is None or not args or any(a.type == "variadic_argument" for a in args):
+                    continue
+                values = tuple(
+                    UNKNOWN if _no_address(arg) else self.value(arg, scope) for arg in args
+                )
+                calls = self.facts.exports.setdefault(key, [])
+                if len(calls) <= MAX_CHOICES and any(not isinstance(v, Unknown) for v in values):
+                    calls.append(values)
+        finally:
+            self.choosing = False
+
+    def _call_key(self, call: Node, scope: _Scope) -> str | None:
+        """How the export of a call of another file's function is keyed (`_export`)."""
+        function = call.child_by_field_name("function")
+        if function is None:
+            return None
+        if function.type == "identifier":
+            name = _text(function)
+            local = name in self.functions or name in _BUILTINS or scope.lookup(name)
+            return None if local else f"call  {name}"
+        operand = function.child_by_field_name("operand")
+        if function.type != "selector_expression" or operand is None:
+            return None
+        package = self.imports.get(_text(operand)) if operand.type == "identifier" else None
+        if package is None or _standard(package) or scope.lookup(_text(operand)):
+            return None
+        return f"call {package} {_text(function.child_by_field_name('field'))}"
 
     def _package_qualified(self, function: Node | None, called: str) -> str:
         """`prometheus.Register` for a call of an imported package's function (as the
@@ -380,6 +454,8 @@ class _Collector:
                 if name and parameters is not None:
                     inner.parameters = _parameter_places(parameters)
                     inner.callee = (name, kind == "method_declaration")
+                if name and kind == "function_declaration":
+                    self.functions[name] = current
                 body = current.child_by_field_name("body")
                 if body is not None:
                     self.scope_of[body.id] = inner
@@ -596,7 +672,8 @@ class _Collector:
             if name is None:
                 return self._field(_text(node.child_by_field_name("field")), depth)
             return DURATIONS.get(name, UNKNOWN)
-        if kind == "unary_expression" and _text(node.child_by_field_name("operator")) == "&":
+        if kind == "unary_expression" and _text(node.child_by_field_name("operator")) in "&*":
+            # `*addr` of `addr := flag.String(...)`: the pointer stands for its value
             return self.value(node.child_by_field_name("operand"), scope, depth + 1)
         if kind == "binary_expression":
             left = self.value(node.child_by_field_name("left"), scope, depth + 1)
@@ -644,6 +721,12 @@ class _Collector:
             return UNKNOWN
         index = home.parameters[name]
         only = self.only.get(home.callee)
+        function, method = home.callee
+        if only is None and not method and not self._callers(home):
+            # called from other files only (`main.go`'s `mmf.Start(addr)`): their calls'
+            # values, joined once every file is read (imported.py)
+            self.facts.deferred = True
+            return Passed(os.path.dirname(os.path.normpath(self.path)), function, index)
         values = []
         # the facts of one caller (_addresses), else every call of the function
         for call, caller in [only] if only is not None else self._callers(home):
@@ -721,7 +804,49 @@ class _Collector:
             return str(values[0])
         if name == "time.Duration" and values and _number(values[0]):
             return values[0]  # a count that a unit multiplies: time.Duration(5) * time.Minute
+        flag = self._flag(call)
+        if flag is not None:
+            at_name, at_default = flag
+            given = values[at_name] if at_name < len(values) else UNKNOWN
+            default = values[at_default] if at_default < len(values) else UNKNOWN
+            if isinstance(given, str):
+                return FlagRef(given, default if isinstance(default, str) else UNKNOWN)
         return UNKNOWN
+
+    def _flag(self, call: Node) -> tuple[int, int] | None:
+        """Where a string flag's definition has the flag's name and its default: the flag
+        package's (`flag.String`, `flag.StringVar`) or pflag's, as a package function or a
+        method of a flag set (`cmd.Flags().StringVarP(&addr, "address", "a", ...)`)."""
+        function = call.child_by_field_name("function")
+        if function is None or function.type != "selector_expression":
+            return None
+        places = _FLAG_CALLS.get(_text(function.child_by_field_name("field")))
+        if places is None:
+            return None
+        package = self.qualified(function)
+        if package is not None:
+            return places if package.rpartition(".")[0] in _FLAG_PACKAGES else None
+        return places if any(p in _FLAG_PACKAGES for p in self.import_paths) else None
+
+    def _bind_flags(self) -> None:
+        """`flag.StringVar(&addr, "address", ...)` gives `addr` (or the field of
+        `&cfg.Address`) the flag's value: the call stands for it."""
+        if not any(path in _FLAG_PACKAGES for path in self.import_paths):
+            return
+        for call, scope in self.calls:
+            flag = self._flag(call)
+            args = _items(call.child_by_field_name("arguments"))
+            if flag is None or flag[0] == 0 or not args or args[0].type != "unary_expression":
+                continue
+            target = args[0].child_by_field_name("operand")
+            if target is not None and target.type == "identifier":
+                found = scope.lookup(_text(target))
+                if found is not None and not found[1]:
+                    found[0].opaque.discard(_text(target))  # `var addr string`
+                    found[0].bindings[_text(target)].append(call)
+            elif target is not None and target.type == "selector_expression":
+                field = _text(target.child_by_field_name("field"))
+                self.field_writes[field].append((call, scope))
 
     def _composite(self, node: Node, scope: _Scope, depth: int) -> Any:
         body = node.child_by_field_name("body")
@@ -917,6 +1042,8 @@ class _Collector:
         bound = self._bound_to(call)
         given = args[target_at] if len(args) > target_at else None
         options = self._dial_options(args[target_at + 1 :], scope)
+        # a package the program links in may change what a bare target gets (imported.py)
+        self.facts.deferred |= scheme == "passthrough"
         for target, long_lived in self._addresses(given, call, scope, bound):
             self.facts.channels.append(
                 Channel(
@@ -930,12 +1057,19 @@ class _Collector:
             )
 
     def _dial_options(self, args: list[Node], scope: _Scope) -> Options:
+        found, pending = self._spread(args, scope)
+        options = self._dial_entries(found)
+        return replace(options, given=bool(args), pending=pending)
+
+    def _dial_entries(self, found: list[tuple[Node, _Scope] | None]) -> Options:
+        """The balancing options among dial option expressions (each in its scope)."""
         entries: list[Option] = []
         complete = True
-        for arg in self._spread(args, scope):
-            if arg is None:
+        for item in found:
+            if item is None:
                 complete = False
                 continue
+            arg, scope = item
             name = (
                 self.qualified(arg.child_by_field_name("function"))
                 if arg.type == "call_expression"
@@ -952,38 +1086,150 @@ class _Collector:
                 )
             elif name is None or not name.startswith(GRPC):
                 complete = False  # an option made elsewhere may set the policy
-        return Options(complete, tuple(entries), given=bool(args))
+        return Options(complete, tuple(entries))
 
-    def _spread(self, args: list[Node], scope: _Scope) -> Iterator[Node | None]:
-        """The option expressions, `opts...` followed to the slice literal it names (None
-        for what cannot be followed)."""
+    def _spread(
+        self, args: list[Node], scope: _Scope
+    ) -> tuple[list[tuple[Node, _Scope] | None], tuple[Helper, ...]]:
+        """The option expressions, each with the scope it is read in: `opts...` followed
+        to the slices it is given (`_slice_into`); None for what cannot be followed; and
+        the functions of other files whose options it spreads (facts.Helper)."""
+        found: list[tuple[Node, _Scope] | None] = []
+        pending: list[Helper] = []
         for arg in args:
             if arg.type != "variadic_argument":
-                yield arg
+                found.append((arg, scope))
                 continue
             inner = arg.named_children[0] if arg.named_children else None
-            if inner is None or inner.type != "identifier":
-                yield None
-                continue
-            found = scope.lookup(_text(inner))
-            elements = _slice_elements(_text(inner), found[1] if found else [])
-            if elements is None:
-                yield None
-            else:
-                yield from elements
+            self._slice_into(inner, scope, found, pending, 0)
+        if pending:
+            self.facts.deferred = True
+        return found, tuple(dict.fromkeys(pending))
 
-    def _server(self, call: Node, scope: _Scope) -> Server:
+    def _slice_into(
+        self,
+        node: Node | None,
+        scope: _Scope,
+        found: list[tuple[Node, _Scope] | None],
+        pending: list[Helper],
+        depth: int,
+    ) -> None:
+        """Every element an option slice expression may hold, added to `found`: a
+        literal's, a variable's (each value it is given, `x = append(x, ...)` included:
+        an option set on some path counts), `append`'s, and what a function of the file
+        returns (`newServerOptions(params)`); one of another file is `pending`. None for
+        a part that cannot be followed."""
+        if node is None or depth > MAX_DEPTH or not self.budget.step(depth):
+            found.append(None)
+            return
+        kind = node.type
+        if kind == "parenthesized_expression" and node.named_children:
+            self._slice_into(node.named_children[0], scope, found, pending, depth + 1)
+        elif kind == "composite_literal":
+            body = node.child_by_field_name("body")
+            found += [(_unwrap(e), scope) for e in (body.named_children if body else [])]
+        elif kind == "nil":
+            return
+        elif kind == "identifier":
+            name = _text(node)
+            looked = scope.lookup(name)
+            if looked is None or not looked[1] or name in looked[0].opaque:
+                found.append(None)  # a parameter, or a name bound where k8slb cannot see
+                return
+            home, bound = looked
+            for value in bound:
+                if value.type == "slice_type":
+                    continue  # `var opts []grpc.ServerOption`
+                if _appends_to(value, name):  # `opts = append(opts, ...)`
+                    self._appended(value, home, found, pending, depth)
+                else:
+                    self._slice_into(value, home, found, pending, depth + 1)
+        elif kind == "call_expression":
+            function = node.child_by_field_name("function")
+            if _text(function) == "append":
+                args = _items(node.child_by_field_name("arguments"))
+                if args:
+                    self._slice_into(args[0], scope, found, pending, depth + 1)
+                self._appended(node, scope, found, pending, depth)
+                return
+            declared = self.functions.get(_text(function)) if function is not None else None
+            if declared is not None:
+                for returned, inner in self._returned_values(declared):
+                    self._slice_into(returned, inner, found, pending, depth + 1)
+                return
+            helper = self._helper(function)
+            if helper is None:
+                found.append(None)
+            else:
+                pending.append(helper)
+        else:
+            found.append(None)
+
+    def _appended(
+        self,
+        call: Node,
+        scope: _Scope,
+        found: list[tuple[Node, _Scope] | None],
+        pending: list[Helper],
+        depth: int,
+    ) -> None:
+        """The elements `append(x, a, b...)` adds to x."""
+        for arg in _items(call.child_by_field_name("arguments"))[1:]:
+            if arg.type == "variadic_argument":
+                inner = arg.named_children[0] if arg.named_children else None
+                self._slice_into(inner, scope, found, pending, depth + 1)
+            else:
+                found.append((arg, scope))
+
+    def _returned_values(self, declaration: Node) -> list[tuple[Node, _Scope]]:
+        """What a function of the file returns (its first result), at each `return`
+        of its own (not of a function literal inside it), with the scope it is read in."""
+        body = declaration.child_by_field_name("body")
+        scope = self.scope_of.get(body.id) if body is not None else None
+        if body is None or scope is None:
+            return []
+        found: list[tuple[Node, _Scope]] = []
+        stack = list(body.named_children)
+        while stack:
+            node = stack.pop()
+            if node.type == "func_literal":
+                continue
+            if node.type == "return_statement":
+                values = [item for child in node.named_children for item in _items(child)]
+                if values:
+                    found.append((values[0], scope))
+                continue
+            stack.extend(node.named_children)
+        return found
+
+    def _helper(self, function: Node | None) -> Helper | None:
+        """The function of another file a call names: `newOpts` (the package's own, in
+        another file) or `util.NewOpts` (an imported package's)."""
+        if function is None:
+            return None
+        if function.type == "identifier":
+            return Helper("", _text(function))
+        operand = function.child_by_field_name("operand")
+        if function.type == "selector_expression" and operand is not None:
+            package = self.imports.get(_text(operand)) if operand.type == "identifier" else None
+            if package is not None and not _standard(package):
+                return Helper(package, _text(function.child_by_field_name("field")))
+        return None
+
+    def _server_entries(self, found: list[tuple[Node, _Scope] | None]) -> tuple[Options, list[Loc]]:
+        """The connection options among server option expressions (each in its scope),
+        and the ServerParameters literals that hold them: where a fix adds fields."""
         entries: list[Option] = []
         complete = True
-        literals: list[Loc] = []  # the ServerParameters literals: where a fix adds fields
-        args = _items(call.child_by_field_name("arguments"))
-        for arg in self._spread(args, scope):
+        literals: list[Loc] = []
+        for item in found:
+            arg, scope = item if item is not None else (None, None)
             name = (
                 self.qualified(arg.child_by_field_name("function"))
                 if arg is not None and arg.type == "call_expression"
                 else None
             )
-            if arg is None or name is None or not name.startswith(GRPC):
+            if arg is None or scope is None or name is None or not name.startswith(GRPC):
                 complete = False
                 continue
             if name != f"{GRPC}.KeepaliveParams":
@@ -999,14 +1245,20 @@ class _Collector:
                 option = SERVER_PARAMETERS.get(_text(key))
                 if option is not None:
                     entries.append(Option(option, self.value(value, scope), self.loc(element)))
+        return Options(complete, tuple(entries)), literals
+
+    def _server(self, call: Node, scope: _Scope) -> Server:
+        args = _items(call.child_by_field_name("arguments"))
+        found, pending = self._spread(args, scope)
+        options, literals = self._server_entries(found)
         server = Server(
             loc=self.loc(call),
             factory=self._short(f"{GRPC}.NewServer"),
-            options=Options(
-                complete,
-                tuple(entries),
+            options=replace(
+                options,
                 literal=literals[0] if len(literals) == 1 else None,
                 given=bool(args) or bool(literals),
+                pending=pending,
             ),
             name=self._bound_to(call),
         )
@@ -1019,6 +1271,10 @@ class _Collector:
             return
         receiver = _text(function.child_by_field_name("operand"))
         method = _text(function.child_by_field_name("field"))
+        if receiver not in servers and method in ("Stop", "GracefulStop"):
+            held = self._held_servers(servers)
+            if receiver.rpartition(".")[2] in held and "." in receiver:
+                servers = {**servers, receiver: servers[held[receiver.rpartition(".")[2]]]}
         if receiver not in servers:
             if method == "SetConnMaxLifetime":
                 self._lifetime(receiver, call, scope)
@@ -1058,6 +1314,27 @@ class _Collector:
         args = _items(call.child_by_field_name("arguments"))
         millis = self.value(args[0], scope) if args else UNKNOWN
         return millis / 1000 if isinstance(millis, int | float) and _number(millis) else UNKNOWN
+
+    def _held_servers(self, servers: dict[str, Server]) -> dict[str, str]:
+        """The struct fields that hold a server of the file, whatever the struct value is
+        called where it is used (`in.server.Stop()` in a method, of the server a
+        constructor stores as `&input{server: server}` or `s.server = server`): by field,
+        the server's name."""
+        if self.held is None:
+            self.held = {}
+            for name in servers:  # `s.grpcServer = grpc.NewServer(...)`
+                if "." in name:
+                    self.held.setdefault(name.rpartition(".")[2], name)
+            for literal, _ in self.literals:
+                for element in _keyed_elements(literal):
+                    key, value = _keyed(element)
+                    if _text(value) in servers:
+                        self.held.setdefault(_text(key), _text(value))
+            for field, writes in self.field_writes.items():
+                for value, _ in writes:
+                    if _text(value) in servers:
+                        self.held.setdefault(field, _text(value))
+        return self.held
 
     def _listener(self, node: Node, scope: _Scope) -> tuple[Node, Node] | None:
         """The `net.Listen("tcp", addr)` call a `Serve(lis)` argument comes from, and addr."""
@@ -1398,32 +1675,56 @@ def _items(node: Node | None) -> list[Node]:
     return [node]
 
 
-def _slice_elements(name: str, bound: list[Node]) -> list[Node] | None:
-    """Every element a slice variable is ever given: its literal's, each
-    `name = append(name, ...)`'s (conditional ones included: an option set on some path
-    counts), none for `var name []T` or `nil`; None when some value cannot be followed."""
-    elements: list[Node] = []
-    if not bound:
-        return None  # a parameter, or a name bound where k8slb cannot see
-    for node in bound:
-        if node.type == "composite_literal":
-            body = node.child_by_field_name("body")
-            elements += [_unwrap(e) for e in (body.named_children if body is not None else [])]
-        elif node.type in ("slice_type", "nil"):
-            continue
-        elif (
-            node.type == "call_expression"
-            and _text(node.child_by_field_name("function")) == "append"
-        ):
-            args = _items(node.child_by_field_name("arguments"))
-            if not args or _text(args[0]) != name:
-                return None
-            if any(a.type == "variadic_argument" for a in args[1:]):
-                return None
-            elements += args[1:]
-        else:
-            return None
-    return elements
+def _no_address(node: Node) -> bool:
+    """An argument that is no address however it is read: a function or struct literal
+    (`&Config{...}`), not worth reading for what a call passes (`_export`)."""
+    if node.type == "unary_expression":
+        node = node.child_by_field_name("operand") or node
+    return node.type in ("func_literal", "composite_literal")
+
+
+def _appends_to(node: Node, name: str) -> bool:
+    """`append(name, ...)`: a slice variable given itself and more."""
+    if node.type != "call_expression" or _text(node.child_by_field_name("function")) != "append":
+        return False
+    args = _items(node.child_by_field_name("arguments"))
+    return bool(args) and _text(args[0]) == name
+
+
+def _standard(path: str) -> bool:
+    """An import path of Go's standard library (`net/http`): no dot in its first element,
+    as every module path outside it has (a module named without one is not followed)."""
+    return "." not in path.split("/", 1)[0]
+
+
+# Go's built-in functions: no file declares them, and no value is passed to another's
+_BUILTINS = frozenset(
+    {
+        "append",
+        "cap",
+        "clear",
+        "close",
+        "complex",
+        "copy",
+        "delete",
+        "imag",
+        "len",
+        "make",
+        "max",
+        "min",
+        "new",
+        "panic",
+        "print",
+        "println",
+        "real",
+        "recover",
+    }
+)
+# the flag packages, and where their string flags' definitions have the name and default
+_FLAG_PACKAGES = frozenset({"flag", "github.com/spf13/pflag", "github.com/spf13/cobra"})
+_FLAG_CALLS = {"String": (0, 1), "StringP": (0, 2), "StringVar": (1, 2), "StringVarP": (1, 3)}
+# the option slices an option helper returns, by its result's element type
+_OPTION_TYPES = {f"{GRPC}.ServerOption": "server", f"{GRPC}.DialOption": "dial"}
 
 
 def _unwrap(element: Node) -> Node:

@@ -1,0 +1,523 @@
+"""Values a Go file owes to other files of its module: the options a helper of another
+file (or package) returns, and the address a caller in another file passes to a function's
+parameter. Each file is parsed alone; the values are joined once every file is read
+(code/imported.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from k8slb.code.facts import UNKNOWN, FlagRef, Passed
+from k8slb.code.imported import resolve_imports
+from k8slb.core.findings import Severity
+from k8slb.languages.go.parse import analyse_go
+
+from tests.helpers import lint_files
+
+GO_MOD = "module example.com/matcher\n\ngo 1.22\n"
+
+# A service that builds its server in one file with options another file returns, as
+# gRPC services with shared interceptors do.
+SERVE = """\
+package rpc
+
+import (
+	"net"
+
+	"google.golang.org/grpc"
+)
+
+type Server struct {
+	grpcServer *grpc.Server
+}
+
+func (s *Server) Start(params *Params, lis net.Listener) error {
+	s.grpcServer = grpc.NewServer(newServerOptions(params)...)
+	return s.grpcServer.Serve(lis)
+}
+"""
+
+OPTIONS = """\
+package rpc
+
+import (
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/keepalive"
+)
+
+type Params struct{ metrics bool }
+
+func newServerOptions(params *Params) []grpc.ServerOption {
+	opts := []grpc.ServerOption{}
+	if params.metrics {
+		opts = append(opts, grpc.MaxRecvMsgSize(1<<20))
+	}
+	return append(opts,
+		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{
+			MinTime:             10 * time.Second,
+			PermitWithoutStream: true,
+		}),
+KEEPALIVE	)
+}
+"""
+
+MAX_AGE = "\t\tgrpc.KeepaliveParams(keepalive.ServerParameters{MaxConnectionAge: time.Minute}),\n"
+
+
+def _server(tmp_path: Path, files: dict[str, str]) -> list[tuple[str, int, Severity]]:
+    result = lint_files(tmp_path, {"go.mod": GO_MOD, **files}, ["KLB201"])
+    return [(f.path.rsplit("/", 2)[-2], f.line, f.severity) for f in result.findings]
+
+
+def test_server_options_a_helper_of_the_package_returns_are_read_across_files(
+    tmp_path: Path,
+) -> None:
+    helper = OPTIONS.replace("KEEPALIVE", "")
+    files = {"internal/rpc/server.go": SERVE, "internal/rpc/options.go": helper}
+    assert _server(tmp_path / "none", files) == [("rpc", 14, Severity.WARNING)]
+    files["internal/rpc/options.go"] = OPTIONS.replace("KEEPALIVE", MAX_AGE)
+    assert _server(tmp_path / "set", files) == [], "the helper sets MaxConnectionAge"
+
+
+def test_server_options_spread_from_a_variable_an_imported_helper_fills_are_read(
+    tmp_path: Path,
+) -> None:
+    """`opts := util.ServerOptions(); opts = append(opts, grpc.Creds(c))`, the helper in
+    another package of the module, returning a slice literal."""
+    main = """\
+package main
+
+import (
+	"net"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials"
+
+	util "example.com/matcher/internal/util/grpcopts"
+)
+
+func main() {
+	lis, _ := net.Listen("tcp", ":50502")
+	creds, _ := credentials.NewServerTLSFromFile("cert.pem", "key.pem")
+	opts := util.ServerOptions()
+	opts = append(opts, grpc.Creds(creds))
+	server := grpc.NewServer(opts...)
+	server.Serve(lis)
+}
+"""
+    helper = """\
+package grpcopts
+
+import "google.golang.org/grpc"
+
+func ServerOptions() []grpc.ServerOption {
+	return []grpc.ServerOption{
+		grpc.MaxConcurrentStreams(100),
+	}
+}
+"""
+    files = {"cmd/mmf/main.go": main, "internal/util/grpcopts/options.go": helper}
+    assert _server(tmp_path / "read", files) == [("mmf", 17, Severity.WARNING)]
+    unread = {"cmd/mmf/main.go": main.replace("example.com/matcher", "example.org/elsewhere")}
+    assert _server(tmp_path / "unread", unread) == [], (
+        "a helper no scanned file declares may set the age: nothing claimed"
+    )
+
+
+MMF_MAIN = """\
+package main
+
+import "example.com/matcher/functions/mmf"
+
+const (
+	queryServiceAddr = "om-query.open-match.svc.cluster.local:50503"
+	serverPort       = 50502
+)
+
+func main() {
+	mmf.Start(queryServiceAddr, serverPort)
+}
+"""
+
+MMF_SERVER = """\
+package mmf
+
+import (
+	"fmt"
+	"log"
+	"net"
+
+	"google.golang.org/grpc"
+)
+
+func Start(queryServiceAddr string, serverPort int) {
+	conn, err := grpc.Dial(queryServiceAddr, grpc.WithInsecure())
+	if err != nil {
+		log.Fatalf("Failed to connect: %v", err)
+	}
+	defer conn.Close()
+
+	server := grpc.NewServer()
+	ln, _ := net.Listen("tcp", fmt.Sprintf(":%d", serverPort))
+	server.Serve(ln)
+}
+"""
+
+
+def test_a_dial_target_passed_from_main_in_another_package_is_followed(tmp_path: Path) -> None:
+    files = {
+        "go.mod": GO_MOD,
+        "functions/main.go": MMF_MAIN,
+        "functions/mmf/server.go": MMF_SERVER,
+    }
+    [finding] = lint_files(tmp_path, files, ["KLB103"]).findings
+    assert finding.path.endswith("functions/mmf/server.go") and finding.line == 12
+    assert "'om-query.open-match.svc.cluster.local:50503'" in finding.text
+    assert finding.severity == Severity.WARNING
+
+
+def test_each_copy_of_a_module_imports_its_own_package(tmp_path: Path) -> None:
+    """Two copies of one module (a tutorial's skeleton and its solution, each with its
+    go.mod of the same module path): each main passes its address to its own copy."""
+    files: dict[str, str] = {}
+    for copy, host in (("skeleton", "query-a"), ("solution", "query-b")):
+        files[f"tutorial/{copy}/go.mod"] = GO_MOD
+        files[f"tutorial/{copy}/functions/main.go"] = MMF_MAIN.replace("om-query", host)
+        files[f"tutorial/{copy}/functions/mmf/server.go"] = MMF_SERVER
+    found = lint_files(tmp_path, files, ["KLB103"]).findings
+    dialled = sorted((f.path.split("/tutorial/")[1].split("/")[0], f.text) for f in found)
+    assert [
+        (copy, f"'{host}.open-match" in text)
+        for (copy, text), host in zip(dialled, ("query-a", "query-b"), strict=True)
+    ] == [("skeleton", True), ("solution", True)]
+
+
+def test_a_parameter_no_file_of_its_own_calls_is_what_other_files_pass() -> None:
+    server = analyse_go("svc/mmf/server.go", MMF_SERVER.encode())
+    [channel] = server.channels
+    assert channel.target == Passed("svc/mmf", "Start", 0) and server.deferred
+    main = analyse_go(
+        "svc/main.go", MMF_MAIN.replace("example.com/matcher/functions", "x.io/svc").encode()
+    )
+    [resolved] = resolve_imports([server, main])[0].channels
+    assert resolved.target == "om-query.open-match.svc.cluster.local:50503"
+    assert resolved.long_lived, "Start runs once and serves until the process ends"
+    [alone] = resolve_imports([server])[0].channels
+    assert alone.target == UNKNOWN, "no scanned file calls it: unknown, no guess"
+
+
+def test_different_addresses_from_callers_in_other_files_make_a_channel_each() -> None:
+    server = analyse_go("svc/mmf/server.go", MMF_SERVER.encode())
+    mains = [
+        analyse_go(
+            f"svc/{name}/main.go",
+            MMF_MAIN.replace("example.com/matcher/functions", "x.io/svc")
+            .replace("om-query", name)
+            .encode(),
+        )
+        for name in ("query", "backend")
+    ]
+    targets = sorted(c.target for c in resolve_imports([server, *mains])[0].channels)
+    assert targets == [
+        "backend.open-match.svc.cluster.local:50503",
+        "query.open-match.svc.cluster.local:50503",
+    ]
+
+
+RESOLVER_INIT = """\
+package grpcutil
+
+import (
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/resolver"
+)
+
+func init() {
+	// gRPC's DNS resolver for every client: balance over a headless Service's pods.
+	resolver.SetDefaultScheme("dns")
+}
+
+func DialOptions() []grpc.DialOption {
+	return []grpc.DialOption{
+		grpc.WithInsecure(),
+		grpc.WithDefaultServiceConfig(`{"loadBalancingPolicy":"round_robin"}`),
+	}
+}
+"""
+
+SCALE_MMF = """\
+package mmf
+
+import (
+	"google.golang.org/grpc"
+
+	"example.com/matcher/internal/grpcutil"
+)
+
+func Run() {
+	conn, err := grpc.Dial("om-query.open-match.svc.cluster.local:50503", grpcutil.DialOptions()...)
+	if err != nil {
+		panic(err)
+	}
+	defer conn.Close()
+	select {}
+}
+"""
+
+
+def test_a_default_scheme_an_imported_packages_init_sets_makes_a_bare_target_dns(
+    tmp_path: Path,
+) -> None:
+    files = {
+        "go.mod": GO_MOD,
+        "internal/grpcutil/grpcutil.go": RESOLVER_INIT,
+        "scale/mmf/mmf.go": SCALE_MMF,
+    }
+    assert lint_files(tmp_path / "dns", files, ["KLB103"]).findings == [], (
+        "dns resolves every pod and the options ask round_robin"
+    )
+    files["internal/grpcutil/grpcutil.go"] = RESOLVER_INIT.replace(
+        '\tresolver.SetDefaultScheme("dns")\n', ""
+    ).replace('\t"google.golang.org/grpc/resolver"\n', "")
+    [finding] = lint_files(tmp_path / "passthrough", files, ["KLB103"]).findings
+    assert "passthrough" in finding.text
+
+
+def test_a_default_scheme_set_by_the_program_that_links_the_package_in(tmp_path: Path) -> None:
+    """The scheme set in main's package, the dial in a package main imports."""
+    main = """\
+package main
+
+import (
+	"google.golang.org/grpc/resolver"
+
+	"example.com/matcher/scale/mmf"
+)
+
+func main() {
+	resolver.SetDefaultScheme("dns")
+	mmf.Run()
+}
+"""
+    helper = RESOLVER_INIT.replace('\tresolver.SetDefaultScheme("dns")\n', "").replace(
+        '\t"google.golang.org/grpc/resolver"\n', ""
+    )
+    files = {
+        "go.mod": GO_MOD,
+        "internal/grpcutil/grpcutil.go": helper,
+        "scale/mmf/mmf.go": SCALE_MMF,
+        "scale/main.go": main,
+    }
+    assert lint_files(tmp_path / "set", files, ["KLB103"]).findings == []
+    files["cmd/bench/main.go"] = (
+        'package main\n\nimport "example.com/matcher/scale/mmf"\n\nfunc main() {\n\tmmf.Run()\n}\n'
+    )
+    found = lint_files(tmp_path / "one-program-not", files, ["KLB103"]).findings
+    assert len(found) == 1, "a second program links the dial in without the scheme"
+
+
+FLAG_CLIENT = """\
+package main
+
+import (
+	"flag"
+	"log"
+
+	"google.golang.org/grpc"
+)
+
+var addr = flag.String("addr", "localhost:50051", "the address to connect to")
+
+func main() {
+	flag.Parse()
+	conn, err := grpc.Dial(*addr, grpc.WithInsecure())
+	if err != nil {
+		log.Fatalf("did not connect: %v", err)
+	}
+	defer conn.Close()
+	select {}
+}
+"""
+
+
+def flag_client(args: str) -> dict[str, str]:
+    """A client whose target is a command-line flag, its Deployment passing it in args,
+    and the headless Service of the server it names."""
+    return {
+        "go.mod": GO_MOD,
+        "client/main.go": FLAG_CLIENT,
+        "client/Dockerfile": "FROM golang:1.22\nWORKDIR /src\nCOPY . .\n"
+        'RUN go build -o /usr/bin/client ./client\nENTRYPOINT ["/usr/bin/client"]\n',
+        "client/deployment.yaml": (
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: client, namespace: load}\n"
+            "spec:\n  selector: {matchLabels: {app: client}}\n  template:\n"
+            "    metadata: {labels: {app: client}}\n    spec:\n      containers:\n"
+            "        - name: client\n          image: example/matcher/client:latest\n"
+            f"          args: {args}\n"
+            "---\napiVersion: v1\nkind: Service\nmetadata: {name: backend, namespace: load}\n"
+            "spec:\n  clusterIP: None\n  selector: {app: backend}\n"
+            "  ports: [{name: grpc, port: 11111}]\n"
+        ),
+    }
+
+
+def test_a_target_given_by_a_command_line_flag_is_what_the_container_args_pass(
+    tmp_path: Path,
+) -> None:
+    for at, args in enumerate(('["--addr=backend:11111"]', '["-addr", "backend:11111"]')):
+        [finding] = lint_files(tmp_path / str(at), flag_client(args), ["KLB103"]).findings
+        assert finding.path.endswith("client/main.go") and finding.line == 14
+        assert "'backend:11111' (--addr as Deployment/load/client passes it)" in finding.text
+    unset = lint_files(tmp_path / "default", flag_client('["--verbose"]'), ["KLB103"])
+    assert unset.findings == [], "its default, localhost, is no Service"
+
+
+def test_a_flag_bound_to_a_variable_by_stringvar_is_its_value() -> None:
+    body = FLAG_CLIENT.replace(
+        'var addr = flag.String("addr", "localhost:50051", "the address to connect to")',
+        'var address string\n\nfunc init() {\n\tflag.StringVar(&address, "address", "", "")\n}',
+    ).replace("*addr", "address")
+    [channel] = analyse_go("client/main.go", body.encode()).channels
+    assert channel.target == FlagRef("address", "")
+    cobra = body.replace('"flag"', '"github.com/spf13/cobra"').replace(
+        'flag.StringVar(&address, "address", "", "")',
+        'rootCmd.Flags().StringVarP(&address, "address", "a", "svc:1", "")',
+    )
+    [channel] = analyse_go("client/main.go", cobra.encode()).channels
+    assert channel.target == FlagRef("address", "svc:1")
+
+
+INPUT = """\
+package input
+
+import (
+	"context"
+	"net"
+
+	"google.golang.org/grpc"
+)
+
+type logInput struct {
+	address string
+	server  *grpc.Server
+}
+
+func newLogInput(address string) *logInput {
+	server := grpc.NewServer()
+	in := &logInput{address: address, server: server}
+	return in
+}
+
+func (in *logInput) Connect(_ context.Context) error {
+	ln, err := net.Listen("tcp", in.address)
+	if err != nil {
+		return err
+	}
+	go in.server.Serve(ln)
+	return nil
+}
+
+func (in *logInput) Close(_ context.Context) error {
+	in.server.Stop()
+	return nil
+}
+"""
+
+
+def test_a_server_stopped_through_the_struct_field_that_holds_it_aborts_its_calls() -> None:
+    """The constructor keeps the server in a field; a method stops it through the field,
+    under whatever name its receiver has."""
+    [stop] = analyse_go("input/otel.go", INPUT.encode()).stops
+    assert (stop.server, stop.grace, stop.loc.line) == ("in.server", 0, 31)
+    assigned = INPUT.replace(
+        "\tin := &logInput{address: address, server: server}\n",
+        "\tin := &logInput{address: address}\n\tin.server = server\n",
+    )
+    [stop] = analyse_go("input/otel.go", assigned.encode()).stops
+    assert stop.server == "in.server" and stop.grace == 0
+    graceful = INPUT.replace("in.server.Stop()", "in.server.GracefulStop()")
+    [stop] = analyse_go("input/otel.go", graceful.encode()).stops
+    assert stop.grace != 0
+
+
+def test_end_to_end_a_stop_through_a_field_is_klb404(tmp_path: Path) -> None:
+    [finding] = lint_files(tmp_path, {"input/otel.go": INPUT}, ["KLB404"]).findings
+    assert finding.line == 31 and finding.message == "in.server.Stop() aborts every call in flight"
+
+
+APP_RUN = """\
+package appmain
+
+import (
+	"os"
+	"os/signal"
+	"syscall"
+
+	"example.com/matcher/internal/rpc"
+)
+
+type App struct {
+	closers []func() error
+}
+
+// Run starts the server and stops it, through its closers, on SIGTERM.
+func Run(params *rpc.Params) {
+	c := make(chan os.Signal, 1)
+	signal.Notify(c, syscall.SIGTERM)
+	a := &App{}
+	s := &rpc.Server{}
+	go s.Start(params, nil)
+	a.closers = append(a.closers, s.Stop)
+	<-c
+	for i := len(a.closers) - 1; i >= 0; i-- {
+		a.closers[i]()
+	}
+}
+"""
+
+RPC_SERVER = (
+    SERVE + "\nfunc (s *Server) Stop() error {\n\ts.grpcServer.GracefulStop()\n\treturn nil\n}\n"
+)
+
+
+def _framework(main_imports: dict[str, str]) -> dict[str, str]:
+    files = {
+        "go.mod": GO_MOD,
+        "internal/rpc/server.go": RPC_SERVER,
+        "internal/rpc/options.go": OPTIONS.replace("KEEPALIVE", MAX_AGE),
+        "internal/appmain/appmain.go": APP_RUN,
+    }
+    for folder, body in main_imports.items():
+        files[f"{folder}/main.go"] = body
+    return files
+
+
+def test_a_server_every_program_runs_under_a_framework_that_handles_sigterm(
+    tmp_path: Path,
+) -> None:
+    """The server's package has no handler of its own; each program that links it in
+    runs it through a framework's run function that catches SIGTERM."""
+    main = (
+        'package main\n\nimport (\n\t"example.com/matcher/internal/appmain"\n'
+        '\t"example.com/matcher/internal/rpc"\n)\n\n'
+        "func main() {\n\tappmain.Run(&rpc.Params{})\n}\n"
+    )
+    files = _framework({"cmd/query": main, "cmd/backend": main})
+    assert lint_files(tmp_path / "all", files, ["KLB403"]).findings == []
+    bare = (
+        'package main\n\nimport "example.com/matcher/internal/rpc"\n\n'
+        "func main() {\n\t_ = rpc.Params{}\n}\n"
+    )
+    files = _framework({"cmd/query": main, "cmd/docs": bare})
+    [finding] = lint_files(tmp_path / "one-not", files, ["KLB403"]).findings
+    assert finding.severity == Severity.INFO
+    assert finding.message == (
+        "gRPC server 's.grpcServer' waits in Serve() with no SIGTERM handler in "
+        f"{tmp_path}/one-not/cmd/docs, one of the Go programs that link it in"
+    )
+    files = _framework({"cmd/docs": bare})
+    del files["internal/appmain/appmain.go"]
+    [alone] = lint_files(tmp_path / "none", files, ["KLB403"]).findings
+    assert alone.severity == Severity.WARNING, "no program that links it in handles SIGTERM"
