@@ -264,7 +264,15 @@ def test_a_service_a_servicemonitor_scrapes_on_every_port_carries_no_clients(
 
 @pytest.mark.parametrize(
     ("name", "serving"),
-    [("pprof", False), ("profiling", False), ("prom-metrics", False), ("http-metrics", True)],
+    [
+        ("pprof", False),
+        ("profiling", False),
+        ("prom-metrics", False),
+        ("metrics-port", False),
+        ("monitoring", False),
+        ("http-metrics", True),
+        ("port", True),
+    ],
 )
 def test_a_service_whose_ports_are_named_for_scrapes_or_profiling_carries_no_clients(
     tmp_path: Path, name: str, serving: bool

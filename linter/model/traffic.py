@@ -20,10 +20,13 @@ from k8slb.record import record
 
 # Words of port names that mean "this port is scraped or profiled, not called": a port
 # whose name is made of them only (`metrics`, `prometheus`, `pprof`, `profiling`,
-# `prom-metrics`) carries no client traffic (ServiceMonitors and PodMonitors add the ports
-# they scrape). Not `http-metrics`: Loki, Mimir, Tempo and Cortex charts give that name to
-# the port that serves their whole HTTP API.
-SCRAPE_WORDS = frozenset({"metrics", "prometheus", "prom", "pprof", "profiling"})
+# `monitoring`, `prom-metrics`; `port` says nothing, so `metrics-port` too) carries no
+# client traffic (ServiceMonitors and PodMonitors add the ports they scrape). Not
+# `http-metrics`: Loki, Mimir, Tempo and Cortex charts give that name to the port that
+# serves their whole HTTP API.
+SCRAPE_WORDS = frozenset({"metrics", "prometheus", "prom", "pprof", "profiling", "monitoring"})
+# A word of a port's name that names no use: left out before the words are compared.
+PORT_FILLER = frozenset({"port"})
 # Words in a port name that mean the pods talk to each other on it: a gossip ring
 # (memberlist, serf), a consensus group (raft), cluster routes (NATS, Alertmanager).
 PEER_WORDS = frozenset(
@@ -131,7 +134,7 @@ def _monitor(monitor: K8sObject, endpoints: str) -> tuple[Any, Any, set[str]]:
 def _scrape_port(port: YMap, scraped: frozenset[str] | set[str]) -> bool:
     """A port only scraped or profiled: by its name's words, or as a monitor scrapes it."""
     name = port.get("name")
-    words = _words(name)
+    words = _words(name) - PORT_FILLER
     return (bool(words) and words <= SCRAPE_WORDS) or str(name or "") in scraped
 
 
