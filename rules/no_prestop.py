@@ -111,8 +111,9 @@ class NoPreStop(Rule):
     it takes env from), or a line of a ConfigMap it mounts, whose name says that the server
     delays its own stop, with a duration as its value: a lame-duck period (`lameduck 10s`,
     `lame_duck_duration`), a shutdown, termination, drain or stop delay
-    (`--shutdown-delay-duration`, `-http.shutdownDelay`), or an accept grace period
-    (`requestAcceptGraceTimeout`). k8slb reads such a setting's name, not which signal
+    (`--shutdown-delay-duration`, `-http.shutdownDelay`), an accept grace period
+    (`requestAcceptGraceTimeout`), or a readiness shutdown period
+    (`READINESS_SHUTDOWN_DURATION`: readiness fails that long before the stop). k8slb reads such a setting's name, not which signal
     starts it (some servers enter their lame-duck mode on another signal), so it is not a
     warning, nor silence. A duration under a second (0 above all) is no delay, and a
     timeout or grace of the stop

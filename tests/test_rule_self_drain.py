@@ -147,6 +147,8 @@ def test_a_delay_in_the_env_from_a_config_maps_key_is_read_there(tmp_path: Path)
         ("HTTPShutdownDelay", "a shutdown delay"),
         ("TERMINATION_DELAY_SECONDS", "a shutdown delay"),
         ("requestAcceptGraceTimeout", "an accept grace period"),
+        ("READINESS_SHUTDOWN_DURATION", "a readiness shutdown period"),
+        ("readinessProbe", None),
         ("graceful-timeout", None),
         ("terminationGracePeriodSeconds", None),
         ("startup-delay", None),

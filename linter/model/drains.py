@@ -41,18 +41,21 @@ from k8slb.record import record
 #   `-http.shutdownDelay` during which /health fails), unlike a `timeout` or a `grace`,
 #   which bounds how long the stop itself may take after the server stops accepting;
 # - `accept` beside `grace` (`requestAcceptGraceTimeout`): the time a proxy keeps
-#   accepting requests before its graceful stop begins.
+#   accepting requests before its graceful stop begins;
+# - `readiness` beside a word for stopping (`READINESS_SHUTDOWN_DURATION`): how long the
+#   server keeps failing its readiness check, still serving, before it stops.
 # A wait shorter than this is no pause: kube-proxy, ingress proxies and meshes take a
 # second or more to drop a terminating pod's endpoint (0, "no delay", is the usual case).
 MIN_PAUSE = 1.0
 _STOPPING = frozenset({"shutdown", "termination", "terminate", "drain", "stop", "exit"})
 # a candidate name holds one of these; `drain_kind` then reads its words
 _CANDIDATE = regex.compile(
-    r"(?i)((?:[a-z][a-z0-9_.-]*?)?(?:lame[_-]?duck|delay|accept[a-z0-9_.-]*grace)[a-z0-9_.-]*)"
+    r"(?i)((?:[a-z][a-z0-9_.-]*?)?(?:lame[_-]?duck|delay|accept[a-z0-9_.-]*grace|readiness)"
+    r"[a-z0-9_.-]*)"
     r"[\"']?[ \t]*[:=]?[ \t]*[\"']?([^\s\"',;]*)"
 )
 _MAX_NAME = 200  # longer words are no setting's name, and are not split into words
-_WORDS = ("delay", "lame", "accept")  # one of them is in every candidate
+_WORDS = ("delay", "lame", "accept", "readiness")  # one of them is in every candidate
 _SEPARATORS = regex.compile(r"[^A-Za-z0-9]+")
 # a value that a shell, a template or the server fills in: a setting k8slb cannot read
 _REFERENCE = regex.compile(r"^(?:\$[({]?[A-Za-z_]|\{\{|%\()")
@@ -100,7 +103,8 @@ def _camel(part: str) -> Iterator[str]:
 
 def drain_kind(name: str) -> str | None:
     """What a setting's name says it is ("a lame-duck period", "a shutdown delay", "an
-    accept grace period"), or None when it is no drain delay of the server's own."""
+    accept grace period", "a readiness shutdown period"), or None when it is no drain delay
+    of the server's own."""
     words = _words(name)
     pairs = set(itertools.pairwise(words))
     if "lameduck" in words or ("lame", "duck") in pairs:
@@ -109,6 +113,8 @@ def drain_kind(name: str) -> str | None:
         return "a shutdown delay"
     if "accept" in words and "grace" in words:
         return "an accept grace period"
+    if "readiness" in words and _STOPPING & set(words):
+        return "a readiness shutdown period"
     return None
 
 
