@@ -11,7 +11,9 @@ The evidence, strongest first (each kept, quoted by `explain-links` and in `rela
 3. the container's own `command`/`args` naming a script or module (they override the
    Dockerfile's, as in Kubernetes; with no folder known, a script found once in the tree);
 4. the image's last path segment naming a source folder (`.../recommendationservice:v1`
-   and `src/recommendationservice/`), the weakest.
+   and `src/recommendationservice/`), unless it holds several services' builds;
+5. a guess, the weakest: an image named `<prefix>-<folder>` and the one folder of that
+   name an image is built from.
 A container links to one folder: the strongest evidence's; weaker evidence that points
 elsewhere is kept as overruled. With an entry point the container runs its import closure;
 without one, every module of the folder.
@@ -59,6 +61,7 @@ STRENGTH = {
     "dockerfile": 2,
     "command": 3,
     "image name": 4,
+    "image name guess": 5,
 }
 
 
@@ -319,6 +322,7 @@ class _Finder:
                 self.by_folder["."].append(path)
         self.folders_named = folders_named
         self._programs: dict[str, list[str]] | None = None
+        self._built: tuple[dict[str, set[str]], dict[str, int]] | None = None
         # absolute path -> as shown, for the configuration's pins alone (made only for them)
         self.shown: dict[str, str] = (
             {os.path.abspath(p): p for p in (*modules, *self.by_folder)} if pins else {}
@@ -342,15 +346,54 @@ class _Finder:
         segment = image_repository(image).rsplit("/", 1)[-1]
         named = sorted(self.folders_named.get(_normal(segment), ())) if segment else []
         with_dockerfile = [f for f in named if self._dockerfile(f) is not None]
-        candidates = _nearest(with_dockerfile or named, workload.path)
+        # a folder holding other services' builds is not one service's code (too wide)
+        candidates = _nearest(with_dockerfile or self._not_parents(named), workload.path)
+        line = pos_of(container.body, "image", value=True)[0] if segment else 0
         if len(candidates) == 1:
-            line = pos_of(container.body, "image", value=True)[0]
             said = Said(workload.path, line, f"image: {image}")
             found.append(Evidence("image name", said, candidates[0]))
+        elif not named and (guess := self._prefixed(segment)) is not None:
+            text = f"image: {image} (a guess: {guess} is the one build folder its name ends with)"
+            found.append(Evidence("image name guess", Said(workload.path, line, text), guess))
         if len(found) < 2:
             return found  # nothing to rank (most containers: the paths are not compared)
         # equally strong: the build nearest the manifest (a monorepo's services alike)
         return sorted(found, key=lambda e: (e.strength, -_shared(e.folder, workload.path)))
+
+    def _build_folders(self) -> tuple[dict[str, set[str]], dict[str, int]]:
+        """The folders an image is built from (a Dockerfile's, a build's context) by their
+        normalised name, and how many of them each folder holds below it."""
+        if self._built is None:
+            folders = {os.path.dirname(path) or "." for path in self.dockerfiles}
+            folders |= {os.path.normpath(build.context) for build in self.builds.builds}
+            named: dict[str, set[str]] = defaultdict(set)
+            below: dict[str, int] = defaultdict(int)
+            for folder in folders:
+                named[_normal(os.path.basename(folder))].add(folder)
+                parent = os.path.dirname(folder)
+                while parent not in ("", os.sep):
+                    below[parent] += 1
+                    parent = os.path.dirname(parent)
+            self._built = (named, below)
+        return self._built
+
+    def _not_parents(self, folders: list[str]) -> list[str]:
+        """The folders that do not hold two or more folders an image is built from."""
+        below = self._build_folders()[1]
+        return [folder for folder in folders if below.get(folder, 0) < 2]
+
+    def _prefixed(self, segment: str) -> str | None:
+        """The code folder an image named `<prefix>-<folder>` is built from, a guess made
+        only when it is unambiguous: the longest tail of the name after a separator that
+        names a folder an image is built from names exactly one, and it holds code."""
+        named = self._build_folders()[0]
+        words = segment.replace("_", "-").replace(".", "-").split("-")
+        for start in range(1, len(words)):
+            built = named.get(_normal("".join(words[start:])), set())
+            if built:  # the longest tail that names a build decides, a shorter one never
+                folder = next(iter(built))
+                return folder if len(built) == 1 and folder in self.by_folder else None
+        return None
 
     def _dockerfile(self, folder: str, named: str | None = None) -> Dockerfile | None:
         if named is not None:
