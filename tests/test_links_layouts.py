@@ -7,6 +7,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
+
 from tests.test_links import DOCKERFILE, links, only, service_app, workload
 
 # -- an image named `<prefix>-<folder>` ------------------------------------------------------
@@ -94,3 +96,86 @@ def test_an_image_named_as_a_folder_of_several_services_is_not_linked_to_it(
         **service_app("services/app/server"),
     }
     assert only(links(tmp_path, files))["code"] is None
+
+
+# -- Makefiles and shell scripts -------------------------------------------------------------
+
+
+def test_a_makefile_build_links_the_image_through_the_variables_the_makefile_sets(
+    tmp_path: Path,
+) -> None:
+    makefile = (
+        "build: inventory/.built\n"
+        "inventory/.built: inventory/Dockerfile\n"
+        "\tdocker build -t $(IMAGE_BASE)/shop-inv:$(TAG) services/inv/\n"
+        "\ttouch $@\n"
+        "IMAGE_BASE ?= $(REGISTRY)/acme\n"  # Make reads every assignment before a recipe
+        "REGISTRY := registry.example\n"
+    )
+    files = {
+        "deploy/inventory.yaml": workload(image="registry.example/acme/shop-inv:1.0"),
+        "Makefile": makefile,
+        "services/inv/Dockerfile": DOCKERFILE,
+        **service_app("services/inv"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("services", "inv", "server.py")
+    assert row["evidence"][0] == (
+        "makefile: Makefile:3: docker build -t $(IMAGE_BASE)/shop-inv:$(TAG) services/inv/"
+    )
+
+
+def test_a_makefile_build_whose_registry_is_not_set_there_is_named_by_its_last_segment(
+    tmp_path: Path,
+) -> None:
+    """`$(HUB)` is set in a file the Makefile includes: the image is the bare `app`, which
+    the container's `ghcr.io/acme/app` is, as skaffold's bare names are."""
+    makefile = "include ../../common.mk\ndocker:\n\tdocker build . -t $(HUB)/app:$(TAG);\n"
+    files = {
+        "deploy/app.yaml": workload(name="app", image="ghcr.io/acme/app:2"),
+        "services/app/server/Makefile": makefile,
+        "services/app/server/Dockerfile": DOCKERFILE,
+        **service_app("services/app/server"),
+        "services/app/frontend/Dockerfile": "FROM nginx:1.27\nCOPY . /usr/share/nginx/html\n",
+        "services/app/frontend/web.js": "console.log('web')\n",
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("services", "app", "server", "server.py")
+    assert row["evidence"][0].startswith("makefile: services/app/server/Makefile:3: ")
+
+
+def test_a_makefile_build_with_a_registry_variable_in_the_last_segment_is_no_evidence(
+    tmp_path: Path,
+) -> None:
+    files = {
+        "deploy/inventory.yaml": workload(image="registry.example/inventory:1.0"),
+        "Makefile": "docker:\n\tdocker build -t registry.example/$(NAME) v2\n",
+        **service_app("v2"),
+    }
+    assert only(links(tmp_path, files))["code"] is None
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "docker build --tag=acme/inventory:1 -f inv/Dockerfile.prod inv",
+        "podman build -t acme/inventory -f inv/Dockerfile.prod inv",
+        "docker buildx build --platform linux/amd64 -t acme/inventory -f inv/Dockerfile.prod inv",
+        'docker build -t "$IMAGE:$VERSION" -f inv/Dockerfile.prod inv',
+    ],
+)
+def test_a_shell_script_build_links_the_image_from_where_the_script_runs(
+    tmp_path: Path, command: str
+) -> None:
+    """A script's build runs in its folder, or where a `cd` on the line goes; `-f` is read
+    from there too; a variable the script sets before is read."""
+    script = f"#!/bin/sh\nset -e\nIMAGE=acme/inventory\ncd ../services && {command}\n"
+    files = {
+        "deploy/inventory.yaml": workload(image="docker.io/acme/inventory:1"),
+        "scripts/build.sh": script,
+        "services/inv/Dockerfile.prod": DOCKERFILE,
+        **service_app("services/inv"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("services", "inv", "server.py")
+    assert row["evidence"][0].startswith("script: scripts/build.sh:4: cd ../services && ")

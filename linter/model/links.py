@@ -4,7 +4,8 @@ workload to the Python and Go modules it runs, from evidence in the repository.
 The evidence, strongest first (each kept, quoted by `explain-links` and in `related`):
 0. the configuration's `links` table, which pins a container to a folder or a file;
 1. a build definition that builds the container's image from a folder: `skaffold.yaml`,
-   a compose file, a `Tiltfile`'s `docker_build`, a CI workflow's `docker build`;
+   a compose file, a `Tiltfile`'s `docker_build`, a CI workflow's, a Makefile's or a shell
+   script's `docker build`;
 2. (refines the folder) the folder's Dockerfile: what its ENTRYPOINT/CMD runs, found in
    the context through its WORKDIR and COPY lines; for Go, the `go build` (any stage) of
    the binary it runs: the `main` package it builds, and the scanned packages it imports;
@@ -58,6 +59,8 @@ STRENGTH = {
     "workflow": 1,
     "cloudbuild": 1,
     "jib": 1,
+    "makefile": 1,
+    "script": 1,
     "dockerfile": 2,
     "command": 3,
     "image name": 4,

@@ -39,14 +39,24 @@ _CLOUDBUILD = regex.compile(r"^cloudbuild(?:[-.].+)?\.ya?ml$")
 
 # Java builds whose Jib plugin builds the image with no Dockerfile.
 JIB_FILES = frozenset({"pom.xml", "build.gradle", "build.gradle.kts"})
+MAKEFILES = frozenset({"Makefile", "makefile", "GNUmakefile"})
 
 
 def is_build_file(name: str) -> bool:
     """A file that is not YAML or code but is read for the link (Dockerfiles, Tiltfile, the
-    files that make a folder a program: `package.json`; Maven's and Gradle's builds)."""
+    files that make a folder a program: `package.json`; Maven's and Gradle's builds;
+    Makefiles and shell scripts, for their `docker build` lines)."""
     return (
-        name == TILTFILE or name in PROJECT_FILES or name in JIB_FILES or is_dockerfile_name(name)
+        name == TILTFILE
+        or name in PROJECT_FILES
+        or name in JIB_FILES
+        or _is_script(name)
+        or is_dockerfile_name(name)
     )
+
+
+def _is_script(name: str) -> bool:
+    return name in MAKEFILES or name.endswith((".mk", ".sh"))
 
 
 def is_dockerfile_name(name: str) -> bool:
@@ -235,6 +245,8 @@ def _builds_reader(path: str, name: str) -> Callable[[str, str], list[ImageBuild
         return cloudbuild_builds
     if (name.startswith(".gitlab-ci") and _GITLAB.match(name)) or _is_workflow(path):
         return workflow_builds
+    if _is_script(name):
+        return script_builds
     return None
 
 
@@ -481,7 +493,7 @@ _BUILD_FLAGS_WITH_VALUE = frozenset(
 )
 
 
-_DOCKER_BUILD_COMMAND = regex.compile(r"\bdocker(?:\s+buildx)?\s+build\b")
+_DOCKER_BUILD_COMMAND = regex.compile(r"\b(?:docker|podman)(?:\s+buildx)?\s+build\b")
 _WORKFLOW_EXPRESSION = regex.compile(r"\$\{\{[^}]*\}\}")  # GitHub's `${{ ... }}`
 _VARIABLE = regex.compile(r"\w+=\S*")  # `CGO_ENABLED=0` before a command
 
@@ -511,6 +523,10 @@ def _docker_build_args(words: list[str]) -> tuple[list[str], str | None, str | N
     after `build`, up to the end of the command)."""
     tags: list[str] = []
     dockerfile = context = None
+    for end, word in enumerate(words):  # `docker build -t x .; docker push x`: up to `;`
+        if word.endswith(";") and word != ";":
+            words = [*words[:end], word[:-1]]
+            break
     index = 0
     while index < len(words):
         word = words[index]
@@ -529,6 +545,117 @@ def _docker_build_args(words: list[str]) -> tuple[list[str], str | None, str | N
             context = word
         index += 1
     return tags, context, dockerfile
+
+
+# A variable's assignment: Make's (`NAME = v`, `:=`, `::=`, `?=`, `+=`, after `export` or
+# `override`) and the shell's (`NAME=v`, after `export`, `local` or `readonly`).
+_MAKE_ASSIGNMENT = regex.compile(
+    r"^(?:export\s+|override\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*(::?=|:::=|\?=|\+=|=)\s*(.*)$"
+)
+_SHELL_ASSIGNMENT = regex.compile(
+    r"^(?:export\s+|local\s+|readonly\s+)?([A-Za-z_][A-Za-z0-9_]*)=(\S*)\s*$"
+)
+# A variable's use: `$(NAME)` and `${NAME}` in Make; `${NAME}` and `$NAME` in the shell.
+_MAKE_VARIABLE = regex.compile(r"\$\(([A-Za-z_][A-Za-z0-9_]*)\)|\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+_SHELL_VARIABLE = regex.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def script_builds(path: str, text: str) -> list[ImageBuild]:
+    """`docker build -t|--tag[=] NAME[:TAG] [-f FILE] CONTEXT` (`podman build`, `docker
+    buildx build`) in a Makefile or a shell script, run in the file's folder (or the one
+    a `cd DIR &&` before it on the line names). A variable is read where the same file
+    sets it (`IMAGE ?= acme/shop`: Make's anywhere in the file, as Make reads them all
+    before it runs a recipe; the shell's on a line before); an image whose registry is
+    still a variable (`$(HUB)/app:$(TAG)`) is named by its last segment alone, a bare name."""
+    make = not path.endswith(".sh")
+    folder = os.path.dirname(path) or "."
+    lines = list(_logical_lines(text, comments=True))
+    variables: dict[str, str | None] = {}  # None: set, but to nothing known here
+    if make:
+        for _, line in lines:
+            _assign(line, variables, make=True)
+    found: list[ImageBuild] = []
+    for number, line in lines:
+        recipe = line.lstrip("@-+ \t") if make else line
+        start = _DOCKER_BUILD_COMMAND.search(recipe)
+        if start is None:
+            if not make:
+                _assign(line, variables, make=False)
+            continue
+        expand = functools.partial(_expanded, variables=variables, make=make)
+        try:
+            words = [expand(word) for word in shlex.split(recipe[start.end() :], comments=True)]
+            before = [expand(word) for word in shlex.split(recipe[: start.start()])]
+        except ValueError:
+            continue
+        cwd = _cd(folder, before)
+        tags, context, dockerfile = _docker_build_args(words)
+        image = _image(tags[0]) if tags else None
+        if image is None and tags:  # `$(REGISTRY)/name:$(TAG)`: its literal last segment
+            image = _image(image_repository(tags[0]).rsplit("/", 1)[-1])
+        if (
+            image is None
+            or cwd is None
+            or _literal(context) is None
+            or (dockerfile is not None and _literal(dockerfile) is None)
+        ):
+            continue
+        named = _joined(cwd, dockerfile) if dockerfile else None  # -f: from where it runs
+        said = Said(path, number, line.strip())
+        kind = "makefile" if make else "script"
+        found.append(ImageBuild(image, _joined(cwd, str(context)), named, kind, said))
+    return found
+
+
+def _assign(line: str, variables: dict[str, str | None], *, make: bool) -> None:
+    """Read a line that sets a variable: its value with the variables known so far in it."""
+    assigned = (_MAKE_ASSIGNMENT if make else _SHELL_ASSIGNMENT).match(line)
+    if assigned is None:
+        return
+    name, how = assigned.group(1), assigned.group(2) if make else "="
+    if how == "?=" and name in variables:
+        return
+    value = _expanded(
+        assigned.group(3 if make else 2).strip().strip("\"'"), variables=variables, make=make
+    )
+    # a value still holding a variable unknown here keeps it (its last segment may be
+    # literal); one appended to is unknown
+    variables[name] = value if how != "+=" and len(value) <= _MAX_VALUE else None
+
+
+# The longest value a variable keeps (as code/budget.py's MAX_TEXT, a layer above): past it
+# the variable is unknown, so `A := $(A)$(A)` line after line stays small.
+_MAX_VALUE = 4096
+
+
+def _expanded(word: str, *, variables: dict[str, str | None], make: bool) -> str:
+    """A word with the variables the file set to a literal before it replaced, in one pass
+    (each value was expanded when it was set); an unknown one is left as it is."""
+    if "$" not in word:
+        return word
+    room = [_MAX_VALUE]  # what the values put in may add: `$(A)` ten thousand times stays small
+
+    def value(match: regex.Match[str]) -> str:
+        known = variables.get(match.group(1) or match.group(2) or "")
+        if known is None or len(known) > room[0]:
+            return match.group(0)
+        room[0] -= len(known)
+        return known
+
+    return (_MAKE_VARIABLE if make else _SHELL_VARIABLE).sub(value, word)
+
+
+def _cd(folder: str, words: list[str]) -> str | None:
+    """The folder a command runs in after the words before it on its line (`cd ../.. &&`);
+    None when a `cd` goes to a folder that is not literal."""
+    cwd = folder
+    for index, word in enumerate(words[:-1]):
+        if word == "cd":
+            target = words[index + 1]
+            if _literal(target) is None:
+                return None
+            cwd = _joined(cwd, target)
+    return cwd
 
 
 def cloudbuild_builds(path: str, text: str) -> list[ImageBuild]:
