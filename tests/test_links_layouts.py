@@ -80,6 +80,75 @@ def test_an_image_named_as_a_folder_is_not_linked_by_a_prefix_guess(tmp_path: Pa
     ]
 
 
+MATRIX_BUILD_PUSH = """\
+on: push
+jobs:
+  images:
+    runs-on: ubuntu-latest
+    strategy:
+      matrix:
+        service: [billing, inventory]
+        arch: [amd64]
+    steps:
+      - uses: docker/build-push-action@v6
+        with:
+          context: src/${{ matrix.service }}
+          tags: ghcr.io/acme/shop-${{ matrix.service }}:${{ github.sha }}
+"""
+MATRIX_RUN = """\
+on: push
+jobs:
+  images:
+    runs-on: ubuntu-latest
+    strategy:
+      matrix:
+        include:
+          - {name: inventory, folder: services/inv}
+          - {name: billing, folder: services/bill}
+    steps:
+      - run: echo building
+      - run: |
+          docker build \\
+            -t ghcr.io/acme/shop-${{ matrix.name }} ${{ matrix.folder }}
+"""
+
+
+@pytest.mark.parametrize(
+    ("workflow", "line"),
+    [(MATRIX_BUILD_PUSH, 13), (MATRIX_RUN, 13)],
+    ids=["build-push-action", "run"],
+)
+def test_a_workflow_matrix_builds_each_service_as_its_tag_template_says(
+    tmp_path: Path, workflow: str, line: int
+) -> None:
+    """The build definition's evidence, not the name's likeness: the folder is the one
+    the matrix's run puts in the context (`services/inv` is no `inventory`)."""
+    files = {
+        "deploy/inventory.yaml": workload(image="ghcr.io/acme/shop-inventory:v3"),
+        ".github/workflows/images.yml": workflow,
+    }
+    for folder in ("src/inventory", "src/billing", "services/inv", "services/bill"):
+        files |= {f"{folder}/Dockerfile": DOCKERFILE, **service_app(folder)}
+    row = only(links(tmp_path, files))
+    where = "services/inv" if workflow is MATRIX_RUN else "src/inventory"
+    assert row["code"] == os.path.join(*where.split("/"), "server.py")
+    assert row["evidence"][0].startswith(f"workflow: .github/workflows/images.yml:{line}: ")
+
+
+def test_a_matrix_computed_when_the_workflow_runs_is_no_build_evidence(tmp_path: Path) -> None:
+    workflow = MATRIX_BUILD_PUSH.replace(
+        "service: [billing, inventory]", "service: ${{ fromJson(needs.list.outputs.services) }}"
+    )
+    files = {
+        "deploy/inventory.yaml": workload(image="ghcr.io/acme/shop-inventory:v3"),
+        ".github/workflows/images.yml": workflow,
+        "src/inventory/Dockerfile": DOCKERFILE,
+        **service_app("src/inventory"),
+    }
+    row = only(links(tmp_path, files))
+    assert [e.split(":")[0] for e in row["evidence"]] == ["dockerfile", "image name guess"]
+
+
 # -- never too wide --------------------------------------------------------------------------
 
 

@@ -432,28 +432,104 @@ def workflow_builds(path: str, text: str) -> list[ImageBuild]:
         jobs = document.get("jobs") if isinstance(document, dict) else None
         for job in jobs.values() if isinstance(jobs, dict) else []:
             steps = job.get("steps") if isinstance(job, dict) else None
+            strategy = job.get("strategy") if isinstance(job, dict) else None
+            matrix = strategy.get("matrix") if isinstance(strategy, dict) else None
+            runs = _matrix(matrix)
             for step in steps if isinstance(steps, list) else []:
-                found += _build_push_step(path, text, top, step)
+                given = step.get("with") if isinstance(step, dict) else None
+                uses = isinstance(given, dict) and any(
+                    "matrix." in str(value) for value in given.values()
+                )
+                for values in runs if uses else [{}]:
+                    found += _build_push_step(path, text, top, step, values)
+                for values in runs if runs != [{}] else []:
+                    found += _matrix_run_step(path, top, step, values)
     return found
 
 
-def _build_push_step(path: str, text: str, top: str, step: object) -> list[ImageBuild]:
+# How many runs of a job's matrix are read: past it, none (a matrix so large builds no
+# one service's image).
+MAX_MATRIX = 256
+_MATRIX_VALUE = regex.compile(r"\$\{\{\s*matrix\.([A-Za-z0-9_-]+)\s*\}\}")
+
+
+def _matrix(matrix: object) -> list[dict[str, str]]:
+    """The values of each run of a job's `strategy.matrix`: every combination of its
+    literal lists, and its `include` entries (one that sets only keys of its own extends
+    every combination, another is a run of its own); [{}] for a job with none. A key
+    whose values are not literal is left out, and so its uses stay unknown."""
+    if not isinstance(matrix, dict):
+        return [{}]
+    runs: list[dict[str, str]] = [{}]
+    keys: set[str] = set()
+    for key, values in matrix.items():
+        if key in ("include", "exclude") or not isinstance(values, list):
+            continue
+        literal = [str(v) for v in values if isinstance(v, str | int | float)]
+        if len(runs) * len(literal) > MAX_MATRIX:
+            return [{}]
+        runs = [{**run, str(key): value} for run in runs for value in literal]
+        keys.add(str(key))
+    included = matrix.get("include")
+    for entry in included if isinstance(included, list) else []:
+        if not isinstance(entry, dict):
+            continue
+        values = {str(k): str(v) for k, v in entry.items() if isinstance(v, str | int | float)}
+        if keys and not set(values) & keys:
+            runs = [{**run, **values} for run in runs]
+        elif len(runs) < MAX_MATRIX:
+            runs = [*(run for run in runs if run), values]
+    return runs
+
+
+def _filled(value: object, matrix: dict[str, str]) -> object:
+    """A string with the matrix's values put in for `${{ matrix.KEY }}`."""
+    if not matrix or not isinstance(value, str) or "matrix." not in value:
+        return value
+    return _MATRIX_VALUE.sub(lambda m: matrix.get(m.group(1), m.group(0)), value)
+
+
+def _build_push_step(
+    path: str, text: str, top: str, step: object, matrix: dict[str, str]
+) -> list[ImageBuild]:
     if not isinstance(step, dict) or not str(step.get("uses", "")).startswith(
         "docker/build-push-action"
     ):
         return []
     given = step.get("with")
-    if not isinstance(given, dict) or _literal(given.get("context", ".")) is None:
+    if not isinstance(given, dict):
         return []
-    root = _joined(top, str(given.get("context", ".")))
-    dockerfile = _literal(given.get("file"))  # relative to the repository's top
+    context = _literal(_filled(given.get("context", "."), matrix))
+    if context is None:
+        return []
+    root = _joined(top, context)
+    dockerfile = _literal(_filled(given.get("file"), matrix))  # from the repository's top
     named = os.path.relpath(_joined(top, dockerfile), root) if dockerfile else None
-    tags = str(given.get("tags", "")).replace(",", " ").split()
+    tags = str(_filled(given.get("tags", ""), matrix)).replace(",", " ").split()
     line = _line(given, "tags")
     return [
         _built(tag, root, named, "workflow", path, text, line)
         for tag in filter(None, map(_image, tags))
     ]
+
+
+def _matrix_run_step(path: str, top: str, step: object, matrix: dict[str, str]) -> list[ImageBuild]:
+    """The `docker build` lines of a step's `run` script that use the matrix's values."""
+    script = step.get("run") if isinstance(step, dict) else None
+    if not isinstance(script, str) or "matrix." not in script:
+        return []
+    first = _line(step, "run") + (1 if "\n" in script.rstrip("\n") else 0)
+    found = []
+    for number, line in _logical_lines(script, comments=False):
+        if "matrix." not in line:
+            continue
+        build = _docker_build_words(str(_filled(line, matrix)))
+        if build is not None:
+            image, context, dockerfile = build
+            said = Said(path, first + number - 1, line.strip())
+            named = _joined(top, dockerfile) if dockerfile else None
+            found.append(ImageBuild(image, _joined(top, context), named, "workflow", said))
+    return found
 
 
 def _logical_lines(text: str, *, comments: bool) -> Iterator[tuple[int, str]]:
