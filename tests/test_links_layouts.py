@@ -248,3 +248,70 @@ def test_a_shell_script_build_links_the_image_from_where_the_script_runs(
     row = only(links(tmp_path, files))
     assert row["code"] == os.path.join("services", "inv", "server.py")
     assert row["evidence"][0].startswith("script: scripts/build.sh:4: cd ../services && ")
+
+
+# -- one binary, several commands ------------------------------------------------------------
+
+ROOT_GO_DOCKERFILE = """\
+FROM golang:1.22 AS build
+WORKDIR /src
+COPY go.mod .
+COPY . .
+RUN CGO_ENABLED=0 go build -trimpath -o ./shopctl
+FROM gcr.io/distroless/static
+COPY --from=build /src/shopctl /bin/shopctl
+ENTRYPOINT ["/bin/shopctl"]
+"""
+ROOT_MAIN = """\
+package main
+
+import (
+\t"os"
+
+\t"github.com/acme/shopctl/client"
+\t"github.com/acme/shopctl/server"
+)
+
+func main() {
+\tif os.Args[1] == "server" {
+\t\tserver.Run()
+\t} else {
+\t\tclient.Run()
+\t}
+}
+"""
+
+
+def test_one_binary_run_as_server_and_as_client_links_both_to_the_root_program(
+    tmp_path: Path,
+) -> None:
+    """The image is named as go.mod names the module at the top of the tree, whose
+    Dockerfile builds the one `main` package there: each command runs all of it."""
+    files = {
+        "deploy/server.yaml": workload(
+            name="shop-server",
+            image="docker.io/acme/shopctl:0.4",
+            extra="          args: [server]\n",
+        ),
+        "deploy/client.yaml": workload(
+            name="shop-client",
+            image="docker.io/acme/shopctl:0.4",
+            extra="          args: [client]\n",
+        ),
+        "go.mod": "module github.com/acme/shopctl\n\ngo 1.22\n",
+        "Dockerfile": ROOT_GO_DOCKERFILE,
+        "main.go": ROOT_MAIN,
+        "server/server.go": "package server\n\nfunc Run() {}\n",
+        "client/client.go": "package client\n\nfunc Run() {}\n",
+        "tools/gen/main.go": "package main\n\nfunc main() {}\n",
+    }
+    rows = links(tmp_path, files)
+    assert [row["code"] for row in rows] == [".", "."]
+    assert [row["modules"] for row in rows] == [3, 3], "main.go, server/ and client/, not tools/"
+    for row in rows:
+        assert row["evidence"] == [
+            "dockerfile: Dockerfile:5: RUN CGO_ENABLED=0 go build -trimpath -o ./shopctl",
+            f"image name: deploy/{row['container'].split('/')[-1].split(':')[0][5:]}.yaml:11: "
+            "image: docker.io/acme/shopctl:0.4 (the module go.mod:1 declares: "
+            "github.com/acme/shopctl)",
+        ]

@@ -12,7 +12,8 @@ The evidence, strongest first (each kept, quoted by `explain-links` and in `rela
 3. the container's own `command`/`args` naming a script or module (they override the
    Dockerfile's, as in Kubernetes; with no folder known, a script found once in the tree);
 4. the image's last path segment naming a source folder (`.../recommendationservice:v1`
-   and `src/recommendationservice/`), unless it holds several services' builds;
+   and `src/recommendationservice/`), unless it holds several services' builds, or the
+   module a go.mod beside a Dockerfile declares (`github.com/acme/shopctl`);
 5. a guess, the weakest: an image named `<prefix>-<folder>` and the one folder of that
    name an image is built from.
 A container links to one folder: the strongest evidence's; weaker evidence that points
@@ -305,7 +306,7 @@ class _Finder:
     ) -> None:
         self.modules = modules
         self.imports = ImportGraph(modules)
-        self.go = GoPackages(modules)
+        self.go = GoPackages(modules, {said.text: f for f, said in builds.names.items()})
         self.builds = builds
         self.pins = {key: os.path.abspath(pin.target) for key, pin in pins.items()}
         self.pinned_at = {key: pin.said for key, pin in pins.items()}
@@ -352,9 +353,15 @@ class _Finder:
         # a folder holding other services' builds is not one service's code (too wide)
         candidates = _nearest(with_dockerfile or self._not_parents(named), workload.path)
         line = pos_of(container.body, "image", value=True)[0] if segment else 0
+        module = self._module_named(segment) if not named and segment else None
         if len(candidates) == 1:
             said = Said(workload.path, line, f"image: {image}")
             found.append(Evidence("image name", said, candidates[0]))
+        elif module is not None:  # one program run as a server and as a client alike
+            folder, declared = module
+            text = f"image: {image} (the module {declared.path}:{declared.line} declares: "
+            said = Said(workload.path, line, f"{text}{declared.text})")
+            found.append(Evidence("image name", said, folder))
         elif not named and (guess := self._prefixed(segment)) is not None:
             text = f"image: {image} (a guess: {guess} is the one build folder its name ends with)"
             found.append(Evidence("image name guess", Said(workload.path, line, text), guess))
@@ -384,6 +391,19 @@ class _Finder:
         """The folders that do not hold two or more folders an image is built from."""
         below = self._build_folders()[1]
         return [folder for folder in folders if below.get(folder, 0) < 2]
+
+    def _module_named(self, segment: str) -> tuple[str, Said] | None:
+        """The one folder whose go.mod names its module as the image is named (its path's
+        last element: `github.com/acme/shop-cli` and `.../shop-cli:1`), holding a
+        Dockerfile and code."""
+        found = [
+            (folder, said)
+            for folder, said in self.builds.names.items()
+            if _normal(said.text.rsplit("/", 1)[-1]) == _normal(segment)
+            and self._dockerfile(folder) is not None
+            and folder in self.by_folder
+        ]
+        return found[0] if len(found) == 1 else None
 
     def _prefixed(self, segment: str) -> str | None:
         """The code folder an image named `<prefix>-<folder>` is built from, a guess made

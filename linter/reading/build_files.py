@@ -40,6 +40,7 @@ _CLOUDBUILD = regex.compile(r"^cloudbuild(?:[-.].+)?\.ya?ml$")
 # Java builds whose Jib plugin builds the image with no Dockerfile.
 JIB_FILES = frozenset({"pom.xml", "build.gradle", "build.gradle.kts"})
 MAKEFILES = frozenset({"Makefile", "makefile", "GNUmakefile"})
+GO_MODULE = "go.mod"  # read for the name of the program at its folder
 
 
 def is_build_file(name: str) -> bool:
@@ -47,7 +48,7 @@ def is_build_file(name: str) -> bool:
     files that make a folder a program: `package.json`; Maven's and Gradle's builds;
     Makefiles and shell scripts, for their `docker build` lines)."""
     return (
-        name == TILTFILE
+        name in (TILTFILE, GO_MODULE)
         or name in PROJECT_FILES
         or name in JIB_FILES
         or _is_script(name)
@@ -127,6 +128,8 @@ class BuildFacts:
     dockerfiles: dict[str, Dockerfile] = field(default_factory=dict)  # by path
     projects: set[str] = field(default_factory=set)  # folders a project file makes programs
     packages: dict[str, NodePackage] = field(default_factory=dict)  # by folder
+    # the name go.mod gives the module at its folder, and where it says so
+    names: dict[str, Said] = field(default_factory=dict)
 
 
 def names_builds(path: str) -> bool:
@@ -155,6 +158,7 @@ class BuildFile:
     builds: tuple[ImageBuild, ...] = ()
     project: bool = False  # a file that makes its folder a program's (PROJECT_FILES)
     package: NodePackage | None = None  # a package.json's scripts and main
+    name: Said | None = None  # the program's name it gives (go.mod's module), and where
 
 
 def read_build_file(path: str, data: bytes) -> BuildFile | None:
@@ -164,6 +168,8 @@ def read_build_file(path: str, data: bytes) -> BuildFile | None:
         return BuildFile(path, project=True, package=_node_package(_text(data)))
     if name in PROJECT_FILES:
         return BuildFile(path, project=True)
+    if name == GO_MODULE:
+        return BuildFile(path, name=_go_module(path, _text(data)))
     if name in JIB_FILES:
         return BuildFile(path, builds=tuple(jib_builds(path, _text(data))))
     if is_dockerfile_name(name):
@@ -194,6 +200,18 @@ def _node_package(text: str) -> NodePackage:
     }
     main = package.get("main")
     return NodePackage(found, main if isinstance(main, str) and main else "index.js")
+
+
+_GO_MODULE_LINE = regex.compile(r"^\s*module\s+\"?([^\s\"]+)\"?\s*(?://.*)?$", regex.MULTILINE)
+
+
+def _go_module(path: str, text: str) -> Said | None:
+    """go.mod's module path (`module github.com/acme/shop`), with its line."""
+    match = _GO_MODULE_LINE.search(text)
+    if match is None:
+        return None
+    line = text.count("\n", 0, match.start(1)) + 1
+    return Said(path, line, match.group(1))
 
 
 _JIB_MAVEN = regex.compile(
@@ -230,6 +248,8 @@ def read_build_facts(files: Iterable[BuildFile]) -> BuildFacts:
             facts.projects.add(folder)
             if file.package is not None:
                 facts.packages[folder] = file.package
+        if file.name is not None:
+            facts.names[os.path.dirname(os.path.normpath(file.path)) or "."] = file.name
     return facts
 
 
