@@ -149,6 +149,84 @@ def test_a_matrix_computed_when_the_workflow_runs_is_no_build_evidence(tmp_path:
     assert [e.split(":")[0] for e in row["evidence"]] == ["dockerfile", "image name guess"]
 
 
+# -- a Dockerfile shared by services, a build argument choosing the folder -------------------
+
+SHARED_DOCKERFILE = """\
+FROM golang:1.22 AS builder
+ARG APP_RELATIVE_PATH
+COPY . /src
+WORKDIR /src/app/${APP_RELATIVE_PATH}
+RUN make build
+FROM debian:stable-slim
+ARG APP_RELATIVE_PATH
+COPY --from=builder /src/app/${APP_RELATIVE_PATH}/bin /app
+WORKDIR /app
+CMD ["./server", "-conf", "/data/conf"]
+"""
+
+
+def shared_tree(build: str) -> dict[str, str]:
+    """Two Go services under app/, one Dockerfile for both, and the build given."""
+    files = {
+        "deploy/cart.yaml": workload(name="cart", image="registry.example/shop/cart-service:0.1"),
+        "deploy/build/Dockerfile": SHARED_DOCKERFILE,
+        **build,
+    }
+    for service in ("cart", "order"):
+        files[f"app/{service}/service/cmd/server/main.go"] = "package main\n\nfunc main() {}\n"
+    return files
+
+
+def test_a_shared_dockerfile_builds_the_folder_its_build_argument_chooses(tmp_path: Path) -> None:
+    compose = (
+        "services:\n  cart:\n    image: registry.example/shop/cart-service:0.1\n    build:\n"
+        "      context: .\n      dockerfile: deploy/build/Dockerfile\n"
+        "      args:\n        APP_RELATIVE_PATH: cart/service\n"
+    )
+    row = only(links(tmp_path, shared_tree({"compose.yaml": compose})))
+    assert row["code"] == os.path.join("app", "cart", "service")
+    assert row["modules"] == 1, "the cart service's code, not the order service's"
+    assert row["evidence"] == [
+        "compose: compose.yaml:3: image: registry.example/shop/cart-service:0.1",
+        "dockerfile: deploy/build/Dockerfile:4: WORKDIR /src/app/${APP_RELATIVE_PATH} "
+        "(APP_RELATIVE_PATH=cart/service)",
+    ]
+
+
+def test_a_build_argument_may_choose_the_folder_a_copy_takes(tmp_path: Path) -> None:
+    dockerfile = "FROM python:3.12\nARG SERVICE=billing\nCOPY services/${SERVICE}/ /srv/\n"
+    script = "docker build --build-arg SERVICE=inventory -f docker/Dockerfile -t acme/inv .\n"
+    files = {
+        "deploy/inventory.yaml": workload(image="acme/inv:1"),
+        "build.sh": script,
+        "docker/Dockerfile": dockerfile + 'CMD ["python", "/srv/server.py"]\n',
+        **service_app("services/inventory"),
+        **service_app("services/billing"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("services", "inventory")
+    assert row["evidence"][-1] == (
+        "dockerfile: docker/Dockerfile:3: COPY services/${SERVICE}/ /srv/ (SERVICE=inventory)"
+    )
+
+
+def test_a_build_argument_no_build_gives_is_why_there_is_no_link(tmp_path: Path) -> None:
+    """The value is computed when make runs (`$(shell ...)`): the build's context holds
+    every service, and none is this image's for sure."""
+    makefile = (
+        "APP_RELATIVE_PATH=$(shell basename $$PWD)\n"
+        "docker:\n\tdocker build -f deploy/build/Dockerfile "
+        "--build-arg APP_RELATIVE_PATH=$(APP_RELATIVE_PATH) -t shop/cart-service .\n"
+    )
+    row = only(links(tmp_path, shared_tree({"Makefile": makefile})))
+    assert row["code"] is None
+    assert row["why_not"] == (
+        "deploy/build/Dockerfile:4: `WORKDIR /src/app/${APP_RELATIVE_PATH}` builds the folder "
+        "a build argument chooses, and no build of image registry.example/shop/cart-service:0.1 "
+        "gives its value"
+    )
+
+
 # -- never too wide --------------------------------------------------------------------------
 
 

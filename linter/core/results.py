@@ -18,15 +18,19 @@ class LinkRow:
     modules: int
     evidence: tuple[str, ...] = ()
     overruled: tuple[str, ...] = ()  # weaker evidence pointing elsewhere
+    why_not: str | None = None  # with no code: why, when the evidence says
 
     def as_json(self) -> dict[str, object]:
-        return {
+        found: dict[str, object] = {
             "container": self.container,
             "code": self.code,
             "modules": self.modules,
             "evidence": list(self.evidence),
             "overruled": list(self.overruled),
         }
+        if self.why_not is not None:
+            found["why_not"] = self.why_not
+        return found
 
 
 @dataclass

@@ -38,7 +38,14 @@ from k8slb.core.results import LinkRow
 from k8slb.languages import LANGUAGES
 from k8slb.model.index import Index
 from k8slb.model.objects import Container, PodTemplate, pos_of
-from k8slb.reading.build_files import BuildFacts, Dockerfile, GoBuild, Said, image_repository
+from k8slb.reading.build_files import (
+    BuildFacts,
+    Dockerfile,
+    GoBuild,
+    Said,
+    arg_folder,
+    image_repository,
+)
 from k8slb.reading.objects import K8sObject
 from k8slb.record import record
 
@@ -75,6 +82,7 @@ class Evidence:
     said: Said
     folder: str  # the code folder it points to
     dockerfile: str | None = None  # the Dockerfile a build definition names
+    args: tuple[tuple[str, str], ...] = ()  # the build arguments a build definition gives
 
     @property
     def strength(self) -> int:
@@ -173,6 +181,14 @@ class CodeLinks:
             return None
         named = [c for c in self._index.template(workload).long_running if c.name == container]
         return self._link(workload, named[-1]) if named else None
+
+    def why_not(self, workload: K8sObject, container: str) -> str | None:
+        """Why the container has no link, when its evidence says: a Dockerfile shared by
+        services whose build argument no build gives."""
+        if self._index is None or self._finder is None or self.of(workload, container):
+            return None
+        named = [c for c in self._index.template(workload).long_running if c.name == container]
+        return self._finder.why_not.get((id(workload), id(named[-1]))) if named else None
 
     def running(self, module_path: str) -> list[Link]:
         """The containers whose code includes the module."""
@@ -311,6 +327,8 @@ class _Finder:
         self.pins = {key: os.path.abspath(pin.target) for key, pin in pins.items()}
         self.pinned_at = {key: pin.said for key, pin in pins.items()}
         self.dockerfiles = builds.dockerfiles  # by normalised path
+        # why a container has no link, where its evidence says (by its link's key)
+        self.why_not: dict[tuple[int, int], str] = {}
         self.by_folder: dict[str, list[str]] = defaultdict(list)  # folder -> modules below
         folders_named: dict[str, set[str]] = defaultdict(set)
         for path in modules:  # normalised: a folder is what is left of its last separator
@@ -346,7 +364,9 @@ class _Finder:
         image = container.body.get("image")
         for build in self.builds.builds:
             if isinstance(image, str) and same_image(build.image, image):
-                found.append(Evidence(build.kind, build.said, build.context, build.dockerfile))
+                found.append(
+                    Evidence(build.kind, build.said, build.context, build.dockerfile, build.args)
+                )
         segment = image_repository(image).rsplit("/", 1)[-1]
         named = sorted(self.folders_named.get(_normal(segment), ())) if segment else []
         with_dockerfile = [f for f in named if self._dockerfile(f) is not None]
@@ -485,9 +505,24 @@ class _Finder:
             return None
         chosen = evidence[0]
         folder = chosen.folder
-        used = [e for e in evidence if e.folder == folder]
-        overruled = [e for e in evidence if e.folder != folder]
         dockerfile = self._dockerfile(folder, chosen.dockerfile)
+        chooses = arg_folder(dockerfile, chosen.args) if dockerfile is not None else None
+        if chooses is not None:  # a Dockerfile shared by services: a build argument says whose
+            chosen_folder, said = chooses
+            if chosen_folder is None:
+                self.why_not[(id(workload), id(container))] = (
+                    f"{said.path}:{said.line}: `{said.text}` builds the folder a build "
+                    f"argument chooses, and no build of image {container.body.get('image')} "
+                    "gives its value"
+                )
+                return None
+            folder = os.path.normpath(os.path.join(chosen.folder, chosen_folder))
+            given = ", ".join(f"{name}={value}" for name, value in chosen.args)
+            evidence.append(
+                Evidence("dockerfile", replace(said, text=f"{said.text} ({given})"), folder)
+            )
+        used = [e for e in evidence if e.folder in (folder, chosen.folder)]
+        overruled = [e for e in evidence if e.folder not in (folder, chosen.folder)]
         argv = container_argv(
             command if isinstance(command, list) else None,
             args if isinstance(args, list) else None,
@@ -653,7 +688,7 @@ def link_rows(
             link = links.of(workload, container.name)
             key = container_key(workload, container.name)
             if link is None:
-                rows.append(LinkRow(key, None, 0))
+                rows.append(LinkRow(key, None, 0, why_not=links.why_not(workload, container.name)))
                 continue
             rows.append(
                 LinkRow(

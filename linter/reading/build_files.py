@@ -84,6 +84,7 @@ class ImageBuild:
     dockerfile: str | None
     kind: str  # skaffold, compose, tiltfile, workflow, cloudbuild
     said: Said
+    args: tuple[tuple[str, str], ...] = ()  # the build arguments it gives (`--build-arg`)
 
 
 @record
@@ -116,6 +117,10 @@ class Dockerfile:
     entrypoint_said: Said | None = None
     cmd_said: Said | None = None
     go_builds: tuple[GoBuild, ...] = ()
+    # the context's folders a build argument chooses (`COPY . /src` then `WORKDIR
+    # /src/app/${APP}`: `app/${APP}`), in any stage, each with its line
+    arg_folders: tuple[tuple[str, Said], ...] = ()
+    arg_defaults: tuple[tuple[str, str], ...] = ()  # `ARG NAME=value`
 
     @property
     def folder(self) -> str:
@@ -307,12 +312,37 @@ def _joined(base: str, relative: str) -> str:
 
 
 def _built(
-    image: str, root: str, dockerfile: str | None, kind: str, path: str, text: str, line: int
+    image: str,
+    root: str,
+    dockerfile: str | None,
+    kind: str,
+    path: str,
+    text: str,
+    line: int,
+    args: object = None,
 ) -> ImageBuild:
     """`image` built from the folder `root` (a Dockerfile named relative to it), as the
-    file at `path` says on `line`."""
+    file at `path` says on `line`, with the build arguments `args` gives."""
     named = _joined(root, dockerfile) if dockerfile else None
-    return ImageBuild(image, root, named, kind, Said(path, line, _quote(text, line)))
+    said = Said(path, line, _quote(text, line))
+    return ImageBuild(image, root, named, kind, said, _arg_pairs(args))
+
+
+def _arg_pairs(args: object) -> tuple[tuple[str, str], ...]:
+    """Build arguments as a build definition gives them: a mapping (compose's and
+    skaffold's), a list of `NAME=VALUE` (compose's), or lines of them (build-push-action's
+    `build-args`)."""
+    if isinstance(args, str):
+        args = args.splitlines()
+    if isinstance(args, dict):
+        items = [(str(k), v) for k, v in args.items()]
+    elif isinstance(args, list):
+        items = [(n, v) for n, _, v in (str(a).strip().partition("=") for a in args)]
+    else:
+        return ()
+    return tuple(
+        (name, str(value)) for name, value in items if name and isinstance(value, str | int | float)
+    )
 
 
 # -- YAML build definitions ------------------------------------------------------------------
@@ -370,11 +400,11 @@ def skaffold_builds(path: str, text: str) -> list[ImageBuild]:
                 if image is None or _literal(context) is None:
                     continue
                 docker = artifact.get("docker")
-                dockerfile = (
-                    _literal(docker.get("dockerfile")) if isinstance(docker, dict) else None
-                )
+                docker = docker if isinstance(docker, dict) else {}
+                dockerfile = _literal(docker.get("dockerfile"))
                 root, line = _joined(folder, context), _line(artifact, "image")
-                found.append(_built(image, root, dockerfile, "skaffold", path, text, line))
+                args = docker.get("buildArgs")
+                found.append(_built(image, root, dockerfile, "skaffold", path, text, line, args))
     return found
 
 
@@ -393,9 +423,11 @@ def compose_builds(path: str, text: str) -> list[ImageBuild]:
             context = build.get("context", ".") if isinstance(build, dict) else build
             if image is None or _literal(context) is None:
                 continue
-            dockerfile = _literal(build.get("dockerfile")) if isinstance(build, dict) else None
+            given = build if isinstance(build, dict) else {}
+            dockerfile = _literal(given.get("dockerfile"))
             root, line = _joined(folder, str(context)), _line(service, "image")
-            found.append(_built(image, root, dockerfile, "compose", path, text, line))
+            args = given.get("args")
+            found.append(_built(image, root, dockerfile, "compose", path, text, line, args))
     return found
 
 
@@ -443,11 +475,11 @@ def workflow_builds(path: str, text: str) -> list[ImageBuild]:
     for number, line in _logical_lines(text, comments=False):
         build = _docker_build_words(line)
         if build is not None:
-            image, context, dockerfile = build
+            image, context, dockerfile, args = build
             root = _joined(top, context)
             said = Said(path, number, line.strip().lstrip("-").strip())
             dockerfile = _joined(top, dockerfile) if dockerfile else None
-            found.append(ImageBuild(image, root, dockerfile, "workflow", said))
+            found.append(ImageBuild(image, root, dockerfile, "workflow", said, args))
     for document in _documents(path, text):
         jobs = document.get("jobs") if isinstance(document, dict) else None
         for job in jobs.values() if isinstance(jobs, dict) else []:
@@ -527,8 +559,9 @@ def _build_push_step(
     named = os.path.relpath(_joined(top, dockerfile), root) if dockerfile else None
     tags = str(_filled(given.get("tags", ""), matrix)).replace(",", " ").split()
     line = _line(given, "tags")
+    args = _filled(given.get("build-args"), matrix)
     return [
-        _built(tag, root, named, "workflow", path, text, line)
+        _built(tag, root, named, "workflow", path, text, line, args)
         for tag in filter(None, map(_image, tags))
     ]
 
@@ -545,10 +578,11 @@ def _matrix_run_step(path: str, top: str, step: object, matrix: dict[str, str]) 
             continue
         build = _docker_build_words(str(_filled(line, matrix)))
         if build is not None:
-            image, context, dockerfile = build
+            image, context, dockerfile, args = build
             said = Said(path, first + number - 1, line.strip())
             named = _joined(top, dockerfile) if dockerfile else None
-            found.append(ImageBuild(image, _joined(top, context), named, "workflow", said))
+            root = _joined(top, context)
+            found.append(ImageBuild(image, root, named, "workflow", said, args))
     return found
 
 
@@ -594,7 +628,9 @@ _WORKFLOW_EXPRESSION = regex.compile(r"\$\{\{[^}]*\}\}")  # GitHub's `${{ ... }}
 _VARIABLE = regex.compile(r"\w+=\S*")  # `CGO_ENABLED=0` before a command
 
 
-def _docker_build_words(line: str) -> tuple[str, str, str | None] | None:
+def _docker_build_words(
+    line: str,
+) -> tuple[str, str, str | None, tuple[tuple[str, str], ...]] | None:
     start = _DOCKER_BUILD_COMMAND.search(line)
     if start is None:
         return None
@@ -611,7 +647,7 @@ def _docker_build_words(line: str) -> tuple[str, str, str | None] | None:
         or (dockerfile is not None and _literal(dockerfile) is None)
     ):
         return None
-    return image, context, dockerfile
+    return image, context, dockerfile, _build_arg_values(words)
 
 
 def _docker_build_args(words: list[str]) -> tuple[list[str], str | None, str | None]:
@@ -641,6 +677,22 @@ def _docker_build_args(words: list[str]) -> tuple[list[str], str | None, str | N
             context = word
         index += 1
     return tags, context, dockerfile
+
+
+def _build_arg_values(words: list[str]) -> tuple[tuple[str, str], ...]:
+    """The `--build-arg NAME=VALUE` pairs of `docker build`'s arguments (a value that is
+    not literal kept as it is: what reads it sees it is unknown)."""
+    found = []
+    for index, word in enumerate(words):
+        if word in ("&&", ";", "|", "||"):
+            break
+        flag, _, inline = word.partition("=")
+        if flag == "--build-arg":
+            value = inline if inline else (words[index + 1] if index + 1 < len(words) else "")
+            name, equals, given = value.partition("=")
+            if equals and name:
+                found.append((name, given))
+    return tuple(found)
 
 
 # A variable's assignment: Make's (`NAME = v`, `:=`, `::=`, `?=`, `+=`, after `export` or
@@ -699,7 +751,8 @@ def script_builds(path: str, text: str) -> list[ImageBuild]:
         named = _joined(cwd, dockerfile) if dockerfile else None  # -f: from where it runs
         said = Said(path, number, line.strip())
         kind = "makefile" if make else "script"
-        found.append(ImageBuild(image, _joined(cwd, str(context)), named, kind, said))
+        root = _joined(cwd, str(context))
+        found.append(ImageBuild(image, root, named, kind, said, _build_arg_values(words)))
     return found
 
 
@@ -772,7 +825,8 @@ def cloudbuild_builds(path: str, text: str) -> list[ImageBuild]:
             args = step.get("args")
             if not isinstance(args, list) or args[:1] != ["build"]:
                 continue
-            tags, context, dockerfile = _docker_build_args([str(a) for a in args[1:]])
+            words = [str(a) for a in args[1:]]
+            tags, context, dockerfile = _docker_build_args(words)
             workdir = _literal(step.get("dir", "."))
             if _literal(context) is None or workdir is None:
                 continue
@@ -784,9 +838,10 @@ def cloudbuild_builds(path: str, text: str) -> list[ImageBuild]:
             named = os.path.relpath(_joined(cwd, dockerfile), root) if dockerfile else None
             at = {str(arg).rpartition("=")[2]: i for i, arg in reversed(list(enumerate(args)))}
             images = {_image(tag): at.get(tag, 0) for tag in reversed(tags)}  # first of each
+            given = dict(_build_arg_values(words))
             found += [
-                _built(image, root, named, "cloudbuild", path, text, _item_line(args, index))
-                for image, index in images.items()
+                _built(image, root, named, "cloudbuild", path, text, _item_line(args, i), given)
+                for image, i in images.items()
                 if image is not None
             ]
     return found
@@ -829,15 +884,29 @@ def parse_dockerfile(path: str, text: str) -> Dockerfile:
     cmd: tuple[str, ...] | None = None
     entrypoint_said = cmd_said = None
     go_builds: list[GoBuild] = []
+    declared: dict[str, str | None] = {}  # the ARGs, with their literal defaults
+    arg_folders: list[tuple[str, Said]] = []
     for line, instruction, arguments in _instructions(text):
         if instruction == "FROM":  # a new stage: only the last one runs
             workdir, copies, entrypoint, cmd = "/", [], None, None
             entrypoint_said = cmd_said = None
+        elif instruction == "ARG":
+            name, equals, default = arguments.partition("=")
+            literal = _literal(default.strip("\"'")) if equals else None
+            declared[name.strip()] = literal or declared.get(name.strip())
         elif instruction == "WORKDIR":
             workdir = posixpath.normpath(posixpath.join(workdir, arguments.strip("\"'")))
+            chosen = _in_context(workdir, copies) if _chooses(workdir, declared) else None
+            if chosen is not None:
+                arg_folders.append((chosen, Said(path, line, f"WORKDIR {arguments}")))
         elif instruction in ("COPY", "ADD"):
             copy = _copies(arguments, workdir)
             copies += copy
+            arg_folders += [
+                (posixpath.normpath(source), Said(path, line, f"{instruction} {arguments}"))
+                for source in _copied_sources(arguments)
+                if _chooses(source, declared)
+            ]
         elif instruction == "ENTRYPOINT":
             entrypoint = _argv(arguments)
             entrypoint_said = Said(path, line, f"ENTRYPOINT {arguments}")
@@ -857,7 +926,46 @@ def parse_dockerfile(path: str, text: str) -> Dockerfile:
         entrypoint_said,
         cmd_said,
         tuple(go_builds),
+        tuple(arg_folders),
+        tuple((name, value) for name, value in declared.items() if value is not None),
     )
+
+
+def _chooses(path: str, declared: dict[str, str | None]) -> bool:
+    """Whether a path is chosen by build arguments: it names variables, each an ARG."""
+    names = [a or b for a, b in _SHELL_VARIABLE.findall(path)]
+    return bool(names) and all(name in declared for name in names)
+
+
+def _copied_sources(arguments: str) -> list[str]:
+    """The sources of a COPY from the build context that name a variable (`app/${APP}`),
+    which the copies leave out; none from another stage."""
+    try:
+        words = shlex.split(arguments) if not arguments.startswith("[") else json.loads(arguments)
+    except ValueError:
+        return []
+    words = [str(w) for w in words] if isinstance(words, list) else []
+    if any(w.startswith("--from") for w in words):
+        return []
+    sources = [w for w in words if not w.startswith("--")][:-1]
+    return [source for source in sources if "$" in source and "://" not in source]
+
+
+def arg_folder(
+    dockerfile: Dockerfile, given: Iterable[tuple[str, str]]
+) -> tuple[str | None, Said] | None:
+    """The folder of the build context that the build arguments `given` (over the ARGs'
+    defaults) choose in the Dockerfile, relative to the context, with the line that
+    chooses it; (None, line) when a value is not known; None for a Dockerfile that
+    chooses none."""
+    if not dockerfile.arg_folders:
+        return None
+    values: dict[str, str | None] = {**dict(dockerfile.arg_defaults), **dict(given)}
+    template, said = dockerfile.arg_folders[0]
+    folder = _expanded(template, variables=values, make=False)
+    if "$" in folder or not _literal(folder):
+        return None, said
+    return posixpath.normpath(folder), said
 
 
 # `go build` flags that take a value (`-o out`, `-tags x`); the others are switches

@@ -17,7 +17,8 @@ def links_text(rows: Sequence[LinkRow]) -> str:
     lines: list[str] = []
     for row in rows:
         if row.code is None:
-            lines.append(f"{printable(row.container)} -> no code found")
+            why = f": {printable(row.why_not)}" if row.why_not else ""
+            lines.append(f"{printable(row.container)} -> no code found{why}")
             continue
         count = f"{row.modules} module{'s' * (row.modules != 1)}"
         lines.append(f"{printable(row.container)} -> {printable(row.code)} ({count})")
