@@ -8,6 +8,7 @@ import os
 from pathlib import Path
 
 import pytest
+from k8slb.reading.build_files import workflow_builds
 
 from tests.test_links import DOCKERFILE, links, only, service_app, workload
 
@@ -133,6 +134,41 @@ def test_a_workflow_matrix_builds_each_service_as_its_tag_template_says(
     where = "services/inv" if workflow is MATRIX_RUN else "src/inventory"
     assert row["code"] == os.path.join(*where.split("/"), "server.py")
     assert row["evidence"][0].startswith(f"workflow: .github/workflows/images.yml:{line}: ")
+
+
+MATRIX_ENV = """\
+on: push
+env:
+  REGISTRY: ghcr.io/acme
+jobs:
+  images:
+    runs-on: ubuntu-latest
+    strategy:
+      matrix:
+        service: [billing, inventory]
+    env:
+      IMAGE: ${{ env.REGISTRY }}/shop-${{ matrix.service }}
+    steps:
+      - uses: docker/build-push-action@v6
+        with:
+          context: src/${{ matrix.service }}
+          tags: ${{ env.IMAGE }}:${{ github.sha }}, ${{ env.IMAGE }}:latest
+      - uses: docker/build-push-action@v6
+        with:
+          context: tools
+          tags: ghcr.io/acme/tools:${{ github.sha }}
+"""
+
+
+def test_a_workflow_reads_the_env_its_tags_are_made_of() -> None:
+    """`env` of the workflow and the job, with the matrix's values in them; an expression
+    left in a tag is one word (before, `${{ github.sha }}` made images named `github.sha`)."""
+    builds = workflow_builds(".github/workflows/images.yml", MATRIX_ENV)
+    assert [(b.image, b.context) for b in builds] == [
+        ("ghcr.io/acme/shop-billing", "src/billing"),
+        ("ghcr.io/acme/shop-inventory", "src/inventory"),
+        ("ghcr.io/acme/tools", "tools"),
+    ]
 
 
 def test_a_matrix_computed_when_the_workflow_runs_is_no_build_evidence(tmp_path: Path) -> None:

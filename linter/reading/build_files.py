@@ -483,26 +483,25 @@ def workflow_builds(path: str, text: str) -> list[ImageBuild]:
     for document in _documents(path, text):
         jobs = document.get("jobs") if isinstance(document, dict) else None
         for job in jobs.values() if isinstance(jobs, dict) else []:
-            steps = job.get("steps") if isinstance(job, dict) else None
-            strategy = job.get("strategy") if isinstance(job, dict) else None
+            if not isinstance(job, dict):
+                continue
+            steps, strategy = job.get("steps"), job.get("strategy")
             matrix = strategy.get("matrix") if isinstance(strategy, dict) else None
             runs = _matrix(matrix)
             for step in steps if isinstance(steps, list) else []:
-                given = step.get("with") if isinstance(step, dict) else None
-                uses = isinstance(given, dict) and any(
-                    "matrix." in str(value) for value in given.values()
-                )
-                for values in runs if uses else [{}]:
-                    found += _build_push_step(path, text, top, step, values)
-                for values in runs if runs != [{}] else []:
-                    found += _matrix_run_step(path, top, step, values)
-    return found
+                if not isinstance(step, dict):
+                    continue
+                envs = (document.get("env"), job.get("env"), step.get("env"))
+                for known in _expressions(runs, envs) if "${{" in str(step) else [{}]:
+                    found += _build_push_step(path, text, top, step, known)
+                    found += _run_step_builds(path, top, step, known)
+    return list(dict.fromkeys(found))  # a step that uses no matrix value: once, not a run
 
 
 # How many runs of a job's matrix are read: past it, none (a matrix so large builds no
 # one service's image).
 MAX_MATRIX = 256
-_MATRIX_VALUE = regex.compile(r"\$\{\{\s*matrix\.([A-Za-z0-9_-]+)\s*\}\}")
+_EXPRESSION_VALUE = regex.compile(r"\$\{\{\s*((?:matrix|env)\.[A-Za-z0-9_-]+)\s*\}\}")
 
 
 def _matrix(matrix: object) -> list[dict[str, str]]:
@@ -534,49 +533,67 @@ def _matrix(matrix: object) -> list[dict[str, str]]:
     return runs
 
 
-def _filled(value: object, matrix: dict[str, str]) -> object:
-    """A string with the matrix's values put in for `${{ matrix.KEY }}`."""
-    if not matrix or not isinstance(value, str) or "matrix." not in value:
+def _expressions(runs: list[dict[str, str]], envs: Iterable[object]) -> list[dict[str, str]]:
+    """What `${{ matrix.KEY }}` and `${{ env.NAME }}` are in each run of a step: the
+    matrix's values, and the literal `env` of the workflow, the job and the step (the
+    nearest first), each with the matrix's values put in."""
+    found = []
+    for run in runs:
+        known = {f"matrix.{key}": value for key, value in run.items()}
+        for env in envs:
+            for name, value in env.items() if isinstance(env, dict) else ():
+                if isinstance(value, str | int | float):
+                    known[f"env.{name}"] = str(_filled(str(value), known))
+        found.append(known)
+    return found
+
+
+def _filled(value: object, known: dict[str, str]) -> object:
+    """A string with the values known put in for `${{ matrix.KEY }}` and `${{ env.NAME }}`."""
+    if not known or not isinstance(value, str) or "${{" not in value:
         return value
-    return _MATRIX_VALUE.sub(lambda m: matrix.get(m.group(1), m.group(0)), value)
+    return _EXPRESSION_VALUE.sub(lambda m: known.get(m.group(1), m.group(0)), value)
 
 
 def _build_push_step(
-    path: str, text: str, top: str, step: object, matrix: dict[str, str]
+    path: str, text: str, top: str, step: dict[str, Any], known: dict[str, str]
 ) -> list[ImageBuild]:
-    if not isinstance(step, dict) or not str(step.get("uses", "")).startswith(
-        "docker/build-push-action"
+    given = step.get("with")
+    if not str(step.get("uses", "")).startswith("docker/build-push-action") or not isinstance(
+        given, dict
     ):
         return []
-    given = step.get("with")
-    if not isinstance(given, dict):
-        return []
-    context = _literal(_filled(given.get("context", "."), matrix))
+    context = _literal(_filled(given.get("context", "."), known))
     if context is None:
         return []
     root = _joined(top, context)
-    dockerfile = _literal(_filled(given.get("file"), matrix))  # from the repository's top
+    dockerfile = _literal(_filled(given.get("file"), known))  # from the repository's top
     named = os.path.relpath(_joined(top, dockerfile), root) if dockerfile else None
-    tags = str(_filled(given.get("tags", ""), matrix)).replace(",", " ").split()
+    # an expression left (`${{ github.sha }}`) is one word, whatever spaces it holds
+    listed = _WORKFLOW_EXPRESSION.sub("${EXPRESSION}", str(_filled(given.get("tags", ""), known)))
+    tags = listed.replace(",", " ").split()
     line = _line(given, "tags")
-    args = _filled(given.get("build-args"), matrix)
+    args = _filled(given.get("build-args"), known)
     return [
         _built(tag, root, named, "workflow", path, text, line, args)
         for tag in filter(None, map(_image, tags))
     ]
 
 
-def _matrix_run_step(path: str, top: str, step: object, matrix: dict[str, str]) -> list[ImageBuild]:
-    """The `docker build` lines of a step's `run` script that use the matrix's values."""
-    script = step.get("run") if isinstance(step, dict) else None
-    if not isinstance(script, str) or "matrix." not in script:
+def _run_step_builds(
+    path: str, top: str, step: dict[str, Any], known: dict[str, str]
+) -> list[ImageBuild]:
+    """The `docker build` lines of a step's `run` script that are builds only once the
+    matrix's and env's values are put in (the others were read from the file's text)."""
+    script = step.get("run")
+    if not known or not isinstance(script, str) or "${{" not in script:
         return []
     first = _line(step, "run") + (1 if "\n" in script.rstrip("\n") else 0)
     found = []
     for number, line in _logical_lines(script, comments=False):
-        if "matrix." not in line:
+        if "${{" not in line or _docker_build_words(line) is not None:
             continue
-        build = _docker_build_words(str(_filled(line, matrix)))
+        build = _docker_build_words(str(_filled(line, known)))
         if build is not None:
             image, context, dockerfile, args = build
             said = Said(path, first + number - 1, line.strip())
