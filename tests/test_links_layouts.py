@@ -62,7 +62,8 @@ def test_the_longest_tail_of_the_name_that_names_a_build_decides(tmp_path: Path)
         "src/router/Dockerfile": DOCKERFILE,
         **service_app("src/router"),
     }
-    assert only(links(tmp_path, files))["code"] is None
+    row = only(links(tmp_path, files))
+    assert (row["code"], row["modules"]) == (os.path.join("src", "edge-router"), 0)
 
 
 def test_an_image_named_as_a_folder_is_not_linked_by_a_prefix_guess(tmp_path: Path) -> None:

@@ -426,16 +426,17 @@ class _Finder:
         return found[0] if len(found) == 1 else None
 
     def _prefixed(self, segment: str) -> str | None:
-        """The code folder an image named `<prefix>-<folder>` is built from, a guess made
-        only when it is unambiguous: the longest tail of the name after a separator that
-        names a folder an image is built from names exactly one, and it holds code."""
+        """The folder an image named `<prefix>-<folder>` is built from, a guess made only
+        when it is unambiguous: the longest tail of the name after a separator that names
+        a folder an image is built from names exactly one (code or not: a proxy's
+        configuration is that image's, and no other service's)."""
         named = self._build_folders()[0]
         words = segment.replace("_", "-").replace(".", "-").split("-")
         for start in range(1, len(words)):
             built = named.get(_normal("".join(words[start:])), set())
             if built:  # the longest tail that names a build decides, a shorter one never
                 folder = next(iter(built))
-                return folder if len(built) == 1 and folder in self.by_folder else None
+                return folder if len(built) == 1 else None
         return None
 
     def _dockerfile(self, folder: str, named: str | None = None) -> Dockerfile | None:
