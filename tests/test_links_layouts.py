@@ -186,6 +186,35 @@ def test_a_matrix_computed_when_the_workflow_runs_is_no_build_evidence(tmp_path:
     assert [e.split(":")[0] for e in row["evidence"]] == ["dockerfile", "image name guess"]
 
 
+def test_a_script_builds_from_where_its_cd_lines_go(tmp_path: Path) -> None:
+    """`cd "$(dirname "$0")/../.."`: the script's folder, then up to the repository's top,
+    from which `-f` and the context are read."""
+    script = (
+        '#!/bin/bash\nset -e\nREGISTRY=$1\nROOT=$(dirname "$0")/../..\n'
+        'cd "${ROOT}"\n'
+        'docker build -t "${REGISTRY}/inventory:${TAG}" -f services/inv/Dockerfile services/inv\n'
+    )
+    files = {
+        "deploy/inventory.yaml": workload(image="ghcr.io/acme/inventory:1"),
+        "hack/images/build.sh": script,
+        "services/inv/Dockerfile": DOCKERFILE,
+        **service_app("services/inv"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("services", "inv", "server.py")
+    assert row["evidence"][0].startswith("script: hack/images/build.sh:6: ")
+
+
+def test_after_a_cd_to_a_folder_not_known_a_script_builds_nothing_known(tmp_path: Path) -> None:
+    script = "cd $(git rev-parse --show-toplevel)\ndocker build -t acme/inventory inv\n"
+    files = {
+        "deploy/inventory.yaml": workload(image="acme/inventory:1"),
+        "hack/build.sh": script,
+        **service_app("hack/inv"),  # where the build would be without the cd
+    }
+    assert only(links(tmp_path, files))["code"] is None
+
+
 # -- a Dockerfile shared by services, a build argument choosing the folder -------------------
 
 SHARED_DOCKERFILE = """\
@@ -363,6 +392,50 @@ def test_a_shell_script_build_links_the_image_from_where_the_script_runs(
     row = only(links(tmp_path, files))
     assert row["code"] == os.path.join("services", "inv", "server.py")
     assert row["evidence"][0].startswith("script: scripts/build.sh:4: cd ../services && ")
+
+
+def test_a_build_from_the_repository_top_links_the_go_package_it_builds(tmp_path: Path) -> None:
+    """`docker build -f services/geo/Dockerfile .`: the context holds every service; the
+    link is the package the Dockerfile builds, not the top."""
+    makefile = "images:\n\tdocker build -t acme/geo -f services/geo/Dockerfile .\n"
+    dockerfile = GO_ROOT_BUILD.format(name="geo")
+    files = {
+        "deploy/geo.yaml": workload(name="geo", image="acme/geo:2"),
+        "Makefile": makefile,
+        "services/geo/Dockerfile": dockerfile,
+        "services/geo/main.go": "package main\n\nfunc main() {}\n",
+        "services/rate/Dockerfile": GO_ROOT_BUILD.format(name="rate"),
+        "services/rate/main.go": "package main\n\nfunc main() {}\n",
+    }
+    row = only(links(tmp_path, files))
+    assert (row["code"], row["modules"]) == (os.path.join("services", "geo"), 1)
+
+
+def test_a_build_from_the_repository_top_with_no_entry_point_links_its_dockerfile_s_folder(
+    tmp_path: Path,
+) -> None:
+    makefile = "images:\n\tdocker build -t acme/inventory -f services/inv/Dockerfile .\n"
+    files = {
+        "deploy/inventory.yaml": workload(image="acme/inventory:2"),
+        "Makefile": makefile,
+        "services/inv/Dockerfile": "FROM python:3.12\nCOPY services/inv /srv\n",
+        **service_app("services/inv"),
+        "services/bill/Dockerfile": DOCKERFILE,
+        **service_app("services/bill"),
+    }
+    row = only(links(tmp_path, files))
+    assert (row["code"], row["modules"]) == (os.path.join("services", "inv"), 3)
+
+
+GO_ROOT_BUILD = """\
+FROM golang:1.22 AS build
+WORKDIR /src
+COPY . .
+RUN go build -o /out/{name} ./services/{name}
+FROM gcr.io/distroless/static
+COPY --from=build /out/{name} /{name}
+ENTRYPOINT ["/{name}"]
+"""
 
 
 # -- one binary, several commands ------------------------------------------------------------

@@ -400,10 +400,10 @@ class _Finder:
             below: dict[str, int] = defaultdict(int)
             for folder in folders:
                 named[_normal(os.path.basename(folder))].add(folder)
-                parent = os.path.dirname(folder)
-                while parent not in ("", os.sep):
-                    below[parent] += 1
+                parent = folder
+                while parent not in ("", ".", os.sep):  # up to the top, `.` included
                     parent = os.path.dirname(parent)
+                    below[parent or "."] += 1
             self._built = (named, below)
         return self._built
 
@@ -557,8 +557,16 @@ class _Finder:
         elif go is not None:  # the Go program the image builds, and what it imports
             build, package = go
             modules = tuple(self.go.closure(package))
+            folder = package if _below(package, folder) else folder  # not the whole context
             used.append(Evidence("dockerfile", build.said, folder))
         else:
+            inner = dockerfile.folder if dockerfile is not None else folder
+            if (
+                inner in self.by_folder
+                and _below(inner, folder)
+                and not self._not_parents([folder])
+            ):
+                folder = inner  # a context that holds several services: the Dockerfile's code
             modules = tuple(self.by_folder.get(folder, ()))
         used.sort(key=lambda e: e.strength)
         return Link(
@@ -648,6 +656,13 @@ def _imports(importer: CodeFacts, module: CodeFacts) -> bool:
         return True
     names = {os.path.basename(folder), os.path.splitext(os.path.basename(module.path))[0]}
     return any(name.replace(".", "/").rsplit("/", 1)[-1] in names for _, name in importer.imports)
+
+
+def _below(inner: str, outer: str) -> bool:
+    """Whether the folder `inner` is inside `outer` (both as normpath names them)."""
+    if outer == ".":
+        return not inner.startswith("..") and not os.path.isabs(inner)
+    return inner.startswith(outer + os.sep)
 
 
 def _nearest(folders: list[str], path: str) -> list[str]:

@@ -721,6 +721,11 @@ _SHELL_ASSIGNMENT = regex.compile(
     r"^(?:export\s+|local\s+|readonly\s+)?([A-Za-z_][A-Za-z0-9_]*)=(\S*)\s*$"
 )
 # A variable's use: `$(NAME)` and `${NAME}` in Make; `${NAME}` and `$NAME` in the shell.
+# The shell's idiom for the folder a script is in: `$(dirname "$0")`, `$(dirname
+# "${BASH_SOURCE[0]}")`, quoted or not.
+_SCRIPT_FOLDER = regex.compile(
+    r'"?\$\(\s*dirname\s+"?\$(?:0|\{0\}|\{BASH_SOURCE(?:\[0\])?\}|BASH_SOURCE)"?\s*\)"?'
+)
 _MAKE_VARIABLE = regex.compile(r"\$\(([A-Za-z_][A-Za-z0-9_]*)\)|\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 _SHELL_VARIABLE = regex.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
 
@@ -728,10 +733,12 @@ _SHELL_VARIABLE = regex.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-
 def script_builds(path: str, text: str) -> list[ImageBuild]:
     """`docker build -t|--tag[=] NAME[:TAG] [-f FILE] CONTEXT` (`podman build`, `docker
     buildx build`) in a Makefile or a shell script, run in the file's folder (or the one
-    a `cd DIR &&` before it on the line names). A variable is read where the same file
-    sets it (`IMAGE ?= acme/shop`: Make's anywhere in the file, as Make reads them all
-    before it runs a recipe; the shell's on a line before); an image whose registry is
-    still a variable (`$(HUB)/app:$(TAG)`) is named by its last segment alone, a bare name."""
+    a `cd DIR &&` before it on the line names, or a script's `cd DIR` lines before it;
+    `$(dirname "$0")` is the script's folder; after a `cd` to a folder not known, no
+    build). A variable is read where the same file sets it (`IMAGE ?= acme/shop`: Make's
+    anywhere in the file, as Make reads them all before it runs a recipe; the shell's on a
+    line before); an image whose registry is still a variable (`$(HUB)/app:$(TAG)`) is
+    named by its last segment alone, a bare name."""
     make = not path.endswith(".sh")
     folder = os.path.dirname(path) or "."
     lines = list(_logical_lines(text, comments=True))
@@ -740,20 +747,29 @@ def script_builds(path: str, text: str) -> list[ImageBuild]:
         for _, line in lines:
             _assign(line, variables, make=True)
     found: list[ImageBuild] = []
-    for number, line in lines:
+    here: str | None = folder  # a script's folder after its `cd` lines (None: unknown)
+    expand = functools.partial(_expanded, variables=variables, make=make)
+    for number, raw in lines:
+        # `$(dirname "$0")` is the script's own folder, where it starts
+        line = raw if make or "dirname" not in raw else _SCRIPT_FOLDER.sub(".", raw)
         recipe = line.lstrip("@-+ \t") if make else line
         start = _DOCKER_BUILD_COMMAND.search(recipe)
         if start is None:
             if not make:
                 _assign(line, variables, make=False)
+                if line.startswith(("cd ", "pushd ")):  # each recipe line of Make: a new shell
+                    try:
+                        words = [expand(word) for word in shlex.split(line, comments=True)]
+                    except ValueError:
+                        words = ["cd", "$"]
+                    here = _cd(here, ["cd", *words[1:2]]) if here is not None else None
             continue
-        expand = functools.partial(_expanded, variables=variables, make=make)
         try:
             words = [expand(word) for word in shlex.split(recipe[start.end() :], comments=True)]
             before = [expand(word) for word in shlex.split(recipe[: start.start()])]
         except ValueError:
             continue
-        cwd = _cd(folder, before)
+        cwd = _cd(here, before) if here is not None else None
         tags, context, dockerfile = _docker_build_args(words)
         image = _image(tags[0]) if tags else None
         if image is None and tags:  # `$(REGISTRY)/name:$(TAG)`: its literal last segment
