@@ -293,6 +293,37 @@ def test_a_build_argument_no_build_gives_is_why_there_is_no_link(tmp_path: Path)
     )
 
 
+# -- a Dockerfile kept in a folder of its own ----------------------------------------------
+
+DEPLOY_DOCKERFILE = """\
+FROM node:22 AS builder
+WORKDIR /src
+COPY package.json ./
+COPY . /src
+RUN npm run build
+FROM caddy:2
+COPY deploy/Caddyfile /etc/caddy/Caddyfile
+COPY --from=builder /src/build /app
+"""
+
+
+@pytest.mark.parametrize("image", ["registry.example/shop:1", "registry.example/beer-shop:1"])
+def test_a_dockerfile_that_copies_through_its_own_folder_s_name_builds_the_folder_above(
+    tmp_path: Path, image: str
+) -> None:
+    """`web/shop/deploy/Dockerfile` copies `deploy/Caddyfile`: it is built from `web/shop`,
+    the shop's code (not `app/shop`, a library of the same name)."""
+    files = {
+        "k8s/shop.yaml": workload(name="shop", image=image),
+        "web/shop/deploy/Dockerfile": DEPLOY_DOCKERFILE,
+        "web/shop/package.json": '{"name": "shop"}',
+        "web/shop/src/index.js": "console.log('shop')\n",
+        "app/shop/lib.py": "import grpc\n",
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("web", "shop")
+
+
 # -- never too wide --------------------------------------------------------------------------
 
 

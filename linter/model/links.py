@@ -345,6 +345,7 @@ class _Finder:
         self.folders_named = folders_named
         self._programs: dict[str, list[str]] | None = None
         self._built: tuple[dict[str, set[str]], dict[str, int]] | None = None
+        self._above: dict[str, Dockerfile] | None = None
         # absolute path -> as shown, for the configuration's pins alone (made only for them)
         self.shown: dict[str, str] = (
             {os.path.abspath(p): p for p in (*modules, *self.by_folder)} if pins else {}
@@ -394,7 +395,7 @@ class _Finder:
         """The folders an image is built from (a Dockerfile's, a build's context) by their
         normalised name, and how many of them each folder holds below it."""
         if self._built is None:
-            folders = {os.path.dirname(path) or "." for path in self.dockerfiles}
+            folders = {dockerfile.context for dockerfile in self.dockerfiles.values()}
             folders |= {os.path.normpath(build.context) for build in self.builds.builds}
             named: dict[str, set[str]] = defaultdict(set)
             below: dict[str, int] = defaultdict(int)
@@ -446,7 +447,18 @@ class _Finder:
             found = self.dockerfiles.get(os.path.normpath(os.path.join(folder, name)))
             if found is not None:
                 return found
-        return None
+        return self._built_above().get(folder)
+
+    def _built_above(self) -> dict[str, Dockerfile]:
+        """The Dockerfiles built from the folder above their own (`web/deploy/Dockerfile`
+        that copies `deploy/Caddyfile`), by that folder; made when first asked."""
+        if self._above is None:
+            self._above = {
+                dockerfile.context: dockerfile
+                for dockerfile in self.dockerfiles.values()
+                if dockerfile.copies_own_folder
+            }
+        return self._above
 
     # -- the entry point ---------------------------------------------------------------------
 

@@ -121,10 +121,19 @@ class Dockerfile:
     # /src/app/${APP}`: `app/${APP}`), in any stage, each with its line
     arg_folders: tuple[tuple[str, Said], ...] = ()
     arg_defaults: tuple[tuple[str, str], ...] = ()  # `ARG NAME=value`
+    # a COPY names a file of the Dockerfile's own folder by that folder's name
+    # (`web/deploy/Dockerfile`: `COPY deploy/Caddyfile ...`): it is built from the parent
+    copies_own_folder: bool = False
 
     @property
     def folder(self) -> str:
         return os.path.dirname(self.path) or "."
+
+    @property
+    def context(self) -> str:
+        """The folder it is built from when no build definition says: its own, or the one
+        above when its COPY lines name files through its own folder's name."""
+        return (os.path.dirname(self.folder) or ".") if self.copies_own_folder else self.folder
 
 
 @dataclass
@@ -919,6 +928,8 @@ def parse_dockerfile(path: str, text: str) -> Dockerfile:
     go_builds: list[GoBuild] = []
     declared: dict[str, str | None] = {}  # the ARGs, with their literal defaults
     arg_folders: list[tuple[str, Said]] = []
+    own = os.path.basename(os.path.dirname(path))
+    copies_own_folder = False
     for line, instruction, arguments in _instructions(text):
         if instruction == "FROM":  # a new stage: only the last one runs
             workdir, copies, entrypoint, cmd = "/", [], None, None
@@ -935,6 +946,9 @@ def parse_dockerfile(path: str, text: str) -> Dockerfile:
         elif instruction in ("COPY", "ADD"):
             copy = _copies(arguments, workdir)
             copies += copy
+            copies_own_folder |= bool(own) and any(
+                c.source.split("/", 1)[0] == own and "/" in c.source for c in copy
+            )
             arg_folders += [
                 (posixpath.normpath(source), Said(path, line, f"{instruction} {arguments}"))
                 for source in _copied_sources(arguments)
@@ -961,6 +975,7 @@ def parse_dockerfile(path: str, text: str) -> Dockerfile:
         tuple(go_builds),
         tuple(arg_folders),
         tuple((name, value) for name, value in declared.items() if value is not None),
+        copies_own_folder,
     )
 
 
