@@ -285,6 +285,11 @@ STALLS = {
         "+ b'\\tdocker build -t x/y:$(B) .\\n' * 2_000",
     ),
     "script-docker-build-without-context": ("build.sh", "build", "b'docker build -t a ' * 50_000"),
+    "script-many-tags-and-cds": (
+        "build.sh",
+        "build",
+        "b'cd a\\ndocker tag a b' + b' c' * 50_000 + b'\\n' + b'docker tag a/b:1 c/d:2\\n' * 5_000",
+    ),
     # each `from x import (` scanned to the end for its `)`: quadratic
     "python-from-import-without-closer": ("app.py", "python", "b'from x import (\\n' * 50_000"),
 }

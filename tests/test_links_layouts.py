@@ -215,6 +215,35 @@ def test_after_a_cd_to_a_folder_not_known_a_script_builds_nothing_known(tmp_path
     assert only(links(tmp_path, files))["code"] is None
 
 
+def test_an_image_a_script_tags_is_built_as_the_image_it_tags(tmp_path: Path) -> None:
+    """`docker tag SOURCE TARGET`: a container that runs TARGET runs what SOURCE is built
+    from, here by another script's build, else by SOURCE's name."""
+    files = {
+        "deploy/inventory.yaml": workload(image="registry.example/shop/stock-prod:2"),
+        "deploy/billing.yaml": workload(name="billing", image="registry.example/bill-prod:2"),
+        "build.sh": "docker build -t acme/stock:1 services/inv\n",
+        "release.sh": (
+            "docker tag acme/stock:1 registry.example/shop/stock-prod:2\n"
+            "docker image tag billing:0.1 registry.example/bill-prod:2\n"
+        ),
+        "services/inv/Dockerfile": DOCKERFILE,
+        **service_app("services/inv"),
+        "billing/Dockerfile": DOCKERFILE,
+        **service_app("billing"),
+    }
+    billing, inventory = links(tmp_path, files)  # in the order of their files
+    assert inventory["code"] == os.path.join("services", "inv", "server.py")
+    assert inventory["evidence"][0] == (
+        "script: build.sh:1: docker build -t acme/stock:1 services/inv "
+        "(acme/stock tagged registry.example/shop/stock-prod at release.sh:1)"
+    )
+    assert billing["code"] == os.path.join("billing", "server.py")
+    assert billing["evidence"][-1] == (
+        "image name: deploy/billing.yaml:11: image: registry.example/bill-prod:2 "
+        "(billing tagged registry.example/bill-prod at release.sh:2)"
+    )
+
+
 # -- a Dockerfile shared by services, a build argument choosing the folder -------------------
 
 SHARED_DOCKERFILE = """\

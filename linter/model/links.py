@@ -363,33 +363,47 @@ class _Finder:
             said = replace(self.pinned_at[key], text=f"{key} = {shown}")
             found.append(Evidence("config", said, folder))
         image = container.body.get("image")
-        for build in self.builds.builds:
-            if isinstance(image, str) and same_image(build.image, image):
-                found.append(
-                    Evidence(build.kind, build.said, build.context, build.dockerfile, build.args)
-                )
-        segment = image_repository(image).rsplit("/", 1)[-1]
-        named = sorted(self.folders_named.get(_normal(segment), ())) if segment else []
-        with_dockerfile = [f for f in named if self._dockerfile(f) is not None]
-        # a folder holding other services' builds is not one service's code (too wide)
-        candidates = _nearest(with_dockerfile or self._not_parents(named), workload.path)
-        line = pos_of(container.body, "image", value=True)[0] if segment else 0
-        module = self._module_named(segment) if not named and segment else None
-        if len(candidates) == 1:
+        if isinstance(image, str):
+            line = pos_of(container.body, "image", value=True)[0]
             said = Said(workload.path, line, f"image: {image}")
-            found.append(Evidence("image name", said, candidates[0]))
-        elif module is not None:  # one program run as a server and as a client alike
-            folder, declared = module
-            text = f"image: {image} (the module {declared.path}:{declared.line} declares: "
-            said = Said(workload.path, line, f"{text}{declared.text})")
-            found.append(Evidence("image name", said, folder))
-        elif not named and (guess := self._prefixed(segment)) is not None:
-            text = f"image: {image} (a guess: {guess} is the one build folder its name ends with)"
-            found.append(Evidence("image name guess", Said(workload.path, line, text), guess))
+            found += self._image_evidence(image, said)
+            for tag in self.builds.tags:  # `docker tag SOURCE IMAGE`: what SOURCE is built from
+                if same_image(tag.target, image) and not same_image(tag.source, image):
+                    found += [
+                        replace(e, said=replace(e.said, text=f"{e.said.text} ({tag.describe()})"))
+                        for e in self._image_evidence(tag.source, said)
+                    ]
         if len(found) < 2:
             return found  # nothing to rank (most containers: the paths are not compared)
         # equally strong: the build nearest the manifest (a monorepo's services alike)
         return sorted(found, key=lambda e: (e.strength, -_shared(e.folder, workload.path)))
+
+    def _image_evidence(self, image: str, said: Said) -> list[Evidence]:
+        """What the repository says of the folder an image is built from: the builds that
+        name it, else its name (`said`: where the container names it)."""
+        found = [
+            Evidence(build.kind, build.said, build.context, build.dockerfile, build.args)
+            for build in self.builds.builds
+            if same_image(build.image, image)
+        ]
+        segment = image_repository(image).rsplit("/", 1)[-1]
+        named = sorted(self.folders_named.get(_normal(segment), ())) if segment else []
+        with_dockerfile = [f for f in named if self._dockerfile(f) is not None]
+        # a folder holding other services' builds is not one service's code (too wide)
+        candidates = _nearest(with_dockerfile or self._not_parents(named), said.path)
+        module = self._module_named(segment) if not named and segment else None
+        if len(candidates) == 1:
+            found.append(Evidence("image name", said, candidates[0]))
+        elif module is not None:  # one program run as a server and as a client alike
+            folder, declared = module
+            text = f"{said.text} (the module {declared.path}:{declared.line} declares: "
+            found.append(
+                Evidence("image name", replace(said, text=f"{text}{declared.text})"), folder)
+            )
+        elif not named and (guess := self._prefixed(segment)) is not None:
+            text = f"{said.text} (a guess: {guess} is the one build folder its name ends with)"
+            found.append(Evidence("image name guess", replace(said, text=text), guess))
+        return found
 
     def _build_folders(self) -> tuple[dict[str, set[str]], dict[str, int]]:
         """The folders an image is built from (a Dockerfile's, a build's context) by their

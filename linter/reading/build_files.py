@@ -88,6 +88,18 @@ class ImageBuild:
 
 
 @record
+class ImageTag:
+    """`docker tag SOURCE TARGET` in a script: the image TARGET is SOURCE, built as it is."""
+
+    source: str
+    target: str
+    said: Said
+
+    def describe(self) -> str:
+        return f"{self.source} tagged {self.target} at {self.said.path}:{self.said.line}"
+
+
+@record
 class Copy:
     source: str  # relative to the build context
     dest: str  # absolute, in the image
@@ -144,6 +156,7 @@ class BuildFacts:
     packages: dict[str, NodePackage] = field(default_factory=dict)  # by folder
     # the name go.mod gives the module at its folder, and where it says so
     names: dict[str, Said] = field(default_factory=dict)
+    tags: list[ImageTag] = field(default_factory=list)  # scripts' `docker tag` lines
 
 
 def names_builds(path: str) -> bool:
@@ -173,6 +186,7 @@ class BuildFile:
     project: bool = False  # a file that makes its folder a program's (PROJECT_FILES)
     package: NodePackage | None = None  # a package.json's scripts and main
     name: Said | None = None  # the program's name it gives (go.mod's module), and where
+    tags: tuple[ImageTag, ...] = ()  # a script's `docker tag SOURCE TARGET` lines
 
 
 def read_build_file(path: str, data: bytes) -> BuildFile | None:
@@ -188,6 +202,9 @@ def read_build_file(path: str, data: bytes) -> BuildFile | None:
         return BuildFile(path, builds=tuple(jib_builds(path, _text(data))))
     if is_dockerfile_name(name):
         return BuildFile(path, dockerfile=parse_dockerfile(path, _text(data)))
+    if _is_script(name):
+        builds, tags = script_facts(path, _text(data))
+        return BuildFile(path, builds=tuple(builds), tags=tuple(tags))
     reader = _builds_reader(path, name)
     if reader is None:
         return None
@@ -257,6 +274,7 @@ def read_build_facts(files: Iterable[BuildFile]) -> BuildFacts:
         if file.dockerfile is not None:
             facts.dockerfiles[os.path.normpath(file.path)] = file.dockerfile
         facts.builds += file.builds
+        facts.tags += file.tags
         if file.project:
             folder = os.path.dirname(os.path.normpath(file.path)) or "."
             facts.projects.add(folder)
@@ -740,14 +758,22 @@ _SHELL_VARIABLE = regex.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-
 
 
 def script_builds(path: str, text: str) -> list[ImageBuild]:
+    """The images a Makefile or a shell script builds (script_facts)."""
+    return script_facts(path, text)[0]
+
+
+_DOCKER_TAG_COMMAND = regex.compile(r"\b(?:docker|podman)(?:\s+image)?\s+tag\b")
+
+
+def script_facts(path: str, text: str) -> tuple[list[ImageBuild], list[ImageTag]]:
     """`docker build -t|--tag[=] NAME[:TAG] [-f FILE] CONTEXT` (`podman build`, `docker
-    buildx build`) in a Makefile or a shell script, run in the file's folder (or the one
-    a `cd DIR &&` before it on the line names, or a script's `cd DIR` lines before it;
-    `$(dirname "$0")` is the script's folder; after a `cd` to a folder not known, no
-    build). A variable is read where the same file sets it (`IMAGE ?= acme/shop`: Make's
-    anywhere in the file, as Make reads them all before it runs a recipe; the shell's on a
-    line before); an image whose registry is still a variable (`$(HUB)/app:$(TAG)`) is
-    named by its last segment alone, a bare name."""
+    buildx build`) and `docker tag SOURCE TARGET` in a Makefile or a shell script, run in
+    the file's folder (or the one a `cd DIR &&` before it on the line names, or a script's
+    `cd DIR` lines before it; `$(dirname "$0")` is the script's folder; after a `cd` to a
+    folder not known, no build). A variable is read where the same file sets it (`IMAGE
+    ?= acme/shop`: Make's anywhere in the file, as Make reads them all before it runs a
+    recipe; the shell's on a line before); an image whose registry is still a variable
+    (`$(HUB)/app:$(TAG)`) is named by its last segment alone, a bare name."""
     make = not path.endswith(".sh")
     folder = os.path.dirname(path) or "."
     lines = list(_logical_lines(text, comments=True))
@@ -756,6 +782,7 @@ def script_builds(path: str, text: str) -> list[ImageBuild]:
         for _, line in lines:
             _assign(line, variables, make=True)
     found: list[ImageBuild] = []
+    tags: list[ImageTag] = []
     here: str | None = folder  # a script's folder after its `cd` lines (None: unknown)
     expand = functools.partial(_expanded, variables=variables, make=make)
     for number, raw in lines:
@@ -763,6 +790,9 @@ def script_builds(path: str, text: str) -> list[ImageBuild]:
         line = raw if make or "dirname" not in raw else _SCRIPT_FOLDER.sub(".", raw)
         recipe = line.lstrip("@-+ \t") if make else line
         start = _DOCKER_BUILD_COMMAND.search(recipe)
+        tag = _DOCKER_TAG_COMMAND.search(recipe) if start is None else None
+        if tag is not None:
+            tags += _tag(recipe[tag.end() :], expand, Said(path, number, line.strip()))
         if start is None:
             if not make:
                 _assign(line, variables, make=False)
@@ -779,10 +809,10 @@ def script_builds(path: str, text: str) -> list[ImageBuild]:
         except ValueError:
             continue
         cwd = _cd(here, before) if here is not None else None
-        tags, context, dockerfile = _docker_build_args(words)
-        image = _image(tags[0]) if tags else None
-        if image is None and tags:  # `$(REGISTRY)/name:$(TAG)`: its literal last segment
-            image = _image(image_repository(tags[0]).rsplit("/", 1)[-1])
+        named_as, context, dockerfile = _docker_build_args(words)
+        image = _image(named_as[0]) if named_as else None
+        if image is None and named_as:  # `$(REGISTRY)/name:$(TAG)`: its literal last segment
+            image = _image(image_repository(named_as[0]).rsplit("/", 1)[-1])
         if (
             image is None
             or cwd is None
@@ -795,7 +825,19 @@ def script_builds(path: str, text: str) -> list[ImageBuild]:
         kind = "makefile" if make else "script"
         root = _joined(cwd, str(context))
         found.append(ImageBuild(image, root, named, kind, said, _build_arg_values(words)))
-    return found
+    return found, tags
+
+
+def _tag(rest: str, expand: Callable[[str], str], said: Said) -> list[ImageTag]:
+    """`SOURCE TARGET` after `docker tag`, each an image whose repository is literal."""
+    try:
+        words = [expand(w) for w in shlex.split(rest, comments=True) if not w.startswith("-")]
+    except ValueError:
+        return []
+    if len(words) < 2:
+        return []
+    source, target = _image(words[0]), _image(words[1])
+    return [ImageTag(source, target, said)] if source and target and source != target else []
 
 
 def _assign(line: str, variables: dict[str, str | None], *, make: bool) -> None:
