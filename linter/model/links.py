@@ -346,6 +346,7 @@ class _Finder:
         self._programs: dict[str, list[str]] | None = None
         self._built: tuple[dict[str, set[str]], dict[str, int]] | None = None
         self._above: dict[str, Dockerfile] | None = None
+        self._modules_named: dict[str, list[tuple[str, Said]]] | None = None
         # absolute path -> as shown, for the configuration's pins alone (made only for them)
         self.shown: dict[str, str] = (
             {os.path.abspath(p): p for p in (*modules, *self.by_folder)} if pins else {}
@@ -431,12 +432,14 @@ class _Finder:
         """The one folder whose go.mod names its module as the image is named (its path's
         last element: `github.com/acme/shop-cli` and `.../shop-cli:1`), holding a
         Dockerfile and code."""
+        if self._modules_named is None:  # by the last element of their path, made once
+            self._modules_named = defaultdict(list)
+            for folder, said in self.builds.names.items():
+                self._modules_named[_normal(said.text.rsplit("/", 1)[-1])].append((folder, said))
         found = [
             (folder, said)
-            for folder, said in self.builds.names.items()
-            if _normal(said.text.rsplit("/", 1)[-1]) == _normal(segment)
-            and self._dockerfile(folder) is not None
-            and folder in self.by_folder
+            for folder, said in self._modules_named.get(_normal(segment), [])
+            if self._dockerfile(folder) is not None and folder in self.by_folder
         ]
         return found[0] if len(found) == 1 else None
 
