@@ -288,6 +288,22 @@ STALLS = {
         "build",
         "b'steps:\\n' + b'- {name: gcr.io/cloud-builders/docker, args: [build, x]}\\n' * 50_000",
     ),
+    # a Makefile's variable doubled on each line: 2^200 characters if it were kept
+    "makefile-variable-doubled": ("Makefile", "build", "b'A := x\\n' + b'A := $(A)$(A)\\n' * 200"),
+    # a long value put in a word thousands of times; a build line of many tags; many lines
+    "makefile-many-builds": (
+        "Makefile",
+        "build",
+        "b'B := ' + b'b' * 4_000 + b'\\n\\tdocker build -t x' + b'$(B)' * 5_000 + b' .\\n' "
+        "+ b'\\tdocker build -t $(B)/x -t y ' * 2_000 + b'.\\n' "
+        "+ b'\\tdocker build -t x/y:$(B) .\\n' * 2_000",
+    ),
+    "script-docker-build-without-context": ("build.sh", "build", "b'docker build -t a ' * 50_000"),
+    "script-many-tags-and-cds": (
+        "build.sh",
+        "build",
+        "b'cd a\\ndocker tag a b' + b' c' * 50_000 + b'\\n' + b'docker tag a/b:1 c/d:2\\n' * 5_000",
+    ),
     # each `from x import (` scanned to the end for its `)`: quadratic
     "python-from-import-without-closer": ("app.py", "python", "b'from x import (\\n' * 50_000"),
 }

@@ -217,17 +217,21 @@ def test_image_name_matches_a_source_folder_as_the_weakest_evidence(tmp_path: Pa
 
 
 @pytest.mark.parametrize(
-    ("image", "folder", "kind"),
+    ("image", "folder", "how"),
     [
         # a prefix on every image: the name's end after it
-        ("registry.example/acme/shop-cart:1.4", "src/cart", "image name end"),
+        ("registry.example/acme/shop-cart:1.4", "src/cart", "its name ends with"),
         # a Java module's group: the folder's name ends with the image's
-        ("registry.example/acme/cart:1.4", "services/com.acme.cart", "image name part"),
+        (
+            "registry.example/acme/cart:1.4",
+            "services/com.acme.cart",
+            "whose name ends with its name",
+        ),
     ],
     ids=["prefixed-image", "grouped-folder"],
 )
 def test_an_image_named_after_a_folder_with_words_in_front_links_as_the_weakest_guess(
-    tmp_path: Path, image: str, folder: str, kind: str
+    tmp_path: Path, image: str, folder: str, how: str
 ) -> None:
     files = {
         "deploy/cart.yaml": workload("cart", image),
@@ -237,7 +241,10 @@ def test_an_image_named_after_a_folder_with_words_in_front_links_as_the_weakest_
     }
     row = only(links(tmp_path, files))
     assert row["code"] == os.path.join(*folder.split("/"), "server.py")
-    assert row["evidence"][-1] == f"{kind}: deploy/cart.yaml:11: image: {image}"
+    assert row["evidence"][-1] == (
+        f"image name guess: deploy/cart.yaml:11: image: {image} "
+        f"(a guess: {folder} is the one build folder {how})"
+    )
     del files[f"{folder}/Dockerfile"]  # a folder of code that builds no image: no guess
     assert only(links(tmp_path / "no-image", files))["code"] is None
 
@@ -704,7 +711,7 @@ def test_an_image_named_for_the_project_then_the_folder_links_that_folder(
     }
     row = only(links(tmp_path, files))
     assert row["code"] == os.path.join("inventory", "server.py")
-    assert row["evidence"][-1].startswith("image name end: deploy/inventory.yaml:11:")
+    assert row["evidence"][-1].startswith("image name guess: deploy/inventory.yaml:11:")
 
 
 def test_an_image_name_end_needs_a_folder_with_a_dockerfile(tmp_path: Path) -> None:
@@ -782,8 +789,12 @@ def test_a_makefile_recipes_docker_build_links_the_image_to_its_context(tmp_path
         "makefile: ops/Makefile:6: docker build -t registry.example/acme/inventory:$(TAG) "
         "-f build/inventory.Dockerfile ../services/inv"
     )
-    # named by a make variable: the folder named as the image, the weakest evidence
-    assert rows["Deployment/shop/cart:server"]["evidence"][0].startswith("image name: ")
+    # a registry left a make variable: the image is named by its last segment, built there
+    cart = rows["Deployment/shop/cart:server"]
+    assert cart["code"] == os.path.join("services", "cart")
+    assert cart["evidence"][0] == (
+        "makefile: ops/Makefile:8: docker build -t $(REGISTRY)/cart:$(TAG) ../services/cart"
+    )
 
 
 def test_an_image_whose_repository_is_a_variable_is_no_evidence(tmp_path: Path) -> None:

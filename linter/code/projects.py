@@ -246,14 +246,19 @@ class GoPackages:
     one-element path with a dot in it): `github.com/acme/shop/internal/geo` is the folder
     `internal/geo` of whatever checkout holds it, with no go.mod to read; a package at the
     top of its module (`github.com/acme/shop/registry`) is found below the folder such a
-    match showed `github.com/acme/shop` to be. Standard library
+    match, or the module's go.mod, showed `github.com/acme/shop` to be. Standard library
     paths (`fmt`, `net/http`) name no scanned folder."""
 
-    def __init__(self, modules: Mapping[str, CodeFacts]) -> None:
+    def __init__(
+        self, modules: Mapping[str, CodeFacts], declared: Mapping[str, str] | None = None
+    ) -> None:
+        """`declared`: the folder of each module path a go.mod names (`module <path>`)."""
+        self.declared = dict(declared or {})
         self.files: dict[str, list[str]] = {}  # folder -> its Go files (tests left out)
         for path, facts in modules.items():
             if facts.language == "go" and not facts.is_test:
-                self.files.setdefault(os.path.dirname(path), []).append(path)
+                # a package at the top of a relative tree is `.`, as normpath names it
+                self.files.setdefault(os.path.dirname(path) or ".", []).append(path)
         self.by_tail: dict[tuple[str, ...], list[str]] = {}
         for folder in self.files:
             parts = tuple(p for p in folder.split(os.sep) if p not in ("", "."))
@@ -327,6 +332,7 @@ class GoPackages:
                     root = os.path.normpath(os.path.join(folder, *[".."] * length))
                     roots[prefix] = root if roots.get(prefix, root) == root else None
             self._module_roots = {k: v for k, v in roots.items() if v is not None}
+            self._module_roots |= self.declared  # what a go.mod says, over what is inferred
         return self._module_roots
 
     def programs(self) -> list[list[str]]:

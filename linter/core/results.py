@@ -21,9 +21,10 @@ class LinkRow:
     # with no code found: the modules no container runs that read a variable its `env`
     # sets, as the findings about them read it (`client.py: BACKEND_ADDR`)
     env_read_by: tuple[str, ...] = ()
+    why_not: str | None = None  # with no code: why, when the evidence says
 
     def as_json(self) -> dict[str, object]:
-        return {
+        found: dict[str, object] = {
             "container": self.container,
             "code": self.code,
             "modules": self.modules,
@@ -31,6 +32,9 @@ class LinkRow:
             "overruled": list(self.overruled),
             "env_read_by": list(self.env_read_by),
         }
+        if self.why_not is not None:
+            found["why_not"] = self.why_not
+        return found
 
 
 @dataclass

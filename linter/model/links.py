@@ -4,8 +4,8 @@ workload to the Python and Go modules it runs, from evidence in the repository.
 The evidence, strongest first (each kept, quoted by `explain-links` and in `related`):
 0. the configuration's `links` table, which pins a container to a folder or a file;
 1. a build definition that builds the container's image from a folder: `skaffold.yaml`,
-   a compose file, a `Tiltfile`'s `docker_build`, a CI workflow's or a Makefile's
-   `docker build`, Cloud Build, Jib or Spring Boot's buildpacks;
+   a compose file, a `Tiltfile`'s `docker_build`, a CI workflow's, a Makefile's or a shell
+   script's `docker build`, Cloud Build, Jib or Spring Boot's buildpacks;
 2. (refines the folder) the folder's Dockerfile: what its ENTRYPOINT/CMD runs, found in
    the context through its WORKDIR and COPY lines; for Go, the `go build` (any stage) of
    the binary it runs: the `main` package it builds, and the scanned packages it imports;
@@ -15,13 +15,15 @@ The evidence, strongest first (each kept, quoted by `explain-links` and in `rela
    (`docker/cart/Dockerfile`, `cart.Dockerfile`), that copies a source folder: its
    context is the folder above it from which that copy is found;
 5. the image's last path segment naming a source folder (`.../recommendationservice:v1`
-   and `src/recommendationservice/`);
+   and `src/recommendationservice/`), unless it holds several services' builds, or the
+   module a go.mod beside a Dockerfile declares (`github.com/acme/shopctl`);
 6. a manifest kept in a service's own folder (`cart/charts/cart/templates/`, `cart/k8s/`)
    beside its Dockerfile: the container whose image's name shares a word with the
    folder's (`acme/cart-api`) runs that folder's code;
-7. the weakest: one names the other with words in front (`shop-cart` and `src/cart/`,
-   `cart` and `services/com.acme.cart/`), when one folder with a Dockerfile alone is so
-   named.
+7. the weakest, a guess that says so (`image name guess`), of the one folder an image is
+   built from so named: the longest end of the image's name after a project's prefix
+   (`shop-cart` and `src/cart/`), else a folder whose name ends with the image's (`cart`
+   and `services/com.acme.cart/`).
 A container links to one folder: the strongest evidence's; weaker evidence that points
 elsewhere is kept as overruled. With an entry point the container runs its import closure;
 without one, every module of the folder.
@@ -50,6 +52,7 @@ from k8slb.reading.build_files import (
     GoBuild,
     Said,
     ShellScript,
+    arg_folder,
     image_repository,
 )
 from k8slb.reading.objects import K8sObject
@@ -74,17 +77,17 @@ STRENGTH = {
     "cloudbuild": 1,
     "makefile": 1,
     "jib": 1,
+    "script": 1,
     "buildpacks": 1,
     "dockerfile": 2,
     "command": 3,
     "dockerfile name": 4,
     "image name": 5,
     "manifest beside": 6,
-    "image name end": 7,
-    "image name part": 8,
+    "image name guess": 7,
 }
 # The evidence that is a name alike alone: a link resting on it is a guess.
-NAME_GUESSES = frozenset({"image name end", "image name part"})
+NAME_GUESSES = frozenset({"image name guess"})
 # Folders a service keeps its own manifests or chart in, beside its Dockerfile and code.
 MANIFEST_FOLDERS = frozenset(
     {"chart", "charts", "helm", "k8s", "kubernetes", "deploy", "deployment", "manifests"}
@@ -97,6 +100,7 @@ class Evidence:
     said: Said
     folder: str  # the code folder it points to
     dockerfile: str | None = None  # the Dockerfile a build definition names
+    args: tuple[tuple[str, str], ...] = ()  # the build arguments a build definition gives
 
     @property
     def strength(self) -> int:
@@ -123,9 +127,9 @@ class Link:
 
     @property
     def guessed(self) -> bool:
-        """Whether the link rests on a name alike alone (`image name end`, `image name
-        part`; the folder's own Dockerfile only refines it): what it shows of the code is a
-        guess, which lowers what rules conclude from it."""
+        """Whether the link rests on a name alike alone (`image name guess`; the folder's
+        own Dockerfile only refines it): what it shows of the code is a guess, which lowers
+        what rules conclude from it."""
         kinds = {evidence.kind for evidence in self.evidence}
         return bool(kinds & NAME_GUESSES) and kinds <= {*NAME_GUESSES, "dockerfile"}
 
@@ -218,6 +222,14 @@ class CodeLinks:
             return None
         named = [c for c in self._index.template(workload).long_running if c.name == container]
         return self._link(workload, named[-1]) if named else None
+
+    def why_not(self, workload: K8sObject, container: str) -> str | None:
+        """Why the container has no link, when its evidence says: a Dockerfile shared by
+        services whose build argument no build gives."""
+        if self._index is None or self._finder is None or self.of(workload, container):
+            return None
+        named = [c for c in self._index.template(workload).long_running if c.name == container]
+        return self._finder.why_not.get((id(workload), id(named[-1]))) if named else None
 
     def running(self, module_path: str) -> list[Link]:
         """The containers whose code includes the module."""
@@ -391,11 +403,13 @@ class _Finder:
     ) -> None:
         self.modules = modules
         self.imports = ImportGraph(modules)
-        self.go = GoPackages(modules)
+        self.go = GoPackages(modules, {said.text: f for f, said in builds.names.items()})
         self.builds = builds
         self.pins = {key: os.path.abspath(pin.target) for key, pin in pins.items()}
         self.pinned_at = {key: pin.said for key, pin in pins.items()}
         self.dockerfiles = builds.dockerfiles  # by normalised path
+        # why a container has no link, where its evidence says (by its link's key)
+        self.why_not: dict[tuple[int, int], str] = {}
         self.by_folder: dict[str, list[str]] = defaultdict(list)  # folder -> modules below
         folders_named: dict[str, set[str]] = defaultdict(set)
         for path in modules:  # normalised: a folder is what is left of its last separator
@@ -426,6 +440,9 @@ class _Finder:
         # when first asked): `docker/cart/Dockerfile` and `cart.Dockerfile` under `cart`
         self._apart: dict[str, list[Dockerfile]] | None = None
         self._programs: dict[str, list[str]] | None = None
+        self._built: tuple[dict[str, set[str]], dict[str, int]] | None = None
+        self._above: dict[str, Dockerfile] | None = None
+        self._modules_named: dict[str, list[tuple[str, Said]]] | None = None
         # absolute path -> as shown, for the configuration's pins alone (made only for them)
         self.shown: dict[str, str] = (
             {os.path.abspath(p): p for p in (*modules, *self.by_folder)} if pins else {}
@@ -443,41 +460,22 @@ class _Finder:
             said = replace(self.pinned_at[key], text=f"{key} = {shown}")
             found.append(Evidence("config", said, folder))
         image = container.body.get("image")
-        for build in self.builds.builds:
-            if isinstance(image, str) and same_image(build.image, image):
-                found.append(Evidence(build.kind, build.said, build.context, build.dockerfile))
+        if isinstance(image, str):
+            line = pos_of(container.body, "image", value=True)[0]
+            said = Said(workload.path, line, f"image: {image}")
+            found += self._image_evidence(image, said)
+            for tag in self.builds.tags:  # `docker tag SOURCE IMAGE`: what SOURCE is built from
+                if same_image(tag.target, image) and not same_image(tag.source, image):
+                    found += [
+                        replace(e, said=replace(e.said, text=f"{e.said.text} ({tag.describe()})"))
+                        for e in self._image_evidence(tag.source, said)
+                    ]
         segment = image_repository(image).rsplit("/", 1)[-1]
-        named = sorted(
-            f
-            for f in self.folders_named.get(_normal(segment), ())
-            if not self._rebuilds(f, segment)
-        )
-        with_dockerfile = [f for f in named if self._dockerfile(f) is not None]
-        candidates = _nearest(with_dockerfile or named, workload.path)
-        for dockerfile in self._apart_named(segment) if segment else ():
-            copied = self._context_of(dockerfile)
-            if copied is not None:
-                context, source = copied
-                said = Said(dockerfile.path, 1, f"named {segment}, copies {source} from {context}")
-                found.append(Evidence("dockerfile name", said, context, dockerfile.path))
         service = self._service_beside(workload, segment)
         if service is not None:
             line = pos_of(container.body, "image", value=True)[0]
             said = Said(workload.path, line, f"in {service}, beside its Dockerfile")
             found.append(Evidence("manifest beside", said, service))
-        kind = "image name"
-        if segment and not named:
-            # weaker guesses, only of a folder that builds an image: the end of the name
-            # after a project's prefix, then a name that shares its last words
-            candidates, kind = self._named_at_the_end(segment, workload.path), "image name end"
-            if not candidates:
-                kind, named = "image name part", self._named_in_part(segment)
-                with_dockerfile = [f for f in named if self._dockerfile(f) is not None]
-                candidates = _nearest(with_dockerfile, workload.path)
-        if len(candidates) == 1:
-            line = pos_of(container.body, "image", value=True)[0]
-            said = Said(workload.path, line, f"image: {image}")
-            found.append(Evidence(kind, said, candidates[0]))
         if len(found) < 2:
             return found  # nothing to rank (most containers: the paths are not compared)
         # equally strong: the build nearest the manifest (a monorepo's services alike)
@@ -504,22 +502,23 @@ class _Finder:
                 own.append(module)
         return tuple(own)
 
-    def _named_at_the_end(self, segment: str, near: str) -> list[str]:
-        """The folders with a Dockerfile an image's name ends with, after the project's
-        prefix (`shop-frontend` or `acme_shop.frontend` for `frontend/`): the longest such
-        end that names any, the nearest to the manifest."""
+    def _named_at_the_end(self, segment: str, near: str) -> list[str] | None:
+        """The folders an image is built from (a Dockerfile's, a build's context; code or
+        not: a proxy's configuration is that image's) that the image's name ends with, after
+        the project's prefix (`shop-frontend` or `acme_shop.frontend` for `frontend/`): the
+        longest such end that names any decides, a shorter one never; the nearest to the
+        manifest. None when no end names one."""
+        named = self._build_folders()[0]
         parts = _WORDS.split(segment)
         for start in range(1, len(parts)):
-            end = _normal("".join(parts[start:]))
-            named = self.folders_named.get(end, ())
-            with_dockerfile = sorted(
+            built = sorted(
                 f
-                for f in named
-                if self._dockerfile(f) is not None and not self._rebuilds(f, segment)
+                for f in named.get(_normal("".join(parts[start:])), ())
+                if not self._rebuilds(f, segment)
             )
-            if with_dockerfile:
-                return _nearest(with_dockerfile, near)
-        return []
+            if built:
+                return _nearest(built, near)
+        return None
 
     def _service_beside(self, workload: K8sObject, segment: str) -> str | None:
         """The service folder whose own manifests hold the workload (`cart/charts/cart/...`,
@@ -600,6 +599,100 @@ class _Finder:
                 found += self.by_folder[folder]
         return list(dict.fromkeys(found))
 
+    def _image_evidence(self, image: str, said: Said) -> list[Evidence]:
+        """What the repository says of the folder an image is built from: the builds that
+        name it, else its name (`said`: where the container names it)."""
+        found = [
+            Evidence(build.kind, build.said, build.context, build.dockerfile, build.args)
+            for build in self.builds.builds
+            if same_image(build.image, image)
+        ]
+        segment = image_repository(image).rsplit("/", 1)[-1]
+        named = sorted(
+            f
+            for f in (self.folders_named.get(_normal(segment), ()) if segment else ())
+            if not self._rebuilds(f, segment)
+        )
+        for dockerfile in self._apart_named(segment) if segment else ():
+            copied = self._context_of(dockerfile)
+            if copied is not None:
+                context, source = copied
+                text = f"named {segment}, copies {source} from {context}"
+                found.append(
+                    Evidence(
+                        "dockerfile name", Said(dockerfile.path, 1, text), context, dockerfile.path
+                    )
+                )
+        with_dockerfile = [f for f in named if self._dockerfile(f) is not None]
+        # a folder holding other services' builds is not one service's code (too wide)
+        candidates = _nearest(with_dockerfile or self._not_parents(named), said.path)
+        module = self._module_named(segment) if not named and segment else None
+        if len(candidates) == 1:
+            found.append(Evidence("image name", said, candidates[0]))
+        elif module is not None:  # one program run as a server and as a client alike
+            folder, declared = module
+            text = f"{said.text} (the module {declared.path}:{declared.line} declares: "
+            found.append(
+                Evidence("image name", replace(said, text=f"{text}{declared.text})"), folder)
+            )
+        elif not named and (guess := self._guessed_folder(segment, said.path)) is not None:
+            folder, how = guess
+            text = f"{said.text} (a guess: {folder} is the one build folder {how})"
+            found.append(Evidence("image name guess", replace(said, text=text), folder))
+        return found
+
+    def _guessed_folder(self, segment: str, near: str) -> tuple[str, str] | None:
+        """The one ladder of name guesses, each only of a folder an image is built from:
+        the longest end of the image's name after a project's prefix (`shop-cart` for
+        `cart/`), else a folder whose name's words end with the image's (`cart` for
+        `com.acme.cart/`); with how it was guessed. None when no step finds exactly one."""
+        if not segment:
+            return None
+        ended = self._named_at_the_end(segment, near)
+        if ended is not None:
+            return (ended[0], "its name ends with") if len(ended) == 1 else None
+        parts = _nearest(
+            [f for f in self._named_in_part(segment) if self._dockerfile(f) is not None], near
+        )
+        return (parts[0], "whose name ends with its name") if len(parts) == 1 else None
+
+    def _build_folders(self) -> tuple[dict[str, set[str]], dict[str, int]]:
+        """The folders an image is built from (a Dockerfile's, a build's context) by their
+        normalised name, and how many of them each folder holds below it."""
+        if self._built is None:
+            folders = {dockerfile.context for dockerfile in self.dockerfiles.values()}
+            folders |= {os.path.normpath(build.context) for build in self.builds.builds}
+            named: dict[str, set[str]] = defaultdict(set)
+            below: dict[str, int] = defaultdict(int)
+            for folder in folders:
+                named[_normal(os.path.basename(folder))].add(folder)
+                parent = folder
+                while parent not in ("", ".", os.sep):  # up to the top, `.` included
+                    parent = os.path.dirname(parent)
+                    below[parent or "."] += 1
+            self._built = (named, below)
+        return self._built
+
+    def _not_parents(self, folders: list[str]) -> list[str]:
+        """The folders that do not hold two or more folders an image is built from."""
+        below = self._build_folders()[1]
+        return [folder for folder in folders if below.get(folder, 0) < 2]
+
+    def _module_named(self, segment: str) -> tuple[str, Said] | None:
+        """The one folder whose go.mod names its module as the image is named (its path's
+        last element: `github.com/acme/shop-cli` and `.../shop-cli:1`), holding a
+        Dockerfile and code."""
+        if self._modules_named is None:  # by the last element of their path, made once
+            self._modules_named = defaultdict(list)
+            for folder, said in self.builds.names.items():
+                self._modules_named[_normal(said.text.rsplit("/", 1)[-1])].append((folder, said))
+        found = [
+            (folder, said)
+            for folder, said in self._modules_named.get(_normal(segment), [])
+            if self._dockerfile(folder) is not None and folder in self.by_folder
+        ]
+        return found[0] if len(found) == 1 else None
+
     def _dockerfile(self, folder: str, named: str | None = None) -> Dockerfile | None:
         if named is not None:
             return self.dockerfiles.get(os.path.normpath(named))
@@ -607,7 +700,18 @@ class _Finder:
             found = self.dockerfiles.get(os.path.normpath(os.path.join(folder, name)))
             if found is not None:
                 return found
-        return None
+        return self._built_above().get(folder)
+
+    def _built_above(self) -> dict[str, Dockerfile]:
+        """The Dockerfiles built from the folder above their own (`web/deploy/Dockerfile`
+        that copies `deploy/Caddyfile`), by that folder; made when first asked."""
+        if self._above is None:
+            self._above = {
+                dockerfile.context: dockerfile
+                for dockerfile in self.dockerfiles.values()
+                if dockerfile.copies_own_folder
+            }
+        return self._above
 
     # -- the entry point ---------------------------------------------------------------------
 
@@ -672,6 +776,22 @@ class _Finder:
         if chosen.kind == "dockerfile name" and dockerfile is not None:
             # a folder it copies is its code: evidence pointing there agrees
             agreeing |= {_joined_folder(folder, copy.source) for copy in dockerfile.copies}
+        chooses = arg_folder(dockerfile, chosen.args) if dockerfile is not None else None
+        if chooses is not None:  # a Dockerfile shared by services: a build argument says whose
+            chosen_folder, said = chooses
+            if chosen_folder is None:
+                self.why_not[(id(workload), id(container))] = (
+                    f"{said.path}:{said.line}: `{said.text}` builds the folder a build "
+                    f"argument chooses, and no build of image {container.body.get('image')} "
+                    "gives its value"
+                )
+                return None
+            folder = os.path.normpath(os.path.join(chosen.folder, chosen_folder))
+            given = ", ".join(f"{name}={value}" for name, value in chosen.args)
+            evidence.append(
+                Evidence("dockerfile", replace(said, text=f"{said.text} ({given})"), folder)
+            )
+            agreeing.add(folder)
         used = [e for e in evidence if e.folder in agreeing]
         overruled = [e for e in evidence if e.folder not in agreeing]
         argv = container_argv(
@@ -707,11 +827,19 @@ class _Finder:
         elif go is not None:  # the Go program the image builds, and what it imports
             build, package = go
             modules = tuple(self.go.closure(package))
+            folder = package if _below(package, folder) else folder  # not the whole context
             used.append(Evidence("dockerfile", build.said, folder))
         elif chosen.kind == "dockerfile name" and dockerfile is not None:
             # its context holds more than the image: what it copies of the code
             modules = tuple(self._copied_code(dockerfile, folder))
         else:
+            inner = dockerfile.folder if dockerfile is not None else folder
+            if (
+                inner in self.by_folder
+                and _below(inner, folder)
+                and not self._not_parents([folder])
+            ):
+                folder = inner  # a context that holds several services: the Dockerfile's code
             modules = self._own_modules(folder)
         used.sort(key=lambda e: e.strength)
         return Link(
@@ -803,6 +931,13 @@ def _imports(importer: CodeFacts, module: CodeFacts) -> bool:
     return any(name.replace(".", "/").rsplit("/", 1)[-1] in names for _, name in importer.imports)
 
 
+def _below(inner: str, outer: str) -> bool:
+    """Whether the folder `inner` is inside `outer` (both as normpath names them)."""
+    if outer == ".":
+        return not inner.startswith("..") and not os.path.isabs(inner)
+    return inner.startswith(outer + os.sep)
+
+
 def _nearest(folders: list[str], path: str) -> list[str]:
     """The folders that share the most leading folders with `path`: in a monorepo each
     service keeps its code and manifests together."""
@@ -852,7 +987,15 @@ def link_rows(
             key = container_key(workload, container.name)
             if link is None:
                 readers = links.env_readers(judged) if readers is None else readers
-                rows.append(LinkRow(key, None, 0, env_read_by=tuple(readers.get(key, ()))))
+                rows.append(
+                    LinkRow(
+                        key,
+                        None,
+                        0,
+                        env_read_by=tuple(readers.get(key, ())),
+                        why_not=links.why_not(workload, container.name),
+                    )
+                )
                 continue
             rows.append(
                 LinkRow(

@@ -48,20 +48,25 @@ _SHEBANG_ENV = frozenset({"env"})
 
 # Java builds whose Jib plugin builds the image with no Dockerfile.
 JIB_FILES = frozenset({"pom.xml", "build.gradle", "build.gradle.kts"})
+GO_MODULE = "go.mod"  # read for the name of the program at its folder
 
 
 def is_build_file(name: str) -> bool:
     """A file that is not YAML or code but is read for the link (Dockerfiles, Tiltfile, the
-    files that make a folder a program: `package.json`; Maven's and Gradle's builds; shell
-    scripts, which an image may run as its entry point)."""
+    files that make a folder a program: `package.json`; Maven's and Gradle's builds;
+    Makefiles and shell scripts, for their `docker build` lines and, a script, for what an
+    image that runs it as its entry point leaves as PID 1; go.mod, for its module's name)."""
     return (
-        name == TILTFILE
-        or name in MAKEFILES
+        name in (TILTFILE, GO_MODULE)
         or name in PROJECT_FILES
         or name in JIB_FILES
+        or _is_script(name)
         or is_dockerfile_name(name)
-        or name.endswith(SHELL_SCRIPT_SUFFIX)
     )
+
+
+def _is_script(name: str) -> bool:
+    return name in MAKEFILES or name.endswith((".mk", SHELL_SCRIPT_SUFFIX))
 
 
 def is_dockerfile_name(name: str) -> bool:
@@ -88,6 +93,19 @@ class ImageBuild:
     dockerfile: str | None
     kind: str  # skaffold, compose, tiltfile, workflow, cloudbuild, makefile, jib, buildpacks
     said: Said
+    args: tuple[tuple[str, str], ...] = ()  # the build arguments it gives (`--build-arg`)
+
+
+@record
+class ImageTag:
+    """`docker tag SOURCE TARGET` in a script: the image TARGET is SOURCE, built as it is."""
+
+    source: str
+    target: str
+    said: Said
+
+    def describe(self) -> str:
+        return f"{self.source} tagged {self.target} at {self.said.path}:{self.said.line}"
 
 
 @record
@@ -121,6 +139,13 @@ class Dockerfile:
     cmd_said: Said | None = None
     go_builds: tuple[GoBuild, ...] = ()
     base: str | None = None  # the image the last stage is built FROM
+    # the context's folders a build argument chooses (`COPY . /src` then `WORKDIR
+    # /src/app/${APP}`: `app/${APP}`), in any stage, each with its line
+    arg_folders: tuple[tuple[str, Said], ...] = ()
+    arg_defaults: tuple[tuple[str, str], ...] = ()  # `ARG NAME=value`
+    # a COPY names a file of the Dockerfile's own folder by that folder's name
+    # (`web/deploy/Dockerfile`: `COPY deploy/Caddyfile ...`): it is built from the parent
+    copies_own_folder: bool = False
 
     @property
     def folder(self) -> str:
@@ -130,6 +155,12 @@ class Dockerfile:
         """The path in the build context of what a COPY put at `in_image` (an absolute
         path in the image), or None."""
         return _in_context(in_image, list(self.copies))
+
+    @property
+    def context(self) -> str:
+        """The folder it is built from when no build definition says: its own, or the one
+        above when its COPY lines name files through its own folder's name."""
+        return (os.path.dirname(self.folder) or ".") if self.copies_own_folder else self.folder
 
 
 @record
@@ -149,6 +180,9 @@ class BuildFacts:
     projects: set[str] = field(default_factory=set)  # folders a project file makes programs
     packages: dict[str, NodePackage] = field(default_factory=dict)  # by folder
     scripts: dict[str, ShellScript] = field(default_factory=dict)  # by normalised path
+    # the name go.mod gives the module at its folder, and where it says so
+    names: dict[str, Said] = field(default_factory=dict)
+    tags: list[ImageTag] = field(default_factory=list)  # scripts' `docker tag` lines
 
 
 def names_builds(path: str) -> bool:
@@ -178,6 +212,8 @@ class BuildFile:
     project: bool = False  # a file that makes its folder a program's (PROJECT_FILES)
     package: NodePackage | None = None  # a package.json's scripts and main
     script: ShellScript | None = None  # a shell script's (SHELL_SCRIPT_SUFFIX)
+    name: Said | None = None  # the program's name it gives (go.mod's module), and where
+    tags: tuple[ImageTag, ...] = ()  # a script's `docker tag SOURCE TARGET` lines
 
 
 def read_build_file(path: str, data: bytes) -> BuildFile | None:
@@ -187,12 +223,16 @@ def read_build_file(path: str, data: bytes) -> BuildFile | None:
         return BuildFile(path, project=True, package=_node_package(_text(data)))
     if name in PROJECT_FILES:
         return BuildFile(path, project=True)
+    if name == GO_MODULE:
+        return BuildFile(path, name=_go_module(path, _text(data)))
     if name in JIB_FILES:
         return BuildFile(path, builds=tuple(jib_builds(path, _text(data))))
     if is_dockerfile_name(name):
         return BuildFile(path, dockerfile=parse_dockerfile(path, _text(data)))
-    if name.endswith(SHELL_SCRIPT_SUFFIX):
-        return BuildFile(path, script=shell_script(path, data))
+    if _is_script(name):  # a script's builds and tags, and, a shell's, its text for PID 1
+        builds, tags = script_facts(path, _text(data))
+        script = shell_script(path, data) if name.endswith(SHELL_SCRIPT_SUFFIX) else None
+        return BuildFile(path, builds=tuple(builds), tags=tuple(tags), script=script)
     reader = _builds_reader(path, name)
     if reader is None:
         return None
@@ -230,6 +270,18 @@ def _node_package(text: str) -> NodePackage:
     }
     main = package.get("main")
     return NodePackage(found, main if isinstance(main, str) and main else "index.js")
+
+
+_GO_MODULE_LINE = regex.compile(r"^\s*module\s+\"?([^\s\"]+)\"?\s*(?://.*)?$", regex.MULTILINE)
+
+
+def _go_module(path: str, text: str) -> Said | None:
+    """go.mod's module path (`module github.com/acme/shop`), with its line."""
+    match = _GO_MODULE_LINE.search(text)
+    if match is None:
+        return None
+    line = text.count("\n", 0, match.start(1)) + 1
+    return Said(path, line, match.group(1))
 
 
 _JIB_MAVEN = regex.compile(
@@ -284,11 +336,14 @@ def read_build_facts(files: Iterable[BuildFile]) -> BuildFacts:
         facts.builds += file.builds
         if file.script is not None:
             facts.scripts[os.path.normpath(file.path)] = file.script
+        facts.tags += file.tags
         if file.project:
             folder = os.path.dirname(os.path.normpath(file.path)) or "."
             facts.projects.add(folder)
             if file.package is not None:
                 facts.packages[folder] = file.package
+        if file.name is not None:
+            facts.names[os.path.dirname(os.path.normpath(file.path)) or "."] = file.name
     return facts
 
 
@@ -296,8 +351,6 @@ def _builds_reader(path: str, name: str) -> Callable[[str, str], list[ImageBuild
     """What reads the images a file builds, by its name; None for any other file."""
     if name == TILTFILE:
         return tiltfile_builds
-    if name in MAKEFILES:
-        return makefile_builds
     if name.startswith("skaffold") and _SKAFFOLD.match(name):  # (the test: fewer calls)
         return skaffold_builds
     if "compose" in name and _COMPOSE.match(name):
@@ -306,6 +359,8 @@ def _builds_reader(path: str, name: str) -> Callable[[str, str], list[ImageBuild
         return cloudbuild_builds
     if (name.startswith(".gitlab-ci") and _GITLAB.match(name)) or _is_workflow(path):
         return workflow_builds
+    if _is_script(name):
+        return script_builds
     return None
 
 
@@ -346,12 +401,37 @@ def _joined(base: str, relative: str) -> str:
 
 
 def _built(
-    image: str, root: str, dockerfile: str | None, kind: str, path: str, text: str, line: int
+    image: str,
+    root: str,
+    dockerfile: str | None,
+    kind: str,
+    path: str,
+    text: str,
+    line: int,
+    args: object = None,
 ) -> ImageBuild:
     """`image` built from the folder `root` (a Dockerfile named relative to it), as the
-    file at `path` says on `line`."""
+    file at `path` says on `line`, with the build arguments `args` gives."""
     named = _joined(root, dockerfile) if dockerfile else None
-    return ImageBuild(image, root, named, kind, Said(path, line, _quote(text, line)))
+    said = Said(path, line, _quote(text, line))
+    return ImageBuild(image, root, named, kind, said, _arg_pairs(args))
+
+
+def _arg_pairs(args: object) -> tuple[tuple[str, str], ...]:
+    """Build arguments as a build definition gives them: a mapping (compose's and
+    skaffold's), a list of `NAME=VALUE` (compose's), or lines of them (build-push-action's
+    `build-args`)."""
+    if isinstance(args, str):
+        args = args.splitlines()
+    if isinstance(args, dict):
+        items = [(str(k), v) for k, v in args.items()]
+    elif isinstance(args, list):
+        items = [(n, v) for n, _, v in (str(a).strip().partition("=") for a in args)]
+    else:
+        return ()
+    return tuple(
+        (name, str(value)) for name, value in items if name and isinstance(value, str | int | float)
+    )
 
 
 # -- YAML build definitions ------------------------------------------------------------------
@@ -409,11 +489,11 @@ def skaffold_builds(path: str, text: str) -> list[ImageBuild]:
                 if image is None or _literal(context) is None:
                     continue
                 docker = artifact.get("docker")
-                dockerfile = (
-                    _literal(docker.get("dockerfile")) if isinstance(docker, dict) else None
-                )
+                docker = docker if isinstance(docker, dict) else {}
+                dockerfile = _literal(docker.get("dockerfile"))
                 root, line = _joined(folder, context), _line(artifact, "image")
-                found.append(_built(image, root, dockerfile, "skaffold", path, text, line))
+                args = docker.get("buildArgs")
+                found.append(_built(image, root, dockerfile, "skaffold", path, text, line, args))
     return found
 
 
@@ -432,9 +512,11 @@ def compose_builds(path: str, text: str) -> list[ImageBuild]:
             context = build.get("context", ".") if isinstance(build, dict) else build
             if image is None or _literal(context) is None:
                 continue
-            dockerfile = _literal(build.get("dockerfile")) if isinstance(build, dict) else None
+            given = build if isinstance(build, dict) else {}
+            dockerfile = _literal(given.get("dockerfile"))
             root, line = _joined(folder, str(context)), _line(service, "image")
-            found.append(_built(image, root, dockerfile, "compose", path, text, line))
+            args = given.get("args")
+            found.append(_built(image, root, dockerfile, "compose", path, text, line, args))
     return found
 
 
@@ -482,53 +564,132 @@ def workflow_builds(path: str, text: str) -> list[ImageBuild]:
     for number, line in _logical_lines(text, comments=False):
         build = _docker_build_words(line)
         if build is not None:
-            image, context, dockerfile = build
+            image, context, dockerfile, args = build
             root = _joined(top, context)
             said = Said(path, number, line.strip().lstrip("-").strip())
             dockerfile = _joined(top, dockerfile) if dockerfile else None
-            found.append(ImageBuild(image, root, dockerfile, "workflow", said))
+            found.append(ImageBuild(image, root, dockerfile, "workflow", said, args))
     for document in _documents(path, text):
         jobs = document.get("jobs") if isinstance(document, dict) else None
         for job in jobs.values() if isinstance(jobs, dict) else []:
-            steps = job.get("steps") if isinstance(job, dict) else None
+            if not isinstance(job, dict):
+                continue
+            steps, strategy = job.get("steps"), job.get("strategy")
+            matrix = strategy.get("matrix") if isinstance(strategy, dict) else None
+            runs = _matrix(matrix)
             for step in steps if isinstance(steps, list) else []:
-                found += _build_push_step(path, text, top, step)
+                if not isinstance(step, dict):
+                    continue
+                envs = (document.get("env"), job.get("env"), step.get("env"))
+                for known in _expressions(runs, envs) if "${{" in str(step) else [{}]:
+                    found += _build_push_step(path, text, top, step, known)
+                    found += _run_step_builds(path, top, step, known)
+    return list(dict.fromkeys(found))  # a step that uses no matrix value: once, not a run
+
+
+# How many runs of a job's matrix are read: past it, none (a matrix so large builds no
+# one service's image).
+MAX_MATRIX = 256
+_EXPRESSION_VALUE = regex.compile(r"\$\{\{\s*((?:matrix|env)\.[A-Za-z0-9_-]+)\s*\}\}")
+
+
+def _matrix(matrix: object) -> list[dict[str, str]]:
+    """The values of each run of a job's `strategy.matrix`: every combination of its
+    literal lists, and its `include` entries (one that sets only keys of its own extends
+    every combination, another is a run of its own); [{}] for a job with none. A key
+    whose values are not literal is left out, and so its uses stay unknown."""
+    if not isinstance(matrix, dict):
+        return [{}]
+    runs: list[dict[str, str]] = [{}]
+    keys: set[str] = set()
+    for key, values in matrix.items():
+        if key in ("include", "exclude") or not isinstance(values, list):
+            continue
+        literal = [str(v) for v in values if isinstance(v, str | int | float)]
+        if len(runs) * len(literal) > MAX_MATRIX:
+            return [{}]
+        runs = [{**run, str(key): value} for run in runs for value in literal]
+        keys.add(str(key))
+    included = matrix.get("include")
+    for entry in included if isinstance(included, list) else []:
+        if not isinstance(entry, dict):
+            continue
+        values = {str(k): str(v) for k, v in entry.items() if isinstance(v, str | int | float)}
+        if keys and not set(values) & keys:
+            runs = [{**run, **values} for run in runs]
+        elif len(runs) < MAX_MATRIX:
+            runs = [*(run for run in runs if run), values]
+    return runs
+
+
+def _expressions(runs: list[dict[str, str]], envs: Iterable[object]) -> list[dict[str, str]]:
+    """What `${{ matrix.KEY }}` and `${{ env.NAME }}` are in each run of a step: the
+    matrix's values, and the literal `env` of the workflow, the job and the step (the
+    nearest first), each with the matrix's values put in."""
+    found = []
+    for run in runs:
+        known = {f"matrix.{key}": value for key, value in run.items()}
+        for env in envs:
+            for name, value in env.items() if isinstance(env, dict) else ():
+                if isinstance(value, str | int | float):
+                    known[f"env.{name}"] = str(_filled(str(value), known))
+        found.append(known)
     return found
 
 
-def makefile_builds(path: str, text: str) -> list[ImageBuild]:
-    """`docker build -t IMAGE [-f FILE] CONTEXT` in a Makefile's recipes (literal words
-    only: `$(IMAGE)` names nothing), relative to the Makefile's folder, where make runs
-    them."""
-    top = os.path.dirname(path) or "."
-    found: list[ImageBuild] = []
-    for number, line in _logical_lines(text, comments=True):
-        build = _docker_build_words(line)
-        if build is not None:
-            image, context, dockerfile = build
-            said = Said(path, number, line.strip().lstrip("@-+").strip())
-            named = _joined(top, dockerfile) if dockerfile else None
-            found.append(ImageBuild(image, _joined(top, context), named, "makefile", said))
-    return found
+def _filled(value: object, known: dict[str, str]) -> object:
+    """A string with the values known put in for `${{ matrix.KEY }}` and `${{ env.NAME }}`."""
+    if not known or not isinstance(value, str) or "${{" not in value:
+        return value
+    return _EXPRESSION_VALUE.sub(lambda m: known.get(m.group(1), m.group(0)), value)
 
 
-def _build_push_step(path: str, text: str, top: str, step: object) -> list[ImageBuild]:
-    if not isinstance(step, dict) or not str(step.get("uses", "")).startswith(
-        "docker/build-push-action"
+def _build_push_step(
+    path: str, text: str, top: str, step: dict[str, Any], known: dict[str, str]
+) -> list[ImageBuild]:
+    given = step.get("with")
+    if not str(step.get("uses", "")).startswith("docker/build-push-action") or not isinstance(
+        given, dict
     ):
         return []
-    given = step.get("with")
-    if not isinstance(given, dict) or _literal(given.get("context", ".")) is None:
+    context = _literal(_filled(given.get("context", "."), known))
+    if context is None:
         return []
-    root = _joined(top, str(given.get("context", ".")))
-    dockerfile = _literal(given.get("file"))  # relative to the repository's top
+    root = _joined(top, context)
+    dockerfile = _literal(_filled(given.get("file"), known))  # from the repository's top
     named = os.path.relpath(_joined(top, dockerfile), root) if dockerfile else None
-    tags = str(given.get("tags", "")).replace(",", " ").split()
+    # an expression left (`${{ github.sha }}`) is one word, whatever spaces it holds
+    listed = _WORKFLOW_EXPRESSION.sub("${EXPRESSION}", str(_filled(given.get("tags", ""), known)))
+    tags = listed.replace(",", " ").split()
     line = _line(given, "tags")
+    args = _filled(given.get("build-args"), known)
     return [
-        _built(tag, root, named, "workflow", path, text, line)
+        _built(tag, root, named, "workflow", path, text, line, args)
         for tag in filter(None, map(_image, tags))
     ]
+
+
+def _run_step_builds(
+    path: str, top: str, step: dict[str, Any], known: dict[str, str]
+) -> list[ImageBuild]:
+    """The `docker build` lines of a step's `run` script that are builds only once the
+    matrix's and env's values are put in (the others were read from the file's text)."""
+    script = step.get("run")
+    if not known or not isinstance(script, str) or "${{" not in script:
+        return []
+    first = _line(step, "run") + (1 if "\n" in script.rstrip("\n") else 0)
+    found = []
+    for number, line in _logical_lines(script, comments=False):
+        if "${{" not in line or _docker_build_words(line) is not None:
+            continue
+        build = _docker_build_words(str(_filled(line, known)))
+        if build is not None:
+            image, context, dockerfile, args = build
+            said = Said(path, first + number - 1, line.strip())
+            named = _joined(top, dockerfile) if dockerfile else None
+            root = _joined(top, context)
+            found.append(ImageBuild(image, root, named, "workflow", said, args))
+    return found
 
 
 def _logical_lines(text: str, *, comments: bool) -> Iterator[tuple[int, str]]:
@@ -568,12 +729,14 @@ _BUILD_FLAGS_WITH_VALUE = frozenset(
 )
 
 
-_DOCKER_BUILD_COMMAND = regex.compile(r"\bdocker(?:\s+buildx)?\s+build\b")
+_DOCKER_BUILD_COMMAND = regex.compile(r"\b(?:docker|podman)(?:\s+buildx)?\s+build\b")
 _WORKFLOW_EXPRESSION = regex.compile(r"\$\{\{[^}]*\}\}")  # GitHub's `${{ ... }}`
 _VARIABLE = regex.compile(r"\w+=\S*")  # `CGO_ENABLED=0` before a command
 
 
-def _docker_build_words(line: str) -> tuple[str, str, str | None] | None:
+def _docker_build_words(
+    line: str,
+) -> tuple[str, str, str | None, tuple[tuple[str, str], ...]] | None:
     start = _DOCKER_BUILD_COMMAND.search(line)
     if start is None:
         return None
@@ -590,7 +753,7 @@ def _docker_build_words(line: str) -> tuple[str, str, str | None] | None:
         or (dockerfile is not None and _literal(dockerfile) is None)
     ):
         return None
-    return image, context, dockerfile
+    return image, context, dockerfile, _build_arg_values(words)
 
 
 def _docker_build_args(words: list[str]) -> tuple[list[str], str | None, str | None]:
@@ -598,6 +761,10 @@ def _docker_build_args(words: list[str]) -> tuple[list[str], str | None, str | N
     after `build`, up to the end of the command)."""
     tags: list[str] = []
     dockerfile = context = None
+    for end, word in enumerate(words):  # `docker build -t x .; docker push x`: up to `;`
+        if word.endswith(";") and word != ";":
+            words = [*words[:end], word[:-1]]
+            break
     index = 0
     while index < len(words):
         word = words[index]
@@ -618,6 +785,174 @@ def _docker_build_args(words: list[str]) -> tuple[list[str], str | None, str | N
     return tags, context, dockerfile
 
 
+def _build_arg_values(words: list[str]) -> tuple[tuple[str, str], ...]:
+    """The `--build-arg NAME=VALUE` pairs of `docker build`'s arguments (a value that is
+    not literal kept as it is: what reads it sees it is unknown)."""
+    found = []
+    for index, word in enumerate(words):
+        if word in ("&&", ";", "|", "||"):
+            break
+        flag, _, inline = word.partition("=")
+        if flag == "--build-arg":
+            value = inline if inline else (words[index + 1] if index + 1 < len(words) else "")
+            name, equals, given = value.partition("=")
+            if equals and name:
+                found.append((name, given))
+    return tuple(found)
+
+
+# A variable's assignment: Make's (`NAME = v`, `:=`, `::=`, `?=`, `+=`, after `export` or
+# `override`) and the shell's (`NAME=v`, after `export`, `local` or `readonly`).
+_MAKE_ASSIGNMENT = regex.compile(
+    r"^(?:export\s+|override\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*(::?=|:::=|\?=|\+=|=)\s*(.*)$"
+)
+_SHELL_ASSIGNMENT = regex.compile(
+    r"^(?:export\s+|local\s+|readonly\s+)?([A-Za-z_][A-Za-z0-9_]*)=(\S*)\s*$"
+)
+# A variable's use: `$(NAME)` and `${NAME}` in Make; `${NAME}` and `$NAME` in the shell.
+# The shell's idiom for the folder a script is in: `$(dirname "$0")`, `$(dirname
+# "${BASH_SOURCE[0]}")`, quoted or not.
+_SCRIPT_FOLDER = regex.compile(
+    r'"?\$\(\s*dirname\s+"?\$(?:0|\{0\}|\{BASH_SOURCE(?:\[0\])?\}|BASH_SOURCE)"?\s*\)"?'
+)
+_MAKE_VARIABLE = regex.compile(r"\$\(([A-Za-z_][A-Za-z0-9_]*)\)|\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+_SHELL_VARIABLE = regex.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def script_builds(path: str, text: str) -> list[ImageBuild]:
+    """The images a Makefile or a shell script builds (script_facts)."""
+    return script_facts(path, text)[0]
+
+
+_DOCKER_TAG_COMMAND = regex.compile(r"\b(?:docker|podman)(?:\s+image)?\s+tag\b")
+
+
+def script_facts(path: str, text: str) -> tuple[list[ImageBuild], list[ImageTag]]:
+    """`docker build -t|--tag[=] NAME[:TAG] [-f FILE] CONTEXT` (`podman build`, `docker
+    buildx build`) and `docker tag SOURCE TARGET` in a Makefile or a shell script, run in
+    the file's folder (or the one a `cd DIR &&` before it on the line names, or a script's
+    `cd DIR` lines before it; `$(dirname "$0")` is the script's folder; after a `cd` to a
+    folder not known, no build). A variable is read where the same file sets it (`IMAGE
+    ?= acme/shop`: Make's anywhere in the file, as Make reads them all before it runs a
+    recipe; the shell's on a line before); an image whose registry is still a variable
+    (`$(HUB)/app:$(TAG)`) is named by its last segment alone, a bare name."""
+    make = not path.endswith(".sh")
+    folder = os.path.dirname(path) or "."
+    lines = list(_logical_lines(text, comments=True))
+    variables: dict[str, str | None] = {}  # None: set, but to nothing known here
+    if make:
+        for _, line in lines:
+            _assign(line, variables, make=True)
+    found: list[ImageBuild] = []
+    tags: list[ImageTag] = []
+    here: str | None = folder  # a script's folder after its `cd` lines (None: unknown)
+    expand = functools.partial(_expanded, variables=variables, make=make)
+    for number, raw in lines:
+        # `$(dirname "$0")` is the script's own folder, where it starts
+        line = raw if make or "dirname" not in raw else _SCRIPT_FOLDER.sub(".", raw)
+        recipe = line.lstrip("@-+ \t") if make else line
+        start = _DOCKER_BUILD_COMMAND.search(recipe)
+        tag = _DOCKER_TAG_COMMAND.search(recipe) if start is None else None
+        if tag is not None:
+            tags += _tag(recipe[tag.end() :], expand, Said(path, number, line.strip()))
+        if start is None:
+            if not make:
+                _assign(line, variables, make=False)
+                if line.startswith(("cd ", "pushd ")):  # each recipe line of Make: a new shell
+                    try:
+                        words = [expand(word) for word in shlex.split(line, comments=True)]
+                    except ValueError:
+                        words = ["cd", "$"]
+                    here = _cd(here, ["cd", *words[1:2]]) if here is not None else None
+            continue
+        try:
+            words = [expand(word) for word in shlex.split(recipe[start.end() :], comments=True)]
+            before = [expand(word) for word in shlex.split(recipe[: start.start()])]
+        except ValueError:
+            continue
+        cwd = _cd(here, before) if here is not None else None
+        named_as, context, dockerfile = _docker_build_args(words)
+        image = _image(named_as[0]) if named_as else None
+        if image is None and named_as:  # `$(REGISTRY)/name:$(TAG)`: its literal last segment
+            image = _image(image_repository(named_as[0]).rsplit("/", 1)[-1])
+        if (
+            image is None
+            or cwd is None
+            or _literal(context) is None
+            or (dockerfile is not None and _literal(dockerfile) is None)
+        ):
+            continue
+        named = _joined(cwd, dockerfile) if dockerfile else None  # -f: from where it runs
+        said = Said(path, number, recipe.strip())  # a recipe's line less its `@-+`
+        kind = "makefile" if make else "script"
+        root = _joined(cwd, str(context))
+        found.append(ImageBuild(image, root, named, kind, said, _build_arg_values(words)))
+    return found, tags
+
+
+def _tag(rest: str, expand: Callable[[str], str], said: Said) -> list[ImageTag]:
+    """`SOURCE TARGET` after `docker tag`, each an image whose repository is literal."""
+    try:
+        words = [expand(w) for w in shlex.split(rest, comments=True) if not w.startswith("-")]
+    except ValueError:
+        return []
+    if len(words) < 2:
+        return []
+    source, target = _image(words[0]), _image(words[1])
+    return [ImageTag(source, target, said)] if source and target and source != target else []
+
+
+def _assign(line: str, variables: dict[str, str | None], *, make: bool) -> None:
+    """Read a line that sets a variable: its value with the variables known so far in it."""
+    assigned = (_MAKE_ASSIGNMENT if make else _SHELL_ASSIGNMENT).match(line)
+    if assigned is None:
+        return
+    name, how = assigned.group(1), assigned.group(2) if make else "="
+    if how == "?=" and name in variables:
+        return
+    value = _expanded(
+        assigned.group(3 if make else 2).strip().strip("\"'"), variables=variables, make=make
+    )
+    # a value still holding a variable unknown here keeps it (its last segment may be
+    # literal); one appended to is unknown
+    variables[name] = value if how != "+=" and len(value) <= _MAX_VALUE else None
+
+
+# The longest value a variable keeps (as code/budget.py's MAX_TEXT, a layer above): past it
+# the variable is unknown, so `A := $(A)$(A)` line after line stays small.
+_MAX_VALUE = 4096
+
+
+def _expanded(word: str, *, variables: dict[str, str | None], make: bool) -> str:
+    """A word with the variables the file set to a literal before it replaced, in one pass
+    (each value was expanded when it was set); an unknown one is left as it is."""
+    if "$" not in word:
+        return word
+    room = [_MAX_VALUE]  # what the values put in may add: `$(A)` ten thousand times stays small
+
+    def value(match: regex.Match[str]) -> str:
+        known = variables.get(match.group(1) or match.group(2) or "")
+        if known is None or len(known) > room[0]:
+            return match.group(0)
+        room[0] -= len(known)
+        return known
+
+    return (_MAKE_VARIABLE if make else _SHELL_VARIABLE).sub(value, word)
+
+
+def _cd(folder: str, words: list[str]) -> str | None:
+    """The folder a command runs in after the words before it on its line (`cd ../.. &&`);
+    None when a `cd` goes to a folder that is not literal."""
+    cwd = folder
+    for index, word in enumerate(words[:-1]):
+        if word == "cd":
+            target = words[index + 1]
+            if _literal(target) is None:
+                return None
+            cwd = _joined(cwd, target)
+    return cwd
+
+
 def cloudbuild_builds(path: str, text: str) -> list[ImageBuild]:
     """Google Cloud Build: a step of the `docker` builder whose `args` are a `docker
     build` (every literal `-t` tag, the context, `-f`), run in the step's `dir`. `dir` is
@@ -636,7 +971,8 @@ def cloudbuild_builds(path: str, text: str) -> list[ImageBuild]:
             args = step.get("args")
             if not isinstance(args, list) or args[:1] != ["build"]:
                 continue
-            tags, context, dockerfile = _docker_build_args([str(a) for a in args[1:]])
+            words = [str(a) for a in args[1:]]
+            tags, context, dockerfile = _docker_build_args(words)
             workdir = _literal(step.get("dir", "."))
             if _literal(context) is None or workdir is None:
                 continue
@@ -648,9 +984,10 @@ def cloudbuild_builds(path: str, text: str) -> list[ImageBuild]:
             named = os.path.relpath(_joined(cwd, dockerfile), root) if dockerfile else None
             at = {str(arg).rpartition("=")[2]: i for i, arg in reversed(list(enumerate(args)))}
             images = {_image(tag): at.get(tag, 0) for tag in reversed(tags)}  # first of each
+            given = dict(_build_arg_values(words))
             found += [
-                _built(image, root, named, "cloudbuild", path, text, _item_line(args, index))
-                for image, index in images.items()
+                _built(image, root, named, "cloudbuild", path, text, _item_line(args, i), given)
+                for image, i in images.items()
                 if image is not None
             ]
     return found
@@ -694,16 +1031,35 @@ def parse_dockerfile(path: str, text: str) -> Dockerfile:
     entrypoint_said = cmd_said = None
     go_builds: list[GoBuild] = []
     base: str | None = None
+    declared: dict[str, str | None] = {}  # the ARGs, with their literal defaults
+    arg_folders: list[tuple[str, Said]] = []
+    own = os.path.basename(os.path.dirname(path))
+    copies_own_folder = False
     for line, instruction, arguments in _instructions(text):
         if instruction == "FROM":  # a new stage: only the last one runs
             workdir, copies, entrypoint, cmd = "/", [], None, None
             entrypoint_said = cmd_said = None
             base = next((w for w in arguments.split() if not w.startswith("--")), None)
+        elif instruction == "ARG":
+            name, equals, default = arguments.partition("=")
+            literal = _literal(default.strip("\"'")) if equals else None
+            declared[name.strip()] = literal or declared.get(name.strip())
         elif instruction == "WORKDIR":
             workdir = posixpath.normpath(posixpath.join(workdir, arguments.strip("\"'")))
+            chosen = _in_context(workdir, copies) if _chooses(workdir, declared) else None
+            if chosen is not None:
+                arg_folders.append((chosen, Said(path, line, f"WORKDIR {arguments}")))
         elif instruction in ("COPY", "ADD"):
             copy = _copies(arguments, workdir)
             copies += copy
+            copies_own_folder |= bool(own) and any(
+                c.source.split("/", 1)[0] == own and "/" in c.source for c in copy
+            )
+            arg_folders += [
+                (posixpath.normpath(source), Said(path, line, f"{instruction} {arguments}"))
+                for source in _copied_sources(arguments)
+                if _chooses(source, declared)
+            ]
         elif instruction == "ENTRYPOINT":
             entrypoint = _argv(arguments)
             entrypoint_said = Said(path, line, f"ENTRYPOINT {arguments}")
@@ -724,7 +1080,47 @@ def parse_dockerfile(path: str, text: str) -> Dockerfile:
         cmd_said,
         tuple(go_builds),
         base,
+        tuple(arg_folders),
+        tuple((name, value) for name, value in declared.items() if value is not None),
+        copies_own_folder,
     )
+
+
+def _chooses(path: str, declared: dict[str, str | None]) -> bool:
+    """Whether a path is chosen by build arguments: it names variables, each an ARG."""
+    names = [a or b for a, b in _SHELL_VARIABLE.findall(path)]
+    return bool(names) and all(name in declared for name in names)
+
+
+def _copied_sources(arguments: str) -> list[str]:
+    """The sources of a COPY from the build context that name a variable (`app/${APP}`),
+    which the copies leave out; none from another stage."""
+    try:
+        words = shlex.split(arguments) if not arguments.startswith("[") else json.loads(arguments)
+    except ValueError:
+        return []
+    words = [str(w) for w in words] if isinstance(words, list) else []
+    if any(w.startswith("--from") for w in words):
+        return []
+    sources = [w for w in words if not w.startswith("--")][:-1]
+    return [source for source in sources if "$" in source and "://" not in source]
+
+
+def arg_folder(
+    dockerfile: Dockerfile, given: Iterable[tuple[str, str]]
+) -> tuple[str | None, Said] | None:
+    """The folder of the build context that the build arguments `given` (over the ARGs'
+    defaults) choose in the Dockerfile, relative to the context, with the line that
+    chooses it; (None, line) when a value is not known; None for a Dockerfile that
+    chooses none."""
+    if not dockerfile.arg_folders:
+        return None
+    values: dict[str, str | None] = {**dict(dockerfile.arg_defaults), **dict(given)}
+    template, said = dockerfile.arg_folders[0]
+    folder = _expanded(template, variables=values, make=False)
+    if "$" in folder or not _literal(folder):
+        return None, said
+    return posixpath.normpath(folder), said
 
 
 # `go build` flags that take a value (`-o out`, `-tags x`); the others are switches

@@ -17,7 +17,8 @@ def links_text(rows: Sequence[LinkRow]) -> str:
     lines: list[str] = []
     for row in rows:
         if row.code is None:
-            lines.append(f"{printable(row.container)} -> no code found")
+            why = f": {printable(row.why_not)}" if row.why_not else ""
+            lines.append(f"{printable(row.container)} -> no code found{why}")
             lines += [
                 f"    its env, read by code no container runs: {printable(reader)}"
                 for reader in row.env_read_by

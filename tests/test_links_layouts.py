@@ -1,0 +1,565 @@
+"""The code <-> container link in the layouts real repositories use: images named with a
+project's prefix, built by Makefiles and scripts, from a shared Dockerfile, one binary run
+as several commands; and never a folder that holds other services' code."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from k8slb.reading.build_files import workflow_builds
+
+from tests.test_links import DOCKERFILE, links, only, service_app, workload
+
+# -- an image named `<prefix>-<folder>` ------------------------------------------------------
+
+
+def test_an_image_named_with_a_prefix_is_guessed_to_be_its_one_build_folder(
+    tmp_path: Path,
+) -> None:
+    files = {
+        "deploy/inventory.yaml": workload(image="registry.example/acme/shop-inventory:3.1"),
+        "src/inventory/Dockerfile": DOCKERFILE,
+        **service_app("src/inventory"),
+        "src/billing/Dockerfile": DOCKERFILE,
+        **service_app("src/billing"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("src", "inventory", "server.py")
+    assert row["evidence"] == [
+        'dockerfile: src/inventory/Dockerfile:4: CMD ["python", "server.py"]',
+        "image name guess: deploy/inventory.yaml:11: image: registry.example/acme/"
+        "shop-inventory:3.1 (a guess: src/inventory is the one build folder its name ends with)",
+    ]
+
+
+def test_a_prefix_guess_with_two_build_folders_of_that_name_is_no_link(tmp_path: Path) -> None:
+    files = {
+        "deploy/inventory.yaml": workload(image="registry.example/shop-inventory:3.1"),
+        "v1/inventory/Dockerfile": DOCKERFILE,
+        **service_app("v1/inventory"),
+        "v2/inventory/Dockerfile": DOCKERFILE,
+        **service_app("v2/inventory"),
+    }
+    assert only(links(tmp_path, files))["code"] is None
+
+
+def test_a_prefix_guess_needs_a_build_in_the_folder(tmp_path: Path) -> None:
+    files = {
+        "deploy/inventory.yaml": workload(image="registry.example/shop-inventory:3.1"),
+        **service_app("lib/inventory"),  # code, but no image is built from it
+    }
+    assert only(links(tmp_path, files))["code"] is None
+
+
+def test_the_longest_tail_of_the_name_that_names_a_build_decides(tmp_path: Path) -> None:
+    """`shop-edge-router` is the build of `edge-router` (no code: a proxy's configuration),
+    never of another service's `router` folder."""
+    files = {
+        "deploy/edge.yaml": workload(name="edge", image="registry.example/shop-edge-router:1"),
+        "src/edge-router/Dockerfile": "FROM nginx:1.27\nCOPY nginx.conf /etc/nginx/\n",
+        "src/router/Dockerfile": DOCKERFILE,
+        **service_app("src/router"),
+    }
+    row = only(links(tmp_path, files))
+    assert (row["code"], row["modules"]) == (os.path.join("src", "edge-router"), 0)
+
+
+def test_an_image_named_as_a_folder_is_not_linked_by_a_prefix_guess(tmp_path: Path) -> None:
+    """The name of a folder itself is stronger than a tail of it: `shop-inventory` names the
+    folder `shop-inventory`, not the build folder `inventory`."""
+    files = {
+        "deploy/inventory.yaml": workload(image="registry.example/shop-inventory:3.1"),
+        **service_app("tools/shop-inventory"),
+        "src/inventory/Dockerfile": DOCKERFILE,
+        **service_app("src/inventory"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("tools", "shop-inventory")
+    assert row["evidence"] == [
+        "image name: deploy/inventory.yaml:11: image: registry.example/shop-inventory:3.1"
+    ]
+
+
+MATRIX_BUILD_PUSH = """\
+on: push
+jobs:
+  images:
+    runs-on: ubuntu-latest
+    strategy:
+      matrix:
+        service: [billing, inventory]
+        arch: [amd64]
+    steps:
+      - uses: docker/build-push-action@v6
+        with:
+          context: src/${{ matrix.service }}
+          tags: ghcr.io/acme/shop-${{ matrix.service }}:${{ github.sha }}
+"""
+MATRIX_RUN = """\
+on: push
+jobs:
+  images:
+    runs-on: ubuntu-latest
+    strategy:
+      matrix:
+        include:
+          - {name: inventory, folder: services/inv}
+          - {name: billing, folder: services/bill}
+    steps:
+      - run: echo building
+      - run: |
+          docker build \\
+            -t ghcr.io/acme/shop-${{ matrix.name }} ${{ matrix.folder }}
+"""
+
+
+@pytest.mark.parametrize(
+    ("workflow", "line"),
+    [(MATRIX_BUILD_PUSH, 13), (MATRIX_RUN, 13)],
+    ids=["build-push-action", "run"],
+)
+def test_a_workflow_matrix_builds_each_service_as_its_tag_template_says(
+    tmp_path: Path, workflow: str, line: int
+) -> None:
+    """The build definition's evidence, not the name's likeness: the folder is the one
+    the matrix's run puts in the context (`services/inv` is no `inventory`)."""
+    files = {
+        "deploy/inventory.yaml": workload(image="ghcr.io/acme/shop-inventory:v3"),
+        ".github/workflows/images.yml": workflow,
+    }
+    for folder in ("src/inventory", "src/billing", "services/inv", "services/bill"):
+        files |= {f"{folder}/Dockerfile": DOCKERFILE, **service_app(folder)}
+    row = only(links(tmp_path, files))
+    where = "services/inv" if workflow is MATRIX_RUN else "src/inventory"
+    assert row["code"] == os.path.join(*where.split("/"), "server.py")
+    assert row["evidence"][0].startswith(f"workflow: .github/workflows/images.yml:{line}: ")
+
+
+MATRIX_ENV = """\
+on: push
+env:
+  REGISTRY: ghcr.io/acme
+jobs:
+  images:
+    runs-on: ubuntu-latest
+    strategy:
+      matrix:
+        service: [billing, inventory]
+    env:
+      IMAGE: ${{ env.REGISTRY }}/shop-${{ matrix.service }}
+    steps:
+      - uses: docker/build-push-action@v6
+        with:
+          context: src/${{ matrix.service }}
+          tags: ${{ env.IMAGE }}:${{ github.sha }}, ${{ env.IMAGE }}:latest
+      - uses: docker/build-push-action@v6
+        with:
+          context: tools
+          tags: ghcr.io/acme/tools:${{ github.sha }}
+"""
+
+
+def test_a_workflow_reads_the_env_its_tags_are_made_of() -> None:
+    """`env` of the workflow and the job, with the matrix's values in them; an expression
+    left in a tag is one word (before, `${{ github.sha }}` made images named `github.sha`)."""
+    builds = workflow_builds(".github/workflows/images.yml", MATRIX_ENV)
+    assert [(b.image, b.context) for b in builds] == [
+        ("ghcr.io/acme/shop-billing", "src/billing"),
+        ("ghcr.io/acme/shop-inventory", "src/inventory"),
+        ("ghcr.io/acme/tools", "tools"),
+    ]
+
+
+def test_a_matrix_computed_when_the_workflow_runs_is_no_build_evidence(tmp_path: Path) -> None:
+    workflow = MATRIX_BUILD_PUSH.replace(
+        "service: [billing, inventory]", "service: ${{ fromJson(needs.list.outputs.services) }}"
+    )
+    files = {
+        "deploy/inventory.yaml": workload(image="ghcr.io/acme/shop-inventory:v3"),
+        ".github/workflows/images.yml": workflow,
+        "src/inventory/Dockerfile": DOCKERFILE,
+        **service_app("src/inventory"),
+    }
+    row = only(links(tmp_path, files))
+    assert [e.split(":")[0] for e in row["evidence"]] == ["dockerfile", "image name guess"]
+
+
+def test_a_script_builds_from_where_its_cd_lines_go(tmp_path: Path) -> None:
+    """`cd "$(dirname "$0")/../.."`: the script's folder, then up to the repository's top,
+    from which `-f` and the context are read."""
+    script = (
+        '#!/bin/bash\nset -e\nREGISTRY=$1\nROOT=$(dirname "$0")/../..\n'
+        'cd "${ROOT}"\n'
+        'docker build -t "${REGISTRY}/inventory:${TAG}" -f services/inv/Dockerfile services/inv\n'
+    )
+    files = {
+        "deploy/inventory.yaml": workload(image="ghcr.io/acme/inventory:1"),
+        "hack/images/build.sh": script,
+        "services/inv/Dockerfile": DOCKERFILE,
+        **service_app("services/inv"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("services", "inv", "server.py")
+    assert row["evidence"][0].startswith("script: hack/images/build.sh:6: ")
+
+
+def test_after_a_cd_to_a_folder_not_known_a_script_builds_nothing_known(tmp_path: Path) -> None:
+    script = "cd $(git rev-parse --show-toplevel)\ndocker build -t acme/inventory inv\n"
+    files = {
+        "deploy/inventory.yaml": workload(image="acme/inventory:1"),
+        "hack/build.sh": script,
+        **service_app("hack/inv"),  # where the build would be without the cd
+    }
+    assert only(links(tmp_path, files))["code"] is None
+
+
+def test_an_image_a_script_tags_is_built_as_the_image_it_tags(tmp_path: Path) -> None:
+    """`docker tag SOURCE TARGET`: a container that runs TARGET runs what SOURCE is built
+    from, here by another script's build, else by SOURCE's name."""
+    files = {
+        "deploy/inventory.yaml": workload(image="registry.example/shop/stock-prod:2"),
+        "deploy/billing.yaml": workload(name="billing", image="registry.example/bill-prod:2"),
+        "build.sh": "docker build -t acme/stock:1 services/inv\n",
+        "release.sh": (
+            "docker tag acme/stock:1 registry.example/shop/stock-prod:2\n"
+            "docker image tag billing:0.1 registry.example/bill-prod:2\n"
+        ),
+        "services/inv/Dockerfile": DOCKERFILE,
+        **service_app("services/inv"),
+        "billing/Dockerfile": DOCKERFILE,
+        **service_app("billing"),
+    }
+    billing, inventory = links(tmp_path, files)  # in the order of their files
+    assert inventory["code"] == os.path.join("services", "inv", "server.py")
+    assert inventory["evidence"][0] == (
+        "script: build.sh:1: docker build -t acme/stock:1 services/inv "
+        "(acme/stock tagged registry.example/shop/stock-prod at release.sh:1)"
+    )
+    assert billing["code"] == os.path.join("billing", "server.py")
+    assert billing["evidence"][-1] == (
+        "image name: deploy/billing.yaml:11: image: registry.example/bill-prod:2 "
+        "(billing tagged registry.example/bill-prod at release.sh:2)"
+    )
+
+
+# -- a Dockerfile shared by services, a build argument choosing the folder -------------------
+
+SHARED_DOCKERFILE = """\
+FROM golang:1.22 AS builder
+ARG APP_RELATIVE_PATH
+COPY . /src
+WORKDIR /src/app/${APP_RELATIVE_PATH}
+RUN make build
+FROM debian:stable-slim
+ARG APP_RELATIVE_PATH
+COPY --from=builder /src/app/${APP_RELATIVE_PATH}/bin /app
+WORKDIR /app
+CMD ["./server", "-conf", "/data/conf"]
+"""
+
+
+def shared_tree(build: str) -> dict[str, str]:
+    """Two Go services under app/, one Dockerfile for both, and the build given."""
+    files = {
+        "deploy/cart.yaml": workload(name="cart", image="registry.example/shop/cart-service:0.1"),
+        "deploy/build/Dockerfile": SHARED_DOCKERFILE,
+        **build,
+    }
+    for service in ("cart", "order"):
+        files[f"app/{service}/service/cmd/server/main.go"] = "package main\n\nfunc main() {}\n"
+    return files
+
+
+def test_a_shared_dockerfile_builds_the_folder_its_build_argument_chooses(tmp_path: Path) -> None:
+    compose = (
+        "services:\n  cart:\n    image: registry.example/shop/cart-service:0.1\n    build:\n"
+        "      context: .\n      dockerfile: deploy/build/Dockerfile\n"
+        "      args:\n        APP_RELATIVE_PATH: cart/service\n"
+    )
+    row = only(links(tmp_path, shared_tree({"compose.yaml": compose})))
+    assert row["code"] == os.path.join("app", "cart", "service")
+    assert row["modules"] == 1, "the cart service's code, not the order service's"
+    assert row["evidence"] == [
+        "compose: compose.yaml:3: image: registry.example/shop/cart-service:0.1",
+        "dockerfile: deploy/build/Dockerfile:4: WORKDIR /src/app/${APP_RELATIVE_PATH} "
+        "(APP_RELATIVE_PATH=cart/service)",
+    ]
+
+
+def test_a_build_argument_may_choose_the_folder_a_copy_takes(tmp_path: Path) -> None:
+    dockerfile = "FROM python:3.12\nARG SERVICE=billing\nCOPY services/${SERVICE}/ /srv/\n"
+    script = "docker build --build-arg SERVICE=inventory -f docker/Dockerfile -t acme/inv .\n"
+    files = {
+        "deploy/inventory.yaml": workload(image="acme/inv:1"),
+        "build.sh": script,
+        "docker/Dockerfile": dockerfile + 'CMD ["python", "/srv/server.py"]\n',
+        **service_app("services/inventory"),
+        **service_app("services/billing"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("services", "inventory")
+    assert row["evidence"][-1] == (
+        "dockerfile: docker/Dockerfile:3: COPY services/${SERVICE}/ /srv/ (SERVICE=inventory)"
+    )
+
+
+def test_a_build_argument_no_build_gives_is_why_there_is_no_link(tmp_path: Path) -> None:
+    """The value is computed when make runs (`$(shell ...)`): the build's context holds
+    every service, and none is this image's for sure."""
+    makefile = (
+        "APP_RELATIVE_PATH=$(shell basename $$PWD)\n"
+        "docker:\n\tdocker build -f deploy/build/Dockerfile "
+        "--build-arg APP_RELATIVE_PATH=$(APP_RELATIVE_PATH) -t shop/cart-service .\n"
+    )
+    row = only(links(tmp_path, shared_tree({"Makefile": makefile})))
+    assert row["code"] is None
+    assert row["why_not"] == (
+        "deploy/build/Dockerfile:4: `WORKDIR /src/app/${APP_RELATIVE_PATH}` builds the folder "
+        "a build argument chooses, and no build of image registry.example/shop/cart-service:0.1 "
+        "gives its value"
+    )
+
+
+# -- a Dockerfile kept in a folder of its own ----------------------------------------------
+
+DEPLOY_DOCKERFILE = """\
+FROM node:22 AS builder
+WORKDIR /src
+COPY package.json ./
+COPY . /src
+RUN npm run build
+FROM caddy:2
+COPY deploy/Caddyfile /etc/caddy/Caddyfile
+COPY --from=builder /src/build /app
+"""
+
+
+@pytest.mark.parametrize("image", ["registry.example/shop:1", "registry.example/beer-shop:1"])
+def test_a_dockerfile_that_copies_through_its_own_folder_s_name_builds_the_folder_above(
+    tmp_path: Path, image: str
+) -> None:
+    """`web/shop/deploy/Dockerfile` copies `deploy/Caddyfile`: it is built from `web/shop`,
+    the shop's code (not `app/shop`, a library of the same name)."""
+    files = {
+        "k8s/shop.yaml": workload(name="shop", image=image),
+        "web/shop/deploy/Dockerfile": DEPLOY_DOCKERFILE,
+        "web/shop/package.json": '{"name": "shop"}',
+        "web/shop/src/index.js": "console.log('shop')\n",
+        "app/shop/lib.py": "import grpc\n",
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("web", "shop")
+
+
+# -- never too wide --------------------------------------------------------------------------
+
+
+def test_an_image_named_as_a_folder_of_several_services_is_not_linked_to_it(
+    tmp_path: Path,
+) -> None:
+    """`services/app` holds the web front-end and the server, each built by its own
+    Dockerfile: the image `app` is one of them, not both."""
+    files = {
+        "deploy/app.yaml": workload(name="app", image="registry.example/app:1"),
+        "services/app/frontend/Dockerfile": 'FROM node:22\nCOPY . .\nCMD ["node", "web.js"]\n',
+        "services/app/frontend/web.js": "console.log('web')\n",
+        "services/app/server/Dockerfile": DOCKERFILE,
+        **service_app("services/app/server"),
+    }
+    assert only(links(tmp_path, files))["code"] is None
+
+
+# -- Makefiles and shell scripts -------------------------------------------------------------
+
+
+def test_a_makefile_build_links_the_image_through_the_variables_the_makefile_sets(
+    tmp_path: Path,
+) -> None:
+    makefile = (
+        "build: inventory/.built\n"
+        "inventory/.built: inventory/Dockerfile\n"
+        "\tdocker build -t $(IMAGE_BASE)/shop-inv:$(TAG) services/inv/\n"
+        "\ttouch $@\n"
+        "IMAGE_BASE ?= $(REGISTRY)/acme\n"  # Make reads every assignment before a recipe
+        "REGISTRY := registry.example\n"
+    )
+    files = {
+        "deploy/inventory.yaml": workload(image="registry.example/acme/shop-inv:1.0"),
+        "Makefile": makefile,
+        "services/inv/Dockerfile": DOCKERFILE,
+        **service_app("services/inv"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("services", "inv", "server.py")
+    assert row["evidence"][0] == (
+        "makefile: Makefile:3: docker build -t $(IMAGE_BASE)/shop-inv:$(TAG) services/inv/"
+    )
+
+
+def test_a_makefile_build_whose_registry_is_not_set_there_is_named_by_its_last_segment(
+    tmp_path: Path,
+) -> None:
+    """`$(HUB)` is set in a file the Makefile includes: the image is the bare `app`, which
+    the container's `ghcr.io/acme/app` is, as skaffold's bare names are."""
+    makefile = "include ../../common.mk\ndocker:\n\tdocker build . -t $(HUB)/app:$(TAG);\n"
+    files = {
+        "deploy/app.yaml": workload(name="app", image="ghcr.io/acme/app:2"),
+        "services/app/server/Makefile": makefile,
+        "services/app/server/Dockerfile": DOCKERFILE,
+        **service_app("services/app/server"),
+        "services/app/frontend/Dockerfile": "FROM nginx:1.27\nCOPY . /usr/share/nginx/html\n",
+        "services/app/frontend/web.js": "console.log('web')\n",
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("services", "app", "server", "server.py")
+    assert row["evidence"][0].startswith("makefile: services/app/server/Makefile:3: ")
+
+
+def test_a_makefile_build_with_a_registry_variable_in_the_last_segment_is_no_evidence(
+    tmp_path: Path,
+) -> None:
+    files = {
+        "deploy/inventory.yaml": workload(image="registry.example/inventory:1.0"),
+        "Makefile": "docker:\n\tdocker build -t registry.example/$(NAME) v2\n",
+        **service_app("v2"),
+    }
+    assert only(links(tmp_path, files))["code"] is None
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "docker build --tag=acme/inventory:1 -f inv/Dockerfile.prod inv",
+        "podman build -t acme/inventory -f inv/Dockerfile.prod inv",
+        "docker buildx build --platform linux/amd64 -t acme/inventory -f inv/Dockerfile.prod inv",
+        'docker build -t "$IMAGE:$VERSION" -f inv/Dockerfile.prod inv',
+    ],
+)
+def test_a_shell_script_build_links_the_image_from_where_the_script_runs(
+    tmp_path: Path, command: str
+) -> None:
+    """A script's build runs in its folder, or where a `cd` on the line goes; `-f` is read
+    from there too; a variable the script sets before is read."""
+    script = f"#!/bin/sh\nset -e\nIMAGE=acme/inventory\ncd ../services && {command}\n"
+    files = {
+        "deploy/inventory.yaml": workload(image="docker.io/acme/inventory:1"),
+        "scripts/build.sh": script,
+        "services/inv/Dockerfile.prod": DOCKERFILE,
+        **service_app("services/inv"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("services", "inv", "server.py")
+    assert row["evidence"][0].startswith("script: scripts/build.sh:4: cd ../services && ")
+
+
+def test_a_build_from_the_repository_top_links_the_go_package_it_builds(tmp_path: Path) -> None:
+    """`docker build -f services/geo/Dockerfile .`: the context holds every service; the
+    link is the package the Dockerfile builds, not the top."""
+    makefile = "images:\n\tdocker build -t acme/geo -f services/geo/Dockerfile .\n"
+    dockerfile = GO_ROOT_BUILD.format(name="geo")
+    files = {
+        "deploy/geo.yaml": workload(name="geo", image="acme/geo:2"),
+        "Makefile": makefile,
+        "services/geo/Dockerfile": dockerfile,
+        "services/geo/main.go": "package main\n\nfunc main() {}\n",
+        "services/rate/Dockerfile": GO_ROOT_BUILD.format(name="rate"),
+        "services/rate/main.go": "package main\n\nfunc main() {}\n",
+    }
+    row = only(links(tmp_path, files))
+    assert (row["code"], row["modules"]) == (os.path.join("services", "geo"), 1)
+
+
+def test_a_build_from_the_repository_top_with_no_entry_point_links_its_dockerfile_s_folder(
+    tmp_path: Path,
+) -> None:
+    makefile = "images:\n\tdocker build -t acme/inventory -f services/inv/Dockerfile .\n"
+    files = {
+        "deploy/inventory.yaml": workload(image="acme/inventory:2"),
+        "Makefile": makefile,
+        "services/inv/Dockerfile": "FROM python:3.12\nCOPY services/inv /srv\n",
+        **service_app("services/inv"),
+        "services/bill/Dockerfile": DOCKERFILE,
+        **service_app("services/bill"),
+    }
+    row = only(links(tmp_path, files))
+    assert (row["code"], row["modules"]) == (os.path.join("services", "inv"), 3)
+
+
+GO_ROOT_BUILD = """\
+FROM golang:1.22 AS build
+WORKDIR /src
+COPY . .
+RUN go build -o /out/{name} ./services/{name}
+FROM gcr.io/distroless/static
+COPY --from=build /out/{name} /{name}
+ENTRYPOINT ["/{name}"]
+"""
+
+
+# -- one binary, several commands ------------------------------------------------------------
+
+ROOT_GO_DOCKERFILE = """\
+FROM golang:1.22 AS build
+WORKDIR /src
+COPY go.mod .
+COPY . .
+RUN CGO_ENABLED=0 go build -trimpath -o ./shopctl
+FROM gcr.io/distroless/static
+COPY --from=build /src/shopctl /bin/shopctl
+ENTRYPOINT ["/bin/shopctl"]
+"""
+ROOT_MAIN = """\
+package main
+
+import (
+\t"os"
+
+\t"github.com/acme/shopctl/client"
+\t"github.com/acme/shopctl/server"
+)
+
+func main() {
+\tif os.Args[1] == "server" {
+\t\tserver.Run()
+\t} else {
+\t\tclient.Run()
+\t}
+}
+"""
+
+
+def test_one_binary_run_as_server_and_as_client_links_both_to_the_root_program(
+    tmp_path: Path,
+) -> None:
+    """The image is named as go.mod names the module at the top of the tree, whose
+    Dockerfile builds the one `main` package there: each command runs all of it."""
+    files = {
+        "deploy/server.yaml": workload(
+            name="shop-server",
+            image="docker.io/acme/shopctl:0.4",
+            extra="          args: [server]\n",
+        ),
+        "deploy/client.yaml": workload(
+            name="shop-client",
+            image="docker.io/acme/shopctl:0.4",
+            extra="          args: [client]\n",
+        ),
+        "go.mod": "module github.com/acme/shopctl\n\ngo 1.22\n",
+        "Dockerfile": ROOT_GO_DOCKERFILE,
+        "main.go": ROOT_MAIN,
+        "server/server.go": "package server\n\nfunc Run() {}\n",
+        "client/client.go": "package client\n\nfunc Run() {}\n",
+        "tools/gen/main.go": "package main\n\nfunc main() {}\n",
+    }
+    rows = links(tmp_path, files)
+    assert [row["code"] for row in rows] == [".", "."]
+    assert [row["modules"] for row in rows] == [3, 3], "main.go, server/ and client/, not tools/"
+    for row in rows:
+        assert row["evidence"] == [
+            "dockerfile: Dockerfile:5: RUN CGO_ENABLED=0 go build -trimpath -o ./shopctl",
+            f"image name: deploy/{row['container'].split('/')[-1].split(':')[0][5:]}.yaml:11: "
+            "image: docker.io/acme/shopctl:0.4 (the module go.mod:1 declares: "
+            "github.com/acme/shopctl)",
+        ]

@@ -1,0 +1,34 @@
+"""The link score of a held-out set (tests/real_corpus/score_links.py): how a container's
+link is judged against the folder its build files say, and how a row of a links.tsv names
+the row of explain-links it is about."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.real_corpus.score_links import container_key, verdict
+
+
+@pytest.mark.parametrize(
+    ("expected", "linked", "judged"),
+    [
+        ("src/api", "src/api", "RIGHT"),
+        ("src/api", "src/api/server.js", "RIGHT"),  # its entry point
+        ("src/user", "src/user/schema/init.js", "RIGHT"),
+        (".", ".", "RIGHT"),  # the program at the top of the tree
+        ("services/app/server", "services/app", "WRONG"),  # too wide: holds another service
+        ("src/api", "src/apigateway", "WRONG"),  # a name that begins alike is another folder
+        ("app/cart/service", "app/order/service", "WRONG"),
+        ("web/shop", None, "NONE"),
+    ],
+)
+def test_a_link_is_right_inside_the_expected_folder_and_wrong_anywhere_else(
+    expected: str, linked: str | None, judged: str
+) -> None:
+    assert verdict(expected, linked) == judged
+
+
+def test_a_row_names_its_container_as_explain_links_keys_it() -> None:
+    assert container_key("Deployment//cart", "cart") == "Deployment/cart:cart"
+    assert container_key("Deployment/shop/cart", "web") == "Deployment/shop/cart:web"
+    assert container_key("Job/user-initdb", "init") == "Job/user-initdb:init"
