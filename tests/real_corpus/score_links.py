@@ -29,6 +29,7 @@ from tests.real_corpus.evaluate import (
     HELD_OUT_CORPUS_ENV,
     Project,
     _object_key,
+    options_for,
     projects,
     read_tsv,
 )
@@ -52,12 +53,22 @@ def container_key(obj: str, container: str) -> str:
     return f"{kind}/{namespace + '/' if namespace else ''}{name}:{container}"
 
 
-def explain_links(root: Path, project: Project) -> dict[str, list[str | None]]:
+def explain_links_command(project: Project, folder: Path, target: str) -> list[str]:
+    """explain-links of one project with its options, `{set}` naming the set's folder (a
+    values file its reviewer wrote), as the set's evaluation runs it."""
+    command = [sys.executable, "-m", "k8slb", "explain-links", "--no-cache", "--format", "json"]
+    return [*command, *options_for(project, folder.resolve()), target]
+
+
+def explain_links(root: Path, project: Project, folder: Path) -> dict[str, list[str | None]]:
     """The code of each container, by key, in explain-links' order (no cache)."""
     cwd, target = project.run_in(root)
-    command = [sys.executable, "-m", "k8slb", "explain-links", "--no-cache", "--format", "json"]
     done = subprocess.run(
-        [*command, *project.options, target], cwd=cwd, capture_output=True, text=True, check=False
+        explain_links_command(project, folder, target),
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     if done.returncode not in (0, 1):
         raise RuntimeError(f"{project.name}: k8slb exited {done.returncode}: {done.stderr}")
@@ -79,7 +90,7 @@ def score(table: Path, root: Path) -> tuple[Counter[str], Counter[str], list[str
     for row in rows:
         name = row["project"]
         if name not in runs:
-            runs[name] = explain_links(root, known[name])
+            runs[name] = explain_links(root, known[name], table.parent)
         key = container_key(row["object"], row["container"])
         occurrence = seen[(name, key)]
         seen[(name, key)] += 1
