@@ -322,6 +322,26 @@ def test_a_build_argument_no_build_gives_is_why_there_is_no_link(tmp_path: Path)
     )
 
 
+def test_a_path_the_platform_chooses_is_no_service_a_build_argument_chooses(
+    tmp_path: Path,
+) -> None:
+    """`COPY dist/$TARGETPLATFORM/bin/hotrod`: BuildKit sets the platform's ARGs itself, and
+    they choose one program's build for a platform, not a service: the image's name links
+    (round 5: hotrod, one binary at the top of its repository, was linked to none)."""
+    dockerfile = (
+        "FROM alpine:3\nARG TARGETPLATFORM\nCOPY dist/$TARGETPLATFORM/bin/hotrod /app/hotrod\n"
+        'ENTRYPOINT ["/app/hotrod"]\n'
+    )
+    files = {
+        "deploy/route.yaml": workload(name="route", image="registry.example/hotrod:1"),
+        "hotrod/Dockerfile": dockerfile,
+        "hotrod/main.go": "package main\n\nfunc main() {}\n",
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == "hotrod"
+    assert "why_not" not in row
+
+
 # -- a Dockerfile kept in a folder of its own ----------------------------------------------
 
 DEPLOY_DOCKERFILE = """\

@@ -1086,10 +1086,24 @@ def parse_dockerfile(path: str, text: str) -> Dockerfile:
     )
 
 
+# The ARGs BuildKit sets itself, for the platform built on and for: a path they choose
+# (`COPY dist/$TARGETPLATFORM/bin/app`) is one program's build for each platform.
+_PLATFORM_ARGS = frozenset(
+    f"{when}{what}"
+    for when in ("TARGET", "BUILD")
+    for what in ("PLATFORM", "OS", "ARCH", "VARIANT")
+)
+
+
 def _chooses(path: str, declared: dict[str, str | None]) -> bool:
-    """Whether a path is chosen by build arguments: it names variables, each an ARG."""
+    """Whether a path is chosen by build arguments: it names variables, each an ARG, and
+    not one of the platform's."""
     names = [a or b for a, b in _SHELL_VARIABLE.findall(path)]
-    return bool(names) and all(name in declared for name in names)
+    return (
+        bool(names)
+        and all(name in declared for name in names)
+        and not _PLATFORM_ARGS.intersection(names)
+    )
 
 
 def _copied_sources(arguments: str) -> list[str]:
