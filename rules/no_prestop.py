@@ -113,12 +113,12 @@ class NoPreStop(Rule):
     `lame_duck_duration`), a shutdown, termination, drain or stop delay
     (`--shutdown-delay-duration`, `-http.shutdownDelay`), an accept grace period
     (`requestAcceptGraceTimeout`), or a readiness shutdown period
-    (`READINESS_SHUTDOWN_DURATION`: readiness fails that long before the stop). k8slb reads such a setting's name, not which signal
-    starts it (some servers enter their lame-duck mode on another signal), so it is not a
-    warning, nor silence. A duration under a second (0 above all) is no delay, and a
-    timeout or grace of the stop
-    itself (`--graceful-timeout`, `--shutdown-timeout`) bounds a stop that has already
-    stopped accepting: neither changes the finding.
+    (`READINESS_SHUTDOWN_DURATION`: readiness fails that long before the stop). k8slb
+    reads such a setting's name, not which signal starts it (some servers enter their
+    lame-duck mode on another signal), so it is not a warning, nor silence. A duration
+    under a second (0 above all) is no delay, and a timeout or grace of the stop itself
+    (`--graceful-timeout`, `--shutdown-timeout`) bounds a stop that has already stopped
+    accepting: neither changes the finding.
 
     When the pod's `terminationGracePeriodSeconds` is not longer than the new pause, the
     fix raises it too (to the pause plus `stop-grace-seconds`), so it never leaves a
