@@ -45,11 +45,17 @@ def _run(tree: Path, **kwargs: object) -> RunResult:
 def test_parallel_parsing_gives_the_same_output(tmp_path: Path) -> None:
     """As a real CLI process (one thread, so it may fork) on a tree big enough for the pool."""
     tree = tmp_path / "tree"
+    # each copy with Go code enough that the parse pool pays (parsing.fork_pays)
+    helpers = "package pad\n\n" + "".join(f"func F{n}() int {{ return {n} }}\n" for n in range(600))
     for copy in range(40):
         shutil.copytree(FIXTURES / "demo", tree / f"team-{copy}")
+        (tree / f"team-{copy}" / "pad.go").write_text(helpers)
     # every file but the markers that make each demo folder a project of its own
     files = sum(1 for p in tree.rglob("*") if p.is_file() and p.name != "pyproject.toml")
     assert files >= parsing.PARALLEL_MIN_FILES
+    sources = discover([str(tree)]).sources
+    items = [(s.path, s.language, Path(s.path).read_bytes()) for s in sources]
+    assert parsing.fork_pays(items, 2)
 
     def check(jobs: str) -> str:
         command = [sys.executable, "-m", "k8slb", "check", "--no-cache", "--format", "json"]
