@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 from k8slb.model import http2
+from k8slb.model.index import Index
+from k8slb.model.links import CodeLinks
 from k8slb.reading.objects import K8sObject
 
 from .helpers import lint_files, rules_of
@@ -48,9 +50,11 @@ def test_a_grpc_service_is_judged_once_for_every_rule_that_asks_about_it(
     judged: Counter[str] = Counter()
     evidence = http2.grpc_evidence
 
-    def counted(index: object, service: K8sObject, *args: object) -> list[http2.Evidence]:
+    def counted(
+        index: Index, service: K8sObject, code: CodeLinks | None = None
+    ) -> list[http2.Evidence]:
         judged[service.name or ""] += 1
-        return evidence(index, service, *args)  # type: ignore[arg-type]
+        return evidence(index, service, code)
 
     monkeypatch.setattr(http2, "grpc_evidence", counted)
     result = lint_files(
