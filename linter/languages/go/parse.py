@@ -231,6 +231,9 @@ class _Collector:
         self.package = _Scope(None)
         self.scope_of: dict[int, _Scope] = {}  # function body node id -> its scope
         self.calls: list[tuple[Node, _Scope]] = []
+        # `<-x` and the other unary expressions, in source order: the signal receives are
+        # among them (parse_shutdown), found in this walk rather than in another of the tree
+        self.unary: list[Node] = []
         self.literals: list[tuple[Node, _Scope]] = []  # composite literals (http.Transport)
         # a sql.DB variable -> its pools in facts.db_pools (one for each address it may have)
         self.pools: dict[str, list[int]] = {}
@@ -338,14 +341,14 @@ class _Collector:
                 self._handed_to_http(call, servers)
         if self.signal_sources:
             self._derived_contexts(named)
-            self.facts.signal_exits = signal_exits(root, self.signal_sources, self.loc)
+            self.facts.signal_exits = signal_exits(root, self.unary, self.signal_sources, self.loc)
             waits = {
                 call.id: (scope, name)
                 for call, scope, name in named
                 if name in ("time.Sleep", "time.After")
             }
             self.facts.signal_pauses = signal_pauses(
-                root,
+                self.unary,
                 self.signal_sources,
                 self.loc,
                 lambda node: self._waits(node, waits),
@@ -472,6 +475,8 @@ class _Collector:
                         scope.opaque.add(_text(child))
             elif kind == "call_expression":
                 self.calls.append((current, scope))
+            elif kind == "unary_expression":
+                self.unary.append(current)
             elif kind == "composite_literal":
                 self.literals.append((current, scope))
             elif kind == "field_identifier" and (current.text or b"").endswith(b"NOT_SERVING"):
