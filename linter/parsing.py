@@ -26,7 +26,7 @@ PARALLEL_MIN_FILES = 200
 PARSE_MS_PER_KB = {
     "yaml": 0.16,
     "python": 0.26,
-    "go": 1.95,
+    "go": 1.75,
     "java": 0.8,
     "javascript": 0.85,
     "build": 0.85,
