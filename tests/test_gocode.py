@@ -1004,3 +1004,27 @@ def test_the_sigterm_receives_come_from_the_readers_one_walk_of_the_file(
     [pause] = found.signal_pauses  # the sleep after `<-sig`, found from its receive
     assert (pause.handler.line, pause.loc.line, pause.seconds) == (21, 22, 5.0)
     assert "source_file" not in started
+
+
+def test_the_routes_come_from_the_readers_one_walk_of_the_file(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The routes a file registers, and the handlers they name, are read from the calls
+    and declarations the reader's walk already met: no second walk of the whole file."""
+    from k8slb.languages.go import parse_routes
+
+    started: list[str] = []
+
+    def noted(node: Node) -> Iterator[Node]:
+        started.append(node.type)
+        return iter(())
+
+    monkeypatch.setattr(parse_routes, "walk", noted, raising=False)
+    body = (
+        "func healthz(w http.ResponseWriter, r *http.Request) { w.WriteHeader(200) }\n\n"
+        'func main() {\n\thttp.HandleFunc("/healthz", healthz)\n'
+        '\thttp.ListenAndServe(":8080", nil)\n}'
+    )
+    [route] = facts(body, '"net/http"').routes
+    assert (route.path, route.handler, route.trivial) == ("/healthz", "healthz", True)
+    assert started == []

@@ -234,6 +234,7 @@ class _Collector:
         # `<-x` and the other unary expressions, in source order: the signal receives are
         # among them (parse_shutdown), found in this walk rather than in another of the tree
         self.unary: list[Node] = []
+        self.declared: list[Node] = []  # function and method declarations (parse_routes)
         self.literals: list[tuple[Node, _Scope]] = []  # composite literals (http.Transport)
         # a sql.DB variable -> its pools in facts.db_pools (one for each address it may have)
         self.pools: dict[str, list[int]] = {}
@@ -293,7 +294,9 @@ class _Collector:
         for expression, scope in self.url_expressions:
             for url in self.choices(expression, scope):
                 self.facts.urls.append((url, self.loc(expression)))
-        self.facts.routes = collect_routes(root, self.loc)
+        self.facts.routes = collect_routes(
+            self.declared, (call for call, _ in self.calls), self.loc
+        )
         servers: dict[str, Server] = {}
         # each call with what it calls, by its package's import path when it is a package's
         named = [
@@ -447,6 +450,8 @@ class _Collector:
                 continue
             if kind == "method_declaration":
                 self._health_check(current)
+            if kind in ("function_declaration", "method_declaration"):
+                self.declared.append(current)
             if kind in ("function_declaration", "method_declaration", "func_literal"):
                 name = _text(current.child_by_field_name("name"))
                 inner = _Scope(scope, name or scope.name)
