@@ -26,16 +26,17 @@ PARALLEL_MIN_FILES = 200
 PARSE_MS_PER_KB = {
     "yaml": 0.16,
     "python": 0.26,
-    "go": 1.75,
+    "go": 1.45,
     "java": 0.8,
     "javascript": 0.85,
     "build": 0.85,
 }
 # What a pool costs beyond the parse it takes over: the children's start, the parses sent
 # back, the parent's waits. Fitted on trees of one kind each and on the mixed bench tree
-# (`-j 2` against `-j 1`, interleaved): 0.3-0.4 s, so a pool pays once it is expected to
-# save more (YAML-only, Python-only, Java-only and JavaScript-only trees lost 11-18 %).
-FORK_MIN_MS = 350.0
+# (`-j 2` against `-j 1`, interleaved, docs/speed.md): a pool lost up to an expected saving
+# of 0.43 s (YAML-only, Python-only, Java-only, JavaScript-only and Go-only trees, and the
+# 2,000-file bench tree) and gained from 0.58 s.
+FORK_MIN_MS = 450.0
 
 
 def _parse_ms(item: Item) -> float:

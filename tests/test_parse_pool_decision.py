@@ -17,9 +17,9 @@ def _ms(language: str, count: int, size: int) -> float:
 
 
 def test_the_children_take_the_code_up_to_an_even_share_of_the_work() -> None:
-    code, yaml = _files("go", 300, 2000), _files("yaml", 2000, 1500)
+    code, yaml = _files("go", 600, 2000), _files("yaml", 2000, 1500)
     # code alone: each of two processes parses half of it
-    assert parsing.pool_saving_ms(code, 2) == pytest.approx(_ms("go", 300, 2000) / 2)
+    assert parsing.pool_saving_ms(code, 2) == pytest.approx(_ms("go", 600, 2000) / 2)
     # YAML stays in the parent: with little code beside it, the children take all the code
     little = code[:20]
     assert parsing.pool_saving_ms([*yaml, *little], 2) == pytest.approx(_ms("go", 20, 2000))
@@ -36,14 +36,14 @@ def test_a_tree_of_small_python_files_is_parsed_in_one_process() -> None:
 
 
 def test_code_that_costs_more_than_a_pool_is_parsed_in_a_pool() -> None:
-    assert parsing.fork_pays(_files("go", 300, 2000), 2)
-    assert parsing.fork_pays([*_files("yaml", 2000, 1500), *_files("go", 300, 2000)], 2)
+    assert parsing.fork_pays(_files("go", 600, 2000), 2)
+    assert parsing.fork_pays([*_files("yaml", 2000, 1500), *_files("go", 600, 2000)], 2)
 
 
 def test_few_files_or_one_job_are_parsed_in_one_process_however_large() -> None:
     few = parsing.PARALLEL_MIN_FILES - 1
     assert not parsing.fork_pays(_files("go", few, 100_000), 2)
-    assert not parsing.fork_pays(_files("go", 300, 2000), 1)
+    assert not parsing.fork_pays(_files("go", 600, 2000), 1)
 
 
 def test_parse_all_asks_for_one_process_where_the_pool_does_not_pay(
@@ -57,5 +57,5 @@ def test_parse_all_asks_for_one_process_where_the_pool_does_not_pay(
 
     monkeypatch.setattr(parsing, "fork_map", fork_map)
     parsing.parse_all(_files("yaml", 2000, 1500), 2)
-    parsing.parse_all(_files("go", 300, 2000), 2)
+    parsing.parse_all(_files("go", 600, 2000), 2)
     assert asked == [1, 2]
