@@ -20,6 +20,48 @@ from k8slb.record import record
 # `make bench`: a worker takes some 60 ms to start and return its first results).
 PARALLEL_MIN_FILES = 200
 
+# What parsing a KB of each kind costs in one process, in ms (each kind's files of the
+# 8,000-file bench tree parsed in process, on a 2-core VM: docs/speed.md). A kind not
+# listed is costed as Python.
+PARSE_MS_PER_KB = {
+    "yaml": 0.16,
+    "python": 0.26,
+    "go": 1.45,
+    "java": 0.8,
+    "javascript": 0.85,
+    "build": 0.85,
+}
+# What a pool costs beyond the parse it takes over: the children's start, the parses sent
+# back, the parent's waits. Fitted on trees of one kind each and on the mixed bench tree
+# (`-j 2` against `-j 1`, interleaved, docs/speed.md): a pool lost up to an expected saving
+# of 0.43 s (YAML-only, Python-only, Java-only, JavaScript-only and Go-only trees, and the
+# 2,000-file bench tree) and gained from 0.58 s.
+FORK_MIN_MS = 450.0
+
+
+def _parse_ms(item: Item) -> float:
+    _, language, data = item
+    return len(data) / 1024 * PARSE_MS_PER_KB.get(language, PARSE_MS_PER_KB["python"])
+
+
+def pool_saving_ms(items: Sequence[Item], jobs: int) -> float:
+    """The parse time, in ms, that `jobs` processes are expected to save over one: the
+    children take the files the parent does not keep for itself (_cheaper_here: YAML),
+    up to an even share of all the parse work."""
+    here = sum(_parse_ms(item) for item in items if _cheaper_here(item))
+    there = sum(_parse_ms(item) for item in items if not _cheaper_here(item))
+    return min(there, (here + there) * (jobs - 1) / jobs)
+
+
+def fork_pays(items: Sequence[Item], jobs: int) -> bool:
+    """Whether parsing `items` in a pool of `jobs` processes is expected to beat one
+    process: by the parse work it would take over (bytes of each kind at that kind's
+    cost), as the file count alone does not tell (a tree of YAML, which the parent reads
+    anyway, or of small Python files, loses by forking however many files it has)."""
+    if jobs <= 1 or len(items) < PARALLEL_MIN_FILES:
+        return False
+    return pool_saving_ms(items, jobs) >= FORK_MIN_MS
+
 
 @record
 class Unparsed:
@@ -95,6 +137,8 @@ def parse_all(
     """The parse of each item, in order (each counted on `progress` as it is done), with
     its own pickle when `keep_pickles` asks for one (for the cache) and a worker made it."""
     work = _PICKLED_PARSES if keep_pickles else _PARSES
+    if not fork_pays(items, jobs):
+        jobs = 1
     return fork_map(
         work, items, jobs, progress, min_items=PARALLEL_MIN_FILES, stays_here=_cheaper_here
     )

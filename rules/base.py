@@ -25,6 +25,7 @@ from k8slb.core.edits import Edit, FixValues, YamlEdit
 from k8slb.core.findings import NO_FIX, Finding, FixInfo, Problem, Related, Severity
 from k8slb.languages import LANGUAGES
 from k8slb.model.addresses import Address, Destination, destinations
+from k8slb.model.http2 import Evidence, PinnedService, pinned_grpc
 from k8slb.model.index import Index
 from k8slb.model.links import CodeLinks
 from k8slb.model.objects import Container, PodTemplate, pod_template
@@ -94,6 +95,20 @@ class Context:
     _judged_code: list[CodeFacts] | None = field(default=None, init=False, repr=False)
     _projects: dict[str, set[str]] = field(default_factory=dict, init=False, repr=False)
     _routes: dict[Key, list[K8sObject]] | None = field(default=None, init=False, repr=False)
+    _pinned: dict[int, PinnedService | None] = field(default_factory=dict, init=False, repr=False)
+
+    def pinned(self, service: K8sObject, dialed: Evidence | None = None) -> PinnedService | None:
+        """KLB101's judgement of a Service (http2.pinned_grpc), made once a run for every
+        rule that asks: its gRPC evidence reads the code each selected container runs.
+        `dialed` (a channel dialling one of its ports) counts only where nothing else shows
+        gRPC, so only then is the Service judged again with it."""
+        key = id(service)
+        if key not in self._pinned:
+            self._pinned[key] = pinned_grpc(self.index, service, self.links)
+        found = self._pinned[key]
+        if found is None and dialed is not None:
+            return pinned_grpc(self.index, service, self.links, dialed)
+        return found
 
     def routes(self) -> dict[Key, list[K8sObject]]:
         """The L7 routers that send requests to each Service (routes.routed), read once."""

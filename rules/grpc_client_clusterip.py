@@ -7,7 +7,7 @@ from k8slb.core.edits import ROUND_ROBIN_CONFIG, Edit, YamlEdit
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.model.addresses import Destination, services_for, target_parser
 from k8slb.model.grpc_options import SERVICE_CONFIG, channel_policy
-from k8slb.model.http2 import PinnedService, dialed_port, pinned_grpc
+from k8slb.model.http2 import PinnedService, dialed_port
 from k8slb.model.index import Index, one_unscaled_replica
 from k8slb.model.objects import service_ports
 from k8slb.rules.base import PROBES, Context, Example, Rule
@@ -262,10 +262,7 @@ class GrpcClientClusterIp(Rule):
                 pinned = [
                     p
                     for s in found
-                    if (
-                        p := pinned_grpc(index, s, context.links, dialed_port(s, port, channel.loc))
-                    )
-                    is not None
+                    if (p := context.pinned(s, dialed_port(s, port, channel.loc))) is not None
                 ]
                 if not pinned or context.mesh_of_code(facts, destination):
                     continue  # a meshed client's proxy balances each call, as for KLB103

@@ -7,7 +7,7 @@ from k8slb.core.edits import ROUND_ROBIN_CONFIG
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.model.addresses import services_for, target_parser
 from k8slb.model.grpc_options import SERVICE_CONFIG, channel_policy
-from k8slb.model.http2 import dialed_port, pinned_grpc
+from k8slb.model.http2 import dialed_port
 from k8slb.model.index import is_headless
 from k8slb.rules.base import PROBES, Context, Example, Rule
 from k8slb.rules.dialect import dialect_of
@@ -220,10 +220,7 @@ class GrpcClientPickFirst(Rule):
                 ):
                     continue  # a port the Service does not expose: KLB111 says so first
                 port = destination.address.port
-                if any(
-                    pinned_grpc(index, s, context.links, dialed_port(s, port, channel.loc))
-                    for s in services
-                ):
+                if any(context.pinned(s, dialed_port(s, port, channel.loc)) for s in services):
                     continue  # KLB102 reports it, with the better advice
                 if context.mesh_of_code(facts, destination):
                     continue  # the client's own proxy balances each request

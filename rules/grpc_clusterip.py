@@ -9,7 +9,7 @@ from k8slb.core.edits import YamlEdit
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.model.dialers import Dialer, config_dialers, dialers_by_service
 from k8slb.model.grpc_options import MAX_AGE
-from k8slb.model.http2 import Evidence, PinnedService, pinned_grpc, servers_behind
+from k8slb.model.http2 import Evidence, PinnedService, servers_behind
 from k8slb.model.index import Index, one_unscaled_replica, selector_of, service_type
 from k8slb.model.links import CodeLinks, Served
 from k8slb.model.objects import PodTemplate, pos_of, service_ports, target_port
@@ -396,7 +396,7 @@ class GrpcClusterIp(Rule):
         judged = [
             (service, pinned)
             for service in context.services()
-            if (pinned := pinned_grpc(context.index, service, context.links)) is not None
+            if (pinned := context.pinned(service)) is not None
         ]
         # each finding is at its Service's position: weighed by that Service's evidence
         strongest = {(s.path, *_position(s)): pinned.evidence[0] for s, pinned in judged}

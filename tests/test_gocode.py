@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from k8slb.code.facts import UNKNOWN, CodeFacts, EnvRef
@@ -12,6 +14,9 @@ from k8slb.core.findings import Severity
 from k8slb.languages.go.parse import analyse_go
 
 from tests.helpers import lint_files
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
 
 
 def facts(
@@ -971,3 +976,55 @@ def test_receiving_from_a_context_derived_from_the_signals_is_receiving_the_sign
     assert (exit.loc.line, exit.handler.line, exit.how) == (24, 23, "main returns")
     waited = body.replace('\tlog.Println("bye")\n', "\ts.GracefulStop()\n")
     assert facts(waited, ERRGROUP_IMPORTS).signal_exits == []
+
+
+def test_the_sigterm_receives_come_from_the_readers_one_walk_of_the_file(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The receives of a SIGTERM source (`<-sig`) are among the unary expressions the
+    reader's walk already meets: no second walk of the whole file looks for them (a walk
+    in Python makes an object of every node, most of a Go file's reading time)."""
+    from k8slb.languages.go import parse_shutdown
+
+    started: list[str] = []
+    walk = parse_shutdown.walk
+
+    def noted(node: Node) -> Iterator[Node]:
+        started.append(node.type)
+        return walk(node)
+
+    monkeypatch.setattr(parse_shutdown, "walk", noted)
+    body = (
+        "func main() {\n"
+        + SERVE_IN_A_GOROUTINE
+        + NOTIFY
+        + '\t<-sig\n\ttime.Sleep(5 * time.Second)\n\tlog.Fatal("bye")\n}'
+    )
+    found = facts(body, SHUTDOWN_IMPORTS + '\n\t"time"')
+    [pause] = found.signal_pauses  # the sleep after `<-sig`, found from its receive
+    assert (pause.handler.line, pause.loc.line, pause.seconds) == (21, 22, 5.0)
+    assert "source_file" not in started
+
+
+def test_the_routes_come_from_the_readers_one_walk_of_the_file(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The routes a file registers, and the handlers they name, are read from the calls
+    and declarations the reader's walk already met: no second walk of the whole file."""
+    from k8slb.languages.go import parse_routes
+
+    started: list[str] = []
+
+    def noted(node: Node) -> Iterator[Node]:
+        started.append(node.type)
+        return iter(())
+
+    monkeypatch.setattr(parse_routes, "walk", noted, raising=False)
+    body = (
+        "func healthz(w http.ResponseWriter, r *http.Request) { w.WriteHeader(200) }\n\n"
+        'func main() {\n\thttp.HandleFunc("/healthz", healthz)\n'
+        '\thttp.ListenAndServe(":8080", nil)\n}'
+    )
+    [route] = facts(body, '"net/http"').routes
+    assert (route.path, route.handler, route.trivial) == ("/healthz", "healthz", True)
+    assert started == []

@@ -243,6 +243,7 @@ def crashing(path, language, data):
             os.kill(os.getpid(), signal.SIGSEGV)  # what a native stack overflow does
     return original(path, language, data)
 parsing.parse_one = crashing
+parsing.fork_pays = lambda items, jobs: True  # a pool however little the tree's parse costs
 sys.argv = ["k8slb", "check", "--isolated", "--no-cache", "-q", "-j", "2", sys.argv[1]]
 cli.main()
 """
@@ -253,7 +254,7 @@ def test_a_parser_process_that_dies_costs_one_file_and_leaves_no_process_behind(
 ) -> None:
     tree, pids = tmp_path / "tree", tmp_path / "pids"
     pids.mkdir()
-    for copy in range(110):  # above the pool's threshold
+    for copy in range(110):  # above the pool's least file count
         shutil.copytree(FIXTURES / "demo" / "bad", tree / f"team-{copy}")
     done = subprocess.run(
         [sys.executable, "-c", CRASHING_WORKER, str(tree), str(pids)],

@@ -42,14 +42,25 @@ def _run(tree: Path, **kwargs: object) -> RunResult:
     return run(discover([str(tree)]).sources, Settings(rules=ALL_RULES), **kwargs)  # type: ignore[arg-type]
 
 
-def test_parallel_parsing_gives_the_same_output(tmp_path: Path) -> None:
-    """As a real CLI process (one thread, so it may fork) on a tree big enough for the pool."""
+def _pool_tree(tmp_path: Path) -> Path:
+    """40 copies of the demo, each with Go code enough that the parse pool pays for
+    itself (parsing.fork_pays): a run with two jobs parses in worker processes."""
     tree = tmp_path / "tree"
+    helpers = "package pad\n\n" + "".join(f"func F{n}() int {{ return {n} }}\n" for n in range(900))
     for copy in range(40):
         shutil.copytree(FIXTURES / "demo", tree / f"team-{copy}")
+        (tree / f"team-{copy}" / "pad.go").write_text(helpers)
+    sources = discover([str(tree)]).sources
+    items = [(s.path, s.language, Path(s.path).read_bytes()) for s in sources]
+    assert parsing.fork_pays(items, 2)
+    return tree
+
+
+def test_parallel_parsing_gives_the_same_output(tmp_path: Path) -> None:
+    """As a real CLI process (one thread, so it may fork) on a tree big enough for the pool."""
+    tree = _pool_tree(tmp_path)
     # every file but the markers that make each demo folder a project of its own
     files = sum(1 for p in tree.rglob("*") if p.is_file() and p.name != "pyproject.toml")
-    assert files >= parsing.PARALLEL_MIN_FILES
 
     def check(jobs: str) -> str:
         command = [sys.executable, "-m", "k8slb", "check", "--no-cache", "--format", "json"]
@@ -68,9 +79,7 @@ def test_a_cache_written_from_parallel_workers_gives_the_same_output(tmp_path: P
     """The workers' pickled parses go into the cache as they are: a later run that loads
     them (one file changed, so the result itself is not reused) reports what a run
     without a cache reports."""
-    tree = tmp_path / "tree"
-    for copy in range(40):
-        shutil.copytree(FIXTURES / "demo", tree / f"team-{copy}")
+    tree = _pool_tree(tmp_path)
     env = {**os.environ, "K8SLB_CACHE_DIR": str(tmp_path / "cache")}
 
     def check(*options: str) -> str:

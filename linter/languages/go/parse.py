@@ -231,6 +231,10 @@ class _Collector:
         self.package = _Scope(None)
         self.scope_of: dict[int, _Scope] = {}  # function body node id -> its scope
         self.calls: list[tuple[Node, _Scope]] = []
+        # `<-x` and the other unary expressions, in source order: the signal receives are
+        # among them (parse_shutdown), found in this walk rather than in another of the tree
+        self.unary: list[Node] = []
+        self.declared: list[Node] = []  # function and method declarations (parse_routes)
         self.literals: list[tuple[Node, _Scope]] = []  # composite literals (http.Transport)
         # a sql.DB variable -> its pools in facts.db_pools (one for each address it may have)
         self.pools: dict[str, list[int]] = {}
@@ -290,7 +294,9 @@ class _Collector:
         for expression, scope in self.url_expressions:
             for url in self.choices(expression, scope):
                 self.facts.urls.append((url, self.loc(expression)))
-        self.facts.routes = collect_routes(root, self.loc)
+        self.facts.routes = collect_routes(
+            self.declared, (call for call, _ in self.calls), self.loc
+        )
         servers: dict[str, Server] = {}
         # each call with what it calls, by its package's import path when it is a package's
         named = [
@@ -338,14 +344,14 @@ class _Collector:
                 self._handed_to_http(call, servers)
         if self.signal_sources:
             self._derived_contexts(named)
-            self.facts.signal_exits = signal_exits(root, self.signal_sources, self.loc)
+            self.facts.signal_exits = signal_exits(root, self.unary, self.signal_sources, self.loc)
             waits = {
                 call.id: (scope, name)
                 for call, scope, name in named
                 if name in ("time.Sleep", "time.After")
             }
             self.facts.signal_pauses = signal_pauses(
-                root,
+                self.unary,
                 self.signal_sources,
                 self.loc,
                 lambda node: self._waits(node, waits),
@@ -444,6 +450,8 @@ class _Collector:
                 continue
             if kind == "method_declaration":
                 self._health_check(current)
+            if kind in ("function_declaration", "method_declaration"):
+                self.declared.append(current)
             if kind in ("function_declaration", "method_declaration", "func_literal"):
                 name = _text(current.child_by_field_name("name"))
                 inner = _Scope(scope, name or scope.name)
@@ -472,6 +480,8 @@ class _Collector:
                         scope.opaque.add(_text(child))
             elif kind == "call_expression":
                 self.calls.append((current, scope))
+            elif kind == "unary_expression":
+                self.unary.append(current)
             elif kind == "composite_literal":
                 self.literals.append((current, scope))
             elif kind == "field_identifier" and (current.text or b"").endswith(b"NOT_SERVING"):

@@ -13,11 +13,11 @@ echo's `return c.String(200, "ok")`) and does nothing else is `trivial`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from k8slb.code.facts import Loc, Route
-from k8slb.code.syntax_trees import call_arguments, node_text, walk
+from k8slb.code.syntax_trees import call_arguments, node_text
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -39,14 +39,17 @@ _LITERALS = frozenset(
 )
 
 
-def collect_routes(root: Node, loc: Callable[[Node], Loc]) -> list[Route]:
+def collect_routes(
+    declared: Iterable[Node], calls: Iterable[Node], loc: Callable[[Node], Loc]
+) -> list[Route]:
+    """The routes the calls register (`mux.HandleFunc("/healthz", healthz)`). `declared`
+    and `calls`: the file's function and method declarations and its calls, in source
+    order, as the reader's own walk met them (a walk of its own made an object of every
+    node)."""
     functions: dict[str, Node] = {}
-    calls: list[Node] = []
-    for node in walk(root):  # one walk: the file's functions and methods, and its calls
+    for node in declared:
         if node.type in _FUNCTIONS and (named := node.child_by_field_name("name")) is not None:
             functions[node_text(named)] = node
-        elif node.type == "call_expression":
-            calls.append(node)
     found: list[Route] = []
     for call in calls:
         function = call.child_by_field_name("function")

@@ -52,15 +52,16 @@ class _Blocks(Exception):
 
 
 def signal_exits(
-    root: Node, sources: list[tuple[str, str]], loc: Callable[[Node], Loc]
+    root: Node, unary: Iterable[Node], sources: list[tuple[str, str]], loc: Callable[[Node], Loc]
 ) -> list[SignalExit]:
     """The exits each receive of a SIGTERM source reaches with nothing waited for.
+    `unary`: the file's unary expressions, in source order (the reader's walk found them);
     `sources`: (how, name), `("channel", "sig")` for `signal.Notify(sig, ...)`,
     `("context", "ctx")` for `ctx, stop := signal.NotifyContext(...)`."""
     found: list[SignalExit] = []
     mains = _main_tails(root)
     memo = _Memo()
-    for receive in _receives(root, sources):
+    for receive in _receives(unary, sources):
         operand = _text(receive.child_by_field_name("operand"))
         # after `<-ctx.Done()`, ctx is done
         walker = _Walker(mains, {operand.removesuffix(".Done()")} - {operand}, memo)
@@ -81,7 +82,7 @@ _STOPS = frozenset({"GracefulStop", "Stop", "Shutdown", "Close"})
 
 
 def signal_pauses(
-    root: Node,
+    unary: Iterable[Node],
     sources: list[tuple[str, str]],
     loc: Callable[[Node], Loc],
     sleep: Callable[[Node], object | None],
@@ -89,9 +90,10 @@ def signal_pauses(
 ) -> list[SignalPause]:
     """The sleeps (`time.Sleep(d)`, `<-time.After(d)`: `sleep` gives their seconds) that
     come, after a receive of a SIGTERM source, in the statements that follow it in its
-    block or case, before a server's stop, an exit or a return."""
+    block or case, before a server's stop, an exit or a return. `unary`: as for
+    signal_exits."""
 
-    receives = list(_receives(root, sources))
+    receives = list(_receives(unary, sources))
     waiting = {receive.id for receive in receives}
 
     def stops(node: Node) -> bool:
@@ -133,11 +135,11 @@ def signal_pauses(
     return found
 
 
-def _receives(root: Node, sources: list[tuple[str, str]]) -> Iterator[Node]:
+def _receives(unary: Iterable[Node], sources: list[tuple[str, str]]) -> Iterator[Node]:
     channels = {name for how, name in sources if how == "channel"}
     contexts = {f"{name}.Done()" for how, name in sources if how == "context"}
-    for node in walk(root):
-        if node.type != "unary_expression" or _text(node.child_by_field_name("operator")) != "<-":
+    for node in unary:
+        if _text(node.child_by_field_name("operator")) != "<-":
             continue
         operand = _text(node.child_by_field_name("operand"))
         if operand in channels or operand in contexts:
