@@ -4,12 +4,9 @@ the row of explain-links it is about."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from tests.real_corpus.evaluate import Project
-from tests.real_corpus.score_links import container_key, explain_links_command, verdict
+from tests.real_corpus.score_links import container_key, verdict
 
 
 @pytest.mark.parametrize(
@@ -35,12 +32,3 @@ def test_a_row_names_its_container_as_explain_links_keys_it() -> None:
     assert container_key("Deployment//cart", "cart") == "Deployment/cart:cart"
     assert container_key("Deployment/shop/cart", "web") == "Deployment/shop/cart:web"
     assert container_key("Job/user-initdb", "init") == "Job/user-initdb:init"
-
-
-def test_a_projects_options_name_the_sets_folder_where_they_say_set(tmp_path: Path) -> None:
-    """A values file the set's reviewer wrote lives in the set's folder (`{set}/v.yaml`),
-    not in the copy: explain-links is given its path there, as the evaluation gives it."""
-    options = ("--helm-values", "{set}/v.yaml")
-    project = Project("app", "owner/app", "def", ".", "MIT", "LICENSE", "", options)
-    command = explain_links_command(project, tmp_path, "app")
-    assert command[-3:] == ["--helm-values", f"{tmp_path.resolve()}/v.yaml", "app"]

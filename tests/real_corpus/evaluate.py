@@ -261,15 +261,17 @@ def options_for(project: Project, folder: Path) -> list[str]:
     return [option.replace("{set}", str(folder)) for option in project.options]
 
 
-def check(
-    root: Path, project: Project, known: dict[Key, Label], folder: Path | None = None
-) -> Outcome:
-    """`k8slb check` on the project as a user runs it (from the corpus folder, or inside a
-    held-out copy, paths as given, no cache), its findings matched to their labels."""
-    command = [sys.executable, "-m", "k8slb", "check", "--no-cache", "--format", "json"]
+def run_k8slb(command: str, root: Path, project: Project, folder: Path) -> tuple[str, str]:
+    """`k8slb COMMAND --format json` on the project as a user runs it (from the corpus
+    folder, or inside a held-out copy; its options, no cache): what it was given to read,
+    and its output. A run that breaks (exit 2) is an error naming the project."""
     cwd, target = project.run_in(root)
     done = subprocess.run(
-        [*command, *options_for(project, folder or HERE), target],
+        [
+            *(sys.executable, "-m", "k8slb", command, "--no-cache", "--format", "json"),
+            *options_for(project, folder),
+            target,
+        ],
         cwd=cwd,
         capture_output=True,
         text=True,
@@ -277,9 +279,18 @@ def check(
     )
     if done.returncode not in (0, 1):
         raise RuntimeError(f"{project.name}: k8slb exited {done.returncode}: {done.stderr}")
+    return target, done.stdout
+
+
+def check(
+    root: Path, project: Project, known: dict[Key, Label], folder: Path | None = None
+) -> Outcome:
+    """`k8slb check` on the project as a user runs it (from the corpus folder, or inside a
+    held-out copy, paths as given, no cache), its findings matched to their labels."""
+    target, output = run_k8slb("check", root, project, folder or HERE)
     outcome = Outcome(project.name, [])
     seen: set[Key] = set()
-    for found in json.loads(done.stdout)["findings"]:
+    for found in json.loads(output)["findings"]:
         path = Path(found["path"]).relative_to(target).as_posix()
         if in_code((project.name, found["rule"], path, "-", "-")):
             path += f":{found['line']}"  # a file of code holds many findings of one rule

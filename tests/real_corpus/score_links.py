@@ -19,7 +19,6 @@ import argparse
 import json
 import os
 import posixpath
-import subprocess
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -29,9 +28,9 @@ from tests.real_corpus.evaluate import (
     HELD_OUT_CORPUS_ENV,
     Project,
     _object_key,
-    options_for,
     projects,
     read_tsv,
+    run_k8slb,
 )
 
 VERDICTS = ("RIGHT", "NONE", "WRONG")
@@ -53,27 +52,11 @@ def container_key(obj: str, container: str) -> str:
     return f"{kind}/{namespace + '/' if namespace else ''}{name}:{container}"
 
 
-def explain_links_command(project: Project, folder: Path, target: str) -> list[str]:
-    """explain-links of one project with its options, `{set}` naming the set's folder (a
-    values file its reviewer wrote), as the set's evaluation runs it."""
-    command = [sys.executable, "-m", "k8slb", "explain-links", "--no-cache", "--format", "json"]
-    return [*command, *options_for(project, folder.resolve()), target]
-
-
 def explain_links(root: Path, project: Project, folder: Path) -> dict[str, list[str | None]]:
     """The code of each container, by key, in explain-links' order (no cache)."""
-    cwd, target = project.run_in(root)
-    done = subprocess.run(
-        explain_links_command(project, folder, target),
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if done.returncode not in (0, 1):
-        raise RuntimeError(f"{project.name}: k8slb exited {done.returncode}: {done.stderr}")
+    _, output = run_k8slb("explain-links", root, project, folder.resolve())
     found: dict[str, list[str | None]] = defaultdict(list)
-    for row in json.loads(done.stdout)["links"]:
+    for row in json.loads(output)["links"]:
         found[row["container"]].append(row["code"])
     return found
 
