@@ -347,6 +347,45 @@ def go_receives_of_a_signal(n: int) -> Files:
     return {"main.go": code}
 
 
+SERVICE = (
+    "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 3\n"
+    "  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n"
+    "    spec:\n      containers:\n      - {name: web, image: acme/web,"
+    " ports: [{containerPort: 80}], volumeMounts: [{name: c, mountPath: /etc/app}]}\n"
+    "      volumes: [{name: c, configMap: {name: cfg}}]\n---\napiVersion: v1\nkind: Service\n"
+    "metadata: {name: web}\nspec:\n  selector: {app: web}\n  ports: [{name: http, port: 80}]\n"
+)
+
+
+def drain_names_without_values(n: int) -> Files:
+    """A mounted ConfigMap of `n` names that say a drain delay, none with a value
+    (model/drains.py): each is looked at once, and none is a setting."""
+    body = "shutdownDelay readinessShutdown lame_duck " * n
+    config = (
+        "---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: cfg}\ndata:\n"
+        f"  a.conf: |\n    {body}\n"
+    )
+    return {"k8s/app.yaml": SERVICE + config}
+
+
+def nest_clients_and_nested_options(n: int, depth: int) -> Files:
+    """NestJS (languages/javascript/parse_nest.py): `n` gRPC clients registered in one
+    module, options nested `depth` deep, and a register call with no closer repeated."""
+    clients = ",\n".join(
+        f"{{ name: 'C{i}', transport: Transport.GRPC, options: {{ url: process.env.U{i} ?? "
+        f"'svc{i}:50051', package: 'p', protoPath: 'x.proto' }} }}"
+        for i in range(n)
+    )
+    head = "import { ClientsModule, Transport } from '@nestjs/microservices';\n"
+    nested = "{ options: " * depth + "{ url: 'a:1' }" + " }" * depth
+    return {
+        "src/a.module.ts": f"{head}export const M = ClientsModule.register([\n{clients}\n]);\n",
+        "src/b.ts": f"{head}const o = {nested};\n"
+        "NestFactory.createMicroservice(AppModule, { transport: Transport.GRPC, options: o });\n",
+        "src/c.ts": "ClientsModule.register([{ transport: Transport.GRPC, options: { url: " * n,
+    }
+
+
 def javascript_handler_registered_again(n: int) -> Files:
     """One SIGTERM handler of `n` statements, registered `n` times: read once."""
     body = "".join(f"  console.log({i});\n" for i in range(n))
@@ -364,6 +403,12 @@ ISSUE: dict[str, Callable[[], Files]] = {
     "Go: 3000 receives of SIGTERM in one function": lambda: go_receives_of_a_signal(3000),
     "JavaScript: a SIGTERM handler of 3000 statements registered 3000 times": (
         lambda: javascript_handler_registered_again(3000)
+    ),
+    "a mounted ConfigMap of 75000 drain names with no value": (
+        lambda: drain_names_without_values(25_000)
+    ),
+    "NestJS: 5000 gRPC clients in one module, options nested 3000 deep": (
+        lambda: nest_clients_and_nested_options(5000, 3000)
     ),
     "JavaScript strings doubled 31 times": lambda: javascript("doubling", 31, 2),
     "JavaScript exports fanning out 80^5": lambda: javascript("fan-out", 6, 80),
