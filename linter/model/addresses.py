@@ -226,11 +226,15 @@ def destinations(
             where = f"{value.name} as {setting.workload.ref.display} sets it at {place}"
             via = Related(setting.workload.path, line, f"{value.name}={setting.value!r}")
             found.append(Destination(address, setting.workload.namespace, where, via, setting))
-    if not found and value.default_text is not None:
-        address = parse(value.default_text)
-        if address is not None:
-            found.append(Destination(address, None, f"the default of {value.name}"))
-    return found
+    return found or _default(parse, value.default_text, f"the default of {value.name}")
+
+
+def _default(
+    parse: Callable[[str], Address | None], text: str | None, where: str
+) -> list[Destination]:
+    """The address the code's default gives, where no container sets the value."""
+    address = parse(text) if text is not None else None
+    return [Destination(address, None, where)] if address is not None else []
 
 
 def _joined_destinations(
@@ -265,11 +269,7 @@ def _joined_destinations(
         setting = next(iter(set_here.values()))
         via = Related(workload.path, lines[0], f"{setting.entry.get('name')}={setting.value!r}")
         found.append(Destination(address, workload.namespace, where, via))
-    if not found and value.default_text is not None:
-        address = parse(value.default_text)
-        if address is not None:
-            found.append(Destination(address, None, f"the defaults of {', '.join(value.names)}"))
-    return found
+    return found or _default(parse, value.default_text, f"the defaults of {', '.join(value.names)}")
 
 
 def _flag_destinations(
@@ -290,11 +290,8 @@ def _flag_destinations(
         where = f"--{flag.name} as {workload.ref.display} passes it"
         via = Related(workload.path, line, f"--{flag.name}={given}")
         found.append(Destination(address, workload.namespace, where, via))
-    if not found and isinstance(flag.default, str):
-        address = parse(flag.default)
-        if address is not None:
-            found.append(Destination(address, None, f"the default of --{flag.name}"))
-    return found
+    default = flag.default if isinstance(flag.default, str) else None
+    return found or _default(parse, default, f"the default of --{flag.name}")
 
 
 def flag_value(container: Container, name: str) -> str | None:
