@@ -1,5 +1,6 @@
 """The proof on real gRPC runtimes, whatever the runtime: the tests of
-tests/test_grpc_go_proof.py (grpc-go) and tests/test_grpc_node_proof.py (grpc-js), their
+tests/test_grpc_go_proof.py (grpc-go), tests/test_grpc_node_proof.py (grpc-js) and
+tests/test_grpc_java_proof.py (grpc-java), their
 scenarios (pods behind the loopback L4Balancer, client pods that count where their calls
 went: a scale-up under load, a spread over every pod's address, SIGTERM with calls in
 flight) and their checks. A runtime's module imports the tests, so pytest runs them there,
@@ -11,7 +12,10 @@ its port on its first line and answers each call with its name, PROOF_DELAY_MS l
 client dials the addresses of PROOF_ADDRESSES, prints "started" once its channels are
 made, and at its end prints JSON: with `-seconds=S`, the calls each pod served per quarter
 second since the client's start, with `-inflight=N`, how each of N calls ended ("done", or
-its status code).
+its status code). A runtime slow to start (a JVM) may host several in one process: a pod
+program started with several names prints each one's port on a line, in their order, and a
+client program started with `-clients=N` runs N clients, each with its own channel, and
+prints their JSON as a list.
 """
 
 from __future__ import annotations
@@ -39,11 +43,14 @@ STOPPING_RULES = ["KLB403", "KLB404"]  # the rules of a stop that cuts calls in 
 class Program:
     """How a runtime starts one of its programs: the command (arguments follow) and the
     environment. With `starts_on_a_line`, its stdin is a pipe, and a client waits there for
-    a line before it calls, so that clients whose runtime took longer to load keep time."""
+    a line before it calls, so that clients whose runtime took longer to load keep time.
+    With `hosts`, one process runs every pod or client of a scenario (see the module's
+    docstring)."""
 
     command: Sequence[str]
     environment: Mapping[str, str]
     starts_on_a_line: bool = False
+    hosts: bool = False
 
     def start(self, *arguments: str, **environment: str) -> subprocess.Popen[str]:
         return subprocess.Popen(
@@ -85,7 +92,8 @@ class Runtime:
 
 
 class Pods:
-    """Server processes of `program`, each a pod named pod-N; the first few behind an
+    """Pods of `program` named pod-N, a server process each (or one process for the pods
+    started together, where the program hosts several); the first few behind an
     L4Balancer when asked. A runtime slow to start may start the pods of a scale-up
     beforehand: the balancer takes them in at once, as the Service's endpoints take in a
     Deployment's new pods when they are ready."""
@@ -103,14 +111,13 @@ class Pods:
             raise
 
     def add(self, count: int) -> None:
-        started = [
-            self.program.start(f"pod-{len(self.processes) + n}", PROOF_DELAY_MS=self.delay_ms)
-            for n in range(count)
-        ]
+        names = [f"pod-{len(self.ports) + n}" for n in range(count)]
+        groups = [names] if self.program.hosts and names else [[name] for name in names]
+        started = [self.program.start(*group, PROOF_DELAY_MS=self.delay_ms) for group in groups]
         self.processes += started
-        for process in started:  # started together: a runtime may take a while to load
-            assert process.stdout is not None
-            self.ports.append(int(process.stdout.readline()))
+        for process, group in zip(started, groups, strict=True):  # started together: a
+            assert process.stdout is not None  # runtime may take a while to load
+            self.ports += [int(process.stdout.readline()) for _ in group]
 
     def behind_balancer(self, replicas: int) -> str:
         self.balancer = L4Balancer(self.ports[:replicas])
@@ -120,14 +127,14 @@ class Pods:
         """The balancer takes in the pods up to `replicas`, started now if they were not
         yet; their names."""
         assert self.balancer is not None
-        self.add(replicas - len(self.processes))
+        self.add(replicas - len(self.ports))
         first = len(self.balancer.ports)
         self.balancer.add(self.ports[first:replicas])
         return self.names[first:replicas]
 
     @property
     def names(self) -> list[str]:
-        return [f"pod-{n}" for n in range(len(self.processes))]
+        return [f"pod-{n}" for n in range(len(self.ports))]
 
     def addresses(self) -> str:
         """Every pod's address: what a headless Service's DNS answers."""
@@ -150,8 +157,12 @@ def run_clients(
     during: Callable[[], None] | None = None,
 ) -> list[Any]:
     """Run `count` client pods; `during()` once their channels are made and they all started
-    calling (at once, on a line on their stdin, if they wait for one). Their JSON."""
-    processes = [client.start(*arguments, PROOF_ADDRESSES=addresses) for _ in range(count)]
+    calling (at once, on a line on their stdin, if they wait for one). Their JSON, a client's
+    an item."""
+    if client.hosts:
+        processes = [client.start(*arguments, f"-clients={count}", PROOF_ADDRESSES=addresses)]
+    else:
+        processes = [client.start(*arguments, PROOF_ADDRESSES=addresses) for _ in range(count)]
     outputs = []
     try:
         for process in processes:
@@ -167,7 +178,10 @@ def run_clients(
         for process in processes:
             output, _ = process.communicate(timeout=60)
             assert process.returncode == 0, output
-            outputs.append(json.loads(output))
+            if client.hosts:
+                outputs += json.loads(output)
+            else:
+                outputs.append(json.loads(output))
     finally:
         for process in processes:
             if process.poll() is None:

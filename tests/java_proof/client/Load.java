@@ -1,0 +1,191 @@
+import io.grpc.CallOptions;
+import io.grpc.ConnectivityState;
+import io.grpc.EquivalentAddressGroup;
+import io.grpc.ManagedChannel;
+import io.grpc.NameResolver;
+import io.grpc.NameResolverProvider;
+import io.grpc.NameResolverRegistry;
+import io.grpc.StatusRuntimeException;
+import io.grpc.stub.ClientCalls;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+// Client pods, -clients=N of them in one JVM (a JVM takes a second to load grpc-java), each
+// with main.java's channel, made as the service makes it (one Main each: channels share no
+// connection). Each calls the backend in a loop; the answers, counted per pod and per
+// bucket of time since the start, are printed as JSON, a list with one entry per client.
+// With -inflight=N: N calls at once on each, and how each ended ("done", or its status).
+// The clients start calling on a line on stdin, once every channel is connected.
+public final class Load {
+  private static final long BUCKET_MS = 250;
+
+  private Load() {}
+
+  public static void main(String[] args) throws Exception {
+    double seconds = 4;
+    int inflight = 0;
+    int clients = 1;
+    for (String argument : args) {
+      String[] flag = argument.replaceFirst("^-+", "").split("=", 2);
+      switch (flag[0]) {
+        case "seconds" -> seconds = Double.parseDouble(flag[1]);
+        case "inflight" -> inflight = Integer.parseInt(flag[1]);
+        case "clients" -> clients = Integer.parseInt(flag[1]);
+        default -> throw new IllegalArgumentException("unknown flag " + argument);
+      }
+    }
+    NameResolverRegistry.getDefaultRegistry().register(new Proof(System.getenv("PROOF_ADDRESSES")));
+    List<ManagedChannel> channels = new ArrayList<>();
+    for (int n = 0; n < clients; n++) {
+      channels.add(new Main().backend);
+    }
+    for (ManagedChannel channel : channels) {
+      connected(channel);
+    }
+    System.out.println("started");
+    new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
+    long start = System.nanoTime();
+    long end = start + (long) (seconds * 1e9);
+    final int calls = inflight;
+    List<CompletableFuture<String>> outputs = new ArrayList<>();
+    for (ManagedChannel channel : channels) {
+      outputs.add(
+          CompletableFuture.supplyAsync(
+              () -> calls > 0 ? inFlight(channel, calls) : loop(channel, start, end),
+              command -> new Thread(command).start()));
+    }
+    String json =
+        outputs.stream().map(CompletableFuture::join).collect(Collectors.joining(",", "[", "]"));
+    System.out.println(json);
+    System.exit(0); // the channels are the service's, left open as it leaves them
+  }
+
+  // The channel asked to connect, and waited on until it is ready (at most 30 s).
+  private static void connected(ManagedChannel channel) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    ConnectivityState state = channel.getState(true);
+    while (state != ConnectivityState.READY && System.nanoTime() < deadline) {
+      CompletableFuture<Void> changed = new CompletableFuture<>();
+      channel.notifyWhenStateChanged(state, () -> changed.complete(null));
+      try {
+        changed.get(1, TimeUnit.SECONDS);
+      } catch (Exception timedOut) {
+        // asked again below
+      }
+      state = channel.getState(true);
+    }
+  }
+
+  private static String call(ManagedChannel channel) {
+    CallOptions options = CallOptions.DEFAULT.withDeadlineAfter(5, TimeUnit.SECONDS).withWaitForReady();
+    byte[] answer = ClientCalls.blockingUnaryCall(channel, Echo.WHERE, options, new byte[0]);
+    return new String(answer, StandardCharsets.UTF_8);
+  }
+
+  private static String loop(ManagedChannel channel, long start, long end) {
+    Map<Long, Map<String, Integer>> counts = new TreeMap<>();
+    while (System.nanoTime() < end) {
+      try {
+        String pod = call(channel);
+        long at = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) / BUCKET_MS;
+        counts.computeIfAbsent(at, bucket -> new TreeMap<>()).merge(pod, 1, Integer::sum);
+      } catch (StatusRuntimeException failed) {
+        // a failed call is not counted, as on the other runtimes
+      }
+    }
+    return counts.entrySet().stream()
+        .map(bucket -> quoted(bucket.getKey().toString()) + ":" + object(bucket.getValue()))
+        .collect(Collectors.joining(",", "{", "}"));
+  }
+
+  private static String inFlight(ManagedChannel channel, int calls) {
+    List<CompletableFuture<String>> outcomes = new ArrayList<>();
+    for (int n = 0; n < calls; n++) {
+      outcomes.add(
+          CompletableFuture.supplyAsync(
+              () -> {
+                try {
+                  call(channel);
+                  return "done";
+                } catch (StatusRuntimeException failed) {
+                  return failed.getStatus().getCode().name();
+                }
+              },
+              command -> new Thread(command).start()));
+    }
+    return outcomes.stream()
+        .map(outcome -> quoted(outcome.join()))
+        .collect(Collectors.joining(",", "[", "]"));
+  }
+
+  private static String object(Map<String, Integer> counts) {
+    return counts.entrySet().stream()
+        .map(count -> quoted(count.getKey()) + ":" + count.getValue())
+        .collect(Collectors.joining(",", "{", "}"));
+  }
+
+  private static String quoted(String text) {
+    return "\"" + text.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+  }
+
+  // The "proof" scheme resolves a channel's target to the addresses of PROOF_ADDRESSES: a
+  // balancer's one address, or every pod's, as a headless Service's DNS answers.
+  private static final class Proof extends NameResolverProvider {
+    private final List<EquivalentAddressGroup> addresses = new ArrayList<>();
+
+    Proof(String addresses) {
+      for (String address : addresses.split(",")) {
+        String[] hostPort = address.split(":");
+        SocketAddress socket = new InetSocketAddress(hostPort[0], Integer.parseInt(hostPort[1]));
+        this.addresses.add(new EquivalentAddressGroup(socket));
+      }
+    }
+
+    @Override
+    public NameResolver newNameResolver(URI target, NameResolver.Args args) {
+      if (!"proof".equals(target.getScheme())) {
+        return null;
+      }
+      return new NameResolver() {
+        @Override
+        public String getServiceAuthority() {
+          return "backend";
+        }
+
+        @Override
+        public void start(Listener2 listener) {
+          listener.onResult(ResolutionResult.newBuilder().setAddresses(addresses).build());
+        }
+
+        @Override
+        public void shutdown() {}
+      };
+    }
+
+    @Override
+    public String getDefaultScheme() {
+      return "proof";
+    }
+
+    @Override
+    protected boolean isAvailable() {
+      return true;
+    }
+
+    @Override
+    protected int priority() {
+      return 5;
+    }
+  }
+}

@@ -1,0 +1,102 @@
+"""Proof on a real grpc-java runtime, as tests/test_grpc_go_proof.py is on grpc-go: a
+ClusterIP pins calls to the pods that were there when the connections opened, and the Java
+code that k8slb's fixes write spreads them and drains them.
+
+The servers and clients are Java programs compiled at test time (javac) from
+tests/java_proof/ against Debian's grpc-java 1.41 on the netty transport (java_toolchain.py;
+nothing is fetched; the service is described by hand, no protoc): a program's folder holds
+the harness (the service, the host of its pods or clients), and its Main.java is one of
+java_proof/mains/, the code as services write it, which goes through `k8slb fix` first:
+what runs is what the fixer wrote. A JVM takes a second or more to load grpc-java, so one
+JVM hosts every pod of a scenario (each pod its own server, on its own port, run by the
+main as written) and one JVM its clients (each with its own channel, so its own
+connections), except where SIGTERM stops a pod: there the pod is a JVM of its own. The
+tests, their scenarios and the pods behind the same loopback L4Balancer as the Python
+proof's are tests/runtime_proof.py's, shared with the Go and Node.js proofs: this module
+says how grpc-java programs are compiled and started, and what the fixes write. Every
+scenario ends by itself in seconds. Run with `-s` to see the measured spreads:
+    .venv/bin/python -m pytest tests/test_grpc_java_proof.py -s -q
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from pathlib import Path
+
+import pytest
+
+from .java_toolchain import javac, require_java
+from .runtime_proof import (  # noqa: F401  (the tests: collected here, they run on grpc-java)
+    Program,
+    Runtime,
+    test_1_a_clusterip_pins_calls_to_the_first_pods,
+    test_2_max_connection_age_from_the_klb201_fix_spreads_calls,
+    test_3_round_robin_from_the_klb103_fix_spreads_calls_over_every_pod,
+    test_4_the_fix_drains_calls_in_flight,
+    test_4_unfixed_sigterm_cuts_calls_in_flight,
+)
+
+SOURCES = Path(__file__).parent / "java_proof"
+MAINS = SOURCES / "mains"
+ENTRY = {"pod": "Pods", "client": "Load"}  # the class the JVM runs, in each program
+
+# lines the KLB201 fix writes (grpc-java's netty server holds a connection 1 s at least)
+MAX_AGE = (
+    ".maxConnectionAge(300, TimeUnit.MILLISECONDS)",
+    ".maxConnectionAgeGrace(1, TimeUnit.SECONDS)",
+)
+
+# the pod as written, the rule that reports it, and a line the rule's fix writes
+STOPPING = {
+    "KLB403": ("pod_ignores_sigterm", "Runtime.getRuntime().addShutdownHook(new Thread(() -> {"),
+    "KLB404": ("pod_stops_on_sigterm", "if (!server.awaitTermination(25, TimeUnit.SECONDS)) {"),
+}
+
+
+@pytest.fixture(scope="module")
+def classpath() -> str:
+    return require_java()
+
+
+@pytest.fixture(scope="module")
+def runtime(classpath: str) -> Runtime:
+    return Runtime(
+        name="grpc-java",
+        file="Main.java",
+        main=main,
+        client_source=client_source,
+        program=functools.partial(program, classpath),
+        # one JVM hosts the 10 pods of a scale-up, started beforehand: the balancer takes
+        # the 7 in at the scale-up
+        started=10,
+        max_age=MAX_AGE,
+        stopping=STOPPING,
+    )
+
+
+def main(name: str) -> str:
+    return (MAINS / f"{name}.java").read_text()
+
+
+def program(classpath: str, name: str, source: str, tmp_path: Path) -> Program:
+    """java_proof/<name>/ with `source` as its Main.java, compiled in a folder of its own.
+    It hosts every pod or client of a scenario, and its clients start calling on a line on
+    their stdin, once their channels are connected."""
+    folder = tmp_path / name
+    folder.mkdir(parents=True)
+    for harness in [*(SOURCES / name).glob("*.java"), SOURCES / "Echo.java"]:
+        (folder / harness.name).write_text(harness.read_text())
+    (folder / "Main.java").write_text(source)
+    classes = folder / "classes"
+    javac(classpath, sorted(folder.glob("*.java")), classes)
+    command = ["java", "-cp", os.pathsep.join([str(classes), classpath]), ENTRY[name]]
+    return Program(command, dict(os.environ), starts_on_a_line=True, hosts=True)
+
+
+def client_source(source: str) -> str:
+    """The client's target, aimed at the test's resolver instead of cluster DNS: Load.java
+    registers the "proof" scheme, which resolves to the addresses of PROOF_ADDRESSES."""
+    target = '"dns:///backend.shop.svc.cluster.local:50051"'
+    assert target in source
+    return source.replace(target, '"proof:///backend"')
