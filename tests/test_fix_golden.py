@@ -17,6 +17,7 @@ from k8slb.cli import cli
 
 from .go_toolchain import unformatted, vet
 from .helpers import FIXTURES, lint_paths
+from .java_toolchain import require_javac
 
 CASES = {
     "prestop-block": ["--select", "KLB401"],
@@ -210,9 +211,7 @@ _JAVA_APP = {
 def test_java_fixes_compile(tmp_path: Path, case: str) -> None:
     """The fixed file compiles (javac type-checks it against the signatures of the
     grpc-java classes it uses, tests/java_stubs), as the unfixed one does."""
-    javac = shutil.which("javac")
-    if javac is None:
-        pytest.skip("no JDK (javac) on PATH")
+    javac = require_javac()
     for name in ("in.java", "out.java"):
         source = (FIXTURES / "fix" / case / name).read_text()
         package = re.search(r"^package ([\w.]+);", source, re.MULTILINE)
