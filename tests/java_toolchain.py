@@ -18,8 +18,12 @@ from pathlib import Path
 import pytest
 
 DEBIAN_JARS = Path("/usr/share/java")
-PACKAGES = "default-jdk-headless libgrpc-java libnetty-java libperfmark-java libgoogle-gson-java"
-# what a grpc-java client and server on the netty transport load, and nothing else
+PACKAGES = (
+    "default-jdk-headless libgrpc-java libnetty-java libperfmark-java libgoogle-gson-java"
+    " libguava-java"
+)
+# a grpc-java client and server on the netty transport, and the libraries of grpc-core's
+# and grpc-netty's poms that they load (not the annotations, nor netty's proxy handlers)
 JARS = (
     "grpc-api",
     "grpc-context",

@@ -66,7 +66,7 @@ def runtime(classpath: str) -> Runtime:
         file="Main.java",
         main=main,
         client_source=client_source,
-        program=functools.partial(program, classpath),
+        program=functools.partial(program, classpath, {}),
         # one JVM hosts the 10 pods of a scale-up, started beforehand: the balancer takes
         # the 7 in at the scale-up
         started=10,
@@ -79,10 +79,19 @@ def main(name: str) -> str:
     return (MAINS / f"{name}.java").read_text()
 
 
-def program(classpath: str, name: str, source: str, tmp_path: Path) -> Program:
-    """java_proof/<name>/ with `source` as its Main.java, compiled in a folder of its own.
+def program(
+    classpath: str, compiled: dict[tuple[str, str], Program], name: str, source: str, tmp_path: Path
+) -> Program:
+    """java_proof/<name>/ with `source` as its Main.java, compiled in a folder of its own
+    (once for each source: javac takes seconds, and the scenarios share their programs).
     It hosts every pod or client of a scenario, and its clients start calling on a line on
     their stdin, once their channels are connected."""
+    if (name, source) not in compiled:
+        compiled[name, source] = _compile(classpath, name, source, tmp_path)
+    return compiled[name, source]
+
+
+def _compile(classpath: str, name: str, source: str, tmp_path: Path) -> Program:
     folder = tmp_path / name
     folder.mkdir(parents=True)
     for harness in [*(SOURCES / name).glob("*.java"), SOURCES / "Echo.java"]:
