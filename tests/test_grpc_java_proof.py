@@ -22,14 +22,18 @@ from __future__ import annotations
 
 import functools
 import os
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from .helpers import FAST, fixed_source
 from .java_toolchain import javac, require_java
 from .runtime_proof import (  # noqa: F401  (the tests: collected here, they run on grpc-java)
     Program,
     Runtime,
+    calls_through_sigterm,
+    report,
     test_1_a_clusterip_pins_calls_to_the_first_pods,
     test_2_max_connection_age_from_the_klb201_fix_spreads_calls,
     test_3_round_robin_from_the_klb103_fix_spreads_calls_over_every_pod,
@@ -52,6 +56,22 @@ STOPPING = {
     "KLB403": ("pod_ignores_sigterm", "Runtime.getRuntime().addShutdownHook(new Thread(() -> {"),
     "KLB404": ("pod_stops_on_sigterm", "if (!server.awaitTermination(25, TimeUnit.SECONDS)) {"),
 }
+
+
+def test_4_the_klb404_fix_ends_the_calls_that_outlive_the_grace(
+    runtime: Runtime, tmp_path: Path
+) -> None:
+    """shutdown() lets every call in flight finish, however long: the
+    `awaitTermination(grace)` the KLB404 fix writes, then `shutdownNow()`, ends them once
+    stop-grace-seconds (here 1) have passed. The calls take 4 s, within the clients' 5 s
+    deadline: a shutdown with no bound would let them all finish."""
+    path = tmp_path / "fix" / "Main.java"
+    values = replace(FAST, stop_grace_seconds=1)
+    server = fixed_source(path, main("pod_stops_on_sigterm"), "KLB404", unsafe=True, values=values)
+    assert "if (!server.awaitTermination(1, TimeUnit.SECONDS)) {" in server
+    outcomes = calls_through_sigterm(*runtime.programs(tmp_path, server), delay_ms=4000)
+    report(f"{runtime.name}, SIGTERM with the KLB404 fix, calls longer than its grace", outcomes)
+    assert outcomes == ["UNAVAILABLE"] * 4, "cut by shutdownNow(), not by their deadline"
 
 
 @pytest.fixture(scope="module")
