@@ -115,8 +115,9 @@ class Pods:
         groups = [names] if self.program.hosts and names else [[name] for name in names]
         started = [self.program.start(*group, PROOF_DELAY_MS=self.delay_ms) for group in groups]
         self.processes += started
-        for process, group in zip(started, groups, strict=True):  # started together: a
-            assert process.stdout is not None  # runtime may take a while to load
+        # started together, then their ports read: a runtime may take a while to load
+        for process, group in zip(started, groups, strict=True):
+            assert process.stdout is not None
             self.ports += [int(process.stdout.readline()) for _ in group]
 
     def behind_balancer(self, replicas: int) -> str:
