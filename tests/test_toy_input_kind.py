@@ -6,6 +6,7 @@ nothing else in k8slb told about it."""
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ from k8slb.cli import cli
 from k8slb.inputs import READERS
 
 from tests import toy_input_kind
+from tests.helpers import ROOT
 from tests.toy_input_kind import SUBST
 
 SHOP = """\
@@ -108,3 +110,45 @@ def test_a_rendering_is_kept_in_the_cache_until_its_source_changes(
     (tree / "shop.subst").write_text(SHOP.replace("port=8080", "port=9090"))
     k8slb("check", str(tree))
     assert registered == [str(tree / "shop.subst")] * 2, "a changed source is rendered again"
+
+
+# The LSP server's file is another branch's this round: its one test of a kind (its charts)
+# goes when the branches meet.
+ASKED_LATER = {"linter/lsp/state.py"}
+
+
+def kind_tests(where: str, source: str) -> list[str]:
+    """Each comparison of a source's kind (`x.language`, `language`) with a reader's name
+    in a module's source (`where`: its path, for the message)."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Compare):
+            continue
+        sides = [node.left, *node.comparators]
+        named = [s.value for s in sides if isinstance(s, ast.Constant) and s.value in READERS]
+        kind = any(
+            (isinstance(s, ast.Attribute) and s.attr == "language")
+            or (isinstance(s, ast.Name) and s.id == "language")
+            for s in sides
+        )
+        if named and kind:
+            found.append(f"{where}:{node.lineno}: {named[0]!r}")
+    return found
+
+
+def test_no_stage_outside_the_readers_asks_which_kind_a_source_is() -> None:
+    readers = {("linter", "inputs"), ("linter", "languages")}
+    found = []
+    for path in [*(ROOT / "linter").rglob("*.py"), *(ROOT / "rules").rglob("*.py")]:
+        where = path.relative_to(ROOT)
+        if where.parts[:2] not in readers and where.as_posix() not in ASKED_LATER:
+            found += kind_tests(where.as_posix(), path.read_text("utf-8"))
+    assert found == []
+
+
+def test_a_test_of_a_kind_by_its_name_is_found() -> None:
+    assert kind_tests("stage.py", 'if source.language == "helm":\n    pass\n') == [
+        "stage.py:1: 'helm'"
+    ]
+    assert kind_tests("stage.py", 'kept = "build" != language\n') == ["stage.py:1: 'build'"]
+    assert kind_tests("stage.py", 'go = module.language == "go"\n') == []
