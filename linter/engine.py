@@ -97,7 +97,7 @@ class Sources:
     errors: list[str] = field(default_factory=list)
     contents: dict[str, bytes] = field(default_factory=dict)  # what was read
     readable: set[str] = field(default_factory=set)  # read, or recognised unread by the cache
-    templates: dict[str, RenderedTemplate] = field(default_factory=dict)  # of rendered charts
+    templates: dict[str, RenderedTemplate] = field(default_factory=dict)  # of rendered sources
     rendered_from: dict[str, str] = field(default_factory=dict)  # template path -> chart
     variant_of: dict[str, int] = field(default_factory=dict)  # template path -> its value set
     variants: dict[str, int] = field(default_factory=dict)  # group -> how many variants
@@ -163,7 +163,7 @@ def read_sources(
     sources: Sequence[Source],
     data: SourceBytes,
     *,
-    settings: ReadSettings,
+    settings: ReadSettings | None = None,
     jobs: int = 1,
     cache: ParseMemo | None = None,
     progress: Progress = QUIET,
@@ -173,7 +173,9 @@ def read_sources(
     kustomization: its reader's kind) into files parsed with the others. Parses come from
     the cache when the file has not changed (looked up by the key of its bytes: `keys` has
     those the run worked out, a file the cache recognised unread among them), and from a
-    pool of `jobs` processes otherwise."""
+    pool of `jobs` processes otherwise. `settings`: those the readers render with (the
+    defaults when None)."""
+    settings = settings or Settings(rules=())
     read = Sources(contents=data)
     parses = _Parses(cache)
     for source in sources:
