@@ -97,6 +97,18 @@ def test_a_source_that_does_not_render_is_a_problem_at_its_path_and_line(
     assert "KLB302" not in output, "nothing of it is rendered"
 
 
+def test_a_fix_of_what_it_rendered_is_said_where_to_make_and_its_file_left_as_it_is(
+    tree: Path, registered: list[str]
+) -> None:
+    fixing = ["fix", "--no-cache", "--unsafe-fixes", "--select", "KLB401", str(tree)]
+    ran = CliRunner().invoke(cli, fixing)
+    code, output = ran.exit_code, ran.output
+    assert code == 1
+    assert f"{tree / 'shop.subst'}:14:9: KLB401 [warning]" in output
+    assert "make that change in the .subst file" in output
+    assert (tree / "shop.subst").read_text() == SHOP
+
+
 def test_a_rendering_is_kept_in_the_cache_until_its_source_changes(
     tree: Path, registered: list[str]
 ) -> None:
