@@ -38,7 +38,7 @@ from k8slb.reading.manifests import ManifestFile
 from k8slb.reading.sources import Source
 from k8slb.record import record
 from k8slb.relocation import relocate
-from k8slb.rules.base import Context, Rule
+from k8slb.rulekit.base import Context, Rule
 from k8slb.rules.unread_file import UNREAD_FILE
 from k8slb.rules.unused_suppression import UnusedSuppression
 from k8slb.run_memory import RunMemory
