@@ -204,18 +204,27 @@ def read_sources(
     for reader, renderings in rendered:
         _add_rendered(read, parses, reader, renderings, origin)
     parses.make(jobs, progress)
-    parsed = parses.parsed
     for reader, renderings in rendered:
         for rendering in (r for _, each in renderings for r in each):
-            late = reader.after_parse(rendering, parsed)
+            late = reader.after_parse(rendering, parses.parsed)
             if late is not None:
                 read.manifests.append(ManifestFile(late.path, problems=[late]))
     for path in read.rendered_from:
-        found = parsed.get(path)
+        found = parses.parsed.get(path)
         if isinstance(found, ManifestFile):
             read.manifests.append(origin[path].placed(found, settings))
         elif isinstance(found, Unparsed):
             read.errors.append(found.error)
+    _gather(read, sources, parses.parsed, data)
+    return read
+
+
+def _gather(
+    read: Sources, sources: Sequence[Source], parsed: Mapping[str, Parsed], data: SourceBytes
+) -> None:
+    """The sources' parses in `read`, by what they are (objects, code, build facts), and
+    what is settled once a run, whatever its variants: which modules form a program, the
+    names they import from each other, what the build files say."""
     build_files: list[BuildFile] = []
     for source in sources:
         found = parsed.get(source.path)
@@ -233,15 +242,12 @@ def read_sources(
         if not _links(source) and source.path in data:
             also = read_build_file(source.path, data[source.path])
             build_files += [also] if also is not None else []
-    # once a run, whatever its variants: which modules form a program, the names they import
-    # from each other, what the build files say
     read.builds = read_build_facts(build_files)
     assign_projects(read.modules, read.builds.projects)
     read.modules = resolve_imports(read.modules)
     for language in {module.language for module in read.modules}:
         if LANGUAGES[language].settle:
             load(LANGUAGES[language].settle)(read.modules)
-    return read
 
 
 def _readers_of(sources: Sequence[Source]) -> list[Reader]:
