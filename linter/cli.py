@@ -409,10 +409,12 @@ def fix(
             continue
         # A chart is its files: each one its fixes changed is shown, or written, alone.
         from k8slb.editing.chart_fix import chart_changes
+        from k8slb.inputs import reader_of
 
+        reader = reader_of(source.language)
         changes = (
             chart_changes(source.path, outcome.original[path], new)
-            if source.language == "helm"
+            if reader is not None and reader.packs_folder
             else [(path, Path(source.location), outcome.original[path], new)]
         )
         for shown, location, old, changed in changes:

@@ -10,8 +10,8 @@ import re
 import sys
 from pathlib import Path
 
+from k8slb.rulekit.base import Rule
 from k8slb.rules import ALL_RULES
-from k8slb.rules.base import Rule
 
 
 def _example_lines(rule: type[Rule]) -> list[str]:

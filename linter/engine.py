@@ -17,6 +17,7 @@ from k8slb.config import Exemption
 from k8slb.core.edits import FixValues
 from k8slb.core.findings import Finding, ObjectRef, Problem
 from k8slb.core.results import RunResult
+from k8slb.inputs import MANIFESTS, READERS, Reader, ReadSettings, reader_of
 from k8slb.internal import internal_error
 from k8slb.languages import LANGUAGES, load
 from k8slb.model.index import Index
@@ -30,33 +31,19 @@ from k8slb.reading.build_files import (
     read_build_facts,
     read_build_file,
 )
-from k8slb.reading.chart_findings import (
-    RenderedTemplate,
-    in_namespace,
-    rendered_templates,
-    valueless_problem,
-)
-from k8slb.reading.charts import (
-    HelmOptions,
-    chart_file,
-    real_path,
-    render_charts,
-    rendering_inputs,
-)
+from k8slb.reading.chart_findings import RenderedTemplate
+from k8slb.reading.charts import HelmOptions, Rendering, real_path
 from k8slb.reading.file_digest import content_digest
-from k8slb.reading.kustomize import build, built_templates, files_of
 from k8slb.reading.manifests import ManifestFile
 from k8slb.reading.sources import Source
 from k8slb.record import record
 from k8slb.relocation import relocate
-from k8slb.rules.base import Context, Rule
+from k8slb.rulekit.base import Context, Rule
 from k8slb.rules.unread_file import UNREAD_FILE
 from k8slb.rules.unused_suppression import UnusedSuppression
 from k8slb.run_memory import RunMemory
 from k8slb.selection import unknown_codes
 from k8slb.suppressions import Suppressions, judgeable
-
-BUILT = "kustomize"  # the group of every kustomization built: one variant each
 
 
 @record
@@ -83,9 +70,9 @@ class Settings:
         return repr(
             (
                 (self.config_file, self.config_file and content_digest(self.config_file)),
-                # what charts render with, only where there are charts (finding the Helm
-                # engine's version costs a run without charts some 15 ms)
-                rendering_inputs(self.helm) if any(s.language == "helm" for s in sources) else "",
+                # what the rendered sources render with, only for the kinds the run has
+                # (finding the Helm engine's version costs a run without charts some 15 ms)
+                [reader.inputs(self) for reader in _readers_of(sources) if reader.renders],
                 [rule.id for rule in self.rules],
                 self.kubernetes_version,
                 self.mesh,
@@ -110,7 +97,7 @@ class Sources:
     errors: list[str] = field(default_factory=list)
     contents: dict[str, bytes] = field(default_factory=dict)  # what was read
     readable: set[str] = field(default_factory=set)  # read, or recognised unread by the cache
-    templates: dict[str, RenderedTemplate] = field(default_factory=dict)  # of rendered charts
+    templates: dict[str, RenderedTemplate] = field(default_factory=dict)  # of rendered sources
     rendered_from: dict[str, str] = field(default_factory=dict)  # template path -> chart
     variant_of: dict[str, int] = field(default_factory=dict)  # template path -> its value set
     variants: dict[str, int] = field(default_factory=dict)  # group -> how many variants
@@ -176,119 +163,68 @@ def read_sources(
     sources: Sequence[Source],
     data: SourceBytes,
     *,
+    settings: ReadSettings | None = None,
     jobs: int = 1,
     cache: ParseMemo | None = None,
     progress: Progress = QUIET,
-    helm: HelmOptions | None = None,
     keys: Mapping[str, str] | None = None,
 ) -> Sources:
-    """Parse every source's bytes once. Parses come from the cache when the file has not
-    changed (looked up by the key of its bytes: `keys` has those the run worked out, a file
-    the cache recognised unread among them), and from a pool of `jobs` processes
-    otherwise."""
+    """Parse every source's bytes once, and render each rendered source (a chart, a
+    kustomization: its reader's kind) into files parsed with the others. Parses come from
+    the cache when the file has not changed (looked up by the key of its bytes: `keys` has
+    those the run worked out, a file the cache recognised unread among them), and from a
+    pool of `jobs` processes otherwise. `settings`: those the readers render with (the
+    defaults when None)."""
+    settings = settings or Settings(rules=())
     read = Sources(contents=data)
-    parsed: dict[str, Parsed] = {}
-    pending: list[tuple[str, str, bytes]] = []
-    pending_keys: list[str] = []  # each pending parse's key, for the cache
-    charts: list[Source] = []
-
-    def parse(path: str, language: str, content: bytes, key: str | None) -> None:
-        """The parse from the cache, found by the key of `content` (worked out once), or
-        made below with the others."""
-        if cache is not None:
-            key = key or cache.file_key(path, content)
-            hit = cache.parsed_by_key(key, path)
-            if hit is not None:
-                parsed[path] = hit
-                return
-        pending.append((path, language, content))
-        pending_keys.append(key or "")
-
+    parses = _Parses(cache)
     for source in sources:
         key = keys.get(source.path) if keys else None
         if key is None and source.path not in data:
             continue
         read.readable.add(source.path)
-        if source.language == "helm":  # rendered below, all charts in one child process
-            charts.append(source)
-            continue
-        if source.language == "kustomize":  # built below
+        reader = reader_of(source.language)
+        if reader is not None and reader.renders:  # rendered below
             continue
         if source.path not in data:  # recognised by the cache unread: its parse is kept
             hit = cache.parsed_by_key(key, source.path) if cache is not None and key else None
             if hit is not None:
-                parsed[source.path] = hit
+                parses.parsed[source.path] = hit
                 continue
             if not data.fetch(source):  # the kept parse is unusable and the file is gone
                 read.readable.discard(source.path)
                 continue
-        parse(source.path, source.language, data[source.path], key)
-    options = helm or HelmOptions()
-    # Rendered once per content of the chart and options: a pre-commit run whose change is
-    # elsewhere takes the chart's rendering from the cache.
-    inputs = rendering_inputs(options) if charts else ""
-    keys = {s.path: f"{s.path}\0helm\0{inputs}" for s in charts}
-    known = {
-        s.path: cache.parsed(keys[s.path], data[s.path]) if cache is not None else None
-        for s in charts
-    }
-    missing = [s for s in charts if known[s.path] is None]
-    fresh = render_charts([(s.path, options, data[s.path]) for s in missing])
-    for source, renderings in zip(missing, fresh, strict=True):
-        known[source.path] = renderings
-        if any(rendering.stopped for rendering in renderings):
-            read.stopped = True
-        elif cache is not None:
-            cache.store(keys[source.path], data[source.path], renderings)
-
-    def add_rendered(path: str, text: str, source: Source, group: str, variant: int) -> None:
-        """A file a chart or a build produced: parsed like any (from the cache when its
-        text is known), judged in its variant, reported for its source."""
-        read.rendered_from[path], read.group_of[path], read.variant_of[path] = (
-            source.path,
-            group,
-            variant,
-        )
-        parse(path, "yaml", text.encode(), None)
-
-    builds = [s for s in sources if s.language == "kustomize" and s.path in data]
-    read.variants[BUILT] = len(builds)
-    for number, source in enumerate(builds):  # each its own variant: overlays are apart
-        built = build(source.path)
-        where = built.problems[0].path if built.problems else source.path
-        read.manifests.append(ManifestFile(where, problems=built.problems))
-        read.templates.update(built_templates(built, source.path))
-        for path, text in built.files.items():
-            add_rendered(path, text, source, BUILT, number)
-    for source in charts:
-        renderings = known[source.path] or []
-        problems = [p for rendering in renderings for p in rendering.problems]
-        read.manifests.append(ManifestFile(chart_file(source.path), problems=problems))
-        read.variants[source.path] = len(renderings)
-        for rendering in renderings:
-            read.templates.update(rendered_templates(rendering))
-            for path, text in rendering.files.items():
-                add_rendered(path, text, source, source.path, rendering.variant)
-    progress.stage("files parsed", len(pending))
-    keep = isinstance(cache, Cache)  # the cache on disk keeps each parse pickled
-    done = parse_all(pending, jobs, progress, keep_pickles=keep)
-    for (path, _, _), key, (result, blob) in zip(pending, pending_keys, done, strict=True):
-        parsed[path] = result
-        if cache is not None and not isinstance(result, Unparsed):
-            cache.store_by_key(key, path, result, blob)
-    for source in charts:
-        for rendering in known[source.path] or []:
-            valueless = valueless_problem(rendering, parsed)
-            if valueless is not None:
-                read.manifests.append(ManifestFile(valueless.path, problems=[valueless]))
+        parses.add(source.path, source.language, data[source.path], key)
+    rendered = [
+        (reader, _render(reader, sources, data, settings, cache, read))
+        for reader in READERS.values()
+        if reader.renders
+    ]
+    origin: dict[str, Reader] = {}  # each rendered file's reader
+    for reader, renderings in rendered:
+        _add_rendered(read, parses, reader, renderings, origin)
+    parses.make(jobs, progress)
+    for reader, renderings in rendered:
+        for rendering in (r for _, each in renderings for r in each):
+            late = reader.after_parse(rendering, parses.parsed)
+            if late is not None:
+                read.manifests.append(ManifestFile(late.path, problems=[late]))
     for path in read.rendered_from:
-        found = parsed.get(path)
-        if isinstance(found, ManifestFile) and read.group_of[path] == BUILT:
-            read.manifests.append(found)  # kustomize sets the namespaces it means to
-        elif isinstance(found, ManifestFile):
-            read.manifests.append(in_namespace(found, options.namespace))
+        found = parses.parsed.get(path)
+        if isinstance(found, ManifestFile):
+            read.manifests.append(origin[path].placed(found, settings))
         elif isinstance(found, Unparsed):
             read.errors.append(found.error)
+    _gather(read, sources, parses.parsed, data)
+    return read
+
+
+def _gather(
+    read: Sources, sources: Sequence[Source], parsed: Mapping[str, Parsed], data: SourceBytes
+) -> None:
+    """The sources' parses in `read`, by what they are (objects, code, build facts), and
+    what is settled once a run, whatever its variants: which modules form a program, the
+    names they import from each other, what the build files say."""
     build_files: list[BuildFile] = []
     for source in sources:
         found = parsed.get(source.path)
@@ -303,18 +239,118 @@ def read_sources(
             read.modules.append(found)
         # a compose or skaffold file, a CI workflow: read here, whole, on every run (any
         # other file's name says it is no build file, and it is not decoded)
-        if source.language != "build" and source.path in data:
+        if not _links(source) and source.path in data:
             also = read_build_file(source.path, data[source.path])
             build_files += [also] if also is not None else []
-    # once a run, whatever its variants: which modules form a program, the names they import
-    # from each other, what the build files say
     read.builds = read_build_facts(build_files)
     assign_projects(read.modules, read.builds.projects)
     read.modules = resolve_imports(read.modules)
     for language in {module.language for module in read.modules}:
         if LANGUAGES[language].settle:
             load(LANGUAGES[language].settle)(read.modules)
-    return read
+
+
+def _readers_of(sources: Sequence[Source]) -> list[Reader]:
+    """The readers of the kinds among the sources, in the registry's order."""
+    kinds = {source.language for source in sources}
+    return [reader for name, reader in READERS.items() if name in kinds]
+
+
+def _links(source: Source) -> bool:
+    """Whether the source is read for the link of code to containers only (a build file)."""
+    reader = reader_of(source.language)
+    return reader is not None and reader.links
+
+
+class _Parses:
+    """The parses of a run's files: from the cache, found by the key of a file's bytes
+    (worked out once), or made all together (`make`), in a pool where it pays."""
+
+    def __init__(self, cache: ParseMemo | None) -> None:
+        self.cache = cache
+        self.parsed: dict[str, Parsed] = {}
+        self.pending: list[tuple[str, str, bytes]] = []
+        self.pending_keys: list[str] = []  # each pending parse's key, for the cache
+
+    def add(self, path: str, language: str, content: bytes, key: str | None) -> None:
+        if self.cache is not None:
+            key = key or self.cache.file_key(path, content)
+            hit = self.cache.parsed_by_key(key, path)
+            if hit is not None:
+                self.parsed[path] = hit
+                return
+        self.pending.append((path, language, content))
+        self.pending_keys.append(key or "")
+
+    def make(self, jobs: int, progress: Progress) -> None:
+        progress.stage("files parsed", len(self.pending))
+        keep = isinstance(self.cache, Cache)  # the cache on disk keeps each parse pickled
+        done = parse_all(self.pending, jobs, progress, keep_pickles=keep)
+        for (path, _, _), key, (result, blob) in zip(
+            self.pending, self.pending_keys, done, strict=True
+        ):
+            self.parsed[path] = result
+            if self.cache is not None and not isinstance(result, Unparsed):
+                self.cache.store_by_key(key, path, result, blob)
+
+
+Renderings = list[tuple[Source, list[Rendering]]]  # each source of a kind, its renderings
+
+
+def _render(
+    reader: Reader,
+    sources: Sequence[Source],
+    data: SourceBytes,
+    settings: ReadSettings,
+    cache: ParseMemo | None,
+    read: Sources,
+) -> Renderings:
+    """The renderings of each source of the reader's kind. Rendered once per content of
+    the source and the reader's inputs: a pre-commit run whose change is elsewhere takes a
+    chart's rendering from the cache. One a limit of the run stopped is kept nowhere."""
+    mine = [s for s in sources if s.language == reader.name and s.path in data]
+    if not mine:
+        return []
+    inputs = reader.inputs(settings)
+    keys = {s.path: f"{s.path}\0{reader.name}\0{inputs}" for s in mine}
+    kept = cache if reader.cached else None
+    known = {
+        s.path: kept.parsed(keys[s.path], data[s.path]) if kept is not None else None for s in mine
+    }
+    missing = [s for s in mine if known[s.path] is None]
+    fresh = reader.render([(s.path, data[s.path]) for s in missing], settings)
+    for source, renderings in zip(missing, fresh, strict=True):
+        known[source.path] = renderings
+        if any(rendering.stopped for rendering in renderings):
+            read.stopped = True
+        elif kept is not None:
+            kept.store(keys[source.path], data[source.path], renderings)
+    return [(source, known[source.path] or []) for source in mine]
+
+
+def _add_rendered(
+    read: Sources,
+    parses: _Parses,
+    reader: Reader,
+    rendered: Renderings,
+    origin: dict[str, Reader],
+) -> None:
+    """The files the renderings wrote, parsed like any (from the cache when their text is
+    known), each judged in its variant and reported for its source; the problems that
+    kept a source from rendering, listed under its file."""
+    for number, (source, renderings) in enumerate(rendered):
+        problems = [p for rendering in renderings for p in rendering.problems]
+        where = reader.problems_path(source.path, renderings)
+        read.manifests.append(ManifestFile(where, problems=problems))
+        group = reader.name if reader.apart else source.path
+        read.variants[group] = len(rendered) if reader.apart else len(renderings)
+        for rendering in renderings:
+            read.templates.update(reader.templates(rendering, source.path))
+            variant = number if reader.apart else rendering.variant
+            for path, text in rendering.files.items():
+                read.rendered_from[path], read.group_of[path] = source.path, group
+                read.variant_of[path], origin[path] = variant, reader
+                parses.add(path, MANIFESTS.name, text.encode(), None)
 
 
 def run(
@@ -348,10 +384,10 @@ def run(
     read = read_sources(
         sources,
         data,
+        settings=settings,
         jobs=jobs,
         cache=(cache if sources else None) or memo,
         progress=progress,
-        helm=settings.helm,
         keys=memory.keys if memory is not None else None,
     )
     read.errors[:0] = data.errors  # with any recognised file gone before it was parsed
@@ -550,13 +586,10 @@ def _reported(sources: Sequence[Source], read: Sources) -> Reported:
     if len(named) == len(sources):
         return Reported(True, frozenset(named), ())
     named |= {real_path(path) for path, chart in read.rendered_from.items() if chart in named}
-    charts = [s.path for s in sources if s.report and s.language == "helm"]
-    named |= {chart_file(chart) for chart in charts}
-    # a build's findings are put in the resource files it read, a base's among them
-    named |= {
-        p for s in sources if s.report and s.language == "kustomize" for p in files_of(s.path)
-    }
-    return Reported(False, frozenset(named), tuple(os.path.join(chart, "") for chart in charts))
+    readers = [(s, reader) for s in sources if s.report and (reader := reader_of(s.language))]
+    named |= {path for s, reader in readers for path in reader.reported_files(s.path)}
+    folders = [s.path for s, reader in readers if reader.reports_folder]
+    return Reported(False, frozenset(named), tuple(os.path.join(f, "") for f in folders))
 
 
 def _result(
@@ -580,7 +613,7 @@ def _result(
             path
             for path in [m.path for m in manifests]
             + [f.path for f in read.modules]
-            + [s.path for s in sources if s.language == "build" and s.path in read.readable]
+            + [s.path for s in sources if _links(s) and s.path in read.readable]
             if reported(path)
         ],
         contents=dict(read.contents),  # plain: a result is pickled for the cache

@@ -8,29 +8,38 @@ from collections.abc import Callable, Sequence
 
 from k8slb import parse_codec
 from k8slb.code.facts import CodeFacts
+from k8slb.inputs import READERS
 from k8slb.internal import internal_error
 from k8slb.languages import LANGUAGES, load
 from k8slb.parallel import Work, fork_map
 from k8slb.progress import QUIET, Progress
-from k8slb.reading.build_files import BuildFile, read_build_file
-from k8slb.reading.manifests import ManifestFile, load_manifests
+from k8slb.reading.build_files import BuildFile
+from k8slb.reading.manifests import ManifestFile
 from k8slb.record import record
 
 # Below this many files, starting processes costs more than it saves (measured with
 # `make bench`: a worker takes some 60 ms to start and return its first results).
 PARALLEL_MIN_FILES = 200
 
-# What parsing a KB of each kind costs in one process, in ms (each kind's files of the
-# 8,000-file bench tree parsed in process, on a 2-core VM: docs/speed.md). A kind not
-# listed is costed as Python.
+# What parsing a KB of each language costs in one process, in ms (each kind's files of the
+# 8,000-file bench tree parsed in process, on a 2-core VM: docs/speed.md); a reader's
+# kind says its own (`Reader.parse_ms_per_kb`). A language not listed is costed as Python.
 PARSE_MS_PER_KB = {
-    "yaml": 0.16,
     "python": 0.26,
     "go": 1.45,
     "java": 0.8,
     "javascript": 0.85,
-    "build": 0.85,
 }
+
+
+def parse_ms_per_kb(kind: str) -> float:
+    """What parsing a KB of a source of this kind costs in one process, in ms."""
+    reader = READERS.get(kind)
+    if reader is not None:
+        return reader.parse_ms_per_kb
+    return PARSE_MS_PER_KB.get(kind, PARSE_MS_PER_KB["python"])
+
+
 # What a pool costs beyond the parse it takes over: the children's start, the parses sent
 # back, the parent's waits. Fitted on trees of one kind each and on the mixed bench tree
 # (`-j 2` against `-j 1`, interleaved, docs/speed.md): a pool lost up to an expected saving
@@ -41,7 +50,7 @@ FORK_MIN_MS = 450.0
 
 def _parse_ms(item: Item) -> float:
     _, language, data = item
-    return len(data) / 1024 * PARSE_MS_PER_KB.get(language, PARSE_MS_PER_KB["python"])
+    return len(data) / 1024 * parse_ms_per_kb(language)
 
 
 def pool_saving_ms(items: Sequence[Item], jobs: int) -> float:
@@ -77,10 +86,9 @@ Item = tuple[str, str, bytes]  # (path, language, bytes)
 
 def parse_one(path: str, language: str, data: bytes) -> Parsed:
     try:
-        if language == "yaml":
-            return load_manifests(path, data)
-        if language == "build":  # a Dockerfile or Tiltfile: always a build file by its name
-            return read_build_file(path, data) or BuildFile(path)
+        reader = READERS.get(language)
+        if reader is not None:
+            return reader.parse(path, data)
         front_end: Callable[[str, bytes], CodeFacts] = load(LANGUAGES[language].parse)
         return front_end(path, data)
     except Exception as error:  # a bug of k8slb's: the other files are still linted
@@ -145,8 +153,7 @@ def parse_all(
 
 
 def _cheaper_here(item: Item) -> bool:
-    """A YAML file is cheaper to read in the parent than to have read in a child: its
-    trees, with every position, cost more to pickle and unpickle than to build (built in
-    C, on `make bench`'s tree: 0.35 ms a file to read, 0.32 ms to pickle and unpickle;
-    Go and Python files cost 0.7-1.25 and 0.5 ms to read, 0.2 and 0.12 ms to send back)."""
-    return item[1] == "yaml"
+    """A file its reader parses more cheaply in the parent than a child parses and sends
+    back (YAML: `Reader.parsed_here`)."""
+    reader = READERS.get(item[1])
+    return reader is not None and reader.parsed_here

@@ -11,10 +11,9 @@ from collections.abc import Mapping, Sequence
 
 from k8slb.cache import Cache, run_key
 from k8slb.core.results import RunResult
+from k8slb.inputs import reader_of
 from k8slb.languages import LANGUAGES
 from k8slb.reading.build_files import names_builds
-from k8slb.reading.charts import stat_signature
-from k8slb.reading.kustomize import signature
 from k8slb.reading.sources import Source
 
 
@@ -81,10 +80,10 @@ def _skippable(source: Source) -> bool:
     whole on every run)."""
     if source.unread is not None:
         return False
-    if source.language == "build":
-        return True
-    parsed_alone = source.language == "yaml" or source.language in LANGUAGES
-    return parsed_alone and not names_builds(source.path)
+    reader = reader_of(source.language)
+    if reader is not None:
+        return reader.skippable(source.path)
+    return source.language in LANGUAGES and not names_builds(source.path)
 
 
 # A file changed this recently may change again within its time stamps' grain (a second on
@@ -108,12 +107,11 @@ def _stamps(sources: Sequence[Source]) -> tuple[dict[str, str], frozenset[str]] 
             return None
         if source.unread is not None:
             continue  # its verdict is in the settings digest
+        reader = reader_of(source.language)
         try:
-            if source.language == "helm":
-                stamps[source.path] = f"{source.path}:{stat_signature(source.location)}"
-                continue
-            if source.language == "kustomize":
-                stamps[source.path] = f"{source.path}:{signature(source.path)}"
+            stamp = reader.stamp(source.path, source.location) if reader is not None else None
+            if stamp is not None:  # a folder's: of every file it reads
+                stamps[source.path] = f"{source.path}:{stamp}"
                 continue
             status = os.stat(source.location)
         except OSError:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from k8slb.rulekit.base import Rule
 from k8slb.rules import ALL_RULES
-from k8slb.rules.base import Rule
 
 
 class SelectionError(ValueError):

@@ -1,6 +1,6 @@
 """The rule catalogue: one module per rule, listed here in id order."""
 
-from k8slb.rules.base import Rule
+from k8slb.rulekit.base import Rule
 from k8slb.rules.client_port_not_exposed import ClientPortNotExposed
 from k8slb.rules.db_pool_no_recycle import DbPoolNoRecycle
 from k8slb.rules.external_traffic_local import ExternalTrafficLocal

@@ -15,7 +15,7 @@ from k8slb.model.addresses import (
 from k8slb.model.index import Index, is_headless, service_type
 from k8slb.model.objects import service_ports, target_port
 from k8slb.reading.objects import K8sObject
-from k8slb.rules.base import Context, Example, Rule
+from k8slb.rulekit.base import Context, Example, Rule
 from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE
 
 Parse = Callable[[str], Address | None]

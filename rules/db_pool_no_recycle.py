@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from k8slb.code.facts import DbPool
 from k8slb.core.findings import Finding, Severity
 from k8slb.model.addresses import parse_url
-from k8slb.rules.base import Context, Example, Rule
+from k8slb.rulekit.base import Context, Example, Rule
 
 DAY = 86_400
 # asyncpg's default, 50,000 queries, turns a busy pool over; a hundred million never does.

@@ -4,8 +4,8 @@ from collections.abc import Iterator
 
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.model.objects import pos_of
-from k8slb.rules.base import STOPPING, Context, Example, Rule, grace_edit
-from k8slb.rules.examples import PRESTOP, web_deployment
+from k8slb.rulekit.base import STOPPING, Context, Example, Rule, grace_edit
+from k8slb.rulekit.examples import PRESTOP, web_deployment
 
 
 def _seconds(value: float) -> str:

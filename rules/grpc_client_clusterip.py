@@ -10,8 +10,8 @@ from k8slb.model.grpc_options import SERVICE_CONFIG, channel_policy
 from k8slb.model.http2 import PinnedService, dialed_port
 from k8slb.model.index import Index, one_unscaled_replica
 from k8slb.model.objects import service_ports
-from k8slb.rules.base import PROBES, Context, Example, Rule
-from k8slb.rules.dialect import dialect_of
+from k8slb.rulekit.base import PROBES, Context, Example, Rule
+from k8slb.rulekit.dialect import dialect_of
 from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE, twin_edit, twin_name
 
 CLIENT = """\

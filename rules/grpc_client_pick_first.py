@@ -9,8 +9,8 @@ from k8slb.model.addresses import services_for, target_parser
 from k8slb.model.grpc_options import SERVICE_CONFIG, channel_policy
 from k8slb.model.http2 import dialed_port
 from k8slb.model.index import is_headless
-from k8slb.rules.base import PROBES, Context, Example, Rule
-from k8slb.rules.dialect import dialect_of
+from k8slb.rulekit.base import PROBES, Context, Example, Rule
+from k8slb.rulekit.dialect import dialect_of
 from k8slb.rules.grpc_client_clusterip import CLIENT, JAVA_CLIENT
 from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE
 

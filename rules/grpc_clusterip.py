@@ -16,8 +16,8 @@ from k8slb.model.objects import PodTemplate, pos_of, service_ports, target_port
 from k8slb.model.routes import Front, Key, key_of, l7_fronts
 from k8slb.reading.objects import K8sObject, dig
 from k8slb.reading.yamltree import Pos, YMap
-from k8slb.rules.base import PROBES, Context, Example, Rule
-from k8slb.rules.serving import Elsewhere, called_through, registered
+from k8slb.rulekit.base import PROBES, Context, Example, Rule
+from k8slb.rulekit.serving import Elsewhere, called_through, registered
 
 GRPC_SERVICE = """\
 apiVersion: v1

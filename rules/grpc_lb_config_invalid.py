@@ -12,8 +12,8 @@ from k8slb.model.grpc_options import (
     nearest,
     service_config_policy,
 )
-from k8slb.rules.base import Context, Example, Rule
-from k8slb.rules.dialect import dialect_of
+from k8slb.rulekit.base import Context, Example, Rule
+from k8slb.rulekit.dialect import dialect_of
 
 _CHANNEL = """\
 import grpc

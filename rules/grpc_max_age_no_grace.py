@@ -4,9 +4,9 @@ from collections.abc import Iterator
 
 from k8slb.core.findings import Finding, FixInfo, Severity
 from k8slb.model.grpc_options import INT_MAX, MAX_AGE, MAX_AGE_GRACE
-from k8slb.rules.base import Context, Example, Rule
-from k8slb.rules.dialect import dialect_of
-from k8slb.rules.examples import (
+from k8slb.rulekit.base import Context, Example, Rule
+from k8slb.rulekit.dialect import dialect_of
+from k8slb.rulekit.examples import (
     GO_KEEPALIVE_IMPORTS,
     GO_MAX_AGE,
     JAVA_MAX_AGE,

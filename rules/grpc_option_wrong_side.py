@@ -5,7 +5,7 @@ from collections.abc import Iterator
 from k8slb.code.facts import Options
 from k8slb.core.findings import Finding, Severity
 from k8slb.model.grpc_options import CLIENT_ONLY, KNOWN_KEYS, OPEN_PREFIXES, SERVER_ONLY, nearest
-from k8slb.rules.base import Context, Example, Rule
+from k8slb.rulekit.base import Context, Example, Rule
 
 _CLIENT = """\
 import grpc

@@ -10,9 +10,9 @@ from k8slb.model.grpc_options import INT_MAX, MAX_AGE, MAX_AGE_GRACE
 from k8slb.model.index import is_headless, one_unscaled_replica, service_type
 from k8slb.model.objects import pod_template
 from k8slb.model.routes import Front, Key, envoy_fronts, key_of, l7_fronts
-from k8slb.rules.base import Context, Example, Rule
-from k8slb.rules.dialect import dialect_of
-from k8slb.rules.examples import (
+from k8slb.rulekit.base import Context, Example, Rule
+from k8slb.rulekit.dialect import dialect_of
+from k8slb.rulekit.examples import (
     BUILT_HERE,
     GO_HANDLER,
     GO_KEEPALIVE_IMPORTS,

@@ -6,7 +6,7 @@ from k8slb.core.findings import Finding, Related, Severity
 from k8slb.model.http2 import grpc_evidence
 from k8slb.model.index import is_headless
 from k8slb.model.objects import pos_of
-from k8slb.rules.base import PROBES, Context, Example, Rule
+from k8slb.rulekit.base import PROBES, Context, Example, Rule
 from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE
 
 _MESHED = BACKEND.replace(

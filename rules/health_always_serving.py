@@ -4,9 +4,9 @@ from collections.abc import Iterator
 
 from k8slb.code.facts import CodeFacts, HealthServicer
 from k8slb.core.findings import Finding, Severity
-from k8slb.rules.base import Context, Example, Rule
-from k8slb.rules.dialect import dialect_of
-from k8slb.rules.examples import GO_SIGNAL_IMPORTS, GO_SIGTERM, JAVA_HOOK, go_server, java_server
+from k8slb.rulekit.base import Context, Example, Rule
+from k8slb.rulekit.dialect import dialect_of
+from k8slb.rulekit.examples import GO_SIGNAL_IMPORTS, GO_SIGTERM, JAVA_HOOK, go_server, java_server
 
 _STANDARD = """\
 from grpc_health.v1 import health, health_pb2_grpc

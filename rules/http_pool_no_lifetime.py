@@ -5,8 +5,8 @@ from collections.abc import Iterator
 from k8slb.code.facts import CodeFacts, HttpClient
 from k8slb.core.findings import Finding, Related, Severity
 from k8slb.model.addresses import parse_url
-from k8slb.rules.base import Context, Example, Rule
-from k8slb.rules.dialect import dialect_of
+from k8slb.rulekit.base import Context, Example, Rule
+from k8slb.rulekit.dialect import dialect_of
 
 _SESSION = """\
 import requests

@@ -8,8 +8,8 @@ from k8slb.model.drains import self_drain
 from k8slb.model.index import is_headless
 from k8slb.model.routes import key_of
 from k8slb.model.traffic import publishes_not_ready
-from k8slb.rules.base import STOPPING, Context, Example, Rule, grace_edit
-from k8slb.rules.examples import (
+from k8slb.rulekit.base import STOPPING, Context, Example, Rule, grace_edit
+from k8slb.rulekit.examples import (
     BUILT_HERE,
     DATA_CLAIM,
     PRESTOP,
@@ -17,7 +17,7 @@ from k8slb.rules.examples import (
     publishing_not_ready,
     web_deployment,
 )
-from k8slb.rules.serving import never_overlaps, reached_otherwise
+from k8slb.rulekit.serving import never_overlaps, reached_otherwise
 
 # A server that waits on SIGTERM before it stops: the routing drops the pod meanwhile.
 _DRAINING_SERVER = """\

@@ -4,9 +4,9 @@ from collections.abc import Iterator
 
 from k8slb.core.findings import Finding, Related, Severity
 from k8slb.model.traffic import publishes_not_ready
-from k8slb.rules.base import PROBES, Context, Example, Rule
-from k8slb.rules.examples import LIVE, READY, publishing_not_ready, web_deployment
-from k8slb.rules.serving import never_overlaps, reached_otherwise
+from k8slb.rulekit.base import PROBES, Context, Example, Rule
+from k8slb.rulekit.examples import LIVE, READY, publishing_not_ready, web_deployment
+from k8slb.rulekit.serving import never_overlaps, reached_otherwise
 
 
 class NoReadinessProbe(Rule):

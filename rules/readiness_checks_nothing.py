@@ -4,8 +4,8 @@ from collections.abc import Iterator
 
 from k8slb.core.findings import Finding, Related, Severity
 from k8slb.model.objects import pos_of
-from k8slb.rules.base import PROBES, Context, Example, Rule
-from k8slb.rules.examples import BUILT_HERE, READY, web_deployment
+from k8slb.rulekit.base import PROBES, Context, Example, Rule
+from k8slb.rulekit.examples import BUILT_HERE, READY, web_deployment
 
 _APP = """\
 import os

@@ -16,10 +16,10 @@ from k8slb.reading.build_files import image_repository
 from k8slb.reading.objects import K8sObject
 from k8slb.reading.yamltree import YMap
 from k8slb.record import record
-from k8slb.rules.base import PROBES, Context, Example, Rule
-from k8slb.rules.examples import BUILT_HERE, LIVE, READY, web_deployment
+from k8slb.rulekit.base import PROBES, Context, Example, Rule
+from k8slb.rulekit.examples import BUILT_HERE, LIVE, READY, web_deployment
+from k8slb.rulekit.serving import never_overlaps
 from k8slb.rules.health_always_serving import never_drains
-from k8slb.rules.serving import never_overlaps
 
 TCP = "readinessProbe:\n  tcpSocket: {port: http}\n"
 _ONE_HANDLER = """\

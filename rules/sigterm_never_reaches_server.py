@@ -19,8 +19,8 @@ from k8slb.model.scripts import image_script
 from k8slb.reading.build_files import DOCKERFILE_NAMES, Dockerfile, Said, ShellScript
 from k8slb.reading.objects import K8sObject
 from k8slb.record import record
-from k8slb.rules.base import Context, Example, Rule
-from k8slb.rules.examples import web_deployment
+from k8slb.rulekit.base import Context, Example, Rule
+from k8slb.rulekit.examples import web_deployment
 
 _SHELLS = frozenset({"sh", "bash", "ash", "dash", "zsh", "ksh"})
 # Init processes made to be PID 1: they pass SIGTERM on and reap what exits.

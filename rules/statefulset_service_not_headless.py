@@ -9,7 +9,7 @@ from k8slb.model.index import is_headless
 from k8slb.model.objects import pos_of
 from k8slb.reading.objects import K8sObject, dig
 from k8slb.reading.yamltree import Pos, YMap
-from k8slb.rules.base import Context, Example, Rule
+from k8slb.rulekit.base import Context, Example, Rule
 
 _STATEFULSET = """\
 apiVersion: apps/v1

@@ -3,9 +3,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from k8slb.core.findings import Finding, FixInfo, Severity
-from k8slb.rules.base import STOPPING, Context, Example, Rule
-from k8slb.rules.dialect import dialect_of
-from k8slb.rules.examples import (
+from k8slb.rulekit.base import STOPPING, Context, Example, Rule
+from k8slb.rulekit.dialect import dialect_of
+from k8slb.rulekit.examples import (
     GO_SIGNAL_IMPORTS,
     GO_SIGTERM,
     JAVA_HOOK,

@@ -6,7 +6,7 @@ from k8slb.core.findings import Finding, Severity
 from k8slb.model.objects import pos_of
 from k8slb.reading.objects import dig
 from k8slb.reading.yamltree import YMap
-from k8slb.rules.base import Context, Example, Rule
+from k8slb.rulekit.base import Context, Example, Rule
 
 TOPOLOGY_ANNOTATIONS = (
     "service.kubernetes.io/topology-mode",

@@ -1,5 +1,5 @@
 from k8slb.core.findings import Severity
-from k8slb.rules.base import Example, ReadProblemRule
+from k8slb.rulekit.base import Example, ReadProblemRule
 
 UNREAD_FILE = "KLB006"
 

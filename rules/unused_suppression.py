@@ -4,7 +4,7 @@ from collections.abc import Iterator
 
 from k8slb.core.findings import Finding, Severity
 from k8slb.reading.markers import Marker
-from k8slb.rules.base import Context, Example, Rule
+from k8slb.rulekit.base import Context, Example, Rule
 
 
 class UnusedSuppression(Rule):

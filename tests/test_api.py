@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from k8slb import api
-from k8slb.rules.examples import READY, web_deployment
+from k8slb.rulekit.examples import READY, web_deployment
 
 
 def test_plan_check_and_fix_a_tree(tmp_path: Path) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from k8slb.core.findings import Finding
 from k8slb.reading.manifests import load_manifests
-from k8slb.rules.examples import READY, web_deployment
+from k8slb.rulekit.examples import READY, web_deployment
 
 from .helpers import lint_files, rules_of
 

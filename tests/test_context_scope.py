@@ -23,7 +23,7 @@ from k8slb.engine import Settings, run
 from k8slb.model.objects import Container
 from k8slb.reading.objects import K8sObject
 from k8slb.reading.sources import Source, discover
-from k8slb.rules.base import Context
+from k8slb.rulekit.base import Context
 from k8slb.selection import select_rules
 
 from .helpers import CORPUS, FIXTURES, SHARED

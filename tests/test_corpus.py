@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import pytest
-from k8slb.reading.sources import enclosing_chart
+from k8slb.reading.charts import enclosing_chart
 
 from .helpers import CORPUS, lint_paths
 

@@ -234,7 +234,7 @@ def test_klb102_retargets_a_literal_target_and_adds_the_twin(tmp_path: Path) -> 
 def test_prestop_goes_into_an_empty_lifecycle(
     tmp_path: Path, lifecycle: str, expected: str
 ) -> None:
-    from k8slb.rules.examples import READY, web_deployment
+    from k8slb.rulekit.examples import READY, web_deployment
 
     target = tmp_path / "m.yaml"
     target.write_text(web_deployment(READY + lifecycle))
@@ -254,7 +254,7 @@ def test_findings_in_later_documents_are_not_counted_as_fixed_when_a_twin_shifts
 
 
 def test_a_shared_tcp_probe_is_no_finding_so_no_fix_changes_nothing(tmp_path: Path) -> None:
-    from k8slb.rules.examples import web_deployment
+    from k8slb.rulekit.examples import web_deployment
 
     probes = (
         "readinessProbe:\n  tcpSocket: {port: http}\nlivenessProbe:\n  tcpSocket: {port: 8080}\n"
@@ -285,7 +285,7 @@ def test_klb108_fixes_the_unambiguous_cases(tmp_path: Path, option: str, fixed: 
 
 
 def test_klb404_gives_stop_a_grace_with_unsafe_fixes(tmp_path: Path) -> None:
-    from k8slb.rules.examples import SIGTERM_HANDLER, grpc_server
+    from k8slb.rulekit.examples import SIGTERM_HANDLER, grpc_server
 
     target = tmp_path / "server.py"
     target.write_text(grpc_server(before_wait=SIGTERM_HANDLER.replace("grace=25", "0")))

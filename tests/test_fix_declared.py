@@ -15,8 +15,8 @@ from k8slb.code.facts import Loc
 from k8slb.core.edits import YamlEdit, YamlOp
 from k8slb.core.findings import NO_FIX, Finding, FixInfo, Severity
 from k8slb.editing.yaml_edit import OPERATIONS
+from k8slb.rulekit.base import Context, Rule
 from k8slb.rules import ALL_RULES
-from k8slb.rules.base import Context, Rule
 
 from .helpers import ROOT, lint_files
 

@@ -178,7 +178,7 @@ def test_an_internal_error_reading_one_file_leaves_the_others_linted(
             raise RuntimeError("boom")
         return original(path, data)
 
-    monkeypatch.setattr("k8slb.parsing.load_manifests", flaky)
+    monkeypatch.setattr("k8slb.inputs.plain.load_manifests", flaky)
     result = engine.run(discover([str(tmp_path)]).sources, engine.Settings(rules=ALL_RULES))
     assert any("internal error while reading" in e and "backend.yaml" in e for e in result.errors)
     assert result.findings, "the other files are linted"

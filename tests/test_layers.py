@@ -271,3 +271,12 @@ def test_the_table_names_no_module_that_is_gone() -> None:
     known = modules()
     listed = [*TOP_LEVEL, *PACKAGES]
     assert [name for name in listed if name not in known] == []
+
+
+def test_rules_holds_the_rule_catalogue_and_nothing_else() -> None:
+    """Each module of rules/ is a rule of ALL_RULES; what rules share is rulekit/'s."""
+    from k8slb.rules import ALL_RULES
+
+    catalogue = {rule.__module__ for rule in ALL_RULES}
+    in_rules = {name for name in modules() if name.startswith("k8slb.rules.")}
+    assert sorted(in_rules - catalogue) == []

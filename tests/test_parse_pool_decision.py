@@ -13,7 +13,7 @@ def _files(language: str, count: int, size: int) -> list[parsing.Item]:
 
 
 def _ms(language: str, count: int, size: int) -> float:
-    return count * size / 1024 * parsing.PARSE_MS_PER_KB[language]
+    return count * size / 1024 * parsing.parse_ms_per_kb(language)
 
 
 def test_the_children_take_the_code_up_to_an_even_share_of_the_work() -> None:

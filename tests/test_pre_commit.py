@@ -10,8 +10,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from k8slb.inputs.plain import SUFFIXES as YAML_SUFFIXES
 from k8slb.languages import LANGUAGES
-from k8slb.reading.sources import YAML_SUFFIXES, language_of
+from k8slb.reading.sources import language_of
 from ruamel.yaml import YAML
 
 from .helpers import FIXTURES, ROOT

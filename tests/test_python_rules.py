@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from k8slb.core.findings import Finding, Severity
-from k8slb.rules.examples import (
+from k8slb.rulekit.examples import (
     BUILT_HERE,
     MAX_AGE_OPTIONS,
     SIGTERM_HANDLER,

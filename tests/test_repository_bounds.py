@@ -13,7 +13,8 @@ import pytest
 from click.testing import CliRunner
 from k8slb.cli import cli
 from k8slb.config import find_config, marked_project
-from k8slb.reading.sources import discover, enclosing_chart
+from k8slb.reading.charts import enclosing_chart
+from k8slb.reading.sources import discover
 
 SERVICE = "apiVersion: v1\nkind: Service\nmetadata: {name: api}\nspec: {ports: [{port: 80}]}\n"
 CHART = "apiVersion: v2\nname: stray\nversion: 0.1.0\n"

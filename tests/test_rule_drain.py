@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from k8slb.core.findings import Severity
-from k8slb.rules.examples import DATA_CLAIM, PRESTOP, READY, bare_pod, web_deployment
+from k8slb.rulekit.examples import DATA_CLAIM, PRESTOP, READY, bare_pod, web_deployment
 
 from .helpers import lint_text, rules_of
 

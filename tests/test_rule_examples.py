@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from k8slb.rulekit.base import Example, Rule
 from k8slb.rules import ALL_RULES
-from k8slb.rules.base import Example, Rule
 
 from .helpers import lint_files
 

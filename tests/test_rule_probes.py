@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from k8slb.core.findings import Finding, Severity
-from k8slb.rules.examples import BUILT_HERE, publishing_not_ready, web_deployment
+from k8slb.rulekit.examples import BUILT_HERE, publishing_not_ready, web_deployment
 
 from .helpers import lint_files, lint_text
 

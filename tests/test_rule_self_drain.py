@@ -12,7 +12,7 @@ from k8slb.core.findings import Finding, Severity
 from k8slb.languages.go.parse import analyse_go
 from k8slb.languages.python.parse import parse as parse_python
 from k8slb.model.drains import drain_kind, duration_seconds, settings_in
-from k8slb.rules.examples import BUILT_HERE, READY, web_deployment
+from k8slb.rulekit.examples import BUILT_HERE, READY, web_deployment
 
 from .helpers import lint_files, lint_text
 

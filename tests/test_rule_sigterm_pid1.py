@@ -11,7 +11,7 @@ from k8slb.cli import cli
 from k8slb.core.findings import Finding, Severity
 from k8slb.engine import Settings, run
 from k8slb.reading.sources import discover
-from k8slb.rules.examples import web_deployment
+from k8slb.rulekit.examples import web_deployment
 from k8slb.rules.sigterm_never_reaches_server import pid1
 from k8slb.selection import select_rules
 

@@ -10,7 +10,7 @@ import pytest
 from k8slb.core.findings import Finding, Severity
 from k8slb.languages.python.parse import parse
 from k8slb.reading.build_files import ShellScript, read_build_file
-from k8slb.rules.examples import web_deployment
+from k8slb.rulekit.examples import web_deployment
 from k8slb.rules.sigterm_never_reaches_server import script_pid1
 
 from .helpers import lint_files

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 from k8slb.cli import cli
-from k8slb.rules.examples import BUILT_HERE, grpc_server
+from k8slb.rulekit.examples import BUILT_HERE, grpc_server
 
 from .test_registry_callers import hotel
 

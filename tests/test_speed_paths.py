@@ -364,7 +364,7 @@ def test_a_broken_cache_is_ignored(tmp_path: Path) -> None:
 def test_cached_parses_do_not_remember_which_suppressions_were_used(tmp_path: Path) -> None:
     """A suppression in an unchanged file that stops being needed because another file
     changed is reported as unused, cache or not."""
-    from k8slb.rules.examples import READY, SERVICE, web_deployment
+    from k8slb.rulekit.examples import READY, SERVICE, web_deployment
 
     tree = tmp_path / "tree"
     tree.mkdir()

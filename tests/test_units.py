@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from k8slb.rules.examples import READY, SERVICE, web_deployment
+from k8slb.rulekit.examples import READY, SERVICE, web_deployment
 
 from .helpers import lint_files, rules_of
 

@@ -67,7 +67,7 @@ class RenderedAt:
 class FixInfo:
     """A fix: whether there is one, whether it is safe (it changes nothing a person must
     review), and what it does. A rule declares its own (`Rule.fix`: the docs, `k8slb
-    rules`), and each of its findings with edits carries it (rules/base.py makes it from
+    rules`), and each of its findings with edits carries it (rulekit/base.py makes it from
     the declaration); said by keyword, never as positional booleans."""
 
     _: KW_ONLY

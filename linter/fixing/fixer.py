@@ -17,6 +17,7 @@ from k8slb.editing.chart_fix import apply_chart_edits
 from k8slb.editing.line_edit import edit_lines
 from k8slb.editing.yaml_edit import apply_yaml_edits
 from k8slb.engine import Settings, run
+from k8slb.inputs import MANIFESTS
 from k8slb.internal import internal_error
 from k8slb.languages import language_of, load
 from k8slb.parallel import Work, fork_map
@@ -128,7 +129,7 @@ def _edit_file(task: EditTask) -> Edited:
         new, refusals = apply_edits(data, edits)
     except Exception as error:  # a bug of k8slb's: this file is left as it is
         return data, [internal_error("fixing it", error)], None, True
-    parsed = parse_one(path, "yaml", new) if is_yaml and new != data else None
+    parsed = parse_one(path, MANIFESTS.name, new) if is_yaml and new != data else None
     return new, refusals, None if isinstance(parsed, Unparsed) else parsed, False
 
 
@@ -247,7 +248,7 @@ def _plan(
     writable = {s.path for s in sources if s.report}  # never edit `--context` files
     if only is not None:
         writable &= only
-    yaml_files = {s.path for s in sources if s.language == "yaml"}
+    yaml_files = {s.path for s in sources if s.language == MANIFESTS.name}
     refused_files: set[str] = set()
     # where making an edit failed: no later pass touches them, not even for another file's
     # fix (the next try would be in this process, and a crash there would end the run)

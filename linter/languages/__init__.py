@@ -32,7 +32,7 @@ class Language:
     comment_gap: str  # what the language's formatter writes between code and a comment
     example_file: str  # the name a rule example's code is written under
     parse: str  # "module:function": (path, bytes) -> CodeFacts
-    dialect: str  # "module:object": its rules.dialect.Dialect
+    dialect: str  # "module:object": its rulekit.dialect.Dialect
     # a module with `edit(text, edits, path) -> text` (raising core.edits.Refused) and
     # `same_code(old, new, path) -> bool` (whether only comments changed: `--add-noqa`)
     editor: str

@@ -24,7 +24,7 @@ from k8slb.reading.bounded import read_bounded
 from k8slb.reading.chart_packages import packed
 from k8slb.reading.chart_schema import Reach, reaching_out, without_schemas
 from k8slb.reading.file_digest import content_digest
-from k8slb.reading.repository import repository_of
+from k8slb.reading.repository import git_top, repository_of, upward
 from k8slb.record import record
 
 CHART_FILES = ("Chart.yaml", "Chart.yml")
@@ -866,3 +866,29 @@ def stat_signature(location: str) -> str:
     and of the folders it depends on."""
     folders = [location, *linked_dependencies(location).values()]
     return stamps([path for folder in folders for path in _chart_files(folder)])
+
+
+# The folders of a chart Helm reads a file from: a file anywhere else in the chart's folder
+# (`ci/`, `examples/`) is not the chart's, and neither is a folder beside a stray Chart.yaml.
+CHART_PARTS = frozenset({"templates", "charts", "crds"})
+
+
+def enclosing_chart(path: str) -> str | None:
+    """The chart a file belongs to (the outermost, for a vendored subchart's file), shown
+    as `path` is (relative stays relative); None outside any chart. The nearest chart
+    folder above decides, and only when the file is in it or in one of its CHART_PARTS;
+    the search stops at the repository's top (a `.git`)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    chain = upward(folder, git_top(folder) or os.path.abspath(os.sep))
+    for index, current in enumerate(chain):
+        if not is_chart_folder(current):
+            continue
+        if index > 0 and os.path.basename(chain[index - 1]) not in CHART_PARTS:
+            return None
+        above = chain[index + 2 :: 2]  # a subchart's chart: two up, past `charts/`
+        for parent, chart in zip(chain[index + 1 :: 2], above, strict=False):
+            if os.path.basename(parent) != "charts" or not is_chart_folder(chart):
+                break
+            current = chart
+        return current if os.path.isabs(path) else os.path.relpath(current)
+    return None

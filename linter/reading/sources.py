@@ -13,19 +13,16 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
+from k8slb.inputs import MANIFESTS, READERS, reader_of
 from k8slb.languages import language_of as code_language
 from k8slb.reading.bounded import read_bounded
-from k8slb.reading.build_files import is_build_file
-from k8slb.reading.charts import is_chart, is_chart_folder, linked_dependencies, pack
 from k8slb.reading.kustomization import KUSTOMIZATION_FILES, patch_files, references
-from k8slb.reading.kustomize import building, included, is_kustomization, pack_files
-from k8slb.reading.repository import git_top, inside, repository_of, upward
+from k8slb.reading.repository import git_top, inside, repository_of
 from k8slb.record import record
 
 if TYPE_CHECKING:  # imported where a pattern is compiled: a one-file run may need none
     import pathspec
 
-YAML_SUFFIXES = (".yaml", ".yml")
 STDIN = "-"
 
 # Folders no one keeps manifests in, skipped like ruff skips them.
@@ -48,9 +45,8 @@ SKIPPED_DIRS = frozenset(
     }
 )
 
-# helm: a chart's folder; kustomize: a kustomization's folder, built (--kustomize);
-# build: a Dockerfile or Tiltfile, read for the code <-> container link (links.py);
-# else a language of code (languages/: "python", "go")
+# The kind of a source: a reader's (inputs/: plain YAML, a chart's folder, a kustomization's,
+# a build file) or a language of code's (languages/: "python", "go")
 Language = str
 
 
@@ -71,10 +67,10 @@ class Source:
         stream is refused instead of filling the memory."""
         if self.location is None:
             return _bounded(sys.stdin.buffer)
-        if self.language == "helm":  # a chart: its files, for the cache's keys
-            return pack(self.location)
-        if self.language == "kustomize":  # the files its build reads
-            return pack_files(self.location)
+        reader = reader_of(self.language)
+        packed = reader.pack(self.location) if reader is not None else None
+        if packed is not None:  # a folder read whole: its files, for the cache's keys
+            return packed
         with open(self.location, "rb", buffering=0) as handle:  # see read_bounded
             return _bounded(handle)
 
@@ -96,18 +92,33 @@ class Discovery:
 
 
 def language_of(name: str, *, explicit: bool) -> Language | None:
-    """Folders contribute YAML files, code in the languages k8slb reads (languages/), and
-    the Dockerfiles and Tiltfiles that link code to containers; a file named on the command
-    line is read as YAML unless it is one of those (like `ruff` lints what it is handed)."""
-    lowered = name.lower()
-    code = code_language(lowered)
+    """Folders contribute code in the languages k8slb reads (languages/) and the files a
+    reader claims (inputs/: YAML files, the Dockerfiles and Tiltfiles that link code to
+    containers); a file named on the command line is read as YAML unless it is one of
+    those (like `ruff` lints what it is handed)."""
+    code = code_language(name.lower())
     if code is not None:
         return code.name
-    if is_build_file(os.path.basename(name)):
-        return "build"
-    if lowered.endswith(YAML_SUFFIXES) or explicit:
-        return "yaml"
-    return None
+    claimed = next((r.name for r in READERS.values() if r.claims_file(name)), None)
+    return claimed or (MANIFESTS.name if explicit else None)
+
+
+def named_kind(name: str) -> Language:
+    """The kind of a file named on the command line (or read from stdin under `name`)."""
+    return language_of(name, explicit=True) or MANIFESTS.name
+
+
+def folder_kind(names: list[str], *, on_request: bool) -> Language | None:
+    """The kind of a folder read whole (a chart, a kustomization when the run asks for
+    those), by the names of its files; None for a folder walked file by file."""
+    return next(
+        (
+            reader.name
+            for reader in READERS.values()
+            if (on_request or not reader.on_request) and reader.claims_folder(names)
+        ),
+        None,
+    )
 
 
 class _IgnoreRules:
@@ -206,11 +217,9 @@ def _walk_folder(
         errors.append(f"{shown_folder}: cannot read folder: {error.strerror or error}")
         return
     files = [e.name for e in entries if e.is_file(follow_symlinks=False)]
-    if is_chart(files):
-        yield shown_folder, "helm", None  # rendered whole; its templates are no manifests
-        return
-    if kustomize and is_kustomization(files):
-        yield shown_folder, "kustomize", None  # built whole (--kustomize)
+    whole = folder_kind(files, on_request=kustomize)
+    if whole is not None:  # rendered or built whole
+        yield shown_folder, whole, None
         return
     if folder != base and any(e.name == ".gitignore" for e in entries):
         rules = rules.below(Path(folder))
@@ -302,20 +311,12 @@ def with_context(found: Discovery, context: Discovery) -> Discovery:
         )
 
     extra = [s for s in context.sources if s.location is not None and not is_named(s.location)]
-    # a kustomization named is built as named: the context's overlays that build it in are
-    # other deployments of it, whose findings would land in its files a second time
-    builds = [s.path for s in found.sources if s.language == "kustomize"]
-    overlays = [s.path for s in extra if s.language == "kustomize"]
-    building_them = building(overlays, builds) if builds and overlays else set()
-    extra = [s for s in extra if s.language != "kustomize" or s.path not in building_them]
-    # and a chart named renders its dependency folders (`file://../common`) itself
-    rendered = {
-        os.path.abspath(folder)
-        for s in found.sources
-        if s.language == "helm"
-        for folder in linked_dependencies(s.path).values()
-    }
-    extra = [s for s in extra if s.language != "helm" or os.path.abspath(s.path) not in rendered]
+    # a source named reads some of the context itself (a chart its dependency folders)
+    for reader in READERS.values():
+        mine = [s.path for s in found.sources if s.language == reader.name]
+        others = [s.path for s in extra if s.language == reader.name]
+        covered = reader.covered(mine, others) if mine and others else set()
+        extra = [s for s in extra if s.language != reader.name or s.path not in covered]
     return Discovery([*found.sources, *extra], [*found.errors, *context.errors])
 
 
@@ -365,7 +366,7 @@ def discover(
     for path in paths:
         if path == STDIN:
             name = stdin_filename or STDIN
-            add(name, language_of(name, explicit=True) or "yaml", None, None)
+            add(name, named_kind(name), None, None)
             continue
         try:
             mode = os.stat(path).st_mode
@@ -381,10 +382,10 @@ def discover(
             for shown, language, unread in _walk(path, exclude, found.errors, kustomize):
                 add(shown, language, shown, unread)
         else:  # named by the user: read, even through a link or from a pipe (`<(helm ...)`)
-            language = language_of(path, explicit=True) or "yaml"
-            chart = enclosing_chart(path) if language == "yaml" else None
-            if chart is not None:  # a template (or values) a pre-commit hook names: its chart
-                add(chart, "helm", chart, None)
+            language = named_kind(path)
+            whole = _folder_of(path) if language == MANIFESTS.name else None
+            if whole is not None:  # a template (or values) a pre-commit hook names: its chart
+                add(whole[1], whole[0], whole[1], None)
             else:
                 add(path, language, path, None)
     if not kustomize:
@@ -394,10 +395,21 @@ def discover(
     return found
 
 
+def _folder_of(path: str) -> tuple[Language, str] | None:
+    """The folder source (its kind and folder) a file named belongs to, if any."""
+    for reader in READERS.values():
+        folder = reader.folder_of(path)
+        if folder is not None:
+            return reader.name, folder
+    return None
+
+
 def _without_included_bases(sources: list[Source]) -> list[Source]:
     """A base is linted in the overlays that build it, not on its own as well."""
-    bases = included([s.path for s in sources if s.language == "kustomize"])
-    return [s for s in sources if s.language != "kustomize" or s.path not in bases]
+    for reader in READERS.values():
+        left_out = reader.left_out([s.path for s in sources if s.language == reader.name])
+        sources = [s for s in sources if s.language != reader.name or s.path not in left_out]
+    return sources
 
 
 def _add_kustomized(found: Discovery, exclude: Exclude | None, report: bool) -> None:
@@ -424,7 +436,7 @@ def _add_kustomized(found: Discovery, exclude: Exclude | None, report: bool) -> 
             if os.path.isdir(target):
                 walked = list(_walk(target, exclude, found.errors))
             elif os.path.isfile(target):
-                walked = [(target, language_of(target, explicit=True) or "yaml", None)]
+                walked = [(target, named_kind(target), None)]
             else:
                 continue  # kustomize says so when it builds; the walk has nothing to read
             known.add(os.path.abspath(target))
@@ -440,7 +452,9 @@ def _add_kustomized(found: Discovery, exclude: Exclude | None, report: bool) -> 
     found.sources = [
         s
         for s in found.sources
-        if not (s.language == "yaml" and s.location and os.path.abspath(s.location) in patches)
+        if not (
+            s.language == MANIFESTS.name and s.location and os.path.abspath(s.location) in patches
+        )
     ]
 
 
@@ -448,32 +462,6 @@ def _is_kustomization(source: Source) -> bool:
     return (
         source.location is not None
         and source.unread is None
-        and source.language == "yaml"
+        and source.language == MANIFESTS.name
         and os.path.basename(source.location) in KUSTOMIZATION_FILES
     )
-
-
-# The folders of a chart Helm reads a file from: a file anywhere else in the chart's folder
-# (`ci/`, `examples/`) is not the chart's, and neither is a folder beside a stray Chart.yaml.
-CHART_PARTS = frozenset({"templates", "charts", "crds"})
-
-
-def enclosing_chart(path: str) -> str | None:
-    """The chart a file belongs to (the outermost, for a vendored subchart's file), shown
-    as `path` is (relative stays relative); None outside any chart. The nearest chart
-    folder above decides, and only when the file is in it or in one of its CHART_PARTS;
-    the search stops at the repository's top (a `.git`)."""
-    folder = os.path.dirname(os.path.abspath(path))
-    chain = upward(folder, git_top(folder) or os.path.abspath(os.sep))
-    for index, current in enumerate(chain):
-        if not is_chart_folder(current):
-            continue
-        if index > 0 and os.path.basename(chain[index - 1]) not in CHART_PARTS:
-            return None
-        above = chain[index + 2 :: 2]  # a subchart's chart: two up, past `charts/`
-        for parent, chart in zip(chain[index + 1 :: 2], above, strict=False):
-            if os.path.basename(parent) != "charts" or not is_chart_folder(chart):
-                break
-            current = chart
-        return current if os.path.isabs(path) else os.path.relpath(current)
-    return None

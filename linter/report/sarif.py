@@ -19,8 +19,8 @@ from k8slb.fixing.suggest import Replacement, suggestions
 from k8slb.reading.encodings import UTF8, codec_for, newline_lines
 from k8slb.report.baseline import key_of
 from k8slb.report.formatter import Formatter, RenderOptions
+from k8slb.rulekit.base import Rule
 from k8slb.rules import ALL_RULES
-from k8slb.rules.base import Rule
 
 DOCS = "https://github.com/k8slb/k8slb/blob/main/docs/rules/{id}.md"
 INFORMATION_URI = "https://github.com/k8slb/k8slb"

@@ -9,7 +9,7 @@ from k8slb.code.facts import Channel
 from k8slb.core.edits import CodeEdit
 from k8slb.model.grpc_options import SERVICE_CONFIG
 from k8slb.record import record
-from k8slb.rules.dialect import Dialect
+from k8slb.rulekit.dialect import Dialect
 
 
 @record

@@ -10,7 +10,7 @@ from typing import Any
 from k8slb.code.facts import Channel, Server, Stop, Wait
 from k8slb.core.edits import CodeEdit, GoEdit
 from k8slb.model.grpc_options import MAX_AGE, MAX_AGE_GRACE, SERVICE_CONFIG
-from k8slb.rules.dialect import Dialect
+from k8slb.rulekit.dialect import Dialect
 
 # gRPC's core option names as Go's API spells them.
 _GO_OPTIONS = {

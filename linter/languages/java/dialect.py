@@ -10,7 +10,7 @@ from typing import Any
 from k8slb.code.facts import Channel, Server, Stop, Wait
 from k8slb.core.edits import ROUND_ROBIN_CONFIG, CodeEdit, JavaEdit
 from k8slb.model.grpc_options import LB_POLICY_NAME, MAX_AGE, MAX_AGE_GRACE, SERVICE_CONFIG
-from k8slb.rules.dialect import Dialect
+from k8slb.rulekit.dialect import Dialect
 
 TIME_UNIT = "java.util.concurrent.TimeUnit"
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from k8slb.code.facts import Server
 from k8slb.languages.java.parse_spring import LOGNET, STARTERS
 from k8slb.model.grpc_options import MAX_AGE, MAX_AGE_GRACE
-from k8slb.rules.dialect import Dialect
+from k8slb.rulekit.dialect import Dialect
 
 _PROPERTIES = {
     MAX_AGE: "grpc.server.max-connection-age",

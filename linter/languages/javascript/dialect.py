@@ -13,7 +13,7 @@ from k8slb.core.edits import CodeEdit, JsEdit
 from k8slb.languages.javascript.parse import NODE_WAIT
 from k8slb.languages.javascript.parse_nest import NEST_CLOSE, is_nest_server
 from k8slb.model.grpc_options import MAX_AGE_GRACE
-from k8slb.rules.dialect import Dialect
+from k8slb.rulekit.dialect import Dialect
 
 # what grpc-js names a server by in a handler: a variable or a field (`this.server`)
 _SIMPLE_NAME = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$."

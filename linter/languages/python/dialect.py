@@ -9,7 +9,7 @@ from typing import Any
 from k8slb.code.facts import Channel, Loc, Options, Server, Stop, Wait
 from k8slb.core.edits import CodeEdit, PythonEdit
 from k8slb.model.grpc_options import MAX_AGE_GRACE
-from k8slb.rules.dialect import Dialect
+from k8slb.rulekit.dialect import Dialect
 
 
 def add_options(call: Loc, options: Options, pairs: Sequence[tuple[str, Any]]) -> list[CodeEdit]:

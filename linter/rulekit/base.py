@@ -23,6 +23,7 @@ from typing import ClassVar, Literal
 from k8slb.code.facts import Channel, CodeFacts, Loc
 from k8slb.core.edits import Edit, FixValues, YamlEdit
 from k8slb.core.findings import NO_FIX, Finding, FixInfo, Problem, Related, Severity
+from k8slb.inputs import MANIFESTS
 from k8slb.languages import LANGUAGES
 from k8slb.model.addresses import Address, Destination, destinations
 from k8slb.model.http2 import Evidence, PinnedService, pinned_grpc
@@ -49,14 +50,15 @@ class Example:
     at: tuple[int, int] | None = None
     severity: Severity | None = None  # when the example shows a lowered severity
     title: str = ""
-    language: str = "yaml"
+    language: str = MANIFESTS.name
     manifests: str = ""
     links: tuple[tuple[str, str], ...] = ()  # symbolic links beside the files: (name, target)
     beside: tuple[tuple[str, str], ...] = ()  # other files beside them: (name, text)
 
     def files(self) -> dict[str, str]:
         """The files the example stands for, by name."""
-        main = "manifest.yaml" if self.language == "yaml" else LANGUAGES[self.language].example_file
+        code = LANGUAGES.get(self.language)
+        main = code.example_file if code is not None else "manifest.yaml"
         files = {main: self.source}
         if self.manifests:
             files["manifests.yaml"] = self.manifests

@@ -17,7 +17,7 @@ from k8slb.reading.build_files import image_repository
 from k8slb.reading.objects import K8sObject, dig
 from k8slb.reading.yamltree import YSeq
 from k8slb.record import record
-from k8slb.rules.base import Context
+from k8slb.rulekit.base import Context
 
 
 def never_overlaps(index: Index, workload: K8sObject, template: PodTemplate) -> str | None:

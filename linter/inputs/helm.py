@@ -1,0 +1,84 @@
+"""Helm charts: a chart's folder, read whole, rendered by Helm's engine with each of its
+value sets (reading/charts.py), all a run's charts in one child process; a finding about a
+rendered file goes back to its template (reading/chart_findings.py)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from k8slb.core.findings import Problem
+from k8slb.inputs.reader import Reader, ReadSettings
+from k8slb.reading.chart_findings import (
+    RenderedTemplate,
+    in_namespace,
+    rendered_templates,
+    valueless_problem,
+)
+from k8slb.reading.charts import (
+    Rendering,
+    chart_file,
+    enclosing_chart,
+    is_chart,
+    linked_dependencies,
+    pack,
+    render_charts,
+    rendering_inputs,
+    stat_signature,
+)
+from k8slb.reading.manifests import ManifestFile
+
+
+class HelmCharts(Reader):
+    name = "helm"
+    renders = True
+    reports_folder = True
+    packs_folder = True
+
+    def claims_folder(self, names: Sequence[str]) -> bool:
+        return is_chart(names)  # its templates are no manifests
+
+    def folder_of(self, path: str) -> str | None:
+        return enclosing_chart(path)
+
+    def covered(self, named: Sequence[str], context: Sequence[str]) -> set[str]:
+        # a chart named renders its dependency folders (`file://../common`) itself
+        rendered = {
+            os.path.abspath(folder)
+            for chart in named
+            for folder in linked_dependencies(chart).values()
+        }
+        return {chart for chart in context if os.path.abspath(chart) in rendered}
+
+    def pack(self, location: str) -> bytes:
+        return pack(location)
+
+    def stamp(self, path: str, location: str) -> str:
+        return stat_signature(location)
+
+    def inputs(self, settings: ReadSettings) -> str:
+        return rendering_inputs(settings.helm)
+
+    def render(
+        self, sources: Sequence[tuple[str, bytes]], settings: ReadSettings
+    ) -> list[list[Rendering]]:
+        return render_charts([(path, settings.helm, data) for path, data in sources])
+
+    def templates(self, rendering: Rendering, path: str) -> Mapping[str, RenderedTemplate]:
+        return rendered_templates(rendering)
+
+    def problems_path(self, path: str, renderings: Sequence[Rendering]) -> str:
+        return chart_file(path)
+
+    def after_parse(self, rendering: Rendering, parsed: dict[str, Any]) -> Problem | None:
+        return valueless_problem(rendering, parsed)
+
+    def placed(self, manifests: ManifestFile, settings: ReadSettings) -> ManifestFile:
+        return in_namespace(manifests, settings.helm.namespace)
+
+    def reported_files(self, path: str) -> list[str]:
+        return [chart_file(path)]
+
+
+HELM_CHARTS = HelmCharts()
