@@ -50,6 +50,7 @@ from k8slb.reading.build_files import (
     BuildFacts,
     Dockerfile,
     GoBuild,
+    ImageBuild,
     Said,
     ShellScript,
     arg_folder,
@@ -79,6 +80,7 @@ STRENGTH = {
     "jib": 1,
     "script": 1,
     "buildpacks": 1,
+    "docs": 2,  # a build command written in Markdown: weaker than a build file's
     "dockerfile": 2,
     "command": 3,
     "dockerfile name": 4,
@@ -478,8 +480,17 @@ class _Finder:
             found.append(Evidence("manifest beside", said, service))
         if len(found) < 2:
             return found  # nothing to rank (most containers: the paths are not compared)
-        # equally strong: the build nearest the manifest (a monorepo's services alike)
-        return sorted(found, key=lambda e: (e.strength, -_shared(e.folder, workload.path)))
+        # equally strong: a build whose Dockerfile is in the tree (a build naming one that
+        # is not fails), then the build nearest the manifest (a monorepo's services alike)
+        return sorted(
+            found,
+            key=lambda e: (e.strength, self._missing(e), -_shared(e.folder, workload.path)),
+        )
+
+    def _missing(self, evidence: Evidence) -> bool:
+        """Whether the evidence names a Dockerfile the tree does not hold."""
+        named = evidence.dockerfile
+        return named is not None and os.path.normpath(named) not in self.dockerfiles
 
     def _rebuilds(self, folder: str, segment: str) -> bool:
         """Whether the folder's Dockerfile is built FROM an image of the name the container's
@@ -590,6 +601,22 @@ class _Finder:
                 return None
             folder = os.path.dirname(folder)
 
+    def _copied_folder(self, dockerfile: Dockerfile, context: str) -> str | None:
+        """The one folder of code a Dockerfile copies from its wide context (`COPY
+        ./inventory/app /app` from the repository's top): None when it copies the whole
+        context, several folders or files of code, or none."""
+        code: set[str] = set()
+        for copy in dockerfile.copies:
+            source = _joined_folder(context, copy.source)
+            if source == context:
+                return None
+            if source in self.by_folder or source in self.modules:
+                code.add(source)
+        outer = [f for f in code if not any(_below(f, other) for other in code)]
+        if len(outer) != 1 or outer[0] not in self.by_folder or not _below(outer[0], context):
+            return None
+        return outer[0]
+
     def _copied_code(self, dockerfile: Dockerfile, context: str) -> list[str]:
         """The modules below the code folders a Dockerfile copies from its context."""
         found: list[str] = []
@@ -603,7 +630,7 @@ class _Finder:
         """What the repository says of the folder an image is built from: the builds that
         name it, else its name (`said`: where the container names it)."""
         found = [
-            Evidence(build.kind, build.said, build.context, build.dockerfile, build.args)
+            Evidence(build.kind, build.said, *self._run_from(build), build.args)
             for build in self.builds.builds
             if same_image(build.image, image)
         ]
@@ -640,6 +667,24 @@ class _Finder:
             text = f"{said.text} (a guess: {folder} is the one build folder {how})"
             found.append(Evidence("image name guess", replace(said, text=text), folder))
         return found
+
+    def _run_from(self, build: ImageBuild) -> tuple[str, str | None]:
+        """The context and Dockerfile of a build; a Markdown file's (`docs/deploy.md`) is
+        often run from a folder above its own: the nearest from which its Dockerfile is
+        one of the tree's."""
+        if build.kind != "docs":
+            return build.context, build.dockerfile
+        here = os.path.dirname(build.said.path) or "."
+        named = build.dockerfile or os.path.join(build.context, "Dockerfile")
+        context, dockerfile = os.path.relpath(build.context, here), os.path.relpath(named, here)
+        base = here
+        while True:
+            found = os.path.normpath(os.path.join(base, dockerfile))
+            if found in self.dockerfiles:
+                return _joined_folder(base, context), found if build.dockerfile else None
+            if base in ("", ".", os.sep):
+                return build.context, build.dockerfile
+            base = os.path.dirname(base) or "."
 
     def _guessed_folder(self, segment: str, near: str) -> tuple[str, str] | None:
         """The one ladder of name guesses, each only of a folder an image is built from:
@@ -804,6 +849,10 @@ class _Finder:
         source = script or (
             self._entry_source(entry, folder, dockerfile) if entry is not None else None
         )
+        if source is not None and dockerfile is not None and chosen.kind != "config":
+            copied = self._copied_folder(dockerfile, folder)
+            if copied is not None and _below(source, copied):
+                folder = copied  # a wide context: the code is what the Dockerfile copies
         pinned = self.shown.get(self.pins.get(container_key(workload, container.name), ""))
         if chosen.kind == "config" and pinned in self.modules:
             source = pinned
@@ -832,6 +881,9 @@ class _Finder:
         elif chosen.kind == "dockerfile name" and dockerfile is not None:
             # its context holds more than the image: what it copies of the code
             modules = tuple(self._copied_code(dockerfile, folder))
+        elif dockerfile is not None and (copied := self._copied_folder(dockerfile, folder)):
+            folder = copied  # a wide context: the code is what the Dockerfile copies
+            modules = self._own_modules(folder)
         else:
             inner = dockerfile.folder if dockerfile is not None else folder
             if (
@@ -841,6 +893,11 @@ class _Finder:
             ):
                 folder = inner  # a context that holds several services: the Dockerfile's code
             modules = self._own_modules(folder)
+        # narrowed to a folder inside the context: evidence naming a folder around it, inside
+        # the context (the service's folder, by its image's name), agrees
+        agree = [e for e in overruled if e.folder != chosen.folder and _within(folder, e.folder)]
+        used += agree
+        overruled = [e for e in overruled if e not in agree]
         used.sort(key=lambda e: e.strength)
         return Link(
             workload, container, folder, source, modules, tuple(used), tuple(overruled), dockerfile
@@ -936,6 +993,11 @@ def _below(inner: str, outer: str) -> bool:
     if outer == ".":
         return not inner.startswith("..") and not os.path.isabs(inner)
     return inner.startswith(outer + os.sep)
+
+
+def _within(inner: str, outer: str) -> bool:
+    """Whether the folder `inner` is `outer` or inside it."""
+    return inner == outer or _below(inner, outer)
 
 
 def _nearest(folders: list[str], path: str) -> list[str]:

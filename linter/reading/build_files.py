@@ -14,7 +14,7 @@ import os
 import posixpath
 import shlex
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from k8slb.core import regex
@@ -50,6 +50,18 @@ _SHEBANG_ENV = frozenset({"env"})
 JIB_FILES = frozenset({"pom.xml", "build.gradle", "build.gradle.kts"})
 GO_MODULE = "go.mod"  # read for the name of the program at its folder
 
+# Markdown (a README, DEPLOYMENT.md, docs/*.md): its shell code blocks are read as a
+# script is, for the images they build (weaker evidence than a build file's). A file
+# longer than MAX_MARKDOWN, and the blocks past MAX_BLOCKS, are not read.
+MARKDOWN_SUFFIXES = (".md", ".markdown")
+MAX_MARKDOWN = 256 * 1024
+MAX_BLOCKS = 200
+_SHELL_BLOCKS = frozenset(
+    {"", "sh", "bash", "shell", "zsh", "console", "shell-session", "shellsession", "terminal"}
+)
+_FENCE = regex.compile(r"^ {0,3}(`{3,}|~{3,})\s*([^\s`{]*)")
+_PROMPT = regex.compile(r"^\s*[$>]\s+")  # a console block's `$ ` before a command
+
 
 def is_build_file(name: str) -> bool:
     """A file that is not YAML or code but is read for the link (Dockerfiles, Tiltfile, the
@@ -62,7 +74,13 @@ def is_build_file(name: str) -> bool:
         or name in JIB_FILES
         or _is_script(name)
         or is_dockerfile_name(name)
+        or is_markdown(name)
     )
+
+
+def is_markdown(name: str) -> bool:
+    """A Markdown file (`README.md`): read for its shell blocks' builds alone."""
+    return name.lower().endswith(MARKDOWN_SUFFIXES)
 
 
 def _is_script(name: str) -> bool:
@@ -91,7 +109,8 @@ class ImageBuild:
     image: str
     context: str
     dockerfile: str | None
-    kind: str  # skaffold, compose, tiltfile, workflow, cloudbuild, makefile, jib, buildpacks
+    kind: str  # skaffold, compose, tiltfile, workflow, cloudbuild, makefile, jib, buildpacks,
+    # script, docs
     said: Said
     args: tuple[tuple[str, str], ...] = ()  # the build arguments it gives (`--build-arg`)
 
@@ -229,6 +248,9 @@ def read_build_file(path: str, data: bytes) -> BuildFile | None:
         return BuildFile(path, builds=tuple(jib_builds(path, _text(data))))
     if is_dockerfile_name(name):
         return BuildFile(path, dockerfile=parse_dockerfile(path, _text(data)))
+    if is_markdown(name):  # its shell blocks' builds, as a script's
+        builds, tags = markdown_facts(path, data)
+        return BuildFile(path, builds=tuple(builds), tags=tuple(tags))
     if _is_script(name):  # a script's builds and tags, and, a shell's, its text for PID 1
         builds, tags = script_facts(path, _text(data))
         script = shell_script(path, data) if name.endswith(SHELL_SCRIPT_SUFFIX) else None
@@ -827,7 +849,9 @@ def script_builds(path: str, text: str) -> list[ImageBuild]:
 _DOCKER_TAG_COMMAND = regex.compile(r"\b(?:docker|podman)(?:\s+image)?\s+tag\b")
 
 
-def script_facts(path: str, text: str) -> tuple[list[ImageBuild], list[ImageTag]]:
+def script_facts(
+    path: str, text: str, *, make: bool | None = None
+) -> tuple[list[ImageBuild], list[ImageTag]]:
     """`docker build -t|--tag[=] NAME[:TAG] [-f FILE] CONTEXT` (`podman build`, `docker
     buildx build`) and `docker tag SOURCE TARGET` in a Makefile or a shell script, run in
     the file's folder (or the one a `cd DIR &&` before it on the line names, or a script's
@@ -835,8 +859,9 @@ def script_facts(path: str, text: str) -> tuple[list[ImageBuild], list[ImageTag]
     folder not known, no build). A variable is read where the same file sets it (`IMAGE
     ?= acme/shop`: Make's anywhere in the file, as Make reads them all before it runs a
     recipe; the shell's on a line before); an image whose registry is still a variable
-    (`$(HUB)/app:$(TAG)`) is named by its last segment alone, a bare name."""
-    make = not path.endswith(".sh")
+    (`$(HUB)/app:$(TAG)`) is named by its last segment alone, a bare name. `make`: whether
+    the text is Make's (by default, unless the file is a `.sh`)."""
+    make = not path.endswith(".sh") if make is None else make
     folder = os.path.dirname(path) or "."
     lines = list(_logical_lines(text, comments=True))
     variables: dict[str, str | None] = {}  # None: set, but to nothing known here
@@ -888,6 +913,53 @@ def script_facts(path: str, text: str) -> tuple[list[ImageBuild], list[ImageTag]
         root = _joined(cwd, str(context))
         found.append(ImageBuild(image, root, named, kind, said, _build_arg_values(words)))
     return found, tags
+
+
+def markdown_facts(path: str, data: bytes) -> tuple[list[ImageBuild], list[ImageTag]]:
+    """The builds and tags of a Markdown file's shell code blocks (``` or ~~~ fences, with
+    no language or a shell's; a console's `$ ` prompts dropped), each block read as a
+    shell script run from the file's folder (links.py looks above it when the Dockerfile
+    it names is not there), kind `docs`. An image named with a placeholder for its
+    registry or owner (`<YOUR-USER>/app`) is named by its last segment. One pass over
+    the lines; only the first MAX_BLOCKS blocks, and none of a file past MAX_MARKDOWN."""
+    if len(data) > MAX_MARKDOWN or (b"docker" not in data and b"podman" not in data):
+        return [], []
+    builds: list[ImageBuild] = []
+    tags: list[ImageTag] = []
+    fence: str | None = None  # the open block's fence
+    block: list[str] = []
+    shell, start, blocks = False, 0, 0
+    for number, raw in enumerate(_text(data).splitlines(), start=1):
+        if fence is None:
+            opened = _FENCE.match(raw)
+            if opened is not None:
+                fence, start, block = opened.group(1), number, []
+                shell = opened.group(2).lower() in _SHELL_BLOCKS
+            continue
+        stripped = raw.strip()
+        if not (stripped.startswith(fence) and not stripped.strip(fence[0])):
+            block.append(_PROMPT.sub("", raw, count=1) if shell else "")
+            continue
+        fence, blocks = None, blocks + 1
+        text = "\n".join(block)
+        if shell and ("docker" in text or "podman" in text):
+            found, tagged = script_facts(path, text, make=False)
+            builds += [b for b in (_from_docs(build, start) for build in found) if b]
+            tags += [replace(t, said=replace(t.said, line=t.said.line + start)) for t in tagged]
+        if blocks >= MAX_BLOCKS:
+            break
+    return builds, tags
+
+
+def _from_docs(build: ImageBuild, start: int) -> ImageBuild | None:
+    """A build read in a Markdown block opened on line `start`: kind `docs`, the file's
+    line, and a placeholder owner (`<YOUR-USER>/app`) dropped; None when the image's own
+    name is a placeholder."""
+    image = build.image.rsplit("/", 1)[-1] if "<" in build.image else build.image
+    if "<" in image or ">" in image:
+        return None
+    said = replace(build.said, line=build.said.line + start)
+    return replace(build, image=image, kind="docs", said=said)
 
 
 def _tag(rest: str, expand: Callable[[str], str], said: Said) -> list[ImageTag]:
@@ -1035,11 +1107,24 @@ def parse_dockerfile(path: str, text: str) -> Dockerfile:
     arg_folders: list[tuple[str, Said]] = []
     own = os.path.basename(os.path.dirname(path))
     copies_own_folder = False
+    named_stage = ""  # the stage being read's name (`AS name`)
+    # each named stage's state when the next began: a stage FROM it starts from there
+    stages: dict[str, tuple[Any, ...]] = {}
     for line, instruction, arguments in _instructions(text):
         if instruction == "FROM":  # a new stage: only the last one runs
-            workdir, copies, entrypoint, cmd = "/", [], None, None
-            entrypoint_said = cmd_said = None
-            base = next((w for w in arguments.split() if not w.startswith("--")), None)
+            if base is not None and named_stage:
+                state = (workdir, copies, entrypoint, cmd, entrypoint_said, cmd_said)
+                stages[named_stage] = state
+            words = [w for w in arguments.split() if not w.startswith("--")]
+            base = words[0] if words else None
+            named_stage = words[2].lower() if len(words) > 2 and words[1].lower() == "as" else ""
+            inherited = stages.get(base.lower()) if base else None
+            if inherited is not None:  # `FROM base AS final`: base's WORKDIR, COPY, CMD
+                workdir, copied, entrypoint, cmd, entrypoint_said, cmd_said = inherited
+                copies = list(copied)
+            else:
+                workdir, copies, entrypoint, cmd = "/", [], None, None
+                entrypoint_said = cmd_said = None
         elif instruction == "ARG":
             name, equals, default = arguments.partition("=")
             literal = _literal(default.strip("\"'")) if equals else None
@@ -1120,6 +1205,9 @@ def _copied_sources(arguments: str) -> list[str]:
     return [source for source in sources if "$" in source and "://" not in source]
 
 
+_GLOB = regex.compile(r"[*?\[]")
+
+
 def arg_folder(
     dockerfile: Dockerfile, given: Iterable[tuple[str, str]]
 ) -> tuple[str | None, Said] | None:
@@ -1132,6 +1220,8 @@ def arg_folder(
     values: dict[str, str | None] = {**dict(dockerfile.arg_defaults), **dict(given)}
     template, said = dockerfile.arg_folders[0]
     folder = _expanded(template, variables=values, make=False)
+    if _GLOB.search(folder):
+        return None  # a pattern (`build/libs/*-all.jar`): a build's output, no one's folder
     if "$" in folder or not _literal(folder):
         return None, said
     return posixpath.normpath(folder), said

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, BinaryIO
 
 from k8slb.languages import language_of as code_language
 from k8slb.reading.bounded import read_bounded
-from k8slb.reading.build_files import is_build_file
+from k8slb.reading.build_files import is_build_file, is_markdown
 from k8slb.reading.charts import is_chart, is_chart_folder, linked_dependencies, pack
 from k8slb.reading.kustomization import KUSTOMIZATION_FILES, patch_files, references
 from k8slb.reading.kustomize import building, included, is_kustomization, pack_files
@@ -360,7 +360,9 @@ def discover(
             if key in seen:
                 return
             seen.add(key)
-        found.sources.append(Source(shown, language, location, report=report, unread=unread))
+        # a Markdown file is read for the builds its shell blocks name, never reported on
+        told = report and not (language == "build" and is_markdown(shown))
+        found.sources.append(Source(shown, language, location, report=told, unread=unread))
 
     for path in paths:
         if path == STDIN:

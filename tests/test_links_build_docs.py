@@ -1,0 +1,231 @@
+"""The code <-> container link from the weaker build evidence real repositories leave: the
+`docker build` commands their Markdown documents, a Dockerfile built from a wide context
+that copies one folder of it, a build naming a Dockerfile that is not there, a stage that
+starts from an earlier one."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from k8slb.reading.build_files import MAX_BLOCKS, markdown_facts, parse_dockerfile
+
+from tests.test_links import DOCKERFILE, links, only, service_app, workload
+
+GO_ROOT_BUILD = """\
+FROM golang:1.23 AS build
+WORKDIR /app
+COPY go.mod ./
+COPY . .
+RUN go build -o bin/{name}-service ./services/{name}
+FROM alpine:3.20
+COPY --from=build /app/bin/{name}-service .
+CMD ["./{name}-service"]
+"""
+
+
+def _go_services(*names: str) -> dict[str, str]:
+    files = {"go.mod": "module example.com/chat\n\ngo 1.23\n"}
+    for name in names:
+        files[f"docker/Dockerfile.{name}"] = GO_ROOT_BUILD.format(name=name)
+        files[f"services/{name}/main.go"] = "package main\n\nfunc main() {}\n"
+    return files
+
+
+# -- build commands written in Markdown ------------------------------------------------------
+
+
+def test_a_build_command_in_a_markdown_shell_block_links_the_image(tmp_path: Path) -> None:
+    """DEPLOYMENT.md's `docker build -f docker/Dockerfile.chat -t acme/chat-service .`:
+    the Dockerfile builds `./services/chat` from the repository's top, so that is the code."""
+    guide = (
+        "# Deploying\n\nBuild the images:\n\n```bash\n"
+        "docker build -f docker/Dockerfile.chat -t acme/chat-service:latest .\n"
+        "docker build -f docker/Dockerfile.users -t acme/users-service:latest .\n```\n"
+    )
+    files = {
+        "k8s/chat.yaml": workload(name="chat", image="acme/chat-service:latest"),
+        "DEPLOYMENT.md": guide,
+        **_go_services("chat", "users"),
+    }
+    row = only(links(tmp_path, files))
+    assert (row["code"], row["modules"]) == (os.path.join("services", "chat"), 1)
+    assert row["evidence"][0] == (
+        "docs: DEPLOYMENT.md:6: docker build -f docker/Dockerfile.chat -t "
+        "acme/chat-service:latest ."
+    )
+
+
+def test_a_markdown_file_in_a_docs_folder_builds_from_where_its_dockerfile_is(
+    tmp_path: Path,
+) -> None:
+    """docs/deploy.md's commands are run from the repository's top, where the Dockerfile
+    they name is (not from docs/)."""
+    guide = "```sh\n$ docker build -t acme/chat -f docker/Dockerfile.chat .\n```\n"
+    files = {
+        "k8s/chat.yaml": workload(name="chat", image="acme/chat:2"),
+        "docs/deploy.md": guide,
+        **_go_services("chat", "users"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("services", "chat")
+    assert row["evidence"][0].startswith("docs: docs/deploy.md:2: docker build")
+
+
+def test_a_placeholder_owner_in_a_documented_build_names_the_image_by_its_last_segment(
+    tmp_path: Path,
+) -> None:
+    guide = "```bash\ndocker buildx build -t <YOUR-USER>/inventory --push -f Dockerfile .\n```\n"
+    files = {
+        "deploy/inventory.yaml": workload(image="someone/inventory:1"),
+        "README.md": guide,
+        "Dockerfile": DOCKERFILE,
+        **service_app("."),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == "server.py"
+    assert row["evidence"][0].startswith("docs: README.md:2: docker buildx build")
+
+
+def test_markdown_outside_shell_blocks_and_in_other_languages_builds_nothing() -> None:
+    text = (
+        "Run `docker build -t acme/a ./a` yourself.\n\n"
+        "```python\nos.system('docker build -t acme/b ./b')\n```\n\n"
+        "```\ndocker build -t acme/c ./c\n```\n"
+    )
+    builds, _ = markdown_facts("README.md", text.encode())
+    assert [(b.image, b.context, b.kind) for b in builds] == [("acme/c", "c", "docs")]
+
+
+def test_markdown_blocks_past_the_budget_are_not_read() -> None:
+    """Bounded work: the blocks past MAX_BLOCKS are left, whatever they build."""
+    filler = "```\necho hello\n```\n" * MAX_BLOCKS
+    text = filler + "```\ndocker build -t acme/late ./late\n```\n"
+    assert markdown_facts("README.md", text.encode()) == ([], [])
+
+
+def test_a_documented_build_is_weaker_than_a_build_file(tmp_path: Path) -> None:
+    files = {
+        "k8s/inventory.yaml": workload(image="acme/inventory:1"),
+        "README.md": "```\ndocker build -t acme/inventory old/inv\n```\n",
+        "skaffold.yaml": "apiVersion: skaffold/v4beta6\nkind: Config\nbuild:\n  artifacts:\n"
+        "    - image: acme/inventory\n      context: src/inv\n",
+        "old/inv/Dockerfile": DOCKERFILE,
+        **service_app("old/inv"),
+        "src/inv/Dockerfile": DOCKERFILE,
+        **service_app("src/inv"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("src", "inv", "server.py")
+    assert row["overruled"][0].startswith("docs: README.md:2:")
+
+
+# -- a Dockerfile that builds a sub-folder of a wide context ---------------------------------
+
+WIDE_CONTEXT_DOCKERFILE = """\
+FROM python:3.12-slim AS base
+WORKDIR /app
+
+FROM base AS final
+COPY ./{name}/pyproject.toml ./
+COPY ./{name}/app /app/
+CMD ["uvicorn", "main:app", "--port", "8000"]
+"""
+
+COMPOSE = """\
+services:
+  inventory:
+    image: inventory:latest
+    build:
+      context: .
+      dockerfile: ./inventory_service/Dockerfile
+"""
+
+
+def _wide_context_tree(dockerfile: str) -> dict[str, str]:
+    return {
+        "k8s/inventory.yaml": workload(image="inventory:latest"),
+        "docker-compose.yml": COMPOSE,
+        "inventory_service/Dockerfile": dockerfile,
+        "inventory_service/app/main.py": "import grpc\n",
+        "inventory_service/app/models.py": "import grpc\n",
+        "inventory_service/tools/seed.py": "import grpc\n",
+        "orders_service/Dockerfile": WIDE_CONTEXT_DOCKERFILE.format(name="orders_service"),
+        "orders_service/app/main.py": "import grpc\n",
+    }
+
+
+def test_a_wide_context_links_the_one_folder_its_dockerfile_copies(tmp_path: Path) -> None:
+    """compose's `context: .` with a Dockerfile that copies only `inventory_service/app`:
+    the code is that folder (its entry point found through the stage it starts from)."""
+    files = _wide_context_tree(WIDE_CONTEXT_DOCKERFILE.format(name="inventory_service"))
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("inventory_service", "app", "main.py")
+
+
+def test_a_wide_context_with_no_entry_point_links_the_copied_folder_s_modules(
+    tmp_path: Path,
+) -> None:
+    dockerfile = WIDE_CONTEXT_DOCKERFILE.format(name="inventory_service").replace(
+        'CMD ["uvicorn", "main:app", "--port", "8000"]', 'CMD ["/app/start"]'
+    )
+    row = only(links(tmp_path, _wide_context_tree(dockerfile)))
+    assert (row["code"], row["modules"]) == (os.path.join("inventory_service", "app"), 2)
+
+
+def test_a_dockerfile_copying_several_folders_keeps_the_wide_link(tmp_path: Path) -> None:
+    """Two folders of code copied (the app and its tools): no one of them is the code, the
+    link stays the build's context."""
+    dockerfile = (
+        "FROM python:3.12-slim\nWORKDIR /app\nCOPY inventory_service/app /app/\n"
+        'COPY inventory_service/tools /tools/\nCMD ["/app/start"]\n'
+    )
+    row = only(links(tmp_path, _wide_context_tree(dockerfile)))
+    assert row["code"] == "."
+
+
+def test_a_stage_from_an_earlier_stage_keeps_its_workdir_copies_and_command() -> None:
+    dockerfile = parse_dockerfile(
+        "Dockerfile",
+        'FROM python:3.12 AS base\nWORKDIR /srv\nCOPY src /srv/src\nCMD ["python", "x.py"]\n'
+        "FROM base AS test\nRUN pytest\nFROM base\nCOPY main.py ./\n",
+    )
+    assert dockerfile.workdir == "/srv"
+    assert [(c.source, c.dest) for c in dockerfile.copies] == [
+        ("src", "/srv/src"),
+        ("main.py", "/srv"),
+    ]
+    assert dockerfile.cmd == ("python", "x.py")
+
+
+def test_a_build_naming_a_dockerfile_that_is_not_there_yields_to_one_that_is(
+    tmp_path: Path,
+) -> None:
+    """A Makefile whose `-f inventory-service/Dockerfile` names no file (a stale name) and
+    compose naming the real one, equally strong: the real one decides."""
+    makefile = "build:\n\tdocker build -t inventory:latest -f inventory-service/Dockerfile .\n"
+    files = {
+        **_wide_context_tree(WIDE_CONTEXT_DOCKERFILE.format(name="inventory_service")),
+        "Makefile": makefile,
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("inventory_service", "app", "main.py")
+    assert row["evidence"][0].startswith("compose: docker-compose.yml:")
+
+
+def test_a_build_argument_naming_a_file_pattern_chooses_no_service(tmp_path: Path) -> None:
+    """`ARG JAR_FILE=build/libs/*-all.jar` then `COPY ${JAR_FILE} app.jar`: a build output,
+    not the folder of one of several services."""
+    dockerfile = (
+        "FROM eclipse-temurin:21\nARG JAR_FILE=build/libs/*-all.jar\n"
+        'COPY ${JAR_FILE} app.jar\nENTRYPOINT ["java", "-jar", "/app.jar"]\n'
+    )
+    files = {
+        "deploy/inventory.yaml": workload(image="acme/inventory:1"),
+        "Makefile": "image:\n\tdocker build -t acme/inventory -f docker/Dockerfile .\n",
+        "docker/Dockerfile": dockerfile,
+        **service_app("."),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == "."
+    assert row["modules"] == 3
