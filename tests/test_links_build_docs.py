@@ -87,6 +87,23 @@ def test_a_placeholder_owner_in_a_documented_build_names_the_image_by_its_last_s
     assert row["evidence"][0].startswith("docs: README.md:2: docker buildx build")
 
 
+def test_a_documented_build_with_no_dockerfile_where_it_runs_is_no_evidence(
+    tmp_path: Path,
+) -> None:
+    """A README whose `docker build -t acme/inventory .` leaves out the `cd` to the
+    service's folder (no Dockerfile at the top, nor above): the image's name decides."""
+    files = {
+        "inventory.yaml": workload(image="acme/inventory:1"),
+        "README.md": "```bash\n$ docker build -t registry.example/<NS>/inventory .\n```\n",
+        "containers/inventory/Dockerfile": DOCKERFILE,
+        **service_app("containers/inventory"),
+        "sendmail.py": "import grpc\n",
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("containers", "inventory", "server.py")
+    assert not any(e.startswith("docs:") for e in row["evidence"] + row["overruled"])
+
+
 def test_markdown_outside_shell_blocks_and_in_other_languages_builds_nothing() -> None:
     text = (
         "Run `docker build -t acme/a ./a` yourself.\n\n"
@@ -229,3 +246,131 @@ def test_a_build_argument_naming_a_file_pattern_chooses_no_service(tmp_path: Pat
     row = only(links(tmp_path, files))
     assert row["code"] == "."
     assert row["modules"] == 3
+
+
+# -- image names with a role suffix ----------------------------------------------------------
+
+
+def test_an_image_named_with_a_role_suffix_is_guessed_to_be_the_folder_without_it(
+    tmp_path: Path,
+) -> None:
+    """`acme/chat-service` and `services/chat` (its Dockerfile kept in docker/, built by
+    nothing the tree says): a guess, and says so."""
+    files = {
+        "k8s/chat.yaml": workload(name="chat", image="acme/chat-service:1"),
+        **service_app("services/chat"),
+        **service_app("services/users"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("services", "chat")
+    assert row["evidence"] == [
+        "image name guess: k8s/chat.yaml:11: image: acme/chat-service:1 (a guess: "
+        "services/chat is the one build folder named as it is, but for a role suffix)"
+    ]
+
+
+def test_a_folder_named_with_a_role_suffix_is_guessed_for_the_image_without_it(
+    tmp_path: Path,
+) -> None:
+    """`grpc_car` (a prefix, then `car`) and `car_server/`."""
+    files = {
+        "k8s/car.yaml": workload(name="car", image="acme/grpc_car:3"),
+        "car_server/Dockerfile": DOCKERFILE,
+        **service_app("car_server"),
+        **service_app("booking"),
+    }
+    assert only(links(tmp_path, files))["code"] == os.path.join("car_server", "server.py")
+
+
+def test_a_role_suffix_guess_matching_two_folders_equally_is_no_link(tmp_path: Path) -> None:
+    files = {
+        "k8s/chat.yaml": workload(name="chat", image="acme/chat-api:1"),
+        **service_app("services/chat"),
+        **service_app("services/chat_server"),
+    }
+    assert only(links(tmp_path, files))["code"] is None
+
+
+# -- Spring Boot's Maven plugin naming the image through the pom's values --------------------
+
+POM = """\
+<project>
+  <parent>
+    <groupId>org.springframework.boot</groupId>
+    <artifactId>spring-boot-starter-parent</artifactId>
+    <version>3.3.0</version>
+  </parent>
+  <groupId>com.example</groupId>
+  <artifactId>inventory</artifactId>
+  <version>0.0.1-SNAPSHOT</version>
+  <properties><registry>registry.example/acme</registry></properties>
+  <dependencies>
+    <dependency><artifactId>spring-boot-starter-web</artifactId></dependency>
+  </dependencies>
+  <build>
+    <plugins>
+      <plugin>
+        <artifactId>spring-boot-maven-plugin</artifactId>
+        <configuration>
+          <imageName>{image}</imageName>
+        </configuration>
+      </plugin>
+    </plugins>
+  </build>
+</project>
+"""
+
+
+def test_spring_boot_maven_plugin_image_name_through_the_pom_s_values_links_the_module(
+    tmp_path: Path,
+) -> None:
+    files = {
+        "k8s/inventory.yaml": workload(image="registry.example/acme/inventory:0.0.1-SNAPSHOT"),
+        "inventory/pom.xml": POM.replace("{image}", "${registry}/${project.artifactId}:${version}"),
+        **service_app("inventory"),
+        **service_app("billing"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == "inventory"
+    assert row["evidence"][0] == (
+        "buildpacks: inventory/pom.xml:19: <imageName>${registry}/${project.artifactId}:"
+        "${version}</imageName>"
+    )
+
+
+def test_a_pom_value_not_known_names_no_image(tmp_path: Path) -> None:
+    files = {
+        "k8s/inventory.yaml": workload(image="registry.example/acme/inventory:1"),
+        "inventory/pom.xml": POM.replace("{image}", "${docker.owner}/${artifactId}"),
+    }
+    assert only(links(tmp_path, files))["code"] is None
+
+
+# -- a manifest beside its Dockerfile --------------------------------------------------------
+
+
+def test_a_manifest_beside_a_dockerfile_runs_that_folder_s_image_as_a_guess(
+    tmp_path: Path,
+) -> None:
+    """api/api-pod.yaml beside api/Dockerfile, its image (`api-pod`) built by nothing the
+    tree says and sharing a word with the folder: a guess."""
+    files = {
+        "api/api-pod.yaml": workload(name="api", image="api-pod"),
+        "api/Dockerfile": DOCKERFILE,
+        **service_app("api"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("api", "server.py")
+    assert row["evidence"][-1] == (
+        "manifest beside guess: api/api-pod.yaml:11: image: api-pod "
+        "(a guess: in api, beside its Dockerfile)"
+    )
+
+
+def test_a_store_run_beside_a_service_s_dockerfile_is_not_linked_to_it(tmp_path: Path) -> None:
+    files = {
+        "api/redis.yaml": workload(name="cache", image="redis:7"),
+        "api/Dockerfile": DOCKERFILE,
+        **service_app("api"),
+    }
+    assert only(links(tmp_path, files))["code"] is None

@@ -87,9 +87,10 @@ STRENGTH = {
     "image name": 5,
     "manifest beside": 6,
     "image name guess": 7,
+    "manifest beside guess": 7,
 }
 # The evidence that is a name alike alone: a link resting on it is a guess.
-NAME_GUESSES = frozenset({"image name guess"})
+NAME_GUESSES = frozenset({"image name guess", "manifest beside guess"})
 # Folders a service keeps its own manifests or chart in, beside its Dockerfile and code.
 MANIFEST_FOLDERS = frozenset(
     {"chart", "charts", "helm", "k8s", "kubernetes", "deploy", "deployment", "manifests"}
@@ -172,6 +173,13 @@ def _words(name: str) -> tuple[str, ...]:
 
 
 _SPACES = dict.fromkeys(map(ord, "-_."), " ")
+# The last words of a name that say a program's role, not which program it is.
+ROLE_SUFFIXES = frozenset({"service", "svc", "server", "api", "app"})
+
+
+def _less_role(words: tuple[str, ...]) -> tuple[str, ...] | None:
+    """`("chat", "service")` -> `("chat",)`; None for a name with no role suffix."""
+    return words[:-1] if len(words) > 1 and words[-1] in ROLE_SUFFIXES else None
 
 
 class CodeLinks:
@@ -438,6 +446,8 @@ class _Finder:
         self.folders_named = folders_named
         # a folder's name's words, by its last (made when an image names no folder whole)
         self._by_last_word: dict[str, list[tuple[tuple[str, ...], str]]] | None = None
+        # folders by their name less a role suffix (`car_server` under `car`), made when asked
+        self._role_less: dict[str, set[str]] | None = None
         # the Dockerfiles of folders with no code, by the name they are kept under (made
         # when first asked): `docker/cart/Dockerfile` and `cart.Dockerfile` under `cart`
         self._apart: dict[str, list[Dockerfile]] | None = None
@@ -478,6 +488,8 @@ class _Finder:
             line = pos_of(container.body, "image", value=True)[0]
             said = Said(workload.path, line, f"in {service}, beside its Dockerfile")
             found.append(Evidence("manifest beside", said, service))
+        if not found and isinstance(image, str):
+            found += self._beside_its_dockerfile(workload, container, segment)
         if len(found) < 2:
             return found  # nothing to rank (most containers: the paths are not compared)
         # equally strong: a build whose Dockerfile is in the tree (a build naming one that
@@ -548,6 +560,22 @@ class _Finder:
             # the service's own image, not a store or a sidecar its manifests also run
             return service if set(_words(segment)) & set(_words(parts[at - 1])) else None
         return None
+
+    def _beside_its_dockerfile(
+        self, workload: K8sObject, container: Container, segment: str
+    ) -> list[Evidence]:
+        """A guess, when nothing builds the image: a manifest kept in a folder of code with
+        its Dockerfile (`api/api-pod.yaml` and `api/Dockerfile`) runs that folder's image,
+        when the image's name shares a word with the folder's (not a store it also runs)."""
+        folder = os.path.dirname(os.path.normpath(workload.path)) or "."
+        if folder not in self.by_folder or self._dockerfile(folder) is None:
+            return []
+        name = os.path.basename(os.path.abspath(folder))
+        if not set(_words(segment)) & set(_words(name)):
+            return []
+        line = pos_of(container.body, "image", value=True)[0]
+        text = f"image: {container.body.get('image')} (a guess: in {folder}, beside its Dockerfile)"
+        return [Evidence("manifest beside guess", Said(workload.path, line, text), folder)]
 
     def _named_in_part(self, segment: str) -> list[str]:
         """The folders whose name's words end the image's, or are ended by them (`shop-cart`
@@ -630,9 +658,9 @@ class _Finder:
         """What the repository says of the folder an image is built from: the builds that
         name it, else its name (`said`: where the container names it)."""
         found = [
-            Evidence(build.kind, build.said, *self._run_from(build), build.args)
+            Evidence(build.kind, build.said, *run_from, build.args)
             for build in self.builds.builds
-            if same_image(build.image, image)
+            if same_image(build.image, image) and (run_from := self._run_from(build))
         ]
         segment = image_repository(image).rsplit("/", 1)[-1]
         named = sorted(
@@ -668,10 +696,10 @@ class _Finder:
             found.append(Evidence("image name guess", replace(said, text=text), folder))
         return found
 
-    def _run_from(self, build: ImageBuild) -> tuple[str, str | None]:
+    def _run_from(self, build: ImageBuild) -> tuple[str, str | None] | None:
         """The context and Dockerfile of a build; a Markdown file's (`docs/deploy.md`) is
         often run from a folder above its own: the nearest from which its Dockerfile is
-        one of the tree's."""
+        one of the tree's, and none when there is none (the text left a `cd` out)."""
         if build.kind != "docs":
             return build.context, build.dockerfile
         here = os.path.dirname(build.said.path) or "."
@@ -683,7 +711,7 @@ class _Finder:
             if found in self.dockerfiles:
                 return _joined_folder(base, context), found if build.dockerfile else None
             if base in ("", ".", os.sep):
-                return build.context, build.dockerfile
+                return None
             base = os.path.dirname(base) or "."
 
     def _guessed_folder(self, segment: str, near: str) -> tuple[str, str] | None:
@@ -699,7 +727,35 @@ class _Finder:
         parts = _nearest(
             [f for f in self._named_in_part(segment) if self._dockerfile(f) is not None], near
         )
-        return (parts[0], "whose name ends with its name") if len(parts) == 1 else None
+        if parts:
+            return (parts[0], "whose name ends with its name") if len(parts) == 1 else None
+        roles = self._named_but_role(segment, near)
+        return (roles[0], "named as it is, but for a role suffix") if len(roles) == 1 else None
+
+    def _named_but_role(self, segment: str, near: str) -> list[str]:
+        """The folders named as the image is, or an end of its name after a project's
+        prefix, but for a role suffix on either (`chat-service` and `services/chat/`,
+        `grpc_car` and `car_server/`), the longest end that names any; never a folder
+        holding several builds."""
+        if self._role_less is None:
+            self._role_less = defaultdict(set)
+            for folders in self.folders_named.values():
+                for folder in folders:
+                    rest = _less_role(_words(os.path.basename(os.path.abspath(folder))))
+                    if rest:
+                        self._role_less["".join(rest)].add(folder)
+        words = _words(segment)
+        for start in range(len(words)):
+            end = words[start:]
+            rest = _less_role(end)
+            found = set(self._role_less.get("".join(end), ()))
+            if rest:
+                found |= self.folders_named.get("".join(rest), set())
+                found |= self._role_less.get("".join(rest), set())
+            kept = self._not_parents(sorted(f for f in found if not self._rebuilds(f, segment)))
+            if kept:
+                return _nearest(kept, near)
+        return []
 
     def _build_folders(self) -> tuple[dict[str, set[str]], dict[str, int]]:
         """The folders an image is built from (a Dockerfile's, a build's context) by their

@@ -318,8 +318,8 @@ _JIB_GRADLE = regex.compile(
 # Spring Boot's own image build (Cloud Native Buildpacks): Maven's `spring-boot-maven-plugin`
 # `<image><name>`, Gradle's `bootBuildImage { imageName = '...' }` (or `.set(...)`).
 _BUILDPACKS_MAVEN = regex.compile(
-    r"<artifactId>\s*spring-boot-maven-plugin\s*</artifactId>.*?<image>\s*<name>\s*([^<\s]+)"
-    r"\s*</name>",
+    r"<artifactId>\s*spring-boot-maven-plugin\s*</artifactId>.*?(?:<image>\s*<name>|<imageName>)"
+    r"\s*([^<\s]+)\s*</(?:name|imageName)>",
     regex.DOTALL,
 )
 _BUILDPACKS_GRADLE = regex.compile(
@@ -341,12 +341,59 @@ def jib_builds(path: str, text: str) -> list[ImageBuild]:
         ("buildpacks", _BUILDPACKS_MAVEN if maven else _BUILDPACKS_GRADLE),
     ):
         match = pattern.search(text)
-        if match is None or _image(match.group(1)) is None:
+        if match is None:
+            continue
+        image = match.group(1)
+        if maven and "${" in image:  # `stnick/${artifactId}:${version}`: the pom's values
+            image = _MAVEN_PROPERTY.sub(lambda m: _maven_values(text).get(m[1], m[0]), image)
+        if _image(image) is None:
             continue
         line = text.count("\n", 0, match.start(1)) + 1
         folder = os.path.dirname(path) or "."
-        found.append(_built(match.group(1), folder, None, kind, path, text, line))
+        found.append(_built(image, folder, None, kind, path, text, line))
     return found
+
+
+_MAVEN_PROPERTY = regex.compile(r"\$\{([\w.-]+)\}")
+# The sections of a pom whose elements are not the project's own (a dependency's
+# artifactId, the parent's version), left out when its coordinates are read.
+_POM_SECTION = regex.compile(
+    r"<(parent|dependencyManagement|dependencies|build|profiles|reporting|repositories|"
+    r"pluginRepositories|distributionManagement|modules|properties)\b"
+)
+_POM_ELEMENT = regex.compile(r"<([\w.-]+)>\s*([^<>]*?)\s*</([\w.-]+)>")
+
+
+@functools.lru_cache(maxsize=8)
+def _maven_values(text: str) -> dict[str, str]:
+    """What a pom's `${...}` may name: its own `artifactId`, `groupId`, `version` and
+    `name` (also as `project.X`) and its `<properties>`; one pass over the text (a section
+    is skipped by finding its closing tag, never by backtracking)."""
+    own: list[str] = []
+    properties = ""
+    at = 0
+    for section in _POM_SECTION.finditer(text):
+        if section.start() < at:
+            continue  # inside a section left out
+        own.append(text[at : section.start()])
+        closing = f"</{section[1]}>"
+        end = text.find(closing, section.end())
+        if end < 0:
+            at = len(text)
+            break
+        if section[1] == "properties" and not properties:
+            properties = text[section.end() : end]
+        at = end + len(closing)
+    own.append(text[at:])
+    values: dict[str, str] = {}
+    for name, value, closed in _POM_ELEMENT.findall(properties):
+        if name == closed:
+            values.setdefault(name, value)
+    for name, value, closed in _POM_ELEMENT.findall("".join(own)):
+        if name == closed and name in ("artifactId", "groupId", "version", "name") and value:
+            values.setdefault(name, value)
+            values.setdefault(f"project.{name}", value)
+    return values
 
 
 def read_build_facts(files: Iterable[BuildFile]) -> BuildFacts:
@@ -929,6 +976,14 @@ def markdown_facts(path: str, data: bytes) -> tuple[list[ImageBuild], list[Image
     fence: str | None = None  # the open block's fence
     block: list[str] = []
     shell, start, blocks = False, 0, 0
+
+    def read(block: list[str]) -> None:
+        text = "\n".join(block)
+        if shell and ("docker" in text or "podman" in text):
+            found, tagged = script_facts(path, text, make=False)
+            builds.extend(b for b in (_from_docs(build, start) for build in found) if b)
+            tags.extend(replace(t, said=replace(t.said, line=t.said.line + start)) for t in tagged)
+
     for number, raw in enumerate(_text(data).splitlines(), start=1):
         if fence is None:
             opened = _FENCE.match(raw)
@@ -941,13 +996,11 @@ def markdown_facts(path: str, data: bytes) -> tuple[list[ImageBuild], list[Image
             block.append(_PROMPT.sub("", raw, count=1) if shell else "")
             continue
         fence, blocks = None, blocks + 1
-        text = "\n".join(block)
-        if shell and ("docker" in text or "podman" in text):
-            found, tagged = script_facts(path, text, make=False)
-            builds += [b for b in (_from_docs(build, start) for build in found) if b]
-            tags += [replace(t, said=replace(t.said, line=t.said.line + start)) for t in tagged]
+        read(block)
         if blocks >= MAX_BLOCKS:
-            break
+            return builds, tags
+    if fence is not None:  # a block never closed runs to the end of the file (CommonMark)
+        read(block)
     return builds, tags
 
 
