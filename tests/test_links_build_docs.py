@@ -254,10 +254,11 @@ def test_a_build_argument_naming_a_file_pattern_chooses_no_service(tmp_path: Pat
 def test_an_image_named_with_a_role_suffix_is_guessed_to_be_the_folder_without_it(
     tmp_path: Path,
 ) -> None:
-    """`acme/chat-service` and `services/chat` (its Dockerfile kept in docker/, built by
-    nothing the tree says): a guess, and says so."""
+    """`acme/chat-service` and `services/chat`, which docker/Dockerfile.chat copies (no
+    build in the tree names the image): a guess, and says so."""
     files = {
         "k8s/chat.yaml": workload(name="chat", image="acme/chat-service:1"),
+        "docker/Dockerfile.chat": "FROM python:3.12\nCOPY services/chat /app\n",
         **service_app("services/chat"),
         **service_app("services/users"),
     }
@@ -282,10 +283,22 @@ def test_a_folder_named_with_a_role_suffix_is_guessed_for_the_image_without_it(
     assert only(links(tmp_path, files))["code"] == os.path.join("car_server", "server.py")
 
 
+def test_a_role_suffix_guess_is_never_code_no_image_is_built_from(tmp_path: Path) -> None:
+    """`acme/svix-server` is a third-party server; `webhook/svix` the client code that
+    talks to it, built into no image of its own: no link."""
+    files = {
+        "k8s/svix.yaml": workload(name="svix", image="acme/svix-server:1"),
+        **service_app("internal/webhook/svix"),
+    }
+    assert only(links(tmp_path, files))["code"] is None
+
+
 def test_a_role_suffix_guess_matching_two_folders_equally_is_no_link(tmp_path: Path) -> None:
     files = {
         "k8s/chat.yaml": workload(name="chat", image="acme/chat-api:1"),
+        "services/chat/Dockerfile": DOCKERFILE,
         **service_app("services/chat"),
+        "services/chat_server/Dockerfile": DOCKERFILE,
         **service_app("services/chat_server"),
     }
     assert only(links(tmp_path, files))["code"] is None
@@ -374,3 +387,74 @@ def test_a_store_run_beside_a_service_s_dockerfile_is_not_linked_to_it(tmp_path:
         **service_app("api"),
     }
     assert only(links(tmp_path, files))["code"] is None
+
+
+# -- one image, several Go programs, run through an entry point script -----------------------
+
+MULTI_BINARY = """\
+FROM golang:1.23 AS build
+WORKDIR /src
+COPY . .
+RUN --mount=type=cache,target=/go/pkg/mod \\
+    xx-go build -o /usr/local/bin/meter ./cmd/server
+RUN --mount=type=cache,target=/go/pkg/mod go build -o /usr/local/bin/meter-worker ./cmd/worker
+RUN go build -C ./collector -o /usr/local/bin/collect ./cmd
+FROM alpine:3.20
+COPY --from=build /usr/local/bin/ /usr/local/bin/
+COPY --from=build /src/entrypoint.sh /entrypoint.sh
+ENTRYPOINT ["/entrypoint.sh"]
+CMD ["meter"]
+"""
+
+
+def _multi_binary_tree(extra: str, dockerfile_name: str = "Dockerfile") -> dict[str, str]:
+    return {
+        "deploy/worker.yaml": workload(name="worker", image="acme/meter:1", extra=extra),
+        "Makefile": f"image:\n\tdocker build -t acme/meter -f {dockerfile_name} .\n",
+        dockerfile_name: MULTI_BINARY,
+        "entrypoint.sh": '#!/bin/sh\nset -e\nexec "$@"\n',
+        "go.mod": "module example.com/meter\n\ngo 1.23\n",
+        "cmd/server/main.go": "package main\n\nfunc main() {}\n",
+        "cmd/worker/main.go": "package main\n\nfunc main() {}\n",
+        "collector/go.mod": "module example.com/collector\n\ngo 1.23\n",
+        "collector/cmd/main.go": "package main\n\nfunc main() {}\n",
+    }
+
+
+def test_an_entry_point_script_runs_the_go_program_its_arguments_name(tmp_path: Path) -> None:
+    """`command: [/entrypoint.sh, meter-worker]` with a Dockerfile whose RUN lines have
+    BuildKit's `--mount` flags and tonistiigi/xx's `xx-go`: the program built as
+    meter-worker."""
+    extra = '          command: ["/entrypoint.sh", "meter-worker"]\n'
+    row = only(links(tmp_path, _multi_binary_tree(extra)))
+    assert (row["code"], row["modules"]) == (os.path.join("cmd", "worker"), 1)
+
+
+def test_the_image_s_own_command_through_its_entry_point_script_is_its_program(
+    tmp_path: Path,
+) -> None:
+    row = only(links(tmp_path, _multi_binary_tree("")))
+    assert (row["code"], row["modules"]) == (os.path.join("cmd", "server"), 1)
+
+
+def test_go_build_dash_c_builds_the_package_in_that_folder() -> None:
+    dockerfile = parse_dockerfile("Dockerfile", MULTI_BINARY)
+    assert [(b.package, b.output) for b in dockerfile.go_builds] == [
+        ("cmd/server", "/usr/local/bin/meter"),
+        ("cmd/worker", "/usr/local/bin/meter-worker"),
+        ("collector/cmd", "/usr/local/bin/collect"),
+    ]
+
+
+def test_a_dockerfile_named_for_the_image_beside_code_builds_it_from_its_folder(
+    tmp_path: Path,
+) -> None:
+    """`collect.Dockerfile` at the repository's top, named as the image `acme/collect`,
+    which no build file names."""
+    extra = '          command: ["/entrypoint.sh", "collect"]\n'
+    files = _multi_binary_tree(extra, "collect.Dockerfile")
+    del files["Makefile"]
+    files["deploy/worker.yaml"] = workload(name="worker", image="acme/collect:1", extra=extra)
+    row = only(links(tmp_path, files))
+    assert (row["code"], row["modules"]) == (os.path.join("collector", "cmd"), 1)
+    assert "dockerfile name: collect.Dockerfile:1: named collect, built from ." in row["evidence"]

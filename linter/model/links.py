@@ -448,9 +448,11 @@ class _Finder:
         self._by_last_word: dict[str, list[tuple[tuple[str, ...], str]]] | None = None
         # folders by their name less a role suffix (`car_server` under `car`), made when asked
         self._role_less: dict[str, set[str]] | None = None
+        self._built_paths: set[str] | None = None  # what Dockerfiles copy and build (_is_built)
         # the Dockerfiles of folders with no code, by the name they are kept under (made
         # when first asked): `docker/cart/Dockerfile` and `cart.Dockerfile` under `cart`
         self._apart: dict[str, list[Dockerfile]] | None = None
+        self._beside: dict[str, list[Dockerfile]] | None = None  # `cart.Dockerfile` by code
         self._programs: dict[str, list[str]] | None = None
         self._built: tuple[dict[str, set[str]], dict[str, int]] | None = None
         self._above: dict[str, Dockerfile] | None = None
@@ -600,18 +602,28 @@ class _Finder:
     def _apart_named(self, segment: str) -> list[Dockerfile]:
         """The Dockerfiles kept where no code is (`docker/<name>/Dockerfile`,
         `<name>.Dockerfile`, `Dockerfile.<name>`) under the image's name."""
-        if self._apart is None:
-            self._apart = defaultdict(list)
+        return self._dockerfiles_named()[0].get(_normal(segment), [])
+
+    def _beside_named(self, segment: str) -> list[Dockerfile]:
+        """The Dockerfiles kept beside code under the image's name (`Dockerfile.cart`,
+        `cart.Dockerfile` in the repository's top): built from their folder."""
+        return self._dockerfiles_named()[1].get(_normal(segment), [])
+
+    def _dockerfiles_named(self) -> tuple[dict[str, list[Dockerfile]], dict[str, list[Dockerfile]]]:
+        """The Dockerfiles by the name they are kept under: those where no code is, and
+        those beside code (named apart from `Dockerfile`); made when first asked."""
+        if self._apart is None or self._beside is None:
+            self._apart, self._beside = defaultdict(list), defaultdict(list)
             for path, dockerfile in self.dockerfiles.items():
                 folder, name = os.path.split(path)
-                if (folder or ".") in self.by_folder:
-                    continue  # beside code: the image's name finds that folder
+                # beside code, a plain `Dockerfile`: the image's name finds that folder
+                found = self._beside if (folder or ".") in self.by_folder else self._apart
                 for named in (name.partition(".")[2], name.rpartition(".")[0]):
                     if named and named.lower() not in ("dockerfile", "containerfile"):
-                        self._apart[_normal(named)].append(dockerfile)
-                if name in ("Dockerfile", "Containerfile"):
+                        found[_normal(named)].append(dockerfile)
+                if name in ("Dockerfile", "Containerfile") and found is self._apart:
                     self._apart[_normal(os.path.basename(folder))].append(dockerfile)
-        return self._apart.get(_normal(segment), [])
+        return self._apart, self._beside
 
     def _context_of(self, dockerfile: Dockerfile) -> tuple[str, str] | None:
         """The build context of a Dockerfile kept apart, and the source that says so: the
@@ -678,6 +690,12 @@ class _Finder:
                         "dockerfile name", Said(dockerfile.path, 1, text), context, dockerfile.path
                     )
                 )
+        beside = self._beside_named(segment) if segment else []
+        if len(beside) == 1:  # `benthos-collector.Dockerfile` at the top: built from there
+            dockerfile = beside[0]
+            text = f"named {segment}, built from {dockerfile.folder}"
+            said_here = Said(dockerfile.path, 1, text)
+            found.append(Evidence("dockerfile name", said_here, dockerfile.folder, dockerfile.path))
         with_dockerfile = [f for f in named if self._dockerfile(f) is not None]
         # a folder holding other services' builds is not one service's code (too wide)
         candidates = _nearest(with_dockerfile or self._not_parents(named), said.path)
@@ -732,11 +750,33 @@ class _Finder:
         roles = self._named_but_role(segment, near)
         return (roles[0], "named as it is, but for a role suffix") if len(roles) == 1 else None
 
+    def _is_built(self, folder: str) -> bool:
+        """Whether an image is built from the folder: it holds a Dockerfile, or is a build's
+        context, or a Dockerfile copies it or `go build`s it (`./services/chat` from
+        docker/Dockerfile.chat): not code that only talks to another program (a client of
+        a third-party server of that name)."""
+        if self._built_paths is None:
+            paths = {
+                posixpath.normpath(path.partition("/...")[0])
+                for dockerfile in self.dockerfiles.values()
+                for path in (
+                    *(build.package for build in dockerfile.go_builds),
+                    *(copy.source for copy in dockerfile.copies),
+                )
+            }
+            self._built_paths = {os.path.normpath(p) for p in paths if p not in (".", "")}
+        if self._dockerfile(folder) is not None:
+            return True
+        if folder in self._build_folders()[0].get(_normal(os.path.basename(folder)), ()):
+            return True
+        parts = folder.split(os.sep)
+        return any(os.sep.join(parts[at:]) in self._built_paths for at in range(len(parts)))
+
     def _named_but_role(self, segment: str, near: str) -> list[str]:
-        """The folders named as the image is, or an end of its name after a project's
-        prefix, but for a role suffix on either (`chat-service` and `services/chat/`,
-        `grpc_car` and `car_server/`), the longest end that names any; never a folder
-        holding several builds."""
+        """The folders an image is built from named as the image is, or an end of its name
+        after a project's prefix, but for a role suffix on either (`chat-service` and
+        `services/chat/`, `grpc_car` and `car_server/`), the longest end that names any;
+        never a folder holding several builds."""
         if self._role_less is None:
             self._role_less = defaultdict(set)
             for folders in self.folders_named.values():
@@ -752,7 +792,8 @@ class _Finder:
             if rest:
                 found |= self.folders_named.get("".join(rest), set())
                 found |= self._role_less.get("".join(rest), set())
-            kept = self._not_parents(sorted(f for f in found if not self._rebuilds(f, segment)))
+            built = (f for f in found if self._is_built(f) and not self._rebuilds(f, segment))
+            kept = self._not_parents(sorted(built))
             if kept:
                 return _nearest(kept, near)
         return []
@@ -999,9 +1040,9 @@ class _Finder:
         scanned folder of its package; None when none is known or it holds no Go."""
         builds = dockerfile.go_builds
         ran = posixpath.basename(str(argv[0])) if argv else ""
-
-        def binary(build: GoBuild) -> str:
-            return posixpath.basename(build.output or build.package.rstrip("/"))
+        if ran.endswith(".sh") and len(argv) > 1 and ran not in map(_binary, builds):
+            # an entry point script that runs its arguments (`exec "$@"`): the program next
+            ran = posixpath.basename(str(argv[1]))
 
         def package_of(build: GoBuild) -> str:
             below, dots, _ = build.package.partition("/...")
@@ -1017,7 +1058,7 @@ class _Finder:
                 base = os.path.dirname(base) or "."
 
         patterns = [b for b in builds if b.package.endswith("/...")]
-        chosen = [b for b in builds if ran and binary(b) == ran]
+        chosen = [b for b in builds if ran and _binary(b) == ran]
         chosen += [b for b in patterns if ran and package_of(b) in self.go.files]
         if not chosen and len(builds) == 1 and not patterns:
             chosen = list(builds)
@@ -1031,6 +1072,11 @@ class _Finder:
         key = "command" if "command" in container.body else "args"
         line = pos_of(container.body, key)[0]
         return Said(workload.path, line, f"{key}: {' '.join(container.words)}")
+
+
+def _binary(build: GoBuild) -> str:
+    """The name of the binary a `go build` writes: its `-o`, else its package's folder's."""
+    return posixpath.basename(build.output or build.package.rstrip("/"))
 
 
 def _imports(importer: CodeFacts, module: CodeFacts) -> bool:

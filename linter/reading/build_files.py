@@ -1280,9 +1280,14 @@ def arg_folder(
     return posixpath.normpath(folder), said
 
 
+# `go` and the cross-compiling wrapper of tonistiigi/xx, which takes go's arguments
+_GO_COMMANDS = frozenset({"go", "xx-go"})
+# BuildKit's flags of a RUN line (`--mount=type=cache,target=...`), before its command
+_RUN_FLAGS = regex.compile(r"^(?:\s*--(?:mount|network|security)=\S+)+\s*")
 # `go build` flags that take a value (`-o out`, `-tags x`); the others are switches
 _GO_VALUE_FLAGS = frozenset(
     {
+        "-C",
         "-o",
         "-ldflags",
         "-gcflags",
@@ -1305,7 +1310,7 @@ _GO_VALUE_FLAGS = frozenset(
 def _go_builds(script: str, workdir: str, copies: list[Copy], said: Said) -> list[GoBuild]:
     """The `go build`/`go install` commands of a RUN line, their packages mapped back from
     the image to the build context through the stage's COPY lines."""
-    argv = _argv(script)
+    argv = _argv(_RUN_FLAGS.sub("", script))  # `RUN --mount=... go build`: the command
     try:
         words = shlex.split(argv[2]) if argv[:2] == ("/bin/sh", "-c") else list(argv)
     except ValueError:
@@ -1320,22 +1325,24 @@ def _go_builds(script: str, workdir: str, copies: list[Copy], said: Said) -> lis
     for command in commands:
         while command and _VARIABLE.fullmatch(command[0]):  # `CGO_ENABLED=0 go build`
             command = command[1:]
-        if len(command) < 2 or posixpath.basename(command[0]) != "go":
+        if len(command) < 2 or posixpath.basename(command[0]) not in _GO_COMMANDS:
             continue
         if command[1] not in ("build", "install"):
             continue
-        output, packages, rest = None, [], iter(command[2:])
+        output, packages, rest, within = None, [], iter(command[2:]), workdir
         for word in rest:
             flag, equals, value = word.partition("=")
             if flag in _GO_VALUE_FLAGS:
                 value = value if equals else next(rest, "")
                 output = value if flag == "-o" else output
+                if flag == "-C" and "$" not in value:  # `go build -C ./collector ./cmd`
+                    within = posixpath.normpath(posixpath.join(workdir, value))
             elif not word.startswith("-") and "$" not in word:
                 packages.append(word)
         for package in packages or ["."]:
             # `./cmd/...`: every main package below, each binary named for its folder
             package, dots, _ = package.partition("/...")
-            in_image = posixpath.normpath(posixpath.join(workdir, package))
+            in_image = posixpath.normpath(posixpath.join(within, package))
             context = _in_context(in_image, copies)
             if context is not None:
                 found.append(GoBuild(context + dots, None if dots else output, said))
