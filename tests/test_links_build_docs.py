@@ -458,3 +458,61 @@ def test_a_dockerfile_named_for_the_image_beside_code_builds_it_from_its_folder(
     row = only(links(tmp_path, files))
     assert (row["code"], row["modules"]) == (os.path.join("collector", "cmd"), 1)
     assert "dockerfile name: collect.Dockerfile:1: named collect, built from ." in row["evidence"]
+
+
+# -- a CI step's build named through variables -----------------------------------------------
+
+WORKFLOW = """\
+name: release
+on: push
+jobs:
+  image:
+    runs-on: ubuntu-latest
+    env:
+      REGISTRY: docker.io
+      IMAGE_NAME: acme/hello
+    steps:
+      - uses: actions/checkout@v4
+      - name: names
+        run: |
+          echo "IMAGE=$REGISTRY/$IMAGE_NAME" >> $GITHUB_ENV
+          echo "VERSION=$(jq -r .version src/app/package.json)" >> $GITHUB_ENV
+      - name: build
+        run: |
+          docker build --tag "$IMAGE:$VERSION" \\
+            --file src/app/Dockerfile src/app
+"""
+
+
+def test_a_workflow_build_named_through_the_job_s_env_and_github_env_links_the_image(
+    tmp_path: Path,
+) -> None:
+    """`IMAGE` written to $GITHUB_ENV by an earlier step from the job's `env`: the image is
+    acme/hello whatever the version (a command's output, not known)."""
+    files = {
+        "deploy/hello.yaml": workload(name="hello", image="acme/hello:1.2"),
+        ".github/workflows/release.yaml": WORKFLOW,
+        "src/app/Dockerfile": DOCKERFILE,
+        **service_app("src/app"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("src", "app", "server.py")
+    assert row["evidence"][0] == (
+        'workflow: .github/workflows/release.yaml:17: docker build --tag "$IMAGE:$VERSION" '
+        "--file src/app/Dockerfile src/app"
+    )
+
+
+def test_a_variable_written_to_github_env_is_not_known_in_its_own_step(tmp_path: Path) -> None:
+    """Actions applies $GITHUB_ENV to the steps after the one that writes it."""
+    workflow = WORKFLOW.replace(
+        '          echo "VERSION',
+        '          docker build -t "$IMAGE" src/app\n          echo "VERSION',
+    ).replace("docker build --tag", "echo")
+    files = {
+        "deploy/hello.yaml": workload(name="hello", image="acme/hello:1.2"),
+        ".github/workflows/release.yaml": workflow,
+        "src/app/Dockerfile": DOCKERFILE,
+        **service_app("src/app"),
+    }
+    assert only(links(tmp_path, files))["code"] is None

@@ -646,6 +646,7 @@ def workflow_builds(path: str, text: str) -> list[ImageBuild]:
             steps, strategy = job.get("steps"), job.get("strategy")
             matrix = strategy.get("matrix") if isinstance(strategy, dict) else None
             runs = _matrix(matrix)
+            exported: dict[str, str | None] = {}  # what steps wrote to $GITHUB_ENV
             for step in steps if isinstance(steps, list) else []:
                 if not isinstance(step, dict):
                     continue
@@ -653,7 +654,53 @@ def workflow_builds(path: str, text: str) -> list[ImageBuild]:
                 for known in _expressions(runs, envs) if "${{" in str(step) else [{}]:
                     found += _build_push_step(path, text, top, step, known)
                     found += _run_step_builds(path, top, step, known)
+                found += _run_step_variables(path, top, step, envs, exported)
     return list(dict.fromkeys(found))  # a step that uses no matrix value: once, not a run
+
+
+# `echo "NAME=VALUE" >> $GITHUB_ENV`: a variable every later step of the job has
+MAX_VARIABLES = 256
+_GITHUB_ENV_WRITE = regex.compile(
+    r"""^echo\s+["']?([A-Za-z_][A-Za-z0-9_]*)=([^"'>]*)["']?\s*>>\s*["']?\$\{?GITHUB_ENV\}?["']?$"""
+)
+
+
+def _run_step_variables(
+    path: str,
+    top: str,
+    step: dict[str, Any],
+    envs: Iterable[object],
+    exported: dict[str, str | None],
+) -> list[ImageBuild]:
+    """The `docker build` lines of a step's `run` script whose words are shell variables:
+    the literal `env` of the workflow, the job and the step, and what earlier steps of the
+    job wrote to `$GITHUB_ENV` (this step's writes are read for the steps after, as
+    Actions applies them). Run from the top; the script read once, with at most
+    MAX_VARIABLES variables set before it."""
+    script = step.get("run")
+    if not isinstance(script, str) or "$" not in script:
+        return []
+    variables: dict[str, str | None] = dict(exported)
+    for env in envs:
+        for name, value in env.items() if isinstance(env, dict) else ():
+            literal = _literal(str(value)) if isinstance(value, str | int | float) else None
+            variables[str(name)] = literal
+    for _, line in _logical_lines(script, comments=True):
+        written = _GITHUB_ENV_WRITE.match(line)
+        if written is not None:
+            value = _expanded(written[2], variables=variables, make=False)
+            exported[written[1]] = value if "$" not in value and "`" not in value else None
+    if _DOCKER_BUILD_COMMAND.search(script) is None:
+        return []
+    known = [(n, v) for n, v in variables.items() if v and " " not in v][-MAX_VARIABLES:]
+    prelude = "".join(f"{name}={value}\n" for name, value in known)
+    first = _line(step, "run") + (1 if "\n" in script.rstrip("\n") else 0) - len(known)
+    builds, _ = script_facts(path, prelude + script, make=False, folder=top)
+    return [
+        replace(b, kind="workflow", said=replace(b.said, line=first + b.said.line - 1))
+        for b in builds
+        if "$" in b.said.text  # a literal one was read from the file's text
+    ]
 
 
 # How many runs of a job's matrix are read: past it, none (a matrix so large builds no
@@ -897,7 +944,7 @@ _DOCKER_TAG_COMMAND = regex.compile(r"\b(?:docker|podman)(?:\s+image)?\s+tag\b")
 
 
 def script_facts(
-    path: str, text: str, *, make: bool | None = None
+    path: str, text: str, *, make: bool | None = None, folder: str | None = None
 ) -> tuple[list[ImageBuild], list[ImageTag]]:
     """`docker build -t|--tag[=] NAME[:TAG] [-f FILE] CONTEXT` (`podman build`, `docker
     buildx build`) and `docker tag SOURCE TARGET` in a Makefile or a shell script, run in
@@ -907,9 +954,10 @@ def script_facts(
     ?= acme/shop`: Make's anywhere in the file, as Make reads them all before it runs a
     recipe; the shell's on a line before); an image whose registry is still a variable
     (`$(HUB)/app:$(TAG)`) is named by its last segment alone, a bare name. `make`: whether
-    the text is Make's (by default, unless the file is a `.sh`)."""
+    the text is Make's (by default, unless the file is a `.sh`); `folder`: where it runs
+    (by default, the file's folder)."""
     make = not path.endswith(".sh") if make is None else make
-    folder = os.path.dirname(path) or "."
+    folder = folder or os.path.dirname(path) or "."
     lines = list(_logical_lines(text, comments=True))
     variables: dict[str, str | None] = {}  # None: set, but to nothing known here
     if make:
