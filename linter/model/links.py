@@ -5,7 +5,8 @@ The evidence, strongest first (each kept, quoted by `explain-links` and in `rela
 0. the configuration's `links` table, which pins a container to a folder or a file;
 1. a build definition that builds the container's image from a folder: `skaffold.yaml`,
    a compose file, a `Tiltfile`'s `docker_build`, a CI workflow's, a Makefile's or a shell
-   script's `docker build`, Cloud Build, Jib or Spring Boot's buildpacks;
+   script's `docker build`, Cloud Build, Jib or Spring Boot's buildpacks; weaker, a
+   `docker build` written in a Markdown file's shell block (`docs`);
 2. (refines the folder) the folder's Dockerfile: what its ENTRYPOINT/CMD runs, found in
    the context through its WORKDIR and COPY lines; for Go, the `go build` (any stage) of
    the binary it runs: the `main` package it builds, and the scanned packages it imports;
@@ -23,7 +24,9 @@ The evidence, strongest first (each kept, quoted by `explain-links` and in `rela
 7. the weakest, a guess that says so (`image name guess`), of the one folder an image is
    built from so named: the longest end of the image's name after a project's prefix
    (`shop-cart` and `src/cart/`), else a folder whose name ends with the image's (`cart`
-   and `services/com.acme.cart/`).
+   and `services/com.acme.cart/`), else one named as it is but for a role suffix
+   (`chat-service` and `services/chat/`); or a manifest beside a Dockerfile in a folder
+   of code named alike (`manifest beside guess`).
 A container links to one folder: the strongest evidence's; weaker evidence that points
 elsewhere is kept as overruled. With an entry point the container runs its import closure;
 without one, every module of the folder.
