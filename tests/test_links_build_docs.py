@@ -265,8 +265,8 @@ def test_an_image_named_with_a_role_suffix_is_guessed_to_be_the_folder_without_i
     row = only(links(tmp_path, files))
     assert row["code"] == os.path.join("services", "chat")
     assert row["evidence"] == [
-        "image name guess: k8s/chat.yaml:11: image: acme/chat-service:1 (a guess: "
-        "services/chat is the one build folder named as it is, but for a role suffix)"
+        "image name guess: k8s/chat.yaml:11: image: acme/chat-service:1 (a guess: services/chat"
+        " is the one build folder named as it is (a role suffix aside, or with its parent's name))"
     ]
 
 
@@ -281,6 +281,24 @@ def test_a_folder_named_with_a_role_suffix_is_guessed_for_the_image_without_it(
         **service_app("booking"),
     }
     assert only(links(tmp_path, files))["code"] == os.path.join("car_server", "server.py")
+
+
+def test_a_folder_named_for_its_role_is_named_with_its_parent_s_name(tmp_path: Path) -> None:
+    """`acme/shop-cart-service` and `app/cart/service`, a folder a shared Dockerfile's
+    build argument chooses (`WORKDIR /src/app/${APP_PATH}`); not `app/cart` above it, nor
+    the generated `api/cart/service` no image is built from."""
+    shared = (
+        "FROM golang:1.23\nARG APP_PATH\nCOPY . /src\nWORKDIR /src/app/${APP_PATH}\n"
+        'RUN make build\nCMD ["./bin/server"]\n'
+    )
+    files = {
+        "deploy/cart.yaml": workload(name="cart", image="acme/shop-cart-service:1"),
+        "deploy/build/Dockerfile": shared,
+        **service_app("app/cart/service"),
+        **service_app("app/catalog/service"),
+        **service_app("api/cart/service"),
+    }
+    assert only(links(tmp_path, files))["code"] == os.path.join("app", "cart", "service")
 
 
 def test_a_role_suffix_guess_is_never_code_no_image_is_built_from(tmp_path: Path) -> None:

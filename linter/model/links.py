@@ -176,6 +176,7 @@ def _words(name: str) -> tuple[str, ...]:
 
 
 _SPACES = dict.fromkeys(map(ord, "-_."), " ")
+_VARIABLE_USE = regex.compile(r"\$\{?[A-Za-z_][A-Za-z0-9_]*\}?")  # `${APP}`, `$APP`
 # The last words of a name that say a program's role, not which program it is.
 ROLE_SUFFIXES = frozenset({"service", "svc", "server", "api", "app"})
 
@@ -452,6 +453,7 @@ class _Finder:
         # folders by their name less a role suffix (`car_server` under `car`), made when asked
         self._role_less: dict[str, set[str]] | None = None
         self._built_paths: set[str] | None = None  # what Dockerfiles copy and build (_is_built)
+        self._built_patterns: list[regex.Pattern[str]] = []  # what their build arguments choose
         # the Dockerfiles of folders with no code, by the name they are kept under (made
         # when first asked): `docker/cart/Dockerfile` and `cart.Dockerfile` under `cart`
         self._apart: dict[str, list[Dockerfile]] | None = None
@@ -751,7 +753,11 @@ class _Finder:
         if parts:
             return (parts[0], "whose name ends with its name") if len(parts) == 1 else None
         roles = self._named_but_role(segment, near)
-        return (roles[0], "named as it is, but for a role suffix") if len(roles) == 1 else None
+        return (
+            (roles[0], "named as it is (a role suffix aside, or with its parent's name)")
+            if len(roles) == 1
+            else None
+        )
 
     def _is_built(self, folder: str) -> bool:
         """Whether an image is built from the folder: it holds a Dockerfile, or is a build's
@@ -768,37 +774,64 @@ class _Finder:
                 )
             }
             self._built_paths = {os.path.normpath(p) for p in paths if p not in (".", "")}
+            # a shared Dockerfile's folder chosen by a build argument (`app/${APP_PATH}`)
+            self._built_patterns = [
+                regex.compile(
+                    "(?:^|.*/)"
+                    + "[^/]+(?:/[^/]+)*".join(
+                        regex.escape(part) for part in _VARIABLE_USE.split(template)
+                    )
+                    + "$"
+                )
+                for dockerfile in self.dockerfiles.values()
+                for template, _ in dockerfile.arg_folders
+            ]
         if self._dockerfile(folder) is not None:
             return True
         if folder in self._build_folders()[0].get(_normal(os.path.basename(folder)), ()):
             return True
         parts = folder.split(os.sep)
-        return any(os.sep.join(parts[at:]) in self._built_paths for at in range(len(parts)))
+        if any(os.sep.join(parts[at:]) in self._built_paths for at in range(len(parts))):
+            return True
+        posix = "/".join(parts)
+        return any(pattern.match(posix) for pattern in self._built_patterns)
 
     def _named_but_role(self, segment: str, near: str) -> list[str]:
         """The folders an image is built from named as the image is, or an end of its name
         after a project's prefix, but for a role suffix on either (`chat-service` and
         `services/chat/`, `grpc_car` and `car_server/`), the longest end that names any;
-        never a folder holding several builds."""
+        never a folder holding several builds. A folder named for its role alone is named
+        with its parent's name (`app/cart/service` as `cart-service`)."""
         if self._role_less is None:
             self._role_less = defaultdict(set)
             for folders in self.folders_named.values():
                 for folder in folders:
-                    rest = _less_role(_words(os.path.basename(os.path.abspath(folder))))
+                    parent, name = os.path.split(os.path.abspath(folder))
+                    words = _words(name)
+                    rest = _less_role(words)
                     if rest:
                         self._role_less["".join(rest)].add(folder)
+                    elif len(words) == 1 and words[0] in ROLE_SUFFIXES:
+                        self._role_less[_normal(os.path.basename(parent)) + words[0]].add(folder)
         words = _words(segment)
         for start in range(len(words)):
             end = words[start:]
             rest = _less_role(end)
-            found = set(self._role_less.get("".join(end), ()))
-            if rest:
-                found |= self.folders_named.get("".join(rest), set())
-                found |= self._role_less.get("".join(rest), set())
-            built = (f for f in found if self._is_built(f) and not self._rebuilds(f, segment))
-            kept = self._not_parents(sorted(built))
-            if kept:
-                return _nearest(kept, near)
+            # the folder named by the whole end first (`cart/service`), then by it less its
+            # role suffix (`cart`)
+            for found in (
+                self._role_less.get("".join(end), set()),
+                (
+                    self.folders_named.get("".join(rest), set())
+                    | self._role_less.get("".join(rest), set())
+                    if rest
+                    else set()
+                ),
+            ):
+                built = (f for f in found if self._is_built(f) and not self._rebuilds(f, segment))
+                kept = self._not_parents(sorted(built))
+                if kept:
+                    return _nearest(kept, near)
         return []
 
     def _build_folders(self) -> tuple[dict[str, set[str]], dict[str, int]]:
