@@ -713,7 +713,7 @@ class _Finder:
             found.append(
                 Evidence("image name", replace(said, text=f"{text}{declared.text})"), folder)
             )
-        elif not named and (guess := self._guessed_folder(segment, said.path)) is not None:
+        elif not named and (guess := self._guessed_folder(segment, said.path, not found)):
             folder, how = guess
             text = f"{said.text} (a guess: {folder} is the one build folder {how})"
             found.append(Evidence("image name guess", replace(said, text=text), folder))
@@ -737,11 +737,13 @@ class _Finder:
                 return None
             base = os.path.dirname(base) or "."
 
-    def _guessed_folder(self, segment: str, near: str) -> tuple[str, str] | None:
+    def _guessed_folder(self, segment: str, near: str, roles: bool) -> tuple[str, str] | None:
         """The one ladder of name guesses, each only of a folder an image is built from:
         the longest end of the image's name after a project's prefix (`shop-cart` for
         `cart/`), else a folder whose name's words end with the image's (`cart` for
-        `com.acme.cart/`); with how it was guessed. None when no step finds exactly one."""
+        `com.acme.cart/`), else (`roles`: when nothing builds the image) one named as it
+        is but for a role suffix (`_named_but_role`); with how it was guessed. None when no
+        step finds exactly one."""
         if not segment:
             return None
         ended = self._named_at_the_end(segment, near)
@@ -750,12 +752,12 @@ class _Finder:
         parts = _nearest(
             [f for f in self._named_in_part(segment) if self._dockerfile(f) is not None], near
         )
-        if parts:
+        if parts or not roles:  # a role suffix aside: only for an image nothing builds
             return (parts[0], "whose name ends with its name") if len(parts) == 1 else None
-        roles = self._named_but_role(segment, near)
+        found = self._named_but_role(segment, near)
         return (
-            (roles[0], "named as it is (a role suffix aside, or with its parent's name)")
-            if len(roles) == 1
+            (found[0], "named as it is (a role suffix aside, or with its parent's name)")
+            if len(found) == 1
             else None
         )
 
