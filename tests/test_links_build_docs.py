@@ -228,6 +228,7 @@ def test_a_build_naming_a_dockerfile_that_is_not_there_yields_to_one_that_is(
     row = only(links(tmp_path, files))
     assert row["code"] == os.path.join("inventory_service", "app", "main.py")
     assert row["evidence"][0].startswith("compose: docker-compose.yml:")
+    assert [e.split(":", 2)[:2] for e in row["overruled"]] == [["makefile", " Makefile"]]
 
 
 def test_a_build_argument_naming_a_file_pattern_chooses_no_service(tmp_path: Path) -> None:

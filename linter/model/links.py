@@ -972,8 +972,10 @@ class _Finder:
                 Evidence("dockerfile", replace(said, text=f"{said.text} ({given})"), folder)
             )
             agreeing.add(folder)
-        used = [e for e in evidence if e.folder in agreeing]
-        overruled = [e for e in evidence if e.folder not in agreeing]
+        # a build naming a Dockerfile the tree lacks does not agree with one naming its own
+        stale = set() if self._missing(chosen) else {id(e) for e in evidence if self._missing(e)}
+        used = [e for e in evidence if e.folder in agreeing and id(e) not in stale]
+        overruled = [e for e in evidence if e.folder not in agreeing or id(e) in stale]
         argv = container_argv(
             command if isinstance(command, list) else None,
             args if isinstance(args, list) else None,
@@ -1030,7 +1032,13 @@ class _Finder:
             modules = self._own_modules(folder)
         # narrowed to a folder inside the context: evidence naming a folder around it, inside
         # the context (the service's folder, by its image's name), agrees
-        agree = [e for e in overruled if e.folder != chosen.folder and _within(folder, e.folder)]
+        agree = [
+            e
+            for e in overruled
+            if e.folder != chosen.folder  # (`.` is below `.`)
+            and _below(e.folder, chosen.folder)
+            and _within(folder, e.folder)
+        ]
         used += agree
         overruled = [e for e in overruled if e not in agree]
         used.sort(key=lambda e: e.strength)
