@@ -13,7 +13,8 @@ import json
 import os
 import posixpath
 import shlex
-from collections.abc import Callable, Iterable, Iterator
+from collections import ChainMap
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -647,6 +648,7 @@ def workflow_builds(path: str, text: str) -> list[ImageBuild]:
             matrix = strategy.get("matrix") if isinstance(strategy, dict) else None
             runs = _matrix(matrix)
             exported: dict[str, str | None] = {}  # what steps wrote to $GITHUB_ENV
+            job_env = _literal_env(document.get("env"), job.get("env"))
             for step in steps if isinstance(steps, list) else []:
                 if not isinstance(step, dict):
                     continue
@@ -654,12 +656,11 @@ def workflow_builds(path: str, text: str) -> list[ImageBuild]:
                 for known in _expressions(runs, envs) if "${{" in str(step) else [{}]:
                     found += _build_push_step(path, text, top, step, known)
                     found += _run_step_builds(path, top, step, known)
-                found += _run_step_variables(path, top, step, envs, exported)
+                found += _run_step_variables(path, top, step, job_env, exported)
     return list(dict.fromkeys(found))  # a step that uses no matrix value: once, not a run
 
 
 # `echo "NAME=VALUE" >> $GITHUB_ENV`: a variable every later step of the job has
-MAX_VARIABLES = 256
 _GITHUB_ENV_WRITE = regex.compile(
     r"""^echo\s+["']?([A-Za-z_][A-Za-z0-9_]*)=([^"'>]*)["']?\s*>>\s*["']?\$\{?GITHUB_ENV\}?["']?$"""
 )
@@ -669,38 +670,50 @@ def _run_step_variables(
     path: str,
     top: str,
     step: dict[str, Any],
-    envs: Iterable[object],
+    job_env: dict[str, str | None],
     exported: dict[str, str | None],
 ) -> list[ImageBuild]:
     """The `docker build` lines of a step's `run` script whose words are shell variables:
-    the literal `env` of the workflow, the job and the step, and what earlier steps of the
-    job wrote to `$GITHUB_ENV` (this step's writes are read for the steps after, as
-    Actions applies them). Run from the top; the script read once, with at most
-    MAX_VARIABLES variables set before it."""
+    the literal `env` of the workflow and the job (`job_env`, made once a job) and of the
+    step, and what earlier steps of the job wrote to `$GITHUB_ENV` (this step's writes are
+    read for the steps after, as Actions applies them). Run from the top; the script read
+    once, with the variables it uses set before it (its own length bounds them)."""
     script = step.get("run")
     if not isinstance(script, str) or "$" not in script:
         return []
-    variables: dict[str, str | None] = dict(exported)
-    for env in envs:
-        for name, value in env.items() if isinstance(env, dict) else ():
-            literal = _literal(str(value)) if isinstance(value, str | int | float) else None
-            variables[str(name)] = literal
+    variables = ChainMap(_literal_env(step.get("env")), job_env, exported)
+    writes: dict[str, str | None] = {}  # for the steps after this one
     for _, line in _logical_lines(script, comments=True):
         written = _GITHUB_ENV_WRITE.match(line)
         if written is not None:
             value = _expanded(written[2], variables=variables, make=False)
-            exported[written[1]] = value if "$" not in value and "`" not in value else None
+            writes[written[1]] = value if "$" not in value and "`" not in value else None
     if _DOCKER_BUILD_COMMAND.search(script) is None:
+        exported.update(writes)
         return []
-    known = [(n, v) for n, v in variables.items() if v and " " not in v][-MAX_VARIABLES:]
+    used = dict.fromkeys(a or b for a, b in _SHELL_VARIABLE.findall(script))
+    known = [(n, v) for n in used if (v := variables.get(n)) and " " not in v]
     prelude = "".join(f"{name}={value}\n" for name, value in known)
     first = _line(step, "run") + (1 if "\n" in script.rstrip("\n") else 0) - len(known)
     builds, _ = script_facts(path, prelude + script, make=False, folder=top)
+    exported.update(writes)
     return [
         replace(b, kind="workflow", said=replace(b.said, line=first + b.said.line - 1))
         for b in builds
         if "$" in b.said.text  # a literal one was read from the file's text
     ]
+
+
+def _literal_env(*envs: object) -> dict[str, str | None]:
+    """The literal values of `env` mappings, the later over the earlier (None: not
+    literal)."""
+    found: dict[str, str | None] = {}
+    for env in envs:
+        for name, value in env.items() if isinstance(env, dict) else ():
+            found[str(name)] = (
+                _literal(str(value)) if isinstance(value, str | int | float) else None
+            )
+    return found
 
 
 # How many runs of a job's matrix are read: past it, none (a matrix so large builds no
@@ -1096,7 +1109,7 @@ def _assign(line: str, variables: dict[str, str | None], *, make: bool) -> None:
 _MAX_VALUE = 4096
 
 
-def _expanded(word: str, *, variables: dict[str, str | None], make: bool) -> str:
+def _expanded(word: str, *, variables: Mapping[str, str | None], make: bool) -> str:
     """A word with the variables the file set to a literal before it replaced, in one pass
     (each value was expanded when it was set); an unknown one is left as it is."""
     if "$" not in word:
