@@ -395,7 +395,39 @@ def javascript_handler_registered_again(n: int) -> Files:
     return {"server.js": code}
 
 
+def markdown_and_pom_builds(n: int) -> Files:
+    """A README of `n` shell blocks each building an image (read up to MAX_BLOCKS) and one
+    block of `n` build lines, a fence never closed, and a pom of `n` sections never closed
+    around a spring-boot-maven-plugin image named through its properties, and a workflow
+    of `n` steps each building an image named through `n` env variables and $GITHUB_ENV."""
+    blocks = "".join(
+        f"```sh\ndocker build -t acme/s{i} -f d/Dockerfile.{i} .\n```\n" for i in range(n)
+    )
+    one = "```bash\n" + "".join(f"docker build -t acme/t{i} ./t{i}\n" for i in range(n))
+    pom = (
+        "<project><artifactId>shop</artifactId><version>1</version>"
+        + "<build><plugins><plugin><artifactId>spring-boot-maven-plugin</artifactId>"
+        + "<configuration><imageName>acme/${artifactId}:${version}</imageName>"
+        + "<build>" * n
+    )
+    env = "".join(f"      V{i}: v{i}\n" for i in range(n))
+    step = (
+        '      - run: |\n          echo "I=$V1/$V2" >> $GITHUB_ENV\n'
+        '          docker build -t "$I" .\n'
+    )
+    workflow = "jobs:\n  build:\n    env:\n" + env + "    steps:\n" + step * n
+    return {
+        "README.md": blocks,
+        "docs/guide.md": one + "```bash\n",
+        "pom.xml": pom,
+        ".github/workflows/build.yaml": workflow,
+    }
+
+
 ISSUE: dict[str, Callable[[], Files]] = {
+    "Build files: 3000 Markdown blocks, a pom's 3000 open sections, 3000 CI steps' variables": (
+        lambda: markdown_and_pom_builds(3000)
+    ),
     "Go: a SIGTERM path through 5000 nested ifs": lambda: go_branches_after_a_signal(5000, False),
     "Go: a SIGTERM path through an else-if chain 5000 long": (
         lambda: go_branches_after_a_signal(5000, True)

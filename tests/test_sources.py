@@ -23,8 +23,12 @@ def shown(root: Path, *paths: str) -> list[tuple[str, str]]:
 
 
 def test_folders_give_yaml_and_python_files_in_sorted_order(tmp_path: Path) -> None:
+    """README.md is a build file (its shell blocks' `docker build` lines), not reported on."""
     make(tmp_path, "b.yml", "a.yaml", "sub/c.YAML", "app/main.py", "README.md", "chart.json")
+    found = discover([str(tmp_path)]).sources
+    assert [s.report for s in found if s.path.endswith("README.md")] == [False]
     assert shown(tmp_path) == [
+        ("README.md", "build"),
         ("a.yaml", "yaml"),
         ("b.yml", "yaml"),
         ("app/main.py", "python"),

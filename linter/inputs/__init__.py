@@ -31,4 +31,11 @@ def reader_of(kind: str) -> Reader | None:
     return READERS.get(kind)
 
 
-__all__ = ["MANIFESTS", "READERS", "ReadSettings", "Reader", "reader_of"]
+def reported(kind: str, path: str) -> bool:
+    """Whether a file of this kind is reported on (code always is), or read for its facts
+    only."""
+    reader = READERS.get(kind)
+    return reader is None or reader.reported(path)
+
+
+__all__ = ["MANIFESTS", "READERS", "ReadSettings", "Reader", "reader_of", "reported"]

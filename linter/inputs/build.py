@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 
 from k8slb.inputs.reader import Reader
-from k8slb.reading.build_files import BuildFile, is_build_file, read_build_file
+from k8slb.reading.build_files import BuildFile, is_build_file, is_markdown, read_build_file
 
 
 class BuildFiles(Reader):
@@ -23,6 +23,10 @@ class BuildFiles(Reader):
 
     def parse(self, path: str, data: bytes) -> BuildFile:
         return read_build_file(path, data) or BuildFile(path)
+
+    def reported(self, path: str) -> bool:
+        # a Markdown file is read for the builds its shell blocks name, never reported on
+        return not is_markdown(path)
 
 
 BUILD_FILES = BuildFiles()

@@ -133,6 +133,10 @@ class Reader:
     # carried there is written file by file.
     packs_folder: bool = False
 
+    def reported(self, path: str) -> bool:
+        """Whether a file it reads is reported on, or read for its facts only."""
+        return True
+
     def reported_files(self, path: str) -> list[str]:
         """The files a named source's findings may land in, besides its rendered files."""
         return []

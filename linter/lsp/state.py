@@ -20,6 +20,7 @@ from k8slb.cache import ParseMemo
 from k8slb.config import YAML_NAMES
 from k8slb.core.results import RunResult
 from k8slb.fixing.fixer import FixOutcome
+from k8slb.inputs import reported
 from k8slb.reading.charts import pack, pack_members, unpack
 from k8slb.reading.encodings import UTF8, codec_for
 from k8slb.reading.repository import inside
@@ -96,7 +97,8 @@ class Workspace:
 
     def matters(self, path: str) -> bool:
         """Whether the file's text can change a judgement: one the plan found, or of a
-        kind k8slb reads (a new file); a README's keystrokes judge nothing."""
+        kind k8slb reads (a new file; a Markdown file, for the builds its shell blocks
+        name); a LICENSE's keystrokes judge nothing."""
         return self.knows(path) or language_of(path, explicit=False) is not None
 
     def touched(self, path: str, *, added_or_gone: bool) -> str | None:
@@ -145,7 +147,7 @@ class Workspace:
         """The plan's files, and each open buffer of a kind k8slb reads that is on no disk
         yet (a new file, unsaved)."""
         extra = [
-            Source(path, language, path)
+            Source(path, language, path, report=reported(language, path))  # as discover's
             for path in self.buffers
             if path not in self._sources
             and not os.path.exists(path)

@@ -5,7 +5,8 @@ The evidence, strongest first (each kept, quoted by `explain-links` and in `rela
 0. the configuration's `links` table, which pins a container to a folder or a file;
 1. a build definition that builds the container's image from a folder: `skaffold.yaml`,
    a compose file, a `Tiltfile`'s `docker_build`, a CI workflow's, a Makefile's or a shell
-   script's `docker build`, Cloud Build, Jib or Spring Boot's buildpacks;
+   script's `docker build`, Cloud Build, Jib or Spring Boot's buildpacks; weaker, a
+   `docker build` written in a Markdown file's shell block (`docs`);
 2. (refines the folder) the folder's Dockerfile: what its ENTRYPOINT/CMD runs, found in
    the context through its WORKDIR and COPY lines; for Go, the `go build` (any stage) of
    the binary it runs: the `main` package it builds, and the scanned packages it imports;
@@ -23,7 +24,9 @@ The evidence, strongest first (each kept, quoted by `explain-links` and in `rela
 7. the weakest, a guess that says so (`image name guess`), of the one folder an image is
    built from so named: the longest end of the image's name after a project's prefix
    (`shop-cart` and `src/cart/`), else a folder whose name ends with the image's (`cart`
-   and `services/com.acme.cart/`).
+   and `services/com.acme.cart/`), else one named as it is but for a role suffix
+   (`chat-service` and `services/chat/`); or a manifest beside a Dockerfile in a folder
+   of code named alike (`manifest beside guess`).
 A container links to one folder: the strongest evidence's; weaker evidence that points
 elsewhere is kept as overruled. With an entry point the container runs its import closure;
 without one, every module of the folder.
@@ -50,6 +53,7 @@ from k8slb.reading.build_files import (
     BuildFacts,
     Dockerfile,
     GoBuild,
+    ImageBuild,
     Said,
     ShellScript,
     arg_folder,
@@ -79,15 +83,17 @@ STRENGTH = {
     "jib": 1,
     "script": 1,
     "buildpacks": 1,
+    "docs": 2,  # a build command written in Markdown: weaker than a build file's
     "dockerfile": 2,
     "command": 3,
     "dockerfile name": 4,
     "image name": 5,
     "manifest beside": 6,
     "image name guess": 7,
+    "manifest beside guess": 7,
 }
 # The evidence that is a name alike alone: a link resting on it is a guess.
-NAME_GUESSES = frozenset({"image name guess"})
+NAME_GUESSES = frozenset({"image name guess", "manifest beside guess"})
 # Folders a service keeps its own manifests or chart in, beside its Dockerfile and code.
 MANIFEST_FOLDERS = frozenset(
     {"chart", "charts", "helm", "k8s", "kubernetes", "deploy", "deployment", "manifests"}
@@ -170,6 +176,14 @@ def _words(name: str) -> tuple[str, ...]:
 
 
 _SPACES = dict.fromkeys(map(ord, "-_."), " ")
+_VARIABLE_USE = regex.compile(r"\$\{?[A-Za-z_][A-Za-z0-9_]*\}?")  # `${APP}`, `$APP`
+# The last words of a name that say a program's role, not which program it is.
+ROLE_SUFFIXES = frozenset({"service", "svc", "server", "api", "app"})
+
+
+def _less_role(words: tuple[str, ...]) -> tuple[str, ...] | None:
+    """`("chat", "service")` -> `("chat",)`; None for a name with no role suffix."""
+    return words[:-1] if len(words) > 1 and words[-1] in ROLE_SUFFIXES else None
 
 
 class CodeLinks:
@@ -436,9 +450,14 @@ class _Finder:
         self.folders_named = folders_named
         # a folder's name's words, by its last (made when an image names no folder whole)
         self._by_last_word: dict[str, list[tuple[tuple[str, ...], str]]] | None = None
+        # folders by their name less a role suffix (`car_server` under `car`), made when asked
+        self._role_less: dict[str, set[str]] | None = None
+        self._built_paths: set[str] | None = None  # what Dockerfiles copy and build (_is_built)
+        self._built_patterns: list[regex.Pattern[str]] = []  # what their build arguments choose
         # the Dockerfiles of folders with no code, by the name they are kept under (made
         # when first asked): `docker/cart/Dockerfile` and `cart.Dockerfile` under `cart`
         self._apart: dict[str, list[Dockerfile]] | None = None
+        self._beside: dict[str, list[Dockerfile]] | None = None  # `cart.Dockerfile` by code
         self._programs: dict[str, list[str]] | None = None
         self._built: tuple[dict[str, set[str]], dict[str, int]] | None = None
         self._above: dict[str, Dockerfile] | None = None
@@ -476,10 +495,21 @@ class _Finder:
             line = pos_of(container.body, "image", value=True)[0]
             said = Said(workload.path, line, f"in {service}, beside its Dockerfile")
             found.append(Evidence("manifest beside", said, service))
+        if not found and isinstance(image, str):
+            found += self._beside_its_dockerfile(workload, container, segment)
         if len(found) < 2:
             return found  # nothing to rank (most containers: the paths are not compared)
-        # equally strong: the build nearest the manifest (a monorepo's services alike)
-        return sorted(found, key=lambda e: (e.strength, -_shared(e.folder, workload.path)))
+        # equally strong: a build whose Dockerfile is in the tree (a build naming one that
+        # is not fails), then the build nearest the manifest (a monorepo's services alike)
+        return sorted(
+            found,
+            key=lambda e: (e.strength, self._missing(e), -_shared(e.folder, workload.path)),
+        )
+
+    def _missing(self, evidence: Evidence) -> bool:
+        """Whether the evidence names a Dockerfile the tree does not hold."""
+        named = evidence.dockerfile
+        return named is not None and os.path.normpath(named) not in self.dockerfiles
 
     def _rebuilds(self, folder: str, segment: str) -> bool:
         """Whether the folder's Dockerfile is built FROM an image of the name the container's
@@ -538,6 +568,22 @@ class _Finder:
             return service if set(_words(segment)) & set(_words(parts[at - 1])) else None
         return None
 
+    def _beside_its_dockerfile(
+        self, workload: K8sObject, container: Container, segment: str
+    ) -> list[Evidence]:
+        """A guess, when nothing builds the image: a manifest kept in a folder of code with
+        its Dockerfile (`api/api-pod.yaml` and `api/Dockerfile`) runs that folder's image,
+        when the image's name shares a word with the folder's (not a store it also runs)."""
+        folder = os.path.dirname(os.path.normpath(workload.path)) or "."
+        if folder not in self.by_folder or self._dockerfile(folder) is None:
+            return []
+        name = os.path.basename(os.path.abspath(folder))
+        if not set(_words(segment)) & set(_words(name)):
+            return []
+        line = pos_of(container.body, "image", value=True)[0]
+        text = f"image: {container.body.get('image')} (a guess: in {folder}, beside its Dockerfile)"
+        return [Evidence("manifest beside guess", Said(workload.path, line, text), folder)]
+
     def _named_in_part(self, segment: str) -> list[str]:
         """The folders whose name's words end the image's, or are ended by them (`shop-cart`
         and `cart`; `cart` and `com.acme.cart`): a weaker guess than a name matched whole."""
@@ -561,18 +607,28 @@ class _Finder:
     def _apart_named(self, segment: str) -> list[Dockerfile]:
         """The Dockerfiles kept where no code is (`docker/<name>/Dockerfile`,
         `<name>.Dockerfile`, `Dockerfile.<name>`) under the image's name."""
-        if self._apart is None:
-            self._apart = defaultdict(list)
+        return self._dockerfiles_named()[0].get(_normal(segment), [])
+
+    def _beside_named(self, segment: str) -> list[Dockerfile]:
+        """The Dockerfiles kept beside code under the image's name (`Dockerfile.cart`,
+        `cart.Dockerfile` in the repository's top): built from their folder."""
+        return self._dockerfiles_named()[1].get(_normal(segment), [])
+
+    def _dockerfiles_named(self) -> tuple[dict[str, list[Dockerfile]], dict[str, list[Dockerfile]]]:
+        """The Dockerfiles by the name they are kept under: those where no code is, and
+        those beside code (named apart from `Dockerfile`); made when first asked."""
+        if self._apart is None or self._beside is None:
+            self._apart, self._beside = defaultdict(list), defaultdict(list)
             for path, dockerfile in self.dockerfiles.items():
                 folder, name = os.path.split(path)
-                if (folder or ".") in self.by_folder:
-                    continue  # beside code: the image's name finds that folder
+                # beside code, a plain `Dockerfile`: the image's name finds that folder
+                found = self._beside if (folder or ".") in self.by_folder else self._apart
                 for named in (name.partition(".")[2], name.rpartition(".")[0]):
                     if named and named.lower() not in ("dockerfile", "containerfile"):
-                        self._apart[_normal(named)].append(dockerfile)
-                if name in ("Dockerfile", "Containerfile"):
+                        found[_normal(named)].append(dockerfile)
+                if name in ("Dockerfile", "Containerfile") and found is self._apart:
                     self._apart[_normal(os.path.basename(folder))].append(dockerfile)
-        return self._apart.get(_normal(segment), [])
+        return self._apart, self._beside
 
     def _context_of(self, dockerfile: Dockerfile) -> tuple[str, str] | None:
         """The build context of a Dockerfile kept apart, and the source that says so: the
@@ -590,6 +646,22 @@ class _Finder:
                 return None
             folder = os.path.dirname(folder)
 
+    def _copied_folder(self, dockerfile: Dockerfile, context: str) -> str | None:
+        """The one folder of code a Dockerfile copies from its wide context (`COPY
+        ./inventory/app /app` from the repository's top): None when it copies the whole
+        context, several folders or files of code, or none."""
+        code: set[str] = set()
+        for copy in dockerfile.copies:
+            source = _joined_folder(context, copy.source)
+            if source == context:
+                return None
+            if source in self.by_folder or source in self.modules:
+                code.add(source)
+        outer = [f for f in code if not any(_below(f, other) for other in code)]
+        if len(outer) != 1 or outer[0] not in self.by_folder or not _below(outer[0], context):
+            return None
+        return outer[0]
+
     def _copied_code(self, dockerfile: Dockerfile, context: str) -> list[str]:
         """The modules below the code folders a Dockerfile copies from its context."""
         found: list[str] = []
@@ -603,9 +675,9 @@ class _Finder:
         """What the repository says of the folder an image is built from: the builds that
         name it, else its name (`said`: where the container names it)."""
         found = [
-            Evidence(build.kind, build.said, build.context, build.dockerfile, build.args)
+            Evidence(build.kind, build.said, *run_from, build.args)
             for build in self.builds.builds
-            if same_image(build.image, image)
+            if same_image(build.image, image) and (run_from := self._run_from(build))
         ]
         segment = image_repository(image).rsplit("/", 1)[-1]
         named = sorted(
@@ -623,6 +695,12 @@ class _Finder:
                         "dockerfile name", Said(dockerfile.path, 1, text), context, dockerfile.path
                     )
                 )
+        beside = self._beside_named(segment) if segment else []
+        if len(beside) == 1:  # `benthos-collector.Dockerfile` at the top: built from there
+            dockerfile = beside[0]
+            text = f"named {segment}, built from {dockerfile.folder}"
+            said_here = Said(dockerfile.path, 1, text)
+            found.append(Evidence("dockerfile name", said_here, dockerfile.folder, dockerfile.path))
         with_dockerfile = [f for f in named if self._dockerfile(f) is not None]
         # a folder holding other services' builds is not one service's code (too wide)
         candidates = _nearest(with_dockerfile or self._not_parents(named), said.path)
@@ -635,17 +713,37 @@ class _Finder:
             found.append(
                 Evidence("image name", replace(said, text=f"{text}{declared.text})"), folder)
             )
-        elif not named and (guess := self._guessed_folder(segment, said.path)) is not None:
+        elif not named and (guess := self._guessed_folder(segment, said.path, not found)):
             folder, how = guess
             text = f"{said.text} (a guess: {folder} is the one build folder {how})"
             found.append(Evidence("image name guess", replace(said, text=text), folder))
         return found
 
-    def _guessed_folder(self, segment: str, near: str) -> tuple[str, str] | None:
+    def _run_from(self, build: ImageBuild) -> tuple[str, str | None] | None:
+        """The context and Dockerfile of a build; a Markdown file's (`docs/deploy.md`) is
+        often run from a folder above its own: the nearest from which its Dockerfile is
+        one of the tree's, and none when there is none (the text left a `cd` out)."""
+        if build.kind != "docs":
+            return build.context, build.dockerfile
+        here = os.path.dirname(build.said.path) or "."
+        named = build.dockerfile or os.path.join(build.context, "Dockerfile")
+        context, dockerfile = os.path.relpath(build.context, here), os.path.relpath(named, here)
+        base = here
+        while True:
+            found = os.path.normpath(os.path.join(base, dockerfile))
+            if found in self.dockerfiles:
+                return _joined_folder(base, context), found if build.dockerfile else None
+            if base in ("", ".", os.sep):
+                return None
+            base = os.path.dirname(base) or "."
+
+    def _guessed_folder(self, segment: str, near: str, roles: bool) -> tuple[str, str] | None:
         """The one ladder of name guesses, each only of a folder an image is built from:
         the longest end of the image's name after a project's prefix (`shop-cart` for
         `cart/`), else a folder whose name's words end with the image's (`cart` for
-        `com.acme.cart/`); with how it was guessed. None when no step finds exactly one."""
+        `com.acme.cart/`), else (`roles`: when nothing builds the image) one named as it
+        is but for a role suffix (`_named_but_role`); with how it was guessed. None when no
+        step finds exactly one."""
         if not segment:
             return None
         ended = self._named_at_the_end(segment, near)
@@ -654,7 +752,89 @@ class _Finder:
         parts = _nearest(
             [f for f in self._named_in_part(segment) if self._dockerfile(f) is not None], near
         )
-        return (parts[0], "whose name ends with its name") if len(parts) == 1 else None
+        if parts or not roles:  # a role suffix aside: only for an image nothing builds
+            return (parts[0], "whose name ends with its name") if len(parts) == 1 else None
+        found = self._named_but_role(segment, near)
+        return (
+            (found[0], "named as it is (a role suffix aside, or with its parent's name)")
+            if len(found) == 1
+            else None
+        )
+
+    def _is_built(self, folder: str) -> bool:
+        """Whether an image is built from the folder: it holds a Dockerfile, or is a build's
+        context, or a Dockerfile copies it or `go build`s it (`./services/chat` from
+        docker/Dockerfile.chat): not code that only talks to another program (a client of
+        a third-party server of that name)."""
+        if self._built_paths is None:
+            paths = {
+                posixpath.normpath(path.partition("/...")[0])
+                for dockerfile in self.dockerfiles.values()
+                for path in (
+                    *(build.package for build in dockerfile.go_builds),
+                    *(copy.source for copy in dockerfile.copies),
+                )
+            }
+            self._built_paths = {os.path.normpath(p) for p in paths if p not in (".", "")}
+            # a shared Dockerfile's folder chosen by a build argument (`app/${APP_PATH}`)
+            self._built_patterns = [
+                regex.compile(
+                    "(?:^|.*/)"
+                    + "[^/]+(?:/[^/]+)*".join(
+                        regex.escape(part) for part in _VARIABLE_USE.split(template)
+                    )
+                    + "$"
+                )
+                for dockerfile in self.dockerfiles.values()
+                for template, _ in dockerfile.arg_folders
+            ]
+        if self._dockerfile(folder) is not None:
+            return True
+        if folder in self._build_folders()[0].get(_normal(os.path.basename(folder)), ()):
+            return True
+        parts = folder.split(os.sep)
+        if any(os.sep.join(parts[at:]) in self._built_paths for at in range(len(parts))):
+            return True
+        posix = "/".join(parts)
+        return any(pattern.match(posix) for pattern in self._built_patterns)
+
+    def _named_but_role(self, segment: str, near: str) -> list[str]:
+        """The folders an image is built from named as the image is, or an end of its name
+        after a project's prefix, but for a role suffix on either (`chat-service` and
+        `services/chat/`, `grpc_car` and `car_server/`), the longest end that names any;
+        never a folder holding several builds. A folder named for its role alone is named
+        with its parent's name (`app/cart/service` as `cart-service`)."""
+        if self._role_less is None:
+            self._role_less = defaultdict(set)
+            for folders in self.folders_named.values():
+                for folder in folders:
+                    parent, name = os.path.split(os.path.abspath(folder))
+                    words = _words(name)
+                    rest = _less_role(words)
+                    if rest:
+                        self._role_less["".join(rest)].add(folder)
+                    elif len(words) == 1 and words[0] in ROLE_SUFFIXES:
+                        self._role_less[_normal(os.path.basename(parent)) + words[0]].add(folder)
+        words = _words(segment)
+        for start in range(len(words)):
+            end = words[start:]
+            rest = _less_role(end)
+            # the folder named by the whole end first (`cart/service`), then by it less its
+            # role suffix (`cart`)
+            for found in (
+                self._role_less.get("".join(end), set()),
+                (
+                    self.folders_named.get("".join(rest), set())
+                    | self._role_less.get("".join(rest), set())
+                    if rest
+                    else set()
+                ),
+            ):
+                built = (f for f in found if self._is_built(f) and not self._rebuilds(f, segment))
+                kept = self._not_parents(sorted(built))
+                if kept:
+                    return _nearest(kept, near)
+        return []
 
     def _build_folders(self) -> tuple[dict[str, set[str]], dict[str, int]]:
         """The folders an image is built from (a Dockerfile's, a build's context) by their
@@ -792,8 +972,10 @@ class _Finder:
                 Evidence("dockerfile", replace(said, text=f"{said.text} ({given})"), folder)
             )
             agreeing.add(folder)
-        used = [e for e in evidence if e.folder in agreeing]
-        overruled = [e for e in evidence if e.folder not in agreeing]
+        # a build naming a Dockerfile the tree lacks does not agree with one naming its own
+        stale = set() if self._missing(chosen) else {id(e) for e in evidence if self._missing(e)}
+        used = [e for e in evidence if e.folder in agreeing and id(e) not in stale]
+        overruled = [e for e in evidence if e.folder not in agreeing or id(e) in stale]
         argv = container_argv(
             command if isinstance(command, list) else None,
             args if isinstance(args, list) else None,
@@ -804,6 +986,10 @@ class _Finder:
         source = script or (
             self._entry_source(entry, folder, dockerfile) if entry is not None else None
         )
+        if source is not None and dockerfile is not None and chosen.kind != "config":
+            copied = self._copied_folder(dockerfile, folder)
+            if copied is not None and _below(source, copied):
+                folder = copied  # a wide context: the code is what the Dockerfile copies
         pinned = self.shown.get(self.pins.get(container_key(workload, container.name), ""))
         if chosen.kind == "config" and pinned in self.modules:
             source = pinned
@@ -832,6 +1018,9 @@ class _Finder:
         elif chosen.kind == "dockerfile name" and dockerfile is not None:
             # its context holds more than the image: what it copies of the code
             modules = tuple(self._copied_code(dockerfile, folder))
+        elif dockerfile is not None and (copied := self._copied_folder(dockerfile, folder)):
+            folder = copied  # a wide context: the code is what the Dockerfile copies
+            modules = self._own_modules(folder)
         else:
             inner = dockerfile.folder if dockerfile is not None else folder
             if (
@@ -841,6 +1030,17 @@ class _Finder:
             ):
                 folder = inner  # a context that holds several services: the Dockerfile's code
             modules = self._own_modules(folder)
+        # narrowed to a folder inside the context: evidence naming a folder around it, inside
+        # the context (the service's folder, by its image's name), agrees
+        agree = [
+            e
+            for e in overruled
+            if e.folder != chosen.folder  # (`.` is below `.`)
+            and _below(e.folder, chosen.folder)
+            and _within(folder, e.folder)
+        ]
+        used += agree
+        overruled = [e for e in overruled if e not in agree]
         used.sort(key=lambda e: e.strength)
         return Link(
             workload, container, folder, source, modules, tuple(used), tuple(overruled), dockerfile
@@ -886,9 +1086,9 @@ class _Finder:
         scanned folder of its package; None when none is known or it holds no Go."""
         builds = dockerfile.go_builds
         ran = posixpath.basename(str(argv[0])) if argv else ""
-
-        def binary(build: GoBuild) -> str:
-            return posixpath.basename(build.output or build.package.rstrip("/"))
+        if ran.endswith(".sh") and len(argv) > 1 and ran not in map(_binary, builds):
+            # an entry point script that runs its arguments (`exec "$@"`): the program next
+            ran = posixpath.basename(str(argv[1]))
 
         def package_of(build: GoBuild) -> str:
             below, dots, _ = build.package.partition("/...")
@@ -904,7 +1104,7 @@ class _Finder:
                 base = os.path.dirname(base) or "."
 
         patterns = [b for b in builds if b.package.endswith("/...")]
-        chosen = [b for b in builds if ran and binary(b) == ran]
+        chosen = [b for b in builds if ran and _binary(b) == ran]
         chosen += [b for b in patterns if ran and package_of(b) in self.go.files]
         if not chosen and len(builds) == 1 and not patterns:
             chosen = list(builds)
@@ -918,6 +1118,11 @@ class _Finder:
         key = "command" if "command" in container.body else "args"
         line = pos_of(container.body, key)[0]
         return Said(workload.path, line, f"{key}: {' '.join(container.words)}")
+
+
+def _binary(build: GoBuild) -> str:
+    """The name of the binary a `go build` writes: its `-o`, else its package's folder's."""
+    return posixpath.basename(build.output or build.package.rstrip("/"))
 
 
 def _imports(importer: CodeFacts, module: CodeFacts) -> bool:
@@ -936,6 +1141,11 @@ def _below(inner: str, outer: str) -> bool:
     if outer == ".":
         return not inner.startswith("..") and not os.path.isabs(inner)
     return inner.startswith(outer + os.sep)
+
+
+def _within(inner: str, outer: str) -> bool:
+    """Whether the folder `inner` is `outer` or inside it."""
+    return inner == outer or _below(inner, outer)
 
 
 def _nearest(folders: list[str], path: str) -> list[str]:

@@ -13,8 +13,9 @@ import json
 import os
 import posixpath
 import shlex
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from collections import ChainMap
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from k8slb.core import regex
@@ -50,6 +51,18 @@ _SHEBANG_ENV = frozenset({"env"})
 JIB_FILES = frozenset({"pom.xml", "build.gradle", "build.gradle.kts"})
 GO_MODULE = "go.mod"  # read for the name of the program at its folder
 
+# Markdown (a README, DEPLOYMENT.md, docs/*.md): its shell code blocks are read as a
+# script is, for the images they build (weaker evidence than a build file's). A file
+# longer than MAX_MARKDOWN, and the blocks past MAX_BLOCKS, are not read.
+MARKDOWN_SUFFIXES = (".md", ".markdown")
+MAX_MARKDOWN = 256 * 1024
+MAX_BLOCKS = 200
+_SHELL_BLOCKS = frozenset(
+    {"", "sh", "bash", "shell", "zsh", "console", "shell-session", "shellsession", "terminal"}
+)
+_FENCE = regex.compile(r"^ {0,3}(`{3,}|~{3,})\s*([^\s`{]*)")
+_PROMPT = regex.compile(r"^\s*[$>]\s+")  # a console block's `$ ` before a command
+
 
 def is_build_file(name: str) -> bool:
     """A file that is not YAML or code but is read for the link (Dockerfiles, Tiltfile, the
@@ -62,7 +75,13 @@ def is_build_file(name: str) -> bool:
         or name in JIB_FILES
         or _is_script(name)
         or is_dockerfile_name(name)
+        or is_markdown(name)
     )
+
+
+def is_markdown(name: str) -> bool:
+    """A Markdown file (`README.md`): read for its shell blocks' builds alone."""
+    return name.lower().endswith(MARKDOWN_SUFFIXES)
 
 
 def _is_script(name: str) -> bool:
@@ -91,7 +110,8 @@ class ImageBuild:
     image: str
     context: str
     dockerfile: str | None
-    kind: str  # skaffold, compose, tiltfile, workflow, cloudbuild, makefile, jib, buildpacks
+    kind: str  # skaffold, compose, tiltfile, workflow, cloudbuild, makefile, jib, buildpacks,
+    # script, docs
     said: Said
     args: tuple[tuple[str, str], ...] = ()  # the build arguments it gives (`--build-arg`)
 
@@ -229,6 +249,9 @@ def read_build_file(path: str, data: bytes) -> BuildFile | None:
         return BuildFile(path, builds=tuple(jib_builds(path, _text(data))))
     if is_dockerfile_name(name):
         return BuildFile(path, dockerfile=parse_dockerfile(path, _text(data)))
+    if is_markdown(name):  # its shell blocks' builds, as a script's
+        builds, tags = markdown_facts(path, data)
+        return BuildFile(path, builds=tuple(builds), tags=tuple(tags))
     if _is_script(name):  # a script's builds and tags, and, a shell's, its text for PID 1
         builds, tags = script_facts(path, _text(data))
         script = shell_script(path, data) if name.endswith(SHELL_SCRIPT_SUFFIX) else None
@@ -296,8 +319,8 @@ _JIB_GRADLE = regex.compile(
 # Spring Boot's own image build (Cloud Native Buildpacks): Maven's `spring-boot-maven-plugin`
 # `<image><name>`, Gradle's `bootBuildImage { imageName = '...' }` (or `.set(...)`).
 _BUILDPACKS_MAVEN = regex.compile(
-    r"<artifactId>\s*spring-boot-maven-plugin\s*</artifactId>.*?<image>\s*<name>\s*([^<\s]+)"
-    r"\s*</name>",
+    r"<artifactId>\s*spring-boot-maven-plugin\s*</artifactId>.*?(?:<image>\s*<name>|<imageName>)"
+    r"\s*([^<\s]+)\s*</(?:name|imageName)>",
     regex.DOTALL,
 )
 _BUILDPACKS_GRADLE = regex.compile(
@@ -319,12 +342,59 @@ def jib_builds(path: str, text: str) -> list[ImageBuild]:
         ("buildpacks", _BUILDPACKS_MAVEN if maven else _BUILDPACKS_GRADLE),
     ):
         match = pattern.search(text)
-        if match is None or _image(match.group(1)) is None:
+        if match is None:
+            continue
+        image = match.group(1)
+        if maven and "${" in image:  # `stnick/${artifactId}:${version}`: the pom's values
+            image = _MAVEN_PROPERTY.sub(lambda m: _maven_values(text).get(m[1], m[0]), image)
+        if _image(image) is None:
             continue
         line = text.count("\n", 0, match.start(1)) + 1
         folder = os.path.dirname(path) or "."
-        found.append(_built(match.group(1), folder, None, kind, path, text, line))
+        found.append(_built(image, folder, None, kind, path, text, line))
     return found
+
+
+_MAVEN_PROPERTY = regex.compile(r"\$\{([\w.-]+)\}")
+# The sections of a pom whose elements are not the project's own (a dependency's
+# artifactId, the parent's version), left out when its coordinates are read.
+_POM_SECTION = regex.compile(
+    r"<(parent|dependencyManagement|dependencies|build|profiles|reporting|repositories|"
+    r"pluginRepositories|distributionManagement|modules|properties)\b"
+)
+_POM_ELEMENT = regex.compile(r"<([\w.-]+)>\s*([^<>]*?)\s*</([\w.-]+)>")
+
+
+@functools.lru_cache(maxsize=8)
+def _maven_values(text: str) -> dict[str, str]:
+    """What a pom's `${...}` may name: its own `artifactId`, `groupId`, `version` and
+    `name` (also as `project.X`) and its `<properties>`; one pass over the text (a section
+    is skipped by finding its closing tag, never by backtracking)."""
+    own: list[str] = []
+    properties = ""
+    at = 0
+    for section in _POM_SECTION.finditer(text):
+        if section.start() < at:
+            continue  # inside a section left out
+        own.append(text[at : section.start()])
+        closing = f"</{section[1]}>"
+        end = text.find(closing, section.end())
+        if end < 0:
+            at = len(text)
+            break
+        if section[1] == "properties" and not properties:
+            properties = text[section.end() : end]
+        at = end + len(closing)
+    own.append(text[at:])
+    values: dict[str, str] = {}
+    for name, value, closed in _POM_ELEMENT.findall(properties):
+        if name == closed:
+            values.setdefault(name, value)
+    for name, value, closed in _POM_ELEMENT.findall("".join(own)):
+        if name == closed and name in ("artifactId", "groupId", "version", "name") and value:
+            values.setdefault(name, value)
+            values.setdefault(f"project.{name}", value)
+    return values
 
 
 def read_build_facts(files: Iterable[BuildFile]) -> BuildFacts:
@@ -577,6 +647,8 @@ def workflow_builds(path: str, text: str) -> list[ImageBuild]:
             steps, strategy = job.get("steps"), job.get("strategy")
             matrix = strategy.get("matrix") if isinstance(strategy, dict) else None
             runs = _matrix(matrix)
+            exported: dict[str, str | None] = {}  # what steps wrote to $GITHUB_ENV
+            job_env = _literal_env(document.get("env"), job.get("env"))
             for step in steps if isinstance(steps, list) else []:
                 if not isinstance(step, dict):
                     continue
@@ -584,7 +656,64 @@ def workflow_builds(path: str, text: str) -> list[ImageBuild]:
                 for known in _expressions(runs, envs) if "${{" in str(step) else [{}]:
                     found += _build_push_step(path, text, top, step, known)
                     found += _run_step_builds(path, top, step, known)
+                found += _run_step_variables(path, top, step, job_env, exported)
     return list(dict.fromkeys(found))  # a step that uses no matrix value: once, not a run
+
+
+# `echo "NAME=VALUE" >> $GITHUB_ENV`: a variable every later step of the job has
+_GITHUB_ENV_WRITE = regex.compile(
+    r"""^echo\s+["']?([A-Za-z_][A-Za-z0-9_]*)=([^"'>]*)["']?\s*>>\s*["']?\$\{?GITHUB_ENV\}?["']?$"""
+)
+
+
+def _run_step_variables(
+    path: str,
+    top: str,
+    step: dict[str, Any],
+    job_env: dict[str, str | None],
+    exported: dict[str, str | None],
+) -> list[ImageBuild]:
+    """The `docker build` lines of a step's `run` script whose words are shell variables:
+    the literal `env` of the workflow and the job (`job_env`, made once a job) and of the
+    step, and what earlier steps of the job wrote to `$GITHUB_ENV` (this step's writes are
+    read for the steps after, as Actions applies them). Run from the top; the script read
+    once, with the variables it uses set before it (its own length bounds them)."""
+    script = step.get("run")
+    if not isinstance(script, str) or "$" not in script:
+        return []
+    variables = ChainMap(_literal_env(step.get("env")), job_env, exported)
+    writes: dict[str, str | None] = {}  # for the steps after this one
+    for _, line in _logical_lines(script, comments=True):
+        written = _GITHUB_ENV_WRITE.match(line)
+        if written is not None:
+            value = _expanded(written[2], variables=variables, make=False)
+            writes[written[1]] = value if "$" not in value and "`" not in value else None
+    if _DOCKER_BUILD_COMMAND.search(script) is None:
+        exported.update(writes)
+        return []
+    used = dict.fromkeys(a or b for a, b in _SHELL_VARIABLE.findall(script))
+    known = [(n, v) for n in used if (v := variables.get(n)) and " " not in v]
+    prelude = "".join(f"{name}={value}\n" for name, value in known)
+    first = _line(step, "run") + (1 if "\n" in script.rstrip("\n") else 0) - len(known)
+    builds, _ = script_facts(path, prelude + script, make=False, folder=top)
+    exported.update(writes)
+    return [
+        replace(b, kind="workflow", said=replace(b.said, line=first + b.said.line - 1))
+        for b in builds
+        if "$" in b.said.text  # a literal one was read from the file's text
+    ]
+
+
+def _literal_env(*envs: object) -> dict[str, str | None]:
+    """The literal values of `env` mappings, the later over the earlier (None: not
+    literal)."""
+    found: dict[str, str | None] = {}
+    for env in envs:
+        for name, value in env.items() if isinstance(env, dict) else ():
+            found[str(name)] = (
+                _literal(str(value)) if isinstance(value, str | int | float) else None
+            )
+    return found
 
 
 # How many runs of a job's matrix are read: past it, none (a matrix so large builds no
@@ -827,7 +956,9 @@ def script_builds(path: str, text: str) -> list[ImageBuild]:
 _DOCKER_TAG_COMMAND = regex.compile(r"\b(?:docker|podman)(?:\s+image)?\s+tag\b")
 
 
-def script_facts(path: str, text: str) -> tuple[list[ImageBuild], list[ImageTag]]:
+def script_facts(
+    path: str, text: str, *, make: bool | None = None, folder: str | None = None
+) -> tuple[list[ImageBuild], list[ImageTag]]:
     """`docker build -t|--tag[=] NAME[:TAG] [-f FILE] CONTEXT` (`podman build`, `docker
     buildx build`) and `docker tag SOURCE TARGET` in a Makefile or a shell script, run in
     the file's folder (or the one a `cd DIR &&` before it on the line names, or a script's
@@ -835,9 +966,11 @@ def script_facts(path: str, text: str) -> tuple[list[ImageBuild], list[ImageTag]
     folder not known, no build). A variable is read where the same file sets it (`IMAGE
     ?= acme/shop`: Make's anywhere in the file, as Make reads them all before it runs a
     recipe; the shell's on a line before); an image whose registry is still a variable
-    (`$(HUB)/app:$(TAG)`) is named by its last segment alone, a bare name."""
-    make = not path.endswith(".sh")
-    folder = os.path.dirname(path) or "."
+    (`$(HUB)/app:$(TAG)`) is named by its last segment alone, a bare name. `make`: whether
+    the text is Make's (by default, unless the file is a `.sh`); `folder`: where it runs
+    (by default, the file's folder)."""
+    make = not path.endswith(".sh") if make is None else make
+    folder = folder or os.path.dirname(path) or "."
     lines = list(_logical_lines(text, comments=True))
     variables: dict[str, str | None] = {}  # None: set, but to nothing known here
     if make:
@@ -890,6 +1023,59 @@ def script_facts(path: str, text: str) -> tuple[list[ImageBuild], list[ImageTag]
     return found, tags
 
 
+def markdown_facts(path: str, data: bytes) -> tuple[list[ImageBuild], list[ImageTag]]:
+    """The builds and tags of a Markdown file's shell code blocks (``` or ~~~ fences, with
+    no language or a shell's; a console's `$ ` prompts dropped), each block read as a
+    shell script run from the file's folder (links.py looks above it when the Dockerfile
+    it names is not there), kind `docs`. An image named with a placeholder for its
+    registry or owner (`<YOUR-USER>/app`) is named by its last segment. One pass over
+    the lines; only the first MAX_BLOCKS blocks, and none of a file past MAX_MARKDOWN."""
+    if len(data) > MAX_MARKDOWN or (b"docker" not in data and b"podman" not in data):
+        return [], []
+    builds: list[ImageBuild] = []
+    tags: list[ImageTag] = []
+    fence: str | None = None  # the open block's fence
+    block: list[str] = []
+    shell, start, blocks = False, 0, 0
+
+    def read(block: list[str]) -> None:
+        text = "\n".join(block)
+        if shell and ("docker" in text or "podman" in text):
+            found, tagged = script_facts(path, text, make=False)
+            builds.extend(b for b in (_from_docs(build, start) for build in found) if b)
+            tags.extend(replace(t, said=replace(t.said, line=t.said.line + start)) for t in tagged)
+
+    for number, raw in enumerate(_text(data).splitlines(), start=1):
+        if fence is None:
+            opened = _FENCE.match(raw)
+            if opened is not None:
+                fence, start, block = opened.group(1), number, []
+                shell = opened.group(2).lower() in _SHELL_BLOCKS
+            continue
+        stripped = raw.strip()
+        if not (stripped.startswith(fence) and not stripped.strip(fence[0])):
+            block.append(_PROMPT.sub("", raw, count=1) if shell else "")
+            continue
+        fence, blocks = None, blocks + 1
+        read(block)
+        if blocks >= MAX_BLOCKS:
+            return builds, tags
+    if fence is not None:  # a block never closed runs to the end of the file (CommonMark)
+        read(block)
+    return builds, tags
+
+
+def _from_docs(build: ImageBuild, start: int) -> ImageBuild | None:
+    """A build read in a Markdown block opened on line `start`: kind `docs`, the file's
+    line, and a placeholder owner (`<YOUR-USER>/app`) dropped; None when the image's own
+    name is a placeholder."""
+    image = build.image.rsplit("/", 1)[-1] if "<" in build.image else build.image
+    if "<" in image or ">" in image:
+        return None
+    said = replace(build.said, line=build.said.line + start)
+    return replace(build, image=image, kind="docs", said=said)
+
+
 def _tag(rest: str, expand: Callable[[str], str], said: Said) -> list[ImageTag]:
     """`SOURCE TARGET` after `docker tag`, each an image whose repository is literal."""
     try:
@@ -923,7 +1109,7 @@ def _assign(line: str, variables: dict[str, str | None], *, make: bool) -> None:
 _MAX_VALUE = 4096
 
 
-def _expanded(word: str, *, variables: dict[str, str | None], make: bool) -> str:
+def _expanded(word: str, *, variables: Mapping[str, str | None], make: bool) -> str:
     """A word with the variables the file set to a literal before it replaced, in one pass
     (each value was expanded when it was set); an unknown one is left as it is."""
     if "$" not in word:
@@ -1035,11 +1221,24 @@ def parse_dockerfile(path: str, text: str) -> Dockerfile:
     arg_folders: list[tuple[str, Said]] = []
     own = os.path.basename(os.path.dirname(path))
     copies_own_folder = False
+    named_stage = ""  # the stage being read's name (`AS name`)
+    # each named stage's state when the next began: a stage FROM it starts from there
+    stages: dict[str, tuple[Any, ...]] = {}
     for line, instruction, arguments in _instructions(text):
         if instruction == "FROM":  # a new stage: only the last one runs
-            workdir, copies, entrypoint, cmd = "/", [], None, None
-            entrypoint_said = cmd_said = None
-            base = next((w for w in arguments.split() if not w.startswith("--")), None)
+            if base is not None and named_stage:
+                state = (workdir, copies, entrypoint, cmd, entrypoint_said, cmd_said)
+                stages[named_stage] = state
+            words = [w for w in arguments.split() if not w.startswith("--")]
+            base = words[0] if words else None
+            named_stage = words[2].lower() if len(words) > 2 and words[1].lower() == "as" else ""
+            inherited = stages.get(base.lower()) if base else None
+            if inherited is not None:  # `FROM base AS final`: base's WORKDIR, COPY, CMD
+                workdir, copied, entrypoint, cmd, entrypoint_said, cmd_said = inherited
+                copies = list(copied)
+            else:
+                workdir, copies, entrypoint, cmd = "/", [], None, None
+                entrypoint_said = cmd_said = None
         elif instruction == "ARG":
             name, equals, default = arguments.partition("=")
             literal = _literal(default.strip("\"'")) if equals else None
@@ -1120,6 +1319,9 @@ def _copied_sources(arguments: str) -> list[str]:
     return [source for source in sources if "$" in source and "://" not in source]
 
 
+_GLOB = regex.compile(r"[*?\[]")
+
+
 def arg_folder(
     dockerfile: Dockerfile, given: Iterable[tuple[str, str]]
 ) -> tuple[str | None, Said] | None:
@@ -1132,14 +1334,21 @@ def arg_folder(
     values: dict[str, str | None] = {**dict(dockerfile.arg_defaults), **dict(given)}
     template, said = dockerfile.arg_folders[0]
     folder = _expanded(template, variables=values, make=False)
+    if _GLOB.search(folder):
+        return None  # a pattern (`build/libs/*-all.jar`): a build's output, no one's folder
     if "$" in folder or not _literal(folder):
         return None, said
     return posixpath.normpath(folder), said
 
 
+# `go` and the cross-compiling wrapper of tonistiigi/xx, which takes go's arguments
+_GO_COMMANDS = frozenset({"go", "xx-go"})
+# BuildKit's flags of a RUN line (`--mount=type=cache,target=...`), before its command
+_RUN_FLAGS = regex.compile(r"^(?:\s*--(?:mount|network|security)=\S+)+\s*")
 # `go build` flags that take a value (`-o out`, `-tags x`); the others are switches
 _GO_VALUE_FLAGS = frozenset(
     {
+        "-C",
         "-o",
         "-ldflags",
         "-gcflags",
@@ -1162,7 +1371,7 @@ _GO_VALUE_FLAGS = frozenset(
 def _go_builds(script: str, workdir: str, copies: list[Copy], said: Said) -> list[GoBuild]:
     """The `go build`/`go install` commands of a RUN line, their packages mapped back from
     the image to the build context through the stage's COPY lines."""
-    argv = _argv(script)
+    argv = _argv(_RUN_FLAGS.sub("", script))  # `RUN --mount=... go build`: the command
     try:
         words = shlex.split(argv[2]) if argv[:2] == ("/bin/sh", "-c") else list(argv)
     except ValueError:
@@ -1177,22 +1386,24 @@ def _go_builds(script: str, workdir: str, copies: list[Copy], said: Said) -> lis
     for command in commands:
         while command and _VARIABLE.fullmatch(command[0]):  # `CGO_ENABLED=0 go build`
             command = command[1:]
-        if len(command) < 2 or posixpath.basename(command[0]) != "go":
+        if len(command) < 2 or posixpath.basename(command[0]) not in _GO_COMMANDS:
             continue
         if command[1] not in ("build", "install"):
             continue
-        output, packages, rest = None, [], iter(command[2:])
+        output, packages, rest, within = None, [], iter(command[2:]), workdir
         for word in rest:
             flag, equals, value = word.partition("=")
             if flag in _GO_VALUE_FLAGS:
                 value = value if equals else next(rest, "")
                 output = value if flag == "-o" else output
+                if flag == "-C" and "$" not in value:  # `go build -C ./collector ./cmd`
+                    within = posixpath.normpath(posixpath.join(workdir, value))
             elif not word.startswith("-") and "$" not in word:
                 packages.append(word)
         for package in packages or ["."]:
             # `./cmd/...`: every main package below, each binary named for its folder
             package, dots, _ = package.partition("/...")
-            in_image = posixpath.normpath(posixpath.join(workdir, package))
+            in_image = posixpath.normpath(posixpath.join(within, package))
             context = _in_context(in_image, copies)
             if context is not None:
                 found.append(GoBuild(context + dots, None if dots else output, said))

@@ -13,7 +13,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
-from k8slb.inputs import MANIFESTS, READERS, reader_of
+from k8slb.inputs import MANIFESTS, READERS, reader_of, reported
 from k8slb.languages import language_of as code_language
 from k8slb.reading.bounded import read_bounded
 from k8slb.reading.kustomization import KUSTOMIZATION_FILES, patch_files, references
@@ -361,7 +361,8 @@ def discover(
             if key in seen:
                 return
             seen.add(key)
-        found.sources.append(Source(shown, language, location, report=report, unread=unread))
+        told = report and reported(language, shown)
+        found.sources.append(Source(shown, language, location, report=told, unread=unread))
 
     for path in paths:
         if path == STDIN:

@@ -1,0 +1,537 @@
+"""The code <-> container link from the weaker build evidence real repositories leave: the
+`docker build` commands their Markdown documents, a Dockerfile built from a wide context
+that copies one folder of it, a build naming a Dockerfile that is not there, a stage that
+starts from an earlier one."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from k8slb.reading.build_files import MAX_BLOCKS, markdown_facts, parse_dockerfile
+
+from tests.test_links import DOCKERFILE, links, only, service_app, workload
+
+GO_ROOT_BUILD = """\
+FROM golang:1.23 AS build
+WORKDIR /app
+COPY go.mod ./
+COPY . .
+RUN go build -o bin/{name}-service ./services/{name}
+FROM alpine:3.20
+COPY --from=build /app/bin/{name}-service .
+CMD ["./{name}-service"]
+"""
+
+
+def _go_services(*names: str) -> dict[str, str]:
+    files = {"go.mod": "module example.com/chat\n\ngo 1.23\n"}
+    for name in names:
+        files[f"docker/Dockerfile.{name}"] = GO_ROOT_BUILD.format(name=name)
+        files[f"services/{name}/main.go"] = "package main\n\nfunc main() {}\n"
+    return files
+
+
+# -- build commands written in Markdown ------------------------------------------------------
+
+
+def test_a_build_command_in_a_markdown_shell_block_links_the_image(tmp_path: Path) -> None:
+    """DEPLOYMENT.md's `docker build -f docker/Dockerfile.chat -t acme/chat-service .`:
+    the Dockerfile builds `./services/chat` from the repository's top, so that is the code."""
+    guide = (
+        "# Deploying\n\nBuild the images:\n\n```bash\n"
+        "docker build -f docker/Dockerfile.chat -t acme/chat-service:latest .\n"
+        "docker build -f docker/Dockerfile.users -t acme/users-service:latest .\n```\n"
+    )
+    files = {
+        "k8s/chat.yaml": workload(name="chat", image="acme/chat-service:latest"),
+        "DEPLOYMENT.md": guide,
+        **_go_services("chat", "users"),
+    }
+    row = only(links(tmp_path, files))
+    assert (row["code"], row["modules"]) == (os.path.join("services", "chat"), 1)
+    assert row["evidence"][0] == (
+        "docs: DEPLOYMENT.md:6: docker build -f docker/Dockerfile.chat -t "
+        "acme/chat-service:latest ."
+    )
+
+
+def test_a_markdown_file_in_a_docs_folder_builds_from_where_its_dockerfile_is(
+    tmp_path: Path,
+) -> None:
+    """docs/deploy.md's commands are run from the repository's top, where the Dockerfile
+    they name is (not from docs/)."""
+    guide = "```sh\n$ docker build -t acme/chat -f docker/Dockerfile.chat .\n```\n"
+    files = {
+        "k8s/chat.yaml": workload(name="chat", image="acme/chat:2"),
+        "docs/deploy.md": guide,
+        **_go_services("chat", "users"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("services", "chat")
+    assert row["evidence"][0].startswith("docs: docs/deploy.md:2: docker build")
+
+
+def test_a_placeholder_owner_in_a_documented_build_names_the_image_by_its_last_segment(
+    tmp_path: Path,
+) -> None:
+    guide = "```bash\ndocker buildx build -t <YOUR-USER>/inventory --push -f Dockerfile .\n```\n"
+    files = {
+        "deploy/inventory.yaml": workload(image="someone/inventory:1"),
+        "README.md": guide,
+        "Dockerfile": DOCKERFILE,
+        **service_app("."),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == "server.py"
+    assert row["evidence"][0].startswith("docs: README.md:2: docker buildx build")
+
+
+def test_a_documented_build_with_no_dockerfile_where_it_runs_is_no_evidence(
+    tmp_path: Path,
+) -> None:
+    """A README whose `docker build -t acme/inventory .` leaves out the `cd` to the
+    service's folder (no Dockerfile at the top, nor above): the image's name decides."""
+    files = {
+        "inventory.yaml": workload(image="acme/inventory:1"),
+        "README.md": "```bash\n$ docker build -t registry.example/<NS>/inventory .\n```\n",
+        "containers/inventory/Dockerfile": DOCKERFILE,
+        **service_app("containers/inventory"),
+        "sendmail.py": "import grpc\n",
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("containers", "inventory", "server.py")
+    assert not any(e.startswith("docs:") for e in row["evidence"] + row["overruled"])
+
+
+def test_markdown_outside_shell_blocks_and_in_other_languages_builds_nothing() -> None:
+    text = (
+        "Run `docker build -t acme/a ./a` yourself.\n\n"
+        "```python\nos.system('docker build -t acme/b ./b')\n```\n\n"
+        "```\ndocker build -t acme/c ./c\n```\n"
+    )
+    builds, _ = markdown_facts("README.md", text.encode())
+    assert [(b.image, b.context, b.kind) for b in builds] == [("acme/c", "c", "docs")]
+
+
+def test_markdown_blocks_past_the_budget_are_not_read() -> None:
+    """Bounded work: the blocks past MAX_BLOCKS are left, whatever they build."""
+    filler = "```\necho hello\n```\n" * MAX_BLOCKS
+    text = filler + "```\ndocker build -t acme/late ./late\n```\n"
+    assert markdown_facts("README.md", text.encode()) == ([], [])
+
+
+def test_a_documented_build_is_weaker_than_a_build_file(tmp_path: Path) -> None:
+    files = {
+        "k8s/inventory.yaml": workload(image="acme/inventory:1"),
+        "README.md": "```\ndocker build -t acme/inventory old/inv\n```\n",
+        "skaffold.yaml": "apiVersion: skaffold/v4beta6\nkind: Config\nbuild:\n  artifacts:\n"
+        "    - image: acme/inventory\n      context: src/inv\n",
+        "old/inv/Dockerfile": DOCKERFILE,
+        **service_app("old/inv"),
+        "src/inv/Dockerfile": DOCKERFILE,
+        **service_app("src/inv"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("src", "inv", "server.py")
+    assert row["overruled"][0].startswith("docs: README.md:2:")
+
+
+# -- a Dockerfile that builds a sub-folder of a wide context ---------------------------------
+
+WIDE_CONTEXT_DOCKERFILE = """\
+FROM python:3.12-slim AS base
+WORKDIR /app
+
+FROM base AS final
+COPY ./{name}/pyproject.toml ./
+COPY ./{name}/app /app/
+CMD ["uvicorn", "main:app", "--port", "8000"]
+"""
+
+COMPOSE = """\
+services:
+  inventory:
+    image: inventory:latest
+    build:
+      context: .
+      dockerfile: ./inventory_service/Dockerfile
+"""
+
+
+def _wide_context_tree(dockerfile: str) -> dict[str, str]:
+    return {
+        "k8s/inventory.yaml": workload(image="inventory:latest"),
+        "docker-compose.yml": COMPOSE,
+        "inventory_service/Dockerfile": dockerfile,
+        "inventory_service/app/main.py": "import grpc\n",
+        "inventory_service/app/models.py": "import grpc\n",
+        "inventory_service/tools/seed.py": "import grpc\n",
+        "orders_service/Dockerfile": WIDE_CONTEXT_DOCKERFILE.format(name="orders_service"),
+        "orders_service/app/main.py": "import grpc\n",
+    }
+
+
+def test_a_wide_context_links_the_one_folder_its_dockerfile_copies(tmp_path: Path) -> None:
+    """compose's `context: .` with a Dockerfile that copies only `inventory_service/app`:
+    the code is that folder (its entry point found through the stage it starts from)."""
+    files = _wide_context_tree(WIDE_CONTEXT_DOCKERFILE.format(name="inventory_service"))
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("inventory_service", "app", "main.py")
+
+
+def test_a_wide_context_with_no_entry_point_links_the_copied_folder_s_modules(
+    tmp_path: Path,
+) -> None:
+    dockerfile = WIDE_CONTEXT_DOCKERFILE.format(name="inventory_service").replace(
+        'CMD ["uvicorn", "main:app", "--port", "8000"]', 'CMD ["/app/start"]'
+    )
+    row = only(links(tmp_path, _wide_context_tree(dockerfile)))
+    assert (row["code"], row["modules"]) == (os.path.join("inventory_service", "app"), 2)
+
+
+def test_a_dockerfile_copying_several_folders_keeps_the_wide_link(tmp_path: Path) -> None:
+    """Two folders of code copied (the app and its tools): no one of them is the code, the
+    link stays the build's context."""
+    dockerfile = (
+        "FROM python:3.12-slim\nWORKDIR /app\nCOPY inventory_service/app /app/\n"
+        'COPY inventory_service/tools /tools/\nCMD ["/app/start"]\n'
+    )
+    row = only(links(tmp_path, _wide_context_tree(dockerfile)))
+    assert row["code"] == "."
+
+
+def test_a_stage_from_an_earlier_stage_keeps_its_workdir_copies_and_command() -> None:
+    dockerfile = parse_dockerfile(
+        "Dockerfile",
+        'FROM python:3.12 AS base\nWORKDIR /srv\nCOPY src /srv/src\nCMD ["python", "x.py"]\n'
+        "FROM base AS test\nRUN pytest\nFROM base\nCOPY main.py ./\n",
+    )
+    assert dockerfile.workdir == "/srv"
+    assert [(c.source, c.dest) for c in dockerfile.copies] == [
+        ("src", "/srv/src"),
+        ("main.py", "/srv"),
+    ]
+    assert dockerfile.cmd == ("python", "x.py")
+
+
+def test_a_build_naming_a_dockerfile_that_is_not_there_yields_to_one_that_is(
+    tmp_path: Path,
+) -> None:
+    """A Makefile whose `-f inventory-service/Dockerfile` names no file (a stale name) and
+    compose naming the real one, equally strong: the real one decides."""
+    makefile = "build:\n\tdocker build -t inventory:latest -f inventory-service/Dockerfile .\n"
+    files = {
+        **_wide_context_tree(WIDE_CONTEXT_DOCKERFILE.format(name="inventory_service")),
+        "Makefile": makefile,
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("inventory_service", "app", "main.py")
+    assert row["evidence"][0].startswith("compose: docker-compose.yml:")
+    assert [e.split(":", 2)[:2] for e in row["overruled"]] == [["makefile", " Makefile"]]
+
+
+def test_a_build_argument_naming_a_file_pattern_chooses_no_service(tmp_path: Path) -> None:
+    """`ARG JAR_FILE=build/libs/*-all.jar` then `COPY ${JAR_FILE} app.jar`: a build output,
+    not the folder of one of several services."""
+    dockerfile = (
+        "FROM eclipse-temurin:21\nARG JAR_FILE=build/libs/*-all.jar\n"
+        'COPY ${JAR_FILE} app.jar\nENTRYPOINT ["java", "-jar", "/app.jar"]\n'
+    )
+    files = {
+        "deploy/inventory.yaml": workload(image="acme/inventory:1"),
+        "Makefile": "image:\n\tdocker build -t acme/inventory -f docker/Dockerfile .\n",
+        "docker/Dockerfile": dockerfile,
+        **service_app("."),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == "."
+    assert row["modules"] == 3
+
+
+# -- image names with a role suffix ----------------------------------------------------------
+
+
+def test_an_image_named_with_a_role_suffix_is_guessed_to_be_the_folder_without_it(
+    tmp_path: Path,
+) -> None:
+    """`acme/chat-service` and `services/chat`, which docker/Dockerfile.chat copies (no
+    build in the tree names the image): a guess, and says so."""
+    files = {
+        "k8s/chat.yaml": workload(name="chat", image="acme/chat-service:1"),
+        "docker/Dockerfile.chat": "FROM python:3.12\nCOPY services/chat /app\n",
+        **service_app("services/chat"),
+        **service_app("services/users"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("services", "chat")
+    assert row["evidence"] == [
+        "image name guess: k8s/chat.yaml:11: image: acme/chat-service:1 (a guess: services/chat"
+        " is the one build folder named as it is (a role suffix aside, or with its parent's name))"
+    ]
+
+
+def test_a_folder_named_with_a_role_suffix_is_guessed_for_the_image_without_it(
+    tmp_path: Path,
+) -> None:
+    """`grpc_car` (a prefix, then `car`) and `car_server/`."""
+    files = {
+        "k8s/car.yaml": workload(name="car", image="acme/grpc_car:3"),
+        "car_server/Dockerfile": DOCKERFILE,
+        **service_app("car_server"),
+        **service_app("booking"),
+    }
+    assert only(links(tmp_path, files))["code"] == os.path.join("car_server", "server.py")
+
+
+def test_a_folder_named_for_its_role_is_named_with_its_parent_s_name(tmp_path: Path) -> None:
+    """`acme/shop-cart-service` and `app/cart/service`, a folder a shared Dockerfile's
+    build argument chooses (`WORKDIR /src/app/${APP_PATH}`); not `app/cart` above it, nor
+    the generated `api/cart/service` no image is built from."""
+    shared = (
+        "FROM golang:1.23\nARG APP_PATH\nCOPY . /src\nWORKDIR /src/app/${APP_PATH}\n"
+        'RUN make build\nCMD ["./bin/server"]\n'
+    )
+    files = {
+        "deploy/cart.yaml": workload(name="cart", image="acme/shop-cart-service:1"),
+        "deploy/build/Dockerfile": shared,
+        **service_app("app/cart/service"),
+        **service_app("app/catalog/service"),
+        **service_app("api/cart/service"),
+    }
+    assert only(links(tmp_path, files))["code"] == os.path.join("app", "cart", "service")
+
+
+def test_a_role_suffix_guess_is_never_code_no_image_is_built_from(tmp_path: Path) -> None:
+    """`acme/svix-server` is a third-party server; `webhook/svix` the client code that
+    talks to it, built into no image of its own: no link."""
+    files = {
+        "k8s/svix.yaml": workload(name="svix", image="acme/svix-server:1"),
+        **service_app("internal/webhook/svix"),
+    }
+    assert only(links(tmp_path, files))["code"] is None
+
+
+def test_a_role_suffix_guess_matching_two_folders_equally_is_no_link(tmp_path: Path) -> None:
+    files = {
+        "k8s/chat.yaml": workload(name="chat", image="acme/chat-api:1"),
+        "services/chat/Dockerfile": DOCKERFILE,
+        **service_app("services/chat"),
+        "services/chat_server/Dockerfile": DOCKERFILE,
+        **service_app("services/chat_server"),
+    }
+    assert only(links(tmp_path, files))["code"] is None
+
+
+# -- Spring Boot's Maven plugin naming the image through the pom's values --------------------
+
+POM = """\
+<project>
+  <parent>
+    <groupId>org.springframework.boot</groupId>
+    <artifactId>spring-boot-starter-parent</artifactId>
+    <version>3.3.0</version>
+  </parent>
+  <groupId>com.example</groupId>
+  <artifactId>inventory</artifactId>
+  <version>0.0.1-SNAPSHOT</version>
+  <properties><registry>registry.example/acme</registry></properties>
+  <dependencies>
+    <dependency><artifactId>spring-boot-starter-web</artifactId></dependency>
+  </dependencies>
+  <build>
+    <plugins>
+      <plugin>
+        <artifactId>spring-boot-maven-plugin</artifactId>
+        <configuration>
+          <imageName>{image}</imageName>
+        </configuration>
+      </plugin>
+    </plugins>
+  </build>
+</project>
+"""
+
+
+def test_spring_boot_maven_plugin_image_name_through_the_pom_s_values_links_the_module(
+    tmp_path: Path,
+) -> None:
+    files = {
+        "k8s/inventory.yaml": workload(image="registry.example/acme/inventory:0.0.1-SNAPSHOT"),
+        "inventory/pom.xml": POM.replace("{image}", "${registry}/${project.artifactId}:${version}"),
+        **service_app("inventory"),
+        **service_app("billing"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == "inventory"
+    assert row["evidence"][0] == (
+        "buildpacks: inventory/pom.xml:19: <imageName>${registry}/${project.artifactId}:"
+        "${version}</imageName>"
+    )
+
+
+def test_a_pom_value_not_known_names_no_image(tmp_path: Path) -> None:
+    files = {
+        "k8s/inventory.yaml": workload(image="registry.example/acme/inventory:1"),
+        "inventory/pom.xml": POM.replace("{image}", "${docker.owner}/${artifactId}"),
+    }
+    assert only(links(tmp_path, files))["code"] is None
+
+
+# -- a manifest beside its Dockerfile --------------------------------------------------------
+
+
+def test_a_manifest_beside_a_dockerfile_runs_that_folder_s_image_as_a_guess(
+    tmp_path: Path,
+) -> None:
+    """api/api-pod.yaml beside api/Dockerfile, its image (`api-pod`) built by nothing the
+    tree says and sharing a word with the folder: a guess."""
+    files = {
+        "api/api-pod.yaml": workload(name="api", image="api-pod"),
+        "api/Dockerfile": DOCKERFILE,
+        **service_app("api"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("api", "server.py")
+    assert row["evidence"][-1] == (
+        "manifest beside guess: api/api-pod.yaml:11: image: api-pod "
+        "(a guess: in api, beside its Dockerfile)"
+    )
+
+
+def test_a_store_run_beside_a_service_s_dockerfile_is_not_linked_to_it(tmp_path: Path) -> None:
+    files = {
+        "api/redis.yaml": workload(name="cache", image="redis:7"),
+        "api/Dockerfile": DOCKERFILE,
+        **service_app("api"),
+    }
+    assert only(links(tmp_path, files))["code"] is None
+
+
+# -- one image, several Go programs, run through an entry point script -----------------------
+
+MULTI_BINARY = """\
+FROM golang:1.23 AS build
+WORKDIR /src
+COPY . .
+RUN --mount=type=cache,target=/go/pkg/mod \\
+    xx-go build -o /usr/local/bin/meter ./cmd/server
+RUN --mount=type=cache,target=/go/pkg/mod go build -o /usr/local/bin/meter-worker ./cmd/worker
+RUN go build -C ./collector -o /usr/local/bin/collect ./cmd
+FROM alpine:3.20
+COPY --from=build /usr/local/bin/ /usr/local/bin/
+COPY --from=build /src/entrypoint.sh /entrypoint.sh
+ENTRYPOINT ["/entrypoint.sh"]
+CMD ["meter"]
+"""
+
+
+def _multi_binary_tree(extra: str, dockerfile_name: str = "Dockerfile") -> dict[str, str]:
+    return {
+        "deploy/worker.yaml": workload(name="worker", image="acme/meter:1", extra=extra),
+        "Makefile": f"image:\n\tdocker build -t acme/meter -f {dockerfile_name} .\n",
+        dockerfile_name: MULTI_BINARY,
+        "entrypoint.sh": '#!/bin/sh\nset -e\nexec "$@"\n',
+        "go.mod": "module example.com/meter\n\ngo 1.23\n",
+        "cmd/server/main.go": "package main\n\nfunc main() {}\n",
+        "cmd/worker/main.go": "package main\n\nfunc main() {}\n",
+        "collector/go.mod": "module example.com/collector\n\ngo 1.23\n",
+        "collector/cmd/main.go": "package main\n\nfunc main() {}\n",
+    }
+
+
+def test_an_entry_point_script_runs_the_go_program_its_arguments_name(tmp_path: Path) -> None:
+    """`command: [/entrypoint.sh, meter-worker]` with a Dockerfile whose RUN lines have
+    BuildKit's `--mount` flags and tonistiigi/xx's `xx-go`: the program built as
+    meter-worker."""
+    extra = '          command: ["/entrypoint.sh", "meter-worker"]\n'
+    row = only(links(tmp_path, _multi_binary_tree(extra)))
+    assert (row["code"], row["modules"]) == (os.path.join("cmd", "worker"), 1)
+
+
+def test_the_image_s_own_command_through_its_entry_point_script_is_its_program(
+    tmp_path: Path,
+) -> None:
+    row = only(links(tmp_path, _multi_binary_tree("")))
+    assert (row["code"], row["modules"]) == (os.path.join("cmd", "server"), 1)
+
+
+def test_go_build_dash_c_builds_the_package_in_that_folder() -> None:
+    dockerfile = parse_dockerfile("Dockerfile", MULTI_BINARY)
+    assert [(b.package, b.output) for b in dockerfile.go_builds] == [
+        ("cmd/server", "/usr/local/bin/meter"),
+        ("cmd/worker", "/usr/local/bin/meter-worker"),
+        ("collector/cmd", "/usr/local/bin/collect"),
+    ]
+
+
+def test_a_dockerfile_named_for_the_image_beside_code_builds_it_from_its_folder(
+    tmp_path: Path,
+) -> None:
+    """`collect.Dockerfile` at the repository's top, named as the image `acme/collect`,
+    which no build file names."""
+    extra = '          command: ["/entrypoint.sh", "collect"]\n'
+    files = _multi_binary_tree(extra, "collect.Dockerfile")
+    del files["Makefile"]
+    files["deploy/worker.yaml"] = workload(name="worker", image="acme/collect:1", extra=extra)
+    row = only(links(tmp_path, files))
+    assert (row["code"], row["modules"]) == (os.path.join("collector", "cmd"), 1)
+    assert "dockerfile name: collect.Dockerfile:1: named collect, built from ." in row["evidence"]
+
+
+# -- a CI step's build named through variables -----------------------------------------------
+
+WORKFLOW = """\
+name: release
+on: push
+jobs:
+  image:
+    runs-on: ubuntu-latest
+    env:
+      REGISTRY: docker.io
+      IMAGE_NAME: acme/hello
+    steps:
+      - uses: actions/checkout@v4
+      - name: names
+        run: |
+          echo "IMAGE=$REGISTRY/$IMAGE_NAME" >> $GITHUB_ENV
+          echo "VERSION=$(jq -r .version src/app/package.json)" >> $GITHUB_ENV
+      - name: build
+        run: |
+          docker build --tag "$IMAGE:$VERSION" \\
+            --file src/app/Dockerfile src/app
+"""
+
+
+def test_a_workflow_build_named_through_the_job_s_env_and_github_env_links_the_image(
+    tmp_path: Path,
+) -> None:
+    """`IMAGE` written to $GITHUB_ENV by an earlier step from the job's `env`: the image is
+    acme/hello whatever the version (a command's output, not known)."""
+    files = {
+        "deploy/hello.yaml": workload(name="hello", image="acme/hello:1.2"),
+        ".github/workflows/release.yaml": WORKFLOW,
+        "src/app/Dockerfile": DOCKERFILE,
+        **service_app("src/app"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("src", "app", "server.py")
+    assert row["evidence"][0] == (
+        'workflow: .github/workflows/release.yaml:17: docker build --tag "$IMAGE:$VERSION" '
+        "--file src/app/Dockerfile src/app"
+    )
+
+
+def test_a_variable_written_to_github_env_is_not_known_in_its_own_step(tmp_path: Path) -> None:
+    """Actions applies $GITHUB_ENV to the steps after the one that writes it."""
+    workflow = WORKFLOW.replace(
+        '          echo "VERSION',
+        '          docker build -t "$IMAGE" src/app\n          echo "VERSION',
+    ).replace("docker build --tag", "echo")
+    files = {
+        "deploy/hello.yaml": workload(name="hello", image="acme/hello:1.2"),
+        ".github/workflows/release.yaml": workflow,
+        "src/app/Dockerfile": DOCKERFILE,
+        **service_app("src/app"),
+    }
+    assert only(links(tmp_path, files))["code"] is None
