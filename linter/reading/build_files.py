@@ -232,8 +232,8 @@ def read_build_file(path: str, data: bytes) -> BuildFile | None:
     if name == GO_MODULE:
         return BuildFile(path, name=_go_module(path, _text(data)))
     if name in JIB_FILES:
-        builds = tuple(jib_builds(path, _text(data)))
-        return BuildFile(path, builds=builds, grpc_java=read_grpc_java(path, data))
+        jib = tuple(jib_builds(path, _text(data)))
+        return BuildFile(path, builds=jib, grpc_java=read_grpc_java(path, data))
     if name in java_builds.NAMES:  # Gradle's properties and version catalog
         return BuildFile(path, grpc_java=read_grpc_java(path, data))
     if is_dockerfile_name(name):

@@ -13,11 +13,16 @@ module's version from the build files above it once every file is read.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator, Mapping, Sequence
 
-import tomllib
 from k8slb.core import regex
 from k8slb.record import record
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
 
 MAX_BUILD_FILE = 512 * 1024  # bytes: a larger build file is not read for versions
 MAX_ENTRIES = 500  # versions, or properties, kept from one file
