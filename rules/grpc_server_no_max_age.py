@@ -115,9 +115,16 @@ class GrpcServerNoMaxAge(Rule):
     configuration) to the options literal, or as a new `options=` argument; it does not
     touch options built any other way. In Java it chains
     `.maxConnectionAge(5, TimeUnit.MINUTES).maxConnectionAgeGrace(30, TimeUnit.SECONDS)`
-    right after the builder's factory call (importing `java.util.concurrent.TimeUnit`);
-    a plain `ServerBuilder` has these methods from grpc-java 1.47 on,
-    `NettyServerBuilder` always had them.
+    right after the builder's factory call (importing `java.util.concurrent.TimeUnit`).
+    A plain `ServerBuilder` (`ServerBuilder.forPort`, `Grpc.newServerBuilderForPort`) has
+    these methods from grpc-java 1.47.0 on (`NettyServerBuilder` always had them), so the
+    fix follows the grpc-java the project builds with, as the nearest build file above the
+    code that gives `io.grpc` artifacts a version says (Maven's `pom.xml`, with its
+    `${properties}` and the `grpc-bom`, a parent's too; Gradle's `build.gradle(.kts)`, its
+    variables, `gradle.properties` and `gradle/libs.versions.toml`): on an older one the fix
+    is refused (it would not compile) and the finding says to cast to `NettyServerBuilder`
+    or upgrade; where no build file says the version, or its versions disagree, the fix is
+    made only with `--unsafe-fixes`, its description naming 1.47.0.
 
     ## Measured
     On real runtimes (k8slb's own test-suite: servers on loopback behind an L4 balancer
