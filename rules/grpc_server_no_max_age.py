@@ -26,6 +26,7 @@ from k8slb.rules.examples import (
     go_server,
     grpc_server,
     java_server,
+    maven_pom,
     node_server,
     web_deployment,
 )
@@ -190,6 +191,13 @@ class GrpcServerNoMaxAge(Rule):
             findings=0,
             language="java",
             title="in Java, with maxConnectionAge and its grace",
+        ),
+        Example(
+            java_server(),
+            language="java",
+            beside=maven_pom("1.41.3"),
+            title="in Java on grpc-java 1.41, with no fix: ServerBuilder has no maxConnectionAge",
+            at=(7, 21),
         ),
         Example(
             grpc_server(before_wait=SIGTERM_HANDLER),
