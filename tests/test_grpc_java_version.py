@@ -301,6 +301,21 @@ def test_what_is_no_grpc_java_version_is_passed_over(tmp_path: Path, noise: str)
     assert version_of(tmp_path, {"stock/pom.xml": text}) == (1, 62, 2)
 
 
+def test_a_build_spelled_from_another_folder_is_the_modules_build(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file named from inside its module (`src/...`) and its project's build found as
+    context from the repository's top (`../stock/pom.xml`) are one project."""
+    (tmp_path / "stock").mkdir()
+    monkeypatch.chdir(tmp_path / "stock")
+    build = read_grpc_java("../stock/pom.xml", pom("1.41.3").encode())
+    assert build is not None
+    found = grpc_java_version(
+        "src/main/java/com/example/stock/StockServer.java", {build.folder: [build]}
+    )
+    assert found.version == (1, 41, 3)
+
+
 def test_a_build_file_past_its_budget_or_broken_says_nothing() -> None:
     huge = pom("1.41.3") + " " * MAX_BUILD_FILE
     assert read_grpc_java("stock/pom.xml", huge.encode()) is None

@@ -54,11 +54,12 @@ class GrpcJavaBuild:
 
     @property
     def folder(self) -> str:
-        """The project folder it speaks for: its own, or, the version catalog in gradle/,
-        the one above."""
-        folder = os.path.dirname(os.path.normpath(self.path)) or "."
+        """The project folder it speaks for, absolute (a run may spell a named file and its
+        project's context apart: `src/Main.java`, `../svc/pom.xml`): its own, or, the
+        version catalog in gradle/, the one above."""
+        folder = os.path.dirname(os.path.abspath(self.path))
         if os.path.basename(self.path) == VERSION_CATALOG and os.path.basename(folder) == "gradle":
-            return os.path.dirname(folder) or "."
+            return os.path.dirname(folder)
         return folder
 
 
@@ -264,12 +265,12 @@ def grpc_java_version(path: str, builds: Mapping[str, Sequence[GrpcJavaBuild]]) 
 def _folders_up(
     path: str, builds: Mapping[str, Sequence[GrpcJavaBuild]]
 ) -> Iterator[tuple[str, Sequence[GrpcJavaBuild]]]:
-    folder = os.path.dirname(os.path.normpath(path)) or "."
+    folder = os.path.dirname(os.path.abspath(path))
     while True:
         if folder in builds:
             yield folder, builds[folder]
-        parent = os.path.dirname(folder) or "."
-        if parent == folder:
+        parent = os.path.dirname(folder)
+        if parent == folder:  # the file system's root
             return
         folder = parent
 
