@@ -271,8 +271,23 @@ def test_the_version_is_read_where_the_build_gives_it(
                 "<version>1.60.0</version></dependency></dependencies>",
             )
         },
+        # the parent manages the version by a property the module defines again: Maven
+        # takes the module's, a Gradle root script its own
+        {
+            "stock/pom.xml": "<project><properties><grpc.version>1.41.3</grpc.version>"
+            "</properties></project>",
+            "pom.xml": pom("1.50.0").replace("grpc-netty-shaded", "grpc-bom"),
+        },
     ],
-    ids=["no-build", "no-grpc", "range", "undefined-property", "catalog-accessor", "disagree"],
+    ids=[
+        "no-build",
+        "no-grpc",
+        "range",
+        "undefined-property",
+        "catalog-accessor",
+        "disagree",
+        "property-overridden",
+    ],
 )
 def test_the_version_is_unknown_where_the_build_does_not_settle_it(
     tmp_path: Path, builds: dict[str, str]

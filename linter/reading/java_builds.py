@@ -251,14 +251,23 @@ def grpc_java_version(path: str, builds: Mapping[str, Sequence[GrpcJavaBuild]]) 
     """The grpc-java version of the module at `path`: the nearest folder above it whose
     build files give io.grpc artifacts a version decides (a Maven module whose dependency
     has none, or a Gradle subproject's build with none, leaves it to its parent's), each
-    `${property}` read from that folder's build files or the ones above. Unknown when no
-    build says it, when a version cannot be read, or when the versions disagree."""
+    `${property}` read from the build files above the module. Unknown when no build says
+    it, when a version cannot be read, or when the versions (or the property's
+    definitions, a module's and its parent's) disagree."""
     chain = list(_folders_up(path, builds))
     for number, (_, files) in enumerate(chain):
         written = [version for build in files for version in build.versions]
-        if written:
-            properties = _properties(chain[number:])
-            return _settled(written, properties)
+        if not written:
+            continue
+        # a property as the module sees it (Maven: a module's overrides its parent's) and as
+        # the build that names it does (Gradle: a root script's own variable): the same, or
+        # not known
+        seen = _settled(written, _properties(chain))
+        if seen.version != _settled(written, _properties(chain[number:])).version:
+            return LibraryVersion(
+                None, unknown="its build files define grpc-java's version property differently"
+            )
+        return seen
     return LibraryVersion(None, unknown="no build file above it gives grpc-java's version")
 
 
