@@ -256,11 +256,11 @@ class GrpcServerNoMaxAge(Rule):
                 )
                 fix = f"add {', '.join(dialect.option(k) for k, _ in pairs)}"
                 since = dialect.server_options_since(server) if edits else None
-                version = _version_gate(context, facts, since)
+                gate = _version_gate(context, facts, since)
                 unsafe = False
-                if version is not None and version.unknown:  # the fix may not compile
-                    fix, unsafe = f"{fix} (review: {version.unknown})", True
-                elif version is not None:  # it would not compile: refused, and said why
+                if gate is not None and gate.unknown:  # the fix may not compile
+                    fix, unsafe = f"{fix} (review: {gate.unknown})", True
+                elif gate is not None:  # it would not compile: refused, and said why
                     edits = []
                 local = _loopback_listen(facts, server.name)
                 if local is not None:
@@ -273,14 +273,14 @@ class GrpcServerNoMaxAge(Rule):
                             _refused(
                                 "cap the connection age in the proxy, or here if a client "
                                 "will dial it directly",
-                                version,
+                                gate,
                             ),
                         ),
                         severity=Severity.INFO,
                         fix=fix,
                         edits=edits,
                         unsafe=unsafe,
-                        related=_said(version),
+                        related=_said(gate),
                     )
                     continue
                 proxy = _only_proxy(context, facts, fronts or {})
@@ -292,11 +292,11 @@ class GrpcServerNoMaxAge(Rule):
                             f"only {proxy.reason} calls it, resolving the pods and balancing "
                             "each request: new pods get calls without any connection ending",
                             _refused(
-                                "cap the connection age if a client will dial it directly", version
+                                "cap the connection age if a client will dial it directly", gate
                             ),
                         ),
                         severity=Severity.INFO,
-                        related=[Related(proxy.path, proxy.line, proxy.reason), *_said(version)],
+                        related=[Related(proxy.path, proxy.line, proxy.reason), *_said(gate)],
                         fix=fix,
                         edits=edits,
                         unsafe=unsafe,
@@ -311,14 +311,14 @@ class GrpcServerNoMaxAge(Rule):
                             f"{alone} and nothing scales it: there is no other pod for its "
                             "clients to move to yet",
                             _refused(
-                                "cap the connection age before it runs more than one pod", version
+                                "cap the connection age before it runs more than one pod", gate
                             ),
                         ),
                         severity=Severity.INFO,
                         fix=fix,
                         edits=edits,
                         unsafe=unsafe,
-                        related=_said(version),
+                        related=_said(gate),
                     )
                     continue
                 yield self.code_finding(
@@ -333,13 +333,13 @@ class GrpcServerNoMaxAge(Rule):
                                 values.max_connection_age_ms,
                                 values.max_connection_age_grace_ms,
                             ),
-                            version,
+                            gate,
                         ),
                     ),
                     fix=fix,
                     edits=edits,
                     unsafe=unsafe,
-                    related=_said(version),
+                    related=_said(gate),
                 )
 
 
