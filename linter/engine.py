@@ -495,6 +495,7 @@ def analyse(sources: Sequence[Source], settings: Settings, read: Sources) -> Con
         fix_values=settings.fix_values,
         links=link_code(index, read.modules, read.builds, settings.links),
         proxy_configs=[c for m in read.manifests for c in m.proxy_configs],
+        grpc_java=read.builds.grpc_java,
         # with --context only the reported files' objects are judged; a rendered file's
         # findings may move to a reported template, so those are all judged
         judged=frozenset(reported | read.rendered_from.keys())

@@ -10,8 +10,9 @@ from k8slb.model.grpc_options import INT_MAX, MAX_AGE, MAX_AGE_GRACE
 from k8slb.model.index import is_headless, one_unscaled_replica, service_type
 from k8slb.model.objects import pod_template
 from k8slb.model.routes import Front, Key, envoy_fronts, key_of, l7_fronts
+from k8slb.record import record
 from k8slb.rulekit.base import Context, Example, Rule
-from k8slb.rulekit.dialect import dialect_of
+from k8slb.rulekit.dialect import Since, dialect_of
 from k8slb.rulekit.examples import (
     BUILT_HERE,
     GO_HANDLER,
@@ -25,6 +26,7 @@ from k8slb.rulekit.examples import (
     go_server,
     grpc_server,
     java_server,
+    maven_pom,
     node_server,
     web_deployment,
 )
@@ -114,9 +116,16 @@ class GrpcServerNoMaxAge(Rule):
     configuration) to the options literal, or as a new `options=` argument; it does not
     touch options built any other way. In Java it chains
     `.maxConnectionAge(5, TimeUnit.MINUTES).maxConnectionAgeGrace(30, TimeUnit.SECONDS)`
-    right after the builder's factory call (importing `java.util.concurrent.TimeUnit`);
-    a plain `ServerBuilder` has these methods from grpc-java 1.47 on,
-    `NettyServerBuilder` always had them.
+    right after the builder's factory call (importing `java.util.concurrent.TimeUnit`).
+    A plain `ServerBuilder` (`ServerBuilder.forPort`, `Grpc.newServerBuilderForPort`) has
+    these methods from grpc-java 1.47.0 on (`NettyServerBuilder` always had them), so the
+    fix follows the grpc-java the project builds with, as the nearest build file above the
+    code that gives `io.grpc` artifacts a version says (Maven's `pom.xml`, with its
+    `${properties}` and the `grpc-bom`, a parent's too; Gradle's `build.gradle(.kts)`, its
+    variables, `gradle.properties` and `gradle/libs.versions.toml`): on an older one the fix
+    is refused (it would not compile) and the finding says to cast to `NettyServerBuilder`
+    or upgrade; where no build file says the version, or its versions disagree, the fix is
+    made only with `--unsafe-fixes`, its description naming 1.47.0.
 
     ## Measured
     On real runtimes (k8slb's own test-suite: servers on loopback behind an L4 balancer
@@ -184,6 +193,13 @@ class GrpcServerNoMaxAge(Rule):
             title="in Java, with maxConnectionAge and its grace",
         ),
         Example(
+            java_server(),
+            language="java",
+            beside=maven_pom("1.41.3"),
+            title="in Java on grpc-java 1.41, with no fix: ServerBuilder has no maxConnectionAge",
+            at=(7, 21),
+        ),
+        Example(
             grpc_server(before_wait=SIGTERM_HANDLER),
             language="python",
             manifests=web_deployment().replace("  replicas: 3\n", "  replicas: 1\n"),
@@ -239,6 +255,13 @@ class GrpcServerNoMaxAge(Rule):
                     f"{dialect.server_made(server.factory)} sets no {dialect.option(MAX_AGE)}"
                 )
                 fix = f"add {', '.join(dialect.option(k) for k, _ in pairs)}"
+                since = dialect.server_options_since(server) if edits else None
+                gate = _version_gate(context, facts, since)
+                unsafe = False
+                if gate is not None and gate.unknown:  # the fix may not compile
+                    fix, unsafe = f"{fix} (review: {gate.unknown})", True
+                elif gate is not None:  # it would not compile: refused, and said why
+                    edits = []
                 local = _loopback_listen(facts, server.name)
                 if local is not None:
                     yield self.code_finding(
@@ -247,12 +270,17 @@ class GrpcServerNoMaxAge(Rule):
                             headline,
                             f"it listens on {local} only: its callers are in its own pod (a "
                             "sidecar proxy), whose connections to other pods are the proxy's",
-                            "cap the connection age in the proxy, or here if a client will "
-                            "dial it directly",
+                            _refused(
+                                "cap the connection age in the proxy, or here if a client "
+                                "will dial it directly",
+                                gate,
+                            ),
                         ),
                         severity=Severity.INFO,
                         fix=fix,
                         edits=edits,
+                        unsafe=unsafe,
+                        related=_said(gate),
                     )
                     continue
                 proxy = _only_proxy(context, facts, fronts or {})
@@ -263,12 +291,15 @@ class GrpcServerNoMaxAge(Rule):
                             headline,
                             f"only {proxy.reason} calls it, resolving the pods and balancing "
                             "each request: new pods get calls without any connection ending",
-                            "cap the connection age if a client will dial it directly",
+                            _refused(
+                                "cap the connection age if a client will dial it directly", gate
+                            ),
                         ),
                         severity=Severity.INFO,
-                        related=[Related(proxy.path, proxy.line, proxy.reason)],
+                        related=[Related(proxy.path, proxy.line, proxy.reason), *_said(gate)],
                         fix=fix,
                         edits=edits,
+                        unsafe=unsafe,
                     )
                     continue
                 alone = _one_replica(context, facts)
@@ -279,11 +310,15 @@ class GrpcServerNoMaxAge(Rule):
                             headline,
                             f"{alone} and nothing scales it: there is no other pod for its "
                             "clients to move to yet",
-                            "cap the connection age before it runs more than one pod",
+                            _refused(
+                                "cap the connection age before it runs more than one pod", gate
+                            ),
                         ),
                         severity=Severity.INFO,
                         fix=fix,
                         edits=edits,
+                        unsafe=unsafe,
+                        related=_said(gate),
                     )
                     continue
                 yield self.code_finding(
@@ -292,15 +327,61 @@ class GrpcServerNoMaxAge(Rule):
                         headline,
                         "its connections never end, so clients stay on the pods they first "
                         "reached and new pods get no calls",
-                        dialect.server_max_age_advice(
-                            server,
-                            values.max_connection_age_ms,
-                            values.max_connection_age_grace_ms,
+                        _refused(
+                            dialect.server_max_age_advice(
+                                server,
+                                values.max_connection_age_ms,
+                                values.max_connection_age_grace_ms,
+                            ),
+                            gate,
                         ),
                     ),
                     fix=fix,
                     edits=edits,
+                    unsafe=unsafe,
+                    related=_said(gate),
                 )
+
+
+@record
+class _Gate:
+    """Whether the library the module is built with has what the fix writes: `unknown`
+    says why that is not known (the fix is then unsafe); otherwise `refusal` says why the
+    fix is refused, and `said` where the build gives the older version."""
+
+    unknown: str = ""
+    refusal: str = ""
+    said: Related | None = None
+
+
+def _version_gate(context: Context, facts: CodeFacts, since: Since | None) -> _Gate | None:
+    """None when the fix compiles whatever the version, or the module's is known new
+    enough (`since`: the version the server's builder needs, from the dialect)."""
+    if since is None:
+        return None
+    known = context.library_version(since.library, facts)
+    needs = f"{since.builder} has these settings from {since.library} {since.dotted} on"
+    if known.version is None or known.said is None:
+        return _Gate(unknown=f"{needs}, and {known.unknown}")
+    if known.version >= since.version:
+        return None
+    said = known.said
+    return _Gate(
+        refusal=(
+            f"{needs}, and {said.path}:{said.line} gives {said.text}, so k8slb fix leaves it: "
+            f"{since.advice}"
+        ),
+        said=Related(said.path, said.line, f"{since.library} {said.text}"),
+    )
+
+
+def _refused(advice: str, gate: _Gate | None) -> str:
+    """What to do, and why the fix is refused when it is."""
+    return f"{advice} ({gate.refusal})" if gate is not None and gate.refusal else advice
+
+
+def _said(gate: _Gate | None) -> list[Related]:
+    return [gate.said] if gate is not None and gate.said is not None else []
 
 
 def _loopback_listen(facts: CodeFacts, server: str | None) -> str | None:

@@ -61,7 +61,12 @@ def fixed_copy(tmp_path: Path, case: str, line_ends: bytes | None = None) -> Pat
     settings = source.with_name("line-length.toml")  # the project's formatter settings
     if settings.exists():
         shutil.copyfile(settings, tmp_path / "pyproject.toml")
-    result = CliRunner().invoke(cli, ["fix", *CASES[case], str(target)])
+    named = [str(target)]
+    build = source.with_name("pom.xml")  # the project's build: which grpc-java it is on
+    if build.exists():
+        shutil.copyfile(build, tmp_path / build.name)
+        named.append(str(tmp_path / build.name))
+    result = CliRunner().invoke(cli, ["fix", *CASES[case], *named])
     assert result.exit_code in (0, 1), result.output
     return target
 

@@ -22,10 +22,15 @@ from __future__ import annotations
 
 import functools
 import os
+import subprocess
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from k8slb.engine import Settings
+from k8slb.fixing.fixer import plan
+from k8slb.reading.sources import discover
+from k8slb.selection import select_rules
 
 from .helpers import FAST, fixed_source
 from .java_toolchain import javac, require_java
@@ -72,6 +77,64 @@ def test_4_the_klb404_fix_ends_the_calls_that_outlive_the_grace(
     outcomes = calls_through_sigterm(*runtime.programs(tmp_path, server), delay_ms=4000)
     report(f"{runtime.name}, SIGTERM with the KLB404 fix, calls longer than its grace", outcomes)
     assert outcomes == ["UNAVAILABLE"] * 4, "cut by shutdownNow(), not by their deadline"
+
+
+# a server on a plain io.grpc.ServerBuilder, as a service on grpc-java before 1.47 writes it
+PLAIN_SERVER = """\
+import io.grpc.Server;
+import io.grpc.ServerBuilder;
+
+public final class Main {
+  public static void main(String[] args) throws Exception {
+    Server server = ServerBuilder.forPort(0).build().start();
+    server.shutdown();
+  }
+}
+"""
+DEBIAN_POM = """\
+<project>
+  <properties>
+    <grpc.version>1.41.3</grpc.version>
+  </properties>
+  <dependencies>
+    <dependency>
+      <groupId>io.grpc</groupId>
+      <artifactId>grpc-netty</artifactId>
+      <version>${grpc.version}</version>
+    </dependency>
+  </dependencies>
+</project>
+"""
+
+
+def test_the_klb201_fix_on_a_plain_server_builder_is_refused_on_grpc_java_1_41(
+    classpath: str, tmp_path: Path
+) -> None:
+    """Debian's grpc-java is 1.41.3, whose ServerBuilder has no maxConnectionAge (it came in
+    1.47.0): the fix k8slb offers, unsafe, where no build says the version does not compile
+    there, and with a pom.xml that says 1.41.3 k8slb makes no edit, even with
+    --unsafe-fixes, so the server still compiles."""
+    path = tmp_path / "unknown" / "Main.java"
+    path.write_text(fixed_source(path, PLAIN_SERVER, "KLB201", unsafe=True))
+    assert ".maxConnectionAge(" in path.read_text()
+    failed = _javac(classpath, tmp_path / "unknown")
+    assert failed.returncode != 0 and "maxConnectionAge" in failed.stderr
+    project = tmp_path / "debian"
+    project.mkdir()
+    (project / "Main.java").write_text(PLAIN_SERVER)
+    (project / "pom.xml").write_text(DEBIAN_POM)
+    settings = Settings(rules=select_rules(["KLB201"], []), fix_values=FAST)
+    outcome = plan(discover([str(project)]).sources, settings, unsafe=True)
+    assert outcome.fixed_text == {}, "no edit on grpc-java 1.41.3"
+    assert _javac(classpath, project).returncode == 0
+
+
+def _javac(classpath: str, folder: Path) -> subprocess.CompletedProcess[str]:
+    """javac on the folder's Main.java, its result whether it compiles or not."""
+    command = ["javac", "-nowarn", "-cp", classpath, "-d", str(folder / "classes")]
+    return subprocess.run(
+        [*command, str(folder / "Main.java")], capture_output=True, text=True, check=False
+    )
 
 
 @pytest.fixture(scope="module")

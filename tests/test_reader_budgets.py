@@ -165,6 +165,32 @@ def spring(shape: str, n: int, width: int) -> Files:
     return {f"{path}.yml": "grpc:\n  server:\n" + keys}
 
 
+def java_build(shape: str, n: int, width: int) -> Files:
+    """Build files for the grpc-java version of a plain ServerBuilder's server (KLB201's fix
+    reads it): a catalog and a pom nested deep, properties that name each other, and
+    dependencies by the thousand."""
+    server = (
+        "import io.grpc.*;\n\nclass Main {\n  static Server s = "
+        "ServerBuilder.forPort(1).build();\n}\n"
+    )
+    files = {"svc/src/main/java/Main.java": server}
+    grpc = "<groupId>io.grpc</groupId><artifactId>grpc-stub</artifactId>"
+    if shape == "nesting":
+        files["svc/gradle/libs.versions.toml"] = "x = " + "[" * n + "]" * n + "\n"
+        files["svc/pom.xml"] = "<dependency>" * n + grpc + "</dependency>" * n
+    elif shape == "chain":
+        chain = "".join(f"<p{i}>${{p{i + 1}}}</p{i}>" for i in range(n))
+        files["svc/pom.xml"] = (
+            f"<project><properties>{chain}</properties><dependencies><dependency>{grpc}"
+            "<version>${p0}</version></dependency></dependencies></project>"
+        )
+    else:
+        versions = "".join(f"  implementation 'io.grpc:grpc-stub:1.{i}.0'\n" for i in range(n))
+        assigned = "".join(f"def v{i} = '1.{i}.0'\n" for i in range(n * width))
+        files["svc/build.gradle"] = assigned + "dependencies {\n" + versions + "}\n"
+    return files
+
+
 def yaml(shape: str, n: int, width: int) -> Files:
     if shape in ("doubling", "fan-out"):  # aliases of aliases: a billion laughs
         lines = ["a0: &a0 [" + ", ".join(["x"] * width) + "]"] + [
@@ -187,6 +213,7 @@ READERS: dict[str, Callable[[str, int, int], Files]] = {
     "javascript": javascript,
     "typescript": typescript,
     "java": java,
+    "java-build": java_build,
     "spring": spring,
     "yaml": yaml,
 }

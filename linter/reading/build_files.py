@@ -20,6 +20,8 @@ from typing import Any
 
 from k8slb.core import regex
 from k8slb.languages import LANGUAGES
+from k8slb.reading import java_builds
+from k8slb.reading.java_builds import GrpcJavaBuild, read_grpc_java
 from k8slb.reading.yamltree import YMap, YSeq
 from k8slb.record import record
 
@@ -66,13 +68,14 @@ _PROMPT = regex.compile(r"^\s*[$>]\s+")  # a console block's `$ ` before a comma
 
 def is_build_file(name: str) -> bool:
     """A file that is not YAML or code but is read for the link (Dockerfiles, Tiltfile, the
-    files that make a folder a program: `package.json`; Maven's and Gradle's builds;
+    files that make a folder a program: `package.json`; Maven's and Gradle's builds, and
+    Gradle's properties and version catalog, for the grpc-java they build with;
     Makefiles and shell scripts, for their `docker build` lines and, a script, for what an
     image that runs it as its entry point leaves as PID 1; go.mod, for its module's name)."""
     return (
         name in (TILTFILE, GO_MODULE)
         or name in PROJECT_FILES
-        or name in JIB_FILES
+        or name in java_builds.NAMES
         or _is_script(name)
         or is_dockerfile_name(name)
         or is_markdown(name)
@@ -203,6 +206,8 @@ class BuildFacts:
     # the name go.mod gives the module at its folder, and where it says so
     names: dict[str, Said] = field(default_factory=dict)
     tags: list[ImageTag] = field(default_factory=list)  # scripts' `docker tag` lines
+    # what Java builds say of grpc-java, by the project folder each speaks for
+    grpc_java: dict[str, list[GrpcJavaBuild]] = field(default_factory=dict)
 
 
 def names_builds(path: str) -> bool:
@@ -234,6 +239,7 @@ class BuildFile:
     script: ShellScript | None = None  # a shell script's (SHELL_SCRIPT_SUFFIX)
     name: Said | None = None  # the program's name it gives (go.mod's module), and where
     tags: tuple[ImageTag, ...] = ()  # a script's `docker tag SOURCE TARGET` lines
+    grpc_java: GrpcJavaBuild | None = None  # a Java build's grpc-java version and properties
 
 
 def read_build_file(path: str, data: bytes) -> BuildFile | None:
@@ -246,7 +252,10 @@ def read_build_file(path: str, data: bytes) -> BuildFile | None:
     if name == GO_MODULE:
         return BuildFile(path, name=_go_module(path, _text(data)))
     if name in JIB_FILES:
-        return BuildFile(path, builds=tuple(jib_builds(path, _text(data))))
+        jib = tuple(jib_builds(path, _text(data)))
+        return BuildFile(path, builds=jib, grpc_java=read_grpc_java(path, data))
+    if name in java_builds.NAMES:  # Gradle's properties and version catalog
+        return BuildFile(path, grpc_java=read_grpc_java(path, data))
     if is_dockerfile_name(name):
         return BuildFile(path, dockerfile=parse_dockerfile(path, _text(data)))
     if is_markdown(name):  # its shell blocks' builds, as a script's
@@ -414,6 +423,8 @@ def read_build_facts(files: Iterable[BuildFile]) -> BuildFacts:
                 facts.packages[folder] = file.package
         if file.name is not None:
             facts.names[os.path.dirname(os.path.normpath(file.path)) or "."] = file.name
+        if file.grpc_java is not None:
+            facts.grpc_java.setdefault(file.grpc_java.folder, []).append(file.grpc_java)
     return facts
 
 

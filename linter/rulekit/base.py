@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import ClassVar, Literal
 
@@ -31,6 +31,7 @@ from k8slb.model.index import Index
 from k8slb.model.links import CodeLinks
 from k8slb.model.objects import Container, PodTemplate, pod_template
 from k8slb.model.routes import Key, routed
+from k8slb.reading.java_builds import GrpcJavaBuild, LibraryVersion, grpc_java_version
 from k8slb.reading.manifests import ProxyConfig
 from k8slb.reading.objects import K8sObject
 from k8slb.reading.yamltree import Pos
@@ -86,6 +87,8 @@ class Context:
     fix_values: FixValues = field(default_factory=FixValues)
     links: CodeLinks = field(default_factory=CodeLinks)  # which code runs in which container
     proxy_configs: Sequence[ProxyConfig] = ()  # proxies' own configuration files
+    # what Java builds say of grpc-java, by the project folder each speaks for
+    grpc_java: Mapping[str, Sequence[GrpcJavaBuild]] = field(default_factory=dict)
     # The files findings are reported on, when not all are (`--context`): rules judge only
     # the objects and modules of these files (a finding is placed in the file of what it
     # judges), while every object and module stays as evidence. None: every file.
@@ -111,6 +114,13 @@ class Context:
         if found is None and dialed is not None:
             return pinned_grpc(self.index, service, self.links, dialed)
         return found
+
+    def library_version(self, library: str, facts: CodeFacts) -> LibraryVersion:
+        """The version of `library` the module is built with, as the build files above it
+        say (only grpc-java's is read: java_builds.py); unknown for any other."""
+        if library != "grpc-java":
+            return LibraryVersion(None, unknown=f"k8slb reads no build's version of {library}")
+        return grpc_java_version(facts.path, self.grpc_java)
 
     def routes(self) -> dict[Key, list[K8sObject]]:
         """The L7 routers that send requests to each Service (routes.routed), read once."""

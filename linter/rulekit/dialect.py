@@ -18,6 +18,23 @@ from typing import Any
 from k8slb.code.facts import Channel, Loc, Server, Stop, Wait
 from k8slb.core.edits import CodeEdit
 from k8slb.languages import LANGUAGES, load
+from k8slb.record import record
+
+
+@record
+class Since:
+    """The first version of a library (`grpc-java`, 1.47.0) whose builder of a server has
+    the connection settings a fix adds: older ones do not compile the fix. `advice` says
+    what to do on an older one."""
+
+    library: str
+    version: tuple[int, ...]
+    builder: str  # the builder that lacks them before it
+    advice: str
+
+    @property
+    def dotted(self) -> str:
+        return ".".join(map(str, self.version))
 
 
 class Dialect(ABC):
@@ -100,6 +117,11 @@ class Dialect(ABC):
         """The words for one server: the same, unless the language has servers of several
         frameworks that name their settings apart (Spring Boot's starters)."""
         return self
+
+    def server_options_since(self, server: Server) -> Since | None:
+        """The library version this server's builder needs for the settings
+        `server_options` adds, when older ones lack them; None when every version has them."""
+        return None
 
     def server_made(self, factory: str) -> str:
         """The call that makes a server, named for a message."""

@@ -218,6 +218,24 @@ JAVA_MAX_AGE = (
     "\n        .maxConnectionAge(5, TimeUnit.MINUTES)"
     "\n        .maxConnectionAgeGrace(30, TimeUnit.SECONDS)"
 )
+
+
+def maven_pom(grpc_version: str) -> tuple[tuple[str, str], ...]:
+    """A Maven build beside the code, on grpc-java `grpc_version` (Example.beside)."""
+    return (
+        (
+            "pom.xml",
+            "<project>\n  <properties>\n"
+            f"    <grpc.version>{grpc_version}</grpc.version>\n"
+            "  </properties>\n  <dependencies>\n    <dependency>\n"
+            "      <groupId>io.grpc</groupId>\n"
+            "      <artifactId>grpc-netty-shaded</artifactId>\n"
+            "      <version>${grpc.version}</version>\n"
+            "    </dependency>\n  </dependencies>\n</project>\n",
+        ),
+    )
+
+
 # The JVM runs its shutdown hooks on SIGTERM: this one drains the server, bounded.
 JAVA_HOOK = (
     "    Runtime.getRuntime().addShutdownHook(new Thread(() -> {\n"

@@ -10,7 +10,7 @@ from typing import Any
 from k8slb.code.facts import Channel, Server, Stop, Wait
 from k8slb.core.edits import ROUND_ROBIN_CONFIG, CodeEdit, JavaEdit
 from k8slb.model.grpc_options import LB_POLICY_NAME, MAX_AGE, MAX_AGE_GRACE, SERVICE_CONFIG
-from k8slb.rulekit.dialect import Dialect
+from k8slb.rulekit.dialect import Dialect, Since
 
 TIME_UNIT = "java.util.concurrent.TimeUnit"
 
@@ -27,6 +27,18 @@ _JAVA_OPTIONS = {
     LB_POLICY_NAME: "defaultLoadBalancingPolicy",
     SERVICE_CONFIG: "defaultServiceConfig",
 }
+
+# Factories whose builder is a plain `io.grpc.ServerBuilder`: it has maxConnectionAge and
+# the other connection settings from grpc-java 1.47.0 on (grpc/grpc-java#9176, `@since
+# 1.47.0`); NettyServerBuilder has had them since 1.3.0.
+_PLAIN_BUILDERS = frozenset({"ServerBuilder.forPort", "Grpc.newServerBuilderForPort"})
+_SETTINGS_SINCE = (1, 47, 0)
+SERVER_BUILDER_SETTINGS = Since(
+    "grpc-java",
+    _SETTINGS_SINCE,
+    "ServerBuilder",
+    "cast to NettyServerBuilder or upgrade grpc-java to >= " + ".".join(map(str, _SETTINGS_SINCE)),
+)
 
 
 def java_duration(milliseconds: float) -> str:
@@ -53,6 +65,9 @@ class JavaDialect(Dialect):
             f"add .{self.option_value(MAX_AGE, age_ms)}"
             f".{self.option_value(MAX_AGE_GRACE, grace_ms)} to the server's builder"
         )
+
+    def server_options_since(self, server: Server) -> Since | None:
+        return SERVER_BUILDER_SETTINGS if server.factory in _PLAIN_BUILDERS else None
 
     def no_sigterm_consequence(self) -> str:
         return (
