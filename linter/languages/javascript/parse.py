@@ -349,6 +349,27 @@ def _enclosing_function(node: Node) -> Node | None:
     return scope
 
 
+def _returned_name(function: Node) -> str | None:
+    """The one name a function returns (`return server;`, or an arrow's `() => server`),
+    from its own returns (not those of functions inside it); None for any other value."""
+    body = function.child_by_field_name("body")
+    if body is None:
+        return None
+    if body.type != "statement_block":
+        returned = [body]
+    else:
+        returned = [
+            node.named_children[0] if node.named_children else node
+            for node in walk(body)
+            if node.type == "return_statement" and _enclosing_function(node) == function
+        ]
+    found = [_unwrapped(node) for node in returned]
+    if not found or any(node is None or node.type != "identifier" for node in found):
+        return None
+    names = {_text(node) for node in found}
+    return names.pop() if len(names) == 1 else None
+
+
 def _function_name(function: Node) -> str:
     named = function.child_by_field_name("name")
     if named is not None:
@@ -410,6 +431,8 @@ class _Module:
             value = _text(_unwrapped(node.child_by_field_name("value")))
             if value in servers:
                 self.aliases[_text(node.child_by_field_name("name"))] = value
+        if servers:
+            self._returned_servers(servers)
         for node in self.of("call_expression"):
             self._called(node, servers)
         # what a template's `${...}` holds, read as part of the template (found from the
@@ -858,6 +881,31 @@ class _Module:
             within = _function_name(function) if function is not None else ""
             method = suffix.rsplit(".", 1)[-1]
             self.facts.registrations.append(Registration(self.loc(node), registry, method, within))
+
+    def _returned_servers(self, servers: dict[str, Server]) -> None:
+        """`const cars = withServices()`: a name bound to what a function of the module
+        returns, when that is a server (a helper that adds the services and returns it)."""
+        functions: dict[str, Node] = dict(self.functions)  # and `const f = () => ...`
+        for node in self.of("variable_declarator"):
+            held, named = node.child_by_field_name("value"), node.child_by_field_name("name")
+            if held is not None and named is not None and held.type in _FUNCTIONS:
+                functions[_text(named)] = held
+        returns: dict[str, str | None] = {}  # each function's read once
+        for node in self.of("variable_declarator"):
+            value = _unwrapped(node.child_by_field_name("value"))
+            if value is not None and value.type == "await_expression":
+                value = _unwrapped(value.named_children[0]) if value.named_children else None
+            callee = value.child_by_field_name("function") if value is not None else None
+            if value is None or value.type != "call_expression" or callee is None:
+                continue
+            called = _text(callee)
+            if called not in returns:
+                function = functions.get(called)
+                returns[called] = _returned_name(function) if function is not None else None
+            returned = returns[called]
+            name = self.aliases.get(returned or "", returned)
+            if name in servers:
+                self.aliases[_text(node.child_by_field_name("name"))] = name
 
     def _called(self, node: Node, servers: dict[str, Server]) -> None:
         function = node.child_by_field_name("function")
