@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from k8slb.core.findings import Finding, Severity
 from k8slb.rules.examples import web_deployment
 
@@ -121,3 +122,50 @@ def test_an_unknown_entry_among_several_node_programs_is_not_judged(tmp_path: Pa
         "admin/index.ts": SERVER_TS,
     }
     assert klb406(tmp_path, files) == []
+
+
+NODE_SERVER = "const http = require('http');\n\nhttp.createServer(() => {}).listen(8080);\n"
+DEV = '{"name": "web", "scripts": {"dev": "nodemon --exec babel-node src", "start": "node src"}}\n'
+
+
+@pytest.mark.parametrize(
+    ("cmd", "launcher"),
+    [
+        ('CMD ["npm", "run", "dev"]', "npm"),
+        ('CMD ["npm", "start"]', "npm"),
+        ('CMD ["yarn", "start"]', "yarn"),
+        ('CMD ["pnpm", "run", "dev"]', "pnpm"),
+    ],
+)
+def test_a_package_manager_in_the_dockerfile_of_a_linked_container_is_reported(
+    tmp_path: Path, cmd: str, launcher: str
+) -> None:
+    files = {
+        "manifest.yaml": web_deployment(),
+        "skaffold.yaml": SKAFFOLD_HERE,
+        "Dockerfile": f"FROM node:20\nWORKDIR /app\nCOPY . .\nRUN npm install\n{cmd}\n",
+        "package.json": DEV,
+        "src/index.js": NODE_SERVER,
+    }
+    (finding,) = klb406(tmp_path, files)
+    assert finding.path.endswith("Dockerfile") and finding.line == 5
+    assert finding.severity is Severity.WARNING
+    assert f"SIGTERM never reaches container 'web' of Deployment/web: {launcher} is PID 1" in (
+        finding.text
+    )
+
+
+def test_a_package_manager_is_reported_even_when_the_program_handles_sigterm(
+    tmp_path: Path,
+) -> None:
+    # the launcher keeps the signal from the program: its handler never runs
+    handled = NODE_SERVER + "process.on('SIGTERM', () => process.exit(0));\n"
+    files = {
+        "manifest.yaml": web_deployment(),
+        "skaffold.yaml": SKAFFOLD_HERE,
+        "Dockerfile": 'FROM node:20\nWORKDIR /app\nCOPY . .\nCMD ["npm", "start"]\n',
+        "package.json": DEV,
+        "src/index.js": handled,
+    }
+    (finding,) = klb406(tmp_path, files)
+    assert finding.severity is Severity.WARNING and "npm is PID 1" in finding.text
