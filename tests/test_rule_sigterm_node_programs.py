@@ -169,3 +169,39 @@ def test_a_package_manager_is_reported_even_when_the_program_handles_sigterm(
     }
     (finding,) = klb406(tmp_path, files)
     assert finding.severity is Severity.WARNING and "npm is PID 1" in finding.text
+
+
+# @nestjs/terminus before 7 runs @godaddy/terminus on the application's server, which
+# installs a SIGTERM handler; its API (`TerminusModule.forRootAsync`, an options factory
+# with `createTerminusOptions`) is gone from 7 on, where only enableShutdownHooks() does.
+TERMINUS_6_OPTIONS = (
+    "import { TerminusOptionsFactory, TerminusModuleOptions } from '@nestjs/terminus';\n\n"
+    "export class HealthOptions implements TerminusOptionsFactory {\n"
+    "  createTerminusOptions(): TerminusModuleOptions {\n"
+    "    return { endpoints: [{ url: '/health', healthIndicators: [] }] };\n  }\n}\n"
+)
+TERMINUS_6_MODULE = (
+    "import { Module } from '@nestjs/common';\nimport { TerminusModule } from '@nestjs/terminus';\n"
+    "\n@Module({ imports: [TerminusModule.forRootAsync({ useClass: HealthOptions })] })\n"
+    "export class HealthModule {}\n"
+)
+TERMINUS_10_MODULE = (
+    "import { Module } from '@nestjs/common';\nimport { TerminusModule } from '@nestjs/terminus';\n"
+    "\n@Module({ imports: [TerminusModule] })\nexport class HealthModule {}\n"
+)
+
+
+@pytest.mark.parametrize(
+    "module", [TERMINUS_6_OPTIONS, TERMINUS_6_MODULE], ids=["options-factory", "forRootAsync"]
+)
+def test_the_terminus_6_api_of_nestjs_counts_as_a_sigterm_handler(
+    tmp_path: Path, module: str
+) -> None:
+    files = {**nest_monorepo(), "apps/web/src/health.module.ts": module}
+    assert klb406(tmp_path, files) == []
+
+
+def test_nestjs_terminus_7_and_later_installs_no_sigterm_handler(tmp_path: Path) -> None:
+    files = {**nest_monorepo(), "apps/web/src/health.module.ts": TERMINUS_10_MODULE}
+    (finding,) = klb406(tmp_path, files)
+    assert "no SIGTERM handler" in finding.text

@@ -9,7 +9,8 @@ Node.js module does with @grpc/grpc-js (or the legacy `grpc` package) and around
   unless the function that makes one also closes it;
 - SIGTERM handlers (`process.on('SIGTERM', ...)`, also over a list of signals, and the
   shutdown libraries that install one: terminus, lightship, http-graceful-shutdown,
-  close-with-grace; NestJS's `app.enableShutdownHooks()`);
+  close-with-grace, and @nestjs/terminus before 7, which runs terminus; NestJS's
+  `app.enableShutdownHooks()`);
 - health services (grpc-health-check's implementation, whose status a drain sets to
   NOT_SERVING, or a hand-written `check` given to `addService(...Health.service, ...)`);
 - keep-alive HTTP agents (`new http.Agent({keepAlive: true})`, agentkeepalive, undici's
@@ -88,6 +89,13 @@ SHUTDOWN_LIBRARIES = (
 )
 # The NestJS method that installs SIGTERM (and other) handlers which close the application.
 SHUTDOWN_HOOKS = "enableShutdownHooks"
+# @nestjs/terminus before 7 ran @godaddy/terminus on the application's server, which
+# installs a SIGTERM handler; these names are of that API only (7 removed them; from then
+# on only enableShutdownHooks() does).
+NEST_TERMINUS = "@nestjs/terminus"
+_NEST_TERMINUS_6 = frozenset(
+    {"TerminusOptionsFactory", "TerminusModuleOptions", "TerminusEndpoint", "forRootAsync"}
+)
 # Keep-alive HTTP clients: the module (as required) and the classes that pool connections.
 HTTP_MODULES = {"http": "http", "node:http": "http", "https": "https", "node:https": "https"}
 KEEPALIVE_LIBRARIES = {"agentkeepalive": "agentkeepalive", "undici": "undici"}
@@ -103,6 +111,7 @@ WATCHED = (
     b"undici",
     *(library.encode() for library in SHUTDOWN_LIBRARIES),
     SHUTDOWN_HOOKS.encode(),
+    NEST_TERMINUS.encode(),
     b"consul",  # a registry client (REGISTRY_CLIENTS), or a `consul://` target
     b"express",  # HTTP routes (parse_routes.py)
     b"nacos",
@@ -499,6 +508,12 @@ class _Module:
             module = _string(node.child_by_field_name("source")) or ""
             self._imported(node, module)
             self._shutdown_library(module, node)
+            if module == NEST_TERMINUS and any(
+                child.type == "import_specifier"
+                and _text(child.child_by_field_name("name")) in _NEST_TERMINUS_6
+                for child in walk(node)
+            ):
+                self.facts.sigterm_handlers.append(self.loc(node))
         for node in (*self.of("function_declaration"), *self.of("method_definition")):
             named = node.child_by_field_name("name")
             if named is not None:
@@ -929,6 +944,8 @@ class _Module:
                         self.facts.signal_pauses.append(pause)
         elif method == SHUTDOWN_HOOKS:  # NestJS: a SIGTERM handler that closes the app
             self.facts.sigterm_handlers.append(self.loc(node))
+        elif method in _NEST_TERMINUS_6 and self.members.get(owner, ("", ""))[0] == NEST_TERMINUS:
+            self.facts.sigterm_handlers.append(self.loc(node))  # TerminusModule.forRootAsync
         elif (name := self.aliases.get(owner, owner)) in servers:
             self._server_call(node, name, method, call_arguments(node), servers[name])
 
