@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from k8slb.code.entry_points import compiled_sources
 from k8slb.core.findings import Finding, Severity
 from k8slb.rules.examples import web_deployment
 
@@ -205,3 +206,22 @@ def test_nestjs_terminus_7_and_later_installs_no_sigterm_handler(tmp_path: Path)
     files = {**nest_monorepo(), "apps/web/src/health.module.ts": TERMINUS_10_MODULE}
     (finding,) = klb406(tmp_path, files)
     assert "no SIGTERM handler" in finding.text
+
+
+@pytest.mark.parametrize(
+    ("script", "source"),
+    [
+        ("dist/apps/auth/main", "apps/auth/src/main.ts"),  # Nest's monorepo, webpack
+        ("dist/apps/auth/src/main.js", "apps/auth/src/main.ts"),  # tsc, no rootDir
+        ("/usr/src/app/dist/main.js", "src/main.ts"),  # tsc, rootDir src
+        ("./build/server.js", "server.js"),
+        ("out/api", "api/index.ts"),
+    ],
+)
+def test_compiled_output_names_the_sources_it_may_be_built_from(script: str, source: str) -> None:
+    assert source in compiled_sources(script)
+
+
+@pytest.mark.parametrize("script", ["server.js", "src/main.js", "dist", "lib/index.js"])
+def test_a_script_outside_an_output_folder_names_no_source(script: str) -> None:
+    assert compiled_sources(script) == []
