@@ -367,11 +367,13 @@ def _returned_name(function: Node) -> str | None:
     if body.type != "statement_block":
         returned = [body]
     else:
-        returned = [
-            node.named_children[0] if node.named_children else node
-            for node in walk(body)
-            if node.type == "return_statement" and _enclosing_function(node) == function
-        ]
+        returned, stack = [], [body]
+        while stack:  # its own statements: a function inside it is not descended into
+            node = stack.pop()
+            if node.type == "return_statement":
+                returned.append(node.named_children[0] if node.named_children else node)
+            elif node.type not in _FUNCTIONS:
+                stack.extend(node.named_children)
     found = [_unwrapped(node) for node in returned]
     if not found or any(node is None or node.type != "identifier" for node in found):
         return None
