@@ -567,7 +567,10 @@ def _node_program(context: Context, link: Link, found: Pid1) -> tuple[str, list[
     built from (code/entry_points.compiled_sources), else the linked code when it is one
     Node program; with the programs of the workspace above it, whose libraries it may
     import by a path alias. Said as where it was found; None when uncertain."""
-    if posixpath.basename(found.program) not in _NODE or link.guessed:
+    # a link by a name alike judges the Dockerfile's folder rightly only when PID 1 is that
+    # Dockerfile's (the finding is then on its line), not the manifest's command
+    commanded = bool(link.container.body.get("command") or link.container.body.get("args"))
+    if posixpath.basename(found.program) not in _NODE or (link.guessed and commanded):
         return None
     entry = entry_of(found.words)
     script = entry.script if entry is not None and entry.node else None

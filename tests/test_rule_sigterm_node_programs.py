@@ -225,3 +225,31 @@ def test_compiled_output_names_the_sources_it_may_be_built_from(script: str, sou
 @pytest.mark.parametrize("script", ["server.js", "src/main.js", "dist", "lib/index.js"])
 def test_a_script_outside_an_output_folder_names_no_source(script: str) -> None:
     assert compiled_sources(script) == []
+
+
+def guessed(command: str = "") -> dict[str, str]:
+    """A container linked to `web/` by its image's name alone, whose Dockerfile runs
+    `index.js` copied from another stage by a pattern (the entry is not known)."""
+    manifest = web_deployment(command).replace("registry.example/web", "registry.example/shop-web")
+    return {
+        "k8s/web.yaml": manifest,
+        "web/Dockerfile": (
+            "FROM node:20 AS build\nWORKDIR /src\nCOPY . .\nRUN npm run build\n"
+            "FROM node:20\nWORKDIR /app\nCOPY --from=build /src/*js* /app/\n"
+            'COPY --from=build /src/lib /app/lib\nCMD ["node", "index.js"]\n'
+        ),
+        "web/package.json": '{"name": "web"}\n',
+        "web/index.js": "const lib = require('./lib');\n" + NODE_SERVER,
+        "web/lib/index.js": "module.exports = {};\n",
+    }
+
+
+def test_the_dockerfile_of_a_folder_linked_by_name_is_judged_by_that_folder_s_program(
+    tmp_path: Path,
+) -> None:
+    (finding,) = klb406(tmp_path, guessed())
+    assert finding.path.endswith("web/Dockerfile") and finding.severity is Severity.WARNING
+
+
+def test_a_manifest_command_of_a_container_linked_by_name_is_not_judged(tmp_path: Path) -> None:
+    assert klb406(tmp_path, guessed("command: [node, /app/index.js]")) == []
