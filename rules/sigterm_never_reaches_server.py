@@ -226,7 +226,8 @@ class SigtermNeverReachesServer(Rule):
       code the container runs (its import closure, or its Node program; for compiled
       output, `node dist/apps/auth/main`, the program of the source it is built from,
       `apps/auth/src/main.ts`, else the linked code when it is one Node program, each with
-      the workspace's programs above it, whose libraries it may import) registers a
+      the workspace's programs above it, whose libraries it may import; under a link by the
+      image's name alone, only when PID 1 is the Dockerfile's) registers a
       SIGTERM handler (`process.on('SIGTERM')`, a shutdown library, NestJS's
       `enableShutdownHooks()`; `signal.signal`, `loop.add_signal_handler`) or starts a
       server that installs one (`uvicorn.run`, aiohttp's `web.run_app`, werkzeug's reloader:
