@@ -7,12 +7,13 @@ import shlex
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
-from k8slb.code.entry_points import container_argv
-from k8slb.code.facts import Loc
+from k8slb.code.entry_points import compiled_sources, container_argv, entry_of
+from k8slb.code.facts import CodeFacts, Loc
 from k8slb.code.launchers import Launcher, after_prefix, in_process, launcher
 from k8slb.core import regex
 from k8slb.core.edits import Edit, LineEdit, YamlEdit
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
+from k8slb.languages import LANGUAGES
 from k8slb.model.links import Link
 from k8slb.model.objects import STOP_SIGNALS, Container, PodTemplate, pos_of
 from k8slb.model.scripts import image_script
@@ -25,6 +26,7 @@ from k8slb.rulekit.examples import web_deployment
 _SHELLS = frozenset({"sh", "bash", "ash", "dash", "zsh", "ksh"})
 # Init processes made to be PID 1: they pass SIGTERM on and reap what exits.
 _INITS = frozenset({"tini", "tini-static", "dumb-init", "catatonit", "docker-init"})
+_NODE = frozenset({"node", "nodejs"})
 _RUNTIMES = regex.compile(r"^(?:node|nodejs|python(?:\d+(?:\.\d+)?)?)$")
 # Words that make a command line a shell program rather than one command.
 _OPERATORS = frozenset({"&&", "||", ";", "|", "&", ";;", "(", ")", "|&"})
@@ -221,7 +223,11 @@ class SigtermNeverReachesServer(Rule):
       through: `bundle exec rake serve` is Rake as PID 1, `bundle exec puma` is Puma,
       which k8slb does not report;
     - Node.js or Python as PID 1 (`node server.js`, `python app.py`) when no module of the
-      code the container runs (its import closure, or its Node program) registers a
+      code the container runs (its import closure, or its Node program; for compiled
+      output, `node dist/apps/auth/main`, the program of the source it is built from,
+      `apps/auth/src/main.ts`, else the linked code when it is one Node program, each with
+      the workspace's programs above it, whose libraries it may import; under a link by the
+      image's name alone, only when PID 1 is the Dockerfile's) registers a
       SIGTERM handler (`process.on('SIGTERM')`, a shutdown library, NestJS's
       `enableShutdownHooks()`; `signal.signal`, `loop.add_signal_handler`) or starts a
       server that installs one (`uvicorn.run`, aiohttp's `web.run_app`, werkzeug's reloader:
@@ -533,21 +539,70 @@ def _runtime(context: Context, link: Link | None, who: str, found: Pid1) -> tupl
     container runs; None when k8slb does not know that code, or it has a handler, or it
     is a gRPC server that grpc-no-graceful-shutdown judges."""
     runner = in_process(found.words)
+    if link is None:
+        return None
     # an in-process runner (`flask run`) names the application apart, or not at all: the
     # code of its folder is what it runs
-    if link is None or (link.entry is None and runner is None):
-        return None
-    code = context.links.code(link)
+    code = context.links.code(link) if link.entry is not None or runner is not None else None
+    built_from = ""
+    if code is None:
+        judged = _node_program(context, link, found)
+        if judged is None:
+            return None
+        built_from, code = judged
     if not code or any(m.sigterm_handlers or m.signal_servers or m.waits for m in code):
         return None
     program = f"{runner} (Python)" if runner is not None else found.program
     return (
-        f"{program} is PID 1 of {who} with no SIGTERM handler in the code it runs",
+        f"{program} is PID 1 of {who} with no SIGTERM handler in the code it runs{built_from}",
         f"as PID 1, {program} ignores a signal it has no handler for: the server runs on "
         "until SIGKILL at the end of the grace period, cutting what is in flight, and every "
         "rollout waits out the grace",
         "register a SIGTERM handler that stops the server gracefully, or put tini in front",
     )
+
+
+def _node_program(context: Context, link: Link, found: Pid1) -> tuple[str, list[CodeFacts]] | None:
+    """The Node program that `node` runs when the link knows no entry module (the command
+    names compiled output, `node dist/apps/auth/main`): the program of the source it is
+    built from (code/entry_points.compiled_sources), else the linked code when it is one
+    Node program; with the programs of the workspace above it, whose libraries it may
+    import by a path alias. Said as where it was found; None when uncertain."""
+    # a link by a name alike judges the Dockerfile's folder rightly only when PID 1 is that
+    # Dockerfile's (the finding is then on its line), not the manifest's command
+    commanded = bool(link.container.body.get("command") or link.container.body.get("args"))
+    if posixpath.basename(found.program) not in _NODE or (link.guessed and commanded):
+        return None
+    entry = entry_of(found.words)
+    script = entry.script if entry is not None and entry.node else None
+    own = [m for m in context.links.code(link) if not m.is_test]
+    if not own or not all(LANGUAGES[m.language].project_files for m in own):
+        return None
+    below = [path for path in context.links.modules if _within(path, link.folder)]
+    sources = {
+        path
+        for tail in (compiled_sources(script) if script is not None else ())
+        for path in below
+        if path.endswith(os.sep + os.path.normpath(tail))
+    }
+    if len(sources) == 1:
+        (source,) = sources
+        project = context.links.modules[source].project
+        shown = os.path.relpath(source, link.folder)
+        said = f" (the program of {shown}, which {script} is built from)"
+    elif len({m.project for m in own}) == 1:
+        project = own[0].project
+        said = f" (the one Node program linked to it, in {os.path.relpath(project, link.folder)})"
+    else:
+        return None
+    program = [
+        m for m in context.links.modules.values() if not m.is_test and _within(project, m.project)
+    ]
+    return said, program
+
+
+def _within(path: str, folder: str) -> bool:
+    return folder in ("", ".") or path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
 def _place(

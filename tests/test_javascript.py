@@ -262,6 +262,48 @@ def test_a_legacy_grpc_server_and_client_are_judged_as_grpc_js_ones(tmp_path: Pa
     assert age.fix.available and age.fix.safe
 
 
+# A server made and given its services by a helper that returns it, bound and started by
+# the name the helper's result is bound to (ES modules, the legacy package's `Server`).
+HELPER_SERVER = """\
+import { Server, ServerCredentials } from 'grpc';
+
+export default (repo) => {
+  loader.load(PROTO).then((proto) => {
+    const server = new Server();
+    const withServices = () => {
+      server.addService(proto.Cars, { list: (call, done) => done(null, repo.list()) });
+      return server;
+    };
+    const cars = withServices();
+    cars.bind('0.0.0.0:50051', ServerCredentials.createInsecure());
+    cars.start();
+  });
+};
+"""
+
+
+def test_a_server_a_helper_returns_is_read_where_its_result_binds_and_starts() -> None:
+    facts = parse("server.js", HELPER_SERVER.encode())
+    (server,) = facts.servers
+    assert server.name == "server" and "server" in facts.starts
+    (listen,) = facts.listens
+    assert listen.server == "server" and listen.loc.line == 11
+    assert [wait.loc.line for wait in facts.waits] == [11]
+
+
+def test_a_server_a_helper_returns_with_no_sigterm_handler_is_klb403(tmp_path: Path) -> None:
+    found = lint_files(tmp_path, {"server.js": HELPER_SERVER}, ["KLB403"]).findings
+    assert [(f.rule, f.line) for f in found] == [("KLB403", 11)]
+    handled = HELPER_SERVER + "process.on('SIGTERM', () => process.exit(0));\n"
+    assert lint_files(tmp_path / "handled", {"server.js": handled}, ["KLB403"]).findings == []
+
+
+def test_a_helper_that_returns_something_else_makes_no_alias_of_the_server() -> None:
+    text = HELPER_SERVER.replace("return server;", "return repo;")
+    facts = parse("server.js", text.encode())
+    assert facts.starts == set() and facts.waits == []
+
+
 def test_a_client_made_with_another_package_s_credentials_is_no_grpc_channel() -> None:
     text = LEGACY_CLIENT.replace("require('grpc')", "require('@connectrpc/connect')")
     assert parse("client.js", text.encode()).channels == []

@@ -60,6 +60,35 @@ class Entry:
         return [f"{base}.py", f"{base}/__main__.py", f"{base}/__init__.py"]
 
 
+# Folders a build writes a Node program's compiled JavaScript to (tsc's `outDir`, Nest's
+# and most bundlers' `dist`): not the source the reader scanned.
+_OUTPUT_FOLDERS = frozenset({"dist", "build", "out"})
+_SOURCE_SUFFIXES = (".ts", ".js", ".mts", ".mjs", ".cts", ".cjs")
+
+
+def compiled_sources(script: str) -> list[str]:
+    """The sources a Node script in a compiled-output folder may be built from, as paths
+    that end a module's path: `dist/apps/auth/main` from `apps/auth/main.ts` (tsc) or
+    `apps/auth/src/main.ts` (Nest's sourceRoot, tsc's rootDir `src`). None for a script
+    outside such a folder."""
+    parts = [part for part in posixpath.normpath(script).split("/") if part not in ("", ".")]
+    output = next((at for at, part in enumerate(parts) if part in _OUTPUT_FOLDERS), None)
+    if output is None or output == len(parts) - 1:
+        return []
+    tail = parts[output + 1 :]
+    stem = tail[-1]
+    for suffix in _NODE_SUFFIXES:
+        if stem.endswith(suffix):
+            stem = stem[: -len(suffix)]
+            break
+    found: list[str] = []
+    for folders in (tail[:-1], [*tail[:-1], "src"]):
+        base = "/".join([*folders, stem])
+        found += [f"{base}{suffix}" for suffix in _SOURCE_SUFFIXES]
+        found += [f"{base}/index{suffix}" for suffix in _SOURCE_SUFFIXES]
+    return found
+
+
 def entry_of(argv: Sequence[object]) -> Entry | None:
     """The Python entry point of a command line, or None when it names none."""
     words = [str(word) for word in argv]

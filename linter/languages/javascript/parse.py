@@ -9,7 +9,8 @@ Node.js module does with @grpc/grpc-js (or the legacy `grpc` package) and around
   unless the function that makes one also closes it;
 - SIGTERM handlers (`process.on('SIGTERM', ...)`, also over a list of signals, and the
   shutdown libraries that install one: terminus, lightship, http-graceful-shutdown,
-  close-with-grace; NestJS's `app.enableShutdownHooks()`);
+  close-with-grace, and @nestjs/terminus before 7, which runs terminus; NestJS's
+  `app.enableShutdownHooks()`);
 - health services (grpc-health-check's implementation, whose status a drain sets to
   NOT_SERVING, or a hand-written `check` given to `addService(...Health.service, ...)`);
 - keep-alive HTTP agents (`new http.Agent({keepAlive: true})`, agentkeepalive, undici's
@@ -88,6 +89,13 @@ SHUTDOWN_LIBRARIES = (
 )
 # The NestJS method that installs SIGTERM (and other) handlers which close the application.
 SHUTDOWN_HOOKS = "enableShutdownHooks"
+# @nestjs/terminus before 7 ran @godaddy/terminus on the application's server, which
+# installs a SIGTERM handler; these names are of that API only (7 removed them; from then
+# on only enableShutdownHooks() does).
+NEST_TERMINUS = "@nestjs/terminus"
+_NEST_TERMINUS_6 = frozenset(
+    {"TerminusOptionsFactory", "TerminusModuleOptions", "TerminusEndpoint", "forRootAsync"}
+)
 # Keep-alive HTTP clients: the module (as required) and the classes that pool connections.
 HTTP_MODULES = {"http": "http", "node:http": "http", "https": "https", "node:https": "https"}
 KEEPALIVE_LIBRARIES = {"agentkeepalive": "agentkeepalive", "undici": "undici"}
@@ -103,6 +111,7 @@ WATCHED = (
     b"undici",
     *(library.encode() for library in SHUTDOWN_LIBRARIES),
     SHUTDOWN_HOOKS.encode(),
+    NEST_TERMINUS.encode(),
     b"consul",  # a registry client (REGISTRY_CLIENTS), or a `consul://` target
     b"express",  # HTTP routes (parse_routes.py)
     b"nacos",
@@ -349,6 +358,29 @@ def _enclosing_function(node: Node) -> Node | None:
     return scope
 
 
+def _returned_name(function: Node) -> str | None:
+    """The one name a function returns (`return server;`, or an arrow's `() => server`),
+    from its own returns (not those of functions inside it); None for any other value."""
+    body = function.child_by_field_name("body")
+    if body is None:
+        return None
+    if body.type != "statement_block":
+        returned = [body]
+    else:
+        returned, stack = [], [body]
+        while stack:  # its own statements: a function inside it is not descended into
+            node = stack.pop()
+            if node.type == "return_statement":
+                returned.append(node.named_children[0] if node.named_children else node)
+            elif node.type not in _FUNCTIONS:
+                stack.extend(node.named_children)
+    found = [_unwrapped(node) for node in returned]
+    if not found or any(node is None or node.type != "identifier" for node in found):
+        return None
+    names = {_text(node) for node in found}
+    return names.pop() if len(names) == 1 else None
+
+
 def _function_name(function: Node) -> str:
     named = function.child_by_field_name("name")
     if named is not None:
@@ -410,6 +442,8 @@ class _Module:
             value = _text(_unwrapped(node.child_by_field_name("value")))
             if value in servers:
                 self.aliases[_text(node.child_by_field_name("name"))] = value
+        if servers:
+            self._returned_servers(servers)
         for node in self.of("call_expression"):
             self._called(node, servers)
         # what a template's `${...}` holds, read as part of the template (found from the
@@ -476,6 +510,12 @@ class _Module:
             module = _string(node.child_by_field_name("source")) or ""
             self._imported(node, module)
             self._shutdown_library(module, node)
+            if module == NEST_TERMINUS and any(
+                child.type == "import_specifier"
+                and _text(child.child_by_field_name("name")) in _NEST_TERMINUS_6
+                for child in walk(node)
+            ):
+                self.facts.sigterm_handlers.append(self.loc(node))
         for node in (*self.of("function_declaration"), *self.of("method_definition")):
             named = node.child_by_field_name("name")
             if named is not None:
@@ -859,6 +899,31 @@ class _Module:
             method = suffix.rsplit(".", 1)[-1]
             self.facts.registrations.append(Registration(self.loc(node), registry, method, within))
 
+    def _returned_servers(self, servers: dict[str, Server]) -> None:
+        """`const cars = withServices()`: a name bound to what a function of the module
+        returns, when that is a server (a helper that adds the services and returns it)."""
+        functions: dict[str, Node] = dict(self.functions)  # and `const f = () => ...`
+        for node in self.of("variable_declarator"):
+            held, named = node.child_by_field_name("value"), node.child_by_field_name("name")
+            if held is not None and named is not None and held.type in _FUNCTIONS:
+                functions[_text(named)] = held
+        returns: dict[str, str | None] = {}  # each function's read once
+        for node in self.of("variable_declarator"):
+            value = _unwrapped(node.child_by_field_name("value"))
+            if value is not None and value.type == "await_expression":
+                value = _unwrapped(value.named_children[0]) if value.named_children else None
+            callee = value.child_by_field_name("function") if value is not None else None
+            if value is None or value.type != "call_expression" or callee is None:
+                continue
+            called = _text(callee)
+            if called not in returns:
+                function = functions.get(called)
+                returns[called] = _returned_name(function) if function is not None else None
+            returned = returns[called]
+            name = self.aliases.get(returned or "", returned)
+            if name in servers:
+                self.aliases[_text(node.child_by_field_name("name"))] = name
+
     def _called(self, node: Node, servers: dict[str, Server]) -> None:
         function = node.child_by_field_name("function")
         if function is not None and function.type == "identifier":
@@ -881,6 +946,8 @@ class _Module:
                         self.facts.signal_pauses.append(pause)
         elif method == SHUTDOWN_HOOKS:  # NestJS: a SIGTERM handler that closes the app
             self.facts.sigterm_handlers.append(self.loc(node))
+        elif method in _NEST_TERMINUS_6 and self.members.get(owner, ("", ""))[0] == NEST_TERMINUS:
+            self.facts.sigterm_handlers.append(self.loc(node))  # TerminusModule.forRootAsync
         elif (name := self.aliases.get(owner, owner)) in servers:
             self._server_call(node, name, method, call_arguments(node), servers[name])
 

@@ -1,0 +1,255 @@
+"""KLB406 for Node.js as PID 1 when the command names compiled output (`node dist/...`)
+or a launcher runs it: the linked Node program is what is judged."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from k8slb.code.entry_points import compiled_sources
+from k8slb.core.findings import Finding, Severity
+from k8slb.rules.examples import web_deployment
+
+from .helpers import lint_files
+
+# The layout of a NestJS monorepo: each app has its own package.json and Dockerfile, the
+# image is built from the repository's top, and the Dockerfile runs what `nest build` wrote.
+SKAFFOLD = (
+    "build:\n  artifacts:\n    - image: registry.example/web\n      context: .\n"
+    "      docker:\n        dockerfile: apps/web/Dockerfile\n"
+    "    - image: registry.example/worker\n      context: .\n"
+    "      docker:\n        dockerfile: apps/worker/Dockerfile\n"
+)
+NEST_DOCKERFILE = (
+    "FROM node:20 AS build\nWORKDIR /usr/src/app\n"
+    "COPY package.json tsconfig.json nest-cli.json ./\n"
+    "COPY apps/web apps/web\nCOPY libs libs\nRUN npm install && npm run build web\n"
+    "FROM node:20\nWORKDIR /usr/src/app\nCOPY --from=build /usr/src/app/dist ./dist\n"
+    'CMD ["node", "dist/apps/web/main"]\n'
+)
+NEST_MAIN = (
+    "import { NestFactory } from '@nestjs/core';\nimport { WebModule } from './web.module';\n\n"
+    "async function bootstrap() {\n  const app = await NestFactory.create(WebModule);\n"
+    "  await app.listen(8080);\n}\nbootstrap();\n"
+)
+NEST_MODULE = (
+    "import { Module } from '@nestjs/common';\nimport { SharedModule } from '@app/shared';\n\n"
+    "@Module({ imports: [SharedModule] })\nexport class WebModule {}\n"
+)
+SHARED = "import { Module } from '@nestjs/common';\n\n@Module({})\nexport class SharedModule {}\n"
+
+
+def nest_monorepo(main: str = NEST_MAIN, shared: str = SHARED) -> dict[str, str]:
+    return {
+        "k8s/web.yaml": web_deployment(),
+        "skaffold.yaml": SKAFFOLD,
+        "package.json": '{"name": "mono", "scripts": {"build": "nest build"}}\n',
+        "tsconfig.json": '{"compilerOptions": {"outDir": "./dist"}}\n',
+        "nest-cli.json": '{"monorepo": true, "projects": {"web": {"root": "apps/web"}}}\n',
+        "apps/web/Dockerfile": NEST_DOCKERFILE,
+        "apps/web/package.json": '{"name": "@mono/web"}\n',
+        "apps/web/src/main.ts": main,
+        "apps/web/src/web.module.ts": NEST_MODULE,
+        "libs/shared/src/index.ts": shared,
+        # a second app built the same way: the top is every app's build context
+        "apps/worker/Dockerfile": NEST_DOCKERFILE.replace("web", "worker"),
+        "apps/worker/package.json": '{"name": "@mono/worker"}\n',
+        "apps/worker/src/main.ts": main.replace("web", "worker").replace("Web", "Worker"),
+    }
+
+
+def klb406(tmp_path: Path, files: dict[str, str]) -> list[Finding]:
+    return lint_files(tmp_path, files, ["KLB406"]).findings
+
+
+def test_node_running_compiled_output_is_judged_by_the_linked_program(tmp_path: Path) -> None:
+    (finding,) = klb406(tmp_path, nest_monorepo())
+    assert finding.path.endswith("apps/web/Dockerfile") and finding.line == 10
+    assert finding.severity is Severity.WARNING
+    assert "node is PID 1" in finding.text and "no SIGTERM handler" in finding.text
+
+
+def test_compiled_output_of_a_program_that_enables_shutdown_hooks_is_not_reported(
+    tmp_path: Path,
+) -> None:
+    hooked = NEST_MAIN.replace("  await", "  app.enableShutdownHooks();\n  await")
+    assert klb406(tmp_path, nest_monorepo(main=hooked)) == []
+
+
+def test_a_handler_in_a_shared_library_of_the_workspace_counts(tmp_path: Path) -> None:
+    # the app imports the workspace's library by a path alias k8slb does not resolve:
+    # a handler there may be the program's, so k8slb stays silent
+    handled = SHARED + "process.on('SIGTERM', () => process.exit(0));\n"
+    assert klb406(tmp_path, nest_monorepo(shared=handled)) == []
+
+
+def test_the_finding_names_the_source_the_compiled_entry_is_built_from(tmp_path: Path) -> None:
+    (finding,) = klb406(tmp_path, nest_monorepo())
+    assert "(the program of src/main.ts, which dist/apps/web/main is built from)" in finding.text
+
+
+SKAFFOLD_HERE = "build:\n  artifacts:\n    - image: registry.example/web\n      context: .\n"
+SERVER_TS = "import * as http from 'http';\n\nhttp.createServer(() => {}).listen(8080);\n"
+
+
+def test_a_bundle_whose_source_is_unknown_is_judged_by_the_one_node_program_linked(
+    tmp_path: Path,
+) -> None:
+    files = {
+        "manifest.yaml": web_deployment(),
+        "skaffold.yaml": SKAFFOLD_HERE,
+        "Dockerfile": (
+            "FROM node:20\nWORKDIR /app\nCOPY . .\nRUN npm run build\n"
+            'CMD ["node", "dist/bundle.js"]\n'
+        ),
+        "package.json": '{"name": "web", "scripts": {"build": "webpack"}}\n',
+        "src/index.ts": SERVER_TS,
+    }
+    (finding,) = klb406(tmp_path, files)
+    assert finding.severity is Severity.WARNING
+    assert "(the one Node program linked to it, in .)" in finding.text
+    handled = SERVER_TS + "process.on('SIGTERM', () => process.exit(0));\n"
+    assert klb406(tmp_path / "handled", {**files, "src/index.ts": handled}) == []
+
+
+def test_an_unknown_entry_among_several_node_programs_is_not_judged(tmp_path: Path) -> None:
+    files = {
+        "manifest.yaml": web_deployment(),
+        "skaffold.yaml": SKAFFOLD_HERE,
+        "Dockerfile": 'FROM node:20\nWORKDIR /app\nCOPY . .\nCMD ["node", "dist/bundle.js"]\n',
+        "api/package.json": '{"name": "api"}\n',
+        "api/index.ts": SERVER_TS,
+        "admin/package.json": '{"name": "admin"}\n',
+        "admin/index.ts": SERVER_TS,
+    }
+    assert klb406(tmp_path, files) == []
+
+
+NODE_SERVER = "const http = require('http');\n\nhttp.createServer(() => {}).listen(8080);\n"
+DEV = '{"name": "web", "scripts": {"dev": "nodemon --exec babel-node src", "start": "node src"}}\n'
+
+
+@pytest.mark.parametrize(
+    ("cmd", "launcher"),
+    [
+        ('CMD ["npm", "run", "dev"]', "npm"),
+        ('CMD ["npm", "start"]', "npm"),
+        ('CMD ["yarn", "start"]', "yarn"),
+        ('CMD ["pnpm", "run", "dev"]', "pnpm"),
+    ],
+)
+def test_a_package_manager_in_the_dockerfile_of_a_linked_container_is_reported(
+    tmp_path: Path, cmd: str, launcher: str
+) -> None:
+    files = {
+        "manifest.yaml": web_deployment(),
+        "skaffold.yaml": SKAFFOLD_HERE,
+        "Dockerfile": f"FROM node:20\nWORKDIR /app\nCOPY . .\nRUN npm install\n{cmd}\n",
+        "package.json": DEV,
+        "src/index.js": NODE_SERVER,
+    }
+    (finding,) = klb406(tmp_path, files)
+    assert finding.path.endswith("Dockerfile") and finding.line == 5
+    assert finding.severity is Severity.WARNING
+    assert f"SIGTERM never reaches container 'web' of Deployment/web: {launcher} is PID 1" in (
+        finding.text
+    )
+
+
+def test_a_package_manager_is_reported_even_when_the_program_handles_sigterm(
+    tmp_path: Path,
+) -> None:
+    # the launcher keeps the signal from the program: its handler never runs
+    handled = NODE_SERVER + "process.on('SIGTERM', () => process.exit(0));\n"
+    files = {
+        "manifest.yaml": web_deployment(),
+        "skaffold.yaml": SKAFFOLD_HERE,
+        "Dockerfile": 'FROM node:20\nWORKDIR /app\nCOPY . .\nCMD ["npm", "start"]\n',
+        "package.json": DEV,
+        "src/index.js": handled,
+    }
+    (finding,) = klb406(tmp_path, files)
+    assert finding.severity is Severity.WARNING and "npm is PID 1" in finding.text
+
+
+# @nestjs/terminus before 7 runs @godaddy/terminus on the application's server, which
+# installs a SIGTERM handler; its API (`TerminusModule.forRootAsync`, an options factory
+# with `createTerminusOptions`) is gone from 7 on, where only enableShutdownHooks() does.
+TERMINUS_6_OPTIONS = (
+    "import { TerminusOptionsFactory, TerminusModuleOptions } from '@nestjs/terminus';\n\n"
+    "export class HealthOptions implements TerminusOptionsFactory {\n"
+    "  createTerminusOptions(): TerminusModuleOptions {\n"
+    "    return { endpoints: [{ url: '/health', healthIndicators: [] }] };\n  }\n}\n"
+)
+TERMINUS_6_MODULE = (
+    "import { Module } from '@nestjs/common';\nimport { TerminusModule } from '@nestjs/terminus';\n"
+    "\n@Module({ imports: [TerminusModule.forRootAsync({ useClass: HealthOptions })] })\n"
+    "export class HealthModule {}\n"
+)
+TERMINUS_10_MODULE = (
+    "import { Module } from '@nestjs/common';\nimport { TerminusModule } from '@nestjs/terminus';\n"
+    "\n@Module({ imports: [TerminusModule] })\nexport class HealthModule {}\n"
+)
+
+
+@pytest.mark.parametrize(
+    "module", [TERMINUS_6_OPTIONS, TERMINUS_6_MODULE], ids=["options-factory", "forRootAsync"]
+)
+def test_the_terminus_6_api_of_nestjs_counts_as_a_sigterm_handler(
+    tmp_path: Path, module: str
+) -> None:
+    files = {**nest_monorepo(), "apps/web/src/health.module.ts": module}
+    assert klb406(tmp_path, files) == []
+
+
+def test_nestjs_terminus_7_and_later_installs_no_sigterm_handler(tmp_path: Path) -> None:
+    files = {**nest_monorepo(), "apps/web/src/health.module.ts": TERMINUS_10_MODULE}
+    (finding,) = klb406(tmp_path, files)
+    assert "no SIGTERM handler" in finding.text
+
+
+@pytest.mark.parametrize(
+    ("script", "source"),
+    [
+        ("dist/apps/auth/main", "apps/auth/src/main.ts"),  # Nest's monorepo, webpack
+        ("dist/apps/auth/src/main.js", "apps/auth/src/main.ts"),  # tsc, no rootDir
+        ("/usr/src/app/dist/main.js", "src/main.ts"),  # tsc, rootDir src
+        ("./build/server.js", "server.js"),
+        ("out/api", "api/index.ts"),
+    ],
+)
+def test_compiled_output_names_the_sources_it_may_be_built_from(script: str, source: str) -> None:
+    assert source in compiled_sources(script)
+
+
+@pytest.mark.parametrize("script", ["server.js", "src/main.js", "dist", "lib/index.js"])
+def test_a_script_outside_an_output_folder_names_no_source(script: str) -> None:
+    assert compiled_sources(script) == []
+
+
+def guessed(command: str = "") -> dict[str, str]:
+    """A container linked to `web/` by its image's name alone, whose Dockerfile runs
+    `index.js` copied from another stage by a pattern (the entry is not known)."""
+    manifest = web_deployment(command).replace("registry.example/web", "registry.example/shop-web")
+    return {
+        "k8s/web.yaml": manifest,
+        "web/Dockerfile": (
+            "FROM node:20 AS build\nWORKDIR /src\nCOPY . .\nRUN npm run build\n"
+            "FROM node:20\nWORKDIR /app\nCOPY --from=build /src/*js* /app/\n"
+            'COPY --from=build /src/lib /app/lib\nCMD ["node", "index.js"]\n'
+        ),
+        "web/package.json": '{"name": "web"}\n',
+        "web/index.js": "const lib = require('./lib');\n" + NODE_SERVER,
+        "web/lib/index.js": "module.exports = {};\n",
+    }
+
+
+def test_the_dockerfile_of_a_folder_linked_by_name_is_judged_by_that_folder_s_program(
+    tmp_path: Path,
+) -> None:
+    (finding,) = klb406(tmp_path, guessed())
+    assert finding.path.endswith("web/Dockerfile") and finding.severity is Severity.WARNING
+
+
+def test_a_manifest_command_of_a_container_linked_by_name_is_not_judged(tmp_path: Path) -> None:
+    assert klb406(tmp_path, guessed("command: [node, /app/index.js]")) == []
