@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -1328,3 +1330,32 @@ def test_a_grpc_server_in_code_found_by_a_name_alike_makes_klb101_info_only(
     whole = {**files, "deploy/cart.yaml": replicas.replace("shop-cart", "cart") + service}
     (finding,) = lint_files(tmp_path / "whole", whole, ["KLB101"]).findings
     assert finding.severity.name == "WARNING"
+
+
+def test_a_go_pattern_build_with_no_such_folder_ends_its_search_at_the_root(
+    tmp_path: Path,
+) -> None:
+    # the search for the pattern's package climbs from the Dockerfile's folder: named by an
+    # absolute path, that climb reaches "/", whose parent is itself
+    make_tree(
+        tmp_path,
+        {
+            "Dockerfile": "FROM golang:1.22\nWORKDIR /src\nCOPY . .\n"
+            'RUN go build -o /app/ ./cmd/...\nCMD ["/app/server"]\n',
+            "skaffold.yaml": "build:\n  artifacts:\n    - image: registry.example/web\n"
+            "      context: .\n",
+            "k8s.yaml": "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\n"
+            "spec:\n  selector: {matchLabels: {app: web}}\n  template:\n"
+            "    metadata: {labels: {app: web}}\n    spec:\n      containers:\n"
+            "        - name: web\n          image: registry.example/web:1\n",
+            "pkg/f.go": "package pkg\n\nfunc F() {}\n",
+        },
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "k8slb", "explain-links", "--format", "json", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=120,  # only a search that never ends comes near
+    )
+    assert done.returncode == 0, done.stderr
+    assert [row["container"] for row in json.loads(done.stdout)["links"]] == ["Deployment/web:web"]

@@ -1099,9 +1099,10 @@ class _Finder:
             base = folder
             while True:
                 package = os.path.normpath(os.path.join(base, relative))
-                if package in self.go.files or base in ("", "."):
-                    return package
-                base = os.path.dirname(base) or "."
+                parent = os.path.dirname(base) or "."
+                if package in self.go.files or base in ("", ".") or parent == base:
+                    return package  # a named folder's climb ends at the root ("/")
+                base = parent
 
         patterns = [b for b in builds if b.package.endswith("/...")]
         chosen = [b for b in builds if ran and _binary(b) == ran]
