@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from k8slb.code.entry_points import compiled_sources
 from k8slb.core.findings import Finding, Severity
-from k8slb.rules.examples import web_deployment
+from k8slb.rulekit.examples import web_deployment
 
 from .helpers import lint_files
 
