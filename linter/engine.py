@@ -338,13 +338,13 @@ def run(
         else None
     )
     if memory is not None and (unchanged := memory.unchanged()) is not None:
-        return _detached(unchanged)  # no file touched since the last run (like ruff's cache)
+        return detached(unchanged)  # no file touched since the last run (like ruff's cache)
     data = read_bytes(sources, contents, memory.recognised() if memory is not None else {})
     errors = list(data.errors)
     if memory is not None and not errors and (same := memory.same_bytes(data)) is not None:
         if save:
             memory.cache.save()
-        return replace(_detached(same), contents=dict(data))  # touched, but every byte as was
+        return replace(detached(same), contents=dict(data))  # touched, but every byte as was
     read = read_sources(
         sources,
         data,
@@ -360,13 +360,13 @@ def run(
     for number in range(1, max(read.variants.values(), default=1)):
         _merge(result, _check(sources, settings, read.variant(number)))
     if memory is not None and not late and not read.stopped:
-        kept = memory.keep(replace(_detached(result), contents={}))
+        kept = memory.keep(replace(detached(result), contents={}))
         if kept and save:
             memory.cache.save()
     return result
 
 
-def _detached(result: RunResult) -> RunResult:
+def detached(result: RunResult) -> RunResult:
     """A result whose lists are its own: the caller adds to a run's errors (a missing
     `--context` path, a report it cannot write) and applies a baseline to its findings,
     which must never reach the result the cache keeps for the next run."""
@@ -416,10 +416,20 @@ def _merge(result: RunResult, other: RunResult) -> None:
 def _check(
     sources: Sequence[Source], settings: Settings, read: Sources, progress: Progress = QUIET
 ) -> RunResult:
-    """One variant of a run, stage by stage: analyse what was read into the model, run the
-    rules, suppress, relocate findings to the templates that wrote them, keep what is
-    reported."""
-    context = analyse(sources, settings, read)
+    """One variant of a run, stage by stage: analyse what was read into the model, then
+    judge it."""
+    return conclude(sources, settings, read, analyse(sources, settings, read), progress)
+
+
+def conclude(
+    sources: Sequence[Source],
+    settings: Settings,
+    read: Sources,
+    context: Context,
+    progress: Progress = QUIET,
+) -> RunResult:
+    """The judgement of a model: run the rules, suppress, relocate findings to the
+    templates that wrote them, keep what is reported."""
     findings = run_rules(context, settings.rules, read.errors, progress)
     findings, suppressed = suppress(findings, context, settings, read)
     if read.templates:  # findings about rendered charts and builds go to their files
@@ -432,7 +442,19 @@ def _check(
         findings = [f for f in findings if reported(f.path)]
         suppressed = [(f, why) for f, why in suppressed if reported(f.path)]
     findings.sort(key=Finding.sort_key)
-    result = _result(sources, read, context, reported, findings, suppressed)
+    return summary(sources, settings, read, context, findings, suppressed)
+
+
+def summary(
+    sources: Sequence[Source],
+    settings: Settings,
+    read: Sources,
+    context: Context,
+    findings: list[Finding],
+    suppressed: list[tuple[Finding, str]],
+) -> RunResult:
+    """The run's result around its findings: what it read, the links, the warnings."""
+    result = _result(sources, read, context, _reported(sources, read), findings, suppressed)
     result.warnings = unmatched_pins(settings.links, context.index, read.modules)
     return result
 

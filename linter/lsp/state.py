@@ -2,9 +2,10 @@
 makes of it (its configuration, its files), the parses of the last run, and the text of
 the buffers open in the editor, which stands for the file on disk while it is unsaved.
 
-Each judgement is a whole `check` of the folder (the workspace is the context: a Service
-edited changes what is said about the code that dials it), with the buffers' text over
-the files' and the parses of every unchanged file taken from memory.
+Each judgement is a `check` of the folder (the workspace is the context: a Service edited
+changes what is said about the code that dials it), with the buffers' text over the
+files' and the parses of every unchanged file taken from memory; after an edit, only the
+files whose findings it may change are judged again (incremental.py).
 """
 
 from __future__ import annotations
@@ -15,10 +16,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from k8slb import api
+from k8slb import api, incremental
 from k8slb.cache import ParseMemo
 from k8slb.config import YAML_NAMES
 from k8slb.core.results import RunResult
+from k8slb.engine import detached
 from k8slb.fixing.fixer import FixOutcome
 from k8slb.reading.charts import pack, pack_members, unpack
 from k8slb.reading.encodings import UTF8, codec_for
@@ -66,6 +68,9 @@ class Workspace:
         self.problem: str | None = None  # why there is no plan (a configuration broken)
         self.result: RunResult | None = None  # the last judgement
         self._judged: Inputs = (None, {}, ())  # what the last judgement read
+        # the last judgement's model and findings, for the next to judge only what an edit
+        # may change (incremental.py)
+        self.judgement: incremental.Judgement | None = None
         self._sources: dict[str, Source] = {}
         self._charts: list[Source] = []
 
@@ -166,9 +171,13 @@ class Workspace:
         read = (self.run, self._read(sources), self._other_inputs())
         if self.result is not None and self._judged == read:
             return self.result
-        given = read[1]
-        result = api.check(run, jobs=1, contents=given, memo=self.memo)
+        judged = incremental.judge(
+            run.found.sources, run.settings, read[1], memo=self.memo, before=self.judgement
+        )
         self.memo.forget_unused()
+        self.judgement = judged if isinstance(judged, incremental.Judgement) else None
+        result = detached(judged.result if isinstance(judged, incremental.Judgement) else judged)
+        result.errors[:0] = run.found.errors
         if run.baseline is not None and run.baseline.is_file():
             api.apply_baseline(result, run.baseline, report_unused=False)
         self.result, self._judged = result, read

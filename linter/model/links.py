@@ -215,6 +215,25 @@ class CodeLinks:
             if (link := self._link(workload, container)) is not None
         ]
 
+    def keep(self, other: CodeLinks) -> None:
+        """Take the links `other` made for the workloads both have (the same objects): for
+        a model made again after an edit that changed no code and no build file, which
+        are all a link reads besides its own workload (k8slb lsp)."""
+        if self._finder is None or self._index is None or other._index is None:
+            return
+        why_not = other._finder.why_not if other._finder is not None else {}
+        for workload, template in other._index.workloads:
+            if id(workload) not in self._workloads:
+                continue
+            # the same object's containers, made again by this model's index, in order
+            mine = self._index.template(workload).long_running
+            for old, new in zip(template.long_running, mine, strict=True):
+                made = (id(workload), id(old))
+                if made in other._made:
+                    self._made[(id(workload), id(new))] = other._made[made]
+                if made in why_not:
+                    self._finder.why_not[(id(workload), id(new))] = why_not[made]
+
     def of(self, workload: K8sObject, container: str) -> Link | None:
         """The link of the workload's long-running container of that name (the last, if
         the name is repeated)."""

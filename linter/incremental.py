@@ -1,0 +1,319 @@
+"""A judgement after an edit that costs the edit: the files read into the same facts as
+the last judgement's are not judged again, and their findings are kept; the rules judge
+only the files whose findings the edit may change.
+
+Which files those are is worked out from the model before and after the edit, never from
+what the rules happen to read today, and always more than less:
+
+- the files whose bytes changed, the modules whose facts changed with them (a name
+  resolved across files), the containers whose code changed (links.py, before and after);
+- the workloads those files run or hold, the Services that select them, the workloads the
+  changed Services select (and a Service's headless twins), the code those workloads run;
+- every file that names one of those objects (a client's address, an env value, a
+  scaler's target, a route) and every object the changed files name, with the code run
+  by the workloads of those files, and the code no container runs that reads an env
+  variable a changed workload sets (addresses.destinations looks it up by name);
+- the other modules of a changed module's project and Go program, the files of its folder
+  (deployment units, what is read with its unit), and the files whose findings pointed
+  into a changed file (a finding quotes the line that set an address).
+
+Those files are judged as `--context` judges its reported files (`Context.judged`), which
+tests/test_context_scope.py holds to the findings of judging everything. What the model
+cannot place that way starts a whole judgement: a new plan or settings, a chart or a
+kustomization, a build file's facts changed, the deployment units changed, a changed
+object of a kind whose relations are not by name or selector (a Namespace, a
+PodDisruptionBudget, a ServiceMonitor). tests/test_incremental.py holds every judgement
+after an edit to a fresh run's.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from k8slb.cache import ParseMemo
+from k8slb.code.facts import CodeFacts
+from k8slb.core.findings import Finding
+from k8slb.core.results import RunResult
+from k8slb.engine import (
+    Settings,
+    Sources,
+    analyse,
+    conclude,
+    read_bytes,
+    read_sources,
+    run,
+    summary,
+)
+from k8slb.model.index import literal_env, selector_of
+from k8slb.model.units import PLAIN
+from k8slb.reading.objects import K8sObject
+from k8slb.reading.sources import Source
+from k8slb.rules.base import Context
+
+# The kinds whose relations to other objects the closure follows (their workloads, the
+# Services that select them, names): a changed object of another kind judges everything.
+FOLLOWED = frozenset(
+    {
+        ("apps", "Deployment"),
+        ("apps", "StatefulSet"),
+        ("apps", "DaemonSet"),
+        ("apps", "ReplicaSet"),
+        ("", "ReplicationController"),
+        ("batch", "Job"),
+        ("batch", "CronJob"),
+        ("", "Pod"),
+        ("", "Service"),
+        ("autoscaling", "HorizontalPodAutoscaler"),
+        ("keda.sh", "ScaledObject"),
+        ("", "ConfigMap"),
+        ("", "Secret"),
+        ("", "ServiceAccount"),
+        ("", "PersistentVolumeClaim"),
+        ("networking.k8s.io", "Ingress"),
+        ("gateway.networking.k8s.io", "HTTPRoute"),
+        ("gateway.networking.k8s.io", "GRPCRoute"),
+    }
+)
+
+# A word of a file, as names are written in addresses, env values and references: what
+# `bytes.split` leaves once every other byte is a blank.
+_WORD = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
+_BLANKS = bytes(b if b in _WORD else 32 for b in range(256))
+
+
+def words(data: bytes) -> frozenset[str]:
+    """The words of a file's bytes (a name of an object is found among them)."""
+    return frozenset(w.decode("ascii") for w in data.translate(_BLANKS).split())
+
+
+def name_words(name: str) -> frozenset[str]:
+    return words(name.encode("utf-8", "replace"))
+
+
+@dataclass
+class Judgement:
+    """What a judgement leaves for the next: its plan and settings, the bytes it read, what
+    they were read into, the model (every file judged), the result, each file's words."""
+
+    sources: Sequence[Source]
+    settings: Settings
+    data: Mapping[str, bytes]
+    read: Sources
+    context: Context
+    result: RunResult
+    words: dict[str, frozenset[str]]
+    whole: bool = True  # judged whole (False: after an edit, from the last judgement)
+
+
+def judge(
+    sources: Sequence[Source],
+    settings: Settings,
+    contents: Mapping[str, bytes],
+    *,
+    memo: ParseMemo,
+    before: Judgement | None = None,
+) -> Judgement | RunResult:
+    """The run's judgement with `contents` over the files' bytes: after `before`, only the
+    files an edit may change are judged again. A tree this cannot judge by parts (charts,
+    kustomizations: rendered variants) gives the whole run's result and no judgement."""
+    data = read_bytes(sources, contents)
+    last = before if before is not None and _comparable(before, sources, settings) else None
+    changed = _changed(last.data, data) if last is not None else None
+    if last is not None and not changed and not data.errors:
+        return last
+    read = read_sources(sources, data, cache=memo, helm=settings.helm)
+    read.errors[:0] = data.errors
+    if read.rendered_from or read.stopped:  # variants are judged apart: the run does it
+        return run(sources, settings, contents, memo=memo)
+    context = analyse(sources, settings, read)
+    if last is not None and _same_code(last, read):
+        context.links.keep(last.context.links)  # made again only for changed workloads
+    said = _words(dict(data), last)
+    affected = None
+    if last is not None and changed is not None:
+        affected = _affected(last, read, context, changed, said)
+    if last is None or affected is None:
+        result = conclude(sources, settings, read, context)
+        return Judgement(sources, settings, dict(data), read, context, result, said)
+    scoped = [replace(s, report=s.path in affected) for s in sources]
+    partial = conclude(scoped, settings, read, replace(context, judged=frozenset(affected)))
+    kept = [f for f in last.result.findings if f.path not in affected]
+    findings = sorted([*kept, *partial.findings], key=Finding.sort_key)
+    suppressed = [s for s in last.result.suppressed if s[0].path not in affected]
+    suppressed += partial.suppressed
+    result = summary(sources, settings, read, context, findings, suppressed)
+    return Judgement(sources, settings, dict(data), read, context, result, said, whole=False)
+
+
+def _comparable(before: Judgement, sources: Sequence[Source], settings: Settings) -> bool:
+    """Whether the last judgement was of the same plan and settings."""
+    return before.settings == settings and [
+        (s.path, s.language, s.report, s.unread) for s in before.sources
+    ] == [(s.path, s.language, s.report, s.unread) for s in sources]
+
+
+def _changed(before: Mapping[str, bytes], now: Mapping[str, bytes]) -> set[str] | None:
+    """The files whose bytes differ (read, or no longer read)."""
+    return {
+        path
+        for path in before.keys() | now.keys()
+        if (old := before.get(path)) is not (new := now.get(path)) and old != new
+    }
+
+
+def _words(data: dict[str, bytes], before: Judgement | None) -> dict[str, frozenset[str]]:
+    """Each file's words, made again only for the files whose bytes changed."""
+    known = before.words if before is not None else {}
+    old = before.data if before is not None else {}
+    return {
+        path: known[path] if path in known and old.get(path) is content else words(content)
+        for path, content in data.items()
+    }
+
+
+def _affected(
+    before: Judgement,
+    read: Sources,
+    context: Context,
+    changed: set[str],
+    said: Mapping[str, frozenset[str]],
+) -> set[str] | None:
+    """The files whose findings the edit may change; None when the edit reaches further
+    than the model can place (see the module's doc): a whole judgement."""
+    if read.builds != before.read.builds or _units_changed(before.context, context):
+        return None
+    seeds = set(changed)
+    seeds |= _facts_changed(before.context.modules, context.modules)
+    seeds |= _links_changed(before.context, context)
+    affected = set(seeds)
+    for model, words_of in ((before.context, before.words), (context, said)):
+        near = _near(model, seeds, words_of)
+        if near is None:
+            return None
+        affected |= near
+    # a finding that quotes a changed file's line (the env entry that set an address)
+    affected |= {f.path for f in before.result.findings if any(r.path in seeds for r in f.related)}
+    return affected
+
+
+def _same_code(before: Judgement, read: Sources) -> bool:
+    """Whether the edit left every module's facts and every build file's as they were:
+    then a container's link depends on its workload alone."""
+    if read.builds != before.read.builds or len(read.modules) != len(before.read.modules):
+        return False
+    pairs = zip(read.modules, before.read.modules, strict=True)
+    return all(one is other or one == other for one, other in pairs)
+
+
+def _units_changed(before: Context, now: Context) -> bool:
+    """Whether a file's deployment unit changed (a file with no objects is in none)."""
+    old, new = before.index.units, now.index.units
+    return any(old.get(path, PLAIN) != new.get(path, PLAIN) for path in old.keys() | new.keys())
+
+
+def _facts_changed(before: Sequence[CodeFacts], now: Sequence[CodeFacts]) -> set[str]:
+    """The modules whose facts differ: changed by another file (a name it imports, the
+    project it is in, the settings of its framework)."""
+    old = {facts.path: facts for facts in before}
+    new = {facts.path: facts for facts in now}
+    return {
+        path
+        for path in old.keys() | new.keys()
+        if (one := old.get(path)) is not (other := new.get(path)) and one != other
+    }
+
+
+def _links_changed(before: Context, now: Context) -> set[str]:
+    """The files of the containers whose code changed, and of that code, before and after."""
+    old = {link.key: link for link in before.links.links}
+    new = {link.key: link for link in now.links.links}
+    touched: set[str] = set()
+    for key in old.keys() | new.keys():
+        one, other = old.get(key), new.get(key)
+        if one == other:
+            continue
+        for link in (one, other):
+            if link is not None:
+                touched.add(link.workload.path)
+                touched.update(link.modules)
+    return touched
+
+
+def _near(
+    context: Context, seeds: set[str], words_of: Mapping[str, frozenset[str]]
+) -> set[str] | None:
+    """The files one model relates to the seed files (the module's doc, in order)."""
+    index, links = context.index, context.links
+    objects = [obj for obj in index.objects if obj.path in seeds]
+    if any((obj.group, obj.kind) not in FOLLOWED for obj in objects):
+        return None
+    modules = [facts for facts in context.modules if facts.path in seeds]
+    is_workload = {id(w) for w in index.workload_objects}
+    workloads = {id(o): o for o in objects if id(o) in is_workload}
+    for facts in modules:
+        for link in links.running(facts.path):
+            workloads[id(link.workload)] = link.workload
+    services = {id(o): o for o in objects if o.is_a("", "Service")}
+    for service in list(services.values()):
+        for workload, _ in index.selected(service):
+            workloads[id(workload)] = workload
+        services.update((id(t), t) for t in _twins(context, service))
+    for workload in list(workloads.values()):
+        services.update((id(s), s) for s in index.selecting(workload))
+    related = [*objects, *workloads.values(), *services.values()]
+    near = {obj.path for obj in related}
+    names = {word for obj in related if obj.name for word in name_words(obj.name)}
+    named = set().union(*(words_of.get(path, frozenset()) for path in seeds))
+    near |= {path for path, found in words_of.items() if found & names}
+    near |= {obj.path for obj in index.objects if obj.name and name_words(obj.name) <= named}
+    # the code run by the workloads of every file reached, and the code no container runs
+    # that reads a variable the seed workloads set
+    for workload in index.workload_objects:
+        if workload.path in near:
+            near |= _code_of(context, workload)
+    variables = {
+        str(setting.entry.get("name"))
+        for workload in workloads.values()
+        if workload.path in seeds
+        for container in index.template(workload).containers
+        for setting in literal_env(workload, container)
+    }
+    if variables:
+        near |= {
+            facts.path
+            for facts in context.modules
+            if words_of.get(facts.path, frozenset()) & variables and not links.running(facts.path)
+        }
+    projects = {facts.project for facts in modules}
+    near |= {facts.path for facts in context.modules if facts.project in projects}
+    for facts in modules:
+        near |= {f.path for program in links.programs(facts.path) for f in program}
+    folders = {_folder(path) for path in seeds}
+    near |= {path for path in words_of if _folder(path) in folders}
+    return near
+
+
+def _twins(context: Context, service: K8sObject) -> Iterable[K8sObject]:
+    """The Services of the same namespace and selector (a headless twin)."""
+    selector = selector_of(service)
+    return [
+        other
+        for other in context.index.services
+        if other.namespace == service.namespace and selector_of(other) == selector
+    ]
+
+
+def _code_of(context: Context, workload: K8sObject) -> set[str]:
+    template = context.index.template(workload)
+    return {
+        path
+        for container in template.containers
+        if (link := context.links.of(workload, container.name)) is not None
+        for path in link.modules
+    }
+
+
+def _folder(path: str) -> str:
+    return os.path.dirname(path)
