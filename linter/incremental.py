@@ -28,6 +28,7 @@ after an edit to a fresh run's.
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -88,6 +89,7 @@ def words(data: bytes) -> frozenset[str]:
     return frozenset(w.decode("ascii") for w in data.translate(_BLANKS).split())
 
 
+@functools.lru_cache(maxsize=65536)  # every object's name, asked on every judgement
 def name_words(name: str) -> frozenset[str]:
     return words(name.encode("utf-8", "replace"))
 
@@ -157,10 +159,12 @@ def _comparable(before: Judgement, sources: Sequence[Source], settings: Settings
 def _changed(before: Mapping[str, bytes], now: Mapping[str, bytes]) -> set[str] | None:
     """The files whose bytes differ (read, or no longer read)."""
     return {
-        path
-        for path in before.keys() | now.keys()
-        if (old := before.get(path)) is not (new := now.get(path)) and old != new
+        path for path in before.keys() | now.keys() if not _same(before.get(path), now.get(path))
     }
+
+
+def _same(one: bytes | None, other: bytes | None) -> bool:
+    return one is other or one == other
 
 
 def _words(data: dict[str, bytes], before: Judgement | None) -> dict[str, frozenset[str]]:
@@ -168,7 +172,7 @@ def _words(data: dict[str, bytes], before: Judgement | None) -> dict[str, frozen
     known = before.words if before is not None else {}
     old = before.data if before is not None else {}
     return {
-        path: known[path] if path in known and old.get(path) is content else words(content)
+        path: known[path] if path in known and _same(old.get(path), content) else words(content)
         for path, content in data.items()
     }
 

@@ -31,6 +31,9 @@ from k8slb.reading.sources import Source, language_of
 CONFIG_NAMES = frozenset({*YAML_NAMES, "pyproject.toml"})
 
 
+# What tells a file changed on disk without reading it: its times, size and inode.
+Stamp = tuple[int, int, int, int]
+
 # What a judgement reads: the plan, every file's bytes, the other files' (baseline, values).
 Inputs = tuple["api.Run | None", dict[str, bytes], tuple[bytes | None, ...]]
 
@@ -42,6 +45,17 @@ class SessionMemo(ParseMemo):
     def __init__(self) -> None:
         super().__init__()
         self._touched: set[str] = set()
+        self._keys: dict[str, tuple[bytes, str]] = {}  # path -> the bytes last keyed, key
+
+    def file_key(self, path: str, data: bytes) -> str:  # type: ignore[override]
+        """The key of a file's bytes, hashed again only when they are other bytes than the
+        last judgement's (a judgement keys every file of the workspace)."""
+        known = self._keys.get(path)
+        if known is not None and known[0] is data:
+            return known[1]
+        key = super().file_key(path, data)
+        self._keys[path] = (data, key)
+        return key
 
     def parsed_by_key(self, key: str, path: str) -> Any:
         self._touched.add(key)
@@ -72,6 +86,8 @@ class Workspace:
         # may change (incremental.py)
         self.judgement: incremental.Judgement | None = None
         self._sources: dict[str, Source] = {}
+        self._disk: dict[str, tuple[Stamp, bytes]] = {}  # path -> its stamp and bytes read
+        self._texts: dict[str, tuple[bytes, str]] = {}  # path -> bytes and their text
         self._charts: list[Source] = []
 
     def owns(self, path: str) -> bool:
@@ -108,6 +124,7 @@ class Workspace:
         """What a file changed on disk calls for: "plan" (the configuration, an ignore
         file, a file of a kind k8slb reads come or gone), "judge" (a file a judgement
         reads, the baseline), or None (a file no judgement reads: `.git/`'s, a build's)."""
+        self._disk.pop(path, None)  # read again, whatever its stamp says
         name = os.path.basename(path)
         if name in CONFIG_NAMES or name == ".gitignore":
             return "plan"
@@ -187,13 +204,27 @@ class Workspace:
         """Every file's bytes, a buffer's over its file's; a file that cannot be read is
         left for the check to say so."""
         given = self.contents()
+        kept: dict[str, tuple[Stamp, bytes]] = {}
         for source in sources:
             if source.unread is None and source.path not in given:
                 try:
-                    given[source.path] = source.read()
+                    given[source.path] = self._bytes_of(source, kept)
                 except OSError:
                     continue
+        self._disk = kept
         return given
+
+    def _bytes_of(self, source: Source, kept: dict[str, tuple[Stamp, bytes]]) -> bytes:
+        """A file's bytes, as the last judgement read them while the file's stamp (its
+        times, size, inode) is the same: a judgement reads only the files that changed."""
+        if source.language in ("helm", "kustomize") or source.location != source.path:
+            return source.read()  # a chart's or a build's files: packed again
+        status = os.stat(source.path)
+        stamp = (status.st_mtime_ns, status.st_ctime_ns, status.st_size, status.st_ino)
+        known = self._disk.get(source.path)
+        data = known[1] if known is not None and known[0] == stamp else source.read()
+        kept[source.path] = (stamp, data)
+        return data
 
     def _other_inputs(self) -> tuple[bytes | None, ...]:
         """The bytes of what else a judgement reads: the baseline, the values files the
@@ -227,11 +258,16 @@ class Workspace:
                     data = handle.read()
             except OSError:
                 return None
+        known = self._texts.get(path)
+        if known is not None and known[0] is data:  # decoded once while the bytes hold
+            return known[1]
         codec = codec_for(path, data) or UTF8
         try:
-            return codec.decode(data)
+            text = codec.decode(data)
         except UnicodeDecodeError:
             return None
+        self._texts[path] = (data, text)
+        return text
 
 
 def _bytes_of(path: str) -> bytes | None:

@@ -222,6 +222,8 @@ class CodeLinks:
         if self._finder is None or self._index is None or other._index is None:
             return
         why_not = other._finder.why_not if other._finder is not None else {}
+        if self._programs is None:  # the Go programs: of the code alone
+            self._programs = other._programs
         for workload, template in other._index.workloads:
             if id(workload) not in self._workloads:
                 continue
