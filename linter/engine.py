@@ -20,7 +20,14 @@ from k8slb.core.results import RunResult
 from k8slb.internal import internal_error
 from k8slb.languages import LANGUAGES, load
 from k8slb.model.index import Index
-from k8slb.model.links import Pin, link_code, link_rows, unmatched_pins
+from k8slb.model.links import (
+    CodeLinks,
+    Pin,
+    link_code,
+    link_code_again,
+    link_rows,
+    unmatched_pins,
+)
 from k8slb.model.units import deployment_units
 from k8slb.parsing import Parsed, Unparsed, parse_all
 from k8slb.progress import QUIET, Progress
@@ -459,9 +466,12 @@ def summary(
     return result
 
 
-def analyse(sources: Sequence[Source], settings: Settings, read: Sources) -> Context:
+def analyse(
+    sources: Sequence[Source], settings: Settings, read: Sources, links: CodeLinks | None = None
+) -> Context:
     """The model the rules read: the index of objects (deployment units, meshes), which
-    code runs in which container, the read problems; with --context, what is judged."""
+    code runs in which container, the read problems; with --context, what is judged.
+    `links`: the last model's, after an edit that changed no code and no build file."""
     objects = [obj for m in read.manifests for obj in m.objects]
     problems: list[Problem] = [p for m in read.manifests for p in m.problems]
     problems += [facts.problem for facts in read.modules if facts.problem is not None]
@@ -479,7 +489,9 @@ def analyse(sources: Sequence[Source], settings: Settings, read: Sources) -> Con
         modules=read.modules,
         kubernetes_version=settings.kubernetes_version,
         fix_values=settings.fix_values,
-        links=link_code(index, read.modules, read.builds, settings.links),
+        links=link_code(index, read.modules, read.builds, settings.links)
+        if links is None
+        else link_code_again(index, read.modules, links),
         proxy_configs=[c for m in read.manifests for c in m.proxy_configs],
         # with --context only the reported files' objects are judged; a rendered file's
         # findings may move to a reported template, so those are all judged

@@ -129,9 +129,9 @@ def judge(
     read.errors[:0] = data.errors
     if read.rendered_from or read.stopped:  # variants are judged apart: the run does it
         return run(sources, settings, contents, memo=memo)
-    context = analyse(sources, settings, read)
-    if last is not None and _same_code(last, read):
-        context.links.keep(last.context.links)  # made again only for changed workloads
+    same_code = last is not None and _same_code(last, read)
+    # the links made again only for the changed workloads, where no code changed
+    context = analyse(sources, settings, read, last.context.links if last and same_code else None)
     said = _words(dict(data), last)
     affected = None
     if last is not None and changed is not None:
@@ -197,6 +197,8 @@ def _affected(
         if near is None:
             return None
         affected |= near
+    folders = {_folder(path) for path in seeds}
+    affected |= {path for path in said if _folder(path) in folders}
     # a finding that quotes a changed file's line (the env entry that set an address)
     affected |= {f.path for f in before.result.findings if any(r.path in seeds for r in f.related)}
     return affected
@@ -294,8 +296,6 @@ def _near(
     near |= {facts.path for facts in context.modules if facts.project in projects}
     for facts in modules:
         near |= {f.path for program in links.programs(facts.path) for f in program}
-    folders = {_folder(path) for path in seeds}
-    near |= {path for path in words_of if _folder(path) in folders}
     return near
 
 
@@ -320,4 +320,4 @@ def _code_of(context: Context, workload: K8sObject) -> set[str]:
 
 
 def _folder(path: str) -> str:
-    return os.path.dirname(path)
+    return path.rpartition(os.sep)[0]

@@ -221,7 +221,8 @@ class CodeLinks:
         are all a link reads besides its own workload (k8slb lsp)."""
         if self._finder is None or self._index is None or other._index is None:
             return
-        why_not = other._finder.why_not if other._finder is not None else {}
+        why_not = dict(other._finder.why_not) if other._finder is not None else {}
+        self._finder.why_not = {}  # by the ids of this model's objects (the finder may be shared)
         if self._programs is None:  # the Go programs: of the code alone
             self._programs = other._programs
         for workload, template in other._index.workloads:
@@ -416,6 +417,19 @@ def link_code(
     if not modules and not builds.dockerfiles:
         return CodeLinks()
     return CodeLinks(modules, _Finder(modules, builds, pins or {}), index)
+
+
+def link_code_again(index: Index, python: Sequence[CodeFacts], before: CodeLinks) -> CodeLinks:
+    """`link_code` after an edit that left the code, the build files and the pins as
+    `before` had them: its finder (what it learnt of the folders and programs) and the
+    links of the workloads both models have are kept; only a changed workload is linked
+    again (k8slb lsp)."""
+    if before._finder is None:
+        return CodeLinks()
+    modules = {os.path.normpath(m.path): m for m in python if not m.is_test}
+    made = CodeLinks(modules, before._finder, index)
+    made.keep(before)
+    return made
 
 
 class _Finder:
