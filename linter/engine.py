@@ -435,8 +435,20 @@ def conclude(
     context: Context,
     progress: Progress = QUIET,
 ) -> RunResult:
-    """The judgement of a model: run the rules, suppress, relocate findings to the
-    templates that wrote them, keep what is reported."""
+    """The judgement of a model and the run's result."""
+    findings, suppressed = verdicts(sources, settings, read, context, progress)
+    return summary(sources, settings, read, context, findings, suppressed)
+
+
+def verdicts(
+    sources: Sequence[Source],
+    settings: Settings,
+    read: Sources,
+    context: Context,
+    progress: Progress = QUIET,
+) -> tuple[list[Finding], list[tuple[Finding, str]]]:
+    """The findings kept and those suppressed: run the rules, suppress, relocate findings
+    to the templates that wrote them, keep what is reported."""
     findings = run_rules(context, settings.rules, read.errors, progress)
     findings, suppressed = suppress(findings, context, settings, read)
     if read.templates:  # findings about rendered charts and builds go to their files
@@ -449,7 +461,7 @@ def conclude(
         findings = [f for f in findings if reported(f.path)]
         suppressed = [(f, why) for f, why in suppressed if reported(f.path)]
     findings.sort(key=Finding.sort_key)
-    return summary(sources, settings, read, context, findings, suppressed)
+    return findings, suppressed
 
 
 def summary(

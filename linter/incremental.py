@@ -46,6 +46,7 @@ from k8slb.engine import (
     read_sources,
     run,
     summary,
+    verdicts,
 )
 from k8slb.model.index import literal_env, selector_of
 from k8slb.model.units import PLAIN
@@ -139,12 +140,12 @@ def judge(
     if last is None or affected is None:
         result = conclude(sources, settings, read, context)
         return Judgement(sources, settings, dict(data), read, context, result, said)
-    scoped = [replace(s, report=s.path in affected) for s in sources]
-    partial = conclude(scoped, settings, read, replace(context, judged=frozenset(affected)))
+    # the affected files judged as `--context` judges its reported files
+    new, also = verdicts(sources, settings, read, replace(context, judged=frozenset(affected)))
     kept = [f for f in last.result.findings if f.path not in affected]
-    findings = sorted([*kept, *partial.findings], key=Finding.sort_key)
+    findings = sorted([*kept, *(f for f in new if f.path in affected)], key=Finding.sort_key)
     suppressed = [s for s in last.result.suppressed if s[0].path not in affected]
-    suppressed += partial.suppressed
+    suppressed += [s for s in also if s[0].path in affected]
     result = summary(sources, settings, read, context, findings, suppressed)
     return Judgement(sources, settings, dict(data), read, context, result, said, whole=False)
 

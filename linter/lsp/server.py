@@ -115,7 +115,9 @@ class K8slbServer(LanguageServer):
 
         def text_of(path: str) -> Text | None:
             if path not in seen:
-                readable = os.path.isfile(path) or path in folder.buffers  # not a chart's folder
+                # not a chart's folder (a file read from disk, by its stamp, is none)
+                readable = folder.read_from_disk(path) or path in folder.buffers
+                readable = readable or os.path.isfile(path)
                 text = folder.text_of(path) if readable else None
                 seen[path] = self._located(path, text) if text is not None else None
             return seen[path]

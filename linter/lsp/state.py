@@ -214,6 +214,10 @@ class Workspace:
         self._disk = kept
         return given
 
+    def read_from_disk(self, path: str) -> bool:
+        """Whether the last judgement read the file from disk, a file of its own."""
+        return path in self._disk
+
     def _bytes_of(self, source: Source, kept: dict[str, tuple[Stamp, bytes]]) -> bytes:
         """A file's bytes, as the last judgement read them while the file's stamp (its
         times, size, inode) is the same: a judgement reads only the files that changed."""
