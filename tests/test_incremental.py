@@ -55,7 +55,7 @@ def without_service(text: bytes) -> bytes:
 
 
 # (file of the demo, edit): each applied to the file's current text
-EDITS: dict[str, tuple[str, Edit]] = {
+DEMO_EDITS: dict[str, tuple[str, Edit]] = {
     "Service headless": (
         "backend.yaml",
         swap(
@@ -99,6 +99,111 @@ EDITS: dict[str, tuple[str, Edit]] = {
 }
 
 
+def ring_manifest(name: str, upstream: str) -> str:
+    return f"""\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {name}
+  namespace: shop
+spec:
+  replicas: 3
+  selector:
+    matchLabels: {{app: {name}}}
+  template:
+    metadata:
+      labels: {{app: {name}}}
+    spec:
+      containers:
+        - name: server
+          image: registry.example/shop/{name}:1.0
+          ports:
+            - name: grpc
+              containerPort: 50051
+          env:
+            - name: UPSTREAM_ADDR
+              value: "{upstream}.shop.svc.cluster.local:50051"
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: {name}
+  namespace: shop
+spec:
+  selector: {{app: {name}}}
+  ports:
+    - name: grpc
+      port: 50051
+      targetPort: grpc
+"""
+
+
+RING_SERVER = """\
+import os
+from concurrent import futures
+
+import grpc
+
+upstream = grpc.insecure_channel(os.environ["UPSTREAM_ADDR"])
+
+server = grpc.server(futures.ThreadPoolExecutor(max_workers=4))
+server.add_insecure_port("[::]:50051")
+server.start()
+server.wait_for_termination()
+"""
+
+# Three services in a ring, each in its folder, each dialling the next by the address its
+# Deployment's env gives (the code names no Service), and a tool no container runs that
+# reads the same variable (the nearest workloads' env gives its address).
+RING = {
+    **{
+        f"{name}/{file}": text
+        for name, upstream in (("alpha", "beta"), ("beta", "gamma"), ("gamma", "alpha"))
+        for file, text in (
+            ("k8s.yaml", ring_manifest(name, upstream)),
+            ("main.py", RING_SERVER),
+            ("Dockerfile", 'FROM python:3.12-slim\nCOPY . /app\nCMD ["python", "/app/main.py"]\n'),
+        )
+    },
+    "tools/probe.py": (
+        'import os\n\nimport grpc\n\nprobe = grpc.insecure_channel(os.environ["UPSTREAM_ADDR"])\n'
+    ),
+}
+
+RING_EDITS: dict[str, tuple[str, Edit]] = {
+    "beta headless": (
+        "beta/k8s.yaml",
+        swap(
+            b"spec:\n  selector: {app: beta}", b"spec:\n  clusterIP: None\n  selector: {app: beta}"
+        ),
+    ),
+    "beta's Service removed": ("beta/k8s.yaml", lambda text: text.split(b"\n---\n")[0] + b"\n"),
+    "beta's pods relabelled": (
+        "beta/k8s.yaml",
+        swap(b"labels: {app: beta}", b"labels: {app: other}"),
+    ),
+    "beta's server caps connection age": (
+        "beta/main.py",
+        swap(
+            b"max_workers=4))",
+            b'max_workers=4), options=[("grpc.max_connection_age_ms", 60000)])',
+        ),
+    ),
+    "alpha dials gamma": ("alpha/k8s.yaml", swap(b'"beta.shop', b'"gamma.shop')),
+    "alpha's env var renamed": (
+        "alpha/k8s.yaml",
+        swap(b"name: UPSTREAM_ADDR", b"name: OTHER_ADDR"),
+    ),
+    "lines moved above alpha's env": ("alpha/k8s.yaml", lambda text: b"# moved\n" + text),
+    "alpha's code reads another variable": (
+        "alpha/main.py",
+        swap(b'"UPSTREAM_ADDR"', b'"OTHER_ADDR"'),
+    ),
+    "gamma's code stops parsing": ("gamma/main.py", lambda text: text + b"\ndef broken(:\n"),
+    "gamma's manifest stops parsing": ("gamma/k8s.yaml", lambda text: text + b"\n  bad: [\n"),
+}
+
+
 def outcome(result: RunResult) -> tuple[object, ...]:
     """What a judgement says (suppressed findings in any order: no report lists them in
     the order the rules made them)."""
@@ -115,10 +220,11 @@ def outcome(result: RunResult) -> tuple[object, ...]:
 
 
 class Workspace:
-    """The demo's files, edited in memory, judged after each edit as the editor's server
+    """A tree's files, edited in memory, judged after each edit as the editor's server
     judges them, and afresh."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, moved: dict[str, str]) -> None:
+        self.moved = moved  # the demo's file -> where this layout keeps it
         self.run = api.plan([str(root)])
         self.sources = self.run.found.sources
         self.root = root
@@ -129,7 +235,7 @@ class Workspace:
         self.by_parts = 0  # judgements made after an edit, of its files alone
 
     def edit(self, name: str, edit: Edit | None) -> None:
-        path = str(self.root / name)
+        path = str(self.root / self.moved.get(name, name))
         self.contents[path] = self.original[path] if edit is None else edit(self.contents[path])
 
     def judge(self) -> RunResult:
@@ -145,39 +251,75 @@ class Workspace:
         return engine.run(self.sources, self.run.settings, dict(self.contents), memo=ParseMemo())
 
 
-@pytest.fixture
-def demo(tmp_path: Path) -> Workspace:
-    root = tmp_path / "demo"
-    for path in DEMO.rglob("*"):
-        if path.is_file():
-            (root / path.relative_to(DEMO)).parent.mkdir(parents=True, exist_ok=True)
-            (root / path.relative_to(DEMO)).write_bytes(path.read_bytes())
+# The demo as a monorepo keeps it: each service's manifests beside its code, in its own
+# folder (no file then shares a folder with the files it is related to by names alone).
+FOLDERS = {
+    "backend.yaml": "backend/k8s.yaml",
+    "server.py": "backend/server.py",
+    "frontend.yaml": "frontend/k8s.yaml",
+    "client.py": "frontend/client.py",
+    "inventory.yaml": "inventory/k8s.yaml",
+    "checkout.yaml": "checkout/k8s.yaml",
+}
+
+
+def demo_files(moved: dict[str, str]) -> dict[str, bytes]:
+    return {
+        moved.get(name, name): path.read_bytes()
+        for path in DEMO.rglob("*")
+        if path.is_file() and (name := path.relative_to(DEMO).as_posix())
+    }
+
+
+# tree -> its files, where each edit's file is in it, the edits
+TREES: dict[str, tuple[dict[str, bytes], dict[str, str], dict[str, tuple[str, Edit]]]] = {
+    "demo": (demo_files({}), {}, DEMO_EDITS),
+    "demo in folders": (demo_files(FOLDERS), FOLDERS, DEMO_EDITS),
+    "ring": ({name: text.encode() for name, text in RING.items()}, {}, RING_EDITS),
+}
+EVERY_EDIT = [(tree, step) for tree, (_, _, edits) in TREES.items() for step in sorted(edits)]
+
+
+def workspace(tmp_path: Path, tree: str) -> Workspace:
+    files, moved, _ = TREES[tree]
+    root = tmp_path / "tree"
+    for name, data in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_bytes(data)
     (root / ".git").mkdir()
-    return Workspace(root)
+    return Workspace(root, moved)
 
 
-@pytest.mark.parametrize("seed", range(6))
-def test_a_judgement_after_any_edits_says_what_a_fresh_run_says(demo: Workspace, seed: int) -> None:
+@pytest.mark.parametrize("tree", sorted(TREES))
+@pytest.mark.parametrize("seed", range(4))
+def test_a_judgement_after_any_edits_says_what_a_fresh_run_says(
+    tmp_path: Path, tree: str, seed: int
+) -> None:
+    demo = workspace(tmp_path, tree)
+    edits = TREES[tree][2]
     chooser = random.Random(seed)
     assert outcome(demo.judge()) == outcome(demo.fresh())
     steps: list[str] = []
     for _ in range(10):
         if chooser.random() < 0.25:  # a file back as it was (an undo)
-            name = chooser.choice(sorted({name for name, _ in EDITS.values()}))
+            name = chooser.choice(sorted({name for name, _ in edits.values()}))
             steps.append(f"{name} as it was")
             demo.edit(name, None)
         else:
-            step = chooser.choice(sorted(EDITS))
+            step = chooser.choice(sorted(edits))
             steps.append(step)
-            demo.edit(*EDITS[step])
-        assert outcome(demo.judge()) == outcome(demo.fresh()), f"seed {seed}, steps: {steps}"
+            demo.edit(*edits[step])
+        assert outcome(demo.judge()) == outcome(demo.fresh()), f"{tree}, seed {seed}: {steps}"
     assert demo.by_parts > 0, "some judgements were made of the edited files' part alone"
 
 
-@pytest.mark.parametrize("step", sorted(EDITS))
-def test_each_edit_alone_and_its_undo_say_what_a_fresh_run_says(demo: Workspace, step: str) -> None:
+@pytest.mark.parametrize(("tree", "step"), EVERY_EDIT)
+def test_each_edit_alone_and_its_undo_say_what_a_fresh_run_says(
+    tmp_path: Path, tree: str, step: str
+) -> None:
+    demo = workspace(tmp_path, tree)
     demo.judge()
-    name, edit = EDITS[step]
+    name, edit = TREES[tree][2][step]
     demo.edit(name, edit)
     assert outcome(demo.judge()) == outcome(demo.fresh()), step
     demo.edit(name, None)
