@@ -225,17 +225,14 @@ class CodeLinks:
         self._finder.why_not = {}  # by the ids of this model's objects (the finder may be shared)
         if self._programs is None:  # the Go programs: of the code alone
             self._programs = other._programs
-        for workload, template in other._index.workloads:
-            if id(workload) not in self._workloads:
-                continue
-            # the same object's containers, made again by this model's index, in order
-            mine = self._index.template(workload).long_running
-            for old, new in zip(template.long_running, mine, strict=True):
-                made = (id(workload), id(old))
-                if made in other._made:
-                    self._made[(id(workload), id(new))] = other._made[made]
-                if made in why_not:
-                    self._finder.why_not[(id(workload), id(new))] = why_not[made]
+        # the same objects' pod templates, so their containers are the same too
+        self._index.share_templates(other._index)
+        for key, link in other._made.items():
+            if key[0] in self._workloads:
+                self._made[key] = link
+        for key, why in why_not.items():
+            if key[0] in self._workloads:
+                self._finder.why_not[key] = why
 
     def of(self, workload: K8sObject, container: str) -> Link | None:
         """The link of the workload's long-running container of that name (the last, if
