@@ -170,6 +170,14 @@ RING = {
     ),
 }
 
+MESHED_NAMESPACE = b"""---
+apiVersion: v1
+kind: Namespace
+metadata:
+  name: shop
+  labels: {istio-injection: enabled}
+"""
+
 RING_EDITS: dict[str, tuple[str, Edit]] = {
     "beta headless": (
         "beta/k8s.yaml",
@@ -201,6 +209,8 @@ RING_EDITS: dict[str, tuple[str, Edit]] = {
     ),
     "gamma's code stops parsing": ("gamma/main.py", lambda text: text + b"\ndef broken(:\n"),
     "gamma's manifest stops parsing": ("gamma/k8s.yaml", lambda text: text + b"\n  bad: [\n"),
+    # a Namespace's labels mesh every workload in it: judged whole
+    "the namespace meshed": ("gamma/k8s.yaml", lambda text: text + MESHED_NAMESPACE),
 }
 
 
@@ -324,3 +334,30 @@ def test_each_edit_alone_and_its_undo_say_what_a_fresh_run_says(
     assert outcome(demo.judge()) == outcome(demo.fresh()), step
     demo.edit(name, None)
     assert outcome(demo.judge()) == outcome(demo.fresh()), f"{step}, undone"
+
+
+def test_an_edit_the_model_cannot_place_is_judged_whole(tmp_path: Path) -> None:
+    """A Namespace that meshes every workload in it relates to them by no name or selector:
+    the edit that adds it is judged whole (and says what a fresh run says, as above)."""
+    ring = workspace(tmp_path, "ring")
+    ring.judge()
+    ring.edit(*RING_EDITS["the namespace meshed"])
+    ring.judge()
+    assert ring.judgement is not None and ring.judgement.whole
+    ring.edit(*RING_EDITS["lines moved above alpha's env"])
+    ring.judge()
+    assert ring.judgement is not None and not ring.judgement.whole
+
+
+def test_a_tree_with_a_chart_is_judged_as_a_run_judges_it(tmp_path: Path) -> None:
+    """A chart's templates are judged in each of its value sets' renderings (variants),
+    which a part of the tree cannot be: such a tree gets the run's result, every time."""
+    ring = workspace(tmp_path, "ring")
+    chart = ring.root / "chart"
+    (chart / "templates").mkdir(parents=True)
+    (chart / "Chart.yaml").write_text("apiVersion: v2\nname: ring\nversion: 0.1.0\n")
+    (chart / "templates" / "svc.yaml").write_text(ring_manifest("delta", "alpha"))
+    ring = Workspace(ring.root, {})
+    first = incremental.judge(ring.sources, ring.run.settings, ring.contents, memo=ring.memo)
+    assert isinstance(first, RunResult)
+    assert outcome(first) == outcome(ring.fresh())
