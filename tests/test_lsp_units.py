@@ -81,6 +81,8 @@ def test_the_session_keeps_only_the_parses_the_last_judgement_used() -> None:
     memo.store("a.yaml", b"two", "parse of two")  # and a's new text
     memo.forget_unused()
     assert set(memo.used) == {key("a.yaml", b"two"), key("b.yaml", b"kept")}
+    memo.forget_unused()  # a judgement that read no parse (its files' bytes as they were)
+    assert set(memo.used) == {key("a.yaml", b"two"), key("b.yaml", b"kept")}
 
 
 def test_a_file_changed_on_disk_is_judged_only_if_a_judgement_reads_it(tmp_path: Path) -> None:

@@ -66,6 +66,8 @@ class SessionMemo(ParseMemo):
         super().store_by_key(key, path, parsed, blob)
 
     def forget_unused(self) -> None:
+        if not self._touched:  # a judgement that stood (no byte changed) read no parse
+            return
         self.used = {key: parsed for key, parsed in self.used.items() if key in self._touched}
         self._touched = set()
 
