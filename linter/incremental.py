@@ -28,10 +28,11 @@ after an edit to a fresh run's.
 
 from __future__ import annotations
 
+import datetime
 import functools
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from k8slb.cache import ParseMemo
 from k8slb.code.facts import CodeFacts
@@ -108,6 +109,7 @@ class Judgement:
     result: RunResult
     words: dict[str, frozenset[str]]
     whole: bool = True  # judged whole (False: after an edit, from the last judgement)
+    today: datetime.date = field(default_factory=datetime.date.today)  # exemptions end by it
 
 
 def judge(
@@ -121,6 +123,7 @@ def judge(
     """The run's judgement with `contents` over the files' bytes: after `before`, only the
     files an edit may change are judged again. A tree this cannot judge by parts (charts,
     kustomizations: rendered variants) gives the whole run's result and no judgement."""
+    day = settings.today or datetime.date.today()
     data = read_bytes(sources, contents)
     last = before if before is not None and _comparable(before, sources, settings) else None
     changed = _changed(last.data, data) if last is not None else None
@@ -139,7 +142,7 @@ def judge(
         affected = _affected(last, read, context, changed, said)
     if last is None or affected is None:
         result = conclude(sources, settings, read, context)
-        return Judgement(sources, settings, dict(data), read, context, result, said)
+        return Judgement(sources, settings, dict(data), read, context, result, said, today=day)
     # the affected files judged as `--context` judges its reported files
     new, also = verdicts(sources, settings, read, replace(context, judged=frozenset(affected)))
     kept = [f for f in last.result.findings if f.path not in affected]
@@ -147,11 +150,16 @@ def judge(
     suppressed = [s for s in last.result.suppressed if s[0].path not in affected]
     suppressed += [s for s in also if s[0].path in affected]
     result = summary(sources, settings, read, context, findings, suppressed)
-    return Judgement(sources, settings, dict(data), read, context, result, said, whole=False)
+    return Judgement(
+        sources, settings, dict(data), read, context, result, said, whole=False, today=day
+    )
 
 
 def _comparable(before: Judgement, sources: Sequence[Source], settings: Settings) -> bool:
-    """Whether the last judgement was of the same plan and settings."""
+    """Whether the last judgement was of the same plan and settings, on the same day (an
+    exemption that ends changes every file it covers)."""
+    if before.today != (settings.today or datetime.date.today()):
+        return False  # a judgement made on another day
     return before.settings == settings and [
         (s.path, s.language, s.report, s.unread) for s in before.sources
     ] == [(s.path, s.language, s.report, s.unread) for s in sources]

@@ -11,6 +11,7 @@ sequences (a failure names its seed and steps, and replays)."""
 
 from __future__ import annotations
 
+import datetime
 import random
 from collections.abc import Callable
 from pathlib import Path
@@ -361,3 +362,15 @@ def test_a_tree_with_a_chart_is_judged_as_a_run_judges_it(tmp_path: Path) -> Non
     first = incremental.judge(ring.sources, ring.run.settings, ring.contents, memo=ring.memo)
     assert isinstance(first, RunResult)
     assert outcome(first) == outcome(ring.fresh())
+
+
+def test_a_judgement_of_another_day_is_made_whole(tmp_path: Path) -> None:
+    """An exemption that ends at midnight changes the findings of every file it covers,
+    edited or not: the first judgement of a new day judges everything."""
+    ring = workspace(tmp_path, "ring")
+    ring.judge()
+    assert ring.judgement is not None
+    ring.judgement.today -= datetime.timedelta(days=1)  # as if made yesterday
+    ring.edit(*RING_EDITS["lines moved above alpha's env"])
+    ring.judge()
+    assert ring.judgement.whole
