@@ -126,7 +126,7 @@ def judge(
     day = settings.today or datetime.date.today()
     data = read_bytes(sources, contents)
     last = before if before is not None and _comparable(before, sources, settings) else None
-    changed = _changed(last.data, data) if last is not None else None
+    changed = _changed(last.data, data) if last is not None else set()
     if last is not None and not changed and not data.errors:
         return last
     read = read_sources(sources, data, cache=memo, helm=settings.helm)
@@ -137,9 +137,7 @@ def judge(
     # the links made again only for the changed workloads, where no code changed
     context = analyse(sources, settings, read, last.context.links if last and same_code else None)
     said = _words(dict(data), last)
-    affected = None
-    if last is not None and changed is not None:
-        affected = _affected(last, read, context, changed, said)
+    affected = _affected(last, read, context, changed, said) if last is not None else None
     if last is None or affected is None:
         result = conclude(sources, settings, read, context)
         return Judgement(sources, settings, dict(data), read, context, result, said, today=day)
@@ -165,7 +163,7 @@ def _comparable(before: Judgement, sources: Sequence[Source], settings: Settings
     ] == [(s.path, s.language, s.report, s.unread) for s in sources]
 
 
-def _changed(before: Mapping[str, bytes], now: Mapping[str, bytes]) -> set[str] | None:
+def _changed(before: Mapping[str, bytes], now: Mapping[str, bytes]) -> set[str]:
     """The files whose bytes differ (read, or no longer read)."""
     return {
         path for path in before.keys() | now.keys() if not _same(before.get(path), now.get(path))
