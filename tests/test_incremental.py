@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import datetime
 import random
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -21,7 +23,7 @@ from k8slb import api, engine, incremental
 from k8slb.cache import ParseMemo
 from k8slb.core.results import RunResult
 
-from .helpers import FIXTURES
+from .helpers import FIXTURES, SHARED
 
 DEMO = FIXTURES / "demo" / "bad"
 Edit = Callable[[bytes], bytes]
@@ -374,3 +376,60 @@ def test_a_judgement_of_another_day_is_made_whole(tmp_path: Path) -> None:
     ring.edit(*RING_EDITS["lines moved above alpha's env"])
     ring.judge()
     assert ring.judgement.whole
+
+
+# Edits any generated file may take: (the files it applies to, the edit)
+GENERATED_EDITS: dict[str, tuple[str, Edit]] = {
+    "lines moved": ("", lambda text: b"# moved\n" + text),
+    "a Service made headless": (
+        ".yaml",
+        lambda text: (
+            text.replace(
+                b"kind: Service\nmetadata:", b"kind: Service\nspec: {clusterIP: None}\nmetadata:", 1
+            )
+            if b"clusterIP" not in text
+            else text
+        ),
+    ),
+    "its first Service removed": (
+        ".yaml",
+        lambda text: b"\n---\n".join(
+            d for n, d in enumerate(text.split(b"\n---\n")) if n != 1 or b"Service" not in d
+        ),
+    ),
+    "an address moved to another Service": (".yaml", swap(b'value: "svc-', b'value: "svc-1')),
+    "an env var renamed": ("", swap(b"UPSTREAM_ADDR", b"OTHER_ADDR")),
+    "a default address changed": (".py", swap(b':50051")', b'0:50051")')),
+    "no connection age": (".py", swap(b"grpc.max_connection_age_ms", b"grpc.other_ms")),
+    "stops parsing": ("", lambda text: text + b"\n  bad: [\ndef broken(:\n"),
+}
+
+
+@pytest.mark.skipif(
+    not (SHARED / "bench" / "gen_corpus.py").is_file(), reason="../shared/bench is absent"
+)
+@pytest.mark.parametrize("seed", range(3))
+def test_a_generated_monorepo_after_any_edits_says_what_a_fresh_run_says(
+    tmp_path: Path, seed: int
+) -> None:
+    """The benchmark's monorepo (teams of services that dial each other across teams, by
+    env and by defaults in code, autoscalers, headless twins): random edits of random files."""
+    root = tmp_path / "tree"
+    generator = SHARED / "bench" / "gen_corpus.py"
+    subprocess.run(
+        [sys.executable, str(generator), str(root), "12"], check=True, capture_output=True
+    )
+    (root / ".git").mkdir()
+    tree = Workspace(root, {})
+    chooser = random.Random(seed)
+    names = sorted(str(Path(path).relative_to(root)) for path in tree.original)
+    assert outcome(tree.judge()) == outcome(tree.fresh())
+    steps: list[str] = []
+    for _ in range(12):
+        name = chooser.choice(names)
+        usable = [step for step, (suffix, _) in GENERATED_EDITS.items() if name.endswith(suffix)]
+        step = chooser.choice([*usable, "undo"])
+        steps.append(f"{name}: {step}")
+        tree.edit(name, None if step == "undo" else GENERATED_EDITS[step][1])
+        assert outcome(tree.judge()) == outcome(tree.fresh()), f"seed {seed}: {steps}"
+    assert tree.by_parts > 0
