@@ -87,8 +87,9 @@ _BLANKS = bytes(b if b in _WORD else 32 for b in range(256))
 
 
 def words(data: bytes) -> frozenset[str]:
-    """The words of a file's bytes (a name of an object is found among them)."""
-    return frozenset(w.decode("ascii") for w in data.translate(_BLANKS).split())
+    """The words of a file's bytes, lower-cased (a name of an object is found among them,
+    as an address names a Service in any case)."""
+    return frozenset(w.decode("ascii") for w in data.lower().translate(_BLANKS).split())
 
 
 @functools.lru_cache(maxsize=65536)  # every object's name, asked on every judgement
@@ -287,7 +288,7 @@ def _near(
         if workload.path in near:
             near |= _code_of(context, workload)
     variables = {
-        str(setting.entry.get("name"))
+        str(setting.entry.get("name")).lower()
         for workload in workloads.values()
         if workload.path in seeds
         for container in index.template(workload).containers

@@ -433,3 +433,17 @@ def test_a_generated_monorepo_after_any_edits_says_what_a_fresh_run_says(
         tree.edit(name, None if step == "undo" else GENERATED_EDITS[step][1])
         assert outcome(tree.judge()) == outcome(tree.fresh()), f"seed {seed}: {steps}"
     assert tree.by_parts > 0
+
+
+def test_a_client_that_names_its_service_in_capitals_is_judged_again_with_it(
+    tmp_path: Path,
+) -> None:
+    """An address names a Service in any case (`Beta.shop:50051` dials `beta`): the files
+    that name an edited Service are found whatever the case they write its name in."""
+    ring = workspace(tmp_path, "ring")
+    ring.edit("tools/probe.py", swap(b'os.environ["UPSTREAM_ADDR"]', b'"Beta.shop:50051"'))
+    ring.edit(*RING_EDITS["beta's Service removed"])
+    ring.judge()  # the tool dials a Service that is not there: no finding points at it
+    ring.edit("beta/k8s.yaml", None)  # the Service back: the tool's channel is pinned
+    assert outcome(ring.judge()) == outcome(ring.fresh())
+    assert ring.judgement is not None and not ring.judgement.whole
