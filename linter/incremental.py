@@ -9,10 +9,12 @@ what the rules happen to read today, and always more than less:
   resolved across files), the containers whose code changed (links.py, before and after);
 - the workloads those files run or hold, the Services that select them, the workloads the
   changed Services select (and a Service's headless twins), the code those workloads run;
-- every file that names one of those objects (a client's address, an env value, a
-  scaler's target, a route) and every object the changed files name, with the code run
-  by the workloads of those files, and the code no container runs that reads an env
-  variable a changed workload sets (addresses.destinations looks it up by name);
+- every file that names one of those objects, in any case (a client's address, an env
+  value, a scaler's target, a route) and every object the changed files name, with the
+  code run by the workloads of those files, and the code no container runs that reads an
+  env variable they set (addresses.destinations looks it up by name); where a Service
+  changed, the code that makes an address of pieces (`"api-" + os.environ["NAME"]`),
+  which names a Service no file writes whole;
 - the other modules of a changed module's project and Go program, the files of its folder
   (deployment units, what is read with its unit), and the files whose findings pointed
   into a changed file (a finding quotes the line that set an address).
@@ -28,6 +30,7 @@ after an edit to a fresh run's.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import functools
 import os
@@ -35,7 +38,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from k8slb.cache import ParseMemo
-from k8slb.code.facts import CodeFacts
+from k8slb.code.facts import CodeFacts, EnvRef, EnvText
 from k8slb.core.findings import Finding
 from k8slb.core.results import RunResult
 from k8slb.engine import (
@@ -100,7 +103,8 @@ def name_words(name: str) -> frozenset[str]:
 @dataclass
 class Judgement:
     """What a judgement leaves for the next: its plan and settings, the bytes it read, what
-    they were read into, the model (every file judged), the result, each file's words."""
+    they were read into, the model (every file judged), the result, each file's words and
+    which modules make addresses of pieces."""
 
     sources: Sequence[Source]
     settings: Settings
@@ -109,6 +113,7 @@ class Judgement:
     context: Context
     result: RunResult
     words: dict[str, frozenset[str]]
+    composers: dict[str, tuple[CodeFacts, bool]]  # path -> its facts, whether it composes
     whole: bool = True  # judged whole (False: after an edit, from the last judgement)
     today: datetime.date = field(default_factory=datetime.date.today)  # exemptions end by it
 
@@ -138,10 +143,13 @@ def judge(
     # the links made again only for the changed workloads, where no code changed
     context = analyse(sources, settings, read, last.context.links if last and same_code else None)
     said = _words(dict(data), last)
-    affected = _affected(last, read, context, changed, said) if last is not None else None
+    pieces = _composers(context.modules, last)
+    affected = None if last is None else _affected(last, read, context, changed, said, pieces)
     if last is None or affected is None:
         result = conclude(sources, settings, read, context)
-        return Judgement(sources, settings, dict(data), read, context, result, said, today=day)
+        return Judgement(
+            sources, settings, dict(data), read, context, result, said, pieces, today=day
+        )
     # the affected files judged as `--context` judges its reported files
     new, also = verdicts(sources, settings, read, replace(context, judged=frozenset(affected)))
     kept = [f for f in last.result.findings if f.path not in affected]
@@ -150,7 +158,7 @@ def judge(
     suppressed += [s for s in also if s[0].path in affected]
     result = summary(sources, settings, read, context, findings, suppressed)
     return Judgement(
-        sources, settings, dict(data), read, context, result, said, whole=False, today=day
+        sources, settings, dict(data), read, context, result, said, pieces, False, today=day
     )
 
 
@@ -191,6 +199,7 @@ def _affected(
     context: Context,
     changed: set[str],
     said: Mapping[str, frozenset[str]],
+    composers: Mapping[str, tuple[CodeFacts, bool]],
 ) -> set[str] | None:
     """The files whose findings the edit may change; None when the edit reaches further
     than the model can place (see the module's doc): a whole judgement."""
@@ -200,8 +209,9 @@ def _affected(
     seeds |= _facts_changed(before.context.modules, context.modules)
     seeds |= _links_changed(before.context, context)
     affected = set(seeds)
-    for model, words_of in ((before.context, before.words), (context, said)):
-        near = _near(model, seeds, words_of)
+    models = ((before.context, before.words, before.composers), (context, said, composers))
+    for model, words_of, pieces in models:
+        near = _near(model, seeds, words_of, pieces)
         if near is None:
             return None
         affected |= near
@@ -256,7 +266,10 @@ def _links_changed(before: Context, now: Context) -> set[str]:
 
 
 def _near(
-    context: Context, seeds: set[str], words_of: Mapping[str, frozenset[str]]
+    context: Context,
+    seeds: set[str],
+    words_of: Mapping[str, frozenset[str]],
+    composers: Mapping[str, tuple[CodeFacts, bool]],
 ) -> set[str] | None:
     """The files one model relates to the seed files (the module's doc, in order)."""
     index, links = context.index, context.links
@@ -283,17 +296,21 @@ def _near(
     near |= {path for path, found in words_of.items() if found & names}
     near |= {obj.path for obj in index.objects if obj.name and name_words(obj.name) <= named}
     # the code run by the workloads of every file reached, and the code no container runs
-    # that reads a variable the seed workloads set
+    # that reads a variable they set (every variable of a seed's workloads, the others'
+    # whose values name one of the objects): addresses.destinations looks it up by name
+    variables: set[str] = set()
     for workload in index.workload_objects:
-        if workload.path in near:
-            near |= _code_of(context, workload)
-    variables = {
-        str(setting.entry.get("name")).lower()
-        for workload in workloads.values()
-        if workload.path in seeds
-        for container in index.template(workload).containers
-        for setting in literal_env(workload, container)
-    }
+        if workload.path not in near:
+            continue
+        near |= _code_of(context, workload)
+        for container in index.template(workload).containers:
+            for setting in literal_env(workload, container):
+                if workload.path in seeds or name_words(setting.value) & names:
+                    variables.add(str(setting.entry.get("name")).lower())
+    if any(obj.is_a("", "Service") for obj in objects):
+        # an address made of pieces (`"api-" + os.environ["NAME"]`) names a Service no
+        # file writes whole: the code that makes one is judged again with every Service
+        near |= {path for path, (_, pieces) in composers.items() if pieces}
     if variables:
         near |= {
             facts.path
@@ -305,6 +322,41 @@ def _near(
     for facts in modules:
         near |= {f.path for program in links.programs(facts.path) for f in program}
     return near
+
+
+def _composers(
+    modules: Sequence[CodeFacts], before: Judgement | None
+) -> dict[str, tuple[CodeFacts, bool]]:
+    """Whether each module makes an address of pieces: an environment value with text
+    before or after it (`EnvRef`'s prefix or suffix), or several (`EnvText`). Looked for
+    again only in the facts that are not the last judgement's."""
+    known = before.composers if before is not None else {}
+    found: dict[str, tuple[CodeFacts, bool]] = {}
+    for facts in modules:
+        last = known.get(facts.path)
+        found[facts.path] = (
+            last if last is not None and last[0] is facts else (facts, _holds_pieces(facts, 0))
+        )
+    return found
+
+
+def _holds_pieces(value: object, depth: int) -> bool:
+    if isinstance(value, EnvText):
+        return True
+    if isinstance(value, EnvRef):
+        return bool(value.prefix or value.suffix)
+    if depth > 12 or isinstance(value, str | bytes | int | float | bool | type(None)):
+        return False
+    if isinstance(value, Mapping):
+        return any(_holds_pieces(v, depth + 1) for v in value.values())
+    if isinstance(value, tuple | list | set | frozenset):
+        return any(_holds_pieces(v, depth + 1) for v in value)
+    if dataclasses.is_dataclass(value):
+        return any(
+            _holds_pieces(getattr(value, f.name, None), depth + 1)
+            for f in dataclasses.fields(value)
+        )
+    return False
 
 
 def _twins(context: Context, service: K8sObject) -> Iterable[K8sObject]:

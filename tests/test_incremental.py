@@ -447,3 +447,47 @@ def test_a_client_that_names_its_service_in_capitals_is_judged_again_with_it(
     ring.edit("beta/k8s.yaml", None)  # the Service back: the tool's channel is pinned
     assert outcome(ring.judge()) == outcome(ring.fresh())
     assert ring.judgement is not None and not ring.judgement.whole
+
+
+def test_code_no_container_runs_is_judged_again_with_the_service_its_variable_names(
+    tmp_path: Path,
+) -> None:
+    """The tool reads PROBE_ADDR, which alpha's Deployment sets to beta's address: no
+    container runs the tool, so the nearest workloads' env gives its address, and beta's
+    Service coming back pins its channel, though the tool never names beta."""
+    ring = workspace(tmp_path, "ring")
+    ring.edit("tools/probe.py", swap(b'"UPSTREAM_ADDR"', b'"PROBE_ADDR"'))
+    ring.edit(
+        "alpha/k8s.yaml",
+        swap(
+            b"          env:\n",
+            b"          env:\n            - name: PROBE_ADDR\n"
+            b'              value: "beta.shop:50051"\n',
+        ),
+    )
+    ring.edit(*RING_EDITS["beta's Service removed"])
+    ring.judge()
+    ring.edit("beta/k8s.yaml", None)
+    assert outcome(ring.judge()) == outcome(ring.fresh())
+    assert ring.judgement is not None and not ring.judgement.whole
+
+
+def test_code_that_makes_an_address_of_pieces_is_judged_again_with_every_service(
+    tmp_path: Path,
+) -> None:
+    """`"be" + os.environ["PART"]` with PART set to "ta" dials beta, whose name no file
+    writes whole: beta's Service coming back pins that channel."""
+    ring = workspace(tmp_path, "ring")
+    ring.edit(
+        "alpha/main.py",
+        swap(b'os.environ["UPSTREAM_ADDR"]', b'"be" + os.environ["PART"] + ".shop:50051"'),
+    )
+    ring.edit("alpha/k8s.yaml", swap(b"name: UPSTREAM_ADDR", b"name: PART"))
+    ring.edit("alpha/k8s.yaml", swap(b'value: "beta.shop.svc.cluster.local:50051"', b'value: "ta"'))
+    ring.edit(*RING_EDITS["beta's Service removed"])
+    ring.judge()
+    ring.edit("beta/k8s.yaml", None)
+    fresh = ring.fresh()
+    assert any(f.rule == "KLB102" and f.path.endswith("alpha/main.py") for f in fresh.findings)
+    assert outcome(ring.judge()) == outcome(fresh)
+    assert ring.judgement is not None and not ring.judgement.whole
