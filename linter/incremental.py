@@ -223,12 +223,19 @@ def _affected(
 
 
 def _same_code(before: Judgement, read: Sources) -> bool:
-    """Whether the edit left every module's facts and every build file's as they were:
-    then a container's link depends on its workload alone."""
+    """Whether the edit left every build file's facts as they were, and of every module
+    what links read (links._Finder, code/projects.py: its path, language, project,
+    imports, whether it is a test): then a container's link depends on its workload
+    alone."""
     if read.builds != before.read.builds or len(read.modules) != len(before.read.modules):
         return False
     pairs = zip(read.modules, before.read.modules, strict=True)
-    return all(one is other or one == other for one, other in pairs)
+    return all(one is other or _linked_by(one) == _linked_by(other) for one, other in pairs)
+
+
+def _linked_by(facts: CodeFacts) -> tuple[object, ...]:
+    """What of a module the links read."""
+    return (facts.path, facts.language, facts.project, facts.imports, facts.is_test)
 
 
 def _units_changed(before: Context, now: Context) -> bool:

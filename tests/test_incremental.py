@@ -168,6 +168,11 @@ RING = {
             ("Dockerfile", 'FROM python:3.12-slim\nCOPY . /app\nCMD ["python", "/app/main.py"]\n'),
         )
     },
+    # a module of alpha's that handles SIGTERM, in its program once main.py imports it
+    "alpha/helper.py": (
+        "import signal\n\n\ndef on_term(*_):\n    raise SystemExit(0)\n\n\n"
+        "signal.signal(signal.SIGTERM, on_term)\n"
+    ),
     "tools/probe.py": (
         'import os\n\nimport grpc\n\nprobe = grpc.insecure_channel(os.environ["UPSTREAM_ADDR"])\n'
     ),
@@ -206,6 +211,10 @@ RING_EDITS: dict[str, tuple[str, Edit]] = {
         swap(b"name: UPSTREAM_ADDR", b"name: OTHER_ADDR"),
     ),
     "lines moved above alpha's env": ("alpha/k8s.yaml", lambda text: b"# moved\n" + text),
+    "alpha imports its helper": (
+        "alpha/main.py",
+        swap(b"import grpc\n", b"import grpc\nimport helper\n"),
+    ),
     "alpha's code reads another variable": (
         "alpha/main.py",
         swap(b'"UPSTREAM_ADDR"', b'"OTHER_ADDR"'),
