@@ -9,8 +9,8 @@ between changes (the server judges a change after a quiet spell at once). Prints
 to the first judgement, the median and the 95th percentile of didChange -> diagnostics,
 and the server's resident and peak memory. Nothing is asserted: a bench, never a test.
 
-With KIND `code` the file edited is a service's Python module instead (a change to code
-re-links the workloads, which a manifest's change does not).
+With KIND `code` the file edited is a service's Python module instead (a comment added:
+its facts change, what the links read of it does not).
 
 Usage: python scripts/bench_lsp.py [N] [ROUNDS] [KIND: yaml or code]
 """
