@@ -10,7 +10,8 @@ what the rules happen to read today, and always more than less:
 - the workloads those files run or hold, the Services that select them, the workloads the
   changed Services select (and a Service's headless twins), the code those workloads run;
 - every file that names one of those objects, in any case (a client's address, an env
-  value, a scaler's target, a route) and every object the changed files name, with the
+  value, a scaler's target, a route) and every object the changed files name (with the
+  workloads a named Service selects: who dials it is evidence about them), with the
   code run by the workloads of those files, and the code no container runs that reads an
   env variable they set (addresses.destinations looks it up by name); where a Service
   changed, the code that makes an address of pieces (`"api-" + os.environ["NAME"]`),
@@ -301,7 +302,14 @@ def _near(
     names = {word for obj in related if obj.name for word in name_words(obj.name)}
     named = set().union(*(words_of.get(path, frozenset()) for path in seeds))
     near |= {path for path, found in words_of.items() if found & names}
-    near |= {obj.path for obj in index.objects if obj.name and name_words(obj.name) <= named}
+    # the objects the seeds name, and for a Service the pods it sends to: who dials a
+    # Service is evidence about them (serving.called_through)
+    for obj in index.objects:
+        if obj.name and name_words(obj.name) <= named:
+            near.add(obj.path)
+            if obj.is_a("", "Service"):
+                near |= {workload.path for workload, _ in index.selected(obj)}
+                near |= {twin.path for twin in _twins(context, obj)}
     # the code run by the workloads of every file reached, and the code no container runs
     # that reads a variable they set (every variable of a seed's workloads, the others'
     # whose values name one of the objects): addresses.destinations looks it up by name

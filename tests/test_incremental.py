@@ -500,3 +500,71 @@ def test_code_that_makes_an_address_of_pieces_is_judged_again_with_every_service
     assert any(f.rule == "KLB102" and f.path.endswith("alpha/main.py") for f in fresh.findings)
     assert outcome(ring.judge()) == outcome(fresh)
     assert ring.judgement is not None and not ring.judgement.whole
+
+
+# Loki's ingesters are reached through its hash ring, not their Service (KLB401 says so
+# at info), unless a container is seen dialling the Service: then they are called through
+# it. The Service and the Deployment it selects are in files of their own, and only the
+# Service is named by the client.
+LOKI = {
+    "loki/deploy.yaml": """\
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: ingester, namespace: shop}
+spec:
+  replicas: 3
+  selector: {matchLabels: {app: ingester}}
+  template:
+    metadata: {labels: {app: ingester}}
+    spec:
+      containers:
+        - name: ingester
+          image: grafana/loki:2.9.0
+          args: ["-target=ingester"]
+          ports: [{name: http, containerPort: 3100}]
+          readinessProbe: {httpGet: {path: /ready, port: http}}
+""",
+    "loki/svc.yaml": """\
+apiVersion: v1
+kind: Service
+metadata: {name: loki-ingester, namespace: shop}
+spec:
+  selector: {app: ingester}
+  ports: [{name: http, port: 3100, targetPort: http}]
+""",
+    "app/deploy.yaml": """\
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: shop}
+spec:
+  replicas: 2
+  selector: {matchLabels: {run: web}}
+  template:
+    metadata: {labels: {run: web}}
+    spec:
+      containers:
+        - name: web
+          image: registry.example/shop/web:1.0
+          env: [{name: LOGS_ADDR, value: "http://loki-ingester.shop:3100"}]
+""",
+}
+
+
+def test_a_workload_is_judged_again_when_a_client_starts_or_stops_dialling_its_service(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "tree"
+    for name, text in LOKI.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    (root / ".git").mkdir()
+    tree = Workspace(root, {})
+    said = tree.judge()
+    ingester = [f for f in said.findings if f.rule == "KLB401" and "loki" in f.path]
+    assert ingester, "the ingester has no preStop hook"
+    tree.edit("app/deploy.yaml", swap(b"loki-ingester.shop", b"elsewhere.shop"))
+    assert outcome(tree.judge()) == outcome(tree.fresh())
+    assert outcome(tree.fresh()) != outcome(said), "the ingester's finding says who calls it"
+    tree.edit("app/deploy.yaml", None)
+    assert outcome(tree.judge()) == outcome(tree.fresh())
+    assert tree.judgement is not None and not tree.judgement.whole
