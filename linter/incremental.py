@@ -11,8 +11,10 @@ what the rules happen to read today, and always more than less:
   changed Services select (and a Service's headless twins), the code those workloads run;
 - every file that names one of those objects, in any case (a client's address, an env
   value, a scaler's target, a route) and every object the changed files name (with the
-  workloads a named Service selects: who dials it is evidence about them), with the
-  code run by the workloads of those files, and the code no container runs that reads an
+  workloads a named Service selects: who dials it is evidence about them; a changed
+  module names what the env and args of the containers that run it name, or with none,
+  of the workloads that set a variable it reads), with the code run by the workloads of
+  those files, and the code no container runs that reads an
   env variable they set (addresses.destinations looks it up by name); where a Service
   changed, the code that makes an address of pieces (`"api-" + os.environ["NAME"]`),
   which names a Service no file writes whole;
@@ -53,7 +55,7 @@ from k8slb.engine import (
     summary,
     verdicts,
 )
-from k8slb.model.index import literal_env, selector_of
+from k8slb.model.index import Index, literal_env, selector_of
 from k8slb.model.units import PLAIN
 from k8slb.reading.objects import K8sObject
 from k8slb.reading.sources import Source
@@ -300,7 +302,16 @@ def _near(
     related = [*objects, *workloads.values(), *services.values()]
     near = {obj.path for obj in related}
     names = {word for obj in related if obj.name for word in name_words(obj.name)}
-    named = set().union(*(words_of.get(path, frozenset()) for path in seeds))
+    # what the seeds name: their own words, and for a changed module the words of the
+    # manifests that give its addresses (its containers' env and args; with no container,
+    # every workload that sets a variable it names: addresses.destinations)
+    naming = set(seeds)
+    for facts in modules:
+        runners = links.running(facts.path)
+        naming |= {link.workload.path for link in runners}
+        if not runners:
+            naming |= _setting(index, words_of.get(facts.path, frozenset()))
+    named = set().union(*(words_of.get(path, frozenset()) for path in naming))
     near |= {path for path, found in words_of.items() if found & names}
     # the objects the seeds name, and for a Service the pods it sends to: who dials a
     # Service is evidence about them (serving.called_through)
@@ -372,6 +383,17 @@ def _holds_pieces(value: object, depth: int) -> bool:
             for f in dataclasses.fields(value)
         )
     return False
+
+
+def _setting(index: Index, words: frozenset[str]) -> set[str]:
+    """The files of the workloads that set an env variable among `words`."""
+    return {
+        workload.path
+        for workload in index.workload_objects
+        for container in index.template(workload).containers
+        for setting in literal_env(workload, container)
+        if str(setting.entry.get("name")).lower() in words
+    }
 
 
 def _twins(context: Context, service: K8sObject) -> Iterable[K8sObject]:

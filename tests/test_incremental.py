@@ -568,3 +568,48 @@ def test_a_workload_is_judged_again_when_a_client_starts_or_stops_dialling_its_s
     tree.edit("app/deploy.yaml", None)
     assert outcome(tree.judge()) == outcome(tree.fresh())
     assert tree.judgement is not None and not tree.judgement.whole
+
+
+@pytest.mark.parametrize("linked", [True, False], ids=["run by web", "run by no container"])
+def test_a_service_is_judged_again_when_the_code_that_dials_it_through_its_env_changes(
+    tmp_path: Path, linked: bool
+) -> None:
+    """The web code dials `os.environ["LOGS_HOST"] + ".shop:3100"`, the web Deployment's env
+    setting LOGS_HOST to loki-ingester (no address by itself): only the code names the
+    ingester's Service, and only through that env (its container's, or with no container
+    running the code, the nearest workload's). Its channel removed, the ingester is no
+    longer seen called through its Service."""
+    root = tmp_path / "tree"
+    files = {
+        **LOKI,
+        "web/main.py": (
+            "import os\n\nimport grpc\n\n"
+            'logs = grpc.insecure_channel(os.environ["LOGS_HOST"] + ".shop:3100")\n'
+        ),
+    }
+    if linked:
+        files["web/Dockerfile"] = (
+            'FROM python:3.12-slim\nCOPY . /app\nCMD ["python", "/app/main.py"]\n'
+        )
+    else:  # an image named for no folder, built by no Dockerfile
+        files["app/deploy.yaml"] = files["app/deploy.yaml"].replace("shop/web:1.0", "other:1.0")
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    (root / "app/deploy.yaml").rename(root / "web/deploy.yaml")
+    web = root / "web/deploy.yaml"
+    web.write_text(
+        web.read_text().replace(
+            '{name: LOGS_ADDR, value: "http://loki-ingester.shop:3100"}',
+            "{name: LOGS_HOST, value: loki-ingester}",
+        )
+    )
+    (root / ".git").mkdir()
+    tree = Workspace(root, {})
+    said = tree.judge()
+    tree.edit("web/main.py", swap(b"grpc.insecure_channel(", b"print("))
+    assert outcome(tree.fresh()) != outcome(said), "the ingester's finding says who calls it"
+    assert outcome(tree.judge()) == outcome(tree.fresh())
+    tree.edit("web/main.py", None)
+    assert outcome(tree.judge()) == outcome(tree.fresh())
+    assert tree.judgement is not None and not tree.judgement.whole
