@@ -27,8 +27,8 @@ tests/test_context_scope.py holds to the findings of judging everything. What th
 cannot place that way starts a whole judgement: a new plan or settings, a chart or a
 kustomization, a build file's facts changed, the deployment units changed, a changed
 object of a kind whose relations are not by name or selector (a Namespace, a
-PodDisruptionBudget, a ServiceMonitor). tests/test_incremental.py holds every judgement
-after an edit to a fresh run's.
+PodDisruptionBudget, a ServiceMonitor), a changed module that makes an address of pieces.
+tests/test_incremental.py holds every judgement after an edit to a fresh run's.
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import functools
+import itertools
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -55,6 +56,7 @@ from k8slb.engine import (
     summary,
     verdicts,
 )
+from k8slb.model.dialers import joinable
 from k8slb.model.index import Index, literal_env, selector_of
 from k8slb.model.units import PLAIN
 from k8slb.reading.objects import K8sObject
@@ -287,6 +289,8 @@ def _near(
     if any((obj.group, obj.kind) not in FOLLOWED for obj in objects):
         return None
     modules = [facts for facts in context.modules if facts.path in seeds]
+    if any(composers.get(facts.path, (facts, False))[1] for facts in modules):
+        return None  # it makes an address of pieces: which Service it names, no word says
     is_workload = {id(w) for w in index.workload_objects}
     workloads = {id(o): o for o in objects if id(o) in is_workload}
     for facts in modules:
@@ -353,9 +357,9 @@ def _near(
 def _composers(
     modules: Sequence[CodeFacts], before: Judgement | None
 ) -> dict[str, tuple[CodeFacts, bool]]:
-    """Whether each module makes an address of pieces: an environment value with text
-    before or after it (`EnvRef`'s prefix or suffix), or several (`EnvText`). Looked for
-    again only in the facts that are not the last judgement's."""
+    """Whether each module makes an address of pieces: an environment value joined to
+    text before or after it (`EnvRef`'s prefix or suffix), or to another (`EnvText`).
+    Looked for again only in the facts that are not the last judgement's."""
     known = before.composers if before is not None else {}
     found: dict[str, tuple[CodeFacts, bool]] = {}
     for facts in modules:
@@ -367,10 +371,12 @@ def _composers(
 
 
 def _holds_pieces(value: object, depth: int) -> bool:
+    """Whether a value (of a module's facts) holds an env value joined to text that may
+    run on with a name (`"api-" + ...`, not `... + ".shop:50051"`), or to another value."""
     if isinstance(value, EnvText):
-        return True
+        return any(_joined(one, other) for one, other in itertools.pairwise(value.parts))
     if isinstance(value, EnvRef):
-        return bool(value.prefix or value.suffix)
+        return joinable(value.prefix[-1:]) or joinable(value.suffix[:1])
     if depth > 12 or isinstance(value, str | bytes | int | float | bool | type(None)):
         return False
     if isinstance(value, Mapping):
@@ -383,6 +389,13 @@ def _holds_pieces(value: object, depth: int) -> bool:
             for f in dataclasses.fields(value)
         )
     return False
+
+
+def _joined(one: str | EnvRef, other: str | EnvRef) -> bool:
+    """Whether two parts of an `EnvText` may run on into one name."""
+    if isinstance(one, str):
+        return isinstance(other, EnvRef) and joinable(one[-1:])
+    return isinstance(other, EnvRef) or joinable(other[:1])
 
 
 def _setting(index: Index, words: frozenset[str]) -> set[str]:

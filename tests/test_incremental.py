@@ -613,3 +613,36 @@ def test_a_service_is_judged_again_when_the_code_that_dials_it_through_its_env_c
     tree.edit("web/main.py", None)
     assert outcome(tree.judge()) == outcome(tree.fresh())
     assert tree.judgement is not None and not tree.judgement.whole
+
+
+def test_code_that_makes_an_address_of_pieces_changed_is_judged_whole(tmp_path: Path) -> None:
+    """`"loki-" + os.environ["PART"]`, PART set to ingester: no file writes the Service's
+    name whole, so the code's edit is judged whole (its channel removed, the ingester is
+    no longer seen called through its Service)."""
+    root = tmp_path / "tree"
+    files = {
+        **LOKI,
+        "app/main.py": (
+            "import os\n\nimport grpc\n\n"
+            'logs = grpc.insecure_channel("loki-" + os.environ["PART"] + ".shop:3100")\n'
+        ),
+        "app/Dockerfile": 'FROM python:3.12-slim\nCOPY . /app\nCMD ["python", "/app/main.py"]\n',
+    }
+    files["app/deploy.yaml"] = (
+        files["app/deploy.yaml"]
+        .replace(
+            '{name: LOGS_ADDR, value: "http://loki-ingester.shop:3100"}',
+            "{name: PART, value: ingester}",
+        )
+        .replace("shop/web:1.0", "shop/app:1.0")
+    )
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    (root / ".git").mkdir()
+    tree = Workspace(root, {})
+    said = tree.judge()
+    tree.edit("app/main.py", swap(b"grpc.insecure_channel(", b"print("))
+    assert outcome(tree.fresh()) != outcome(said), "the ingester's finding says who calls it"
+    assert outcome(tree.judge()) == outcome(tree.fresh())
+    assert tree.judgement is not None and tree.judgement.whole
