@@ -21,7 +21,14 @@ from k8slb.inputs import MANIFESTS, READERS, Reader, ReadSettings, reader_of
 from k8slb.internal import internal_error
 from k8slb.languages import LANGUAGES, load
 from k8slb.model.index import Index
-from k8slb.model.links import Pin, link_code, link_rows, unmatched_pins
+from k8slb.model.links import (
+    CodeLinks,
+    Pin,
+    link_code,
+    link_code_again,
+    link_rows,
+    unmatched_pins,
+)
 from k8slb.model.units import deployment_units
 from k8slb.parsing import Parsed, Unparsed, parse_all
 from k8slb.progress import QUIET, Progress
@@ -374,13 +381,13 @@ def run(
         else None
     )
     if memory is not None and (unchanged := memory.unchanged()) is not None:
-        return _detached(unchanged)  # no file touched since the last run (like ruff's cache)
+        return detached(unchanged)  # no file touched since the last run (like ruff's cache)
     data = read_bytes(sources, contents, memory.recognised() if memory is not None else {})
     errors = list(data.errors)
     if memory is not None and not errors and (same := memory.same_bytes(data)) is not None:
         if save:
             memory.cache.save()
-        return replace(_detached(same), contents=dict(data))  # touched, but every byte as was
+        return replace(detached(same), contents=dict(data))  # touched, but every byte as was
     read = read_sources(
         sources,
         data,
@@ -396,13 +403,13 @@ def run(
     for number in range(1, max(read.variants.values(), default=1)):
         _merge(result, _check(sources, settings, read.variant(number)))
     if memory is not None and not late and not read.stopped:
-        kept = memory.keep(replace(_detached(result), contents={}))
+        kept = memory.keep(replace(detached(result), contents={}))
         if kept and save:
             memory.cache.save()
     return result
 
 
-def _detached(result: RunResult) -> RunResult:
+def detached(result: RunResult) -> RunResult:
     """A result whose lists are its own: the caller adds to a run's errors (a missing
     `--context` path, a report it cannot write) and applies a baseline to its findings,
     which must never reach the result the cache keeps for the next run."""
@@ -452,10 +459,32 @@ def _merge(result: RunResult, other: RunResult) -> None:
 def _check(
     sources: Sequence[Source], settings: Settings, read: Sources, progress: Progress = QUIET
 ) -> RunResult:
-    """One variant of a run, stage by stage: analyse what was read into the model, run the
-    rules, suppress, relocate findings to the templates that wrote them, keep what is
-    reported."""
-    context = analyse(sources, settings, read)
+    """One variant of a run, stage by stage: analyse what was read into the model, then
+    judge it."""
+    return conclude(sources, settings, read, analyse(sources, settings, read), progress)
+
+
+def conclude(
+    sources: Sequence[Source],
+    settings: Settings,
+    read: Sources,
+    context: Context,
+    progress: Progress = QUIET,
+) -> RunResult:
+    """The judgement of a model and the run's result."""
+    findings, suppressed = verdicts(sources, settings, read, context, progress)
+    return summary(sources, settings, read, context, findings, suppressed)
+
+
+def verdicts(
+    sources: Sequence[Source],
+    settings: Settings,
+    read: Sources,
+    context: Context,
+    progress: Progress = QUIET,
+) -> tuple[list[Finding], list[tuple[Finding, str]]]:
+    """The findings kept and those suppressed: run the rules, suppress, relocate findings
+    to the templates that wrote them, keep what is reported."""
     findings = run_rules(context, settings.rules, read.errors, progress)
     findings, suppressed = suppress(findings, context, settings, read)
     if read.templates:  # findings about rendered charts and builds go to their files
@@ -468,14 +497,29 @@ def _check(
         findings = [f for f in findings if reported(f.path)]
         suppressed = [(f, why) for f, why in suppressed if reported(f.path)]
     findings.sort(key=Finding.sort_key)
-    result = _result(sources, read, context, reported, findings, suppressed)
+    return findings, suppressed
+
+
+def summary(
+    sources: Sequence[Source],
+    settings: Settings,
+    read: Sources,
+    context: Context,
+    findings: list[Finding],
+    suppressed: list[tuple[Finding, str]],
+) -> RunResult:
+    """The run's result around its findings: what it read, the links, the warnings."""
+    result = _result(sources, read, context, _reported(sources, read), findings, suppressed)
     result.warnings = unmatched_pins(settings.links, context.index, read.modules)
     return result
 
 
-def analyse(sources: Sequence[Source], settings: Settings, read: Sources) -> Context:
+def analyse(
+    sources: Sequence[Source], settings: Settings, read: Sources, links: CodeLinks | None = None
+) -> Context:
     """The model the rules read: the index of objects (deployment units, meshes), which
-    code runs in which container, the read problems; with --context, what is judged."""
+    code runs in which container, the read problems; with --context, what is judged.
+    `links`: the last model's, after an edit that changed no code and no build file."""
     objects = [obj for m in read.manifests for obj in m.objects]
     problems: list[Problem] = [p for m in read.manifests for p in m.problems]
     problems += [facts.problem for facts in read.modules if facts.problem is not None]
@@ -493,7 +537,9 @@ def analyse(sources: Sequence[Source], settings: Settings, read: Sources) -> Con
         modules=read.modules,
         kubernetes_version=settings.kubernetes_version,
         fix_values=settings.fix_values,
-        links=link_code(index, read.modules, read.builds, settings.links),
+        links=link_code(index, read.modules, read.builds, settings.links)
+        if links is None
+        else link_code_again(index, read.modules, links),
         proxy_configs=[c for m in read.manifests for c in m.proxy_configs],
         grpc_java=read.builds.grpc_java,
         # with --context only the reported files' objects are judged; a rendered file's

@@ -9,7 +9,10 @@ between changes (the server judges a change after a quiet spell at once). Prints
 to the first judgement, the median and the 95th percentile of didChange -> diagnostics,
 and the server's resident and peak memory. Nothing is asserted: a bench, never a test.
 
-Usage: python scripts/bench_lsp.py [N] [ROUNDS]
+With KIND `code` the file edited is a service's Python module instead (a comment added:
+its facts change, what the links read of it does not).
+
+Usage: python scripts/bench_lsp.py [N] [ROUNDS] [KIND: yaml or code]
 """
 
 from __future__ import annotations
@@ -38,7 +41,10 @@ def memory_mb(pid: int) -> tuple[int, int]:
     return fields.get("VmRSS", 0), fields.get("VmHWM", 0)
 
 
-async def measure(root: Path, rounds: int) -> None:
+EDITED = {"yaml": ("team-*/svc-*/*.yaml", "yaml"), "code": ("team-*/svc-*/server.py", "python")}
+
+
+async def measure(root: Path, rounds: int, kind: str = "yaml") -> None:
     client = LanguageClient("k8slb-bench", "1")
     arrived: dict[str, asyncio.Event] = {}
 
@@ -46,7 +52,8 @@ async def measure(root: Path, rounds: int) -> None:
     def published(params: types.PublishDiagnosticsParams) -> None:
         arrived.setdefault(params.uri, asyncio.Event()).set()
 
-    target = sorted(root.glob("team-*/svc-*/*.yaml"))[0]
+    pattern, language = EDITED[kind]
+    target = sorted(root.glob(pattern))[0]
     uri = target.resolve().as_uri()
     text = target.read_text("utf-8")
     moved = "# a line more: every finding below moves\n" + text
@@ -65,7 +72,9 @@ async def measure(root: Path, rounds: int) -> None:
     arrived[uri] = asyncio.Event()
     client.text_document_did_open(
         types.DidOpenTextDocumentParams(
-            text_document=types.TextDocumentItem(uri=uri, language_id="yaml", version=1, text=text)
+            text_document=types.TextDocumentItem(
+                uri=uri, language_id=language, version=1, text=text
+            )
         )
     )
     await arrived[uri].wait()
@@ -111,10 +120,11 @@ async def measure(root: Path, rounds: int) -> None:
 def main() -> None:
     services = int(sys.argv[1]) if len(sys.argv) > 1 else 600
     rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 20
+    kind = sys.argv[3] if len(sys.argv) > 3 else "yaml"
     with tempfile.TemporaryDirectory() as folder:
         corpus = Path(folder) / "corpus"
         make_corpus(corpus, services)
-        asyncio.run(measure(corpus, rounds))
+        asyncio.run(measure(corpus, rounds, kind))
 
 
 if __name__ == "__main__":

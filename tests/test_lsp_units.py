@@ -9,6 +9,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from k8slb.cache import ParseMemo
 from k8slb.lsp.positions import Text, path_of, same_lines
 from k8slb.lsp.state import SessionMemo, Workspace
 from lsprotocol import types
@@ -71,7 +72,7 @@ def test_a_code_action_at_the_cursor_takes_the_findings_of_its_line() -> None:
 
 def test_the_session_keeps_only_the_parses_the_last_judgement_used() -> None:
     memo = SessionMemo()
-    key = SessionMemo.file_key
+    key = ParseMemo.file_key  # the key of some bytes (a session hashes each once)
     memo.store("a.yaml", b"one", "parse of one")  # the first judgement parses both
     memo.store("b.yaml", b"kept", "parse of b")
     memo.forget_unused()
@@ -79,6 +80,8 @@ def test_the_session_keeps_only_the_parses_the_last_judgement_used() -> None:
     assert memo.parsed("b.yaml", b"kept") == "parse of b"  # a keystroke later: b unchanged
     memo.store("a.yaml", b"two", "parse of two")  # and a's new text
     memo.forget_unused()
+    assert set(memo.used) == {key("a.yaml", b"two"), key("b.yaml", b"kept")}
+    memo.forget_unused()  # a judgement that read no parse (its files' bytes as they were)
     assert set(memo.used) == {key("a.yaml", b"two"), key("b.yaml", b"kept")}
 
 
@@ -117,3 +120,32 @@ def test_a_judgement_of_what_was_judged_already_is_the_last_one(tmp_path: Path) 
     assert edited is not first and folder.judge() is edited
     (root / "server.py").write_text("")  # on disk, the editor told nothing
     assert folder.judge() is not edited
+
+
+def test_the_session_hashes_a_file_again_only_when_its_bytes_are_other_bytes() -> None:
+    memo = SessionMemo()
+    data = b"kind: Service\n"
+    first = memo.file_key("a.yaml", data)
+    assert memo.file_key("a.yaml", data) == first == ParseMemo.file_key("a.yaml", data)
+    assert memo.file_key("a.yaml", b"kind: Pod\n") == ParseMemo.file_key("a.yaml", b"kind: Pod\n")
+    assert memo.file_key("a.yaml", bytes(data)) == first  # equal bytes, read again: the same key
+
+
+def test_a_file_is_read_again_only_when_its_stamp_changed(tmp_path: Path) -> None:
+    """The workspace keeps each file's bytes with its stamp (times, size, inode): a
+    judgement reads only what changed on disk, and a change the watcher reports is read
+    whatever the stamp says."""
+    root = tmp_path / "demo"
+    shutil.copytree(FIXTURES / "demo" / "bad", root)
+    folder = Workspace(str(root))
+    folder.plan()
+    sources = folder.sources()
+    first = folder._read(sources)
+    again = folder._read(sources)
+    path = str(root / "backend.yaml")
+    assert again[path] is first[path]  # not read again
+    (root / "backend.yaml").write_bytes(first[path] + b"# more\n")
+    assert folder._read(sources)[path] == first[path] + b"# more\n"
+    kept = folder._read(sources)[path]
+    folder.touched(path, added_or_gone=False)  # the watcher's word
+    assert folder._read(sources)[path] is not kept

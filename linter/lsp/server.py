@@ -31,6 +31,8 @@ from pygls.lsp.server import LanguageServer
 # edit's diagnostics come as soon as they can, a burst of typing costs two judgements).
 DEBOUNCE_SECONDS = 0.2
 EXPLAIN_LINKS = "k8slb.explainLinks"
+# How long the editor is quiet before the garbage of old judgements is collected.
+COLLECT_AFTER_SECONDS = 10.0
 
 
 class K8slbServer(LanguageServer):
@@ -45,6 +47,7 @@ class K8slbServer(LanguageServer):
         # path -> its text as last judged, its diagnostics (kept while neither changes)
         self._said: dict[str, tuple[Text, list[Found]]] = {}
         self._owner: dict[str, Workspace] = {}  # path published -> its folder
+        self._collection: asyncio.TimerHandle | None = None  # the garbage's, when quiet
 
     # the folders
 
@@ -96,6 +99,8 @@ class K8slbServer(LanguageServer):
         except Exception as error:  # a bug of k8slb's: said, and the server goes on
             self.log(internal_error(f"checking {folder.root}", error), types.MessageType.Error)
             return
+        finally:
+            self._settle_memory()
         if result is None:
             self.window_show_message(
                 types.ShowMessageParams(
@@ -110,7 +115,9 @@ class K8slbServer(LanguageServer):
 
         def text_of(path: str) -> Text | None:
             if path not in seen:
-                readable = os.path.isfile(path) or path in folder.buffers  # not a chart's folder
+                # not a chart's folder (a file read from disk, by its stamp, is none)
+                readable = folder.read_from_disk(path) or path in folder.buffers
+                readable = readable or os.path.isfile(path)
                 text = folder.text_of(path) if readable else None
                 seen[path] = self._located(path, text) if text is not None else None
             return seen[path]
@@ -119,6 +126,19 @@ class K8slbServer(LanguageServer):
         others = {p: s for p, s in self._said.items() if self._owner.get(p) is not folder}
         self._said = {**others, **said}
         self._publish(folder, {path: pairs for path, (_, pairs) in said.items()})
+
+    def _settle_memory(self) -> None:
+        """Keep what the judgement left out of the collector's rounds (the parsed
+        workspace: a full round over it cost an edit's judgement a third of a second), and
+        collect the garbage of old judgements once the editor has been quiet a while."""
+        gc.freeze()
+        if self._collection is not None:
+            self._collection.cancel()
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # judged outside the server's loop (a test)
+            return
+        self._collection = loop.call_later(COLLECT_AFTER_SECONDS, _collect)
 
     def _located(self, path: str, text: str) -> Text:
         """The file's lines, numbered both ways: worked out again only when its text
@@ -347,6 +367,12 @@ def build() -> K8slbServer:
         return "\n".join(said)
 
     return server
+
+
+def _collect() -> None:
+    gc.unfreeze()
+    gc.collect()
+    gc.freeze()
 
 
 def _resolves_edits(ls: K8slbServer) -> bool:

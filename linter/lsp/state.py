@@ -2,9 +2,10 @@
 makes of it (its configuration, its files), the parses of the last run, and the text of
 the buffers open in the editor, which stands for the file on disk while it is unsaved.
 
-Each judgement is a whole `check` of the folder (the workspace is the context: a Service
-edited changes what is said about the code that dials it), with the buffers' text over
-the files' and the parses of every unchanged file taken from memory.
+Each judgement is a `check` of the folder (the workspace is the context: a Service edited
+changes what is said about the code that dials it), with the buffers' text over the
+files' and the parses of every unchanged file taken from memory; after an edit, only the
+files whose findings it may change are judged again (incremental.py).
 """
 
 from __future__ import annotations
@@ -15,10 +16,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from k8slb import api
+from k8slb import api, incremental
 from k8slb.cache import ParseMemo
 from k8slb.config import YAML_NAMES
 from k8slb.core.results import RunResult
+from k8slb.engine import detached
 from k8slb.fixing.fixer import FixOutcome
 from k8slb.inputs import reported
 from k8slb.reading.charts import pack, pack_members, unpack
@@ -29,6 +31,9 @@ from k8slb.reading.sources import Source, language_of
 # The files that configure a run: a change to one of them is a new plan.
 CONFIG_NAMES = frozenset({*YAML_NAMES, "pyproject.toml"})
 
+
+# What tells a file changed on disk without reading it: its times, size and inode.
+Stamp = tuple[int, int, int, int]
 
 # What a judgement reads: the plan, every file's bytes, the other files' (baseline, values).
 Inputs = tuple["api.Run | None", dict[str, bytes], tuple[bytes | None, ...]]
@@ -41,6 +46,17 @@ class SessionMemo(ParseMemo):
     def __init__(self) -> None:
         super().__init__()
         self._touched: set[str] = set()
+        self._keys: dict[str, tuple[bytes, str]] = {}  # path -> the bytes last keyed, key
+
+    def file_key(self, path: str, data: bytes) -> str:  # type: ignore[override]
+        """The key of a file's bytes, hashed again only when they are other bytes than the
+        last judgement's (a judgement keys every file of the workspace)."""
+        known = self._keys.get(path)
+        if known is not None and known[0] is data:
+            return known[1]
+        key = super().file_key(path, data)
+        self._keys[path] = (data, key)
+        return key
 
     def parsed_by_key(self, key: str, path: str) -> Any:
         self._touched.add(key)
@@ -51,6 +67,8 @@ class SessionMemo(ParseMemo):
         super().store_by_key(key, path, parsed, blob)
 
     def forget_unused(self) -> None:
+        if not self._touched:  # a judgement that stood (no byte changed) read no parse
+            return
         self.used = {key: parsed for key, parsed in self.used.items() if key in self._touched}
         self._touched = set()
 
@@ -67,7 +85,12 @@ class Workspace:
         self.problem: str | None = None  # why there is no plan (a configuration broken)
         self.result: RunResult | None = None  # the last judgement
         self._judged: Inputs = (None, {}, ())  # what the last judgement read
+        # the last judgement's model and findings, for the next to judge only what an edit
+        # may change (incremental.py)
+        self.judgement: incremental.Judgement | None = None
         self._sources: dict[str, Source] = {}
+        self._disk: dict[str, tuple[Stamp, bytes]] = {}  # path -> its stamp and bytes read
+        self._texts: dict[str, tuple[bytes, str]] = {}  # path -> bytes and their text
         self._charts: list[Source] = []
 
     def owns(self, path: str) -> bool:
@@ -105,6 +128,7 @@ class Workspace:
         """What a file changed on disk calls for: "plan" (the configuration, an ignore
         file, a file of a kind k8slb reads come or gone), "judge" (a file a judgement
         reads, the baseline), or None (a file no judgement reads: `.git/`'s, a build's)."""
+        self._disk.pop(path, None)  # read again, whatever its stamp says
         name = os.path.basename(path)
         if name in CONFIG_NAMES or name == ".gitignore":
             return "plan"
@@ -168,9 +192,13 @@ class Workspace:
         read = (self.run, self._read(sources), self._other_inputs())
         if self.result is not None and self._judged == read:
             return self.result
-        given = read[1]
-        result = api.check(run, jobs=1, contents=given, memo=self.memo)
+        judged = incremental.judge(
+            run.found.sources, run.settings, read[1], memo=self.memo, before=self.judgement
+        )
         self.memo.forget_unused()
+        self.judgement = judged if isinstance(judged, incremental.Judgement) else None
+        result = detached(judged.result if isinstance(judged, incremental.Judgement) else judged)
+        result.errors[:0] = run.found.errors
         if run.baseline is not None and run.baseline.is_file():
             api.apply_baseline(result, run.baseline, report_unused=False)
         self.result, self._judged = result, read
@@ -180,13 +208,31 @@ class Workspace:
         """Every file's bytes, a buffer's over its file's; a file that cannot be read is
         left for the check to say so."""
         given = self.contents()
+        kept: dict[str, tuple[Stamp, bytes]] = {}
         for source in sources:
             if source.unread is None and source.path not in given:
                 try:
-                    given[source.path] = source.read()
+                    given[source.path] = self._bytes_of(source, kept)
                 except OSError:
                     continue
+        self._disk = kept
         return given
+
+    def read_from_disk(self, path: str) -> bool:
+        """Whether the last judgement read the file from disk, a file of its own."""
+        return path in self._disk
+
+    def _bytes_of(self, source: Source, kept: dict[str, tuple[Stamp, bytes]]) -> bytes:
+        """A file's bytes, as the last judgement read them while the file's stamp (its
+        times, size, inode) is the same: a judgement reads only the files that changed."""
+        if source.language in ("helm", "kustomize") or source.location != source.path:
+            return source.read()  # a chart's or a build's files: packed again
+        status = os.stat(source.path)
+        stamp = (status.st_mtime_ns, status.st_ctime_ns, status.st_size, status.st_ino)
+        known = self._disk.get(source.path)
+        data = known[1] if known is not None and known[0] == stamp else source.read()
+        kept[source.path] = (stamp, data)
+        return data
 
     def _other_inputs(self) -> tuple[bytes | None, ...]:
         """The bytes of what else a judgement reads: the baseline, the values files the
@@ -220,11 +266,16 @@ class Workspace:
                     data = handle.read()
             except OSError:
                 return None
+        known = self._texts.get(path)
+        if known is not None and known[0] is data:  # decoded once while the bytes hold
+            return known[1]
         codec = codec_for(path, data) or UTF8
         try:
-            return codec.decode(data)
+            text = codec.decode(data)
         except UnicodeDecodeError:
             return None
+        self._texts[path] = (data, text)
+        return text
 
 
 def _bytes_of(path: str) -> bytes | None:

@@ -185,7 +185,7 @@ def _may_hold(text: str, names: set[str]) -> bool:
     return any(name in lowered for name in names)
 
 
-def _joinable(char: str) -> bool:
+def joinable(char: str) -> bool:
     """Whether a name could run across this character (an empty string: no character)."""
     return bool(char) and (not char.isascii() or char.isalnum() or char == "-")
 
@@ -203,7 +203,7 @@ def _may_reach(target: object, names: set[str], naming: set[str]) -> bool:
         return True  # its value is in the args of the containers that run it: asked there
     if not isinstance(target, EnvRef):
         return False  # an unresolved value: it resolves to no Service (destinations)
-    if _joinable(target.prefix[-1:]) or _joinable(target.suffix[:1]):
+    if joinable(target.prefix[-1:]) or joinable(target.suffix[:1]):
         return True
     if _may_hold(target.prefix, names) or _may_hold(target.suffix, names):
         return True

@@ -148,6 +148,14 @@ class Index:
             template = self._templates[id(workload)] = made
         return template
 
+    def share_templates(self, other: Index) -> None:
+        """Take the pod templates `other` made of the workloads both have (the same
+        objects): a model made again after an edit (k8slb lsp) reads no unchanged body."""
+        mine = {id(w) for w in self.workload_objects}
+        for key, template in other._templates.items():
+            if key in mine:
+                self._templates.setdefault(key, template)
+
     @property
     def workloads(self) -> list[tuple[K8sObject, PodTemplate]]:
         """Every workload with its pod template (every body read: a whole-tree lookup)."""

@@ -229,6 +229,25 @@ class CodeLinks:
             if (link := self._link(workload, container)) is not None
         ]
 
+    def keep(self, other: CodeLinks) -> None:
+        """Take the links `other` made for the workloads both have (the same objects): for
+        a model made again after an edit that changed no code and no build file, which
+        are all a link reads besides its own workload (k8slb lsp)."""
+        if self._finder is None or self._index is None or other._index is None:
+            return
+        why_not = dict(other._finder.why_not) if other._finder is not None else {}
+        self._finder.why_not = {}  # by the ids of this model's objects (the finder may be shared)
+        if self._programs is None:  # the Go programs: of the code alone
+            self._programs = other._programs
+        # the same objects' pod templates, so their containers are the same too
+        self._index.share_templates(other._index)
+        for key, link in other._made.items():
+            if key[0] in self._workloads:
+                self._made[key] = link
+        for key, why in why_not.items():
+            if key[0] in self._workloads:
+                self._finder.why_not[key] = why
+
     def of(self, workload: K8sObject, container: str) -> Link | None:
         """The link of the workload's long-running container of that name (the last, if
         the name is repeated)."""
@@ -409,6 +428,19 @@ def link_code(
     if not modules and not builds.dockerfiles:
         return CodeLinks()
     return CodeLinks(modules, _Finder(modules, builds, pins or {}), index)
+
+
+def link_code_again(index: Index, python: Sequence[CodeFacts], before: CodeLinks) -> CodeLinks:
+    """`link_code` after an edit that left the code, the build files and the pins as
+    `before` had them: its finder (what it learnt of the folders and programs) and the
+    links of the workloads both models have are kept; only a changed workload is linked
+    again (k8slb lsp)."""
+    if before._finder is None:
+        return CodeLinks()
+    modules = {os.path.normpath(m.path): m for m in python if not m.is_test}
+    made = CodeLinks(modules, before._finder, index)
+    made.keep(before)
+    return made
 
 
 class _Finder:

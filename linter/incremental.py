@@ -1,0 +1,433 @@
+"""A judgement after an edit that costs the edit: the files read into the same facts as
+the last judgement's are not judged again, and their findings are kept; the rules judge
+only the files whose findings the edit may change.
+
+Which files those are is worked out from the model before and after the edit, never from
+what the rules happen to read today, and always more than less:
+
+- the files whose bytes changed, the modules whose facts changed with them (a name
+  resolved across files), the containers whose code changed (links.py, before and after);
+- the workloads those files run or hold, the Services that select them, the workloads the
+  changed Services select (and a Service's headless twins), the code those workloads run;
+- every file that names one of those objects, in any case (a client's address, an env
+  value, a scaler's target, a route) and every object the changed files name (with the
+  workloads a named Service selects: who dials it is evidence about them; a changed
+  module names what the env and args of the containers that run it name, or with none,
+  of the workloads that set a variable it reads), with the code run by the workloads of
+  those files, and the code no container runs that reads an
+  env variable they set (addresses.destinations looks it up by name); where a Service
+  changed, the code that makes an address of pieces (`"api-" + os.environ["NAME"]`),
+  which names a Service no file writes whole;
+- the other modules of a changed module's project and Go program, the files of its folder
+  (deployment units, what is read with its unit), and the files whose findings pointed
+  into a changed file (a finding quotes the line that set an address).
+
+Those files are judged as `--context` judges its reported files (`Context.judged`), which
+tests/test_context_scope.py holds to the findings of judging everything. What the model
+cannot place that way starts a whole judgement: a new plan or settings, a chart or a
+kustomization, a build file's facts changed, the deployment units changed, a changed
+object of a kind whose relations are not by name or selector (a Namespace, a
+PodDisruptionBudget, a ServiceMonitor), a changed module that makes an address of pieces.
+tests/test_incremental.py holds every judgement after an edit to a fresh run's.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import functools
+import itertools
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+
+from k8slb.cache import ParseMemo
+from k8slb.code.facts import CodeFacts, EnvRef, EnvText
+from k8slb.core.findings import Finding
+from k8slb.core.results import RunResult
+from k8slb.engine import (
+    Settings,
+    Sources,
+    analyse,
+    conclude,
+    read_bytes,
+    read_sources,
+    run,
+    summary,
+    verdicts,
+)
+from k8slb.model.dialers import joinable
+from k8slb.model.index import Index, literal_env, selector_of
+from k8slb.model.units import PLAIN
+from k8slb.reading.objects import K8sObject
+from k8slb.reading.sources import Source
+from k8slb.rules.base import Context
+
+# The kinds whose relations to other objects the closure follows (their workloads, the
+# Services that select them, names): a changed object of another kind judges everything.
+FOLLOWED = frozenset(
+    {
+        ("apps", "Deployment"),
+        ("apps", "StatefulSet"),
+        ("apps", "DaemonSet"),
+        ("apps", "ReplicaSet"),
+        ("", "ReplicationController"),
+        ("batch", "Job"),
+        ("batch", "CronJob"),
+        ("", "Pod"),
+        ("", "Service"),
+        ("autoscaling", "HorizontalPodAutoscaler"),
+        ("keda.sh", "ScaledObject"),
+        ("", "ConfigMap"),
+        ("", "Secret"),
+        ("", "ServiceAccount"),
+        ("", "PersistentVolumeClaim"),
+        ("networking.k8s.io", "Ingress"),
+        ("gateway.networking.k8s.io", "HTTPRoute"),
+        ("gateway.networking.k8s.io", "GRPCRoute"),
+    }
+)
+
+# A word of a file, as names are written in addresses, env values and references: what
+# `bytes.split` leaves once every other byte is a blank.
+_WORD = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
+_BLANKS = bytes(b if b in _WORD else 32 for b in range(256))
+
+
+def words(data: bytes) -> frozenset[str]:
+    """The words of a file's bytes, lower-cased (a name of an object is found among them,
+    as an address names a Service in any case)."""
+    return frozenset(w.decode("ascii") for w in data.lower().translate(_BLANKS).split())
+
+
+@functools.lru_cache(maxsize=65536)  # every object's name, asked on every judgement
+def name_words(name: str) -> frozenset[str]:
+    return words(name.encode("utf-8", "replace"))
+
+
+@dataclass
+class Judgement:
+    """What a judgement leaves for the next: its plan and settings, the bytes it read, what
+    they were read into, the model (every file judged), the result, each file's words and
+    which modules make addresses of pieces."""
+
+    sources: Sequence[Source]
+    settings: Settings
+    data: Mapping[str, bytes]
+    read: Sources
+    context: Context
+    result: RunResult
+    words: dict[str, frozenset[str]]
+    composers: dict[str, tuple[CodeFacts, bool]]  # path -> its facts, whether it composes
+    whole: bool = True  # judged whole (False: after an edit, from the last judgement)
+    today: datetime.date = field(default_factory=datetime.date.today)  # exemptions end by it
+
+
+def judge(
+    sources: Sequence[Source],
+    settings: Settings,
+    contents: Mapping[str, bytes],
+    *,
+    memo: ParseMemo,
+    before: Judgement | None = None,
+) -> Judgement | RunResult:
+    """The run's judgement with `contents` over the files' bytes: after `before`, only the
+    files an edit may change are judged again. A tree this cannot judge by parts (charts,
+    kustomizations: rendered variants) gives the whole run's result and no judgement."""
+    day = settings.today or datetime.date.today()
+    data = read_bytes(sources, contents)
+    last = before if before is not None and _comparable(before, sources, settings) else None
+    changed = _changed(last.data, data) if last is not None else set()
+    if last is not None and not changed and not data.errors:
+        return last
+    read = read_sources(sources, data, cache=memo, helm=settings.helm)
+    read.errors[:0] = data.errors
+    if read.rendered_from or read.stopped:  # variants are judged apart: the run does it
+        return run(sources, settings, contents, memo=memo)
+    same_code = last is not None and _same_code(last, read)
+    # the links made again only for the changed workloads, where no code changed
+    context = analyse(sources, settings, read, last.context.links if last and same_code else None)
+    said = _words(dict(data), last)
+    pieces = _composers(context.modules, last)
+    affected = None if last is None else _affected(last, read, context, changed, said, pieces)
+    if last is None or affected is None:
+        result = conclude(sources, settings, read, context)
+        return Judgement(
+            sources, settings, dict(data), read, context, result, said, pieces, today=day
+        )
+    # the affected files judged as `--context` judges its reported files
+    new, also = verdicts(sources, settings, read, replace(context, judged=frozenset(affected)))
+    kept = [f for f in last.result.findings if f.path not in affected]
+    findings = sorted([*kept, *(f for f in new if f.path in affected)], key=Finding.sort_key)
+    suppressed = [s for s in last.result.suppressed if s[0].path not in affected]
+    suppressed += [s for s in also if s[0].path in affected]
+    result = summary(sources, settings, read, context, findings, suppressed)
+    return Judgement(
+        sources, settings, dict(data), read, context, result, said, pieces, False, today=day
+    )
+
+
+def _comparable(before: Judgement, sources: Sequence[Source], settings: Settings) -> bool:
+    """Whether the last judgement was of the same plan and settings, on the same day (an
+    exemption that ends changes every file it covers)."""
+    if before.today != (settings.today or datetime.date.today()):
+        return False  # a judgement made on another day
+    return before.settings == settings and [
+        (s.path, s.language, s.report, s.unread) for s in before.sources
+    ] == [(s.path, s.language, s.report, s.unread) for s in sources]
+
+
+def _changed(before: Mapping[str, bytes], now: Mapping[str, bytes]) -> set[str]:
+    """The files whose bytes differ (read, or no longer read)."""
+    return {
+        path for path in before.keys() | now.keys() if not _same(before.get(path), now.get(path))
+    }
+
+
+def _same(one: bytes | None, other: bytes | None) -> bool:
+    return one is other or one == other
+
+
+def _words(data: dict[str, bytes], before: Judgement | None) -> dict[str, frozenset[str]]:
+    """Each file's words, made again only for the files whose bytes changed."""
+    known = before.words if before is not None else {}
+    old = before.data if before is not None else {}
+    return {
+        path: known[path] if path in known and _same(old.get(path), content) else words(content)
+        for path, content in data.items()
+    }
+
+
+def _affected(
+    before: Judgement,
+    read: Sources,
+    context: Context,
+    changed: set[str],
+    said: Mapping[str, frozenset[str]],
+    composers: Mapping[str, tuple[CodeFacts, bool]],
+) -> set[str] | None:
+    """The files whose findings the edit may change; None when the edit reaches further
+    than the model can place (see the module's doc): a whole judgement."""
+    if read.builds != before.read.builds or _units_changed(before.context, context):
+        return None
+    seeds = set(changed)
+    seeds |= _facts_changed(before.context.modules, context.modules)
+    seeds |= _links_changed(before.context, context)
+    affected = set(seeds)
+    models = ((before.context, before.words, before.composers), (context, said, composers))
+    for model, words_of, pieces in models:
+        near = _near(model, seeds, words_of, pieces)
+        if near is None:
+            return None
+        affected |= near
+    folders = {_folder(path) for path in seeds}
+    affected |= {path for path in said if _folder(path) in folders}
+    # a finding that quotes a changed file's line (the env entry that set an address)
+    affected |= {f.path for f in before.result.findings if any(r.path in seeds for r in f.related)}
+    return affected
+
+
+def _same_code(before: Judgement, read: Sources) -> bool:
+    """Whether the edit left every build file's facts as they were, and of every module
+    what links read (links._Finder, code/projects.py: its path, language, project,
+    imports, whether it is a test): then a container's link depends on its workload
+    alone."""
+    if read.builds != before.read.builds or len(read.modules) != len(before.read.modules):
+        return False
+    pairs = zip(read.modules, before.read.modules, strict=True)
+    return all(one is other or _linked_by(one) == _linked_by(other) for one, other in pairs)
+
+
+def _linked_by(facts: CodeFacts) -> tuple[object, ...]:
+    """What of a module the links read."""
+    return (facts.path, facts.language, facts.project, facts.imports, facts.is_test)
+
+
+def _units_changed(before: Context, now: Context) -> bool:
+    """Whether a file's deployment unit changed (a file with no objects is in none)."""
+    old, new = before.index.units, now.index.units
+    return any(old.get(path, PLAIN) != new.get(path, PLAIN) for path in old.keys() | new.keys())
+
+
+def _facts_changed(before: Sequence[CodeFacts], now: Sequence[CodeFacts]) -> set[str]:
+    """The modules whose facts differ: changed by another file (a name it imports, the
+    project it is in, the settings of its framework)."""
+    old = {facts.path: facts for facts in before}
+    new = {facts.path: facts for facts in now}
+    return {
+        path
+        for path in old.keys() | new.keys()
+        if (one := old.get(path)) is not (other := new.get(path)) and one != other
+    }
+
+
+def _links_changed(before: Context, now: Context) -> set[str]:
+    """The files of the containers whose code changed, and of that code, before and after."""
+    old = {link.key: link for link in before.links.links}
+    new = {link.key: link for link in now.links.links}
+    touched: set[str] = set()
+    for key in old.keys() | new.keys():
+        one, other = old.get(key), new.get(key)
+        if one == other:
+            continue
+        for link in (one, other):
+            if link is not None:
+                touched.add(link.workload.path)
+                touched.update(link.modules)
+    return touched
+
+
+def _near(
+    context: Context,
+    seeds: set[str],
+    words_of: Mapping[str, frozenset[str]],
+    composers: Mapping[str, tuple[CodeFacts, bool]],
+) -> set[str] | None:
+    """The files one model relates to the seed files (the module's doc, in order)."""
+    index, links = context.index, context.links
+    objects = [obj for obj in index.objects if obj.path in seeds]
+    if any((obj.group, obj.kind) not in FOLLOWED for obj in objects):
+        return None
+    modules = [facts for facts in context.modules if facts.path in seeds]
+    if any(composers.get(facts.path, (facts, False))[1] for facts in modules):
+        return None  # it makes an address of pieces: which Service it names, no word says
+    is_workload = {id(w) for w in index.workload_objects}
+    workloads = {id(o): o for o in objects if id(o) in is_workload}
+    for facts in modules:
+        for link in links.running(facts.path):
+            workloads[id(link.workload)] = link.workload
+    services = {id(o): o for o in objects if o.is_a("", "Service")}
+    for service in list(services.values()):
+        for workload, _ in index.selected(service):
+            workloads[id(workload)] = workload
+        services.update((id(t), t) for t in _twins(context, service))
+    for workload in list(workloads.values()):
+        services.update((id(s), s) for s in index.selecting(workload))
+    related = [*objects, *workloads.values(), *services.values()]
+    near = {obj.path for obj in related}
+    names = {word for obj in related if obj.name for word in name_words(obj.name)}
+    # what the seeds name: their own words, and for a changed module the words of the
+    # manifests that give its addresses (its containers' env and args; with no container,
+    # every workload that sets a variable it names: addresses.destinations)
+    naming = set(seeds)
+    for facts in modules:
+        runners = links.running(facts.path)
+        naming |= {link.workload.path for link in runners}
+        if not runners:
+            naming |= _setting(index, words_of.get(facts.path, frozenset()))
+    named = set().union(*(words_of.get(path, frozenset()) for path in naming))
+    near |= {path for path, found in words_of.items() if found & names}
+    # the objects the seeds name, and for a Service the pods it sends to: who dials a
+    # Service is evidence about them (serving.called_through)
+    for obj in index.objects:
+        if obj.name and name_words(obj.name) <= named:
+            near.add(obj.path)
+            if obj.is_a("", "Service"):
+                near |= {workload.path for workload, _ in index.selected(obj)}
+                near |= {twin.path for twin in _twins(context, obj)}
+    # the code run by the workloads of every file reached, and the code no container runs
+    # that reads a variable they set (every variable of a seed's workloads, the others'
+    # whose values name one of the objects): addresses.destinations looks it up by name
+    variables: set[str] = set()
+    for workload in index.workload_objects:
+        if workload.path not in near:
+            continue
+        near |= _code_of(context, workload)
+        for container in index.template(workload).containers:
+            for setting in literal_env(workload, container):
+                if workload.path in seeds or name_words(setting.value) & names:
+                    variables.add(str(setting.entry.get("name")).lower())
+    if any(obj.is_a("", "Service") for obj in objects):
+        # an address made of pieces (`"api-" + os.environ["NAME"]`) names a Service no
+        # file writes whole: the code that makes one is judged again with every Service
+        near |= {path for path, (_, pieces) in composers.items() if pieces}
+    if variables:
+        near |= {
+            facts.path
+            for facts in context.modules
+            if words_of.get(facts.path, frozenset()) & variables and not links.running(facts.path)
+        }
+    projects = {facts.project for facts in modules}
+    near |= {facts.path for facts in context.modules if facts.project in projects}
+    for facts in modules:
+        near |= {f.path for program in links.programs(facts.path) for f in program}
+    return near
+
+
+def _composers(
+    modules: Sequence[CodeFacts], before: Judgement | None
+) -> dict[str, tuple[CodeFacts, bool]]:
+    """Whether each module makes an address of pieces: an environment value joined to
+    text before or after it (`EnvRef`'s prefix or suffix), or to another (`EnvText`).
+    Looked for again only in the facts that are not the last judgement's."""
+    known = before.composers if before is not None else {}
+    found: dict[str, tuple[CodeFacts, bool]] = {}
+    for facts in modules:
+        last = known.get(facts.path)
+        found[facts.path] = (
+            last if last is not None and last[0] is facts else (facts, _holds_pieces(facts, 0))
+        )
+    return found
+
+
+def _holds_pieces(value: object, depth: int) -> bool:
+    """Whether a value (of a module's facts) holds an env value joined to text that may
+    run on with a name (`"api-" + ...`, not `... + ".shop:50051"`), or to another value."""
+    if isinstance(value, EnvText):
+        return any(_joined(one, other) for one, other in itertools.pairwise(value.parts))
+    if isinstance(value, EnvRef):
+        return joinable(value.prefix[-1:]) or joinable(value.suffix[:1])
+    if depth > 12 or isinstance(value, str | bytes | int | float | bool | type(None)):
+        return False
+    if isinstance(value, Mapping):
+        return any(_holds_pieces(v, depth + 1) for v in value.values())
+    if isinstance(value, tuple | list | set | frozenset):
+        return any(_holds_pieces(v, depth + 1) for v in value)
+    if dataclasses.is_dataclass(value):
+        return any(
+            _holds_pieces(getattr(value, f.name, None), depth + 1)
+            for f in dataclasses.fields(value)
+        )
+    return False
+
+
+def _joined(one: str | EnvRef, other: str | EnvRef) -> bool:
+    """Whether two parts of an `EnvText` may run on into one name."""
+    if isinstance(one, str):
+        return isinstance(other, EnvRef) and joinable(one[-1:])
+    return isinstance(other, EnvRef) or joinable(other[:1])
+
+
+def _setting(index: Index, words: frozenset[str]) -> set[str]:
+    """The files of the workloads that set an env variable among `words`."""
+    return {
+        workload.path
+        for workload in index.workload_objects
+        for container in index.template(workload).containers
+        for setting in literal_env(workload, container)
+        if str(setting.entry.get("name")).lower() in words
+    }
+
+
+def _twins(context: Context, service: K8sObject) -> Iterable[K8sObject]:
+    """The Services of the same namespace and selector (a headless twin)."""
+    selector = selector_of(service)
+    return [
+        other
+        for other in context.index.services
+        if other.namespace == service.namespace and selector_of(other) == selector
+    ]
+
+
+def _code_of(context: Context, workload: K8sObject) -> set[str]:
+    template = context.index.template(workload)
+    return {
+        path
+        for container in template.containers
+        if (link := context.links.of(workload, container.name)) is not None
+        for path in link.modules
+    }
+
+
+def _folder(path: str) -> str:
+    return path.rpartition(os.sep)[0]
