@@ -61,7 +61,7 @@ from k8slb.model.index import Index, literal_env, selector_of
 from k8slb.model.units import PLAIN
 from k8slb.reading.objects import K8sObject
 from k8slb.reading.sources import Source
-from k8slb.rules.base import Context
+from k8slb.rulekit.base import Context
 
 # The kinds whose relations to other objects the closure follows (their workloads, the
 # Services that select them, names): a changed object of another kind judges everything.
@@ -140,7 +140,7 @@ def judge(
     changed = _changed(last.data, data) if last is not None else set()
     if last is not None and not changed and not data.errors:
         return last
-    read = read_sources(sources, data, cache=memo, helm=settings.helm)
+    read = read_sources(sources, data, cache=memo, settings=settings)
     read.errors[:0] = data.errors
     if read.rendered_from or read.stopped:  # variants are judged apart: the run does it
         return run(sources, settings, contents, memo=memo)

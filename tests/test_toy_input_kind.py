@@ -124,11 +124,6 @@ def test_a_rendering_is_kept_in_the_cache_until_its_source_changes(
     assert registered == [str(tree / "shop.subst")] * 2, "a changed source is rendered again"
 
 
-# The LSP server's file is another branch's this round: its one test of a kind (its charts)
-# goes when the branches meet.
-ASKED_LATER = {"linter/lsp/state.py"}
-
-
 def kind_tests(where: str, source: str) -> list[str]:
     """Each comparison of a source's kind (`x.language`, `language`) with a reader's name
     in a module's source (`where`: its path, for the message)."""
@@ -153,7 +148,7 @@ def test_no_stage_outside_the_readers_asks_which_kind_a_source_is() -> None:
     found = []
     for path in [*(ROOT / "linter").rglob("*.py"), *(ROOT / "rules").rglob("*.py")]:
         where = path.relative_to(ROOT)
-        if where.parts[:2] not in readers and where.as_posix() not in ASKED_LATER:
+        if where.parts[:2] not in readers:
             found += kind_tests(where.as_posix(), path.read_text("utf-8"))
     assert found == []
 

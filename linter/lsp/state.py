@@ -22,7 +22,7 @@ from k8slb.config import YAML_NAMES
 from k8slb.core.results import RunResult
 from k8slb.engine import detached
 from k8slb.fixing.fixer import FixOutcome
-from k8slb.inputs import reported
+from k8slb.inputs import reader_of, reported
 from k8slb.reading.charts import pack, pack_members, unpack
 from k8slb.reading.encodings import UTF8, codec_for
 from k8slb.reading.repository import inside
@@ -105,7 +105,7 @@ class Workspace:
             self.run, self.problem = None, str(error)
         sources = self.run.found.sources if self.run is not None else []
         self._sources = {source.path: source for source in sources}
-        self._charts = [s for s in sources if s.language == "helm" and s.location is not None]
+        self._charts = [s for s in sources if _packs_folder(s) and s.location is not None]
 
     def knows(self, path: str) -> bool:
         """Whether a judgement reads the file: one of the plan's, or in one of its charts."""
@@ -225,7 +225,8 @@ class Workspace:
     def _bytes_of(self, source: Source, kept: dict[str, tuple[Stamp, bytes]]) -> bytes:
         """A file's bytes, as the last judgement read them while the file's stamp (its
         times, size, inode) is the same: a judgement reads only the files that changed."""
-        if source.language in ("helm", "kustomize") or source.location != source.path:
+        reader = reader_of(source.language)
+        if (reader is not None and reader.renders) or source.location != source.path:
             return source.read()  # a chart's or a build's files: packed again
         status = os.stat(source.path)
         stamp = (status.st_mtime_ns, status.st_ctime_ns, status.st_size, status.st_ino)
@@ -303,3 +304,9 @@ def _encoded(path: str, text: str) -> bytes:
 
 def _with_sources(run: api.Run, sources: list[Source]) -> api.Run:
     return replace(run, found=replace(run.found, sources=sources))
+
+
+def _packs_folder(source: Source) -> bool:
+    """Whether a source's text is its folder's files packed (a chart's)."""
+    reader = reader_of(source.language)
+    return reader is not None and reader.packs_folder
