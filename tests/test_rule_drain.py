@@ -270,6 +270,8 @@ def test_a_service_a_servicemonitor_scrapes_on_every_port_carries_no_clients(
         ("prom-metrics", False),
         ("metrics-port", False),
         ("monitoring", False),
+        ("metrics-debug", False),
+        ("debug", False),
         ("http-metrics", True),
         ("port", True),
     ],
@@ -283,6 +285,148 @@ def test_a_service_whose_ports_are_named_for_scrapes_or_profiling_carries_no_cli
         "    - name: http\n      port: 80", f"    - name: {name}\n      port: 80"
     )
     assert bool(lint_text(tmp_path, text, ["KLB302", "KLB401"])) is serving
+
+
+SIDECAR = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: sales}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: sales}}
+  template:
+    metadata: {labels: {app: sales}}
+    spec:
+      containers:
+        - name: sales
+          image: registry.example/sales:1.0
+          ports: [{name: sales, containerPort: 3000}]
+        - name: exporter
+          image: registry.example/exporter:1.0
+          ports:
+            - {name: metrics, containerPort: 4000}
+            - {name: metrics-debug, containerPort: 4010}
+            - {name: metrics-prom, containerPort: 4020}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: sales-service}
+spec:
+  selector: {app: sales}
+  ports:
+    - {name: sales, port: 3000, targetPort: sales}
+    - {name: metrics, port: 4000, targetPort: metrics}
+    - {name: metrics-debug, port: 4010, targetPort: metrics-debug}
+    - {name: prometheus, port: 4020, targetPort: metrics-prom}
+"""
+SCRAPE_CONFIG = """\
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: prometheus}
+data:
+  prometheus.yml: |
+    scrape_configs:
+      - job_name: sales
+        static_configs:
+          - targets: ["sales-service.default.svc:4020"]
+"""
+
+
+def test_a_sidecar_reached_only_on_scrape_ports_of_a_client_service_is_not_serving(
+    tmp_path: Path,
+) -> None:
+    """The Service carries clients to `sales`; the exporter beside it is reached only on
+    ports named for scrapes and profiling, and Prometheus's own configuration naming one
+    is a scrape, not a caller."""
+    found = lint_text(tmp_path / "a", SIDECAR + SCRAPE_CONFIG, ["KLB302", "KLB401"])
+    assert {f.text.split("'")[1] for f in found} == {"sales"}
+    called = SIDECAR + (
+        "---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: dashboards}\n"
+        "data:\n  datasource.yaml: 'url: http://sales-service:4020'\n"
+    )
+    found = lint_text(tmp_path / "b", called, ["KLB401"])
+    assert {f.text.split("'")[1] for f in found} == {"sales", "exporter"}, "a caller's URL"
+
+
+PROMETHEUS_SERVER = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: prometheus, namespace: ops}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: prometheus}}
+  template:
+    metadata: {labels: {app: prometheus}}
+    spec:
+      containers:
+        - name: prometheus
+          image: prom/prometheus:v2.44.0
+          ports: [{name: web, containerPort: 9090}]
+---
+apiVersion: v1
+kind: Service
+metadata: {name: prometheus, namespace: ops}
+spec:
+  selector: {app: prometheus}
+  ports: [{name: prometheus, port: 9090, targetPort: web}]
+"""
+INGRESS = """\
+---
+apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata: {name: prometheus, namespace: ops}
+spec:
+  rules:
+    - http:
+        paths:
+          - path: /
+            pathType: Prefix
+            backend: {service: {name: prometheus, port: {number: 9090}}}
+"""
+GRAFANA = """\
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: grafana, namespace: ops}
+spec:
+  selector: {matchLabels: {app: grafana}}
+  template:
+    metadata: {labels: {app: grafana}}
+    spec:
+      containers:
+        - name: grafana
+          image: grafana/grafana:10.0.0
+          env: [{name: PROMETHEUS_URL, value: "http://prometheus.ops.svc.cluster.local:9090"}]
+"""
+
+
+@pytest.mark.parametrize(("caller", "serving"), [("", False), (INGRESS, True), (GRAFANA, True)])
+def test_a_service_named_for_scrapes_that_a_caller_reaches_carries_clients(
+    tmp_path: Path, caller: str, serving: bool
+) -> None:
+    """A Prometheus server behind a port named `prometheus`: no caller, no client traffic;
+    an Ingress routing to it, or a client's URL naming it with its port, wins over the
+    port's name."""
+    found = lint_text(tmp_path, PROMETHEUS_SERVER + caller, ["KLB302", "KLB401"])
+    assert bool(found) is serving
+    if serving:
+        assert {f.severity for f in found} == {Severity.WARNING}
+
+
+def test_a_well_known_controller_whose_port_only_serves_metrics_is_info(tmp_path: Path) -> None:
+    """Cluster Autoscaler's only port (named `http`) serves /metrics and /health-check:
+    nothing calls it (the table of unreached components, with its source)."""
+    text = (
+        web_deployment("")
+        .replace(
+            "registry.example/web:1.0", "registry.k8s.io/autoscaling/cluster-autoscaler:v1.32.0"
+        )
+        .replace("replicas: 3", "replicas: 2")
+    )
+    found = lint_text(tmp_path, text, ["KLB302", "KLB401"])
+    assert found and {f.severity for f in found} == {Severity.INFO}
+    assert all("/metrics and /health-check" in f.text for f in found)
 
 
 POD_MONITOR = """\
