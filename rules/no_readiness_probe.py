@@ -23,10 +23,13 @@ class NoReadinessProbe(Rule):
     A Service carries no client traffic when it only serves the pods themselves: peer
     discovery (`publishNotReadyAddresses: true`, or ports named for gossip, memberlist,
     raft, cluster or peer traffic), metrics scrapes and profiling (ports named only with
-    the words `metrics`, `prometheus`, `prom`, `pprof`, `profiling`, or scraped by a
-    ServiceMonitor, or by a PodMonitor on every pod the Service selects; not
-    `http-metrics`, which several charts give to their whole HTTP API). A pod that only
-    such Services select is not reported. (A `targetPort` of 0 is no placeholder:
+    the words `metrics`, `prometheus`, `prom`, `pprof`, `profiling`, `debug`, or scraped
+    by a ServiceMonitor, or by a PodMonitor on every pod the Service selects; not
+    `http-metrics`, which several charts give to their whole HTTP API), unless a caller
+    is seen: an Ingress or route to the Service, or a client's URL naming it with the port
+    (in a ConfigMap, or a container's env or arguments; not a Prometheus configuration's
+    scrape targets). A pod that only such Services select, or a container reached only on
+    such ports of a client Service (a metrics sidecar), is not reported. (A `targetPort` of 0 is no placeholder:
     Kubernetes sends that port's traffic to the Service's own port number.)
 
     It is only `info` where readiness decides little: when no other pod takes the traffic
