@@ -62,7 +62,8 @@ class NoPreStop(Rule):
     when it runs one replica, a Deployment with `strategy: Recreate` or `maxSurge: 0`, a
     StatefulSet, or a Deployment that keeps its data on a PersistentVolumeClaim one pod
     holds (`ReadWriteOnce` or `ReadWriteOncePod`, or a claim not among the files read,
-    whose mode is then taken as `ReadWriteOnce` and the message says so). Such a
+    whose mode is then taken as `ReadWriteOnce` and the message says so; not a claim the
+    pod mounts read-only, nor one another workload mounts too). Such a
     single-replica store (a database, cache, broker or telemetry sink) has no second pod:
     its surge pod waits for the volume or finds the data held by the old process, so the
     pause only delays the outage. The

@@ -120,6 +120,21 @@ def _claim(mode: str) -> str:
     )
 
 
+# A Job that fills the claim `data` the Deployment then serves from
+LOADER = """\
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: loader}
+spec:
+  template:
+    spec:
+      restartPolicy: Never
+      containers: [{name: loader, image: registry.example/loader:1.0}]
+      volumes: [{name: data, persistentVolumeClaim: {claimName: data}}]
+"""
+
+
 def _store(replicas: str = ONE, claim: str = "") -> str:
     """web_deployment() keeping its data on claim `data` (`claim`: its manifest, if any)."""
     return web_deployment(READY, DATA_CLAIM).replace("  replicas: 3\n", replicas) + claim
@@ -161,6 +176,15 @@ def _store(replicas: str = ONE, claim: str = "") -> str:
         (_store("  replicas: 2\n"), False),
         (_store() + SCALER, False),
         (
+            web_deployment(
+                READY + "volumeMounts: [{name: data, mountPath: /data, readOnly: true}]\n",
+                DATA_CLAIM,
+            ).replace("  replicas: 3\n", ONE)
+            + _claim("ReadWriteOnce"),
+            False,
+        ),
+        (_store(claim=_claim("ReadWriteOnce") + LOADER), False),
+        (
             web_deployment(READY, "volumes:\n  - name: data\n    emptyDir: {}\n").replace(
                 "  replicas: 3\n", ONE
             ),
@@ -189,6 +213,8 @@ def _store(replicas: str = ONE, claim: str = "") -> str:
         "one-replica-read-only-claim",
         "two-replica-store",
         "one-replica-store-autoscaled",
+        "one-replica-rwo-claim-mounted-read-only",
+        "one-replica-rwo-claim-another-workload-mounts",
         "one-replica-emptydir",
     ],
 )

@@ -10,12 +10,12 @@ from collections.abc import Sequence
 from k8slb.core.findings import Related
 from k8slb.model.dialers import Dialer, config_dialers, dialers_by_service
 from k8slb.model.index import Index, service_type
-from k8slb.model.objects import Container, PodTemplate, service_ports
+from k8slb.model.objects import Container, PodTemplate, namespace_key, service_ports
 from k8slb.model.routes import key_of
 from k8slb.model.well_known import unreached
 from k8slb.reading.build_files import image_repository
 from k8slb.reading.objects import K8sObject, dig
-from k8slb.reading.yamltree import YSeq
+from k8slb.reading.yamltree import YMap, YSeq
 from k8slb.record import record
 from k8slb.rulekit.base import Context
 
@@ -58,11 +58,14 @@ def _data_volume(index: Index, workload: K8sObject, template: PodTemplate) -> st
     claim not among the objects read, taken as ReadWriteOnce like most claims). A surge
     pod then waits for the volume or finds the data held by the old process: it takes no
     traffic over. A claim that many pods may write (ReadWriteMany) or only read is no
-    such state."""
+    such state, nor is one the pod only reads (mounted read-only) or that another
+    workload's pods mount too: a surge pod mounts it as well."""
     volumes = template.spec.get("volumes")
     for volume in volumes if isinstance(volumes, YSeq) else ():
         name = dig(volume, "persistentVolumeClaim", "claimName")
         if not isinstance(name, str) or not name:
+            continue
+        if _read_only(template, volume) or _shared_claim(index, workload, name):
             continue
         claim = index.claim(workload, name)
         if claim is None:
@@ -75,6 +78,34 @@ def _data_volume(index: Index, workload: K8sObject, template: PodTemplate) -> st
         if held and all(m in _ONE_POD for m in modes):
             return f"PersistentVolumeClaim {name}, {held[0]}"
     return None
+
+
+def _read_only(template: PodTemplate, volume: YMap) -> bool:
+    """Whether the pod only reads the volume: its claim is mounted `readOnly`, or every
+    container that mounts it does so read-only."""
+    if dig(volume, "persistentVolumeClaim", "readOnly") is True:
+        return True
+    mounts = [
+        mount
+        for container in template.containers
+        for mount in (container.body.get("volumeMounts") or ())
+        if isinstance(mount, YMap) and mount.get("name") == volume.get("name")
+    ]
+    return bool(mounts) and all(mount.get("readOnly") is True for mount in mounts)
+
+
+def _shared_claim(index: Index, workload: K8sObject, name: str) -> bool:
+    """Whether another workload applied with this one mounts the same claim."""
+    for other, template in index.workloads:
+        if other is workload or namespace_key(other.namespace) != namespace_key(workload.namespace):
+            continue
+        volumes = template.spec.get("volumes")
+        for volume in volumes if isinstance(volumes, YSeq) else ():
+            if dig(volume, "persistentVolumeClaim", "claimName") == name and index.together(
+                other, workload
+            ):
+                return True
+    return False
 
 
 # The access modes under which only one pod (on one node) writes a claim
