@@ -29,8 +29,9 @@ class NoReadinessProbe(Rule):
     is seen: an Ingress or route to the Service, or a client's URL naming it with the port
     (in a ConfigMap, or a container's env or arguments; not a Prometheus configuration's
     scrape targets). A pod that only such Services select, or a container reached only on
-    such ports of a client Service (a metrics sidecar), is not reported. (A `targetPort` of 0 is no placeholder:
-    Kubernetes sends that port's traffic to the Service's own port number.)
+    such ports of a client Service (a metrics sidecar), is not reported. (A `targetPort`
+    of 0 is no placeholder: Kubernetes sends that port's traffic to the Service's own
+    port number.)
 
     It is only `info` where readiness decides little: when no other pod takes the traffic
     while one stops, as `no-prestop` reads it (a bare Pod; or no autoscaler and one
