@@ -4,6 +4,7 @@ from collections.abc import Iterator
 
 from k8slb.core.findings import Finding, Related, Severity
 from k8slb.model.traffic import publishes_not_ready
+from k8slb.reading.objects import K8sObject, dig
 from k8slb.rulekit.base import PROBES, Context, Example, Rule
 from k8slb.rulekit.examples import LIVE, READY, publishing_not_ready, web_deployment
 from k8slb.rulekit.serving import never_overlaps, reached_otherwise
@@ -42,6 +43,11 @@ class NoReadinessProbe(Rule):
     is `info` when the callers reach the pods without the Service, as `no-prestop` reads
     it (the code registers the process in a service registry, or a well-known component
     reached otherwise), unless a caller is seen going through the Service.
+
+    A container with a `startupProbe` is kept not ready until that probe succeeds, so it
+    gets no traffic before it listens: the finding then says only what remains (traffic
+    while it hangs or drains), and is `info` when the workload runs one replica and no
+    autoscaler scales it (no other pod could take that traffic).
 
     ## Why it matters
     Without a readiness probe a pod is in the endpoints as soon as its containers start:
@@ -93,10 +99,16 @@ class NoReadinessProbe(Rule):
         for workload, template, container, services in context.serving_containers():
             if container.probe("readinessProbe") is None:
                 service = services[0]
+                started = container.probe("startupProbe") is not None
+                why_traffic = (
+                    "its startupProbe keeps it out until it starts, but it gets traffic while "
+                    "it hangs or drains"
+                    if started
+                    else "so it gets traffic before it listens and while it hangs or drains"
+                )
                 message: tuple[str, ...] = (
                     f"container {container.name!r} of {workload.ref.display} has no readinessProbe",
-                    f"it serves Service {service.name}, so it gets traffic before it listens "
-                    "and while it hangs or drains",
+                    f"it serves Service {service.name}, {why_traffic}",
                     "add a readinessProbe",
                 )
                 why = never_overlaps(context.index, workload, template)
@@ -104,6 +116,11 @@ class NoReadinessProbe(Rule):
                 related = [Related(service.path, service.pos[0], "the Service it serves")]
                 if why is not None:
                     note = f"info only: {why}, so readiness decides little there"
+                elif started and _one_replica(context, workload):
+                    note = (
+                        "info only: one replica with a startupProbe: no other pod could take "
+                        "the traffic while it hangs, so readiness decides little there"
+                    )
                 elif other := reached_otherwise(context, workload, container, services):
                     note = (
                         f"info only: {other.reason}, not through Service {service.name}, and "
@@ -124,3 +141,11 @@ class NoReadinessProbe(Rule):
                     severity=Severity.INFO if note else None,
                     related=related,
                 )
+
+
+def _one_replica(context: Context, workload: K8sObject) -> bool:
+    """Whether the workload runs one pod and nothing scales it (a DaemonSet: one a node)."""
+    if workload.kind not in ("Deployment", "StatefulSet", "ReplicaSet"):
+        return False
+    replicas = dig(workload.body.get("spec"), "replicas")
+    return replicas in (None, 1) and not context.index.scalers(workload)

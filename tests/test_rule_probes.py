@@ -690,3 +690,32 @@ def test_spring_boot_health_that_aggregates_a_configured_dependency_is_a_warning
     assert ("Spring Boot adds the health of what the application configures" in finding.text) is (
         severity is Severity.WARNING
     )
+
+
+STARTUP = "startupProbe:\n  exec: {command: [valkey-cli, ping]}\n"
+
+
+@pytest.mark.parametrize(
+    ("replicas", "scaled", "severity"),
+    [("1", False, Severity.INFO), ("3", False, Severity.WARNING), ("1", True, Severity.WARNING)],
+    ids=["one-replica", "three-replicas", "one-replica-autoscaled"],
+)
+def test_a_startup_probe_leaves_only_traffic_while_it_hangs_and_one_replica_is_info(
+    tmp_path: Path, replicas: str, scaled: bool, severity: Severity
+) -> None:
+    """The kubelet keeps a container not ready until its startupProbe succeeds: no traffic
+    before it listens. What remains is traffic while it hangs or drains, which another pod
+    could take only when there is one."""
+    scaler = (
+        "---\napiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: web}\n"
+        "spec: {scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}, "
+        "minReplicas: 1, maxReplicas: 5}\n"
+    )
+    text = web_deployment(STARTUP).replace("replicas: 3", f"replicas: {replicas}")
+    (finding,) = lint_text(tmp_path, text + (scaler if scaled else ""), ["KLB302"])
+    assert finding.severity is severity
+    assert "before it listens" not in finding.text
+    assert "its startupProbe keeps it out until it starts" in finding.text
+    assert "while it hangs or drains" in finding.text
+    (plain,) = lint_text(tmp_path / "plain", web_deployment(), ["KLB302"])
+    assert "before it listens" in plain.text and plain.severity is Severity.WARNING
