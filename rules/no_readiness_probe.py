@@ -7,7 +7,7 @@ from k8slb.model.traffic import publishes_not_ready
 from k8slb.reading.objects import K8sObject, dig
 from k8slb.rulekit.base import PROBES, Context, Example, Rule
 from k8slb.rulekit.examples import LIVE, READY, publishing_not_ready, web_deployment
-from k8slb.rulekit.serving import never_overlaps, reached_otherwise
+from k8slb.rulekit.serving import never_overlaps, reached_otherwise, strongest
 
 
 class NoReadinessProbe(Rule):
@@ -98,7 +98,8 @@ class NoReadinessProbe(Rule):
     def check(self, context: Context) -> Iterator[Finding]:
         for workload, template, container, services in context.serving_containers():
             if container.probe("readinessProbe") is None:
-                service = services[0]
+                service, called = strongest(context, services)
+                served = f"Service {service.name}" + (f" ({called})" if called else "")
                 started = container.probe("startupProbe") is not None
                 why_traffic = (
                     "its startupProbe keeps it out until it starts, but it gets traffic while "
@@ -108,7 +109,7 @@ class NoReadinessProbe(Rule):
                 )
                 message: tuple[str, ...] = (
                     f"container {container.name!r} of {workload.ref.display} has no readinessProbe",
-                    f"it serves Service {service.name}, {why_traffic}",
+                    f"it serves {served}, {why_traffic}",
                     "add a readinessProbe",
                 )
                 why = never_overlaps(context.index, workload, template)

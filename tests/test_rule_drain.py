@@ -588,3 +588,92 @@ def test_a_clusterip_that_publishes_not_ready_pods_still_carries_clients(
         "      targetPort: http\n  publishNotReadyAddresses: true\n",
     )
     assert rules_of(lint_text(tmp_path, text, ["KLB302", "KLB401"])) == ["KLB302", "KLB401"]
+
+
+WEBHOOK_MANAGER = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: manager, namespace: sys}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: manager}}
+  template:
+    metadata: {labels: {app: manager}}
+    spec:
+      containers:
+        - name: manager
+          image: registry.example/manager:1.0
+          ports:
+            - {name: metrics, containerPort: 8443}
+            - {name: webhook, containerPort: 9443}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: manager-metrics-service, namespace: sys}
+spec:
+  selector: {app: manager}
+  ports: [{name: https, port: 8443, targetPort: metrics}]
+---
+apiVersion: v1
+kind: Service
+metadata: {name: manager-webhook-service, namespace: sys}
+spec:
+  selector: {app: manager}
+  ports: [{port: 443, targetPort: webhook}]
+"""
+VALIDATING = """\
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata: {name: manager-validating}
+webhooks:
+  - name: v.example.io
+    clientConfig:
+      service: {name: manager-webhook-service, namespace: sys, path: /validate}
+    failurePolicy: Fail
+    sideEffects: None
+    admissionReviewVersions: [v1]
+"""
+API_SERVICE = """\
+---
+apiVersion: apiregistration.k8s.io/v1
+kind: APIService
+metadata: {name: v1.example.io}
+spec:
+  group: example.io
+  version: v1
+  service: {name: manager-metrics-service, namespace: sys}
+"""
+
+
+@pytest.mark.parametrize(
+    ("callers", "named", "caller"),
+    [
+        ("", "manager-webhook-service", None),  # not the one named for metrics
+        (
+            VALIDATING,
+            "manager-webhook-service",
+            "ValidatingWebhookConfiguration/manager-validating",
+        ),
+        (API_SERVICE, "manager-metrics-service", "APIService/v1.example.io"),
+        (
+            API_SERVICE + VALIDATING,
+            "manager-webhook-service",
+            "ValidatingWebhookConfiguration/manager-validating",
+        ),
+    ],
+    ids=["no-caller-seen", "webhook", "apiservice", "webhook-before-apiservice"],
+)
+def test_the_service_named_is_the_one_the_api_server_calls(
+    tmp_path: Path, callers: str, named: str, caller: str | None
+) -> None:
+    """Of the Services that select the pod, KLB401 and KLB302 name the one the API server
+    calls (an admission webhook's before an aggregated API's), and say so; with none, one
+    not named for metrics."""
+    for rule in ("KLB401", "KLB302"):
+        (finding,) = lint_text(tmp_path / rule, WEBHOOK_MANAGER + callers, [rule])
+        assert f"it serves Service {named}" in finding.text
+        if caller is not None:
+            assert f"(the API server calls it for {caller})" in finding.text
+        else:
+            assert "the API server calls it" not in finding.text
