@@ -3,6 +3,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from k8slb.core.findings import Finding, Related, Severity
+from k8slb.model.index import is_headless
+from k8slb.model.routes import key_of
 from k8slb.model.traffic import publishes_not_ready
 from k8slb.reading.objects import K8sObject, dig
 from k8slb.rulekit.base import PROBES, Context, Example, Rule
@@ -43,6 +45,10 @@ class NoReadinessProbe(Rule):
     is `info` when the callers reach the pods without the Service, as `no-prestop` reads
     it (the code registers the process in a service registry, or a well-known component
     reached otherwise), unless a caller is seen going through the Service.
+
+    It is `info` too for a DaemonSet that only headless Services select (and no L7 route
+    reaches), as `no-prestop` reads a headless Service: its callers find the pods by DNS,
+    one a node, and a caller that takes the pod on its own node has no other to turn to.
 
     A container with a `startupProbe` is kept not ready until that probe succeeds, so it
     gets no traffic before it listens: the finding then says only what remains (traffic
@@ -128,6 +134,18 @@ class NoReadinessProbe(Rule):
                         "no caller of that Service is seen; its readiness does not gate them"
                     )
                     related += other.related
+                elif (
+                    workload.kind == "DaemonSet"
+                    and all(is_headless(s) for s in services)
+                    and not any(
+                        context.routes().get(key_of(s.namespace, s.name or "")) for s in services
+                    )
+                ):
+                    note = (
+                        f"info only: a DaemonSet's pods are found through headless Service "
+                        f"{service.name}, one a node; a caller that takes the pod on its own node "
+                        "has no other to turn to, so readiness decides little there"
+                    )
                 elif all(publishes_not_ready(s) for s in services):
                     note = (
                         f"info only: Service {service.name} publishes not-ready addresses, so "

@@ -719,3 +719,42 @@ def test_a_startup_probe_leaves_only_traffic_while_it_hangs_and_one_replica_is_i
     assert "while it hangs or drains" in finding.text
     (plain,) = lint_text(tmp_path / "plain", web_deployment(), ["KLB302"])
     assert "before it listens" in plain.text and plain.severity is Severity.WARNING
+
+
+def _headless(text: str) -> str:
+    return text.replace(
+        "spec:\n  selector:\n    app: web", "spec:\n  clusterIP: None\n  selector:\n    app: web"
+    )
+
+
+@pytest.mark.parametrize(
+    ("kind", "headless", "routed", "severity"),
+    [
+        ("DaemonSet", True, False, Severity.INFO),
+        ("DaemonSet", False, False, Severity.WARNING),
+        ("DaemonSet", True, True, Severity.WARNING),
+        ("Deployment", True, False, Severity.WARNING),
+    ],
+    ids=["daemonset-headless", "daemonset-clusterip", "daemonset-headless-routed", "deployment"],
+)
+def test_a_daemonset_only_a_headless_service_selects_is_info_as_for_klb401(
+    tmp_path: Path, kind: str, headless: bool, routed: bool, severity: Severity
+) -> None:
+    """A DaemonSet's callers that find its pods by headless DNS take the one on their node:
+    no other pod could take its traffic, so a readiness probe decides little (info, as
+    KLB401 says of headless Services); an L7 route or a ClusterIP keeps the warning, and a
+    Deployment behind a headless Service keeps it too (DNS lists only ready pods)."""
+    text = web_deployment().replace("kind: Deployment", f"kind: {kind}", 1)
+    if kind == "DaemonSet":
+        text = text.replace("  replicas: 3\n", "")
+    if headless:
+        text = _headless(text)
+    if routed:
+        text += (
+            "---\napiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: web}\n"
+            "spec: {rules: [{http: {paths: [{path: /, pathType: Prefix, "
+            "backend: {service: {name: web, port: {number: 80}}}}]}}]}\n"
+        )
+    (finding,) = lint_text(tmp_path, text, ["KLB302"])
+    assert finding.severity is severity
+    assert ("one a node" in finding.text) is (severity is Severity.INFO)

@@ -277,7 +277,7 @@ def strongest(context: Context, services: Sequence[K8sObject]) -> tuple[K8sObjec
     ]
     if callers:
         _, _, service, caller = min(callers, key=lambda found: found[:2])
-        return service, f"the API server calls it for {caller.ref.display}"
+        return service, f"the API server calls it for {caller.kind}/{caller.name}"
     if len(services) == 1:
         return services[0], ""
     for service in services:
