@@ -440,21 +440,6 @@ def test_a_service_named_for_scrapes_that_a_caller_reaches_carries_clients(
         assert {f.severity for f in found} == {Severity.WARNING}
 
 
-def test_a_well_known_controller_whose_port_only_serves_metrics_is_info(tmp_path: Path) -> None:
-    """Cluster Autoscaler's only port (named `http`) serves /metrics and /health-check:
-    nothing calls it (the table of unreached components, with its source)."""
-    text = (
-        web_deployment("")
-        .replace(
-            "registry.example/web:1.0", "registry.k8s.io/autoscaling/cluster-autoscaler:v1.32.0"
-        )
-        .replace("replicas: 3", "replicas: 2")
-    )
-    found = lint_text(tmp_path, text, ["KLB302", "KLB401"])
-    assert found and {f.severity for f in found} == {Severity.INFO}
-    assert all("/metrics and /health-check" in f.text for f in found)
-
-
 POD_MONITOR = """\
 ---
 apiVersion: monitoring.coreos.com/v1
