@@ -126,6 +126,64 @@ func ServerOptions() []grpc.ServerOption {
     )
 
 
+def test_an_aliased_grpc_s_server_options_from_a_module_named_without_a_dot_are_read(
+    tmp_path: Path,
+) -> None:
+    """`module shop` (no dot in its path, as a go.mod may name it): its packages are the
+    module's, not Go's standard library, so a helper of one is followed; the gRPC package
+    is imported under another name, beside a package of the module named grpc."""
+    main = """\
+package main
+
+import (
+	"net"
+
+	"shop/services/trips/internal/grpc"
+	"shop/shared/tracing"
+
+	grpcserver "google.golang.org/grpc"
+)
+
+func main() {
+	lis, _ := net.Listen("tcp", ":9093")
+	server := grpcserver.NewServer(tracing.ServerOptions()...)
+	grpc.NewHandler(server)
+	server.Serve(lis)
+}
+"""
+    helper = """\
+package tracing
+
+import "google.golang.org/grpc"
+
+func ServerOptions() []grpc.ServerOption {
+	return []grpc.ServerOption{
+		grpc.MaxConcurrentStreams(100),
+	}
+}
+"""
+    files = {
+        "go.mod": "module shop\n\ngo 1.24\n",
+        "services/trips/cmd/main.go": main,
+        "shared/tracing/grpc.go": helper,
+    }
+    result = lint_files(tmp_path / "read", files, ["KLB201"])
+    assert [(f.path.rsplit("/", 2)[-2], f.line) for f in result.findings] == [("cmd", 14)]
+    files["shared/tracing/grpc.go"] = helper.replace(
+        "grpc.MaxConcurrentStreams(100)",
+        "grpc.KeepaliveParams(keepalive.ServerParameters{MaxConnectionAge: time.Minute})",
+    ).replace('import "google.golang.org/grpc"', IMPORTS_WITH_KEEPALIVE)
+    assert lint_files(tmp_path / "set", files, ["KLB201"]).findings == []
+
+
+IMPORTS_WITH_KEEPALIVE = """import (
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/keepalive"
+)"""
+
+
 MMF_MAIN = """\
 package main
 

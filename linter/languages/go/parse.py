@@ -1702,9 +1702,68 @@ def _appends_to(node: Node, name: str) -> bool:
 
 
 def _standard(path: str) -> bool:
-    """An import path of Go's standard library (`net/http`): no dot in its first element,
-    as every module path outside it has (a module named without one is not followed)."""
-    return "." not in path.split("/", 1)[0]
+    """An import path of Go's standard library (`net/http`): its first element is one of
+    the library's top-level packages and has no dot. A module may be named without a dot
+    (`module shop` in its go.mod, imported as `shop/internal/opts`): that is followed."""
+    first = path.split("/", 1)[0]
+    return first in _STANDARD_ROOTS or ("/" not in path and "." not in first)
+
+
+# the top-level packages of Go's standard library (`go list std`, without vendor/cmd)
+_STANDARD_ROOTS = frozenset(
+    {
+        "archive",
+        "bufio",
+        "builtin",
+        "bytes",
+        "cmp",
+        "compress",
+        "container",
+        "context",
+        "crypto",
+        "database",
+        "debug",
+        "embed",
+        "encoding",
+        "errors",
+        "expvar",
+        "flag",
+        "fmt",
+        "go",
+        "hash",
+        "html",
+        "image",
+        "index",
+        "internal",
+        "io",
+        "iter",
+        "log",
+        "maps",
+        "math",
+        "mime",
+        "net",
+        "os",
+        "path",
+        "plugin",
+        "reflect",
+        "regexp",
+        "runtime",
+        "slices",
+        "sort",
+        "strconv",
+        "strings",
+        "structs",
+        "sync",
+        "syscall",
+        "testing",
+        "text",
+        "time",
+        "unicode",
+        "unique",
+        "unsafe",
+        "weak",
+    }
+)
 
 
 # Go's built-in functions: no file declares them, and no value is passed to another's
