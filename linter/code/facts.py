@@ -368,6 +368,10 @@ class Channel:
     # The resolver a target with no scheme gets: grpcio and Go's grpc.NewClient use `dns`
     # (every address of the name), Go's grpc.Dial `passthrough` (the system resolver: one).
     default_scheme: str = "dns"
+    # A Go factory that hands the channel to its callers in other files (returned, or in a
+    # returned struct whose Close closes it): kept unless every scanned call of it closes
+    # what it gets before its function returns (a channel per call; code/imported.py)
+    kept_by: Helper | None = None
 
 
 @record
