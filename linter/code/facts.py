@@ -357,6 +357,12 @@ NOT_GIVEN = Options(complete=True, given=False)
 UNKNOWN_OPTIONS = Options(complete=False)
 
 
+# The default scheme of a grpc-spring-boot-starter address a placeholder gives whole
+# (`${FLIGHT_ADDRESS:static://localhost:50051}`): its scheme is known once it is resolved
+# (model/addresses.py reads `static://host:port` as passthrough, any other as dns)
+STARTER = "starter"
+
+
 @record
 class Channel:
     loc: Loc
