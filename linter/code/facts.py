@@ -472,6 +472,9 @@ class HttpClient:
     http2: bool
     base_url: Any
     reuse_disabled: bool  # connections are never reused (keepalive_expiry=0, force_close)
+    # Node.js's global agent (axios, fetch, http.request with no agent of their own): it
+    # keeps connections alive from Node 19, so whether it pools is the runtime's to say
+    default_agent: bool = False
 
 
 @record
