@@ -250,9 +250,7 @@ def test_an_unknown_node_version_or_a_request_with_its_own_agent_says_nothing(
     assert lint_files(tmp_path / "own", files, ["KLB202"]).findings == []
 
 
-def test_a_functions_variable_an_environment_value_may_replace_is_read_with_its_default() -> (
-    None
-):
+def test_a_functions_variable_an_environment_value_may_replace_is_read_with_its_default() -> None:
     """`let server = 'cart:8080'; if (process.env.X) server = process.env.X`, and a
     URL template read up to its path."""
     (client,) = parse("index.js", REQUESTER.encode()).http_clients
