@@ -130,9 +130,10 @@ class HttpPoolNoLifetime(Rule):
 
     def check(self, context: Context) -> Iterator[Finding]:
         for facts in context.judged_code():
-            if facts.http_clients and context.mesh_of_code(facts):
+            clients = [*facts.http_clients, *facts.agent_requests]
+            if clients and context.mesh_of_code(facts):
                 continue  # the client's proxy balances each request
-            for client in facts.http_clients:
+            for client in clients:
                 if not client.long_lived or client.reuse_disabled:
                     continue
                 node = context.node_major(facts) if client.default_agent else None

@@ -253,20 +253,20 @@ def test_an_unknown_node_version_or_a_request_with_its_own_agent_says_nothing(
 def test_a_functions_variable_an_environment_value_may_replace_is_read_with_its_default() -> None:
     """`let server = 'cart:8080'; if (process.env.X) server = process.env.X`, and a
     URL template read up to its path."""
-    (client,) = parse("index.js", REQUESTER.encode()).http_clients
+    (client,) = parse("index.js", REQUESTER.encode()).agent_requests
     assert client.base_url == EnvRef("CART_HOST_PORT", "cart:8080", "http://")
     assert client.factory == "axios.get" and client.default_agent
 
 
 def test_fetch_and_http_request_go_through_the_global_agent_too() -> None:
     fetched = parse("a.js", b"async function f() { return fetch('http://cart:8080/x'); }\n")
-    assert [(c.factory, c.base_url) for c in fetched.http_clients] == [
+    assert [(c.factory, c.base_url) for c in fetched.agent_requests] == [
         ("fetch", "http://cart:8080/x")
     ]
     code = b"const http = require('node:http');\nhttp.get('http://cart:8080/x', () => {});\n"
-    assert [c.factory for c in parse("b.js", code).http_clients] == ["http.get"]
+    assert [c.factory for c in parse("b.js", code).agent_requests] == ["http.get"]
     fetch_import = b"const fetch = require('node-fetch');\nfetch('http://cart:8080/x');\n"
-    assert parse("c.js", fetch_import).http_clients == []
+    assert parse("c.js", fetch_import).agent_requests == []
 
 
 GRPC_PORT_SERVICE = """\

@@ -568,6 +568,9 @@ class CodeFacts:
     # sleeps on SIGTERM's path before the server stops: the server drains itself
     signal_pauses: list[SignalPause] = field(default_factory=list)
     http_clients: list[HttpClient] = field(default_factory=list)
+    # the first request a Node module sends through the global agent (HttpClient's
+    # default_agent): KLB202's alone, no client the module holds (links.dependencies)
+    agent_requests: list[HttpClient] = field(default_factory=list)
     db_pools: list[DbPool] = field(default_factory=list)
     health_servicers: list[HealthServicer] = field(default_factory=list)
     health_drains: list[Loc] = field(default_factory=list)  # NOT_SERVING / graceful shutdown

@@ -373,6 +373,9 @@ class _Resolver:
             http_clients=[
                 replace(h, base_url=resolve(module, h.base_url)) for h in module.http_clients
             ],
+            agent_requests=[
+                replace(h, base_url=resolve(module, h.base_url)) for h in module.agent_requests
+            ],
             db_pools=[
                 replace(
                     d,

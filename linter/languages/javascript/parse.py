@@ -981,7 +981,7 @@ class _Module:
                 url = base.value if base is not None else None
             if not (isinstance(url, str) and "://" in url) and not isinstance(url, EnvRef):
                 url = None  # unknown or relative: the module's URLs stand for it
-            self.facts.http_clients.append(
+            self.facts.agent_requests.append(
                 HttpClient(self.loc(node), factory, True, False, url, False, default_agent=True)
             )
             return
