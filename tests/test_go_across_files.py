@@ -686,3 +686,17 @@ def test_a_factory_channel_no_scanned_call_reaches_or_whose_wrapper_never_closes
     unclosed = TRIPS_CLIENT.replace("c.conn.Close()", "c.conn = nil")
     files = {"gateway/clients/trips.go": unclosed, "gateway/http.go": PER_REQUEST}
     assert _pinned(tmp_path / "unclosed", files) == ["trips.go"], "Close leaves it open"
+
+
+def test_a_factory_channel_its_own_files_handlers_close_is_per_call(tmp_path: Path) -> None:
+    """The factory and the handler that calls it per request in one file."""
+    handler = PER_REQUEST.replace("package main", "package clients").replace(
+        'import (\n\t"net/http"\n\n\t"shop/gateway/clients"\n)', 'import "net/http"'
+    )
+    one_file = TRIPS_CLIENT + handler.split('import "net/http"\n', 1)[1].replace(
+        "clients.NewTripsClient", "NewTripsClient"
+    )
+    one_file = one_file.replace('import (\n\t"os"\n', 'import (\n\t"net/http"\n\t"os"\n')
+    assert _pinned(tmp_path / "per-call", {"gateway/clients/trips.go": one_file}) == []
+    kept = one_file + "\nvar shared, _ = NewTripsClient()\n"
+    assert _pinned(tmp_path / "kept", {"gateway/clients/trips.go": kept}) == ["trips.go"]

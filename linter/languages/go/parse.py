@@ -395,6 +395,9 @@ class _Collector:
             )
         for call, scope in self.calls:
             key = self._call_key(call, scope)
+            function = call.child_by_field_name("function")
+            if key is None and function is not None and _text(function) in self.functions:
+                key = f"call  {_text(function)}"  # the file's own, for Channel.kept_by too
             if key is not None:  # whether each call closes what it gets (facts.Channel.kept_by)
                 closes = self.facts.exports.setdefault(f"closes{key[4:]}", [])
                 if (closing := self._closes_per_call(call, scope)) not in closes:
@@ -1099,16 +1102,19 @@ class _Collector:
             )
 
     def _handed_out(self, call: Node, scope: _Scope, name: str | None) -> Helper | None:
-        """The function (no method) that makes the channel `name` and hands it to callers
-        of other files only: returned, or in a field of the struct it returns that the
-        file's Close method closes (`return &client{conn: conn}`, `c.conn.Close()`)."""
+        """The function (no method) that makes the channel `name` and hands it to its
+        callers, when those of its own file (if any) each close it before they return:
+        returned, or in a field of the struct it returns that the file's Close method
+        closes (`return &client{conn: conn}`, `c.conn.Close()`)."""
         home = _function_scope(scope)
         body = _enclosing_body(call)
         if home is None or home.callee is None or home.callee[1] or not name or body is None:
             return None
         function = home.callee[0]
-        if function in ("main", "init") or self._callers(scope):
+        if function in ("main", "init"):
             return None
+        if not all(self._closes_per_call(c, s) for c, s in self._callers(scope)):
+            return None  # a caller of the file keeps it
         if self._returned(call, body, name) or self._returned_field(body, name) in self._closed():
             return Helper("", function)
         return None
