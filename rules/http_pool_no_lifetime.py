@@ -19,6 +19,16 @@ session = requests.Session()
 def stock(item):
     return session.get(f"{INVENTORY}/stock/{item}").json()
 """
+_AXIOS = """\
+const axios = require('axios');
+
+async function stock(item) {
+  return (await axios.get(`http://inventory:8080/stock/${item}`)).data;
+}
+"""
+_NODE_IMAGE = (
+    ("Dockerfile", 'FROM node:22-alpine\nCOPY . /app\nCMD ["node", "/app/server.js"]\n'),
+)
 _HTTPX = """\
 import httpx
 
@@ -125,6 +135,13 @@ class HttpPoolNoLifetime(Rule):
             language="go",
             title="in Go",
             at=(9, 14),
+        ),
+        Example(
+            _AXIOS,
+            language="javascript",
+            beside=_NODE_IMAGE,
+            title="in Node.js 19 or later, through the global agent",
+            at=(4, 17),
         ),
     )
 
