@@ -121,6 +121,45 @@ def test_markdown_blocks_past_the_budget_are_not_read() -> None:
     assert markdown_facts("README.md", text.encode()) == ([], [])
 
 
+def test_a_build_command_in_an_asciidoc_source_block_links_the_image(tmp_path: Path) -> None:
+    """An AsciiDoc page (docs/modules/pages/build.adoc) whose `[source,bash]` block cds to
+    the service's folder and builds there: run from the folder above the page where that
+    Dockerfile is, as a Markdown block is."""
+    page = (
+        '== Build the customer\n\n[source,bash,subs="+macros,+attributes"]\n----\n'
+        "cd services/chat\ndocker build -t quay.io/acme/chat:v1.1 .\ncd ../..\n----\n"
+    )
+    files = {
+        "k8s/chat.yaml": workload(name="chat", image="quay.io/acme/chat:v1.1"),
+        "docs/modules/pages/build.adoc": page,
+        "services/chat/Dockerfile": DOCKERFILE,
+        **service_app("services/chat"),
+        "services/users/Dockerfile": DOCKERFILE,
+        **service_app("services/users"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("services", "chat", "server.py")
+    assert row["evidence"][0] == (
+        "docs: docs/modules/pages/build.adoc:6: docker build -t quay.io/acme/chat:v1.1 ."
+    )
+
+
+def test_asciidoc_builds_only_in_shell_listing_blocks() -> None:
+    """A `[source,yaml]` block and prose build nothing; a `[source,sh]` block titled by a
+    `.Title` line, and a bare listing, do; a `$ ` prompt is dropped."""
+    text = (
+        "Run `docker build -t acme/a ./a` yourself.\n\n"
+        "[source,yaml]\n----\ndocker build -t acme/b ./b\n----\n\n"
+        "[source, sh]\n.Build it\n----\n$ docker build -t acme/c ./c\n----\n\n"
+        "....\ndocker build -t acme/d ./d\n....\n"
+    )
+    builds, _ = markdown_facts("docs/build.adoc", text.encode())
+    assert [(b.image, b.context, b.said.line) for b in builds] == [
+        ("acme/c", os.path.join("docs", "c"), 11),
+        ("acme/d", os.path.join("docs", "d"), 15),
+    ]
+
+
 def test_a_documented_build_is_weaker_than_a_build_file(tmp_path: Path) -> None:
     files = {
         "k8s/inventory.yaml": workload(image="acme/inventory:1"),

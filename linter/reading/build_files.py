@@ -9,6 +9,7 @@ The code <-> container link (links.py) is built on these facts.
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import os
 import posixpath
@@ -53,10 +54,12 @@ _SHEBANG_ENV = frozenset({"env"})
 JIB_FILES = frozenset({"pom.xml", "build.gradle", "build.gradle.kts"})
 GO_MODULE = "go.mod"  # read for the name of the program at its folder
 
-# Markdown (a README, DEPLOYMENT.md, docs/*.md): its shell code blocks are read as a
-# script is, for the images they build (weaker evidence than a build file's). A file
-# longer than MAX_MARKDOWN, and the blocks past MAX_BLOCKS, are not read.
+# Documentation, Markdown (a README, DEPLOYMENT.md, docs/*.md) and AsciiDoc (`*.adoc`):
+# its shell code blocks are read as a script is, for the images they build (weaker
+# evidence than a build file's). A file longer than MAX_MARKDOWN, and the blocks past
+# MAX_BLOCKS, are not read.
 MARKDOWN_SUFFIXES = (".md", ".markdown")
+ASCIIDOC_SUFFIXES = (".adoc", ".asciidoc", ".asc")
 MAX_MARKDOWN = 256 * 1024
 MAX_BLOCKS = 200
 _SHELL_BLOCKS = frozenset(
@@ -64,6 +67,10 @@ _SHELL_BLOCKS = frozenset(
 )
 _FENCE = regex.compile(r"^ {0,3}(`{3,}|~{3,})\s*([^\s`{]*)")
 _PROMPT = regex.compile(r"^\s*[$>]\s+")  # a console block's `$ ` before a command
+# AsciiDoc: a listing (`----`) or literal (`....`) block, closed by the same line, and the
+# block attribute line before it (`[source,bash,subs="attributes"]`, `[,sh]`, `[source]`)
+_ADOC_DELIMITER = regex.compile(r"^(-{4,}|\.{4,})\s*$")
+_ADOC_ATTRIBUTES = regex.compile(r"^\[([^\]]*)\]\s*$")
 
 
 def is_build_file(name: str) -> bool:
@@ -78,13 +85,14 @@ def is_build_file(name: str) -> bool:
         or name in java_builds.NAMES
         or _is_script(name)
         or is_dockerfile_name(name)
-        or is_markdown(name)
+        or is_documentation(name)
     )
 
 
-def is_markdown(name: str) -> bool:
-    """A Markdown file (`README.md`): read for its shell blocks' builds alone."""
-    return name.lower().endswith(MARKDOWN_SUFFIXES)
+def is_documentation(name: str) -> bool:
+    """A Markdown (`README.md`) or AsciiDoc (`build.adoc`) file: read for its shell
+    blocks' builds alone."""
+    return name.lower().endswith((*MARKDOWN_SUFFIXES, *ASCIIDOC_SUFFIXES))
 
 
 def _is_script(name: str) -> bool:
@@ -258,7 +266,7 @@ def read_build_file(path: str, data: bytes) -> BuildFile | None:
         return BuildFile(path, grpc_java=read_grpc_java(path, data))
     if is_dockerfile_name(name):
         return BuildFile(path, dockerfile=parse_dockerfile(path, _text(data)))
-    if is_markdown(name):  # its shell blocks' builds, as a script's
+    if is_documentation(name):  # its shell blocks' builds, as a script's
         builds, tags = markdown_facts(path, data)
         return BuildFile(path, builds=tuple(builds), tags=tuple(tags))
     if _is_script(name):  # a script's builds and tags, and, a shell's, its text for PID 1
@@ -1035,28 +1043,39 @@ def script_facts(
 
 
 def markdown_facts(path: str, data: bytes) -> tuple[list[ImageBuild], list[ImageTag]]:
-    """The builds and tags of a Markdown file's shell code blocks (``` or ~~~ fences, with
-    no language or a shell's; a console's `$ ` prompts dropped), each block read as a
-    shell script run from the file's folder (links.py looks above it when the Dockerfile
-    it names is not there), kind `docs`. An image named with a placeholder for its
-    registry or owner (`<YOUR-USER>/app`) is named by its last segment. One pass over
-    the lines; only the first MAX_BLOCKS blocks, and none of a file past MAX_MARKDOWN."""
+    """The builds and tags of a documentation file's shell code blocks (Markdown's ``` or
+    ~~~ fences, AsciiDoc's `----` and `....` blocks; with no language or a shell's; a
+    console's `$ ` prompts dropped), each block read as a shell script run from the
+    file's folder (links.py looks above it when the Dockerfile it names is not there),
+    kind `docs`. An image named with a placeholder for its registry or owner
+    (`<YOUR-USER>/app`) is named by its last segment. One pass over the lines; only the
+    first MAX_BLOCKS blocks, and none of a file past MAX_MARKDOWN."""
     if len(data) > MAX_MARKDOWN or (b"docker" not in data and b"podman" not in data):
         return [], []
     builds: list[ImageBuild] = []
     tags: list[ImageTag] = []
-    fence: str | None = None  # the open block's fence
-    block: list[str] = []
-    shell, start, blocks = False, 0, 0
-
-    def read(block: list[str]) -> None:
-        text = "\n".join(block)
-        if shell and ("docker" in text or "podman" in text):
+    lines = _text(data).splitlines()
+    asciidoc = path.lower().endswith(ASCIIDOC_SUFFIXES)
+    for start, block in itertools.islice(
+        _adoc_blocks(lines) if asciidoc else _markdown_blocks(lines), MAX_BLOCKS
+    ):
+        if block is None:
+            continue
+        text = "\n".join(_PROMPT.sub("", line, count=1) for line in block)
+        if "docker" in text or "podman" in text:
             found, tagged = script_facts(path, text, make=False)
             builds.extend(b for b in (_from_docs(build, start) for build in found) if b)
             tags.extend(replace(t, said=replace(t.said, line=t.said.line + start)) for t in tagged)
+    return builds, tags
 
-    for number, raw in enumerate(_text(data).splitlines(), start=1):
+
+def _markdown_blocks(lines: list[str]) -> Iterator[tuple[int, list[str] | None]]:
+    """Each fenced block's opening line and, a shell's, its lines (None: another
+    language's); a block never closed runs to the end of the file (CommonMark)."""
+    fence: str | None = None  # the open block's fence
+    block: list[str] = []
+    shell, start = False, 0
+    for number, raw in enumerate(lines, start=1):
         if fence is None:
             opened = _FENCE.match(raw)
             if opened is not None:
@@ -1065,15 +1084,42 @@ def markdown_facts(path: str, data: bytes) -> tuple[list[ImageBuild], list[Image
             continue
         stripped = raw.strip()
         if not (stripped.startswith(fence) and not stripped.strip(fence[0])):
-            block.append(_PROMPT.sub("", raw, count=1) if shell else "")
+            block.append(raw)
             continue
-        fence, blocks = None, blocks + 1
-        read(block)
-        if blocks >= MAX_BLOCKS:
-            return builds, tags
-    if fence is not None:  # a block never closed runs to the end of the file (CommonMark)
-        read(block)
-    return builds, tags
+        fence = None
+        yield start, block if shell else None
+    if fence is not None:
+        yield start, block if shell else None
+
+
+def _adoc_blocks(lines: list[str]) -> Iterator[tuple[int, list[str] | None]]:
+    """Each AsciiDoc listing or literal block's opening line and, a shell's (its
+    attribute line's language a shell's, or none given), its lines; one never closed
+    runs to the end of the file."""
+    delimiter: str | None = None
+    block: list[str] = []
+    language, shell, start = "", False, 0
+    for number, raw in enumerate(lines, start=1):
+        stripped = raw.strip()
+        if delimiter is None:
+            attributes = _ADOC_ATTRIBUTES.match(stripped)
+            opened = _ADOC_DELIMITER.match(stripped)
+            if attributes is not None:  # `[source,bash]`: the style, then the language
+                positional = [p.strip() for p in attributes.group(1).split(",")]
+                language = positional[1] if len(positional) > 1 and "=" not in positional[1] else ""
+            elif opened is not None:
+                delimiter, start, block = opened.group(1), number, []
+                shell, language = language.lower() in _SHELL_BLOCKS, ""
+            elif stripped and not stripped.startswith("."):  # a `.Title` keeps the attributes
+                language = ""
+            continue
+        if stripped != delimiter:
+            block.append(raw)
+            continue
+        delimiter = None
+        yield start, block if shell else None
+    if delimiter is not None:
+        yield start, block if shell else None
 
 
 def _from_docs(build: ImageBuild, start: int) -> ImageBuild | None:
