@@ -144,6 +144,55 @@ def test_a_build_command_in_an_asciidoc_source_block_links_the_image(tmp_path: P
     )
 
 
+def test_a_documented_build_of_the_tag_a_container_runs_decides_between_folders(
+    tmp_path: Path,
+) -> None:
+    """One image name built from two folders by a page's blocks (`:v1` from the Spring
+    Boot folder, `:v2-timeout` from the Vert.x one): the build of the very tag decides;
+    a `cd` in one block holds for the blocks after it, as in one terminal."""
+    page = (
+        "[source,bash]\n----\ncd recommendation/springboot\n"
+        "docker build -t example/recommendation:v1 .\ncd ../..\n----\n\n"
+        "[source,bash]\n----\ncd recommendation/vertx\n----\n\nEdit the timeout, then:\n\n"
+        "[source,bash]\n----\ndocker build -t example/recommendation:v2-timeout .\n----\n"
+    )
+    files = {
+        "recommendation/kubernetes/v1.yaml": workload(
+            name="recommendation-v1", image="example/recommendation:v1"
+        ),
+        "recommendation/kubernetes/v2.yaml": workload(
+            name="recommendation-v2", image="example/recommendation:v2-timeout"
+        ),
+        "docs/build.adoc": page,
+        "recommendation/springboot/Dockerfile": DOCKERFILE,
+        **service_app("recommendation/springboot"),
+        "recommendation/vertx/Dockerfile": DOCKERFILE,
+        **service_app("recommendation/vertx"),
+    }
+    rows = {row["container"].split(":")[0]: row for row in links(tmp_path, files)}
+    assert rows["Deployment/shop/recommendation-v1"]["code"] == os.path.join(
+        "recommendation", "springboot", "server.py"
+    )
+    assert rows["Deployment/shop/recommendation-v2"]["code"] == os.path.join(
+        "recommendation", "vertx", "server.py"
+    )
+    assert rows["Deployment/shop/recommendation-v2"]["evidence"][0] == (
+        "docs: docs/build.adoc:17: docker build -t example/recommendation:v2-timeout ."
+    )
+
+
+def test_a_placeholder_registry_set_in_an_earlier_block_names_the_image_by_its_last_segment() -> (
+    None
+):
+    """`REGISTRY=[YOUR_REGISTRY_URL]` in one block holds for the next (one session); the
+    placeholder is no registry: the image is named `frontend`."""
+    text = (
+        "```\nREGISTRY=[YOUR_REGISTRY_URL]\n```\n\n```\ndocker build -t $REGISTRY/frontend .\n```\n"
+    )
+    builds, _ = markdown_facts("README.md", text.encode())
+    assert [(b.image, b.said.line) for b in builds] == [("frontend", 6)]
+
+
 def test_asciidoc_builds_only_in_shell_listing_blocks() -> None:
     """A `[source,yaml]` block and prose build nothing; a `[source,sh]` block titled by a
     `.Title` line, and a bare listing, do; a `$ ` prompt is dropped."""

@@ -58,6 +58,7 @@ from k8slb.reading.build_files import (
     ShellScript,
     arg_folder,
     image_repository,
+    image_tag,
 )
 from k8slb.reading.objects import K8sObject
 from k8slb.record import record
@@ -674,10 +675,16 @@ class _Finder:
     def _image_evidence(self, image: str, said: Said) -> list[Evidence]:
         """What the repository says of the folder an image is built from: the builds that
         name it, else its name (`said`: where the container names it)."""
+        builds = [build for build in self.builds.builds if same_image(build.image, image)]
+        wanted = image_tag(image)
+        if any(build.tag == wanted for build in builds):
+            # builds of the very tag the container runs (`:v2-timeout`) decide between the
+            # folders the other tags of the name are built from (a tag not known stays)
+            builds = [b for b in builds if b.tag in (wanted, None)]
         found = [
             Evidence(build.kind, build.said, *run_from, build.args)
-            for build in self.builds.builds
-            if same_image(build.image, image) and (run_from := self._run_from(build))
+            for build in builds
+            if (run_from := self._run_from(build))
         ]
         segment = image_repository(image).rsplit("/", 1)[-1]
         named = sorted(

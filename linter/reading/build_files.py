@@ -125,6 +125,7 @@ class ImageBuild:
     # script, docs
     said: Said
     args: tuple[tuple[str, str], ...] = ()  # the build arguments it gives (`--build-arg`)
+    tag: str | None = None  # the tag it builds, when a script names it literally
 
 
 @record
@@ -483,6 +484,15 @@ def _image(value: object) -> str | None:
     `ghcr.io/acme/app` whatever its tag."""
     name = image_repository(value)
     return name if _literal(name) else None
+
+
+def image_tag(image: str) -> str | None:
+    """`acme/shop:v2-timeout` -> `v2-timeout` (`latest` when none is written); None when
+    it is not literal (`acme/shop:$(TAG)`)."""
+    name = image.split("@", 1)[0]
+    last = name.rsplit("/", 1)[-1]
+    tag = last.rpartition(":")[2] if ":" in last else "latest"
+    return None if "$" in tag or "{" in tag else tag
 
 
 def _joined(base: str, relative: str) -> str:
@@ -1038,35 +1048,34 @@ def script_facts(
         said = Said(path, number, recipe.strip())  # a recipe's line less its `@-+`
         kind = "makefile" if make else "script"
         root = _joined(cwd, str(context))
-        found.append(ImageBuild(image, root, named, kind, said, _build_arg_values(words)))
+        tag = image_tag(named_as[0])
+        found.append(ImageBuild(image, root, named, kind, said, _build_arg_values(words), tag))
     return found, tags
 
 
 def markdown_facts(path: str, data: bytes) -> tuple[list[ImageBuild], list[ImageTag]]:
     """The builds and tags of a documentation file's shell code blocks (Markdown's ``` or
     ~~~ fences, AsciiDoc's `----` and `....` blocks; with no language or a shell's; a
-    console's `$ ` prompts dropped), each block read as a shell script run from the
-    file's folder (links.py looks above it when the Dockerfile it names is not there),
+    console's `$ ` prompts dropped), the blocks read in turn as one shell script run from
+    the file's folder (a `cd` in one holds for the next; links.py looks above the folder
+    when the Dockerfile a build names is not there),
     kind `docs`. An image named with a placeholder for its registry or owner
     (`<YOUR-USER>/app`) is named by its last segment. One pass over the lines; only the
     first MAX_BLOCKS blocks, and none of a file past MAX_MARKDOWN."""
     if len(data) > MAX_MARKDOWN or (b"docker" not in data and b"podman" not in data):
         return [], []
-    builds: list[ImageBuild] = []
-    tags: list[ImageTag] = []
     lines = _text(data).splitlines()
     asciidoc = path.lower().endswith(ASCIIDOC_SUFFIXES)
+    # the shell blocks at their lines, the rest blank: one session, as a reader runs the
+    # page's blocks in one terminal (a `cd` in one holds for the blocks after it)
+    session = [""] * len(lines)
     for start, block in itertools.islice(
         _adoc_blocks(lines) if asciidoc else _markdown_blocks(lines), MAX_BLOCKS
     ):
-        if block is None:
-            continue
-        text = "\n".join(_PROMPT.sub("", line, count=1) for line in block)
-        if "docker" in text or "podman" in text:
-            found, tagged = script_facts(path, text, make=False)
-            builds.extend(b for b in (_from_docs(build, start) for build in found) if b)
-            tags.extend(replace(t, said=replace(t.said, line=t.said.line + start)) for t in tagged)
-    return builds, tags
+        for at, line in enumerate(block or (), start=start):
+            session[at] = _PROMPT.sub("", line, count=1)
+    found, tags = script_facts(path, "\n".join(session), make=False)
+    return [b for b in map(_from_docs, found) if b], tags
 
 
 def _markdown_blocks(lines: list[str]) -> Iterator[tuple[int, list[str] | None]]:
@@ -1122,15 +1131,19 @@ def _adoc_blocks(lines: list[str]) -> Iterator[tuple[int, list[str] | None]]:
         yield start, block if shell else None
 
 
-def _from_docs(build: ImageBuild, start: int) -> ImageBuild | None:
-    """A build read in a Markdown block opened on line `start`: kind `docs`, the file's
-    line, and a placeholder owner (`<YOUR-USER>/app`) dropped; None when the image's own
-    name is a placeholder."""
-    image = build.image.rsplit("/", 1)[-1] if "<" in build.image else build.image
-    if "<" in image or ">" in image:
+_PLACEHOLDER = regex.compile(r"[<>\[\]{}]")  # in no image's name: `<YOUR-USER>`, `[URL]`
+
+
+def _from_docs(build: ImageBuild) -> ImageBuild | None:
+    """A build read in a documentation's block: kind `docs`, a placeholder registry or
+    owner (`<YOUR-USER>/app`, `[YOUR_REGISTRY_URL]/app`, set in an earlier block)
+    dropped; None when the image's own name is a placeholder."""
+    image = build.image
+    if _PLACEHOLDER.search(image):
+        image = image.rsplit("/", 1)[-1]
+    if _PLACEHOLDER.search(image):
         return None
-    said = replace(build.said, line=build.said.line + start)
-    return replace(build, image=image, kind="docs", said=said)
+    return replace(build, image=image, kind="docs")
 
 
 def _tag(rest: str, expand: Callable[[str], str], said: Said) -> list[ImageTag]:
