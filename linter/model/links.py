@@ -18,9 +18,10 @@ The evidence, strongest first (each kept, quoted by `explain-links` and in `rela
 5. the image's last path segment naming a source folder (`.../recommendationservice:v1`
    and `src/recommendationservice/`), unless it holds several services' builds, or the
    module a go.mod beside a Dockerfile declares (`github.com/acme/shopctl`);
-6. a manifest kept in a service's own folder (`cart/charts/cart/templates/`, `cart/k8s/`)
-   beside its Dockerfile: the container whose image's name shares a word with the
-   folder's (`acme/cart-api`) runs that folder's code;
+6. (as strong as 5: the folder nearer the manifest wins) a manifest kept in a service's
+   own folder (`cart/charts/cart/templates/`, `cart/k8s/`) beside its Dockerfile: the
+   container whose image's name shares a word with the folder's (`acme/cart-api`) runs
+   that folder's code, not another folder named as the image (a variant elsewhere);
 7. the weakest, a guess that says so (`image name guess`), of the one folder an image is
    built from so named: the longest end of the image's name after a project's prefix
    (`shop-cart` and `src/cart/`), else a folder whose name ends with the image's (`cart`
@@ -89,7 +90,7 @@ STRENGTH = {
     "command": 3,
     "dockerfile name": 4,
     "image name": 5,
-    "manifest beside": 6,
+    "manifest beside": 5,  # as strong as a name: the nearer to the manifest wins
     "image name guess": 7,
     "manifest beside guess": 7,
 }
