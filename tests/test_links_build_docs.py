@@ -487,6 +487,36 @@ def test_a_manifest_beside_a_dockerfile_runs_that_folder_s_image_as_a_guess(
     )
 
 
+def test_a_manifest_in_a_variant_s_folder_with_its_dockerfile_beats_a_documented_build(
+    tmp_path: Path,
+) -> None:
+    """recommendation/node/Deployment.yml beside recommendation/node/Dockerfile runs
+    `example/recommendation:v1`, which a readme builds from the Java variant: the
+    manifest's own folder (as strong, and nearer) is its code; a store it also runs is
+    not linked to it."""
+    readme = "```bash\ndocker build -t example/recommendation:v1 .\n```\n"
+    store = "        - name: cache\n          image: redis:7\n"
+    files = {
+        "recommendation/node/Deployment.yml": workload(
+            "recommendation", "example/recommendation:v1", extra=store
+        ),
+        "recommendation/node/Dockerfile": DOCKERFILE,
+        **service_app("recommendation/node"),
+        "recommendation/java/readme.md": readme,
+        "recommendation/java/Dockerfile": DOCKERFILE,
+        **service_app("recommendation/java"),
+    }
+    rows = {row["container"]: row for row in links(tmp_path, files)}
+    row = rows["Deployment/shop/recommendation:server"]
+    assert row["code"] == os.path.join("recommendation", "node", "server.py")
+    assert (
+        "manifest in folder: recommendation/node/Deployment.yml:11: in recommendation/node, "
+        "beside its Dockerfile" in row["evidence"]
+    )
+    assert row["overruled"][0].startswith("docs: recommendation/java/readme.md:2:")
+    assert rows["Deployment/shop/recommendation:cache"]["code"] is None
+
+
 def test_a_store_run_beside_a_service_s_dockerfile_is_not_linked_to_it(tmp_path: Path) -> None:
     files = {
         "api/redis.yaml": workload(name="cache", image="redis:7"),

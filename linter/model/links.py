@@ -22,6 +22,9 @@ The evidence, strongest first (each kept, quoted by `explain-links` and in `rela
    own folder (`cart/charts/cart/templates/`, `cart/k8s/`) beside its Dockerfile: the
    container whose image's name shares a word with the folder's (`acme/cart-api`) runs
    that folder's code, not another folder named as the image (a variant elsewhere);
+   a manifest sitting in a folder of code with its Dockerfile (`cart/node/pod.yaml`),
+   whose image's name shares a word with that folder's or its parent's, is as strong as
+   a documented build (`manifest in folder`) when other evidence points elsewhere;
 7. the weakest, a guess that says so (`image name guess`), of the one folder an image is
    built from so named: the longest end of the image's name after a project's prefix
    (`shop-cart` and `src/cart/`), else a folder whose name ends with the image's (`cart`
@@ -87,6 +90,7 @@ STRENGTH = {
     "buildpacks": 1,
     "docs": 2,  # a build command written in Markdown: weaker than a build file's
     "dockerfile": 2,
+    "manifest in folder": 2,  # in a folder of code with its Dockerfile, against builds elsewhere
     "command": 3,
     "dockerfile name": 4,
     "image name": 5,
@@ -499,6 +503,14 @@ class _Finder:
             found.append(Evidence("manifest beside", said, service))
         if not found and isinstance(image, str):
             found += self._beside_its_dockerfile(workload, container, segment)
+        elif (own := self._manifest_folder(workload, segment)) is not None and any(
+            e.folder != own for e in found
+        ):
+            # builds or names elsewhere (a variant's) against the folder the manifest sits
+            # in with its Dockerfile: as strong as a documented build, and the nearest
+            line = pos_of(container.body, "image", value=True)[0]
+            said = Said(workload.path, line, f"in {own}, beside its Dockerfile")
+            found.append(Evidence("manifest in folder", said, own))
         if len(found) < 2:
             return found  # nothing to rank (most containers: the paths are not compared)
         # equally strong: a build whose Dockerfile is in the tree (a build naming one that
@@ -569,6 +581,20 @@ class _Finder:
             # the service's own image, not a store or a sidecar its manifests also run
             return service if set(_words(segment)) & set(_words(parts[at - 1])) else None
         return None
+
+    def _manifest_folder(self, workload: K8sObject, segment: str) -> str | None:
+        """The folder of code a manifest sits in with its Dockerfile (`cart/node/pod.yaml`,
+        `cart/node/Dockerfile`), when the image's name shares a word with that folder's
+        name or its parent's (`acme/cart`): not a store it also runs."""
+        folder = os.path.dirname(os.path.normpath(workload.path)) or "."
+        if folder not in self.by_folder or self._dockerfile(folder) is None:
+            return None
+        named = os.path.abspath(folder)
+        words = {
+            *_words(os.path.basename(named)),
+            *_words(os.path.basename(os.path.dirname(named))),
+        }
+        return folder if set(_words(segment)) & words else None
 
     def _beside_its_dockerfile(
         self, workload: K8sObject, container: Container, segment: str
