@@ -466,6 +466,51 @@ def test_a_pom_value_not_known_names_no_image(tmp_path: Path) -> None:
     assert only(links(tmp_path, files))["code"] is None
 
 
+# -- a binary built on the host, added by its Dockerfile ------------------------------------
+
+ADDS_BINARY = (
+    "FROM alpine\nWORKDIR /app\nADD shared shared\nADD build build\nENTRYPOINT build/{name}\n"
+)
+
+
+def test_a_dockerfile_that_adds_a_binary_built_by_the_tiltfile_links_the_package_built(
+    tmp_path: Path,
+) -> None:
+    """Tilt compiles each service on the host (`local_resource`, `go build -o build/trip
+    ./services/trip/cmd/main.go`) and the Dockerfile only ADDs build/ from the repository's
+    top: the container runs the package that build compiled, not the whole context."""
+    tiltfile = ""
+    files = {"go.mod": "module example.com/rides\n\ngo 1.23\n"}
+    for name in ("trip", "driver"):
+        tiltfile += (
+            f"{name}_cmd = 'CGO_ENABLED=0 GOOS=linux go build -o build/{name} "
+            f"./services/{name}/cmd/main.go'\n"
+            f"local_resource('{name}-compile', {name}_cmd, deps=['./services/{name}'])\n"
+            f"docker_build_with_restart('rides/{name}', '.', entrypoint=['/app/build/{name}'],\n"
+            f"  dockerfile='./infra/docker/{name}.Dockerfile', only=['./build/{name}'])\n"
+        )
+        files[f"infra/docker/{name}.Dockerfile"] = ADDS_BINARY.format(name=name)
+        files[f"services/{name}/cmd/main.go"] = "package main\n\nfunc main() {}\n"
+    files["Tiltfile"] = tiltfile
+    files["shared/env.go"] = "package shared\n"
+    files["k8s/trip.yaml"] = workload(name="trip", image="rides/trip")
+    row = only(links(tmp_path, files))
+    assert (row["code"], row["modules"]) == (os.path.join("services", "trip", "cmd"), 1)
+    assert row["evidence"][0].startswith("tiltfile: Tiltfile:3: docker_build_with_restart(")
+    assert any("go build -o build/trip ./services/trip/cmd/main.go" in e for e in row["evidence"])
+
+
+def test_a_go_build_of_a_file_builds_that_file_s_package() -> None:
+    dockerfile = parse_dockerfile(
+        "services/trip/Dockerfile",
+        "FROM golang:1.23\nWORKDIR /app\nCOPY . .\nWORKDIR /app/services/trip\n"
+        "RUN go build -o trip ./cmd/main.go\n",
+    )
+    assert [(b.package, b.output) for b in dockerfile.go_builds] == [
+        (os.path.join("services", "trip", "cmd"), "trip")
+    ]
+
+
 # -- a manifest beside its Dockerfile --------------------------------------------------------
 
 

@@ -1119,10 +1119,17 @@ class _Finder:
         `go install`, by its package's folder), or the Dockerfile's only one, with the
         scanned folder of its package; None when none is known or it holds no Go."""
         builds = dockerfile.go_builds
+        if argv[:2] == ["/bin/sh", "-c"] and len(argv) > 2:  # `ENTRYPOINT build/trip`
+            argv = str(argv[2]).split()[:1] or argv
         ran = posixpath.basename(str(argv[0])) if argv else ""
         if ran.endswith(".sh") and len(argv) > 1 and ran not in map(_binary, builds):
             # an entry point script that runs its arguments (`exec "$@"`): the program next
             ran = posixpath.basename(str(argv[1]))
+        if not builds and dockerfile.copies and ran:
+            # an image that only ADDs a binary built on the host (a Tiltfile's
+            # local_resource, a Makefile's `go build -o build/trip ./services/trip`)
+            host = {b.package: b for b in self.builds.go_builds if _binary(b) == ran}
+            builds = tuple(host.values())
 
         def package_of(build: GoBuild) -> str:
             below, dots, _ = build.package.partition("/...")

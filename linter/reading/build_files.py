@@ -217,6 +217,9 @@ class BuildFacts:
     tags: list[ImageTag] = field(default_factory=list)  # scripts' `docker tag` lines
     # what Java builds say of grpc-java, by the project folder each speaks for
     grpc_java: dict[str, list[GrpcJavaBuild]] = field(default_factory=dict)
+    # `go build`s run on the host (a Tiltfile's local_resource, a Makefile's, a script's),
+    # their packages relative to the tree: what a Dockerfile that only ADDs a binary runs
+    go_builds: list[GoBuild] = field(default_factory=list)
 
 
 def names_builds(path: str) -> bool:
@@ -249,6 +252,7 @@ class BuildFile:
     name: Said | None = None  # the program's name it gives (go.mod's module), and where
     tags: tuple[ImageTag, ...] = ()  # a script's `docker tag SOURCE TARGET` lines
     grpc_java: GrpcJavaBuild | None = None  # a Java build's grpc-java version and properties
+    go_builds: tuple[GoBuild, ...] = ()  # `go build`s run on the host (Tiltfile, Makefile, script)
 
 
 def read_build_file(path: str, data: bytes) -> BuildFile | None:
@@ -271,13 +275,45 @@ def read_build_file(path: str, data: bytes) -> BuildFile | None:
         builds, tags = markdown_facts(path, data)
         return BuildFile(path, builds=tuple(builds), tags=tuple(tags))
     if _is_script(name):  # a script's builds and tags, and, a shell's, its text for PID 1
-        builds, tags = script_facts(path, _text(data))
+        text = _text(data)
+        builds, tags = script_facts(path, text)
         script = shell_script(path, data) if name.endswith(SHELL_SCRIPT_SUFFIX) else None
-        return BuildFile(path, builds=tuple(builds), tags=tuple(tags), script=script)
+        return BuildFile(
+            path,
+            builds=tuple(builds),
+            tags=tuple(tags),
+            script=script,
+            go_builds=host_go_builds(path, text),
+        )
     reader = _builds_reader(path, name)
     if reader is None:
         return None
-    return BuildFile(path, builds=tuple(reader(path, _text(data))))
+    text = _text(data)
+    go = host_go_builds(path, text) if name == TILTFILE else ()
+    return BuildFile(path, builds=tuple(reader(path, text)), go_builds=go)
+
+
+# A `go build` on the host, in a Tiltfile's command string or a script's line: up to the
+# string's quote or the line's end
+_HOST_GO_BUILD = regex.compile(r"(?:\b\w+=\S*\s+)*\bgo\s+(?:build|install)\b[^'\"\n;&|]*")
+
+
+def host_go_builds(path: str, text: str) -> tuple[GoBuild, ...]:
+    """The `go build -o OUT PACKAGE` commands a Tiltfile (a `local_resource`'s command), a
+    Makefile or a shell script runs on the host, from the file's folder: their packages
+    as folders of the tree. Literal words only; none of a file past MAX_SCRIPT."""
+    if "go" not in text or len(text) > MAX_SCRIPT:
+        return ()
+    folder = os.path.dirname(path) or "."
+    here = [Copy(folder, "/host")]  # the file's folder, as if copied to /host
+    found: list[GoBuild] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if "go" not in line or line.lstrip().startswith("#"):
+            continue
+        for match in _HOST_GO_BUILD.finditer(line):
+            said = Said(path, number, line.strip())
+            found += _go_builds(match.group(0), "/host", here, said)
+    return tuple(found)
 
 
 def shell_script(path: str, data: bytes) -> ShellScript:
@@ -434,6 +470,7 @@ def read_build_facts(files: Iterable[BuildFile]) -> BuildFacts:
             facts.names[os.path.dirname(os.path.normpath(file.path)) or "."] = file.name
         if file.grpc_java is not None:
             facts.grpc_java.setdefault(file.grpc_java.folder, []).append(file.grpc_java)
+        facts.go_builds += file.go_builds
     return facts
 
 
@@ -621,7 +658,7 @@ def compose_builds(path: str, text: str) -> list[ImageBuild]:
 
 _STRING = r"""(?:'([^'"]+)'|"([^'"]+)")"""  # a literal string, its text in group 1 or 2
 _DOCKER_BUILD = regex.compile(
-    rf"\bdocker_build\(\s*(?:ref\s*=\s*)?{_STRING}\s*,\s*(?:context\s*=\s*)?{_STRING}"
+    rf"\bdocker_build(?:_with_restart)?\(\s*(?:ref\s*=\s*)?{_STRING}\s*,\s*(?:context\s*=\s*)?{_STRING}"
     r"(?P<rest>[^)]*)\)"
 )
 _DOCKERFILE_ARG = regex.compile(rf"\bdockerfile\s*=\s*{_STRING}")
@@ -1473,6 +1510,8 @@ def _go_builds(script: str, workdir: str, copies: list[Copy], said: Said) -> lis
         for package in packages or ["."]:
             # `./cmd/...`: every main package below, each binary named for its folder
             package, dots, _ = package.partition("/...")
+            if package.endswith(".go"):  # `go build ./cmd/main.go`: that file's package
+                package = posixpath.dirname(package) or "."
             in_image = posixpath.normpath(posixpath.join(within, package))
             context = _in_context(in_image, copies)
             if context is not None:
