@@ -305,6 +305,38 @@ def test_a_build_argument_may_choose_the_folder_a_copy_takes(tmp_path: Path) -> 
     )
 
 
+def test_a_script_building_a_parameter_s_repository_links_by_the_tag_naming_the_service(
+    tmp_path: Path,
+) -> None:
+    """source/build.sh, run from the top (`-f ./source/docker/Dockerfile`), builds
+    `$1:inventory-latest` with `--build-arg SERVICE=inventory`; the shared Dockerfile
+    copies `${SERVICE}/*.py`: the container running `ghcr.io/acme/shop:inventory-latest`
+    runs source/inventory (the tag names it; the repository is the script's parameter)."""
+    script = "registry=$1\n" + "".join(
+        f"docker buildx build --build-arg SERVICE={name} -f ./source/docker/Dockerfile "
+        f"-t ${{registry}}:{name}-$2 -t ${{registry}}:{name}-latest --push source/\n"
+        for name in ("inventory", "billing")
+    )
+    dockerfile = (
+        "FROM python:3.12\nARG SERVICE\nWORKDIR /app\nCOPY ${SERVICE}/requirements.txt ./\n"
+        'COPY ${SERVICE}/*.py ./\nCMD ["python", "server.py"]\n'
+    )
+    files = {
+        "deploy/inventory.yaml": workload(image="ghcr.io/acme/shop:inventory-latest"),
+        "source/build.sh": script,
+        "source/docker/Dockerfile": dockerfile,
+        **service_app("source/inventory"),
+        **service_app("source/billing"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("source", "inventory", "server.py")
+    assert row["evidence"][0].startswith("script: source/build.sh:2: docker buildx build")
+    assert any(
+        e.endswith("COPY ${SERVICE}/requirements.txt ./ (SERVICE=inventory)")
+        for e in row["evidence"]
+    )
+
+
 def test_a_build_argument_no_build_gives_is_why_there_is_no_link(tmp_path: Path) -> None:
     """The value is computed when make runs (`$(shell ...)`): the build's context holds
     every service, and none is this image's for sure."""

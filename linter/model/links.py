@@ -702,12 +702,18 @@ class _Finder:
     def _image_evidence(self, image: str, said: Said) -> list[Evidence]:
         """What the repository says of the folder an image is built from: the builds that
         name it, else its name (`said`: where the container names it)."""
-        builds = [build for build in self.builds.builds if same_image(build.image, image)]
         wanted = image_tag(image)
-        if any(build.tag == wanted for build in builds):
+        builds = [
+            build
+            for build in self.builds.builds
+            if same_image(build.image, image)
+            # a repository a script's parameter gives: the tag that names the service
+            or (not build.image and wanted not in (None, "latest") and wanted in build.tags)
+        ]
+        if any(wanted in build.tags for build in builds):
             # builds of the very tag the container runs (`:v2-timeout`) decide between the
             # folders the other tags of the name are built from (a tag not known stays)
-            builds = [b for b in builds if b.tag in (wanted, None)]
+            builds = [b for b in builds if wanted in b.tags or None in b.tags or not b.tags]
         found = [
             Evidence(build.kind, build.said, *run_from, build.args)
             for build in builds
@@ -758,7 +764,21 @@ class _Finder:
         often run from a folder above its own: the nearest from which its Dockerfile is
         one of the tree's, and none when there is none (the text left a `cd` out)."""
         if build.kind != "docs":
-            return build.context, build.dockerfile
+            named = build.dockerfile
+            if (
+                build.kind != "script"
+                or named is None
+                or os.path.normpath(named) in self.dockerfiles
+            ):
+                return build.context, build.dockerfile
+            # a script run from a folder above its own (`./source/docker/Dockerfile` from
+            # the top): that folder, when the Dockerfile is found from it; else as written
+            return self._climbed(build) or (build.context, build.dockerfile)
+        return self._climbed(build)
+
+    def _climbed(self, build: ImageBuild) -> tuple[str, str | None] | None:
+        """The context and Dockerfile of a build run from the nearest folder at or above
+        its file's from which the Dockerfile it names is one of the tree's."""
         here = os.path.dirname(build.said.path) or "."
         named = build.dockerfile or os.path.join(build.context, "Dockerfile")
         context, dockerfile = os.path.relpath(build.context, here), os.path.relpath(named, here)

@@ -125,7 +125,10 @@ class ImageBuild:
     # script, docs
     said: Said
     args: tuple[tuple[str, str], ...] = ()  # the build arguments it gives (`--build-arg`)
-    tag: str | None = None  # the tag it builds, when a script names it literally
+    # the tags a script's `-t`s build, each None when not literal (none known: empty); a
+    # build of a repository the script leaves unknown (`${REGISTRY}:cart-latest`) has the
+    # image "" and is matched by a literal tag alone
+    tags: tuple[str | None, ...] = ()
 
 
 @record
@@ -1010,6 +1013,9 @@ _SHELL_ASSIGNMENT = regex.compile(
 _SCRIPT_FOLDER = regex.compile(
     r'"?\$\(\s*dirname\s+"?\$(?:0|\{0\}|\{BASH_SOURCE(?:\[0\])?\}|BASH_SOURCE)"?\s*\)"?'
 )
+_VARIABLE_ONLY = regex.compile(
+    r"\$\{?\(?(?:[A-Za-z_][A-Za-z0-9_]*|[0-9])\}?\)?"
+)  # `${REGISTRY}`, `$1`
 _MAKE_VARIABLE = regex.compile(r"\$\(([A-Za-z_][A-Za-z0-9_]*)\)|\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 _SHELL_VARIABLE = regex.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
 
@@ -1074,6 +1080,10 @@ def script_facts(
         image = _image(named_as[0]) if named_as else None
         if image is None and named_as:  # `$(REGISTRY)/name:$(TAG)`: its literal last segment
             image = _image(image_repository(named_as[0]).rsplit("/", 1)[-1])
+        tagged = tuple(image_tag(name) for name in named_as)
+        if image is None and any(_VARIABLE_ONLY.fullmatch(image_repository(n)) for n in named_as):
+            # `${REGISTRY}:cart-latest`: the repository a parameter, the tag the service's
+            image = "" if any(t not in (None, "latest") for t in tagged) else None
         if (
             image is None
             or cwd is None
@@ -1085,8 +1095,8 @@ def script_facts(
         said = Said(path, number, recipe.strip())  # a recipe's line less its `@-+`
         kind = "makefile" if make else "script"
         root = _joined(cwd, str(context))
-        tag = image_tag(named_as[0])
-        found.append(ImageBuild(image, root, named, kind, said, _build_arg_values(words), tag))
+        args = _build_arg_values(words)
+        found.append(ImageBuild(image, root, named, kind, said, args, tagged))
     return found, tags
 
 
@@ -1440,6 +1450,11 @@ def arg_folder(
         return None
     values: dict[str, str | None] = {**dict(dockerfile.arg_defaults), **dict(given)}
     template, said = dockerfile.arg_folders[0]
+    parts = template.split("/")
+    chosen = max(i for i, part in enumerate(parts) if "$" in part)
+    if chosen < len(parts) - 1 and ("." in parts[-1] or _GLOB.search(parts[-1])):
+        # `COPY ${SERVICE}/package.json`, `${SERVICE}/*.js`: a file of the folder chosen
+        template = "/".join(parts[: chosen + 1])
     folder = _expanded(template, variables=values, make=False)
     if _GLOB.search(folder):
         return None  # a pattern (`build/libs/*-all.jar`): a build's output, no one's folder
