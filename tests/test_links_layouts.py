@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 
 import pytest
-from k8slb.reading.build_files import workflow_builds
+from k8slb.reading.build_files import is_dockerfile_name, script_builds, workflow_builds
 
 from tests.test_links import DOCKERFILE, links, only, service_app, workload
 
@@ -615,3 +615,66 @@ def test_one_binary_run_as_server_and_as_client_links_both_to_the_root_program(
             "image: docker.io/acme/shopctl:0.4 (the module go.mod:1 declares: "
             "github.com/acme/shopctl)",
         ]
+
+
+# -- a Makefile's Dockerfiles kept apart under their own names ------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "is_one"),
+    [
+        ("dockerfile.auth", True),
+        ("Dockerfile-prod", True),
+        ("gateway-Dockerfile", True),
+        ("Dockerfile.md", False),
+        ("dockerfile-lint.json", False),
+    ],
+)
+def test_a_dockerfile_is_known_by_a_hyphen_or_lower_case_name_but_not_a_document(
+    name: str, is_one: bool
+) -> None:
+    assert is_dockerfile_name(name) is is_one
+
+
+def test_a_build_date_argument_s_command_substitution_is_not_the_build_context() -> None:
+    makefile = (
+        "auth:\n\tdocker build \\\n\t\t-f zarf/docker/dockerfile.auth \\\n"
+        "\t\t-t localhost/acme/auth:0.1 \\\n"
+        '\t\t--build-arg BUILD_DATE=$(date -u +"%Y-%m-%dT%H:%M:%SZ") \\\n\t\t.\n'
+    )
+    (build,) = script_builds("Makefile", makefile)
+    assert (build.context, build.dockerfile) == (
+        ".",
+        os.path.join("zarf", "docker", "dockerfile.auth"),
+    )
+
+
+def test_an_image_built_for_one_registry_and_run_from_another_links_by_its_path(
+    tmp_path: Path,
+) -> None:
+    """The Makefile builds `localhost/acme/auth` with zarf/docker/dockerfile.auth; the chart
+    runs `registry.example.com/acme/auth`: the same path, so the same image."""
+    dockerfile = (
+        "FROM golang:1.23 AS build\nCOPY . /service\nWORKDIR /service/api/services/auth\n"
+        "RUN go build -o auth .\nFROM alpine:3.20\n"
+        "COPY --from=build /service/api/services/auth/auth /auth\n"
+        'CMD ["/auth"]\n'
+    )
+    files = {
+        "go.mod": "module example.com/acme\n\ngo 1.23\n",
+        "chart/templates/auth.yaml": workload(
+            name="auth", image="registry.example.com/acme/auth:1"
+        ),
+        "Makefile": (
+            "auth:\n\tdocker build -f zarf/docker/dockerfile.auth -t localhost/acme/auth:0.1 "
+            '--build-arg BUILD_DATE=$(date -u +"%Y-%m-%dT%H:%M:%SZ") .\n'
+        ),
+        "zarf/docker/dockerfile.auth": dockerfile,
+        "api/services/auth/main.go": "package main\n\nfunc main() {}\n",
+        "api/services/sales/main.go": "package main\n\nfunc main() {}\n",
+    }
+    row = only(links(tmp_path, files))
+    assert (row["code"], row["modules"]) == (os.path.join("api", "services", "auth"), 1)
+    assert row["evidence"][0].startswith(
+        "makefile: Makefile:2: docker build -f zarf/docker/dockerfile.auth"
+    )

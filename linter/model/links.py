@@ -161,11 +161,26 @@ def container_key(workload: K8sObject, container: str) -> str:
 
 def same_image(built: str, used: str) -> bool:
     """An image a build names is the one a container runs: the same repository, or one is
-    the other with a registry in front (skaffold and Tilt rewrite bare names)."""
+    the other with a registry in front (skaffold and Tilt rewrite bare names), or the same
+    path of two segments or more under two registries."""
     a, b = image_repository(built), image_repository(used)
     if not a or not b:
         return False
-    return a == b or a.endswith("/" + b) or b.endswith("/" + a)
+    if a == b or a.endswith("/" + b) or b.endswith("/" + a):
+        return True
+    # the same path pushed to another registry (`localhost/acme/auth` built, a chart's
+    # `registry.example.com/acme/auth` run)
+    path_a, path_b = _less_registry(a), _less_registry(b)
+    return path_a is not None and path_a == path_b
+
+
+def _less_registry(repository: str) -> str | None:
+    """`registry.example.com/acme/auth` -> `acme/auth`; None with no registry host, or
+    with a path of one segment (`localhost/auth`: too little to say it is the same)."""
+    host, _, path = repository.partition("/")
+    if not ("." in host or ":" in host or host == "localhost") or "/" not in path:
+        return None
+    return path
 
 
 _SEPARATORS = dict.fromkeys(map(ord, "-_."))  # deleted

@@ -31,9 +31,13 @@ from k8slb.record import record
 PROJECT_FILES = frozenset(
     name for language in LANGUAGES.values() for name in language.project_files
 )
+# `Dockerfile`, `Dockerfile.dev`, `Dockerfile-prod`, `dockerfile.auth`, `api.Dockerfile`;
+# not a document or a configuration about one (`Dockerfile.md`, `dockerfile-lint.json`)
 DOCKERFILE_NAMES = regex.compile(
-    r"^(?:Dockerfile|Containerfile)(?:\..+)?$|.\.(?:Dockerfile|Containerfile)$"
+    r"^(?:[Dd]ockerfile|[Cc]ontainerfile)(?:[.-].+)?$|.[.-](?:[Dd]ockerfile|Containerfile)$"
 )
+_NOT_DOCKERFILES = (".md", ".markdown", ".adoc", ".txt", ".json", ".yaml", ".yml", ".toml")
+_NOT_DOCKERFILES += (".lock", ".sh", ".bat", ".ps1", ".bak", ".orig")
 TILTFILE = "Tiltfile"
 # Make runs a recipe in the Makefile's folder: its `docker build` lines say which folder
 # an image is built from.
@@ -100,9 +104,14 @@ def _is_script(name: str) -> bool:
 
 
 def is_dockerfile_name(name: str) -> bool:
-    """`Dockerfile`, `Dockerfile.dev`, `api.Dockerfile`, and Podman's `Containerfile`s."""
+    """`Dockerfile`, `Dockerfile.dev`, `Dockerfile-prod`, `dockerfile.auth`,
+    `api.Dockerfile`, and Podman's `Containerfile`s."""
     # most names have neither word: a substring test spares them the pattern's call
-    return ("ockerfile" in name or "ontainerfile" in name) and bool(DOCKERFILE_NAMES.search(name))
+    return (
+        ("ockerfile" in name or "ontainerfile" in name)
+        and bool(DOCKERFILE_NAMES.search(name))
+        and not name.lower().endswith(_NOT_DOCKERFILES)
+    )
 
 
 @record
@@ -977,7 +986,9 @@ def _docker_build_args(words: list[str]) -> tuple[list[str], str | None, str | N
             elif flag in ("-f", "--file"):
                 dockerfile = value
             continue
-        if not word.startswith("-") and context is None:
+        if not word.startswith("-"):
+            # the last: `docker build` takes one PATH, and a word a `$(date -u +%s)` split
+            # in the middle of the flags is not it
             context = word
         index += 1
     return tags, context, dockerfile
