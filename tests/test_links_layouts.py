@@ -678,3 +678,23 @@ def test_an_image_built_for_one_registry_and_run_from_another_links_by_its_path(
     assert row["evidence"][0].startswith(
         "makefile: Makefile:2: docker build -f zarf/docker/dockerfile.auth"
     )
+
+
+def test_a_service_folder_named_as_the_image_runs_the_one_folder_in_it_with_a_dockerfile(
+    tmp_path: Path,
+) -> None:
+    """apps/sku/ holds its chart and, in app/, its Dockerfile and code: the container of
+    image `.../sku:5` runs apps/sku/app, not the whole folder (whose own code is none)."""
+    files = {
+        "apps/sku/helm-chart/templates/deployment.yaml": workload(
+            name="sku", image="public.ecr.aws/acme/sku:5"
+        ),
+        "apps/sku/helm-chart/Chart.yaml": "apiVersion: v2\nname: sku\nversion: 0.1.0\n",
+        "apps/sku/app/Dockerfile": DOCKERFILE,
+        **service_app("apps/sku/app"),
+        "apps/cart/Dockerfile": DOCKERFILE,
+        **service_app("apps/cart"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("apps", "sku", "app", "server.py")
+    assert row["evidence"][-1].startswith("image name: apps/sku/helm-chart/templates/")

@@ -482,6 +482,8 @@ class _Finder:
         self._programs: dict[str, list[str]] | None = None
         self._built: tuple[dict[str, set[str]], dict[str, int]] | None = None
         self._above: dict[str, Dockerfile] | None = None
+        # the folders of code with a Dockerfile, by their parent (made when first asked)
+        self._children_built: dict[str, list[str]] | None = None
         self._modules_named: dict[str, list[tuple[str, Said]]] | None = None
         # absolute path -> as shown, for the configuration's pins alone (made only for them)
         self.shown: dict[str, str] = (
@@ -736,7 +738,7 @@ class _Finder:
         ]
         segment = image_repository(image).rsplit("/", 1)[-1]
         named = sorted(
-            f
+            self._app_within(f)
             for f in (self.folders_named.get(_normal(segment), ()) if segment else ())
             if not self._rebuilds(f, segment)
         )
@@ -773,6 +775,23 @@ class _Finder:
             text = f"{said.text} (a guess: {folder} is the one build folder {how})"
             found.append(Evidence("image name guess", replace(said, text=text), folder))
         return found
+
+    def _app_within(self, folder: str) -> str:
+        """A service's folder with no Dockerfile and no code of its own that keeps both in
+        one folder beside its chart (`sku/app/`, `sku/helm-chart/`): that folder; else the
+        folder itself."""
+        if self._dockerfile(folder) is not None or any(
+            os.path.dirname(module) == folder for module in self.by_folder.get(folder, ())
+        ):
+            return folder  # its own Dockerfile, or code of its own
+        if self._children_built is None:
+            self._children_built = defaultdict(list)
+            for path in self.dockerfiles:
+                inner = os.path.dirname(path) or "."
+                if inner in self.by_folder:
+                    self._children_built[os.path.dirname(inner) or "."].append(inner)
+        inner_folders = self._children_built.get(folder, [])
+        return inner_folders[0] if len(inner_folders) == 1 else folder
 
     def _run_from(self, build: ImageBuild) -> tuple[str, str | None] | None:
         """The context and Dockerfile of a build; a Markdown file's (`docs/deploy.md`) is
