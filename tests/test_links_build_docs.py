@@ -127,10 +127,10 @@ def test_a_build_command_in_an_asciidoc_source_block_links_the_image(tmp_path: P
     Dockerfile is, as a Markdown block is."""
     page = (
         '== Build the customer\n\n[source,bash,subs="+macros,+attributes"]\n----\n'
-        "cd services/chat\ndocker build -t quay.io/acme/chat:v1.1 .\ncd ../..\n----\n"
+        "cd services/chat\ndocker build -t quay.io/acme/tutorial-frontdoor:v1.1 .\ncd ../..\n----\n"
     )
     files = {
-        "k8s/chat.yaml": workload(name="chat", image="quay.io/acme/chat:v1.1"),
+        "k8s/chat.yaml": workload(name="chat", image="quay.io/acme/tutorial-frontdoor:v1.1"),
         "docs/modules/pages/build.adoc": page,
         "services/chat/Dockerfile": DOCKERFILE,
         **service_app("services/chat"),
@@ -140,7 +140,8 @@ def test_a_build_command_in_an_asciidoc_source_block_links_the_image(tmp_path: P
     row = only(links(tmp_path, files))
     assert row["code"] == os.path.join("services", "chat", "server.py")
     assert row["evidence"][0] == (
-        "docs: docs/modules/pages/build.adoc:6: docker build -t quay.io/acme/chat:v1.1 ."
+        "docs: docs/modules/pages/build.adoc:6: docker build -t "
+        "quay.io/acme/tutorial-frontdoor:v1.1 ."
     )
 
 
@@ -191,6 +192,30 @@ def test_a_placeholder_registry_set_in_an_earlier_block_names_the_image_by_its_l
     )
     builds, _ = markdown_facts("README.md", text.encode())
     assert [(b.image, b.said.line) for b in builds] == [("frontend", 6)]
+
+
+def test_a_documented_build_in_a_folder_of_code_keeping_its_dockerfile_elsewhere_links_it(
+    tmp_path: Path,
+) -> None:
+    """`cd services/chat` then `docker build -t quay.io/acme/tutorial-frontdoor:v1.1 .` where the
+    service keeps its Dockerfiles under src/main/docker/: the folder the text names is the
+    code (a build with no `cd`, from a folder of none, stays no evidence)."""
+    page = (
+        "[source,bash]\n----\ncd services/chat\nmvn package\n"
+        "docker build -t quay.io/acme/tutorial-frontdoor:v1.1 .\ncd ../..\n----\n"
+    )
+    files = {
+        "k8s/chat.yaml": workload(name="chat", image="quay.io/acme/tutorial-frontdoor:v1.1"),
+        "docs/pages/build.adoc": page,
+        "services/chat/src/main/docker/Dockerfile.native": DOCKERFILE,
+        **service_app("services/chat"),
+        **service_app("services/users"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("services", "chat")
+    assert row["evidence"] == [
+        "docs: docs/pages/build.adoc:5: docker build -t quay.io/acme/tutorial-frontdoor:v1.1 ."
+    ]
 
 
 def test_asciidoc_builds_only_in_shell_listing_blocks() -> None:

@@ -817,12 +817,18 @@ class _Finder:
         named = build.dockerfile or os.path.join(build.context, "Dockerfile")
         context, dockerfile = os.path.relpath(build.context, here), os.path.relpath(named, here)
         base = here
+        code: str | None = None  # the nearest folder of code the text's context names
         while True:
             found = os.path.normpath(os.path.join(base, dockerfile))
             if found in self.dockerfiles:
                 return _joined_folder(base, context), found if build.dockerfile else None
+            folder = _joined_folder(base, context)
+            if code is None and context != "." and folder in self.by_folder:
+                code = folder
             if base in ("", ".", os.sep):
-                return None
+                # a documented build whose folder (`cd customer/java/quarkus`) is code but
+                # keeps its Dockerfile elsewhere (`src/main/docker/`): that folder
+                return (code, None) if code is not None and build.kind == "docs" else None
             base = os.path.dirname(base) or "."
 
     def _guessed_folder(self, segment: str, near: str, roles: bool) -> tuple[str, str] | None:
