@@ -36,8 +36,8 @@ PROJECT_FILES = frozenset(
 DOCKERFILE_NAMES = regex.compile(
     r"^(?:[Dd]ockerfile|[Cc]ontainerfile)(?:[.-].+)?$|.[.-](?:[Dd]ockerfile|Containerfile)$"
 )
-_NOT_DOCKERFILES = (".md", ".markdown", ".adoc", ".txt", ".json", ".yaml", ".yml", ".toml")
-_NOT_DOCKERFILES += (".lock", ".sh", ".bat", ".ps1", ".bak", ".orig")
+_NOT_DOCKERFILES: tuple[str, ...] = (".md", ".markdown", ".adoc", ".txt", ".json", ".yaml")
+_NOT_DOCKERFILES += (".yml", ".toml", ".lock", ".sh", ".bat", ".ps1", ".bak", ".orig")
 TILTFILE = "Tiltfile"
 # Make runs a recipe in the Makefile's folder: its `docker build` lines say which folder
 # an image is built from.
