@@ -698,3 +698,36 @@ def test_a_service_folder_named_as_the_image_runs_the_one_folder_in_it_with_a_do
     row = only(links(tmp_path, files))
     assert row["code"] == os.path.join("apps", "sku", "app", "server.py")
     assert row["evidence"][-1].startswith("image name: apps/sku/helm-chart/templates/")
+
+
+def test_the_build_of_the_tag_or_nearest_the_manifest_says_which_dockerfile_runs(
+    tmp_path: Path,
+) -> None:
+    """compose builds `gateway` (latest) with Dockerfile-dev; scripts/prod/deploy.sh builds
+    `gateway:1` and `$REGISTRY/gateway:1` with Dockerfile-prod. `gateway:1` runs the
+    build of its tag; `$REGISTRY/gateway:$VERSION` (a tag not known), near the script
+    in scripts/, the build whose file is nearest it: Dockerfile-prod both times."""
+    compose = (
+        "services:\n  gateway:\n    image: gateway\n    build:\n      context: ./gateway\n"
+        "      dockerfile: Dockerfile-dev\n"
+    )
+    script = (
+        "docker build -t gateway:1 --file ../../gateway/Dockerfile-prod ../../gateway\n"
+        "docker build -t $REGISTRY/gateway:1 --file ../../gateway/Dockerfile-prod ../../gateway\n"
+    )
+    files = {
+        "docker-compose.yml": compose,
+        "scripts/prod/deploy.sh": script,
+        "k8s/gateway.yaml": workload(name="gateway", image="gateway:1"),
+        "scripts/cd/gateway.yaml": workload(name="gateway-cd", image="$REGISTRY/gateway:$VERSION"),
+        "gateway/Dockerfile-dev": DOCKERFILE.replace("server.py", "dev.py"),
+        "gateway/Dockerfile-prod": DOCKERFILE,
+        **service_app("gateway"),
+    }
+    rows = links(tmp_path, files)
+    assert [row["code"] for row in rows] == [os.path.join("gateway", "server.py")] * 2
+    for row in rows:
+        assert row["evidence"][0].startswith("script: scripts/prod/deploy.sh:")
+        assert (
+            'dockerfile: gateway/Dockerfile-prod:4: CMD ["python", "server.py"]' in row["evidence"]
+        )

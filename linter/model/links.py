@@ -532,9 +532,19 @@ class _Finder:
             return found  # nothing to rank (most containers: the paths are not compared)
         # equally strong: a build whose Dockerfile is in the tree (a build naming one that
         # is not fails), then the build nearest the manifest (a monorepo's services alike)
+        found.sort(key=lambda e: (e.strength, self._missing(e), -_shared(e.folder, workload.path)))
+        # of the builds of the chosen folder, the one whose build file is nearest the
+        # manifest says which Dockerfile (`scripts/prod/deploy.sh`'s `-f Dockerfile-prod`
+        # for `scripts/cd/x.yaml`, not a compose file's development build)
+        top = found[0].folder
         return sorted(
             found,
-            key=lambda e: (e.strength, self._missing(e), -_shared(e.folder, workload.path)),
+            key=lambda e: (
+                e.strength,
+                self._missing(e),
+                -_shared(e.folder, workload.path),
+                -_shared(os.path.dirname(e.said.path), workload.path) if e.folder == top else 0,
+            ),
         )
 
     def _missing(self, evidence: Evidence) -> bool:
@@ -727,7 +737,7 @@ class _Finder:
             # a repository a script's parameter gives: the tag that names the service
             or (not build.image and wanted not in (None, "latest") and wanted in build.tags)
         ]
-        if any(wanted in build.tags for build in builds):
+        if wanted is not None and any(wanted in build.tags for build in builds):
             # builds of the very tag the container runs (`:v2-timeout`) decide between the
             # folders the other tags of the name are built from (a tag not known stays)
             builds = [b for b in builds if wanted in b.tags or None in b.tags or not b.tags]

@@ -646,7 +646,8 @@ def skaffold_builds(path: str, text: str) -> list[ImageBuild]:
 
 
 def compose_builds(path: str, text: str) -> list[ImageBuild]:
-    """`services.NAME.build` (a context, or `{context, dockerfile}`) with `image`."""
+    """`services.NAME.build` (a context, or `{context, dockerfile}`) with `image` (and the
+    tag it names)."""
     folder = os.path.dirname(path) or "."
     found: list[ImageBuild] = []
     for document in _documents(path, text):
@@ -664,7 +665,9 @@ def compose_builds(path: str, text: str) -> list[ImageBuild]:
             dockerfile = _literal(given.get("dockerfile"))
             root, line = _joined(folder, str(context)), _line(service, "image")
             args = given.get("args")
-            found.append(_built(image, root, dockerfile, "compose", path, text, line, args))
+            built = _built(image, root, dockerfile, "compose", path, text, line, args)
+            # the tag its `image` names (`gateway` is `gateway:latest`), when literal
+            found.append(replace(built, tags=(image_tag(str(service.get("image"))),)))
     return found
 
 
