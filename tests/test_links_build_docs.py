@@ -218,6 +218,26 @@ def test_a_documented_build_in_a_folder_of_code_keeping_its_dockerfile_elsewhere
     ]
 
 
+def test_a_documented_build_after_an_unrelated_cd_in_an_earlier_block_still_links(
+    tmp_path: Path,
+) -> None:
+    """DEPLOYMENT.md's first block runs `cd docker && docker compose up`; a later block
+    builds `-f docker/Dockerfile.chat .` from the top, where that Dockerfile is: the block
+    read alone links it (read in the session, from docker/, it names no Dockerfile)."""
+    guide = (
+        "```bash\ncd docker\ndocker compose up -d\n```\n\nThen build:\n\n"
+        "```bash\ndocker build -f docker/Dockerfile.chat -t acme/chat-service:latest .\n```\n"
+    )
+    files = {
+        "k8s/chat.yaml": workload(name="chat", image="acme/chat-service:latest"),
+        "DEPLOYMENT.md": guide,
+        **_go_services("chat", "users"),
+    }
+    row = only(links(tmp_path, files))
+    assert (row["code"], row["modules"]) == (os.path.join("services", "chat"), 1)
+    assert row["evidence"][0].startswith("docs: DEPLOYMENT.md:9: docker build -f docker/")
+
+
 def test_asciidoc_builds_only_in_shell_listing_blocks() -> None:
     """A `[source,yaml]` block and prose build nothing; a `[source,sh]` block titled by a
     `.Title` line, and a bare listing, do; a `$ ` prompt is dropped."""

@@ -1118,8 +1118,8 @@ def markdown_facts(path: str, data: bytes) -> tuple[list[ImageBuild], list[Image
     """The builds and tags of a documentation file's shell code blocks (Markdown's ``` or
     ~~~ fences, AsciiDoc's `----` and `....` blocks; with no language or a shell's; a
     console's `$ ` prompts dropped), the blocks read in turn as one shell script run from
-    the file's folder (a `cd` in one holds for the next; links.py looks above the folder
-    when the Dockerfile a build names is not there),
+    the file's folder (a `cd` in one holds for the next), and each block alone too (links.py
+    looks above the folder when the Dockerfile a build names is not there),
     kind `docs`. An image named with a placeholder for its registry or owner
     (`<YOUR-USER>/app`) is named by its last segment. One pass over the lines; only the
     first MAX_BLOCKS blocks, and none of a file past MAX_MARKDOWN."""
@@ -1130,12 +1130,21 @@ def markdown_facts(path: str, data: bytes) -> tuple[list[ImageBuild], list[Image
     # the shell blocks at their lines, the rest blank: one session, as a reader runs the
     # page's blocks in one terminal (a `cd` in one holds for the blocks after it)
     session = [""] * len(lines)
+    alone: list[ImageBuild] = []  # each block's builds read from the file's folder
     for start, block in itertools.islice(
         _adoc_blocks(lines) if asciidoc else _markdown_blocks(lines), MAX_BLOCKS
     ):
-        for at, line in enumerate(block or (), start=start):
-            session[at] = _PROMPT.sub("", line, count=1)
+        text = [_PROMPT.sub("", line, count=1) for line in block or ()]
+        session[start : start + len(text)] = text
+        if any("docker" in line or "podman" in line for line in text):
+            built, _ = script_facts(path, "\n".join(text), make=False)
+            alone += [replace(b, said=replace(b.said, line=b.said.line + start)) for b in built]
     found, tags = script_facts(path, "\n".join(session), make=False)
+    # a block read alone too: an earlier block's `cd` may be a step it does not follow
+    # (`cd docker` to start compose, then builds from the top); links.py keeps the
+    # reading whose Dockerfile the tree holds, the session's first
+    seen = {(b.said.line, b.context, b.dockerfile) for b in found}
+    found += [b for b in alone if (b.said.line, b.context, b.dockerfile) not in seen]
     return [b for b in map(_from_docs, found) if b], tags
 
 
