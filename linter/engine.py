@@ -29,6 +29,7 @@ from k8slb.model.links import (
     link_rows,
     unmatched_pins,
 )
+from k8slb.model.runtimes import build_contexts
 from k8slb.model.units import deployment_units
 from k8slb.parsing import Parsed, Unparsed, parse_all
 from k8slb.progress import QUIET, Progress
@@ -542,6 +543,7 @@ def analyse(
         else link_code_again(index, read.modules, links),
         proxy_configs=[c for m in read.manifests for c in m.proxy_configs],
         grpc_java=read.builds.grpc_java,
+        build_contexts=build_contexts(read.builds),
         # with --context only the reported files' objects are judged; a rendered file's
         # findings may move to a reported template, so those are all judged
         judged=frozenset(reported | read.rendered_from.keys())

@@ -5,6 +5,7 @@ from collections.abc import Iterator
 from k8slb.code.facts import CodeFacts, HttpClient
 from k8slb.core.findings import Finding, Related, Severity
 from k8slb.model.addresses import parse_url
+from k8slb.model.runtimes import NEWEST
 from k8slb.rulekit.base import Context, Example, Rule
 from k8slb.rulekit.dialect import dialect_of
 
@@ -18,11 +19,29 @@ session = requests.Session()
 def stock(item):
     return session.get(f"{INVENTORY}/stock/{item}").json()
 """
+_AXIOS = """\
+const axios = require('axios');
+
+async function stock(item) {
+  return (await axios.get(`http://inventory:8080/stock/${item}`)).data;
+}
+"""
+_NODE_IMAGE = (
+    ("Dockerfile", 'FROM node:22-alpine\nCOPY . /app\nCMD ["node", "/app/server.js"]\n'),
+)
 _HTTPX = """\
 import httpx
 
 client = httpx.Client(base_url="http://inventory:8080", http2=True)
 """
+
+
+# Node.js's global agent keeps connections alive from this major version on (v19.0.0)
+KEEP_ALIVE_SINCE = 19
+
+
+def _version(major: int | None) -> str:
+    return "19 or later" if major is None or major >= NEWEST else str(major)
 
 
 class HttpPoolNoLifetime(Rule):
@@ -48,9 +67,15 @@ class HttpPoolNoLifetime(Rule):
     are made for (`http.NewRequest`), a helper's parameter or a field followed.
 
     In Node.js: an agent made once (at the module's top level, in `main` or a constructor)
-    that pools its sockets: `new http.Agent({keepAlive: true})` (`https` too; off by
-    default), agentkeepalive's agents, undici's `Pool`, `Client` and `Agent`, when the
-    module names an http URL of a cluster Service (or the pool's own origin is one).
+    that pools its sockets: `new http.Agent({keepAlive: true})` (`https` too),
+    agentkeepalive's agents, undici's `Pool`, `Client` and `Agent`, when the module names
+    an http URL of a cluster Service (or the pool's own origin is one). Node's global
+    agent keeps connections alive too from Node 19 on: the first request a module sends
+    through it (axios, its `axios.create()` instances, the global `fetch`, `http.request`
+    and `http.get`, none given an agent or dispatcher of its own) is reported when the
+    image that runs the module is the `node` image of 19 or later (`FROM node:23-alpine`;
+    the Dockerfile of the container that runs it, else of the nearest build context);
+    on an older or unknown version nothing is said.
 
     In Java: a `java.net.http.HttpClient` (`newHttpClient()`, `newBuilder()`), an
     `OkHttpClient` or an Apache `HttpClients` client held in a field, or made by `main` or a
@@ -111,21 +136,47 @@ class HttpPoolNoLifetime(Rule):
             title="in Go",
             at=(9, 14),
         ),
+        Example(
+            _AXIOS,
+            language="javascript",
+            beside=_NODE_IMAGE,
+            title="in Node.js 19 or later, through the global agent",
+            at=(4, 17),
+        ),
     )
 
     def check(self, context: Context) -> Iterator[Finding]:
         for facts in context.judged_code():
-            if facts.http_clients and context.mesh_of_code(facts):
+            clients = [*facts.http_clients, *facts.agent_requests]
+            if clients and context.mesh_of_code(facts):
                 continue  # the client's proxy balances each request
-            for client in facts.http_clients:
+            for client in clients:
                 if not client.long_lived or client.reuse_disabled:
                     continue
+                node = context.node_major(facts) if client.default_agent else None
+                if client.default_agent and (node is None or node < KEEP_ALIVE_SINCE):
+                    continue  # the global agent pools from Node 19 on; an unknown says nothing
                 target = self._cluster_target(context, facts, client)
                 if target is None:
                     continue
                 url, related = target
                 library = client.factory.rsplit(".", 1)[0]
-                if client.http2:
+                if client.default_agent:
+                    yield self.code_finding(
+                        client.loc,
+                        (
+                            f"{client.factory} sends through Node's global agent, which keeps "
+                            "its connections alive",
+                            f"to {url!r}: on Node {_version(node)} the global agent pools "
+                            "keep-alive connections, and a busy one stays on the pods it first "
+                            "reached",
+                            "give the requests an agent whose sockets end (maxSockets, a "
+                            "free-socket timeout below the server's), or let the server close "
+                            "connections now and then",
+                        ),
+                        related=related,
+                    )
+                elif client.http2:
                     yield self.code_finding(
                         client.loc,
                         (

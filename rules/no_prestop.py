@@ -17,7 +17,7 @@ from k8slb.rulekit.examples import (
     publishing_not_ready,
     web_deployment,
 )
-from k8slb.rulekit.serving import never_overlaps, reached_otherwise
+from k8slb.rulekit.serving import never_overlaps, reached_otherwise, strongest
 
 # A server that waits on SIGTERM before it stops: the routing drops the pod meanwhile.
 _DRAINING_SERVER = """\
@@ -45,7 +45,10 @@ class NoPreStop(Rule):
 
     ## What it does
     Reports serving containers (see `no-readiness-probe` for what serving means) without
-    `lifecycle.preStop`.
+    `lifecycle.preStop`. Of the Services that select the pod, the message names the one
+    that best shows it is called: one the API server calls (an admission or conversion
+    webhook's, then an APIService's), then one an L7 route or a node port reaches, then
+    one not named for metrics (`no-readiness-probe` names the same).
 
     ## Why it matters
     When a pod is deleted, two things start at the same time: the kubelet sends SIGTERM to
@@ -62,7 +65,8 @@ class NoPreStop(Rule):
     when it runs one replica, a Deployment with `strategy: Recreate` or `maxSurge: 0`, a
     StatefulSet, or a Deployment that keeps its data on a PersistentVolumeClaim one pod
     holds (`ReadWriteOnce` or `ReadWriteOncePod`, or a claim not among the files read,
-    whose mode is then taken as `ReadWriteOnce` and the message says so). Such a
+    whose mode is then taken as `ReadWriteOnce` and the message says so; not a claim the
+    pod mounts read-only, nor one another workload mounts too). Such a
     single-replica store (a database, cache, broker or telemetry sink) has no second pod:
     its surge pod waits for the volume or finds the data held by the old process, so the
     pause only delays the outage. The
@@ -211,7 +215,8 @@ class NoPreStop(Rule):
                 drain = self_drain(context.index, context.links, workload, template, container)
                 if drain is not None and drain.complete:
                     continue  # it waits on SIGTERM itself: the pause is there
-                service = services[0]
+                service, called = strongest(context, services)
+                served = f"Service {service.name}" + (f" ({called})" if called else "")
                 seconds = context.fix_values.prestop_seconds
                 native = context.kubernetes_version >= (1, 30)
                 hook = "sleep" if native else "exec"
@@ -235,7 +240,7 @@ class NoPreStop(Rule):
                     description += ": below Kubernetes 1.30 the image needs `sleep`"
                 message: tuple[str, ...] = (
                     f"container {container.name!r} of {workload.ref.display} has no preStop hook",
-                    f"it serves Service {service.name}: on shutdown it stops while nodes still "
+                    f"it serves {served}: on shutdown it stops while nodes still "
                     "route to it, failing requests",
                     f"add lifecycle.preStop.{hook} ({seconds} s)",
                 )

@@ -3,10 +3,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from k8slb.core.findings import Finding, Related, Severity
+from k8slb.model.index import is_headless
+from k8slb.model.routes import key_of
 from k8slb.model.traffic import publishes_not_ready
+from k8slb.reading.objects import K8sObject, dig
 from k8slb.rulekit.base import PROBES, Context, Example, Rule
 from k8slb.rulekit.examples import LIVE, READY, publishing_not_ready, web_deployment
-from k8slb.rulekit.serving import never_overlaps, reached_otherwise
+from k8slb.rulekit.serving import never_overlaps, reached_otherwise, strongest
 
 
 class NoReadinessProbe(Rule):
@@ -23,11 +26,15 @@ class NoReadinessProbe(Rule):
     A Service carries no client traffic when it only serves the pods themselves: peer
     discovery (`publishNotReadyAddresses: true`, or ports named for gossip, memberlist,
     raft, cluster or peer traffic), metrics scrapes and profiling (ports named only with
-    the words `metrics`, `prometheus`, `prom`, `pprof`, `profiling`, or scraped by a
-    ServiceMonitor, or by a PodMonitor on every pod the Service selects; not
-    `http-metrics`, which several charts give to their whole HTTP API). A pod that only
-    such Services select is not reported. (A `targetPort` of 0 is no placeholder:
-    Kubernetes sends that port's traffic to the Service's own port number.)
+    the words `metrics`, `prometheus`, `prom`, `pprof`, `profiling`, `debug`, or scraped
+    by a ServiceMonitor, or by a PodMonitor on every pod the Service selects; not
+    `http-metrics`, which several charts give to their whole HTTP API), unless a caller
+    is seen: an Ingress or route to the Service, or a client's URL naming it with the port
+    (in a ConfigMap, or a container's env or arguments; not a Prometheus configuration's
+    scrape targets). A pod that only such Services select, or a container reached only on
+    such ports of a client Service (a metrics sidecar), is not reported. (A `targetPort`
+    of 0 is no placeholder: Kubernetes sends that port's traffic to the Service's own
+    port number.)
 
     It is only `info` where readiness decides little: when no other pod takes the traffic
     while one stops, as `no-prestop` reads it (a bare Pod; or no autoscaler and one
@@ -38,6 +45,15 @@ class NoReadinessProbe(Rule):
     is `info` when the callers reach the pods without the Service, as `no-prestop` reads
     it (the code registers the process in a service registry, or a well-known component
     reached otherwise), unless a caller is seen going through the Service.
+
+    It is `info` too for a DaemonSet that only headless Services select (and no L7 route
+    reaches), as `no-prestop` reads a headless Service: its callers find the pods by DNS,
+    one a node, and a caller that takes the pod on its own node has no other to turn to.
+
+    A container with a `startupProbe` is kept not ready until that probe succeeds, so it
+    gets no traffic before it listens: the finding then says only what remains (traffic
+    while it hangs or drains), and is `info` when the workload runs one replica and no
+    autoscaler scales it (no other pod could take that traffic).
 
     ## Why it matters
     Without a readiness probe a pod is in the endpoints as soon as its containers start:
@@ -88,11 +104,18 @@ class NoReadinessProbe(Rule):
     def check(self, context: Context) -> Iterator[Finding]:
         for workload, template, container, services in context.serving_containers():
             if container.probe("readinessProbe") is None:
-                service = services[0]
+                service, called = strongest(context, services)
+                served = f"Service {service.name}" + (f" ({called})" if called else "")
+                started = container.probe("startupProbe") is not None
+                why_traffic = (
+                    "its startupProbe keeps it out until it starts, but it gets traffic while "
+                    "it hangs or drains"
+                    if started
+                    else "so it gets traffic before it listens and while it hangs or drains"
+                )
                 message: tuple[str, ...] = (
                     f"container {container.name!r} of {workload.ref.display} has no readinessProbe",
-                    f"it serves Service {service.name}, so it gets traffic before it listens "
-                    "and while it hangs or drains",
+                    f"it serves {served}, {why_traffic}",
                     "add a readinessProbe",
                 )
                 why = never_overlaps(context.index, workload, template)
@@ -100,12 +123,29 @@ class NoReadinessProbe(Rule):
                 related = [Related(service.path, service.pos[0], "the Service it serves")]
                 if why is not None:
                     note = f"info only: {why}, so readiness decides little there"
+                elif started and _one_replica(context, workload):
+                    note = (
+                        "info only: one replica with a startupProbe: no other pod could take "
+                        "the traffic while it hangs, so readiness decides little there"
+                    )
                 elif other := reached_otherwise(context, workload, container, services):
                     note = (
                         f"info only: {other.reason}, not through Service {service.name}, and "
                         "no caller of that Service is seen; its readiness does not gate them"
                     )
                     related += other.related
+                elif (
+                    workload.kind == "DaemonSet"
+                    and all(is_headless(s) for s in services)
+                    and not any(
+                        context.routes().get(key_of(s.namespace, s.name or "")) for s in services
+                    )
+                ):
+                    note = (
+                        f"info only: a DaemonSet's pods are found through headless Service "
+                        f"{service.name}, one a node; a caller that takes the pod on its own node "
+                        "has no other to turn to, so readiness decides little there"
+                    )
                 elif all(publishes_not_ready(s) for s in services):
                     note = (
                         f"info only: Service {service.name} publishes not-ready addresses, so "
@@ -120,3 +160,11 @@ class NoReadinessProbe(Rule):
                     severity=Severity.INFO if note else None,
                     related=related,
                 )
+
+
+def _one_replica(context: Context, workload: K8sObject) -> bool:
+    """Whether the workload runs one pod and nothing scales it (a DaemonSet: one a node)."""
+    if workload.kind not in ("Deployment", "StatefulSet", "ReplicaSet"):
+        return False
+    replicas = dig(workload.body.get("spec"), "replicas")
+    return replicas in (None, 1) and not context.index.scalers(workload)

@@ -126,6 +126,64 @@ func ServerOptions() []grpc.ServerOption {
     )
 
 
+def test_an_aliased_grpc_s_server_options_from_a_module_named_without_a_dot_are_read(
+    tmp_path: Path,
+) -> None:
+    """`module shop` (no dot in its path, as a go.mod may name it): its packages are the
+    module's, not Go's standard library, so a helper of one is followed; the gRPC package
+    is imported under another name, beside a package of the module named grpc."""
+    main = """\
+package main
+
+import (
+	"net"
+
+	"shop/services/trips/internal/grpc"
+	"shop/shared/tracing"
+
+	grpcserver "google.golang.org/grpc"
+)
+
+func main() {
+	lis, _ := net.Listen("tcp", ":9093")
+	server := grpcserver.NewServer(tracing.ServerOptions()...)
+	grpc.NewHandler(server)
+	server.Serve(lis)
+}
+"""
+    helper = """\
+package tracing
+
+import "google.golang.org/grpc"
+
+func ServerOptions() []grpc.ServerOption {
+	return []grpc.ServerOption{
+		grpc.MaxConcurrentStreams(100),
+	}
+}
+"""
+    files = {
+        "go.mod": "module shop\n\ngo 1.24\n",
+        "services/trips/cmd/main.go": main,
+        "shared/tracing/grpc.go": helper,
+    }
+    result = lint_files(tmp_path / "read", files, ["KLB201"])
+    assert [(f.path.rsplit("/", 2)[-2], f.line) for f in result.findings] == [("cmd", 14)]
+    files["shared/tracing/grpc.go"] = helper.replace(
+        "grpc.MaxConcurrentStreams(100)",
+        "grpc.KeepaliveParams(keepalive.ServerParameters{MaxConnectionAge: time.Minute})",
+    ).replace('import "google.golang.org/grpc"', IMPORTS_WITH_KEEPALIVE)
+    assert lint_files(tmp_path / "set", files, ["KLB201"]).findings == []
+
+
+IMPORTS_WITH_KEEPALIVE = """import (
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/keepalive"
+)"""
+
+
 MMF_MAIN = """\
 package main
 
@@ -521,3 +579,124 @@ def test_a_server_every_program_runs_under_a_framework_that_handles_sigterm(
     del files["internal/appmain/appmain.go"]
     [alone] = lint_files(tmp_path / "none", files, ["KLB403"]).findings
     assert alone.severity == Severity.WARNING, "no program that links it in handles SIGTERM"
+
+
+# A client package whose factory wraps its channel in a struct, closed by the wrapper's
+# Close, as gateways that dial a backend per request do.
+TRIPS_CLIENT = """\
+package clients
+
+import (
+	"os"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+)
+
+type TripsClient struct {
+	conn *grpc.ClientConn
+}
+
+func NewTripsClient() (*TripsClient, error) {
+	target := os.Getenv("TRIPS_URL")
+	if target == "" {
+		target = "backend:50051"
+	}
+	conn, err := grpc.NewClient(target, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		return nil, err
+	}
+	return &TripsClient{conn: conn}, nil
+}
+
+func (c *TripsClient) Close() {
+	if c.conn != nil {
+		c.conn.Close()
+	}
+}
+"""
+
+PER_REQUEST = """\
+package main
+
+import (
+	"net/http"
+
+	"shop/gateway/clients"
+)
+
+func handleTrip(w http.ResponseWriter, r *http.Request) {
+	trips, err := clients.NewTripsClient()
+	if err != nil {
+		return
+	}
+	defer trips.Close()
+	w.WriteHeader(http.StatusOK)
+}
+
+func handleDriver(w http.ResponseWriter, r *http.Request) {
+	trips, err := clients.NewTripsClient()
+	if err != nil {
+		return
+	}
+	defer func() {
+		trips.Close()
+	}()
+}
+"""
+
+KEPT_IN_MAIN = """\
+package main
+
+import "shop/gateway/clients"
+
+var trips *clients.TripsClient
+
+func main() {
+	trips, _ = clients.NewTripsClient()
+}
+"""
+
+
+def _pinned(tmp_path: Path, files: dict[str, str]) -> list[str]:
+    from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE
+
+    every = {"go.mod": "module shop\n\ngo 1.24\n", "k8s.yaml": GRPC_SERVICE + BACKEND, **files}
+    result = lint_files(tmp_path, every, ["KLB102"])
+    return [f.path.rsplit("/", 1)[1] for f in result.findings]
+
+
+def test_a_channel_a_factory_of_another_package_makes_for_each_request_is_not_long_lived(
+    tmp_path: Path,
+) -> None:
+    """Every caller closes the wrapper (deferred, or in a deferred function literal)
+    before its handler returns: a channel per call, which kube-proxy balances."""
+    files = {"gateway/clients/trips.go": TRIPS_CLIENT, "gateway/http.go": PER_REQUEST}
+    assert _pinned(tmp_path / "per-call", files) == []
+    files["gateway/main.go"] = KEPT_IN_MAIN
+    assert _pinned(tmp_path / "kept", files) == ["trips.go"], "one caller keeps it"
+
+
+def test_a_factory_channel_no_scanned_call_reaches_or_whose_wrapper_never_closes_it_is_kept(
+    tmp_path: Path,
+) -> None:
+    assert _pinned(tmp_path / "no-caller", {"gateway/clients/trips.go": TRIPS_CLIENT}) == [
+        "trips.go"
+    ]
+    unclosed = TRIPS_CLIENT.replace("c.conn.Close()", "c.conn = nil")
+    files = {"gateway/clients/trips.go": unclosed, "gateway/http.go": PER_REQUEST}
+    assert _pinned(tmp_path / "unclosed", files) == ["trips.go"], "Close leaves it open"
+
+
+def test_a_factory_channel_its_own_files_handlers_close_is_per_call(tmp_path: Path) -> None:
+    """The factory and the handler that calls it per request in one file."""
+    handler = PER_REQUEST.replace("package main", "package clients").replace(
+        'import (\n\t"net/http"\n\n\t"shop/gateway/clients"\n)', 'import "net/http"'
+    )
+    one_file = TRIPS_CLIENT + handler.split('import "net/http"\n', 1)[1].replace(
+        "clients.NewTripsClient", "NewTripsClient"
+    )
+    one_file = one_file.replace('import (\n\t"os"\n', 'import (\n\t"net/http"\n\t"os"\n')
+    assert _pinned(tmp_path / "per-call", {"gateway/clients/trips.go": one_file}) == []
+    kept = one_file + "\nvar shared, _ = NewTripsClient()\n"
+    assert _pinned(tmp_path / "kept", {"gateway/clients/trips.go": kept}) == ["trips.go"]

@@ -1154,3 +1154,170 @@ def test_an_error_in_a_packaged_subchart_is_on_its_archive_naming_the_file_insid
         1,
     )
     assert inside in finding["message"] and "no file to open here" in finding["message"]
+
+
+TWIN_CONTAINERS = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {{ .Release.Name }}-api
+spec:
+  replicas: 2
+  selector:
+    matchLabels:
+      app: api
+  template:
+    metadata:
+      labels:
+        app: api
+    spec:
+      containers:
+        - name: api
+          image: registry.example/api:1.0
+          ports:
+            - name: http
+              containerPort: 8080
+          resources: {{- toYaml .Values.api.resources | nindent 12 }}
+          livenessProbe:
+            httpGet:
+              path: /healthz
+              port: 8080
+          readinessProbe:
+            httpGet:
+              path: /healthz
+              port: 8080
+        - name: ui
+          image: registry.example/ui:1.0
+          ports:
+            - name: http-ui
+              containerPort: 9090
+          resources: {{- toYaml .Values.ui.resources | nindent 12 }}
+          livenessProbe:
+            httpGet:
+              path: /healthz
+              port: 9090
+          readinessProbe:
+            httpGet:
+              path: /healthz
+              port: 9090
+        {{- if .Values.proxy.enabled }}
+        - name: proxy
+          image: registry.example/proxy:1.0
+          resources:
+            limits:
+              memory: 64Mi
+        {{- end }}
+"""
+TWIN_CHART = {
+    "Chart.yaml": "apiVersion: v2\nname: twins\nversion: 0.1.0\n",
+    "values.yaml": (
+        "api:\n  resources:\n    limits:\n      memory: 1Gi\n"
+        "ui:\n  resources:\n    limits:\n      memory: 1Gi\n"
+        "proxy:\n  enabled: false\n"
+    ),
+    "templates/deployment.yaml": TWIN_CONTAINERS,
+    "templates/service.yaml": """\
+apiVersion: v1
+kind: Service
+metadata:
+  name: {{ .Release.Name }}-api
+spec:
+  selector:
+    app: api
+  ports:
+    - name: http
+      port: 80
+      targetPort: http
+    - name: http-ui
+      port: 9090
+      targetPort: http-ui
+""",
+}
+
+
+def test_a_finding_on_the_second_of_two_alike_containers_is_on_the_second_ones_lines(
+    tmp_path: Path,
+) -> None:
+    """Two containers whose probes read alike, line for line: each finding is on its own
+    container's template lines (a `resources: {{- ...` the first writes, and the literal
+    `resources:` of a container left out, do not move the second's onto the first's)."""
+    chart = write(tmp_path / "twins", TWIN_CHART)
+    _, report = check("--select", "KLB301,KLB401", str(chart))
+    lines = TWIN_CONTAINERS.splitlines()
+    placed = {(f["rule"], f["container"]): f for f in report["findings"]}
+    assert lines[placed["KLB401", "api"]["line"] - 1].strip() == "- name: api"
+    assert lines[placed["KLB401", "ui"]["line"] - 1].strip() == "- name: ui"
+    liveness = [n for n, line in enumerate(lines, start=1) if line.strip() == "livenessProbe:"]
+    readiness = [n for n, line in enumerate(lines, start=1) if line.strip() == "readinessProbe:"]
+    for rule, container in (("KLB301", "api"), ("KLB301", "ui")):
+        nth = 0 if container == "api" else 1
+        assert placed[rule, container]["line"] == liveness[nth]
+        assert placed[rule, container]["related"][0]["line"] == readiness[nth] + 1  # httpGet
+
+
+def test_a_prestop_fix_on_the_second_of_two_alike_containers_edits_the_second(
+    tmp_path: Path,
+) -> None:
+    """The fix goes in the container it is for, or nowhere: never in its twin."""
+    last = TWIN_CONTAINERS.index("        {{- if .Values.proxy.enabled }}")
+    chart = write(
+        tmp_path / "twins", {**TWIN_CHART, "templates/deployment.yaml": TWIN_CONTAINERS[:last]}
+    )
+    deployment = chart / "templates" / "deployment.yaml"
+    output = _fix("--select", "KLB401", str(chart))
+    assert "Fixed 2 findings (KLB401 ×2)" in output, output
+    after = deployment.read_text()
+    api, ui = after.index("- name: api"), after.index("- name: ui")
+    assert after.count("preStop:") == 2
+    assert api < after.index("preStop:") < ui < after.rindex("preStop:")
+    assert not [f for f in check(str(chart))[1]["findings"] if f["rule"] == "KLB401"]
+
+
+def test_a_prestop_fix_the_template_decides_after_is_left_to_a_human(tmp_path: Path) -> None:
+    """After the second container an `if` may write a third: its fix is refused there, and
+    not moved into the first container, which reads alike."""
+    chart = write(tmp_path / "twins", TWIN_CHART)
+    deployment = chart / "templates" / "deployment.yaml"
+    output = _fix("--select", "KLB401", str(chart))
+    assert "Fixed 1 finding (KLB401)" in output, output
+    after = deployment.read_text()
+    assert after.count("preStop:") == 1
+    assert after.index("- name: api") < after.index("preStop:") < after.index("- name: ui")
+    (remaining,) = [f for f in check(str(chart))[1]["findings"] if f["rule"] == "KLB401"]
+    assert remaining["container"] == "ui"
+    assert "make that change in the template" in remaining["message"]
+
+
+def test_a_rendered_line_is_placed_only_within_the_container_that_rendered_it() -> None:
+    """A line the first container's value wrote (`runAsUser: 1000`) that only a container
+    left out writes literally is placed nowhere, and the lines after it stay in their own
+    containers; twin lines behind the last placed one are not guessed between."""
+    from k8slb.reading.chart_lines import TemplateLines
+
+    template = """\
+containers:
+  - name: api
+    securityContext: {{- toYaml .Values.api.securityContext | nindent 6 }}
+    livenessProbe:
+      exec: true
+  - name: ui
+    livenessProbe:
+      exec: true
+  {{- if .Values.debug }}
+  - name: debug
+    securityContext:
+      runAsUser: 1000
+  {{- end }}
+""".splitlines()
+    rendered = """\
+containers:
+  - name: api
+    securityContext:
+      runAsUser: 1000
+    livenessProbe:
+      exec: true
+  - name: ui
+    livenessProbe:
+      exec: true
+""".splitlines()
+    assert TemplateLines(template, rendered).template_lines == [1, 2, 3, None, 4, 5, 6, 7, 8]

@@ -86,6 +86,21 @@ def test_an_es_module_import_is_followed() -> None:
     assert len(parse("server.mjs", text.encode()).servers) == 1
 
 
+@pytest.mark.parametrize(
+    "binding",
+    [
+        "const rpc = require('@grpc/grpc-js');",
+        "import * as rpc from '@grpc/grpc-js';",
+        "import rpc from '@grpc/grpc-js';",
+    ],
+)
+def test_grpc_js_bound_to_another_name_is_followed(binding: str) -> None:
+    text = (
+        module().replace("const grpc = require('@grpc/grpc-js');", binding).replace("grpc.", "rpc.")
+    )
+    assert len(parse("server.mjs", text.encode()).servers) == 1
+
+
 def test_modules_without_grpc_js_and_dependencies_are_not_parsed(tmp_path: Path) -> None:
     other = module().replace("@grpc/grpc-js", "some-http-lib")
     assert parse("server.js", other.encode()).servers == []

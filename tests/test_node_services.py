@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from k8slb.code.facts import EnvRef
+from k8slb.core.findings import Severity
 from k8slb.languages.javascript.parse import parse, parse_typescript
 
 from .helpers import cart_dialed_from_frontend, lint_files, rules_of
@@ -188,6 +189,84 @@ def test_an_agent_made_for_each_request_is_not_long_lived() -> None:
     )
     (client,) = parse("client.js", code.encode()).http_clients
     assert not client.long_lived
+
+
+REQUESTER = """\
+const axios = require('axios');
+
+async function loop(endpoint) {
+  let server = 'cart:8080';
+  if (process.env.CART_HOST_PORT) {
+    server = process.env.CART_HOST_PORT;
+  }
+  const result = await axios.get(`http://${server}/${endpoint}`, { headers: {} });
+  await axios.post(`http://${server}/${endpoint}`, {});
+  return result;
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("base", "found"),
+    [
+        ("node:23-alpine3.20", ["KLB202"]),
+        ("node:19", ["KLB202"]),
+        ("node", ["KLB202"]),  # the newest release
+        ("node:18.17.1", []),  # its global agent does not keep connections alive
+        ("node:hydrogen", []),  # a codename: the version is not known
+        ("python:3.12", []),
+    ],
+)
+def test_nodes_global_agent_keeps_connections_alive_from_node_19(
+    tmp_path: Path, base: str, found: list[str]
+) -> None:
+    """axios with no agent of its own sends through Node's global agent, which pools
+    keep-alive connections since Node 19: the image the module is built into says."""
+    files = {
+        "requester/index.js": REQUESTER,
+        "requester/Dockerfile": f'FROM {base}\nCOPY . /app\nCMD ["node", "/app/index.js"]\n',
+        "k8s.yaml": SERVICE,
+    }
+    findings = lint_files(tmp_path, files, ["KLB202"]).findings
+    assert rules_of(findings) == found
+    if findings:  # one finding, at the module's first request
+        assert (findings[0].line, findings[0].severity) == (8, Severity.INFO)
+        assert "Node's global agent" in findings[0].message
+
+
+def test_an_unknown_node_version_or_a_request_with_its_own_agent_says_nothing(
+    tmp_path: Path,
+) -> None:
+    unknown = {"requester/index.js": REQUESTER, "k8s.yaml": SERVICE}
+    assert lint_files(tmp_path / "unknown", unknown, ["KLB202"]).findings == []
+    own = REQUESTER.replace("{ headers: {} }", "{ httpAgent: agent }").replace(
+        "axios.post(`http://${server}/${endpoint}`, {})", "Promise.resolve()"
+    )
+    files = {
+        "requester/index.js": own,
+        "requester/Dockerfile": "FROM node:23\nCOPY . /app\n",
+        "k8s.yaml": SERVICE,
+    }
+    assert lint_files(tmp_path / "own", files, ["KLB202"]).findings == []
+
+
+def test_a_functions_variable_an_environment_value_may_replace_is_read_with_its_default() -> None:
+    """`let server = 'cart:8080'; if (process.env.X) server = process.env.X`, and a
+    URL template read up to its path."""
+    (client,) = parse("index.js", REQUESTER.encode()).agent_requests
+    assert client.base_url == EnvRef("CART_HOST_PORT", "cart:8080", "http://")
+    assert client.factory == "axios.get" and client.default_agent
+
+
+def test_fetch_and_http_request_go_through_the_global_agent_too() -> None:
+    fetched = parse("a.js", b"async function f() { return fetch('http://cart:8080/x'); }\n")
+    assert [(c.factory, c.base_url) for c in fetched.agent_requests] == [
+        ("fetch", "http://cart:8080/x")
+    ]
+    code = b"const http = require('node:http');\nhttp.get('http://cart:8080/x', () => {});\n"
+    assert [c.factory for c in parse("b.js", code).agent_requests] == ["http.get"]
+    fetch_import = b"const fetch = require('node-fetch');\nfetch('http://cart:8080/x');\n"
+    assert parse("c.js", fetch_import).agent_requests == []
 
 
 GRPC_PORT_SERVICE = """\

@@ -499,8 +499,38 @@ def test_syntax_newer_than_the_runtime_is_not_analysed_rather_than_broken() -> N
             'urlpatterns = [path("healthz/", views.health)]\n',
             [("/healthz/", "views.health", False)],
         ),
+        (
+            "from flask_restx import Api, Resource\napi = Api(app)\n"
+            "ns = api.namespace('products', description='Products')\n"
+            "@ns.route('/ping')\nclass Ping(Resource):\n    def get(self):\n"
+            "        return 'healthy'\n"
+            "@ns.route('/<int:id>')\nclass One(Resource):\n    def get(self, id):\n"
+            "        return db.find(id)\n"
+            "    def put(self, id):\n        return db.save(id)\n",
+            [("/products/ping", "Ping.get", True), ("/products/<int:id>", "One.get", False)],
+        ),
+        (
+            "from flask_restx import Namespace, Resource\n"
+            "health = Namespace('health', path='/healthz')\n"
+            "orders = Namespace('orders')\n"
+            "@health.route('/ready')\nclass Ready(Resource):\n    def get(self):\n"
+            "        return {'status': 'ok'}\n"
+            "@orders.route('/live')\nclass Live(Resource):\n    def get(self):\n"
+            "        return {'status': 'ok'}\n"
+            "api.add_namespace(orders, path='/v1/orders')\n",
+            [("/healthz/ready", "Ready.get", True), ("/v1/orders/live", "Live.get", True)],
+        ),
     ],
-    ids=["flask", "fastapi-prefix", "add-url-rule", "aiohttp", "starlette", "django"],
+    ids=[
+        "flask",
+        "fastapi-prefix",
+        "add-url-rule",
+        "aiohttp",
+        "starlette",
+        "django",
+        "restx-namespace",
+        "restx-namespace-path",
+    ],
 )
 def test_http_routes_and_their_handlers(source: str, routes: list[tuple[str, str, bool]]) -> None:
     found = facts(source).routes

@@ -120,6 +120,21 @@ def _claim(mode: str) -> str:
     )
 
 
+# A Job that fills the claim `data` the Deployment then serves from
+LOADER = """\
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: loader}
+spec:
+  template:
+    spec:
+      restartPolicy: Never
+      containers: [{name: loader, image: registry.example/loader:1.0}]
+      volumes: [{name: data, persistentVolumeClaim: {claimName: data}}]
+"""
+
+
 def _store(replicas: str = ONE, claim: str = "") -> str:
     """web_deployment() keeping its data on claim `data` (`claim`: its manifest, if any)."""
     return web_deployment(READY, DATA_CLAIM).replace("  replicas: 3\n", replicas) + claim
@@ -161,6 +176,15 @@ def _store(replicas: str = ONE, claim: str = "") -> str:
         (_store("  replicas: 2\n"), False),
         (_store() + SCALER, False),
         (
+            web_deployment(
+                READY + "volumeMounts: [{name: data, mountPath: /data, readOnly: true}]\n",
+                DATA_CLAIM,
+            ).replace("  replicas: 3\n", ONE)
+            + _claim("ReadWriteOnce"),
+            False,
+        ),
+        (_store(claim=_claim("ReadWriteOnce") + LOADER), False),
+        (
             web_deployment(READY, "volumes:\n  - name: data\n    emptyDir: {}\n").replace(
                 "  replicas: 3\n", ONE
             ),
@@ -189,6 +213,8 @@ def _store(replicas: str = ONE, claim: str = "") -> str:
         "one-replica-read-only-claim",
         "two-replica-store",
         "one-replica-store-autoscaled",
+        "one-replica-rwo-claim-mounted-read-only",
+        "one-replica-rwo-claim-another-workload-mounts",
         "one-replica-emptydir",
     ],
 )
@@ -270,6 +296,8 @@ def test_a_service_a_servicemonitor_scrapes_on_every_port_carries_no_clients(
         ("prom-metrics", False),
         ("metrics-port", False),
         ("monitoring", False),
+        ("metrics-debug", False),
+        ("debug", False),
         ("http-metrics", True),
         ("port", True),
     ],
@@ -283,6 +311,133 @@ def test_a_service_whose_ports_are_named_for_scrapes_or_profiling_carries_no_cli
         "    - name: http\n      port: 80", f"    - name: {name}\n      port: 80"
     )
     assert bool(lint_text(tmp_path, text, ["KLB302", "KLB401"])) is serving
+
+
+SIDECAR = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: sales}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: sales}}
+  template:
+    metadata: {labels: {app: sales}}
+    spec:
+      containers:
+        - name: sales
+          image: registry.example/sales:1.0
+          ports: [{name: sales, containerPort: 3000}]
+        - name: exporter
+          image: registry.example/exporter:1.0
+          ports:
+            - {name: metrics, containerPort: 4000}
+            - {name: metrics-debug, containerPort: 4010}
+            - {name: metrics-prom, containerPort: 4020}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: sales-service}
+spec:
+  selector: {app: sales}
+  ports:
+    - {name: sales, port: 3000, targetPort: sales}
+    - {name: metrics, port: 4000, targetPort: metrics}
+    - {name: metrics-debug, port: 4010, targetPort: metrics-debug}
+    - {name: prometheus, port: 4020, targetPort: metrics-prom}
+"""
+SCRAPE_CONFIG = """\
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: prometheus}
+data:
+  prometheus.yml: |
+    scrape_configs:
+      - job_name: sales
+        static_configs:
+          - targets: ["sales-service.default.svc:4020"]
+"""
+
+
+def test_a_sidecar_reached_only_on_scrape_ports_of_a_client_service_is_not_serving(
+    tmp_path: Path,
+) -> None:
+    """The Service carries clients to `sales`; the exporter beside it is reached only on
+    ports named for scrapes and profiling, and Prometheus's own configuration naming one
+    is a scrape, not a caller."""
+    found = lint_text(tmp_path / "a", SIDECAR + SCRAPE_CONFIG, ["KLB302", "KLB401"])
+    assert {f.text.split("'")[1] for f in found} == {"sales"}
+    called = SIDECAR + (
+        "---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: dashboards}\n"
+        "data:\n  datasource.yaml: 'url: http://sales-service:4020'\n"
+    )
+    found = lint_text(tmp_path / "b", called, ["KLB401"])
+    assert {f.text.split("'")[1] for f in found} == {"sales", "exporter"}, "a caller's URL"
+
+
+PROMETHEUS_SERVER = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: prometheus, namespace: ops}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: prometheus}}
+  template:
+    metadata: {labels: {app: prometheus}}
+    spec:
+      containers:
+        - name: prometheus
+          image: prom/prometheus:v2.44.0
+          ports: [{name: web, containerPort: 9090}]
+---
+apiVersion: v1
+kind: Service
+metadata: {name: prometheus, namespace: ops}
+spec:
+  selector: {app: prometheus}
+  ports: [{name: prometheus, port: 9090, targetPort: web}]
+"""
+INGRESS = """\
+---
+apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata: {name: prometheus, namespace: ops}
+spec:
+  rules:
+    - http:
+        paths:
+          - path: /
+            pathType: Prefix
+            backend: {service: {name: prometheus, port: {number: 9090}}}
+"""
+GRAFANA = """\
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: grafana, namespace: ops}
+spec:
+  selector: {matchLabels: {app: grafana}}
+  template:
+    metadata: {labels: {app: grafana}}
+    spec:
+      containers:
+        - name: grafana
+          image: grafana/grafana:10.0.0
+          env: [{name: PROMETHEUS_URL, value: "http://prometheus.ops.svc.cluster.local:9090"}]
+"""
+
+
+@pytest.mark.parametrize(("caller", "serving"), [("", False), (INGRESS, True), (GRAFANA, True)])
+def test_a_service_named_for_scrapes_that_a_caller_reaches_carries_clients(
+    tmp_path: Path, caller: str, serving: bool
+) -> None:
+    """A Prometheus server behind a port named `prometheus`: no caller, no client traffic;
+    an Ingress routing to it, or a client's URL naming it with its port, wins over the
+    port's name."""
+    found = lint_text(tmp_path, PROMETHEUS_SERVER + caller, ["KLB302", "KLB401"])
+    assert bool(found) is serving
+    if serving:
+        assert {f.severity for f in found} == {Severity.WARNING}
 
 
 POD_MONITOR = """\
@@ -418,3 +573,92 @@ def test_a_clusterip_that_publishes_not_ready_pods_still_carries_clients(
         "      targetPort: http\n  publishNotReadyAddresses: true\n",
     )
     assert rules_of(lint_text(tmp_path, text, ["KLB302", "KLB401"])) == ["KLB302", "KLB401"]
+
+
+WEBHOOK_MANAGER = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: manager, namespace: sys}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: manager}}
+  template:
+    metadata: {labels: {app: manager}}
+    spec:
+      containers:
+        - name: manager
+          image: registry.example/manager:1.0
+          ports:
+            - {name: metrics, containerPort: 8443}
+            - {name: webhook, containerPort: 9443}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: manager-metrics-service, namespace: sys}
+spec:
+  selector: {app: manager}
+  ports: [{name: https, port: 8443, targetPort: metrics}]
+---
+apiVersion: v1
+kind: Service
+metadata: {name: manager-webhook-service, namespace: sys}
+spec:
+  selector: {app: manager}
+  ports: [{port: 443, targetPort: webhook}]
+"""
+VALIDATING = """\
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata: {name: manager-validating}
+webhooks:
+  - name: v.example.io
+    clientConfig:
+      service: {name: manager-webhook-service, namespace: sys, path: /validate}
+    failurePolicy: Fail
+    sideEffects: None
+    admissionReviewVersions: [v1]
+"""
+API_SERVICE = """\
+---
+apiVersion: apiregistration.k8s.io/v1
+kind: APIService
+metadata: {name: v1.example.io}
+spec:
+  group: example.io
+  version: v1
+  service: {name: manager-metrics-service, namespace: sys}
+"""
+
+
+@pytest.mark.parametrize(
+    ("callers", "named", "caller"),
+    [
+        ("", "manager-webhook-service", None),  # not the one named for metrics
+        (
+            VALIDATING,
+            "manager-webhook-service",
+            "ValidatingWebhookConfiguration/manager-validating",
+        ),
+        (API_SERVICE, "manager-metrics-service", "APIService/v1.example.io"),
+        (
+            API_SERVICE + VALIDATING,
+            "manager-webhook-service",
+            "ValidatingWebhookConfiguration/manager-validating",
+        ),
+    ],
+    ids=["no-caller-seen", "webhook", "apiservice", "webhook-before-apiservice"],
+)
+def test_the_service_named_is_the_one_the_api_server_calls(
+    tmp_path: Path, callers: str, named: str, caller: str | None
+) -> None:
+    """Of the Services that select the pod, KLB401 and KLB302 name the one the API server
+    calls (an admission webhook's before an aggregated API's), and say so; with none, one
+    not named for metrics."""
+    for rule in ("KLB401", "KLB302"):
+        (finding,) = lint_text(tmp_path / rule, WEBHOOK_MANAGER + callers, [rule])
+        assert f"it serves Service {named}" in finding.text
+        if caller is not None:
+            assert f"(the API server calls it for {caller})" in finding.text
+        else:
+            assert "the API server calls it" not in finding.text

@@ -690,3 +690,71 @@ def test_spring_boot_health_that_aggregates_a_configured_dependency_is_a_warning
     assert ("Spring Boot adds the health of what the application configures" in finding.text) is (
         severity is Severity.WARNING
     )
+
+
+STARTUP = "startupProbe:\n  exec: {command: [valkey-cli, ping]}\n"
+
+
+@pytest.mark.parametrize(
+    ("replicas", "scaled", "severity"),
+    [("1", False, Severity.INFO), ("3", False, Severity.WARNING), ("1", True, Severity.WARNING)],
+    ids=["one-replica", "three-replicas", "one-replica-autoscaled"],
+)
+def test_a_startup_probe_leaves_only_traffic_while_it_hangs_and_one_replica_is_info(
+    tmp_path: Path, replicas: str, scaled: bool, severity: Severity
+) -> None:
+    """The kubelet keeps a container not ready until its startupProbe succeeds: no traffic
+    before it listens. What remains is traffic while it hangs or drains, which another pod
+    could take only when there is one."""
+    scaler = (
+        "---\napiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: web}\n"
+        "spec: {scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}, "
+        "minReplicas: 1, maxReplicas: 5}\n"
+    )
+    text = web_deployment(STARTUP).replace("replicas: 3", f"replicas: {replicas}")
+    (finding,) = lint_text(tmp_path, text + (scaler if scaled else ""), ["KLB302"])
+    assert finding.severity is severity
+    assert "before it listens" not in finding.text
+    assert "its startupProbe keeps it out until it starts" in finding.text
+    assert "while it hangs or drains" in finding.text
+    (plain,) = lint_text(tmp_path / "plain", web_deployment(), ["KLB302"])
+    assert "before it listens" in plain.text and plain.severity is Severity.WARNING
+
+
+def _headless(text: str) -> str:
+    return text.replace(
+        "spec:\n  selector:\n    app: web", "spec:\n  clusterIP: None\n  selector:\n    app: web"
+    )
+
+
+@pytest.mark.parametrize(
+    ("kind", "headless", "routed", "severity"),
+    [
+        ("DaemonSet", True, False, Severity.INFO),
+        ("DaemonSet", False, False, Severity.WARNING),
+        ("DaemonSet", True, True, Severity.WARNING),
+        ("Deployment", True, False, Severity.WARNING),
+    ],
+    ids=["daemonset-headless", "daemonset-clusterip", "daemonset-headless-routed", "deployment"],
+)
+def test_a_daemonset_only_a_headless_service_selects_is_info_as_for_klb401(
+    tmp_path: Path, kind: str, headless: bool, routed: bool, severity: Severity
+) -> None:
+    """A DaemonSet's callers that find its pods by headless DNS take the one on their node:
+    no other pod could take its traffic, so a readiness probe decides little (info, as
+    KLB401 says of headless Services); an L7 route or a ClusterIP keeps the warning, and a
+    Deployment behind a headless Service keeps it too (DNS lists only ready pods)."""
+    text = web_deployment().replace("kind: Deployment", f"kind: {kind}", 1)
+    if kind == "DaemonSet":
+        text = text.replace("  replicas: 3\n", "")
+    if headless:
+        text = _headless(text)
+    if routed:
+        text += (
+            "---\napiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: web}\n"
+            "spec: {rules: [{http: {paths: [{path: /, pathType: Prefix, "
+            "backend: {service: {name: web, port: {number: 80}}}}]}}]}\n"
+        )
+    (finding,) = lint_text(tmp_path, text, ["KLB302"])
+    assert finding.severity is severity
+    assert ("one a node" in finding.text) is (severity is Severity.INFO)

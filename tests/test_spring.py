@@ -126,6 +126,50 @@ def test_a_static_address_of_a_clusterip_service_is_klb102(tmp_path: Path) -> No
     assert finding.rule == "KLB102" and finding.line == 4
 
 
+WHOLE_FROM_ENVIRONMENT = """\
+grpc:
+  client:
+    backend:
+      address: ${BACKEND_ADDRESS:static://localhost:50051}
+      negotiation-type: plaintext
+"""
+
+
+def _orders(env: str) -> str:
+    """The Deployment that runs the Spring service (image built from svc/Dockerfile)."""
+    return (
+        "---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: orders\nspec:\n"
+        "  selector:\n    matchLabels: {app: orders}\n  template:\n    metadata:\n"
+        "      labels: {app: orders}\n    spec:\n      containers:\n        - name: orders\n"
+        f"          image: registry.example/svc:1.0\n{env}"
+    )
+
+
+@pytest.mark.parametrize(
+    ("value", "found"),
+    [
+        ("static://backend:50051", ["KLB102"]),  # one address of the ClusterIP, kept
+        ("dns:///backend:50051", ["KLB102"]),  # every address of a ClusterIP: one
+        ("discovery:///backend", []),  # a registry's resolver, not kube-proxy
+        (None, []),  # the default: localhost
+    ],
+    ids=["static", "dns", "discovery", "unset"],
+)
+def test_an_address_a_placeholder_gives_whole_is_judged_with_the_containers_value(
+    tmp_path: Path, value: str | None, found: list[str]
+) -> None:
+    """`${BACKEND_ADDRESS:static://localhost:50051}`: the scheme is the environment's."""
+    env = f"          env:\n            - {{name: BACKEND_ADDRESS, value: '{value}'}}\n"
+    files = {
+        f"{RESOURCES}/application.yml": WHOLE_FROM_ENVIRONMENT,
+        "svc/Dockerfile": "FROM eclipse-temurin:21\nCOPY target/app.jar /app.jar\n",
+        "k8s.yaml": MANIFESTS + _orders(env if value else ""),
+    }
+    findings = lint_files(tmp_path, files, ["KLB102", "KLB103"]).findings
+    assert rules_of(findings) == found
+    assert all(f.line == 4 for f in findings)
+
+
 def test_the_starters_round_robin_default_is_not_pick_first(tmp_path: Path) -> None:
     headless = MANIFESTS.replace("spec:\n  selector", "spec:\n  clusterIP: None\n  selector", 1)
     dns = YAML.replace("static://${BACKEND_HOST:backend}", "dns:///backend")

@@ -357,6 +357,12 @@ NOT_GIVEN = Options(complete=True, given=False)
 UNKNOWN_OPTIONS = Options(complete=False)
 
 
+# The default scheme of a grpc-spring-boot-starter address a placeholder gives whole
+# (`${FLIGHT_ADDRESS:static://localhost:50051}`): its scheme is known once it is resolved
+# (model/addresses.py reads `static://host:port` as passthrough, any other as dns)
+STARTER = "starter"
+
+
 @record
 class Channel:
     loc: Loc
@@ -368,6 +374,10 @@ class Channel:
     # The resolver a target with no scheme gets: grpcio and Go's grpc.NewClient use `dns`
     # (every address of the name), Go's grpc.Dial `passthrough` (the system resolver: one).
     default_scheme: str = "dns"
+    # A Go factory that hands the channel to its callers in other files (returned, or in a
+    # returned struct whose Close closes it): kept unless every scanned call of it closes
+    # what it gets before its function returns (a channel per call; code/imported.py)
+    kept_by: Helper | None = None
 
 
 @record
@@ -462,6 +472,9 @@ class HttpClient:
     http2: bool
     base_url: Any
     reuse_disabled: bool  # connections are never reused (keepalive_expiry=0, force_close)
+    # Node.js's global agent (axios, fetch, http.request with no agent of their own): it
+    # keeps connections alive from Node 19, so whether it pools is the runtime's to say
+    default_agent: bool = False
 
 
 @record
@@ -555,6 +568,9 @@ class CodeFacts:
     # sleeps on SIGTERM's path before the server stops: the server drains itself
     signal_pauses: list[SignalPause] = field(default_factory=list)
     http_clients: list[HttpClient] = field(default_factory=list)
+    # the first request a Node module sends through the global agent (HttpClient's
+    # default_agent): KLB202's alone, no client the module holds (links.dependencies)
+    agent_requests: list[HttpClient] = field(default_factory=list)
     db_pools: list[DbPool] = field(default_factory=list)
     health_servicers: list[HealthServicer] = field(default_factory=list)
     health_drains: list[Loc] = field(default_factory=list)  # NOT_SERVING / graceful shutdown

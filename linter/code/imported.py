@@ -63,6 +63,7 @@ class _Resolver:
         self.resolved: dict[Any, Any] = {}
         # (folder, function) -> the Go modules that call it, with what each call passes
         self._go_calls: dict[tuple[str, str], list[tuple[CodeFacts, tuple[Any, ...]]]] | None = None
+        self._go_closes: dict[tuple[str, str], set[bool]] | None = None
 
     # -- Go: a package is a folder of files -------------------------------------------------
 
@@ -97,6 +98,24 @@ class _Resolver:
                             (module, call) for call in calls
                         )
         return self._go_calls.get((folder, function), [])
+
+    def go_closes(self, folder: str, function: str) -> set[bool]:
+        """Whether each scanned call of a Go package's function closes what it returns
+        before its own function returns (the `closes` exports): {True} when every one does."""
+        if self._go_closes is None:
+            self._go_closes = {}
+            for module in self.by_path.values():
+                if module.language != "go" or module.is_test:
+                    continue
+                for key, closes in module.exports.items():
+                    kind, _, rest = key.partition(" ")
+                    if kind != "closes":
+                        continue
+                    package, _, name = rest.partition(" ")
+                    home = self.go_folder(module, package)
+                    if home is not None:
+                        self._go_closes.setdefault((home, name), set()).update(closes)
+        return self._go_closes.get((folder, function), set())
 
     def go_scheme(self, importer: CodeFacts) -> str | None:
         """The scheme a Go target with none gets in every program that links the module
@@ -287,8 +306,21 @@ class _Resolver:
         scheme = channel.default_scheme
         if scheme == "passthrough" and importer.language == "go":
             scheme = self.go_scheme(importer) or scheme
+        long_lived = channel.long_lived
+        if channel.kept_by is not None:  # a factory whose callers each close what it gives
+            folder = self.go_folder(importer, channel.kept_by.package)
+            long_lived = folder is None or self.go_closes(folder, channel.kept_by.function) != {
+                True
+            }
         return [
-            replace(channel, target=target, options=options, default_scheme=scheme)
+            replace(
+                channel,
+                target=target,
+                options=options,
+                default_scheme=scheme,
+                long_lived=long_lived,
+                kept_by=None,
+            )
             for target in choices(self.value(importer, channel.target))
         ]
 
@@ -340,6 +372,9 @@ class _Resolver:
             listens=[replace(x, address=resolve(module, x.address)) for x in module.listens],
             http_clients=[
                 replace(h, base_url=resolve(module, h.base_url)) for h in module.http_clients
+            ],
+            agent_requests=[
+                replace(h, base_url=resolve(module, h.base_url)) for h in module.agent_requests
             ],
             db_pools=[
                 replace(

@@ -9,7 +9,7 @@ import os
 from collections.abc import Callable, Sequence
 from typing import Literal
 
-from k8slb.code.facts import EnvRef, EnvText, FlagRef
+from k8slb.code.facts import STARTER, EnvRef, EnvText, FlagRef
 from k8slb.core.findings import Related
 from k8slb.model.index import EnvSetting, Index
 from k8slb.model.links import Link
@@ -116,7 +116,11 @@ _NAMED = ("dns", "passthrough")  # schemes whose target is a host name and a por
 def parse_grpc_target(text: str, default: str = "dns") -> Address:
     """gRPC's reading of a channel target (gRPC naming doc): no scheme means `default`:
     `dns` for grpcio and Go's grpc.NewClient, `passthrough` for Go's grpc.Dial (the host
-    goes to the system resolver, which gives gRPC a single address)."""
+    goes to the system resolver, which gives gRPC a single address). The starter's
+    `static://host:port` is one address, resolved once: as passthrough."""
+    if default == STARTER:
+        static = text.startswith("static://") and "," not in text
+        text, default = (text[len("static://") :], "passthrough") if static else (text, "dns")
     head, colon, _ = text.partition(":")  # `scheme:`, the text before the first colon
     scheme = head.lower() if colon else ""
     known = ("dns", "passthrough", "ipv4", "ipv6", "unix", "unix-abstract", "xds", "vsock")

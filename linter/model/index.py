@@ -16,7 +16,16 @@ from k8slb.model.objects import (
     service_ports,
     target_port,
 )
-from k8slb.model.traffic import Purpose, purpose, scraped_ports
+from k8slb.model.routes import key_of, routed
+from k8slb.model.traffic import (
+    CLIENTS,
+    Purpose,
+    caller_texts,
+    named_ports,
+    purpose,
+    scrape_port,
+    scraped_ports,
+)
 from k8slb.model.units import PLAIN, Unit, compatible
 from k8slb.reading.objects import K8sObject, dig
 from k8slb.reading.yamltree import YMap, YSeq
@@ -136,6 +145,8 @@ class Index:
         self._selecting_in: dict[str, dict[int, list[K8sObject]]] = {}
         self._purposes: dict[int, Purpose] = {}
         self._scraped: dict[int, set[str]] | None = None
+        self._routed: dict[tuple[str, str], list[K8sObject]] | None = None
+        self._caller_texts: list[tuple[str, str]] | None = None
         self._env: dict[str, list[EnvSetting]] | None = None
         self._env_by_folder: dict[str, dict[tuple[str, ...], list[EnvSetting]]] = {}
 
@@ -226,7 +237,7 @@ class Index:
                 if not self.purpose(service).carries_clients:
                     continue  # its pods' discovery or scrapes: no callers
                 for target in self.targets(service):
-                    if target.workload is workload:
+                    if target.workload is workload and not self._only_scraped(target):
                         found[target.container.name].append(target)
             self._serving[key] = found
         return dict(self._serving[key])
@@ -252,8 +263,33 @@ class Index:
         if found is None:
             if self._scraped is None:
                 self._scraped = scraped_ports(self.objects)
-            found = self._purposes[key] = purpose(service, self._scraped.get(key, set()))
+            found = purpose(service, self._scraped.get(key, set()))
+            if found.role == "metrics" and self.called_ports(service):
+                found = CLIENTS  # a caller names it: its port's name says less than that
+            self._purposes[key] = found
         return found
+
+    def called_ports(self, service: K8sObject) -> set[int]:
+        """The Service's port numbers a caller is seen to call: every one when an L7 route
+        sends to it, else those a ConfigMap or a container's env or arguments name with the
+        Service's name (a client's URL)."""
+        if self._routed is None:
+            self._routed = routed(self.objects)
+        if self._routed.get(key_of(service.namespace, service.name or "")):
+            return {n for p in service_ports(service) if isinstance(n := p.get("port"), int)}
+        if self._caller_texts is None:
+            self._caller_texts = caller_texts(self.objects)
+        return named_ports(service, self._caller_texts)
+
+    def _only_scraped(self, target: Target) -> bool:
+        """Whether the target's Service port is only scraped or profiled (by its name, or
+        a monitor's), and no caller names it: a lost scrape is no client's request."""
+        if self._scraped is None:
+            self._scraped = scraped_ports(self.objects)
+        port = target.service_port
+        if not scrape_port(port, self._scraped.get(id(target.service), set())):
+            return False
+        return port.get("port") not in self.called_ports(target.service)
 
     def ring_of(self, workload: K8sObject) -> K8sObject | None:
         """The peer-discovery Service (traffic.py) whose pods include the workload's: its

@@ -13,9 +13,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Literal
 
-from k8slb.model.objects import service_ports, target_port
+from k8slb.core import regex
+from k8slb.model.objects import namespace_key, pod_template, service_ports, target_port
 from k8slb.reading.objects import K8sObject, dig
-from k8slb.reading.yamltree import YMap
+from k8slb.reading.yamltree import YMap, YSeq
 from k8slb.record import record
 
 # Words of port names that mean "this port is scraped or profiled, not called": a port
@@ -24,7 +25,11 @@ from k8slb.record import record
 # client traffic (ServiceMonitors and PodMonitors add the ports they scrape). Not
 # `http-metrics`: Loki, Mimir, Tempo and Cortex charts give that name to the port that
 # serves their whole HTTP API.
-SCRAPE_WORDS = frozenset({"metrics", "prometheus", "prom", "pprof", "profiling", "monitoring"})
+# `debug` (with them, or alone) is the port of the process's own diagnostics (Go's
+# expvar and pprof: `metrics-debug`, `debug`), scraped or profiled, never called by clients.
+SCRAPE_WORDS = frozenset(
+    {"metrics", "prometheus", "prom", "pprof", "profiling", "monitoring", "debug"}
+)
 # A word of a port's name that names no use: left out before the words are compared.
 PORT_FILLER = frozenset({"port"})
 # Words in a port name that mean the pods talk to each other on it: a gossip ring
@@ -131,7 +136,7 @@ def _monitor(monitor: K8sObject, endpoints: str) -> tuple[Any, Any, set[str]]:
     return spec, dig(spec, "selector", "matchLabels"), ports
 
 
-def _scrape_port(port: YMap, scraped: frozenset[str] | set[str]) -> bool:
+def scrape_port(port: YMap, scraped: frozenset[str] | set[str]) -> bool:
     """A port only scraped or profiled: by its name's words, or as a monitor scrapes it."""
     name = port.get("name")
     words = _words(name) - PORT_FILLER
@@ -159,11 +164,72 @@ def purpose(service: K8sObject, scraped: frozenset[str] | set[str] = frozenset()
     ports = service_ports(service)
     if not ports:
         return CLIENTS
-    if all(_scrape_port(port, scraped) for port in ports):
+    if all(scrape_port(port, scraped) for port in ports):
         return Purpose("metrics", "it only carries metrics scrapes")
-    if all(_peer_port(port) or _scrape_port(port, scraped) for port in ports):
+    if all(_peer_port(port) or scrape_port(port, scraped) for port in ports):
         listed = ", ".join(
             repr(p.get("name") or p.get("targetPort")) for p in ports if _peer_port(p)
         )
         return Purpose("peers", f"its ports ({listed}) are for the pods' own cluster traffic")
     return CLIENTS
+
+
+# A host and port in a configuration's text: `name:9090`, `name.ns.svc:9090`, in a URL
+_ADDRESS = regex.compile(r"([A-Za-z0-9][A-Za-z0-9.-]*):([0-9]{1,5})\b")
+# A Prometheus configuration: the addresses it names are the targets it scrapes
+_SCRAPE_CONFIG = regex.compile(r"(?m)^\s*(?:scrape_configs|static_configs)\s*:")
+
+
+def caller_texts(objects: Sequence[K8sObject]) -> list[tuple[str, str]]:
+    """(namespace, text) of what names the Services a process calls: each ConfigMap's data
+    (a Prometheus configuration left out: it names what it scrapes) and each container's
+    env values and arguments."""
+    texts: list[tuple[str, str]] = []
+    for obj in objects:
+        namespace = namespace_key(obj.namespace)
+        if obj.is_a("", "ConfigMap"):
+            data = obj.body.get("data")
+            for value in data.values() if isinstance(data, YMap) else ():
+                if isinstance(value, str) and not _SCRAPE_CONFIG.search(value):
+                    texts.append((namespace, value))
+            continue
+        template = pod_template(obj)
+        if template is None:
+            continue
+        for container in template.containers:
+            for key in ("command", "args"):
+                items = container.body.get(key)
+                for item in items if isinstance(items, YSeq) else ():
+                    if isinstance(item, str):
+                        texts.append((namespace, item))
+            entries = container.body.get("env")
+            for entry in entries if isinstance(entries, YSeq) else ():
+                value = entry.get("value") if isinstance(entry, YMap) else None
+                if isinstance(value, str):
+                    texts.append((namespace, value))
+    return texts
+
+
+def named_ports(service: K8sObject, texts: Sequence[tuple[str, str]]) -> set[int]:
+    """The Service's port numbers that the texts name with its name (`name:port`, or
+    `name.namespace[.svc[.cluster.local]]:port` from any namespace): a caller's address."""
+    name = (service.name or "").lower()
+    namespace = namespace_key(service.namespace)
+    ports = {n for p in service_ports(service) if isinstance(n := p.get("port"), int)}
+    found: set[int] = set()
+    if not name:
+        return found
+    for where, text in texts:
+        if name not in text.lower():
+            continue
+        for host, port in _ADDRESS.findall(text):
+            labels = host.lower().rstrip(".").split(".")
+            if labels[0] != name or int(port) not in ports:
+                continue
+            rest = labels[1:]
+            local = not rest and where == namespace
+            suffix = rest[1:] in ([], ["svc"], ["svc", "cluster", "local"])
+            qualified = rest[:1] == [namespace] and suffix
+            if local or qualified:
+                found.add(int(port))
+    return found

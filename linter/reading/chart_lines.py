@@ -56,34 +56,44 @@ def _key(text: str) -> str | None:
 def key_paths(lines: list[str], *, template: bool) -> list[Path | None]:
     """Each line's key path (`spec`, `template`, `-`, `name` ...), None for lines that
     write no key (blank, comments, document markers, template-only lines)."""
-    paths: list[Path | None] = []
-    stack: list[tuple[int, str]] = []
-    for line in lines:
+    return [step[0] if step is not None else None for step in _walk(lines, template=template)]
+
+
+Items = tuple[int, ...]
+
+
+def _walk(lines: list[str], *, template: bool) -> list[tuple[Path, Items] | None]:
+    """Each line's key path and the list items it stands in, outermost first: the lines
+    (1-based) that opened each `-` of its path (a container's `- name:`, then an env var's),
+    the line's own last."""
+    steps: list[tuple[Path, Items] | None] = []
+    stack: list[tuple[int, str, int]] = []  # (column, key or "-", the line that opened it)
+    for number, line in enumerate(lines, start=1):
         text = line.rstrip()
         stripped = text.lstrip()
         if not stripped or stripped.startswith("#") or stripped.startswith("---"):
             if stripped.startswith("---"):
                 stack = []
-            paths.append(None)
+            steps.append(None)
             continue
         if template and _only_action(stripped):
-            paths.append(None)
+            steps.append(None)
             continue
         indent = len(text) - len(stripped)
-        tokens: list[tuple[int, str]] = []
+        tokens: list[tuple[int, str, int]] = []
         rest, column = stripped, indent
         while rest.startswith("- ") or rest == "-":
-            tokens.append((column, "-"))
+            tokens.append((column, "-", number))
             after = rest[1:].lstrip()
             column += len(rest) - len(after)
             rest = after
         key = _key(rest)
         if key is not None:
-            tokens.append((column, key))
+            tokens.append((column, key, number))
         if not tokens:
-            paths.append(None)  # a scalar continuing the line above, a flow item...
+            steps.append(None)  # a scalar continuing the line above, a flow item...
             continue
-        column, first = tokens[0]
+        column, first, _ = tokens[0]
         while stack and (
             stack[-1][0] > column
             # a list may stand at its key's own indentation (`containers:` then `- name:`,
@@ -92,14 +102,26 @@ def key_paths(lines: list[str], *, template: bool) -> list[Path | None]:
         ):
             stack.pop()
         stack += tokens
-        paths.append(tuple(name for _, name in stack))
-    return paths
+        items = tuple(opened for _, name, opened in stack if name == "-")
+        steps.append((tuple(name for _, name, _ in stack), items))
+    return steps
 
 
 @functools.lru_cache(maxsize=64)
 def _literals(template_line: str) -> tuple[str, ...]:
-    """The template line's literal text, cut where each action stands."""
-    return tuple(_ACTION.split(template_line.strip()))
+    """The template line's literal text, cut where each action stands; the spaces an
+    action's `{{-` or `-}}` trims are not in it (`resources: {{- toYaml . | nindent 2 }}`
+    writes `resources:`)."""
+    line = template_line.strip()
+    pieces: list[str] = []
+    start, trim_next = 0, False
+    for action in _ACTION.finditer(line):
+        piece = line[start : action.start()]
+        piece = piece.lstrip() if trim_next else piece
+        pieces.append(piece.rstrip() if action.group().startswith("{{-") else piece)
+        start, trim_next = action.end(), action.group().endswith("-}}")
+    pieces.append(line[start:].lstrip() if trim_next else line[start:])
+    return tuple(pieces)
 
 
 def _fits(template_line: str, text: str) -> bool:
@@ -129,12 +151,15 @@ class TemplateLines:
 
     def __post_init__(self) -> None:
         by_path: dict[Path, list[int]] = {}
-        for number, path in enumerate(key_paths(self.template, template=True), start=1):
-            if path is not None:
-                by_path.setdefault(path, []).append(number)
+        items: dict[int, Items] = {}  # a template line -> the list items it stands in
+        for number, step in enumerate(_walk(self.template, template=True), start=1):
+            if step is not None:
+                by_path.setdefault(step[0], []).append(number)
+                items[number] = step[1]
+        steps = _walk(self.rendered, template=False)
         candidates: list[list[int]] = []
-        for text, path in zip(self.rendered, key_paths(self.rendered, template=False), strict=True):
-            found = by_path.get(path, []) if path is not None else []
+        for text, step in zip(self.rendered, steps, strict=True):
+            found = by_path.get(step[0], []) if step is not None else []
             if len(found) > 1:
                 fitting = [n for n in found if _fits(self.template[n - 1], text.strip())]
                 found = fitting or found
@@ -151,15 +176,34 @@ class TemplateLines:
         self._lines: list[int | None] = []
         last = 0
         for index, found in enumerate(candidates):
-            choice = found[0] if found else None
+            step = steps[index]
+            number = index + 1
+            # Inside list items the template wrote (a container), only those items' lines
+            # can have written it, never a twin line of another container.
+            # (The item is the one the line that wrote its `-` stands in: kustomize's build
+            # sorts an item's keys, so its `-` may come with another key than the source's.)
+            for depth, opened in enumerate(step[1] if step is not None else ()):
+                written = self._lines[opened - 1] if opened < number else None
+                if written is not None:
+                    item = items[written][depth : depth + 1]
+                    found = [n for n in found if items[n][depth : depth + 1] == item]
+            # a line that says it word for word wrote it rather than one whose action could
+            # have printed anything there
+            text = self.rendered[index].strip()
+            found = [n for n in found if self.template[n - 1].strip() == text] or found
+            choice = found[0] if len(found) == 1 else None
             if len(found) > 1:
                 after = [n for n in found if n > last]
                 ahead = following[index]
-                item = self.rendered[index].lstrip().startswith("- ")
-                if item and ahead is not None and [n for n in after if n < ahead]:
+                listed = self.rendered[index].lstrip().startswith("- ")
+                if listed and ahead is not None and [n for n in after if n < ahead]:
                     choice = max(n for n in after if n < ahead)
                 elif after:
                     choice = after[0]
+                elif len({items[n] for n in found}) == 1:
+                    choice = found[0]  # a loop, within one item: the stretch repeats
+                # else: twins in different items (containers), none after the last line
+                # placed: which one wrote it is not known, and none is guessed
             self._lines.append(choice)
             last = choice or last
 

@@ -31,6 +31,8 @@ from k8slb.model.index import Index
 from k8slb.model.links import CodeLinks
 from k8slb.model.objects import Container, PodTemplate, pod_template
 from k8slb.model.routes import Key, routed
+from k8slb.model.runtimes import lowest, nearest_context, node_major
+from k8slb.reading.build_files import Dockerfile
 from k8slb.reading.java_builds import GrpcJavaBuild, LibraryVersion, grpc_java_version
 from k8slb.reading.manifests import ProxyConfig
 from k8slb.reading.objects import K8sObject
@@ -89,6 +91,8 @@ class Context:
     proxy_configs: Sequence[ProxyConfig] = ()  # proxies' own configuration files
     # what Java builds say of grpc-java, by the project folder each speaks for
     grpc_java: Mapping[str, Sequence[GrpcJavaBuild]] = field(default_factory=dict)
+    # the Dockerfiles built from each context folder (runtimes.build_contexts)
+    build_contexts: Mapping[str, list[Dockerfile]] = field(default_factory=dict)
     # The files findings are reported on, when not all are (`--context`): rules judge only
     # the objects and modules of these files (a finding is placed in the file of what it
     # judges), while every object and module stays as evidence. None: every file.
@@ -121,6 +125,19 @@ class Context:
         if library != "grpc-java":
             return LibraryVersion(None, unknown=f"k8slb reads no build's version of {library}")
         return grpc_java_version(facts.path, self.grpc_java)
+
+    def node_major(self, facts: CodeFacts) -> int | None:
+        """The Node.js major version the module runs on: the lowest of the images of the
+        containers that run it, else of the nearest build context holding it; None when
+        one of them is unknown, or nothing says."""
+        links = self.links.running(facts.path)
+        if links:
+            return lowest(
+                node_major(link.dockerfile) if link.dockerfile is not None else None
+                for link in links
+            )
+        dockerfiles = nearest_context(facts.path, dict(self.build_contexts))
+        return lowest(node_major(d) for d in dockerfiles or ())
 
     def routes(self) -> dict[Key, list[K8sObject]]:
         """The L7 routers that send requests to each Service (routes.routed), read once."""

@@ -5,17 +5,19 @@ serving at all: model/traffic.py.)"""
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Sequence
 
 from k8slb.core.findings import Related
 from k8slb.model.dialers import Dialer, config_dialers, dialers_by_service
 from k8slb.model.index import Index, service_type
-from k8slb.model.objects import Container, PodTemplate, service_ports
+from k8slb.model.objects import Container, PodTemplate, namespace_key, service_ports
 from k8slb.model.routes import key_of
+from k8slb.model.traffic import SCRAPE_WORDS
 from k8slb.model.well_known import unreached
 from k8slb.reading.build_files import image_repository
 from k8slb.reading.objects import K8sObject, dig
-from k8slb.reading.yamltree import YSeq
+from k8slb.reading.yamltree import YMap, YSeq
 from k8slb.record import record
 from k8slb.rulekit.base import Context
 
@@ -58,11 +60,14 @@ def _data_volume(index: Index, workload: K8sObject, template: PodTemplate) -> st
     claim not among the objects read, taken as ReadWriteOnce like most claims). A surge
     pod then waits for the volume or finds the data held by the old process: it takes no
     traffic over. A claim that many pods may write (ReadWriteMany) or only read is no
-    such state."""
+    such state, nor is one the pod only reads (mounted read-only) or that another
+    workload's pods mount too: a surge pod mounts it as well."""
     volumes = template.spec.get("volumes")
     for volume in volumes if isinstance(volumes, YSeq) else ():
         name = dig(volume, "persistentVolumeClaim", "claimName")
         if not isinstance(name, str) or not name:
+            continue
+        if _read_only(template, volume) or _shared_claim(index, workload, name):
             continue
         claim = index.claim(workload, name)
         if claim is None:
@@ -75,6 +80,34 @@ def _data_volume(index: Index, workload: K8sObject, template: PodTemplate) -> st
         if held and all(m in _ONE_POD for m in modes):
             return f"PersistentVolumeClaim {name}, {held[0]}"
     return None
+
+
+def _read_only(template: PodTemplate, volume: YMap) -> bool:
+    """Whether the pod only reads the volume: its claim is mounted `readOnly`, or every
+    container that mounts it does so read-only."""
+    if dig(volume, "persistentVolumeClaim", "readOnly") is True:
+        return True
+    mounts = [
+        mount
+        for container in template.containers
+        for mount in (container.body.get("volumeMounts") or ())
+        if isinstance(mount, YMap) and mount.get("name") == volume.get("name")
+    ]
+    return bool(mounts) and all(mount.get("readOnly") is True for mount in mounts)
+
+
+def _shared_claim(index: Index, workload: K8sObject, name: str) -> bool:
+    """Whether another workload applied with this one mounts the same claim."""
+    for other, template in index.workloads:
+        if other is workload or namespace_key(other.namespace) != namespace_key(workload.namespace):
+            continue
+        volumes = template.spec.get("volumes")
+        for volume in volumes if isinstance(volumes, YSeq) else ():
+            if dig(volume, "persistentVolumeClaim", "claimName") == name and index.together(
+                other, workload
+            ):
+                return True
+    return False
 
 
 # The access modes under which only one pod (on one node) writes a claim
@@ -167,3 +200,95 @@ def called_through(context: Context, services: Sequence[K8sObject]) -> list[Rela
         if dialers:
             return [dialers[0].related]
     return []
+
+
+# Objects through which the API server itself calls a Service: admission webhooks, CRD
+# conversion webhooks, aggregated APIs (each: where the Service reference sits)
+_API_SERVER_CALLS: dict[tuple[str, str], tuple[tuple[str, ...], ...]] = {
+    ("admissionregistration.k8s.io", "ValidatingWebhookConfiguration"): (
+        ("webhooks", "*", "clientConfig", "service"),
+    ),
+    ("admissionregistration.k8s.io", "MutatingWebhookConfiguration"): (
+        ("webhooks", "*", "clientConfig", "service"),
+    ),
+    ("apiregistration.k8s.io", "APIService"): (("spec", "service"),),
+    ("apiextensions.k8s.io", "CustomResourceDefinition"): (
+        ("spec", "conversion", "webhook", "clientConfig", "service"),
+    ),
+}
+
+
+# An admission webhook is called on every request it matches, an aggregated API on its own
+_RANKS = list(_API_SERVER_CALLS)
+
+
+def _rank(caller: K8sObject) -> int:
+    return _RANKS.index((caller.group, caller.kind))
+
+
+def _references(value: object, path: tuple[str, ...]) -> list[object]:
+    """The values at `path` in `value` (`*`: every item of a list)."""
+    if not path:
+        return [value]
+    head, rest = path[0], path[1:]
+    if head == "*":
+        return (
+            [v for item in value for v in _references(item, rest)]
+            if isinstance(value, YSeq)
+            else []
+        )
+    return _references(value.get(head), rest) if isinstance(value, YMap) else []
+
+
+_CALLED_BY_API_SERVER: weakref.WeakKeyDictionary[Index, dict[tuple[str, str], K8sObject]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def api_server_caller(index: Index, service: K8sObject) -> K8sObject | None:
+    """The webhook configuration or APIService through which the API server calls the
+    Service, if one is among the objects read (read once a run)."""
+    table = _CALLED_BY_API_SERVER.get(index)
+    if table is None:
+        table = _CALLED_BY_API_SERVER[index] = {}
+        for obj in index.objects:
+            for path in _API_SERVER_CALLS.get((obj.group, obj.kind), ()):
+                for ref in _references(obj.body, path):
+                    if isinstance(ref, YMap) and isinstance(name := ref.get("name"), str):
+                        namespace = ref.get("namespace")
+                        key = (
+                            namespace_key(namespace if isinstance(namespace, str) else None),
+                            name,
+                        )
+                        known = table.get(key)
+                        if known is None or _rank(obj) < _rank(known):
+                            table[key] = obj
+    return table.get((namespace_key(service.namespace), service.name or ""))
+
+
+def strongest(context: Context, services: Sequence[K8sObject]) -> tuple[K8sObject, str]:
+    """The Service that best shows the container is called, and how (empty: only that it
+    selects it): one the API server calls (a webhook's, an APIService's), then one an L7
+    route or a node port reaches, then one not named for metrics, else the first."""
+    callers = [
+        (_rank(caller), order, service, caller)
+        for order, service in enumerate(services)
+        if (caller := api_server_caller(context.index, service)) is not None
+    ]
+    if callers:
+        _, _, service, caller = min(callers, key=lambda found: found[:2])
+        return service, f"the API server calls it for {caller.kind}/{caller.name}"
+    if len(services) == 1:
+        return services[0], ""
+    for service in services:
+        reached = called_through(context, [service])
+        if reached:
+            return service, reached[0].message
+    for service in services:
+        if not SCRAPE_WORDS & _name_words(service.name):
+            return service, ""
+    return services[0], ""
+
+
+def _name_words(name: object) -> set[str]:
+    return set(name.lower().replace("_", "-").split("-")) if isinstance(name, str) else set()

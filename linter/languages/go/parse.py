@@ -274,6 +274,8 @@ class _Collector:
         self.callers: dict[tuple[str, bool], list[tuple[Node, _Scope]]] = {}
         self.functions: dict[str, Node] = {}  # the file's function declarations, by name
         self.held: dict[str, str] | None = None  # _held_servers, read once a file
+        self.closed_fields: set[str] | None = None  # _closed, read once a file
+        self.returned_fields: dict[int, dict[str, str]] = {}  # by body id: _returned_field
 
     # -- driving -------------------------------------------------------------------------
 
@@ -413,6 +415,15 @@ class _Collector:
             self.facts.exports[f"options {name}"] = replace(
                 options, pending=tuple(dict.fromkeys(pending))
             )
+        for call, scope in self.calls:
+            key = self._call_key(call, scope)
+            function = call.child_by_field_name("function")
+            if key is None and function is not None and _text(function) in self.functions:
+                key = f"call  {_text(function)}"  # the file's own, for Channel.kept_by too
+            if key is not None:  # whether each call closes what it gets (facts.Channel.kept_by)
+                closes = self.facts.exports.setdefault(f"closes{key[4:]}", [])
+                if (closing := self._closes_per_call(call, scope)) not in closes:
+                    closes.append(closing)
         self.choosing = True  # a caller's parameter may be one of several values
         try:
             for call, scope in self.calls:
@@ -428,6 +439,19 @@ class _Collector:
                     calls.append(values)
         finally:
             self.choosing = False
+
+    def _closes_per_call(self, call: Node, scope: _Scope) -> bool:
+        """Whether what a call returns is closed before its function returns (`c, err :=
+        NewClient(); defer c.Close()`), in a function that does not run once."""
+        name = self._bound_to(call)
+        body = _enclosing_body(call)
+        return bool(
+            name
+            and body is not None
+            and scope.parent is not None
+            and not ONCE.match(scope.name)
+            and name in self._deferred_closes(body)
+        )
 
     def _call_key(self, call: Node, scope: _Scope) -> str | None:
         """How the export of a call of another file's function is keyed (`_export`)."""
@@ -1063,8 +1087,16 @@ class _Collector:
         a connection it makes: thousands in one function were quadratic)."""
         found = self.closes.get(body.id)
         if found is None:
-            pieces = _text(body).split("defer ")[1:]
+            text = _text(body)
+            pieces = text.split("defer ")[1:]
             found = {piece[: piece.find(".Close()")] for piece in pieces if ".Close()" in piece}
+            if "defer func" in text:  # `defer func() { ...; x.Close() }()`
+                found |= {
+                    closed
+                    for node in walk(body)
+                    if node.type == "defer_statement"
+                    for closed in _CLOSED.findall(_text(node))
+                }
             self.closes[body.id] = found
         return found
 
@@ -1076,6 +1108,8 @@ class _Collector:
         options = self._dial_options(args[target_at + 1 :], scope)
         # a package the program links in may change what a bare target gets (imported.py)
         self.facts.deferred |= scheme == "passthrough"
+        handed = self._handed_out(call, scope, bound)
+        self.facts.deferred |= handed is not None  # its callers are read in imported.py
         for target, long_lived in self._addresses(given, call, scope, bound):
             self.facts.channels.append(
                 Channel(
@@ -1085,8 +1119,59 @@ class _Collector:
                     options=options,
                     long_lived=long_lived,
                     default_scheme=scheme,
+                    kept_by=handed if long_lived else None,
                 )
             )
+
+    def _handed_out(self, call: Node, scope: _Scope, name: str | None) -> Helper | None:
+        """The function (no method) that makes the channel `name` and hands it to its
+        callers, when those of its own file (if any) each close it before they return:
+        returned, or in a field of the struct it returns that the file's Close method
+        closes (`return &client{conn: conn}`, `c.conn.Close()`)."""
+        home = _function_scope(scope)
+        body = _enclosing_body(call)
+        if home is None or home.callee is None or home.callee[1] or not name or body is None:
+            return None
+        function = home.callee[0]
+        if function in ("main", "init"):
+            return None
+        if not all(self._closes_per_call(c, s) for c, s in self._callers(scope)):
+            return None  # a caller of the file keeps it
+        if self._returned(call, body, name) or self._returned_field(body, name) in self._closed():
+            return Helper("", function)
+        return None
+
+    def _returned_field(self, body: Node, name: str) -> str | None:
+        """The field of a returned struct literal that holds `name` (`&client{conn: conn}`),
+        the body's read once (not once a connection it makes)."""
+        fields = self.returned_fields.get(body.id)
+        if fields is None:
+            fields = {}
+            for node in walk(body):
+                if node.type != "return_statement":
+                    continue
+                for item in (i for child in node.named_children for i in _items(child)):
+                    literal = _unwrap_address(item)
+                    if literal.type != "composite_literal":
+                        continue
+                    for element in _keyed_elements(literal):
+                        key, value = _keyed(element)
+                        fields.setdefault(_text(value), _text(key))
+            self.returned_fields[body.id] = fields
+        return fields.get(name)
+
+    def _closed(self) -> set[str]:
+        """The fields the file's Close methods close (`c.conn.Close()` in `func (c *client)
+        Close()`), read once a file."""
+        if self.closed_fields is None:
+            self.closed_fields = {
+                found
+                for declaration in self.declared
+                if declaration.type == "method_declaration"
+                and _text(declaration.child_by_field_name("name")) == "Close"
+                for found in _CLOSED_FIELD.findall(_text(declaration))
+            }
+        return self.closed_fields
 
     def _dial_options(self, args: list[Node], scope: _Scope) -> Options:
         found, pending = self._spread(args, scope)
@@ -1724,9 +1809,68 @@ def _appends_to(node: Node, name: str) -> bool:
 
 
 def _standard(path: str) -> bool:
-    """An import path of Go's standard library (`net/http`): no dot in its first element,
-    as every module path outside it has (a module named without one is not followed)."""
-    return "." not in path.split("/", 1)[0]
+    """An import path of Go's standard library (`net/http`): its first element is one of
+    the library's top-level packages and has no dot. A module may be named without a dot
+    (`module shop` in its go.mod, imported as `shop/internal/opts`): that is followed."""
+    first = path.split("/", 1)[0]
+    return first in _STANDARD_ROOTS or ("/" not in path and "." not in first)
+
+
+# the top-level packages of Go's standard library (`go list std`, without vendor/cmd)
+_STANDARD_ROOTS = frozenset(
+    {
+        "archive",
+        "bufio",
+        "builtin",
+        "bytes",
+        "cmp",
+        "compress",
+        "container",
+        "context",
+        "crypto",
+        "database",
+        "debug",
+        "embed",
+        "encoding",
+        "errors",
+        "expvar",
+        "flag",
+        "fmt",
+        "go",
+        "hash",
+        "html",
+        "image",
+        "index",
+        "internal",
+        "io",
+        "iter",
+        "log",
+        "maps",
+        "math",
+        "mime",
+        "net",
+        "os",
+        "path",
+        "plugin",
+        "reflect",
+        "regexp",
+        "runtime",
+        "slices",
+        "sort",
+        "strconv",
+        "strings",
+        "structs",
+        "sync",
+        "syscall",
+        "testing",
+        "text",
+        "time",
+        "unicode",
+        "unique",
+        "unsafe",
+        "weak",
+    }
+)
 
 
 # Go's built-in functions: no file declares them, and no value is passed to another's
@@ -1772,6 +1916,18 @@ def _keyed(element: Node) -> tuple[Node, Node]:
     if key is None or value is None:
         key, value = element.named_children[0], element.named_children[-1]
     return _unwrap(key), _unwrap(value)
+
+
+def _unwrap_address(node: Node) -> Node:
+    """`x` for `&x`."""
+    operand = node.child_by_field_name("operand") if node.type == "unary_expression" else None
+    return operand if operand is not None else node
+
+
+# `x.Close()` (or `c.conn.Close()`) in a deferred function literal: what it closes
+_CLOSED = regex.compile(r"([\w.]+)\.Close\(\)")
+# `c.conn.Close()` in a Close method: the field it closes
+_CLOSED_FIELD = regex.compile(r"\b\w+\.(\w+)\.Close\(\)")
 
 
 def _keyed_elements(literal: Node) -> list[Node]:

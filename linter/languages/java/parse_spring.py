@@ -22,6 +22,7 @@ from dataclasses import replace
 from typing import Any
 
 from k8slb.code.facts import (
+    STARTER,
     UNKNOWN,
     Channel,
     CodeFacts,
@@ -252,6 +253,8 @@ def _target(address: Any) -> tuple[Any, str]:
     if not isinstance(value, str | EnvRef):
         return UNKNOWN, "dns"
     text = value if isinstance(value, str) else value.prefix
+    if isinstance(value, EnvRef) and not text:  # `${ADDRESS:static://localhost:50051}`
+        return value, STARTER  # the scheme is the environment's (facts.STARTER)
     if text.startswith("static://") and "," not in str(address):
         return _cut(value, len("static://")), "passthrough"
     if text.startswith("dns:"):

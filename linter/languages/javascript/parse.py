@@ -28,6 +28,7 @@ may export an address."""
 from __future__ import annotations
 
 import json
+from collections import defaultdict
 from collections.abc import Callable
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -98,6 +99,12 @@ _NEST_TERMINUS_6 = frozenset(
 )
 # Keep-alive HTTP clients: the module (as required) and the classes that pool connections.
 HTTP_MODULES = {"http": "http", "node:http": "http", "https": "https", "node:https": "https"}
+# axios's request methods, and `create`, whose instance sends through the same global agent
+_AXIOS_CALLS = frozenset(
+    {"get", "post", "put", "patch", "delete", "head", "options", "request", "create"}
+)
+# a request given its own agent (`httpAgent`, `agent`) or undici dispatcher
+_OWN_AGENT = regex.compile(r"\b(?:https?Agent|agent|dispatcher)\s*:")
 KEEPALIVE_LIBRARIES = {"agentkeepalive": "agentkeepalive", "undici": "undici"}
 UNDICI_POOLS = ("Agent", "Pool", "Client", "BalancedPool")
 WATCHED = (
@@ -115,6 +122,10 @@ WATCHED = (
     b"consul",  # a registry client (REGISTRY_CLIENTS), or a `consul://` target
     b"express",  # HTTP routes (parse_routes.py)
     b"nacos",
+    b"axios",  # requests through Node's global agent (_default_agent)
+    b"fetch(",
+    b"http'",
+    b'http"',
     MICROSERVICES.encode(),  # NestJS's gRPC transport (parse_nest.py)
 )
 # Service registries' Node clients (the module required) and the calls that register the
@@ -150,6 +161,7 @@ _READ = """
 (call_expression) @call_expression
 (string) @string
 (template_string) @template_string
+(assignment_expression) @assignment_expression
 ((property_identifier) @not_serving (#eq? @not_serving "NOT_SERVING"))
 """
 
@@ -420,6 +432,10 @@ class _Module:
         self.paused: set[int] = set()  # the SIGTERM handlers read for a pause, by node id
         # the module's calls and `new`s by what they call (made when a parameter is asked)
         self._callers: dict[tuple[str, str, str], list[Node]] | None = None
+        # the functions' variables: declarations (with their function) and assignments,
+        # by name (made when a variable is asked: _local)
+        self._locals: dict[str, list[tuple[Node, Node]]] | None = None
+        self._assigned: dict[str, list[Node]] = defaultdict(list)
 
     def loc(self, node: Node) -> Loc:
         return _loc(self.path, node)
@@ -446,6 +462,7 @@ class _Module:
             self._returned_servers(servers)
         for node in self.of("call_expression"):
             self._called(node, servers)
+        self._default_agent()
         # what a template's `${...}` holds, read as part of the template (found from the
         # templates down: a node's parent is searched from the root, each time asked)
         self.substituted = {
@@ -592,6 +609,9 @@ class _Module:
             passed = self._passed(node, bound, depth)
             if passed is not None:
                 return passed
+            local = self._local(node, bound, depth)
+            if local is not None:
+                return local
             return self.strings[bound] if bound in self.strings else self._imported_value(bound)
         name = _env(node)
         if name is not None:
@@ -640,6 +660,46 @@ class _Module:
                 values.append(self.value(default, depth + 1) if default is not None else UNKNOWN)
         if not values:
             return self.value(default, depth + 1) if default is not None else UNKNOWN
+        return one_of(values)
+
+    def _local(self, node: Node, name: str, depth: int) -> Any:
+        """A variable of a function around `node`: each value it is given there (its
+        declaration's, its assignments'), one fact each (facts.one_of); a default replaced
+        by an environment value (`let host = "api:80"; if (process.env.HOST) host =
+        process.env.HOST`) is that value with the default. None when no function around
+        `node` declares it."""
+        if self._locals is None:
+            self._locals = defaultdict(list)
+            for declarator in self.of("variable_declarator"):
+                named = declarator.child_by_field_name("name")
+                function = _enclosing_function(declarator)
+                if function is not None and named is not None and named.type == "identifier":
+                    self._locals[_text(named)].append((function, declarator))
+            for assignment in self.of("assignment_expression"):
+                left = assignment.child_by_field_name("left")
+                if left is not None and left.type == "identifier":
+                    self._assigned[_text(left)].append(assignment)
+        declared = self._locals.get(name)
+        function = _enclosing_function(node) if declared else None
+        while function is not None:
+            found = [d for f, d in declared or () if f.id == function.id]
+            if found:
+                break
+            function = _enclosing_function(function)
+        if function is None:
+            return None
+        inside = [
+            a
+            for a in self._assigned.get(name, [])
+            if function.start_byte <= a.start_byte < function.end_byte
+        ]
+        given = [d.child_by_field_name("value") for d in found]
+        given += [a.child_by_field_name("right") for a in inside]
+        values = [self.value(v, depth + 1) for v in given if v is not None]
+        if len(values) == 2 and isinstance(values[0], str) and isinstance(values[1], EnvRef):
+            env = values[1]
+            if env.default is None and not (env.prefix or env.suffix):
+                return EnvRef(env.name, values[0])
         return one_of(values)
 
     def _calls_of(self, function: Node) -> list[Node]:
@@ -799,6 +859,8 @@ class _Module:
         if node.id in self.substituted:
             return
         value = self.value(node)
+        if isinstance(value, Unknown) and node.type == "template_string":
+            value = self._origin(node)
         text = (
             value if isinstance(value, str) else value.prefix if isinstance(value, EnvRef) else ""
         )
@@ -806,6 +868,32 @@ class _Module:
             self.facts.urls.append((value, self.loc(node)))
         elif text == "NOT_SERVING":
             self.facts.health_drains.append(self.loc(node))
+
+    def _origin(self, template: Node) -> Any:
+        """`http://${host}/${path}` read up to its path: the origin its requests go to,
+        whatever the path (unknown when the scheme or the host is)."""
+        parts: list[Any] = []
+        scheme = host = False
+        for child in template.named_children:
+            if child.type == "string_fragment":
+                text = _text(child)
+                if not scheme:
+                    head, separator, text = text.partition("://")
+                    if not separator:
+                        return UNKNOWN
+                    parts.append(head + separator)
+                    scheme = True
+                cut = text.find("/")
+                if cut >= 0 and (host or cut > 0):
+                    return joined([*parts, text[:cut]])
+                parts.append(text)
+                host = host or bool(text)
+            elif child.type == "template_substitution" and child.named_children and scheme:
+                parts.append(self.value(child.named_children[0]))
+                host = True
+            else:
+                return UNKNOWN
+        return joined(parts)
 
     def options(self, node: Node | None) -> Options:
         """The options an argument gives: none, an object literal (in place, or a module
@@ -859,6 +947,44 @@ class _Module:
         self.facts.http_clients.append(
             HttpClient(self.loc(node), factory, _long_lived(node), False, None, not keep_alive)
         )
+
+    def _default_agent(self) -> None:
+        """The first request the module sends through Node's global agent: axios's (its
+        default instance, or one `axios.create()` makes), the global `fetch`, or
+        `http.request`/`http.get`, none given an agent (or dispatcher) of its own. One for
+        the module: the agent is the process's, whoever calls it."""
+        for node in sorted(self.of("call_expression"), key=lambda n: n.start_byte):
+            function = node.child_by_field_name("function")
+            given = call_arguments(node)
+            if function is None or any(_OWN_AGENT.search(_text(arg)) for arg in given):
+                continue
+            owner, method = _text(function), ""
+            if function.type == "member_expression":
+                owner = _text(function.child_by_field_name("object"))
+                method = _text(function.child_by_field_name("property"))
+            module = self.imports.get(owner)
+            if module == "axios" and (method in _AXIOS_CALLS or not method):
+                factory = f"axios.{method}" if method else "axios"
+            elif HTTP_MODULES.get(module or "") == "http" and method in ("request", "get"):
+                factory = f"http.{method}"
+            elif owner == "fetch" and not method and "fetch" not in self.imports:
+                if "fetch" in self.members or "fetch" in self.functions:
+                    continue  # node-fetch, undici's, or the module's own
+                factory = "fetch"
+            else:
+                continue
+            url = settled(self.value(given[0])) if given and method != "create" else None
+            if isinstance(url, Unknown) and given and given[0].type == "template_string":
+                url = self._origin(given[0])
+            if method == "create":  # `axios.create({baseURL})`: its requests' origin
+                base = self.options(given[0] if given else None).get("baseURL")
+                url = base.value if base is not None else None
+            if not (isinstance(url, str) and "://" in url) and not isinstance(url, EnvRef):
+                url = None  # unknown or relative: the module's URLs stand for it
+            self.facts.agent_requests.append(
+                HttpClient(self.loc(node), factory, True, False, url, False, default_agent=True)
+            )
+            return
 
     def _client(self, node: Node, grpc: set[str], given: list[Node]) -> list[Channel] | None:
         """`new Client(target, grpc.credentials.create...(), options)`: a channel, long-lived

@@ -4,9 +4,12 @@
 Flask and FastAPI decorators (`@app.route("/healthz")`, `@app.get("/ready")`,
 `@router.get(...)` with the router's literal `prefix`/`url_prefix`), `add_url_rule`,
 `add_api_route`, aiohttp's `router.add_get`/`add_route` and `web.get`, Starlette's
-`Route(path, endpoint)`, Django's `path("health/", view)`. A handler is named as the code
-names it (`health`, `views.health`); one that returns a constant answer and does nothing
-else is `trivial`.
+`Route(path, endpoint)`, Django's `path("health/", view)`, flask-restx's (and
+flask-restplus's) `@ns.route("/ping")` on a Resource class, whose `get` handles it, under
+its namespace's path (`Namespace("products")` or `api.namespace(...)`: `/products`, or its
+`path=`, or `add_namespace`'s). A handler is named as the code names it (`health`,
+`views.health`, `Ping.get`); one that returns a constant answer and does nothing else is
+`trivial`.
 """
 
 from __future__ import annotations
@@ -49,6 +52,7 @@ def collect_routes(
     functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
     assignments: list[ast.Assign] = []
     calls: list[ast.Call] = []
+    classes: list[ast.ClassDef] = []
     for node in ast.walk(tree):  # one walk: a module's functions, assignments and calls
         if isinstance(node, _Function):
             functions[node.name] = node
@@ -56,8 +60,20 @@ def collect_routes(
             assignments.append(node)
         elif isinstance(node, ast.Call):
             calls.append(node)
+        elif isinstance(node, ast.ClassDef):
+            classes.append(node)
     prefixes = dict(_prefixes(assignments, qualified))
+    prefixes.update(_namespaces(assignments, calls, qualified))
     found: list[Route] = []
+    for resource in classes:  # flask-restx: `@ns.route("/ping")` on a Resource class
+        get = next((f for f in resource.body if isinstance(f, _Function) and f.name == "get"), None)
+        for decorator in resource.decorator_list if get is not None else ():
+            path = _decorator_path(decorator)
+            if path is not None and get is not None:
+                assert isinstance(decorator, ast.Call) and isinstance(decorator.func, ast.Attribute)
+                prefix = prefixes.get(dotted(decorator.func.value), "")
+                handler = f"{resource.name}.get"
+                found.append(Route(prefix + path, handler, loc(decorator), _trivial(get)))
     for function in functions.values():
         for decorator in function.decorator_list:
             path = _decorator_path(decorator)
@@ -91,6 +107,53 @@ def _prefixes(
         for given in node.value.keywords if keyword else []:
             if given.arg == keyword and _text(given.value) is not None:
                 yield node.targets[0].id, str(_text(given.value)).rstrip("/")
+
+
+def _namespaces(
+    assignments: list[ast.Assign],
+    calls: list[ast.Call],
+    qualified: Callable[[ast.expr], str | None],
+) -> Iterator[tuple[str, str]]:
+    """flask-restx's (and flask-restplus's) namespaces and the path each serves under:
+    `ns = Namespace("products")` or `ns = api.namespace("products")` is `/products`
+    unless its `path=` says, or `api.add_namespace(ns, path="/p")` moves it there."""
+    found: dict[str, str] = {}
+    for node in assignments:
+        value = node.value
+        if not (
+            len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and isinstance(value, ast.Call)
+            and value.args
+            and (
+                (qualified(value.func) or "").rsplit(".", 1)[0] in _RESTX
+                or (isinstance(value.func, ast.Attribute) and value.func.attr == "namespace")
+            )
+            and (qualified(value.func) or "namespace").endswith(("Namespace", "namespace"))
+        ):
+            continue
+        name = _text(value.args[0])
+        path = next((_text(k.value) for k in value.keywords if k.arg == "path"), None)
+        if name is not None or path is not None:
+            found[node.targets[0].id] = (path or f"/{name}").rstrip("/")
+    for call in calls:
+        if not (
+            isinstance(call.func, ast.Attribute)
+            and call.func.attr == "add_namespace"
+            and call.args
+            and isinstance(call.args[0], ast.Name)
+        ):
+            continue
+        path = next((_text(k.value) for k in call.keywords if k.arg == "path"), None)
+        if path is None and len(call.args) > 1:
+            path = _text(call.args[1])
+        if path is not None:
+            found[call.args[0].id] = path.rstrip("/")
+    return iter(found.items())
+
+
+# the packages whose Namespace class serves a Resource's routes under its path
+_RESTX = frozenset({"flask_restx", "flask_restplus", "flask_restx.namespace"})
 
 
 def _decorator_path(decorator: ast.expr) -> str | None:

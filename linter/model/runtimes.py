@@ -1,0 +1,76 @@
+"""The Node.js version a module runs on, as the image it is built into says: the official
+`node` image's tag (`FROM node:23-alpine` is Node 23). Read from the Dockerfile of each
+container that runs the module (links.py), else of the nearest build context that holds
+it (a Dockerfile's own folder, or the context a build definition gives it)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+
+from k8slb.core import regex
+from k8slb.reading.build_files import BuildFacts, Dockerfile, image_repository
+
+# The `node` image's tags that name no number: the newest release, whatever it is today
+# (Node 19 and later: every release since October 2022)
+_NEWEST = frozenset({"", "latest", "current", "lts", "alpine", "slim", "bookworm", "bullseye"})
+_MAJOR = regex.compile(r"^(\d+)(?:[.\-]|$)")
+_ARG = regex.compile(r"\$\{(\w+)\}|\$(\w+)")
+# a release Node 19 or later: the newest, as the untagged image is
+NEWEST = 10_000
+
+
+def node_major(dockerfile: Dockerfile) -> int | None:
+    """The Node.js major version of the image a Dockerfile's last stage is built FROM
+    (its ARG defaults filled in); None when it is no `node` image or its tag says no
+    version (a codename, an unfilled ARG)."""
+    base = dockerfile.base
+    if base is None:
+        return None
+    defaults = dict(dockerfile.arg_defaults)
+    base = _ARG.sub(lambda m: defaults.get(m.group(1) or m.group(2), "$"), base)
+    if "$" in base or image_repository(base).rsplit("/", 1)[-1] != "node":
+        return None
+    name = base.split("@", 1)[0].rsplit("/", 1)[-1]
+    tag = name.partition(":")[2].lower()
+    found = _MAJOR.match(tag)
+    if found is not None:
+        return int(found.group(1))
+    return NEWEST if tag.split("-", 1)[0] in _NEWEST else None
+
+
+def build_contexts(builds: BuildFacts) -> dict[str, list[Dockerfile]]:
+    """The Dockerfiles built from each context folder (normalised): a Dockerfile's own
+    (or its parent, when its COPY lines say so), and each build definition's."""
+    found: dict[str, list[Dockerfile]] = {}
+    for dockerfile in builds.dockerfiles.values():
+        found.setdefault(os.path.normpath(dockerfile.context), []).append(dockerfile)
+    for build in builds.builds:
+        named = builds.dockerfiles.get(os.path.normpath(build.dockerfile or "")) or (
+            builds.dockerfiles.get(os.path.normpath(os.path.join(build.context, "Dockerfile")))
+        )
+        if named is not None:
+            found.setdefault(os.path.normpath(build.context), []).append(named)
+    return found
+
+
+def nearest_context(
+    module_path: str, contexts: dict[str, list[Dockerfile]]
+) -> list[Dockerfile] | None:
+    """The Dockerfiles of the innermost build context that holds the module."""
+    folder = os.path.dirname(os.path.normpath(module_path))
+    while True:
+        if folder in contexts:
+            return contexts[folder]
+        parent = os.path.dirname(folder)
+        if parent == folder or not folder:
+            return contexts.get(".") if folder and not os.path.isabs(folder) else None
+        folder = parent
+
+
+def lowest(majors: Iterable[int | None]) -> int | None:
+    """The lowest of the versions, None when one is unknown (or there are none)."""
+    found = list(majors)
+    if not found or any(major is None for major in found):
+        return None
+    return min(major for major in found if major is not None)
