@@ -1284,6 +1284,25 @@ def test_a_manifest_in_a_service_folder_beside_its_dockerfile_links_to_that_fold
     assert row["evidence"][-1].startswith(f"manifest beside: {manifest}:11: in storefront")
 
 
+def test_a_manifest_beside_its_own_dockerfile_beats_a_folder_elsewhere_named_as_the_image(
+    tmp_path: Path,
+) -> None:
+    """web-app-vue/deployment/ beside web-app-vue/Dockerfile runs `acme/web-app`; a secure
+    variant elsewhere, security/web-app/, is named as the image: the manifest's own
+    service (the nearer) is its code, not another's."""
+    files = {
+        "web-app-vue/deployment/kubernetes.yaml": workload("web-app", "acme/web-app:1"),
+        "web-app-vue/Dockerfile": BESIDE_DOCKERFILE,
+        **service_app("web-app-vue"),
+        "security/web-app/Dockerfile": BESIDE_DOCKERFILE,
+        **service_app("security/web-app"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("web-app-vue", "server.py")
+    assert row["evidence"][-1].startswith("manifest beside: web-app-vue/deployment/")
+    assert row["overruled"][0].startswith("image name: web-app-vue/deployment/")
+
+
 def test_a_sidecar_or_a_dependency_chart_beside_a_service_is_not_its_code(
     tmp_path: Path,
 ) -> None:

@@ -121,6 +121,139 @@ def test_markdown_blocks_past_the_budget_are_not_read() -> None:
     assert markdown_facts("README.md", text.encode()) == ([], [])
 
 
+def test_a_build_command_in_an_asciidoc_source_block_links_the_image(tmp_path: Path) -> None:
+    """An AsciiDoc page (docs/modules/pages/build.adoc) whose `[source,bash]` block cds to
+    the service's folder and builds there: run from the folder above the page where that
+    Dockerfile is, as a Markdown block is."""
+    page = (
+        '== Build the customer\n\n[source,bash,subs="+macros,+attributes"]\n----\n'
+        "cd services/chat\ndocker build -t quay.io/acme/tutorial-frontdoor:v1.1 .\ncd ../..\n----\n"
+    )
+    files = {
+        "k8s/chat.yaml": workload(name="chat", image="quay.io/acme/tutorial-frontdoor:v1.1"),
+        "docs/modules/pages/build.adoc": page,
+        "services/chat/Dockerfile": DOCKERFILE,
+        **service_app("services/chat"),
+        "services/users/Dockerfile": DOCKERFILE,
+        **service_app("services/users"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("services", "chat", "server.py")
+    assert row["evidence"][0] == (
+        "docs: docs/modules/pages/build.adoc:6: docker build -t "
+        "quay.io/acme/tutorial-frontdoor:v1.1 ."
+    )
+
+
+def test_a_documented_build_of_the_tag_a_container_runs_decides_between_folders(
+    tmp_path: Path,
+) -> None:
+    """One image name built from two folders by a page's blocks (`:v1` from the Spring
+    Boot folder, `:v2-timeout` from the Vert.x one): the build of the very tag decides;
+    a `cd` in one block holds for the blocks after it, as in one terminal."""
+    page = (
+        "[source,bash]\n----\ncd recommendation/springboot\n"
+        "docker build -t example/recommendation:v1 .\ncd ../..\n----\n\n"
+        "[source,bash]\n----\ncd recommendation/vertx\n----\n\nEdit the timeout, then:\n\n"
+        "[source,bash]\n----\ndocker build -t example/recommendation:v2-timeout .\n----\n"
+    )
+    files = {
+        "recommendation/kubernetes/v1.yaml": workload(
+            name="recommendation-v1", image="example/recommendation:v1"
+        ),
+        "recommendation/kubernetes/v2.yaml": workload(
+            name="recommendation-v2", image="example/recommendation:v2-timeout"
+        ),
+        "docs/build.adoc": page,
+        "recommendation/springboot/Dockerfile": DOCKERFILE,
+        **service_app("recommendation/springboot"),
+        "recommendation/vertx/Dockerfile": DOCKERFILE,
+        **service_app("recommendation/vertx"),
+    }
+    rows = {row["container"].split(":")[0]: row for row in links(tmp_path, files)}
+    assert rows["Deployment/shop/recommendation-v1"]["code"] == os.path.join(
+        "recommendation", "springboot", "server.py"
+    )
+    assert rows["Deployment/shop/recommendation-v2"]["code"] == os.path.join(
+        "recommendation", "vertx", "server.py"
+    )
+    assert rows["Deployment/shop/recommendation-v2"]["evidence"][0] == (
+        "docs: docs/build.adoc:17: docker build -t example/recommendation:v2-timeout ."
+    )
+
+
+def test_a_placeholder_registry_set_in_an_earlier_block_names_the_image_by_its_last_segment() -> (
+    None
+):
+    """`REGISTRY=[YOUR_REGISTRY_URL]` in one block holds for the next (one session); the
+    placeholder is no registry: the image is named `frontend`."""
+    text = (
+        "```\nREGISTRY=[YOUR_REGISTRY_URL]\n```\n\n```\ndocker build -t $REGISTRY/frontend .\n```\n"
+    )
+    builds, _ = markdown_facts("README.md", text.encode())
+    assert [(b.image, b.said.line) for b in builds] == [("frontend", 6)]
+
+
+def test_a_documented_build_in_a_folder_of_code_keeping_its_dockerfile_elsewhere_links_it(
+    tmp_path: Path,
+) -> None:
+    """`cd services/chat` then `docker build -t quay.io/acme/tutorial-frontdoor:v1.1 .` where the
+    service keeps its Dockerfiles under src/main/docker/: the folder the text names is the
+    code (a build with no `cd`, from a folder of none, stays no evidence)."""
+    page = (
+        "[source,bash]\n----\ncd services/chat\nmvn package\n"
+        "docker build -t quay.io/acme/tutorial-frontdoor:v1.1 .\ncd ../..\n----\n"
+    )
+    files = {
+        "k8s/chat.yaml": workload(name="chat", image="quay.io/acme/tutorial-frontdoor:v1.1"),
+        "docs/pages/build.adoc": page,
+        "services/chat/src/main/docker/Dockerfile.native": DOCKERFILE,
+        **service_app("services/chat"),
+        **service_app("services/users"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("services", "chat")
+    assert row["evidence"] == [
+        "docs: docs/pages/build.adoc:5: docker build -t quay.io/acme/tutorial-frontdoor:v1.1 ."
+    ]
+
+
+def test_a_documented_build_after_an_unrelated_cd_in_an_earlier_block_still_links(
+    tmp_path: Path,
+) -> None:
+    """DEPLOYMENT.md's first block runs `cd docker && docker compose up`; a later block
+    builds `-f docker/Dockerfile.chat .` from the top, where that Dockerfile is: the block
+    read alone links it (read in the session, from docker/, it names no Dockerfile)."""
+    guide = (
+        "```bash\ncd docker\ndocker compose up -d\n```\n\nThen build:\n\n"
+        "```bash\ndocker build -f docker/Dockerfile.chat -t acme/chat-service:latest .\n```\n"
+    )
+    files = {
+        "k8s/chat.yaml": workload(name="chat", image="acme/chat-service:latest"),
+        "DEPLOYMENT.md": guide,
+        **_go_services("chat", "users"),
+    }
+    row = only(links(tmp_path, files))
+    assert (row["code"], row["modules"]) == (os.path.join("services", "chat"), 1)
+    assert row["evidence"][0].startswith("docs: DEPLOYMENT.md:9: docker build -f docker/")
+
+
+def test_asciidoc_builds_only_in_shell_listing_blocks() -> None:
+    """A `[source,yaml]` block and prose build nothing; a `[source,sh]` block titled by a
+    `.Title` line, and a bare listing, do; a `$ ` prompt is dropped."""
+    text = (
+        "Run `docker build -t acme/a ./a` yourself.\n\n"
+        "[source,yaml]\n----\ndocker build -t acme/b ./b\n----\n\n"
+        "[source, sh]\n.Build it\n----\n$ docker build -t acme/c ./c\n----\n\n"
+        "....\ndocker build -t acme/d ./d\n....\n"
+    )
+    builds, _ = markdown_facts("docs/build.adoc", text.encode())
+    assert [(b.image, b.context, b.said.line) for b in builds] == [
+        ("acme/c", os.path.join("docs", "c"), 11),
+        ("acme/d", os.path.join("docs", "d"), 15),
+    ]
+
+
 def test_a_documented_build_is_weaker_than_a_build_file(tmp_path: Path) -> None:
     files = {
         "k8s/inventory.yaml": workload(image="acme/inventory:1"),
@@ -378,6 +511,51 @@ def test_a_pom_value_not_known_names_no_image(tmp_path: Path) -> None:
     assert only(links(tmp_path, files))["code"] is None
 
 
+# -- a binary built on the host, added by its Dockerfile ------------------------------------
+
+ADDS_BINARY = (
+    "FROM alpine\nWORKDIR /app\nADD shared shared\nADD build build\nENTRYPOINT build/{name}\n"
+)
+
+
+def test_a_dockerfile_that_adds_a_binary_built_by_the_tiltfile_links_the_package_built(
+    tmp_path: Path,
+) -> None:
+    """Tilt compiles each service on the host (`local_resource`, `go build -o build/trip
+    ./services/trip/cmd/main.go`) and the Dockerfile only ADDs build/ from the repository's
+    top: the container runs the package that build compiled, not the whole context."""
+    tiltfile = ""
+    files = {"go.mod": "module example.com/rides\n\ngo 1.23\n"}
+    for name in ("trip", "driver"):
+        tiltfile += (
+            f"{name}_cmd = 'CGO_ENABLED=0 GOOS=linux go build -o build/{name} "
+            f"./services/{name}/cmd/main.go'\n"
+            f"local_resource('{name}-compile', {name}_cmd, deps=['./services/{name}'])\n"
+            f"docker_build_with_restart('rides/{name}', '.', entrypoint=['/app/build/{name}'],\n"
+            f"  dockerfile='./infra/docker/{name}.Dockerfile', only=['./build/{name}'])\n"
+        )
+        files[f"infra/docker/{name}.Dockerfile"] = ADDS_BINARY.format(name=name)
+        files[f"services/{name}/cmd/main.go"] = "package main\n\nfunc main() {}\n"
+    files["Tiltfile"] = tiltfile
+    files["shared/env.go"] = "package shared\n"
+    files["k8s/trip.yaml"] = workload(name="trip", image="rides/trip")
+    row = only(links(tmp_path, files))
+    assert (row["code"], row["modules"]) == (os.path.join("services", "trip", "cmd"), 1)
+    assert row["evidence"][0].startswith("tiltfile: Tiltfile:3: docker_build_with_restart(")
+    assert any("go build -o build/trip ./services/trip/cmd/main.go" in e for e in row["evidence"])
+
+
+def test_a_go_build_of_a_file_builds_that_file_s_package() -> None:
+    dockerfile = parse_dockerfile(
+        "services/trip/Dockerfile",
+        "FROM golang:1.23\nWORKDIR /app\nCOPY . .\nWORKDIR /app/services/trip\n"
+        "RUN go build -o trip ./cmd/main.go\n",
+    )
+    assert [(b.package, b.output) for b in dockerfile.go_builds] == [
+        (os.path.join("services", "trip", "cmd"), "trip")
+    ]
+
+
 # -- a manifest beside its Dockerfile --------------------------------------------------------
 
 
@@ -397,6 +575,36 @@ def test_a_manifest_beside_a_dockerfile_runs_that_folder_s_image_as_a_guess(
         "manifest beside guess: api/api-pod.yaml:11: image: api-pod "
         "(a guess: in api, beside its Dockerfile)"
     )
+
+
+def test_a_manifest_in_a_variant_s_folder_with_its_dockerfile_beats_a_documented_build(
+    tmp_path: Path,
+) -> None:
+    """recommendation/node/Deployment.yml beside recommendation/node/Dockerfile runs
+    `example/recommendation:v1`, which a readme builds from the Java variant: the
+    manifest's own folder (as strong, and nearer) is its code; a store it also runs is
+    not linked to it."""
+    readme = "```bash\ndocker build -t example/recommendation:v1 .\n```\n"
+    store = "        - name: cache\n          image: redis:7\n"
+    files = {
+        "recommendation/node/Deployment.yml": workload(
+            "recommendation", "example/recommendation:v1", extra=store
+        ),
+        "recommendation/node/Dockerfile": DOCKERFILE,
+        **service_app("recommendation/node"),
+        "recommendation/java/readme.md": readme,
+        "recommendation/java/Dockerfile": DOCKERFILE,
+        **service_app("recommendation/java"),
+    }
+    rows = {row["container"]: row for row in links(tmp_path, files)}
+    row = rows["Deployment/shop/recommendation:server"]
+    assert row["code"] == os.path.join("recommendation", "node", "server.py")
+    assert (
+        "manifest in folder: recommendation/node/Deployment.yml:11: in recommendation/node, "
+        "beside its Dockerfile" in row["evidence"]
+    )
+    assert row["overruled"][0].startswith("docs: recommendation/java/readme.md:2:")
+    assert rows["Deployment/shop/recommendation:cache"]["code"] is None
 
 
 def test_a_store_run_beside_a_service_s_dockerfile_is_not_linked_to_it(tmp_path: Path) -> None:

@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 
 import pytest
-from k8slb.reading.build_files import workflow_builds
+from k8slb.reading.build_files import is_dockerfile_name, script_builds, workflow_builds
 
 from tests.test_links import DOCKERFILE, links, only, service_app, workload
 
@@ -305,6 +305,38 @@ def test_a_build_argument_may_choose_the_folder_a_copy_takes(tmp_path: Path) -> 
     )
 
 
+def test_a_script_building_a_parameter_s_repository_links_by_the_tag_naming_the_service(
+    tmp_path: Path,
+) -> None:
+    """source/build.sh, run from the top (`-f ./source/docker/Dockerfile`), builds
+    `$1:inventory-latest` with `--build-arg SERVICE=inventory`; the shared Dockerfile
+    copies `${SERVICE}/*.py`: the container running `ghcr.io/acme/shop:inventory-latest`
+    runs source/inventory (the tag names it; the repository is the script's parameter)."""
+    script = "registry=$1\n" + "".join(
+        f"docker buildx build --build-arg SERVICE={name} -f ./source/docker/Dockerfile "
+        f"-t ${{registry}}:{name}-$2 -t ${{registry}}:{name}-latest --push source/\n"
+        for name in ("inventory", "billing")
+    )
+    dockerfile = (
+        "FROM python:3.12\nARG SERVICE\nWORKDIR /app\nCOPY ${SERVICE}/requirements.txt ./\n"
+        'COPY ${SERVICE}/*.py ./\nCMD ["python", "server.py"]\n'
+    )
+    files = {
+        "deploy/inventory.yaml": workload(image="ghcr.io/acme/shop:inventory-latest"),
+        "source/build.sh": script,
+        "source/docker/Dockerfile": dockerfile,
+        **service_app("source/inventory"),
+        **service_app("source/billing"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("source", "inventory", "server.py")
+    assert row["evidence"][0].startswith("script: source/build.sh:2: docker buildx build")
+    assert any(
+        e.endswith("COPY ${SERVICE}/requirements.txt ./ (SERVICE=inventory)")
+        for e in row["evidence"]
+    )
+
+
 def test_a_build_argument_no_build_gives_is_why_there_is_no_link(tmp_path: Path) -> None:
     """The value is computed when make runs (`$(shell ...)`): the build's context holds
     every service, and none is this image's for sure."""
@@ -583,3 +615,119 @@ def test_one_binary_run_as_server_and_as_client_links_both_to_the_root_program(
             "image: docker.io/acme/shopctl:0.4 (the module go.mod:1 declares: "
             "github.com/acme/shopctl)",
         ]
+
+
+# -- a Makefile's Dockerfiles kept apart under their own names ------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "is_one"),
+    [
+        ("dockerfile.auth", True),
+        ("Dockerfile-prod", True),
+        ("gateway-Dockerfile", True),
+        ("Dockerfile.md", False),
+        ("dockerfile-lint.json", False),
+    ],
+)
+def test_a_dockerfile_is_known_by_a_hyphen_or_lower_case_name_but_not_a_document(
+    name: str, is_one: bool
+) -> None:
+    assert is_dockerfile_name(name) is is_one
+
+
+def test_a_build_date_argument_s_command_substitution_is_not_the_build_context() -> None:
+    makefile = (
+        "auth:\n\tdocker build \\\n\t\t-f zarf/docker/dockerfile.auth \\\n"
+        "\t\t-t localhost/acme/auth:0.1 \\\n"
+        '\t\t--build-arg BUILD_DATE=$(date -u +"%Y-%m-%dT%H:%M:%SZ") \\\n\t\t.\n'
+    )
+    (build,) = script_builds("Makefile", makefile)
+    assert (build.context, build.dockerfile) == (
+        ".",
+        os.path.join("zarf", "docker", "dockerfile.auth"),
+    )
+
+
+def test_an_image_built_for_one_registry_and_run_from_another_links_by_its_path(
+    tmp_path: Path,
+) -> None:
+    """The Makefile builds `localhost/acme/auth` with zarf/docker/dockerfile.auth; the chart
+    runs `registry.example.com/acme/auth`: the same path, so the same image."""
+    dockerfile = (
+        "FROM golang:1.23 AS build\nCOPY . /service\nWORKDIR /service/api/services/auth\n"
+        "RUN go build -o auth .\nFROM alpine:3.20\n"
+        "COPY --from=build /service/api/services/auth/auth /auth\n"
+        'CMD ["/auth"]\n'
+    )
+    files = {
+        "go.mod": "module example.com/acme\n\ngo 1.23\n",
+        "chart/templates/auth.yaml": workload(
+            name="auth", image="registry.example.com/acme/auth:1"
+        ),
+        "Makefile": (
+            "auth:\n\tdocker build -f zarf/docker/dockerfile.auth -t localhost/acme/auth:0.1 "
+            '--build-arg BUILD_DATE=$(date -u +"%Y-%m-%dT%H:%M:%SZ") .\n'
+        ),
+        "zarf/docker/dockerfile.auth": dockerfile,
+        "api/services/auth/main.go": "package main\n\nfunc main() {}\n",
+        "api/services/sales/main.go": "package main\n\nfunc main() {}\n",
+    }
+    row = only(links(tmp_path, files))
+    assert (row["code"], row["modules"]) == (os.path.join("api", "services", "auth"), 1)
+    assert row["evidence"][0].startswith(
+        "makefile: Makefile:2: docker build -f zarf/docker/dockerfile.auth"
+    )
+
+
+def test_a_service_folder_named_as_the_image_runs_the_one_folder_in_it_with_a_dockerfile(
+    tmp_path: Path,
+) -> None:
+    """apps/sku/ holds its chart and, in app/, its Dockerfile and code: the container of
+    image `.../sku:5` runs apps/sku/app, not the whole folder (whose own code is none)."""
+    files = {
+        "apps/sku/helm-chart/templates/deployment.yaml": workload(
+            name="sku", image="public.ecr.aws/acme/sku:5"
+        ),
+        "apps/sku/helm-chart/Chart.yaml": "apiVersion: v2\nname: sku\nversion: 0.1.0\n",
+        "apps/sku/app/Dockerfile": DOCKERFILE,
+        **service_app("apps/sku/app"),
+        "apps/cart/Dockerfile": DOCKERFILE,
+        **service_app("apps/cart"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("apps", "sku", "app", "server.py")
+    assert row["evidence"][-1].startswith("image name: apps/sku/helm-chart/templates/")
+
+
+def test_the_build_of_the_tag_or_nearest_the_manifest_says_which_dockerfile_runs(
+    tmp_path: Path,
+) -> None:
+    """compose builds `gateway` (latest) with Dockerfile-dev; scripts/prod/deploy.sh builds
+    `gateway:1` and `$REGISTRY/gateway:1` with Dockerfile-prod. `gateway:1` runs the
+    build of its tag; `$REGISTRY/gateway:$VERSION` (a tag not known), near the script
+    in scripts/, the build whose file is nearest it: Dockerfile-prod both times."""
+    compose = (
+        "services:\n  gateway:\n    image: gateway\n    build:\n      context: ./gateway\n"
+        "      dockerfile: Dockerfile-dev\n"
+    )
+    script = (
+        "docker build -t gateway:1 --file ../../gateway/Dockerfile-prod ../../gateway\n"
+        "docker build -t $REGISTRY/gateway:1 --file ../../gateway/Dockerfile-prod ../../gateway\n"
+    )
+    files = {
+        "docker-compose.yml": compose,
+        "scripts/prod/deploy.sh": script,
+        "k8s/gateway.yaml": workload(name="gateway", image="gateway:1"),
+        "scripts/cd/gateway.yaml": workload(name="gateway-cd", image="$REGISTRY/gateway:$VERSION"),
+        "gateway/Dockerfile-dev": DOCKERFILE.replace("server.py", "dev.py"),
+        "gateway/Dockerfile-prod": DOCKERFILE,
+        **service_app("gateway"),
+    }
+    rows = links(tmp_path, files)
+    assert [row["code"] for row in rows] == [os.path.join("gateway", "server.py")] * 2
+    for row in rows:
+        assert row["evidence"][0].startswith("script: scripts/prod/deploy.sh:")
+        assert (
+            'dockerfile: gateway/Dockerfile-prod:4: CMD ["python", "server.py"]' in row["evidence"]
+        )

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 
 from k8slb.inputs.reader import Reader
-from k8slb.reading.build_files import BuildFile, is_build_file, is_markdown, read_build_file
+from k8slb.reading.build_files import BuildFile, is_build_file, is_documentation, read_build_file
 
 
 class BuildFiles(Reader):
@@ -25,8 +25,8 @@ class BuildFiles(Reader):
         return read_build_file(path, data) or BuildFile(path)
 
     def reported(self, path: str) -> bool:
-        # a Markdown file is read for the builds its shell blocks name, never reported on
-        return not is_markdown(path)
+        # documentation is read for the builds its shell blocks name, never reported on
+        return not is_documentation(path)
 
 
 BUILD_FILES = BuildFiles()

@@ -18,9 +18,13 @@ The evidence, strongest first (each kept, quoted by `explain-links` and in `rela
 5. the image's last path segment naming a source folder (`.../recommendationservice:v1`
    and `src/recommendationservice/`), unless it holds several services' builds, or the
    module a go.mod beside a Dockerfile declares (`github.com/acme/shopctl`);
-6. a manifest kept in a service's own folder (`cart/charts/cart/templates/`, `cart/k8s/`)
-   beside its Dockerfile: the container whose image's name shares a word with the
-   folder's (`acme/cart-api`) runs that folder's code;
+6. (as strong as 5: the folder nearer the manifest wins) a manifest kept in a service's
+   own folder (`cart/charts/cart/templates/`, `cart/k8s/`) beside its Dockerfile: the
+   container whose image's name shares a word with the folder's (`acme/cart-api`) runs
+   that folder's code, not another folder named as the image (a variant elsewhere);
+   a manifest sitting in a folder of code with its Dockerfile (`cart/node/pod.yaml`),
+   whose image's name shares a word with that folder's or its parent's, is as strong as
+   a documented build (`manifest in folder`) when other evidence points elsewhere;
 7. the weakest, a guess that says so (`image name guess`), of the one folder an image is
    built from so named: the longest end of the image's name after a project's prefix
    (`shop-cart` and `src/cart/`), else a folder whose name ends with the image's (`cart`
@@ -58,6 +62,7 @@ from k8slb.reading.build_files import (
     ShellScript,
     arg_folder,
     image_repository,
+    image_tag,
 )
 from k8slb.reading.objects import K8sObject
 from k8slb.record import record
@@ -85,10 +90,11 @@ STRENGTH = {
     "buildpacks": 1,
     "docs": 2,  # a build command written in Markdown: weaker than a build file's
     "dockerfile": 2,
+    "manifest in folder": 2,  # in a folder of code with its Dockerfile, against builds elsewhere
     "command": 3,
     "dockerfile name": 4,
     "image name": 5,
-    "manifest beside": 6,
+    "manifest beside": 5,  # as strong as a name: the nearer to the manifest wins
     "image name guess": 7,
     "manifest beside guess": 7,
 }
@@ -155,11 +161,26 @@ def container_key(workload: K8sObject, container: str) -> str:
 
 def same_image(built: str, used: str) -> bool:
     """An image a build names is the one a container runs: the same repository, or one is
-    the other with a registry in front (skaffold and Tilt rewrite bare names)."""
+    the other with a registry in front (skaffold and Tilt rewrite bare names), or the same
+    path of two segments or more under two registries."""
     a, b = image_repository(built), image_repository(used)
     if not a or not b:
         return False
-    return a == b or a.endswith("/" + b) or b.endswith("/" + a)
+    if a == b or a.endswith("/" + b) or b.endswith("/" + a):
+        return True
+    # the same path pushed to another registry (`localhost/acme/auth` built, a chart's
+    # `registry.example.com/acme/auth` run)
+    path_a, path_b = _less_registry(a), _less_registry(b)
+    return path_a is not None and path_a == path_b
+
+
+def _less_registry(repository: str) -> str | None:
+    """`registry.example.com/acme/auth` -> `acme/auth`; None with no registry host, or
+    with a path of one segment (`localhost/auth`: too little to say it is the same)."""
+    host, _, path = repository.partition("/")
+    if not ("." in host or ":" in host or host == "localhost") or "/" not in path:
+        return None
+    return path
 
 
 _SEPARATORS = dict.fromkeys(map(ord, "-_."))  # deleted
@@ -493,6 +514,8 @@ class _Finder:
         self._programs: dict[str, list[str]] | None = None
         self._built: tuple[dict[str, set[str]], dict[str, int]] | None = None
         self._above: dict[str, Dockerfile] | None = None
+        # the folders of code with a Dockerfile, by their parent (made when first asked)
+        self._children_built: dict[str, list[str]] | None = None
         self._modules_named: dict[str, list[tuple[str, Said]]] | None = None
         # absolute path -> as shown, for the configuration's pins alone (made only for them)
         self.shown: dict[str, str] = (
@@ -529,13 +552,31 @@ class _Finder:
             found.append(Evidence("manifest beside", said, service))
         if not found and isinstance(image, str):
             found += self._beside_its_dockerfile(workload, container, segment)
+        elif (own := self._manifest_folder(workload, segment)) is not None and any(
+            e.folder != own for e in found
+        ):
+            # builds or names elsewhere (a variant's) against the folder the manifest sits
+            # in with its Dockerfile: as strong as a documented build, and the nearest
+            line = pos_of(container.body, "image", value=True)[0]
+            said = Said(workload.path, line, f"in {own}, beside its Dockerfile")
+            found.append(Evidence("manifest in folder", said, own))
         if len(found) < 2:
             return found  # nothing to rank (most containers: the paths are not compared)
         # equally strong: a build whose Dockerfile is in the tree (a build naming one that
         # is not fails), then the build nearest the manifest (a monorepo's services alike)
+        found.sort(key=lambda e: (e.strength, self._missing(e), -_shared(e.folder, workload.path)))
+        # of the builds of the chosen folder, the one whose build file is nearest the
+        # manifest says which Dockerfile (`scripts/prod/deploy.sh`'s `-f Dockerfile-prod`
+        # for `scripts/cd/x.yaml`, not a compose file's development build)
+        top = found[0].folder
         return sorted(
             found,
-            key=lambda e: (e.strength, self._missing(e), -_shared(e.folder, workload.path)),
+            key=lambda e: (
+                e.strength,
+                self._missing(e),
+                -_shared(e.folder, workload.path),
+                -_shared(os.path.dirname(e.said.path), workload.path) if e.folder == top else 0,
+            ),
         )
 
     def _missing(self, evidence: Evidence) -> bool:
@@ -599,6 +640,20 @@ class _Finder:
             # the service's own image, not a store or a sidecar its manifests also run
             return service if set(_words(segment)) & set(_words(parts[at - 1])) else None
         return None
+
+    def _manifest_folder(self, workload: K8sObject, segment: str) -> str | None:
+        """The folder of code a manifest sits in with its Dockerfile (`cart/node/pod.yaml`,
+        `cart/node/Dockerfile`), when the image's name shares a word with that folder's
+        name or its parent's (`acme/cart`): not a store it also runs."""
+        folder = os.path.dirname(os.path.normpath(workload.path)) or "."
+        if folder not in self.by_folder or self._dockerfile(folder) is None:
+            return None
+        named = os.path.abspath(folder)
+        words = {
+            *_words(os.path.basename(named)),
+            *_words(os.path.basename(os.path.dirname(named))),
+        }
+        return folder if set(_words(segment)) & words else None
 
     def _beside_its_dockerfile(
         self, workload: K8sObject, container: Container, segment: str
@@ -706,14 +761,26 @@ class _Finder:
     def _image_evidence(self, image: str, said: Said) -> list[Evidence]:
         """What the repository says of the folder an image is built from: the builds that
         name it, else its name (`said`: where the container names it)."""
+        wanted = image_tag(image)
+        builds = [
+            build
+            for build in self.builds.builds
+            if same_image(build.image, image)
+            # a repository a script's parameter gives: the tag that names the service
+            or (not build.image and wanted not in (None, "latest") and wanted in build.tags)
+        ]
+        if wanted is not None and any(wanted in build.tags for build in builds):
+            # builds of the very tag the container runs (`:v2-timeout`) decide between the
+            # folders the other tags of the name are built from (a tag not known stays)
+            builds = [b for b in builds if wanted in b.tags or None in b.tags or not b.tags]
         found = [
             Evidence(build.kind, build.said, *run_from, build.args)
-            for build in self.builds.builds
-            if same_image(build.image, image) and (run_from := self._run_from(build))
+            for build in builds
+            if (run_from := self._run_from(build))
         ]
         segment = image_repository(image).rsplit("/", 1)[-1]
         named = sorted(
-            f
+            self._app_within(f)
             for f in (self.folders_named.get(_normal(segment), ()) if segment else ())
             if not self._rebuilds(f, segment)
         )
@@ -751,22 +818,59 @@ class _Finder:
             found.append(Evidence("image name guess", replace(said, text=text), folder))
         return found
 
+    def _app_within(self, folder: str) -> str:
+        """A service's folder with no Dockerfile and no code of its own that keeps both in
+        one folder beside its chart (`sku/app/`, `sku/helm-chart/`): that folder; else the
+        folder itself."""
+        if self._dockerfile(folder) is not None or any(
+            os.path.dirname(module) == folder for module in self.by_folder.get(folder, ())
+        ):
+            return folder  # its own Dockerfile, or code of its own
+        if self._children_built is None:
+            self._children_built = defaultdict(list)
+            for path in self.dockerfiles:
+                inner = os.path.dirname(path) or "."
+                if inner in self.by_folder:
+                    self._children_built[os.path.dirname(inner) or "."].append(inner)
+        inner_folders = self._children_built.get(folder, [])
+        return inner_folders[0] if len(inner_folders) == 1 else folder
+
     def _run_from(self, build: ImageBuild) -> tuple[str, str | None] | None:
         """The context and Dockerfile of a build; a Markdown file's (`docs/deploy.md`) is
         often run from a folder above its own: the nearest from which its Dockerfile is
         one of the tree's, and none when there is none (the text left a `cd` out)."""
         if build.kind != "docs":
-            return build.context, build.dockerfile
+            named = build.dockerfile
+            if (
+                build.kind != "script"
+                or named is None
+                or os.path.normpath(named) in self.dockerfiles
+            ):
+                return build.context, build.dockerfile
+            # a script run from a folder above its own (`./source/docker/Dockerfile` from
+            # the top): that folder, when the Dockerfile is found from it; else as written
+            return self._climbed(build) or (build.context, build.dockerfile)
+        return self._climbed(build)
+
+    def _climbed(self, build: ImageBuild) -> tuple[str, str | None] | None:
+        """The context and Dockerfile of a build run from the nearest folder at or above
+        its file's from which the Dockerfile it names is one of the tree's."""
         here = os.path.dirname(build.said.path) or "."
         named = build.dockerfile or os.path.join(build.context, "Dockerfile")
         context, dockerfile = os.path.relpath(build.context, here), os.path.relpath(named, here)
         base = here
+        code: str | None = None  # the nearest folder of code the text's context names
         while True:
             found = os.path.normpath(os.path.join(base, dockerfile))
             if found in self.dockerfiles:
                 return _joined_folder(base, context), found if build.dockerfile else None
+            folder = _joined_folder(base, context)
+            if code is None and context != "." and folder in self.by_folder:
+                code = folder
             if base in ("", ".", os.sep):
-                return None
+                # a documented build whose folder (`cd customer/java/quarkus`) is code but
+                # keeps its Dockerfile elsewhere (`src/main/docker/`): that folder
+                return (code, None) if code is not None and build.kind == "docs" else None
             base = os.path.dirname(base) or "."
 
     def _guessed_folder(self, segment: str, near: str, roles: bool) -> tuple[str, str] | None:
@@ -1174,10 +1278,17 @@ class _Finder:
         `go install`, by its package's folder), or the Dockerfile's only one, with the
         scanned folder of its package; None when none is known or it holds no Go."""
         builds = dockerfile.go_builds
+        if argv[:2] == ["/bin/sh", "-c"] and len(argv) > 2:  # `ENTRYPOINT build/trip`
+            argv = str(argv[2]).split()[:1] or argv
         ran = posixpath.basename(str(argv[0])) if argv else ""
         if ran.endswith(".sh") and len(argv) > 1 and ran not in map(_binary, builds):
             # an entry point script that runs its arguments (`exec "$@"`): the program next
             ran = posixpath.basename(str(argv[1]))
+        if not builds and dockerfile.copies and ran:
+            # an image that only ADDs a binary built on the host (a Tiltfile's
+            # local_resource, a Makefile's `go build -o build/trip ./services/trip`)
+            host = {b.package: b for b in self.builds.go_builds if _binary(b) == ran}
+            builds = tuple(host.values())
 
         def package_of(build: GoBuild) -> str:
             below, dots, _ = build.package.partition("/...")

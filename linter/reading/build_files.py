@@ -9,6 +9,7 @@ The code <-> container link (links.py) is built on these facts.
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import os
 import posixpath
@@ -30,9 +31,13 @@ from k8slb.record import record
 PROJECT_FILES = frozenset(
     name for language in LANGUAGES.values() for name in language.project_files
 )
+# `Dockerfile`, `Dockerfile.dev`, `Dockerfile-prod`, `dockerfile.auth`, `api.Dockerfile`;
+# not a document or a configuration about one (`Dockerfile.md`, `dockerfile-lint.json`)
 DOCKERFILE_NAMES = regex.compile(
-    r"^(?:Dockerfile|Containerfile)(?:\..+)?$|.\.(?:Dockerfile|Containerfile)$"
+    r"^(?:[Dd]ockerfile|[Cc]ontainerfile)(?:[.-].+)?$|.[.-](?:[Dd]ockerfile|Containerfile)$"
 )
+_NOT_DOCKERFILES: tuple[str, ...] = (".md", ".markdown", ".adoc", ".txt", ".json", ".yaml")
+_NOT_DOCKERFILES += (".yml", ".toml", ".lock", ".sh", ".bat", ".ps1", ".bak", ".orig")
 TILTFILE = "Tiltfile"
 # Make runs a recipe in the Makefile's folder: its `docker build` lines say which folder
 # an image is built from.
@@ -53,10 +58,12 @@ _SHEBANG_ENV = frozenset({"env"})
 JIB_FILES = frozenset({"pom.xml", "build.gradle", "build.gradle.kts"})
 GO_MODULE = "go.mod"  # read for the name of the program at its folder
 
-# Markdown (a README, DEPLOYMENT.md, docs/*.md): its shell code blocks are read as a
-# script is, for the images they build (weaker evidence than a build file's). A file
-# longer than MAX_MARKDOWN, and the blocks past MAX_BLOCKS, are not read.
+# Documentation, Markdown (a README, DEPLOYMENT.md, docs/*.md) and AsciiDoc (`*.adoc`):
+# its shell code blocks are read as a script is, for the images they build (weaker
+# evidence than a build file's). A file longer than MAX_MARKDOWN, and the blocks past
+# MAX_BLOCKS, are not read.
 MARKDOWN_SUFFIXES = (".md", ".markdown")
+ASCIIDOC_SUFFIXES = (".adoc", ".asciidoc", ".asc")
 MAX_MARKDOWN = 256 * 1024
 MAX_BLOCKS = 200
 _SHELL_BLOCKS = frozenset(
@@ -64,6 +71,10 @@ _SHELL_BLOCKS = frozenset(
 )
 _FENCE = regex.compile(r"^ {0,3}(`{3,}|~{3,})\s*([^\s`{]*)")
 _PROMPT = regex.compile(r"^\s*[$>]\s+")  # a console block's `$ ` before a command
+# AsciiDoc: a listing (`----`) or literal (`....`) block, closed by the same line, and the
+# block attribute line before it (`[source,bash,subs="attributes"]`, `[,sh]`, `[source]`)
+_ADOC_DELIMITER = regex.compile(r"^(-{4,}|\.{4,})\s*$")
+_ADOC_ATTRIBUTES = regex.compile(r"^\[([^\]]*)\]\s*$")
 
 
 def is_build_file(name: str) -> bool:
@@ -78,13 +89,14 @@ def is_build_file(name: str) -> bool:
         or name in java_builds.NAMES
         or _is_script(name)
         or is_dockerfile_name(name)
-        or is_markdown(name)
+        or is_documentation(name)
     )
 
 
-def is_markdown(name: str) -> bool:
-    """A Markdown file (`README.md`): read for its shell blocks' builds alone."""
-    return name.lower().endswith(MARKDOWN_SUFFIXES)
+def is_documentation(name: str) -> bool:
+    """A Markdown (`README.md`) or AsciiDoc (`build.adoc`) file: read for its shell
+    blocks' builds alone."""
+    return name.lower().endswith((*MARKDOWN_SUFFIXES, *ASCIIDOC_SUFFIXES))
 
 
 def _is_script(name: str) -> bool:
@@ -92,9 +104,14 @@ def _is_script(name: str) -> bool:
 
 
 def is_dockerfile_name(name: str) -> bool:
-    """`Dockerfile`, `Dockerfile.dev`, `api.Dockerfile`, and Podman's `Containerfile`s."""
+    """`Dockerfile`, `Dockerfile.dev`, `Dockerfile-prod`, `dockerfile.auth`,
+    `api.Dockerfile`, and Podman's `Containerfile`s."""
     # most names have neither word: a substring test spares them the pattern's call
-    return ("ockerfile" in name or "ontainerfile" in name) and bool(DOCKERFILE_NAMES.search(name))
+    return (
+        ("ockerfile" in name or "ontainerfile" in name)
+        and bool(DOCKERFILE_NAMES.search(name))
+        and not name.lower().endswith(_NOT_DOCKERFILES)
+    )
 
 
 @record
@@ -117,6 +134,10 @@ class ImageBuild:
     # script, docs
     said: Said
     args: tuple[tuple[str, str], ...] = ()  # the build arguments it gives (`--build-arg`)
+    # the tags a script's `-t`s build, each None when not literal (none known: empty); a
+    # build of a repository the script leaves unknown (`${REGISTRY}:cart-latest`) has the
+    # image "" and is matched by a literal tag alone
+    tags: tuple[str | None, ...] = ()
 
 
 @record
@@ -208,6 +229,9 @@ class BuildFacts:
     tags: list[ImageTag] = field(default_factory=list)  # scripts' `docker tag` lines
     # what Java builds say of grpc-java, by the project folder each speaks for
     grpc_java: dict[str, list[GrpcJavaBuild]] = field(default_factory=dict)
+    # `go build`s run on the host (a Tiltfile's local_resource, a Makefile's, a script's),
+    # their packages relative to the tree: what a Dockerfile that only ADDs a binary runs
+    go_builds: list[GoBuild] = field(default_factory=list)
 
 
 def names_builds(path: str) -> bool:
@@ -240,6 +264,7 @@ class BuildFile:
     name: Said | None = None  # the program's name it gives (go.mod's module), and where
     tags: tuple[ImageTag, ...] = ()  # a script's `docker tag SOURCE TARGET` lines
     grpc_java: GrpcJavaBuild | None = None  # a Java build's grpc-java version and properties
+    go_builds: tuple[GoBuild, ...] = ()  # `go build`s run on the host (Tiltfile, Makefile, script)
 
 
 def read_build_file(path: str, data: bytes) -> BuildFile | None:
@@ -258,17 +283,49 @@ def read_build_file(path: str, data: bytes) -> BuildFile | None:
         return BuildFile(path, grpc_java=read_grpc_java(path, data))
     if is_dockerfile_name(name):
         return BuildFile(path, dockerfile=parse_dockerfile(path, _text(data)))
-    if is_markdown(name):  # its shell blocks' builds, as a script's
+    if is_documentation(name):  # its shell blocks' builds, as a script's
         builds, tags = markdown_facts(path, data)
         return BuildFile(path, builds=tuple(builds), tags=tuple(tags))
     if _is_script(name):  # a script's builds and tags, and, a shell's, its text for PID 1
-        builds, tags = script_facts(path, _text(data))
+        text = _text(data)
+        builds, tags = script_facts(path, text)
         script = shell_script(path, data) if name.endswith(SHELL_SCRIPT_SUFFIX) else None
-        return BuildFile(path, builds=tuple(builds), tags=tuple(tags), script=script)
+        return BuildFile(
+            path,
+            builds=tuple(builds),
+            tags=tuple(tags),
+            script=script,
+            go_builds=host_go_builds(path, text),
+        )
     reader = _builds_reader(path, name)
     if reader is None:
         return None
-    return BuildFile(path, builds=tuple(reader(path, _text(data))))
+    text = _text(data)
+    go = host_go_builds(path, text) if name == TILTFILE else ()
+    return BuildFile(path, builds=tuple(reader(path, text)), go_builds=go)
+
+
+# A `go build` on the host, in a Tiltfile's command string or a script's line: up to the
+# string's quote or the line's end
+_HOST_GO_BUILD = regex.compile(r"(?:\b\w+=\S*\s+)*\bgo\s+(?:build|install)\b[^'\"\n;&|]*")
+
+
+def host_go_builds(path: str, text: str) -> tuple[GoBuild, ...]:
+    """The `go build -o OUT PACKAGE` commands a Tiltfile (a `local_resource`'s command), a
+    Makefile or a shell script runs on the host, from the file's folder: their packages
+    as folders of the tree. Literal words only; none of a file past MAX_SCRIPT."""
+    if "go" not in text or len(text) > MAX_SCRIPT:
+        return ()
+    folder = os.path.dirname(path) or "."
+    here = [Copy(folder, "/host")]  # the file's folder, as if copied to /host
+    found: list[GoBuild] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if "go" not in line or line.lstrip().startswith("#"):
+            continue
+        for match in _HOST_GO_BUILD.finditer(line):
+            said = Said(path, number, line.strip())
+            found += _go_builds(match.group(0), "/host", here, said)
+    return tuple(found)
 
 
 def shell_script(path: str, data: bytes) -> ShellScript:
@@ -425,6 +482,7 @@ def read_build_facts(files: Iterable[BuildFile]) -> BuildFacts:
             facts.names[os.path.dirname(os.path.normpath(file.path)) or "."] = file.name
         if file.grpc_java is not None:
             facts.grpc_java.setdefault(file.grpc_java.folder, []).append(file.grpc_java)
+        facts.go_builds += file.go_builds
     return facts
 
 
@@ -475,6 +533,15 @@ def _image(value: object) -> str | None:
     `ghcr.io/acme/app` whatever its tag."""
     name = image_repository(value)
     return name if _literal(name) else None
+
+
+def image_tag(image: str) -> str | None:
+    """`acme/shop:v2-timeout` -> `v2-timeout` (`latest` when none is written); None when
+    it is not literal (`acme/shop:$(TAG)`)."""
+    name = image.split("@", 1)[0]
+    last = name.rsplit("/", 1)[-1]
+    tag = last.rpartition(":")[2] if ":" in last else "latest"
+    return None if "$" in tag or "{" in tag else tag
 
 
 def _joined(base: str, relative: str) -> str:
@@ -579,7 +646,8 @@ def skaffold_builds(path: str, text: str) -> list[ImageBuild]:
 
 
 def compose_builds(path: str, text: str) -> list[ImageBuild]:
-    """`services.NAME.build` (a context, or `{context, dockerfile}`) with `image`."""
+    """`services.NAME.build` (a context, or `{context, dockerfile}`) with `image` (and the
+    tag it names)."""
     folder = os.path.dirname(path) or "."
     found: list[ImageBuild] = []
     for document in _documents(path, text):
@@ -597,13 +665,15 @@ def compose_builds(path: str, text: str) -> list[ImageBuild]:
             dockerfile = _literal(given.get("dockerfile"))
             root, line = _joined(folder, str(context)), _line(service, "image")
             args = given.get("args")
-            found.append(_built(image, root, dockerfile, "compose", path, text, line, args))
+            built = _built(image, root, dockerfile, "compose", path, text, line, args)
+            # the tag its `image` names (`gateway` is `gateway:latest`), when literal
+            found.append(replace(built, tags=(image_tag(str(service.get("image"))),)))
     return found
 
 
 _STRING = r"""(?:'([^'"]+)'|"([^'"]+)")"""  # a literal string, its text in group 1 or 2
 _DOCKER_BUILD = regex.compile(
-    rf"\bdocker_build\(\s*(?:ref\s*=\s*)?{_STRING}\s*,\s*(?:context\s*=\s*)?{_STRING}"
+    rf"\bdocker_build(?:_with_restart)?\(\s*(?:ref\s*=\s*)?{_STRING}\s*,\s*(?:context\s*=\s*)?{_STRING}"
     r"(?P<rest>[^)]*)\)"
 )
 _DOCKERFILE_ARG = regex.compile(rf"\bdockerfile\s*=\s*{_STRING}")
@@ -919,7 +989,9 @@ def _docker_build_args(words: list[str]) -> tuple[list[str], str | None, str | N
             elif flag in ("-f", "--file"):
                 dockerfile = value
             continue
-        if not word.startswith("-") and context is None:
+        if not word.startswith("-"):
+            # the last: `docker build` takes one PATH, and a word a `$(date -u +%s)` split
+            # in the middle of the flags is not it
             context = word
         index += 1
     return tags, context, dockerfile
@@ -955,6 +1027,9 @@ _SHELL_ASSIGNMENT = regex.compile(
 _SCRIPT_FOLDER = regex.compile(
     r'"?\$\(\s*dirname\s+"?\$(?:0|\{0\}|\{BASH_SOURCE(?:\[0\])?\}|BASH_SOURCE)"?\s*\)"?'
 )
+_VARIABLE_ONLY = regex.compile(
+    r"\$\{?\(?(?:[A-Za-z_][A-Za-z0-9_]*|[0-9])\}?\)?"
+)  # `${REGISTRY}`, `$1`
 _MAKE_VARIABLE = regex.compile(r"\$\(([A-Za-z_][A-Za-z0-9_]*)\)|\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 _SHELL_VARIABLE = regex.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
 
@@ -1019,6 +1094,10 @@ def script_facts(
         image = _image(named_as[0]) if named_as else None
         if image is None and named_as:  # `$(REGISTRY)/name:$(TAG)`: its literal last segment
             image = _image(image_repository(named_as[0]).rsplit("/", 1)[-1])
+        tagged = tuple(image_tag(name) for name in named_as)
+        if image is None and any(_VARIABLE_ONLY.fullmatch(image_repository(n)) for n in named_as):
+            # `${REGISTRY}:cart-latest`: the repository a parameter, the tag the service's
+            image = "" if any(t not in (None, "latest") for t in tagged) else None
         if (
             image is None
             or cwd is None
@@ -1030,33 +1109,52 @@ def script_facts(
         said = Said(path, number, recipe.strip())  # a recipe's line less its `@-+`
         kind = "makefile" if make else "script"
         root = _joined(cwd, str(context))
-        found.append(ImageBuild(image, root, named, kind, said, _build_arg_values(words)))
+        args = _build_arg_values(words)
+        found.append(ImageBuild(image, root, named, kind, said, args, tagged))
     return found, tags
 
 
 def markdown_facts(path: str, data: bytes) -> tuple[list[ImageBuild], list[ImageTag]]:
-    """The builds and tags of a Markdown file's shell code blocks (``` or ~~~ fences, with
-    no language or a shell's; a console's `$ ` prompts dropped), each block read as a
-    shell script run from the file's folder (links.py looks above it when the Dockerfile
-    it names is not there), kind `docs`. An image named with a placeholder for its
-    registry or owner (`<YOUR-USER>/app`) is named by its last segment. One pass over
-    the lines; only the first MAX_BLOCKS blocks, and none of a file past MAX_MARKDOWN."""
+    """The builds and tags of a documentation file's shell code blocks (Markdown's ``` or
+    ~~~ fences, AsciiDoc's `----` and `....` blocks; with no language or a shell's; a
+    console's `$ ` prompts dropped), the blocks read in turn as one shell script run from
+    the file's folder (a `cd` in one holds for the next), and each block alone too (links.py
+    looks above the folder when the Dockerfile a build names is not there),
+    kind `docs`. An image named with a placeholder for its registry or owner
+    (`<YOUR-USER>/app`) is named by its last segment. One pass over the lines; only the
+    first MAX_BLOCKS blocks, and none of a file past MAX_MARKDOWN."""
     if len(data) > MAX_MARKDOWN or (b"docker" not in data and b"podman" not in data):
         return [], []
-    builds: list[ImageBuild] = []
-    tags: list[ImageTag] = []
+    lines = _text(data).splitlines()
+    asciidoc = path.lower().endswith(ASCIIDOC_SUFFIXES)
+    # the shell blocks at their lines, the rest blank: one session, as a reader runs the
+    # page's blocks in one terminal (a `cd` in one holds for the blocks after it)
+    session = [""] * len(lines)
+    alone: list[ImageBuild] = []  # each block's builds read from the file's folder
+    for start, block in itertools.islice(
+        _adoc_blocks(lines) if asciidoc else _markdown_blocks(lines), MAX_BLOCKS
+    ):
+        text = [_PROMPT.sub("", line, count=1) for line in block or ()]
+        session[start : start + len(text)] = text
+        if any("docker" in line or "podman" in line for line in text):
+            built, _ = script_facts(path, "\n".join(text), make=False)
+            alone += [replace(b, said=replace(b.said, line=b.said.line + start)) for b in built]
+    found, tags = script_facts(path, "\n".join(session), make=False)
+    # a block read alone too: an earlier block's `cd` may be a step it does not follow
+    # (`cd docker` to start compose, then builds from the top); links.py keeps the
+    # reading whose Dockerfile the tree holds, the session's first
+    seen = {(b.said.line, b.context, b.dockerfile) for b in found}
+    found += [b for b in alone if (b.said.line, b.context, b.dockerfile) not in seen]
+    return [b for b in map(_from_docs, found) if b], tags
+
+
+def _markdown_blocks(lines: list[str]) -> Iterator[tuple[int, list[str] | None]]:
+    """Each fenced block's opening line and, a shell's, its lines (None: another
+    language's); a block never closed runs to the end of the file (CommonMark)."""
     fence: str | None = None  # the open block's fence
     block: list[str] = []
-    shell, start, blocks = False, 0, 0
-
-    def read(block: list[str]) -> None:
-        text = "\n".join(block)
-        if shell and ("docker" in text or "podman" in text):
-            found, tagged = script_facts(path, text, make=False)
-            builds.extend(b for b in (_from_docs(build, start) for build in found) if b)
-            tags.extend(replace(t, said=replace(t.said, line=t.said.line + start)) for t in tagged)
-
-    for number, raw in enumerate(_text(data).splitlines(), start=1):
+    shell, start = False, 0
+    for number, raw in enumerate(lines, start=1):
         if fence is None:
             opened = _FENCE.match(raw)
             if opened is not None:
@@ -1065,26 +1163,57 @@ def markdown_facts(path: str, data: bytes) -> tuple[list[ImageBuild], list[Image
             continue
         stripped = raw.strip()
         if not (stripped.startswith(fence) and not stripped.strip(fence[0])):
-            block.append(_PROMPT.sub("", raw, count=1) if shell else "")
+            block.append(raw)
             continue
-        fence, blocks = None, blocks + 1
-        read(block)
-        if blocks >= MAX_BLOCKS:
-            return builds, tags
-    if fence is not None:  # a block never closed runs to the end of the file (CommonMark)
-        read(block)
-    return builds, tags
+        fence = None
+        yield start, block if shell else None
+    if fence is not None:
+        yield start, block if shell else None
 
 
-def _from_docs(build: ImageBuild, start: int) -> ImageBuild | None:
-    """A build read in a Markdown block opened on line `start`: kind `docs`, the file's
-    line, and a placeholder owner (`<YOUR-USER>/app`) dropped; None when the image's own
-    name is a placeholder."""
-    image = build.image.rsplit("/", 1)[-1] if "<" in build.image else build.image
-    if "<" in image or ">" in image:
+def _adoc_blocks(lines: list[str]) -> Iterator[tuple[int, list[str] | None]]:
+    """Each AsciiDoc listing or literal block's opening line and, a shell's (its
+    attribute line's language a shell's, or none given), its lines; one never closed
+    runs to the end of the file."""
+    delimiter: str | None = None
+    block: list[str] = []
+    language, shell, start = "", False, 0
+    for number, raw in enumerate(lines, start=1):
+        stripped = raw.strip()
+        if delimiter is None:
+            attributes = _ADOC_ATTRIBUTES.match(stripped)
+            opened = _ADOC_DELIMITER.match(stripped)
+            if attributes is not None:  # `[source,bash]`: the style, then the language
+                positional = [p.strip() for p in attributes.group(1).split(",")]
+                language = positional[1] if len(positional) > 1 and "=" not in positional[1] else ""
+            elif opened is not None:
+                delimiter, start, block = opened.group(1), number, []
+                shell, language = language.lower() in _SHELL_BLOCKS, ""
+            elif stripped and not stripped.startswith("."):  # a `.Title` keeps the attributes
+                language = ""
+            continue
+        if stripped != delimiter:
+            block.append(raw)
+            continue
+        delimiter = None
+        yield start, block if shell else None
+    if delimiter is not None:
+        yield start, block if shell else None
+
+
+_PLACEHOLDER = regex.compile(r"[<>\[\]{}]")  # in no image's name: `<YOUR-USER>`, `[URL]`
+
+
+def _from_docs(build: ImageBuild) -> ImageBuild | None:
+    """A build read in a documentation's block: kind `docs`, a placeholder registry or
+    owner (`<YOUR-USER>/app`, `[YOUR_REGISTRY_URL]/app`, set in an earlier block)
+    dropped; None when the image's own name is a placeholder."""
+    image = build.image
+    if _PLACEHOLDER.search(image):
+        image = image.rsplit("/", 1)[-1]
+    if _PLACEHOLDER.search(image):
         return None
-    said = replace(build.said, line=build.said.line + start)
-    return replace(build, image=image, kind="docs", said=said)
+    return replace(build, image=image, kind="docs")
 
 
 def _tag(rest: str, expand: Callable[[str], str], said: Said) -> list[ImageTag]:
@@ -1344,6 +1473,11 @@ def arg_folder(
         return None
     values: dict[str, str | None] = {**dict(dockerfile.arg_defaults), **dict(given)}
     template, said = dockerfile.arg_folders[0]
+    parts = template.split("/")
+    chosen = max(i for i, part in enumerate(parts) if "$" in part)
+    if chosen < len(parts) - 1 and ("." in parts[-1] or _GLOB.search(parts[-1])):
+        # `COPY ${SERVICE}/package.json`, `${SERVICE}/*.js`: a file of the folder chosen
+        template = "/".join(parts[: chosen + 1])
     folder = _expanded(template, variables=values, make=False)
     if _GLOB.search(folder):
         return None  # a pattern (`build/libs/*-all.jar`): a build's output, no one's folder
@@ -1414,6 +1548,8 @@ def _go_builds(script: str, workdir: str, copies: list[Copy], said: Said) -> lis
         for package in packages or ["."]:
             # `./cmd/...`: every main package below, each binary named for its folder
             package, dots, _ = package.partition("/...")
+            if package.endswith(".go"):  # `go build ./cmd/main.go`: that file's package
+                package = posixpath.dirname(package) or "."
             in_image = posixpath.normpath(posixpath.join(within, package))
             context = _in_context(in_image, copies)
             if context is not None:
