@@ -12,7 +12,7 @@ import sys
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 import click
 from k8slb import __version__
@@ -37,6 +37,7 @@ if TYPE_CHECKING:  # the rest is imported by the command that needs it: `--help`
     from k8slb.core.findings import Finding
     from k8slb.core.results import RunResult
     from k8slb.fixing.fixer import FixOutcome
+    from k8slb.report.formatter import Formatter, RenderOptions
 
 
 def _fail(message: str) -> None:
@@ -198,22 +199,9 @@ def check(
 ) -> None:
     from k8slb import api
     from k8slb.parallel import default_jobs
-    from k8slb.progress import QUIET, Progress
-    from k8slb.report import baseline as baselines
-    from k8slb.report import text as text_report
     from k8slb.report.formatter import RenderOptions
 
-    writers = [
-        name
-        for name, given in (
-            ("--fix", then_fix),
-            ("--add-noqa", add_noqa),
-            ("--write-baseline", write_baseline),
-        )
-        if given
-    ]
-    if len(writers) > 1:  # refused before anything is written, never half-done
-        raise click.UsageError(f"{' and '.join(writers)} each write files: give one at a time")
+    _refuse_two_writers(then_fix=then_fix, add_noqa=add_noqa, write_baseline=write_baseline)
     chosen_format = formatter(output_format)
     if add_noqa and (not chosen_format.for_people or output_file):
         raise click.UsageError("--add-noqa edits files: no --format or -o")
@@ -231,7 +219,70 @@ def check(
             no_cache=no_cache,
             **options,
         )
+    _refuse_what_the_format_omits(
+        chosen_format,
+        output_format,
+        statistics=statistics,
+        show_links=show_links,
+        show_suppressed=show_suppressed,
+    )
+    job = make_run(**options)
+    # a bar only for text read by a person: never for a machine format, nor with -q
+    watched = chosen_format.for_people and not quiet and not statistics
+    result = _checked(job, jobs=jobs, no_cache=no_cache, watched=watched)
+    chosen = baseline_file or job.baseline
+    if write_baseline:
+        _write_baseline(chosen or Path(DEFAULT_BASELINE), result)
+    if chosen is not None and (baseline_file is not None or chosen.is_file()):
+        api.apply_baseline(result, chosen, report_unused=job.settings.report_unused_ignores)
+    if add_noqa:
+        if _from_stdin(job):
+            raise click.UsageError("--add-noqa edits files: it cannot edit stdin")
+        sys.exit(_add_noqa(result, job, noqa_style))
+    shown = RenderOptions(
+        colour=use_colour() and output_file is None,
+        to_terminal=output_file is None,
+        show_suppressed=show_suppressed,
+        statistics=statistics,
+        quiet=quiet,
+        fail_on=job.fail_on,
+        jobs=jobs or default_jobs(),
+    )
+    _print_report(result, chosen_format, shown, show_links=show_links, output_file=output_file)
+    if not result.files and not result.errors and not _from_stdin(job):
+        # as ruff does: an empty folder, or a path k8slb reads nothing in, is not a pass
+        named = ", ".join(str(p) for p in options.get("paths") or ()) or "."
+        _warn(f"no file k8slb reads under {named} ({READ})")
+    for message in result.errors:
+        _fail(message)
+    sys.exit(job.exit_code(result))
 
+
+def _refuse_two_writers(*, then_fix: bool, add_noqa: bool, write_baseline: bool) -> None:
+    """`check`'s options that write files, refused together before anything is written:
+    never half-done."""
+    writers = [
+        name
+        for name, given in (
+            ("--fix", then_fix),
+            ("--add-noqa", add_noqa),
+            ("--write-baseline", write_baseline),
+        )
+        if given
+    ]
+    if len(writers) > 1:
+        raise click.UsageError(f"{' and '.join(writers)} each write files: give one at a time")
+
+
+def _refuse_what_the_format_omits(
+    chosen_format: Formatter,
+    output_format: str,
+    *,
+    statistics: bool,
+    show_links: bool,
+    show_suppressed: bool,
+) -> None:
+    """A usage error for an option that asks for what the chosen format does not print."""
     if statistics and not chosen_format.statistics:
         raise click.UsageError(
             f"--statistics prints {formats_that('statistics', 'or')}, not --format {output_format}"
@@ -243,13 +294,18 @@ def check(
             f"--show-suppressed works with --format {formats_that('suppressed', 'and')}, "
             f"not {output_format}"
         )
-    job = make_run(**options)
+
+
+def _checked(job: Run, *, jobs: int | None, no_cache: bool, watched: bool) -> RunResult:
+    """The run checked (api.check) with its cache, a progress bar when a person watches,
+    and its warnings said."""
+    from k8slb import api
+    from k8slb.progress import QUIET, Progress
+
     cache = _cache_for(job, no_cache=no_cache)
     for source in job.found.sources:
         if source.unread is not None:
             _note(f"not read: {source.path}: {source.unread}")
-    # a bar only for text read by a person: never for a machine format, nor with -q
-    watched = chosen_format.for_people and not quiet and not statistics
     progress = Progress.for_terminal() if watched else QUIET
     try:
         result = api.check(job, jobs=jobs, cache=cache, progress=progress)
@@ -257,60 +313,52 @@ def check(
         progress.close()
     for warning in result.warnings:
         _warn(warning)
-    chosen = baseline_file or job.baseline
-    if write_baseline:
-        target = chosen or Path(DEFAULT_BASELINE)
-        try:
-            count = baselines.write(target, result.findings, result.contents)
-        except OSError as error:
-            _fail(f"{target}: cannot write the baseline: {error.strerror or error}")
-            sys.exit(EXIT_ERROR)
-        click.echo(
-            f"Wrote {count} finding{'s' * (count != 1)} to {target}; "
-            "`k8slb check` now reports only the others."
-        )
-        for message in result.errors:
-            _fail(message)
-        sys.exit(EXIT_ERROR if result.errors else EXIT_CLEAN)
-    if chosen is not None and (baseline_file is not None or chosen.is_file()):
-        api.apply_baseline(result, chosen, report_unused=job.settings.report_unused_ignores)
-    if add_noqa:
-        if _from_stdin(job):
-            raise click.UsageError("--add-noqa edits files: it cannot edit stdin")
-        sys.exit(_add_noqa(result, job, noqa_style))
-    to_file = output_file is not None
-    colour = use_colour() and not to_file
-    output = chosen_format.render(
-        result,
-        RenderOptions(
-            colour=colour,
-            to_terminal=not to_file,
-            show_suppressed=show_suppressed,
-            statistics=statistics,
-            quiet=quiet,
-            fail_on=job.fail_on,
-            jobs=jobs or default_jobs(),
-        ),
+    return result
+
+
+def _write_baseline(target: Path, result: RunResult) -> NoReturn:
+    """`--write-baseline`: today's findings recorded in `target`, said, and the exit."""
+    from k8slb.report import baseline as baselines
+
+    try:
+        count = baselines.write(target, result.findings, result.contents)
+    except OSError as error:
+        _fail(f"{target}: cannot write the baseline: {error.strerror or error}")
+        sys.exit(EXIT_ERROR)
+    click.echo(
+        f"Wrote {count} finding{'s' * (count != 1)} to {target}; "
+        "`k8slb check` now reports only the others."
     )
+    for message in result.errors:
+        _fail(message)
+    sys.exit(EXIT_ERROR if result.errors else EXIT_CLEAN)
+
+
+def _print_report(
+    result: RunResult,
+    chosen_format: Formatter,
+    shown: RenderOptions,
+    *,
+    show_links: bool,
+    output_file: Path | None,
+) -> None:
+    """The report on the terminal, or in `output_file` with a short summary on the
+    terminal (a report that cannot be written is one of the run's errors)."""
+    from k8slb.report import text as text_report
+
+    output = chosen_format.render(result, shown)
     if show_links:
         from k8slb.report.links import links_text
 
         output += "\n" + links_text(result.links)
     if output_file is None:
-        click.echo(output, nl=False, color=colour)
-    else:  # the report to the file, a short summary to the terminal
-        problem = _write_report(output_file, output)
-        if problem is not None:
-            result.errors.append(f"{output_file}: cannot write the report: {problem}")
-        elif not quiet:
-            click.echo(f"{text_report.summary(result)}\nReport written to {output_file}.")
-    if not result.files and not result.errors and not _from_stdin(job):
-        # as ruff does: an empty folder, or a path k8slb reads nothing in, is not a pass
-        shown = ", ".join(str(p) for p in options.get("paths") or ()) or "."
-        _warn(f"no file k8slb reads under {shown} ({READ})")
-    for message in result.errors:
-        _fail(message)
-    sys.exit(job.exit_code(result))
+        click.echo(output, nl=False, color=shown.colour)
+        return
+    problem = _write_report(output_file, output)
+    if problem is not None:
+        result.errors.append(f"{output_file}: cannot write the report: {problem}")
+    elif not shown.quiet:
+        click.echo(f"{text_report.summary(result)}\nReport written to {output_file}.")
 
 
 def _add_noqa(result: RunResult, job: Run, style: str) -> int:
@@ -383,7 +431,6 @@ def fix(
     """Apply the fixes of the findings under PATHS, in place (`-`: fix stdin to stdout)."""
     from k8slb import api
     from k8slb.fixing.diff import unified_diff
-    from k8slb.fixing.write import write_all
     from k8slb.report.formatter import RenderOptions
 
     job = make_run(**options)
@@ -400,34 +447,7 @@ def fix(
             click.echo(unified_diff(stdin.path, outcome.original[stdin.path], fixed), nl=False)
         else:
             sys.stdout.buffer.write(fixed)
-    by_path = {s.path: s for s in job.found.sources}
-    unwritten: set[str] = set()
-    writes: list[tuple[str, str, Path, bytes, bytes]] = []  # written together, below
-    for path, new in sorted(outcome.fixed_text.items()):
-        source = by_path[path]
-        if source.location is None:
-            continue
-        # A chart is its files: each one its fixes changed is shown, or written, alone.
-        from k8slb.editing.chart_fix import chart_changes
-        from k8slb.inputs import reader_of
-
-        reader = reader_of(source.language)
-        changes = (
-            chart_changes(source.path, outcome.original[path], new)
-            if reader is not None and reader.packs_folder
-            else [(path, Path(source.location), outcome.original[path], new)]
-        )
-        for shown, location, old, changed in changes:
-            if diff:
-                click.echo(unified_diff(shown, old, changed), nl=False)
-            else:
-                writes.append((path, shown, location, old, changed))
-    problems = write_all([(location, old, new) for _, _, location, old, new in writes])
-    refusals: list[str] = []
-    for path, shown, location, _, _ in writes:
-        if location in problems:
-            refusals.append(f"{shown}: not written: {problems[location]}")
-            unwritten.add(path)
+    unwritten, refusals = _show_or_write_fixes(job, outcome, diff=diff)
     not_written = sum(1 for f in outcome.fixed if any(e.path in unwritten for e in f.edits))
     if unwritten:  # what is reported is the files as they are on disk, not the text refused
         outcome = api.fix_as_written(
@@ -443,12 +463,7 @@ def fix(
         for line in listing:
             click.echo(line, file=report, color=True)
     if show_fixes and done:  # also with -q: what a pre-commit fix hook should say, and only that
-        # a heading, not an indented first line: pre-commit strips a hook's output
-        click.echo("Fixes made:", file=report)
-        for finding in done:
-            where = f"{printable(finding.path)}:{finding.line}:{finding.column}"
-            described = finding.fix.description or "fixed"
-            click.echo(f"  {where}: {finding.rule} {printable(described)}", file=report)
+        _list_fixes(done, report)
     if not quiet:
         summary = _fix_summary(
             outcome, done, diff=diff, unsafe=unsafe_fixes, not_written=not_written
@@ -463,6 +478,54 @@ def fix(
     if exit_non_zero_on_fix and (set(outcome.fixed_text) - unwritten):
         sys.exit(EXIT_FINDINGS)
     sys.exit(job.exit_code(result))
+
+
+def _show_or_write_fixes(
+    job: Run, outcome: FixOutcome, *, diff: bool
+) -> tuple[set[str], list[str]]:
+    """Each file the fixes changed (stdin aside) shown as a diff, or written, all together;
+    the sources not written, and why each file was not."""
+    from k8slb.editing.chart_fix import chart_changes
+    from k8slb.fixing.diff import unified_diff
+    from k8slb.fixing.write import write_all
+    from k8slb.inputs import reader_of
+
+    by_path = {s.path: s for s in job.found.sources}
+    writes: list[tuple[str, str, Path, bytes, bytes]] = []  # written together, below
+    for path, new in sorted(outcome.fixed_text.items()):
+        source = by_path[path]
+        if source.location is None:
+            continue
+        # A chart is its files: each one its fixes changed is shown, or written, alone.
+        reader = reader_of(source.language)
+        changes = (
+            chart_changes(source.path, outcome.original[path], new)
+            if reader is not None and reader.packs_folder
+            else [(path, Path(source.location), outcome.original[path], new)]
+        )
+        for shown, location, old, changed in changes:
+            if diff:
+                click.echo(unified_diff(shown, old, changed), nl=False)
+            else:
+                writes.append((path, shown, location, old, changed))
+    problems = write_all([(location, old, new) for _, _, location, old, new in writes])
+    unwritten: set[str] = set()
+    refusals: list[str] = []
+    for path, shown, location, _, _ in writes:
+        if location in problems:
+            refusals.append(f"{shown}: not written: {problems[location]}")
+            unwritten.add(path)
+    return unwritten, refusals
+
+
+def _list_fixes(done: Sequence[Finding], report: TextIO) -> None:
+    """`--show-fixes`: each fix made, where and what it changed."""
+    # a heading, not an indented first line: pre-commit strips a hook's output
+    click.echo("Fixes made:", file=report)
+    for finding in done:
+        where = f"{printable(finding.path)}:{finding.line}:{finding.column}"
+        described = finding.fix.description or "fixed"
+        click.echo(f"  {where}: {finding.rule} {printable(described)}", file=report)
 
 
 # The fixes whose finding remains that the summary names (their findings are listed above it).

@@ -19,6 +19,7 @@ from k8slb.progress import QUIET, Progress
 from k8slb.record import record
 
 if TYPE_CHECKING:
+    from concurrent.futures import Future, ProcessPoolExecutor
     from multiprocessing.context import BaseContext
 
 Item = TypeVar("Item")
@@ -164,57 +165,40 @@ def fork_map(
     serial = jobs <= 1 or len(items) < min_items or threading.active_count() > 1
     if not serial:  # imported only here: a one-file run should not pay for them
         import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-        from concurrent.futures.process import BrokenProcessPool
     if serial or "fork" not in multiprocessing.get_all_start_methods():  # Windows: no fork
         return [_counted(work.here(item), progress) for item in items]
+    return _forked_map(work, items, jobs, progress, stays_here)
+
+
+def _forked_map(
+    work: Work[Item, Result],
+    items: Sequence[Item],
+    jobs: int,
+    progress: Progress,
+    stays_here: Callable[[Item], bool] | None,
+) -> list[Result]:
+    """fork_map's work shared with `jobs - 1` forked children, each taking the next chunk."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
 
     global _CURRENT
     wanted = min(len(items), jobs * CHUNKS_PER_JOB, MAX_CHUNKS)
     chunks, near_count = _chunks(items, wanted, stays_here)
-    count = len(chunks)
-    near, far = _pipe_of(range(near_count)), _pipe_of(range(near_count, count))
+    near, far = _pipe_of(range(near_count)), _pipe_of(range(near_count, len(chunks)))
     _CURRENT = _Map(work, items, chunks, near, far)
-    done: dict[int, list[Result]] = {}
+    answers = _Answers(work, progress)
     interval = sys.getswitchinterval()
     sys.setswitchinterval(SWITCH_INTERVAL)
     try:
         context = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(jobs - 1, mp_context=context) as pool:
-            # a task per chunk at most: each takes one, or finds none left and returns
-            pending = []
-            for _ in range(count):
-                try:
-                    pending.append(pool.submit(_drain))
-                except BrokenProcessPool:  # a child died already: no more tasks
-                    break
-            collected: set[int] = set()
-
-            def collect(wait: bool) -> None:  # the children's chunks, as they come in
-                for number, future in enumerate(pending):
-                    if number in collected or not (wait or future.done()):
-                        continue
-                    collected.add(number)
-                    try:
-                        answer = future.result()
-                    except BrokenProcessPool:  # a child died: its chunk is missing below
-                        continue
-                    if answer is not None:
-                        chunk, answers = answer
-                        done[chunk] = [work.back(a) for a in answers]
-                        progress.advance(len(answers))
-
+            answers.submit(pool, len(chunks))
             while (chunk := _take_first(near, far)) is not None:
-                done[chunk] = []
-                for index in chunks[chunk]:
-                    done[chunk].append(_counted(work.here(items[index]), progress))
-                    if progress.enabled:
-                        collect(wait=False)
-                collect(wait=False)  # taking a child's answers in (`back`) is work too
-            collect(wait=True)
-            for chunk in range(count):  # taken by a child that died: find the culprit
-                if chunk not in done:
-                    done[chunk] = [
+                answers.make_here(chunk, [items[index] for index in chunks[chunk]])
+            answers.collect(wait=True)
+            for chunk in range(len(chunks)):  # taken by a child that died: find the culprit
+                if chunk not in answers.done:
+                    answers.done[chunk] = [
                         _counted(_alone(work, index, items[index], context), progress)
                         for index in chunks[chunk]
                     ]
@@ -224,10 +208,58 @@ def fork_map(
         os.close(near)
         os.close(far)
     results: list[Result | None] = [None] * len(items)
-    for chunk, answers in done.items():
-        for index, answer in zip(chunks[chunk], answers, strict=True):
+    for chunk, made in answers.done.items():
+        for index, answer in zip(chunks[chunk], made, strict=True):
             results[index] = answer
     return results  # type: ignore[return-value]  # every slot filled by its chunk
+
+
+class _Answers(Generic[Item, Result]):
+    """Each chunk's results as they are made: the parent's own, and the children's as
+    their answers come in (`done`, by chunk number)."""
+
+    def __init__(self, work: Work[Item, Result], progress: Progress) -> None:
+        self.work = work
+        self.progress = progress
+        self.done: dict[int, list[Result]] = {}
+        self.pending: list[Future[tuple[int, list[Any]] | None]] = []
+        self.collected: set[int] = set()
+
+    def submit(self, pool: ProcessPoolExecutor, count: int) -> None:
+        """A task per chunk at most: each takes one, or finds none left and returns."""
+        from concurrent.futures.process import BrokenProcessPool
+
+        for _ in range(count):
+            try:
+                self.pending.append(pool.submit(_drain))
+            except BrokenProcessPool:  # a child died already: no more tasks
+                break
+
+    def make_here(self, chunk: int, items: Sequence[Item]) -> None:
+        """A chunk the parent took, made here, the children's answers taken in meanwhile."""
+        self.done[chunk] = []
+        for item in items:
+            self.done[chunk].append(_counted(self.work.here(item), self.progress))
+            if self.progress.enabled:
+                self.collect(wait=False)
+        self.collect(wait=False)  # taking a child's answers in (`back`) is work too
+
+    def collect(self, *, wait: bool) -> None:
+        """The children's chunks that are in (with `wait`, all of them)."""
+        from concurrent.futures.process import BrokenProcessPool
+
+        for number, future in enumerate(self.pending):
+            if number in self.collected or not (wait or future.done()):
+                continue
+            self.collected.add(number)
+            try:
+                answer = future.result()
+            except BrokenProcessPool:  # a child died: its chunk is missing from `done`
+                continue
+            if answer is not None:
+                chunk, answers = answer
+                self.done[chunk] = [self.work.back(a) for a in answers]
+                self.progress.advance(len(answers))
 
 
 def _pipe_of(chunks: range) -> int:

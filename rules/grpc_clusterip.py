@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -420,177 +420,245 @@ class GrpcClusterIp(Rule):
         # what proxies front each Service (read once a judged Service carries gRPC)
         fronts: dict[Key, list[Front]] = l7_fronts(index.objects) if judged else {}
         for service, pinned in judged:
-            first = pinned.evidence[0]
-            related = [Related(first.path, first.pos[0], f"gRPC evidence: {first.reason}")]
-            related += [
-                Related(e.said.path, e.said.line, f"the code of that container: {e.describe()}")
-                for e in (first.served.link.evidence if first.served else ())
-            ]
-            related += [
-                Related(w.path, w.pos[0], f"selects {w.ref.display}") for w, _ in pinned.backends
-            ]
-            related += [
-                Related(s.path, s.pos[0], f"{s.kind}/{s.name} scales {w.ref.display}")
-                for w, _ in pinned.backends
-                for s in index.scalers(w)
-            ]
-            pos = _position(service)
-            kind = service_type(service)
-            carries = "may carry" if first.inferred else "carries"
-            what = f"{service.ref.display} {carries} gRPC ({first.reason}) on a {kind}"
             if pinned.internal is not None and not _internal_dialers(index, pinned, dialers()):
                 continue  # only the system's own components call it, and not through it
-            alone = one_unscaled_replica(index, pinned.backends)
-            if alone is not None:
-                message = (
-                    f"{what}; {alone} runs one replica and nothing scales it",
-                    "with one pod there is nothing to spread calls over: its clients "
-                    "stay on one pod once it is scaled, which k8slb cannot see from here",
-                    "before scaling it, add a headless twin for round_robin or cap connection age",
-                )
-                yield self._unseen(index, pinned, pos, message, related)
-                continue
-            if pinned.twins:
-                direct = dialers().get(id(service), [])
-                twin = pinned.twins[0]
-                address = _dial_address(twin, first)
-                related.append(Related(twin.path, twin.pos[0], "the headless twin"))
-                if direct:
-                    yield self.finding(
-                        service,
-                        pos,
-                        (
-                            f"{what}; {direct[0].who} dials it, not its headless twin {twin.name}",
-                            "a client of the ClusterIP stays on the one pod its connection reached",
-                            f"point it at {address} with round_robin",
-                        ),
-                        related=[*related, *(d.related for d in direct)],
-                    )
-                    continue
-                yield self.finding(
-                    service,
-                    pos,
-                    (
-                        f"{what}, which has a headless twin",
-                        f"its twin {twin.name} balances per call for the clients that use it, "
-                        "and no scanned client dials this Service",
-                        f"make sure gRPC clients dial {address} with round_robin, not this Service",
-                    ),
-                    severity=Severity.INFO,
-                    related=related,
-                )
-                continue
-            proxies = [
-                front
-                for front in fronts.get(key_of(service.namespace, service.name or ""), [])
-                if not front.needs_h2c_port or first.weakness == 0
-            ]
-            if proxies:
-                direct = dialers().get(id(service), [])
-                proxy = proxies[0]
-                related.append(Related(proxy.path, proxy.line, proxy.reason))
-                edit = twin_edit(index, pinned)
-                if not direct:
-                    yield self.finding(
-                        service,
-                        pos,
-                        (
-                            f"{what}, behind a proxy that balances each request",
-                            f"its traffic comes through {proxy.reason}; no scanned client dials "
-                            "the Service directly (one that did would stay on one pod)",
-                        ),
-                        severity=Severity.INFO,
-                        related=related,
-                    )
-                    continue
-                yield self.finding(
-                    service,
-                    pos,
-                    (
-                        f"{what}; {direct[0].who} dials it directly, past {proxy.reason}",
-                        "traffic through the proxy is balanced per request, but that client "
-                        "stays on one pod",
-                        "give in-cluster clients a headless twin with round_robin, or cap "
-                        "connection age",
-                    ),
-                    related=[*related, *(d.related for d in direct)],
-                    fix=f"add the headless twin Service {twin_name(service)}",
-                    edits=[edit] if edit else [],
-                )
-                continue
-            scale = _scale_phrase(index, pinned.backends)
-            edit = twin_edit(index, pinned)
-            rings = [index.ring_of(w) for w, _ in pinned.backends]
-            ring = rings[0] if rings and all(rings) else None
-            if ring is not None and not dialers().get(id(service)):
-                related.append(Related(ring.path, ring.pos[0], f"the peers' Service {ring.name}"))
-                message = (
-                    f"{what}; its pods are peers that Service {ring.name} discovers",
-                    "callers of a ring or cluster member usually find its pods through that "
-                    "discovery, by pod address, not through this ClusterIP; no client in the "
-                    "scanned files dials it, so k8slb cannot see who would stay on one pod",
-                    "if clients dial this Service, add a headless twin for round_robin or "
-                    "cap connection age",
-                )
-                yield self._unseen(index, pinned, pos, message, related)
-                continue
-            registered = _registered(context, service, pinned)
-            if registered is not None and not called_through(context, [service]):
-                related += registered.related
-                message = (
-                    f"{what}; {registered.reason}",
-                    "such callers balance over the addresses the registry lists, not "
-                    "through this ClusterIP, and no caller of the Service is seen, so k8slb "
-                    "cannot see who would stay on one pod",
-                    "if clients dial this Service, add a headless twin for round_robin or "
-                    "cap connection age",
-                )
-                yield self._unseen(index, pinned, pos, message, related)
-                continue
-            capped = _capped_age(index, pinned, context.links)
-            if capped is not None and not dialers().get(id(service)):
-                served, age = capped
-                where = f"{served.server.loc.path}:{served.server.loc.line}"
-                yield self.finding(
-                    service,
-                    pos,
-                    (
-                        f"{what}; its server caps connection age, which re-spreads clients",
-                        f"the server in the code ({where}) sets {MAX_AGE}={age}: clients "
-                        "reconnect that often and kube-proxy places them anew",
-                        "for per-call balancing, add a headless twin and round_robin clients",
-                    ),
-                    severity=Severity.INFO,
-                    related=[
-                        *related,
-                        Related(served.server.loc.path, served.server.loc.line, "the server"),
-                    ],
-                    fix=f"add the headless twin Service {twin_name(service)}",
-                    edits=[edit] if edit else [],
-                )
-                continue
-            if kind == "ClusterIP":
-                advice: tuple[str, ...] = (
-                    "add a headless twin for client-side round_robin, or cap connection "
-                    "age, or mesh it",
-                )
-            else:  # outside clients cannot resolve a headless Service's pod addresses
-                advice = (
-                    "clients outside the cluster cannot use a headless twin: put an L7 "
-                    "balancer that speaks HTTP/2 in front (an Ingress or Gateway with a "
-                    "gRPC backend), or cap connection age",
-                    "in-cluster clients can dial a headless twin with round_robin",
-                )
-            yield self.finding(
-                service,
-                pos,
+            yield self._verdict(_Seen(context, service, pinned, dialers, fronts))
+
+    def _verdict(self, seen: _Seen) -> Finding:
+        """The finding on the Service: the first way its traffic is seen that says one,
+        else the plain one (clients stay on the pods they reached)."""
+        for step in (
+            self._one_replica,
+            self._twinned,
+            self._proxied,
+            self._ring,
+            self._in_registry,
+            self._capped,
+        ):
+            found = step(seen)
+            if found is not None:
+                return found
+        return self._plain(seen)
+
+    def _one_replica(self, seen: _Seen) -> Finding | None:
+        """A Service of one replica that nothing scales: no pod to spread calls over yet."""
+        alone = one_unscaled_replica(seen.index, seen.pinned.backends)
+        if alone is None:
+            return None
+        message = (
+            f"{seen.what}; {alone} runs one replica and nothing scales it",
+            "with one pod there is nothing to spread calls over: its clients "
+            "stay on one pod once it is scaled, which k8slb cannot see from here",
+            "before scaling it, add a headless twin for round_robin or cap connection age",
+        )
+        return self._unseen(seen.index, seen.pinned, seen.pos, message, seen.related)
+
+    def _twinned(self, seen: _Seen) -> Finding | None:
+        """A Service with a headless twin: wrong only for the clients that dial it."""
+        if not seen.pinned.twins:
+            return None
+        direct = seen.direct()
+        twin = seen.pinned.twins[0]
+        address = _dial_address(twin, seen.first)
+        related = [*seen.related, Related(twin.path, twin.pos[0], "the headless twin")]
+        if direct:
+            return self.finding(
+                seen.service,
+                seen.pos,
                 (
-                    what,
-                    f"{scale + ': ' if scale else ''}kube-proxy balances connections, "
-                    "not requests, so pods added later get no calls from connected clients",
-                    *advice,
+                    f"{seen.what}; {direct[0].who} dials it, not its headless twin {twin.name}",
+                    "a client of the ClusterIP stays on the one pod its connection reached",
+                    f"point it at {address} with round_robin",
                 ),
-                related=related,
-                fix=f"add the headless twin Service {twin_name(service)}",
-                edits=[edit] if edit else [],
+                related=[*related, *(d.related for d in direct)],
             )
+        return self.finding(
+            seen.service,
+            seen.pos,
+            (
+                f"{seen.what}, which has a headless twin",
+                f"its twin {twin.name} balances per call for the clients that use it, "
+                "and no scanned client dials this Service",
+                f"make sure gRPC clients dial {address} with round_robin, not this Service",
+            ),
+            severity=Severity.INFO,
+            related=related,
+        )
+
+    def _proxied(self, seen: _Seen) -> Finding | None:
+        """A Service an L7 proxy fronts: wrong only for the clients that dial it past it."""
+        service = seen.service
+        proxies = [
+            front
+            for front in seen.fronts.get(key_of(service.namespace, service.name or ""), [])
+            if not front.needs_h2c_port or seen.first.weakness == 0
+        ]
+        if not proxies:
+            return None
+        direct = seen.direct()
+        proxy = proxies[0]
+        related = [*seen.related, Related(proxy.path, proxy.line, proxy.reason)]
+        if not direct:
+            return self.finding(
+                service,
+                seen.pos,
+                (
+                    f"{seen.what}, behind a proxy that balances each request",
+                    f"its traffic comes through {proxy.reason}; no scanned client dials "
+                    "the Service directly (one that did would stay on one pod)",
+                ),
+                severity=Severity.INFO,
+                related=related,
+            )
+        edit = twin_edit(seen.index, seen.pinned)
+        return self.finding(
+            service,
+            seen.pos,
+            (
+                f"{seen.what}; {direct[0].who} dials it directly, past {proxy.reason}",
+                "traffic through the proxy is balanced per request, but that client "
+                "stays on one pod",
+                "give in-cluster clients a headless twin with round_robin, or cap connection age",
+            ),
+            related=[*related, *(d.related for d in direct)],
+            fix=f"add the headless twin Service {twin_name(service)}",
+            edits=[edit] if edit else [],
+        )
+
+    def _ring(self, seen: _Seen) -> Finding | None:
+        """Pods that are peers another Service discovers, and no client of this one seen."""
+        rings = [seen.index.ring_of(w) for w, _ in seen.pinned.backends]
+        ring = rings[0] if rings and all(rings) else None
+        if ring is None or seen.direct():
+            return None
+        message = (
+            f"{seen.what}; its pods are peers that Service {ring.name} discovers",
+            "callers of a ring or cluster member usually find its pods through that "
+            "discovery, by pod address, not through this ClusterIP; no client in the "
+            "scanned files dials it, so k8slb cannot see who would stay on one pod",
+            "if clients dial this Service, add a headless twin for round_robin or "
+            "cap connection age",
+        )
+        related = [
+            *seen.related,
+            Related(ring.path, ring.pos[0], f"the peers' Service {ring.name}"),
+        ]
+        return self._unseen(seen.index, seen.pinned, seen.pos, message, related)
+
+    def _in_registry(self, seen: _Seen) -> Finding | None:
+        """Code that registers with a service registry, and no caller of the Service seen."""
+        registered = _registered(seen.context, seen.service, seen.pinned)
+        if registered is None or called_through(seen.context, [seen.service]):
+            return None
+        message = (
+            f"{seen.what}; {registered.reason}",
+            "such callers balance over the addresses the registry lists, not "
+            "through this ClusterIP, and no caller of the Service is seen, so k8slb "
+            "cannot see who would stay on one pod",
+            "if clients dial this Service, add a headless twin for round_robin or "
+            "cap connection age",
+        )
+        related = [*seen.related, *registered.related]
+        return self._unseen(seen.index, seen.pinned, seen.pos, message, related)
+
+    def _capped(self, seen: _Seen) -> Finding | None:
+        """A server in the code that caps connection age, and no client of the Service seen."""
+        capped = _capped_age(seen.index, seen.pinned, seen.context.links)
+        if capped is None or seen.direct():
+            return None
+        served, age = capped
+        where = f"{served.server.loc.path}:{served.server.loc.line}"
+        edit = twin_edit(seen.index, seen.pinned)
+        return self.finding(
+            seen.service,
+            seen.pos,
+            (
+                f"{seen.what}; its server caps connection age, which re-spreads clients",
+                f"the server in the code ({where}) sets {MAX_AGE}={age}: clients "
+                "reconnect that often and kube-proxy places them anew",
+                "for per-call balancing, add a headless twin and round_robin clients",
+            ),
+            severity=Severity.INFO,
+            related=[
+                *seen.related,
+                Related(served.server.loc.path, served.server.loc.line, "the server"),
+            ],
+            fix=f"add the headless twin Service {twin_name(seen.service)}",
+            edits=[edit] if edit else [],
+        )
+
+    def _plain(self, seen: _Seen) -> Finding:
+        """A Service whose clients stay on the pods their connections reached."""
+        scale = _scale_phrase(seen.index, seen.pinned.backends)
+        edit = twin_edit(seen.index, seen.pinned)
+        if seen.kind == "ClusterIP":
+            advice: tuple[str, ...] = (
+                "add a headless twin for client-side round_robin, or cap connection "
+                "age, or mesh it",
+            )
+        else:  # outside clients cannot resolve a headless Service's pod addresses
+            advice = (
+                "clients outside the cluster cannot use a headless twin: put an L7 "
+                "balancer that speaks HTTP/2 in front (an Ingress or Gateway with a "
+                "gRPC backend), or cap connection age",
+                "in-cluster clients can dial a headless twin with round_robin",
+            )
+        return self.finding(
+            seen.service,
+            seen.pos,
+            (
+                seen.what,
+                f"{scale + ': ' if scale else ''}kube-proxy balances connections, "
+                "not requests, so pods added later get no calls from connected clients",
+                *advice,
+            ),
+            related=seen.related,
+            fix=f"add the headless twin Service {twin_name(seen.service)}",
+            edits=[edit] if edit else [],
+        )
+
+
+class _Seen:
+    """A Service that carries gRPC, as its finding sees it: the evidence first, the places
+    related to every finding on it, where the finding points, what its headline says, and
+    who dials it (looked for in the whole tree only when a step asks)."""
+
+    def __init__(
+        self,
+        context: Context,
+        service: K8sObject,
+        pinned: PinnedService,
+        dialers: Callable[[], dict[int, list[Dialer]]],
+        fronts: dict[Key, list[Front]],
+    ) -> None:
+        self.context, self.index = context, context.index
+        self.service, self.pinned, self.fronts = service, pinned, fronts
+        self._dialers = dialers
+        self.first = first = pinned.evidence[0]
+        self.related = _related(self.index, pinned)
+        self.pos = _position(service)
+        self.kind = service_type(service)
+        carries = "may carry" if first.inferred else "carries"
+        self.what = f"{service.ref.display} {carries} gRPC ({first.reason}) on a {self.kind}"
+
+    def direct(self) -> list[Dialer]:
+        """The clients seen dialing the Service itself."""
+        return self._dialers().get(id(self.service), [])
+
+
+def _related(index: Index, pinned: PinnedService) -> list[Related]:
+    """The places every finding on a Service names: its first gRPC evidence (and the code
+    behind it), the workloads it selects and what scales them."""
+    first = pinned.evidence[0]
+    related = [Related(first.path, first.pos[0], f"gRPC evidence: {first.reason}")]
+    related += [
+        Related(e.said.path, e.said.line, f"the code of that container: {e.describe()}")
+        for e in (first.served.link.evidence if first.served else ())
+    ]
+    related += [Related(w.path, w.pos[0], f"selects {w.ref.display}") for w, _ in pinned.backends]
+    related += [
+        Related(s.path, s.pos[0], f"{s.kind}/{s.name} scales {w.ref.display}")
+        for w, _ in pinned.backends
+        for s in index.scalers(w)
+    ]
+    return related

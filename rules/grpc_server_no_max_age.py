@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from k8slb.code.facts import CodeFacts
+from k8slb.code.facts import CodeFacts, Option, Server
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.model.addresses import loopback_only
 from k8slb.model.dialers import dialers_by_service
@@ -227,120 +227,109 @@ class GrpcServerNoMaxAge(Rule):
             for server in facts.servers:
                 age = server.options.get(MAX_AGE)
                 if server.name in facts.http_served and server.name not in facts.starts:
-                    yield self.code_finding(
-                        server.loc,
-                        (
-                            f"{server.factory}() is served as an HTTP handler, where its "
-                            "connections are the HTTP server's",
-                            "grpc-go ignores keepalive options under ServeHTTP, so nothing "
-                            "here ends a connection and clients stay on the pods they reached",
-                            "end connections in the HTTP server, or put an L7 balancer that "
-                            "speaks HTTP/2 in front",
-                        ),
-                        severity=Severity.INFO,
-                    )
+                    yield self._served_over_http(server)
                     continue
                 if age is None and not server.options.complete:
                     continue
                 if age is not None and not (isinstance(age.value, int) and age.value >= INT_MAX):
                     continue
-                loc = age.loc if age is not None else server.loc
-                values = context.fix_values
-                pairs = [(MAX_AGE, values.max_connection_age_ms)]
-                if server.options.get(MAX_AGE_GRACE) is None:
-                    pairs.append((MAX_AGE_GRACE, values.max_connection_age_grace_ms))
-                dialect = dialect_of(facts.language).for_server(server)
-                edits = dialect.server_options(server, pairs) if age is None else []
-                headline = (
-                    f"{dialect.server_made(server.factory)} sets no {dialect.option(MAX_AGE)}"
-                )
-                fix = f"add {', '.join(dialect.option(k) for k, _ in pairs)}"
-                since = dialect.server_options_since(server) if edits else None
-                gate = _version_gate(context, facts, since)
-                unsafe = False
-                if gate is not None and gate.unknown:  # the fix may not compile
-                    fix, unsafe = f"{fix} (review: {gate.unknown})", True
-                elif gate is not None:  # it would not compile: refused, and said why
-                    edits = []
-                local = _loopback_listen(facts, server.name)
-                if local is not None:
-                    yield self.code_finding(
-                        loc,
-                        (
-                            headline,
-                            f"it listens on {local} only: its callers are in its own pod (a "
-                            "sidecar proxy), whose connections to other pods are the proxy's",
-                            _refused(
-                                "cap the connection age in the proxy, or here if a client "
-                                "will dial it directly",
-                                gate,
-                            ),
-                        ),
-                        severity=Severity.INFO,
-                        fix=fix,
-                        edits=edits,
-                        unsafe=unsafe,
-                        related=_said(gate),
-                    )
-                    continue
-                proxy = _only_proxy(context, facts, fronts or {})
-                if proxy is not None:
-                    yield self.code_finding(
-                        loc,
-                        (
-                            headline,
-                            f"only {proxy.reason} calls it, resolving the pods and balancing "
-                            "each request: new pods get calls without any connection ending",
-                            _refused(
-                                "cap the connection age if a client will dial it directly", gate
-                            ),
-                        ),
-                        severity=Severity.INFO,
-                        related=[Related(proxy.path, proxy.line, proxy.reason), *_said(gate)],
-                        fix=fix,
-                        edits=edits,
-                        unsafe=unsafe,
-                    )
-                    continue
-                alone = _one_replica(context, facts)
-                if alone is not None:
-                    yield self.code_finding(
-                        loc,
-                        (
-                            headline,
-                            f"{alone} and nothing scales it: there is no other pod for its "
-                            "clients to move to yet",
-                            _refused(
-                                "cap the connection age before it runs more than one pod", gate
-                            ),
-                        ),
-                        severity=Severity.INFO,
-                        fix=fix,
-                        edits=edits,
-                        unsafe=unsafe,
-                        related=_said(gate),
-                    )
-                    continue
-                yield self.code_finding(
-                    loc,
-                    (
-                        headline,
-                        "its connections never end, so clients stay on the pods they first "
-                        "reached and new pods get no calls",
-                        _refused(
-                            dialect.server_max_age_advice(
-                                server,
-                                values.max_connection_age_ms,
-                                values.max_connection_age_grace_ms,
-                            ),
-                            gate,
-                        ),
-                    ),
-                    fix=fix,
-                    edits=edits,
-                    unsafe=unsafe,
-                    related=_said(gate),
-                )
+                yield self._never_ends(context, facts, server, age, fronts or {})
+
+    def _served_over_http(self, server: Server) -> Finding:
+        """A grpc-go server served as an HTTP handler: its keepalive options do nothing."""
+        return self.code_finding(
+            server.loc,
+            (
+                f"{server.factory}() is served as an HTTP handler, where its "
+                "connections are the HTTP server's",
+                "grpc-go ignores keepalive options under ServeHTTP, so nothing "
+                "here ends a connection and clients stay on the pods they reached",
+                "end connections in the HTTP server, or put an L7 balancer that "
+                "speaks HTTP/2 in front",
+            ),
+            severity=Severity.INFO,
+        )
+
+    def _never_ends(
+        self,
+        context: Context,
+        facts: CodeFacts,
+        server: Server,
+        age: Option | None,
+        fronts: dict[Key, list[Front]],
+    ) -> Finding:
+        """The finding on a server whose connections never end (no maximum age, or the
+        largest there is), with the fix that adds one where the library has it."""
+        loc = age.loc if age is not None else server.loc
+        values = context.fix_values
+        pairs = [(MAX_AGE, values.max_connection_age_ms)]
+        if server.options.get(MAX_AGE_GRACE) is None:
+            pairs.append((MAX_AGE_GRACE, values.max_connection_age_grace_ms))
+        dialect = dialect_of(facts.language).for_server(server)
+        edits = dialect.server_options(server, pairs) if age is None else []
+        headline = f"{dialect.server_made(server.factory)} sets no {dialect.option(MAX_AGE)}"
+        fix = f"add {', '.join(dialect.option(k) for k, _ in pairs)}"
+        since = dialect.server_options_since(server) if edits else None
+        gate = _version_gate(context, facts, since)
+        unsafe = False
+        if gate is not None and gate.unknown:  # the fix may not compile
+            fix, unsafe = f"{fix} (review: {gate.unknown})", True
+        elif gate is not None:  # it would not compile: refused, and said why
+            edits = []
+        known = _no_caller_stays(context, facts, server, fronts)
+        if known is not None:  # an info: no client would stay on one pod yet
+            why, advice, related = known
+            severity: Severity | None = Severity.INFO
+        else:
+            why = (
+                "its connections never end, so clients stay on the pods they first "
+                "reached and new pods get no calls"
+            )
+            advice = dialect.server_max_age_advice(
+                server, values.max_connection_age_ms, values.max_connection_age_grace_ms
+            )
+            severity, related = None, []
+        return self.code_finding(
+            loc,
+            (headline, why, _refused(advice, gate)),
+            severity=severity,
+            fix=fix,
+            edits=edits,
+            unsafe=unsafe,
+            related=[*related, *_said(gate)],
+        )
+
+
+def _no_caller_stays(
+    context: Context, facts: CodeFacts, server: Server, fronts: dict[Key, list[Front]]
+) -> tuple[str, str, list[Related]] | None:
+    """Why no client stays on one pod of a server whose connections never end, what to do
+    all the same, and the places related: it listens in its pod only, a proxy alone calls
+    it, or it runs one replica; None when clients do stay."""
+    local = _loopback_listen(facts, server.name)
+    if local is not None:
+        return (
+            f"it listens on {local} only: its callers are in its own pod (a "
+            "sidecar proxy), whose connections to other pods are the proxy's",
+            "cap the connection age in the proxy, or here if a client will dial it directly",
+            [],
+        )
+    proxy = _only_proxy(context, facts, fronts)
+    if proxy is not None:
+        return (
+            f"only {proxy.reason} calls it, resolving the pods and balancing "
+            "each request: new pods get calls without any connection ending",
+            "cap the connection age if a client will dial it directly",
+            [Related(proxy.path, proxy.line, proxy.reason)],
+        )
+    alone = _one_replica(context, facts)
+    if alone is not None:
+        return (
+            f"{alone} and nothing scales it: there is no other pod for its clients to move to yet",
+            "cap the connection age before it runs more than one pod",
+            [],
+        )
+    return None
 
 
 @record

@@ -4,10 +4,12 @@ from collections.abc import Iterator
 
 from k8slb.core.edits import YamlEdit
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
-from k8slb.model.drains import self_drain
+from k8slb.model.drains import Drain, self_drain
 from k8slb.model.index import is_headless
-from k8slb.model.routes import key_of
+from k8slb.model.objects import Container, PodTemplate
+from k8slb.model.routes import Key, key_of
 from k8slb.model.traffic import publishes_not_ready
+from k8slb.reading.objects import K8sObject
 from k8slb.rulekit.base import STOPPING, Context, Example, Rule, grace_edit
 from k8slb.rulekit.examples import (
     BUILT_HERE,
@@ -244,38 +246,10 @@ class NoPreStop(Rule):
                     "route to it, failing requests",
                     f"add lifecycle.preStop.{hook} ({seconds} s)",
                 )
-                why = never_overlaps(context.index, workload, template)
-                note = None
-                related = [Related(service.path, service.pos[0], "the Service it serves")]
-                if why is not None:
-                    note = f"info only: {why}, so a pause only delays the outage"
-                elif other := reached_otherwise(context, workload, container, services):
-                    note = (
-                        f"info only: {other.reason}, not through Service {service.name}, and "
-                        "no caller of that Service is seen; a pause does not gate that traffic"
-                    )
-                    related += other.related
-                elif all(is_headless(s) for s in services) and not any(
-                    routes.get(key_of(s.namespace, s.name or "")) for s in services
-                ):
-                    note = (
-                        f"info only: its clients find the pods through DNS (headless Service "
-                        f"{service.name}) and choose among them; k8slb cannot see when they "
-                        "re-resolve, which decides whether a pause helps"
-                    )
-                elif all(publishes_not_ready(s) for s in services):
-                    note = (
-                        f"info only: Service {service.name} publishes not-ready addresses, so "
-                        "a terminating pod stays its endpoint until the pod is gone; a pause "
-                        "does not take it out of routing first, its clients must retry"
-                    )
-                elif drain is not None:
-                    note = (
-                        f"info only: the server may drain itself: {drain.said}; if it keeps "
-                        "serving that long after SIGTERM, no preStop pause is needed"
-                    )
-                    if drain.related is not None:
-                        related.append(drain.related)
+                note, more = _info_only(
+                    context, workload, template, container, services, service, drain, routes
+                )
+                related = [Related(service.path, service.pos[0], "the Service it serves"), *more]
                 if note is not None:
                     message += (note,)
                 yield self.finding(
@@ -289,3 +263,51 @@ class NoPreStop(Rule):
                     unsafe=not native,
                     edits=edits,
                 )
+
+
+def _info_only(
+    context: Context,
+    workload: K8sObject,
+    template: PodTemplate,
+    container: Container,
+    services: list[K8sObject],
+    service: K8sObject,
+    drain: Drain | None,
+    routes: dict[Key, list[K8sObject]],
+) -> tuple[str | None, list[Related]]:
+    """Why a missing pause may cost nothing (the finding is then an info), with the places
+    related to that: the pods never overlap, traffic reaches them otherwise, clients pick
+    pods by DNS, not-ready addresses are published, or the server may drain itself.
+    `service` is the one of `services` the finding names."""
+    why = never_overlaps(context.index, workload, template)
+    if why is not None:
+        return f"info only: {why}, so a pause only delays the outage", []
+    if other := reached_otherwise(context, workload, container, services):
+        note = (
+            f"info only: {other.reason}, not through Service {service.name}, and "
+            "no caller of that Service is seen; a pause does not gate that traffic"
+        )
+        return note, list(other.related)
+    if all(is_headless(s) for s in services) and not any(
+        routes.get(key_of(s.namespace, s.name or "")) for s in services
+    ):
+        note = (
+            f"info only: its clients find the pods through DNS (headless Service "
+            f"{service.name}) and choose among them; k8slb cannot see when they "
+            "re-resolve, which decides whether a pause helps"
+        )
+        return note, []
+    if all(publishes_not_ready(s) for s in services):
+        note = (
+            f"info only: Service {service.name} publishes not-ready addresses, so "
+            "a terminating pod stays its endpoint until the pod is gone; a pause "
+            "does not take it out of routing first, its clients must retry"
+        )
+        return note, []
+    if drain is not None:
+        note = (
+            f"info only: the server may drain itself: {drain.said}; if it keeps "
+            "serving that long after SIGTERM, no preStop pause is needed"
+        )
+        return note, [drain.related] if drain.related is not None else []
+    return None, []

@@ -9,7 +9,7 @@ from k8slb.core.edits import YamlEdit
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.model.index import Index
 from k8slb.model.links import Link, Reached
-from k8slb.model.objects import Container, pos_of
+from k8slb.model.objects import Container, PodTemplate, pos_of
 from k8slb.model.static_replies import static_reply
 from k8slb.model.well_known import self_check
 from k8slb.reading.build_files import image_repository
@@ -529,7 +529,6 @@ class SharedProbe(Rule):
         for workload, template in context.workloads():
             if workload.spec is None or not workload.spec.serves:
                 continue
-            served = context.index.serving(workload)
             for container in template.long_running:
                 readiness = container.probe("readinessProbe")
                 liveness = container.probe("livenessProbe")
@@ -538,77 +537,79 @@ class SharedProbe(Rule):
                 key = handler(container, readiness)
                 if key is None or key[0] == "tcpSocket":
                     continue  # a shared TCP check: readiness fails only when liveness should
-                where = f"container {container.name!r} of {workload.ref.display}"
                 reached = None
                 if key != handler(container, liveness):
                     reached = _one_handler(context, workload, container, key, liveness)
                     if reached is None:
                         continue
-                port = _port_written(readiness)
-                edits = (
-                    [
-                        YamlEdit(
-                            workload.path,
-                            workload.document,
-                            (*workload.root_path, *container.path),
-                            "liveness-tcp",
-                            port,
-                        )
-                    ]
-                    if port is not None
-                    else []
+                probes = _Probes(readiness, liveness, key, reached)
+                yield self._shared(context, workload, template, container, probes)
+
+    def _shared(
+        self,
+        context: Context,
+        workload: K8sObject,
+        template: PodTemplate,
+        container: Container,
+        probes: _Probes,
+    ) -> Finding:
+        """The finding on a container whose readiness and liveness share one check: its
+        severity as what the check tests and who the container serves decide."""
+        key, readiness = probes.key, probes.readiness
+        served = context.index.serving(workload)
+        where = f"container {container.name!r} of {workload.ref.display}"
+        port = _port_written(readiness)
+        edits = (
+            [
+                YamlEdit(
+                    workload.path,
+                    workload.document,
+                    (*workload.root_path, *container.path),
+                    "liveness-tcp",
+                    port,
                 )
-                fix = (
-                    f"liveness becomes tcpSocket on port {port}: review the process"
-                    " can wedge while it still accepts connections"
-                )
-                related = [Related(workload.path, readiness.pos[0], "the readiness probe")]
-                shared = f"readiness and liveness of {where} share one check"
-                both = f"both run {describe(key)}"
-                if reached is not None:
-                    ready, live = reached
-                    shared = f"readiness and liveness of {where} reach one handler in its code"
-                    both = (
-                        f"{ready.route.path} ({ready.where}) and {live.route.path} "
-                        f"({live.where}) both run {ready.route.handler}()"
-                    )
-                    related += [
-                        Related(r.route.loc.path, r.route.loc.line, f"the route {r.route.path}")
-                        for r in reached
-                    ]
-                image = image_repository(container.body.get("image"))
-                own = self_check(image, container.words, key)
-                if own is None and key[0] == "httpGet" and isinstance(key[1], str):
-                    path = key[1].split("?", 1)[0]  # nginx matches a location without the query
-                    own = static_reply(context.index, workload, template, container, path)
-                handled = (
-                    Handled()
-                    if own or trivial_exec(key)
-                    else what_it_checks(context, workload, container, key, reached)
-                )
-                detail, severity = self._verdict(
-                    key,
-                    readiness,
-                    liveness,
-                    serves=container.name in served,
-                    both=both,
-                    own=own,
-                    handled=handled,
-                    unserved=""
-                    if container.name in served
-                    else unserved(context.index, workload, container),
-                    alone=never_overlaps(context.index, workload, template),
-                )
-                yield self.finding(
-                    workload,
-                    pos_of(container.body, "livenessProbe"),
-                    (shared, *detail),
-                    container=container.name,
-                    severity=severity,
-                    related=related,
-                    fix=fix,
-                    edits=edits,
-                )
+            ]
+            if port is not None
+            else []
+        )
+        fix = (
+            f"liveness becomes tcpSocket on port {port}: review the process"
+            " can wedge while it still accepts connections"
+        )
+        shared, both, related = _shared_words(workload, where, probes)
+        image = image_repository(container.body.get("image"))
+        own = self_check(image, container.words, key)
+        if own is None and key[0] == "httpGet" and isinstance(key[1], str):
+            path = key[1].split("?", 1)[0]  # nginx matches a location without the query
+            own = static_reply(context.index, workload, template, container, path)
+        handled = (
+            Handled()
+            if own or trivial_exec(key)
+            else what_it_checks(context, workload, container, key, probes.reached)
+        )
+        detail, severity = self._verdict(
+            key,
+            readiness,
+            probes.liveness,
+            serves=container.name in served,
+            both=both,
+            own=own,
+            handled=handled,
+            unserved=""
+            if container.name in served
+            else unserved(context.index, workload, container),
+            alone=never_overlaps(context.index, workload, template),
+        )
+        return self.finding(
+            workload,
+            pos_of(container.body, "livenessProbe"),
+            (shared, *detail),
+            container=container.name,
+            severity=severity,
+            related=related,
+            fix=fix,
+            edits=edits,
+        )
 
     @staticmethod
     def _verdict(
@@ -679,3 +680,36 @@ class SharedProbe(Rule):
             "just taken out of the endpoints",
             "give liveness its own cheap check (e.g. tcpSocket on the port)",
         ), Severity.WARNING
+
+
+@record
+class _Probes:
+    """A container's readiness and liveness probes, the check they share (`key`), and the
+    routes of its code they reach when their paths differ (`reached`)."""
+
+    readiness: YMap
+    liveness: YMap
+    key: tuple[Any, ...]
+    reached: tuple[Reached, Reached] | None
+
+
+def _shared_words(
+    workload: K8sObject, where: str, probes: _Probes
+) -> tuple[str, str, list[Related]]:
+    """How a finding says the check is shared: its headline, what both probes run, and the
+    places related (the readiness probe; the routes, when both reach one handler)."""
+    related = [Related(workload.path, probes.readiness.pos[0], "the readiness probe")]
+    shared = f"readiness and liveness of {where} share one check"
+    both = f"both run {describe(probes.key)}"
+    if probes.reached is not None:
+        ready, live = probes.reached
+        shared = f"readiness and liveness of {where} reach one handler in its code"
+        both = (
+            f"{ready.route.path} ({ready.where}) and {live.route.path} "
+            f"({live.where}) both run {ready.route.handler}()"
+        )
+        related += [
+            Related(r.route.loc.path, r.route.loc.line, f"the route {r.route.path}")
+            for r in probes.reached
+        ]
+    return shared, both, related

@@ -396,93 +396,15 @@ class SigtermNeverReachesServer(Rule):
         container: Container,
         link: Link | None,
     ) -> tuple[Place, Finding] | None:
-        dockerfile = link.dockerfile if link is not None else None
-        command, args = container.body.get("command"), container.body.get("args")
-        command = command if isinstance(command, list) and command else None
-        args = args if isinstance(args, list) and args else None
-        entrypoint = dockerfile.entrypoint if dockerfile is not None else None
-        cmd = dockerfile.cmd if dockerfile is not None else None
-        argv = container_argv(command, args, entrypoint, cmd)
-        found = pid1(argv)
-        place: Place | None = None
-        if found is None:  # a script of the tree, run as the program
-            found, place = _entry_script(context, workload, container, link, command, args, argv)
-            if found is None:
-                return None
-        if _hook_stops_server(container, argv, found):
+        started = _started(context, workload, container, link)
+        if started is None:
             return None
-        # what the shell runs last, which may become PID 1 in its place
-        after = pid1(found.last) if found.kind == "shell" and found.last else None
-        if after is not None and after.kind == "launcher":
-            found = replace(found, exec_prefix=False)  # exec would leave the launcher there
-        place = place or _place(workload, container, dockerfile, command, args, found)
-        if place is None:
-            return None
+        found, after, place = started
         who = f"container {container.name!r} of {workload.ref.display}"
-        message: tuple[str, ...]
-        severity: Severity | None = None
-        if found.kind == "runtime":
-            runtime = _runtime(context, link, who, found)
-            if runtime is None:
-                return None
-            message = runtime
-        elif found.kind == "launcher" and found.launcher is not None:
-            message = (
-                f"SIGTERM never reaches {who}: {found.program} is PID 1",
-                f"{found.program} {found.launcher.why}",
-                found.launcher.instead,
-            )
-        elif found.kind == "shell" and after is not None and after.launcher is not None:
-            # handed over or not, the launcher stays between the signal and the server
-            place = replace(place, edits=())  # no exec form helps: it would run the launcher
-            message = (
-                f"SIGTERM never reaches {who}: {_shell_words(place, found)}, then "
-                f"{after.program} runs the server",
-                f"the shell passes no signal on, and {after.program} "
-                f"{after.launcher.why}; `exec` in front would leave {after.program} as PID 1",
-                after.launcher.instead,
-            )
-        elif found.kind == "shell":
-            shell = _shell_words(place, found)
-            if found.script:
-                place = replace(place, fix=_script_fix(found))
-            inner = _last_script(context, link, found) if after is None else None
-            if inner is not None and inner.kind == "runtime":
-                after = inner
-            elif inner is not None and inner.kind == "shell":
-                found = replace(found, severity=None, why="")
-                place = replace(place, edits=(), fix=_script_fix(inner, around=found))
-                shell += (
-                    f", and {inner.script}, which it runs, is a {inner.program} script that runs "
-                    "each of its commands as a child, none with exec"
-                )
-            # handed over or not, a Node or Python program with no handler ignores it
-            bare = (
-                after is not None
-                and after.kind == "runtime"
-                and _runtime(context, link, who, after) is not None
-            )
-            uncertain = bool(found.why) and not bare
-            message = (
-                f"SIGTERM {'may not reach' if uncertain else 'never reaches'} {who}: {shell}",
-                "a shell as PID 1 ignores SIGTERM and does not pass it on: the server runs on "
-                "until SIGKILL at the end of the grace period, cutting what is in flight, and "
-                "every rollout waits out the grace",
-                place.fix
-                or "put `exec` in front of the command that starts the server, or an "
-                "init (tini) as the entry point",
-            )
-            severity = found.severity
-            if bare and after is not None:
-                severity = None
-                message += (
-                    f"and {after.program}, once PID 1, has no SIGTERM handler in its code "
-                    "either: register one that stops the server gracefully",
-                )
-            elif found.why:
-                message += (f"info only: {found.why}; exec makes it certain",)
-        else:
+        said = _wording(context, link, who, found, after, place)
+        if said is None:
             return None
+        message, severity, place = said
         if severity is None and container.name not in context.index.serving(workload):
             severity = Severity.INFO
             message = (
@@ -502,6 +424,117 @@ class SigtermNeverReachesServer(Rule):
         if place.workload is not None:
             finding = replace(finding, object=workload.ref, container=container.name)
         return place, finding
+
+
+def _started(
+    context: Context, workload: K8sObject, container: Container, link: Link | None
+) -> tuple[Pid1, Pid1 | None, Place] | None:
+    """What runs as the container's PID 1 (from its command and args, or its image's
+    Dockerfile, or a script of the tree run as the program), what a shell as PID 1 runs
+    last, and where that is written; None when a signal reaches the server (a preStop hook
+    that stops it, a PID 1 that is not a shell, launcher or runtime)."""
+    dockerfile = link.dockerfile if link is not None else None
+    command, args = container.body.get("command"), container.body.get("args")
+    command = command if isinstance(command, list) and command else None
+    args = args if isinstance(args, list) and args else None
+    entrypoint = dockerfile.entrypoint if dockerfile is not None else None
+    cmd = dockerfile.cmd if dockerfile is not None else None
+    argv = container_argv(command, args, entrypoint, cmd)
+    found = pid1(argv)
+    place: Place | None = None
+    if found is None:  # a script of the tree, run as the program
+        found, place = _entry_script(context, workload, container, link, command, args, argv)
+        if found is None:
+            return None
+    if _hook_stops_server(container, argv, found):
+        return None
+    # what the shell runs last, which may become PID 1 in its place
+    after = pid1(found.last) if found.kind == "shell" and found.last else None
+    if after is not None and after.kind == "launcher":
+        found = replace(found, exec_prefix=False)  # exec would leave the launcher there
+    place = place or _place(workload, container, dockerfile, command, args, found)
+    if place is None:
+        return None
+    return found, after, place
+
+
+def _wording(
+    context: Context, link: Link | None, who: str, found: Pid1, after: Pid1 | None, place: Place
+) -> tuple[tuple[str, ...], Severity | None, Place] | None:
+    """What the finding says of PID 1 (`found`), its severity (None: the rule's), and the
+    place with the fix that is right for it; None when nothing is wrong."""
+    if found.kind == "runtime":
+        runtime = _runtime(context, link, who, found)
+        if runtime is None:
+            return None
+        return runtime, None, place
+    if found.kind == "launcher" and found.launcher is not None:
+        message = (
+            f"SIGTERM never reaches {who}: {found.program} is PID 1",
+            f"{found.program} {found.launcher.why}",
+            found.launcher.instead,
+        )
+        return message, None, place
+    if found.kind == "shell" and after is not None and after.launcher is not None:
+        # handed over or not, the launcher stays between the signal and the server
+        place = replace(place, edits=())  # no exec form helps: it would run the launcher
+        message = (
+            f"SIGTERM never reaches {who}: {_shell_words(place, found)}, then "
+            f"{after.program} runs the server",
+            f"the shell passes no signal on, and {after.program} "
+            f"{after.launcher.why}; `exec` in front would leave {after.program} as PID 1",
+            after.launcher.instead,
+        )
+        return message, None, place
+    if found.kind == "shell":
+        return _shell_wording(context, link, who, found, after, place)
+    return None
+
+
+def _shell_wording(
+    context: Context, link: Link | None, who: str, found: Pid1, after: Pid1 | None, place: Place
+) -> tuple[tuple[str, ...], Severity | None, Place]:
+    """What the finding says of a shell as PID 1, which passes no signal on: what it runs
+    last (a script of the tree, a runtime with no handler) decides the words and the fix."""
+    shell = _shell_words(place, found)
+    if found.script:
+        place = replace(place, fix=_script_fix(found))
+    inner = _last_script(context, link, found) if after is None else None
+    if inner is not None and inner.kind == "runtime":
+        after = inner
+    elif inner is not None and inner.kind == "shell":
+        found = replace(found, severity=None, why="")
+        place = replace(place, edits=(), fix=_script_fix(inner, around=found))
+        shell += (
+            f", and {inner.script}, which it runs, is a {inner.program} script that runs "
+            "each of its commands as a child, none with exec"
+        )
+    # handed over or not, a Node or Python program with no handler ignores it
+    bare = (
+        after is not None
+        and after.kind == "runtime"
+        and _runtime(context, link, who, after) is not None
+    )
+    uncertain = bool(found.why) and not bare
+    message: tuple[str, ...] = (
+        f"SIGTERM {'may not reach' if uncertain else 'never reaches'} {who}: {shell}",
+        "a shell as PID 1 ignores SIGTERM and does not pass it on: the server runs on "
+        "until SIGKILL at the end of the grace period, cutting what is in flight, and "
+        "every rollout waits out the grace",
+        place.fix
+        or "put `exec` in front of the command that starts the server, or an "
+        "init (tini) as the entry point",
+    )
+    severity = found.severity
+    if bare and after is not None:
+        severity = None
+        message += (
+            f"and {after.program}, once PID 1, has no SIGTERM handler in its code "
+            "either: register one that stops the server gracefully",
+        )
+    elif found.why:
+        message += (f"info only: {found.why}; exec makes it certain",)
+    return message, severity, place
 
 
 def _shell_words(place: Place, found: Pid1) -> str:

@@ -226,13 +226,164 @@ def _plan(
     memo: ParseMemo | None,
     only: Set[str] | None,
 ) -> FixOutcome:
-    outcome = FixOutcome()
-    # each pass parses again only the files the last one edited
-    memo = cache if cache is not None else memo if memo is not None else ParseMemo()
+    passes = _Passes(
+        sources, settings, unsafe=unsafe, jobs=jobs, cache=cache, given=given, memo=memo, only=only
+    )
+    outcome = passes.outcome
+    first: RunResult | None = None
+    changed_now: set[str] = set()
+    result: RunResult | None = None
+    previous: RunResult | None = None
+    applied: list[Finding] = []  # the findings whose fixes the pass made
+    for _ in range(MAX_PASSES):
+        result = passes.check()
+        if previous is not None:  # what the last pass's edits ended
+            gone = _gone(previous.findings, result.findings)
+            outcome.fixed += gone
+            ended = {id(f) for f in gone}
+            outcome.partial += [f for f in applied if id(f) not in ended]
+        first, previous = first or result, result
+        applied, chosen = passes.choose(result.findings)
+        changed_now, applied = passes.make(chosen, applied)
+        if not changed_now:
+            break
+    passes.settle(first, result, changed_now)
+    return outcome
 
-    def check(contents: dict[str, bytes]) -> RunResult:
-        return run(sources, settings, contents, jobs=jobs, cache=cache, memo=memo, save=False)
 
+class _Passes:
+    """A fix's state across its passes: each file's text now, which files a fix may edit,
+    and those no pass touches again."""
+
+    def __init__(
+        self,
+        sources: Sequence[Source],
+        settings: Settings,
+        *,
+        unsafe: bool,
+        jobs: int,
+        cache: Cache | None,
+        given: Mapping[str, bytes],
+        memo: ParseMemo | None,
+        only: Set[str] | None,
+    ) -> None:
+        self.sources, self.settings, self.unsafe = sources, settings, unsafe
+        self.jobs, self.cache, self.only = jobs, cache, only
+        # each pass parses again only the files the last one edited
+        self.memo = cache if cache is not None else memo if memo is not None else ParseMemo()
+        self.outcome = FixOutcome()
+        self.contents = _contents(sources, given)
+        self.outcome.original = dict(self.contents)
+        self.writable = {s.path for s in sources if s.report}  # never edit `--context` files
+        if only is not None:
+            self.writable &= only
+        self.yaml_files = {s.path for s in sources if s.language == MANIFESTS.name}
+        self.refused_files: set[str] = set()
+        # where making an edit failed: no later pass touches them, not even for another
+        # file's fix (the next try would be in this process, and a crash there would end
+        # the run)
+        self.broken_files: set[str] = set()
+
+    def check(self) -> RunResult:
+        """The check of the text as it is now."""
+        return run(
+            self.sources,
+            self.settings,
+            self.contents,
+            jobs=self.jobs,
+            cache=self.cache,
+            memo=self.memo,
+            save=False,
+        )
+
+    def choose(self, findings: Sequence[Finding]) -> tuple[list[Finding], dict[str, list[Edit]]]:
+        """The findings whose fixes this pass makes, and their edits by file (each once)."""
+        applied: list[Finding] = []
+        chosen: dict[str, list[Edit]] = defaultdict(list)
+        seen: set[str] = set()  # edits hold dicts (unhashable): known by their repr
+        for finding in findings:
+            if not finding.edits or finding.path in self.refused_files:
+                continue
+            if self.only is not None and finding.path not in self.only:
+                continue
+            if any(e.path in self.broken_files for e in finding.edits):
+                continue
+            if (finding.fix.safe or self.unsafe) and all(
+                e.path in self.writable for e in finding.edits
+            ):
+                applied.append(finding)
+                for edit in finding.edits:
+                    if repr(edit) not in seen:
+                        seen.add(repr(edit))
+                        chosen[edit.path].append(edit)
+        return applied, chosen
+
+    def make(
+        self, chosen: Mapping[str, list[Edit]], applied: Sequence[Finding]
+    ) -> tuple[set[str], list[Finding]]:
+        """The chosen edits made (each file's in a process of its own when there are many):
+        the files they changed, and the fixes of `applied` every edit of which was made."""
+        contents = self.contents
+        tasks = [
+            (p, contents[p], edits, p in self.yaml_files)
+            for p, edits in chosen.items()
+            if p in contents
+        ]
+        # each language's editor (libcst for Python) imported once, before any fork
+        for language in {language_of(e.path) for _, _, edits, _ in tasks for e in edits}:
+            if language is not None:
+                load(language.editor)
+        edited = fork_map(_EDITS, tasks, self.jobs, min_items=PARALLEL_MIN_EDITS)
+        changed: set[str] = set()
+        not_made: set[str] = set()  # the edits refused (by repr), or a path: all of its edits
+        for (path, data, _, _), (new, refusals, parsed, broke) in zip(tasks, edited, strict=True):
+            for reason in refusals:
+                key, said = _refused(path, reason, applied)
+                not_made.add(key)
+                self.outcome.refused.append(said)
+            if refusals and new == data:
+                self.refused_files.add(path)
+            if broke:
+                self.broken_files.add(path)
+            if new != data:
+                contents[path] = new
+                changed.add(path)
+                if parsed is not None:
+                    self.memo.store(path, new, parsed)
+        # a fix some edit of which was refused was not made: never "also made"
+        made = [
+            f
+            for f in applied
+            if not any(repr(e) in not_made or e.path in not_made for e in f.edits)
+        ]
+        return changed, made
+
+    def settle(
+        self, first: RunResult | None, last: RunResult | None, changed_now: set[str]
+    ) -> None:
+        """The outcome once the passes are over: files still changing put back, the fixed
+        text's check, the fixes counted."""
+        outcome, contents = self.outcome, self.contents
+        # Still changing after every pass: a fix that its own rule does not recognise, which
+        # would be made again on every run. Such a file is left exactly as it was.
+        for path in changed_now:
+            contents[path] = outcome.original[path]
+            outcome.refused.append(
+                f"{path}: not fixed: its fixes do not settle (made again after each pass)"
+            )
+        # The last pass changed nothing: its check is the check of the fixed text.
+        outcome.result = last if last is not None and not changed_now else self.check()
+        if changed_now:  # the files that did not settle were put back: count afresh
+            outcome.fixed = _gone(first.findings if first else [], outcome.result.findings)
+            outcome.partial = []
+        outcome.first = first
+        outcome.fixed_text = {p: d for p, d in contents.items() if d != outcome.original.get(p)}
+        _account(outcome, unsafe=self.unsafe)
+
+
+def _contents(sources: Sequence[Source], given: Mapping[str, bytes]) -> dict[str, bytes]:
+    """Each source's bytes: those `given`, or as read (a file that cannot be read is left
+    out: the check reports it)."""
     contents: dict[str, bytes] = {}
     for source in sources:
         if source.unread is not None:
@@ -244,92 +395,7 @@ def _plan(
             contents[source.path] = source.read()
         except OSError:
             continue  # the check reports it
-    outcome.original = dict(contents)
-    writable = {s.path for s in sources if s.report}  # never edit `--context` files
-    if only is not None:
-        writable &= only
-    yaml_files = {s.path for s in sources if s.language == MANIFESTS.name}
-    refused_files: set[str] = set()
-    # where making an edit failed: no later pass touches them, not even for another file's
-    # fix (the next try would be in this process, and a crash there would end the run)
-    broken_files: set[str] = set()
-    first: RunResult | None = None
-    changed_now: set[str] = set()
-    result: RunResult | None = None
-    previous: RunResult | None = None
-    applied: list[Finding] = []  # the findings whose fixes the pass made
-    for _ in range(MAX_PASSES):
-        result = check(contents)
-        if previous is not None:  # what the last pass's edits ended
-            gone = _gone(previous.findings, result.findings)
-            outcome.fixed += gone
-            ended = {id(f) for f in gone}
-            outcome.partial += [f for f in applied if id(f) not in ended]
-        first, previous = first or result, result
-        applied = []
-        chosen: dict[str, list[Edit]] = defaultdict(list)
-        seen: set[str] = set()  # edits hold dicts (unhashable): known by their repr
-        for finding in result.findings:
-            if not finding.edits or finding.path in refused_files:
-                continue
-            if only is not None and finding.path not in only:
-                continue
-            if any(e.path in broken_files for e in finding.edits):
-                continue
-            if (finding.fix.safe or unsafe) and all(e.path in writable for e in finding.edits):
-                applied.append(finding)
-                for edit in finding.edits:
-                    if repr(edit) not in seen:
-                        seen.add(repr(edit))
-                        chosen[edit.path].append(edit)
-        changed_now = set()
-        tasks = [
-            (p, contents[p], edits, p in yaml_files) for p, edits in chosen.items() if p in contents
-        ]
-        # each language's editor (libcst for Python) imported once, before any fork
-        for language in {language_of(e.path) for _, _, edits, _ in tasks for e in edits}:
-            if language is not None:
-                load(language.editor)
-        edited = fork_map(_EDITS, tasks, jobs, min_items=PARALLEL_MIN_EDITS)
-        not_made: set[str] = set()  # the edits refused (by repr), or a path: all of its edits
-        for (path, data, _, _), (new, refusals, parsed, broke) in zip(tasks, edited, strict=True):
-            for reason in refusals:
-                key, said = _refused(path, reason, applied)
-                not_made.add(key)
-                outcome.refused.append(said)
-            if refusals and new == data:
-                refused_files.add(path)
-            if broke:
-                broken_files.add(path)
-            if new != data:
-                contents[path] = new
-                changed_now.add(path)
-                if parsed is not None:
-                    memo.store(path, new, parsed)
-        # a fix some edit of which was refused was not made: never "also made"
-        applied = [
-            f
-            for f in applied
-            if not any(repr(e) in not_made or e.path in not_made for e in f.edits)
-        ]
-        if not changed_now:
-            break
-    # Still changing after every pass: a fix that its own rule does not recognise, which
-    # would be made again on every run. Such a file is left exactly as it was.
-    for path in changed_now:
-        contents[path] = outcome.original[path]
-        outcome.refused.append(
-            f"{path}: not fixed: its fixes do not settle (made again after each pass)"
-        )
-    # The last pass changed nothing: its check is the check of the fixed text.
-    outcome.result = result if result is not None and not changed_now else check(contents)
-    if changed_now:  # the files that did not settle were put back: count afresh
-        outcome.fixed = _gone(first.findings if first else [], outcome.result.findings)
-        outcome.partial = []
-    outcome.first = first
-    outcome.fixed_text = {p: d for p, d in contents.items() if d != outcome.original.get(p)}
-    _account(outcome, unsafe=unsafe)
-    return outcome
+    return contents
 
 
 def _account(outcome: FixOutcome, *, unsafe: bool) -> None:

@@ -14,7 +14,8 @@ import asyncio
 import gc
 import logging
 import os
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from k8slb import __version__
 from k8slb.internal import internal_error
@@ -33,6 +34,7 @@ DEBOUNCE_SECONDS = 0.2
 EXPLAIN_LINKS = "k8slb.explainLinks"
 # How long the editor is quiet before the garbage of old judgements is collected.
 COLLECT_AFTER_SECONDS = 10.0
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 class K8slbServer(LanguageServer):
@@ -186,187 +188,213 @@ class K8slbServer(LanguageServer):
         return path, folder, self.found.get(path, [])
 
 
+# The LSP methods k8slb answers: (method, its options, the handler), filled by `_feature`
+# below and registered on each server `build` makes.
+_FEATURES: list[tuple[str, Any, Callable[..., Any]]] = []
+
+
+def _feature(method: str, options: Any = None) -> Callable[[F], F]:
+    """The handler of `method` (pygls passes the server as its `ls`), for every server."""
+
+    def registered(handler: F) -> F:
+        _FEATURES.append((method, options, handler))
+        return handler
+
+    return registered
+
+
 def build() -> K8slbServer:
     """A server with every feature k8slb serves."""
     server = K8slbServer()
+    for method, options, handler in _FEATURES:
+        server.feature(method, options)(handler)
+    server.command(EXPLAIN_LINKS)(_explain_links)
+    return server
 
-    @server.feature(types.INITIALIZE)
-    def initialize(ls: K8slbServer, params: types.InitializeParams) -> None:
-        options = params.initialization_options
-        if isinstance(options, dict) and isinstance(options.get("debounceMs"), (int, float)):
-            ls.debounce = max(float(options["debounceMs"]), 0.0) / 1000
 
-    @server.feature(types.INITIALIZED)
-    def initialized(ls: K8slbServer, params: types.InitializedParams) -> None:
-        roots = [path_of(f.uri) for f in ls.workspace.folders.values()]
-        if not roots and ls.workspace.root_path:
-            roots = [ls.workspace.root_path]
-        ls.folders = [Workspace(root) for root in roots if root]
-        if not ls.folders:
-            ls.log("k8slb: no workspace folder: nothing is checked", types.MessageType.Warning)
-        watching = ls.client_capabilities.workspace
-        dynamic = (
-            watching is not None
-            and watching.did_change_watched_files is not None
-            and watching.did_change_watched_files.dynamic_registration
-        )
-        if dynamic:
-            ls.client_register_capability(
-                types.RegistrationParams(
-                    registrations=[
-                        types.Registration(
-                            id="k8slb-files",
-                            method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
-                            register_options=types.DidChangeWatchedFilesRegistrationOptions(
-                                watchers=[types.FileSystemWatcher(glob_pattern="**/*")]
-                            ),
-                        )
-                    ]
-                )
+@_feature(types.INITIALIZE)
+def _initialize(ls: K8slbServer, params: types.InitializeParams) -> None:
+    options = params.initialization_options
+    if isinstance(options, dict) and isinstance(options.get("debounceMs"), (int, float)):
+        ls.debounce = max(float(options["debounceMs"]), 0.0) / 1000
+
+
+@_feature(types.INITIALIZED)
+def _initialized(ls: K8slbServer, params: types.InitializedParams) -> None:
+    roots = [path_of(f.uri) for f in ls.workspace.folders.values()]
+    if not roots and ls.workspace.root_path:
+        roots = [ls.workspace.root_path]
+    ls.folders = [Workspace(root) for root in roots if root]
+    if not ls.folders:
+        ls.log("k8slb: no workspace folder: nothing is checked", types.MessageType.Warning)
+    watching = ls.client_capabilities.workspace
+    dynamic = (
+        watching is not None
+        and watching.did_change_watched_files is not None
+        and watching.did_change_watched_files.dynamic_registration
+    )
+    if dynamic:
+        ls.client_register_capability(
+            types.RegistrationParams(
+                registrations=[
+                    types.Registration(
+                        id="k8slb-files",
+                        method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                        register_options=types.DidChangeWatchedFilesRegistrationOptions(
+                            watchers=[types.FileSystemWatcher(glob_pattern="**/*")]
+                        ),
+                    )
+                ]
             )
-        for folder in ls.folders:
-            folder.plan()
-            ls.judge(folder)
-
-    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
-    def did_open(ls: K8slbServer, params: types.DidOpenTextDocumentParams) -> None:
-        known = ls.document(params.text_document.uri)
-        if known is None:
-            return
-        path, folder = known
-        if not folder.matters(path):
-            return
-        judged = folder.text_of(path) if folder.result is not None else None
-        if folder.open(path, params.text_document.text):
-            folder.plan()  # a file the last plan did not find
-            judged = None
-        if judged != params.text_document.text:
-            ls.judge(folder)
-        ls._send(path, [d for d, _ in ls.found.get(path, [])], force=True)
-
-    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
-    def did_change(ls: K8slbServer, params: types.DidChangeTextDocumentParams) -> None:
-        known = ls.document(params.text_document.uri)
-        if known is None:
-            return
-        path, folder = known
-        if folder.matters(path):
-            folder.open(path, ls.workspace.get_text_document(params.text_document.uri).source)
-            ls.schedule(folder)
-
-    @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
-    def did_save(ls: K8slbServer, params: types.DidSaveTextDocumentParams) -> None:
-        known = ls.document(params.text_document.uri)
-        if known is None:
-            return
-        path, folder = known
-        if folder.touched(path, added_or_gone=False) == "plan":
-            folder.plan()
+        )
+    for folder in ls.folders:
+        folder.plan()
         ls.judge(folder)
 
-    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
-    def did_close(ls: K8slbServer, params: types.DidCloseTextDocumentParams) -> None:
-        known = ls.document(params.text_document.uri)
-        if known is None:
-            return
-        path, folder = known
-        folder.close(path)  # the file on disk stands for it again
+
+@_feature(types.TEXT_DOCUMENT_DID_OPEN)
+def _did_open(ls: K8slbServer, params: types.DidOpenTextDocumentParams) -> None:
+    known = ls.document(params.text_document.uri)
+    if known is None:
+        return
+    path, folder = known
+    if not folder.matters(path):
+        return
+    judged = folder.text_of(path) if folder.result is not None else None
+    if folder.open(path, params.text_document.text):
+        folder.plan()  # a file the last plan did not find
+        judged = None
+    if judged != params.text_document.text:
+        ls.judge(folder)
+    ls._send(path, [d for d, _ in ls.found.get(path, [])], force=True)
+
+
+@_feature(types.TEXT_DOCUMENT_DID_CHANGE)
+def _did_change(ls: K8slbServer, params: types.DidChangeTextDocumentParams) -> None:
+    known = ls.document(params.text_document.uri)
+    if known is None:
+        return
+    path, folder = known
+    if folder.matters(path):
+        folder.open(path, ls.workspace.get_text_document(params.text_document.uri).source)
         ls.schedule(folder)
 
-    @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
-    def watched(ls: K8slbServer, params: types.DidChangeWatchedFilesParams) -> None:
-        touched: dict[str, set[str | None]] = {}  # folder root -> what its changes call for
-        for change in params.changes:
-            known = ls.document(change.uri)
-            if known is not None:
-                path, folder = known
-                added_or_gone = change.type != types.FileChangeType.Changed
-                touched.setdefault(folder.root, set()).add(
-                    folder.touched(path, added_or_gone=added_or_gone)
-                )
-        for folder in ls.folders:
-            calls = touched.get(folder.root, set())
-            if "plan" in calls:
-                folder.plan()
-            if calls - {None}:  # a checkout touches many files: judged once
-                ls.schedule(folder)
 
-    @server.feature(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
-    def folders_changed(ls: K8slbServer, params: types.DidChangeWorkspaceFoldersParams) -> None:
-        gone = {os.path.abspath(p) for f in params.event.removed if (p := path_of(f.uri))}
-        for folder in [f for f in ls.folders if f.root in gone]:
-            ls.folders.remove(folder)
-            ls._cancel(folder)
-            ls._publish(folder, {})  # its files' diagnostics cleared
-        for added in params.event.added:
-            root = path_of(added.uri)
-            if root is not None and all(f.root != os.path.abspath(root) for f in ls.folders):
-                folder = Workspace(root)
-                ls.folders.append(folder)
-                folder.plan()
-                ls.judge(folder)
+@_feature(types.TEXT_DOCUMENT_DID_SAVE)
+def _did_save(ls: K8slbServer, params: types.DidSaveTextDocumentParams) -> None:
+    known = ls.document(params.text_document.uri)
+    if known is None:
+        return
+    path, folder = known
+    if folder.touched(path, added_or_gone=False) == "plan":
+        folder.plan()
+    ls.judge(folder)
 
-    @server.feature(types.TEXT_DOCUMENT_HOVER)
-    def on_hover(ls: K8slbServer, params: types.HoverParams) -> types.Hover | None:
-        found = ls.found_at(params.text_document.uri)
-        if found is None:
-            return None
-        return hover.hover([f for d, f in found[2] if contains(d.range, params.position)])
 
-    @server.feature(
-        types.TEXT_DOCUMENT_CODE_ACTION,
-        types.CodeActionOptions(
-            code_action_kinds=[types.CodeActionKind.QuickFix, FIX_ALL], resolve_provider=True
-        ),
-    )
-    def code_action(
-        ls: K8slbServer, params: types.CodeActionParams
-    ) -> list[types.CodeAction] | None:
-        found = ls.found_at(params.text_document.uri)
-        if found is None:
-            return None
-        path, folder, pairs = found
-        codec = ls.workspace.position_codec
-        only = params.context.only
-        here = [(d, f) for d, f in pairs if same_lines(d.range, params.range)]
-        made: list[types.CodeAction] = []
-        if actions.wanted(types.CodeActionKind.QuickFix, only) and here:
-            made += actions.fixes(folder, here, codec)
-            made += actions.suppressions(folder, here, codec)
-        if actions.wanted(FIX_ALL, only) and actions.has_safe_fix(pairs):
-            if only is None and _resolves_edits(ls):  # worked out when chosen
-                made.append(actions.fix_all_action(data={"uri": params.text_document.uri}))
-            else:
-                edit = actions.fix_all(folder, path, codec)
-                if edit is not None:
-                    made.append(actions.fix_all_action(edit=edit))
-        return made
+@_feature(types.TEXT_DOCUMENT_DID_CLOSE)
+def _did_close(ls: K8slbServer, params: types.DidCloseTextDocumentParams) -> None:
+    known = ls.document(params.text_document.uri)
+    if known is None:
+        return
+    path, folder = known
+    folder.close(path)  # the file on disk stands for it again
+    ls.schedule(folder)
 
-    @server.feature(types.CODE_ACTION_RESOLVE)
-    def resolve(ls: K8slbServer, action: types.CodeAction) -> types.CodeAction:
-        data = action.data if isinstance(action.data, dict) else {}
-        known = ls.document(str(data.get("uri", "")))
-        if action.kind == FIX_ALL and known is not None:
+
+@_feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+def _watched(ls: K8slbServer, params: types.DidChangeWatchedFilesParams) -> None:
+    touched: dict[str, set[str | None]] = {}  # folder root -> what its changes call for
+    for change in params.changes:
+        known = ls.document(change.uri)
+        if known is not None:
             path, folder = known
-            ls.due(folder)
-            action.edit = actions.fix_all(
-                folder, path, ls.workspace.position_codec
-            ) or types.WorkspaceEdit(changes={})
-        return action
+            added_or_gone = change.type != types.FileChangeType.Changed
+            touched.setdefault(folder.root, set()).add(
+                folder.touched(path, added_or_gone=added_or_gone)
+            )
+    for folder in ls.folders:
+        calls = touched.get(folder.root, set())
+        if "plan" in calls:
+            folder.plan()
+        if calls - {None}:  # a checkout touches many files: judged once
+            ls.schedule(folder)
 
-    @server.command(EXPLAIN_LINKS)
-    def explain_links(ls: K8slbServer, *args: Any) -> str:
-        """Which code runs in which container, in each folder (`k8slb explain-links`)."""
-        said = []
-        for folder in ls.folders:
-            ls.due(folder)
-            if folder.result is not None:
-                said.append(f"{folder.root}:\n{links_text(folder.result.links)}")
-            else:
-                said.append(f"{folder.root}: {folder.problem}\n")
-        return "\n".join(said)
 
-    return server
+@_feature(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
+def _folders_changed(ls: K8slbServer, params: types.DidChangeWorkspaceFoldersParams) -> None:
+    gone = {os.path.abspath(p) for f in params.event.removed if (p := path_of(f.uri))}
+    for folder in [f for f in ls.folders if f.root in gone]:
+        ls.folders.remove(folder)
+        ls._cancel(folder)
+        ls._publish(folder, {})  # its files' diagnostics cleared
+    for added in params.event.added:
+        root = path_of(added.uri)
+        if root is not None and all(f.root != os.path.abspath(root) for f in ls.folders):
+            folder = Workspace(root)
+            ls.folders.append(folder)
+            folder.plan()
+            ls.judge(folder)
+
+
+@_feature(types.TEXT_DOCUMENT_HOVER)
+def _on_hover(ls: K8slbServer, params: types.HoverParams) -> types.Hover | None:
+    found = ls.found_at(params.text_document.uri)
+    if found is None:
+        return None
+    return hover.hover([f for d, f in found[2] if contains(d.range, params.position)])
+
+
+@_feature(
+    types.TEXT_DOCUMENT_CODE_ACTION,
+    types.CodeActionOptions(
+        code_action_kinds=[types.CodeActionKind.QuickFix, FIX_ALL], resolve_provider=True
+    ),
+)
+def _code_action(ls: K8slbServer, params: types.CodeActionParams) -> list[types.CodeAction] | None:
+    found = ls.found_at(params.text_document.uri)
+    if found is None:
+        return None
+    path, folder, pairs = found
+    codec = ls.workspace.position_codec
+    only = params.context.only
+    here = [(d, f) for d, f in pairs if same_lines(d.range, params.range)]
+    made: list[types.CodeAction] = []
+    if actions.wanted(types.CodeActionKind.QuickFix, only) and here:
+        made += actions.fixes(folder, here, codec)
+        made += actions.suppressions(folder, here, codec)
+    if actions.wanted(FIX_ALL, only) and actions.has_safe_fix(pairs):
+        if only is None and _resolves_edits(ls):  # worked out when chosen
+            made.append(actions.fix_all_action(data={"uri": params.text_document.uri}))
+        else:
+            edit = actions.fix_all(folder, path, codec)
+            if edit is not None:
+                made.append(actions.fix_all_action(edit=edit))
+    return made
+
+
+@_feature(types.CODE_ACTION_RESOLVE)
+def _resolve(ls: K8slbServer, action: types.CodeAction) -> types.CodeAction:
+    data = action.data if isinstance(action.data, dict) else {}
+    known = ls.document(str(data.get("uri", "")))
+    if action.kind == FIX_ALL and known is not None:
+        path, folder = known
+        ls.due(folder)
+        action.edit = actions.fix_all(
+            folder, path, ls.workspace.position_codec
+        ) or types.WorkspaceEdit(changes={})
+    return action
+
+
+def _explain_links(ls: K8slbServer, *args: Any) -> str:
+    """Which code runs in which container, in each folder (`k8slb explain-links`)."""
+    said = []
+    for folder in ls.folders:
+        ls.due(folder)
+        if folder.result is not None:
+            said.append(f"{folder.root}:\n{links_text(folder.result.links)}")
+        else:
+            said.append(f"{folder.root}: {folder.problem}\n")
+    return "\n".join(said)
 
 
 def _collect() -> None:

@@ -1067,6 +1067,59 @@ class _Finder:
         return None
 
     def link(self, workload: K8sObject, container: Container) -> Link | None:
+        found = self._evidence(workload, container)
+        if found is None:
+            return None
+        evidence, script, program = found
+        chosen = evidence[0]
+        dockerfile = self._dockerfile(chosen.folder, chosen.dockerfile)
+        chose = self._folder_chosen(workload, container, evidence, dockerfile)
+        if chose is None:
+            return None
+        folder, agreeing = chose
+        # a build naming a Dockerfile the tree lacks does not agree with one naming its own
+        stale = set() if self._missing(chosen) else {id(e) for e in evidence if self._missing(e)}
+        used = [e for e in evidence if e.folder in agreeing and id(e) not in stale]
+        overruled = [e for e in evidence if e.folder not in agreeing or id(e) in stale]
+        command, args = container.body.get("command"), container.body.get("args")
+        argv = container_argv(
+            command if isinstance(command, list) else None,
+            args if isinstance(args, list) else None,
+            dockerfile.entrypoint if dockerfile else None,
+            dockerfile.cmd if dockerfile else None,
+        )
+        entry = self._through_package(entry_of(argv), folder)
+        source = script or (
+            self._entry_source(entry, folder, dockerfile) if entry is not None else None
+        )
+        if source is not None and dockerfile is not None and chosen.kind != "config":
+            copied = self._copied_folder(dockerfile, folder)
+            if copied is not None and _below(source, copied):
+                folder = copied  # a wide context: the code is what the Dockerfile copies
+        source = self._source_run(workload, container, chosen, dockerfile, source, folder, used)
+        modules, folder = self._modules_run(source, program, argv, dockerfile, chosen, folder, used)
+        # narrowed to a folder inside the context: evidence naming a folder around it, inside
+        # the context (the service's folder, by its image's name), agrees
+        agree = [
+            e
+            for e in overruled
+            if e.folder != chosen.folder  # (`.` is below `.`)
+            and _below(e.folder, chosen.folder)
+            and _within(folder, e.folder)
+        ]
+        used += agree
+        overruled = [e for e in overruled if e not in agree]
+        used.sort(key=lambda e: e.strength)
+        return Link(
+            workload, container, folder, source, modules, tuple(used), tuple(overruled), dockerfile
+        )
+
+    def _evidence(
+        self, workload: K8sObject, container: Container
+    ) -> tuple[list[Evidence], str | None, str | None] | None:
+        """The evidence of the folder whose code the container runs, strongest first: its
+        folder's (builds, names), else a script of the tree its command names, else the Go
+        program its command names; with that script and that program. None with none."""
         evidence = self._folder_evidence(workload, container)
         command, args = container.body.get("command"), container.body.get("args")
         own = entry_of(container_argv(command, args, None, None)) if command or args else None
@@ -1085,9 +1138,21 @@ class _Finder:
                 evidence = [Evidence("command", said, program)]
         if not evidence:
             return None
+        return evidence, script, program
+
+    def _folder_chosen(
+        self,
+        workload: K8sObject,
+        container: Container,
+        evidence: list[Evidence],
+        dockerfile: Dockerfile | None,
+    ) -> tuple[str, set[str]] | None:
+        """The folder the strongest evidence names (or, for a Dockerfile shared by
+        services, the one a build argument chooses: its evidence added to `evidence`), and
+        the folders whose evidence agrees with it. None when no build of the image gives
+        that argument's value (`why_not` says so)."""
         chosen = evidence[0]
         folder = chosen.folder
-        dockerfile = self._dockerfile(folder, chosen.dockerfile)
         agreeing = {folder}
         if chosen.kind == "dockerfile name" and dockerfile is not None:
             # a folder it copies is its code: evidence pointing there agrees
@@ -1108,79 +1173,71 @@ class _Finder:
                 Evidence("dockerfile", replace(said, text=f"{said.text} ({given})"), folder)
             )
             agreeing.add(folder)
-        # a build naming a Dockerfile the tree lacks does not agree with one naming its own
-        stale = set() if self._missing(chosen) else {id(e) for e in evidence if self._missing(e)}
-        used = [e for e in evidence if e.folder in agreeing and id(e) not in stale]
-        overruled = [e for e in evidence if e.folder not in agreeing or id(e) in stale]
-        argv = container_argv(
-            command if isinstance(command, list) else None,
-            args if isinstance(args, list) else None,
-            dockerfile.entrypoint if dockerfile else None,
-            dockerfile.cmd if dockerfile else None,
-        )
-        entry = self._through_package(entry_of(argv), folder)
-        source = script or (
-            self._entry_source(entry, folder, dockerfile) if entry is not None else None
-        )
-        if source is not None and dockerfile is not None and chosen.kind != "config":
-            copied = self._copied_folder(dockerfile, folder)
-            if copied is not None and _below(source, copied):
-                folder = copied  # a wide context: the code is what the Dockerfile copies
+        return folder, agreeing
+
+    def _source_run(
+        self,
+        workload: K8sObject,
+        container: Container,
+        chosen: Evidence,
+        dockerfile: Dockerfile | None,
+        source: str | None,
+        folder: str,
+        used: list[Evidence],
+    ) -> str | None:
+        """The module the container runs: the configuration's pin, or `source`, the entry
+        its command line names (that line added to `used`: the container's, or the
+        Dockerfile's)."""
         pinned = self.shown.get(self.pins.get(container_key(workload, container.name), ""))
         if chosen.kind == "config" and pinned in self.modules:
-            source = pinned
-        elif source is not None and chosen.kind != "command":
-            if command or args:
+            return pinned
+        if source is not None and chosen.kind != "command":
+            if container.body.get("command") or container.body.get("args"):
                 used.append(Evidence("command", self._command_said(workload, container), folder))
             elif dockerfile is not None:
                 line = dockerfile.cmd_said or dockerfile.entrypoint_said
                 if line is not None:
                     used.append(Evidence("dockerfile", line, folder))
+        return source
+
+    def _modules_run(
+        self,
+        source: str | None,
+        program: str | None,
+        argv: Sequence[object],
+        dockerfile: Dockerfile | None,
+        chosen: Evidence,
+        folder: str,
+        used: list[Evidence],
+    ) -> tuple[tuple[str, ...], str]:
+        """The modules the container runs, and the folder of its code as they narrow it: the
+        entry's imports (a Node program's package), the Go program its command names or its
+        image builds (that build added to `used`), or the code its Dockerfile copies, else
+        the folder's own."""
         go = self._go_main(argv, dockerfile, folder) if source is None and dockerfile else None
         if source is not None and LANGUAGES[self.modules[source].language].project_files:
             # a Node program: the modules of its package (the nearest package.json's folder)
-            program = self.modules[source].project
-            modules = tuple(dict.fromkeys((source, *self.programs().get(program, ()))))
-        elif source is not None:
+            project = self.modules[source].project
+            return tuple(dict.fromkeys((source, *self.programs().get(project, ())))), folder
+        if source is not None:
             bases = [os.path.dirname(source), folder]
-            modules = tuple(self.imports.closure(source, bases))
-        elif program is not None:  # the Go program the command names, and its imports
-            modules = tuple(self.go.closure(program))
-        elif go is not None:  # the Go program the image builds, and what it imports
+            return tuple(self.imports.closure(source, bases)), folder
+        if program is not None:  # the Go program the command names, and its imports
+            return tuple(self.go.closure(program)), folder
+        if go is not None:  # the Go program the image builds, and what it imports
             build, package = go
-            modules = tuple(self.go.closure(package))
             folder = package if _below(package, folder) else folder  # not the whole context
             used.append(Evidence("dockerfile", build.said, folder))
-        elif chosen.kind == "dockerfile name" and dockerfile is not None:
+            return tuple(self.go.closure(package)), folder
+        if chosen.kind == "dockerfile name" and dockerfile is not None:
             # its context holds more than the image: what it copies of the code
-            modules = tuple(self._copied_code(dockerfile, folder))
-        elif dockerfile is not None and (copied := self._copied_folder(dockerfile, folder)):
-            folder = copied  # a wide context: the code is what the Dockerfile copies
-            modules = self._own_modules(folder)
-        else:
-            inner = dockerfile.folder if dockerfile is not None else folder
-            if (
-                inner in self.by_folder
-                and _below(inner, folder)
-                and not self._not_parents([folder])
-            ):
-                folder = inner  # a context that holds several services: the Dockerfile's code
-            modules = self._own_modules(folder)
-        # narrowed to a folder inside the context: evidence naming a folder around it, inside
-        # the context (the service's folder, by its image's name), agrees
-        agree = [
-            e
-            for e in overruled
-            if e.folder != chosen.folder  # (`.` is below `.`)
-            and _below(e.folder, chosen.folder)
-            and _within(folder, e.folder)
-        ]
-        used += agree
-        overruled = [e for e in overruled if e not in agree]
-        used.sort(key=lambda e: e.strength)
-        return Link(
-            workload, container, folder, source, modules, tuple(used), tuple(overruled), dockerfile
-        )
+            return tuple(self._copied_code(dockerfile, folder)), folder
+        if dockerfile is not None and (copied := self._copied_folder(dockerfile, folder)):
+            return self._own_modules(copied), copied  # a wide context: what the Dockerfile copies
+        inner = dockerfile.folder if dockerfile is not None else folder
+        if inner in self.by_folder and _below(inner, folder) and not self._not_parents([folder]):
+            folder = inner  # a context that holds several services: the Dockerfile's code
+        return self._own_modules(folder), folder
 
     def programs(self) -> dict[str, list[str]]:
         """The modules of each project, made when a Node entry first asks."""

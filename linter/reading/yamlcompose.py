@@ -403,7 +403,7 @@ def _document(events: Iterator[Any], line_offset: int, pos: Pos) -> tuple[Any, P
     YSeq and scalars, with an explicit stack (no recursion, whatever the nesting).
 
     This runs for every node of every manifest: the common event (a plain scalar in a block
-    mapping) takes the shortest path, and positions are tuples made once."""
+    mapping) takes the shortest path, inline, and positions are tuples made once."""
     open_: list[Any] = []  # the open collections, innermost last
     keys: list[Any] = []  # per open collection: _AWAIT_KEY, _MERGE_KEY, or (key, line, col)
     merges: dict[int, list[tuple[Any, Pos]]] = {}  # id(mapping) -> its `<<` values
@@ -430,30 +430,16 @@ def _document(events: Iterator[Any], line_offset: int, pos: Pos) -> tuple[Any, P
             start = False
         elif cls is _MappingStart or cls is _SequenceStart:
             here = (mark.line + 1 + line_offset, mark.column + 1)
-            if len(open_) >= MAX_NESTING:
-                raise _LimitExceeded(_TOO_DEEP, *here)
-            # made without their `__init__` (a Python call and its super()'s, each node)
-            if cls is _MappingStart:
-                value = _new_dict(YMap)
-                value.spots = {}
-            else:
-                value = _new_list(YSeq)
-                value.item_pos = []
-            value.pos = here
+            value = _collection(cls is _MappingStart, here, depth=len(open_))
             expanded += 1
             if event.anchor is not None:
                 anchor = _Anchor(value, here, expanded)
-                _anchor(anchors, event.anchor, anchor, here)
-                closing[id(value)] = anchor
+                closing[id(value)] = _anchor(anchors, event.anchor, anchor, here)
             start = True
         elif cls is AliasEvent:
             here = (mark.line + 1 + line_offset, mark.column + 1)
-            named = anchors.get(event.anchor)
-            if named is None:
-                raise YAMLProblem(f"found undefined alias *{event.anchor}", *here)
-            if named.size is None:
-                raise YAMLProblem(f"the alias *{event.anchor} is inside its own anchor", *here)
-            expanded += named.size
+            named, size = _aliased(anchors, event.anchor, here)
+            expanded += size
             if expanded > MAX_EXPANDED_NODES:
                 raise _LimitExceeded(_ALIAS_BOMB, *root_pos)
             value, here = named.value, named.pos  # the node it names, as the composer has it
@@ -461,12 +447,8 @@ def _document(events: Iterator[Any], line_offset: int, pos: Pos) -> tuple[Any, P
         elif cls is _MappingEnd or cls is _SequenceEnd:
             done = open_.pop()
             keys.pop()
-            if merges:
-                _apply_merges(done, merges.pop(id(done), ()))
-            if closing:
-                closed = closing.pop(id(done), None)
-                if closed is not None:
-                    closed.size = expanded - closed.start + 1
+            if merges or closing:
+                _close(done, merges, closing, expanded)
             continue
         elif cls is DocumentEndEvent:
             return root, root_pos
@@ -482,19 +464,7 @@ def _document(events: Iterator[Any], line_offset: int, pos: Pos) -> tuple[Any, P
             else:
                 pending = keys[-1]
                 if pending is _AWAIT_KEY:
-                    if start or value.__class__ is YMap or value.__class__ is YSeq:
-                        raise YAMLProblem(
-                            "a mapping key that is not a scalar is not supported", *here
-                        )
-                    if value == "<<" and _is_merge_key(event):
-                        keys[-1] = _MERGE_KEY
-                        continue
-                    # interned: a tree repeats a few keys thousands of times, and one
-                    # string each pickles once a file, loads once and is compared by identity
-                    key = _intern(value if value.__class__ is str else key_text(value))
-                    if key in parent.spots:
-                        raise YAMLProblem(f"duplicate key {key!r} in a mapping", *here)
-                    keys[-1] = (key, here[0], here[1])
+                    keys[-1] = _key(parent, value, event, here, start=start)
                     continue
                 keys[-1] = _AWAIT_KEY
                 if pending is _MERGE_KEY:
@@ -507,6 +477,63 @@ def _document(events: Iterator[Any], line_offset: int, pos: Pos) -> tuple[Any, P
             open_.append(value)
             keys.append(_AWAIT_KEY)
     raise YAMLProblem("the document does not end", *root_pos)  # pragma: no cover
+
+
+def _collection(mapping: bool, here: Pos, *, depth: int) -> Any:
+    """An empty YMap or YSeq at `here`, inside `depth` open collections (a problem past
+    MAX_NESTING), made without its `__init__` (a Python call and its super()'s, each node)."""
+    if depth >= MAX_NESTING:
+        raise _LimitExceeded(_TOO_DEEP, *here)
+    value: Any
+    if mapping:
+        value = _new_dict(YMap)
+        value.spots = {}
+    else:
+        value = _new_list(YSeq)
+        value.item_pos = []
+    value.pos = here
+    return value
+
+
+def _aliased(anchors: dict[str, _Anchor], name: str, here: Pos) -> tuple[_Anchor, int]:
+    """The anchor an alias at `here` names, and its expanded size: a problem when it is not
+    defined yet or when the alias is inside it."""
+    named = anchors.get(name)
+    if named is None:
+        raise YAMLProblem(f"found undefined alias *{name}", *here)
+    if named.size is None:
+        raise YAMLProblem(f"the alias *{name} is inside its own anchor", *here)
+    return named, named.size
+
+
+def _close(
+    done: Any,
+    merges: dict[int, list[tuple[Any, Pos]]],
+    closing: dict[int, _Anchor],
+    expanded: int,
+) -> None:
+    """A collection ends: its `<<` values merged in, and the anchor on it sized."""
+    if merges:
+        _apply_merges(done, merges.pop(id(done), ()))
+    if closing:
+        closed = closing.pop(id(done), None)
+        if closed is not None:
+            closed.size = expanded - closed.start + 1
+
+
+def _key(parent: Any, value: Any, event: Any, here: Pos, *, start: bool) -> Any:
+    """What a mapping awaits after the key `value` at `here`: _MERGE_KEY after `<<`, or
+    (key, line, column); a problem for a collection as a key or a key given twice."""
+    if start or value.__class__ is YMap or value.__class__ is YSeq:
+        raise YAMLProblem("a mapping key that is not a scalar is not supported", *here)
+    if value == "<<" and _is_merge_key(event):
+        return _MERGE_KEY
+    # interned: a tree repeats a few keys thousands of times, and one string each pickles
+    # once a file, loads once and is compared by identity
+    key = _intern(value if value.__class__ is str else key_text(value))
+    if key in parent.spots:
+        raise YAMLProblem(f"duplicate key {key!r} in a mapping", *here)
+    return (key, here[0], here[1])
 
 
 def _is_merge_key(event: Any) -> bool:
@@ -522,13 +549,15 @@ def merge_key(tag: Any, plain: bool, value: str) -> bool:
     return str(tag) == _MERGE
 
 
-def _anchor(anchors: dict[str, _Anchor], name: str, anchor: _Anchor, here: Pos) -> None:
+def _anchor(anchors: dict[str, _Anchor], name: str, anchor: _Anchor, here: Pos) -> _Anchor:
+    """`anchor` recorded under `name` (a problem when the name is taken), and returned."""
     first = anchors.get(name)
     if first is not None:
         raise YAMLProblem(
             f"the anchor &{name} is defined twice (first on line {first.pos[0]})", *here
         )
     anchors[name] = anchor
+    return anchor
 
 
 def _apply_merges(mapping: Any, sources: Iterable[tuple[Any, Pos]]) -> None:

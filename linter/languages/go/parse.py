@@ -282,17 +282,7 @@ class _Collector:
     def run(self, root: Node) -> None:
         self._bind(root, self.package)
         self._bind_flags()
-        for call, scope in self.calls:
-            called = _called_name(call.child_by_field_name("function"))
-            if called:
-                self.calls_to[called].append((call, scope))
-            for at, arg in enumerate(_items(call.child_by_field_name("arguments"))):
-                operand = (
-                    arg.child_by_field_name("operand") if arg.type == "unary_expression" else None
-                )
-                if operand is not None and operand.type == "selector_expression":
-                    field = _text(operand.child_by_field_name("field"))
-                    self.field_passes[field].append((call, at, scope))
+        self._index_calls()
         for expression, scope in self.url_expressions:
             for url in self.choices(expression, scope):
                 self.facts.urls.append((url, self.loc(expression)))
@@ -306,30 +296,72 @@ class _Collector:
             for call, scope in self.calls
         ]
         for call, scope, name in named:
-            if name in CHANNEL_FACTORIES:
-                self._channel(call, name, scope)
-            elif name == f"{GRPC}.NewServer":
-                server = self._server(call, scope)
-                if server.name:
-                    servers[server.name] = server
-            elif name in ("os/signal.Notify", "os/signal.NotifyContext"):
-                self._signal(call, name, servers, scope)
-            elif name in POOL_OPENERS:
-                self._db(call, scope, name)
-            elif name == f"{SQLX}.NewDb":  # an *sqlx.DB over a pool opened before
-                self._wrapped_pool(call)
-            elif name in _DEFAULT_CLIENT_CALLS or self._on_default_client(call):
-                self._default_client(call, scope)
-            elif name in REQUEST_URLS:
-                self._request_url(call, REQUEST_URLS[name], scope)
-            elif name == f"{GRPC}/resolver.SetDefaultScheme":
-                # for every grpc.Dial of the program (code/imported.py reads it there)
-                args = _items(call.child_by_field_name("arguments"))
-                scheme = self.value(args[0], scope) if args else UNKNOWN
-                self.facts.exports[DEFAULT_SCHEME] = scheme
-            elif name == f"{HEALTH}.NewServer":
-                self.facts.health_servicers.append(HealthServicer(self.loc(call), None))
-                self.health.add(self._bound_to(call) or "")
+            self._facts_of_call(call, scope, name, servers)
+        self._called_names(named)
+        for call, scope, name in named:
+            self._method(call, scope, servers)  # a server's, a pool's, a health server's
+            if name is not None and name.startswith(("net/http.", "golang.org/x/net/http2/h2c.")):
+                self._handed_to_http(call, servers)
+        if self.signal_sources:
+            self._signal_handling(root, named)
+        # a pool handed to callers outside the file: its lifetime may be set there
+        self.facts.deferred |= any(p.returned and p.lifetime is None for p in self.facts.db_pools)
+        for literal, scope in self.literals:
+            self._http(literal, scope)
+            for element in _keyed_elements(literal):
+                key, value = _keyed(element)
+                if _text(key) == "Handler" and _text(value) in servers:  # http.Server{Handler: s}
+                    self.facts.http_served.add(_text(value))
+        self._export()
+
+    def _index_calls(self) -> None:
+        """Each call by the name it calls (`calls_to`), and each that hands a field's
+        address to a function (`f(&s.addr)`: `field_passes`)."""
+        for call, scope in self.calls:
+            called = _called_name(call.child_by_field_name("function"))
+            if called:
+                self.calls_to[called].append((call, scope))
+            for at, arg in enumerate(_items(call.child_by_field_name("arguments"))):
+                operand = (
+                    arg.child_by_field_name("operand") if arg.type == "unary_expression" else None
+                )
+                if operand is not None and operand.type == "selector_expression":
+                    field = _text(operand.child_by_field_name("field"))
+                    self.field_passes[field].append((call, at, scope))
+
+    def _facts_of_call(
+        self, call: Node, scope: _Scope, name: str | None, servers: dict[str, Server]
+    ) -> None:
+        """The facts of a call by what it calls (`name`, qualified): a channel, a server
+        (added to `servers` by its name), a signal, a pool, an HTTP client or request..."""
+        if name in CHANNEL_FACTORIES:
+            self._channel(call, name, scope)
+        elif name == f"{GRPC}.NewServer":
+            server = self._server(call, scope)
+            if server.name:
+                servers[server.name] = server
+        elif name in ("os/signal.Notify", "os/signal.NotifyContext"):
+            self._signal(call, name, servers, scope)
+        elif name in POOL_OPENERS:
+            self._db(call, scope, name)
+        elif name == f"{SQLX}.NewDb":  # an *sqlx.DB over a pool opened before
+            self._wrapped_pool(call)
+        elif name in _DEFAULT_CLIENT_CALLS or self._on_default_client(call):
+            self._default_client(call, scope)
+        elif name in REQUEST_URLS:
+            self._request_url(call, REQUEST_URLS[name], scope)
+        elif name == f"{GRPC}/resolver.SetDefaultScheme":
+            # for every grpc.Dial of the program (code/imported.py reads it there)
+            args = _items(call.child_by_field_name("arguments"))
+            scheme = self.value(args[0], scope) if args else UNKNOWN
+            self.facts.exports[DEFAULT_SCHEME] = scheme
+        elif name == f"{HEALTH}.NewServer":
+            self.facts.health_servicers.append(HealthServicer(self.loc(call), None))
+            self.health.add(self._bound_to(call) or "")
+
+    def _called_names(self, named: list[tuple[Node, _Scope, str | None]]) -> None:
+        """The names the file calls (`facts.called`), and the calls that register with a
+        service registry the file imports a client of."""
         registries = [r for p in self.import_paths if (r := _registry_of(p, REGISTRY_CLIENTS))]
         for call, scope, _ in named:
             function = call.child_by_field_name("function")
@@ -340,34 +372,24 @@ class _Collector:
                 self.facts.registrations.append(
                     Registration(self.loc(call), registries[0], called, scope.name)
                 )
-        for call, scope, name in named:
-            self._method(call, scope, servers)  # a server's, a pool's, a health server's
-            if name is not None and name.startswith(("net/http.", "golang.org/x/net/http2/h2c.")):
-                self._handed_to_http(call, servers)
-        if self.signal_sources:
-            self._derived_contexts(named)
-            self.facts.signal_exits = signal_exits(root, self.unary, self.signal_sources, self.loc)
-            waits = {
-                call.id: (scope, name)
-                for call, scope, name in named
-                if name in ("time.Sleep", "time.After")
-            }
-            self.facts.signal_pauses = signal_pauses(
-                self.unary,
-                self.signal_sources,
-                self.loc,
-                lambda node: self._waits(node, waits),
-                self.health,
-            )
-        # a pool handed to callers outside the file: its lifetime may be set there
-        self.facts.deferred |= any(p.returned and p.lifetime is None for p in self.facts.db_pools)
-        for literal, scope in self.literals:
-            self._http(literal, scope)
-            for element in _keyed_elements(literal):
-                key, value = _keyed(element)
-                if _text(key) == "Handler" and _text(value) in servers:  # http.Server{Handler: s}
-                    self.facts.http_served.add(_text(value))
-        self._export()
+
+    def _signal_handling(self, root: Node, named: list[tuple[Node, _Scope, str | None]]) -> None:
+        """What follows a signal the file waits for: the contexts it derives, the exits and
+        the pauses (a sleep, a wait) before the server stops."""
+        self._derived_contexts(named)
+        self.facts.signal_exits = signal_exits(root, self.unary, self.signal_sources, self.loc)
+        waits = {
+            call.id: (scope, name)
+            for call, scope, name in named
+            if name in ("time.Sleep", "time.After")
+        }
+        self.facts.signal_pauses = signal_pauses(
+            self.unary,
+            self.signal_sources,
+            self.loc,
+            lambda node: self._waits(node, waits),
+            self.health,
+        )
 
     # -- what other files read ---------------------------------------------------------------
 
