@@ -79,42 +79,38 @@ class _Resolver:
             return os.path.dirname(os.path.normpath(importer.path))
         return self.go_packages().folder(package, os.path.dirname(os.path.normpath(importer.path)))
 
+    def _go_exports(self, kind: str) -> dict[tuple[str, str], list[tuple[CodeFacts, Any]]]:
+        """Each scanned Go module's exports of a kind (`KIND PACKAGE FUNCTION`), each value
+        with its module, by the folder of the package named and the function's name."""
+        found: dict[tuple[str, str], list[tuple[CodeFacts, Any]]] = {}
+        for module in self.by_path.values():
+            if module.language != "go" or module.is_test:
+                continue
+            for key, values in module.exports.items():
+                exported, _, rest = key.partition(" ")
+                if exported != kind:
+                    continue
+                package, _, name = rest.partition(" ")
+                home = self.go_folder(module, package)
+                if home is not None:
+                    found.setdefault((home, name), []).extend((module, v) for v in values)
+        return found
+
     def go_calls(self, folder: str, function: str) -> list[tuple[CodeFacts, tuple[Any, ...]]]:
         """The calls of a Go package's function in every scanned Go module, with the
         values each passes (the `call` exports), indexed once a run."""
         if self._go_calls is None:
-            self._go_calls = {}
-            for module in self.by_path.values():
-                if module.language != "go" or module.is_test:
-                    continue
-                for key, calls in module.exports.items():
-                    kind, _, rest = key.partition(" ")
-                    if kind != "call":
-                        continue
-                    package, _, name = rest.partition(" ")
-                    home = self.go_folder(module, package)
-                    if home is not None:
-                        self._go_calls.setdefault((home, name), []).extend(
-                            (module, call) for call in calls
-                        )
+            self._go_calls = self._go_exports("call")
         return self._go_calls.get((folder, function), [])
 
     def go_closes(self, folder: str, function: str) -> set[bool]:
         """Whether each scanned call of a Go package's function closes what it returns
         before its own function returns (the `closes` exports): {True} when every one does."""
         if self._go_closes is None:
-            self._go_closes = {}
-            for module in self.by_path.values():
-                if module.language != "go" or module.is_test:
-                    continue
-                for key, closes in module.exports.items():
-                    kind, _, rest = key.partition(" ")
-                    if kind != "closes":
-                        continue
-                    package, _, name = rest.partition(" ")
-                    home = self.go_folder(module, package)
-                    if home is not None:
-                        self._go_closes.setdefault((home, name), set()).update(closes)
+            self._go_closes = {
+                key: {closes for _, closes in pairs}
+                for key, pairs in self._go_exports("closes").items()
+            }
         return self._go_closes.get((folder, function), set())
 
     def go_scheme(self, importer: CodeFacts) -> str | None:
