@@ -687,6 +687,7 @@ def _run(
     code = 2
     try:
         os.setpgid(0, 0)  # a group of its own, which the caller's signals go to
+        _heed_forwarded_signals()
         connection.settimeout(None)
         if _receive(connection, 1) != b"G":
             os._exit(0)  # the caller gave up and runs itself
@@ -699,6 +700,17 @@ def _run(
             connection.sendall(b"X" + _INT.pack(code))
         finally:
             os._exit(code)
+
+
+def _heed_forwarded_signals() -> None:
+    """The signals a caller forwards end the run as they end a process of its own: a server
+    started in the background of a script inherits Ctrl-C ignored, and a run that kept that
+    would wait on its input for ever."""
+    for name in _FORWARDED:
+        number = getattr(signal, name, None)
+        if number is not None:
+            handler = signal.default_int_handler if name == "SIGINT" else signal.SIG_DFL
+            signal.signal(number, handler)
 
 
 def _become_caller(message: dict[str, Any], fds: list[int]) -> None:

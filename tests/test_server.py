@@ -226,6 +226,28 @@ def test_ctrl_c_reaches_the_served_run(server: None) -> None:
     assert b"Aborted!" in stderr  # click's own answer to Ctrl-C, in the run
 
 
+def test_ctrl_c_reaches_a_run_of_a_server_started_with_ctrl_c_ignored() -> None:
+    # a script's background job (`k8slb server start &`) starts with SIGINT ignored, and so
+    # would every run the server forks; a run heeds what its caller forwards all the same
+    ignored = subprocess.run(
+        [sys.executable, "-m", "k8slb", "server", "start", "--idle-timeout", "5"],
+        cwd=DEMO,
+        env={k: v for k, v in os.environ.items() if k != "K8SLB_NO_SERVER"},
+        capture_output=True,
+        timeout=120,
+        check=False,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
+    )
+    assert ignored.returncode == 0, ignored.stderr
+    pid = server_pid()
+    try:
+        test_ctrl_c_reaches_the_served_run(None)
+    finally:
+        k8slb("server", "stop")
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+
+
 def forwarding(caller: int) -> bool:
     """Whether a caller has handed its run over and forwards its signals (it catches
     SIGTSTP then); True where /proc does not tell."""
