@@ -12,11 +12,11 @@ variable in it is no evidence.
 from __future__ import annotations
 
 import posixpath
-import shlex
 from collections.abc import Sequence
 
 from k8slb.code.launchers import IN_PROCESS, PACKAGE_MANAGERS
 from k8slb.core import regex
+from k8slb.core.shell_words import shell_words
 from k8slb.record import record
 
 _PYTHON = regex.compile(r"^python(?:\d+(?:\.\d+)?)?$")
@@ -100,7 +100,7 @@ def entry_of(argv: Sequence[object]) -> Entry | None:
 def _from_shell(script: str) -> Entry | None:
     """The last command of a `sh -c` script that runs Python (`cd /app && python x.py`)."""
     try:
-        words = shlex.split(script, comments=True)
+        words = shell_words(script, comments=True)
     except ValueError:
         return None
     commands: list[list[str]] = [[]]

@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import os
 import posixpath
-import shlex
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
@@ -50,6 +49,7 @@ from k8slb.code.facts import CodeFacts, EnvRef, EnvText, Listen, Loc, Registrati
 from k8slb.code.projects import GoPackages, ImportGraph
 from k8slb.core import regex
 from k8slb.core.results import LinkRow
+from k8slb.core.shell_words import shell_words
 from k8slb.languages import LANGUAGES
 from k8slb.model.index import Index
 from k8slb.model.objects import Container, PodTemplate, pos_of
@@ -1266,7 +1266,7 @@ class _Finder:
             if command is None:
                 return None
             try:
-                entry = entry_of(shlex.split(command))
+                entry = entry_of(shell_words(command))
             except ValueError:
                 return None
         return None

@@ -13,13 +13,13 @@ import itertools
 import json
 import os
 import posixpath
-import shlex
 from collections import ChainMap
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from k8slb.core import regex
+from k8slb.core.shell_words import shell_words
 from k8slb.languages import LANGUAGES
 from k8slb.reading import java_builds
 from k8slb.reading.java_builds import GrpcJavaBuild, read_grpc_java
@@ -952,7 +952,7 @@ def _docker_build_words(
         return None
     rest = _WORKFLOW_EXPRESSION.sub("${EXPRESSION}", line[start.end() :])
     try:
-        words = shlex.split(rest, comments=True)
+        words = shell_words(rest, comments=True)
     except ValueError:
         return None
     tags, context, dockerfile = _docker_build_args(words)
@@ -1079,14 +1079,14 @@ def script_facts(
                 _assign(line, variables, make=False)
                 if line.startswith(("cd ", "pushd ")):  # each recipe line of Make: a new shell
                     try:
-                        words = [expand(word) for word in shlex.split(line, comments=True)]
+                        words = [expand(word) for word in shell_words(line, comments=True)]
                     except ValueError:
                         words = ["cd", "$"]
                     here = _cd(here, ["cd", *words[1:2]]) if here is not None else None
             continue
         try:
-            words = [expand(word) for word in shlex.split(recipe[start.end() :], comments=True)]
-            before = [expand(word) for word in shlex.split(recipe[: start.start()])]
+            words = [expand(word) for word in shell_words(recipe[start.end() :], comments=True)]
+            before = [expand(word) for word in shell_words(recipe[: start.start()])]
         except ValueError:
             continue
         cwd = _cd(here, before) if here is not None else None
@@ -1219,7 +1219,7 @@ def _from_docs(build: ImageBuild) -> ImageBuild | None:
 def _tag(rest: str, expand: Callable[[str], str], said: Said) -> list[ImageTag]:
     """`SOURCE TARGET` after `docker tag`, each an image whose repository is literal."""
     try:
-        words = [expand(w) for w in shlex.split(rest, comments=True) if not w.startswith("-")]
+        words = [expand(w) for w in shell_words(rest, comments=True) if not w.startswith("-")]
     except ValueError:
         return []
     if len(words) < 2:
@@ -1449,7 +1449,7 @@ def _copied_sources(arguments: str) -> list[str]:
     """The sources of a COPY from the build context that name a variable (`app/${APP}`),
     which the copies leave out; none from another stage."""
     try:
-        words = shlex.split(arguments) if not arguments.startswith("[") else json.loads(arguments)
+        words = shell_words(arguments) if not arguments.startswith("[") else json.loads(arguments)
     except ValueError:
         return []
     words = [str(w) for w in words] if isinstance(words, list) else []
@@ -1518,7 +1518,7 @@ def _go_builds(script: str, workdir: str, copies: list[Copy], said: Said) -> lis
     the image to the build context through the stage's COPY lines."""
     argv = _argv(_RUN_FLAGS.sub("", script))  # `RUN --mount=... go build`: the command
     try:
-        words = shlex.split(argv[2]) if argv[:2] == ("/bin/sh", "-c") else list(argv)
+        words = shell_words(argv[2]) if argv[:2] == ("/bin/sh", "-c") else list(argv)
     except ValueError:
         return []
     found = []
@@ -1576,7 +1576,7 @@ def _copies(arguments: str, workdir: str) -> list[Copy]:
             return []
     else:
         try:
-            words = shlex.split(arguments)
+            words = shell_words(arguments)
         except ValueError:
             return []
     flags = [w for w in words if w.startswith("--")]
