@@ -128,3 +128,31 @@ def test_who_dials_each_service_is_searched_for_once_a_run_not_once_a_service(
         name = finding.object.name if finding.object else ""
         assert f"serves Service {name}-metrics (env PEERS dials" in finding.detail[0]
     assert scanned == {"app": workloads}  # each container's strings read once
+
+
+def _kind_tests(folder: Path, workloads: int, monkeypatch: pytest.MonkeyPatch) -> int:
+    """How many times a run of KLB401 and KLB302 asks an object its kind, on a tree of
+    `workloads` Deployments that two Services select each."""
+    files = {f"app-{n}.yaml": _twice_selected(n, f"app-{n}-metrics:9090") for n in range(workloads)}
+    calls = 0
+    is_a = K8sObject.is_a
+
+    def counted(obj: K8sObject, group: str, kind: str) -> bool:
+        nonlocal calls
+        calls += 1
+        return is_a(obj, group, kind)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(K8sObject, "is_a", counted)
+        lint_files(folder, files, select=["KLB401", "KLB302"])
+    return calls
+
+
+def test_the_configurations_that_may_dial_a_service_are_not_sought_among_every_object(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a ConfigMap or Secret may name a Service with its port (config_dialers): asked of
+    # each Service, a walk of every object to find them made a run quadratic
+    few = _kind_tests(tmp_path / "few", 8, monkeypatch)
+    many = _kind_tests(tmp_path / "many", 32, monkeypatch)
+    assert many <= 4.5 * few  # four times the objects: four times the questions, not 16
