@@ -22,13 +22,14 @@ from k8slb.record import record
 PARALLEL_MIN_FILES = 200
 
 # What parsing a KB of each language costs in one process, in ms (each kind's files of the
-# 8,000-file bench tree parsed in process, on a 2-core VM: docs/speed.md); a reader's
+# 8,000-file bench tree parsed in process, on a 2-core VM: docs/speed.md; Java's and
+# JavaScript's since their readers stopped walking what they do not read); a reader's
 # kind says its own (`Reader.parse_ms_per_kb`). A language not listed is costed as Python.
 PARSE_MS_PER_KB = {
     "python": 0.26,
     "go": 1.45,
-    "java": 0.8,
-    "javascript": 0.85,
+    "java": 0.53,
+    "javascript": 0.76,
 }
 
 

@@ -1,13 +1,13 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
 from typing import Any
 
 from k8slb.core.edits import YamlEdit
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
-from k8slb.model.dialers import Dialer, config_dialers, dialers_by_service
+from k8slb.model.dialers import Dialer, config_dialers
 from k8slb.model.grpc_options import MAX_AGE
 from k8slb.model.http2 import Evidence, PinnedService, servers_behind
 from k8slb.model.index import Index, one_unscaled_replica, selector_of, service_type
@@ -153,7 +153,7 @@ def _scale_phrase(index: Index, backends: list[tuple[K8sObject, PodTemplate]]) -
 
 
 def _internal_dialers(
-    index: Index, pinned: PinnedService, direct: dict[int, list[Dialer]]
+    index: Index, pinned: PinnedService, direct: Mapping[int, list[Dialer]]
 ) -> list[Dialer]:
     """Who dials the Service on a gRPC port that only its system's components call: a
     container or channel that names it, or the system's configuration applied with it."""
@@ -413,9 +413,8 @@ class GrpcClusterIp(Rule):
         # strings, every channel's destinations), so only when a finding's wording depends
         # on it: a Service with a headless twin, an L7 proxy or a capped connection age.
         @functools.cache
-        def dialers() -> dict[int, list[Dialer]]:
-            wanted = [service for service, _ in judged]
-            return dialers_by_service(index, context.code(), context.links, wanted)
+        def dialers() -> Mapping[int, list[Dialer]]:
+            return context.dialers([service for service, _ in judged])
 
         # what proxies front each Service (read once a judged Service carries gRPC)
         fronts: dict[Key, list[Front]] = l7_fronts(index.objects) if judged else {}
@@ -628,7 +627,7 @@ class _Seen:
         context: Context,
         service: K8sObject,
         pinned: PinnedService,
-        dialers: Callable[[], dict[int, list[Dialer]]],
+        dialers: Callable[[], Mapping[int, list[Dialer]]],
         fronts: dict[Key, list[Front]],
     ) -> None:
         self.context, self.index = context, context.index

@@ -5,7 +5,6 @@ from collections.abc import Iterator
 from k8slb.code.facts import CodeFacts, Option, Server
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.model.addresses import loopback_only
-from k8slb.model.dialers import dialers_by_service
 from k8slb.model.grpc_options import INT_MAX, MAX_AGE, MAX_AGE_GRACE
 from k8slb.model.index import is_headless, one_unscaled_replica, service_type
 from k8slb.model.objects import pod_template
@@ -430,6 +429,7 @@ def _only_proxy(context: Context, facts: CodeFacts, fronts: dict[Key, list[Front
         if not usable:
             return None
         proxies.append(usable[0])
-    if not proxies or dialers_by_service(index, context.code(), context.links, services):
+    direct = context.dialers(services)
+    if not proxies or any(direct.get(id(service)) for service in services):
         return None
     return proxies[0]

@@ -1028,3 +1028,26 @@ def test_the_routes_come_from_the_readers_one_walk_of_the_file(
     [route] = facts(body, '"net/http"').routes
     assert (route.path, route.handler, route.trivial) == ("/healthz", "healthz", True)
     assert started == []
+
+
+def test_each_call_is_keyed_for_the_other_files_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # what a file's calls of other files' functions pass, and whether each closes what it
+    # gets, are exported by one key a call, worked out once (a reader's cost is its parse's)
+    from k8slb.languages.go import parse as go
+
+    keyed: list[int] = []
+    call_key = go._Collector._call_key
+
+    def counted(collector: go._Collector, call: Node, scope: go._Scope) -> str | None:
+        keyed.append(call.id)
+        return call_key(collector, call, scope)
+
+    monkeypatch.setattr(go._Collector, "_call_key", counted)
+    found = facts(
+        'func fetch() {\n\tconn, _ := client.Dial("backend:50051")\n\tdefer conn.Close()\n'
+        "\tgrpc.NewServer()\n}",
+        imports='"google.golang.org/grpc"\n\t"example.com/shop/client"',
+    )
+    assert found.exports["call example.com/shop/client Dial"] == [("backend:50051",)]
+    assert found.exports["closes example.com/shop/client Dial"] == [True]
+    assert len(keyed) == len(set(keyed)) == 3  # Dial, Close, NewServer

@@ -269,6 +269,32 @@ def test_fetch_and_http_request_go_through_the_global_agent_too() -> None:
     assert parse("c.js", fetch_import).agent_requests == []
 
 
+def test_only_a_request_is_searched_for_an_agent_of_its_own(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # every call's arguments, callbacks and all, searched for `agent:` cost a module more
+    # than its parse: the search is for the requests through Node's global agent alone
+    from k8slb.languages.javascript import parse as javascript
+
+    searched: list[str] = []
+    own_agent = javascript._OWN_AGENT
+
+    class Counted:
+        def search(self, text: str) -> object:
+            searched.append(text)
+            return own_agent.search(text)
+
+    monkeypatch.setattr(javascript, "_OWN_AGENT", Counted())
+    code = (
+        b"const axios = require('axios');\n"
+        b"app.use((req, res, next) => { log(req.url, { agent: 1 }); next(); });\n"
+        b"setTimeout(() => poll(), 1000);\n"
+        b"axios.get('http://cart:8080/x');\n"
+    )
+    assert [c.factory for c in javascript.parse("a.js", code).agent_requests] == ["axios.get"]
+    assert searched == ["'http://cart:8080/x'"]
+
+
 GRPC_PORT_SERVICE = """\
 apiVersion: v1
 kind: Service

@@ -535,3 +535,29 @@ def test_syntax_newer_than_the_runtime_is_not_analysed_rather_than_broken() -> N
 def test_http_routes_and_their_handlers(source: str, routes: list[tuple[str, str, bool]]) -> None:
     found = facts(source).routes
     assert sorted((r.path, r.handler, r.trivial) for r in found) == sorted(routes)
+
+
+def test_a_module_is_searched_for_its_imports_and_its_watched_words_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a file's reading costs what its parse does: the byte searches a reader needs are
+    # made once, the collector reusing the imports `parse` read (a registration's check)
+    from k8slb.languages.python import parse as python
+
+    searched: list[str] = []
+    module_imports, worth_parsing = python.module_imports, python.worth_parsing
+
+    def imports_of(data: bytes) -> tuple[tuple[int, str], ...]:
+        searched.append("module_imports")
+        return module_imports(data)
+
+    def worth(data: bytes) -> bool:
+        searched.append("worth_parsing")
+        return worth_parsing(data)
+
+    monkeypatch.setattr(python, "module_imports", imports_of)
+    monkeypatch.setattr(python, "worth_parsing", worth)
+    source = b"import consul\nimport grpc\nc = consul.Consul()\nc.agent.service.register('api')\n"
+    facts = python.parse("svc/app.py", source)
+    assert [r.registry for r in facts.registrations] == ["Consul"]
+    assert sorted(searched) == ["module_imports", "worth_parsing"]

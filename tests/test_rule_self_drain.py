@@ -5,6 +5,7 @@ says the server delays its own stop (info, naming the setting)."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from k8slb.code.facts import UNKNOWN
@@ -15,6 +16,9 @@ from k8slb.model.drains import drain_kind, duration_seconds, settings_in
 from k8slb.rulekit.examples import BUILT_HERE, READY, web_deployment
 
 from .helpers import lint_files, lint_text
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
 
 COREFILE = """\
 ---
@@ -396,3 +400,34 @@ def test_java_pauses_are_sleeps_a_shutdown_hook_makes_before_it_stops() -> None:
 
     pauses = parse_java("App.java", JAVA_HOOKS).signal_pauses
     assert sorted((p.loc.line, p.seconds) for p in pauses) == [(11, 5.0), (23, 3.0)]
+
+
+def test_a_java_hook_that_pauses_itself_reads_none_of_the_files_methods(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a method is walked for its pause only when a hook calls it: a reader's cost stays
+    # its parse's, however many methods the file has
+    from k8slb.languages.java import parse_shutdown
+    from k8slb.languages.java.parse import parse as parse_java
+
+    walked: list[int] = []
+    first_pause = parse_shutdown.first_pause
+
+    def counted(nodes: list[Node], *rest: Any) -> tuple[Node, object] | None:
+        walked.append(len(nodes))
+        return first_pause(nodes, *rest)
+
+    monkeypatch.setattr(parse_shutdown, "first_pause", counted)
+    methods = "".join(f"  void step{n}() {{ server.stop(); }}\n" for n in range(5))
+    source = (
+        "public class App {\n"
+        "  void start() {\n"
+        "    Runtime.getRuntime().addShutdownHook(new Thread(() -> {\n"
+        "      Thread.sleep(5000);\n"
+        "      server.shutdown();\n"
+        "    }));\n"
+        f"  }}\n{methods}}}\n"
+    )
+    pauses = parse_java("App.java", ("import io.grpc.Server;\n" + source).encode()).signal_pauses
+    assert [(p.loc.line, p.seconds) for p in pauses] == [(5, 5.0)]
+    assert walked == [1]  # the hook's own body

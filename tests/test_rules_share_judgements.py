@@ -4,13 +4,15 @@ share, not once for each rule that asks (a speed matter: the findings stay the s
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from k8slb.model import http2
+from k8slb.model import dialers, http2
 from k8slb.model.index import Index
 from k8slb.model.links import CodeLinks
 from k8slb.reading.objects import K8sObject
+from k8slb.reading.yamltree import YMap
 
 from .helpers import lint_files, rules_of
 
@@ -65,3 +67,92 @@ def test_a_grpc_service_is_judged_once_for_every_rule_that_asks_about_it(
     # KLB101 judges the Service; KLB102 and KLB103 ask the same of the channel's Service
     assert {"KLB101", "KLB102"} <= set(rules_of(result.findings))
     assert judged == {"backend": 1}
+
+
+def _twice_selected(number: int, peers: str) -> str:
+    """A Deployment without a preStop hook whose pods two Services select (its API and its
+    metrics), its env naming every peer."""
+    return f"""\
+apiVersion: v1
+kind: Service
+metadata: {{name: app-{number}}}
+spec:
+  selector: {{app: app-{number}}}
+  ports: [{{name: http, port: 80, targetPort: 8080}}]
+---
+apiVersion: v1
+kind: Service
+metadata: {{name: app-{number}-metrics}}
+spec:
+  selector: {{app: app-{number}}}
+  ports: [{{name: metrics, port: 9090}}]
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {{name: app-{number}}}
+spec:
+  replicas: 3
+  selector: {{matchLabels: {{app: app-{number}}}}}
+  template:
+    metadata: {{labels: {{app: app-{number}}}}}
+    spec:
+      containers:
+        - name: app
+          image: registry.example/app:1.0
+          ports: [{{containerPort: 8080}}, {{containerPort: 9090}}]
+          env: [{{name: PEERS, value: "{peers}"}}]
+"""
+
+
+def test_who_dials_each_service_is_searched_for_once_a_run_not_once_a_service(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # KLB401 and KLB302 name the Service a client is seen dialling among those selecting
+    # a container: asked of Service after Service, a search of the whole tree each time
+    # made a run quadratic in its Services
+    workloads = 8
+    peers = ",".join(f"app-{n}-metrics:9090" for n in range(workloads))
+    files = {f"app-{n}.yaml": _twice_selected(n, peers) for n in range(workloads)}
+    scanned: Counter[str] = Counter()
+    strings = dialers._strings
+
+    def counted(container: YMap) -> Iterator[tuple[str, str, int]]:
+        scanned[str(container.get("name"))] += 1
+        return strings(container)
+
+    monkeypatch.setattr(dialers, "_strings", counted)
+    result = lint_files(tmp_path, files, select=["KLB401", "KLB302"])
+    # each finding names the Service a client dials: the second of its two
+    assert len(result.findings) == 2 * workloads
+    for finding in result.findings:
+        name = finding.object.name if finding.object else ""
+        assert f"serves Service {name}-metrics (env PEERS dials" in finding.detail[0]
+    assert scanned == {"app": workloads}  # each container's strings read once
+
+
+def _kind_tests(folder: Path, workloads: int, monkeypatch: pytest.MonkeyPatch) -> int:
+    """How many times a run of KLB401 and KLB302 asks an object its kind, on a tree of
+    `workloads` Deployments that two Services select each."""
+    files = {f"app-{n}.yaml": _twice_selected(n, f"app-{n}-metrics:9090") for n in range(workloads)}
+    calls = 0
+    is_a = K8sObject.is_a
+
+    def counted(obj: K8sObject, group: str, kind: str) -> bool:
+        nonlocal calls
+        calls += 1
+        return is_a(obj, group, kind)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(K8sObject, "is_a", counted)
+        lint_files(folder, files, select=["KLB401", "KLB302"])
+    return calls
+
+
+def test_the_configurations_that_may_dial_a_service_are_not_sought_among_every_object(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a ConfigMap or Secret may name a Service with its port (config_dialers): asked of
+    # each Service, a walk of every object to find them made a run quadratic
+    few = _kind_tests(tmp_path / "few", 8, monkeypatch)
+    many = _kind_tests(tmp_path / "many", 32, monkeypatch)
+    assert many <= 4.5 * few  # four times the objects: four times the questions, not 16

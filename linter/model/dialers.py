@@ -135,9 +135,7 @@ def config_dialers(index: Index, service: K8sObject, ports: Collection[int]) -> 
     (`frontend_address: loki-query-frontend:9095`). Only an address with its port counts:
     a configuration names a Service for many things (a gossip seed, an HTTP API)."""
     found: list[Dialer] = []
-    for config in index.objects:
-        if not (config.is_a("", "ConfigMap") or config.is_a("", "Secret")):
-            continue
+    for config in index.configs:
         if not index.together(service, config):
             continue
         # a Secret's data is base64: its body cannot be searched for the name

@@ -107,6 +107,9 @@ class Index:
         self._claims: dict[tuple[str, str], list[K8sObject]] = defaultdict(list)
         # (namespace, name) -> the ConfigMaps of that name
         self._config_maps: dict[tuple[str, str], list[K8sObject]] = defaultdict(list)
+        # the ConfigMaps and Secrets, in order: what a configuration may dial (dialers.py),
+        # asked of each Service a run, where a walk of every object each time is quadratic
+        self.configs: list[K8sObject] = []
         # (namespace, label, value) -> the workloads whose pod template carries that label
         self._by_label: dict[tuple[str, str, str], list[K8sObject]] = defaultdict(list)
         self._templates: dict[int, PodTemplate] = {}
@@ -123,6 +126,8 @@ class Index:
                 self._claims[(namespace_key(obj.namespace), obj.name)].append(obj)
             elif obj.is_a("", "ConfigMap") and obj.name:
                 self._config_maps[(namespace_key(obj.namespace), obj.name)].append(obj)
+            if obj.is_a("", "ConfigMap") or obj.is_a("", "Secret"):
+                self.configs.append(obj)
             labels = obj.template_labels
             if labels is not None:
                 self.workload_objects.append(obj)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import ClassVar, Literal
 
@@ -26,6 +26,7 @@ from k8slb.core.findings import NO_FIX, Finding, FixInfo, Problem, Related, Seve
 from k8slb.inputs import MANIFESTS
 from k8slb.languages import LANGUAGES
 from k8slb.model.addresses import Address, Destination, destinations
+from k8slb.model.dialers import Dialer, dialers_by_service
 from k8slb.model.http2 import Evidence, PinnedService, pinned_grpc
 from k8slb.model.index import Index
 from k8slb.model.links import CodeLinks
@@ -105,6 +106,7 @@ class Context:
     _projects: dict[str, set[str]] = field(default_factory=dict, init=False, repr=False)
     _routes: dict[Key, list[K8sObject]] | None = field(default=None, init=False, repr=False)
     _pinned: dict[int, PinnedService | None] = field(default_factory=dict, init=False, repr=False)
+    _dialers: dict[int, list[Dialer]] | None = field(default=None, init=False, repr=False)
 
     def pinned(self, service: K8sObject, dialed: Evidence | None = None) -> PinnedService | None:
         """KLB101's judgement of a Service (http2.pinned_grpc), made once a run for every
@@ -118,6 +120,19 @@ class Context:
         if found is None and dialed is not None:
             return pinned_grpc(self.index, service, self.links, dialed)
         return found
+
+    def dialers(self, services: Collection[K8sObject]) -> Mapping[int, list[Dialer]]:
+        """Who dials each of `services` by its own name, by the Service's id
+        (dialers_by_service). Where every file is judged, rules ask it of Service after
+        Service (KLB401 and KLB302 of each Service a container's pods are in): the whole
+        tree is searched once a run, for every Service, where a search a Service made the
+        run quadratic. Where few files are (`--context`), the Services asked are looked for
+        by their names, which spares reading most of the tree."""
+        if self.judged is not None:
+            return dialers_by_service(self.index, self.code(), self.links, services)
+        if self._dialers is None:
+            self._dialers = dialers_by_service(self.index, self.code(), self.links)
+        return self._dialers
 
     def library_version(self, library: str, facts: CodeFacts) -> LibraryVersion:
         """The version of `library` the module is built with, as the build files above it

@@ -9,7 +9,7 @@ import weakref
 from collections.abc import Sequence
 
 from k8slb.core.findings import Related
-from k8slb.model.dialers import Dialer, config_dialers, dialers_by_service
+from k8slb.model.dialers import Dialer, config_dialers
 from k8slb.model.index import Index, service_type
 from k8slb.model.objects import Container, PodTemplate, namespace_key, service_ports
 from k8slb.model.routes import key_of
@@ -191,7 +191,7 @@ def called_through(context: Context, services: Sequence[K8sObject]) -> list[Rela
         for route in routes.get(key_of(service.namespace, service.name or ""), []):
             return [Related(route.path, route.pos[0], f"{route.kind}/{route.name} routes to it")]
     index = context.index
-    direct = dialers_by_service(index, context.code(), context.links, services)
+    direct = context.dialers(services)
     for service in services:
         dialers: list[Dialer] = direct.get(id(service), [])
         if not dialers:

@@ -415,8 +415,8 @@ class _Collector:
             self.facts.exports[f"options {name}"] = replace(
                 options, pending=tuple(dict.fromkeys(pending))
             )
-        for call, scope in self.calls:
-            key = self._call_key(call, scope)
+        keyed = [(call, scope, self._call_key(call, scope)) for call, scope in self.calls]
+        for call, scope, key in keyed:
             function = call.child_by_field_name("function")
             if key is None and function is not None and _text(function) in self.functions:
                 key = f"call  {_text(function)}"  # the file's own, for Channel.kept_by too
@@ -426,10 +426,11 @@ class _Collector:
                     closes.append(closing)
         self.choosing = True  # a caller's parameter may be one of several values
         try:
-            for call, scope in self.calls:
-                key = self._call_key(call, scope)
+            for call, scope, key in keyed:
+                if key is None:
+                    continue
                 args = _items(call.child_by_field_name("arguments"))
-                if key is None or not args or any(a.type == "variadic_argument" for a in args):
+                if not args or any(a.type == "variadic_argument" for a in args):
                     continue
                 values = tuple(
                     UNKNOWN if _no_address(arg) else self.value(arg, scope) for arg in args

@@ -160,6 +160,7 @@ _READ = """
 (class_declaration) @class
 (object_creation_expression) @creation
 (method_invocation) @call
+(method_declaration) @method
 (string_literal) @string
 ((identifier) @not_serving (#eq? @not_serving "NOT_SERVING"))
 """
@@ -494,7 +495,7 @@ class _Reader:
             if argument.type == "lambda_expression"
         ]
         if self.hooks:
-            methods = [n for n in walk(root) if n.type == "method_declaration"]
+            methods = found.get("method", [])
             self.facts.signal_pauses = signal_pauses(
                 self.hooks, methods, self.value, self.duration, lambda n: _loc(self.path, n)
             )

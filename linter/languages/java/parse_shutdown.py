@@ -36,7 +36,7 @@ def signal_pauses(
     loc: Callable[[Node], Loc],
 ) -> list[SignalPause]:
     """The pause of each hook's lambda; `methods`: the file's method declarations (each
-    read once, whatever the hooks that call it), `value` reads a number, `duration` an
+    read once, and only when a hook calls it), `value` reads a number, `duration` an
     amount of a TimeUnit in milliseconds."""
 
     def wait(node: Node) -> Any | None:
@@ -55,22 +55,33 @@ def signal_pauses(
         is_number = isinstance(millis, int | float) and not isinstance(millis, bool)
         return millis / 1000 if is_number else UNKNOWN
 
-    hooks = list(hooks)
-    in_methods: dict[str, tuple[Node, object]] = {}
-    for method in methods if hooks else ():
-        inner = method.child_by_field_name("body")
-        name = _name(method)
-        if inner is not None and name not in in_methods:
-            first = first_pause([inner], wait, _stops, _FUNCTIONS)
-            if first is not None:
-                in_methods[name] = first
+    by_name: dict[str, list[Node]] = {}
+    for method in methods:
+        by_name.setdefault(_name(method), []).append(method)
+    in_methods: dict[str, tuple[Node, object] | None] = {}
+
+    def in_method(name: str) -> tuple[Node, object] | None:
+        """The first pause of the first method of that name that has one: read when a
+        hook calls it, once (a file's other methods are not walked)."""
+        if name not in in_methods:
+            in_methods[name] = next(
+                (
+                    first
+                    for method in by_name.get(name, [])
+                    if (inner := method.child_by_field_name("body")) is not None
+                    and (first := first_pause([inner], wait, _stops, _FUNCTIONS)) is not None
+                ),
+                None,
+            )
+        return in_methods[name]
+
     found: list[SignalPause] = []
     for hook in hooks:
         body = hook.child_by_field_name("body")
         first = first_pause([body] if body is not None else [], wait, _stops, _FUNCTIONS)
         if first is None:  # the method the lambda runs, one step
             called = (_name(n) for n in walk(hook) if n.type == "method_invocation")
-            first = next((in_methods[name] for name in called if name in in_methods), None)
+            first = next((pause for name in called if (pause := in_method(name))), None)
         if first is not None:
             found.append(SignalPause(loc(first[0]), loc(hook), first[1]))
     return found

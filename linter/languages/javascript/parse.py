@@ -955,8 +955,7 @@ class _Module:
         the module: the agent is the process's, whoever calls it."""
         for node in sorted(self.of("call_expression"), key=lambda n: n.start_byte):
             function = node.child_by_field_name("function")
-            given = call_arguments(node)
-            if function is None or any(_OWN_AGENT.search(_text(arg)) for arg in given):
+            if function is None:
                 continue
             owner, method = _text(function), ""
             if function.type == "member_expression":
@@ -972,6 +971,11 @@ class _Module:
                     continue  # node-fetch, undici's, or the module's own
                 factory = "fetch"
             else:
+                continue
+            # a request given its own agent (each argument's text searched only for a
+            # request: every call's, callbacks and all, cost a module more than its parse)
+            given = call_arguments(node)
+            if any(_OWN_AGENT.search(_text(arg)) for arg in given):
                 continue
             url = settled(self.value(given[0])) if given and method != "create" else None
             if isinstance(url, Unknown) and given and given[0].type == "template_string":

@@ -47,7 +47,7 @@ from k8slb.code.facts import (
     registry_scheme,
     worth_parsing,
 )
-from k8slb.code.projects import module_imports
+from k8slb.code.projects import Import, module_imports
 from k8slb.core import regex
 from k8slb.core.findings import Problem, Severity
 from k8slb.languages.python.parse_ast import dotted
@@ -161,16 +161,23 @@ def _parse(source: bytes, path: str = "<unknown>") -> ast.Module:
 def parse(path: str, data: bytes) -> CodeFacts:
     """The facts of one Python file: most files get no syntax tree, only the one-line
     values other modules may import, and the modules it imports."""
-    facts = analyse(path, data) if worth_parsing(data) else analyse_exports(path, data)
-    facts.imports = module_imports(data)
+    imports = module_imports(data)
+    facts = _analyse(path, data, imports) if worth_parsing(data) else analyse_exports(path, data)
+    facts.imports = imports
     return facts
 
 
 def analyse(path: str, data: bytes) -> CodeFacts:
     """The facts of one Python file; a file that does not parse gives a KLB004 problem."""
-    facts = CodeFacts(path, "python", is_test=is_test_path(path))
     if not worth_parsing(data):
-        return facts
+        return CodeFacts(path, "python", is_test=is_test_path(path))
+    return _analyse(path, data, None)
+
+
+def _analyse(path: str, data: bytes, imports: tuple[Import, ...] | None) -> CodeFacts:
+    """`analyse` of a file worth it, with the modules it imports when already read (each
+    read of a file's bytes once: a file's own cost is what a run's is made of)."""
+    facts = CodeFacts(path, "python", is_test=is_test_path(path))
     try:
         tree = _parse(data, path)
     except SyntaxError as error:
@@ -179,7 +186,7 @@ def analyse(path: str, data: bytes) -> CodeFacts:
     except (ValueError, RecursionError, MemoryError) as error:  # NUL bytes, deep nesting
         facts.problem = Problem("KLB004", path, 1, 1, f"not valid Python: {error}")
         return facts
-    _Collector(path, data, facts).run(tree)
+    _Collector(path, data, facts, imports).run(tree)
     facts.markers = comment_markers(path, data.decode("utf-8", errors="replace"))
     return facts
 
@@ -209,7 +216,7 @@ def analyse_exports(path: str, data: bytes) -> CodeFacts:
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             continue
     tree = ast.Module(body=statements, type_ignores=[])
-    _Collector(path, data, facts).run(tree)
+    _Collector(path, data, facts, None).run(tree)
     return CodeFacts(
         path, "python", is_test=facts.is_test, exports=facts.exports, deferred=facts.deferred
     )
@@ -337,8 +344,11 @@ class _Site:
 
 
 class _Collector(Values):
-    def __init__(self, path: str, data: bytes, facts: CodeFacts) -> None:
+    def __init__(
+        self, path: str, data: bytes, facts: CodeFacts, imports: tuple[Import, ...] | None
+    ) -> None:
         super().__init__(path, data, facts)
+        self.imports_read = imports  # module_imports(data), when the caller read it
         self.sites: list[_Site] = []
         self.stops: list[tuple[ast.Call, str, bool, Scope]] = []
         self.listens: list[tuple[ast.Call, str, Scope]] = []
@@ -497,7 +507,10 @@ class _Collector(Values):
     def _registration(self, node: ast.Call, parents: Parents) -> None:
         """A registry client's register call, in a module that imports the client."""
         if self.registries is None:
-            imported = {name.split(".")[0] for _, name in module_imports(self.data)}
+            imports = self.imports_read
+            if imports is None:
+                imports = module_imports(self.data)
+            imported = {name.split(".")[0] for _, name in imports}
             self.registries = [r for top, r in REGISTRY_CLIENTS.items() if top in imported]
         called = dotted(node.func)
         for registry in self.registries:
