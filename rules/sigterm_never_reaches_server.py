@@ -16,7 +16,7 @@ from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.languages import LANGUAGES
 from k8slb.model.links import Link
 from k8slb.model.objects import STOP_SIGNALS, Container, PodTemplate, pos_of
-from k8slb.model.scripts import image_script
+from k8slb.model.scripts import image_script, tree_scripts
 from k8slb.reading.build_files import DOCKERFILE_NAMES, Dockerfile, Said, ShellScript
 from k8slb.reading.objects import K8sObject
 from k8slb.record import record
@@ -237,9 +237,12 @@ class SigtermNeverReachesServer(Rule):
       `app.py`, the code of the folder the image is built from. A gRPC server waited on is
       `grpc-no-graceful-shutdown`'s to report, not this rule's;
     - a shell script of the tree as PID 1 (the ENTRYPOINT, CMD or `command` names a file
-      that a COPY of the Dockerfile put there, a path or a name in a PATH folder): its shell
+      that a COPY or ADD of the Dockerfile put there, a path or a name in a PATH folder, or
+      a shell is run on it: `sh docker-entrypoint.sh`, by the shell named): its shell
       runs each command as a child, the last one too (a script file is never handed over
-      as `sh -c` may be), unless one is run with `exec`. A script that ends with
+      as `sh -c` may be), unless one is run with `exec`. A container judged by its
+      manifest alone whose shell runs a script file is judged by the tree's scripts of
+      that path, when every one of them leaves the shell PID 1. A script that ends with
       `exec "$@"` hands PID 1 to its arguments: an entry point's CMD is judged as if it
       were PID 1 (a shell-form `CMD java -jar app.jar` makes `/bin/sh -c` PID 1 again), and
       reported at the CMD's line. A shell-form line that runs such a script (`CMD
@@ -764,11 +767,51 @@ def _script_commands(text: str) -> list[Command] | None:
     return _grouped(tokens)
 
 
-def _script_of(context: Context, link: Link | None, word: str) -> ShellScript | None:
-    """The script of the tree that the program `word` is in the container's image."""
+def _script_of(
+    context: Context, link: Link | None, word: str, operand: bool = False
+) -> ShellScript | None:
+    """The script of the tree that the program `word` (a shell's `operand`) is in the
+    container's image."""
     if link is None or link.dockerfile is None:
         return None
-    return image_script(context.links.scripts, link.dockerfile, link.folder, word)
+    return image_script(context.links.scripts, link.dockerfile, link.folder, word, operand)
+
+
+def _shell_operand(argv: Sequence[object]) -> tuple[str, str, list[str]] | None:
+    """A shell run on a script file (`sh docker-entrypoint.sh`, `bash -e run.sh ARG`):
+    the shell, the file's word and its arguments; None for `sh -c` and any other program."""
+    words = [str(word) for word in argv]
+    program = posixpath.basename(words[0]) if words else ""
+    if program not in _SHELLS:
+        return None
+    at = 1
+    while at < len(words) and words[at].startswith("-"):
+        flags = words[at][1:]
+        if _COMMAND_OPTION.fullmatch(words[at]) or not flags.isalpha() or "o" in flags:
+            return None  # `-c`, `-o NAME`, or a long option k8slb does not know
+        at += 1
+    return (program, words[at], words[at + 1 :]) if at < len(words) else None
+
+
+def _operand_script(
+    context: Context, link: Link | None, shell: str, word: str, args: list[str]
+) -> Pid1 | None:
+    """What a shell run on the script file `word` leaves as PID 1: the file in the image
+    when a Dockerfile says where, else, for a container judged by its manifest alone, the
+    tree's scripts by that path, when every one of them leaves the shell PID 1 (the shell
+    named runs it, whatever its first line says)."""
+    script = _script_of(context, link, word, operand=True)
+    if script is not None:
+        return script_pid1(replace(script, shell=shell), args)
+    if link is not None and link.dockerfile is not None:
+        return None  # not the tree's: the base image's, or made in a RUN
+    found = [
+        script_pid1(replace(script, shell=shell), args)
+        for script in tree_scripts(context.links.scripts, word)
+    ]
+    if not found or any(pid is None or not pid.script for pid in found):
+        return None
+    return found[0]
 
 
 def _entry_script(
@@ -783,6 +826,9 @@ def _entry_script(
     """PID 1 when the container's program is a script of the tree: the script's shell, or
     what it hands over to with `exec`. A script that ends with `exec "$@"` hands over to
     the CMD: the place is the CMD's line (or the manifest's `args`) then."""
+    operand = _shell_operand(argv)
+    if operand is not None:
+        return _operand_script(context, link, *operand), None
     script = _script_of(context, link, str(argv[0])) if argv else None
     if script is None:
         return None, None
