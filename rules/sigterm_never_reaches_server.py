@@ -7,13 +7,14 @@ import shlex
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
-from k8slb.code.entry_points import compiled_sources, container_argv, entry_of
+from k8slb.code.entry_points import container_argv, entry_of
 from k8slb.code.facts import CodeFacts, Loc
 from k8slb.code.launchers import Launcher, after_prefix, in_process, launcher
 from k8slb.core import regex
 from k8slb.core.edits import Edit, LineEdit, YamlEdit
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.languages import LANGUAGES
+from k8slb.model.entries import Entries, compiled_source, within
 from k8slb.model.links import Link
 from k8slb.model.objects import STOP_SIGNALS, Container, PodTemplate, pos_of
 from k8slb.model.scripts import image_script, tree_scripts
@@ -226,7 +227,8 @@ class SigtermNeverReachesServer(Rule):
       code the container runs (its import closure, or its Node program; for compiled
       output, `node dist/apps/auth/main`, the program of the source it is built from,
       `apps/auth/src/main.ts`, else the linked code when it is one Node program, each with
-      the workspace's programs above it, whose libraries it may import; under a link by the
+      the workspace's programs above it, whose libraries it may import, less the entry
+      modules that other containers of the same code start; under a link by the
       image's name alone, only when PID 1 is the Dockerfile's) registers a
       SIGTERM handler (`process.on('SIGTERM')`, a shutdown library, NestJS's
       `enableShutdownHooks()`; `signal.signal`, `loop.add_signal_handler`) or starts a
@@ -579,10 +581,11 @@ def _runtime(context: Context, link: Link | None, who: str, found: Pid1) -> tupl
         return None
     # an in-process runner (`flask run`) names the application apart, or not at all: the
     # code of its folder is what it runs
-    code = context.links.code(link) if link.entry is not None or runner is not None else None
+    entries = Entries(context.links)
+    code = entries.code(link) if link.entry is not None or runner is not None else None
     built_from = ""
     if code is None:
-        judged = _node_program(context, link, found)
+        judged = _node_program(context, entries, link, found)
         if judged is None:
             return None
         built_from, code = judged
@@ -598,12 +601,15 @@ def _runtime(context: Context, link: Link | None, who: str, found: Pid1) -> tupl
     )
 
 
-def _node_program(context: Context, link: Link, found: Pid1) -> tuple[str, list[CodeFacts]] | None:
+def _node_program(
+    context: Context, entries: Entries, link: Link, found: Pid1
+) -> tuple[str, list[CodeFacts]] | None:
     """The Node program that `node` runs when the link knows no entry module (the command
     names compiled output, `node dist/apps/auth/main`): the program of the source it is
     built from (code/entry_points.compiled_sources), else the linked code when it is one
     Node program; with the programs of the workspace above it, whose libraries it may
-    import by a path alias. Said as where it was found; None when uncertain."""
+    import by a path alias, less the entries other containers of that code start. Said as
+    where it was found; None when uncertain."""
     # a link by a name alike judges the Dockerfile's folder rightly only when PID 1 is that
     # Dockerfile's (the finding is then on its line), not the manifest's command
     commanded = bool(link.container.body.get("command") or link.container.body.get("args"))
@@ -614,15 +620,8 @@ def _node_program(context: Context, link: Link, found: Pid1) -> tuple[str, list[
     own = [m for m in context.links.code(link) if not m.is_test]
     if not own or not all(LANGUAGES[m.language].project_files for m in own):
         return None
-    below = [path for path in context.links.modules if _within(path, link.folder)]
-    sources = {
-        path
-        for tail in (compiled_sources(script) if script is not None else ())
-        for path in below
-        if path.endswith(os.sep + os.path.normpath(tail))
-    }
-    if len(sources) == 1:
-        (source,) = sources
+    source = compiled_source(context.links, link.folder, script) if script is not None else None
+    if source is not None:
         project = context.links.modules[source].project
         shown = os.path.relpath(source, link.folder)
         said = f" (the program of {shown}, which {script} is built from)"
@@ -631,14 +630,13 @@ def _node_program(context: Context, link: Link, found: Pid1) -> tuple[str, list[
         said = f" (the one Node program linked to it, in {os.path.relpath(project, link.folder)})"
     else:
         return None
+    others = entries.others(link)
     program = [
-        m for m in context.links.modules.values() if not m.is_test and _within(project, m.project)
+        m
+        for m in context.links.modules.values()
+        if not m.is_test and within(project, m.project) and os.path.normpath(m.path) not in others
     ]
     return said, program
-
-
-def _within(path: str, folder: str) -> bool:
-    return folder in ("", ".") or path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
 def _place(
