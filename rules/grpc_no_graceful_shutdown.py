@@ -5,7 +5,7 @@ from collections.abc import Iterator
 
 from k8slb.code.facts import CodeFacts
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
-from k8slb.model.entries import Entries
+from k8slb.model.entries import Entries, entries_of
 from k8slb.rulekit.base import STOPPING, Context, Example, Rule
 from k8slb.rulekit.dialect import dialect_of
 from k8slb.rulekit.examples import (
@@ -200,7 +200,7 @@ class GrpcNoGracefulShutdown(Rule):
     )
 
     def check(self, context: Context) -> Iterator[Finding]:
-        entries = Entries(context.links)
+        entries = entries_of(context.links)
         for facts in context.judged_code():
             yield from self._late_handlers(context, entries, facts)
             yield from self._exits_while_draining(context, entries, facts)

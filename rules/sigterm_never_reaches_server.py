@@ -14,7 +14,7 @@ from k8slb.core import regex
 from k8slb.core.edits import Edit, LineEdit, YamlEdit
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.languages import LANGUAGES
-from k8slb.model.entries import Entries, compiled_source, within
+from k8slb.model.entries import Entries, compiled_source, entries_of, within
 from k8slb.model.links import Link
 from k8slb.model.objects import STOP_SIGNALS, Container, PodTemplate, pos_of
 from k8slb.model.scripts import image_script, tree_scripts
@@ -226,7 +226,11 @@ class SigtermNeverReachesServer(Rule):
     - Node.js or Python as PID 1 (`node server.js`, `python app.py`) when no module of the
       code the container runs (its import closure, or its Node program; for compiled
       output, `node dist/apps/auth/main`, the program of the source it is built from,
-      `apps/auth/src/main.ts`, else the linked code when it is one Node program, each with
+      `apps/auth/src/main.ts`, else the linked code when it is one Node program (`info`
+      then, saying why: the file node runs is build output made from no module k8slb can
+      name, `dist/bundle.js` or a framework's `.output/server/index.mjs`, and what the
+      framework writes into it at build time, a server and its SIGTERM handler, is not in
+      the code read), each with
       the workspace's programs above it, whose libraries it may import, less the entry
       modules that other containers of the same code start; under a link by the
       image's name alone, only when PID 1 is the Dockerfile's) registers a
@@ -472,7 +476,7 @@ def _wording(
         runtime = _runtime(context, link, who, found)
         if runtime is None:
             return None
-        return runtime, None, place
+        return *runtime, place
     if found.kind == "launcher" and found.launcher is not None:
         message = (
             f"SIGTERM never reaches {who}: {found.program} is PID 1",
@@ -515,11 +519,8 @@ def _shell_wording(
             "each of its commands as a child, none with exec"
         )
     # handed over or not, a Node or Python program with no handler ignores it
-    bare = (
-        after is not None
-        and after.kind == "runtime"
-        and _runtime(context, link, who, after) is not None
-    )
+    judged = _runtime(context, link, who, after) if after is not None else None
+    bare = after is not None and after.kind == "runtime" and judged is not None and not judged[1]
     uncertain = bool(found.why) and not bare
     message: tuple[str, ...] = (
         f"SIGTERM {'may not reach' if uncertain else 'never reaches'} {who}: {shell}",
@@ -572,44 +573,58 @@ def _hook_stops_server(container: Container, argv: Sequence[object], found: Pid1
     )
 
 
-def _runtime(context: Context, link: Link | None, who: str, found: Pid1) -> tuple[str, ...] | None:
+def _runtime(
+    context: Context, link: Link | None, who: str, found: Pid1
+) -> tuple[tuple[str, ...], Severity | None] | None:
     """The message for Node.js or Python as PID 1 with no SIGTERM handler in the code the
-    container runs; None when k8slb does not know that code, or it has a handler, or it
-    is a gRPC server that grpc-no-graceful-shutdown judges."""
+    container runs, and its severity (None: the rule's); None when k8slb does not know
+    that code, or it has a handler, or it is a gRPC server that grpc-no-graceful-shutdown
+    judges."""
     runner = in_process(found.words)
     if link is None:
         return None
     # an in-process runner (`flask run`) names the application apart, or not at all: the
     # code of its folder is what it runs
-    entries = Entries(context.links)
+    entries = entries_of(context.links)
     code = entries.code(link) if link.entry is not None or runner is not None else None
-    built_from = ""
+    built_from, output = "", ""
     if code is None:
         judged = _node_program(context, entries, link, found)
         if judged is None:
             return None
-        built_from, code = judged
+        built_from, code, output = judged
     if not code or any(m.sigterm_handlers or m.signal_servers or m.waits for m in code):
         return None
     program = f"{runner} (Python)" if runner is not None else found.program
-    return (
+    message: tuple[str, ...] = (
         f"{program} is PID 1 of {who} with no SIGTERM handler in the code it runs{built_from}",
         f"as PID 1, {program} ignores a signal it has no handler for: the server runs on "
         "until SIGKILL at the end of the grace period, cutting what is in flight, and every "
         "rollout waits out the grace",
         "register a SIGTERM handler that stops the server gracefully, or put tini in front",
     )
+    if not output:
+        return message, None
+    # the file node runs is made by the build from sources k8slb cannot name: a framework
+    # may write the server, and a SIGTERM handler, into it
+    return (
+        *message,
+        f"info only: {output} is build output made from no module k8slb can name, so what "
+        "a framework writes into it at build time (its server, a SIGTERM handler) is not "
+        "in the code read",
+    ), Severity.INFO
 
 
 def _node_program(
     context: Context, entries: Entries, link: Link, found: Pid1
-) -> tuple[str, list[CodeFacts]] | None:
+) -> tuple[str, list[CodeFacts], str] | None:
     """The Node program that `node` runs when the link knows no entry module (the command
     names compiled output, `node dist/apps/auth/main`): the program of the source it is
     built from (code/entry_points.compiled_sources), else the linked code when it is one
     Node program; with the programs of the workspace above it, whose libraries it may
     import by a path alias, less the entries other containers of that code start. Said as
-    where it was found; None when uncertain."""
+    where it was found, with the script when no source of it is known; None when
+    uncertain."""
     # a link by a name alike judges the Dockerfile's folder rightly only when PID 1 is that
     # Dockerfile's (the finding is then on its line), not the manifest's command
     commanded = bool(link.container.body.get("command") or link.container.body.get("args"))
@@ -621,6 +636,7 @@ def _node_program(
     if not own or not all(LANGUAGES[m.language].project_files for m in own):
         return None
     source = compiled_source(context.links, link.folder, script) if script is not None else None
+    output = ""
     if source is not None:
         project = context.links.modules[source].project
         shown = os.path.relpath(source, link.folder)
@@ -628,6 +644,7 @@ def _node_program(
     elif len({m.project for m in own}) == 1:
         project = own[0].project
         said = f" (the one Node program linked to it, in {os.path.relpath(project, link.folder)})"
+        output = _built_output(script, own)
     else:
         return None
     others = entries.others(link)
@@ -636,7 +653,16 @@ def _node_program(
         for m in context.links.modules.values()
         if not m.is_test and within(project, m.project) and os.path.normpath(m.path) not in others
     ]
-    return said, program
+    return said, program, output
+
+
+def _built_output(script: str | None, code: Sequence[CodeFacts]) -> str:
+    """The script node runs when no module of its code is that file (`dist/bundle.js`,
+    `.output/server/index.mjs`: what the build makes), else nothing."""
+    if script is None:
+        return ""
+    tail = os.sep + os.path.normpath(script.lstrip("/"))
+    return "" if any((os.sep + os.path.normpath(m.path)).endswith(tail) for m in code) else script
 
 
 def _place(

@@ -8,6 +8,7 @@ here, so that a server one container starts is neither another's nor named as an
 from __future__ import annotations
 
 import os
+import weakref
 
 from k8slb.code.entry_points import compiled_sources, container_argv, entry_of
 from k8slb.code.facts import CodeFacts
@@ -92,3 +93,14 @@ class Entries:
         another container's entry."""
         path = os.path.normpath(module_path)
         return [link for link in self.links.running(path) if path not in self.others(link)]
+
+
+_MADE: weakref.WeakKeyDictionary[CodeLinks, Entries] = weakref.WeakKeyDictionary()
+
+
+def entries_of(links: CodeLinks) -> Entries:
+    """The entries of a run's links, found once for every rule that asks."""
+    made = _MADE.get(links)
+    if made is None:
+        made = _MADE[links] = Entries(links)
+    return made
