@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from k8slb.code.facts import CodeFacts
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.model.entries import Entries, entries_of
-from k8slb.rulekit.base import STOPPING, Context, Example, Rule
+from k8slb.rulekit.base import STOPPING, Context, Example, Rule, judged_where_it_runs
 from k8slb.rulekit.dialect import dialect_of
 from k8slb.rulekit.examples import (
     GO_SIGNAL_IMPORTS,
@@ -199,6 +199,7 @@ class GrpcNoGracefulShutdown(Rule):
         ),
     )
 
+    @judged_where_it_runs
     def check(self, context: Context) -> Iterator[Finding]:
         entries = entries_of(context.links)
         for facts in context.judged_code():
