@@ -822,8 +822,9 @@ def _operand_script(
 ) -> Pid1 | None:
     """What a shell run on the script file `word` leaves as PID 1: the file in the image
     when a Dockerfile says where, else, for a container judged by its manifest alone, the
-    tree's scripts by that path, when every one of them leaves the shell PID 1 (the shell
-    named runs it, whatever its first line says)."""
+    tree's scripts by that path (those of its linked folder, when it has one), when every
+    one of them leaves the shell PID 1 (the shell named runs it, whatever its first line
+    says)."""
     script = _script_of(context, link, word, operand=True)
     if script is not None:
         return script_pid1(replace(script, shell=shell), args)
@@ -832,6 +833,7 @@ def _operand_script(
     found = [
         script_pid1(replace(script, shell=shell), args)
         for script in tree_scripts(context.links.scripts, word)
+        if link is None or within(os.path.normpath(script.path), link.folder)
     ]
     if not found or any(pid is None or not pid.script for pid in found):
         return None

@@ -288,3 +288,21 @@ def test_a_dockerfile_named_in_lowercase_is_the_folders_dockerfile(tmp_path: Pat
     (finding,) = klb406(tmp_path, files)
     assert finding.path.endswith("/server/dockerfile") and finding.line == 4
     assert finding.severity is Severity.WARNING and "then npm runs the server" in finding.text
+
+
+def test_a_linked_container_with_no_dockerfile_reads_the_script_of_its_own_folder(
+    tmp_path: Path,
+) -> None:
+    # the image is built from web/ by a build k8slb sees no Dockerfile of: the worker's
+    # script of the same name, which execs, is another image's
+    execs = START.replace("ruby server.rb", "exec ruby server.rb")
+    files = {
+        "manifest.yaml": web_deployment("command: [sh]\nargs: [start.sh]"),
+        "skaffold.yaml": SKAFFOLD.replace("context: .", "context: web"),
+        "web/app.py": APP,
+        "web/start.sh": START,
+        "worker/start.sh": execs,
+    }
+    (finding,) = klb406(tmp_path, files)
+    assert "start.sh is PID 1, a sh script" in finding.text
+    assert klb406(tmp_path / "execs", {**files, "web/start.sh": execs}) == []
