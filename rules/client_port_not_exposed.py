@@ -15,7 +15,8 @@ from k8slb.model.addresses import (
 from k8slb.model.index import Index, is_headless, service_type
 from k8slb.model.objects import service_ports, target_port
 from k8slb.reading.objects import K8sObject
-from k8slb.rulekit.base import Context, Example, Rule
+from k8slb.rulekit.base import Context, Example, Rule, judged_where_it_runs
+from k8slb.rulekit.examples import BUILT_HERE, web_deployment
 from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE
 
 Parse = Callable[[str], Address | None]
@@ -74,7 +75,11 @@ class ClientPortNotExposed(Rule):
     443 for a gRPC `dns` target (grpcio's default), 80 for `http://`, 443 for `https://`.
     A headless Service's name resolves to its pods, so there the pods' container ports and
     the numeric target ports count too. A name no scanned Service has is left alone: k8slb
-    cannot tell what it is.
+    cannot tell what it is. It is an error where a container is known to run the code
+    (`k8slb explain-links`) or sets the address in its `env`, a warning where none is:
+    code that runs elsewhere (a CI
+    pipeline that starts a container of that name itself) may mean another by the name,
+    and `info` where, besides, no image is built from a folder that holds it.
 
     ## Why it matters
     kube-proxy forwards only the ports a Service declares; a connection to any other port of
@@ -99,15 +104,25 @@ class ClientPortNotExposed(Rule):
         Example(
             _CHANNEL.format(port=50052),
             language="python",
+            manifests=GRPC_SERVICE + BACKEND + "---\n" + web_deployment(service=False),
+            beside=BUILT_HERE,
+            title="a gRPC client that container `web` runs dials 50052; the Service exposes 50051",
+            at=(3, 11),
+        ),
+        Example(
+            _CHANNEL.format(port=50052),
+            language="python",
             manifests=GRPC_SERVICE + BACKEND,
-            title="a gRPC client dials 50052; the Service exposes 50051",
+            severity=Severity.WARNING,
+            title="the same client, which no container is known to run: a warning",
             at=(3, 11),
         ),
         Example(_CHANNEL.format(port=50051), findings=0, language="python", manifests=GRPC_SERVICE),
         Example(
             _HTTP_CLIENT,
             language="python",
-            manifests=_WEB_SERVICE,
+            manifests=_WEB_SERVICE + "---\n" + web_deployment(service=False),
+            beside=BUILT_HERE,
             title="`http://inventory` is port 80; the Service exposes 8080",
             at=(5, 25),
         ),
@@ -119,6 +134,7 @@ class ClientPortNotExposed(Rule):
         ),
     )
 
+    @judged_where_it_runs
     def check(self, context: Context) -> Iterator[Finding]:
         for facts in context.judged_code():
             seen: set[tuple[int, int]] = set()
@@ -129,12 +145,29 @@ class ClientPortNotExposed(Rule):
                     finding = self._judge(context.index, destination, what)
                     if finding is not None:
                         seen.add((loc.line, loc.column))
-                        yield self.code_finding(
-                            loc,
-                            finding[0],
-                            related=finding[1],
-                        )
+                        yield self._weighed(context, facts, destination, loc, *finding)
                         break
+
+    def _weighed(
+        self,
+        context: Context,
+        facts: CodeFacts,
+        destination: Destination,
+        loc: Loc,
+        message: tuple[str, ...],
+        related: list[Related],
+    ) -> Finding:
+        """An error where a container is known to run the code, or gave it the address
+        through its `env`; a warning elsewhere: the name may be another's where the code
+        runs (a CI pipeline's container of that name)."""
+        if destination.setting is not None or context.links.running(facts.path):
+            return self.code_finding(loc, message, related=related)
+        message = (
+            *message,
+            "warning, not error: no container is known to run this code (k8slb "
+            "explain-links), and where it runs the name may be another's",
+        )
+        return self.code_finding(loc, message, related=related, severity=Severity.WARNING)
 
     @staticmethod
     def _clients(facts: CodeFacts) -> Iterator[tuple[object, Loc, Parse, str]]:

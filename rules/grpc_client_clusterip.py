@@ -10,7 +10,7 @@ from k8slb.model.grpc_options import SERVICE_CONFIG, channel_policy
 from k8slb.model.http2 import PinnedService, dialed_port
 from k8slb.model.index import Index, one_unscaled_replica
 from k8slb.model.objects import service_ports
-from k8slb.rulekit.base import PROBES, Context, Example, Rule
+from k8slb.rulekit.base import PROBES, Context, Example, Rule, judged_where_it_runs
 from k8slb.rulekit.dialect import dialect_of
 from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE, twin_edit, twin_name
 
@@ -251,6 +251,7 @@ class GrpcClientClusterIp(Rule):
         ),
     )
 
+    @judged_where_it_runs
     def check(self, context: Context) -> Iterator[Finding]:
         index = context.index
         for facts, channel in context.judged_channels():

@@ -9,7 +9,7 @@ from k8slb.model.addresses import services_for, target_parser
 from k8slb.model.grpc_options import SERVICE_CONFIG, channel_policy
 from k8slb.model.http2 import dialed_port
 from k8slb.model.index import is_headless
-from k8slb.rulekit.base import PROBES, Context, Example, Rule
+from k8slb.rulekit.base import PROBES, Context, Example, Rule, judged_where_it_runs
 from k8slb.rulekit.dialect import dialect_of
 from k8slb.rules.grpc_client_clusterip import CLIENT, JAVA_CLIENT
 from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE
@@ -201,6 +201,7 @@ class GrpcClientPickFirst(Rule):
         ),
     )
 
+    @judged_where_it_runs
     def check(self, context: Context) -> Iterator[Finding]:
         index = context.index
         for facts, channel in context.judged_channels():

@@ -211,7 +211,8 @@ class GrpcClusterIp(Rule):
     ## What it does
     Finds Services that carry gRPC or another HTTP/2 protocol, judged by the evidence in
     the manifests (strongest first: `appProtocol` `grpc`/`h2c`/`kubernetes.io/h2c`/`http2`;
-    a port named `grpc`, `grpc-*`, `*-grpc`, `h2c`, `http2` or `http2-*`; a targeted
+    a port named `grpc`, `grpc-*`, `*-grpc`, `h2c`, `http2` or `http2-*`, where the finding
+    says HTTP/2 for an `http2` or `h2c` one, which any HTTP/2 protocol may use; a targeted
     container port with such a name; a gRPC server in the targeted container's code
     listening on that port; a gRPC health probe of the targeted port (a `grpc:` probe, or
     `grpc_health_probe -addr` naming it, through `sh -c` and the container's `env` too);
@@ -638,7 +639,8 @@ class _Seen:
         self.pos = _position(service)
         self.kind = service_type(service)
         carries = "may carry" if first.inferred else "carries"
-        self.what = f"{service.ref.display} {carries} gRPC ({first.reason}) on a {self.kind}"
+        protocol = first.protocol  # a port declared `http2`: HTTP/2, not gRPC as such
+        self.what = f"{service.ref.display} {carries} {protocol} ({first.reason}) on a {self.kind}"
 
     def direct(self) -> list[Dialer]:
         """The clients seen dialing the Service itself."""

@@ -5,7 +5,8 @@ from collections.abc import Iterator
 
 from k8slb.code.facts import CodeFacts
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
-from k8slb.rulekit.base import STOPPING, Context, Example, Rule
+from k8slb.model.entries import Entries, entries_of
+from k8slb.rulekit.base import STOPPING, Context, Example, Rule, judged_where_it_runs
 from k8slb.rulekit.dialect import dialect_of
 from k8slb.rulekit.examples import (
     GO_SIGNAL_IMPORTS,
@@ -42,7 +43,10 @@ class GrpcNoGracefulShutdown(Rule):
     signals, or `getattr(signal, "SIGTERM")`). When k8slb knows which container runs the
     module (`k8slb explain-links`), that code is the container's: the modules its entry
     point imports, directly or not; a handler in a module it never imports does not count,
-    and each container that runs the module is judged. Otherwise shutdown is judged per
+    and each container that runs the module is judged. Where one image's code serves
+    several containers that each start another entry module (`command: [node,
+    dist/web.js]` beside the image's `CMD node dist/server.js`), a container does not run
+    the entries the others start. Otherwise shutdown is judged per
     project: a handler in another module of the same project counts (a project is the
     folder above the outermost package of the module, so `app/server.py` and `main.py`
     beside `app/` are one project, and two services in sibling folders are two). Stopping
@@ -195,17 +199,19 @@ class GrpcNoGracefulShutdown(Rule):
         ),
     )
 
+    @judged_where_it_runs
     def check(self, context: Context) -> Iterator[Finding]:
+        entries = entries_of(context.links)
         for facts in context.judged_code():
-            yield from self._late_handlers(context, facts)
-            yield from self._exits_while_draining(context, facts)
-            runners = context.links.running(facts.path)
+            yield from self._late_handlers(context, entries, facts)
+            yield from self._exits_while_draining(context, entries, facts)
+            runners = entries.running(facts.path)
             severity, handled = self.severity, {}
             if runners:  # judged in the code each container runs: its import closure
                 bare = [
                     link
                     for link in runners
-                    if not any(m.sigterm_handlers for m in context.links.code(link))
+                    if not any(m.sigterm_handlers for m in entries.code(link))
                 ]
                 if not bare:
                     continue
@@ -259,14 +265,16 @@ class GrpcNoGracefulShutdown(Rule):
                     severity=severity,
                 )
 
-    def _exits_while_draining(self, context: Context, facts: CodeFacts) -> Iterator[Finding]:
+    def _exits_while_draining(
+        self, context: Context, entries: Entries, facts: CodeFacts
+    ) -> Iterator[Finding]:
         """A SIGTERM handler whose path reaches the process's exit with nothing waited for,
         in code that runs a gRPC server: the server is cut however it drains."""
         if not facts.signal_exits:
             return
         servers = [
             server
-            for module in _code_of(context, facts)
+            for module in _code_of(context, entries, facts)
             if module.language == facts.language and not module.is_test
             for server in module.servers
         ]
@@ -312,13 +320,15 @@ class GrpcNoGracefulShutdown(Rule):
                 ],
             )
 
-    def _late_handlers(self, context: Context, facts: CodeFacts) -> Iterator[Finding]:
+    def _late_handlers(
+        self, context: Context, entries: Entries, facts: CodeFacts
+    ) -> Iterator[Finding]:
         """A wait that comes before the only SIGTERM handler of its code, in its function:
         the handler is registered when the server has stopped already."""
         late = [wait for wait in facts.waits if wait.late_handler is not None]
         if not late:
             return
-        code = _code_of(context, facts)
+        code = _code_of(context, entries, facts)
         handlers = {loc for module in code for loc in module.sigterm_handlers}
         if not handlers <= {wait.late_handler for wait in late}:
             return  # another handler is in place while the server serves
@@ -351,10 +361,10 @@ def _programs_handling_sigterm(context: Context, facts: CodeFacts) -> dict[str, 
     }
 
 
-def _code_of(context: Context, facts: CodeFacts) -> list[CodeFacts]:
+def _code_of(context: Context, entries: Entries, facts: CodeFacts) -> list[CodeFacts]:
     """The code a module runs with: every container's that runs it (its import closure),
     else its project's."""
-    runners = context.links.running(facts.path)
+    runners = entries.running(facts.path)
     if runners:
-        return [m for link in runners for m in context.links.code(link)]
+        return [m for link in runners for m in entries.code(link)]
     return [m for m in context.code() if m.project == facts.project]

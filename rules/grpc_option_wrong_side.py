@@ -5,7 +5,7 @@ from collections.abc import Iterator
 from k8slb.code.facts import Options
 from k8slb.core.findings import Finding, Severity
 from k8slb.model.grpc_options import CLIENT_ONLY, KNOWN_KEYS, OPEN_PREFIXES, SERVER_ONLY, nearest
-from k8slb.rulekit.base import Context, Example, Rule
+from k8slb.rulekit.base import Context, Example, Rule, judged_where_it_runs
 
 _CLIENT = """\
 import grpc
@@ -64,6 +64,7 @@ class GrpcOptionWrongSide(Rule):
         ),
     )
 
+    @judged_where_it_runs
     def check(self, context: Context) -> Iterator[Finding]:
         for facts in context.judged_code():
             for channel in facts.channels:

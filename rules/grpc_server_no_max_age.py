@@ -10,7 +10,7 @@ from k8slb.model.index import is_headless, one_unscaled_replica, service_type
 from k8slb.model.objects import pod_template
 from k8slb.model.routes import Front, Key, envoy_fronts, key_of, l7_fronts
 from k8slb.record import record
-from k8slb.rulekit.base import Context, Example, Rule
+from k8slb.rulekit.base import Context, Example, Rule, judged_where_it_runs
 from k8slb.rulekit.dialect import Since, dialect_of
 from k8slb.rulekit.examples import (
     BUILT_HERE,
@@ -216,6 +216,7 @@ class GrpcServerNoMaxAge(Rule):
         ),
     )
 
+    @judged_where_it_runs
     def check(self, context: Context) -> Iterator[Finding]:
         fronts: dict[Key, list[Front]] | None = None
         for facts in context.judged_code():

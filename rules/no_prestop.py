@@ -19,7 +19,7 @@ from k8slb.rulekit.examples import (
     publishing_not_ready,
     web_deployment,
 )
-from k8slb.rulekit.serving import never_overlaps, reached_otherwise, strongest
+from k8slb.rulekit.serving import never_overlaps, reached_otherwise, strongest, surged_store
 
 # A server that waits on SIGTERM before it stops: the routing drops the pod meanwhile.
 _DRAINING_SERVER = """\
@@ -71,7 +71,12 @@ class NoPreStop(Rule):
     pod mounts read-only, nor one another workload mounts too). Such a
     single-replica store (a database, cache, broker or telemetry sink) has no second pod:
     its surge pod waits for the volume or finds the data held by the old process, so the
-    pause only delays the outage. The
+    pause only delays the outage. A one-replica Deployment whose rollout does surge a
+    second pod and which serves a port IANA registers for a database's protocol (5432
+    `postgresql`, 27017 `mongodb`...: the container's, or its Service's number or name)
+    is still a warning, saying what else is wrong: its surge pod is a second store, with
+    data of its own (an emptyDir's, the container's), behind the same Service while both
+    run, which `strategy: Recreate` avoids (and then it is `info`). The
     evidence is the workload's own spec, never its image, so a chart, a kustomize build
     and a plain manifest of it get the same verdict. `Recreate` above one replica keeps
     the warning: it governs rollouts only, while an eviction, a node drain or a scale-down
@@ -252,6 +257,16 @@ class NoPreStop(Rule):
                 related = [Related(service.path, service.pos[0], "the Service it serves"), *more]
                 if note is not None:
                     message += (note,)
+                elif store := surged_store(context.index, workload, template, container, services):
+                    message = (
+                        *message[:2],
+                        f"it is also a store ({store}) whose one replica a rollout surges: the "
+                        "new pod is a second store, with data of its own, behind the same "
+                        "Service while both run",
+                        "unless every copy is seeded alike, set strategy Recreate (the old pod "
+                        "goes first, and the pause matters less); else "
+                        f"add lifecycle.preStop.{hook} ({seconds} s)",
+                    )
                 yield self.finding(
                     workload,
                     container.pos,

@@ -7,16 +7,17 @@ import shlex
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
-from k8slb.code.entry_points import compiled_sources, container_argv, entry_of
+from k8slb.code.entry_points import container_argv, entry_of
 from k8slb.code.facts import CodeFacts, Loc
 from k8slb.code.launchers import Launcher, after_prefix, in_process, launcher
 from k8slb.core import regex
 from k8slb.core.edits import Edit, LineEdit, YamlEdit
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.languages import LANGUAGES
+from k8slb.model.entries import Entries, compiled_source, entries_of, within
 from k8slb.model.links import Link
 from k8slb.model.objects import STOP_SIGNALS, Container, PodTemplate, pos_of
-from k8slb.model.scripts import image_script
+from k8slb.model.scripts import image_script, tree_scripts
 from k8slb.reading.build_files import DOCKERFILE_NAMES, Dockerfile, Said, ShellScript
 from k8slb.reading.objects import K8sObject
 from k8slb.record import record
@@ -225,8 +226,13 @@ class SigtermNeverReachesServer(Rule):
     - Node.js or Python as PID 1 (`node server.js`, `python app.py`) when no module of the
       code the container runs (its import closure, or its Node program; for compiled
       output, `node dist/apps/auth/main`, the program of the source it is built from,
-      `apps/auth/src/main.ts`, else the linked code when it is one Node program, each with
-      the workspace's programs above it, whose libraries it may import; under a link by the
+      `apps/auth/src/main.ts`, else the linked code when it is one Node program (`info`
+      then, saying why: the file node runs is build output made from no module k8slb can
+      name, `dist/bundle.js` or a framework's `.output/server/index.mjs`, and what the
+      framework writes into it at build time, a server and its SIGTERM handler, is not in
+      the code read), each with
+      the workspace's programs above it, whose libraries it may import, less the entry
+      modules that other containers of the same code start; under a link by the
       image's name alone, only when PID 1 is the Dockerfile's) registers a
       SIGTERM handler (`process.on('SIGTERM')`, a shutdown library, NestJS's
       `enableShutdownHooks()`; `signal.signal`, `loop.add_signal_handler`) or starts a
@@ -237,9 +243,12 @@ class SigtermNeverReachesServer(Rule):
       `app.py`, the code of the folder the image is built from. A gRPC server waited on is
       `grpc-no-graceful-shutdown`'s to report, not this rule's;
     - a shell script of the tree as PID 1 (the ENTRYPOINT, CMD or `command` names a file
-      that a COPY of the Dockerfile put there, a path or a name in a PATH folder): its shell
+      that a COPY or ADD of the Dockerfile put there, a path or a name in a PATH folder, or
+      a shell is run on it: `sh docker-entrypoint.sh`, by the shell named): its shell
       runs each command as a child, the last one too (a script file is never handed over
-      as `sh -c` may be), unless one is run with `exec`. A script that ends with
+      as `sh -c` may be), unless one is run with `exec`. A container judged by its
+      manifest alone whose shell runs a script file is judged by the tree's scripts of
+      that path, when every one of them leaves the shell PID 1. A script that ends with
       `exec "$@"` hands PID 1 to its arguments: an entry point's CMD is judged as if it
       were PID 1 (a shell-form `CMD java -jar app.jar` makes `/bin/sh -c` PID 1 again), and
       reported at the CMD's line. A shell-form line that runs such a script (`CMD
@@ -467,7 +476,7 @@ def _wording(
         runtime = _runtime(context, link, who, found)
         if runtime is None:
             return None
-        return runtime, None, place
+        return *runtime, place
     if found.kind == "launcher" and found.launcher is not None:
         message = (
             f"SIGTERM never reaches {who}: {found.program} is PID 1",
@@ -510,11 +519,8 @@ def _shell_wording(
             "each of its commands as a child, none with exec"
         )
     # handed over or not, a Node or Python program with no handler ignores it
-    bare = (
-        after is not None
-        and after.kind == "runtime"
-        and _runtime(context, link, who, after) is not None
-    )
+    judged = _runtime(context, link, who, after) if after is not None else None
+    bare = after is not None and after.kind == "runtime" and judged is not None and not judged[1]
     uncertain = bool(found.why) and not bare
     message: tuple[str, ...] = (
         f"SIGTERM {'may not reach' if uncertain else 'never reaches'} {who}: {shell}",
@@ -567,40 +573,58 @@ def _hook_stops_server(container: Container, argv: Sequence[object], found: Pid1
     )
 
 
-def _runtime(context: Context, link: Link | None, who: str, found: Pid1) -> tuple[str, ...] | None:
+def _runtime(
+    context: Context, link: Link | None, who: str, found: Pid1
+) -> tuple[tuple[str, ...], Severity | None] | None:
     """The message for Node.js or Python as PID 1 with no SIGTERM handler in the code the
-    container runs; None when k8slb does not know that code, or it has a handler, or it
-    is a gRPC server that grpc-no-graceful-shutdown judges."""
+    container runs, and its severity (None: the rule's); None when k8slb does not know
+    that code, or it has a handler, or it is a gRPC server that grpc-no-graceful-shutdown
+    judges."""
     runner = in_process(found.words)
     if link is None:
         return None
     # an in-process runner (`flask run`) names the application apart, or not at all: the
     # code of its folder is what it runs
-    code = context.links.code(link) if link.entry is not None or runner is not None else None
-    built_from = ""
+    entries = entries_of(context.links)
+    code = entries.code(link) if link.entry is not None or runner is not None else None
+    built_from, output = "", ""
     if code is None:
-        judged = _node_program(context, link, found)
+        judged = _node_program(context, entries, link, found)
         if judged is None:
             return None
-        built_from, code = judged
+        built_from, code, output = judged
     if not code or any(m.sigterm_handlers or m.signal_servers or m.waits for m in code):
         return None
     program = f"{runner} (Python)" if runner is not None else found.program
-    return (
+    message: tuple[str, ...] = (
         f"{program} is PID 1 of {who} with no SIGTERM handler in the code it runs{built_from}",
         f"as PID 1, {program} ignores a signal it has no handler for: the server runs on "
         "until SIGKILL at the end of the grace period, cutting what is in flight, and every "
         "rollout waits out the grace",
         "register a SIGTERM handler that stops the server gracefully, or put tini in front",
     )
+    if not output:
+        return message, None
+    # the file node runs is made by the build from sources k8slb cannot name: a framework
+    # may write the server, and a SIGTERM handler, into it
+    return (
+        *message,
+        f"info only: {output} is build output made from no module k8slb can name, so what "
+        "a framework writes into it at build time (its server, a SIGTERM handler) is not "
+        "in the code read",
+    ), Severity.INFO
 
 
-def _node_program(context: Context, link: Link, found: Pid1) -> tuple[str, list[CodeFacts]] | None:
+def _node_program(
+    context: Context, entries: Entries, link: Link, found: Pid1
+) -> tuple[str, list[CodeFacts], str] | None:
     """The Node program that `node` runs when the link knows no entry module (the command
     names compiled output, `node dist/apps/auth/main`): the program of the source it is
     built from (code/entry_points.compiled_sources), else the linked code when it is one
     Node program; with the programs of the workspace above it, whose libraries it may
-    import by a path alias. Said as where it was found; None when uncertain."""
+    import by a path alias, less the entries other containers of that code start. Said as
+    where it was found, with the script when no source of it is known; None when
+    uncertain."""
     # a link by a name alike judges the Dockerfile's folder rightly only when PID 1 is that
     # Dockerfile's (the finding is then on its line), not the manifest's command
     commanded = bool(link.container.body.get("command") or link.container.body.get("args"))
@@ -611,31 +635,34 @@ def _node_program(context: Context, link: Link, found: Pid1) -> tuple[str, list[
     own = [m for m in context.links.code(link) if not m.is_test]
     if not own or not all(LANGUAGES[m.language].project_files for m in own):
         return None
-    below = [path for path in context.links.modules if _within(path, link.folder)]
-    sources = {
-        path
-        for tail in (compiled_sources(script) if script is not None else ())
-        for path in below
-        if path.endswith(os.sep + os.path.normpath(tail))
-    }
-    if len(sources) == 1:
-        (source,) = sources
+    source = compiled_source(context.links, link.folder, script) if script is not None else None
+    output = ""
+    if source is not None:
         project = context.links.modules[source].project
         shown = os.path.relpath(source, link.folder)
         said = f" (the program of {shown}, which {script} is built from)"
     elif len({m.project for m in own}) == 1:
         project = own[0].project
         said = f" (the one Node program linked to it, in {os.path.relpath(project, link.folder)})"
+        output = _built_output(script, own)
     else:
         return None
+    others = entries.others(link)
     program = [
-        m for m in context.links.modules.values() if not m.is_test and _within(project, m.project)
+        m
+        for m in context.links.modules.values()
+        if not m.is_test and within(project, m.project) and os.path.normpath(m.path) not in others
     ]
-    return said, program
+    return said, program, output
 
 
-def _within(path: str, folder: str) -> bool:
-    return folder in ("", ".") or path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+def _built_output(script: str | None, code: Sequence[CodeFacts]) -> str:
+    """The script node runs when no module of its code is that file (`dist/bundle.js`,
+    `.output/server/index.mjs`: what the build makes), else nothing."""
+    if script is None:
+        return ""
+    tail = os.sep + os.path.normpath(script.lstrip("/"))
+    return "" if any((os.sep + os.path.normpath(m.path)).endswith(tail) for m in code) else script
 
 
 def _place(
@@ -764,11 +791,53 @@ def _script_commands(text: str) -> list[Command] | None:
     return _grouped(tokens)
 
 
-def _script_of(context: Context, link: Link | None, word: str) -> ShellScript | None:
-    """The script of the tree that the program `word` is in the container's image."""
+def _script_of(
+    context: Context, link: Link | None, word: str, operand: bool = False
+) -> ShellScript | None:
+    """The script of the tree that the program `word` (a shell's `operand`) is in the
+    container's image."""
     if link is None or link.dockerfile is None:
         return None
-    return image_script(context.links.scripts, link.dockerfile, link.folder, word)
+    return image_script(context.links.scripts, link.dockerfile, link.folder, word, operand)
+
+
+def _shell_operand(argv: Sequence[object]) -> tuple[str, str, list[str]] | None:
+    """A shell run on a script file (`sh docker-entrypoint.sh`, `bash -e run.sh ARG`):
+    the shell, the file's word and its arguments; None for `sh -c` and any other program."""
+    words = [str(word) for word in argv]
+    program = posixpath.basename(words[0]) if words else ""
+    if program not in _SHELLS:
+        return None
+    at = 1
+    while at < len(words) and words[at].startswith("-"):
+        flags = words[at][1:]
+        if _COMMAND_OPTION.fullmatch(words[at]) or not flags.isalpha() or "o" in flags:
+            return None  # `-c`, `-o NAME`, or a long option k8slb does not know
+        at += 1
+    return (program, words[at], words[at + 1 :]) if at < len(words) else None
+
+
+def _operand_script(
+    context: Context, link: Link | None, shell: str, word: str, args: list[str]
+) -> Pid1 | None:
+    """What a shell run on the script file `word` leaves as PID 1: the file in the image
+    when a Dockerfile says where, else, for a container judged by its manifest alone, the
+    tree's scripts by that path (those of its linked folder, when it has one), when every
+    one of them leaves the shell PID 1 (the shell named runs it, whatever its first line
+    says)."""
+    script = _script_of(context, link, word, operand=True)
+    if script is not None:
+        return script_pid1(replace(script, shell=shell), args)
+    if link is not None and link.dockerfile is not None:
+        return None  # not the tree's: the base image's, or made in a RUN
+    found = [
+        script_pid1(replace(script, shell=shell), args)
+        for script in tree_scripts(context.links.scripts, word)
+        if link is None or within(os.path.normpath(script.path), link.folder)
+    ]
+    if not found or any(pid is None or not pid.script for pid in found):
+        return None
+    return found[0]
 
 
 def _entry_script(
@@ -783,6 +852,9 @@ def _entry_script(
     """PID 1 when the container's program is a script of the tree: the script's shell, or
     what it hands over to with `exec`. A script that ends with `exec "$@"` hands over to
     the CMD: the place is the CMD's line (or the manifest's `args`) then."""
+    operand = _shell_operand(argv)
+    if operand is not None:
+        return _operand_script(context, link, *operand), None
     script = _script_of(context, link, str(argv[0])) if argv else None
     if script is None:
         return None, None

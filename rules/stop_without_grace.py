@@ -3,7 +3,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from k8slb.core.findings import Finding, FixInfo, Severity
-from k8slb.rulekit.base import STOPPING, Context, Example, Rule
+from k8slb.rulekit.base import STOPPING, Context, Example, Rule, judged_where_it_runs
 from k8slb.rulekit.dialect import dialect_of
 from k8slb.rulekit.examples import (
     GO_SIGNAL_IMPORTS,
@@ -156,6 +156,7 @@ class StopWithoutGrace(Rule):
         ),
     )
 
+    @judged_where_it_runs
     def check(self, context: Context) -> Iterator[Finding]:
         for facts in context.judged_code():
             for stop in facts.stops:

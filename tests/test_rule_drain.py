@@ -662,3 +662,53 @@ def test_the_service_named_is_the_one_the_api_server_calls(
             assert f"(the API server calls it for {caller})" in finding.text
         else:
             assert "the API server calls it" not in finding.text
+
+
+# web_deployment() as a one-replica database: its pod serves PostgreSQL's port and keeps
+# its data in a volume of its own; the Deployment's rollout surges a second pod.
+SCRATCH = "volumes:\n  - name: data\n    emptyDir: {}\n"
+STORE_MOUNT = "volumeMounts:\n  - {name: data, mountPath: /var/lib/postgresql}\n"
+
+
+def one_replica(manifest: str, strategy: str = "") -> str:
+    return manifest.replace("  replicas: 3\n", "  replicas: 1\n" + strategy)
+
+
+def test_a_one_replica_store_that_a_rollout_surges_is_told_to_use_recreate(
+    tmp_path: Path,
+) -> None:
+    database = one_replica(web_deployment(READY + STORE_MOUNT, SCRATCH)).replace("8080", "5432")
+    (finding,) = lint_text(tmp_path, database, ["KLB401"])
+    assert finding.severity is Severity.WARNING
+    assert (
+        "it is also a store (port 5432, IANA's postgresql; its data in /var/lib/postgresql, "
+        "lost with the pod) whose one replica a rollout surges"
+    ) in finding.text
+    assert "set strategy Recreate" in finding.text and finding.edits != ()
+    # the Service's port name says so as well, on any number
+    named = one_replica(web_deployment(READY)).replace("- name: http", "- name: mongodb")
+    named = named.replace("port: http", "port: mongodb").replace("Port: http", "Port: mongodb")
+    (by_name,) = lint_text(tmp_path / "named", named, ["KLB401"])
+    assert "it is also a store (Service web's port named mongodb)" in by_name.text
+
+
+@pytest.mark.parametrize(
+    ("replicas", "strategy"),
+    [("1", "  strategy: {type: Recreate}\n"), ("3", "")],
+    ids=["recreate", "three-replicas"],
+)
+def test_a_store_whose_rollout_surges_no_second_copy_of_one_pod_is_not_told_so(
+    tmp_path: Path, replicas: str, strategy: str
+) -> None:
+    manifest = web_deployment(READY).replace("8080", "5432")
+    manifest = manifest.replace("  replicas: 3\n", f"  replicas: {replicas}\n{strategy}")
+    (finding,) = lint_text(tmp_path, manifest, ["KLB401"])
+    assert "it is also a store" not in finding.text
+
+
+def test_a_one_replica_server_with_scratch_space_is_no_store(tmp_path: Path) -> None:
+    scratch = "volumeMounts:\n  - {name: data, mountPath: /tmp}\n"
+    (finding,) = lint_text(
+        tmp_path, one_replica(web_deployment(READY + scratch, SCRATCH)), ["KLB401"]
+    )
+    assert finding.severity is Severity.WARNING and "store" not in finding.text

@@ -75,6 +75,28 @@ def test_grpc_evidence(tmp_path: Path, service: str, backend: str, reason: str |
         assert reason in finding.text
 
 
+@pytest.mark.parametrize(
+    ("declared", "protocol"),
+    [
+        ("name: http2", "HTTP/2 (port name 'http2')"),
+        ("name: h2c-api", "HTTP/2 (port name 'h2c-api')"),
+        (
+            "name: api\n      appProtocol: kubernetes.io/h2c",
+            "HTTP/2 (appProtocol kubernetes.io/h2c)",
+        ),
+        ("name: grpc-api", "gRPC (port name 'grpc-api')"),
+    ],
+    ids=["http2", "h2c", "app-protocol-h2c", "grpc"],
+)
+def test_a_port_declared_http2_is_said_to_carry_http2_not_grpc(
+    tmp_path: Path, declared: str, protocol: str
+) -> None:
+    # an `http2` port may carry any HTTP/2 protocol: what the name declares is said
+    (finding,) = klb101(tmp_path, PLAIN_SERVICE.replace("name: api", declared) + PLAIN_BACKEND)
+    assert finding.message == f"Service/backend carries {protocol} on a ClusterIP"
+    assert finding.severity is Severity.WARNING
+
+
 def test_a_named_container_port_is_evidence(tmp_path: Path) -> None:
     service = PLAIN_SERVICE.replace("port: 80", "port: 80\n      targetPort: rpc")
     backend = PLAIN_BACKEND.replace("            - name: api\n", "            - name: rpc\n")

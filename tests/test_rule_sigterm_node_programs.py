@@ -92,22 +92,31 @@ SKAFFOLD_HERE = "build:\n  artifacts:\n    - image: registry.example/web\n      
 SERVER_TS = "import * as http from 'http';\n\nhttp.createServer(() => {}).listen(8080);\n"
 
 
-def test_a_bundle_whose_source_is_unknown_is_judged_by_the_one_node_program_linked(
-    tmp_path: Path,
+@pytest.mark.parametrize(
+    ("output", "build"),
+    [("dist/bundle.js", "webpack"), (".output/server/index.mjs", "nuxt build")],
+    ids=["bundle", "framework-server"],
+)
+def test_build_output_whose_source_is_unknown_is_info_judged_by_the_one_node_program_linked(
+    tmp_path: Path, output: str, build: str
 ) -> None:
+    # the file node runs is made by the build: a framework may have written a server and
+    # its SIGTERM handler into it, which no source k8slb reads shows
     files = {
         "manifest.yaml": web_deployment(),
         "skaffold.yaml": SKAFFOLD_HERE,
         "Dockerfile": (
-            "FROM node:20\nWORKDIR /app\nCOPY . .\nRUN npm run build\n"
-            'CMD ["node", "dist/bundle.js"]\n'
+            f'FROM node:20\nWORKDIR /app\nCOPY . .\nRUN npm run build\nCMD ["node", "{output}"]\n'
         ),
-        "package.json": '{"name": "web", "scripts": {"build": "webpack"}}\n',
+        "package.json": f'{{"name": "web", "scripts": {{"build": "{build}"}}}}\n',
         "src/index.ts": SERVER_TS,
     }
     (finding,) = klb406(tmp_path, files)
-    assert finding.severity is Severity.WARNING
+    assert finding.severity is Severity.INFO
     assert "(the one Node program linked to it, in .)" in finding.text
+    assert f"info only: {output} is build output made from no module k8slb can name" in (
+        finding.text
+    )
     handled = SERVER_TS + "process.on('SIGTERM', () => process.exit(0));\n"
     assert klb406(tmp_path / "handled", {**files, "src/index.ts": handled}) == []
 
@@ -253,3 +262,43 @@ def test_the_dockerfile_of_a_folder_linked_by_name_is_judged_by_that_folder_s_pr
 
 def test_a_manifest_command_of_a_container_linked_by_name_is_not_judged(tmp_path: Path) -> None:
     assert klb406(tmp_path, guessed("command: [node, /app/index.js]")) == []
+
+
+# One image, two programs: the Dockerfile's CMD starts the gRPC API, and a second
+# Deployment runs the same image with a command of its own, the web front end.
+GRPC_API = (
+    "import * as grpc from '@grpc/grpc-js';\n\n"
+    "const server = new grpc.Server();\n"
+    "server.bindAsync('0.0.0.0:50051', grpc.ServerCredentials.createInsecure(), () => {});\n"
+)
+
+
+def one_image_two_programs(web: str = SERVER_TS) -> dict[str, str]:
+    api = web_deployment().replace("name: web", "name: api").replace("app: web", "app: api")
+    return {
+        "k8s/web.yaml": web_deployment("command: [node, ./dist/web.js]"),
+        "k8s/api.yaml": api,
+        "skaffold.yaml": SKAFFOLD_HERE,
+        "Dockerfile": (
+            "FROM node:20\nWORKDIR /app\nCOPY . .\nRUN npm run build\n"
+            'CMD ["node", "./dist/api.js"]\n'
+        ),
+        "package.json": '{"name": "shop", "scripts": {"build": "tsc"}}\n',
+        "src/api.ts": GRPC_API,
+        "src/web.ts": web,
+    }
+
+
+def test_each_container_of_one_image_is_judged_by_its_own_entry_point(tmp_path: Path) -> None:
+    # the web container's program has no handler, and the gRPC server it does not start
+    # is not its code: node is PID 1 of it with nothing to stop the HTTP server
+    findings = lint_files(tmp_path, one_image_two_programs(), ["KLB403", "KLB406"]).findings
+    (pid1,) = [f for f in findings if f.rule == "KLB406"]
+    assert pid1.path.endswith("k8s/web.yaml") and pid1.severity is Severity.WARNING
+    assert "(the program of src/web.ts, which ./dist/web.js is built from)" in pid1.text
+    # the gRPC server is named as the code of the container that starts it
+    (server,) = [f for f in findings if f.rule == "KLB403"]
+    assert server.path.endswith("src/api.ts")
+    assert "the code container Deployment/api:api runs" in server.message
+    handled = SERVER_TS + "process.on('SIGTERM', () => process.exit(0));\n"
+    assert klb406(tmp_path / "handled", one_image_two_programs(web=handled)) == []

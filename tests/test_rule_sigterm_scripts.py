@@ -213,3 +213,96 @@ def test_a_shell_that_runs_npm_never_passes_sigterm_on_and_exec_form_is_no_fix(
     assert finding.severity is Severity.WARNING and finding.edits == ()
     assert finding.message.endswith("then npm runs the server")
     assert 'CMD ["node", "server.js"]' in finding.text
+
+
+# A start script that sets the environment and runs the server as its last command.
+START = """\
+#!/bin/bash
+export APP_ENV=production
+ruby server.rb --port 8080
+"""
+
+
+def test_a_shell_run_on_a_script_file_in_the_image_is_pid1(tmp_path: Path) -> None:
+    # `sh start.sh`: the shell named runs the file (not its first line's bash), and a
+    # shell running a file runs its last command as a child too
+    files = built('CMD ["sh", "start.sh"]\n', {"start.sh": START})
+    (finding,) = klb406(tmp_path, files)
+    assert finding.path.endswith("/Dockerfile") and finding.line == 4
+    assert finding.severity is Severity.WARNING
+    assert "start.sh is PID 1, a sh script that runs each of its commands as a child" in (
+        finding.text
+    )
+    assert "`exec ruby server.rb --port 8080`" in finding.text
+    execs = START.replace("ruby server.rb", "exec ruby server.rb")
+    assert klb406(tmp_path / "execs", dict(files, **{"start.sh": execs})) == []
+
+
+def test_a_manifest_that_runs_a_script_of_the_tree_under_a_shell_is_judged_by_the_script(
+    tmp_path: Path,
+) -> None:
+    # no build file says where the image is built: the tree's script of that name is read
+    manifest = web_deployment("command: [sh]\nargs: [docker-entrypoint.sh]")
+    files = {"manifest.yaml": manifest, "frontend/docker-entrypoint.sh": START}
+    (finding,) = klb406(tmp_path, files)
+    assert finding.path.endswith("/manifest.yaml") and finding.severity is Severity.WARNING
+    assert "docker-entrypoint.sh is PID 1, a sh script" in finding.text
+    # a second script of that name that execs: which one the image has is unknown
+    execs = START.replace("ruby server.rb", "exec ruby server.rb")
+    other = {**files, "worker/docker-entrypoint.sh": execs}
+    assert klb406(tmp_path / "two", other) == []
+    # with no script of that name in the tree, nothing is known of what it runs
+    assert klb406(tmp_path / "none", {"manifest.yaml": manifest}) == []
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["sh", "-c", "start.sh"], ["bash", "-o", "pipefail", "start.sh"], ["sh"]],
+    ids=["command-string", "option-with-a-value", "no-operand"],
+)
+def test_a_shell_with_no_script_file_operand_is_not_read_as_running_one(
+    tmp_path: Path, argv: list[str]
+) -> None:
+    manifest = web_deployment(f"command: {argv}".replace("'", '"'))
+    found = klb406(tmp_path, {"manifest.yaml": manifest, "start.sh": START})
+    assert not any("start.sh is PID 1" in finding.text for finding in found)
+
+
+def test_a_script_added_into_a_folder_named_without_a_slash_is_followed(tmp_path: Path) -> None:
+    # `ADD run.sh /opt/app` over a folder the image has puts /opt/app/run.sh
+    dockerfile = "RUN mkdir /opt/app\nADD run.sh /opt/app\nCMD /opt/app/run.sh\n"
+    (finding,) = klb406(tmp_path, built(dockerfile, {"run.sh": RUN, "app.py": APP}))
+    assert finding.severity is Severity.WARNING and finding.line == 6
+    assert "run.sh, which it runs, is a bash script" in finding.text
+
+
+def test_a_dockerfile_named_in_lowercase_is_the_folders_dockerfile(tmp_path: Path) -> None:
+    # Docker's CLI takes `dockerfile` when a folder has no `Dockerfile`
+    files = {
+        "manifest.yaml": web_deployment(),
+        "skaffold.yaml": SKAFFOLD.replace("context: .", "context: server"),
+        "server/dockerfile": "FROM node:22-alpine\nWORKDIR /app\nCOPY . .\nCMD npm start\n",
+        "server/package.json": PACKAGE,
+        "server/server.js": NODE_SERVER,
+    }
+    (finding,) = klb406(tmp_path, files)
+    assert finding.path.endswith("/server/dockerfile") and finding.line == 4
+    assert finding.severity is Severity.WARNING and "then npm runs the server" in finding.text
+
+
+def test_a_linked_container_with_no_dockerfile_reads_the_script_of_its_own_folder(
+    tmp_path: Path,
+) -> None:
+    # the image is built from web/ by a build k8slb sees no Dockerfile of: the worker's
+    # script of the same name, which execs, is another image's
+    execs = START.replace("ruby server.rb", "exec ruby server.rb")
+    files = {
+        "manifest.yaml": web_deployment("command: [sh]\nargs: [start.sh]"),
+        "skaffold.yaml": SKAFFOLD.replace("context: .", "context: web"),
+        "web/app.py": APP,
+        "web/start.sh": START,
+        "worker/start.sh": execs,
+    }
+    (finding,) = klb406(tmp_path, files)
+    assert "start.sh is PID 1, a sh script" in finding.text
+    assert klb406(tmp_path / "execs", {**files, "web/start.sh": execs}) == []

@@ -132,6 +132,18 @@ class Evidence:
     # k8slb infers it (an image in a table, a probe of a port it cannot read, the port
     # number): nothing declares or shows gRPC on that very port
     inferred: bool = False
+    # what the evidence declares: HTTP/2 for a port named or marked `http2` or `h2c`,
+    # which any HTTP/2 protocol may use (its connections as long-lived as gRPC's)
+    protocol: str = "gRPC"
+
+
+_HTTP2_WORDS = regex.compile(r"^(?:kubernetes\.io/)?(?:h2c|http2)(?:-.*)?$")
+
+
+def declared_protocol(word: str) -> str:
+    """The protocol a port's name or appProtocol declares: HTTP/2 for `http2` and `h2c`
+    (`http2-peer`, `kubernetes.io/h2c`), gRPC for the rest."""
+    return "HTTP/2" if _HTTP2_WORDS.match(word.lower()) else "gRPC"
 
 
 # `grpc_health_probe -addr=:8080`, `-addr localhost:8080`, `--addr=unix:///tmp/s.sock`
@@ -217,7 +229,10 @@ def _port_evidence(
     service: K8sObject, port: YMap, targets: list[Target], code: CodeLinks | None
 ) -> Evidence | None:
     def on_service(reason: str, key: str, weakness: int) -> Evidence:
-        return Evidence(port, reason, service.path, port.value_pos.get(key, port.pos), weakness)
+        at = port.value_pos.get(key, port.pos)
+        return Evidence(
+            port, reason, service.path, at, weakness, protocol=declared_protocol(str(port[key]))
+        )
 
     app_protocol = port.get("appProtocol")
     if isinstance(app_protocol, str) and app_protocol.lower() in GRPC_APP_PROTOCOLS:

@@ -446,8 +446,8 @@ def link_code(
     """The link of every long-running container of every scanned workload that has one
     (each made when it is first asked for)."""
     modules = {os.path.normpath(m.path): m for m in python if not m.is_test}
-    if not modules and not builds.dockerfiles:
-        return CodeLinks()
+    if not modules and not builds.dockerfiles and not builds.scripts:
+        return CodeLinks()  # (a script a manifest's shell runs is read with no link)
     return CodeLinks(modules, _Finder(modules, builds, pins or {}), index)
 
 
@@ -1012,7 +1012,8 @@ class _Finder:
     def _dockerfile(self, folder: str, named: str | None = None) -> Dockerfile | None:
         if named is not None:
             return self.dockerfiles.get(os.path.normpath(named))
-        for name in ("Dockerfile", "Containerfile"):
+        # Docker's own default names, the lowercase one its CLI falls back to
+        for name in ("Dockerfile", "Containerfile", "dockerfile"):
             found = self.dockerfiles.get(os.path.normpath(os.path.join(folder, name)))
             if found is not None:
                 return found

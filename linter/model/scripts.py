@@ -16,21 +16,54 @@ PATH_FOLDERS = ("/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/
 
 
 def image_script(
-    scripts: Mapping[str, ShellScript], dockerfile: Dockerfile, folder: str, word: str
+    scripts: Mapping[str, ShellScript],
+    dockerfile: Dockerfile,
+    folder: str,
+    word: str,
+    operand: bool = False,
 ) -> ShellScript | None:
     """The script of the tree that the program `word` is in the image built by
     `dockerfile` from the context `folder`: a path (relative ones from the WORKDIR) or a
-    name in a PATH folder that a COPY filled; None when no scanned script is there."""
+    name in a PATH folder that a COPY filled; None when no scanned script is there. A
+    shell's `operand` (`sh run.sh`) is a path first: the shell opens it from the WORKDIR."""
     if "$" in word:
         return None
-    if "/" in word:
-        places = [posixpath.normpath(posixpath.join(dockerfile.workdir, word))]
-    else:
-        places = [posixpath.join(path, word) for path in PATH_FOLDERS]
+    places = []
+    if "/" in word or operand:
+        places.append(posixpath.normpath(posixpath.join(dockerfile.workdir, word)))
+    if "/" not in word:
+        places += [posixpath.join(path, word) for path in PATH_FOLDERS]
     for in_image in places:
         source = dockerfile.from_context(in_image)
-        if source is not None:
-            found = scripts.get(os.path.normpath(os.path.join(folder, source)))
+        if source is None:
+            continue
+        for candidate in _sources(source):
+            found = scripts.get(os.path.normpath(os.path.join(folder, candidate)))
             if found is not None:
                 return found
     return None
+
+
+def _sources(source: str) -> list[str]:
+    """Where in the context a file put at an image's path may come from: `source` as the
+    COPY's folder makes it, or the file itself when the COPY put one file into a folder
+    its destination names without a trailing slash (`ADD run.sh /app` over a `/app` the
+    image has: `/app/run.sh`), which the Dockerfile alone cannot tell from a new name."""
+    parent, name = posixpath.split(source)
+    if parent and posixpath.basename(parent) == name:
+        return [source, parent]
+    return [source]
+
+
+def tree_scripts(scripts: Mapping[str, ShellScript], word: str) -> list[ShellScript]:
+    """The scripts of the tree that a command may name by `word` when no Dockerfile says
+    where the image has it (`sh docker-entrypoint.sh` in a manifest): those whose path ends
+    with it."""
+    if "$" in word or not word.strip("./"):
+        return []
+    tail = os.path.normpath(word.lstrip("/"))
+    return [
+        script
+        for path, script in sorted(scripts.items())
+        if path == tail or path.endswith(os.sep + tail)
+    ]

@@ -13,14 +13,16 @@ file. tests/test_context_scope.py holds every rule to that, file by file.
 
 from __future__ import annotations
 
+import functools
 import math
+import os
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import ClassVar, Literal
+from typing import ClassVar, Literal, TypeVar
 
-from k8slb.code.facts import Channel, CodeFacts, Loc
+from k8slb.code.facts import Channel, CodeFacts, EnvRef, Loc
 from k8slb.core.edits import Edit, FixValues, YamlEdit
 from k8slb.core.findings import NO_FIX, Finding, FixInfo, Problem, Related, Severity
 from k8slb.inputs import MANIFESTS
@@ -107,6 +109,8 @@ class Context:
     _routes: dict[Key, list[K8sObject]] | None = field(default=None, init=False, repr=False)
     _pinned: dict[int, PinnedService | None] = field(default_factory=dict, init=False, repr=False)
     _dialers: dict[int, list[Dialer]] | None = field(default=None, init=False, repr=False)
+    _unrun: dict[str, str | None] = field(default_factory=dict, init=False, repr=False)
+    _all_linked: bool | None = field(default=None, init=False, repr=False)
 
     def pinned(self, service: K8sObject, dialed: Evidence | None = None) -> PinnedService | None:
         """KLB101's judgement of a Service (http2.pinned_grpc), made once a run for every
@@ -153,6 +157,55 @@ class Context:
             )
         dockerfiles = nearest_context(facts.path, dict(self.build_contexts))
         return lowest(node_major(d) for d in dockerfiles or ())
+
+    def unrun(self, path: str) -> str | None:
+        """Why nothing shows that the module at `path` runs in the cluster, or None: k8slb
+        links every container of the run to its code, none of them runs this module, no
+        image is built from a folder that holds it (no Dockerfile's or build definition's
+        context), and no container's `env` sets what it dials. Where a container is left
+        unlinked, or an image is built from the module's folder, the code keeps its
+        weight: a link k8slb failed to make is no evidence that the code does not run."""
+        if path not in self._unrun:
+            facts = self.links.modules.get(os.path.normpath(path))
+            unrun = (
+                facts is not None
+                and not self.links.running(path)
+                and nearest_context(path, dict(self.build_contexts)) is None
+                and not self._reads_env(facts)
+                and self._every_container_linked()
+            )
+            self._unrun[path] = (
+                "every container is linked to code (k8slb explain-links), none to this, and "
+                "no image is built from a folder that holds it: nothing shows it runs in "
+                "the cluster"
+                if unrun
+                else None
+            )
+        return self._unrun[path]
+
+    def _every_container_linked(self) -> bool:
+        if self._all_linked is None:
+            containers = sum(len(t.long_running) for _, t in self.index.workloads)
+            self._all_linked = 0 < containers == len(self.links.links)
+        return self._all_linked
+
+    def _reads_env(self, facts: CodeFacts) -> bool:
+        """Whether a channel of the module dials a variable that a workload near it sets in
+        a container's `env`: that container may well run it (links.env_readers)."""
+        names = {t.name for t in facts.dialed_targets() if isinstance(t, EnvRef)}
+        return any(self.index.env_settings_near(name, facts.path) for name in names)
+
+    def weigh(self, finding: Finding) -> Finding:
+        """A finding in code at `info` when nothing shows that code runs in the cluster
+        (`unrun`), saying why; any other finding as it is."""
+        if finding.object is not None or finding.severity <= Severity.INFO:
+            return finding
+        why = self.unrun(finding.path)
+        if why is None:
+            return finding
+        return replace(
+            finding, severity=Severity.INFO, detail=(*finding.detail, f"info only: {why}")
+        )
 
     def routes(self) -> dict[Key, list[K8sObject]]:
         """The L7 routers that send requests to each Service (routes.routed), read once."""
@@ -253,6 +306,21 @@ STOPPING = frozenset({"lifecycle", "terminationGracePeriodSeconds"})
 # A finding's message: its headline alone, or the headline and then the lines of detail
 # (why it matters, what to do), each a line of the text report.
 Message = str | Sequence[str]
+_Judge = TypeVar("_Judge", bound="Rule")
+
+
+def judged_where_it_runs(
+    check: Callable[[_Judge, Context], Iterator[Finding]],
+) -> Callable[[_Judge, Context], Iterator[Finding]]:
+    """For a rule whose harm is done where its code runs in the cluster (a client's
+    balancing, a server's shutdown): its findings in code that nothing shows running
+    there are `info` (Context.weigh)."""
+
+    @functools.wraps(check)
+    def weighed(rule: _Judge, context: Context) -> Iterator[Finding]:
+        return map(context.weigh, check(rule, context))
+
+    return weighed
 
 
 class Rule(ABC):

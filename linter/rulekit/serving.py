@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from k8slb.core.findings import Related
 from k8slb.model.dialers import Dialer, config_dialers
 from k8slb.model.index import Index, service_type
-from k8slb.model.objects import Container, PodTemplate, namespace_key, service_ports
+from k8slb.model.objects import Container, PodTemplate, namespace_key, service_ports, target_port
 from k8slb.model.routes import key_of
 from k8slb.model.traffic import SCRAPE_WORDS
 from k8slb.model.well_known import unreached
@@ -52,6 +52,68 @@ def never_overlaps(index: Index, workload: K8sObject, template: PodTemplate) -> 
             "while it stops"
         )
     return None
+
+
+# The ports IANA registers for a database's own protocol (the Service Name and Transport
+# Protocol Port Number Registry): a pod that serves one is a store of data, whatever runs it.
+_STORE_PORTS = {
+    5432: "postgresql",
+    3306: "mysql",
+    27017: "mongodb",
+    6379: "redis",
+    1433: "ms-sql-s",
+    5984: "couchdb",
+    7474: "neo4j",
+}
+
+
+def surged_store(
+    index: Index,
+    workload: K8sObject,
+    template: PodTemplate,
+    container: Container,
+    services: Sequence[K8sObject],
+) -> str | None:
+    """The evidence that a one-replica Deployment whose rollout surges a second pod is a
+    store of data, or None: a port IANA registers for a database's protocol (the
+    container's, or the Service's number or name), with the writable emptyDir or hostPath
+    volumes it mounts. Its surge pod is then a second store, with data of its own, behind
+    the same Service while both run."""
+    spec = workload.body.get("spec")
+    if workload.kind != "Deployment" or dig(spec, "replicas") not in (None, 1):
+        return None
+    if index.scalers(workload) or never_overlaps(index, workload, template) is not None:
+        return None
+    numbers = {p.get("containerPort") for p in container.ports()}
+    for service in services:
+        for port in service_ports(service):
+            numbers |= {port.get("port"), target_port(port)}
+            name = port.get("name")
+            if isinstance(name, str) and name in _STORE_PORTS.values():
+                said = f"Service {service.name}'s port named {name}"
+                return _with_volumes(said, template, container)
+    found = sorted(n for n in numbers if isinstance(n, int) and n in _STORE_PORTS)
+    if not found:
+        return None
+    said = f"port {found[0]}, IANA's {_STORE_PORTS[found[0]]}"
+    return _with_volumes(said, template, container)
+
+
+def _with_volumes(said: str, template: PodTemplate, container: Container) -> str:
+    """The evidence, with the writable volumes of the pod's own the container keeps data in."""
+    volumes = template.spec.get("volumes")
+    scratch = {
+        v.get("name")
+        for v in (volumes if isinstance(volumes, YSeq) else ())
+        if isinstance(v, YMap) and ("emptyDir" in v or "hostPath" in v)
+    }
+    mounts = [
+        m.get("mountPath")
+        for m in container.body.get("volumeMounts") or ()
+        if isinstance(m, YMap) and m.get("name") in scratch and m.get("readOnly") is not True
+    ]
+    kept = [str(path) for path in mounts if isinstance(path, str)]
+    return said + (f"; its data in {', '.join(kept)}, lost with the pod" if kept else "")
 
 
 def _data_volume(index: Index, workload: K8sObject, template: PodTemplate) -> str | None:

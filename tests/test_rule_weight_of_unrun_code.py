@@ -1,0 +1,75 @@
+"""What a code finding weighs when no container is known to run the code: `info` where
+every container is linked to other code and no image is built from a folder that holds
+it (an example run from a terminal), its weight where an image is or a container is left
+unlinked (a link k8slb failed to make), and never an error (client-port-not-exposed where
+the code may run elsewhere, as a CI pipeline does)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from k8slb.core.findings import Finding, Severity
+from k8slb.rulekit.examples import grpc_server, web_deployment
+
+from .helpers import lint_files
+
+SKAFFOLD = "build:\n  artifacts:\n    - image: registry.example/web\n      context: service\n"
+DOCKERFILE = 'FROM python:3.12-slim\nCOPY . /app\nCMD ["python", "/app/app.py"]\n'
+# A served program k8slb links to its container, so the run shows which code pods run.
+LINKED = {
+    "k8s/web.yaml": web_deployment(),
+    "skaffold.yaml": SKAFFOLD,
+    "service/Dockerfile": DOCKERFILE,
+    "service/app.py": "import signal\n\nsignal.signal(signal.SIGTERM, lambda *_: exit(0))\n",
+}
+SERVER = grpc_server()  # no max connection age, waited on with no SIGTERM handler
+
+
+def server_findings(tmp_path: Path, files: dict[str, str]) -> list[Finding]:
+    found = lint_files(tmp_path, files, ["KLB201", "KLB403"]).findings
+    assert {f.rule for f in found} == {"KLB201", "KLB403"}
+    return found
+
+
+def test_code_no_container_runs_and_no_image_is_built_from_is_info(tmp_path: Path) -> None:
+    found = server_findings(tmp_path, {**LINKED, "examples/server.py": SERVER})
+    assert all(f.severity is Severity.INFO for f in found)
+    assert all("info only: every container is linked to code" in f.text for f in found)
+
+
+def test_code_in_a_build_context_keeps_its_weight_when_k8slb_links_no_container_to_it(
+    tmp_path: Path,
+) -> None:
+    # an image is built from its folder: the link k8slb could not make may still exist
+    files = {**LINKED, "worker/Dockerfile": DOCKERFILE, "worker/server.py": SERVER}
+    assert all(f.severity is Severity.WARNING for f in server_findings(tmp_path, files))
+
+
+def test_code_keeps_its_weight_while_a_container_is_left_unlinked(tmp_path: Path) -> None:
+    # the cache's image is built nowhere here: the example may be its code
+    cache = web_deployment().replace("web", "cache")
+    files = {**LINKED, "k8s/cache.yaml": cache, "examples/server.py": SERVER}
+    assert all(f.severity is Severity.WARNING for f in server_findings(tmp_path, files))
+
+
+def test_code_alone_keeps_its_weight(tmp_path: Path) -> None:
+    # no container is linked to any code: the run cannot tell what pods run
+    found = server_findings(tmp_path, {"k8s/web.yaml": web_deployment(), "server.py": SERVER})
+    assert all(f.severity is Severity.WARNING for f in found)
+
+
+CLIENT = 'import grpc\n\nchannel = grpc.insecure_channel("web:9090")\n'
+
+
+def test_a_client_no_container_runs_dialling_a_port_no_service_exposes_is_no_error(
+    tmp_path: Path,
+) -> None:
+    # a pipeline's own container may be the `web` it dials: k8slb cannot tell
+    files = {**LINKED, "worker/Dockerfile": DOCKERFILE, "worker/pipeline.py": CLIENT}
+    (finding,) = lint_files(tmp_path, files, ["KLB111"]).findings
+    assert finding.severity is Severity.WARNING
+    assert "warning, not error: no container is known to run this code" in finding.text
+    (outside,) = lint_files(
+        tmp_path / "ci", {**LINKED, "ci/pipeline.py": CLIENT}, ["KLB111"]
+    ).findings
+    assert outside.severity is Severity.INFO
