@@ -535,6 +535,15 @@ def _image(value: object) -> str | None:
     return name if _literal(name) else None
 
 
+def _image_past_registry(value: object) -> str | None:
+    """An image whose repository is literal past the segments a variable names (a CI's
+    secret registry, `${{ secrets.REGISTRY }}/acme/app`): `acme/app`, which every registry
+    it is pushed to serves. None when its last segment is not literal."""
+    segments = image_repository(value).split("/")
+    ends = [i for i, segment in enumerate(segments) if _literal(segment) is None]
+    return _image("/".join(segments[ends[-1] + 1 :])) if ends else _image(value)
+
+
 def image_tag(image: str) -> str | None:
     """`acme/shop:v2-timeout` -> `v2-timeout` (`latest` when none is written); None when
     it is not literal (`acme/shop:$(TAG)`)."""
@@ -875,7 +884,7 @@ def _build_push_step(
     args = _filled(given.get("build-args"), known)
     return [
         _built(tag, root, named, "workflow", path, text, line, args)
-        for tag in filter(None, map(_image, tags))
+        for tag in filter(None, map(_image_past_registry, tags))
     ]
 
 
@@ -939,7 +948,7 @@ _BUILD_FLAGS_WITH_VALUE = frozenset(
 )
 
 
-_DOCKER_BUILD_COMMAND = regex.compile(r"\b(?:docker|podman)(?:\s+buildx)?\s+build\b")
+_DOCKER_BUILD_COMMAND = regex.compile(r"\b(?:docker|podman)(?:\s+buildx|\s+image)?\s+build\b")
 _WORKFLOW_EXPRESSION = regex.compile(r"\$\{\{[^}]*\}\}")  # GitHub's `${{ ... }}`
 _VARIABLE = regex.compile(r"\w+=\S*")  # `CGO_ENABLED=0` before a command
 
@@ -956,7 +965,7 @@ def _docker_build_words(
     except ValueError:
         return None
     tags, context, dockerfile = _docker_build_args(words)
-    image, context = _image(tags[0] if tags else None), _literal(context)
+    image, context = _image_past_registry(tags[0] if tags else None), _literal(context)
     if (
         image is None
         or context is None

@@ -34,6 +34,8 @@ KINDS: dict[tuple[str, str], KindSpec] = {
         "CronJob", ("spec", "jobTemplate", "spec", "template"), serves=False
     ),
     ("argoproj.io", "Rollout"): KindSpec("Workload", _APPS_TEMPLATE),
+    # a Knative Service runs its pod template's containers as a Deployment of its own does
+    ("serving.knative.dev", "Service"): KindSpec("Workload", _APPS_TEMPLATE),
     ("autoscaling", "HorizontalPodAutoscaler"): KindSpec("HorizontalPodAutoscaler"),
     ("keda.sh", "ScaledObject"): KindSpec("ScaledObject"),
 }
