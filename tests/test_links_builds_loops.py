@@ -82,3 +82,42 @@ def test_docker_image_build_in_a_script_is_a_build(tmp_path: Path) -> None:
     row = only(links(tmp_path, files))
     assert row["code"] == os.path.join("ads-service", "server.py")
     assert row["evidence"][0].startswith("script: ads-service/build.sh:3: docker image build")
+
+
+def _chart(name: str) -> dict[str, str]:
+    """A chart whose image repository the deploy sets (`--set image.repository=...`)."""
+    template = workload(name=name, image='"{{ .Values.image.repository }}:{{ .Values.image.tag }}"')
+    return {
+        f"helm/{name}/Chart.yaml": f"apiVersion: v2\nname: {name}\nversion: 0.1.0\n",
+        f"helm/{name}/values.yaml": 'image:\n  repository: ""\n  tag: ""\n',
+        f"helm/{name}/templates/deployment.yaml": template,
+    }
+
+
+def test_a_chart_that_leaves_its_image_empty_is_guessed_the_build_folder_named_as_it(
+    tmp_path: Path,
+) -> None:
+    files = {
+        **_chart("orders"),
+        "apps/orders/Dockerfile": DOCKERFILE,
+        **service_app("apps/orders"),
+        "apps/billing/Dockerfile": DOCKERFILE,
+        **service_app("apps/billing"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("apps", "orders", "server.py")
+    assert row["evidence"][-1].startswith(
+        "image name guess: helm/orders/templates/deployment.yaml:"
+    )
+    assert "the chart helm/orders leaves the image's repository empty" in row["evidence"][-1]
+
+
+def test_a_chart_named_as_two_build_folders_is_no_link(tmp_path: Path) -> None:
+    files = {
+        **_chart("orders"),
+        "v1/orders/Dockerfile": DOCKERFILE,
+        **service_app("v1/orders"),
+        "v2/orders/Dockerfile": DOCKERFILE,
+        **service_app("v2/orders"),
+    }
+    assert only(links(tmp_path, files))["code"] is None

@@ -544,6 +544,8 @@ class _Finder:
                         replace(e, said=replace(e.said, text=f"{e.said.text} ({tag.describe()})"))
                         for e in self._image_evidence(tag.source, said)
                     ]
+        if not found and isinstance(image, str) and not image_repository(image):
+            found += self._named_as_its_chart(workload, container, image)
         segment = image_repository(image).rsplit("/", 1)[-1]
         service = self._service_beside(workload, segment)
         if service is not None:
@@ -578,6 +580,31 @@ class _Finder:
                 -_shared(os.path.dirname(e.said.path), workload.path) if e.folder == top else 0,
             ),
         )
+
+    def _named_as_its_chart(
+        self, workload: K8sObject, container: Container, image: str
+    ) -> list[Evidence]:
+        """A chart's container whose image repository is left to the deploy
+        (`--set image.repository=...`): the one folder an image is built from named as the
+        chart is (`helm/orders/` and `apps/orders/`), a guess from the names alone."""
+        parts = os.path.normpath(workload.path).split(os.sep)
+        if "templates" not in parts[1:]:
+            return []
+        chart_folder = os.sep.join(parts[: len(parts) - 1 - parts[::-1].index("templates")])
+        chart = os.path.basename(chart_folder)
+        built = [
+            folder
+            for folder in self.folders_named.get(_normal(chart), ())
+            if folder != chart_folder and self._is_built(folder)
+        ]
+        if len(built) != 1:
+            return []
+        line = pos_of(container.body, "image", value=True)[0]
+        text = (
+            f"image: {image} (a guess: the chart {chart_folder} leaves the image's repository "
+            f"empty; {built[0]} is the one build folder named as the chart)"
+        )
+        return [Evidence("image name guess", Said(workload.path, line, text), built[0])]
 
     def _missing(self, evidence: Evidence) -> bool:
         """Whether the evidence names a Dockerfile the tree does not hold."""
