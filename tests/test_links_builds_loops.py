@@ -121,3 +121,128 @@ def test_a_chart_named_as_two_build_folders_is_no_link(tmp_path: Path) -> None:
         **service_app("v2/orders"),
     }
     assert only(links(tmp_path, files))["code"] is None
+
+
+# -- images built by a loop over services --------------------------------------------------
+
+SHARED_GO_DOCKERFILE = """\
+FROM golang:1.22 AS builder
+ARG SERVICE_NAME
+WORKDIR /app
+COPY go.mod ./
+COPY cmd/${SERVICE_NAME}/ cmd/${SERVICE_NAME}/
+RUN go build -o /app/server ./cmd/${SERVICE_NAME}
+FROM alpine:3.20
+COPY --from=builder /app/server /server
+ENTRYPOINT ["/server"]
+"""
+LOOP_MAKEFILE = """\
+SVC ?= none
+ENV ?= dev
+deploy:
+\t@for svc in $(SVC); do \\
+\t\techo "building $$svc"; \\
+\t\tdocker build -t acme/shop-$$svc:$(ENV) \\
+\t\t\t--build-arg SERVICE_NAME=$$svc \\
+\t\t\t-f Dockerfile .; \\
+\t\tdocker push acme/shop-$$svc:$(ENV); \\
+\tdone
+"""
+
+
+def _go_service(name: str) -> dict[str, str]:
+    return {f"cmd/{name}/main.go": "package main\n\nfunc main() {}\n"}
+
+
+def test_a_make_loop_over_services_the_caller_names_builds_each_image_its_name_gives(
+    tmp_path: Path,
+) -> None:
+    """`make deploy SVC="cart orders"`: the loop's values are the caller's, and the image
+    `acme/shop-orders` says which one built it: SERVICE_NAME=orders, cmd/orders."""
+    files = {
+        "deploy/orders.yaml": workload(name="orders", image="acme/shop-orders:staging"),
+        "Makefile": LOOP_MAKEFILE,
+        "Dockerfile": SHARED_GO_DOCKERFILE,
+        "go.mod": "module example.com/shop\n\ngo 1.22\n",
+        **_go_service("orders"),
+        **_go_service("cart"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("cmd", "orders")
+    assert row["evidence"][0].startswith("makefile: Makefile:4: for svc in $(SVC)")
+    assert row["evidence"][0].endswith("(svc=orders)")
+
+
+def test_a_build_naming_the_image_itself_wins_over_a_loop_whose_name_fits_it(
+    tmp_path: Path,
+) -> None:
+    web = "FROM node:20 AS build\nWORKDIR /app\nCOPY ./web/ .\nRUN npm run build\n"
+    web += "FROM nginx:alpine\nCOPY --from=build /app/dist /usr/share/nginx/html\n"
+    web += "COPY nginx.conf /etc/nginx/conf.d/default.conf\n"
+    makefile = LOOP_MAKEFILE + "ui:\n\tdocker build -t acme/shop-web:$(ENV) -f Dockerfile-ui .\n"
+    files = {
+        "deploy/web.yaml": workload(name="web", image="acme/shop-web:staging"),
+        "Makefile": makefile,
+        "Dockerfile": SHARED_GO_DOCKERFILE,
+        "Dockerfile-ui": web,
+        "nginx.conf": "server {}\n",
+        "go.mod": "module example.com/shop\n\ngo 1.22\n",
+        **_go_service("orders"),
+        "web/package.json": '{"name": "web", "scripts": {"build": "vite build"}}\n',
+        "web/src/main.js": "console.log('web')\n",
+    }
+    row = only(links(tmp_path, files))
+    assert row["evidence"][0].startswith("makefile: Makefile:12: docker build -t acme/shop-web")
+    # the context is the whole tree, but the Dockerfile's builder stage copies only web/
+    assert row["code"] == "web"
+
+
+def test_a_make_loop_over_a_literal_list_builds_each_value_from_its_folder(
+    tmp_path: Path,
+) -> None:
+    makefile = (
+        "CONTAINERS := ads-service \\\n\tdiscounts-service\n"
+        "build:\n\tfor c in $(CONTAINERS); do \\\n"
+        "\t\tcd $$c && docker build . -t acme/$$c:latest && cd ..; \\\n\tdone\n"
+    )
+    files = {
+        "deploy/ads.yaml": workload(name="ads", image="acme/ads-service:2.1"),
+        "Makefile": makefile,
+        "ads-service/Dockerfile": DOCKERFILE,
+        **service_app("ads-service"),
+        "discounts-service/Dockerfile": DOCKERFILE,
+        **service_app("discounts-service"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("ads-service", "server.py")
+    assert row["evidence"][0].startswith("makefile: Makefile:4: for c in $(CONTAINERS)")
+
+
+def test_a_script_s_loop_over_listed_folders_builds_each_one(tmp_path: Path) -> None:
+    script = (
+        "#!/bin/bash\nset -eu\nfor service in billing orders; do\n"
+        '  docker build -t "acme/${service}:dev" "apps/${service}"\ndone\n'
+    )
+    files = {
+        "deploy/orders.yaml": workload(name="orders", image="registry.example/acme/orders:dev"),
+        "build-all.sh": script,
+        "apps/orders/Dockerfile": DOCKERFILE,
+        **service_app("apps/orders"),
+        "apps/billing/Dockerfile": DOCKERFILE,
+        **service_app("apps/billing"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("apps", "orders", "server.py")
+    assert row["evidence"][0].startswith("script: build-all.sh:4: docker build")
+
+
+def test_a_loop_s_image_naming_a_folder_the_tree_lacks_is_no_build(tmp_path: Path) -> None:
+    """`cd $$c` to a folder the tree does not hold: the image `acme/ads` is no loop's."""
+    makefile = "C ?= none\nbuild:\n\tfor c in $(C); do cd $$c && docker build . -t acme/$$c; done\n"
+    files = {
+        "deploy/ads.yaml": workload(name="ads", image="acme/ads:2.1"),
+        "Makefile": makefile,
+        "promotions/Dockerfile": DOCKERFILE,
+        **service_app("promotions"),
+    }
+    assert only(links(tmp_path, files))["code"] is None

@@ -762,15 +762,20 @@ class _Finder:
 
     def _copied_folder(self, dockerfile: Dockerfile, context: str) -> str | None:
         """The one folder of code a Dockerfile copies from its wide context (`COPY
-        ./inventory/app /app` from the repository's top): None when it copies the whole
-        context, several folders or files of code, or none."""
+        ./inventory/app /app` from the repository's top), or, when its last stage copies no
+        code, the one its earlier stages copy (a builder's `COPY ./web/ .`, the last stage
+        serving what it built): None when it copies the whole context, several folders or
+        files of code, or none."""
         code: set[str] = set()
-        for copy in dockerfile.copies:
-            source = _joined_folder(context, copy.source)
-            if source == context:
-                return None
-            if source in self.by_folder or source in self.modules:
-                code.add(source)
+        for copies in (dockerfile.copies, dockerfile.stage_copies):
+            for copy in copies:
+                source = _joined_folder(context, copy.source)
+                if source == context:
+                    return None
+                if source in self.by_folder or source in self.modules:
+                    code.add(source)
+            if code:
+                break
         outer = [f for f in code if not any(_below(f, other) for other in code)]
         if len(outer) != 1 or outer[0] not in self.by_folder or not _below(outer[0], context):
             return None
@@ -789,13 +794,20 @@ class _Finder:
         """What the repository says of the folder an image is built from: the builds that
         name it, else its name (`said`: where the container names it)."""
         wanted = image_tag(image)
-        builds = [
-            build
-            for build in self.builds.builds
-            if same_image(build.image, image)
-            # a repository a script's parameter gives: the tag that names the service
-            or (not build.image and wanted not in (None, "latest") and wanted in build.tags)
+        made = ((each.each, each.made_for(image)) for each in self.builds.builds)
+        matched = [
+            (loop, build)
+            for loop, build in made
+            if build is not None
+            and (not loop or build.context in self.by_folder)  # a loop's: of a folder of code
+            and (
+                same_image(build.image, image)
+                # a repository a script's parameter gives: the tag that names the service
+                or (not build.image and wanted not in (None, "latest") and wanted in build.tags)
+            )
         ]
+        # a build that names the image itself, over a loop's whose name only fits it
+        builds = [build for loop, build in matched if not loop] or [b for _, b in matched]
         if wanted is not None and any(wanted in build.tags for build in builds):
             # builds of the very tag the container runs (`:v2-timeout`) decide between the
             # folders the other tags of the name are built from (a tag not known stays)
