@@ -3,6 +3,7 @@ secret, by loops over services, by `docker image build`, and run by a Knative Se
 
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
 
@@ -246,3 +247,68 @@ def test_a_loop_s_image_naming_a_folder_the_tree_lacks_is_no_build(tmp_path: Pat
         **service_app("promotions"),
     }
     assert only(links(tmp_path, files))["code"] is None
+
+
+# -- a third party's image ---------------------------------------------------------------------
+
+
+def _kafka_client_repository(build_script: str) -> dict[str, str]:
+    return {
+        "deploy/kafka.yaml": workload(name="kafka", image="vendor/kafka:4.1"),
+        "build.sh": build_script,
+        "orders/Dockerfile": DOCKERFILE,
+        **service_app("orders"),
+        "pkg/messaging/kafka/client.py": "import grpc\n",
+    }
+
+
+def test_an_image_of_a_namespace_no_build_pushes_to_is_not_linked_by_its_name(
+    tmp_path: Path,
+) -> None:
+    """Every build pushes to `acme/...`: `vendor/kafka` is a broker's stock image, not the
+    repository's Kafka client package named as it is."""
+    files = _kafka_client_repository("docker build -t acme/orders:1 orders\n")
+    assert only(links(tmp_path, files))["code"] is None
+
+
+def test_an_image_of_the_namespace_the_builds_push_to_is_linked_by_its_name(
+    tmp_path: Path,
+) -> None:
+    files = _kafka_client_repository("docker build -t registry.example/vendor/orders:1 orders\n")
+    assert only(links(tmp_path, files))["code"] == os.path.join("pkg", "messaging", "kafka")
+
+
+# -- ko's images of Go packages ------------------------------------------------------------
+
+
+def _ko_repository(image: str) -> dict[str, str]:
+    files = {"deploy/agenda.yaml": workload(name="agenda", image=image)}
+    for name in ("agenda", "agenda-v2"):
+        files[f"{name}/go.mod"] = f"module example.com/conf/{name}\n\ngo 1.22\n"
+        files[f"{name}/main.go"] = "package main\n\nfunc main() {}\n"
+    files["tools/agenda/go.mod"] = "module example.com/tools/agenda\n\ngo 1.22\n"
+    files["tools/agenda/main.go"] = "package main\n\nfunc main() {}\n"
+    return files
+
+
+def test_ko_s_image_named_with_the_md5_of_an_import_path_runs_that_go_package(
+    tmp_path: Path,
+) -> None:
+    """ko pushes `example.com/conf/agenda` as `<repo>/agenda-<md5 of the path>`: of the two
+    folders named `agenda`, the one whose import path has that digest."""
+    digest = hashlib.md5(b"example.com/conf/agenda").hexdigest()
+    row = only(links(tmp_path, _ko_repository(f"registry.example/conf/agenda-{digest}:v1")))
+    assert row["code"] == "agenda"
+    assert row["evidence"][0].endswith("(ko's image of the Go package example.com/conf/agenda)")
+
+
+def test_a_ko_reference_runs_the_go_package_of_its_import_path(tmp_path: Path) -> None:
+    row = only(links(tmp_path, _ko_repository("ko://example.com/tools/agenda")))
+    assert row["code"] == os.path.join("tools", "agenda")
+    assert len(row["evidence"]) == 1
+
+
+def test_a_ko_like_name_whose_digest_is_no_package_s_is_not_linked_by_it(tmp_path: Path) -> None:
+    digest = hashlib.md5(b"example.com/elsewhere/agenda").hexdigest()
+    row = only(links(tmp_path, _ko_repository(f"registry.example/conf/agenda-{digest}:v1")))
+    assert row["code"] is None

@@ -38,6 +38,7 @@ without one, every module of the folder.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import posixpath
 from collections import defaultdict
@@ -183,6 +184,9 @@ def _less_registry(repository: str) -> str | None:
     return path
 
 
+# ko's images: as a manifest names them for ko to resolve, and as ko names what it pushes
+_KO_SCHEME = "ko://"
+_KO_NAME = regex.compile(r"(.+)-([0-9a-f]{32})")
 _SEPARATORS = dict.fromkeys(map(ord, "-_."))  # deleted
 _WORDS = regex.compile(r"[-_.]")  # what separates the words of an image's name
 
@@ -516,6 +520,7 @@ class _Finder:
         self._above: dict[str, Dockerfile] | None = None
         # the folders of code with a Dockerfile, by their parent (made when first asked)
         self._children_built: dict[str, list[str]] | None = None
+        self._namespaces: set[str] | None = None  # where the builds push (_pushed_elsewhere)
         self._modules_named: dict[str, list[tuple[str, Said]]] | None = None
         # absolute path -> as shown, for the configuration's pins alone (made only for them)
         self.shown: dict[str, str] = (
@@ -817,6 +822,10 @@ class _Finder:
             for build in builds
             if (run_from := self._run_from(build))
         ]
+        if ko := self._ko_built(image, said):
+            return found + ko  # the package its name says: no name likeness besides
+        if not found and self._pushed_elsewhere(image):
+            return found  # a third party's image: a folder named as it is is no evidence
         segment = image_repository(image).rsplit("/", 1)[-1]
         named = sorted(
             self._app_within(f)
@@ -856,6 +865,62 @@ class _Finder:
             text = f"{said.text} (a guess: {folder} is the one build folder {how})"
             found.append(Evidence("image name guess", replace(said, text=text), folder))
         return found
+
+    def _ko_built(self, image: str, said: Said) -> list[Evidence]:
+        """The Go package ko builds an image of: `ko://<import path>` as written for ko to
+        resolve, or the name ko gives the image it pushes, the package's last element and
+        the MD5 of its import path (`shop/cart-<32 hex>`); the package's folder found by
+        the go.mod that declares its module."""
+        repository = image_repository(image)
+        name = repository.rsplit("/", 1)[-1]
+        if repository.startswith(_KO_SCHEME):
+            digest = None
+        elif (hashed := _KO_NAME.fullmatch(name)) is not None:
+            name, digest = hashed[1], hashed[2]
+        else:
+            return []
+        found = []
+        for folder in sorted(self.folders_named.get(_normal(name), ())):
+            path = self._import_path(folder)
+            if path is None:
+                continue
+            if digest is None and path.lower() != repository.removeprefix(_KO_SCHEME):
+                continue
+            if digest is not None and hashlib.md5(path.encode()).hexdigest() != digest:
+                continue
+            text = f"{said.text} (ko's image of the Go package {path})"
+            found.append(Evidence("image name", replace(said, text=text), folder))
+        return found
+
+    def _import_path(self, folder: str) -> str | None:
+        """The Go import path of the package in a folder: its module's path (the nearest
+        go.mod at or above it) and the folder below the module's."""
+        module = folder
+        while module not in self.builds.names:
+            if module in ("", ".", os.sep):
+                return None
+            module = os.path.dirname(module) or "."
+        declared = self.builds.names[module].text
+        below = os.path.relpath(folder, module)
+        return declared if below == "." else f"{declared}/{below.replace(os.sep, '/')}"
+
+    def _pushed_elsewhere(self, image: str) -> bool:
+        """Whether the image's registry and namespace are none that the repository's
+        builds push to, while some say where they push: a third party's image (`apache/kafka`
+        where every build is `acme/...`), whatever folder is named as it is."""
+        namespace = image_repository(image).rpartition("/")[0]
+        if not namespace:
+            return False  # a bare name: a local build's as well
+        if self._namespaces is None:
+            self._namespaces = {
+                image_repository(build.image).rpartition("/")[0] for build in self.builds.builds
+            } - {""}
+        return bool(self._namespaces) and not any(
+            namespace == pushed
+            or namespace.endswith("/" + pushed)
+            or pushed.endswith("/" + namespace)
+            for pushed in self._namespaces
+        )
 
     def _app_within(self, folder: str) -> str:
         """A service's folder with no Dockerfile and no code of its own that keeps both in
