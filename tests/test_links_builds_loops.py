@@ -312,3 +312,51 @@ def test_a_ko_like_name_whose_digest_is_no_package_s_is_not_linked_by_it(tmp_pat
     digest = hashlib.md5(b"example.com/elsewhere/agenda").hexdigest()
     row = only(links(tmp_path, _ko_repository(f"registry.example/conf/agenda-{digest}:v1")))
     assert row["code"] is None
+
+
+PARAMETER_MAKEFILE = """\
+VERSION := $(shell git describe --tags)
+docker-build: ## make docker-build BIN=user
+\tdocker build -f cmd/$(BIN)/Dockerfile --build-arg BIN=$(BIN) -t shop-$(BIN) .
+"""
+PARAMETER_DOCKERFILE = """\
+FROM golang:1.22 AS build
+ARG BIN
+WORKDIR /app
+COPY go.mod ./
+COPY cmd/"$BIN" cmd/"$BIN"
+RUN go build -o /bin/app ./cmd/$BIN
+FROM alpine:3.20
+COPY --from=build /bin/app /app
+ENTRYPOINT ["/app"]
+"""
+
+
+def _parameter_repository(image: str) -> dict[str, str]:
+    files = {
+        "deploy/user.yaml": workload(name="user", image=image),
+        "Makefile": PARAMETER_MAKEFILE,
+        "go.mod": "module example.com/shop\n\ngo 1.22\n",
+    }
+    for name in ("user", "auth"):
+        files[f"cmd/{name}/Dockerfile"] = PARAMETER_DOCKERFILE
+        files.update(_go_service(name))
+    return files
+
+
+def test_a_make_build_over_a_variable_the_caller_gives_builds_the_image_its_name_gives(
+    tmp_path: Path,
+) -> None:
+    """`make docker-build BIN=user` builds `shop-user` from cmd/user/Dockerfile with
+    BIN=user: the image `shop-user` says which value it was built with."""
+    row = only(links(tmp_path, _parameter_repository("registry.example/shop-user:1")))
+    assert row["code"] == os.path.join("cmd", "user")
+    assert row["evidence"][0].startswith("makefile: Makefile:3: docker build -f cmd/$(BIN)/")
+    assert row["evidence"][0].endswith("(BIN=user)")
+
+
+def test_a_parameter_s_build_naming_a_dockerfile_the_tree_lacks_is_no_evidence(
+    tmp_path: Path,
+) -> None:
+    row = only(links(tmp_path, _parameter_repository("registry.example/shop-billing:1")))
+    assert not any(e.startswith("makefile:") for e in row["evidence"])

@@ -611,6 +611,11 @@ class _Finder:
         )
         return [Evidence("image name guess", Said(workload.path, line, text), built[0])]
 
+    def _missing_file(self, build: ImageBuild) -> bool:
+        """Whether the build names a Dockerfile the tree does not hold."""
+        named = build.dockerfile
+        return named is not None and os.path.normpath(named) not in self.dockerfiles
+
     def _missing(self, evidence: Evidence) -> bool:
         """Whether the evidence names a Dockerfile the tree does not hold."""
         named = evidence.dockerfile
@@ -804,7 +809,8 @@ class _Finder:
             (loop, build)
             for loop, build in made
             if build is not None
-            and (not loop or build.context in self.by_folder)  # a loop's: of a folder of code
+            # a loop's: of a folder of code, with a Dockerfile the tree holds
+            and (not loop or (build.context in self.by_folder and not self._missing_file(build)))
             and (
                 same_image(build.image, image)
                 # a repository a script's parameter gives: the tag that names the service

@@ -1145,7 +1145,10 @@ def script_facts(
             continue
         loop = _loop_header(recipe[: start.start()]) or (loops[-1] if loops else None)
         if loop is None:
-            found += _line_builds(path, number, recipe, expand, here, make)
+            built = _line_builds(path, number, recipe, expand, here, make)
+            if make:  # over a variable the caller gives: a build of each value
+                built += _parameter_builds(path, number, recipe, variables, expand, here, defaults)
+            found += built
         else:
             found += _loop_builds(path, number, recipe, loop, expand, here, make, defaults)
     return found, tags
@@ -1239,10 +1242,67 @@ def _loop_builds(
     for value in values if known else []:
         found += _built_with(path, number, recipe, use, value, expand, here, make)
     if not known or any(variable in defaults for variable in given):
-        for build in _built_with(path, number, recipe, use, LOOP_VALUE, expand, here, make):
-            repository = image_repository(build.image)
-            if LOOP_VALUE in repository.rsplit("/", 1)[-1] and repository.count(LOOP_VALUE) == 1:
-                found.append(replace(build, each=name))
+        found += _builds_of_each(path, number, recipe, name, use, expand, here, make)
+    return found
+
+
+def _parameter_builds(
+    path: str,
+    number: int,
+    recipe: str,
+    variables: Mapping[str, str | None],
+    expand: Callable[[str], str],
+    here: str | None,
+    defaults: set[str],
+) -> list[ImageBuild]:
+    """A Make recipe's build over a variable the caller gives (`make image BIN=user`: one
+    the file never sets, or sets with `?=`): as a loop's over values not known here."""
+    start = _DOCKER_BUILD_COMMAND.search(recipe)
+    used = dict.fromkeys(a or b for a, b in _MAKE_VARIABLE.findall(recipe[start.end() :]))
+    return (
+        [
+            build
+            for name in used
+            if name not in variables or name in defaults
+            for build in _builds_of_each(
+                path,
+                number,
+                recipe,
+                name,
+                regex.compile(rf"\$\({name}\)|\$\{{{name}\}}"),
+                expand,
+                here,
+                True,
+            )
+        ]
+        if start is not None
+        else []
+    )
+
+
+def _builds_of_each(
+    path: str,
+    number: int,
+    recipe: str,
+    name: str,
+    use: regex.Pattern[str],
+    expand: Callable[[str], str],
+    here: str | None,
+    make: bool,
+) -> list[ImageBuild]:
+    """The build a line makes for each value of `name` (its uses, `use`), whose image's
+    name holds the value once, and whose context, Dockerfile or build arguments hold it
+    too (one that builds the same whatever the value names no service)."""
+    found = []
+    for build in _built_with(path, number, recipe, use, LOOP_VALUE, expand, here, make):
+        repository = image_repository(build.image)
+        chosen = [build.context, build.dockerfile or "", *(value for _, value in build.args)]
+        if (
+            LOOP_VALUE in repository.rsplit("/", 1)[-1]
+            and repository.count(LOOP_VALUE) == 1
+            and any(LOOP_VALUE in text for text in chosen)
+        ):
+            found.append(replace(build, each=name))
     return found
 
 
