@@ -360,3 +360,17 @@ def test_a_parameter_s_build_naming_a_dockerfile_the_tree_lacks_is_no_evidence(
 ) -> None:
     row = only(links(tmp_path, _parameter_repository("registry.example/shop-billing:1")))
     assert not any(e.startswith("makefile:") for e in row["evidence"])
+
+
+def test_a_compose_file_s_local_image_names_no_namespace_the_repository_pushes_to(
+    tmp_path: Path,
+) -> None:
+    """compose's `shop/orders` is a developer's local image: the manifests' images of
+    another registry and namespace are still linked by their names."""
+    files = {
+        "deploy/orders.yaml": workload(name="orders", image="registry.example/team/shop-orders:2"),
+        "compose.yaml": "services:\n  orders:\n    image: shop/orders\n    build: ./orders\n",
+        "orders/Dockerfile": DOCKERFILE,
+        **service_app("orders"),
+    }
+    assert only(links(tmp_path, files))["code"] == os.path.join("orders", "server.py")

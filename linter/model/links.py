@@ -184,6 +184,9 @@ def _less_registry(repository: str) -> str | None:
     return path
 
 
+# The builds of images for a developer's machine: where they are named is no registry the
+# repository publishes to
+_LOCAL_BUILDS = frozenset({"compose", "tiltfile", "docs"})
 # ko's images: as a manifest names them for ko to resolve, and as ko names what it pushes
 _KO_SCHEME = "ko://"
 _KO_NAME = regex.compile(r"(.+)-([0-9a-f]{32})")
@@ -913,13 +916,16 @@ class _Finder:
     def _pushed_elsewhere(self, image: str) -> bool:
         """Whether the image's registry and namespace are none that the repository's
         builds push to, while some say where they push: a third party's image (`apache/kafka`
-        where every build is `acme/...`), whatever folder is named as it is."""
+        where every build is `acme/...`), whatever folder is named as it is. Compose, Tilt
+        and documented builds name local images, not where the repository publishes."""
         namespace = image_repository(image).rpartition("/")[0]
         if not namespace:
             return False  # a bare name: a local build's as well
         if self._namespaces is None:
             self._namespaces = {
-                image_repository(build.image).rpartition("/")[0] for build in self.builds.builds
+                image_repository(build.image).rpartition("/")[0]
+                for build in self.builds.builds
+                if build.kind not in _LOCAL_BUILDS
             } - {""}
         return bool(self._namespaces) and not any(
             namespace == pushed
