@@ -374,3 +374,30 @@ def test_a_compose_file_s_local_image_names_no_namespace_the_repository_pushes_t
         **service_app("orders"),
     }
     assert only(links(tmp_path, files))["code"] == os.path.join("orders", "server.py")
+
+
+def _role_repository(image: str) -> dict[str, str]:
+    return {
+        "deploy/ads.yaml": workload(name="ads", image=image),
+        "ads/build.sh": "docker build -t acme/promotions:latest .\n",
+        "ads/Dockerfile": DOCKERFILE,
+        **service_app("ads"),
+        "billing/Dockerfile": DOCKERFILE,
+        **service_app("billing"),
+    }
+
+
+def test_an_image_named_as_a_build_s_but_for_a_role_suffix_is_guessed_to_be_its_build(
+    tmp_path: Path,
+) -> None:
+    """`acme/promotions-service` is run, ads/ builds `acme/promotions`: a guess, by names."""
+    row = only(links(tmp_path, _role_repository("acme/promotions-service:1")))
+    assert row["code"] == os.path.join("ads", "server.py")
+    assert row["evidence"][-1].endswith(
+        "(a guess: ads builds acme/promotions, its name but for a role suffix)"
+    )
+
+
+def test_a_role_suffix_guess_needs_the_build_s_namespace(tmp_path: Path) -> None:
+    row = only(links(tmp_path, _role_repository("vendor/promotions-service:1")))
+    assert row["code"] is None

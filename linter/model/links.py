@@ -209,6 +209,12 @@ _VARIABLE_USE = regex.compile(r"\$\{?[A-Za-z_][A-Za-z0-9_]*\}?")  # `${APP}`, `$
 ROLE_SUFFIXES = frozenset({"service", "svc", "server", "api", "app"})
 
 
+def _same_namespace(a: str, b: str) -> bool:
+    """Two images' registries and namespaces are one: the same, one the other with a
+    registry in front (`public.example/x/acme` and `acme`), or one not known (a bare name)."""
+    return not a or not b or a == b or a.endswith("/" + b) or b.endswith("/" + a)
+
+
 def _less_role(words: tuple[str, ...]) -> tuple[str, ...] | None:
     """`("chat", "service")` -> `("chat",)`; None for a name with no role suffix."""
     return words[:-1] if len(words) > 1 and words[-1] in ROLE_SUFFIXES else None
@@ -873,7 +879,30 @@ class _Finder:
             folder, how = guess
             text = f"{said.text} (a guess: {folder} is the one build folder {how})"
             found.append(Evidence("image name guess", replace(said, text=text), folder))
+        elif not found and not named and (built := self._built_but_role(image)) is not None:
+            folder, other = built
+            text = f"{said.text} (a guess: {folder} builds {other}, its name but for a role suffix)"
+            found.append(Evidence("image name guess", replace(said, text=text), folder))
         return found
+
+    def _built_but_role(self, image: str) -> tuple[str, str] | None:
+        """The one folder the builds of an image named as this one is but for a role
+        suffix build from (`acme/ads-service` run, `acme/ads` built from ads-service/), of
+        the same namespace; with that image. None when none or several folders are."""
+        namespace, _, segment = image_repository(image).rpartition("/")
+        words = _words(segment)
+        found: dict[str, str] = {}
+        for build in self.builds.builds:
+            other_namespace, _, other = image_repository(build.image).rpartition("/")
+            if not _same_namespace(namespace, other_namespace):
+                continue
+            other_words = _words(other)
+            if _less_role(words) != other_words and _less_role(other_words) != words:
+                continue
+            run_from = self._run_from(build)
+            if run_from is not None and run_from[0] in self.by_folder:
+                found.setdefault(run_from[0], build.image)
+        return next(iter(found.items())) if len(found) == 1 else None
 
     def _ko_built(self, image: str, said: Said) -> list[Evidence]:
         """The Go package ko builds an image of: `ko://<import path>` as written for ko to
@@ -928,10 +957,7 @@ class _Finder:
                 if build.kind not in _LOCAL_BUILDS
             } - {""}
         return bool(self._namespaces) and not any(
-            namespace == pushed
-            or namespace.endswith("/" + pushed)
-            or pushed.endswith("/" + namespace)
-            for pushed in self._namespaces
+            _same_namespace(namespace, pushed) for pushed in self._namespaces
         )
 
     def _app_within(self, folder: str) -> str:
