@@ -7,6 +7,7 @@ import hashlib
 import os
 from pathlib import Path
 
+from tests.helpers import lint_files
 from tests.test_links import DOCKERFILE, links, only, service_app, workload
 
 KNATIVE = """\
@@ -401,3 +402,16 @@ def test_an_image_named_as_a_build_s_but_for_a_role_suffix_is_guessed_to_be_its_
 def test_a_role_suffix_guess_needs_the_build_s_namespace(tmp_path: Path) -> None:
     row = only(links(tmp_path, _role_repository("vendor/promotions-service:1")))
     assert row["code"] is None
+
+
+def test_a_knative_service_s_probes_without_a_port_are_no_error_and_it_is_not_judged(
+    tmp_path: Path,
+) -> None:
+    """Knative fills in a probe's port and drains its pods through its own proxy: the
+    manifest is no KLB002, and the rules judge no Knative Service."""
+    probe = "          readinessProbe: {httpGet: {path: /ready}}\n"
+    files = {"deploy/inventory-knative.yaml": KNATIVE + probe}
+    result = lint_files(tmp_path, files)
+    assert result.findings == []
+    assert result.unknown_kinds == 0
+    assert [row.container for row in result.links] == ["Service/shop/inventory:server"]
