@@ -1258,26 +1258,24 @@ def _parameter_builds(
     """A Make recipe's build over a variable the caller gives (`make image BIN=user`: one
     the file never sets, or sets with `?=`): as a loop's over values not known here."""
     start = _DOCKER_BUILD_COMMAND.search(recipe)
+    if start is None:
+        return []
     used = dict.fromkeys(a or b for a, b in _MAKE_VARIABLE.findall(recipe[start.end() :]))
-    return (
-        [
-            build
-            for name in used
-            if name not in variables or name in defaults
-            for build in _builds_of_each(
-                path,
-                number,
-                recipe,
-                name,
-                regex.compile(rf"\$\({name}\)|\$\{{{name}\}}"),
-                expand,
-                here,
-                True,
-            )
-        ]
-        if start is not None
-        else []
-    )
+    return [
+        build
+        for name in used
+        if name not in variables or name in defaults
+        for build in _builds_of_each(
+            path,
+            number,
+            recipe,
+            name,
+            regex.compile(rf"\$\({name}\)|\$\{{{name}\}}"),
+            expand,
+            here,
+            True,
+        )
+    ]
 
 
 def _builds_of_each(
