@@ -620,13 +620,8 @@ class _Finder:
         )
         return [Evidence("image name guess", Said(workload.path, line, text), built[0])]
 
-    def _missing_file(self, build: ImageBuild) -> bool:
-        """Whether the build names a Dockerfile the tree does not hold."""
-        named = build.dockerfile
-        return named is not None and os.path.normpath(named) not in self.dockerfiles
-
-    def _missing(self, evidence: Evidence) -> bool:
-        """Whether the evidence names a Dockerfile the tree does not hold."""
+    def _missing(self, evidence: Evidence | ImageBuild) -> bool:
+        """Whether the evidence (or the build) names a Dockerfile the tree does not hold."""
         named = evidence.dockerfile
         return named is not None and os.path.normpath(named) not in self.dockerfiles
 
@@ -819,7 +814,7 @@ class _Finder:
             for loop, build in made
             if build is not None
             # a loop's: of a folder of code, with a Dockerfile the tree holds
-            and (not loop or (build.context in self.by_folder and not self._missing_file(build)))
+            and (not loop or (build.context in self.by_folder and not self._missing(build)))
             and (
                 same_image(build.image, image)
                 # a repository a script's parameter gives: the tag that names the service
