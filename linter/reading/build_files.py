@@ -1133,7 +1133,7 @@ def script_facts(
                 header = _loop_header(line)
                 if header is not None:
                     loops.append(header)
-                elif _LOOP_END.match(line) and loops:
+                elif loops and line.startswith("done") and _LOOP_END.match(line):
                     loops.pop()
                 _assign(line, variables, make=False)
                 if line.startswith(("cd ", "pushd ")):  # each recipe line of Make: a new shell
@@ -1145,8 +1145,8 @@ def script_facts(
             continue
         loop = _loop_header(recipe[: start.start()]) or (loops[-1] if loops else None)
         if loop is None:
-            built = _line_builds(path, number, recipe, expand, here, make)
-            if make:  # over a variable the caller gives: a build of each value
+            built = _line_builds(path, number, recipe, expand, here, make, start)
+            if make and "$" in recipe[start.end() :]:  # a variable the caller gives: each value
                 built += _parameter_builds(path, number, recipe, variables, expand, here, defaults)
             found += built
         else:
@@ -1161,10 +1161,11 @@ def _line_builds(
     expand: Callable[[str], str],
     here: str | None,
     make: bool,
+    command: regex.Match[str] | None = None,
 ) -> list[ImageBuild]:
-    """The build of a script's line's `docker build` (none when its image, its folder or
-    its context is not known)."""
-    command = _DOCKER_BUILD_COMMAND.search(recipe)
+    """The build of a script's line's `docker build` (`command`, when found already; none
+    when its image, its folder or its context is not known)."""
+    command = command or _DOCKER_BUILD_COMMAND.search(recipe)
     if command is None:
         return []
     try:
@@ -1208,6 +1209,8 @@ _GLOB_WORD = regex.compile(r"[*?\[]")
 
 def _loop_header(text: str) -> tuple[str, str] | None:
     """The name and the words of the last `for NAME in WORDS` in the text, or None."""
+    if "for" not in text:  # most lines: no regex run
+        return None
     found = list(_LOOP_HEADER.finditer(text))
     return (found[-1][1], found[-1][2]) if found else None
 
