@@ -38,6 +38,7 @@ without one, every module of the folder.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import posixpath
 from collections import defaultdict
@@ -183,6 +184,12 @@ def _less_registry(repository: str) -> str | None:
     return path
 
 
+# The builds of images for a developer's machine: where they are named is no registry the
+# repository publishes to
+_LOCAL_BUILDS = frozenset({"compose", "tiltfile", "docs"})
+# ko's images: as a manifest names them for ko to resolve, and as ko names what it pushes
+_KO_SCHEME = "ko://"
+_KO_NAME = regex.compile(r"(.+)-([0-9a-f]{32})")
 _SEPARATORS = dict.fromkeys(map(ord, "-_."))  # deleted
 _WORDS = regex.compile(r"[-_.]")  # what separates the words of an image's name
 
@@ -200,6 +207,12 @@ _SPACES = dict.fromkeys(map(ord, "-_."), " ")
 _VARIABLE_USE = regex.compile(r"\$\{?[A-Za-z_][A-Za-z0-9_]*\}?")  # `${APP}`, `$APP`
 # The last words of a name that say a program's role, not which program it is.
 ROLE_SUFFIXES = frozenset({"service", "svc", "server", "api", "app"})
+
+
+def _same_namespace(a: str, b: str) -> bool:
+    """Two images' registries and namespaces are one: the same, one the other with a
+    registry in front (`public.example/x/acme` and `acme`), or one not known (a bare name)."""
+    return not a or not b or a == b or a.endswith("/" + b) or b.endswith("/" + a)
 
 
 def _less_role(words: tuple[str, ...]) -> tuple[str, ...] | None:
@@ -516,6 +529,7 @@ class _Finder:
         self._above: dict[str, Dockerfile] | None = None
         # the folders of code with a Dockerfile, by their parent (made when first asked)
         self._children_built: dict[str, list[str]] | None = None
+        self._namespaces: set[str] | None = None  # where the builds push (_pushed_elsewhere)
         self._modules_named: dict[str, list[tuple[str, Said]]] | None = None
         # absolute path -> as shown, for the configuration's pins alone (made only for them)
         self.shown: dict[str, str] = (
@@ -544,6 +558,8 @@ class _Finder:
                         replace(e, said=replace(e.said, text=f"{e.said.text} ({tag.describe()})"))
                         for e in self._image_evidence(tag.source, said)
                     ]
+        if not found and isinstance(image, str) and not image_repository(image):
+            found += self._named_as_its_chart(workload, container, image)
         segment = image_repository(image).rsplit("/", 1)[-1]
         service = self._service_beside(workload, segment)
         if service is not None:
@@ -579,8 +595,33 @@ class _Finder:
             ),
         )
 
-    def _missing(self, evidence: Evidence) -> bool:
-        """Whether the evidence names a Dockerfile the tree does not hold."""
+    def _named_as_its_chart(
+        self, workload: K8sObject, container: Container, image: str
+    ) -> list[Evidence]:
+        """A chart's container whose image repository is left to the deploy
+        (`--set image.repository=...`): the one folder an image is built from named as the
+        chart is (`helm/orders/` and `apps/orders/`), a guess from the names alone."""
+        parts = os.path.normpath(workload.path).split(os.sep)
+        if "templates" not in parts[1:]:
+            return []
+        chart_folder = os.sep.join(parts[: len(parts) - 1 - parts[::-1].index("templates")])
+        chart = os.path.basename(chart_folder)
+        built = [
+            folder
+            for folder in self.folders_named.get(_normal(chart), ())
+            if folder != chart_folder and self._is_built(folder)
+        ]
+        if len(built) != 1:
+            return []
+        line = pos_of(container.body, "image", value=True)[0]
+        text = (
+            f"image: {image} (a guess: the chart {chart_folder} leaves the image's repository "
+            f"empty; {built[0]} is the one build folder named as the chart)"
+        )
+        return [Evidence("image name guess", Said(workload.path, line, text), built[0])]
+
+    def _missing(self, evidence: Evidence | ImageBuild) -> bool:
+        """Whether the evidence (or the build) names a Dockerfile the tree does not hold."""
         named = evidence.dockerfile
         return named is not None and os.path.normpath(named) not in self.dockerfiles
 
@@ -735,15 +776,20 @@ class _Finder:
 
     def _copied_folder(self, dockerfile: Dockerfile, context: str) -> str | None:
         """The one folder of code a Dockerfile copies from its wide context (`COPY
-        ./inventory/app /app` from the repository's top): None when it copies the whole
-        context, several folders or files of code, or none."""
+        ./inventory/app /app` from the repository's top), or, when its last stage copies no
+        code, the one its earlier stages copy (a builder's `COPY ./web/ .`, the last stage
+        serving what it built): None when it copies the whole context, several folders or
+        files of code, or none."""
         code: set[str] = set()
-        for copy in dockerfile.copies:
-            source = _joined_folder(context, copy.source)
-            if source == context:
-                return None
-            if source in self.by_folder or source in self.modules:
-                code.add(source)
+        for copies in (dockerfile.copies, dockerfile.stage_copies):
+            for copy in copies:
+                source = _joined_folder(context, copy.source)
+                if source == context:
+                    return None
+                if source in self.by_folder or source in self.modules:
+                    code.add(source)
+            if code:
+                break
         outer = [f for f in code if not any(_below(f, other) for other in code)]
         if len(outer) != 1 or outer[0] not in self.by_folder or not _below(outer[0], context):
             return None
@@ -762,13 +808,21 @@ class _Finder:
         """What the repository says of the folder an image is built from: the builds that
         name it, else its name (`said`: where the container names it)."""
         wanted = image_tag(image)
-        builds = [
-            build
-            for build in self.builds.builds
-            if same_image(build.image, image)
-            # a repository a script's parameter gives: the tag that names the service
-            or (not build.image and wanted not in (None, "latest") and wanted in build.tags)
+        made = ((each.each, each.made_for(image)) for each in self.builds.builds)
+        matched = [
+            (loop, build)
+            for loop, build in made
+            if build is not None
+            # a loop's: of a folder of code, with a Dockerfile the tree holds
+            and (not loop or (build.context in self.by_folder and not self._missing(build)))
+            and (
+                same_image(build.image, image)
+                # a repository a script's parameter gives: the tag that names the service
+                or (not build.image and wanted not in (None, "latest") and wanted in build.tags)
+            )
         ]
+        # a build that names the image itself, over a loop's whose name only fits it
+        builds = [build for loop, build in matched if not loop] or [b for _, b in matched]
         if wanted is not None and any(wanted in build.tags for build in builds):
             # builds of the very tag the container runs (`:v2-timeout`) decide between the
             # folders the other tags of the name are built from (a tag not known stays)
@@ -778,6 +832,10 @@ class _Finder:
             for build in builds
             if (run_from := self._run_from(build))
         ]
+        if ko := self._ko_built(image, said):
+            return found + ko  # the package its name says: no name likeness besides
+        if not found and self._pushed_elsewhere(image):
+            return found  # a third party's image: a folder named as it is is no evidence
         segment = image_repository(image).rsplit("/", 1)[-1]
         named = sorted(
             self._app_within(f)
@@ -816,7 +874,86 @@ class _Finder:
             folder, how = guess
             text = f"{said.text} (a guess: {folder} is the one build folder {how})"
             found.append(Evidence("image name guess", replace(said, text=text), folder))
+        elif not found and not named and (built := self._built_but_role(image)) is not None:
+            folder, other = built
+            text = f"{said.text} (a guess: {folder} builds {other}, its name but for a role suffix)"
+            found.append(Evidence("image name guess", replace(said, text=text), folder))
         return found
+
+    def _built_but_role(self, image: str) -> tuple[str, str] | None:
+        """The one folder the builds of an image named as this one is but for a role
+        suffix build from (`acme/ads-service` run, `acme/ads` built from ads-service/), of
+        the same namespace; with that image. None when none or several folders are."""
+        namespace, _, segment = image_repository(image).rpartition("/")
+        words = _words(segment)
+        found: dict[str, str] = {}
+        for build in self.builds.builds:
+            other_namespace, _, other = image_repository(build.image).rpartition("/")
+            if not _same_namespace(namespace, other_namespace):
+                continue
+            other_words = _words(other)
+            if _less_role(words) != other_words and _less_role(other_words) != words:
+                continue
+            run_from = self._run_from(build)
+            if run_from is not None and run_from[0] in self.by_folder:
+                found.setdefault(run_from[0], build.image)
+        return next(iter(found.items())) if len(found) == 1 else None
+
+    def _ko_built(self, image: str, said: Said) -> list[Evidence]:
+        """The Go package ko builds an image of: `ko://<import path>` as written for ko to
+        resolve, or the name ko gives the image it pushes, the package's last element and
+        the MD5 of its import path (`shop/cart-<32 hex>`); the package's folder found by
+        the go.mod that declares its module."""
+        repository = image_repository(image)
+        name = repository.rsplit("/", 1)[-1]
+        if repository.startswith(_KO_SCHEME):
+            digest = None
+        elif (hashed := _KO_NAME.fullmatch(name)) is not None:
+            name, digest = hashed[1], hashed[2]
+        else:
+            return []
+        found = []
+        for folder in sorted(self.folders_named.get(_normal(name), ())):
+            path = self._import_path(folder)
+            if path is None:
+                continue
+            if digest is None and path.lower() != repository.removeprefix(_KO_SCHEME):
+                continue
+            if digest is not None and hashlib.md5(path.encode()).hexdigest() != digest:
+                continue
+            text = f"{said.text} (ko's image of the Go package {path})"
+            found.append(Evidence("image name", replace(said, text=text), folder))
+        return found
+
+    def _import_path(self, folder: str) -> str | None:
+        """The Go import path of the package in a folder: its module's path (the nearest
+        go.mod at or above it) and the folder below the module's."""
+        module = folder
+        while module not in self.builds.names:
+            if module in ("", ".", os.sep):
+                return None
+            module = os.path.dirname(module) or "."
+        declared = self.builds.names[module].text
+        below = os.path.relpath(folder, module)
+        return declared if below == "." else f"{declared}/{below.replace(os.sep, '/')}"
+
+    def _pushed_elsewhere(self, image: str) -> bool:
+        """Whether the image's registry and namespace are none that the repository's
+        builds push to, while some say where they push: a third party's image (`apache/kafka`
+        where every build is `acme/...`), whatever folder is named as it is. Compose, Tilt
+        and documented builds name local images, not where the repository publishes."""
+        namespace = image_repository(image).rpartition("/")[0]
+        if not namespace:
+            return False  # a bare name: a local build's as well
+        if self._namespaces is None:
+            self._namespaces = {
+                image_repository(build.image).rpartition("/")[0]
+                for build in self.builds.builds
+                if build.kind not in _LOCAL_BUILDS
+            } - {""}
+        return bool(self._namespaces) and not any(
+            _same_namespace(namespace, pushed) for pushed in self._namespaces
+        )
 
     def _app_within(self, folder: str) -> str:
         """A service's folder with no Dockerfile and no code of its own that keeps both in

@@ -138,6 +138,41 @@ class ImageBuild:
     # build of a repository the script leaves unknown (`${REGISTRY}:cart-latest`) has the
     # image "" and is matched by a literal tag alone
     tags: tuple[str | None, ...] = ()
+    # a loop's build over values not known here (`for svc in $(SVC)`): the loop's name,
+    # its value LOOP_VALUE in the fields, which the image a container runs gives (made_for)
+    each: str = ""
+
+    def made_for(self, image: str) -> ImageBuild | None:
+        """The build as it makes `image`: itself, or a loop's build with the value the
+        image's name gives put in (`acme/shop-\x01` for `acme/shop-cart`); None when the
+        image is not one the loop's can be."""
+        if not self.each:
+            return self
+        before, _, after = image_repository(self.image).partition(LOOP_VALUE)
+        named = regex.compile(
+            rf"(?:.+/)?{regex.escape(before)}([a-z0-9][a-z0-9._-]*){regex.escape(after)}"
+        ).fullmatch(image_repository(image))
+        if named is None:
+            return None
+        value = named[1]
+
+        def put(text: str) -> str:
+            return text.replace(LOOP_VALUE, value)
+
+        return replace(
+            self,
+            image=put(self.image),
+            context=put(self.context),
+            dockerfile=put(self.dockerfile) if self.dockerfile else None,
+            args=tuple((name, put(given)) for name, given in self.args),
+            tags=tuple(put(tag) if tag else tag for tag in self.tags),
+            each="",
+            said=replace(self.said, text=f"{self.said.text} ({self.each}={value})"),
+        )
+
+
+# What a loop's value not known here is while its build is read: a character no name holds
+LOOP_VALUE = "\x01"
 
 
 @record
@@ -190,6 +225,9 @@ class Dockerfile:
     # a COPY names a file of the Dockerfile's own folder by that folder's name
     # (`web/deploy/Dockerfile`: `COPY deploy/Caddyfile ...`): it is built from the parent
     copies_own_folder: bool = False
+    # what the stages before the last copy from the context (a builder's `COPY ./web/ .`,
+    # whose output the last stage takes `--from` it)
+    stage_copies: tuple[Copy, ...] = ()
 
     @property
     def folder(self) -> str:
@@ -535,6 +573,15 @@ def _image(value: object) -> str | None:
     return name if _literal(name) else None
 
 
+def _image_past_registry(value: object) -> str | None:
+    """An image whose repository is literal past the segments a variable names (a CI's
+    secret registry, `${{ secrets.REGISTRY }}/acme/app`): `acme/app`, which every registry
+    it is pushed to serves. None when its last segment is not literal."""
+    segments = image_repository(value).split("/")
+    ends = [i for i, segment in enumerate(segments) if _literal(segment) is None]
+    return _image("/".join(segments[ends[-1] + 1 :])) if ends else _image(value)
+
+
 def image_tag(image: str) -> str | None:
     """`acme/shop:v2-timeout` -> `v2-timeout` (`latest` when none is written); None when
     it is not literal (`acme/shop:$(TAG)`)."""
@@ -875,7 +922,7 @@ def _build_push_step(
     args = _filled(given.get("build-args"), known)
     return [
         _built(tag, root, named, "workflow", path, text, line, args)
-        for tag in filter(None, map(_image, tags))
+        for tag in filter(None, map(_image_past_registry, tags))
     ]
 
 
@@ -939,7 +986,7 @@ _BUILD_FLAGS_WITH_VALUE = frozenset(
 )
 
 
-_DOCKER_BUILD_COMMAND = regex.compile(r"\b(?:docker|podman)(?:\s+buildx)?\s+build\b")
+_DOCKER_BUILD_COMMAND = regex.compile(r"\b(?:docker|podman)(?:\s+buildx|\s+image)?\s+build\b")
 _WORKFLOW_EXPRESSION = regex.compile(r"\$\{\{[^}]*\}\}")  # GitHub's `${{ ... }}`
 _VARIABLE = regex.compile(r"\w+=\S*")  # `CGO_ENABLED=0` before a command
 
@@ -956,7 +1003,7 @@ def _docker_build_words(
     except ValueError:
         return None
     tags, context, dockerfile = _docker_build_args(words)
-    image, context = _image(tags[0] if tags else None), _literal(context)
+    image, context = _image_past_registry(tags[0] if tags else None), _literal(context)
     if (
         image is None
         or context is None
@@ -1066,6 +1113,13 @@ def script_facts(
     tags: list[ImageTag] = []
     here: str | None = folder  # a script's folder after its `cd` lines (None: unknown)
     expand = functools.partial(_expanded, variables=variables, make=make)
+    loops: list[tuple[str, str]] = []  # a script's `for NAME in WORDS` around the line
+    # Make's `NAME ?= value`: a default the caller's `make NAME=...` replaces
+    defaults = {
+        assigned[1]
+        for _, line in lines
+        if make and (assigned := _MAKE_ASSIGNMENT.match(line)) and assigned[2] == "?="
+    }
     for number, raw in lines:
         # `$(dirname "$0")` is the script's own folder, where it starts
         line = raw if make or "dirname" not in raw else _SCRIPT_FOLDER.sub(".", raw)
@@ -1076,6 +1130,11 @@ def script_facts(
             tags += _tag(recipe[tag.end() :], expand, Said(path, number, line.strip()))
         if start is None:
             if not make:
+                header = _loop_header(line)
+                if header is not None:
+                    loops.append(header)
+                elif loops and line.startswith("done") and _LOOP_END.match(line):
+                    loops.pop()
                 _assign(line, variables, make=False)
                 if line.startswith(("cd ", "pushd ")):  # each recipe line of Make: a new shell
                     try:
@@ -1084,34 +1143,184 @@ def script_facts(
                         words = ["cd", "$"]
                     here = _cd(here, ["cd", *words[1:2]]) if here is not None else None
             continue
-        try:
-            words = [expand(word) for word in shell_words(recipe[start.end() :], comments=True)]
-            before = [expand(word) for word in shell_words(recipe[: start.start()])]
-        except ValueError:
-            continue
-        cwd = _cd(here, before) if here is not None else None
-        named_as, context, dockerfile = _docker_build_args(words)
-        image = _image(named_as[0]) if named_as else None
-        if image is None and named_as:  # `$(REGISTRY)/name:$(TAG)`: its literal last segment
-            image = _image(image_repository(named_as[0]).rsplit("/", 1)[-1])
-        tagged = tuple(image_tag(name) for name in named_as)
-        if image is None and any(_VARIABLE_ONLY.fullmatch(image_repository(n)) for n in named_as):
-            # `${REGISTRY}:cart-latest`: the repository a parameter, the tag the service's
-            image = "" if any(t not in (None, "latest") for t in tagged) else None
-        if (
-            image is None
-            or cwd is None
-            or _literal(context) is None
-            or (dockerfile is not None and _literal(dockerfile) is None)
-        ):
-            continue
-        named = _joined(cwd, dockerfile) if dockerfile else None  # -f: from where it runs
-        said = Said(path, number, recipe.strip())  # a recipe's line less its `@-+`
-        kind = "makefile" if make else "script"
-        root = _joined(cwd, str(context))
-        args = _build_arg_values(words)
-        found.append(ImageBuild(image, root, named, kind, said, args, tagged))
+        loop = _loop_header(recipe[: start.start()]) or (loops[-1] if loops else None)
+        if loop is None:
+            built = _line_builds(path, number, recipe, expand, here, make, start)
+            if make and "$" in recipe[start.end() :]:  # a variable the caller gives: each value
+                built += _parameter_builds(path, number, recipe, variables, expand, here, defaults)
+            found += built
+        else:
+            found += _loop_builds(path, number, recipe, loop, expand, here, make, defaults)
     return found, tags
+
+
+def _line_builds(
+    path: str,
+    number: int,
+    recipe: str,
+    expand: Callable[[str], str],
+    here: str | None,
+    make: bool,
+    command: regex.Match[str] | None = None,
+) -> list[ImageBuild]:
+    """The build of a script's line's `docker build` (`command`, when found already; none
+    when its image, its folder or its context is not known)."""
+    command = command or _DOCKER_BUILD_COMMAND.search(recipe)
+    if command is None:
+        return []
+    try:
+        words = [expand(word) for word in shell_words(recipe[command.end() :], comments=True)]
+        before = [expand(word) for word in shell_words(recipe[: command.start()])]
+    except ValueError:
+        return []
+    cwd = _cd(here, before) if here is not None else None
+    named_as, context, dockerfile = _docker_build_args(words)
+    image = _image(named_as[0]) if named_as else None
+    if image is None and named_as:  # `$(REGISTRY)/name:$(TAG)`: its literal last segment
+        image = _image(image_repository(named_as[0]).rsplit("/", 1)[-1])
+    tagged = tuple(image_tag(name) for name in named_as)
+    if image is None and any(_VARIABLE_ONLY.fullmatch(image_repository(n)) for n in named_as):
+        # `${REGISTRY}:cart-latest`: the repository a parameter, the tag the service's
+        image = "" if any(t not in (None, "latest") for t in tagged) else None
+    if (
+        image is None
+        or cwd is None
+        or _literal(context) is None
+        or (dockerfile is not None and _literal(dockerfile) is None)
+    ):
+        return []
+    named = _joined(cwd, dockerfile) if dockerfile else None  # -f: from where it runs
+    said = Said(path, number, recipe.strip())  # a recipe's line less its `@-+`
+    kind = "makefile" if make else "script"
+    root = _joined(cwd, str(context))
+    args = _build_arg_values(words)
+    return [ImageBuild(image, root, named, kind, said, args, tagged)]
+
+
+# `for NAME in WORDS; do` (the shell's loop, in a script or a Make recipe) and its `done`
+_LOOP_HEADER = regex.compile(
+    r"(?:^|[;&|({]\s*|\bdo\s+|\bthen\s+)for\s+([A-Za-z_]\w*)\s+in\s+([^;]*?)\s*(?:;|$)"
+)
+_LOOP_END = regex.compile(r"^done\b")
+# How many values of a loop are read: past it, the loop is read as one of values not known
+MAX_LOOP = 64
+_GLOB_WORD = regex.compile(r"[*?\[]")
+
+
+def _loop_header(text: str) -> tuple[str, str] | None:
+    """The name and the words of the last `for NAME in WORDS` in the text, or None."""
+    if "for" not in text:  # most lines: no regex run
+        return None
+    found = list(_LOOP_HEADER.finditer(text))
+    return (found[-1][1], found[-1][2]) if found else None
+
+
+def _loop_builds(
+    path: str,
+    number: int,
+    recipe: str,
+    loop: tuple[str, str],
+    expand: Callable[[str], str],
+    here: str | None,
+    make: bool,
+    defaults: set[str],
+) -> list[ImageBuild]:
+    """The builds of a `docker build` in a `for NAME in WORDS` loop: one a value, where
+    the words are literal (`for svc in $(SERVICES)`, `SERVICES := cart orders`); where
+    they are not, or are Make's default that `make SVC=...` replaces, one build whose
+    image names the value (`acme/shop-$$svc`), matched by the images run (`made_for`)."""
+    name, listed = loop
+    use = regex.compile((r"\$\$" if make else r"\$") + rf"(?:\{{{name}\}}|{name}\b)")
+    if use.search(recipe) is None:
+        return _line_builds(path, number, recipe, expand, here, make)
+    try:
+        # a variable's value is split into words, as the shell does with `$(SERVICES)`
+        values = [v for word in shell_words(listed, comments=True) for v in expand(word).split()]
+    except ValueError:
+        values = []
+    known = bool(values) and len(values) <= MAX_LOOP
+    known = known and all(_literal(v) and not _GLOB_WORD.search(v) for v in values)
+    given = [a or b for a, b in _MAKE_VARIABLE.findall(listed)] if make else []
+    found: list[ImageBuild] = []
+    for value in values if known else []:
+        found += _built_with(path, number, recipe, use, value, expand, here, make)
+    if not known or any(variable in defaults for variable in given):
+        found += _builds_of_each(path, number, recipe, name, use, expand, here, make)
+    return found
+
+
+def _parameter_builds(
+    path: str,
+    number: int,
+    recipe: str,
+    variables: Mapping[str, str | None],
+    expand: Callable[[str], str],
+    here: str | None,
+    defaults: set[str],
+) -> list[ImageBuild]:
+    """A Make recipe's build over a variable the caller gives (`make image BIN=user`: one
+    the file never sets, or sets with `?=`): as a loop's over values not known here."""
+    start = _DOCKER_BUILD_COMMAND.search(recipe)
+    if start is None:
+        return []
+    used = dict.fromkeys(a or b for a, b in _MAKE_VARIABLE.findall(recipe[start.end() :]))
+    return [
+        build
+        for name in used
+        if name not in variables or name in defaults
+        for build in _builds_of_each(
+            path,
+            number,
+            recipe,
+            name,
+            regex.compile(rf"\$\({name}\)|\$\{{{name}\}}"),
+            expand,
+            here,
+            True,
+        )
+    ]
+
+
+def _builds_of_each(
+    path: str,
+    number: int,
+    recipe: str,
+    name: str,
+    use: regex.Pattern[str],
+    expand: Callable[[str], str],
+    here: str | None,
+    make: bool,
+) -> list[ImageBuild]:
+    """The build a line makes for each value of `name` (its uses, `use`), whose image's
+    name holds the value once, and whose context, Dockerfile or build arguments hold it
+    too (one that builds the same whatever the value names no service)."""
+    found = []
+    for build in _built_with(path, number, recipe, use, LOOP_VALUE, expand, here, make):
+        repository = image_repository(build.image)
+        chosen = [build.context, build.dockerfile or "", *(value for _, value in build.args)]
+        if (
+            LOOP_VALUE in repository.rsplit("/", 1)[-1]
+            and repository.count(LOOP_VALUE) == 1
+            and any(LOOP_VALUE in text for text in chosen)
+        ):
+            found.append(replace(build, each=name))
+    return found
+
+
+def _built_with(
+    path: str,
+    number: int,
+    recipe: str,
+    use: regex.Pattern[str],
+    value: str,
+    expand: Callable[[str], str],
+    here: str | None,
+    make: bool,
+) -> list[ImageBuild]:
+    """A loop's line's build with the loop's name given `value`."""
+    line = use.sub(lambda _: value, recipe)
+    builds = _line_builds(path, number, line, expand, here, make)
+    return [replace(b, said=replace(b.said, text=recipe.strip())) for b in builds]
 
 
 def markdown_facts(path: str, data: bytes) -> tuple[list[ImageBuild], list[ImageTag]]:
@@ -1364,8 +1573,10 @@ def parse_dockerfile(path: str, text: str) -> Dockerfile:
     named_stage = ""  # the stage being read's name (`AS name`)
     # each named stage's state when the next began: a stage FROM it starts from there
     stages: dict[str, tuple[Any, ...]] = {}
+    earlier: list[Copy] = []  # the copies of the stages before the one being read
     for line, instruction, arguments in _instructions(text):
         if instruction == "FROM":  # a new stage: only the last one runs
+            earlier += copies
             if base is not None and named_stage:
                 state = (workdir, copies, entrypoint, cmd, entrypoint_said, cmd_said)
                 stages[named_stage] = state
@@ -1422,6 +1633,7 @@ def parse_dockerfile(path: str, text: str) -> Dockerfile:
         tuple(arg_folders),
         tuple((name, value) for name, value in declared.items() if value is not None),
         copies_own_folder,
+        tuple(dict.fromkeys(c for c in earlier if c not in copies)),
     )
 
 

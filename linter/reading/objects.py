@@ -21,6 +21,9 @@ class KindSpec:
     shape: str  # the `$defs` entry of schemas/manifest-shapes.json that validates it
     template_path: tuple[str, ...] | None = None  # where its pod template is; () = the object
     serves: bool = True  # Jobs and CronJobs run to completion and never serve a Service
+    # whether the rules judge it: a Knative Service's pods are drained and probed by
+    # Knative's own proxy, so only the code its containers run is linked (explain-links)
+    judged: bool = True
 
 
 _APPS_TEMPLATE = ("spec", "template")
@@ -34,6 +37,10 @@ KINDS: dict[tuple[str, str], KindSpec] = {
         "CronJob", ("spec", "jobTemplate", "spec", "template"), serves=False
     ),
     ("argoproj.io", "Rollout"): KindSpec("Workload", _APPS_TEMPLATE),
+    # a Knative Service runs its pod template's containers as a Deployment of its own does
+    ("serving.knative.dev", "Service"): KindSpec(
+        "KnativeService", _APPS_TEMPLATE, serves=False, judged=False
+    ),
     ("autoscaling", "HorizontalPodAutoscaler"): KindSpec("HorizontalPodAutoscaler"),
     ("keda.sh", "ScaledObject"): KindSpec("ScaledObject"),
 }

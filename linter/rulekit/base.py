@@ -223,13 +223,16 @@ class Context:
             self._services = [s for s in self.index.services if self.judges(s)]
         return iter(self._services)
 
-    def workloads(self) -> Iterator[tuple[K8sObject, PodTemplate]]:
-        """The workloads to judge, with their pod templates."""
+    def workloads(self, *, linked: bool = False) -> Iterator[tuple[K8sObject, PodTemplate]]:
+        """The workloads to judge, with their pod templates; `linked`: with those of the
+        kinds only linked to their code (KindSpec.judged)."""
         if self._workloads is None:  # only theirs: a template reads the object's body
             index = self.index
             judged = (w for w in index.workload_objects if self.judges(w))
             self._workloads = [(w, index.template(w)) for w in judged]
-        return iter(self._workloads)
+        if linked:
+            return iter(self._workloads)
+        return (pair for pair in self._workloads if pair[0].spec is None or pair[0].spec.judged)
 
     def serving_containers(
         self,
