@@ -49,8 +49,9 @@ from k8slb.code.facts import (
 from k8slb.code.syntax_trees import Calls, call_arguments, captured, syntax_problem, walk
 from k8slb.code.syntax_trees import node_text as _text
 from k8slb.core import regex
+from k8slb.languages.java.parse_quarkus import quarkus_channels
 from k8slb.languages.java.parse_shutdown import signal_pauses
-from k8slb.languages.java.parse_spring import environment_name, injected, normalised
+from k8slb.languages.java.parse_spring import QUARKUS, environment_name, injected, normalised
 from k8slb.reading.markers import comment_markers, comment_pattern
 
 if TYPE_CHECKING:
@@ -139,12 +140,13 @@ _DISCOVERY = regex.compile(
     regex.MULTILINE,
 )
 _NO_AUTO_REGISTER = regex.compile(rb"autoRegister\s*=\s*false")
-# The gRPC service annotations of the Spring Boot starters that build the server
-# themselves, by the package the annotation is imported from (Quarkus and others have a
-# `@GrpcService` of their own, with other servers): the starter, as parse_spring names it.
+# The gRPC service annotations of the frameworks that build the server themselves (the
+# Spring Boot starters, Quarkus's extension), by the package the annotation is imported
+# from (two have a `@GrpcService` each): the starter, as parse_spring names it.
 STARTER_ANNOTATIONS = {
     b"net.devh.boot.grpc.server.service": (b"GrpcService", "grpc-spring-boot-starter"),
     b"org.lognet.springboot.grpc": (b"GRpcService", "LogNet"),
+    b"io.quarkus.grpc": (b"GrpcService", QUARKUS),
 }
 _SERVICE_ANNOTATION = regex.compile(
     rb"^[ \t]*@(?:[\w.]+\.)?(GrpcService|GRpcService)\b", regex.MULTILINE
@@ -197,6 +199,9 @@ def parse(path: str, data: bytes) -> CodeFacts:
     built = BUILD_OUTPUT.intersection(path.split("/")[:-1])  # target/, build/: copies
     if b"pcService" in data and not (facts.is_test or built):
         facts.starter_services = _starter_services(path, data)
+    if b"GrpcClient" in data and not (facts.is_test or built):
+        facts.channels = quarkus_channels(path, data)  # framework-made: not a builder's
+        facts.deferred = bool(facts.channels)
     if b"@ConfigurationProperties" in data and not (facts.is_test or built):
         facts.exports = _bound_properties(path, parser().parse(data).root_node)
     if built or not worth_parsing(data) or is_generated(data):

@@ -66,9 +66,16 @@ LOGNET_SERVER = "grpc.netty-server."
 # The starter whose annotation marks a service class (java/parse.py) -> what its server is
 # called in the facts, the setting of its port (normalised), and the port it listens on
 # when no setting names one.
+QUARKUS = "Quarkus"  # its gRPC extension's server (parse_quarkus.py reads its clients)
 STARTERS = {
     "grpc-spring-boot-starter": ("the starter's gRPC server", "grpc.server.port", "9090"),
     LOGNET: ("LogNet's gRPC server", "grpc.port", "6565"),
+    QUARKUS: ("Quarkus's gRPC server", "quarkus.grpc.server.port", "9000"),
+}
+# A starter whose gRPC is served on the HTTP server's port when a setting is false:
+# Quarkus's `use-separate-server` (true by default), then on `quarkus.http.port`.
+SHARED_PORT = {
+    QUARKUS: ("quarkus.grpc.server.use-separate-server", "quarkus.http.port", "8080"),
 }
 STARTER_POLICY = "round_robin"  # both starters' default, where gRPC's own is pick_first
 _UNITS_MS = {
@@ -159,6 +166,10 @@ def _served_by_starters(modules: Sequence[CodeFacts]) -> None:
         if str(exports.get("grpc.enabled", "")).lower() == "false" and starter == LOGNET:
             continue
         factory, port_key, default_port = STARTERS[starter]
+        if starter in SHARED_PORT:
+            separate, shared_key, shared_default = SHARED_PORT[starter]
+            if str(exports.get(normalised(separate), "")).strip().lower() == "false":
+                port_key, default_port = shared_key, shared_default
         port = exports.get(port_key, default_port)
         if str(port).strip() in ("0", "-1"):
             continue  # a random port, or no server
