@@ -10,7 +10,7 @@ from k8slb.code.facts import EnvRef, EnvText
 from k8slb.code.imported import resolve_imports
 from k8slb.code.projects import assign_projects
 from k8slb.languages.java.parse import parse as parse_java
-from k8slb.languages.java.parse_spring import parse as parse_settings
+from k8slb.languages.java.parse_quarkus import parse as parse_settings
 from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE
 
 from .helpers import lint_files, rules_of
@@ -208,3 +208,101 @@ def test_quarkus_grpc_server_has_no_max_connection_age_unless_a_customizer_may_s
     )
     files["arena/src/main/java/org/acme/arena/Ages.java"] = customizer
     assert rules_of(lint_files(tmp_path / "custom", files, ["KLB201"]).findings) == []
+
+
+# Datasources: the pools Quarkus's extensions make from the settings, which never retire
+# a connection unless a max-lifetime is set.
+VILLAINS = "villains/src/main/resources"
+
+
+def _pools(files: dict[str, str], tmp_path: Path) -> list[tuple[str, int, str]]:
+    found = lint_files(tmp_path, files, ["KLB203"]).findings
+    return [(f.path.rsplit("/", 1)[-1], f.line, f.message) for f in found]
+
+
+@pytest.mark.parametrize(
+    ("settings", "found"),
+    [
+        (
+            "quarkus.datasource.db-kind=postgresql\nquarkus.datasource.jdbc.telemetry=true\n",
+            [
+                (
+                    "application.properties",
+                    2,
+                    "JDBC (Agroal)",
+                    "quarkus.datasource.jdbc.max-lifetime",
+                )
+            ],
+        ),
+        (
+            "quarkus:\n  datasource:\n    reactive:\n      url: postgresql://heroes-db:5432/h\n",
+            [("application.yml", 4, "reactive", "quarkus.datasource.reactive.max-lifetime")],
+        ),
+        (
+            'quarkus.datasource."users".jdbc.url=jdbc:postgresql://users-db/u\n',
+            [
+                (
+                    "application.properties",
+                    1,
+                    "Agroal",
+                    'quarkus.datasource."users".jdbc.max-lifetime',
+                )
+            ],
+        ),
+        (
+            "quarkus.datasource.jdbc.url=jdbc:postgresql://db/v\nquarkus.datasource.jdbc.max-lifetime=30M\n",
+            [],
+        ),
+        (
+            "quarkus.datasource.jdbc.url=jdbc:postgresql://db/v\n%prod.quarkus.datasource.jdbc.max-lifetime=1H\n",
+            [],
+        ),
+        (  # a local default: the key's environment variable is the deployment's URL
+            "quarkus.datasource.jdbc.url=jdbc:postgresql://localhost:5432/v\n",
+            [("application.properties", 1, "JDBC", "quarkus.datasource.jdbc.max-lifetime")],
+        ),
+        (
+            "quarkus.datasource.db-kind=postgresql\nquarkus.datasource.devservices.enabled=true\n",
+            [],
+        ),
+        ("quarkus.datasource.jdbc=false\nquarkus.datasource.jdbc.url=jdbc:postgresql://db/v\n", []),
+    ],
+    ids=[
+        "jdbc",
+        "reactive-yaml",
+        "named",
+        "lifetime",
+        "profile-lifetime",
+        "localhost",
+        "no-pool",
+        "off",
+    ],
+)
+def test_a_quarkus_datasource_pool_with_no_max_lifetime_is_klb203(
+    tmp_path: Path, settings: str, found: list[tuple[str, int, str, str]]
+) -> None:
+    name = "application.yml" if settings.startswith("quarkus:") else "application.properties"
+    got = _pools({f"{VILLAINS}/{name}": settings}, tmp_path)
+    assert [(path, line) for path, line, _ in got] == [(p, line) for p, line, _, _ in found]
+    for (_, _, message), (_, _, kind, key) in zip(got, found, strict=True):
+        assert kind in message and f"no {key} (" in message
+
+
+def test_a_max_lifetime_a_profiles_settings_file_sets_leaves_the_pool_unjudged(
+    tmp_path: Path,
+) -> None:
+    base = {f"{VILLAINS}/application.properties": "quarkus.datasource.jdbc.url=${DB_URL}\n"}
+    assert len(_pools(base, tmp_path)) == 1
+    profile = {
+        f"{VILLAINS}/application-prod.properties": "quarkus.datasource.jdbc.max-lifetime=1H\n"
+    }
+    assert _pools({**base, **profile}, tmp_path / "prod") == []
+
+
+def test_a_datasource_url_the_environment_overrides_is_read_without_its_jdbc_prefix() -> None:
+    facts = parse_settings(
+        f"{VILLAINS}/application.properties",
+        b"quarkus.datasource.jdbc.url=jdbc:postgresql://villains-db:5432/v\n",
+    )
+    (pool,) = facts.db_pools
+    assert pool.url == EnvRef("QUARKUS_DATASOURCE_JDBC_URL", "postgresql://villains-db:5432/v")

@@ -103,18 +103,22 @@ def parse(path: str, data: bytes) -> CodeFacts:
     gives a KLB004 problem."""
     facts = CodeFacts(path, "spring")
     text = data.decode("utf-8", "replace")
-    if path.lower().endswith((".yml", ".yaml")):
-        settings, problem = _yaml(path, text)
-    else:
-        settings, problem = _properties(path, text), None
+    settings, problem = read_settings(path, text)
     # every setting, for the code's `@Value("${key}")` (imported.py)
-    facts.exports = {normalised(key): _text(value) for key, value, _ in settings}
+    facts.exports = {normalised(key): setting_text(value) for key, value, _ in settings}
     if b"grpc" not in data:  # every key read holds it (a YAML file splits it over lines)
         return facts  # nor is it judged: a Maven `@placeholder@` makes a file no YAML
     facts.problem = problem
     _read(facts, settings)
     facts.markers = comment_markers(path, text, comment_pattern("#"))
     return facts
+
+
+def read_settings(path: str, text: str) -> tuple[list[Written], Problem | None]:
+    """Every setting of a `.properties` or YAML file, with where its key is written."""
+    if path.lower().endswith((".yml", ".yaml")):
+        return _yaml(path, text)
+    return _properties(path, text), None
 
 
 def settle(modules: Sequence[CodeFacts]) -> None:
@@ -251,7 +255,7 @@ def _channel(
     target, scheme = _target(address)
     policy = found.get("defaultloadbalancingpolicy") or shared.get("defaultloadbalancingpolicy")
     value, loc = policy if policy is not None else (STARTER_POLICY, where)
-    options = Options(True, (Option("grpc.lb_policy_name", _text(value), loc),))
+    options = Options(True, (Option("grpc.lb_policy_name", setting_text(value), loc),))
     return Channel(where, f"the starter's channel {name!r}", target, options, True, None, scheme)
 
 
@@ -260,7 +264,7 @@ def _target(address: Any) -> tuple[Any, str]:
     the address as given (resolved once by the system), `dns:///host:port` every address
     of the name; other schemes (discovery, in-process, several static addresses) are
     unknown."""
-    value = _text(address)
+    value = setting_text(address)
     if not isinstance(value, str | EnvRef):
         return UNKNOWN, "dns"
     text = value if isinstance(value, str) else value.prefix
@@ -279,7 +283,7 @@ def _cut(value: str | EnvRef, length: int) -> Any:
     return EnvRef(value.name, value.default, value.prefix[length:], value.suffix)
 
 
-def _text(value: Any) -> Any:
+def setting_text(value: Any) -> Any:
     """A setting's text with its `${NAME:default}` placeholders as environment values
     (one at most; more are unknown)."""
     if isinstance(value, bool):  # YAML's `false`, which Spring reads as the text "false"
