@@ -258,6 +258,18 @@ def test_an_sqlx_pool_is_a_database_sql_pool(opened: str, factory: str) -> None:
     assert pool.long_lived and pool.loc.line == 16
 
 
+def test_a_pool_opened_through_a_package_variable_holding_the_opener_is_its_pool() -> None:
+    # the opener kept in a variable, for tests to swap: `openDB = sqlx.Connect`
+    held = "var (\n\topenDB = sqlx.Connect\n\tlog = fmt.Println\n)\n\n"
+    body = held + SQLX_STORE.replace("sqlx.ConnectContext(ctx, ", "openDB(")
+    [pool] = facts(body, '"fmt"\n\t' + SQLX_IMPORTS).db_pools
+    assert (pool.factory, pool.url, pool.lifetime) == ("sqlx.Connect", EnvRef("ORDERS_DSN"), None)
+    assert pool.loc.line == 22
+    # a variable the file binds to something else too is not followed
+    swapped = body + "\n\nfunc fake() {\n\topenDB = nil\n}"
+    assert facts(swapped, '"fmt"\n\t' + SQLX_IMPORTS).db_pools == []
+
+
 def test_a_lifetime_set_through_sqlx_newdb_is_the_wrapped_pools() -> None:
     body = (
         "func open() *sqlx.DB {\n"

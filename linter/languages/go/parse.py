@@ -292,7 +292,7 @@ class _Collector:
         servers: dict[str, Server] = {}
         # each call with what it calls, by its package's import path when it is a package's
         named = [
-            (call, scope, self.qualified(call.child_by_field_name("function")))
+            (call, scope, self._callee(call.child_by_field_name("function"), scope))
             for call, scope in self.calls
         ]
         for call, scope, name in named:
@@ -686,6 +686,19 @@ class _Collector:
                 if f"{package}.{name}" in _KNOWN:
                     return f"{package}.{name}"
         return None
+
+    def _callee(self, function: Node | None, scope: _Scope) -> str | None:
+        """What a call calls, qualified (`qualified`), or the package's function a package
+        variable holds (`sqlxConnect = sqlx.Connect`, kept so that tests can swap it):
+        when the file binds it to nothing else."""
+        found = self.qualified(function)
+        if found is not None or function is None or function.type != "identifier":
+            return found
+        home = scope.lookup(_text(function))
+        if home is None or home[0] is not self.package or len(home[1]) != 1:
+            return None
+        held = home[1][0]
+        return self.qualified(held) if held.type == "selector_expression" else None
 
     def _short(self, name: str) -> str:
         """`grpc.Dial` for `google.golang.org/grpc.Dial`: how messages name it."""
