@@ -64,7 +64,9 @@ class HttpPoolNoLifetime(Rule):
     90 s and busy ones never; `DisableKeepAlives: true` is not reported,
     `ForceAttemptHTTP2` is a warning. Its URLs are the module's `http://` literals, read
     whole where one begins a concatenation or a `fmt.Sprintf`, and the URLs its requests
-    are made for (`http.NewRequest`), a helper's parameter or a field followed.
+    are made for (`http.NewRequest`), a helper's parameter or a field followed (one a
+    constructor's struct literal fills: `&Client{baseURL: os.Getenv("URL")}`);
+    `http.DefaultClient.Do(req)` sends to those URLs.
 
     In Node.js: an agent made once (at the module's top level, in `main` or a constructor)
     that pools its sockets: `new http.Agent({keepAlive: true})` (`https` too),

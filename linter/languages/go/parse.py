@@ -530,6 +530,7 @@ class _Collector:
                 self.unary.append(current)
             elif kind == "composite_literal":
                 self.literals.append((current, scope))
+                self._literal_fields(current, scope)
             elif kind == "field_identifier" and (current.text or b"").endswith(b"NOT_SERVING"):
                 self.facts.health_drains.append(self.loc(current))
             elif kind in ("interpreted_string_literal", "raw_string_literal"):
@@ -869,6 +870,11 @@ class _Collector:
             return EnvRef(values[0], None)
         if name == "fmt.Sprintf" and values and isinstance(values[0], str):
             return _sprintf(values[0], values[1:])
+        if name in _SLASH_TRIMS and len(values) == 2 and values[1] == "/":
+            # a URL's trailing slash cut (`strings.TrimRight(baseURL, "/")`): its address
+            # is the same, whatever the environment gives
+            text = values[0]
+            return text.rstrip("/") if isinstance(text, str) else text
         if name == "strconv.Itoa" and values and isinstance(values[0], int):
             return str(values[0])
         if name == "time.Duration" and values and _number(values[0]):
@@ -896,6 +902,17 @@ class _Collector:
         if package is not None:
             return places if package.rpartition(".")[0] in _FLAG_PACKAGES else None
         return places if any(p in _FLAG_PACKAGES for p in self.import_paths) else None
+
+    def _literal_fields(self, literal: Node, scope: _Scope) -> None:
+        """`&Finalizer{baseURL: os.Getenv("URL")}`: a literal of the package's own struct
+        writes its fields, as `f.baseURL = ...` does (a constructor's)."""
+        kind = literal.child_by_field_name("type")
+        if kind is None or kind.type != "type_identifier":
+            return
+        for element in _keyed_elements(literal):
+            key, value = _keyed(element)
+            if key.type in ("field_identifier", "identifier"):
+                self.field_writes[_text(key)].append((value, scope))
 
     def _bind_flags(self) -> None:
         """`flag.StringVar(&addr, "address", ...)` gives `addr` (or the field of
@@ -1665,9 +1682,13 @@ class _Collector:
 
     def _default_client(self, call: Node, scope: _Scope) -> None:
         """`http.Get(url)`: the process-wide default transport, which keeps connections
-        (90 s idle timeout, no lifetime) for as long as the program runs."""
+        (90 s idle timeout, no lifetime) for as long as the program runs. `Do(request)`
+        is given a request, not a URL: its URLs are the module's (the requests' own among
+        them)."""
         args = _items(call.child_by_field_name("arguments"))
-        for url in self.choices(args[0], scope) if args else [None]:
+        function = call.child_by_field_name("function")
+        sent = function is not None and _called_name(function) == "Do"
+        for url in self.choices(args[0], scope) if args and not sent else [None]:
             self.facts.http_clients.append(
                 HttpClient(
                     loc=self.loc(call),
@@ -1693,6 +1714,8 @@ DEFAULT_BASE_WRAPPERS = frozenset(
 )
 # net/http's request constructors, with the place of their URL argument.
 REQUEST_URLS = {"net/http.NewRequest": 1, "net/http.NewRequestWithContext": 2}
+# strings' functions that cut a URL's trailing slash (`TrimRight(u, "/")`)
+_SLASH_TRIMS = frozenset({"strings.TrimRight", "strings.TrimSuffix"})
 # The package functions that use http.DefaultClient.
 _DEFAULT_CLIENT_CALLS = frozenset(
     {"net/http.Get", "net/http.Head", "net/http.Post", "net/http.PostForm"}
