@@ -82,7 +82,10 @@ class HttpPoolNoLifetime(Rule):
     In Java: a `java.net.http.HttpClient` (`newHttpClient()`, `newBuilder()`), an
     `OkHttpClient` or an Apache `HttpClients` client held in a field, or made by `main` or a
     constructor; an Apache pool given a time to live (`setConnectionTimeToLive`,
-    `setTimeToLive`) is bounded and not reported.
+    `setTimeToLive`) is bounded and not reported. Its URLs are the module's `http://`
+    literals and the URLs its requests are made for (`URI.create(url)`), a final field
+    followed to the constructor parameter that sets it: its `@Value`, or what the
+    project's `new Type(...)` calls pass there (a `@Bean` method's `@Value` parameter).
 
     Not reported when a service mesh balances each request the client sends: every pod
     that runs its code is in Istio or Linkerd (the decision `grpc-clusterip`, KLB101,
