@@ -266,6 +266,11 @@ def _pools(files: dict[str, str], tmp_path: Path) -> list[tuple[str, int, str]]:
             [],
         ),
         ("quarkus.datasource.jdbc=false\nquarkus.datasource.jdbc.url=jdbc:postgresql://db/v\n", []),
+        (  # a profile a cluster runs counts; dev mode's and the tests' settings do not
+            "%dev.quarkus.datasource.jdbc=false\n%test.quarkus.datasource.reactive.url=x\n"
+            "%prod.quarkus.datasource.jdbc.url=jdbc:postgresql://db/v\n",
+            [("application.properties", 3, "JDBC", "quarkus.datasource.jdbc.max-lifetime")],
+        ),
     ],
     ids=[
         "jdbc",
@@ -273,9 +278,10 @@ def _pools(files: dict[str, str], tmp_path: Path) -> list[tuple[str, int, str]]:
         "named",
         "lifetime",
         "profile-lifetime",
-        "localhost",
+        "local-default",
         "no-pool",
         "off",
+        "prod-profile",
     ],
 )
 def test_a_quarkus_datasource_pool_with_no_max_lifetime_is_klb203(

@@ -202,7 +202,7 @@ def parse(path: str, data: bytes) -> CodeFacts:
     built = BUILD_OUTPUT.intersection(path.split("/")[:-1])  # target/, build/: copies
     if b"pcService" in data and not (facts.is_test or built):
         facts.starter_services = _starter_services(path, data)
-    if b"GrpcClient" in data and not (facts.is_test or built):
+    if b"GrpcClient" in data and not (facts.is_test or built or is_generated(data)):
         facts.channels = quarkus_channels(path, data)  # framework-made: not a builder's
         facts.deferred = bool(facts.channels)
     if b"@ConfigurationProperties" in data and not (facts.is_test or built):

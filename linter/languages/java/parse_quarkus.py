@@ -96,6 +96,7 @@ DATASOURCE = "quarkus.datasource"
 # a pool's kind -> how the message names it
 POOLS = {"jdbc": "Quarkus JDBC (Agroal)", "reactive": "Quarkus reactive datasource"}
 _URL_PREFIXES = ("jdbc:", "vertx-reactive:")  # before the URL the address is read from
+_LOCAL_PROFILES = frozenset({"dev", "test"})
 
 
 def parse(path: str, data: bytes) -> CodeFacts:
@@ -110,18 +111,22 @@ def parse(path: str, data: bytes) -> CodeFacts:
 
 
 def datasource_pools(settings: list[Written]) -> list[DbPool]:
-    """A pool for each datasource and kind the settings name, at its first key; its
-    lifetime the `max-lifetime` of its kind in any profile (`%prod.`) of the file."""
+    """A pool for each datasource and kind the settings name (for every profile, or one a
+    cluster may run: not only `%dev` and `%test`), at its first key; its lifetime the
+    `max-lifetime` of its kind, the base settings' else a profile's (`%prod.`)."""
     first: dict[tuple[str, str], Loc] = {}
     values: dict[str, Any] = {}
     for key, value, loc in settings:
         profile, bare = _profiled(key)
+        if profile and set(profile.split(",")) <= _LOCAL_PROFILES:
+            continue  # Quarkus's dev mode and tests: not what a pod runs
         lowered = normalised(bare)
-        values.setdefault(lowered, value)
-        if profile and lowered.endswith(".maxlifetime"):
+        if not profile:
+            values.setdefault(lowered, value)
+        elif lowered.endswith(".maxlifetime"):
             values.setdefault(f"%.{lowered}", value)  # a profile's lifetime counts too
         part = _datasource_part(lowered)
-        if part is not None and part[1] in POOLS and not profile:
+        if part is not None and part[1] in POOLS:
             first.setdefault(part, loc)
     found = []
     for (name, kind), loc in first.items():
