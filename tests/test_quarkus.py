@@ -312,3 +312,56 @@ def test_a_datasource_url_the_environment_overrides_is_read_without_its_jdbc_pre
     )
     (pool,) = facts.db_pools
     assert pool.url == EnvRef("QUARKUS_DATASOURCE_JDBC_URL", "postgresql://villains-db:5432/v")
+
+
+# Quarkus's Kubernetes extension loads a service's settings from a ConfigMap with
+# `envFrom`, its keys written as the settings' own (`quarkus.grpc.clients.arena.host`).
+CONFIG_MAP_DEPLOYMENT = """\
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: fights-config
+data:
+  quarkus.grpc.clients.arena.host: backend
+  quarkus.grpc.clients.arena.port: "50051"
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: fights
+spec:
+  selector:
+    matchLabels: {app: fights}
+  template:
+    metadata:
+      labels: {app: fights}
+    spec:
+      containers:
+        - name: fights
+          image: registry.example/fights:1.0
+          envFrom:
+            - configMapRef:
+                name: fights-config
+"""
+
+
+def test_a_grpc_client_the_deployment_loads_from_a_config_map_is_klb102(tmp_path: Path) -> None:
+    files = {
+        CLIENT_PATH: CLIENT,
+        f"{RESOURCES}/application.properties": SETTINGS,
+        "fights/Dockerfile": "FROM eclipse-temurin:21\nCOPY target/app.jar /app.jar\n",
+        "k8s.yaml": GRPC_SERVICE + BACKEND + CONFIG_MAP_DEPLOYMENT,
+    }
+    (finding,) = lint_files(tmp_path, files, ["KLB102"]).findings
+    assert finding.path.endswith(CLIENT_PATH) and finding.line == 10
+    assert "'backend:50051'" in finding.text
+    assert "loads them from quarkus.grpc.clients.arena.host in ConfigMap fights-config" in (
+        finding.text
+    )
+    # `env` overrides what `envFrom` loads
+    local = CONFIG_MAP_DEPLOYMENT + (
+        "          env:\n            - {name: QUARKUS_GRPC_CLIENTS_ARENA_HOST, value: localhost}\n"
+    )
+    files["k8s.yaml"] = GRPC_SERVICE + BACKEND + local
+    assert lint_files(tmp_path / "env", files, ["KLB102"]).findings == []
