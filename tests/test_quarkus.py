@@ -312,6 +312,9 @@ def test_a_datasource_url_the_environment_overrides_is_read_without_its_jdbc_pre
     )
     (pool,) = facts.db_pools
     assert pool.url == EnvRef("QUARKUS_DATASOURCE_JDBC_URL", "postgresql://villains-db:5432/v")
+    named = b'quarkus.datasource."users".reactive.url=vertx-reactive:postgresql://users-db/u\n'
+    (pool,) = parse_settings(f"{VILLAINS}/application.properties", named).db_pools
+    assert pool.url == EnvRef("QUARKUS_DATASOURCE__USERS__REACTIVE_URL", "postgresql://users-db/u")
 
 
 # Quarkus's Kubernetes extension loads a service's settings from a ConfigMap with

@@ -182,7 +182,8 @@ def _url(key: str, value: Any) -> Any:
     if isinstance(text, EnvRef):
         return replace(text, prefix=_cut(text.prefix))
     default = _cut(text) if isinstance(text, str) else None if text is None else UNKNOWN
-    return EnvRef(environment_name(key), default)
+    # a named datasource's quotes are underscores too: QUARKUS_DATASOURCE__USERS__JDBC_URL
+    return EnvRef(environment_name(key.replace('"', "_")), default)
 
 
 def _cut(text: str) -> str:
