@@ -34,6 +34,17 @@ def _unbounded(pool: DbPool) -> str | None:
             if long
             else None
         )
+    if pool.lifetime_arg.endswith(".max-lifetime"):  # Quarkus's datasources, in ms
+        if pool.lifetime is None:
+            return f"no {pool.lifetime_arg} (none by default)"
+        if isinstance(pool.lifetime, int | float) and pool.lifetime <= 0:
+            return f"{pool.lifetime_arg}=0 keeps connections for ever"
+        long = isinstance(pool.lifetime, int | float) and pool.lifetime >= DAY * 1000
+        return (
+            f"{pool.lifetime_arg} of a day or more keeps connections (almost) for ever"
+            if long
+            else None
+        )
     if pool.lifetime_arg == "max_queries":  # asyncpg: replaced after N queries
         huge = isinstance(pool.lifetime, int | float) and pool.lifetime >= ASYNCPG_NEVER
         return f"max_queries={pool.lifetime} never replaces a busy connection" if huge else None
@@ -52,6 +63,12 @@ _REMEDIES = {
     "": "psycopg_pool's ConnectionPool has max_lifetime, e.g. 1800",
     "SetConnMaxLifetime": "e.g. db.SetConnMaxLifetime(30 * time.Minute)",
 }
+
+
+def _remedy(pool: DbPool) -> str:
+    if pool.lifetime_arg.endswith(".max-lifetime"):  # a Quarkus datasource's setting
+        return f"e.g. {pool.lifetime_arg}=30M"
+    return _REMEDIES.get(pool.lifetime_arg, _REMEDIES[""])
 
 
 def _local(url: object) -> bool:
@@ -81,6 +98,14 @@ class DbPoolNoRecycle(Rule):
     day or more): database/sql keeps connections for ever by default. A pool a helper
     returns takes the lifetime its caller sets; one returned to another package is
     reported only when no module of its package, or that imports it, sets a lifetime.
+
+    In Quarkus's settings (`application.properties`, `application.yaml`): a datasource
+    whose settings give it a JDBC (Agroal) or reactive part (`quarkus.datasource.jdbc.*`,
+    `quarkus.datasource.reactive.*`, a named datasource's too) and no `max-lifetime` for
+    it, in any profile: neither pool retires a connection by default. Reported at its
+    first key, its URL the `url` key (or its environment variable,
+    `QUARKUS_DATASOURCE_JDBC_URL`). Spring's Hikari retires them after 30 minutes and is
+    not reported.
 
     ## Why it matters
     When the database is behind a Service with several pods (PgBouncer, read replicas,
@@ -135,6 +160,20 @@ class DbPoolNoRecycle(Rule):
             language="go",
             title="in Go, SetConnMaxLifetime",
         ),
+        Example(
+            "quarkus.datasource.db-kind=postgresql\n"
+            "quarkus.datasource.jdbc.url=jdbc:postgresql://orders-db:5432/orders\n",
+            language="spring",
+            title="a Quarkus datasource",
+            at=(2, 1),
+        ),
+        Example(
+            "quarkus.datasource.jdbc.url=jdbc:postgresql://orders-db:5432/orders\n"
+            "quarkus.datasource.jdbc.max-lifetime=30M\n",
+            findings=0,
+            language="spring",
+            title="a Quarkus datasource, with a max-lifetime",
+        ),
     )
 
     def check(self, context: Context) -> Iterator[Finding]:
@@ -149,6 +188,6 @@ class DbPoolNoRecycle(Rule):
                         f"long-lived {pool.factory} pool: {why}",
                         "behind a multi-pod database Service its connections stay on the pods "
                         "they first reached",
-                        f"bound their age ({_REMEDIES.get(pool.lifetime_arg, _REMEDIES[''])})",
+                        f"bound their age ({_remedy(pool)})",
                     ),
                 )

@@ -64,7 +64,9 @@ class HttpPoolNoLifetime(Rule):
     90 s and busy ones never; `DisableKeepAlives: true` is not reported,
     `ForceAttemptHTTP2` is a warning. Its URLs are the module's `http://` literals, read
     whole where one begins a concatenation or a `fmt.Sprintf`, and the URLs its requests
-    are made for (`http.NewRequest`), a helper's parameter or a field followed.
+    are made for (`http.NewRequest`), a helper's parameter or a field followed (one a
+    constructor's struct literal fills: `&Client{baseURL: os.Getenv("URL")}`);
+    `http.DefaultClient.Do(req)` sends to those URLs.
 
     In Node.js: an agent made once (at the module's top level, in `main` or a constructor)
     that pools its sockets: `new http.Agent({keepAlive: true})` (`https` too),
@@ -80,7 +82,10 @@ class HttpPoolNoLifetime(Rule):
     In Java: a `java.net.http.HttpClient` (`newHttpClient()`, `newBuilder()`), an
     `OkHttpClient` or an Apache `HttpClients` client held in a field, or made by `main` or a
     constructor; an Apache pool given a time to live (`setConnectionTimeToLive`,
-    `setTimeToLive`) is bounded and not reported.
+    `setTimeToLive`) is bounded and not reported. Its URLs are the module's `http://`
+    literals and the URLs its requests are made for (`URI.create(url)`), a final field
+    followed to the constructor parameter that sets it: its `@Value`, or what the
+    project's `new Type(...)` calls pass there (a `@Bean` method's `@Value` parameter).
 
     Not reported when a service mesh balances each request the client sends: every pod
     that runs its code is in Istio or Linkerd (the decision `grpc-clusterip`, KLB101,

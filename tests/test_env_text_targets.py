@@ -147,3 +147,29 @@ def test_a_server_address_of_two_environment_values_gives_its_port(tmp_path: Pat
     }
     (finding,) = lint_files(tmp_path, files, ["KLB101"]).findings
     assert "its code serves gRPC on 50051" in finding.text
+
+
+def test_values_a_config_map_loads_with_env_from_are_the_containers_too(tmp_path: Path) -> None:
+    # a ConfigMap's keys loaded whole (`envFrom`, with a prefix): BACKEND_HOST and
+    # BACKEND_PORT, one of them overridden by the container's own `env`
+    loaded = LOADGEN.split("          env:")[0] + (
+        "          envFrom:\n            - configMapRef: {name: loadgen-config}\n"
+        "              prefix: BACKEND_\n"
+        "          env:\n            - {name: BACKEND_PORT, value: '50051'}\n"
+        "---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: loadgen-config}\n"
+        "data:\n  HOST: backend\n  PORT: '8080'\n"
+    )
+    files = {
+        "loadgen/src/main/java/LoadGenerator.java": client(),
+        "deploy/k8s.yaml": GRPC_SERVICE + BACKEND + loaded,
+    }
+    (finding,) = lint_files(tmp_path, files, ["KLB102"]).findings
+    assert "'backend:50051'" in finding.text
+    assert "BACKEND_PORT as Deployment/loadgen sets them" in finding.text
+    # a ConfigMap of another name loads nothing
+    files["deploy/k8s.yaml"] = (
+        GRPC_SERVICE
+        + BACKEND
+        + loaded.replace("configMapRef: {name: loadgen-config}", "configMapRef: {name: x}")
+    )
+    assert lint_files(tmp_path / "other", files, ["KLB102"]).findings == []

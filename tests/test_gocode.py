@@ -258,6 +258,18 @@ def test_an_sqlx_pool_is_a_database_sql_pool(opened: str, factory: str) -> None:
     assert pool.long_lived and pool.loc.line == 16
 
 
+def test_a_pool_opened_through_a_package_variable_holding_the_opener_is_its_pool() -> None:
+    # the opener kept in a variable, for tests to swap: `openDB = sqlx.Connect`
+    held = "var (\n\topenDB = sqlx.Connect\n\tlog = fmt.Println\n)\n\n"
+    body = held + SQLX_STORE.replace("sqlx.ConnectContext(ctx, ", "openDB(")
+    [pool] = facts(body, '"fmt"\n\t' + SQLX_IMPORTS).db_pools
+    assert (pool.factory, pool.url, pool.lifetime) == ("sqlx.Connect", EnvRef("ORDERS_DSN"), None)
+    assert pool.loc.line == 22
+    # a variable the file binds to something else too is not followed
+    swapped = body + "\n\nfunc fake() {\n\topenDB = nil\n}"
+    assert facts(swapped, '"fmt"\n\t' + SQLX_IMPORTS).db_pools == []
+
+
 def test_a_lifetime_set_through_sqlx_newdb_is_the_wrapped_pools() -> None:
     body = (
         "func open() *sqlx.DB {\n"
@@ -1051,3 +1063,84 @@ def test_each_call_is_keyed_for_the_other_files_once(monkeypatch: pytest.MonkeyP
     assert found.exports["call example.com/shop/client Dial"] == [("backend:50051",)]
     assert found.exports["closes example.com/shop/client Dial"] == [True]
     assert len(keyed) == len(set(keyed)) == 3  # Dial, Close, NewServer
+
+
+# A client kept in a struct its constructor fills, whose requests go to a URL a field
+# holds, from the environment the Deployment sets (`&Finalizer{baseURL: ...}`).
+KEPT_CLIENT = """\
+package billing
+
+import (
+\t"bytes"
+\t"context"
+\t"net/http"
+\t"os"
+\t"strings"
+\t"time"
+)
+
+type Notifier struct {
+\tbaseURL string
+\tclient  *http.Client
+}
+
+func NewNotifier() *Notifier {
+\treturn &Notifier{
+\t\tbaseURL: strings.TrimRight(os.Getenv("LEDGER_URL"), "/"),
+\t\tclient:  &http.Client{Timeout: 10 * time.Second},
+\t}
+}
+
+func (n *Notifier) Notify(ctx context.Context, body []byte) error {
+\turl := n.baseURL + "/entries"
+\treq, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+\tif err != nil {
+\t\treturn err
+\t}
+\tresp, err := n.client.Do(req)
+\tif err != nil {
+\t\treturn err
+\t}
+\treturn resp.Body.Close()
+}
+"""
+LEDGER = (
+    "apiVersion: v1\nkind: Service\nmetadata: {name: ledger, namespace: shop}\n"
+    "spec:\n  selector: {app: ledger}\n  ports: [{port: 8000}]\n"
+)
+
+
+def test_a_field_a_struct_literal_fills_is_what_requests_read_of_it() -> None:
+    found = analyse_go("billing/notifier.go", KEPT_CLIENT.encode())
+    assert [url for url, _ in found.urls] == [EnvRef("LEDGER_URL", None, suffix="/entries")]
+    (client,) = found.http_clients
+    assert client.long_lived and client.base_url is None
+
+
+def test_a_client_kept_in_a_struct_sending_to_a_service_the_deployment_names_is_klb202(
+    tmp_path: Path,
+) -> None:
+    files = {
+        "k8s.yaml": LEDGER + client_env("LEDGER_URL", "http://ledger.shop:8000"),
+        "billing/notifier.go": KEPT_CLIENT,
+    }
+    [finding] = lint_files(tmp_path, files, ["KLB202"]).findings
+    assert (finding.line, finding.column) == (20, 13)
+    assert "'http://ledger.shop:8000/entries'" in finding.text
+
+
+def test_the_default_clients_do_sends_to_the_modules_urls(tmp_path: Path) -> None:
+    # a proxy helper: the request's URL is its parameter, the Service's URL a default
+    source = (
+        'package main\n\nimport (\n\t"net/http"\n\t"os"\n)\n\n'
+        'var ledger = getEnv("LEDGER_URL", "http://ledger.shop.svc.cluster.local:8000")\n\n'
+        "func getEnv(key, fallback string) string {\n"
+        "\tif v, ok := os.LookupEnv(key); ok {\n\t\treturn v\n\t}\n\treturn fallback\n}\n\n"
+        "func proxy(base string, r *http.Request) (*http.Response, error) {\n"
+        "\treq, _ := http.NewRequest(r.Method, base+r.RequestURI, r.Body)\n"
+        "\treturn http.DefaultClient.Do(req)\n}\n"
+    )
+    (client,) = analyse_go("web/main.go", source.encode()).http_clients
+    assert client.factory == "http.DefaultClient" and client.base_url is None
+    [finding] = lint_files(tmp_path, {"web/main.go": source}, ["KLB202"]).findings
+    assert (finding.line, finding.column) == (19, 9)

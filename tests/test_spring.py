@@ -346,7 +346,10 @@ def test_a_service_class_the_starter_serves_is_read_with_its_starter() -> None:
     (found,) = parse_java(SERVICE_PATH, LOGNET_SERVICE.encode()).starter_services
     assert found[0] == "LogNet"
     quarkus = SERVICE.replace("net.devh.boot.grpc.server.service", "io.quarkus.grpc")
-    assert parse_java(SERVICE_PATH, quarkus.encode()).starter_services == []
+    (found,) = parse_java(SERVICE_PATH, quarkus.encode()).starter_services
+    assert found[0] == "Quarkus"  # its own server (test_quarkus.py)
+    other = SERVICE.replace("net.devh.boot.grpc.server.service", "com.acme.grpc")
+    assert parse_java(SERVICE_PATH, other.encode()).starter_services == []
 
 
 @pytest.mark.parametrize(
@@ -528,3 +531,90 @@ def test_a_bound_host_set_by_the_deployment_to_a_clusterip_service_is_klb102(
     }
     (finding,) = lint_files(tmp_path, files, ["KLB102"]).findings
     assert finding.path.endswith(CLIENT_PATH) and finding.line == 13
+
+
+# A JDK HttpClient kept in a field of a class Spring does not make: its request URL is a
+# final field its constructor sets from a parameter, which a @Bean method of another file
+# fills from the settings (`@Value`).
+TOKEN_PATH = "svc/src/main/java/com/acme/auth/TokenClient.java"
+TOKEN_CLIENT = """\
+package com.acme.auth;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+
+public class TokenClient {
+  private final HttpClient http = HttpClient.newBuilder().build();
+  private final String tokenUri;
+
+  public TokenClient(String tokenUri, String clientId) {
+    this.tokenUri = tokenUri;
+  }
+
+  String fetch() throws Exception {
+    HttpRequest request = HttpRequest.newBuilder(URI.create(tokenUri)).build();
+    return http.send(request, HttpResponse.BodyHandlers.ofString()).body();
+  }
+}
+"""
+AUTH_CONFIG_PATH = "svc/src/main/java/com/acme/auth/AuthConfig.java"
+AUTH_CONFIG = """\
+package com.acme.auth;
+
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+@Configuration
+public class AuthConfig {
+  @Bean
+  TokenClient tokenClient(
+      @Value("${acme.auth.token-uri:}") String tokenUri,
+      @Value("${acme.auth.client-id:}") String clientId) {
+    return new TokenClient(tokenUri, clientId);
+  }
+}
+"""
+TOKEN_SETTINGS = "acme:\n  auth:\n    token-uri: ${AUTH_TOKEN_URI:http://localhost:8080/token}\n"
+
+
+def _token_urls(config: str, settings: str = TOKEN_SETTINGS) -> list[object]:
+    modules = [
+        parse_java(TOKEN_PATH, TOKEN_CLIENT.encode()),
+        parse_java(AUTH_CONFIG_PATH, config.encode()),
+        parse(f"{RESOURCES}/application.yml", settings.encode()),
+    ]
+    assign_projects(modules)
+    return [url for url, _ in resolve_imports(modules)[0].urls]
+
+
+def test_a_field_a_constructor_keeps_is_what_the_projects_constructions_pass() -> None:
+    expected = EnvRef("AUTH_TOKEN_URI", "http://localhost:8080/token")
+    assert _token_urls(AUTH_CONFIG) == [expected]
+    # a construction with another constructor's arguments says nothing of this one's
+    other = AUTH_CONFIG.replace("new TokenClient(tokenUri, clientId)", "new TokenClient(tokenUri)")
+    assert _token_urls(other) == [UNKNOWN]
+
+
+def test_a_kept_http_client_sending_to_an_injected_service_url_is_klb202(tmp_path: Path) -> None:
+    deployment = (
+        "---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: orders\nspec:\n"
+        "  selector:\n    matchLabels: {app: orders}\n  template:\n    metadata:\n"
+        "      labels: {app: orders}\n    spec:\n      containers:\n        - name: orders\n"
+        "          image: registry.example/svc:1.0\n          env:\n"
+        "            - {name: AUTH_TOKEN_URI, value: 'http://keycloak:8080/token'}\n"
+        "---\napiVersion: v1\nkind: Service\nmetadata:\n  name: keycloak\nspec:\n"
+        "  selector: {app: keycloak}\n  ports: [{port: 8080}]\n"
+    )
+    files = {
+        TOKEN_PATH: TOKEN_CLIENT,
+        AUTH_CONFIG_PATH: AUTH_CONFIG,
+        f"{RESOURCES}/application.yml": TOKEN_SETTINGS,
+        "svc/Dockerfile": "FROM eclipse-temurin:21\nCOPY target/app.jar /app.jar\n",
+        "k8s.yaml": deployment,
+    }
+    (finding,) = lint_files(tmp_path, files, ["KLB202"]).findings
+    assert finding.path.endswith(TOKEN_PATH) and finding.line == 9
+    assert "'http://keycloak:8080/token'" in finding.text

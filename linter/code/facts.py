@@ -196,6 +196,19 @@ class Passed:
 
 
 @record
+class Constructed:
+    """A Java constructor's parameter that a field keeps (`this.url = url`): what the
+    `new Type(...)` calls of the module's project with as many arguments pass at `index`,
+    in any of its files (a `@Bean` method's `@Value` parameter), joined as a Go function's
+    callers are (one_of). Resolved with the imported names (imported.py); rules never see
+    one."""
+
+    type_name: str
+    index: int
+    count: int  # the constructor's parameters: a call of another constructor passes others
+
+
+@record
 class Helper:
     """Options a Go function of another file returns (`grpc.NewServer(newOpts(p)...)`,
     `opts := util.DialOptions(); grpc.Dial(t, opts...)`): the `options <function>` export
@@ -269,7 +282,10 @@ def joined(parts: list[Any]) -> Any:
         if math.prod(len(choices(p)) for p in parts) > MAX_CHOICES:
             return UNKNOWN  # texts of many parameters: not a product of their values
         return one_of([joined([*parts[:at], c, *parts[at + 1 :]]) for c in parts[at].values])
-    if any(isinstance(p, Imported | Setting | BoundProperty | Joined | Passed) for p in parts):
+    if any(
+        isinstance(p, Imported | Setting | BoundProperty | Joined | Passed | Constructed)
+        for p in parts
+    ):
         flat = tuple(q for p in parts for q in (p.parts if isinstance(p, Joined) else (p,)))
         return Joined(flat) if len(flat) <= MAX_PARTS else UNKNOWN
     if any(not isinstance(p, str | EnvRef | EnvText) for p in parts):

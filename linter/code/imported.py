@@ -25,6 +25,7 @@ from k8slb.code.facts import (
     BoundProperty,
     Channel,
     CodeFacts,
+    Constructed,
     DbPool,
     EnvRef,
     Helper,
@@ -158,6 +159,27 @@ class _Resolver:
         self.resolved[value] = found
         return found
 
+    def constructed(self, importer: CodeFacts, value: Constructed, steps: int) -> Any:
+        """What the `new Type(...)` calls of the importer's project pass for a Java
+        constructor's parameter (each module's `new Type` export: the values of each
+        call's arguments), joined as a Go function's callers are; once a run."""
+        key = (importer.project, value)
+        known = self.resolved.get(key, _PENDING)
+        if known is not _PENDING:
+            return known
+        self.resolved[key] = UNKNOWN
+        found = one_of(
+            [
+                self.value(module, call[value.index], steps + 1)
+                for module in self.settings.get((importer.language, importer.project), ())
+                if not module.is_test  # a test's own values are not the service's
+                for call in module.exports.get(f"new {value.type_name}", ())
+                if len(call) == value.count  # the constructor's, not another's
+            ]
+        )
+        self.resolved[key] = found
+        return found
+
     def helper(self, importer: CodeFacts, helper: Helper, steps: int) -> Options:
         """The options a Go function of another file returns (its `options` export), its
         own helpers' added; incomplete when no scanned file of the package declares it."""
@@ -219,6 +241,8 @@ class _Resolver:
             return self.bound(importer, value, steps)
         if isinstance(value, Passed):
             return self.passed(value, steps)
+        if isinstance(value, Constructed):
+            return self.constructed(importer, value, steps)
         if isinstance(value, Alternatives):
             return one_of([self.value(importer, item, steps + 1) for item in value.values])
         if isinstance(value, Joined):

@@ -120,10 +120,10 @@ LANGUAGES: dict[str, Language] = {
             "#",
             "  ",
             "src/main/resources/application.properties",
-            "k8slb.languages.java.parse_spring:parse",
+            "k8slb.languages.java.parse_quarkus:parse",  # Spring's settings, and Quarkus's
             "k8slb.languages.java.dialect_spring:DIALECT",
             "k8slb.languages.java.edit_spring",
-            settle="k8slb.languages.java.parse_spring:settle",
+            settle="k8slb.languages.java.parse_quarkus:settle",
             pattern=(
                 r"(?:^|/)src/main/resources/(?:config/)?(?:application|bootstrap)"
                 r"(?:-[^/]+)?\.(?:properties|ya?ml)$"

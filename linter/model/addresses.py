@@ -11,10 +11,12 @@ from typing import Literal
 
 from k8slb.code.facts import STARTER, EnvRef, EnvText, FlagRef
 from k8slb.core.findings import Related
+from k8slb.languages.java.parse_spring import environment_name
 from k8slb.model.index import EnvSetting, Index
 from k8slb.model.links import Link
 from k8slb.model.objects import Container, pos_of, service_ports
 from k8slb.reading.objects import K8sObject
+from k8slb.reading.yamltree import YMap
 from k8slb.record import record
 
 Reach = Literal["cluster", "local", "address", "external", "other"]
@@ -213,14 +215,23 @@ def destinations(
     if not isinstance(value, EnvRef):
         return []
     found: list[Destination] = []
+    loaded: list[Link] = []  # runners whose `env` does not set it: their `envFrom` may
     if runners:
-        settings = [
-            setting
-            for link in runners
-            if (setting := index.env_setting(link.workload, link.container, value.name))
-        ]
+        settings = []
+        for link in runners:
+            setting = index.env_setting(link.workload, link.container, value.name)
+            if setting is not None:
+                settings.append(setting)
+            else:
+                loaded.append(link)
     else:
         settings = index.env_settings_near(value.name, code_path)
+    for link in loaded:
+        given = loaded_env(index, link.workload, link.container, value.name)
+        address = parse(value.filled(given[0])) if given is not None else None
+        if given is not None and address is not None:
+            where = f"{value.name} as {link.workload.ref.display} loads it from {given[1].message}"
+            found.append(Destination(address, link.workload.namespace, where, given[1]))
     for setting in settings:
         address = parse(value.filled(setting.value))
         if address is not None:
@@ -261,19 +272,59 @@ def _joined_destinations(
     for workload, container in containers:
         settings = {name: index.env_setting(workload, container, name) for name in value.names}
         set_here = {name: s for name, s in settings.items() if s is not None}
-        if not set_here:
+        # what `env` leaves unset, a ConfigMap `envFrom` loads may set
+        loaded = {
+            name: given
+            for name in value.names
+            if name not in set_here
+            and (given := loaded_env(index, workload, container, name)) is not None
+        }
+        if not set_here and not loaded:
             continue
-        text = value.filled({name: s.value for name, s in set_here.items()})
+        values = {name: s.value for name, s in set_here.items()}
+        text = value.filled({**values, **{name: given[0] for name, given in loaded.items()}})
         address = parse(text) if text is not None else None
         if address is None:
             continue
-        lines = [s.entry.value_pos.get("value", s.entry.pos)[0] for s in set_here.values()]
-        place = f"{os.path.basename(workload.path)}:{', '.join(map(str, lines))}"
-        where = f"{' and '.join(set_here)} as {workload.ref.display} sets them at {place}"
-        setting = next(iter(set_here.values()))
-        via = Related(workload.path, lines[0], f"{setting.entry.get('name')}={setting.value!r}")
+        if set_here:
+            lines = [s.entry.value_pos.get("value", s.entry.pos)[0] for s in set_here.values()]
+            place = f"{os.path.basename(workload.path)}:{', '.join(map(str, lines))}"
+            where = f"{' and '.join(set_here)} as {workload.ref.display} sets them at {place}"
+            setting = next(iter(set_here.values()))
+            via = Related(workload.path, lines[0], f"{setting.entry.get('name')}={setting.value!r}")
+        else:
+            via = next(iter(loaded.values()))[1]
+            where = (
+                f"{' and '.join(loaded)} as {workload.ref.display} loads them from {via.message}"
+            )
         found.append(Destination(address, workload.namespace, where, via))
     return found or _default(parse, value.default_text, f"the defaults of {', '.join(value.names)}")
+
+
+def loaded_env(
+    index: Index, workload: K8sObject, container: Container, name: str
+) -> tuple[str, Related] | None:
+    """The value a container's `envFrom` gives the variable `name` from a ConfigMap applied
+    with the workload (a later source wins; `env` overrides them all, and is asked
+    first), and where the ConfigMap says it. A key is the variable's name verbatim, or a
+    settings key (one with a dot) in the form Spring's and Quarkus's relaxed binding read
+    for it: `quarkus.http.port` is their `QUARKUS_HTTP_PORT`."""
+    found: tuple[str, Related] | None = None
+    for entry in container.body.get("envFrom") or []:
+        if not isinstance(entry, YMap) or not isinstance(entry.get("configMapRef"), YMap):
+            continue
+        config_name, prefix = entry["configMapRef"].get("name"), entry.get("prefix") or ""
+        config = index.config_map(workload, config_name) if isinstance(config_name, str) else None
+        data = config.body.get("data") if config is not None else None
+        if config is None or not isinstance(data, YMap) or not isinstance(prefix, str):
+            continue
+        for key, text in data.items():
+            variable = f"{prefix}{key}"
+            relaxed = "." in variable and environment_name(variable) == name
+            if isinstance(text, str) and (variable == name or relaxed):
+                line = pos_of(data, key, value=True)[0]
+                found = (text, Related(config.path, line, f"{key} in ConfigMap {config_name}"))
+    return found
 
 
 def _flag_destinations(

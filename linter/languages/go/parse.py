@@ -292,7 +292,7 @@ class _Collector:
         servers: dict[str, Server] = {}
         # each call with what it calls, by its package's import path when it is a package's
         named = [
-            (call, scope, self.qualified(call.child_by_field_name("function")))
+            (call, scope, self._callee(call.child_by_field_name("function"), scope))
             for call, scope in self.calls
         ]
         for call, scope, name in named:
@@ -531,6 +531,7 @@ class _Collector:
                 self.unary.append(current)
             elif kind == "composite_literal":
                 self.literals.append((current, scope))
+                self._literal_fields(current, scope)
             elif kind == "field_identifier" and (current.text or b"").endswith(b"NOT_SERVING"):
                 self.facts.health_drains.append(self.loc(current))
             elif kind in ("interpreted_string_literal", "raw_string_literal"):
@@ -687,6 +688,19 @@ class _Collector:
                 if f"{package}.{name}" in _KNOWN:
                     return f"{package}.{name}"
         return None
+
+    def _callee(self, function: Node | None, scope: _Scope) -> str | None:
+        """What a call calls, qualified (`qualified`), or the package's function a package
+        variable holds (`sqlxConnect = sqlx.Connect`, kept so that tests can swap it):
+        when the file binds it to nothing else."""
+        found = self.qualified(function)
+        if found is not None or function is None or function.type != "identifier":
+            return found
+        home = scope.lookup(_text(function))
+        if home is None or home[0] is not self.package or len(home[1]) != 1:
+            return None
+        held = home[1][0]
+        return self.qualified(held) if held.type == "selector_expression" else None
 
     def _short(self, name: str) -> str:
         """`grpc.Dial` for `google.golang.org/grpc.Dial`: how messages name it."""
@@ -857,6 +871,11 @@ class _Collector:
             return EnvRef(values[0], None)
         if name == "fmt.Sprintf" and values and isinstance(values[0], str):
             return _sprintf(values[0], values[1:])
+        if name in _SLASH_TRIMS and len(values) == 2 and values[1] == "/":
+            # a URL's trailing slash cut (`strings.TrimRight(baseURL, "/")`): its address
+            # is the same, whatever the environment gives
+            text = values[0]
+            return text.rstrip("/") if isinstance(text, str) else text
         if name == "strconv.Itoa" and values and isinstance(values[0], int):
             return str(values[0])
         if name == "time.Duration" and values and _number(values[0]):
@@ -884,6 +903,17 @@ class _Collector:
         if package is not None:
             return places if package.rpartition(".")[0] in _FLAG_PACKAGES else None
         return places if any(p in _FLAG_PACKAGES for p in self.import_paths) else None
+
+    def _literal_fields(self, literal: Node, scope: _Scope) -> None:
+        """`&Finalizer{baseURL: os.Getenv("URL")}`: a literal of the package's own struct
+        writes its fields, as `f.baseURL = ...` does (a constructor's)."""
+        kind = literal.child_by_field_name("type")
+        if kind is None or kind.type != "type_identifier":
+            return
+        for element in _keyed_elements(literal):
+            key, value = _keyed(element)
+            if key.type in ("field_identifier", "identifier"):
+                self.field_writes[_text(key)].append((value, scope))
 
     def _bind_flags(self) -> None:
         """`flag.StringVar(&addr, "address", ...)` gives `addr` (or the field of
@@ -1653,9 +1683,13 @@ class _Collector:
 
     def _default_client(self, call: Node, scope: _Scope) -> None:
         """`http.Get(url)`: the process-wide default transport, which keeps connections
-        (90 s idle timeout, no lifetime) for as long as the program runs."""
+        (90 s idle timeout, no lifetime) for as long as the program runs. `Do(request)`
+        is given a request, not a URL: its URLs are the module's (the requests' own among
+        them)."""
         args = _items(call.child_by_field_name("arguments"))
-        for url in self.choices(args[0], scope) if args else [None]:
+        function = call.child_by_field_name("function")
+        sent = function is not None and _called_name(function) == "Do"
+        for url in self.choices(args[0], scope) if args and not sent else [None]:
             self.facts.http_clients.append(
                 HttpClient(
                     loc=self.loc(call),
@@ -1681,6 +1715,8 @@ DEFAULT_BASE_WRAPPERS = frozenset(
 )
 # net/http's request constructors, with the place of their URL argument.
 REQUEST_URLS = {"net/http.NewRequest": 1, "net/http.NewRequestWithContext": 2}
+# strings' functions that cut a URL's trailing slash (`TrimRight(u, "/")`)
+_SLASH_TRIMS = frozenset({"strings.TrimRight", "strings.TrimSuffix"})
 # The package functions that use http.DefaultClient.
 _DEFAULT_CLIENT_CALLS = frozenset(
     {"net/http.Get", "net/http.Head", "net/http.Post", "net/http.PostForm"}

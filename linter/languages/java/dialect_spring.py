@@ -5,7 +5,7 @@ writes them. No edits: a settings file is left to its owner."""
 from __future__ import annotations
 
 from k8slb.code.facts import Server
-from k8slb.languages.java.parse_spring import LOGNET, STARTERS
+from k8slb.languages.java.parse_spring import LOGNET, QUARKUS, STARTERS
 from k8slb.model.grpc_options import MAX_AGE, MAX_AGE_GRACE
 from k8slb.rulekit.dialect import Dialect
 
@@ -38,6 +38,8 @@ class SpringDialect(Dialect):
         return _PROPERTIES.get(key, key)
 
     def for_server(self, server: Server) -> Dialect:
+        if server.factory == STARTERS[QUARKUS][0]:
+            return QUARKUS_DIALECT
         return LOGNET_DIALECT if server.factory == STARTERS[LOGNET][0] else self
 
     def option_value(self, key: str, value: float) -> str:
@@ -92,5 +94,36 @@ class LogNetDialect(SpringDialect):
         return self.sigterm_advice(server, grace)
 
 
+class QuarkusDialect(SpringDialect):
+    """Quarkus's gRPC server: no setting bounds a connection's age; a
+    `ServerBuilderCustomizer` bean gives grpc-java's builder one."""
+
+    def option(self, key: str) -> str:
+        return _QUARKUS_OPTIONS.get(key, key)
+
+    def option_value(self, key: str, value: float) -> str:
+        return f"{self.option(key)}({int(value // 1000)}, TimeUnit.SECONDS)"
+
+    def max_age_advice(self, age_ms: int, grace_ms: int) -> str:
+        return (
+            f"call {self.option_value(MAX_AGE, age_ms)} and "
+            f"{self.option_value(MAX_AGE_GRACE, grace_ms)} on the builder in a "
+            "ServerBuilderCustomizer bean (Quarkus has no setting for them; its separate "
+            "gRPC server, use-separate-server=true, is the one that takes them)"
+        )
+
+    def sigterm_advice(self, server: str, grace: int) -> str:
+        return f"set quarkus.shutdown.timeout={grace}s"
+
+    def stop_advice(self, server: str, grace: int) -> str:
+        return self.sigterm_advice(server, grace)
+
+
+_QUARKUS_OPTIONS = {
+    MAX_AGE: "maxConnectionAge",
+    MAX_AGE_GRACE: "maxConnectionAgeGrace",
+    "grpc.lb_policy_name": "quarkus.grpc.clients.<name>.load-balancing-policy",
+}
 DIALECT = SpringDialect()
 LOGNET_DIALECT = LogNetDialect()
+QUARKUS_DIALECT = QuarkusDialect()

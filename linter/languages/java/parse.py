@@ -32,9 +32,11 @@ from k8slb.code.facts import (
     BoundProperty,
     Channel,
     CodeFacts,
+    Constructed,
     EnvRef,
     HealthServicer,
     HttpClient,
+    Joined,
     Listen,
     Loc,
     Option,
@@ -49,15 +51,17 @@ from k8slb.code.facts import (
 from k8slb.code.syntax_trees import Calls, call_arguments, captured, syntax_problem, walk
 from k8slb.code.syntax_trees import node_text as _text
 from k8slb.core import regex
+from k8slb.languages.java.parse_quarkus import quarkus_channels
 from k8slb.languages.java.parse_shutdown import signal_pauses
-from k8slb.languages.java.parse_spring import environment_name, injected, normalised
+from k8slb.languages.java.parse_spring import QUARKUS, environment_name, injected, normalised
 from k8slb.reading.markers import comment_markers, comment_pattern
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Parser
 
-# A file is read when it names grpc-java or an HTTP client that pools connections.
-WATCHED = (b"io.grpc", b"HttpClient", b"OkHttpClient", b"HttpClients")
+# A file is read when it names grpc-java or an HTTP client that pools connections, or
+# Spring injects a value it may hand a constructor (`new TokenClient(url)`, facts.Constructed).
+WATCHED = (b"io.grpc", b"HttpClient", b"OkHttpClient", b"HttpClients", b"@Value")
 # HTTP clients kept for the process pool their connections and never end a busy one; a
 # time to live given to the pool (Apache's) bounds them.
 HTTP_CLIENTS = {
@@ -97,7 +101,7 @@ CHANNEL_FACTORIES = {
 # The methods whose calls `run` reads by their receiver (the rest are skipped unread)
 _READ_METHODS = frozenset(
     {method for _, method in [*HTTP_CLIENTS, *SERVER_FACTORIES, *CHANNEL_FACTORIES]}
-    | {"addShutdownHook", "handle", "enterTerminalState", "clearStatus"}
+    | {"addShutdownHook", "handle", "enterTerminalState", "clearStatus", "create"}
 )
 # The builders' duration settings -> gRPC's core option names (milliseconds).
 DURATION_OPTIONS = {
@@ -139,12 +143,13 @@ _DISCOVERY = regex.compile(
     regex.MULTILINE,
 )
 _NO_AUTO_REGISTER = regex.compile(rb"autoRegister\s*=\s*false")
-# The gRPC service annotations of the Spring Boot starters that build the server
-# themselves, by the package the annotation is imported from (Quarkus and others have a
-# `@GrpcService` of their own, with other servers): the starter, as parse_spring names it.
+# The gRPC service annotations of the frameworks that build the server themselves (the
+# Spring Boot starters, Quarkus's extension), by the package the annotation is imported
+# from (two have a `@GrpcService` each): the starter, as parse_spring names it.
 STARTER_ANNOTATIONS = {
     b"net.devh.boot.grpc.server.service": (b"GrpcService", "grpc-spring-boot-starter"),
     b"org.lognet.springboot.grpc": (b"GRpcService", "LogNet"),
+    b"io.quarkus.grpc": (b"GrpcService", QUARKUS),
 }
 _SERVICE_ANNOTATION = regex.compile(
     rb"^[ \t]*@(?:[\w.]+\.)?(GrpcService|GRpcService)\b", regex.MULTILINE
@@ -198,6 +203,9 @@ def parse(path: str, data: bytes) -> CodeFacts:
     built = BUILD_OUTPUT.intersection(path.split("/")[:-1])  # target/, build/: copies
     if b"pcService" in data and not (facts.is_test or built):
         facts.starter_services = _starter_services(path, data)
+    if b"GrpcClient" in data and not (facts.is_test or built or is_generated(data)):
+        facts.channels = quarkus_channels(path, data)  # framework-made: not a builder's
+        facts.deferred = bool(facts.channels)
     if b"@ConfigurationProperties" in data and not (facts.is_test or built):
         facts.exports = _bound_properties(path, parser().parse(data).root_node)
     if built or not worth_parsing(data) or is_generated(data):
@@ -423,6 +431,9 @@ class _Reader:
         self.constants: dict[tuple[str, str], Node] = {}
         self.fields: set[str] = set()  # every field the file declares
         self.injected: dict[str, Node] = {}  # fields Spring sets: their `@Value` annotation
+        self.kept: set[str] = set()  # final instance fields with no initialiser
+        # (class node id, field) -> the constructor's parameter that sets it (_kept_from)
+        self.kept_from: dict[tuple[int, str], tuple[int, int, Node] | None] = {}
         # a method's (or lambda's) parameters and locals, or a class's fields -> their
         # declared types, by the scope's or the class's node
         self.declared: dict[int, dict[str, str | None]] = {}
@@ -483,6 +494,8 @@ class _Reader:
                 self.facts.sigterm_handlers.append(_loc(self.path, call))
             elif key == ("Signal", "handle") and self._is_term_signal(call):
                 self.facts.sigterm_handlers.append(_loc(self.path, call))
+            elif key == ("URI", "create") and (given := _arguments(call)):
+                self._request_url(given[0])
             elif method in ("enterTerminalState", "clearStatus"):
                 # clearStatus: the service is unknown from then on, and a probe of it fails
                 self.facts.health_drains.append(_loc(self.path, call))
@@ -518,6 +531,8 @@ class _Reader:
                 self.constants[(_class_of(node), name)] = value
             elif value is None and (annotation := _injection(node)) is not None:
                 self.injected[name] = annotation
+            elif value is None and "final" in words and "static" not in words:
+                self.kept.add(name)  # a constructor gives it its one value
 
     def _is_term_signal(self, call: Node) -> bool:
         """`Signal.handle(new Signal("TERM"), handler)` (sun.misc and jdk.internal.misc)."""
@@ -528,11 +543,53 @@ class _Reader:
         return len(made) == 1 and self.value(made[0]) == "TERM"
 
     def _creation(self, node: Node) -> None:
+        self._export_construction(node)
         made = _simple(_text(node.child_by_field_name("type")))
         if made == "HealthStatusManager":
             self.facts.health_servicers.append(HealthServicer(_loc(self.path, node), None))
         elif made in ("OkHttpClient", "OkHttpClient.Builder"):
             self._http_client(node, "OkHttpClient")
+
+    def _export_construction(self, node: Node) -> None:
+        """What `new Type(...)` passes, for the constructor's parameters a field keeps
+        (facts.Constructed, resolved in imported.py): exported when an argument is an
+        address or a setting (the other calls say nothing of one)."""
+        made = _type_name(node.child_by_field_name("type"))
+        given = _arguments(node)
+        if not made or not given:
+            return
+        values = tuple(self.value(argument) for argument in given)
+        if any(_address_like(value) for value in values):
+            self.facts.exports.setdefault(f"new {made}", []).append(values)
+
+    def _request_url(self, argument: Node) -> None:
+        """The URL a request is made for (`URI.create(tokenUri)`), when it is more than a
+        literal (those are read where they are): an address the module's clients send to."""
+        if argument.type == "string_literal":
+            return
+        url = self.value(argument)
+        if url is not UNKNOWN:
+            self.facts.urls.append((url, _loc(self.path, argument)))
+
+    def _kept_parameter(self, at: Node, name: str, depth: int) -> Any:
+        """A final field one constructor of its class sets from one of its parameters
+        (`this.url = url`): the parameter's `@Value`, else what the project's
+        `new Type(...)` calls pass there (facts.Constructed)."""
+        owner = _enclosing(at, ("class_declaration",))
+        body = owner.child_by_field_name("body") if owner is not None else None
+        if owner is None or body is None or name not in self.kept:
+            return UNKNOWN
+        if (owner.id, name) not in self.kept_from:  # a class's constructors read once a name
+            self.kept_from[(owner.id, name)] = _kept_from(body, name)
+        found = self.kept_from[(owner.id, name)]
+        if found is None:
+            return UNKNOWN
+        index, count, parameter = found
+        annotation = _injection(parameter)
+        if annotation is not None:
+            return self.value(annotation, depth + 1)
+        self.facts.deferred = True
+        return Constructed(_text(owner.child_by_field_name("name")), index, count)
 
     def _http_client(self, made: Node, factory: str) -> None:
         """An HTTP client that pools connections: kept for the process when a field holds
@@ -941,7 +998,7 @@ class _Reader:
             return self.value(constant, depth + 1)
         if name in self.injected:
             return self.value(self.injected[name], depth + 1)
-        return UNKNOWN
+        return self._kept_parameter(node, name, depth)
 
     def value(self, node: Node, depth: int = 0) -> Any:
         """What an expression is, as far as it can be followed: a str, an int, a bool, an
@@ -989,7 +1046,7 @@ class _Reader:
             return self.value(constant, depth + 1)
         if owner == "this" and field in self.injected:
             return self.value(self.injected[field], depth + 1)
-        return UNKNOWN
+        return self._kept_parameter(node, field, depth) if owner == "this" else UNKNOWN
 
     def _binary(self, node: Node, depth: int) -> Any:
         operator = _text(node.child_by_field_name("operator"))
@@ -1185,6 +1242,40 @@ class _Reader:
         if (owner, method) == ("Collections", "emptyList"):
             return []
         return UNKNOWN
+
+
+def _kept_from(body: Node, name: str) -> tuple[int, int, Node] | None:
+    """The parameter (its place, the constructor's count of them, its node) the one
+    constructor of a class body that sets the field `name` sets it from
+    (`this.url = url`); None when none does, or several."""
+    found: list[tuple[int, int, Node] | None] = []
+    for member in body.named_children:
+        if member.type != "constructor_declaration":
+            continue
+        listed = member.child_by_field_name("parameters")
+        parameters = listed.named_children if listed is not None else []
+        names = [_text(p.child_by_field_name("name")) for p in parameters]
+        plain = all(p.type == "formal_parameter" for p in parameters)  # no `T... xs`
+        for node in _walk_own(member.child_by_field_name("body")):
+            if node.type != "assignment_expression":
+                continue
+            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+            if left is None or _named(left) != name:
+                continue
+            if left.type == "identifier" and name in names:
+                continue  # the parameter itself, not the field
+            given = _text(right) if right is not None and right.type == "identifier" else ""
+            at = names.index(given) if given in names and plain else None
+            found.append(None if at is None else (at, len(parameters), parameters[at]))
+    return found[0] if len(found) == 1 else None
+
+
+def _address_like(value: Any) -> bool:
+    """A value that may name where a client connects: from the environment or the
+    settings, or a text with a scheme."""
+    if isinstance(value, str):
+        return "://" in value
+    return isinstance(value, EnvRef | Setting | BoundProperty | Joined)
 
 
 def _walk_own(node: Node | None) -> Iterator[Node]:

@@ -66,9 +66,16 @@ LOGNET_SERVER = "grpc.netty-server."
 # The starter whose annotation marks a service class (java/parse.py) -> what its server is
 # called in the facts, the setting of its port (normalised), and the port it listens on
 # when no setting names one.
+QUARKUS = "Quarkus"  # its gRPC extension's server (parse_quarkus.py reads its clients)
 STARTERS = {
     "grpc-spring-boot-starter": ("the starter's gRPC server", "grpc.server.port", "9090"),
     LOGNET: ("LogNet's gRPC server", "grpc.port", "6565"),
+    QUARKUS: ("Quarkus's gRPC server", "quarkus.grpc.server.port", "9000"),
+}
+# A starter whose gRPC is served on the HTTP server's port when a setting is false:
+# Quarkus's `use-separate-server` (true by default), then on `quarkus.http.port`.
+SHARED_PORT = {
+    QUARKUS: ("quarkus.grpc.server.use-separate-server", "quarkus.http.port", "8080"),
 }
 STARTER_POLICY = "round_robin"  # both starters' default, where gRPC's own is pick_first
 _UNITS_MS = {
@@ -96,18 +103,22 @@ def parse(path: str, data: bytes) -> CodeFacts:
     gives a KLB004 problem."""
     facts = CodeFacts(path, "spring")
     text = data.decode("utf-8", "replace")
-    if path.lower().endswith((".yml", ".yaml")):
-        settings, problem = _yaml(path, text)
-    else:
-        settings, problem = _properties(path, text), None
+    settings, problem = read_settings(path, text)
     # every setting, for the code's `@Value("${key}")` (imported.py)
-    facts.exports = {normalised(key): _text(value) for key, value, _ in settings}
+    facts.exports = {normalised(key): setting_text(value) for key, value, _ in settings}
     if b"grpc" not in data:  # every key read holds it (a YAML file splits it over lines)
         return facts  # nor is it judged: a Maven `@placeholder@` makes a file no YAML
     facts.problem = problem
     _read(facts, settings)
     facts.markers = comment_markers(path, text, comment_pattern("#"))
     return facts
+
+
+def read_settings(path: str, text: str) -> tuple[list[Written], Problem | None]:
+    """Every setting of a `.properties` or YAML file, with where its key is written."""
+    if path.lower().endswith((".yml", ".yaml")):
+        return _yaml(path, text)
+    return _properties(path, text), None
 
 
 def settle(modules: Sequence[CodeFacts]) -> None:
@@ -159,6 +170,10 @@ def _served_by_starters(modules: Sequence[CodeFacts]) -> None:
         if str(exports.get("grpc.enabled", "")).lower() == "false" and starter == LOGNET:
             continue
         factory, port_key, default_port = STARTERS[starter]
+        if starter in SHARED_PORT:
+            separate, shared_key, shared_default = SHARED_PORT[starter]
+            if str(exports.get(normalised(separate), "")).strip().lower() == "false":
+                port_key, default_port = shared_key, shared_default
         port = exports.get(port_key, default_port)
         if str(port).strip() in ("0", "-1"):
             continue  # a random port, or no server
@@ -240,7 +255,7 @@ def _channel(
     target, scheme = _target(address)
     policy = found.get("defaultloadbalancingpolicy") or shared.get("defaultloadbalancingpolicy")
     value, loc = policy if policy is not None else (STARTER_POLICY, where)
-    options = Options(True, (Option("grpc.lb_policy_name", _text(value), loc),))
+    options = Options(True, (Option("grpc.lb_policy_name", setting_text(value), loc),))
     return Channel(where, f"the starter's channel {name!r}", target, options, True, None, scheme)
 
 
@@ -249,7 +264,7 @@ def _target(address: Any) -> tuple[Any, str]:
     the address as given (resolved once by the system), `dns:///host:port` every address
     of the name; other schemes (discovery, in-process, several static addresses) are
     unknown."""
-    value = _text(address)
+    value = setting_text(address)
     if not isinstance(value, str | EnvRef):
         return UNKNOWN, "dns"
     text = value if isinstance(value, str) else value.prefix
@@ -268,7 +283,7 @@ def _cut(value: str | EnvRef, length: int) -> Any:
     return EnvRef(value.name, value.default, value.prefix[length:], value.suffix)
 
 
-def _text(value: Any) -> Any:
+def setting_text(value: Any) -> Any:
     """A setting's text with its `${NAME:default}` placeholders as environment values
     (one at most; more are unknown)."""
     if isinstance(value, bool):  # YAML's `false`, which Spring reads as the text "false"

@@ -1,0 +1,211 @@
+"""Quarkus's gRPC, as its extension builds it from a service's settings (the same
+`application.properties` / `application.yaml` files parse_spring.py reads) where the code
+makes no builder:
+
+- a client channel for each `@GrpcClient("name")` (`io.quarkus.grpc`) a field or a
+  parameter is injected with: its target the settings' `quarkus.grpc.clients.<name>.host`
+  and `.port` (the environment's `QUARKUS_GRPC_CLIENTS_<NAME>_HOST` overriding them; the
+  extension's defaults `localhost` and 9000), its policy `load-balancing-policy`
+  (`pick_first` by default);
+- the server that serves the project's `@GrpcService` classes: on the HTTP server's port
+  (`quarkus.http.port`, 8080 by default) when `quarkus.grpc.server.use-separate-server`
+  is false, else on `quarkus.grpc.server.port` (9000). Quarkus has no setting for a
+  maximum connection age: only a `ServerBuilderCustomizer` bean sets one, and the project
+  that has one may (parse_spring.settle leaves its options incomplete). The server is
+  parse_spring's: a starter of its table (`STARTERS`), found by the annotation
+  (java/parse.py);
+- a connection pool for each datasource the settings give a JDBC (Agroal) or a reactive
+  part (`quarkus.datasource.jdbc.*`, `quarkus.datasource.reactive.*`, a named one's
+  `quarkus.datasource."name".jdbc.*`): neither pool retires a connection unless its
+  `max-lifetime` is set (in a profile's settings too), and its URL is the `url` key,
+  which the environment overrides (`QUARKUS_DATASOURCE_JDBC_URL`).
+
+Settings files are Spring's and Quarkus's alike: `parse` and `settle` are parse_spring's,
+with Quarkus's datasources added."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from k8slb.code.facts import (
+    UNKNOWN,
+    Channel,
+    CodeFacts,
+    DbPool,
+    EnvRef,
+    Loc,
+    Option,
+    Options,
+    Setting,
+    joined,
+)
+from k8slb.core import regex
+from k8slb.languages.java import parse_spring
+from k8slb.languages.java.parse_spring import (
+    Written,
+    duration_ms,
+    environment_name,
+    normalised,
+    read_settings,
+)
+from k8slb.reading.markers import comment_markers, comment_pattern
+
+PACKAGE = b"io.quarkus.grpc"
+CLIENTS = "quarkus.grpc.clients"
+DEFAULT_HOST, DEFAULT_PORT = "localhost", "9000"  # the extension's client defaults
+
+# `@GrpcClient("name")` (or `value = "name"`), or a bare `@GrpcClient` before the type and
+# name it is injected into, whose name is then the client's
+_CLIENT = regex.compile(
+    r'@(?:io\.quarkus\.grpc\.)?GrpcClient\b[ \t]*(?:\([ \t]*(?:value[ \t]*=[ \t]*)?"([^"\n]*)"'
+    r"[ \t]*\)|(?:[ \t\r\n]+(?:final[ \t\r\n]+)?[\w.]+(?:<[^<>\n]*>)?[ \t\r\n]+(\w+)))"
+)
+
+
+def quarkus_channels(path: str, data: bytes) -> list[Channel]:
+    """A channel for each `@GrpcClient` of a file that imports Quarkus's gRPC package (or
+    names the annotation in full), at the annotation; its target and policy are the
+    project's settings (`Setting`s, resolved once every file is read: imported.py)."""
+    text = data.decode("utf-8", "replace")
+    imported = b"import " + PACKAGE + b"." in data
+    found: list[Channel] = []
+    for match in _CLIENT.finditer(text):
+        written = match.group(0).startswith("@io.quarkus.grpc.")
+        name = match.group(1) or match.group(2)
+        if not (imported or written) or not name:
+            continue
+        line = text.count("\n", 0, match.start()) + 1
+        column = match.start() - (text.rfind("\n", 0, match.start()) + 1) + 1
+        loc = Loc(path, line, column)
+        prefix = f"{CLIENTS}.{name}"
+        host = _setting(f"{prefix}.host", DEFAULT_HOST)
+        target = joined([host, ":", _setting(f"{prefix}.port", DEFAULT_PORT)])
+        policy = _setting(f"{prefix}.load-balancing-policy", "pick_first")
+        options = Options(True, (Option("grpc.lb_policy_name", policy, loc),))
+        found.append(Channel(loc, f"Quarkus's @GrpcClient({name!r})", target, options, True))
+    return found
+
+
+def _setting(key: str, default: str) -> Setting:
+    return Setting("spring", normalised(key), environment_name(key), default)
+
+
+DATASOURCE = "quarkus.datasource"
+# a pool's kind -> how the message names it
+POOLS = {"jdbc": "Quarkus JDBC (Agroal)", "reactive": "Quarkus reactive datasource"}
+_URL_PREFIXES = ("jdbc:", "vertx-reactive:")  # before the URL the address is read from
+_LOCAL_PROFILES = frozenset({"dev", "test"})
+
+
+def parse(path: str, data: bytes) -> CodeFacts:
+    """A settings file's facts (parse_spring.parse), and the datasource pools it gives."""
+    facts = parse_spring.parse(path, data)
+    if b"datasource" in data:  # every key read holds it
+        text = data.decode("utf-8", "replace")
+        facts.db_pools = datasource_pools(read_settings(path, text)[0])
+        if facts.db_pools and not facts.markers:
+            facts.markers = comment_markers(path, text, comment_pattern("#"))
+    return facts
+
+
+def datasource_pools(settings: list[Written]) -> list[DbPool]:
+    """A pool for each datasource and kind the settings name (for every profile, or one a
+    cluster may run: not only `%dev` and `%test`), at its first key; its lifetime the
+    `max-lifetime` of its kind, the base settings' else a profile's (`%prod.`)."""
+    first: dict[tuple[str, str], Loc] = {}
+    values: dict[str, Any] = {}
+    for key, value, loc in settings:
+        profile, bare = _profiled(key)
+        if profile and set(profile.split(",")) <= _LOCAL_PROFILES:
+            continue  # Quarkus's dev mode and tests: not what a pod runs
+        lowered = normalised(bare)
+        if not profile:
+            values.setdefault(lowered, value)
+        elif lowered.endswith(".maxlifetime"):
+            values.setdefault(f"%.{lowered}", value)  # a profile's lifetime counts too
+        part = _datasource_part(lowered)
+        if part is not None and part[1] in POOLS:
+            first.setdefault(part, loc)
+    found = []
+    for (name, kind), loc in first.items():
+        if str(values.get(_key(name, kind, ""), "")).strip().lower() == "false":
+            continue  # `quarkus.datasource.jdbc=false`: that pool is off
+        lifetime_key = _key(name, kind, "max-lifetime")
+        lifetime = values.get(normalised(lifetime_key), values.get(f"%.{normalised(lifetime_key)}"))
+        found.append(
+            DbPool(
+                loc=loc,
+                factory=POOLS[kind],
+                long_lived=True,
+                url=_url(_key(name, kind, "url"), values.get(normalised(_key(name, kind, "url")))),
+                lifetime=None if lifetime is None else duration_ms(lifetime),
+                lifetime_arg=lifetime_key,
+            )
+        )
+    return found
+
+
+def _profiled(key: str) -> tuple[str, str]:
+    """(the profile, the key) of `%prod.quarkus.x`; ("", key) for a key of every profile."""
+    if not key.startswith("%"):
+        return "", key
+    profile, _, bare = key[1:].partition(".")
+    return profile, bare
+
+
+def _datasource_part(key: str) -> tuple[str, str] | None:
+    """(datasource name, the part after it) of a normalised `quarkus.datasource.` key: ""
+    for the default datasource, the quoted name of a named one."""
+    if not key.startswith(DATASOURCE + "."):
+        return None
+    rest = key[len(DATASOURCE) + 1 :]
+    name = ""
+    if rest.startswith('"'):
+        name, quote, rest = rest[1:].partition('"')
+        if not quote:
+            return None
+        rest = rest.lstrip(".")
+    return name, rest.split(".", 1)[0]
+
+
+def _key(name: str, kind: str, setting: str) -> str:
+    named = f'{DATASOURCE}."{name}"' if name else DATASOURCE
+    return ".".join(part for part in (named, kind, setting) if part)
+
+
+def _url(key: str, value: Any) -> Any:
+    """The pool's URL, with its JDBC or Vert.x prefix cut: the key's environment variable
+    with the file's value (or no value) as its default."""
+    text = parse_spring.setting_text(value) if value is not None else None
+    if isinstance(text, EnvRef):
+        return replace(text, prefix=_cut(text.prefix))
+    default = _cut(text) if isinstance(text, str) else None if text is None else UNKNOWN
+    # a named datasource's quotes are underscores too: QUARKUS_DATASOURCE__USERS__JDBC_URL
+    return EnvRef(environment_name(key.replace('"', "_")), default)
+
+
+def _cut(text: str) -> str:
+    for prefix in _URL_PREFIXES:
+        if text.startswith(prefix):
+            text = text[len(prefix) :]
+    return text
+
+
+def settle(modules: Sequence[CodeFacts]) -> None:
+    """parse_spring's settling, and each datasource pool's lifetime where another settings
+    file of its project (a profile's) sets it."""
+    parse_spring.settle(modules)
+    settings = [m for m in modules if m.language == "spring"]
+    for module in settings:
+        if not module.db_pools:
+            continue
+        others = [m for m in settings if m.project == module.project and m is not module]
+        module.db_pools = [
+            replace(pool, lifetime=UNKNOWN)
+            if pool.lifetime is None
+            and any(normalised(pool.lifetime_arg) in other.exports for other in others)
+            else pool
+            for pool in module.db_pools
+        ]
