@@ -306,3 +306,15 @@ def test_a_linked_container_with_no_dockerfile_reads_the_script_of_its_own_folde
     (finding,) = klb406(tmp_path, files)
     assert "start.sh is PID 1, a sh script" in finding.text
     assert klb406(tmp_path / "execs", {**files, "web/start.sh": execs}) == []
+
+
+def test_a_script_a_folder_copy_put_is_found_past_a_later_copy_into_that_folder(
+    tmp_path: Path,
+) -> None:
+    # the folder's COPY put start.sh in /srv/app; the later one-file COPY into /srv/app
+    # covers the path without holding the script
+    dockerfile = 'COPY extra/settings.patch /srv/app\nCMD ["sh", "start.sh"]\n'
+    files = built(dockerfile, {"start.sh": START, "extra/settings.patch": "--- a\n"})
+    (finding,) = klb406(tmp_path, files)
+    assert finding.severity is Severity.WARNING
+    assert "start.sh is PID 1, a sh script" in finding.text

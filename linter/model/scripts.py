@@ -34,10 +34,9 @@ def image_script(
     if "/" not in word:
         places += [posixpath.join(path, word) for path in PATH_FOLDERS]
     for in_image in places:
-        source = dockerfile.from_context(in_image)
-        if source is None:
-            continue
-        for candidate in _sources(source):
+        for candidate in (
+            c for source in dockerfile.sources_of(in_image) for c in _sources(source)
+        ):
             found = scripts.get(os.path.normpath(os.path.join(folder, candidate)))
             if found is not None:
                 return found

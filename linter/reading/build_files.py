@@ -236,7 +236,13 @@ class Dockerfile:
     def from_context(self, in_image: str) -> str | None:
         """The path in the build context of what a COPY put at `in_image` (an absolute
         path in the image), or None."""
-        return _in_context(in_image, list(self.copies))
+        return next(iter(self.sources_of(in_image)), None)
+
+    def sources_of(self, in_image: str) -> list[str]:
+        """Where in the build context `in_image` may come from, the last COPY that covers
+        it first: a later COPY of one file into the folder (`COPY x.patch /app`) covers
+        the folder's path without putting the file there."""
+        return _all_in_context(in_image, list(self.copies))
 
     @property
     def context(self) -> str:
@@ -1770,12 +1776,18 @@ def _go_builds(script: str, workdir: str, copies: list[Copy], said: Said) -> lis
 
 
 def _in_context(in_image: str, copies: list[Copy]) -> str | None:
-    """The folder of the build context that a COPY put at `in_image`, the last one first."""
-    for copy in reversed(copies):
-        if in_image == copy.dest or in_image.startswith(copy.dest.rstrip("/") + "/"):
-            rest = posixpath.relpath(in_image, copy.dest)
-            return posixpath.normpath(posixpath.join(copy.source, rest))
-    return None
+    """The path of the build context that the last COPY covering `in_image` put there."""
+    return next(iter(_all_in_context(in_image, copies)), None)
+
+
+def _all_in_context(in_image: str, copies: list[Copy]) -> list[str]:
+    """The paths of the build context that the COPYs covering `in_image` would have put
+    there, the last one first."""
+    return [
+        posixpath.normpath(posixpath.join(copy.source, posixpath.relpath(in_image, copy.dest)))
+        for copy in reversed(copies)
+        if in_image == copy.dest or in_image.startswith(copy.dest.rstrip("/") + "/")
+    ]
 
 
 def _copies(arguments: str, workdir: str) -> list[Copy]:
