@@ -58,8 +58,10 @@ lint: $(TEST_STAMP) .mypy-view/package/k8slb .mypy-view/rules/k8slb/rules
 	$(BIN)/mypy -p k8slb -p k8slb.rules
 	$(BIN)/mypy scripts  # the benches: not run by the tests, so typed here
 
+# every core (-n auto); the runtime proofs (marker `proof`) one after the other on one of
+# them (tests/conftest.py). PYTEST_ARGS adds to it: PYTEST_ARGS='-m "not proof"' skips them.
 test: lint
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist loadgroup $(PYTEST_ARGS)
 
 # Precision and recall on the real-world corpus, per rule (tests/real_corpus/evaluate.py
 # says where the copies are read from: K8SLB_REAL_CORPUS, else ../shared/corpus/traffic).

@@ -43,6 +43,15 @@ def pytest_configure(config: pytest.Config) -> None:
     os.environ["NPM_CONFIG_CACHE"] = str(TEST_CACHE / "npm")
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The proofs on real gRPC runtimes (`proof`) run one after the other, on one worker
+    of `pytest -n` (`--dist loadgroup`), while the other tests share every worker: each
+    proof starts a dozen processes, and two at once would starve each other."""
+    for item in items:
+        if item.get_closest_marker("proof"):
+            item.add_marker(pytest.mark.xdist_group("proofs"))
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     if _SESSION_CACHE in config.stash:
         shutil.rmtree(config.stash[_SESSION_CACHE], ignore_errors=True)
