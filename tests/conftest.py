@@ -29,9 +29,10 @@ _SESSION_CACHE = pytest.StashKey[str]()
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    if Path(k8slb.__file__).resolve().parent != ROOT / "linter":
+    # its folder, not its files: a link tree of an older install links each file
+    if [Path(folder).resolve() for folder in k8slb.__path__] != [ROOT / "linter"]:
         pytest.exit(
-            f"k8slb is imported from {Path(k8slb.__file__).parent}, not from {ROOT}/linter:"
+            f"k8slb is imported from {k8slb.__path__}, not from {ROOT}/linter:"
             " an install from before k8slb's modules were read in place; run `make install`",
             returncode=pytest.ExitCode.USAGE_ERROR,
         )
