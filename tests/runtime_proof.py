@@ -150,10 +150,7 @@ class Pods:
     def close(self) -> None:
         if self.balancer is not None:
             self.balancer.close()
-        for process in self.processes:
-            if process.poll() is None:
-                process.kill()
-            process.wait()
+        _end(self.processes)
 
 
 def _start_clients(
@@ -181,6 +178,7 @@ def _start_clients(
 
 
 def _end(processes: list[subprocess.Popen[str]]) -> None:
+    """The processes ended: killed, where they still run."""
     for process in processes:
         if process.poll() is None:
             process.kill()
