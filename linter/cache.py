@@ -55,7 +55,8 @@ except ImportError:  # pragma: no cover - Windows: no fork, the cache is written
 
 from k8slb import __version__
 from k8slb.data_pickle import load_data
-from k8slb.home import code_fingerprint, own_folders, user_cache_dir
+from k8slb.fingerprint import code_fingerprint
+from k8slb.home import own_folders, user_cache_dir
 from k8slb.parsing import pickled
 from k8slb.record import record
 

@@ -1,5 +1,5 @@
-"""Where k8slb keeps its own files for the user (the cache, the server's socket), how it
-makes sure a folder there is its own, and the fingerprint of the code that wrote them.
+"""Where k8slb keeps its own files for the user (the cache, the server's socket), and how it
+makes sure a folder there is its own (fingerprint.py: the code that wrote them).
 
 Light on purpose (no pathlib, no typing): `k8slb` looks here for a running server before it
 imports anything else.
@@ -23,29 +23,6 @@ def user_cache_dir() -> str | None:
         return os.path.join(xdg, "k8slb")
     home = os.path.expanduser("~")
     return os.path.join(home, ".cache", "k8slb") if os.path.isabs(home) else None
-
-
-def code_fingerprint() -> str:
-    """k8slb's own modules, the compiled one too (name, size, modification time): what other
-    code made, even under the same version number (a development checkout), is never
-    reused."""
-    import hashlib
-
-    import k8slb
-
-    digest = hashlib.blake2b(digest_size=8)
-    for package in k8slb.__path__:  # the rules' package among the rest
-        for folder, subfolders, files in os.walk(package):
-            subfolders.sort()
-            for name in sorted(files):
-                if name.endswith((".py", ".so", ".pyd")):
-                    try:
-                        status = os.stat(os.path.join(folder, name))
-                    except OSError:  # a link to a module since removed (a development tree)
-                        digest.update(f"{name}:gone;".encode())
-                        continue
-                    digest.update(f"{name}:{status.st_size}:{status.st_mtime_ns};".encode())
-    return digest.hexdigest()
 
 
 def is_own_folder(path: str | os.PathLike[str]) -> bool:

@@ -31,7 +31,8 @@ import struct
 import sys
 import time
 
-from k8slb.home import code_fingerprint, own_folders, user_cache_dir
+from k8slb.fingerprint import code_fingerprint, package_folders
+from k8slb.home import own_folders, user_cache_dir
 
 TYPE_CHECKING = False  # typing is not imported: this module is the first `k8slb` loads
 if TYPE_CHECKING:
@@ -446,11 +447,11 @@ def _import_everything() -> None:
     import importlib
     import pkgutil
 
-    import k8slb
     from k8slb.languages import LANGUAGES, load
 
-    for module in pkgutil.walk_packages(k8slb.__path__, "k8slb."):
-        importlib.import_module(module.name)
+    for prefix, folder in package_folders():
+        for module in pkgutil.walk_packages([folder], prefix):
+            importlib.import_module(module.name)
     for language in LANGUAGES.values():
         if language.warm:
             load(language.warm)()

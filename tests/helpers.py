@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import resource
+import signal
+import subprocess
 from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
@@ -19,6 +22,34 @@ ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
 SHARED = ROOT.parent / "shared"
 CORPUS = SHARED / "corpus"
+
+
+def within_cpu(
+    command: Sequence[str], cpu_seconds: int, **options: object
+) -> subprocess.CompletedProcess[str]:
+    """Run `command` in a child that may use `cpu_seconds` of CPU: a budget that a busy
+    machine does not eat into, as it does a wall clock's (a 10 s timeout failed under load
+    on an input read in 1 s alone). Fails the test when the child used it up; the wall
+    time is bounded too, generously, should it never run."""
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 1))
+
+    try:
+        done = subprocess.run(
+            list(command),
+            capture_output=True,
+            text=True,
+            check=False,
+            preexec_fn=limit,
+            timeout=60 * cpu_seconds,
+            **options,
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"still running after {60 * cpu_seconds} s of wall time")
+    if done.returncode in (-signal.SIGXCPU, -signal.SIGKILL):
+        pytest.fail(f"used over {cpu_seconds} s of CPU (a non-linear pattern or scan)")
+    return done
 
 
 def lint_files(

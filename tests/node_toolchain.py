@@ -1,10 +1,10 @@
 """Node.js and @grpc/grpc-js for the proof that runs what k8slb writes in Node.js code.
 
 grpc-js is an npm package (Debian does not ship it): `require_node()` installs the pinned
-versions with npm once, into a folder of the user's cache outside the repository, and
-reuses it. Where node or npm is missing, or the install fails (no registry), the tests
-skip, with the reason; CI sets K8SLB_REQUIRE_NODE, and there they fail instead, so the
-proof cannot quietly stop running.
+versions with npm once, into a folder of the cache (the tests' XDG_CACHE_HOME: the checkout's
+.test-cache/, tests/conftest.py), and reuses it. Where node or npm is missing, or the
+install fails (no registry), the tests skip, with the reason; CI sets K8SLB_REQUIRE_NODE,
+and there they fail instead, so the proof cannot quietly stop running.
 """
 
 from __future__ import annotations

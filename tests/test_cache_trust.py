@@ -272,7 +272,7 @@ def test_the_code_fingerprint_counts_the_compiled_builder_and_survives_a_removed
     """A cache (and a server) made by other code is never used: the compiled YAML builder is
     k8slb's code too; a link left to a module since removed is not a crash."""
     import k8slb
-    from k8slb.home import code_fingerprint
+    from k8slb.fingerprint import code_fingerprint
 
     package = tmp_path / "k8slb"
     (package / "reading").mkdir(parents=True)

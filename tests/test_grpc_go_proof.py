@@ -36,6 +36,8 @@ from .runtime_proof import (  # noqa: F401  (the tests: collected here, they run
     test_4_unfixed_sigterm_cuts_calls_in_flight,
 )
 
+pytestmark = pytest.mark.proof
+
 SOURCES = Path(__file__).parent / "go_proof"
 MAINS = SOURCES / "mains"
 

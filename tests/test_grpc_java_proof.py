@@ -46,6 +46,8 @@ from .runtime_proof import (  # noqa: F401  (the tests: collected here, they run
     test_4_unfixed_sigterm_cuts_calls_in_flight,
 )
 
+pytestmark = pytest.mark.proof
+
 SOURCES = Path(__file__).parent / "java_proof"
 MAINS = SOURCES / "mains"
 ENTRY = {"pod": "Pods", "client": "Load"}  # the class the JVM runs, in each program

@@ -33,6 +33,8 @@ from .runtime_proof import (  # noqa: F401  (the tests: collected here, they run
     test_4_unfixed_sigterm_cuts_calls_in_flight,
 )
 
+pytestmark = pytest.mark.proof
+
 SOURCES = Path(__file__).parent / "node_proof"
 MAINS = SOURCES / "mains"
 ENTRY = {"pod": "main.js", "client": "load.js"}  # the file node runs, in each program

@@ -11,6 +11,7 @@ that stops working fails here. Run with `-s` to see the measured spreads:
 from __future__ import annotations
 
 import ast
+import contextlib
 import os
 import signal
 import subprocess
@@ -19,7 +20,7 @@ import textwrap
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent import futures
 from pathlib import Path
 from typing import Any
@@ -28,7 +29,9 @@ import pytest
 
 os.environ.setdefault("GRPC_VERBOSITY", "ERROR")  # no GOAWAY chatter when pods stop
 grpc = pytest.importorskip("grpc")
+pytestmark = pytest.mark.proof
 
+from .fair_share import Band, Spread, Tally, count_until_known  # noqa: E402
 from .grpc_harness import Cluster, client, spread  # noqa: E402
 from .helpers import fixed_source  # noqa: E402
 
@@ -44,23 +47,39 @@ def load(source: str) -> dict[str, Any]:
     return namespace
 
 
-def traffic(callers: Sequence[Callable[[], bytes]], seconds: float) -> None:
-    """Every client calls in a loop for `seconds`, as a service under steady load."""
-    deadline = time.monotonic() + seconds
+@contextlib.contextmanager
+def traffic(
+    callers: Sequence[Callable[[], bytes]], cluster: Cluster, tally: Tally
+) -> Iterator[None]:
+    """Every client calls in a loop until the block ends, as a service under steady load;
+    the calls the pods serve are added to `tally` as they come."""
+    stop = threading.Event()
 
     def loop(call: Callable[[], bytes]) -> None:
-        while time.monotonic() < deadline:
+        while not stop.is_set():
             call()
 
+    def count() -> None:
+        seen: Counter[str] = Counter()
+        while not stop.wait(0.05):
+            now = Counter(cluster.calls)
+            tally.add(now - seen)
+            seen = now
+
     threads = [threading.Thread(target=loop, args=(call,)) for call in callers]
+    threads.append(threading.Thread(target=count))
     for thread in threads:
         thread.start()
-    for thread in threads:
-        thread.join()
+    try:
+        yield
+    finally:
+        stop.set()
+        for thread in threads:
+            thread.join()
 
 
-def report(title: str, counts: dict[str, int]) -> None:
-    shown = " ".join(f"{name}={n}" for name, n in counts.items())
+def report(title: str, counts: object) -> None:
+    shown = " ".join(f"{k}={n}" for k, n in counts.items()) if isinstance(counts, dict) else counts
     print(f"\n{title}: {shown}")
 
 
@@ -75,32 +94,30 @@ SERVER = """\
     """
 
 
-def scale_up(cluster: Cluster, clients: int) -> tuple[dict[str, int], list[str]]:
+def scale_up(cluster: Cluster, clients: int, *, bands: bool) -> tuple[Spread, list[str]]:
     """Traffic on 3 pods; 1 s in, scale to 10 while the calls keep coming; the calls each
-    pod served in the last 1.5 s (1.5 s after the scale-up)."""
+    pod served from 1.5 s after the scale-up until tests/fair_share.py knows whether the new
+    pods get their share (`bands`), or has counted enough calls (not `bands`)."""
     callers = [client(f"127.0.0.1:{cluster.balancer.port}") for _ in range(clients)]
-    load = threading.Thread(target=traffic, args=(callers, 4.2))
-    load.start()
-    time.sleep(1.0)
-    new = cluster.scale_to(10)
-    time.sleep(1.5)
-    before = Counter(cluster.calls)
-    time.sleep(1.5)
-    window = Counter(cluster.calls)
-    load.join()
-    window.subtract(before)
-    return spread(window, cluster.names), new
+    tally = Tally()
+    with traffic(callers, cluster, tally):
+        time.sleep(1.0)
+        new = cluster.scale_to(10)
+        time.sleep(1.5)
+        claim = [Band(tuple(new), 0.4, 1.0)]  # the 7 new pods together: 70 % when even
+        spread = count_until_known(tally, cluster.names, claim if bands else [])
+    return spread, new
 
 
 def test_1_a_clusterip_pins_calls_to_the_first_pods() -> None:
     cluster = Cluster(3)
     try:
-        counts, new = scale_up(cluster, clients=6)
+        spread, new = scale_up(cluster, clients=6, bands=False)
     finally:
         cluster.close()
-    report("plain channel, scaled 3 -> 10", counts)
-    assert sum(counts.values()) > 100
-    assert sum(counts[name] for name in new) == 0, "the 7 new pods get no call"
+    report("plain channel, scaled 3 -> 10", spread)
+    assert spread.holds, f"too few calls counted: {spread}"
+    assert sum(spread.counts[name] for name in new) == 0, "the 7 new pods get no call"
 
 
 def test_2_max_connection_age_from_the_klb201_fix_spreads_calls(tmp_path: Path) -> None:
@@ -108,13 +125,14 @@ def test_2_max_connection_age_from_the_klb201_fix_spreads_calls(tmp_path: Path) 
     assert "grpc.max_connection_age_ms" in source and "grpc.max_connection_age_grace_ms" in source
     cluster = Cluster(3, load(source)["make_server"])
     try:
-        counts, new = scale_up(cluster, clients=6)
+        spread, new = scale_up(cluster, clients=6, bands=True)
     finally:
         cluster.close()
-    report("KLB201-fixed servers, scaled 3 -> 10", counts)
-    total = sum(counts.values())
+    report("KLB201-fixed servers, scaled 3 -> 10", spread)
+    assert spread.holds is not False, f"the new pods get too little: {spread}"
+    counts = spread.counts
     assert all(counts[name] > 0 for name in new), "every new pod gets calls"
-    assert sum(counts[name] for name in new) >= 0.4 * total, "a fair share (even: 70%)"
+    assert sum(counts[name] for name in new) >= 0.4 * spread.calls, "a fair share (even: 70%)"
 
 
 CLIENT = """\

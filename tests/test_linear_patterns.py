@@ -10,7 +10,6 @@ from __future__ import annotations
 import ast
 import random
 import re
-import subprocess
 import sys
 import textwrap
 from pathlib import Path
@@ -22,7 +21,7 @@ from k8slb.reading.build_files import tiltfile_builds
 from k8slb.reading.chart_lines import Define, _key, defines
 from k8slb.reading.encodings import code_lines, newline_lines
 
-from .helpers import ROOT
+from .helpers import ROOT, within_cpu
 
 # (module, the definition the use is in: a function's or a constant's name) -> why its
 # input is never a repository's. A use of `re` anywhere else fails the test below.
@@ -311,15 +310,10 @@ STALLS = {
 }
 
 
-def _finishes(code: str, timeout: float = 10) -> str:
+def _finishes(code: str) -> str:
     """Run `code` in a child; the old code took minutes on each input, the new well under
-    a second: ten seconds tells them apart even on a loaded machine."""
-    try:
-        done = subprocess.run(
-            [sys.executable, "-c", code], capture_output=True, text=True, timeout=timeout
-        )
-    except subprocess.TimeoutExpired:
-        pytest.fail(f"still running after {timeout} s (a non-linear pattern or scan)")
+    a second: ten seconds of CPU tell them apart, however loaded the machine."""
+    done = within_cpu([sys.executable, "-c", code], cpu_seconds=10)
     assert done.returncode == 0, done.stderr
     return done.stdout
 

@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"google.golang.org/grpc"
@@ -27,10 +29,10 @@ func register() bool {
 	return true
 }
 
-// One client pod: it calls the backend in a loop over its one channel; the answers,
-// counted per pod and per bucket of time since the start, are printed as JSON.
+// One client pod: it calls the backend in a loop over its one channel until its stdin
+// closes, and prints, at the end of each bucket of time, the answers of that bucket counted
+// per pod, as a JSON line. With -inflight=N: N calls at once, and how each ended.
 func main() {
-	seconds := flag.Float64("seconds", 4, "how long the clients call")
 	bucket := flag.Duration("bucket", 250*time.Millisecond, "the counts' time resolution")
 	inflight := flag.Int("inflight", 0, "if set: this many calls at once, then stop")
 	flag.Parse()
@@ -38,18 +40,8 @@ func main() {
 		panic("no channel")
 	}
 
-	start := time.Now()
 	var lock sync.Mutex
-	counts := map[int]map[string]int{}
-	count := func(pod string) {
-		lock.Lock()
-		defer lock.Unlock()
-		at := int(time.Since(start) / *bucket)
-		if counts[at] == nil {
-			counts[at] = map[string]int{}
-		}
-		counts[at][pod]++
-	}
+	counts := map[string]int{}
 	call := func() error {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
@@ -57,7 +49,9 @@ func main() {
 		err := backend.Invoke(ctx, "/proof.Echo/Where", &request, &answer,
 			grpc.CallContentSubtype("raw"), grpc.WaitForReady(true))
 		if err == nil {
-			count(string(answer))
+			lock.Lock()
+			counts[string(answer)]++
+			lock.Unlock()
 		}
 		return err
 	}
@@ -81,12 +75,23 @@ func main() {
 		fmt.Println(string(out))
 		return
 	}
-	deadline := start.Add(time.Duration(*seconds * float64(time.Second)))
-	for time.Now().Before(deadline) {
+	var stopped atomic.Bool
+	go func() { // the test closes stdin once it has counted enough calls
+		io.Copy(io.Discard, os.Stdin)
+		stopped.Store(true)
+	}()
+	go func() {
+		for range time.Tick(*bucket) {
+			lock.Lock()
+			out, _ := json.Marshal(counts)
+			counts = map[string]int{}
+			lock.Unlock()
+			fmt.Println(string(out))
+		}
+	}()
+	for !stopped.Load() {
 		call()
 	}
-	out, _ := json.Marshal(counts)
-	fmt.Println(string(out))
 }
 
 type proof struct{ addresses []string }

@@ -23,23 +23,24 @@ import java.util.stream.Collectors;
 
 // Client pods, -clients=N of them in one JVM (a JVM takes a second to load grpc-java), each
 // with main.java's channel, made as the service makes it (one Main each: channels share no
-// connection). Each calls the backend in a loop; the answers, counted per pod and per
-// bucket of time since the start, are printed as JSON, a list with one entry per client.
-// With -inflight=N: N calls at once on each, and how each ended ("done", or its status).
-// The clients start calling on a line on stdin, once every channel is connected.
+// connection). Each calls the backend in a loop until stdin closes; at the end of each
+// bucket of time, the answers of that bucket (of every client) counted per pod are printed
+// as a JSON line. With -inflight=N: N calls at once on each, and how each ended ("done", or
+// its status), a list with one entry per client. The clients start calling on a line on
+// stdin, once every channel is connected.
 public final class Load {
   private static final long BUCKET_MS = 250;
+  private static final Map<String, Integer> COUNTS = new TreeMap<>();
+  private static volatile boolean stopped;
 
   private Load() {}
 
   public static void main(String[] args) throws Exception {
-    double seconds = 4;
     int inflight = 0;
     int clients = 1;
     for (String argument : args) {
       String[] flag = argument.replaceFirst("^-+", "").split("=", 2);
       switch (flag[0]) {
-        case "seconds" -> seconds = Double.parseDouble(flag[1]);
         case "inflight" -> inflight = Integer.parseInt(flag[1]);
         case "clients" -> clients = Integer.parseInt(flag[1]);
         default -> throw new IllegalArgumentException("unknown flag " + argument);
@@ -54,21 +55,49 @@ public final class Load {
       connected(channel);
     }
     System.out.println("started");
-    new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
-    long start = System.nanoTime();
-    long end = start + (long) (seconds * 1e9);
-    final int calls = inflight;
-    List<CompletableFuture<String>> outputs = new ArrayList<>();
-    for (ManagedChannel channel : channels) {
-      outputs.add(
-          CompletableFuture.supplyAsync(
-              () -> calls > 0 ? inFlight(channel, calls) : loop(channel, start, end),
-              command -> new Thread(command).start()));
+    BufferedReader stdin =
+        new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    stdin.readLine();
+    if (inflight > 0) {
+      final int calls = inflight;
+      List<CompletableFuture<String>> outputs = new ArrayList<>();
+      for (ManagedChannel channel : channels) {
+        outputs.add(
+            CompletableFuture.supplyAsync(
+                () -> inFlight(channel, calls), command -> new Thread(command).start()));
+      }
+      String json =
+          outputs.stream().map(CompletableFuture::join).collect(Collectors.joining(",", "[", "]"));
+      System.out.println(json);
+      System.exit(0); // the channels are the service's, left open as it leaves them
     }
-    String json =
-        outputs.stream().map(CompletableFuture::join).collect(Collectors.joining(",", "[", "]"));
-    System.out.println(json);
-    System.exit(0); // the channels are the service's, left open as it leaves them
+    Thread stop = // the test closes stdin once it has counted enough calls
+        new Thread(
+            () -> {
+              try {
+                while (stdin.readLine() != null) {
+                  // read to the end
+                }
+              } catch (java.io.IOException closed) {
+                // the end, too
+              }
+              stopped = true;
+            });
+    stop.start();
+    for (ManagedChannel channel : channels) {
+      new Thread(() -> loop(channel)).start();
+    }
+    while (!stopped) {
+      Thread.sleep(BUCKET_MS);
+      String line;
+      synchronized (COUNTS) {
+        line = object(COUNTS);
+        COUNTS.clear();
+      }
+      System.out.println(line);
+      System.out.flush();
+    }
+    System.exit(0);
   }
 
   // The channel asked to connect, and waited on until it is ready (at most 30 s).
@@ -93,20 +122,17 @@ public final class Load {
     return new String(answer, StandardCharsets.UTF_8);
   }
 
-  private static String loop(ManagedChannel channel, long start, long end) {
-    Map<Long, Map<String, Integer>> counts = new TreeMap<>();
-    while (System.nanoTime() < end) {
+  private static void loop(ManagedChannel channel) {
+    while (!stopped) {
       try {
         String pod = call(channel);
-        long at = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) / BUCKET_MS;
-        counts.computeIfAbsent(at, bucket -> new TreeMap<>()).merge(pod, 1, Integer::sum);
+        synchronized (COUNTS) {
+          COUNTS.merge(pod, 1, Integer::sum);
+        }
       } catch (StatusRuntimeException failed) {
         // a failed call is not counted, as on the other runtimes
       }
     }
-    return counts.entrySet().stream()
-        .map(bucket -> quoted(bucket.getKey().toString()) + ":" + object(bucket.getValue()))
-        .collect(Collectors.joining(",", "{", "}"));
   }
 
   private static String inFlight(ManagedChannel channel, int calls) {
