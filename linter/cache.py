@@ -25,8 +25,10 @@ trust them); a file that was touched but holds the same bytes is read and recogn
 its content. When some files changed, only those are read and parsed again: a file whose
 stamp (size, modification and change times, inode) is the one its bytes were last read
 under is recognised by the key of those bytes, unread (not a file changed in the last two
-seconds: its stamp may not show a second change); the cross-file index and the rules run
-on the whole tree. The last four runs are remembered, each with
+seconds: its stamp may not show a second change); the cross-file index is made of the
+whole tree, and after a run that judged every file (whose plan, keys and result whole.cache
+keeps, with each file's words by its key in words.cache) the rules judge again only the
+files the change may affect (incremental.after_edit). The last four runs are remembered, each with
 its result (a whole-tree run and a pre-commit hook's runs take turns without undoing each
 other), and every parse they used; of a file none of them read, only the newest parse is
 kept, for 64 runs. The parses live in files.cache, written whole only when some must go or
