@@ -239,7 +239,9 @@ class Cache(ParseMemo):
         self._whole_kept = False
         self._words: dict[str, frozenset[str]] | None = None
         self._composes: dict[str, bool] = {}
-        self._derived_changed = False
+        # noted by this run, and merged with words.cache only when it is loaded: a run
+        # that never asks (a pre-commit hook's) does not load it
+        self._new_derived: tuple[dict[str, frozenset[str]], dict[str, bool]] = ({}, {})
         self.changed = False
         self._parses: dict[str, Any] = {}  # key -> parse, unpickled by a server beforehand
         warm = _warm.get(self.folder) if self.folder is not None else None
@@ -372,6 +374,8 @@ class Cache(ParseMemo):
             words, composes = stored if valid else ({}, {})
             self._words = words if _valid_derived(words, frozenset) else {}
             self._composes = composes if _valid_derived(composes, bool) else {}
+            self._words.update(self._new_derived[0])
+            self._composes.update(self._new_derived[1])
         return self._words
 
     @property
@@ -385,9 +389,12 @@ class Cache(ParseMemo):
     ) -> None:
         """Remember what was worked out of some files' bytes and parses."""
         if words or composes:
-            self.words.update(words)
-            self._composes.update(composes or {})
-            self._derived_changed = self.changed = True
+            self._new_derived[0].update(words)
+            self._new_derived[1].update(composes or {})
+            if self._words is not None:  # loaded already
+                self._words.update(words)
+                self._composes.update(composes or {})
+            self.changed = True
 
     def result(self, key: str) -> Any:
         """The result of a remembered run with this key, or None."""
@@ -476,8 +483,8 @@ class Cache(ParseMemo):
                 if self._stamped is not None:  # only the stamps of parses still kept
                     stamped = {p: n for p, n in self._stamped.items() if n[1] in entries}
                     self._write(self.folder, "stamps.cache", dumps(stamped))
-                if self._derived_changed and self._words is not None:  # of parses still kept
-                    words = {k: w for k, w in self._words.items() if k in entries}
+                if any(self._new_derived):  # of the parses still kept
+                    words = {k: w for k, w in self.words.items() if k in entries}
                     composes = {k: c for k, c in self._composes.items() if k in entries}
                     self._write(self.folder, "words.cache", dumps((words, composes)))
             if self._whole_kept:

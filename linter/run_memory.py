@@ -100,18 +100,12 @@ class RunMemory:
         return remembered
 
     def note_words(self, data: Mapping[str, bytes]) -> None:
-        """Remember the words of the files read whose bytes' words the cache lacks: the
-        next run, after an edit, finds by them which files name what it changed."""
-        if self.keys is None:
-            return
-        known = self.cache.words
-        self.cache.note_derived(
-            {
-                key: words(data[path])
-                for path, key in self.keys.items()
-                if key not in known and path in data
-            }
-        )
+        """Remember the words of the files read: the next run, after an edit, finds by
+        them which files name what it changed."""
+        if self.keys is not None:
+            keys = self.keys
+            noted = {keys[path]: words(data[path]) for path in data if path in keys}
+            self.cache.note_derived(noted)
 
     def last_whole(self, settings: str) -> WholeRun | None:
         """What the last run that judged every file with these settings left."""
