@@ -197,8 +197,10 @@ def after_edit(
     kustomization, a file added or removed that is not read alone, most files changed):
     the run then judges every file."""
     keys, cache = memory.keys, memory.cache
+    if keys is None or not all(source.report for source in memory.sources):
+        return None  # a run with --context (a pre-commit hook's) judges its files alone
     last = memory.last_whole(settings.digest(()))
-    if keys is None or last is None or not _same_kinds(last.plan, plan_of(memory.sources)):
+    if last is None or not _same_kinds(last.plan, plan_of(memory.sources)):
         return None
     changed = {p for p in last.keys.keys() | keys.keys() if last.keys.get(p) != keys.get(p)}
     if not changed or len(changed) * WHOLE_SHARE > len(keys):

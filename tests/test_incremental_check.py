@@ -14,7 +14,7 @@ from k8slb import api, incremental
 from k8slb.cache import Cache
 from k8slb.core.results import RunResult
 
-from .test_incremental import SECOND_SERVICE, TREES, Edit, outcome
+from .test_incremental import FOLDERS, SECOND_SERVICE, TREES, Edit, outcome
 
 Step = tuple[str, Edit | None]  # a file, and its edit (None: the file removed)
 
@@ -114,3 +114,25 @@ def test_one_edit_is_judged_by_its_part_alone(
     checked.edit(*steps("demo in folders")[step])
     assert outcome(checked.check(monkeypatch)) == outcome(checked.fresh())
     assert checked.by_parts == 1
+
+
+def test_a_run_with_context_leaves_the_last_whole_run_unread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A pre-commit hook's run (the changed file named, the tree as context) judges its
+    file alone: what the last whole run left (its result among it) is never loaded."""
+    checked = tree(tmp_path, "demo in folders")
+    checked.check(monkeypatch)
+    checked.edit(*steps("demo in folders")["Service headless"])
+    loaded: list[Path] = []
+
+    def last_whole(cache: Cache) -> object:
+        loaded.append(cache.folder or Path())
+        return None
+
+    monkeypatch.setattr(Cache, "last_whole", last_whole)
+    named = str(checked.root / FOLDERS["backend.yaml"])
+    run = api.plan([named], context=[str(checked.root)])
+    result = api.check(run, jobs=1, cache=Cache(run.cache_root, checked.cache))
+    assert result.paths == [named]
+    assert loaded == []
