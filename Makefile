@@ -14,7 +14,7 @@ RUN_STAMP := $(VENV)/.installed-run-lenient-$(NATIVE_HASH)
 TEST_STAMP := $(VENV)/.installed-test-lenient-$(NATIVE_HASH)
 PIP_INSTALL := $(BIN)/python -m pip install -q --disable-pip-version-check
 
-.PHONY: demo test lint install docs eval eval-held-out bench bench-fix bench-count clean
+.PHONY: demo test lint install docs eval eval-held-out bench bench-fix bench-count bench-incremental clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -93,6 +93,13 @@ bench-fix: $(RUN_STAMP)
 bench-count: $(RUN_STAMP)
 	$(BIN)/python -m compileall -q build
 	$(BIN)/python scripts/bench_count.py $(N)
+
+# `check .` after one file changed against the unchanged tree's, both warm, and the
+# pre-commit hook, on a generated monorepo (S services; 3050: some 10,000 files).
+S ?= 3050
+bench-incremental: $(RUN_STAMP)
+	$(BIN)/python -m compileall -q build
+	$(BIN)/python scripts/bench_incremental.py $(S)
 
 # docs/rules/ is generated from the rules' docstrings (a test fails when it is stale).
 docs: $(RUN_STAMP)

@@ -38,6 +38,7 @@ from k8slb.core.findings import Finding, Severity
 from k8slb.core.results import RunResult
 from k8slb.engine import Settings
 from k8slb.engine import run as run_engine
+from k8slb.incremental import after_edit
 from k8slb.parallel import default_jobs
 from k8slb.progress import QUIET, Progress
 from k8slb.reading.charts import HelmOptions
@@ -205,6 +206,7 @@ def check(
         cache=cache,
         memo=memo,
         progress=progress,
+        after_edit=after_edit,
     )
     result.errors[:0] = run.found.errors
     return result

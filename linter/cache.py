@@ -25,8 +25,10 @@ trust them); a file that was touched but holds the same bytes is read and recogn
 its content. When some files changed, only those are read and parsed again: a file whose
 stamp (size, modification and change times, inode) is the one its bytes were last read
 under is recognised by the key of those bytes, unread (not a file changed in the last two
-seconds: its stamp may not show a second change); the cross-file index and the rules run
-on the whole tree. The last four runs are remembered, each with
+seconds: its stamp may not show a second change); the cross-file index is made of the
+whole tree, and after a run that judged every file (whose plan, keys and result whole.cache
+keeps, with each file's words by its key in words.cache) the rules judge again only the
+files the change may affect (incremental.after_edit). The last four runs are remembered, each with
 its result (a whole-tree run and a pre-commit hook's runs take turns without undoing each
 other), and every parse they used; of a file none of them read, only the newest parse is
 kept, for 64 runs. The parses live in files.cache, written whole only when some must go or
@@ -65,7 +67,7 @@ _MARKER_TEXT = (
     b"Signature: 8a477f597d28d172789f06886806bc55\n"
     b"# This folder is a cache made by k8slb; it is safe to delete.\n"
 )
-_FORMAT = 12  # bump when the pickled classes or the files' layout change shape
+_FORMAT = 13  # bump when the pickled classes or the files' layout change shape
 _MAGIC = b"k8slb-cache\n"
 # The checksum finds damage (a torn write, a flipped bit), not forgery: a forger would
 # write a matching one, so what keeps a cache file from running code is the unpickler. A
@@ -232,6 +234,15 @@ class Cache(ParseMemo):
         # those of the stamp; loaded when a run's stamps are not all as the last run's
         self._stamped: dict[str, tuple[str, str]] | None = None
         self._remembered: tuple[RunKeys, Any] | None = None
+        # what the last run that judged every file left for the next (incremental.py), and
+        # each file's words and whether its code makes an address of pieces, by its key
+        self._whole: Any = None
+        self._whole_kept = False
+        self._words: dict[str, frozenset[str]] | None = None
+        self._composes: dict[str, bool] = {}
+        # noted by this run, and merged with words.cache only when it is loaded: a run
+        # that never asks (a pre-commit hook's) does not load it
+        self._new_derived: tuple[dict[str, frozenset[str]], dict[str, bool]] = ({}, {})
         self.changed = False
         self._parses: dict[str, Any] = {}  # key -> parse, unpickled by a server beforehand
         warm = _warm.get(self.folder) if self.folder is not None else None
@@ -341,6 +352,51 @@ class Cache(ParseMemo):
         self.kept[key] = (path, parsed if blob is None else blob)
         self.changed = True
 
+    def holds(self, key: str) -> bool:
+        """Whether the parse of the bytes whose key this is is kept."""
+        return key in self.kept or key in self.files
+
+    def last_whole(self) -> Any:
+        """What the last run that judged every file left for the next, or None."""
+        if self._whole is None and not self._whole_kept:
+            self._whole = self._load("whole.cache")
+        return self._whole
+
+    def keep_whole(self, whole: Any) -> None:
+        self._whole, self._whole_kept = whole, True
+        self.changed = True
+
+    @property
+    def words(self) -> dict[str, frozenset[str]]:
+        """Each file's words (incremental.words), by the key of its bytes."""
+        if self._words is None:
+            stored = self._load("words.cache")
+            valid = isinstance(stored, tuple) and len(stored) == 2
+            words, composes = stored if valid else ({}, {})
+            self._words = words if _valid_derived(words, frozenset) else {}
+            self._composes = composes if _valid_derived(composes, bool) else {}
+            self._words.update(self._new_derived[0])
+            self._composes.update(self._new_derived[1])
+        return self._words
+
+    @property
+    def composes(self) -> dict[str, bool]:
+        """Whether each module's code makes an address of pieces, by the key of its bytes."""
+        self.words  # noqa: B018 - loaded together
+        return self._composes
+
+    def note_derived(
+        self, words: dict[str, frozenset[str]], composes: dict[str, bool] | None = None
+    ) -> None:
+        """Remember what was worked out of some files' bytes and parses."""
+        if words or composes:
+            self._new_derived[0].update(words)
+            self._new_derived[1].update(composes or {})
+            if self._words is not None:  # loaded already
+                self._words.update(words)
+                self._composes.update(composes or {})
+            self.changed = True
+
     def result(self, key: str) -> Any:
         """The result of a remembered run with this key, or None."""
         for keys, name in self.runs:
@@ -428,6 +484,12 @@ class Cache(ParseMemo):
                 if self._stamped is not None:  # only the stamps of parses still kept
                     stamped = {p: n for p, n in self._stamped.items() if n[1] in entries}
                     self._write(self.folder, "stamps.cache", dumps(stamped))
+                if any(self._new_derived):  # of the parses still kept
+                    words = {k: w for k, w in self.words.items() if k in entries}
+                    composes = {k: c for k, c in self._composes.items() if k in entries}
+                    self._write(self.folder, "words.cache", dumps((words, composes)))
+            if self._whole_kept:
+                self._write(self.folder, "whole.cache", dumps(self._whole))
             if self._remembered is not None:
                 self._save_result(*self._remembered)
         except OSError:
@@ -618,6 +680,11 @@ def _valid_stamps(stored: Any) -> dict[str, tuple[str, str]]:
     ):
         return {}
     return stored
+
+
+def _valid_derived(stored: Any, kind: type) -> bool:
+    """A mapping of keys to values of one kind, if that is what was stored."""
+    return isinstance(stored, dict) and all(isinstance(v, kind) for v in stored.values())
 
 
 def _valid_entries(entries: Any) -> bool:

@@ -361,6 +361,11 @@ def _add_rendered(
                 parses.add(path, MANIFESTS.name, text.encode(), None)
 
 
+# A judgement of only what changed since the last run that judged every file, from what
+# that run left in the cache (incremental.after_edit); None where it cannot be made so.
+AfterEdit = Callable[[RunMemory, SourceBytes, Settings, int, Progress], RunResult | None]
+
+
 def run(
     sources: Sequence[Source],
     settings: Settings,
@@ -371,11 +376,13 @@ def run(
     memo: ParseMemo | None = None,
     progress: Progress = QUIET,
     save: bool = True,
+    after_edit: AfterEdit | None = None,
 ) -> RunResult:
     """Check `sources`. `cache` keeps parses and the result on disk (written now unless
     `save` is False: the caller saves it once after several runs); `memo` keeps parses in
     memory only. With `contents` (text that need not be on disk: the fixer's passes) the
-    cache is used by the bytes' keys alone, never by the files' stamps."""
+    cache is used by the bytes' keys alone, never by the files' stamps. `after_edit`: how
+    a run judges again only what changed since the last that judged every file."""
     memory = (
         RunMemory(cache, sources, settings.digest(sources), by_stamps=contents is None)
         if cache is not None and sources
@@ -385,10 +392,23 @@ def run(
         return detached(unchanged)  # no file touched since the last run (like ruff's cache)
     data = read_bytes(sources, contents, memory.recognised() if memory is not None else {})
     errors = list(data.errors)
+    whole = settings.digest(()) if memory is not None and contents is None else None
     if memory is not None and not errors and (same := memory.same_bytes(data)) is not None:
+        if whole is not None:  # the bytes of a remembered run again (an edit undone)
+            memory.keep_whole(whole, same)
         if save:
             memory.cache.save()
         return replace(detached(same), contents=dict(data))  # touched, but every byte as was
+    if memory is not None and whole is not None and not errors:
+        memory.note_words(data)
+        judged = after_edit(memory, data, settings, jobs, progress) if after_edit else None
+        if judged is not None:
+            kept_result = replace(detached(judged), contents={})
+            memory.keep(kept_result)
+            memory.keep_whole(whole, kept_result)
+            if save:
+                memory.cache.save()
+            return judged
     read = read_sources(
         sources,
         data,
@@ -404,7 +424,10 @@ def run(
     for number in range(1, max(read.variants.values(), default=1)):
         _merge(result, _check(sources, settings, read.variant(number)))
     if memory is not None and not late and not read.stopped:
-        kept = memory.keep(replace(detached(result), contents={}))
+        kept_result = replace(detached(result), contents={})
+        kept = memory.keep(kept_result)
+        if whole is not None and not read.rendered_from:
+            memory.keep_whole(whole, kept_result)
         if kept and save:
             memory.cache.save()
     return result

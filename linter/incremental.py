@@ -38,15 +38,17 @@ import datetime
 import functools
 import itertools
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
-from k8slb.cache import ParseMemo
+from k8slb.cache import Cache, ParseMemo
 from k8slb.code.facts import CodeFacts, EnvRef, EnvText
 from k8slb.core.findings import Finding
 from k8slb.core.results import RunResult
 from k8slb.engine import (
     Settings,
+    SourceBytes,
     Sources,
     analyse,
     conclude,
@@ -56,12 +58,16 @@ from k8slb.engine import (
     summary,
     verdicts,
 )
+from k8slb.inputs import reader_of
+from k8slb.languages import LANGUAGES
 from k8slb.model.dialers import joinable
 from k8slb.model.index import Index, literal_env, selector_of
 from k8slb.model.units import PLAIN
+from k8slb.progress import QUIET, Progress
 from k8slb.reading.objects import K8sObject
 from k8slb.reading.sources import Source
 from k8slb.rulekit.base import Context
+from k8slb.run_memory import Plan, RunMemory, plan_of, words
 
 # The kinds whose relations to other objects the closure follows (their workloads, the
 # Services that select them, names): a changed object of another kind judges everything.
@@ -87,17 +93,6 @@ FOLLOWED = frozenset(
         ("gateway.networking.k8s.io", "GRPCRoute"),
     }
 )
-
-# A word of a file, as names are written in addresses, env values and references: what
-# `bytes.split` leaves once every other byte is a blank.
-_WORD = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
-_BLANKS = bytes(b if b in _WORD else 32 for b in range(256))
-
-
-def words(data: bytes) -> frozenset[str]:
-    """The words of a file's bytes, lower-cased (a name of an object is found among them,
-    as an address names a Service in any case)."""
-    return frozenset(w.decode("ascii") for w in data.lower().translate(_BLANKS).split())
 
 
 @functools.lru_cache(maxsize=65536)  # every object's name, asked on every judgement
@@ -144,17 +139,33 @@ def judge(
     read.errors[:0] = data.errors
     if read.rendered_from or read.stopped:  # variants are judged apart: the run does it
         return run(sources, settings, contents, memo=memo)
+    said = _words(dict(data), last)
+    return _judged(sources, settings, dict(data), read, last, changed, said, day)
+
+
+def _judged(
+    sources: Sequence[Source],
+    settings: Settings,
+    data: Mapping[str, bytes],
+    read: Sources,
+    last: Judgement | None,
+    changed: set[str],
+    said: dict[str, frozenset[str]],
+    day: datetime.date,
+    composes: Callable[[Sequence[CodeFacts]], dict[str, tuple[CodeFacts, bool]]] | None = None,
+) -> Judgement:
+    """The judgement of what was read, after `last`: the files whose findings the edit
+    (`changed`) may change judged again, the others' findings kept; all, without `last`
+    or where the model cannot place the edit. `composes`: which modules make addresses of
+    pieces, where the caller knows better than looking again at what `last` did not read."""
     same_code = last is not None and _same_code(last, read)
     # the links made again only for the changed workloads, where no code changed
     context = analyse(sources, settings, read, last.context.links if last and same_code else None)
-    said = _words(dict(data), last)
-    pieces = _composers(context.modules, last)
+    pieces = composes(context.modules) if composes else _composers(context.modules, last)
     affected = None if last is None else _affected(last, read, context, changed, said, pieces)
     if last is None or affected is None:
         result = conclude(sources, settings, read, context)
-        return Judgement(
-            sources, settings, dict(data), read, context, result, said, pieces, today=day
-        )
+        return Judgement(sources, settings, data, read, context, result, said, pieces, today=day)
     # the affected files judged as `--context` judges its reported files
     new, also = verdicts(sources, settings, read, replace(context, judged=frozenset(affected)))
     kept = [f for f in last.result.findings if f.path not in affected]
@@ -162,9 +173,195 @@ def judge(
     suppressed = [s for s in last.result.suppressed if s[0].path not in affected]
     suppressed += [s for s in also if s[0].path in affected]
     result = summary(sources, settings, read, context, findings, suppressed)
-    return Judgement(
-        sources, settings, dict(data), read, context, result, said, pieces, False, today=day
+    return Judgement(sources, settings, data, read, context, result, said, pieces, False, today=day)
+
+
+# Past one file changed in this many, judging every file costs less than making the model
+# twice (before and after) to judge a few.
+WHOLE_SHARE = 8
+
+
+def after_edit(
+    memory: RunMemory,
+    data: SourceBytes,
+    settings: Settings,
+    jobs: int = 1,
+    progress: Progress = QUIET,
+) -> RunResult | None:
+    """`check` of every file after some changed since the last run that judged every file,
+    from what it left in the cache (its plan, the keys of the bytes it read and its
+    result; each file's parse and words by those keys): the model before the edit and
+    after it made from the parses, and only the files whose findings the edit may change
+    judged again, as after an editor's edit (`judge`). None where it cannot be made so
+    (no such run, a parse or the words of a file as it was no longer kept, a chart or a
+    kustomization, a file added or removed that is not read alone, most files changed):
+    the run then judges every file."""
+    keys, cache = memory.keys, memory.cache
+    if keys is None or not all(source.report for source in memory.sources):
+        return None  # a run with --context (a pre-commit hook's) judges its files alone
+    last = memory.last_whole(settings.digest(()))
+    if last is None or not _same_kinds(last.plan, plan_of(memory.sources)):
+        return None
+    changed = {p for p in last.keys.keys() | keys.keys() if last.keys.get(p) != keys.get(p)}
+    if not changed or len(changed) * WHOLE_SHARE > len(keys):
+        return None
+    said = _words_by_key(memory, data)
+    known = cache.words
+    if said is None or not all(
+        cache.holds(key) and key in known for path, key in last.keys.items() if path in changed
+    ):
+        return None  # the parse or the words of a changed file as it was are gone
+    shared = _Shared(cache)
+    before_sources = _sources_of(last.plan, memory.sources)
+    before_data = _Unread()
+    before_data.update((path, content) for path, content in data.items() if path not in changed)
+    before_read = read_sources(
+        before_sources, before_data, settings=settings, cache=shared, keys=last.keys
     )
+    if before_data.errors or before_read.rendered_from or before_read.stopped:
+        return None
+    projects = [(facts, facts.project) for facts in before_read.modules]
+    read = read_sources(
+        memory.sources,
+        data,
+        settings=settings,
+        jobs=jobs,
+        cache=shared,
+        progress=progress,
+        keys=keys,
+    )
+    if data.errors or read.rendered_from or read.stopped:
+        return None
+    if any(facts.project != project for facts, project in projects):
+        return None  # a file added or removed moved a module shared by both models
+
+    def composers(modules: Sequence[CodeFacts], by: Mapping[str, str]) -> dict[str, Any]:
+        return _known_composers(modules, by, shared)
+
+    before_context = analyse(before_sources, settings, before_read)
+    day = settings.today or datetime.date.today()
+    before = Judgement(
+        before_sources,
+        settings,
+        {},
+        before_read,
+        before_context,
+        last.result,
+        {path: known[key] for path, key in last.keys.items()},
+        composers(before_context.modules, last.keys),
+        today=day,
+    )
+    judged = _judged(
+        memory.sources,
+        settings,
+        data,
+        read,
+        before,
+        changed,
+        said,
+        day,
+        lambda modules: composers(modules, keys),
+    )
+    return judged.result
+
+
+def _same_kinds(before: Plan, now: Plan) -> bool:
+    """Whether every file is reported in both plans, the files of both are read alike, and
+    every file added or removed is one read alone (neither rendered nor left unread)."""
+    old = {source[0]: source for source in before}
+    new = {source[0]: source for source in now}
+    if not all(source[2] for source in (*old.values(), *new.values())):
+        return False  # a run with --context judges some files only
+    for path in old.keys() ^ new.keys():
+        _, language, _, unread = old.get(path) or new[path]
+        reader = reader_of(language)
+        if unread is not None or (reader is not None and reader.renders):
+            return False
+    return all(old[path] == new[path] for path in old.keys() & new.keys())
+
+
+def _sources_of(plan: Plan, sources: Sequence[Source]) -> list[Source]:
+    """The last run's sources: a file removed since is never read again (its parse is
+    taken by its key, and `_Unread` refuses to read it)."""
+    now = {source.path: source for source in sources}
+    return [
+        now.get(path) or Source(path, language, None, report, unread)
+        for path, language, report, unread in plan
+    ]
+
+
+def _words_by_key(memory: RunMemory, data: SourceBytes) -> dict[str, frozenset[str]] | None:
+    """Each read file's words, as the cache keeps them by its bytes' key; those it lacks
+    worked out (the file read if need be) and kept. None when a file cannot be read."""
+    keys, known = memory.keys or {}, memory.cache.words
+    missing: dict[str, frozenset[str]] = {}
+    for source in memory.sources:
+        key = keys.get(source.path)
+        if key is None or key in known or key in missing:
+            continue
+        if source.path in data:
+            content = data[source.path]
+        else:  # recognised unread: read here for its words alone (not in the result)
+            try:
+                content = source.read()
+            except OSError:
+                return None
+        missing[key] = words(content)
+    memory.cache.note_derived(missing)
+    return {path: known[key] if key in known else missing[key] for path, key in keys.items()}
+
+
+def _known_composers(
+    modules: Sequence[CodeFacts], keys: Mapping[str, str], shared: _Shared
+) -> dict[str, tuple[CodeFacts, bool]]:
+    """`_composers` of the modules, from the cache where a module's facts are its file's
+    parse as kept (no name in it resolved from another file): looked for again only in
+    the others, and kept for the next run."""
+    composes = shared.cache.composes
+    found: dict[str, tuple[CodeFacts, bool]] = {}
+    noted: dict[str, bool] = {}
+    for facts in modules:
+        key = keys.get(facts.path)
+        own = key is not None and shared.loaded.get(key) is facts
+        known = composes.get(key) if own and key is not None else None
+        if known is None:
+            known = _holds_pieces(facts, 0)
+            if own and key is not None:
+                noted[key] = known
+        found[facts.path] = (facts, known)
+    shared.cache.note_derived({}, noted)
+    return found
+
+
+class _Shared(ParseMemo):
+    """The cache's parses, each unpickled once for both models (before and after an edit),
+    but those a run's `settle` step changes in place (they are made afresh for each)."""
+
+    def __init__(self, cache: Cache) -> None:
+        super().__init__()
+        self.cache = cache
+        self.loaded: dict[str, Any] = {}
+
+    def parsed_by_key(self, key: str, path: str) -> Any:
+        found = self.loaded.get(key)
+        if found is None:
+            found = self.cache.parsed_by_key(key, path)
+            settled = isinstance(found, CodeFacts) and LANGUAGES[found.language].settle
+            if found is not None and not settled:
+                self.loaded[key] = found
+        return found
+
+    def store_by_key(self, key: str, path: str, parsed: Any, blob: bytes | None = None) -> None:
+        self.cache.store_by_key(key, path, parsed, blob)
+
+
+class _Unread(SourceBytes):
+    """The bytes of the last run's files that are as they were: a file whose parse as it
+    was is gone is not read again (its bytes now are not those), but an error."""
+
+    def fetch(self, source: Source) -> bool:
+        self.errors.append(source.path)
+        return False
 
 
 def _comparable(before: Judgement, sources: Sequence[Source], settings: Settings) -> bool:

@@ -6,6 +6,7 @@ other half) is asked file by file while parsing."""
 from __future__ import annotations
 
 import os
+import sys
 import time
 from collections.abc import Mapping, Sequence
 
@@ -14,7 +15,39 @@ from k8slb.core.results import RunResult
 from k8slb.inputs import reader_of
 from k8slb.languages import LANGUAGES
 from k8slb.reading.build_files import names_builds
-from k8slb.reading.sources import Source
+from k8slb.reading.sources import Language, Source
+from k8slb.record import record
+
+Plan = tuple[tuple[str, Language, bool, str | None], ...]  # each source's path and kind
+
+
+def plan_of(sources: Sequence[Source]) -> Plan:
+    return tuple((s.path, s.language, s.report, s.unread) for s in sources)
+
+
+@record
+class WholeRun:
+    """What a run that judged every file leaves for the next, which then judges again only
+    the files an edit may change (incremental.after_edit): the settings' digest but for
+    the files, the plan, the key of each file's bytes, and the result."""
+
+    settings: str
+    plan: Plan
+    keys: dict[str, str]
+    result: RunResult
+
+
+# A word of a file, as names are written in addresses, env values and references: what
+# `bytes.split` leaves once every other byte is a blank.
+_WORD = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
+_BLANKS = bytes(b if b in _WORD else 32 for b in range(256))
+
+
+def words(data: bytes) -> frozenset[str]:
+    """The words of a file's bytes, lower-cased (a name of an object is found among them,
+    as an address names a Service in any case); interned, so that the cache, which keeps
+    every file's, pickles each word once."""
+    return frozenset(sys.intern(w.decode("ascii")) for w in data.lower().translate(_BLANKS).split())
 
 
 class RunMemory:
@@ -65,6 +98,28 @@ class RunMemory:
         if remembered is not None:
             self.cache.remember((self.key, self.stat_key), remembered)
         return remembered
+
+    def note_words(self, data: Mapping[str, bytes]) -> None:
+        """Remember the words of the files read: the next run, after an edit, finds by
+        them which files name what it changed."""
+        if self.keys is not None:
+            keys = self.keys
+            noted = {keys[path]: words(data[path]) for path in data if path in keys}
+            self.cache.note_derived(noted)
+
+    def last_whole(self, settings: str) -> WholeRun | None:
+        """What the last run that judged every file with these settings left."""
+        found = self.cache.last_whole()
+        if isinstance(found, WholeRun) and found.settings == settings:
+            return found
+        return None
+
+    def keep_whole(self, settings: str, result: RunResult) -> None:
+        """Leave the result of a run that judged every file (its contents left out), with
+        the keys it read, for the next run to judge again only what an edit changed."""
+        if self.keys is not None and all(s.report for s in self.sources):
+            whole = WholeRun(settings, plan_of(self.sources), dict(self.keys), result)
+            self.cache.keep_whole(whole)
 
     def keep(self, result: RunResult) -> bool:
         """Remember the run's result (when its bytes' key is known); whether it was."""

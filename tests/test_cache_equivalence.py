@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from .test_incremental import FOLDERS, demo_files
+
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="a server needs fork()")
 
 CHART = {
@@ -178,3 +180,72 @@ def test_a_values_file_outside_the_chart_is_part_of_the_key(tree: Path) -> None:
     (tree / "ci" / "other.yaml").write_text("grace: 2\n")
     assert k8slb(tree, *command, served=False)[2] == 1
     assert k8slb(tree, *command, "--helm-set", "grace=90", served=False)[2] == 0
+
+
+# A tree of plain files, which a whole check after an edit judges by the edit's part alone
+# (incremental.after_edit); each edit applied to the file's current text (None: removed).
+PLAIN_EDITS: dict[str, tuple[str, Callable[[str], str] | None]] = {
+    "a YAML object changed": (
+        "backend/k8s.yaml",
+        lambda text: text.replace(
+            "spec:\n  selector:\n    app: backend\n",
+            "spec:\n  clusterIP: None\n  selector:\n    app: backend\n",
+        ),
+    ),
+    "a YAML object changed back": (
+        "backend/k8s.yaml",
+        lambda text: text.replace("  clusterIP: None\n", "", 1),
+    ),
+    "a Service added": (
+        "backend/more.yaml",
+        lambda _: (
+            "apiVersion: v1\nkind: Service\nmetadata:\n  name: backend-v2\n  namespace: shop\n"
+            "spec:\n  selector:\n    app: backend\n  ports:\n    - name: grpc\n"
+            "      port: 50051\n      targetPort: grpc\n"
+        ),
+    ),
+    "the added file deleted": ("backend/more.yaml", None),
+    "a code file changed": (
+        "frontend/client.py",
+        lambda text: text.replace("grpc.insecure_channel(BACKEND_ADDR)", "None", 1),
+    ),
+    "a code file changed back": (
+        "frontend/client.py",
+        lambda text: text.replace(
+            "channel = None", "channel = grpc.insecure_channel(BACKEND_ADDR)"
+        ),
+    ),
+    "a file deleted": ("inventory/k8s.yaml", None),
+}
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_whole_check_after_an_edited_file_gives_the_same_answer(tree: Path, seed: int) -> None:
+    """The demo's services in folders of their own: after a whole check, each step edits,
+    adds or deletes one file and checks the tree again, with the cache (judging the edit's
+    part alone), made by the server, and afresh."""
+    plain = tree.parent / "plain"  # a repository of its own: every file is reported
+    for name, data in demo_files(FOLDERS).items():
+        (plain / name).parent.mkdir(parents=True, exist_ok=True)
+        (plain / name).write_bytes(data)
+    (plain / ".git").mkdir()
+    chooser = random.Random(seed)
+    steps: list[str] = []
+    command = ["check", "."]
+    first = k8slb(plain, *command, served=False)
+    assert first == k8slb(plain, *command, "--no-cache", served=False)
+    for _ in range(8):
+        step = chooser.choice(sorted(PLAIN_EDITS))
+        steps.append(step)
+        name, edit = PLAIN_EDITS[step]
+        path = plain / name
+        if edit is None:
+            path.unlink(missing_ok=True)
+        else:
+            path.write_text(edit(path.read_text() if path.exists() else ""))
+        fresh = k8slb(plain, *command, "--no-cache", served=False)
+        cached = k8slb(plain, *command, served=False)
+        served = k8slb(plain, *command, served=True)
+        assert cached == fresh, f"seed {seed}, steps: {steps}"
+        assert served == fresh, f"seed {seed}, steps: {steps}"
+        assert "Traceback" not in fresh[1], fresh[1]

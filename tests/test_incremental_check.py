@@ -1,0 +1,138 @@
+"""`k8slb check` of a whole tree after an edit judges again only the files the edit may
+change (incremental.after_edit, from what the last whole run left in the cache), and
+says exactly what a fresh run of the edited tree says: every edit of tests/test_incremental.py
+made on disk, a file added and one removed, in seeded random sequences (a failure names
+its seed and steps, and replays)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from k8slb import api, incremental
+from k8slb.cache import Cache
+from k8slb.core.results import RunResult
+
+from .test_incremental import FOLDERS, SECOND_SERVICE, TREES, Edit, outcome
+
+Step = tuple[str, Edit | None]  # a file, and its edit (None: the file removed)
+
+
+class Tree:
+    """A tree on disk, checked with the cache after each edit as `k8slb check .` checks
+    it, and afresh."""
+
+    def __init__(self, root: Path, cache: Path, moved: dict[str, str]) -> None:
+        self.root, self.cache, self.moved = root, cache, moved
+        self.by_parts = 0  # checks made of the edited files' part alone
+
+    def edit(self, name: str, edit: Edit | None) -> None:
+        path = self.root / self.moved.get(name, name)
+        if edit is None:
+            path.unlink(missing_ok=True)
+            return
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(edit(path.read_bytes() if path.exists() else b""))
+
+    def check(self, monkeypatch: pytest.MonkeyPatch) -> RunResult:
+        judged: list[bool] = []
+
+        def spied(*arguments: object, **options: object) -> RunResult | None:
+            found = incremental.after_edit(*arguments, **options)  # type: ignore[arg-type]
+            judged.append(found is not None)
+            return found
+
+        monkeypatch.setattr(api, "after_edit", spied)
+        run = api.plan([str(self.root)])
+        result = api.check(run, jobs=1, cache=Cache(run.cache_root, self.cache))
+        self.by_parts += any(judged)
+        return result
+
+    def fresh(self) -> RunResult:
+        return api.check(api.plan([str(self.root)]), jobs=1)
+
+
+def tree(tmp_path: Path, name: str) -> Tree:
+    files, moved, _ = TREES[name]
+    root = tmp_path / "tree"
+    for file, data in files.items():
+        (root / file).parent.mkdir(parents=True, exist_ok=True)
+        (root / file).write_bytes(data)
+    (root / ".git").mkdir()
+    return Tree(root, tmp_path / "cache", moved)
+
+
+def steps(name: str) -> dict[str, Step]:
+    """The tree's edits, a Service added in a file of its own, and a file removed."""
+    edits: dict[str, Step] = dict(TREES[name][2])
+    edits["a Service added in a file of its own"] = ("added.yaml", lambda _: SECOND_SERVICE)
+    edits["the added file removed"] = ("added.yaml", None)
+    edits["a changed file removed"] = (
+        sorted({file for file, _ in TREES[name][2].values()})[0],
+        None,
+    )
+    return edits
+
+
+@pytest.mark.parametrize("name", sorted(TREES))
+@pytest.mark.parametrize("seed", range(3))
+def test_a_check_after_any_edits_on_disk_says_what_a_fresh_check_says(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, seed: int
+) -> None:
+    checked = tree(tmp_path, name)
+    edits = steps(name)
+    chooser = random.Random(seed)
+    assert outcome(checked.check(monkeypatch)) == outcome(checked.fresh())
+    done: list[str] = []
+    for _ in range(8):
+        step = chooser.choice(sorted(edits))
+        done.append(step)
+        checked.edit(*edits[step])
+        assert outcome(checked.check(monkeypatch)) == outcome(checked.fresh()), (
+            f"{name}, seed {seed}: {done}"
+        )
+    assert checked.by_parts > 0, "some checks judged the edited files' part alone"
+
+
+@pytest.mark.parametrize(
+    "step",
+    [
+        "Service headless",
+        "client channel removed",
+        "a Service added in a file of its own",
+        "a changed file removed",
+    ],
+)
+def test_one_edit_is_judged_by_its_part_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, step: str
+) -> None:
+    """A manifest's object changed, code changed, a file added, a file removed: each is
+    checked from the last whole run, and says what a fresh check says."""
+    checked = tree(tmp_path, "demo in folders")
+    checked.check(monkeypatch)
+    checked.edit(*steps("demo in folders")[step])
+    assert outcome(checked.check(monkeypatch)) == outcome(checked.fresh())
+    assert checked.by_parts == 1
+
+
+def test_a_run_with_context_leaves_the_last_whole_run_unread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A pre-commit hook's run (the changed file named, the tree as context) judges its
+    file alone: what the last whole run left (its result among it) is never loaded."""
+    checked = tree(tmp_path, "demo in folders")
+    checked.check(monkeypatch)
+    checked.edit(*steps("demo in folders")["Service headless"])
+    loaded: list[Path] = []
+
+    def last_whole(cache: Cache) -> object:
+        loaded.append(cache.folder or Path())
+        return None
+
+    monkeypatch.setattr(Cache, "last_whole", last_whole)
+    named = str(checked.root / FOLDERS["backend.yaml"])
+    run = api.plan([named], context=[str(checked.root)])
+    result = api.check(run, jobs=1, cache=Cache(run.cache_root, checked.cache))
+    assert result.paths == [named]
+    assert loaded == []
