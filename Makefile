@@ -86,7 +86,7 @@ bench-count: $(RUN_STAMP)
 
 # docs/rules/ is generated from the rules' docstrings (a test fails when it is stale).
 docs: $(RUN_STAMP)
-	$(BIN)/python -m k8slb.docs docs/rules
+	$(BIN)/python -m k8slb.report.docs docs/rules
 
 clean:
 	rm -rf $(VENV) build *.egg-info linter/reading/_yamltree.*.so

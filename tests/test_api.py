@@ -1,4 +1,4 @@
-"""k8slb as a library (k8slb.api): plan a run from options and configuration, check it,
+"""k8slb as a library (k8slb.interface.api): plan a run from options and configuration, check it,
 plan its fixes; nothing is printed, written or exited, and errors are exceptions."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from k8slb import api
+from k8slb.interface import api
 from k8slb.rulekit.examples import READY, web_deployment
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from k8slb.cli import CODE_READ, READ, cli
+from k8slb.interface.cli import CODE_READ, READ, cli
 from k8slb.languages import LANGUAGES
 from k8slb.rules import ALL_RULES
 
@@ -270,8 +270,8 @@ def test_the_command_line_alone_loads_no_engine() -> None:
     """`k8slb --version` and `--help` start at the cost of click: the engine, the rules
     and the parsers are imported by the commands that run them."""
     code = (
-        "import sys; from k8slb import cli\n"
-        "heavy = [m for m in ('k8slb.engine', 'k8slb.rules', 'ruamel.yaml', 'libcst')"
+        "import sys; from k8slb.interface import cli\n"
+        "heavy = [m for m in ('k8slb.run.engine', 'k8slb.rules', 'ruamel.yaml', 'libcst')"
         " if m in sys.modules]\n"
         "print(heavy)\n"
     )
@@ -286,7 +286,7 @@ def test_a_check_that_composes_no_yaml_loads_no_yaml_parser(tmp_path: Path) -> N
     module.write_text("import grpc\n\nchannel = grpc.insecure_channel('backend:50051')\n")
     code = (
         "import sys\n"
-        "from k8slb.cli import cli\n"
+        "from k8slb.interface.cli import cli\n"
         f"try: cli(['check', '--no-cache', {str(module)!r}], prog_name='k8slb')\n"
         "except SystemExit: pass\n"
         "print('ruamel.yaml' in sys.modules, file=sys.stderr)\n"
@@ -356,7 +356,7 @@ def test_the_version_says_which_yaml_builder_was_installed(
     """pip shows a build's output only when it fails: a missing C compiler is said here."""
     import importlib.util
 
-    from k8slb import cli as cli_module
+    from k8slb.interface import cli as cli_module
 
     assert "YAML read in" in CliRunner().invoke(cli, ["--version"]).output
     real = importlib.util.find_spec

@@ -16,15 +16,25 @@ from collections.abc import Set as AbstractSet
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from k8slb.cache import Cache, ParseMemo
-from k8slb.choices import (
+from k8slb.core.choices import (
     DEFAULT_BASELINE,
     EXIT_CLEAN,
     EXIT_ERROR,
     EXIT_FINDINGS,
     parse_version,
 )
-from k8slb.config import (
+from k8slb.core.findings import Finding, Severity
+from k8slb.core.parallel import default_jobs
+from k8slb.core.progress import QUIET, Progress
+from k8slb.core.record import record
+from k8slb.core.results import RunResult
+from k8slb.reading.charts import HelmOptions
+from k8slb.reading.repository import inside, repository_of
+from k8slb.reading.sources import STDIN, Discovery, Exclude, discover, with_context
+from k8slb.report import baseline as baselines
+from k8slb.rules.unused_suppression import UnusedSuppression
+from k8slb.run.cache import Cache, ParseMemo
+from k8slb.run.config import (
     Config,
     ConfigError,
     expiry_warnings,
@@ -34,19 +44,9 @@ from k8slb.config import (
     project_root,
     shown_path,
 )
-from k8slb.core.findings import Finding, Severity
-from k8slb.core.results import RunResult
-from k8slb.engine import Settings
-from k8slb.engine import run as run_engine
-from k8slb.parallel import default_jobs
-from k8slb.progress import QUIET, Progress
-from k8slb.reading.charts import HelmOptions
-from k8slb.reading.repository import inside, repository_of
-from k8slb.reading.sources import STDIN, Discovery, Exclude, discover, with_context
-from k8slb.record import record
-from k8slb.report import baseline as baselines
-from k8slb.rules.unused_suppression import UnusedSuppression
-from k8slb.selection import SelectionError, select_rules, split_codes
+from k8slb.run.engine import run as run_engine
+from k8slb.run.selection import SelectionError, select_rules, split_codes
+from k8slb.run.settings import Settings
 
 if TYPE_CHECKING:  # the fixer (ruamel's composer, libcst) is loaded by a fix alone
     from k8slb.fixing.fixer import FixOutcome

@@ -41,12 +41,17 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from k8slb.cache import ParseMemo
 from k8slb.code.facts import CodeFacts, EnvRef, EnvText
 from k8slb.core.findings import Finding
 from k8slb.core.results import RunResult
-from k8slb.engine import (
-    Settings,
+from k8slb.model.dialers import joinable
+from k8slb.model.index import Index, literal_env, selector_of
+from k8slb.model.units import PLAIN
+from k8slb.reading.objects import K8sObject
+from k8slb.reading.sources import Source
+from k8slb.rulekit.base import Context
+from k8slb.run.cache import ParseMemo
+from k8slb.run.engine import (
     Sources,
     analyse,
     conclude,
@@ -56,12 +61,7 @@ from k8slb.engine import (
     summary,
     verdicts,
 )
-from k8slb.model.dialers import joinable
-from k8slb.model.index import Index, literal_env, selector_of
-from k8slb.model.units import PLAIN
-from k8slb.reading.objects import K8sObject
-from k8slb.reading.sources import Source
-from k8slb.rulekit.base import Context
+from k8slb.run.settings import Settings
 
 # The kinds whose relations to other objects the closure follows (their workloads, the
 # Services that select them, names): a changed object of another kind judges everything.

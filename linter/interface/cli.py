@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 import click
 from k8slb import __version__
-from k8slb.choices import DEFAULT_BASELINE, EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS
-from k8slb.cli_options import (
+from k8slb.core.choices import DEFAULT_BASELINE, EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS
+from k8slb.core.internal import debugging, internal_error
+from k8slb.interface.cli_options import (
     NO_CACHE,
     NOQA_STYLES,
     TABLE_OR_JSON,
@@ -26,18 +27,17 @@ from k8slb.cli_options import (
     formats_that,
     use_colour,
 )
-from k8slb.internal import debugging, internal_error
+from k8slb.interface.server import DEFAULT_IDLE_MINUTES
 from k8slb.report.formats import formatter
 from k8slb.report.printable import printable
-from k8slb.server import DEFAULT_IDLE_MINUTES
 
 if TYPE_CHECKING:  # the rest is imported by the command that needs it: `--help` is quick
-    from k8slb.api import Run
-    from k8slb.cache import Cache
     from k8slb.core.findings import Finding
     from k8slb.core.results import RunResult
     from k8slb.fixing.fixer import FixOutcome
+    from k8slb.interface.api import Run
     from k8slb.report.formatter import Formatter, RenderOptions
+    from k8slb.run.cache import Cache
 
 
 def _fail(message: str) -> None:
@@ -48,7 +48,7 @@ def make_run(**options: Any) -> Run:
     """The run the options plan (api.plan), its problems said as a command line says them:
     a configuration that cannot be read exits 2, options that mean nothing are a usage
     error."""
-    from k8slb import api
+    from k8slb.interface import api
 
     try:
         return api.plan(**options, note=_note, warn=_warn)
@@ -90,7 +90,7 @@ def cli() -> None:
 
 def _cache_for(job: Run, *, no_cache: bool) -> Cache | None:
     """The project's cache, unless asked for none or the text comes from stdin."""
-    from k8slb.cache import Cache
+    from k8slb.run.cache import Cache
 
     cache = (
         None
@@ -197,8 +197,8 @@ def check(
     noqa_style: str,
     **options: Any,
 ) -> None:
-    from k8slb import api
-    from k8slb.parallel import default_jobs
+    from k8slb.core.parallel import default_jobs
+    from k8slb.interface import api
     from k8slb.report.formatter import RenderOptions
 
     _refuse_two_writers(then_fix=then_fix, add_noqa=add_noqa, write_baseline=write_baseline)
@@ -299,8 +299,8 @@ def _refuse_what_the_format_omits(
 def _checked(job: Run, *, jobs: int | None, no_cache: bool, watched: bool) -> RunResult:
     """The run checked (api.check) with its cache, a progress bar when a person watches,
     and its warnings said."""
-    from k8slb import api
-    from k8slb.progress import QUIET, Progress
+    from k8slb.core.progress import QUIET, Progress
+    from k8slb.interface import api
 
     cache = _cache_for(job, no_cache=no_cache)
     for source in job.found.sources:
@@ -365,7 +365,7 @@ def _add_noqa(result: RunResult, job: Run, style: str) -> int:
     """Write the suppressions (api.add_noqa) and say so; the exit code: 0 when every
     finding is silenced now, 1 when some could not be, 2 when a file could not be written
     or read."""
-    from k8slb import api
+    from k8slb.interface import api
 
     added = api.add_noqa(result, job, style)
     for refusal in added.refused:
@@ -429,8 +429,8 @@ def fix(
     **options: Any,
 ) -> None:
     """Apply the fixes of the findings under PATHS, in place (`-`: fix stdin to stdout)."""
-    from k8slb import api
     from k8slb.fixing.diff import unified_diff
+    from k8slb.interface import api
     from k8slb.report.formatter import RenderOptions
 
     job = make_run(**options)
@@ -659,8 +659,8 @@ def explain_links(output_format: str, no_cache: bool, **options: Any) -> None:
     (strongest first; what it overrules too). No rule is run."""
     from dataclasses import replace
 
-    from k8slb import engine
     from k8slb.report.links import links_json, links_text
+    from k8slb.run import engine
 
     job = make_run(**options)
     cache = _cache_for(job, no_cache=no_cache)  # the parses a check left: no file parsed again
@@ -678,8 +678,8 @@ def explain_links(output_format: str, no_cache: bool, **options: Any) -> None:
 @click.argument("rule")
 def explain(rule: str) -> None:
     """Explain a rule in full: what it detects, why it matters, how to fix it."""
-    from k8slb.docs import rule_markdown
-    from k8slb.selection import find_rule, suggestion
+    from k8slb.report.docs import rule_markdown
+    from k8slb.run.selection import find_rule, suggestion
 
     found = find_rule(rule)
     if found is None:
@@ -696,7 +696,7 @@ def lsp_command(stdio: bool) -> None:
     """Serve an editor: findings as you type, fixes as code actions (the Language Server
     Protocol over stdio; needs `pip install 'k8slb[lsp]'`)."""
     try:
-        from k8slb.lsp.server import serve
+        from k8slb.interface.lsp.server import serve
     except ModuleNotFoundError as error:
         if (error.name or "").split(".")[0] not in LSP_PACKAGES:
             raise
@@ -728,7 +728,7 @@ def server_group() -> None:
 )
 def server_start(idle_timeout: float) -> None:
     """Start the server (unless one runs)."""
-    from k8slb import server
+    from k8slb.interface import server
 
     if not _background_cache:  # a fork of an embedding program would serve it, not k8slb
         _fail("`server start` runs only as the k8slb command")
@@ -750,7 +750,7 @@ def server_start(idle_timeout: float) -> None:
 @server_group.command("stop")
 def server_stop() -> None:
     """Stop the server, if one runs."""
-    from k8slb import server
+    from k8slb.interface import server
 
     stopped = server.ask("stop")
     click.echo(
@@ -765,7 +765,7 @@ def server_status() -> None:
     """Say whether a server runs (exit 0) or not (exit 1), and what it has done."""
     import time
 
-    from k8slb import server
+    from k8slb.interface import server
 
     status = server.ask("status")
     if status is None:
@@ -824,7 +824,7 @@ def served_run(args: list[str]) -> int:
 def _write_saved_caches() -> None:
     """Have the caches the run saved written by a child, now that the run is done and
     its report out (cache.write_waiting); a run that used no cache never imported it."""
-    cache = sys.modules.get("k8slb.cache")
+    cache = sys.modules.get("k8slb.run.cache")
     if cache is not None:
         flush_output()  # out before the child shares the streams' buffers
         cache.write_waiting()
