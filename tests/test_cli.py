@@ -132,6 +132,28 @@ def test_explain_unknown_rule_is_exit_2() -> None:
     assert code == 2 and "no rule 'KLB999'" in err
 
 
+def test_a_command_that_cannot_do_what_it_was_asked_says_so_and_exits_2(tmp_path: Path) -> None:
+    """Each command's error is said one way (`k8slb: error: ...` on stderr, nothing on
+    stdout) with the exit code the README states for it: a configuration that cannot be
+    read, a baseline that cannot be written, a rule that does not exist."""
+    (tmp_path / "bad.toml").write_text("select = [\n")
+    cases = [
+        ("check", str(tmp_path), "--config", str(tmp_path / "bad.toml")),
+        (
+            "check",
+            str(FIXTURES / "demo"),
+            "--write-baseline",
+            "--baseline",
+            str(tmp_path / "no" / "b"),
+        ),
+        ("explain", "KLB999"),
+    ]
+    for args in cases:
+        code, out, err = invoke(*args)
+        assert (code, out) == (2, ""), args
+        assert err.startswith("k8slb: error: ") and err.endswith("\n"), (args, err)
+
+
 def test_runs_as_a_real_process_with_python_m() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "k8slb", "check", "--format", "json", BAD],

@@ -32,6 +32,8 @@ from k8slb.report.formats import formatter
 from k8slb.report.printable import printable
 
 if TYPE_CHECKING:  # the rest is imported by the command that needs it: `--help` is quick
+    from typing import IO
+
     from k8slb.core.findings import Finding
     from k8slb.core.results import RunResult
     from k8slb.fixing.fixer import FixOutcome
@@ -44,6 +46,24 @@ def _fail(message: str) -> None:
     click.echo(f"k8slb: error: {printable(message)}", err=True)
 
 
+class Failed(click.ClickException):
+    """A command that cannot do what it was asked: said as k8slb says an error, exit 2.
+    Click shows it and exits (in a process of its own, a served run, a test's runner)."""
+
+    exit_code = EXIT_ERROR
+
+    def show(self, file: IO[Any] | None = None) -> None:
+        _fail(self.message)
+
+
+def _finish(errors: Sequence[str], code: int) -> NoReturn:
+    """The end of a command that ran: its errors said, and the exit code the README states
+    (2 when anything could not be read or written, else what the command's result says)."""
+    for message in errors:
+        _fail(message)
+    sys.exit(EXIT_ERROR if errors else code)
+
+
 def make_run(**options: Any) -> Run:
     """The run the options plan (api.plan), its problems said as a command line says them:
     a configuration that cannot be read exits 2, options that mean nothing are a usage
@@ -53,8 +73,7 @@ def make_run(**options: Any) -> Run:
     try:
         return api.plan(**options, note=_note, warn=_warn)
     except api.ConfigError as error:
-        _fail(str(error))
-        sys.exit(EXIT_ERROR)
+        raise Failed(str(error)) from None
     except api.UsageError as error:
         raise click.UsageError(str(error)) from None
 
@@ -238,7 +257,7 @@ def check(
     if add_noqa:
         if _from_stdin(job):
             raise click.UsageError("--add-noqa edits files: it cannot edit stdin")
-        sys.exit(_add_noqa(result, job, noqa_style))
+        _add_noqa(result, job, noqa_style)
     shown = RenderOptions(
         colour=use_colour() and output_file is None,
         to_terminal=output_file is None,
@@ -253,9 +272,7 @@ def check(
         # as ruff does: an empty folder, or a path k8slb reads nothing in, is not a pass
         named = ", ".join(str(p) for p in options.get("paths") or ()) or "."
         _warn(f"no file k8slb reads under {named} ({READ})")
-    for message in result.errors:
-        _fail(message)
-    sys.exit(job.exit_code(result))
+    _finish(result.errors, job.exit_code(result))
 
 
 def _refuse_two_writers(*, then_fix: bool, add_noqa: bool, write_baseline: bool) -> None:
@@ -323,15 +340,12 @@ def _write_baseline(target: Path, result: RunResult) -> NoReturn:
     try:
         count = baselines.write(target, result.findings, result.contents)
     except OSError as error:
-        _fail(f"{target}: cannot write the baseline: {error.strerror or error}")
-        sys.exit(EXIT_ERROR)
+        raise Failed(f"{target}: cannot write the baseline: {error.strerror or error}") from None
     click.echo(
         f"Wrote {count} finding{'s' * (count != 1)} to {target}; "
         "`k8slb check` now reports only the others."
     )
-    for message in result.errors:
-        _fail(message)
-    sys.exit(EXIT_ERROR if result.errors else EXIT_CLEAN)
+    _finish(result.errors, EXIT_CLEAN)
 
 
 def _print_report(
@@ -361,10 +375,9 @@ def _print_report(
         click.echo(f"{text_report.summary(result)}\nReport written to {output_file}.")
 
 
-def _add_noqa(result: RunResult, job: Run, style: str) -> int:
-    """Write the suppressions (api.add_noqa) and say so; the exit code: 0 when every
-    finding is silenced now, 1 when some could not be, 2 when a file could not be written
-    or read."""
+def _add_noqa(result: RunResult, job: Run, style: str) -> NoReturn:
+    """Write the suppressions (api.add_noqa) and say so; the exit: 0 when every finding is
+    silenced now, 1 when some could not be, 2 when a file could not be written or read."""
     from k8slb.interface import api
 
     added = api.add_noqa(result, job, style)
@@ -380,11 +393,7 @@ def _add_noqa(result: RunResult, job: Run, style: str) -> int:
         f"Silenced {silenced} finding{'s' * (silenced != 1)} in {files} file{'s' * (files != 1)}"
         + (f" ({', '.join(how)})." if how else ".")
     )
-    for message in result.errors:
-        _fail(message)
-    if result.errors:
-        return EXIT_ERROR
-    return EXIT_FINDINGS if added.refused else EXIT_CLEAN
+    _finish(result.errors, EXIT_FINDINGS if added.refused else EXIT_CLEAN)
 
 
 def _write_report(path: Path, text: str) -> str | None:
@@ -469,15 +478,13 @@ def fix(
             outcome, done, diff=diff, unsafe=unsafe_fixes, not_written=not_written
         )
         click.echo(summary, file=report)
-    for message in errors:
-        _fail(message)
-    if errors:
-        sys.exit(EXIT_ERROR)
     if diff:
-        sys.exit(EXIT_FINDINGS if outcome.fixed_text and not job.exit_zero else EXIT_CLEAN)
-    if exit_non_zero_on_fix and (set(outcome.fixed_text) - unwritten):
-        sys.exit(EXIT_FINDINGS)
-    sys.exit(job.exit_code(result))
+        code = EXIT_FINDINGS if outcome.fixed_text and not job.exit_zero else EXIT_CLEAN
+    elif exit_non_zero_on_fix and (set(outcome.fixed_text) - unwritten):
+        code = EXIT_FINDINGS
+    else:
+        code = job.exit_code(result)
+    _finish(errors, code)
 
 
 def _show_or_write_fixes(
@@ -669,9 +676,7 @@ def explain_links(output_format: str, no_cache: bool, **options: Any) -> None:
     for warning in result.warnings:
         _warn(warning)
     click.echo((links_json if output_format == "json" else links_text)(result.links), nl=False)
-    for message in errors:
-        _fail(message)
-    sys.exit(EXIT_ERROR if errors else EXIT_CLEAN)
+    _finish(errors, EXIT_CLEAN)
 
 
 @cli.command()
@@ -683,8 +688,7 @@ def explain(rule: str) -> None:
 
     found = find_rule(rule)
     if found is None:
-        _fail(f"no rule {rule!r}{suggestion(rule)}; `k8slb rules` lists them")
-        sys.exit(EXIT_ERROR)
+        raise Failed(f"no rule {rule!r}{suggestion(rule)}; `k8slb rules` lists them")
     click.echo(rule_markdown(found), nl=False)
 
 
@@ -700,11 +704,10 @@ def lsp_command(stdio: bool) -> None:
     except ModuleNotFoundError as error:
         if (error.name or "").split(".")[0] not in LSP_PACKAGES:
             raise
-        _fail(
+        raise Failed(
             f"`k8slb lsp` needs the lsp extra ({error.name} is not installed): "
             "pip install 'k8slb[lsp]'"
-        )
-        sys.exit(EXIT_ERROR)
+        ) from None
     serve()
 
 
@@ -731,13 +734,11 @@ def server_start(idle_timeout: float) -> None:
     from k8slb.interface import server
 
     if not _background_cache:  # a fork of an embedding program would serve it, not k8slb
-        _fail("`server start` runs only as the k8slb command")
-        sys.exit(EXIT_ERROR)
+        raise Failed("`server start` runs only as the k8slb command")
     try:
         status = server.start(idle_timeout, served_run)
     except server.ServerError as error:
-        _fail(str(error))
-        sys.exit(EXIT_ERROR)
+        raise Failed(str(error)) from None
     said = "already running" if status.get("already") else "started"
     minutes = float(status.get("idle_timeout_minutes", 0))
     until = f"after {minutes:g} minutes without a run" if minutes else "only when asked"
