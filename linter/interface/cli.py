@@ -71,7 +71,8 @@ def make_run(**options: Any) -> Run:
     from k8slb.interface import api
 
     try:
-        return api.plan(**options, note=_note, warn=_warn)
+        asked = api.Options(**{name: v for name, v in options.items() if name != "paths"})
+        return api.plan(options["paths"], asked, note=_note, warn=_warn)
     except api.ConfigError as error:
         raise Failed(str(error)) from None
     except api.UsageError as error:
