@@ -103,7 +103,7 @@ bench-incremental: $(RUN_STAMP)
 
 # docs/rules/ is generated from the rules' docstrings (a test fails when it is stale).
 docs: $(RUN_STAMP)
-	$(BIN)/python -m k8slb.docs docs/rules
+	$(BIN)/python -m k8slb.report.docs docs/rules
 
 clean:
 	rm -rf $(VENV) build *.egg-info .mypy-view linter/reading/_yamltree.*.so

@@ -10,19 +10,19 @@ import sys
 
 def _command_line(args: list[str]) -> int:
     """What a server this process starts (K8SLB_SERVER=auto) runs for each caller."""
-    from k8slb.cli import served_run
+    from k8slb.interface.cli import served_run
 
     return served_run(args)
 
 
 def main() -> None:
     gc.disable()
-    from k8slb.server import served
+    from k8slb.interface.server import served
 
     code = served(sys.argv[1:], _command_line)
     if code is not None:
         os._exit(code)  # the server's run wrote everything; this process wrote nothing
-    from k8slb.cli import main as command_line
+    from k8slb.interface.cli import main as command_line
 
     command_line()
 

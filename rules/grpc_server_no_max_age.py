@@ -4,12 +4,12 @@ from collections.abc import Iterator
 
 from k8slb.code.facts import CodeFacts, Option, Server
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
+from k8slb.core.record import record
 from k8slb.model.addresses import loopback_only
 from k8slb.model.grpc_options import INT_MAX, MAX_AGE, MAX_AGE_GRACE
 from k8slb.model.index import is_headless, one_unscaled_replica, service_type
 from k8slb.model.objects import pod_template
 from k8slb.model.routes import Front, Key, envoy_fronts, key_of, l7_fronts
-from k8slb.record import record
 from k8slb.rulekit.base import Context, Example, Rule, judged_where_it_runs
 from k8slb.rulekit.dialect import Since, dialect_of
 from k8slb.rulekit.examples import (

@@ -7,6 +7,7 @@ from typing import Any
 from k8slb.code.facts import CodeFacts
 from k8slb.core.edits import YamlEdit
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
+from k8slb.core.record import record
 from k8slb.model.index import Index
 from k8slb.model.links import Link, Reached
 from k8slb.model.objects import Container, PodTemplate, pos_of
@@ -15,7 +16,6 @@ from k8slb.model.well_known import self_check
 from k8slb.reading.build_files import image_repository
 from k8slb.reading.objects import K8sObject
 from k8slb.reading.yamltree import YMap
-from k8slb.record import record
 from k8slb.rulekit.base import PROBES, Context, Example, Rule
 from k8slb.rulekit.examples import BUILT_HERE, LIVE, READY, web_deployment
 from k8slb.rulekit.serving import never_overlaps

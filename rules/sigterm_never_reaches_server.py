@@ -13,6 +13,7 @@ from k8slb.code.launchers import Launcher, after_prefix, in_process, launcher
 from k8slb.core import regex
 from k8slb.core.edits import Edit, LineEdit, YamlEdit
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
+from k8slb.core.record import record
 from k8slb.languages import LANGUAGES
 from k8slb.model.entries import Entries, compiled_source, entries_of, within
 from k8slb.model.links import Link
@@ -20,7 +21,6 @@ from k8slb.model.objects import STOP_SIGNALS, Container, PodTemplate, pos_of
 from k8slb.model.scripts import image_script, tree_scripts
 from k8slb.reading.build_files import DOCKERFILE_NAMES, Dockerfile, Said, ShellScript
 from k8slb.reading.objects import K8sObject
-from k8slb.record import record
 from k8slb.rulekit.base import Context, Example, Rule
 from k8slb.rulekit.examples import web_deployment
 

@@ -368,12 +368,12 @@ def print_link_costs(corpus: Path) -> None:
     """What the link and the cross-module resolution cost on top of parsing, in-process
     (both run inside every `check` below): the median of five runs each."""
     from k8slb.code.imported import resolve_imports
-    from k8slb.engine import read_bytes, read_sources
     from k8slb.languages import LANGUAGES
     from k8slb.model.index import Index
     from k8slb.model.links import link_code
-    from k8slb.parsing import parse_all
     from k8slb.reading.sources import discover
+    from k8slb.run.engine import read_bytes, read_sources
+    from k8slb.run.parsing import parse_all
 
     sources = discover([str(corpus)]).sources
     data = read_bytes(sources)

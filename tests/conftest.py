@@ -17,8 +17,8 @@ from pathlib import Path
 import k8slb
 import pytest
 from hypothesis import settings
-from k8slb.home import CACHE_ENV
-from k8slb.internal import DEBUG_ENV
+from k8slb.core.home import CACHE_ENV
+from k8slb.core.internal import DEBUG_ENV
 
 settings.register_profile("k8slb", deadline=None)
 settings.load_profile("k8slb")

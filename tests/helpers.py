@@ -13,10 +13,11 @@ import pytest
 from k8slb.core.edits import FixValues
 from k8slb.core.findings import Finding
 from k8slb.core.results import RunResult
-from k8slb.engine import Settings, run
 from k8slb.fixing.fixer import plan
 from k8slb.reading.sources import discover
-from k8slb.selection import select_rules
+from k8slb.run.engine import run
+from k8slb.run.selection import select_rules
+from k8slb.run.settings import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
@@ -103,7 +104,7 @@ def rules_of(findings: Sequence[Finding]) -> list[str]:
 def count_parses(monkeypatch: pytest.MonkeyPatch, *where: ModuleType) -> list[str]:
     """The files parsed from now on (parse_one stood in for in parsing, and in `where`:
     modules that imported it by name), in order."""
-    from k8slb import parsing
+    from k8slb.run import parsing
 
     parsed: list[str] = []
     original = parsing.parse_one

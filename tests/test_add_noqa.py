@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from k8slb.cli import cli
 from k8slb.fixing.noqa import comment_lines
+from k8slb.interface.cli import cli
 
 from .go_toolchain import stays_formatted
 from .helpers import FIXTURES

@@ -1,4 +1,4 @@
-"""k8slb as a library (k8slb.api): plan a run from options and configuration, check it,
+"""k8slb as a library (k8slb.interface.api): plan a run from options and configuration, check it,
 plan its fixes; nothing is printed, written or exited, and errors are exceptions."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from k8slb import api
+from k8slb.interface import api
 from k8slb.rulekit.examples import READY, web_deployment
 
 
@@ -33,7 +33,7 @@ def test_check_and_fix_read_the_text_given_over_the_files_and_fix_only_the_files
     web, other = tmp_path / "web.yaml", tmp_path / "other.yaml"
     web.write_text(web_deployment(READY))
     other.write_text(web_deployment(READY).replace("name: web", "name: other"))
-    run = api.plan([str(tmp_path)], select=["KLB401"])
+    run = api.plan([str(tmp_path)], api.Options(select=["KLB401"]))
     unsaved = {str(web): b"# nothing here yet\n"}
     result = api.check(run, jobs=1, contents=unsaved)
     assert [f.path for f in result.findings] == [str(other)]
@@ -45,9 +45,9 @@ def test_check_and_fix_read_the_text_given_over_the_files_and_fix_only_the_files
 
 def test_errors_are_exceptions_not_exits(tmp_path: Path) -> None:
     with pytest.raises(api.UsageError, match="KLB999"):
-        api.plan([str(tmp_path)], select=["KLB999"])
+        api.plan([str(tmp_path)], api.Options(select=["KLB999"]))
     with pytest.raises(api.ConfigError, match="no such configuration file"):
-        api.plan([str(tmp_path)], config_path=tmp_path / "missing.toml")
+        api.plan([str(tmp_path)], api.Options(config_path=tmp_path / "missing.toml"))
     (tmp_path / "pyproject.toml").write_text('[tool.k8slb]\nselect = "KLB401"\n')
     with pytest.raises(api.ConfigError, match=r"pyproject\.toml"):
         api.plan([str(tmp_path)])
@@ -55,7 +55,7 @@ def test_errors_are_exceptions_not_exits(tmp_path: Path) -> None:
 
 def test_add_noqa_writes_the_comments_and_says_what_it_did(tmp_path: Path) -> None:
     (tmp_path / "web.yaml").write_text(web_deployment(READY))
-    run = api.plan([str(tmp_path)], select=["KLB401"])
+    run = api.plan([str(tmp_path)], api.Options(select=["KLB401"]))
     result = api.check(run, jobs=1)
     added = api.add_noqa(result, run, "comment")
     assert (added.comments, added.annotations, added.files, added.refused) == (1, 0, 1, [])

@@ -12,15 +12,16 @@ import zlib
 from pathlib import Path
 
 import pytest
-from k8slb import cache as cache_module
-from k8slb.cache import MARKER, Cache, dumps, loads
 from k8slb.code.facts import CodeFacts
 from k8slb.core.results import RunResult
-from k8slb.data_pickle import load_data
-from k8slb.engine import Settings, run
 from k8slb.reading.sources import Source, discover
 from k8slb.report import json as json_report
 from k8slb.rules import ALL_RULES
+from k8slb.run import cache as cache_module
+from k8slb.run.cache import MARKER, Cache, dumps, loads
+from k8slb.run.data_pickle import load_data
+from k8slb.run.engine import run
+from k8slb.run.settings import Settings
 
 from .helpers import FIXTURES
 
@@ -272,7 +273,7 @@ def test_the_code_fingerprint_counts_the_compiled_builder_and_survives_a_removed
     """A cache (and a server) made by other code is never used: the compiled YAML builder is
     k8slb's code too; a link left to a module since removed is not a crash."""
     import k8slb
-    from k8slb.fingerprint import code_fingerprint
+    from k8slb.run.fingerprint import code_fingerprint
 
     package = tmp_path / "k8slb"
     (package / "reading").mkdir(parents=True)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from k8slb.cli import CODE_READ, READ, cli
+from k8slb.interface.cli import CODE_READ, READ, cli
 from k8slb.languages import LANGUAGES
 from k8slb.rules import ALL_RULES
 
@@ -130,6 +130,28 @@ def test_explain_says_why_it_matters_and_the_fix_before_what_it_detects(rule: ty
 def test_explain_unknown_rule_is_exit_2() -> None:
     code, _, err = invoke("explain", "KLB999")
     assert code == 2 and "no rule 'KLB999'" in err
+
+
+def test_a_command_that_cannot_do_what_it_was_asked_says_so_and_exits_2(tmp_path: Path) -> None:
+    """Each command's error is said one way (`k8slb: error: ...` on stderr, nothing on
+    stdout) with the exit code the README states for it: a configuration that cannot be
+    read, a baseline that cannot be written, a rule that does not exist."""
+    (tmp_path / "bad.toml").write_text("select = [\n")
+    cases = [
+        ("check", str(tmp_path), "--config", str(tmp_path / "bad.toml")),
+        (
+            "check",
+            str(FIXTURES / "demo"),
+            "--write-baseline",
+            "--baseline",
+            str(tmp_path / "no" / "b"),
+        ),
+        ("explain", "KLB999"),
+    ]
+    for args in cases:
+        code, out, err = invoke(*args)
+        assert (code, out) == (2, ""), args
+        assert err.startswith("k8slb: error: ") and err.endswith("\n"), (args, err)
 
 
 def test_runs_as_a_real_process_with_python_m() -> None:
@@ -270,8 +292,8 @@ def test_the_command_line_alone_loads_no_engine() -> None:
     """`k8slb --version` and `--help` start at the cost of click: the engine, the rules
     and the parsers are imported by the commands that run them."""
     code = (
-        "import sys; from k8slb import cli\n"
-        "heavy = [m for m in ('k8slb.engine', 'k8slb.rules', 'ruamel.yaml', 'libcst')"
+        "import sys; from k8slb.interface import cli\n"
+        "heavy = [m for m in ('k8slb.run.engine', 'k8slb.rules', 'ruamel.yaml', 'libcst')"
         " if m in sys.modules]\n"
         "print(heavy)\n"
     )
@@ -286,7 +308,7 @@ def test_a_check_that_composes_no_yaml_loads_no_yaml_parser(tmp_path: Path) -> N
     module.write_text("import grpc\n\nchannel = grpc.insecure_channel('backend:50051')\n")
     code = (
         "import sys\n"
-        "from k8slb.cli import cli\n"
+        "from k8slb.interface.cli import cli\n"
         f"try: cli(['check', '--no-cache', {str(module)!r}], prog_name='k8slb')\n"
         "except SystemExit: pass\n"
         "print('ruamel.yaml' in sys.modules, file=sys.stderr)\n"
@@ -356,7 +378,7 @@ def test_the_version_says_which_yaml_builder_was_installed(
     """pip shows a build's output only when it fails: a missing C compiler is said here."""
     import importlib.util
 
-    from k8slb import cli as cli_module
+    from k8slb.interface import cli as cli_module
 
     assert "YAML read in" in CliRunner().invoke(cli, ["--version"]).output
     real = importlib.util.find_spec

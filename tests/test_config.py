@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from k8slb.cli import cli
-from k8slb.config import find_config
+from k8slb.interface.cli import cli
+from k8slb.run.config import find_config
 
 from .helpers import FIXTURES
 
@@ -226,7 +226,7 @@ def test_the_configuration_is_found_from_the_linted_path_not_the_current_folder(
     import json
 
     from click.testing import CliRunner
-    from k8slb.cli import cli
+    from k8slb.interface.cli import cli
 
     repo = tmp_path / "repo"
     (repo / "k8s").mkdir(parents=True)

@@ -16,15 +16,16 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from k8slb.cache import ParseMemo
-from k8slb.cli import cli
 from k8slb.core.results import RunResult
-from k8slb.engine import Settings, run
+from k8slb.interface.cli import cli
 from k8slb.model.objects import Container
 from k8slb.reading.objects import K8sObject
 from k8slb.reading.sources import Source, discover
 from k8slb.rulekit.base import Context
-from k8slb.selection import select_rules
+from k8slb.run.cache import ParseMemo
+from k8slb.run.engine import run
+from k8slb.run.selection import select_rules
+from k8slb.run.settings import Settings
 
 from .helpers import CORPUS, FIXTURES, SHARED
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from click.testing import CliRunner
 from k8slb import __version__
-from k8slb.cli import cli
+from k8slb.interface.cli import cli
 
 from .helpers import FIXTURES
 

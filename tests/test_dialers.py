@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from k8slb import parse_codec
-from k8slb.cli import cli
+from k8slb.interface.cli import cli
 from k8slb.reading import objects
 from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE, HEADLESS_TWIN
+from k8slb.run import parse_codec
 
 from .test_links import workload as deployment
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from k8slb.docs import generated
+from k8slb.report.docs import generated
 
 from .helpers import ROOT
 

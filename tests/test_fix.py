@@ -15,13 +15,13 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from k8slb.cli import cli
-from k8slb.engine import Settings
 from k8slb.fixing import write
 from k8slb.fixing.fixer import plan
 from k8slb.fixing.write import write_all, write_atomically
+from k8slb.interface.cli import cli
 from k8slb.reading.sources import discover
 from k8slb.rules import ALL_RULES
+from k8slb.run.settings import Settings
 
 from .helpers import CORPUS, FIXTURES, count_parses
 
@@ -612,7 +612,7 @@ def test_files_fixed_in_several_processes_are_fixed_as_in_one(tmp_path: Path) ->
 
 CRASHING_FIXER = """
 import os, signal, sys
-from k8slb import cli
+from k8slb.interface import cli
 from k8slb.fixing import fixer
 parent, original, marker = os.getpid(), fixer.apply_edits, sys.argv[2]
 def crashing(data, edits):
@@ -728,10 +728,10 @@ def test_a_run_whose_every_write_is_refused_reports_what_a_check_does(tmp_path: 
 
 def test_a_chart_fix_counts_each_file_of_the_chart_it_changed() -> None:
     """A fix that changed a template and values.yaml changed two files, not one chart."""
-    from k8slb.cli import _fix_summary
     from k8slb.core.edits import ChartEdit
     from k8slb.core.findings import Finding, Severity
     from k8slb.fixing.fixer import FixOutcome
+    from k8slb.interface.cli import _fix_summary
 
     def member(name: str) -> ChartEdit:
         return ChartEdit("chart", name, "old", "new", "rendered", "expected", None)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from k8slb.cli import cli
+from k8slb.interface.cli import cli
 
 from .go_toolchain import unformatted, vet
 from .helpers import FIXTURES, lint_paths

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from k8slb.cli import cli
 from k8slb.core.edits import YamlEdit
 from k8slb.editing import yaml_edit
 from k8slb.editing.verify import plain, yaml_fix_problem
+from k8slb.interface.cli import cli
 from k8slb.languages.python import edit as python_edit
 from k8slb.reading import yamlcompose
 from k8slb.reading.yamlcompose import compose

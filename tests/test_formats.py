@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft7Validator, validators
-from k8slb.cli import cli
+from k8slb.interface.cli import cli
 from k8slb.rules import ALL_RULES
 
 from .helpers import FIXTURES, SHARED, lint_files

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 from click.testing import CliRunner
-from k8slb.cli import cli
 from k8slb.core.results import RunResult
+from k8slb.interface.cli import cli
 from k8slb.report.formats import FORMATS, formatter
 from k8slb.report.formatter import Formatter, RenderOptions
 

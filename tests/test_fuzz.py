@@ -12,11 +12,12 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from k8slb.engine import Settings, run
 from k8slb.fixing.fixer import plan
 from k8slb.reading.sources import discover
 from k8slb.reading.yamlcompose import compose
 from k8slb.rules import ALL_RULES
+from k8slb.run.engine import run
+from k8slb.run.settings import Settings
 
 from .helpers import CORPUS, FIXTURES
 

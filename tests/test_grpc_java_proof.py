@@ -27,10 +27,10 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from k8slb.engine import Settings
 from k8slb.fixing.fixer import plan
 from k8slb.reading.sources import discover
-from k8slb.selection import select_rules
+from k8slb.run.selection import select_rules
+from k8slb.run.settings import Settings
 
 from .helpers import FAST, fixed_source
 from .java_toolchain import javac, require_java

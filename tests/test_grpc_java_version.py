@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from k8slb.cli import cli
 from k8slb.core.findings import Finding
+from k8slb.interface.cli import cli
 from k8slb.reading.java_builds import (
     MAX_BUILD_FILE,
     GrpcJavaBuild,

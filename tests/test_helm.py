@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 from jsonschema import Draft7Validator
-from k8slb.cli import cli
+from k8slb.interface.cli import cli
 from k8slb.reading import charts
 
 from .helpers import FIXTURES, SHARED
@@ -782,7 +782,7 @@ def test_a_chart_that_fills_the_memory_is_stopped_at_the_limit_and_k8slb_stays_s
     code = (
         "import resource, sys\n"
         "from click.testing import CliRunner\n"
-        "from k8slb.cli import cli\n"
+        "from k8slb.interface.cli import cli\n"
         "done = CliRunner().invoke(cli, ['check', '--isolated', '--no-cache', sys.argv[1]])\n"
         "print(done.output)\n"
         "print('peak', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"

@@ -13,12 +13,13 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from k8slb import engine
-from k8slb.cli import cli
+from k8slb.interface.cli import cli
 from k8slb.reading import manifests
 from k8slb.reading.sources import discover
 from k8slb.rules import ALL_RULES
 from k8slb.rules.no_prestop import NoPreStop
+from k8slb.run import engine
+from k8slb.run.settings import Settings
 
 from .helpers import FIXTURES, lint_files, within_cpu
 
@@ -164,7 +165,7 @@ def test_an_internal_error_reading_one_file_leaves_the_others_linted(
         return original(path, data)
 
     monkeypatch.setattr("k8slb.inputs.plain.load_manifests", flaky)
-    result = engine.run(discover([str(tmp_path)]).sources, engine.Settings(rules=ALL_RULES))
+    result = engine.run(discover([str(tmp_path)]).sources, Settings(rules=ALL_RULES))
     assert any("internal error while reading" in e and "backend.yaml" in e for e in result.errors)
     assert result.findings, "the other files are linted"
 
@@ -182,7 +183,7 @@ def test_an_internal_error_reading_a_dockerfile_leaves_the_others_linted(
         raise RuntimeError("boom")
 
     monkeypatch.setattr(build_files, "parse_dockerfile", broken)
-    result = engine.run(discover([str(tmp_path)]).sources, engine.Settings(rules=ALL_RULES))
+    result = engine.run(discover([str(tmp_path)]).sources, Settings(rules=ALL_RULES))
     assert any("internal error while reading" in e and "Dockerfile" in e for e in result.errors)
     assert result.findings, "the other files are linted"
 
@@ -192,9 +193,9 @@ def test_an_uncaught_internal_error_is_one_line_and_exit_2_with_the_trace_on_dem
 ) -> None:
     (tmp_path / "a.yaml").write_text(BACKEND)
     code = (
-        "import sys; from k8slb import cli\n"
+        "import sys; from k8slb.interface import cli\n"
         "def boom(*a, **k): raise ZeroDivisionError('x')\n"
-        "from k8slb import engine\nengine.run = boom\n"
+        "from k8slb.run import engine\nengine.run = boom\n"
         "sys.argv = ['k8slb', 'check', '--isolated', sys.argv[1]]\ncli.main()\n"
     )
     done = subprocess.run(
@@ -214,8 +215,8 @@ def test_an_uncaught_internal_error_is_one_line_and_exit_2_with_the_trace_on_dem
 
 CRASHING_WORKER = """
 import os, signal, sys
-from k8slb import cli
-from k8slb import parsing
+from k8slb.interface import cli
+from k8slb.run import parsing
 parent, original, pids = os.getpid(), parsing.parse_one, sys.argv[2]
 def crashing(path, language, data):
     if os.getpid() != parent:

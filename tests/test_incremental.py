@@ -19,9 +19,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from k8slb import api, engine, incremental
-from k8slb.cache import ParseMemo
 from k8slb.core.results import RunResult
+from k8slb.interface import api
+from k8slb.run import engine, incremental
+from k8slb.run.cache import ParseMemo
 
 from .helpers import FIXTURES, SHARED
 

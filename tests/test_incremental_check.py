@@ -10,9 +10,10 @@ import random
 from pathlib import Path
 
 import pytest
-from k8slb import api, incremental
-from k8slb.cache import Cache
 from k8slb.core.results import RunResult
+from k8slb.interface import api
+from k8slb.run import incremental
+from k8slb.run.cache import Cache
 
 from .test_incremental import FOLDERS, SECOND_SERVICE, TREES, Edit, outcome
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from k8slb.cli import cli
 from k8slb.code.facts import UNKNOWN, CodeFacts, EnvRef
+from k8slb.interface.cli import cli
 from k8slb.languages.java.parse import parse
 from k8slb.model.grpc_options import INT_MAX
 from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE

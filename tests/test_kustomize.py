@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from k8slb.cli import cli
+from k8slb.interface.cli import cli
 
 SERVICE = """\
 apiVersion: v1

@@ -58,10 +58,10 @@ RANK = {layer: rank for rank, layer in enumerate(RANKS)}
 
 # Where a new module goes, said by the test that finds it in no layer.
 WHERE_IT_GOES = (
-    "ARCHITECTURE.md's layer table lists it in no layer: put it in the package of the "
+    "ARCHITECTURE.md's layer table lists it in no layer: put it in the folder of the "
     "lowest layer that can hold it (what it imports is in its layer or below, and what "
-    "imports it is in its layer or above), or list it in that layer's row of the table "
-    "(`name.py` for a module, `name/` for a new package)"
+    "imports it is in its layer or above), or, for a new package, list it in that layer's "
+    "row of the table (`name/`)"
 )
 WHERE_A_PART_GOES = (
     "a language package's module is named for its layer (ARCHITECTURE.md's layer table): "
@@ -220,9 +220,10 @@ def _upward_in(module: str, source: str) -> set[str]:
 @pytest.mark.parametrize(
     "module, source",
     [
-        ("k8slb.core.edits", "from ..engine import run\n"),
-        ("k8slb.core.edits", "from .. import engine\n"),
-        ("k8slb.reading", "def later():\n    from ..engine import run\n"),  # a package's own
+        ("k8slb.core.edits", "from ..run.engine import run\n"),
+        ("k8slb.core.edits", "from ..run import engine\n"),
+        ("k8slb.core.record", "from ..interface import cli\n"),
+        ("k8slb.reading", "def later():\n    from ..run.engine import run\n"),  # a package's own
         ("k8slb.editing.yaml_edit", "from ..fixing.fixer import plan\n"),
     ],
 )
@@ -237,8 +238,8 @@ def test_a_relative_import_within_the_layer_is_not_an_upward_one() -> None:
 @pytest.mark.parametrize(
     "module, source",
     [
-        ("k8slb.core.regex", 'importlib.import_module("k8slb.engine")\n'),
-        ("k8slb.report.formats", 'FORMATS = {"toy": "k8slb.cli:ToyFormatter"}\n'),
+        ("k8slb.core.regex", 'importlib.import_module("k8slb.run.engine")\n'),
+        ("k8slb.report.formats", 'FORMATS = {"toy": "k8slb.interface.cli:ToyFormatter"}\n'),
     ],
 )
 def test_a_dotted_string_that_names_a_higher_module_is_found(module: str, source: str) -> None:
@@ -264,7 +265,19 @@ def test_a_new_module_is_told_where_it_goes() -> None:
     assert messages[0].startswith("k8slb.languages.go.helpers (linter/languages/go/helpers.py)")
     assert "parse*.py (code), dialect*.py (rules), edit*.py (editing)" in messages[0]
     assert messages[1].startswith("k8slb.newthing (linter/newthing.py): ARCHITECTURE.md's")
-    assert "list it in that layer's row of the table" in messages[1]
+    assert "put it in the folder of the lowest layer that can hold it" in messages[1]
+
+
+def test_the_folders_of_linter_are_the_layers_of_the_table() -> None:
+    """`ls linter/` says what the table says: each folder is named in a layer's row (the
+    languages' by their `__init__.py`), and no module sits loose at the top but the
+    package's own two."""
+    top = ROOT / "linter"
+    listed = {name.split(".")[1] for name in [*PACKAGES, *TOP_LEVEL] if name.count(".") >= 1}
+    folders = {path.name for path in top.iterdir() if (path / "__init__.py").is_file()}
+    assert sorted(folders - listed) == [], "a folder of linter/ that no row of the table names"
+    loose = {path.name for path in top.glob("*.py")} - {"__init__.py", "__main__.py"}
+    assert sorted(loose) == [], WHERE_IT_GOES
 
 
 def test_the_table_names_no_module_that_is_gone() -> None:

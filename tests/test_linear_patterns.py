@@ -29,7 +29,7 @@ ALLOWED = {
     ("linter/rulekit/base.py", "Rule.sections"): (
         "k8slb's own rule docstrings, cut at their `## ` headings"
     ),
-    ("linter/docs.py", "_body"): "k8slb's own rule docstrings, cut at their `## ` headings",
+    ("linter/report/docs.py", "_body"): "k8slb's own rule docstrings, cut at their `## ` headings",
     ("linter/fixing/write.py", "_TEMPORARY"): (
         "the names of k8slb's temporary files in a folder it writes to: a file name is 255 "
         "bytes at most, so even a backtracking match is bounded"
@@ -38,7 +38,7 @@ ALLOWED = {
 # Modules that compile patterns with `re` inside (fnmatch's globs), by the same rule.
 BACKTRACKING_MODULES = {"re", "fnmatch", "sre_compile", "sre_parse", "glob"}
 ALLOWED_IMPORTS = {
-    ("linter/suppressions.py", "fnmatch"): (
+    ("linter/run/suppressions.py", "fnmatch"): (
         "exemption globs of the configuration: fnmatch matches each `*` with an atomic "
         "group (Python 3.9+), so a glob costs its length times the name's, never more"
     ),
@@ -323,7 +323,7 @@ def test_an_input_that_stalled_a_reader_is_read_quickly(
     path: str, language: str, data: str
 ) -> None:
     out = _finishes(
-        "from k8slb.parsing import parse_one, Unparsed\n"
+        "from k8slb.run.parsing import parse_one, Unparsed\n"
         f"parsed = parse_one({path!r}, {language!r}, {data})\n"
         "assert not isinstance(parsed, Unparsed), parsed\n"
         "print(type(parsed).__name__)\n"

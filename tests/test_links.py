@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from k8slb.cli import cli
 from k8slb.code.entry_points import container_argv, entry_of
+from k8slb.interface.cli import cli
 from k8slb.reading.build_files import parse_dockerfile
 
 from tests.helpers import FIXTURES, count_parses, lint_files

@@ -310,10 +310,10 @@ def test_without_the_lsp_extra_the_command_says_how_to_install_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from click.testing import CliRunner
-    from k8slb.cli import cli
+    from k8slb.interface.cli import cli
 
     for name in [m for m in sys.modules if m.split(".")[0] in ("pygls", "k8slb")]:
-        if name.split(".")[0] == "pygls" or name.startswith("k8slb.lsp"):
+        if name.split(".")[0] == "pygls" or name.startswith("k8slb.interface.lsp"):
             monkeypatch.delitem(sys.modules, name)
     monkeypatch.setitem(sys.modules, "pygls", None)  # as if it were not installed
     result = CliRunner().invoke(cli, ["lsp"])
@@ -531,7 +531,7 @@ def test_the_workspace_s_diagnostics_are_check_s_findings_file_by_file(tmp_path:
 def test_the_vs_code_extension_starts_the_server_and_asks_its_command() -> None:
     """editors/vscode's own tests (node's runner, VS Code stubbed), and the command it
     asks for is the server's."""
-    from k8slb.lsp.server import EXPLAIN_LINKS
+    from k8slb.interface.lsp.server import EXPLAIN_LINKS
 
     extension = ROOT / "editors" / "vscode"
     assert f'SERVER_COMMAND = "{EXPLAIN_LINKS}"' in (extension / "extension.js").read_text()

@@ -9,9 +9,9 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from k8slb.cache import ParseMemo
-from k8slb.lsp.positions import Text, path_of, same_lines
-from k8slb.lsp.state import SessionMemo, Workspace
+from k8slb.interface.lsp.positions import Text, path_of, same_lines
+from k8slb.interface.lsp.state import SessionMemo, Workspace
+from k8slb.run.cache import ParseMemo
 from lsprotocol import types
 from pygls.workspace.position_codec import PositionCodec
 

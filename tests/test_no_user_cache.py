@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from k8slb.home import CACHE_ENV
+from k8slb.core.home import CACHE_ENV
 
 from .helpers import ROOT
 
@@ -21,7 +21,7 @@ import sys
 
 import pytest
 from click.testing import CliRunner
-from k8slb.cli import cli
+from k8slb.interface.cli import cli
 
 
 def check():

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from k8slb.cli import cli
 from k8slb.core.edits import JsEdit, Refused
+from k8slb.interface.cli import cli
 from k8slb.languages.javascript.edit import edit
 
 from .helpers import lint_files, rules_of

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from k8slb.cli import cli
 from k8slb.code.facts import EnvRef, Unknown
 from k8slb.core.findings import Severity
+from k8slb.interface.cli import cli
 from k8slb.languages.javascript.parse import parse_typescript
 
 from .helpers import lint_files, rules_of

@@ -10,7 +10,7 @@ from xml.etree import ElementTree as ET
 
 import pytest
 from click.testing import CliRunner
-from k8slb.cli import cli
+from k8slb.interface.cli import cli
 from k8slb.report.printable import printable
 
 HOSTILE = "a\n::warning::x\x1b[31m\r\x85\u202e"

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from k8slb.parallel import MAX_CHUNKS, SWITCH_INTERVAL, Work, _chunks, fork_map
+from k8slb.core.parallel import MAX_CHUNKS, SWITCH_INTERVAL, Work, _chunks, fork_map
 
 ROOT = Path(__file__).resolve().parent.parent
 PARENT = os.getpid()

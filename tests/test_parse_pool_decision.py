@@ -5,7 +5,7 @@ or of cheap code files is parsed in one process however many files it has."""
 from __future__ import annotations
 
 import pytest
-from k8slb import parsing
+from k8slb.run import parsing
 
 
 def _files(language: str, count: int, size: int) -> list[parsing.Item]:

@@ -7,9 +7,9 @@ import io
 
 import pytest
 from click.testing import CliRunner
-from k8slb import progress as progress_module
-from k8slb.cli import cli
-from k8slb.progress import Progress
+from k8slb.core import progress as progress_module
+from k8slb.core.progress import Progress
+from k8slb.interface.cli import cli
 
 from .helpers import FIXTURES
 

@@ -14,12 +14,13 @@ from typing import Any
 
 import pytest
 from k8slb.core.edits import PythonEdit
-from k8slb.engine import Settings, run
 from k8slb.languages.python import edit as python_edit
 from k8slb.languages.python.edit_lines import line_length_for
 from k8slb.reading.encodings import code_lines
 from k8slb.reading.sources import discover
 from k8slb.rules import ALL_RULES
+from k8slb.run.engine import run
+from k8slb.run.settings import Settings
 from libcst import parse_module as libcst_parse
 
 from .helpers import FIXTURES

@@ -18,7 +18,7 @@ from k8slb.rulekit.examples import (
     web_deployment,
 )
 from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE
-from k8slb.selection import codes_to_ids
+from k8slb.run.selection import codes_to_ids
 
 from .helpers import lint_files
 

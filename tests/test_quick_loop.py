@@ -13,7 +13,7 @@ from pathlib import Path
 
 import k8slb
 import tomllib
-from k8slb.fingerprint import package_folders
+from k8slb.run.fingerprint import package_folders
 
 from .helpers import ROOT
 

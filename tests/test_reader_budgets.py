@@ -502,9 +502,10 @@ ISSUE: dict[str, Callable[[], Files]] = {
 def read_here(name: str, files: Files) -> None:
     """Read one case's files as `k8slb check` does, in this process, within CPU_SECONDS
     of CPU time (past it SIGPROF ends the process, and the parent names the case)."""
-    from k8slb.engine import Settings, run
     from k8slb.reading.sources import discover
     from k8slb.rules import ALL_RULES
+    from k8slb.run.engine import run
+    from k8slb.run.settings import Settings
 
     print("reading", name, flush=True)
     with tempfile.TemporaryDirectory() as folder:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from k8slb.cli import cli
+from k8slb.interface.cli import cli
 from k8slb.report.formats import FORMATS, formatter
 from k8slb.rules import ALL_RULES
 

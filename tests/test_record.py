@@ -6,7 +6,7 @@ import dataclasses
 import pickle
 
 from k8slb.core.findings import ObjectRef
-from k8slb.record import record
+from k8slb.core.record import record
 
 
 @record

@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from k8slb.cli import cli
-from k8slb.config import find_config, marked_project
+from k8slb.interface.cli import cli
 from k8slb.reading.charts import enclosing_chart
 from k8slb.reading.sources import discover
+from k8slb.run.config import find_config, marked_project
 
 SERVICE = "apiVersion: v1\nkind: Service\nmetadata: {name: api}\nspec: {ports: [{port: 80}]}\n"
 CHART = "apiVersion: v2\nname: stray\nversion: 0.1.0\n"

@@ -7,13 +7,14 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from k8slb.cli import cli
 from k8slb.core.findings import Finding, Severity
-from k8slb.engine import Settings, run
+from k8slb.interface.cli import cli
 from k8slb.reading.sources import discover
 from k8slb.rulekit.examples import web_deployment
 from k8slb.rules.sigterm_never_reaches_server import pid1
-from k8slb.selection import select_rules
+from k8slb.run.engine import run
+from k8slb.run.selection import select_rules
+from k8slb.run.settings import Settings
 
 from .helpers import lint_files
 

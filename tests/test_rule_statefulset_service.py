@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from click.testing import CliRunner
-from k8slb.cli import cli
 from k8slb.core.findings import Severity
+from k8slb.interface.cli import cli
 from k8slb.rules.statefulset_service_not_headless import _SERVICE, _STATEFULSET
 
 from .helpers import lint_files, lint_paths, lint_text

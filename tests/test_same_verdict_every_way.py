@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from k8slb.cli import cli
+from k8slb.interface.cli import cli
 from k8slb.rulekit.examples import BUILT_HERE, grpc_server
 
 from .test_registry_callers import hotel

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from k8slb.cli import cli
+from k8slb.interface.cli import cli
 
 from .helpers import FIXTURES, ROOT
 
@@ -295,7 +295,7 @@ def test_the_configuration_has_no_key_for_limits_programs_or_network() -> None:
     """What a repository's configuration may set is the findings' selection and the fixes'
     values: a new key that set a limit, ran a program or reached the network would be a
     repository's to turn on, so adding one fails here first."""
-    from k8slb.config import _schema
+    from k8slb.run.config import _schema
 
     assert set(_schema()["properties"]) == {
         "select",
@@ -360,7 +360,7 @@ def test_check_writes_nothing_in_the_tree(tmp_path: Path) -> None:
 
 def test_the_server_answers_only_its_own_user(monkeypatch: pytest.MonkeyPatch) -> None:
     """The peer's user, as the kernel gives it, is compared with the server's own."""
-    from k8slb import server
+    from k8slb.interface import server
 
     if getattr(socket, "SO_PEERCRED", None) is None:
         pytest.skip("the kernel does not tell a socket's peer (the folder's mode keeps others out)")

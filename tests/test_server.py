@@ -20,14 +20,15 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from k8slb import cache as cache_module
-from k8slb import run_memory
-from k8slb.cache import Cache
-from k8slb.cli import cli
-from k8slb.engine import Settings, run
+from k8slb.interface.cli import cli
 from k8slb.reading.sources import discover
 from k8slb.report import json as json_report
 from k8slb.rules import ALL_RULES
+from k8slb.run import cache as cache_module
+from k8slb.run import run_memory
+from k8slb.run.cache import Cache
+from k8slb.run.engine import run
+from k8slb.run.settings import Settings
 
 from .helpers import FIXTURES
 

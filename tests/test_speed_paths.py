@@ -14,13 +14,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from k8slb import engine, parsing, run_memory
-from k8slb.cache import KEPT_RUNS, MARKER, Cache, dumps, loads
 from k8slb.core.results import RunResult
-from k8slb.engine import Settings, run
 from k8slb.reading.sources import discover
 from k8slb.report import json as json_report
 from k8slb.rules import ALL_RULES
+from k8slb.run import engine, parsing, run_memory
+from k8slb.run.cache import KEPT_RUNS, MARKER, Cache, dumps, loads
+from k8slb.run.engine import run
+from k8slb.run.settings import Settings
 
 from .helpers import CORPUS, FIXTURES, count_parses
 
@@ -132,8 +133,8 @@ def test_a_context_run_from_the_cache_reads_the_bodies_of_the_objects_it_needs(
     what a run without the cache finds. A module's code is loaded as lazily."""
     from dataclasses import replace
 
-    from k8slb import parse_codec
     from k8slb.reading.yamltree import YMap
+    from k8slb.run import parse_codec
 
     tree = tmp_path / "tree"
     for team in range(3):
@@ -271,7 +272,7 @@ def test_the_command_line_forks_its_cache_writer_once_its_report_is_out(tmp_path
         "    sys.stdout.write('<fork>\\n'); sys.stdout.flush()\n"
         "    return fork()\n"
         "os.fork = noted\n"
-        "from k8slb.cli import main\n"
+        "from k8slb.interface.cli import main\n"
         "sys.argv = ['k8slb', 'check', '--format', 'json', sys.argv[1]]\n"
         "main()\n"
     )
@@ -294,7 +295,7 @@ def test_a_cache_saved_in_the_background_is_written_once_the_command_is_done(
     """The command line saves its cache in the background: the child that writes it is
     forked when the command is done (cache.write_waiting), not while the process still
     frees its trees and renders its report (each page it then touched would be copied)."""
-    import k8slb.cache as cache_module
+    import k8slb.run.cache as cache_module
 
     monkeypatch.setattr(cache_module, "_waiting", [])
     monkeypatch.setattr(cache_module, "_written", [])
@@ -319,7 +320,7 @@ def test_a_cache_this_process_saved_is_written_before_it_reads_it_again(
 ) -> None:
     """`check --fix` saves the fix's cache, then checks: its check reads what the fix
     saved, as a next process would."""
-    import k8slb.cache as cache_module
+    import k8slb.run.cache as cache_module
 
     monkeypatch.setattr(cache_module, "_waiting", [])
     monkeypatch.setattr(cache_module, "_can_fork", lambda: True)
@@ -497,7 +498,7 @@ def test_racy_files_changed_within_two_seconds_are_read_whatever_their_stamp(
 def test_the_settings_digest_is_the_same_in_every_process() -> None:
     """Set order depends on a per-process hash seed; the cache key must not."""
     code = (
-        "from k8slb.config import Exemption; from k8slb.engine import Settings;"
+        "from k8slb.run.config import Exemption; from k8slb.run.settings import Settings;"
         "print(Settings(rules=(), per_file_ignores={'a/*': frozenset({'KLB201', 'KLB401',"
         " 'KLB301', 'KLB101'})}, exemptions=[Exemption(frozenset({'KLB401', 'KLB402',"
         " 'KLB301'}), 'why')]).digest([]))"

@@ -8,12 +8,13 @@ import json
 from pathlib import Path
 
 from click.testing import CliRunner
-from k8slb.cli import cli
-from k8slb.config import Exemption
-from k8slb.engine import Settings, run
+from k8slb.interface.cli import cli
 from k8slb.reading.sources import discover
 from k8slb.rulekit.examples import READY, web_deployment
 from k8slb.rules import ALL_RULES
+from k8slb.run.config import Exemption
+from k8slb.run.engine import run
+from k8slb.run.settings import Settings
 
 from .helpers import FIXTURES, lint_files, rules_of
 

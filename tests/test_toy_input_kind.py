@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from k8slb.cli import cli
 from k8slb.inputs import READERS
+from k8slb.interface.cli import cli
 
 from tests import toy_input_kind
 from tests.helpers import ROOT

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from k8slb.cli import cli
+from k8slb.interface.cli import cli
 from k8slb.languages import LANGUAGES, Language
 from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE, HPA
 

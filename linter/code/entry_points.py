@@ -16,8 +16,8 @@ from collections.abc import Sequence
 
 from k8slb.code.launchers import IN_PROCESS, PACKAGE_MANAGERS
 from k8slb.core import regex
+from k8slb.core.record import record
 from k8slb.core.shell_words import shell_words
-from k8slb.record import record
 
 _PYTHON = regex.compile(r"^python(?:\d+(?:\.\d+)?)?$")
 _SHELLS = frozenset({"sh", "bash", "ash", "dash", "zsh"})

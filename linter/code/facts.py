@@ -21,8 +21,8 @@ from typing import Any
 
 from k8slb.code.budget import MAX_CHOICES, MAX_PARTS, MAX_TEXT
 from k8slb.core.findings import Problem
+from k8slb.core.record import record
 from k8slb.reading.markers import Marker
-from k8slb.record import record
 
 # Byte strings one of which a file must contain to be worth a CST (cheap pre-check).
 WATCHED = (

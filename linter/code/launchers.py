@@ -28,7 +28,7 @@ import posixpath
 from collections.abc import Sequence
 
 from k8slb.core import regex
-from k8slb.record import record
+from k8slb.core.record import record
 
 
 @record

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from k8slb.record import record
+from k8slb.core.record import record
 
 Step = str | int
 # What each kind of edit can do (the editors: editing/yaml_edit.py, languages/*/edit.py).

@@ -6,7 +6,7 @@ import enum
 from dataclasses import KW_ONLY, field
 
 from k8slb.core.edits import Edit
-from k8slb.record import record
+from k8slb.core.record import record
 
 
 class Severity(enum.IntEnum):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from k8slb.core.findings import Finding
-from k8slb.record import record
+from k8slb.core.record import record
 
 
 @record

@@ -23,9 +23,9 @@ from k8slb.core.edits import (
     YamlEdit,
     prestop_hook,
 )
+from k8slb.core.record import record
 from k8slb.editing.verify import yaml_fix_problem
 from k8slb.reading.yamlcompose import C_LOADER, YAMLProblem, c_nodes
-from k8slb.record import record
 from ruamel.yaml.error import YAMLError
 from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 

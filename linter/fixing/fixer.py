@@ -9,22 +9,23 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass, field
 
-from k8slb.cache import Cache, ParseMemo
 from k8slb.core.edits import ChartEdit, CodeEdit, Edit, LineEdit, Refusal, Refused, YamlEdit
 from k8slb.core.findings import Finding
+from k8slb.core.internal import internal_error
+from k8slb.core.parallel import Work, fork_map
 from k8slb.core.results import RunResult
 from k8slb.editing.chart_fix import apply_chart_edits
 from k8slb.editing.line_edit import edit_lines
 from k8slb.editing.yaml_edit import apply_yaml_edits
-from k8slb.engine import Settings, run
 from k8slb.inputs import MANIFESTS
-from k8slb.internal import internal_error
 from k8slb.languages import language_of, load
-from k8slb.parallel import Work, fork_map
-from k8slb.parsing import Parsed, Unparsed, parse_one
 from k8slb.reading.encodings import codec_for
 from k8slb.reading.sources import Source
 from k8slb.reading.yamlcompose import keeping_composes
+from k8slb.run.cache import Cache, ParseMemo
+from k8slb.run.engine import run
+from k8slb.run.parsing import Parsed, Unparsed, parse_one
+from k8slb.run.settings import Settings
 
 MAX_PASSES = 8
 

@@ -15,13 +15,13 @@ from collections.abc import Callable, MutableMapping, Sequence
 
 from k8slb.core.edits import ChartEdit, Refused, YamlEdit
 from k8slb.core.findings import Finding
+from k8slb.core.parallel import Work, fork_map
+from k8slb.core.record import record
 from k8slb.editing.chart_fix import apply_chart_edits
 from k8slb.editing.verify import yaml_fix_problem
 from k8slb.editing.yaml_edit import TextEdit, YamlFile, apply, text_edits
 from k8slb.fixing.fixer import apply_edits
-from k8slb.parallel import Work, fork_map
 from k8slb.reading.encodings import codec_for, file_bytes
-from k8slb.record import record
 
 
 @record

@@ -16,7 +16,7 @@ from k8slb.reading.manifests import ManifestFile
 
 
 class ReadSettings(Protocol):
-    """The settings of a run a reader renders with (engine.Settings has them)."""
+    """The settings of a run a reader renders with (run/settings.py's Settings has them)."""
 
     @property
     def helm(self) -> HelmOptions: ...

@@ -21,7 +21,7 @@ from functools import cache
 from typing import Any
 
 from k8slb.core import regex
-from k8slb.record import record
+from k8slb.core.record import record
 
 
 @record

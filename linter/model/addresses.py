@@ -11,13 +11,13 @@ from typing import Literal
 
 from k8slb.code.facts import STARTER, EnvRef, EnvText, FlagRef
 from k8slb.core.findings import Related
+from k8slb.core.record import record
 from k8slb.languages.java.parse_spring import environment_name
 from k8slb.model.index import EnvSetting, Index
 from k8slb.model.links import Link
 from k8slb.model.objects import Container, pos_of, service_ports
 from k8slb.reading.objects import K8sObject
 from k8slb.reading.yamltree import YMap
-from k8slb.record import record
 
 Reach = Literal["cluster", "local", "address", "external", "other"]
 

@@ -13,13 +13,13 @@ from collections.abc import Collection, Iterable, Iterator
 from k8slb.code.facts import Channel, CodeFacts, EnvRef, EnvText, FlagRef
 from k8slb.core import regex
 from k8slb.core.findings import Related
+from k8slb.core.record import record
 from k8slb.model.addresses import destinations, parse_grpc_target, services_for, target_parser
 from k8slb.model.index import Index, literal_env
 from k8slb.model.links import CodeLinks
 from k8slb.model.objects import pos_of
 from k8slb.reading.objects import K8sObject
 from k8slb.reading.yamltree import YMap, YSeq
-from k8slb.record import record
 
 # Words that can be addresses: `backend:50051`, `backend.shop.svc.cluster.local`,
 # `dns:///backend.shop:50051`, `http://backend:8080/x`; a bare word is not one.

@@ -24,12 +24,12 @@ from collections.abc import Iterator
 
 from k8slb.core import regex
 from k8slb.core.findings import Related
+from k8slb.core.record import record
 from k8slb.model.index import Index
 from k8slb.model.links import CodeLinks
 from k8slb.model.objects import Container, PodTemplate, pos_of
 from k8slb.reading.objects import K8sObject, dig
 from k8slb.reading.yamltree import YMap, YSeq
-from k8slb.record import record
 
 # The words that make a setting's name a server's own drain delay, each with why it means
 # "keeps serving (health failing) for that long, then stops":

@@ -11,7 +11,7 @@ import json
 from typing import Any
 
 from k8slb.code.facts import Options
-from k8slb.record import record
+from k8slb.core.record import record
 
 INT_MAX = 2**31 - 1  # gRPC reads it as "unlimited"
 

@@ -19,6 +19,7 @@ from dataclasses import replace
 
 from k8slb.code.facts import Loc
 from k8slb.core import regex
+from k8slb.core.record import record
 from k8slb.model.index import (
     Index,
     Target,
@@ -32,7 +33,6 @@ from k8slb.model.well_known import grpc_ports, internal_grpc
 from k8slb.reading.build_files import image_repository
 from k8slb.reading.objects import K8sObject
 from k8slb.reading.yamltree import Pos, YMap
-from k8slb.record import record
 
 GRPC_APP_PROTOCOLS = frozenset({"grpc", "h2c", "kubernetes.io/h2c", "http2"})
 GRPC_PORT = 50051

@@ -8,6 +8,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import PurePath
 from typing import Any
 
+from k8slb.core.record import record
 from k8slb.model.objects import (
     Container,
     PodTemplate,
@@ -29,7 +30,6 @@ from k8slb.model.traffic import (
 from k8slb.model.units import PLAIN, Unit, compatible
 from k8slb.reading.objects import K8sObject, dig
 from k8slb.reading.yamltree import YMap, YSeq
-from k8slb.record import record
 
 
 @record

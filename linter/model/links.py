@@ -49,6 +49,7 @@ from k8slb.code.entry_points import Entry, container_argv, entry_of
 from k8slb.code.facts import CodeFacts, EnvRef, EnvText, Listen, Loc, Registration, Route, Server
 from k8slb.code.projects import GoPackages, ImportGraph
 from k8slb.core import regex
+from k8slb.core.record import record
 from k8slb.core.results import LinkRow
 from k8slb.core.shell_words import shell_words
 from k8slb.languages import LANGUAGES
@@ -66,7 +67,6 @@ from k8slb.reading.build_files import (
     image_tag,
 )
 from k8slb.reading.objects import K8sObject
-from k8slb.record import record
 
 
 @record

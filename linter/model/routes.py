@@ -25,10 +25,10 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from k8slb.core.record import record
 from k8slb.model.objects import namespace_key
 from k8slb.reading.manifests import ProxyConfig
 from k8slb.reading.objects import K8sObject, dig
-from k8slb.record import record
 
 GRPC_BACKEND = "nginx.ingress.kubernetes.io/backend-protocol"
 ALB_PROTOCOL = "alb.ingress.kubernetes.io/backend-protocol-version"

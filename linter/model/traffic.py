@@ -14,10 +14,10 @@ from collections.abc import Sequence
 from typing import Any, Literal
 
 from k8slb.core import regex
+from k8slb.core.record import record
 from k8slb.model.objects import namespace_key, pod_template, service_ports, target_port
 from k8slb.reading.objects import K8sObject, dig
 from k8slb.reading.yamltree import YMap, YSeq
-from k8slb.record import record
 
 # Words of port names that mean "this port is scraped or profiled, not called": a port
 # whose name is made of them only (`metrics`, `prometheus`, `pprof`, `profiling`,

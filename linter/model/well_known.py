@@ -11,7 +11,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from k8slb.record import record
+from k8slb.core.record import record
 
 
 @record

@@ -19,12 +19,12 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from k8slb.core import regex
+from k8slb.core.record import record
 from k8slb.core.shell_words import shell_words
 from k8slb.languages import LANGUAGES
 from k8slb.reading import java_builds
 from k8slb.reading.java_builds import GrpcJavaBuild, read_grpc_java
 from k8slb.reading.yamltree import YMap, YSeq
-from k8slb.record import record
 
 # The files whose folder is a program's, for the languages that have them: a module belongs
 # to the nearest such folder above it (projects.py).

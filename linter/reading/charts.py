@@ -20,12 +20,12 @@ from typing import Any
 
 from k8slb.core import regex
 from k8slb.core.findings import Problem, Severity
+from k8slb.core.record import record
 from k8slb.reading.bounded import read_bounded
 from k8slb.reading.chart_packages import packed
 from k8slb.reading.chart_schema import Reach, reaching_out, without_schemas
 from k8slb.reading.file_digest import content_digest
 from k8slb.reading.repository import git_top, repository_of, upward
-from k8slb.record import record
 
 CHART_FILES = ("Chart.yaml", "Chart.yml")
 UNRENDERED = "KLB003"  # a chart Helm cannot render, or that nothing here can render

@@ -14,7 +14,7 @@ import tokenize
 from collections.abc import MutableMapping
 from pathlib import Path
 
-from k8slb.record import record
+from k8slb.core.record import record
 
 _YAML_BOMS = (  # longest first: the UTF-32 LE mark starts with the UTF-16 LE one
     (codecs.BOM_UTF32_LE, "utf-32-le"),

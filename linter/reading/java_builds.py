@@ -17,7 +17,7 @@ import sys
 from collections.abc import Iterator, Mapping, Sequence
 
 from k8slb.core import regex
-from k8slb.record import record
+from k8slb.core.record import record
 
 if sys.version_info >= (3, 11):
     import tomllib

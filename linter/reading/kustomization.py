@@ -9,8 +9,8 @@ import os
 from collections.abc import Iterator
 
 from k8slb.core import regex
+from k8slb.core.record import record
 from k8slb.reading.repository import inside
-from k8slb.record import record
 
 KUSTOMIZATION_FILES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
 

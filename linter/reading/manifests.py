@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from k8slb.core import regex
 from k8slb.core.findings import Problem, Severity
+from k8slb.core.record import record
 from k8slb.reading.encodings import yaml_codec
 from k8slb.reading.kustomization import (
     KUSTOMIZATION_FILES,
@@ -22,7 +23,6 @@ from k8slb.reading.objects import KINDS, K8sObject, api_group
 from k8slb.reading.repository import repository_of
 from k8slb.reading.shapes import shape_errors, without_fields
 from k8slb.reading.yamltree import Document, YMap, YSeq
-from k8slb.record import record
 
 # Go-template text where YAML structure should be: a line that is a template action
 # (`{{- if .Values.x }}`, `- {{ include ... }}`) or an unquoted value that starts with one

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from k8slb.core.findings import ObjectRef
+from k8slb.core.record import record
 from k8slb.reading.yamltree import Pos, YMap
-from k8slb.record import record
 
 
 @record

@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # jsonschema is imported only when an object is malformed
     from jsonschema import Draft7Validator, ValidationError
 from k8slb import schema
+from k8slb.core.record import record
 from k8slb.reading.yamltree import Pos, YMap, YSeq
-from k8slb.record import record
 
 _TYPE_NAMES = {
     "object": "a mapping",

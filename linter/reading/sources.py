@@ -13,12 +13,12 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
+from k8slb.core.record import record
 from k8slb.inputs import MANIFESTS, READERS, reader_of, reported
 from k8slb.languages import language_of as code_language
 from k8slb.reading.bounded import read_bounded
 from k8slb.reading.kustomization import KUSTOMIZATION_FILES, patch_files, references
 from k8slb.reading.repository import git_top, inside, repository_of
-from k8slb.record import record
 
 if TYPE_CHECKING:  # imported where a pattern is compiled: a one-file run may need none
     import pathspec

@@ -23,8 +23,8 @@ import warnings
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from k8slb.core.record import record
 from k8slb.reading.yamltree import Document, Pos, YMap, YSeq
-from k8slb.record import record
 from ruamel.yaml import YAML
 from ruamel.yaml.error import MarkedYAMLError, StreamMark, YAMLError
 from ruamel.yaml.events import (

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any, overload
 
-from k8slb.record import record
+from k8slb.core.record import record
 
 Pos = tuple[int, int]
 """1-based (line, column)."""

@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from k8slb.core.findings import Finding
+from k8slb.core.record import record
 from k8slb.reading.encodings import file_bytes, text_lines
-from k8slb.record import record
 from k8slb.report.output_file import write_whole
 
 FORMAT = 1

@@ -14,10 +14,10 @@ from urllib.parse import quote
 from k8slb import __version__
 from k8slb.core.findings import Finding, Severity
 from k8slb.core.results import RunResult
-from k8slb.docs import rule_markdown
 from k8slb.fixing.suggest import Replacement, suggestions
 from k8slb.reading.encodings import UTF8, codec_for, newline_lines
 from k8slb.report.baseline import key_of
+from k8slb.report.docs import rule_markdown
 from k8slb.report.formatter import Formatter, RenderOptions
 from k8slb.rulekit.base import Rule
 from k8slb.rules import ALL_RULES

@@ -25,6 +25,7 @@ from typing import ClassVar, Literal, TypeVar
 from k8slb.code.facts import Channel, CodeFacts, EnvRef, Loc
 from k8slb.core.edits import Edit, FixValues, YamlEdit
 from k8slb.core.findings import NO_FIX, Finding, FixInfo, Problem, Related, Severity
+from k8slb.core.record import record
 from k8slb.inputs import MANIFESTS
 from k8slb.languages import LANGUAGES
 from k8slb.model.addresses import Address, Destination, destinations
@@ -40,7 +41,6 @@ from k8slb.reading.java_builds import GrpcJavaBuild, LibraryVersion, grpc_java_v
 from k8slb.reading.manifests import ProxyConfig
 from k8slb.reading.objects import K8sObject
 from k8slb.reading.yamltree import Pos
-from k8slb.record import record
 
 
 @record

@@ -17,8 +17,8 @@ from typing import Any
 
 from k8slb.code.facts import Channel, Loc, Server, Stop, Wait
 from k8slb.core.edits import CodeEdit
+from k8slb.core.record import record
 from k8slb.languages import LANGUAGES, load
-from k8slb.record import record
 
 
 @record

@@ -9,6 +9,7 @@ import weakref
 from collections.abc import Sequence
 
 from k8slb.core.findings import Related
+from k8slb.core.record import record
 from k8slb.model.dialers import Dialer, config_dialers
 from k8slb.model.index import Index, service_type
 from k8slb.model.objects import Container, PodTemplate, namespace_key, service_ports, target_port
@@ -18,7 +19,6 @@ from k8slb.model.well_known import unreached
 from k8slb.reading.build_files import image_repository
 from k8slb.reading.objects import K8sObject, dig
 from k8slb.reading.yamltree import YMap, YSeq
-from k8slb.record import record
 from k8slb.rulekit.base import Context
 
 

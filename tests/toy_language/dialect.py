@@ -7,8 +7,8 @@ from typing import Any
 
 from k8slb.code.facts import Channel
 from k8slb.core.edits import CodeEdit
+from k8slb.core.record import record
 from k8slb.model.grpc_options import SERVICE_CONFIG
-from k8slb.record import record
 from k8slb.rulekit.dialect import Dialect
 
 

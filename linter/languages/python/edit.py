@@ -17,10 +17,10 @@ from typing import Any, cast
 
 import libcst as cst
 from k8slb.core.edits import CodeEdit, PythonEdit, Refused
+from k8slb.core.record import record
 from k8slb.editing.verify import python_fix_problem
 from k8slb.languages.python.edit_lines import balanced, line_length_for, split_call, split_sequence
 from k8slb.reading.encodings import code_lines
-from k8slb.record import record
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 from libcst.metadata import position_provider as _libcst_positions
 

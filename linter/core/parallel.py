@@ -15,8 +15,8 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from k8slb.progress import QUIET, Progress
-from k8slb.record import record
+from k8slb.core.progress import QUIET, Progress
+from k8slb.core.record import record
 
 if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor

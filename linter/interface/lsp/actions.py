@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from k8slb.core.findings import Finding
 from k8slb.fixing.noqa import add_noqa
 from k8slb.fixing.suggest import Replacement, changed_span, suggestions
-from k8slb.lsp.positions import Text, uri_of
-from k8slb.lsp.state import Workspace
+from k8slb.interface.lsp.positions import Text, uri_of
+from k8slb.interface.lsp.state import Workspace
 from k8slb.reading.charts import unpack
 from k8slb.reading.encodings import UTF8, codec_for
 from lsprotocol import types

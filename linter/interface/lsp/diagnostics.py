@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from k8slb.core.findings import Finding, Severity
 from k8slb.core.results import RunResult
-from k8slb.lsp.positions import Text, uri_of
+from k8slb.interface.lsp.positions import Text, uri_of
 from k8slb.report.sarif import DOCS
 from lsprotocol import types
 

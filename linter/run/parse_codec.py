@@ -22,9 +22,9 @@ from typing import TYPE_CHECKING, Any
 
 from k8slb.code.facts import CodeFacts
 from k8slb.core.findings import ObjectRef
-from k8slb.data_pickle import load_part
 from k8slb.reading.objects import KINDS, K8sObject, api_group
 from k8slb.reading.yamltree import YMap
+from k8slb.run.data_pickle import load_part
 
 # The only characters outside ASCII whose lower case holds an ASCII letter (the Kelvin
 # sign's is k; a dotted capital I's is i and a combining dot), as UTF-8.

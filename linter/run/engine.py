@@ -9,21 +9,19 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TypeVar
 
-from k8slb.cache import Cache, ParseMemo
 from k8slb.code.facts import CodeFacts
 from k8slb.code.imported import resolve_imports
 from k8slb.code.projects import assign_projects
-from k8slb.config import Exemption
-from k8slb.core.edits import FixValues
 from k8slb.core.findings import Finding, ObjectRef, Problem
+from k8slb.core.internal import internal_error
+from k8slb.core.progress import QUIET, Progress
+from k8slb.core.record import record
 from k8slb.core.results import RunResult
 from k8slb.inputs import MANIFESTS, READERS, Reader, ReadSettings, reader_of
-from k8slb.internal import internal_error
 from k8slb.languages import LANGUAGES, load
 from k8slb.model.index import Index
 from k8slb.model.links import (
     CodeLinks,
-    Pin,
     link_code,
     link_code_again,
     link_rows,
@@ -31,8 +29,6 @@ from k8slb.model.links import (
 )
 from k8slb.model.runtimes import build_contexts
 from k8slb.model.units import deployment_units
-from k8slb.parsing import Parsed, Unparsed, parse_all
-from k8slb.progress import QUIET, Progress
 from k8slb.reading.build_files import (
     BuildFacts,
     BuildFile,
@@ -40,60 +36,19 @@ from k8slb.reading.build_files import (
     read_build_file,
 )
 from k8slb.reading.chart_findings import RenderedTemplate
-from k8slb.reading.charts import HelmOptions, Rendering, real_path
-from k8slb.reading.file_digest import content_digest
+from k8slb.reading.charts import Rendering, real_path
 from k8slb.reading.manifests import ManifestFile
 from k8slb.reading.sources import Source
-from k8slb.record import record
-from k8slb.relocation import relocate
 from k8slb.rulekit.base import Context, Rule
 from k8slb.rules.unread_file import UNREAD_FILE
 from k8slb.rules.unused_suppression import UnusedSuppression
-from k8slb.run_memory import RunMemory
-from k8slb.selection import unknown_codes
-from k8slb.suppressions import Suppressions, judgeable
-
-
-@record
-class Settings:
-    rules: Sequence[type[Rule]]
-    kubernetes_version: tuple[int, int] = (1, 30)
-    mesh: str = "none"
-    fix_values: FixValues = field(default_factory=FixValues)
-    per_file_ignores: Mapping[str, frozenset[str]] = field(default_factory=dict)
-    exemptions: Sequence[Exemption] = ()
-    config_root: Path | None = None
-    report_unused_ignores: bool = False
-    today: datetime.date | None = None  # when exemptions expire; None: the real today
-    helm: HelmOptions = field(default_factory=HelmOptions)
-    links: Mapping[str, Pin] = field(default_factory=dict)  # pinned: container key -> code
-    config_file: str | None = None  # the configuration read, if any
-
-    def digest(self, sources: Sequence[Source]) -> str:
-        """Everything besides the sources' bytes that a run's result depends on: the one
-        place a cached result's key is made of (with the bytes of the files, run_key), so
-        an input left out here is an answer the cache gets wrong (sets sorted: their order
-        changes from one process to the next). k8slb's own code, the compiled builder
-        among it, keys the cache's folder (cache_version)."""
-        return repr(
-            (
-                (self.config_file, self.config_file and content_digest(self.config_file)),
-                # what the rendered sources render with, only for the kinds the run has
-                # (finding the Helm engine's version costs a run without charts some 15 ms)
-                [reader.inputs(self) for reader in _readers_of(sources) if reader.renders],
-                [rule.id for rule in self.rules],
-                self.kubernetes_version,
-                self.mesh,
-                self.fix_values,
-                sorted((pattern, sorted(ids)) for pattern, ids in self.per_file_ignores.items()),
-                [(sorted(e.rules), replace(e, rules=frozenset())) for e in self.exemptions],
-                str(self.config_root),
-                self.report_unused_ignores,
-                self.today or datetime.date.today(),
-                sorted(self.links.items()),
-                [(s.path, s.language, s.report, s.unread) for s in sources],
-            )
-        )
+from k8slb.run.cache import Cache, ParseMemo
+from k8slb.run.parsing import Parsed, Unparsed, parse_all
+from k8slb.run.relocation import relocate
+from k8slb.run.run_memory import RunMemory
+from k8slb.run.selection import unknown_codes
+from k8slb.run.settings import Settings
+from k8slb.run.suppressions import Suppressions, judgeable
 
 
 @dataclass
@@ -256,12 +211,6 @@ def _gather(
     for language in {module.language for module in read.modules}:
         if LANGUAGES[language].settle:
             load(LANGUAGES[language].settle)(read.modules)
-
-
-def _readers_of(sources: Sequence[Source]) -> list[Reader]:
-    """The readers of the kinds among the sources, in the registry's order."""
-    kinds = {source.language for source in sources}
-    return [reader for name, reader in READERS.items() if name in kinds]
 
 
 def _links(source: Source) -> bool:

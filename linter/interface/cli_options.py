@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import click
-from k8slb.choices import MESHES, parse_version
-from k8slb.internal import DEBUG_ENV
+from k8slb.core.choices import MESHES, parse_version
+from k8slb.core.internal import DEBUG_ENV
 from k8slb.report.formats import FORMATS, formatter
 
 NOQA_STYLES = ("comment", "annotation")  # what --add-noqa writes

@@ -16,15 +16,25 @@ from collections.abc import Set as AbstractSet
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from k8slb.cache import Cache, ParseMemo
-from k8slb.choices import (
+from k8slb.core.choices import (
     DEFAULT_BASELINE,
     EXIT_CLEAN,
     EXIT_ERROR,
     EXIT_FINDINGS,
     parse_version,
 )
-from k8slb.config import (
+from k8slb.core.findings import Finding, Severity
+from k8slb.core.parallel import default_jobs
+from k8slb.core.progress import QUIET, Progress
+from k8slb.core.record import record
+from k8slb.core.results import RunResult
+from k8slb.reading.charts import HelmOptions
+from k8slb.reading.repository import inside, repository_of
+from k8slb.reading.sources import STDIN, Discovery, Exclude, discover, with_context
+from k8slb.report import baseline as baselines
+from k8slb.rules.unused_suppression import UnusedSuppression
+from k8slb.run.cache import Cache, ParseMemo
+from k8slb.run.config import (
     Config,
     ConfigError,
     expiry_warnings,
@@ -34,20 +44,10 @@ from k8slb.config import (
     project_root,
     shown_path,
 )
-from k8slb.core.findings import Finding, Severity
-from k8slb.core.results import RunResult
-from k8slb.engine import Settings
-from k8slb.engine import run as run_engine
-from k8slb.incremental import after_edit
-from k8slb.parallel import default_jobs
-from k8slb.progress import QUIET, Progress
-from k8slb.reading.charts import HelmOptions
-from k8slb.reading.repository import inside, repository_of
-from k8slb.reading.sources import STDIN, Discovery, Exclude, discover, with_context
-from k8slb.record import record
-from k8slb.report import baseline as baselines
-from k8slb.rules.unused_suppression import UnusedSuppression
-from k8slb.selection import SelectionError, select_rules, split_codes
+from k8slb.run.engine import run as run_engine
+from k8slb.run.incremental import after_edit
+from k8slb.run.selection import SelectionError, select_rules, split_codes
+from k8slb.run.settings import Settings
 
 if TYPE_CHECKING:  # the fixer (ruamel's composer, libcst) is loaded by a fix alone
     from k8slb.fixing.fixer import FixOutcome
@@ -55,6 +55,7 @@ if TYPE_CHECKING:  # the fixer (ruamel's composer, libcst) is loaded by a fix al
 __all__ = [
     "ConfigError",
     "NoqaOutcome",
+    "Options",
     "Run",
     "UsageError",
     "add_noqa",
@@ -92,82 +93,113 @@ def _ignore(_: str) -> None:
     pass
 
 
+@record
+class Options:
+    """What a run is asked for besides its paths: the command line's options, each over
+    the configuration's (an empty or None one leaves the configuration's, else the default)."""
+
+    # the rules run, and what fails the run
+    select: Sequence[str] = ()
+    extend_select: Sequence[str] = ()
+    ignore: Sequence[str] = ()
+    exit_zero: bool = False
+    fail_on: str | None = None
+    report_unused_ignores: bool = False
+    # the cluster
+    kubernetes_version: tuple[int, int] | None = None
+    mesh: str | None = None
+    # the configuration
+    config_path: Path | None = None
+    isolated: bool = False
+    # the files read, and those read as context only
+    stdin_filename: str | None = None
+    context: Sequence[str] = ()
+    project_context: bool = True
+    kustomize: bool = False
+    exclude: Sequence[str] = ()
+    extend_exclude: Sequence[str] = ()
+    force_exclude: bool = False
+    # Helm's rendering
+    helm_values: Sequence[str] = ()
+    helm_set: Sequence[str] = ()
+    helm_release: str | None = None
+    helm_namespace: str | None = None
+    helm_skip_schema_validation: bool = False
+
+
 def plan(
     paths: Sequence[str],
-    select: Sequence[str] = (),
-    extend_select: Sequence[str] = (),
-    ignore: Sequence[str] = (),
-    exit_zero: bool = False,
-    fail_on: str | None = None,
-    kubernetes_version: tuple[int, int] | None = None,
-    mesh: str | None = None,
-    stdin_filename: str | None = None,
-    config_path: Path | None = None,
-    isolated: bool = False,
-    report_unused_ignores: bool = False,
-    context: Sequence[str] = (),
-    project_context: bool = True,
-    helm_values: Sequence[str] = (),
-    helm_set: Sequence[str] = (),
-    helm_release: str | None = None,
-    helm_namespace: str | None = None,
-    helm_skip_schema_validation: bool = False,
-    kustomize: bool = False,
-    exclude: Sequence[str] = (),
-    extend_exclude: Sequence[str] = (),
-    force_exclude: bool = False,
+    options: Options | None = None,
+    *,
     note: Callable[[str], None] = _ignore,
     warn: Callable[[str], None] = _ignore,
 ) -> Run:
     """The options over the configuration over the defaults, and the files they name.
     `note` hears what `-v` tells: the configuration used, the project context added;
     `warn` what is always told: an exemption that expires soon, today, or has expired."""
+    options = options or Options()
     start = _start(paths or ["."])
-    config = _config(config_path, isolated, start, note)
+    config = _config(options.config_path, options.isolated, start, note)
     for warning in expiry_warnings(config, datetime.date.today()):
         warn(warning)
-    try:
-        chosen = split_codes(select) or config.select or []
-        extra = split_codes(extend_select)
-        if extra and chosen:  # with nothing chosen every rule runs already
-            chosen = [*chosen, *extra]
-        rules = select_rules(chosen, [*config.ignore, *split_codes(ignore)])
-    except SelectionError as error:
-        raise UsageError(str(error)) from None
-    settings = Settings(
-        rules=rules,
-        kubernetes_version=kubernetes_version or parse_version(config.kubernetes_version or "1.30"),
-        mesh=mesh or config.mesh or "none",
-        fix_values=config.fix,
-        per_file_ignores=config.per_file_ignores,
-        exemptions=config.exemptions,
-        config_root=config.root,
-        report_unused_ignores=report_unused_ignores,
-        helm=HelmOptions(
-            values=(*config.helm.values, *helm_values),
-            set_values=tuple(helm_set),
-            release=helm_release or config.helm.release,
-            namespace=helm_namespace or config.helm.namespace,
-            value_sets=config.helm.value_sets,
-            skip_schema=helm_skip_schema_validation,
-        ),
-        links=config.links,
-        config_file=str(config.path) if config.path else None,
-    )
-    leave_out = _exclude(config, exclude, extend_exclude, force_exclude)
-    found = discover(paths or ["."], stdin_filename, leave_out, kustomize)
-    if not context and project_context:
-        context = _projects_of(paths)
-        for folder in context:
-            note(f"project context: {folder}")
-    if context:
-        found = with_context(found, discover(context, None, leave_out, kustomize, report=False))
-    severity = Severity.parse(fail_on or config.fail_on or "warning")
+    settings = _settings(config, options)
+    found = _found(paths, config, options, note)
+    severity = Severity.parse(options.fail_on or config.fail_on or "warning")
     root = config.path.parent.resolve() if config.path else project_root(start)
     if config.baseline is None:
         _default_baseline_stays_in(root)
     baseline = Path(shown_path(config.baseline or root / DEFAULT_BASELINE))  # KLB005's path
-    return Run(found, settings, severity, root, exit_zero, baseline)
+    return Run(found, settings, severity, root, options.exit_zero, baseline)
+
+
+def _settings(config: Config, options: Options) -> Settings:
+    """The run's settings: the options over the configuration over the defaults."""
+    try:
+        chosen = split_codes(options.select) or config.select or []
+        extra = split_codes(options.extend_select)
+        if extra and chosen:  # with nothing chosen every rule runs already
+            chosen = [*chosen, *extra]
+        rules = select_rules(chosen, [*config.ignore, *split_codes(options.ignore)])
+    except SelectionError as error:
+        raise UsageError(str(error)) from None
+    version = options.kubernetes_version or parse_version(config.kubernetes_version or "1.30")
+    return Settings(
+        rules=rules,
+        kubernetes_version=version,
+        mesh=options.mesh or config.mesh or "none",
+        fix_values=config.fix,
+        per_file_ignores=config.per_file_ignores,
+        exemptions=config.exemptions,
+        config_root=config.root,
+        report_unused_ignores=options.report_unused_ignores,
+        helm=HelmOptions(
+            values=(*config.helm.values, *options.helm_values),
+            set_values=tuple(options.helm_set),
+            release=options.helm_release or config.helm.release,
+            namespace=options.helm_namespace or config.helm.namespace,
+            value_sets=config.helm.value_sets,
+            skip_schema=options.helm_skip_schema_validation,
+        ),
+        links=config.links,
+        config_file=str(config.path) if config.path else None,
+    )
+
+
+def _found(
+    paths: Sequence[str], config: Config, options: Options, note: Callable[[str], None]
+) -> Discovery:
+    """The files the paths name, and their projects' others as context (read, not reported)."""
+    leave_out = _exclude(config, options.exclude, options.extend_exclude, options.force_exclude)
+    found = discover(paths or ["."], options.stdin_filename, leave_out, options.kustomize)
+    context = options.context
+    if not context and options.project_context:
+        context = _projects_of(paths)
+        for folder in context:
+            note(f"project context: {folder}")
+    if context:
+        more = discover(context, None, leave_out, options.kustomize, report=False)
+        found = with_context(found, more)
+    return found
 
 
 def _default_baseline_stays_in(root: Path) -> None:

@@ -10,13 +10,13 @@ import sys
 import time
 from collections.abc import Mapping, Sequence
 
-from k8slb.cache import Cache, run_key
+from k8slb.core.record import record
 from k8slb.core.results import RunResult
 from k8slb.inputs import reader_of
 from k8slb.languages import LANGUAGES
 from k8slb.reading.build_files import names_builds
 from k8slb.reading.sources import Language, Source
-from k8slb.record import record
+from k8slb.run.cache import Cache, run_key
 
 Plan = tuple[tuple[str, Language, bool, str | None], ...]  # each source's path and kind
 

@@ -15,8 +15,8 @@ from typing import Any, ClassVar
 _REBUILDERS = {
     ("k8slb.reading.yamltree", "_ymap"),
     ("k8slb.reading.yamltree", "_yseq"),
-    ("k8slb.parse_codec", "_object"),
-    ("k8slb.parse_codec", "_facts"),
+    ("k8slb.run.parse_codec", "_object"),
+    ("k8slb.run.parse_codec", "_facts"),
 }
 
 

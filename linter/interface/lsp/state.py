@@ -16,17 +16,18 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from k8slb import api, incremental
-from k8slb.cache import ParseMemo
-from k8slb.config import YAML_NAMES
 from k8slb.core.results import RunResult
-from k8slb.engine import detached
 from k8slb.fixing.fixer import FixOutcome
 from k8slb.inputs import reader_of, reported
+from k8slb.interface import api
 from k8slb.reading.charts import pack, pack_members, unpack
 from k8slb.reading.encodings import UTF8, codec_for
 from k8slb.reading.repository import inside
 from k8slb.reading.sources import Source, language_of
+from k8slb.run import incremental
+from k8slb.run.cache import ParseMemo
+from k8slb.run.config import YAML_NAMES
+from k8slb.run.engine import detached
 
 # The files that configure a run: a change to one of them is a new plan.
 CONFIG_NAMES = frozenset({*YAML_NAMES, "pyproject.toml"})

@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 import click
 from k8slb import __version__
-from k8slb.choices import DEFAULT_BASELINE, EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS
-from k8slb.cli_options import (
+from k8slb.core.choices import DEFAULT_BASELINE, EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS
+from k8slb.core.internal import debugging, internal_error
+from k8slb.interface.cli_options import (
     NO_CACHE,
     NOQA_STYLES,
     TABLE_OR_JSON,
@@ -26,35 +27,54 @@ from k8slb.cli_options import (
     formats_that,
     use_colour,
 )
-from k8slb.internal import debugging, internal_error
+from k8slb.interface.server import DEFAULT_IDLE_MINUTES
 from k8slb.report.formats import formatter
 from k8slb.report.printable import printable
-from k8slb.server import DEFAULT_IDLE_MINUTES
 
 if TYPE_CHECKING:  # the rest is imported by the command that needs it: `--help` is quick
-    from k8slb.api import Run
-    from k8slb.cache import Cache
+    from typing import IO
+
     from k8slb.core.findings import Finding
     from k8slb.core.results import RunResult
     from k8slb.fixing.fixer import FixOutcome
+    from k8slb.interface.api import Run
     from k8slb.report.formatter import Formatter, RenderOptions
+    from k8slb.run.cache import Cache
 
 
 def _fail(message: str) -> None:
     click.echo(f"k8slb: error: {printable(message)}", err=True)
 
 
+class Failed(click.ClickException):
+    """A command that cannot do what it was asked: said as k8slb says an error, exit 2.
+    Click shows it and exits (in a process of its own, a served run, a test's runner)."""
+
+    exit_code = EXIT_ERROR
+
+    def show(self, file: IO[Any] | None = None) -> None:
+        _fail(self.message)
+
+
+def _finish(errors: Sequence[str], code: int) -> NoReturn:
+    """The end of a command that ran: its errors said, and the exit code the README states
+    (2 when anything could not be read or written, else what the command's result says)."""
+    for message in errors:
+        _fail(message)
+    sys.exit(EXIT_ERROR if errors else code)
+
+
 def make_run(**options: Any) -> Run:
     """The run the options plan (api.plan), its problems said as a command line says them:
     a configuration that cannot be read exits 2, options that mean nothing are a usage
     error."""
-    from k8slb import api
+    from k8slb.interface import api
 
     try:
-        return api.plan(**options, note=_note, warn=_warn)
+        asked = api.Options(**{name: v for name, v in options.items() if name != "paths"})
+        return api.plan(options["paths"], asked, note=_note, warn=_warn)
     except api.ConfigError as error:
-        _fail(str(error))
-        sys.exit(EXIT_ERROR)
+        raise Failed(str(error)) from None
     except api.UsageError as error:
         raise click.UsageError(str(error)) from None
 
@@ -90,7 +110,7 @@ def cli() -> None:
 
 def _cache_for(job: Run, *, no_cache: bool) -> Cache | None:
     """The project's cache, unless asked for none or the text comes from stdin."""
-    from k8slb.cache import Cache
+    from k8slb.run.cache import Cache
 
     cache = (
         None
@@ -197,8 +217,8 @@ def check(
     noqa_style: str,
     **options: Any,
 ) -> None:
-    from k8slb import api
-    from k8slb.parallel import default_jobs
+    from k8slb.core.parallel import default_jobs
+    from k8slb.interface import api
     from k8slb.report.formatter import RenderOptions
 
     _refuse_two_writers(then_fix=then_fix, add_noqa=add_noqa, write_baseline=write_baseline)
@@ -238,7 +258,7 @@ def check(
     if add_noqa:
         if _from_stdin(job):
             raise click.UsageError("--add-noqa edits files: it cannot edit stdin")
-        sys.exit(_add_noqa(result, job, noqa_style))
+        _add_noqa(result, job, noqa_style)
     shown = RenderOptions(
         colour=use_colour() and output_file is None,
         to_terminal=output_file is None,
@@ -253,9 +273,7 @@ def check(
         # as ruff does: an empty folder, or a path k8slb reads nothing in, is not a pass
         named = ", ".join(str(p) for p in options.get("paths") or ()) or "."
         _warn(f"no file k8slb reads under {named} ({READ})")
-    for message in result.errors:
-        _fail(message)
-    sys.exit(job.exit_code(result))
+    _finish(result.errors, job.exit_code(result))
 
 
 def _refuse_two_writers(*, then_fix: bool, add_noqa: bool, write_baseline: bool) -> None:
@@ -299,8 +317,8 @@ def _refuse_what_the_format_omits(
 def _checked(job: Run, *, jobs: int | None, no_cache: bool, watched: bool) -> RunResult:
     """The run checked (api.check) with its cache, a progress bar when a person watches,
     and its warnings said."""
-    from k8slb import api
-    from k8slb.progress import QUIET, Progress
+    from k8slb.core.progress import QUIET, Progress
+    from k8slb.interface import api
 
     cache = _cache_for(job, no_cache=no_cache)
     for source in job.found.sources:
@@ -323,15 +341,12 @@ def _write_baseline(target: Path, result: RunResult) -> NoReturn:
     try:
         count = baselines.write(target, result.findings, result.contents)
     except OSError as error:
-        _fail(f"{target}: cannot write the baseline: {error.strerror or error}")
-        sys.exit(EXIT_ERROR)
+        raise Failed(f"{target}: cannot write the baseline: {error.strerror or error}") from None
     click.echo(
         f"Wrote {count} finding{'s' * (count != 1)} to {target}; "
         "`k8slb check` now reports only the others."
     )
-    for message in result.errors:
-        _fail(message)
-    sys.exit(EXIT_ERROR if result.errors else EXIT_CLEAN)
+    _finish(result.errors, EXIT_CLEAN)
 
 
 def _print_report(
@@ -361,11 +376,10 @@ def _print_report(
         click.echo(f"{text_report.summary(result)}\nReport written to {output_file}.")
 
 
-def _add_noqa(result: RunResult, job: Run, style: str) -> int:
-    """Write the suppressions (api.add_noqa) and say so; the exit code: 0 when every
-    finding is silenced now, 1 when some could not be, 2 when a file could not be written
-    or read."""
-    from k8slb import api
+def _add_noqa(result: RunResult, job: Run, style: str) -> NoReturn:
+    """Write the suppressions (api.add_noqa) and say so; the exit: 0 when every finding is
+    silenced now, 1 when some could not be, 2 when a file could not be written or read."""
+    from k8slb.interface import api
 
     added = api.add_noqa(result, job, style)
     for refusal in added.refused:
@@ -380,11 +394,7 @@ def _add_noqa(result: RunResult, job: Run, style: str) -> int:
         f"Silenced {silenced} finding{'s' * (silenced != 1)} in {files} file{'s' * (files != 1)}"
         + (f" ({', '.join(how)})." if how else ".")
     )
-    for message in result.errors:
-        _fail(message)
-    if result.errors:
-        return EXIT_ERROR
-    return EXIT_FINDINGS if added.refused else EXIT_CLEAN
+    _finish(result.errors, EXIT_FINDINGS if added.refused else EXIT_CLEAN)
 
 
 def _write_report(path: Path, text: str) -> str | None:
@@ -429,8 +439,8 @@ def fix(
     **options: Any,
 ) -> None:
     """Apply the fixes of the findings under PATHS, in place (`-`: fix stdin to stdout)."""
-    from k8slb import api
     from k8slb.fixing.diff import unified_diff
+    from k8slb.interface import api
     from k8slb.report.formatter import RenderOptions
 
     job = make_run(**options)
@@ -469,15 +479,13 @@ def fix(
             outcome, done, diff=diff, unsafe=unsafe_fixes, not_written=not_written
         )
         click.echo(summary, file=report)
-    for message in errors:
-        _fail(message)
-    if errors:
-        sys.exit(EXIT_ERROR)
     if diff:
-        sys.exit(EXIT_FINDINGS if outcome.fixed_text and not job.exit_zero else EXIT_CLEAN)
-    if exit_non_zero_on_fix and (set(outcome.fixed_text) - unwritten):
-        sys.exit(EXIT_FINDINGS)
-    sys.exit(job.exit_code(result))
+        code = EXIT_FINDINGS if outcome.fixed_text and not job.exit_zero else EXIT_CLEAN
+    elif exit_non_zero_on_fix and (set(outcome.fixed_text) - unwritten):
+        code = EXIT_FINDINGS
+    else:
+        code = job.exit_code(result)
+    _finish(errors, code)
 
 
 def _show_or_write_fixes(
@@ -659,8 +667,8 @@ def explain_links(output_format: str, no_cache: bool, **options: Any) -> None:
     (strongest first; what it overrules too). No rule is run."""
     from dataclasses import replace
 
-    from k8slb import engine
     from k8slb.report.links import links_json, links_text
+    from k8slb.run import engine
 
     job = make_run(**options)
     cache = _cache_for(job, no_cache=no_cache)  # the parses a check left: no file parsed again
@@ -669,22 +677,19 @@ def explain_links(output_format: str, no_cache: bool, **options: Any) -> None:
     for warning in result.warnings:
         _warn(warning)
     click.echo((links_json if output_format == "json" else links_text)(result.links), nl=False)
-    for message in errors:
-        _fail(message)
-    sys.exit(EXIT_ERROR if errors else EXIT_CLEAN)
+    _finish(errors, EXIT_CLEAN)
 
 
 @cli.command()
 @click.argument("rule")
 def explain(rule: str) -> None:
     """Explain a rule in full: what it detects, why it matters, how to fix it."""
-    from k8slb.docs import rule_markdown
-    from k8slb.selection import find_rule, suggestion
+    from k8slb.report.docs import rule_markdown
+    from k8slb.run.selection import find_rule, suggestion
 
     found = find_rule(rule)
     if found is None:
-        _fail(f"no rule {rule!r}{suggestion(rule)}; `k8slb rules` lists them")
-        sys.exit(EXIT_ERROR)
+        raise Failed(f"no rule {rule!r}{suggestion(rule)}; `k8slb rules` lists them")
     click.echo(rule_markdown(found), nl=False)
 
 
@@ -696,15 +701,14 @@ def lsp_command(stdio: bool) -> None:
     """Serve an editor: findings as you type, fixes as code actions (the Language Server
     Protocol over stdio; needs `pip install 'k8slb[lsp]'`)."""
     try:
-        from k8slb.lsp.server import serve
+        from k8slb.interface.lsp.server import serve
     except ModuleNotFoundError as error:
         if (error.name or "").split(".")[0] not in LSP_PACKAGES:
             raise
-        _fail(
+        raise Failed(
             f"`k8slb lsp` needs the lsp extra ({error.name} is not installed): "
             "pip install 'k8slb[lsp]'"
-        )
-        sys.exit(EXIT_ERROR)
+        ) from None
     serve()
 
 
@@ -728,16 +732,14 @@ def server_group() -> None:
 )
 def server_start(idle_timeout: float) -> None:
     """Start the server (unless one runs)."""
-    from k8slb import server
+    from k8slb.interface import server
 
     if not _background_cache:  # a fork of an embedding program would serve it, not k8slb
-        _fail("`server start` runs only as the k8slb command")
-        sys.exit(EXIT_ERROR)
+        raise Failed("`server start` runs only as the k8slb command")
     try:
         status = server.start(idle_timeout, served_run)
     except server.ServerError as error:
-        _fail(str(error))
-        sys.exit(EXIT_ERROR)
+        raise Failed(str(error)) from None
     said = "already running" if status.get("already") else "started"
     minutes = float(status.get("idle_timeout_minutes", 0))
     until = f"after {minutes:g} minutes without a run" if minutes else "only when asked"
@@ -750,7 +752,7 @@ def server_start(idle_timeout: float) -> None:
 @server_group.command("stop")
 def server_stop() -> None:
     """Stop the server, if one runs."""
-    from k8slb import server
+    from k8slb.interface import server
 
     stopped = server.ask("stop")
     click.echo(
@@ -765,7 +767,7 @@ def server_status() -> None:
     """Say whether a server runs (exit 0) or not (exit 1), and what it has done."""
     import time
 
-    from k8slb import server
+    from k8slb.interface import server
 
     status = server.ask("status")
     if status is None:
@@ -824,7 +826,7 @@ def served_run(args: list[str]) -> int:
 def _write_saved_caches() -> None:
     """Have the caches the run saved written by a child, now that the run is done and
     its report out (cache.write_waiting); a run that used no cache never imported it."""
-    cache = sys.modules.get("k8slb.cache")
+    cache = sys.modules.get("k8slb.run.cache")
     if cache is not None:
         flush_output()  # out before the child shares the streams' buffers
         cache.write_waiting()

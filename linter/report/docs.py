@@ -1,6 +1,6 @@
 """A rule's full documentation, from its docstring and its tested examples.
 
-`k8slb explain` prints it, and `python -m k8slb.docs` writes docs/rules/ (a test fails when
+`k8slb explain` prints it, and `python -m k8slb.report.docs` writes docs/rules/ (a test fails when
 those files are stale). The examples are the ones the test-suite runs, so the documentation
 cannot show an example that does not behave as described."""
 
@@ -97,7 +97,7 @@ def index_markdown() -> str:
     lines = [
         "# k8slb rules",
         "",
-        "Generated from the rules' docstrings by `python -m k8slb.docs`; do not edit.",
+        "Generated from the rules' docstrings by `python -m k8slb.report.docs`; do not edit.",
         "",
         "| id | name | severity | fix | summary |",
         "|---|---|---|---|---|",

@@ -18,11 +18,11 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from k8slb import __version__
-from k8slb.internal import internal_error
-from k8slb.lsp import actions, diagnostics, hover
-from k8slb.lsp.actions import FIX_ALL, Found
-from k8slb.lsp.positions import Text, contains, path_of, same_lines, uri_of
-from k8slb.lsp.state import Workspace
+from k8slb.core.internal import internal_error
+from k8slb.interface.lsp import actions, diagnostics, hover
+from k8slb.interface.lsp.actions import FIX_ALL, Found
+from k8slb.interface.lsp.positions import Text, contains, path_of, same_lines, uri_of
+from k8slb.interface.lsp.state import Workspace
 from k8slb.report.links import links_text
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer

@@ -56,11 +56,11 @@ except ImportError:  # pragma: no cover - Windows: no fork, the cache is written
     fcntl = None  # type: ignore[assignment]
 
 from k8slb import __version__
-from k8slb.data_pickle import load_data
-from k8slb.fingerprint import code_fingerprint
-from k8slb.home import own_folders, user_cache_dir
-from k8slb.parsing import pickled
-from k8slb.record import record
+from k8slb.core.home import own_folders, user_cache_dir
+from k8slb.core.record import record
+from k8slb.run.data_pickle import load_data
+from k8slb.run.fingerprint import code_fingerprint
+from k8slb.run.parsing import pickled
 
 MARKER = "CACHEDIR.TAG"  # the Cache Directory Tagging convention: backup tools skip it
 _MARKER_TEXT = (

@@ -31,8 +31,8 @@ import struct
 import sys
 import time
 
-from k8slb.fingerprint import code_fingerprint, package_folders
-from k8slb.home import own_folders, user_cache_dir
+from k8slb.core.home import own_folders, user_cache_dir
+from k8slb.run.fingerprint import code_fingerprint, package_folders
 
 TYPE_CHECKING = False  # typing is not imported: this module is the first `k8slb` loads
 if TYPE_CHECKING:
@@ -567,7 +567,7 @@ def _keep_warm(listener: _Listener) -> None:
     import gc
     import select
 
-    from k8slb.cache import keep_warm
+    from k8slb.run.cache import keep_warm
 
     def waiting() -> bool:
         return bool(select.select([listener.socket], [], [], 0)[0])
@@ -582,7 +582,7 @@ def _keep_warm(listener: _Listener) -> None:
 
 def _store_held() -> dict[str, Any] | None:
     """The parse store held for the runs (its cache folder, its parses), if any."""
-    from k8slb.cache import held_store
+    from k8slb.run.cache import held_store
 
     held = held_store()
     return {"folder": str(held[0]), "parses": held[1]} if held is not None else None

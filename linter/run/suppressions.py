@@ -20,14 +20,14 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from k8slb.config import Exemption
 from k8slb.core.findings import Finding
 from k8slb.model.objects import pod_template, pos_of
 from k8slb.reading.markers import ANNOTATION, Marker, split_codes
 from k8slb.reading.objects import K8sObject
 from k8slb.reading.sources import gitignore_patterns
 from k8slb.reading.yamltree import YMap
-from k8slb.selection import SelectionError, codes_to_ids
+from k8slb.run.config import Exemption
+from k8slb.run.selection import SelectionError, codes_to_ids
 
 if TYPE_CHECKING:
     import pathspec

@@ -6,16 +6,16 @@ from __future__ import annotations
 import pickle
 from collections.abc import Callable, Sequence
 
-from k8slb import parse_codec
 from k8slb.code.facts import CodeFacts
+from k8slb.core.internal import internal_error
+from k8slb.core.parallel import Work, fork_map
+from k8slb.core.progress import QUIET, Progress
+from k8slb.core.record import record
 from k8slb.inputs import READERS
-from k8slb.internal import internal_error
 from k8slb.languages import LANGUAGES, load
-from k8slb.parallel import Work, fork_map
-from k8slb.progress import QUIET, Progress
 from k8slb.reading.build_files import BuildFile
 from k8slb.reading.manifests import ManifestFile
-from k8slb.record import record
+from k8slb.run import parse_codec
 
 # Below this many files, starting processes costs more than it saves (measured with
 # `make bench`: a worker takes some 60 ms to start and return its first results).

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from k8slb.core.findings import Finding
-from k8slb.lsp.diagnostics import docs_url
-from k8slb.selection import find_rule
+from k8slb.interface.lsp.diagnostics import docs_url
+from k8slb.run.selection import find_rule
 from lsprotocol import types
 
 

@@ -19,14 +19,14 @@ from typing import TYPE_CHECKING, Any
 
 from k8slb import schema
 from k8slb.core.edits import FixValues
+from k8slb.core.record import record
 from k8slb.model.links import Pin
 from k8slb.reading.build_files import Said
 from k8slb.reading.charts import HelmOptions
 from k8slb.reading.repository import git_top, inside, upward
 from k8slb.reading.shapes import position_of
 from k8slb.reading.yamltree import YMap
-from k8slb.record import record
-from k8slb.selection import SelectionError, codes_to_ids
+from k8slb.run.selection import SelectionError, codes_to_ids
 
 if TYPE_CHECKING:  # jsonschema is imported only when there is a configuration to check
     from jsonschema import ValidationError

@@ -42,12 +42,20 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from k8slb.cache import Cache, ParseMemo
 from k8slb.code.facts import CodeFacts, EnvRef, EnvText
 from k8slb.core.findings import Finding
+from k8slb.core.progress import QUIET, Progress
 from k8slb.core.results import RunResult
-from k8slb.engine import (
-    Settings,
+from k8slb.inputs import reader_of
+from k8slb.languages import LANGUAGES
+from k8slb.model.dialers import joinable
+from k8slb.model.index import Index, literal_env, selector_of
+from k8slb.model.units import PLAIN
+from k8slb.reading.objects import K8sObject
+from k8slb.reading.sources import Source
+from k8slb.rulekit.base import Context
+from k8slb.run.cache import Cache, ParseMemo
+from k8slb.run.engine import (
     SourceBytes,
     Sources,
     analyse,
@@ -58,16 +66,8 @@ from k8slb.engine import (
     summary,
     verdicts,
 )
-from k8slb.inputs import reader_of
-from k8slb.languages import LANGUAGES
-from k8slb.model.dialers import joinable
-from k8slb.model.index import Index, literal_env, selector_of
-from k8slb.model.units import PLAIN
-from k8slb.progress import QUIET, Progress
-from k8slb.reading.objects import K8sObject
-from k8slb.reading.sources import Source
-from k8slb.rulekit.base import Context
-from k8slb.run_memory import Plan, RunMemory, plan_of, words
+from k8slb.run.run_memory import Plan, RunMemory, plan_of, words
+from k8slb.run.settings import Settings
 
 # The kinds whose relations to other objects the closure follows (their workloads, the
 # Services that select them, names): a changed object of another kind judges everything.
