@@ -782,7 +782,7 @@ class _Finder:
         named = sorted(
             self._app_within(f)
             for f in (self.folders_named.get(_normal(segment), ()) if segment else ())
-            if not self._rebuilds(f, segment)
+            if not self._rebuilds(f, segment) and not self._go_library(f)
         )
         for dockerfile in self._apart_named(segment) if segment else ():
             copied = self._context_of(dockerfile)
@@ -809,9 +809,10 @@ class _Finder:
         elif module is not None:  # one program run as a server and as a client alike
             folder, declared = module
             text = f"{said.text} (the module {declared.path}:{declared.line} declares: "
-            found.append(
-                Evidence("image name", replace(said, text=f"{text}{declared.text})"), folder)
-            )
+            text += declared.text
+            if folder != (os.path.dirname(declared.path) or "."):
+                text += f"; its one `package main` is {folder}"
+            found.append(Evidence("image name", replace(said, text=f"{text})"), folder))
         elif not named and (guess := self._guessed_folder(segment, said.path, not found)):
             folder, how = guess
             text = f"{said.text} (a guess: {folder} is the one build folder {how})"
@@ -997,17 +998,42 @@ class _Finder:
     def _module_named(self, segment: str) -> tuple[str, Said] | None:
         """The one folder whose go.mod names its module as the image is named (its path's
         last element: `github.com/acme/shop-cli` and `.../shop-cli:1`), holding a
-        Dockerfile and code."""
+        Dockerfile and code; or, where the module's folder holds no Dockerfile (one kept
+        under `build/`), the module's one `main` package (`cmd/`, a binary with
+        subcommands): what is built of it is a program."""
         if self._modules_named is None:  # by the last element of their path, made once
             self._modules_named = defaultdict(list)
             for folder, said in self.builds.names.items():
                 self._modules_named[_normal(said.text.rsplit("/", 1)[-1])].append((folder, said))
-        found = [
-            (folder, said)
-            for folder, said in self._modules_named.get(_normal(segment), [])
-            if self._dockerfile(folder) is not None and folder in self.by_folder
-        ]
+        found: list[tuple[str, Said]] = []
+        for folder, said in self._modules_named.get(_normal(segment), []):
+            if folder not in self.by_folder:
+                continue
+            if self._dockerfile(folder) is not None:
+                found.append((folder, said))
+            elif len(mains := self._mains_of_module(folder)) == 1:
+                found.append((mains[0], said))
         return found[0] if len(found) == 1 else None
+
+    def _mains_of_module(self, folder: str) -> list[str]:
+        """The `main` packages of the Go module at `folder`, less those of a module nested
+        in it (a go.mod of their own below)."""
+        nested = [f for f in self.builds.names if f != folder and _below(f, folder)]
+        return [
+            main
+            for main in self.go.mains_below(folder)
+            if not any(_within(main, inner) for inner in nested)
+        ]
+
+    def _go_library(self, folder: str) -> bool:
+        """Whether a folder holds Go code alone, of no `main` package, and no Dockerfile:
+        generated stubs or a library, named as an image may be (`.../bookinfo` and
+        `kitex_gen/cwg/bookinfo/`), which no image runs as its program."""
+        return (
+            self._dockerfile(folder) is None
+            and all(self.modules[m].language == "go" for m in self.by_folder.get(folder, ()))
+            and self.go.is_library(folder)
+        )
 
     def _dockerfile(self, folder: str, named: str | None = None) -> Dockerfile | None:
         if named is not None:
@@ -1229,6 +1255,10 @@ class _Finder:
             folder = package if _below(package, folder) else folder  # not the whole context
             used.append(Evidence("dockerfile", build.said, folder))
             return tuple(self.go.closure(package)), folder
+        if dockerfile is None and self.go.is_main(folder):
+            # a Go program whose Dockerfile is not known (a module's one `main`): it runs
+            # the packages it imports, not the files of its folder alone
+            return tuple(self.go.closure(folder)), folder
         if chosen.kind == "dockerfile name" and dockerfile is not None:
             # its context holds more than the image: what it copies of the code
             return tuple(self._copied_code(dockerfile, folder)), folder
