@@ -373,11 +373,27 @@ class CodeLinks:
         return None
 
     def route(self, workload: K8sObject, container: Container, path: object) -> Reached | None:
-        """The handler an HTTP path reaches in the container's code, when one route of it
-        declares that path (a query string and a trailing slash do not matter)."""
+        """The handler an HTTP path reaches in the container's code: of the routes that
+        declare the path (`routes`), the one nearest the program's entry, when one is
+        nearer than the others or they all reach one handler; None otherwise."""
+        found = self.routes(workload, container, path)
+        if len(found) < 2:
+            return found[0] if found else None
+        link = self.of(workload, container.name)
+        assert link is not None  # routes were found in its code
+        nearest = _nearness(link, found[0].facts)
+        best = [r for r in found if _nearness(link, r.facts) == nearest]
+        return best[0] if all(best[0].same_handler(other) for other in best[1:]) else None
+
+    def routes(self, workload: K8sObject, container: Container, path: object) -> list[Reached]:
+        """Every route of the container's code that declares an HTTP path (a query string
+        and a trailing slash do not matter), nearest the program's entry first: in its
+        entry module, then in the module whose folder shares the most leading folders with
+        the entry (the link's folder when it has none). A folder of several apps, or an app
+        and its test double, may each declare `/healthz`: the nearest is the one run."""
         link = self.of(workload, container.name)
         if link is None or not isinstance(path, str):
-            return None
+            return []
         wanted = path.split("?", 1)[0].rstrip("/") or "/"
         found = [
             Reached(facts, route)
@@ -385,7 +401,7 @@ class CodeLinks:
             for route in facts.routes
             if (route.path.rstrip("/") or "/") == wanted
         ]
-        return found[0] if len(found) == 1 else None
+        return sorted(found, key=lambda r: _nearness(link, r.facts), reverse=True)
 
     def dependencies(self, link: Link) -> list[tuple[CodeFacts, Loc, str]]:
         """What the container's code connects to: gRPC channels, DB pools, HTTP clients."""
@@ -421,6 +437,15 @@ class Served:
     server: Server
     listen: Listen
     port: int
+
+
+def _nearness(link: Link, facts: CodeFacts) -> tuple[bool, int]:
+    """How near a module of a link's code is to the program's entry (greater: nearer): the
+    entry itself, then by the leading folders its folder shares with the entry (with the
+    link's folder when no entry is known)."""
+    here = os.path.normpath(facts.path)
+    anchor = link.entry or link.folder
+    return here == link.entry, _shared(os.path.dirname(here) or ".", anchor)
 
 
 def _port_of(address: object, workload: K8sObject, container: Container) -> int | None:
