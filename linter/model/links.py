@@ -58,6 +58,7 @@ from k8slb.reading.build_files import (
     Dockerfile,
     GoBuild,
     ImageBuild,
+    NodePackage,
     Said,
     ShellScript,
     arg_folder,
@@ -230,6 +231,12 @@ class CodeLinks:
     def scripts(self) -> Mapping[str, ShellScript]:
         """The shell scripts of the tree, by normalised path."""
         return self._finder.builds.scripts if self._finder is not None else {}
+
+    def package_of(self, facts: CodeFacts) -> NodePackage | None:
+        """The package.json of the module's program (the folder of its project), if read."""
+        if self._finder is None or not facts.project:
+            return None
+        return self._finder.builds.packages.get(os.path.normpath(facts.project))
 
     def _link(self, workload: K8sObject, container: Container) -> Link | None:
         key = (id(workload), id(container))

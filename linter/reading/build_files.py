@@ -247,6 +247,7 @@ class NodePackage:
 
     scripts: dict[str, str]
     main: str
+    engines_node: str | None = None  # `engines.node`: the Node.js versions it says it runs on
 
 
 @record
@@ -358,7 +359,13 @@ def _node_package(text: str) -> NodePackage:
         if isinstance(name, str) and isinstance(command, str)
     }
     main = package.get("main")
-    return NodePackage(found, main if isinstance(main, str) and main else "index.js")
+    engines = package.get("engines")
+    node = engines.get("node") if isinstance(engines, dict) else None
+    return NodePackage(
+        found,
+        main if isinstance(main, str) and main else "index.js",
+        node if isinstance(node, str) else None,
+    )
 
 
 _GO_MODULE_LINE = regex.compile(r"^\s*module\s+\"?([^\s\"]+)\"?\s*(?://.*)?$", regex.MULTILINE)
