@@ -45,6 +45,40 @@ def test_a_prefix_guess_with_two_build_folders_of_that_name_is_no_link(tmp_path:
     assert only(links(tmp_path, files))["code"] is None
 
 
+def test_of_two_build_folders_the_name_ends_with_the_one_under_its_start_is_the_guess(
+    tmp_path: Path,
+) -> None:
+    """`orders_backend_db` and two `docker/db/` folders as near the manifest: the one in
+    `orders_backend/` is named by the image's first words; the other service's is not."""
+    files = {
+        "kubernetes/orders.yaml": workload(name="orders", image="orders_backend_db:latest"),
+        "services/orders_backend/docker/db/Dockerfile": "FROM postgres:16\nCOPY init.sql /x/\n",
+        "services/billing_backend/docker/db/Dockerfile": "FROM postgres:16\nCOPY init.sql /x/\n",
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("services", "orders_backend", "docker", "db")
+    assert row["evidence"][0].startswith("image name guess: ")
+
+
+def test_of_two_folders_named_as_the_image_the_one_its_path_names_links(tmp_path: Path) -> None:
+    """A workshop's copy of the services beside the originals: the image pushed under
+    `acme-workshop/` runs the workshop's copy, the other the original."""
+    files = {
+        "deploy/shop.yaml": workload(name="shop", image="registry.example/acme-shop/inventory:1")
+        + "---\n"
+        + workload(name="lab", image="registry.example/acme-workshop/inventory:1"),
+        "apps/inventory/Dockerfile": DOCKERFILE,
+        **service_app("apps/inventory"),
+        "workshop/apps/inventory/Dockerfile": DOCKERFILE,
+        **service_app("workshop/apps/inventory"),
+    }
+    rows = links(tmp_path, files)
+    assert [row["code"] for row in rows] == [
+        None,  # `acme-shop` names neither copy's folders: as near, neither is chosen
+        os.path.join("workshop", "apps", "inventory", "server.py"),
+    ]
+
+
 def test_a_prefix_guess_needs_a_build_in_the_folder(tmp_path: Path) -> None:
     files = {
         "deploy/inventory.yaml": workload(image="registry.example/shop-inventory:3.1"),

@@ -652,7 +652,9 @@ class _Finder:
                 if not self._rebuilds(f, segment)
             )
             if built:
-                return _nearest(built, near)
+                # of as near, the one under a folder the rest of the name names
+                # (`thoughts_backend_db` and `thoughts_backend/docker/db`)
+                return _most_words(_nearest(built, near), _words("_".join(parts[:start])))
         return None
 
     def _service_beside(self, workload: K8sObject, segment: str) -> str | None:
@@ -835,6 +837,9 @@ class _Finder:
         with_dockerfile = [f for f in named if self._dockerfile(f) is not None]
         # a folder holding other services' builds is not one service's code (too wide)
         candidates = _nearest(with_dockerfile or self._not_parents(named), said.path)
+        # of as near, the one under a folder the image's path names (`acme-workshop/cart` and
+        # `workshop/apps/cart`, not `apps/cart`)
+        candidates = _most_words(candidates, _words(image_repository(image).rpartition("/")[0]))
         module = self._module_named(segment) if not named and segment else None
         if len(candidates) == 1:
             found.append(Evidence("image name", said, candidates[0]))
@@ -1418,6 +1423,20 @@ def _nearest(folders: list[str], path: str) -> list[str]:
         return folders
     best = max(_shared(folder, path) for folder in folders)
     return [folder for folder in folders if _shared(folder, path) == best]
+
+
+def _most_words(folders: list[str], words: Iterable[str]) -> list[str]:
+    """Of the folders, those whose path's folder names hold the most of the words (all of
+    them when none holds any)."""
+    wanted = set(words)
+    if len(folders) < 2 or not wanted:
+        return folders
+    held = {
+        folder: len(wanted & {word for part in folder.split(os.sep) for word in _words(part)})
+        for folder in folders
+    }
+    best = max(held.values())
+    return [folder for folder in folders if held[folder] == best] if best else folders
 
 
 def _shared(folder: str, path: str) -> int:
