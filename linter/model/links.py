@@ -114,10 +114,18 @@ class Evidence:
     folder: str  # the code folder it points to
     dockerfile: str | None = None  # the Dockerfile a build definition names
     args: tuple[tuple[str, str], ...] = ()  # the build arguments a build definition gives
+    applies: tuple[str, ...] = ()  # the manifests a documented build's text then applies
 
     @property
     def strength(self) -> int:
         return STRENGTH[self.kind]
+
+    def paired(self, manifest: str) -> str | None:
+        """The end of the manifest's path a documented build's text then applies with
+        kubectl (the tutorial pairs them); None when it does not."""
+        path = "/".join(os.path.normpath(manifest).split(os.sep))
+        ends = (end for end in self.applies if path == end or path.endswith("/" + end))
+        return next(ends, None)
 
     def describe(self) -> str:
         return f"{self.kind}: {self.said.path}:{self.said.line}: {self.said.text}"
@@ -594,17 +602,32 @@ class _Finder:
             found.append(Evidence("manifest in folder", said, own))
         if len(found) < 2:
             return found  # nothing to rank (most containers: the paths are not compared)
-        # equally strong: a build whose Dockerfile is in the tree (a build naming one that
-        # is not fails), then the build nearest the manifest (a monorepo's services alike)
-        found.sort(key=lambda e: (e.strength, self._missing(e), -_shared(e.folder, workload.path)))
+        # equally strong: a documented build its text pairs with this manifest (it applies
+        # it next), a build whose Dockerfile is in the tree (a build naming one that is not
+        # fails), then the build nearest the manifest (a monorepo's services alike)
+        found.sort(
+            key=lambda e: (
+                e.strength,
+                e.paired(workload.path) is None,
+                self._missing(e),
+                -_shared(e.folder, workload.path),
+            )
+        )
         # of the builds of the chosen folder, the one whose build file is nearest the
         # manifest says which Dockerfile (`scripts/prod/deploy.sh`'s `-f Dockerfile-prod`
         # for `scripts/cd/x.yaml`, not a compose file's development build)
         top = found[0].folder
+        found = [  # the pairing said where it decides
+            replace(e, said=replace(e.said, text=f"{e.said.text} (then applies {end})"))
+            if (end := e.paired(workload.path)) is not None
+            else e
+            for e in found
+        ]
         return sorted(
             found,
             key=lambda e: (
                 e.strength,
+                e.paired(workload.path) is None,
                 self._missing(e),
                 -_shared(e.folder, workload.path),
                 -_shared(os.path.dirname(e.said.path), workload.path) if e.folder == top else 0,
@@ -808,7 +831,7 @@ class _Finder:
             # folders the other tags of the name are built from (a tag not known stays)
             builds = [b for b in builds if wanted in b.tags or None in b.tags or not b.tags]
         found = [
-            Evidence(build.kind, build.said, *run_from, build.args)
+            Evidence(build.kind, build.said, *run_from, build.args, build.applies)
             for build in builds
             if (run_from := self._run_from(build))
         ]
