@@ -735,6 +735,47 @@ def test_a_folder_of_generated_stubs_named_as_the_image_is_no_link(tmp_path: Pat
     assert [row["code"] for row in rows] == [None, None]
 
 
+def go_commands(*names: str, package: str = "main") -> dict[str, str]:
+    """Go's layout for several binaries, `cmd/<name>/`, each calling its logic in
+    `internal/<name>/`, built by a Dockerfile whose build argument k8slb cannot follow."""
+    files = {
+        "go.mod": "module github.com/acme/shop\n\ngo 1.22\n",
+        "Dockerfile.cmd": "FROM golang:1.22\nARG NAME\nCOPY . /src\nRUN make build/cmd/${NAME}\n",
+    }
+    for name in names:
+        files[f"cmd/{name}/main.go"] = (
+            f'package {package}\n\nimport "github.com/acme/shop/internal/{name}"\n\n'
+            f"func main() {{ {name}.Serve() }}\n"
+        )
+        files[f"internal/{name}/serve.go"] = f"package {name}\n\nfunc Serve() {{}}\n"
+    return files
+
+
+def test_an_image_nothing_builds_is_guessed_to_run_the_go_command_named_as_its_end(
+    tmp_path: Path,
+) -> None:
+    """`shop-checkout`: Go names the binary for its folder, `cmd/checkout/` (a `package
+    main`); the guess runs it and what it imports."""
+    files = {
+        "deploy/checkout.yaml": workload(name="checkout", image="gcr.io/acme/shop-checkout:1.8"),
+        **go_commands("checkout", "payments"),
+    }
+    row = only(links(tmp_path, files))
+    assert (row["code"], row["modules"]) == (os.path.join("cmd", "checkout"), 2)
+    assert row["evidence"] == [
+        "image name guess: deploy/checkout.yaml:11: image: gcr.io/acme/shop-checkout:1.8 (a "
+        "guess: cmd/checkout is the one Go command so named (`cmd/NAME`, `package main`))"
+    ]
+
+
+def test_a_folder_of_cmd_that_is_no_main_package_is_no_command(tmp_path: Path) -> None:
+    files = {
+        "deploy/checkout.yaml": workload(name="checkout", image="gcr.io/acme/shop-checkout:1.8"),
+        **go_commands("checkout", package="checkout"),
+    }
+    assert only(links(tmp_path, files))["code"] is None
+
+
 # -- a Makefile's Dockerfiles kept apart under their own names ------------------------------
 
 

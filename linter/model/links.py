@@ -875,7 +875,7 @@ class _Finder:
             found.append(Evidence("image name", replace(said, text=f"{text})"), folder))
         elif not named and (guess := self._guessed_folder(segment, said.path, not found)):
             folder, how = guess
-            text = f"{said.text} (a guess: {folder} is the one build folder {how})"
+            text = f"{said.text} (a guess: {folder} is the one {how})"
             found.append(Evidence("image name guess", replace(said, text=text), folder))
         return found
 
@@ -939,24 +939,54 @@ class _Finder:
         the longest end of the image's name after a project's prefix (`shop-cart` for
         `cart/`), else a folder whose name's words end with the image's (`cart` for
         `com.acme.cart/`), else (`roles`: when nothing builds the image) one named as it
-        is but for a role suffix (`_named_but_role`); with how it was guessed. None when no
-        step finds exactly one."""
+        is but for a role suffix (`_named_but_role`), else Go's command named as the image
+        or an end of its name (`_go_command`); with how it was guessed. None when no step
+        finds exactly one."""
         if not segment:
             return None
         ended = self._named_at_the_end(segment, near)
         if ended is not None:
-            return (ended[0], "its name ends with") if len(ended) == 1 else None
+            return (ended[0], "build folder its name ends with") if len(ended) == 1 else None
         parts = _nearest(
             [f for f in self._named_in_part(segment) if self._dockerfile(f) is not None], near
         )
         if parts or not roles:  # a role suffix aside: only for an image nothing builds
-            return (parts[0], "whose name ends with its name") if len(parts) == 1 else None
+            return (
+                (parts[0], "build folder whose name ends with its name")
+                if len(parts) == 1
+                else None
+            )
         found = self._named_but_role(segment, near)
-        return (
-            (found[0], "named as it is (a role suffix aside, or with its parent's name)")
-            if len(found) == 1
-            else None
-        )
+        if found:
+            return (
+                (
+                    found[0],
+                    "build folder named as it is (a role suffix aside, or with its parent's name)",
+                )
+                if len(found) == 1
+                else None
+            )
+        command = self._go_command(segment, near)
+        return (command, "Go command so named (`cmd/NAME`, `package main`)") if command else None
+
+    def _go_command(self, segment: str, near: str) -> str | None:
+        """The `main` package of Go's layout for a binary, `cmd/<name>/` (`go build` names
+        the binary for its folder), named as the image or the longest end of its name that
+        names any (`openmatch-backend` and `cmd/backend/`); the nearest the manifest, None
+        when two are as near. For an image nothing builds: a Makefile's pattern rule or a
+        build argument chose the command."""
+        words = _words(segment)
+        for start in range(len(words)):
+            name = "".join(words[start:])
+            found = sorted(
+                folder
+                for folder in self.folders_named.get(name, ())
+                if os.path.basename(os.path.dirname(folder)) == "cmd" and self.go.is_main(folder)
+            )
+            if found:
+                nearest = _nearest(found, near)
+                return nearest[0] if len(nearest) == 1 else None
+        return None
 
     def _is_built(self, folder: str) -> bool:
         """Whether an image is built from the folder: it holds a Dockerfile, or is a build's
