@@ -6,7 +6,8 @@ The evidence, strongest first (each kept, quoted by `explain-links` and in `rela
 1. a build definition that builds the container's image from a folder: `skaffold.yaml`,
    a compose file, a `Tiltfile`'s `docker_build`, a CI workflow's, a Makefile's or a shell
    script's `docker build`, Cloud Build, Jib or Spring Boot's buildpacks; weaker, a
-   `docker build` written in a Markdown file's shell block (`docs`);
+   `docker build` written in a Markdown file's shell block (`docs`; of those, one its
+   page follows with the `kubectl apply` of the manifest is that manifest's);
 2. (refines the folder) the folder's Dockerfile: what its ENTRYPOINT/CMD runs, found in
    the context through its WORKDIR and COPY lines; for Go, the `go build` (any stage) of
    the binary it runs: the `main` package it builds, and the scanned packages it imports;
@@ -16,8 +17,10 @@ The evidence, strongest first (each kept, quoted by `explain-links` and in `rela
    (`docker/cart/Dockerfile`, `cart.Dockerfile`), that copies a source folder: its
    context is the folder above it from which that copy is found;
 5. the image's last path segment naming a source folder (`.../recommendationservice:v1`
-   and `src/recommendationservice/`), unless it holds several services' builds, or the
-   module a go.mod beside a Dockerfile declares (`github.com/acme/shopctl`);
+   and `src/recommendationservice/`), unless it holds several services' builds or only
+   Go libraries (generated stubs), or the module a go.mod beside a Dockerfile declares
+   (`github.com/acme/shopctl`; with its Dockerfile kept apart, the module's one `package
+   main`);
 6. (as strong as 5: the folder nearer the manifest wins) a manifest kept in a service's
    own folder (`cart/charts/cart/templates/`, `cart/k8s/`) beside its Dockerfile: the
    container whose image's name shares a word with the folder's (`acme/cart-api`) runs
@@ -29,8 +32,9 @@ The evidence, strongest first (each kept, quoted by `explain-links` and in `rela
    built from so named: the longest end of the image's name after a project's prefix
    (`shop-cart` and `src/cart/`), else a folder whose name ends with the image's (`cart`
    and `services/com.acme.cart/`), else one named as it is but for a role suffix
-   (`chat-service` and `services/chat/`); or a manifest beside a Dockerfile in a folder
-   of code named alike (`manifest beside guess`).
+   (`chat-service` and `services/chat/`), else Go's command so named (`shop-checkout` and
+   `cmd/checkout/`, a `package main`); or a manifest beside a Dockerfile in a folder of
+   code named alike (`manifest beside guess`).
 A container links to one folder: the strongest evidence's; weaker evidence that points
 elsewhere is kept as overruled. With an entry point the container runs its import closure;
 without one, every module of the folder.
