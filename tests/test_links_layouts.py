@@ -62,7 +62,8 @@ def test_of_two_build_folders_the_name_ends_with_the_one_under_its_start_is_the_
 
 def test_of_two_folders_named_as_the_image_the_one_its_path_names_links(tmp_path: Path) -> None:
     """A workshop's copy of the services beside the originals: the image pushed under
-    `acme-workshop/` runs the workshop's copy, the other the original."""
+    `acme-workshop/` runs the workshop's copy; the other, whose path names neither, the
+    original, the fewer steps from the manifest, as a guess."""
     files = {
         "deploy/shop.yaml": workload(name="shop", image="registry.example/acme-shop/inventory:1")
         + "---\n"
@@ -74,9 +75,25 @@ def test_of_two_folders_named_as_the_image_the_one_its_path_names_links(tmp_path
     }
     rows = links(tmp_path, files)
     assert [row["code"] for row in rows] == [
-        None,  # `acme-shop` names neither copy's folders: as near, neither is chosen
+        os.path.join("apps", "inventory", "server.py"),
         os.path.join("workshop", "apps", "inventory", "server.py"),
     ]
+    assert rows[0]["evidence"][-1] == (
+        "image name guess: deploy/shop.yaml:11: image: registry.example/acme-shop/inventory:1 "
+        "(a guess: of 2 folders so named, apps/inventory is the fewest steps away)"
+    )
+    assert rows[1]["evidence"][-1].startswith("image name: ")
+
+
+def test_copies_of_a_service_as_many_steps_from_the_manifest_are_no_link(tmp_path: Path) -> None:
+    files = {
+        "deploy/shop.yaml": workload(name="shop", image="registry.example/acme/inventory:1"),
+        "v1/inventory/Dockerfile": DOCKERFILE,
+        **service_app("v1/inventory"),
+        "v2/inventory/Dockerfile": DOCKERFILE,
+        **service_app("v2/inventory"),
+    }
+    assert only(links(tmp_path, files))["code"] is None
 
 
 def test_a_prefix_guess_needs_a_build_in_the_folder(tmp_path: Path) -> None:

@@ -881,6 +881,15 @@ class _Finder:
             folder, how = guess
             text = f"{said.text} (a guess: {folder} is the one {how})"
             found.append(Evidence("image name guess", replace(said, text=text), folder))
+        elif len(candidates) > 1 and not found and (near := _closest(candidates, said.path)):
+            # copies of a service (a workshop's beside the originals) as near by the folders
+            # they share with the manifest: the fewest steps from it, as a guess
+            text = f"{said.text} (a guess: of {len(candidates)} folders so named, {near} is "
+            found.append(
+                Evidence(
+                    "image name guess", replace(said, text=f"{text}the fewest steps away)"), near
+                )
+            )
         return found
 
     def _app_within(self, folder: str) -> str:
@@ -1480,6 +1489,19 @@ def _nearest(folders: list[str], path: str) -> list[str]:
         return folders
     best = max(_shared(folder, path) for folder in folders)
     return [folder for folder in folders if _shared(folder, path) == best]
+
+
+def _closest(folders: list[str], path: str) -> str | None:
+    """The one folder the fewest steps up and down the tree from the file `path`'s folder
+    (`apps/cart` from `deploy/x.yaml`, not `workshop/apps/cart`); None when two tie."""
+    here = os.path.dirname(os.path.abspath(path))
+    steps = {
+        folder: len(os.path.relpath(os.path.abspath(folder), here).split(os.sep))
+        for folder in folders
+    }
+    fewest = min(steps.values())
+    closest = [folder for folder in folders if steps[folder] == fewest]
+    return closest[0] if len(closest) == 1 else None
 
 
 def _most_words(folders: list[str], words: Iterable[str]) -> list[str]:
