@@ -793,6 +793,20 @@ def test_a_folder_of_cmd_that_is_no_main_package_is_no_command(tmp_path: Path) -
     assert only(links(tmp_path, files))["code"] is None
 
 
+def test_a_third_party_image_named_as_a_go_library_of_the_tree_is_linked_to_nothing(
+    tmp_path: Path,
+) -> None:
+    """`postgres:16` and a vendored SQL dialect, `prom/prometheus` and the app's metrics
+    publisher: packages of those names, no program, are not what those images run."""
+    files = {
+        "deploy/db.yaml": workload(name="db", image="postgres:16.4"),
+        "deploy/prom.yaml": workload(name="prom", image="prom/prometheus:v2.53.0"),
+        "vendor/github.com/acme/darwin/dialects/postgres/postgres.go": "package postgres\n",
+        "app/metrics/publisher/prometheus/prometheus.go": "package prometheus\n",
+    }
+    assert [row["code"] for row in links(tmp_path, files)] == [None, None]
+
+
 # -- a Makefile's Dockerfiles kept apart under their own names ------------------------------
 
 
