@@ -15,6 +15,7 @@ import pytest
 from click.testing import CliRunner
 from k8slb.cli import cli
 from k8slb.code.entry_points import container_argv, entry_of
+from k8slb.core.findings import Severity
 from k8slb.reading.build_files import parse_dockerfile
 
 from tests.helpers import FIXTURES, count_parses, lint_files
@@ -647,6 +648,21 @@ def test_shutdown_is_judged_in_the_code_the_container_runs(
         assert findings[0].message.endswith(
             "with no SIGTERM handler in the code container Deployment/shop/inventory:server runs"
         )
+
+
+def test_a_server_with_no_sigterm_handler_in_code_linked_by_a_guess_is_info_saying_so(
+    tmp_path: Path,
+) -> None:
+    """`shop-inventory` is guessed to run `inventory/` (names alike, no build of it):
+    what the code lacks there is said at info, with how the link was made."""
+    files = {
+        "inventory.yaml": workload(image="registry.example/shop-inventory:1.0"),
+        "inventory/Dockerfile": DOCKERFILE,
+        "inventory/server.py": UNHANDLED.format(imports=""),
+    }
+    (finding,) = lint_files(tmp_path, files, select=["KLB403"]).findings
+    assert finding.severity is Severity.INFO
+    assert "link to this code is a guess from names alike" in finding.text
 
 
 def test_with_no_link_the_project_is_judged(tmp_path: Path) -> None:
