@@ -42,9 +42,8 @@ class GrpcNoGracefulShutdown(Rule):
     signals, or `getattr(signal, "SIGTERM")`). When k8slb knows which container runs the
     module (`k8slb explain-links`), that code is the container's: the modules its entry
     point imports, directly or not; a handler in a module it never imports does not count,
-    and each container that runs the module is judged (at `info`, saying so, when every
-    container whose code lacks a handler is linked to it by a guess from names alike).
-    Otherwise shutdown is judged per
+    and each container that runs the module is judged (a link that is a guess from names
+    alike is none here). Otherwise shutdown is judged per
     project: a handler in another module of the same project counts (a project is the
     folder above the outermost package of the module, so `app/server.py` and `main.py`
     beside `app/` are one project, and two services in sibling folders are two). Stopping
@@ -201,8 +200,10 @@ class GrpcNoGracefulShutdown(Rule):
         for facts in context.judged_code():
             yield from self._late_handlers(context, facts)
             yield from self._exits_while_draining(context, facts)
-            runners = context.links.running(facts.path)
-            severity, handled, guessed = self.severity, {}, []
+            # a link that is a guess from names alike is no evidence of which code runs
+            # together: such code is judged as code no container is known to run
+            runners = [link for link in context.links.running(facts.path) if not link.guessed]
+            severity, handled = self.severity, {}
             if runners:  # judged in the code each container runs: its import closure
                 bare = [
                     link
@@ -212,12 +213,6 @@ class GrpcNoGracefulShutdown(Rule):
                 if not bare:
                     continue
                 where = f"the code container {bare[0].key} runs"
-                if all(link.guessed for link in bare):  # names alike: what it implies is lower
-                    severity = Severity.INFO
-                    guessed = [
-                        "that container's link to this code is a guess from names alike "
-                        "(`k8slb explain-links`); pin it in `links` if it is right"
-                    ]
             elif facts.project in context.projects_with("sigterm_handlers") or not facts.waits:
                 continue
             else:
@@ -246,8 +241,7 @@ class GrpcNoGracefulShutdown(Rule):
                 grace = context.fix_values.stop_grace_seconds
                 dialect = dialect_of(facts.language)
                 advice, fix = dialect.server_sigterm_advice(server, name, grace)
-                also += guessed
-                if severity == Severity.INFO and not guessed:
+                if severity == Severity.INFO:
                     also.append(
                         "other programs that link it in handle SIGTERM ("
                         + ", ".join(f for f, handles in handled.items() if handles)

@@ -15,7 +15,6 @@ import pytest
 from click.testing import CliRunner
 from k8slb.cli import cli
 from k8slb.code.entry_points import container_argv, entry_of
-from k8slb.core.findings import Severity
 from k8slb.reading.build_files import parse_dockerfile
 
 from tests.helpers import FIXTURES, count_parses, lint_files
@@ -650,19 +649,18 @@ def test_shutdown_is_judged_in_the_code_the_container_runs(
         )
 
 
-def test_a_server_with_no_sigterm_handler_in_code_linked_by_a_guess_is_info_saying_so(
+def test_a_link_guessed_from_names_alike_is_no_evidence_of_the_code_run_with_the_server(
     tmp_path: Path,
 ) -> None:
-    """`shop-inventory` is guessed to run `inventory/` (names alike, no build of it):
-    what the code lacks there is said at info, with how the link was made."""
+    """`shop-inventory` is guessed to run `inventory/` (names alike, no build of it): the
+    handler in a module the entry never imports counts, as for code with no link."""
     files = {
         "inventory.yaml": workload(image="registry.example/shop-inventory:1.0"),
         "inventory/Dockerfile": DOCKERFILE,
         "inventory/server.py": UNHANDLED.format(imports=""),
+        "inventory/shutdown.py": SHUTDOWN,
     }
-    (finding,) = lint_files(tmp_path, files, select=["KLB403"]).findings
-    assert finding.severity is Severity.INFO
-    assert "link to this code is a guess from names alike" in finding.text
+    assert lint_files(tmp_path, files, select=["KLB403"]).findings == []
 
 
 def test_with_no_link_the_project_is_judged(tmp_path: Path) -> None:
