@@ -85,7 +85,9 @@ def test_of_two_folders_named_as_the_image_the_one_its_path_names_links(tmp_path
     assert rows[1]["evidence"][-1].startswith("image name: ")
 
 
-def test_copies_of_a_service_as_many_steps_from_the_manifest_are_no_link(tmp_path: Path) -> None:
+def test_copies_of_a_service_as_many_steps_from_the_manifest_are_no_link_naming_them(
+    tmp_path: Path,
+) -> None:
     files = {
         "deploy/shop.yaml": workload(name="shop", image="registry.example/acme/inventory:1"),
         "v1/inventory/Dockerfile": DOCKERFILE,
@@ -93,7 +95,13 @@ def test_copies_of_a_service_as_many_steps_from_the_manifest_are_no_link(tmp_pat
         "v2/inventory/Dockerfile": DOCKERFILE,
         **service_app("v2/inventory"),
     }
-    assert only(links(tmp_path, files))["code"] is None
+    row = only(links(tmp_path, files))
+    assert row["code"] is None
+    assert row["why_not"] == (
+        "deploy/shop.yaml:11: 2 folders are named as image inventory, none nearer the "
+        "manifest: v1/inventory, v2/inventory; pin the one it runs in the configuration's "
+        "`links`"
+    )
 
 
 def test_a_prefix_guess_needs_a_build_in_the_folder(tmp_path: Path) -> None:

@@ -581,7 +581,8 @@ class _Finder:
         if isinstance(image, str):
             line = pos_of(container.body, "image", value=True)[0]
             said = Said(workload.path, line, f"image: {image}")
-            found += self._image_evidence(image, said)
+            doubts: list[str] = []
+            found += self._image_evidence(image, said, doubts)
             for tag in self.builds.tags:  # `docker tag SOURCE IMAGE`: what SOURCE is built from
                 if same_image(tag.target, image) and not same_image(tag.source, image):
                     found += [
@@ -604,6 +605,8 @@ class _Finder:
             line = pos_of(container.body, "image", value=True)[0]
             said = Said(workload.path, line, f"in {own}, beside its Dockerfile")
             found.append(Evidence("manifest in folder", said, own))
+        if not found and isinstance(image, str) and doubts:
+            self.why_not[(id(workload), id(container))] = doubts[0]
         if len(found) < 2:
             return found  # nothing to rank (most containers: the paths are not compared)
         # equally strong: a documented build its text pairs with this manifest (it applies
@@ -819,9 +822,12 @@ class _Finder:
                 found += self.by_folder[folder]
         return list(dict.fromkeys(found))
 
-    def _image_evidence(self, image: str, said: Said) -> list[Evidence]:
+    def _image_evidence(
+        self, image: str, said: Said, doubts: list[str] | None = None
+    ) -> list[Evidence]:
         """What the repository says of the folder an image is built from: the builds that
-        name it, else its name (`said`: where the container names it)."""
+        name it, else its name (`said`: where the container names it); in `doubts`, why
+        its name links no folder where several are named so, naming them."""
         wanted = image_tag(image)
         builds = [
             build
@@ -889,6 +895,12 @@ class _Finder:
                 Evidence(
                     "image name guess", replace(said, text=f"{text}the fewest steps away)"), near
                 )
+            )
+        elif len(candidates) > 1 and doubts is not None:
+            doubts.append(
+                f"{said.path}:{said.line}: {len(candidates)} folders are named as image "
+                f"{segment}, none nearer the manifest: {', '.join(candidates[:4])}; pin the "
+                "one it runs in the configuration's `links`"
             )
         return found
 
