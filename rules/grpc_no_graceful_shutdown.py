@@ -43,7 +43,8 @@ class GrpcNoGracefulShutdown(Rule):
     signals, or `getattr(signal, "SIGTERM")`). When k8slb knows which container runs the
     module (`k8slb explain-links`), that code is the container's: the modules its entry
     point imports, directly or not; a handler in a module it never imports does not count,
-    and each container that runs the module is judged. Where one image's code serves
+    and each container that runs the module is judged (a link that is a guess from names
+    alike is none here). Where one image's code serves
     several containers that each start another entry module (`command: [node,
     dist/web.js]` beside the image's `CMD node dist/server.js`), a container does not run
     the entries the others start. Otherwise shutdown is judged per
@@ -205,7 +206,9 @@ class GrpcNoGracefulShutdown(Rule):
         for facts in context.judged_code():
             yield from self._late_handlers(context, entries, facts)
             yield from self._exits_while_draining(context, entries, facts)
-            runners = entries.running(facts.path)
+            # a link that is a guess from names alike is no evidence of which code runs
+            # together: such code is judged as code no container is known to run
+            runners = [link for link in entries.running(facts.path) if not link.guessed]
             severity, handled = self.severity, {}
             if runners:  # judged in the code each container runs: its import closure
                 bare = [

@@ -154,6 +154,13 @@ def what_it_checks(
         )
         if found is None and (aggregated := spring_health(context.links.code(link), key[1])):
             return Handled(further=aggregated)
+        if found is None and (candidates := context.links.routes(workload, container, key[1])):
+            # several modules declare it, none nearer the program's entry: say which
+            return Handled(
+                missing=f"{len(candidates)} routes for {key[1]} in the code container "
+                f"{container.name!r} runs, none nearer its entry than the others, reach "
+                f"different handlers ({', '.join(c.where for c in candidates[:3])})"
+            )
         if found is None:
             return Handled(
                 missing=f"no route for {key[1]} is found in the code container "

@@ -649,6 +649,20 @@ def test_shutdown_is_judged_in_the_code_the_container_runs(
         )
 
 
+def test_a_link_guessed_from_names_alike_is_no_evidence_of_the_code_run_with_the_server(
+    tmp_path: Path,
+) -> None:
+    """`shop-inventory` is guessed to run `inventory/` (names alike, no build of it): the
+    handler in a module the entry never imports counts, as for code with no link."""
+    files = {
+        "inventory.yaml": workload(image="registry.example/shop-inventory:1.0"),
+        "inventory/Dockerfile": DOCKERFILE,
+        "inventory/server.py": UNHANDLED.format(imports=""),
+        "inventory/shutdown.py": SHUTDOWN,
+    }
+    assert lint_files(tmp_path, files, select=["KLB403"]).findings == []
+
+
 def test_with_no_link_the_project_is_judged(tmp_path: Path) -> None:
     files = {
         "inventory/server.py": UNHANDLED.format(imports=""),

@@ -182,6 +182,58 @@ def test_a_documented_build_of_the_tag_a_container_runs_decides_between_folders(
     )
 
 
+def test_of_documented_builds_of_one_tag_the_one_whose_page_then_applies_the_manifest_links(
+    tmp_path: Path,
+) -> None:
+    """Two variants' readmes and a tutorial page build the same tag; the page deploys it
+    with `kubectl apply -f .../kubernetes/jvm.yaml` after the Spring Boot build: that
+    manifest runs the Spring Boot variant, though a readme nearer the manifest builds another."""
+    readme = "```bash\ndocker build -t example/orders .\n```\n"
+    page = (
+        "== Build the Spring Boot orders\n\n[source,bash]\n----\ncd orders/java/springboot\n"
+        "docker build -t example/orders .\ncd ../../..\n----\n\nThen deploy it:\n\n"
+        "[source,bash]\n----\nkubectl apply -f <(istioctl kube-inject -f "
+        "link:{repo}/orders/kubernetes/jvm.yaml[orders/kubernetes/jvm.yaml])\n----\n\n"
+        "== Build the native orders\n\n[source,bash]\n----\ncd orders/java/quarkus\n"
+        "docker build -t example/orders-native .\n----\n\n"
+        "[source,bash]\n----\nkubectl apply -f orders/kubernetes/native.yaml\n----\n"
+    )
+    files = {
+        "orders/kubernetes/jvm.yaml": workload(name="orders", image="example/orders"),
+        "tutorial/pages/build.adoc": page,  # read after the readme
+        "orders/java/microprofile/readme.md": readme,
+        "orders/java/microprofile/Dockerfile": DOCKERFILE,
+        **service_app("orders/java/microprofile"),
+        "orders/java/springboot/Dockerfile": DOCKERFILE,
+        **service_app("orders/java/springboot"),
+        "orders/java/quarkus/Dockerfile": DOCKERFILE,
+        **service_app("orders/java/quarkus"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("orders", "java", "springboot", "server.py")
+    assert row["evidence"][0] == (
+        "docs: tutorial/pages/build.adoc:6: docker build -t example/orders . "
+        "(then applies kubernetes/jvm.yaml)"
+    )
+    assert row["overruled"] == [
+        "docs: orders/java/microprofile/readme.md:2: docker build -t example/orders ."
+    ]
+
+
+def test_a_documented_build_is_paired_with_the_manifests_applied_before_the_next_build() -> None:
+    page = (
+        "```sh\ndocker build -t acme/a ./a\n"
+        "kubectl apply -f deploy/a.yaml -f deploy/a-svc.yml\n```\n"
+        "```sh\ndocker build -t acme/b ./b\n```\nRun `kubectl create -f ${DIR}/b.yaml`.\n"
+        "```sh\nkubectl get pods -o yaml\n```\n"
+    )
+    builds, _ = markdown_facts("README.md", page.encode())
+    assert [(b.image, b.applies) for b in builds] == [
+        ("acme/a", ("deploy/a.yaml", "deploy/a-svc.yml")),
+        ("acme/b", ("b.yaml",)),
+    ]
+
+
 def test_a_placeholder_registry_set_in_an_earlier_block_names_the_image_by_its_last_segment() -> (
     None
 ):

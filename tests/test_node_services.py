@@ -10,6 +10,7 @@ import pytest
 from k8slb.code.facts import EnvRef
 from k8slb.core.findings import Severity
 from k8slb.languages.javascript.parse import parse, parse_typescript
+from k8slb.model.runtimes import engines_major
 
 from .helpers import cart_dialed_from_frontend, lint_files, rules_of
 
@@ -248,6 +249,52 @@ def test_an_unknown_node_version_or_a_request_with_its_own_agent_says_nothing(
         "k8s.yaml": SERVICE,
     }
     assert lint_files(tmp_path / "own", files, ["KLB202"]).findings == []
+
+
+@pytest.mark.parametrize(
+    ("engines", "dockerfile", "found"),
+    [
+        (">=20", None, ["KLB202"]),  # no Dockerfile: the package says
+        ("^22.4.0", None, ["KLB202"]),
+        ("20.x", "FROM gcr.io/distroless/nodejs\n", ["KLB202"]),  # an image that says no version
+        (">=16", None, []),  # Node 16 is allowed, whose global agent does not pool
+        ("18 || >=20", None, []),  # the lowest alternative
+        ("<22", None, []),  # no lower bound: the version is not known
+        (">=20", "FROM node:18\n", []),  # the image says, over the package
+    ],
+)
+def test_the_package_s_engines_node_says_the_version_where_the_image_does_not(
+    tmp_path: Path, engines: str, dockerfile: str | None, found: list[str]
+) -> None:
+    """The lowest Node.js major version `engines.node` admits is the one judged, where no
+    `node` image tag says which runs: a range that admits Node 18 says nothing of pooling."""
+    files = {
+        "requester/index.js": REQUESTER,
+        "requester/package.json": f'{{"name": "requester", "engines": {{"node": "{engines}"}}}}\n',
+        "k8s.yaml": SERVICE,
+    }
+    if dockerfile is not None:
+        files["requester/Dockerfile"] = dockerfile + 'COPY . /app\nCMD ["node", "/app/index.js"]\n'
+    assert rules_of(lint_files(tmp_path, files, ["KLB202"]).findings) == found
+
+
+@pytest.mark.parametrize(
+    ("engines", "major"),
+    [
+        (">=18", 18),
+        ("^20.11.0", 20),
+        ("~v16.4", 16),
+        (">= 19", 19),
+        ("16 - 20", 16),
+        ("14 || >=18", 14),
+        (">=18 <21", 18),
+        ("*", None),
+        ("<20", None),
+        ("lts", None),
+    ],
+)
+def test_the_lowest_major_an_engines_range_admits(engines: str, major: int | None) -> None:
+    assert engines_major(engines) == major
 
 
 def test_a_functions_variable_an_environment_value_may_replace_is_read_with_its_default() -> None:

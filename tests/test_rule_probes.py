@@ -553,6 +553,39 @@ def test_a_shared_express_handler_that_queries_the_database_keeps_the_warning(
     assert finding.severity is Severity.WARNING
 
 
+def test_of_two_modules_declaring_the_path_the_handler_of_the_program_s_entry_is_judged(
+    tmp_path: Path,
+) -> None:
+    """A package with a second version of its app beside the one the image runs (`node
+    server.js`): both declare /healthz, and the entry's constant handler is the one run."""
+    built = (*NODE_BUILT, ("server-v2.js", EXPRESS_QUERIES), ("package.json", "{}\n"))
+    finding = klb301_with_code(
+        tmp_path, EXPRESS_OK, SHARED_HTTP, SHARED_HTTP, name="server.js", built=built
+    )
+    assert finding.severity is Severity.INFO
+    assert "the handler at server.js:5 checks nothing but the process itself" in finding.text
+
+
+def test_two_routes_of_the_path_as_near_the_entry_are_named_as_the_candidates(
+    tmp_path: Path,
+) -> None:
+    """With no entry known (a Dockerfile that names none), two modules of the folder
+    declaring the path with different handlers: neither is chosen, and both are named."""
+    built = (
+        ("skaffold.yaml", BUILT_HERE[0][1]),
+        ("Dockerfile", "FROM node:22-slim\nWORKDIR /app\nCOPY . .\n"),
+        ("server-v2.js", EXPRESS_QUERIES),
+        ("package.json", "{}\n"),
+    )
+    finding = klb301_with_code(
+        tmp_path, EXPRESS_OK, SHARED_HTTP, SHARED_HTTP, name="server.js", built=built
+    )
+    assert "2 routes for /healthz in the code container 'web' runs" in finding.text
+    assert "(server-v2.js:5, server.js:5)" in finding.text or (
+        "(server.js:5, server-v2.js:5)" in finding.text
+    )
+
+
 GRPC_HEALTH = """\
 from concurrent import futures
 

@@ -565,6 +565,9 @@ class CodeFacts:
     is_test: bool = False
     project: str = ""  # the folder of the program the module belongs to (projects.py)
     imports: tuple[tuple[int, str], ...] = ()  # (level, dotted name) of every import line
+    # a Go file's package clause (`main`: a program's, which an image runs; a library's or
+    # generated stubs' name otherwise), "" where the language has none
+    package: str = ""
     channels: list[Channel] = field(default_factory=list)
     servers: list[Server] = field(default_factory=list)
     starts: set[str] = field(default_factory=set)  # servers that are started

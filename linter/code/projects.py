@@ -369,6 +369,25 @@ class GoPackages:
         ]
         return named[0] if len(named) == 1 else None
 
+    def is_main(self, folder: str) -> bool:
+        """Whether the package in `folder` is a program's: a file of it says `package main`."""
+        return any(self.modules[path].package == "main" for path in self.files.get(folder, ()))
+
+    def is_library(self, folder: str) -> bool:
+        """Whether the packages at and below `folder` are all known to be libraries (generated
+        stubs, a client): each file's package clause read, and none `main`."""
+        below = [
+            path
+            for package, paths in self.files.items()
+            if _at_or_below(package, folder)
+            for path in paths
+        ]
+        return bool(below) and all(self.modules[p].package not in ("", "main") for p in below)
+
+    def mains_below(self, folder: str) -> list[str]:
+        """The folders of the `main` packages at and below `folder` (`.`: the whole tree)."""
+        return sorted(p for p in self.files if _at_or_below(p, folder) and self.is_main(p))
+
     def closure(self, folder: str) -> list[str]:
         """The Go files of the package in `folder` and of every scanned package it imports,
         directly or not; the package's own files first."""
@@ -384,3 +403,11 @@ class GoPackages:
                         seen.add(found)
                         queue.append(found)
         return files
+
+
+def _at_or_below(inner: str, outer: str) -> bool:
+    """Whether the folder `inner` is `outer` or inside it (both as normpath names them;
+    `.`, a relative tree's top, holds every relative folder)."""
+    if outer == ".":
+        return not os.path.isabs(inner) and inner != ".." and not inner.startswith(".." + os.sep)
+    return inner == outer or inner.startswith(outer.rstrip(os.sep) + os.sep)

@@ -6,7 +6,8 @@ The evidence, strongest first (each kept, quoted by `explain-links` and in `rela
 1. a build definition that builds the container's image from a folder: `skaffold.yaml`,
    a compose file, a `Tiltfile`'s `docker_build`, a CI workflow's, a Makefile's or a shell
    script's `docker build`, Cloud Build, Jib or Spring Boot's buildpacks; weaker, a
-   `docker build` written in a Markdown file's shell block (`docs`);
+   `docker build` written in a Markdown file's shell block (`docs`; of those, one its
+   page follows with the `kubectl apply` of the manifest is that manifest's);
 2. (refines the folder) the folder's Dockerfile: what its ENTRYPOINT/CMD runs, found in
    the context through its WORKDIR and COPY lines; for Go, the `go build` (any stage) of
    the binary it runs: the `main` package it builds, and the scanned packages it imports;
@@ -16,8 +17,10 @@ The evidence, strongest first (each kept, quoted by `explain-links` and in `rela
    (`docker/cart/Dockerfile`, `cart.Dockerfile`), that copies a source folder: its
    context is the folder above it from which that copy is found;
 5. the image's last path segment naming a source folder (`.../recommendationservice:v1`
-   and `src/recommendationservice/`), unless it holds several services' builds, or the
-   module a go.mod beside a Dockerfile declares (`github.com/acme/shopctl`);
+   and `src/recommendationservice/`), unless it holds several services' builds or only
+   Go libraries (generated stubs), or the module a go.mod beside a Dockerfile declares
+   (`github.com/acme/shopctl`; with its Dockerfile kept apart, the module's one `package
+   main`);
 6. (as strong as 5: the folder nearer the manifest wins) a manifest kept in a service's
    own folder (`cart/charts/cart/templates/`, `cart/k8s/`) beside its Dockerfile: the
    container whose image's name shares a word with the folder's (`acme/cart-api`) runs
@@ -29,8 +32,9 @@ The evidence, strongest first (each kept, quoted by `explain-links` and in `rela
    built from so named: the longest end of the image's name after a project's prefix
    (`shop-cart` and `src/cart/`), else a folder whose name ends with the image's (`cart`
    and `services/com.acme.cart/`), else one named as it is but for a role suffix
-   (`chat-service` and `services/chat/`); or a manifest beside a Dockerfile in a folder
-   of code named alike (`manifest beside guess`).
+   (`chat-service` and `services/chat/`), else Go's command so named (`shop-checkout` and
+   `cmd/checkout/`, a `package main`); or a manifest beside a Dockerfile in a folder of
+   code named alike (`manifest beside guess`).
 A container links to one folder: the strongest evidence's; weaker evidence that points
 elsewhere is kept as overruled. With an entry point the container runs its import closure;
 without one, every module of the folder.
@@ -60,6 +64,7 @@ from k8slb.reading.build_files import (
     Dockerfile,
     GoBuild,
     ImageBuild,
+    NodePackage,
     Said,
     ShellScript,
     arg_folder,
@@ -114,10 +119,18 @@ class Evidence:
     folder: str  # the code folder it points to
     dockerfile: str | None = None  # the Dockerfile a build definition names
     args: tuple[tuple[str, str], ...] = ()  # the build arguments a build definition gives
+    applies: tuple[str, ...] = ()  # the manifests a documented build's text then applies
 
     @property
     def strength(self) -> int:
         return STRENGTH[self.kind]
+
+    def paired(self, manifest: str) -> str | None:
+        """The end of the manifest's path a documented build's text then applies with
+        kubectl (the tutorial pairs them); None when it does not."""
+        path = "/".join(os.path.normpath(manifest).split(os.sep))
+        ends = (end for end in self.applies if path == end or path.endswith("/" + end))
+        return next(ends, None)
 
     def describe(self) -> str:
         return f"{self.kind}: {self.said.path}:{self.said.line}: {self.said.text}"
@@ -243,6 +256,12 @@ class CodeLinks:
     def scripts(self) -> Mapping[str, ShellScript]:
         """The shell scripts of the tree, by normalised path."""
         return self._finder.builds.scripts if self._finder is not None else {}
+
+    def package_of(self, facts: CodeFacts) -> NodePackage | None:
+        """The package.json of the module's program (the folder of its project), if read."""
+        if self._finder is None or not facts.project:
+            return None
+        return self._finder.builds.packages.get(os.path.normpath(facts.project))
 
     def _link(self, workload: K8sObject, container: Container) -> Link | None:
         key = (id(workload), id(container))
@@ -386,11 +405,27 @@ class CodeLinks:
         return None
 
     def route(self, workload: K8sObject, container: Container, path: object) -> Reached | None:
-        """The handler an HTTP path reaches in the container's code, when one route of it
-        declares that path (a query string and a trailing slash do not matter)."""
+        """The handler an HTTP path reaches in the container's code: of the routes that
+        declare the path (`routes`), the one nearest the program's entry, when one is
+        nearer than the others or they all reach one handler; None otherwise."""
+        found = self.routes(workload, container, path)
+        if len(found) < 2:
+            return found[0] if found else None
+        link = self.of(workload, container.name)
+        assert link is not None  # routes were found in its code
+        nearest = _nearness(link, found[0].facts)
+        best = [r for r in found if _nearness(link, r.facts) == nearest]
+        return best[0] if all(best[0].same_handler(other) for other in best[1:]) else None
+
+    def routes(self, workload: K8sObject, container: Container, path: object) -> list[Reached]:
+        """Every route of the container's code that declares an HTTP path (a query string
+        and a trailing slash do not matter), nearest the program's entry first: in its
+        entry module, then in the module whose folder shares the most leading folders with
+        the entry (the link's folder when it has none). A folder of several apps, or an app
+        and its test double, may each declare `/healthz`: the nearest is the one run."""
         link = self.of(workload, container.name)
         if link is None or not isinstance(path, str):
-            return None
+            return []
         wanted = path.split("?", 1)[0].rstrip("/") or "/"
         found = [
             Reached(facts, route)
@@ -398,7 +433,7 @@ class CodeLinks:
             for route in facts.routes
             if (route.path.rstrip("/") or "/") == wanted
         ]
-        return found[0] if len(found) == 1 else None
+        return sorted(found, key=lambda r: _nearness(link, r.facts), reverse=True)
 
     def dependencies(self, link: Link) -> list[tuple[CodeFacts, Loc, str]]:
         """What the container's code connects to: gRPC channels, DB pools, HTTP clients."""
@@ -434,6 +469,15 @@ class Served:
     server: Server
     listen: Listen
     port: int
+
+
+def _nearness(link: Link, facts: CodeFacts) -> tuple[bool, int]:
+    """How near a module of a link's code is to the program's entry (greater: nearer): the
+    entry itself, then by the leading folders its folder shares with the entry (with the
+    link's folder when no entry is known)."""
+    here = os.path.normpath(facts.path)
+    anchor = link.entry or link.folder
+    return here == link.entry, _shared(os.path.dirname(here) or ".", anchor)
 
 
 def _port_of(address: object, workload: K8sObject, container: Container) -> int | None:
@@ -551,7 +595,8 @@ class _Finder:
         if isinstance(image, str):
             line = pos_of(container.body, "image", value=True)[0]
             said = Said(workload.path, line, f"image: {image}")
-            found += self._image_evidence(image, said)
+            doubts: list[str] = []
+            found += self._image_evidence(image, said, doubts)
             for tag in self.builds.tags:  # `docker tag SOURCE IMAGE`: what SOURCE is built from
                 if same_image(tag.target, image) and not same_image(tag.source, image):
                     found += [
@@ -576,19 +621,36 @@ class _Finder:
             line = pos_of(container.body, "image", value=True)[0]
             said = Said(workload.path, line, f"in {own}, beside its Dockerfile")
             found.append(Evidence("manifest in folder", said, own))
+        if not found and isinstance(image, str) and doubts:
+            self.why_not[(id(workload), id(container))] = doubts[0]
         if len(found) < 2:
             return found  # nothing to rank (most containers: the paths are not compared)
-        # equally strong: a build whose Dockerfile is in the tree (a build naming one that
-        # is not fails), then the build nearest the manifest (a monorepo's services alike)
-        found.sort(key=lambda e: (e.strength, self._missing(e), -_shared(e.folder, workload.path)))
+        # equally strong: a documented build its text pairs with this manifest (it applies
+        # it next), a build whose Dockerfile is in the tree (a build naming one that is not
+        # fails), then the build nearest the manifest (a monorepo's services alike)
+        found.sort(
+            key=lambda e: (
+                e.strength,
+                e.paired(workload.path) is None,
+                self._missing(e),
+                -_shared(e.folder, workload.path),
+            )
+        )
         # of the builds of the chosen folder, the one whose build file is nearest the
         # manifest says which Dockerfile (`scripts/prod/deploy.sh`'s `-f Dockerfile-prod`
         # for `scripts/cd/x.yaml`, not a compose file's development build)
         top = found[0].folder
+        found = [  # the pairing said where it decides
+            replace(e, said=replace(e.said, text=f"{e.said.text} (then applies {end})"))
+            if (end := e.paired(workload.path)) is not None
+            else e
+            for e in found
+        ]
         return sorted(
             found,
             key=lambda e: (
                 e.strength,
+                e.paired(workload.path) is None,
                 self._missing(e),
                 -_shared(e.folder, workload.path),
                 -_shared(os.path.dirname(e.said.path), workload.path) if e.folder == top else 0,
@@ -661,7 +723,9 @@ class _Finder:
                 if not self._rebuilds(f, segment)
             )
             if built:
-                return _nearest(built, near)
+                # of as near, the one under a folder the rest of the name names
+                # (`thoughts_backend_db` and `thoughts_backend/docker/db`)
+                return _most_words(_nearest(built, near), _words("_".join(parts[:start])))
         return None
 
     def _service_beside(self, workload: K8sObject, segment: str) -> str | None:
@@ -804,9 +868,12 @@ class _Finder:
                 found += self.by_folder[folder]
         return list(dict.fromkeys(found))
 
-    def _image_evidence(self, image: str, said: Said) -> list[Evidence]:
+    def _image_evidence(
+        self, image: str, said: Said, doubts: list[str] | None = None
+    ) -> list[Evidence]:
         """What the repository says of the folder an image is built from: the builds that
-        name it, else its name (`said`: where the container names it)."""
+        name it, else its name (`said`: where the container names it); in `doubts`, why
+        its name links no folder where several are named so, naming them."""
         wanted = image_tag(image)
         made = ((each.each, each.made_for(image)) for each in self.builds.builds)
         matched = [
@@ -828,7 +895,7 @@ class _Finder:
             # folders the other tags of the name are built from (a tag not known stays)
             builds = [b for b in builds if wanted in b.tags or None in b.tags or not b.tags]
         found = [
-            Evidence(build.kind, build.said, *run_from, build.args)
+            Evidence(build.kind, build.said, *run_from, build.args, build.applies)
             for build in builds
             if (run_from := self._run_from(build))
         ]
@@ -840,7 +907,7 @@ class _Finder:
         named = sorted(
             self._app_within(f)
             for f in (self.folders_named.get(_normal(segment), ()) if segment else ())
-            if not self._rebuilds(f, segment)
+            if not self._rebuilds(f, segment) and not self._go_library(f)
         )
         for dockerfile in self._apart_named(segment) if segment else ():
             copied = self._context_of(dockerfile)
@@ -861,23 +928,42 @@ class _Finder:
         with_dockerfile = [f for f in named if self._dockerfile(f) is not None]
         # a folder holding other services' builds is not one service's code (too wide)
         candidates = _nearest(with_dockerfile or self._not_parents(named), said.path)
+        # of as near, the one under a folder the image's path names (`acme-workshop/cart` and
+        # `workshop/apps/cart`, not `apps/cart`)
+        candidates = _most_words(candidates, _words(image_repository(image).rpartition("/")[0]))
         module = self._module_named(segment) if not named and segment else None
         if len(candidates) == 1:
             found.append(Evidence("image name", said, candidates[0]))
         elif module is not None:  # one program run as a server and as a client alike
             folder, declared = module
             text = f"{said.text} (the module {declared.path}:{declared.line} declares: "
-            found.append(
-                Evidence("image name", replace(said, text=f"{text}{declared.text})"), folder)
-            )
+            text += declared.text
+            if folder != (os.path.dirname(declared.path) or "."):
+                text += f"; its one `package main` is {folder}"
+            found.append(Evidence("image name", replace(said, text=f"{text})"), folder))
         elif not named and (guess := self._guessed_folder(segment, said.path, not found)):
             folder, how = guess
-            text = f"{said.text} (a guess: {folder} is the one build folder {how})"
+            text = f"{said.text} (a guess: {folder} is the one {how})"
             found.append(Evidence("image name guess", replace(said, text=text), folder))
         elif not found and not named and (built := self._built_but_role(image)) is not None:
             folder, other = built
             text = f"{said.text} (a guess: {folder} builds {other}, its name but for a role suffix)"
             found.append(Evidence("image name guess", replace(said, text=text), folder))
+        elif len(candidates) > 1 and not found and (near := _closest(candidates, said.path)):
+            # copies of a service (a workshop's beside the originals) as near by the folders
+            # they share with the manifest: the fewest steps from it, as a guess
+            text = f"{said.text} (a guess: of {len(candidates)} folders so named, {near} is "
+            found.append(
+                Evidence(
+                    "image name guess", replace(said, text=f"{text}the fewest steps away)"), near
+                )
+            )
+        elif len(candidates) > 1 and doubts is not None:
+            doubts.append(
+                f"{said.path}:{said.line}: {len(candidates)} folders are named as image "
+                f"{segment}, none nearer the manifest: {', '.join(candidates[:4])}; pin the "
+                "one it runs in the configuration's `links`"
+            )
         return found
 
     def _built_but_role(self, image: str) -> tuple[str, str] | None:
@@ -1015,24 +1101,54 @@ class _Finder:
         the longest end of the image's name after a project's prefix (`shop-cart` for
         `cart/`), else a folder whose name's words end with the image's (`cart` for
         `com.acme.cart/`), else (`roles`: when nothing builds the image) one named as it
-        is but for a role suffix (`_named_but_role`); with how it was guessed. None when no
-        step finds exactly one."""
+        is but for a role suffix (`_named_but_role`), else Go's command named as the image
+        or an end of its name (`_go_command`); with how it was guessed. None when no step
+        finds exactly one."""
         if not segment:
             return None
         ended = self._named_at_the_end(segment, near)
         if ended is not None:
-            return (ended[0], "its name ends with") if len(ended) == 1 else None
+            return (ended[0], "build folder its name ends with") if len(ended) == 1 else None
         parts = _nearest(
             [f for f in self._named_in_part(segment) if self._dockerfile(f) is not None], near
         )
         if parts or not roles:  # a role suffix aside: only for an image nothing builds
-            return (parts[0], "whose name ends with its name") if len(parts) == 1 else None
+            return (
+                (parts[0], "build folder whose name ends with its name")
+                if len(parts) == 1
+                else None
+            )
         found = self._named_but_role(segment, near)
-        return (
-            (found[0], "named as it is (a role suffix aside, or with its parent's name)")
-            if len(found) == 1
-            else None
-        )
+        if found:
+            return (
+                (
+                    found[0],
+                    "build folder named as it is (a role suffix aside, or with its parent's name)",
+                )
+                if len(found) == 1
+                else None
+            )
+        command = self._go_command(segment, near)
+        return (command, "Go command so named (`cmd/NAME`, `package main`)") if command else None
+
+    def _go_command(self, segment: str, near: str) -> str | None:
+        """The `main` package of Go's layout for a binary, `cmd/<name>/` (`go build` names
+        the binary for its folder), named as the image or the longest end of its name that
+        names any (`openmatch-backend` and `cmd/backend/`); the nearest the manifest, None
+        when two are as near. For an image nothing builds: a Makefile's pattern rule or a
+        build argument chose the command."""
+        words = _words(segment)
+        for start in range(len(words)):
+            name = "".join(words[start:])
+            found = sorted(
+                folder
+                for folder in self.folders_named.get(name, ())
+                if os.path.basename(os.path.dirname(folder)) == "cmd" and self.go.is_main(folder)
+            )
+            if found:
+                nearest = _nearest(found, near)
+                return nearest[0] if len(nearest) == 1 else None
+        return None
 
     def _is_built(self, folder: str) -> bool:
         """Whether an image is built from the folder: it holds a Dockerfile, or is a build's
@@ -1134,17 +1250,42 @@ class _Finder:
     def _module_named(self, segment: str) -> tuple[str, Said] | None:
         """The one folder whose go.mod names its module as the image is named (its path's
         last element: `github.com/acme/shop-cli` and `.../shop-cli:1`), holding a
-        Dockerfile and code."""
+        Dockerfile and code; or, where the module's folder holds no Dockerfile (one kept
+        under `build/`), the module's one `main` package (`cmd/`, a binary with
+        subcommands): what is built of it is a program."""
         if self._modules_named is None:  # by the last element of their path, made once
             self._modules_named = defaultdict(list)
             for folder, said in self.builds.names.items():
                 self._modules_named[_normal(said.text.rsplit("/", 1)[-1])].append((folder, said))
-        found = [
-            (folder, said)
-            for folder, said in self._modules_named.get(_normal(segment), [])
-            if self._dockerfile(folder) is not None and folder in self.by_folder
-        ]
+        found: list[tuple[str, Said]] = []
+        for folder, said in self._modules_named.get(_normal(segment), []):
+            if folder not in self.by_folder:
+                continue
+            if self._dockerfile(folder) is not None:
+                found.append((folder, said))
+            elif len(mains := self._mains_of_module(folder)) == 1:
+                found.append((mains[0], said))
         return found[0] if len(found) == 1 else None
+
+    def _mains_of_module(self, folder: str) -> list[str]:
+        """The `main` packages of the Go module at `folder`, less those of a module nested
+        in it (a go.mod of their own below)."""
+        nested = [f for f in self.builds.names if f != folder and _below(f, folder)]
+        return [
+            main
+            for main in self.go.mains_below(folder)
+            if not any(_within(main, inner) for inner in nested)
+        ]
+
+    def _go_library(self, folder: str) -> bool:
+        """Whether a folder holds Go code alone, of no `main` package, and no Dockerfile:
+        generated stubs or a library, named as an image may be (`.../bookinfo` and
+        `kitex_gen/cwg/bookinfo/`), which no image runs as its program."""
+        return (
+            self._dockerfile(folder) is None
+            and all(self.modules[m].language == "go" for m in self.by_folder.get(folder, ()))
+            and self.go.is_library(folder)
+        )
 
     def _dockerfile(self, folder: str, named: str | None = None) -> Dockerfile | None:
         if named is not None:
@@ -1367,6 +1508,10 @@ class _Finder:
             folder = package if _below(package, folder) else folder  # not the whole context
             used.append(Evidence("dockerfile", build.said, folder))
             return tuple(self.go.closure(package)), folder
+        if dockerfile is None and self.go.is_main(folder):
+            # a Go program whose Dockerfile is not known (a module's one `main`): it runs
+            # the packages it imports, not the files of its folder alone
+            return tuple(self.go.closure(folder)), folder
         if chosen.kind == "dockerfile name" and dockerfile is not None:
             # its context holds more than the image: what it copies of the code
             return tuple(self._copied_code(dockerfile, folder)), folder
@@ -1494,6 +1639,33 @@ def _nearest(folders: list[str], path: str) -> list[str]:
         return folders
     best = max(_shared(folder, path) for folder in folders)
     return [folder for folder in folders if _shared(folder, path) == best]
+
+
+def _closest(folders: list[str], path: str) -> str | None:
+    """The one folder the fewest steps up and down the tree from the file `path`'s folder
+    (`apps/cart` from `deploy/x.yaml`, not `workshop/apps/cart`); None when two tie."""
+    here = os.path.dirname(os.path.abspath(path))
+    steps = {
+        folder: len(os.path.relpath(os.path.abspath(folder), here).split(os.sep))
+        for folder in folders
+    }
+    fewest = min(steps.values())
+    closest = [folder for folder in folders if steps[folder] == fewest]
+    return closest[0] if len(closest) == 1 else None
+
+
+def _most_words(folders: list[str], words: Iterable[str]) -> list[str]:
+    """Of the folders, those whose path's folder names hold the most of the words (all of
+    them when none holds any)."""
+    wanted = set(words)
+    if len(folders) < 2 or not wanted:
+        return folders
+    held = {
+        folder: len(wanted & {word for part in folder.split(os.sep) for word in _words(part)})
+        for folder in folders
+    }
+    best = max(held.values())
+    return [folder for folder in folders if held[folder] == best] if best else folders
 
 
 def _shared(folder: str, path: str) -> int:

@@ -1,7 +1,9 @@
 """The Node.js version a module runs on, as the image it is built into says: the official
 `node` image's tag (`FROM node:23-alpine` is Node 23). Read from the Dockerfile of each
 container that runs the module (links.py), else of the nearest build context that holds
-it (a Dockerfile's own folder, or the context a build definition gives it)."""
+it (a Dockerfile's own folder, or the context a build definition gives it). Where the
+image does not say (another base image, no Dockerfile), the package's `engines.node`
+does: the lowest major version its range admits (`>=20` and `^20.11` are 20)."""
 
 from __future__ import annotations
 
@@ -37,6 +39,36 @@ def node_major(dockerfile: Dockerfile) -> int | None:
     if found is not None:
         return int(found.group(1))
     return NEWEST if tag.split("-", 1)[0] in _NEWEST else None
+
+
+# a comparator of a semver range: an operator and a version, each part of which may be a
+# wildcard (`>=18`, `^20.11.0`, `~v16.4`, `18.x`, `=22`)
+_COMPARATOR = regex.compile(r"^(>=|<=|>|<|=|\^|~)?\s*v?(\d+|[xX*])(?:\.[\dxX*]+)*(?:-[\w.]+)?$")
+_SPACED_OPERATOR = regex.compile(r"(>=|<=|>|<|=|\^|~)\s+")
+
+
+def engines_major(node: str) -> int | None:
+    """The lowest Node.js major version a package.json's `engines.node` range admits: of
+    its alternatives (`||`), the least lower bound (`>=18`, `^20`, `20.x`, `16 - 20`);
+    None when one of them has none (`<20`, `*`) or the range is not read."""
+    lows: list[int] = []
+    for alternative in node.split("||"):
+        words = _SPACED_OPERATOR.sub(r"\1", alternative.strip()).split()
+        if len(words) == 3 and words[1] == "-":  # a hyphen range: its first version is the low
+            words = [f">={words[0]}"]
+        low: int | None = None
+        for word in words:
+            found = _COMPARATOR.match(word)
+            if found is None:
+                return None
+            operator, major = found.group(1) or "=", found.group(2)
+            if operator in ("<", "<=") or not major.isdigit():
+                continue  # an upper bound, or any version: no lower bound
+            low = max(low or 0, int(major))
+        if low is None:
+            return None
+        lows.append(low)
+    return min(lows) if lows else None
 
 
 def build_contexts(builds: BuildFacts) -> dict[str, list[Dockerfile]]:

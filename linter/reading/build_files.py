@@ -13,7 +13,7 @@ import itertools
 import json
 import os
 import posixpath
-from collections import ChainMap
+from collections import ChainMap, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -141,6 +141,9 @@ class ImageBuild:
     # a loop's build over values not known here (`for svc in $(SVC)`): the loop's name,
     # its value LOOP_VALUE in the fields, which the image a container runs gives (made_for)
     each: str = ""
+    # a documentation's build: the manifests its text then applies with kubectl, before
+    # the next build (`kubernetes/Deployment_jvm.yml`: a path's literal end, two names at most)
+    applies: tuple[str, ...] = ()
 
     def made_for(self, image: str) -> ImageBuild | None:
         """The build as it makes `image`: itself, or a loop's build with the value the
@@ -291,6 +294,7 @@ class NodePackage:
 
     scripts: dict[str, str]
     main: str
+    engines_node: str | None = None  # `engines.node`: the Node.js versions it says it runs on
 
 
 @record
@@ -402,7 +406,13 @@ def _node_package(text: str) -> NodePackage:
         if isinstance(name, str) and isinstance(command, str)
     }
     main = package.get("main")
-    return NodePackage(found, main if isinstance(main, str) and main else "index.js")
+    engines = package.get("engines")
+    node = engines.get("node") if isinstance(engines, dict) else None
+    return NodePackage(
+        found,
+        main if isinstance(main, str) and main else "index.js",
+        node if isinstance(node, str) else None,
+    )
 
 
 _GO_MODULE_LINE = regex.compile(r"^\s*module\s+\"?([^\s\"]+)\"?\s*(?://.*)?$", regex.MULTILINE)
@@ -1360,7 +1370,34 @@ def markdown_facts(path: str, data: bytes) -> tuple[list[ImageBuild], list[Image
     # reading whose Dockerfile the tree holds, the session's first
     seen = {(b.said.line, b.context, b.dockerfile) for b in found}
     found += [b for b in alone if (b.said.line, b.context, b.dockerfile) not in seen]
-    return [b for b in map(_from_docs, found) if b], tags
+    applied = _applied_after(lines, sorted({b.said.line for b in found}))
+    return [
+        replace(b, applies=applied.get(b.said.line, ())) for b in map(_from_docs, found) if b
+    ], tags
+
+
+_KUBECTL_APPLY = regex.compile(r"\bkubectl\s+(?:apply|create|replace)\b")
+_MANIFEST_PATH = regex.compile(r"[^\s\[\]()<>\"'`=]+\.ya?ml\b")
+
+
+def _applied_after(lines: list[str], built_at: list[int]) -> dict[int, tuple[str, ...]]:
+    """By the line of each build, the manifests a documentation's `kubectl apply|create
+    -f` lines name after it and before the next build (in a code block or not: AsciiDoc's
+    `link:{repo}/kubernetes/Deployment.yml[...]` too): each path's literal end, its last
+    two names at most, with no attribute or variable in them."""
+    found: dict[int, list[str]] = defaultdict(list)
+    at = 0  # the index in built_at of the build the lines follow
+    for number, line in enumerate(lines, start=1):
+        while at < len(built_at) and built_at[at] <= number:
+            at += 1
+        if at == 0 or "kubectl" not in line or _KUBECTL_APPLY.search(line) is None:
+            continue
+        for path in _MANIFEST_PATH.findall(line):
+            names = path.split("/")[-2:]
+            literal = [n for n in names if n and not any(c in n for c in "{}$:")]
+            if literal and literal[-1] == names[-1]:
+                found[built_at[at - 1]].append("/".join(literal[-2:]))
+    return {line: tuple(dict.fromkeys(paths)) for line, paths in found.items()}
 
 
 def _markdown_blocks(lines: list[str]) -> Iterator[tuple[int, list[str] | None]]:

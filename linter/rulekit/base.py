@@ -35,7 +35,7 @@ from k8slb.model.index import Index
 from k8slb.model.links import CodeLinks
 from k8slb.model.objects import Container, PodTemplate, pod_template
 from k8slb.model.routes import Key, routed
-from k8slb.model.runtimes import lowest, nearest_context, node_major
+from k8slb.model.runtimes import engines_major, lowest, nearest_context, node_major
 from k8slb.reading.build_files import Dockerfile
 from k8slb.reading.java_builds import GrpcJavaBuild, LibraryVersion, grpc_java_version
 from k8slb.reading.manifests import ProxyConfig
@@ -147,16 +147,22 @@ class Context:
 
     def node_major(self, facts: CodeFacts) -> int | None:
         """The Node.js major version the module runs on: the lowest of the images of the
-        containers that run it, else of the nearest build context holding it; None when
-        one of them is unknown, or nothing says."""
+        containers that run it, else of the nearest build context holding it, an image
+        that does not say (or none) taken at the lowest its package.json's `engines.node`
+        admits; None when one of them is unknown, or nothing says."""
+        package = self.links.package_of(facts)
+        engines = engines_major(package.engines_node) if package and package.engines_node else None
         links = self.links.running(facts.path)
         if links:
-            return lowest(
-                node_major(link.dockerfile) if link.dockerfile is not None else None
-                for link in links
-            )
-        dockerfiles = nearest_context(facts.path, dict(self.build_contexts))
-        return lowest(node_major(d) for d in dockerfiles or ())
+            images = [link.dockerfile for link in links]
+        else:
+            images = list(nearest_context(facts.path, dict(self.build_contexts)) or ())
+        if not images:
+            return engines
+        return lowest(
+            major if (major := node_major(d) if d is not None else None) is not None else engines
+            for d in images
+        )
 
     def unrun(self, path: str) -> str | None:
         """Why nothing shows that the module at `path` runs in the cluster, or None: k8slb

@@ -30,9 +30,20 @@ from k8slb.run.data_pickle import load_part
 # sign's is k; a dotted capital I's is i and a combining dot), as UTF-8.
 _LOWER_TO_ASCII = ("\u212a".encode(), "\u0130".encode())
 
-# What every run reads of every module: the projects, the import graph, the suppression
-# comments, its problem, whether imported values wait to be resolved.
-HEADER = ("path", "is_test", "language", "project", "imports", "markers", "problem", "deferred")
+# What every run reads of every module: the projects, the import graph and a Go file's
+# package clause (which folders are programs), the suppression comments, its problem,
+# whether imported values wait to be resolved.
+HEADER = (
+    "path",
+    "is_test",
+    "language",
+    "project",
+    "imports",
+    "package",
+    "markers",
+    "problem",
+    "deferred",
+)
 
 
 class StoredObject(K8sObject):

@@ -180,10 +180,21 @@ def go_imports(data: bytes) -> tuple[tuple[int, str], ...]:
     return tuple((0, path.decode("utf-8", "replace")) for path in dict.fromkeys(found))
 
 
+_PACKAGE_CLAUSE = regex.compile(rb"^package\s+(\w+)", regex.MULTILINE)
+
+
+def go_package(data: bytes) -> str:
+    """The name a Go file's package clause gives (its first line that is one: comments
+    and build constraints come before it), "" with none."""
+    found = _PACKAGE_CLAUSE.search(data)
+    return found.group(1).decode("ascii", "replace") if found is not None else ""
+
+
 def analyse_go(path: str, data: bytes) -> CodeFacts:
     """The facts of one Go file; a file that does not parse gives a KLB004 problem."""
     facts = CodeFacts(path, "go", is_test=path.endswith("_test.go"))
     facts.imports = go_imports(data)  # read from any file: a program's closure needs all
+    facts.package = go_package(data)  # and which folders are programs (`package main`)
     if "vendor" in path.split("/")[:-1] or is_generated(data) or not worth_parsing(data):
         return facts
     root = parser().parse(data).root_node
