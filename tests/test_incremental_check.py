@@ -133,7 +133,7 @@ def test_a_run_with_context_leaves_the_last_whole_run_unread(
 
     monkeypatch.setattr(Cache, "last_whole", last_whole)
     named = str(checked.root / FOLDERS["backend.yaml"])
-    run = api.plan([named], context=[str(checked.root)])
+    run = api.plan([named], api.Options(context=[str(checked.root)]))
     result = api.check(run, jobs=1, cache=Cache(run.cache_root, checked.cache))
     assert result.paths == [named]
     assert loaded == []

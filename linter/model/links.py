@@ -874,6 +874,19 @@ class _Finder:
         """What the repository says of the folder an image is built from: the builds that
         name it, else its name (`said`: where the container names it); in `doubts`, why
         its name links no folder where several are named so, naming them."""
+        found = self._build_evidence(image)
+        if ko := self._ko_built(image, said):
+            return found + ko  # the package its name says: no name likeness besides
+        if not found and self._pushed_elsewhere(image):
+            return found  # a third party's image: a folder named as it is is no evidence
+        segment = image_repository(image).rsplit("/", 1)[-1]
+        if segment:
+            found += self._dockerfile_name_evidence(segment)
+        return found + self._name_evidence(image, segment, said, bool(found), doubts)
+
+    def _build_evidence(self, image: str) -> list[Evidence]:
+        """The builds that make `image` (a loop's, with the value its name gives), each
+        with the folder it runs from."""
         wanted = image_tag(image)
         made = ((each.each, each.made_for(image)) for each in self.builds.builds)
         matched = [
@@ -894,22 +907,16 @@ class _Finder:
             # builds of the very tag the container runs (`:v2-timeout`) decide between the
             # folders the other tags of the name are built from (a tag not known stays)
             builds = [b for b in builds if wanted in b.tags or None in b.tags or not b.tags]
-        found = [
+        return [
             Evidence(build.kind, build.said, *run_from, build.args, build.applies)
             for build in builds
             if (run_from := self._run_from(build))
         ]
-        if ko := self._ko_built(image, said):
-            return found + ko  # the package its name says: no name likeness besides
-        if not found and self._pushed_elsewhere(image):
-            return found  # a third party's image: a folder named as it is is no evidence
-        segment = image_repository(image).rsplit("/", 1)[-1]
-        named = sorted(
-            self._app_within(f)
-            for f in (self.folders_named.get(_normal(segment), ()) if segment else ())
-            if not self._rebuilds(f, segment) and not self._go_library(f)
-        )
-        for dockerfile in self._apart_named(segment) if segment else ():
+
+    def _dockerfile_name_evidence(self, segment: str) -> list[Evidence]:
+        """Dockerfiles named as the image (`cart.Dockerfile`, `docker/cart/Dockerfile`)."""
+        found = []
+        for dockerfile in self._apart_named(segment):
             copied = self._context_of(dockerfile)
             if copied is not None:
                 context, source = copied
@@ -919,12 +926,25 @@ class _Finder:
                         "dockerfile name", Said(dockerfile.path, 1, text), context, dockerfile.path
                     )
                 )
-        beside = self._beside_named(segment) if segment else []
+        beside = self._beside_named(segment)
         if len(beside) == 1:  # `benthos-collector.Dockerfile` at the top: built from there
             dockerfile = beside[0]
             text = f"named {segment}, built from {dockerfile.folder}"
             said_here = Said(dockerfile.path, 1, text)
             found.append(Evidence("dockerfile name", said_here, dockerfile.folder, dockerfile.path))
+        return found
+
+    def _name_evidence(
+        self, image: str, segment: str, said: Said, built: bool, doubts: list[str] | None
+    ) -> list[Evidence]:
+        """The folder the image's name gives, strongest first: the one folder so named (as
+        near the manifest, under the folders its path names), a module so declared, then
+        guesses; `built` when builds or Dockerfiles named it already."""
+        named = sorted(
+            self._app_within(f)
+            for f in (self.folders_named.get(_normal(segment), ()) if segment else ())
+            if not self._rebuilds(f, segment) and not self._go_library(f)
+        )
         with_dockerfile = [f for f in named if self._dockerfile(f) is not None]
         # a folder holding other services' builds is not one service's code (too wide)
         candidates = _nearest(with_dockerfile or self._not_parents(named), said.path)
@@ -933,38 +953,35 @@ class _Finder:
         candidates = _most_words(candidates, _words(image_repository(image).rpartition("/")[0]))
         module = self._module_named(segment) if not named and segment else None
         if len(candidates) == 1:
-            found.append(Evidence("image name", said, candidates[0]))
-        elif module is not None:  # one program run as a server and as a client alike
+            return [Evidence("image name", said, candidates[0])]
+        if module is not None:  # one program run as a server and as a client alike
             folder, declared = module
             text = f"{said.text} (the module {declared.path}:{declared.line} declares: "
             text += declared.text
             if folder != (os.path.dirname(declared.path) or "."):
                 text += f"; its one `package main` is {folder}"
-            found.append(Evidence("image name", replace(said, text=f"{text})"), folder))
-        elif not named and (guess := self._guessed_folder(segment, said.path, not found)):
+            return [Evidence("image name", replace(said, text=f"{text})"), folder)]
+        if not named and (guess := self._guessed_folder(segment, said.path, not built)):
             folder, how = guess
             text = f"{said.text} (a guess: {folder} is the one {how})"
-            found.append(Evidence("image name guess", replace(said, text=text), folder))
-        elif not found and not named and (built := self._built_but_role(image)) is not None:
-            folder, other = built
+            return [Evidence("image name guess", replace(said, text=text), folder)]
+        if not built and not named and (role := self._built_but_role(image)) is not None:
+            folder, other = role
             text = f"{said.text} (a guess: {folder} builds {other}, its name but for a role suffix)"
-            found.append(Evidence("image name guess", replace(said, text=text), folder))
-        elif len(candidates) > 1 and not found and (near := _closest(candidates, said.path)):
+            return [Evidence("image name guess", replace(said, text=text), folder)]
+        if len(candidates) > 1 and not built and (near := _closest(candidates, said.path)):
             # copies of a service (a workshop's beside the originals) as near by the folders
             # they share with the manifest: the fewest steps from it, as a guess
             text = f"{said.text} (a guess: of {len(candidates)} folders so named, {near} is "
-            found.append(
-                Evidence(
-                    "image name guess", replace(said, text=f"{text}the fewest steps away)"), near
-                )
-            )
-        elif len(candidates) > 1 and doubts is not None:
+            text += "the fewest steps away)"
+            return [Evidence("image name guess", replace(said, text=text), near)]
+        if len(candidates) > 1 and doubts is not None:
             doubts.append(
                 f"{said.path}:{said.line}: {len(candidates)} folders are named as image "
                 f"{segment}, none nearer the manifest: {', '.join(candidates[:4])}; pin the "
                 "one it runs in the configuration's `links`"
             )
-        return found
+        return []
 
     def _built_but_role(self, image: str) -> tuple[str, str] | None:
         """The one folder the builds of an image named as this one is but for a role

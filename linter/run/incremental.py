@@ -213,12 +213,8 @@ def after_edit(
         return None  # the parse or the words of a changed file as it was are gone
     shared = _Shared(cache)
     before_sources = _sources_of(last.plan, memory.sources)
-    before_data = _Unread()
-    before_data.update((path, content) for path, content in data.items() if path not in changed)
-    before_read = read_sources(
-        before_sources, before_data, settings=settings, cache=shared, keys=last.keys
-    )
-    if before_data.errors or before_read.rendered_from or before_read.stopped:
+    before_read = _read_before(before_sources, data, changed, settings, shared, last.keys)
+    if before_read is None:
         return None
     projects = [(facts, facts.project) for facts in before_read.modules]
     read = read_sources(
@@ -263,6 +259,24 @@ def after_edit(
         lambda modules: composers(modules, keys),
     )
     return judged.result
+
+
+def _read_before(
+    sources: Sequence[Source],
+    data: SourceBytes,
+    changed: set[str],
+    settings: Settings,
+    shared: ParseMemo,
+    keys: Mapping[str, str],
+) -> Sources | None:
+    """The files as the last whole run read them: the unchanged ones' bytes, the changed
+    ones' parses by their old keys (never read again); None where that cannot be so."""
+    unread = _Unread()
+    unread.update((path, content) for path, content in data.items() if path not in changed)
+    read = read_sources(sources, unread, settings=settings, cache=shared, keys=keys)
+    if unread.errors or read.rendered_from or read.stopped:
+        return None
+    return read
 
 
 def _same_kinds(before: Plan, now: Plan) -> bool:
