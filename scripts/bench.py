@@ -64,8 +64,11 @@ def wait_for_cache_writers(cwd: Path) -> None:
     import fcntl
 
     for lock in (cwd / "cache").rglob("write.lock"):
-        with open(lock, "rb") as handle:
-            fcntl.flock(handle, fcntl.LOCK_SH)
+        try:
+            with open(lock, "rb") as handle:
+                fcntl.flock(handle, fcntl.LOCK_SH)
+        except FileNotFoundError:
+            continue  # a writer removed a stale cache's folder while it was looked at
 
 
 FEW_TO_FIX = 100  # one fixed file in this many is put back as it was
@@ -116,16 +119,23 @@ class Measured:
 
 
 def measure(
-    cases: dict[str, list[str]], cwd: Path, rounds: int, before: dict[str, list[str]]
+    cases: dict[str, list[str]],
+    cwd: Path,
+    rounds: int,
+    before: dict[str, list[str]],
+    cache_home: Path | None = None,
 ) -> dict[str, Measured]:
+    """Each case timed in `cwd` after its `before` lines, the cases alternated round after
+    round; `cache_home`, the folder whose `cache/` k8slb writes (else `cwd`)."""
+    home = cache_home or cwd
     results = {name: Measured([], 0) for name in cases}
     for _ in range(rounds):
         for name, command in cases.items():  # alternate, so drift hits every case alike
             for setup in before.get(name, []):
                 subprocess.run(setup, shell=True, cwd=cwd, check=True)
-                wait_for_cache_writers(cwd)
+                wait_for_cache_writers(home)
             seconds, megabytes = timed(command, cwd)
-            wait_for_cache_writers(cwd)
+            wait_for_cache_writers(home)
             results[name].rounds.append(seconds)
             results[name].megabytes = max(results[name].megabytes, megabytes)
     return results

@@ -24,20 +24,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from bench import K8SLB, Measured, make_corpus, timed
-from bench import wait_for_cache_writers as wait_once
+from bench import K8SLB, Measured, make_corpus, measure, wait_for_cache_writers
 
 HOOK = [*K8SLB, "check", "--force-exclude", "--context", "."]  # .pre-commit-hooks.yaml's
-
-
-def wait_for_cache_writers(work: Path) -> None:
-    """bench.py's, again where a writer removed a stale cache's folder while it looked."""
-    while True:
-        try:
-            wait_once(work)
-            return
-        except FileNotFoundError:
-            continue
 
 
 def edit_command(path: Path, comment: str) -> str:
@@ -83,16 +72,7 @@ def main() -> None:
         "hook, YAML changed": [warm, edit_command(manifest, "#")],
         "hook, .py changed": [warm, edit_command(module, "#")],
     }
-    results = {name: Measured([], 0) for name in cases}
-    for _ in range(rounds):
-        for name, command in cases.items():  # alternate, so drift hits every case alike
-            for setup in setups[name]:
-                subprocess.run(setup, shell=True, cwd=corpus, check=True)
-                wait_for_cache_writers(work)
-            seconds, megabytes = timed(command, corpus)
-            wait_for_cache_writers(work)
-            results[name].rounds.append(seconds)
-            results[name].megabytes = max(results[name].megabytes, megabytes)
+    results = measure(cases, corpus, rounds, setups, cache_home=work)
     unchanged = results["check ., unchanged"]
     print(f"\n{'case':<28}{'min s':>8}{'median s':>10}{'max s':>8}  x unchanged")
     for name, measured in results.items():
