@@ -91,10 +91,18 @@ def compiled_sources(script: str) -> list[str]:
 
 def entry_of(argv: Sequence[object]) -> Entry | None:
     """The Python entry point of a command line, or None when it names none."""
-    words = [str(word) for word in argv]
-    if len(words) >= 3 and posixpath.basename(words[0]) in _SHELLS and words[1] == "-c":
-        return _from_shell(words[2])
-    return _from_words(words)
+    script = shell_script_of(argv)
+    if script is not None:
+        return _from_shell(script)
+    return _from_words([str(word) for word in argv])
+
+
+def shell_script_of(argv: Sequence[object]) -> str | None:
+    """The script of a `sh -c SCRIPT` command line (any shell, by path or name), else None."""
+    words = [str(word) for word in argv[:3]]
+    if len(words) == 3 and posixpath.basename(words[0]) in _SHELLS and words[1] == "-c":
+        return words[2]
+    return None
 
 
 def _from_shell(script: str) -> Entry | None:

@@ -205,6 +205,9 @@ class GoBuild:
     package: str
     output: str | None
     said: Said
+    # a script's `go build -o bin/$1 service/$1/main.go` (in a function or a loop): the
+    # variable that names both the binary and its package's folder, one build per value
+    variable: str | None = None
 
 
 @record
@@ -372,7 +375,7 @@ def host_go_builds(path: str, text: str) -> tuple[GoBuild, ...]:
             continue
         for match in _HOST_GO_BUILD.finditer(line):
             said = Said(path, number, line.strip())
-            found += _go_builds(match.group(0), "/host", here, said)
+            found += _go_builds(match.group(0), "/host", here, said, templates=True)
     return tuple(found)
 
 
@@ -1768,9 +1771,17 @@ _GO_VALUE_FLAGS = frozenset(
 )
 
 
-def _go_builds(script: str, workdir: str, copies: list[Copy], said: Said) -> list[GoBuild]:
+# a word that is one variable's value alone (`$1`, `${SERVICE}`): its name
+_LONE_VARIABLE = regex.compile(r"\$(?:\{(\w+)\}|(\w+))")
+
+
+def _go_builds(
+    script: str, workdir: str, copies: list[Copy], said: Said, templates: bool = False
+) -> list[GoBuild]:
     """The `go build`/`go install` commands of a RUN line, their packages mapped back from
-    the image to the build context through the stage's COPY lines."""
+    the image to the build context through the stage's COPY lines. With `templates` (a
+    host's script), a build whose binary is named by a variable alone keeps the package
+    that variable names too (`go build -o bin/$1 service/$1/main.go`)."""
     argv = _argv(_RUN_FLAGS.sub("", script))  # `RUN --mount=... go build`: the command
     try:
         words = shell_words(argv[2]) if argv[:2] == ("/bin/sh", "-c") else list(argv)
@@ -1798,8 +1809,16 @@ def _go_builds(script: str, workdir: str, copies: list[Copy], said: Said) -> lis
                 output = value if flag == "-o" else output
                 if flag == "-C" and "$" not in value:  # `go build -C ./collector ./cmd`
                     within = posixpath.normpath(posixpath.join(workdir, value))
-            elif not word.startswith("-") and "$" not in word:
+            elif not word.startswith("-"):
                 packages.append(word)
+        named = _LONE_VARIABLE.fullmatch(posixpath.basename(output or "")) if templates else None
+        variable = (named.group(1) or named.group(2)) if named else None
+        # a package named by a variable is known only as the binary's template
+        packages = [
+            p
+            for p in packages
+            if "$" not in p or (variable and {variable} == _variables_used(p) and "/..." not in p)
+        ]
         for package in packages or ["."]:
             # `./cmd/...`: every main package below, each binary named for its folder
             package, dots, _ = package.partition("/...")
@@ -1808,8 +1827,15 @@ def _go_builds(script: str, workdir: str, copies: list[Copy], said: Said) -> lis
             in_image = posixpath.normpath(posixpath.join(within, package))
             context = _in_context(in_image, copies)
             if context is not None:
-                found.append(GoBuild(context + dots, None if dots else output, said))
+                template = variable if "$" in package else None
+                found.append(
+                    GoBuild(context + dots, None if dots else output, said, variable=template)
+                )
     return found
+
+
+def _variables_used(word: str) -> set[str]:
+    return {a or b for a, b in _LONE_VARIABLE.findall(word)}
 
 
 def _in_context(in_image: str, copies: list[Copy]) -> str | None:
