@@ -650,6 +650,35 @@ def test_a_script_s_go_build_named_by_a_variable_is_kept_as_that_variable_s_temp
     ]
 
 
+GOPATH_SERVICE = """\
+FROM golang:1.9.1
+WORKDIR /go/src/github.com/example/gcd/{name}
+COPY {name} .
+COPY pb ../pb
+RUN go get -v ./...
+RUN go install -v ./...
+CMD [ "{name}" ]
+"""
+
+
+def test_a_root_build_of_one_service_s_dockerfile_links_the_package_go_install_makes(
+    tmp_path: Path,
+) -> None:
+    """`docker build -f Dockerfile.api .` from the repository's root, whose Dockerfile copies
+    the service's folder (and the shared protos) and runs `go install ./...` there: the
+    binary `api` is that folder's own package, so the link is that folder, not the root."""
+    files = {"build.sh": "#!/bin/bash\n"}
+    for name in ("api", "gcd"):
+        files["build.sh"] += f"docker build -t local/{name} -f Dockerfile.{name} .\n"
+        files[f"Dockerfile.{name}"] = GOPATH_SERVICE.format(name=name)
+        files[f"{name}/main.go"] = "package main\n\nfunc main() {}\n"
+    files["pb/gcd.pb.go"] = "package pb\n"
+    files["api.yaml"] = workload(name="api", image="local/api")
+    row = only(links(tmp_path, files))
+    assert row["code"] == "api"
+    assert "dockerfile: Dockerfile.api:6: RUN go install -v ./..." in row["evidence"]
+
+
 def test_a_go_build_of_a_file_builds_that_file_s_package() -> None:
     dockerfile = parse_dockerfile(
         "services/trip/Dockerfile",

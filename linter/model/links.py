@@ -1599,8 +1599,10 @@ class _Finder:
 
         def package_of(build: GoBuild) -> str:
             below, dots, _ = build.package.partition("/...")
-            # a pattern builds each main package below it: the one named as the binary
-            relative = os.path.join(below, ran if dots else "")
+            # a pattern builds each main package below it: the one named as the binary (the
+            # pattern's own folder when so named: `go install ./...` in /src/api makes `api`)
+            named = dots and posixpath.basename(below) != ran
+            relative = os.path.join(below, ran if named else "")
             # the build context is the Dockerfile's folder or, as often, one above it (the
             # repository's: `docker build -f services/geo/Dockerfile .`); a host's build
             # runs from its file's folder or, as often, one above it (a script that first
