@@ -120,6 +120,10 @@ class Evidence:
     dockerfile: str | None = None  # the Dockerfile a build definition names
     args: tuple[tuple[str, str], ...] = ()  # the build arguments a build definition gives
     applies: tuple[str, ...] = ()  # the manifests a documented build's text then applies
+    # the command a build definition sets over the Dockerfile's and the container's, and
+    # the exec-form wrapper it runs under (ImageBuild's)
+    entrypoint: tuple[str, ...] | None = None
+    wrapper: tuple[str, ...] = ()
 
     @property
     def strength(self) -> int:
@@ -146,6 +150,10 @@ class Link:
     evidence: tuple[Evidence, ...]  # what the link rests on, strongest first
     overruled: tuple[Evidence, ...] = ()  # weaker evidence that points elsewhere
     dockerfile: Dockerfile | None = None  # the Dockerfile its image is built with, if known
+    # the build definition that sets the container's command over the Dockerfile's and
+    # the manifest's (Tilt's `entrypoint=`), when one does: its `entrypoint` and `wrapper`
+    # say what runs, and as PID 1
+    entrypoint_set: Evidence | None = None
 
     @property
     def key(self) -> str:
@@ -908,7 +916,15 @@ class _Finder:
             # folders the other tags of the name are built from (a tag not known stays)
             builds = [b for b in builds if wanted in b.tags or None in b.tags or not b.tags]
         return [
-            Evidence(build.kind, build.said, *run_from, build.args, build.applies)
+            Evidence(
+                build.kind,
+                build.said,
+                *run_from,
+                build.args,
+                build.applies,
+                build.entrypoint,
+                build.wrapper,
+            )
             for build in builds
             if (run_from := self._run_from(build))
         ]
@@ -1378,6 +1394,9 @@ class _Finder:
         used = [e for e in evidence if e.folder in agreeing and id(e) not in stale]
         overruled = [e for e in evidence if e.folder not in agreeing or id(e) in stale]
         command, args = container.body.get("command"), container.body.get("args")
+        set_by = next((e for e in used if e.entrypoint is not None), None)
+        if set_by is not None:  # the build tool's command, over the Dockerfile's and ours
+            command = list(set_by.entrypoint or ())
         argv = container_argv(
             command if isinstance(command, list) else None,
             args if isinstance(args, list) else None,
@@ -1407,7 +1426,15 @@ class _Finder:
         overruled = [e for e in overruled if e not in agree]
         used.sort(key=lambda e: e.strength)
         return Link(
-            workload, container, folder, source, modules, tuple(used), tuple(overruled), dockerfile
+            workload,
+            container,
+            folder,
+            source,
+            modules,
+            tuple(used),
+            tuple(overruled),
+            dockerfile,
+            set_by,
         )
 
     def _evidence(

@@ -8,6 +8,7 @@ The code <-> container link (links.py) is built on these facts.
 
 from __future__ import annotations
 
+import ast
 import functools
 import itertools
 import json
@@ -144,6 +145,12 @@ class ImageBuild:
     # a documentation's build: the manifests its text then applies with kubectl, before
     # the next build (`kubernetes/Deployment_jvm.yml`: a path's literal end, two names at most)
     applies: tuple[str, ...] = ()
+    # the command the build tool sets over the Dockerfile's ENTRYPOINT and CMD and over the
+    # container's command (Tilt's `entrypoint=`; a string is run by `sh -c`), and the words
+    # of the exec-form wrapper it is run under as PID 1 (`docker_build_with_restart`'s
+    # `/tilt-restart-wrapper --watch_file=...`; none: it is PID 1 itself)
+    entrypoint: tuple[str, ...] | None = None
+    wrapper: tuple[str, ...] = ()
 
     def made_for(self, image: str) -> ImageBuild | None:
         """The build as it makes `image`: itself, or a loop's build with the value the
@@ -766,8 +773,38 @@ def tiltfile_builds(path: str, text: str) -> list[ImageBuild]:
         named = _DOCKERFILE_ARG.search(match.group("rest") or "")
         dockerfile = (named.group(1) or named.group(2)) if named else None
         image = match.group(1) or match.group(2)
-        found.append(_built(image, root, dockerfile, "tiltfile", path, text, line))
+        built = _built(image, root, dockerfile, "tiltfile", path, text, line)
+        found.append(_tilt_entrypoint(built, match.group(0), match.group("rest") or ""))
     return found
+
+
+# `entrypoint=` (or docker_build_with_restart's third argument): a list of strings or one
+_ENTRYPOINT_ARG = regex.compile(
+    r"""^\s*,\s*(\[[^\]]*\]|'[^']*'|"[^"]*")|\bentrypoint\s*=\s*(\[[^\]]*\]|'[^']*'|"[^"]*")"""
+)
+# what restart_process's docker_build_with_restart makes PID 1 (tilt-extensions'
+# restart_process/Tiltfile, wrap_entrypoint): the entrypoint runs as its child
+_RESTART_WRAPPER = ("/tilt-restart-wrapper", "--watch_file=/.restart-proc")
+
+
+def _tilt_entrypoint(build: ImageBuild, call: str, rest: str) -> ImageBuild:
+    """The build with the entrypoint a Tiltfile's call sets, literal strings only: Tilt
+    runs a string with `sh -c`; `docker_build_with_restart` runs it under its wrapper."""
+    restart = call.startswith("docker_build_with_restart")
+    match = _ENTRYPOINT_ARG.search(rest)
+    if match is None or (match.group(1) and not restart):  # only its third is the entrypoint
+        return build
+    try:
+        value = ast.literal_eval(match.group(1) or match.group(2))
+    except (ValueError, SyntaxError):
+        return build
+    if isinstance(value, str):
+        words: tuple[str, ...] = ("sh", "-c", value)
+    elif isinstance(value, list) and value and all(isinstance(w, str) for w in value):
+        words = tuple(value)
+    else:
+        return build
+    return replace(build, entrypoint=words, wrapper=_RESTART_WRAPPER if restart else ())
 
 
 def workflow_builds(path: str, text: str) -> list[ImageBuild]:
