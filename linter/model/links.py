@@ -1413,6 +1413,12 @@ class _Finder:
                 folder = copied  # a wide context: the code is what the Dockerfile copies
         source = self._source_run(workload, container, chosen, dockerfile, source, folder, used)
         modules, folder = self._modules_run(source, program, argv, dockerfile, chosen, folder, used)
+        for beside in entry.beside if entry is not None and source is not None else ():
+            # a program its shell runs beside it (`a & b & it`): its modules run here too
+            other = self._entry_source(beside, folder, dockerfile)
+            if other is not None and other not in modules:
+                ran, _ = self._modules_run(other, None, argv, dockerfile, chosen, folder, [])
+                modules = tuple(dict.fromkeys((*modules, *ran)))
         # narrowed to a folder inside the context: evidence naming a folder around it, inside
         # the context (the service's folder, by its image's name), agrees
         agree = [
