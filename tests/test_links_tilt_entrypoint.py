@@ -40,6 +40,7 @@ def test_tilt_s_entrypoint_is_read_as_the_words_it_runs_and_the_wrapper_around_t
         "docker_build_with_restart('b', '.', ['/go/bin/b'], live_update=[])\n"
         "docker_build('c', '.', 'Dockerfile.c')\n"
         "docker_build('d', '.', entrypoint=[NAME])\n"
+        "docker_build('e', '.', {}, 'Dockerfile.e', entrypoint=['/e'])\n"
     )
     builds = {b.image: (b.entrypoint, b.wrapper) for b in tiltfile_builds("Tiltfile", text)}
     assert builds["a"] == (("sh", "-c", "node server.js"), ())
@@ -47,6 +48,7 @@ def test_tilt_s_entrypoint_is_read_as_the_words_it_runs_and_the_wrapper_around_t
     assert builds["b"][1][0] == "/tilt-restart-wrapper"
     assert builds["c"] == (None, ())  # docker_build's third argument is its Dockerfile
     assert builds["d"] == (None, ())  # not literal
+    assert builds["e"] == (("/e",), ())
 
 
 def test_the_link_follows_tilt_s_entrypoint_over_a_copied_dockerfile_entrypoint(

@@ -1394,7 +1394,7 @@ class _Finder:
         used = [e for e in evidence if e.folder in agreeing and id(e) not in stale]
         overruled = [e for e in evidence if e.folder not in agreeing or id(e) in stale]
         command, args = container.body.get("command"), container.body.get("args")
-        set_by = next((e for e in used if e.entrypoint is not None), None)
+        set_by = chosen if chosen.entrypoint is not None else None
         if set_by is not None:  # the build tool's command, over the Dockerfile's and ours
             command = list(set_by.entrypoint or ())
         argv = container_argv(

@@ -778,10 +778,10 @@ def tiltfile_builds(path: str, text: str) -> list[ImageBuild]:
     return found
 
 
-# `entrypoint=` (or docker_build_with_restart's third argument): a list of strings or one
-_ENTRYPOINT_ARG = regex.compile(
-    r"""^\s*,\s*(\[[^\]]*\]|'[^']*'|"[^"]*")|\bentrypoint\s*=\s*(\[[^\]]*\]|'[^']*'|"[^"]*")"""
-)
+# `entrypoint=`, or docker_build_with_restart's third argument: a list of strings or one
+_ENTRYPOINT_VALUE = r"""(\[[^\]]*\]|'[^']*'|"[^"]*")"""
+_ENTRYPOINT_ARG = regex.compile(rf"\bentrypoint\s*=\s*{_ENTRYPOINT_VALUE}")
+_THIRD_ARG = regex.compile(rf"^\s*,\s*{_ENTRYPOINT_VALUE}")
 # what restart_process's docker_build_with_restart makes PID 1 (tilt-extensions'
 # restart_process/Tiltfile, wrap_entrypoint): the entrypoint runs as its child
 _RESTART_WRAPPER = ("/tilt-restart-wrapper", "--watch_file=/.restart-proc")
@@ -791,11 +791,11 @@ def _tilt_entrypoint(build: ImageBuild, call: str, rest: str) -> ImageBuild:
     """The build with the entrypoint a Tiltfile's call sets, literal strings only: Tilt
     runs a string with `sh -c`; `docker_build_with_restart` runs it under its wrapper."""
     restart = call.startswith("docker_build_with_restart")
-    match = _ENTRYPOINT_ARG.search(rest)
-    if match is None or (match.group(1) and not restart):  # only its third is the entrypoint
+    match = _ENTRYPOINT_ARG.search(rest) or (_THIRD_ARG.match(rest) if restart else None)
+    if match is None:
         return build
     try:
-        value = ast.literal_eval(match.group(1) or match.group(2))
+        value = ast.literal_eval(match.group(1))
     except (ValueError, SyntaxError):
         return build
     if isinstance(value, str):
