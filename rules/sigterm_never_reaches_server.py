@@ -449,8 +449,18 @@ def _started(
     entrypoint = dockerfile.entrypoint if dockerfile is not None else None
     cmd = dockerfile.cmd if dockerfile is not None else None
     argv = container_argv(command, args, entrypoint, cmd)
-    found = pid1(argv)
     place: Place | None = None
+    set_by = link.entrypoint_set if link is not None else None
+    if set_by is not None:
+        # the build tool sets the command over the Dockerfile's and the manifest's (Tilt's
+        # `entrypoint=`): under its exec-form wrapper (`docker_build_with_restart`) the
+        # wrapper is PID 1; else its words are, written in its line (no fix of ours there)
+        if set_by.wrapper:
+            return None
+        argv = container_argv(list(set_by.entrypoint or ()), args, None, None)
+        said = set_by.said
+        place = Place(said.path, said.line, 1, said.text, (), "")
+    found = pid1(argv)
     if found is None:  # a script of the tree, run as the program
         found, place = _entry_script(context, workload, container, link, command, args, argv)
         if found is None:

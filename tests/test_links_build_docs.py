@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from k8slb.reading.build_files import MAX_BLOCKS, markdown_facts, parse_dockerfile
+from k8slb.reading.build_files import MAX_BLOCKS, host_go_builds, markdown_facts, parse_dockerfile
 
 from tests.test_links import DOCKERFILE, links, only, service_app, workload
 
@@ -595,6 +595,88 @@ def test_a_dockerfile_that_adds_a_binary_built_by_the_tiltfile_links_the_package
     assert (row["code"], row["modules"]) == (os.path.join("services", "trip", "cmd"), 1)
     assert row["evidence"][0].startswith("tiltfile: Tiltfile:3: docker_build_with_restart(")
     assert any("go build -o build/trip ./services/trip/cmd/main.go" in e for e in row["evidence"])
+
+
+BUILD_SCRIPT = """\
+#!/bin/bash
+services="account upload"
+
+build_service() {
+    go build -o deploy/bin/$1 service/$1/main.go
+}
+
+build_image() {
+    docker build -t shop/files_$1 -f ./service/$1/Dockerfile .
+}
+
+cd ${ROOT_DIR}
+for service in $services; do build_service $service; done
+cd ${ROOT_DIR}/deploy/
+for service in $services; do build_image $service; done
+"""
+
+
+def test_an_image_adding_a_binary_a_build_script_compiles_links_the_package_built(
+    tmp_path: Path,
+) -> None:
+    """A script compiles each service on the host from the repository's root (`go build -o
+    deploy/bin/$1 service/$1/main.go`, one call per service) and each service's Dockerfile
+    only ADDs its binary, run through `sh -c`: the container runs the package built under
+    its binary's name, not its Dockerfile's folder (which holds no code)."""
+    files = {
+        "go.mod": "module example.com/files\n\ngo 1.23\n",
+        "deploy/docker_build.sh": BUILD_SCRIPT,
+    }
+    for name in ("account", "upload"):
+        files[f"deploy/service/{name}/Dockerfile"] = (
+            f'FROM centos:7\nADD bin/{name} /\nENTRYPOINT ["sh","-c","/{name} $PARAMS"]\n'
+        )
+        files[f"service/{name}/main.go"] = "package main\n\nfunc main() {}\n"
+        files[f"service/{name}/handler/handler.go"] = "package handler\n"
+    files["k8s/upload.yaml"] = workload(name="upload", image="shop/files_upload")
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("service", "upload")
+    assert any("go build -o deploy/bin/$1 service/$1/main.go" in e for e in row["evidence"])
+
+
+def test_a_script_s_go_build_named_by_a_variable_is_kept_as_that_variable_s_template() -> None:
+    """The binary and the package named by one variable: a build per value; a package
+    named by another variable than the binary's is not known."""
+    text = "go build -o bin/${SVC} ./cmd/${SVC}\ngo build -o bin/$1 ./cmd/$2\n"
+    builds = host_go_builds("scripts/build.sh", text)
+    assert [(b.package, b.output, b.variable) for b in builds] == [
+        (os.path.join("scripts", "cmd", "${SVC}"), "bin/${SVC}", "SVC"),
+        ("scripts", "bin/$1", None),
+    ]
+
+
+GOPATH_SERVICE = """\
+FROM golang:1.9.1
+WORKDIR /go/src/github.com/example/gcd/{name}
+COPY {name} .
+COPY pb ../pb
+RUN go get -v ./...
+RUN go install -v ./...
+CMD [ "{name}" ]
+"""
+
+
+def test_a_root_build_of_one_service_s_dockerfile_links_the_package_go_install_makes(
+    tmp_path: Path,
+) -> None:
+    """`docker build -f Dockerfile.api .` from the repository's root, whose Dockerfile copies
+    the service's folder (and the shared protos) and runs `go install ./...` there: the
+    binary `api` is that folder's own package, so the link is that folder, not the root."""
+    files = {"build.sh": "#!/bin/bash\n"}
+    for name in ("api", "gcd"):
+        files["build.sh"] += f"docker build -t local/{name} -f Dockerfile.{name} .\n"
+        files[f"Dockerfile.{name}"] = GOPATH_SERVICE.format(name=name)
+        files[f"{name}/main.go"] = "package main\n\nfunc main() {}\n"
+    files["pb/gcd.pb.go"] = "package pb\n"
+    files["api.yaml"] = workload(name="api", image="local/api")
+    row = only(links(tmp_path, files))
+    assert row["code"] == "api"
+    assert "dockerfile: Dockerfile.api:6: RUN go install -v ./..." in row["evidence"]
 
 
 def test_a_go_build_of_a_file_builds_that_file_s_package() -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Sequence
+from dataclasses import replace
 
 from k8slb.code.launchers import IN_PROCESS, PACKAGE_MANAGERS
 from k8slb.core import regex
@@ -46,6 +47,8 @@ class Entry:
     words: str
     package_script: str | None = None  # `npm start`: the package.json script it runs
     node: bool = False  # a Node.js module (or script), not Python's
+    # the programs a shell's script runs beside it, in the background (`a & b & it`)
+    beside: tuple[Entry, ...] = ()
 
     def relative_paths(self) -> list[str]:
         """The source files it can stand for, relative to the folder it runs in."""
@@ -91,26 +94,47 @@ def compiled_sources(script: str) -> list[str]:
 
 def entry_of(argv: Sequence[object]) -> Entry | None:
     """The Python entry point of a command line, or None when it names none."""
-    words = [str(word) for word in argv]
-    if len(words) >= 3 and posixpath.basename(words[0]) in _SHELLS and words[1] == "-c":
-        return _from_shell(words[2])
-    return _from_words(words)
+    script = shell_script_of(argv)
+    if script is not None:
+        return _from_shell(script)
+    return _from_words([str(word) for word in argv])
+
+
+def shell_script_of(argv: Sequence[object]) -> str | None:
+    """The script of a `sh -c SCRIPT` command line (any shell, by path or name), else None."""
+    words = [str(word) for word in argv[:3]]
+    if len(words) == 3 and posixpath.basename(words[0]) in _SHELLS and words[1] == "-c":
+        return words[2]
+    return None
 
 
 def _from_shell(script: str) -> Entry | None:
-    """The last command of a `sh -c` script that runs Python (`cd /app && python x.py`)."""
+    """The last command of a `sh -c` script that runs Python (`cd /app && python x.py`),
+    with the programs it runs beside it: each list sent to the background with `&` (its
+    last program; `migrate && runserver & python grpc.py` runs runserver and grpc.py)."""
     try:
         words = shell_words(script, comments=True)
     except ValueError:
         return None
     commands: list[list[str]] = [[]]
+    background: list[Entry] = []  # the last program of each list sent to the background
+    last: Entry | None = None  # the last program of the list being read
     for word in words:
         if word in _SEPARATORS:
+            entry = _from_words(commands[-1])
+            last = entry or last
+            if word == "&" and last is not None:
+                background.append(last)
+            if word in ("&", ";"):  # a list ends
+                last = None
             commands.append([])
         else:
             commands[-1].append(word)
     found = [entry for command in commands if (entry := _from_words(command)) is not None]
-    return found[-1] if found else None
+    if not found:
+        return None
+    beside = tuple(entry for entry in background if entry != found[-1])
+    return replace(found[-1], beside=beside) if beside else found[-1]
 
 
 def _from_words(words: list[str]) -> Entry | None:

@@ -49,7 +49,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
-from k8slb.code.entry_points import Entry, container_argv, entry_of
+from k8slb.code.entry_points import Entry, container_argv, entry_of, shell_script_of
 from k8slb.code.facts import CodeFacts, EnvRef, EnvText, Listen, Loc, Registration, Route, Server
 from k8slb.code.projects import GoPackages, ImportGraph
 from k8slb.core import regex
@@ -120,6 +120,10 @@ class Evidence:
     dockerfile: str | None = None  # the Dockerfile a build definition names
     args: tuple[tuple[str, str], ...] = ()  # the build arguments a build definition gives
     applies: tuple[str, ...] = ()  # the manifests a documented build's text then applies
+    # the command a build definition sets over the Dockerfile's and the container's, and
+    # the exec-form wrapper it runs under (ImageBuild's)
+    entrypoint: tuple[str, ...] | None = None
+    wrapper: tuple[str, ...] = ()
 
     @property
     def strength(self) -> int:
@@ -146,6 +150,10 @@ class Link:
     evidence: tuple[Evidence, ...]  # what the link rests on, strongest first
     overruled: tuple[Evidence, ...] = ()  # weaker evidence that points elsewhere
     dockerfile: Dockerfile | None = None  # the Dockerfile its image is built with, if known
+    # the build definition that sets the container's command over the Dockerfile's and
+    # the manifest's (Tilt's `entrypoint=`), when one does: its `entrypoint` and `wrapper`
+    # say what runs, and as PID 1
+    entrypoint_set: Evidence | None = None
 
     @property
     def key(self) -> str:
@@ -908,7 +916,15 @@ class _Finder:
             # folders the other tags of the name are built from (a tag not known stays)
             builds = [b for b in builds if wanted in b.tags or None in b.tags or not b.tags]
         return [
-            Evidence(build.kind, build.said, *run_from, build.args, build.applies)
+            Evidence(
+                build.kind,
+                build.said,
+                *run_from,
+                build.args,
+                build.applies,
+                build.entrypoint,
+                build.wrapper,
+            )
             for build in builds
             if (run_from := self._run_from(build))
         ]
@@ -1378,6 +1394,9 @@ class _Finder:
         used = [e for e in evidence if e.folder in agreeing and id(e) not in stale]
         overruled = [e for e in evidence if e.folder not in agreeing or id(e) in stale]
         command, args = container.body.get("command"), container.body.get("args")
+        set_by = chosen if chosen.entrypoint is not None else None
+        if set_by is not None:  # the build tool's command, over the Dockerfile's and ours
+            command = list(set_by.entrypoint or ())
         argv = container_argv(
             command if isinstance(command, list) else None,
             args if isinstance(args, list) else None,
@@ -1394,6 +1413,12 @@ class _Finder:
                 folder = copied  # a wide context: the code is what the Dockerfile copies
         source = self._source_run(workload, container, chosen, dockerfile, source, folder, used)
         modules, folder = self._modules_run(source, program, argv, dockerfile, chosen, folder, used)
+        for beside in entry.beside if entry is not None and source is not None else ():
+            # a program its shell runs beside it (`a & b & it`): its modules run here too
+            other = self._entry_source(beside, folder, dockerfile)
+            if other is not None and other not in modules:
+                ran, _ = self._modules_run(other, None, argv, dockerfile, chosen, folder, [])
+                modules = tuple(dict.fromkeys((*modules, *ran)))
         # narrowed to a folder inside the context: evidence naming a folder around it, inside
         # the context (the service's folder, by its image's name), agrees
         agree = [
@@ -1407,7 +1432,15 @@ class _Finder:
         overruled = [e for e in overruled if e not in agree]
         used.sort(key=lambda e: e.strength)
         return Link(
-            workload, container, folder, source, modules, tuple(used), tuple(overruled), dockerfile
+            workload,
+            container,
+            folder,
+            source,
+            modules,
+            tuple(used),
+            tuple(overruled),
+            dockerfile,
+            set_by,
         )
 
     def _evidence(
@@ -1522,7 +1555,10 @@ class _Finder:
             return tuple(self.go.closure(program)), folder
         if go is not None:  # the Go program the image builds, and what it imports
             build, package = go
-            folder = package if _below(package, folder) else folder  # not the whole context
+            # not the whole context; nor a folder of the binary alone when it is built on
+            # the host (its code is elsewhere)
+            host = build not in dockerfile.go_builds if dockerfile else False
+            folder = package if _below(package, folder) or host else folder
             used.append(Evidence("dockerfile", build.said, folder))
             return tuple(self.go.closure(package)), folder
         if dockerfile is None and self.go.is_main(folder):
@@ -1578,25 +1614,36 @@ class _Finder:
         `go install`, by its package's folder), or the Dockerfile's only one, with the
         scanned folder of its package; None when none is known or it holds no Go."""
         builds = dockerfile.go_builds
-        if argv[:2] == ["/bin/sh", "-c"] and len(argv) > 2:  # `ENTRYPOINT build/trip`
-            argv = str(argv[2]).split()[:1] or argv
+        script = shell_script_of(argv)  # `ENTRYPOINT build/trip`, `["sh", "-c", "/x $A"]`
+        if script is not None:
+            argv = script.split()[:1] or argv
         ran = posixpath.basename(str(argv[0])) if argv else ""
         if ran.endswith(".sh") and len(argv) > 1 and ran not in map(_binary, builds):
             # an entry point script that runs its arguments (`exec "$@"`): the program next
             ran = posixpath.basename(str(argv[1]))
         if not builds and dockerfile.copies and ran:
             # an image that only ADDs a binary built on the host (a Tiltfile's
-            # local_resource, a Makefile's `go build -o build/trip ./services/trip`)
-            host = {b.package: b for b in self.builds.go_builds if _binary(b) == ran}
-            builds = tuple(host.values())
+            # local_resource, a Makefile's `go build -o build/trip ./services/trip`, a
+            # script's `go build -o bin/$1 service/$1/main.go`)
+            host = [_named(b, ran) for b in self.builds.go_builds]
+            builds = tuple(
+                {b.package: b for b in host if b is not None and _binary(b) == ran}.values()
+            )
 
         def package_of(build: GoBuild) -> str:
             below, dots, _ = build.package.partition("/...")
-            # a pattern builds each main package below it: the one named as the binary
-            relative = os.path.join(below, ran if dots else "")
+            # a pattern builds each main package below it: the one named as the binary (the
+            # pattern's own folder when so named: `go install ./...` in /src/api makes `api`)
+            named = dots and posixpath.basename(below) != ran
+            relative = os.path.join(below, ran if named else "")
             # the build context is the Dockerfile's folder or, as often, one above it (the
-            # repository's: `docker build -f services/geo/Dockerfile .`)
+            # repository's: `docker build -f services/geo/Dockerfile .`); a host's build
+            # runs from its file's folder or, as often, one above it (a script that first
+            # changes to the repository's root)
             base = folder
+            if build not in dockerfile.go_builds:
+                base = os.path.dirname(build.said.path) or "."
+                relative = os.path.relpath(relative, base)
             while True:
                 package = os.path.normpath(os.path.join(base, relative))
                 parent = os.path.dirname(base) or "."
@@ -1609,16 +1656,34 @@ class _Finder:
         chosen += [b for b in patterns if ran and package_of(b) in self.go.files]
         if not chosen and len(builds) == 1 and not patterns:
             chosen = list(builds)
-        if len(chosen) != 1:
+        by_package: dict[str, GoBuild] = {}  # two scripts that build the same package agree
+        for build in chosen:
+            by_package.setdefault(package_of(build), build)
+        if len(by_package) != 1:
             return None
-        package = package_of(chosen[0])
-        return (chosen[0], package) if package in self.go.files else None
+        ((package, build),) = by_package.items()
+        return (build, package) if package in self.go.files else None
 
     @staticmethod
     def _command_said(workload: K8sObject, container: Container) -> Said:
         key = "command" if "command" in container.body else "args"
         line = pos_of(container.body, key)[0]
         return Said(workload.path, line, f"{key}: {' '.join(container.words)}")
+
+
+_NAME = regex.compile(r"[\w.-]+")  # a binary's name a script's variable may hold
+
+
+def _named(build: GoBuild, ran: str) -> GoBuild | None:
+    """A host's build as it makes the binary `ran`: a template's (`-o bin/$1 service/$1`)
+    with its variable set to that name; None when the variable's value would be no name."""
+    if build.variable is None:
+        return build
+    if not _NAME.fullmatch(ran):
+        return None
+    use = regex.compile(r"\$(?:\{%s\}|%s\b)" % ((regex.escape(build.variable),) * 2))
+    output = use.sub(lambda _: ran, build.output or "")
+    return GoBuild(use.sub(lambda _: ran, build.package), output or None, build.said)
 
 
 def _binary(build: GoBuild) -> str:

@@ -8,6 +8,7 @@ The code <-> container link (links.py) is built on these facts.
 
 from __future__ import annotations
 
+import ast
 import functools
 import itertools
 import json
@@ -144,6 +145,12 @@ class ImageBuild:
     # a documentation's build: the manifests its text then applies with kubectl, before
     # the next build (`kubernetes/Deployment_jvm.yml`: a path's literal end, two names at most)
     applies: tuple[str, ...] = ()
+    # the command the build tool sets over the Dockerfile's ENTRYPOINT and CMD and over the
+    # container's command (Tilt's `entrypoint=`; a string is run by `sh -c`), and the words
+    # of the exec-form wrapper it is run under as PID 1 (`docker_build_with_restart`'s
+    # `/tilt-restart-wrapper --watch_file=...`; none: it is PID 1 itself)
+    entrypoint: tuple[str, ...] | None = None
+    wrapper: tuple[str, ...] = ()
 
     def made_for(self, image: str) -> ImageBuild | None:
         """The build as it makes `image`: itself, or a loop's build with the value the
@@ -205,6 +212,9 @@ class GoBuild:
     package: str
     output: str | None
     said: Said
+    # a script's `go build -o bin/$1 service/$1/main.go` (in a function or a loop): the
+    # variable that names both the binary and its package's folder, one build per value
+    variable: str | None = None
 
 
 @record
@@ -372,7 +382,7 @@ def host_go_builds(path: str, text: str) -> tuple[GoBuild, ...]:
             continue
         for match in _HOST_GO_BUILD.finditer(line):
             said = Said(path, number, line.strip())
-            found += _go_builds(match.group(0), "/host", here, said)
+            found += _go_builds(match.group(0), "/host", here, said, templates=True)
     return tuple(found)
 
 
@@ -763,8 +773,38 @@ def tiltfile_builds(path: str, text: str) -> list[ImageBuild]:
         named = _DOCKERFILE_ARG.search(match.group("rest") or "")
         dockerfile = (named.group(1) or named.group(2)) if named else None
         image = match.group(1) or match.group(2)
-        found.append(_built(image, root, dockerfile, "tiltfile", path, text, line))
+        built = _built(image, root, dockerfile, "tiltfile", path, text, line)
+        found.append(_tilt_entrypoint(built, match.group(0), match.group("rest") or ""))
     return found
+
+
+# `entrypoint=`, or docker_build_with_restart's third argument: a list of strings or one
+_ENTRYPOINT_VALUE = r"""(\[[^\]]*\]|'[^']*'|"[^"]*")"""
+_ENTRYPOINT_ARG = regex.compile(rf"\bentrypoint\s*=\s*{_ENTRYPOINT_VALUE}")
+_THIRD_ARG = regex.compile(rf"^\s*,\s*{_ENTRYPOINT_VALUE}")
+# what restart_process's docker_build_with_restart makes PID 1 (tilt-extensions'
+# restart_process/Tiltfile, wrap_entrypoint): the entrypoint runs as its child
+_RESTART_WRAPPER = ("/tilt-restart-wrapper", "--watch_file=/.restart-proc")
+
+
+def _tilt_entrypoint(build: ImageBuild, call: str, rest: str) -> ImageBuild:
+    """The build with the entrypoint a Tiltfile's call sets, literal strings only: Tilt
+    runs a string with `sh -c`; `docker_build_with_restart` runs it under its wrapper."""
+    restart = call.startswith("docker_build_with_restart")
+    match = _ENTRYPOINT_ARG.search(rest) or (_THIRD_ARG.match(rest) if restart else None)
+    if match is None:
+        return build
+    try:
+        value = ast.literal_eval(match.group(1))
+    except (ValueError, SyntaxError):
+        return build
+    if isinstance(value, str):
+        words: tuple[str, ...] = ("sh", "-c", value)
+    elif isinstance(value, list) and value and all(isinstance(w, str) for w in value):
+        words = tuple(value)
+    else:
+        return build
+    return replace(build, entrypoint=words, wrapper=_RESTART_WRAPPER if restart else ())
 
 
 def workflow_builds(path: str, text: str) -> list[ImageBuild]:
@@ -1768,9 +1808,17 @@ _GO_VALUE_FLAGS = frozenset(
 )
 
 
-def _go_builds(script: str, workdir: str, copies: list[Copy], said: Said) -> list[GoBuild]:
+# a word that is one variable's value alone (`$1`, `${SERVICE}`): its name
+_LONE_VARIABLE = regex.compile(r"\$(?:\{(\w+)\}|(\w+))")
+
+
+def _go_builds(
+    script: str, workdir: str, copies: list[Copy], said: Said, templates: bool = False
+) -> list[GoBuild]:
     """The `go build`/`go install` commands of a RUN line, their packages mapped back from
-    the image to the build context through the stage's COPY lines."""
+    the image to the build context through the stage's COPY lines. With `templates` (a
+    host's script), a build whose binary is named by a variable alone keeps the package
+    that variable names too (`go build -o bin/$1 service/$1/main.go`)."""
     argv = _argv(_RUN_FLAGS.sub("", script))  # `RUN --mount=... go build`: the command
     try:
         words = shell_words(argv[2]) if argv[:2] == ("/bin/sh", "-c") else list(argv)
@@ -1798,8 +1846,16 @@ def _go_builds(script: str, workdir: str, copies: list[Copy], said: Said) -> lis
                 output = value if flag == "-o" else output
                 if flag == "-C" and "$" not in value:  # `go build -C ./collector ./cmd`
                     within = posixpath.normpath(posixpath.join(workdir, value))
-            elif not word.startswith("-") and "$" not in word:
+            elif not word.startswith("-"):
                 packages.append(word)
+        named = _LONE_VARIABLE.fullmatch(posixpath.basename(output or "")) if templates else None
+        variable = (named.group(1) or named.group(2)) if named else None
+        # a package named by a variable is known only as the binary's template
+        packages = [
+            p
+            for p in packages
+            if "$" not in p or (variable and {variable} == _variables_used(p) and "/..." not in p)
+        ]
         for package in packages or ["."]:
             # `./cmd/...`: every main package below, each binary named for its folder
             package, dots, _ = package.partition("/...")
@@ -1808,8 +1864,15 @@ def _go_builds(script: str, workdir: str, copies: list[Copy], said: Said) -> lis
             in_image = posixpath.normpath(posixpath.join(within, package))
             context = _in_context(in_image, copies)
             if context is not None:
-                found.append(GoBuild(context + dots, None if dots else output, said))
+                template = variable if "$" in package else None
+                found.append(
+                    GoBuild(context + dots, None if dots else output, said, variable=template)
+                )
     return found
+
+
+def _variables_used(word: str) -> set[str]:
+    return {a or b for a, b in _LONE_VARIABLE.findall(word)}
 
 
 def _in_context(in_image: str, copies: list[Copy]) -> str | None:
