@@ -457,3 +457,37 @@ def test_a_run_takes_the_parse_store_a_server_holds_while_it_is_the_one_on_disk(
     other = tmp_path / "other"
     shutil.copytree(DEMO, other)
     assert Cache(other)._parses == {}  # another project's runs read their own
+
+
+def test_status_and_stop_wait_for_a_server_slow_to_answer(
+    private_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a server busy on a loaded machine answers later than a run waits to be taken: status
+    # and stop, which nothing runs in place of, wait for it (a stop that gave up said no
+    # server was running, and left it running)
+    import socket
+    import threading
+
+    from k8slb.interface import server
+
+    monkeypatch.setattr(server, "_TAKE_SECONDS", 0.05)
+    folder = server.server_folder(create=True)
+    assert folder is not None
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(server.address(folder))
+    listener.listen(1)
+
+    def answer_late() -> None:
+        connection, _ = listener.accept()
+        with connection:
+            connection.recv(1024)
+            time.sleep(0.5)
+            connection.sendall(b'{"pid": 1}')
+
+    answering = threading.Thread(target=answer_late)
+    answering.start()
+    try:
+        assert server.ask("status") == {"pid": 1}
+    finally:
+        answering.join()
+        listener.close()

@@ -57,6 +57,17 @@ spec:
   scaleTargetRef: {name: old}
   minReplicaCount: 1
   maxReplicaCount: 10
+---
+apiVersion: serving.knative.dev/v1
+kind: Service
+metadata: {name: inventory, namespace: shop}
+spec:
+  template:
+    spec:
+      containers:
+      - image: registry.example/inventory:1
+        ports: [{containerPort: 8080}]
+        readinessProbe: {httpGet: {path: /ready}}
 """
 
 EVERY_OBJECT = [

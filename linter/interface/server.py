@@ -57,6 +57,10 @@ _INT = struct.Struct("!i")
 # A caller waits this long for the server to take its run (it only forks): past it, the
 # caller runs itself, and a child forked later finds the caller gone and ends.
 _TAKE_SECONDS = 10.0
+# `server status`, `stop` and `start` wait this long for the server's answer: nothing runs
+# in their stead, so a server slow to answer on a busy machine is waited for, not taken
+# for none (a stop that gave up would leave it running and say none was).
+_ASK_SECONDS = 120.0
 # How often a waiting server looks whether it is idle, replaced, or has a newer parse
 # store to load (a few file stats).
 _TICK = 2.0
@@ -331,7 +335,7 @@ def ask(op: str) -> dict[str, Any] | None:
         return None
     connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
-        connection.settimeout(_TAKE_SECONDS)
+        connection.settimeout(_ASK_SECONDS)
         connection.connect(address(folder))
         if not _same_user(connection):
             return None
