@@ -42,7 +42,7 @@ from k8slb.code.facts import (
     one_of,
     settled,
 )
-from k8slb.code.projects import GoPackages, module_files, node_module_files
+from k8slb.code.projects import GoPackages, module_files, node_module_files, package_roots
 
 _PENDING = object()  # not resolved yet
 
@@ -229,6 +229,8 @@ class _Resolver:
             paths = node_module_files(origin.module, package)
         else:
             roots = [package, os.path.normpath(importer.project or package)]
+            if not origin.level:  # a package the program was started as a module of
+                roots += package_roots(origin.module.split(".", 1)[0], package)
             paths = module_files(origin.level, origin.module, package, roots)
         for path in paths:
             found = self.by_path.get(path)
