@@ -700,3 +700,110 @@ def test_a_factory_channel_its_own_files_handlers_close_is_per_call(tmp_path: Pa
     assert _pinned(tmp_path / "per-call", {"gateway/clients/trips.go": one_file}) == []
     kept = one_file + "\nvar shared, _ = NewTripsClient()\n"
     assert _pinned(tmp_path / "kept", {"gateway/clients/trips.go": kept}) == ["trips.go"]
+
+
+# Addresses kept as constants of a config package, dialled by a client package's Init that
+# keeps the client in a package variable; a pool kept in one, its DSN another package's.
+CONFIG = """\
+package config
+
+const (
+	ProfilePort    = ":29003"
+	ProfileIngress = "svc-profile:29003"
+)
+
+var ProfileDSN = "app:secret@tcp(mysql-primary:3306)/profiles"
+"""
+
+PROFILE_CLIENT = """\
+package client
+
+import (
+	"log"
+
+	"example.com/matcher/internal/config"
+	pb "example.com/matcher/profile/proto"
+	"google.golang.org/grpc"
+)
+
+var profiles pb.ProfileClient
+
+func Init() {
+	conn, err := grpc.Dial(config.ProfileIngress, grpc.WithInsecure())
+	if err != nil {
+		log.Fatal(err)
+	}
+	profiles = pb.NewProfileClient(conn)
+}
+"""
+
+PROFILE_POOL = """\
+package store
+
+import (
+	"database/sql"
+
+	"example.com/matcher/internal/config"
+)
+
+var db *sql.DB
+
+func OpenStore() {
+	db, _ = sql.Open("mysql", config.ProfileDSN)
+	db.SetMaxOpenConns(100)
+}
+"""
+
+
+def test_a_dial_target_that_is_a_config_packages_constant_is_its_value() -> None:
+    client = analyse_go("matcher/profile/client/client.go", PROFILE_CLIENT.encode())
+    config = analyse_go("matcher/internal/config/service.go", CONFIG.encode())
+    [resolved] = resolve_imports([client, config])[0].channels
+    assert resolved.target == "svc-profile:29003"
+    assert resolved.long_lived, "Init keeps the client made on it in a package variable"
+    [alone] = resolve_imports([client])[0].channels
+    assert alone.target == UNKNOWN, "no scanned file declares it"
+
+
+def test_a_package_variable_set_again_in_a_function_is_no_known_value() -> None:
+    moved = CONFIG + '\nfunc UseHost(host string) {\n\tProfileDSN = "app@tcp(" + host + ")/p"\n}\n'
+    assert "value ProfileDSN" in analyse_go("internal/config/service.go", CONFIG.encode()).exports
+    assert (
+        "value ProfileDSN" not in analyse_go("internal/config/service.go", moved.encode()).exports
+    )
+
+
+def test_a_pool_a_function_keeps_in_a_package_variable_is_long_lived() -> None:
+    pool = analyse_go("matcher/store/store.go", PROFILE_POOL.encode())
+    config = analyse_go("matcher/internal/config/service.go", CONFIG.encode())
+    [found] = resolve_imports([pool, config])[0].db_pools
+    assert found.long_lived and found.lifetime is None
+    assert found.url == "app:secret@tcp(mysql-primary:3306)/profiles"
+
+
+def test_end_to_end_a_channel_to_a_config_constant_is_klb102(tmp_path: Path) -> None:
+    from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE
+
+    files = {
+        "go.mod": GO_MOD,
+        "internal/config/service.go": CONFIG.replace("svc-profile:29003", "backend:50051"),
+        "profile/client/client.go": PROFILE_CLIENT,
+        "store/store.go": PROFILE_POOL,
+        "k8s/backend.yaml": GRPC_SERVICE + BACKEND,
+    }
+    found = lint_files(tmp_path, files, ["KLB102", "KLB203"]).findings
+    assert sorted((f.rule, f.path.rsplit("/", 1)[-1], f.line) for f in found) == [
+        ("KLB102", "client.go", 14),
+        ("KLB203", "store.go", 12),
+    ]
+
+
+def test_a_factory_that_returns_a_client_made_on_its_channel_hands_the_channel_out() -> None:
+    factory = PROFILE_CLIENT.replace("var profiles pb.ProfileClient\n\n", "").replace(
+        "func Init() {", "func CreateProfileClient() pb.ProfileClient {"
+    )
+    factory = factory.replace(
+        "profiles = pb.NewProfileClient(conn)", "return pb.NewProfileClient(conn)"
+    )
+    [channel] = analyse_go("matcher/profile/client/client.go", factory.encode()).channels
+    assert channel.long_lived, "no scanned call reaches the factory: its callers keep it"

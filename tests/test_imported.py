@@ -156,3 +156,17 @@ def test_a_dotted_name_is_a_member_of_an_exported_object() -> None:
     assert dialled(member, exports, "svc/config.js") == "backend:50051"
     missing = Imported(0, "./config", "default.PORT", by_path=True)
     assert dialled(missing, exports, "svc/config.js") == UNKNOWN
+
+
+def test_an_address_imported_from_the_package_the_program_runs_as_is_followed(
+    tmp_path: Path,
+) -> None:
+    """`from app.config import ADDR` in `app/clients/backend.py`: `app` is the package the
+    program runs as a module of (`uvicorn app.main:app`), found above the importer."""
+    tree = {
+        "svc/app/config.py": 'ADDR = "backend:50051"\n',
+        "svc/app/clients/backend.py": client("ADDR", "from app.config import ADDR"),
+        "k8s.yaml": MANIFESTS,
+    }
+    [finding] = lint_files(tmp_path, tree, select=["KLB102"]).findings
+    assert finding.path.endswith("backend.py") and "'backend:50051'" in finding.text

@@ -116,6 +116,34 @@ def test_a_module_that_does_not_parse_is_klb004(tmp_path: Path) -> None:
     assert finding.rule == "KLB004" and "not valid JavaScript" in finding.message
 
 
+IIFE_MODULE = """\
+import grpc from 'grpc'
+import { dbClient } from './db/client'
+GAP(async () => {
+  const server = new grpc.Server()
+  server.bind('0.0.0.0:50051', grpc.ServerCredentials.createInsecure())
+  server.start()
+})()
+"""
+
+
+def test_an_import_line_followed_by_a_parenthesised_iife_is_valid_and_read() -> None:
+    # no `;` after the import: JavaScript inserts it before the next line's `(`
+    for gap in ("\n", "// then\n", "/* a\n */ "):
+        facts = parse("index.js", IIFE_MODULE.replace("GAP", gap).encode())
+        assert facts.problem is None, gap
+        assert len(facts.servers) == 1
+
+
+def test_a_missing_semicolon_the_language_does_not_insert_is_still_klb004() -> None:
+    on_one_line = IIFE_MODULE.replace("'./db/client'\nGAP", "'./db/client' ")
+    assert parse("index.js", on_one_line.encode()).problem is not None
+    # the first `;` JavaScript inserts (before line 2), the second it cannot
+    two_on_a_line = "let x = 1\n2 3\n" + IIFE_MODULE.replace("GAP", ";")
+    problem = parse("index.js", two_on_a_line.encode()).problem
+    assert problem is not None and problem.line == 2
+
+
 def test_add_noqa_writes_a_slash_comment_that_silences_it(tmp_path: Path) -> None:
     (tmp_path / "server.js").write_text(module())
     args = ["check", "--no-cache", "--select", "KLB201", str(tmp_path)]

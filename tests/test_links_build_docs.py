@@ -877,3 +877,28 @@ def test_a_variable_written_to_github_env_is_not_known_in_its_own_step(tmp_path:
         **service_app("src/app"),
     }
     assert only(links(tmp_path, files))["code"] is None
+
+
+# -- a program started as a module of its package --------------------------------------------
+
+
+def test_a_program_started_as_a_module_of_its_package_imports_that_package(
+    tmp_path: Path,
+) -> None:
+    """`uvicorn app.main:app` from the folder that holds `app/` (FastAPI's layout): the
+    entry's `from app.grpc.server import serve` is a module of the same package, found
+    above the entry's own folder."""
+    files = {
+        "k8s/user.yaml": workload(image="user-service:latest"),
+        "user_service/Dockerfile": (
+            "FROM python:3.12-slim\nWORKDIR /app\nCOPY app/ app/\n"
+            'CMD ["uvicorn", "app.main:app", "--port", "8000"]\n'
+        ),
+        "user_service/app/main.py": "from app.grpc.server import serve\n",
+        "user_service/app/grpc/server.py": "import grpc\nfrom app.config import PORT\n",
+        "user_service/app/config.py": "PORT = 50051\n",
+        "user_service/tools/seed.py": "import grpc\n",
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("user_service", "app", "main.py")
+    assert row["modules"] == 3, "main, the server it imports and the config that imports"

@@ -196,6 +196,17 @@ class Passed:
 
 
 @record
+class PackageValue:
+    """A package-level constant or variable of another Go package of the scanned code
+    (`grpc.Dial(config.DbAddr)`): the `value <name>` export of the one file of the
+    package of import path `package` that declares it. Resolved with the imported names
+    (imported.py); one no scanned file declares is UNKNOWN; rules never see one."""
+
+    package: str
+    name: str
+
+
+@record
 class Constructed:
     """A Java constructor's parameter that a field keeps (`this.url = url`): what the
     `new Type(...)` calls of the module's project with as many arguments pass at `index`,
@@ -283,7 +294,9 @@ def joined(parts: list[Any]) -> Any:
             return UNKNOWN  # texts of many parameters: not a product of their values
         return one_of([joined([*parts[:at], c, *parts[at + 1 :]]) for c in parts[at].values])
     if any(
-        isinstance(p, Imported | Setting | BoundProperty | Joined | Passed | Constructed)
+        isinstance(
+            p, Imported | Setting | BoundProperty | Joined | Passed | Constructed | PackageValue
+        )
         for p in parts
     ):
         flat = tuple(q for p in parts for q in (p.parts if isinstance(p, Joined) else (p,)))

@@ -33,6 +33,7 @@ from k8slb.code.facts import (
     Joined,
     Option,
     Options,
+    PackageValue,
     Passed,
     Setting,
     Unknown,
@@ -41,7 +42,7 @@ from k8slb.code.facts import (
     one_of,
     settled,
 )
-from k8slb.code.projects import GoPackages, module_files, node_module_files
+from k8slb.code.projects import GoPackages, module_files, node_module_files, package_roots
 
 _PENDING = object()  # not resolved yet
 
@@ -192,13 +193,7 @@ class _Resolver:
             return known
         # once a run; a helper whose options lead back to itself is incomplete
         self.resolved[(folder, key)] = Options(complete=False)
-        if self._go_files is None:
-            self._go_files = {}
-            for module in self.by_path.values():
-                if module.language == "go" and not module.is_test:
-                    home = os.path.dirname(os.path.normpath(module.path))
-                    self._go_files.setdefault(home, []).append(module)
-        source = next((m for m in self._go_files.get(folder, []) if key in m.exports), None)
+        source = next((m for m in self.go_files(folder) if key in m.exports), None)
         found = (
             Options(complete=False)
             if source is None
@@ -206,6 +201,24 @@ class _Resolver:
         )
         self.resolved[(folder, key)] = found
         return found
+
+    def go_files(self, folder: str) -> list[CodeFacts]:
+        """The scanned Go modules (tests left out) of a package's folder."""
+        if self._go_files is None:
+            self._go_files = {}
+            for module in self.by_path.values():
+                if module.language == "go" and not module.is_test:
+                    home = os.path.dirname(os.path.normpath(module.path))
+                    self._go_files.setdefault(home, []).append(module)
+        return self._go_files.get(folder, [])
+
+    def package_value(self, importer: CodeFacts, wanted: PackageValue, steps: int) -> Any:
+        """A Go package's constant or variable, as the one scanned file of the package
+        that declares it exports it (resolved there: it may name a third package's)."""
+        folder = self.go_folder(importer, wanted.package)
+        key = f"value {wanted.name}"
+        sources = [m for m in self.go_files(folder) if key in m.exports] if folder else []
+        return self.export(sources[0], key, steps + 1) if len(sources) == 1 else UNKNOWN
 
     def module(self, importer: CodeFacts, origin: Imported) -> CodeFacts | None:
         """The scanned module `origin` names, seen from `importer`: a relative import from
@@ -216,6 +229,8 @@ class _Resolver:
             paths = node_module_files(origin.module, package)
         else:
             roots = [package, os.path.normpath(importer.project or package)]
+            if not origin.level:  # a package the program was started as a module of
+                roots += package_roots(origin.module.split(".", 1)[0], package)
             paths = module_files(origin.level, origin.module, package, roots)
         for path in paths:
             found = self.by_path.get(path)
@@ -241,6 +256,8 @@ class _Resolver:
             return self.bound(importer, value, steps)
         if isinstance(value, Passed):
             return self.passed(value, steps)
+        if isinstance(value, PackageValue):
+            return self.package_value(importer, value, steps)
         if isinstance(value, Constructed):
             return self.constructed(importer, value, steps)
         if isinstance(value, Alternatives):

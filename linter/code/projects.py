@@ -182,11 +182,28 @@ class ImportGraph:
                 head = name.split(".", 1)[0]
                 if not level and head.isidentifier() and head not in self.names:
                     continue  # no scanned path has it: every candidate below would miss
-                for found in module_files(level, name, package, roots):
+                wider = roots if level else [*roots, *package_roots(head, package)]
+                for found in module_files(level, name, package, wider):
                     if found in modules and found not in seen:
                         seen.append(found)
                         queue.append(found)
         return seen
+
+
+def package_roots(head: str, folder: str) -> list[str]:
+    """Where an absolute import whose first name is `head` may also be found: above each
+    folder so named on `folder`'s path (`app.api` from `svc/app/main.py`: `svc`), the
+    folder on `sys.path` of a program started as a module of that package (`uvicorn
+    app.main:app`, `python -m app.main`)."""
+    found = []
+    while folder:
+        parent = os.path.dirname(folder)
+        if os.path.basename(folder) == head:
+            found.append(parent or ".")
+        if parent == folder:
+            break
+        folder = parent
+    return found
 
 
 def module_files(level: int, name: str, package: str, roots: list[str]) -> Iterator[str]:

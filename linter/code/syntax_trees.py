@@ -101,20 +101,76 @@ def node_text(node: Node | None) -> str:
 
 
 def syntax_problem(
-    path: str, root: Node, language: str, within_types: frozenset[str] = frozenset()
+    path: str,
+    root: Node,
+    language: str,
+    within_types: frozenset[str] = frozenset(),
+    automatic_semicolons: bool = False,
 ) -> Problem | None:
     """KLB004 at the tree's first syntax error, when it has one. An error inside a
     declaration of types only (`within_types`: TypeScript's interfaces and type aliases)
     is the grammar's, not the file's: a compiler that accepts the file runs none of it,
-    and k8slb reads nothing there, so it is no problem."""
+    and k8slb reads nothing there, so it is no problem. With `automatic_semicolons`
+    (JavaScript's rule) a `;` the tree lacks before a line break is none either."""
     if not root.has_error:
         return None
     found = [n for n in walk(root) if n.type == "ERROR" or n.is_missing]
-    errors = [n for n in found if not (within_types and _inside(n, within_types))]
+    errors = [
+        n
+        for n in found
+        if not (within_types and _inside(n, within_types))
+        and not (automatic_semicolons and _inserted_semicolon(n))
+    ]
     if found and not errors:
         return None
     line = int(errors[0].start_point[0]) + 1 if errors else int(root.start_point[0]) + 1
     return Problem("KLB004", path, line, 1, f"not valid {language}: a syntax error at line {line}")
+
+
+def _inserted_semicolon(node: Node) -> bool:
+    """Whether a missing node is a `;` that JavaScript inserts itself: the next token, one
+    no production allows there, is on a later line (an import followed by a line that
+    opens with `(`: tree-sitter's scanner leaves that `;` out, its recovery puts it back
+    and the tree is the one the language reads). A `;` missing between two tokens of one
+    line stays an error."""
+    if not (node.is_missing and node.type == ";"):
+        return False
+    # the recovery may put the `;` after a comment: the tokens around it decide
+    before, after = _token_beside(node, forward=False), _token_beside(node, forward=True)
+    if before is None or after is None:
+        return after is None
+    return after.start_point[0] > before.end_point[0]
+
+
+def _token_beside(node: Node, forward: bool) -> Node | None:
+    """The nearest leaf after (or before) `node` that is not a comment."""
+    current: Node | None = node
+    while current is not None:
+        sibling = current.next_sibling if forward else current.prev_sibling
+        while sibling is not None:
+            leaf = next((n for n in _walk_from(sibling, forward) if _token(n)), None)
+            if leaf is not None:
+                return leaf
+            sibling = sibling.next_sibling if forward else sibling.prev_sibling
+        current = current.parent
+    return None
+
+
+def _walk_from(node: Node, forward: bool) -> Iterator[Node]:
+    """`walk`, from the last node backwards when not `forward` (lazily: the first token
+    of a large statement is near its edge)."""
+    if forward:
+        yield from walk(node)
+        return
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(current.children)
+
+
+def _token(node: Node) -> bool:
+    return node.child_count == 0 and node.type != "comment" and not node.is_missing
 
 
 def _inside(node: Node, types: frozenset[str]) -> bool:

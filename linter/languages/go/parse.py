@@ -42,6 +42,7 @@ from k8slb.code.facts import (
     Loc,
     Option,
     Options,
+    PackageValue,
     Passed,
     Registration,
     RegistryDial,
@@ -195,7 +196,11 @@ def analyse_go(path: str, data: bytes) -> CodeFacts:
     facts = CodeFacts(path, "go", is_test=path.endswith("_test.go"))
     facts.imports = go_imports(data)  # read from any file: a program's closure needs all
     facts.package = go_package(data)  # and which folders are programs (`package main`)
-    if "vendor" in path.split("/")[:-1] or is_generated(data) or not worth_parsing(data):
+    if "vendor" in path.split("/")[:-1] or is_generated(data):
+        return facts
+    if not worth_parsing(data):
+        if _ADDRESS_VALUE.search(data) is not None:  # for the packages that import it
+            _read_values(path, data, facts)
         return facts
     root = parser().parse(data).root_node
     facts.problem = syntax_problem(path, root, "Go")
@@ -204,6 +209,23 @@ def analyse_go(path: str, data: bytes) -> CodeFacts:
     _Collector(path, data, facts).run(root)
     facts.markers = comment_markers(path, data.decode("utf-8", "replace"), comment_pattern("//"))
     return facts
+
+
+# a string that may be an address (`"svc-db:3306"`, `"http://..."`), or one from the environment
+_ADDRESS_VALUE = regex.compile(rb"""["`][^"`\n:]*:(?://|\d)|os\.Getenv""")
+
+
+def _read_values(path: str, data: bytes, facts: CodeFacts) -> None:
+    """Only the package's exported values (a file with nothing else k8slb reads): the
+    file's bindings read into a scratch of facts, of which the exports are kept."""
+    root = parser().parse(data).root_node
+    if root.has_error:
+        return
+    scratch = CodeFacts(path, "go")
+    collector = _Collector(path, data, scratch)
+    collector.bind(root)
+    collector.export_values()
+    facts.exports = scratch.exports
 
 
 @dataclass
@@ -255,6 +277,7 @@ class _Collector:
         self.late_handlers: dict[int, Loc] = {}
         self.budget = Budget()  # the values this file's reading may still compute
         self.closes: dict[int, set[str]] = {}  # by function body node id: _deferred_closes
+        self.stored: dict[int, set[str]] = {}  # by body node id: _kept_in_package
         # what receives SIGTERM: ("channel", name) of a Notify, ("context", name) of a
         # NotifyContext (parse_shutdown.py follows each receive to the exit it reaches)
         self.signal_sources: list[tuple[str, str]] = []
@@ -290,8 +313,11 @@ class _Collector:
 
     # -- driving -------------------------------------------------------------------------
 
-    def run(self, root: Node) -> None:
+    def bind(self, root: Node) -> None:
         self._bind(root, self.package)
+
+    def run(self, root: Node) -> None:
+        self.bind(root)
         self._bind_flags()
         self._index_calls()
         for expression, scope in self.url_expressions:
@@ -426,6 +452,7 @@ class _Collector:
             self.facts.exports[f"options {name}"] = replace(
                 options, pending=tuple(dict.fromkeys(pending))
             )
+        self.export_values()
         keyed = [(call, scope, self._call_key(call, scope)) for call, scope in self.calls]
         for call, scope, key in keyed:
             function = call.child_by_field_name("function")
@@ -451,6 +478,18 @@ class _Collector:
                     calls.append(values)
         finally:
             self.choosing = False
+
+    def export_values(self) -> None:
+        """The package's exported constants and variables, each that the file binds once
+        (`value <name>`: what another package's `config.Addr` is, facts.PackageValue)."""
+        package = self.package
+        for name, bound in package.bindings.items():
+            if not name[:1].isupper() or len(bound) != 1 or package.defaults.get(name):
+                continue
+            if name not in package.opaque:
+                value = self.value(bound[0], package)
+                if not isinstance(value, Unknown):
+                    self.facts.exports[f"value {name}"] = value
 
     def _closes_per_call(self, call: Node, scope: _Scope) -> bool:
         """Whether what a call returns is closed before its function returns (`c, err :=
@@ -617,10 +656,12 @@ class _Collector:
             self._write(left, right, scope)
         if len(right) == 1 and len(left) == 2 and right[0].type == "call_expression":
             # `v, ok := os.LookupEnv("X")` / `conn, err := grpc.Dial(...)`: the first name
+            # (`db, err = sql.Open(...)`: the variable's own scope's, a package's maybe)
+            homes = [scope.lookup(n) if operator == "=" else None for n in names]
             if names[0]:
-                scope.bindings[names[0]].append(right[0])
+                (homes[0][0] if homes[0] else scope).bindings[names[0]].append(right[0])
             if names[1]:
-                scope.opaque.add(names[1])
+                (homes[1][0] if homes[1] else scope).opaque.add(names[1])
             return
         if len(left) != len(right):
             scope.opaque.update(n for n in names if n)
@@ -753,6 +794,11 @@ class _Collector:
             name = self.qualified(node)
             if name is None:
                 return self._field(_text(node.child_by_field_name("field")), depth)
+            package, _, member = name.rpartition(".")
+            if name not in DURATIONS and not _standard(package) and member[:1].isupper():
+                # another package's constant (`config.Addr`): its file's export, once read
+                self.facts.deferred = True
+                return PackageValue(package, member)
             return DURATIONS.get(name, UNKNOWN)
         if kind == "unary_expression" and _text(node.child_by_field_name("operator")) in "&*":
             # `*addr` of `addr := flag.String(...)`: the pointer stands for its value
@@ -1032,11 +1078,41 @@ class _Collector:
             return False
         if ONCE.match(function or "") or (name and "." in name):
             return True
+        if name and body is not None and self._kept_in_package(body, name, scope):
+            return True
         if self._pointer_parameter(scope, name) is not None:
             return None  # `*conn = grpc.NewClient(...)`: the caller's variable holds it
         if body is None or not self._returned(call, body, name):
             return False
         return None
+
+    def _kept_in_package(self, body: Node, name: str, scope: _Scope) -> bool:
+        """Whether the function stores what `name` holds in a package variable, which
+        outlives the call: `name` is one (`db, err = sql.Open(...)`), or the body assigns
+        one `name` or a call given `name` (`cli = pb.NewDBClient(conn)`)."""
+        if self._package_variable(name, scope):
+            return True
+        stored = self.stored.get(body.id)
+        if stored is None:  # read once a body (not once a connection it makes)
+            stored = set()
+            for node in walk(body):
+                if node.type != "assignment_statement":
+                    continue
+                if _text(node.child_by_field_name("operator")) != "=":
+                    continue
+                left = _items(node.child_by_field_name("left"))
+                right = _items(node.child_by_field_name("right"))
+                if len(left) != len(right):
+                    continue
+                for target, value in zip(left, right, strict=True):
+                    if self._package_variable(_text(target), scope):
+                        stored |= _held(value)
+            self.stored[body.id] = stored
+        return name in stored
+
+    def _package_variable(self, name: str, scope: _Scope) -> bool:
+        home = scope.lookup(name)
+        return home is not None and home[0] is self.package
 
     def _pointer_parameter(self, scope: _Scope, name: str | None) -> int | None:
         """The place of the pointer parameter `name` writes through (`*conn`), if any."""
@@ -1096,12 +1172,20 @@ class _Collector:
             return False
         found = self.returns.get(body.id)
         if found is None:
-            found = {
-                _text(item)
+            # `return conn` or `return pb.NewClient(conn)`: a client made on it
+            items = [
+                item
                 for statement in walk(body)
                 if statement.type == "return_statement"
                 for list_ in statement.named_children
                 for item in _items(list_)
+            ]
+            found = {_text(item) for item in items} | {
+                _text(arg)
+                for item in items
+                if item.type == "call_expression"
+                for arg in _items(item.child_by_field_name("arguments"))
+                if arg.type == "identifier"
             }
             self.returns[body.id] = found
         return name in found
@@ -1854,6 +1938,20 @@ def _appends_to(node: Node, name: str) -> bool:
         return False
     args = _items(node.child_by_field_name("arguments"))
     return bool(args) and _text(args[0]) == name
+
+
+def _held(value: Node) -> set[str]:
+    """The variables an assigned value holds: itself, or those a call is given (a client
+    made on a connection)."""
+    if value.type == "identifier":
+        return {_text(value)}
+    if value.type != "call_expression":
+        return set()
+    return {
+        _text(arg)
+        for arg in _items(value.child_by_field_name("arguments"))
+        if arg.type == "identifier"
+    }
 
 
 def _standard(path: str) -> bool:

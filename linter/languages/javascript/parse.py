@@ -259,7 +259,7 @@ def _parse(path: str, data: bytes, language: str, shown: str) -> CodeFacts:
             _Module(path, root, facts, _top_level(root)).read_exports()
         return facts
     root = parser_for(path)().parse(data).root_node
-    facts.problem = syntax_problem(path, root, shown, _TYPES_ONLY)
+    facts.problem = syntax_problem(path, root, shown, _TYPES_ONLY, automatic_semicolons=True)
     if facts.problem is None:
         _Module(path, root, facts, captured(parser_for(path)(), root, _READ)).read()
         facts.markers = comment_markers(
