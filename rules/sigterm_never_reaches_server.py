@@ -231,13 +231,20 @@ class SigtermNeverReachesServer(Rule):
       Docker runs as `/bin/sh -c "python app.py"`), or `["sh", "-c", "..."]` in the
       manifest or the Dockerfile, when no command of the script is run with `exec`;
     - a launcher as PID 1, a program that keeps the server as its child and does not
-      pass SIGTERM on: `npm start`, `npm run NAME`, `yarn` or `pnpm` (the package manager
-      runs the script in a child shell, which runs the server), `go run` (it runs the
+      pass SIGTERM on: `yarn` or `pnpm` (the package manager runs the script in a child
+      shell, which runs the server), `go run` (it runs the
       binary it builds as a child, and exits on SIGTERM), `rake TASK` (the task starts
       the server with `sh` or `system`; Rake exits on SIGTERM). The list, with why each
       one is on it and why `make` and Maven are not, is `code/launchers.py`. A launcher
       that a shell runs last is reported as certain, whichever shell it is: handed PID 1
       or not, the launcher stays between the signal and the server, so `exec` is no fix;
+    - npm as PID 1 (`npm start`, `npm run NAME`): npm passes SIGTERM to the script's shell,
+      so the server is not left running until SIGKILL but stops at once: it gets the
+      signal where that shell runs it in its own place, or is killed as the shell (dash)
+      and npm exit. With no SIGTERM handler of its own it dies mid-request; the finding
+      says so, and that the fix is a handler (exec form alone makes node PID 1 with no
+      handler, which ignores SIGTERM). Under a shell that runs npm as its child, npm never
+      gets the signal at all;
     - a prefix that replaces itself with the command after it (`bundle exec`, `poetry
       run`, `pipenv run`, `env VAR=value`, `gosu USER`, `su-exec USER`) is looked
       through: `bundle exec rake serve` is Rake as PID 1, `bundle exec puma` is Puma,
@@ -315,10 +322,11 @@ class SigtermNeverReachesServer(Rule):
     grace period is over. The kernel gives PID 1 no default action for a signal: a
     signal it has no handler for is dropped. `/bin/sh` (dash in Debian and Ubuntu images)
     installs no handler and does not pass the signal to its child; Node.js and Python
-    install none for SIGTERM; npm and yarn run the script under a shell of their own.
-    So the server never hears SIGTERM: it keeps running until SIGKILL at the end of the
+    install none for SIGTERM; yarn runs the script under a shell of its own. So the
+    server never hears SIGTERM: it keeps running until SIGKILL at the end of the
     whole grace period (30 s by default), every request in flight is cut, and every
-    rollout and scale-down waits out the grace period for each pod.
+    rollout and scale-down waits out the grace period for each pod. npm passes the signal
+    on, and the server stops at once: what is in flight is cut unless it has a handler.
 
     ## Fix
     Make the server PID 1, or put an init process there:
@@ -329,9 +337,10 @@ class SigtermNeverReachesServer(Rule):
       app.py"`: `k8slb fix` makes these (safe: the same program runs, as PID 1);
     - for a script of several commands, `exec` in front of the last one, the server
       (`cd /app && exec python app.py`), or an init: `ENTRYPOINT ["tini", "--"]`;
-    - for a launcher, run the server itself: `CMD ["node", "server.js"]` for npm and
-      yarn, the binary `go build` makes in the image for `go run`, the command the Rake
-      task runs for `rake`;
+    - for a launcher, run the server itself: `CMD ["node", "server.js"]` for yarn, the
+      binary `go build` makes in the image for `go run`, the command the Rake task runs
+      for `rake`; for npm, a SIGTERM handler in the server as well (node as PID 1 with no
+      handler ignores SIGTERM);
     - for Node.js and Python, a SIGTERM handler that stops the server gracefully
       (`process.on('SIGTERM', () => server.close())`,
       `signal.signal(signal.SIGTERM, ...)`), or `tini` in front.
@@ -507,8 +516,13 @@ def _wording(
             return None
         return *runtime, place
     if found.kind == "launcher" and found.launcher is not None:
+        headline = (
+            f"SIGTERM stops {who} at once, undrained: {found.program} is PID 1"
+            if found.launcher.passes_on
+            else f"SIGTERM never reaches {who}: {found.program} is PID 1"
+        )
         message = (
-            f"SIGTERM never reaches {who}: {found.program} is PID 1",
+            headline,
             f"{found.program} {found.launcher.why}",
             found.launcher.instead,
         )
@@ -516,11 +530,25 @@ def _wording(
     if found.kind == "shell" and after is not None and after.launcher is not None:
         # handed over or not, the launcher stays between the signal and the server
         place = replace(place, edits=())  # no exec form helps: it would run the launcher
+        shell = f"{_shell_words(place, found)}, then {after.program} runs the server"
         message = (
-            f"SIGTERM never reaches {who}: {_shell_words(place, found)}, then "
-            f"{after.program} runs the server",
-            f"the shell passes no signal on, and {after.program} "
-            f"{after.launcher.why}; `exec` in front would leave {after.program} as PID 1",
+            f"SIGTERM never reaches {who}: {shell}",
+            f"the shell passes no signal on, and {after.program} {after.launcher.why}",
+        )
+        if after.launcher.passes_on:  # it passes the signal on, if it gets it
+            message = (
+                f"SIGTERM never reaches {who}: {shell}",
+                f"the shell passes no signal on, so {after.program} never gets it",
+            )
+            if found.why:  # a shell that may hand it PID 1
+                message = (
+                    f"SIGTERM never reaches {who}, or stops it at once undrained: {shell}",
+                    f"a shell that runs {after.program} as its child passes it no signal; one "
+                    f"that runs it in its own place (bash, BusyBox ash) makes it PID 1, and "
+                    f"{after.program} {after.launcher.why}",
+                )
+        message += (
+            f"`exec` in front would leave {after.program} as PID 1",
             after.launcher.instead,
         )
         return message, None, place
