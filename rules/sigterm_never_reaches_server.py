@@ -521,7 +521,7 @@ def _wording(
             if found.launcher.passes_on
             else f"SIGTERM never reaches {who}: {found.program} is PID 1"
         )
-        message = (
+        message: tuple[str, ...] = (
             headline,
             f"{found.program} {found.launcher.why}",
             found.launcher.instead,
