@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import weakref
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Iterator, Mapping
 
@@ -132,25 +133,43 @@ def per_call_only(
     each container whose strings name them runs code with such a per-call channel. Each
     call is then a new connection, which kube-proxy places anew. Empty when any other
     client is seen, or none at all."""
-    wanted = {id(service) for service in services}
-    per_call: list[Dialer] = []
-    running: set[str] = set()  # the workloads that run a per-call client of them
-    for facts in modules:
-        if facts.is_test:
-            continue
-        for channel in facts.channels:
-            if channel.long_lived or not any(
-                id(service) in wanted for service in _dialed(index, links, facts, channel)
-            ):
-                continue
-            who = f"{facts.path}:{channel.loc.line}"
-            related = Related(facts.path, channel.loc.line, "a gRPC channel made per call dials it")
-            per_call.append(Dialer(who, related))
-            running.update(link.workload.ref.display for link in links.running(facts.path))
+    found = _PER_CALL.get(links)
+    if found is None:
+        found = _PER_CALL[links] = _per_call_dialers(index, modules, links)
+    per_call = [d for service in services for d in found.get(id(service), ([], set()))[0]]
+    running = {w for service in services for w in found.get(id(service), ([], set()))[1]}
     seen = [dialer for service in services for dialer in direct.get(id(service), [])]
     if not per_call or any(not d.workload or d.workload not in running for d in seen):
         return []
     return per_call
+
+
+# The per-call dialers of a run's Services, found once (every channel of every module).
+_PER_CALL: weakref.WeakKeyDictionary[CodeLinks, dict[int, tuple[list[Dialer], set[str]]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _per_call_dialers(
+    index: Index, modules: Iterable[CodeFacts], links: CodeLinks
+) -> dict[int, tuple[list[Dialer], set[str]]]:
+    """By Service's id: the channels made per call that dial it, and the workloads that run
+    their code."""
+    found: dict[int, tuple[list[Dialer], set[str]]] = {}
+    for facts in modules:
+        if facts.is_test:
+            continue
+        for channel in facts.channels:
+            if channel.long_lived:
+                continue
+            for service in _dialed(index, links, facts, channel):
+                dialers, running = found.setdefault(id(service), ([], set()))
+                related = Related(
+                    facts.path, channel.loc.line, "a gRPC channel made per call dials it"
+                )
+                dialers.append(Dialer(f"{facts.path}:{channel.loc.line}", related))
+                running.update(link.workload.ref.display for link in links.running(facts.path))
+    return found
 
 
 def _config_texts(config: K8sObject) -> Iterator[tuple[str, str, int]]:
