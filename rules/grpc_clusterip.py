@@ -7,7 +7,7 @@ from typing import Any
 
 from k8slb.core.edits import YamlEdit
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
-from k8slb.model.dialers import Dialer, config_dialers
+from k8slb.model.dialers import Dialer, config_dialers, per_call_only
 from k8slb.model.grpc_options import MAX_AGE
 from k8slb.model.http2 import Evidence, PinnedService, servers_behind
 from k8slb.model.index import Index, one_unscaled_replica, selector_of, service_type
@@ -274,6 +274,14 @@ class GrpcClusterIp(Rule):
     going through the Service (an external type, a container or channel that dials it, a
     configuration applied with it that names it with its port).
 
+    A ClusterIP Service whose every client seen opens a gRPC channel per call (`with
+    grpc.insecure_channel(...)` in a function: no long-lived channel resolves to it, and
+    each container whose strings name it runs code with such a channel) is `info`, naming
+    one: each call is a new connection that kube-proxy places anew. A client outside the
+    scanned code that keeps a channel would still stay on one pod, so the twin is still
+    offered; a `NodePort` or `LoadBalancer` Service, whose clients are outside, stays a
+    warning.
+
     Some well-known systems serve gRPC on a port only their own components call (Grafana
     Loki, Mimir and Tempo, Cortex: 9095, or the port `-server.grpc-listen-port` names),
     and those find each other through the hash ring or the addresses their configuration
@@ -434,6 +442,7 @@ class GrpcClusterIp(Rule):
             self._ring,
             self._in_registry,
             self._capped,
+            self._per_call,
         ):
             found = step(seen)
             if found is not None:
@@ -587,6 +596,27 @@ class GrpcClusterIp(Rule):
             edits=[edit] if edit else [],
         )
 
+    def _per_call(self, seen: _Seen) -> Finding | None:
+        """A ClusterIP whose every client seen opens a channel per call: none stays on one
+        pod (a client outside the scanned code may)."""
+        if seen.kind != "ClusterIP":
+            return None  # reached from outside the cluster, by clients not in the tree
+        context = seen.context
+        per_call = per_call_only(
+            seen.index, context.code(), context.links, [seen.service], seen.dialers()
+        )
+        if not per_call:
+            return None
+        message = (
+            f"{seen.what}; the clients seen open a channel per call ({per_call[0].who})",
+            "each call is a new connection, which kube-proxy places anew: no client seen "
+            "stays on one pod, though a client outside the scanned code that keeps a channel "
+            "would",
+            "if clients keep channels, add a headless twin for round_robin or cap connection age",
+        )
+        related = [*seen.related, *(d.related for d in per_call)]
+        return self._unseen(seen.index, seen.pinned, seen.pos, message, related)
+
     def _plain(self, seen: _Seen) -> Finding:
         """A Service whose clients stay on the pods their connections reached."""
         scale = _scale_phrase(seen.index, seen.pinned.backends)
@@ -645,6 +675,10 @@ class _Seen:
     def direct(self) -> list[Dialer]:
         """The clients seen dialing the Service itself."""
         return self._dialers().get(id(self.service), [])
+
+    def dialers(self) -> Mapping[int, list[Dialer]]:
+        """Who dials each Service judged."""
+        return self._dialers()
 
 
 def _related(index: Index, pinned: PinnedService) -> list[Related]:

@@ -3,9 +3,9 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 
-from k8slb.code.facts import CodeFacts
+from k8slb.code.facts import CodeFacts, Wait
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
-from k8slb.model.entries import Entries, entries_of
+from k8slb.model.entries import Entries, entries_of, signal_owner
 from k8slb.rulekit.base import STOPPING, Context, Example, Rule, judged_where_it_runs
 from k8slb.rulekit.dialect import dialect_of
 from k8slb.rulekit.examples import (
@@ -52,6 +52,15 @@ class GrpcNoGracefulShutdown(Rule):
     folder above the outermost package of the module, so `app/server.py` and `main.py`
     beside `app/` are one project, and two services in sibling folders are two). Stopping
     the server only in `except KeyboardInterrupt` counts as no handler.
+
+    A grpc.aio server awaited in a container whose command runs an ASGI server that handles
+    SIGTERM itself (`uvicorn`, `hypercorn`, gunicorn's uvicorn workers) or whose code runs
+    one (`uvicorn.run`, aiohttp's `web.run_app`) runs as a task on that server's event
+    loop: SIGTERM does stop the process, but the framework's shutdown cancels the task (or
+    ends the loop) and the server is dropped, not drained. That is reported unless the code
+    stops the server with a grace (`await server.stop(25)`, in `except
+    asyncio.CancelledError` around the wait, say), with that advice and no edit: a
+    `signal.signal` handler would replace the framework's own, and its shutdown with it.
 
     In Go: a server started with `Serve(lis)` and no `signal.Notify(ch, syscall.SIGTERM)`
     (or `signal.NotifyContext`, or `signal.Notify(ch)` for every signal) in its code; the
@@ -210,6 +219,7 @@ class GrpcNoGracefulShutdown(Rule):
             # together: such code is judged as code no container is known to run
             runners = [link for link in entries.running(facts.path) if not link.guessed]
             severity, handled = self.severity, {}
+            owner: str | None = None  # what handles SIGTERM in every container left
             if runners:  # judged in the code each container runs: its import closure
                 bare = [
                     link
@@ -219,6 +229,8 @@ class GrpcNoGracefulShutdown(Rule):
                 if not bare:
                     continue
                 where = f"the code container {bare[0].key} runs"
+                owners = {signal_owner(entries.code(link), link) for link in bare}
+                owner = owners.pop() if len(owners) == 1 else None
             elif facts.project in context.projects_with("sigterm_handlers") or not facts.waits:
                 continue
             else:
@@ -240,6 +252,10 @@ class GrpcNoGracefulShutdown(Rule):
                 if name is None or name not in facts.starts:
                     continue
                 server = servers[name]
+                if owner is not None and wait.awaited:
+                    # an asyncio server on the loop of a framework that owns SIGTERM
+                    yield from self._cancelled(context, facts, wait, name, owner, where)
+                    continue
                 keyboard = [s for s in facts.stops if s.server == name and s.in_keyboard_interrupt]
                 also = (
                     ["its stop in `except KeyboardInterrupt` never runs there"] if keyboard else []
@@ -267,6 +283,36 @@ class GrpcNoGracefulShutdown(Rule):
                     edits=dialect.sigterm_handler(wait, name, grace),
                     severity=severity,
                 )
+
+    def _cancelled(
+        self, context: Context, facts: CodeFacts, wait: Wait, name: str, owner: str, where: str
+    ) -> Iterator[Finding]:
+        """A grpc.aio server awaited on the event loop of a framework that handles SIGTERM
+        (uvicorn): the process does stop, but its shutdown cancels the task the server waits
+        in, or ends the loop, so the server is dropped, not drained, unless the code stops
+        it with a grace (in `except asyncio.CancelledError`, or a shutdown hook). No edit:
+        `signal.signal` would replace the framework's own handler and its shutdown."""
+        if any(
+            stop.server == name and not stop.in_keyboard_interrupt and stop.grace not in (0, None)
+            for stop in facts.stops
+        ):
+            return
+        grace = context.fix_values.stop_grace_seconds
+        server = next(s for s in facts.servers if s.name == name)
+        yield self.code_finding(
+            wait.loc,
+            (
+                f"gRPC server {name!r} awaits {wait.how} on the event loop of {owner}, which "
+                f"handles SIGTERM, and nothing in {where} stops it with a grace",
+                f"{owner} runs the application's shutdown on SIGTERM and ends the loop: the "
+                "task the server waits in is cancelled, and the calls in flight are cut",
+                f"await {name}.stop({grace}) before the task ends: in `except "
+                "asyncio.CancelledError` around this wait, or in the application's shutdown "
+                "hook (after a FastAPI lifespan's yield) before it cancels the task; not "
+                f"signal.signal, which would replace {owner}'s own handler",
+            ),
+            related=[Related(server.loc.path, server.loc.line, "the server")],
+        )
 
     def _exits_while_draining(
         self, context: Context, entries: Entries, facts: CodeFacts

@@ -6,6 +6,7 @@ from k8slb.code.facts import CodeFacts, Option, Server
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.core.record import record
 from k8slb.model.addresses import loopback_only
+from k8slb.model.dialers import Dialer, per_call_only
 from k8slb.model.grpc_options import INT_MAX, MAX_AGE, MAX_AGE_GRACE
 from k8slb.model.index import is_headless, one_unscaled_replica, service_type
 from k8slb.model.objects import pod_template
@@ -97,6 +98,11 @@ class GrpcServerNoMaxAge(Rule):
     that no autoscaler targets, the policy `grpc-clusterip` (KLB101) and `no-prestop`
     (KLB401) apply to the same pods. There is no other pod for a client to miss yet; the
     fix is the same, for the day it is scaled.
+
+    Reported at `info` too when every Service that selects those pods is a ClusterIP whose
+    every client seen opens a channel per call (as `grpc-clusterip` (KLB101) judges it):
+    no connection outlives a call, so a maximum age changes nothing for them; a client
+    outside the scanned code that keeps a channel would still stay on one pod.
 
     ## Why it matters
     By default a gRPC connection lives as long as both ends do. Clients connected through
@@ -329,7 +335,32 @@ def _no_caller_stays(
             "cap the connection age before it runs more than one pod",
             [],
         )
+    per_call = _per_call_clients(context, facts)
+    if per_call:
+        return (
+            f"the clients seen open a channel per call ({per_call[0].who}): each call is a "
+            "new connection, which kube-proxy places anew, though a client outside the "
+            "scanned code that keeps a channel would stay on one pod",
+            "cap the connection age if clients keep channels",
+            [d.related for d in per_call],
+        )
     return None
+
+
+def _per_call_clients(context: Context, facts: CodeFacts) -> list[Dialer]:
+    """The per-call clients that are every client seen of the in-cluster Services that
+    select the pods running the module's server (model/dialers.per_call_only); empty when
+    any is reached from outside the cluster, or none is known."""
+    index = context.index
+    services = [
+        service
+        for link in context.links.running(facts.path)
+        for service in index.selecting(link.workload)
+    ]
+    if not services or any(service_type(service) != "ClusterIP" for service in services):
+        return []
+    direct = context.dialers(services)
+    return per_call_only(index, context.code(), context.links, services, direct)
 
 
 @record

@@ -19,6 +19,7 @@ from k8slb.model.entries import Entries, compiled_source, entries_of, within
 from k8slb.model.links import Link
 from k8slb.model.objects import STOP_SIGNALS, Container, PodTemplate, pos_of
 from k8slb.model.scripts import image_script, tree_scripts
+from k8slb.model.shells import ASH, BASH, DASH, dockerfile_sh, image_sh
 from k8slb.reading.build_files import DOCKERFILE_NAMES, Dockerfile, Said, ShellScript
 from k8slb.reading.objects import K8sObject
 from k8slb.rulekit.base import Context, Example, Rule
@@ -54,24 +55,26 @@ class Pid1:
     last: tuple[str, ...] = ()  # a shell's: the program its script runs last
     launcher: Launcher | None = None  # a launcher's: why it keeps SIGTERM from its child
     script: str = ""  # a shell's: the script file it runs, when PID 1 is one (its name)
+    image_shell: str = ""  # a `sh`'s: which shell the image's base says /bin/sh is
 
 
-def pid1(argv: Sequence[object]) -> Pid1 | None:
+def pid1(argv: Sequence[object], sh: str | None = None) -> Pid1 | None:
     """What a container's command line leaves as PID 1, when that keeps SIGTERM from the
     server (a shell, a launcher: code/launchers.py) or the server is a Node or Python
     process; None when an init process, a program k8slb does not know, or a shell that
-    hands over with `exec` runs it. A prefix that execs (`bundle exec`) is looked through."""
+    hands over with `exec` runs it. A prefix that execs (`bundle exec`) is looked through.
+    `sh` is which shell `/bin/sh` is in the image (model/shells.py), when its base says."""
     words = [str(word) for word in argv]
     handed = after_prefix(words)
     if handed is not None:
-        return pid1(handed) if handed else None
+        return pid1(handed, sh) if handed else None
     if not words:
         return None
     program = posixpath.basename(words[0])
     if program in _INITS:
         return None
     if program in _SHELLS and len(words) >= 3 and _COMMAND_OPTION.fullmatch(words[1]):
-        return _shell(program, words[2])
+        return _shell(program, words[2], sh)
     known = launcher(words)
     if known is not None:
         return Pid1("launcher", known.name, tuple(words), launcher=known)
@@ -149,7 +152,7 @@ def _may_hand_over(last: Command) -> bool:
     return bool(program) and program[0] not in _BUILTINS
 
 
-def _shell(program: str, script: str) -> Pid1 | None:
+def _shell(program: str, script: str, sh: str | None = None) -> Pid1 | None:
     commands = _commands(script)
     if not commands:
         return None
@@ -160,22 +163,29 @@ def _shell(program: str, script: str) -> Pid1 | None:
         if words[:1] == ["exec"]:
             handed = [w for w in words[1:] if not _REDIRECTS.match(w)]
             if handed:  # the shell becomes that program
-                return pid1(handed)
+                return pid1(handed, sh)
     last = commands[-1]
     # a command left in the background runs beside the shell, whatever ends the script
     may = _may_hand_over(last) and not any(c.after in ("&", "|&") for c in commands)
     lone = may and len(commands) == 1 and not _ASSIGNMENT.match(last.words[0])
-    if lone and program == "bash":
-        return pid1(last.words)  # bash runs a lone command in its own place
+    # which shell it is: the one named, or the one the image's base makes /bin/sh
+    image_shell = sh if program == "sh" and sh is not None else ""
+    shell = image_shell or program
+    if lone and shell == BASH:
+        return pid1(last.words, sh)  # bash runs a lone command in its own place
+    if may and shell == ASH:
+        return pid1(_program_words(last.words), sh)  # BusyBox ash runs the last one so
     line = (program, "-c", script)
     ran = tuple(_program_words(last.words)) if may else ()
-    if not may or program == "dash":
-        return Pid1("shell", program, line, exec_prefix=lone, last=ran)
-    if program == "bash":
+    if not may or shell == DASH:
+        return Pid1("shell", program, line, exec_prefix=lone, last=ran, image_shell=image_shell)
+    if shell == BASH:
         why = (
             "bash 5.1 and later run the last command of a script in their own place, older "
             "bash does not"
         )
+        if image_shell:
+            why = f"/bin/sh is bash in the image's distribution, and {why}"
     else:
         why = (
             f"whether {program} runs {'the' if lone else 'the last'} command in its own place "
@@ -183,7 +193,16 @@ def _shell(program: str, script: str) -> Pid1 | None:
             + ("" if lone else " (5.1 and later)")
             + ", dash (Debian's and Ubuntu's /bin/sh) does not"
         )
-    return Pid1("shell", program, line, exec_prefix=lone, severity=Severity.INFO, why=why, last=ran)
+    return Pid1(
+        "shell",
+        program,
+        line,
+        exec_prefix=lone,
+        severity=Severity.INFO,
+        why=why,
+        last=ran,
+        image_shell=image_shell,
+    )
 
 
 @record
@@ -212,13 +231,20 @@ class SigtermNeverReachesServer(Rule):
       Docker runs as `/bin/sh -c "python app.py"`), or `["sh", "-c", "..."]` in the
       manifest or the Dockerfile, when no command of the script is run with `exec`;
     - a launcher as PID 1, a program that keeps the server as its child and does not
-      pass SIGTERM on: `npm start`, `npm run NAME`, `yarn` or `pnpm` (the package manager
-      runs the script in a child shell, which runs the server), `go run` (it runs the
+      pass SIGTERM on: `yarn` or `pnpm` (the package manager runs the script in a child
+      shell, which runs the server), `go run` (it runs the
       binary it builds as a child, and exits on SIGTERM), `rake TASK` (the task starts
       the server with `sh` or `system`; Rake exits on SIGTERM). The list, with why each
       one is on it and why `make` and Maven are not, is `code/launchers.py`. A launcher
       that a shell runs last is reported as certain, whichever shell it is: handed PID 1
       or not, the launcher stays between the signal and the server, so `exec` is no fix;
+    - npm as PID 1 (`npm start`, `npm run NAME`): npm passes SIGTERM to the script's shell,
+      so the server is not left running until SIGKILL but stops at once: it gets the
+      signal where that shell runs it in its own place, or is killed as the shell (dash)
+      and npm exit. With no SIGTERM handler of its own it dies mid-request; the finding
+      says so, and that the fix is a handler (exec form alone makes node PID 1 with no
+      handler, which ignores SIGTERM). Under a shell that runs npm as its child, npm never
+      gets the signal at all;
     - a prefix that replaces itself with the command after it (`bundle exec`, `poetry
       run`, `pipenv run`, `env VAR=value`, `gosu USER`, `su-exec USER`) is looked
       through: `bundle exec rake serve` is Rake as PID 1, `bundle exec puma` is Puma,
@@ -270,10 +296,17 @@ class SigtermNeverReachesServer(Rule):
     Whether a shell stays PID 1 can depend on which shell it is. When the script ends
     with a program run in the foreground (no pipe, redirection, background job or loop,
     nothing after it), bash runs that program in its own place (a lone command always,
-    the last of several from 5.1 on) while dash, Debian's and Ubuntu's `/bin/sh`, does
-    not. k8slb cannot see which shell `/bin/sh` is in the image, so such a script under
-    `sh` (a shell-form line among them) is `info`, saying why, with the `exec` that makes
-    it certain as its fix. A script that no shell can hand over (`python app.py | tee
+    the last of several from 5.1 on), BusyBox ash runs the last command so, while dash,
+    Debian's and Ubuntu's `/bin/sh`, runs none so. Which shell `/bin/sh` is, the
+    distribution of the image's base says, when its name or tag names one (the
+    Dockerfile's last stage, through the stages it is built FROM and its ARG defaults,
+    else the container's image): BusyBox ash on Alpine (`openjdk:17-alpine`): the program
+    is PID 1 and judged as such; bash on the Red Hat family (CentOS, RHEL's UBI, Fedora,
+    Rocky, Alma) and Amazon Linux; dash on Debian and Ubuntu (`debian:bookworm-slim`,
+    `python:3.12-bookworm`): the shell stays PID 1, as certain. Where the base names no
+    distribution, such a script under `sh` (a shell-form line among them) is `info`,
+    saying why, with the `exec` that makes it certain as its fix. A script that no shell
+    can hand over (`python app.py | tee
     log`, `python app.py > log`, `worker & server`, a loop, a command after the server),
     or any script under `dash`, is reported as it is, and so is one whose last program is
     Node.js or Python with no SIGTERM handler in its code: handed over or not, nothing
@@ -289,10 +322,11 @@ class SigtermNeverReachesServer(Rule):
     grace period is over. The kernel gives PID 1 no default action for a signal: a
     signal it has no handler for is dropped. `/bin/sh` (dash in Debian and Ubuntu images)
     installs no handler and does not pass the signal to its child; Node.js and Python
-    install none for SIGTERM; npm and yarn run the script under a shell of their own.
-    So the server never hears SIGTERM: it keeps running until SIGKILL at the end of the
+    install none for SIGTERM; yarn runs the script under a shell of its own. So the
+    server never hears SIGTERM: it keeps running until SIGKILL at the end of the
     whole grace period (30 s by default), every request in flight is cut, and every
-    rollout and scale-down waits out the grace period for each pod.
+    rollout and scale-down waits out the grace period for each pod. npm passes the signal
+    on, and the server stops at once: what is in flight is cut unless it has a handler.
 
     ## Fix
     Make the server PID 1, or put an init process there:
@@ -303,9 +337,10 @@ class SigtermNeverReachesServer(Rule):
       app.py"`: `k8slb fix` makes these (safe: the same program runs, as PID 1);
     - for a script of several commands, `exec` in front of the last one, the server
       (`cd /app && exec python app.py`), or an init: `ENTRYPOINT ["tini", "--"]`;
-    - for a launcher, run the server itself: `CMD ["node", "server.js"]` for npm and
-      yarn, the binary `go build` makes in the image for `go run`, the command the Rake
-      task runs for `rake`;
+    - for a launcher, run the server itself: `CMD ["node", "server.js"]` for yarn, the
+      binary `go build` makes in the image for `go run`, the command the Rake task runs
+      for `rake`; for npm, a SIGTERM handler in the server as well (node as PID 1 with no
+      handler ignores SIGTERM);
     - for Node.js and Python, a SIGTERM handler that stops the server gracefully
       (`process.on('SIGTERM', () => server.close())`,
       `signal.signal(signal.SIGTERM, ...)`), or `tini` in front.
@@ -449,6 +484,9 @@ def _started(
     entrypoint = dockerfile.entrypoint if dockerfile is not None else None
     cmd = dockerfile.cmd if dockerfile is not None else None
     argv = container_argv(command, args, entrypoint, cmd)
+    # which shell /bin/sh is: the Dockerfile's base image says, else the container's image
+    image = container.body.get("image")
+    sh = dockerfile_sh(dockerfile) if dockerfile is not None else image_sh(image)
     place: Place | None = None
     set_by = link.entrypoint_set if link is not None else None
     if set_by is not None:
@@ -460,15 +498,15 @@ def _started(
         argv = container_argv(list(set_by.entrypoint or ()), args, None, None)
         said = set_by.said
         place = Place(said.path, said.line, 1, said.text, (), "")
-    found = pid1(argv)
+    found = pid1(argv, sh)
     if found is None:  # a script of the tree, run as the program
-        found, place = _entry_script(context, workload, container, link, command, args, argv)
+        found, place = _entry_script(context, workload, container, link, command, args, argv, sh)
         if found is None:
             return None
     if _hook_stops_server(container, argv, found):
         return None
     # what the shell runs last, which may become PID 1 in its place
-    after = pid1(found.last) if found.kind == "shell" and found.last else None
+    after = pid1(found.last, sh) if found.kind == "shell" and found.last else None
     if after is not None and after.kind == "launcher":
         found = replace(found, exec_prefix=False)  # exec would leave the launcher there
     place = place or _place(workload, container, dockerfile, command, args, found)
@@ -488,8 +526,13 @@ def _wording(
             return None
         return *runtime, place
     if found.kind == "launcher" and found.launcher is not None:
-        message = (
-            f"SIGTERM never reaches {who}: {found.program} is PID 1",
+        headline = (
+            f"SIGTERM stops {who} at once, undrained: {found.program} is PID 1"
+            if found.launcher.passes_on
+            else f"SIGTERM never reaches {who}: {found.program} is PID 1"
+        )
+        message: tuple[str, ...] = (
+            headline,
             f"{found.program} {found.launcher.why}",
             found.launcher.instead,
         )
@@ -497,11 +540,25 @@ def _wording(
     if found.kind == "shell" and after is not None and after.launcher is not None:
         # handed over or not, the launcher stays between the signal and the server
         place = replace(place, edits=())  # no exec form helps: it would run the launcher
+        shell = f"{_shell_words(place, found)}, then {after.program} runs the server"
         message = (
-            f"SIGTERM never reaches {who}: {_shell_words(place, found)}, then "
-            f"{after.program} runs the server",
-            f"the shell passes no signal on, and {after.program} "
-            f"{after.launcher.why}; `exec` in front would leave {after.program} as PID 1",
+            f"SIGTERM never reaches {who}: {shell}",
+            f"the shell passes no signal on, and {after.program} {after.launcher.why}",
+        )
+        if after.launcher.passes_on:  # it passes the signal on, if it gets it
+            message = (
+                f"SIGTERM never reaches {who}: {shell}",
+                f"the shell passes no signal on, so {after.program} never gets it",
+            )
+            if found.why:  # a shell that may hand it PID 1
+                message = (
+                    f"SIGTERM never reaches {who}, or stops it at once undrained: {shell}",
+                    f"a shell that runs {after.program} as its child passes it no signal; one "
+                    f"that runs it in its own place (bash, BusyBox ash) makes it PID 1, and "
+                    f"{after.program} {after.launcher.why}",
+                )
+        message += (
+            f"`exec` in front would leave {after.program} as PID 1",
             after.launcher.instead,
         )
         return message, None, place
@@ -550,6 +607,11 @@ def _shell_wording(
         )
     elif found.why:
         message += (f"info only: {found.why}; exec makes it certain",)
+    elif found.image_shell == DASH:
+        message += (
+            "the image's base is Debian's or Ubuntu's, whose /bin/sh is dash, built to run "
+            "every command of the script as its child, a lone one too",
+        )
     return message, severity, place
 
 
@@ -738,13 +800,13 @@ def _dockerfile_fix(
 _ARGUMENTS = frozenset({"$@", "${@}", "$*", "${*}"})
 
 
-def script_pid1(script: ShellScript, args: Sequence[str]) -> Pid1 | None:
+def script_pid1(script: ShellScript, args: Sequence[str], sh: str | None = None) -> Pid1 | None:
     """What a shell script run as a program leaves as PID 1. Its shell runs every command
     as a child: a script file is never handed over to its last command (as `sh -c` may
     be) unless a command is run with `exec`, which hands PID 1 to that program (to the
     script's arguments for `exec "$@"`: an entry point's CMD). None when it traps a signal,
     sets its arguments anew (`set --`), or cannot be read (too long, a heredoc, quotes
-    across lines)."""
+    across lines). `sh` is which shell /bin/sh is in the image, for what it hands over to."""
     commands = _script_commands(script.text) if script.text is not None else None
     if not commands:
         return None
@@ -757,8 +819,8 @@ def script_pid1(script: ShellScript, args: Sequence[str]) -> Pid1 | None:
             if not handed:
                 continue  # `exec >log 2>&1`: the shell's own output redirected
             if handed[0] in _ARGUMENTS:
-                return pid1(args) if args else None
-            return pid1(handed)
+                return pid1(args, sh) if args else None
+            return pid1(handed, sh)
     name = posixpath.basename(script.path)
     last = tuple(_program_words(commands[-1].words))
     return Pid1("shell", script.shell, (script.shell, script.path, *args), last=last, script=name)
@@ -858,6 +920,7 @@ def _entry_script(
     command: list[object] | None,
     args: list[object] | None,
     argv: Sequence[object],
+    sh: str | None = None,
 ) -> tuple[Pid1 | None, Place | None]:
     """PID 1 when the container's program is a script of the tree: the script's shell, or
     what it hands over to with `exec`. A script that ends with `exec "$@"` hands over to
@@ -869,7 +932,7 @@ def _entry_script(
     if script is None:
         return None, None
     rest = [str(word) for word in argv[1:]]
-    found = script_pid1(script, rest)
+    found = script_pid1(script, rest, sh)
     if found is None or found.script or not rest or command is not None:
         return found, None
     dockerfile = link.dockerfile if link is not None else None

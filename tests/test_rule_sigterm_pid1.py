@@ -227,10 +227,37 @@ def test_bash_with_several_commands_is_info(tmp_path: Path) -> None:
     assert finding.severity is Severity.INFO and "bash 5.1 and later" in finding.text
 
 
-@pytest.mark.parametrize("words", ["[npm, start]", "[yarn, start]", "[npm, run, serve]"])
+@pytest.mark.parametrize("words", ["[yarn, start]", "[pnpm, run, serve]"])
 def test_a_package_manager_as_pid1_is_reported(tmp_path: Path, words: str) -> None:
     (finding,) = klb406(tmp_path, {"manifest.yaml": web_deployment(f"command: {words}")})
     assert finding.severity is Severity.WARNING and "runs the script in a shell" in finding.text
+
+
+@pytest.mark.parametrize("words", ["[npm, start]", "[npm, run, serve]"])
+def test_npm_as_pid1_passes_sigterm_on_and_the_server_stops_undrained(
+    tmp_path: Path, words: str
+) -> None:
+    # npm forwards SIGTERM to the script's shell: the server is not left until SIGKILL, it
+    # stops at once, and exec form alone would leave node PID 1 with no handler
+    (finding,) = klb406(tmp_path, {"manifest.yaml": web_deployment(f"command: {words}")})
+    assert finding.severity is Severity.WARNING
+    headline = "SIGTERM stops container 'web' of Deployment/web at once, undrained"
+    assert finding.message == f"{headline}: npm is PID 1"
+    assert "never reaches" not in finding.text and "runs on until SIGKILL" not in finding.text
+    assert "register a SIGTERM handler" in finding.text
+    assert "exec form alone makes node PID 1 with no handler" in finding.text
+
+
+def test_npm_under_a_shell_that_may_hand_it_pid1_says_both_outcomes(tmp_path: Path) -> None:
+    manifest = web_deployment("command: [sh, -c, 'cd /app && npm start']")
+    (finding,) = klb406(tmp_path, {"manifest.yaml": manifest})
+    assert finding.severity is Severity.WARNING
+    assert finding.message.startswith(
+        "SIGTERM never reaches container 'web' of Deployment/web, or stops it at once undrained"
+    )
+    dash = web_deployment("command: [dash, -c, 'cd /app && npm start']")
+    (finding,) = klb406(tmp_path, {"manifest.yaml": dash})
+    assert "the shell passes no signal on, so npm never gets it" in finding.text
 
 
 NODE_SERVER = "const http = require('http');\nhttp.createServer(() => {}).listen(8080);\n"

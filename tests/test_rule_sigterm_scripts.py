@@ -281,7 +281,7 @@ def test_a_dockerfile_named_in_lowercase_is_the_folders_dockerfile(tmp_path: Pat
     files = {
         "manifest.yaml": web_deployment(),
         "skaffold.yaml": SKAFFOLD.replace("context: .", "context: server"),
-        "server/dockerfile": "FROM node:22-alpine\nWORKDIR /app\nCOPY . .\nCMD npm start\n",
+        "server/dockerfile": "FROM node:22\nWORKDIR /app\nCOPY . .\nCMD npm start\n",
         "server/package.json": PACKAGE,
         "server/server.js": NODE_SERVER,
     }

@@ -7,7 +7,8 @@ Three kinds:
 
 - a **launcher** keeps the server as its child and does not pass SIGTERM on to it: as
   PID 1 the signal stops there (or the launcher exits on it, and the kernel then kills the
-  server with SIGKILL, as it kills every process of the namespace when PID 1 ends);
+  server with SIGKILL, as it kills every process of the namespace when PID 1 ends); npm,
+  which passes it on to the script (`passes_on`), leaves the server stopped at once;
 - a **prefix** replaces itself with the command that follows it (`exec`), so that command
   is PID 1 and is judged instead;
 - an **in-process runner** is Python running the application in its own process, with no
@@ -41,6 +42,7 @@ class Launcher:
     subcommand: str | None
     why: str
     instead: str
+    passes_on: bool = False  # it passes SIGTERM on to the script: the server stops at once
 
     @property
     def name(self) -> str:
@@ -59,13 +61,30 @@ _PACKAGE_SCRIPT = (
 )
 _RUN_NODE = 'run the server itself as PID 1 (CMD ["node", "server.js"])'
 
-# Node's package managers: `npm start`, `yarn NAME` run a script of package.json. npm 6
-# passes no signal on; later npm passes it to the script's shell only, which (dash)
-# neither handles it nor passes it to the server; yarn 1 passes none (yarnpkg/yarn#4667).
+# Node's package managers: `npm start`, `yarn NAME` run a script of package.json. npm
+# passes SIGTERM to the script's shell (@npmcli/run-script's signal-manager; npm 6's
+# npm-lifecycle, `process.once('SIGTERM', procKill)`): bash and BusyBox ash run a lone
+# command in their own place, so the server gets it at once; Debian's dash dies of it, npm
+# exits, and the kernel kills the server. Either way the server stops at once, drained only
+# by a handler of its own, which exec form alone does not give it. yarn 1 passes none
+# (yarnpkg/yarn#4667); what pnpm passes k8slb does not know: judged as yarn.
 PACKAGE_MANAGERS = ("npm", "yarn", "pnpm")
+_NPM_PASSES = (
+    "passes SIGTERM to the shell that runs the script, and the server stops at once: it "
+    "gets the signal where that shell runs it in its own place (bash, BusyBox ash), or is "
+    "killed as the shell and npm exit (Debian's dash); with no SIGTERM handler of its own "
+    "it dies mid-request, cutting what is in flight"
+)
+_HANDLE_AND_RUN_NODE = (
+    "register a SIGTERM handler that stops the server gracefully "
+    "(`process.on('SIGTERM', () => server.close())`) and run the server itself as PID 1 "
+    '(CMD ["node", "server.js"]): exec form alone makes node PID 1 with no handler, which '
+    "ignores SIGTERM until SIGKILL"
+)
 
 LAUNCHERS = (
-    *(Launcher(name, None, _PACKAGE_SCRIPT, _RUN_NODE) for name in PACKAGE_MANAGERS),
+    Launcher("npm", None, _NPM_PASSES, _HANDLE_AND_RUN_NODE, passes_on=True),
+    *(Launcher(name, None, _PACKAGE_SCRIPT, _RUN_NODE) for name in PACKAGE_MANAGERS[1:]),
     # cmd/go's `go run` builds a binary and runs it as a child; it relays no signal (it
     # ignores SIGINT and SIGQUIT, which a terminal sends the whole group) and, as PID 1,
     # exits on SIGTERM, which ends the server by SIGKILL.

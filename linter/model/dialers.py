@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import base64
 import binascii
+import weakref
 from collections import defaultdict
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator, Mapping
 
 from k8slb.code.facts import Channel, CodeFacts, EnvRef, EnvText, FlagRef
 from k8slb.core import regex
@@ -30,6 +31,7 @@ _WORD = regex.compile(r"[A-Za-z][A-Za-z0-9:/._-]*")
 class Dialer:
     who: str  # "Deployment/shop/frontend (env BACKEND_ADDR)", "client.py:10"
     related: Related
+    workload: str = ""  # a container's: its workload (`Deployment/shop/frontend`)
 
 
 def _addresses(text: str) -> Iterable[str]:
@@ -90,7 +92,7 @@ def dialers_by_service(
                     for service in services_for(index, address, workload.namespace):
                         who = f"{workload.ref.display} ({where})"
                         related = Related(workload.path, line, f"{where} dials {word}")
-                        found[id(service)].append(Dialer(who, related))
+                        found[id(service)].append(Dialer(who, related, workload.ref.display))
             if names is not None:
                 naming.update(
                     str(setting.entry.get("name"))
@@ -98,17 +100,75 @@ def dialers_by_service(
                     if _may_hold(setting.value, names)
                 )
     for facts, channel in _channels(modules, names, naming):
-        target = channel.target
-        # a literal target is no environment's: no container that runs the code is asked
-        runners = (
-            links.running(facts.path) if isinstance(target, EnvRef | EnvText | FlagRef) else []
-        )
-        parse = target_parser(channel.default_scheme)
-        for destination in destinations(index, target, parse, facts.path, runners):
-            for service in services_for(index, destination.address, destination.namespace):
-                who = f"{facts.path}:{channel.loc.line}"
-                related = Related(facts.path, channel.loc.line, "a gRPC channel dials it")
-                found[id(service)].append(Dialer(who, related))
+        for service in _dialed(index, links, facts, channel):
+            who = f"{facts.path}:{channel.loc.line}"
+            related = Related(facts.path, channel.loc.line, "a gRPC channel dials it")
+            found[id(service)].append(Dialer(who, related))
+    return found
+
+
+def _dialed(index: Index, links: CodeLinks, facts: CodeFacts, channel: Channel) -> list[K8sObject]:
+    """The Services a channel's target resolves to."""
+    target = channel.target
+    # a literal target is no environment's: no container that runs the code is asked
+    runners = links.running(facts.path) if isinstance(target, EnvRef | EnvText | FlagRef) else []
+    parse = target_parser(channel.default_scheme)
+    return [
+        service
+        for destination in destinations(index, target, parse, facts.path, runners)
+        for service in services_for(index, destination.address, destination.namespace)
+    ]
+
+
+def per_call_only(
+    index: Index,
+    modules: Iterable[CodeFacts],
+    links: CodeLinks,
+    services: Collection[K8sObject],
+    direct: Mapping[int, list[Dialer]],
+) -> list[Dialer]:
+    """The gRPC clients of the scanned code that dial `services` with a channel made per
+    call (`with grpc.insecure_channel(...)`, a client built per request), when they are
+    every client seen: no long-lived channel dials them (`direct`, dialers_by_service), and
+    each container whose strings name them runs code with such a per-call channel. Each
+    call is then a new connection, which kube-proxy places anew. Empty when any other
+    client is seen, or none at all."""
+    found = _PER_CALL.get(links)
+    if found is None:
+        found = _PER_CALL[links] = _per_call_dialers(index, modules, links)
+    per_call = [d for service in services for d in found.get(id(service), ([], set()))[0]]
+    running = {w for service in services for w in found.get(id(service), ([], set()))[1]}
+    seen = [dialer for service in services for dialer in direct.get(id(service), [])]
+    if not per_call or any(not d.workload or d.workload not in running for d in seen):
+        return []
+    return per_call
+
+
+# The per-call dialers of a run's Services, found once (every channel of every module).
+_PER_CALL: weakref.WeakKeyDictionary[CodeLinks, dict[int, tuple[list[Dialer], set[str]]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _per_call_dialers(
+    index: Index, modules: Iterable[CodeFacts], links: CodeLinks
+) -> dict[int, tuple[list[Dialer], set[str]]]:
+    """By Service's id: the channels made per call that dial it, and the workloads that run
+    their code."""
+    found: dict[int, tuple[list[Dialer], set[str]]] = {}
+    for facts in modules:
+        if facts.is_test:
+            continue
+        for channel in facts.channels:
+            if channel.long_lived:
+                continue
+            for service in _dialed(index, links, facts, channel):
+                dialers, running = found.setdefault(id(service), ([], set()))
+                related = Related(
+                    facts.path, channel.loc.line, "a gRPC channel made per call dials it"
+                )
+                dialers.append(Dialer(f"{facts.path}:{channel.loc.line}", related))
+                running.update(link.workload.ref.display for link in links.running(facts.path))
     return found
 
 

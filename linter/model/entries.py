@@ -35,22 +35,48 @@ def compiled_source(links: CodeLinks, folder: str, script: str) -> str | None:
     return found.pop() if len(found) == 1 else None
 
 
+def command_line(link: Link) -> list[object]:
+    """The container's command line: its command and args over its Dockerfile's
+    ENTRYPOINT and CMD, composed as Kubernetes does."""
+    body = link.container.body
+    command, args = body.get("command"), body.get("args")
+    dockerfile = link.dockerfile
+    return container_argv(
+        command if isinstance(command, list) and command else None,
+        args if isinstance(args, list) and args else None,
+        dockerfile.entrypoint if dockerfile is not None else None,
+        dockerfile.cmd if dockerfile is not None else None,
+    )
+
+
+# ASGI servers that handle SIGTERM themselves: they run the application's lifespan
+# shutdown, then end the event loop, cancelling the tasks still on it (uvicorn's
+# Server.handle_exit, hypercorn's shutdown trigger; gunicorn's uvicorn workers too).
+_ASGI_SERVERS = frozenset({"uvicorn", "hypercorn"})
+
+
+def signal_owner(code: list[CodeFacts], link: Link) -> str | None:
+    """What handles SIGTERM for the Python application a container runs, when it is not
+    the application's own handler: the ASGI server its command line runs (`uvicorn
+    app.main:app`), or a call in its code that runs a server with a handler of its own
+    (`uvicorn.run`, aiohttp's `web.run_app`); None when neither."""
+    entry = entry_of(command_line(link))
+    words = entry.words.split() if entry is not None and not entry.node else []
+    program = os.path.basename(words[0]) if words else ""
+    if program in _ASGI_SERVERS:
+        return program
+    if program == "gunicorn" and any("uvicorn" in word for word in words):
+        return "gunicorn's uvicorn workers"
+    runs = next((loc for module in code for loc in module.signal_servers), None)
+    return f"the server run at {runs.path}:{runs.line}" if runs is not None else None
+
+
 def started(links: CodeLinks, link: Link) -> str | None:
     """The module the container's command line starts: the link's entry, else the source
     of the compiled Node script it runs; None when neither is known."""
     if link.entry is not None:
         return os.path.normpath(link.entry)
-    body = link.container.body
-    command, args = body.get("command"), body.get("args")
-    dockerfile = link.dockerfile
-    entry = entry_of(
-        container_argv(
-            command if isinstance(command, list) and command else None,
-            args if isinstance(args, list) and args else None,
-            dockerfile.entrypoint if dockerfile is not None else None,
-            dockerfile.cmd if dockerfile is not None else None,
-        )
-    )
+    entry = entry_of(command_line(link))
     if entry is None or not entry.node or entry.script is None:
         return None
     return compiled_source(links, link.folder, entry.script)

@@ -26,12 +26,8 @@ def node_major(dockerfile: Dockerfile) -> int | None:
     """The Node.js major version of the image a Dockerfile's last stage is built FROM
     (its ARG defaults filled in); None when it is no `node` image or its tag says no
     version (a codename, an unfilled ARG)."""
-    base = dockerfile.base
-    if base is None:
-        return None
-    defaults = dict(dockerfile.arg_defaults)
-    base = _ARG.sub(lambda m: defaults.get(m.group(1) or m.group(2), "$"), base)
-    if "$" in base or image_repository(base).rsplit("/", 1)[-1] != "node":
+    base = base_image(dockerfile)
+    if base is None or image_repository(base).rsplit("/", 1)[-1] != "node":
         return None
     name = base.split("@", 1)[0].rsplit("/", 1)[-1]
     tag = name.partition(":")[2].lower()
@@ -39,6 +35,16 @@ def node_major(dockerfile: Dockerfile) -> int | None:
     if found is not None:
         return int(found.group(1))
     return NEWEST if tag.split("-", 1)[0] in _NEWEST else None
+
+
+def base_image(dockerfile: Dockerfile) -> str | None:
+    """The image a Dockerfile's last stage is built FROM, its ARG defaults filled in; None
+    when there is none or an ARG with no default names it."""
+    if dockerfile.base is None:
+        return None
+    defaults = dict(dockerfile.arg_defaults)
+    base = _ARG.sub(lambda m: defaults.get(m.group(1) or m.group(2), "$"), dockerfile.base)
+    return None if "$" in base else base
 
 
 # a comparator of a semver range: an operator and a version, each part of which may be a

@@ -230,7 +230,7 @@ class Dockerfile:
     entrypoint_said: Said | None = None
     cmd_said: Said | None = None
     go_builds: tuple[GoBuild, ...] = ()
-    base: str | None = None  # the image the last stage is built FROM
+    base: str | None = None  # the image the last stage is built FROM (through its stages)
     # the context's folders a build argument chooses (`COPY . /src` then `WORKDIR
     # /src/app/${APP}`: `app/${APP}`), in any stage, each with its line
     arg_folders: tuple[tuple[str, Said], ...] = ()
@@ -1661,14 +1661,14 @@ def parse_dockerfile(path: str, text: str) -> Dockerfile:
         if instruction == "FROM":  # a new stage: only the last one runs
             earlier += copies
             if base is not None and named_stage:
-                state = (workdir, copies, entrypoint, cmd, entrypoint_said, cmd_said)
+                state = (workdir, copies, entrypoint, cmd, entrypoint_said, cmd_said, base)
                 stages[named_stage] = state
             words = [w for w in arguments.split() if not w.startswith("--")]
             base = words[0] if words else None
             named_stage = words[2].lower() if len(words) > 2 and words[1].lower() == "as" else ""
             inherited = stages.get(base.lower()) if base else None
-            if inherited is not None:  # `FROM base AS final`: base's WORKDIR, COPY, CMD
-                workdir, copied, entrypoint, cmd, entrypoint_said, cmd_said = inherited
+            if inherited is not None:  # `FROM base AS final`: base's WORKDIR, COPY, CMD, image
+                workdir, copied, entrypoint, cmd, entrypoint_said, cmd_said, base = inherited
                 copies = list(copied)
             else:
                 workdir, copies, entrypoint, cmd = "/", [], None, None
