@@ -94,6 +94,16 @@ def test_python_nested_past_the_tokenizer_is_klb004_quickly(tmp_path: Path, code
     assert "KLB004 [error] not valid Python: too many nested parentheses" in done.stdout
 
 
+def test_a_javascript_file_of_nested_syntax_errors_is_klb004_quickly(tmp_path: Path) -> None:
+    # 1 MB of an import line then `(` with no closer: each `(` an error inside the last,
+    # where asking every error's ancestors was quadratic (half a minute)
+    code = "const grpc = require('@grpc/grpc-js')\nnew grpc.Server()\n"
+    (tmp_path / "index.js").write_text(code + "import x from 'y'\n\n(" * 50_000)
+    done = _k8slb("check", "--isolated", "--no-cache", str(tmp_path))
+    assert done.returncode == 1, done.stderr
+    assert "KLB004 [error] not valid JavaScript: a syntax error at line 1" in done.stdout
+
+
 def test_a_python_file_in_an_undeclared_encoding_says_so(tmp_path: Path) -> None:
     result = lint_files(tmp_path, {"app.py": b'import grpc\nname = "caf\xe9"\n'})
     [finding] = result.findings
