@@ -28,6 +28,13 @@ def test_a_link_is_right_inside_the_expected_folder_and_wrong_anywhere_else(
     assert verdict(expected, linked) == judged
 
 
+def test_a_link_to_a_path_the_repository_does_not_hold_reads_no_code() -> None:
+    """A build's output folder (a plug-in's generated context) under the right module is
+    no code read: scored as no link, not as the module."""
+    assert verdict("person", "person/target/docker/person/build", present=False) == "NONE"
+    assert verdict("person", "person/target/docker/person/build") == "RIGHT"
+
+
 def test_a_row_names_its_container_as_explain_links_keys_it() -> None:
     assert container_key("Deployment//cart", "cart") == "Deployment/cart:cart"
     assert container_key("Deployment/shop/cart", "web") == "Deployment/shop/cart:web"

@@ -3,7 +3,8 @@ by hand (a `links.tsv`: project, object, container, expected, k8slb, verdict), a
 code `k8slb explain-links` links it to now.
 
 A row is RIGHT when the link is the expected folder or inside it (a file of it, its
-entry point), NONE when no code is found, WRONG when the link is another folder: another
+entry point), NONE when no code is found (a link to a path the repository does not hold,
+a build's output, reads none either), WRONG when the link is another folder: another
 service's code, or a parent of the expected folder (too wide). A manifest variant repeats
 an object: its rows are matched to explain-links' rows of the same key in order.
 
@@ -36,9 +37,10 @@ from tests.real_corpus.evaluate import (
 VERDICTS = ("RIGHT", "NONE", "WRONG")
 
 
-def verdict(expected: str, linked: str | None) -> str:
-    """RIGHT: the expected folder or a path inside it; NONE: no code; WRONG: elsewhere."""
-    if linked is None:
+def verdict(expected: str, linked: str | None, *, present: bool = True) -> str:
+    """RIGHT: the expected folder or a path inside it; NONE: no code, or a link to a path
+    that is not `present` in the repository; WRONG: elsewhere."""
+    if linked is None or not present:
         return "NONE"
     want, got = posixpath.normpath(expected), posixpath.normpath(linked)
     if want == "." or got == want or got.startswith(want + "/"):
@@ -79,7 +81,8 @@ def score(table: Path, root: Path) -> tuple[Counter[str], Counter[str], list[str
         seen[(name, key)] += 1
         codes = runs[name].get(key, [])
         linked = codes[min(occurrence, len(codes) - 1)] if codes else None
-        today = verdict(row["expected"], linked)
+        cwd, _ = known[name].run_in(root)
+        today = verdict(row["expected"], linked, present=linked is None or (cwd / linked).exists())
         then[row["verdict"]] += 1
         now[today] += 1
         if today != row["verdict"]:
