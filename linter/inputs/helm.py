@@ -74,7 +74,9 @@ class HelmCharts(Reader):
     def after_parse(self, rendering: Rendering, parsed: dict[str, Any]) -> Problem | None:
         return valueless_problem(rendering, parsed)
 
-    def placed(self, manifests: ManifestFile, settings: ReadSettings) -> ManifestFile:
+    def placed(
+        self, manifests: ManifestFile, rendering: Rendering, settings: ReadSettings
+    ) -> ManifestFile:
         return in_namespace(manifests, settings.helm.namespace)
 
     def reported_files(self, path: str) -> list[str]:

@@ -56,6 +56,12 @@ class Reader:
         overlays build): linted there, not on their own as well."""
         return set()
 
+    def takes(self, paths: Sequence[str]) -> set[str]:
+        """The folders of other sources (absolute) that these sources of this kind render
+        themselves (a chart a helmfile installs, with its releases' values): linted there,
+        not also on their own with their defaults."""
+        return set()
+
     # -- reading -----------------------------------------------------------------------------
 
     def pack(self, location: str) -> bytes | None:
@@ -121,8 +127,10 @@ class Reader:
         """A problem only the parses of the rendered files show (they may be replaced)."""
         return None
 
-    def placed(self, manifests: ManifestFile, settings: ReadSettings) -> ManifestFile:
-        """A rendered file's objects as deployed (a release's namespace)."""
+    def placed(
+        self, manifests: ManifestFile, rendering: Rendering, settings: ReadSettings
+    ) -> ManifestFile:
+        """A rendered file's objects as deployed (its rendering's release's namespace)."""
         return manifests
 
     # -- reporting and fixing --------------------------------------------------------------

@@ -7,7 +7,7 @@ import operator
 import os
 import stat
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -317,6 +317,7 @@ def with_context(found: Discovery, context: Discovery) -> Discovery:
         others = [s.path for s in extra if s.language == reader.name]
         covered = reader.covered(mine, others) if mine and others else set()
         extra = [s for s in extra if s.language != reader.name or s.path not in covered]
+    extra = _without_taken(extra, found.sources)
     return Discovery([*found.sources, *extra], [*found.errors, *context.errors])
 
 
@@ -393,6 +394,7 @@ def discover(
         _add_kustomized(found, exclude, report)
     else:
         found.sources = _without_included_bases(found.sources)
+    found.sources = _without_taken(found.sources)
     return found
 
 
@@ -403,6 +405,18 @@ def _folder_of(path: str) -> tuple[Language, str] | None:
         if folder is not None:
             return reader.name, folder
     return None
+
+
+def _without_taken(sources: list[Source], named: Sequence[Source] = ()) -> list[Source]:
+    """A chart a helmfile installs is linted in its releases, not alone as well; `named`:
+    sources whose readers' claims count too (those of a run's named files)."""
+    taken: set[str] = set()
+    for reader in READERS.values():
+        mine = [s.location for s in [*named, *sources] if s.language == reader.name]
+        taken |= reader.takes([m for m in mine if m is not None]) if mine else set()
+    if not taken:
+        return sources
+    return [s for s in sources if s.location is None or os.path.abspath(s.location) not in taken]
 
 
 def _without_included_bases(sources: list[Source]) -> list[Source]:

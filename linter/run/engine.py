@@ -163,7 +163,7 @@ def read_sources(
         for reader in READERS.values()
         if reader.renders
     ]
-    origin: dict[str, Reader] = {}  # each rendered file's reader
+    origin: dict[str, tuple[Reader, Rendering]] = {}  # each rendered file's reader, rendering
     for reader, renderings in rendered:
         _add_rendered(read, parses, reader, renderings, origin)
     parses.make(jobs, progress)
@@ -175,7 +175,8 @@ def read_sources(
     for path in read.rendered_from:
         found = parses.parsed.get(path)
         if isinstance(found, ManifestFile):
-            read.manifests.append(origin[path].placed(found, settings))
+            reader, rendering = origin[path]
+            read.manifests.append(reader.placed(found, rendering, settings))
         elif isinstance(found, Unparsed):
             read.errors.append(found.error)
     _gather(read, sources, parses.parsed, data)
@@ -290,7 +291,7 @@ def _add_rendered(
     parses: _Parses,
     reader: Reader,
     rendered: Renderings,
-    origin: dict[str, Reader],
+    origin: dict[str, tuple[Reader, Rendering]],
 ) -> None:
     """The files the renderings wrote, parsed like any (from the cache when their text is
     known), each judged in its variant and reported for its source; the problems that
@@ -300,13 +301,15 @@ def _add_rendered(
         where = reader.problems_path(source.path, renderings)
         read.manifests.append(ManifestFile(where, problems=problems))
         group = reader.name if reader.apart else source.path
-        read.variants[group] = len(rendered) if reader.apart else len(renderings)
+        # a source's renderings judged together share a variant (a helmfile's releases)
+        variants = 1 + max((r.variant for r in renderings), default=0)
+        read.variants[group] = len(rendered) if reader.apart else variants
         for rendering in renderings:
             read.templates.update(reader.templates(rendering, source.path))
             variant = number if reader.apart else rendering.variant
             for path, text in rendering.files.items():
                 read.rendered_from[path], read.group_of[path] = source.path, group
-                read.variant_of[path], origin[path] = variant, reader
+                read.variant_of[path], origin[path] = variant, (reader, rendering)
                 parses.add(path, MANIFESTS.name, text.encode(), None)
 
 
