@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import zlib
+from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -288,9 +289,9 @@ def _packaged_from(folder: str, package: str, top: str) -> str | None:
     """The one chart folder under `folder` (in the repository) that `helm package` makes
     `package` of (`NAME-VERSION.tgz`, from its Chart.yaml); None for none or several."""
     found = []
-    queue, seen = [folder], 0
+    queue, seen = deque([folder]), 0
     while queue and seen < MAX_FOLDERS:
-        current = queue.pop(0)
+        current = queue.popleft()
         seen += 1
         if is_chart_folder(current):
             if _package_name(current) == package:
