@@ -133,6 +133,18 @@ def test_a_chart_a_helmfile_installs_is_not_also_rendered_alone(tree: Path) -> N
     assert sorted(preStops(lint(tree))) == ["default/web-web"]
 
 
+def test_a_template_a_hook_names_is_linted_in_the_releases_that_install_its_chart(
+    tree: Path,
+) -> None:
+    """A pre-commit hook names a changed template, the rest of the tree as context: the
+    chart is linted as the helmfile installs it, not alone with its defaults."""
+    template = str(tree / "charts/web/templates/deployment.yaml")
+    named = ["check", "--select", "KLB401", "--context", str(tree), template]
+    output = CliRunner().invoke(cli, named).output
+    assert "Deployment/default/admin-web" in output
+    assert "Deployment/default/web-web" not in output
+
+
 def test_a_release_of_a_remote_chart_is_a_note_at_its_line_and_the_others_rendered(
     tree: Path,
 ) -> None:

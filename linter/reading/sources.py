@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import operator
 import os
@@ -317,8 +318,21 @@ def with_context(found: Discovery, context: Discovery) -> Discovery:
         others = [s.path for s in extra if s.language == reader.name]
         covered = reader.covered(mine, others) if mine and others else set()
         extra = [s for s in extra if s.language != reader.name or s.path not in covered]
-    extra = _without_taken(extra, found.sources)
-    return Discovery([*found.sources, *extra], [*found.errors, *context.errors])
+    # a chart a helmfile of the context installs is linted in its releases: named, it
+    # makes the helmfile reported instead
+    taken = _taken([*found.sources, *extra])
+    named = [s for s in found.sources if not s.location or _key(s.location) not in taken]
+    told = {taken[_key(s.location)].path for s in found.sources if s not in named and s.location}
+    extra = [
+        dataclasses.replace(s, report=True) if s.path in told else s
+        for s in extra
+        if not s.location or _key(s.location) not in taken
+    ]
+    return Discovery([*named, *extra], [*found.errors, *context.errors])
+
+
+def _key(location: str) -> str:
+    return os.path.abspath(location)
 
 
 def _inode(location: str) -> tuple[int, int] | None:
@@ -407,16 +421,24 @@ def _folder_of(path: str) -> tuple[Language, str] | None:
     return None
 
 
-def _without_taken(sources: list[Source], named: Sequence[Source] = ()) -> list[Source]:
-    """A chart a helmfile installs is linted in its releases, not alone as well; `named`:
-    sources whose readers' claims count too (those of a run's named files)."""
-    taken: set[str] = set()
+def _taken(sources: Sequence[Source]) -> dict[str, Source]:
+    """Each folder (absolute) that a source renders itself (a chart a helmfile installs,
+    Reader.takes), and the source that does."""
+    taken: dict[str, Source] = {}
     for reader in READERS.values():
-        mine = [s.location for s in [*named, *sources] if s.language == reader.name]
-        taken |= reader.takes([m for m in mine if m is not None]) if mine else set()
-    if not taken:
-        return sources
-    return [s for s in sources if s.location is None or os.path.abspath(s.location) not in taken]
+        mine = [s for s in sources if s.language == reader.name and s.location is not None]
+        if not mine or not reader.takes([s.location for s in mine if s.location]):
+            continue
+        for source in mine:
+            for folder in reader.takes([source.location] if source.location else []):
+                taken.setdefault(folder, source)
+    return taken
+
+
+def _without_taken(sources: list[Source]) -> list[Source]:
+    """A chart a helmfile installs is linted in its releases, not alone as well."""
+    taken = _taken(sources)
+    return [s for s in sources if not s.location or _key(s.location) not in taken]
 
 
 def _without_included_bases(sources: list[Source]) -> list[Source]:
