@@ -321,14 +321,14 @@ def with_context(found: Discovery, context: Discovery) -> Discovery:
     # a chart a helmfile of the context installs is linted in its releases: named, it
     # makes the helmfile reported instead
     taken = _taken([*found.sources, *extra])
-    named = [s for s in found.sources if not s.location or _key(s.location) not in taken]
-    told = {taken[_key(s.location)].path for s in found.sources if s not in named and s.location}
+    kept = [s for s in found.sources if not s.location or _key(s.location) not in taken]
+    told = {taken[_key(s.location)].path for s in found.sources if s not in kept and s.location}
     extra = [
         dataclasses.replace(s, report=True) if s.path in told else s
         for s in extra
         if not s.location or _key(s.location) not in taken
     ]
-    return Discovery([*named, *extra], [*found.errors, *context.errors])
+    return Discovery([*kept, *extra], [*found.errors, *context.errors])
 
 
 def _key(location: str) -> str:
