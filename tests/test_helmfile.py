@@ -189,6 +189,11 @@ def test_the_files_of_a_helmfile_d_folder_are_helmfiles(tmp_path: Path) -> None:
         (HELMFILE.replace("values/shop.yaml", "values/{{ .Environment.Name }}.yaml"), 9, "{{"),
         (HELMFILE.replace("values/shop.yaml", "values/shop.yaml.gotmpl"), 9, "is a template"),
         (HELMFILE.replace("    namespace: store\n", "    jsonPatches: []\n"), 6, "`jsonPatches`"),
+        (
+            "helmDefaults:\n  wait: true\n  args: [--set, preStop=true]\n" + HELMFILE,
+            3,
+            "helmDefaults' `args`",
+        ),
     ],
 )
 def test_what_helmfile_computes_at_deploy_time_is_refused_at_its_line(

@@ -70,6 +70,8 @@ _IGNORED = frozenset(
         "lockFilePath",
     }
 )
+# helmDefaults that change what a release renders to (Helm's flags, a post-renderer).
+_DEFAULTS_REFUSED = frozenset({"args", "postRenderer", "postRendererArgs"})
 # Keys of a release read here, and those that change nothing it renders to.
 _RELEASE_READ = frozenset({"name", "chart", "namespace", "values", "set", "installed"})
 _RELEASE_IGNORED = frozenset(
@@ -212,6 +214,15 @@ def _entries(document: YMap) -> list[tuple[Any, tuple[int, int]]]:
                 f"helmfile: `{key}` is not read by k8slb (it changes what helmfile renders "
                 "at deploy time): its releases are not rendered",
             )
+    defaults = document.get("helmDefaults")
+    refused = sorted(_DEFAULTS_REFUSED & defaults.keys()) if isinstance(defaults, YMap) else []
+    if isinstance(defaults, YMap) and refused:
+        key = refused[0]
+        raise _Refused(
+            defaults.key_pos[key][0],
+            f"helmfile: helmDefaults' `{key}` is not read by k8slb (it changes what every "
+            "release renders to): its releases are not rendered",
+        )
     found = document.get("releases")
     if found is None:
         return []
