@@ -133,16 +133,21 @@ def test_a_chart_a_helmfile_installs_is_not_also_rendered_alone(tree: Path) -> N
     assert sorted(preStops(lint(tree))) == ["default/web-web"]
 
 
-def test_a_template_a_hook_names_is_linted_in_the_releases_that_install_its_chart(
+def test_a_file_a_hook_names_is_linted_in_the_releases_that_read_it(
     tree: Path,
 ) -> None:
-    """A pre-commit hook names a changed template, the rest of the tree as context: the
-    chart is linted as the helmfile installs it, not alone with its defaults."""
+    """A pre-commit hook names a changed template (or values file), the rest of the tree
+    as context: the chart is linted as the helmfile installs it, not alone with its
+    defaults."""
     template = str(tree / "charts/web/templates/deployment.yaml")
     named = ["check", "--select", "KLB401", "--context", str(tree), template]
     output = CliRunner().invoke(cli, named).output
     assert "Deployment/default/admin-web" in output
     assert "Deployment/default/web-web" not in output
+    # a release's values file, named, is linted as the release it feeds
+    write(tree, {"values/shop.yaml": "preStop: false\n"})
+    named = ["check", "--select", "KLB401", "--context", str(tree), str(tree / "values/shop.yaml")]
+    assert "Deployment/store/shop-web" in CliRunner().invoke(cli, named).output
 
 
 def test_a_release_of_a_remote_chart_is_a_note_at_its_line_and_the_others_rendered(

@@ -509,7 +509,8 @@ class Helmfiles(Reader):
         for path in paths:
             text = read_text(path)
             if text is not None:
-                taken |= {os.path.abspath(r.chart) for r in plan(path, text).releases}
+                releases = plan(path, text).releases
+                taken |= {os.path.abspath(f) for r in releases for f in (r.chart, *r.values)}
         return taken
 
     def pack(self, location: str) -> bytes:

@@ -57,9 +57,10 @@ class Reader:
         return set()
 
     def takes(self, paths: Sequence[str]) -> set[str]:
-        """The folders of other sources (absolute) that these sources of this kind render
-        themselves (a chart a helmfile installs, with its releases' values): linted there,
-        not also on their own with their defaults."""
+        """The other sources (absolute paths) that these sources of this kind read
+        themselves (a chart a helmfile installs, its releases' values files): linted
+        there, not also on their own (a chart with its defaults); one a run names makes
+        the source that takes it reported."""
         return set()
 
     # -- reading -----------------------------------------------------------------------------
