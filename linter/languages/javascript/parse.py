@@ -70,6 +70,7 @@ from k8slb.languages.javascript.parse_shutdown import signal_pause
 from k8slb.reading.markers import comment_markers, comment_pattern
 
 if TYPE_CHECKING:
+    from k8slb.core.findings import Problem
     from tree_sitter import Node, Parser
 
 GRPC = "@grpc/grpc-js"
@@ -260,12 +261,75 @@ def _parse(path: str, data: bytes, language: str, shown: str) -> CodeFacts:
         return facts
     root = parser_for(path)().parse(data).root_node
     facts.problem = syntax_problem(path, root, shown, _TYPES_ONLY, automatic_semicolons=True)
+    if facts.problem is not None and parser_for(path) is parser:
+        root, facts.problem = _with_keyword_attributes(path, data, root, facts.problem)
     if facts.problem is None:
         _Module(path, root, facts, captured(parser_for(path)(), root, _READ)).read()
         facts.markers = comment_markers(
             path, data.decode("utf-8", "replace"), comment_pattern("//")
         )
     return facts
+
+
+# A JSX attribute named by a reserved word (`<label for="name">`, `<i class="x"/>`,
+# `<Collapse in={open}>`): valid JSX (an attribute's name is a JSXIdentifier, which no
+# reserved word excludes), which Babel and TypeScript read, but tree-sitter's JavaScript
+# grammar (0.25) fails on it (its issue #387). Only where an attribute can be: after a
+# space, before `=` and a value's opening quote or brace; nowhere else in JavaScript can a
+# reserved word be followed by `="` or `={`.
+_KEYWORD_ATTRIBUTE = regex.compile(
+    rb"(\s)(break|case|catch|class|const|continue|debugger|default|delete|do|else|enum|"
+    rb"export|extends|false|finally|for|function|if|import|in|instanceof|new|null|return|"
+    rb"super|switch|this|throw|true|try|typeof|var|void|while|with)(=[\"'{])"
+)
+
+
+def _with_keyword_attributes(
+    path: str, data: bytes, root: Node, problem: Problem
+) -> tuple[Node, Problem | None]:
+    """The tree of a JavaScript file whose syntax errors are all JSX attributes named by a
+    reserved word, read with each such name as an identifier of its length (every node
+    keeps its place); else the tree and the file's first real error (one in the file as
+    read so, when it has one). A name so read that is not a JSX attribute's (or a class
+    field's, where a reserved word is valid too) would hide a real error: no reading. The
+    same words in a string or a comment are left as they are."""
+    spans = [match.span(2) for match in _KEYWORD_ATTRIBUTE.finditer(data)]
+    if not spans:
+        return root, problem
+    again, kept = _renamed(data, spans)
+    if kept is not None and kept != spans:  # some were text: the tree of the names alone
+        again, kept = _renamed(data, kept)
+    if not kept:
+        return root, problem
+    found = syntax_problem(path, again, "JavaScript", _TYPES_ONLY, automatic_semicolons=True)
+    return (again, None) if found is None else (root, found)
+
+
+def _renamed(
+    data: bytes, spans: list[tuple[int, int]]
+) -> tuple[Node, list[tuple[int, int]] | None]:
+    """The tree of `data` with the words at `spans` made identifiers, and the spans that
+    are attribute or field names there (those in text left out); None for them when one
+    is neither."""
+    masked = bytearray(data)
+    for start, end in spans:
+        masked[start:end] = b"_" * (end - start)
+    tree = parser().parse(bytes(masked)).root_node
+    names = []
+    for start, end in spans:
+        named = tree.descendant_for_byte_range(start, end)
+        holder = named.parent if named is not None else None
+        if named is None or holder is None:
+            return tree, None
+        if holder.type in ("jsx_attribute", "field_definition"):
+            names.append((start, end))
+        elif named.type not in _TEXT and holder.type not in _TEXT:
+            return tree, None
+    return tree, names
+
+
+# Where a word is text, not code: renaming it changes no parse.
+_TEXT = frozenset({"string_fragment", "string", "template_string", "comment", "jsx_text"})
 
 
 def _top_level(root: Node) -> dict[str, list[Node]]:
