@@ -50,7 +50,9 @@ class GrpcServerNoMaxAge(Rule):
     silent. A Go server that is only served as
     an HTTP handler (`ServeHTTP`, `h2c.NewHandler(server, ...)`, `http.Server{Handler:
     server}`) is reported at `info`, with no fix: grpc-go ignores its keepalive options
-    there, since the connections belong to the HTTP server.
+    there, since the connections belong to the HTTP server. An xDS server
+    (`xds.NewGRPCServer` of `google.golang.org/grpc/xds`) is not reported: its clients are
+    xDS clients (proxyless), which get its pods from the control plane and balance each call.
 
     In Node.js (`@grpc/grpc-js`, JavaScript or TypeScript): `new grpc.Server(options)`
     whose options (in the call or a `const` object of the module) set no
@@ -231,6 +233,8 @@ class GrpcServerNoMaxAge(Rule):
             if facts.servers and context.mesh_of_code(facts):
                 continue  # the mesh balances each call, as KLB101 says of its Services
             for server in facts.servers:
+                if server.balanced_by is not None:
+                    continue  # its clients balance each call (xDS): no connection to end
                 age = server.options.get(MAX_AGE)
                 if server.name in facts.http_served and server.name not in facts.starts:
                     yield self._served_over_http(server)

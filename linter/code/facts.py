@@ -415,6 +415,10 @@ class Server:
     factory: str
     options: Options
     name: str | None  # the variable it is bound to (`server`, `self._server`)
+    # What places each call its clients send over the pods, when not the connection: a
+    # grpc-go xDS server's clients are xDS clients (proxyless), which get its pods from the
+    # control plane and balance every call, so no connection age spreads them.
+    balanced_by: str | None = None
 
 
 @record
