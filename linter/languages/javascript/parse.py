@@ -291,9 +291,10 @@ def _parse(path: str, data: bytes, language: str, shown: str) -> CodeFacts:
 # A JSX attribute named by a reserved word (`<label for="name">`, `<i class="x"/>`,
 # `<Collapse in={open}>`): valid JSX (an attribute's name is a JSXIdentifier, which no
 # reserved word excludes), which Babel and TypeScript read, but tree-sitter's JavaScript
-# grammar (0.25) fails on it (its issue #387). Only where an attribute can be: after a
-# space, before `=` and a value's opening quote or brace; nowhere else in JavaScript can a
-# reserved word be followed by `="` or `={`.
+# grammar (0.25) fails on it (its issue #387). Where an attribute can be: after a space,
+# before `=` and a value's opening quote or brace. The only other valid place for that is a
+# class field (`for = "x"`), which reads the same as an identifier; any other is checked
+# (_renamed) and keeps the file refused.
 _KEYWORD_ATTRIBUTE = regex.compile(
     rb"(\s)(break|case|catch|class|const|continue|debugger|default|delete|do|else|enum|"
     rb"export|extends|false|finally|for|function|if|import|in|instanceof|new|null|return|"
