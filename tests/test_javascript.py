@@ -476,3 +476,9 @@ def test_reserved_words_in_a_string_keep_their_text_beside_jsx_attributes() -> N
     )
     facts = parse("src/account/AccountEdit.js", with_html.encode())
     assert facts.problem is None and facts.exports["SPINNER"] == '<i class="fa"></i>'
+
+
+def test_a_reserved_word_assigned_outside_jsx_is_klb004_at_its_own_line() -> None:
+    broken = REACT_FORM.replace("export default", "if='x';\nexport default")
+    problem = parse("src/account/AccountEdit.js", broken.encode()).problem
+    assert problem is not None and problem.line == 25

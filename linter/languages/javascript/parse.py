@@ -307,28 +307,27 @@ def _with_keyword_attributes(
 ) -> tuple[Node, Problem | None]:
     """The tree of a JavaScript file whose syntax errors are all JSX attributes named by a
     reserved word, read with each such name as an identifier of its length (every node
-    keeps its place); else the tree and the file's first real error (one in the file as
-    read so, when it has one). A name so read that is not a JSX attribute's (or a class
-    field's, where a reserved word is valid too) would hide a real error: no reading. The
-    same words in a string or a comment are left as they are."""
+    keeps its place); else the tree and the file's first real error, in the file so read.
+    Only the words that read as a JSX attribute's name (or a class field's, where a
+    reserved word is valid too) are renamed: the same words in a string or a comment are
+    text, and one anywhere else is a real error, left to be found."""
     spans = [match.span(2) for match in _KEYWORD_ATTRIBUTE.finditer(data)]
     if not spans:
         return root, problem
-    again, kept = _renamed(data, spans)
-    if kept is not None and kept != spans:  # some were text: the tree of the names alone
-        again, kept = _renamed(data, kept)
-    if not kept:
+    again, names = _renamed(data, spans)
+    if names != spans:  # the tree of the names alone, which must still read as names
+        again, kept = _renamed(data, names)
+        if kept != names:
+            return root, problem
+    if not names:
         return root, problem
     found = syntax_problem(path, again, "JavaScript", _TYPES_ONLY, automatic_semicolons=True)
     return (again, None) if found is None else (root, found)
 
 
-def _renamed(
-    data: bytes, spans: list[tuple[int, int]]
-) -> tuple[Node, list[tuple[int, int]] | None]:
+def _renamed(data: bytes, spans: list[tuple[int, int]]) -> tuple[Node, list[tuple[int, int]]]:
     """The tree of `data` with the words at `spans` made identifiers, and the spans that
-    are attribute or field names there (those in text left out); None for them when one
-    is neither."""
+    are a JSX attribute's or a class field's name there."""
     masked = bytearray(data)
     for start, end in spans:
         masked[start:end] = b"_" * (end - start)
@@ -337,17 +336,9 @@ def _renamed(
     for start, end in spans:
         named = tree.descendant_for_byte_range(start, end)
         holder = named.parent if named is not None else None
-        if named is None or holder is None:
-            return tree, None
-        if holder.type in ("jsx_attribute", "field_definition"):
+        if holder is not None and holder.type in ("jsx_attribute", "field_definition"):
             names.append((start, end))
-        elif named.type not in _TEXT and holder.type not in _TEXT:
-            return tree, None
     return tree, names
-
-
-# Where a word is text, not code: renaming it changes no parse.
-_TEXT = frozenset({"string_fragment", "string", "template_string", "comment", "jsx_text"})
 
 
 def _top_level(root: Node) -> dict[str, list[Node]]:
