@@ -104,7 +104,9 @@ class GrpcNoGracefulShutdown(Rule):
     bound when the application starts; NestJS stops it when the application closes, which
     SIGTERM does only through `enableShutdownHooks()`: that is the advice there (with
     `gracefulShutdown: true` in the transport's options, without which NestJS's close
-    aborts the calls in flight), and no handler is inserted.
+    aborts the calls in flight), and no handler is inserted. A nice-grpc server
+    (`createServer()`, also returned by a function of another module or workspace package)
+    started with `listen(address)` is judged alike; its graceful stop is `shutdown()`.
     Node exits at once on SIGTERM with no handler, or, as PID 1, ignores it until SIGKILL.
     The fix inserts before `bindAsync` a handler that calls `tryShutdown`, bounded by a
     timer that calls `forceShutdown`, then ends the process.

@@ -50,12 +50,15 @@ class GrpcServerNoMaxAge(Rule):
     silent. A Go server that is only served as
     an HTTP handler (`ServeHTTP`, `h2c.NewHandler(server, ...)`, `http.Server{Handler:
     server}`) is reported at `info`, with no fix: grpc-go ignores its keepalive options
-    there, since the connections belong to the HTTP server.
+    there, since the connections belong to the HTTP server. An xDS server
+    (`xds.NewGRPCServer` of `google.golang.org/grpc/xds`) is not reported: its clients are
+    xDS clients (proxyless), which get its pods from the control plane and balance each call.
 
     In Node.js (`@grpc/grpc-js`, JavaScript or TypeScript): `new grpc.Server(options)`
     whose options (in the call or a `const` object of the module) set no
     `'grpc.max_connection_age_ms'`; the fix adds both options to that object (in its
-    quotes and layout) or passes them as the argument. A NestJS gRPC microservice
+    quotes and layout) or passes them as the argument. nice-grpc's `createServer(options)`
+    gives its options to grpc-js's Server: the same. A NestJS gRPC microservice
     (`NestFactory.createMicroservice` or `app.connectMicroservice` with `Transport.GRPC`) is
     such a server, made with its transport's `options.channelOptions` (the only options
     NestJS gives it): no `channelOptions` is a server with none, and the fix adds both to a
@@ -231,6 +234,8 @@ class GrpcServerNoMaxAge(Rule):
             if facts.servers and context.mesh_of_code(facts):
                 continue  # the mesh balances each call, as KLB101 says of its Services
             for server in facts.servers:
+                if server.balanced_by is not None:
+                    continue  # its clients balance each call (xDS): no connection to end
                 age = server.options.get(MAX_AGE)
                 if server.name in facts.http_served and server.name not in facts.starts:
                     yield self._served_over_http(server)

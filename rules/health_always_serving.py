@@ -71,9 +71,10 @@ class HealthAlwaysServing(Rule):
     `HealthGrpc.HealthImplBase` whose every status is the constant `SERVING`.
 
     In Node.js: grpc-health-check's `HealthImplementation` (or 1.x's `Implementation`, and
-    grpc-js-health-check's) when no module of the program sets a status to `NOT_SERVING`;
-    and a hand-written `check` given to `addService(....Health.service, {check})` that
-    answers `'SERVING'` and nothing else, deciding nothing.
+    grpc-js-health-check's), and nice-grpc-server-health's `HealthServiceImpl()` given no
+    state, when no module of the program sets a status to `NOT_SERVING`; and a hand-written
+    `check` given to `addService(....Health.service, {check})` that answers `'SERVING'` and
+    nothing else, deciding nothing.
 
     ## Why it matters
     A gRPC readiness probe asks this service. If it answers SERVING until the process

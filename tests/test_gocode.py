@@ -1144,3 +1144,52 @@ def test_the_default_clients_do_sends_to_the_modules_urls(tmp_path: Path) -> Non
     assert client.factory == "http.DefaultClient" and client.base_url is None
     [finding] = lint_files(tmp_path, {"web/main.go": source}, ["KLB202"]).findings
     assert (finding.line, finding.column) == (19, 9)
+
+
+XDS_SERVER = """\
+package main
+
+import (
+\t"log"
+\t"net"
+
+\t"google.golang.org/grpc"
+\t"google.golang.org/grpc/credentials/insecure"
+\txdscreds "google.golang.org/grpc/credentials/xds"
+\t"google.golang.org/grpc/xds"
+)
+
+func main() {
+\tfallback := xdscreds.ServerOptions{FallbackCreds: insecure.NewCredentials()}
+\tcreds, err := xdscreds.NewServerCredentials(fallback)
+\tif err != nil {
+\t\tlog.Fatal(err)
+\t}
+\tsrv := xds.NewGRPCServer(grpc.Creds(creds))
+\tquotes.RegisterQuotesServer(srv, &quoteService{})
+\tlis, err := net.Listen("tcp", ":7070")
+\tif err != nil {
+\t\tlog.Fatal(err)
+\t}
+\tif err := srv.Serve(lis); err != nil {
+\t\tlog.Fatal(err)
+\t}
+}
+"""
+
+
+def test_an_xds_server_is_a_grpc_server_whose_clients_balance_each_call() -> None:
+    found = analyse_go("cmd/quotes/main.go", XDS_SERVER.encode())
+    (server,) = found.servers
+    assert (server.factory, server.name, server.balanced_by) == ("xds.NewGRPCServer", "srv", "xDS")
+    assert "srv" in found.starts and [listen.address for listen in found.listens] == [":7070"]
+
+
+def test_an_xds_server_served_with_no_sigterm_handler_is_klb403_and_never_klb201(
+    tmp_path: Path,
+) -> None:
+    found = lint_files(tmp_path, {"cmd/quotes/main.go": XDS_SERVER}, ["KLB403", "KLB201"])
+    assert [(f.rule, f.line) for f in found.findings] == [("KLB403", 25)]
+    plain = XDS_SERVER.replace("xds.NewGRPCServer(", "grpc.NewServer(")
+    again = lint_files(tmp_path / "plain", {"cmd/quotes/main.go": plain}, ["KLB403", "KLB201"])
+    assert sorted(f.rule for f in again.findings) == ["KLB201", "KLB403"]

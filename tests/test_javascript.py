@@ -423,3 +423,62 @@ def test_a_method_parameter_is_what_calls_on_its_own_objects_pass() -> None:
     )
     targets = sorted(map(repr, (c.target for c in parse("w.js", text.encode()).channels)))
     assert targets == sorted([repr(EnvRef("BACKEND_ADDR")), repr("archive:50051")])
+
+
+REACT_FORM = """\
+import React, {Component} from 'react';
+import {Button, Label, Input} from 'reactstrap';
+
+class AccountEdit extends Component {
+  emptyAccount = {owner: ''};
+  static defaultProps = {endpoint: '/api/accounts'};
+
+  async handleSubmit(event) {
+    event.preventDefault();
+    await fetch(this.props.endpoint, {method: 'PUT', body: JSON.stringify(this.state.item)});
+  }
+
+  render() {
+    return (
+      <form onSubmit={this.handleSubmit}>
+        <Label for="owner">Owner</Label>
+        <Input type="text" name="owner" id="owner" value={this.state.item.owner || ''}/>
+        <i class="fa fa-spinner" aria-hidden="true"/>
+        <Button color="primary" type="submit">Save</Button>
+      </form>
+    );
+  }
+}
+
+export default AccountEdit;
+"""
+
+
+def test_jsx_attributes_named_by_reserved_words_and_class_fields_are_valid_javascript() -> None:
+    # `for=` and `class=` are JSXIdentifiers, which Babel reads; tree-sitter's grammar fails
+    assert parse("src/account/AccountEdit.js", REACT_FORM.encode()).problem is None
+
+
+def test_a_jsx_file_with_a_real_syntax_error_is_still_klb004_at_that_error() -> None:
+    broken = REACT_FORM.replace("  async handleSubmit(event) {", "  async handleSubmit(event {")
+    problem = parse("src/account/AccountEdit.js", broken.encode()).problem
+    assert problem is not None and problem.line == 8
+
+
+def test_a_reserved_word_assigned_outside_jsx_is_still_klb004() -> None:
+    broken = REACT_FORM.replace("export default", "if='x';\nexport default")
+    assert parse("src/account/AccountEdit.js", broken.encode()).problem is not None
+
+
+def test_reserved_words_in_a_string_keep_their_text_beside_jsx_attributes() -> None:
+    with_html = REACT_FORM.replace(
+        "export default", "export const SPINNER = '<i class=\"fa\"></i>';\nexport default"
+    )
+    facts = parse("src/account/AccountEdit.js", with_html.encode())
+    assert facts.problem is None and facts.exports["SPINNER"] == '<i class="fa"></i>'
+
+
+def test_a_reserved_word_assigned_outside_jsx_is_klb004_at_its_own_line() -> None:
+    broken = REACT_FORM.replace("export default", "if='x';\nexport default")
+    problem = parse("src/account/AccountEdit.js", broken.encode()).problem
+    assert problem is not None and problem.line == 25

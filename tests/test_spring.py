@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from k8slb.code.facts import UNKNOWN, EnvRef, Setting
+from k8slb.code.facts import UNKNOWN, EnvRef, EnvText, Setting
 from k8slb.code.imported import resolve_imports
 from k8slb.code.projects import assign_projects
 from k8slb.languages import language_of
@@ -618,3 +618,67 @@ def test_a_kept_http_client_sending_to_an_injected_service_url_is_klb202(tmp_pat
     (finding,) = lint_files(tmp_path, files, ["KLB202"]).findings
     assert finding.path.endswith(TOKEN_PATH) and finding.line == 9
     assert "'http://keycloak:8080/token'" in finding.text
+
+
+# The same, with the port in an object the properties class holds (`ports.grpc`, bound to
+# `getPorts().getGrpc()`), and the Deployment setting both as settings keys: Spring's
+# relaxed binding reads `inventory.backend.host` in the environment as the property.
+NESTED_PROPERTIES = """\
+package com.acme.config;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import lombok.Data;
+
+@ConfigurationProperties(prefix = "inventory.backend")
+@Data
+public class BackendProperties {
+  private String host = "localhost";
+  private Ports ports = new Ports();
+
+  @Data
+  public static class Ports {
+    private int http = 8080;
+    private int grpc;
+  }
+}
+"""
+NESTED_CLIENT = BOUND_CLIENT.replace("50051)", "props.getPorts().getGrpc())")
+
+
+def test_a_port_of_an_object_a_bound_properties_class_holds_is_its_setting() -> None:
+    modules = [
+        parse_java(CLIENT_PATH, NESTED_CLIENT.encode()),
+        parse_java(PROPERTIES_PATH, NESTED_PROPERTIES.encode()),
+        parse(f"{RESOURCES}/application.yml", b"inventory.backend:\n  ports:\n    grpc: 6565\n"),
+    ]
+    assign_projects(modules)
+    (resolved, *_) = resolve_imports(modules)
+    (channel,) = resolved.channels
+    assert channel.target == EnvText(
+        (
+            EnvRef("INVENTORY_BACKEND_HOST", "localhost"),
+            ":",
+            EnvRef("INVENTORY_BACKEND_PORTS_GRPC", "6565"),
+        )
+    )
+
+
+def test_bound_properties_set_by_dotted_env_names_to_a_clusterip_service_are_klb102(
+    tmp_path: Path,
+) -> None:
+    deployment = (
+        "---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: orders\nspec:\n"
+        "  selector:\n    matchLabels: {app: orders}\n  template:\n    metadata:\n"
+        "      labels: {app: orders}\n    spec:\n      containers:\n        - name: orders\n"
+        "          image: registry.example/svc:1.0\n          env:\n"
+        "            - {name: inventory.backend.host, value: backend}\n"
+        "            - {name: inventory.backend.ports.grpc, value: '50051'}\n"
+    )
+    files = {
+        CLIENT_PATH: NESTED_CLIENT,
+        PROPERTIES_PATH: NESTED_PROPERTIES,
+        "svc/Dockerfile": "FROM eclipse-temurin:21\nCOPY target/app.jar /app.jar\n",
+        "k8s.yaml": MANIFESTS + deployment,
+    }
+    (finding,) = lint_files(tmp_path, files, ["KLB102"]).findings
+    assert finding.path.endswith(CLIENT_PATH) and finding.line == 13

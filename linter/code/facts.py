@@ -415,6 +415,15 @@ class Server:
     factory: str
     options: Options
     name: str | None  # the variable it is bound to (`server`, `self._server`)
+    # What places each call its clients send over the pods, when not the connection: a
+    # grpc-go xDS server's clients are xDS clients (proxyless), which get its pods from the
+    # control plane and balance every call, so no connection age spreads them.
+    balanced_by: str | None = None
+    # A server a function of another module makes and returns (`const server =
+    # createServer(...)`, imported): that module's `server <function>` export, which names
+    # the server's factory; resolved in imported.py (a function that returns none makes
+    # none). Rules never see one. Its options are judged where it is made.
+    made_by: Imported | None = None
 
 
 @record

@@ -35,6 +35,7 @@ from k8slb.code.facts import (
     Options,
     PackageValue,
     Passed,
+    Server,
     Setting,
     Unknown,
     choices,
@@ -43,6 +44,7 @@ from k8slb.code.facts import (
     settled,
 )
 from k8slb.code.projects import GoPackages, module_files, node_module_files, package_roots
+from k8slb.languages import LANGUAGES
 
 _PENDING = object()  # not resolved yet
 
@@ -66,6 +68,8 @@ class _Resolver:
         # (folder, function) -> the Go modules that call it, with what each call passes
         self._go_calls: dict[tuple[str, str], list[tuple[CodeFacts, tuple[Any, ...]]]] | None = None
         self._go_closes: dict[tuple[str, str], set[bool]] | None = None
+        # Node programs' entry modules by their folder's name (workspace_package)
+        self.packages: dict[str, list[CodeFacts]] | None = None
 
     # -- Go: a package is a folder of files -------------------------------------------------
 
@@ -225,6 +229,8 @@ class _Resolver:
         its package, an absolute one from its own folder (a script's first sys.path entry)
         or its project, a path (Node's) from its folder."""
         package = os.path.dirname(os.path.normpath(importer.path))
+        if origin.by_path and not origin.module.startswith("."):
+            return self.workspace_package(importer, origin.module)
         if origin.by_path:
             paths = node_module_files(origin.module, package)
         else:
@@ -237,6 +243,43 @@ class _Resolver:
             if found is not None and found is not importer:
                 return found
         return None
+
+    def workspace_package(self, importer: CodeFacts, name: str) -> CodeFacts | None:
+        """The entry module of a package of the scanned tree that a Node module imports by
+        its name (`@acme/grpc-server`: a workspace's package, whose folder is named as its
+        last part): the `index` module of the one program folder so named, at its top or in
+        `src/` or `lib/` (tsc's and bundlers' layouts of what package.json's `main` names);
+        None where no folder, or several, are so named."""
+        if self.packages is None:
+            self.packages = {}
+            for module in self.by_path.values():
+                # the modules of programs a package.json makes (the languages it names)
+                if module.is_test or not LANGUAGES[module.language].project_files:
+                    continue
+                folder = os.path.normpath(module.project or ".")
+                inside = os.path.relpath(os.path.normpath(module.path), folder)
+                stem = os.path.splitext(inside)[0].replace(os.sep, "/")
+                if stem in ("index", "src/index", "lib/index"):
+                    self.packages.setdefault(os.path.basename(folder), []).append(module)
+        parts = name.split("/")
+        last = parts[-1] if len(parts) == (2 if name.startswith("@") else 1) else ""
+        found = self.packages.get(last, []) if last else []
+        folders = {os.path.normpath(m.project) for m in found}
+        if len(folders) != 1 or importer in found:
+            return None
+        return min(found, key=lambda m: m.path.count(os.sep))
+
+    def made_server(self, importer: CodeFacts, server: Server) -> Server | None:
+        """A server another module's function makes (`made_by`), as the importer starts it,
+        when that function returns one of the factory the importer's start implies; its
+        options are judged in that module, so are left unknown here. None otherwise."""
+        origin = server.made_by
+        source = self.module(importer, origin) if origin is not None else None
+        if origin is None or source is None:
+            return None
+        if source.exports.get(origin.name) != server.factory:
+            return None
+        return replace(server, made_by=None)
 
     def value(self, importer: CodeFacts, value: Any, steps: int = 0) -> Any:
         if steps > MAX_DEPTH:
@@ -393,6 +436,15 @@ class _Resolver:
         def resolve(importer: CodeFacts, value: Any) -> Any:
             return settled(self.value(importer, value))  # where one value stands
 
+        servers, unmade = [], set()
+        for server in module.servers:
+            if server.made_by is not None:
+                made = self.made_server(module, server)
+                if made is None:  # not a server: what the module did with it says nothing
+                    unmade.add(server.name)
+                    continue
+                server = made
+            servers.append(replace(server, options=self.options(module, server.options)))
         servicers = []
         for servicer in module.health_servicers:
             if servicer.imported is None:
@@ -404,9 +456,19 @@ class _Resolver:
         return replace(
             module,
             channels=[found for c in module.channels for found in self.channels(module, c)],
-            servers=[replace(s, options=self.options(module, s.options)) for s in module.servers],
-            stops=[replace(s, grace=resolve(module, s.grace)) for s in module.stops],
-            listens=[replace(x, address=resolve(module, x.address)) for x in module.listens],
+            servers=servers,
+            starts={name for name in module.starts if name not in unmade},
+            waits=[w for w in module.waits if w.server not in unmade],
+            stops=[
+                replace(s, grace=resolve(module, s.grace))
+                for s in module.stops
+                if s.server not in unmade
+            ],
+            listens=[
+                replace(x, address=resolve(module, x.address))
+                for x in module.listens
+                if x.server not in unmade
+            ],
             http_clients=[
                 replace(h, base_url=resolve(module, h.base_url)) for h in module.http_clients
             ],

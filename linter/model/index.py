@@ -9,6 +9,7 @@ from pathlib import PurePath
 from typing import Any
 
 from k8slb.core.record import record
+from k8slb.languages.java.parse_spring import environment_name
 from k8slb.model.objects import (
     Container,
     PodTemplate,
@@ -357,8 +358,20 @@ class Index:
     @staticmethod
     def env_setting(workload: K8sObject, container: Container, name: str) -> EnvSetting | None:
         """The literal setting of `name` in one container's `env` (the last one counts,
-        as Kubernetes keeps the last of repeated names)."""
-        found = [s for s in literal_env(workload, container) if s.entry.get("name") == name]
+        as Kubernetes keeps the last of repeated names); else of a settings key (a name
+        with a dot) that Spring's and Quarkus's relaxed binding read as it, as
+        addresses.loaded_env reads a ConfigMap's: `person.service.host` is their
+        `PERSON_SERVICE_HOST`."""
+        settings = list(literal_env(workload, container))
+        found = [s for s in settings if s.entry.get("name") == name]
+        if not found:
+            found = [
+                s
+                for s in settings
+                if isinstance(key := s.entry.get("name"), str)
+                and "." in key
+                and environment_name(key) == name
+            ]
         return found[-1] if found else None
 
     def env_settings_near(self, name: str, code_path: str) -> list[EnvSetting]:

@@ -2,11 +2,12 @@
 
 The same facts as for Python (code/facts.py), read from Go's own idioms: `grpc.Dial`,
 `grpc.DialContext` and `grpc.NewClient` channels with their dial options; `grpc.NewServer`
-with `grpc.KeepaliveParams(keepalive.ServerParameters{...})` (durations kept in
-milliseconds under gRPC's core option names, so the rules read one vocabulary), started
-with `Serve`, stopped with `GracefulStop` or `Stop`; `signal.Notify`/`NotifyContext` for
-SIGTERM; `http.Transport`/`http.Client` literals; `sql.Open` pools and their
-`SetConnMaxLifetime` (sqlx's `Open`/`Connect` pools too: a `sql.DB` inside); the gRPC
+(or grpc/xds's `NewGRPCServer`, whose clients balance each call) with
+`grpc.KeepaliveParams(keepalive.ServerParameters{...})` (durations kept in milliseconds
+under gRPC's core option names, so the rules read one vocabulary), started with `Serve`,
+stopped with `GracefulStop` or `Stop`; `signal.Notify`/`NotifyContext` for SIGTERM;
+`http.Transport`/`http.Client` literals; `sql.Open` pools and their `SetConnMaxLifetime`
+(sqlx's `Open`/`Connect` pools too: a `sql.DB` inside); the gRPC
 health server; HTTP routes (parse_routes.py).
 
 Names are followed through imports (aliases and dot-imports), package constants and
@@ -87,6 +88,13 @@ WATCHED = (
     b"spf13/cobra",
 )
 GRPC = "google.golang.org/grpc"
+# The constructors of a grpc-go server (the same `grpc.ServerOption`s, served with `Serve`)
+# -> what balances each call to it (facts.Server.balanced_by): grpc.NewServer's clients
+# are balanced per connection; an xDS server's are xDS clients, which balance each call.
+SERVER_FACTORIES: dict[str, str | None] = {
+    f"{GRPC}.NewServer": None,
+    f"{GRPC}/xds.NewGRPCServer": "xDS",
+}
 KEEPALIVE = "google.golang.org/grpc/keepalive"
 HEALTH = "google.golang.org/grpc/health"
 # qualified function -> (index of the target argument, the resolver a bare target gets)
@@ -373,8 +381,8 @@ class _Collector:
         (added to `servers` by its name), a signal, a pool, an HTTP client or request..."""
         if name in CHANNEL_FACTORIES:
             self._channel(call, name, scope)
-        elif name == f"{GRPC}.NewServer":
-            server = self._server(call, scope)
+        elif name in SERVER_FACTORIES:
+            server = self._server(call, scope, name)
             if server.name:
                 servers[server.name] = server
         elif name in ("os/signal.Notify", "os/signal.NotifyContext"):
@@ -1490,13 +1498,14 @@ class _Collector:
                     entries.append(Option(option, self.value(value, scope), self.loc(element)))
         return Options(complete, tuple(entries)), literals
 
-    def _server(self, call: Node, scope: _Scope) -> Server:
+    def _server(self, call: Node, scope: _Scope, factory: str) -> Server:
         args = _items(call.child_by_field_name("arguments"))
         found, pending = self._spread(args, scope)
         options, literals = self._server_entries(found)
         server = Server(
             loc=self.loc(call),
-            factory=self._short(f"{GRPC}.NewServer"),
+            factory=self._short(factory),
+            balanced_by=SERVER_FACTORIES[factory],
             options=replace(
                 options,
                 literal=literals[0] if len(literals) == 1 else None,
@@ -1819,7 +1828,7 @@ _DEFAULT_CLIENT_CALLS = frozenset(
 _KNOWN = frozenset(
     {
         *CHANNEL_FACTORIES,
-        f"{GRPC}.NewServer",
+        *SERVER_FACTORIES,
         f"{GRPC}.KeepaliveParams",
         f"{GRPC}.WithDefaultServiceConfig",
         f"{GRPC}.WithBalancerName",

@@ -225,36 +225,56 @@ def _bound_properties(path: str, root: Node) -> dict[str, Any]:
     field's literal initialiser as its default (imported.py resolves it for the code
     that reads the property through a getter)."""
     found: dict[str, Any] = {}
-    for node in walk(root):
-        if node.type not in ("class_declaration", "record_declaration"):
-            continue
+    classes = {
+        _text(node.child_by_field_name("name")): node
+        for node in walk(root)
+        if node.type in ("class_declaration", "record_declaration")
+    }
+    for name, node in classes.items():
         prefix = _properties_prefix(node)
-        name = _text(node.child_by_field_name("name"))
         if prefix is None or not name:
             continue
-        properties: list[tuple[str, Node | None]] = []
-        if node.type == "record_declaration":
-            parameters = node.child_by_field_name("parameters")
-            for parameter in parameters.named_children if parameters is not None else ():
-                if parameter.type == "formal_parameter":
-                    properties.append((_text(parameter.child_by_field_name("name")), None))
-        body = node.child_by_field_name("body")
-        for member in body.named_children if body is not None else ():
-            if (
-                member.type != "field_declaration"
-                or "static" in _text(member.child_by_field_name("modifiers") or member).split()
-            ):
-                continue
-            for declarator in member.children_by_field_name("declarator"):
-                value = declarator.child_by_field_name("value")
-                properties.append((_text(declarator.child_by_field_name("name")), value))
-        for prop, value in properties:
-            default = _literal_text(value)
-            key = f"{prefix}.{prop}"
-            found[f"{name}.{prop}"] = Setting(
-                "spring", normalised(key), environment_name(key), default
-            )
+        # the class's properties, and those of the file's classes they hold (Spring binds
+        # `prefix.ports.grpc` to `getPorts().getGrpc()`), a few levels down
+        todo = [(name, prefix, node, 0)]
+        while todo:
+            path, key_prefix, declared, depth = todo.pop()
+            for prop, value, kind in _properties(declared):
+                key = f"{key_prefix}.{prop}"
+                found[f"{path}.{prop}"] = Setting(
+                    "spring", normalised(key), environment_name(key), _literal_text(value)
+                )
+                held = classes.get(kind or "")
+                if held is not None and held is not declared and depth < _NESTED:
+                    todo.append((f"{path}.{prop}", key, held, depth + 1))
     return found
+
+
+_NESTED = 3  # how deep the objects a properties class holds are followed
+
+
+def _properties(declaration: Node) -> list[tuple[str, Node | None, str | None]]:
+    """A class's or record's properties: each field (not static) or record component, with
+    its initialiser and the simple name of its type."""
+    properties: list[tuple[str, Node | None, str | None]] = []
+    if declaration.type == "record_declaration":
+        parameters = declaration.child_by_field_name("parameters")
+        for parameter in parameters.named_children if parameters is not None else ():
+            if parameter.type == "formal_parameter":
+                kind = _type_name(parameter.child_by_field_name("type"))
+                properties.append((_text(parameter.child_by_field_name("name")), None, kind))
+    body = declaration.child_by_field_name("body")
+    for member in body.named_children if body is not None else ():
+        if (
+            member.type != "field_declaration"
+            or "static" in _text(member.child_by_field_name("modifiers") or member).split()
+        ):
+            continue
+        kind = _type_name(member.child_by_field_name("type"))
+        for declarator in member.children_by_field_name("declarator"):
+            value = declarator.child_by_field_name("value")
+            properties.append((_text(declarator.child_by_field_name("name")), value, kind))
+    return properties
 
 
 def _type_name(node: Node | None) -> str | None:
@@ -1112,19 +1132,31 @@ class _Reader:
     def _property(self, call: Node, method: str, given: list[Node]) -> Any:
         """`props.getHost()` (`isX()`, a record's `host()`) on a name whose declared type
         is a class: the property Spring may bind to it, resolved in imported.py (unknown
-        there unless a scanned `@ConfigurationProperties` class of that name declares it)."""
+        there unless a scanned `@ConfigurationProperties` class of that name declares it);
+        `props.getPorts().getGrpc()`, a property of a nested object, is `ports.grpc`."""
         receiver = _receiver(call)
-        named = _named(receiver)
-        if given or named is None or receiver is None:
-            return UNKNOWN
-        declared = self._declared_type(receiver, named)
-        if declared is None or not declared[:1].isupper():
+        if given or receiver is None:
             return UNKNOWN
         for prefix in ("get", "is"):
             rest = method[len(prefix) :]
             if method.startswith(prefix) and rest[:1].isupper():
                 method = rest[0].lower() + rest[1:]
                 break
+        if receiver.type == "method_invocation":  # a getter of what a getter returns
+            inner = self._property(
+                receiver,
+                _text(receiver.child_by_field_name("name")),
+                list(_arguments(receiver)),
+            )
+            if not isinstance(inner, BoundProperty):
+                return UNKNOWN
+            return BoundProperty(inner.type_name, f"{inner.name}.{method}")
+        named = _named(receiver)
+        if named is None:
+            return UNKNOWN
+        declared = self._declared_type(receiver, named)
+        if declared is None or not declared[:1].isupper():
+            return UNKNOWN
         self.facts.deferred = True
         return BoundProperty(declared, method)
 

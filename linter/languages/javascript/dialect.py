@@ -10,7 +10,7 @@ from typing import Any
 
 from k8slb.code.facts import Channel, Loc, Options, Server, Stop, Wait
 from k8slb.core.edits import CodeEdit, JsEdit
-from k8slb.languages.javascript.parse import NODE_WAIT
+from k8slb.languages.javascript.parse import NICE_FORCE, NICE_SERVER, NICE_WAIT, NODE_WAIT
 from k8slb.languages.javascript.parse_nest import NEST_CLOSE, is_nest_server
 from k8slb.model.grpc_options import MAX_AGE_GRACE
 from k8slb.rulekit.dialect import Dialect
@@ -60,6 +60,12 @@ class JavaScriptDialect(Dialect):
         )
 
     def server_max_age_advice(self, server: Server, age_ms: int, grace_ms: int) -> str:
+        if server.factory == NICE_SERVER:
+            return (
+                f"add {self.option_value('grpc.max_connection_age_ms', age_ms)} and "
+                f"{self.option_value(MAX_AGE_GRACE, grace_ms)} to createServer()'s options "
+                "(nice-grpc gives them to grpc-js's Server)"
+            )
         if not is_nest_server(server):
             return self.max_age_advice(age_ms, grace_ms)
         return (
@@ -69,6 +75,14 @@ class JavaScriptDialect(Dialect):
         )
 
     def server_sigterm_advice(self, server: Server, name: str, grace: int) -> tuple[str, str]:
+        if server.factory == NICE_SERVER:  # nice-grpc's graceful stop is shutdown()
+            return (
+                f"process.on('SIGTERM', () => {name}.shutdown()...), with a timer that calls "
+                f"{name}.forceShutdown() after {grace} s",
+                f"add process.on('SIGTERM', ...) before listen(): {name}.shutdown(), "
+                f"forceShutdown() after {grace} s, then process.exit(0) (review: other "
+                "shutdown work)",
+            )
         if not is_nest_server(server):
             return self.sigterm_advice(name, grace), self.sigterm_fix(name, grace)
         # NestJS stops its transports in the application's close(): SIGTERM reaches it
@@ -82,6 +96,12 @@ class JavaScriptDialect(Dialect):
         return advice, f"{name}.enableShutdownHooks() and gracefulShutdown: true"
 
     def stop_words(self, stop: Stop, grace: int) -> tuple[str, str]:
+        if stop.written == NICE_FORCE:
+            return (
+                f"call {stop.server}.shutdown(), bounded by a timer that calls forceShutdown() "
+                f"after {grace} s, so that calls finish on shutdown",
+                f"shutdown(), with forceShutdown() after {grace} s",
+            )
         if stop.written != NEST_CLOSE:
             return self.stop_advice(stop.server, grace), self.stop_fix(grace)
         return (
@@ -146,13 +166,20 @@ class JavaScriptDialect(Dialect):
         """Before the statement that calls `bindAsync`, a SIGTERM handler that lets the
         calls in flight end (tryShutdown), bounded by a timer that aborts the rest
         (forceShutdown) after `grace` seconds, then ends the process."""
-        if wait.how != NODE_WAIT or not set(server) <= set(_SIMPLE_NAME):
+        if wait.how not in (NODE_WAIT, NICE_WAIT) or not set(server) <= set(_SIMPLE_NAME):
             return []
+        # nice-grpc's server stops gracefully with shutdown(), a promise; grpc-js's with
+        # tryShutdown(callback)
+        drain = (
+            f"{server}.shutdown().then(() => process.exit(0));"
+            if wait.how == NICE_WAIT
+            else f"{server}.tryShutdown(() => process.exit(0));"
+        )
         code = "\n".join(
             [
                 "process.on('SIGTERM', () => {",
                 f"  setTimeout(() => {server}.forceShutdown(), {grace * 1000}).unref();",
-                f"  {server}.tryShutdown(() => process.exit(0));",
+                f"  {drain}",
                 "});",
             ]
         )
@@ -165,10 +192,11 @@ class JavaScriptDialect(Dialect):
         server = stop.server
         if stop.written == NEST_CLOSE or not set(server) <= set(_SIMPLE_NAME):
             return []  # NestJS stops it itself, in close(): its options say how
+        drain = "shutdown()" if stop.written == NICE_FORCE else "tryShutdown(() => {})"
         code = "\n".join(
             [
                 f"setTimeout(() => {server}.forceShutdown(), {grace * 1000}).unref();",
-                f"{server}.tryShutdown(() => {{}});",
+                f"{server}.{drain};",
             ]
         )
         loc = stop.loc

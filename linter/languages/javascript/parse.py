@@ -70,6 +70,7 @@ from k8slb.languages.javascript.parse_shutdown import signal_pause
 from k8slb.reading.markers import comment_markers, comment_pattern
 
 if TYPE_CHECKING:
+    from k8slb.core.findings import Problem
     from tree_sitter import Node, Parser
 
 GRPC = "@grpc/grpc-js"
@@ -81,6 +82,19 @@ GRPC_PACKAGES = frozenset({GRPC, "grpc"})
 # grpc-health-check (grpc-node's own; `HealthImplementation`, in 1.x `Implementation`) and
 # its older fork grpc-js-health-check
 HEALTH = ("grpc-health-check", "grpc-js-health-check")
+# nice-grpc, a wrapper of grpc-js: `createServer(channelOptions)` makes a grpc-js Server
+# with those options when `listen(address)` binds and starts it (`shutdown()` lets calls
+# end, `forceShutdown()` cuts them); nice-grpc-server-health's `HealthServiceImpl()`
+# answers SERVING until a `HealthState` it is given is set 'unhealthy' (or, before 2.0, a
+# status map it is given is set NOT_SERVING).
+NICE_GRPC = "nice-grpc"
+NICE_SERVER = "createServer"
+NICE_HEALTH = "nice-grpc-server-health"
+# How a nice-grpc server waits: listen() resolves, and the event loop keeps it serving.
+NICE_WAIT = "the event loop (after listen())"
+# How a nice-grpc server's abrupt stop is written (facts.Stop.written): its graceful one is
+# shutdown(), not grpc-js's tryShutdown.
+NICE_FORCE = "nice-grpc's forceShutdown()"
 # Libraries that install a SIGTERM handler of their own when used.
 SHUTDOWN_LIBRARIES = (
     "@godaddy/terminus",
@@ -112,6 +126,10 @@ WATCHED = (
     b"'grpc'",  # the legacy package, as required or imported
     b'"grpc"',
     *(library.encode() for library in HEALTH),
+    NICE_GRPC.encode(),  # and nice-grpc-server-health
+    # a server another module makes, started here (_servers_made_elsewhere)
+    b".listen(",
+    b".bindAsync(",
     b"SIGTERM",
     b"keepAlive",
     b"agentkeepalive",
@@ -260,12 +278,67 @@ def _parse(path: str, data: bytes, language: str, shown: str) -> CodeFacts:
         return facts
     root = parser_for(path)().parse(data).root_node
     facts.problem = syntax_problem(path, root, shown, _TYPES_ONLY, automatic_semicolons=True)
+    if facts.problem is not None and parser_for(path) is parser:
+        root, facts.problem = _with_keyword_attributes(path, data, root, facts.problem)
     if facts.problem is None:
         _Module(path, root, facts, captured(parser_for(path)(), root, _READ)).read()
         facts.markers = comment_markers(
             path, data.decode("utf-8", "replace"), comment_pattern("//")
         )
     return facts
+
+
+# A JSX attribute named by a reserved word (`<label for="name">`, `<i class="x"/>`,
+# `<Collapse in={open}>`): valid JSX (an attribute's name is a JSXIdentifier, which no
+# reserved word excludes), which Babel and TypeScript read, but tree-sitter's JavaScript
+# grammar (0.25) fails on it (its issue #387). Where an attribute can be: after a space,
+# before `=` and a value's opening quote or brace. The only other valid place for that is a
+# class field (`for = "x"`), which reads the same as an identifier; any other is checked
+# (_renamed) and keeps the file refused.
+_KEYWORD_ATTRIBUTE = regex.compile(
+    rb"(\s)(break|case|catch|class|const|continue|debugger|default|delete|do|else|enum|"
+    rb"export|extends|false|finally|for|function|if|import|in|instanceof|new|null|return|"
+    rb"super|switch|this|throw|true|try|typeof|var|void|while|with)(=[\"'{])"
+)
+
+
+def _with_keyword_attributes(
+    path: str, data: bytes, root: Node, problem: Problem
+) -> tuple[Node, Problem | None]:
+    """The tree of a JavaScript file whose syntax errors are all JSX attributes named by a
+    reserved word, read with each such name as an identifier of its length (every node
+    keeps its place); else the tree and the file's first real error, in the file so read.
+    Only the words that read as a JSX attribute's name (or a class field's, where a
+    reserved word is valid too) are renamed: the same words in a string or a comment are
+    text, and one anywhere else is a real error, left to be found."""
+    spans = [match.span(2) for match in _KEYWORD_ATTRIBUTE.finditer(data)]
+    if not spans:
+        return root, problem
+    again, names = _renamed(data, spans)
+    if names != spans:  # the tree of the names alone, which must still read as names
+        again, kept = _renamed(data, names)
+        if kept != names:
+            return root, problem
+    if not names:
+        return root, problem
+    found = syntax_problem(path, again, "JavaScript", _TYPES_ONLY, automatic_semicolons=True)
+    return (again, None) if found is None else (root, found)
+
+
+def _renamed(data: bytes, spans: list[tuple[int, int]]) -> tuple[Node, list[tuple[int, int]]]:
+    """The tree of `data` with the words at `spans` made identifiers, and the spans that
+    are a JSX attribute's or a class field's name there."""
+    masked = bytearray(data)
+    for start, end in spans:
+        masked[start:end] = b"_" * (end - start)
+    tree = parser().parse(bytes(masked)).root_node
+    names = []
+    for start, end in spans:
+        named = tree.descendant_for_byte_range(start, end)
+        holder = named.parent if named is not None else None
+        if holder is not None and holder.type in ("jsx_attribute", "field_definition"):
+            names.append((start, end))
+    return tree, names
 
 
 def _top_level(root: Node) -> dict[str, list[Node]]:
@@ -454,12 +527,18 @@ class _Module:
         servers: dict[str, Server] = {}
         for node in self.of("new_expression"):
             self._made(node, grpc, servers)
+        if NICE_GRPC in self.imports.values() or any(
+            module in (NICE_GRPC, NICE_HEALTH) for module, _ in self.members.values()
+        ):
+            for node in self.of("call_expression"):
+                self._made_by_nice_grpc(node, servers)
         for node in self.of("variable_declarator"):
             value = _text(_unwrapped(node.child_by_field_name("value")))
             if value in servers:
                 self.aliases[_text(node.child_by_field_name("name"))] = value
         if servers:
             self._returned_servers(servers)
+        self._servers_made_elsewhere(servers)
         for node in self.of("call_expression"):
             self._called(node, servers)
         self._default_agent()
@@ -492,6 +571,7 @@ class _Module:
         self.facts.routes = collect_routes(self.of("call_expression"), handlers, self.loc)
         read_nest(self)
         self._exports()
+        self._server_factories(servers)
 
     def read_exports(self) -> None:
         """Only what the module exports (a module with nothing else k8slb reads)."""
@@ -936,6 +1016,38 @@ class _Module:
         elif (channels := self._client(node, grpc, given)) is not None:
             self.facts.channels += channels
 
+    def _made_by_nice_grpc(self, node: Node, servers: dict[str, Server]) -> None:
+        """nice-grpc's `createServer(options)` (also chained: `createServer().use(mw)` is the
+        server with a middleware), and nice-grpc-server-health's `HealthServiceImpl()`."""
+        function = node.child_by_field_name("function")
+        if function is None:
+            return
+        if function.type == "identifier":
+            module, member = self.members.get(_text(function), ("", ""))
+        elif function.type == "member_expression":
+            module = self.imports.get(_text(function.child_by_field_name("object")), "")
+            member = _text(function.child_by_field_name("property"))
+        else:
+            return
+        given = call_arguments(node)
+        if module == NICE_GRPC and member == NICE_SERVER:
+            chained = node
+            while (
+                chained.parent is not None
+                and chained.parent.type == "member_expression"
+                and _text(chained.parent.child_by_field_name("property")) == "use"
+                and chained.parent.parent is not None
+                and chained.parent.parent.type == "call_expression"
+            ):
+                chained = chained.parent.parent
+            name = _bound_name(chained)
+            options = self.options(given[0] if given else None)
+            server = Server(self.loc(node), NICE_SERVER, options, name)
+            servers[name or f"#{len(servers)}"] = server
+        elif module == NICE_HEALTH and member == "HealthServiceImpl" and not given:
+            # with no state or map given, nothing can set it to anything but SERVING
+            self.facts.health_servicers.append(HealthServicer(self.loc(node), None))
+
     def _http_agent(self, node: Node, factory: str, given: list[Node], keep_alive: bool) -> None:
         """An agent pools its sockets when `keepAlive` is on (http's default: off)."""
         options = self.options(given[0] if given else None)
@@ -1054,6 +1166,64 @@ class _Module:
             if name in servers:
                 self.aliases[_text(node.child_by_field_name("name"))] = name
 
+    def _servers_made_elsewhere(self, servers: dict[str, Server]) -> None:
+        """`const server = createServer({...})` (or awaited) of a function another module
+        exports, when the module starts it (`server.listen(address)`: a nice-grpc server,
+        `server.bindAsync(...)`: a grpc-js one): a server if that function returns one
+        (facts.Server.made_by, resolved in imported.py)."""
+        started: dict[str, str] = {}  # a name started -> the factory its start implies
+        for node in self.of("call_expression"):
+            function = node.child_by_field_name("function")
+            if function is not None and function.type == "member_expression":
+                method = _text(function.child_by_field_name("property"))
+                if method in ("listen", "bindAsync"):
+                    owner = _text(function.child_by_field_name("object"))
+                    started[owner] = NICE_SERVER if method == "listen" else "grpc.Server"
+        if not started:
+            return
+        for node in self.of("variable_declarator"):
+            name = _text(node.child_by_field_name("name"))
+            if name not in started or name in servers or name in self.aliases:
+                continue
+            value = _unwrapped(node.child_by_field_name("value"))
+            if value is not None and value.type == "await_expression" and value.named_children:
+                value = _unwrapped(value.named_children[0])
+            function = value.child_by_field_name("function") if value is not None else None
+            if value is None or value.type != "call_expression" or function is None:
+                continue
+            if function.type == "identifier" and _text(function) in self.members:
+                module, member = self.members[_text(function)]
+            elif function.type == "member_expression":
+                module = self.imports.get(_text(function.child_by_field_name("object")), "")
+                member = _text(function.child_by_field_name("property"))
+            else:
+                continue
+            if not module or module in GRPC_PACKAGES or module == NICE_GRPC:
+                continue
+            made_by = Imported(0, module, f"server {member}", by_path=True)
+            servers[name] = Server(
+                self.loc(value), started[name], UNKNOWN_OPTIONS, name, made_by=made_by
+            )
+            self.facts.deferred = True
+
+    def _server_factories(self, servers: dict[str, Server]) -> None:
+        """Each function of the module that returns a server it makes, exported as `server
+        <function>` with the server's factory: for the modules that call it and start what
+        it returns (`_servers_made_elsewhere`)."""
+        made = {name: s for name, s in servers.items() if s.made_by is None}
+        if not made:
+            return
+        functions: dict[str, Node] = dict(self.functions)  # and `const f = () => ...`
+        for node in self.of("variable_declarator"):
+            held, named = node.child_by_field_name("value"), node.child_by_field_name("name")
+            if held is not None and named is not None and held.type in _FUNCTIONS:
+                functions[_text(named)] = held
+        for name, function in functions.items():
+            returned = _returned_name(function)
+            server = made.get(self.aliases.get(returned or "", returned or ""))
+            if server is not None:
+                self.facts.exports[f"server {name}"] = server.factory
+
     def _called(self, node: Node, servers: dict[str, Server]) -> None:
         function = node.child_by_field_name("function")
         if function is not None and function.type == "identifier":
@@ -1092,13 +1262,23 @@ class _Module:
                 facts.listens.append(Listen(name, address, self.loc(node)))
             # from here the event loop keeps the process up, serving, until it is stopped
             facts.waits.append(Wait(self.loc(node), name, NODE_WAIT))
+        elif method == "listen" and server.factory == NICE_SERVER:  # binds, then starts
+            facts.starts.add(name)
+            if given:
+                address = settled(self.value(given[0]))
+                facts.listens.append(Listen(name, address, self.loc(node)))
+            facts.waits.append(Wait(self.loc(node), name, NICE_WAIT))
+        elif method == "shutdown" and server.factory == NICE_SERVER:  # tryShutdown, awaited
+            facts.stops.append(Stop(self.loc(node), name, UNKNOWN, False))
         elif method == "start":
             facts.starts.add(name)
         elif method == "forceShutdown":
             # the bound of a graceful stop (a timer, or after tryShutdown) cuts only the
             # calls that outlive it
-            grace = UNKNOWN if _bounds_a_graceful_stop(node, name, self.ends) else 0
-            facts.stops.append(Stop(self.loc(node), name, grace, False))
+            nice = server.factory == NICE_SERVER
+            grace = UNKNOWN if _bounds_a_graceful_stop(node, name, self.ends, nice) else 0
+            written = NICE_FORCE if nice else None
+            facts.stops.append(Stop(self.loc(node), name, grace, False, written))
         elif method == "tryShutdown":
             facts.stops.append(Stop(self.loc(node), name, UNKNOWN, False))
         elif method == "addService" and given and _is_health_service(given[0]):
@@ -1171,20 +1351,21 @@ class _Module:
         return name, self.functions.get(name)
 
 
-def _bounds_a_graceful_stop(call: Node, server: str, ends: Calls) -> bool:
+def _bounds_a_graceful_stop(call: Node, server: str, ends: Calls, nice: bool = False) -> bool:
     """Whether a `forceShutdown()` is a timer's (`setTimeout(() => s.forceShutdown(), ms)`)
-    or comes in a function that also calls `s.tryShutdown(...)`."""
+    or comes in a function that also calls `s.tryShutdown(...)` (a nice-grpc server's
+    `s.shutdown()`)."""
     function = _enclosing_function(call)
     if function is None:
         return False
     holder = function.parent.parent if function.parent is not None else None
     if holder is not None and _text(holder.child_by_field_name("function")) == "setTimeout":
         return True
-    return ends.within(f"{server}.tryShutdown", function)
+    return ends.within(f"{server}.{'shutdown' if nice else 'tryShutdown'}", function)
 
 
 # The calls that end a client or a server, found by `Calls` (`client.close()`).
-_ENDINGS = ("close", "tryShutdown")
+_ENDINGS = ("close", "tryShutdown", "shutdown")
 
 
 def _ending_call(call: Node) -> str | None:
