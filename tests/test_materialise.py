@@ -4,6 +4,7 @@ its digest."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import subprocess
 from pathlib import Path
@@ -157,3 +158,66 @@ def test_a_graduated_round_keeps_the_tree_with_its_licence_and_vendored_charts(
     out = tmp_path / "copies"
     assert materialise.main(["--mirrors", str(root), "--round", str(folder), str(out)]) == 0
     assert capsys.readouterr().out == "web: ok\n"
+
+
+def test_a_mirror_fetched_as_a_checkout_is_read_from_its_git_folder(
+    tmp_path: Path, mirrors: tuple[Path, str]
+) -> None:
+    """A fetched snapshot may be a checkout, `<owner>+<name>/repo/.git`: its git folder is
+    the mirror."""
+    root, _ = mirrors
+    work = tmp_path / "work"
+    git(tmp_path, "clone", "-q", str(work), str(root / "owner+checkout" / "repo"))
+    assert (
+        materialise.mirror_of(root, "owner/checkout") == root / "owner+checkout" / "repo" / ".git"
+    )
+    assert materialise.mirror_of(root, "owner/charts") == root / "owner+charts" / "repo"
+    assert materialise.mirror_of(root, "owner/none") is None
+
+
+def test_a_graduated_round_leaves_out_the_paths_its_row_says_its_snapshots_lack(
+    tmp_path: Path, mirrors: tuple[Path, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`!path` in a round's extra: files of the repository its snapshots lack (built
+    binaries), left out of the copy as they were of its reviewers' copy."""
+    root, first = mirrors
+    want = expected(
+        tmp_path,
+        {
+            ".gitattributes": b"*.yaml text eol=crlf\ncharts/web/run.sh export-ignore\n",
+            "LICENSE": b"MIT\n",
+            "charts/web/Chart.yaml": b"name: web\n",
+            "charts/web/link.yaml": b"name: web\n",
+            "charts/web/templates/d.yaml": b"kind: Deployment\n",
+        },
+    )
+    folder = tmp_path / "rounds" / "day"
+    folder.mkdir(parents=True)
+    row = ["web", "owner/charts", first, ".", "MIT", "LICENSE", "", "app", "", want]
+    left_out = "!charts/web/run.sh"
+    (folder / "projects.tsv").write_text(f"{ROUND_HEADER}\n" + "\t".join([*row, left_out]) + "\n")
+    (folder / "labels.tsv").write_text(
+        "project\trule\tpath\tobject\tcontainer\tverdict\treason\tseverity\n"
+        "web\tKLB401\tcharts/web/templates/d.yaml\tDeployment//web\tweb\tTP\twhy\twarning\n"
+    )
+    (folder / "misses.tsv").write_text("project\trule\tpath\tobject\treason\texpected\n")
+    out = tmp_path / "copies"
+    assert materialise.main(["--mirrors", str(root), "--round", str(folder), str(out)]) == 0
+    assert capsys.readouterr().out == "web: ok\n"
+    assert not (out / "web" / "charts" / "web" / "run.sh").exists()
+    # a folder left out takes all it holds, and nothing whose name only begins alike
+    project = evaluate.held_out(folder, graduated=True).projects[0]
+    project = dataclasses.replace(project, extra=("!charts/web/templates/", "!charts/we"))
+    materialise.materialise(project, root, tmp_path / "again")
+    names = {
+        p.relative_to(tmp_path / "again" / "web").as_posix()
+        for p in (tmp_path / "again" / "web").rglob("*")
+        if p.is_file()
+    }
+    assert names == {
+        ".gitattributes",
+        "LICENSE",
+        "charts/web/Chart.yaml",
+        "charts/web/link.yaml",
+        "charts/web/run.sh",
+    }

@@ -32,7 +32,8 @@ rule reports (`misses.tsv`) at the severity their rule's documentation implies.
 
 Once the classes a held-out set showed are fixed, the set graduates into this corpus
 (`rounds/<day>/`, same tables, each project with the digest of its copy and the `extra`
-files its copy holds besides its path: vendored charts, the licence is always there). From
+files its copy holds besides its path: vendored charts, the licence is always there; or
+`!path`, files of its path its snapshots lack, left out). From
 then on its figures are held by the test-suite like the corpus's own (ROUND_FLOORS, issue
 47's targets); its copies are `K8SLB_ROUNDS_CORPUS/<day>/<name>/`, else `../rounds-corpus`
 beside the checkout, and `materialise --round rounds/<day>` makes them again.
@@ -100,7 +101,8 @@ class Project:
     from_path: bool = False
     # a graduated round: what its copy holds besides `path` and the licence file, each
     # `[owner/name@commit:]path[>where]` (another repository's files, or another folder of
-    # this one, written at `where`, by default their own path)
+    # this one, written at `where`, by default their own path); or what it lacks of them,
+    # `!path` (a path of this repository its snapshots lack, left out of the copy)
     extra: tuple[str, ...] = ()
 
     def run_in(self, root: Path) -> tuple[Path, str]:

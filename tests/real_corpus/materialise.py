@@ -2,7 +2,7 @@
 digest: `python -m tests.real_corpus.materialise --mirrors DIR OUT [NAME ...]`.
 
 A project's mirror is `DIR/<owner>+<name>` (a git directory, or a folder holding one named
-`repo`, as fetched snapshots are laid out). Its `path` at `commit` is written to
+`repo` or `repo/.git`, as fetched snapshots are laid out). Its `path` at `commit` is written to
 `OUT/<project>/` blob by blob, as git stores it (no `.gitattributes` filter or
 export-ignore applies; a link stays a link), through a temporary folder, so an interrupted
 run leaves no half copy. A copy already there with the right digest is kept. Exit status 1
@@ -11,7 +11,9 @@ when a project has no mirror, lacks its commit or a blob, or its copy's digest d
 A graduated round (`--round rounds/<day>`) keeps each repository's tree, as its reviewers'
 copies did: `OUT/<project>/<path>/`, the licence file at its own path, and the project's
 `extra` files (another folder of the repository, or of another repository at a commit,
-such as a vendored chart) where it says.
+such as a vendored chart) where it says, without the paths its `!path` entries leave out
+(files the repository's snapshots lack, such as built binaries, which its reviewers'
+copies lacked too).
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from .evaluate import HERE, Project, digest, held_out, projects
 
 def mirror_of(mirrors: Path, repository: str) -> Path | None:
     folder = mirrors / repository.replace("/", "+")
-    for candidate in (folder / "repo", folder):
+    for candidate in (folder / "repo", folder / "repo" / ".git", folder):
         if (candidate / "HEAD").is_file() and (candidate / "objects").is_dir():
             return candidate
     return None
@@ -44,9 +46,12 @@ def _git(mirror: Path, *args: str, given: bytes | None = None) -> bytes:
     return done.stdout
 
 
-def extract(mirror: Path, commit: str, path: str, into: Path) -> None:
+def extract(
+    mirror: Path, commit: str, path: str, into: Path, leave_out: tuple[str, ...] = ()
+) -> None:
     """The files under `path` at `commit` written below `into` by their path under it; or,
-    when `path` names one file, that file written as `into`."""
+    when `path` names one file, that file written as `into`; none of those under a path of
+    `leave_out` (paths in the repository)."""
     prefix = "" if path in (".", "") else path.strip("/")
     listing = _git(mirror, "ls-tree", "-r", "-z", commit, *(["--", prefix] if prefix else []))
     entries = []
@@ -54,7 +59,8 @@ def extract(mirror: Path, commit: str, path: str, into: Path) -> None:
         meta, stored = entry.split(b"\t", 1)
         mode, kind, sha = meta.decode().split()
         name = stored.decode()
-        if kind == "blob":  # a submodule (commit) has no content here
+        left_out = any(name == out or name.startswith(f"{out}/") for out in leave_out)
+        if kind == "blob" and not left_out:  # a submodule (commit) has no content here
             entries.append((mode, sha, "" if name == prefix else name[len(prefix) :].lstrip("/")))
     if not entries:
         raise RuntimeError(f"{path}: nothing at {commit}")
@@ -80,25 +86,30 @@ def extract(mirror: Path, commit: str, path: str, into: Path) -> None:
                 target.chmod(0o755)
 
 
-# What a copy is made of: a repository, a commit, a path in it, and where it goes in the copy.
-Part = tuple[str, str, str, str]
+# What a copy is made of: a repository, a commit, a path in it, where it goes in the copy,
+# and the paths in that repository left out of it.
+Part = tuple[str, str, str, str, tuple[str, ...]]
 
 
 def parts(project: Project) -> list[Part]:
     """A corpus project's copy is its path; a graduated round's keeps the repository's
-    tree: its path, its licence file and its extra files, each at its own place."""
+    tree: its path, its licence file and its extra files, each at its own place, without
+    the paths of the repository its `!path` entries leave out."""
     if not project.from_path:
-        return [(project.repository, project.commit, project.path, ".")]
-    found = [(project.repository, project.commit, project.path, project.path)]
+        return [(project.repository, project.commit, project.path, ".", ())]
+    out = tuple(spec[1:].strip("/") for spec in project.extra if spec.startswith("!"))
+    found = [(project.repository, project.commit, project.path, project.path, out)]
     if project.licence_file not in ("", "-"):  # "-": the project has no licence file
         found.append(
-            (project.repository, project.commit, project.licence_file, project.licence_file)
+            (project.repository, project.commit, project.licence_file, project.licence_file, ())
         )
-    for spec in project.extra:  # [owner/name@commit:]path[>where]
+    for spec in project.extra:  # [owner/name@commit:]path[>where], or !path
+        if spec.startswith("!"):
+            continue
         source, _, where = spec.partition(">")
         origin, colon, path = source.rpartition(":")
         repository, commit = origin.split("@", 1) if colon else (project.repository, project.commit)
-        found.append((repository, commit, path, where or path))
+        found.append((repository, commit, path, where or path, ()))
     return found
 
 
@@ -110,13 +121,13 @@ def materialise(project: Project, mirrors: Path, out: Path) -> str:
     part = out / f".{project.name}.part"
     shutil.rmtree(part, ignore_errors=True)
     part.mkdir(parents=True)
-    for repository, commit, path, where in parts(project):
+    for repository, commit, path, where, leave_out in parts(project):
         mirror = mirror_of(mirrors, repository)
         if mirror is None:
             shutil.rmtree(part)
             return f"no mirror of {repository} in {mirrors}"
         try:
-            extract(mirror, commit, path, part / where)
+            extract(mirror, commit, path, part / where, leave_out)
         except RuntimeError as error:
             shutil.rmtree(part)
             return f"not extracted: {error}"
