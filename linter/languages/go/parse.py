@@ -266,7 +266,17 @@ class _Called:
     its function (`s.conn.Close`), the operand and member of a selector, the name it calls
     (`_called_name`) and its arguments (`_items`)."""
 
-    __slots__ = ("arguments", "function", "kind", "member", "name", "operand", "receiver", "text")
+    __slots__ = (
+        "arguments",
+        "function",
+        "kind",
+        "member",
+        "name",
+        "operand",
+        "operand_kind",
+        "receiver",
+        "text",
+    )
 
     def __init__(self, call: Node) -> None:
         function = call.child_by_field_name("function")
@@ -276,6 +286,7 @@ class _Called:
         selector = self.kind == "selector_expression"
         operand = function.child_by_field_name("operand") if selector and function else None
         self.operand = operand
+        self.operand_kind = operand.type if operand is not None else ""
         self.receiver = _text(operand)
         self.member = _text(function.child_by_field_name("field")) if selector and function else ""
         self.name = self.member if selector else self.text if self.kind == "identifier" else ""
@@ -288,6 +299,9 @@ class _Collector:
         self.lines = data.splitlines()
         self.facts = facts
         self.drains = b"NOT_SERVING" in data  # a health server's field set to it, maybe
+        # a string's value holds `://` (a URL, a registry's target) only where its text
+        # does, or an escape makes it
+        self.strings = b"://" in data or b"\\" in data
         self.imports: dict[str, str] = {}  # local package name -> import path
         self.dot_imports: list[str] = []
         self.import_paths: list[str] = []
@@ -567,7 +581,7 @@ class _Collector:
         operand = shape.operand
         if shape.kind != "selector_expression" or operand is None:
             return None
-        package = self.imports.get(shape.receiver) if operand.type == "identifier" else None
+        package = self.imports.get(shape.receiver) if shape.operand_kind == "identifier" else None
         if package is None or _standard(package) or scope.lookup(shape.receiver):
             return None
         return f"call {package} {shape.member}"
@@ -575,8 +589,7 @@ class _Collector:
     def _package_qualified(self, shape: _Called) -> str:
         """`prometheus.Register` for a call of an imported package's function (as the
         file names the package), else the bare name (a method: `s.registry.Register`)."""
-        operand = shape.operand
-        if operand is not None and operand.type == "identifier" and shape.receiver in self.imports:
+        if shape.operand_kind == "identifier" and shape.receiver in self.imports:
             return f"{shape.receiver}.{shape.name}"
         return shape.name
 
@@ -589,11 +602,11 @@ class _Collector:
 
     def _bind(self, node: Node, scope: _Scope) -> None:
         """Record imports, bindings, calls and literals, scope by scope: tree-sitter's
-        query engine finds the nodes of the kinds read (`_BOUND`), in source order, and
+        query engine finds the nodes of the kinds read (`_bound_query`), in source order, and
         each is placed in its scope and under its guard by where it starts among the
         open ranges (a function's body, an `if`'s consequence; a function's header and
         an import are skipped), not by a walk that made a Python object of every node."""
-        query = _BOUND_WITH_DRAINS if self.drains else _BOUND
+        query = _bound_query(self.strings, self.drains)
         # the ranges open at the node being read, innermost last: (end, scope, guard, skip)
         open_: list[tuple[int, _Scope, Node | None, bool]] = [(node.end_byte, scope, None, False)]
         found = captured(parser(), node, query)
@@ -819,19 +832,22 @@ class _Collector:
                     return f"{package}.{name}"
         return None
 
+    def _qualified_call(self, shape: _Called) -> str | None:
+        """`qualified` of a call's function, from what its `_Called` read."""
+        if shape.kind == "selector_expression":
+            if shape.operand_kind == "identifier":
+                package = self.imports.get(shape.receiver)
+                if package is not None:
+                    return f"{package}.{shape.member}"
+            return None
+        return self.qualified(shape.function) if self.dot_imports else None
+
     def _callee_of(self, shape: _Called, scope: _Scope) -> str | None:
         """What a call calls, qualified (`qualified`), or the package's function a package
         variable holds (`sqlxConnect = sqlx.Connect`, kept so that tests can swap it):
         when the file binds it to nothing else."""
         function = shape.function
-        if shape.kind == "selector_expression":
-            operand = shape.operand
-            if operand is not None and operand.type == "identifier":
-                package = self.imports.get(shape.receiver)
-                if package is not None:
-                    return f"{package}.{shape.member}"
-            return None
-        found = self.qualified(function) if self.dot_imports else None
+        found = self._qualified_call(shape)
         if found is not None or function is None or shape.kind != "identifier":
             return found
         home = scope.lookup(shape.text)
@@ -994,10 +1010,7 @@ class _Collector:
                 node = parent
             elif parent.type == "argument_list" and parent.named_children[0] == node:
                 call = parent.parent
-                if (
-                    call is None
-                    or self.qualified(call.child_by_field_name("function")) != "fmt.Sprintf"
-                ):
+                if call is None or self._qualified_call(self._called(call)) != "fmt.Sprintf":
                     break
                 node = call
             elif parent.type == "parenthesized_expression":
@@ -1007,7 +1020,7 @@ class _Collector:
         return node
 
     def _call_value(self, call: Node, scope: _Scope, depth: int) -> Any:
-        name = self.qualified(call.child_by_field_name("function")) or ""
+        name = self._qualified_call(self._called(call)) or ""
         args = self._called(call).arguments
         values = [self.value(a, scope, depth + 1) for a in args]
         if name in ("os.Getenv", "os.LookupEnv") and values and isinstance(values[0], str):
@@ -1400,9 +1413,7 @@ class _Collector:
                 continue
             arg, scope = item
             name = (
-                self.qualified(arg.child_by_field_name("function"))
-                if arg.type == "call_expression"
-                else None
+                self._qualified_call(self._called(arg)) if arg.type == "call_expression" else None
             )
             inner = self._called(arg).arguments if name else []
             if name == f"{GRPC}.WithDefaultServiceConfig" and inner:
@@ -1554,7 +1565,7 @@ class _Collector:
         for item in found:
             arg, scope = item if item is not None else (None, None)
             name = (
-                self.qualified(arg.child_by_field_name("function"))
+                self._qualified_call(self._called(arg))
                 if arg is not None and arg.type == "call_expression"
                 else None
             )
@@ -1674,7 +1685,7 @@ class _Collector:
             node = found[1][0]
         if (
             node.type != "call_expression"
-            or self.qualified(node.child_by_field_name("function")) != "net.Listen"
+            or self._qualified_call(self._called(node)) != "net.Listen"
         ):
             return None
         args = self._called(node).arguments
@@ -2208,15 +2219,18 @@ _BOUND_KINDS = (
     "call_expression",
     "unary_expression",
     "composite_literal",
-    "interpreted_string_literal",
-    "raw_string_literal",
 )
-_CONSEQUENCES = "(if_statement consequence: (block) @n) (import_spec) @import"
-_BOUND = f"[{' '.join(f'({kind})' for kind in _BOUND_KINDS)}] @n {_CONSEQUENCES}"
+_STRINGS = ("interpreted_string_literal", "raw_string_literal")
 _place = itemgetter(0, 1, 2)  # a capture's place in the walk (_Collector._bind)
-_BOUND_WITH_DRAINS = (
-    f"[{' '.join(f'({kind})' for kind in (*_BOUND_KINDS, 'field_identifier'))}] @n {_CONSEQUENCES}"
-)
+
+
+@cache
+def _bound_query(strings: bool, drains: bool) -> str:
+    """The binding's query: the strings only where one may hold a URL or a registry's
+    target, a health server's drains only where one may be set."""
+    kinds = _BOUND_KINDS + (_STRINGS if strings else ()) + (("field_identifier",) if drains else ())
+    alternatives = " ".join(f"({kind})" for kind in kinds)
+    return f"[{alternatives}] @n (if_statement consequence: (block) @n) (import_spec) @import"
 
 
 def _serving_before(call: Node, servers: dict[str, Server]) -> Node | None:
