@@ -29,15 +29,20 @@ import time
 import warnings
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bench import ROOT, make_corpus
+
+if TYPE_CHECKING:
+    from tree_sitter import Parser
 
 Parse = Callable[[str, bytes], object]
 
 
-def bare_parsers() -> dict[str, tuple[Callable[[bytes], bool], Parse]]:
-    """Per language: which files are worth a tree (the reader's pre-check) and the bare
-    parse of one (what `scripts/floor.py` does with it)."""
+def bare_parsers() -> dict[str, tuple[Callable[[str, bytes], bool], Parse]]:
+    """Per language: which files the reader parses (its byte pre-check; Go's reader also
+    leaves out `vendor/` and generated files) and the bare parse of one (what
+    `scripts/floor.py` does with it)."""
     from k8slb.code.facts import worth_parsing
     from k8slb.languages.go import parse as go
     from k8slb.languages.java import parse as java
@@ -48,18 +53,25 @@ def bare_parsers() -> dict[str, tuple[Callable[[bytes], bool], Parse]]:
             warnings.simplefilter("ignore")  # invalid escapes in the tests' sources
             return ast.parse(data)
 
+    def read_go(path: str, data: bytes) -> bool:
+        vendored = "vendor" in path.split("/")[:-1]
+        return go.worth_parsing(data) and not vendored and not go.is_generated(data)
+
+    def tree(parser: Callable[[str], Callable[[], Parser]]) -> Parse:
+        return lambda path, data: parser(path)().parse(data)
+
     return {
-        "python": (worth_parsing, python),
-        "go": (go.worth_parsing, lambda _p, data: go.parser().parse(data)),
+        "python": (lambda _p, data: worth_parsing(data), python),
+        "go": (read_go, tree(lambda _p: go.parser)),
         "javascript": (
-            javascript.worth_parsing,
-            lambda path, data: javascript.parser_for(path)().parse(data),
+            lambda _p, data: javascript.worth_parsing(data),
+            tree(javascript.parser_for),
         ),
         "typescript": (
-            javascript.worth_parsing,
-            lambda path, data: javascript.parser_for(path)().parse(data),
+            lambda _p, data: javascript.worth_parsing(data),
+            tree(javascript.parser_for),
         ),
-        "java": (java.worth_parsing, lambda _p, data: java.parser().parse(data)),
+        "java": (lambda _p, data: java.worth_parsing(data), tree(lambda _p: java.parser)),
     }
 
 
@@ -77,7 +89,7 @@ def files_by_language(folders: list[Path]) -> dict[str, list[tuple[str, bytes]]]
             if ".git" in path.parts or ".venv" in path.parts or "node_modules" in path.parts:
                 continue
             data = path.read_bytes()
-            if bare[language.name][0](data):
+            if bare[language.name][0](str(path), data):
                 found[language.name].append((str(path), data))
     return found
 

@@ -293,6 +293,10 @@ class _Called:
         self.arguments = _items(call.child_by_field_name("arguments"))
 
 
+# a call, its scope, what it calls (qualified: `Collector._callee_of`) and its `_Called`
+_Named = tuple["Node", "_Scope", str | None, _Called]
+
+
 class _Collector:
     def __init__(self, path: str, data: bytes, facts: CodeFacts) -> None:
         self.path = path
@@ -328,7 +332,8 @@ class _Collector:
         self.returns: dict[int, set[str]] = {}  # by function body node id: _returned
         # the file's calls by the name they call (`dial` for `dial(x)` and `c.dial(x)`):
         # where a parameter's values come from (_passed)
-        self.calls_to: dict[str, list[tuple[Node, _Scope]]] = defaultdict(list)
+        self.calls_to: dict[str, list[tuple[Node, _Scope, _Called]]] = defaultdict(list)
+        self.shaped: list[tuple[Node, _Scope, _Called]] = []  # the calls, each read (run)
         # whether a value may be one of several (facts.Alternatives): only while a fact's
         # address is computed (choices); anywhere else a parameter with several values is
         # unknown
@@ -371,23 +376,26 @@ class _Collector:
     def run(self, root: Node) -> None:
         self.bind(root)
         self._bind_flags()
+        # each call with what it calls (`_Called`), read once for every pass below
+        self.shaped = [(call, scope, self._called(call)) for call, scope in self.calls]
         self._index_calls()
         for expression, scope in self.url_expressions:
             for url in self.choices(expression, scope):
                 self.facts.urls.append((url, self.loc(expression)))
         self.facts.routes = collect_routes(
-            self.declared, (call for call, _ in self.calls), self.loc
+            self.declared, ((call, shape.member) for call, _, shape in self.shaped), self.loc
         )
         servers: dict[str, Server] = {}
         # each call with what it calls, by its package's import path when it is a package's
         named = [
-            (call, scope, self._callee_of(self._called(call), scope)) for call, scope in self.calls
+            (call, scope, self._callee_of(shape, scope), shape)
+            for call, scope, shape in self.shaped
         ]
-        for call, scope, name in named:
+        for call, scope, name, _ in named:
             self._facts_of_call(call, scope, name, servers)
         self._called_names(named)
-        for call, scope, name in named:
-            self._method(call, scope, servers)  # a server's, a pool's, a health server's
+        for call, scope, name, shape in named:
+            self._method(call, scope, servers, shape)  # a server's, a pool's, a health server's
             if name is not None and name.startswith(("net/http.", "golang.org/x/net/http2/h2c.")):
                 self._handed_to_http(call, servers)
         if self.signal_sources:
@@ -405,10 +413,9 @@ class _Collector:
     def _index_calls(self) -> None:
         """Each call by the name it calls (`calls_to`), and each that hands a field's
         address to a function (`f(&s.addr)`: `field_passes`)."""
-        for call, scope in self.calls:
-            shape = self._called(call)
+        for call, scope, shape in self.shaped:
             if shape.name:
-                self.calls_to[shape.name].append((call, scope))
+                self.calls_to[shape.name].append((call, scope, shape))
             for at, arg in enumerate(shape.arguments):
                 operand = (
                     arg.child_by_field_name("operand") if arg.type == "unary_expression" else None
@@ -447,12 +454,11 @@ class _Collector:
             self.facts.health_servicers.append(HealthServicer(self.loc(call), None))
             self.health.add(self._bound_to(call) or "")
 
-    def _called_names(self, named: list[tuple[Node, _Scope, str | None]]) -> None:
+    def _called_names(self, named: list[_Named]) -> None:
         """The names the file calls (`facts.called`), and the calls that register with a
         service registry the file imports a client of."""
         registries = [r for p in self.import_paths if (r := _registry_client(p))]
-        for call, scope, _ in named:
-            shape = self._called(call)
+        for call, scope, _, shape in named:
             called = shape.name
             if called:
                 self.facts.called.add(self._package_qualified(shape))
@@ -461,7 +467,7 @@ class _Collector:
                     Registration(self.loc(call), registries[0], called, scope.name)
                 )
 
-    def _signal_handling(self, named: list[tuple[Node, _Scope, str | None]]) -> None:
+    def _signal_handling(self, named: list[_Named]) -> None:
         """What follows a signal the file waits for: the contexts it derives, the exits and
         the pauses (a sleep, a wait) before the server stops."""
         self._derived_contexts(named)
@@ -476,7 +482,7 @@ class _Collector:
         self.facts.signal_exits = signal_exits(mains, self.unary, self.signal_sources, self.loc)
         waits = {
             call.id: (scope, name)
-            for call, scope, name in named
+            for call, scope, name, _ in named
             if name in ("time.Sleep", "time.After")
         }
         self.facts.signal_pauses = signal_pauses(
@@ -493,8 +499,8 @@ class _Collector:
         scope = self.scope_of.get(body.id)
         return [
             (call.start_byte, shape.text)
-            for call, within in self.calls
-            if within is scope and (shape := self._called(call)).kind == "identifier"
+            for call, within, shape in self.shaped
+            if within is scope and shape.kind == "identifier"
         ]
 
     # -- what other files read ---------------------------------------------------------------
@@ -522,9 +528,10 @@ class _Collector:
                 options, pending=tuple(dict.fromkeys(pending))
             )
         self.export_values()
-        keyed = [(call, scope, self._call_key(call, scope)) for call, scope in self.calls]
-        for call, scope, key in keyed:
-            shape = self._called(call)
+        keyed = [
+            (call, scope, self._call_key(call, scope), shape) for call, scope, shape in self.shaped
+        ]
+        for call, scope, key, shape in keyed:
             if key is None and shape.function is not None and shape.text in self.functions:
                 key = f"call  {shape.text}"  # the file's own, for Channel.kept_by too
             if key is not None:  # whether each call closes what it gets (facts.Channel.kept_by)
@@ -533,10 +540,10 @@ class _Collector:
                     closes.append(closing)
         self.choosing = True  # a caller's parameter may be one of several values
         try:
-            for call, scope, key in keyed:
+            for _, scope, key, shape in keyed:
                 if key is None:
                     continue
-                args = self._called(call).arguments
+                args = shape.arguments
                 if not args or any(a.type == "variadic_argument" for a in args):
                     continue
                 values = tuple(
@@ -667,9 +674,10 @@ class _Collector:
         name = _text(function.child_by_field_name("name"))
         inner = _Scope(scope, name or scope.name)
         parameters = function.child_by_field_name("parameters")
-        for child in walk(parameters) if parameters is not None else ():
-            if child.type == "identifier":
-                inner.opaque.add(_text(child))
+        if parameters is not None and parameters.named_child_count:
+            # every name among them (a parameter's, or one of a function type's)
+            for identifier in captured(parser(), parameters, "(identifier) @i").get("i", []):
+                inner.opaque.add(_text(identifier))
         if name and parameters is not None:
             inner.parameters = _parameter_places(parameters)
             inner.callee = (name, kind == "method_declaration")
@@ -1300,9 +1308,8 @@ class _Collector:
             called, method = home.callee
             found = [  # `pkg.dial(x)` or `c.dial(x)` for a function `dial`: another's
                 (call, caller)
-                for call, caller in self.calls_to.get(called, [])
-                if (shape := self._called(call)).function is not None
-                and (shape.kind == "selector_expression") == method
+                for call, caller, shape in self.calls_to.get(called, [])
+                if shape.function is not None and (shape.kind == "selector_expression") == method
             ]
             self.callers[home.callee] = found
         return found
@@ -1605,8 +1612,9 @@ class _Collector:
         self.facts.servers.append(server)
         return server
 
-    def _method(self, call: Node, scope: _Scope, servers: dict[str, Server]) -> None:
-        shape = self._called(call)
+    def _method(
+        self, call: Node, scope: _Scope, servers: dict[str, Server], shape: _Called
+    ) -> None:
         if shape.function is None or shape.kind != "selector_expression":
             return
         receiver = shape.receiver
@@ -1705,14 +1713,14 @@ class _Collector:
             if serving is not None:  # never in place while that Serve runs
                 self.late_handlers.setdefault(serving.start_byte, self.loc(call))
 
-    def _derived_contexts(self, named: list[tuple[Node, _Scope, str | None]]) -> None:
+    def _derived_contexts(self, named: list[_Named]) -> None:
         """The contexts made from a SIGTERM context that are done when it is (`g, gctx :=
         errgroup.WithContext(ctx)`, `c, cancel := context.WithCancel(ctx)`): receiving
         from theirs is receiving the signal too."""
         contexts = {name for how, name in self.signal_sources if how == "context"}
-        for call, _, name in named:  # in the order of the file: a chain is followed
+        for call, _, name, shape in named:  # in the order of the file: a chain is followed
             place = _DERIVING.get(name or "")
-            args = self._called(call).arguments
+            args = shape.arguments
             if place is None or not args or _text(args[0]) not in contexts:
                 continue
             parent = call.parent
@@ -1869,8 +1877,15 @@ class _Collector:
 
     def _on_default_client(self, call: Node) -> bool:
         """`http.DefaultClient.Get(...)` and the like."""
-        function = call.child_by_field_name("function")
-        operand = function.child_by_field_name("operand") if function is not None else None
+        shape = self._called(call)
+        if shape.kind == "selector_expression":
+            operand = shape.operand
+            if shape.operand_kind != "selector_expression" and not self.dot_imports:
+                return False  # nothing `qualified` can name
+        elif shape.kind == "identifier" or shape.function is None:
+            return False  # no operand
+        else:  # `f[0](...)`, `f.(T)(...)`: the operand of an index, an assertion...
+            operand = shape.function.child_by_field_name("operand")
         return operand is not None and self.qualified(operand) == "net/http.DefaultClient"
 
     def _default_client(self, call: Node, scope: _Scope) -> None:
