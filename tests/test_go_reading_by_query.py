@@ -77,7 +77,8 @@ class _Walked(_Collector):
             elif kind == "call_expression":
                 self.calls.append((current, scope))
             elif kind == "unary_expression":
-                self.unary.append(current)
+                if go._text(current.child_by_field_name("operator")) == "<-":  # a receive
+                    self.unary.append(current)
             elif kind == "composite_literal":
                 self.literals.append((current, scope))
                 self._literal_fields(current, scope)

@@ -330,8 +330,8 @@ class _Collector:
         self.package = _Scope(None)
         self.scope_of: dict[int, _Scope] = {}  # function body node id -> its scope
         self.calls: list[tuple[Node, _Scope]] = []
-        # `<-x` and the other unary expressions, in source order: the signal receives are
-        # among them (parse_shutdown), found in this walk rather than in another of the tree
+        # the receives (`<-x`), in source order: the signal receives are among them
+        # (parse_shutdown), found by the binding rather than in another walk of the tree
         self.unary: list[Node] = []
         self.declared: list[Node] = []  # function and method declarations (parse_routes)
         self.literals: list[tuple[Node, _Scope]] = []  # composite literals (http.Transport)
@@ -668,7 +668,7 @@ class _Collector:
                         scope.opaque.add(_text(child))
             elif kind == "call_expression":
                 self.calls.append((current, scope))
-            elif kind == "unary_expression":
+            elif kind == "unary_expression":  # a receive (`<-x`), the query's only ones
                 self.unary.append(current)
             elif kind == "composite_literal":
                 self.literals.append((current, scope))
@@ -2250,7 +2250,7 @@ _BOUND_KINDS = (
     "const_spec",
     "range_clause",
     "call_expression",
-    "unary_expression",
+    '(unary_expression operator: "<-")',  # a receive: what parse_shutdown reads
     "composite_literal",
 )
 _STRINGS = ("interpreted_string_literal", "raw_string_literal")
@@ -2262,7 +2262,7 @@ def _bound_query(strings: bool, drains: bool) -> str:
     """The binding's query: the strings only where one may hold a URL or a registry's
     target, a health server's drains only where one may be set."""
     kinds = _BOUND_KINDS + (_STRINGS if strings else ()) + (("field_identifier",) if drains else ())
-    alternatives = " ".join(f"({kind})" for kind in kinds)
+    alternatives = " ".join(kind if kind[0] == "(" else f"({kind})" for kind in kinds)
     return f"[{alternatives}] @n (if_statement consequence: (block) @n) (import_spec) @import"
 
 

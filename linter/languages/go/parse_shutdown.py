@@ -59,7 +59,7 @@ def signal_exits(
     loc: Callable[[Node], Loc],
 ) -> list[SignalExit]:
     """The exits each receive of a SIGTERM source reaches with nothing waited for.
-    `mains`: `main_tails`; `unary`: the file's unary expressions, in source order (the
+    `mains`: `main_tails`; `unary`: the file's receives (`<-x`), in source order (the
     reader's binding found them);
     `sources`: (how, name), `("channel", "sig")` for `signal.Notify(sig, ...)`,
     `("context", "ctx")` for `ctx, stop := signal.NotifyContext(...)`."""
