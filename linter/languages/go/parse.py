@@ -2094,6 +2094,7 @@ def _held(value: Node) -> set[str]:
     }
 
 
+@cache  # asked of the same few import paths for every call a file makes
 def _standard(path: str) -> bool:
     """An import path of Go's standard library (`net/http`): its first element is one of
     the library's top-level packages and has no dot. A module may be named without a dot
