@@ -311,7 +311,7 @@ class _Called:
         self.arguments = _items(call.child_by_field_name("arguments"))
 
 
-# a call, its scope, what it calls (qualified: `Collector._callee_of`) and its `_Called`
+# a call, its scope, what it calls (qualified: `_Collector._callee_of`) and its `_Called`
 _Named = tuple["Node", "_Scope", str | None, _Called]
 
 
