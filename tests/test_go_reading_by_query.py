@@ -273,3 +273,15 @@ def test_a_files_imports_are_read_from_its_lines_and_blocks() -> None:
         "embed",
         "fmt",
     ]
+
+
+PIECES = [b"// Code generated ", b"by protoc", b" DO NOT EDIT", b".", b"\n", b"package ", b"x"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=10).map(b"".join))
+def test_a_generated_file_is_told_by_its_comment_before_package(data: bytes) -> None:
+    # the words looked for before the pattern: the pattern's answer, on the text before
+    # the package clause
+    head = data.split(b"\npackage ", 1)[0]
+    assert go.is_generated(data) == (go._GENERATED.search(head) is not None)

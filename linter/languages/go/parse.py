@@ -163,8 +163,11 @@ def worth_parsing(data: bytes) -> bool:
 
 def is_generated(data: bytes) -> bool:
     """Go's convention for generated files: the comment comes before `package`."""
-    head = data.split(b"\npackage ", 1)[0]
-    return _GENERATED.search(head) is not None
+    end = data.find(b"\npackage ")
+    head = data if end == -1 else data[:end]
+    # the comment's words, looked for first: most files have none, and RE2's binding
+    # copies the text it is given
+    return b" DO NOT EDIT." in head and _GENERATED.search(head) is not None
 
 
 @cache
