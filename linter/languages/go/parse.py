@@ -25,6 +25,7 @@ import os
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
 from functools import cache
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from k8slb.code.budget import MAX_CHOICES, MAX_DEPTH, MAX_STEPS, Budget
@@ -58,11 +59,11 @@ from k8slb.code.facts import (
     registry_scheme,
     settled,
 )
+from k8slb.code.syntax_trees import captured, same_code, syntax_problem, walk
 from k8slb.code.syntax_trees import node_text as _text
-from k8slb.code.syntax_trees import same_code, syntax_problem, walk
 from k8slb.core import regex
 from k8slb.languages.go.parse_routes import collect_routes
-from k8slb.languages.go.parse_shutdown import signal_exits, signal_pauses
+from k8slb.languages.go.parse_shutdown import main_tails, signal_exits, signal_pauses
 from k8slb.reading.markers import comment_markers, comment_pattern
 
 if TYPE_CHECKING:
@@ -154,6 +155,13 @@ SIGTERM = ("syscall.SIGTERM", "golang.org/x/sys/unix.SIGTERM")
 ONCE = regex.compile(
     r"^(main|init|run|serve|start|setup|New[A-Z_]\w*|new[A-Z_]\w*|Run\w*|Serve\w*|Start\w*)$"
 )
+
+
+@cache  # asked of the same few names for every call a function makes
+def _runs_once(function: str) -> bool:
+    return ONCE.match(function) is not None
+
+
 _GENERATED = regex.compile(rb"^// Code generated .* DO NOT EDIT\.$", regex.MULTILINE)
 
 
@@ -163,8 +171,11 @@ def worth_parsing(data: bytes) -> bool:
 
 def is_generated(data: bytes) -> bool:
     """Go's convention for generated files: the comment comes before `package`."""
-    head = data.split(b"\npackage ", 1)[0]
-    return _GENERATED.search(head) is not None
+    end = data.find(b"\npackage ")
+    head = data if end == -1 else data[:end]
+    # the comment's words, looked for first: most files have none, and RE2's binding
+    # copies the text it is given
+    return b" DO NOT EDIT." in head and _GENERATED.search(head) is not None
 
 
 @cache
@@ -177,7 +188,6 @@ def parser() -> Parser:
 
 _IMPORT_BLOCK = regex.compile(rb"^import\s*\(([^)]*)\)", regex.MULTILINE)
 _IMPORT_LINE = regex.compile(rb'^import\s+(?:[\w.]+\s+)?"([^"]+)"', regex.MULTILINE)
-_IMPORT_PATH = regex.compile(rb'"([^"\n]+)"')
 
 
 def go_imports(data: bytes) -> tuple[tuple[int, str], ...]:
@@ -185,8 +195,27 @@ def go_imports(data: bytes) -> tuple[tuple[int, str], ...]:
     Python's absolute imports): which packages the program links in."""
     found = [m.group(1) for m in _IMPORT_LINE.finditer(data)]
     for block in _IMPORT_BLOCK.finditer(data):
-        found += _IMPORT_PATH.findall(block.group(1))
+        found += _quoted(block.group(1))
     return tuple((0, path.decode("utf-8", "replace")) for path in dict.fromkeys(found))
+
+
+def _quoted(text: bytes) -> list[bytes]:
+    """What each `"..."` of a text holds (one line, not empty), left to right: the matches
+    of `"([^"\n]+)"`, scanned (RE2's binding makes an object of each match, the most of
+    what reading a file's imports cost)."""
+    found = []
+    at = text.find(b'"')
+    while at != -1:
+        end = text.find(b'"', at + 1)
+        if end == -1:
+            break
+        inner = text[at + 1 : end]
+        if inner and b"\n" not in inner:
+            found.append(inner)
+            at = text.find(b'"', end + 1)
+        else:  # the quote that ends nothing may open the next
+            at = end
+    return found
 
 
 _PACKAGE_CLAUSE = regex.compile(rb"^package\s+(\w+)", regex.MULTILINE)
@@ -261,19 +290,59 @@ class _Scope:
         return None
 
 
+class _Called:
+    """What a call calls, read from its node once (each pass over the file's calls asks):
+    its function (`s.conn.Close`), the operand and member of a selector, the name it calls
+    (`_called_name`) and its arguments (`_items`)."""
+
+    __slots__ = (
+        "arguments",
+        "function",
+        "kind",
+        "member",
+        "name",
+        "operand",
+        "operand_kind",
+        "receiver",
+        "text",
+    )
+
+    def __init__(self, call: Node) -> None:
+        function = call.child_by_field_name("function")
+        self.function = function
+        self.kind = function.type if function is not None else ""
+        self.text = _text(function)
+        selector = self.kind == "selector_expression"
+        operand = function.child_by_field_name("operand") if selector and function else None
+        self.operand = operand
+        self.operand_kind = operand.type if operand is not None else ""
+        self.receiver = _text(operand)
+        self.member = _text(function.child_by_field_name("field")) if selector and function else ""
+        self.name = self.member if selector else self.text if self.kind == "identifier" else ""
+        self.arguments = _items(call.child_by_field_name("arguments"))
+
+
+# a call, its scope, what it calls (qualified: `_Collector._callee_of`) and its `_Called`
+_Named = tuple["Node", "_Scope", str | None, _Called]
+
+
 class _Collector:
     def __init__(self, path: str, data: bytes, facts: CodeFacts) -> None:
         self.path = path
         self.lines = data.splitlines()
         self.facts = facts
+        self.drains = b"NOT_SERVING" in data  # a health server's field set to it, maybe
+        # a string's value holds `://` (a URL, a registry's target) only where its text
+        # does, or an escape makes it
+        self.strings = b"://" in data or b"\\" in data
         self.imports: dict[str, str] = {}  # local package name -> import path
         self.dot_imports: list[str] = []
         self.import_paths: list[str] = []
         self.package = _Scope(None)
         self.scope_of: dict[int, _Scope] = {}  # function body node id -> its scope
         self.calls: list[tuple[Node, _Scope]] = []
-        # `<-x` and the other unary expressions, in source order: the signal receives are
-        # among them (parse_shutdown), found in this walk rather than in another of the tree
+        # the receives (`<-x`), in source order: the signal receives are among them
+        # (parse_shutdown), found by the binding rather than in another walk of the tree
         self.unary: list[Node] = []
         self.declared: list[Node] = []  # function and method declarations (parse_routes)
         self.literals: list[tuple[Node, _Scope]] = []  # composite literals (http.Transport)
@@ -292,7 +361,8 @@ class _Collector:
         self.returns: dict[int, set[str]] = {}  # by function body node id: _returned
         # the file's calls by the name they call (`dial` for `dial(x)` and `c.dial(x)`):
         # where a parameter's values come from (_passed)
-        self.calls_to: dict[str, list[tuple[Node, _Scope]]] = defaultdict(list)
+        self.calls_to: dict[str, list[tuple[Node, _Scope, _Called]]] = defaultdict(list)
+        self.shaped: list[tuple[Node, _Scope, _Called]] = []  # the calls, each read (run)
         # whether a value may be one of several (facts.Alternatives): only while a fact's
         # address is computed (choices); anywhere else a parameter with several values is
         # unknown
@@ -318,6 +388,14 @@ class _Collector:
         self.held: dict[str, str] | None = None  # _held_servers, read once a file
         self.closed_fields: set[str] | None = None  # _closed, read once a file
         self.returned_fields: dict[int, dict[str, str]] = {}  # by body id: _returned_field
+        self.shapes: dict[int, _Called] = {}  # by call node id: _called
+
+    def _called(self, call: Node) -> _Called:
+        """The call's `_Called`, read once."""
+        shape = self.shapes.get(call.id)
+        if shape is None:
+            shape = self.shapes[call.id] = _Called(call)
+        return shape
 
     # -- driving -------------------------------------------------------------------------
 
@@ -327,28 +405,30 @@ class _Collector:
     def run(self, root: Node) -> None:
         self.bind(root)
         self._bind_flags()
+        # each call with what it calls (`_Called`), read once for every pass below
+        self.shaped = [(call, scope, self._called(call)) for call, scope in self.calls]
         self._index_calls()
         for expression, scope in self.url_expressions:
             for url in self.choices(expression, scope):
                 self.facts.urls.append((url, self.loc(expression)))
         self.facts.routes = collect_routes(
-            self.declared, (call for call, _ in self.calls), self.loc
+            self.declared, ((call, shape.member) for call, _, shape in self.shaped), self.loc
         )
         servers: dict[str, Server] = {}
         # each call with what it calls, by its package's import path when it is a package's
         named = [
-            (call, scope, self._callee(call.child_by_field_name("function"), scope))
-            for call, scope in self.calls
+            (call, scope, self._callee_of(shape, scope), shape)
+            for call, scope, shape in self.shaped
         ]
-        for call, scope, name in named:
+        for call, scope, name, _ in named:
             self._facts_of_call(call, scope, name, servers)
         self._called_names(named)
-        for call, scope, name in named:
-            self._method(call, scope, servers)  # a server's, a pool's, a health server's
+        for call, scope, name, shape in named:
+            self._method(call, scope, servers, shape)  # a server's, a pool's, a health server's
             if name is not None and name.startswith(("net/http.", "golang.org/x/net/http2/h2c.")):
                 self._handed_to_http(call, servers)
         if self.signal_sources:
-            self._signal_handling(root, named)
+            self._signal_handling(named)
         # a pool handed to callers outside the file: its lifetime may be set there
         self.facts.deferred |= any(p.returned and p.lifetime is None for p in self.facts.db_pools)
         for literal, scope in self.literals:
@@ -362,11 +442,10 @@ class _Collector:
     def _index_calls(self) -> None:
         """Each call by the name it calls (`calls_to`), and each that hands a field's
         address to a function (`f(&s.addr)`: `field_passes`)."""
-        for call, scope in self.calls:
-            called = _called_name(call.child_by_field_name("function"))
-            if called:
-                self.calls_to[called].append((call, scope))
-            for at, arg in enumerate(_items(call.child_by_field_name("arguments"))):
+        for call, scope, shape in self.shaped:
+            if shape.name:
+                self.calls_to[shape.name].append((call, scope, shape))
+            for at, arg in enumerate(shape.arguments):
                 operand = (
                     arg.child_by_field_name("operand") if arg.type == "unary_expression" else None
                 )
@@ -397,35 +476,42 @@ class _Collector:
             self._request_url(call, REQUEST_URLS[name], scope)
         elif name == f"{GRPC}/resolver.SetDefaultScheme":
             # for every grpc.Dial of the program (code/imported.py reads it there)
-            args = _items(call.child_by_field_name("arguments"))
+            args = self._called(call).arguments
             scheme = self.value(args[0], scope) if args else UNKNOWN
             self.facts.exports[DEFAULT_SCHEME] = scheme
         elif name == f"{HEALTH}.NewServer":
             self.facts.health_servicers.append(HealthServicer(self.loc(call), None))
             self.health.add(self._bound_to(call) or "")
 
-    def _called_names(self, named: list[tuple[Node, _Scope, str | None]]) -> None:
+    def _called_names(self, named: list[_Named]) -> None:
         """The names the file calls (`facts.called`), and the calls that register with a
         service registry the file imports a client of."""
-        registries = [r for p in self.import_paths if (r := _registry_of(p, REGISTRY_CLIENTS))]
-        for call, scope, _ in named:
-            function = call.child_by_field_name("function")
-            called = _called_name(function)
+        registries = [r for p in self.import_paths if (r := _registry_client(p))]
+        for call, scope, _, shape in named:
+            called = shape.name
             if called:
-                self.facts.called.add(self._package_qualified(function, called))
+                self.facts.called.add(self._package_qualified(shape))
             if registries and _registers(call, called):
                 self.facts.registrations.append(
                     Registration(self.loc(call), registries[0], called, scope.name)
                 )
 
-    def _signal_handling(self, root: Node, named: list[tuple[Node, _Scope, str | None]]) -> None:
+    def _signal_handling(self, named: list[_Named]) -> None:
         """What follows a signal the file waits for: the contexts it derives, the exits and
         the pauses (a sleep, a wait) before the server stops."""
         self._derived_contexts(named)
-        self.facts.signal_exits = signal_exits(root, self.unary, self.signal_sources, self.loc)
+        bodies = [
+            body
+            for function in self.declared
+            if function.type == "function_declaration"
+            and _text(function.child_by_field_name("name")) == "main"
+            and (body := function.child_by_field_name("body")) is not None
+        ]
+        mains = main_tails(bodies, self._named_calls)
+        self.facts.signal_exits = signal_exits(mains, self.unary, self.signal_sources, self.loc)
         waits = {
             call.id: (scope, name)
-            for call, scope, name in named
+            for call, scope, name, _ in named
             if name in ("time.Sleep", "time.After")
         }
         self.facts.signal_pauses = signal_pauses(
@@ -435,6 +521,16 @@ class _Collector:
             lambda node: self._waits(node, waits),
             self.health,
         )
+
+    def _named_calls(self, body: Node) -> list[tuple[int, str]]:
+        """Where each call of a named function (`run(ctx)`) in a body starts, and the name:
+        the body's own calls, not a function literal's inside it (main_tails)."""
+        scope = self.scope_of.get(body.id)
+        return [
+            (call.start_byte, shape.text)
+            for call, within, shape in self.shaped
+            if within is scope and shape.kind == "identifier"
+        ]
 
     # -- what other files read ---------------------------------------------------------------
 
@@ -461,21 +557,22 @@ class _Collector:
                 options, pending=tuple(dict.fromkeys(pending))
             )
         self.export_values()
-        keyed = [(call, scope, self._call_key(call, scope)) for call, scope in self.calls]
-        for call, scope, key in keyed:
-            function = call.child_by_field_name("function")
-            if key is None and function is not None and _text(function) in self.functions:
-                key = f"call  {_text(function)}"  # the file's own, for Channel.kept_by too
+        keyed = [
+            (call, scope, self._call_key(call, scope), shape) for call, scope, shape in self.shaped
+        ]
+        for call, scope, key, shape in keyed:
+            if key is None and shape.function is not None and shape.text in self.functions:
+                key = f"call  {shape.text}"  # the file's own, for Channel.kept_by too
             if key is not None:  # whether each call closes what it gets (facts.Channel.kept_by)
                 closes = self.facts.exports.setdefault(f"closes{key[4:]}", [])
                 if (closing := self._closes_per_call(call, scope)) not in closes:
                     closes.append(closing)
         self.choosing = True  # a caller's parameter may be one of several values
         try:
-            for call, scope, key in keyed:
+            for _, scope, key, shape in keyed:
                 if key is None:
                     continue
-                args = _items(call.child_by_field_name("arguments"))
+                args = shape.arguments
                 if not args or any(a.type == "variadic_argument" for a in args):
                     continue
                 values = tuple(
@@ -502,79 +599,76 @@ class _Collector:
     def _closes_per_call(self, call: Node, scope: _Scope) -> bool:
         """Whether what a call returns is closed before its function returns (`c, err :=
         NewClient(); defer c.Close()`), in a function that does not run once."""
+        if scope.parent is None or _runs_once(scope.name):
+            return False  # asked first: the node's parents are not walked for these
         name = self._bound_to(call)
-        body = _enclosing_body(call)
-        return bool(
-            name
-            and body is not None
-            and scope.parent is not None
-            and not ONCE.match(scope.name)
-            and name in self._deferred_closes(body)
-        )
+        body = _enclosing_body(call) if name else None
+        return bool(name and body is not None and name in self._deferred_closes(body))
 
     def _call_key(self, call: Node, scope: _Scope) -> str | None:
         """How the export of a call of another file's function is keyed (`_export`)."""
-        function = call.child_by_field_name("function")
-        if function is None:
+        shape = self._called(call)
+        if shape.function is None:
             return None
-        if function.type == "identifier":
-            name = _text(function)
+        if shape.kind == "identifier":
+            name = shape.text
             local = name in self.functions or name in _BUILTINS or scope.lookup(name)
             return None if local else f"call  {name}"
-        operand = function.child_by_field_name("operand")
-        if function.type != "selector_expression" or operand is None:
+        operand = shape.operand
+        if shape.kind != "selector_expression" or operand is None:
             return None
-        package = self.imports.get(_text(operand)) if operand.type == "identifier" else None
-        if package is None or _standard(package) or scope.lookup(_text(operand)):
+        package = self.imports.get(shape.receiver) if shape.operand_kind == "identifier" else None
+        if package is None or _standard(package) or scope.lookup(shape.receiver):
             return None
-        return f"call {package} {_text(function.child_by_field_name('field'))}"
+        return f"call {package} {shape.member}"
 
-    def _package_qualified(self, function: Node | None, called: str) -> str:
+    def _package_qualified(self, shape: _Called) -> str:
         """`prometheus.Register` for a call of an imported package's function (as the
         file names the package), else the bare name (a method: `s.registry.Register`)."""
-        operand = function.child_by_field_name("operand") if function is not None else None
-        if operand is not None and operand.type == "identifier" and _text(operand) in self.imports:
-            return f"{_text(operand)}.{called}"
-        return called
+        if shape.operand_kind == "identifier" and shape.receiver in self.imports:
+            return f"{shape.receiver}.{shape.name}"
+        return shape.name
 
     def _handed_to_http(self, call: Node, servers: dict[str, Server]) -> None:
         """A gRPC server passed to net/http or h2c (`h2c.NewHandler(s, ...)`,
         `http.Handle("/", s)`): served as an HTTP handler."""
-        for arg in _items(call.child_by_field_name("arguments")):
+        for arg in self._called(call).arguments:
             if arg.type == "identifier" and _text(arg) in servers:
                 self.facts.http_served.add(_text(arg))
 
     def _bind(self, node: Node, scope: _Scope) -> None:
-        """Record imports, bindings, calls and literals, scope by scope."""
-        stack: list[tuple[Node, _Scope, Node | None]] = [(node, scope, None)]
-        while stack:
-            current, scope, guard = stack.pop()
+        """Record imports, bindings, calls and literals, scope by scope: tree-sitter's
+        query engine finds the nodes of the kinds read (`_bound_query`), in source order, and
+        each is placed in its scope and under its guard by where it starts among the
+        open ranges (a function's body, an `if`'s consequence; a function's header and
+        an import are skipped), not by a walk that made a Python object of every node."""
+        query = _bound_query(self.strings, self.drains)
+        # the ranges open at the node being read, innermost last: (end, scope, guard, skip)
+        open_: list[tuple[int, _Scope, Node | None, bool]] = [(node.end_byte, scope, None, False)]
+        found = captured(parser(), node, query)
+        # the engine gives the captures in the order their patterns' matches end: sorted
+        # into the walk's, an enclosing node before the nodes it holds (an import before
+        # its path, the one node of the same bytes)
+        ordered = [(n.start_byte, -n.end_byte, 0, n) for n in found.get("import", [])]
+        ordered += [(n.start_byte, -n.end_byte, 1, n) for n in found.get("n", [])]
+        ordered.sort(key=_place)
+        for start, _, _, current in ordered:
+            while open_[-1][0] <= start:
+                open_.pop()
+            _, scope, guard, skip = open_[-1]
+            if skip:
+                continue
             kind = current.type
             if kind == "import_spec":
                 self._import(current)
-                continue
-            if kind == "method_declaration":
-                self._health_check(current)
-            if kind in ("function_declaration", "method_declaration"):
-                self.declared.append(current)
-            if kind in ("function_declaration", "method_declaration", "func_literal"):
-                name = _text(current.child_by_field_name("name"))
-                inner = _Scope(scope, name or scope.name)
-                parameters = current.child_by_field_name("parameters")
-                for child in walk(parameters) if parameters is not None else ():
-                    if child.type == "identifier":
-                        inner.opaque.add(_text(child))
-                if name and parameters is not None:
-                    inner.parameters = _parameter_places(parameters)
-                    inner.callee = (name, kind == "method_declaration")
-                if name and kind == "function_declaration":
-                    self.functions[name] = current
-                body = current.child_by_field_name("body")
-                if body is not None:
-                    self.scope_of[body.id] = inner
-                    stack.append((body, inner, None))
-                continue
-            if kind in ("short_var_declaration", "assignment_statement"):
+                open_.append((current.end_byte, scope, guard, True))  # its path is no URL
+            elif kind in _FUNCTION_NODES:
+                self._function(current, scope, open_)
+            elif kind == "block":  # an `if`'s consequence (the query's only blocks)
+                parent = current.parent
+                condition = parent.child_by_field_name("condition") if parent else None
+                open_.append((current.end_byte, scope, condition, False))
+            elif kind in ("short_var_declaration", "assignment_statement"):
                 self._assign(current, scope, guard)
             elif kind in ("var_spec", "const_spec"):
                 self._declare(current, scope)
@@ -585,36 +679,62 @@ class _Collector:
                         scope.opaque.add(_text(child))
             elif kind == "call_expression":
                 self.calls.append((current, scope))
-            elif kind == "unary_expression":
+            elif kind == "unary_expression":  # a receive (`<-x`), the query's only ones
                 self.unary.append(current)
             elif kind == "composite_literal":
                 self.literals.append((current, scope))
                 self._literal_fields(current, scope)
-            elif kind == "field_identifier" and (current.text or b"").endswith(b"NOT_SERVING"):
-                self.facts.health_drains.append(self.loc(current))
-            elif kind in ("interpreted_string_literal", "raw_string_literal"):
-                value = self._string(current)
-                if value.lower().startswith(("http://", "https://")):
-                    built = self._built_from(current)
-                    if built is current:
-                        self.facts.urls.append((value, self.loc(current)))
-                    else:  # `"http://" + host`: the URL is the whole text, read once bound
-                        self.url_expressions.append((built, scope))
-                scheme = registry_scheme(value)
-                if scheme is not None:
-                    how = f"{scheme[0]}:// target"
-                    self.facts.registry_dials.append(
-                        RegistryDial(self.loc(current), scheme[1], how)
-                    )
-                continue  # nothing below a string
-            if kind == "if_statement":
-                condition = current.child_by_field_name("condition")
-                consequence = current.child_by_field_name("consequence")
-                for child in reversed(current.named_children):
-                    stack.append((child, scope, condition if child == consequence else guard))
-                continue
-            for child in reversed(current.named_children):  # punctuation says nothing here
-                stack.append((child, scope, guard))
+            elif kind == "field_identifier":
+                if (current.text or b"").endswith(b"NOT_SERVING"):
+                    self.facts.health_drains.append(self.loc(current))
+            else:  # a string literal
+                self._string_literal(current, scope)
+
+    def _function(
+        self, function: Node, scope: _Scope, open_: list[tuple[int, _Scope, Node | None, bool]]
+    ) -> None:
+        """A function's scope, its parameters' names, and the ranges it opens: its header
+        skipped (its parameters' types are not read), its body read in its own scope."""
+        kind = function.type
+        if kind == "method_declaration":
+            self._health_check(function)
+        if kind != "func_literal":
+            self.declared.append(function)
+        name = _text(function.child_by_field_name("name"))
+        inner = _Scope(scope, name or scope.name)
+        parameters = function.child_by_field_name("parameters")
+        if parameters is not None and parameters.named_child_count:
+            # every name among them (a parameter's, or one of a function type's)
+            for identifier in captured(parser(), parameters, "(identifier) @i").get("i", []):
+                inner.opaque.add(_text(identifier))
+        if name and parameters is not None:
+            inner.parameters = _parameter_places(parameters)
+            inner.callee = (name, kind == "method_declaration")
+        if name and kind == "function_declaration":
+            self.functions[name] = function
+        body = function.child_by_field_name("body")
+        if body is None:
+            open_.append((function.end_byte, scope, None, True))
+            return
+        self.scope_of[body.id] = inner
+        open_.append((function.end_byte, scope, None, True))  # after its body: nothing
+        open_.append((body.end_byte, inner, None, False))
+        open_.append((body.start_byte, scope, None, True))  # its header
+
+    def _string_literal(self, literal: Node, scope: _Scope) -> None:
+        """A URL the file names (`"http://..."`, or the expression it begins), and a
+        registry's target (`consul://...`)."""
+        value = self._string(literal)
+        if value.lower().startswith(("http://", "https://")):
+            built = self._built_from(literal)
+            if built is literal:
+                self.facts.urls.append((value, self.loc(literal)))
+            else:  # `"http://" + host`: the URL is the whole text, read once bound
+                self.url_expressions.append((built, scope))
+        scheme = registry_scheme(value)
+        if scheme is not None:
+            how = f"{scheme[0]}:// target"
+            self.facts.registry_dials.append(RegistryDial(self.loc(literal), scheme[1], how))
 
     def _health_check(self, method: Node) -> None:
         """A hand-written health service: a `Check` method that answers with a
@@ -646,7 +766,7 @@ class _Collector:
     def _import(self, spec: Node) -> None:
         path, name = import_spec(spec)
         self.import_paths.append(path)
-        registry = _registry_of(path, REGISTRY_RESOLVERS)
+        registry = _registry_resolver(path)
         if registry is not None:
             how = f"imports {path}"
             self.facts.registry_dials.append(RegistryDial(self.loc(spec), registry, how))
@@ -749,14 +869,25 @@ class _Collector:
                     return f"{package}.{name}"
         return None
 
-    def _callee(self, function: Node | None, scope: _Scope) -> str | None:
+    def _qualified_call(self, shape: _Called) -> str | None:
+        """`qualified` of a call's function, from what its `_Called` read."""
+        if shape.kind == "selector_expression":
+            if shape.operand_kind == "identifier":
+                package = self.imports.get(shape.receiver)
+                if package is not None:
+                    return f"{package}.{shape.member}"
+            return None
+        return self.qualified(shape.function) if self.dot_imports else None
+
+    def _callee_of(self, shape: _Called, scope: _Scope) -> str | None:
         """What a call calls, qualified (`qualified`), or the package's function a package
         variable holds (`sqlxConnect = sqlx.Connect`, kept so that tests can swap it):
         when the file binds it to nothing else."""
-        found = self.qualified(function)
-        if found is not None or function is None or function.type != "identifier":
+        function = shape.function
+        found = self._qualified_call(shape)
+        if found is not None or function is None or shape.kind != "identifier":
             return found
-        home = scope.lookup(_text(function))
+        home = scope.lookup(shape.text)
         if home is None or home[0] is not self.package or len(home[1]) != 1:
             return None
         held = home[1][0]
@@ -866,7 +997,7 @@ class _Collector:
         values = []
         # the facts of one caller (_addresses), else every call of the function
         for call, caller in [only] if only is not None else self._callers(home):
-            args = _items(call.child_by_field_name("arguments"))
+            args = self._called(call).arguments
             if any(a.type == "variadic_argument" for a in args[: index + 1]):
                 return UNKNOWN
             values.append(
@@ -916,10 +1047,7 @@ class _Collector:
                 node = parent
             elif parent.type == "argument_list" and parent.named_children[0] == node:
                 call = parent.parent
-                if (
-                    call is None
-                    or self.qualified(call.child_by_field_name("function")) != "fmt.Sprintf"
-                ):
+                if call is None or self._qualified_call(self._called(call)) != "fmt.Sprintf":
                     break
                 node = call
             elif parent.type == "parenthesized_expression":
@@ -929,8 +1057,8 @@ class _Collector:
         return node
 
     def _call_value(self, call: Node, scope: _Scope, depth: int) -> Any:
-        name = self.qualified(call.child_by_field_name("function")) or ""
-        args = _items(call.child_by_field_name("arguments"))
+        name = self._qualified_call(self._called(call)) or ""
+        args = self._called(call).arguments
         values = [self.value(a, scope, depth + 1) for a in args]
         if name in ("os.Getenv", "os.LookupEnv") and values and isinstance(values[0], str):
             return EnvRef(values[0], None)
@@ -987,7 +1115,7 @@ class _Collector:
             return
         for call, scope in self.calls:
             flag = self._flag(call)
-            args = _items(call.child_by_field_name("arguments"))
+            args = self._called(call).arguments
             if flag is None or flag[0] == 0 or not args or args[0].type != "unary_expression":
                 continue
             target = args[0].child_by_field_name("operand")
@@ -1079,12 +1207,12 @@ class _Collector:
         body = _enclosing_body(call)
         if (
             name
-            and not ONCE.match(function or "")
+            and not _runs_once(function or "")
             and body is not None
             and name in self._deferred_closes(body)
         ):
             return False
-        if ONCE.match(function or "") or (name and "." in name):
+        if _runs_once(function or "") or (name and "." in name):
             return True
         if name and body is not None and self._kept_in_package(body, name, scope):
             return True
@@ -1135,7 +1263,7 @@ class _Collector:
         at = self._pointer_parameter(scope, name)
         if at is None:
             return self._bound_to(caller)
-        args = _items(caller.child_by_field_name("arguments"))
+        args = self._called(caller).arguments
         given = args[at] if at < len(args) else None
         if given is None or given.type != "unary_expression":
             return None
@@ -1192,7 +1320,7 @@ class _Collector:
                 _text(arg)
                 for item in items
                 if item.type == "call_expression"
-                for arg in _items(item.child_by_field_name("arguments"))
+                for arg in self._called(item).arguments
                 if arg.type == "identifier"
             }
             self.returns[body.id] = found
@@ -1209,9 +1337,8 @@ class _Collector:
             called, method = home.callee
             found = [  # `pkg.dial(x)` or `c.dial(x)` for a function `dial`: another's
                 (call, caller)
-                for call, caller in self.calls_to.get(called, [])
-                if (function := call.child_by_field_name("function")) is not None
-                and (function.type == "selector_expression") == method
+                for call, caller, shape in self.calls_to.get(called, [])
+                if shape.function is not None and (shape.kind == "selector_expression") == method
             ]
             self.callers[home.callee] = found
         return found
@@ -1236,7 +1363,7 @@ class _Collector:
 
     def _channel(self, call: Node, name: str, scope: _Scope) -> None:
         target_at, scheme = CHANNEL_FACTORIES[name]
-        args = _items(call.child_by_field_name("arguments"))
+        args = self._called(call).arguments
         bound = self._bound_to(call)
         given = args[target_at] if len(args) > target_at else None
         options = self._dial_options(args[target_at + 1 :], scope)
@@ -1322,11 +1449,9 @@ class _Collector:
                 continue
             arg, scope = item
             name = (
-                self.qualified(arg.child_by_field_name("function"))
-                if arg.type == "call_expression"
-                else None
+                self._qualified_call(self._called(arg)) if arg.type == "call_expression" else None
             )
-            inner = _items(arg.child_by_field_name("arguments")) if name else []
+            inner = self._called(arg).arguments if name else []
             if name == f"{GRPC}.WithDefaultServiceConfig" and inner:
                 entries.append(
                     Option("grpc.service_config", self.value(inner[0], scope), self.loc(arg))
@@ -1398,7 +1523,7 @@ class _Collector:
         elif kind == "call_expression":
             function = node.child_by_field_name("function")
             if _text(function) == "append":
-                args = _items(node.child_by_field_name("arguments"))
+                args = self._called(node).arguments
                 if args:
                     self._slice_into(args[0], scope, found, pending, depth + 1)
                 self._appended(node, scope, found, pending, depth)
@@ -1425,7 +1550,7 @@ class _Collector:
         depth: int,
     ) -> None:
         """The elements `append(x, a, b...)` adds to x."""
-        for arg in _items(call.child_by_field_name("arguments"))[1:]:
+        for arg in self._called(call).arguments[1:]:
             if arg.type == "variadic_argument":
                 inner = arg.named_children[0] if arg.named_children else None
                 self._slice_into(inner, scope, found, pending, depth + 1)
@@ -1476,7 +1601,7 @@ class _Collector:
         for item in found:
             arg, scope = item if item is not None else (None, None)
             name = (
-                self.qualified(arg.child_by_field_name("function"))
+                self._qualified_call(self._called(arg))
                 if arg is not None and arg.type == "call_expression"
                 else None
             )
@@ -1485,7 +1610,7 @@ class _Collector:
                 continue
             if name != f"{GRPC}.KeepaliveParams":
                 continue
-            inner = _items(arg.child_by_field_name("arguments"))
+            inner = self._called(arg).arguments
             literal = _literal_of(inner[0], scope) if inner else None
             if literal is None:
                 complete = False
@@ -1499,7 +1624,7 @@ class _Collector:
         return Options(complete, tuple(entries)), literals
 
     def _server(self, call: Node, scope: _Scope, factory: str) -> Server:
-        args = _items(call.child_by_field_name("arguments"))
+        args = self._called(call).arguments
         found, pending = self._spread(args, scope)
         options, literals = self._server_entries(found)
         server = Server(
@@ -1517,12 +1642,13 @@ class _Collector:
         self.facts.servers.append(server)
         return server
 
-    def _method(self, call: Node, scope: _Scope, servers: dict[str, Server]) -> None:
-        function = call.child_by_field_name("function")
-        if function is None or function.type != "selector_expression":
+    def _method(
+        self, call: Node, scope: _Scope, servers: dict[str, Server], shape: _Called
+    ) -> None:
+        if shape.function is None or shape.kind != "selector_expression":
             return
-        receiver = _text(function.child_by_field_name("operand"))
-        method = _text(function.child_by_field_name("field"))
+        receiver = shape.receiver
+        method = shape.member
         if receiver not in servers and method in ("Stop", "GracefulStop"):
             held = self._held_servers(servers)
             if receiver.rpartition(".")[2] in held and "." in receiver:
@@ -1537,7 +1663,7 @@ class _Collector:
             self.facts.starts.add(receiver)
             late = self.late_handlers.get(call.start_byte)
             self.facts.waits.append(Wait(self.loc(call), receiver, "Serve()", late_handler=late))
-            args = _items(call.child_by_field_name("arguments"))
+            args = self._called(call).arguments
             listener = self._listener(args[0], scope) if args else None
             if listener is not None:
                 address = self.value(listener[1], scope)
@@ -1563,7 +1689,7 @@ class _Collector:
         scope, name = waits[call.id]
         if name == "time.After" and call is node:
             return None  # the channel is made; only receiving from it waits
-        args = _items(call.child_by_field_name("arguments"))
+        args = self._called(call).arguments
         millis = self.value(args[0], scope) if args else UNKNOWN
         return millis / 1000 if isinstance(millis, int | float) and _number(millis) else UNKNOWN
 
@@ -1597,14 +1723,14 @@ class _Collector:
             node = found[1][0]
         if (
             node.type != "call_expression"
-            or self.qualified(node.child_by_field_name("function")) != "net.Listen"
+            or self._qualified_call(self._called(node)) != "net.Listen"
         ):
             return None
-        args = _items(node.child_by_field_name("arguments"))
+        args = self._called(node).arguments
         return (node, args[1]) if len(args) == 2 else None
 
     def _signal(self, call: Node, name: str, servers: dict[str, Server], scope: _Scope) -> None:
-        args_all = _items(call.child_by_field_name("arguments"))
+        args_all = self._called(call).arguments
         args = args_all[1:]
         names = [self.qualified(s) or _text(s) for a in args for s in self._signals(a, scope)]
         if not args or any(n in SIGTERM or n.endswith("SIGTERM") for n in names):
@@ -1617,14 +1743,14 @@ class _Collector:
             if serving is not None:  # never in place while that Serve runs
                 self.late_handlers.setdefault(serving.start_byte, self.loc(call))
 
-    def _derived_contexts(self, named: list[tuple[Node, _Scope, str | None]]) -> None:
+    def _derived_contexts(self, named: list[_Named]) -> None:
         """The contexts made from a SIGTERM context that are done when it is (`g, gctx :=
         errgroup.WithContext(ctx)`, `c, cancel := context.WithCancel(ctx)`): receiving
         from theirs is receiving the signal too."""
         contexts = {name for how, name in self.signal_sources if how == "context"}
-        for call, _, name in named:  # in the order of the file: a chain is followed
+        for call, _, name, shape in named:  # in the order of the file: a chain is followed
             place = _DERIVING.get(name or "")
-            args = _items(call.child_by_field_name("arguments"))
+            args = shape.arguments
             if place is None or not args or _text(args[0]) not in contexts:
                 continue
             parent = call.parent
@@ -1670,7 +1796,7 @@ class _Collector:
                 value.type == "call_expression"
                 and _text(value.child_by_field_name("function")) == "append"
             ):
-                given = _items(value.child_by_field_name("arguments"))
+                given = self._called(value).arguments
                 pending.extend(given[:1])
                 for item in given[1:]:  # `append(list, syscall.SIGTERM)`, `append(a, b...)`
                     if item.type == "variadic_argument":
@@ -1680,7 +1806,7 @@ class _Collector:
         return found
 
     def _db(self, call: Node, scope: _Scope, opener: str) -> None:
-        args = _items(call.child_by_field_name("arguments"))
+        args = self._called(call).arguments
         name = self._bound_to(call)
         body = _enclosing_body(call)
         returned = (
@@ -1713,13 +1839,13 @@ class _Collector:
     def _wrapped_pool(self, call: Node) -> None:
         """`dbx := sqlx.NewDb(db, "postgres")`: `dbx` holds `db`'s pool, so a lifetime set
         through it is that pool's."""
-        args = _items(call.child_by_field_name("arguments"))
+        args = self._called(call).arguments
         bound = self._bound_to(call)
         if args and bound and args[0].type == "identifier":
             self.pools.setdefault(bound, []).extend(self.pools.get(_text(args[0]), []))
 
     def _lifetime(self, receiver: str, call: Node, scope: _Scope) -> None:
-        args = _items(call.child_by_field_name("arguments"))
+        args = self._called(call).arguments
         for index in self.pools.get(receiver, []) if args else []:
             pool = self.facts.db_pools[index]
             value = self.value(args[0], scope)
@@ -1756,7 +1882,7 @@ class _Collector:
             if self.qualified(value) == "net/http.DefaultTransport":
                 return True
             if value.type == "call_expression":  # otelhttp.NewTransport(http.DefaultTransport)
-                wrapped = _items(value.child_by_field_name("arguments"))
+                wrapped = self._called(value).arguments
                 return any(self.qualified(a) == "net/http.DefaultTransport" for a in wrapped)
             inner = (
                 value.child_by_field_name("operand") if value.type == "unary_expression" else value
@@ -1772,7 +1898,7 @@ class _Collector:
         """The URL a request is made for (`http.NewRequest("POST", cs.shippingAddr+"/ship",
         ...)`), when it is more than a literal (read where it is): an address the module's
         HTTP clients send to."""
-        args = _items(call.child_by_field_name("arguments"))
+        args = self._called(call).arguments
         if len(args) <= at or args[at].type in ("interpreted_string_literal", "raw_string_literal"):
             return
         for url in self.choices(args[at], scope):
@@ -1781,8 +1907,15 @@ class _Collector:
 
     def _on_default_client(self, call: Node) -> bool:
         """`http.DefaultClient.Get(...)` and the like."""
-        function = call.child_by_field_name("function")
-        operand = function.child_by_field_name("operand") if function is not None else None
+        shape = self._called(call)
+        if shape.kind == "selector_expression":
+            operand = shape.operand
+            if shape.operand_kind != "selector_expression" and not self.dot_imports:
+                return False  # nothing `qualified` can name
+        elif shape.kind == "identifier" or shape.function is None:
+            return False  # no operand
+        else:  # `f[0](...)`, `f.(T)(...)`: the operand of an index, an assertion...
+            operand = shape.function.child_by_field_name("operand")
         return operand is not None and self.qualified(operand) == "net/http.DefaultClient"
 
     def _default_client(self, call: Node, scope: _Scope) -> None:
@@ -1790,7 +1923,7 @@ class _Collector:
         (90 s idle timeout, no lifetime) for as long as the program runs. `Do(request)`
         is given a request, not a URL: its URLs are the module's (the requests' own among
         them)."""
-        args = _items(call.child_by_field_name("arguments"))
+        args = self._called(call).arguments
         function = call.child_by_field_name("function")
         sent = function is not None and _called_name(function) == "Do"
         for url in self.choices(args[0], scope) if args and not sent else [None]:
@@ -1843,6 +1976,16 @@ def _registry_of(path: str, table: dict[str, str]) -> str | None:
         if path == prefix or path.startswith(prefix + "/"):
             return registry
     return None
+
+
+@cache  # asked for every import of every file
+def _registry_client(path: str) -> str | None:
+    return _registry_of(path, REGISTRY_CLIENTS)
+
+
+@cache
+def _registry_resolver(path: str) -> str | None:
+    return _registry_of(path, REGISTRY_RESOLVERS)
 
 
 def _called_name(function: Node | None) -> str:
@@ -1963,6 +2106,7 @@ def _held(value: Node) -> set[str]:
     }
 
 
+@cache  # asked of the same few import paths for every call a file makes
 def _standard(path: str) -> bool:
     """An import path of Go's standard library (`net/http`): its first element is one of
     the library's top-level packages and has no dot. A module may be named without a dot
@@ -2109,6 +2253,30 @@ def _literal_of(node: Node, scope: _Scope) -> Node | None:
 
 
 _FUNCTION_NODES = ("function_declaration", "method_declaration", "func_literal")
+# The nodes the reader's binding reads (_Collector._bind), each captured as `n`; the
+# blocks are the `if`s' consequences, whose assignments may give a default.
+_BOUND_KINDS = (
+    *_FUNCTION_NODES,
+    "short_var_declaration",
+    "assignment_statement",
+    "var_spec",
+    "const_spec",
+    "range_clause",
+    "call_expression",
+    '(unary_expression operator: "<-")',  # a receive: what parse_shutdown reads
+    "composite_literal",
+)
+_STRINGS = ("interpreted_string_literal", "raw_string_literal")
+_place = itemgetter(0, 1, 2)  # a capture's place in the walk (_Collector._bind)
+
+
+@cache
+def _bound_query(strings: bool, drains: bool) -> str:
+    """The binding's query: the strings only where one may hold a URL or a registry's
+    target, a health server's drains only where one may be set."""
+    kinds = _BOUND_KINDS + (_STRINGS if strings else ()) + (("field_identifier",) if drains else ())
+    alternatives = " ".join(kind if kind[0] == "(" else f"({kind})" for kind in kinds)
+    return f"[{alternatives}] @n (if_statement consequence: (block) @n) (import_spec) @import"
 
 
 def _serving_before(call: Node, servers: dict[str, Server]) -> Node | None:

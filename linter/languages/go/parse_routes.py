@@ -40,21 +40,19 @@ _LITERALS = frozenset(
 
 
 def collect_routes(
-    declared: Iterable[Node], calls: Iterable[Node], loc: Callable[[Node], Loc]
+    declared: Iterable[Node], calls: Iterable[tuple[Node, str]], loc: Callable[[Node], Loc]
 ) -> list[Route]:
     """The routes the calls register (`mux.HandleFunc("/healthz", healthz)`). `declared`
     and `calls`: the file's function and method declarations and its calls, in source
-    order, as the reader's own walk met them (a walk of its own made an object of every
-    node)."""
+    order, as the reader's own binding found them, each call with the method it calls
+    (`HandleFunc`; "" for a call of anything but a selector)."""
     functions: dict[str, Node] = {}
     for node in declared:
         if node.type in _FUNCTIONS and (named := node.child_by_field_name("name")) is not None:
             functions[node_text(named)] = node
     found: list[Route] = []
-    for call in calls:
-        function = call.child_by_field_name("function")
-        field = function.child_by_field_name("field") if function is not None else None
-        if field is None or node_text(field) not in _REGISTRATIONS:
+    for call, method in calls:
+        if method not in _REGISTRATIONS:
             continue
         args = call_arguments(call)
         path = _string(args[0]) if len(args) >= 2 else None

@@ -15,6 +15,7 @@ signal's own path is followed here, never `Serve`'s.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING
 
@@ -52,14 +53,17 @@ class _Blocks(Exception):
 
 
 def signal_exits(
-    root: Node, unary: Iterable[Node], sources: list[tuple[str, str]], loc: Callable[[Node], Loc]
+    mains: dict[str, Node],
+    unary: Iterable[Node],
+    sources: list[tuple[str, str]],
+    loc: Callable[[Node], Loc],
 ) -> list[SignalExit]:
     """The exits each receive of a SIGTERM source reaches with nothing waited for.
-    `unary`: the file's unary expressions, in source order (the reader's walk found them);
+    `mains`: `main_tails`; `unary`: the file's receives (`<-x`), in source order (the
+    reader's binding found them);
     `sources`: (how, name), `("channel", "sig")` for `signal.Notify(sig, ...)`,
     `("context", "ctx")` for `ctx, stop := signal.NotifyContext(...)`."""
     found: list[SignalExit] = []
-    mains = _main_tails(root)
     memo = _Memo()
     for receive in _receives(unary, sources):
         operand = _text(receive.child_by_field_name("operand"))
@@ -146,33 +150,27 @@ def _receives(unary: Iterable[Node], sources: list[tuple[str, str]]) -> Iterator
             yield node
 
 
-def _main_tails(root: Node) -> dict[str, Node]:
+def main_tails(
+    bodies: Iterable[Node], called: Callable[[Node], Iterable[tuple[int, str]]]
+) -> dict[str, Node]:
     """The functions whose return ends the process: `main`, and each function of the file
     that `main` calls in a statement after which `main` only exits (`os.Exit(run(ctx))`,
     `if err := run(); err != nil { log.Fatal(err) }` at its end), by name, with the
-    statement of `main` that calls it."""
+    statement of `main` that calls it. `bodies`: the bodies of the file's functions named
+    `main`; `called(body)`: where each call of a named function (`run(ctx)`) the body makes
+    itself (not a function literal inside it) starts, and the name, in source order (the
+    reader's binding found them)."""
     tails: dict[str, Node] = {}
-    for function in root.named_children:
-        if function.type != "function_declaration":
-            continue
-        if _text(function.child_by_field_name("name")) != "main":
-            continue
-        body = function.child_by_field_name("body")
-        if body is None:
-            continue
+    for body in bodies:
         tails["main"] = body
-        for statement in _statements(body):
-            if statement.type in ("go_statement", "defer_statement"):
+        statements = _statements(body)
+        starts = [statement.start_byte for statement in statements]
+        for start, name in called(body):
+            at = bisect_right(starts, start) - 1
+            if at < 0 or start >= statements[at].end_byte:
                 continue
-            stack = [statement]
-            while stack:
-                node = stack.pop()
-                if node.type == "func_literal":
-                    continue
-                called = node.child_by_field_name("function")
-                if node.type == "call_expression" and called and called.type == "identifier":
-                    tails.setdefault(_text(called), statement)
-                stack.extend(node.named_children)
+            if statements[at].type not in ("go_statement", "defer_statement"):
+                tails.setdefault(name, statements[at])
     return tails
 
 
