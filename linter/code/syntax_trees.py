@@ -77,7 +77,14 @@ def captured(parser: Parser, root: Node, query: str) -> dict[str, list[Node]]:
     from tree_sitter import QueryCursor
 
     found: dict[str, list[Node]] = QueryCursor(_query(parser.language, query)).captures(root)
-    return found
+    # the binding gathers each capture's nodes in an order that changes from run to run (a
+    # file's channels came out as 418, 426 one run and 426, 418 the next): sorted here, an
+    # enclosing node before the ones it holds, as a walk meets them
+    return {name: sorted(nodes, key=_source_order) for name, nodes in found.items()}
+
+
+def _source_order(node: Node) -> tuple[int, int]:
+    return node.start_byte, -node.end_byte
 
 
 @cache
