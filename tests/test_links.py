@@ -614,6 +614,33 @@ def test_the_env_of_the_container_that_runs_the_code_decides_where_it_dials(
     )
 
 
+def test_a_channel_several_containers_run_is_cited_once_among_a_services_dialers(
+    tmp_path: Path,
+) -> None:
+    """Each container that runs the client gives its address: the channel dials the
+    Service once, however many of them say so (cited where the Service has a headless
+    twin the clients could dial instead)."""
+    env = "          env: [{name: BACKEND_ADDR, value: 'backend:50051'}]\n"
+    backend = "".join(
+        "---\napiVersion: v1\nkind: Service\n"
+        f"metadata: {{name: {name}, namespace: shop}}\n"
+        f"spec:\n  {headless}selector: {{app: backend}}\n  ports: [{{name: grpc, port: 50051}}]\n"
+        for name, headless in (("backend", ""), ("backend-headless", "clusterIP: None\n  "))
+    )
+    files = {
+        "deploy/frontend.yaml": workload("frontend", "registry.example/frontend:1", env)
+        + "---\n"
+        + workload("frontend-canary", "registry.example/frontend:1", env)
+        + backend,
+        "frontend/Dockerfile": "FROM python:3.12\nCOPY . /app\nCMD python /app/client.py\n",
+        "frontend/client.py": "import os\n\nimport grpc\n\n"
+        "channel = grpc.insecure_channel(os.environ['BACKEND_ADDR'])\n",
+    }
+    [finding] = lint_files(tmp_path, files, select=["KLB101"]).findings
+    cited = [(r.path, r.line) for r in finding.related if r.path.endswith("client.py")]
+    assert cited == [(str(tmp_path / "frontend" / "client.py"), 5)]
+
+
 UNHANDLED = """\
 from concurrent import futures
 

@@ -113,11 +113,12 @@ def _dialed(index: Index, links: CodeLinks, facts: CodeFacts, channel: Channel) 
     # a literal target is no environment's: no container that runs the code is asked
     runners = links.running(facts.path) if isinstance(target, EnvRef | EnvText | FlagRef) else []
     parse = target_parser(channel.default_scheme)
-    return [
-        service
+    found = {  # each once: every container that runs the code may give the same address
+        id(service): service
         for destination in destinations(index, target, parse, facts.path, runners)
         for service in services_for(index, destination.address, destination.namespace)
-    ]
+    }
+    return list(found.values())
 
 
 def per_call_only(
