@@ -12,10 +12,13 @@ from pathlib import Path
 import pytest
 from k8slb.core.results import RunResult
 from k8slb.interface import api
+from k8slb.model import links
+from k8slb.model.objects import Container
+from k8slb.reading.objects import K8sObject
 from k8slb.run import incremental
 from k8slb.run.cache import Cache
 
-from .test_incremental import FOLDERS, SECOND_SERVICE, TREES, Edit, outcome
+from .test_incremental import FOLDERS, RING_EDITS, SECOND_SERVICE, TREES, Edit, outcome, swap
 
 Step = tuple[str, Edit | None]  # a file, and its edit (None: the file removed)
 
@@ -137,3 +140,89 @@ def test_a_run_with_context_leaves_the_last_whole_run_unread(
     result = api.check(run, jobs=1, cache=Cache(run.cache_root, checked.cache))
     assert result.paths == [named]
     assert loaded == []
+
+
+# Edits of what a container's link rests on (links.py): the build files, a Dockerfile, the
+# modules of the linked project, the image a workload runs.
+SKAFFOLD = b"""\
+apiVersion: skaffold/v4beta6
+kind: Config
+build:
+  artifacts:
+    - image: registry.example/shop/beta
+      context: gamma
+"""
+LINK_EDITS: dict[str, Step] = {
+    "alpha's Dockerfile runs its helper": (
+        "alpha/Dockerfile",
+        swap(b"/app/main.py", b"/app/helper.py"),
+    ),
+    "a build file builds beta's image from gamma": ("skaffold.yaml", lambda _: SKAFFOLD),
+    "the build file removed": ("skaffold.yaml", None),
+    "a module added to alpha's program": (
+        "alpha/extra.py",
+        lambda _: b"import signal\n\nsignal.signal(signal.SIGTERM, lambda *_: None)\n",
+    ),
+    "alpha's main imports the added module": (
+        "alpha/main.py",
+        swap(b"import grpc\n", b"import grpc\nimport extra\n"),
+    ),
+    "alpha's image renamed for gamma": (
+        "alpha/k8s.yaml",
+        swap(b"registry.example/shop/alpha:1.0", b"registry.example/shop/gamma:1.0"),
+    ),
+}
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_check_after_edits_of_what_links_rest_on_says_what_a_fresh_check_says(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: int
+) -> None:
+    """The links the last whole run made are taken for the model before an edit: after
+    edits of their evidence (and of the rest), the links and findings are a fresh run's."""
+    checked = tree(tmp_path, "ring")
+    edits = {**steps("ring"), **LINK_EDITS}
+    chooser = random.Random(seed)
+    checked.check(monkeypatch)
+    done: list[str] = []
+    for _ in range(8):
+        step = chooser.choice(sorted(edits))
+        done.append(step)
+        checked.edit(*edits[step])
+        result = checked.check(monkeypatch)
+        assert outcome(result) == outcome(checked.fresh()), f"seed {seed}: {done}"
+    assert checked.by_parts > 0
+
+
+@pytest.mark.parametrize("step", sorted(LINK_EDITS))
+def test_each_edit_of_what_a_link_rests_on_says_what_a_fresh_check_says(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, step: str
+) -> None:
+    checked = tree(tmp_path, "ring")
+    checked.check(monkeypatch)
+    checked.edit(*LINK_EDITS[step])
+    assert outcome(checked.check(monkeypatch)) == outcome(checked.fresh())
+
+
+def test_a_check_after_a_manifest_edit_links_only_the_edited_workload_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The model before the edit takes the links the last whole run left; the model after
+    it keeps them for every workload the edit left as it was: only the edited workload's
+    container is linked (each model linked every container, one after the other)."""
+    checked = tree(tmp_path, "ring")
+    checked.check(monkeypatch)
+    linked: list[str] = []
+    link = links._Finder.link
+
+    def counted(finder: links._Finder, workload: K8sObject, container: Container) -> object:
+        linked.append(f"{workload.name}:{container.name}")
+        return link(finder, workload, container)
+
+    monkeypatch.setattr(links._Finder, "link", counted)
+    checked.edit(*RING_EDITS["alpha dials gamma"])
+    result = checked.check(monkeypatch)
+    assert checked.by_parts == 1
+    assert linked == ["alpha:server"]
+    monkeypatch.undo()
+    assert outcome(result) == outcome(checked.fresh())

@@ -168,6 +168,35 @@ class Link:
         return bool(kinds & NAME_GUESSES) and kinds <= {*NAME_GUESSES, "dockerfile"}
 
 
+# A link as `CodeLinks.remembered` keeps it: Link's fields after its workload and container.
+RememberedLink = tuple[
+    str,
+    str | None,
+    tuple[str, ...],
+    tuple[Evidence, ...],
+    tuple[Evidence, ...],
+    Dockerfile | None,
+    Evidence | None,
+]
+# By a workload's path, document and item: each long-running container's name, its link
+# (None: it has none) and why it has none, when the evidence says.
+RememberedLinks = dict[
+    tuple[str, int, int | None], tuple[tuple[str, RememberedLink | None, str | None], ...]
+]
+
+
+def _remembered_link(link: Link) -> RememberedLink:
+    return (
+        link.folder,
+        link.entry,
+        link.modules,
+        link.evidence,
+        link.overruled,
+        link.dockerfile,
+        link.entrypoint_set,
+    )
+
+
 # Functions a program runs when it starts, whoever calls them (`main`, a server's `Run`,
 # Python's `__init__` and `__main__` code, a constructor).
 STARTUP = regex.compile(
@@ -289,6 +318,49 @@ class CodeLinks:
             for container in template.long_running
             if (link := self._link(workload, container)) is not None
         ]
+
+    def make_all(self) -> None:
+        """Make every container's link now (`keep` takes only those made)."""
+        self.links  # noqa: B018 - made as they are listed
+
+    def remembered(self) -> RememberedLinks:
+        """The links made, as plain data by each workload's place (its file, document and
+        item) and each long-running container's (its position and name), with why one has
+        none: what `restore` gives a model made of the very same files again (a check
+        after an edit makes the model before it from the cache: incremental.after_edit)."""
+        if self._index is None:
+            return {}
+        why_not = self._finder.why_not if self._finder is not None else {}
+        found: RememberedLinks = {}
+        for workload, template in self._index.workloads:
+            made = []
+            for container in template.long_running:
+                key = (id(workload), id(container))
+                if key not in self._made:
+                    break  # never asked: made when asked, after a restore too
+                link = self._made[key]
+                kept = None if link is None else _remembered_link(link)
+                made.append((container.name, kept, why_not.get(key)))
+            else:
+                found[(workload.path, workload.document, workload.item)] = tuple(made)
+        return found
+
+    def restore(self, remembered: RememberedLinks) -> None:
+        """Take the links `remembered` says for the workloads of the same place whose
+        long-running containers have the same names; the others are made when asked.
+        Only for a model of the very files, settings and code they were made from."""
+        if self._index is None or self._finder is None:
+            return
+        for workload, template in self._index.workloads:
+            kept = remembered.get((workload.path, workload.document, workload.item))
+            containers = template.long_running
+            if kept is None or [c.name for c in containers] != [k[0] for k in kept]:
+                continue
+            for container, (_, link, why) in zip(containers, kept, strict=True):
+                key = (id(workload), id(container))
+                self._made[key] = None if link is None else Link(workload, container, *link)
+                if why is not None:
+                    self._finder.why_not[key] = why
 
     def keep(self, other: CodeLinks) -> None:
         """Take the links `other` made for the workloads both have (the same objects): for

@@ -26,7 +26,7 @@ its content. When some files changed, only those are read and parsed again: a fi
 stamp (size, modification and change times, inode) is the one its bytes were last read
 under is recognised by the key of those bytes, unread (not a file changed in the last two
 seconds: its stamp may not show a second change); the cross-file index is made of the
-whole tree, and after a run that judged every file (whose plan, keys and result whole.cache
+whole tree, and after a run that judged every file (whose plan, keys, result and links whole.cache
 keeps, with each file's words by its key in words.cache) the rules judge again only the
 files the change may affect (incremental.after_edit). The last four runs are remembered, each with
 its result (a whole-tree run and a pre-commit hook's runs take turns without undoing each
@@ -67,7 +67,7 @@ _MARKER_TEXT = (
     b"Signature: 8a477f597d28d172789f06886806bc55\n"
     b"# This folder is a cache made by k8slb; it is safe to delete.\n"
 )
-_FORMAT = 13  # bump when the pickled classes or the files' layout change shape
+_FORMAT = 14  # bump when the pickled classes or the files' layout change shape
 _MAGIC = b"k8slb-cache\n"
 # The checksum finds damage (a torn write, a flipped bit), not forgery: a forger would
 # write a matching one, so what keeps a cache file from running code is the unpickler. A

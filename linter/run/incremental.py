@@ -50,6 +50,7 @@ from k8slb.inputs import reader_of
 from k8slb.languages import LANGUAGES
 from k8slb.model.dialers import joinable
 from k8slb.model.index import Index, literal_env, selector_of
+from k8slb.model.links import RememberedLinks
 from k8slb.model.units import PLAIN
 from k8slb.reading.objects import K8sObject
 from k8slb.reading.sources import Source
@@ -159,8 +160,13 @@ def _judged(
     or where the model cannot place the edit. `composes`: which modules make addresses of
     pieces, where the caller knows better than looking again at what `last` did not read."""
     same_code = last is not None and _same_code(last, read)
-    # the links made again only for the changed workloads, where no code changed
-    context = analyse(sources, settings, read, last.context.links if last and same_code else None)
+    # the links made again only for the changed workloads, where no code changed: the
+    # last model's are all made first (they are compared below, and a model made from the
+    # cache has made none yet), so that the new model keeps them rather than making its own
+    linked = last.context.links if last is not None and same_code else None
+    if linked is not None:
+        linked.make_all()
+    context = analyse(sources, settings, read, linked)
     pieces = composes(context.modules) if composes else _composers(context.modules, last)
     affected = None if last is None else _affected(last, read, context, changed, said, pieces)
     if last is None or affected is None:
@@ -187,12 +193,14 @@ def after_edit(
     settings: Settings,
     jobs: int = 1,
     progress: Progress = QUIET,
-) -> RunResult | None:
+) -> tuple[RunResult, RememberedLinks] | None:
     """`check` of every file after some changed since the last run that judged every file,
-    from what it left in the cache (its plan, the keys of the bytes it read and its
-    result; each file's parse and words by those keys): the model before the edit and
-    after it made from the parses, and only the files whose findings the edit may change
-    judged again, as after an editor's edit (`judge`). None where it cannot be made so
+    from what it left in the cache (its plan, the keys of the bytes it read, its result and
+    its model's links; each file's parse and words by those keys): the model before the
+    edit and after it made from the parses (the links before it, those the last run made
+    of the very same files, taken as it left them), and only the files whose findings the
+    edit may change judged again, as after an editor's edit (`judge`); the result, and the
+    links of the model after it for the next. None where it cannot be made so
     (no such run, a parse or the words of a file as it was no longer kept, a chart or a
     kustomization, a file added or removed that is not read alone, most files changed):
     the run then judges every file."""
@@ -235,6 +243,8 @@ def after_edit(
         return _known_composers(modules, by, shared)
 
     before_context = analyse(before_sources, settings, before_read)
+    if last.links is not None:
+        before_context.links.restore(last.links)
     day = settings.today or datetime.date.today()
     before = Judgement(
         before_sources,
@@ -258,7 +268,7 @@ def after_edit(
         day,
         lambda modules: composers(modules, keys),
     )
-    return judged.result
+    return judged.result, judged.context.links.remembered()
 
 
 def _read_before(

@@ -14,6 +14,7 @@ from k8slb.core.record import record
 from k8slb.core.results import RunResult
 from k8slb.inputs import reader_of
 from k8slb.languages import LANGUAGES
+from k8slb.model.links import RememberedLinks
 from k8slb.reading.build_files import names_builds
 from k8slb.reading.sources import Language, Source
 from k8slb.run.cache import Cache, run_key
@@ -29,12 +30,15 @@ def plan_of(sources: Sequence[Source]) -> Plan:
 class WholeRun:
     """What a run that judged every file leaves for the next, which then judges again only
     the files an edit may change (incremental.after_edit): the settings' digest but for
-    the files, the plan, the key of each file's bytes, and the result."""
+    the files, the plan, the key of each file's bytes, and the result; and the links of
+    the model it judged (`CodeLinks.remembered`), which the next makes again from those
+    very files, when they are known."""
 
     settings: str
     plan: Plan
     keys: dict[str, str]
     result: RunResult
+    links: RememberedLinks | None = None
 
 
 # A word of a file, as names are written in addresses, env values and references: what
@@ -114,11 +118,14 @@ class RunMemory:
             return found
         return None
 
-    def keep_whole(self, settings: str, result: RunResult) -> None:
+    def keep_whole(
+        self, settings: str, result: RunResult, links: RememberedLinks | None = None
+    ) -> None:
         """Leave the result of a run that judged every file (its contents left out), with
-        the keys it read, for the next run to judge again only what an edit changed."""
+        the keys it read and the links of its model, for the next run to judge again only
+        what an edit changed."""
         if self.keys is not None and all(s.report for s in self.sources):
-            whole = WholeRun(settings, plan_of(self.sources), dict(self.keys), result)
+            whole = WholeRun(settings, plan_of(self.sources), dict(self.keys), result, links)
             self.cache.keep_whole(whole)
 
     def keep(self, result: RunResult) -> bool:
