@@ -226,3 +226,52 @@ def test_a_check_after_a_manifest_edit_links_only_the_edited_workload_again(
     assert linked == ["alpha:server"]
     monkeypatch.undo()
     assert outcome(result) == outcome(checked.fresh())
+
+
+def hook(checked: Tree, name: str) -> RunResult:
+    """The pre-commit hook's run on a file (.pre-commit-hooks.yaml: the tree as context)."""
+    run = api.plan([str(checked.root / name)], api.Options(context=[str(checked.root)]))
+    return api.check(run, jobs=1, cache=Cache(run.cache_root, checked.cache))
+
+
+def fresh_hook(checked: Tree, name: str) -> RunResult:
+    run = api.plan([str(checked.root / name)], api.Options(context=[str(checked.root)]))
+    return api.check(run, jobs=1)
+
+
+def test_a_hook_on_a_changed_module_takes_the_links_of_the_last_whole_check(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Which containers run the changed module takes every container's link: where what
+    links rest on is as the last whole check left it (no build file, no module's header
+    changed), its links are taken for the workloads of unchanged files, and none is made."""
+    checked = tree(tmp_path, "ring")
+    checked.check(monkeypatch)
+    linked: list[str] = []
+    link = links._Finder.link
+
+    def counted(finder: links._Finder, workload: K8sObject, container: Container) -> object:
+        linked.append(f"{workload.name}:{container.name}")
+        return link(finder, workload, container)
+
+    monkeypatch.setattr(links._Finder, "link", counted)
+    checked.edit(*RING_EDITS["beta's server caps connection age"])
+    result = hook(checked, "beta/main.py")
+    assert linked == []
+    monkeypatch.undo()
+    assert outcome(result) == outcome(fresh_hook(checked, "beta/main.py"))
+
+
+@pytest.mark.parametrize("step", sorted(LINK_EDITS))
+def test_a_hook_after_an_edit_of_what_links_rest_on_makes_them_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, step: str
+) -> None:
+    """A build file, a Dockerfile, a module or an image changed since the last whole check:
+    the hook on the edited file (and on a module the links may now place elsewhere) says
+    what it says with no cache."""
+    checked = tree(tmp_path, "ring")
+    checked.check(monkeypatch)
+    name, edit = LINK_EDITS[step]
+    checked.edit(name, edit)
+    for named in [name, "alpha/main.py", "beta/main.py"] if edit is not None else ["alpha/main.py"]:
+        assert outcome(hook(checked, named)) == outcome(fresh_hook(checked, named)), named

@@ -22,7 +22,7 @@ from k8slb.languages import LANGUAGES, load
 from k8slb.model.index import Index
 from k8slb.model.links import (
     CodeLinks,
-    RememberedLinks,
+    inputs_digest,
     link_code,
     link_code_again,
     link_rows,
@@ -46,7 +46,7 @@ from k8slb.rules.unused_suppression import UnusedSuppression
 from k8slb.run.cache import Cache, ParseMemo
 from k8slb.run.parsing import Parsed, Unparsed, parse_all
 from k8slb.run.relocation import relocate
-from k8slb.run.run_memory import RunMemory
+from k8slb.run.run_memory import LinksToKeep, RunMemory
 from k8slb.run.selection import unknown_codes
 from k8slb.run.settings import Settings
 from k8slb.run.suppressions import Suppressions, judgeable
@@ -315,7 +315,7 @@ def _add_rendered(
 # that run left in the cache (incremental.after_edit): its result and the links of its
 # model; None where it cannot be made so.
 AfterEdit = Callable[
-    [RunMemory, SourceBytes, Settings, int, Progress], tuple[RunResult, RememberedLinks] | None
+    [RunMemory, SourceBytes, Settings, int, Progress], tuple[RunResult, LinksToKeep] | None
 ]
 
 
@@ -376,6 +376,10 @@ def run(
     late = len(data.errors) > len(errors)
     first = read.variant(0)
     context = analyse(sources, settings, first)
+    if memory is not None:  # the links of the workloads as then, from the last whole run
+        context.links.before_all = lambda links: memory.restore_links(
+            links, lambda: inputs_digest(first.modules, first.builds, settings.links)
+        )
     result = conclude(sources, settings, first, context, progress)
     for number in range(1, max(read.variants.values(), default=1)):
         _merge(result, _check(sources, settings, read.variant(number)))
@@ -383,10 +387,18 @@ def run(
         kept_result = replace(detached(result), contents={})
         kept = memory.keep(kept_result)
         if whole is not None and not read.rendered_from:
-            memory.keep_whole(whole, kept_result, context.links.remembered())
+            memory.keep_whole(whole, kept_result, links_to_keep(first, context, settings))
         if kept and save:
             memory.cache.save()
     return result
+
+
+def links_to_keep(read: Sources, context: Context, settings: Settings) -> LinksToKeep:
+    """The model's links and their digest, for the cache to work out when it is written."""
+    return lambda: (
+        inputs_digest(read.modules, read.builds, settings.links),
+        context.links.remembered(),
+    )
 
 
 def detached(result: RunResult) -> RunResult:

@@ -50,7 +50,6 @@ from k8slb.inputs import reader_of
 from k8slb.languages import LANGUAGES
 from k8slb.model.dialers import joinable
 from k8slb.model.index import Index, literal_env, selector_of
-from k8slb.model.links import RememberedLinks
 from k8slb.model.units import PLAIN
 from k8slb.reading.objects import K8sObject
 from k8slb.reading.sources import Source
@@ -61,13 +60,14 @@ from k8slb.run.engine import (
     Sources,
     analyse,
     conclude,
+    links_to_keep,
     read_bytes,
     read_sources,
     run,
     summary,
     verdicts,
 )
-from k8slb.run.run_memory import Plan, RunMemory, plan_of, words
+from k8slb.run.run_memory import LinksToKeep, Plan, RunMemory, plan_of, words
 from k8slb.run.settings import Settings
 
 # The kinds whose relations to other objects the closure follows (their workloads, the
@@ -193,7 +193,7 @@ def after_edit(
     settings: Settings,
     jobs: int = 1,
     progress: Progress = QUIET,
-) -> tuple[RunResult, RememberedLinks] | None:
+) -> tuple[RunResult, LinksToKeep] | None:
     """`check` of every file after some changed since the last run that judged every file,
     from what it left in the cache (its plan, the keys of the bytes it read, its result and
     its model's links; each file's parse and words by those keys): the model before the
@@ -243,8 +243,9 @@ def after_edit(
         return _known_composers(modules, by, shared)
 
     before_context = analyse(before_sources, settings, before_read)
-    if last.links is not None:
-        before_context.links.restore(last.links)
+    kept = memory.kept_links() if last.links is not None else None
+    if kept is not None and kept.token == last.links:  # made of these very files
+        before_context.links.restore(kept.links)
     day = settings.today or datetime.date.today()
     before = Judgement(
         before_sources,
@@ -268,7 +269,7 @@ def after_edit(
         day,
         lambda modules: composers(modules, keys),
     )
-    return judged.result, judged.context.links.remembered()
+    return judged.result, links_to_keep(read, judged.context, settings)
 
 
 def _read_before(
