@@ -18,7 +18,16 @@ from k8slb.reading.objects import K8sObject
 from k8slb.run import incremental
 from k8slb.run.cache import Cache
 
-from .test_incremental import FOLDERS, RING_EDITS, SECOND_SERVICE, TREES, Edit, outcome, swap
+from .test_incremental import (
+    FOLDERS,
+    RING_EDITS,
+    SECOND_SERVICE,
+    TREES,
+    Edit,
+    outcome,
+    ring_manifest,
+    swap,
+)
 
 Step = tuple[str, Edit | None]  # a file, and its edit (None: the file removed)
 
@@ -275,3 +284,32 @@ def test_a_hook_after_an_edit_of_what_links_rest_on_makes_them_again(
     checked.edit(name, edit)
     for named in [name, "alpha/main.py", "beta/main.py"] if edit is not None else ["alpha/main.py"]:
         assert outcome(hook(checked, named)) == outcome(fresh_hook(checked, named)), named
+
+
+def test_a_go_file_that_stops_being_a_program_unlinks_its_container(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Go folder of no `main` package is a library no image runs: the package clause is
+    part of what links rest on, and a check after it changed links the container again
+    (the link of the program it was had been kept)."""
+    files = {
+        "api/k8s.yaml": ring_manifest("api", "api").encode(),
+        "api/main.go": b'package main\n\nimport "fmt"\n\nfunc main() { fmt.Println("up") }\n',
+        **{
+            f"other/config-{number}.yaml": (
+                f"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: config-{number}\n"
+            ).encode()
+            for number in range(12)  # an edit of one file in fourteen is judged by its part
+        },
+    }
+    checked = Tree(tmp_path / "tree", tmp_path / "cache", {})
+    for name, data in files.items():
+        (checked.root / name).parent.mkdir(parents=True, exist_ok=True)
+        (checked.root / name).write_bytes(data)
+    (checked.root / ".git").mkdir()
+    assert [row.code for row in checked.check(monkeypatch).links] == [str(checked.root / "api")]
+    checked.edit("api/main.go", swap(b"package main", b"package api"))
+    result = checked.check(monkeypatch)
+    assert checked.by_parts == 1
+    assert [row.code for row in result.links] == [None]
+    assert outcome(result) == outcome(checked.fresh())
