@@ -51,6 +51,7 @@ from k8slb.languages import LANGUAGES
 from k8slb.model.dialers import joinable
 from k8slb.model.index import Index, literal_env, selector_of
 from k8slb.model.units import PLAIN
+from k8slb.reading.build_files import names_builds
 from k8slb.reading.objects import K8sObject
 from k8slb.reading.sources import Source
 from k8slb.rulekit.base import Context
@@ -243,8 +244,11 @@ def after_edit(
         return _known_composers(modules, by, shared)
 
     before_context = analyse(before_sources, settings, before_read)
+    # the last run's links, made of these very files: but a changed build file that is read
+    # from its bytes on every run (a compose or skaffold file) is not read as it was then,
+    # and the model before the edit rests on other build facts than those links did
     kept = memory.kept_links() if last.links is not None else None
-    if kept is not None and kept.token == last.links:  # made of these very files
+    if kept is not None and kept.token == last.links and not any(map(names_builds, changed)):
         before_context.links.restore(kept.links)
     day = settings.today or datetime.date.today()
     before = Judgement(

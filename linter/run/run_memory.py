@@ -32,7 +32,7 @@ class WholeRun:
     """What a run that judged every file leaves for the next, which then judges again only
     the files an edit may change (incremental.after_edit): the settings' digest but for
     the files, the plan, the key of each file's bytes, and the result; and the token of
-    the links it kept (`KeptLinks`), when it kept them."""
+    its links (`KeptLinks`: the run's key), which are kept if that is theirs."""
 
     settings: str
     plan: Plan
@@ -142,7 +142,9 @@ class RunMemory:
         the keys it read and the links of its model, for the next run to judge again only
         what an edit changed."""
         if self.keys is not None and all(s.report for s in self.sources):
-            token = os.urandom(8).hex() if links is not None else None
+            # the links' token is the key of these bytes and settings: a run that finds
+            # them again (an edit undone, a file touched) leaves those kept as they were
+            token = self.key
             whole = WholeRun(settings, plan_of(self.sources), dict(self.keys), result, token)
             self.cache.keep_whole(whole)
             if links is not None and token is not None:
