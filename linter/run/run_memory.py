@@ -164,7 +164,8 @@ class RunMemory:
         keys = self.keys
         if kept is None or keys is None or kept.digest != digest():
             return
-        links.restore(kept.links, lambda path: keys.get(path) == kept.keys.get(path))
+        # (a file with no key of its bytes, a rendered one, is never as then)
+        links.restore(kept.links, lambda path: keys.get(path, "") == kept.keys.get(path, None))
 
     def keep(self, result: RunResult) -> bool:
         """Remember the run's result (when its bytes' key is known); whether it was."""
