@@ -216,7 +216,42 @@ PLAIN_EDITS: dict[str, tuple[str, Callable[[str], str] | None]] = {
         ),
     ),
     "a file deleted": ("inventory/k8s.yaml", None),
+    # what the links rest on (the last whole run's are kept: links.cache)
+    "a Dockerfile for the backend": (
+        "backend/Dockerfile",
+        lambda _: 'FROM python:3.12-slim\nCOPY . /app\nCMD ["python", "/app/server.py"]\n',
+    ),
+    "the backend's Dockerfile runs another module": (
+        "backend/Dockerfile",
+        lambda _: 'FROM python:3.12-slim\nCOPY . /app\nCMD ["python", "/app/worker.py"]\n',
+    ),
+    "a module added beside the backend's server": ("backend/worker.py", lambda _: "import os\n"),
+    "the added module deleted": ("backend/worker.py", None),
+    "a build file builds the backend's image from the frontend": (
+        "skaffold.yaml",
+        lambda _: (
+            "apiVersion: skaffold/v4beta6\nkind: Config\nbuild:\n  artifacts:\n"
+            "    - image: registry.example/shop/backend\n      context: frontend\n"
+        ),
+    ),
+    "the build file deleted": ("skaffold.yaml", None),
+    "the backend's image renamed": (
+        "backend/k8s.yaml",
+        lambda text: text.replace("shop/backend:1.4.2", "shop/inventory:1.4.2"),
+    ),
+    "the backend's image named back": (
+        "backend/k8s.yaml",
+        lambda text: text.replace("shop/inventory:1.4.2", "shop/backend:1.4.2"),
+    ),
 }
+# The whole check, with the links it found, and the pre-commit hook's on the backend's
+# files (.pre-commit-hooks.yaml's command: the repository as context), which takes the
+# links of the last whole check where what they rest on is as then.
+PLAIN_COMMANDS = [
+    ["check", "--show-links", "."],
+    ["check", "--force-exclude", "--context", ".", "backend/server.py"],
+    ["check", "--force-exclude", "--context", ".", "backend/k8s.yaml", "frontend/client.py"],
+]
 
 
 @pytest.mark.parametrize("seed", [1, 2])
@@ -231,12 +266,13 @@ def test_a_whole_check_after_an_edited_file_gives_the_same_answer(tree: Path, se
     (plain / ".git").mkdir()
     chooser = random.Random(seed)
     steps: list[str] = []
-    command = ["check", "."]
+    command = PLAIN_COMMANDS[0]
     first = k8slb(plain, *command, served=False)
     assert first == k8slb(plain, *command, "--no-cache", served=False)
-    for _ in range(8):
+    for _ in range(12):
         step = chooser.choice(sorted(PLAIN_EDITS))
-        steps.append(step)
+        command = chooser.choice(PLAIN_COMMANDS) if chooser.random() < 0.4 else PLAIN_COMMANDS[0]
+        steps.append(f"{step}; {' '.join(command)}")
         name, edit = PLAIN_EDITS[step]
         path = plain / name
         if edit is None:

@@ -151,3 +151,23 @@ def test_a_pickled_body_holds_its_strings_as_they_are_searched() -> None:
     assert not body("other:50051").may_mention({"backend"})
     assert not body("caf\u00e9").may_mention({"backend"})
     assert body("bac\u212aend").may_mention({"backend"})
+
+
+def test_a_hook_looks_for_per_call_clients_without_loading_code_that_makes_none(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Whether every client seen of a ClusterIP opens a channel per call is asked of every
+    module: a cached module keeps beside its header whether it makes one, and one that
+    makes none (a client that keeps its channel) is not loaded for it."""
+    loaded: list[str] = []
+    original = parse_codec.load_part
+
+    def counting(blob: bytes, kind: type[Any], path: str) -> Any:
+        loaded.append(path)
+        return original(blob, kind, path)
+
+    monkeypatch.setattr(parse_codec, "load_part", counting)
+    whole, hook = whole_then_hook(tmp_path, {"backend.yaml": GRPC_SERVICE + BACKEND, **OTHERS})
+    assert [f["message"] for f in whole] == [f["message"] for f in hook]
+    assert hook, "the Service is judged"
+    assert not any("other-" in path and path.endswith(".py") for path in loaded)

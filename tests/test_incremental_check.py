@@ -12,10 +12,22 @@ from pathlib import Path
 import pytest
 from k8slb.core.results import RunResult
 from k8slb.interface import api
+from k8slb.model import links
+from k8slb.model.objects import Container
+from k8slb.reading.objects import K8sObject
 from k8slb.run import incremental
 from k8slb.run.cache import Cache
 
-from .test_incremental import FOLDERS, SECOND_SERVICE, TREES, Edit, outcome
+from .test_incremental import (
+    FOLDERS,
+    RING_EDITS,
+    SECOND_SERVICE,
+    TREES,
+    Edit,
+    outcome,
+    ring_manifest,
+    swap,
+)
 
 Step = tuple[str, Edit | None]  # a file, and its edit (None: the file removed)
 
@@ -137,3 +149,170 @@ def test_a_run_with_context_leaves_the_last_whole_run_unread(
     result = api.check(run, jobs=1, cache=Cache(run.cache_root, checked.cache))
     assert result.paths == [named]
     assert loaded == []
+
+
+# Edits of what a container's link rests on (links.py): the build files, a Dockerfile, the
+# modules of the linked project, the image a workload runs.
+SKAFFOLD = b"""\
+apiVersion: skaffold/v4beta6
+kind: Config
+build:
+  artifacts:
+    - image: registry.example/shop/beta
+      context: gamma
+"""
+LINK_EDITS: dict[str, Step] = {
+    "alpha's Dockerfile runs its helper": (
+        "alpha/Dockerfile",
+        swap(b"/app/main.py", b"/app/helper.py"),
+    ),
+    "a build file builds beta's image from gamma": ("skaffold.yaml", lambda _: SKAFFOLD),
+    "the build file removed": ("skaffold.yaml", None),
+    "a module added to alpha's program": (
+        "alpha/extra.py",
+        lambda _: b"import signal\n\nsignal.signal(signal.SIGTERM, lambda *_: None)\n",
+    ),
+    "alpha's main imports the added module": (
+        "alpha/main.py",
+        swap(b"import grpc\n", b"import grpc\nimport extra\n"),
+    ),
+    "alpha's image renamed for gamma": (
+        "alpha/k8s.yaml",
+        swap(b"registry.example/shop/alpha:1.0", b"registry.example/shop/gamma:1.0"),
+    ),
+}
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_check_after_edits_of_what_links_rest_on_says_what_a_fresh_check_says(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: int
+) -> None:
+    """The links the last whole run made are taken for the model before an edit: after
+    edits of their evidence (and of the rest), the links and findings are a fresh run's."""
+    checked = tree(tmp_path, "ring")
+    edits = {**steps("ring"), **LINK_EDITS}
+    chooser = random.Random(seed)
+    checked.check(monkeypatch)
+    done: list[str] = []
+    for _ in range(8):
+        step = chooser.choice(sorted(edits))
+        done.append(step)
+        checked.edit(*edits[step])
+        result = checked.check(monkeypatch)
+        assert outcome(result) == outcome(checked.fresh()), f"seed {seed}: {done}"
+    assert checked.by_parts > 0
+
+
+@pytest.mark.parametrize("step", sorted(LINK_EDITS))
+def test_each_edit_of_what_a_link_rests_on_says_what_a_fresh_check_says(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, step: str
+) -> None:
+    checked = tree(tmp_path, "ring")
+    checked.check(monkeypatch)
+    checked.edit(*LINK_EDITS[step])
+    assert outcome(checked.check(monkeypatch)) == outcome(checked.fresh())
+
+
+def test_a_check_after_a_manifest_edit_links_only_the_edited_workload_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The model before the edit takes the links the last whole run left; the model after
+    it keeps them for every workload the edit left as it was: only the edited workload's
+    container is linked (each model linked every container, one after the other). A
+    check that finds every byte as the last found them (a file touched) keeps them too."""
+    checked = tree(tmp_path, "ring")
+    checked.check(monkeypatch)
+    (checked.root / "alpha" / "k8s.yaml").touch()
+    checked.check(monkeypatch)
+    linked: list[str] = []
+    link = links._Finder.link
+
+    def counted(finder: links._Finder, workload: K8sObject, container: Container) -> object:
+        linked.append(f"{workload.name}:{container.name}")
+        return link(finder, workload, container)
+
+    monkeypatch.setattr(links._Finder, "link", counted)
+    checked.edit(*RING_EDITS["alpha dials gamma"])
+    result = checked.check(monkeypatch)
+    assert checked.by_parts == 1
+    assert linked == ["alpha:server"]
+    monkeypatch.undo()
+    assert outcome(result) == outcome(checked.fresh())
+
+
+def hook(checked: Tree, name: str) -> RunResult:
+    """The pre-commit hook's run on a file (.pre-commit-hooks.yaml: the tree as context)."""
+    run = api.plan([str(checked.root / name)], api.Options(context=[str(checked.root)]))
+    return api.check(run, jobs=1, cache=Cache(run.cache_root, checked.cache))
+
+
+def fresh_hook(checked: Tree, name: str) -> RunResult:
+    run = api.plan([str(checked.root / name)], api.Options(context=[str(checked.root)]))
+    return api.check(run, jobs=1)
+
+
+def test_a_hook_on_a_changed_module_takes_the_links_of_the_last_whole_check(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Which containers run the changed module takes every container's link: where what
+    links rest on is as the last whole check left it (no build file, no module's header
+    changed), its links are taken for the workloads of unchanged files, and none is made."""
+    checked = tree(tmp_path, "ring")
+    checked.check(monkeypatch)
+    linked: list[str] = []
+    link = links._Finder.link
+
+    def counted(finder: links._Finder, workload: K8sObject, container: Container) -> object:
+        linked.append(f"{workload.name}:{container.name}")
+        return link(finder, workload, container)
+
+    monkeypatch.setattr(links._Finder, "link", counted)
+    checked.edit(*RING_EDITS["beta's server caps connection age"])
+    result = hook(checked, "beta/main.py")
+    assert linked == []
+    monkeypatch.undo()
+    assert outcome(result) == outcome(fresh_hook(checked, "beta/main.py"))
+
+
+@pytest.mark.parametrize("step", sorted(LINK_EDITS))
+def test_a_hook_after_an_edit_of_what_links_rest_on_makes_them_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, step: str
+) -> None:
+    """A build file, a Dockerfile, a module or an image changed since the last whole check:
+    the hook on the edited file (and on a module the links may now place elsewhere) says
+    what it says with no cache."""
+    checked = tree(tmp_path, "ring")
+    checked.check(monkeypatch)
+    name, edit = LINK_EDITS[step]
+    checked.edit(name, edit)
+    for named in [name, "alpha/main.py", "beta/main.py"] if edit is not None else ["alpha/main.py"]:
+        assert outcome(hook(checked, named)) == outcome(fresh_hook(checked, named)), named
+
+
+def test_a_go_file_that_stops_being_a_program_unlinks_its_container(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Go folder of no `main` package is a library no image runs: the package clause is
+    part of what links rest on, and a check after it changed links the container again
+    (the link of the program it was had been kept)."""
+    files = {
+        "api/k8s.yaml": ring_manifest("api", "api").encode(),
+        "api/main.go": b'package main\n\nimport "fmt"\n\nfunc main() { fmt.Println("up") }\n',
+        **{
+            f"other/config-{number}.yaml": (
+                f"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: config-{number}\n"
+            ).encode()
+            for number in range(12)  # an edit of one file in fourteen is judged by its part
+        },
+    }
+    checked = Tree(tmp_path / "tree", tmp_path / "cache", {})
+    for name, data in files.items():
+        (checked.root / name).parent.mkdir(parents=True, exist_ok=True)
+        (checked.root / name).write_bytes(data)
+    (checked.root / ".git").mkdir()
+    assert [row.code for row in checked.check(monkeypatch).links] == [str(checked.root / "api")]
+    checked.edit("api/main.go", swap(b"package main", b"package api"))
+    result = checked.check(monkeypatch)
+    assert checked.by_parts == 1
+    assert [row.code for row in result.links] == [None]
+    assert outcome(result) == outcome(checked.fresh())

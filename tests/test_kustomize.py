@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 from k8slb.interface.cli import cli
+from k8slb.reading import sources
 
 SERVICE = """\
 apiVersion: v1
@@ -351,3 +352,18 @@ def test_the_overlays_that_build_a_kustomization_in_are_found_through_the_others
         str(tmp_path / "top"),
         str(tmp_path / "mid"),
     }
+
+
+def test_a_tree_with_no_kustomization_is_walked_without_making_each_path_absolute(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What kustomizations name is looked for among the files found only when one was found:
+    a pre-commit hook's walk of 10,000 files made each of their paths absolute for none."""
+    for number in range(40):
+        (tmp_path / f"app-{number}.yaml").write_text("apiVersion: v1\nkind: ConfigMap\n")
+    made: list[str] = []
+    absolute = os.path.abspath
+    monkeypatch.setattr(sources.os.path, "abspath", lambda p: made.append(p) or absolute(p))
+    found = sources.discover([str(tmp_path)])
+    assert len(found.sources) == 40
+    assert len(made) < 40

@@ -3,13 +3,21 @@ module, spelled as the paths of the run are (relative, absolute, `./`, `../`).""
 
 from __future__ import annotations
 
+import os
 from pathlib import PurePath, PurePosixPath
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from k8slb.code import projects
 from k8slb.code.facts import CodeFacts
-from k8slb.code.projects import _spelled_already, assign_projects, node_module_files
+from k8slb.code.projects import (
+    GoPackages,
+    _at_or_below,
+    _spelled_already,
+    assign_projects,
+    node_module_files,
+)
 
 
 def by_pure_paths(path: str, scanned: set[PurePath]) -> str:
@@ -75,3 +83,57 @@ def test_a_typescript_import_of_a_js_file_may_name_its_ts_source() -> None:
 @pytest.mark.parametrize("specifier", ["lodash", "@grpc/grpc-js", "node:http", "/etc/config"])
 def test_a_package_name_names_no_scanned_file(specifier: str) -> None:
     assert list(node_module_files(specifier, "svc")) == []
+
+
+GO_FOLDERS = st.lists(
+    st.lists(st.sampled_from(["a", "b", "ab", "cmd", "..", "."]), min_size=0, max_size=4).map(
+        lambda parts: "/".join(parts) or "."
+    ),
+    min_size=1,
+    max_size=12,
+)
+
+
+def go_packages(folders: list[str], mains: set[str] | None = None) -> GoPackages:
+    """A Go file in each folder, of package main where `mains` says (all, without it)."""
+    modules = {}
+    for number, folder in enumerate(folders):
+        path = os.path.normpath(os.path.join(folder, f"f{number}.go"))
+        main = mains is None or folder in mains
+        modules[path] = CodeFacts(path, "go", package="main" if main else "lib")
+    return GoPackages(modules)
+
+
+@settings(max_examples=200, deadline=None)
+@given(GO_FOLDERS, st.sampled_from(["a", "a/", "a/b", "ab", "/", "", ".", "..", "b/cmd"]))
+def test_the_packages_below_a_folder_are_those_its_path_holds(
+    folders: list[str], asked: str
+) -> None:
+    """`mains_below` and `is_library` look a folder's packages up by the folders above each
+    package: the same packages as asking each package whether it is at or below it."""
+    packages = go_packages(folders, mains=set(folders[::2]))
+    below = [p for p in packages.files if _at_or_below(p, asked)]
+    assert packages.mains_below(asked) == sorted(p for p in below if packages.is_main(p))
+    libraries = [path for p in below for path in packages.files[p]]
+    assert packages.is_library(asked) == (
+        bool(libraries) and all(packages.modules[p].package not in ("", "main") for p in libraries)
+    )
+
+
+def test_asking_each_folder_for_its_packages_does_not_scan_every_package(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every container's link asks whether its folder holds a Go library: at 3,000
+    services, asking every package each time was most of linking (quadratic)."""
+    folders = [f"svc-{number}/cmd" for number in range(300)]
+    packages = go_packages(folders)
+    asked: list[str] = []
+    monkeypatch.setattr(
+        projects,
+        "_at_or_below",
+        lambda inner, outer: asked.append(inner) or _at_or_below(inner, outer),
+    )
+    for number in range(300):
+        assert not packages.is_library(f"svc-{number}")
+        assert packages.mains_below(f"svc-{number}") == [f"svc-{number}/cmd"]
+    assert len(asked) < len(folders)

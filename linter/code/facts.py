@@ -645,6 +645,12 @@ class CodeFacts:
         """Channels made once and kept: the ones that can pin a client to a pod."""
         return [channel for channel in self.channels if channel.long_lived]
 
+    def dials_per_call(self) -> bool:
+        """Whether a channel of the module is made per call: who dials a Service so is
+        asked of every module (dialers.per_call_only; one from the cache keeps the answer
+        beside what every run reads, so that its code need not be loaded for it)."""
+        return any(not channel.long_lived for channel in self.channels)
+
     def dialed_targets(self) -> tuple[Any, ...]:
         """The targets of the module's long-lived channels: who dials a Service
         (dialers.py) is asked of every module (one from the cache keeps them beside what

@@ -285,6 +285,8 @@ class GoPackages:
         self._module_roots: dict[str, str] | None = None
         self._imported: set[str] | None = None  # the folders some scanned file imports
         self._programs: list[list[str]] | None = None
+        # each folder above a package, by its name: the packages below it (_below)
+        self._proper: dict[str, list[str]] | None = None
 
     def folder(self, import_path: str, importer: str | None = None) -> str | None:
         """The scanned folder of the package an import path names, if one is known. Seen
@@ -393,17 +395,27 @@ class GoPackages:
     def is_library(self, folder: str) -> bool:
         """Whether the packages at and below `folder` are all known to be libraries (generated
         stubs, a client): each file's package clause read, and none `main`."""
-        below = [
-            path
-            for package, paths in self.files.items()
-            if _at_or_below(package, folder)
-            for path in paths
-        ]
+        below = [path for package in self._at_or_below(folder) for path in self.files[package]]
         return bool(below) and all(self.modules[p].package not in ("", "main") for p in below)
 
     def mains_below(self, folder: str) -> list[str]:
         """The folders of the `main` packages at and below `folder` (`.`: the whole tree)."""
-        return sorted(p for p in self.files if _at_or_below(p, folder) and self.is_main(p))
+        return sorted(p for p in self._at_or_below(folder) if self.is_main(p))
+
+    def _at_or_below(self, folder: str) -> list[str]:
+        """The package folders at or below `folder` (`_at_or_below`), looked up by the
+        folders above each package: every container's link asks of its folder, and a scan
+        of every package each time was quadratic (at 3,000 services most of linking)."""
+        if folder == ".":
+            return [p for p in self.files if _at_or_below(p, folder)]
+        if self._proper is None:
+            self._proper = {}
+            for package in self.files:
+                for at, char in enumerate(package):
+                    if char == os.sep:  # `a/b/c` is below `a/b`, `a`, and `` (absolute)
+                        self._proper.setdefault(package[:at], []).append(package)
+        own = [folder] if folder in self.files else []
+        return own + self._proper.get(folder.rstrip(os.sep), [])
 
     def closure(self, folder: str) -> list[str]:
         """The Go files of the package in `folder` and of every scanned package it imports,

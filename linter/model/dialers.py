@@ -158,7 +158,7 @@ def _per_call_dialers(
     their code."""
     found: dict[int, tuple[list[Dialer], set[str]]] = {}
     for facts in modules:
-        if facts.is_test:
+        if facts.is_test or not facts.dials_per_call():  # (asked without loading its code)
             continue
         for channel in facts.channels:
             if channel.long_lived:

@@ -46,7 +46,7 @@ import hashlib
 import os
 import posixpath
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 
 from k8slb.code.entry_points import Entry, container_argv, entry_of, shell_script_of
@@ -168,6 +168,35 @@ class Link:
         return bool(kinds & NAME_GUESSES) and kinds <= {*NAME_GUESSES, "dockerfile"}
 
 
+# A link as `CodeLinks.remembered` keeps it: Link's fields after its workload and container.
+RememberedLink = tuple[
+    str,
+    str | None,
+    tuple[str, ...],
+    tuple[Evidence, ...],
+    tuple[Evidence, ...],
+    Dockerfile | None,
+    Evidence | None,
+]
+# By a workload's path, document and item: each long-running container's name, its link
+# (None: it has none) and why it has none, when the evidence says.
+RememberedLinks = dict[
+    tuple[str, int, int | None], tuple[tuple[str, RememberedLink | None, str | None], ...]
+]
+
+
+def _remembered_link(link: Link) -> RememberedLink:
+    return (
+        link.folder,
+        link.entry,
+        link.modules,
+        link.evidence,
+        link.overruled,
+        link.dockerfile,
+        link.entrypoint_set,
+    )
+
+
 # Functions a program runs when it starts, whoever calls them (`main`, a server's `Run`,
 # Python's `__init__` and `__main__` code, a constructor).
 STARTUP = regex.compile(
@@ -259,6 +288,8 @@ class CodeLinks:
         self._made: dict[tuple[int, int], Link | None] = {}  # by (id(workload), id(container))
         self._runners: dict[str, list[Link]] | None = None
         self._programs: list[tuple[list[str], set[str]]] | None = None  # programs()
+        # asked once, before every link is made: may `restore` links kept from another run
+        self.before_all: Callable[[CodeLinks], None] | None = None
 
     @property
     def scripts(self) -> Mapping[str, ShellScript]:
@@ -283,12 +314,65 @@ class CodeLinks:
         """Every link, in the order of the index's workloads (all made now)."""
         if self._index is None:
             return []
+        if self.before_all is not None:
+            before_all, self.before_all = self.before_all, None
+            before_all(self)
         return [
             link
             for workload, template in self._index.workloads
             for container in template.long_running
             if (link := self._link(workload, container)) is not None
         ]
+
+    def make_all(self) -> None:
+        """Make every container's link now (`keep` takes only those made)."""
+        self.links  # noqa: B018 - made as they are listed
+
+    def remembered(self) -> RememberedLinks:
+        """The links made, as plain data by each workload's place (its file, document and
+        item) and each long-running container's (its position and name), with why one has
+        none: what `restore` gives a model made of the very same files again (a check
+        after an edit makes the model before it from the cache: incremental.after_edit)."""
+        if self._index is None:
+            return {}
+        why_not = self._finder.why_not if self._finder is not None else {}
+        found: RememberedLinks = {}
+        for workload, template in self._index.workloads:
+            made = []
+            for container in template.long_running:
+                key = (id(workload), id(container))
+                if key not in self._made:
+                    break  # never asked: made when asked, after a restore too
+                link = self._made[key]
+                kept = None if link is None else _remembered_link(link)
+                made.append((container.name, kept, why_not.get(key)))
+            else:
+                found[(workload.path, workload.document, workload.item)] = tuple(made)
+        return found
+
+    def restore(
+        self, remembered: RememberedLinks, unchanged: Callable[[str], bool] = lambda _: True
+    ) -> None:
+        """Take the links `remembered` says for the workloads of the same place whose
+        long-running containers have the same names, in the files `unchanged` says are as
+        they were then; the others are made when asked. Only for a model whose links rest
+        on what theirs did (`inputs_digest`): a link reads nothing else but its workload."""
+        if self._index is None or self._finder is None:
+            return
+        for workload, template in self._index.workloads:
+            kept = remembered.get((workload.path, workload.document, workload.item))
+            if kept is not None and not unchanged(workload.path):
+                continue
+            containers = template.long_running
+            if kept is None or [c.name for c in containers] != [k[0] for k in kept]:
+                continue
+            if any((id(workload), id(c)) in self._made for c in containers):
+                continue  # made already: a rule may hold it
+            for container, (_, link, why) in zip(containers, kept, strict=True):
+                key = (id(workload), id(container))
+                self._made[key] = None if link is None else Link(workload, container, *link)
+                if why is not None:
+                    self._finder.why_not[key] = why
 
     def keep(self, other: CodeLinks) -> None:
         """Take the links `other` made for the workloads both have (the same objects): for
@@ -514,6 +598,36 @@ def link_code(
     if not modules and not builds.dockerfiles and not builds.scripts:
         return CodeLinks()  # (a script a manifest's shell runs is read with no link)
     return CodeLinks(modules, _Finder(modules, builds, pins or {}), index)
+
+
+def inputs_digest(
+    modules: Sequence[CodeFacts], builds: BuildFacts, pins: Mapping[str, Pin] | None = None
+) -> str:
+    """A digest of everything a link reads besides its workload (the finder's inputs):
+    what every module's header says (its path, language, project, imports, package), the
+    build files' facts and the configuration's pins, each in the order of its paths (a
+    whole run reads the tree in the walk's order, a pre-commit hook its named files first;
+    `--context` judges as judging everything does: tests/test_context_scope.py). Two
+    models of one digest link a workload alike (CodeLinks.restore)."""
+    said = repr(
+        (
+            sorted(
+                ((m.path, m.language, m.project, m.imports, m.is_test, m.package) for m in modules),
+                key=lambda header: header[0],
+            ),
+            sorted(map(repr, builds.builds)),
+            sorted(builds.dockerfiles.items()),
+            sorted(builds.projects),
+            sorted(builds.packages.items()),
+            sorted(builds.scripts.items()),
+            sorted(builds.names.items()),
+            sorted(map(repr, builds.tags)),
+            sorted(builds.grpc_java.items()),
+            sorted(map(repr, builds.go_builds)),
+            sorted((pins or {}).items()),
+        )
+    )
+    return hashlib.blake2b(said.encode(), digest_size=20).hexdigest()
 
 
 def link_code_again(index: Index, python: Sequence[CodeFacts], before: CodeLinks) -> CodeLinks:

@@ -454,8 +454,10 @@ def _add_kustomized(found: Discovery, exclude: Exclude | None, report: bool) -> 
     paths named do not hold it already: `check overlays/prod` reads ../../base too (each
     kustomization still judged on its own, deployment_units). Remote entries and entries
     outside the repository are KLB006 of the kustomization (manifests.py)."""
-    known = {os.path.abspath(s.location) for s in found.sources if s.location}
     queue = [s for s in found.sources if _is_kustomization(s)]
+    if not queue:
+        return  # (every path made absolute, for nothing: a tenth of a hook's run at 10,000 files)
+    known = {os.path.abspath(s.location) for s in found.sources if s.location}
     patches: set[str] = set()
     while queue:
         source = queue.pop()

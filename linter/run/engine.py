@@ -22,6 +22,7 @@ from k8slb.languages import LANGUAGES, load
 from k8slb.model.index import Index
 from k8slb.model.links import (
     CodeLinks,
+    inputs_digest,
     link_code,
     link_code_again,
     link_rows,
@@ -45,7 +46,7 @@ from k8slb.rules.unused_suppression import UnusedSuppression
 from k8slb.run.cache import Cache, ParseMemo
 from k8slb.run.parsing import Parsed, Unparsed, parse_all
 from k8slb.run.relocation import relocate
-from k8slb.run.run_memory import RunMemory
+from k8slb.run.run_memory import LinksToKeep, RunMemory
 from k8slb.run.selection import unknown_codes
 from k8slb.run.settings import Settings
 from k8slb.run.suppressions import Suppressions, judgeable
@@ -314,8 +315,11 @@ def _add_rendered(
 
 
 # A judgement of only what changed since the last run that judged every file, from what
-# that run left in the cache (incremental.after_edit); None where it cannot be made so.
-AfterEdit = Callable[[RunMemory, SourceBytes, Settings, int, Progress], RunResult | None]
+# that run left in the cache (incremental.after_edit): its result and the links of its
+# model; None where it cannot be made so.
+AfterEdit = Callable[
+    [RunMemory, SourceBytes, Settings, int, Progress], tuple[RunResult, LinksToKeep] | None
+]
 
 
 def run(
@@ -355,12 +359,13 @@ def run(
         memory.note_words(data)
         judged = after_edit(memory, data, settings, jobs, progress) if after_edit else None
         if judged is not None:
-            kept_result = replace(detached(judged), contents={})
+            judged_result, links = judged
+            kept_result = replace(detached(judged_result), contents={})
             memory.keep(kept_result)
-            memory.keep_whole(whole, kept_result)
+            memory.keep_whole(whole, kept_result, links)
             if save:
                 memory.cache.save()
-            return judged
+            return judged_result
     read = read_sources(
         sources,
         data,
@@ -372,17 +377,31 @@ def run(
     )
     read.errors[:0] = data.errors  # with any recognised file gone before it was parsed
     late = len(data.errors) > len(errors)
-    result = _check(sources, settings, read.variant(0), progress)
+    first = read.variant(0)
+    context = analyse(sources, settings, first)
+    if memory is not None:  # the links of the workloads as then, from the last whole run
+        context.links.before_all = lambda links: memory.restore_links(
+            links, lambda: inputs_digest(first.modules, first.builds, settings.links)
+        )
+    result = conclude(sources, settings, first, context, progress)
     for number in range(1, max(read.variants.values(), default=1)):
         _merge(result, _check(sources, settings, read.variant(number)))
     if memory is not None and not late and not read.stopped:
         kept_result = replace(detached(result), contents={})
         kept = memory.keep(kept_result)
         if whole is not None and not read.rendered_from:
-            memory.keep_whole(whole, kept_result)
+            memory.keep_whole(whole, kept_result, links_to_keep(first, context, settings))
         if kept and save:
             memory.cache.save()
     return result
+
+
+def links_to_keep(read: Sources, context: Context, settings: Settings) -> LinksToKeep:
+    """The model's links and their digest, for the cache to work out when it is written."""
+    return lambda: (
+        inputs_digest(read.modules, read.builds, settings.links),
+        context.links.remembered(),
+    )
 
 
 def detached(result: RunResult) -> RunResult:

@@ -51,6 +51,7 @@ from k8slb.languages import LANGUAGES
 from k8slb.model.dialers import joinable
 from k8slb.model.index import Index, literal_env, selector_of
 from k8slb.model.units import PLAIN
+from k8slb.reading.build_files import names_builds
 from k8slb.reading.objects import K8sObject
 from k8slb.reading.sources import Source
 from k8slb.rulekit.base import Context
@@ -60,13 +61,14 @@ from k8slb.run.engine import (
     Sources,
     analyse,
     conclude,
+    links_to_keep,
     read_bytes,
     read_sources,
     run,
     summary,
     verdicts,
 )
-from k8slb.run.run_memory import Plan, RunMemory, plan_of, words
+from k8slb.run.run_memory import LinksToKeep, Plan, RunMemory, plan_of, words
 from k8slb.run.settings import Settings
 
 # The kinds whose relations to other objects the closure follows (their workloads, the
@@ -159,8 +161,13 @@ def _judged(
     or where the model cannot place the edit. `composes`: which modules make addresses of
     pieces, where the caller knows better than looking again at what `last` did not read."""
     same_code = last is not None and _same_code(last, read)
-    # the links made again only for the changed workloads, where no code changed
-    context = analyse(sources, settings, read, last.context.links if last and same_code else None)
+    # the links made again only for the changed workloads, where no code changed: the
+    # last model's are all made first (they are compared below, and a model made from the
+    # cache has made none yet), so that the new model keeps them rather than making its own
+    linked = last.context.links if last is not None and same_code else None
+    if linked is not None:
+        linked.make_all()
+    context = analyse(sources, settings, read, linked)
     pieces = composes(context.modules) if composes else _composers(context.modules, last)
     affected = None if last is None else _affected(last, read, context, changed, said, pieces)
     if last is None or affected is None:
@@ -187,12 +194,14 @@ def after_edit(
     settings: Settings,
     jobs: int = 1,
     progress: Progress = QUIET,
-) -> RunResult | None:
+) -> tuple[RunResult, LinksToKeep] | None:
     """`check` of every file after some changed since the last run that judged every file,
-    from what it left in the cache (its plan, the keys of the bytes it read and its
-    result; each file's parse and words by those keys): the model before the edit and
-    after it made from the parses, and only the files whose findings the edit may change
-    judged again, as after an editor's edit (`judge`). None where it cannot be made so
+    from what it left in the cache (its plan, the keys of the bytes it read, its result and
+    its model's links; each file's parse and words by those keys): the model before the
+    edit and after it made from the parses (the links before it, those the last run made
+    of the very same files, taken as it left them), and only the files whose findings the
+    edit may change judged again, as after an editor's edit (`judge`); the result, and the
+    links of the model after it for the next. None where it cannot be made so
     (no such run, a parse or the words of a file as it was no longer kept, a chart or a
     kustomization, a file added or removed that is not read alone, most files changed):
     the run then judges every file."""
@@ -235,6 +244,12 @@ def after_edit(
         return _known_composers(modules, by, shared)
 
     before_context = analyse(before_sources, settings, before_read)
+    # the last run's links, made of these very files: but a changed build file that is read
+    # from its bytes on every run (a compose or skaffold file) is not read as it was then,
+    # and the model before the edit rests on other build facts than those links did
+    kept = memory.kept_links() if last.links is not None else None
+    if kept is not None and kept.token == last.links and not any(map(names_builds, changed)):
+        before_context.links.restore(kept.links)
     day = settings.today or datetime.date.today()
     before = Judgement(
         before_sources,
@@ -258,7 +273,7 @@ def after_edit(
         day,
         lambda modules: composers(modules, keys),
     )
-    return judged.result
+    return judged.result, links_to_keep(read, judged.context, settings)
 
 
 def _read_before(
@@ -441,8 +456,8 @@ def _affected(
 def _same_code(before: Judgement, read: Sources) -> bool:
     """Whether the edit left every build file's facts as they were, and of every module
     what links read (links._Finder, code/projects.py: its path, language, project,
-    imports, whether it is a test): then a container's link depends on its workload
-    alone."""
+    imports, whether it is a test, its package clause: a Go folder of no `main` package
+    is no program): then a container's link depends on its workload alone."""
     if read.builds != before.read.builds or len(read.modules) != len(before.read.modules):
         return False
     pairs = zip(read.modules, before.read.modules, strict=True)
@@ -451,7 +466,7 @@ def _same_code(before: Judgement, read: Sources) -> bool:
 
 def _linked_by(facts: CodeFacts) -> tuple[object, ...]:
     """What of a module the links read."""
-    return (facts.path, facts.language, facts.project, facts.imports, facts.is_test)
+    return (facts.path, facts.language, facts.project, facts.imports, facts.is_test, facts.package)
 
 
 def _units_changed(before: Context, now: Context) -> bool:

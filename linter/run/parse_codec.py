@@ -1,11 +1,12 @@
 """How a parse travels: from a parsing process to the run, and into the cache and back.
 
 A pickled Kubernetes object keeps its body as a pickle of its own, and a pickled module's
-facts keep everything but what every run reads of every module (`HEADER`) as one; each is
-loaded when first read, by the data-only unpickler (data_pickle.py). A pre-commit run
-judges a few objects and modules among thousands: the index finds what it needs of the
-others by what an object read when it was made, and who dials a Service by the targets a
-module keeps beside its header, or by searching a body's pickle for a name.
+facts keep everything but what every run reads of every module (`HEADER`, and `_BESIDE`)
+as one; each is loaded when first read, by the data-only unpickler (data_pickle.py). A
+pre-commit run judges a few objects and modules among thousands: the index finds what it
+needs of the others by what an object read when it was made, and who dials a Service by
+the targets a module keeps beside its header (and whether it makes a channel per call), or
+by searching a body's pickle for a name.
 
 The domain types (reading/objects.py, code/facts.py) are plain: what comes out of a pickle
 is a `StoredObject` or `StoredFacts`, a subclass that loads its missing part on first
@@ -98,6 +99,12 @@ class StoredFacts(CodeFacts):
             return super().dialed_targets()
         return known
 
+    def dials_per_call(self) -> bool:
+        known: bool | None = self.__dict__.get("_per_call")
+        if known is None or self.deferred:  # (resolving may find a channel closed per call)
+            return super().dials_per_call()
+        return known
+
 
 def _reduce_object(obj: K8sObject) -> tuple[Any, ...]:
     blob = obj.__dict__.get("_blob")
@@ -132,17 +139,26 @@ def _reduce_facts(facts: CodeFacts) -> tuple[Any, ...]:
     state = facts.__dict__
     rest = state.get("_rest")
     if rest is None:
-        others = {k: v for k, v in state.items() if k not in HEADER and k != "_targets"}
+        others = {k: v for k, v in state.items() if k not in HEADER and k not in _BESIDE}
         rest = pickle.dumps(others, pickle.HIGHEST_PROTOCOL)
-    return (_facts, (tuple(state[key] for key in HEADER), rest, facts.dialed_targets()))
+    header = tuple(state[key] for key in HEADER)
+    return (_facts, (header, rest, facts.dialed_targets(), facts.dials_per_call()))
 
 
-def _facts(header: tuple[Any, ...], rest: bytes, targets: tuple[Any, ...]) -> StoredFacts:
+# What a module's pickle keeps beside its header, of what its code says: the targets of
+# its long-lived channels, and whether it makes a channel per call.
+_BESIDE = ("_targets", "_per_call")
+
+
+def _facts(
+    header: tuple[Any, ...], rest: bytes, targets: tuple[Any, ...], per_call: bool
+) -> StoredFacts:
     """Facts as `_reduce_facts` pickled them: the fields beyond HEADER left as bytes."""
     facts: StoredFacts = object.__new__(StoredFacts)
     facts.__dict__.update(zip(HEADER, header, strict=True))
     facts.__dict__["_rest"] = rest
     facts.__dict__["_targets"] = targets
+    facts.__dict__["_per_call"] = per_call
     return facts
 
 

@@ -5,15 +5,17 @@ other half) is asked file by file while parsing."""
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from k8slb.core.record import record
 from k8slb.core.results import RunResult
 from k8slb.inputs import reader_of
 from k8slb.languages import LANGUAGES
+from k8slb.model.links import CodeLinks, RememberedLinks
 from k8slb.reading.build_files import names_builds
 from k8slb.reading.sources import Language, Source
 from k8slb.run.cache import Cache, run_key
@@ -29,12 +31,31 @@ def plan_of(sources: Sequence[Source]) -> Plan:
 class WholeRun:
     """What a run that judged every file leaves for the next, which then judges again only
     the files an edit may change (incremental.after_edit): the settings' digest but for
-    the files, the plan, the key of each file's bytes, and the result."""
+    the files, the plan, the key of each file's bytes, and the result; and the token of
+    its links (`KeptLinks`: the run's key), which are kept if that is theirs."""
 
     settings: str
     plan: Plan
     keys: dict[str, str]
     result: RunResult
+    links: str | None = None
+
+
+@record
+class KeptLinks:
+    """The links of the model a run that judged every file made (links.cache): the token
+    of its `WholeRun`, the digest of what they rest on besides each workload
+    (`links.inputs_digest`), the key of each workload's file, and the links."""
+
+    token: str
+    digest: str
+    keys: dict[str, str]
+    links: RememberedLinks
+
+
+# How a run's links are kept: their digest and the links, worked out when the cache is
+# written (in the child that writes it, after the command: links.cache).
+LinksToKeep = Callable[[], tuple[str, RememberedLinks]]
 
 
 # A word of a file, as names are written in addresses, env values and references: what
@@ -114,12 +135,37 @@ class RunMemory:
             return found
         return None
 
-    def keep_whole(self, settings: str, result: RunResult) -> None:
+    def keep_whole(
+        self, settings: str, result: RunResult, links: LinksToKeep | None = None
+    ) -> None:
         """Leave the result of a run that judged every file (its contents left out), with
-        the keys it read, for the next run to judge again only what an edit changed."""
+        the keys it read and the links of its model, for the next run to judge again only
+        what an edit changed."""
         if self.keys is not None and all(s.report for s in self.sources):
-            whole = WholeRun(settings, plan_of(self.sources), dict(self.keys), result)
+            # the links' token is the key of these bytes and settings: a run that finds
+            # them again (an edit undone, a file touched) leaves those kept as they were
+            token = self.key
+            whole = WholeRun(settings, plan_of(self.sources), dict(self.keys), result, token)
             self.cache.keep_whole(whole)
+            if links is not None and token is not None:
+                self.cache.keep_links(functools.partial(_kept, token, dict(self.keys), links))
+
+    def kept_links(self) -> KeptLinks | None:
+        """The links the last run that judged every file left, if any."""
+        found = self.cache.kept_links()
+        return found if isinstance(found, KeptLinks) else None
+
+    def restore_links(self, links: CodeLinks, digest: Callable[[], str]) -> None:
+        """Give the model's links those the last whole run kept, of the workloads whose
+        files are as then, where what links rest on is as then (`digest`, worked out only
+        when some were kept): a pre-commit hook's rules ask which containers run the
+        changed module, which takes every container's link."""
+        kept = self.kept_links()
+        keys = self.keys
+        if kept is None or keys is None or kept.digest != digest():
+            return
+        # (a file with no key of its bytes, a rendered one, is never as then)
+        links.restore(kept.links, lambda path: keys.get(path, "") == kept.keys.get(path, None))
 
     def keep(self, result: RunResult) -> bool:
         """Remember the run's result (when its bytes' key is known); whether it was."""
@@ -127,6 +173,12 @@ class RunMemory:
             return False
         self.cache.remember((self.key, self.stat_key), result)
         return True
+
+
+def _kept(token: str, keys: dict[str, str], links: LinksToKeep) -> KeptLinks:
+    digest, remembered = links()
+    files = {path for path, _, _ in remembered}
+    return KeptLinks(token, digest, {p: k for p, k in keys.items() if p in files}, remembered)
 
 
 def _skippable(source: Source) -> bool:
