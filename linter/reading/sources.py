@@ -438,6 +438,8 @@ def _taken(sources: Sequence[Source]) -> dict[str, Source]:
 def _without_taken(sources: list[Source]) -> list[Source]:
     """A chart a helmfile installs is linted in its releases, not alone as well."""
     taken = _taken(sources)
+    if not taken:
+        return sources  # (no path made absolute for none: a hook walks 10,000 files)
     return [s for s in sources if not s.location or _key(s.location) not in taken]
 
 

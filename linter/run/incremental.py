@@ -68,7 +68,7 @@ from k8slb.run.engine import (
     summary,
     verdicts,
 )
-from k8slb.run.run_memory import LinksToKeep, Plan, RunMemory, plan_of, words
+from k8slb.run.run_memory import LinksToKeep, Plan, RunMemory, WholeRun, plan_of, words
 from k8slb.run.settings import Settings
 
 # The kinds whose relations to other objects the closure follows (their workloads, the
@@ -205,21 +205,12 @@ def after_edit(
     (no such run, a parse or the words of a file as it was no longer kept, a chart or a
     kustomization, a file added or removed that is not read alone, most files changed):
     the run then judges every file."""
-    keys, cache = memory.keys, memory.cache
-    if keys is None or not all(source.report for source in memory.sources):
-        return None  # a run with --context (a pre-commit hook's) judges its files alone
-    last = memory.last_whole(settings.digest(()))
-    if last is None or not _same_kinds(last.plan, plan_of(memory.sources)):
+    edit = _edit_since_last_whole(memory, data, settings)
+    if edit is None:
         return None
-    changed = {p for p in last.keys.keys() | keys.keys() if last.keys.get(p) != keys.get(p)}
-    if not changed or len(changed) * WHOLE_SHARE > len(keys):
-        return None
-    said = _words_by_key(memory, data)
+    last, changed, said = edit
+    keys, cache = memory.keys or {}, memory.cache
     known = cache.words
-    if said is None or not all(
-        cache.holds(key) and key in known for path, key in last.keys.items() if path in changed
-    ):
-        return None  # the parse or the words of a changed file as it was are gone
     shared = _Shared(cache)
     before_sources = _sources_of(last.plan, memory.sources)
     before_read = _read_before(before_sources, data, changed, settings, shared, last.keys)
@@ -274,6 +265,31 @@ def after_edit(
         lambda modules: composers(modules, keys),
     )
     return judged.result, links_to_keep(read, judged.context, settings)
+
+
+def _edit_since_last_whole(
+    memory: RunMemory, data: SourceBytes, settings: Settings
+) -> tuple[WholeRun, set[str], dict[str, frozenset[str]]] | None:
+    """The last run that judged every file with these settings, the files changed since,
+    and every file's words now; None where a check cannot start from that run (a hook's
+    run, other kinds of files, no change or most files changed, the parse or the words of
+    a changed file as it was no longer kept)."""
+    keys, cache = memory.keys, memory.cache
+    if keys is None or not all(source.report for source in memory.sources):
+        return None  # a run with --context (a pre-commit hook's) judges its files alone
+    last = memory.last_whole(settings.digest(()))
+    if last is None or not _same_kinds(last.plan, plan_of(memory.sources)):
+        return None
+    changed = {p for p in last.keys.keys() | keys.keys() if last.keys.get(p) != keys.get(p)}
+    if not changed or len(changed) * WHOLE_SHARE > len(keys):
+        return None
+    said = _words_by_key(memory, data)
+    known = cache.words
+    if said is None or not all(
+        cache.holds(key) and key in known for path, key in last.keys.items() if path in changed
+    ):
+        return None
+    return last, changed, said
 
 
 def _read_before(
