@@ -78,7 +78,10 @@ def test_4_the_klb404_fix_ends_the_calls_that_outlive_the_grace(
     assert "if (!server.awaitTermination(1, TimeUnit.SECONDS)) {" in server
     outcomes = calls_through_sigterm(*runtime.programs(tmp_path, server), delay_ms=4000)
     report(f"{runtime.name}, SIGTERM with the KLB404 fix, calls longer than its grace", outcomes)
-    assert outcomes == ["UNAVAILABLE"] * 4, "cut by shutdownNow(), not by their deadline"
+    # shutdownNow() resets each stream (the client reads CANCELLED) and the process then
+    # closes the connection (UNAVAILABLE): which the client sees first is the machine's race
+    cut = {"UNAVAILABLE", "CANCELLED"}
+    assert len(outcomes) == 4 and set(outcomes) <= cut, "cut by shutdownNow(), not by deadline"
 
 
 # a server on a plain io.grpc.ServerBuilder, as a service on grpc-java before 1.47 writes it
