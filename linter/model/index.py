@@ -90,6 +90,7 @@ class Index:
         mesh: str = "none",
         units: Mapping[str, Unit] | None = None,
         manifest_files: Iterable[str] = (),
+        namespaces_elsewhere: Iterable[K8sObject] = (),
     ) -> None:
         self.objects = list(objects)
         self.mesh = mesh
@@ -101,7 +102,12 @@ class Index:
             self._files_in[str(PurePath(path).parent)] += 1
         self.services: list[K8sObject] = []
         self.workload_objects: list[K8sObject] = []  # those with a pod template
-        self.namespaces: dict[str, K8sObject] = {}
+        # A Namespace is the cluster's, whichever build applies it: one that another
+        # kustomization of the tree writes (`namespaces_elsewhere`) still labels the pods
+        # of this one's workloads in it (mesh injection); a Namespace of its own comes first.
+        self.namespaces: dict[str, K8sObject] = {
+            obj.name: obj for obj in reversed(list(namespaces_elsewhere)) if obj.name
+        }
         self._scalers: dict[tuple[str, str, Any], list[K8sObject]] = defaultdict(list)
         # (namespace, name) -> the PersistentVolumeClaims of that name
         self._claims: dict[tuple[str, str], list[K8sObject]] = defaultdict(list)

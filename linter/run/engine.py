@@ -38,6 +38,7 @@ from k8slb.reading.build_files import (
 from k8slb.reading.chart_findings import RenderedTemplate
 from k8slb.reading.charts import Rendering, real_path
 from k8slb.reading.manifests import ManifestFile
+from k8slb.reading.objects import K8sObject
 from k8slb.reading.sources import Source
 from k8slb.rulekit.base import Context, Rule
 from k8slb.rules.unread_file import UNREAD_FILE
@@ -66,6 +67,7 @@ class Sources:
     variants: dict[str, int] = field(default_factory=dict)  # group -> how many variants
     group_of: dict[str, str] = field(default_factory=dict)  # template path -> its group
     builds: BuildFacts = field(default_factory=BuildFacts)  # what build files say (links.py)
+    namespaces_elsewhere: list[K8sObject] = field(default_factory=list)  # other variants'
     # A chart stopped by a limit of the run (time, memory): the result is not kept, the
     # next run tries again.
     stopped: bool = False
@@ -81,7 +83,17 @@ class Sources:
                 return True
             return self.variant_of[path] == min(number, self.variants[group] - 1)
 
-        return replace(self, manifests=[m for m in self.manifests if seen(m.path)])
+        return replace(
+            self,
+            manifests=[m for m in self.manifests if seen(m.path)],
+            namespaces_elsewhere=[  # cluster-wide: another build's still label this one's pods
+                obj
+                for m in self.manifests
+                if not seen(m.path)
+                for obj in m.objects
+                if obj.is_a("", "Namespace")
+            ],
+        )
 
 
 class SourceBytes(dict[str, bytes]):
@@ -502,6 +514,7 @@ def analyse(
         settings.mesh,
         deployment_units(objects, read.rendered_from),
         manifest_files=[m.path for m in read.manifests],
+        namespaces_elsewhere=read.namespaces_elsewhere,
     )
     reported = {s.path for s in sources if s.report}
     return Context(

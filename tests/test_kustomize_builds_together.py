@@ -1,0 +1,94 @@
+"""`--kustomize` judges each build apart, yet the builds of one tree land in one cluster: a
+Namespace that one kustomization writes labels the pods another builds in it, and a
+module's code, judged in every build, is judged once, with the pods that run it. A
+stand-in `kustomize` prints each folder's resources as the real one would."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from k8slb.interface.cli import cli
+from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE
+
+# prints the resources of the folder it builds, as kustomize would with no transformer
+STAND_IN = """\
+#!/bin/sh
+for file in "$2"/*.yaml; do
+  case "$file" in */kustomization.yaml) ;; *) echo ---; cat "$file" ;; esac
+done
+"""
+SHOP = "  namespace: shop\n"
+
+
+def _namespace(labels: str = "", annotations: str = "") -> str:
+    return (
+        "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: shop\n"
+        + (f"  labels: {{{labels}}}\n" if labels else "")
+        + (f"  annotations: {{{annotations}}}\n" if annotations else "")
+    )
+
+
+def _in_shop(manifests: str) -> str:
+    """Each object of the manifests in namespace shop, as the app's build writes them."""
+    return manifests.replace("metadata:\n  name: ", "metadata:\n  namespace: shop\n  name: ")
+
+
+def _tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, app: str, infra: str) -> Path:
+    """A tree of two kustomizations: deploy/app (the workloads) and deploy/infra (the
+    Namespace they run in), with the stand-in on PATH."""
+    (tmp_path / ".git").mkdir()
+    for name, manifests in (("app", app), ("infra", infra)):
+        folder = tmp_path / "deploy" / name
+        folder.mkdir(parents=True)
+        (folder / "kustomization.yaml").write_text("resources:\n  - objects.yaml\n")
+        (folder / "objects.yaml").write_text(manifests)
+    binaries = tmp_path / "bin"
+    binaries.mkdir()
+    (binaries / "kustomize").write_text(STAND_IN)
+    (binaries / "kustomize").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{binaries}:{os.environ['PATH']}")
+    return tmp_path
+
+
+def _findings(tree: Path, rule: str) -> list[dict[str, Any]]:
+    done = CliRunner().invoke(
+        cli, ["check", "--isolated", "--kustomize", "--format", "json", "--select", rule, str(tree)]
+    )
+    assert done.exit_code in (0, 1), done.output
+    report: dict[str, Any] = json.loads(done.stdout)
+    return [f for f in report["findings"] if f["rule"] == rule]
+
+
+@pytest.mark.parametrize(
+    ("labels", "annotations"),
+    [
+        ("istio-injection: enabled", ""),
+        ("istio.io/rev: stable", ""),
+        ("", "linkerd.io/inject: enabled"),
+    ],
+    ids=["istio-injection", "istio-revision", "linkerd"],
+)
+def test_a_namespace_another_kustomization_writes_meshes_the_pods_built_in_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, labels: str, annotations: str
+) -> None:
+    app = _in_shop(GRPC_SERVICE + BACKEND)
+    assert _findings(_tree(tmp_path, monkeypatch, app, _namespace()), "KLB101") != []
+    meshed = tmp_path / "meshed"
+    meshed.mkdir()
+    tree = _tree(meshed, monkeypatch, app, _namespace(labels, annotations))
+    assert _findings(tree, "KLB101") == []  # the mesh's proxies place each call
+
+
+def test_a_pod_that_opts_out_of_its_namespaces_injection_is_not_meshed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = _in_shop(GRPC_SERVICE + BACKEND).replace(
+        "labels: {app: backend}", "labels: {app: backend, sidecar.istio.io/inject: 'false'}"
+    )
+    tree = _tree(tmp_path, monkeypatch, app, _namespace("istio-injection: enabled"))
+    assert len(_findings(tree, "KLB101")) == 1
