@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 from k8slb.interface.cli import cli
+from k8slb.rulekit.examples import BUILT_HERE, SIGTERM_HANDLER, grpc_server, web_deployment
 from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE
 
 # prints the resources of the folder it builds, as kustomize would with no transformer
@@ -92,3 +93,33 @@ def test_a_pod_that_opts_out_of_its_namespaces_injection_is_not_meshed(
     )
     tree = _tree(tmp_path, monkeypatch, app, _namespace("istio-injection: enabled"))
     assert len(_findings(tree, "KLB101")) == 1
+
+
+def _server_tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, infra: str) -> Path:
+    """A grpcio server built into the image that one replica of Deployment web runs (app),
+    and an infrastructure build that runs none of it."""
+    app = _in_shop(web_deployment().replace("  replicas: 3\n", "  replicas: 1\n"))
+    tree = _tree(tmp_path, monkeypatch, app, infra)
+    (tree / "app.py").write_text(grpc_server(before_wait=SIGTERM_HANDLER))
+    for name, text in BUILT_HERE:
+        (tree / name).write_text(text)
+    return tree
+
+
+def test_code_judged_in_several_builds_is_judged_with_the_pods_that_run_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The infrastructure's build runs none of the server's code: judged there, it has no
+    pods to weigh and says warning; the app's build runs it as one replica: info. One
+    code site, one finding: the judgement made with the pods."""
+    tree = _server_tree(tmp_path, monkeypatch, _namespace())
+    (finding,) = _findings(tree, "KLB201")
+    assert (finding["path"], finding["severity"]) == (str(tree / "app.py"), "info")
+    assert "one replica" in finding["message"]
+
+
+def test_code_in_a_namespace_another_build_meshes_gets_no_finding_from_a_build_without_its_pods(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tree = _server_tree(tmp_path, monkeypatch, _namespace("istio-injection: enabled"))
+    assert _findings(tree, "KLB201") == []

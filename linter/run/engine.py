@@ -12,7 +12,7 @@ from typing import TypeVar
 from k8slb.code.facts import CodeFacts
 from k8slb.code.imported import resolve_imports
 from k8slb.code.projects import assign_projects
-from k8slb.core.findings import Finding, ObjectRef, Problem
+from k8slb.core.findings import Finding, ObjectRef, Problem, Severity
 from k8slb.core.internal import internal_error
 from k8slb.core.progress import QUIET, Progress
 from k8slb.core.record import record
@@ -381,9 +381,11 @@ def run(
     )
     read.errors[:0] = data.errors  # with any recognised file gone before it was parsed
     late = len(data.errors) > len(errors)
-    result = _check(sources, settings, read.variant(0), progress)
-    for number in range(1, max(read.variants.values(), default=1)):
-        _merge(result, _check(sources, settings, read.variant(number)))
+    variants = max(read.variants.values(), default=1)
+    judged = [_check(sources, settings, read.variant(0), progress, several=variants > 1)]
+    for number in range(1, variants):
+        judged.append(_check(sources, settings, read.variant(number), several=True))
+    result = _merged(judged)
     if memory is not None and not late and not read.stopped:
         kept_result = replace(detached(result), contents={})
         kept = memory.keep(kept_result)
@@ -428,6 +430,47 @@ def _once(items: Sequence[_Item], finding: Callable[[_Item], Finding]) -> list[_
     return kept
 
 
+@record
+class _Variant:
+    """One variant's result, and the modules its containers run (links.py)."""
+
+    result: RunResult
+    ran: frozenset[str]
+
+
+def _merged(judged: Sequence[_Variant]) -> RunResult:
+    """The variants' results as one. A module's code is judged in every variant, with its
+    pods only where a container of the variant runs it: a finding about it from a variant
+    that does not (a base's Deployment built by an overlay, its server judged again with
+    the infrastructure's build) is left to those that do; and where several variants
+    still judge one code site by one rule, the most severe judgement stands alone."""
+    ran = frozenset().union(*(v.ran for v in judged))
+    best: dict[tuple[str, int, int, str], tuple[Severity, int]] = {}
+    kept: list[list[Finding]] = []
+    for number, variant in enumerate(judged):
+        kept.append(
+            [
+                f
+                for f in variant.result.findings
+                if f.object is not None
+                or os.path.normpath(f.path) in variant.ran
+                or os.path.normpath(f.path) not in ran
+            ]
+        )
+        for finding in kept[-1]:
+            key = finding.sort_key()
+            if finding.object is None and (key not in best or finding.severity > best[key][0]):
+                best[key] = (finding.severity, number)
+    for number, (variant, findings) in enumerate(zip(judged, kept, strict=True)):
+        variant.result.findings[:] = [
+            f for f in findings if f.object is not None or best[f.sort_key()][1] == number
+        ]
+    result = judged[0].result
+    for variant in judged[1:]:
+        _merge(result, variant.result)
+    return result
+
+
 def _merge(result: RunResult, other: RunResult) -> None:
     """Add what another value set's run found: the findings and objects only it has."""
     seen = {_said(f) for f in result.findings}
@@ -442,11 +485,21 @@ def _merge(result: RunResult, other: RunResult) -> None:
 
 
 def _check(
-    sources: Sequence[Source], settings: Settings, read: Sources, progress: Progress = QUIET
-) -> RunResult:
+    sources: Sequence[Source],
+    settings: Settings,
+    read: Sources,
+    progress: Progress = QUIET,
+    *,
+    several: bool = False,
+) -> _Variant:
     """One variant of a run, stage by stage: analyse what was read into the model, then
-    judge it."""
-    return conclude(sources, settings, read, analyse(sources, settings, read), progress)
+    judge it; of one of `several`, which modules its containers run (every link made: a
+    run of one variant makes only those its rules ask for)."""
+    context = analyse(sources, settings, read)
+    result = conclude(sources, settings, read, context, progress)
+    if not several:
+        return _Variant(result, frozenset())
+    return _Variant(result, frozenset(m for link in context.links.links for m in link.modules))
 
 
 def conclude(
