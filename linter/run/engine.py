@@ -382,10 +382,10 @@ def run(
     read.errors[:0] = data.errors  # with any recognised file gone before it was parsed
     late = len(data.errors) > len(errors)
     variants = max(read.variants.values(), default=1)
-    judged = [_check(sources, settings, read.variant(0), progress, several=variants > 1)]
+    checked = [_check(sources, settings, read.variant(0), progress, several=variants > 1)]
     for number in range(1, variants):
-        judged.append(_check(sources, settings, read.variant(number), several=True))
-    result = _merged(judged)
+        checked.append(_check(sources, settings, read.variant(number), several=True))
+    result = _merged(checked)
     if memory is not None and not late and not read.stopped:
         kept_result = replace(detached(result), contents={})
         kept = memory.keep(kept_result)
