@@ -241,6 +241,9 @@ class Dockerfile:
     # what the stages before the last copy from the context (a builder's `COPY ./web/ .`,
     # whose output the last stage takes `--from` it)
     stage_copies: tuple[Copy, ...] = ()
+    # the distributions' package managers the last stage's RUN lines call (`apt-get`,
+    # `apk`, `dnf`), through the stages it is built FROM: what its base is (model/shells.py)
+    installers: tuple[str, ...] = ()
 
     @property
     def folder(self) -> str:
@@ -1657,8 +1660,14 @@ def parse_dockerfile(path: str, text: str) -> Dockerfile:
     # each named stage's state when the next began: a stage FROM it starts from there
     stages: dict[str, tuple[Any, ...]] = {}
     earlier: list[Copy] = []  # the copies of the stages before the one being read
+    installers: list[str] = []  # the stage's, and those of the stages it is built FROM
+    stage_installers: dict[str, list[str]] = {}
     for line, instruction, arguments in _instructions(text):
         if instruction == "FROM":  # a new stage: only the last one runs
+            if named_stage:
+                stage_installers[named_stage] = installers
+            image = next((w for w in arguments.split() if not w.startswith("--")), "")
+            installers = list(stage_installers.get(image.lower(), ()))
             earlier += copies
             if base is not None and named_stage:
                 state = (workdir, copies, entrypoint, cmd, entrypoint_said, cmd_said, base)
@@ -1701,6 +1710,7 @@ def parse_dockerfile(path: str, text: str) -> Dockerfile:
             cmd = _argv(arguments)
             cmd_said = Said(path, line, f"CMD {arguments}")
         elif instruction == "RUN":
+            installers += _INSTALLER.findall(arguments)
             said = Said(path, line, f"RUN {arguments}")
             go_builds += _go_builds(arguments, workdir, copies, said)
     return Dockerfile(
@@ -1717,7 +1727,16 @@ def parse_dockerfile(path: str, text: str) -> Dockerfile:
         tuple((name, value) for name, value in declared.items() if value is not None),
         copies_own_folder,
         tuple(dict.fromkeys(c for c in earlier if c not in copies)),
+        tuple(dict.fromkeys(installers)),
     )
+
+
+# A distribution's package manager run as a command of a RUN line (at its start, after
+# an operator, `sudo` or `then`; or exec form's first word): `apt-get install`, `apk add`.
+_INSTALLER = regex.compile(
+    r"(?:^|[;&|(]|\b(?:sudo|then|do|else)|\[)\s*\"?"
+    r"(apt-get|apt|aptitude|dpkg|apk|yum|dnf|microdnf|tdnf|zypper)\"?[\s,]"
+)
 
 
 # The ARGs BuildKit sets itself, for the platform built on and for: a path they choose
