@@ -27,7 +27,7 @@ from k8slb.model.links import (
     link_rows,
     unmatched_pins,
 )
-from k8slb.model.runtimes import build_contexts
+from k8slb.model.runtimes import build_contexts, named_contexts
 from k8slb.model.units import deployment_units
 from k8slb.reading.build_files import (
     BuildFacts,
@@ -582,6 +582,7 @@ def analyse(
         proxy_configs=[c for m in read.manifests for c in m.proxy_configs],
         grpc_java=read.builds.grpc_java,
         build_contexts=build_contexts(read.builds),
+        named_contexts=named_contexts(read.builds),
         # with --context only the reported files' objects are judged; a rendered file's
         # findings may move to a reported template, so those are all judged
         judged=frozenset(reported | read.rendered_from.keys())
