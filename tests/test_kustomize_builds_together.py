@@ -16,6 +16,8 @@ from k8slb.interface.cli import cli
 from k8slb.rulekit.examples import BUILT_HERE, SIGTERM_HANDLER, grpc_server, web_deployment
 from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE
 
+from .helpers import lint_files
+
 # prints the resources of the folder it builds, as kustomize would with no transformer
 STAND_IN = """\
 #!/bin/sh
@@ -123,3 +125,42 @@ def test_code_in_a_namespace_another_build_meshes_gets_no_finding_from_a_build_w
 ) -> None:
     tree = _server_tree(tmp_path, monkeypatch, _namespace("istio-injection: enabled"))
     assert _findings(tree, "KLB201") == []
+
+
+def _plain_tree(service: str, backend: str) -> dict[str, str]:
+    """Resource files read as written (no --kustomize): their kustomization sets the
+    namespace, and the Namespace, in another kustomization, injects Istio's sidecars."""
+    return {
+        "deploy/app/kustomization.yaml": (
+            "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n"
+            "namespace: shop\nresources:\n  - backend\n"
+        ),
+        "deploy/app/backend/kustomization.yaml": "resources:\n  - objects.yaml\n",
+        "deploy/app/backend/objects.yaml": service + backend,
+        "deploy/infra/kustomization.yaml": "resources:\n  - namespace.yaml\n",
+        "deploy/infra/namespace.yaml": _namespace("istio-injection: enabled"),
+    }
+
+
+def test_resource_files_read_as_written_are_in_the_namespace_their_kustomization_sets(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / ".git").mkdir()
+    assert lint_files(tmp_path, _plain_tree(GRPC_SERVICE, BACKEND), ["KLB101"]).findings == []
+    elsewhere = tmp_path / "elsewhere"
+    files = _plain_tree(GRPC_SERVICE, BACKEND)
+    files["deploy/app/kustomization.yaml"] = files["deploy/app/kustomization.yaml"].replace(
+        "namespace: shop", "namespace: other"
+    )
+    assert len(lint_files(elsewhere, files, ["KLB101"]).findings) == 1
+
+
+def test_a_service_whose_pods_are_unseen_is_meshed_by_its_namespace(tmp_path: Path) -> None:
+    """Its selector is one kustomize adds: the run sees no pod, but every pod of the
+    namespace gets a sidecar unless it opts out."""
+    (tmp_path / ".git").mkdir()
+    unselected = GRPC_SERVICE.replace("    app: backend\n", "    app: built-by-kustomize\n")
+    files = _plain_tree(unselected, BACKEND)
+    assert lint_files(tmp_path, files, ["KLB101"]).findings == []
+    files["deploy/infra/namespace.yaml"] = _namespace()
+    assert len(lint_files(tmp_path / "unmeshed", files, ["KLB101"]).findings) == 1
