@@ -105,9 +105,7 @@ class Index:
         # A Namespace is the cluster's, whichever build applies it: one that another
         # kustomization of the tree writes (`namespaces_elsewhere`) still labels the pods
         # of this one's workloads in it (mesh injection); a Namespace of its own comes first.
-        self.namespaces: dict[str, K8sObject] = {
-            obj.name: obj for obj in reversed(list(namespaces_elsewhere)) if obj.name
-        }
+        self.namespaces = {o.name: o for o in reversed(list(namespaces_elsewhere)) if o.name}
         self._scalers: dict[tuple[str, str, Any], list[K8sObject]] = defaultdict(list)
         # folder -> the namespace its kustomization sets (`namespace:`), read as written
         self._kustomized: dict[str, str] = {}
@@ -128,9 +126,7 @@ class Index:
             elif obj.is_a("", "Namespace") and obj.name:
                 self.namespaces[obj.name] = obj
             elif obj.is_a("kustomize.config.k8s.io", "Kustomization"):
-                namespace = obj.body.get("namespace")
-                if isinstance(namespace, str) and namespace:
-                    self._kustomized[str(PurePath(obj.path).parent)] = namespace
+                self._note_namespace(obj)
             elif obj.scale_target is not None:
                 kind, name = obj.scale_target
                 self._scalers[(namespace_key(obj.namespace), kind, name)].append(obj)
@@ -406,6 +402,12 @@ class Index:
             return self.mesh
         meshes = [self.mesh_of(workload, template) for workload, template in pods]
         return meshes[0] if meshes and all(meshes) else None
+
+    def _note_namespace(self, kustomization: K8sObject) -> None:
+        """The namespace a kustomization sets for what it builds, by its folder."""
+        namespace = kustomization.body.get("namespace")
+        if isinstance(namespace, str) and namespace:
+            self._kustomized[str(PurePath(kustomization.path).parent)] = namespace
 
     def _applied_in(self, obj: K8sObject) -> str | None:
         """The object's namespace; for a resource file read as written (no --kustomize)

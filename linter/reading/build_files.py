@@ -1660,14 +1660,8 @@ def parse_dockerfile(path: str, text: str) -> Dockerfile:
     # each named stage's state when the next began: a stage FROM it starts from there
     stages: dict[str, tuple[Any, ...]] = {}
     earlier: list[Copy] = []  # the copies of the stages before the one being read
-    installers: list[str] = []  # the stage's, and those of the stages it is built FROM
-    stage_installers: dict[str, list[str]] = {}
     for line, instruction, arguments in _instructions(text):
         if instruction == "FROM":  # a new stage: only the last one runs
-            if named_stage:
-                stage_installers[named_stage] = installers
-            image = next((w for w in arguments.split() if not w.startswith("--")), "")
-            installers = list(stage_installers.get(image.lower(), ()))
             earlier += copies
             if base is not None and named_stage:
                 state = (workdir, copies, entrypoint, cmd, entrypoint_said, cmd_said, base)
@@ -1710,7 +1704,6 @@ def parse_dockerfile(path: str, text: str) -> Dockerfile:
             cmd = _argv(arguments)
             cmd_said = Said(path, line, f"CMD {arguments}")
         elif instruction == "RUN":
-            installers += _INSTALLER.findall(arguments)
             said = Said(path, line, f"RUN {arguments}")
             go_builds += _go_builds(arguments, workdir, copies, said)
     return Dockerfile(
@@ -1727,8 +1720,24 @@ def parse_dockerfile(path: str, text: str) -> Dockerfile:
         tuple((name, value) for name, value in declared.items() if value is not None),
         copies_own_folder,
         tuple(dict.fromkeys(c for c in earlier if c not in copies)),
-        tuple(dict.fromkeys(installers)),
+        _installers(text),
     )
+
+
+def _installers(text: str) -> tuple[str, ...]:
+    """The package managers the last stage's RUN lines call, with those of the stages it
+    is built FROM (Dockerfile.installers)."""
+    installers: list[str] = []  # the stage's, and those of the stages it is built FROM
+    stages: dict[str, list[str]] = {}
+    for _, instruction, arguments in _instructions(text):
+        if instruction == "FROM":
+            words = [w for w in arguments.split() if not w.startswith("--")]
+            installers = list(stages.get(words[0].lower(), ())) if words else []
+            if len(words) > 2 and words[1].lower() == "as":
+                stages[words[2].lower()] = installers  # the same list: its RUNs land in it
+        elif instruction == "RUN":
+            installers += _INSTALLER.findall(arguments)
+    return tuple(dict.fromkeys(installers))
 
 
 # A distribution's package manager run as a command of a RUN line (at its start, after
