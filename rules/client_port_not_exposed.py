@@ -79,7 +79,8 @@ class ClientPortNotExposed(Rule):
     (`k8slb explain-links`) or sets the address in its `env`, a warning where none is:
     code that runs elsewhere (a CI
     pipeline that starts a container of that name itself) may mean another by the name,
-    and `info` where, besides, no image is built from a folder that holds it.
+    and `info` where, besides, no image is built from a folder that holds it (or only one
+    that no build names and no container's link leads to).
 
     ## Why it matters
     kube-proxy forwards only the ports a Service declares; a connection to any other port of

@@ -297,14 +297,26 @@ class SigtermNeverReachesServer(Rule):
     with a program run in the foreground (no pipe, redirection, background job or loop,
     nothing after it), bash runs that program in its own place (a lone command always,
     the last of several from 5.1 on), BusyBox ash runs the last command so, while dash,
-    Debian's and Ubuntu's `/bin/sh`, runs none so. Which shell `/bin/sh` is, the
-    distribution of the image's base says, when its name or tag names one (the
-    Dockerfile's last stage, through the stages it is built FROM and its ARG defaults,
-    else the container's image): BusyBox ash on Alpine (`openjdk:17-alpine`): the program
-    is PID 1 and judged as such; bash on the Red Hat family (CentOS, RHEL's UBI, Fedora,
-    Rocky, Alma) and Amazon Linux; dash on Debian and Ubuntu (`debian:bookworm-slim`,
-    `python:3.12-bookworm`): the shell stays PID 1, as certain. Where the base names no
-    distribution, such a script under `sh` (a shell-form line among them) is `info`,
+    Debian's and Ubuntu's `/bin/sh`, runs none so (dash 0.5.12 of Debian 12, checked:
+    `sh -c 'sleep 2'` leaves sleep a child of sh). Which shell `/bin/sh` is, the
+    distribution of the image's base says (the Dockerfile's last stage, through the stages
+    it is built FROM and its ARG defaults, else the container's image), strongest first:
+    the base's name or a tag word that names a distribution or its release; else the
+    package manager the last stage's RUN lines call (`apt-get` or `dpkg` exist only on
+    Debian and Ubuntu, `apk` on Alpine, `yum`, `dnf`, `microdnf` or `zypper` on the RPM
+    distributions; the build ran them, so the image has them); else a `slim` tag word,
+    Debian's name for its trimmed images, which the language images built on them keep
+    (`python:3.12-slim`, `openjdk:11-jre-slim`). So BusyBox ash on Alpine
+    (`openjdk:17-alpine`, or a stage that runs `apk add`): the program is PID 1 and judged
+    as such; bash on the Red Hat family (CentOS, RHEL's UBI, Fedora, Rocky, Alma, Oracle
+    Linux) and Amazon Linux; dash on Debian and Ubuntu (`debian:bookworm-slim`,
+    `python:3.12-bookworm`, `python:3.12-slim`, `node:18` with `RUN apt-get install`): the
+    shell stays PID 1, as certain, and a container that serves through a Service gets a
+    warning. A base that says none of these (`node:18` alone, an image of the project's
+    own registry) leaves the shell unknown, and k8slb guesses no distribution from a
+    product's name: the official images' version tags are Debian for most languages but
+    not all (`openjdk` from 12 on is Oracle Linux, `amazoncorretto` Amazon Linux, both
+    bash). There, such a script under `sh` (a shell-form line among them) is `info`,
     saying why, with the `exec` that makes it certain as its fix. A script that no shell
     can hand over (`python app.py | tee
     log`, `python app.py > log`, `worker & server`, a loop, a command after the server),
@@ -398,8 +410,8 @@ class SigtermNeverReachesServer(Rule):
                 ("Dockerfile", "FROM python:3.12-slim\nCOPY . /app\nCMD python /app/app.py\n"),
                 ("app.py", "import signal\n\nsignal.signal(signal.SIGTERM, lambda *_: exit(0))\n"),
             ),
-            severity=Severity.INFO,
-            title="a shell-form CMD in the Dockerfile the image is built from",
+            title="a shell-form CMD in the Dockerfile the image is built from: /bin/sh is "
+            "dash on a Debian slim base",
             at=(3, 1),
         ),
     )

@@ -38,11 +38,13 @@ python app.py --port 8080
 
 
 def built(dockerfile: str, files: dict[str, str]) -> dict[str, str]:
-    """web_deployment()'s container, its image built here from `dockerfile`."""
+    """web_deployment()'s container, its image built here from `dockerfile`, on a base
+    that names no distribution (which shell /bin/sh is stays unknown)."""
     return {
         "manifest.yaml": web_deployment(),
         "skaffold.yaml": SKAFFOLD,
-        "Dockerfile": "FROM python:3.12-slim\nWORKDIR /srv/app\nCOPY . /srv/app\n" + dockerfile,
+        "Dockerfile": "FROM registry.example/python:3.12\nWORKDIR /srv/app\nCOPY . /srv/app\n"
+        + dockerfile,
         **files,
     }
 

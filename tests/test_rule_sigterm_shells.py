@@ -52,9 +52,14 @@ def klb406(tmp_path: Path, dockerfile: str) -> list[Finding]:
         ("debian:bookworm-slim", DASH),
         ("ubuntu:22.04", DASH),
         ("python:3.12-slim-bookworm", DASH),
+        ("eclipse-temurin:21-jre-noble", DASH),
+        # Debian's trimmed images, and the language images built on them
+        ("python:3.12-slim", DASH),
+        ("openjdk:11-jre-slim", DASH),
+        ("oraclelinux:9-slim", BASH),  # a distribution named beside `slim` comes first
         # no distribution named, or two: unknown
         ("node:20", None),
-        ("python:3.12-slim", None),
+        ("registry.example/slim:1", None),  # a repository's name is no tag word
         ("registry.example/acme/base:1.4", None),
         ("registry.example/alpine:bookworm", None),
         ("${BASE}", None),
@@ -73,6 +78,32 @@ def test_the_shell_is_read_through_the_stages_and_arg_defaults_of_a_dockerfile()
     assert dockerfile_sh(parse_dockerfile("Dockerfile", argued)) == BASH
     unset = "ARG BASE\nFROM ${BASE}\nCMD /server\n"
     assert dockerfile_sh(parse_dockerfile("Dockerfile", unset)) is None
+
+
+@pytest.mark.parametrize(
+    ("dockerfile", "shell"),
+    [
+        ("FROM node:18\nRUN apt-get update && apt-get install -y curl\n", DASH),
+        ("FROM node:18\nRUN set -eux; \\\n  dpkg -i /tmp/tool.deb\n", DASH),
+        ('FROM registry.example/base:1\nRUN ["apk", "add", "curl"]\n', ASH),
+        ("FROM registry.example/base:1\nRUN microdnf install -y shadow-utils\n", BASH),
+        ("FROM registry.example/base:1\nRUN sudo yum install -y curl\n", BASH),
+        # the stage the last is built FROM ran it
+        ("FROM node:18 AS base\nRUN apt-get update\nFROM base\nCOPY . .\n", DASH),
+        # the name comes first: Alpine whatever a line says
+        ("FROM alpine:3.19\nRUN apt-get update || apk add curl\n", ASH),
+        # `slim` yields to what the stage runs
+        ("FROM registry.example/jre:17-slim\nRUN microdnf install -y curl\n", BASH),
+        # only the last stage's lines (and its bases') count
+        ("FROM debian AS build\nRUN apt-get update\nFROM node:18\nCOPY --from=build / /\n", None),
+        ("FROM node:18\nRUN echo apt-get install is not run here\n", None),
+        ("FROM registry.example/base:1\nRUN apt-get update || apk update\n", None),
+    ],
+)
+def test_the_package_manager_the_last_stage_runs_says_the_distribution_its_base_does_not(
+    dockerfile: str, shell: str | None
+) -> None:
+    assert dockerfile_sh(parse_dockerfile("Dockerfile", dockerfile)) == shell
 
 
 def test_busybox_ash_hands_pid1_to_the_last_command_and_dash_to_none() -> None:
@@ -111,6 +142,20 @@ def test_a_shell_form_line_on_a_debian_base_keeps_dash_pid1(tmp_path: Path) -> N
     assert finding.severity is Severity.WARNING and "never reaches" in finding.text
     assert "/bin/sh is dash" in finding.text
     assert finding.fix.description == 'write CMD ["/server", "--port", "8080"]'
+
+
+@pytest.mark.parametrize(
+    "base",
+    ["FROM python:3.12-slim\n", "FROM node:18\nRUN apt-get update && apt-get install -y curl\n"],
+    ids=["slim-tag", "apt-get"],
+)
+def test_a_lone_command_of_sh_c_on_a_debian_base_is_a_certain_warning(
+    tmp_path: Path, base: str
+) -> None:
+    dockerfile = base + 'COPY server /server\nCMD ["sh", "-c", "/server --port 8080"]\n'
+    (finding,) = klb406(tmp_path, dockerfile)
+    assert finding.severity is Severity.WARNING and "never reaches" in finding.text
+    assert "/bin/sh is dash" in finding.text
 
 
 def test_a_base_that_names_no_distribution_keeps_the_hedge(tmp_path: Path) -> None:

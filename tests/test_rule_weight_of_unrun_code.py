@@ -1,8 +1,9 @@
 """What a code finding weighs when no container is known to run the code: `info` where
 every container is linked to other code and no image is built from a folder that holds
-it (an example run from a terminal), its weight where an image is or a container is left
-unlinked (a link k8slb failed to make), and never an error (client-port-not-exposed where
-the code may run elsewhere, as a CI pipeline does)."""
+it (an example run from a terminal), or only one no build names and no container runs (a
+variant of a service no manifest deploys); its weight where a build names the image or a
+container is left unlinked (a link k8slb failed to make), and never an error
+(client-port-not-exposed where the code may run elsewhere, as a CI pipeline does)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,8 @@ LINKED = {
     "service/app.py": "import signal\n\nsignal.signal(signal.SIGTERM, lambda *_: exit(0))\n",
 }
 SERVER = grpc_server()  # no max connection age, waited on with no SIGTERM handler
+# the same build, and an image built from worker/ that no manifest of the tree runs
+NAMED_WORKER = SKAFFOLD + "    - image: registry.example/worker\n      context: worker\n"
 
 
 def server_findings(tmp_path: Path, files: dict[str, str]) -> list[Finding]:
@@ -37,11 +40,42 @@ def test_code_no_container_runs_and_no_image_is_built_from_is_info(tmp_path: Pat
     assert all("info only: every container is linked to code" in f.text for f in found)
 
 
-def test_code_in_a_build_context_keeps_its_weight_when_k8slb_links_no_container_to_it(
+def test_code_in_a_build_context_keeps_its_weight_when_a_build_names_its_image(
     tmp_path: Path,
 ) -> None:
-    # an image is built from its folder: the link k8slb could not make may still exist
-    files = {**LINKED, "worker/Dockerfile": DOCKERFILE, "worker/server.py": SERVER}
+    # an image is built from its folder and named: a manifest out of the tree may run it
+    files = {
+        **LINKED,
+        "skaffold.yaml": NAMED_WORKER,
+        "worker/Dockerfile": DOCKERFILE,
+        "worker/server.py": SERVER,
+    }
+    assert all(f.severity is Severity.WARNING for f in server_findings(tmp_path, files))
+
+
+def test_a_variant_folder_whose_dockerfile_no_build_names_and_no_container_runs_is_info(
+    tmp_path: Path,
+) -> None:
+    """A copy of a service kept beside it (`service-v2/`, its own Dockerfile) that no
+    manifest deploys and no build names: every container is linked, none to it."""
+    files = {**LINKED, "service-v2/Dockerfile": DOCKERFILE, "service-v2/app.py": SERVER}
+    found = server_findings(tmp_path, files)
+    assert all(f.severity is Severity.INFO for f in found)
+    assert all("none runs the image" in f.text for f in found)
+    assert all("service-v2/Dockerfile would build, which no build names" in f.text for f in found)
+
+
+def test_code_whose_dockerfile_a_container_is_linked_through_keeps_its_weight(
+    tmp_path: Path,
+) -> None:
+    # the linked container's image is built from the root: its context holds the server
+    files = {
+        "k8s/web.yaml": web_deployment(),
+        "skaffold.yaml": SKAFFOLD.replace("context: service", "context: ."),
+        "Dockerfile": DOCKERFILE.replace("/app/app.py", "/app/service/app.py"),
+        "service/app.py": LINKED["service/app.py"],
+        "worker/server.py": SERVER,
+    }
     assert all(f.severity is Severity.WARNING for f in server_findings(tmp_path, files))
 
 
@@ -65,7 +99,12 @@ def test_a_client_no_container_runs_dialling_a_port_no_service_exposes_is_no_err
     tmp_path: Path,
 ) -> None:
     # a pipeline's own container may be the `web` it dials: k8slb cannot tell
-    files = {**LINKED, "worker/Dockerfile": DOCKERFILE, "worker/pipeline.py": CLIENT}
+    files = {
+        **LINKED,
+        "skaffold.yaml": NAMED_WORKER,
+        "worker/Dockerfile": DOCKERFILE,
+        "worker/pipeline.py": CLIENT,
+    }
     (finding,) = lint_files(tmp_path, files, ["KLB111"]).findings
     assert finding.severity is Severity.WARNING
     assert "warning, not error: no container is known to run this code" in finding.text

@@ -355,8 +355,8 @@ def pinned_grpc(
     if not evidence:
         return None
     backends = index.selected(service)
-    if index.mesh_balancing(backends):
-        return None
+    if index.mesh_balancing(backends) or (not backends and index.namespace_mesh(service)):
+        return None  # no pod seen: those of its namespace are meshed unless they opt out
     # a twin that publishes not-ready pods (peer discovery) would send round_robin clients
     # to pods that are starting or draining: no twin for clients
     twins = [

@@ -91,6 +91,7 @@ class Index:
         mesh: str = "none",
         units: Mapping[str, Unit] | None = None,
         manifest_files: Iterable[str] = (),
+        namespaces_elsewhere: Iterable[K8sObject] = (),
     ) -> None:
         self.objects = list(objects)
         self.mesh = mesh
@@ -102,8 +103,13 @@ class Index:
             self._files_in[str(PurePath(path).parent)] += 1
         self.services: list[K8sObject] = []
         self.workload_objects: list[K8sObject] = []  # those with a pod template
-        self.namespaces: dict[str, K8sObject] = {}
+        # A Namespace is the cluster's, whichever build applies it: one that another
+        # kustomization of the tree writes (`namespaces_elsewhere`) still labels the pods
+        # of this one's workloads in it (mesh injection); a Namespace of its own comes first.
+        self.namespaces = {o.name: o for o in reversed(list(namespaces_elsewhere)) if o.name}
         self._scalers: dict[tuple[str, str, Any], list[K8sObject]] = defaultdict(list)
+        # folder -> the namespace its kustomization sets (`namespace:`), read as written
+        self._kustomized: dict[str, str] = {}
         # (namespace, name) -> the PersistentVolumeClaims of that name
         self._claims: dict[tuple[str, str], list[K8sObject]] = defaultdict(list)
         # (namespace, name) -> the ConfigMaps of that name
@@ -120,6 +126,8 @@ class Index:
                 self.services.append(obj)
             elif obj.is_a("", "Namespace") and obj.name:
                 self.namespaces[obj.name] = obj
+            elif obj.is_a("kustomize.config.k8s.io", "Kustomization"):
+                self._note_namespace(obj)
             elif obj.scale_target is not None:
                 kind, name = obj.scale_target
                 self._scalers[(namespace_key(obj.namespace), kind, name)].append(obj)
@@ -408,6 +416,24 @@ class Index:
         meshes = [self.mesh_of(workload, template) for workload, template in pods]
         return meshes[0] if meshes and all(meshes) else None
 
+    def _note_namespace(self, kustomization: K8sObject) -> None:
+        """The namespace a kustomization sets for what it builds, by its folder."""
+        namespace = kustomization.body.get("namespace")
+        if isinstance(namespace, str) and namespace:
+            self._kustomized[str(PurePath(kustomization.path).parent)] = namespace
+
+    def _applied_in(self, obj: K8sObject) -> str | None:
+        """The object's namespace; for a resource file read as written (no --kustomize)
+        that names none, the one the nearest kustomization above it sets, as its build
+        would (`namespace: shop`)."""
+        if obj.namespace is not None or not self._kustomized or self.units.get(obj.path, PLAIN)[0]:
+            return obj.namespace
+        folder = PurePath(obj.path).parent
+        for above in (folder, *folder.parents):
+            if str(above) in self._kustomized:
+                return self._kustomized[str(above)]
+        return None
+
     def mesh_of(self, workload: K8sObject, template: PodTemplate) -> str | None:
         """The mesh that balances requests to this workload's pods, or None.
 
@@ -415,10 +441,23 @@ class Index:
         counts as a mesh only with a waypoint proxy."""
         if self.mesh != "none":
             return self.mesh
-        namespace = self.namespaces.get(namespace_key(workload.namespace))
+        return self._mesh_in(self._applied_in(workload), template.labels, template.annotations)
+
+    def namespace_mesh(self, obj: K8sObject) -> str | None:
+        """The mesh the object's Namespace injects into every pod of it that does not opt
+        out (`--mesh`'s, when it names one): what pods a Service selects that the run does
+        not see (a selector kustomize adds) are in."""
+        if self.mesh != "none":
+            return self.mesh
+        return self._mesh_in(self._applied_in(obj), {}, {})
+
+    def _mesh_in(
+        self, namespace_name: str | None, labels: Mapping[str, Any], annotations: Mapping[str, Any]
+    ) -> str | None:
+        namespace = self.namespaces.get(namespace_key(namespace_name))
         ns_labels: dict[str, Any] = namespace.labels if namespace else {}
         ns_annotations: dict[str, Any] = namespace.annotations if namespace else {}
-        pod = {**template.labels, **template.annotations}
+        pod = {**labels, **annotations}
 
         istio = pod.get("sidecar.istio.io/inject")
         if istio == "true":
@@ -434,7 +473,7 @@ class Index:
         waypoint = pod.get("istio.io/use-waypoint", ns_labels.get("istio.io/use-waypoint"))
         if ambient == "ambient" and waypoint:
             return "istio"
-        linkerd = template.annotations.get("linkerd.io/inject")
+        linkerd = annotations.get("linkerd.io/inject")
         if linkerd in ("enabled", "ingress"):
             return "linkerd"
         if linkerd != "disabled" and ns_annotations.get("linkerd.io/inject") == "enabled":

@@ -92,6 +92,15 @@ def build_contexts(builds: BuildFacts) -> dict[str, list[Dockerfile]]:
     return found
 
 
+def named_contexts(builds: BuildFacts) -> frozenset[str]:
+    """The context folders (normalised) a build definition builds an image it names from
+    (skaffold, compose, a workflow, a script's `docker build -t`): an image that may be
+    deployed where the tree does not show, unlike one a lone Dockerfile would build."""
+    return frozenset(
+        os.path.normpath(build.context) for build in builds.builds if build.image or build.tags
+    )
+
+
 def nearest_context(
     module_path: str, contexts: dict[str, list[Dockerfile]]
 ) -> list[Dockerfile] | None:

@@ -13,9 +13,22 @@ reaches-server):
   and Amazon Linux link `/bin/sh` to bash, which runs a lone command in its own place (the
   last of several only from bash 5.1 on).
 
-A distribution is read from the image's repository name or a word of its tag
-(`openjdk:17-alpine`, `python:3.12-bookworm`), never from a product's defaults: an image
-that names no distribution leaves the shell unknown."""
+A distribution is read, strongest first, from:
+
+- the image's repository name or a word of its tag that names one or its release
+  (`openjdk:17-alpine`, `python:3.12-bookworm`, `eclipse-temurin:21-jammy`);
+- the package manager the Dockerfile's last stage runs (through the stages it is built
+  FROM): `apt-get`, `apt` or `dpkg` exist only on Debian and its derivatives, `apk` on
+  Alpine, `yum`, `dnf`, `microdnf`, `tdnf` or `zypper` on the RPM distributions, whose
+  `/bin/sh` is bash (SUSE's too); a RUN line that calls it must have run for the image
+  to be built;
+- a `slim` tag word: Debian's name for its trimmed images (`debian:bookworm-slim`), which
+  the images built on them keep (`python:3.12-slim`, `node:20-slim`); a distribution named
+  beside it (`oraclelinux:9-slim`) comes first.
+
+Never from a product's defaults: an image that says none of these leaves the shell
+unknown (an official image's version-only tag is Debian for most languages' images, but
+not for all: `openjdk:17` is Oracle Linux, `amazoncorretto` Amazon Linux)."""
 
 from __future__ import annotations
 
@@ -32,8 +45,8 @@ _FAMILIES: tuple[tuple[regex.Pattern[str], str], ...] = (
     (regex.compile(r"^(?:alpine|busybox)(?:\d[\d.]*)?$"), ASH),
     (
         regex.compile(
-            r"^(?:debian|ubuntu|jessie|stretch|buster|bullseye|bookworm|trixie"
-            r"|xenial|bionic|focal|jammy|noble)$"
+            r"^(?:debian|ubuntu|wheezy|jessie|stretch|buster|bullseye|bookworm|trixie|sid"
+            r"|trusty|xenial|bionic|focal|jammy|kinetic|lunar|mantic|noble|oracular|plucky)$"
         ),
         DASH,
     ),
@@ -46,22 +59,50 @@ _FAMILIES: tuple[tuple[regex.Pattern[str], str], ...] = (
     ),
 )
 _TAG_WORD = regex.compile(r"[-_]")
+# Each distribution family's package managers (Dockerfile.installers).
+_INSTALLERS = {
+    "apt-get": DASH,
+    "apt": DASH,
+    "aptitude": DASH,
+    "dpkg": DASH,
+    "apk": ASH,
+    "yum": BASH,
+    "dnf": BASH,
+    "microdnf": BASH,
+    "tdnf": BASH,
+    "zypper": BASH,
+}
 
 
-def image_sh(image: object) -> str | None:
-    """What `/bin/sh` is in an image, as its repository name or a word of its tag says the
-    distribution (ASH, DASH or BASH); None when it names none, or two."""
+def _one(found: set[str]) -> str | None:
+    return next(iter(found)) if len(found) == 1 else None
+
+
+def _named_sh(image: object) -> tuple[str | None, bool]:
+    """The shell the image's name or tag words name a distribution of (None when none, or
+    two), and whether a tag word is `slim`."""
     if not isinstance(image, str) or "$" in image:
-        return None
+        return None, False
     repository = image_repository(image)
     name = repository.rsplit("/", 1)[-1]
     tag = image.split("@", 1)[0].rsplit("/", 1)[-1].partition(":")[2].lower()
     words = [name, *(w for w in _TAG_WORD.split(tag) if w)]
     found = {shell for word in words for pattern, shell in _FAMILIES if pattern.match(word)}
-    return found.pop() if len(found) == 1 else None
+    return _one(found), "slim" in words[1:]
+
+
+def image_sh(image: object) -> str | None:
+    """What `/bin/sh` is in an image, as its repository name or a word of its tag says the
+    distribution (ASH, DASH or BASH), else a `slim` tag (Debian's); None when it names
+    none, or two."""
+    named, slim = _named_sh(image)
+    return named or (DASH if slim else None)
 
 
 def dockerfile_sh(dockerfile: Dockerfile) -> str | None:
-    """What `/bin/sh` is in the image a Dockerfile builds: its last stage's base image's
-    (through the stages it is built FROM, and ARG defaults)."""
-    return image_sh(base_image(dockerfile))
+    """What `/bin/sh` is in the image a Dockerfile builds: as its last stage's base image
+    (through the stages it is built FROM, and ARG defaults) names it, else as the package
+    managers that stage runs say, else a `slim` tag of the base."""
+    named, slim = _named_sh(base_image(dockerfile))
+    installed = _one({_INSTALLERS[i] for i in dockerfile.installers if i in _INSTALLERS})
+    return named or installed or (DASH if slim else None)

@@ -241,6 +241,9 @@ class Dockerfile:
     # what the stages before the last copy from the context (a builder's `COPY ./web/ .`,
     # whose output the last stage takes `--from` it)
     stage_copies: tuple[Copy, ...] = ()
+    # the distributions' package managers the last stage's RUN lines call (`apt-get`,
+    # `apk`, `dnf`), through the stages it is built FROM: what its base is (model/shells.py)
+    installers: tuple[str, ...] = ()
 
     @property
     def folder(self) -> str:
@@ -1717,7 +1720,32 @@ def parse_dockerfile(path: str, text: str) -> Dockerfile:
         tuple((name, value) for name, value in declared.items() if value is not None),
         copies_own_folder,
         tuple(dict.fromkeys(c for c in earlier if c not in copies)),
+        _installers(text),
     )
+
+
+def _installers(text: str) -> tuple[str, ...]:
+    """The package managers the last stage's RUN lines call, with those of the stages it
+    is built FROM (Dockerfile.installers)."""
+    installers: list[str] = []  # the stage's, and those of the stages it is built FROM
+    stages: dict[str, list[str]] = {}
+    for _, instruction, arguments in _instructions(text):
+        if instruction == "FROM":
+            words = [w for w in arguments.split() if not w.startswith("--")]
+            installers = list(stages.get(words[0].lower(), ())) if words else []
+            if len(words) > 2 and words[1].lower() == "as":
+                stages[words[2].lower()] = installers  # the same list: its RUNs land in it
+        elif instruction == "RUN":
+            installers += _INSTALLER.findall(arguments)
+    return tuple(dict.fromkeys(installers))
+
+
+# A distribution's package manager run as a command of a RUN line (at its start, after
+# an operator, `sudo` or `then`; or exec form's first word): `apt-get install`, `apk add`.
+_INSTALLER = regex.compile(
+    r"(?:^|[;&|(]|\b(?:sudo|then|do|else)|\[)\s*\"?"
+    r"(apt-get|apt|aptitude|dpkg|apk|yum|dnf|microdnf|tdnf|zypper)\"?[\s,]"
+)
 
 
 # The ARGs BuildKit sets itself, for the platform built on and for: a path they choose

@@ -80,6 +80,38 @@ def patch_files(path: str, text: str) -> list[str]:
     return found
 
 
+# The lists whose entries name files a kustomization reads as data, not as objects: a
+# Helm chart's values (`valuesFile`, `additionalValuesFiles`), a generator's files and env
+# files (`files: [app.yaml, key=conf.yaml]`, `envs`, `env`).
+_DATA_LISTS = regex.compile(r"^(helmCharts|configMapGenerator|secretGenerator):")
+_DATA_KEY = regex.compile(r"^\s*(?:-\s*)?([A-Za-z]+):\s*['\"]?([^'\"#\s]*)")
+_ONE_FILE = frozenset({"valuesFile", "env"})
+_FILE_LISTS = frozenset({"additionalValuesFiles", "files", "envs"})
+
+
+def data_files(path: str, text: str) -> list[str]:
+    """The files the kustomization at `path` reads as data or fragments, not as objects:
+    its patches (`patch_files`), its Helm charts' values files and its generators' files,
+    resolved (read line by line, as `references` reads)."""
+    folder = os.path.dirname(path)
+    found = patch_files(path, text)
+    key = ""  # the entry's key the lines under it belong to
+    for _, _, line in _listed(text, _DATA_LISTS):
+        keyed = _DATA_KEY.match(line)
+        if keyed is not None:
+            key, named = keyed.group(1), keyed.group(2)
+            if key not in _ONE_FILE:
+                continue
+        else:
+            item = _ITEM.match(line)
+            if key not in _FILE_LISTS or item is None:
+                continue
+            named = item.group(2).rpartition("=")[2]  # `key=path`
+        if named and not _REMOTE.match(named) and not named.startswith(("|", ">")):
+            found.append(os.path.normpath(os.path.join(folder, named)))
+    return found
+
+
 def unread_reference(reference: Reference, top: str) -> str | None:
     """Why k8slb does not read what the entry names, or None: a remote resource, or a path
     that leads out of the repository."""

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from k8slb.core import regex
 from k8slb.core.findings import Problem, Severity
 from k8slb.core.record import record
+from k8slb.reading.build_files import names_builds
 from k8slb.reading.encodings import yaml_codec
 from k8slb.reading.kustomization import (
     KUSTOMIZATION_FILES,
@@ -141,8 +142,11 @@ def _unread_references(path: str, text: str) -> list[Problem]:
 
 def load_manifests(path: str, data: bytes) -> ManifestFile:
     result = ManifestFile(path)
-    if os.path.basename(path) in CHART_METADATA:
-        result.other_documents = 1  # not a manifest: skipped quietly, as values files are
+    # not a manifest: skipped quietly, as values files are; a CI pipeline, compose or
+    # skaffold file is read for its builds (build_files.py), by whatever parser its tool
+    # has (GitLab's takes a repeated key), and nothing applies it to a cluster
+    if os.path.basename(path) in CHART_METADATA or names_builds(path):
+        result.other_documents = 1
         return result
     text = decode(path, data)
     if isinstance(text, Problem):
@@ -180,7 +184,7 @@ def load_manifests(path: str, data: bytes) -> ManifestFile:
     result.documents = len(composed.documents) + len(composed.problems)
     strays: list[Document] = []
     for doc in composed.documents:
-        if isinstance(doc.data, YMap) and ("kind" in doc.data or _kubernetes_api(doc.data)):
+        if isinstance(doc.data, YMap) and (_object_kind(doc.data) or _kubernetes_api(doc.data)):
             _add_object(result, doc, doc.data, None)
         elif doc.data is None or isinstance(doc.data, YMap):
             result.other_documents += 1  # empty, or YAML that is not a manifest
@@ -204,6 +208,14 @@ def load_manifests(path: str, data: bytes) -> ManifestFile:
         else:
             result.other_documents += 1
     return result
+
+
+def _object_kind(body: YMap) -> bool:
+    """Whether a mapping with a `kind` is meant as an object: it has an `apiVersion` or
+    `metadata` beside it (either missing is KLB002). With neither it is some other tool's
+    document: a Drone pipeline (`kind: pipeline`), a chart's values choosing the kind of
+    workload it renders (`kind: DaemonSet`)."""
+    return "kind" in body and ("apiVersion" in body or "metadata" in body)
 
 
 def _kubernetes_api(body: YMap) -> bool:

@@ -18,7 +18,7 @@ from k8slb.core.record import record
 from k8slb.inputs import MANIFESTS, READERS, reader_of, reported
 from k8slb.languages import language_of as code_language
 from k8slb.reading.bounded import read_bounded
-from k8slb.reading.kustomization import KUSTOMIZATION_FILES, patch_files, references
+from k8slb.reading.kustomization import KUSTOMIZATION_FILES, data_files, references
 from k8slb.reading.repository import git_top, inside, repository_of
 
 if TYPE_CHECKING:  # imported where a pattern is compiled: a one-file run may need none
@@ -468,7 +468,7 @@ def _add_kustomized(found: Discovery, exclude: Exclude | None, report: bool) -> 
             text = source.read().decode("utf-8", "replace")
         except OSError:
             continue  # reported when the file itself is read
-        patches.update(os.path.abspath(patch) for patch in patch_files(source.location, text))
+        patches.update(os.path.abspath(named) for named in data_files(source.location, text))
         top = repository_of(os.path.dirname(source.location))
         for reference in references(source.location, text):
             target = reference.target
@@ -489,7 +489,8 @@ def _add_kustomized(found: Discovery, exclude: Exclude | None, report: bool) -> 
                 found.sources.append(added)
                 if _is_kustomization(added):
                     queue.append(added)
-    # a patch is a fragment of an object (it may lack its apiVersion): not linted as one
+    # a patch is a fragment of an object (it may lack its apiVersion), a values or
+    # generator file data: not linted as objects
     found.sources = [
         s
         for s in found.sources

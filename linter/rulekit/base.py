@@ -96,6 +96,8 @@ class Context:
     grpc_java: Mapping[str, Sequence[GrpcJavaBuild]] = field(default_factory=dict)
     # the Dockerfiles built from each context folder (runtimes.build_contexts)
     build_contexts: Mapping[str, list[Dockerfile]] = field(default_factory=dict)
+    # the contexts a build definition builds an image it names from (runtimes.named_contexts)
+    named_contexts: frozenset[str] = frozenset()
     # The files findings are reported on, when not all are (`--context`): rules judge only
     # the objects and modules of these files (a finding is placed in the file of what it
     # judges), while every object and module stays as evidence. None: every file.
@@ -167,27 +169,56 @@ class Context:
     def unrun(self, path: str) -> str | None:
         """Why nothing shows that the module at `path` runs in the cluster, or None: k8slb
         links every container of the run to its code, none of them runs this module, no
-        image is built from a folder that holds it (no Dockerfile's or build definition's
-        context), and no container's `env` sets what it dials. Where a container is left
-        unlinked, or an image is built from the module's folder, the code keeps its
-        weight: a link k8slb failed to make is no evidence that the code does not run."""
+        image is built from a folder that holds it or only a Dockerfile no build names and
+        no link leads to is (a variant of a service that no manifest deploys), and no
+        container's `env` sets what it dials. Where a container is left unlinked, or linked
+        by a name alike alone, or a build names the image (a manifest out of the tree may
+        deploy it), the code keeps its weight: a link k8slb failed to make, or guessed, is
+        no evidence that the code does not run."""
         if path not in self._unrun:
             facts = self.links.modules.get(os.path.normpath(path))
+            built = nearest_context(path, dict(self.build_contexts))
             unrun = (
                 facts is not None
                 and not self.links.running(path)
-                and nearest_context(path, dict(self.build_contexts)) is None
                 and not self._reads_env(facts)
                 and self._every_container_linked()
+                and (built is None or not self._may_run_image_of(built))
             )
-            self._unrun[path] = (
-                "every container is linked to code (k8slb explain-links), none to this, and "
-                "no image is built from a folder that holds it: nothing shows it runs in "
-                "the cluster"
-                if unrun
-                else None
-            )
+            if not unrun:
+                self._unrun[path] = None
+            elif built is None:
+                self._unrun[path] = (
+                    "every container is linked to code (k8slb explain-links), none to this, "
+                    "and no image is built from a folder that holds it: nothing shows it "
+                    "runs in the cluster"
+                )
+            else:
+                self._unrun[path] = (
+                    "every container is linked to code (k8slb explain-links), none to this, "
+                    f"and none runs the image {built[0].path} would build, which no build "
+                    "names: nothing shows it runs in the cluster"
+                )
         return self._unrun[path]
+
+    def _may_run_image_of(self, dockerfiles: Sequence[Dockerfile]) -> bool:
+        """Whether a container may run an image built with these Dockerfiles: a build
+        definition names the image (a manifest elsewhere may deploy it), or a container's
+        link leads to one of them, or to code in their context (or around it), or rests on
+        a name alike alone."""
+        paths = {os.path.normpath(d.path) for d in dockerfiles}
+        contexts = {os.path.normpath(d.context) for d in dockerfiles}
+        if contexts & self.named_contexts:
+            return True
+        for link in self.links.links:
+            folder = os.path.normpath(link.folder)
+            if (
+                link.guessed
+                or (link.dockerfile is not None and os.path.normpath(link.dockerfile.path) in paths)
+                or any(_within(folder, c) or _within(c, folder) for c in contexts)
+            ):
+                return True
+        return False
 
     def _every_container_linked(self) -> bool:
         if self._all_linked is None:
@@ -315,6 +346,13 @@ STOPPING = frozenset({"lifecycle", "terminationGracePeriodSeconds"})
 # A finding's message: its headline alone, or the headline and then the lines of detail
 # (why it matters, what to do), each a line of the text report.
 Message = str | Sequence[str]
+
+
+def _within(path: str, folder: str) -> bool:
+    """Whether a normalised relative path is the folder or under it (`.` holds all)."""
+    return folder in (".", path) or path.startswith(folder.rstrip("/") + "/")
+
+
 _Judge = TypeVar("_Judge", bound="Rule")
 
 

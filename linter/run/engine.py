@@ -12,7 +12,7 @@ from typing import TypeVar
 from k8slb.code.facts import CodeFacts
 from k8slb.code.imported import resolve_imports
 from k8slb.code.projects import assign_projects
-from k8slb.core.findings import Finding, ObjectRef, Problem
+from k8slb.core.findings import Finding, ObjectRef, Problem, Severity
 from k8slb.core.internal import internal_error
 from k8slb.core.progress import QUIET, Progress
 from k8slb.core.record import record
@@ -28,7 +28,7 @@ from k8slb.model.links import (
     link_rows,
     unmatched_pins,
 )
-from k8slb.model.runtimes import build_contexts
+from k8slb.model.runtimes import build_contexts, named_contexts
 from k8slb.model.units import deployment_units
 from k8slb.reading.build_files import (
     BuildFacts,
@@ -39,6 +39,7 @@ from k8slb.reading.build_files import (
 from k8slb.reading.chart_findings import RenderedTemplate
 from k8slb.reading.charts import Rendering, real_path
 from k8slb.reading.manifests import ManifestFile
+from k8slb.reading.objects import K8sObject
 from k8slb.reading.sources import Source
 from k8slb.rulekit.base import Context, Rule
 from k8slb.rules.unread_file import UNREAD_FILE
@@ -67,6 +68,7 @@ class Sources:
     variants: dict[str, int] = field(default_factory=dict)  # group -> how many variants
     group_of: dict[str, str] = field(default_factory=dict)  # template path -> its group
     builds: BuildFacts = field(default_factory=BuildFacts)  # what build files say (links.py)
+    namespaces_elsewhere: list[K8sObject] = field(default_factory=list)  # other variants'
     # A chart stopped by a limit of the run (time, memory): the result is not kept, the
     # next run tries again.
     stopped: bool = False
@@ -82,7 +84,17 @@ class Sources:
                 return True
             return self.variant_of[path] == min(number, self.variants[group] - 1)
 
-        return replace(self, manifests=[m for m in self.manifests if seen(m.path)])
+        return replace(
+            self,
+            manifests=[m for m in self.manifests if seen(m.path)],
+            namespaces_elsewhere=[  # cluster-wide: another build's still label this one's pods
+                obj
+                for m in self.manifests
+                if not seen(m.path)
+                for obj in m.objects
+                if obj.is_a("", "Namespace")
+            ],
+        )
 
 
 class SourceBytes(dict[str, bytes]):
@@ -377,15 +389,18 @@ def run(
     )
     read.errors[:0] = data.errors  # with any recognised file gone before it was parsed
     late = len(data.errors) > len(errors)
+    variants = max(read.variants.values(), default=1)
     first = read.variant(0)
     context = analyse(sources, settings, first)
     if memory is not None:  # the links of the workloads as then, from the last whole run
         context.links.before_all = lambda links: memory.restore_links(
             links, lambda: inputs_digest(first.modules, first.builds, settings.links)
         )
-    result = conclude(sources, settings, first, context, progress)
-    for number in range(1, max(read.variants.values(), default=1)):
-        _merge(result, _check(sources, settings, read.variant(number)))
+    judged = conclude(sources, settings, first, context, progress)
+    checked = [_variant(judged, context, several=variants > 1)]
+    for number in range(1, variants):
+        checked.append(_check(sources, settings, read.variant(number), several=True))
+    result = _merged(checked)
     if memory is not None and not late and not read.stopped:
         kept_result = replace(detached(result), contents={})
         kept = memory.keep(kept_result)
@@ -438,6 +453,47 @@ def _once(items: Sequence[_Item], finding: Callable[[_Item], Finding]) -> list[_
     return kept
 
 
+@record
+class _Variant:
+    """One variant's result, and the modules its containers run (links.py)."""
+
+    result: RunResult
+    ran: frozenset[str]
+
+
+def _merged(judged: Sequence[_Variant]) -> RunResult:
+    """The variants' results as one. A module's code is judged in every variant, with its
+    pods only where a container of the variant runs it: a finding about it from a variant
+    that does not (a base's Deployment built by an overlay, its server judged again with
+    the infrastructure's build) is left to those that do; and where several variants
+    still judge one code site by one rule, the most severe judgement stands alone."""
+    ran = frozenset().union(*(v.ran for v in judged))
+    best: dict[tuple[str, int, int, str], tuple[Severity, int]] = {}
+    kept: list[list[Finding]] = []
+    for number, variant in enumerate(judged):
+        kept.append(
+            [
+                f
+                for f in variant.result.findings
+                if f.object is not None
+                or os.path.normpath(f.path) in variant.ran
+                or os.path.normpath(f.path) not in ran
+            ]
+        )
+        for finding in kept[-1]:
+            key = finding.sort_key()
+            if finding.object is None and (key not in best or finding.severity > best[key][0]):
+                best[key] = (finding.severity, number)
+    for number, (variant, findings) in enumerate(zip(judged, kept, strict=True)):
+        variant.result.findings[:] = [
+            f for f in findings if f.object is not None or best[f.sort_key()][1] == number
+        ]
+    result = judged[0].result
+    for variant in judged[1:]:
+        _merge(result, variant.result)
+    return result
+
+
 def _merge(result: RunResult, other: RunResult) -> None:
     """Add what another value set's run found: the findings and objects only it has."""
     seen = {_said(f) for f in result.findings}
@@ -452,11 +508,25 @@ def _merge(result: RunResult, other: RunResult) -> None:
 
 
 def _check(
-    sources: Sequence[Source], settings: Settings, read: Sources, progress: Progress = QUIET
-) -> RunResult:
+    sources: Sequence[Source],
+    settings: Settings,
+    read: Sources,
+    progress: Progress = QUIET,
+    *,
+    several: bool = False,
+) -> _Variant:
     """One variant of a run, stage by stage: analyse what was read into the model, then
-    judge it."""
-    return conclude(sources, settings, read, analyse(sources, settings, read), progress)
+    judge it; of one of `several`, which modules its containers run (every link made: a
+    run of one variant makes only those its rules ask for)."""
+    context = analyse(sources, settings, read)
+    return _variant(conclude(sources, settings, read, context, progress), context, several=several)
+
+
+def _variant(result: RunResult, context: Context, *, several: bool) -> _Variant:
+    """A variant's result, and (of one of `several`) the modules its containers run."""
+    if not several:
+        return _Variant(result, frozenset())
+    return _Variant(result, frozenset(m for link in context.links.links for m in link.modules))
 
 
 def conclude(
@@ -524,6 +594,7 @@ def analyse(
         settings.mesh,
         deployment_units(objects, read.rendered_from),
         manifest_files=[m.path for m in read.manifests],
+        namespaces_elsewhere=read.namespaces_elsewhere,
     )
     reported = {s.path for s in sources if s.report}
     return Context(
@@ -538,6 +609,7 @@ def analyse(
         proxy_configs=[c for m in read.manifests for c in m.proxy_configs],
         grpc_java=read.builds.grpc_java,
         build_contexts=build_contexts(read.builds),
+        named_contexts=named_contexts(read.builds),
         # with --context only the reported files' objects are judged; a rendered file's
         # findings may move to a reported template, so those are all judged
         judged=frozenset(reported | read.rendered_from.keys())

@@ -1,0 +1,87 @@
+"""YAML that nothing applies to a cluster is no manifest: a CI pipeline (read for its
+builds, by its own tool's parser), a document with a `kind` but neither `apiVersion` nor
+`metadata` (a Drone pipeline, a chart's values choosing its workload's kind), and a file
+a kustomization reads as data (a Helm chart's values, a generator's files). None of them
+is judged as a broken object (KLB001, KLB002); a real object missing a field still is."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from k8slb.core.findings import Finding
+
+from .helpers import lint_files
+
+DRONE = "kind: pipeline\ntype: docker\nname: default\n\nsteps:\n  - name: test\n    image: golang\n"
+# GitLab takes the last of repeated keys
+GITLAB = "build:\n  variables:\n    TOKEN: $TOKEN\n    TOKEN: $TOKEN\n  script: [make]\n"
+VALUES = "# kind -- DaemonSet or Deployment\nkind: DaemonSet\nreplicaCount: 1\n"
+REPEATED = "image:\n  repository: registry.example/agent\nimage:\n  tag: '1.0'\n"
+
+
+def read_errors(tmp_path: Path, files: dict[str, str]) -> list[Finding]:
+    (tmp_path / ".git").mkdir(exist_ok=True)
+    return lint_files(tmp_path, files, ["KLB001", "KLB002"]).findings
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        (".drone.yml", DRONE),
+        ("deploy/values/agent.yaml", VALUES),
+        (".gitlab-ci.yml", GITLAB),
+        (".github/workflows/build.yml", GITLAB),
+        ("docker-compose.yml", "services:\n  web: {image: web}\n  web: {image: web2}\n"),
+    ],
+    ids=["drone-pipeline", "values-choosing-a-kind", "gitlab-ci", "workflow", "compose"],
+)
+def test_yaml_no_cluster_applies_is_not_judged_as_an_object(
+    tmp_path: Path, name: str, text: str
+) -> None:
+    assert read_errors(tmp_path, {name: text}) == []
+
+
+def test_an_object_missing_its_api_version_is_still_an_error(tmp_path: Path) -> None:
+    manifest = "kind: Deployment\nmetadata:\n  name: web\nspec: {}\n"
+    (finding,) = read_errors(tmp_path, {"deploy.yaml": manifest})
+    assert finding.rule == "KLB002" and "has no `apiVersion` string" in finding.message
+
+
+KUSTOMIZATION = """\
+resources:
+  - deploy.yaml
+helmCharts:
+  - name: agent
+    repo: https://charts.example
+    valuesFile: values/agent.yaml
+    additionalValuesFiles:
+      - values/extra.yaml
+configMapGenerator:
+  - name: app
+    files:
+      - application.yaml
+      - logging=config/logging.yaml
+"""
+DEPLOYMENT = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app\n"
+
+
+def test_files_a_kustomization_reads_as_data_are_not_manifests(tmp_path: Path) -> None:
+    files = {
+        "k8s/kustomization.yaml": KUSTOMIZATION,
+        "k8s/deploy.yaml": DEPLOYMENT,
+        **{
+            f"k8s/{name}": REPEATED
+            for name in (
+                "values/agent.yaml",
+                "values/extra.yaml",
+                "application.yaml",
+                "config/logging.yaml",
+            )
+        },
+    }
+    assert read_errors(tmp_path, files) == []
+    # a file of the tree no kustomization names is read as a manifest still
+    files["k8s/other.yaml"] = REPEATED
+    (finding,) = read_errors(tmp_path, files)
+    assert (finding.rule, Path(finding.path).name) == ("KLB001", "other.yaml")
