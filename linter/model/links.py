@@ -35,6 +35,9 @@ The evidence, strongest first (each kept, quoted by `explain-links` and in `rela
    (`chat-service` and `services/chat/`), else Go's command so named (`shop-checkout` and
    `cmd/checkout/`, a `package main`); or a manifest beside a Dockerfile in a folder of
    code named alike (`manifest beside guess`).
+A build whose context the repository does not hold (a build tool's output folder) is of
+the JVM module above it that makes it; evidence pointing to a folder the repository does
+not hold is never stronger than evidence pointing to code.
 A container links to one folder: the strongest evidence's; weaker evidence that points
 elsewhere is kept as overruled. With an entry point the container runs its import closure;
 without one, every module of the folder.
@@ -582,6 +585,7 @@ class _Finder:
         # the folders of code with a Dockerfile, by their parent (made when first asked)
         self._children_built: dict[str, list[str]] | None = None
         self._namespaces: set[str] | None = None  # where the builds push (_pushed_elsewhere)
+        self._held_folders: set[str] | None = None  # the folders holding files read (_held)
         self._modules_named: dict[str, list[tuple[str, Said]]] | None = None
         # absolute path -> as shown, for the configuration's pins alone (made only for them)
         self.shown: dict[str, str] = (
@@ -638,6 +642,7 @@ class _Finder:
         # fails), then the build nearest the manifest (a monorepo's services alike)
         found.sort(
             key=lambda e: (
+                self._absent(e),
                 e.strength,
                 e.paired(workload.path) is None,
                 self._missing(e),
@@ -657,6 +662,7 @@ class _Finder:
         return sorted(
             found,
             key=lambda e: (
+                self._absent(e),
                 e.strength,
                 e.paired(workload.path) is None,
                 self._missing(e),
@@ -693,7 +699,51 @@ class _Finder:
     def _missing(self, evidence: Evidence | ImageBuild) -> bool:
         """Whether the evidence (or the build) names a Dockerfile the tree does not hold."""
         named = evidence.dockerfile
-        return named is not None and os.path.normpath(named) not in self.dockerfiles
+        return named is not None and self._missing_path(named)
+
+    def _absent(self, evidence: Evidence) -> bool:
+        """Whether the evidence points to a folder the repository does not hold (nothing
+        k8slb read is in it, and its Dockerfile is not in the tree either: a build's output,
+        made when the build runs): never stronger than evidence pointing to code. A pin
+        of the configuration is the user's word."""
+        if evidence.kind == "config" or self._held(evidence.folder):
+            return False
+        return evidence.dockerfile is None or self._missing(evidence)
+
+    def _held(self, folder: str) -> bool:
+        """Whether the repository holds a file k8slb read in the folder or below it."""
+        if self._held_folders is None:
+            builds = self.builds
+            paths = [*self.dockerfiles, *builds.scripts]
+            paths += [os.path.join(f, "_") for f in (*builds.projects, *builds.names)]
+            paths += [os.path.join(f, "_") for f in builds.jvm_modules]
+            held = set(self.by_folder)
+            for path in paths:
+                inner = os.path.dirname(path)
+                while inner not in held and inner not in ("", os.sep):
+                    held.add(inner)
+                    inner = os.path.dirname(inner)
+            self._held_folders = held
+        return os.path.normpath(folder) in self._held_folders or folder in ("", ".")
+
+    def _producer(self, context: str, dockerfile: str | None) -> str | None:
+        """The JVM module whose build makes a build context the repository does not hold
+        (fabric8's docker-maven-plugin's `person/target/docker/person/build`, Gradle's
+        `build/docker`): the nearest folder above it with a pom.xml or build.gradle(.kts),
+        whose code the image runs; None for a context the repository holds, or one no
+        such module is above (the repository's top only when it is the one module)."""
+        if self._held(context) or not (dockerfile is None or self._missing_path(dockerfile)):
+            return None
+        modules = self.builds.jvm_modules
+        folder = os.path.dirname(os.path.normpath(context))
+        while folder not in ("", os.sep):
+            if folder in modules:
+                return folder
+            folder = os.path.dirname(folder)
+        return "." if modules == {"."} else None
+
+    def _missing_path(self, dockerfile: str) -> bool:
+        return os.path.normpath(dockerfile) not in self.dockerfiles
 
     def _rebuilds(self, folder: str, segment: str) -> bool:
         """Whether the folder's Dockerfile is built FROM an image of the name the container's
@@ -915,19 +965,28 @@ class _Finder:
             # builds of the very tag the container runs (`:v2-timeout`) decide between the
             # folders the other tags of the name are built from (a tag not known stays)
             builds = [b for b in builds if wanted in b.tags or None in b.tags or not b.tags]
-        return [
-            Evidence(
-                build.kind,
-                build.said,
-                *run_from,
-                build.args,
-                build.applies,
-                build.entrypoint,
-                build.wrapper,
+        found = []
+        for build in builds:
+            run_from = self._run_from(build)
+            if run_from is None:
+                continue
+            said = build.said
+            if (module := self._producer(*run_from)) is not None:
+                # a build tool's output, absent from the repository: its module's code
+                text = f"{said.text} ({run_from[0]} is the output of the build of {module})"
+                said, run_from = replace(said, text=text), (module, None)
+            found.append(
+                Evidence(
+                    build.kind,
+                    said,
+                    *run_from,
+                    build.args,
+                    build.applies,
+                    build.entrypoint,
+                    build.wrapper,
+                )
             )
-            for build in builds
-            if (run_from := self._run_from(build))
-        ]
+        return found
 
     def _dockerfile_name_evidence(self, segment: str) -> list[Evidence]:
         """Dockerfiles named as the image (`cart.Dockerfile`, `docker/cart/Dockerfile`)."""

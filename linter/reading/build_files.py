@@ -289,6 +289,9 @@ class BuildFacts:
     # `go build`s run on the host (a Tiltfile's local_resource, a Makefile's, a script's),
     # their packages relative to the tree: what a Dockerfile that only ADDs a binary runs
     go_builds: list[GoBuild] = field(default_factory=list)
+    # the folders of JVM builds (a pom.xml, a build.gradle(.kts)): what a build output
+    # folder absent from the repository (`target/docker/app/build`) is made by
+    jvm_modules: set[str] = field(default_factory=set)
 
 
 def names_builds(path: str) -> bool:
@@ -547,6 +550,8 @@ def read_build_facts(files: Iterable[BuildFile]) -> BuildFacts:
         if file.grpc_java is not None:
             facts.grpc_java.setdefault(file.grpc_java.folder, []).append(file.grpc_java)
         facts.go_builds += file.go_builds
+        if os.path.basename(file.path) in JIB_FILES:
+            facts.jvm_modules.add(os.path.dirname(os.path.normpath(file.path)) or ".")
     return facts
 
 
