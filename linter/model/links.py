@@ -199,6 +199,21 @@ def same_image(built: str, used: str) -> bool:
     return path_a is not None and path_a == path_b
 
 
+_COMPOSE_PROJECT = regex.compile(r"[^a-z0-9_-]")  # what compose drops of a project's name
+
+
+def compose_images(build: ImageBuild) -> tuple[str, ...]:
+    """The names compose gives the image of a service's build with no `image`: the
+    project's and the service's, joined by `_` (compose v1) or `-` (v2); the project is the
+    file's `name:`, else its folder's name, lower case, less what compose drops."""
+    if not build.service:
+        return ()
+    folder = os.path.basename(os.path.abspath(os.path.dirname(build.said.path) or "."))
+    project = _COMPOSE_PROJECT.sub("", (build.project or folder).lower()).lstrip("_-")
+    service = build.service.lower()
+    return (f"{project}_{service}", f"{project}-{service}") if project else ()
+
+
 def _less_registry(repository: str) -> str | None:
     """`registry.example.com/acme/auth` -> `acme/auth`; None with no registry host, or
     with a path of one segment (`localhost/auth`: too little to say it is the same)."""
@@ -957,6 +972,8 @@ class _Finder:
                 same_image(build.image, image)
                 # a repository a script's parameter gives: the tag that names the service
                 or (not build.image and wanted not in (None, "latest") and wanted in build.tags)
+                # a compose service's build with no `image`: the name compose gives it
+                or any(same_image(name, image) for name in compose_images(build))
             )
         ]
         # a build that names the image itself, over a loop's whose name only fits it
@@ -1628,6 +1645,10 @@ class _Finder:
             # its context holds more than the image: what it copies of the code
             return tuple(self._copied_code(dockerfile, folder)), folder
         if dockerfile is not None and (copied := self._copied_folder(dockerfile, folder)):
+            if _runs_base_program(argv, dockerfile) and _below(dockerfile.folder, folder):
+                # `CMD ["postgres"]`: a program of its base image, set up by the files of
+                # the Dockerfile's folder, not the code it copies in to prepare (a DB's)
+                return self._own_modules(dockerfile.folder), dockerfile.folder
             return self._own_modules(copied), copied  # a wide context: what the Dockerfile copies
         inner = dockerfile.folder if dockerfile is not None else folder
         if inner in self.by_folder and _below(inner, folder) and not self._not_parents([folder]):
@@ -1743,6 +1764,21 @@ def _named(build: GoBuild, ran: str) -> GoBuild | None:
     use = regex.compile(r"\$(?:\{%s\}|%s\b)" % ((regex.escape(build.variable),) * 2))
     output = use.sub(lambda _: ran, build.output or "")
     return GoBuild(use.sub(lambda _: ran, build.package), output or None, build.said)
+
+
+def _runs_base_program(argv: Sequence[object], dockerfile: Dockerfile) -> bool:
+    """Whether the image runs a program of its base image by its name alone, with no
+    argument (`CMD ["postgres"]`): no path, no shell, nothing a COPY puts in the image
+    under that name."""
+    if len(argv) != 1 or shell_script_of(argv) is not None:
+        return False
+    name = str(argv[0])
+    if not name or "/" in name or "$" in name or entry_of([name]) is not None:
+        return False
+    copied = (*dockerfile.copies, *dockerfile.stage_copies)
+    return not any(
+        name in (posixpath.basename(c.dest), posixpath.basename(c.source)) for c in copied
+    )
 
 
 def _binary(build: GoBuild) -> str:

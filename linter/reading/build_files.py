@@ -151,6 +151,10 @@ class ImageBuild:
     # `/tilt-restart-wrapper --watch_file=...`; none: it is PID 1 itself)
     entrypoint: tuple[str, ...] | None = None
     wrapper: tuple[str, ...] = ()
+    # a compose service's build with no `image`: the service's name (the image is "",
+    # compose names it for its project and the service) and the file's `name:`, if any
+    service: str = ""
+    project: str = ""
 
     def made_for(self, image: str) -> ImageBuild | None:
         """The build as it makes `image`: itself, or a loop's build with the value the
@@ -725,25 +729,32 @@ def skaffold_builds(path: str, text: str) -> list[ImageBuild]:
 
 def compose_builds(path: str, text: str) -> list[ImageBuild]:
     """`services.NAME.build` (a context, or `{context, dockerfile}`) with `image` (and the
-    tag it names)."""
+    tag it names); with no `image`, the image compose names for the project and the
+    service (the build's `service`, and the file's `name:` as its `project`)."""
     folder = os.path.dirname(path) or "."
     found: list[ImageBuild] = []
     for document in _documents(path, text):
         services = document.get("services") if isinstance(document, dict) else None
         if not isinstance(services, dict):
             continue
-        for service in services.values():
+        project = _literal(document.get("name")) or ""
+        for name, service in services.items():
             if not isinstance(service, dict):
                 continue
             image, build = _image(service.get("image")), service.get("build")
             context = build.get("context", ".") if isinstance(build, dict) else build
-            if image is None or _literal(context) is None:
+            if build is None or _literal(context) is None:
                 continue
+            if image is None and ("image" in service or _literal(name) is None):
+                continue  # an image not literal
             given = build if isinstance(build, dict) else {}
             dockerfile = _literal(given.get("dockerfile"))
-            root, line = _joined(folder, str(context)), _line(service, "image")
-            args = given.get("args")
-            built = _built(image, root, dockerfile, "compose", path, text, line, args)
+            line = _line(service, "image") if image else _line(services, name)
+            root, args = _joined(folder, str(context)), given.get("args")
+            built = _built(image or "", root, dockerfile, "compose", path, text, line, args)
+            if image is None:
+                found.append(replace(built, service=str(name), project=project))
+                continue
             # the tag its `image` names (`gateway` is `gateway:latest`), when literal
             found.append(replace(built, tags=(image_tag(str(service.get("image"))),)))
     return found
