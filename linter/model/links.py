@@ -1036,6 +1036,7 @@ class _Finder:
             self._app_within(f)
             for f in (self.folders_named.get(_normal(segment), ()) if segment else ())
             if not self._rebuilds(f, segment) and not self._go_library(f)
+            if self._module_of_package(f) is not None
         )
         with_dockerfile = [f for f in named if self._dockerfile(f) is not None]
         # a folder holding other services' builds is not one service's code (too wide)
@@ -1043,6 +1044,8 @@ class _Finder:
         # of as near, the one under a folder the image's path names (`acme-workshop/cart` and
         # `workshop/apps/cart`, not `apps/cart`)
         candidates = _most_words(candidates, _words(image_repository(image).rpartition("/")[0]))
+        # a package of a module's code (chosen, as near, by where it is) is that module's
+        candidates = list(dict.fromkeys(self._module_of_package(f) or f for f in candidates))
         module = self._module_named(segment) if not named and segment else None
         if len(candidates) == 1:
             return [Evidence("image name", said, candidates[0])]
@@ -1074,6 +1077,22 @@ class _Finder:
                 "one it runs in the configuration's `links`"
             )
         return []
+
+    def _module_of_package(self, folder: str) -> str | None:
+        """A folder, or for one inside a module's source set (`authors/src/main/java/acme/
+        authors`: a package of its code, never a service's folder by its name) the module,
+        when an image is built from it (a Dockerfile of any name, a build's context): a
+        library's package named as a stock image (`.../acme/redis`) is no one's image."""
+        if not _in_source_set(folder):
+            return folder
+        parts = folder.split(os.sep)
+        at = max(i for i, part in enumerate(parts[:-2]) if part == "src")
+        module = os.sep.join(parts[:at]) or "."
+        if self._is_built(module) or any(
+            (os.path.dirname(path) or ".") == module for path in self.dockerfiles
+        ):
+            return module
+        return None
 
     def _built_but_role(self, image: str) -> tuple[str, str] | None:
         """The one folder the builds of an image named as this one is but for a role
@@ -1795,6 +1814,18 @@ def _imports(importer: CodeFacts, module: CodeFacts) -> bool:
         return True
     names = {os.path.basename(folder), os.path.splitext(os.path.basename(module.path))[0]}
     return any(name.replace(".", "/").rsplit("/", 1)[-1] in names for _, name in importer.imports)
+
+
+# Maven's and Gradle's source sets: `src/main/java/...`, `src/test/kotlin/...`
+_SOURCE_SETS = frozenset({"main", "test"})
+
+
+def _in_source_set(folder: str) -> bool:
+    """Whether a folder is inside a module's source set (`src/main/java/acme/redis`)."""
+    parts = folder.split(os.sep)
+    return any(
+        part == "src" and parts[at + 1] in _SOURCE_SETS for at, part in enumerate(parts[:-2])
+    )
 
 
 def _below(inner: str, outer: str) -> bool:
