@@ -1459,6 +1459,32 @@ class _Finder:
                 return matches[0]
         return None
 
+    def _serving(
+        self, entry: Entry, source: str, folder: str, dockerfile: Dockerfile | None
+    ) -> tuple[Entry, str]:
+        """Of a list's programs (`python seed.py && python app.py`), the one whose code
+        serves: the first, unless its code starts no server and listens to nothing (a
+        set-up that exits) while a program after it does."""
+        for candidate, module in [(entry, source)] + [
+            (then, found)
+            for then in entry.then
+            if (found := self._entry_source(then, folder, dockerfile)) is not None
+        ]:
+            if self._serves(module, folder):
+                return candidate, module
+        return entry, source
+
+    def _serves(self, source: str, folder: str) -> bool:
+        """Whether a Python program's code serves: a server, a route, a listen in its
+        import closure (a Node program is taken to)."""
+        if LANGUAGES[self.modules[source].language].project_files:
+            return True
+        return any(
+            facts.servers or facts.routes or facts.http_served or facts.listens
+            for path in self.imports.closure(source, [os.path.dirname(source), folder])
+            if (facts := self.modules.get(path)) is not None
+        )
+
     def _script_anywhere(self, entry: Entry) -> str | None:
         """A script a container's command names, found once in the whole tree."""
         for relative in entry.relative_paths():
@@ -1502,6 +1528,8 @@ class _Finder:
         source = script or (
             self._entry_source(entry, folder, dockerfile) if entry is not None else None
         )
+        if entry is not None and entry.then and source is not None and script is None:
+            entry, source = self._serving(entry, source, folder, dockerfile)
         if source is not None and dockerfile is not None and chosen.kind != "config":
             copied = self._copied_folder(dockerfile, folder)
             if copied is not None and _below(source, copied):
