@@ -93,6 +93,7 @@ STRENGTH = {
     "tiltfile": 1,
     "workflow": 1,
     "cloudbuild": 1,
+    "drone": 1,
     "makefile": 1,
     "jib": 1,
     "script": 1,
@@ -212,6 +213,15 @@ def compose_images(build: ImageBuild) -> tuple[str, ...]:
     project = _COMPOSE_PROJECT.sub("", (build.project or folder).lower()).lstrip("_-")
     service = build.service.lower()
     return (f"{project}_{service}", f"{project}-{service}") if project else ()
+
+
+def _names_variable(image: str, variable: str) -> bool:
+    """Whether an image is written as the variable alone, with a tag or not
+    (`${PLUGIN_REPO}`, `$PLUGIN_REPO:v2`)."""
+    name = image.split("@", 1)[0]
+    return name in (f"${{{variable}}}", f"${variable}") or name.startswith(
+        (f"${{{variable}}}:", f"${variable}:")
+    )
 
 
 def _less_registry(repository: str) -> str | None:
@@ -974,6 +984,8 @@ class _Finder:
                 or (not build.image and wanted not in (None, "latest") and wanted in build.tags)
                 # a compose service's build with no `image`: the name compose gives it
                 or any(same_image(name, image) for name in compose_images(build))
+                # the variable the build's tool holds its image in (`${PLUGIN_REPO}`)
+                or (build.variable and _names_variable(image, build.variable))
             )
         ]
         # a build that names the image itself, over a loop's whose name only fits it

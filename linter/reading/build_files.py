@@ -47,6 +47,9 @@ _SKAFFOLD = regex.compile(r"^skaffold(?:[-.].+)?\.ya?ml$")
 _COMPOSE = regex.compile(r"^(?:docker-)?compose(?:[-.].+)?\.ya?ml$")
 _GITLAB = regex.compile(r"^\.gitlab-ci\.ya?ml$")
 _CLOUDBUILD = regex.compile(r"^cloudbuild(?:[-.].+)?\.ya?ml$")
+_DRONE = regex.compile(r"^\.drone\.ya?ml$")
+# Drone's Docker plugin and those built on it (ECR's, GCR's), which take its settings
+_DRONE_DOCKER = regex.compile(r"^(?:plugins/(?:docker|ecr|gcr))(?::[\w.-]+)?$")
 
 
 # Shell scripts, read for what a container that runs one as its entry point leaves as PID
@@ -131,8 +134,8 @@ class ImageBuild:
     image: str
     context: str
     dockerfile: str | None
-    kind: str  # skaffold, compose, tiltfile, workflow, cloudbuild, makefile, jib, buildpacks,
-    # script, docs
+    kind: str  # skaffold, compose, tiltfile, workflow, cloudbuild, drone, makefile, jib,
+    # buildpacks, script, docs
     said: Said
     args: tuple[tuple[str, str], ...] = ()  # the build arguments it gives (`--build-arg`)
     # the tags a script's `-t`s build, each None when not literal (none known: empty); a
@@ -155,6 +158,10 @@ class ImageBuild:
     # compose names it for its project and the service) and the file's `name:`, if any
     service: str = ""
     project: str = ""
+    # the variable the build's tool holds the image's repository in, whatever its value
+    # (Drone's Docker plugin: its `repo` setting as PLUGIN_REPO), which a manifest written
+    # for the same pipeline names (`image: ${PLUGIN_REPO}`)
+    variable: str = ""
 
     def made_for(self, image: str) -> ImageBuild | None:
         """The build as it makes `image`: itself, or a loop's build with the value the
@@ -569,6 +576,8 @@ def _builds_reader(path: str, name: str) -> Callable[[str, str], list[ImageBuild
         return compose_builds
     if name.startswith("cloudbuild") and _CLOUDBUILD.match(name):
         return cloudbuild_builds
+    if name.startswith(".drone") and _DRONE.match(name):
+        return drone_builds
     if (name.startswith(".gitlab-ci") and _GITLAB.match(name)) or _is_workflow(path):
         return workflow_builds
     if _is_script(name):
@@ -1624,6 +1633,38 @@ def cloudbuild_builds(path: str, text: str) -> list[ImageBuild]:
                 for image, i in images.items()
                 if image is not None
             ]
+    return found
+
+
+def drone_builds(path: str, text: str) -> list[ImageBuild]:
+    """A Drone pipeline's (`kind: pipeline`) steps run with the Docker plugin
+    (`plugins/docker`): its `settings` are the build, `context` (`.` by default) and
+    `dockerfile` (`Dockerfile` by default) from the repository's top, the image its
+    `repo`, passed to the plugin as PLUGIN_REPO (Drone gives a plugin each setting as
+    `PLUGIN_<NAME>`): a build with no literal `repo` is of that variable's image alone."""
+    folder = os.path.dirname(path) or "."
+    found: list[ImageBuild] = []
+    for document in _documents(path, text):
+        if not isinstance(document, dict) or document.get("kind") != "pipeline":
+            continue
+        steps = document.get("steps")
+        for step in steps if isinstance(steps, list) else []:
+            if not isinstance(step, dict) or not _DRONE_DOCKER.match(str(step.get("image", ""))):
+                continue
+            settings = step.get("settings")
+            settings = settings if isinstance(settings, dict) else {}
+            context = _literal(settings.get("context", "."))
+            dockerfile = _literal(settings.get("dockerfile", "Dockerfile"))
+            if context is None or dockerfile is None:
+                continue
+            root = _joined(folder, context)
+            named = os.path.relpath(_joined(folder, dockerfile), root)
+            image = _image(settings.get("repo")) or ""
+            line = _line(settings, "repo") if image else _line(step, "settings")
+            built = _built(
+                image, root, named, "drone", path, text, line, settings.get("build_args")
+            )
+            found.append(replace(built, variable="PLUGIN_REPO"))
     return found
 
 
