@@ -101,3 +101,7 @@ def test_a_database_image_that_copies_the_app_s_code_to_prepare_runs_its_own_fol
     files["shop/docker/db/Dockerfile"] = dockerfile.format(cmd='["python3", "server.py"]')
     row = only(links(tmp_path, files))
     assert row["code"] == os.path.join("shop", "orders", "server.py")
+    # an application server named alone reads its settings file: it runs the code copied
+    files["shop/docker/db/Dockerfile"] = dockerfile.format(cmd='["gunicorn"]')
+    row = only(links(tmp_path / "gunicorn", files))
+    assert row["code"] == os.path.join("shop", "orders")

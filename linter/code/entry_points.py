@@ -94,6 +94,25 @@ def compiled_sources(script: str) -> list[str]:
     return found
 
 
+# Runtimes whose program is the application they are given (`java -jar`, `uwsgi --ini`)
+_RUNTIMES = frozenset({"java", "uwsgi", "deno", "bun", "dotnet", "ruby", "php"})
+
+
+def runs_code(program: str) -> bool:
+    """Whether a program by its name runs an application's code it is given or configured
+    with (Python, Node.js, an application server, a package manager, a JVM), rather than
+    being the server itself (`postgres`, `redis-server`)."""
+    name = posixpath.basename(program)
+    return bool(
+        _PYTHON.match(name)
+        or name in _NODE
+        or name in _PACKAGE_MANAGERS
+        or name in _APP_SERVERS
+        or name in IN_PROCESS
+        or name in _RUNTIMES
+    )
+
+
 def entry_of(argv: Sequence[object]) -> Entry | None:
     """The Python entry point of a command line, or None when it names none."""
     script = shell_script_of(argv)

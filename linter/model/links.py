@@ -52,7 +52,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
-from k8slb.code.entry_points import Entry, container_argv, entry_of, shell_script_of
+from k8slb.code.entry_points import Entry, container_argv, entry_of, runs_code, shell_script_of
 from k8slb.code.facts import CodeFacts, EnvRef, EnvText, Listen, Loc, Registration, Route, Server
 from k8slb.code.projects import GoPackages, ImportGraph
 from k8slb.core import regex
@@ -1827,12 +1827,12 @@ def _named(build: GoBuild, ran: str) -> GoBuild | None:
 
 def _runs_base_program(argv: Sequence[object], dockerfile: Dockerfile) -> bool:
     """Whether the image runs a program of its base image by its name alone, with no
-    argument (`CMD ["postgres"]`): no path, no shell, nothing a COPY puts in the image
-    under that name."""
+    argument (`CMD ["postgres"]`): no path, no shell, no runtime of code (`gunicorn` with
+    its settings file), nothing a COPY puts in the image under that name."""
     if len(argv) != 1 or shell_script_of(argv) is not None:
         return False
     name = str(argv[0])
-    if not name or "/" in name or "$" in name or entry_of([name]) is not None:
+    if not name or "/" in name or "$" in name or runs_code(name):
         return False
     copied = (*dockerfile.copies, *dockerfile.stage_copies)
     return not any(
