@@ -4,8 +4,10 @@ workload to the Python and Go modules it runs, from evidence in the repository.
 The evidence, strongest first (each kept, quoted by `explain-links` and in `related`):
 0. the configuration's `links` table, which pins a container to a folder or a file;
 1. a build definition that builds the container's image from a folder: `skaffold.yaml`,
-   a compose file, a `Tiltfile`'s `docker_build`, a CI workflow's, a Makefile's or a shell
-   script's `docker build`, Cloud Build, Jib or Spring Boot's buildpacks; weaker, a
+   a compose file (a service with no `image`: the name compose gives it), a `Tiltfile`'s
+   `docker_build`, a CI workflow's, a Makefile's or a shell script's `docker build`, Cloud
+   Build, a Drone pipeline's Docker plugin step (its image also as `${PLUGIN_REPO}`), Jib
+   or Spring Boot's buildpacks; weaker, a
    `docker build` written in a Markdown file's shell block (`docs`; of those, one its
    page follows with the `kubectl apply` of the manifest is that manifest's);
 2. (refines the folder) the folder's Dockerfile: what its ENTRYPOINT/CMD runs, found in
