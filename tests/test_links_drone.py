@@ -74,3 +74,40 @@ def test_a_drone_build_s_literal_repo_is_the_image_it_builds(tmp_path: Path) -> 
     }
     row = only(links(tmp_path, files))
     assert row["evidence"][0] == "drone: .drone.yml:13: repo: registry.example/acme/orders"
+
+
+GO_PIPELINE = """\
+kind: pipeline
+type: docker
+name: default
+
+steps:
+- name: compile
+  image: golang:1.22
+  commands:
+    - go build -o ./cmd/server/server ./cmd/server/main.go
+- name: image
+  image: plugins/docker
+  settings:
+    dockerfile: ./cmd/server/Dockerfile
+    context: ./cmd/server
+"""
+
+
+def test_a_go_binary_a_drone_step_compiles_runs_its_package_and_what_it_imports(
+    tmp_path: Path,
+) -> None:
+    files = {
+        "config/deployment.yaml": workload(name="greeter", image="${PLUGIN_REPO}"),
+        ".drone.yml": GO_PIPELINE,
+        "go.mod": "module example.com/greeter\n\ngo 1.22\n",
+        "cmd/server/Dockerfile": 'FROM alpine:3.20\nCOPY server /server\nCMD ["/server"]\n',
+        "cmd/server/main.go": (
+            'package main\n\nimport "example.com/greeter/pkg/hello"\n\n'
+            "func main() { hello.Serve() }\n"
+        ),
+        "pkg/hello/hello.go": "package hello\n\nfunc Serve() {}\n",
+    }
+    row = only(links(tmp_path, files))
+    assert (row["code"], row["modules"]) == (os.path.join("cmd", "server"), 2)
+    assert row["evidence"][1].startswith("dockerfile: .drone.yml:9: - go build")

@@ -373,7 +373,8 @@ def read_build_file(path: str, data: bytes) -> BuildFile | None:
     if reader is None:
         return None
     text = _text(data)
-    go = host_go_builds(path, text) if name == TILTFILE else ()
+    # a Tiltfile's local_resource and a Drone step's `commands` build on the host's tree
+    go = host_go_builds(path, text) if name == TILTFILE or reader is drone_builds else ()
     return BuildFile(path, builds=tuple(reader(path, text)), go_builds=go)
 
 
