@@ -585,6 +585,8 @@ def _shell_wording(
     """What the finding says of a shell as PID 1, which passes no signal on: what it runs
     last (a script of the tree, a runtime with no handler) decides the words and the fix."""
     shell = _shell_words(place, found)
+    if found.why and _serves_before_last(link, found):
+        found = replace(found, severity=None, why="")  # it is never run in the shell's place
     if found.script:
         place = replace(place, fix=_script_fix(found))
     inner = _last_script(context, link, found) if after is None else None
@@ -625,6 +627,17 @@ def _shell_wording(
             "every command of the script as its child, a lone one too",
         )
     return message, severity, place
+
+
+def _serves_before_last(link: Link | None, found: Pid1) -> bool:
+    """Whether the program whose code the container runs is one the shell's list runs
+    before its last command (`python app.py && python consumer.py`): no shell runs it in
+    its own place, whatever it does with the last."""
+    entry = entry_of(list(found.words))
+    if link is None or link.entry is None or entry is None or not entry.then:
+        return False
+    last = entry.then[-1].relative_paths()
+    return not any(link.entry.endswith(os.path.normpath(path.lstrip("/"))) for path in last)
 
 
 def _shell_words(place: Place, found: Pid1) -> str:

@@ -1045,10 +1045,14 @@ def test_a_jib_build_links_a_java_image_with_no_dockerfile(tmp_path: Path) -> No
         "services/advertising/src/main/java/ads/Main.java": java,
     }
     row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("services", "advertising")
+    # the image's name names a package of the module Jib builds: it agrees
     assert row["evidence"] == [
         "jib: services/advertising/pom.xml:5: <configuration><to><image>gcr.io/acme/ads</image>"
-        "</to></configuration>"
+        "</to></configuration>",
+        "image name: k8s/ads.yaml:11: image: gcr.io/acme/ads:v3",
     ]
+    assert row["overruled"] == []
     gradle = (
         "plugins { id 'com.google.cloud.tools.jib' }\n"
         "jib {\n  to {\n    image = 'gcr.io/acme/ads'\n  }\n}\n"

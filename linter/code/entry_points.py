@@ -49,6 +49,8 @@ class Entry:
     node: bool = False  # a Node.js module (or script), not Python's
     # the programs a shell's script runs beside it, in the background (`a & b & it`)
     beside: tuple[Entry, ...] = ()
+    # the programs its list runs after it exits (`it && b; c`): none while it serves
+    then: tuple[Entry, ...] = ()
 
     def relative_paths(self) -> list[str]:
         """The source files it can stand for, relative to the folder it runs in."""
@@ -92,6 +94,25 @@ def compiled_sources(script: str) -> list[str]:
     return found
 
 
+# Runtimes whose program is the application they are given (`java -jar`, `uwsgi --ini`)
+_RUNTIMES = frozenset({"java", "uwsgi", "deno", "bun", "dotnet", "ruby", "php"})
+
+
+def runs_code(program: str) -> bool:
+    """Whether a program by its name runs an application's code it is given or configured
+    with (Python, Node.js, an application server, a package manager, a JVM), rather than
+    being the server itself (`postgres`, `redis-server`)."""
+    name = posixpath.basename(program)
+    return bool(
+        _PYTHON.match(name)
+        or name in _NODE
+        or name in _PACKAGE_MANAGERS
+        or name in _APP_SERVERS
+        or name in IN_PROCESS
+        or name in _RUNTIMES
+    )
+
+
 def entry_of(argv: Sequence[object]) -> Entry | None:
     """The Python entry point of a command line, or None when it names none."""
     script = shell_script_of(argv)
@@ -109,32 +130,51 @@ def shell_script_of(argv: Sequence[object]) -> str | None:
 
 
 def _from_shell(script: str) -> Entry | None:
-    """The last command of a `sh -c` script that runs Python (`cd /app && python x.py`),
-    with the programs it runs beside it: each list sent to the background with `&` (its
-    last program; `migrate && runserver & python grpc.py` runs runserver and grpc.py)."""
+    """The program of a `sh -c` script's last list that runs Python or Node
+    (`cd /app && python x.py`), with the programs it runs beside it: each list sent to the
+    background with `&` (its own such program; `migrate && runserver & python grpc.py`
+    runs manage.py and grpc.py). Of a list's programs (`a && b`, `a; b`), the one that
+    runs while the pod serves is `a` (`b` only once `a` has exited), or a server its
+    launcher starts (`python manage.py migrate && gunicorn app.wsgi`): `runner`."""
     try:
         words = shell_words(script, comments=True)
     except ValueError:
         return None
-    commands: list[list[str]] = [[]]
-    background: list[Entry] = []  # the last program of each list sent to the background
-    last: Entry | None = None  # the last program of the list being read
-    for word in words:
-        if word in _SEPARATORS:
-            entry = _from_words(commands[-1])
-            last = entry or last
-            if word == "&" and last is not None:
-                background.append(last)
-            if word in ("&", ";"):  # a list ends
-                last = None
-            commands.append([])
-        else:
-            commands[-1].append(word)
-    found = [entry for command in commands if (entry := _from_words(command)) is not None]
-    if not found:
+    lists: list[list[Entry]] = [[]]  # each list's programs, in order; `&` ends one
+    command: list[str] = []
+    for word in [*words, "&"]:
+        if word.endswith(";") and word != ";":  # `python a.py; python b.py`
+            command.append(word[:-1])
+            word = ";"
+        if word not in _SEPARATORS:
+            command.append(word)
+            continue
+        entry = _from_words(command)
+        if entry is not None:
+            lists[-1].append(entry)
+        if word == "&":
+            lists.append([])
+        command = []
+    runners = [runner(programs) for programs in lists if programs]
+    if not runners:
         return None
-    beside = tuple(entry for entry in background if entry != found[-1])
-    return replace(found[-1], beside=beside) if beside else found[-1]
+    *background, last = runners
+    beside = tuple(entry for entry in background if entry != last)
+    return replace(last, beside=beside) if beside else last
+
+
+def runner(programs: Sequence[Entry]) -> Entry:
+    """Of the programs a list runs one after the other, the one that runs while the pod
+    serves: a server an application server starts (`gunicorn`, `uvicorn`, `flask run`:
+    what runs before it is a set-up that exits), else the first (what follows it runs only
+    once it has exited); with the programs after it (`then`)."""
+    served = [
+        at
+        for at, entry in enumerate(programs)
+        if posixpath.basename(entry.words.split()[0]) in (*_APP_SERVERS, *IN_PROCESS)
+    ]
+    at = served[0] if served else 0
+    return replace(programs[at], then=tuple(programs[at + 1 :]))
 
 
 def _from_words(words: list[str]) -> Entry | None:

@@ -4,8 +4,10 @@ workload to the Python and Go modules it runs, from evidence in the repository.
 The evidence, strongest first (each kept, quoted by `explain-links` and in `related`):
 0. the configuration's `links` table, which pins a container to a folder or a file;
 1. a build definition that builds the container's image from a folder: `skaffold.yaml`,
-   a compose file, a `Tiltfile`'s `docker_build`, a CI workflow's, a Makefile's or a shell
-   script's `docker build`, Cloud Build, Jib or Spring Boot's buildpacks; weaker, a
+   a compose file (a service with no `image`: the name compose gives it), a `Tiltfile`'s
+   `docker_build`, a CI workflow's, a Makefile's or a shell script's `docker build`, Cloud
+   Build, a Drone pipeline's Docker plugin step (its image also as `${PLUGIN_REPO}`), Jib
+   or Spring Boot's buildpacks; weaker, a
    `docker build` written in a Markdown file's shell block (`docs`; of those, one its
    page follows with the `kubectl apply` of the manifest is that manifest's);
 2. (refines the folder) the folder's Dockerfile: what its ENTRYPOINT/CMD runs, found in
@@ -35,6 +37,9 @@ The evidence, strongest first (each kept, quoted by `explain-links` and in `rela
    (`chat-service` and `services/chat/`), else Go's command so named (`shop-checkout` and
    `cmd/checkout/`, a `package main`); or a manifest beside a Dockerfile in a folder of
    code named alike (`manifest beside guess`).
+A build whose context the repository does not hold (a build tool's output folder) is of
+the JVM module above it that makes it; evidence pointing to a folder the repository does
+not hold is never stronger than evidence pointing to code.
 A container links to one folder: the strongest evidence's; weaker evidence that points
 elsewhere is kept as overruled. With an entry point the container runs its import closure;
 without one, every module of the folder.
@@ -49,7 +54,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 
-from k8slb.code.entry_points import Entry, container_argv, entry_of, shell_script_of
+from k8slb.code.entry_points import Entry, container_argv, entry_of, runs_code, shell_script_of
 from k8slb.code.facts import CodeFacts, EnvRef, EnvText, Listen, Loc, Registration, Route, Server
 from k8slb.code.projects import GoPackages, ImportGraph
 from k8slb.core import regex
@@ -90,6 +95,7 @@ STRENGTH = {
     "tiltfile": 1,
     "workflow": 1,
     "cloudbuild": 1,
+    "drone": 1,
     "makefile": 1,
     "jib": 1,
     "script": 1,
@@ -223,6 +229,30 @@ def same_image(built: str, used: str) -> bool:
     # `registry.example.com/acme/auth` run)
     path_a, path_b = _less_registry(a), _less_registry(b)
     return path_a is not None and path_a == path_b
+
+
+_COMPOSE_PROJECT = regex.compile(r"[^a-z0-9_-]")  # what compose drops of a project's name
+
+
+def compose_images(build: ImageBuild) -> tuple[str, ...]:
+    """The names compose gives the image of a service's build with no `image`: the
+    project's and the service's, joined by `_` (compose v1) or `-` (v2); the project is the
+    file's `name:`, else its folder's name, lower case, less what compose drops."""
+    if not build.service:
+        return ()
+    folder = os.path.basename(os.path.abspath(os.path.dirname(build.said.path) or "."))
+    project = _COMPOSE_PROJECT.sub("", (build.project or folder).lower()).lstrip("_-")
+    service = build.service.lower()
+    return (f"{project}_{service}", f"{project}-{service}") if project else ()
+
+
+def _names_variable(image: str, variable: str) -> bool:
+    """Whether an image is written as the variable alone, with a tag or not
+    (`${PLUGIN_REPO}`, `$PLUGIN_REPO:v2`)."""
+    name = image.split("@", 1)[0]
+    return name in (f"${{{variable}}}", f"${variable}") or name.startswith(
+        (f"${{{variable}}}:", f"${variable}:")
+    )
 
 
 def _less_registry(repository: str) -> str | None:
@@ -696,6 +726,7 @@ class _Finder:
         # the folders of code with a Dockerfile, by their parent (made when first asked)
         self._children_built: dict[str, list[str]] | None = None
         self._namespaces: set[str] | None = None  # where the builds push (_pushed_elsewhere)
+        self._held_folders: set[str] | None = None  # the folders holding files read (_held)
         self._modules_named: dict[str, list[tuple[str, Said]]] | None = None
         # absolute path -> as shown, for the configuration's pins alone (made only for them)
         self.shown: dict[str, str] = (
@@ -752,6 +783,7 @@ class _Finder:
         # fails), then the build nearest the manifest (a monorepo's services alike)
         found.sort(
             key=lambda e: (
+                self._absent(e),
                 e.strength,
                 e.paired(workload.path) is None,
                 self._missing(e),
@@ -771,6 +803,7 @@ class _Finder:
         return sorted(
             found,
             key=lambda e: (
+                self._absent(e),
                 e.strength,
                 e.paired(workload.path) is None,
                 self._missing(e),
@@ -807,7 +840,51 @@ class _Finder:
     def _missing(self, evidence: Evidence | ImageBuild) -> bool:
         """Whether the evidence (or the build) names a Dockerfile the tree does not hold."""
         named = evidence.dockerfile
-        return named is not None and os.path.normpath(named) not in self.dockerfiles
+        return named is not None and self._missing_path(named)
+
+    def _absent(self, evidence: Evidence) -> bool:
+        """Whether the evidence points to a folder the repository does not hold (nothing
+        k8slb read is in it, and its Dockerfile is not in the tree either: a build's output,
+        made when the build runs): never stronger than evidence pointing to code. A pin
+        of the configuration is the user's word."""
+        if evidence.kind == "config" or self._held(evidence.folder):
+            return False
+        return evidence.dockerfile is None or self._missing(evidence)
+
+    def _held(self, folder: str) -> bool:
+        """Whether the repository holds a file k8slb read in the folder or below it."""
+        if self._held_folders is None:
+            builds = self.builds
+            paths = [*self.dockerfiles, *builds.scripts]
+            paths += [os.path.join(f, "_") for f in (*builds.projects, *builds.names)]
+            paths += [os.path.join(f, "_") for f in builds.jvm_modules]
+            held = set(self.by_folder)
+            for path in paths:
+                inner = os.path.dirname(path)
+                while inner not in held and inner not in ("", os.sep):
+                    held.add(inner)
+                    inner = os.path.dirname(inner)
+            self._held_folders = held
+        return os.path.normpath(folder) in self._held_folders or folder in ("", ".")
+
+    def _producer(self, context: str, dockerfile: str | None) -> str | None:
+        """The JVM module whose build makes a build context the repository does not hold
+        (fabric8's docker-maven-plugin's `person/target/docker/person/build`, Gradle's
+        `build/docker`): the nearest folder above it with a pom.xml or build.gradle(.kts),
+        whose code the image runs; None for a context the repository holds, or one no
+        such module is above (the repository's top only when it is the one module)."""
+        if self._held(context) or not (dockerfile is None or self._missing_path(dockerfile)):
+            return None
+        modules = self.builds.jvm_modules
+        folder = os.path.dirname(os.path.normpath(context))
+        while folder not in ("", os.sep):
+            if folder in modules:
+                return folder
+            folder = os.path.dirname(folder)
+        return "." if modules == {"."} else None
+
+    def _missing_path(self, dockerfile: str) -> bool:
+        return os.path.normpath(dockerfile) not in self.dockerfiles
 
     def _rebuilds(self, folder: str, segment: str) -> bool:
         """Whether the folder's Dockerfile is built FROM an image of the name the container's
@@ -1021,6 +1098,10 @@ class _Finder:
                 same_image(build.image, image)
                 # a repository a script's parameter gives: the tag that names the service
                 or (not build.image and wanted not in (None, "latest") and wanted in build.tags)
+                # a compose service's build with no `image`: the name compose gives it
+                or any(same_image(name, image) for name in compose_images(build))
+                # the variable the build's tool holds its image in (`${PLUGIN_REPO}`)
+                or (build.variable and _names_variable(image, build.variable))
             )
         ]
         # a build that names the image itself, over a loop's whose name only fits it
@@ -1029,19 +1110,28 @@ class _Finder:
             # builds of the very tag the container runs (`:v2-timeout`) decide between the
             # folders the other tags of the name are built from (a tag not known stays)
             builds = [b for b in builds if wanted in b.tags or None in b.tags or not b.tags]
-        return [
-            Evidence(
-                build.kind,
-                build.said,
-                *run_from,
-                build.args,
-                build.applies,
-                build.entrypoint,
-                build.wrapper,
+        found = []
+        for build in builds:
+            run_from = self._run_from(build)
+            if run_from is None:
+                continue
+            said = build.said
+            if (module := self._producer(*run_from)) is not None:
+                # a build tool's output, absent from the repository: its module's code
+                text = f"{said.text} ({run_from[0]} is the output of the build of {module})"
+                said, run_from = replace(said, text=text), (module, None)
+            found.append(
+                Evidence(
+                    build.kind,
+                    said,
+                    *run_from,
+                    build.args,
+                    build.applies,
+                    build.entrypoint,
+                    build.wrapper,
+                )
             )
-            for build in builds
-            if (run_from := self._run_from(build))
-        ]
+        return found
 
     def _dockerfile_name_evidence(self, segment: str) -> list[Evidence]:
         """Dockerfiles named as the image (`cart.Dockerfile`, `docker/cart/Dockerfile`)."""
@@ -1074,6 +1164,7 @@ class _Finder:
             self._app_within(f)
             for f in (self.folders_named.get(_normal(segment), ()) if segment else ())
             if not self._rebuilds(f, segment) and not self._go_library(f)
+            if self._module_of_package(f) is not None
         )
         with_dockerfile = [f for f in named if self._dockerfile(f) is not None]
         # a folder holding other services' builds is not one service's code (too wide)
@@ -1081,6 +1172,8 @@ class _Finder:
         # of as near, the one under a folder the image's path names (`acme-workshop/cart` and
         # `workshop/apps/cart`, not `apps/cart`)
         candidates = _most_words(candidates, _words(image_repository(image).rpartition("/")[0]))
+        # a package of a module's code (chosen, as near, by where it is) is that module's
+        candidates = list(dict.fromkeys(self._module_of_package(f) or f for f in candidates))
         module = self._module_named(segment) if not named and segment else None
         if len(candidates) == 1:
             return [Evidence("image name", said, candidates[0])]
@@ -1112,6 +1205,22 @@ class _Finder:
                 "one it runs in the configuration's `links`"
             )
         return []
+
+    def _module_of_package(self, folder: str) -> str | None:
+        """A folder, or for one inside a module's source set (`authors/src/main/java/acme/
+        authors`: a package of its code, never a service's folder by its name) the module,
+        when an image is built from it (a Dockerfile of any name, a build's context): a
+        library's package named as a stock image (`.../acme/redis`) is no one's image."""
+        if not _in_source_set(folder):
+            return folder
+        parts = folder.split(os.sep)
+        at = max(i for i, part in enumerate(parts[:-2]) if part == "src")
+        module = os.sep.join(parts[:at]) or "."
+        if self._is_built(module) or any(
+            (os.path.dirname(path) or ".") == module for path in self.dockerfiles
+        ):
+            return module
+        return None
 
     def _built_but_role(self, image: str) -> tuple[str, str] | None:
         """The one folder the builds of an image named as this one is but for a role
@@ -1478,6 +1587,32 @@ class _Finder:
                 return matches[0]
         return None
 
+    def _serving(
+        self, entry: Entry, source: str, folder: str, dockerfile: Dockerfile | None
+    ) -> tuple[Entry, str]:
+        """Of a list's programs (`python seed.py && python app.py`), the one whose code
+        serves: the first, unless its code starts no server and listens to nothing (a
+        set-up that exits) while a program after it does."""
+        for candidate, module in [(entry, source)] + [
+            (then, found)
+            for then in entry.then
+            if (found := self._entry_source(then, folder, dockerfile)) is not None
+        ]:
+            if self._serves(module, folder):
+                return candidate, module
+        return entry, source
+
+    def _serves(self, source: str, folder: str) -> bool:
+        """Whether a Python program's code serves: a server, a route, a listen in its
+        import closure (a Node program is taken to)."""
+        if LANGUAGES[self.modules[source].language].project_files:
+            return True
+        return any(
+            facts.servers or facts.routes or facts.http_served or facts.listens
+            for path in self.imports.closure(source, [os.path.dirname(source), folder])
+            if (facts := self.modules.get(path)) is not None
+        )
+
     def _script_anywhere(self, entry: Entry) -> str | None:
         """A script a container's command names, found once in the whole tree."""
         for relative in entry.relative_paths():
@@ -1521,6 +1656,8 @@ class _Finder:
         source = script or (
             self._entry_source(entry, folder, dockerfile) if entry is not None else None
         )
+        if entry is not None and entry.then and source is not None and script is None:
+            entry, source = self._serving(entry, source, folder, dockerfile)
         if source is not None and dockerfile is not None and chosen.kind != "config":
             copied = self._copied_folder(dockerfile, folder)
             if copied is not None and _below(source, copied):
@@ -1683,6 +1820,10 @@ class _Finder:
             # its context holds more than the image: what it copies of the code
             return tuple(self._copied_code(dockerfile, folder)), folder
         if dockerfile is not None and (copied := self._copied_folder(dockerfile, folder)):
+            if _runs_base_program(argv, dockerfile) and _below(dockerfile.folder, folder):
+                # `CMD ["postgres"]`: a program of its base image, set up by the files of
+                # the Dockerfile's folder, not the code it copies in to prepare (a DB's)
+                return self._own_modules(dockerfile.folder), dockerfile.folder
             return self._own_modules(copied), copied  # a wide context: what the Dockerfile copies
         inner = dockerfile.folder if dockerfile is not None else folder
         if inner in self.by_folder and _below(inner, folder) and not self._not_parents([folder]):
@@ -1800,6 +1941,21 @@ def _named(build: GoBuild, ran: str) -> GoBuild | None:
     return GoBuild(use.sub(lambda _: ran, build.package), output or None, build.said)
 
 
+def _runs_base_program(argv: Sequence[object], dockerfile: Dockerfile) -> bool:
+    """Whether the image runs a program of its base image by its name alone, with no
+    argument (`CMD ["postgres"]`): no path, no shell, no runtime of code (`gunicorn` with
+    its settings file), nothing a COPY puts in the image under that name."""
+    if len(argv) != 1 or shell_script_of(argv) is not None:
+        return False
+    name = str(argv[0])
+    if not name or "/" in name or "$" in name or runs_code(name):
+        return False
+    copied = (*dockerfile.copies, *dockerfile.stage_copies)
+    return not any(
+        name in (posixpath.basename(c.dest), posixpath.basename(c.source)) for c in copied
+    )
+
+
 def _binary(build: GoBuild) -> str:
     """The name of the binary a `go build` writes: its `-o`, else its package's folder's."""
     return posixpath.basename(build.output or build.package.rstrip("/"))
@@ -1814,6 +1970,18 @@ def _imports(importer: CodeFacts, module: CodeFacts) -> bool:
         return True
     names = {os.path.basename(folder), os.path.splitext(os.path.basename(module.path))[0]}
     return any(name.replace(".", "/").rsplit("/", 1)[-1] in names for _, name in importer.imports)
+
+
+# Maven's and Gradle's source sets: `src/main/java/...`, `src/test/kotlin/...`
+_SOURCE_SETS = frozenset({"main", "test"})
+
+
+def _in_source_set(folder: str) -> bool:
+    """Whether a folder is inside a module's source set (`src/main/java/acme/redis`)."""
+    parts = folder.split(os.sep)
+    return any(
+        part == "src" and parts[at + 1] in _SOURCE_SETS for at, part in enumerate(parts[:-2])
+    )
 
 
 def _below(inner: str, outer: str) -> bool:

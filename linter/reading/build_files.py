@@ -47,6 +47,9 @@ _SKAFFOLD = regex.compile(r"^skaffold(?:[-.].+)?\.ya?ml$")
 _COMPOSE = regex.compile(r"^(?:docker-)?compose(?:[-.].+)?\.ya?ml$")
 _GITLAB = regex.compile(r"^\.gitlab-ci\.ya?ml$")
 _CLOUDBUILD = regex.compile(r"^cloudbuild(?:[-.].+)?\.ya?ml$")
+_DRONE = regex.compile(r"^\.drone\.ya?ml$")
+# Drone's Docker plugin and those built on it (ECR's, GCR's), which take its settings
+_DRONE_DOCKER = regex.compile(r"^(?:plugins/(?:docker|ecr|gcr))(?::[\w.-]+)?$")
 
 
 # Shell scripts, read for what a container that runs one as its entry point leaves as PID
@@ -131,8 +134,8 @@ class ImageBuild:
     image: str
     context: str
     dockerfile: str | None
-    kind: str  # skaffold, compose, tiltfile, workflow, cloudbuild, makefile, jib, buildpacks,
-    # script, docs
+    kind: str  # skaffold, compose, tiltfile, workflow, cloudbuild, drone, makefile, jib,
+    # buildpacks, script, docs
     said: Said
     args: tuple[tuple[str, str], ...] = ()  # the build arguments it gives (`--build-arg`)
     # the tags a script's `-t`s build, each None when not literal (none known: empty); a
@@ -151,6 +154,14 @@ class ImageBuild:
     # `/tilt-restart-wrapper --watch_file=...`; none: it is PID 1 itself)
     entrypoint: tuple[str, ...] | None = None
     wrapper: tuple[str, ...] = ()
+    # a compose service's build with no `image`: the service's name (the image is "",
+    # compose names it for its project and the service) and the file's `name:`, if any
+    service: str = ""
+    project: str = ""
+    # the variable the build's tool holds the image's repository in, whatever its value
+    # (Drone's Docker plugin: its `repo` setting as PLUGIN_REPO), which a manifest written
+    # for the same pipeline names (`image: ${PLUGIN_REPO}`)
+    variable: str = ""
 
     def made_for(self, image: str) -> ImageBuild | None:
         """The build as it makes `image`: itself, or a loop's build with the value the
@@ -292,6 +303,9 @@ class BuildFacts:
     # `go build`s run on the host (a Tiltfile's local_resource, a Makefile's, a script's),
     # their packages relative to the tree: what a Dockerfile that only ADDs a binary runs
     go_builds: list[GoBuild] = field(default_factory=list)
+    # the folders of JVM builds (a pom.xml, a build.gradle(.kts)): what a build output
+    # folder absent from the repository (`target/docker/app/build`) is made by
+    jvm_modules: set[str] = field(default_factory=set)
 
 
 def names_builds(path: str) -> bool:
@@ -362,7 +376,8 @@ def read_build_file(path: str, data: bytes) -> BuildFile | None:
     if reader is None:
         return None
     text = _text(data)
-    go = host_go_builds(path, text) if name == TILTFILE else ()
+    # a Tiltfile's local_resource and a Drone step's `commands` build on the host's tree
+    go = host_go_builds(path, text) if name == TILTFILE or reader is drone_builds else ()
     return BuildFile(path, builds=tuple(reader(path, text)), go_builds=go)
 
 
@@ -550,6 +565,8 @@ def read_build_facts(files: Iterable[BuildFile]) -> BuildFacts:
         if file.grpc_java is not None:
             facts.grpc_java.setdefault(file.grpc_java.folder, []).append(file.grpc_java)
         facts.go_builds += file.go_builds
+        if os.path.basename(file.path) in JIB_FILES:
+            facts.jvm_modules.add(os.path.dirname(os.path.normpath(file.path)) or ".")
     return facts
 
 
@@ -563,6 +580,8 @@ def _builds_reader(path: str, name: str) -> Callable[[str, str], list[ImageBuild
         return compose_builds
     if name.startswith("cloudbuild") and _CLOUDBUILD.match(name):
         return cloudbuild_builds
+    if name.startswith(".drone") and _DRONE.match(name):
+        return drone_builds
     if (name.startswith(".gitlab-ci") and _GITLAB.match(name)) or _is_workflow(path):
         return workflow_builds
     if _is_script(name):
@@ -723,25 +742,32 @@ def skaffold_builds(path: str, text: str) -> list[ImageBuild]:
 
 def compose_builds(path: str, text: str) -> list[ImageBuild]:
     """`services.NAME.build` (a context, or `{context, dockerfile}`) with `image` (and the
-    tag it names)."""
+    tag it names); with no `image`, the image compose names for the project and the
+    service (the build's `service`, and the file's `name:` as its `project`)."""
     folder = os.path.dirname(path) or "."
     found: list[ImageBuild] = []
     for document in _documents(path, text):
         services = document.get("services") if isinstance(document, dict) else None
         if not isinstance(services, dict):
             continue
-        for service in services.values():
+        project = _literal(document.get("name")) or ""
+        for name, service in services.items():
             if not isinstance(service, dict):
                 continue
             image, build = _image(service.get("image")), service.get("build")
             context = build.get("context", ".") if isinstance(build, dict) else build
-            if image is None or _literal(context) is None:
+            if build is None or _literal(context) is None:
                 continue
+            if image is None and ("image" in service or _literal(name) is None):
+                continue  # an image not literal
             given = build if isinstance(build, dict) else {}
             dockerfile = _literal(given.get("dockerfile"))
-            root, line = _joined(folder, str(context)), _line(service, "image")
-            args = given.get("args")
-            built = _built(image, root, dockerfile, "compose", path, text, line, args)
+            line = _line(service, "image") if image else _line(services, name)
+            root, args = _joined(folder, str(context)), given.get("args")
+            built = _built(image or "", root, dockerfile, "compose", path, text, line, args)
+            if image is None:
+                found.append(replace(built, service=str(name), project=project))
+                continue
             # the tag its `image` names (`gateway` is `gateway:latest`), when literal
             found.append(replace(built, tags=(image_tag(str(service.get("image"))),)))
     return found
@@ -1611,6 +1637,38 @@ def cloudbuild_builds(path: str, text: str) -> list[ImageBuild]:
                 for image, i in images.items()
                 if image is not None
             ]
+    return found
+
+
+def drone_builds(path: str, text: str) -> list[ImageBuild]:
+    """A Drone pipeline's (`kind: pipeline`) steps run with the Docker plugin
+    (`plugins/docker`): its `settings` are the build, `context` (`.` by default) and
+    `dockerfile` (`Dockerfile` by default) from the repository's top, the image its
+    `repo`, passed to the plugin as PLUGIN_REPO (Drone gives a plugin each setting as
+    `PLUGIN_<NAME>`): a build with no literal `repo` is of that variable's image alone."""
+    folder = os.path.dirname(path) or "."
+    found: list[ImageBuild] = []
+    for document in _documents(path, text):
+        if not isinstance(document, dict) or document.get("kind") != "pipeline":
+            continue
+        steps = document.get("steps")
+        for step in steps if isinstance(steps, list) else []:
+            if not isinstance(step, dict) or not _DRONE_DOCKER.match(str(step.get("image", ""))):
+                continue
+            settings = step.get("settings")
+            settings = settings if isinstance(settings, dict) else {}
+            context = _literal(settings.get("context", "."))
+            dockerfile = _literal(settings.get("dockerfile", "Dockerfile"))
+            if context is None or dockerfile is None:
+                continue
+            root = _joined(folder, context)
+            named = os.path.relpath(_joined(folder, dockerfile), root)
+            image = _image(settings.get("repo")) or ""
+            line = _line(settings, "repo") if image else _line(step, "settings")
+            built = _built(
+                image, root, named, "drone", path, text, line, settings.get("build_args")
+            )
+            found.append(replace(built, variable="PLUGIN_REPO"))
     return found
 
 

@@ -1,0 +1,111 @@
+"""A build whose context the repository does not hold (a build tool's output folder, made
+when the build runs): the container runs the code of the module that makes it, and a link
+to a path the repository does not hold is never stronger than one to code."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from tests.test_links import DOCKERFILE, links, only, service_app, workload
+
+POM = """\
+<project>
+  <modelVersion>4.0.0</modelVersion>
+  <artifactId>{name}</artifactId>
+  <build><plugins><plugin>
+    <groupId>io.fabric8</groupId><artifactId>docker-maven-plugin</artifactId>
+  </plugin></plugins></build>
+</project>
+"""
+APP = """\
+package acme.{package};
+
+public class App {{
+    public static void main(String[] args) {{
+        System.out.println("serving");
+    }}
+}}
+"""
+# fabric8's docker-maven-plugin writes the context under target/ (`mvn docker:build`), and
+# the workflow pushes it
+PUSH = """\
+on: push
+jobs:
+  image:
+    runs-on: ubuntu-latest
+    steps:
+      - run: mvn -pl {name} package docker:build
+      - uses: docker/build-push-action@v6
+        with:
+          context: ./{name}/target/docker/{name}/build
+          file: ./{name}/target/docker/{name}/build/Dockerfile
+          push: true
+          tags: |
+            acme/shop-{name}:latest
+            ${{{{ secrets.REGISTRY }}}}/{name}:latest
+"""
+
+
+def maven_module(name: str, package: str = "") -> dict[str, str]:
+    """A Maven module, its code in a Java package (named as the module, by default)."""
+    package = package or name
+    return {
+        f"{name}/pom.xml": POM.format(name=name),
+        f"{name}/src/main/java/acme/{package}/App.java": APP.format(package=package),
+    }
+
+
+def test_a_build_from_a_maven_module_s_output_folder_runs_the_module_s_code(
+    tmp_path: Path,
+) -> None:
+    files = {
+        "pom.xml": POM.format(name="parent"),
+        "k8s/person.yaml": workload(name="person", image="acme/shop-person:latest"),
+        ".github/workflows/person.yml": PUSH.format(name="person"),
+        **maven_module("person"),
+        **maven_module("billing"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == "person"
+    assert row["modules"] == 1
+    assert row["evidence"][0].endswith(
+        f"({os.path.join('person', 'target', 'docker', 'person', 'build')} is the output of "
+        "the build of person)"
+    )
+
+
+def test_the_image_name_naming_the_module_agrees_with_the_build_of_its_output(
+    tmp_path: Path,
+) -> None:
+    """`person-service:latest`, pushed by the workflow under a registry it keeps secret, is
+    built from person-service's output: the name and the build agree, none is overruled."""
+    files = {
+        "k8s/person.yaml": workload(name="person", image="person-service:latest"),
+        ".github/workflows/person.yml": PUSH.format(name="person-service"),
+        **maven_module("person-service", "person"),
+        **maven_module("billing"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == "person-service"
+    assert [e.split(":", 1)[0] for e in row["evidence"]] == ["workflow", "image name"]
+    assert row["overruled"] == []
+
+
+def test_a_build_from_a_folder_the_repository_lacks_is_weaker_than_a_name_linking_code(
+    tmp_path: Path,
+) -> None:
+    """A context no module makes (`dist/image`, written by a step of the workflow) and a
+    Dockerfile the tree lacks: a folder of code named as the image wins over it."""
+    workflow = PUSH.replace("./{name}/target/docker/{name}/build", "./dist/image").format(
+        name="cart"
+    )
+    files = {
+        "k8s/cart.yaml": workload(name="cart", image="acme/shop-cart:latest"),
+        ".github/workflows/cart.yml": workflow,
+        "cart/Dockerfile": DOCKERFILE,
+        **service_app("cart"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("cart", "server.py")
+    assert row["overruled"][0].startswith("workflow: .github/workflows/cart.yml:")
