@@ -396,8 +396,8 @@ def run(
         context.links.before_all = lambda links: memory.restore_links(
             links, lambda: inputs_digest(first.modules, first.builds, settings.links)
         )
-    judged = conclude(sources, settings, first, context, progress)
-    checked = [_variant(judged, context, several=variants > 1)]
+    concluded = conclude(sources, settings, first, context, progress)
+    checked = [_variant(concluded, context, several=variants > 1)]
     for number in range(1, variants):
         checked.append(_check(sources, settings, read.variant(number), several=True))
     result = _merged(checked)
