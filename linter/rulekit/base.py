@@ -32,7 +32,7 @@ from k8slb.model.addresses import Address, Destination, destinations
 from k8slb.model.dialers import Dialer, dialers_by_service
 from k8slb.model.http2 import Evidence, PinnedService, pinned_grpc
 from k8slb.model.index import Index
-from k8slb.model.links import CodeLinks
+from k8slb.model.links import CodeLinks, container_key
 from k8slb.model.objects import Container, PodTemplate, pod_template
 from k8slb.model.routes import Key, routed
 from k8slb.model.runtimes import engines_major, lowest, nearest_context, node_major
@@ -113,6 +113,9 @@ class Context:
     _dialers: dict[int, list[Dialer]] | None = field(default=None, init=False, repr=False)
     _unrun: dict[str, str | None] = field(default_factory=dict, init=False, repr=False)
     _all_linked: bool | None = field(default=None, init=False, repr=False)
+    _unlinked: list[tuple[K8sObject, PodTemplate]] | None = field(
+        default=None, init=False, repr=False
+    )
 
     def pinned(self, service: K8sObject, dialed: Evidence | None = None) -> PinnedService | None:
         """KLB101's judgement of a Service (http2.pinned_grpc), made once a run for every
@@ -293,12 +296,30 @@ class Context:
     def mesh_of_code(self, facts: CodeFacts, destination: Destination | None = None) -> str | None:
         """The mesh that balances each call the module's code serves or sends
         (`Index.mesh_balancing`), over the pods that run it (links.py) and, for a client,
-        the workload whose env gave it the `destination`; None when none is known meshed."""
+        the workload whose env gave it the `destination`; None when none is known meshed.
+        Code no container is linked to may run in any workload with a container left
+        unlinked: it is meshed when every one of them is (a link k8slb failed to make
+        loses no mesh the tree declares)."""
         workloads = [link.workload for link in self.links.running(facts.path)]
         if destination is not None and destination.setting is not None:
             workloads.append(destination.setting.workload)
-        pods = [(w, t) for w in workloads if (t := pod_template(w)) is not None]
+        if workloads:
+            pods = [(w, t) for w in workloads if (t := pod_template(w)) is not None]
+        else:
+            pods = self._unlinked_workloads()
         return self.index.mesh_balancing(pods)
+
+    def _unlinked_workloads(self) -> list[tuple[K8sObject, PodTemplate]]:
+        """The workloads with a long-running container that no link leads to code: those
+        that may run code no container is linked to."""
+        if self._unlinked is None:
+            linked = {link.key for link in self.links.links}
+            self._unlinked = [
+                (workload, template)
+                for workload, template in self.index.workloads
+                if any(container_key(workload, c.name) not in linked for c in template.long_running)
+            ]
+        return self._unlinked
 
     def judged_code(self) -> Iterator[CodeFacts]:
         """The modules to judge (a rule's subjects; `code()` is every module, as evidence)."""
