@@ -259,8 +259,8 @@ def configured_max_age(container: Container) -> tuple[str, Pos] | None:
     for entry in entries if isinstance(entries, YSeq) else []:
         if not isinstance(entry, YMap):
             continue
-        name, value = entry.get("name"), entry.get("value")
-        given = str(value).strip().lower() not in _UNBOUNDED if value is not None else False
+        name, set_to = entry.get("name"), entry.get("value")
+        given = set_to is not None and str(set_to).strip().lower() not in _UNBOUNDED
         if isinstance(name, str) and _names_max_age(name) and given:
-            return f"{name}={value}", entry.pos
+            return f"{name}={set_to}", entry.pos
     return None
