@@ -8,7 +8,7 @@ from typing import Any
 from k8slb.core.edits import YamlEdit
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.model.dialers import Dialer, config_dialers, per_call_only
-from k8slb.model.grpc_options import MAX_AGE
+from k8slb.model.grpc_options import MAX_AGE, configured_max_age
 from k8slb.model.http2 import Evidence, PinnedService, servers_behind
 from k8slb.model.index import Index, one_unscaled_replica, selector_of, service_type
 from k8slb.model.links import CodeLinks, Served
@@ -187,6 +187,22 @@ def _capped_age(
     return capped[0] if capped else None
 
 
+def _flagged_age(index: Index, pinned: PinnedService) -> tuple[K8sObject, str, Pos] | None:
+    """A maximum connection age that every workload behind the Service gives its server
+    through a targeted container's arguments or env (istiod's
+    `--keepaliveMaxServerConnectionAge 30m`), as the code's option would: the first, with
+    its workload and where it is written; None when one of them gives none."""
+    backends = {id(workload) for workload, _ in pinned.backends}
+    given: dict[int, tuple[K8sObject, str, Pos]] = {}
+    for target in index.targets(pinned.service):
+        key = id(target.workload)
+        if key not in backends or key in given:
+            continue
+        if (age := configured_max_age(target.container)) is not None:
+            given[key] = (target.workload, *age)
+    return next(iter(given.values())) if backends and set(given) == backends else None
+
+
 def _position(service: K8sObject) -> Pos:
     """Where a finding on the Service points: its `type`, else its `spec`."""
     spec = service.body.get("spec")
@@ -259,9 +275,13 @@ class GrpcClusterIp(Rule):
     scales is `info`: there is nothing to spread calls over until it is scaled.
 
     When the gRPC server in the code behind the Service's gRPC ports (the code linked to
-    the targeted containers) caps connection age, with no scanned client dialing the
-    Service, the finding is `info`, whatever the evidence that the ports carry gRPC (their
-    name, their `appProtocol`, the code itself): its clients reconnect and are placed anew.
+    the targeted containers) caps connection age, or every workload behind it gives its
+    server a maximum connection age by a container argument or env variable (istiod's
+    `--keepaliveMaxServerConnectionAge 30m`, `GRPC_MAX_CONNECTION_AGE`; a grace alone caps
+    nothing), with no scanned client dialing the Service (the pods' own env naming it is the
+    address they advertise), the finding is `info`, whatever the evidence that the ports
+    carry gRPC (their name, their `appProtocol`, the code itself): its clients reconnect
+    and are placed anew.
 
     Pods that are peers of a ring or cluster (a Service for their own discovery selects
     them: gossip, memberlist, raft, `publishNotReadyAddresses`) are usually called by pod
@@ -571,27 +591,36 @@ class GrpcClusterIp(Rule):
         return self._unseen(seen.index, seen.pinned, seen.pos, message, related)
 
     def _capped(self, seen: _Seen) -> Finding | None:
-        """A server in the code that caps connection age, and no client of the Service seen."""
+        """A server that caps connection age, in the code or by its container's arguments
+        or env, and no client of the Service seen."""
         capped = _capped_age(seen.index, seen.pinned, seen.context.links)
-        if capped is None or seen.direct():
+        flagged = None if capped else _flagged_age(seen.index, seen.pinned)
+        # a pod's own Service in its env is the address it advertises, not a client of it
+        own = {workload.ref.display for workload, _ in seen.pinned.backends}
+        clients = [dialer for dialer in seen.direct() if dialer.workload not in own]
+        if (capped is None and flagged is None) or clients:
             return None
-        served, age = capped
-        where = f"{served.server.loc.path}:{served.server.loc.line}"
+        if capped is not None:
+            served, age = capped
+            where = f"{served.server.loc.path}:{served.server.loc.line}"
+            said = f"the server in the code ({where}) sets {MAX_AGE}={age}"
+            setting = Related(served.server.loc.path, served.server.loc.line, "the server")
+        else:
+            assert flagged is not None
+            workload, written, pos = flagged
+            said = f"{workload.ref.display} gives its server {written!r}"
+            setting = Related(workload.path, pos[0], "the maximum connection age")
         edit = twin_edit(seen.index, seen.pinned)
         return self.finding(
             seen.service,
             seen.pos,
             (
                 f"{seen.what}; its server caps connection age, which re-spreads clients",
-                f"the server in the code ({where}) sets {MAX_AGE}={age}: clients "
-                "reconnect that often and kube-proxy places them anew",
+                f"{said}: clients reconnect that often and kube-proxy places them anew",
                 "for per-call balancing, add a headless twin and round_robin clients",
             ),
             severity=Severity.INFO,
-            related=[
-                *seen.related,
-                Related(served.server.loc.path, served.server.loc.line, "the server"),
-            ],
+            related=[*seen.related, setting],
             fix=f"add the headless twin Service {twin_name(seen.service)}",
             edits=[edit] if edit else [],
         )

@@ -11,7 +11,10 @@ import json
 from typing import Any
 
 from k8slb.code.facts import Options
+from k8slb.core import regex
 from k8slb.core.record import record
+from k8slb.model.objects import Container
+from k8slb.reading.yamltree import Pos, YMap, YSeq
 
 INT_MAX = 2**31 - 1  # gRPC reads it as "unlimited"
 
@@ -216,3 +219,48 @@ def channel_policy(options: Options) -> Policy:
         entry is not None and not isinstance(entry.value, str | dict) for entry in (config, by_name)
     )
     return Policy(None, "the default (pick_first)", known=not unresolved)
+
+
+# A container argument or env variable that names a server's maximum connection age, by any
+# spelling (`--keepaliveMaxServerConnectionAge`, `--max-connection-age`,
+# `GRPC_MAX_CONNECTION_AGE`), read with its separators dropped; its grace is another setting.
+_AGE_SETTING = regex.compile(r"max(?:server)?conn(?:ection)?age(grace)?")
+_SEPARATORS = regex.compile(r"[^a-z0-9]+")
+# values that leave the age unbounded
+_UNBOUNDED = frozenset({"", "0", "0s", "0ms", "infinity", "inf", "none", "false"})
+
+
+def _names_max_age(name: str) -> bool:
+    squeezed = _SEPARATORS.sub("", name.lower())
+    return any(not found.group(1) for found in _AGE_SETTING.finditer(squeezed))
+
+
+def configured_max_age(container: Container) -> tuple[str, Pos] | None:
+    """A maximum connection age the container's arguments or env give its server, as
+    written (`--keepaliveMaxServerConnectionAge 30m`), and where: what the server's own
+    option in the code would say. None when none is given, or one leaves it unbounded."""
+    written = [
+        (str(word), seq.item_pos[number] if number < len(seq.item_pos) else seq.pos)
+        for key in ("command", "args")
+        if isinstance(seq := container.body.get(key), YSeq)
+        for number, word in enumerate(seq)
+    ]
+    for number, (word, pos) in enumerate(written):
+        flag, equals, value = word.partition("=")
+        if not flag.startswith("-") or not _names_max_age(flag):
+            continue
+        if not equals:  # `--flag VALUE`: the next word, unless it is a flag
+            following = written[number + 1][0] if number + 1 < len(written) else "-"
+            value = "" if following.startswith("-") else following
+            word = f"{flag} {value}"
+        if value.strip().lower() not in _UNBOUNDED:
+            return word, pos
+    entries = container.body.get("env")
+    for entry in entries if isinstance(entries, YSeq) else []:
+        if not isinstance(entry, YMap):
+            continue
+        name, set_to = entry.get("name"), entry.get("value")
+        given = set_to is not None and str(set_to).strip().lower() not in _UNBOUNDED
+        if isinstance(name, str) and _names_max_age(name) and given:
+            return f"{name}={set_to}", entry.pos
+    return None

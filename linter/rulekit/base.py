@@ -32,7 +32,7 @@ from k8slb.model.addresses import Address, Destination, destinations
 from k8slb.model.dialers import Dialer, dialers_by_service
 from k8slb.model.http2 import Evidence, PinnedService, pinned_grpc
 from k8slb.model.index import Index
-from k8slb.model.links import CodeLinks
+from k8slb.model.links import CodeLinks, container_key
 from k8slb.model.objects import Container, PodTemplate, pod_template
 from k8slb.model.routes import Key, routed
 from k8slb.model.runtimes import engines_major, lowest, nearest_context, node_major
@@ -113,6 +113,9 @@ class Context:
     _dialers: dict[int, list[Dialer]] | None = field(default=None, init=False, repr=False)
     _unrun: dict[str, str | None] = field(default_factory=dict, init=False, repr=False)
     _all_linked: bool | None = field(default=None, init=False, repr=False)
+    _unlinked: list[tuple[K8sObject, PodTemplate]] | None = field(
+        default=None, init=False, repr=False
+    )
 
     def pinned(self, service: K8sObject, dialed: Evidence | None = None) -> PinnedService | None:
         """KLB101's judgement of a Service (http2.pinned_grpc), made once a run for every
@@ -171,7 +174,9 @@ class Context:
         links every container of the run to its code, none of them runs this module, no
         image is built from a folder that holds it or only a Dockerfile no build names and
         no link leads to is (a variant of a service that no manifest deploys), and no
-        container's `env` sets what it dials. Where a container is left unlinked, or linked
+        container's `env` sets what it dials; or, while some containers are left unlinked
+        and others are linked, no Dockerfile or build makes an image of it at all (_unbuilt).
+        Where a container is left unlinked (and a Dockerfile could make its image), or linked
         by a name alike alone, or a build names the image (a manifest out of the tree may
         deploy it), the code keeps its weight: a link k8slb failed to make, or guessed, is
         no evidence that the code does not run."""
@@ -182,11 +187,20 @@ class Context:
                 facts is not None
                 and not self.links.running(path)
                 and not self._reads_env(facts)
-                and self._every_container_linked()
-                and (built is None or not self._may_run_image_of(built))
+                and (
+                    self._unbuilt(path)
+                    if built is None
+                    else self._every_container_linked() and not self._may_run_image_of(built)
+                )
             )
             if not unrun:
                 self._unrun[path] = None
+            elif not self._every_container_linked():
+                self._unrun[path] = (
+                    "no container is linked to it (k8slb explain-links), while others are to "
+                    "their code, and no Dockerfile or build makes an image from a folder that "
+                    "holds it: nothing shows it runs in the cluster"
+                )
             elif built is None:
                 self._unrun[path] = (
                     "every container is linked to code (k8slb explain-links), none to this, "
@@ -219,6 +233,16 @@ class Context:
             ):
                 return True
         return False
+
+    def _unbuilt(self, path: str) -> bool:
+        """Whether code no Dockerfile's context holds runs in no image: no build builds one
+        from a folder that holds it (Jib's, say), and every container is linked to code or
+        some are, not by a name alike alone (a container left unlinked runs an image the
+        tree builds from elsewhere, or none of its code: a third party's)."""
+        module = os.path.normpath(path)
+        if any(_within(module, context) for context in self.named_contexts):
+            return False
+        return self._every_container_linked() or any(not link.guessed for link in self.links.links)
 
     def _every_container_linked(self) -> bool:
         if self._all_linked is None:
@@ -293,12 +317,30 @@ class Context:
     def mesh_of_code(self, facts: CodeFacts, destination: Destination | None = None) -> str | None:
         """The mesh that balances each call the module's code serves or sends
         (`Index.mesh_balancing`), over the pods that run it (links.py) and, for a client,
-        the workload whose env gave it the `destination`; None when none is known meshed."""
+        the workload whose env gave it the `destination`; None when none is known meshed.
+        Code no container is linked to may run in any workload with a container left
+        unlinked: it is meshed when every one of them is (a link k8slb failed to make
+        loses no mesh the tree declares)."""
         workloads = [link.workload for link in self.links.running(facts.path)]
         if destination is not None and destination.setting is not None:
             workloads.append(destination.setting.workload)
-        pods = [(w, t) for w in workloads if (t := pod_template(w)) is not None]
+        if workloads:
+            pods = [(w, t) for w in workloads if (t := pod_template(w)) is not None]
+        else:
+            pods = self._unlinked_workloads()
         return self.index.mesh_balancing(pods)
+
+    def _unlinked_workloads(self) -> list[tuple[K8sObject, PodTemplate]]:
+        """The workloads with a long-running container that no link leads to code: those
+        that may run code no container is linked to."""
+        if self._unlinked is None:
+            linked = {link.key for link in self.links.links}
+            self._unlinked = [
+                (workload, template)
+                for workload, template in self.index.workloads
+                if any(container_key(workload, c.name) not in linked for c in template.long_running)
+            ]
+        return self._unlinked
 
     def judged_code(self) -> Iterator[CodeFacts]:
         """The modules to judge (a rule's subjects; `code()` is every module, as evidence)."""
