@@ -116,6 +116,45 @@ def test_a_module_that_does_not_parse_is_klb004(tmp_path: Path) -> None:
     assert finding.rule == "KLB004" and "not valid JavaScript" in finding.message
 
 
+# tsc's output of SERVER written as TypeScript (`import` made `require`), as a build leaves
+# it: the CommonJS banner, or the comment naming the source map.
+COMPILED_BANNER = '"use strict";\nObject.defineProperty(exports, "__esModule", { value: true });\n'
+COMPILED_MAP = "\n//# sourceMappingURL=server.js.map\n"
+
+
+@pytest.mark.parametrize(
+    ("compiled", "added"),
+    [
+        ("src/server.js", COMPILED_BANNER),  # beside its source
+        ("dist/server.js", COMPILED_BANNER),  # tsc's outDir, rootDir src
+        ("typescript/src/server.js", COMPILED_BANNER),  # an outDir of any name
+        ("build/server.js", COMPILED_MAP),  # an ES module's output: no banner, a map
+    ],
+)
+def test_compiled_javascript_beside_its_typescript_is_not_the_service_read_again(
+    tmp_path: Path, compiled: str, added: str
+) -> None:
+    output = added + module() if added == COMPILED_BANNER else module() + added
+    files: dict[str, str | bytes] = {"src/server.ts": module(), compiled: output}
+    (finding,) = lint_files(tmp_path, files, ["KLB201"]).findings
+    assert finding.path.endswith("src/server.ts")
+
+
+def test_compiled_javascript_whose_source_is_not_scanned_is_read(tmp_path: Path) -> None:
+    (finding,) = lint_files(
+        tmp_path, {"dist/server.js": COMPILED_BANNER + module()}, ["KLB201"]
+    ).findings
+    assert finding.path.endswith("dist/server.js")
+
+
+def test_hand_written_javascript_beside_typescript_is_read(tmp_path: Path) -> None:
+    files: dict[str, str | bytes] = {"src/server.ts": module(), "src/other.js": module()}
+    assert sorted(f.path[-9:] for f in lint_files(tmp_path, files, ["KLB201"]).findings) == [
+        "/other.js",
+        "server.ts",
+    ]
+
+
 IIFE_MODULE = """\
 import grpc from 'grpc'
 import { dbClient } from './db/client'

@@ -585,6 +585,9 @@ class CodeFacts:
     path: str
     language: str  # the name of its language in languages/
     is_test: bool = False
+    # JavaScript a compiler wrote (tsc's or Babel's CommonJS banner, a source map comment):
+    # build output, not the service's code where its source is scanned too (projects.py)
+    compiled: bool = False
     project: str = ""  # the folder of the program the module belongs to (projects.py)
     imports: tuple[tuple[int, str], ...] = ()  # (level, dotted name) of every import line
     # a Go file's package clause (`main`: a program's, which an image runs; a library's or

@@ -267,10 +267,20 @@ def parse_typescript(path: str, data: bytes) -> CodeFacts:
 _TYPES_ONLY = frozenset({"interface_declaration", "type_alias_declaration"})
 
 
+# What a compiler writes into the JavaScript it emits and no one writes by hand: the
+# CommonJS banner of tsc and Babel, and the comment that names the source map.
+_COMPILED = regex.compile(
+    rb"Object\.defineProperty\(exports,\s*[\"']__esModule[\"'],\s*\{\s*value:\s*true\s*\}\)"
+    rb"|^//# sourceMappingURL=\S+\.js\.map\s*$",
+    regex.MULTILINE,
+)
+
+
 def _parse(path: str, data: bytes, language: str, shown: str) -> CodeFacts:
     facts = CodeFacts(path, language, is_test=is_test_path(path))
     if "node_modules" in path.split("/"):
         return facts
+    facts.compiled = language == "javascript" and _COMPILED.search(data) is not None
     if not worth_parsing(data):
         if may_export_an_address(data):  # for the modules that import it (imported.py)
             root = parser_for(path)().parse(data).root_node
