@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 from k8slb.code.facts import UNKNOWN, EnvRef
 from k8slb.interface.cli import cli
-from k8slb.languages.javascript.parse import parse
+from k8slb.languages.javascript.parse import parse, parse_typescript
 from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE
 
 from .helpers import lint_files, rules_of
@@ -378,6 +378,59 @@ def test_a_server_a_helper_returns_with_no_sigterm_handler_is_klb403(tmp_path: P
     assert [(f.rule, f.line) for f in found] == [("KLB403", 11)]
     handled = HELPER_SERVER + "process.on('SIGTERM', () => process.exit(0));\n"
     assert lint_files(tmp_path / "handled", {"server.js": handled}, ["KLB403"]).findings == []
+
+
+# A helper that registers a handler for each signal it is given, in a utility module.
+SIGNAL_HELPER = """\
+export function processOnce(CASES: Array<string>): void {
+  CASES.forEach((TYPE: string) => {
+    process.once(TYPE, () => process.exit(0));
+  });
+}
+
+export const onSignal = (signal, handler) => process.on(signal, handler);
+"""
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "processOnce(['SIGTERM', 'SIGINT']);",
+        "onSignal('SIGTERM', () => process.exit(0));",
+        "const SIGNALS = ['SIGINT', 'SIGTERM'];\nprocessOnce(SIGNALS);",
+    ],
+)
+def test_a_sigterm_handler_a_helper_of_another_module_registers_is_seen(
+    tmp_path: Path, call: str
+) -> None:
+    importing = "import {processOnce, onSignal} from './utility/signals';\n"
+    files: dict[str, str | bytes] = {
+        "package.json": "{}",
+        "src/utility/signals.ts": SIGNAL_HELPER,
+        "src/server.ts": importing + HELPER_SERVER + call + "\n",
+    }
+    assert lint_files(tmp_path, files, ["KLB403"]).findings == []
+
+
+@pytest.mark.parametrize(
+    "call", ["processOnce(['SIGINT']);", "onSignal('SIGINT', () => process.exit(0));"]
+)
+def test_a_helper_given_other_signals_registers_no_sigterm_handler(
+    tmp_path: Path, call: str
+) -> None:
+    importing = "import {processOnce, onSignal} from './utility/signals';\n"
+    files: dict[str, str | bytes] = {
+        "package.json": "{}",
+        "src/utility/signals.ts": SIGNAL_HELPER,
+        "src/server.ts": importing + HELPER_SERVER + call + "\n",
+    }
+    assert rules_of(lint_files(tmp_path, files, ["KLB403"]).findings) == ["KLB403"]
+
+
+def test_a_sigterm_handler_a_helper_of_the_module_registers_is_seen() -> None:
+    text = HELPER_SERVER + SIGNAL_HELPER.replace("export ", "") + "processOnce(['SIGTERM']);\n"
+    (handler,) = parse_typescript("server.ts", text.encode()).sigterm_handlers
+    assert handler.line == text.count("\n")
 
 
 def test_a_helper_that_returns_something_else_makes_no_alias_of_the_server() -> None:

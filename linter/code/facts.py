@@ -603,6 +603,10 @@ class CodeFacts:
     waits: list[Wait] = field(default_factory=list)
     stops: list[Stop] = field(default_factory=list)
     sigterm_handlers: list[Loc] = field(default_factory=list)
+    # calls that name SIGTERM (the indices of those arguments) of another module's function,
+    # which is a handler where that function's parameter reaches a listener's event (a
+    # Node `signal helper` export): imported.py moves each to sigterm_handlers so
+    signal_helper_calls: list[tuple[Imported, tuple[int, ...], Loc]] = field(default_factory=list)
     # where the process exits on SIGTERM with nothing waited for (a handler that drains
     # nothing): started and not waited for, as opposed to a graceful stop it waits for
     signal_exits: list[SignalExit] = field(default_factory=list)

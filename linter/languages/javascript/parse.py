@@ -184,8 +184,17 @@ _READ = """
 """
 
 
+# A process listener whose event is a name, not a string: a helper's parameter may bring
+# SIGTERM to it from another module (`processOnce(['SIGTERM'])`).
+_LISTENER_OF_A_NAME = regex.compile(
+    rb"process\.(?:on|once|addListener|prependListener|prependOnceListener)\(\s*[A-Za-z_$]"
+)
+
+
 def worth_parsing(data: bytes) -> bool:
-    return any(word in data for word in WATCHED)
+    return any(word in data for word in WATCHED) or (
+        b"process." in data and _LISTENER_OF_A_NAME.search(data) is not None
+    )
 
 
 # What makes a module with none of WATCHED worth reading for what it exports: `export`,
@@ -373,6 +382,40 @@ def _string(node: Node | None) -> str | None:
     return "".join(_text(c) for c in node.children if c.type == "string_fragment")
 
 
+def _looped_over(node: Node) -> Node | None:
+    """The list a loop's variable runs over: `for (const s of LIST)`, `LIST.forEach((s) =>
+    ...)` (or `map`), from the nearest such loop around `node`."""
+    scope = node.parent
+    while scope is not None:
+        if scope.type == "for_in_statement":
+            return scope.child_by_field_name("right")
+        if scope.type in ("arrow_function", "function_expression"):
+            call = scope.parent.parent if scope.parent is not None else None
+            called = call.child_by_field_name("function") if call is not None else None
+            if called is not None and _text(called.child_by_field_name("property")) in (
+                "forEach",
+                "map",
+            ):
+                return called.child_by_field_name("object")
+        scope = scope.parent
+    return None
+
+
+def _parameters(function: Node) -> list[str]:
+    """The names of a function's parameters, in order (`(a, b = 1, c: T)`, `a => ...`)."""
+    single = function.child_by_field_name("parameter")
+    if single is not None:
+        return [_text(single)]
+    listed = function.child_by_field_name("parameters")
+    names = []
+    for child in listed.named_children if listed is not None else []:
+        if child.type in ("comment", "decorator"):
+            continue
+        named = child.child_by_field_name("pattern") or child.child_by_field_name("left")
+        names.append(_text(named if named is not None else child))
+    return names
+
+
 def _unwrapped(node: Node | None) -> Node | None:
     """The expression inside parentheses and TypeScript's `as`, `!` and `satisfies`."""
     while node is not None and node.type in _WRAPPERS and node.named_children:
@@ -513,6 +556,7 @@ class _Module:
         self.ends = Calls(())  # where it calls `x.close()`, `x.tryShutdown()` (read)
         self.substituted: set[int] = set()  # the nodes in a template's `${...}` (read)
         self.paused: set[int] = set()  # the SIGTERM handlers read for a pause, by node id
+        self._signal_helpers: dict[str, int] | None = None  # made when first asked
         # the module's calls and `new`s by what they call (made when a parameter is asked)
         self._callers: dict[tuple[str, str, str], list[Node]] | None = None
         # the functions' variables: declarations (with their function) and assignments,
@@ -528,6 +572,7 @@ class _Module:
     def read(self) -> None:
         self._bindings()
         self._consts()
+        self.signal_helpers()  # exported for the modules that call one
         self.ends = Calls(
             (callee, node)
             for node in self.of("call_expression")
@@ -1238,6 +1283,7 @@ class _Module:
         function = node.child_by_field_name("function")
         if function is not None and function.type == "identifier":
             self.facts.called.add(_text(function))
+            self._signal_helper_call(node, _text(function))
         if function is None or function.type != "member_expression":
             return
         owner = _text(function.child_by_field_name("object"))
@@ -1302,24 +1348,73 @@ class _Module:
             return {_string(node) or ""}
         if node.type != "identifier":
             return set()
-        scope = node.parent
-        while scope is not None:
-            listed: Node | None = None
-            if scope.type == "for_in_statement":
-                listed = scope.child_by_field_name("right")
-            elif scope.type in ("arrow_function", "function_expression"):
-                call = scope.parent.parent if scope.parent is not None else None
-                called = call.child_by_field_name("function") if call is not None else None
-                if called is not None and _text(called.child_by_field_name("property")) in (
-                    "forEach",
-                    "map",
-                ):
-                    listed = called.child_by_field_name("object")
-            if listed is not None:
-                listed = self.arrays.get(_text(listed), listed)
-                return {_string(item) or "" for item in listed.named_children}
-            scope = scope.parent
-        return set()
+        listed = _looped_over(node)
+        if listed is None:
+            return set()
+        listed = self.arrays.get(_text(listed), listed)
+        return {_string(item) or "" for item in listed.named_children}
+
+    def signal_helpers(self) -> dict[str, int]:
+        """The module's named functions whose parameter reaches a process listener's event
+        (`function processOnce(signals) { signals.forEach((s) => process.once(s, h)) }`):
+        the index of that parameter, by the function's name."""
+        if self._signal_helpers is not None:
+            return self._signal_helpers
+        self._signal_helpers = {}
+        for call in self.of("call_expression"):
+            function = call.child_by_field_name("function")
+            if function is None or function.type != "member_expression":
+                continue
+            if _text(function.child_by_field_name("object")) != "process":
+                continue
+            given = call_arguments(call)
+            event = _unwrapped(given[0]) if given else None
+            if _text(function.child_by_field_name("property")) not in _LISTENERS or (
+                event is None or event.type != "identifier"
+            ):
+                continue
+            names = {_text(event)}
+            listed = _unwrapped(_looped_over(event))
+            if listed is not None and listed.type == "identifier":
+                names.add(_text(listed))  # the loop's list: a parameter, maybe
+            scope = call.parent
+            while scope is not None and scope.type != "program":
+                if scope.type in _FUNCTIONS:
+                    # (a loop's callback, named by nothing, takes the event itself: go on)
+                    at = next((i for i, p in enumerate(_parameters(scope)) if p in names), None)
+                    name = _function_name(scope)
+                    if at is not None and name:
+                        self._signal_helpers[name] = at
+                        break
+                scope = scope.parent
+        for name, at in self._signal_helpers.items():  # for the modules that import one
+            self.facts.exports[f"signal helper {name}"] = at
+        return self._signal_helpers
+
+    def _signal_helper_call(self, node: Node, name: str) -> None:
+        """`processOnce(['SIGTERM', 'SIGINT'])`: a SIGTERM handler, where the function is
+        this module's signal helper, or another scanned module's (imported.py checks the
+        index of the parameter that module exports)."""
+        given = call_arguments(node)
+        naming = tuple(at for at, argument in enumerate(given) if self._names_sigterm(argument))
+        if not naming:
+            return
+        if name in self.signal_helpers():
+            if self.signal_helpers()[name] in naming:
+                self.facts.sigterm_handlers.append(self.loc(node))
+        elif name in self.members and self.members[name][0].startswith("."):
+            module, member = self.members[name]
+            origin = Imported(0, module, f"signal helper {member}", by_path=True)
+            self.facts.signal_helper_calls.append((origin, naming, self.loc(node)))
+            self.facts.deferred = True
+
+    def _names_sigterm(self, node: Node) -> bool:
+        """A string that is SIGTERM, or a list (or a module's const list) that holds it."""
+        node = _unwrapped(node) or node
+        if node.type == "identifier":
+            node = self.arrays.get(_text(node), node)
+        items = node.named_children if node.type == "array" else [node]
+        return any(item.type == "string" and _string(item) == "SIGTERM" for item in items)
 
     def _health(self, node: Node, given: list[Node]) -> None:
         """`server.addService(health.Health.service, {check})`: a hand-written health
