@@ -574,3 +574,29 @@ def test_a_reserved_word_assigned_outside_jsx_is_klb004_at_its_own_line() -> Non
     broken = REACT_FORM.replace("export default", "if='x';\nexport default")
     problem = parse("src/account/AccountEdit.js", broken.encode()).problem
     assert problem is not None and problem.line == 25
+
+
+# JSX text may hold a bare `&` (Babel and TypeScript read it as text); tree-sitter's
+# grammars take only a character reference (`&amp;`) there.
+AMPERSAND = REACT_FORM.replace(">Save<", ">Save & close<").replace(
+    ">Owner<", ">Owner &amp; co-owner &<"
+)
+
+
+@pytest.mark.parametrize("path", ["src/account/AccountEdit.js", "src/account/AccountEdit.tsx"])
+def test_a_bare_ampersand_in_jsx_text_is_valid(path: str) -> None:
+    text = AMPERSAND if path.endswith(".js") else AMPERSAND.replace(' for="', ' htmlFor="')
+    read = parse if path.endswith(".js") else parse_typescript
+    assert read(path, text.encode()).problem is None
+
+
+def test_an_ampersand_outside_jsx_text_is_still_klb004_at_its_line() -> None:
+    broken = AMPERSAND.replace("export default", "const both = a & ;\nexport default")
+    problem = parse("src/account/AccountEdit.js", broken.encode()).problem
+    assert problem is not None and problem.line == 25
+
+
+def test_a_file_with_a_bare_ampersand_and_a_real_error_is_klb004_at_that_error() -> None:
+    broken = AMPERSAND.replace("  async handleSubmit(event) {", "  async handleSubmit(event {")
+    problem = parse("src/account/AccountEdit.js", broken.encode()).problem
+    assert problem is not None and problem.line == 8

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -297,14 +297,60 @@ def _parse(path: str, data: bytes, language: str, shown: str) -> CodeFacts:
         return facts
     root = parser_for(path)().parse(data).root_node
     facts.problem = syntax_problem(path, root, shown, _TYPES_ONLY, automatic_semicolons=True)
-    if facts.problem is not None and parser_for(path) is parser:
-        root, facts.problem = _with_keyword_attributes(path, data, root, facts.problem)
+    for _ in range(3):  # each of these two may hide the other's from a tree's recovery
+        before = facts.problem
+        if facts.problem is not None and b"&" in data:
+            data, root, facts.problem = _with_bare_ampersands(
+                path, data, root, facts.problem, shown
+            )
+        if facts.problem is not None and parser_for(path) is parser:
+            data, root, facts.problem = _with_keyword_attributes(path, data, root, facts.problem)
+        if facts.problem is None or facts.problem == before:
+            break
     if facts.problem is None:
         _Module(path, root, facts, captured(parser_for(path)(), root, _READ)).read()
         facts.markers = comment_markers(
             path, data.decode("utf-8", "replace"), comment_pattern("//")
         )
     return facts
+
+
+def _with_bare_ampersands(
+    path: str, data: bytes, root: Node, problem: Problem, shown: str
+) -> tuple[bytes, Node, Problem | None]:
+    """The file read with each `&` that begins a syntax error among a JSX element's
+    children made a space (every node keeps its place): JSX text may hold a bare `&`
+    (`Consultas & Episodios`), which Babel and TypeScript read as text, but tree-sitter's
+    grammars (0.25) take only a character reference (`&amp;`) there. Each must then be
+    JSX text, else the file is as it was read; the file's first other error stays one."""
+    spots = [
+        node.start_byte
+        for node in _syntax_errors(root)
+        if node.parent is not None
+        and node.parent.type == "jsx_element"
+        and data[node.start_byte : node.start_byte + 1] == b"&"
+    ]
+    if not spots:
+        return data, root, problem
+    again = bytearray(data)
+    for at in spots:
+        again[at] = ord(" ")
+    tree = parser_for(path)().parse(bytes(again)).root_node
+    found_at = [tree.descendant_for_byte_range(at, at + 1) for at in spots]
+    if any(node is None or node.type != "jsx_text" for node in found_at):
+        return data, root, problem
+    found = syntax_problem(path, tree, shown, _TYPES_ONLY, automatic_semicolons=True)
+    return bytes(again), tree, found
+
+
+def _syntax_errors(root: Node) -> Iterator[Node]:
+    """The ERROR nodes of a tree that has some, in no particular order."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type == "ERROR":
+            yield node
+        stack.extend(child for child in node.children if child.has_error)
 
 
 # A JSX attribute named by a reserved word (`<label for="name">`, `<i class="x"/>`,
@@ -323,30 +369,32 @@ _KEYWORD_ATTRIBUTE = regex.compile(
 
 def _with_keyword_attributes(
     path: str, data: bytes, root: Node, problem: Problem
-) -> tuple[Node, Problem | None]:
-    """The tree of a JavaScript file whose syntax errors are all JSX attributes named by a
-    reserved word, read with each such name as an identifier of its length (every node
-    keeps its place); else the tree and the file's first real error, in the file so read.
+) -> tuple[bytes, Node, Problem | None]:
+    """A JavaScript file with its JSX attributes named by a reserved word read with each
+    such name as an identifier of its length (every node keeps its place), its tree, and
+    its first real error if any is left; the file as it was, where there are none.
     Only the words that read as a JSX attribute's name (or a class field's, where a
     reserved word is valid too) are renamed: the same words in a string or a comment are
     text, and one anywhere else is a real error, left to be found."""
     spans = [match.span(2) for match in _KEYWORD_ATTRIBUTE.finditer(data)]
     if not spans:
-        return root, problem
-    again, names = _renamed(data, spans)
+        return data, root, problem
+    masked, again, names = _renamed(data, spans)
     if names != spans:  # the tree of the names alone, which must still read as names
-        again, kept = _renamed(data, names)
+        masked, again, kept = _renamed(data, names)
         if kept != names:
-            return root, problem
+            return data, root, problem
     if not names:
-        return root, problem
+        return data, root, problem
     found = syntax_problem(path, again, "JavaScript", _TYPES_ONLY, automatic_semicolons=True)
-    return (again, None) if found is None else (root, found)
+    return masked, again, found
 
 
-def _renamed(data: bytes, spans: list[tuple[int, int]]) -> tuple[Node, list[tuple[int, int]]]:
-    """The tree of `data` with the words at `spans` made identifiers, and the spans that
-    are a JSX attribute's or a class field's name there."""
+def _renamed(
+    data: bytes, spans: list[tuple[int, int]]
+) -> tuple[bytes, Node, list[tuple[int, int]]]:
+    """`data` with the words at `spans` made identifiers, its tree, and the spans that are
+    a JSX attribute's or a class field's name there."""
     masked = bytearray(data)
     for start, end in spans:
         masked[start:end] = b"_" * (end - start)
@@ -357,7 +405,7 @@ def _renamed(data: bytes, spans: list[tuple[int, int]]) -> tuple[Node, list[tupl
         holder = named.parent if named is not None else None
         if holder is not None and holder.type in ("jsx_attribute", "field_definition"):
             names.append((start, end))
-    return tree, names
+    return bytes(masked), tree, names
 
 
 def _top_level(root: Node) -> dict[str, list[Node]]:
