@@ -389,6 +389,12 @@ export function processOnce(CASES: Array<string>): void {
 }
 
 export const onSignal = (signal, handler) => process.on(signal, handler);
+
+export class Shutdown {
+  static once(signals: string[]): void {
+    for (const signal of signals) process.once(signal, () => process.exit(0));
+  }
+}
 """
 
 
@@ -398,12 +404,13 @@ export const onSignal = (signal, handler) => process.on(signal, handler);
         "processOnce(['SIGTERM', 'SIGINT']);",
         "onSignal('SIGTERM', () => process.exit(0));",
         "const SIGNALS = ['SIGINT', 'SIGTERM'];\nprocessOnce(SIGNALS);",
+        "Shutdown.once(['SIGTERM']);",
     ],
 )
 def test_a_sigterm_handler_a_helper_of_another_module_registers_is_seen(
     tmp_path: Path, call: str
 ) -> None:
-    importing = "import {processOnce, onSignal} from './utility/signals';\n"
+    importing = "import {processOnce, onSignal, Shutdown} from './utility/signals';\n"
     files: dict[str, str | bytes] = {
         "package.json": "{}",
         "src/utility/signals.ts": SIGNAL_HELPER,
@@ -413,12 +420,17 @@ def test_a_sigterm_handler_a_helper_of_another_module_registers_is_seen(
 
 
 @pytest.mark.parametrize(
-    "call", ["processOnce(['SIGINT']);", "onSignal('SIGINT', () => process.exit(0));"]
+    "call",
+    [
+        "processOnce(['SIGINT']);",
+        "onSignal('SIGINT', () => process.exit(0));",
+        "Shutdown.once(['SIGINT']);",
+    ],
 )
 def test_a_helper_given_other_signals_registers_no_sigterm_handler(
     tmp_path: Path, call: str
 ) -> None:
-    importing = "import {processOnce, onSignal} from './utility/signals';\n"
+    importing = "import {processOnce, onSignal, Shutdown} from './utility/signals';\n"
     files: dict[str, str | bytes] = {
         "package.json": "{}",
         "src/utility/signals.ts": SIGNAL_HELPER,

@@ -1338,6 +1338,8 @@ class _Module:
         method = _text(function.child_by_field_name("property"))
         self.facts.called.add(method)
         self._registration(node, _text(function))
+        if owner != "process":
+            self._signal_helper_call(node, method, owner)
         if owner == "process" and method in _LISTENERS:
             given = call_arguments(node)
             if given and "SIGTERM" in self._signals(given[0]):
@@ -1439,20 +1441,22 @@ class _Module:
             self.facts.exports[f"signal helper {name}"] = at
         return self._signal_helpers
 
-    def _signal_helper_call(self, node: Node, name: str) -> None:
-        """`processOnce(['SIGTERM', 'SIGINT'])`: a SIGTERM handler, where the function is
-        this module's signal helper, or another scanned module's (imported.py checks the
-        index of the parameter that module exports)."""
+    def _signal_helper_call(self, node: Node, name: str, owner: str = "") -> None:
+        """`processOnce(['SIGTERM', 'SIGINT'])`, `Shutdown.once(['SIGTERM'])`: a SIGTERM
+        handler, where the function (or method) is this module's signal helper, or another
+        scanned module's (imported.py checks the index of the parameter that module
+        exports)."""
         given = call_arguments(node)
         naming = tuple(at for at, argument in enumerate(given) if self._names_sigterm(argument))
         if not naming:
             return
-        if name in self.signal_helpers():
-            if self.signal_helpers()[name] in naming:
+        imported = self.members.get(owner or name, (self.imports.get(owner, ""), ""))[0]
+        if not imported.startswith("."):
+            if self.signal_helpers().get(name) in naming:
                 self.facts.sigterm_handlers.append(self.loc(node))
-        elif name in self.members and self.members[name][0].startswith("."):
-            module, member = self.members[name]
-            origin = Imported(0, module, f"signal helper {member}", by_path=True)
+        else:
+            member = name if owner else self.members[name][1]
+            origin = Imported(0, imported, f"signal helper {member}", by_path=True)
             self.facts.signal_helper_calls.append((origin, naming, self.loc(node)))
             self.facts.deferred = True
 
