@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 from k8slb.code.facts import UNKNOWN, EnvRef
 from k8slb.interface.cli import cli
-from k8slb.languages.javascript.parse import parse
+from k8slb.languages.javascript.parse import parse, parse_typescript
 from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE
 
 from .helpers import lint_files, rules_of
@@ -114,6 +114,45 @@ def test_a_module_that_does_not_parse_is_klb004(tmp_path: Path) -> None:
     broken = module().replace("function main() {", "function main( {")
     (finding,) = lint_files(tmp_path, {"server.js": broken}).findings
     assert finding.rule == "KLB004" and "not valid JavaScript" in finding.message
+
+
+# tsc's output of SERVER written as TypeScript (`import` made `require`), as a build leaves
+# it: the CommonJS banner, or the comment naming the source map.
+COMPILED_BANNER = '"use strict";\nObject.defineProperty(exports, "__esModule", { value: true });\n'
+COMPILED_MAP = "\n//# sourceMappingURL=server.js.map\n"
+
+
+@pytest.mark.parametrize(
+    ("compiled", "added"),
+    [
+        ("src/server.js", COMPILED_BANNER),  # beside its source
+        ("dist/server.js", COMPILED_BANNER),  # tsc's outDir, rootDir src
+        ("typescript/src/server.js", COMPILED_BANNER),  # an outDir of any name
+        ("build/server.js", COMPILED_MAP),  # an ES module's output: no banner, a map
+    ],
+)
+def test_compiled_javascript_beside_its_typescript_is_not_the_service_read_again(
+    tmp_path: Path, compiled: str, added: str
+) -> None:
+    output = added + module() if added == COMPILED_BANNER else module() + added
+    files: dict[str, str | bytes] = {"src/server.ts": module(), compiled: output}
+    (finding,) = lint_files(tmp_path, files, ["KLB201"]).findings
+    assert finding.path.endswith("src/server.ts")
+
+
+def test_compiled_javascript_whose_source_is_not_scanned_is_read(tmp_path: Path) -> None:
+    (finding,) = lint_files(
+        tmp_path, {"dist/server.js": COMPILED_BANNER + module()}, ["KLB201"]
+    ).findings
+    assert finding.path.endswith("dist/server.js")
+
+
+def test_hand_written_javascript_beside_typescript_is_read(tmp_path: Path) -> None:
+    files: dict[str, str | bytes] = {"src/server.ts": module(), "src/other.js": module()}
+    assert sorted(f.path[-9:] for f in lint_files(tmp_path, files, ["KLB201"]).findings) == [
+        "/other.js",
+        "server.ts",
+    ]
 
 
 IIFE_MODULE = """\
@@ -341,6 +380,71 @@ def test_a_server_a_helper_returns_with_no_sigterm_handler_is_klb403(tmp_path: P
     assert lint_files(tmp_path / "handled", {"server.js": handled}, ["KLB403"]).findings == []
 
 
+# A helper that registers a handler for each signal it is given, in a utility module.
+SIGNAL_HELPER = """\
+export function processOnce(CASES: Array<string>): void {
+  CASES.forEach((TYPE: string) => {
+    process.once(TYPE, () => process.exit(0));
+  });
+}
+
+export const onSignal = (signal, handler) => process.on(signal, handler);
+
+export class Shutdown {
+  static once(signals: string[]): void {
+    for (const signal of signals) process.once(signal, () => process.exit(0));
+  }
+}
+"""
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "processOnce(['SIGTERM', 'SIGINT']);",
+        "onSignal('SIGTERM', () => process.exit(0));",
+        "const SIGNALS = ['SIGINT', 'SIGTERM'];\nprocessOnce(SIGNALS);",
+        "Shutdown.once(['SIGTERM']);",
+    ],
+)
+def test_a_sigterm_handler_a_helper_of_another_module_registers_is_seen(
+    tmp_path: Path, call: str
+) -> None:
+    importing = "import {processOnce, onSignal, Shutdown} from './utility/signals';\n"
+    files: dict[str, str | bytes] = {
+        "package.json": "{}",
+        "src/utility/signals.ts": SIGNAL_HELPER,
+        "src/server.ts": importing + HELPER_SERVER + call + "\n",
+    }
+    assert lint_files(tmp_path, files, ["KLB403"]).findings == []
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "processOnce(['SIGINT']);",
+        "onSignal('SIGINT', () => process.exit(0));",
+        "Shutdown.once(['SIGINT']);",
+    ],
+)
+def test_a_helper_given_other_signals_registers_no_sigterm_handler(
+    tmp_path: Path, call: str
+) -> None:
+    importing = "import {processOnce, onSignal, Shutdown} from './utility/signals';\n"
+    files: dict[str, str | bytes] = {
+        "package.json": "{}",
+        "src/utility/signals.ts": SIGNAL_HELPER,
+        "src/server.ts": importing + HELPER_SERVER + call + "\n",
+    }
+    assert rules_of(lint_files(tmp_path, files, ["KLB403"]).findings) == ["KLB403"]
+
+
+def test_a_sigterm_handler_a_helper_of_the_module_registers_is_seen() -> None:
+    text = HELPER_SERVER + SIGNAL_HELPER.replace("export ", "") + "processOnce(['SIGTERM']);\n"
+    (handler,) = parse_typescript("server.ts", text.encode()).sigterm_handlers
+    assert handler.line == text.count("\n")
+
+
 def test_a_helper_that_returns_something_else_makes_no_alias_of_the_server() -> None:
     text = HELPER_SERVER.replace("return server;", "return repo;")
     facts = parse("server.js", text.encode())
@@ -482,3 +586,29 @@ def test_a_reserved_word_assigned_outside_jsx_is_klb004_at_its_own_line() -> Non
     broken = REACT_FORM.replace("export default", "if='x';\nexport default")
     problem = parse("src/account/AccountEdit.js", broken.encode()).problem
     assert problem is not None and problem.line == 25
+
+
+# JSX text may hold a bare `&` (Babel and TypeScript read it as text); tree-sitter's
+# grammars take only a character reference (`&amp;`) there.
+AMPERSAND = REACT_FORM.replace(">Save<", ">Save & close<").replace(
+    ">Owner<", ">Owner &amp; co-owner &<"
+)
+
+
+@pytest.mark.parametrize("path", ["src/account/AccountEdit.js", "src/account/AccountEdit.tsx"])
+def test_a_bare_ampersand_in_jsx_text_is_valid(path: str) -> None:
+    text = AMPERSAND if path.endswith(".js") else AMPERSAND.replace(' for="', ' htmlFor="')
+    read = parse if path.endswith(".js") else parse_typescript
+    assert read(path, text.encode()).problem is None
+
+
+def test_an_ampersand_outside_jsx_text_is_still_klb004_at_its_line() -> None:
+    broken = AMPERSAND.replace("export default", "const both = a & ;\nexport default")
+    problem = parse("src/account/AccountEdit.js", broken.encode()).problem
+    assert problem is not None and problem.line == 25
+
+
+def test_a_file_with_a_bare_ampersand_and_a_real_error_is_klb004_at_that_error() -> None:
+    broken = AMPERSAND.replace("  async handleSubmit(event) {", "  async handleSubmit(event {")
+    problem = parse("src/account/AccountEdit.js", broken.encode()).problem
+    assert problem is not None and problem.line == 8

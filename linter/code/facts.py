@@ -585,6 +585,9 @@ class CodeFacts:
     path: str
     language: str  # the name of its language in languages/
     is_test: bool = False
+    # JavaScript a compiler wrote (tsc's or Babel's CommonJS banner, a source map comment):
+    # build output, not the service's code where its source is scanned too (projects.py)
+    compiled: bool = False
     project: str = ""  # the folder of the program the module belongs to (projects.py)
     imports: tuple[tuple[int, str], ...] = ()  # (level, dotted name) of every import line
     # a Go file's package clause (`main`: a program's, which an image runs; a library's or
@@ -600,6 +603,10 @@ class CodeFacts:
     waits: list[Wait] = field(default_factory=list)
     stops: list[Stop] = field(default_factory=list)
     sigterm_handlers: list[Loc] = field(default_factory=list)
+    # calls that name SIGTERM (the indices of those arguments) of another module's function,
+    # which is a handler where that function's parameter reaches a listener's event (a
+    # Node `signal helper` export): imported.py moves each to sigterm_handlers so
+    signal_helper_calls: list[tuple[Imported, tuple[int, ...], Loc]] = field(default_factory=list)
     # where the process exits on SIGTERM with nothing waited for (a handler that drains
     # nothing): started and not waited for, as opposed to a graceful stop it waits for
     signal_exits: list[SignalExit] = field(default_factory=list)

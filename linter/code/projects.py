@@ -440,3 +440,33 @@ def _at_or_below(inner: str, outer: str) -> bool:
     if outer == ".":
         return not os.path.isabs(inner) and inner != ".." and not inner.startswith(".." + os.sep)
     return inner == outer or inner.startswith(outer.rstrip(os.sep) + os.sep)
+
+
+_COMPILED_SUFFIXES = (".js", ".cjs", ".mjs")
+_TYPESCRIPT_SUFFIXES = (".ts", ".tsx", ".mts", ".cts")
+
+
+def without_build_output(modules: list[CodeFacts]) -> list[CodeFacts]:
+    """The modules less the JavaScript a compiler wrote (CodeFacts.compiled) from a
+    TypeScript module that is scanned too: the same program read twice would be reported
+    twice. The source is the compiled file's sibling, or sits where it would were one folder
+    of its path left out (tsc's `outDir`: `dist/server.js`, `typescript/src/server.js` from
+    `src/server.ts`) or named `src` instead (`rootDir` src: `dist/server.js`). Compiled
+    JavaScript whose source is not scanned is all there is of the program, and is read."""
+    scanned = {_spelled(m.path) for m in modules if m.language == "typescript"}
+    if not scanned:
+        return modules
+    return [m for m in modules if not (_has_source(_spelled(m.path), scanned) and m.compiled)]
+
+
+def _has_source(path: str, typescript: set[str]) -> bool:
+    if not path.endswith(_COMPILED_SUFFIXES):
+        return False
+    parts = path[: path.rindex(".")].split("/")
+    stems = [parts]  # the sibling
+    for at in range(len(parts) - 1):  # a folder left out, or named `src`
+        stems.append(parts[:at] + parts[at + 1 :])
+        stems.append([*parts[:at], "src", *parts[at + 1 :]])
+    return any(
+        "/".join(stem) + suffix in typescript for stem in stems for suffix in _TYPESCRIPT_SUFFIXES
+    )

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -184,8 +184,17 @@ _READ = """
 """
 
 
+# A process listener whose event is a name, not a string: a helper's parameter may bring
+# SIGTERM to it from another module (`processOnce(['SIGTERM'])`).
+_LISTENER_OF_A_NAME = regex.compile(
+    rb"process\.(?:on|once|addListener|prependListener|prependOnceListener)\(\s*[A-Za-z_$]"
+)
+
+
 def worth_parsing(data: bytes) -> bool:
-    return any(word in data for word in WATCHED)
+    return any(word in data for word in WATCHED) or (
+        b"process." in data and _LISTENER_OF_A_NAME.search(data) is not None
+    )
 
 
 # What makes a module with none of WATCHED worth reading for what it exports: `export`,
@@ -267,10 +276,20 @@ def parse_typescript(path: str, data: bytes) -> CodeFacts:
 _TYPES_ONLY = frozenset({"interface_declaration", "type_alias_declaration"})
 
 
+# What a compiler writes into the JavaScript it emits and no one writes by hand: the
+# CommonJS banner of tsc and Babel, and the comment that names the source map.
+_COMPILED = regex.compile(
+    rb"Object\.defineProperty\(exports,\s*[\"']__esModule[\"'],\s*\{\s*value:\s*true\s*\}\)"
+    rb"|^//# sourceMappingURL=\S+\.js\.map\s*$",
+    regex.MULTILINE,
+)
+
+
 def _parse(path: str, data: bytes, language: str, shown: str) -> CodeFacts:
     facts = CodeFacts(path, language, is_test=is_test_path(path))
     if "node_modules" in path.split("/"):
         return facts
+    facts.compiled = language == "javascript" and _COMPILED.search(data) is not None
     if not worth_parsing(data):
         if may_export_an_address(data):  # for the modules that import it (imported.py)
             root = parser_for(path)().parse(data).root_node
@@ -278,14 +297,60 @@ def _parse(path: str, data: bytes, language: str, shown: str) -> CodeFacts:
         return facts
     root = parser_for(path)().parse(data).root_node
     facts.problem = syntax_problem(path, root, shown, _TYPES_ONLY, automatic_semicolons=True)
-    if facts.problem is not None and parser_for(path) is parser:
-        root, facts.problem = _with_keyword_attributes(path, data, root, facts.problem)
+    for _ in range(3):  # each of these two may hide the other's from a tree's recovery
+        before = facts.problem
+        if facts.problem is not None and b"&" in data:
+            data, root, facts.problem = _with_bare_ampersands(
+                path, data, root, facts.problem, shown
+            )
+        if facts.problem is not None and parser_for(path) is parser:
+            data, root, facts.problem = _with_keyword_attributes(path, data, root, facts.problem)
+        if facts.problem is None or facts.problem == before:
+            break
     if facts.problem is None:
         _Module(path, root, facts, captured(parser_for(path)(), root, _READ)).read()
         facts.markers = comment_markers(
             path, data.decode("utf-8", "replace"), comment_pattern("//")
         )
     return facts
+
+
+def _with_bare_ampersands(
+    path: str, data: bytes, root: Node, problem: Problem, shown: str
+) -> tuple[bytes, Node, Problem | None]:
+    """The file read with each `&` that begins a syntax error among a JSX element's
+    children made a space (every node keeps its place): JSX text may hold a bare `&`
+    (`Consultas & Episodios`), which Babel and TypeScript read as text, but tree-sitter's
+    grammars (0.25) take only a character reference (`&amp;`) there. Each must then be
+    JSX text, else the file is as it was read; the file's first other error stays one."""
+    spots = [
+        node.start_byte
+        for node in _syntax_errors(root)
+        if node.parent is not None
+        and node.parent.type == "jsx_element"
+        and data[node.start_byte : node.start_byte + 1] == b"&"
+    ]
+    if not spots:
+        return data, root, problem
+    again = bytearray(data)
+    for at in spots:
+        again[at] = ord(" ")
+    tree = parser_for(path)().parse(bytes(again)).root_node
+    found_at = [tree.descendant_for_byte_range(at, at + 1) for at in spots]
+    if any(node is None or node.type != "jsx_text" for node in found_at):
+        return data, root, problem
+    found = syntax_problem(path, tree, shown, _TYPES_ONLY, automatic_semicolons=True)
+    return bytes(again), tree, found
+
+
+def _syntax_errors(root: Node) -> Iterator[Node]:
+    """The ERROR nodes of a tree that has some, in no particular order."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type == "ERROR":
+            yield node
+        stack.extend(child for child in node.children if child.has_error)
 
 
 # A JSX attribute named by a reserved word (`<label for="name">`, `<i class="x"/>`,
@@ -304,30 +369,32 @@ _KEYWORD_ATTRIBUTE = regex.compile(
 
 def _with_keyword_attributes(
     path: str, data: bytes, root: Node, problem: Problem
-) -> tuple[Node, Problem | None]:
-    """The tree of a JavaScript file whose syntax errors are all JSX attributes named by a
-    reserved word, read with each such name as an identifier of its length (every node
-    keeps its place); else the tree and the file's first real error, in the file so read.
+) -> tuple[bytes, Node, Problem | None]:
+    """A JavaScript file with its JSX attributes named by a reserved word read with each
+    such name as an identifier of its length (every node keeps its place), its tree, and
+    its first real error if any is left; the file as it was, where there are none.
     Only the words that read as a JSX attribute's name (or a class field's, where a
     reserved word is valid too) are renamed: the same words in a string or a comment are
     text, and one anywhere else is a real error, left to be found."""
     spans = [match.span(2) for match in _KEYWORD_ATTRIBUTE.finditer(data)]
     if not spans:
-        return root, problem
-    again, names = _renamed(data, spans)
+        return data, root, problem
+    masked, again, names = _renamed(data, spans)
     if names != spans:  # the tree of the names alone, which must still read as names
-        again, kept = _renamed(data, names)
+        masked, again, kept = _renamed(data, names)
         if kept != names:
-            return root, problem
+            return data, root, problem
     if not names:
-        return root, problem
+        return data, root, problem
     found = syntax_problem(path, again, "JavaScript", _TYPES_ONLY, automatic_semicolons=True)
-    return (again, None) if found is None else (root, found)
+    return masked, again, found
 
 
-def _renamed(data: bytes, spans: list[tuple[int, int]]) -> tuple[Node, list[tuple[int, int]]]:
-    """The tree of `data` with the words at `spans` made identifiers, and the spans that
-    are a JSX attribute's or a class field's name there."""
+def _renamed(
+    data: bytes, spans: list[tuple[int, int]]
+) -> tuple[bytes, Node, list[tuple[int, int]]]:
+    """`data` with the words at `spans` made identifiers, its tree, and the spans that are
+    a JSX attribute's or a class field's name there."""
     masked = bytearray(data)
     for start, end in spans:
         masked[start:end] = b"_" * (end - start)
@@ -338,7 +405,7 @@ def _renamed(data: bytes, spans: list[tuple[int, int]]) -> tuple[Node, list[tupl
         holder = named.parent if named is not None else None
         if holder is not None and holder.type in ("jsx_attribute", "field_definition"):
             names.append((start, end))
-    return tree, names
+    return bytes(masked), tree, names
 
 
 def _top_level(root: Node) -> dict[str, list[Node]]:
@@ -361,6 +428,40 @@ def _string(node: Node | None) -> str | None:
     if node is None or node.type != "string":
         return None
     return "".join(_text(c) for c in node.children if c.type == "string_fragment")
+
+
+def _looped_over(node: Node) -> Node | None:
+    """The list a loop's variable runs over: `for (const s of LIST)`, `LIST.forEach((s) =>
+    ...)` (or `map`), from the nearest such loop around `node`."""
+    scope = node.parent
+    while scope is not None:
+        if scope.type == "for_in_statement":
+            return scope.child_by_field_name("right")
+        if scope.type in ("arrow_function", "function_expression"):
+            call = scope.parent.parent if scope.parent is not None else None
+            called = call.child_by_field_name("function") if call is not None else None
+            if called is not None and _text(called.child_by_field_name("property")) in (
+                "forEach",
+                "map",
+            ):
+                return called.child_by_field_name("object")
+        scope = scope.parent
+    return None
+
+
+def _parameters(function: Node) -> list[str]:
+    """The names of a function's parameters, in order (`(a, b = 1, c: T)`, `a => ...`)."""
+    single = function.child_by_field_name("parameter")
+    if single is not None:
+        return [_text(single)]
+    listed = function.child_by_field_name("parameters")
+    names = []
+    for child in listed.named_children if listed is not None else []:
+        if child.type in ("comment", "decorator"):
+            continue
+        named = child.child_by_field_name("pattern") or child.child_by_field_name("left")
+        names.append(_text(named if named is not None else child))
+    return names
 
 
 def _unwrapped(node: Node | None) -> Node | None:
@@ -503,6 +604,7 @@ class _Module:
         self.ends = Calls(())  # where it calls `x.close()`, `x.tryShutdown()` (read)
         self.substituted: set[int] = set()  # the nodes in a template's `${...}` (read)
         self.paused: set[int] = set()  # the SIGTERM handlers read for a pause, by node id
+        self._signal_helpers: dict[str, int] | None = None  # made when first asked
         # the module's calls and `new`s by what they call (made when a parameter is asked)
         self._callers: dict[tuple[str, str, str], list[Node]] | None = None
         # the functions' variables: declarations (with their function) and assignments,
@@ -518,6 +620,7 @@ class _Module:
     def read(self) -> None:
         self._bindings()
         self._consts()
+        self.signal_helpers()  # exported for the modules that call one
         self.ends = Calls(
             (callee, node)
             for node in self.of("call_expression")
@@ -1228,12 +1331,15 @@ class _Module:
         function = node.child_by_field_name("function")
         if function is not None and function.type == "identifier":
             self.facts.called.add(_text(function))
+            self._signal_helper_call(node, _text(function))
         if function is None or function.type != "member_expression":
             return
         owner = _text(function.child_by_field_name("object"))
         method = _text(function.child_by_field_name("property"))
         self.facts.called.add(method)
         self._registration(node, _text(function))
+        if owner != "process":
+            self._signal_helper_call(node, method, owner)
         if owner == "process" and method in _LISTENERS:
             given = call_arguments(node)
             if given and "SIGTERM" in self._signals(given[0]):
@@ -1292,24 +1398,75 @@ class _Module:
             return {_string(node) or ""}
         if node.type != "identifier":
             return set()
-        scope = node.parent
-        while scope is not None:
-            listed: Node | None = None
-            if scope.type == "for_in_statement":
-                listed = scope.child_by_field_name("right")
-            elif scope.type in ("arrow_function", "function_expression"):
-                call = scope.parent.parent if scope.parent is not None else None
-                called = call.child_by_field_name("function") if call is not None else None
-                if called is not None and _text(called.child_by_field_name("property")) in (
-                    "forEach",
-                    "map",
-                ):
-                    listed = called.child_by_field_name("object")
-            if listed is not None:
-                listed = self.arrays.get(_text(listed), listed)
-                return {_string(item) or "" for item in listed.named_children}
-            scope = scope.parent
-        return set()
+        listed = _looped_over(node)
+        if listed is None:
+            return set()
+        listed = self.arrays.get(_text(listed), listed)
+        return {_string(item) or "" for item in listed.named_children}
+
+    def signal_helpers(self) -> dict[str, int]:
+        """The module's named functions whose parameter reaches a process listener's event
+        (`function processOnce(signals) { signals.forEach((s) => process.once(s, h)) }`):
+        the index of that parameter, by the function's name."""
+        if self._signal_helpers is not None:
+            return self._signal_helpers
+        self._signal_helpers = {}
+        for call in self.of("call_expression"):
+            function = call.child_by_field_name("function")
+            if function is None or function.type != "member_expression":
+                continue
+            if _text(function.child_by_field_name("object")) != "process":
+                continue
+            given = call_arguments(call)
+            event = _unwrapped(given[0]) if given else None
+            if _text(function.child_by_field_name("property")) not in _LISTENERS or (
+                event is None or event.type != "identifier"
+            ):
+                continue
+            names = {_text(event)}
+            listed = _unwrapped(_looped_over(event))
+            if listed is not None and listed.type == "identifier":
+                names.add(_text(listed))  # the loop's list: a parameter, maybe
+            scope = call.parent
+            while scope is not None and scope.type != "program":
+                if scope.type in _FUNCTIONS:
+                    # (a loop's callback, named by nothing, takes the event itself: go on)
+                    at = next((i for i, p in enumerate(_parameters(scope)) if p in names), None)
+                    name = _function_name(scope)
+                    if at is not None and name:
+                        self._signal_helpers[name] = at
+                        break
+                scope = scope.parent
+        for name, at in self._signal_helpers.items():  # for the modules that import one
+            self.facts.exports[f"signal helper {name}"] = at
+        return self._signal_helpers
+
+    def _signal_helper_call(self, node: Node, name: str, owner: str = "") -> None:
+        """`processOnce(['SIGTERM', 'SIGINT'])`, `Shutdown.once(['SIGTERM'])`: a SIGTERM
+        handler, where the function (or method) is this module's signal helper, or another
+        scanned module's (imported.py checks the index of the parameter that module
+        exports)."""
+        given = call_arguments(node)
+        naming = tuple(at for at, argument in enumerate(given) if self._names_sigterm(argument))
+        if not naming:
+            return
+        imported = self.members.get(owner or name, (self.imports.get(owner, ""), ""))[0]
+        if not imported.startswith("."):
+            if self.signal_helpers().get(name) in naming:
+                self.facts.sigterm_handlers.append(self.loc(node))
+        else:
+            member = name if owner else self.members[name][1]
+            origin = Imported(0, imported, f"signal helper {member}", by_path=True)
+            self.facts.signal_helper_calls.append((origin, naming, self.loc(node)))
+            self.facts.deferred = True
+
+    def _names_sigterm(self, node: Node) -> bool:
+        """A string that is SIGTERM, or a list (or a module's const list) that holds it."""
+        node = _unwrapped(node) or node
+        if node.type == "identifier":
+            node = self.arrays.get(_text(node), node)
+        items = node.named_children if node.type == "array" else [node]
+        return any(item.type == "string" and _string(item) == "SIGTERM" for item in items)
 
     def _health(self, node: Node, given: list[Node]) -> None:
         """`server.addService(health.Health.service, {check})`: a hand-written health
