@@ -174,9 +174,7 @@ class Context:
         links every container of the run to its code, none of them runs this module, no
         image is built from a folder that holds it or only a Dockerfile no build names and
         no link leads to is (a variant of a service that no manifest deploys), and no
-        container's `env` sets what it dials; or, while some containers are left unlinked
-        and others are linked, no Dockerfile or build makes an image of it at all (_unbuilt).
-        Where a container is left unlinked (and a Dockerfile could make its image), or linked
+        container's `env` sets what it dials. Where a container is left unlinked, or linked
         by a name alike alone, or a build names the image (a manifest out of the tree may
         deploy it), the code keeps its weight: a link k8slb failed to make, or guessed, is
         no evidence that the code does not run."""
