@@ -1,10 +1,8 @@
 """What a code finding weighs when no container is known to run the code: `info` where
 every container is linked to other code and no image is built from a folder that holds
 it (an example run from a terminal), or only one no build names and no container runs (a
-variant of a service no manifest deploys), or where some container is linked and no
-Dockerfile or build makes an image of it at all (a folder nothing deploys); its weight
-where a build names the image or a container is left unlinked while a Dockerfile could
-make its image (a link k8slb failed to make), and never an error
+variant of a service no manifest deploys); its weight where a build names the image or a
+container is left unlinked (a link k8slb failed to make), and never an error
 (client-port-not-exposed where the code may run elsewhere, as a CI pipeline does)."""
 
 from __future__ import annotations
@@ -81,43 +79,10 @@ def test_code_whose_dockerfile_a_container_is_linked_through_keeps_its_weight(
     assert all(f.severity is Severity.WARNING for f in server_findings(tmp_path, files))
 
 
-CACHE = web_deployment().replace("web", "cache")  # an image the tree builds nowhere
-
-
-def test_code_in_a_dockerfiles_context_keeps_its_weight_while_a_container_is_left_unlinked(
-    tmp_path: Path,
-) -> None:
-    # the cache's image may be the one examples/Dockerfile builds: k8slb failed the link
-    files = {
-        **LINKED,
-        "k8s/cache.yaml": CACHE,
-        "examples/Dockerfile": DOCKERFILE,
-        "examples/server.py": SERVER,
-    }
-    assert all(f.severity is Severity.WARNING for f in server_findings(tmp_path, files))
-
-
-def test_code_no_dockerfile_or_build_makes_an_image_of_is_info_while_a_container_is_unlinked(
-    tmp_path: Path,
-) -> None:
-    """A folder nothing deploys (no Dockerfile, no build, no container linked to it) beside
-    code that is linked: the unlinked cache runs an image made elsewhere, not this code."""
-    files = {**LINKED, "k8s/cache.yaml": CACHE, "grpc-examples/server.py": SERVER}
-    found = server_findings(tmp_path, files)
-    assert all(f.severity is Severity.INFO for f in found)
-    assert all("no Dockerfile or build makes an image from a folder" in f.text for f in found)
-
-
-def test_code_a_named_build_makes_an_image_of_keeps_its_weight_with_no_dockerfile(
-    tmp_path: Path,
-) -> None:
-    # Jib-style: skaffold names an image built from worker/, which has no Dockerfile
-    files = {
-        **LINKED,
-        "k8s/cache.yaml": CACHE,
-        "skaffold.yaml": NAMED_WORKER,
-        "worker/server.py": SERVER,
-    }
+def test_code_keeps_its_weight_while_a_container_is_left_unlinked(tmp_path: Path) -> None:
+    # the cache's image is built nowhere here: the example may be its code
+    cache = web_deployment().replace("web", "cache")
+    files = {**LINKED, "k8s/cache.yaml": cache, "examples/server.py": SERVER}
     assert all(f.severity is Severity.WARNING for f in server_findings(tmp_path, files))
 
 

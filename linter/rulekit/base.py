@@ -185,20 +185,11 @@ class Context:
                 facts is not None
                 and not self.links.running(path)
                 and not self._reads_env(facts)
-                and (
-                    self._unbuilt(path)
-                    if built is None
-                    else self._every_container_linked() and not self._may_run_image_of(built)
-                )
+                and self._every_container_linked()
+                and (built is None or not self._may_run_image_of(built))
             )
             if not unrun:
                 self._unrun[path] = None
-            elif not self._every_container_linked():
-                self._unrun[path] = (
-                    "no container is linked to it (k8slb explain-links), while others are to "
-                    "their code, and no Dockerfile or build makes an image from a folder that "
-                    "holds it: nothing shows it runs in the cluster"
-                )
             elif built is None:
                 self._unrun[path] = (
                     "every container is linked to code (k8slb explain-links), none to this, "
@@ -231,16 +222,6 @@ class Context:
             ):
                 return True
         return False
-
-    def _unbuilt(self, path: str) -> bool:
-        """Whether code no Dockerfile's context holds runs in no image: no build builds one
-        from a folder that holds it (Jib's, say), and every container is linked to code or
-        some are, not by a name alike alone (a container left unlinked runs an image the
-        tree builds from elsewhere, or none of its code: a third party's)."""
-        module = os.path.normpath(path)
-        if any(_within(module, context) for context in self.named_contexts):
-            return False
-        return self._every_container_linked() or any(not link.guessed for link in self.links.links)
 
     def _every_container_linked(self) -> bool:
         if self._all_linked is None:
