@@ -612,3 +612,27 @@ def test_a_file_with_a_bare_ampersand_and_a_real_error_is_klb004_at_that_error()
     broken = AMPERSAND.replace("  async handleSubmit(event) {", "  async handleSubmit(event {")
     problem = parse("src/account/AccountEdit.js", broken.encode()).problem
     assert problem is not None and problem.line == 8
+
+
+def test_a_large_file_of_jsx_errors_is_refused_as_first_read_not_read_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Reading again with reserved-word attributes and bare `&`s masked parses the file
+    again each pass, and tree-sitter's recovery from thousands of errors costs more than
+    linear time (585 KB of them took 21 s): a file past the budget is refused as first
+    read, at its first error; a page of some KB is still read again (the tests above)."""
+    from k8slb.languages.javascript import parse as module
+
+    def never(*_: object) -> object:
+        raise AssertionError("read again")
+
+    monkeypatch.setattr(module, "_with_bare_ampersands", never)
+    monkeypatch.setattr(module, "_with_keyword_attributes", never)
+    rows = "".join('<i class="a">x & y</i>\n<b for="c" && z\n' for _ in range(8000))
+    source = (
+        "import grpc from '@grpc/grpc-js';\nconst s = new grpc.Server();\n"
+        f"s.bindAsync('x', 1, () => {{}});\nconst A = () => (<>{rows}</>);\n"
+    ).encode()
+    assert len(source) > module.MAX_RESCUED_BYTES
+    facts = parse("app/page.js", source)
+    assert facts.problem is not None and facts.problem.rule == "KLB004"

@@ -297,7 +297,8 @@ def _parse(path: str, data: bytes, language: str, shown: str) -> CodeFacts:
         return facts
     root = parser_for(path)().parse(data).root_node
     facts.problem = syntax_problem(path, root, shown, _TYPES_ONLY, automatic_semicolons=True)
-    for _ in range(3):  # each of these two may hide the other's from a tree's recovery
+    rescues = 3 if len(data) <= MAX_RESCUED_BYTES else 0  # each pass parses the file again
+    for _ in range(rescues):  # each of these two may hide the other's from a tree's recovery
         before = facts.problem
         if facts.problem is not None and b"&" in data:
             data, root, facts.problem = _with_bare_ampersands(
@@ -315,6 +316,15 @@ def _parse(path: str, data: bytes, language: str, shown: str) -> CodeFacts:
     return facts
 
 
+# Each word or `&` read again is looked up in the tree again, at the depth of its element: a
+# file of thousands, unclosed, nests as deep as it is long. Past this many, it is refused as
+# tree-sitter reads it (KLB004 at its first error): a hand-written page holds a few.
+MAX_RESCUED = 500
+# Each pass parses the file again, and tree-sitter's recovery from thousands of errors costs
+# more than linear time: a larger file is refused as first read (a page is some KB).
+MAX_RESCUED_BYTES = 256 * 1024
+
+
 def _with_bare_ampersands(
     path: str, data: bytes, root: Node, problem: Problem, shown: str
 ) -> tuple[bytes, Node, Problem | None]:
@@ -330,7 +340,7 @@ def _with_bare_ampersands(
         and node.parent.type == "jsx_element"
         and data[node.start_byte : node.start_byte + 1] == b"&"
     ]
-    if not spots:
+    if not spots or len(spots) > MAX_RESCUED:
         return data, root, problem
     again = bytearray(data)
     for at in spots:
@@ -377,7 +387,7 @@ def _with_keyword_attributes(
     reserved word is valid too) are renamed: the same words in a string or a comment are
     text, and one anywhere else is a real error, left to be found."""
     spans = [match.span(2) for match in _KEYWORD_ATTRIBUTE.finditer(data)]
-    if not spans:
+    if not spans or len(spans) > MAX_RESCUED:
         return data, root, problem
     masked, again, names = _renamed(data, spans)
     if names != spans:  # the tree of the names alone, which must still read as names
