@@ -682,3 +682,17 @@ def test_bound_properties_set_by_dotted_env_names_to_a_clusterip_service_are_klb
     }
     (finding,) = lint_files(tmp_path, files, ["KLB102"]).findings
     assert finding.path.endswith(CLIENT_PATH) and finding.line == 13
+
+
+def test_a_chain_of_getters_past_the_budget_is_no_setting_and_no_crash() -> None:
+    """A getter of a getter is followed to a nested setting a few levels deep; a chain of
+    60,000 (a hostile file) is read in a loop with a budget, not a recursion that dies."""
+    chain = "props" + ".getA()" * 60_000
+    source = (
+        "import io.grpc.ManagedChannelBuilder;\n"
+        "class Main {\n  void m(Props props) {\n"
+        f"    var c = ManagedChannelBuilder.forAddress({chain}, 50051).build();\n  }}\n}}\n"
+    )
+    facts = parse_java("src/main/java/Main.java", source.encode())
+    assert facts.problem is None
+    assert [channel.target for channel in facts.channels] == [UNKNOWN]

@@ -351,6 +351,16 @@ def _loc(path: str, node: Node) -> Loc:
     return Loc(path, int(node.start_point[0]) + 1, int(node.start_point[1]) + 1)
 
 
+def _property_name(method: str) -> str:
+    """The property a getter reads: `getHost` and `isSecure` are `host` and `secure`; a
+    record's accessor (`host()`) is its own name."""
+    for prefix in ("get", "is"):
+        rest = method[len(prefix) :]
+        if method.startswith(prefix) and rest[:1].isupper():
+            return rest[0].lower() + rest[1:]
+    return method
+
+
 def _arguments(call: Node) -> list[Node]:
     return call_arguments(call, ("line_comment", "block_comment"))
 
@@ -1134,23 +1144,19 @@ class _Reader:
         is a class: the property Spring may bind to it, resolved in imported.py (unknown
         there unless a scanned `@ConfigurationProperties` class of that name declares it);
         `props.getPorts().getGrpc()`, a property of a nested object, is `ports.grpc`."""
-        receiver = _receiver(call)
-        if given or receiver is None:
-            return UNKNOWN
-        for prefix in ("get", "is"):
-            rest = method[len(prefix) :]
-            if method.startswith(prefix) and rest[:1].isupper():
-                method = rest[0].lower() + rest[1:]
-                break
-        if receiver.type == "method_invocation":  # a getter of what a getter returns
-            inner = self._property(
-                receiver,
-                _text(receiver.child_by_field_name("name")),
-                list(_arguments(receiver)),
-            )
-            if not isinstance(inner, BoundProperty):
+        path: list[str] = []  # the chain's getters, outermost first
+        for _ in range(MAX_DEPTH):  # a chain longer than a budget is no setting read
+            receiver = _receiver(call)
+            if given or receiver is None:
                 return UNKNOWN
-            return BoundProperty(inner.type_name, f"{inner.name}.{method}")
+            path.append(_property_name(method))
+            if receiver.type != "method_invocation":  # the chain's start: a name
+                break
+            call = receiver  # a getter of what a getter returns
+            method = _text(receiver.child_by_field_name("name"))
+            given = list(_arguments(receiver))
+        else:
+            return UNKNOWN
         named = _named(receiver)
         if named is None:
             return UNKNOWN
@@ -1158,7 +1164,7 @@ class _Reader:
         if declared is None or not declared[:1].isupper():
             return UNKNOWN
         self.facts.deferred = True
-        return BoundProperty(declared, method)
+        return BoundProperty(declared, ".".join(reversed(path)))
 
     def _declared_type(self, at: Node, name: str) -> str | None:
         """The simple name of the type `name` is declared with where `at` reads it: a
