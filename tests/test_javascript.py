@@ -445,6 +445,21 @@ def test_a_sigterm_handler_a_helper_of_the_module_registers_is_seen() -> None:
     assert handler.line == text.count("\n")
 
 
+@pytest.mark.parametrize(
+    "call",
+    [
+        # a line continuation inside the string: its text never says SIGTERM whole
+        "processOnce(['SIG\\\nTERM']);",
+        "const SIGNALS = ['SIGINT', 'SIGTERM'];\nprocessOnce(SIGNALS);",
+    ],
+)
+def test_a_sigterm_a_call_spells_apart_or_names_by_a_const_list_is_seen(call: str) -> None:
+    # the reader asks only the calls that may name SIGTERM: these two must stay among them
+    text = HELPER_SERVER + SIGNAL_HELPER.replace("export ", "") + call + "\n"
+    (handler,) = parse_typescript("server.ts", text.encode()).sigterm_handlers
+    assert handler.line == text[: text.rindex("processOnce(")].count("\n") + 1
+
+
 def test_a_helper_that_returns_something_else_makes_no_alias_of_the_server() -> None:
     text = HELPER_SERVER.replace("return server;", "return repo;")
     facts = parse("server.js", text.encode())

@@ -28,6 +28,7 @@ may export an address."""
 from __future__ import annotations
 
 import json
+from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from functools import cache
@@ -65,7 +66,7 @@ from k8slb.code.syntax_trees import Calls, call_arguments, captured, syntax_prob
 from k8slb.code.syntax_trees import node_text as _text
 from k8slb.core import regex
 from k8slb.languages.javascript.parse_nest import MICROSERVICES, config_value, read_nest
-from k8slb.languages.javascript.parse_routes import collect_routes
+from k8slb.languages.javascript.parse_routes import ROUTE_METHODS, collect_routes
 from k8slb.languages.javascript.parse_shutdown import signal_pause
 from k8slb.reading.markers import comment_markers, comment_pattern
 
@@ -592,6 +593,31 @@ def _long_lived(node: Node) -> bool:
     return function is None or _function_name(function) in ("main", "constructor")
 
 
+class _Call:
+    """What a call calls, read from its node once (each pass over the module's calls
+    asks): its function (`this.server.tryShutdown`), the owner and method of a member
+    call (`this.server`, `tryShutdown`), its arguments when first asked."""
+
+    __slots__ = ("_given", "function", "kind", "method", "node", "owner", "text")
+
+    def __init__(self, node: Node) -> None:
+        function = node.child_by_field_name("function")
+        self.node = node
+        self.function = function
+        self.kind = function.type if function is not None else ""
+        self.text = _text(function)
+        member = self.kind == "member_expression"
+        self.owner = _text(function.child_by_field_name("object")) if member else ""
+        self.method = _text(function.child_by_field_name("property")) if member else ""
+        self._given: list[Node] | None = None
+
+    @property
+    def given(self) -> list[Node]:
+        if self._given is None:
+            self._given = call_arguments(self.node)
+        return self._given
+
+
 class _Module:
     """One reading of a module: its imports and constants first, then what it makes."""
 
@@ -615,6 +641,11 @@ class _Module:
         self.substituted: set[int] = set()  # the nodes in a template's `${...}` (read)
         self.paused: set[int] = set()  # the SIGTERM handlers read for a pause, by node id
         self._signal_helpers: dict[str, int] | None = None  # made when first asked
+        self._calls: list[_Call] | None = None  # made when first asked
+        # where the module's text says SIGTERM or holds a backslash (an escape between a
+        # string's fragments, which `_string` joins): a call that holds neither names
+        # SIGTERM in no string (only a module const list may, read apart)
+        self._sigterms: list[int] | None = None
         # the module's calls and `new`s by what they call (made when a parameter is asked)
         self._callers: dict[tuple[str, str, str], list[Node]] | None = None
         # the functions' variables: declarations (with their function) and assignments,
@@ -632,9 +663,7 @@ class _Module:
         self._consts()
         self.signal_helpers()  # exported for the modules that call one
         self.ends = Calls(
-            (callee, node)
-            for node in self.of("call_expression")
-            if (callee := _ending_call(node)) is not None
+            (call.text, call.node) for call in self.calls if _ending_call(call) is not None
         )
         grpc = {name for name, module in self.imports.items() if module in GRPC_PACKAGES}
         servers: dict[str, Server] = {}
@@ -652,8 +681,8 @@ class _Module:
         if servers:
             self._returned_servers(servers)
         self._servers_made_elsewhere(servers)
-        for node in self.of("call_expression"):
-            self._called(node, servers)
+        for call in self.calls:
+            self._called(call, servers)
         self._default_agent()
         # what a template's `${...}` holds, read as part of the template (found from the
         # templates down: a node's parent is searched from the root, each time asked)
@@ -681,7 +710,8 @@ class _Module:
             held, named = node.child_by_field_name("value"), node.child_by_field_name("name")
             if held is not None and named is not None and held.type in _FUNCTIONS:
                 handlers[_text(named)] = held
-        self.facts.routes = collect_routes(self.of("call_expression"), handlers, self.loc)
+        routed = [call.node for call in self.calls if call.method in ROUTE_METHODS]
+        self.facts.routes = collect_routes(routed, handlers, self.loc)
         read_nest(self)
         self._exports()
         self._server_factories(servers)
@@ -694,6 +724,29 @@ class _Module:
 
     def of(self, kind: str) -> list[Node]:
         return self.found.get(kind, [])
+
+    @property
+    def calls(self) -> list[_Call]:
+        """The module's calls, each read once, in source order."""
+        if self._calls is None:
+            self._calls = [_Call(node) for node in self.of("call_expression")]
+        return self._calls
+
+    def _may_name_sigterm(self, call: Node) -> bool:
+        """Whether a call's arguments may name SIGTERM (`_names_sigterm`): the word (or an
+        escape) in its text, or a module const list an argument may name."""
+        if self.arrays:
+            return True
+        if self._sigterms is None:
+            source, self._sigterms = self.root.text or b"", []
+            for word in (b"SIGTERM", b"\\"):
+                at = source.find(word)
+                while at >= 0:  # each one found once: linear in the text
+                    self._sigterms.append(at)
+                    at = source.find(word, at + 1)
+            self._sigterms.sort()
+        at = bisect_left(self._sigterms, call.start_byte)
+        return at < len(self._sigterms) and self._sigterms[at] < call.end_byte
 
     def unwrapped(self, node: Node | None) -> Node | None:
         return _unwrapped(node)
@@ -901,10 +954,14 @@ class _Module:
         to a `new C(...)`) for a method m of class C; another object's `m` is not it."""
         if self._callers is None:
             self._callers = {}
-            for call in (*self.of("call_expression"), *self.of("new_expression")):
-                called = call.child_by_field_name(
-                    "function" if call.type == "call_expression" else "constructor"
-                )
+            for made in self.calls:
+                if made.function is None:
+                    continue
+                member = made.kind == "member_expression"
+                key = (made.owner, made.method) if member else ("", made.text)
+                self._callers.setdefault(("call_expression", *key), []).append(made.node)
+            for call in self.of("new_expression"):
+                called = call.child_by_field_name("constructor")
                 if called is None:
                     continue
                 if called.type == "member_expression":
@@ -1178,14 +1235,12 @@ class _Module:
         default instance, or one `axios.create()` makes), the global `fetch`, or
         `http.request`/`http.get`, none given an agent (or dispatcher) of its own. One for
         the module: the agent is the process's, whoever calls it."""
-        for node in sorted(self.of("call_expression"), key=lambda n: n.start_byte):
-            function = node.child_by_field_name("function")
-            if function is None:
+        for call in self.calls:  # in source order
+            if call.function is None:
                 continue
-            owner, method = _text(function), ""
-            if function.type == "member_expression":
-                owner = _text(function.child_by_field_name("object"))
-                method = _text(function.child_by_field_name("property"))
+            node, owner, method = call.node, call.owner, call.method
+            if call.kind != "member_expression":
+                owner = call.text
             module = self.imports.get(owner)
             if module == "axios" and (method in _AXIOS_CALLS or not method):
                 factory = f"axios.{method}" if method else "axios"
@@ -1199,7 +1254,7 @@ class _Module:
                 continue
             # a request given its own agent (each argument's text searched only for a
             # request: every call's, callbacks and all, cost a module more than its parse)
-            given = call_arguments(node)
+            given = call.given
             if any(_OWN_AGENT.search(_text(arg)) for arg in given):
                 continue
             url = settled(self.value(given[0])) if given and method != "create" else None
@@ -1285,13 +1340,9 @@ class _Module:
         `server.bindAsync(...)`: a grpc-js one): a server if that function returns one
         (facts.Server.made_by, resolved in imported.py)."""
         started: dict[str, str] = {}  # a name started -> the factory its start implies
-        for node in self.of("call_expression"):
-            function = node.child_by_field_name("function")
-            if function is not None and function.type == "member_expression":
-                method = _text(function.child_by_field_name("property"))
-                if method in ("listen", "bindAsync"):
-                    owner = _text(function.child_by_field_name("object"))
-                    started[owner] = NICE_SERVER if method == "listen" else "grpc.Server"
+        for call in self.calls:
+            if call.kind == "member_expression" and call.method in ("listen", "bindAsync"):
+                started[call.owner] = NICE_SERVER if call.method == "listen" else "grpc.Server"
         if not started:
             return
         for node in self.of("variable_declarator"):
@@ -1337,21 +1388,20 @@ class _Module:
             if server is not None:
                 self.facts.exports[f"server {name}"] = server.factory
 
-    def _called(self, node: Node, servers: dict[str, Server]) -> None:
-        function = node.child_by_field_name("function")
-        if function is not None and function.type == "identifier":
-            self.facts.called.add(_text(function))
-            self._signal_helper_call(node, _text(function))
-        if function is None or function.type != "member_expression":
+    def _called(self, call: _Call, servers: dict[str, Server]) -> None:
+        node, owner, method = call.node, call.owner, call.method
+        if call.kind == "identifier":
+            self.facts.called.add(call.text)
+            if self._may_name_sigterm(node):
+                self._signal_helper_call(node, call.text)
+        if call.kind != "member_expression":
             return
-        owner = _text(function.child_by_field_name("object"))
-        method = _text(function.child_by_field_name("property"))
         self.facts.called.add(method)
-        self._registration(node, _text(function))
-        if owner != "process":
+        self._registration(node, call.text)
+        if owner != "process" and self._may_name_sigterm(node):
             self._signal_helper_call(node, method, owner)
         if owner == "process" and method in _LISTENERS:
-            given = call_arguments(node)
+            given = call.given
             if given and "SIGTERM" in self._signals(given[0]):
                 self.facts.sigterm_handlers.append(self.loc(node))
                 _, handler = self._handler(given[1] if len(given) > 1 else None)
@@ -1365,7 +1415,7 @@ class _Module:
         elif method in _NEST_TERMINUS_6 and self.members.get(owner, ("", ""))[0] == NEST_TERMINUS:
             self.facts.sigterm_handlers.append(self.loc(node))  # TerminusModule.forRootAsync
         elif (name := self.aliases.get(owner, owner)) in servers:
-            self._server_call(node, name, method, call_arguments(node), servers[name])
+            self._server_call(node, name, method, call.given, servers[name])
 
     def _server_call(
         self, node: Node, name: str, method: str, given: list[Node], server: Server
@@ -1421,17 +1471,12 @@ class _Module:
         if self._signal_helpers is not None:
             return self._signal_helpers
         self._signal_helpers = {}
-        for call in self.of("call_expression"):
-            function = call.child_by_field_name("function")
-            if function is None or function.type != "member_expression":
+        for made in self.calls:
+            if made.kind != "member_expression" or made.owner != "process":
                 continue
-            if _text(function.child_by_field_name("object")) != "process":
-                continue
-            given = call_arguments(call)
+            call, given = made.node, made.given
             event = _unwrapped(given[0]) if given else None
-            if _text(function.child_by_field_name("property")) not in _LISTENERS or (
-                event is None or event.type != "identifier"
-            ):
+            if made.method not in _LISTENERS or (event is None or event.type != "identifier"):
                 continue
             names = {_text(event)}
             listed = _unwrapped(_looped_over(event))
@@ -1535,18 +1580,16 @@ def _bounds_a_graceful_stop(call: Node, server: str, ends: Calls, nice: bool = F
 _ENDINGS = ("close", "tryShutdown", "shutdown")
 
 
-def _ending_call(call: Node) -> str | None:
+def _ending_call(call: _Call) -> str | None:
     """`client.close` for `client.close()` (`this.server.tryShutdown` ...): a call of one of
     _ENDINGS on a name, or None."""
-    function = call.child_by_field_name("function")
-    if function is None or function.type != "member_expression":
-        return None
-    if _text(function.child_by_field_name("property")) not in _ENDINGS:
+    function = call.function
+    if function is None or call.kind != "member_expression" or call.method not in _ENDINGS:
         return None
     named = function.child_by_field_name("object")
     while named is not None and named.type == "member_expression":  # `this.pool.client`
         named = named.child_by_field_name("object")
-    return _text(function) if named is not None and named.type in ("identifier", "this") else None
+    return call.text if named is not None and named.type in ("identifier", "this") else None
 
 
 def _is_health_service(node: Node) -> bool:

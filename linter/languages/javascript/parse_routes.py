@@ -21,7 +21,8 @@ from k8slb.code.syntax_trees import call_arguments, node_text
 if TYPE_CHECKING:
     from tree_sitter import Node
 
-_METHODS = frozenset({"get", "head", "all"})
+# the calls that declare a route (only those are given to collect_routes)
+ROUTE_METHODS = frozenset({"get", "head", "all"})
 _FUNCTIONS = frozenset({"arrow_function", "function_expression", "function"})
 _LITERALS = frozenset({"string", "number", "true", "false", "null", "undefined"})
 
@@ -38,7 +39,7 @@ def collect_routes(
         if function is None or function.type != "member_expression" or method is None:
             continue
         args = call_arguments(call)
-        if node_text(method) not in _METHODS or len(args) < 2 or args[0].type != "string":
+        if node_text(method) not in ROUTE_METHODS or len(args) < 2 or args[0].type != "string":
             continue
         path = _string(args[0])
         if not path.startswith("/"):
