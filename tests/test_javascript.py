@@ -651,3 +651,22 @@ def test_a_large_file_of_jsx_errors_is_refused_as_first_read_not_read_again(
     assert len(source) > module.MAX_RESCUED_BYTES
     facts = parse("app/page.js", source)
     assert facts.problem is not None and facts.problem.rule == "KLB004"
+
+
+@pytest.mark.parametrize(
+    ("drain", "at"),
+    [
+        ("health.setStatus('', ServingStatus.NOT_SERVING);", "NOT_SERVING"),  # a member name
+        ("health.setStatus('', 'NOT_SERVING');", "'NOT_SERVING'"),  # a string, its value read
+    ],
+)
+def test_a_health_status_set_to_not_serving_is_a_drain(drain: str, at: str) -> None:
+    text = (
+        "const {HealthImplementation} = require('grpc-health-check');\n"
+        "const health = new HealthImplementation({'': 'SERVING'});\n"
+        f"process.on('SIGTERM', () => {{\n  {drain}\n}});\n"
+    )
+    (loc,) = parse("server.js", text.encode()).health_drains
+    assert (loc.line, loc.column) == (4, text.splitlines()[3].index(at) + 1)
+    serving = text.replace("NOT_SERVING", "SERVING")
+    assert parse("server.js", serving.encode()).health_drains == []

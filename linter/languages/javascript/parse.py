@@ -181,8 +181,10 @@ _READ = """
 (string) @string
 (template_string) @template_string
 (assignment_expression) @assignment_expression
-((property_identifier) @not_serving (#eq? @not_serving "NOT_SERVING"))
 """
+# and a status of NOT_SERVING, asked only of a module whose text says it: a predicate on
+# every member name costs the query a fifth more
+_READ_STATUS = _READ + '((property_identifier) @not_serving (#eq? @not_serving "NOT_SERVING"))'
 
 
 # A process listener whose event is a name, not a string: a helper's parameter may bring
@@ -310,7 +312,8 @@ def _parse(path: str, data: bytes, language: str, shown: str) -> CodeFacts:
         if facts.problem is None or facts.problem == before:
             break
     if facts.problem is None:
-        _Module(path, root, facts, captured(parser_for(path)(), root, _READ)).read()
+        query = _READ_STATUS if b"NOT_SERVING" in data else _READ
+        _Module(path, root, facts, captured(parser_for(path)(), root, query)).read()
         facts.markers = comment_markers(
             path, data.decode("utf-8", "replace"), comment_pattern("//")
         )
