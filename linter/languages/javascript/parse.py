@@ -609,9 +609,9 @@ class _Call:
         self.function = function
         self.kind = function.type if function is not None else ""
         self.text = _text(function)
-        member = self.kind == "member_expression"
-        self.owner = _text(function.child_by_field_name("object")) if member else ""
-        self.method = _text(function.child_by_field_name("property")) if member else ""
+        member = function if self.kind == "member_expression" else None
+        self.owner = _text(member.child_by_field_name("object")) if member is not None else ""
+        self.method = _text(member.child_by_field_name("property")) if member is not None else ""
         self._given: list[Node] | None = None
 
     @property
@@ -960,8 +960,8 @@ class _Module:
             for made in self.calls:
                 if made.function is None:
                     continue
-                member = made.kind == "member_expression"
-                key = (made.owner, made.method) if member else ("", made.text)
+                by_member = made.kind == "member_expression"
+                key = (made.owner, made.method) if by_member else ("", made.text)
                 self._callers.setdefault(("call_expression", *key), []).append(made.node)
             for call in self.of("new_expression"):
                 called = call.child_by_field_name("constructor")
