@@ -670,3 +670,25 @@ def test_a_health_status_set_to_not_serving_is_a_drain(drain: str, at: str) -> N
     assert (loc.line, loc.column) == (4, text.splitlines()[3].index(at) + 1)
     serving = text.replace("NOT_SERVING", "SERVING")
     assert parse("server.js", serving.encode()).health_drains == []
+
+
+def test_routes_are_the_get_head_and_all_calls_with_a_path() -> None:
+    # only the calls named as a route's method are read for one: each of the three kinds
+    text = (
+        "const express = require('express');\n"
+        "const app = express();\n"
+        "const router = express.Router();\n"
+        "function ready(req, res) { res.sendStatus(200); }\n"
+        "app.get('/healthz', (req, res) => res.send('OK'));\n"
+        "router.head('/ready', ready);\n"
+        "app.all('/live', check);\n"
+        "app.post('/orders', ready);\n"
+        "app.get(prefix, ready);\n"
+        "app.listen(8080);\n"
+    )
+    routes = parse("server.js", text.encode()).routes
+    assert [(r.path, r.handler, r.loc.line, r.trivial) for r in routes] == [
+        ("/healthz", "the function at line 5", 5, True),
+        ("/ready", "ready", 6, True),
+        ("/live", "check", 7, False),
+    ]
