@@ -40,6 +40,10 @@ ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT.parent / "shared" / "bench"
 PYTHON = sys.executable
 K8SLB = [PYTHON, "-m", "k8slb"]
+# The commands timed run as an installed k8slb does, from its modules' bytecode: with
+# PYTHONDONTWRITEBYTECODE set (some shells and containers set it) and no bytecode yet,
+# every run compiled k8slb's 130 modules again, half a second of a pre-commit hook's run.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 OBJECTS_LINE = "objects: "  # the costs child's last line: how many objects the tree holds
 
 

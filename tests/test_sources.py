@@ -245,3 +245,24 @@ def test_context_adds_the_other_files_once_and_reports_only_the_named_ones(
         "link.yaml",
         "sub/b.yaml",
     ], "as a whole-tree run reads them"
+
+
+def test_a_context_with_no_helmfile_is_added_without_making_each_path_absolute(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A context file is left out only where a helmfile renders its chart itself: with
+    none, a pre-commit hook's 10,000 context files had each its path made absolute."""
+    for number in range(40):
+        make(tmp_path, f"app-{number}.yaml")
+    monkeypatch.chdir(tmp_path)
+    named, context = discover(["app-0.yaml"]), discover(["."], report=False)
+    made: list[str] = []
+    absolute = os.path.abspath
+    monkeypatch.setattr(os.path, "abspath", lambda p: made.append(p) or absolute(p))
+    found = with_context(named, context)
+    assert [(s.path, s.report) for s in found.sources][:2] == [
+        ("app-0.yaml", True),
+        ("app-1.yaml", False),
+    ]
+    assert len(found.sources) == 40
+    assert len(made) < 40

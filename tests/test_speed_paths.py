@@ -514,3 +514,74 @@ def test_the_settings_digest_is_the_same_in_every_process() -> None:
         for seed in range(4)
     }
     assert len(digests) == 1
+
+
+def test_an_objects_short_annotations_travel_beside_its_header_and_long_ones_in_its_body() -> None:
+    """A cached object answers what its annotations say without loading its body (a
+    pre-commit run on a module asked every Service of the tree, for the L7 proxies in front
+    of it), with their positions; annotations longer than `ANNOTATIONS_BESIDE` (a
+    `last-applied-configuration`) are read from the body, as they were."""
+    from k8slb.model.objects import pos_of
+    from k8slb.reading.manifests import load_manifests
+    from k8slb.run import parse_codec
+    from k8slb.run.data_pickle import load_data
+
+    long = "x" * parse_codec.ANNOTATIONS_BESIDE
+    text = (
+        "apiVersion: v1\nkind: Service\nmetadata:\n  name: short\n  annotations:\n"
+        '    cloud.google.com/app-protocols: \'{"grpc": "HTTP2"}\'\n'
+        "    k8slb.io/ignore: KLB101; fronted\nspec:\n  ports: [{port: 80}]\n---\n"
+        f"apiVersion: v1\nkind: Service\nmetadata:\n  name: long\n  annotations:\n    a: {long}\n"
+        "---\napiVersion: v1\nkind: Service\nmetadata:\n  name: none\n"
+    )
+    parsed = load_manifests("svc.yaml", text.encode())
+    fresh = {obj.name: obj.annotations for obj in parsed.objects}
+    once = load_data(parse_codec.dumps(parsed))
+    twice = load_data(parse_codec.dumps(once))  # a cached parse pickled again, bodies unread
+    for stored in (once, twice):
+        short, long_one, none = stored.objects
+        assert short.annotations == fresh["short"] and none.annotations == {}
+        key = "k8slb.io/ignore"
+        assert pos_of(short.annotations, key) == pos_of(fresh["short"], key)
+        assert "_blob" in short.__dict__ and "_blob" in none.__dict__, "no body loaded"
+        assert "_blob" in long_one.__dict__
+        assert long_one.annotations == fresh["long"]
+        assert "_blob" not in long_one.__dict__, "long ones are the body's"
+
+
+def test_a_context_run_on_a_module_reads_no_body_for_its_annotations(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A pre-commit run on a module looks for the L7 proxies in front of every Service
+    (a GKE backend says so in its annotations): it finds what a run without the cache
+    finds, and loads no object's body to read its annotations."""
+    from dataclasses import replace
+
+    from k8slb.reading.objects import K8sObject
+
+    tree = tmp_path / "tree"
+    for team in range(4):
+        shutil.copytree(FIXTURES / "demo" / "bad", tree / f"team-{team}")
+    _run(tree, cache=Cache(tmp_path, tmp_path / "cache"))  # every parse cached
+    changed = tree / "team-1" / "server.py"
+    changed.write_text(changed.read_text() + "# changed\n")
+    sources = [replace(s, report=s.path == str(changed)) for s in discover([str(tree)]).sources]
+    asked: list[str] = []
+    loaded: list[str] = []
+    annotations = K8sObject.annotations.fget
+    assert annotations is not None
+
+    def read(obj: K8sObject) -> Any:
+        unread = "_blob" in obj.__dict__
+        found = annotations(obj)
+        asked.append(obj.kind)
+        if unread and "_blob" not in obj.__dict__:
+            loaded.append(f"{obj.kind}/{obj.name} of {obj.path}")
+        return found
+
+    with monkeypatch.context() as patch:
+        patch.setattr(K8sObject, "annotations", property(read))
+        scoped = run(sources, Settings(rules=ALL_RULES), cache=Cache(tmp_path, tmp_path / "cache"))
+    assert _report(scoped) == _report(run(sources, Settings(rules=ALL_RULES)))
+    assert asked.count("Service") >= 4 * 2, "every team's Services are asked"
+    assert loaded == []

@@ -321,6 +321,8 @@ def with_context(found: Discovery, context: Discovery) -> Discovery:
     # a chart a helmfile of the context installs is linted in its releases: named, it
     # makes the helmfile reported instead
     taken = _taken([*found.sources, *extra])
+    if not taken:  # (no context path made absolute for none: a hook's is 10,000 files)
+        return Discovery([*found.sources, *extra], [*found.errors, *context.errors])
     kept = [s for s in found.sources if not s.location or _key(s.location) not in taken]
     told = {taken[_key(s.location)].path for s in found.sources if s not in kept and s.location}
     extra = [

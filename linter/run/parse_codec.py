@@ -4,7 +4,8 @@ A pickled Kubernetes object keeps its body as a pickle of its own, and a pickled
 facts keep everything but what every run reads of every module (`HEADER`, and `_BESIDE`)
 as one; each is loaded when first read, by the data-only unpickler (data_pickle.py). A
 pre-commit run judges a few objects and modules among thousands: the index finds what it
-needs of the others by what an object read when it was made, and who dials a Service by
+needs of the others by what an object read when it was made (and its annotations, when
+short, kept beside), and who dials a Service by
 the targets a module keeps beside its header (and whether it makes a channel per call), or
 by searching a body's pickle for a name.
 
@@ -113,7 +114,27 @@ def _reduce_object(obj: K8sObject) -> tuple[Any, ...]:
     header = (obj.path, obj.document, obj.item, obj.api_version, obj.kind)
     facts = (obj.name, obj.namespace, obj.labels, obj.ref, obj.template_labels)
     service = (obj.selector, obj.service_type, obj.headless, obj.scale_target)
-    return (_object, (header, facts, service, blob, obj.damaged))
+    return (_object, (header, facts, service, blob, obj.damaged, _annotations_beside(obj)))
+
+
+# An object's annotations travel beside its header when they are this short or shorter
+# (what every Service says is asked where the L7 proxies in front of one are looked for:
+# a pre-commit run on a module loaded every Service's body for it); longer ones (a
+# `last-applied-configuration`, the whole object again) stay in the body.
+ANNOTATIONS_BESIDE = 512
+
+
+def _annotations_beside(obj: K8sObject) -> dict[str, Any] | None:
+    """The object's annotations to keep beside its header, or None: read from its body."""
+    known = obj.__dict__.get("_annotations")
+    if known is None and "_blob" in obj.__dict__:
+        return None  # a body not loaded: its annotations were too long to keep beside
+    if known is None:
+        known = obj.annotations
+    if not isinstance(known, dict):
+        return None
+    size = sum(len(str(key)) + len(str(value)) for key, value in known.items())
+    return known if size <= ANNOTATIONS_BESIDE else None
 
 
 def _object(
@@ -122,15 +143,17 @@ def _object(
     service: tuple[dict[str, str], str, bool, tuple[str, Any] | None],
     blob: bytes,
     damaged: frozenset[str],
+    annotations: dict[str, Any] | None,
 ) -> StoredObject:
-    """An object as `_reduce_object` pickled it: its body left as bytes until read."""
+    """An object as `_reduce_object` pickled it: its body left as bytes until read, its
+    annotations beside when they were short."""
     obj: StoredObject = object.__new__(StoredObject)
     obj.path, obj.document, obj.item, obj.api_version, obj.kind = header
     obj.name, obj.namespace, obj.labels, obj.ref, obj.template_labels = facts
     obj.selector, obj.service_type, obj.headless, obj.scale_target = service
     obj.group = api_group(obj.api_version)
     obj.spec = KINDS.get((obj.group, obj.kind))
-    obj._annotations, obj.damaged = None, damaged
+    obj._annotations, obj.damaged = annotations, damaged
     obj.__dict__["_blob"] = blob
     return obj
 
