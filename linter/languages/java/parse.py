@@ -52,7 +52,7 @@ from k8slb.code.syntax_trees import Calls, call_arguments, captured, syntax_prob
 from k8slb.code.syntax_trees import node_text as _text
 from k8slb.core import regex
 from k8slb.languages.java.parse_quarkus import quarkus_channels
-from k8slb.languages.java.parse_shutdown import signal_pauses
+from k8slb.languages.java.parse_shutdown import Placed, signal_pauses
 from k8slb.languages.java.parse_spring import QUARKUS, environment_name, injected, normalised
 from k8slb.reading.markers import comment_markers, comment_pattern
 
@@ -157,8 +157,11 @@ _SERVICE_ANNOTATION = regex.compile(
 
 
 # What a file's reading looks at, found by tree-sitter's query engine: fields (constants
-# first, then what uses them), classes, object creations, calls, and `NOT_SERVING`
-# (`ServingStatus.NOT_SERVING`, or imported statically).
+# first, then what uses them), classes, object creations, calls, method declarations and
+# lambdas (a shutdown hook's), the string literals where one may be a URL and
+# `NOT_SERVING` (`ServingStatus.NOT_SERVING`, or imported statically) where it is written:
+# each identifier checked against it, and each string made a node, cost a third of the
+# query (_read_query).
 _READ = """
 (field_declaration) @field
 (constant_declaration) @field
@@ -166,9 +169,24 @@ _READ = """
 (object_creation_expression) @creation
 (method_invocation) @call
 (method_declaration) @method
-(string_literal) @string
-((identifier) @not_serving (#eq? @not_serving "NOT_SERVING"))
+(lambda_expression) @lambda
+(class_body) @class_body
 """
+_URL_STRINGS = "(string_literal) @string"
+_NOT_SERVING = '((identifier) @not_serving (#eq? @not_serving "NOT_SERVING"))'
+
+
+@cache
+def _read_query(strings: bool, drains: bool) -> str:
+    return "\n".join([_READ, *[_URL_STRINGS] * strings, *[_NOT_SERVING] * drains])
+
+
+def _may_hold_a_url(data: bytes) -> bool:
+    """Whether a string literal of the file may start with `http://` or `https://` (any
+    case): those bytes are in it (an escape makes no letter, `:` or `/` that `_string`
+    reads, and only ASCII letters lower to ASCII ones)."""
+    lowered = data.lower()
+    return b"http://" in lowered or b"https://" in lowered
 
 
 def worth_parsing(data: bytes) -> bool:
@@ -214,7 +232,7 @@ def parse(path: str, data: bytes) -> CodeFacts:
     facts.problem = syntax_problem(path, root, "Java")
     if facts.problem is not None:
         return facts
-    _Reader(path, facts).run(root)
+    _Reader(path, facts).run(root, data)
     facts.markers = comment_markers(path, data.decode("utf-8", "replace"), comment_pattern("//"))
     return facts
 
@@ -437,6 +455,22 @@ def _annotation_value(annotation: Node) -> Node | None:
     return given[0]
 
 
+def _within(nodes: list[Node], scope: Node) -> list[Node]:
+    """The nodes of a list in source order that start within `scope`: those it holds (a
+    tree's nodes nest), found by bisection rather than a walk of `scope`."""
+    at = bisect_left(nodes, scope.start_byte, key=_start)
+    return nodes[at : bisect_left(nodes, scope.end_byte, lo=at, key=_start)]
+
+
+def _start(node: Node) -> int:
+    return node.start_byte
+
+
+def _walk_order(node: Node) -> tuple[int, int]:
+    """The order a walk meets nodes in, an enclosing node first (as `captured` sorts)."""
+    return node.start_byte, -node.end_byte
+
+
 def _enclosing(node: Node, kinds: tuple[str, ...]) -> Node | None:
     parent = node.parent
     while parent is not None and parent.type not in kinds:
@@ -474,14 +508,16 @@ class _Reader:
         # down from its factory in one step a call (a node's parent is found from the root)
         self.receivers: dict[int, Node] = {}
         self.ends = Calls(())  # where `channel.shutdown()`, `x.shutdownNow()` are (run)
+        self.called = Calls(())  # where each method is called, by its name (run)
         # by scope node id: where each name is read, and the nodes (_reads)
         self.reads: dict[int, dict[str, tuple[list[int], list[Node]]]] = {}
         self.rebinding: dict[int, dict[str, list[int]]] = {}  # by block node id: _reach
 
     # -- driving -----------------------------------------------------------------------
 
-    def run(self, root: Node) -> None:
-        found = captured(parser(), root, _READ)
+    def run(self, root: Node, data: bytes) -> None:
+        query = _read_query(_may_hold_a_url(data), b"NOT_SERVING" in data)
+        found = captured(parser(), root, query)
         for node in found.get("field", []):
             self._field(node)
         for node in found.get("class", []):
@@ -530,17 +566,28 @@ class _Reader:
                 # clearStatus: the service is unknown from then on, and a probe of it fails
                 self.facts.health_drains.append(_loc(self.path, call))
         servers = {server.name for server in self.facts.servers if server.name}
+        lambdas = found.get("lambda", [])
         self.hooks = [  # the lambdas the JVM runs on SIGTERM
-            argument
+            hook
             for call, method in calls
             if method == "addShutdownHook"
-            for argument in walk(call)
-            if argument.type == "lambda_expression"
+            for hook in _within(lambdas, call)
         ]
+        self.called = Calls((method, call) for call, method in calls)
         if self.hooks:
-            methods = found.get("method", [])
+            # the nodes a hook's pause is not looked for in: they do not run there
+            functions = sorted(
+                [*lambdas, *found.get("class_body", []), *found.get("method", [])],
+                key=_walk_order,
+            )
             self.facts.signal_pauses = signal_pauses(
-                self.hooks, methods, self.value, self.duration, lambda n: _loc(self.path, n)
+                self.hooks,
+                found.get("method", []),
+                Placed(calls),
+                Placed([(node, "") for node in functions]),
+                self.value,
+                self.duration,
+                lambda n: _loc(self.path, n),
             )
         for call, method in calls:
             if method in _SERVER_METHODS:
@@ -933,17 +980,12 @@ class _Reader:
             return False
         named = _text(method.child_by_field_name("name"))
         for hook in self.hooks:
-            runs_it = hook.id == method.id or any(
-                node.type == "method_invocation"
-                and _method(node) == named
-                and method.type == "method_declaration"
-                for node in walk(hook)
+            runs_it = hook.id == method.id or (
+                method.type == "method_declaration" and self.called.within(named, hook)
             )
             if runs_it:
-                awaited = any(
-                    node.type == "method_invocation" and _method(node) == "awaitTermination"
-                    for scope in (hook, method)
-                    for node in walk(scope)
+                awaited = self.called.within("awaitTermination", hook) or self.called.within(
+                    "awaitTermination", method
                 )
                 return not awaited
         return False
