@@ -128,7 +128,10 @@ LONG_MAX = 2**63 - 1
 # What grpc-java reads as "never": Long.MAX_VALUE of any unit (and the builders' constants).
 _INFINITE = ("Long.MAX_VALUE", "MAX_CONNECTION_AGE_INFINITE", "MAX_CONNECTION_IDLE_NANOS_DISABLED")
 _SCOPES = ("method_declaration", "constructor_declaration", "lambda_expression")
-_OWN_SCOPE_ENDS = frozenset({*_SCOPES, "class_body"})  # where a scope's own nodes end
+# The query's captures of what binds a name in a body (_Reader._scope_bindings), and of
+# where a body's own nodes end (a lambda's, a class's or a method's are not its)
+_OWN_BINDINGS = ("declarator", "catch", "for", "assignment")
+_OWN_ENDS = ("method", "constructor", "lambda", "class_body")
 _SERVER_METHODS = frozenset({"start", "awaitTermination", "shutdown", "shutdownNow"})
 _CLASSES = ("class_declaration", "interface_declaration", "enum_declaration")
 
@@ -158,10 +161,11 @@ _SERVICE_ANNOTATION = regex.compile(
 
 # What a file's reading looks at, found by tree-sitter's query engine: fields (constants
 # first, then what uses them), classes, object creations, calls, method declarations and
-# lambdas (a shutdown hook's), the string literals where one may be a URL and
-# `NOT_SERVING` (`ServingStatus.NOT_SERVING`, or imported statically) where it is written:
-# each identifier checked against it, and each string made a node, cost a third of the
-# query (_read_query).
+# lambdas (a shutdown hook's), what binds a method's names and declares their types (read
+# where a value is looked up: _Reader._scope_bindings, _declared_type), the string
+# literals where one may be a URL and `NOT_SERVING` (`ServingStatus.NOT_SERVING`, or
+# imported statically) where it is written: each identifier checked against it, and each
+# string made a node, cost a third of the query (_read_query).
 _READ = """
 (field_declaration) @field
 (constant_declaration) @field
@@ -171,6 +175,13 @@ _READ = """
 (method_declaration) @method
 (lambda_expression) @lambda
 (class_body) @class_body
+(constructor_declaration) @constructor
+(variable_declarator) @declarator
+(catch_formal_parameter) @catch
+(enhanced_for_statement) @for
+(assignment_expression) @assignment
+(formal_parameter) @declaration
+(local_variable_declaration) @declaration
 """
 _URL_STRINGS = "(string_literal) @string"
 _NOT_SERVING = '((identifier) @not_serving (#eq? @not_serving "NOT_SERVING"))'
@@ -471,6 +482,10 @@ def _walk_order(node: Node) -> tuple[int, int]:
     return node.start_byte, -node.end_byte
 
 
+def _walk_order_of_first(pair: tuple[Node, str]) -> tuple[int, int]:
+    return _walk_order(pair[0])
+
+
 def _enclosing(node: Node, kinds: tuple[str, ...]) -> Node | None:
     parent = node.parent
     while parent is not None and parent.type not in kinds:
@@ -509,6 +524,9 @@ class _Reader:
         self.receivers: dict[int, Node] = {}
         self.ends = Calls(())  # where `channel.shutdown()`, `x.shutdownNow()` are (run)
         self.called = Calls(())  # where each method is called, by its name (run)
+        # what binds a name (`_OWN_BINDINGS`) and where a scope's own nodes end, by kind
+        self.owned = Placed([])
+        self.declarations: list[Node] = []  # formal parameters and local declarations
         # by scope node id: where each name is read, and the nodes (_reads)
         self.reads: dict[int, dict[str, tuple[list[int], list[Node]]]] = {}
         self.rebinding: dict[int, dict[str, list[int]]] = {}  # by block node id: _reach
@@ -518,6 +536,17 @@ class _Reader:
     def run(self, root: Node, data: bytes) -> None:
         query = _read_query(_may_hold_a_url(data), b"NOT_SERVING" in data)
         found = captured(parser(), root, query)
+        self.owned = Placed(
+            sorted(
+                (
+                    (node, kind)
+                    for kind in (*_OWN_BINDINGS, *_OWN_ENDS)
+                    for node in found.get(kind, [])
+                ),
+                key=_walk_order_of_first,
+            )
+        )
+        self.declarations = found.get("declaration", [])
         for node in found.get("field", []):
             self._field(node)
         for node in found.get("class", []):
@@ -657,7 +686,7 @@ class _Reader:
         if owner is None or body is None or name not in self.kept:
             return UNKNOWN
         if (owner.id, name) not in self.kept_from:  # a class's constructors read once a name
-            self.kept_from[(owner.id, name)] = _kept_from(body, name)
+            self.kept_from[(owner.id, name)] = self._kept_from(body, name)
         found = self.kept_from[(owner.id, name)]
         if found is None:
             return UNKNOWN
@@ -667,6 +696,31 @@ class _Reader:
             return self.value(annotation, depth + 1)
         self.facts.deferred = True
         return Constructed(_text(owner.child_by_field_name("name")), index, count)
+
+    def _kept_from(self, body: Node, name: str) -> tuple[int, int, Node] | None:
+        """The parameter (its place, the constructor's count of them, its node) the one
+        constructor of a class body that sets the field `name` sets it from
+        (`this.url = url`); None when none does, or several."""
+        found: list[tuple[int, int, Node] | None] = []
+        for member in body.named_children:
+            if member.type != "constructor_declaration":
+                continue
+            listed = member.child_by_field_name("parameters")
+            parameters = listed.named_children if listed is not None else []
+            names = [_text(p.child_by_field_name("name")) for p in parameters]
+            plain = all(p.type == "formal_parameter" for p in parameters)  # no `T... xs`
+            for node, kind in self._own(member.child_by_field_name("body")):
+                if kind != "assignment":
+                    continue
+                left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+                if left is None or _named(left) != name:
+                    continue
+                if left.type == "identifier" and name in names:
+                    continue  # the parameter itself, not the field
+                given = _text(right) if right is not None and right.type == "identifier" else ""
+                at = names.index(given) if given in names and plain else None
+                found.append(None if at is None else (at, len(parameters), parameters[at]))
+        return found[0] if len(found) == 1 else None
 
     def _http_client(self, made: Node, factory: str) -> None:
         """An HTTP client that pools connections: kept for the process when a field holds
@@ -1004,6 +1058,22 @@ class _Reader:
 
     # -- values ------------------------------------------------------------------------
 
+    def _own(self, node: Node | None) -> Iterator[tuple[Node, str]]:
+        """The nodes that bind names in a body (their kinds: `_OWN_BINDINGS`), not those of
+        the lambdas, classes and methods within it (they have names of their own): the
+        query's, by their bytes."""
+        if node is None:
+            return
+        skipped = -1  # the end of the last scope met within the body
+        for found, kind in self.owned.within(node):
+            if found.start_byte < skipped:
+                continue
+            if kind in _OWN_ENDS:
+                if found.id != node.id:  # the body itself is walked, whatever its kind
+                    skipped = found.end_byte
+                continue
+            yield found, kind
+
     def _scope_bindings(self, scope: Node) -> dict[str, list[Node | None]]:
         """A method's (or lambda's) names: each local's values (its initialiser and every
         assignment; None for a parameter, a catch or loop variable: unknown)."""
@@ -1023,16 +1093,16 @@ class _Reader:
                 names[_text(node)] = [None]
         body = scope.child_by_field_name("body")
         assignments: list[Node] = []
-        for node in _walk_own(body):
-            if node.type == "variable_declarator":
+        for node, kind in self._own(body):
+            if kind == "declarator":
                 names.setdefault(_text(node.child_by_field_name("name")), []).append(
                     node.child_by_field_name("value")
                 )
-            elif node.type in ("catch_formal_parameter", "enhanced_for_statement"):
+            elif kind in ("catch", "for"):
                 named = node.child_by_field_name("name")
                 if named is not None:
                     names.setdefault(_text(named), []).append(None)
-            elif node.type == "assignment_expression":
+            elif kind == "assignment":
                 assignments.append(node)
         for node in assignments:  # to a local (a bare name that is no local is a field)
             left = node.child_by_field_name("left")
@@ -1217,17 +1287,16 @@ class _Reader:
             declared = self.declared.get(scope.id)
             if declared is None:  # a scope's declarations are read once, for all its reads
                 declared = self.declared[scope.id] = {}
-                for node in walk(scope):
-                    if node.type in ("formal_parameter", "local_variable_declaration"):
-                        names = [node.child_by_field_name("name")] + [
-                            d.child_by_field_name("name")
-                            for d in node.children_by_field_name("declarator")
-                        ]
-                        for named in names:
-                            if named is not None:
-                                declared.setdefault(
-                                    _text(named), _type_name(node.child_by_field_name("type"))
-                                )
+                for node in _within(self.declarations, scope):
+                    names = [node.child_by_field_name("name")] + [
+                        d.child_by_field_name("name")
+                        for d in node.children_by_field_name("declarator")
+                    ]
+                    for named in names:
+                        if named is not None:
+                            declared.setdefault(
+                                _text(named), _type_name(node.child_by_field_name("type"))
+                            )
             if name in declared:
                 return declared[name]
             scope = _enclosing(scope, _SCOPES)
@@ -1324,52 +1393,12 @@ class _Reader:
         return UNKNOWN
 
 
-def _kept_from(body: Node, name: str) -> tuple[int, int, Node] | None:
-    """The parameter (its place, the constructor's count of them, its node) the one
-    constructor of a class body that sets the field `name` sets it from
-    (`this.url = url`); None when none does, or several."""
-    found: list[tuple[int, int, Node] | None] = []
-    for member in body.named_children:
-        if member.type != "constructor_declaration":
-            continue
-        listed = member.child_by_field_name("parameters")
-        parameters = listed.named_children if listed is not None else []
-        names = [_text(p.child_by_field_name("name")) for p in parameters]
-        plain = all(p.type == "formal_parameter" for p in parameters)  # no `T... xs`
-        for node in _walk_own(member.child_by_field_name("body")):
-            if node.type != "assignment_expression":
-                continue
-            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-            if left is None or _named(left) != name:
-                continue
-            if left.type == "identifier" and name in names:
-                continue  # the parameter itself, not the field
-            given = _text(right) if right is not None and right.type == "identifier" else ""
-            at = names.index(given) if given in names and plain else None
-            found.append(None if at is None else (at, len(parameters), parameters[at]))
-    return found[0] if len(found) == 1 else None
-
-
 def _address_like(value: Any) -> bool:
     """A value that may name where a client connects: from the environment or the
     settings, or a text with a scheme."""
     if isinstance(value, str):
         return "://" in value
     return isinstance(value, EnvRef | Setting | BoundProperty | Joined)
-
-
-def _walk_own(node: Node | None) -> Iterator[Node]:
-    """The nodes of a body, not those of the lambdas, classes and methods within it (they
-    have names of their own)."""
-    if node is None:
-        return
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        stack.extend(
-            child for child in reversed(current.children) if child.type not in _OWN_SCOPE_ENDS
-        )
 
 
 # The schemes grpc-java resolves itself (the rest are a program's own NameResolverProvider).
