@@ -524,6 +524,7 @@ class _Reader:
         self.receivers: dict[int, Node] = {}
         self.ends = Calls(())  # where `channel.shutdown()`, `x.shutdownNow()` are (run)
         self.called = Calls(())  # where each method is called, by its name (run)
+        self.names: dict[int, str] = {}  # each call's method, by the call's node id (run)
         # what binds a name (`_OWN_BINDINGS`) and where a scope's own nodes end, by kind
         self.owned = Placed([])
         self.declarations: list[Node] = []  # formal parameters and local declarations
@@ -560,6 +561,7 @@ class _Reader:
                 self.facts.urls.append((text, _loc(self.path, node)))
         # every call by its method's name; most name nothing read here
         calls = [(call, _method(call)) for call in found.get("call", [])]
+        self.names = {call.id: method for call, method in calls}
         for call, _ in calls:
             receiver = _receiver(call)
             while receiver is not None:  # `(builder).method()` is called on `builder` too
@@ -779,6 +781,14 @@ class _Reader:
 
     # -- builders ----------------------------------------------------------------------
 
+    def _method(self, call: Node) -> str:
+        """A call's method name, as the reading of the file's calls found it."""
+        found = self.names.get(call.id)
+        return _method(call) if found is None else found
+
+    def _factory_name(self, factory: Node) -> str:
+        return f"{_simple(_text(_receiver(factory)))}.{self._method(factory)}"
+
     def _called_on(self, node: Node) -> Node | None:
         """The call made on `node` when it is the receiver of one (`node.method(...)`)."""
         return self.receivers.get(node.id)
@@ -786,7 +796,7 @@ class _Reader:
     def _chain(self, node: Node, built: _Built) -> Node:
         """Follow the calls made on `node` up to `.build()`; the outermost expression."""
         while (call := self._called_on(node)) is not None:
-            if _method(call) == "build":
+            if self._method(call) == "build":
                 built.build = call
                 return call
             built.calls.append(call)
@@ -890,7 +900,7 @@ class _Reader:
     def _options(self, built: _Built) -> list[Option]:
         entries: list[Option] = []
         for call in built.calls:
-            method = _method(call)
+            method = self._method(call)
             given = _arguments(call)
             where = _loc(self.path, call.child_by_field_name("name") or call)
             if method in DURATION_OPTIONS and len(given) == 2:
@@ -931,7 +941,7 @@ class _Reader:
         name = _bound_to(top)
         given = _arguments(factory)
         options = Options(built.complete, tuple(self._options(built)))
-        server = Server(_loc(self.path, factory), _factory_name(factory), options, name)
+        server = Server(_loc(self.path, factory), self._factory_name(factory), options, name)
         self.facts.servers.append(server)
         if name is not None:
             address = self._listen_address(kind, given)
@@ -941,7 +951,7 @@ class _Reader:
         """The server's own calls chained on `.build()` (`.start()`): the outermost."""
         node, started = build, False
         while (call := self._called_on(node)) is not None:
-            started = started or _method(call) == "start"
+            started = started or self._method(call) == "start"
             node = call
         name = _bound_to(node) if started else None  # what holds the started server
         if name is not None:
@@ -978,7 +988,7 @@ class _Reader:
         self.facts.channels.append(
             Channel(
                 _loc(self.path, factory),
-                _factory_name(factory),
+                self._factory_name(factory),
                 target,
                 options,
                 long_lived=not (name and self._closed_where_made(name, factory)),
@@ -1205,7 +1215,7 @@ class _Reader:
 
     def _call_value(self, node: Node, depth: int) -> Any:
         receiver = _text(_receiver(node))
-        method = _method(node)
+        method = self._method(node)
         given = _arguments(node)
         if receiver in ("System", "java.lang.System") and method == "getenv" and len(given) == 1:
             name = self.value(given[0], depth + 1)
@@ -1461,10 +1471,6 @@ def _chain_root(node: Node | None) -> str | None:
         inner = node.named_children[:1] if node.type == "parenthesized_expression" else []
         node = _receiver(node) if node.type == "method_invocation" else inner[0] if inner else None
     return _named(node)
-
-
-def _factory_name(factory: Node) -> str:
-    return f"{_simple(_text(_receiver(factory)))}.{_method(factory)}"
 
 
 def _address(host: Any, port: Any) -> Any:
