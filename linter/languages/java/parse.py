@@ -519,15 +519,18 @@ class _Reader:
         self.bindings: dict[int, dict[str, list[Node | None]]] = {}  # by scope node id
         self.hooks: list[Node] = []
         self.budget = Budget()  # the values this file's reading may still compute
-        # every call by the id of the node it is called on: a builder's chain is followed
-        # down from its factory in one step a call (a node's parent is found from the root)
-        self.receivers: dict[int, Node] = {}
-        self.ends = Calls(())  # where `channel.shutdown()`, `x.shutdownNow()` are (run)
-        self.called = Calls(())  # where each method is called, by its name (run)
+        self.found: dict[str, list[Node]] = {}  # what the query captured, by capture (run)
+        self.calls: list[tuple[Node, str]] = []  # every call with its method's name (run)
         self.names: dict[int, str] = {}  # each call's method, by the call's node id (run)
-        # what binds a name (`_OWN_BINDINGS`) and where a scope's own nodes end, by kind
-        self.owned = Placed([])
-        self.declarations: list[Node] = []  # formal parameters and local declarations
+        # made from the query's when first asked (most files ask none of them): every call
+        # by the id of the node it is called on (a builder's chain is followed down from
+        # its factory in one step a call: a node's parent is found from the root), where
+        # each method is called, and what binds a name (`_OWN_BINDINGS`) with where a
+        # scope's own nodes end
+        self._receivers: dict[int, Node] | None = None
+        self._called: Calls | None = None
+        self._owned: Placed | None = None
+        self.ends = Calls(())  # where `channel.shutdown()`, `x.shutdownNow()` are (run)
         # by scope node id: where each name is read, and the nodes (_reads)
         self.reads: dict[int, dict[str, tuple[list[int], list[Node]]]] = {}
         self.rebinding: dict[int, dict[str, list[int]]] = {}  # by block node id: _reach
@@ -536,18 +539,7 @@ class _Reader:
 
     def run(self, root: Node, data: bytes) -> None:
         query = _read_query(_may_hold_a_url(data), b"NOT_SERVING" in data)
-        found = captured(parser(), root, query)
-        self.owned = Placed(
-            sorted(
-                (
-                    (node, kind)
-                    for kind in (*_OWN_BINDINGS, *_OWN_ENDS)
-                    for node in found.get(kind, [])
-                ),
-                key=_walk_order_of_first,
-            )
-        )
-        self.declarations = found.get("declaration", [])
+        found = self.found = captured(parser(), root, query)
         for node in found.get("field", []):
             self._field(node)
         for node in found.get("class", []):
@@ -560,16 +552,8 @@ class _Reader:
             if isinstance(text, str) and text.lower().startswith(("http://", "https://")):
                 self.facts.urls.append((text, _loc(self.path, node)))
         # every call by its method's name; most name nothing read here
-        calls = [(call, _method(call)) for call in found.get("call", [])]
+        calls = self.calls = [(call, _method(call)) for call in found.get("call", [])]
         self.names = {call.id: method for call, method in calls}
-        for call, _ in calls:
-            receiver = _receiver(call)
-            while receiver is not None:  # `(builder).method()` is called on `builder` too
-                self.receivers[receiver.id] = call
-                inner = (
-                    receiver.named_children if receiver.type == "parenthesized_expression" else []
-                )
-                receiver = inner[0] if inner else None
         self.ends = Calls(
             (f"{named}.{method}", call)
             for call, method in calls
@@ -604,7 +588,6 @@ class _Reader:
             if method == "addShutdownHook"
             for hook in _within(lambdas, call)
         ]
-        self.called = Calls((method, call) for call, method in calls)
         if self.hooks:
             # the nodes a hook's pause is not looked for in: they do not run there
             functions = sorted(
@@ -791,7 +774,25 @@ class _Reader:
 
     def _called_on(self, node: Node) -> Node | None:
         """The call made on `node` when it is the receiver of one (`node.method(...)`)."""
-        return self.receivers.get(node.id)
+        if self._receivers is None:
+            self._receivers = {}
+            for call, _ in self.calls:
+                receiver = _receiver(call)
+                while receiver is not None:  # `(builder).method()` is called on `builder` too
+                    self._receivers[receiver.id] = call
+                    inner = (
+                        receiver.named_children
+                        if receiver.type == "parenthesized_expression"
+                        else []
+                    )
+                    receiver = inner[0] if inner else None
+        return self._receivers.get(node.id)
+
+    def _calls_of(self) -> Calls:
+        """Where each method is called, by its name."""
+        if self._called is None:
+            self._called = Calls((method, call) for call, method in self.calls)
+        return self._called
 
     def _chain(self, node: Node, built: _Built) -> Node:
         """Follow the calls made on `node` up to `.build()`; the outermost expression."""
@@ -1045,12 +1046,12 @@ class _Reader:
         named = _text(method.child_by_field_name("name"))
         for hook in self.hooks:
             runs_it = hook.id == method.id or (
-                method.type == "method_declaration" and self.called.within(named, hook)
+                method.type == "method_declaration" and self._calls_of().within(named, hook)
             )
             if runs_it:
-                awaited = self.called.within("awaitTermination", hook) or self.called.within(
-                    "awaitTermination", method
-                )
+                awaited = self._calls_of().within(
+                    "awaitTermination", hook
+                ) or self._calls_of().within("awaitTermination", method)
                 return not awaited
         return False
 
@@ -1075,7 +1076,18 @@ class _Reader:
         if node is None:
             return
         skipped = -1  # the end of the last scope met within the body
-        for found, kind in self.owned.within(node):
+        if self._owned is None:
+            self._owned = Placed(
+                sorted(
+                    (
+                        (captured_node, kind)
+                        for kind in (*_OWN_BINDINGS, *_OWN_ENDS)
+                        for captured_node in self.found.get(kind, [])
+                    ),
+                    key=_walk_order_of_first,
+                )
+            )
+        for found, kind in self._owned.within(node):
             if found.start_byte < skipped:
                 continue
             if kind in _OWN_ENDS:
@@ -1297,7 +1309,7 @@ class _Reader:
             declared = self.declared.get(scope.id)
             if declared is None:  # a scope's declarations are read once, for all its reads
                 declared = self.declared[scope.id] = {}
-                for node in _within(self.declarations, scope):
+                for node in _within(self.found.get("declaration", []), scope):
                     names = [node.child_by_field_name("name")] + [
                         d.child_by_field_name("name")
                         for d in node.children_by_field_name("declarator")
