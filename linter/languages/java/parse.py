@@ -467,10 +467,14 @@ def _annotation_value(annotation: Node) -> Node | None:
 
 
 def _within(nodes: list[Node], scope: Node) -> list[Node]:
-    """The nodes of a list in source order that start within `scope`: those it holds (a
-    tree's nodes nest), found by bisection rather than a walk of `scope`."""
+    """The nodes of a list in source order that `scope` holds (itself too, when it is one),
+    found by bisection rather than a walk of `scope`: those that start in it (a tree's
+    nodes nest), but for those that start where it does and hold it."""
     at = bisect_left(nodes, scope.start_byte, key=_start)
-    return nodes[at : bisect_left(nodes, scope.end_byte, lo=at, key=_start)]
+    end = bisect_left(nodes, scope.end_byte, lo=at, key=_start)
+    while at < end and nodes[at].end_byte > scope.end_byte:
+        at += 1
+    return nodes[at:end]
 
 
 def _start(node: Node) -> int:
@@ -589,16 +593,11 @@ class _Reader:
             for hook in _within(lambdas, call)
         ]
         if self.hooks:
-            # the nodes a hook's pause is not looked for in: they do not run there
-            functions = sorted(
-                [*lambdas, *found.get("class_body", []), *found.get("method", [])],
-                key=_walk_order,
-            )
             self.facts.signal_pauses = signal_pauses(
                 self.hooks,
                 found.get("method", []),
                 Placed(calls),
-                Placed([(node, "") for node in functions]),
+                self._functions(),
                 self.value,
                 self.duration,
                 lambda n: _loc(self.path, n),
@@ -606,6 +605,18 @@ class _Reader:
         for call, method in calls:
             if method in _SERVER_METHODS:
                 self._server_call(call, method, servers)
+
+    def _functions(self) -> Placed:
+        """The file's lambdas, class bodies and method declarations: the nodes a hook's
+        pause is not looked for in (they do not run there)."""
+        found = self.found
+        functions = [*found.get("lambda", []), *found.get("class_body", [])]
+        functions += found.get("method", [])
+        return Placed([(node, "") for node in sorted(functions, key=_walk_order)])
+
+    def _declarations(self, scope: Node) -> list[Node]:
+        """The formal parameters and local declarations of a scope and of those it holds."""
+        return _within(self.found.get("declaration", []), scope)
 
     def _field(self, node: Node) -> None:
         modifiers = next((c for c in node.children if c.type == "modifiers"), None)
@@ -1309,7 +1320,7 @@ class _Reader:
             declared = self.declared.get(scope.id)
             if declared is None:  # a scope's declarations are read once, for all its reads
                 declared = self.declared[scope.id] = {}
-                for node in _within(self.found.get("declaration", []), scope):
+                for node in self._declarations(scope):
                     names = [node.child_by_field_name("name")] + [
                         d.child_by_field_name("name")
                         for d in node.children_by_field_name("declarator")

@@ -34,9 +34,37 @@ class Placed:
         self.starts = [node.start_byte for node, _ in nodes]
 
     def within(self, scope: Node) -> list[tuple[Node, str]]:
-        """The nodes `scope` holds (itself too, when it is one): those that start in it."""
+        """The nodes `scope` holds (itself too, when it is one): those that start in it,
+        but for those that start where it does and hold it (`a.b()` of `a.b().c()`)."""
         at = bisect_left(self.starts, scope.start_byte)
-        return self.nodes[at : bisect_left(self.starts, scope.end_byte, lo=at)]
+        end = bisect_left(self.starts, scope.end_byte, lo=at)
+        while at < end and self.nodes[at][0].end_byte > scope.end_byte:
+            at += 1
+        return self.nodes[at:end]
+
+
+def first_pause(
+    body: Node, calls: Placed, functions: Placed, wait: Callable[[Node, str], Any | None]
+) -> tuple[Node, object] | None:
+    """syntax_trees.first_pause over one body, through the file's calls in source order
+    (only calls stop or sleep): the first whose `wait` is not None (the call, what it said)
+    before any that stops; the calls inside a function the body holds (or is) left out:
+    they do not run there."""
+    inner = functions.within(body)
+    skipped, at = -1, 0  # the end of the functions met so far
+    for call, name in calls.within(body):
+        start = call.start_byte
+        while at < len(inner) and inner[at][0].start_byte <= start:
+            skipped = max(skipped, inner[at][0].end_byte)
+            at += 1
+        if start < skipped:
+            continue
+        if name in _STOPS:
+            return None
+        seconds = wait(call, name)
+        if seconds is not None:
+            return call, seconds
+    return None
 
 
 def signal_pauses(
@@ -69,26 +97,6 @@ def signal_pauses(
         is_number = isinstance(millis, int | float) and not isinstance(millis, bool)
         return millis / 1000 if is_number else UNKNOWN
 
-    def first_pause(body: Node) -> tuple[Node, object] | None:
-        """syntax_trees.first_pause over one body, through its calls in source order (only
-        calls stop or sleep): the first sleep before any call that stops, the calls
-        inside a function the body holds (or is) left out: they do not run there."""
-        inner = functions.within(body)
-        skipped, at = -1, 0  # the end of the functions met: their calls are left out
-        for call, name in calls.within(body):
-            start = call.start_byte
-            while at < len(inner) and inner[at][0].start_byte <= start:
-                skipped = max(skipped, inner[at][0].end_byte)
-                at += 1
-            if start < skipped:
-                continue
-            if name in _STOPS:
-                return None
-            seconds = wait(call, name)
-            if seconds is not None:
-                return call, seconds
-        return None
-
     by_name: dict[str, list[Node]] = {}
     for method in methods:
         by_name.setdefault(_name(method), []).append(method)
@@ -103,7 +111,7 @@ def signal_pauses(
                     first
                     for method in by_name.get(name, [])
                     if (inner := method.child_by_field_name("body")) is not None
-                    and (first := first_pause(inner)) is not None
+                    and (first := first_pause(inner, calls, functions, wait)) is not None
                 ),
                 None,
             )
@@ -112,7 +120,7 @@ def signal_pauses(
     found: list[SignalPause] = []
     for hook in hooks:
         body = hook.child_by_field_name("body")
-        first = first_pause(body) if body is not None else None
+        first = first_pause(body, calls, functions, wait) if body is not None else None
         if first is None:  # the method the lambda runs, one step
             called = (name for _, name in calls.within(hook))
             first = next((pause for name in called if (pause := in_method(name))), None)
