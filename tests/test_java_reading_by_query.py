@@ -198,3 +198,43 @@ def test_the_first_pause_of_a_body_is_the_one_its_walk_finds(data: bytes) -> Non
         found = first_pause(body, calls, functions, wait)
         expected = (walked[0].id, walked[1]) if walked is not None else None
         assert ((found[0].id, found[1]) if found is not None else None) == expected
+
+
+BOUND_AND_READ = b"""
+package com.example;
+
+import io.grpc.ManagedChannelBuilder;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+@ConfigurationProperties("backend")
+public class BackendProperties {
+  private String host = "localhost";
+  private Ports ports;
+
+  public static class Ports { private int grpc = 9090; }
+
+  ManagedChannel channel() {
+    return ManagedChannelBuilder.forTarget(host + ":" + ports.grpc).usePlaintext().build();
+  }
+}
+"""
+
+
+def test_a_file_whose_properties_are_bound_and_whose_code_is_read_is_parsed_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    parser = java.parser()
+    parsed: list[int] = []
+
+    class Counted:
+        language = parser.language
+
+        def parse(self, data: bytes) -> object:
+            parsed.append(len(data))
+            return parser.parse(data)
+
+    monkeypatch.setattr(java, "parser", Counted)
+    facts = java.parse("src/main/java/BackendProperties.java", BOUND_AND_READ)
+    assert parsed == [len(BOUND_AND_READ)]
+    assert "BackendProperties.ports.grpc" in facts.exports  # a nested class's property
+    assert len(facts.channels) == 1

@@ -235,11 +235,14 @@ def parse(path: str, data: bytes) -> CodeFacts:
     if b"GrpcClient" in data and not (facts.is_test or built or is_generated(data)):
         facts.channels = quarkus_channels(path, data)  # framework-made: not a builder's
         facts.deferred = bool(facts.channels)
+    root = None  # parsed once, for the properties and the reading alike
     if b"@ConfigurationProperties" in data and not (facts.is_test or built):
-        facts.exports = _bound_properties(path, parser().parse(data).root_node)
+        root = parser().parse(data).root_node
+        facts.exports = _bound_properties(path, root)
     if built or not worth_parsing(data) or is_generated(data):
         return facts
-    root = parser().parse(data).root_node
+    if root is None:
+        root = parser().parse(data).root_node
     facts.problem = syntax_problem(path, root, "Java")
     if facts.problem is not None:
         return facts
@@ -254,11 +257,8 @@ def _bound_properties(path: str, root: Node) -> dict[str, Any]:
     field's literal initialiser as its default (imported.py resolves it for the code
     that reads the property through a getter)."""
     found: dict[str, Any] = {}
-    classes = {
-        _text(node.child_by_field_name("name")): node
-        for node in walk(root)
-        if node.type in ("class_declaration", "record_declaration")
-    }
+    declared = captured(parser(), root, "[(class_declaration) (record_declaration)] @class")
+    classes = {_text(n.child_by_field_name("name")): n for n in declared.get("class", [])}
     for name, node in classes.items():
         prefix = _properties_prefix(node)
         if prefix is None or not name:
