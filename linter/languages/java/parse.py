@@ -257,8 +257,8 @@ def _bound_properties(path: str, root: Node) -> dict[str, Any]:
     field's literal initialiser as its default (imported.py resolves it for the code
     that reads the property through a getter)."""
     found: dict[str, Any] = {}
-    declared = captured(parser(), root, "[(class_declaration) (record_declaration)] @class")
-    classes = {_text(n.child_by_field_name("name")): n for n in declared.get("class", [])}
+    kinds = captured(parser(), root, "[(class_declaration) (record_declaration)] @class")
+    classes = {_text(n.child_by_field_name("name")): n for n in kinds.get("class", [])}
     for name, node in classes.items():
         prefix = _properties_prefix(node)
         if prefix is None or not name:
