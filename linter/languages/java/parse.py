@@ -195,7 +195,7 @@ def _read_query(strings: bool, drains: bool) -> str:
 def _may_hold_a_url(data: bytes) -> bool:
     """Whether a string literal of the file may start with `http://` or `https://` (any
     case): those bytes are in it (an escape makes no letter, `:` or `/` that `_string`
-    reads, and only ASCII letters lower to ASCII ones)."""
+    reads, and no letter but H, T, P and S lowers to h, t, p or s)."""
     lowered = data.lower()
     return b"http://" in lowered or b"https://" in lowered
 
