@@ -413,9 +413,9 @@ def test_a_java_hook_that_pauses_itself_reads_none_of_the_files_methods(
     walked: list[int] = []
     first_pause = parse_shutdown.first_pause
 
-    def counted(nodes: list[Node], *rest: Any) -> tuple[Node, object] | None:
-        walked.append(len(nodes))
-        return first_pause(nodes, *rest)
+    def counted(body: Node, *rest: Any) -> tuple[Node, object] | None:
+        walked.append(int(body.start_point[0]) + 1)  # the line the body read starts on
+        return first_pause(body, *rest)
 
     monkeypatch.setattr(parse_shutdown, "first_pause", counted)
     methods = "".join(f"  void step{n}() {{ server.stop(); }}\n" for n in range(5))
@@ -430,4 +430,4 @@ def test_a_java_hook_that_pauses_itself_reads_none_of_the_files_methods(
     )
     pauses = parse_java("App.java", ("import io.grpc.Server;\n" + source).encode()).signal_pauses
     assert [(p.loc.line, p.seconds) for p in pauses] == [(5, 5.0)]
-    assert walked == [1]  # the hook's own body
+    assert walked == [4]  # the hook's own body

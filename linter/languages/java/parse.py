@@ -52,7 +52,7 @@ from k8slb.code.syntax_trees import Calls, call_arguments, captured, syntax_prob
 from k8slb.code.syntax_trees import node_text as _text
 from k8slb.core import regex
 from k8slb.languages.java.parse_quarkus import quarkus_channels
-from k8slb.languages.java.parse_shutdown import signal_pauses
+from k8slb.languages.java.parse_shutdown import Placed, signal_pauses
 from k8slb.languages.java.parse_spring import QUARKUS, environment_name, injected, normalised
 from k8slb.reading.markers import comment_markers, comment_pattern
 
@@ -128,7 +128,10 @@ LONG_MAX = 2**63 - 1
 # What grpc-java reads as "never": Long.MAX_VALUE of any unit (and the builders' constants).
 _INFINITE = ("Long.MAX_VALUE", "MAX_CONNECTION_AGE_INFINITE", "MAX_CONNECTION_IDLE_NANOS_DISABLED")
 _SCOPES = ("method_declaration", "constructor_declaration", "lambda_expression")
-_OWN_SCOPE_ENDS = frozenset({*_SCOPES, "class_body"})  # where a scope's own nodes end
+# The query's captures of what binds a name in a body (_Reader._scope_bindings), and of
+# where a body's own nodes end (a lambda's, a class's or a method's are not its)
+_OWN_BINDINGS = ("declarator", "catch", "for", "assignment")
+_OWN_ENDS = ("method", "constructor", "lambda", "class_body")
 _SERVER_METHODS = frozenset({"start", "awaitTermination", "shutdown", "shutdownNow"})
 _CLASSES = ("class_declaration", "interface_declaration", "enum_declaration")
 
@@ -157,8 +160,12 @@ _SERVICE_ANNOTATION = regex.compile(
 
 
 # What a file's reading looks at, found by tree-sitter's query engine: fields (constants
-# first, then what uses them), classes, object creations, calls, and `NOT_SERVING`
-# (`ServingStatus.NOT_SERVING`, or imported statically).
+# first, then what uses them), classes, object creations, calls, method declarations and
+# lambdas (a shutdown hook's), what binds a method's names and declares their types (read
+# where a value is looked up: _Reader._scope_bindings, _declared_type), the string
+# literals where one may be a URL and `NOT_SERVING` (`ServingStatus.NOT_SERVING`, or
+# imported statically) where it is written: each identifier checked against it, and each
+# string made a node, cost a third of the query (_read_query).
 _READ = """
 (field_declaration) @field
 (constant_declaration) @field
@@ -166,9 +173,31 @@ _READ = """
 (object_creation_expression) @creation
 (method_invocation) @call
 (method_declaration) @method
-(string_literal) @string
-((identifier) @not_serving (#eq? @not_serving "NOT_SERVING"))
+(lambda_expression) @lambda
+(class_body) @class_body
+(constructor_declaration) @constructor
+(variable_declarator) @declarator
+(catch_formal_parameter) @catch
+(enhanced_for_statement) @for
+(assignment_expression) @assignment
+(formal_parameter) @declaration
+(local_variable_declaration) @declaration
 """
+_URL_STRINGS = "(string_literal) @string"
+_NOT_SERVING = '((identifier) @not_serving (#eq? @not_serving "NOT_SERVING"))'
+
+
+@cache
+def _read_query(strings: bool, drains: bool) -> str:
+    return "\n".join([_READ, *[_URL_STRINGS] * strings, *[_NOT_SERVING] * drains])
+
+
+def _may_hold_a_url(data: bytes) -> bool:
+    """Whether a string literal of the file may start with `http://` or `https://` (any
+    case): those bytes are in it (an escape makes no letter, `:` or `/` that `_string`
+    reads, and no letter but H, T, P and S lowers to h, t, p or s)."""
+    lowered = data.lower()
+    return b"http://" in lowered or b"https://" in lowered
 
 
 def worth_parsing(data: bytes) -> bool:
@@ -206,15 +235,18 @@ def parse(path: str, data: bytes) -> CodeFacts:
     if b"GrpcClient" in data and not (facts.is_test or built or is_generated(data)):
         facts.channels = quarkus_channels(path, data)  # framework-made: not a builder's
         facts.deferred = bool(facts.channels)
+    root = None  # parsed once, for the properties and the reading alike
     if b"@ConfigurationProperties" in data and not (facts.is_test or built):
-        facts.exports = _bound_properties(path, parser().parse(data).root_node)
+        root = parser().parse(data).root_node
+        facts.exports = _bound_properties(path, root)
     if built or not worth_parsing(data) or is_generated(data):
         return facts
-    root = parser().parse(data).root_node
+    if root is None:
+        root = parser().parse(data).root_node
     facts.problem = syntax_problem(path, root, "Java")
     if facts.problem is not None:
         return facts
-    _Reader(path, facts).run(root)
+    _Reader(path, facts).run(root, data)
     facts.markers = comment_markers(path, data.decode("utf-8", "replace"), comment_pattern("//"))
     return facts
 
@@ -225,11 +257,8 @@ def _bound_properties(path: str, root: Node) -> dict[str, Any]:
     field's literal initialiser as its default (imported.py resolves it for the code
     that reads the property through a getter)."""
     found: dict[str, Any] = {}
-    classes = {
-        _text(node.child_by_field_name("name")): node
-        for node in walk(root)
-        if node.type in ("class_declaration", "record_declaration")
-    }
+    kinds = captured(parser(), root, "[(class_declaration) (record_declaration)] @class")
+    classes = {_text(n.child_by_field_name("name")): n for n in kinds.get("class", [])}
     for name, node in classes.items():
         prefix = _properties_prefix(node)
         if prefix is None or not name:
@@ -437,6 +466,30 @@ def _annotation_value(annotation: Node) -> Node | None:
     return given[0]
 
 
+def _within(nodes: list[Node], scope: Node) -> list[Node]:
+    """The nodes of a list in source order that `scope` holds (itself too, when it is one),
+    found by bisection rather than a walk of `scope`: those that start in it (a tree's
+    nodes nest), but for those that start where it does and hold it."""
+    at = bisect_left(nodes, scope.start_byte, key=_start)
+    end = bisect_left(nodes, scope.end_byte, lo=at, key=_start)
+    while at < end and nodes[at].end_byte > scope.end_byte:
+        at += 1
+    return nodes[at:end]
+
+
+def _start(node: Node) -> int:
+    return node.start_byte
+
+
+def _walk_order(node: Node) -> tuple[int, int]:
+    """The order a walk meets nodes in, an enclosing node first (as `captured` sorts)."""
+    return node.start_byte, -node.end_byte
+
+
+def _walk_order_of_first(pair: tuple[Node, str]) -> tuple[int, int]:
+    return _walk_order(pair[0])
+
+
 def _enclosing(node: Node, kinds: tuple[str, ...]) -> Node | None:
     parent = node.parent
     while parent is not None and parent.type not in kinds:
@@ -470,9 +523,17 @@ class _Reader:
         self.bindings: dict[int, dict[str, list[Node | None]]] = {}  # by scope node id
         self.hooks: list[Node] = []
         self.budget = Budget()  # the values this file's reading may still compute
-        # every call by the id of the node it is called on: a builder's chain is followed
-        # down from its factory in one step a call (a node's parent is found from the root)
-        self.receivers: dict[int, Node] = {}
+        self.found: dict[str, list[Node]] = {}  # what the query captured, by capture (run)
+        self.calls: list[tuple[Node, str]] = []  # every call with its method's name (run)
+        self.names: dict[int, str] = {}  # each call's method, by the call's node id (run)
+        # made from the query's when first asked (most files ask none of them): every call
+        # by the id of the node it is called on (a builder's chain is followed down from
+        # its factory in one step a call: a node's parent is found from the root), where
+        # each method is called, and what binds a name (`_OWN_BINDINGS`) with where a
+        # scope's own nodes end
+        self._receivers: dict[int, Node] | None = None
+        self._called: Calls | None = None
+        self._owned: Placed | None = None
         self.ends = Calls(())  # where `channel.shutdown()`, `x.shutdownNow()` are (run)
         # by scope node id: where each name is read, and the nodes (_reads)
         self.reads: dict[int, dict[str, tuple[list[int], list[Node]]]] = {}
@@ -480,8 +541,9 @@ class _Reader:
 
     # -- driving -----------------------------------------------------------------------
 
-    def run(self, root: Node) -> None:
-        found = captured(parser(), root, _READ)
+    def run(self, root: Node, data: bytes) -> None:
+        query = _read_query(_may_hold_a_url(data), b"NOT_SERVING" in data)
+        found = self.found = captured(parser(), root, query)
         for node in found.get("field", []):
             self._field(node)
         for node in found.get("class", []):
@@ -494,15 +556,8 @@ class _Reader:
             if isinstance(text, str) and text.lower().startswith(("http://", "https://")):
                 self.facts.urls.append((text, _loc(self.path, node)))
         # every call by its method's name; most name nothing read here
-        calls = [(call, _method(call)) for call in found.get("call", [])]
-        for call, _ in calls:
-            receiver = _receiver(call)
-            while receiver is not None:  # `(builder).method()` is called on `builder` too
-                self.receivers[receiver.id] = call
-                inner = (
-                    receiver.named_children if receiver.type == "parenthesized_expression" else []
-                )
-                receiver = inner[0] if inner else None
+        calls = self.calls = [(call, _method(call)) for call in found.get("call", [])]
+        self.names = {call.id: method for call, method in calls}
         self.ends = Calls(
             (f"{named}.{method}", call)
             for call, method in calls
@@ -530,21 +585,38 @@ class _Reader:
                 # clearStatus: the service is unknown from then on, and a probe of it fails
                 self.facts.health_drains.append(_loc(self.path, call))
         servers = {server.name for server in self.facts.servers if server.name}
+        lambdas = found.get("lambda", [])
         self.hooks = [  # the lambdas the JVM runs on SIGTERM
-            argument
+            hook
             for call, method in calls
             if method == "addShutdownHook"
-            for argument in walk(call)
-            if argument.type == "lambda_expression"
+            for hook in _within(lambdas, call)
         ]
         if self.hooks:
-            methods = found.get("method", [])
             self.facts.signal_pauses = signal_pauses(
-                self.hooks, methods, self.value, self.duration, lambda n: _loc(self.path, n)
+                self.hooks,
+                found.get("method", []),
+                Placed(calls),
+                self._functions(),
+                self.value,
+                self.duration,
+                lambda n: _loc(self.path, n),
             )
         for call, method in calls:
             if method in _SERVER_METHODS:
                 self._server_call(call, method, servers)
+
+    def _functions(self) -> Placed:
+        """The file's lambdas, class bodies and method declarations: the nodes a hook's
+        pause is not looked for in (they do not run there)."""
+        found = self.found
+        functions = [*found.get("lambda", []), *found.get("class_body", [])]
+        functions += found.get("method", [])
+        return Placed([(node, "") for node in sorted(functions, key=_walk_order)])
+
+    def _declarations(self, scope: Node) -> list[Node]:
+        """The formal parameters and local declarations of a scope and of those it holds."""
+        return _within(self.found.get("declaration", []), scope)
 
     def _field(self, node: Node) -> None:
         modifiers = next((c for c in node.children if c.type == "modifiers"), None)
@@ -610,7 +682,7 @@ class _Reader:
         if owner is None or body is None or name not in self.kept:
             return UNKNOWN
         if (owner.id, name) not in self.kept_from:  # a class's constructors read once a name
-            self.kept_from[(owner.id, name)] = _kept_from(body, name)
+            self.kept_from[(owner.id, name)] = self._kept_from(body, name)
         found = self.kept_from[(owner.id, name)]
         if found is None:
             return UNKNOWN
@@ -620,6 +692,31 @@ class _Reader:
             return self.value(annotation, depth + 1)
         self.facts.deferred = True
         return Constructed(_text(owner.child_by_field_name("name")), index, count)
+
+    def _kept_from(self, body: Node, name: str) -> tuple[int, int, Node] | None:
+        """The parameter (its place, the constructor's count of them, its node) the one
+        constructor of a class body that sets the field `name` sets it from
+        (`this.url = url`); None when none does, or several."""
+        found: list[tuple[int, int, Node] | None] = []
+        for member in body.named_children:
+            if member.type != "constructor_declaration":
+                continue
+            listed = member.child_by_field_name("parameters")
+            parameters = listed.named_children if listed is not None else []
+            names = [_text(p.child_by_field_name("name")) for p in parameters]
+            plain = all(p.type == "formal_parameter" for p in parameters)  # no `T... xs`
+            for node, kind in self._own(member.child_by_field_name("body")):
+                if kind != "assignment":
+                    continue
+                left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+                if left is None or _named(left) != name:
+                    continue
+                if left.type == "identifier" and name in names:
+                    continue  # the parameter itself, not the field
+                given = _text(right) if right is not None and right.type == "identifier" else ""
+                at = names.index(given) if given in names and plain else None
+                found.append(None if at is None else (at, len(parameters), parameters[at]))
+        return found[0] if len(found) == 1 else None
 
     def _http_client(self, made: Node, factory: str) -> None:
         """An HTTP client that pools connections: kept for the process when a field holds
@@ -678,14 +775,40 @@ class _Reader:
 
     # -- builders ----------------------------------------------------------------------
 
+    def _method(self, call: Node) -> str:
+        """A call's method name, as the reading of the file's calls found it."""
+        found = self.names.get(call.id)
+        return _method(call) if found is None else found
+
+    def _factory_name(self, factory: Node) -> str:
+        return f"{_simple(_text(_receiver(factory)))}.{self._method(factory)}"
+
     def _called_on(self, node: Node) -> Node | None:
         """The call made on `node` when it is the receiver of one (`node.method(...)`)."""
-        return self.receivers.get(node.id)
+        if self._receivers is None:
+            self._receivers = {}
+            for call, _ in self.calls:
+                receiver = _receiver(call)
+                while receiver is not None:  # `(builder).method()` is called on `builder` too
+                    self._receivers[receiver.id] = call
+                    inner = (
+                        receiver.named_children
+                        if receiver.type == "parenthesized_expression"
+                        else []
+                    )
+                    receiver = inner[0] if inner else None
+        return self._receivers.get(node.id)
+
+    def _calls_of(self) -> Calls:
+        """Where each method is called, by its name."""
+        if self._called is None:
+            self._called = Calls((method, call) for call, method in self.calls)
+        return self._called
 
     def _chain(self, node: Node, built: _Built) -> Node:
         """Follow the calls made on `node` up to `.build()`; the outermost expression."""
         while (call := self._called_on(node)) is not None:
-            if _method(call) == "build":
+            if self._method(call) == "build":
                 built.build = call
                 return call
             built.calls.append(call)
@@ -789,7 +912,7 @@ class _Reader:
     def _options(self, built: _Built) -> list[Option]:
         entries: list[Option] = []
         for call in built.calls:
-            method = _method(call)
+            method = self._method(call)
             given = _arguments(call)
             where = _loc(self.path, call.child_by_field_name("name") or call)
             if method in DURATION_OPTIONS and len(given) == 2:
@@ -830,7 +953,7 @@ class _Reader:
         name = _bound_to(top)
         given = _arguments(factory)
         options = Options(built.complete, tuple(self._options(built)))
-        server = Server(_loc(self.path, factory), _factory_name(factory), options, name)
+        server = Server(_loc(self.path, factory), self._factory_name(factory), options, name)
         self.facts.servers.append(server)
         if name is not None:
             address = self._listen_address(kind, given)
@@ -840,7 +963,7 @@ class _Reader:
         """The server's own calls chained on `.build()` (`.start()`): the outermost."""
         node, started = build, False
         while (call := self._called_on(node)) is not None:
-            started = started or _method(call) == "start"
+            started = started or self._method(call) == "start"
             node = call
         name = _bound_to(node) if started else None  # what holds the started server
         if name is not None:
@@ -877,7 +1000,7 @@ class _Reader:
         self.facts.channels.append(
             Channel(
                 _loc(self.path, factory),
-                _factory_name(factory),
+                self._factory_name(factory),
                 target,
                 options,
                 long_lived=not (name and self._closed_where_made(name, factory)),
@@ -933,18 +1056,13 @@ class _Reader:
             return False
         named = _text(method.child_by_field_name("name"))
         for hook in self.hooks:
-            runs_it = hook.id == method.id or any(
-                node.type == "method_invocation"
-                and _method(node) == named
-                and method.type == "method_declaration"
-                for node in walk(hook)
+            runs_it = hook.id == method.id or (
+                method.type == "method_declaration" and self._calls_of().within(named, hook)
             )
             if runs_it:
-                awaited = any(
-                    node.type == "method_invocation" and _method(node) == "awaitTermination"
-                    for scope in (hook, method)
-                    for node in walk(scope)
-                )
+                awaited = self._calls_of().within(
+                    "awaitTermination", hook
+                ) or self._calls_of().within("awaitTermination", method)
                 return not awaited
         return False
 
@@ -961,6 +1079,33 @@ class _Reader:
         return self.ends.within(f"{name}.shutdown", method, before=call.start_byte)
 
     # -- values ------------------------------------------------------------------------
+
+    def _own(self, node: Node | None) -> Iterator[tuple[Node, str]]:
+        """The nodes that bind names in a body (their kinds: `_OWN_BINDINGS`), not those of
+        the lambdas, classes and methods within it (they have names of their own): the
+        query's, by their bytes."""
+        if node is None:
+            return
+        skipped = -1  # the end of the last scope met within the body
+        if self._owned is None:
+            self._owned = Placed(
+                sorted(
+                    (
+                        (captured_node, kind)
+                        for kind in (*_OWN_BINDINGS, *_OWN_ENDS)
+                        for captured_node in self.found.get(kind, [])
+                    ),
+                    key=_walk_order_of_first,
+                )
+            )
+        for found, kind in self._owned.within(node):
+            if found.start_byte < skipped:
+                continue
+            if kind in _OWN_ENDS:
+                if found.id != node.id:  # the body itself is walked, whatever its kind
+                    skipped = found.end_byte
+                continue
+            yield found, kind
 
     def _scope_bindings(self, scope: Node) -> dict[str, list[Node | None]]:
         """A method's (or lambda's) names: each local's values (its initialiser and every
@@ -981,16 +1126,16 @@ class _Reader:
                 names[_text(node)] = [None]
         body = scope.child_by_field_name("body")
         assignments: list[Node] = []
-        for node in _walk_own(body):
-            if node.type == "variable_declarator":
+        for node, kind in self._own(body):
+            if kind == "declarator":
                 names.setdefault(_text(node.child_by_field_name("name")), []).append(
                     node.child_by_field_name("value")
                 )
-            elif node.type in ("catch_formal_parameter", "enhanced_for_statement"):
+            elif kind in ("catch", "for"):
                 named = node.child_by_field_name("name")
                 if named is not None:
                     names.setdefault(_text(named), []).append(None)
-            elif node.type == "assignment_expression":
+            elif kind == "assignment":
                 assignments.append(node)
         for node in assignments:  # to a local (a bare name that is no local is a field)
             left = node.child_by_field_name("left")
@@ -1093,7 +1238,7 @@ class _Reader:
 
     def _call_value(self, node: Node, depth: int) -> Any:
         receiver = _text(_receiver(node))
-        method = _method(node)
+        method = self._method(node)
         given = _arguments(node)
         if receiver in ("System", "java.lang.System") and method == "getenv" and len(given) == 1:
             name = self.value(given[0], depth + 1)
@@ -1175,17 +1320,16 @@ class _Reader:
             declared = self.declared.get(scope.id)
             if declared is None:  # a scope's declarations are read once, for all its reads
                 declared = self.declared[scope.id] = {}
-                for node in walk(scope):
-                    if node.type in ("formal_parameter", "local_variable_declaration"):
-                        names = [node.child_by_field_name("name")] + [
-                            d.child_by_field_name("name")
-                            for d in node.children_by_field_name("declarator")
-                        ]
-                        for named in names:
-                            if named is not None:
-                                declared.setdefault(
-                                    _text(named), _type_name(node.child_by_field_name("type"))
-                                )
+                for node in self._declarations(scope):
+                    names = [node.child_by_field_name("name")] + [
+                        d.child_by_field_name("name")
+                        for d in node.children_by_field_name("declarator")
+                    ]
+                    for named in names:
+                        if named is not None:
+                            declared.setdefault(
+                                _text(named), _type_name(node.child_by_field_name("type"))
+                            )
             if name in declared:
                 return declared[name]
             scope = _enclosing(scope, _SCOPES)
@@ -1282,52 +1426,12 @@ class _Reader:
         return UNKNOWN
 
 
-def _kept_from(body: Node, name: str) -> tuple[int, int, Node] | None:
-    """The parameter (its place, the constructor's count of them, its node) the one
-    constructor of a class body that sets the field `name` sets it from
-    (`this.url = url`); None when none does, or several."""
-    found: list[tuple[int, int, Node] | None] = []
-    for member in body.named_children:
-        if member.type != "constructor_declaration":
-            continue
-        listed = member.child_by_field_name("parameters")
-        parameters = listed.named_children if listed is not None else []
-        names = [_text(p.child_by_field_name("name")) for p in parameters]
-        plain = all(p.type == "formal_parameter" for p in parameters)  # no `T... xs`
-        for node in _walk_own(member.child_by_field_name("body")):
-            if node.type != "assignment_expression":
-                continue
-            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-            if left is None or _named(left) != name:
-                continue
-            if left.type == "identifier" and name in names:
-                continue  # the parameter itself, not the field
-            given = _text(right) if right is not None and right.type == "identifier" else ""
-            at = names.index(given) if given in names and plain else None
-            found.append(None if at is None else (at, len(parameters), parameters[at]))
-    return found[0] if len(found) == 1 else None
-
-
 def _address_like(value: Any) -> bool:
     """A value that may name where a client connects: from the environment or the
     settings, or a text with a scheme."""
     if isinstance(value, str):
         return "://" in value
     return isinstance(value, EnvRef | Setting | BoundProperty | Joined)
-
-
-def _walk_own(node: Node | None) -> Iterator[Node]:
-    """The nodes of a body, not those of the lambdas, classes and methods within it (they
-    have names of their own)."""
-    if node is None:
-        return
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        stack.extend(
-            child for child in reversed(current.children) if child.type not in _OWN_SCOPE_ENDS
-        )
 
 
 # The schemes grpc-java resolves itself (the rest are a program's own NameResolverProvider).
@@ -1390,10 +1494,6 @@ def _chain_root(node: Node | None) -> str | None:
         inner = node.named_children[:1] if node.type == "parenthesized_expression" else []
         node = _receiver(node) if node.type == "method_invocation" else inner[0] if inner else None
     return _named(node)
-
-
-def _factory_name(factory: Node) -> str:
-    return f"{_simple(_text(_receiver(factory)))}.{_method(factory)}"
 
 
 def _address(host: Any, port: Any) -> Any:
