@@ -74,6 +74,13 @@ CLIENTS: dict[str, tuple[dict[str, str], str]] = {
         },
         "client/app.py:5",
     ),
+    "the kubelet's link to the Service": (
+        {
+            "client/app.py": channel('os.environ["BACKEND_SERVICE_HOST"] + ":50051"'),
+            "client/client.yaml": workload("client"),
+        },
+        "client/app.py:5",
+    ),
 }
 # Clients of other Services, whose files a hook on `backend` has no need to read.
 OTHERS = {

@@ -15,7 +15,13 @@ from k8slb.code.facts import Channel, CodeFacts, EnvRef, EnvText, FlagRef
 from k8slb.core import regex
 from k8slb.core.findings import Related
 from k8slb.core.record import record
-from k8slb.model.addresses import destinations, parse_grpc_target, services_for, target_parser
+from k8slb.model.addresses import (
+    destinations,
+    linked_service_name,
+    parse_grpc_target,
+    services_for,
+    target_parser,
+)
 from k8slb.model.index import Index, literal_env
 from k8slb.model.links import CodeLinks
 from k8slb.model.objects import pos_of
@@ -266,6 +272,6 @@ def _may_reach(target: object, names: set[str], naming: set[str]) -> bool:
         return True
     if _may_hold(target.prefix, names) or _may_hold(target.suffix, names):
         return True
-    if target.name in naming:
-        return True
+    if target.name in naming or linked_service_name(target.name) in names:
+        return True  # set to a name, or the kubelet's link to a wanted Service
     return isinstance(target.default, str) and _may_hold(target.default, names)
