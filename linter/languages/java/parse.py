@@ -61,7 +61,14 @@ if TYPE_CHECKING:
 
 # A file is read when it names grpc-java or an HTTP client that pools connections, or
 # Spring injects a value it may hand a constructor (`new TokenClient(url)`, facts.Constructed).
-WATCHED = (b"io.grpc", b"HttpClient", b"OkHttpClient", b"HttpClients", b"@Value")
+WATCHED = (
+    b"io.grpc",
+    b"ManagedChannelBuilder",  # a wrapper's, in its own package (Sleuth's SpringAware...)
+    b"HttpClient",
+    b"OkHttpClient",
+    b"HttpClients",
+    b"@Value",
+)
 # HTTP clients kept for the process pool their connections and never end a busy one; a
 # time to live given to the pool (Apache's) bounds them.
 HTTP_CLIENTS = {
@@ -98,6 +105,11 @@ CHANNEL_FACTORIES = {
     ("Grpc", "newChannelBuilder"): "target",
     ("Grpc", "newChannelBuilderForAddress"): "host-port",
 }
+# A builder of another class whose name says it is one (a tracing library's
+# `SpringAwareManagedChannelBuilder`, a bean injected into a field): its factory methods
+# take what grpc-java's do.
+WRAPPED_BUILDER = "ManagedChannelBuilder"
+WRAPPED_FACTORIES = {"forTarget": "target", "forAddress": "host-port"}
 # The methods whose calls `run` reads by their receiver (the rest are skipped unread)
 _READ_METHODS = frozenset(
     {method for _, method in [*HTTP_CLIENTS, *SERVER_FACTORIES, *CHANNEL_FACTORIES]}
@@ -519,6 +531,8 @@ class _Reader:
                 self._server(call, SERVER_FACTORIES[key])
             elif key in CHANNEL_FACTORIES:
                 self._channel(call, CHANNEL_FACTORIES[key])
+            elif method in WRAPPED_FACTORIES and self._wrapped_builder(call):
+                self._channel(call, WRAPPED_FACTORIES[method])
             elif key == ("getRuntime()", "addShutdownHook"):
                 # the JVM runs its shutdown hooks on SIGTERM
                 self.facts.sigterm_handlers.append(_loc(self.path, call))
@@ -887,6 +901,17 @@ class _Reader:
                 default_scheme="dns",
             )
         )
+
+    def _wrapped_builder(self, call: Node) -> bool:
+        """Whether a call is made on a channel builder of a class named as one: the class
+        itself, or a name declared with it (`private final SpringAwareManagedChannelBuilder
+        builder;`)."""
+        receiver = _receiver(call)
+        named = _named(receiver)
+        kind = _simple(_text(receiver))
+        if receiver is not None and named is not None:
+            kind = self._declared_type(receiver, named) or kind
+        return kind.endswith(WRAPPED_BUILDER)
 
     def _closed_where_made(self, name: str, factory: Node) -> bool:
         """Whether the method that makes the channel also shuts it down: a channel per
