@@ -451,7 +451,48 @@ def markdown_and_pom_builds(n: int) -> Files:
     }
 
 
+def spring_settings_in_a_config_map(n: int) -> Files:
+    """A Spring service whose Deployment mounts at /config a ConfigMap whose
+    application.yaml holds a 1 MB value and `n` channels, and its application.yml keys
+    nested `n` deep; and 20 containers that mount it."""
+    jar = "grpc:\n  client:\n    backend:\n      address: static://localhost:50051\n"
+    channels = "".join(
+        f"        c{i}:\n          address: static://backend:50051\n" for i in range(n)
+    )
+    nested = "".join(f"{'  ' * (i + 2)}k{i}:\n" for i in range(n)) + f"{'  ' * (n + 2)}v: x\n"
+    settings = (
+        "    grpc:\n      client:\n        backend:\n          address: static://backend:50051\n"
+        + channels
+        + f"    big: {'x' * (1 << 20)}\n"
+    )
+    config = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cfg\ndata:\n"
+    config += f"  application.yaml: |\n{settings}  application.yml: |\n    deep:\n{nested}"
+    containers = "".join(
+        f"        - name: c{i}\n          image: registry.example/svc:1.0\n"
+        "          volumeMounts: [{name: s, mountPath: /config}]\n"
+        for i in range(20)
+    )
+    deployment = (
+        "---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: svc\nspec:\n"
+        "  selector:\n    matchLabels: {app: svc}\n  template:\n    metadata:\n"
+        "      labels: {app: svc}\n    spec:\n      volumes: [{name: s, configMap: {name: cfg}}]\n"
+        f"      containers:\n{containers}"
+    )
+    service = (
+        "---\napiVersion: v1\nkind: Service\nmetadata:\n  name: backend\nspec:\n"
+        "  selector: {app: backend}\n  ports: [{name: grpc, port: 50051}]\n"
+    )
+    return {
+        "svc/src/main/resources/application.yml": jar,
+        "svc/Dockerfile": "FROM eclipse-temurin:21\nCOPY target/app.jar /app.jar\n",
+        "k8s.yaml": config + deployment + service,
+    }
+
+
 ISSUE: dict[str, Callable[[], Files]] = {
+    "Spring settings in a mounted ConfigMap: a 1 MB value, 2000 channels, 2000 deep": (
+        lambda: spring_settings_in_a_config_map(2000)
+    ),
     "Build files: 3000 Markdown blocks, a pom's 3000 open sections, 3000 CI steps' variables": (
         lambda: markdown_and_pom_builds(3000)
     ),

@@ -6,14 +6,17 @@ cluster-internal name is.
 from __future__ import annotations
 
 import os
+import posixpath
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Literal
 
-from k8slb.code.facts import STARTER, EnvRef, EnvText, FlagRef
+from k8slb.code.facts import STARTER, CodeFacts, EnvRef, EnvText, FlagRef
 from k8slb.core import regex
 from k8slb.core.findings import Related
 from k8slb.core.record import record
 from k8slb.languages.java.parse_spring import environment_name
+from k8slb.model.addresses_spring import mounted_settings
 from k8slb.model.index import EnvSetting, Index
 from k8slb.model.links import Link
 from k8slb.model.objects import Container, pos_of, service_ports
@@ -200,12 +203,19 @@ def destinations(
     parse: Callable[[str], Address | None],
     code_path: str = "",
     runners: Sequence[Link] = (),
+    settings_file: CodeFacts | None = None,
 ) -> list[Destination]:
     """The addresses a resolved value stands for: a literal, or an environment variable
     as the scanned workloads set it (its default in the code when none does). The
     containers that run the code (`runners`, from links.py) are asked first; with no link,
     when several workloads set the variable, those whose manifests sit closest to the code
-    win (a monorepo keeps each service's code and manifests together)."""
+    win (a monorepo keeps each service's code and manifests together). A channel of a
+    Spring settings file (`settings_file`) dials, in a container that mounts settings over the
+    jar's, the address those give it."""
+    if settings_file is not None and settings_file.language == "spring" and runners:
+        mounted = _mounted_destinations(index, settings_file, value, parse, runners)
+        if mounted is not None:
+            return mounted
     if isinstance(value, str):
         address = parse(value)
         return [Destination(address, None, "")] if address else []
@@ -247,6 +257,53 @@ def destinations(
             via = Related(setting.workload.path, line, f"{value.name}={setting.value!r}")
             found.append(Destination(address, setting.workload.namespace, where, via, setting))
     return found or _default(parse, value.default_text, f"the default of {value.name}")
+
+
+def _mounted_destinations(
+    index: Index,
+    settings: CodeFacts,
+    value: object,
+    parse: Callable[[str], Address | None],
+    runners: Sequence[Link],
+) -> list[Destination] | None:
+    """Where a starter's channel of a settings file, whose target is `value`, dials from
+    the containers that run it, when one mounts a settings file that gives the channel
+    (the same name) another address (addresses_spring.py): that one there, its
+    `${NAME}`s read from that container's env; the jar's in the others. None when no
+    container mounts an address for it."""
+    made = {channel.factory for channel in settings.channels if channel.target == value}
+    found: list[Destination] = []
+    overridden = False
+    for link in runners:
+        given = [
+            (mounted, channel)
+            for mounted in mounted_settings(index, link.workload, link.container)
+            for channel in mounted.facts.channels
+            if channel.factory in made
+        ]
+        if not given:
+            found += destinations(index, value, parse, settings.path, [link])
+            continue
+        overridden = True
+        mounted, channel = given[-1]  # the last location Spring reads wins
+        place = f"{posixpath.basename(mounted.config.path)}:{channel.loc.line}"
+        where = (
+            f"the address ConfigMap {mounted.config.name}'s {mounted.key} gives it in "
+            f"{link.workload.ref.display}, mounted at {mounted.mount_path} ({place})"
+        )
+        via = Related(
+            mounted.config.path,
+            channel.loc.line,
+            f"{mounted.key} of ConfigMap {mounted.config.name}",
+        )
+        parse_there = target_parser(channel.default_scheme)
+        for destination in destinations(index, channel.target, parse_there, settings.path, [link]):
+            origin = f"{where}: {destination.origin}" if destination.origin else where
+            namespace = destination.namespace or link.workload.namespace
+            found.append(
+                replace(destination, namespace=namespace, origin=origin, via=destination.via or via)
+            )
+    return found if overridden else None
 
 
 def _default(

@@ -116,12 +116,14 @@ def dialers_by_service(
 def _dialed(index: Index, links: CodeLinks, facts: CodeFacts, channel: Channel) -> list[K8sObject]:
     """The Services a channel's target resolves to."""
     target = channel.target
-    # a literal target is no environment's: no container that runs the code is asked
-    runners = links.running(facts.path) if isinstance(target, EnvRef | EnvText | FlagRef) else []
+    # a literal target is no environment's: no container that runs the code is asked (but
+    # a settings file's, which the settings a container mounts may override)
+    asked = isinstance(target, EnvRef | EnvText | FlagRef) or facts.language == "spring"
+    runners = links.running(facts.path) if asked else []
     parse = target_parser(channel.default_scheme)
     found = {  # each once: every container that runs the code may give the same address
         id(service): service
-        for destination in destinations(index, target, parse, facts.path, runners)
+        for destination in destinations(index, target, parse, facts.path, runners, facts)
         for service in services_for(index, destination.address, destination.namespace)
     }
     return list(found.values())
