@@ -312,6 +312,28 @@ def java_bound_getters(n: int) -> Files:
     return {"src/main/java/a/C.java": code, "src/main/java/a/Props.java": props}
 
 
+def java_helpers_of_passed_properties(levels: int, width: int) -> Files:
+    """`levels` private helpers, each making a channel from a getter of its parameter and
+    called `width` times by the next with a getter of its own (`h3(e) { h2(e.getA()) }`),
+    the last by `width` channels' methods with a bound property: each helper's parameter is
+    followed to its calls once."""
+    helpers = "".join(
+        f"  private void h{i}(E e) {{\n"
+        f"    b.forAddress(e.getHost(), 50051).build();\n"
+        + (f"    h{i - 1}(e.getA());\n" * width if i else "")
+        + "  }\n"
+        for i in range(levels)
+    )
+    callers = "".join(f"  void c{i}() {{ h{levels - 1}(p.getE()); }}\n" for i in range(width))
+    code = (
+        "package a;\n\nimport io.grpc.ManagedChannel;\n\nclass C {\n"
+        "  private Props p;\n  private TracingManagedChannelBuilder b;\n"
+        f"{helpers}{callers}}}\n"
+    )
+    props = 'package a;\n\n@ConfigurationProperties("x")\nclass Props {\n  private E e;\n}\n'
+    return {"src/main/java/a/C.java": code, "src/main/java/a/Props.java": props}
+
+
 def go_packages_across(levels: int, width: int) -> Files:
     """Values that cross Go packages (code/imported.py), `levels` packages deep: each of a
     package's `width` option helpers spreads every one of the next package's, and each
@@ -526,6 +548,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     "Python factories of factories, 80 callers each, 12 deep": lambda: python_factories(12, 80),
     "Go factories of factories, 80 callers each, 12 deep": lambda: go_factories(12, 80),
     "Java: 3000 channels from the getters of 3000 bound fields": lambda: java_bound_getters(3000),
+    "Java: 150 private helpers, each called 150 times with a getter of the next's parameter": (
+        lambda: java_helpers_of_passed_properties(150, 150)
+    ),
     "JavaScript factories of factories, 80 callers each, 12 deep": (
         lambda: javascript_factories(12, 80)
     ),

@@ -130,3 +130,101 @@ def test_a_service_of_another_namespace_has_no_link(tmp_path: Path) -> None:
     service = GRPC_SERVICE.replace("  name: backend\n", "  name: backend\n  namespace: shop\n")
     files = {"loadgen/app.py": PYTHON, "deploy/k8s.yaml": service + BACKEND + manifests}
     assert lint_files(tmp_path, files, ["KLB102"]).findings == []
+
+
+# A Spring service whose channels a private helper builds with a tracing library's builder
+# bean, from a properties object its callers pass, bound from settings that read the
+# kubelet's variables.
+SPRING_CONFIG = """\
+package com.example.loadgen;
+
+import io.grpc.ManagedChannel;
+import org.springframework.context.annotation.Bean;
+
+public class ChannelConfig {
+  private final ClientProps props;
+  private final TracingManagedChannelBuilder channelBuilder;
+
+  ChannelConfig(ClientProps props, TracingManagedChannelBuilder channelBuilder) {
+    this.props = props;
+    this.channelBuilder = channelBuilder;
+  }
+
+  @Bean
+  public EchoGrpc.EchoBlockingStub blocking() {
+    return EchoGrpc.newBlockingStub(channel(props.getBackend()));
+  }
+
+  @Bean
+  public EchoGrpc.EchoStub async() {
+    return EchoGrpc.newStub(channel(props.getBackend()));
+  }
+
+  private ManagedChannel channel(Endpoint endpoint) {
+    return channelBuilder.forAddress(endpoint.getHost(), endpoint.getPort()).usePlaintext().build();
+  }
+}
+"""
+SPRING_PROPS = """\
+package com.example.loadgen;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+@ConfigurationProperties("clients")
+public class ClientProps {
+  private Endpoint backend;
+
+  public Endpoint getBackend() {
+    return backend;
+  }
+}
+"""
+SPRING_ENDPOINT = """\
+package com.example.loadgen;
+
+public class Endpoint {
+  private String host;
+  private int port;
+
+  public String getHost() {
+    return host;
+  }
+
+  public int getPort() {
+    return port;
+  }
+}
+"""
+SPRING_SETTINGS = """\
+clients:
+  backend:
+    host: ${BACKEND_SERVICE_HOST:localhost}
+    port: ${BACKEND_SERVICE_PORT_GRPC:9091}
+"""
+
+
+def spring_files() -> dict[str, str]:
+    java = "loadgen/src/main/java/com/example/loadgen"
+    return {
+        f"{java}/ChannelConfig.java": SPRING_CONFIG,
+        f"{java}/ClientProps.java": SPRING_PROPS,
+        f"{java}/Endpoint.java": SPRING_ENDPOINT,
+        "loadgen/src/main/resources/application.yml": SPRING_SETTINGS,
+    }
+
+
+def test_spring_placeholders_of_the_kubelets_variables_through_a_helpers_parameter(
+    tmp_path: Path,
+) -> None:
+    (finding,) = klb102(tmp_path, spring_files(), LOADGEN)
+    assert "ClusterIP Service/backend" in finding
+    assert "BACKEND_SERVICE_HOST and BACKEND_SERVICE_PORT_GRPC as the kubelet sets them" in finding
+
+
+def test_a_helper_whose_callers_pass_different_properties_reads_none(tmp_path: Path) -> None:
+    files = spring_files()
+    config = "loadgen/src/main/java/com/example/loadgen/ChannelConfig.java"
+    files[config] = files[config].replace(
+        "newStub(channel(props.getBackend()))", "newStub(channel(props.getOther()))"
+    )
+    assert klb102(tmp_path, files, LOADGEN) == []
