@@ -227,12 +227,14 @@ def _channels(
     """The long-lived channels that may dial a wanted Service (every one when names is
     None); a module's code is loaded only when one of its targets may."""
     for facts in modules:
-        if names is not None and not any(
-            _may_reach(target, names, naming) for target in facts.dialed_targets()
+        # a settings file's channels may dial what a ConfigMap mounted over it names
+        every = names is None or facts.language == "spring"
+        if not every and not any(
+            _may_reach(target, names or set(), naming) for target in facts.dialed_targets()
         ):
             continue
         for channel in facts.long_lived_channels():
-            if names is None or _may_reach(channel.target, names, naming):
+            if every or _may_reach(channel.target, names or set(), naming):
                 yield facts, channel
 
 
