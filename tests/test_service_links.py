@@ -80,10 +80,43 @@ def test_a_java_channel_to_the_kubelets_variables_dials_the_service(
     assert "as the kubelet sets them in Deployment/loadgen" in finding
 
 
-def test_a_python_channel_to_the_kubelets_host_variable_dials_the_service(
-    tmp_path: Path,
+GO = """\
+package main
+
+import (
+	"os"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+)
+
+func main() {
+	conn, _ := grpc.NewClient(os.Getenv("BACKEND_SERVICE_HOST")+":50051",
+		grpc.WithTransportCredentials(insecure.NewCredentials()))
+	defer conn.Close()
+	select {}
+}
+"""
+NODE = """\
+const grpc = require("@grpc/grpc-js");
+
+const client = new grpc.Client(
+  `${process.env.BACKEND_SERVICE_HOST}:50051`,
+  grpc.credentials.createInsecure(),
+);
+module.exports = client;
+"""
+
+
+@pytest.mark.parametrize(
+    "code",
+    [{"loadgen/app.py": PYTHON}, {"loadgen/main.go": GO}, {"loadgen/index.js": NODE}],
+    ids=["python", "go", "node"],
+)
+def test_a_channel_to_the_kubelets_host_variable_dials_the_service(
+    tmp_path: Path, code: dict[str, str]
 ) -> None:
-    (finding,) = klb102(tmp_path, {"loadgen/app.py": PYTHON}, LOADGEN)
+    (finding,) = klb102(tmp_path, code, LOADGEN)
     assert "ClusterIP Service/backend" in finding
     assert "BACKEND_SERVICE_HOST as the kubelet sets it in Deployment/loadgen" in finding
 
