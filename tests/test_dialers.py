@@ -74,6 +74,33 @@ CLIENTS: dict[str, tuple[dict[str, str], str]] = {
         },
         "client/app.py:5",
     ),
+    "the kubelet's link to the Service": (
+        {
+            "client/app.py": channel('os.environ["BACKEND_SERVICE_HOST"] + ":50051"'),
+            "client/client.yaml": workload("client"),
+        },
+        "client/app.py:5",
+    ),
+    "a Spring settings file a ConfigMap mounted over it retargets": (
+        {
+            "svc/src/main/resources/application.yml": (
+                "grpc:\n  client:\n    backend:\n      address: static://localhost:50051\n"
+            ),
+            "svc/Dockerfile": "FROM eclipse-temurin:21\nCOPY target/app.jar /app.jar\n",
+            "svc.yaml": (
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: svc\n  namespace: shop\n"
+                "data:\n  application.yml: |\n    grpc:\n      client:\n        backend:\n"
+                "          address: static://backend.default:50051\n---\n"
+            )
+            + deployment(
+                "svc",
+                "registry.example/svc:1.0",
+                "          volumeMounts: [{name: s, mountPath: /config}]\n"
+                "      volumes: [{name: s, configMap: {name: svc}}]\n",
+            ),
+        },
+        "svc/src/main/resources/application.yml:4",
+    ),
 }
 # Clients of other Services, whose files a hook on `backend` has no need to read.
 OTHERS = {

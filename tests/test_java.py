@@ -845,6 +845,41 @@ def test_grpc_new_channel_builder_for_address_dials_host_and_port() -> None:
     )
 
 
+# A Spring configuration that builds its channels with a tracing library's builder bean,
+# held in a field, not grpc-java's own class.
+WRAPPED_BUILDER = """\
+package com.example.orders;
+
+import com.example.tracing.TracingManagedChannelBuilder;
+import org.springframework.context.annotation.Bean;
+
+public class ChannelConfig {
+  private final BUILDER_TYPE channelBuilder;
+
+  ChannelConfig(BUILDER_TYPE channelBuilder) {
+    this.channelBuilder = channelBuilder;
+  }
+
+  @Bean
+  public InventoryGrpc.InventoryBlockingStub inventory() {
+    var channel = channelBuilder.forAddress("inventory", 9090).usePlaintext().build();
+    return InventoryGrpc.newBlockingStub(channel);
+  }
+}
+"""
+
+
+def test_a_channel_made_by_a_builder_bean_named_as_a_channel_builder_is_read() -> None:
+    text = WRAPPED_BUILDER.replace("BUILDER_TYPE", "TracingManagedChannelBuilder")
+    (channel,) = facts_of(text).channels
+    assert (channel.target, channel.long_lived) == ("inventory:9090", True)
+
+
+def test_a_for_address_of_another_kind_of_object_makes_no_channel() -> None:
+    text = WRAPPED_BUILDER.replace("BUILDER_TYPE", "AddressBook")
+    assert facts_of(text).channels == []
+
+
 # -- HTTP clients --------------------------------------------------------------------------
 
 HTTP_CLIENT = """\

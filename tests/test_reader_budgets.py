@@ -312,6 +312,28 @@ def java_bound_getters(n: int) -> Files:
     return {"src/main/java/a/C.java": code, "src/main/java/a/Props.java": props}
 
 
+def java_helpers_of_passed_properties(levels: int, width: int) -> Files:
+    """`levels` private helpers, each making a channel from a getter of its parameter and
+    called `width` times by the next with a getter of its own (`h3(e) { h2(e.getA()) }`),
+    the last by `width` channels' methods with a bound property: each helper's parameter is
+    followed to its calls once."""
+    helpers = "".join(
+        f"  private void h{i}(E e) {{\n"
+        f"    b.forAddress(e.getHost(), 50051).build();\n"
+        + (f"    h{i - 1}(e.getA());\n" * width if i else "")
+        + "  }\n"
+        for i in range(levels)
+    )
+    callers = "".join(f"  void c{i}() {{ h{levels - 1}(p.getE()); }}\n" for i in range(width))
+    code = (
+        "package a;\n\nimport io.grpc.ManagedChannel;\n\nclass C {\n"
+        "  private Props p;\n  private TracingManagedChannelBuilder b;\n"
+        f"{helpers}{callers}}}\n"
+    )
+    props = 'package a;\n\n@ConfigurationProperties("x")\nclass Props {\n  private E e;\n}\n'
+    return {"src/main/java/a/C.java": code, "src/main/java/a/Props.java": props}
+
+
 def go_packages_across(levels: int, width: int) -> Files:
     """Values that cross Go packages (code/imported.py), `levels` packages deep: each of a
     package's `width` option helpers spreads every one of the next package's, and each
@@ -451,7 +473,48 @@ def markdown_and_pom_builds(n: int) -> Files:
     }
 
 
+def spring_settings_in_a_config_map(n: int) -> Files:
+    """A Spring service whose Deployment mounts at /config a ConfigMap whose
+    application.yaml holds a 1 MB value and `n` channels, and its application.yml keys
+    nested `n` deep; and 20 containers that mount it."""
+    jar = "grpc:\n  client:\n    backend:\n      address: static://localhost:50051\n"
+    channels = "".join(
+        f"        c{i}:\n          address: static://backend:50051\n" for i in range(n)
+    )
+    nested = "".join(f"{'  ' * (i + 2)}k{i}:\n" for i in range(n)) + f"{'  ' * (n + 2)}v: x\n"
+    settings = (
+        "    grpc:\n      client:\n        backend:\n          address: static://backend:50051\n"
+        + channels
+        + f"    big: {'x' * (1 << 20)}\n"
+    )
+    config = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cfg\ndata:\n"
+    config += f"  application.yaml: |\n{settings}  application.yml: |\n    deep:\n{nested}"
+    containers = "".join(
+        f"        - name: c{i}\n          image: registry.example/svc:1.0\n"
+        "          volumeMounts: [{name: s, mountPath: /config}]\n"
+        for i in range(20)
+    )
+    deployment = (
+        "---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: svc\nspec:\n"
+        "  selector:\n    matchLabels: {app: svc}\n  template:\n    metadata:\n"
+        "      labels: {app: svc}\n    spec:\n      volumes: [{name: s, configMap: {name: cfg}}]\n"
+        f"      containers:\n{containers}"
+    )
+    service = (
+        "---\napiVersion: v1\nkind: Service\nmetadata:\n  name: backend\nspec:\n"
+        "  selector: {app: backend}\n  ports: [{name: grpc, port: 50051}]\n"
+    )
+    return {
+        "svc/src/main/resources/application.yml": jar,
+        "svc/Dockerfile": "FROM eclipse-temurin:21\nCOPY target/app.jar /app.jar\n",
+        "k8s.yaml": config + deployment + service,
+    }
+
+
 ISSUE: dict[str, Callable[[], Files]] = {
+    "Spring settings in a mounted ConfigMap: a 1 MB value, 2000 channels, 2000 deep": (
+        lambda: spring_settings_in_a_config_map(2000)
+    ),
     "Build files: 3000 Markdown blocks, a pom's 3000 open sections, 3000 CI steps' variables": (
         lambda: markdown_and_pom_builds(3000)
     ),
@@ -485,6 +548,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     "Python factories of factories, 80 callers each, 12 deep": lambda: python_factories(12, 80),
     "Go factories of factories, 80 callers each, 12 deep": lambda: go_factories(12, 80),
     "Java: 3000 channels from the getters of 3000 bound fields": lambda: java_bound_getters(3000),
+    "Java: 150 private helpers, each called 150 times with a getter of the next's parameter": (
+        lambda: java_helpers_of_passed_properties(150, 150)
+    ),
     "JavaScript factories of factories, 80 callers each, 12 deep": (
         lambda: javascript_factories(12, 80)
     ),

@@ -350,6 +350,27 @@ class _Resolver:
         `Setting`), resolved there: the project's own class, else the one class of the
         scanned code so named; unknown when none is, or several."""
         key = f"{wanted.type_name}.{wanted.name}"
+        declared = self._declaring(importer, key)
+        if declared is not None:
+            return self.value(declared, declared.exports[key], steps + 1)
+        # a property of an object the class holds, whose class another file declares
+        # (`app2.hostname`, `Host` declared elsewhere): bound under the holder's key
+        holder, dot, rest = key.rpartition(".")
+        declared = self._declaring(importer, holder) if dot and "." in holder else None
+        setting = declared.exports[holder] if declared is not None else None
+        if declared is None or not isinstance(setting, Setting):
+            return UNKNOWN
+        nested = Setting(
+            setting.source,
+            f"{setting.key}.{rest.lower().replace('-', '').replace('_', '')}",
+            f"{setting.env}_{rest.upper()}",
+            None,
+        )
+        return self.value(declared, nested, steps + 1)
+
+    def _declaring(self, importer: CodeFacts, key: str) -> CodeFacts | None:
+        """The module that exports a property: the project's own class, else the one class
+        of the scanned code so named; None when none is, or several."""
         if self.declaring is None:  # the modules that export a property, made once
             self.declaring = {}
             for module in self.by_path.values():
@@ -360,10 +381,10 @@ class _Resolver:
         own = [m for m in declaring if m.project == importer.project]
         for found in (own, declaring):
             if len(found) == 1:
-                return self.value(found[0], found[0].exports[key], steps + 1)
+                return found[0]
             if found:
-                return UNKNOWN
-        return UNKNOWN
+                return None
+        return None
 
     def options(self, importer: CodeFacts, options: Options, steps: int = 0) -> Options:
         """Options with their values resolved, and those of the helpers they spread added

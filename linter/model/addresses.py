@@ -6,18 +6,22 @@ cluster-internal name is.
 from __future__ import annotations
 
 import os
+import posixpath
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Literal
 
-from k8slb.code.facts import STARTER, EnvRef, EnvText, FlagRef
+from k8slb.code.facts import STARTER, CodeFacts, EnvRef, EnvText, FlagRef
+from k8slb.core import regex
 from k8slb.core.findings import Related
 from k8slb.core.record import record
 from k8slb.languages.java.parse_spring import environment_name
+from k8slb.model.addresses_spring import mounted_settings
 from k8slb.model.index import EnvSetting, Index
 from k8slb.model.links import Link
 from k8slb.model.objects import Container, pos_of, service_ports
-from k8slb.reading.objects import K8sObject
-from k8slb.reading.yamltree import YMap
+from k8slb.reading.objects import K8sObject, dig
+from k8slb.reading.yamltree import YMap, YSeq
 
 Reach = Literal["cluster", "local", "address", "external", "other"]
 
@@ -199,12 +203,19 @@ def destinations(
     parse: Callable[[str], Address | None],
     code_path: str = "",
     runners: Sequence[Link] = (),
+    settings_file: CodeFacts | None = None,
 ) -> list[Destination]:
     """The addresses a resolved value stands for: a literal, or an environment variable
     as the scanned workloads set it (its default in the code when none does). The
     containers that run the code (`runners`, from links.py) are asked first; with no link,
     when several workloads set the variable, those whose manifests sit closest to the code
-    win (a monorepo keeps each service's code and manifests together)."""
+    win (a monorepo keeps each service's code and manifests together). A channel of a
+    Spring settings file (`settings_file`) dials, in a container that mounts settings over the
+    jar's, the address those give it."""
+    if settings_file is not None and settings_file.language == "spring" and runners:
+        mounted = _mounted_destinations(index, settings_file, value, parse, runners)
+        if mounted is not None:
+            return mounted
     if isinstance(value, str):
         address = parse(value)
         return [Destination(address, None, "")] if address else []
@@ -228,9 +239,13 @@ def destinations(
         settings = index.env_settings_near(value.name, code_path)
     for link in loaded:
         given = loaded_env(index, link.workload, link.container, value.name)
+        how = f"{value.name} as {link.workload.ref.display} loads it from"
+        if given is None:  # what no ConfigMap sets, the kubelet may: a Service's link
+            given = service_link(index, link.workload, link.container, value.name)
+            how = f"{value.name} as the kubelet sets it in {link.workload.ref.display}:"
         address = parse(value.filled(given[0])) if given is not None else None
         if given is not None and address is not None:
-            where = f"{value.name} as {link.workload.ref.display} loads it from {given[1].message}"
+            where = f"{how} {given[1].message}"
             found.append(Destination(address, link.workload.namespace, where, given[1]))
     for setting in settings:
         address = parse(value.filled(setting.value))
@@ -242,6 +257,53 @@ def destinations(
             via = Related(setting.workload.path, line, f"{value.name}={setting.value!r}")
             found.append(Destination(address, setting.workload.namespace, where, via, setting))
     return found or _default(parse, value.default_text, f"the default of {value.name}")
+
+
+def _mounted_destinations(
+    index: Index,
+    settings: CodeFacts,
+    value: object,
+    parse: Callable[[str], Address | None],
+    runners: Sequence[Link],
+) -> list[Destination] | None:
+    """Where a starter's channel of a settings file, whose target is `value`, dials from
+    the containers that run it, when one mounts a settings file that gives the channel
+    (the same name) another address (addresses_spring.py): that one there, its
+    `${NAME}`s read from that container's env; the jar's in the others. None when no
+    container mounts an address for it."""
+    made = {channel.factory for channel in settings.channels if channel.target == value}
+    found: list[Destination] = []
+    overridden = False
+    for link in runners:
+        given = [
+            (mounted, channel)
+            for mounted in mounted_settings(index, link.workload, link.container)
+            for channel in mounted.facts.channels
+            if channel.factory in made
+        ]
+        if not given:
+            found += destinations(index, value, parse, settings.path, [link])
+            continue
+        overridden = True
+        mounted, channel = given[-1]  # the last location Spring reads wins
+        place = f"{posixpath.basename(mounted.config.path)}:{channel.loc.line}"
+        where = (
+            f"the address ConfigMap {mounted.config.name}'s {mounted.key} gives it in "
+            f"{link.workload.ref.display}, mounted at {mounted.mount_path} ({place})"
+        )
+        via = Related(
+            mounted.config.path,
+            channel.loc.line,
+            f"{mounted.key} of ConfigMap {mounted.config.name}",
+        )
+        parse_there = target_parser(channel.default_scheme)
+        for destination in destinations(index, channel.target, parse_there, settings.path, [link]):
+            origin = f"{where}: {destination.origin}" if destination.origin else where
+            namespace = destination.namespace or link.workload.namespace
+            found.append(
+                replace(destination, namespace=namespace, origin=origin, via=destination.via or via)
+            )
+    return found if overridden else None
 
 
 def _default(
@@ -279,6 +341,15 @@ def _joined_destinations(
             if name not in set_here
             and (given := loaded_env(index, workload, container, name)) is not None
         }
+        # what neither sets, the kubelet may: the variables of a Service's link
+        linked = {
+            name: given
+            for name in value.names
+            if name not in set_here
+            and name not in loaded
+            and (given := service_link(index, workload, container, name)) is not None
+        }
+        loaded.update(linked)
         if not set_here and not loaded:
             continue
         values = {name: s.value for name, s in set_here.items()}
@@ -292,10 +363,16 @@ def _joined_destinations(
             where = f"{' and '.join(set_here)} as {workload.ref.display} sets them at {place}"
             setting = next(iter(set_here.values()))
             via = Related(workload.path, lines[0], f"{setting.entry.get('name')}={setting.value!r}")
-        else:
-            via = next(iter(loaded.values()))[1]
+        elif len(linked) < len(loaded):
+            via = next(given for name, given in loaded.items() if name not in linked)[1]
             where = (
                 f"{' and '.join(loaded)} as {workload.ref.display} loads them from {via.message}"
+            )
+        else:
+            via = next(iter(linked.values()))[1]
+            where = (
+                f"{' and '.join(linked)} as the kubelet sets them in {workload.ref.display}: "
+                f"{via.message}"
             )
         found.append(Destination(address, workload.namespace, where, via))
     return found or _default(parse, value.default_text, f"the defaults of {', '.join(value.names)}")
@@ -325,6 +402,63 @@ def loaded_env(
                 line = pos_of(data, key, value=True)[0]
                 found = (text, Related(config.path, line, f"{key} in ConfigMap {config_name}"))
     return found
+
+
+# The variables the kubelet sets in each container for every Service of its namespace
+# (enableServiceLinks, true by default): `<NAME>_SERVICE_HOST` (the ClusterIP),
+# `<NAME>_SERVICE_PORT` (its first port) and `<NAME>_SERVICE_PORT_<PORT NAME>`, the
+# Service's name and the port's upper-cased with `-` as `_`.
+_SERVICE_LINK = regex.compile(r"^([A-Z][A-Z0-9_]*)_SERVICE_(?:(HOST)|PORT(?:_([A-Z0-9_]+))?)$")
+
+
+def linked_service_name(variable: str) -> str | None:
+    """The name of the Service whose link sets the variable, or None: no link's."""
+    match = _SERVICE_LINK.match(variable)
+    return match.group(1).lower().replace("_", "-") if match is not None else None
+
+
+def service_link(
+    index: Index, workload: K8sObject, container: Container, name: str
+) -> tuple[str, Related] | None:
+    """The value the kubelet gives the variable `name` in the container as a Service's
+    link, and the Service: the Service's own name for its `_SERVICE_HOST` (its
+    ClusterIP, which the name resolves to), its port for a `_SERVICE_PORT`. None when
+    the pod turns the links off, an `env` entry of the container sets the name (any
+    entry: a Secret's too), or no Service so named with a ClusterIP is applied with the
+    workload in its namespace."""
+    match = _SERVICE_LINK.match(name)
+    if match is None or index.template(workload).spec.get("enableServiceLinks") is False:
+        return None
+    entries = container.body.get("env")
+    if isinstance(entries, YSeq) and any(
+        isinstance(entry, YMap) and entry.get("name") == name for entry in entries
+    ):
+        return None
+    wanted, host, port_name = linked_service_name(name) or "", match[2], match[3]
+    for service in index.services_named(wanted):
+        if (
+            service.headless
+            or dig(service.body, "spec", "type") == "ExternalName"
+            # as services_for looks a name up: a namespace left out is the apply's
+            or (service.namespace not in (workload.namespace, None) and workload.namespace)
+            or not index.together(service, workload)
+        ):
+            continue  # no ClusterIP, no link
+        ports = [
+            p.get("port")
+            for p in service_ports(service)
+            if port_name is None or _env_word(p.get("name")) == port_name
+        ]
+        value = wanted if host else str(ports[0]) if ports and isinstance(ports[0], int) else None
+        if value is not None:
+            message = f"the link of {service.ref.display}"
+            return value, Related(service.path, service.pos[0], message)
+    return None
+
+
+def _env_word(name: object) -> str:
+    """A Service's or port's name as a variable's name spells it."""
+    return str(name or "").upper().replace("-", "_")
 
 
 def _flag_destinations(

@@ -15,7 +15,13 @@ from k8slb.code.facts import Channel, CodeFacts, EnvRef, EnvText, FlagRef
 from k8slb.core import regex
 from k8slb.core.findings import Related
 from k8slb.core.record import record
-from k8slb.model.addresses import destinations, parse_grpc_target, services_for, target_parser
+from k8slb.model.addresses import (
+    destinations,
+    linked_service_name,
+    parse_grpc_target,
+    services_for,
+    target_parser,
+)
 from k8slb.model.index import Index, literal_env
 from k8slb.model.links import CodeLinks
 from k8slb.model.objects import pos_of
@@ -110,12 +116,14 @@ def dialers_by_service(
 def _dialed(index: Index, links: CodeLinks, facts: CodeFacts, channel: Channel) -> list[K8sObject]:
     """The Services a channel's target resolves to."""
     target = channel.target
-    # a literal target is no environment's: no container that runs the code is asked
-    runners = links.running(facts.path) if isinstance(target, EnvRef | EnvText | FlagRef) else []
+    # a literal target is no environment's: no container that runs the code is asked (but
+    # a settings file's, which the settings a container mounts may override)
+    asked = isinstance(target, EnvRef | EnvText | FlagRef) or facts.language == "spring"
+    runners = links.running(facts.path) if asked else []
     parse = target_parser(channel.default_scheme)
     found = {  # each once: every container that runs the code may give the same address
         id(service): service
-        for destination in destinations(index, target, parse, facts.path, runners)
+        for destination in destinations(index, target, parse, facts.path, runners, facts)
         for service in services_for(index, destination.address, destination.namespace)
     }
     return list(found.values())
@@ -219,12 +227,14 @@ def _channels(
     """The long-lived channels that may dial a wanted Service (every one when names is
     None); a module's code is loaded only when one of its targets may."""
     for facts in modules:
-        if names is not None and not any(
-            _may_reach(target, names, naming) for target in facts.dialed_targets()
+        # a settings file's channels may dial what a ConfigMap mounted over it names
+        every = names is None or facts.language == "spring"
+        if not every and not any(
+            _may_reach(target, names or set(), naming) for target in facts.dialed_targets()
         ):
             continue
         for channel in facts.long_lived_channels():
-            if names is None or _may_reach(channel.target, names, naming):
+            if every or _may_reach(channel.target, names or set(), naming):
                 yield facts, channel
 
 
@@ -266,6 +276,6 @@ def _may_reach(target: object, names: set[str], naming: set[str]) -> bool:
         return True
     if _may_hold(target.prefix, names) or _may_hold(target.suffix, names):
         return True
-    if target.name in naming:
-        return True
+    if target.name in naming or linked_service_name(target.name) in names:
+        return True  # set to a name, or the kubelet's link to a wanted Service
     return isinstance(target.default, str) and _may_hold(target.default, names)

@@ -289,9 +289,10 @@ class Context:
         self, value: object, parse: Callable[[str], Address | None], facts: CodeFacts
     ) -> list[Destination]:
         """Where a value in a module's code points, read through the env of the containers
-        that run the module (links.py), else of the workloads nearest to it."""
+        that run the module (links.py), else of the workloads nearest to it; a Spring
+        settings file's, as the settings those containers mount give it."""
         runners = self.links.running(facts.path)
-        return destinations(self.index, value, parse, facts.path, runners)
+        return destinations(self.index, value, parse, facts.path, runners, facts)
 
     def mesh_of_code(self, facts: CodeFacts, destination: Destination | None = None) -> str | None:
         """The mesh that balances each call the module's code serves or sends
@@ -304,7 +305,8 @@ class Context:
         if destination is not None and destination.setting is not None:
             workloads.append(destination.setting.workload)
         if workloads:
-            pods = [(w, t) for w in workloads if (t := pod_template(w)) is not None]
+            once = {id(w): w for w in workloads}.values()  # a workload of many containers
+            pods = [(w, t) for w in once if (t := pod_template(w)) is not None]
         else:
             pods = self._unlinked_workloads()
         return self.index.mesh_balancing(pods)

@@ -61,7 +61,14 @@ if TYPE_CHECKING:
 
 # A file is read when it names grpc-java or an HTTP client that pools connections, or
 # Spring injects a value it may hand a constructor (`new TokenClient(url)`, facts.Constructed).
-WATCHED = (b"io.grpc", b"HttpClient", b"OkHttpClient", b"HttpClients", b"@Value")
+WATCHED = (
+    b"io.grpc",
+    b"ManagedChannelBuilder",  # a wrapper's, in its own package (Sleuth's SpringAware...)
+    b"HttpClient",
+    b"OkHttpClient",
+    b"HttpClients",
+    b"@Value",
+)
 # HTTP clients kept for the process pool their connections and never end a busy one; a
 # time to live given to the pool (Apache's) bounds them.
 HTTP_CLIENTS = {
@@ -98,6 +105,11 @@ CHANNEL_FACTORIES = {
     ("Grpc", "newChannelBuilder"): "target",
     ("Grpc", "newChannelBuilderForAddress"): "host-port",
 }
+# A builder of another class whose name says it is one (a tracing library's
+# `SpringAwareManagedChannelBuilder`, a bean injected into a field): its factory methods
+# take what grpc-java's do.
+WRAPPED_BUILDER = "ManagedChannelBuilder"
+WRAPPED_FACTORIES = {"forTarget": "target", "forAddress": "host-port"}
 # The methods whose calls `run` reads by their receiver (the rest are skipped unread)
 _READ_METHODS = frozenset(
     {method for _, method in [*HTTP_CLIENTS, *SERVER_FACTORIES, *CHANNEL_FACTORIES]}
@@ -538,6 +550,9 @@ class _Reader:
         # by scope node id: where each name is read, and the nodes (_reads)
         self.reads: dict[int, dict[str, tuple[list[int], list[Node]]]] = {}
         self.rebinding: dict[int, dict[str, list[int]]] = {}  # by block node id: _reach
+        self._by_method: dict[str, list[Node]] | None = None  # _calls_named, when first asked
+        # (method node id, index) -> what its calls pass for the parameter (_passed_property)
+        self.passed: dict[tuple[int, int], Any] = {}
 
     # -- driving -----------------------------------------------------------------------
 
@@ -574,6 +589,8 @@ class _Reader:
                 self._server(call, SERVER_FACTORIES[key])
             elif key in CHANNEL_FACTORIES:
                 self._channel(call, CHANNEL_FACTORIES[key])
+            elif method in WRAPPED_FACTORIES and self._wrapped_builder(call):
+                self._channel(call, WRAPPED_FACTORIES[method])
             elif key == ("getRuntime()", "addShutdownHook"):
                 # the JVM runs its shutdown hooks on SIGTERM
                 self.facts.sigterm_handlers.append(_loc(self.path, call))
@@ -799,6 +816,14 @@ class _Reader:
                     receiver = inner[0] if inner else None
         return self._receivers.get(node.id)
 
+    def _calls_named(self, method: str) -> list[Node]:
+        """Every call of a method by its name, in source order."""
+        if self._by_method is None:
+            self._by_method = {}
+            for call, called in self.calls:
+                self._by_method.setdefault(called, []).append(call)
+        return self._by_method.get(method, [])
+
     def _calls_of(self) -> Calls:
         """Where each method is called, by its name."""
         if self._called is None:
@@ -1010,6 +1035,17 @@ class _Reader:
                 default_scheme="dns",
             )
         )
+
+    def _wrapped_builder(self, call: Node) -> bool:
+        """Whether a call is made on a channel builder of a class named as one: the class
+        itself, or a name declared with it (`private final SpringAwareManagedChannelBuilder
+        builder;`)."""
+        receiver = _receiver(call)
+        named = _named(receiver)
+        kind = _simple(_text(receiver))
+        if receiver is not None and named is not None:
+            kind = self._declared_type(receiver, named) or kind
+        return kind.endswith(WRAPPED_BUILDER)
 
     def _closed_where_made(self, name: str, factory: Node) -> bool:
         """Whether the method that makes the channel also shuts it down: a channel per
@@ -1282,13 +1318,16 @@ class _Reader:
             if not isinstance(template, str):
                 return UNKNOWN
             return _format(template, [self.value(a, depth + 1) for a in given[1:]])
-        return self._property(node, method, given)
+        return self._property(node, method, given, depth)
 
-    def _property(self, call: Node, method: str, given: list[Node]) -> Any:
+    def _property(self, call: Node, method: str, given: list[Node], depth: int = 0) -> Any:
         """`props.getHost()` (`isX()`, a record's `host()`) on a name whose declared type
         is a class: the property Spring may bind to it, resolved in imported.py (unknown
         there unless a scanned `@ConfigurationProperties` class of that name declares it);
-        `props.getPorts().getGrpc()`, a property of a nested object, is `ports.grpc`."""
+        `props.getPorts().getGrpc()`, a property of a nested object, is `ports.grpc`. On a
+        parameter of a method (`host.getHostname()` in `createStub(Host host)`), it is
+        the property of what every call of the method in the file passes there, when they
+        all pass one (`createStub(props.getApp2())`: `app2.hostname`)."""
         path: list[str] = []  # the chain's getters, outermost first
         for _ in range(MAX_DEPTH):  # a chain longer than a budget is no setting read
             receiver = _receiver(call)
@@ -1305,11 +1344,58 @@ class _Reader:
         named = _named(receiver)
         if named is None:
             return UNKNOWN
+        passed = self._passed_property(receiver, named, depth)
+        if isinstance(passed, BoundProperty):
+            return BoundProperty(passed.type_name, ".".join([passed.name, *reversed(path)]))
         declared = self._declared_type(receiver, named)
         if declared is None or not declared[:1].isupper():
             return UNKNOWN
         self.facts.deferred = True
         return BoundProperty(declared, ".".join(reversed(path)))
+
+    def _passed_property(self, at: Node, name: str, depth: int) -> Any:
+        """The bound property every call of the method whose parameter `name` is passes
+        for it (a method's own parameter, not a lambda's), or UNKNOWN."""
+        if at.type != "identifier" or not self.budget.step(depth):
+            return UNKNOWN
+        method = _enclosing(at, _SCOPES)
+        if method is None or method.type != "method_declaration":
+            return UNKNOWN
+        modifiers = next((c for c in method.children if c.type == "modifiers"), None)
+        if modifiers is None or "private" not in _text(modifiers).split():
+            return UNKNOWN  # another file may call it with anything
+        if name in self._scope_bindings(method) and self._scope_bindings(method)[name] != [None]:
+            return UNKNOWN  # a local, or a parameter assigned again
+        parameters = method.child_by_field_name("parameters")
+        names = [
+            _text(p.child_by_field_name("name"))
+            for p in (parameters.named_children if parameters is not None else ())
+            if p.type == "formal_parameter"
+        ]
+        if name not in names or len(names) != len(parameters.named_children if parameters else []):
+            return UNKNOWN
+        key = (method.id, names.index(name))
+        if key not in self.passed:  # each parameter once (UNKNOWN meanwhile: no cycle)
+            self.passed[key] = UNKNOWN
+            self.passed[key] = self._passed_everywhere(method, key[1], len(names), depth)
+        return self.passed[key]
+
+    def _passed_everywhere(self, method: Node, index: int, count: int, depth: int) -> Any:
+        """The one bound property every call of `method` in the file passes at `index`."""
+        found: Any = UNKNOWN
+        for call in self._calls_named(_text(method.child_by_field_name("name"))):
+            receiver = _receiver(call)
+            given = _arguments(call)
+            if (receiver is not None and _text(receiver) != "this") or len(given) != count:
+                return UNKNOWN  # another object's method, or another overload
+            argument = given[index]
+            if argument.type != "method_invocation":
+                return UNKNOWN
+            value = self._property(argument, _method(argument), _arguments(argument), depth + 1)
+            if not isinstance(value, BoundProperty) or found not in (UNKNOWN, value):
+                return UNKNOWN
+            found = value
+        return found
 
     def _declared_type(self, at: Node, name: str) -> str | None:
         """The simple name of the type `name` is declared with where `at` reads it: a
