@@ -107,6 +107,9 @@ STRENGTH = {
     "dockerfile name": 4,
     "image name": 5,
     "manifest beside": 5,  # as strong as a name: the nearer to the manifest wins
+    # a compose service named as the workload or the container, whose image links nothing:
+    # the same program by the name its author gave it twice, weaker than a build of the image
+    "compose service": 6,
     "image name guess": 7,
     "manifest beside guess": 7,
 }
@@ -238,7 +241,7 @@ def compose_images(build: ImageBuild) -> tuple[str, ...]:
     """The names compose gives the image of a service's build with no `image`: the
     project's and the service's, joined by `_` (compose v1) or `-` (v2); the project is the
     file's `name:`, else its folder's name, lower case, less what compose drops."""
-    if not build.service:
+    if not build.service or build.image:
         return ()
     folder = os.path.basename(os.path.abspath(os.path.dirname(build.said.path) or "."))
     project = _COMPOSE_PROJECT.sub("", (build.project or folder).lower()).lstrip("_-")
@@ -758,6 +761,8 @@ class _Finder:
                     ]
         if not found and isinstance(image, str) and not image_repository(image):
             found += self._named_as_its_chart(workload, container, image)
+        if not found and isinstance(image, str):
+            found += self._compose_service(workload, container, image)
         segment = image_repository(image).rsplit("/", 1)[-1]
         service = self._service_beside(workload, segment)
         if service is not None:
@@ -836,6 +841,39 @@ class _Finder:
             f"empty; {built[0]} is the one build folder named as the chart)"
         )
         return [Evidence("image name guess", Said(workload.path, line, text), built[0])]
+
+    def _compose_service(
+        self, workload: K8sObject, container: Container, image: str
+    ) -> list[Evidence]:
+        """For an image no evidence links: the compose service named as the container or
+        its workload (`voos-service`), built from one folder the repository holds, that
+        publishes one of the container's ports when both name theirs (a stock image run
+        under a built service's name serves elsewhere)."""
+        names = {_normal(n) for n in (container.name, workload.name) if n}
+        ports = {
+            p.get("containerPort")
+            for p in _listed(container.body.get("ports"))
+            if isinstance(p, dict)
+        }
+        found: dict[str, tuple[ImageBuild, str]] = {}
+        for build in self.builds.builds:
+            if build.kind != "compose" or _normal(build.service) not in names:
+                continue
+            if ports and build.ports and not ports & set(build.ports):
+                continue
+            run_from = self._run_from(build)
+            if run_from is not None and self._held(run_from[0]) and not self._missing(build):
+                found.setdefault(os.path.normpath(run_from[0]), (build, build.service))
+        if len(found) != 1:
+            return []
+        ((folder, (build, service)),) = found.items()
+        said = build.said
+        text = (
+            f"{said.text} (the compose service {service}, named as the "
+            f"{'container' if _normal(service) == _normal(container.name) else 'workload'}, "
+            f"builds {folder}; the image {image} links nothing: weaker than a build of it)"
+        )
+        return [Evidence("compose service", replace(said, text=text), folder, build.dockerfile)]
 
     def _missing(self, evidence: Evidence | ImageBuild) -> bool:
         """Whether the evidence (or the build) names a Dockerfile the tree does not hold."""
@@ -1959,6 +1997,10 @@ def _runs_base_program(argv: Sequence[object], dockerfile: Dockerfile) -> bool:
 def _binary(build: GoBuild) -> str:
     """The name of the binary a `go build` writes: its `-o`, else its package's folder's."""
     return posixpath.basename(build.output or build.package.rstrip("/"))
+
+
+def _listed(value: object) -> list[object]:
+    return value if isinstance(value, list) else []
 
 
 def _imports(importer: CodeFacts, module: CodeFacts) -> bool:

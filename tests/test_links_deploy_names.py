@@ -1,0 +1,108 @@
+"""Links from what names a deployed program besides its image, each weaker than a build of
+the image and said so in `explain-links`: a compose service named as the workload or the
+container, whose build context is that program's when the image links nothing."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from k8slb.reading.build_files import compose_builds
+
+from tests.test_links import DOCKERFILE, links, only, service_app, workload
+
+PORTS = "          ports: [{containerPort: 7070, name: grpc}]\n"
+COMPOSE = """\
+services:
+  flights:
+    build:
+      context: ./svc-a
+    ports: ["7070:7070"]
+  hotels:
+    build: ./svc-b
+    ports: ["7071:7070"]
+"""
+
+
+def _two_services() -> dict[str, str]:
+    return {
+        "docker-compose.yml": COMPOSE,
+        "svc-a/Dockerfile": DOCKERFILE,
+        **service_app("svc-a"),
+        "svc-b/Dockerfile": DOCKERFILE,
+        **service_app("svc-b"),
+    }
+
+
+def test_a_compose_service_named_as_the_workload_links_an_image_nothing_builds(
+    tmp_path: Path,
+) -> None:
+    files = {
+        "k8s/flights.yaml": workload(name="flights", image="booking-a:v1", extra=PORTS),
+        **_two_services(),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("svc-a", "server.py")
+    (named,) = [e for e in row["evidence"] if e.startswith("compose service:")]
+    assert named.startswith("compose service: docker-compose.yml:2: flights:")
+    assert "named as the workload" in named and "weaker than a build of it" in named
+
+
+def test_a_compose_service_named_as_the_container_links_it_too(tmp_path: Path) -> None:
+    manifest = workload(name="lodging", image="booking-b:v1", extra=PORTS)
+    files = {
+        "k8s/lodging.yaml": manifest.replace("- name: server", "- name: hotels"),
+        **_two_services(),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("svc-b", "server.py")
+    assert any("named as the container" in e for e in row["evidence"])
+
+
+def test_a_compose_service_publishing_other_ports_than_the_container_s_is_no_evidence(
+    tmp_path: Path,
+) -> None:
+    """A stock image run under a built service's name (an nginx `flights` on port 80)."""
+    other = PORTS.replace("7070", "80")
+    files = {
+        "k8s/flights.yaml": workload(name="flights", image="booking-a:v1", extra=other),
+        **_two_services(),
+    }
+    assert only(links(tmp_path, files))["code"] is None
+
+
+def test_an_image_its_build_names_is_linked_by_the_build_not_by_the_service_s_name(
+    tmp_path: Path,
+) -> None:
+    files = {
+        "k8s/flights.yaml": workload(name="flights", image="booking-b:v1", extra=PORTS),
+        **_two_services(),
+        "Makefile": "images:\n\tdocker build -t booking-b:v1 svc-b\n",
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("svc-b", "server.py")
+    assert not any(e.startswith("compose service:") for e in row["evidence"])
+
+
+def test_two_compose_services_of_the_name_building_two_folders_link_neither(
+    tmp_path: Path,
+) -> None:
+    files = {
+        "k8s/flights.yaml": workload(name="flights", image="booking-a:v1", extra=PORTS),
+        **_two_services(),
+        "dev/docker-compose.yml": COMPOSE.replace("./svc-a", "../svc-b"),
+    }
+    assert only(links(tmp_path, files))["code"] is None
+
+
+def test_compose_keeps_each_built_service_s_name_and_published_container_ports() -> None:
+    text = COMPOSE + (
+        "  web:\n    image: acme/web:1\n    build: ./web\n"
+        "    ports: ['127.0.0.1:8080:80/tcp', {target: 443, published: 8443}, '${PORT}:81']\n"
+    )
+    builds = compose_builds("docker-compose.yml", text)
+    assert [(b.image, b.service, b.ports) for b in builds] == [
+        ("", "flights", (7070,)),
+        ("", "hotels", (7070,)),
+        ("acme/web", "web", (80, 443, 81)),
+    ]
