@@ -106,3 +106,92 @@ def test_compose_keeps_each_built_service_s_name_and_published_container_ports()
         ("", "hotels", (7070,)),
         ("acme/web", "web", (80, 443, 81)),
     ]
+
+
+# -- a chart's image set at deploy time by a script -------------------------------------------
+
+CHART = {
+    "deploy/chart/Chart.yaml": "apiVersion: v2\nname: app\nversion: 0.1.0\n",
+    "deploy/chart/values.yaml": "image: {repository: acme/orders, tag: '1'}\n",
+    "deploy/chart/templates/deployment.yaml": """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {{ .Release.Name }}-app
+  labels: {release: {{ .Release.Name }}}
+spec:
+  selector:
+    matchLabels: {app: {{ .Release.Name }}}
+  template:
+    metadata:
+      labels: {app: {{ .Release.Name }}}
+    spec:
+      containers:
+        - name: app
+          image: "{{ .Values.image.repository }}:{{ .Values.image.tag }}"
+""",
+    "deploy/helmfile.yaml": """\
+releases:
+  - name: billing
+    chart: ./chart
+  - name: orders
+    chart: ./chart
+""",
+}
+DEPLOY_SCRIPT = """\
+#!/bin/bash
+set -e
+DIR="$(cd "$(dirname "$0")" && pwd)"
+deploy () {
+  repository=$(jq -r .image "$DIR/../services/$1/dist/build.json")
+  helm upgrade --install "$1" "$DIR/chart" --set image.repository=$repository
+}
+deploy billing
+deploy orders
+"""
+
+
+def _releases(script: str) -> dict[str, str]:
+    return {
+        **CHART,
+        "deploy/deploy.sh": script,
+        "services/orders/Dockerfile": DOCKERFILE,
+        **service_app("services/orders"),
+        "services/billing/Dockerfile": DOCKERFILE,
+        **service_app("services/billing"),
+    }
+
+
+def test_a_release_whose_image_a_script_sets_at_deploy_time_is_not_linked_by_the_chart_s_default(
+    tmp_path: Path,
+) -> None:
+    rows = {r["container"]: r for r in links(tmp_path, _releases(DEPLOY_SCRIPT))}
+    billing = rows["Deployment/default/billing-app:app"]
+    assert billing["code"] is None
+    assert billing["why_not"].startswith("deploy/deploy.sh:6: `helm upgrade --install")
+    assert "sets the image of the chart at deploy time" in billing["why_not"]
+    # the release named as the chart's default image runs its own build of it
+    orders = rows["Deployment/default/orders-app:app"]
+    assert orders["code"] == os.path.join("services", "orders", "server.py")
+    said = "deploy/deploy.sh:6 sets it at deploy time: the chart's default, named as the release"
+    assert any(said + " orders" in e for e in orders["evidence"])
+
+
+def test_the_image_a_script_sets_is_linked_when_its_name_is_written(tmp_path: Path) -> None:
+    script = DEPLOY_SCRIPT.replace("=$repository", "=$REGISTRY/$1").replace(
+        "deploy billing\n",
+        'helm upgrade --install billing "$DIR/chart" --set image.repository=$REGISTRY/billing\n',
+    )
+    rows = {r["container"]: r for r in links(tmp_path, _releases(script))}
+    billing = rows["Deployment/default/billing-app:app"]
+    assert billing["code"] == os.path.join("services", "billing", "server.py")
+    said = "deploy/deploy.sh:8 sets it at deploy time: the image it names"
+    assert any(said in e for e in billing["evidence"])
+
+
+def test_a_script_that_sets_another_chart_s_image_changes_no_link(tmp_path: Path) -> None:
+    script = DEPLOY_SCRIPT.replace('"$DIR/chart"', '"$DIR/other-chart"')
+    rows = {r["container"]: r for r in links(tmp_path, _releases(script))}
+    assert rows["Deployment/default/billing-app:app"]["code"] == os.path.join(
+        "services", "orders", "server.py"
+    )

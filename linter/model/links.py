@@ -30,6 +30,8 @@ The evidence, strongest first (each kept, quoted by `explain-links` and in `rela
    a manifest sitting in a folder of code with its Dockerfile (`cart/node/pod.yaml`),
    whose image's name shares a word with that folder's or its parent's, is as strong as
    a documented build (`manifest in folder`) when other evidence points elsewhere;
+   weaker, for an image nothing above links, the one folder a compose service named as
+   the workload or the container builds (`compose service`);
 7. the weakest, a guess that says so (`image name guess`), of the one folder an image is
    built from so named: the longest end of the image's name after a project's prefix
    (`shop-cart` and `src/cart/`), else a folder whose name ends with the image's (`cart`
@@ -37,6 +39,9 @@ The evidence, strongest first (each kept, quoted by `explain-links` and in `rela
    (`chat-service` and `services/chat/`), else Go's command so named (`shop-checkout` and
    `cmd/checkout/`, a `package main`); or a manifest beside a Dockerfile in a folder of
    code named alike (`manifest beside guess`).
+A chart's image that a shell script sets at deploy time (`--set image.repository=$REPO`)
+is not the chart's default: the image the script writes, or the default where the release
+is named as it, else none.
 A build whose context the repository does not hold (a build tool's output folder) is of
 the JVM module above it that makes it; evidence pointing to a folder the repository does
 not hold is never stronger than evidence pointing to code.
@@ -731,6 +736,7 @@ class _Finder:
         self._namespaces: set[str] | None = None  # where the builds push (_pushed_elsewhere)
         self._held_folders: set[str] | None = None  # the folders holding files read (_held)
         self._modules_named: dict[str, list[tuple[str, Said]]] | None = None
+        self._sets: list[tuple[str, str, Said]] | None = None  # scripts' image `--set`s
         # absolute path -> as shown, for the configuration's pins alone (made only for them)
         self.shown: dict[str, str] = (
             {os.path.abspath(p): p for p in (*modules, *self.by_folder)} if pins else {}
@@ -748,9 +754,25 @@ class _Finder:
             said = replace(self.pinned_at[key], text=f"{key} = {shown}")
             found.append(Evidence("config", said, folder))
         image = container.body.get("image")
+        deployed = self._deployed_image(workload, container, image)
+        if deployed is not None:  # what a script sets at deploy time over the chart's default
+            image, set_at, known_as = deployed
+            if image is None:
+                self.why_not[(id(workload), id(container))] = (
+                    f"{set_at.path}:{set_at.line}: `{set_at.text}` sets the image of the chart "
+                    "at deploy time to a value k8slb does not know: its default "
+                    f"{container.body.get('image')} is not what runs"
+                )
+                return found
         if isinstance(image, str):
             line = pos_of(container.body, "image", value=True)[0]
             said = Said(workload.path, line, f"image: {image}")
+            if deployed is not None:
+                text = (
+                    f"image: {image} ({set_at.path}:{set_at.line} sets it at deploy time: "
+                    f"{known_as})"
+                )
+                said = replace(said, text=text)
             doubts: list[str] = []
             found += self._image_evidence(image, said, doubts)
             for tag in self.builds.tags:  # `docker tag SOURCE IMAGE`: what SOURCE is built from
@@ -841,6 +863,63 @@ class _Finder:
             f"empty; {built[0]} is the one build folder named as the chart)"
         )
         return [Evidence("image name guess", Said(workload.path, line, text), built[0])]
+
+    def _deployed_image(
+        self, workload: K8sObject, container: Container, image: object
+    ) -> tuple[str | None, Said, str] | None:
+        """The image a shell script of the tree sets for a chart's container at deploy time
+        (`--set image.repository=$repository`, or `--set backend.image.repository=...` for
+        the container named `backend`), naming the chart's folder; with where it does, and
+        how the image is known: the one its value names when literal past a registry
+        (`$REGISTRY/cart`), else the chart's default when the release the container is
+        rendered for (its `app.kubernetes.io/instance` or `release` label) is named as it
+        (the release's own image, built again), else None: not known. None when no script
+        sets it."""
+        parts = os.path.normpath(workload.path.partition("#")[0]).split(os.sep)
+        if not isinstance(image, str) or "templates" not in parts[1:]:
+            return None
+        chart = os.sep.join(parts[: len(parts) - 1 - parts[::-1].index("templates")])
+        words = set(_words(container.name))
+        sets = [
+            (value, said)
+            for key, value, said in self._image_sets()
+            if _names_folder(self.builds.scripts[said.path], said.path, chart)
+            and (not key or words & set(_words(key)))
+        ]
+        if not sets:
+            return None
+        labels = workload.labels
+        label = labels.get("app.kubernetes.io/instance") or labels.get("release")
+        release = label if isinstance(label, str) else None
+
+        def named_as_release(name: str | None) -> bool:
+            if not name or not release:
+                return False
+            return _normal(name.rsplit("/", 1)[-1]) == _normal(release)
+
+        named = [(_literal_past_registry(value), said) for value, said in sets]
+        # the image written for this release (`helm upgrade billing ... =$REGISTRY/billing`),
+        # else the one image every set writes
+        for literal, said in [n for n in named if named_as_release(n[0])] or named[:1]:
+            if literal is not None and (len(named) == 1 or named_as_release(literal)):
+                return literal, said, "the image it names"
+        said = sets[0][1]
+        if named_as_release(image_repository(image)):
+            return image, said, f"the chart's default, named as the release {release}"
+        return None, said, ""
+
+    def _image_sets(self) -> list[tuple[str, str, Said]]:
+        """Every `--set` of a chart's image repository in the tree's shell scripts: the key's
+        part before `image` (`backend.`; "" for the top's), the value, and where."""
+        if self._sets is None:
+            self._sets = []
+            for path, script in sorted(self.builds.scripts.items()):
+                text = script.text or ""
+                for match in _IMAGE_SET.finditer(text):
+                    line = text.count("\n", 0, match.start()) + 1
+                    said = Said(path, line, text.splitlines()[line - 1].strip())
+                    self._sets.append((match["key"] or "", match["value"], said))
+        return self._sets
 
     def _compose_service(
         self, workload: K8sObject, container: Container, image: str
@@ -1997,6 +2076,46 @@ def _runs_base_program(argv: Sequence[object], dockerfile: Dockerfile) -> bool:
 def _binary(build: GoBuild) -> str:
     """The name of the binary a `go build` writes: its `-o`, else its package's folder's."""
     return posixpath.basename(build.output or build.package.rstrip("/"))
+
+
+# A chart's image repository set at deploy time: `--set image.repository=$REPO`,
+# `--set-string backend.image=acme/api` (the key's prefix names the container)
+_IMAGE_SET = regex.compile(
+    r"--set(?:-string)?[= ]+[\"']?(?:(?P<key>[\w.-]+)\.)?image(?:\.repository|\.name)?="
+    r"[\"']?(?P<value>[^\s\"',]+)"
+)
+
+
+def _literal_past_registry(value: str) -> str | None:
+    """`$REGISTRY/cart` -> `cart`, `acme/cart` as it is: an image whose last segment is
+    literal; None for `$repository`."""
+    if "$" not in value and "{" not in value:
+        return value
+    last = value.rsplit("/", 1)[-1]
+    return last if "/" in value and "$" not in last and "{" not in last else None
+
+
+def _names_folder(script: ShellScript, path: str, folder: str) -> bool:
+    """Whether a script's text names the folder as a path, from the script's folder or the
+    top (`$DIR/chart`, `./deploy/chart`, `deploy/chart/`)."""
+    text = script.text or ""
+    here = os.path.dirname(path) or "."
+    for named in {os.path.relpath(folder, here), os.path.normpath(folder)}:
+        posix = named.replace(os.sep, "/")
+        if posix.startswith("..") or posix == ".":
+            continue
+        escaped = regex.escape(posix)
+        # one name alone is a word of any text (`chart`): a `/` beside it says it is a path
+        patterns = [f"/{escaped}{_PATH_END}", f"{_PATH_START}(?:\\./)?{escaped}/"]
+        if "/" in posix:
+            patterns.append(f"{_PATH_START}(?:\\./)?{escaped}{_PATH_END}")
+        if any(regex.compile(p, regex.MULTILINE).search(text) for p in patterns):
+            return True
+    return False
+
+
+_PATH_START = r"(?:^|[\s\"'=])"  # what may come before a path in a script
+_PATH_END = r"(?:/|[\s\"';)]|$)"  # and after it
 
 
 def _listed(value: object) -> list[object]:

@@ -790,7 +790,6 @@ def _compose_ports(service: Mapping[str, Any]) -> tuple[int, ...]:
         if port.isdigit():
             found.append(int(port))
     return tuple(found)
-    return found
 
 
 _STRING = r"""(?:'([^'"]+)'|"([^'"]+)")"""  # a literal string, its text in group 1 or 2
