@@ -195,3 +195,61 @@ def test_a_script_that_sets_another_chart_s_image_changes_no_link(tmp_path: Path
     assert rows["Deployment/default/billing-app:app"]["code"] == os.path.join(
         "services", "orders", "server.py"
     )
+
+
+# -- an image named after the repository, its tag naming a folder -----------------------------
+
+GO_DOCKERFILE = """\
+FROM golang:1.22 AS builder
+WORKDIR /app
+COPY . .
+RUN go build -o {name} .
+FROM gcr.io/distroless/base-debian12
+COPY --from=builder /app/{name} /{name}
+ENTRYPOINT ["/{name}"]
+"""
+GO_MAIN = 'package main\n\nimport "fmt"\n\nfunc main() {\n\tfmt.Println("hi")\n}\n'
+
+
+def _go_program(folder: str, module: str) -> dict[str, str]:
+    name = folder.rsplit("/", 1)[-1]
+    return {
+        f"{folder}/go.mod": f"module {module}\n\ngo 1.22\n",
+        f"{folder}/main.go": GO_MAIN,
+        f"{folder}/Dockerfile": GO_DOCKERFILE.format(name=name),
+    }
+
+
+def test_an_image_named_after_the_repository_runs_the_folder_its_tag_names(
+    tmp_path: Path,
+) -> None:
+    files = {
+        "deploy/client.yaml": workload(name="client", image="docker.io/acme/mesh-demo:client"),
+        **_go_program("client", "github.com/acme/mesh-demo/client"),
+        **_go_program("server", "github.com/acme/mesh-demo/server"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == "client"
+    (guess,) = [e for e in row["evidence"] if e.startswith("image name guess:")]
+    assert "a guess: its tag names client" in guess
+    assert (
+        "mesh-demo is the repository's name in the module github.com/acme/mesh-demo/client" in guess
+    )
+
+
+def test_a_stock_image_s_tag_naming_a_folder_is_no_evidence(tmp_path: Path) -> None:
+    """`redis:alpine` is no build of the repository's `alpine/`: its module is not named so."""
+    files = {
+        "deploy/cache.yaml": workload(name="cache", image="redis:alpine"),
+        **_go_program("alpine", "github.com/acme/mesh-demo/alpine"),
+    }
+    assert only(links(tmp_path, files))["code"] is None
+
+
+def test_a_tag_naming_two_folders_with_a_dockerfile_links_neither(tmp_path: Path) -> None:
+    files = {
+        "deploy/client.yaml": workload(name="client", image="acme/mesh-demo:client"),
+        **_go_program("client", "github.com/acme/mesh-demo/client"),
+        **_go_program("v2/client", "github.com/acme/mesh-demo/v2/client"),
+    }
+    assert only(links(tmp_path, files))["code"] is None

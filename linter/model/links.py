@@ -38,7 +38,8 @@ The evidence, strongest first (each kept, quoted by `explain-links` and in `rela
    and `services/com.acme.cart/`), else one named as it is but for a role suffix
    (`chat-service` and `services/chat/`), else Go's command so named (`shop-checkout` and
    `cmd/checkout/`, a `package main`); or a manifest beside a Dockerfile in a folder of
-   code named alike (`manifest beside guess`).
+   code named alike (`manifest beside guess`); or an image named after the repository
+   whose tag names a folder with its Dockerfile (`acme/mesh-demo:client`, `client/`).
 A chart's image that a shell script sets at deploy time (`--set image.repository=$REPO`)
 is not the chart's default: the image the script writes, or the default where the release
 is named as it, else none.
@@ -1198,7 +1199,38 @@ class _Finder:
         segment = image_repository(image).rsplit("/", 1)[-1]
         if segment:
             found += self._dockerfile_name_evidence(segment)
-        return found + self._name_evidence(image, segment, said, bool(found), doubts)
+        found += self._name_evidence(image, segment, said, bool(found), doubts)
+        return found or self._tag_named(image, segment, said)
+
+    def _tag_named(self, image: str, segment: str, said: Said) -> list[Evidence]:
+        """A guess, for an image nothing else links, named after the repository with a tag
+        naming a folder (`acme/shop:client` and `client/Dockerfile`): the one folder of code
+        with its own Dockerfile the tag names, when the image's name is an element of the
+        module path the go.mod at or above that folder declares (`github.com/acme/shop/
+        client`): the repository's name, not a stock image's (`redis:alpine`)."""
+        tag = image_tag(image)
+        if not tag or not segment:
+            return []
+        folders = [
+            folder
+            for folder in self.folders_named.get(_normal(tag), ())
+            if folder in self.by_folder and self._dockerfile(folder) is not None
+        ]
+        if len(folders) != 1:
+            return []
+        (folder,) = folders
+        module = folder
+        while module not in self.builds.names and module not in ("", ".", os.sep):
+            module = os.path.dirname(module) or "."
+        declared = self.builds.names.get(module)
+        if declared is None or _normal(segment) not in map(_normal, declared.text.split("/")):
+            return []
+        text = (
+            f"{said.text} (a guess: its tag names {folder}, the one folder with a Dockerfile "
+            f"so named, and {segment} is the repository's name in the module "
+            f"{declared.text} that {declared.path} declares)"
+        )
+        return [Evidence("image name guess", replace(said, text=text), folder)]
 
     def _build_evidence(self, image: str) -> list[Evidence]:
         """The builds that make `image` (a loop's, with the value its name gives), each
