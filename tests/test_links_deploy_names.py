@@ -253,3 +253,101 @@ def test_a_tag_naming_two_folders_with_a_dockerfile_links_neither(tmp_path: Path
         **_go_program("v2/client", "github.com/acme/mesh-demo/v2/client"),
     }
     assert only(links(tmp_path, files))["code"] is None
+
+
+# -- a server's image named as the gRPC service its code registers ----------------------------
+
+GO_SERVER = """\
+package main
+
+import (
+\t"net"
+
+\tpb "github.com/acme/pay/proto"
+\t"google.golang.org/grpc"
+)
+
+type server struct{ pb.UnimplementedPaymentsServiceServer }
+
+func main() {
+\tlis, _ := net.Listen("tcp", ":50051")
+\ts := grpc.NewServer()
+\tpb.RegisterPaymentsServiceServer(s, &server{})
+\ts.Serve(lis)
+}
+"""
+GO_CLIENT = """\
+package main
+
+import (
+\tpb "github.com/acme/pay/proto"
+\t"google.golang.org/grpc"
+)
+
+func main() {
+\tconn, _ := grpc.Dial("payments:50051")
+\tpb.NewPaymentsServiceClient(conn)
+}
+"""
+SERVER_PORT = "          ports: [{containerPort: 50051}]\n"
+
+
+def _payments(port: str = SERVER_PORT) -> dict[str, str]:
+    return {
+        "deploy/payments.yaml": workload(name="payments", image="acme/payments:v1", extra=port),
+        "server/go.mod": "module github.com/acme/pay/server\n",
+        "server/main.go": GO_SERVER,
+        "server/Dockerfile": GO_DOCKERFILE.format(name="server"),
+        "client/go.mod": "module github.com/acme/pay/client\n",
+        "client/main.go": GO_CLIENT,
+        "client/Dockerfile": GO_DOCKERFILE.format(name="client"),
+    }
+
+
+def test_a_server_s_image_named_as_the_grpc_service_one_build_folder_serves_runs_it(
+    tmp_path: Path,
+) -> None:
+    row = only(links(tmp_path, _payments()))
+    assert row["code"] == "server"
+    (guess,) = [e for e in row["evidence"] if e.startswith("image name guess:")]
+    assert (
+        "server is the one build folder whose code serves the gRPC service PaymentsService" in guess
+    )
+
+
+def test_a_python_servicer_named_as_the_image_less_its_role_suffix_links_it(
+    tmp_path: Path,
+) -> None:
+    servicer = (
+        "import grpc\nimport ledger_pb2_grpc\n\n\ndef serve():\n"
+        "    server = grpc.server(None)\n"
+        "    ledger_pb2_grpc.add_LedgerServicer_to_server(object(), server)\n"
+        '    server.add_insecure_port("[::]:7070")\n    server.start()\n'
+    )
+    files = {
+        "deploy/ledger.yaml": workload(name="ledger", image="acme/ledger-svc:2", extra=PORTS),
+        "core/server.py": servicer,
+        "core/Dockerfile": DOCKERFILE,
+        **service_app("reports"),
+        "reports/Dockerfile": DOCKERFILE,
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("core", "server.py")
+    assert any("serves the gRPC service Ledger, named as the image" in e for e in row["evidence"])
+
+
+def test_a_container_on_other_ports_than_the_service_s_code_listens_on_is_not_linked_to_it(
+    tmp_path: Path,
+) -> None:
+    """A stock store named as the service that wraps it, on the store's port."""
+    row = only(links(tmp_path, _payments(SERVER_PORT.replace("50051", "6379"))))
+    assert row["code"] is None
+
+
+def test_two_build_folders_serving_the_service_link_neither(tmp_path: Path) -> None:
+    files = {
+        **_payments(),
+        "server-v2/main.go": GO_SERVER,
+        "server-v2/Dockerfile": GO_DOCKERFILE.format(name="server"),
+    }
+    assert only(links(tmp_path, files))["code"] is None

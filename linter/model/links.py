@@ -39,7 +39,9 @@ The evidence, strongest first (each kept, quoted by `explain-links` and in `rela
    (`chat-service` and `services/chat/`), else Go's command so named (`shop-checkout` and
    `cmd/checkout/`, a `package main`); or a manifest beside a Dockerfile in a folder of
    code named alike (`manifest beside guess`); or an image named after the repository
-   whose tag names a folder with its Dockerfile (`acme/mesh-demo:client`, `client/`).
+   whose tag names a folder with its Dockerfile (`acme/mesh-demo:client`, `client/`); or
+   a server's image named as the gRPC service one build folder's code registers
+   (`payments:v1`, `RegisterPaymentsServiceServer`).
 A chart's image that a shell script sets at deploy time (`--set image.repository=$REPO`)
 is not the chart's default: the image the script writes, or the default where the release
 is named as it, else none.
@@ -738,6 +740,7 @@ class _Finder:
         self._held_folders: set[str] | None = None  # the folders holding files read (_held)
         self._modules_named: dict[str, list[tuple[str, Said]]] | None = None
         self._sets: list[tuple[str, str, Said]] | None = None  # scripts' image `--set`s
+        self._apis: dict[tuple[str, ...], set[str]] | None = None  # _served_apis
         # absolute path -> as shown, for the configuration's pins alone (made only for them)
         self.shown: dict[str, str] = (
             {os.path.abspath(p): p for p in (*modules, *self.by_folder)} if pins else {}
@@ -786,6 +789,11 @@ class _Finder:
             found += self._named_as_its_chart(workload, container, image)
         if not found and isinstance(image, str):
             found += self._compose_service(workload, container, image)
+        if not found and isinstance(image, str) and _listed(container.body.get("ports")):
+            line = pos_of(container.body, "image", value=True)[0]
+            segment = image_repository(image).rsplit("/", 1)[-1]
+            said = Said(workload.path, line, f"image: {image}")
+            found += self._serving_api(workload, container, segment, said)
         segment = image_repository(image).rsplit("/", 1)[-1]
         service = self._service_beside(workload, segment)
         if service is not None:
@@ -1201,6 +1209,71 @@ class _Finder:
             found += self._dockerfile_name_evidence(segment)
         found += self._name_evidence(image, segment, said, bool(found), doubts)
         return found or self._tag_named(image, segment, said)
+
+    def _serving_api(
+        self, workload: K8sObject, container: Container, segment: str, said: Said
+    ) -> list[Evidence]:
+        """A guess, for a server's image nothing else links: the one folder of code with
+        its own Dockerfile whose code registers the gRPC service the image is named for
+        (`payments:v1` and `RegisterPaymentsServiceServer`, `add_PaymentsServicer_to_server`;
+        a role suffix aside on either), unless that code listens on ports the container
+        declares none of (a stock `redis` beside a service that wraps it)."""
+        wanted = _less_role(_words(segment)) or _words(segment)
+        if not wanted:
+            return []
+        found = {
+            folder: api
+            for api, folders in self._served_apis().items()
+            if (_less_role(api) or api) == wanted
+            for folder in folders
+        }
+        if len(found) != 1:
+            return []
+        ((folder, api),) = found.items()
+        declared = {
+            p.get("containerPort")
+            for p in _listed(container.body.get("ports"))
+            if isinstance(p, dict)
+        }
+        listened = {
+            port
+            for module in self._own_modules(folder)
+            for listen in self.modules[module].listens
+            if (port := _port_of(listen.address, workload, container)) is not None
+        }
+        if listened and not listened & declared:
+            return []
+        text = (
+            f"{said.text} (a guess: {folder} is the one build folder whose code serves the "
+            f"gRPC service {''.join(w.capitalize() for w in api)}, named as the image)"
+        )
+        return [Evidence("image name guess", replace(said, text=text), folder)]
+
+    def _build_folder_of(self, path: str) -> str | None:
+        """The nearest folder of code with its own Dockerfile at or above a module's."""
+        folder = os.path.dirname(path) or "."
+        while self._dockerfile(folder) is None or folder not in self.by_folder:
+            if folder in ("", ".", os.sep):
+                return None
+            folder = os.path.dirname(folder) or "."
+        return folder
+
+    def _served_apis(self) -> dict[tuple[str, ...], set[str]]:
+        """The gRPC services the code registers on a server (its name's words), each with
+        the folders of code with their own Dockerfile that hold the registering module;
+        made when first asked, reading only the modules that import a gRPC library."""
+        if self._apis is None:
+            self._apis = defaultdict(set)
+            for path, facts in self.modules.items():
+                if not any("grpc" in name for _, name in facts.imports):
+                    continue
+                folder = self._build_folder_of(path)
+                for called in facts.called if folder is not None else ():
+                    registered = _REGISTERS_API.fullmatch(called.rpartition(".")[2])
+                    if registered is not None and folder is not None:
+                        name = registered["go"] or registered["python"]
+                        self._apis[_camel_words(name)].add(folder)
+        return self._apis
 
     def _tag_named(self, image: str, segment: str, said: Said) -> list[Evidence]:
         """A guess, for an image nothing else links, named after the repository with a tag
@@ -2108,6 +2181,20 @@ def _runs_base_program(argv: Sequence[object], dockerfile: Dockerfile) -> bool:
 def _binary(build: GoBuild) -> str:
     """The name of the binary a `go build` writes: its `-o`, else its package's folder's."""
     return posixpath.basename(build.output or build.package.rstrip("/"))
+
+
+# The call that registers a gRPC service on a server, with the service's name: grpc-go's
+# generated `Register<Name>Server`, grpcio's `add_<Name>Servicer_to_server`
+_REGISTERS_API = regex.compile(r"Register(?P<go>\w+)Server|add_(?P<python>\w+)Servicer_to_server")
+
+
+def _camel_words(name: str) -> tuple[str, ...]:
+    """`PaymentsService` -> ("payments", "service"); `order_api` -> ("order", "api")."""
+    spaced = "".join(
+        f" {c}" if c.isupper() and at and (name[at - 1].islower() or name[at - 1].isdigit()) else c
+        for at, c in enumerate(name)
+    )
+    return _words(spaced.replace(" ", "_"))
 
 
 # A chart's image repository set at deploy time: `--set image.repository=$REPO`,
