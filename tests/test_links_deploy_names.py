@@ -351,3 +351,16 @@ def test_two_build_folders_serving_the_service_link_neither(tmp_path: Path) -> N
         "server-v2/Dockerfile": GO_DOCKERFILE.format(name="server"),
     }
     assert only(links(tmp_path, files))["code"] is None
+
+
+def test_a_compose_service_that_builds_on_the_container_s_stock_image_is_no_evidence(
+    tmp_path: Path,
+) -> None:
+    """The container runs the stock gateway; compose adds its configuration to it."""
+    files = {
+        "k8s/gateway.yaml": workload(name="gateway", image="vendor/gateway:3", extra=PORTS),
+        "docker-compose.yml": "services:\n  gateway:\n    build: ./config/gateway\n",
+        "config/gateway/Dockerfile": "FROM vendor/gateway:3\nCOPY . /etc/gateway\n",
+        **service_app("config/gateway"),
+    }
+    assert only(links(tmp_path, files))["code"] is None

@@ -950,8 +950,12 @@ class _Finder:
             if ports and build.ports and not ports & set(build.ports):
                 continue
             run_from = self._run_from(build)
-            if run_from is not None and self._held(run_from[0]) and not self._missing(build):
-                found.setdefault(os.path.normpath(run_from[0]), (build, build.service))
+            if run_from is None or not self._held(run_from[0]) or self._missing(build):
+                continue
+            folder = os.path.normpath(run_from[0])
+            if not self._rebuilds(folder, image_repository(image).rsplit("/", 1)[-1]):
+                # (a build FROM the very image the container runs adds to a stock image)
+                found.setdefault(folder, (build, build.service))
         if len(found) != 1:
             return []
         ((folder, (build, service)),) = found.items()
