@@ -30,13 +30,21 @@ The evidence, strongest first (each kept, quoted by `explain-links` and in `rela
    a manifest sitting in a folder of code with its Dockerfile (`cart/node/pod.yaml`),
    whose image's name shares a word with that folder's or its parent's, is as strong as
    a documented build (`manifest in folder`) when other evidence points elsewhere;
+   weaker, for an image nothing above links, the one folder a compose service named as
+   the workload or the container builds (`compose service`);
 7. the weakest, a guess that says so (`image name guess`), of the one folder an image is
    built from so named: the longest end of the image's name after a project's prefix
    (`shop-cart` and `src/cart/`), else a folder whose name ends with the image's (`cart`
    and `services/com.acme.cart/`), else one named as it is but for a role suffix
    (`chat-service` and `services/chat/`), else Go's command so named (`shop-checkout` and
    `cmd/checkout/`, a `package main`); or a manifest beside a Dockerfile in a folder of
-   code named alike (`manifest beside guess`).
+   code named alike (`manifest beside guess`); or an image named after the repository
+   whose tag names a folder with its Dockerfile (`acme/mesh-demo:client`, `client/`); or
+   a server's image named as the gRPC service one build folder's code registers
+   (`payments:v1`, `RegisterPaymentsServiceServer`).
+A chart's image that a shell script sets at deploy time (`--set image.repository=$REPO`)
+is not the chart's default: the image the script writes, or the default where the release
+is named as it, else none.
 A build whose context the repository does not hold (a build tool's output folder) is of
 the JVM module above it that makes it; evidence pointing to a folder the repository does
 not hold is never stronger than evidence pointing to code.
@@ -107,6 +115,9 @@ STRENGTH = {
     "dockerfile name": 4,
     "image name": 5,
     "manifest beside": 5,  # as strong as a name: the nearer to the manifest wins
+    # a compose service named as the workload or the container, whose image links nothing:
+    # the same program by the name its author gave it twice, weaker than a build of the image
+    "compose service": 6,
     "image name guess": 7,
     "manifest beside guess": 7,
 }
@@ -238,7 +249,7 @@ def compose_images(build: ImageBuild) -> tuple[str, ...]:
     """The names compose gives the image of a service's build with no `image`: the
     project's and the service's, joined by `_` (compose v1) or `-` (v2); the project is the
     file's `name:`, else its folder's name, lower case, less what compose drops."""
-    if not build.service:
+    if not build.service or build.image:
         return ()
     folder = os.path.basename(os.path.abspath(os.path.dirname(build.said.path) or "."))
     project = _COMPOSE_PROJECT.sub("", (build.project or folder).lower()).lstrip("_-")
@@ -728,6 +739,8 @@ class _Finder:
         self._namespaces: set[str] | None = None  # where the builds push (_pushed_elsewhere)
         self._held_folders: set[str] | None = None  # the folders holding files read (_held)
         self._modules_named: dict[str, list[tuple[str, Said]]] | None = None
+        self._sets: list[tuple[str, str, Said]] | None = None  # scripts' image `--set`s
+        self._apis: dict[tuple[str, ...], set[str]] | None = None  # _served_apis
         # absolute path -> as shown, for the configuration's pins alone (made only for them)
         self.shown: dict[str, str] = (
             {os.path.abspath(p): p for p in (*modules, *self.by_folder)} if pins else {}
@@ -745,9 +758,25 @@ class _Finder:
             said = replace(self.pinned_at[key], text=f"{key} = {shown}")
             found.append(Evidence("config", said, folder))
         image = container.body.get("image")
+        deployed = self._deployed_image(workload, container, image)
+        if deployed is not None:  # what a script sets at deploy time over the chart's default
+            image, set_at, known_as = deployed
+            if image is None:
+                self.why_not[(id(workload), id(container))] = (
+                    f"{set_at.path}:{set_at.line}: `{set_at.text}` sets the image of the chart "
+                    "at deploy time to a value k8slb does not know: its default "
+                    f"{container.body.get('image')} is not what runs"
+                )
+                return found
         if isinstance(image, str):
             line = pos_of(container.body, "image", value=True)[0]
             said = Said(workload.path, line, f"image: {image}")
+            if deployed is not None:
+                text = (
+                    f"image: {image} ({set_at.path}:{set_at.line} sets it at deploy time: "
+                    f"{known_as})"
+                )
+                said = replace(said, text=text)
             doubts: list[str] = []
             found += self._image_evidence(image, said, doubts)
             for tag in self.builds.tags:  # `docker tag SOURCE IMAGE`: what SOURCE is built from
@@ -758,6 +787,13 @@ class _Finder:
                     ]
         if not found and isinstance(image, str) and not image_repository(image):
             found += self._named_as_its_chart(workload, container, image)
+        if not found and isinstance(image, str):
+            found += self._compose_service(workload, container, image)
+        if not found and isinstance(image, str) and _listed(container.body.get("ports")):
+            line = pos_of(container.body, "image", value=True)[0]
+            segment = image_repository(image).rsplit("/", 1)[-1]
+            said = Said(workload.path, line, f"image: {image}")
+            found += self._serving_api(workload, container, segment, said)
         segment = image_repository(image).rsplit("/", 1)[-1]
         service = self._service_beside(workload, segment)
         if service is not None:
@@ -836,6 +872,100 @@ class _Finder:
             f"empty; {built[0]} is the one build folder named as the chart)"
         )
         return [Evidence("image name guess", Said(workload.path, line, text), built[0])]
+
+    def _deployed_image(
+        self, workload: K8sObject, container: Container, image: object
+    ) -> tuple[str | None, Said, str] | None:
+        """The image a shell script of the tree sets for a chart's container at deploy time
+        (`--set image.repository=$repository`, or `--set backend.image.repository=...` for
+        the container named `backend`), naming the chart's folder; with where it does, and
+        how the image is known: the one its value names when literal past a registry
+        (`$REGISTRY/cart`), else the chart's default when the release the container is
+        rendered for (its `app.kubernetes.io/instance` or `release` label) is named as it
+        (the release's own image, built again), else None: not known. None when no script
+        sets it."""
+        parts = os.path.normpath(workload.path.partition("#")[0]).split(os.sep)
+        if not isinstance(image, str) or "templates" not in parts[1:]:
+            return None
+        chart = os.sep.join(parts[: len(parts) - 1 - parts[::-1].index("templates")])
+        words = set(_words(container.name))
+        sets = [
+            (value, said)
+            for key, value, said in self._image_sets()
+            if _names_folder(self.builds.scripts[said.path], said.path, chart)
+            and (not key or words & set(_words(key)))
+        ]
+        if not sets:
+            return None
+        labels = workload.labels
+        label = labels.get("app.kubernetes.io/instance") or labels.get("release")
+        release = label if isinstance(label, str) else None
+
+        def named_as_release(name: str | None) -> bool:
+            if not name or not release:
+                return False
+            return _normal(name.rsplit("/", 1)[-1]) == _normal(release)
+
+        named = [(_literal_past_registry(value), said) for value, said in sets]
+        # the image written for this release (`helm upgrade billing ... =$REGISTRY/billing`),
+        # else the one image every set writes
+        for literal, said in [n for n in named if named_as_release(n[0])] or named[:1]:
+            if literal is not None and (len(named) == 1 or named_as_release(literal)):
+                return literal, said, "the image it names"
+        said = sets[0][1]
+        if named_as_release(image_repository(image)):
+            return image, said, f"the chart's default, named as the release {release}"
+        return None, said, ""
+
+    def _image_sets(self) -> list[tuple[str, str, Said]]:
+        """Every `--set` of a chart's image repository in the tree's shell scripts: the key's
+        part before `image` (`backend.`; "" for the top's), the value, and where."""
+        if self._sets is None:
+            self._sets = []
+            for path, script in sorted(self.builds.scripts.items()):
+                text = script.text or ""
+                for match in _IMAGE_SET.finditer(text):
+                    line = text.count("\n", 0, match.start()) + 1
+                    said = Said(path, line, text.splitlines()[line - 1].strip())
+                    self._sets.append((match["key"] or "", match["value"], said))
+        return self._sets
+
+    def _compose_service(
+        self, workload: K8sObject, container: Container, image: str
+    ) -> list[Evidence]:
+        """For an image no evidence links: the compose service named as the container or
+        its workload (`voos-service`), built from one folder the repository holds, that
+        publishes one of the container's ports when both name theirs (a stock image run
+        under a built service's name serves elsewhere)."""
+        names = {_normal(n) for n in (container.name, workload.name) if n}
+        ports = {
+            p.get("containerPort")
+            for p in _listed(container.body.get("ports"))
+            if isinstance(p, dict)
+        }
+        found: dict[str, tuple[ImageBuild, str]] = {}
+        for build in self.builds.builds:
+            if build.kind != "compose" or _normal(build.service) not in names:
+                continue
+            if ports and build.ports and not ports & set(build.ports):
+                continue
+            run_from = self._run_from(build)
+            if run_from is None or not self._held(run_from[0]) or self._missing(build):
+                continue
+            folder = os.path.normpath(run_from[0])
+            if not self._rebuilds(folder, image_repository(image).rsplit("/", 1)[-1]):
+                # (a build FROM the very image the container runs adds to a stock image)
+                found.setdefault(folder, (build, build.service))
+        if len(found) != 1:
+            return []
+        ((folder, (build, service)),) = found.items()
+        said = build.said
+        text = (
+            f"{said.text} (the compose service {service}, named as the "
+            f"{'container' if _normal(service) == _normal(container.name) else 'workload'}, "
+            f"builds {folder}; the image {image} links nothing: weaker than a build of it)"
+        )
+        return [Evidence("compose service", replace(said, text=text), folder, build.dockerfile)]
 
     def _missing(self, evidence: Evidence | ImageBuild) -> bool:
         """Whether the evidence (or the build) names a Dockerfile the tree does not hold."""
@@ -1081,7 +1211,103 @@ class _Finder:
         segment = image_repository(image).rsplit("/", 1)[-1]
         if segment:
             found += self._dockerfile_name_evidence(segment)
-        return found + self._name_evidence(image, segment, said, bool(found), doubts)
+        found += self._name_evidence(image, segment, said, bool(found), doubts)
+        return found or self._tag_named(image, segment, said)
+
+    def _serving_api(
+        self, workload: K8sObject, container: Container, segment: str, said: Said
+    ) -> list[Evidence]:
+        """A guess, for a server's image nothing else links: the one folder of code with
+        its own Dockerfile whose code registers the gRPC service the image is named for
+        (`payments:v1` and `RegisterPaymentsServiceServer`, `add_PaymentsServicer_to_server`;
+        a role suffix aside on either), unless that code listens on ports the container
+        declares none of (a stock `redis` beside a service that wraps it)."""
+        wanted = _less_role(_words(segment)) or _words(segment)
+        if not wanted:
+            return []
+        found = {
+            folder: api
+            for api, folders in self._served_apis().items()
+            if (_less_role(api) or api) == wanted
+            for folder in folders
+        }
+        if len(found) != 1:
+            return []
+        ((folder, api),) = found.items()
+        declared = {
+            p.get("containerPort")
+            for p in _listed(container.body.get("ports"))
+            if isinstance(p, dict)
+        }
+        listened = {
+            port
+            for module in self._own_modules(folder)
+            for listen in self.modules[module].listens
+            if (port := _port_of(listen.address, workload, container)) is not None
+        }
+        if listened and not listened & declared:
+            return []
+        text = (
+            f"{said.text} (a guess: {folder} is the one build folder whose code serves the "
+            f"gRPC service {''.join(w.capitalize() for w in api)}, named as the image)"
+        )
+        return [Evidence("image name guess", replace(said, text=text), folder)]
+
+    def _build_folder_of(self, path: str) -> str | None:
+        """The nearest folder of code with its own Dockerfile at or above a module's."""
+        folder = os.path.dirname(path) or "."
+        while self._dockerfile(folder) is None or folder not in self.by_folder:
+            if folder in ("", ".", os.sep):
+                return None
+            folder = os.path.dirname(folder) or "."
+        return folder
+
+    def _served_apis(self) -> dict[tuple[str, ...], set[str]]:
+        """The gRPC services the code registers on a server (its name's words), each with
+        the folders of code with their own Dockerfile that hold the registering module;
+        made when first asked, reading only the modules that import a gRPC library."""
+        if self._apis is None:
+            self._apis = defaultdict(set)
+            for path, facts in self.modules.items():
+                if not any("grpc" in name for _, name in facts.imports):
+                    continue
+                folder = self._build_folder_of(path)
+                for called in facts.called if folder is not None else ():
+                    registered = _REGISTERS_API.fullmatch(called.rpartition(".")[2])
+                    if registered is not None and folder is not None:
+                        name = registered["go"] or registered["python"]
+                        self._apis[_camel_words(name)].add(folder)
+        return self._apis
+
+    def _tag_named(self, image: str, segment: str, said: Said) -> list[Evidence]:
+        """A guess, for an image nothing else links, named after the repository with a tag
+        naming a folder (`acme/shop:client` and `client/Dockerfile`): the one folder of code
+        with its own Dockerfile the tag names, when the image's name is an element of the
+        module path the go.mod at or above that folder declares (`github.com/acme/shop/
+        client`): the repository's name, not a stock image's (`redis:alpine`)."""
+        tag = image_tag(image)
+        if not tag or not segment:
+            return []
+        folders = [
+            folder
+            for folder in self.folders_named.get(_normal(tag), ())
+            if folder in self.by_folder and self._dockerfile(folder) is not None
+        ]
+        if len(folders) != 1:
+            return []
+        (folder,) = folders
+        module = folder
+        while module not in self.builds.names and module not in ("", ".", os.sep):
+            module = os.path.dirname(module) or "."
+        declared = self.builds.names.get(module)
+        if declared is None or _normal(segment) not in map(_normal, declared.text.split("/")):
+            return []
+        text = (
+            f"{said.text} (a guess: its tag names {folder}, the one folder with a Dockerfile "
+            f"so named, and {segment} is the repository's name in the module "
+            f"{declared.text} that {declared.path} declares)"
+        )
+        return [Evidence("image name guess", replace(said, text=text), folder)]
 
     def _build_evidence(self, image: str) -> list[Evidence]:
         """The builds that make `image` (a loop's, with the value its name gives), each
@@ -1959,6 +2185,64 @@ def _runs_base_program(argv: Sequence[object], dockerfile: Dockerfile) -> bool:
 def _binary(build: GoBuild) -> str:
     """The name of the binary a `go build` writes: its `-o`, else its package's folder's."""
     return posixpath.basename(build.output or build.package.rstrip("/"))
+
+
+# The call that registers a gRPC service on a server, with the service's name: grpc-go's
+# generated `Register<Name>Server`, grpcio's `add_<Name>Servicer_to_server`
+_REGISTERS_API = regex.compile(r"Register(?P<go>\w+)Server|add_(?P<python>\w+)Servicer_to_server")
+
+
+def _camel_words(name: str) -> tuple[str, ...]:
+    """`PaymentsService` -> ("payments", "service"); `order_api` -> ("order", "api")."""
+    spaced = "".join(
+        f" {c}" if c.isupper() and at and (name[at - 1].islower() or name[at - 1].isdigit()) else c
+        for at, c in enumerate(name)
+    )
+    return _words(spaced.replace(" ", "_"))
+
+
+# A chart's image repository set at deploy time: `--set image.repository=$REPO`,
+# `--set-string backend.image=acme/api` (the key's prefix names the container)
+_IMAGE_SET = regex.compile(
+    r"--set(?:-string)?[= ]+[\"']?(?:(?P<key>[\w.-]+)\.)?image(?:\.repository|\.name)?="
+    r"[\"']?(?P<value>[^\s\"',]+)"
+)
+
+
+def _literal_past_registry(value: str) -> str | None:
+    """`$REGISTRY/cart` -> `cart`, `acme/cart` as it is: an image whose last segment is
+    literal; None for `$repository`."""
+    if "$" not in value and "{" not in value:
+        return value
+    last = value.rsplit("/", 1)[-1]
+    return last if "/" in value and "$" not in last and "{" not in last else None
+
+
+def _names_folder(script: ShellScript, path: str, folder: str) -> bool:
+    """Whether a script's text names the folder as a path, from the script's folder or the
+    top (`$DIR/chart`, `./deploy/chart`, `deploy/chart/`)."""
+    text = script.text or ""
+    here = os.path.dirname(path) or "."
+    for named in {os.path.relpath(folder, here), os.path.normpath(folder)}:
+        posix = named.replace(os.sep, "/")
+        if posix.startswith("..") or posix == ".":
+            continue
+        escaped = regex.escape(posix)
+        # one name alone is a word of any text (`chart`): a `/` beside it says it is a path
+        patterns = [f"/{escaped}{_PATH_END}", f"{_PATH_START}(?:\\./)?{escaped}/"]
+        if "/" in posix:
+            patterns.append(f"{_PATH_START}(?:\\./)?{escaped}{_PATH_END}")
+        if any(regex.compile(p, regex.MULTILINE).search(text) for p in patterns):
+            return True
+    return False
+
+
+_PATH_START = r"(?:^|[\s\"'=])"  # what may come before a path in a script
+_PATH_END = r"(?:/|[\s\"';)]|$)"  # and after it
+
+
+def _listed(value: object) -> list[object]:
+    return value if isinstance(value, list) else []
 
 
 def _imports(importer: CodeFacts, module: CodeFacts) -> bool:

@@ -154,10 +154,12 @@ class ImageBuild:
     # `/tilt-restart-wrapper --watch_file=...`; none: it is PID 1 itself)
     entrypoint: tuple[str, ...] | None = None
     wrapper: tuple[str, ...] = ()
-    # a compose service's build with no `image`: the service's name (the image is "",
-    # compose names it for its project and the service) and the file's `name:`, if any
+    # a compose service's build: the service's name (with no `image`, the image is "" and
+    # compose names it for its project and the service) and the file's `name:`, if any;
+    # and the container ports the service publishes (`"8080:50051"`: 50051)
     service: str = ""
     project: str = ""
+    ports: tuple[int, ...] = ()
     # the variable the build's tool holds the image's repository in, whatever its value
     # (Drone's Docker plugin: its `repo` setting as PLUGIN_REPO), which a manifest written
     # for the same pipeline names (`image: ${PLUGIN_REPO}`)
@@ -765,12 +767,29 @@ def compose_builds(path: str, text: str) -> list[ImageBuild]:
             line = _line(service, "image") if image else _line(services, name)
             root, args = _joined(folder, str(context)), given.get("args")
             built = _built(image or "", root, dockerfile, "compose", path, text, line, args)
+            built = replace(
+                built, service=str(name), project=project, ports=_compose_ports(service)
+            )
             if image is None:
-                found.append(replace(built, service=str(name), project=project))
+                found.append(built)
                 continue
             # the tag its `image` names (`gateway` is `gateway:latest`), when literal
             found.append(replace(built, tags=(image_tag(str(service.get("image"))),)))
     return found
+
+
+def _compose_ports(service: Mapping[str, Any]) -> tuple[int, ...]:
+    """The container ports a compose service publishes, as literal numbers: `"50051"`,
+    `"8080:50051"`, `"127.0.0.1:8080:50051/tcp"` and `{target: 50051}` (50051); a range
+    or a variable is left out."""
+    listed = service.get("ports")
+    found: list[int] = []
+    for entry in listed if isinstance(listed, list) else ():
+        given = entry.get("target") if isinstance(entry, dict) else entry
+        port = str(given).partition("/")[0].rpartition(":")[2] if given is not None else ""
+        if port.isdigit():
+            found.append(int(port))
+    return tuple(found)
 
 
 _STRING = r"""(?:'([^'"]+)'|"([^'"]+)")"""  # a literal string, its text in group 1 or 2
