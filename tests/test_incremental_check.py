@@ -316,3 +316,54 @@ def test_a_go_file_that_stops_being_a_program_unlinks_its_container(
     assert checked.by_parts == 1
     assert [row.code for row in result.links] == [None]
     assert outcome(result) == outcome(checked.fresh())
+
+
+def registering_tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Tree:
+    """A server whose image is named for the gRPC service its folder's code registers (a
+    link guessed from the code's body, not its imports), checked once; then the
+    registration is gone."""
+    servicer = (
+        "import grpc\nimport ledger_pb2_grpc\n\n\ndef serve():\n"
+        "    server = grpc.server(None)\n"
+        "    ledger_pb2_grpc.add_LedgerServicer_to_server(object(), server)\n"
+        '    server.add_insecure_port("[::]:50051")\n    server.start()\n'
+    )
+    files = {
+        "deploy/ledger.yaml": ring_manifest("ledger", "ledger").encode(),
+        "core/server.py": servicer.encode(),
+        "core/Dockerfile": b'FROM python:3.12-slim\nCOPY . .\nCMD ["python", "server.py"]\n',
+        **{
+            f"other/config-{number}.yaml": (
+                f"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: config-{number}\n"
+            ).encode()
+            for number in range(12)  # an edit of one file in fifteen is judged by its part
+        },
+    }
+    checked = Tree(tmp_path / "tree", tmp_path / "cache", {})
+    for name, data in files.items():
+        (checked.root / name).parent.mkdir(parents=True, exist_ok=True)
+        (checked.root / name).write_bytes(data)
+    (checked.root / ".git").mkdir()
+    first = checked.check(monkeypatch)
+    assert [row.code for row in first.links] == [str(checked.root / "core" / "server.py")]
+    checked.edit("core/server.py", swap(b"add_LedgerServicer_to_server", b"add_to_server"))
+    return checked
+
+
+def test_a_check_after_a_server_stops_registering_the_service_its_image_names_links_afresh(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The kept links of the last whole run are not taken where a module's code changed
+    what links read of it (CodeFacts.link_digest), though its imports are the same."""
+    checked = registering_tree(tmp_path, monkeypatch)
+    result = checked.check(monkeypatch)
+    assert checked.by_parts == 1
+    assert outcome(result) == outcome(checked.fresh())
+
+
+@pytest.mark.parametrize("named", ["deploy/ledger.yaml", "core/server.py"])
+def test_a_hook_after_a_server_stops_registering_the_service_its_image_names_links_afresh(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, named: str
+) -> None:
+    checked = registering_tree(tmp_path, monkeypatch)
+    assert outcome(hook(checked, named)) == outcome(fresh_hook(checked, named))

@@ -13,6 +13,7 @@ milliseconds) in every language.
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -657,6 +658,36 @@ class CodeFacts:
         asked of every module (dialers.per_call_only; one from the cache keeps the answer
         beside what every run reads, so that its code need not be loaded for it)."""
         return any(not channel.long_lived for channel in self.channels)
+
+    def link_inputs(self) -> tuple[object, ...]:
+        """What links read of the module (model/links.py, code/projects.py): its path,
+        language, project, imports, whether it is a test, its package clause (a Go folder
+        of no `main` package is no program), and the digest of what they read of its code."""
+        return (
+            self.path,
+            self.language,
+            self.project,
+            self.imports,
+            self.is_test,
+            self.package,
+            self.link_digest(),
+        )
+
+    def link_digest(self) -> str:
+        """A digest of what the links read of the module's code beyond its header: whether
+        it serves, where it listens, what it calls (the gRPC services it registers). A link
+        kept from an earlier run rests on it (model/links.inputs_digest), so one from the
+        cache keeps it beside what every run reads."""
+        said = repr(
+            (
+                bool(self.servers),
+                bool(self.routes),
+                bool(self.http_served),
+                [listen.address for listen in self.listens],
+                sorted(self.called),
+            )
+        )
+        return hashlib.blake2b(said.encode(), digest_size=12).hexdigest()
 
     def dialed_targets(self) -> tuple[Any, ...]:
         """The targets of the module's long-lived channels: who dials a Service

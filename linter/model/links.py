@@ -645,7 +645,8 @@ def inputs_digest(
     modules: Sequence[CodeFacts], builds: BuildFacts, pins: Mapping[str, Pin] | None = None
 ) -> str:
     """A digest of everything a link reads besides its workload (the finder's inputs):
-    what every module's header says (its path, language, project, imports, package), the
+    what links read of every module (CodeFacts.link_inputs: its header and a digest of
+    what they read of its code), the
     build files' facts and the configuration's pins, each in the order of its paths (a
     whole run reads the tree in the walk's order, a pre-commit hook its named files first;
     `--context` judges as judging everything does: tests/test_context_scope.py). Two
@@ -653,7 +654,7 @@ def inputs_digest(
     said = repr(
         (
             sorted(
-                ((m.path, m.language, m.project, m.imports, m.is_test, m.package) for m in modules),
+                (m.link_inputs() for m in modules),
                 key=lambda header: header[0],
             ),
             sorted(map(repr, builds.builds)),

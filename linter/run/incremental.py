@@ -471,18 +471,12 @@ def _affected(
 
 def _same_code(before: Judgement, read: Sources) -> bool:
     """Whether the edit left every build file's facts as they were, and of every module
-    what links read (links._Finder, code/projects.py: its path, language, project,
-    imports, whether it is a test, its package clause: a Go folder of no `main` package
-    is no program): then a container's link depends on its workload alone."""
+    what links read (CodeFacts.link_inputs): then a container's link depends on its
+    workload alone."""
     if read.builds != before.read.builds or len(read.modules) != len(before.read.modules):
         return False
     pairs = zip(read.modules, before.read.modules, strict=True)
-    return all(one is other or _linked_by(one) == _linked_by(other) for one, other in pairs)
-
-
-def _linked_by(facts: CodeFacts) -> tuple[object, ...]:
-    """What of a module the links read."""
-    return (facts.path, facts.language, facts.project, facts.imports, facts.is_test, facts.package)
+    return all(one is other or one.link_inputs() == other.link_inputs() for one, other in pairs)
 
 
 def _units_changed(before: Context, now: Context) -> bool:

@@ -100,6 +100,12 @@ class StoredFacts(CodeFacts):
             return super().dialed_targets()
         return known
 
+    def link_digest(self) -> str:
+        known: str | None = self.__dict__.get("_links")
+        if known is None or self.deferred:  # (an imported port is resolved in new facts)
+            return super().link_digest()
+        return known
+
     def dials_per_call(self) -> bool:
         known: bool | None = self.__dict__.get("_per_call")
         if known is None or self.deferred:  # (resolving may find a channel closed per call)
@@ -165,16 +171,18 @@ def _reduce_facts(facts: CodeFacts) -> tuple[Any, ...]:
         others = {k: v for k, v in state.items() if k not in HEADER and k not in _BESIDE}
         rest = pickle.dumps(others, pickle.HIGHEST_PROTOCOL)
     header = tuple(state[key] for key in HEADER)
-    return (_facts, (header, rest, facts.dialed_targets(), facts.dials_per_call()))
+    beside = (facts.dialed_targets(), facts.dials_per_call(), facts.link_digest())
+    return (_facts, (header, rest, *beside))
 
 
 # What a module's pickle keeps beside its header, of what its code says: the targets of
-# its long-lived channels, and whether it makes a channel per call.
-_BESIDE = ("_targets", "_per_call")
+# its long-lived channels, whether it makes a channel per call, and the digest of what
+# links read of it.
+_BESIDE = ("_targets", "_per_call", "_links")
 
 
 def _facts(
-    header: tuple[Any, ...], rest: bytes, targets: tuple[Any, ...], per_call: bool
+    header: tuple[Any, ...], rest: bytes, targets: tuple[Any, ...], per_call: bool, links: str
 ) -> StoredFacts:
     """Facts as `_reduce_facts` pickled them: the fields beyond HEADER left as bytes."""
     facts: StoredFacts = object.__new__(StoredFacts)
@@ -182,6 +190,7 @@ def _facts(
     facts.__dict__["_rest"] = rest
     facts.__dict__["_targets"] = targets
     facts.__dict__["_per_call"] = per_call
+    facts.__dict__["_links"] = links
     return facts
 
 
