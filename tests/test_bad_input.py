@@ -272,6 +272,14 @@ def test_a_template_line_the_yaml_scanner_cannot_read_is_klb003(tmp_path: Path) 
     assert finding.rule == "KLB003" and (finding.line, finding.column) == (2, 1)
 
 
+def test_a_template_after_a_document_yaml_cannot_scan_is_still_found() -> None:
+    from k8slb.reading.manifests import find_template
+
+    data = 'a: "x\n  {{ y }} : {{ z }}"\n'  # template text in a value, then a broken document
+    assert find_template(data + "---\nb: [\n") is None
+    assert find_template(data + "---\nb: [\n---\nc: {{ .Values.x }}\n") == (6, 4)
+
+
 def test_an_alias_bomb_neither_hangs_nor_eats_memory(tmp_path: Path) -> None:
     lines = ["apiVersion: v1\nkind: ConfigMap\nmetadata: {name: lol}\ndata:"]
     lines.append('  a0: &a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]')
