@@ -31,6 +31,10 @@ _EXITS_AT_ONCE = GO_SIGTERM.replace(
     "\t\tserver.GracefulStop()\n", "\t\tgo server.GracefulStop()\n\t\tos.Exit(0)\n"
 )
 
+_NODE_EXITS_AT_ONCE = (
+    "  process.on('SIGTERM', () => {\n    console.log('stopping');\n    process.exit(0);\n  });\n"
+)
+
 
 class GrpcNoGracefulShutdown(Rule):
     """A gRPC server that is started and waited on, with no SIGTERM handler to drain it.
@@ -108,6 +112,11 @@ class GrpcNoGracefulShutdown(Rule):
     (`createServer()`, also returned by a function of another module or workspace package)
     started with `listen(address)` is judged alike; its graceful stop is `shutdown()`.
     Node exits at once on SIGTERM with no handler, or, as PID 1, ignores it until SIGKILL.
+    A SIGTERM handler that reaches `process.exit()` in its own body with nothing awaited
+    before it, and stops no server (`close`, `tryShutdown`, `shutdown`) anywhere, is
+    reported at the exit, as Go's: Node runs nothing else meanwhile, so the server is cut
+    as if there were no handler. A handler a signal helper registers
+    (`processOnce(['SIGTERM'])`, the helper in another module) is judged alike.
     The fix inserts before `bindAsync` a handler that calls `tryShutdown`, bounded by a
     timer that calls `forceShutdown`, then ends the process.
 
@@ -189,6 +198,12 @@ class GrpcNoGracefulShutdown(Rule):
             findings=0,
             language="javascript",
             title="in Node.js, with a SIGTERM handler",
+        ),
+        Example(
+            node_server(NODE_MAX_AGE, _NODE_EXITS_AT_ONCE),
+            language="javascript",
+            title="in Node.js, a handler that exits without draining",
+            at=(7, 5),
         ),
         Example(
             go_server(before_serve=GO_SIGTERM, imports=GO_SIGNAL_IMPORTS),
@@ -354,11 +369,17 @@ class GrpcNoGracefulShutdown(Rule):
                     f"the Shutdown at line {exit.expired.line} returns at once: its context "
                     "is done already (the signal's, or derived from it), so it drains nothing"
                 )
+            # a Node signal helper's handler exits in its module; the caller names SIGTERM
+            signal = (
+                f"line {exit.handler.line}"
+                if exit.handler.path == exit.loc.path
+                else f"{exit.handler.path}:{exit.handler.line}"
+            )
             yield self.code_finding(
                 exit.loc,
                 (
-                    f"SIGTERM (line {exit.handler.line}) ends the process here before gRPC "
-                    f"server {name!r} has drained",
+                    f"SIGTERM ({signal}) ends the process here before gRPC server {name!r} "
+                    "has drained",
                     f"{exit.how} with nothing waiting in between: the calls in flight are cut "
                     "as if there were no handler",
                     *made,

@@ -19,7 +19,8 @@ class UnrenderedTemplate(ReadProblemRule):
     file with Go-template actions where YAML
     structure belongs (`{{- if ... }}` lines, `replicas: {{ .Values.replicas }}`) outside
     any chart, which is skipped. Template text inside quoted strings or block scalars
-    (alerting rules, Argo parameters) is an ordinary value and does not count.
+    (alerting rules, Argo parameters, a dashboard's JSON folded over lines) is an ordinary
+    value and does not count.
 
     ## Why it matters
     A chart's templates are not the manifests that reach the cluster: values, conditions

@@ -237,6 +237,49 @@ def test_a_helm_template_is_klb003_and_skipped(tmp_path: Path) -> None:
     assert "helm template" in finding.text
 
 
+def test_template_text_in_a_quoted_value_over_several_lines_is_data_and_the_file_is_linted(
+    tmp_path: Path,
+) -> None:
+    # a dashboard's JSON in a ConfigMap, its double-quoted value folded over lines: a line
+    # of it reads `name }} : {{ other }}`, as a `key: {{ value }}` would
+    dashboard = (
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: dashboards\ndata:\n"
+        '  board.json: "{\\"targets\\":[{\\"legendFormat\\":\\"{{\n'
+        '    source }} : {{ code }}\\"}]}"\n---\n'
+    )
+    result = lint_files(
+        tmp_path, {"grafana.yaml": dashboard + SERVICE}, select=["KLB003", "KLB104"]
+    )
+    assert rules_of(result.findings) == ["KLB104"]  # the Service after it is linted
+
+
+def test_a_template_action_after_template_text_in_a_quoted_value_is_still_klb003(
+    tmp_path: Path,
+) -> None:
+    text = (
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n"
+        '  a: "{{\n    x }} : {{ y }}"\n  replicas: {{ .Values.n }}\n'
+    )
+    result = lint_files(tmp_path, {"m.yaml": text})
+    (finding,) = result.findings
+    assert finding.rule == "KLB003" and (finding.line, finding.column) == (8, 13)
+
+
+def test_a_template_line_the_yaml_scanner_cannot_read_is_klb003(tmp_path: Path) -> None:
+    text = "a: 1\n{{- if .Values.x }}\nb: 2\n{{- end }}\n"
+    result = lint_files(tmp_path, {"m.yaml": text})
+    (finding,) = result.findings
+    assert finding.rule == "KLB003" and (finding.line, finding.column) == (2, 1)
+
+
+def test_a_template_after_a_document_yaml_cannot_scan_is_still_found() -> None:
+    from k8slb.reading.manifests import find_template
+
+    data = 'a: "x\n  {{ y }} : {{ z }}"\n'  # template text in a value, then a broken document
+    assert find_template(data + "---\nb: [\n") is None
+    assert find_template(data + "---\nb: [\n---\nc: {{ .Values.x }}\n") == (6, 4)
+
+
 def test_an_alias_bomb_neither_hangs_nor_eats_memory(tmp_path: Path) -> None:
     lines = ["apiVersion: v1\nkind: ConfigMap\nmetadata: {name: lol}\ndata:"]
     lines.append('  a0: &a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]')

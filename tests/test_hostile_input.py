@@ -70,6 +70,24 @@ def test_unclosed_flow_mappings_are_klb001_before_the_scanner_squares_them(
         assert "KLB001" in said or "1 finding remains" in said
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "{{" * 500_000,
+        "{{\n" * 300_000,
+        'a: "' + "{{ x }} : {{\n" * 80_000 + '"\n',
+        'a: "{{ x }}\n : {{ b"\n: [\n---\n' * 30_000,
+    ],
+    ids=["one-line", "lines", "one-quoted-value", "broken-documents"],
+)
+def test_a_megabyte_of_template_braces_is_read_in_linear_time(tmp_path: Path, text: str) -> None:
+    # each `{{` the lines name is confirmed by YAML's scanner: never once per document
+    (tmp_path / "braces.yaml").write_text(text)
+    arguments = ["check", "--isolated", "--no-cache", str(tmp_path)]
+    done = within_cpu([sys.executable, "-m", "k8slb", *arguments], cpu_seconds=15)
+    assert done.returncode in (0, 1), done.stderr
+
+
 def test_the_flow_scan_passes_over_quotes_comments_and_block_scalars() -> None:
     from k8slb.reading.yamlcompose import MAX_NESTING, flow_too_deep
 

@@ -376,8 +376,38 @@ def test_a_server_a_helper_returns_is_read_where_its_result_binds_and_starts() -
 def test_a_server_a_helper_returns_with_no_sigterm_handler_is_klb403(tmp_path: Path) -> None:
     found = lint_files(tmp_path, {"server.js": HELPER_SERVER}, ["KLB403"]).findings
     assert [(f.rule, f.line) for f in found] == [("KLB403", 11)]
-    handled = HELPER_SERVER + "process.on('SIGTERM', () => process.exit(0));\n"
+    handled = HELPER_SERVER + "process.on('SIGTERM', () => repo.close(() => process.exit(0)));\n"
     assert lint_files(tmp_path / "handled", {"server.js": handled}, ["KLB403"]).findings == []
+
+
+def test_a_sigterm_handler_that_exits_at_once_is_klb403_at_its_exit(tmp_path: Path) -> None:
+    handler = "process.on('SIGTERM', () => {\n  console.log('bye');\n  process.exit(0);\n});\n"
+    (finding,) = lint_files(tmp_path, {"server.js": HELPER_SERVER + handler}, ["KLB403"]).findings
+    assert (finding.rule, finding.line) == ("KLB403", 17)
+    assert finding.message == "SIGTERM (line 15) ends the process here before gRPC server " + (
+        "'server' has drained"
+    )
+    assert "no SIGTERM handler" not in finding.text and "tryShutdown(() => process.exit(0))" in (
+        finding.text
+    )
+
+
+@pytest.mark.parametrize(
+    "handler",
+    [
+        "process.on('SIGTERM', () => cars.tryShutdown(() => process.exit(0)));",
+        "process.on('SIGTERM', async () => {\n  await stopAll();\n  process.exit(0);\n});",
+        "process.on('SIGTERM', () => {\n  if (cars) cars.tryShutdown(done);\n"
+        "  else process.exit(0);\n});",
+        "process.on('SIGTERM', () => setTimeout(() => process.exit(0), 5000));",
+    ],
+    ids=["exit-after-the-stop", "awaits-first", "a-branch-stops", "exit-in-a-timer"],
+)
+def test_a_handler_that_waits_or_stops_a_server_before_it_exits_is_no_exit_at_once(
+    tmp_path: Path, handler: str
+) -> None:
+    files: dict[str, str | bytes] = {"server.js": HELPER_SERVER + handler + "\n"}
+    assert lint_files(tmp_path, files, ["KLB403"]).findings == []
 
 
 # A helper that registers a handler for each signal it is given, in a utility module.
@@ -411,12 +441,32 @@ def test_a_sigterm_handler_a_helper_of_another_module_registers_is_seen(
     tmp_path: Path, call: str
 ) -> None:
     importing = "import {processOnce, onSignal, Shutdown} from './utility/signals';\n"
+    draining = SIGNAL_HELPER.replace("process.exit(0)", "stopAll(() => process.exit(0))")
+    files: dict[str, str | bytes] = {
+        "package.json": "{}",
+        "src/utility/signals.ts": draining,
+        "src/server.ts": importing + HELPER_SERVER + call + "\n",
+    }
+    assert lint_files(tmp_path, files, ["KLB403"]).findings == []
+
+
+@pytest.mark.parametrize(
+    ("call", "exit_line"),
+    [("processOnce(['SIGTERM', 'SIGINT']);", 3), ("Shutdown.once(['SIGTERM']);", 11)],
+)
+def test_a_helper_of_another_module_whose_handler_exits_at_once_is_klb403_at_its_exit(
+    tmp_path: Path, call: str, exit_line: int
+) -> None:
+    importing = "import {processOnce, onSignal, Shutdown} from './utility/signals';\n"
     files: dict[str, str | bytes] = {
         "package.json": "{}",
         "src/utility/signals.ts": SIGNAL_HELPER,
         "src/server.ts": importing + HELPER_SERVER + call + "\n",
     }
-    assert lint_files(tmp_path, files, ["KLB403"]).findings == []
+    (finding,) = lint_files(tmp_path, files, ["KLB403"]).findings
+    assert finding.path.endswith("signals.ts") and finding.line == exit_line
+    # the signal is named where the helper is called, in the server's module
+    assert finding.message.startswith(f"SIGTERM ({tmp_path / 'src' / 'server.ts'}:16) ends")
 
 
 @pytest.mark.parametrize(

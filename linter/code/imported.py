@@ -474,14 +474,18 @@ class _Resolver:
             can_fail = self.can_fail(module, servicer.imported)
             if can_fail is not None:  # a class defined nowhere scanned says nothing
                 servicers.append(replace(servicer, class_can_fail=can_fail, imported=None))
-        handlers = [*module.sigterm_handlers]
+        handlers, exits = [*module.sigterm_handlers], [*module.signal_exits]
         for origin, naming, loc in module.signal_helper_calls:
             source = self.module(module, origin)
             if source is not None and source.exports.get(origin.name) in naming:
                 handlers.append(loc)
+                exit = source.exports.get(f"{origin.name} exit")  # its handler exits at once
+                if exit is not None:
+                    exits.append(replace(exit, handler=loc))
         return replace(
             module,
             sigterm_handlers=handlers,
+            signal_exits=exits,
             signal_helper_calls=[],
             channels=[found for c in module.channels for found in self.channels(module, c)],
             servers=servers,

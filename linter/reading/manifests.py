@@ -93,8 +93,83 @@ def decode(path: str, data: bytes) -> str | Problem:
         )
 
 
+# How many times `find_template` starts again after a document YAML's scanner cannot read:
+# each start reads on from the next `---`, so a file of many broken documents stays linear.
+_RESCANS = 16
+
+
 def find_template(text: str) -> tuple[int, int] | None:
-    """(line, column) of the first Go-template action in YAML structure, if any."""
+    """(line, column) of the first Go-template action in YAML structure, if any.
+
+    The lines are read first (cheap, and what decides where YAML does not scan); a line
+    they name is confirmed by YAML's own scanner, which knows where a quoted scalar goes on
+    over several lines (a dashboard's JSON in a ConfigMap, `legendFormat: "{{pod}}"`
+    broken over lines): a `{{` is structure only where it scans as two flow-mapping starts.
+    """
+    offset = 0
+    candidate = _template_line(text)
+    for _ in range(_RESCANS):
+        if candidate is None:
+            return None
+        found, broken = _template_token(text)
+        if found is not None:
+            return found[0] + offset, found[1]
+        if broken is None:
+            return None  # every `{{` the lines named is inside a scalar: data
+        if broken <= candidate[0]:
+            break  # the scanner stopped before the line: the lines decide
+        rest = text.find("\n---", max(0, _line_start(text, broken) - 1))
+        if rest < 0:
+            return None  # the candidate was data; compose reports the broken document
+        offset += text.count("\n", 0, rest) + 1
+        text = text[rest + 1 :]
+        candidate = _template_line(text)
+    return None if candidate is None else (candidate[0] + offset, candidate[1])
+
+
+def _line_start(text: str, line: int) -> int:
+    """The index where 1-based `line` of `text` starts (its end, past the last line)."""
+    index = 0
+    for _ in range(line - 1):
+        index = text.find("\n", index) + 1
+        if index == 0:
+            return len(text)
+    return index
+
+
+def _template_token(text: str) -> tuple[tuple[int, int] | None, int | None]:
+    """((line, column) of the first `{{` that YAML scans as structure, or None; the
+    1-based line where the scanner stopped on an error, or None when it read it all)."""
+    # here, not at the top: a run whose YAML all comes from the cache never imports ruamel
+    from k8slb.reading.yamlcompose import flow_too_deep, scanner_tokens
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+    from ruamel.yaml.tokens import FlowMappingStartToken
+
+    deep = flow_too_deep(text)
+    if deep is not None:
+        return None, 0  # libyaml's scanner is quadratic in the nesting: the lines decide
+    previous: tuple[int, int] | None = None
+    try:
+        for token in scanner_tokens(text):
+            if not isinstance(token, FlowMappingStartToken):
+                previous = None
+                continue
+            here = token.start_mark.line, token.start_mark.column
+            if previous is not None and here == (previous[0], previous[1] + 1):
+                return (previous[0] + 1, previous[1] + 1), None
+            previous = here
+    except MarkedYAMLError as error:
+        # the scanner names where what it could not end began (a key missing its `:`):
+        # the earlier of its marks, since it looks ahead before it gives the tokens there
+        marks = [m.line for m in (error.context_mark, error.problem_mark) if m is not None]
+        return None, min(marks, default=0) + 1
+    except YAMLError:
+        return None, 1
+    return None, None
+
+
+def _template_line(text: str) -> tuple[int, int] | None:
+    """(line, column) of the first line whose `{{` looks like structure, by the lines."""
     if "{{" not in text:
         return None
     block_parent: int | None = None  # indent of the line that opened a block scalar

@@ -586,6 +586,14 @@ def _problem_from(error: YAMLError, text: str, line_offset: int) -> YAMLProblem:
     return YAMLProblem(str(error) or "invalid YAML", 1 + line_offset, 1)
 
 
+def scanner_tokens(text: str, pure: bool = False) -> Iterator[Any]:
+    """The scanner's tokens (no parse: what is a scalar, what is structure), from libyaml
+    unless `pure` (or no C); a scanner error is raised as the tokens are read."""
+    if pure or C_PARSER is None:
+        return iter(YAML(typ="safe", pure=True).scan(text))
+    return iter(C_PARSER(text).get_token, None)
+
+
 def parser_events(text: str, pure: bool = False) -> Iterator[Any]:
     """The parser's events, from libyaml unless `pure` (or no C). libyaml's parser gives
     None once the stream has ended: iterating on its method is a loop in C, not a Python

@@ -129,6 +129,12 @@ class JavaScriptDialect(Dialect):
             "work)"
         )
 
+    def exit_wait_advice(self, server: str, grace: int) -> str:
+        return (
+            f"exit once {server} has stopped: {server}.tryShutdown(() => process.exit(0)) "
+            f"in the handler, with a timer that calls {server}.forceShutdown() after {grace} s"
+        )
+
     def stop_call(self, server: str, grace: object) -> str:
         return f"{server}.forceShutdown()"
 

@@ -31,6 +31,7 @@ import json
 from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -53,6 +54,7 @@ from k8slb.code.facts import (
     Registration,
     RegistryDial,
     Server,
+    SignalExit,
     Stop,
     Unknown,
     Wait,
@@ -67,7 +69,7 @@ from k8slb.code.syntax_trees import node_text as _text
 from k8slb.core import regex
 from k8slb.languages.javascript.parse_nest import MICROSERVICES, config_value, read_nest
 from k8slb.languages.javascript.parse_routes import ROUTE_METHODS, collect_routes
-from k8slb.languages.javascript.parse_shutdown import signal_pause
+from k8slb.languages.javascript.parse_shutdown import signal_exit, signal_pause
 from k8slb.reading.markers import comment_markers, comment_pattern
 
 if TYPE_CHECKING:
@@ -649,6 +651,8 @@ class _Module:
         # string's fragments, which `_string` joins): a call that holds neither names
         # SIGTERM in no string (only a module const list may, read apart)
         self._sigterms: list[int] | None = None
+        # a helper's handler that exits at once, by the helper's name (signal_exit)
+        self._helper_exits: dict[str, SignalExit] = {}
         # the module's calls and `new`s by what they call (made when a parameter is asked)
         self._callers: dict[tuple[str, str, str], list[Node]] | None = None
         # the functions' variables: declarations (with their function) and assignments,
@@ -1413,6 +1417,9 @@ class _Module:
                     pause = signal_pause(node, handler, self.value, self.loc)
                     if pause is not None:
                         self.facts.signal_pauses.append(pause)
+                    exit = signal_exit(node, handler, self.loc)
+                    if exit is not None:
+                        self.facts.signal_exits.append(exit)
         elif method == SHUTDOWN_HOOKS:  # NestJS: a SIGTERM handler that closes the app
             self.facts.sigterm_handlers.append(self.loc(node))
         elif method in _NEST_TERMINUS_6 and self.members.get(owner, ("", ""))[0] == NEST_TERMINUS:
@@ -1493,10 +1500,16 @@ class _Module:
                     name = _function_name(scope)
                     if at is not None and name:
                         self._signal_helpers[name] = at
+                        _, handler = self._handler(given[1] if len(given) > 1 else None)
+                        exit = None if handler is None else signal_exit(call, handler, self.loc)
+                        if exit is not None:
+                            self._helper_exits[name] = exit
                         break
                 scope = scope.parent
         for name, at in self._signal_helpers.items():  # for the modules that import one
             self.facts.exports[f"signal helper {name}"] = at
+            if name in self._helper_exits:  # imported.py gives it the caller's handler
+                self.facts.exports[f"signal helper {name} exit"] = self._helper_exits[name]
         return self._signal_helpers
 
     def _signal_helper_call(self, node: Node, name: str, owner: str = "") -> None:
@@ -1512,6 +1525,9 @@ class _Module:
         if not imported.startswith("."):
             if self.signal_helpers().get(name) in naming:
                 self.facts.sigterm_handlers.append(self.loc(node))
+                if name in self._helper_exits:  # the SIGTERM handler is this call's
+                    exit = replace(self._helper_exits[name], handler=self.loc(node))
+                    self.facts.signal_exits.append(exit)
         else:
             member = name if owner else self.members[name][1]
             origin = Imported(0, imported, f"signal helper {member}", by_path=True)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from k8slb.code.facts import UNKNOWN, Loc, SignalPause
+from k8slb.code.facts import UNKNOWN, Loc, SignalExit, SignalPause
 from k8slb.code.syntax_trees import call_arguments, first_pause, walk
 from k8slb.code.syntax_trees import node_text as _text
 
@@ -86,3 +86,24 @@ def signal_pause(
     if first is None:
         return None
     return SignalPause(loc(first[0]), loc(registration), first[1])
+
+
+def signal_exit(registration: Node, handler: Node, loc: Callable[[Node], Loc]) -> SignalExit | None:
+    """The `process.exit()` a SIGTERM handler reaches in its own body (not in a callback it
+    hands on, as `tryShutdown(() => process.exit(0))`) with nothing awaited before it: Node
+    runs nothing else meanwhile, so no server drains. None where the handler stops a server
+    anywhere (a branch may drain it first) or awaits before the exit."""
+    body = handler.child_by_field_name("body")
+    if body is None or _stops_a_server(handler):
+        return None
+    stack = [body]
+    while stack:
+        node = stack.pop()
+        if node.type in ("await_expression", "yield_expression"):
+            return None
+        exits = _text(node.child_by_field_name("function")) == "process.exit"
+        if node.type == "call_expression" and exits:
+            return SignalExit(loc(node), loc(registration), "process.exit()")
+        if node is body or node.type not in _FUNCTIONS:
+            stack.extend(reversed(node.children))
+    return None
