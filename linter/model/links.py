@@ -653,10 +653,7 @@ def inputs_digest(
     models of one digest link a workload alike (CodeLinks.restore)."""
     said = repr(
         (
-            sorted(
-                (m.link_inputs() for m in modules),
-                key=lambda header: header[0],
-            ),
+            [m.link_inputs() for m in sorted(modules, key=lambda m: m.path)],
             sorted(map(repr, builds.builds)),
             sorted(builds.dockerfiles.items()),
             sorted(builds.projects),
