@@ -810,6 +810,10 @@ class _Finder:
             found.append(Evidence("manifest in folder", said, own))
         if not found and isinstance(image, str) and doubts:
             self.why_not[(id(workload), id(container))] = doubts[0]
+        return self._ranked(workload, found)
+
+    def _ranked(self, workload: K8sObject, found: list[Evidence]) -> list[Evidence]:
+        """The evidence for a container's folder, strongest first."""
         if len(found) < 2:
             return found  # nothing to rank (most containers: the paths are not compared)
         # equally strong: a documented build its text pairs with this manifest (it applies
