@@ -289,27 +289,36 @@ def test_a_hook_after_an_edit_of_what_links_rest_on_makes_them_again(
         assert outcome(hook(checked, named)) == outcome(fresh_hook(checked, named)), named
 
 
+def small_tree(tmp_path: Path, files: dict[str, bytes]) -> Tree:
+    """A git tree of `files` and a dozen ConfigMaps: an edit of one of those few files is
+    judged by its part alone."""
+    checked = Tree(tmp_path / "tree", tmp_path / "cache", {})
+    configs = {
+        f"other/config-{number}.yaml": (
+            f"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: config-{number}\n"
+        ).encode()
+        for number in range(12)
+    }
+    for name, data in {**files, **configs}.items():
+        (checked.root / name).parent.mkdir(parents=True, exist_ok=True)
+        (checked.root / name).write_bytes(data)
+    (checked.root / ".git").mkdir()
+    return checked
+
+
 def test_a_go_file_that_stops_being_a_program_unlinks_its_container(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A Go folder of no `main` package is a library no image runs: the package clause is
     part of what links rest on, and a check after it changed links the container again
     (the link of the program it was had been kept)."""
-    files = {
-        "api/k8s.yaml": ring_manifest("api", "api").encode(),
-        "api/main.go": b'package main\n\nimport "fmt"\n\nfunc main() { fmt.Println("up") }\n',
-        **{
-            f"other/config-{number}.yaml": (
-                f"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: config-{number}\n"
-            ).encode()
-            for number in range(12)  # an edit of one file in fourteen is judged by its part
+    checked = small_tree(
+        tmp_path,
+        {
+            "api/k8s.yaml": ring_manifest("api", "api").encode(),
+            "api/main.go": b'package main\n\nimport "fmt"\n\nfunc main() { fmt.Println("up") }\n',
         },
-    }
-    checked = Tree(tmp_path / "tree", tmp_path / "cache", {})
-    for name, data in files.items():
-        (checked.root / name).parent.mkdir(parents=True, exist_ok=True)
-        (checked.root / name).write_bytes(data)
-    (checked.root / ".git").mkdir()
+    )
     assert [row.code for row in checked.check(monkeypatch).links] == [str(checked.root / "api")]
     checked.edit("api/main.go", swap(b"package main", b"package api"))
     result = checked.check(monkeypatch)
@@ -328,22 +337,14 @@ def registering_tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Tree:
         "    ledger_pb2_grpc.add_LedgerServicer_to_server(object(), server)\n"
         '    server.add_insecure_port("[::]:50051")\n    server.start()\n'
     )
-    files = {
-        "deploy/ledger.yaml": ring_manifest("ledger", "ledger").encode(),
-        "core/server.py": servicer.encode(),
-        "core/Dockerfile": b'FROM python:3.12-slim\nCOPY . .\nCMD ["python", "server.py"]\n',
-        **{
-            f"other/config-{number}.yaml": (
-                f"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: config-{number}\n"
-            ).encode()
-            for number in range(12)  # an edit of one file in fifteen is judged by its part
+    checked = small_tree(
+        tmp_path,
+        {
+            "deploy/ledger.yaml": ring_manifest("ledger", "ledger").encode(),
+            "core/server.py": servicer.encode(),
+            "core/Dockerfile": b'FROM python:3.12-slim\nCOPY . .\nCMD ["python", "server.py"]\n',
         },
-    }
-    checked = Tree(tmp_path / "tree", tmp_path / "cache", {})
-    for name, data in files.items():
-        (checked.root / name).parent.mkdir(parents=True, exist_ok=True)
-        (checked.root / name).write_bytes(data)
-    (checked.root / ".git").mkdir()
+    )
     first = checked.check(monkeypatch)
     assert [row.code for row in first.links] == [str(checked.root / "core" / "server.py")]
     checked.edit("core/server.py", swap(b"add_LedgerServicer_to_server", b"add_to_server"))
