@@ -1548,14 +1548,15 @@ class _Finder:
         one of the tree's, and none when there is none (the text left a `cd` out)."""
         if build.kind != "docs":
             named = build.dockerfile
-            if (
-                build.kind != "script"
-                or named is None
-                or os.path.normpath(named) in self.dockerfiles
+            if build.kind != "script" or (
+                os.path.normpath(named) in self.dockerfiles
+                if named is not None
+                else self._held(build.context)
             ):
                 return build.context, build.dockerfile
             # a script run from a folder above its own (`./source/docker/Dockerfile` from
-            # the top): that folder, when the Dockerfile is found from it; else as written
+            # the top, `docker build springboot/demo` from `back/` by `back/scripts/x.sh`):
+            # that folder, when the Dockerfile is found from it; else as written
             return self._climbed(build) or (build.context, build.dockerfile)
         return self._climbed(build)
 
