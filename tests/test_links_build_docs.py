@@ -8,7 +8,13 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from k8slb.reading.build_files import MAX_BLOCKS, host_go_builds, markdown_facts, parse_dockerfile
+from k8slb.reading.build_files import (
+    MAX_BLOCKS,
+    host_go_builds,
+    markdown_facts,
+    parse_dockerfile,
+    workflow_builds,
+)
 
 from tests.test_links import DOCKERFILE, links, only, service_app, workload
 
@@ -877,6 +883,83 @@ def test_a_variable_written_to_github_env_is_not_known_in_its_own_step(tmp_path:
         **service_app("src/app"),
     }
     assert only(links(tmp_path, files))["code"] is None
+
+
+ENV_NAMED_WORKFLOW = """\
+name: main
+on: push
+jobs:
+  images:
+    runs-on: ubuntu-latest
+    env:
+      REGISTRY_BASE: "${{ secrets.REGION }}-docker.pkg.dev/${{ secrets.PROJECT }}/shop"
+      ORDERS_NAME: shop-orders-api
+      USERS_NAME: shop-users-api
+    steps:
+      - uses: actions/checkout@v4
+      - name: orders
+        working-directory: ./backend
+        run: |
+          docker build -f ./apps/orders/Dockerfile \\
+            -t ${{ env.REGISTRY_BASE }}/${{ env.ORDERS_NAME }}:${{ github.sha }} ./apps/orders
+      - name: users
+        working-directory: ./backend
+        run: |
+          docker build -f ./apps/users/Dockerfile \\
+            -t ${{ env.REGISTRY_BASE }}/${{ env.USERS_NAME }}:${{ github.sha }} ./apps/users
+"""
+
+
+def env_named_tree(image: str) -> dict[str, str]:
+    return {
+        "backend/k8s/orders.yaml": workload(name="orders", image=image),
+        ".github/workflows/main.yml": ENV_NAMED_WORKFLOW,
+        "backend/apps/orders/Dockerfile": DOCKERFILE,
+        **service_app("backend/apps/orders"),
+        "backend/apps/users/Dockerfile": DOCKERFILE,
+        **service_app("backend/apps/users"),
+    }
+
+
+def test_a_workflow_step_builds_from_its_working_directory(tmp_path: Path) -> None:
+    """`working-directory: ./backend`: `-f ./apps/orders/Dockerfile ./apps/orders` is
+    backend/apps/orders, the image's literal name past the secret registry links it."""
+    row = only(links(tmp_path, env_named_tree("europe-docker.pkg.dev/p/shop/shop-orders-api:1")))
+    assert row["code"] == os.path.join("backend", "apps", "orders", "server.py")
+    assert row["evidence"][0].startswith("workflow: .github/workflows/main.yml:15: docker build")
+
+
+def test_a_literal_build_runs_in_its_job_s_default_working_directory() -> None:
+    workflow = (
+        "jobs:\n  images:\n    defaults:\n      run:\n        working-directory: backend\n"
+        "    steps:\n      - run: docker build -t acme/orders:1 apps/orders\n"
+        "      - run: docker build -t acme/users:1 apps/users\n"
+        "        working-directory: other\n"
+    )
+    builds = workflow_builds(".github/workflows/ci.yml", workflow)
+    assert [(b.image, b.context) for b in builds] == [
+        ("acme/orders", os.path.join("backend", "apps", "orders")),
+        ("acme/users", os.path.join("other", "apps", "users")),
+    ]
+
+
+def test_a_manifest_naming_its_image_by_the_workflow_s_env_variable_links_that_build(
+    tmp_path: Path,
+) -> None:
+    """The manifest the pipeline fills in writes the image as the workflow's build does,
+    `.../shop/${ORDERS_NAME}:${IMAGE_TAG}`: the build whose `${{ env.ORDERS_NAME }}` names
+    its image, not the users service's."""
+    image = "${GCLOUD_REGION}-docker.pkg.dev/${GCLOUD_PROJECT}/shop/${ORDERS_NAME}:${IMAGE_TAG}"
+    row = only(links(tmp_path, env_named_tree(image)))
+    assert row["code"] == os.path.join("backend", "apps", "orders", "server.py")
+    assert row["evidence"][0].startswith("workflow: .github/workflows/main.yml:15: docker build")
+
+
+def test_a_manifest_naming_its_image_by_a_variable_no_build_names_links_nothing(
+    tmp_path: Path,
+) -> None:
+    image = "registry.example/shop/${PAYMENTS_NAME}:${IMAGE_TAG}"
+    assert only(links(tmp_path, env_named_tree(image)))["code"] is None
 
 
 # -- a program started as a module of its package --------------------------------------------

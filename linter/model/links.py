@@ -258,10 +258,11 @@ def compose_images(build: ImageBuild) -> tuple[str, ...]:
 
 
 def _names_variable(image: str, variable: str) -> bool:
-    """Whether an image is written as the variable alone, with a tag or not
-    (`${PLUGIN_REPO}`, `$PLUGIN_REPO:v2`)."""
-    name = image.split("@", 1)[0]
-    return name in (f"${{{variable}}}", f"${variable}") or name.startswith(
+    """Whether an image's repository ends with the variable alone as its last segment,
+    with a tag or not (`${PLUGIN_REPO}`, `$PLUGIN_REPO:v2`, `${REGISTRY}/${SERVICE}:${TAG}`
+    for a workflow's `${{ env.SERVICE }}`)."""
+    last = image.split("@", 1)[0].rsplit("/", 1)[-1]
+    return last in (f"${{{variable}}}", f"${variable}") or last.startswith(
         (f"${{{variable}}}:", f"${variable}:")
     )
 
