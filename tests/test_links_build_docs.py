@@ -5,9 +5,12 @@ starts from an earlier one."""
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
+from click.testing import CliRunner
+from k8slb.interface.cli import cli
 from k8slb.reading.build_files import (
     MAX_BLOCKS,
     host_go_builds,
@@ -16,7 +19,7 @@ from k8slb.reading.build_files import (
     workflow_builds,
 )
 
-from tests.test_links import DOCKERFILE, links, only, service_app, workload
+from tests.test_links import DOCKERFILE, links, make_tree, only, service_app, workload
 
 GO_ROOT_BUILD = """\
 FROM golang:1.23 AS build
@@ -953,6 +956,25 @@ def test_a_manifest_naming_its_image_by_the_workflow_s_env_variable_links_that_b
     row = only(links(tmp_path, env_named_tree(image)))
     assert row["code"] == os.path.join("backend", "apps", "orders", "server.py")
     assert row["evidence"][0].startswith("workflow: .github/workflows/main.yml:15: docker build")
+
+
+def test_a_run_on_a_folder_of_the_repository_reads_the_repository_s_workflow(
+    tmp_path: Path,
+) -> None:
+    """Run in backend/ of a git repository: the workflow above it (of the same repository,
+    read as the project's context) builds ../backend/apps/orders, shown as the run shows
+    the code, apps/orders."""
+    files = {**env_named_tree("europe-docker.pkg.dev/p/shop/shop-orders-api:1"), ".git/HEAD": ""}
+    make_tree(tmp_path, files)
+    old = os.getcwd()
+    os.chdir(tmp_path / "backend")
+    try:
+        result = CliRunner().invoke(cli, ["explain-links", "--format", "json", "."])
+    finally:
+        os.chdir(old)
+    row = only(json.loads(result.output)["links"])
+    assert row["code"] == os.path.join("apps", "orders", "server.py")
+    assert row["modules"] == 2
 
 
 def test_a_manifest_naming_its_image_by_a_variable_no_build_names_links_nothing(

@@ -553,7 +553,7 @@ def read_build_facts(files: Iterable[BuildFile]) -> BuildFacts:
     for file in files:
         if file.dockerfile is not None:
             facts.dockerfiles[os.path.normpath(file.path)] = file.dockerfile
-        facts.builds += file.builds
+        facts.builds += map(_within_run, file.builds)
         if file.script is not None:
             facts.scripts[os.path.normpath(file.path)] = file.script
         facts.tags += file.tags
@@ -570,6 +570,26 @@ def read_build_facts(files: Iterable[BuildFile]) -> BuildFacts:
         if os.path.basename(file.path) in JIB_FILES:
             facts.jvm_modules.add(os.path.dirname(os.path.normpath(file.path)) or ".")
     return facts
+
+
+def _within_run(build: ImageBuild) -> ImageBuild:
+    """A build read from a file above the run's folder (the repository's workflow, where
+    the run names `server/`: `../server/apps/users`), its paths as the run's code is
+    shown (`apps/users`) when they lead back into the run's folder."""
+    if not (build.context.startswith(os.pardir) or (build.dockerfile or "").startswith(os.pardir)):
+        return build
+    named = build.dockerfile
+    return replace(
+        build, context=_shown(build.context), dockerfile=_shown(named) if named else None
+    )
+
+
+def _shown(path: str) -> str:
+    """`../server/apps/users`, run from `server/`: `apps/users` (a path outside it as is)."""
+    if not path.startswith(os.pardir):
+        return path
+    again = os.path.relpath(os.path.abspath(path))
+    return path if again.startswith(os.pardir) else again
 
 
 def _builds_reader(path: str, name: str) -> Callable[[str, str], list[ImageBuild]] | None:
