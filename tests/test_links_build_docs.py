@@ -123,6 +123,44 @@ def test_markdown_outside_shell_blocks_and_in_other_languages_builds_nothing() -
     assert [(b.image, b.context, b.kind) for b in builds] == [("acme/c", "c", "docs")]
 
 
+def test_a_line_of_markdown_text_that_is_a_build_command_alone_builds() -> None:
+    """A README that writes its commands as paragraphs (`docker build ... <BR />`, in
+    backticks, after a prompt), out of any code block: each line a command of its own."""
+    text = (
+        "Kubernetes Deployment\n=====\n\ndocker build -t acme/a:v1 a/ <BR />\n\n"
+        "`docker build -t acme/b ./b`\n\n$ docker build -t acme/c c\n\n"
+        "Then docker build -t acme/d ./d builds the last.\n"
+    )
+    builds, _ = markdown_facts("README.md", text.encode())
+    assert [(b.image, b.context, b.said.line) for b in builds] == [
+        ("acme/a", "a", 4),
+        ("acme/b", "b", 6),
+        ("acme/c", "c", 8),
+    ]
+
+
+def test_a_build_command_written_as_a_readme_paragraph_links_a_module_its_name_does_not(
+    tmp_path: Path,
+) -> None:
+    """`docker build -t checkout:v1 payments-core/` as a paragraph of the README: the
+    image checkout, whose name shares no word with its module, is payments-core's."""
+    readme = (
+        "Deployment\n==========\n\ndocker build -t checkout:v1 payments-core/\n\n"
+        "docker build -t storefront:v1 web-ui/\n\nkubectl apply -f checkout.yaml\n"
+    )
+    files = {
+        "k8s/checkout.yaml": workload(name="checkout", image="acme/checkout:v1"),
+        "README.md": readme,
+        "payments-core/Dockerfile": DOCKERFILE,
+        **service_app("payments-core"),
+        "web-ui/Dockerfile": DOCKERFILE,
+        **service_app("web-ui"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("payments-core", "server.py")
+    assert row["evidence"][0] == "docs: README.md:4: docker build -t checkout:v1 payments-core/"
+
+
 def test_markdown_blocks_past_the_budget_are_not_read() -> None:
     """Bounded work: the blocks past MAX_BLOCKS are left, whatever they build."""
     filler = "```\necho hello\n```\n" * MAX_BLOCKS

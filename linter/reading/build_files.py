@@ -1571,9 +1571,26 @@ def _applied_after(lines: list[str], built_at: list[int]) -> dict[int, tuple[str
     return {line: tuple(dict.fromkeys(paths)) for line, paths in found.items()}
 
 
+# A line of a page's text that is a `docker build` command alone, out of any code block
+# (`docker build -t grpc-service:v1 grpc-project/`), in backticks or not, a `<br>` after it
+_PROSE_BUILD = regex.compile(r"(?:docker|podman)(?:\s+buildx)?\s+build\s")
+_LINE_BREAK_TAG = regex.compile(r"<br\s*/?>$", regex.IGNORECASE)
+
+
+def _prose_build(line: str) -> str | None:
+    """The command a line of text is, when it is a build command alone; else None."""
+    if "build" not in line:  # most lines: no regex run
+        return None
+    text = _PROMPT.sub("", _LINE_BREAK_TAG.sub("", line.strip()).rstrip(), count=1)
+    if len(text) > 2 and text[0] == text[-1] == "`":
+        text = text[1:-1]
+    return text if _PROSE_BUILD.match(text) and "`" not in text and "<" not in text else None
+
+
 def _markdown_blocks(lines: list[str]) -> Iterator[tuple[int, list[str] | None]]:
     """Each fenced block's opening line and, a shell's, its lines (None: another
-    language's); a block never closed runs to the end of the file (CommonMark)."""
+    language's), and each line of the text that is a build command alone, as a block of
+    its own; a block never closed runs to the end of the file (CommonMark)."""
     fence: str | None = None  # the open block's fence
     block: list[str] = []
     shell, start = False, 0
@@ -1583,6 +1600,8 @@ def _markdown_blocks(lines: list[str]) -> Iterator[tuple[int, list[str] | None]]
             if opened is not None:
                 fence, start, block = opened.group(1), number, []
                 shell = opened.group(2).lower() in _SHELL_BLOCKS
+            elif (command := _prose_build(raw)) is not None:
+                yield number - 1, [command]  # a paragraph that is a build command alone
             continue
         stripped = raw.strip()
         if not (stripped.startswith(fence) and not stripped.strip(fence[0])):
