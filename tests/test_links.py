@@ -289,6 +289,50 @@ def test_a_command_alone_finds_its_script_in_the_tree(tmp_path: Path) -> None:
     assert row["evidence"][0].startswith("command:")
 
 
+def test_a_command_alone_running_a_package_s_module_finds_its_file(tmp_path: Path) -> None:
+    """`python -m inference.server.main` (a shared image, its WORKDIR on Python's path):
+    the module's dotted path names inference/server/main.py whole."""
+    extra = '          command: ["python", "-m", "inference.server.main"]\n'
+    files = {
+        "chart/grpc.yaml": workload(name="grpc", image="acme/all:latest", extra=extra),
+        "inference/server/main.py": "import grpc\n",
+        "inference/client/main.py": "import grpc\n",
+        "scraper/main.py": "import grpc\n",
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("inference", "server", "main.py")
+    assert row["evidence"][0].startswith("command: chart/grpc.yaml:12: command: python -m")
+
+
+def test_a_command_alone_running_a_package_finds_its_main_module(tmp_path: Path) -> None:
+    extra = '          command: ["python3", "-m", "tools.reindex"]\n'
+    files = {
+        "cron.yaml": workload(name="reindex", image="busybox", extra=extra),
+        "src/tools/reindex/__main__.py": "import grpc\n",
+        "src/tools/reindex/__init__.py": "",
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("src", "tools", "reindex", "__main__.py")
+
+
+@pytest.mark.parametrize(
+    "module",
+    [
+        "main",  # a bare module: any service's main.py
+        "inference.main",  # its last name alone is in the tree, not its package
+    ],
+)
+def test_a_command_alone_running_a_module_the_tree_does_not_name_whole_links_nothing(
+    tmp_path: Path, module: str
+) -> None:
+    extra = f'          command: ["python", "-m", "{module}"]\n'
+    files = {
+        "chart/grpc.yaml": workload(name="grpc", image="acme/all:latest", extra=extra),
+        "scraper/main.py": "import grpc\n",
+    }
+    assert only(links(tmp_path, files))["code"] is None
+
+
 def test_conflicting_evidence_the_strongest_wins_and_the_table_says_so(tmp_path: Path) -> None:
     files = {
         "inventory.yaml": workload(image="inventory"),  # the folder name says inventory/

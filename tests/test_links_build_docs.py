@@ -5,12 +5,21 @@ starts from an earlier one."""
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
-from k8slb.reading.build_files import MAX_BLOCKS, host_go_builds, markdown_facts, parse_dockerfile
+from click.testing import CliRunner
+from k8slb.interface.cli import cli
+from k8slb.reading.build_files import (
+    MAX_BLOCKS,
+    host_go_builds,
+    markdown_facts,
+    parse_dockerfile,
+    workflow_builds,
+)
 
-from tests.test_links import DOCKERFILE, links, only, service_app, workload
+from tests.test_links import DOCKERFILE, links, make_tree, only, service_app, workload
 
 GO_ROOT_BUILD = """\
 FROM golang:1.23 AS build
@@ -112,6 +121,44 @@ def test_markdown_outside_shell_blocks_and_in_other_languages_builds_nothing() -
     )
     builds, _ = markdown_facts("README.md", text.encode())
     assert [(b.image, b.context, b.kind) for b in builds] == [("acme/c", "c", "docs")]
+
+
+def test_a_line_of_markdown_text_that_is_a_build_command_alone_builds() -> None:
+    """A README that writes its commands as paragraphs (`docker build ... <BR />`, in
+    backticks, after a prompt), out of any code block: each line a command of its own."""
+    text = (
+        "Kubernetes Deployment\n=====\n\ndocker build -t acme/a:v1 a/ <BR />\n\n"
+        "`docker build -t acme/b ./b`\n\n$ docker build -t acme/c c\n\n"
+        "Then docker build -t acme/d ./d builds the last.\n"
+    )
+    builds, _ = markdown_facts("README.md", text.encode())
+    assert [(b.image, b.context, b.said.line) for b in builds] == [
+        ("acme/a", "a", 4),
+        ("acme/b", "b", 6),
+        ("acme/c", "c", 8),
+    ]
+
+
+def test_a_build_command_written_as_a_readme_paragraph_links_a_module_its_name_does_not(
+    tmp_path: Path,
+) -> None:
+    """`docker build -t checkout:v1 payments-core/` as a paragraph of the README: the
+    image checkout, whose name shares no word with its module, is payments-core's."""
+    readme = (
+        "Deployment\n==========\n\ndocker build -t checkout:v1 payments-core/\n\n"
+        "docker build -t storefront:v1 web-ui/\n\nkubectl apply -f checkout.yaml\n"
+    )
+    files = {
+        "k8s/checkout.yaml": workload(name="checkout", image="acme/checkout:v1"),
+        "README.md": readme,
+        "payments-core/Dockerfile": DOCKERFILE,
+        **service_app("payments-core"),
+        "web-ui/Dockerfile": DOCKERFILE,
+        **service_app("web-ui"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("payments-core", "server.py")
+    assert row["evidence"][0] == "docs: README.md:4: docker build -t checkout:v1 payments-core/"
 
 
 def test_markdown_blocks_past_the_budget_are_not_read() -> None:
@@ -877,6 +924,102 @@ def test_a_variable_written_to_github_env_is_not_known_in_its_own_step(tmp_path:
         **service_app("src/app"),
     }
     assert only(links(tmp_path, files))["code"] is None
+
+
+ENV_NAMED_WORKFLOW = """\
+name: main
+on: push
+jobs:
+  images:
+    runs-on: ubuntu-latest
+    env:
+      REGISTRY_BASE: "${{ secrets.REGION }}-docker.pkg.dev/${{ secrets.PROJECT }}/shop"
+      ORDERS_NAME: shop-orders-api
+      USERS_NAME: shop-users-api
+    steps:
+      - uses: actions/checkout@v4
+      - name: orders
+        working-directory: ./backend
+        run: |
+          docker build -f ./apps/orders/Dockerfile \\
+            -t ${{ env.REGISTRY_BASE }}/${{ env.ORDERS_NAME }}:${{ github.sha }} ./apps/orders
+      - name: users
+        working-directory: ./backend
+        run: |
+          docker build -f ./apps/users/Dockerfile \\
+            -t ${{ env.REGISTRY_BASE }}/${{ env.USERS_NAME }}:${{ github.sha }} ./apps/users
+"""
+
+
+def env_named_tree(image: str) -> dict[str, str]:
+    return {
+        "backend/k8s/orders.yaml": workload(name="orders", image=image),
+        ".github/workflows/main.yml": ENV_NAMED_WORKFLOW,
+        "backend/apps/orders/Dockerfile": DOCKERFILE,
+        **service_app("backend/apps/orders"),
+        "backend/apps/users/Dockerfile": DOCKERFILE,
+        **service_app("backend/apps/users"),
+    }
+
+
+def test_a_workflow_step_builds_from_its_working_directory(tmp_path: Path) -> None:
+    """`working-directory: ./backend`: `-f ./apps/orders/Dockerfile ./apps/orders` is
+    backend/apps/orders, the image's literal name past the secret registry links it."""
+    row = only(links(tmp_path, env_named_tree("europe-docker.pkg.dev/p/shop/shop-orders-api:1")))
+    assert row["code"] == os.path.join("backend", "apps", "orders", "server.py")
+    assert row["evidence"][0].startswith("workflow: .github/workflows/main.yml:15: docker build")
+
+
+def test_a_literal_build_runs_in_its_job_s_default_working_directory() -> None:
+    workflow = (
+        "jobs:\n  images:\n    defaults:\n      run:\n        working-directory: backend\n"
+        "    steps:\n      - run: docker build -t acme/orders:1 apps/orders\n"
+        "      - run: docker build -t acme/users:1 apps/users\n"
+        "        working-directory: other\n"
+    )
+    builds = workflow_builds(".github/workflows/ci.yml", workflow)
+    assert [(b.image, b.context) for b in builds] == [
+        ("acme/orders", os.path.join("backend", "apps", "orders")),
+        ("acme/users", os.path.join("other", "apps", "users")),
+    ]
+
+
+def test_a_manifest_naming_its_image_by_the_workflow_s_env_variable_links_that_build(
+    tmp_path: Path,
+) -> None:
+    """The manifest the pipeline fills in writes the image as the workflow's build does,
+    `.../shop/${ORDERS_NAME}:${IMAGE_TAG}`: the build whose `${{ env.ORDERS_NAME }}` names
+    its image, not the users service's."""
+    image = "${GCLOUD_REGION}-docker.pkg.dev/${GCLOUD_PROJECT}/shop/${ORDERS_NAME}:${IMAGE_TAG}"
+    row = only(links(tmp_path, env_named_tree(image)))
+    assert row["code"] == os.path.join("backend", "apps", "orders", "server.py")
+    assert row["evidence"][0].startswith("workflow: .github/workflows/main.yml:15: docker build")
+
+
+def test_a_run_on_a_folder_of_the_repository_reads_the_repository_s_workflow(
+    tmp_path: Path,
+) -> None:
+    """Run in backend/ of a git repository: the workflow above it (of the same repository,
+    read as the project's context) builds ../backend/apps/orders, shown as the run shows
+    the code, apps/orders."""
+    files = {**env_named_tree("europe-docker.pkg.dev/p/shop/shop-orders-api:1"), ".git/HEAD": ""}
+    make_tree(tmp_path, files)
+    old = os.getcwd()
+    os.chdir(tmp_path / "backend")
+    try:
+        result = CliRunner().invoke(cli, ["explain-links", "--format", "json", "."])
+    finally:
+        os.chdir(old)
+    row = only(json.loads(result.output)["links"])
+    assert row["code"] == os.path.join("apps", "orders", "server.py")
+    assert row["modules"] == 2
+
+
+def test_a_manifest_naming_its_image_by_a_variable_no_build_names_links_nothing(
+    tmp_path: Path,
+) -> None:
+    image = "registry.example/shop/${PAYMENTS_NAME}:${IMAGE_TAG}"
+    assert only(links(tmp_path, env_named_tree(image)))["code"] is None
 
 
 # -- a program started as a module of its package --------------------------------------------

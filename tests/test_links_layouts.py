@@ -396,6 +396,55 @@ def test_a_script_building_a_parameter_s_repository_links_by_the_tag_naming_the_
     )
 
 
+def test_a_script_s_context_is_resolved_from_the_folder_above_it_that_holds_it(
+    tmp_path: Path,
+) -> None:
+    """ops/scripts/build.sh is run from ops/ (`docker build -t acme/web:v1 apps/portal`):
+    ops/scripts/apps/portal does not exist, ops/apps/portal does, and is the image's code
+    (round 11: the context was taken under scripts/, no code was linked)."""
+    files = {
+        "deploy/web.yaml": workload(name="web", image="acme/web:v1"),
+        "ops/scripts/build.sh": "#!/bin/sh\ndocker build -t acme/web:v1 apps/portal\n",
+        "ops/apps/portal/Dockerfile": DOCKERFILE,
+        **service_app("ops/apps/portal"),
+        "ops/apps/billing/Dockerfile": DOCKERFILE,
+        **service_app("ops/apps/billing"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("ops", "apps", "portal", "server.py")
+    assert row["evidence"][0].startswith("script: ops/scripts/build.sh:2: docker build")
+
+
+def test_a_script_s_context_under_its_own_folder_is_taken_before_one_above(
+    tmp_path: Path,
+) -> None:
+    """Both ops/scripts/apps/portal and ops/apps/portal are folders of code: the script's
+    own folder is where it runs unless its context is not there."""
+    files = {
+        "deploy/web.yaml": workload(name="web", image="acme/web:v1"),
+        "ops/scripts/build.sh": "#!/bin/sh\ndocker build -t acme/web:v1 apps/portal\n",
+        "ops/scripts/apps/portal/Dockerfile": DOCKERFILE,
+        **service_app("ops/scripts/apps/portal"),
+        "ops/apps/portal/Dockerfile": DOCKERFILE,
+        **service_app("ops/apps/portal"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("ops", "scripts", "apps", "portal", "server.py")
+
+
+def test_a_script_s_context_held_nowhere_above_it_stays_as_written(tmp_path: Path) -> None:
+    """`docker build apps/portal` where no folder at or above the script holds apps/portal:
+    the context as written, whose code is none (billing, elsewhere, is not it)."""
+    files = {
+        "deploy/web.yaml": workload(name="web", image="acme/web:v1"),
+        "ops/scripts/build.sh": "#!/bin/sh\ndocker build -t acme/web:v1 apps/portal\n",
+        "ops/apps/billing/Dockerfile": DOCKERFILE,
+        **service_app("ops/apps/billing"),
+    }
+    row = only(links(tmp_path, files))
+    assert (row["code"], row["modules"]) == (os.path.join("ops", "scripts", "apps", "portal"), 0)
+
+
 def test_a_build_argument_no_build_gives_is_why_there_is_no_link(tmp_path: Path) -> None:
     """The value is computed when make runs (`$(shell ...)`): the build's context holds
     every service, and none is this image's for sure."""

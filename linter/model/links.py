@@ -258,10 +258,11 @@ def compose_images(build: ImageBuild) -> tuple[str, ...]:
 
 
 def _names_variable(image: str, variable: str) -> bool:
-    """Whether an image is written as the variable alone, with a tag or not
-    (`${PLUGIN_REPO}`, `$PLUGIN_REPO:v2`)."""
-    name = image.split("@", 1)[0]
-    return name in (f"${{{variable}}}", f"${variable}") or name.startswith(
+    """Whether an image's repository ends with the variable alone as its last segment,
+    with a tag or not (`${PLUGIN_REPO}`, `$PLUGIN_REPO:v2`, `${REGISTRY}/${SERVICE}:${TAG}`
+    for a workflow's `${{ env.SERVICE }}`)."""
+    last = image.split("@", 1)[0].rsplit("/", 1)[-1]
+    return last in (f"${{{variable}}}", f"${variable}") or last.startswith(
         (f"${{{variable}}}:", f"${variable}:")
     )
 
@@ -1548,14 +1549,15 @@ class _Finder:
         one of the tree's, and none when there is none (the text left a `cd` out)."""
         if build.kind != "docs":
             named = build.dockerfile
-            if (
-                build.kind != "script"
-                or named is None
-                or os.path.normpath(named) in self.dockerfiles
+            if build.kind != "script" or (
+                os.path.normpath(named) in self.dockerfiles
+                if named is not None
+                else self._held(build.context)
             ):
                 return build.context, build.dockerfile
             # a script run from a folder above its own (`./source/docker/Dockerfile` from
-            # the top): that folder, when the Dockerfile is found from it; else as written
+            # the top, `docker build springboot/demo` from `back/` by `back/scripts/x.sh`):
+            # that folder, when the Dockerfile is found from it; else as written
             return self._climbed(build) or (build.context, build.dockerfile)
         return self._climbed(build)
 
@@ -1842,11 +1844,14 @@ class _Finder:
         )
 
     def _script_anywhere(self, entry: Entry) -> str | None:
-        """A script a container's command names, found once in the whole tree."""
-        for relative in entry.relative_paths():
+        """A script a container's command names, found once in the whole tree; a module's
+        (`python -m pkg.server.main`) by its whole path alone, as Python finds it from a
+        folder on its path (its file, or its package's `__main__.py`)."""
+        for relative in entry.relative_paths()[: 2 if entry.script is None else None]:
             tail = os.path.normpath(relative.lstrip("/"))
             parts = tail.split(os.sep)
-            for start in range(len(parts)):  # the longest tail that is found exactly once
+            for start in range(len(parts) if entry.script is not None else 1):
+                # the longest tail that is found exactly once
                 suffix = os.path.join(*parts[start:])
                 matches = [m for m in self.modules if m == suffix or m.endswith(os.sep + suffix)]
                 if len(matches) == 1:
@@ -1932,7 +1937,7 @@ class _Finder:
         command, args = container.body.get("command"), container.body.get("args")
         own = entry_of(container_argv(command, args, None, None)) if command or args else None
         script = None
-        if not evidence and own is not None and own.script is not None:
+        if not evidence and own is not None and (own.script is not None or _package_module(own)):
             script = self._script_anywhere(own)
             if script is not None:
                 said = self._command_said(workload, container)
@@ -2155,6 +2160,12 @@ class _Finder:
 
 
 _NAME = regex.compile(r"[\w.-]+")  # a binary's name a script's variable may hold
+
+
+def _package_module(entry: Entry) -> bool:
+    """Whether a Python entry is a module of a package (`python -m pkg.server`): a dotted
+    path that names one file of the tree, where a bare `-m app` may be any service's."""
+    return entry.script is None and not entry.node and "." in (entry.module or "")
 
 
 def _named(build: GoBuild, ran: str) -> GoBuild | None:

@@ -553,7 +553,7 @@ def read_build_facts(files: Iterable[BuildFile]) -> BuildFacts:
     for file in files:
         if file.dockerfile is not None:
             facts.dockerfiles[os.path.normpath(file.path)] = file.dockerfile
-        facts.builds += file.builds
+        facts.builds += map(_within_run, file.builds)
         if file.script is not None:
             facts.scripts[os.path.normpath(file.path)] = file.script
         facts.tags += file.tags
@@ -570,6 +570,26 @@ def read_build_facts(files: Iterable[BuildFile]) -> BuildFacts:
         if os.path.basename(file.path) in JIB_FILES:
             facts.jvm_modules.add(os.path.dirname(os.path.normpath(file.path)) or ".")
     return facts
+
+
+def _within_run(build: ImageBuild) -> ImageBuild:
+    """A build read from a file above the run's folder (the repository's workflow, where
+    the run names `server/`: `../server/apps/users`), its paths as the run's code is
+    shown (`apps/users`) when they lead back into the run's folder."""
+    if not (build.context.startswith(os.pardir) or (build.dockerfile or "").startswith(os.pardir)):
+        return build
+    named = build.dockerfile
+    return replace(
+        build, context=_shown(build.context), dockerfile=_shown(named) if named else None
+    )
+
+
+def _shown(path: str) -> str:
+    """`../server/apps/users`, run from `server/`: `apps/users` (a path outside it as is)."""
+    if not path.startswith(os.pardir):
+        return path
+    again = os.path.relpath(os.path.abspath(path))
+    return path if again.startswith(os.pardir) else again
 
 
 def _builds_reader(path: str, name: str) -> Callable[[str, str], list[ImageBuild]] | None:
@@ -862,16 +882,22 @@ def workflow_builds(path: str, text: str) -> list[ImageBuild]:
     parts = os.path.normpath(path).split(os.sep)
     top = os.sep.join(parts[:-3]) if parts[-3:-2] == [".github"] else os.path.dirname(path)
     top = top or "."
+    documents = list(_documents(path, text))
+    # the folder each run step's lines run in (its `working-directory`), by line
+    folders = {
+        number: folder for document in documents for number, folder in _step_folders(document)
+    }
     found: list[ImageBuild] = []
     for number, line in _logical_lines(text, comments=False):
         build = _docker_build_words(line)
         if build is not None:
             image, context, dockerfile, args = build
-            root = _joined(top, context)
+            here = _joined(top, folders.get(number, "."))
+            root = _joined(here, context)
             said = Said(path, number, line.strip().lstrip("-").strip())
-            dockerfile = _joined(top, dockerfile) if dockerfile else None
+            dockerfile = _joined(here, dockerfile) if dockerfile else None
             found.append(ImageBuild(image, root, dockerfile, "workflow", said, args))
-    for document in _documents(path, text):
+    for document in documents:
         jobs = document.get("jobs") if isinstance(document, dict) else None
         for job in jobs.values() if isinstance(jobs, dict) else []:
             if not isinstance(job, dict):
@@ -884,12 +910,44 @@ def workflow_builds(path: str, text: str) -> list[ImageBuild]:
             for step in steps if isinstance(steps, list) else []:
                 if not isinstance(step, dict):
                     continue
+                here = _joined(top, _working_directory(job, step))
                 envs = (document.get("env"), job.get("env"), step.get("env"))
                 for known in _expressions(runs, envs) if "${{" in str(step) else [{}]:
                     found += _build_push_step(path, text, top, step, known)
-                    found += _run_step_builds(path, top, step, known)
-                found += _run_step_variables(path, top, step, job_env, exported)
+                    found += _run_step_builds(path, here, step, known)
+                found += _run_step_variables(path, here, step, job_env, exported)
     return list(dict.fromkeys(found))  # a step that uses no matrix value: once, not a run
+
+
+def _working_directory(job: dict[str, Any], step: dict[str, Any]) -> str:
+    """The folder a run step runs in, from the repository's top: its literal
+    `working-directory`, else its job's `defaults.run`'s (`.`: the top)."""
+    defaults = job.get("defaults")
+    run = defaults.get("run") if isinstance(defaults, dict) else None
+    for given in (
+        step.get("working-directory"),
+        run.get("working-directory") if isinstance(run, dict) else None,
+    ):
+        folder = _literal(given) if isinstance(given, str) else None
+        if folder:
+            return folder
+    return "."
+
+
+def _step_folders(document: object) -> Iterator[tuple[int, str]]:
+    """The lines of each run step run in a folder other than the top, with that folder."""
+    jobs = document.get("jobs") if isinstance(document, dict) else None
+    for job in jobs.values() if isinstance(jobs, dict) else []:
+        steps = job.get("steps") if isinstance(job, dict) else None
+        for step in steps if isinstance(steps, list) else []:
+            script = step.get("run") if isinstance(step, dict) else None
+            if not isinstance(script, str):
+                continue
+            folder = _working_directory(job, step)
+            if folder != ".":
+                first = _line(step, "run")
+                for number in range(first, first + script.count("\n") + 2):
+                    yield number, folder
 
 
 # `echo "NAME=VALUE" >> $GITHUB_ENV`: a variable every later step of the job has
@@ -1049,8 +1107,33 @@ def _run_step_builds(
             said = Said(path, first + number - 1, line.strip())
             named = _joined(top, dockerfile) if dockerfile else None
             root = _joined(top, context)
-            found.append(ImageBuild(image, root, named, "workflow", said, args))
+            variable = _env_named_image(line) or ""
+            found.append(ImageBuild(image, root, named, "workflow", said, args, variable=variable))
     return found
+
+
+_ENV_EXPRESSION = regex.compile(r"\$\{\{\s*env\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
+_VARIABLE_WORD = regex.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+def _env_named_image(line: str) -> str | None:
+    """The `env` variable a step's `docker build -t .../${{ env.NAME }}:...` names its
+    image by (the last segment of its repository), which a manifest the same pipeline
+    fills in writes `${NAME}`; None when the image's name is not one variable."""
+    start = _DOCKER_BUILD_COMMAND.search(line)
+    if start is None:
+        return None
+    rest = _WORKFLOW_EXPRESSION.sub(
+        "${EXPRESSION}", _ENV_EXPRESSION.sub(r"${\1}", line[start.end() :])
+    )
+    try:
+        tags, _, _ = _docker_build_args(shell_words(rest, comments=True))
+    except ValueError:
+        return None
+    # (its case kept: image_repository's lower case is no variable's name)
+    last = tags[0].split("@", 1)[0].rsplit("/", 1)[-1].partition(":")[0] if tags else ""
+    named = _VARIABLE_WORD.fullmatch(last)
+    return named[1] if named and named[1] != "EXPRESSION" else None
 
 
 def _logical_lines(text: str, *, comments: bool) -> Iterator[tuple[int, str]]:
@@ -1488,9 +1571,26 @@ def _applied_after(lines: list[str], built_at: list[int]) -> dict[int, tuple[str
     return {line: tuple(dict.fromkeys(paths)) for line, paths in found.items()}
 
 
+# A line of a page's text that is a `docker build` command alone, out of any code block
+# (`docker build -t grpc-service:v1 grpc-project/`), in backticks or not, a `<br>` after it
+_PROSE_BUILD = regex.compile(r"(?:docker|podman)(?:\s+buildx)?\s+build\s")
+_LINE_BREAK_TAG = regex.compile(r"<br\s*/?>$", regex.IGNORECASE)
+
+
+def _prose_build(line: str) -> str | None:
+    """The command a line of text is, when it is a build command alone; else None."""
+    if "build" not in line:  # most lines: no regex run
+        return None
+    text = _PROMPT.sub("", _LINE_BREAK_TAG.sub("", line.strip()).rstrip(), count=1)
+    if len(text) > 2 and text[0] == text[-1] == "`":
+        text = text[1:-1]
+    return text if _PROSE_BUILD.match(text) and "`" not in text and "<" not in text else None
+
+
 def _markdown_blocks(lines: list[str]) -> Iterator[tuple[int, list[str] | None]]:
     """Each fenced block's opening line and, a shell's, its lines (None: another
-    language's); a block never closed runs to the end of the file (CommonMark)."""
+    language's), and each line of the text that is a build command alone, as a block of
+    its own; a block never closed runs to the end of the file (CommonMark)."""
     fence: str | None = None  # the open block's fence
     block: list[str] = []
     shell, start = False, 0
@@ -1500,6 +1600,8 @@ def _markdown_blocks(lines: list[str]) -> Iterator[tuple[int, list[str] | None]]
             if opened is not None:
                 fence, start, block = opened.group(1), number, []
                 shell = opened.group(2).lower() in _SHELL_BLOCKS
+            elif (command := _prose_build(raw)) is not None:
+                yield number - 1, [command]  # a paragraph that is a build command alone
             continue
         stripped = raw.strip()
         if not (stripped.startswith(fence) and not stripped.strip(fence[0])):
