@@ -696,3 +696,27 @@ def test_a_chain_of_getters_past_the_budget_is_no_setting_and_no_crash() -> None
     facts = parse_java("src/main/java/Main.java", source.encode())
     assert facts.problem is None
     assert [channel.target for channel in facts.channels] == [UNKNOWN]
+
+
+@pytest.mark.parametrize(
+    "settings_file",
+    ["bootstrap.yml", "application-kubernetes.yml"],
+    ids=["bootstrap-only", "profile-only"],
+)
+def test_a_starters_server_set_only_by_the_environment_is_still_judged(
+    tmp_path: Path, settings_file: str
+) -> None:
+    """A service whose settings files are a Spring Cloud bootstrap or one profile's, with
+    no `grpc.server` block (its port comes from the environment or a config server): the
+    starter still serves its annotated classes, on the port the environment gives."""
+    files = {
+        SERVICE_PATH: SERVICE,
+        f"{RESOURCES}/{settings_file}": "spring:\n  application:\n    name: orders\n",
+        "svc/Dockerfile": "FROM eclipse-temurin:21\nCOPY target/app.jar /app.jar\n",
+        "k8s.yaml": UNNAMED_PORT_SERVICE.replace("PORT", "9092")
+        + "          env:\n            - {name: GRPC_SERVER_PORT, value: '9092'}\n",
+    }
+    found = lint_files(tmp_path, files, ["KLB201", "KLB101"]).findings
+    assert sorted(rules_of(found)) == ["KLB101", "KLB201"]
+    (served,) = [f for f in found if f.rule == "KLB101"]
+    assert "its code serves gRPC on 9092: OrdersService.java:6" in served.message

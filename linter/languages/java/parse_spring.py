@@ -147,7 +147,9 @@ def settle(modules: Sequence[CodeFacts]) -> None:
 def _served_by_starters(modules: Sequence[CodeFacts]) -> None:
     """The starter's server of each project whose code has an annotated service class and
     whose settings files name none: made in its base settings file (`application.*`, the
-    one every profile reads), where the finding is the annotation's."""
+    one every profile reads; else `bootstrap.*`, which Spring Cloud reads first; else a
+    profile's: the server runs whatever the profile, its port then the starter's default or
+    its environment variable's), where the finding is the annotation's."""
     served: dict[str, tuple[str, Loc]] = {}
     for module in modules:  # Java's only: another module's facts stay unloaded (parse_codec)
         for starter, loc in module.starter_services if module.language == "java" else ():
@@ -160,13 +162,10 @@ def _served_by_starters(modules: Sequence[CodeFacts]) -> None:
             settings[module.project].append(module)
     for project, (starter, loc) in served.items():
         files = settings.get(project, [])
-        base = sorted(
-            (m for m in files if m.path.rsplit("/", 1)[-1].split(".")[0] == "application"),
-            key=lambda m: m.path,
-        )
-        if not base or any(m.servers for m in files):
+        if not files or any(m.servers for m in files):
             continue  # no settings file to speak in, or the settings make the server
-        exports = base[0].exports
+        base = min(files, key=_base_first)
+        exports = base.exports if _base_first(base)[0] < 2 else {}
         if str(exports.get("grpc.enabled", "")).lower() == "false" and starter == LOGNET:
             continue
         factory, port_key, default_port = STARTERS[starter]
@@ -180,8 +179,18 @@ def _served_by_starters(modules: Sequence[CodeFacts]) -> None:
         if isinstance(port, str):  # the key's environment variable still overrides it
             port = EnvRef(environment_name(port_key), port)
         name = port_key.rpartition(".")[0]
-        base[0].servers.append(Server(loc, factory, Options(True, ()), name))
-        base[0].listens.append(Listen(name, port, loc))
+        base.servers.append(Server(loc, factory, Options(True, ()), name))
+        base.listens.append(Listen(name, port, loc))
+
+
+def _base_first(module: CodeFacts) -> tuple[int, str]:
+    """A settings file's rank as the one every profile reads: `application.*`, then
+    `bootstrap.*`, then a profile's (`application-prod.yml`); by path within a rank."""
+    stem = module.path.rsplit("/", 1)[-1].split(".")[0]
+    return (
+        ("application", "bootstrap").index(stem) if stem in ("application", "bootstrap") else 2,
+        module.path,
+    )
 
 
 def normalised(key: str) -> str:
