@@ -77,6 +77,7 @@ STARTERS = {
 SHARED_PORT = {
     QUARKUS: ("quarkus.grpc.server.use-separate-server", "quarkus.http.port", "8080"),
 }
+STARTER_CLIENT = "the starter's @GrpcClient"  # its channels' name, before the client's
 STARTER_POLICY = "round_robin"  # both starters' default, where gRPC's own is pick_first
 _UNITS_MS = {
     "ns": 1e-6,
@@ -91,6 +92,14 @@ _SIMPLE_DURATION = regex.compile(r"^(\d+)\s*(ns|us|ms|s|m|h|d)?$", regex.IGNOREC
 _ISO_DURATION = regex.compile(
     r"^P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$", regex.IGNORECASE
 )
+# `@GrpcClient("name")` (or `value = "name"`), or a bare `@GrpcClient` before the type and
+# name it is injected into, whose name is then the client's (Quarkus's; the starter's
+# annotation needs its name); the package when written in full
+_CLIENT = regex.compile(
+    r'@(?:([\w.]+)\.)?GrpcClient\b[ \t]*(?:\([ \t]*(?:value[ \t]*=[ \t]*)?"([^"\n]*)"'
+    r"[ \t]*\)|(?:[ \t\r\n]+(?:final[ \t\r\n]+)?[\w.]+(?:<[^<>\n]*>)?[ \t\r\n]+(\w+)))"
+)
+STARTER_CLIENTS = "net.devh.boot.grpc.client.inject"  # the starter's @GrpcClient
 _PLACEHOLDER = regex.compile(r"\$\{([^}:]+)(?::([^}]*))?\}")
 # `key=value`, `key: value` or `key value` (RE2: a key of backslashes is linear, not 2^n)
 _PROPERTY = regex.compile(r"^((?:\\.|[^=:\s])+)\s*[=:\s]\s*(.*)$")
@@ -129,6 +138,7 @@ def settle(modules: Sequence[CodeFacts]) -> None:
     serves, and whose settings name no server, runs the starter's server as its defaults
     make it."""
     _served_by_starters(modules)
+    _unset_clients_only(modules)
     made = [m for m in modules if m.language == "spring" and m.servers]
     if not made:
         return
@@ -183,6 +193,22 @@ def _served_by_starters(modules: Sequence[CodeFacts]) -> None:
         base.listens.append(Listen(name, port, loc))
 
 
+def _unset_clients_only(modules: Sequence[CodeFacts]) -> None:
+    """The starter's `@GrpcClient` channels whose address no settings file of the project
+    gives (resolved, the address is then the environment's alone, with no default): where
+    one does, that file's channel is the client's (`_channel`), told there in its words."""
+    for module in modules:
+        if module.language == "java" and any(
+            c.factory.startswith(STARTER_CLIENT) for c in module.channels
+        ):
+            module.channels = [  # a new list: the module is the resolved copy (deferred)
+                c
+                for c in module.channels
+                if not c.factory.startswith(STARTER_CLIENT)
+                or (isinstance(c.target, EnvRef) and c.target.default is None)
+            ]
+
+
 def _base_first(module: CodeFacts) -> tuple[int, str]:
     """A settings file's rank as the one every profile reads: `application.*`, then
     `bootstrap.*`, then a profile's (`application-prod.yml`); by path within a rank."""
@@ -231,6 +257,49 @@ def _read(facts: CodeFacts, settings: list[Written]) -> None:
         channel = _channel(name, items, shared)
         if channel is not None:
             facts.channels.append(channel)
+
+
+def client_annotations(path: str, data: bytes, package: str) -> list[tuple[str, Loc]]:
+    """The client name and place of each `@GrpcClient` of `package` in a Java file that
+    imports it (or names the annotation in full)."""
+    text = data.decode("utf-8", "replace")
+    imported = f"import {package}." in text
+    found: list[tuple[str, Loc]] = []
+    for match in _CLIENT.finditer(text):
+        name = match.group(2) or match.group(3)
+        if not (match.group(1) == package or (imported and match.group(1) is None)) or not name:
+            continue
+        line = text.count("\n", 0, match.start()) + 1
+        column = match.start() - (text.rfind("\n", 0, match.start()) + 1) + 1
+        found.append((name, Loc(path, line, column)))
+    return found
+
+
+def starter_channels(path: str, data: bytes) -> list[Channel]:
+    """A channel for each of the starter's `@GrpcClient("name")`s, at the annotation: to the
+    `grpc.client.<name>.address` of the project's settings or, as Spring's relaxed binding
+    reads it, the container's `GRPC_CLIENT_<NAME>_ADDRESS` (a `Setting`, resolved once every
+    file is read). A settings file that gives the address makes the channel itself
+    (`_channel`): then this one goes (`settle`)."""
+    found: list[Channel] = []
+    for name, loc in client_annotations(path, data, STARTER_CLIENTS):
+        if name.strip() in ("", "global") or "${" in name:
+            continue
+        key = f"{CHANNELS[0]}{name}"
+        address = Setting(
+            "spring", normalised(f"{key}.address"), environment_name(f"{key}.address"), None
+        )
+        policy = Setting(
+            "spring",
+            normalised(f"{key}.default-load-balancing-policy"),
+            environment_name(f"{key}.default-load-balancing-policy"),
+            STARTER_POLICY,
+        )
+        options = Options(True, (Option("grpc.lb_policy_name", policy, loc),))
+        found.append(
+            Channel(loc, f"{STARTER_CLIENT}({name!r})", address, options, True, None, STARTER)
+        )
+    return found
 
 
 def _server(settings: list[Written], factory: str) -> Server:
