@@ -819,3 +819,23 @@ def test_a_starters_client_whose_address_the_settings_give_is_told_once_in_the_s
     files = _starter_client_files(settings, ORDERS)
     (finding,) = lint_files(tmp_path, files, ["KLB102"]).findings
     assert finding.path.endswith(NAMED) and finding.line == 4
+
+
+def test_a_settings_files_server_listens_on_its_port_or_the_environments(tmp_path: Path) -> None:
+    """`grpc.server.port` is where the settings file's server listens (9090 when unset),
+    and the container's GRPC_SERVER_PORT moves it, as relaxed binding reads it."""
+    files = {
+        NAMED: "grpc:\n  server:\n    port: 9091\n",
+        "svc/Dockerfile": "FROM eclipse-temurin:21\nCOPY target/app.jar /app.jar\n",
+        "k8s.yaml": UNNAMED_PORT_SERVICE.replace("PORT", "9091"),
+    }
+    (finding,) = lint_files(tmp_path, files, ["KLB101"]).findings
+    assert "its code serves gRPC on 9091: application.yml:3" in finding.message
+    files["k8s.yaml"] = UNNAMED_PORT_SERVICE.replace("PORT", "8443")
+    assert lint_files(tmp_path / "http", files, ["KLB101"]).findings == []
+    moved = (
+        files["k8s.yaml"]
+        + "          env:\n            - {name: GRPC_SERVER_PORT, value: '8443'}\n"
+    )
+    (finding,) = lint_files(tmp_path / "env", {**files, "k8s.yaml": moved}, ["KLB101"]).findings
+    assert "its code serves gRPC on 8443" in finding.message

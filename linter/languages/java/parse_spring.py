@@ -227,6 +227,7 @@ def normalised(key: str) -> str:
 
 def _read(facts: CodeFacts, settings: list[Written]) -> None:
     server: list[Written] = []
+    ports: list[tuple[str, Any, Loc]] = []  # (its prefix, value, where) of a server's port
     lognet: list[Written] = []
     channels: dict[tuple[str, str], list[Written]] = {}
     for key, value, loc in settings:
@@ -234,6 +235,8 @@ def _read(facts: CodeFacts, settings: list[Written]) -> None:
         for prefix in SERVERS:
             if lowered.startswith(normalised(prefix)):
                 server.append((lowered[len(normalised(prefix)) :], value, loc))
+                if lowered == normalised(f"{prefix}port"):
+                    ports.append((prefix, value, loc))
         if lowered.startswith(normalised(LOGNET_SERVER)):
             lognet.append((lowered[len(normalised(LOGNET_SERVER)) :], value, loc))
         for prefix in CHANNELS:
@@ -241,7 +244,9 @@ def _read(facts: CodeFacts, settings: list[Written]) -> None:
                 name, _, rest = lowered[len(normalised(prefix)) :].partition(".")
                 channels.setdefault((prefix, name), []).append((rest, value, loc))
     if server and not any(k == "port" and str(v).strip() == "-1" for k, v, _ in server):
-        facts.servers.append(_server(server, STARTERS["grpc-spring-boot-starter"][0]))
+        made = _server(server, STARTERS["grpc-spring-boot-starter"][0])
+        facts.servers.append(replace(made, name=SERVERS[0].rstrip(".")))
+        facts.listens.append(_listen(ports, made.loc))
         facts.stops += _stop(server)
     if lognet and str(facts.exports.get("grpc.enabled", "")).lower() != "false":
         facts.servers.append(_server(lognet, STARTERS[LOGNET][0]))
@@ -310,6 +315,20 @@ def _server(settings: list[Written], factory: str) -> Server:
             entries.append(Option(core, duration_ms(value), loc))
     first = settings[0][2]
     return Server(first, factory, Options(True, tuple(entries)), None)
+
+
+def _listen(ports: list[tuple[str, Any, Loc]], first: Loc) -> Listen:
+    """Where the starter's server of a settings file listens: the port it sets (the last
+    one written), else the starter's default; the port's environment variable
+    (`GRPC_SERVER_PORT`, relaxed binding) overrides a plain value, as it does the
+    default."""
+    prefix, value, loc = (
+        ports[-1] if ports else (SERVERS[0], STARTERS["grpc-spring-boot-starter"][2], first)
+    )
+    port = setting_text(value)
+    if isinstance(port, str):
+        port = EnvRef(environment_name(f"{prefix}port"), port)
+    return Listen(SERVERS[0].rstrip("."), port, loc)
 
 
 def _stop(settings: list[Written]) -> list[Stop]:
