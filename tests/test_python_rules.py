@@ -187,6 +187,18 @@ def test_a_target_through_an_instance_attribute_set_in_init_reaches_the_clusteri
     assert "(BACKEND_ADDR as Deployment/shop/frontend sets it at " in finding.text
 
 
+def test_an_instance_attribute_of_an_object_made_per_request_is_not_followed(
+    tmp_path: Path,
+) -> None:
+    code = client_class('os.getenv("BACKEND_ADDR", "localhost")', "connect")
+    per_request = code.replace("client = BackendClient()", "def handle():\n    BackendClient()")
+    files = {
+        "k8s.yaml": IN_SHOP + BACKEND_IN_SHOP + client_deployment("backend"),
+        "app.py": per_request,
+    }
+    assert lint(tmp_path, files, "KLB102") == []
+
+
 @pytest.mark.parametrize(
     "extra",
     [

@@ -124,13 +124,28 @@ class Names:
     def instance_binding(self, name: str, scope: Scope) -> tuple[ast.expr, Scope] | None:
         """The value of `self.<name>` read in a method, and the scope to read it in: its one
         assignment (`self.name = ...`) in its class, made in `__init__` itself (run before
-        any other method can read it). None when the class assigns it elsewhere, more than
-        once, or as one of several targets."""
+        any other method can read it), for an object the module makes once, at its top
+        level (`client = Client()`: what its methods keep lives as long as the process).
+        None when the class assigns it elsewhere, more than once, or as one of several
+        targets, or the object is made elsewhere (per request, maybe)."""
         method: Scope | None = scope
         while method is not None and not isinstance(method.node, _Function):
             method = method.parent
         owner = method.parent if method is not None else None
         if method is None or owner is None or not isinstance(owner.node, ast.ClassDef):
+            return None
+        top = owner
+        while top.parent is not None:
+            top = top.parent
+        made = [
+            value
+            for values in top.bindings.values()
+            for value in values
+            if isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Name)
+            and value.func.id == owner.node.name
+        ]
+        if not made:
             return None
         key = (id(owner.node), name)
         if key not in self._instance_bindings:
