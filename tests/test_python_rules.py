@@ -159,6 +159,64 @@ def test_a_target_passed_to_a_helper_by_an_env_var_reaches_the_clusterip(
     assert (finding.path.rsplit("/", 1)[1], finding.line, finding.column) == ("app.py", 6, 12)
 
 
+def client_class(host: str, method: str = "__init__", extra: str = "") -> str:
+    """A client object kept at module level, its host an instance attribute set in
+    `__init__` and its channel made in `method`."""
+    made = (
+        '        self.channel = grpc.insecure_channel(f"{self.host}:50051")\n'
+        "        self.stub = object()\n"
+    )
+    body = made if method == "__init__" else f"\n    def {method}(self):\n" + made
+    return (
+        "import os\nimport grpc\n\n\nclass BackendClient:\n"
+        f"    def __init__(self):\n        self.host = {host}\n{extra}"
+        f"{body}\n\nclient = BackendClient()\n"
+    )
+
+
+@pytest.mark.parametrize("method", ["__init__", "connect"])
+def test_a_target_through_an_instance_attribute_set_in_init_reaches_the_clusterip(
+    tmp_path: Path, method: str
+) -> None:
+    files = {
+        "k8s.yaml": IN_SHOP + BACKEND_IN_SHOP + client_deployment("backend"),
+        "app.py": client_class('os.getenv("BACKEND_ADDR", "localhost")', method),
+    }
+    (finding,) = lint(tmp_path, files, "KLB102")
+    assert "to ClusterIP Service/shop/backend stays on one pod" in finding.text
+    assert "(BACKEND_ADDR as Deployment/shop/frontend sets it at " in finding.text
+
+
+def test_an_instance_attribute_of_an_object_made_per_request_is_not_followed(
+    tmp_path: Path,
+) -> None:
+    code = client_class('os.getenv("BACKEND_ADDR", "localhost")', "connect")
+    per_request = code.replace("client = BackendClient()", "def handle():\n    BackendClient()")
+    files = {
+        "k8s.yaml": IN_SHOP + BACKEND_IN_SHOP + client_deployment("backend"),
+        "app.py": per_request,
+    }
+    assert lint(tmp_path, files, "KLB102") == []
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        "        if os.getenv('LOCAL'):\n            self.host = 'localhost'\n",
+        "        self.host, self.port = 'localhost', 1\n",
+    ],
+    ids=["assigned-again", "unpacked"],
+)
+def test_an_instance_attribute_assigned_more_than_once_is_not_followed(
+    tmp_path: Path, extra: str
+) -> None:
+    files = {
+        "k8s.yaml": IN_SHOP + BACKEND_IN_SHOP + client_deployment("backend"),
+        "app.py": client_class('os.getenv("BACKEND_ADDR", "localhost")', "connect", extra),
+    }
+    assert lint(tmp_path, files, "KLB102") == []
+
+
 @pytest.mark.parametrize(
     ("service", "argument", "options"),
     [

@@ -79,8 +79,7 @@ def test_a_bare_grpc_client_is_named_by_its_field_and_has_the_extensions_default
 
 
 def test_another_frameworks_grpc_client_annotation_makes_no_channel() -> None:
-    devh = "net.devh.boot.grpc.client.inject.GrpcClient"
-    other = CLIENT.replace("io.quarkus.grpc.GrpcClient", devh)
+    other = CLIENT.replace("io.quarkus.grpc.GrpcClient", "com.acme.rpc.GrpcClient")
     assert parse_java(CLIENT_PATH, other.encode()).channels == []
 
 

@@ -696,3 +696,146 @@ def test_a_chain_of_getters_past_the_budget_is_no_setting_and_no_crash() -> None
     facts = parse_java("src/main/java/Main.java", source.encode())
     assert facts.problem is None
     assert [channel.target for channel in facts.channels] == [UNKNOWN]
+
+
+@pytest.mark.parametrize(
+    "settings_file",
+    ["bootstrap.yml", "application-kubernetes.yml"],
+    ids=["bootstrap-only", "profile-only"],
+)
+def test_a_starters_server_set_only_by_the_environment_is_still_judged(
+    tmp_path: Path, settings_file: str
+) -> None:
+    """A service whose settings files are a Spring Cloud bootstrap or one profile's, with
+    no `grpc.server` block (its port comes from the environment or a config server): the
+    starter still serves its annotated classes, on the port the environment gives."""
+    files = {
+        SERVICE_PATH: SERVICE,
+        f"{RESOURCES}/{settings_file}": "spring:\n  application:\n    name: orders\n",
+        "svc/Dockerfile": "FROM eclipse-temurin:21\nCOPY target/app.jar /app.jar\n",
+        "k8s.yaml": UNNAMED_PORT_SERVICE.replace("PORT", "9092")
+        + "          env:\n            - {name: GRPC_SERVER_PORT, value: '9092'}\n",
+    }
+    found = lint_files(tmp_path, files, ["KLB201", "KLB101"]).findings
+    assert sorted(rules_of(found)) == ["KLB101", "KLB201"]
+    (served,) = [f for f in found if f.rule == "KLB101"]
+    assert "its code serves gRPC on 9092: OrdersService.java:6" in served.message
+
+
+# A bean given the starter's channel for the client named "backend", whose address the
+# container's environment gives (Spring's relaxed binding of grpc.client.backend.address).
+STARTER_CLIENT_PATH = "svc/src/main/java/com/acme/orders/Pricing.java"
+STARTER_CLIENT = """\
+package com.acme.orders;
+
+import net.devh.boot.grpc.client.inject.GrpcClient;
+import org.springframework.stereotype.Service;
+
+@Service
+public class Pricing {
+  @GrpcClient("backend")
+  private PricesGrpc.PricesBlockingStub prices;
+
+  public Price quote(String sku) {
+    return prices.quote(QuoteRequest.newBuilder().setSku(sku).build());
+  }
+}
+"""
+ORDERS = """\
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: orders-config
+data:
+  SPRING_PROFILES_ACTIVE: kubernetes
+  GRPC_CLIENT_BACKEND_ADDRESS: "static://backend:50051"
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: orders
+spec:
+  selector:
+    matchLabels: {app: orders}
+  template:
+    metadata:
+      labels: {app: orders}
+    spec:
+      containers:
+        - name: orders
+          image: registry.example/shop/svc:1.0
+          envFrom:
+            - configMapRef:
+                name: orders-config
+"""
+
+
+def _starter_client_files(settings: str, manifests: str) -> dict[str, str]:
+    return {
+        STARTER_CLIENT_PATH: STARTER_CLIENT,
+        NAMED: settings,
+        "svc/Dockerfile": "FROM eclipse-temurin:21\nCOPY target/app.jar /app.jar\n",
+        "k8s.yaml": GRPC_SERVICE + BACKEND + manifests,
+    }
+
+
+def test_the_starters_grpc_client_is_a_channel_at_its_annotation_to_the_environments_address() -> (
+    None
+):
+    (channel,) = parse_java(STARTER_CLIENT_PATH, STARTER_CLIENT.encode()).channels
+    assert (channel.loc.line, channel.loc.column) == (8, 3) and channel.long_lived
+    assert channel.factory == "the starter's @GrpcClient('backend')"
+    modules = [
+        parse_java(STARTER_CLIENT_PATH, STARTER_CLIENT.encode()),
+        parse(NAMED, b"spring:\n  application:\n    name: orders\n"),
+    ]
+    assign_projects(modules)
+    (resolved,) = resolve_imports(modules)[0].channels
+    assert resolved.target == EnvRef("GRPC_CLIENT_BACKEND_ADDRESS", None)
+
+
+def test_a_starters_client_the_environment_points_at_a_clusterip_service_is_klb102(
+    tmp_path: Path,
+) -> None:
+    settings = "spring:\n  application:\n    name: orders\n"
+    files = _starter_client_files(settings, ORDERS)
+    (finding,) = lint_files(tmp_path, files, ["KLB102"]).findings
+    assert finding.path.endswith(STARTER_CLIENT_PATH) and finding.line == 8
+    assert "GRPC_CLIENT_BACKEND_ADDRESS in ConfigMap orders-config" in finding.text
+    # the container's `env` overrides what `envFrom` loads: a local sidecar is no Service
+    local = ORDERS + (
+        "          env:\n"
+        "            - {name: GRPC_CLIENT_BACKEND_ADDRESS, value: 'static://localhost:50051'}\n"
+    )
+    files = _starter_client_files(settings, local)
+    assert lint_files(tmp_path / "env", files, ["KLB102"]).findings == []
+
+
+def test_a_starters_client_whose_address_the_settings_give_is_told_once_in_the_settings(
+    tmp_path: Path,
+) -> None:
+    settings = "grpc:\n  client:\n    backend:\n      address: static://backend:50051\n"
+    files = _starter_client_files(settings, ORDERS)
+    (finding,) = lint_files(tmp_path, files, ["KLB102"]).findings
+    assert finding.path.endswith(NAMED) and finding.line == 4
+
+
+def test_a_settings_files_server_listens_on_its_port_or_the_environments(tmp_path: Path) -> None:
+    """`grpc.server.port` is where the settings file's server listens (9090 when unset),
+    and the container's GRPC_SERVER_PORT moves it, as relaxed binding reads it."""
+    files = {
+        NAMED: "grpc:\n  server:\n    port: 9091\n",
+        "svc/Dockerfile": "FROM eclipse-temurin:21\nCOPY target/app.jar /app.jar\n",
+        "k8s.yaml": UNNAMED_PORT_SERVICE.replace("PORT", "9091"),
+    }
+    (finding,) = lint_files(tmp_path, files, ["KLB101"]).findings
+    assert "its code serves gRPC on 9091: application.yml:3" in finding.message
+    files["k8s.yaml"] = UNNAMED_PORT_SERVICE.replace("PORT", "8443")
+    assert lint_files(tmp_path / "http", files, ["KLB101"]).findings == []
+    moved = (
+        files["k8s.yaml"]
+        + "          env:\n            - {name: GRPC_SERVER_PORT, value: '8443'}\n"
+    )
+    (finding,) = lint_files(tmp_path / "env", {**files, "k8s.yaml": moved}, ["KLB101"]).findings
+    assert "its code serves gRPC on 8443" in finding.message

@@ -53,7 +53,13 @@ from k8slb.code.syntax_trees import node_text as _text
 from k8slb.core import regex
 from k8slb.languages.java.parse_quarkus import quarkus_channels
 from k8slb.languages.java.parse_shutdown import Placed, signal_pauses
-from k8slb.languages.java.parse_spring import QUARKUS, environment_name, injected, normalised
+from k8slb.languages.java.parse_spring import (
+    QUARKUS,
+    environment_name,
+    injected,
+    normalised,
+    starter_channels,
+)
 from k8slb.reading.markers import comment_markers, comment_pattern
 
 if TYPE_CHECKING:
@@ -245,7 +251,8 @@ def parse(path: str, data: bytes) -> CodeFacts:
     if b"pcService" in data and not (facts.is_test or built):
         facts.starter_services = _starter_services(path, data)
     if b"GrpcClient" in data and not (facts.is_test or built or is_generated(data)):
-        facts.channels = quarkus_channels(path, data)  # framework-made: not a builder's
+        # framework-made: not a builder's
+        facts.channels = quarkus_channels(path, data) + starter_channels(path, data)
         facts.deferred = bool(facts.channels)
     root = None  # parsed once, for the properties and the reading alike
     if b"@ConfigurationProperties" in data and not (facts.is_test or built):

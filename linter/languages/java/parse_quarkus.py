@@ -41,10 +41,10 @@ from k8slb.code.facts import (
     Setting,
     joined,
 )
-from k8slb.core import regex
 from k8slb.languages.java import parse_spring
 from k8slb.languages.java.parse_spring import (
     Written,
+    client_annotations,
     duration_ms,
     environment_name,
     normalised,
@@ -56,29 +56,13 @@ PACKAGE = b"io.quarkus.grpc"
 CLIENTS = "quarkus.grpc.clients"
 DEFAULT_HOST, DEFAULT_PORT = "localhost", "9000"  # the extension's client defaults
 
-# `@GrpcClient("name")` (or `value = "name"`), or a bare `@GrpcClient` before the type and
-# name it is injected into, whose name is then the client's
-_CLIENT = regex.compile(
-    r'@(?:io\.quarkus\.grpc\.)?GrpcClient\b[ \t]*(?:\([ \t]*(?:value[ \t]*=[ \t]*)?"([^"\n]*)"'
-    r"[ \t]*\)|(?:[ \t\r\n]+(?:final[ \t\r\n]+)?[\w.]+(?:<[^<>\n]*>)?[ \t\r\n]+(\w+)))"
-)
-
 
 def quarkus_channels(path: str, data: bytes) -> list[Channel]:
     """A channel for each `@GrpcClient` of a file that imports Quarkus's gRPC package (or
     names the annotation in full), at the annotation; its target and policy are the
     project's settings (`Setting`s, resolved once every file is read: imported.py)."""
-    text = data.decode("utf-8", "replace")
-    imported = b"import " + PACKAGE + b"." in data
     found: list[Channel] = []
-    for match in _CLIENT.finditer(text):
-        written = match.group(0).startswith("@io.quarkus.grpc.")
-        name = match.group(1) or match.group(2)
-        if not (imported or written) or not name:
-            continue
-        line = text.count("\n", 0, match.start()) + 1
-        column = match.start() - (text.rfind("\n", 0, match.start()) + 1) + 1
-        loc = Loc(path, line, column)
+    for name, loc in client_annotations(path, data, PACKAGE.decode()):
         prefix = f"{CLIENTS}.{name}"
         host = _setting(f"{prefix}.host", DEFAULT_HOST)
         target = joined([host, ":", _setting(f"{prefix}.port", DEFAULT_PORT)])

@@ -77,6 +77,7 @@ STARTERS = {
 SHARED_PORT = {
     QUARKUS: ("quarkus.grpc.server.use-separate-server", "quarkus.http.port", "8080"),
 }
+STARTER_CLIENT = "the starter's @GrpcClient"  # its channels' name, before the client's
 STARTER_POLICY = "round_robin"  # both starters' default, where gRPC's own is pick_first
 _UNITS_MS = {
     "ns": 1e-6,
@@ -91,6 +92,14 @@ _SIMPLE_DURATION = regex.compile(r"^(\d+)\s*(ns|us|ms|s|m|h|d)?$", regex.IGNOREC
 _ISO_DURATION = regex.compile(
     r"^P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$", regex.IGNORECASE
 )
+# `@GrpcClient("name")` (or `value = "name"`), or a bare `@GrpcClient` before the type and
+# name it is injected into, whose name is then the client's (Quarkus's; the starter's
+# annotation needs its name); the package when written in full
+_CLIENT = regex.compile(
+    r'@(?:([\w.]+)\.)?GrpcClient\b[ \t]*(?:\([ \t]*(?:value[ \t]*=[ \t]*)?"([^"\n]*)"'
+    r"[ \t]*\)|(?:[ \t\r\n]+(?:final[ \t\r\n]+)?[\w.]+(?:<[^<>\n]*>)?[ \t\r\n]+(\w+)))"
+)
+STARTER_CLIENTS = "net.devh.boot.grpc.client.inject"  # the starter's @GrpcClient
 _PLACEHOLDER = regex.compile(r"\$\{([^}:]+)(?::([^}]*))?\}")
 # `key=value`, `key: value` or `key value` (RE2: a key of backslashes is linear, not 2^n)
 _PROPERTY = regex.compile(r"^((?:\\.|[^=:\s])+)\s*[=:\s]\s*(.*)$")
@@ -129,6 +138,7 @@ def settle(modules: Sequence[CodeFacts]) -> None:
     serves, and whose settings name no server, runs the starter's server as its defaults
     make it."""
     _served_by_starters(modules)
+    _unset_clients_only(modules)
     made = [m for m in modules if m.language == "spring" and m.servers]
     if not made:
         return
@@ -147,7 +157,9 @@ def settle(modules: Sequence[CodeFacts]) -> None:
 def _served_by_starters(modules: Sequence[CodeFacts]) -> None:
     """The starter's server of each project whose code has an annotated service class and
     whose settings files name none: made in its base settings file (`application.*`, the
-    one every profile reads), where the finding is the annotation's."""
+    one every profile reads; else `bootstrap.*`, which Spring Cloud reads first; else a
+    profile's: the server runs whatever the profile, its port then the starter's default or
+    its environment variable's), where the finding is the annotation's."""
     served: dict[str, tuple[str, Loc]] = {}
     for module in modules:  # Java's only: another module's facts stay unloaded (parse_codec)
         for starter, loc in module.starter_services if module.language == "java" else ():
@@ -160,13 +172,10 @@ def _served_by_starters(modules: Sequence[CodeFacts]) -> None:
             settings[module.project].append(module)
     for project, (starter, loc) in served.items():
         files = settings.get(project, [])
-        base = sorted(
-            (m for m in files if m.path.rsplit("/", 1)[-1].split(".")[0] == "application"),
-            key=lambda m: m.path,
-        )
-        if not base or any(m.servers for m in files):
+        if not files or any(m.servers for m in files):
             continue  # no settings file to speak in, or the settings make the server
-        exports = base[0].exports
+        base = min(files, key=_base_first)
+        exports = base.exports if _base_first(base)[0] < 2 else {}
         if str(exports.get("grpc.enabled", "")).lower() == "false" and starter == LOGNET:
             continue
         factory, port_key, default_port = STARTERS[starter]
@@ -180,8 +189,34 @@ def _served_by_starters(modules: Sequence[CodeFacts]) -> None:
         if isinstance(port, str):  # the key's environment variable still overrides it
             port = EnvRef(environment_name(port_key), port)
         name = port_key.rpartition(".")[0]
-        base[0].servers.append(Server(loc, factory, Options(True, ()), name))
-        base[0].listens.append(Listen(name, port, loc))
+        base.servers.append(Server(loc, factory, Options(True, ()), name))
+        base.listens.append(Listen(name, port, loc))
+
+
+def _unset_clients_only(modules: Sequence[CodeFacts]) -> None:
+    """The starter's `@GrpcClient` channels whose address no settings file of the project
+    gives (resolved, the address is then the environment's alone, with no default): where
+    one does, that file's channel is the client's (`_channel`), told there in its words."""
+    for module in modules:
+        if module.language == "java" and any(
+            c.factory.startswith(STARTER_CLIENT) for c in module.channels
+        ):
+            module.channels = [  # a new list: the module is the resolved copy (deferred)
+                c
+                for c in module.channels
+                if not c.factory.startswith(STARTER_CLIENT)
+                or (isinstance(c.target, EnvRef) and c.target.default is None)
+            ]
+
+
+def _base_first(module: CodeFacts) -> tuple[int, str]:
+    """A settings file's rank as the one every profile reads: `application.*`, then
+    `bootstrap.*`, then a profile's (`application-prod.yml`); by path within a rank."""
+    stem = module.path.rsplit("/", 1)[-1].split(".")[0]
+    return (
+        ("application", "bootstrap").index(stem) if stem in ("application", "bootstrap") else 2,
+        module.path,
+    )
 
 
 def normalised(key: str) -> str:
@@ -192,6 +227,7 @@ def normalised(key: str) -> str:
 
 def _read(facts: CodeFacts, settings: list[Written]) -> None:
     server: list[Written] = []
+    ports: list[tuple[str, Any, Loc]] = []  # (its prefix, value, where) of a server's port
     lognet: list[Written] = []
     channels: dict[tuple[str, str], list[Written]] = {}
     for key, value, loc in settings:
@@ -199,6 +235,8 @@ def _read(facts: CodeFacts, settings: list[Written]) -> None:
         for prefix in SERVERS:
             if lowered.startswith(normalised(prefix)):
                 server.append((lowered[len(normalised(prefix)) :], value, loc))
+                if lowered == normalised(f"{prefix}port"):
+                    ports.append((prefix, value, loc))
         if lowered.startswith(normalised(LOGNET_SERVER)):
             lognet.append((lowered[len(normalised(LOGNET_SERVER)) :], value, loc))
         for prefix in CHANNELS:
@@ -206,7 +244,9 @@ def _read(facts: CodeFacts, settings: list[Written]) -> None:
                 name, _, rest = lowered[len(normalised(prefix)) :].partition(".")
                 channels.setdefault((prefix, name), []).append((rest, value, loc))
     if server and not any(k == "port" and str(v).strip() == "-1" for k, v, _ in server):
-        facts.servers.append(_server(server, STARTERS["grpc-spring-boot-starter"][0]))
+        made = _server(server, STARTERS["grpc-spring-boot-starter"][0])
+        facts.servers.append(replace(made, name=SERVERS[0].rstrip(".")))
+        facts.listens.append(_listen(ports, made.loc))
         facts.stops += _stop(server)
     if lognet and str(facts.exports.get("grpc.enabled", "")).lower() != "false":
         facts.servers.append(_server(lognet, STARTERS[LOGNET][0]))
@@ -224,6 +264,49 @@ def _read(facts: CodeFacts, settings: list[Written]) -> None:
             facts.channels.append(channel)
 
 
+def client_annotations(path: str, data: bytes, package: str) -> list[tuple[str, Loc]]:
+    """The client name and place of each `@GrpcClient` of `package` in a Java file that
+    imports it (or names the annotation in full)."""
+    text = data.decode("utf-8", "replace")
+    imported = f"import {package}." in text
+    found: list[tuple[str, Loc]] = []
+    for match in _CLIENT.finditer(text):
+        name = match.group(2) or match.group(3)
+        if not (match.group(1) == package or (imported and match.group(1) is None)) or not name:
+            continue
+        line = text.count("\n", 0, match.start()) + 1
+        column = match.start() - (text.rfind("\n", 0, match.start()) + 1) + 1
+        found.append((name, Loc(path, line, column)))
+    return found
+
+
+def starter_channels(path: str, data: bytes) -> list[Channel]:
+    """A channel for each of the starter's `@GrpcClient("name")`s, at the annotation: to the
+    `grpc.client.<name>.address` of the project's settings or, as Spring's relaxed binding
+    reads it, the container's `GRPC_CLIENT_<NAME>_ADDRESS` (a `Setting`, resolved once every
+    file is read). A settings file that gives the address makes the channel itself
+    (`_channel`): then this one goes (`settle`)."""
+    found: list[Channel] = []
+    for name, loc in client_annotations(path, data, STARTER_CLIENTS):
+        if name.strip() in ("", "global") or "${" in name:
+            continue
+        key = f"{CHANNELS[0]}{name}"
+        address = Setting(
+            "spring", normalised(f"{key}.address"), environment_name(f"{key}.address"), None
+        )
+        policy = Setting(
+            "spring",
+            normalised(f"{key}.default-load-balancing-policy"),
+            environment_name(f"{key}.default-load-balancing-policy"),
+            STARTER_POLICY,
+        )
+        options = Options(True, (Option("grpc.lb_policy_name", policy, loc),))
+        found.append(
+            Channel(loc, f"{STARTER_CLIENT}({name!r})", address, options, True, None, STARTER)
+        )
+    return found
+
+
 def _server(settings: list[Written], factory: str) -> Server:
     entries = []
     for key, value, loc in settings:
@@ -232,6 +315,20 @@ def _server(settings: list[Written], factory: str) -> Server:
             entries.append(Option(core, duration_ms(value), loc))
     first = settings[0][2]
     return Server(first, factory, Options(True, tuple(entries)), None)
+
+
+def _listen(ports: list[tuple[str, Any, Loc]], first: Loc) -> Listen:
+    """Where the starter's server of a settings file listens: the port it sets (the last
+    one written), else the starter's default; the port's environment variable
+    (`GRPC_SERVER_PORT`, relaxed binding) overrides a plain value, as it does the
+    default."""
+    prefix, value, loc = (
+        ports[-1] if ports else (SERVERS[0], STARTERS["grpc-spring-boot-starter"][2], first)
+    )
+    port = setting_text(value)
+    if isinstance(port, str):
+        port = EnvRef(environment_name(f"{prefix}port"), port)
+    return Listen(SERVERS[0].rstrip("."), port, loc)
 
 
 def _stop(settings: list[Written]) -> list[Stop]:

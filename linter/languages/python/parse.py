@@ -455,6 +455,7 @@ class _Collector(Values):
             if kind in _SCOPE_CLASSES and isinstance(node, ScopeNode):
                 scope = Scope(node, scope)
                 if isinstance(node, _Function):
+                    self.function_scopes[id(node)] = scope
                     arguments = node.args
                     every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
                     every += [a for a in (arguments.vararg, arguments.kwarg) if a is not None]

@@ -61,6 +61,10 @@ class Names:
         # address is computed (Values.choices); anywhere else a parameter with several
         # values is unknown
         self.choosing = False
+        # each function's scope, by its node's id (the walk makes them): where the one
+        # assignment of an instance attribute in `__init__` is read (`instance_binding`)
+        self.function_scopes: dict[int, Scope] = {}
+        self._instance_bindings: dict[tuple[int, str], tuple[ast.expr, Scope] | None] = {}
 
     def note_import(self, node: ast.Import | ast.ImportFrom) -> None:
         if isinstance(node, ast.Import):
@@ -117,6 +121,60 @@ class Names:
         ]
         return made[0] if len(made) == 1 and name not in home.opaque else None
 
+    def instance_binding(self, name: str, scope: Scope) -> tuple[ast.expr, Scope] | None:
+        """The value of `self.<name>` read in a method, and the scope to read it in: its one
+        assignment (`self.name = ...`) in its class, made in `__init__` itself (run before
+        any other method can read it), for an object the module makes once, at its top
+        level (`client = Client()`: what its methods keep lives as long as the process).
+        None when the class assigns it elsewhere, more than once, or as one of several
+        targets, or the object is made elsewhere (per request, maybe)."""
+        method: Scope | None = scope
+        while method is not None and not isinstance(method.node, _Function):
+            method = method.parent
+        owner = method.parent if method is not None else None
+        if method is None or owner is None or not isinstance(owner.node, ast.ClassDef):
+            return None
+        top = owner
+        while top.parent is not None:
+            top = top.parent
+        made = [
+            value
+            for values in top.bindings.values()
+            for value in values
+            if isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Name)
+            and value.func.id == owner.node.name
+        ]
+        if not made:
+            return None
+        key = (id(owner.node), name)
+        if key not in self._instance_bindings:
+            self._instance_bindings[key] = self._assigned_in_init(owner.node, name)
+        return self._instance_bindings[key]
+
+    def _assigned_in_init(self, owner: ast.ClassDef, name: str) -> tuple[ast.expr, Scope] | None:
+        init = next(
+            (n for n in owner.body if isinstance(n, _Function) and n.name == "__init__"), None
+        )
+        found: list[tuple[ast.AST, ast.expr | None]] = []  # (the statement, its value)
+        for node in ast.walk(owner):  # once per class and name (kept): linear in the class
+            if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                if any(_is_self_attribute(t, name) for t in targets):
+                    simple = not isinstance(node, ast.AugAssign) and len(targets) == 1
+                    found.append((node, node.value if simple else None))
+            elif isinstance(node, ast.Tuple | ast.List) and any(
+                _is_self_attribute(e, name) for e in node.elts
+            ):
+                found.append((node, None))  # unpacked into: not followed
+        if init is None or len(found) != 1 or found[0][1] is None:
+            return None
+        statement, value = found[0]
+        if not any(statement is child for child in init.body):
+            return None  # in a branch, a loop or a nested function: maybe never run
+        init_scope = self.function_scopes.get(id(init))
+        return (value, init_scope) if value is not None and init_scope is not None else None
+
     def loc(self, node: ast.AST) -> Loc:
         line = getattr(node, "lineno", 1)
         offset = getattr(node, "col_offset", 0)
@@ -153,3 +211,15 @@ class Names:
     def _imported(self, origin: Imported) -> Imported:
         self.deferred = True
         return origin
+
+
+_Function = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def _is_self_attribute(node: ast.expr, name: str) -> bool:
+    return (
+        isinstance(node, ast.Attribute)
+        and node.attr == name
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "self"
+    )

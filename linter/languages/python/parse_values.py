@@ -174,6 +174,10 @@ class Values(Names):
             module = self._module_of(expression.value.id, scope)
             if module is not None:  # `config.ADDR` after `import config` or `from . import config`
                 return self._imported(Imported(module[0], module[1], expression.attr))
+            if expression.value.id == "self":  # `self.host`, set once in `__init__`
+                bound_there = self.instance_binding(expression.attr, scope)
+                if bound_there is not None:
+                    return self.value(bound_there[0], bound_there[1], depth + 1)
         return UNKNOWN
 
     def choices(self, expression: ast.expr, scope: Scope) -> list[Any]:
