@@ -197,7 +197,8 @@ def _capped_age(
 
 def _servers_run(index: Index, pinned: PinnedService, links: CodeLinks | None) -> list[Server]:
     """The gRPC servers of the code each container the Service targets runs; none when one
-    of those containers has no code linked or its code makes no server."""
+    of those containers has no code linked, its code makes no server, or a server of it
+    listens on a port k8slb reads (then servers_behind knew where it serves)."""
     backends = {id(workload) for workload, _ in pinned.backends}
     found: list[Server] = []
     for target in index.targets(pinned.service):
@@ -205,8 +206,8 @@ def _servers_run(index: Index, pinned: PinnedService, links: CodeLinks | None) -
             continue
         link = links.of(target.workload, target.container.name) if links else None
         made = [s for facts in links.code(link) for s in facts.servers] if link and links else []
-        if not made:
-            return []
+        if not made or (links and links.listening(target.workload, target.container)):
+            return []  # no server, or servers whose ports are read and none is this one
         found += made
     return found
 
