@@ -111,7 +111,7 @@ def drain_pauses(
     the `NOT_SERVING` names), before a server's stop, an exit or a return: a server that
     drains itself, on a path from SIGTERM k8slb may not follow (the signal received in
     another file, the drain in a method it calls)."""
-    return _pauses_after(not_serving, loc, sleep, health, signalled=False)
+    return _pauses_after(list(not_serving), loc, sleep, health, signalled=False)
 
 
 def _pauses_after(
