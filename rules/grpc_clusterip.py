@@ -5,13 +5,14 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
 from typing import Any
 
+from k8slb.code.facts import Server, Unknown
 from k8slb.core.edits import YamlEdit
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.model.dialers import Dialer, config_dialers, per_call_only
 from k8slb.model.grpc_options import MAX_AGE, configured_max_age
 from k8slb.model.http2 import Evidence, PinnedService, servers_behind
 from k8slb.model.index import Index, one_unscaled_replica, selector_of, service_type
-from k8slb.model.links import CodeLinks, Served
+from k8slb.model.links import CodeLinks
 from k8slb.model.objects import PodTemplate, pos_of, service_ports, target_port
 from k8slb.model.routes import Front, Key, key_of, l7_fronts
 from k8slb.reading.objects import K8sObject, dig
@@ -173,18 +174,42 @@ def _registered(context: Context, service: K8sObject, pinned: PinnedService) -> 
 
 def _capped_age(
     index: Index, pinned: PinnedService, links: CodeLinks | None
-) -> tuple[Served, object] | None:
+) -> tuple[Server, object] | None:
     """The server in the code behind the Service's gRPC ports when it bounds connection
     age, whatever the evidence that the ports carry gRPC: the remedy of the server side is
     then in place. None when no server is found, or when one of them leaves it unbounded
-    (its clients stay where they are)."""
-    capped: list[tuple[Served, object]] = []
-    for served in servers_behind(index, pinned, links):
-        option = served.server.options.get(MAX_AGE)
+    (its clients stay where they are).
+
+    When no server is seen listening on those ports (its address comes from a config
+    struct, or another file serves it), the servers of the code every targeted backend
+    runs stand for them, as KLB201 judges that code: each of them must bound the age."""
+    servers = [served.server for served in servers_behind(index, pinned, links)]
+    if not servers:
+        servers = _servers_run(index, pinned, links)
+    capped: list[tuple[Server, object]] = []
+    for server in servers:
+        option = server.options.get(MAX_AGE)
         if option is None:
             return None
-        capped.append((served, option.value))
+        capped.append((server, option.value))
     return capped[0] if capped else None
+
+
+def _servers_run(index: Index, pinned: PinnedService, links: CodeLinks | None) -> list[Server]:
+    """The gRPC servers of the code each container the Service targets runs; none when one
+    of those containers has no code linked, its code makes no server, or a server of it
+    listens on a port k8slb reads (then servers_behind knew where it serves)."""
+    backends = {id(workload) for workload, _ in pinned.backends}
+    found: list[Server] = []
+    for target in index.targets(pinned.service):
+        if id(target.workload) not in backends:
+            continue
+        link = links.of(target.workload, target.container.name) if links else None
+        made = [s for facts in links.code(link) for s in facts.servers] if link and links else []
+        if not made or (links and links.listening(target.workload, target.container)):
+            return []  # no server, or servers whose ports are read and none is this one
+        found += made
+    return found
 
 
 def _flagged_age(index: Index, pinned: PinnedService) -> tuple[K8sObject, str, Pos] | None:
@@ -275,7 +300,8 @@ class GrpcClusterIp(Rule):
     scales is `info`: there is nothing to spread calls over until it is scaled.
 
     When the gRPC server in the code behind the Service's gRPC ports (the code linked to
-    the targeted containers) caps connection age, or every workload behind it gives its
+    the targeted containers; when the port it listens on cannot be read, every gRPC server
+    of that code, as KLB201 judges it) caps connection age, or every workload behind it gives its
     server a maximum connection age by a container argument or env variable (istiod's
     `--keepaliveMaxServerConnectionAge 30m`, `GRPC_MAX_CONNECTION_AGE`; a grace alone caps
     nothing), with no scanned client dialing the Service (the pods' own env naming it is the
@@ -601,10 +627,11 @@ class GrpcClusterIp(Rule):
         if (capped is None and flagged is None) or clients:
             return None
         if capped is not None:
-            served, age = capped
-            where = f"{served.server.loc.path}:{served.server.loc.line}"
-            said = f"the server in the code ({where}) sets {MAX_AGE}={age}"
-            setting = Related(served.server.loc.path, served.server.loc.line, "the server")
+            server, age = capped
+            where = f"{server.loc.path}:{server.loc.line}"
+            value = " to a value k8slb cannot read" if isinstance(age, Unknown) else f"={age}"
+            said = f"the server in the code ({where}) sets {MAX_AGE}{value}"
+            setting = Related(server.loc.path, server.loc.line, "the server")
         else:
             assert flagged is not None
             workload, written, pos = flagged

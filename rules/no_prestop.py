@@ -115,7 +115,10 @@ class NoPreStop(Rule):
     hook), for a time k8slb reads, of a second or more (routing takes that long to drop a
     pod) and shorter than the grace period. It is `info`,
     saying why, when that time cannot be read or is not shorter than
-    `terminationGracePeriodSeconds` (the kill comes first).
+    `terminationGracePeriodSeconds` (the kill comes first). A wait that follows a health
+    service set NOT_SERVING, before the stop (Go: a drain method that main's SIGTERM
+    reaches through calls k8slb does not follow), is `info` too: the drain is seen, not
+    the signal that starts it.
 
     Where only the container's configuration says so, it is `info`, and the message names
     the setting: a flag of its `command`/`args`, a variable of its `env` (or of a ConfigMap

@@ -543,6 +543,33 @@ def test_a_server_that_caps_connection_age_lowers_the_finding(tmp_path: Path) ->
 
 
 @pytest.mark.parametrize(
+    ("options", "severity"),
+    [
+        (', options=[("grpc.max_connection_age_ms", settings.max_age_ms)]', "info"),
+        ("", "warning"),
+    ],
+    ids=["capped", "uncapped"],
+)
+def test_a_server_whose_address_comes_from_its_settings_is_judged_as_klb201_judges_it(
+    tmp_path: Path, options: str, severity: str
+) -> None:
+    """The server's address and its maximum age come from a settings object: k8slb cannot
+    tell which port it listens on, so the servers of the code the backend runs stand for
+    it, as KLB201 reads them (quiet on a server that sets the age, to whatever value)."""
+    tree = inventory_tree()
+    server = SERVER.replace("def serve():", "def serve(settings):")
+    server = server.replace('"[::]:{port}"', "settings.address")
+    tree["inventory/server.py"] = server.format(options=options)
+    tree["inventory.yaml"] = tree["inventory.yaml"].replace("name: tcp-service", "name: grpc")
+    result = lint_files(tmp_path, tree, select=["KLB101", "KLB201"])
+    assert [f.rule for f in result.findings] == ["KLB101"] + (["KLB201"] if not options else [])
+    assert result.findings[0].severity.label == severity
+    if options:
+        assert "its server caps connection age" in result.findings[0].message
+        assert "to a value k8slb cannot read" in result.findings[0].detail[0]
+
+
+@pytest.mark.parametrize(
     ("edits", "evidence"),
     [
         ([("name: tcp-service", "name: grpc")], "port name 'grpc'"),

@@ -431,3 +431,141 @@ def test_a_java_hook_that_pauses_itself_reads_none_of_the_files_methods(
     pauses = parse_java("App.java", ("import io.grpc.Server;\n" + source).encode()).signal_pauses
     assert [(p.loc.line, p.seconds) for p in pauses] == [(5, 5.0)]
     assert walked == [4]  # the hook's own body
+
+
+# A Go server that drains itself in a method of its app: health NOT_SERVING, then a wait
+# whose length is a field of its config struct (a default set elsewhere), then the stop;
+# main receives SIGTERM and calls Run, which calls Close (DRAIN: the drain's statements).
+GO_APP_MAIN = """\
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"example.com/orders/internal/app"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
+	defer stop()
+	if err := app.New(app.Load()).Run(ctx); err != nil {
+		os.Exit(1)
+	}
+}
+"""
+GO_APP = """\
+package app
+
+import (
+	"context"
+	"net"
+	"os"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/health"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+)
+
+type Config struct {
+	Addr       string
+	DrainDelay time.Duration
+}
+
+func Load() Config {
+	return Config{Addr: ":50051", DrainDelay: envDuration("SHUTDOWN_WAIT", 5*time.Second)}
+}
+
+func envDuration(name string, fallback time.Duration) time.Duration {
+	if d, err := time.ParseDuration(os.Getenv(name)); err == nil {
+		return d
+	}
+	return fallback
+}
+
+type App struct {
+	cfg    Config
+	server *grpc.Server
+	health *health.Server
+}
+
+func New(cfg Config) *App {
+	a := &App{cfg: cfg, server: grpc.NewServer(), health: health.NewServer()}
+	healthpb.RegisterHealthServer(a.server, a.health)
+	return a
+}
+
+func (a *App) Run(ctx context.Context) error {
+	lis, err := net.Listen("tcp", a.cfg.Addr)
+	if err != nil {
+		return err
+	}
+	go a.server.Serve(lis)
+	<-ctx.Done()
+	return a.Close(context.WithoutCancel(ctx))
+}
+
+func (a *App) Close(ctx context.Context) error {
+DRAIN	a.server.GracefulStop()
+	return nil
+}
+"""
+DRAINS = (
+    '\ta.health.SetServingStatus("", healthpb.HealthCheckResponse_NOT_SERVING)\n'
+    "\tselect {\n\tcase <-time.After(a.cfg.DrainDelay):\n\tcase <-ctx.Done():\n\t}\n"
+)
+
+
+def _go_app(tmp_path: Path, drain: str) -> list[Finding]:
+    files = {
+        "manifest.yaml": web_deployment(READY),
+        "skaffold.yaml": dict(BUILT_HERE)["skaffold.yaml"],
+        "Dockerfile": "FROM golang:1.22\nWORKDIR /src\nCOPY . .\n"
+        'RUN go build -o /bin/orders ./cmd/orders\nCMD ["/bin/orders"]\n',
+        "go.mod": "module example.com/orders\n",
+        "cmd/orders/main.go": GO_APP_MAIN,
+        "internal/app/app.go": GO_APP.replace("DRAIN", drain),
+    }
+    return lint_files(tmp_path, files, ["KLB401"]).findings
+
+
+def test_a_go_drain_method_that_waits_after_not_serving_is_a_pause_k8slb_cannot_time() -> None:
+    facts = analyse_go("app.go", GO_APP.replace("DRAIN", DRAINS).encode())
+    (pause,) = facts.signal_pauses
+    assert (pause.loc.line, pause.handler.line) == (55, 53)
+    assert pause.seconds is UNKNOWN and pause.signalled is False
+
+
+def test_a_go_server_draining_in_a_method_for_a_time_from_its_config_is_info(
+    tmp_path: Path,
+) -> None:
+    (finding,) = _go_app(tmp_path, DRAINS)
+    assert finding.severity is Severity.INFO
+    assert "its code sets its health NOT_SERVING, then waits (app.go:55" in finding.text
+    assert "for a time k8slb cannot read" in finding.text
+
+
+def test_a_go_drain_known_in_length_but_not_tied_to_sigterm_is_still_info(
+    tmp_path: Path,
+) -> None:
+    """The wait is read (5 s), but the path from SIGTERM to it is not followed: info."""
+    drain = DRAINS.replace("a.cfg.DrainDelay", "5 * time.Second")
+    (finding,) = _go_app(tmp_path, drain)
+    assert finding.severity is Severity.INFO and ", 5 s)" in finding.text
+
+
+def test_a_go_server_that_stops_before_it_waits_or_never_fails_health_keeps_the_warning(
+    tmp_path: Path,
+) -> None:
+    no_health = DRAINS.replace(
+        '\ta.health.SetServingStatus("", healthpb.HealthCheckResponse_NOT_SERVING)\n', ""
+    )
+    (finding,) = _go_app(tmp_path / "no-health", no_health)
+    assert finding.severity is Severity.WARNING
+    stops_first = '\ta.health.SetServingStatus("", healthpb.HealthCheckResponse_NOT_SERVING)\n'
+    stops_first += "\ta.server.Stop()\n\t<-time.After(5 * time.Second)\n"
+    (finding,) = _go_app(tmp_path / "stops-first", stops_first)
+    assert finding.severity is Severity.WARNING

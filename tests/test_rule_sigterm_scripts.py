@@ -320,3 +320,80 @@ def test_a_script_a_folder_copy_put_is_found_past_a_later_copy_into_that_folder(
     (finding,) = klb406(tmp_path, files)
     assert finding.severity is Severity.WARNING
     assert "start.sh is PID 1, a sh script" in finding.text
+
+
+# A Flask app its factory makes: the factory adds the routes and returns the app.
+FACTORY = """\
+from flask import Flask
+
+
+def create_app():
+    app = Flask(__name__)
+
+    @app.route("/")
+    def index():
+        return "hello"
+
+    return app
+
+
+if __name__ == "__main__":
+    app = create_app()
+    app.run(host="0.0.0.0", port=8080RUN)
+"""
+# The same factory defined below the function that runs what it makes.
+FACTORY_BELOW = """\
+from flask import Flask
+
+
+def main():
+    app = make_app()
+    app.run(host="0.0.0.0", port=8080RUN)
+
+
+def make_app():
+    return Flask(__name__)
+
+
+main()
+"""
+# A factory that returns something else than a Flask app.
+NOT_FLASK = """\
+class Server:
+    def run(self, debug=False):
+        pass
+
+
+def create_app():
+    return Server()
+
+
+app = create_app()
+app.run(debug=True)
+"""
+
+
+@pytest.mark.parametrize(
+    ("source", "reloader"),
+    [
+        (FACTORY.replace("RUN", ", debug=True"), True),
+        (FACTORY.replace("RUN", ""), False),
+        (FACTORY.replace("RUN", ", debug=True, use_reloader=False"), False),
+        (FACTORY_BELOW.replace("RUN", ", use_reloader=True"), True),
+        (FACTORY_BELOW.replace("RUN", ""), False),
+        (NOT_FLASK, False),
+    ],
+    ids=["debug", "plain", "no-reloader", "below-reloader", "below-plain", "not-flask"],
+)
+def test_a_flask_app_made_by_a_factory_function_runs_werkzeugs_reloader(
+    source: str, reloader: bool
+) -> None:
+    facts = parse("app.py", source.encode())
+    assert bool(facts.signal_servers) is reloader
+
+
+def test_flask_from_a_factory_in_debug_as_pid1_is_not_reported(tmp_path: Path) -> None:
+    debug = built('CMD ["python", "app.py"]\n', {"app.py": FACTORY.replace("RUN", ", debug=True")})
+    assert klb406(tmp_path / "debug", debug) == []
+    plain = built('CMD ["python", "app.py"]\n', {"app.py": FACTORY.replace("RUN", "")})
+    assert [f.rule for f in klb406(tmp_path / "plain", plain)] == ["KLB406"]

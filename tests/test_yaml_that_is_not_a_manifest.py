@@ -48,6 +48,41 @@ def test_an_object_missing_its_api_version_is_still_an_error(tmp_path: Path) -> 
     assert finding.rule == "KLB002" and "has no `apiVersion` string" in finding.message
 
 
+CHART = "apiVersion: v2\nname: shop\ntype: application\nversion: 0.1.0\nappVersion: '1.0'\n"
+TEMPLATE = (
+    "apiVersion: v1\nkind: Service\nmetadata:\n  name: {{ .Release.Name }}-web\n"
+    "spec:\n  selector: {app: web}\n  ports: [{port: 80}]\n"
+)
+
+
+def test_a_charts_metadata_named_in_lowercase_says_helm_needs_chart_yaml(
+    tmp_path: Path,
+) -> None:
+    """Helm loads no chart from `chart.yaml`: the error says so at that path, not that a
+    manifest has no kind; the templates beside it, rendered by nothing, are each skipped
+    (KLB003, info)."""
+    files = {"chart/chart.yaml": CHART, "chart/templates/service.yaml": TEMPLATE}
+    result = lint_files(tmp_path, files, ["KLB002", "KLB003"])
+    misnamed, template = result.findings
+    assert (misnamed.rule, misnamed.path, misnamed.line) == (
+        "KLB002",
+        str(tmp_path / "chart/chart.yaml"),
+        1,
+    )
+    assert "Helm reads only `Chart.yaml`" in misnamed.message
+    assert "no `kind`" not in misnamed.message
+    assert misnamed.detail[0].startswith("rename it to Chart.yaml")
+    assert (template.rule, template.severity.label) == ("KLB003", "info")
+    assert template.path.endswith("chart/templates/service.yaml")
+
+
+def test_a_lowercase_chart_yaml_that_is_no_charts_metadata_is_judged_as_a_manifest(
+    tmp_path: Path,
+) -> None:
+    (finding,) = read_errors(tmp_path, {"chart.yaml": "apiVersion: v1\nmetadata: {name: x}\n"})
+    assert "has no `kind` string" in finding.message
+
+
 KUSTOMIZATION = """\
 resources:
   - deploy.yaml

@@ -471,6 +471,9 @@ class SignalPause:
     loc: Loc  # the sleep
     handler: Loc  # where the signal is received, or its handler registered
     seconds: Any  # how long, in seconds (a number), else UNKNOWN
+    # False: the wait follows a health service set NOT_SERVING (`handler` is there), on a
+    # path from SIGTERM k8slb does not see whole (a drain method called from elsewhere)
+    signalled: bool = True
 
 
 @record

@@ -275,6 +275,16 @@ def self_drain(
                 continue  # shorter than any routing takes to drop a pod: no pause
             where = f"{posixpath.basename(pause.loc.path)}:{pause.loc.line}"
             related = Related(pause.loc.path, pause.loc.line, "it waits on SIGTERM before stopping")
+            if not pause.signalled:
+                # the drain is seen, not the SIGTERM that starts it: partial, whatever its time
+                if partial is None:
+                    said = (
+                        f"its code sets its health NOT_SERVING, then waits ({where}"
+                        + (f", {_seconds(seconds)}" if known else ", for a time k8slb cannot read")
+                        + ") before it stops, on a path from SIGTERM k8slb does not follow"
+                    )
+                    partial = Drain(said, False, related)
+                continue
             if known and seconds < grace:
                 said = f"its code waits {_seconds(seconds)} on SIGTERM before it stops ({where})"
                 return Drain(said, True, related)

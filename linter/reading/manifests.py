@@ -285,6 +285,26 @@ def load_manifests(path: str, data: bytes) -> ManifestFile:
     return result
 
 
+def _misnamed_chart(path: str, body: YMap, item: int | None) -> Problem | None:
+    """A chart's metadata (`apiVersion`, `name`, `version`, no `kind`) in a file named as
+    Chart.yaml in another case (`chart.yaml`): Helm loads a chart only from `Chart.yaml`, so
+    there is no chart here and the templates beside it render nowhere. Said as that, not
+    as an object with no kind."""
+    name = os.path.basename(path)
+    if item is not None or name.lower() != "chart.yaml" or name in CHART_METADATA:
+        return None
+    if not isinstance(body.get("name"), str) or "version" not in body:
+        return None
+    return Problem(
+        "KLB002",
+        path,
+        *body.pos,
+        f"{name} is a chart's metadata under a name Helm does not load: Helm reads only "
+        "`Chart.yaml`, so no chart is here and its templates render nowhere",
+        detail=("rename it to Chart.yaml (then its templates are rendered and linted)",),
+    )
+
+
 def _object_kind(body: YMap) -> bool:
     """Whether a mapping with a `kind` is meant as an object: it has an `apiVersion` or
     `metadata` beside it (either missing is KLB002). With neither it is some other tool's
@@ -308,7 +328,8 @@ def _add_object(result: ManifestFile, doc: Document, body: YMap, item: int | Non
     where = f"document {doc.index}" + ("" if item is None else f", item {item}")
     if not isinstance(kind, str) or not kind:
         result.problems.append(
-            Problem("KLB002", result.path, *body.pos, f"{where} has no `kind` string")
+            _misnamed_chart(result.path, body, item)
+            or Problem("KLB002", result.path, *body.pos, f"{where} has no `kind` string")
         )
         return
     if not isinstance(api_version, str) or not api_version:

@@ -63,7 +63,12 @@ from k8slb.code.syntax_trees import captured, same_code, syntax_problem, walk
 from k8slb.code.syntax_trees import node_text as _text
 from k8slb.core import regex
 from k8slb.languages.go.parse_routes import collect_routes
-from k8slb.languages.go.parse_shutdown import main_tails, signal_exits, signal_pauses
+from k8slb.languages.go.parse_shutdown import (
+    drain_pauses,
+    main_tails,
+    signal_exits,
+    signal_pauses,
+)
 from k8slb.reading.markers import comment_markers, comment_pattern
 
 if TYPE_CHECKING:
@@ -344,6 +349,7 @@ class _Collector:
         # the receives (`<-x`), in source order: the signal receives are among them
         # (parse_shutdown), found by the binding rather than in another walk of the tree
         self.unary: list[Node] = []
+        self.not_serving: list[Node] = []  # the `NOT_SERVING` names: a drain may follow
         self.declared: list[Node] = []  # function and method declarations (parse_routes)
         self.literals: list[tuple[Node, _Scope]] = []  # composite literals (http.Transport)
         # a sql.DB variable -> its pools in facts.db_pools (one for each address it may have)
@@ -429,6 +435,16 @@ class _Collector:
                 self._handed_to_http(call, servers)
         if self.signal_sources:
             self._signal_handling(named)
+        if self.not_serving:  # a drain method, whoever calls it on SIGTERM
+            waits = self._wait_calls(named)
+            seen = {pause.loc for pause in self.facts.signal_pauses}
+            self.facts.signal_pauses += [
+                pause
+                for pause in drain_pauses(
+                    self.not_serving, self.loc, lambda node: self._waits(node, waits), self.health
+                )
+                if pause.loc not in seen
+            ]
         # a pool handed to callers outside the file: its lifetime may be set there
         self.facts.deferred |= any(p.returned and p.lifetime is None for p in self.facts.db_pools)
         for literal, scope in self.literals:
@@ -509,11 +525,7 @@ class _Collector:
         ]
         mains = main_tails(bodies, self._named_calls)
         self.facts.signal_exits = signal_exits(mains, self.unary, self.signal_sources, self.loc)
-        waits = {
-            call.id: (scope, name)
-            for call, scope, name, _ in named
-            if name in ("time.Sleep", "time.After")
-        }
+        waits = self._wait_calls(named)
         self.facts.signal_pauses = signal_pauses(
             self.unary,
             self.signal_sources,
@@ -521,6 +533,14 @@ class _Collector:
             lambda node: self._waits(node, waits),
             self.health,
         )
+
+    def _wait_calls(self, named: list[_Named]) -> dict[int, tuple[_Scope, str]]:
+        """The file's `time.Sleep` and `time.After` calls, by node id (for _waits)."""
+        return {
+            call.id: (scope, name)
+            for call, scope, name, _ in named
+            if name in ("time.Sleep", "time.After")
+        }
 
     def _named_calls(self, body: Node) -> list[tuple[int, str]]:
         """Where each call of a named function (`run(ctx)`) in a body starts, and the name:
@@ -687,6 +707,7 @@ class _Collector:
             elif kind == "field_identifier":
                 if (current.text or b"").endswith(b"NOT_SERVING"):
                     self.facts.health_drains.append(self.loc(current))
+                    self.not_serving.append(current)
             else:  # a string literal
                 self._string_literal(current, scope)
 

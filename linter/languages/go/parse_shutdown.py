@@ -98,11 +98,36 @@ def signal_pauses(
     signal_exits."""
 
     receives = list(_receives(unary, sources))
-    waiting = {receive.id for receive in receives}
+    return _pauses_after(receives, loc, sleep, health, signalled=True)
+
+
+def drain_pauses(
+    not_serving: Iterable[Node],
+    loc: Callable[[Node], Loc],
+    sleep: Callable[[Node], object | None],
+    health: set[str],
+) -> list[SignalPause]:
+    """The sleeps that follow, in its block, a health service set NOT_SERVING (`not_serving`:
+    the `NOT_SERVING` names), before a server's stop, an exit or a return: a server that
+    drains itself, on a path from SIGTERM k8slb may not follow (the signal received in
+    another file, the drain in a method it calls)."""
+    return _pauses_after(list(not_serving), loc, sleep, health, signalled=False)
+
+
+def _pauses_after(
+    starts: list[Node],
+    loc: Callable[[Node], Loc],
+    sleep: Callable[[Node], object | None],
+    health: set[str],
+    signalled: bool,
+) -> list[SignalPause]:
+    """The first sleep after each of `starts`, in the statements that follow its own in
+    its block or case, before a server's stop, an exit or a return."""
+    waiting = {start.id for start in starts}
 
     def stops(node: Node) -> bool:
-        # another receive waits for another signal: what follows is its own (and each
-        # statement is walked once, however many receives a block has)
+        # another start begins a walk of its own (and each statement is walked once,
+        # however many starts a block has)
         if node.type == "return_statement" or node.id in waiting:
             return True
         if node.type != "call_expression":
@@ -116,8 +141,8 @@ def signal_pauses(
 
     found: list[SignalPause] = []
     memo = _Memo()
-    for receive in receives:
-        statement = receive
+    for start in starts:
+        statement = start
         while statement.parent is not None and statement.parent.type not in (
             "statement_list",
             "block",
@@ -127,7 +152,7 @@ def signal_pauses(
         holder = statement.parent
         if holder is None or statement.type in _FUNCTIONS:
             continue
-        if holder.type == "communication_case":  # `case <-ch:`: the case's statements
+        if holder.type == "communication_case" and signalled:  # `case <-ch:`: its statements
             after: Iterable[Node] | None = _statements(holder, memo)
         else:
             after = memo.after(holder, statement)
@@ -135,7 +160,7 @@ def signal_pauses(
             continue
         first = first_pause(after, sleep, stops, _FUNCTIONS)
         if first is not None:
-            found.append(SignalPause(loc(first[0]), loc(receive), first[1]))
+            found.append(SignalPause(loc(first[0]), loc(start), first[1], signalled))
     return found
 
 

@@ -20,6 +20,7 @@ import io
 import sys
 import tokenize
 import warnings
+from collections import defaultdict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
@@ -360,12 +361,21 @@ class _Collector(Values):
         self.signal_handlers: list[tuple[ast.Call, ast.expr]] = []
         self.sleeps: list[tuple[ast.Call, Scope, tuple[ast.AST, ...]]] = []
         self.stoppers: list[tuple[ast.Call, tuple[ast.AST, ...]]] = []
+        # the module's own functions by name (`create_app`): what a factory returns
+        self.functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
+        # `app.run(...)` of an app a function of the module makes, judged once every
+        # function is known (the factory may be defined below its caller)
+        self.factory_runs: list[tuple[ast.Call, Scope]] | None = []
 
     # -- driving -----------------------------------------------------------------------
 
     def run(self, tree: ast.Module) -> None:
         module = Scope(tree, None)
         self._walk(tree, (), module, keyboard=False)
+        runs, self.factory_runs = self.factory_runs or [], None
+        for call, scope in runs:
+            if self._runs_a_reloader(None, call, scope):
+                self.facts.signal_servers.append(self.loc(call))
         for site in self.sites:
             getattr(self, f"_resolve_{site.kind}")(site)
         self._unshare_option_literals()
@@ -543,6 +553,8 @@ class _Collector(Values):
     ) -> None:
         if scope.parent is None:
             self.locals.add(node.name)
+            if not isinstance(node, ast.ClassDef):
+                self.functions[node.name] = node
         if isinstance(node, ast.ClassDef):
             self._health_class(node)
 
@@ -575,6 +587,12 @@ class _Collector(Values):
             and isinstance(bound := self._binding(func.value.id, scope), ast.Call)
         ):
             made = self.qualified(bound.func) or ""
+            if not made and isinstance(bound.func, ast.Name):
+                factory = self.functions.get(bound.func.id)
+                if factory is None and self.factory_runs is not None:
+                    self.factory_runs.append((node, scope))  # defined below: judged after
+                    return False
+                made = (self._factory_makes(factory) if factory else None) or ""
         else:
             return False
         if made not in RELOADER_RUNS:
@@ -582,6 +600,33 @@ class _Collector(Values):
         given = {k.arg: k.value for k in node.keywords if k.arg is not None}
         switch = given.get("use_reloader", given.get(RELOADER_RUNS[made] or "use_reloader"))
         return isinstance(switch, ast.Constant) and switch.value is True
+
+    def _factory_makes(self, function: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
+        """What an app factory returns (`create_app` that makes `app = Flask(__name__)`,
+        adds its routes and ends with `return app`): the qualified name of the call that
+        made it, when every `return` of the function gives the same one."""
+        bindings: dict[str, list[ast.expr]] = defaultdict(list)
+        returned: list[ast.expr | None] = []
+        stack: list[ast.AST] = list(function.body)
+        while stack:
+            node = stack.pop()
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                continue  # a nested function's returns and names are its own
+            if isinstance(node, ast.Lambda):
+                continue
+            if isinstance(node, ast.Return):
+                returned.append(node.value)
+            elif isinstance(node, ast.Assign):
+                for target in node.targets:
+                    if isinstance(target, ast.Name):
+                        bindings[target.id].append(node.value)
+            stack.extend(ast.iter_child_nodes(node))
+        made: set[str | None] = set()
+        for value in returned:
+            if isinstance(value, ast.Name) and len(bindings.get(value.id, [])) == 1:
+                value = bindings[value.id][0]
+            made.add(self.qualified(value.func) if isinstance(value, ast.Call) else None)
+        return made.pop() if len(made) == 1 else None
 
     def _while(self, node: ast.While, parents: Parents, scope: Scope, keyboard: bool) -> None:
         if _is_true(node.test) and any(
