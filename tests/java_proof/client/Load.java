@@ -30,6 +30,11 @@ import java.util.stream.Collectors;
 // stdin, once every channel is connected.
 public final class Load {
   private static final long BUCKET_MS = 250;
+  // a call of the loop gives up after 5 s; a call in flight through a SIGTERM is given 30 s,
+  // far beyond the calls the tests make slow and the grace they stop within, so that a
+  // loaded machine's delays never pass for a stop's outcome
+  private static final long LOOP_DEADLINE_S = 5;
+  private static final long IN_FLIGHT_DEADLINE_S = 30;
   private static final Map<String, Integer> COUNTS = new TreeMap<>();
   private static volatile boolean stopped;
 
@@ -116,8 +121,9 @@ public final class Load {
     }
   }
 
-  private static String call(ManagedChannel channel) {
-    CallOptions options = CallOptions.DEFAULT.withDeadlineAfter(5, TimeUnit.SECONDS).withWaitForReady();
+  private static String call(ManagedChannel channel, long deadlineSeconds) {
+    CallOptions options =
+        CallOptions.DEFAULT.withDeadlineAfter(deadlineSeconds, TimeUnit.SECONDS).withWaitForReady();
     byte[] answer = ClientCalls.blockingUnaryCall(channel, Echo.WHERE, options, new byte[0]);
     return new String(answer, StandardCharsets.UTF_8);
   }
@@ -125,7 +131,7 @@ public final class Load {
   private static void loop(ManagedChannel channel) {
     while (!stopped) {
       try {
-        String pod = call(channel);
+        String pod = call(channel, LOOP_DEADLINE_S);
         synchronized (COUNTS) {
           COUNTS.merge(pod, 1, Integer::sum);
         }
@@ -142,7 +148,7 @@ public final class Load {
           CompletableFuture.supplyAsync(
               () -> {
                 try {
-                  call(channel);
+                  call(channel, IN_FLIGHT_DEADLINE_S);
                   return "done";
                 } catch (StatusRuntimeException failed) {
                   return failed.getStatus().getCode().name();
