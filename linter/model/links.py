@@ -1862,6 +1862,12 @@ class _Finder:
         evidence, script, program = found
         chosen = evidence[0]
         dockerfile = self._dockerfile(chosen.folder, chosen.dockerfile)
+        if dockerfile is None:
+            # a build whose Dockerfile the tree lacks (compose's `build: .` with none
+            # there): the one weaker evidence of the same folder names, that the tree holds
+            named = [e.dockerfile for e in evidence if e.folder == chosen.folder]
+            held = [self._dockerfile(chosen.folder, n) for n in named if n is not None]
+            dockerfile = next((d for d in held if d is not None), None)
         chose = self._folder_chosen(workload, container, evidence, dockerfile)
         if chose is None:
             return None
@@ -2096,6 +2102,8 @@ class _Finder:
         """The `go build` of the binary the container runs (named by its path or, for
         `go install`, by its package's folder), or the Dockerfile's only one, with the
         scanned folder of its package; None when none is known or it holds no Go."""
+        if (run := self._go_run(argv, dockerfile, folder)) is not None:
+            return run
         builds = dockerfile.go_builds
         script = shell_script_of(argv)  # `ENTRYPOINT build/trip`, `["sh", "-c", "/x $A"]`
         if script is not None:
@@ -2146,6 +2154,27 @@ class _Finder:
             return None
         ((package, build),) = by_package.items()
         return (build, package) if package in self.go.files else None
+
+    def _go_run(
+        self, argv: Sequence[object], dockerfile: Dockerfile, folder: str
+    ) -> tuple[GoBuild, str] | None:
+        """`go run main.go` (or a package's folder): the scanned package it compiles and
+        runs, found in the build context through the Dockerfile's WORKDIR and COPY lines
+        (of a wide context, the one folder of those it copies that holds the program)."""
+        words = [str(word) for word in argv]
+        if len(words) < 3 or posixpath.basename(words[0]) != "go" or words[1] != "run":
+            return None
+        named = next((w for w in words[2:] if not w.startswith("-")), None)
+        if named is None:
+            return None
+        in_image = posixpath.normpath(posixpath.join(dockerfile.workdir, named))
+        for source in dockerfile.sources_of(in_image):
+            path = os.path.normpath(os.path.join(folder, source))
+            package = os.path.dirname(path) if path.endswith(".go") else path
+            if package in self.go.files:
+                said = dockerfile.cmd_said or dockerfile.entrypoint_said
+                return GoBuild(source, None, said or Said(dockerfile.path, 0, "")), package
+        return None
 
     @staticmethod
     def _command_said(workload: K8sObject, container: Container) -> Said:
