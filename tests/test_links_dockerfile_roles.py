@@ -5,6 +5,7 @@ context (`Dockerfile.api` that copies `client/` only), and a Dockerfile named fo
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from tests.test_links import links, only, workload
@@ -89,3 +90,87 @@ def test_go_run_of_a_package_folder_links_that_package(tmp_path: Path) -> None:
     }
     row = only(links(tmp_path, files))
     assert row["code"] == "server"
+
+
+# -- Dockerfiles named for a role, of one image repository told apart by its tags --------
+
+ROLE_DOCKERFILE = """\
+FROM golang:1.22 AS builder
+WORKDIR /app
+COPY go.mod go.sum ./
+RUN go mod download
+COPY . .
+RUN {build}
+
+FROM debian:bookworm-slim
+WORKDIR /app
+COPY --from=builder /app/bin/{role} /app/bin/{role}
+ENTRYPOINT ["/app/bin/{role}"]
+"""
+
+
+def greeter(build: str = "go build -o bin/{role} ./cmd/{role}") -> dict[str, str]:
+    """A module with a server and a client under cmd/, a Dockerfile for each in docker/."""
+    return {
+        "go.mod": "module example.com/greeter\n\ngo 1.22\n",
+        "go.sum": "",
+        "cmd/server/server.go": GO_SERVER,
+        "cmd/client/client.go": GO_CLIENT,
+        **{
+            f"docker/{role}.Dockerfile": ROLE_DOCKERFILE.format(
+                role=role, build=build.format(role=role)
+            )
+            for role in ("server", "client")
+        },
+    }
+
+
+def test_a_tag_and_a_workload_that_say_a_role_link_the_dockerfile_named_for_it(
+    tmp_path: Path,
+) -> None:
+    files = {
+        **greeter(),
+        "k8s/client.yaml": workload(
+            name="greeter-client", image="ghcr.io/acme/greeter:client-1.0.0"
+        ),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("cmd", "client")
+    assert row["evidence"][-1].startswith("image name guess: k8s/client.yaml:11: ")
+    assert "names docker/client.Dockerfile" in row["evidence"][-1]
+
+
+def test_a_role_dockerfile_whose_builder_runs_make_links_the_package_the_makefile_builds(
+    tmp_path: Path,
+) -> None:
+    files = {
+        **greeter(build="make"),
+        "Makefile": "build:\n\tgo build -o bin/server cmd/server/server.go\n"
+        "\tgo build -o bin/client cmd/client/client.go\n",
+        "k8s/client.yaml": workload(
+            name="greeter-client", image="ghcr.io/acme/greeter:client-1.0.0"
+        ),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("cmd", "client")
+
+
+def test_a_tag_that_says_no_role_links_no_role_dockerfile(tmp_path: Path) -> None:
+    """`greeter:1.0.0` run as `greeter`: of the server's and the client's Dockerfiles,
+    nothing says which (no link is better than a wrong one)."""
+    files = {**greeter(), "k8s/server.yaml": workload(name="greeter", image="acme/greeter:1.0.0")}
+    assert only(links(tmp_path, files))["code"] is None
+
+
+def test_a_role_the_workload_does_not_share_links_nothing(tmp_path: Path) -> None:
+    files = {**greeter(), "k8s/web.yaml": workload(name="web", image="acme/greeter:client-1.0.0")}
+    assert only(links(tmp_path, files))["code"] is None
+
+
+def test_two_dockerfiles_named_for_the_role_link_neither(tmp_path: Path) -> None:
+    files = {
+        **greeter(),
+        "Dockerfile.client": ROLE_DOCKERFILE.format(role="client", build="go build ./cmd/client"),
+        "k8s/client.yaml": workload(name="greeter-client", image="acme/greeter:client-1.0.0"),
+    }
+    assert only(links(tmp_path, files))["code"] is None

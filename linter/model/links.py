@@ -792,6 +792,8 @@ class _Finder:
             segment = image_repository(image).rsplit("/", 1)[-1]
             said = Said(workload.path, line, f"image: {image}")
             found += self._serving_api(workload, container, segment, said)
+        if not found and isinstance(image, str):
+            found += self._role_named(workload, container, image)
         segment = image_repository(image).rsplit("/", 1)[-1]
         service = self._service_beside(workload, segment)
         if service is not None:
@@ -1153,6 +1155,38 @@ class _Finder:
                     self._apart[_normal(os.path.basename(folder))].append(dockerfile)
         return self._apart, self._beside
 
+    def _role_named(self, workload: K8sObject, container: Container, image: str) -> list[Evidence]:
+        """A guess: the one Dockerfile named for a role (`docker/client.Dockerfile`,
+        `Dockerfile.client`) that the image's tag or name and the workload's or container's
+        name all say (`acme/go-grpc:client-1.0.0` run as `go-grpc-client`: images of one
+        repository told apart by their tags), built from the folder above it it copies from.
+        None when no role, or several Dockerfiles, are so named."""
+        segment = image_repository(image).rsplit("/", 1)[-1]
+        said_by_image = {*_words(segment), *_words(image_tag(image) or "")}
+        said_by_names = {*_words(workload.name or ""), *_words(container.name)}
+        apart, beside = self._dockerfiles_named()
+        named = {
+            (role, dockerfile.path): dockerfile
+            for role in said_by_image & said_by_names
+            for dockerfile in (*apart.get(role, ()), *beside.get(role, ()))
+            if os.path.basename(dockerfile.path).lower() not in ("dockerfile", "containerfile")
+        }
+        if len(named) != 1:
+            return []
+        ((role, _), dockerfile), *_ = named.items()
+        copied = self._context_of(dockerfile)
+        context = copied[0] if copied is not None else dockerfile.folder
+        if context not in self.by_folder:
+            return []
+        line = pos_of(container.body, "image", value=True)[0]
+        text = (
+            f"image: {image} (a guess: {role}, said by the image and by "
+            f"{workload.name}/{container.name}, names {dockerfile.path}, built from {context})"
+        )
+        return [
+            Evidence("image name guess", Said(workload.path, line, text), context, dockerfile.path)
+        ]
+
     def _context_of(self, dockerfile: Dockerfile) -> tuple[str, str] | None:
         """The build context of a Dockerfile kept apart, and the source that says so: the
         nearest folder above it from which one of its COPY sources is a folder of code
@@ -1160,10 +1194,16 @@ class _Finder:
         folder = os.path.dirname(dockerfile.path)
         while True:
             base = folder or "."
-            for copy in dockerfile.copies:
+            # a builder stage's copies too (`COPY go.mod go.sum ./`, the last stage taking
+            # only the binary it built): the module's go.mod places its context
+            for copy in (*dockerfile.copies, *dockerfile.stage_copies):
                 if copy.source in (".", "./"):
                     continue
-                if _joined_folder(base, copy.source) in self.by_folder:
+                source = _joined_folder(base, copy.source)
+                if source in self.by_folder or (
+                    posixpath.basename(copy.source) == "go.mod"
+                    and (os.path.dirname(source) or ".") in self.builds.names
+                ):
                     return base, copy.source
             if not folder or folder in (os.sep, "."):
                 return None
@@ -2112,7 +2152,7 @@ class _Finder:
         if ran.endswith(".sh") and len(argv) > 1 and ran not in map(_binary, builds):
             # an entry point script that runs its arguments (`exec "$@"`): the program next
             ran = posixpath.basename(str(argv[1]))
-        if not builds and dockerfile.copies and ran:
+        if not builds and (dockerfile.copies or dockerfile.stage_copies) and ran:
             # an image that only ADDs a binary built on the host (a Tiltfile's
             # local_resource, a Makefile's `go build -o build/trip ./services/trip`, a
             # script's `go build -o bin/$1 service/$1/main.go`)
