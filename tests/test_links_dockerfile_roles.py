@@ -8,6 +8,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
+
 from tests.test_links import links, only, workload
 
 GO_SERVER = """\
@@ -174,3 +176,27 @@ def test_two_dockerfiles_named_for_the_role_link_neither(tmp_path: Path) -> None
         "k8s/client.yaml": workload(name="greeter-client", image="acme/greeter:client-1.0.0"),
     }
     assert only(links(tmp_path, files))["code"] is None
+
+
+@pytest.mark.parametrize("image", ["acme/shop:api-1.2", "acme/shop-api:1.2"])
+def test_a_top_dockerfile_named_for_a_role_links_the_command_its_go_build_names(
+    tmp_path: Path, image: str
+) -> None:
+    """`Dockerfile.api` and `Dockerfile.worker` at the top, each building its `cmd/<role>`:
+    the role said by the image's tag or name and by the workload's name picks one."""
+    dockerfile = (
+        "FROM golang:1.22 AS builder\nWORKDIR /src\nCOPY . .\n"
+        "RUN go build -o /out/{role} ./cmd/{role}\n"
+        'FROM alpine\nCOPY --from=builder /out/{role} /{role}\nENTRYPOINT ["/{role}"]\n'
+    )
+    files = {
+        "go.mod": "module example.com/shop\n\ngo 1.22\n",
+        "cmd/api/main.go": GO_CLIENT,
+        "cmd/worker/main.go": GO_SERVER,
+        "Dockerfile.api": dockerfile.format(role="api"),
+        "Dockerfile.worker": dockerfile.format(role="worker"),
+        "k8s/api.yaml": workload(name="shop-api", image=image),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("cmd", "api")
+    assert any(e.startswith("image name guess: k8s/api.yaml:11: ") for e in row["evidence"])
