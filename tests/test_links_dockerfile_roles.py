@@ -200,3 +200,19 @@ def test_a_top_dockerfile_named_for_a_role_links_the_command_its_go_build_names(
     row = only(links(tmp_path, files))
     assert row["code"] == os.path.join("cmd", "api")
     assert any(e.startswith("image name guess: k8s/api.yaml:11: ") for e in row["evidence"])
+
+
+def test_a_copy_to_a_variables_path_lands_where_a_workdir_of_that_variable_is(
+    tmp_path: Path,
+) -> None:
+    """`WORKDIR $GOPATH/src/demo` then `COPY server $GOPATH/src/demo/server`: both paths
+    start at the variable's absolute value, not one inside the other."""
+    files = {
+        **two_programs_at_the_top(),
+        "Dockerfile.ms": "FROM golang:alpine\nWORKDIR $GOPATH/src/demo\n"
+        "COPY server $GOPATH/src/demo/server\nCOPY pb $GOPATH/src/demo/pb\n"
+        'CMD ["go", "run", "./server"]\n',
+        "gcd.yaml": workload(name="gcd", image="local/ms:dev"),
+        "build.sh": "#!/bin/sh\ndocker build -t local/ms:dev -f Dockerfile.ms .\n",
+    }
+    assert only(links(tmp_path, files))["code"] == "server"
