@@ -12,7 +12,8 @@ The evidence, strongest first (each kept, quoted by `explain-links` and in `rela
    page follows with the `kubectl apply` of the manifest is that manifest's);
 2. (refines the folder) the folder's Dockerfile: what its ENTRYPOINT/CMD runs, found in
    the context through its WORKDIR and COPY lines; for Go, the `go build` (any stage) of
-   the binary it runs: the `main` package it builds, and the scanned packages it imports;
+   the binary it runs, or its `go run main.go`: the `main` package it builds, and the
+   scanned packages it imports;
 3. the container's own `command`/`args` naming a script or module (they override the
    Dockerfile's, as in Kubernetes; with no folder known, a script found once in the tree);
 4. a Dockerfile kept apart from the code, named by the image's last path segment
@@ -41,7 +42,9 @@ The evidence, strongest first (each kept, quoted by `explain-links` and in `rela
    code named alike (`manifest beside guess`); or an image named after the repository
    whose tag names a folder with its Dockerfile (`acme/mesh-demo:client`, `client/`); or
    a server's image named as the gRPC service one build folder's code registers
-   (`payments:v1`, `RegisterPaymentsServiceServer`).
+   (`payments:v1`, `RegisterPaymentsServiceServer`); or the one Dockerfile named for a
+   role (`docker/client.Dockerfile`) that the image's tag or name and the workload's or
+   container's name both say (`acme/go-grpc:client-1.0.0` run as `go-grpc-client`).
 A chart's image that a shell script sets at deploy time (`--set image.repository=$REPO`)
 is not the chart's default: the image the script writes, or the default where the release
 is named as it, else none.
