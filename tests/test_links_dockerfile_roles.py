@@ -216,3 +216,18 @@ def test_a_copy_to_a_variables_path_lands_where_a_workdir_of_that_variable_is(
         "build.sh": "#!/bin/sh\ndocker build -t local/ms:dev -f Dockerfile.ms .\n",
     }
     assert only(links(tmp_path, files))["code"] == "server"
+
+
+def test_a_role_dockerfile_that_copies_no_code_links_nothing(tmp_path: Path) -> None:
+    """`server/Dockerfile.migration` installs a migration tool and copies SQL files: the
+    Job named for that role runs none of the server's code beside it."""
+    files = {
+        "server/go.mod": "module example.com/server\n\ngo 1.22\n",
+        "server/cmd/server/main.go": GO_SERVER,
+        "server/Dockerfile": ROLE_DOCKERFILE.format(role="server", build="go build ./cmd/server"),
+        "server/Dockerfile.migration": "FROM alpine\nRUN go install example.org/migrate@latest\n"
+        "WORKDIR /migrations\nCOPY internal/migrations/ ./\n",
+        "server/internal/migrations/001_init.sql": "create table t (id int);\n",
+        "k8s/migration.yaml": workload(name="db-migration", image="server-migration:latest"),
+    }
+    assert only(links(tmp_path, files))["code"] is None

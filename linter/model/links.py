@@ -1179,8 +1179,9 @@ class _Finder:
         ((role, _), dockerfile), *_ = named.items()
         copied = self._context_of(dockerfile)
         context = copied[0] if copied is not None else dockerfile.folder
-        if context not in self.by_folder:
-            return []
+        whole = any(c.source in (".", "./") for c in (*dockerfile.copies, *dockerfile.stage_copies))
+        if context not in self.by_folder or not (whole or self._copied_code(dockerfile, context)):
+            return []  # it copies no code (a migration tool's image, given only SQL files)
         line = pos_of(container.body, "image", value=True)[0]
         text = (
             f"image: {image} (a guess: {role}, said by the image and by "
