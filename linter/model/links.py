@@ -12,7 +12,8 @@ The evidence, strongest first (each kept, quoted by `explain-links` and in `rela
    page follows with the `kubectl apply` of the manifest is that manifest's);
 2. (refines the folder) the folder's Dockerfile: what its ENTRYPOINT/CMD runs, found in
    the context through its WORKDIR and COPY lines; for Go, the `go build` (any stage) of
-   the binary it runs: the `main` package it builds, and the scanned packages it imports;
+   the binary it runs, or its `go run main.go`: the `main` package it builds, and the
+   scanned packages it imports;
 3. the container's own `command`/`args` naming a script or module (they override the
    Dockerfile's, as in Kubernetes; with no folder known, a script found once in the tree);
 4. a Dockerfile kept apart from the code, named by the image's last path segment
@@ -41,7 +42,9 @@ The evidence, strongest first (each kept, quoted by `explain-links` and in `rela
    code named alike (`manifest beside guess`); or an image named after the repository
    whose tag names a folder with its Dockerfile (`acme/mesh-demo:client`, `client/`); or
    a server's image named as the gRPC service one build folder's code registers
-   (`payments:v1`, `RegisterPaymentsServiceServer`).
+   (`payments:v1`, `RegisterPaymentsServiceServer`); or the one Dockerfile named for a
+   role (`docker/client.Dockerfile`) that the image's tag or name and the workload's or
+   container's name both say (`acme/go-grpc:client-1.0.0` run as `go-grpc-client`).
 A chart's image that a shell script sets at deploy time (`--set image.repository=$REPO`)
 is not the chart's default: the image the script writes, or the default where the release
 is named as it, else none.
@@ -793,6 +796,8 @@ class _Finder:
             segment = image_repository(image).rsplit("/", 1)[-1]
             said = Said(workload.path, line, f"image: {image}")
             found += self._serving_api(workload, container, segment, said)
+        if not found and isinstance(image, str):
+            found += self._role_named(workload, container, image)
         segment = image_repository(image).rsplit("/", 1)[-1]
         service = self._service_beside(workload, segment)
         if service is not None:
@@ -1154,6 +1159,39 @@ class _Finder:
                     self._apart[_normal(os.path.basename(folder))].append(dockerfile)
         return self._apart, self._beside
 
+    def _role_named(self, workload: K8sObject, container: Container, image: str) -> list[Evidence]:
+        """A guess: the one Dockerfile named for a role (`docker/client.Dockerfile`,
+        `Dockerfile.client`) that the image's tag or name and the workload's or container's
+        name all say (`acme/go-grpc:client-1.0.0` run as `go-grpc-client`: images of one
+        repository told apart by their tags), built from the folder above it it copies from.
+        None when no role, or several Dockerfiles, are so named."""
+        segment = image_repository(image).rsplit("/", 1)[-1]
+        said_by_image = {*_words(segment), *_words(image_tag(image) or "")}
+        said_by_names = {*_words(workload.name or ""), *_words(container.name)}
+        apart, beside = self._dockerfiles_named()
+        named = {
+            (role, dockerfile.path): dockerfile
+            for role in said_by_image & said_by_names
+            for dockerfile in (*apart.get(role, ()), *beside.get(role, ()))
+            if os.path.basename(dockerfile.path).lower() not in ("dockerfile", "containerfile")
+        }
+        if len(named) != 1:
+            return []
+        ((role, _), dockerfile), *_ = named.items()
+        copied = self._context_of(dockerfile)
+        context = copied[0] if copied is not None else dockerfile.folder
+        whole = any(c.source in (".", "./") for c in (*dockerfile.copies, *dockerfile.stage_copies))
+        if context not in self.by_folder or not (whole or self._copied_code(dockerfile, context)):
+            return []  # it copies no code (a migration tool's image, given only SQL files)
+        line = pos_of(container.body, "image", value=True)[0]
+        text = (
+            f"image: {image} (a guess: {role}, said by the image and by "
+            f"{workload.name}/{container.name}, names {dockerfile.path}, built from {context})"
+        )
+        return [
+            Evidence("image name guess", Said(workload.path, line, text), context, dockerfile.path)
+        ]
+
     def _context_of(self, dockerfile: Dockerfile) -> tuple[str, str] | None:
         """The build context of a Dockerfile kept apart, and the source that says so: the
         nearest folder above it from which one of its COPY sources is a folder of code
@@ -1161,10 +1199,16 @@ class _Finder:
         folder = os.path.dirname(dockerfile.path)
         while True:
             base = folder or "."
-            for copy in dockerfile.copies:
+            # a builder stage's copies too (`COPY go.mod go.sum ./`, the last stage taking
+            # only the binary it built): the module's go.mod places its context
+            for copy in (*dockerfile.copies, *dockerfile.stage_copies):
                 if copy.source in (".", "./"):
                     continue
-                if _joined_folder(base, copy.source) in self.by_folder:
+                source = _joined_folder(base, copy.source)
+                if source in self.by_folder or (
+                    posixpath.basename(copy.source) == "go.mod"
+                    and (os.path.dirname(source) or ".") in self.builds.names
+                ):
                     return base, copy.source
             if not folder or folder in (os.sep, "."):
                 return None
@@ -1867,6 +1911,12 @@ class _Finder:
         evidence, script, program = found
         chosen = evidence[0]
         dockerfile = self._dockerfile(chosen.folder, chosen.dockerfile)
+        if dockerfile is None:
+            # a build whose Dockerfile the tree lacks (compose's `build: .` with none
+            # there): the one weaker evidence of the same folder names, that the tree holds
+            named = [e.dockerfile for e in evidence if e.folder == chosen.folder]
+            held = [self._dockerfile(chosen.folder, n) for n in named if n is not None]
+            dockerfile = next((d for d in held if d is not None), None)
         chose = self._folder_chosen(workload, container, evidence, dockerfile)
         if chose is None:
             return None
@@ -2101,6 +2151,8 @@ class _Finder:
         """The `go build` of the binary the container runs (named by its path or, for
         `go install`, by its package's folder), or the Dockerfile's only one, with the
         scanned folder of its package; None when none is known or it holds no Go."""
+        if (run := self._go_run(argv, dockerfile, folder)) is not None:
+            return run
         builds = dockerfile.go_builds
         script = shell_script_of(argv)  # `ENTRYPOINT build/trip`, `["sh", "-c", "/x $A"]`
         if script is not None:
@@ -2109,7 +2161,7 @@ class _Finder:
         if ran.endswith(".sh") and len(argv) > 1 and ran not in map(_binary, builds):
             # an entry point script that runs its arguments (`exec "$@"`): the program next
             ran = posixpath.basename(str(argv[1]))
-        if not builds and dockerfile.copies and ran:
+        if not builds and (dockerfile.copies or dockerfile.stage_copies) and ran:
             # an image that only ADDs a binary built on the host (a Tiltfile's
             # local_resource, a Makefile's `go build -o build/trip ./services/trip`, a
             # script's `go build -o bin/$1 service/$1/main.go`)
@@ -2151,6 +2203,27 @@ class _Finder:
             return None
         ((package, build),) = by_package.items()
         return (build, package) if package in self.go.files else None
+
+    def _go_run(
+        self, argv: Sequence[object], dockerfile: Dockerfile, folder: str
+    ) -> tuple[GoBuild, str] | None:
+        """`go run main.go` (or a package's folder): the scanned package it compiles and
+        runs, found in the build context through the Dockerfile's WORKDIR and COPY lines
+        (of a wide context, the one folder of those it copies that holds the program)."""
+        words = [str(word) for word in argv]
+        if len(words) < 3 or posixpath.basename(words[0]) != "go" or words[1] != "run":
+            return None
+        named = next((w for w in words[2:] if not w.startswith("-")), None)
+        if named is None:
+            return None
+        in_image = posixpath.normpath(posixpath.join(dockerfile.workdir, named))
+        for source in dockerfile.sources_of(in_image):
+            path = os.path.normpath(os.path.join(folder, source))
+            package = os.path.dirname(path) if path.endswith(".go") else path
+            if package in self.go.files:
+                said = dockerfile.cmd_said or dockerfile.entrypoint_said
+                return GoBuild(source, None, said or Said(dockerfile.path, 0, "")), package
+        return None
 
     @staticmethod
     def _command_said(workload: K8sObject, container: Container) -> Said:

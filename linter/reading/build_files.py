@@ -1860,7 +1860,7 @@ def parse_dockerfile(path: str, text: str) -> Dockerfile:
             literal = _literal(default.strip("\"'")) if equals else None
             declared[name.strip()] = literal or declared.get(name.strip())
         elif instruction == "WORKDIR":
-            workdir = posixpath.normpath(posixpath.join(workdir, arguments.strip("\"'")))
+            workdir = _in_image(workdir, arguments.strip("\"'"))
             chosen = _in_context(workdir, copies) if _chooses(workdir, declared) else None
             if chosen is not None:
                 arg_folders.append((chosen, Said(path, line, f"WORKDIR {arguments}")))
@@ -2097,6 +2097,13 @@ def _all_in_context(in_image: str, copies: list[Copy]) -> list[str]:
     ]
 
 
+def _in_image(workdir: str, path: str) -> str:
+    """A WORKDIR's or a COPY destination's path in the image: from the working folder,
+    or from the root when it starts with a variable (`$GOPATH/src/app`: the base image's
+    ENV sets it to an absolute path)."""
+    return posixpath.normpath(posixpath.join("/" if path.startswith("$") else workdir, path))
+
+
 def _copies(arguments: str, workdir: str) -> list[Copy]:
     """The (source, destination) pairs of a COPY or ADD from the build context; one from
     another stage (`--from=`) or a URL copies nothing from the context."""
@@ -2115,7 +2122,7 @@ def _copies(arguments: str, workdir: str) -> list[Copy]:
     if any(flag.startswith("--from") for flag in flags) or len(words) < 2:
         return []
     *sources, dest = words
-    dest = posixpath.normpath(posixpath.join(workdir, dest))
+    dest = _in_image(workdir, dest)
     return [
         Copy(posixpath.normpath(source), dest)
         for source in sources

@@ -1,0 +1,233 @@
+"""Dockerfiles kept at the repository's top or in a `docker/` folder, beside the code of
+several programs: a container runs what its Dockerfile copies and builds, not the whole
+context (`Dockerfile.api` that copies `client/` only), and a Dockerfile named for a role
+(`client.Dockerfile`) is the image's whose tag or name says that role."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.test_links import links, only, workload
+
+GO_SERVER = """\
+package main
+
+import (
+\t"net"
+
+\t"google.golang.org/grpc"
+)
+
+func main() {
+\tlis, _ := net.Listen("tcp", ":3000")
+\tgrpc.NewServer().Serve(lis)
+}
+"""
+GO_CLIENT = (
+    'package main\n\nimport "net/http"\n\nfunc main() {\n\thttp.ListenAndServe(":8080", nil)\n}\n'
+)
+GO_STUBS = 'package pb\n\nconst Name = "gcd"\n'
+# at the repository's top, run from there: it copies one program's folder and the stubs
+# it vendors, and compiles that folder's main.go when the container starts
+ROOT_DOCKERFILE = """\
+FROM golang:alpine
+WORKDIR $GOPATH/src/demo/{role}
+COPY {role} .
+COPY pb $GOPATH/src/demo/{role}/vendor/demo/pb
+CMD [ "go", "run", "main.go" ]
+"""
+
+
+GO_RUN_PACKAGE = 'FROM golang:1.22\nWORKDIR /src\nCOPY . .\nCMD ["go", "run", "./server"]\n'
+
+
+def two_programs_at_the_top() -> dict[str, str]:
+    return {
+        "server/main.go": GO_SERVER,
+        "client/main.go": GO_CLIENT,
+        "pb/stubs.go": GO_STUBS,
+        "Dockerfile.api": ROOT_DOCKERFILE.format(role="client"),
+        "Dockerfile.ms": ROOT_DOCKERFILE.format(role="server"),
+    }
+
+
+def test_a_top_dockerfile_that_copies_one_program_links_that_program_not_the_repository(
+    tmp_path: Path,
+) -> None:
+    files = {
+        **two_programs_at_the_top(),
+        "api.yaml": workload(name="api", image="local/api:latest"),
+        "scripts/build.sh": "#!/bin/sh\ndocker build -t local/api:latest -f Dockerfile.api .\n",
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == "client"
+    assert 'dockerfile: Dockerfile.api:5: CMD [ "go", "run", "main.go" ]' in row["evidence"]
+
+
+def test_a_compose_build_whose_dockerfile_is_absent_takes_the_one_a_script_builds_with(
+    tmp_path: Path,
+) -> None:
+    """compose's `build: .` names a Dockerfile the top does not hold; the build script's
+    `-f Dockerfile.api` of the same context is the Dockerfile the image is built with."""
+    files = {
+        **two_programs_at_the_top(),
+        "api.yaml": workload(name="api", image="local/api:latest"),
+        "docker-compose.yml": "services:\n  api:\n    build: .\n    image: local/api:latest\n",
+        "scripts/build.sh": "#!/bin/sh\ndocker build -t local/api:latest -f Dockerfile.api .\n",
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == "client"
+    assert row["evidence"][0].startswith("compose: docker-compose.yml")
+
+
+def test_go_run_of_a_package_folder_links_that_package(tmp_path: Path) -> None:
+    files = {
+        **two_programs_at_the_top(),
+        "Dockerfile.ms": GO_RUN_PACKAGE,
+        "gcd.yaml": workload(name="gcd", image="local/ms:dev"),
+        "build.sh": "#!/bin/sh\ndocker build -t local/ms:dev -f Dockerfile.ms .\n",
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == "server"
+
+
+# -- Dockerfiles named for a role, of one image repository told apart by its tags --------
+
+ROLE_DOCKERFILE = """\
+FROM golang:1.22 AS builder
+WORKDIR /app
+COPY go.mod go.sum ./
+RUN go mod download
+COPY . .
+RUN {build}
+
+FROM debian:bookworm-slim
+WORKDIR /app
+COPY --from=builder /app/bin/{role} /app/bin/{role}
+ENTRYPOINT ["/app/bin/{role}"]
+"""
+
+
+def greeter(build: str = "go build -o bin/{role} ./cmd/{role}") -> dict[str, str]:
+    """A module with a server and a client under cmd/, a Dockerfile for each in docker/."""
+    return {
+        "go.mod": "module example.com/greeter\n\ngo 1.22\n",
+        "go.sum": "",
+        "cmd/server/server.go": GO_SERVER,
+        "cmd/client/client.go": GO_CLIENT,
+        **{
+            f"docker/{role}.Dockerfile": ROLE_DOCKERFILE.format(
+                role=role, build=build.format(role=role)
+            )
+            for role in ("server", "client")
+        },
+    }
+
+
+def test_a_tag_and_a_workload_that_say_a_role_link_the_dockerfile_named_for_it(
+    tmp_path: Path,
+) -> None:
+    files = {
+        **greeter(),
+        "k8s/client.yaml": workload(
+            name="greeter-client", image="ghcr.io/acme/greeter:client-1.0.0"
+        ),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("cmd", "client")
+    assert row["evidence"][-1].startswith("image name guess: k8s/client.yaml:11: ")
+    assert "names docker/client.Dockerfile" in row["evidence"][-1]
+
+
+def test_a_role_dockerfile_whose_builder_runs_make_links_the_package_the_makefile_builds(
+    tmp_path: Path,
+) -> None:
+    files = {
+        **greeter(build="make"),
+        "Makefile": "build:\n\tgo build -o bin/server cmd/server/server.go\n"
+        "\tgo build -o bin/client cmd/client/client.go\n",
+        "k8s/client.yaml": workload(
+            name="greeter-client", image="ghcr.io/acme/greeter:client-1.0.0"
+        ),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("cmd", "client")
+
+
+def test_a_tag_that_says_no_role_links_no_role_dockerfile(tmp_path: Path) -> None:
+    """`greeter:1.0.0` run as `greeter`: of the server's and the client's Dockerfiles,
+    nothing says which (no link is better than a wrong one)."""
+    files = {**greeter(), "k8s/server.yaml": workload(name="greeter", image="acme/greeter:1.0.0")}
+    assert only(links(tmp_path, files))["code"] is None
+
+
+def test_a_role_the_workload_does_not_share_links_nothing(tmp_path: Path) -> None:
+    files = {**greeter(), "k8s/web.yaml": workload(name="web", image="acme/greeter:client-1.0.0")}
+    assert only(links(tmp_path, files))["code"] is None
+
+
+def test_two_dockerfiles_named_for_the_role_link_neither(tmp_path: Path) -> None:
+    files = {
+        **greeter(),
+        "Dockerfile.client": ROLE_DOCKERFILE.format(role="client", build="go build ./cmd/client"),
+        "k8s/client.yaml": workload(name="greeter-client", image="acme/greeter:client-1.0.0"),
+    }
+    assert only(links(tmp_path, files))["code"] is None
+
+
+@pytest.mark.parametrize("image", ["acme/shop:api-1.2", "acme/shop-api:1.2"])
+def test_a_top_dockerfile_named_for_a_role_links_the_command_its_go_build_names(
+    tmp_path: Path, image: str
+) -> None:
+    """`Dockerfile.api` and `Dockerfile.worker` at the top, each building its `cmd/<role>`:
+    the role said by the image's tag or name and by the workload's name picks one."""
+    dockerfile = (
+        "FROM golang:1.22 AS builder\nWORKDIR /src\nCOPY . .\n"
+        "RUN go build -o /out/{role} ./cmd/{role}\n"
+        'FROM alpine\nCOPY --from=builder /out/{role} /{role}\nENTRYPOINT ["/{role}"]\n'
+    )
+    files = {
+        "go.mod": "module example.com/shop\n\ngo 1.22\n",
+        "cmd/api/main.go": GO_CLIENT,
+        "cmd/worker/main.go": GO_SERVER,
+        "Dockerfile.api": dockerfile.format(role="api"),
+        "Dockerfile.worker": dockerfile.format(role="worker"),
+        "k8s/api.yaml": workload(name="shop-api", image=image),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("cmd", "api")
+    assert any(e.startswith("image name guess: k8s/api.yaml:11: ") for e in row["evidence"])
+
+
+def test_a_copy_to_a_variables_path_lands_where_a_workdir_of_that_variable_is(
+    tmp_path: Path,
+) -> None:
+    """`WORKDIR $GOPATH/src/demo` then `COPY server $GOPATH/src/demo/server`: both paths
+    start at the variable's absolute value, not one inside the other."""
+    files = {
+        **two_programs_at_the_top(),
+        "Dockerfile.ms": "FROM golang:alpine\nWORKDIR $GOPATH/src/demo\n"
+        "COPY server $GOPATH/src/demo/server\nCOPY pb $GOPATH/src/demo/pb\n"
+        'CMD ["go", "run", "./server"]\n',
+        "gcd.yaml": workload(name="gcd", image="local/ms:dev"),
+        "build.sh": "#!/bin/sh\ndocker build -t local/ms:dev -f Dockerfile.ms .\n",
+    }
+    assert only(links(tmp_path, files))["code"] == "server"
+
+
+def test_a_role_dockerfile_that_copies_no_code_links_nothing(tmp_path: Path) -> None:
+    """`server/Dockerfile.migration` installs a migration tool and copies SQL files: the
+    Job named for that role runs none of the server's code beside it."""
+    files = {
+        "server/go.mod": "module example.com/server\n\ngo 1.22\n",
+        "server/cmd/server/main.go": GO_SERVER,
+        "server/Dockerfile": ROLE_DOCKERFILE.format(role="server", build="go build ./cmd/server"),
+        "server/Dockerfile.migration": "FROM alpine\nRUN go install example.org/migrate@latest\n"
+        "WORKDIR /migrations\nCOPY internal/migrations/ ./\n",
+        "server/internal/migrations/001_init.sql": "create table t (id int);\n",
+        "k8s/migration.yaml": workload(name="db-migration", image="server-migration:latest"),
+    }
+    assert only(links(tmp_path, files))["code"] is None
