@@ -787,17 +787,8 @@ class _Finder:
                         replace(e, said=replace(e.said, text=f"{e.said.text} ({tag.describe()})"))
                         for e in self._image_evidence(tag.source, said)
                     ]
-        if not found and isinstance(image, str) and not image_repository(image):
-            found += self._named_as_its_chart(workload, container, image)
         if not found and isinstance(image, str):
-            found += self._compose_service(workload, container, image)
-        if not found and isinstance(image, str) and _listed(container.body.get("ports")):
-            line = pos_of(container.body, "image", value=True)[0]
-            segment = image_repository(image).rsplit("/", 1)[-1]
-            said = Said(workload.path, line, f"image: {image}")
-            found += self._serving_api(workload, container, segment, said)
-        if not found and isinstance(image, str):
-            found += self._role_named(workload, container, image)
+            found += self._guessed(workload, container, image)
         segment = image_repository(image).rsplit("/", 1)[-1]
         service = self._service_beside(workload, segment)
         if service is not None:
@@ -817,6 +808,24 @@ class _Finder:
         if not found and isinstance(image, str) and doubts:
             self.why_not[(id(workload), id(container))] = doubts[0]
         return self._ranked(workload, found)
+
+    def _guessed(self, workload: K8sObject, container: Container, image: str) -> list[Evidence]:
+        """What names the program where nothing builds its image, the first that says
+        anything: the chart the image is named as, a compose service named as the workload,
+        the gRPC service one build folder serves, a Dockerfile named for the role."""
+        if not image_repository(image) and (
+            found := self._named_as_its_chart(workload, container, image)
+        ):
+            return found
+        if found := self._compose_service(workload, container, image):
+            return found
+        if _listed(container.body.get("ports")):
+            line = pos_of(container.body, "image", value=True)[0]
+            segment = image_repository(image).rsplit("/", 1)[-1]
+            said = Said(workload.path, line, f"image: {image}")
+            if found := self._serving_api(workload, container, segment, said):
+                return found
+        return self._role_named(workload, container, image)
 
     def _ranked(self, workload: K8sObject, found: list[Evidence]) -> list[Evidence]:
         """The evidence for a container's folder, strongest first."""
