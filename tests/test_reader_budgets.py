@@ -396,6 +396,24 @@ def go_receives_of_a_signal(n: int) -> Files:
     return {"main.go": code}
 
 
+def go_health_drains_nested(n: int) -> Files:
+    """A health service set NOT_SERVING `n` times in ifs `n` deep, a wait after the deepest:
+    each start's statement is found by climbing its parents, and tree-sitter finds a
+    node's parent from the root, so the climbs must not be as many as the starts."""
+    serving = '\th.SetServingStatus("", healthpb.HealthCheckResponse_NOT_SERVING)\n'
+    code = (
+        'package main\n\nimport (\n\t"time"\n\n\t"google.golang.org/grpc/health"\n'
+        '\thealthpb "google.golang.org/grpc/health/grpc_health_v1"\n)\n\n'
+        "func drain(h *health.Server, x bool) {\n"
+        + "\tif x {\n" * n
+        + serving
+        + "\ttime.Sleep(time.Second)\n"
+        + (serving + "\t}\n") * n
+        + "}\n"
+    )
+    return {"main.go": code}
+
+
 SERVICE = (
     "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 3\n"
     "  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n"
@@ -523,6 +541,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
         lambda: go_branches_after_a_signal(5000, True)
     ),
     "Go: 3000 receives of SIGTERM in one function": lambda: go_receives_of_a_signal(3000),
+    "Go: a health service set NOT_SERVING 3000 times, 3000 ifs deep": (
+        lambda: go_health_drains_nested(3000)
+    ),
     "JavaScript: a SIGTERM handler of 3000 statements registered 3000 times": (
         lambda: javascript_handler_registered_again(3000)
     ),

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator
+from itertools import islice
 from typing import TYPE_CHECKING
 
 from k8slb.code.budget import MAX_NESTING
@@ -101,6 +102,10 @@ def signal_pauses(
     return _pauses_after(receives, loc, sleep, health, signalled=True)
 
 
+# a server that drains itself says NOT_SERVING a few times at most
+MAX_DRAIN_STARTS = 64
+
+
 def drain_pauses(
     not_serving: Iterable[Node],
     loc: Callable[[Node], Loc],
@@ -110,8 +115,12 @@ def drain_pauses(
     """The sleeps that follow, in its block, a health service set NOT_SERVING (`not_serving`:
     the `NOT_SERVING` names), before a server's stop, an exit or a return: a server that
     drains itself, on a path from SIGTERM k8slb may not follow (the signal received in
-    another file, the drain in a method it calls)."""
-    return _pauses_after(list(not_serving), loc, sleep, health, signalled=False)
+    another file, the drain in a method it calls). Only the first MAX_DRAIN_STARTS are
+    looked after: each start's statement is found by climbing its parents, and tree-sitter
+    finds a node's parent from the root (a hostile file's thousands of them, nested
+    thousands deep, were a quadratic walk)."""
+    starts = list(islice(not_serving, MAX_DRAIN_STARTS))
+    return _pauses_after(starts, loc, sleep, health, signalled=False)
 
 
 def _pauses_after(
