@@ -414,6 +414,19 @@ def go_health_drains_nested(n: int) -> Files:
     return {"main.go": code}
 
 
+def python_channels_through_attributes(n: int) -> Files:
+    """A class kept for the process whose `__init__` sets `n` attributes, and a method that
+    dials through each: the class is walked once for all its attributes, not once each."""
+    code = (
+        "import os\n\nimport grpc\n\n\nclass Client:\n    def __init__(self):\n"
+        + "".join(f"        self.a{i} = os.getenv('HOST_{i}')\n" for i in range(n))
+        + "\n    def connect(self):\n"
+        + "".join(f"        grpc.insecure_channel(f'{{self.a{i}}}:50051')\n" for i in range(n))
+        + "\n\nCLIENT = Client()\n"
+    )
+    return {"app.py": code}
+
+
 SERVICE = (
     "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 3\n"
     "  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n"
@@ -541,6 +554,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
         lambda: go_branches_after_a_signal(5000, True)
     ),
     "Go: 3000 receives of SIGTERM in one function": lambda: go_receives_of_a_signal(3000),
+    "Python: 3000 channels through 3000 attributes a kept object set in __init__": (
+        lambda: python_channels_through_attributes(3000)
+    ),
     "Go: a health service set NOT_SERVING 3000 times, 3000 ifs deep": (
         lambda: go_health_drains_nested(3000)
     ),

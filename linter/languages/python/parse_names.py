@@ -64,7 +64,8 @@ class Names:
         # each function's scope, by its node's id (the walk makes them): where the one
         # assignment of an instance attribute in `__init__` is read (`instance_binding`)
         self.function_scopes: dict[int, Scope] = {}
-        self._instance_bindings: dict[tuple[int, str], tuple[ast.expr, Scope] | None] = {}
+        # by class node id: its attributes' values (instance_binding)
+        self._instance_bindings: dict[int, dict[str, tuple[ast.expr, Scope]]] = {}
 
     def note_import(self, node: ast.Import | ast.ImportFrom) -> None:
         if isinstance(node, ast.Import):
@@ -134,46 +135,56 @@ class Names:
         owner = method.parent if method is not None else None
         if method is None or owner is None or not isinstance(owner.node, ast.ClassDef):
             return None
+        if id(owner.node) not in self._instance_bindings:
+            made_once = self._made_at_top(owner)
+            self._instance_bindings[id(owner.node)] = (
+                self._assigned_in_init(owner.node) if made_once else {}
+            )
+        return self._instance_bindings[id(owner.node)].get(name)
+
+    def _made_at_top(self, owner: Scope) -> bool:
+        """Whether the module makes an object of the class at its top level."""
         top = owner
         while top.parent is not None:
             top = top.parent
-        made = [
-            value
-            for values in top.bindings.values()
-            for value in values
-            if isinstance(value, ast.Call)
+        assert isinstance(owner.node, ast.ClassDef)
+        return any(
+            isinstance(value, ast.Call)
             and isinstance(value.func, ast.Name)
             and value.func.id == owner.node.name
-        ]
-        if not made:
-            return None
-        key = (id(owner.node), name)
-        if key not in self._instance_bindings:
-            self._instance_bindings[key] = self._assigned_in_init(owner.node, name)
-        return self._instance_bindings[key]
+            for values in top.bindings.values()
+            for value in values
+        )
 
-    def _assigned_in_init(self, owner: ast.ClassDef, name: str) -> tuple[ast.expr, Scope] | None:
+    def _assigned_in_init(self, owner: ast.ClassDef) -> dict[str, tuple[ast.expr, Scope]]:
+        """Each attribute of `self` the class assigns once, as a statement of `__init__`
+        itself, with its value: one walk of the class for all its attributes."""
         init = next(
             (n for n in owner.body if isinstance(n, _Function) and n.name == "__init__"), None
         )
-        found: list[tuple[ast.AST, ast.expr | None]] = []  # (the statement, its value)
-        for node in ast.walk(owner):  # once per class and name (kept): linear in the class
+        init_scope = self.function_scopes.get(id(init)) if init is not None else None
+        if init is None or init_scope is None:
+            return {}
+        # each attribute's assignments: (the statement, its value; None when unpacked into,
+        # augmented or one of several targets: not followed)
+        found: dict[str, list[tuple[ast.AST, ast.expr | None]]] = defaultdict(list)
+        for node in ast.walk(owner):
             if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign):
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                if any(_is_self_attribute(t, name) for t in targets):
-                    simple = not isinstance(node, ast.AugAssign) and len(targets) == 1
-                    found.append((node, node.value if simple else None))
-            elif isinstance(node, ast.Tuple | ast.List) and any(
-                _is_self_attribute(e, name) for e in node.elts
-            ):
-                found.append((node, None))  # unpacked into: not followed
-        if init is None or len(found) != 1 or found[0][1] is None:
-            return None
-        statement, value = found[0]
-        if not any(statement is child for child in init.body):
-            return None  # in a branch, a loop or a nested function: maybe never run
-        init_scope = self.function_scopes.get(id(init))
-        return (value, init_scope) if value is not None and init_scope is not None else None
+                simple = not isinstance(node, ast.AugAssign) and len(targets) == 1
+                for name in {a for t in targets if (a := _self_attribute(t)) is not None}:
+                    found[name].append((node, node.value if simple else None))
+            elif isinstance(node, ast.Tuple | ast.List):
+                for name in {a for e in node.elts if (a := _self_attribute(e)) is not None}:
+                    found[name].append((node, None))
+        statements = {id(child) for child in init.body}  # not in a branch, loop or function
+        return {
+            name: (value, init_scope)
+            for name, assigned in found.items()
+            if len(assigned) == 1
+            and (value := assigned[0][1]) is not None
+            and id(assigned[0][0]) in statements
+        }
 
     def loc(self, node: ast.AST) -> Loc:
         line = getattr(node, "lineno", 1)
@@ -216,10 +227,8 @@ class Names:
 _Function = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
-def _is_self_attribute(node: ast.expr, name: str) -> bool:
-    return (
-        isinstance(node, ast.Attribute)
-        and node.attr == name
-        and isinstance(node.value, ast.Name)
-        and node.value.id == "self"
-    )
+def _self_attribute(node: ast.expr) -> str | None:
+    """`x` of a `self.x`, or None."""
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+        return node.attr if node.value.id == "self" else None
+    return None
