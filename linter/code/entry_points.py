@@ -67,7 +67,7 @@ class Entry:
 
 # Folders a build writes a Node program's compiled JavaScript to (tsc's `outDir`, Nest's
 # and most bundlers' `dist`): not the source the reader scanned.
-_OUTPUT_FOLDERS = frozenset({"dist", "build", "out"})
+OUTPUT_FOLDERS = frozenset({"dist", "build", "out"})
 _SOURCE_SUFFIXES = (".ts", ".js", ".mts", ".mjs", ".cts", ".cjs")
 
 
@@ -77,7 +77,7 @@ def compiled_sources(script: str) -> list[str]:
     `apps/auth/src/main.ts` (Nest's sourceRoot, tsc's rootDir `src`). None for a script
     outside such a folder."""
     parts = [part for part in posixpath.normpath(script).split("/") if part not in ("", ".")]
-    output = next((at for at, part in enumerate(parts) if part in _OUTPUT_FOLDERS), None)
+    output = next((at for at, part in enumerate(parts) if part in OUTPUT_FOLDERS), None)
     if output is None or output == len(parts) - 1:
         return []
     tail = parts[output + 1 :]
