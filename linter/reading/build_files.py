@@ -1850,6 +1850,7 @@ def parse_dockerfile(path: str, text: str) -> Dockerfile:
     earlier: list[Copy] = []  # the copies of the stages before the one being read
     built: list[Copy] = []  # the stage's copies from earlier stages, as context paths
     built_arg_folders: list[tuple[str, Said]] = []
+    resolved = 0  # the sources of `COPY --from` read: each is looked up in the stage's copies
     for line, instruction, arguments in _instructions(text):
         if instruction == "FROM":  # a new stage: only the last one runs
             earlier += copies
@@ -1876,7 +1877,13 @@ def parse_dockerfile(path: str, text: str) -> Dockerfile:
             chosen = _in_context(workdir, copies) if _chooses(workdir, declared) else None
             if chosen is not None:
                 arg_folders.append((chosen, Said(path, line, f"WORKDIR {arguments}")))
-        elif instruction == "COPY" and (stage_built := _from_stage(arguments, workdir, stages)):
+        elif (
+            instruction == "COPY"
+            and resolved < MAX_BUILT_COPIES
+            and (stage_built := _from_stage(arguments, workdir, stages))
+        ):
+            stage_built = stage_built[: MAX_BUILT_COPIES - resolved]
+            resolved += len(stage_built)
             built += stage_built
             said = Said(path, line, f"COPY {arguments}")
             built_arg_folders += [
@@ -1925,6 +1932,11 @@ def parse_dockerfile(path: str, text: str) -> Dockerfile:
     )
 
 
+# What a Dockerfile copies `--from` its stages is read for its first sources only: each is
+# found among the stage's COPY lines, and a real Dockerfile has a handful.
+MAX_BUILT_COPIES = 64
+
+
 def _from_stage(arguments: str, workdir: str, stages: Mapping[str, tuple[Any, ...]]) -> list[Copy]:
     """What a `COPY --from=STAGE SOURCE... DEST` takes from an earlier stage, each source
     as the path of the context that stage's own COPY lines put there; none from an image
@@ -1935,6 +1947,7 @@ def _from_stage(arguments: str, workdir: str, stages: Mapping[str, tuple[Any, ..
     if stage not in stages or len(words) < 2:
         return []
     *sources, dest = words
+    sources = sources[:MAX_BUILT_COPIES]
     copies: list[Copy] = stages[stage][1]
     # a `--from` source is a path of that stage, from its root
     return [
