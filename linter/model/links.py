@@ -2078,7 +2078,7 @@ class _Finder:
                 )
                 return None
             folder = os.path.normpath(os.path.join(chosen.folder, chosen_folder))
-            if not dockerfile.arg_folders and not self.by_folder.get(folder):
+            if dockerfile and not dockerfile.arg_folders and not self.by_folder.get(folder):
                 # a builder's output named by the argument whose sources are not found in
                 # the folder it mirrors: no folder is known, the context stays
                 return chosen.folder, agreeing
@@ -2134,13 +2134,13 @@ class _Finder:
         if source is not None and LANGUAGES[self.modules[source].language].project_files:
             # a Node program: the modules of its package (the nearest package.json's folder)
             project = self.modules[source].project
-            program = self.programs().get(project, [])
+            modules = self.programs().get(project, [])
             if by_argument and _below(folder, project):
                 # a workspace's one package (an Nx monorepo's) and the app a build argument
                 # chose in it: that app's modules and the shared ones, not its sibling apps'
                 apps = os.path.dirname(folder) or "."
-                program = [m for m in program if _within(m, folder) or not _below(m, apps)]
-            return tuple(dict.fromkeys((source, *program))), folder
+                modules = [m for m in modules if _within(m, folder) or not _below(m, apps)]
+            return tuple(dict.fromkeys((source, *modules))), folder
         if source is not None:
             bases = [os.path.dirname(source), folder]
             return tuple(self.imports.closure(source, bases)), folder
