@@ -63,6 +63,18 @@ def test_a_builder_s_output_copied_by_an_argument_s_path_is_read_as_the_context_
     assert [folder for folder, _ in dockerfile.built_arg_folders] == ["apps/${APP}"]
 
 
+def test_what_a_builder_makes_beside_a_file_it_copied_is_none_of_the_context_s() -> None:
+    """`COPY pom.xml ./` puts a file in the builder's folder, not the folder's paths: the
+    jar built at target/ (named by arguments) comes from no path of the context."""
+    dockerfile = parse_dockerfile(
+        "Dockerfile",
+        "FROM maven:3 AS build\nARG NAME=cart\nWORKDIR /usr/src/app\nCOPY pom.xml ./\n"
+        "COPY src ./src\nRUN mvn package\nFROM eclipse-temurin:21\nARG NAME=cart\n"
+        "COPY --from=build /usr/src/app/target/${NAME}.jar /app/${NAME}.jar\n",
+    )
+    assert dockerfile.built_copies == () and dockerfile.built_arg_folders == ()
+
+
 def test_each_image_of_a_shared_dockerfile_runs_the_app_its_build_argument_names(
     tmp_path: Path,
 ) -> None:

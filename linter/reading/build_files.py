@@ -1948,13 +1948,20 @@ def _from_stage(arguments: str, workdir: str, stages: Mapping[str, tuple[Any, ..
         return []
     *sources, dest = words
     sources = sources[:MAX_BUILT_COPIES]
-    copies: list[Copy] = stages[stage][1]
+    # a file the stage copied into a folder (`COPY pom.xml go.sum ./`) holds no path below
+    # it: what the stage built there (`target/app.jar`) is none of the context's
+    folders = [c for c in stages[stage][1] if not _file_name(posixpath.basename(c.source))]
     # a `--from` source is a path of that stage, from its root
     return [
         Copy(source, _in_image(workdir, dest))
         for named in sources
-        for source in _all_in_context(posixpath.normpath(posixpath.join("/", named)), copies)[:1]
+        for source in _all_in_context(posixpath.normpath(posixpath.join("/", named)), folders)[:1]
     ]
+
+
+def _file_name(name: str) -> bool:
+    """Whether a path's last name is a file's by its suffix (`pom.xml`, `go.sum`)."""
+    return bool(posixpath.splitext(name)[1])
 
 
 def _source_folder(source: str) -> str | None:
