@@ -504,6 +504,33 @@ def markdown_and_pom_builds(n: int) -> Files:
     }
 
 
+def dockerfile_copies_from_a_builder(n: int, copied: int) -> Files:
+    """A workspace Dockerfile whose builder copies `copied` paths of the context and whose
+    last stage copies `n` lines of `n` paths `--from` it (1 MB), each chosen by a build
+    argument, built with its value for a Deployment's image: each is looked up among the
+    builder's copies."""
+    builder = "".join(f"COPY src{i} /ws/src{i}\n" for i in range(copied))
+    sources = " ".join(f"/ws/dist/apps/${{APP}}/f{i}" for i in range(n))
+    final = f"COPY --from=build {sources} ./app/\n" * n
+    dockerfile = (
+        f"FROM node:20 AS build\nCOPY . /ws\n{builder}FROM node:20\nWORKDIR /srv\nARG APP\n"
+        f'{final}CMD ["node", "app/main.js"]\n'
+    )
+    deployment = (
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n"
+        "  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n"
+        "      labels: {app: web}\n    spec:\n      containers:\n"
+        "        - name: web\n          image: acme/web:1\n"
+    )
+    return {
+        "Dockerfile": dockerfile,
+        "build.sh": "docker build -f Dockerfile --build-arg APP=web -t acme/web:1 .\n",
+        "k8s/web.yaml": deployment,
+        "package.json": '{"name": "ws"}\n',
+        "apps/web/src/main.ts": "import * as http from 'http';\nhttp.createServer().listen(80);\n",
+    }
+
+
 def spring_settings_in_a_config_map(n: int) -> Files:
     """A Spring service whose Deployment mounts at /config a ConfigMap whose
     application.yaml holds a 1 MB value and `n` channels, and its application.yml keys
@@ -548,6 +575,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Build files: 3000 Markdown blocks, a pom's 3000 open sections, 3000 CI steps' variables": (
         lambda: markdown_and_pom_builds(3000)
+    ),
+    "Dockerfile: 200 COPY lines of 200 paths each --from a builder of 2000 COPY lines": (
+        lambda: dockerfile_copies_from_a_builder(200, 2000)
     ),
     "Go: a SIGTERM path through 5000 nested ifs": lambda: go_branches_after_a_signal(5000, False),
     "Go: a SIGTERM path through an else-if chain 5000 long": (

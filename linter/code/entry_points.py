@@ -3,7 +3,8 @@ Node.js module (`node server.js`, `npm start` and `npm run NAME` through the pac
 scripts, `node .` through its `main`).
 
 `python server.py`, `python -u -m app`, `gunicorn -b :8000 app.wsgi:application`,
-`uvicorn main:app`, `flask --app main run`, `sh -c "cd /app && exec python server.py"`,
+`uvicorn main:app`, `flask --app main run`, `locust -f load.py`,
+`sh -c "cd /app && exec python server.py"`,
 wrappers such as `tini --`, `dumb-init`, `opentelemetry-instrument` or `ddtrace-run` in
 front, or a script run as a program (`/app/server.py`). Nothing is run; a word with a
 variable in it is no evidence.
@@ -26,6 +27,12 @@ _SHELLS = frozenset({"sh", "bash", "ash", "dash", "zsh"})
 _APP_SERVERS = frozenset(
     {"gunicorn", "uvicorn", "hypercorn", "daphne", "granian", "waitress-serve", "gevent"}
 )
+# Launchers whose program is the value of a flag, by the flags their documentation gives:
+# Locust's `-f`/`--locustfile` (the .py file, or module, of the users it runs). With no
+# such flag the program is not named on the line (Locust's default, `locustfile`, may be
+# any folder's): no entry. Not Celery's `-A`: its worker loads the tasks the app
+# autodiscovers, which the module's imports do not name.
+_PROGRAM_FLAGS: dict[str, tuple[str, ...]] = {"locust": ("-f", "--locustfile")}
 _APP = regex.compile(r"^(?:--app=)?([A-Za-z_][\w.]*):[A-Za-z_][\w.]*(?:\(.*\))?$")
 # Python's options that take a value: `python -W ignore -X dev server.py`.
 _PYTHON_VALUE_OPTIONS = frozenset({"-W", "-X", "-c", "--check-hash-based-pycs"})
@@ -67,7 +74,7 @@ class Entry:
 
 # Folders a build writes a Node program's compiled JavaScript to (tsc's `outDir`, Nest's
 # and most bundlers' `dist`): not the source the reader scanned.
-_OUTPUT_FOLDERS = frozenset({"dist", "build", "out"})
+OUTPUT_FOLDERS = frozenset({"dist", "build", "out"})
 _SOURCE_SUFFIXES = (".ts", ".js", ".mts", ".mjs", ".cts", ".cjs")
 
 
@@ -77,7 +84,7 @@ def compiled_sources(script: str) -> list[str]:
     `apps/auth/src/main.ts` (Nest's sourceRoot, tsc's rootDir `src`). None for a script
     outside such a folder."""
     parts = [part for part in posixpath.normpath(script).split("/") if part not in ("", ".")]
-    output = next((at for at, part in enumerate(parts) if part in _OUTPUT_FOLDERS), None)
+    output = next((at for at, part in enumerate(parts) if part in OUTPUT_FOLDERS), None)
     if output is None or output == len(parts) - 1:
         return []
     tail = parts[output + 1 :]
@@ -110,6 +117,7 @@ def runs_code(program: str) -> bool:
         or name in _APP_SERVERS
         or name in IN_PROCESS
         or name in _RUNTIMES
+        or name in _PROGRAM_FLAGS
     )
 
 
@@ -190,6 +198,8 @@ def _from_words(words: list[str]) -> Entry | None:
             return _package_run(words[number:])
         if name in IN_PROCESS:
             return _app_option(words[number:])
+        if name in _PROGRAM_FLAGS:
+            return _flag_program(words[number:], _PROGRAM_FLAGS[name])
         if name in _APP_SERVERS:
             for argument in words[number + 1 :]:
                 app = _APP.match(argument)
@@ -210,6 +220,8 @@ def _python_arguments(words: list[str]) -> Entry | None:
             module = next(rest, None)
             if module in IN_PROCESS:  # `python -m flask --app main run`: the app it names
                 return _app_option(words)
+            if module in _PROGRAM_FLAGS:  # `python -m locust -f x.py`: the file it names
+                return _flag_program(words, _PROGRAM_FLAGS[module])
             return Entry(None, module, shown) if module and "$" not in module else None
         if word.startswith("-m") and len(word) > 2:
             return Entry(None, word[2:], shown)
@@ -255,6 +267,27 @@ def _app_option(words: list[str]) -> Entry | None:
             if module.endswith(".py"):
                 return Entry(module, None, shown)
             return Entry(None, module, shown)
+    return None
+
+
+def _flag_program(words: list[str], flags: tuple[str, ...]) -> Entry | None:
+    """A launcher's program named by one of its `flags` (`locust -f load.py`,
+    `--locustfile=load.py`): a .py file or a path as a script, else a module; None when no
+    flag names one, or it names several (`-f a.py,b.py`)."""
+    for number, word in enumerate(words):
+        flag, equals, value = word.partition("=")
+        if equals and flag in flags:  # `--locustfile=load.py`
+            given = value
+        elif word in flags and number + 1 < len(words):
+            given = words[number + 1]
+        else:
+            continue
+        if not given or "$" in given or "," in given:
+            return None
+        shown = " ".join(words)
+        if given.endswith(".py") or "/" in given:
+            return Entry(given, None, shown)
+        return Entry(None, given, shown)
     return None
 
 

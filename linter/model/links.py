@@ -65,7 +65,14 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 
-from k8slb.code.entry_points import Entry, container_argv, entry_of, runs_code, shell_script_of
+from k8slb.code.entry_points import (
+    Entry,
+    compiled_sources,
+    container_argv,
+    entry_of,
+    runs_code,
+    shell_script_of,
+)
 from k8slb.code.facts import CodeFacts, EnvRef, EnvText, Listen, Loc, Registration, Route, Server
 from k8slb.code.projects import GoPackages, ImportGraph
 from k8slb.core import regex
@@ -86,6 +93,7 @@ from k8slb.reading.build_files import (
     arg_folder,
     image_repository,
     image_tag,
+    with_args,
 )
 from k8slb.reading.objects import K8sObject
 
@@ -1870,6 +1878,30 @@ class _Finder:
                 return matches[0]
         return None
 
+    def _built_source(self, entry: Entry, dockerfile: Dockerfile, chosen: Evidence) -> str | None:
+        """The scanned module an entry point is when the image takes it from a builder
+        stage (`COPY --from=build /app/dist/apps/${APP} ./app`, then `node app/main.js`):
+        that stage's path of the context, the build's arguments filled in, or the source a
+        Node script there is compiled from (`apps/<app>/src/main.ts`); None when an
+        argument's value is unknown, or no one module is found."""
+        for relative in entry.relative_paths():
+            in_image = posixpath.normpath(posixpath.join(dockerfile.workdir, relative))
+            for copy in reversed(dockerfile.built_copies):
+                for source in _copied_from(copy.source, copy.dest, in_image):
+                    path = with_args(dockerfile, source, chosen.args)
+                    if path is None:
+                        continue
+                    tails = [path, *(compiled_sources(path) if entry.node else ())]
+                    found = {
+                        candidate
+                        for tail in tails
+                        if (candidate := os.path.normpath(os.path.join(chosen.folder, tail)))
+                        in self.modules
+                    }
+                    if len(found) == 1:
+                        return found.pop()
+        return None
+
     def _serving(
         self, entry: Entry, source: str, folder: str, dockerfile: Dockerfile | None
     ) -> tuple[Entry, str]:
@@ -1930,6 +1962,7 @@ class _Finder:
         if chose is None:
             return None
         folder, agreeing = chose
+        by_argument = folder != chosen.folder  # a shared Dockerfile's app, an argument chose
         # a build naming a Dockerfile the tree lacks does not agree with one naming its own
         stale = set() if self._missing(chosen) else {id(e) for e in evidence if self._missing(e)}
         used = [e for e in evidence if e.folder in agreeing and id(e) not in stale]
@@ -1948,6 +1981,9 @@ class _Finder:
         source = script or (
             self._entry_source(entry, folder, dockerfile) if entry is not None else None
         )
+        if source is None and entry is not None and dockerfile is not None and by_argument:
+            # the app a build argument chose, copied from the builder's output
+            source = self._built_source(entry, dockerfile, chosen)
         if entry is not None and entry.then and source is not None and script is None:
             entry, source = self._serving(entry, source, folder, dockerfile)
         if source is not None and dockerfile is not None and chosen.kind != "config":
@@ -1955,7 +1991,9 @@ class _Finder:
             if copied is not None and _below(source, copied):
                 folder = copied  # a wide context: the code is what the Dockerfile copies
         source = self._source_run(workload, container, chosen, dockerfile, source, folder, used)
-        modules, folder = self._modules_run(source, program, argv, dockerfile, chosen, folder, used)
+        modules, folder = self._modules_run(
+            source, program, argv, dockerfile, chosen, folder, used, by_argument=by_argument
+        )
         for beside in entry.beside if entry is not None and source is not None else ():
             # a program its shell runs beside it (`a & b & it`): its modules run here too
             other = self._entry_source(beside, folder, dockerfile)
@@ -2040,6 +2078,10 @@ class _Finder:
                 )
                 return None
             folder = os.path.normpath(os.path.join(chosen.folder, chosen_folder))
+            if dockerfile and not dockerfile.arg_folders and not self.by_folder.get(folder):
+                # a builder's output named by the argument whose sources are not found in
+                # the folder it mirrors: no folder is known, the context stays
+                return chosen.folder, agreeing
             given = ", ".join(f"{name}={value}" for name, value in chosen.args)
             evidence.append(
                 Evidence("dockerfile", replace(said, text=f"{said.text} ({given})"), folder)
@@ -2081,6 +2123,8 @@ class _Finder:
         chosen: Evidence,
         folder: str,
         used: list[Evidence],
+        *,
+        by_argument: bool = False,
     ) -> tuple[tuple[str, ...], str]:
         """The modules the container runs, and the folder of its code as they narrow it: the
         entry's imports (a Node program's package), the Go program its command names or its
@@ -2090,7 +2134,13 @@ class _Finder:
         if source is not None and LANGUAGES[self.modules[source].language].project_files:
             # a Node program: the modules of its package (the nearest package.json's folder)
             project = self.modules[source].project
-            return tuple(dict.fromkeys((source, *self.programs().get(project, ())))), folder
+            modules = self.programs().get(project, [])
+            if by_argument and _below(folder, project):
+                # a workspace's one package (an Nx monorepo's) and the app a build argument
+                # chose in it: that app's modules and the shared ones, not its sibling apps'
+                apps = os.path.dirname(folder) or "."
+                modules = [m for m in modules if _within(m, folder) or not _below(m, apps)]
+            return tuple(dict.fromkeys((source, *modules))), folder
         if source is not None:
             bases = [os.path.dirname(source), folder]
             return tuple(self.imports.closure(source, bases)), folder

@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from k8slb.code.entry_points import OUTPUT_FOLDERS
 from k8slb.core import regex
 from k8slb.core.record import record
 from k8slb.core.shell_words import shell_words
@@ -257,6 +258,14 @@ class Dockerfile:
     # the distributions' package managers the last stage's RUN lines call (`apt-get`,
     # `apk`, `dnf`), through the stages it is built FROM: what its base is (model/shells.py)
     installers: tuple[str, ...] = ()
+    # what the last stage copies `--from` an earlier stage, its sources as the paths of the
+    # context that stage copied them from (`COPY --from=build /app/dist/apps/${APP} ./app`
+    # after the builder's `COPY . /app`: `dist/apps/${APP}`), variables left in
+    built_copies: tuple[Copy, ...] = ()
+    # the context's folders a build argument chooses through what the last stage copies
+    # from a builder (`dist/apps/${APP}`: `apps/${APP}`), each with its line: weaker than
+    # `arg_folders` (a build's output need not mirror its sources' folders)
+    built_arg_folders: tuple[tuple[str, Said], ...] = ()
 
     @property
     def folder(self) -> str:
@@ -1839,6 +1848,9 @@ def parse_dockerfile(path: str, text: str) -> Dockerfile:
     # each named stage's state when the next began: a stage FROM it starts from there
     stages: dict[str, tuple[Any, ...]] = {}
     earlier: list[Copy] = []  # the copies of the stages before the one being read
+    built: list[Copy] = []  # the stage's copies from earlier stages, as context paths
+    built_arg_folders: list[tuple[str, Said]] = []
+    resolved = 0  # the sources of `COPY --from` read: each is looked up in the stage's copies
     for line, instruction, arguments in _instructions(text):
         if instruction == "FROM":  # a new stage: only the last one runs
             earlier += copies
@@ -1855,6 +1867,7 @@ def parse_dockerfile(path: str, text: str) -> Dockerfile:
             else:
                 workdir, copies, entrypoint, cmd = "/", [], None, None
                 entrypoint_said = cmd_said = None
+            built = []
         elif instruction == "ARG":
             name, equals, default = arguments.partition("=")
             literal = _literal(default.strip("\"'")) if equals else None
@@ -1864,6 +1877,20 @@ def parse_dockerfile(path: str, text: str) -> Dockerfile:
             chosen = _in_context(workdir, copies) if _chooses(workdir, declared) else None
             if chosen is not None:
                 arg_folders.append((chosen, Said(path, line, f"WORKDIR {arguments}")))
+        elif (
+            instruction == "COPY"
+            and resolved < MAX_BUILT_COPIES
+            and (stage_built := _from_stage(arguments, workdir, stages))
+        ):
+            stage_built = stage_built[: MAX_BUILT_COPIES - resolved]
+            resolved += len(stage_built)
+            built += stage_built
+            said = Said(path, line, f"COPY {arguments}")
+            built_arg_folders += [
+                (folder, said)
+                for copy in stage_built
+                if _chooses(copy.source, declared) and (folder := _source_folder(copy.source))
+            ]
         elif instruction in ("COPY", "ADD"):
             copy = _copies(arguments, workdir)
             copies += copy
@@ -1900,7 +1927,53 @@ def parse_dockerfile(path: str, text: str) -> Dockerfile:
         copies_own_folder,
         tuple(dict.fromkeys(c for c in earlier if c not in copies)),
         _installers(text),
+        tuple(built),
+        tuple(built_arg_folders),
     )
+
+
+# What a Dockerfile copies `--from` its stages is read for its first sources only: each is
+# found among the stage's COPY lines, and a real Dockerfile has a handful.
+MAX_BUILT_COPIES = 64
+
+
+def _from_stage(arguments: str, workdir: str, stages: Mapping[str, tuple[Any, ...]]) -> list[Copy]:
+    """What a `COPY --from=STAGE SOURCE... DEST` takes from an earlier stage, each source
+    as the path of the context that stage's own COPY lines put there; none from an image
+    or a path the stage did not copy from the context."""
+    words = _copy_words(arguments)
+    stage = next((w.partition("=")[2].lower() for w in words if w.startswith("--from=")), "")
+    words = [w for w in words if not w.startswith("--")]
+    if stage not in stages or len(words) < 2:
+        return []
+    *sources, dest = words
+    sources = sources[:MAX_BUILT_COPIES]
+    # a file the stage copied into a folder (`COPY pom.xml go.sum ./`) holds no path below
+    # it: what the stage built there (`target/app.jar`) is none of the context's
+    folders = [c for c in stages[stage][1] if not _file_name(posixpath.basename(c.source))]
+    # a `--from` source is a path of that stage, from its root
+    return [
+        Copy(source, _in_image(workdir, dest))
+        for named in sources
+        for source in _all_in_context(posixpath.normpath(posixpath.join("/", named)), folders)[:1]
+    ]
+
+
+def _file_name(name: str) -> bool:
+    """Whether a path's last name is a file's by its suffix (`pom.xml`, `go.sum`)."""
+    return bool(posixpath.splitext(name)[1])
+
+
+def _source_folder(source: str) -> str | None:
+    """The folder of the context a builder's output copied from it comes from, as far as
+    its build arguments choose it: a build's output folder mirrors its sources below it
+    (`dist/apps/${APP}`: `apps/${APP}`), and what is built inside the chosen folder is
+    its (`${SERVICE}/build/libs/*.jar`: `${SERVICE}`)."""
+    parts = source.split("/")
+    if len(parts) > 1 and parts[0] in OUTPUT_FOLDERS:
+        parts = parts[1:]
+    chosen = max((at for at, part in enumerate(parts) if "$" in part), default=None)
+    return "/".join(parts[: chosen + 1]) if chosen is not None else None
 
 
 def _installers(text: str) -> tuple[str, ...]:
@@ -1964,17 +2037,27 @@ def _copied_sources(arguments: str) -> list[str]:
 _GLOB = regex.compile(r"[*?\[]")
 
 
+def with_args(dockerfile: Dockerfile, path: str, given: Iterable[tuple[str, str]]) -> str | None:
+    """A path of the Dockerfile with the build arguments `given` (over the ARGs' defaults)
+    filled in; None when it names one whose value is not known."""
+    values: dict[str, str | None] = {**dict(dockerfile.arg_defaults), **dict(given)}
+    filled = _expanded(path, variables=values, make=False)
+    return None if "$" in filled else filled
+
+
 def arg_folder(
     dockerfile: Dockerfile, given: Iterable[tuple[str, str]]
 ) -> tuple[str | None, Said] | None:
     """The folder of the build context that the build arguments `given` (over the ARGs'
     defaults) choose in the Dockerfile, relative to the context, with the line that
     chooses it; (None, line) when a value is not known; None for a Dockerfile that
-    chooses none."""
-    if not dockerfile.arg_folders:
+    chooses none. A folder its context COPY or WORKDIR lines choose first, else the one
+    what it copies from a builder's output comes from (Dockerfile.built_arg_folders)."""
+    chosen_by = dockerfile.arg_folders or dockerfile.built_arg_folders
+    if not chosen_by:
         return None
     values: dict[str, str | None] = {**dict(dockerfile.arg_defaults), **dict(given)}
-    template, said = dockerfile.arg_folders[0]
+    template, said = chosen_by[0]
     parts = template.split("/")
     chosen = max(i for i, part in enumerate(parts) if "$" in part)
     if chosen < len(parts) - 1 and ("." in parts[-1] or _GLOB.search(parts[-1])):
@@ -2104,19 +2187,21 @@ def _in_image(workdir: str, path: str) -> str:
     return posixpath.normpath(posixpath.join("/" if path.startswith("$") else workdir, path))
 
 
+def _copy_words(arguments: str) -> list[str]:
+    """The words of a COPY or ADD, in exec form or shell form; none when unreadable."""
+    try:
+        if arguments.startswith("["):
+            words = json.loads(arguments)
+            return [str(w) for w in words] if isinstance(words, list) else []
+        return shell_words(arguments)
+    except ValueError:
+        return []
+
+
 def _copies(arguments: str, workdir: str) -> list[Copy]:
     """The (source, destination) pairs of a COPY or ADD from the build context; one from
     another stage (`--from=`) or a URL copies nothing from the context."""
-    if arguments.startswith("["):
-        try:
-            words = [str(w) for w in json.loads(arguments)]
-        except ValueError:
-            return []
-    else:
-        try:
-            words = shell_words(arguments)
-        except ValueError:
-            return []
+    words = _copy_words(arguments)
     flags = [w for w in words if w.startswith("--")]
     words = [w for w in words if not w.startswith("--")]
     if any(flag.startswith("--from") for flag in flags) or len(words) < 2:
