@@ -180,6 +180,30 @@ def test_a_pickled_body_holds_its_strings_as_they_are_searched() -> None:
     assert body("bac\u212aend").may_mention({"backend"})
 
 
+def test_a_body_once_loaded_is_still_searched_as_its_pickle() -> None:
+    """A run that loaded every workload's body (its links: a hook on a module, a check
+    after an edit) still passes over a body that cannot hold the names looked for,
+    without reading its strings again; a body that holds one is still found."""
+    import pickle
+
+    from k8slb.reading.yamlcompose import compose
+
+    def loaded(env_value: str) -> objects.K8sObject:
+        text = workload("frontend", "B", env_value)
+        parsed = objects.K8sObject("a.yaml", 0, None, "apps/v1", "Deployment", _root(text))
+        stored: objects.K8sObject = pickle.loads(pickle.dumps(parsed))
+        assert stored.body == parsed.body  # loaded now
+        return stored
+
+    def _root(text: str) -> Any:
+        return compose(text).documents[0].data
+
+    assert loaded("BackEnd:50051").may_mention({"backend"})
+    assert not loaded("other:50051").may_mention({"backend"})
+    again = pickle.loads(pickle.dumps(loaded("other:50051")))  # a loaded body pickled again
+    assert not again.may_mention({"backend"}) and again.body["kind"] == "Deployment"
+
+
 def test_a_hook_looks_for_per_call_clients_without_loading_code_that_makes_none(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -59,7 +59,9 @@ class StoredObject(K8sObject):
                 raise AttributeError(name)
             body = load_part(blob, YMap, self.path)  # ValueError, and the blob stays, if bad
             self.__dict__["body"] = body
-            del self.__dict__["_blob"]
+            # the pickle is kept to be searched (may_mention): a run that loaded every
+            # workload's body for its links still looks for a few names without reading them
+            self.__dict__["_searched"] = self.__dict__.pop("_blob")
             return body
 
     def load(self) -> None:
@@ -69,7 +71,7 @@ class StoredObject(K8sObject):
         """A body not read yet is searched as its pickle, which holds each string as its
         UTF-8 bytes: a pre-commit run looks for a few names without loading thousands of
         bodies."""
-        blob = self.__dict__.get("_blob")
+        blob = self.__dict__.get("_blob") or self.__dict__.get("_searched")
         if blob is None or any(char in blob for char in _LOWER_TO_ASCII):
             return True
         lowered = blob.lower()  # ASCII letters only: the others' lower cases are not ASCII
