@@ -839,3 +839,110 @@ def test_a_settings_files_server_listens_on_its_port_or_the_environments(tmp_pat
     )
     (finding,) = lint_files(tmp_path / "env", {**files, "k8s.yaml": moved}, ["KLB101"]).findings
     assert "its code serves gRPC on 8443" in finding.message
+
+
+# A module's pom whose gRPC starter is commented out, and a parent pom with no gRPC either:
+# the settings' `grpc.server.port` is left from a starter the module no longer builds with.
+POM = """\
+<project>
+  <parent>
+    <groupId>com.acme</groupId>
+    <artifactId>shop</artifactId>
+    <relativePath>../pom.xml</relativePath>
+  </parent>
+  <artifactId>svc</artifactId>
+  <dependencies>
+    <dependency>
+      <groupId>org.springframework.boot</groupId>
+      <artifactId>spring-boot-starter-web</artifactId>
+    </dependency>
+<!--    <dependency>
+      <groupId>GROUP</groupId>
+      <artifactId>ARTIFACT</artifactId>
+    </dependency> -->
+  </dependencies>
+</project>
+"""
+PARENT_POM = """\
+<project>
+  <artifactId>shop</artifactId>
+  <dependencyManagement>
+    <dependencies>
+      <dependency>
+        <groupId>org.springframework.grpc</groupId>
+        <artifactId>spring-grpc-dependencies</artifactId>
+      </dependency>
+    </dependencies>
+  </dependencyManagement>
+  DEPENDENCIES
+</project>
+"""
+DEVH = ("net.devh", "grpc-server-spring-boot-starter")
+SPRING_GRPC = ("org.springframework.grpc", "spring-grpc-spring-boot-starter")
+GRADLE = "dependencies {\n  implementation 'net.devh:grpc-server-spring-boot-starter:3.1.0'\n}\n"
+INHERITED = (
+    "<dependencies><dependency><groupId>net.devh</groupId>"
+    "<artifactId>grpc-server-spring-boot-starter</artifactId></dependency></dependencies>"
+)
+
+
+def _pom(starter: tuple[str, str], commented: bool) -> str:
+    text = POM.replace("GROUP", starter[0]).replace("ARTIFACT", starter[1])
+    return text if commented else text.replace("<!--", "").replace("-->", "")
+
+
+@pytest.mark.parametrize(
+    ("files", "found"),
+    [
+        ({"svc/pom.xml": _pom(DEVH, commented=True)}, []),
+        ({"svc/pom.xml": _pom(SPRING_GRPC, commented=True)}, []),
+        (
+            {"svc/build.gradle": GRADLE.replace("  implementation", "  // implementation")},
+            [],
+        ),
+        ({"svc/pom.xml": _pom(DEVH, commented=False)}, ["KLB201"]),
+        ({"svc/pom.xml": _pom(SPRING_GRPC, commented=False)}, ["KLB201"]),
+        (
+            {
+                "svc/build.gradle": GRADLE.replace(
+                    "'net.devh:grpc-server-spring-boot-starter:3.1.0'", "libs.grpc.server.starter"
+                )
+            },
+            ["KLB201"],
+        ),
+        (
+            {
+                "svc/pom.xml": _pom(DEVH, commented=True),
+                "pom.xml": PARENT_POM.replace("DEPENDENCIES", INHERITED),
+            },
+            ["KLB201"],
+        ),
+        (
+            {
+                "svc/pom.xml": _pom(DEVH, commented=True),
+                "pom.xml": PARENT_POM.replace("DEPENDENCIES", ""),
+            },
+            [],
+        ),
+        ({"svc/pom.xml": _pom(DEVH, commented=True), SERVICE_PATH: SERVICE}, ["KLB201"]),
+        ({}, ["KLB201"]),  # no build read: the settings are taken at their word
+    ],
+    ids=[
+        "devh-commented-out",
+        "spring-grpc-commented-out",
+        "gradle-commented-out",
+        "devh-built",
+        "spring-grpc-built",
+        "gradle-catalog-alias",
+        "inherited-from-parent",
+        "parent-manages-only",
+        "service-class-in-code",
+        "no-build-file",
+    ],
+)
+def test_settings_make_no_server_where_the_modules_build_has_no_grpc(
+    tmp_path: Path, files: dict[str, str], found: list[str]
+) -> None:
+    settings = {f"{RESOURCES}/application.yml": "grpc:\n  server:\n    port: 9094\n"}
+    findings = lint_files(tmp_path, {**settings, **files}, ["KLB201"]).findings
+    assert rules_of(findings) == found

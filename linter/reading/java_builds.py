@@ -28,9 +28,8 @@ MAX_BUILD_FILE = 512 * 1024  # bytes: a larger build file is not read for versio
 MAX_ENTRIES = 500  # versions, or properties, kept from one file
 GRADLE_PROPERTIES = "gradle.properties"
 VERSION_CATALOG = "libs.versions.toml"  # Gradle's, in the project's gradle/ folder
-NAMES = frozenset(
-    {"pom.xml", "build.gradle", "build.gradle.kts", GRADLE_PROPERTIES, VERSION_CATALOG}
-)
+SCRIPTS = frozenset({"pom.xml", "build.gradle", "build.gradle.kts"})  # a module's build
+NAMES = SCRIPTS | {GRADLE_PROPERTIES, VERSION_CATALOG}
 
 
 @record
@@ -51,6 +50,11 @@ class GrpcJavaBuild:
     path: str
     versions: tuple[Written, ...] = ()
     properties: tuple[tuple[str, Written], ...] = ()
+    # a pom.xml or Gradle build script (not gradle.properties, not a catalog), and whether a
+    # dependency it declares names gRPC (outside comments and Maven's dependencyManagement,
+    # which declares nothing): what settings alone may make a server of (uses_grpc)
+    script: bool = False
+    names_grpc: bool = False
 
     @property
     def folder(self) -> str:
@@ -80,17 +84,28 @@ def read_grpc_java(path: str, data: bytes) -> GrpcJavaBuild | None:
         return None
     text = data.decode("utf-8", errors="replace")
     name = os.path.basename(path)
+    script, names_grpc = name in SCRIPTS, False
     if name == "pom.xml":
         versions, properties = _maven(path, text)
+        names_grpc = _maven_names_grpc(text)
     elif name == GRADLE_PROPERTIES:
         versions, properties = [], _gradle_properties(path, text)
     elif name == VERSION_CATALOG:
         versions, properties = _catalog(path, text), []
     else:
         versions, properties = _gradle(path, text)
-    if not versions and not properties:
+        # any word of gRPC outside comments: a dependency, a catalog alias, a subprojects
+        # block (more than a dependency: a build that may serve gRPC is kept as one)
+        names_grpc = "grpc" in _blanked(_GRADLE_COMMENT, text).lower()
+    if not versions and not properties and not script:
         return None
-    return GrpcJavaBuild(path, tuple(versions[:MAX_ENTRIES]), tuple(properties[:MAX_ENTRIES]))
+    return GrpcJavaBuild(
+        path,
+        tuple(versions[:MAX_ENTRIES]),
+        tuple(properties[:MAX_ENTRIES]),
+        script,
+        names_grpc,
+    )
 
 
 def is_grpc_java(artifact: str) -> bool:
@@ -145,6 +160,16 @@ def _maven(path: str, text: str) -> tuple[list[Written], list[tuple[str, Written
                     (found.group(1), Written(path, _line(text, offset), found.group(2)))
                 )
     return versions, properties
+
+
+_MANAGEMENT = regex.compile(r"<dependencyManagement>.*?</dependencyManagement>", regex.DOTALL)
+
+
+def _maven_names_grpc(text: str) -> bool:
+    """Whether a dependency of the pom (its own, or a plugin's) names gRPC: an artifact or
+    group with the word (`io.grpc`, `grpc-server-spring-boot-starter`, `spring-grpc-*`)."""
+    text = _blanked(_MANAGEMENT, _blanked(_XML_COMMENT, text))
+    return any("grpc" in found.group(1).lower() for found in _DEPENDENCY.finditer(text))
 
 
 # -- Gradle ----------------------------------------------------------------------------------
@@ -238,6 +263,20 @@ def _catalog_library(library: object, named: Mapping[str, object]) -> tuple[str 
         if isinstance(version, dict):
             version = version.get("strictly") or version.get("require")
     return name, version if isinstance(version, str) else None
+
+
+# -- a module's gRPC -------------------------------------------------------------------------
+
+
+def uses_grpc(path: str, builds: Mapping[str, Sequence[GrpcJavaBuild]]) -> bool | None:
+    """Whether the module of the file at `path` builds with a gRPC library, as its build
+    script (the nearest above it) and those above (a Maven parent's dependencies are
+    inherited, a Gradle root's may be given to every subproject) say; None when no build
+    script is above it."""
+    scripts = [build for _, files in _folders_up(path, builds) for build in files if build.script]
+    if not scripts:
+        return None
+    return any(build.names_grpc for build in scripts)
 
 
 # -- a module's version ----------------------------------------------------------------------

@@ -17,7 +17,7 @@ client channel is known when it has an `address`. Both starters default a channe
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -38,6 +38,7 @@ from k8slb.code.facts import (
 )
 from k8slb.core import regex
 from k8slb.core.findings import Problem
+from k8slb.reading.java_builds import GrpcJavaBuild, uses_grpc
 from k8slb.reading.markers import comment_markers, comment_pattern
 
 # The settings' prefixes, by starter: where its server's and its channels' keys are.
@@ -130,13 +131,16 @@ def read_settings(path: str, text: str) -> tuple[list[Written], Problem | None]:
     return _properties(path, text), None
 
 
-def settle(modules: Sequence[CodeFacts]) -> None:
+def settle(
+    modules: Sequence[CodeFacts], builds: Mapping[str, Sequence[GrpcJavaBuild]] | None = None
+) -> None:
     """A server one settings file makes may have its options set elsewhere: in another
     settings file of its project (a profile: which one runs is the deployment's choice),
     or in code (a GrpcServerConfigurer bean). There its options are incomplete: k8slb
     says nothing rather than guess. A project whose code has a service class a starter
     serves, and whose settings name no server, runs the starter's server as its defaults
-    make it."""
+    make it. Settings make no server where the module's build has no gRPC library."""
+    _unbuilt_servers(modules, builds or {})
     _served_by_starters(modules)
     _unset_clients_only(modules)
     made = [m for m in modules if m.language == "spring" and m.servers]
@@ -152,6 +156,28 @@ def settle(modules: Sequence[CodeFacts]) -> None:
             module.servers = [
                 replace(s, options=replace(s.options, complete=False)) for s in module.servers
             ]
+
+
+def _unbuilt_servers(
+    modules: Sequence[CodeFacts], builds: Mapping[str, Sequence[GrpcJavaBuild]]
+) -> None:
+    """A settings file's server keys (`grpc.server.port`) left from a starter the module no
+    longer builds with: no server, where its build script (and those it inherits) names
+    no gRPC dependency and no code of its project has a class a starter serves or a
+    configurer of one."""
+    served = {
+        module.project
+        for module in modules
+        if module.language == "java" and (module.starter_services or module.configures_servers)
+    }
+    for module in modules:
+        if (
+            module.language == "spring"
+            and module.servers
+            and module.project not in served
+            and uses_grpc(module.path, builds) is False
+        ):
+            module.servers, module.listens, module.stops = [], [], []
 
 
 def _served_by_starters(modules: Sequence[CodeFacts]) -> None:
