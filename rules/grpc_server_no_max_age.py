@@ -71,9 +71,11 @@ class GrpcServerNoMaxAge(Rule):
     builder handed to a method k8slb cannot read keeps it silent. In Spring Boot settings:
     a server grpc-spring-boot-starter (or Spring gRPC) builds, named by its settings or by a
     `@GrpcService` class of the project, with no `grpc.server.max-connection-age` (LogNet's
-    starter: `@GRpcService`, `grpc.netty-server.max-connection-age`), reported at the class
-    when the settings name no server; not reported where a profile's settings or a
-    `GrpcServerConfigurer` bean may set it.
+    starter: `@GRpcService`, `grpc.netty-server.max-connection-age`; Spring gRPC's:
+    `spring.grpc.server.keep-alive.max-age`), reported at the class when the settings name
+    no server; not reported where a profile's settings or a `GrpcServerConfigurer` bean may
+    set it, nor where the module's build names no gRPC library (the settings' keys are
+    then left from one it no longer builds with).
 
     Not reported when a service mesh balances each call to the server: every pod that
     runs its code (the containers linked to it) is in Istio or Linkerd, as `grpc-clusterip`

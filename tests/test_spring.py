@@ -946,3 +946,40 @@ def test_settings_make_no_server_where_the_modules_build_has_no_grpc(
     settings = {f"{RESOURCES}/application.yml": "grpc:\n  server:\n    port: 9094\n"}
     findings = lint_files(tmp_path, {**settings, **files}, ["KLB201"]).findings
     assert rules_of(findings) == found
+
+
+@pytest.mark.parametrize(
+    ("settings", "found"),
+    [
+        ("spring.grpc.server.port=9090\n", ["KLB201"]),
+        ("spring.grpc.server.port=9090\nspring.grpc.server.keep-alive.max-age=5m\n", ["KLB204"]),
+        (
+            "spring.grpc.server.port=9090\nspring.grpc.server.keep-alive.max-age=5m\n"
+            "spring.grpc.server.keep-alive.max-age-grace=30s\n",
+            [],
+        ),
+    ],
+    ids=["none", "age-only", "both"],
+)
+def test_spring_grpcs_server_is_judged_and_advised_in_its_own_keys(
+    tmp_path: Path, settings: str, found: list[str]
+) -> None:
+    files = {f"{RESOURCES}/application.properties": settings}
+    findings = lint_files(tmp_path, files, ["KLB201", "KLB204"]).findings
+    assert rules_of(findings) == found
+    for finding in findings:  # never net.devh's grpc.server.* keys, which it does not read
+        assert "spring.grpc.server.keep-alive.max-age" in finding.message + finding.text
+        assert " grpc.server." not in finding.message + finding.text
+    if found == ["KLB201"]:
+        (finding,) = findings
+        assert finding.message == (
+            "Spring gRPC's server sets no spring.grpc.server.keep-alive.max-age"
+        )
+        assert "set spring.grpc.server.keep-alive.max-age=5m and" in finding.text
+
+
+def test_spring_grpcs_zero_shutdown_grace_is_advised_in_its_own_key(tmp_path: Path) -> None:
+    settings = "spring.grpc.server.port=9090\nspring.grpc.server.shutdown-grace-period=0\n"
+    files = {f"{RESOURCES}/application.properties": settings}
+    (finding,) = lint_files(tmp_path, files, ["KLB404"]).findings
+    assert finding.text.endswith("set spring.grpc.server.shutdown-grace-period=25s")

@@ -68,10 +68,12 @@ LOGNET_SERVER = "grpc.netty-server."
 # called in the facts, the setting of its port (normalised), and the port it listens on
 # when no setting names one.
 QUARKUS = "Quarkus"  # its gRPC extension's server (parse_quarkus.py reads its clients)
+SPRING_GRPC = "Spring gRPC"  # org.springframework.grpc: `spring.grpc.server.*`
 STARTERS = {
     "grpc-spring-boot-starter": ("the starter's gRPC server", "grpc.server.port", "9090"),
     LOGNET: ("LogNet's gRPC server", "grpc.port", "6565"),
     QUARKUS: ("Quarkus's gRPC server", "quarkus.grpc.server.port", "9000"),
+    SPRING_GRPC: ("Spring gRPC's server", "spring.grpc.server.port", "9090"),
 }
 # A starter whose gRPC is served on the HTTP server's port when a setting is false:
 # Quarkus's `use-separate-server` (true by default), then on `quarkus.http.port`.
@@ -253,6 +255,7 @@ def normalised(key: str) -> str:
 
 def _read(facts: CodeFacts, settings: list[Written]) -> None:
     server: list[Written] = []
+    prefixes: set[str] = set()  # whose keys the server's settings are: which starter's
     ports: list[tuple[str, Any, Loc]] = []  # (its prefix, value, where) of a server's port
     lognet: list[Written] = []
     channels: dict[tuple[str, str], list[Written]] = {}
@@ -261,6 +264,7 @@ def _read(facts: CodeFacts, settings: list[Written]) -> None:
         for prefix in SERVERS:
             if lowered.startswith(normalised(prefix)):
                 server.append((lowered[len(normalised(prefix)) :], value, loc))
+                prefixes.add(prefix)
                 if lowered == normalised(f"{prefix}port"):
                     ports.append((prefix, value, loc))
         if lowered.startswith(normalised(LOGNET_SERVER)):
@@ -270,10 +274,13 @@ def _read(facts: CodeFacts, settings: list[Written]) -> None:
                 name, _, rest = lowered[len(normalised(prefix)) :].partition(".")
                 channels.setdefault((prefix, name), []).append((rest, value, loc))
     if server and not any(k == "port" and str(v).strip() == "-1" for k, v, _ in server):
-        made = _server(server, STARTERS["grpc-spring-boot-starter"][0])
-        facts.servers.append(replace(made, name=SERVERS[0].rstrip(".")))
-        facts.listens.append(_listen(ports, made.loc))
-        facts.stops += _stop(server)
+        # Spring gRPC's keys alone: its server, which reads no net.devh key (nor they its)
+        starter = SPRING_GRPC if prefixes == {SERVERS[1]} else "grpc-spring-boot-starter"
+        factory, port_key, _ = STARTERS[starter]
+        made = _server(server, factory)
+        facts.servers.append(replace(made, name=port_key.rpartition(".")[0]))
+        facts.listens.append(_listen(ports, made.loc, port_key.rpartition(".")[0]))
+        facts.stops += _stop(server, port_key.rpartition(".")[0])
     if lognet and str(facts.exports.get("grpc.enabled", "")).lower() != "false":
         facts.servers.append(_server(lognet, STARTERS[LOGNET][0]))
     shared = {
@@ -343,7 +350,7 @@ def _server(settings: list[Written], factory: str) -> Server:
     return Server(first, factory, Options(True, tuple(entries)), None)
 
 
-def _listen(ports: list[tuple[str, Any, Loc]], first: Loc) -> Listen:
+def _listen(ports: list[tuple[str, Any, Loc]], first: Loc, name: str) -> Listen:
     """Where the starter's server of a settings file listens: the port it sets (the last
     one written), else the starter's default; the port's environment variable
     (`GRPC_SERVER_PORT`, relaxed binding) overrides a plain value, as it does the
@@ -354,15 +361,15 @@ def _listen(ports: list[tuple[str, Any, Loc]], first: Loc) -> Listen:
     port = setting_text(value)
     if isinstance(port, str):
         port = EnvRef(environment_name(f"{prefix}port"), port)
-    return Listen(SERVERS[0].rstrip("."), port, loc)
+    return Listen(name, port, loc)
 
 
-def _stop(settings: list[Written]) -> list[Stop]:
+def _stop(settings: list[Written], server: str) -> list[Stop]:
     """How the starter stops its server on shutdown: `shutdown()`, then a wait of
     `shutdown-grace-period` (30 s by default; below 0, as long as calls run); 0 waits for
     nothing, and the calls in flight are cut."""
     return [
-        Stop(loc, "", 0, False)
+        Stop(loc, server, 0, False)
         for key, value, loc in settings
         if key == "shutdowngraceperiod" and duration_ms(value) == 0
     ]
