@@ -983,3 +983,45 @@ def test_spring_grpcs_zero_shutdown_grace_is_advised_in_its_own_key(tmp_path: Pa
     files = {f"{RESOURCES}/application.properties": settings}
     (finding,) = lint_files(tmp_path, files, ["KLB404"]).findings
     assert finding.text.endswith("set spring.grpc.server.shutdown-grace-period=25s")
+
+
+PROFILED_DEPLOYMENT = UNNAMED_PORT_SERVICE.replace("PORT", "9090") + "          ACTIVATES\n"
+
+
+@pytest.mark.parametrize(
+    ("activates", "found"),
+    [
+        ("env:\n            - {name: SPRING_PROFILES_ACTIVE, value: k8s}", ["k8s"]),
+        ("args: ['--spring.profiles.active=dev']", ["dev"]),
+        ("env:\n            - {name: SPRING_PROFILES_ACTIVE, value: 'prod,k8s'}", ["k8s"]),
+        ("env:\n            - {name: OTHER, value: x}", ["dev", "k8s"]),  # either may run
+    ],
+    ids=["env", "args", "several", "none-named"],
+)
+def test_a_server_only_profiles_make_is_judged_in_the_profile_the_container_runs(
+    tmp_path: Path, activates: str, found: list[str]
+) -> None:
+    """The base settings name no server; each profile's does, with no connection age: the
+    server runs where its profile is active, and only there is it judged."""
+    files = {
+        f"{RESOURCES}/application.properties": "spring.application.name=orders\n",
+        f"{RESOURCES}/application-dev.properties": "server.port=8080\ngrpc.server.port=9090\n",
+        f"{RESOURCES}/application-k8s.properties": "server.port=8080\ngrpc.server.port=9090\n",
+        "svc/Dockerfile": "FROM eclipse-temurin:21\nCOPY target/app.jar /app.jar\n",
+        "k8s.yaml": PROFILED_DEPLOYMENT.replace("ACTIVATES", activates),
+    }
+    findings = lint_files(tmp_path, files, ["KLB201"]).findings
+    assert [(f.path.rsplit("-", 1)[-1], f.line) for f in findings] == [
+        (f"{profile}.properties", 2) for profile in found
+    ]
+
+
+def test_a_profile_that_repeats_the_base_servers_port_is_judged_once_at_the_base(
+    tmp_path: Path,
+) -> None:
+    files = {
+        f"{RESOURCES}/application.properties": "grpc.server.port=9090\n",
+        f"{RESOURCES}/application-k8s.properties": "grpc.server.port=9091\n",
+    }
+    (finding,) = lint_files(tmp_path, files, ["KLB201"]).findings
+    assert finding.path.endswith("application.properties")

@@ -137,24 +137,31 @@ def settle(
     modules: Sequence[CodeFacts], builds: Mapping[str, Sequence[GrpcJavaBuild]] | None = None
 ) -> None:
     """A server one settings file makes may have its options set elsewhere: in another
-    settings file of its project (a profile: which one runs is the deployment's choice),
-    or in code (a GrpcServerConfigurer bean). There its options are incomplete: k8slb
-    says nothing rather than guess. A project whose code has a service class a starter
-    serves, and whose settings name no server, runs the starter's server as its defaults
-    make it. Settings make no server where the module's build has no gRPC library."""
+    settings file of its project that sets a server option (a profile: which one runs is
+    the deployment's choice), or in code (a GrpcServerConfigurer bean). There its options
+    are incomplete: k8slb says nothing rather than guess; so are a profile's where the base
+    settings make the server (it is theirs, judged there). A project whose code has a
+    service class a starter serves, and whose settings name no server, runs the starter's
+    server as its defaults make it. Settings make no server where the module's build has
+    no gRPC library."""
     _unbuilt_servers(modules, builds or {})
     _served_by_starters(modules)
     _unset_clients_only(modules)
     made = [m for m in modules if m.language == "spring" and m.servers]
     if not made:
         return
-    elsewhere: dict[str, list[CodeFacts]] = {}
+    elsewhere: dict[str, list[CodeFacts]] = {}  # what may set a server's options
+    based: set[str] = set()  # the projects whose base settings make the server
     for module in modules:
-        if module.configures_servers or (module.language == "spring" and module.servers):
+        spring = module.language == "spring"
+        if module.configures_servers or (spring and any(s.options.entries for s in module.servers)):
             elsewhere.setdefault(module.project, []).append(module)
+        if spring and module.servers and _base_first(module)[0] < 2:
+            based.add(module.project)
     for module in made:
         others = [m for m in elsewhere.get(module.project, []) if m is not module]
-        if others:
+        # a profile's server is the base settings' one where they make it: judged there
+        if others or (_base_first(module)[0] == 2 and module.project in based):
             module.servers = [
                 replace(s, options=replace(s.options, complete=False)) for s in module.servers
             ]
@@ -235,6 +242,16 @@ def _unset_clients_only(modules: Sequence[CodeFacts]) -> None:
                 if not c.factory.startswith(STARTER_CLIENT)
                 or (isinstance(c.target, EnvRef) and c.target.default is None)
             ]
+
+
+def profile_of(path: str) -> str | None:
+    """The profile a settings file is read for (`application-k8s.yml`: `k8s`); None for
+    the base settings every profile reads."""
+    stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    for base in ("application-", "bootstrap-"):
+        if stem.startswith(base) and len(stem) > len(base):
+            return stem[len(base) :]
+    return None
 
 
 def _base_first(module: CodeFacts) -> tuple[int, str]:
