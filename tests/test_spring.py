@@ -1025,3 +1025,37 @@ def test_a_profile_that_repeats_the_base_servers_port_is_judged_once_at_the_base
     }
     (finding,) = lint_files(tmp_path, files, ["KLB201"]).findings
     assert finding.path.endswith("application.properties")
+
+
+def test_a_starters_client_name_injected_in_several_classes_is_one_channel_told_once(
+    tmp_path: Path,
+) -> None:
+    """net.devh's starter makes one channel per client name: the classes that inject it
+    share it, so it is reported once, at its first place, with the others."""
+    settings = "spring:\n  application:\n    name: orders\n"
+    audit = STARTER_CLIENT.replace("Pricing", "Audit").replace(
+        "  private PricesGrpc.PricesBlockingStub prices;\n",
+        "  private PricesGrpc.PricesBlockingStub prices;\n\n"
+        '  @GrpcClient("backend")\n  private PricesGrpc.PricesStub asyncPrices;\n',
+    )
+    files = {
+        **_starter_client_files(settings, ORDERS),
+        "svc/src/main/java/com/acme/orders/Audit.java": audit,
+    }
+    (finding,) = lint_files(tmp_path, files, ["KLB102"]).findings
+    assert finding.path.endswith("Audit.java") and finding.line == 8
+    also = [(r.path.rsplit("/", 1)[-1], r.line) for r in finding.related if "too" in r.message]
+    assert also == [("Audit.java", 11), ("Pricing.java", 8)]
+    other = audit.replace(
+        '@GrpcClient("backend")\n  private PricesGrpc.PricesStub',
+        '@GrpcClient("ledger")\n  private PricesGrpc.PricesStub',
+    )
+    files = {**files, "svc/src/main/java/com/acme/orders/Audit.java": other}
+    ledger = ORDERS.replace(
+        '  GRPC_CLIENT_BACKEND_ADDRESS: "static://backend:50051"\n',
+        '  GRPC_CLIENT_BACKEND_ADDRESS: "static://backend:50051"\n'
+        '  GRPC_CLIENT_LEDGER_ADDRESS: "static://backend:50051"\n',
+    )
+    files["k8s.yaml"] = GRPC_SERVICE + BACKEND + ledger
+    found = lint_files(tmp_path / "two", files, ["KLB102"]).findings
+    assert len(found) == 2  # two names: two channels, each told

@@ -231,7 +231,10 @@ def _served_by_starters(modules: Sequence[CodeFacts]) -> None:
 def _unset_clients_only(modules: Sequence[CodeFacts]) -> None:
     """The starter's `@GrpcClient` channels whose address no settings file of the project
     gives (resolved, the address is then the environment's alone, with no default): where
-    one does, that file's channel is the client's (`_channel`), told there in its words."""
+    one does, that file's channel is the client's (`_channel`), told there in its words.
+    The starter makes one channel per client name, however many classes inject it: it is
+    kept at its first place (by path and line), the others told with it."""
+    injected: dict[tuple[str, str], list[tuple[CodeFacts, Channel]]] = defaultdict(list)
     for module in modules:
         if module.language == "java" and any(
             c.factory.startswith(STARTER_CLIENT) for c in module.channels
@@ -242,6 +245,20 @@ def _unset_clients_only(modules: Sequence[CodeFacts]) -> None:
                 if not c.factory.startswith(STARTER_CLIENT)
                 or (isinstance(c.target, EnvRef) and c.target.default is None)
             ]
+            for channel in module.channels:
+                if channel.factory.startswith(STARTER_CLIENT):
+                    injected[(module.project, channel.factory)].append((module, channel))
+    for places in injected.values():
+        if len(places) < 2:
+            continue
+        places.sort(key=lambda place: (place[1].loc.path, place[1].loc.line))
+        (first_module, first), rest = places[0], places[1:]
+        others = tuple(channel.loc for _, channel in rest)
+        first_module.channels = [
+            replace(c, also=others) if c is first else c for c in first_module.channels
+        ]
+        for module, channel in rest:
+            module.channels = [c for c in module.channels if c is not channel]
 
 
 def profile_of(path: str) -> str | None:
