@@ -1059,3 +1059,92 @@ def test_a_starters_client_name_injected_in_several_classes_is_one_channel_told_
     files["k8s.yaml"] = GRPC_SERVICE + BACKEND + ledger
     found = lint_files(tmp_path / "two", files, ["KLB102"]).findings
     assert len(found) == 2  # two names: two channels, each told
+
+
+# A channel built in the constructor of a class Spring does not make itself: a @Bean method
+# of another file (which names no grpc-java) creates it from a bound properties class.
+PROXY_CLIENT = """\
+package com.acme;
+
+import io.grpc.ManagedChannel;
+import io.grpc.ManagedChannelBuilder;
+
+public class BackendClient {
+  private final ManagedChannel channel;
+
+  public BackendClient(final String host, int port, final Audit audit) {
+    this.channel = ManagedChannelBuilder.forAddress(host, port)
+        .usePlaintext()
+        .build();
+  }
+}
+"""
+BEAN_PATH = "svc/src/main/java/com/acme/ClientsConfiguration.java"
+BEAN_CONFIGURATION = """\
+package com.acme;
+
+import com.acme.config.BackendProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+@Configuration
+public class ClientsConfiguration {
+  @Bean
+  public BackendClient backendClient(BackendProperties props, Audit audit) {
+    return new BackendClient(props.getHost(), Integer.parseInt(props.getPortText()), audit);
+  }
+}
+"""
+PORT_TEXT = BOUND_PROPERTIES.replace(
+    "private int port = 50051;", 'private String portText = "50051";'
+)
+
+
+def test_a_channel_built_from_its_constructors_parameters_dials_what_the_bean_passes() -> None:
+    modules = [
+        parse_java(CLIENT_PATH, PROXY_CLIENT.encode()),
+        parse_java(BEAN_PATH, BEAN_CONFIGURATION.encode()),
+        parse_java(PROPERTIES_PATH, PORT_TEXT.encode()),
+    ]
+    assign_projects(modules)
+    (resolved, *_) = resolve_imports(modules)
+    (channel,) = resolved.channels
+    assert channel.long_lived
+    assert channel.target == EnvText(
+        (EnvRef("BACKEND_HOST", "localhost"), ":", EnvRef("BACKEND_PORTTEXT", "50051"))
+    )
+
+
+def test_a_bound_host_a_configmap_key_gives_by_its_property_name_is_klb102(
+    tmp_path: Path,
+) -> None:
+    """The Deployment names the variable as the property (`backend.host`, which Spring's
+    relaxed binding reads) and takes its value from a ConfigMap's key."""
+    deployment = (
+        "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: clients\ndata:\n"
+        "  BACKEND: backend\n  PORT: '50051'\n"
+        "---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: orders\nspec:\n"
+        "  selector:\n    matchLabels: {app: orders}\n  template:\n    metadata:\n"
+        "      labels: {app: orders}\n    spec:\n      containers:\n        - name: orders\n"
+        "          image: registry.example/svc:1.0\n          env:\n"
+        "            - name: backend.host\n"
+        "              valueFrom: {configMapKeyRef: {name: clients, key: BACKEND}}\n"
+        "            - name: backend.portText\n"
+        "              valueFrom: {configMapKeyRef: {name: clients, key: PORT}}\n"
+    )
+    files = {
+        CLIENT_PATH: PROXY_CLIENT,
+        BEAN_PATH: BEAN_CONFIGURATION,
+        PROPERTIES_PATH: PORT_TEXT,
+        "svc/Dockerfile": "FROM eclipse-temurin:21\nCOPY target/app.jar /app.jar\n",
+        "k8s.yaml": MANIFESTS + deployment,
+    }
+    (finding,) = lint_files(tmp_path, files, ["KLB102"]).findings
+    assert finding.path.endswith(CLIENT_PATH) and finding.line == 10
+    assert "BACKEND in ConfigMap clients" in finding.text
+    secret = deployment.replace(
+        "configMapKeyRef: {name: clients, key: BACKEND}",
+        "secretKeyRef: {name: clients, key: BACKEND}",
+    )
+    files["k8s.yaml"] = MANIFESTS + secret  # a Secret's value is not read: the default
+    assert lint_files(tmp_path / "secret", files, ["KLB102"]).findings == []
