@@ -404,9 +404,9 @@ def loaded_env(
                 found = (text, Related(config.path, line, f"{key} in ConfigMap {config_name}"))
     entries = container.body.get("env")
     for entry in entries if isinstance(entries, YSeq) else ():  # `env` overrides them
-        variable = entry.get("name") if isinstance(entry, YMap) else None
-        if isinstance(variable, str) and (
-            variable == name or ("." in variable and environment_name(variable) == name)
+        named = entry.get("name") if isinstance(entry, YMap) else None
+        if isinstance(named, str) and (
+            named == name or ("." in named and environment_name(named) == name)
         ):
             found = _config_map_key(index, workload, dig(entry, "valueFrom", "configMapKeyRef"))
     return found
