@@ -1148,3 +1148,23 @@ def test_a_bound_host_a_configmap_key_gives_by_its_property_name_is_klb102(
     )
     files["k8s.yaml"] = MANIFESTS + secret  # a Secret's value is not read: the default
     assert lint_files(tmp_path / "secret", files, ["KLB102"]).findings == []
+
+
+@pytest.mark.parametrize(
+    ("build", "key"),
+    [
+        (SPRING_GRPC, "spring.grpc.server.keep-alive.max-age"),
+        (DEVH, "grpc.server.max-connection-age"),
+        (None, "grpc.server.max-connection-age"),  # no build read: as before, net.devh's
+    ],
+    ids=["spring-grpc-built", "devh-built", "no-build"],
+)
+def test_settings_with_both_starters_keys_are_the_server_of_the_starter_the_module_builds(
+    tmp_path: Path, build: tuple[str, str] | None, key: str
+) -> None:
+    settings = "spring:\n  grpc:\n    server:\n      port: 9095\ngrpc:\n  server:\n    port: 9095\n"
+    files = {f"{RESOURCES}/application.yml": settings}
+    if build is not None:
+        files["svc/pom.xml"] = _pom(build, commented=False)
+    (finding,) = lint_files(tmp_path, files, ["KLB201"]).findings
+    assert finding.message.endswith(f"sets no {key}")

@@ -29,6 +29,9 @@ MAX_ENTRIES = 500  # versions, or properties, kept from one file
 GRADLE_PROPERTIES = "gradle.properties"
 VERSION_CATALOG = "libs.versions.toml"  # Gradle's, in the project's gradle/ folder
 SCRIPTS = frozenset({"pom.xml", "build.gradle", "build.gradle.kts"})  # a module's build
+# The Spring Boot gRPC starters, by the group a build names them with.
+SPRING_GRPC, DEVH = "Spring gRPC", "grpc-spring-boot-starter"
+STARTER_GROUPS = {SPRING_GRPC: "org.springframework.grpc", DEVH: "net.devh"}
 NAMES = SCRIPTS | {GRADLE_PROPERTIES, VERSION_CATALOG}
 
 
@@ -55,6 +58,9 @@ class GrpcJavaBuild:
     # which declares nothing): what settings alone may make a server of (uses_grpc)
     script: bool = False
     names_grpc: bool = False
+    # the Spring Boot gRPC starters its dependencies name (SPRING_GRPC, DEVH): which one
+    # reads a settings file that has both's keys
+    starters: frozenset[str] = frozenset()
 
     @property
     def folder(self) -> str:
@@ -84,10 +90,11 @@ def read_grpc_java(path: str, data: bytes) -> GrpcJavaBuild | None:
         return None
     text = data.decode("utf-8", errors="replace")
     name = os.path.basename(path)
-    script, names_grpc = name in SCRIPTS, False
+    script, names_grpc, declared = name in SCRIPTS, False, ""
     if name == "pom.xml":
         versions, properties = _maven(path, text)
-        names_grpc = _maven_names_grpc(text)
+        declared = _maven_grpc_dependencies(text)
+        names_grpc = bool(declared)
     elif name == GRADLE_PROPERTIES:
         versions, properties = [], _gradle_properties(path, text)
     elif name == VERSION_CATALOG:
@@ -96,7 +103,8 @@ def read_grpc_java(path: str, data: bytes) -> GrpcJavaBuild | None:
         versions, properties = _gradle(path, text)
         # any word of gRPC outside comments: a dependency, a catalog alias, a subprojects
         # block (more than a dependency: a build that may serve gRPC is kept as one)
-        names_grpc = "grpc" in _blanked(_GRADLE_COMMENT, text).lower()
+        declared = _blanked(_GRADLE_COMMENT, text).lower()
+        names_grpc = "grpc" in declared
     if not versions and not properties and not script:
         return None
     return GrpcJavaBuild(
@@ -105,6 +113,7 @@ def read_grpc_java(path: str, data: bytes) -> GrpcJavaBuild | None:
         tuple(properties[:MAX_ENTRIES]),
         script,
         names_grpc,
+        frozenset(starter for starter, group in STARTER_GROUPS.items() if group in declared),
     )
 
 
@@ -165,11 +174,13 @@ def _maven(path: str, text: str) -> tuple[list[Written], list[tuple[str, Written
 _MANAGEMENT = regex.compile(r"<dependencyManagement>.*?</dependencyManagement>", regex.DOTALL)
 
 
-def _maven_names_grpc(text: str) -> bool:
-    """Whether a dependency of the pom (its own, or a plugin's) names gRPC: an artifact or
-    group with the word (`io.grpc`, `grpc-server-spring-boot-starter`, `spring-grpc-*`)."""
+def _maven_grpc_dependencies(text: str) -> str:
+    """The pom's dependencies (its own, or a plugin's) that name gRPC, lower case: an
+    artifact or group with the word (`io.grpc`, `grpc-server-spring-boot-starter`,
+    `spring-grpc-*`); empty when none does."""
     text = _blanked(_MANAGEMENT, _blanked(_XML_COMMENT, text))
-    return any("grpc" in found.group(1).lower() for found in _DEPENDENCY.finditer(text))
+    named = (found.group(1).lower() for found in _DEPENDENCY.finditer(text))
+    return "\n".join(body for body in named if "grpc" in body)
 
 
 # -- Gradle ----------------------------------------------------------------------------------
@@ -277,6 +288,17 @@ def uses_grpc(path: str, builds: Mapping[str, Sequence[GrpcJavaBuild]]) -> bool 
     if not scripts:
         return None
     return any(build.names_grpc for build in scripts)
+
+
+def grpc_starters(path: str, builds: Mapping[str, Sequence[GrpcJavaBuild]]) -> frozenset[str]:
+    """The Spring Boot gRPC starters the module of the file at `path` builds with, as its
+    build scripts and those above it name them."""
+    return frozenset(
+        starter
+        for _, files in _folders_up(path, builds)
+        for build in files
+        for starter in build.starters
+    )
 
 
 # -- a module's version ----------------------------------------------------------------------

@@ -5,8 +5,9 @@ writes them. No edits: a settings file is left to its owner."""
 from __future__ import annotations
 
 from k8slb.code.facts import Server
-from k8slb.languages.java.parse_spring import LOGNET, QUARKUS, SPRING_GRPC, STARTERS
+from k8slb.languages.java.parse_spring import LOGNET, QUARKUS, STARTERS
 from k8slb.model.grpc_options import MAX_AGE, MAX_AGE_GRACE
+from k8slb.reading.java_builds import SPRING_GRPC
 from k8slb.rulekit.dialect import Dialect
 
 _PROPERTIES = {

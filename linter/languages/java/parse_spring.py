@@ -38,7 +38,7 @@ from k8slb.code.facts import (
 )
 from k8slb.core import regex
 from k8slb.core.findings import Problem
-from k8slb.reading.java_builds import GrpcJavaBuild, uses_grpc
+from k8slb.reading.java_builds import SPRING_GRPC, GrpcJavaBuild, grpc_starters, uses_grpc
 from k8slb.reading.markers import comment_markers, comment_pattern
 
 # The settings' prefixes, by starter: where its server's and its channels' keys are.
@@ -68,7 +68,8 @@ LOGNET_SERVER = "grpc.netty-server."
 # called in the facts, the setting of its port (normalised), and the port it listens on
 # when no setting names one.
 QUARKUS = "Quarkus"  # its gRPC extension's server (parse_quarkus.py reads its clients)
-SPRING_GRPC = "Spring gRPC"  # org.springframework.grpc: `spring.grpc.server.*`
+# SPRING_GRPC (java_builds', which tells it in a build): org.springframework.grpc's server,
+# `spring.grpc.server.*`
 STARTERS = {
     "grpc-spring-boot-starter": ("the starter's gRPC server", "grpc.server.port", "9090"),
     LOGNET: ("LogNet's gRPC server", "grpc.port", "6565"),
@@ -145,6 +146,7 @@ def settle(
     server as its defaults make it. Settings make no server where the module's build has
     no gRPC library."""
     _unbuilt_servers(modules, builds or {})
+    _spring_grpcs_by_build(modules, builds or {})
     _served_by_starters(modules)
     _unset_clients_only(modules)
     made = [m for m in modules if m.language == "spring" and m.servers]
@@ -187,6 +189,30 @@ def _unbuilt_servers(
             and uses_grpc(module.path, builds) is False
         ):
             module.servers, module.listens, module.stops = [], [], []
+
+
+def _spring_grpcs_by_build(
+    modules: Sequence[CodeFacts], builds: Mapping[str, Sequence[GrpcJavaBuild]]
+) -> None:
+    """A settings file with both starters' server keys (`grpc.server.port` and
+    `spring.grpc.server.port`) serves with the one its module builds with: Spring gRPC's
+    server where the build names Spring gRPC alone (read as net.devh's otherwise)."""
+    devh, spring = STARTERS["grpc-spring-boot-starter"], STARTERS[SPRING_GRPC]
+    old, new = devh[1].rpartition(".")[0], spring[1].rpartition(".")[0]
+    for module in modules:
+        if (
+            module.language != "spring"
+            or not any(s.factory == devh[0] for s in module.servers)
+            or not any(key.startswith(normalised(new) + ".") for key in module.exports)
+            or grpc_starters(module.path, builds) != {SPRING_GRPC}
+        ):
+            continue
+        module.servers = [
+            replace(s, factory=spring[0], name=new) if s.factory == devh[0] else s
+            for s in module.servers
+        ]
+        module.listens = [replace(x, server=new) if x.server == old else x for x in module.listens]
+        module.stops = [replace(x, server=new) if x.server == old else x for x in module.stops]
 
 
 def _served_by_starters(modules: Sequence[CodeFacts]) -> None:
