@@ -172,7 +172,9 @@ class GrpcClientClusterIp(Rule):
     In Spring Boot settings: a client channel's `address` (`grpc.client.<name>.address`,
     `spring.grpc.client.channels.<name>.address`); `static://host:port` is that one
     address (the system resolves the name once), `dns:///host:port` every address of the
-    name. No fix: the settings are their owner's.
+    name. No fix: the settings are their owner's. The starter's `@GrpcClient("name")`
+    whose address only the environment gives is one channel per name, however many classes
+    inject it: reported once, at its first place, the others with it.
 
     ## Why it matters
     The channel opens one HTTP/2 connection to the Service's virtual IP; kube-proxy pins
@@ -278,6 +280,10 @@ class GrpcClientClusterIp(Rule):
                 related = [Related(service.path, service.pos[0], f"{service.ref.display}")]
                 if destination.via is not None:
                     related.insert(0, destination.via)
+                related += [
+                    Related(loc.path, loc.line, "the same channel, injected here too")
+                    for loc in channel.also
+                ]
                 target, edits = retarget(index, channel, destination, pinned[0], facts.language)
                 better = (
                     f"dial its headless twin {target}"

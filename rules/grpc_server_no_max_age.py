@@ -6,6 +6,7 @@ from k8slb.code.facts import CodeFacts, Option, Server
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.core.record import record
 from k8slb.model.addresses import loopback_only
+from k8slb.model.addresses_spring import runs_profile
 from k8slb.model.dialers import Dialer, per_call_only
 from k8slb.model.grpc_options import INT_MAX, MAX_AGE, MAX_AGE_GRACE
 from k8slb.model.index import is_headless, one_unscaled_replica, service_type
@@ -71,9 +72,11 @@ class GrpcServerNoMaxAge(Rule):
     builder handed to a method k8slb cannot read keeps it silent. In Spring Boot settings:
     a server grpc-spring-boot-starter (or Spring gRPC) builds, named by its settings or by a
     `@GrpcService` class of the project, with no `grpc.server.max-connection-age` (LogNet's
-    starter: `@GRpcService`, `grpc.netty-server.max-connection-age`), reported at the class
-    when the settings name no server; not reported where a profile's settings or a
-    `GrpcServerConfigurer` bean may set it.
+    starter: `@GRpcService`, `grpc.netty-server.max-connection-age`; Spring gRPC's:
+    `spring.grpc.server.keep-alive.max-age`), reported at the class when the settings name
+    no server; not reported where a profile's settings or a `GrpcServerConfigurer` bean may
+    set it, nor where the module's build names no gRPC library (the settings' keys are
+    then left from one it no longer builds with).
 
     Not reported when a service mesh balances each call to the server: every pod that
     runs its code (the containers linked to it) is in Istio or Linkerd, as `grpc-clusterip`
@@ -242,6 +245,8 @@ class GrpcServerNoMaxAge(Rule):
                     continue
                 if age is None and not server.options.complete:
                     continue
+                if not _profile_runs(context, facts):
+                    continue  # a Spring profile's settings no container that runs it reads
                 if age is not None and not (isinstance(age.value, int) and age.value >= INT_MAX):
                     continue
                 yield self._never_ends(context, facts, server, age, fronts or {})
@@ -309,6 +314,16 @@ class GrpcServerNoMaxAge(Rule):
             unsafe=unsafe,
             related=[*related, *_said(gate)],
         )
+
+
+def _profile_runs(context: Context, facts: CodeFacts) -> bool:
+    """Whether a Spring profile's settings (`application-dev.yml`) are read where the code
+    runs: unless every container that runs it names the profiles it activates, and none
+    this one (a server the base settings make is judged in them, parse_spring.settle)."""
+    if facts.language != "spring":
+        return True
+    runners = [link.container for link in context.links.running(facts.path)]
+    return runs_profile(runners, facts.path)
 
 
 def _no_caller_stays(

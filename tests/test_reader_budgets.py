@@ -167,7 +167,8 @@ def spring(shape: str, n: int, width: int) -> Files:
 
 def java_build(shape: str, n: int, width: int) -> Files:
     """Build files for the grpc-java version of a plain ServerBuilder's server (KLB201's fix
-    reads it): a catalog and a pom nested deep, properties that name each other, and
+    reads it; a settings file's server, whether the module builds with gRPC): a catalog
+    and a pom nested deep, sections never closed, properties that name each other, and
     dependencies by the thousand."""
     server = (
         "import io.grpc.*;\n\nclass Main {\n  static Server s = "
@@ -177,7 +178,10 @@ def java_build(shape: str, n: int, width: int) -> Files:
     grpc = "<groupId>io.grpc</groupId><artifactId>grpc-stub</artifactId>"
     if shape == "nesting":
         files["svc/gradle/libs.versions.toml"] = "x = " + "[" * n + "]" * n + "\n"
-        files["svc/pom.xml"] = "<dependency>" * n + grpc + "</dependency>" * n
+        files["svc/pom.xml"] = (
+            "<dependencyManagement>" * n + "<dependency>" * n + grpc + "</dependency>" * n
+        )
+        files["svc/src/main/resources/application.properties"] = "grpc.server.port=9090\n"
     elif shape == "chain":
         chain = "".join(f"<p{i}>${{p{i + 1}}}</p{i}>" for i in range(n))
         files["svc/pom.xml"] = (

@@ -839,3 +839,332 @@ def test_a_settings_files_server_listens_on_its_port_or_the_environments(tmp_pat
     )
     (finding,) = lint_files(tmp_path / "env", {**files, "k8s.yaml": moved}, ["KLB101"]).findings
     assert "its code serves gRPC on 8443" in finding.message
+
+
+# A module's pom whose gRPC starter is commented out, and a parent pom with no gRPC either:
+# the settings' `grpc.server.port` is left from a starter the module no longer builds with.
+POM = """\
+<project>
+  <parent>
+    <groupId>com.acme</groupId>
+    <artifactId>shop</artifactId>
+    <relativePath>../pom.xml</relativePath>
+  </parent>
+  <artifactId>svc</artifactId>
+  <dependencies>
+    <dependency>
+      <groupId>org.springframework.boot</groupId>
+      <artifactId>spring-boot-starter-web</artifactId>
+    </dependency>
+<!--    <dependency>
+      <groupId>GROUP</groupId>
+      <artifactId>ARTIFACT</artifactId>
+    </dependency> -->
+  </dependencies>
+</project>
+"""
+PARENT_POM = """\
+<project>
+  <artifactId>shop</artifactId>
+  <dependencyManagement>
+    <dependencies>
+      <dependency>
+        <groupId>org.springframework.grpc</groupId>
+        <artifactId>spring-grpc-dependencies</artifactId>
+      </dependency>
+    </dependencies>
+  </dependencyManagement>
+  DEPENDENCIES
+</project>
+"""
+DEVH = ("net.devh", "grpc-server-spring-boot-starter")
+SPRING_GRPC = ("org.springframework.grpc", "spring-grpc-spring-boot-starter")
+GRADLE = "dependencies {\n  implementation 'net.devh:grpc-server-spring-boot-starter:3.1.0'\n}\n"
+INHERITED = (
+    "<dependencies><dependency><groupId>net.devh</groupId>"
+    "<artifactId>grpc-server-spring-boot-starter</artifactId></dependency></dependencies>"
+)
+
+
+def _pom(starter: tuple[str, str], commented: bool) -> str:
+    text = POM.replace("GROUP", starter[0]).replace("ARTIFACT", starter[1])
+    return text if commented else text.replace("<!--", "").replace("-->", "")
+
+
+@pytest.mark.parametrize(
+    ("files", "found"),
+    [
+        ({"svc/pom.xml": _pom(DEVH, commented=True)}, []),
+        ({"svc/pom.xml": _pom(SPRING_GRPC, commented=True)}, []),
+        (
+            {"svc/build.gradle": GRADLE.replace("  implementation", "  // implementation")},
+            [],
+        ),
+        ({"svc/pom.xml": _pom(DEVH, commented=False)}, ["KLB201"]),
+        ({"svc/pom.xml": _pom(SPRING_GRPC, commented=False)}, ["KLB201"]),
+        (
+            {
+                "svc/build.gradle": GRADLE.replace(
+                    "'net.devh:grpc-server-spring-boot-starter:3.1.0'", "libs.grpc.server.starter"
+                )
+            },
+            ["KLB201"],
+        ),
+        (
+            {
+                "svc/pom.xml": _pom(DEVH, commented=True),
+                "pom.xml": PARENT_POM.replace("DEPENDENCIES", INHERITED),
+            },
+            ["KLB201"],
+        ),
+        (
+            {
+                "svc/pom.xml": _pom(DEVH, commented=True),
+                "pom.xml": PARENT_POM.replace("DEPENDENCIES", ""),
+            },
+            [],
+        ),
+        ({"svc/pom.xml": _pom(DEVH, commented=True), SERVICE_PATH: SERVICE}, ["KLB201"]),
+        ({}, ["KLB201"]),  # no build read: the settings are taken at their word
+    ],
+    ids=[
+        "devh-commented-out",
+        "spring-grpc-commented-out",
+        "gradle-commented-out",
+        "devh-built",
+        "spring-grpc-built",
+        "gradle-catalog-alias",
+        "inherited-from-parent",
+        "parent-manages-only",
+        "service-class-in-code",
+        "no-build-file",
+    ],
+)
+def test_settings_make_no_server_where_the_modules_build_has_no_grpc(
+    tmp_path: Path, files: dict[str, str], found: list[str]
+) -> None:
+    settings = {f"{RESOURCES}/application.yml": "grpc:\n  server:\n    port: 9094\n"}
+    findings = lint_files(tmp_path, {**settings, **files}, ["KLB201"]).findings
+    assert rules_of(findings) == found
+
+
+@pytest.mark.parametrize(
+    ("settings", "found"),
+    [
+        ("spring.grpc.server.port=9090\n", ["KLB201"]),
+        ("spring.grpc.server.port=9090\nspring.grpc.server.keep-alive.max-age=5m\n", ["KLB204"]),
+        (
+            "spring.grpc.server.port=9090\nspring.grpc.server.keep-alive.max-age=5m\n"
+            "spring.grpc.server.keep-alive.max-age-grace=30s\n",
+            [],
+        ),
+    ],
+    ids=["none", "age-only", "both"],
+)
+def test_spring_grpcs_server_is_judged_and_advised_in_its_own_keys(
+    tmp_path: Path, settings: str, found: list[str]
+) -> None:
+    files = {f"{RESOURCES}/application.properties": settings}
+    findings = lint_files(tmp_path, files, ["KLB201", "KLB204"]).findings
+    assert rules_of(findings) == found
+    for finding in findings:  # never net.devh's grpc.server.* keys, which it does not read
+        assert "spring.grpc.server.keep-alive.max-age" in finding.message + finding.text
+        assert " grpc.server." not in finding.message + finding.text
+    if found == ["KLB201"]:
+        (finding,) = findings
+        assert finding.message == (
+            "Spring gRPC's server sets no spring.grpc.server.keep-alive.max-age"
+        )
+        assert "set spring.grpc.server.keep-alive.max-age=5m and" in finding.text
+
+
+def test_spring_grpcs_zero_shutdown_grace_is_advised_in_its_own_key(tmp_path: Path) -> None:
+    settings = "spring.grpc.server.port=9090\nspring.grpc.server.shutdown-grace-period=0\n"
+    files = {f"{RESOURCES}/application.properties": settings}
+    (finding,) = lint_files(tmp_path, files, ["KLB404"]).findings
+    assert finding.text.endswith("set spring.grpc.server.shutdown-grace-period=25s")
+
+
+PROFILED_DEPLOYMENT = UNNAMED_PORT_SERVICE.replace("PORT", "9090") + "          ACTIVATES\n"
+
+
+@pytest.mark.parametrize(
+    ("activates", "found"),
+    [
+        ("env:\n            - {name: SPRING_PROFILES_ACTIVE, value: k8s}", ["k8s"]),
+        ("args: ['--spring.profiles.active=dev']", ["dev"]),
+        ("env:\n            - {name: SPRING_PROFILES_ACTIVE, value: 'prod,k8s'}", ["k8s"]),
+        ("env:\n            - {name: OTHER, value: x}", ["dev", "k8s"]),  # either may run
+    ],
+    ids=["env", "args", "several", "none-named"],
+)
+def test_a_server_only_profiles_make_is_judged_in_the_profile_the_container_runs(
+    tmp_path: Path, activates: str, found: list[str]
+) -> None:
+    """The base settings name no server; each profile's does, with no connection age: the
+    server runs where its profile is active, and only there is it judged."""
+    files = {
+        f"{RESOURCES}/application.properties": "spring.application.name=orders\n",
+        f"{RESOURCES}/application-dev.properties": "server.port=8080\ngrpc.server.port=9090\n",
+        f"{RESOURCES}/application-k8s.properties": "server.port=8080\ngrpc.server.port=9090\n",
+        "svc/Dockerfile": "FROM eclipse-temurin:21\nCOPY target/app.jar /app.jar\n",
+        "k8s.yaml": PROFILED_DEPLOYMENT.replace("ACTIVATES", activates),
+    }
+    findings = lint_files(tmp_path, files, ["KLB201"]).findings
+    assert [(f.path.rsplit("-", 1)[-1], f.line) for f in findings] == [
+        (f"{profile}.properties", 2) for profile in found
+    ]
+
+
+def test_a_profile_that_repeats_the_base_servers_port_is_judged_once_at_the_base(
+    tmp_path: Path,
+) -> None:
+    files = {
+        f"{RESOURCES}/application.properties": "grpc.server.port=9090\n",
+        f"{RESOURCES}/application-k8s.properties": "grpc.server.port=9091\n",
+    }
+    (finding,) = lint_files(tmp_path, files, ["KLB201"]).findings
+    assert finding.path.endswith("application.properties")
+
+
+def test_a_starters_client_name_injected_in_several_classes_is_one_channel_told_once(
+    tmp_path: Path,
+) -> None:
+    """net.devh's starter makes one channel per client name: the classes that inject it
+    share it, so it is reported once, at its first place, with the others."""
+    settings = "spring:\n  application:\n    name: orders\n"
+    audit = STARTER_CLIENT.replace("Pricing", "Audit").replace(
+        "  private PricesGrpc.PricesBlockingStub prices;\n",
+        "  private PricesGrpc.PricesBlockingStub prices;\n\n"
+        '  @GrpcClient("backend")\n  private PricesGrpc.PricesStub asyncPrices;\n',
+    )
+    files = {
+        **_starter_client_files(settings, ORDERS),
+        "svc/src/main/java/com/acme/orders/Audit.java": audit,
+    }
+    (finding,) = lint_files(tmp_path, files, ["KLB102"]).findings
+    assert finding.path.endswith("Audit.java") and finding.line == 8
+    also = [(r.path.rsplit("/", 1)[-1], r.line) for r in finding.related if "too" in r.message]
+    assert also == [("Audit.java", 11), ("Pricing.java", 8)]
+    other = audit.replace(
+        '@GrpcClient("backend")\n  private PricesGrpc.PricesStub',
+        '@GrpcClient("ledger")\n  private PricesGrpc.PricesStub',
+    )
+    files = {**files, "svc/src/main/java/com/acme/orders/Audit.java": other}
+    ledger = ORDERS.replace(
+        '  GRPC_CLIENT_BACKEND_ADDRESS: "static://backend:50051"\n',
+        '  GRPC_CLIENT_BACKEND_ADDRESS: "static://backend:50051"\n'
+        '  GRPC_CLIENT_LEDGER_ADDRESS: "static://backend:50051"\n',
+    )
+    files["k8s.yaml"] = GRPC_SERVICE + BACKEND + ledger
+    found = lint_files(tmp_path / "two", files, ["KLB102"]).findings
+    assert len(found) == 2  # two names: two channels, each told
+
+
+# A channel built in the constructor of a class Spring does not make itself: a @Bean method
+# of another file (which names no grpc-java) creates it from a bound properties class.
+PROXY_CLIENT = """\
+package com.acme;
+
+import io.grpc.ManagedChannel;
+import io.grpc.ManagedChannelBuilder;
+
+public class BackendClient {
+  private final ManagedChannel channel;
+
+  public BackendClient(final String host, int port, final Audit audit) {
+    this.channel = ManagedChannelBuilder.forAddress(host, port)
+        .usePlaintext()
+        .build();
+  }
+}
+"""
+BEAN_PATH = "svc/src/main/java/com/acme/ClientsConfiguration.java"
+BEAN_CONFIGURATION = """\
+package com.acme;
+
+import com.acme.config.BackendProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+@Configuration
+public class ClientsConfiguration {
+  @Bean
+  public BackendClient backendClient(BackendProperties props, Audit audit) {
+    return new BackendClient(props.getHost(), Integer.parseInt(props.getPortText()), audit);
+  }
+}
+"""
+PORT_TEXT = BOUND_PROPERTIES.replace(
+    "private int port = 50051;", 'private String portText = "50051";'
+)
+
+
+def test_a_channel_built_from_its_constructors_parameters_dials_what_the_bean_passes() -> None:
+    modules = [
+        parse_java(CLIENT_PATH, PROXY_CLIENT.encode()),
+        parse_java(BEAN_PATH, BEAN_CONFIGURATION.encode()),
+        parse_java(PROPERTIES_PATH, PORT_TEXT.encode()),
+    ]
+    assign_projects(modules)
+    (resolved, *_) = resolve_imports(modules)
+    (channel,) = resolved.channels
+    assert channel.long_lived
+    assert channel.target == EnvText(
+        (EnvRef("BACKEND_HOST", "localhost"), ":", EnvRef("BACKEND_PORTTEXT", "50051"))
+    )
+
+
+def test_a_bound_host_a_configmap_key_gives_by_its_property_name_is_klb102(
+    tmp_path: Path,
+) -> None:
+    """The Deployment names the variable as the property (`backend.host`, which Spring's
+    relaxed binding reads) and takes its value from a ConfigMap's key."""
+    deployment = (
+        "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: clients\ndata:\n"
+        "  BACKEND: backend\n  PORT: '50051'\n"
+        "---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: orders\nspec:\n"
+        "  selector:\n    matchLabels: {app: orders}\n  template:\n    metadata:\n"
+        "      labels: {app: orders}\n    spec:\n      containers:\n        - name: orders\n"
+        "          image: registry.example/svc:1.0\n          env:\n"
+        "            - name: backend.host\n"
+        "              valueFrom: {configMapKeyRef: {name: clients, key: BACKEND}}\n"
+        "            - name: backend.portText\n"
+        "              valueFrom: {configMapKeyRef: {name: clients, key: PORT}}\n"
+    )
+    files = {
+        CLIENT_PATH: PROXY_CLIENT,
+        BEAN_PATH: BEAN_CONFIGURATION,
+        PROPERTIES_PATH: PORT_TEXT,
+        "svc/Dockerfile": "FROM eclipse-temurin:21\nCOPY target/app.jar /app.jar\n",
+        "k8s.yaml": MANIFESTS + deployment,
+    }
+    (finding,) = lint_files(tmp_path, files, ["KLB102"]).findings
+    assert finding.path.endswith(CLIENT_PATH) and finding.line == 10
+    assert "BACKEND in ConfigMap clients" in finding.text
+    secret = deployment.replace(
+        "configMapKeyRef: {name: clients, key: BACKEND}",
+        "secretKeyRef: {name: clients, key: BACKEND}",
+    )
+    files["k8s.yaml"] = MANIFESTS + secret  # a Secret's value is not read: the default
+    assert lint_files(tmp_path / "secret", files, ["KLB102"]).findings == []
+
+
+@pytest.mark.parametrize(
+    ("build", "key"),
+    [
+        (SPRING_GRPC, "spring.grpc.server.keep-alive.max-age"),
+        (DEVH, "grpc.server.max-connection-age"),
+        (None, "grpc.server.max-connection-age"),  # no build read: as before, net.devh's
+    ],
+    ids=["spring-grpc-built", "devh-built", "no-build"],
+)
+def test_settings_with_both_starters_keys_are_the_server_of_the_starter_the_module_builds(
+    tmp_path: Path, build: tuple[str, str] | None, key: str
+) -> None:
+    settings = "spring:\n  grpc:\n    server:\n      port: 9095\ngrpc:\n  server:\n    port: 9095\n"
+    files = {f"{RESOURCES}/application.yml": settings}
+    if build is not None:
+        files["svc/pom.xml"] = _pom(build, commented=False)
+    (finding,) = lint_files(tmp_path, files, ["KLB201"]).findings
+    assert finding.message.endswith(f"sets no {key}")

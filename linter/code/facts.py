@@ -408,6 +408,9 @@ class Channel:
     # returned struct whose Close closes it): kept unless every scanned call of it closes
     # what it gets before its function returns (a channel per call; code/imported.py)
     kept_by: Helper | None = None
+    # the other places that inject this same channel (a Spring starter's client name in
+    # several classes: one channel per name), reported with it at its first
+    also: tuple[Loc, ...] = ()
 
 
 @record

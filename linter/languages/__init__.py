@@ -44,7 +44,8 @@ class Language:
     # in the path, written with `/`
     pattern: str = ""
     # "module:function" called once a run with every module, their projects known: what
-    # a module's facts owe to others (a Spring profile's settings) is settled there
+    # a module's facts owe to others (a Spring profile's settings) is settled there,
+    # and with what the Java builds say (java_builds.GrpcJavaBuild, by folder)
     settle: str = ""
     # what the command line calls it, where it says which files it reads (cli.READ)
     title: str = ""

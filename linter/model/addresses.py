@@ -383,7 +383,8 @@ def loaded_env(
 ) -> tuple[str, Related] | None:
     """The value a container's `envFrom` gives the variable `name` from a ConfigMap applied
     with the workload (a later source wins; `env` overrides them all, and is asked
-    first), and where the ConfigMap says it. A key is the variable's name verbatim, or a
+    first; an `env` entry's `valueFrom.configMapKeyRef`, last), and where the ConfigMap says
+    it. A key is the variable's name verbatim, or a
     settings key (one with a dot) in the form Spring's and Quarkus's relaxed binding read
     for it: `quarkus.http.port` is their `QUARKUS_HTTP_PORT`."""
     found: tuple[str, Related] | None = None
@@ -401,7 +402,33 @@ def loaded_env(
             if isinstance(text, str) and (variable == name or relaxed):
                 line = pos_of(data, key, value=True)[0]
                 found = (text, Related(config.path, line, f"{key} in ConfigMap {config_name}"))
+    entries = container.body.get("env")
+    for entry in entries if isinstance(entries, YSeq) else ():  # `env` overrides them
+        named = entry.get("name") if isinstance(entry, YMap) else None
+        if isinstance(named, str) and (
+            named == name or ("." in named and environment_name(named) == name)
+        ):
+            found = _config_map_key(index, workload, dig(entry, "valueFrom", "configMapKeyRef"))
     return found
+
+
+def _config_map_key(
+    index: Index, workload: K8sObject, reference: object
+) -> tuple[str, Related] | None:
+    """The value an `env` entry's `valueFrom.configMapKeyRef` gives, from a ConfigMap
+    applied with the workload, and where it says it; None for any other source."""
+    if not isinstance(reference, YMap):
+        return None
+    config_name, key = reference.get("name"), reference.get("key")
+    if not isinstance(config_name, str) or not isinstance(key, str):
+        return None
+    config = index.config_map(workload, config_name)
+    data = config.body.get("data") if config is not None else None
+    text = data.get(key) if isinstance(data, YMap) else None
+    if config is None or not isinstance(data, YMap) or not isinstance(text, str):
+        return None
+    line = pos_of(data, key, value=True)[0]
+    return text, Related(config.path, line, f"{key} in ConfigMap {config_name}")
 
 
 # The variables the kubelet sets in each container for every Service of its namespace

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import posixpath
 import weakref
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
 
 from k8slb.code.facts import Channel, CodeFacts
 from k8slb.core.record import record
 from k8slb.languages.java.parse_spring import parse as parse_settings
+from k8slb.languages.java.parse_spring import profile_of
 from k8slb.model.index import Index
 from k8slb.model.objects import Container, pos_of
 from k8slb.reading.objects import K8sObject
@@ -26,6 +27,8 @@ from k8slb.reading.yamltree import YMap, YSeq
 SETTINGS_FILES = ("application.properties", "application.yml", "application.yaml")
 _LOCATION_VARIABLES = ("SPRING_CONFIG_LOCATION", "SPRING_CONFIG_ADDITIONAL_LOCATION")
 _LOCATION_FLAGS = ("--spring.config.location=", "--spring.config.additional-location=")
+_PROFILES_VARIABLE = "SPRING_PROFILES_ACTIVE"
+_PROFILES_FLAG = "--spring.profiles.active="
 
 
 @record
@@ -83,6 +86,35 @@ def _settings_folders(container: Container) -> _Locations:
         else:
             files.add(posixpath.normpath(text))
     return _Locations(frozenset(dirs), frozenset(files))
+
+
+def active_profiles(container: Container) -> frozenset[str] | None:
+    """The Spring profiles a container activates (`SPRING_PROFILES_ACTIVE` in its `env`,
+    or `--spring.profiles.active=` in its command and args, which wins); None where it
+    names none (the settings' own `spring.profiles.active`, or the default, then decide)."""
+    named: str | None = None
+    entries = container.body.get("env")
+    for entry in entries if isinstance(entries, YSeq) else ():
+        if isinstance(entry, YMap) and entry.get("name") == _PROFILES_VARIABLE:
+            value = entry.get("value")
+            named = value if isinstance(value, str) else None  # valueFrom: not known
+    for word in container.words:
+        if word.startswith(_PROFILES_FLAG):
+            named = word[len(_PROFILES_FLAG) :]
+    if named is None:
+        return None
+    return frozenset(p.strip() for p in named.split(",") if p.strip())
+
+
+def runs_profile(containers: Iterable[Container], settings_path: str) -> bool:
+    """Whether a settings file (a profile's, `application-k8s.yml`) may be read in one of
+    the containers that run its code: the base settings always are; a profile's unless
+    each container names the profiles it activates and none is this one."""
+    profile = profile_of(settings_path)
+    if profile is None:
+        return True
+    named = [active_profiles(container) for container in containers]
+    return not named or any(found is None or profile in found for found in named)
 
 
 def _read_folder(folder: str, named: frozenset[str]) -> bool:

@@ -28,9 +28,11 @@ MAX_BUILD_FILE = 512 * 1024  # bytes: a larger build file is not read for versio
 MAX_ENTRIES = 500  # versions, or properties, kept from one file
 GRADLE_PROPERTIES = "gradle.properties"
 VERSION_CATALOG = "libs.versions.toml"  # Gradle's, in the project's gradle/ folder
-NAMES = frozenset(
-    {"pom.xml", "build.gradle", "build.gradle.kts", GRADLE_PROPERTIES, VERSION_CATALOG}
-)
+SCRIPTS = frozenset({"pom.xml", "build.gradle", "build.gradle.kts"})  # a module's build
+# The Spring Boot gRPC starters, by the group a build names them with.
+SPRING_GRPC, DEVH = "Spring gRPC", "grpc-spring-boot-starter"
+STARTER_GROUPS = {SPRING_GRPC: "org.springframework.grpc", DEVH: "net.devh"}
+NAMES = SCRIPTS | {GRADLE_PROPERTIES, VERSION_CATALOG}
 
 
 @record
@@ -51,6 +53,14 @@ class GrpcJavaBuild:
     path: str
     versions: tuple[Written, ...] = ()
     properties: tuple[tuple[str, Written], ...] = ()
+    # a pom.xml or Gradle build script (not gradle.properties, not a catalog), and whether a
+    # dependency it declares names gRPC (outside comments and Maven's dependencyManagement,
+    # which declares nothing): what settings alone may make a server of (uses_grpc)
+    script: bool = False
+    names_grpc: bool = False
+    # the Spring Boot gRPC starters its dependencies name (SPRING_GRPC, DEVH): which one
+    # reads a settings file that has both's keys
+    starters: frozenset[str] = frozenset()
 
     @property
     def folder(self) -> str:
@@ -80,17 +90,31 @@ def read_grpc_java(path: str, data: bytes) -> GrpcJavaBuild | None:
         return None
     text = data.decode("utf-8", errors="replace")
     name = os.path.basename(path)
+    script, names_grpc, declared = name in SCRIPTS, False, ""
     if name == "pom.xml":
         versions, properties = _maven(path, text)
+        declared = _maven_grpc_dependencies(text)
+        names_grpc = bool(declared)
     elif name == GRADLE_PROPERTIES:
         versions, properties = [], _gradle_properties(path, text)
     elif name == VERSION_CATALOG:
         versions, properties = _catalog(path, text), []
     else:
         versions, properties = _gradle(path, text)
-    if not versions and not properties:
+        # any word of gRPC outside comments: a dependency, a catalog alias, a subprojects
+        # block (more than a dependency: a build that may serve gRPC is kept as one)
+        declared = _blanked(_GRADLE_COMMENT, text).lower()
+        names_grpc = "grpc" in declared
+    if not versions and not properties and not script:
         return None
-    return GrpcJavaBuild(path, tuple(versions[:MAX_ENTRIES]), tuple(properties[:MAX_ENTRIES]))
+    return GrpcJavaBuild(
+        path,
+        tuple(versions[:MAX_ENTRIES]),
+        tuple(properties[:MAX_ENTRIES]),
+        script,
+        names_grpc,
+        frozenset(starter for starter, group in STARTER_GROUPS.items() if group in declared),
+    )
 
 
 def is_grpc_java(artifact: str) -> bool:
@@ -145,6 +169,18 @@ def _maven(path: str, text: str) -> tuple[list[Written], list[tuple[str, Written
                     (found.group(1), Written(path, _line(text, offset), found.group(2)))
                 )
     return versions, properties
+
+
+_MANAGEMENT = regex.compile(r"<dependencyManagement>.*?</dependencyManagement>", regex.DOTALL)
+
+
+def _maven_grpc_dependencies(text: str) -> str:
+    """The pom's dependencies (its own, or a plugin's) that name gRPC, lower case: an
+    artifact or group with the word (`io.grpc`, `grpc-server-spring-boot-starter`,
+    `spring-grpc-*`); empty when none does."""
+    text = _blanked(_MANAGEMENT, _blanked(_XML_COMMENT, text))
+    named = (found.group(1).lower() for found in _DEPENDENCY.finditer(text))
+    return "\n".join(body for body in named if "grpc" in body)
 
 
 # -- Gradle ----------------------------------------------------------------------------------
@@ -238,6 +274,31 @@ def _catalog_library(library: object, named: Mapping[str, object]) -> tuple[str 
         if isinstance(version, dict):
             version = version.get("strictly") or version.get("require")
     return name, version if isinstance(version, str) else None
+
+
+# -- a module's gRPC -------------------------------------------------------------------------
+
+
+def uses_grpc(path: str, builds: Mapping[str, Sequence[GrpcJavaBuild]]) -> bool | None:
+    """Whether the module of the file at `path` builds with a gRPC library, as its build
+    script (the nearest above it) and those above (a Maven parent's dependencies are
+    inherited, a Gradle root's may be given to every subproject) say; None when no build
+    script is above it."""
+    scripts = [build for _, files in _folders_up(path, builds) for build in files if build.script]
+    if not scripts:
+        return None
+    return any(build.names_grpc for build in scripts)
+
+
+def grpc_starters(path: str, builds: Mapping[str, Sequence[GrpcJavaBuild]]) -> frozenset[str]:
+    """The Spring Boot gRPC starters the module of the file at `path` builds with, as its
+    build scripts and those above it name them."""
+    return frozenset(
+        starter
+        for _, files in _folders_up(path, builds)
+        for build in files
+        for starter in build.starters
+    )
 
 
 # -- a module's version ----------------------------------------------------------------------

@@ -225,7 +225,7 @@ def _gather(
     read.modules = resolve_imports(read.modules)
     for language in {module.language for module in read.modules}:
         if LANGUAGES[language].settle:
-            load(LANGUAGES[language].settle)(read.modules)
+            load(LANGUAGES[language].settle)(read.modules, read.builds.grpc_java)
 
 
 def _links(source: Source) -> bool:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from k8slb.code.facts import Server
 from k8slb.languages.java.parse_spring import LOGNET, QUARKUS, STARTERS
 from k8slb.model.grpc_options import MAX_AGE, MAX_AGE_GRACE
+from k8slb.reading.java_builds import SPRING_GRPC
 from k8slb.rulekit.dialect import Dialect
 
 _PROPERTIES = {
@@ -40,6 +41,8 @@ class SpringDialect(Dialect):
     def for_server(self, server: Server) -> Dialect:
         if server.factory == STARTERS[QUARKUS][0]:
             return QUARKUS_DIALECT
+        if server.factory == STARTERS[SPRING_GRPC][0]:
+            return SPRING_GRPC_DIALECT
         return LOGNET_DIALECT if server.factory == STARTERS[LOGNET][0] else self
 
     def option_value(self, key: str, value: float) -> str:
@@ -67,6 +70,9 @@ class SpringDialect(Dialect):
         return "a shutdown grace period of 0"
 
     def stop_advice(self, server: str, grace: int) -> str:
+        # the stop is the settings' (parse_spring._stop): its server named by its keys
+        if server == STARTERS[SPRING_GRPC][1].rpartition(".")[0]:
+            return SPRING_GRPC_DIALECT.stop_advice(server, grace)
         return f"set grpc.server.shutdown-grace-period={grace}s"
 
     def stop_fix(self, grace: int) -> str:
@@ -92,6 +98,31 @@ class LogNetDialect(SpringDialect):
 
     def stop_advice(self, server: str, grace: int) -> str:
         return self.sigterm_advice(server, grace)
+
+
+class SpringGrpcDialect(SpringDialect):
+    """Spring gRPC's server (org.springframework.grpc): its connection bounds are grouped
+    under `spring.grpc.server.keep-alive.` (GrpcServerProperties.KeepAlive), its grace
+    is `spring.grpc.server.shutdown-grace-period`."""
+
+    def option(self, key: str) -> str:
+        return _SPRING_GRPC_OPTIONS.get(key, key)
+
+    def sigterm_advice(self, server: str, grace: int) -> str:
+        return f"set spring.grpc.server.shutdown-grace-period={grace}s"
+
+    def stop_advice(self, server: str, grace: int) -> str:
+        return self.sigterm_advice(server, grace)
+
+
+_SPRING_GRPC_OPTIONS = {
+    MAX_AGE: "spring.grpc.server.keep-alive.max-age",
+    MAX_AGE_GRACE: "spring.grpc.server.keep-alive.max-age-grace",
+    "grpc.max_connection_idle_ms": "spring.grpc.server.keep-alive.max-idle",
+    "grpc.keepalive_time_ms": "spring.grpc.server.keep-alive.time",
+    "grpc.keepalive_timeout_ms": "spring.grpc.server.keep-alive.timeout",
+    "grpc.lb_policy_name": "spring.grpc.client.channels.<name>.default-load-balancing-policy",
+}
 
 
 class QuarkusDialect(SpringDialect):
@@ -127,3 +158,4 @@ _QUARKUS_OPTIONS = {
 DIALECT = SpringDialect()
 LOGNET_DIALECT = LogNetDialect()
 QUARKUS_DIALECT = QuarkusDialect()
+SPRING_GRPC_DIALECT = SpringGrpcDialect()

@@ -66,7 +66,8 @@ if TYPE_CHECKING:
     from tree_sitter import Node, Parser
 
 # A file is read when it names grpc-java or an HTTP client that pools connections, or
-# Spring injects a value it may hand a constructor (`new TokenClient(url)`, facts.Constructed).
+# Spring injects a value it may hand a constructor (`new TokenClient(url)`, facts.Constructed):
+# a `@Value`, or a `@Bean` method's parameter (`props.getHost()` of a bound properties class).
 WATCHED = (
     b"io.grpc",
     b"ManagedChannelBuilder",  # a wrapper's, in its own package (Sleuth's SpringAware...)
@@ -74,6 +75,7 @@ WATCHED = (
     b"OkHttpClient",
     b"HttpClients",
     b"@Value",
+    b"@Bean",
 )
 # HTTP clients kept for the process pool their connections and never end a busy one; a
 # time to live given to the pool (Apache's) bounds them.
@@ -717,6 +719,20 @@ class _Reader:
         self.facts.deferred = True
         return Constructed(_text(owner.child_by_field_name("name")), index, count)
 
+    def _constructor_parameter(self, constructor: Node, name: str) -> Any:
+        """A constructor's own parameter, used in it (`forAddress(host, port)`) and never
+        assigned: what the project's `new Type(...)` calls pass there (facts.Constructed),
+        as for a field the constructor sets from it."""
+        owner = _enclosing(constructor, ("class_declaration",))
+        listed = constructor.child_by_field_name("parameters")
+        parameters = listed.named_children if listed is not None else []
+        if owner is None or any(p.type != "formal_parameter" for p in parameters):
+            return UNKNOWN  # no `T... xs`: a call's arguments would not be in place
+        names = [_text(p.child_by_field_name("name")) for p in parameters]
+        self.facts.deferred = True
+        owner_name = _text(owner.child_by_field_name("name"))
+        return Constructed(owner_name, names.index(name), len(parameters))
+
     def _kept_from(self, body: Node, name: str) -> tuple[int, int, Node] | None:
         """The parameter (its place, the constructor's count of them, its node) the one
         constructor of a class body that sets the field `name` sets it from
@@ -1207,6 +1223,8 @@ class _Reader:
         while scope is not None:
             values = self._scope_bindings(scope).get(name)
             if values is not None:
+                if values == [None] and scope.type == "constructor_declaration":
+                    return self._constructor_parameter(scope, name)
                 if len(values) != 1 or values[0] is None:
                     return UNKNOWN
                 return self.value(values[0], depth + 1)
@@ -1316,7 +1334,9 @@ class _Reader:
             text = self.value(given[0], depth + 1)
             if isinstance(text, str):
                 return _integer(text) if text.strip().lstrip("-").isdigit() else UNKNOWN
-            return text if isinstance(text, EnvRef) or _number(text) else UNKNOWN
+            # a number's text from the environment or the settings: the same number
+            settable = isinstance(text, EnvRef | Setting | BoundProperty)
+            return text if settable or _number(text) else UNKNOWN
         if receiver == "String" and method == "valueOf" and len(given) == 1:
             found = self.value(given[0], depth + 1)
             return str(found) if _number(found) else found

@@ -25,7 +25,7 @@ with Quarkus's datasources added."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -50,6 +50,7 @@ from k8slb.languages.java.parse_spring import (
     normalised,
     read_settings,
 )
+from k8slb.reading.java_builds import GrpcJavaBuild
 from k8slb.reading.markers import comment_markers, comment_pattern
 
 PACKAGE = b"io.quarkus.grpc"
@@ -177,10 +178,12 @@ def _cut(text: str) -> str:
     return text
 
 
-def settle(modules: Sequence[CodeFacts]) -> None:
+def settle(
+    modules: Sequence[CodeFacts], builds: Mapping[str, Sequence[GrpcJavaBuild]] | None = None
+) -> None:
     """parse_spring's settling, and each datasource pool's lifetime where another settings
     file of its project (a profile's) sets it."""
-    parse_spring.settle(modules)
+    parse_spring.settle(modules, builds)
     settings = [m for m in modules if m.language == "spring"]
     for module in settings:
         if not module.db_pools:

@@ -17,7 +17,7 @@ client channel is known when it has an `address`. Both starters default a channe
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -38,6 +38,7 @@ from k8slb.code.facts import (
 )
 from k8slb.core import regex
 from k8slb.core.findings import Problem
+from k8slb.reading.java_builds import SPRING_GRPC, GrpcJavaBuild, grpc_starters, uses_grpc
 from k8slb.reading.markers import comment_markers, comment_pattern
 
 # The settings' prefixes, by starter: where its server's and its channels' keys are.
@@ -67,10 +68,13 @@ LOGNET_SERVER = "grpc.netty-server."
 # called in the facts, the setting of its port (normalised), and the port it listens on
 # when no setting names one.
 QUARKUS = "Quarkus"  # its gRPC extension's server (parse_quarkus.py reads its clients)
+# SPRING_GRPC (java_builds', which tells it in a build): org.springframework.grpc's server,
+# `spring.grpc.server.*`
 STARTERS = {
     "grpc-spring-boot-starter": ("the starter's gRPC server", "grpc.server.port", "9090"),
     LOGNET: ("LogNet's gRPC server", "grpc.port", "6565"),
     QUARKUS: ("Quarkus's gRPC server", "quarkus.grpc.server.port", "9000"),
+    SPRING_GRPC: ("Spring gRPC's server", "spring.grpc.server.port", "9090"),
 }
 # A starter whose gRPC is served on the HTTP server's port when a setting is false:
 # Quarkus's `use-separate-server` (true by default), then on `quarkus.http.port`.
@@ -130,28 +134,85 @@ def read_settings(path: str, text: str) -> tuple[list[Written], Problem | None]:
     return _properties(path, text), None
 
 
-def settle(modules: Sequence[CodeFacts]) -> None:
+def settle(
+    modules: Sequence[CodeFacts], builds: Mapping[str, Sequence[GrpcJavaBuild]] | None = None
+) -> None:
     """A server one settings file makes may have its options set elsewhere: in another
-    settings file of its project (a profile: which one runs is the deployment's choice),
-    or in code (a GrpcServerConfigurer bean). There its options are incomplete: k8slb
-    says nothing rather than guess. A project whose code has a service class a starter
-    serves, and whose settings name no server, runs the starter's server as its defaults
-    make it."""
+    settings file of its project that sets a server option (a profile: which one runs is
+    the deployment's choice), or in code (a GrpcServerConfigurer bean). There its options
+    are incomplete: k8slb says nothing rather than guess; so are a profile's where the base
+    settings make the server (it is theirs, judged there). A project whose code has a
+    service class a starter serves, and whose settings name no server, runs the starter's
+    server as its defaults make it. Settings make no server where the module's build has
+    no gRPC library."""
+    _unbuilt_servers(modules, builds or {})
+    _spring_grpcs_by_build(modules, builds or {})
     _served_by_starters(modules)
     _unset_clients_only(modules)
     made = [m for m in modules if m.language == "spring" and m.servers]
     if not made:
         return
-    elsewhere: dict[str, list[CodeFacts]] = {}
+    elsewhere: dict[str, list[CodeFacts]] = {}  # what may set a server's options
+    based: set[str] = set()  # the projects whose base settings make the server
     for module in modules:
-        if module.configures_servers or (module.language == "spring" and module.servers):
+        spring = module.language == "spring"
+        if module.configures_servers or (spring and any(s.options.entries for s in module.servers)):
             elsewhere.setdefault(module.project, []).append(module)
+        if spring and module.servers and _base_first(module)[0] < 2:
+            based.add(module.project)
     for module in made:
         others = [m for m in elsewhere.get(module.project, []) if m is not module]
-        if others:
+        # a profile's server is the base settings' one where they make it: judged there
+        if others or (_base_first(module)[0] == 2 and module.project in based):
             module.servers = [
                 replace(s, options=replace(s.options, complete=False)) for s in module.servers
             ]
+
+
+def _unbuilt_servers(
+    modules: Sequence[CodeFacts], builds: Mapping[str, Sequence[GrpcJavaBuild]]
+) -> None:
+    """A settings file's server keys (`grpc.server.port`) left from a starter the module no
+    longer builds with: no server, where its build script (and those it inherits) names
+    no gRPC dependency and no code of its project has a class a starter serves or a
+    configurer of one."""
+    served = {
+        module.project
+        for module in modules
+        if module.language == "java" and (module.starter_services or module.configures_servers)
+    }
+    for module in modules:
+        if (
+            module.language == "spring"
+            and module.servers
+            and module.project not in served
+            and uses_grpc(module.path, builds) is False
+        ):
+            module.servers, module.listens, module.stops = [], [], []
+
+
+def _spring_grpcs_by_build(
+    modules: Sequence[CodeFacts], builds: Mapping[str, Sequence[GrpcJavaBuild]]
+) -> None:
+    """A settings file with both starters' server keys (`grpc.server.port` and
+    `spring.grpc.server.port`) serves with the one its module builds with: Spring gRPC's
+    server where the build names Spring gRPC alone (read as net.devh's otherwise)."""
+    devh, spring = STARTERS["grpc-spring-boot-starter"], STARTERS[SPRING_GRPC]
+    old, new = devh[1].rpartition(".")[0], spring[1].rpartition(".")[0]
+    for module in modules:
+        if (
+            module.language != "spring"
+            or not any(s.factory == devh[0] for s in module.servers)
+            or not any(key.startswith(normalised(new) + ".") for key in module.exports)
+            or grpc_starters(module.path, builds) != {SPRING_GRPC}
+        ):
+            continue
+        module.servers = [
+            replace(s, factory=spring[0], name=new) if s.factory == devh[0] else s
+            for s in module.servers
+        ]
+        module.listens = [replace(x, server=new) if x.server == old else x for x in module.listens]
+        module.stops = [replace(x, server=new) if x.server == old else x for x in module.stops]
 
 
 def _served_by_starters(modules: Sequence[CodeFacts]) -> None:
@@ -196,7 +257,10 @@ def _served_by_starters(modules: Sequence[CodeFacts]) -> None:
 def _unset_clients_only(modules: Sequence[CodeFacts]) -> None:
     """The starter's `@GrpcClient` channels whose address no settings file of the project
     gives (resolved, the address is then the environment's alone, with no default): where
-    one does, that file's channel is the client's (`_channel`), told there in its words."""
+    one does, that file's channel is the client's (`_channel`), told there in its words.
+    The starter makes one channel per client name, however many classes inject it: it is
+    kept at its first place (by path and line), the others told with it."""
+    injected: dict[tuple[str, str], list[tuple[CodeFacts, Channel]]] = defaultdict(list)
     for module in modules:
         if module.language == "java" and any(
             c.factory.startswith(STARTER_CLIENT) for c in module.channels
@@ -207,6 +271,30 @@ def _unset_clients_only(modules: Sequence[CodeFacts]) -> None:
                 if not c.factory.startswith(STARTER_CLIENT)
                 or (isinstance(c.target, EnvRef) and c.target.default is None)
             ]
+            for channel in module.channels:
+                if channel.factory.startswith(STARTER_CLIENT):
+                    injected[(module.project, channel.factory)].append((module, channel))
+    for places in injected.values():
+        if len(places) < 2:
+            continue
+        places.sort(key=lambda place: (place[1].loc.path, place[1].loc.line))
+        (first_module, first), rest = places[0], places[1:]
+        others = tuple(channel.loc for _, channel in rest)
+        first_module.channels = [
+            replace(c, also=others) if c is first else c for c in first_module.channels
+        ]
+        for module, channel in rest:
+            module.channels = [c for c in module.channels if c is not channel]
+
+
+def profile_of(path: str) -> str | None:
+    """The profile a settings file is read for (`application-k8s.yml`: `k8s`); None for
+    the base settings every profile reads."""
+    stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    for base in ("application-", "bootstrap-"):
+        if stem.startswith(base) and len(stem) > len(base):
+            return stem[len(base) :]
+    return None
 
 
 def _base_first(module: CodeFacts) -> tuple[int, str]:
@@ -227,6 +315,7 @@ def normalised(key: str) -> str:
 
 def _read(facts: CodeFacts, settings: list[Written]) -> None:
     server: list[Written] = []
+    prefixes: set[str] = set()  # whose keys the server's settings are: which starter's
     ports: list[tuple[str, Any, Loc]] = []  # (its prefix, value, where) of a server's port
     lognet: list[Written] = []
     channels: dict[tuple[str, str], list[Written]] = {}
@@ -235,6 +324,7 @@ def _read(facts: CodeFacts, settings: list[Written]) -> None:
         for prefix in SERVERS:
             if lowered.startswith(normalised(prefix)):
                 server.append((lowered[len(normalised(prefix)) :], value, loc))
+                prefixes.add(prefix)
                 if lowered == normalised(f"{prefix}port"):
                     ports.append((prefix, value, loc))
         if lowered.startswith(normalised(LOGNET_SERVER)):
@@ -244,10 +334,13 @@ def _read(facts: CodeFacts, settings: list[Written]) -> None:
                 name, _, rest = lowered[len(normalised(prefix)) :].partition(".")
                 channels.setdefault((prefix, name), []).append((rest, value, loc))
     if server and not any(k == "port" and str(v).strip() == "-1" for k, v, _ in server):
-        made = _server(server, STARTERS["grpc-spring-boot-starter"][0])
-        facts.servers.append(replace(made, name=SERVERS[0].rstrip(".")))
-        facts.listens.append(_listen(ports, made.loc))
-        facts.stops += _stop(server)
+        # Spring gRPC's keys alone: its server, which reads no net.devh key (nor they its)
+        starter = SPRING_GRPC if prefixes == {SERVERS[1]} else "grpc-spring-boot-starter"
+        factory, port_key, _ = STARTERS[starter]
+        made = _server(server, factory)
+        facts.servers.append(replace(made, name=port_key.rpartition(".")[0]))
+        facts.listens.append(_listen(ports, made.loc, port_key.rpartition(".")[0]))
+        facts.stops += _stop(server, port_key.rpartition(".")[0])
     if lognet and str(facts.exports.get("grpc.enabled", "")).lower() != "false":
         facts.servers.append(_server(lognet, STARTERS[LOGNET][0]))
     shared = {
@@ -317,7 +410,7 @@ def _server(settings: list[Written], factory: str) -> Server:
     return Server(first, factory, Options(True, tuple(entries)), None)
 
 
-def _listen(ports: list[tuple[str, Any, Loc]], first: Loc) -> Listen:
+def _listen(ports: list[tuple[str, Any, Loc]], first: Loc, name: str) -> Listen:
     """Where the starter's server of a settings file listens: the port it sets (the last
     one written), else the starter's default; the port's environment variable
     (`GRPC_SERVER_PORT`, relaxed binding) overrides a plain value, as it does the
@@ -328,15 +421,15 @@ def _listen(ports: list[tuple[str, Any, Loc]], first: Loc) -> Listen:
     port = setting_text(value)
     if isinstance(port, str):
         port = EnvRef(environment_name(f"{prefix}port"), port)
-    return Listen(SERVERS[0].rstrip("."), port, loc)
+    return Listen(name, port, loc)
 
 
-def _stop(settings: list[Written]) -> list[Stop]:
+def _stop(settings: list[Written], server: str) -> list[Stop]:
     """How the starter stops its server on shutdown: `shutdown()`, then a wait of
     `shutdown-grace-period` (30 s by default; below 0, as long as calls run); 0 waits for
     nothing, and the calls in flight are cut."""
     return [
-        Stop(loc, "", 0, False)
+        Stop(loc, server, 0, False)
         for key, value, loc in settings
         if key == "shutdowngraceperiod" and duration_ms(value) == 0
     ]
