@@ -504,6 +504,16 @@ def markdown_and_pom_builds(n: int) -> Files:
     }
 
 
+def jenkins_pipeline(n: int) -> Files:
+    """A Jenkinsfile just under MAX_SCRIPT: `n` variables each doubling the one before,
+    `dir` blocks `n` deep, `n` shell steps building an image named by the last variable,
+    then a comment and a triple-quoted string never closed."""
+    variables = "".join(f'V{i} = "${{V{i - 1}}}${{V{i - 1}}}"\n' for i in range(1, n))
+    dirs = "".join(f"dir('d{i}') {{\n" for i in range(n))
+    steps = f'sh "docker build -t ${{V{n - 1}}}/app -f d/Dockerfile ."\n' * n
+    return {"Jenkinsfile": 'V0 = "x"\n' + variables + dirs + steps + "/* '\"" * n + "sh '''"}
+
+
 def spring_settings_in_a_config_map(n: int) -> Files:
     """A Spring service whose Deployment mounts at /config a ConfigMap whose
     application.yaml holds a 1 MB value and `n` channels, and its application.yml keys
@@ -548,6 +558,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Build files: 3000 Markdown blocks, a pom's 3000 open sections, 3000 CI steps' variables": (
         lambda: markdown_and_pom_builds(3000)
+    ),
+    "a Jenkinsfile of 600 doubling variables, dir blocks and steps, never closed": (
+        lambda: jenkins_pipeline(600)
     ),
     "Go: a SIGTERM path through 5000 nested ifs": lambda: go_branches_after_a_signal(5000, False),
     "Go: a SIGTERM path through an else-if chain 5000 long": (

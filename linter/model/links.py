@@ -5,9 +5,9 @@ The evidence, strongest first (each kept, quoted by `explain-links` and in `rela
 0. the configuration's `links` table, which pins a container to a folder or a file;
 1. a build definition that builds the container's image from a folder: `skaffold.yaml`,
    a compose file (a service with no `image`: the name compose gives it), a `Tiltfile`'s
-   `docker_build`, a CI workflow's, a Makefile's or a shell script's `docker build`, Cloud
-   Build, a Drone pipeline's Docker plugin step (its image also as `${PLUGIN_REPO}`), Jib
-   or Spring Boot's buildpacks; weaker, a
+   `docker_build`, a CI workflow's, a Makefile's, a shell script's or a Jenkins
+   pipeline's `docker build`, Cloud Build, a Drone pipeline's Docker plugin step (its
+   image also as `${PLUGIN_REPO}`), Jib or Spring Boot's buildpacks; weaker, a
    `docker build` written in a Markdown file's shell block (`docs`; of those, one its
    page follows with the `kubectl apply` of the manifest is that manifest's);
 2. (refines the folder) the folder's Dockerfile: what its ENTRYPOINT/CMD runs, found in
@@ -110,6 +110,7 @@ STRENGTH = {
     "makefile": 1,
     "jib": 1,
     "script": 1,
+    "jenkins": 1,
     "buildpacks": 1,
     "docs": 2,  # a build command written in Markdown: weaker than a build file's
     "dockerfile": 2,
@@ -279,6 +280,9 @@ def _less_registry(repository: str) -> str | None:
     return path
 
 
+# The builds run from a folder their file does not say: a script's (run from the top, or
+# from its own folder), a Jenkins pipeline's (from the workspace, the checkout's top)
+_CLIMBING = frozenset({"script", "jenkins"})
 # The builds of images for a developer's machine: where they are named is no registry the
 # repository publishes to
 _LOCAL_BUILDS = frozenset({"compose", "tiltfile", "docs"})
@@ -1602,7 +1606,7 @@ class _Finder:
         one of the tree's, and none when there is none (the text left a `cd` out)."""
         if build.kind != "docs":
             named = build.dockerfile
-            if build.kind != "script" or (
+            if build.kind not in _CLIMBING or (
                 os.path.normpath(named) in self.dockerfiles
                 if named is not None
                 else self._held(build.context)

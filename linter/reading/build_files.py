@@ -48,6 +48,8 @@ _COMPOSE = regex.compile(r"^(?:docker-)?compose(?:[-.].+)?\.ya?ml$")
 _GITLAB = regex.compile(r"^\.gitlab-ci\.ya?ml$")
 _CLOUDBUILD = regex.compile(r"^cloudbuild(?:[-.].+)?\.ya?ml$")
 _DRONE = regex.compile(r"^\.drone\.ya?ml$")
+# A Jenkins pipeline: `Jenkinsfile`, `Jenkinsfile.master`, `Jenkinsfile-prod` (jenkins.py)
+_JENKINSFILE = regex.compile(r"^[Jj]enkinsfile(?:[.-][\w.-]+)?$")
 # Drone's Docker plugin and those built on it (ECR's, GCR's), which take its settings
 _DRONE_DOCKER = regex.compile(r"^(?:plugins/(?:docker|ecr|gcr))(?::[\w.-]+)?$")
 
@@ -85,13 +87,15 @@ def is_build_file(name: str) -> bool:
     """A file that is not YAML or code but is read for the link (Dockerfiles, Tiltfile, the
     files that make a folder a program: `package.json`; Maven's and Gradle's builds, and
     Gradle's properties and version catalog, for the grpc-java they build with;
-    Makefiles and shell scripts, for their `docker build` lines and, a script, for what an
-    image that runs it as its entry point leaves as PID 1; go.mod, for its module's name)."""
+    Makefiles, shell scripts and Jenkins pipelines, for their `docker build` lines and, a
+    script, for what an image that runs it as its entry point leaves as PID 1; go.mod,
+    for its module's name)."""
     return (
         name in (TILTFILE, GO_MODULE)
         or name in PROJECT_FILES
         or name in java_builds.NAMES
         or _is_script(name)
+        or _is_jenkinsfile(name)
         or is_dockerfile_name(name)
         or is_documentation(name)
     )
@@ -101,6 +105,14 @@ def is_documentation(name: str) -> bool:
     """A Markdown (`README.md`) or AsciiDoc (`build.adoc`) file: read for its shell
     blocks' builds alone."""
     return name.lower().endswith((*MARKDOWN_SUFFIXES, *ASCIIDOC_SUFFIXES))
+
+
+def _is_jenkinsfile(name: str) -> bool:
+    return (
+        "enkinsfile" in name
+        and bool(_JENKINSFILE.match(name))
+        and not name.lower().endswith(_NOT_DOCKERFILES)
+    )
 
 
 def _is_script(name: str) -> bool:
@@ -608,6 +620,10 @@ def _builds_reader(path: str, name: str) -> Callable[[str, str], list[ImageBuild
         return workflow_builds
     if _is_script(name):
         return script_builds
+    if _is_jenkinsfile(name):
+        from k8slb.reading.jenkins import jenkins_builds  # (it reads steps as scripts)
+
+        return jenkins_builds
     return None
 
 
@@ -981,17 +997,33 @@ def _run_step_variables(
     if _DOCKER_BUILD_COMMAND.search(script) is None:
         exported.update(writes)
         return []
-    used = dict.fromkeys(a or b for a, b in _SHELL_VARIABLE.findall(script))
-    known = [(n, v) for n in used if (v := variables.get(n)) and " " not in v]
-    prelude = "".join(f"{name}={value}\n" for name, value in known)
-    first = _line(step, "run") + (1 if "\n" in script.rstrip("\n") else 0) - len(known)
-    builds, _ = script_facts(path, prelude + script, make=False, folder=top)
+    first = _line(step, "run") + (1 if "\n" in script.rstrip("\n") else 0)
+    builds = step_builds(path, script, first, top, variables)
     exported.update(writes)
     return [
-        replace(b, kind="workflow", said=replace(b.said, line=first + b.said.line - 1))
+        replace(b, kind="workflow")
         for b in builds
         if "$" in b.said.text  # a literal one was read from the file's text
     ]
+
+
+def step_builds(
+    path: str, script: str, first: int, folder: str, variables: Mapping[str, str | None]
+) -> list[ImageBuild]:
+    """The builds of a CI step's shell script (script_facts), which starts on line `first`
+    of the file and runs in `folder` with the literal `variables` it uses set before it;
+    their lines the file's."""
+    used = dict.fromkeys(a or b for a, b in _SHELL_VARIABLE.findall(script))
+    known = [(n, v) for n in used if (v := variables.get(n)) and " " not in v]
+    prelude = "".join(f"{name}={value}\n" for name, value in known)
+    builds, _ = script_facts(path, prelude + script, make=False, folder=folder)
+    start = first - len(known) - 1
+    return [replace(b, said=replace(b.said, line=start + b.said.line)) for b in builds]
+
+
+def shell_expanded(word: str, variables: Mapping[str, str | None]) -> str:
+    """A word with the shell variables known in it put in (an unknown one left)."""
+    return _expanded(word, variables=variables, make=False)
 
 
 def _literal_env(*envs: object) -> dict[str, str | None]:
@@ -1714,7 +1746,7 @@ def _cd(folder: str, words: list[str]) -> str | None:
     cwd = folder
     for index, word in enumerate(words[:-1]):
         if word == "cd":
-            target = words[index + 1]
+            target = words[index + 1].removesuffix(";")  # `cd infra; docker build ...`
             if _literal(target) is None:
                 return None
             cwd = _joined(cwd, target)

@@ -1,0 +1,161 @@
+"""A Jenkins pipeline (`Jenkinsfile`, `Jenkinsfile.master`) builds images as a CI workflow
+does: its shell steps' `docker build` lines (`sh '...'`, `sh "..."`, `sh '''...'''`) and the
+Docker Pipeline plugin's `docker.build("IMAGE", "ARGS")`, each step a new shell run in the
+checkout's top or the folder of a `dir('x') { }` around it, with the pipeline's
+`environment` variables set."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from k8slb.reading.build_files import script_builds
+from k8slb.reading.jenkins import jenkins_builds
+
+from tests.test_links import links, only, service_app, workload
+
+# A service's own pipeline, kept in its folder, that builds from the checkout's top
+SERVICE_PIPELINE = """\
+pipeline {
+    agent any
+    environment {
+        DOCKERHUB = credentials('dockerhub')
+        DOCKER_IMAGE = "${DOCKERHUB_USR}/orders_service:latest"
+    }
+    stages {
+        stage('Docker Build') {
+            steps {
+                // sh "docker build -f billing/Dockerfile -t ${DOCKER_IMAGE} ."
+                sh "docker build -f orders/Dockerfile -t ${DOCKER_IMAGE} ."
+            }
+        }
+    }
+}
+"""
+# A Dockerfile at a service's folder that builds from the top: it copies its service
+TOP_DOCKERFILE = """\
+FROM python:3.12-slim
+WORKDIR /app
+COPY {service}/ /app/
+CMD ["python", "server.py"]
+"""
+
+
+def two_services(**extra: str) -> dict[str, str]:
+    return {
+        **{f"{s}/Dockerfile": TOP_DOCKERFILE.format(service=s) for s in ("orders", "billing")},
+        **service_app("orders"),
+        **service_app("billing"),
+        **extra,
+    }
+
+
+def test_a_service_s_jenkinsfile_building_from_the_top_links_the_service_it_copies(
+    tmp_path: Path,
+) -> None:
+    files = two_services(
+        **{
+            "k8s/orders.yaml": workload(name="orders", image="acme/orders_service:latest"),
+            "orders/Jenkinsfile": SERVICE_PIPELINE,
+        }
+    )
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("orders", "server.py")
+    assert row["evidence"][0] == (
+        "jenkins: orders/Jenkinsfile:11: docker build -f orders/Dockerfile -t ${DOCKER_IMAGE} ."
+    )
+
+
+def test_a_scripted_pipeline_s_docker_build_call_in_a_dir_block_builds_from_that_folder(
+    tmp_path: Path,
+) -> None:
+    pipeline = """\
+node {
+    stage('Build') {
+        dir('services') {
+            def app = docker.build("acme/orders:${env.BUILD_ID}", "-f orders/Dockerfile orders")
+        }
+        docker.build('acme/billing')
+    }
+}
+"""
+    builds = jenkins_builds("Jenkinsfile", pipeline)
+    assert [(b.image, b.context, b.dockerfile, b.said.line) for b in builds] == [
+        (
+            "acme/orders",
+            os.path.join("services", "orders"),
+            os.path.join("services", "orders", "Dockerfile"),
+            4,
+        ),
+        ("acme/billing", ".", None, 6),
+    ]
+    files = {
+        "k8s/orders.yaml": workload(name="orders", image="acme/orders:41"),
+        "Jenkinsfile": pipeline,
+        "services/orders/Dockerfile": TOP_DOCKERFILE.format(service="."),
+        **service_app("services/orders"),
+        **service_app("services/billing"),
+    }
+    assert only(links(tmp_path, files))["code"] == os.path.join("services", "orders", "server.py")
+
+
+def test_a_step_that_changes_folder_first_builds_from_the_folder_it_names(
+    tmp_path: Path,
+) -> None:
+    pipeline = """\
+pipeline {
+    stages {
+        stage('Cache loader') {
+            steps {
+                sh '''
+                    cd infra
+                    docker build -f loader/Dockerfile -t cache-loader:latest .
+                    cd ..
+                '''
+                sh "cd infra; docker build -f loader/Dockerfile -t loader-again ."
+            }
+        }
+    }
+}
+"""
+    builds = jenkins_builds("Jenkinsfile.master", pipeline)
+    assert [(b.image, b.context, b.said.line) for b in builds] == [
+        ("cache-loader", "infra", 7),
+        ("loader-again", "infra", 10),
+    ]
+    files = {
+        "k8s/job.yaml": workload(name="loader", image="cache-loader:latest"),
+        "Jenkinsfile.master": pipeline,
+        "infra/loader/Dockerfile": "FROM python:3.12\nCOPY loader/load.py /app/\n"
+        'CMD ["python", "/app/load.py"]\n',
+        "infra/loader/load.py": "import redis\n",
+        **service_app("orders"),
+    }
+    assert only(links(tmp_path, files))["code"] == os.path.join("infra", "loader", "load.py")
+
+
+def test_each_step_is_a_new_shell_that_starts_at_the_top() -> None:
+    pipeline = "node {\n  sh 'cd infra'\n  sh 'docker build -t acme/top .'\n}\n"
+    assert [b.context for b in jenkins_builds("Jenkinsfile", pipeline)] == ["."]
+
+
+def test_a_script_s_cd_ended_by_a_semicolon_names_the_folder() -> None:
+    builds = script_builds("build.sh", "cd infra; docker build -t acme/loader .\n")
+    assert [b.context for b in builds] == ["infra"]
+
+
+def test_a_string_or_comment_holding_a_build_or_a_brace_is_neither() -> None:
+    pipeline = """\
+node {
+    echo "run sh 'docker build -t acme/wrong .' by hand }"
+    /* sh 'docker build -t acme/commented .' */
+    dir('app') {
+        sh 'docker build -t acme/app .'
+    }
+    sh 'docker build -t acme/top .'
+}
+"""
+    assert [(b.image, b.context) for b in jenkins_builds("Jenkinsfile", pipeline)] == [
+        ("acme/app", "app"),
+        ("acme/top", "."),
+    ]
