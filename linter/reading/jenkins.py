@@ -81,9 +81,8 @@ def jenkins_builds(path: str, text: str) -> list[ImageBuild]:
             found += _step_builds(path, _scoped(_unescaped(script)), line + 1, here, variables)
         elif named is not None:
             depth += 1
-            literal = here is not None and "$" not in named
-            inner = os.path.normpath(os.path.join(here, named)) if literal else None
-            dirs.append((depth, inner))
+            inner = None if here is None or "$" in named else os.path.join(here, named)
+            dirs.append((depth, inner and os.path.normpath(inner)))
         elif groups["open"] is not None:
             depth += 1
         elif groups["close"] is not None:
