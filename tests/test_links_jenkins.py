@@ -159,3 +159,46 @@ node {
         ("acme/app", "app"),
         ("acme/top", "."),
     ]
+
+
+# A Maven multi-module build's module, built from the top with its own Dockerfile
+MODULE_DOCKERFILE = """\
+FROM maven:3.9 AS builder
+WORKDIR /app
+COPY . .
+RUN mvn -pl {module} -am clean package -DskipTests
+FROM eclipse-temurin:21-jre
+COPY --from=builder /app/{module}/target/*.jar app.jar
+ENTRYPOINT ["java", "-jar", "app.jar"]
+"""
+
+
+def maven_module(module: str) -> dict[str, str]:
+    package = f"com.acme.{module}"
+    return {
+        f"{module}/pom.xml": f"<project><artifactId>{module}</artifactId></project>\n",
+        f"{module}/src/main/java/com/acme/{module}/Main.java": (
+            f"package {package};\n\nimport io.grpc.ManagedChannel;\n\n"
+            "public class Main {\n    public static void main(String[] args) {}\n}\n"
+        ),
+    }
+
+
+def test_a_module_built_from_a_multi_module_top_by_its_own_dockerfile_links_that_module(
+    tmp_path: Path,
+) -> None:
+    """`-f gateway/Dockerfile .` copies the whole top to build one module (`mvn -pl
+    gateway`): the image runs the gateway's code, not every module's, though no other
+    module of the top is an image's."""
+    files = {
+        "k8s/gateway.yaml": workload(name="gateway", image="acme/gateway_service:latest"),
+        "pom.xml": "<project><modules><module>gateway</module><module>common</module>"
+        "</modules></project>\n",
+        "gateway/Jenkinsfile": SERVICE_PIPELINE.replace("orders", "gateway"),
+        "gateway/Dockerfile": MODULE_DOCKERFILE.format(module="gateway"),
+        **maven_module("gateway"),
+        **maven_module("common"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == "gateway"
+    assert row["evidence"][0].startswith("jenkins: gateway/Jenkinsfile:11: ")

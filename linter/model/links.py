@@ -2122,8 +2122,15 @@ class _Finder:
                 return self._own_modules(dockerfile.folder), dockerfile.folder
             return self._own_modules(copied), copied  # a wide context: what the Dockerfile copies
         inner = dockerfile.folder if dockerfile is not None else folder
-        if inner in self.by_folder and _below(inner, folder) and not self._not_parents([folder]):
-            folder = inner  # a context that holds several services: the Dockerfile's code
+        if (
+            inner in self.by_folder
+            and _below(inner, folder)
+            and (not self._not_parents([folder]) or inner in self.builds.jvm_modules)
+        ):
+            # a context that holds several services, or a multi-module build's top whose
+            # module the Dockerfile is kept in (`-f gateway/Dockerfile .`, `mvn -pl
+            # gateway`): the Dockerfile's code
+            folder = inner
         return self._own_modules(folder), folder
 
     def programs(self) -> dict[str, list[str]]:
