@@ -202,3 +202,41 @@ def test_a_module_built_from_a_multi_module_top_by_its_own_dockerfile_links_that
     row = only(links(tmp_path, files))
     assert row["code"] == "gateway"
     assert row["evidence"][0].startswith("jenkins: gateway/Jenkinsfile:11: ")
+
+
+def registry_tree(**extra: str) -> dict[str, str]:
+    """A multi-module top whose compose file, kept in infra/, builds the registry from the
+    top (`context: ..`) with a Dockerfile of infra/ that builds one module (`mvn -pl`)."""
+    return {
+        "k8s/registry.yaml": workload(name="registry", image="acme/registry_service:latest"),
+        "pom.xml": "<project><modules><module>registry</module><module>gateway</module>"
+        "</modules></project>\n",
+        "infra/docker-compose.yml": "services:\n  registry:\n    build:\n      context: ..\n"
+        "      dockerfile: infra/registry/Dockerfile\n",
+        "infra/registry/Dockerfile": MODULE_DOCKERFILE.format(module="registry"),
+        "registry/Dockerfile": MODULE_DOCKERFILE.format(module="registry"),
+        **maven_module("registry"),
+        **maven_module("gateway"),
+        **extra,
+    }
+
+
+def test_a_build_of_a_multi_module_top_that_narrows_to_no_module_links_nothing(
+    tmp_path: Path,
+) -> None:
+    row = only(links(tmp_path, registry_tree()))
+    assert row["code"] is None
+    assert row["why_not"].startswith(
+        "infra/docker-compose.yml:2: builds ., the top of a multi-module build (gateway, registry)"
+    )
+
+
+def test_a_pipeline_s_build_of_the_image_wins_over_a_compose_service_named_as_it(
+    tmp_path: Path,
+) -> None:
+    pipeline = (
+        'node {\n  sh "docker build -f registry/Dockerfile -t ${HUB}/registry_service ."\n}\n'
+    )
+    row = only(links(tmp_path, registry_tree(Jenkinsfile=pipeline)))
+    assert row["code"] == "registry"
+    assert row["evidence"][0].startswith("jenkins: Jenkinsfile:2: ")

@@ -1785,6 +1785,10 @@ class _Finder:
             self._built = (named, below)
         return self._built
 
+    def _jvm_modules_below(self, folder: str) -> list[str]:
+        """The JVM modules (a pom.xml, a build.gradle) strictly below a folder."""
+        return sorted(m for m in self.builds.jvm_modules if m != folder and _below(m, folder))
+
     def _not_parents(self, folders: list[str]) -> list[str]:
         """The folders that do not hold two or more folders an image is built from."""
         below = self._build_folders()[1]
@@ -1960,6 +1964,16 @@ class _Finder:
                 folder = copied  # a wide context: the code is what the Dockerfile copies
         source = self._source_run(workload, container, chosen, dockerfile, source, folder, used)
         modules, folder = self._modules_run(source, program, argv, dockerfile, chosen, folder, used)
+        inner = self._jvm_modules_below(folder)
+        if source is None and program is None and chosen.kind != "config" and len(inner) > 1:
+            # a build of a multi-module JVM build's top whose Dockerfile narrows it to none
+            # of its modules (a compose service's `context: ..`): no one program's code
+            self.why_not[(id(workload), id(container))] = (
+                f"{chosen.said.path}:{chosen.said.line}: builds {folder}, the top of a "
+                f"multi-module build ({', '.join(inner[:3])}{', ...' if len(inner) > 3 else ''}"
+                "), and its Dockerfile runs no one module's code the tree shows"
+            )
+            return None
         for beside in entry.beside if entry is not None and source is not None else ():
             # a program its shell runs beside it (`a & b & it`): its modules run here too
             other = self._entry_source(beside, folder, dockerfile)
