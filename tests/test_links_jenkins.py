@@ -134,6 +134,19 @@ pipeline {
     assert only(links(tmp_path, files))["code"] == os.path.join("infra", "loader", "load.py")
 
 
+def test_a_step_s_script_is_read_whatever_named_arguments_come_before_it() -> None:
+    pipeline = """\
+node {
+    sh label: 'Build the image', script: "docker build -t acme/labelled labelled"
+    def out = sh(returnStdout: true, script: 'docker build -q -t acme/quiet quiet')
+}
+"""
+    assert [(b.image, b.context) for b in jenkins_builds("Jenkinsfile", pipeline)] == [
+        ("acme/labelled", "labelled"),
+        ("acme/quiet", "quiet"),
+    ]
+
+
 def test_each_step_is_a_new_shell_that_starts_at_the_top() -> None:
     pipeline = "node {\n  sh 'cd infra'\n  sh 'docker build -t acme/top .'\n}\n"
     assert [b.context for b in jenkins_builds("Jenkinsfile", pipeline)] == ["."]

@@ -28,11 +28,13 @@ _STRINGS = (
     r'|"(?P<{0}2>(?:[^"\\\n]|\\.)*)"'
 )
 # What the pass reads, in one `finditer`: a shell step's string (`sh 'cmd'`, `sh """`,
-# `sh(script: "cmd")`, `sh(returnStdout: true, script: 'cmd')`), `docker.build(...)`,
+# `sh(script: "cmd")`, `sh(returnStdout: true, script: 'cmd')`, `sh label: 'Build',
+# script: 'cmd'`), `docker.build(...)`,
 # `dir('x') {`, a brace, a comment, another string (whole: a `//` or a brace in it is
 # none).
 _TOKEN = regex.compile(
-    r"""\b(?:sh|bat)\s*\(?\s*(?:\w+\s*:\s*[\w.]+\s*,\s*)*(?:script\s*:\s*)?(?:"""
+    r"""\b(?:sh|bat)\s*\(?\s*(?:\w+\s*:\s*(?:[\w.]+|'[^'\n]*'|"[^"\n]*")\s*,\s*)*"""
+    r"""(?:script\s*:\s*)?(?:"""
     + _STRINGS.format("step")
     + r""")|(?P<build>\bdocker\.build\s*\(\s*(?:"(?P<image>[^"\n]*)"|'(?P<plain>[^'\n]*)'))"""
     r"""(?:\s*,\s*(?:"(?P<args>[^"\n]*)"|'(?P<plainargs>[^'\n]*)'))?\s*\)"""
