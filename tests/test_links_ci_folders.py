@@ -72,3 +72,23 @@ def test_the_image_of_a_step_that_changes_folder_runs_that_folder_s_code(
         "loader/main.py": "import grpc\n",
     }
     assert only(links(tmp_path, files))["code"] == os.path.join("infra", "loader", "load.py")
+
+
+def test_a_matrix_step_that_changes_folder_builds_each_value_from_that_folder() -> None:
+    workflow = """\
+on: push
+jobs:
+  build:
+    strategy:
+      matrix:
+        svc: [orders, billing]
+    steps:
+      - run: |
+          cd services
+          docker build -t acme/${{ matrix.svc }}:${{ github.sha }} -f ${{ matrix.svc }}/Dockerfile .
+"""
+    builds = workflow_builds(".github/workflows/images.yml", workflow)
+    assert sorted((b.image, b.context, b.dockerfile, b.said.line) for b in builds) == [
+        ("acme/billing", "services", os.path.join("services", "billing", "Dockerfile"), 10),
+        ("acme/orders", "services", os.path.join("services", "orders", "Dockerfile"), 10),
+    ]

@@ -1204,8 +1204,17 @@ def _run_step_builds(
         return []
     first = _line(step, "run") + (1 if "\n" in script.rstrip("\n") else 0)
     found = []
+    # a script that changes folder: read whole, its values put in, its `cd` lines followed
+    moves = _changes_folder(script)
+    moved: dict[int, list[ImageBuild]] = defaultdict(list)
+    for built in step_builds(path, str(_filled(script, known)), first, top, {}) if moves else ():
+        moved[built.said.line].append(built)
     for number, line in _logical_lines(script, comments=False):
         if "${{" not in line or _docker_build_words(line) is not None:
+            continue
+        if moves:
+            said = Said(path, first + number - 1, line.strip())
+            found += [replace(b, kind="workflow", said=said) for b in moved[said.line]]
             continue
         build = _docker_build_words(str(_filled(line, known)))
         if build is not None:
