@@ -535,6 +535,22 @@ def dockerfile_copies_from_a_builder(n: int, copied: int) -> Files:
     }
 
 
+def jenkins_pipeline(n: int) -> Files:
+    """A Jenkinsfile just under MAX_SCRIPT: `n` variables each doubling the one before,
+    `dir` blocks `n` deep, `n` shell steps building an image named by the last variable,
+    then a comment and a triple-quoted string never closed; and a GitLab pipeline of
+    `n // 6` jobs, each `n // 6` lines that change folder and as many that build."""
+    variables = "".join(f'V{i} = "${{V{i - 1}}}${{V{i - 1}}}"\n' for i in range(1, n))
+    dirs = "".join(f"dir('d{i}') {{\n" for i in range(n))
+    steps = f'sh "docker build -t ${{V{n - 1}}}/app -f d/Dockerfile ."\n' * n
+    lines = "".join(f"    - cd d{i}\n    - docker build -t acme/s{i} .\n" for i in range(n // 6))
+    gitlab = "".join(f"job{i}:\n  script:\n{lines}" for i in range(n // 6))
+    return {
+        "Jenkinsfile": 'V0 = "x"\n' + variables + dirs + steps + "/* '\"" * n + "sh '''",
+        ".gitlab-ci.yml": gitlab,
+    }
+
+
 def spring_settings_in_a_config_map(n: int) -> Files:
     """A Spring service whose Deployment mounts at /config a ConfigMap whose
     application.yaml holds a 1 MB value and `n` channels, and its application.yml keys
@@ -582,6 +598,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Dockerfile: 200 COPY lines of 200 paths each --from a builder of 2000 COPY lines": (
         lambda: dockerfile_copies_from_a_builder(200, 2000)
+    ),
+    "a Jenkinsfile of 600 doubling variables, dir blocks and steps; a GitLab job's cd lines": (
+        lambda: jenkins_pipeline(600)
     ),
     "Go: a SIGTERM path through 5000 nested ifs": lambda: go_branches_after_a_signal(5000, False),
     "Go: a SIGTERM path through an else-if chain 5000 long": (

@@ -5,9 +5,9 @@ The evidence, strongest first (each kept, quoted by `explain-links` and in `rela
 0. the configuration's `links` table, which pins a container to a folder or a file;
 1. a build definition that builds the container's image from a folder: `skaffold.yaml`,
    a compose file (a service with no `image`: the name compose gives it), a `Tiltfile`'s
-   `docker_build`, a CI workflow's, a Makefile's or a shell script's `docker build`, Cloud
-   Build, a Drone pipeline's Docker plugin step (its image also as `${PLUGIN_REPO}`), Jib
-   or Spring Boot's buildpacks; weaker, a
+   `docker_build`, a CI workflow's, a Makefile's, a shell script's or a Jenkins
+   pipeline's `docker build`, Cloud Build, a Drone pipeline's Docker plugin step (its
+   image also as `${PLUGIN_REPO}`), Jib or Spring Boot's buildpacks; weaker, a
    `docker build` written in a Markdown file's shell block (`docs`; of those, one its
    page follows with the `kubectl apply` of the manifest is that manifest's);
 2. (refines the folder) the folder's Dockerfile: what its ENTRYPOINT/CMD runs, found in
@@ -118,6 +118,7 @@ STRENGTH = {
     "makefile": 1,
     "jib": 1,
     "script": 1,
+    "jenkins": 1,
     "buildpacks": 1,
     "docs": 2,  # a build command written in Markdown: weaker than a build file's
     "dockerfile": 2,
@@ -287,6 +288,9 @@ def _less_registry(repository: str) -> str | None:
     return path
 
 
+# The builds run from a folder their file does not say: a script's (run from the top, or
+# from its own folder), a Jenkins pipeline's (from the workspace, the checkout's top)
+_CLIMBING = frozenset({"script", "jenkins"})
 # The builds of images for a developer's machine: where they are named is no registry the
 # repository publishes to
 _LOCAL_BUILDS = frozenset({"compose", "tiltfile", "docs"})
@@ -1610,7 +1614,7 @@ class _Finder:
         one of the tree's, and none when there is none (the text left a `cd` out)."""
         if build.kind != "docs":
             named = build.dockerfile
-            if build.kind != "script" or (
+            if build.kind not in _CLIMBING or (
                 os.path.normpath(named) in self.dockerfiles
                 if named is not None
                 else self._held(build.context)
@@ -1788,6 +1792,10 @@ class _Finder:
                     below[parent or "."] += 1
             self._built = (named, below)
         return self._built
+
+    def _jvm_modules_below(self, folder: str) -> list[str]:
+        """The JVM modules (a pom.xml, a build.gradle) strictly below a folder."""
+        return sorted(m for m in self.builds.jvm_modules if m != folder and _below(m, folder))
 
     def _not_parents(self, folders: list[str]) -> list[str]:
         """The folders that do not hold two or more folders an image is built from."""
@@ -1994,6 +2002,16 @@ class _Finder:
         modules, folder = self._modules_run(
             source, program, argv, dockerfile, chosen, folder, used, by_argument=by_argument
         )
+        inner = self._jvm_modules_below(folder)
+        if source is None and program is None and chosen.kind != "config" and len(inner) > 1:
+            # a build of a multi-module JVM build's top whose Dockerfile narrows it to none
+            # of its modules (a compose service's `context: ..`): no one program's code
+            self.why_not[(id(workload), id(container))] = (
+                f"{chosen.said.path}:{chosen.said.line}: builds {folder}, the top of a "
+                f"multi-module build ({', '.join(inner[:3])}{', ...' if len(inner) > 3 else ''}"
+                "), and its Dockerfile runs no one module's code the tree shows"
+            )
+            return None
         for beside in entry.beside if entry is not None and source is not None else ():
             # a program its shell runs beside it (`a & b & it`): its modules run here too
             other = self._entry_source(beside, folder, dockerfile)
@@ -2168,8 +2186,15 @@ class _Finder:
                 return self._own_modules(dockerfile.folder), dockerfile.folder
             return self._own_modules(copied), copied  # a wide context: what the Dockerfile copies
         inner = dockerfile.folder if dockerfile is not None else folder
-        if inner in self.by_folder and _below(inner, folder) and not self._not_parents([folder]):
-            folder = inner  # a context that holds several services: the Dockerfile's code
+        if (
+            inner in self.by_folder
+            and _below(inner, folder)
+            and (not self._not_parents([folder]) or inner in self.builds.jvm_modules)
+        ):
+            # a context that holds several services, or a multi-module build's top whose
+            # module the Dockerfile is kept in (`-f gateway/Dockerfile .`, `mvn -pl
+            # gateway`): the Dockerfile's code
+            folder = inner
         return self._own_modules(folder), folder
 
     def programs(self) -> dict[str, list[str]]:

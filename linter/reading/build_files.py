@@ -49,6 +49,8 @@ _COMPOSE = regex.compile(r"^(?:docker-)?compose(?:[-.].+)?\.ya?ml$")
 _GITLAB = regex.compile(r"^\.gitlab-ci\.ya?ml$")
 _CLOUDBUILD = regex.compile(r"^cloudbuild(?:[-.].+)?\.ya?ml$")
 _DRONE = regex.compile(r"^\.drone\.ya?ml$")
+# A Jenkins pipeline: `Jenkinsfile`, `Jenkinsfile.master`, `Jenkinsfile-prod` (jenkins.py)
+_JENKINSFILE = regex.compile(r"^[Jj]enkinsfile(?:[.-][\w.-]+)?$")
 # Drone's Docker plugin and those built on it (ECR's, GCR's), which take its settings
 _DRONE_DOCKER = regex.compile(r"^(?:plugins/(?:docker|ecr|gcr))(?::[\w.-]+)?$")
 
@@ -86,13 +88,15 @@ def is_build_file(name: str) -> bool:
     """A file that is not YAML or code but is read for the link (Dockerfiles, Tiltfile, the
     files that make a folder a program: `package.json`; Maven's and Gradle's builds, and
     Gradle's properties and version catalog, for the grpc-java they build with;
-    Makefiles and shell scripts, for their `docker build` lines and, a script, for what an
-    image that runs it as its entry point leaves as PID 1; go.mod, for its module's name)."""
+    Makefiles, shell scripts and Jenkins pipelines, for their `docker build` lines and, a
+    script, for what an image that runs it as its entry point leaves as PID 1; go.mod,
+    for its module's name)."""
     return (
         name in (TILTFILE, GO_MODULE)
         or name in PROJECT_FILES
         or name in java_builds.NAMES
         or _is_script(name)
+        or _is_jenkinsfile(name)
         or is_dockerfile_name(name)
         or is_documentation(name)
     )
@@ -102,6 +106,14 @@ def is_documentation(name: str) -> bool:
     """A Markdown (`README.md`) or AsciiDoc (`build.adoc`) file: read for its shell
     blocks' builds alone."""
     return name.lower().endswith((*MARKDOWN_SUFFIXES, *ASCIIDOC_SUFFIXES))
+
+
+def _is_jenkinsfile(name: str) -> bool:
+    return (
+        "enkinsfile" in name
+        and bool(_JENKINSFILE.match(name))
+        and not name.lower().endswith(_NOT_DOCKERFILES)
+    )
 
 
 def _is_script(name: str) -> bool:
@@ -617,6 +629,10 @@ def _builds_reader(path: str, name: str) -> Callable[[str, str], list[ImageBuild
         return workflow_builds
     if _is_script(name):
         return script_builds
+    if _is_jenkinsfile(name):
+        from k8slb.reading.jenkins import jenkins_builds  # (it reads steps as scripts)
+
+        return jenkins_builds
     return None
 
 
@@ -889,19 +905,29 @@ def workflow_builds(path: str, text: str) -> list[ImageBuild]:
     and `docker/build-push-action` steps (`with: {context, tags, file}`), relative to the
     repository's top: the folder above `.github`, or the GitLab file's."""
     parts = os.path.normpath(path).split(os.sep)
-    top = os.sep.join(parts[:-3]) if parts[-3:-2] == [".github"] else os.path.dirname(path)
-    top = top or "."
+    github = parts[-3:-2] == [".github"]
+    top = (os.sep.join(parts[:-3]) if github else os.path.dirname(path)) or "."
     documents = list(_documents(path, text))
     # the folder each run step's lines run in (its `working-directory`), by line
     folders = {
         number: folder for document in documents for number, folder in _step_folders(document)
     }
+    # the lines of the run steps (GitLab's jobs) that change folder on a line of their own:
+    # read as scripts, step by step (_run_step_variables) or job by job
+    moving = {number for document in documents for number in _moving_steps(document)}
+    sessions = [] if github else [s for d in documents for s in _gitlab_sessions(d)]
+    moving.update(n for first, lines in sessions for n in range(first, first + len(lines)))
     found: list[ImageBuild] = []
+    for first, lines in sessions:
+        builds = step_builds(path, "\n".join(lines), first, top, {})
+        found += [replace(b, kind="workflow") for b in builds]
     for number, line in _logical_lines(text, comments=False):
-        build = _docker_build_words(line)
+        build = _docker_build_words(line) if number not in moving else None
         if build is not None:
             image, context, dockerfile, args = build
-            here = _joined(top, folders.get(number, "."))
+            here = _moved(_joined(top, folders.get(number, ".")), line)
+            if here is None:
+                continue
             root = _joined(here, context)
             said = Said(path, number, line.strip().lstrip("-").strip())
             dockerfile = _joined(here, dockerfile) if dockerfile else None
@@ -943,20 +969,81 @@ def _working_directory(job: dict[str, Any], step: dict[str, Any]) -> str:
     return "."
 
 
-def _step_folders(document: object) -> Iterator[tuple[int, str]]:
-    """The lines of each run step run in a folder other than the top, with that folder."""
+def _moved(folder: str, line: str) -> str | None:
+    """The folder a line's `docker build` runs in after a `cd` before it on the line (`cd
+    infra && docker build ...`, `cd infra; docker build ...`); None: not known."""
+    start = _DOCKER_BUILD_COMMAND.search(line)
+    before = line[: start.start()] if start is not None else ""
+    if "cd" not in before:
+        return folder
+    try:
+        return _cd(folder, shell_words(before, comments=True))
+    except ValueError:
+        return None
+
+
+def _run_steps(document: object) -> Iterator[tuple[dict[str, Any], dict[str, Any], str]]:
+    """Each run step of a workflow, with its job and its script."""
     jobs = document.get("jobs") if isinstance(document, dict) else None
     for job in jobs.values() if isinstance(jobs, dict) else []:
         steps = job.get("steps") if isinstance(job, dict) else None
         for step in steps if isinstance(steps, list) else []:
             script = step.get("run") if isinstance(step, dict) else None
-            if not isinstance(script, str):
-                continue
-            folder = _working_directory(job, step)
-            if folder != ".":
-                first = _line(step, "run")
-                for number in range(first, first + script.count("\n") + 2):
-                    yield number, folder
+            if isinstance(script, str):
+                yield job, step, script
+
+
+def _moving_steps(document: object) -> Iterator[int]:
+    """The lines of each run step with a line of its own that changes folder (`cd infra`
+    before `docker build ... .`)."""
+    for _, step, script in _run_steps(document):
+        if _changes_folder(script):
+            first = _line(step, "run")
+            yield from range(first, first + script.count("\n") + 2)
+
+
+def _gitlab_sessions(document: object) -> Iterator[tuple[int, list[str]]]:
+    """Each GitLab job whose `before_script` and `script` (one shell) change folder on a
+    line of their own: its first line and its lines from there, each item's at its own
+    (a block scalar's from the line after its `- |`), blank between; up to MAX_SCRIPT of
+    them in a file (the jobs past it read line by line)."""
+    room = MAX_SCRIPT
+    for job in document.values() if isinstance(document, dict) else []:
+        if not isinstance(job, dict):
+            continue
+        items: list[tuple[int, str]] = []
+        for key in ("before_script", "script"):
+            listed = job.get(key)
+            for index, item in enumerate(listed if isinstance(listed, list) else []):
+                if isinstance(item, str):
+                    items.append((_item_line(listed, index) + ("\n" in item), item))
+        size = sum(len(item) for _, item in items)
+        if size > room or not any(_changes_folder(item) for _, item in items):
+            continue
+        room -= size
+        first = min(line for line, _ in items)
+        lines = [""] * (max(line + item.count("\n") for line, item in items) - first + 1)
+        for line, item in items:
+            for offset, text in enumerate(item.splitlines()):
+                lines[line - first + offset] = text
+        yield first, lines
+
+
+def _changes_folder(script: str) -> bool:
+    """Whether a script no longer than MAX_SCRIPT changes folder on a line of its own."""
+    return len(script) <= MAX_SCRIPT and any(
+        line.lstrip().startswith(("cd ", "pushd ")) for line in script.splitlines()
+    )
+
+
+def _step_folders(document: object) -> Iterator[tuple[int, str]]:
+    """The lines of each run step run in a folder other than the top, with that folder."""
+    for job, step, script in _run_steps(document):
+        folder = _working_directory(job, step)
+        if folder != ".":
+            first = _line(step, "run")
+            for number in range(first, first + script.count("\n") + 2):
+                yield number, folder
 
 
 # `echo "NAME=VALUE" >> $GITHUB_ENV`: a variable every later step of the job has
@@ -978,7 +1065,10 @@ def _run_step_variables(
     read for the steps after, as Actions applies them). Run from the top; the script read
     once, with the variables it uses set before it (its own length bounds them)."""
     script = step.get("run")
-    if not isinstance(script, str) or "$" not in script:
+    if not isinstance(script, str):
+        return []
+    moves = _changes_folder(script)  # a script of its own: every build read here
+    if "$" not in script and not moves:
         return []
     variables = ChainMap(_literal_env(step.get("env")), job_env, exported)
     writes: dict[str, str | None] = {}  # for the steps after this one
@@ -990,17 +1080,33 @@ def _run_step_variables(
     if _DOCKER_BUILD_COMMAND.search(script) is None:
         exported.update(writes)
         return []
+    first = _line(step, "run") + (1 if "\n" in script.rstrip("\n") else 0)
+    builds = step_builds(path, script, first, top, variables)
+    exported.update(writes)
+    return [
+        replace(b, kind="workflow")
+        for b in builds
+        if moves or "$" in b.said.text  # a literal one was read from the file's text
+    ]
+
+
+def step_builds(
+    path: str, script: str, first: int, folder: str, variables: Mapping[str, str | None]
+) -> list[ImageBuild]:
+    """The builds of a CI step's shell script (script_facts), which starts on line `first`
+    of the file and runs in `folder` with the literal `variables` it uses set before it;
+    their lines the file's."""
     used = dict.fromkeys(a or b for a, b in _SHELL_VARIABLE.findall(script))
     known = [(n, v) for n in used if (v := variables.get(n)) and " " not in v]
     prelude = "".join(f"{name}={value}\n" for name, value in known)
-    first = _line(step, "run") + (1 if "\n" in script.rstrip("\n") else 0) - len(known)
-    builds, _ = script_facts(path, prelude + script, make=False, folder=top)
-    exported.update(writes)
-    return [
-        replace(b, kind="workflow", said=replace(b.said, line=first + b.said.line - 1))
-        for b in builds
-        if "$" in b.said.text  # a literal one was read from the file's text
-    ]
+    builds, _ = script_facts(path, prelude + script, make=False, folder=folder)
+    start = first - len(known) - 1
+    return [replace(b, said=replace(b.said, line=start + b.said.line)) for b in builds]
+
+
+def shell_expanded(word: str, variables: Mapping[str, str | None]) -> str:
+    """A word with the shell variables known in it put in (an unknown one left)."""
+    return _expanded(word, variables=variables, make=False)
 
 
 def _literal_env(*envs: object) -> dict[str, str | None]:
@@ -1107,8 +1213,17 @@ def _run_step_builds(
         return []
     first = _line(step, "run") + (1 if "\n" in script.rstrip("\n") else 0)
     found = []
+    # a script that changes folder: read whole, its values put in, its `cd` lines followed
+    moves = _changes_folder(script)
+    moved: dict[int, list[ImageBuild]] = defaultdict(list)
+    for built in step_builds(path, str(_filled(script, known)), first, top, {}) if moves else ():
+        moved[built.said.line].append(built)
     for number, line in _logical_lines(script, comments=False):
         if "${{" not in line or _docker_build_words(line) is not None:
+            continue
+        if moves:
+            said = Said(path, first + number - 1, line.strip())
+            found += [replace(b, kind="workflow", said=said) for b in moved[said.line]]
             continue
         build = _docker_build_words(str(_filled(line, known)))
         if build is not None:
@@ -1723,7 +1838,7 @@ def _cd(folder: str, words: list[str]) -> str | None:
     cwd = folder
     for index, word in enumerate(words[:-1]):
         if word == "cd":
-            target = words[index + 1]
+            target = words[index + 1].removesuffix(";")  # `cd infra; docker build ...`
             if _literal(target) is None:
                 return None
             cwd = _joined(cwd, target)
