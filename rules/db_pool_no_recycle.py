@@ -98,6 +98,7 @@ class DbPoolNoRecycle(Rule):
     day or more): database/sql keeps connections for ever by default. A pool a helper
     returns takes the lifetime its caller sets; one returned to another package is
     reported only when no module of its package, or that imports it, sets a lifetime.
+    SQLite's drivers (`sqlite3`, `sqlite`) open a file in the process: not reported.
 
     In Quarkus's settings (`application.properties`, `application.yaml`): a datasource
     whose settings give it a JDBC (Agroal) or reactive part (`quarkus.datasource.jdbc.*`,
@@ -180,7 +181,7 @@ class DbPoolNoRecycle(Rule):
         for facts in context.judged_code():
             for pool in facts.db_pools:
                 why = _unbounded(pool)
-                if not pool.long_lived or why is None or _local(pool.url):
+                if not pool.long_lived or why is None or pool.in_process or _local(pool.url):
                     continue
                 yield self.code_finding(
                     pool.loc,

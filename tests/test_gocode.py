@@ -289,6 +289,19 @@ def test_an_sqlx_pool_without_a_lifetime_is_klb203_and_one_with_it_is_not(tmp_pa
     assert lint_files(tmp_path / "b", {"store/store.go": bounded}, ["KLB203"]).findings == []
 
 
+@pytest.mark.parametrize("driver", ["sqlite3", "sqlite"])
+def test_a_sqlite_pool_is_a_file_in_the_process_and_not_klb203(tmp_path: Path, driver: str) -> None:
+    source = (
+        'package main\n\nimport (\n\t"database/sql"\n\t_ "github.com/mattn/go-sqlite3"\n)\n\n'
+        f'var db, _ = sql.Open("{driver}", "./app.db")\n'
+    )
+    [pool] = facts(source.split(")\n\n", 1)[1], '"database/sql"').db_pools
+    assert pool.in_process and pool.long_lived
+    assert lint_files(tmp_path / "a", {"main.go": source}, ["KLB203"]).findings == []
+    served = source.replace(f'"{driver}", "./app.db"', '"pgx", "postgres://orders-db:5432/o"')
+    assert len(lint_files(tmp_path / "b", {"main.go": served}, ["KLB203"]).findings) == 1
+
+
 def test_http_transports_kept_or_per_call() -> None:
     body = (
         "var shared = &http.Transport{IdleConnTimeout: 90 * time.Second}\n"

@@ -1841,6 +1841,7 @@ class _Collector:
         )
         at = POOL_OPENERS[opener]
         dsn = args[at] if len(args) > at else None
+        driver = self.value(args[at - 1], scope) if len(args) >= at else None
         factory = self._short(opener)  # `sql.Open`, `sqlx.Connect`
         for url, long_lived in self._addresses(dsn, call, scope, name):
             self.facts.db_pools.append(
@@ -1852,6 +1853,8 @@ class _Collector:
                     lifetime=None,
                     lifetime_arg="SetConnMaxLifetime",
                     returned=returned,
+                    # mattn's `sqlite3`, modernc's `sqlite`: a file, not a server
+                    in_process=isinstance(driver, str) and "sqlite" in driver.lower(),
                 )
             )
             for bound in names:
