@@ -427,6 +427,22 @@ def python_channels_through_attributes(n: int) -> Files:
     return {"app.py": code}
 
 
+def python_settings_fields_read(n: int) -> Files:
+    """A pydantic settings class of `n` fields, and `n` pools over its instance's fields
+    read in the module and in another: each read is one look-up, not a walk of the class."""
+    config = (
+        "from pydantic_settings import BaseSettings\nfrom sqlalchemy import create_engine\n\n\n"
+        "class Settings(BaseSettings):\n"
+        + "".join(f"    URL_{i}: str = 'postgresql://db-{i}:5432/app'\n" for i in range(n))
+        + "\n\nsettings = Settings()\n"
+        + "".join(f"E{i} = create_engine(settings.URL_{i})\n" for i in range(n))
+    )
+    engines = "from sqlalchemy import create_engine\n\nfrom config import settings\n\n" + "".join(
+        f"e{i} = create_engine(settings.URL_{i})\n" for i in range(n)
+    )
+    return {"config.py": config, "engines.py": engines}
+
+
 SERVICE = (
     "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 3\n"
     "  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n"
@@ -556,6 +572,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     "Go: 3000 receives of SIGTERM in one function": lambda: go_receives_of_a_signal(3000),
     "Python: 3000 channels through 3000 attributes a kept object set in __init__": (
         lambda: python_channels_through_attributes(3000)
+    ),
+    "Python: 5000 pools over the fields of a 5000-field settings class, in two modules": (
+        lambda: python_settings_fields_read(5000)
     ),
     "Go: a health service set NOT_SERVING 3000 times, 3000 ifs deep": (
         lambda: go_health_drains_nested(3000)
