@@ -396,6 +396,25 @@ def go_receives_of_a_signal(n: int) -> Files:
     return {"main.go": code}
 
 
+def go_env_helpers_and_clients(n: int) -> Files:
+    """`n` env helpers with a fallback, each read `n` times, and `n` functions that each
+    post through a Client of their own, bound to the same name: a helper is read once, and
+    a request once, not once a Client literal."""
+    helpers = "".join(
+        f"func env{i}(key, fallback string) string {{\n"
+        f'\tif v := os.Getenv(key); v != "" {{\n\t\treturn v\n\t}}\n\treturn fallback\n}}\n'
+        for i in range(n)
+    )
+    reads = "".join(f'var u{i} = env{i % n}("U{i}", "http://a:80")\n' for i in range(n * 4))
+    posts = "".join(
+        f"func post{i}() {{\n\tclient := &http.Client{{}}\n"
+        f'\tclient.Post(u{i}+"/x", "text/plain", nil)\n}}\n'
+        for i in range(n)
+    )
+    code = 'package main\n\nimport (\n\t"net/http"\n\t"os"\n)\n\n' + helpers + reads + posts
+    return {"main.go": code}
+
+
 def go_health_drains_nested(n: int) -> Files:
     """A health service set NOT_SERVING `n` times in ifs `n` deep, a wait after the deepest:
     each start's statement is found by climbing its parents, and tree-sitter finds a
@@ -575,6 +594,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Python: 5000 pools over the fields of a 5000-field settings class, in two modules": (
         lambda: python_settings_fields_read(5000)
+    ),
+    "Go: 3000 env helpers read 12000 times, 3000 Clients posting": (
+        lambda: go_env_helpers_and_clients(3000)
     ),
     "Go: a health service set NOT_SERVING 3000 times, 3000 ifs deep": (
         lambda: go_health_drains_nested(3000)

@@ -391,6 +391,8 @@ class _Collector:
         self.kept: dict[tuple[int, str | None], bool] = {}
         self.callers: dict[tuple[str, bool], list[tuple[Node, _Scope]]] = {}
         self.functions: dict[str, Node] = {}  # the file's function declarations, by name
+        self.env_helpers: dict[str, bool] = {}  # by function name: _env_helper's answer
+        self.client_literals: set[int] = set()  # the node ids of http.Client literals
         self.held: dict[str, str] | None = None  # _held_servers, read once a file
         self.closed_fields: set[str] | None = None  # _closed, read once a file
         self.returned_fields: dict[int, dict[str, str]] = {}  # by body id: _returned_field
@@ -453,6 +455,7 @@ class _Collector:
                 key, value = _keyed(element)
                 if _text(key) == "Handler" and _text(value) in servers:  # http.Server{Handler: s}
                     self.facts.http_served.add(_text(value))
+        self._client_requests()
         self._export()
 
     def _index_calls(self) -> None:
@@ -1085,6 +1088,14 @@ class _Collector:
             return EnvRef(values[0], None)
         if name == "fmt.Sprintf" and values and isinstance(values[0], str):
             return _sprintf(values[0], values[1:])
+        shape = self._called(call)
+        if (
+            shape.kind == "identifier"
+            and len(values) >= 2
+            and isinstance(values[0], str)
+            and self._env_helper(shape.name)  # `getEnv("ADDR", "backend:50051")`
+        ):
+            return EnvRef(values[0], values[1] if isinstance(values[1], str) else UNKNOWN)
         if name in _SLASH_TRIMS and len(values) == 2 and values[1] == "/":
             # a URL's trailing slash cut (`strings.TrimRight(baseURL, "/")`): its address
             # is the same, whatever the environment gives
@@ -1102,6 +1113,56 @@ class _Collector:
             if isinstance(given, str):
                 return FlagRef(given, default if isinstance(default, str) else UNKNOWN)
         return UNKNOWN
+
+    def _env_helper(self, name: str) -> bool:
+        """Whether the file's function `name` reads an environment variable with a default:
+        `getEnv(key, fallback)` whose every return is `fallback`, `os.Getenv(key)` or a name
+        bound to that (`if v := os.Getenv(key); v != ""`, `v, ok := os.LookupEnv(key)`).
+        Read once a function."""
+        known = self.env_helpers.get(name)
+        if known is not None:
+            return known
+        self.env_helpers[name] = False
+        function = self.functions.get(name)
+        parameters = function.child_by_field_name("parameters") if function else None
+        body = function.child_by_field_name("body") if function else None
+        if parameters is None or body is None:
+            return False
+        places = {at: p for p, at in _parameter_places(parameters).items()}
+        key, fallback = places.get(0), places.get(1)
+        if key is None or fallback is None or len(places) != 2:
+            return False
+        found = captured(parser(), body, "(call_expression) @c (return_statement) @r")
+        reads: set[int] = set()  # the env reads of `key`, by node id
+        read_into: set[str] = set()  # the names bound to one
+        for call in found.get("c", []):
+            shape = self._called(call)
+            if self._qualified_call(shape) not in ("os.Getenv", "os.LookupEnv"):
+                continue
+            if [_text(a) for a in shape.arguments] != [key]:
+                continue
+            reads.add(call.id)
+            holder = call.parent.parent if call.parent is not None else None
+            if holder is not None and holder.type in ("short_var_declaration", "var_spec"):
+                left = holder.child_by_field_name("left") or holder.child_by_field_name("name")
+                names = _items(left)
+                if names:
+                    read_into.add(_text(names[0]))
+        given = {fallback: False, "read": False}
+        for statement in found.get("r", []):
+            returned = statement.named_children
+            items = _items(returned[0]) if len(returned) == 1 else []
+            if len(items) != 1:
+                return False
+            value = items[0]
+            if value.type == "identifier" and _text(value) == fallback:
+                given[fallback] = True
+            elif value.id in reads or (value.type == "identifier" and _text(value) in read_into):
+                given["read"] = True
+            else:
+                return False
+        self.env_helpers[name] = all(given.values())
+        return self.env_helpers[name]
 
     def _flag(self, call: Node) -> tuple[int, int] | None:
         """Where a string flag's definition has the flag's name and its default: the flag
@@ -1882,19 +1943,39 @@ class _Collector:
             return
         fields = self._composite(literal, scope, 0)
         fields = fields if isinstance(fields, dict) else {}
-        if name == "net/http.Client" and "Transport" in fields and not self._default_base(literal):
+        given = {_text(_keyed(element)[0]) for element in _keyed_elements(literal)}
+        client = name == "net/http.Client"
+        if client and "Transport" in given and not self._default_base(literal):
             return  # the Transport literal it holds is the pool, reported once
         bound = self._bound_to(literal)
+        if client:
+            self.client_literals.add(literal.id)
+        kept = self._long_lived(literal, scope, bound)
+        factory = "http.Transport" if not client else "http.Client" if kept else None
         self.facts.http_clients.append(
             HttpClient(
                 loc=self.loc(literal),
-                factory="http.Transport" if name.endswith("Transport") else "http.Client",
-                long_lived=self._long_lived(literal, scope, bound),
+                # a Client made per call pools in http.DefaultTransport, the process's, as
+                # `http.Post` does: that pool is the long-lived one
+                factory=factory or "http.DefaultTransport",
+                long_lived=client or kept,
                 http2=fields.get("ForceAttemptHTTP2") is True,
                 base_url=None,
                 reuse_disabled=fields.get("DisableKeepAlives") is True,
             )
         )
+
+    def _client_requests(self) -> None:
+        """The URLs the requests of a Client literal are made for (`client.Post(url, ...)`,
+        `client` bound to the literal), read as a request's: the module's HTTP clients send
+        there. Each call is looked at once."""
+        for member in _CLIENT_REQUESTS if self.client_literals else ():
+            for call, scope, shape in self.calls_to.get(member, []):
+                found = scope.lookup(shape.receiver) if shape.operand_kind == "identifier" else None
+                if found is not None and any(
+                    _unwrap_address(node).id in self.client_literals for node in found[1]
+                ):
+                    self._request_url(call, 0, scope)
 
     def _default_base(self, client: Node) -> bool:
         """Whether an http.Client's Transport pools its connections in http.DefaultTransport:
@@ -1974,6 +2055,8 @@ class _Collector:
 DEFAULT_BASE_WRAPPERS = frozenset(
     {"go.opencensus.io/plugin/ochttp.Transport", "golang.org/x/oauth2.Transport"}
 )
+# An http.Client's methods that send to the URL they are given first.
+_CLIENT_REQUESTS = ("Get", "Head", "Post", "PostForm")
 # net/http's request constructors, with the place of their URL argument.
 REQUEST_URLS = {"net/http.NewRequest": 1, "net/http.NewRequestWithContext": 2}
 # strings' functions that cut a URL's trailing slash (`TrimRight(u, "/")`)
