@@ -814,7 +814,7 @@ def test_end_to_end_a_package_client_posting_to_a_url_built_from_an_env_var(
     files = {"k8s.yaml": service + client_env("WEB_HOST", "web-svc.shop:80"), "main.go": source}
     [finding] = lint_files(tmp_path, files, ["KLB202"]).findings
     assert (finding.line, finding.column) == (10, 15)
-    assert "'http://web-svc.shop:80'" in finding.text
+    assert "'http://web-svc.shop:80/api/list'" in finding.text  # the request's own URL
 
 
 def test_end_to_end_a_pool_opened_in_a_helper_with_no_lifetime_anywhere(tmp_path: Path) -> None:
@@ -1264,3 +1264,19 @@ def test_a_client_made_per_call_pools_in_the_default_transport_and_is_klb202(
     own = source.replace("{Timeout:", "{Transport: &http.Transport{}, Timeout:")
     clients = analyse_go("web/main.go", own.encode()).http_clients
     assert [(c.factory, c.long_lived) for c in clients] == [("http.Transport", False)]
+
+
+def test_a_per_call_client_sends_to_the_request_made_last_before_its_do() -> None:
+    source = (
+        'package main\n\nimport (\n\t"net/http"\n\t"os"\n)\n\n'
+        "func submit() {\n"
+        '\tr, err := http.NewRequest("POST", os.Getenv("AGENDA_URL")+"/items", nil)\n'
+        "\tclient := &http.Client{}\n\tres, err := client.Do(r)\n"
+        '\tr, err = http.NewRequest("POST", os.Getenv("NOTIFY_URL")+"/notes", nil)\n'
+        "\tother := &http.Client{}\n\tres, err = other.Do(r)\n\t_, _ = res, err\n}\n"
+    )
+    clients = analyse_go("c4p/main.go", source.encode()).http_clients
+    assert [(c.loc.line, c.base_url) for c in clients] == [
+        (10, EnvRef("AGENDA_URL", None, suffix="/items")),
+        (13, EnvRef("NOTIFY_URL", None, suffix="/notes")),
+    ]

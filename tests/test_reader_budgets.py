@@ -399,7 +399,7 @@ def go_receives_of_a_signal(n: int) -> Files:
 def go_env_helpers_and_clients(n: int) -> Files:
     """`n` env helpers with a fallback, each read `n` times, and `n` functions that each
     post through a Client of their own, bound to the same name: a helper is read once, and
-    a request once, not once a Client literal."""
+    a request once, not once a Client literal, nor once a binding of its request."""
     helpers = "".join(
         f"func env{i}(key, fallback string) string {{\n"
         f'\tif v := os.Getenv(key); v != "" {{\n\t\treturn v\n\t}}\n\treturn fallback\n}}\n'
@@ -411,7 +411,12 @@ def go_env_helpers_and_clients(n: int) -> Files:
         f'\tclient.Post(u{i}+"/x", "text/plain", nil)\n}}\n'
         for i in range(n)
     )
-    code = 'package main\n\nimport (\n\t"net/http"\n\t"os"\n)\n\n' + helpers + reads + posts
+    # and one Client sending `n` requests, one name bound to each in turn
+    sends = "".join(
+        f'\treq, _ = http.NewRequest("GET", u{i}, nil)\n\tone.Do(req)\n' for i in range(n)
+    )
+    many = "func many() {\n\tvar req *http.Request\n\tone := &http.Client{}\n" + sends + "}\n"
+    code = 'package main\n\nimport (\n\t"net/http"\n\t"os"\n)\n\n' + helpers + reads + posts + many
     return {"main.go": code}
 
 

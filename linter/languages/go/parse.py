@@ -392,7 +392,9 @@ class _Collector:
         self.callers: dict[tuple[str, bool], list[tuple[Node, _Scope]]] = {}
         self.functions: dict[str, Node] = {}  # the file's function declarations, by name
         self.env_helpers: dict[str, bool] = {}  # by function name: _env_helper's answer
-        self.client_literals: set[int] = set()  # the node ids of http.Client literals
+        # the calls that send through a name (`client.Post(...)`, `client.Do(req)`), by
+        # the node id of what the name is bound to: built when a Client first asks (_sent_to)
+        self.sends: dict[int, list[tuple[Node, _Scope, _Called]]] | None = None
         self.held: dict[str, str] | None = None  # _held_servers, read once a file
         self.closed_fields: set[str] | None = None  # _closed, read once a file
         self.returned_fields: dict[int, dict[str, str]] = {}  # by body id: _returned_field
@@ -455,7 +457,6 @@ class _Collector:
                 key, value = _keyed(element)
                 if _text(key) == "Handler" and _text(value) in servers:  # http.Server{Handler: s}
                     self.facts.http_served.add(_text(value))
-        self._client_requests()
         self._export()
 
     def _index_calls(self) -> None:
@@ -1948,34 +1949,62 @@ class _Collector:
         if client and "Transport" in given and not self._default_base(literal):
             return  # the Transport literal it holds is the pool, reported once
         bound = self._bound_to(literal)
-        if client:
-            self.client_literals.add(literal.id)
         kept = self._long_lived(literal, scope, bound)
         factory = "http.Transport" if not client else "http.Client" if kept else None
-        self.facts.http_clients.append(
-            HttpClient(
-                loc=self.loc(literal),
-                # a Client made per call pools in http.DefaultTransport, the process's, as
-                # `http.Post` does: that pool is the long-lived one
-                factory=factory or "http.DefaultTransport",
-                long_lived=client or kept,
-                http2=fields.get("ForceAttemptHTTP2") is True,
-                base_url=None,
-                reuse_disabled=fields.get("DisableKeepAlives") is True,
+        # a Client's requests name where it sends; else the module's URLs are its
+        sent = self._sent_to(literal) if client and bound else []
+        for url in sent or [None]:
+            self.facts.http_clients.append(
+                HttpClient(
+                    loc=self.loc(literal),
+                    # a Client made per call pools in http.DefaultTransport, the process's,
+                    # as `http.Post` does: that pool is the long-lived one
+                    factory=factory or "http.DefaultTransport",
+                    long_lived=client or kept,
+                    http2=fields.get("ForceAttemptHTTP2") is True,
+                    base_url=url,
+                    reuse_disabled=fields.get("DisableKeepAlives") is True,
+                )
             )
-        )
 
-    def _client_requests(self) -> None:
-        """The URLs the requests of a Client literal are made for (`client.Post(url, ...)`,
-        `client` bound to the literal), read as a request's: the module's HTTP clients send
-        there. Each call is looked at once."""
-        for member in _CLIENT_REQUESTS if self.client_literals else ():
-            for call, scope, shape in self.calls_to.get(member, []):
-                found = scope.lookup(shape.receiver) if shape.operand_kind == "identifier" else None
-                if found is not None and any(
-                    _unwrap_address(node).id in self.client_literals for node in found[1]
-                ):
-                    self._request_url(call, 0, scope)
+    def _sent_to(self, literal: Node) -> list[Any]:
+        """The URLs the requests of the Client literal a name holds are made for:
+        `client.Post(url, ...)` (Get, Head, PostForm), and `client.Do(req)` of a `req` made
+        by `http.NewRequest` in the same function; the ones k8slb can read."""
+        if self.sends is None:  # each sending call under the literals its receiver holds
+            self.sends = defaultdict(list)
+            for member in (*_CLIENT_REQUESTS, "Do"):
+                for call, scope, shape in self.calls_to.get(member, []):
+                    held = (
+                        scope.lookup(shape.receiver) if shape.operand_kind == "identifier" else None
+                    )
+                    for node in held[1] if held is not None and len(held[1]) <= MAX_CHOICES else ():
+                        self.sends[_unwrap_address(node).id].append((call, scope, shape))
+        found: list[Any] = []
+        for call, scope, shape in self.sends.get(literal.id, []):
+            first = shape.arguments[0] if shape.arguments else None
+            url = self._request_url_of(first, call, scope) if shape.member == "Do" else first
+            values = self.choices(url, scope) if url is not None else []
+            found += [value for value in values if not isinstance(value, Unknown)]
+        return found
+
+    def _request_url_of(self, request: Node | None, call: Node, scope: _Scope) -> Node | None:
+        """The URL argument of the `http.NewRequest` a `Do(req)` sends: the last one `req`
+        is bound to before the call (`req, err = http.NewRequest(...)` again for the next
+        request), in its function."""
+        held = scope.lookup(_text(request)) if request is not None else None
+        if request is None or request.type != "identifier" or held is None:
+            return None
+        if len(held[1]) > MAX_CHOICES:
+            return None  # a name bound past what is followed
+        before = [n for n in held[1] if n.end_byte <= call.start_byte]
+        made = max(before, key=lambda n: n.start_byte) if before else None
+        if made is None or made.type != "call_expression":
+            return None
+        name = self._callee_of(self._called(made), scope)
+        arguments = self._called(made).arguments
+        at = REQUEST_URLS.get(name or "")
+        return arguments[at] if at is not None and at < len(arguments) else None
 
     def _default_base(self, client: Node) -> bool:
         """Whether an http.Client's Transport pools its connections in http.DefaultTransport:
