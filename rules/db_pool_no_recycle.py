@@ -91,6 +91,10 @@ def _default_local(context: Context, facts: CodeFacts, url: object) -> bool:
     container is known to run it, no workload's `env` names it."""
     if not isinstance(url, EnvRef) or url.default_text is None:
         return False
+    if facts.language == "spring":
+        # a settings file's URL is the packaged default of any profile, which Quarkus's
+        # deployments override from manifests its build writes (not in the tree): kept
+        return False
     if not _local(url.default_text):
         return False
     runners = [(link.workload, link.container) for link in context.links.running(facts.path)]
@@ -134,9 +138,9 @@ class DbPoolNoRecycle(Rule):
     no lifetime setting, and `asyncpg.create_pool` with `max_queries` of 10^8 or more
     (asyncpg's default, 50,000, replaces a busy connection often enough). Engines with
     `NullPool` or `StaticPool`, SQLite and localhost URLs, per-call engines and test files
-    are not reported, nor a URL that is a variable's localhost default (a pydantic
-    settings field's, `os.getenv`'s) when no container that runs the code sets the
-    variable, loads it through `envFrom` or may from a Secret.
+    are not reported, nor a URL that is a variable's localhost default in the code (a
+    pydantic settings field's, `os.getenv`'s) when no container that runs the code sets
+    the variable, loads it through `envFrom` or may from a Secret.
 
     In Go: a `database/sql` pool from `sql.Open` (or sqlx's `Open`, `Connect` and their
     `Must`/`Context` forms, which open one) with no `SetConnMaxLifetime` (or one of a
