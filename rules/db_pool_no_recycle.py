@@ -3,9 +3,12 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 
-from k8slb.code.facts import DbPool
+from k8slb.code.facts import CodeFacts, DbPool, EnvRef
 from k8slb.core.findings import Finding, Severity
-from k8slb.model.addresses import parse_url
+from k8slb.model.addresses import loaded_env, parse_url
+from k8slb.model.objects import Container
+from k8slb.reading.objects import K8sObject
+from k8slb.reading.yamltree import YMap, YSeq
 from k8slb.rulekit.base import Context, Example, Rule
 
 DAY = 86_400
@@ -80,6 +83,50 @@ def _local(url: object) -> bool:
     return address is not None and address.reach == "local"
 
 
+def _default_local(context: Context, facts: CodeFacts, url: object) -> bool:
+    """Whether the URL is a variable's local default (`settings.DATABASE_URL` of a settings
+    class, `os.getenv("DATABASE_URL", "postgresql://localhost/app")`) that nothing can
+    change where the code runs: no container that runs it names the variable in its `env`
+    or loads it through `envFrom` (a Secret's keys are unknown: it may), and, where no
+    container is known to run it, no workload's `env` names it."""
+    if not isinstance(url, EnvRef) or url.default_text is None:
+        return False
+    if facts.language == "spring":
+        # a settings file's URL is the packaged default of any profile, which Quarkus's
+        # deployments override from manifests its build writes (not in the tree): kept
+        return False
+    if not _local(url.default_text):
+        return False
+    runners = [(link.workload, link.container) for link in context.links.running(facts.path)]
+    containers = runners or [
+        (workload, container)
+        for workload, template in context.index.workloads
+        for container in template.containers
+    ]
+    return not any(
+        _names_variable(context, workload, container, url.name, loads=bool(runners))
+        for workload, container in containers
+    )
+
+
+def _names_variable(
+    context: Context, workload: K8sObject, container: Container, name: str, loads: bool
+) -> bool:
+    """Whether the container's `env` names the variable, in any form, or (`loads`) its
+    `envFrom` may give it: a Secret's, or a ConfigMap's key."""
+    entries = container.body.get("env")
+    if any(
+        isinstance(e, YMap) and e.get("name") == name
+        for e in (entries if isinstance(entries, YSeq) else ())
+    ):
+        return True
+    sources = container.body.get("envFrom")
+    if not loads or not isinstance(sources, YSeq):
+        return False
+    secret = any(isinstance(s, YMap) and "secretRef" in s for s in sources)
+    return secret or loaded_env(context.index, workload, container, name) is not None
+
+
 class DbPoolNoRecycle(Rule):
     """A long-lived database pool that never retires a connection.
 
@@ -91,13 +138,16 @@ class DbPoolNoRecycle(Rule):
     no lifetime setting, and `asyncpg.create_pool` with `max_queries` of 10^8 or more
     (asyncpg's default, 50,000, replaces a busy connection often enough). Engines with
     `NullPool` or `StaticPool`, SQLite and localhost URLs, per-call engines and test files
-    are not reported.
+    are not reported, nor a URL that is a variable's localhost default in the code (a
+    pydantic settings field's, `os.getenv`'s) when no container that runs the code sets
+    the variable, loads it through `envFrom` or may from a Secret.
 
     In Go: a `database/sql` pool from `sql.Open` (or sqlx's `Open`, `Connect` and their
     `Must`/`Context` forms, which open one) with no `SetConnMaxLifetime` (or one of a
     day or more): database/sql keeps connections for ever by default. A pool a helper
     returns takes the lifetime its caller sets; one returned to another package is
     reported only when no module of its package, or that imports it, sets a lifetime.
+    SQLite's drivers (`sqlite3`, `sqlite`) open a file in the process: not reported.
 
     In Quarkus's settings (`application.properties`, `application.yaml`): a datasource
     whose settings give it a JDBC (Agroal) or reactive part (`quarkus.datasource.jdbc.*`,
@@ -180,7 +230,9 @@ class DbPoolNoRecycle(Rule):
         for facts in context.judged_code():
             for pool in facts.db_pools:
                 why = _unbounded(pool)
-                if not pool.long_lived or why is None or _local(pool.url):
+                if not pool.long_lived or why is None or pool.in_process or _local(pool.url):
+                    continue
+                if _default_local(context, facts, pool.url):
                     continue
                 yield self.code_finding(
                     pool.loc,

@@ -147,11 +147,12 @@ class GrpcClientClusterIp(Rule):
     are not reported, nor test files. A target k8slb cannot resolve gives no finding.
 
     In Go: `grpc.NewClient`, `grpc.Dial` and `grpc.DialContext` channels, their target
-    followed through constants, `os.Getenv` (with the default set under `if x == ""`),
-    `fmt.Sprintf`, concatenation, a helper's parameters and the fields a helper fills
-    (`mustMapEnv(&svc.addr, "ADDR")`); a channel closed by `defer conn.Close()` in the
-    function that makes it is per call, one a helper returns or writes through a pointer
-    lives as long as its caller keeps it.
+    followed through constants, `os.Getenv` (with the default set under `if x == ""`, or
+    given by an env helper: `getEnv("ADDR", "backend:50051")`, a function of the file that
+    returns the variable or its fallback), `fmt.Sprintf`, concatenation, a helper's
+    parameters and the fields a helper fills (`mustMapEnv(&svc.addr, "ADDR")`); a channel
+    closed by `defer conn.Close()` in the function that makes it is per call, one a helper
+    returns or writes through a pointer lives as long as its caller keeps it.
 
     In JavaScript (`@grpc/grpc-js`): `new Client(target, grpc.credentials.create...())`, its
     target a string, a template string, `process.env.X` (with a `||` or `??` default) or a

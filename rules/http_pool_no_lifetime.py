@@ -61,10 +61,12 @@ class HttpPoolNoLifetime(Rule):
     variable, `main`, a constructor, a helper whose caller keeps it; a Client over
     `http.DefaultTransport` or a wrapper of it, ochttp's, oauth2's, otelhttp's) and
     `http.DefaultClient`/`http.Get`, whose default transport ends idle connections after
-    90 s and busy ones never; `DisableKeepAlives: true` is not reported,
-    `ForceAttemptHTTP2` is a warning. Its URLs are the module's `http://` literals, read
-    whole where one begins a concatenation or a `fmt.Sprintf`, and the URLs its requests
-    are made for (`http.NewRequest`), a helper's parameter or a field followed (one a
+    90 s and busy ones never; a Client with no Transport of its own made per call
+    (`&http.Client{Timeout: 2 * time.Second}`) pools there too, as `http.Post` does.
+    `DisableKeepAlives: true` is not reported, `ForceAttemptHTTP2` is a warning. Its URLs
+    are the module's `http://` literals, read whole where one begins a concatenation or a
+    `fmt.Sprintf`, and the URLs its requests are made for (`http.NewRequest`,
+    `client.Post(url, ...)`), a helper's parameter or a field followed (one a
     constructor's struct literal fills: `&Client{baseURL: os.Getenv("URL")}`);
     `http.DefaultClient.Do(req)` sends to those URLs.
 

@@ -289,6 +289,19 @@ def test_an_sqlx_pool_without_a_lifetime_is_klb203_and_one_with_it_is_not(tmp_pa
     assert lint_files(tmp_path / "b", {"store/store.go": bounded}, ["KLB203"]).findings == []
 
 
+@pytest.mark.parametrize("driver", ["sqlite3", "sqlite"])
+def test_a_sqlite_pool_is_a_file_in_the_process_and_not_klb203(tmp_path: Path, driver: str) -> None:
+    source = (
+        'package main\n\nimport (\n\t"database/sql"\n\t_ "github.com/mattn/go-sqlite3"\n)\n\n'
+        f'var db, _ = sql.Open("{driver}", "./app.db")\n'
+    )
+    [pool] = facts(source.split(")\n\n", 1)[1], '"database/sql"').db_pools
+    assert pool.in_process and pool.long_lived
+    assert lint_files(tmp_path / "a", {"main.go": source}, ["KLB203"]).findings == []
+    served = source.replace(f'"{driver}", "./app.db"', '"pgx", "postgres://orders-db:5432/o"')
+    assert len(lint_files(tmp_path / "b", {"main.go": served}, ["KLB203"]).findings) == 1
+
+
 def test_http_transports_kept_or_per_call() -> None:
     body = (
         "var shared = &http.Transport{IdleConnTimeout: 90 * time.Second}\n"
@@ -801,7 +814,7 @@ def test_end_to_end_a_package_client_posting_to_a_url_built_from_an_env_var(
     files = {"k8s.yaml": service + client_env("WEB_HOST", "web-svc.shop:80"), "main.go": source}
     [finding] = lint_files(tmp_path, files, ["KLB202"]).findings
     assert (finding.line, finding.column) == (10, 15)
-    assert "'http://web-svc.shop:80'" in finding.text
+    assert "'http://web-svc.shop:80/api/list'" in finding.text  # the request's own URL
 
 
 def test_end_to_end_a_pool_opened_in_a_helper_with_no_lifetime_anywhere(tmp_path: Path) -> None:
@@ -1193,3 +1206,77 @@ def test_an_xds_server_served_with_no_sigterm_handler_is_klb403_and_never_klb201
     plain = XDS_SERVER.replace("xds.NewGRPCServer(", "grpc.NewServer(")
     again = lint_files(tmp_path / "plain", {"cmd/quotes/main.go": plain}, ["KLB403", "KLB201"])
     assert sorted(f.rule for f in again.findings) == ["KLB201", "KLB403"]
+
+
+GET_ENV = (
+    "func getEnv(key, fallback string) string {\n"
+    '\tif value := os.Getenv(key); value != "" {\n\t\treturn value\n\t}\n\treturn fallback\n}\n'
+)
+
+
+@pytest.mark.parametrize(
+    ("helper", "expected"),
+    [
+        (GET_ENV, EnvRef("ADDR", "backend:50051")),
+        (
+            "func getEnv(key, fallback string) string {\n"
+            "\tv, ok := os.LookupEnv(key)\n\tif !ok {\n\t\treturn fallback\n\t}\n\treturn v\n}\n",
+            EnvRef("ADDR", "backend:50051"),
+        ),
+        # it returns something else than the variable or the fallback: not a plain read
+        (GET_ENV.replace("return value", 'return value + ":443"'), UNKNOWN),
+        (GET_ENV.replace("os.Getenv(key)", 'os.Getenv("HOME")'), UNKNOWN),
+    ],
+)
+def test_an_env_helper_with_a_fallback_is_the_variable_with_that_default(
+    helper: str, expected: object
+) -> None:
+    body = helper + 'var c, _ = grpc.NewClient(getEnv("ADDR", "backend:50051"))'
+    assert target(body) == expected
+
+
+def test_a_client_made_per_call_pools_in_the_default_transport_and_is_klb202(
+    tmp_path: Path,
+) -> None:
+    source = (
+        'package main\n\nimport (\n\t"bytes"\n\t"net/http"\n\t"os"\n\t"time"\n)\n\n'
+        'var events = getEnv("EVENTS_URL", "http://localhost:5000")\n\n' + GET_ENV + "\n"
+        "func send(body []byte) {\n"
+        "\tclient := &http.Client{Timeout: 2 * time.Second}\n"
+        '\tresp, err := client.Post(events+"/api/events", "application/json", '
+        "bytes.NewBuffer(body))\n"
+        "\tif err == nil {\n\t\tresp.Body.Close()\n\t}\n}\n"
+    )
+    (client,) = analyse_go("web/main.go", source.encode()).http_clients
+    assert (client.factory, client.long_lived) == ("http.DefaultTransport", True)
+    service = (
+        "apiVersion: v1\nkind: Service\nmetadata: {name: events, namespace: shop}\n"
+        "spec:\n  selector: {app: events}\n  ports: [{port: 5000}]\n"
+    )
+    files = {
+        "k8s.yaml": service + client_env("EVENTS_URL", "http://events:5000"),
+        "main.go": source,
+    }
+    [finding] = lint_files(tmp_path / "a", files, ["KLB202"]).findings
+    assert (finding.line, finding.column) == (20, 13)
+    assert "'http://events:5000/api/events'" in finding.text
+    # its own Transport is its own pool, reported where that is made
+    own = source.replace("{Timeout:", "{Transport: &http.Transport{}, Timeout:")
+    clients = analyse_go("web/main.go", own.encode()).http_clients
+    assert [(c.factory, c.long_lived) for c in clients] == [("http.Transport", False)]
+
+
+def test_a_per_call_client_sends_to_the_request_made_last_before_its_do() -> None:
+    source = (
+        'package main\n\nimport (\n\t"net/http"\n\t"os"\n)\n\n'
+        "func submit() {\n"
+        '\tr, err := http.NewRequest("POST", os.Getenv("AGENDA_URL")+"/items", nil)\n'
+        "\tclient := &http.Client{}\n\tres, err := client.Do(r)\n"
+        '\tr, err = http.NewRequest("POST", os.Getenv("NOTIFY_URL")+"/notes", nil)\n'
+        "\tother := &http.Client{}\n\tres, err = other.Do(r)\n\t_, _ = res, err\n}\n"
+    )
+    clients = analyse_go("c4p/main.go", source.encode()).http_clients
+    assert [(c.loc.line, c.base_url) for c in clients] == [
+        (10, EnvRef("AGENDA_URL", None, suffix="/items")),
+        (13, EnvRef("NOTIFY_URL", None, suffix="/notes")),
+    ]

@@ -8,7 +8,9 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from k8slb.code.facts import EnvRef
 from k8slb.core.findings import Finding, Severity
+from k8slb.languages.python.parse import analyse
 from k8slb.rulekit.examples import (
     BUILT_HERE,
     MAX_AGE_OPTIONS,
@@ -716,3 +718,62 @@ def test_a_server_that_listens_on_its_pods_loopback_only_is_behind_a_sidecar(
     if severity == "info":
         assert f"it listens on {address} only" in finding.text
         assert finding.fix.available
+
+
+SETTINGS = """\
+    from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+    class Settings(BaseSettings):
+        model_config = SettingsConfigDict(env_file=".env")
+
+        DATABASE_URL: str = "postgresql+asyncpg://app:app@localhost:5432/app"
+
+
+    settings = Settings()
+    """
+ENGINE = """\
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    from app.core.config import settings
+
+    engine = create_async_engine(settings.DATABASE_URL)
+    """
+ORDERS_ENV = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: orders}
+spec:
+  selector: {matchLabels: {app: orders}}
+  template:
+    metadata: {labels: {app: orders}}
+    spec:
+      containers:
+        - name: orders
+          image: orders:1
+          env:
+            - name: DATABASE_URL
+              valueFrom: {secretKeyRef: {name: orders-db, key: url}}
+"""
+
+
+def test_a_settings_class_default_on_localhost_is_no_pool_to_judge(tmp_path: Path) -> None:
+    files = {"app/core/config.py": SETTINGS, "app/core/database.py": ENGINE}
+    assert lint(tmp_path / "a", files, "KLB203") == []
+    # a workload that sets the variable (a Secret's value: unknown) may point it anywhere
+    (finding,) = lint(tmp_path / "b", {**files, "k8s/orders.yaml": ORDERS_ENV}, "KLB203")
+    assert finding.path.endswith("database.py") and finding.line == 5
+    # a default in the cluster is judged as before
+    served = SETTINGS.replace("@localhost:5432", "@orders-db:5432")
+    assert len(lint(tmp_path / "c", {**files, "app/core/config.py": served}, "KLB203")) == 1
+
+
+def test_a_settings_class_instance_is_its_fields_variables() -> None:
+    source = (
+        textwrap.dedent(SETTINGS).replace('env_file=".env"', 'env_prefix="orders_"')
+        + "URL = settings.DATABASE_URL\n"
+    )
+    found = analyse("app/core/config.py", source.encode())
+    assert found.exports["URL"] == EnvRef(
+        "ORDERS_DATABASE_URL", "postgresql+asyncpg://app:app@localhost:5432/app"
+    )

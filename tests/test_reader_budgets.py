@@ -400,6 +400,30 @@ def go_receives_of_a_signal(n: int) -> Files:
     return {"main.go": code}
 
 
+def go_env_helpers_and_clients(n: int) -> Files:
+    """`n` env helpers with a fallback, each read `n` times, and `n` functions that each
+    post through a Client of their own, bound to the same name: a helper is read once, and
+    a request once, not once a Client literal, nor once a binding of its request."""
+    helpers = "".join(
+        f"func env{i}(key, fallback string) string {{\n"
+        f'\tif v := os.Getenv(key); v != "" {{\n\t\treturn v\n\t}}\n\treturn fallback\n}}\n'
+        for i in range(n)
+    )
+    reads = "".join(f'var u{i} = env{i % n}("U{i}", "http://a:80")\n' for i in range(n * 4))
+    posts = "".join(
+        f"func post{i}() {{\n\tclient := &http.Client{{}}\n"
+        f'\tclient.Post(u{i}+"/x", "text/plain", nil)\n}}\n'
+        for i in range(n)
+    )
+    # and one Client sending `n` requests, one name bound to each in turn
+    sends = "".join(
+        f'\treq, _ = http.NewRequest("GET", u{i}, nil)\n\tone.Do(req)\n' for i in range(n)
+    )
+    many = "func many() {\n\tvar req *http.Request\n\tone := &http.Client{}\n" + sends + "}\n"
+    code = 'package main\n\nimport (\n\t"net/http"\n\t"os"\n)\n\n' + helpers + reads + posts + many
+    return {"main.go": code}
+
+
 def go_health_drains_nested(n: int) -> Files:
     """A health service set NOT_SERVING `n` times in ifs `n` deep, a wait after the deepest:
     each start's statement is found by climbing its parents, and tree-sitter finds a
@@ -429,6 +453,22 @@ def python_channels_through_attributes(n: int) -> Files:
         + "\n\nCLIENT = Client()\n"
     )
     return {"app.py": code}
+
+
+def python_settings_fields_read(n: int) -> Files:
+    """A pydantic settings class of `n` fields, and `n` pools over its instance's fields
+    read in the module and in another: each read is one look-up, not a walk of the class."""
+    config = (
+        "from pydantic_settings import BaseSettings\nfrom sqlalchemy import create_engine\n\n\n"
+        "class Settings(BaseSettings):\n"
+        + "".join(f"    URL_{i}: str = 'postgresql://db-{i}:5432/app'\n" for i in range(n))
+        + "\n\nsettings = Settings()\n"
+        + "".join(f"E{i} = create_engine(settings.URL_{i})\n" for i in range(n))
+    )
+    engines = "from sqlalchemy import create_engine\n\nfrom config import settings\n\n" + "".join(
+        f"e{i} = create_engine(settings.URL_{i})\n" for i in range(n)
+    )
+    return {"config.py": config, "engines.py": engines}
 
 
 SERVICE = (
@@ -609,6 +649,12 @@ ISSUE: dict[str, Callable[[], Files]] = {
     "Go: 3000 receives of SIGTERM in one function": lambda: go_receives_of_a_signal(3000),
     "Python: 3000 channels through 3000 attributes a kept object set in __init__": (
         lambda: python_channels_through_attributes(3000)
+    ),
+    "Python: 5000 pools over the fields of a 5000-field settings class, in two modules": (
+        lambda: python_settings_fields_read(5000)
+    ),
+    "Go: 3000 env helpers read 12000 times, 3000 Clients posting": (
+        lambda: go_env_helpers_and_clients(3000)
     ),
     "Go: a health service set NOT_SERVING 3000 times, 3000 ifs deep": (
         lambda: go_health_drains_nested(3000)

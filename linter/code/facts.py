@@ -533,6 +533,8 @@ class DbPool:
     # handed to the callers of the function that makes it, where no call in its own file
     # sets its lifetime: a module that can call that function may (code/imported.py)
     returned: bool = False
+    # the database runs in the process (a SQLite driver's): no server for it to pin
+    in_process: bool = False
 
 
 @record

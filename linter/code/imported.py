@@ -286,6 +286,11 @@ class _Resolver:
             return UNKNOWN
         if isinstance(value, Imported):
             source = self.module(importer, value)
+            parent, dot, last = value.module.rpartition(".")
+            if source is None and dot and not value.by_path:
+                # `from app.config import settings` then `settings.URL`: an object, not a module
+                value = replace(value, module=parent, name=f"{last}.{value.name}")
+                source = self.module(importer, value)
             name, *members = value.name.split(".")
             if source is None or name not in source.exports:
                 return UNKNOWN

@@ -391,6 +391,10 @@ class _Collector:
         self.kept: dict[tuple[int, str | None], bool] = {}
         self.callers: dict[tuple[str, bool], list[tuple[Node, _Scope]]] = {}
         self.functions: dict[str, Node] = {}  # the file's function declarations, by name
+        self.env_helpers: dict[str, bool] = {}  # by function name: _env_helper's answer
+        # the calls that send through a name (`client.Post(...)`, `client.Do(req)`), by
+        # the node id of what the name is bound to: built when a Client first asks (_sent_to)
+        self.sends: dict[int, list[tuple[Node, _Scope, _Called]]] | None = None
         self.held: dict[str, str] | None = None  # _held_servers, read once a file
         self.closed_fields: set[str] | None = None  # _closed, read once a file
         self.returned_fields: dict[int, dict[str, str]] = {}  # by body id: _returned_field
@@ -1085,6 +1089,14 @@ class _Collector:
             return EnvRef(values[0], None)
         if name == "fmt.Sprintf" and values and isinstance(values[0], str):
             return _sprintf(values[0], values[1:])
+        shape = self._called(call)
+        if (
+            shape.kind == "identifier"
+            and len(values) >= 2
+            and isinstance(values[0], str)
+            and self._env_helper(shape.name)  # `getEnv("ADDR", "backend:50051")`
+        ):
+            return EnvRef(values[0], values[1] if isinstance(values[1], str) else UNKNOWN)
         if name in _SLASH_TRIMS and len(values) == 2 and values[1] == "/":
             # a URL's trailing slash cut (`strings.TrimRight(baseURL, "/")`): its address
             # is the same, whatever the environment gives
@@ -1102,6 +1114,56 @@ class _Collector:
             if isinstance(given, str):
                 return FlagRef(given, default if isinstance(default, str) else UNKNOWN)
         return UNKNOWN
+
+    def _env_helper(self, name: str) -> bool:
+        """Whether the file's function `name` reads an environment variable with a default:
+        `getEnv(key, fallback)` whose every return is `fallback`, `os.Getenv(key)` or a name
+        bound to that (`if v := os.Getenv(key); v != ""`, `v, ok := os.LookupEnv(key)`).
+        Read once a function."""
+        known = self.env_helpers.get(name)
+        if known is not None:
+            return known
+        self.env_helpers[name] = False
+        function = self.functions.get(name)
+        parameters = function.child_by_field_name("parameters") if function else None
+        body = function.child_by_field_name("body") if function else None
+        if parameters is None or body is None:
+            return False
+        places = {at: p for p, at in _parameter_places(parameters).items()}
+        key, fallback = places.get(0), places.get(1)
+        if key is None or fallback is None or len(places) != 2:
+            return False
+        found = captured(parser(), body, "(call_expression) @c (return_statement) @r")
+        reads: set[int] = set()  # the env reads of `key`, by node id
+        read_into: set[str] = set()  # the names bound to one
+        for call in found.get("c", []):
+            shape = self._called(call)
+            if self._qualified_call(shape) not in ("os.Getenv", "os.LookupEnv"):
+                continue
+            if [_text(a) for a in shape.arguments] != [key]:
+                continue
+            reads.add(call.id)
+            holder = call.parent.parent if call.parent is not None else None
+            if holder is not None and holder.type in ("short_var_declaration", "var_spec"):
+                left = holder.child_by_field_name("left") or holder.child_by_field_name("name")
+                names = _items(left)
+                if names:
+                    read_into.add(_text(names[0]))
+        given = {fallback: False, "read": False}
+        for statement in found.get("r", []):
+            returned = statement.named_children
+            items = _items(returned[0]) if len(returned) == 1 else []
+            if len(items) != 1:
+                return False
+            value = items[0]
+            if value.type == "identifier" and _text(value) == fallback:
+                given[fallback] = True
+            elif value.id in reads or (value.type == "identifier" and _text(value) in read_into):
+                given["read"] = True
+            else:
+                return False
+        self.env_helpers[name] = all(given.values())
+        return self.env_helpers[name]
 
     def _flag(self, call: Node) -> tuple[int, int] | None:
         """Where a string flag's definition has the flag's name and its default: the flag
@@ -1841,6 +1903,7 @@ class _Collector:
         )
         at = POOL_OPENERS[opener]
         dsn = args[at] if len(args) > at else None
+        driver = self.value(args[at - 1], scope) if len(args) >= at else None
         factory = self._short(opener)  # `sql.Open`, `sqlx.Connect`
         for url, long_lived in self._addresses(dsn, call, scope, name):
             self.facts.db_pools.append(
@@ -1852,6 +1915,8 @@ class _Collector:
                     lifetime=None,
                     lifetime_arg="SetConnMaxLifetime",
                     returned=returned,
+                    # mattn's `sqlite3`, modernc's `sqlite`: a file, not a server
+                    in_process=isinstance(driver, str) and "sqlite" in driver.lower(),
                 )
             )
             for bound in names:
@@ -1879,19 +1944,67 @@ class _Collector:
             return
         fields = self._composite(literal, scope, 0)
         fields = fields if isinstance(fields, dict) else {}
-        if name == "net/http.Client" and "Transport" in fields and not self._default_base(literal):
+        given = {_text(_keyed(element)[0]) for element in _keyed_elements(literal)}
+        client = name == "net/http.Client"
+        if client and "Transport" in given and not self._default_base(literal):
             return  # the Transport literal it holds is the pool, reported once
         bound = self._bound_to(literal)
-        self.facts.http_clients.append(
-            HttpClient(
-                loc=self.loc(literal),
-                factory="http.Transport" if name.endswith("Transport") else "http.Client",
-                long_lived=self._long_lived(literal, scope, bound),
-                http2=fields.get("ForceAttemptHTTP2") is True,
-                base_url=None,
-                reuse_disabled=fields.get("DisableKeepAlives") is True,
+        kept = self._long_lived(literal, scope, bound)
+        factory = "http.Transport" if not client else "http.Client" if kept else None
+        # a Client's requests name where it sends; else the module's URLs are its
+        sent = self._sent_to(literal) if client and bound else []
+        for url in sent or [None]:
+            self.facts.http_clients.append(
+                HttpClient(
+                    loc=self.loc(literal),
+                    # a Client made per call pools in http.DefaultTransport, the process's,
+                    # as `http.Post` does: that pool is the long-lived one
+                    factory=factory or "http.DefaultTransport",
+                    long_lived=client or kept,
+                    http2=fields.get("ForceAttemptHTTP2") is True,
+                    base_url=url,
+                    reuse_disabled=fields.get("DisableKeepAlives") is True,
+                )
             )
-        )
+
+    def _sent_to(self, literal: Node) -> list[Any]:
+        """The URLs the requests of the Client literal a name holds are made for:
+        `client.Post(url, ...)` (Get, Head, PostForm), and `client.Do(req)` of a `req` made
+        by `http.NewRequest` in the same function; the ones k8slb can read."""
+        if self.sends is None:  # each sending call under the literals its receiver holds
+            self.sends = defaultdict(list)
+            for member in (*_CLIENT_REQUESTS, "Do"):
+                for call, scope, shape in self.calls_to.get(member, []):
+                    held = (
+                        scope.lookup(shape.receiver) if shape.operand_kind == "identifier" else None
+                    )
+                    for node in held[1] if held is not None and len(held[1]) <= MAX_CHOICES else ():
+                        self.sends[_unwrap_address(node).id].append((call, scope, shape))
+        found: list[Any] = []
+        for call, scope, shape in self.sends.get(literal.id, []):
+            first = shape.arguments[0] if shape.arguments else None
+            url = self._request_url_of(first, call, scope) if shape.member == "Do" else first
+            values = self.choices(url, scope) if url is not None else []
+            found += [value for value in values if not isinstance(value, Unknown)]
+        return found
+
+    def _request_url_of(self, request: Node | None, call: Node, scope: _Scope) -> Node | None:
+        """The URL argument of the `http.NewRequest` a `Do(req)` sends: the last one `req`
+        is bound to before the call (`req, err = http.NewRequest(...)` again for the next
+        request), in its function."""
+        held = scope.lookup(_text(request)) if request is not None else None
+        if request is None or request.type != "identifier" or held is None:
+            return None
+        if len(held[1]) > MAX_CHOICES:
+            return None  # a name bound past what is followed
+        before = [n for n in held[1] if n.end_byte <= call.start_byte]
+        made = max(before, key=lambda n: n.start_byte) if before else None
+        if made is None or made.type != "call_expression":
+            return None
+        name = self._callee_of(self._called(made), scope)
+        arguments = self._called(made).arguments
+        at = REQUEST_URLS.get(name or "")
+        return arguments[at] if at is not None and at < len(arguments) else None
 
     def _default_base(self, client: Node) -> bool:
         """Whether an http.Client's Transport pools its connections in http.DefaultTransport:
@@ -1971,6 +2084,8 @@ class _Collector:
 DEFAULT_BASE_WRAPPERS = frozenset(
     {"go.opencensus.io/plugin/ochttp.Transport", "golang.org/x/oauth2.Transport"}
 )
+# An http.Client's methods that send to the URL they are given first.
+_CLIENT_REQUESTS = ("Get", "Head", "Post", "PostForm")
 # net/http's request constructors, with the place of their URL argument.
 REQUEST_URLS = {"net/http.NewRequest": 1, "net/http.NewRequestWithContext": 2}
 # strings' functions that cut a URL's trailing slash (`TrimRight(u, "/")`)

@@ -54,6 +54,7 @@ from k8slb.core.findings import Problem, Severity
 from k8slb.languages.python.parse_ast import dotted
 from k8slb.languages.python.parse_names import Scope
 from k8slb.languages.python.parse_routes import WEB_WORDS, collect_routes
+from k8slb.languages.python.parse_settings import settings_fields
 from k8slb.languages.python.parse_shutdown import is_sleep, is_stop, signal_pauses
 from k8slb.languages.python.parse_values import Values, keyword_argument
 from k8slb.reading.encodings import python_codec
@@ -557,6 +558,9 @@ class _Collector(Values):
                 self.functions[node.name] = node
         if isinstance(node, ast.ClassDef):
             self._health_class(node)
+            fields = settings_fields(node, self.qualified) if scope.parent is None else None
+            if fields is not None:
+                self.settings_classes[node.name] = fields
 
     def _assign(self, node: ast.Assign, parents: Parents, scope: Scope, keyboard: bool) -> None:
         if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):

@@ -11,7 +11,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from k8slb.code.budget import Budget
-from k8slb.code.facts import CodeFacts, Imported, Loc
+from k8slb.code.facts import CodeFacts, EnvRef, Imported, Loc
 from k8slb.languages.python.parse_ast import dotted
 
 
@@ -42,6 +42,8 @@ class Names:
         self.locals: set[str] = set()  # names defined here (def, class), shadowing imports
         # `from M import N` (relative or not): where each local name comes from
         self.origins: dict[str, Imported] = {}
+        # module-level pydantic settings classes: their fields' variables (parse_settings)
+        self.settings_classes: dict[str, dict[str, EnvRef]] = {}
         self.deferred = False  # a value holds an Imported
         self.budget = Budget()  # the values this module's reading may still compute
         # the calls of the module by the name they call (`dial` for `dial(x)`, `make` for

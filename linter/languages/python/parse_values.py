@@ -178,6 +178,11 @@ class Values(Names):
                 bound_there = self.instance_binding(expression.attr, scope)
                 if bound_there is not None:
                     return self.value(bound_there[0], bound_there[1], depth + 1)
+            bound = self._binding(expression.value.id, scope)
+            if isinstance(bound, ast.Call):  # `settings.URL` of `settings = Settings()`
+                fields = self._settings_made(bound, self._scope_of(expression.value.id, scope))
+                if fields is not None:
+                    return fields.get(expression.attr, UNKNOWN)
         return UNKNOWN
 
     def choices(self, expression: ast.expr, scope: Scope) -> list[Any]:
@@ -258,7 +263,20 @@ class Values(Names):
             return math.inf
         if name == "str" and args and isinstance(args[0], str | EnvRef):
             return args[0]
+        fields = self._settings_made(call, scope)
+        if fields is not None:
+            return dict(fields)  # `Settings()`: its fields as the environment sets them
         return UNKNOWN
+
+    def _settings_made(self, call: ast.Call, scope: Scope) -> dict[str, EnvRef] | None:
+        """The fields of the settings class (parse_settings.py) the call makes, when it is
+        one and is given nothing (arguments would set fields)."""
+        if not isinstance(call.func, ast.Name) or call.args or call.keywords:
+            return None
+        home = self._scope_of(call.func.id, scope)
+        if call.func.id in home.bindings or call.func.id in home.opaque:
+            return None  # rebound: not the class
+        return self.settings_classes.get(call.func.id)
 
 
 def keyword_argument(keywords: Sequence[ast.keyword], name: str) -> ast.expr | None:
