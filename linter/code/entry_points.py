@@ -20,6 +20,7 @@ from k8slb.code.launchers import IN_PROCESS, PACKAGE_MANAGERS
 from k8slb.core import regex
 from k8slb.core.record import record
 from k8slb.core.shell_words import shell_words
+from k8slb.reading.build_files import OUTPUT_FOLDERS
 
 _PYTHON = regex.compile(r"^python(?:\d+(?:\.\d+)?)?$")
 _SHELLS = frozenset({"sh", "bash", "ash", "dash", "zsh"})
@@ -74,7 +75,6 @@ class Entry:
 
 # Folders a build writes a Node program's compiled JavaScript to (tsc's `outDir`, Nest's
 # and most bundlers' `dist`): not the source the reader scanned.
-OUTPUT_FOLDERS = frozenset({"dist", "build", "out"})
 _SOURCE_SUFFIXES = (".ts", ".js", ".mts", ".mjs", ".cts", ".cjs")
 
 

@@ -1953,19 +1953,38 @@ class _Finder:
                     break
         return None
 
+    def _multi_module_top(self, chosen: Evidence, folder: str) -> str | None:
+        """Why a build of a multi-module JVM build's top whose Dockerfile narrows it to none
+        of its modules (a compose service's `context: ..`) links no one program's code;
+        None where the folder is no such top."""
+        inner = self._jvm_modules_below(folder)
+        if len(inner) < 2:
+            return None
+        more = ", ..." if len(inner) > 3 else ""
+        return (
+            f"{chosen.said.path}:{chosen.said.line}: builds {folder}, the top of a "
+            f"multi-module build ({', '.join(inner[:3])}{more}), and its Dockerfile runs no "
+            "one module's code the tree shows"
+        )
+
+    def _built_by(self, chosen: Evidence, evidence: list[Evidence]) -> Dockerfile | None:
+        """The Dockerfile the chosen evidence builds; for a build whose Dockerfile the tree
+        lacks (compose's `build: .` with none there), the one weaker evidence of the same
+        folder names, that the tree holds."""
+        dockerfile = self._dockerfile(chosen.folder, chosen.dockerfile)
+        if dockerfile is not None:
+            return dockerfile
+        named = [e.dockerfile for e in evidence if e.folder == chosen.folder]
+        held = [self._dockerfile(chosen.folder, n) for n in named if n is not None]
+        return next((d for d in held if d is not None), None)
+
     def link(self, workload: K8sObject, container: Container) -> Link | None:
         found = self._evidence(workload, container)
         if found is None:
             return None
         evidence, script, program = found
         chosen = evidence[0]
-        dockerfile = self._dockerfile(chosen.folder, chosen.dockerfile)
-        if dockerfile is None:
-            # a build whose Dockerfile the tree lacks (compose's `build: .` with none
-            # there): the one weaker evidence of the same folder names, that the tree holds
-            named = [e.dockerfile for e in evidence if e.folder == chosen.folder]
-            held = [self._dockerfile(chosen.folder, n) for n in named if n is not None]
-            dockerfile = next((d for d in held if d is not None), None)
+        dockerfile = self._built_by(chosen, evidence)
         chose = self._folder_chosen(workload, container, evidence, dockerfile)
         if chose is None:
             return None
@@ -2002,16 +2021,11 @@ class _Finder:
         modules, folder = self._modules_run(
             source, program, argv, dockerfile, chosen, folder, used, by_argument=by_argument
         )
-        inner = self._jvm_modules_below(folder)
-        if source is None and program is None and chosen.kind != "config" and len(inner) > 1:
-            # a build of a multi-module JVM build's top whose Dockerfile narrows it to none
-            # of its modules (a compose service's `context: ..`): no one program's code
-            self.why_not[(id(workload), id(container))] = (
-                f"{chosen.said.path}:{chosen.said.line}: builds {folder}, the top of a "
-                f"multi-module build ({', '.join(inner[:3])}{', ...' if len(inner) > 3 else ''}"
-                "), and its Dockerfile runs no one module's code the tree shows"
-            )
-            return None
+        if source is None and program is None and chosen.kind != "config":
+            refused = self._multi_module_top(chosen, folder)
+            if refused is not None:
+                self.why_not[(id(workload), id(container))] = refused
+                return None
         for beside in entry.beside if entry is not None and source is not None else ():
             # a program its shell runs beside it (`a & b & it`): its modules run here too
             other = self._entry_source(beside, folder, dockerfile)

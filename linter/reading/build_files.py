@@ -19,7 +19,6 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from k8slb.code.entry_points import OUTPUT_FOLDERS
 from k8slb.core import regex
 from k8slb.core.record import record
 from k8slb.core.shell_words import shell_words
@@ -1957,8 +1956,6 @@ def parse_dockerfile(path: str, text: str) -> Dockerfile:
     base: str | None = None
     declared: dict[str, str | None] = {}  # the ARGs, with their literal defaults
     arg_folders: list[tuple[str, Said]] = []
-    own = os.path.basename(os.path.dirname(path))
-    copies_own_folder = False
     named_stage = ""  # the stage being read's name (`AS name`)
     # each named stage's state when the next began: a stage FROM it starts from there
     stages: dict[str, tuple[Any, ...]] = {}
@@ -1972,21 +1969,14 @@ def parse_dockerfile(path: str, text: str) -> Dockerfile:
             if base is not None and named_stage:
                 state = (workdir, copies, entrypoint, cmd, entrypoint_said, cmd_said, base)
                 stages[named_stage] = state
-            words = [w for w in arguments.split() if not w.startswith("--")]
-            base = words[0] if words else None
-            named_stage = words[2].lower() if len(words) > 2 and words[1].lower() == "as" else ""
-            inherited = stages.get(base.lower()) if base else None
-            if inherited is not None:  # `FROM base AS final`: base's WORKDIR, COPY, CMD, image
-                workdir, copied, entrypoint, cmd, entrypoint_said, cmd_said, base = inherited
-                copies = list(copied)
-            else:
-                workdir, copies, entrypoint, cmd = "/", [], None, None
-                entrypoint_said = cmd_said = None
-            built = []
+            base, named_stage = _stage_named(arguments)
+            # `FROM base AS final` starts from base's WORKDIR, COPY, CMD and image
+            fresh = ("/", (), None, None, None, None, base)
+            inherited = stages.get(base.lower(), fresh) if base else fresh
+            workdir, copied, entrypoint, cmd, entrypoint_said, cmd_said, base = inherited
+            copies, built = list(copied), []
         elif instruction == "ARG":
-            name, equals, default = arguments.partition("=")
-            literal = _literal(default.strip("\"'")) if equals else None
-            declared[name.strip()] = literal or declared.get(name.strip())
+            _declare(arguments, declared)
         elif instruction == "WORKDIR":
             workdir = _in_image(workdir, arguments.strip("\"'"))
             chosen = _in_context(workdir, copies) if _chooses(workdir, declared) else None
@@ -2001,22 +1991,11 @@ def parse_dockerfile(path: str, text: str) -> Dockerfile:
             resolved += len(stage_built)
             built += stage_built
             said = Said(path, line, f"COPY {arguments}")
-            built_arg_folders += [
-                (folder, said)
-                for copy in stage_built
-                if _chooses(copy.source, declared) and (folder := _source_folder(copy.source))
-            ]
+            built_arg_folders += _built_arg_folders(stage_built, declared, said)
         elif instruction in ("COPY", "ADD"):
-            copy = _copies(arguments, workdir)
-            copies += copy
-            copies_own_folder |= bool(own) and any(
-                c.source.split("/", 1)[0] == own and "/" in c.source for c in copy
-            )
-            arg_folders += [
-                (posixpath.normpath(source), Said(path, line, f"{instruction} {arguments}"))
-                for source in _copied_sources(arguments)
-                if _chooses(source, declared)
-            ]
+            copies += _copies(arguments, workdir)
+            said = Said(path, line, f"{instruction} {arguments}")
+            arg_folders += _arg_sources(arguments, declared, said)
         elif instruction == "ENTRYPOINT":
             entrypoint = _argv(arguments)
             entrypoint_said = Said(path, line, f"ENTRYPOINT {arguments}")
@@ -2039,7 +2018,7 @@ def parse_dockerfile(path: str, text: str) -> Dockerfile:
         base,
         tuple(arg_folders),
         tuple((name, value) for name, value in declared.items() if value is not None),
-        copies_own_folder,
+        _copies_below(earlier + copies, os.path.basename(os.path.dirname(path))),
         tuple(dict.fromkeys(c for c in earlier if c not in copies)),
         _installers(text),
         tuple(built),
@@ -2047,9 +2026,55 @@ def parse_dockerfile(path: str, text: str) -> Dockerfile:
     )
 
 
+# the folders a build writes its output to (`dist/apps/auth/main.js`), below the sources
+# it mirrors: code/entry_points reads compiled scripts by them too
+OUTPUT_FOLDERS = frozenset({"dist", "build", "out"})
+
+
 # What a Dockerfile copies `--from` its stages is read for its first sources only: each is
 # found among the stage's COPY lines, and a real Dockerfile has a handful.
 MAX_BUILT_COPIES = 64
+
+
+def _declare(arguments: str, declared: dict[str, str | None]) -> None:
+    """Record an ARG with its literal default, keeping an earlier stage's default."""
+    name, equals, default = arguments.partition("=")
+    literal = _literal(default.strip("\"'")) if equals else None
+    declared[name.strip()] = literal or declared.get(name.strip())
+
+
+def _arg_sources(
+    arguments: str, declared: Mapping[str, str | None], said: Said
+) -> list[tuple[str, Said]]:
+    """The sources of a COPY or ADD that a build argument chooses."""
+    return [
+        (posixpath.normpath(source), said)
+        for source in _copied_sources(arguments)
+        if _chooses(source, declared)
+    ]
+
+
+def _stage_named(arguments: str) -> tuple[str | None, str]:
+    """A FROM line's image and the name it gives its stage (`FROM golang AS build`)."""
+    words = [w for w in arguments.split() if not w.startswith("--")]
+    base = words[0] if words else None
+    return base, words[2].lower() if len(words) > 2 and words[1].lower() == "as" else ""
+
+
+def _copies_below(copies: list[Copy], own: str) -> bool:
+    """Whether a COPY takes a path below a folder named as the Dockerfile's own."""
+    return bool(own) and any(c.source.split("/", 1)[0] == own and "/" in c.source for c in copies)
+
+
+def _built_arg_folders(
+    built: list[Copy], declared: Mapping[str, str | None], said: Said
+) -> list[tuple[str, Said]]:
+    """The context folders a build argument chooses among what a `COPY --from` takes."""
+    return [
+        (folder, said)
+        for copy in built
+        if _chooses(copy.source, declared) and (folder := _source_folder(copy.source))
+    ]
 
 
 def _from_stage(arguments: str, workdir: str, stages: Mapping[str, tuple[Any, ...]]) -> list[Copy]:
@@ -2124,7 +2149,7 @@ _PLATFORM_ARGS = frozenset(
 )
 
 
-def _chooses(path: str, declared: dict[str, str | None]) -> bool:
+def _chooses(path: str, declared: Mapping[str, str | None]) -> bool:
     """Whether a path is chosen by build arguments: it names variables, each an ARG, and
     not one of the platform's."""
     names = [a or b for a, b in _SHELL_VARIABLE.findall(path)]
