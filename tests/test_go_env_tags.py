@@ -67,6 +67,33 @@ def test_a_tagged_config_field_is_the_variable_its_tag_names(field: str, expecte
     assert _target(field, "cfg.Addr") == expected
 
 
+@pytest.mark.parametrize(
+    ("read", "expected"),
+    [
+        ("cfg.Mailer.Host", EnvRef("MAILER_HOST", None)),
+        ("cfg.Backend.Host", EnvRef("BACKEND_HOST", "backend:50051")),
+        ("cfg.Addr", EnvRef("ADDR", None)),
+        ("s.cfg.Addr", EnvRef("ADDR", None)),
+    ],
+)
+def test_a_field_of_a_nested_section_is_the_variable_of_that_sections_tag(
+    read: str, expected: object
+) -> None:
+    """A config struct of sections (`Mailer struct { Host string ... }`) tags one field
+    name in each: a read through the section's field is that section's variable; a read
+    of a named type's field (`cfg.Addr`, or a struct field holding the config) is its own."""
+    fields = (
+        '\tMailer struct {\n\t\tHost string `env:"MAILER_HOST"`\n\t}\n'
+        '\tBackend struct {\n\t\tHost string `env:"BACKEND_HOST" envDefault:"backend:50051"`\n\t}\n'
+        '\tAddr string `env:"ADDR"`\n'
+    )
+    code = _main(fields, read).replace(
+        "func main() {", "type server struct{ cfg Config }\n\nfunc main() {\n\ts := server{}"
+    )
+    [channel] = analyse_go("web/main.go", code.encode()).channels
+    assert channel.target == expected
+
+
 def test_a_prefix_makes_the_tags_name_only_the_end_of_the_variable() -> None:
     """caarlos0/env's `envPrefix` (or Options' Prefix) puts a prefix before the tag's
     name: which variable is read is not the tag's alone, so it is not guessed."""

@@ -415,19 +415,24 @@ def go_health_drains_nested(n: int) -> Files:
 
 
 def go_env_tagged_fields(n: int) -> Files:
-    """`n` config structs tagging one field name with an env variable each (and one tag
-    of a megabyte's value and 150000 pairs), the field read by `n` dials: each read joins
-    what the tags give, which must not be as many as the tags."""
+    """`n` config structs tagging one field name with an env variable each, a struct of `n`
+    sections tagging it too (and one tag of a megabyte's value and 150000 pairs), the
+    field read by `n` dials: each read joins what the tags give, which must not be as many
+    as the tags."""
     structs = "".join(
         f'type C{i} struct {{\n\tAddr string `json:"a" env:"ADDR_{i % 3}" envDefault:"h:{i}"`\n}}\n'
         for i in range(n)
     )
+    sections = "".join(f'\tS{i} struct {{\n\t\tAddr string `env:"S_{i}"`\n\t}}\n' for i in range(n))
     long = 'k:"' + "v" * 1_000_000 + '" ' + 'k:"v" ' * 150_000 + 'env:"X"'
     long_tag = "type L struct {\n\tAddr string `" + long + "`\n}\n"
-    dials = "".join(f'\tgrpc.NewClient(c.Addr + "{i}")\n' for i in range(n))
+    dials = "".join(f"\tgrpc.NewClient(c.Addr + c.S{i}.Addr)\n" for i in range(n))
     code = (
         'package main\n\nimport "google.golang.org/grpc"\n\n'
         + structs
+        + "type N struct {\n"
+        + sections
+        + "}\n"
         + long_tag
         + f"\nfunc main() {{\n\tc := C0{{}}\n{dials}}}\n"
     )
@@ -577,7 +582,7 @@ ISSUE: dict[str, Callable[[], Files]] = {
     "Python: 3000 channels through 3000 attributes a kept object set in __init__": (
         lambda: python_channels_through_attributes(3000)
     ),
-    "Go: 3000 env-tagged config fields of one name read by 3000 dials": (
+    "Go: 3000 env-tagged config fields and sections of one name read by 3000 dials": (
         lambda: go_env_tagged_fields(3000)
     ),
     "Go: a health service set NOT_SERVING 3000 times, 3000 ifs deep": (

@@ -384,7 +384,9 @@ class _Collector:
         self.drains = b"NOT_SERVING" in data  # a health server's field set to it, maybe
         # the env libraries' struct tags the file may hold (_bind_env_tags)
         self.env_tags = [t for t in _ENV_TAGS if t.marker in data and not t.unsure(data)]
-        self.tagged: dict[str, list[EnvRef]] = defaultdict(list)  # a field's variables
+        # the variables a field's tags name, by the field's name and then by the field of
+        # the enclosing struct it is in ("" in a named type's struct)
+        self.tagged: dict[str, dict[str, list[EnvRef]]] = defaultdict(lambda: defaultdict(list))
         # a string's value holds `://` (a URL, a registry's target) only where its text
         # does, or an escape makes it
         self.strings = b"://" in data or b"\\" in data
@@ -1002,7 +1004,9 @@ class _Collector:
         if kind == "selector_expression":
             name = self.qualified(node)
             if name is None:
-                return self._field(_text(node.child_by_field_name("field")), depth)
+                operand = node.child_by_field_name("operand")
+                within = operand.child_by_field_name("field") if operand is not None else None
+                return self._field(_text(node.child_by_field_name("field")), depth, _text(within))
             package, _, member = name.rpartition(".")
             if name not in DURATIONS and not _standard(package) and member[:1].isupper():
                 # another package's constant (`config.Addr`): its file's export, once read
@@ -1076,11 +1080,14 @@ class _Collector:
         value = one_of(values)
         return value if self.choosing else settled(value)
 
-    def _field(self, field: str, depth: int) -> Any:
+    def _field(self, field: str, depth: int, within: str = "") -> Any:
         """A field's value: the join of what the file writes to it (facts.one_of), and of
         what a function writes through the pointer a call hands it (`mustMapEnv(&s.addr,
         "ADDR")`: that call's own arguments)."""
-        tagged = self.tagged.get(field, [])
+        # an env library's tags: those of the struct that the field read is in, when a
+        # field names it (`cfg.MySQL.Host`), else those of named types' structs
+        tags = self.tagged.get(field, {})
+        tagged = tags.get(within) or tags.get("", [])
         if len(tagged) > MAX_CHOICES:  # more variables than a value may be one of
             return UNKNOWN
         writes = self.field_writes.get(field, [])
@@ -1208,8 +1215,24 @@ class _Collector:
         with the default the library's own tag gives."""
         if not self.env_tags:
             return
-        query = "(field_declaration tag: (_) @tag) @field"
-        for declaration in captured(parser(), root, query).get("field", []):
+        query = (
+            "(field_declaration tag: (_)) @field (field_declaration type: (struct_type)) @holder"
+        )
+        found = captured(parser(), root, query)
+        # each tagged field with the field whose struct holds it: the struct ranges open at
+        # its start, innermost last (a sweep in source order, as _bind's)
+        places = [(n.start_byte, -n.end_byte, 0, n) for n in found.get("field", [])]
+        places += [(n.start_byte, -n.end_byte, 1, n) for n in found.get("holder", [])]
+        places.sort(key=_place)
+        holders: list[tuple[int, str]] = []
+        for start, _, holds, declaration in places:
+            while holders and holders[-1][0] <= start:
+                holders.pop()
+            if holds:
+                name = declaration.child_by_field_name("name")
+                holders.append((declaration.end_byte, _text(name)))
+                continue
+            within = holders[-1][1] if holders else ""
             values = _tag_values(self._string(declaration.child_by_field_name("tag")))
             for style in self.env_tags:
                 name = values.get(style.key, "").split(",", 1)[0].strip()
@@ -1218,7 +1241,7 @@ class _Collector:
                     continue
                 ref = EnvRef(name, values.get(style.default))
                 for field_name in declaration.children_by_field_name("name"):
-                    refs = self.tagged[_text(field_name)]
+                    refs = self.tagged[_text(field_name)][within]
                     # each once, and no more than make it unknown (one_of): each read of
                     # the field joins them all
                     if ref not in refs and len(refs) <= MAX_CHOICES:
