@@ -1229,8 +1229,8 @@ class _Collector:
             while holders and holders[-1][0] <= start:
                 holders.pop()
             if holds:
-                name = declaration.child_by_field_name("name")
-                holders.append((declaration.end_byte, _text(name)))
+                holder = _text(declaration.child_by_field_name("name"))
+                holders.append((declaration.end_byte, holder))
                 continue
             within = holders[-1][1] if holders else ""
             values = _tag_values(self._string(declaration.child_by_field_name("tag")))
