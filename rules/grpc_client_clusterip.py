@@ -12,10 +12,15 @@ from k8slb.model.grpc_options import SERVICE_CONFIG, channel_policy
 from k8slb.model.http2 import PinnedService, dialed_port
 from k8slb.model.index import Index, one_unscaled_replica
 from k8slb.model.objects import service_ports
-from k8slb.reading.objects import K8sObject
 from k8slb.rulekit.base import PROBES, Context, Example, Rule, judged_where_it_runs
 from k8slb.rulekit.dialect import dialect_of
-from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE, twin_edit, twin_name
+from k8slb.rules.grpc_clusterip import (
+    BACKEND,
+    GRPC_SERVICE,
+    scale_phrase,
+    twin_edit,
+    twin_name,
+)
 
 CLIENT = """\
 ---
@@ -287,7 +292,7 @@ class GrpcClientClusterIp(Rule):
                     f"gRPC channel to ClusterIP {service.ref.display} stays on one pod",
                     f"it dials {destination.address.text!r}{how}, and kube-proxy pins its one "
                     f"connection to one pod{useless}",
-                    *([_copies(service, copies, alone, destination)] if copies > 1 else []),
+                    *([_copies(pinned, copies, alone, destination, index)] if copies > 1 else []),
                     *(
                         [
                             f"{alone} runs one replica and nothing scales it: the channel "
@@ -357,9 +362,13 @@ def _worst_copy(
     return nearest, pinned, alone, copies
 
 
-def _copies(service: K8sObject, copies: int, alone: str | None, given: Destination) -> str:
+def _copies(
+    pinned: PinnedService, copies: int, alone: str | None, given: Destination, index: Index
+) -> str:
     """Which of the copies of a Service the finding was judged by, and why that one."""
-    why = "every copy runs one replica" if alone else "its pods are not one unscaled replica"
+    service = pinned.service
+    scaled = scale_phrase(index, pinned.backends) or "its pods are not one unscaled replica"
+    why = "every copy runs one replica" if alone else scaled
     env = f"; the address from {given.via.path}:{given.via.line}" if given.via is not None else ""
     return (
         f"{copies} files hold {service.ref.display}: judged by the worst for this channel, "

@@ -82,6 +82,9 @@ def test_a_channel_is_judged_by_the_scaled_copy_of_the_service_it_dials(
     assert f"2 files hold Service/shop/backend: judged by the worst for this channel, {copy}:" in (
         client.text
     )
+    assert "(HorizontalPodAutoscaler/backend scales Deployment/shop/backend up to 10" in (
+        client.text
+    ), "why that copy is the worst"
     # the address quoted is the one given beside that copy
     assert f"the address from {copy}:" in client.text
     assert "runs one replica and nothing scales it" not in client.text
