@@ -1,8 +1,10 @@
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Iterator
+from itertools import takewhile
 
-from k8slb.code.facts import Channel, EnvRef
+from k8slb.code.facts import Channel, CodeFacts, EnvRef
 from k8slb.core.edits import ROUND_ROBIN_CONFIG, Edit, YamlEdit
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.model.addresses import Destination, services_for, target_parser
@@ -12,7 +14,13 @@ from k8slb.model.index import Index, one_unscaled_replica
 from k8slb.model.objects import service_ports
 from k8slb.rulekit.base import PROBES, Context, Example, Rule, judged_where_it_runs
 from k8slb.rulekit.dialect import dialect_of
-from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE, twin_edit, twin_name
+from k8slb.rules.grpc_clusterip import (
+    BACKEND,
+    GRPC_SERVICE,
+    scale_phrase,
+    twin_edit,
+    twin_name,
+)
 
 CLIENT = """\
 ---
@@ -137,7 +145,11 @@ class GrpcClientClusterIp(Rule):
 
     As KLB101 judges the Service, the finding is `info` when the Service's pods are one
     replica of a Deployment or StatefulSet that nothing scales: the channel misses no pod
-    yet, and the message says it will miss every pod added later.
+    yet, and the message says it will miss every pod added later. Where the tree holds
+    several copies of the Service (the same namespace and name in several files:
+    scenarios, alternatives, overlays of one application), the channel is judged by the
+    worst of those its addresses reach (a copy whose pods are scaled), and the message
+    names that copy and the manifest that gave the address there.
 
     A target that is a parameter of a helper (`def make_channel(target)`) is what the
     module's calls of the helper pass, each judged with the caller that keeps (or uses
@@ -258,63 +270,124 @@ class GrpcClientClusterIp(Rule):
     def check(self, context: Context) -> Iterator[Finding]:
         index = context.index
         for facts, channel in context.judged_channels():
-            for destination in context.destinations(
-                channel.target, target_parser(channel.default_scheme), facts
-            ):
-                found = services_for(index, destination.address, destination.namespace)
-                port = destination.address.port
-                pinned = [
-                    p
-                    for s in found
-                    if (p := context.pinned(s, dialed_port(s, port, channel.loc))) is not None
-                ]
-                if not pinned or context.mesh_of_code(facts, destination):
-                    continue  # a meshed client's proxy balances each call, as for KLB103
-                service = pinned[0].service
-                how = f" ({destination.origin})" if destination.origin else ""
-                policy = channel_policy(channel.options)
-                useless = (
-                    f" (its {policy.name} policy cannot help: one address)"
-                    if policy.balancing
-                    else ""
-                )
-                related = [Related(service.path, service.pos[0], f"{service.ref.display}")]
-                if destination.via is not None:
-                    related.insert(0, destination.via)
-                related += [
-                    Related(loc.path, loc.line, "the same channel, injected here too")
-                    for loc in channel.also
-                ]
-                target, edits = retarget(index, channel, destination, pinned[0], facts.language)
-                better = (
-                    f"dial its headless twin {target}"
-                    if pinned[0].twins
-                    else f"add a headless twin Service and dial it as {target}"
-                )
+            worst = _worst_copy(context, facts, channel)
+            if worst is None:
+                continue
+            destination, pinned, alone, copies = worst
+            service = pinned.service
+            how = f" ({destination.origin})" if destination.origin else ""
+            policy = channel_policy(channel.options)
+            useless = (
+                f" (its {policy.name} policy cannot help: one address)" if policy.balancing else ""
+            )
+            related = [Related(service.path, service.pos[0], f"{service.ref.display}")]
+            if destination.via is not None:
+                related.insert(0, destination.via)
+            related += [
+                Related(loc.path, loc.line, "the same channel, injected here too")
+                for loc in channel.also
+            ]
+            target, edits = retarget(index, channel, destination, pinned, facts.language)
+            better = (
+                f"dial its headless twin {target}"
+                if pinned.twins
+                else f"add a headless twin Service and dial it as {target}"
+            )
+            yield self.code_finding(
+                channel.loc,
+                (
+                    f"gRPC channel to ClusterIP {service.ref.display} stays on one pod",
+                    f"it dials {destination.address.text!r}{how}, and kube-proxy pins its one "
+                    f"connection to one pod{useless}",
+                    *([_copies(pinned, copies, alone, destination, index)] if copies > 1 else []),
+                    *(
+                        [
+                            f"{alone} runs one replica and nothing scales it: the channel "
+                            "misses no pod today, and will miss every pod added later"
+                        ]
+                        if alone
+                        else []
+                    ),
+                    f"{better} with round_robin",
+                ),
+                severity=Severity.INFO if alone else None,
+                related=related,
+                fix=(
+                    f"dial {target} with round_robin (review: the headless Service "
+                    "must exist where the client runs)"
+                ),
+                edits=edits,
+            )
+
+
+def _worst_copy(
+    context: Context, facts: CodeFacts, channel: Channel
+) -> tuple[Destination, PinnedService, str | None, int] | None:
+    """The pinned Service a long-lived channel dials, judged by the worst deployment its
+    code can be part of: every copy of the Service the tree holds (the same name in
+    several files: alternatives, overlays, scenarios of one application) that an address
+    of the channel reaches from a client no mesh balances, a copy whose pods are scaled
+    before one that runs one replica nothing scales (KLB101's info); then the copy first
+    by path, and the address given nearest to it (a scenario's client beside the
+    scenario's Service). With it, the one replica it runs (or None) and how many copies
+    of that Service were judged. None when no address reaches a pinned Service."""
+    index = context.index
+    # (service's id) -> (pinned, alone, the destinations that reach it, in order)
+    reached: dict[int, tuple[PinnedService, str | None, list[Destination]]] = {}
+    looked: dict[tuple[str | None, int | None, str | None], list[PinnedService]] = {}
+    for destination in context.destinations(
+        channel.target, target_parser(channel.default_scheme), facts
+    ):
+        address = destination.address
+        key = (address.host, address.port, destination.namespace)
+        if key not in looked:  # many clients set one address: each is looked up once
+            looked[key] = [
+                p
+                for s in services_for(index, address, destination.namespace)
+                if (p := context.pinned(s, dialed_port(s, address.port, channel.loc))) is not None
+            ]
+        if not looked[key] or context.mesh_of_code(facts, destination):
+            continue  # a meshed client's proxy balances each call, as for KLB103
+        for pinned in looked[key]:
+            if id(pinned.service) not in reached:
                 # as KLB101 judges the Service: one pod that nothing scales is not yet missed
-                alone = one_unscaled_replica(index, pinned[0].backends)
-                yield self.code_finding(
-                    channel.loc,
-                    (
-                        f"gRPC channel to ClusterIP {service.ref.display} stays on one pod",
-                        f"it dials {destination.address.text!r}{how}, and kube-proxy pins its one "
-                        f"connection to one pod{useless}",
-                        *(
-                            [
-                                f"{alone} runs one replica and nothing scales it: the channel "
-                                "misses no pod today, and will miss every pod added later"
-                            ]
-                            if alone
-                            else []
-                        ),
-                        f"{better} with round_robin",
-                    ),
-                    severity=Severity.INFO if alone else None,
-                    related=related,
-                    fix=(
-                        f"dial {target} with round_robin (review: the headless Service "
-                        "must exist where the client runs)"
-                    ),
-                    edits=edits,
-                )
-                break
+                alone = one_unscaled_replica(index, pinned.backends)
+                reached[id(pinned.service)] = (pinned, alone, [])
+            reached[id(pinned.service)][2].append(destination)
+    if not reached:
+        return None
+    pinned, alone, given = min(
+        reached.values(),
+        key=lambda r: (r[1] is not None, r[0].service.path, r[0].service.pos),
+    )
+    service = pinned.service
+    copies = sum(1 for p, _, _ in reached.values() if p.service.ref == service.ref)
+    nearest = max(
+        enumerate(given),
+        key=lambda d: (_shared_depth(d[1], service.path), -d[0]),
+    )[1]
+    return nearest, pinned, alone, copies
+
+
+def _copies(
+    pinned: PinnedService, copies: int, alone: str | None, given: Destination, index: Index
+) -> str:
+    """Which of the copies of a Service the finding was judged by, and why that one."""
+    service = pinned.service
+    scaled = scale_phrase(index, pinned.backends) or "its pods are not one unscaled replica"
+    why = "every copy runs one replica" if alone else scaled
+    env = f"; the address from {given.via.path}:{given.via.line}" if given.via is not None else ""
+    return (
+        f"{copies} files hold {service.ref.display}: judged by the worst for this channel, "
+        f"{service.path}:{service.pos[0]} ({why}{env})"
+    )
+
+
+def _shared_depth(destination: Destination, path: str) -> int:
+    """How many leading folders the manifest that gave an address shares with `path`."""
+    if destination.via is None:
+        return 0
+    given = posixpath.dirname(destination.via.path).split("/")
+    there = posixpath.dirname(path).split("/")
+    alike = takewhile(lambda pair: pair[0] == pair[1], zip(given, there, strict=False))
+    return sum(1 for _ in alike)

@@ -136,7 +136,7 @@ def _dial_address(twin: K8sObject, evidence: Evidence) -> str:
     return f"dns:///{host}"
 
 
-def _scale_phrase(index: Index, backends: list[tuple[K8sObject, PodTemplate]]) -> str:
+def scale_phrase(index: Index, backends: list[tuple[K8sObject, PodTemplate]]) -> str:
     for workload, _ in backends:
         for scaler in index.scalers(workload):
             most = dig(scaler.body, "spec", "maxReplicas") or dig(
@@ -675,7 +675,7 @@ class GrpcClusterIp(Rule):
 
     def _plain(self, seen: _Seen) -> Finding:
         """A Service whose clients stay on the pods their connections reached."""
-        scale = _scale_phrase(seen.index, seen.pinned.backends)
+        scale = scale_phrase(seen.index, seen.pinned.backends)
         edit = twin_edit(seen.index, seen.pinned)
         if seen.kind == "ClusterIP":
             advice: tuple[str, ...] = (

@@ -442,6 +442,31 @@ def go_health_drains_nested(n: int) -> Files:
     return {"main.go": code}
 
 
+def go_env_tagged_fields(n: int) -> Files:
+    """`n` config structs tagging one field name with an env variable each, a struct of `n`
+    sections tagging it too (and one tag of a megabyte's value and 150000 pairs), the
+    field read by `n` dials: each read joins what the tags give, which must not be as many
+    as the tags."""
+    structs = "".join(
+        f'type C{i} struct {{\n\tAddr string `json:"a" env:"ADDR_{i % 3}" envDefault:"h:{i}"`\n}}\n'
+        for i in range(n)
+    )
+    sections = "".join(f'\tS{i} struct {{\n\t\tAddr string `env:"S_{i}"`\n\t}}\n' for i in range(n))
+    long = 'k:"' + "v" * 1_000_000 + '" ' + 'k:"v" ' * 150_000 + 'env:"X"'
+    long_tag = "type L struct {\n\tAddr string `" + long + "`\n}\n"
+    dials = "".join(f"\tgrpc.NewClient(c.Addr + c.S{i}.Addr)\n" for i in range(n))
+    code = (
+        'package main\n\nimport "google.golang.org/grpc"\n\n'
+        + structs
+        + "type N struct {\n"
+        + sections
+        + "}\n"
+        + long_tag
+        + f"\nfunc main() {{\n\tc := C0{{}}\n{dials}}}\n"
+    )
+    return {"main.go": code}
+
+
 def python_channels_through_attributes(n: int) -> Files:
     """A class kept for the process whose `__init__` sets `n` attributes, and a method that
     dials through each: the class is walked once for all its attributes, not once each."""
@@ -655,6 +680,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Go: 3000 env helpers read 12000 times, 3000 Clients posting": (
         lambda: go_env_helpers_and_clients(3000)
+    ),
+    "Go: 3000 env-tagged config fields and sections of one name read by 3000 dials": (
+        lambda: go_env_tagged_fields(3000)
     ),
     "Go: a health service set NOT_SERVING 3000 times, 3000 ifs deep": (
         lambda: go_health_drains_nested(3000)

@@ -253,6 +253,51 @@ def analyse_go(path: str, data: bytes) -> CodeFacts:
     return facts
 
 
+@dataclass(frozen=True)
+class _EnvTag:
+    """How an env library's struct tag names a field's variable (the value of `key`, up to
+    a comma's options) and its default (the value of `default`), as the library documents."""
+
+    marker: bytes  # in a file that may hold it
+    key: str
+    default: str
+    upper: bool = False  # the library upper-cases the name
+    # the file may prefix the names (a tag then names only their end): not read there
+    prefixes: tuple[bytes, ...] = ()
+
+    def unsure(self, data: bytes) -> bool:
+        return any(prefix in data for prefix in self.prefixes)
+
+
+_ENV_TAGS = (
+    # caarlos0/env (and those that copy its tag): `env:"NAME,required"`, `envDefault:"x"`;
+    # its prefixes (an `envPrefix` tag, Options' Prefix) make the name longer
+    _EnvTag(b'env:"', "env", "envDefault", prefixes=(b"envPrefix", b"Prefix:")),
+    # kelseyhightower/envconfig: `envconfig:"NAME"` upper-cased, `default:"x"`; a prefix
+    # given to Process is tried first and the tag's name then, alone
+    _EnvTag(b'envconfig:"', "envconfig", "default", upper=True),
+)
+
+
+def _tag_values(tag: str) -> dict[str, str]:
+    """A Go struct tag's `key:"value"` pairs apart by spaces, the first of a key kept, as
+    reflect.StructTag reads them (an escaped quote in a value ends it here); scanned once,
+    up to the 64th pair (more than any field's libraries need)."""
+    found: dict[str, str] = {}
+    at = 0
+    for _ in range(64):
+        colon = tag.find(':"', at)
+        if colon < 0:
+            break
+        key = tag[at:colon].strip(" ")
+        end = tag.find('"', colon + 2)
+        if end < 0 or not key or " " in key or '"' in key:
+            break
+        found.setdefault(key, tag[colon + 2 : end])
+        at = end + 1
+    return found
+
+
 # a string that may be an address (`"svc-db:3306"`, `"http://..."`), or one from the environment
 _ADDRESS_VALUE = regex.compile(rb"""["`][^"`\n:]*:(?://|\d)|os\.Getenv""")
 
@@ -337,6 +382,11 @@ class _Collector:
         self.lines = data.splitlines()
         self.facts = facts
         self.drains = b"NOT_SERVING" in data  # a health server's field set to it, maybe
+        # the env libraries' struct tags the file may hold (_bind_env_tags)
+        self.env_tags = [t for t in _ENV_TAGS if t.marker in data and not t.unsure(data)]
+        # the variables a field's tags name, by the field's name and then by the field of
+        # the enclosing struct it is in ("" in a named type's struct)
+        self.tagged: dict[str, dict[str, list[EnvRef]]] = defaultdict(lambda: defaultdict(list))
         # a string's value holds `://` (a URL, a registry's target) only where its text
         # does, or an escape makes it
         self.strings = b"://" in data or b"\\" in data
@@ -415,6 +465,7 @@ class _Collector:
     def run(self, root: Node) -> None:
         self.bind(root)
         self._bind_flags()
+        self._bind_env_tags(root)
         # each call with what it calls (`_Called`), read once for every pass below
         self.shaped = [(call, scope, self._called(call)) for call, scope in self.calls]
         self._index_calls()
@@ -957,7 +1008,9 @@ class _Collector:
         if kind == "selector_expression":
             name = self.qualified(node)
             if name is None:
-                return self._field(_text(node.child_by_field_name("field")), depth)
+                operand = node.child_by_field_name("operand")
+                within = operand.child_by_field_name("field") if operand is not None else None
+                return self._field(_text(node.child_by_field_name("field")), depth, _text(within))
             package, _, member = name.rpartition(".")
             if name not in DURATIONS and not _standard(package) and member[:1].isupper():
                 # another package's constant (`config.Addr`): its file's export, once read
@@ -1031,12 +1084,18 @@ class _Collector:
         value = one_of(values)
         return value if self.choosing else settled(value)
 
-    def _field(self, field: str, depth: int) -> Any:
+    def _field(self, field: str, depth: int, within: str = "") -> Any:
         """A field's value: the join of what the file writes to it (facts.one_of), and of
         what a function writes through the pointer a call hands it (`mustMapEnv(&s.addr,
         "ADDR")`: that call's own arguments)."""
+        # an env library's tags: those of the struct that the field read is in, when a
+        # field names it (`cfg.MySQL.Host`), else those of named types' structs
+        tags = self.tagged.get(field, {})
+        tagged = tags.get(within) or tags.get("", [])
+        if len(tagged) > MAX_CHOICES:  # more variables than a value may be one of
+            return UNKNOWN
         writes = self.field_writes.get(field, [])
-        values = [self.value(value, scope, depth + 1) for value, scope in writes]
+        values = [self.value(value, scope, depth + 1) for value, scope in writes] + tagged
         for call, at, call_scope in self.field_passes.get(field, []):
             function = call.child_by_field_name("function")
             callee = (
@@ -1210,6 +1269,45 @@ class _Collector:
             elif target is not None and target.type == "selector_expression":
                 field = _text(target.child_by_field_name("field"))
                 self.field_writes[field].append((call, scope))
+
+    def _bind_env_tags(self, root: Node) -> None:
+        """A struct field tagged with its environment variable (a field `Host` tagged
+        `env:"AUTH_HOST"`) holds that variable's value once the library fills the struct
+        (`env.Parse(&cfg)`), as `s.host = os.Getenv("AUTH_HOST")` would: `_field` reads it,
+        with the default the library's own tag gives."""
+        if not self.env_tags:
+            return
+        query = (
+            "(field_declaration tag: (_)) @field (field_declaration type: (struct_type)) @holder"
+        )
+        found = captured(parser(), root, query)
+        # each tagged field with the field whose struct holds it: the struct ranges open at
+        # its start, innermost last (a sweep in source order, as _bind's)
+        places = [(n.start_byte, -n.end_byte, 0, n) for n in found.get("field", [])]
+        places += [(n.start_byte, -n.end_byte, 1, n) for n in found.get("holder", [])]
+        places.sort(key=_place)
+        holders: list[tuple[int, str]] = []
+        for start, _, holds, declaration in places:
+            while holders and holders[-1][0] <= start:
+                holders.pop()
+            if holds:
+                holder = _text(declaration.child_by_field_name("name"))
+                holders.append((declaration.end_byte, holder))
+                continue
+            within = holders[-1][1] if holders else ""
+            values = _tag_values(self._string(declaration.child_by_field_name("tag")))
+            for style in self.env_tags:
+                name = values.get(style.key, "").split(",", 1)[0].strip()
+                name = name.upper() if style.upper else name
+                if not name or name == "-":  # `env:"-"`: the field is not read
+                    continue
+                ref = EnvRef(name, values.get(style.default))
+                for field_name in declaration.children_by_field_name("name"):
+                    refs = self.tagged[_text(field_name)][within]
+                    # each once, and no more than make it unknown (one_of): each read of
+                    # the field joins them all
+                    if ref not in refs and len(refs) <= MAX_CHOICES:
+                        refs.append(ref)
 
     def _composite(self, node: Node, scope: _Scope, depth: int) -> Any:
         body = node.child_by_field_name("body")
