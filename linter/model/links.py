@@ -1030,6 +1030,20 @@ class _Finder:
             folder = os.path.dirname(folder)
         return "." if modules == {"."} else None
 
+    def _output_of(self, path: str) -> str | None:
+        """The JVM module whose build writes a path the repository does not hold: the
+        folder holding the `target/` (Maven) or `build/` (Gradle) it is below, with a
+        pom.xml or build.gradle(.kts) (`target/app-0.1.jar`, `api/build/libs/api.jar`);
+        None for any other path."""
+        if self._held(path):
+            return None
+        parts = os.path.normpath(path).split(os.sep)
+        for i, part in enumerate(parts):
+            if part in ("target", "build"):
+                module = os.sep.join(parts[:i]) or "."
+                return module if module in self.builds.jvm_modules else None
+        return None
+
     def _missing_path(self, dockerfile: str) -> bool:
         return os.path.normpath(dockerfile) not in self.dockerfiles
 
@@ -2041,9 +2055,12 @@ class _Finder:
                 return None
             folder = os.path.normpath(os.path.join(chosen.folder, chosen_folder))
             given = ", ".join(f"{name}={value}" for name, value in chosen.args)
-            evidence.append(
-                Evidence("dockerfile", replace(said, text=f"{said.text} ({given})"), folder)
-            )
+            text = f"{said.text} ({given})" if given else said.text
+            if (module := self._output_of(folder)) is not None:
+                # `ARG JAR_FILE=target/app.jar`: a build's output, whose code is its module's
+                text = f"{text} (built by the module {module})"
+                folder = module
+            evidence.append(Evidence("dockerfile", replace(said, text=text), folder))
             agreeing.add(folder)
         return folder, agreeing
 
