@@ -231,3 +231,54 @@ def test_a_role_dockerfile_that_copies_no_code_links_nothing(tmp_path: Path) -> 
         "k8s/migration.yaml": workload(name="db-migration", image="server-migration:latest"),
     }
     assert only(links(tmp_path, files))["code"] is None
+
+
+# -- a binary a script builds on the host, from the folder its pushd lines lead to ---------
+
+HOST_BUILD = """\
+#!/bin/bash
+set -e
+OUT="$(pwd)/dist/linux"
+SERVICES="./services"
+mkdir -p "$OUT"
+pushd "$SERVICES/{name}" > /dev/null
+GOOS=linux CGO_ENABLED=0 go build -o "$OUT/{name}" .
+popd > /dev/null
+go build -o "$OUT/tool" .
+"""
+BINARY_DOCKERFILE = (
+    'FROM alpine:3.20\nWORKDIR /app\nCOPY ./dist/linux/{name} /app/{name}\nCMD ["./{name}"]\n'
+)
+
+
+def host_built(name: str) -> dict[str, str]:
+    """A Go service built on the host by build.sh into dist/linux/, beside another, and a
+    Dockerfile at the top that copies its binary."""
+    return {
+        "go.mod": "module example.com/game\n\ngo 1.22\n",
+        f"services/{name}/main.go": GO_SERVER,
+        "services/other/main.go": GO_CLIENT,
+        "main.go": GO_CLIENT,
+        "build.sh": HOST_BUILD.format(name=name),
+        f"Dockerfile.{name}": BINARY_DOCKERFILE.format(name=name),
+        "deploy.sh": f"#!/bin/sh\ndocker build -f Dockerfile.{name} -t {name}:latest .\n",
+        "k8s/gateway.yaml": workload(name="gateway", image=f"{name}:latest"),
+    }
+
+
+def test_a_binary_a_script_builds_after_pushd_links_the_package_of_that_folder(
+    tmp_path: Path,
+) -> None:
+    """`pushd "$SERVICES/gateway"` then `go build -o "$OUT/gateway" .`: the binary the
+    Dockerfile copies from dist/linux/ is that folder's program, not the context's."""
+    row = only(links(tmp_path, host_built("gateway")))
+    assert row["code"] == os.path.join("services", "gateway")
+    assert any("build.sh:7: " in e for e in row["evidence"])
+
+
+def test_after_popd_a_script_builds_from_the_folder_it_left(tmp_path: Path) -> None:
+    """`popd` goes back: `go build -o "$OUT/tool" .` builds the top's program."""
+    files = {**host_built("gateway"), "Dockerfile.gateway": BINARY_DOCKERFILE.format(name="tool")}
+    row = only(links(tmp_path, files))
+    assert row["code"] == "."
+    assert any("build.sh:9: " in e for e in row["evidence"])

@@ -542,7 +542,28 @@ def spring_settings_in_a_config_map(n: int) -> Files:
     }
 
 
+def script_folders_and_host_builds(n: int) -> Files:
+    """A build script at its size limit: a variable doubled line after line, `pushd` into
+    it and a `go build` n times over, never popped; a Dockerfile that copies the binary."""
+    lines = ["#!/bin/bash", "D=services"]
+    lines += [f'D="$D/$D"\npushd "$D" >/dev/null\ngo build -o "$OUT/app{i}" .' for i in range(n)]
+    script = "\n".join(lines)[: 64 * 1024 - 1] + "\n"
+    return {
+        "build.sh": script,
+        "services/main.go": "package main\n\nfunc main() {}\n",
+        "Dockerfile": 'FROM alpine:3\nCOPY dist/app1 /app1\nCMD ["/app1"]\n',
+        "k8s.yaml": (
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: app\nspec:\n"
+            "  template:\n    spec:\n      containers:\n        - name: app\n"
+            "          image: app:1\n"
+        ),
+    }
+
+
 ISSUE: dict[str, Callable[[], Files]] = {
+    "a build script's 1500 pushd lines into a variable doubled 1500 times, each a go build": (
+        lambda: script_folders_and_host_builds(1500)
+    ),
     "Spring settings in a mounted ConfigMap: a 1 MB value, 2000 channels, 2000 deep": (
         lambda: spring_settings_in_a_config_map(2000)
     ),

@@ -372,7 +372,7 @@ def read_build_file(path: str, data: bytes) -> BuildFile | None:
             builds=tuple(builds),
             tags=tuple(tags),
             script=script,
-            go_builds=host_go_builds(path, text),
+            go_builds=host_go_builds(path, text, shell=script is not None),
         )
     reader = _builds_reader(path, name)
     if reader is None:
@@ -388,22 +388,54 @@ def read_build_file(path: str, data: bytes) -> BuildFile | None:
 _HOST_GO_BUILD = regex.compile(r"(?:\b\w+=\S*\s+)*\bgo\s+(?:build|install)\b[^'\"\n;&|]*")
 
 
-def host_go_builds(path: str, text: str) -> tuple[GoBuild, ...]:
+# A shell script's `go build`, its words quoted or not (`-o "$OUT/api"`), to the line's end
+# or its next command
+_SHELL_GO_BUILD = regex.compile(r"(?:\b\w+=\S*\s+)*\bgo\s+(?:build|install)\b[^\n;&|]*")
+
+
+def host_go_builds(path: str, text: str, *, shell: bool = False) -> tuple[GoBuild, ...]:
     """The `go build -o OUT PACKAGE` commands a Tiltfile (a `local_resource`'s command), a
     Makefile or a shell script runs on the host, from the file's folder: their packages
-    as folders of the tree. Literal words only; none of a file past MAX_SCRIPT."""
+    as folders of the tree. Literal words only; none of a file past MAX_SCRIPT. A `shell`
+    script's builds run where its `cd`, `pushd` and `popd` lines lead, their folders
+    named by the variables it set before (`pushd "$SERVICES/api"`)."""
     if "go" not in text or len(text) > MAX_SCRIPT:
         return ()
-    folder = os.path.dirname(path) or "."
-    here = [Copy(folder, "/host")]  # the file's folder, as if copied to /host
+    here: str | None = os.path.dirname(path) or "."  # None: a `cd` to a folder not known
+    pushed: list[str | None] = []
+    variables: dict[str, str | None] = {}
+    pattern = _SHELL_GO_BUILD if shell else _HOST_GO_BUILD
     found: list[GoBuild] = []
     for number, line in enumerate(text.splitlines(), start=1):
-        if "go" not in line or line.lstrip().startswith("#"):
+        if shell:
+            here = _shell_folder(line.strip(), here, pushed, variables)
+        if "go" not in line or line.lstrip().startswith("#") or here is None:
             continue
-        for match in _HOST_GO_BUILD.finditer(line):
+        copied = [Copy(here, "/host")]  # the folder it runs in, as if copied to /host
+        for match in pattern.finditer(line):
             said = Said(path, number, line.strip())
-            found += _go_builds(match.group(0), "/host", here, said, templates=True)
+            found += _go_builds(match.group(0), "/host", copied, said, templates=True)
     return tuple(found)
+
+
+def _shell_folder(
+    line: str, here: str | None, pushed: list[str | None], variables: dict[str, str | None]
+) -> str | None:
+    """The folder a script runs in after a line that sets a variable, or changes folder
+    (`cd DIR`, `pushd DIR`, `popd`); `pushed` the folders `pushd` left, last on top."""
+    if line.startswith("popd"):
+        return pushed.pop() if pushed else None
+    if not line.startswith(("cd ", "pushd ")):
+        _assign(line, variables, make=False)
+        return here
+    try:
+        words = shell_words(line, comments=True)
+    except ValueError:
+        words = []
+    target = _expanded(words[1], variables=variables, make=False) if len(words) > 1 else "$"
+    if line.startswith("pushd"):
+        pushed.append(here)
+    return _cd(here, ["cd", target, ""]) if here is not None else None
 
 
 def shell_script(path: str, data: bytes) -> ShellScript:
