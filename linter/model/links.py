@@ -74,7 +74,7 @@ from k8slb.core.results import LinkRow
 from k8slb.core.shell_words import shell_words
 from k8slb.languages import LANGUAGES
 from k8slb.model.index import Index
-from k8slb.model.objects import Container, PodTemplate, pos_of
+from k8slb.model.objects import Container, PodTemplate, pod_template, pos_of
 from k8slb.reading.build_files import (
     BuildFacts,
     Dockerfile,
@@ -817,6 +817,10 @@ class _Finder:
             found := self._named_as_its_chart(workload, container, image)
         ):
             return found
+        if not image_repository(image) and (
+            found := self._chart_in_service(workload, container, image)
+        ):
+            return found
         if found := self._compose_service(workload, container, image):
             return found
         if _listed(container.body.get("ports")):
@@ -889,6 +893,34 @@ class _Finder:
             f"empty; {built[0]} is the one build folder named as the chart)"
         )
         return [Evidence("image name guess", Said(workload.path, line, text), built[0])]
+
+    def _chart_in_service(
+        self, workload: K8sObject, container: Container, image: str
+    ) -> list[Evidence]:
+        """A chart kept in a service's folder (`cart/helm-chart/`, `cart/charts/cart/`)
+        whose image is left to the deploy (`{{ .Values.imageUrl }}:latest`): the service
+        folder, with its Dockerfile and code, a guess. Not the repository's top (it may hold
+        every service's code), nor a container beside another whose image is left too."""
+        parts = os.path.normpath(workload.path.partition("#")[0]).split(os.sep)
+        if "templates" not in parts[1:]:
+            return []
+        at = len(parts) - 1 - parts[::-1].index("templates") - 1  # the chart's folder's index
+        if at >= 2 and parts[at - 1] in MANIFEST_FOLDERS:  # `cart/charts/cart/templates/`
+            at -= 1
+        service = os.sep.join(parts[:at])
+        if not service or service not in self.by_folder or self._dockerfile(service) is None:
+            return []
+        template = pod_template(workload)
+        images = [c.body.get("image") for c in template.containers] if template else []
+        left = [i for i in images if not isinstance(i, str) or not image_repository(i)]
+        if len(left) != 1:
+            return []
+        line = pos_of(container.body, "image", value=True)[0]
+        text = (
+            f"image: {image} (a guess: the chart {os.sep.join(parts[: at + 1])} in {service} "
+            "leaves the image to the deploy; its Dockerfile is beside it)"
+        )
+        return [Evidence("manifest beside guess", Said(workload.path, line, text), service)]
 
     def _deployed_image(
         self, workload: K8sObject, container: Container, image: object
