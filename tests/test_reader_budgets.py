@@ -560,7 +560,29 @@ def script_folders_and_host_builds(n: int) -> Files:
     }
 
 
+def bazel_calls_nested_and_lists_left_open(n: int) -> Files:
+    """BUILD files near 1 MB: image calls nested n deep, and one call whose `deps = [`
+    lists never close; images named as their targets."""
+    nested = 'go_image(name = "a", binary = "//a:b",\n' * n + ")" * n + "\n"
+    open_lists = 'go_image(\n    name = "c",\n' + '    deps = ["//x:y",\n' * n + ")\n"
+    many = "".join(f'go_image(name = "i{i}", embed = [":lib"])\n' for i in range(n))
+    return {
+        "BUILD.bazel": nested,
+        "a/BUILD": open_lists,
+        "b/BUILD.bazel": many,
+        "b/main.go": "package main\n\nfunc main() {}\n",
+        "k8s.yaml": (
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: app\nspec:\n"
+            "  template:\n    spec:\n      containers:\n        - name: app\n"
+            "          image: bazel/b:i7\n"
+        ),
+    }
+
+
 ISSUE: dict[str, Callable[[], Files]] = {
+    "Bazel: image calls 20000 deep, 20000 lists left open, 20000 image targets": (
+        lambda: bazel_calls_nested_and_lists_left_open(20000)
+    ),
     "a build script's 1500 pushd lines into a variable doubled 1500 times, each a go build": (
         lambda: script_folders_and_host_builds(1500)
     ),

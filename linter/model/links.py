@@ -109,6 +109,7 @@ STRENGTH = {
     "drone": 1,
     "makefile": 1,
     "jib": 1,
+    "bazel": 1,
     "script": 1,
     "buildpacks": 1,
     "docs": 2,  # a build command written in Markdown: weaker than a build file's
@@ -1422,6 +1423,8 @@ class _Finder:
             if build is not None
             # a loop's: of a folder of code, with a Dockerfile the tree holds
             and (not loop or (build.context in self.by_folder and not self._missing(build)))
+            # a Bazel target's image (`bazel/web:image`): by its tag, the target's name
+            and (build.kind != "bazel" or not build.tags or wanted in build.tags)
             and (
                 same_image(build.image, image)
                 # a repository a script's parameter gives: the tag that names the service

@@ -24,6 +24,7 @@ from k8slb.core.record import record
 from k8slb.core.shell_words import shell_words
 from k8slb.languages import LANGUAGES
 from k8slb.reading import java_builds
+from k8slb.reading.bazel_images import BAZEL_BUILD_FILES, bazel_images
 from k8slb.reading.java_builds import GrpcJavaBuild, read_grpc_java
 from k8slb.reading.yamltree import YMap, YSeq
 
@@ -89,6 +90,7 @@ def is_build_file(name: str) -> bool:
     image that runs it as its entry point leaves as PID 1; go.mod, for its module's name)."""
     return (
         name in (TILTFILE, GO_MODULE)
+        or name in BAZEL_BUILD_FILES
         or name in PROJECT_FILES
         or name in java_builds.NAMES
         or _is_script(name)
@@ -135,7 +137,7 @@ class ImageBuild:
     context: str
     dockerfile: str | None
     kind: str  # skaffold, compose, tiltfile, workflow, cloudbuild, drone, makefile, jib,
-    # buildpacks, script, docs
+    # buildpacks, bazel, script, docs
     said: Said
     args: tuple[tuple[str, str], ...] = ()  # the build arguments it gives (`--build-arg`)
     # the tags a script's `-t`s build, each None when not literal (none known: empty); a
@@ -313,7 +315,11 @@ class BuildFacts:
 def names_builds(path: str) -> bool:
     """Whether a file's name says it is a build file (its bytes make build facts)."""
     name = os.path.basename(path)
-    return is_dockerfile_name(name) or _builds_reader(path, name) is not None
+    return (
+        is_dockerfile_name(name)
+        or name in BAZEL_BUILD_FILES
+        or _builds_reader(path, name) is not None
+    )
 
 
 @record
@@ -353,6 +359,8 @@ def read_build_file(path: str, data: bytes) -> BuildFile | None:
         return BuildFile(path, project=True)
     if name == GO_MODULE:
         return BuildFile(path, name=_go_module(path, _text(data)))
+    if name in BAZEL_BUILD_FILES:
+        return BuildFile(path, builds=tuple(bazel_builds(path, _text(data))))
     if name in JIB_FILES:
         jib = tuple(jib_builds(path, _text(data)))
         return BuildFile(path, builds=jib, grpc_java=read_grpc_java(path, data))
@@ -509,6 +517,22 @@ _BUILDPACKS_GRADLE = regex.compile(
     r"\bbootBuildImage\b[^{]*\{.*?\bimageName(?:\s*=\s*|\.set\(\s*)['\"]([^'\"]+)['\"]",
     regex.DOTALL,
 )
+
+
+def bazel_builds(path: str, text: str) -> list[ImageBuild]:
+    """The images a Bazel BUILD file makes (reading/bazel_images.py), each built from the
+    folder of its binary's code, with no Dockerfile; its tag the image target's name."""
+    return [
+        ImageBuild(
+            image.repository,
+            image.folder,
+            None,
+            "bazel",
+            Said(path, image.line, image.text),
+            tags=(image.tag,) if image.tag is not None else (),
+        )
+        for image in bazel_images(path, text)
+    ]
 
 
 def jib_builds(path: str, text: str) -> list[ImageBuild]:
