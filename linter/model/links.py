@@ -791,12 +791,13 @@ class _Finder:
         if not found and isinstance(image, str):
             found += self._guessed(workload, container, image)
         segment = image_repository(image).rsplit("/", 1)[-1]
-        service = self._service_beside(workload, segment)
+        # by place: a manifest beside a Dockerfile runs its image, not a published one
+        service = None if self._published(image) else self._service_beside(workload, segment)
         if service is not None:
             line = pos_of(container.body, "image", value=True)[0]
             said = Said(workload.path, line, f"in {service}, beside its Dockerfile")
             found.append(Evidence("manifest beside", said, service))
-        if not found and isinstance(image, str):
+        if not found and isinstance(image, str) and not self._published(image):
             found += self._beside_its_dockerfile(workload, container, segment)
         elif (own := self._manifest_folder(workload, segment)) is not None and any(
             e.folder != own for e in found
@@ -1627,6 +1628,19 @@ class _Finder:
         return bool(self._namespaces) and not any(
             _same_namespace(namespace, pushed) for pushed in self._namespaces
         )
+
+    def _published(self, image: object) -> bool:
+        """Whether an image no build of the tree names is a published one, a store or a
+        broker its manifests run beside the service's own: pushed where the tree's builds
+        do not push (`_pushed_elsewhere`), or named as Docker Hub's own images are, one
+        name at a release's tag (`rabbitmq:3.6.8-management`, `postgres:15`), where a
+        local build's tag is rarely a version. A name alike by place is no evidence then."""
+        if not isinstance(image, str) or self._build_evidence(image):
+            return False
+        repository, tag = image_repository(image), image_tag(image)
+        if "/" not in repository:
+            return bool(repository) and tag is not None and tag[:1].isdigit()
+        return self._pushed_elsewhere(image)
 
     def _app_within(self, folder: str) -> str:
         """A service's folder with no Dockerfile and no code of its own that keeps both in
