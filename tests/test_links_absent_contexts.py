@@ -154,3 +154,32 @@ def test_a_jar_of_a_folder_with_no_build_file_links_no_output_path(tmp_path: Pat
     }
     row = only(links(tmp_path, files))
     assert row["code"] == os.path.join("vendor", "build", "accounts.jar")
+
+
+def gradle_module(name: str) -> dict[str, str]:
+    return {
+        f"{name}/build.gradle": "plugins { id 'application' }\n",
+        f"{name}/src/main/java/acme/{name}/App.java": APP.format(package=name),
+        f"{name}/Dockerfile": (
+            f"FROM eclipse-temurin:17\nADD {name}/build/install/* /{name}/\n"
+            f"ADD {name}/start.sh /{name}/\nENTRYPOINT [\"/{name}/start.sh\"]\n"
+        ),
+        f"{name}/start.sh": f"#!/bin/sh\nexec /{name}/bin/{name}\n",
+    }
+
+
+def test_an_installed_gradle_output_copied_from_the_top_runs_its_module_s_code(
+    tmp_path: Path,
+) -> None:
+    """`docker build . -f api/Dockerfile` from the top of two Gradle modules, the
+    Dockerfile adding `api/build/install/*` (what `gradle installDist` writes): the
+    container runs api's code, not the top's, which holds web's too."""
+    files = {
+        "settings.gradle": 'include "api"\ninclude "web"\n',
+        "build.gradle": "allprojects { repositories { mavenCentral() } }\n",
+        "build.sh": "#!/bin/sh\ndocker build . -f api/Dockerfile -t acme/api:1.0\n",
+        "k8s/api.yaml": workload(name="api", image="acme/api:1.0"),
+        **gradle_module("api"),
+        **gradle_module("web"),
+    }
+    assert only(links(tmp_path, files))["code"] == "api"

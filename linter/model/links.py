@@ -1273,7 +1273,8 @@ class _Finder:
 
     def _copied_folder(self, dockerfile: Dockerfile, context: str) -> str | None:
         """The one folder of code a Dockerfile copies from its wide context (`COPY
-        ./inventory/app /app` from the repository's top), or, when its last stage copies no
+        ./inventory/app /app` from the repository's top; a JVM module's build output, the
+        module's: `ADD api/build/install/*`), or, when its last stage copies no
         code, the one its earlier stages copy (a builder's `COPY ./web/ .`, the last stage
         serving what it built): None when it copies the whole context, several folders or
         files of code, or none."""
@@ -1285,6 +1286,8 @@ class _Finder:
                     return None
                 if source in self.by_folder or source in self.modules:
                     code.add(source)
+                elif (module := self._output_of(source)) not in (None, context):
+                    code.add(module)  # `ADD api/build/install/*`: what api's build wrote
             if code:
                 break
         outer = [f for f in code if not any(_below(f, other) for other in code)]
