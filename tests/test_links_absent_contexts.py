@@ -162,7 +162,7 @@ def gradle_module(name: str) -> dict[str, str]:
         f"{name}/src/main/java/acme/{name}/App.java": APP.format(package=name),
         f"{name}/Dockerfile": (
             f"FROM eclipse-temurin:17\nADD {name}/build/install/* /{name}/\n"
-            f"ADD {name}/start.sh /{name}/\nENTRYPOINT [\"/{name}/start.sh\"]\n"
+            f'ADD {name}/start.sh /{name}/\nENTRYPOINT ["/{name}/start.sh"]\n'
         ),
         f"{name}/start.sh": f"#!/bin/sh\nexec /{name}/bin/{name}\n",
     }
