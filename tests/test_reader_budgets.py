@@ -544,12 +544,15 @@ def spring_settings_in_a_config_map(n: int) -> Files:
 
 def script_folders_and_host_builds(n: int) -> Files:
     """A build script at its size limit: a variable doubled line after line, `pushd` into
-    it and a `go build` n times over, never popped; a Dockerfile that copies the binary."""
+    it and a `go build` n times over, never popped; a Cargo.toml of n tables and names; a
+    Dockerfile that copies the binary."""
     lines = ["#!/bin/bash", "D=services"]
     lines += [f'D="$D/$D"\npushd "$D" >/dev/null\ngo build -o "$OUT/app{i}" .' for i in range(n)]
     script = "\n".join(lines)[: 64 * 1024 - 1] + "\n"
+    cargo = "[workspace]\n" + '[[bin]]\nname = "x"\n' * n + "[package]\n" + 'name = "app1"\n' * n
     return {
         "build.sh": script,
+        "Cargo.toml": cargo[: 64 * 1024 - 1],
         "services/main.go": "package main\n\nfunc main() {}\n",
         "Dockerfile": 'FROM alpine:3\nCOPY dist/app1 /app1\nCMD ["/app1"]\n',
         "k8s.yaml": (
@@ -583,7 +586,7 @@ ISSUE: dict[str, Callable[[], Files]] = {
     "Bazel: image calls 20000 deep, 20000 lists left open, 20000 image targets": (
         lambda: bazel_calls_nested_and_lists_left_open(20000)
     ),
-    "a build script's 1500 pushd lines into a variable doubled 1500 times, each a go build": (
+    "a build script's 1500 pushd lines into a variable doubled, each a go build; Cargo.toml": (
         lambda: script_folders_and_host_builds(1500)
     ),
     "Spring settings in a mounted ConfigMap: a 1 MB value, 2000 channels, 2000 deep": (

@@ -2173,6 +2173,10 @@ class _Finder:
             folder = package if _below(package, folder) or host else folder
             used.append(Evidence("dockerfile", build.said, folder))
             return tuple(self.go.closure(package)), folder
+        crate = self._crate_run(argv, dockerfile) if source is None and dockerfile else None
+        if crate is not None:  # the Rust binary the image copies: its crate's code
+            used.append(Evidence("dockerfile", crate[1], crate[0]))
+            return self._own_modules(crate[0]), crate[0]
         if dockerfile is None and self.go.is_main(folder):
             # a Go program whose Dockerfile is not known (a module's one `main`): it runs
             # the packages it imports, not the files of its folder alone
@@ -2281,6 +2285,31 @@ class _Finder:
             return None
         ((package, build),) = by_package.items()
         return (build, package) if package in self.go.files else None
+
+    def _crate_run(self, argv: Sequence[object], dockerfile: Dockerfile) -> tuple[str, Said] | None:
+        """The Rust crate whose binary an image copies and runs (`COPY dist/linux/orders
+        /app/orders`, `CMD ["./orders"]`): the one crate of the tree named as the binary
+        (cargo names a package's binary as the package), with its Cargo.toml's line; None
+        when none or several are."""
+        if not self.builds.crates or not argv:
+            return None
+        script = shell_script_of(argv)
+        ran = posixpath.basename(script.split()[0] if script and script.split() else str(argv[0]))
+        copied = {
+            posixpath.basename(copy.source.rstrip("/"))
+            for copy in (*dockerfile.copies, *dockerfile.stage_copies)
+        }
+        if not ran or ran not in copied:
+            return None
+        named = [
+            (folder, said)
+            for folder, said in self.builds.crates.items()
+            if said.text.partition('"')[2].rpartition('"')[0] == ran
+        ]
+        if len(named) != 1:
+            return None
+        folder, said = named[0]
+        return folder, replace(said, text=f"{said.text} (the crate of the binary {ran} it runs)")
 
     def _go_run(
         self, argv: Sequence[object], dockerfile: Dockerfile, folder: str

@@ -91,6 +91,7 @@ def is_build_file(name: str) -> bool:
     return (
         name in (TILTFILE, GO_MODULE)
         or name in BAZEL_BUILD_FILES
+        or name == CARGO_FILE
         or name in PROJECT_FILES
         or name in java_builds.NAMES
         or _is_script(name)
@@ -310,6 +311,8 @@ class BuildFacts:
     # the folders of JVM builds (a pom.xml, a build.gradle(.kts)): what a build output
     # folder absent from the repository (`target/docker/app/build`) is made by
     jvm_modules: set[str] = field(default_factory=set)
+    # Rust's crates (a Cargo.toml's `[package]`): the name cargo gives its binary, by folder
+    crates: dict[str, Said] = field(default_factory=dict)
 
 
 def names_builds(path: str) -> bool:
@@ -348,6 +351,7 @@ class BuildFile:
     tags: tuple[ImageTag, ...] = ()  # a script's `docker tag SOURCE TARGET` lines
     grpc_java: GrpcJavaBuild | None = None  # a Java build's grpc-java version and properties
     go_builds: tuple[GoBuild, ...] = ()  # `go build`s run on the host (Tiltfile, Makefile, script)
+    crate: Said | None = None  # a Cargo.toml's package name, and where it says it
 
 
 def read_build_file(path: str, data: bytes) -> BuildFile | None:
@@ -359,6 +363,8 @@ def read_build_file(path: str, data: bytes) -> BuildFile | None:
         return BuildFile(path, project=True)
     if name == GO_MODULE:
         return BuildFile(path, name=_go_module(path, _text(data)))
+    if name == CARGO_FILE:
+        return BuildFile(path, crate=_crate(path, _text(data)))
     if name in BAZEL_BUILD_FILES:
         return BuildFile(path, builds=tuple(bazel_builds(path, _text(data))))
     if name in JIB_FILES:
@@ -519,6 +525,26 @@ _BUILDPACKS_GRADLE = regex.compile(
 )
 
 
+CARGO_FILE = "Cargo.toml"
+# a TOML table's header (`[package]`, `[[bin]]`) and a `name = "..."` key, each a line
+_TOML_LINE = regex.compile(r"(?m)^[ \t]*(?:\[\[?([\w.-]+)\]\]?|name[ \t]*=[ \t]*\"([^\"\n]+)\")")
+
+
+def _crate(path: str, text: str) -> Said | None:
+    """The name a Cargo.toml's `[package]` gives its crate (the name of the binary cargo
+    builds), and its line; None for a workspace's with no package of its own."""
+    if len(text) > MAX_SCRIPT:
+        return None
+    table = ""
+    for match in _TOML_LINE.finditer(text):
+        if match.group(1) is not None:
+            table = match.group(1)
+        elif table == "package":
+            line = text.count("\n", 0, match.start()) + 1
+            return Said(path, line, match.group(0).strip())
+    return None
+
+
 def bazel_builds(path: str, text: str) -> list[ImageBuild]:
     """The images a Bazel BUILD file makes (reading/bazel_images.py), each built from the
     folder of its binary's code, with no Dockerfile; its tag the image target's name."""
@@ -625,6 +651,8 @@ def read_build_facts(files: Iterable[BuildFile]) -> BuildFacts:
         facts.go_builds += file.go_builds
         if os.path.basename(file.path) in JIB_FILES:
             facts.jvm_modules.add(os.path.dirname(os.path.normpath(file.path)) or ".")
+        if file.crate is not None:
+            facts.crates[os.path.dirname(os.path.normpath(file.path)) or "."] = file.crate
     return facts
 
 
