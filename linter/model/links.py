@@ -791,14 +791,16 @@ class _Finder:
         if not found and isinstance(image, str):
             found += self._guessed(workload, container, image)
         segment = image_repository(image).rsplit("/", 1)[-1]
-        # by place: a manifest beside a Dockerfile runs its image, not a published one
-        service = None if self._published(image) else self._service_beside(workload, segment)
+        service = self._service_beside(workload, segment)
+        if service is not None and self._published(image):
+            service = None  # by place, a manifest beside a Dockerfile runs its image alone
         if service is not None:
             line = pos_of(container.body, "image", value=True)[0]
             said = Said(workload.path, line, f"in {service}, beside its Dockerfile")
             found.append(Evidence("manifest beside", said, service))
-        if not found and isinstance(image, str) and not self._published(image):
-            found += self._beside_its_dockerfile(workload, container, segment)
+        if not found and isinstance(image, str):
+            beside = self._beside_its_dockerfile(workload, container, segment)
+            found += [] if not beside or self._published(image) else beside
         elif (own := self._manifest_folder(workload, segment)) is not None and any(
             e.folder != own for e in found
         ):
@@ -2174,7 +2176,7 @@ class _Finder:
             used.append(Evidence("dockerfile", build.said, folder))
             return tuple(self.go.closure(package)), folder
         crate = self._crate_run(argv, dockerfile) if source is None and dockerfile else None
-        if crate is not None:  # the Rust binary the image copies: its crate's code
+        if crate is not None and _within(crate[0], folder):  # the Rust binary it copies: its crate
             used.append(Evidence("dockerfile", crate[1], crate[0]))
             return self._own_modules(crate[0]), crate[0]
         if dockerfile is None and self.go.is_main(folder):
