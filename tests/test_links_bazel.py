@@ -122,15 +122,44 @@ def test_calls_in_strings_comments_and_other_calls_are_not_image_targets() -> No
     )
     images = bazel_images("svc/BUILD", text)
     assert [(i.repository, i.tag, i.folder, i.line) for i in images] == [
-        ("bazel/svc", "real", "svc", 9)
+        ("bazel/svc", "real", "svc", 9),
+        ("real", None, "svc", 9),  # the target's name alone
     ]
 
 
 def test_an_external_repository_s_binary_leaves_the_image_its_own_package() -> None:
     text = 'cc_image(name = "img", binary = "@vendor//tool:bin")\n'
-    assert [i.folder for i in bazel_images("tools/BUILD.bazel", text)] == ["tools"]
+    assert {i.folder for i in bazel_images("tools/BUILD.bazel", text)} == {"tools"}
 
 
 def test_a_call_that_never_closes_reads_nothing_after_it() -> None:
     text = 'go_image(\n    name = "open",\n' + 'go_image(name = "inner")\n' * 3
     assert bazel_images("BUILD", text) == []
+
+
+def test_an_image_named_as_an_image_target_links_its_package(tmp_path: Path) -> None:
+    files = {**shop(), "k8s/billing.yaml": workload(name="billing", image="acme/shop-billing:3")}
+    row = only(links(tmp_path, files))
+    assert row["code"] == "billing"
+    assert row["evidence"][0].startswith("bazel target: BUILD.bazel:12: java_image(")
+
+
+def test_a_rules_k8s_object_s_images_link_the_targets_they_name(tmp_path: Path) -> None:
+    build = (
+        'load("@io_bazel_rules_k8s//k8s:object.bzl", "k8s_object")\n\n'
+        "k8s_object(\n"
+        '    name = "deploy",\n'
+        '    kind = "deployment",\n'
+        '    template = ":deployment.yaml",\n'
+        '    images = {\n        "gcr.io/acme/orders:dev": "//orders:image",\n    },\n'
+        ")\n"
+    )
+    files = {
+        **shop(),
+        "orders/BUILD.bazel": PACKAGE_BUILD,
+        "k8s/BUILD.bazel": build,
+        "k8s/deployment.yaml": workload(name="orders", image="gcr.io/acme/orders:dev"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == "orders"
+    assert row["evidence"][0].startswith("bazel: k8s/BUILD.bazel:3: k8s_object(images = ")

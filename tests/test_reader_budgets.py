@@ -565,9 +565,11 @@ def script_folders_and_host_builds(n: int) -> Files:
 
 def bazel_calls_nested_and_lists_left_open(n: int) -> Files:
     """BUILD files near 1 MB: image calls nested n deep, and one call whose `deps = [`
-    lists never close; images named as their targets."""
+    lists and `images = {` dicts never close; images named as their targets."""
     nested = 'go_image(name = "a", binary = "//a:b",\n' * n + ")" * n + "\n"
-    open_lists = 'go_image(\n    name = "c",\n' + '    deps = ["//x:y",\n' * n + ")\n"
+    open_lists = (
+        'k8s_object(\n    name = "c",\n' + '    deps = ["//x:y", images = {"a": ":b",\n' * n + ")\n"
+    )
     many = "".join(f'go_image(name = "i{i}", embed = [":lib"])\n' for i in range(n))
     return {
         "BUILD.bazel": nested,

@@ -118,6 +118,7 @@ STRENGTH = {
     "command": 3,
     "dockerfile name": 4,
     "image name": 5,
+    "bazel target": 5,  # an image named as a Bazel image target (`web-image`), as a name is
     "manifest beside": 5,  # as strong as a name: the nearer to the manifest wins
     # a compose service named as the workload or the container, whose image links nothing:
     # the same program by the name its author gave it twice, weaker than a build of the image

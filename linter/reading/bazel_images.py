@@ -38,6 +38,8 @@ _IMAGE_RULES = frozenset(
 )
 _PUSH_RULES = frozenset({"docker_push", "container_push", "oci_push"})  # `repository`
 _LOAD_RULES = frozenset({"oci_load", "oci_tarball"})  # `repo_tags`
+# rules_k8s: a manifest's image names (`images = {"gcr.io/acme/web:dev": "//web:image"}`)
+_K8S_RULES = frozenset({"k8s_object", "k8s_deploy"})
 # the attributes that name the image's code, the strongest first
 _CODE_ATTRIBUTES = ("binary", "embed", "runtime_deps", "deps", "srcs", "tars", "files")
 
@@ -48,9 +50,13 @@ _TOKEN = regex.compile(
     r"^[ \t]*(\w+)[ \t]*\(|\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'|#[^\n]*|[()\[\]{}]",
     regex.MULTILINE,
 )
+# a call's literal arguments, by name
+Attributes = dict[str, str | list[str] | dict[str, str]]
 # `name = "x"` or `deps = ["//a:b", ":c"]`: a list up to its `]` (or the next `=`, which
 # keeps a list that never closes from being read again from each attribute after it)
 _ATTRIBUTE = regex.compile(r"\b(\w+)\s*=\s*(?:\"([^\"\n]*)\"|\[([^\]=]*)\])")
+# `images = {"a": "//b:c", ...}`: a dict of strings up to its `}` (or the next `=`)
+_DICT = regex.compile(r"\b(\w+)\s*=\s*\{([^}=]*)\}")
 _STRING = regex.compile(r"\"([^\"\n]*)\"|'([^'\n]*)'")
 
 
@@ -65,6 +71,7 @@ class BazelImage:
     folder: str
     line: int
     text: str
+    by_name: bool = False  # named as the target alone (`image: web-image`), no more
 
 
 def bazel_images(path: str, text: str) -> list[BazelImage]:
@@ -86,16 +93,30 @@ def bazel_images(path: str, text: str) -> list[BazelImage]:
         repository = "bazel" if package == "." else posixpath.join("bazel", *package.split(os.sep))
         said = f'{rule}(name = "{name}"{named})'
         found.append(BazelImage(repository, name, folder, line, said))
+        found.append(BazelImage(name, None, folder, line, said, by_name=True))
     for rule, line, attributes in calls:
         if rule in _PUSH_RULES | _LOAD_RULES:
             found += _named(rule, line, attributes, package, folders)
+        elif rule in _K8S_RULES and isinstance(images := attributes.get("images"), dict):
+            for image, label in images.items():
+                target = folders.get(label[1:]) if label.startswith(":") else None
+                code = target or _label_folder(package, label)
+                if code is not None and "$" not in image and "{" not in image:
+                    said = f'{rule}(images = {{"{image}": "{label}"}})'
+                    found.append(BazelImage(_untagged(image), None, code, line, said))
     return found
+
+
+def _untagged(image: str) -> str:
+    """`gcr.io/acme/web:dev` -> `gcr.io/acme/web` (a registry's port kept)."""
+    last = image.rpartition("/")[2]
+    return image.rpartition(":")[0] if ":" in last else image
 
 
 def _named(
     rule: str,
     line: int,
-    attributes: dict[str, str | list[str]],
+    attributes: Attributes,
     package: str,
     folders: Mapping[str, str],
 ) -> list[BazelImage]:
@@ -126,11 +147,11 @@ def _named(
     return found
 
 
-def _calls(text: str) -> list[tuple[str, int, dict[str, str | list[str]]]]:
+def _calls(text: str) -> list[tuple[str, int, Attributes]]:
     """Each call at a line's start, outside any other, of a rule k8slb reads: its rule,
     line and literal arguments. One pass over the text's tokens."""
-    found: list[tuple[str, int, dict[str, str | list[str]]]] = []
-    rules = _IMAGE_RULES | _PUSH_RULES | _LOAD_RULES
+    found: list[tuple[str, int, Attributes]] = []
+    rules = _IMAGE_RULES | _PUSH_RULES | _LOAD_RULES | _K8S_RULES
     depth, rule, start, line, counted = 0, "", 0, 1, 0
     for token in _TOKEN.finditer(text):
         head = token.group(1)
@@ -151,10 +172,13 @@ def _calls(text: str) -> list[tuple[str, int, dict[str, str | list[str]]]]:
     return found
 
 
-def _attributes(arguments: str) -> dict[str, str | list[str]]:
-    """A call's literal arguments, the first of each name: a string, or the strings of
-    a list."""
-    attributes: dict[str, str | list[str]] = {}
+def _attributes(arguments: str) -> Attributes:
+    """A call's literal arguments, the first of each name: a string, the strings of a
+    list, or a dict of strings."""
+    attributes: Attributes = {}
+    for match in _DICT.finditer(arguments):
+        strings = [a or b for a, b in _STRING.findall(match.group(2))]
+        attributes.setdefault(match.group(1), dict(zip(strings[::2], strings[1::2], strict=False)))
     for match in _ATTRIBUTE.finditer(arguments):
         key, single, listed = match.group(1), match.group(2), match.group(3)
         if key in attributes:
@@ -166,7 +190,7 @@ def _attributes(arguments: str) -> dict[str, str | list[str]]:
     return attributes
 
 
-def _code_folder(package: str, attributes: dict[str, str | list[str]]) -> tuple[str, str]:
+def _code_folder(package: str, attributes: Attributes) -> tuple[str, str]:
     """The folder of an image's code: the package of the first label its `binary`,
     `embed`, `runtime_deps`, ... name in the tree, else its own package; with the
     attribute that names it, as the call writes it (`, binary = "//web:bin"`)."""

@@ -553,7 +553,7 @@ def bazel_builds(path: str, text: str) -> list[ImageBuild]:
             image.repository,
             image.folder,
             None,
-            "bazel",
+            "bazel target" if image.by_name else "bazel",
             Said(path, image.line, image.text),
             tags=(image.tag,) if image.tag is not None else (),
         )
