@@ -109,3 +109,77 @@ def test_a_build_from_a_folder_the_repository_lacks_is_weaker_than_a_name_linkin
     row = only(links(tmp_path, files))
     assert row["code"] == os.path.join("cart", "server.py")
     assert row["overruled"][0].startswith("workflow: .github/workflows/cart.yml:")
+
+
+MAKEFILE = "image:\n\tmvn package\n\tdocker build -t acme/{name}:latest -f ./Dockerfile .\n"
+JAR_DOCKERFILE = """\
+FROM eclipse-temurin:17 AS builder
+ARG JAR_FILE={jar}
+COPY ${{JAR_FILE}} application.jar
+RUN java -Djarmode=layertools -jar application.jar extract
+
+FROM eclipse-temurin:17
+COPY --from=builder application/ ./
+ENTRYPOINT ["java", "org.springframework.boot.loader.JarLauncher"]
+"""
+
+
+def test_a_jar_a_build_argument_copies_from_target_runs_the_maven_project_s_code(
+    tmp_path: Path,
+) -> None:
+    """`ARG JAR_FILE=target/accounts-0.1.jar` then `COPY ${JAR_FILE}`: the jar is what
+    `mvn package` writes, not a folder of code; the container runs the Maven project whose
+    folder holds `target/`."""
+    files = {
+        "Makefile": MAKEFILE.format(name="accounts"),
+        "Dockerfile": JAR_DOCKERFILE.format(jar="target/accounts-0.1.jar"),
+        "k8s/accounts.yaml": workload(name="accounts", image="acme/accounts:latest"),
+        "pom.xml": POM.format(name="accounts"),
+        "src/main/java/acme/accounts/App.java": APP.format(package="accounts"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == "."
+    assert any(e.endswith("(built by the module .)") for e in row["evidence"])
+
+
+def test_a_jar_of_a_folder_with_no_build_file_links_no_output_path(tmp_path: Path) -> None:
+    """A jar below a `build/` that no Gradle or Maven project holds names no module: the
+    link is not moved to a guessed project."""
+    files = {
+        "Makefile": MAKEFILE.format(name="accounts"),
+        "Dockerfile": JAR_DOCKERFILE.format(jar="vendor/build/accounts.jar"),
+        "k8s/accounts.yaml": workload(name="accounts", image="acme/accounts:latest"),
+        "pom.xml": POM.format(name="accounts"),
+        "src/main/java/acme/accounts/App.java": APP.format(package="accounts"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("vendor", "build", "accounts.jar")
+
+
+def gradle_module(name: str) -> dict[str, str]:
+    return {
+        f"{name}/build.gradle": "plugins { id 'application' }\n",
+        f"{name}/src/main/java/acme/{name}/App.java": APP.format(package=name),
+        f"{name}/Dockerfile": (
+            f"FROM eclipse-temurin:17\nADD {name}/build/install/* /{name}/\n"
+            f'ADD {name}/start.sh /{name}/\nENTRYPOINT ["/{name}/start.sh"]\n'
+        ),
+        f"{name}/start.sh": f"#!/bin/sh\nexec /{name}/bin/{name}\n",
+    }
+
+
+def test_an_installed_gradle_output_copied_from_the_top_runs_its_module_s_code(
+    tmp_path: Path,
+) -> None:
+    """`docker build . -f api/Dockerfile` from the top of two Gradle modules, the
+    Dockerfile adding `api/build/install/*` (what `gradle installDist` writes): the
+    container runs api's code, not the top's, which holds web's too."""
+    files = {
+        "settings.gradle": 'include "api"\ninclude "web"\n',
+        "build.gradle": "allprojects { repositories { mavenCentral() } }\n",
+        "build.sh": "#!/bin/sh\ndocker build . -f api/Dockerfile -t acme/api:1.0\n",
+        "k8s/api.yaml": workload(name="api", image="acme/api:1.0"),
+        **gradle_module("api"),
+        **gradle_module("web"),
+    }
+    assert only(links(tmp_path, files))["code"] == "api"

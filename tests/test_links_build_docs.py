@@ -797,6 +797,37 @@ def test_a_store_run_beside_a_service_s_dockerfile_is_not_linked_to_it(tmp_path:
     assert only(links(tmp_path, files))["code"] is None
 
 
+def test_a_published_image_named_as_the_folder_s_stack_is_not_linked_by_its_place(
+    tmp_path: Path,
+) -> None:
+    """A project named for its stack (`flask-rabbitmq-demo/`) runs Docker Hub's
+    `rabbitmq:3.8-management` beside its Dockerfile: one name at a release's tag, which no
+    build of the tree names, is a published image; its own image, pushed under its owner's
+    name, is still guessed to be the folder's."""
+    files = {
+        "flask-rabbitmq-demo/rabbitmq.yaml": workload(
+            name="broker", image="rabbitmq:3.8-management"
+        ),
+        "flask-rabbitmq-demo/api.yaml": workload(name="api", image="someone/flask-rabbitmq-demo"),
+        "flask-rabbitmq-demo/Dockerfile": DOCKERFILE,
+        **service_app("flask-rabbitmq-demo"),
+    }
+    rows = {row["container"]: row["code"] for row in links(tmp_path, files)}
+    assert rows["Deployment/shop/broker:server"] is None
+    assert rows["Deployment/shop/api:server"] == os.path.join("flask-rabbitmq-demo", "server.py")
+
+
+def test_a_published_image_a_build_of_the_tree_names_is_the_tree_s(tmp_path: Path) -> None:
+    """`docker build -t broker:2.1 .`: a release's tag, but the tree builds it."""
+    files = {
+        "broker/broker.yaml": workload(name="broker", image="broker:2.1"),
+        "broker/build.sh": "#!/bin/sh\ndocker build -t broker:2.1 .\n",
+        "broker/Dockerfile": DOCKERFILE,
+        **service_app("broker"),
+    }
+    assert only(links(tmp_path, files))["code"] == os.path.join("broker", "server.py")
+
+
 # -- one image, several Go programs, run through an entry point script -----------------------
 
 MULTI_BINARY = """\

@@ -125,6 +125,60 @@ def test_a_chart_named_as_two_build_folders_is_no_link(tmp_path: Path) -> None:
     assert only(links(tmp_path, files))["code"] is None
 
 
+def _chart_in(service: str, chart: str = "helm-chart") -> dict[str, str]:
+    """A chart kept in a service's folder, its image's URL given by the pipeline's
+    `--set imageUrl=...` (`:latest` by default), the service's Dockerfile beside it."""
+    template = workload(name=service, image='"{{ .Values.imageUrl }}:latest"')
+    return {
+        f"{service}/{chart}/Chart.yaml": f"apiVersion: v2\nname: {service}\nversion: 0.1.0\n",
+        f"{service}/{chart}/values.yaml": "imageTag: latest\n",
+        f"{service}/{chart}/templates/deployment.yaml": template,
+    }
+
+
+def test_a_chart_inside_a_service_folder_that_leaves_the_image_to_ci_guesses_that_service(
+    tmp_path: Path,
+) -> None:
+    files = {
+        **_chart_in("orders"),
+        "orders/Dockerfile": DOCKERFILE,
+        **service_app("orders"),
+        "billing/Dockerfile": DOCKERFILE,
+        **service_app("billing"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("orders", "server.py")
+    assert row["evidence"][-1].startswith(
+        "manifest beside guess: orders/helm-chart/templates/deployment.yaml:"
+    )
+
+
+def test_a_chart_under_a_service_s_charts_folder_guesses_that_service(tmp_path: Path) -> None:
+    files = {
+        **_chart_in("orders", chart="charts/orders"),
+        "orders/Dockerfile": DOCKERFILE,
+        **service_app("orders"),
+    }
+    assert only(links(tmp_path, files))["code"] == os.path.join("orders", "server.py")
+
+
+def test_a_chart_in_a_folder_without_a_dockerfile_guesses_nothing(tmp_path: Path) -> None:
+    files = {**_chart_in("orders"), **service_app("orders")}
+    assert only(links(tmp_path, files))["code"] is None
+
+
+def test_a_chart_whose_image_is_named_guesses_nothing_from_its_place(tmp_path: Path) -> None:
+    """`redis:7` in the service's chart: a store it runs, not the service's build."""
+    template = workload(name="orders", image="redis:7")
+    files = {
+        "orders/helm-chart/Chart.yaml": "apiVersion: v2\nname: orders\nversion: 0.1.0\n",
+        "orders/helm-chart/templates/deployment.yaml": template,
+        "orders/Dockerfile": DOCKERFILE,
+        **service_app("orders"),
+    }
+    assert only(links(tmp_path, files))["code"] is None
+
+
 # -- images built by a loop over services --------------------------------------------------
 
 SHARED_GO_DOCKERFILE = """\

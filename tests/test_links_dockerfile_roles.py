@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 
 import pytest
+from k8slb.reading.build_files import read_build_file
 
 from tests.test_links import links, only, workload
 
@@ -231,3 +232,109 @@ def test_a_role_dockerfile_that_copies_no_code_links_nothing(tmp_path: Path) -> 
         "k8s/migration.yaml": workload(name="db-migration", image="server-migration:latest"),
     }
     assert only(links(tmp_path, files))["code"] is None
+
+
+# -- a binary a script builds on the host, from the folder its pushd lines lead to ---------
+
+HOST_BUILD = """\
+#!/bin/bash
+set -e
+OUT="$(pwd)/dist/linux"
+SERVICES="./services"
+mkdir -p "$OUT"
+pushd "$SERVICES/{name}" > /dev/null
+GOOS=linux CGO_ENABLED=0 go build -o "$OUT/{name}" .
+popd > /dev/null
+go build -o "$OUT/tool" .
+"""
+BINARY_DOCKERFILE = (
+    'FROM alpine:3.20\nWORKDIR /app\nCOPY ./dist/linux/{name} /app/{name}\nCMD ["./{name}"]\n'
+)
+
+
+def host_built(name: str) -> dict[str, str]:
+    """A Go service built on the host by build.sh into dist/linux/, beside another, and a
+    Dockerfile at the top that copies its binary."""
+    return {
+        "go.mod": "module example.com/game\n\ngo 1.22\n",
+        f"services/{name}/main.go": GO_SERVER,
+        "services/other/main.go": GO_CLIENT,
+        "main.go": GO_CLIENT,
+        "build.sh": HOST_BUILD.format(name=name),
+        f"Dockerfile.{name}": BINARY_DOCKERFILE.format(name=name),
+        "deploy.sh": f"#!/bin/sh\ndocker build -f Dockerfile.{name} -t {name}:latest .\n",
+        "k8s/gateway.yaml": workload(name="gateway", image=f"{name}:latest"),
+    }
+
+
+def test_a_binary_a_script_builds_after_pushd_links_the_package_of_that_folder(
+    tmp_path: Path,
+) -> None:
+    """`pushd "$SERVICES/gateway"` then `go build -o "$OUT/gateway" .`: the binary the
+    Dockerfile copies from dist/linux/ is that folder's program, not the context's."""
+    row = only(links(tmp_path, host_built("gateway")))
+    assert row["code"] == os.path.join("services", "gateway")
+    assert any("build.sh:7: " in e for e in row["evidence"])
+
+
+def test_after_popd_a_script_builds_from_the_folder_it_left(tmp_path: Path) -> None:
+    """`popd` goes back: `go build -o "$OUT/tool" .` builds the top's program."""
+    files = {**host_built("gateway"), "Dockerfile.gateway": BINARY_DOCKERFILE.format(name="tool")}
+    row = only(links(tmp_path, files))
+    assert row["code"] == "."
+    assert any("build.sh:9: " in e for e in row["evidence"])
+
+
+# -- a Rust binary built on the host, copied into the image --------------------------------
+
+CARGO_WORKSPACE = '[workspace]\nresolver = "2"\nmembers = ["services/orders", "services/billing"]\n'
+
+
+def crate(name: str) -> str:
+    return f'[package]\nname = "{name}"\nversion = "0.1.0"\n\n[dependencies]\ntokio = "1"\n'
+
+
+def rust_services(*names: str) -> dict[str, str]:
+    """A cargo workspace of Rust services beside a Go program, each binary built on the
+    host into dist/linux/ and copied by a Dockerfile at the top."""
+    files = {
+        "Cargo.toml": CARGO_WORKSPACE,
+        "go.mod": "module example.com/game\n\ngo 1.22\n",
+        "gateway/main.go": GO_SERVER,
+        "build.sh": "#!/bin/sh\ncargo build --release -p orders\ncp target/release/orders dist/\n",
+        "deploy.sh": "#!/bin/sh\ndocker build -f Dockerfile.orders -t orders:latest .\n",
+        "Dockerfile.orders": BINARY_DOCKERFILE.format(name="orders"),
+        "k8s/orders.yaml": workload(name="orders", image="orders:latest"),
+    }
+    for name in names:
+        files[f"services/{name}/Cargo.toml"] = crate(name)
+        files[f"services/{name}/src/main.rs"] = "fn main() {}\n"
+    return files
+
+
+def test_a_rust_binary_the_image_copies_links_the_crate_named_as_it(tmp_path: Path) -> None:
+    row = only(links(tmp_path, rust_services("orders", "billing")))
+    assert row["code"] == os.path.join("services", "orders")
+    assert row["modules"] == 0  # Rust is not read: the folder, and none of the Go code
+    assert any(
+        e.startswith('dockerfile: services/orders/Cargo.toml:2: name = "orders"')
+        for e in row["evidence"]
+    )
+
+
+def test_two_crates_named_as_the_binary_link_neither(tmp_path: Path) -> None:
+    files = {
+        **rust_services("orders"),
+        "legacy/orders/Cargo.toml": crate("orders"),
+        "legacy/orders/src/main.rs": "fn main() {}\n",
+    }
+    assert only(links(tmp_path, files))["code"] != os.path.join("services", "orders")
+
+
+def test_a_cargo_manifest_s_name_is_its_package_s_not_a_dependency_s() -> None:
+    text = '[dependencies]\nname = "not-this"\n\n[package]\nname = "orders"\n'
+    said = read_build_file("svc/Cargo.toml", text.encode())
+    assert said is not None and said.crate is not None
+    assert (said.crate.line, said.crate.text) == (5, 'name = "orders"')
+    workspace = read_build_file("Cargo.toml", CARGO_WORKSPACE.encode())
+    assert workspace is not None and workspace.crate is None

@@ -654,7 +654,55 @@ def spring_settings_in_a_config_map(n: int) -> Files:
     }
 
 
+def script_folders_and_host_builds(n: int) -> Files:
+    """A build script at its size limit: a variable doubled line after line, `pushd` into
+    it and a `go build` n times over, never popped; a Cargo.toml of n tables and names; a
+    Dockerfile that copies the binary."""
+    lines = ["#!/bin/bash", "D=services"]
+    lines += [f'D="$D/$D"\npushd "$D" >/dev/null\ngo build -o "$OUT/app{i}" .' for i in range(n)]
+    script = "\n".join(lines)[: 64 * 1024 - 1] + "\n"
+    cargo = "[workspace]\n" + '[[bin]]\nname = "x"\n' * n + "[package]\n" + 'name = "app1"\n' * n
+    return {
+        "build.sh": script,
+        "Cargo.toml": cargo[: 64 * 1024 - 1],
+        "services/main.go": "package main\n\nfunc main() {}\n",
+        "Dockerfile": 'FROM alpine:3\nCOPY dist/app1 /app1\nCMD ["/app1"]\n',
+        "k8s.yaml": (
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: app\nspec:\n"
+            "  template:\n    spec:\n      containers:\n        - name: app\n"
+            "          image: app:1\n"
+        ),
+    }
+
+
+def bazel_calls_nested_and_lists_left_open(n: int) -> Files:
+    """BUILD files near 1 MB: image calls nested n deep, and one call whose `deps = [`
+    lists and `images = {` dicts never close; images named as their targets."""
+    nested = 'go_image(name = "a", binary = "//a:b",\n' * n + ")" * n + "\n"
+    open_lists = (
+        'k8s_object(\n    name = "c",\n' + '    deps = ["//x:y", images = {"a": ":b",\n' * n + ")\n"
+    )
+    many = "".join(f'go_image(name = "i{i}", embed = [":lib"])\n' for i in range(n))
+    return {
+        "BUILD.bazel": nested,
+        "a/BUILD": open_lists,
+        "b/BUILD.bazel": many,
+        "b/main.go": "package main\n\nfunc main() {}\n",
+        "k8s.yaml": (
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: app\nspec:\n"
+            "  template:\n    spec:\n      containers:\n        - name: app\n"
+            "          image: bazel/b:i7\n"
+        ),
+    }
+
+
 ISSUE: dict[str, Callable[[], Files]] = {
+    "Bazel: image calls 20000 deep, 20000 lists left open, 20000 image targets": (
+        lambda: bazel_calls_nested_and_lists_left_open(20000)
+    ),
+    "a build script's 1500 pushd lines into a variable doubled, each a go build; Cargo.toml": (
+        lambda: script_folders_and_host_builds(1500)
+    ),
     "Spring settings in a mounted ConfigMap: a 1 MB value, 2000 channels, 2000 deep": (
         lambda: spring_settings_in_a_config_map(2000)
     ),

@@ -81,7 +81,7 @@ from k8slb.core.results import LinkRow
 from k8slb.core.shell_words import shell_words
 from k8slb.languages import LANGUAGES
 from k8slb.model.index import Index
-from k8slb.model.objects import Container, PodTemplate, pos_of
+from k8slb.model.objects import Container, PodTemplate, pod_template, pos_of
 from k8slb.reading.build_files import (
     BuildFacts,
     Dockerfile,
@@ -117,6 +117,7 @@ STRENGTH = {
     "drone": 1,
     "makefile": 1,
     "jib": 1,
+    "bazel": 1,
     "script": 1,
     "jenkins": 1,
     "buildpacks": 1,
@@ -126,6 +127,7 @@ STRENGTH = {
     "command": 3,
     "dockerfile name": 4,
     "image name": 5,
+    "bazel target": 5,  # an image named as a Bazel image target (`web-image`), as a name is
     "manifest beside": 5,  # as strong as a name: the nearer to the manifest wins
     # a compose service named as the workload or the container, whose image links nothing:
     # the same program by the name its author gave it twice, weaker than a build of the image
@@ -803,12 +805,15 @@ class _Finder:
             found += self._guessed(workload, container, image)
         segment = image_repository(image).rsplit("/", 1)[-1]
         service = self._service_beside(workload, segment)
+        if service is not None and self._published(image):
+            service = None  # by place, a manifest beside a Dockerfile runs its image alone
         if service is not None:
             line = pos_of(container.body, "image", value=True)[0]
             said = Said(workload.path, line, f"in {service}, beside its Dockerfile")
             found.append(Evidence("manifest beside", said, service))
         if not found and isinstance(image, str):
-            found += self._beside_its_dockerfile(workload, container, segment)
+            beside = self._beside_its_dockerfile(workload, container, segment)
+            found += [] if not beside or self._published(image) else beside
         elif (own := self._manifest_folder(workload, segment)) is not None and any(
             e.folder != own for e in found
         ):
@@ -827,6 +832,10 @@ class _Finder:
         the gRPC service one build folder serves, a Dockerfile named for the role."""
         if not image_repository(image) and (
             found := self._named_as_its_chart(workload, container, image)
+        ):
+            return found
+        if not image_repository(image) and (
+            found := self._chart_in_service(workload, container, image)
         ):
             return found
         if found := self._compose_service(workload, container, image):
@@ -901,6 +910,34 @@ class _Finder:
             f"empty; {built[0]} is the one build folder named as the chart)"
         )
         return [Evidence("image name guess", Said(workload.path, line, text), built[0])]
+
+    def _chart_in_service(
+        self, workload: K8sObject, container: Container, image: str
+    ) -> list[Evidence]:
+        """A chart kept in a service's folder (`cart/helm-chart/`, `cart/charts/cart/`)
+        whose image is left to the deploy (`{{ .Values.imageUrl }}:latest`): the service
+        folder, with its Dockerfile and code, a guess. Not the repository's top (it may hold
+        every service's code), nor a container beside another whose image is left too."""
+        parts = os.path.normpath(workload.path.partition("#")[0]).split(os.sep)
+        if "templates" not in parts[1:]:
+            return []
+        at = len(parts) - 1 - parts[::-1].index("templates") - 1  # the chart's folder's index
+        if at >= 2 and parts[at - 1] in MANIFEST_FOLDERS:  # `cart/charts/cart/templates/`
+            at -= 1
+        service = os.sep.join(parts[:at])
+        if not service or service not in self.by_folder or self._dockerfile(service) is None:
+            return []
+        template = pod_template(workload)
+        images = [c.body.get("image") for c in template.containers] if template else []
+        left = [i for i in images if not isinstance(i, str) or not image_repository(i)]
+        if len(left) != 1:
+            return []
+        line = pos_of(container.body, "image", value=True)[0]
+        text = (
+            f"image: {image} (a guess: the chart {os.sep.join(parts[: at + 1])} in {service} "
+            "leaves the image to the deploy; its Dockerfile is beside it)"
+        )
+        return [Evidence("manifest beside guess", Said(workload.path, line, text), service)]
 
     def _deployed_image(
         self, workload: K8sObject, container: Container, image: object
@@ -1041,6 +1078,20 @@ class _Finder:
                 return folder
             folder = os.path.dirname(folder)
         return "." if modules == {"."} else None
+
+    def _output_of(self, path: str) -> str | None:
+        """The JVM module whose build writes a path the repository does not hold: the
+        folder holding the `target/` (Maven) or `build/` (Gradle) it is below, with a
+        pom.xml or build.gradle(.kts) (`target/app-0.1.jar`, `api/build/libs/api.jar`);
+        None for any other path."""
+        if self._held(path):
+            return None
+        parts = os.path.normpath(path).split(os.sep)
+        for i, part in enumerate(parts):
+            if part in ("target", "build"):
+                module = os.sep.join(parts[:i]) or "."
+                return module if module in self.builds.jvm_modules else None
+        return None
 
     def _missing_path(self, dockerfile: str) -> bool:
         return os.path.normpath(dockerfile) not in self.dockerfiles
@@ -1237,7 +1288,8 @@ class _Finder:
 
     def _copied_folder(self, dockerfile: Dockerfile, context: str) -> str | None:
         """The one folder of code a Dockerfile copies from its wide context (`COPY
-        ./inventory/app /app` from the repository's top), or, when its last stage copies no
+        ./inventory/app /app` from the repository's top; a JVM module's build output, the
+        module's: `ADD api/build/install/*`), or, when its last stage copies no
         code, the one its earlier stages copy (a builder's `COPY ./web/ .`, the last stage
         serving what it built): None when it copies the whole context, several folders or
         files of code, or none."""
@@ -1249,6 +1301,8 @@ class _Finder:
                     return None
                 if source in self.by_folder or source in self.modules:
                     code.add(source)
+                elif (module := self._output_of(source)) not in (None, context):
+                    code.add(module)  # `ADD api/build/install/*`: what api's build wrote
             if code:
                 break
         outer = [f for f in code if not any(_below(f, other) for other in code)]
@@ -1388,6 +1442,8 @@ class _Finder:
             if build is not None
             # a loop's: of a folder of code, with a Dockerfile the tree holds
             and (not loop or (build.context in self.by_folder and not self._missing(build)))
+            # a Bazel target's image (`bazel/web:image`): by its tag, the target's name
+            and (build.kind != "bazel" or not build.tags or wanted in build.tags)
             and (
                 same_image(build.image, image)
                 # a repository a script's parameter gives: the tag that names the service
@@ -1590,6 +1646,19 @@ class _Finder:
         return bool(self._namespaces) and not any(
             _same_namespace(namespace, pushed) for pushed in self._namespaces
         )
+
+    def _published(self, image: object) -> bool:
+        """Whether an image no build of the tree names is a published one, a store or a
+        broker its manifests run beside the service's own: pushed where the tree's builds
+        do not push (`_pushed_elsewhere`), or named as Docker Hub's own images are, one
+        name at a release's tag (`rabbitmq:3.6.8-management`, `postgres:15`), where a
+        local build's tag is rarely a version. A name alike by place is no evidence then."""
+        if not isinstance(image, str) or self._build_evidence(image):
+            return False
+        repository, tag = image_repository(image), image_tag(image)
+        if "/" not in repository:
+            return bool(repository) and tag is not None and tag[:1].isdigit()
+        return self._pushed_elsewhere(image)
 
     def _app_within(self, folder: str) -> str:
         """A service's folder with no Dockerfile and no code of its own that keeps both in
@@ -2115,9 +2184,12 @@ class _Finder:
                 # the folder it mirrors: no folder is known, the context stays
                 return chosen.folder, agreeing
             given = ", ".join(f"{name}={value}" for name, value in chosen.args)
-            evidence.append(
-                Evidence("dockerfile", replace(said, text=f"{said.text} ({given})"), folder)
-            )
+            text = f"{said.text} ({given})" if given else said.text
+            if (module := self._output_of(folder)) is not None:
+                # `ARG JAR_FILE=target/app.jar`: a build's output, whose code is its module's
+                text = f"{text} (built by the module {module})"
+                folder = module
+            evidence.append(Evidence("dockerfile", replace(said, text=text), folder))
             agreeing.add(folder)
         return folder, agreeing
 
@@ -2186,6 +2258,10 @@ class _Finder:
             folder = package if _below(package, folder) or host else folder
             used.append(Evidence("dockerfile", build.said, folder))
             return tuple(self.go.closure(package)), folder
+        crate = self._crate_run(argv, dockerfile) if source is None and dockerfile else None
+        if crate is not None and _within(crate[0], folder):  # the Rust binary it copies: its crate
+            used.append(Evidence("dockerfile", crate[1], crate[0]))
+            return self._own_modules(crate[0]), crate[0]
         if dockerfile is None and self.go.is_main(folder):
             # a Go program whose Dockerfile is not known (a module's one `main`): it runs
             # the packages it imports, not the files of its folder alone
@@ -2301,6 +2377,31 @@ class _Finder:
             return None
         ((package, build),) = by_package.items()
         return (build, package) if package in self.go.files else None
+
+    def _crate_run(self, argv: Sequence[object], dockerfile: Dockerfile) -> tuple[str, Said] | None:
+        """The Rust crate whose binary an image copies and runs (`COPY dist/linux/orders
+        /app/orders`, `CMD ["./orders"]`): the one crate of the tree named as the binary
+        (cargo names a package's binary as the package), with its Cargo.toml's line; None
+        when none or several are."""
+        if not self.builds.crates or not argv:
+            return None
+        script = shell_script_of(argv)
+        ran = posixpath.basename(script.split()[0] if script and script.split() else str(argv[0]))
+        copied = {
+            posixpath.basename(copy.source.rstrip("/"))
+            for copy in (*dockerfile.copies, *dockerfile.stage_copies)
+        }
+        if not ran or ran not in copied:
+            return None
+        named = [
+            (folder, said)
+            for folder, said in self.builds.crates.items()
+            if said.text.partition('"')[2].rpartition('"')[0] == ran
+        ]
+        if len(named) != 1:
+            return None
+        folder, said = named[0]
+        return folder, replace(said, text=f"{said.text} (the crate of the binary {ran} it runs)")
 
     def _go_run(
         self, argv: Sequence[object], dockerfile: Dockerfile, folder: str

@@ -24,6 +24,7 @@ from k8slb.core.record import record
 from k8slb.core.shell_words import shell_words
 from k8slb.languages import LANGUAGES
 from k8slb.reading import java_builds
+from k8slb.reading.bazel_images import BAZEL_BUILD_FILES, bazel_images
 from k8slb.reading.java_builds import GrpcJavaBuild, read_grpc_java
 from k8slb.reading.yamltree import YMap, YSeq
 
@@ -92,6 +93,8 @@ def is_build_file(name: str) -> bool:
     for its module's name)."""
     return (
         name in (TILTFILE, GO_MODULE)
+        or name in BAZEL_BUILD_FILES
+        or name == CARGO_FILE
         or name in PROJECT_FILES
         or name in java_builds.NAMES
         or _is_script(name)
@@ -147,7 +150,7 @@ class ImageBuild:
     context: str
     dockerfile: str | None
     kind: str  # skaffold, compose, tiltfile, workflow, cloudbuild, drone, makefile, jib,
-    # buildpacks, script, docs
+    # buildpacks, bazel, script, docs
     said: Said
     args: tuple[tuple[str, str], ...] = ()  # the build arguments it gives (`--build-arg`)
     # the tags a script's `-t`s build, each None when not literal (none known: empty); a
@@ -328,12 +331,18 @@ class BuildFacts:
     # the folders of JVM builds (a pom.xml, a build.gradle(.kts)): what a build output
     # folder absent from the repository (`target/docker/app/build`) is made by
     jvm_modules: set[str] = field(default_factory=set)
+    # Rust's crates (a Cargo.toml's `[package]`): the name cargo gives its binary, by folder
+    crates: dict[str, Said] = field(default_factory=dict)
 
 
 def names_builds(path: str) -> bool:
     """Whether a file's name says it is a build file (its bytes make build facts)."""
     name = os.path.basename(path)
-    return is_dockerfile_name(name) or _builds_reader(path, name) is not None
+    return (
+        is_dockerfile_name(name)
+        or name in BAZEL_BUILD_FILES
+        or _builds_reader(path, name) is not None
+    )
 
 
 @record
@@ -362,6 +371,7 @@ class BuildFile:
     tags: tuple[ImageTag, ...] = ()  # a script's `docker tag SOURCE TARGET` lines
     grpc_java: GrpcJavaBuild | None = None  # a Java build's grpc-java version and properties
     go_builds: tuple[GoBuild, ...] = ()  # `go build`s run on the host (Tiltfile, Makefile, script)
+    crate: Said | None = None  # a Cargo.toml's package name, and where it says it
 
 
 def read_build_file(path: str, data: bytes) -> BuildFile | None:
@@ -373,6 +383,10 @@ def read_build_file(path: str, data: bytes) -> BuildFile | None:
         return BuildFile(path, project=True)
     if name == GO_MODULE:
         return BuildFile(path, name=_go_module(path, _text(data)))
+    if name == CARGO_FILE:
+        return BuildFile(path, crate=_crate(path, _text(data)))
+    if name in BAZEL_BUILD_FILES:
+        return BuildFile(path, builds=tuple(bazel_builds(path, _text(data))))
     if name in JIB_FILES:
         jib = tuple(jib_builds(path, _text(data)))
         return BuildFile(path, builds=jib, grpc_java=read_grpc_java(path, data))
@@ -392,7 +406,7 @@ def read_build_file(path: str, data: bytes) -> BuildFile | None:
             builds=tuple(builds),
             tags=tuple(tags),
             script=script,
-            go_builds=host_go_builds(path, text),
+            go_builds=host_go_builds(path, text, shell=script is not None),
         )
     reader = _builds_reader(path, name)
     if reader is None:
@@ -408,22 +422,54 @@ def read_build_file(path: str, data: bytes) -> BuildFile | None:
 _HOST_GO_BUILD = regex.compile(r"(?:\b\w+=\S*\s+)*\bgo\s+(?:build|install)\b[^'\"\n;&|]*")
 
 
-def host_go_builds(path: str, text: str) -> tuple[GoBuild, ...]:
+# A shell script's `go build`, its words quoted or not (`-o "$OUT/api"`), to the line's end
+# or its next command
+_SHELL_GO_BUILD = regex.compile(r"(?:\b\w+=\S*\s+)*\bgo\s+(?:build|install)\b[^\n;&|]*")
+
+
+def host_go_builds(path: str, text: str, *, shell: bool = False) -> tuple[GoBuild, ...]:
     """The `go build -o OUT PACKAGE` commands a Tiltfile (a `local_resource`'s command), a
     Makefile or a shell script runs on the host, from the file's folder: their packages
-    as folders of the tree. Literal words only; none of a file past MAX_SCRIPT."""
+    as folders of the tree. Literal words only; none of a file past MAX_SCRIPT. A `shell`
+    script's builds run where its `cd`, `pushd` and `popd` lines lead, their folders
+    named by the variables it set before (`pushd "$SERVICES/api"`)."""
     if "go" not in text or len(text) > MAX_SCRIPT:
         return ()
-    folder = os.path.dirname(path) or "."
-    here = [Copy(folder, "/host")]  # the file's folder, as if copied to /host
+    here: str | None = os.path.dirname(path) or "."  # None: a `cd` to a folder not known
+    pushed: list[str | None] = []
+    variables: dict[str, str | None] = {}
+    pattern = _SHELL_GO_BUILD if shell else _HOST_GO_BUILD
     found: list[GoBuild] = []
     for number, line in enumerate(text.splitlines(), start=1):
-        if "go" not in line or line.lstrip().startswith("#"):
+        if shell:
+            here = _shell_folder(line.strip(), here, pushed, variables)
+        if "go" not in line or line.lstrip().startswith("#") or here is None:
             continue
-        for match in _HOST_GO_BUILD.finditer(line):
+        copied = [Copy(here, "/host")]  # the folder it runs in, as if copied to /host
+        for match in pattern.finditer(line):
             said = Said(path, number, line.strip())
-            found += _go_builds(match.group(0), "/host", here, said, templates=True)
+            found += _go_builds(match.group(0), "/host", copied, said, templates=True)
     return tuple(found)
+
+
+def _shell_folder(
+    line: str, here: str | None, pushed: list[str | None], variables: dict[str, str | None]
+) -> str | None:
+    """The folder a script runs in after a line that sets a variable, or changes folder
+    (`cd DIR`, `pushd DIR`, `popd`); `pushed` the folders `pushd` left, last on top."""
+    if line.startswith("popd"):
+        return pushed.pop() if pushed else None
+    if not line.startswith(("cd ", "pushd ")):
+        _assign(line, variables, make=False)
+        return here
+    try:
+        words = shell_words(line, comments=True)
+    except ValueError:
+        words = []
+    target = _expanded(words[1], variables=variables, make=False) if len(words) > 1 else "$"
+    if line.startswith("pushd"):
+        pushed.append(here)
+    return _cd(here, ["cd", target, ""]) if here is not None else None
 
 
 def shell_script(path: str, data: bytes) -> ShellScript:
@@ -497,6 +543,42 @@ _BUILDPACKS_GRADLE = regex.compile(
     r"\bbootBuildImage\b[^{]*\{.*?\bimageName(?:\s*=\s*|\.set\(\s*)['\"]([^'\"]+)['\"]",
     regex.DOTALL,
 )
+
+
+CARGO_FILE = "Cargo.toml"
+# a TOML table's header (`[package]`, `[[bin]]`) and a `name = "..."` key, each a line
+_TOML_LINE = regex.compile(r"(?m)^[ \t]*(?:\[\[?([\w.-]+)\]\]?|name[ \t]*=[ \t]*\"([^\"\n]+)\")")
+
+
+def _crate(path: str, text: str) -> Said | None:
+    """The name a Cargo.toml's `[package]` gives its crate (the name of the binary cargo
+    builds), and its line; None for a workspace's with no package of its own."""
+    if len(text) > MAX_SCRIPT:
+        return None
+    table = ""
+    for match in _TOML_LINE.finditer(text):
+        if match.group(1) is not None:
+            table = match.group(1)
+        elif table == "package":
+            line = text.count("\n", 0, match.start()) + 1
+            return Said(path, line, match.group(0).strip())
+    return None
+
+
+def bazel_builds(path: str, text: str) -> list[ImageBuild]:
+    """The images a Bazel BUILD file makes (reading/bazel_images.py), each built from the
+    folder of its binary's code, with no Dockerfile; its tag the image target's name."""
+    return [
+        ImageBuild(
+            image.repository,
+            image.folder,
+            None,
+            "bazel target" if image.by_name else "bazel",
+            Said(path, image.line, image.text),
+            tags=(image.tag,) if image.tag is not None else (),
+        )
+        for image in bazel_images(path, text)
+    ]
 
 
 def jib_builds(path: str, text: str) -> list[ImageBuild]:
@@ -589,6 +671,8 @@ def read_build_facts(files: Iterable[BuildFile]) -> BuildFacts:
         facts.go_builds += file.go_builds
         if os.path.basename(file.path) in JIB_FILES:
             facts.jvm_modules.add(os.path.dirname(os.path.normpath(file.path)) or ".")
+        if file.crate is not None:
+            facts.crates[os.path.dirname(os.path.normpath(file.path)) or "."] = file.crate
     return facts
 
 
