@@ -422,15 +422,50 @@ def test_a_wide_context_with_no_entry_point_links_the_copied_folder_s_modules(
     assert (row["code"], row["modules"]) == (os.path.join("inventory_service", "app"), 2)
 
 
-def test_a_dockerfile_copying_several_folders_keeps_the_wide_link(tmp_path: Path) -> None:
-    """Two folders of code copied (the app and its tools): no one of them is the code, the
-    link stays the build's context."""
+def test_a_dockerfile_copying_several_folders_of_one_service_links_that_service(
+    tmp_path: Path,
+) -> None:
+    """Two folders of code copied (the app and its tools), both of one service's folder:
+    the code is that folder, not the whole context (which holds another service too)."""
     dockerfile = (
         "FROM python:3.12-slim\nWORKDIR /app\nCOPY inventory_service/app /app/\n"
         'COPY inventory_service/tools /tools/\nCMD ["/app/start"]\n'
     )
     row = only(links(tmp_path, _wide_context_tree(dockerfile)))
+    assert row["code"] == "inventory_service"
+
+
+def test_a_dockerfile_copying_two_services_folders_keeps_the_wide_link(tmp_path: Path) -> None:
+    """Code of two services' folders copied: no one folder below the context holds it all,
+    the link stays the build's context."""
+    dockerfile = (
+        "FROM python:3.12-slim\nWORKDIR /app\nCOPY inventory_service/app /app/\n"
+        'COPY orders_service/app /orders/\nCMD ["/app/start"]\n'
+    )
+    row = only(links(tmp_path, _wide_context_tree(dockerfile)))
     assert row["code"] == "."
+
+
+def test_a_go_service_s_file_and_folder_copied_from_above_link_its_folder(tmp_path: Path) -> None:
+    """`docker build -f svc/Dockerfile .` from the folder above two services, the Dockerfile
+    copying svc's main.go and its proto folder into a builder: the code is svc's folder."""
+    dockerfile = (
+        "FROM golang:1.23 AS builder\nWORKDIR /app\nCOPY alpha/go.mod alpha/go.sum ./\n"
+        "COPY alpha/main.go .\nCOPY alpha/proto ./proto\nRUN go build -o /svc main.go\n"
+        'FROM alpine:3.20\nCOPY --from=builder /svc /svc\nCMD ["/svc"]\n'
+    )
+    files = {
+        "deploy.sh": "docker build -f alpha/Dockerfile -t alpha:latest .\n",
+        "k8s/alpha.yaml": workload(image="alpha:latest"),
+        "alpha/Dockerfile": dockerfile,
+        "alpha/go.mod": "module example.com/alpha\n\ngo 1.23\n",
+        "alpha/main.go": 'package main\n\nimport _ "example.com/alpha/proto"\n\nfunc main() {}\n',
+        "alpha/proto/alpha.pb.go": "package proto\n",
+        "beta/go.mod": "module example.com/beta\n\ngo 1.23\n",
+        "beta/main.go": "package main\n\nfunc main() {}\n",
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == "alpha"
 
 
 def test_a_stage_from_an_earlier_stage_keeps_its_workdir_copies_and_command() -> None:

@@ -1306,6 +1306,9 @@ class _Finder:
             if code:
                 break
         outer = [f for f in code if not any(_below(f, other) for other in code)]
+        if len(outer) > 1 and not any(os.path.isabs(f) for f in outer):
+            # `COPY svc/main.go .` and `COPY svc/proto ./proto` from above svc: svc's code
+            outer = [os.path.commonpath(outer)]
         if len(outer) != 1 or outer[0] not in self.by_folder or not _below(outer[0], context):
             return None
         return outer[0]
