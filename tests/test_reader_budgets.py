@@ -542,6 +542,25 @@ def spring_settings_in_a_config_map(n: int) -> Files:
     }
 
 
+def java_shutdown_hooks(n: int) -> Files:
+    """`n` shutdown hooks of each form (anonymous Thread, lambda calling a method, a class of
+    the file), and `n` anonymous hooks each registered in the one before, `n` deep."""
+    head = "import io.grpc.*;\n\nclass Main {\n  Server server;\n"
+    start = "  void start() { server = ServerBuilder.forPort(1).build().start(); }\n"
+    register = "    Runtime.getRuntime().addShutdownHook("
+    anonymous = "new Thread() { public void run() { server.shutdown();"
+    methods = "".join(f"  void s{i}() {{ server.shutdown(); }}\n" for i in range(n))
+    forms = "".join(
+        f"{register}{anonymous} }} }});\n"
+        f"{register}new Thread(() -> s{i}()));\n{register}new Stopper());\n"
+        for i in range(n)
+    )
+    nested = f"{register}{anonymous}\n" * n + "}});\n" * n
+    stopper = "  class Stopper extends Thread {\n" + "    public void run() { stop(); }\n" * n
+    body = f"{methods}  void hooks() {{\n{forms}{nested}  }}\n{stopper}  }}\n"
+    return {"svc/src/main/java/Main.java": head + start + body + "}\n"}
+
+
 ISSUE: dict[str, Callable[[], Files]] = {
     "Spring settings in a mounted ConfigMap: a 1 MB value, 2000 channels, 2000 deep": (
         lambda: spring_settings_in_a_config_map(2000)
@@ -575,6 +594,7 @@ ISSUE: dict[str, Callable[[], Files]] = {
     "JavaScript templates nested 12000 deep": lambda: javascript("nesting", 12000, 1),
     "JavaScript: 3000 clients in one function": lambda: javascript("many calls", 3000, 1),
     "TypeScript: 3000 clients in one function": lambda: typescript("many calls", 3000, 1),
+    "Java: 1500 shutdown hooks of each form, and 1500 nested": lambda: java_shutdown_hooks(1500),
     "Java: 1500 channels in one method": lambda: java("many calls", 1500, 1),
     "Java: a builder chain of 20000 calls": lambda: java("chain", 20000, 1),
     "Python f-strings fanning out": lambda: python("fan-out", 6, 40),
