@@ -281,7 +281,8 @@ class GrpcClusterIp(Rule):
     The evidence quoted is the strongest found on any of the Service's ports. The pods
     count as meshed with an Istio sidecar (`sidecar.istio.io/inject: "true"`, an
     `inject.istio.io/templates` choice, including the proxyless `grpc-agent` template whose
-    xDS clients balance each call, or an injection-enabled Namespace) or Linkerd, when
+    xDS clients balance each call, a revision's `istio.io/rev` label on the pod or its
+    Namespace, or an injection-enabled Namespace) or Linkerd, when
     every pod the Service selects is (or `--mesh` names a mesh). The same decision keeps
     `grpc-server-no-max-age` (KLB201) from asking the server those pods run for a maximum
     connection age, and the client rules (KLB102, KLB103, KLB202) quiet on meshed clients.
