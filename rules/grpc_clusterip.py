@@ -262,10 +262,12 @@ class GrpcClusterIp(Rule):
     `addr`, `address`, `listen`, `bind`): `--grpc-port=9000`, `-server.grpc-listen-port
     9095`, `--grpc.address=:9090`, `GRPC_PORT: "9000"`; not a flag of another protocol
     or of an address the process dials (`--grpc-gateway-port`, `--grpc-web-port`,
-    `--grpc-target`)), that are ClusterIP (also NodePort and LoadBalancer, which are ClusterIP
-    Services too) and not headless, when the pods they select are not in a service mesh.
-    The message names what scales the pods: a HorizontalPodAutoscaler, a KEDA
-    ScaledObject, or `replicas` above one.
+    `--grpc-target`), nor a peer's port the process dials, whose other words name a host
+    another setting gives (`GRPC_USERS_PORT` beside `GRPC_USERS_HOST: users`) or another
+    Service (`USERS_GRPC_PORT` beside Service users)), that are ClusterIP (also NodePort
+    and LoadBalancer, which are ClusterIP Services too) and not headless, when the pods
+    they select are not in a service mesh. The message names what scales the pods: a
+    HorizontalPodAutoscaler, a KEDA ScaledObject, or `replicas` above one.
 
     Evidence about a port says something about that port only: a probe of another port
     or of a unix socket makes no other port gRPC (a metrics or HTTP Service of a gRPC pod

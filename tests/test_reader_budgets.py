@@ -448,6 +448,28 @@ def drain_names_without_values(n: int) -> Files:
     return {"k8s/app.yaml": SERVICE + config}
 
 
+def peer_ports_in_env(n: int) -> Files:
+    """A container behind a Service with `n` gRPC port settings of peers, each beside the
+    setting that names the peer's host (model/http2.py): the hosts are gathered once."""
+    env = "".join(
+        f"        - {{name: GRPC_PEER{i}_HOST, value: peer{i}}}\n"
+        f"        - {{name: GRPC_PEER{i}_PORT, value: '{1000 + i % 60000}'}}\n"
+        for i in range(n)
+    )
+    deployment = (
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: gw}\nspec:\n  replicas: 3\n"
+        "  selector: {matchLabels: {app: gw}}\n  template:\n    metadata: {labels: {app: gw}}\n"
+        "    spec:\n      containers:\n      - name: gw\n        image: acme/gw\n"
+        f"        env:\n{env}"
+    )
+    ports = ", ".join(f"{{name: p{i}, port: {1000 + i}}}" for i in range(200))
+    service = (
+        "---\napiVersion: v1\nkind: Service\nmetadata: {name: gw}\nspec:\n"
+        f"  selector: {{app: gw}}\n  ports: [{ports}]\n"
+    )
+    return {"k8s/gw.yaml": deployment + service}
+
+
 def nest_clients_and_nested_options(n: int, depth: int) -> Files:
     """NestJS (languages/javascript/parse_nest.py): `n` gRPC clients registered in one
     module, options nested `depth` deep, and a register call with no closer repeated."""
@@ -584,6 +606,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "a mounted ConfigMap of 75000 drain names with no value": (
         lambda: drain_names_without_values(25_000)
+    ),
+    "a container's env of 10000 peers' gRPC ports and hosts, behind 200 Service ports": (
+        lambda: peer_ports_in_env(10_000)
     ),
     "NestJS: 5000 gRPC clients in one module, options nested 3000 deep": (
         lambda: nest_clients_and_nested_options(5000, 3000)
