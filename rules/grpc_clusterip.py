@@ -297,7 +297,9 @@ class GrpcClusterIp(Rule):
     A headless twin or an L7 proxy helps only the clients that use it. When a scanned
     container still dials the Service by its own name (an address in its `env` values,
     `args` or `command`; a ConfigMap it mounts is not read) or a long-lived gRPC channel in
-    the code resolves to it, the finding stays a warning and names that client.
+    the code resolves to it, the finding stays a warning and names that client. A client
+    whose pods are in a mesh is not one that dials past an L7 proxy: its own sidecar takes
+    the dial and balances each request.
 
     A Service whose pods are one replica of a Deployment or StatefulSet that nothing
     scales is `info`: there is nothing to spread calls over until it is scaled.
@@ -553,7 +555,8 @@ class GrpcClusterIp(Rule):
         ]
         if not proxies:
             return None
-        direct = seen.direct()
+        # a meshed client's own proxy takes its dial: it goes through the mesh, not past it
+        direct = [dialer for dialer in seen.direct() if not dialer.meshed]
         proxy = proxies[0]
         related = [*seen.related, Related(proxy.path, proxy.line, proxy.reason)]
         if not direct:

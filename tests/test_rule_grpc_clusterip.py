@@ -378,6 +378,18 @@ def test_an_l7_proxy_in_front_balances_requests(tmp_path: Path, front: str, reas
     assert "Deployment/frontend (args) dials it directly, past" in dialed.text
 
 
+def test_a_meshed_client_dials_through_its_sidecar_not_past_the_proxy(tmp_path: Path) -> None:
+    """A client whose pod has a sidecar (Istio's revision label) dials the Service's name,
+    but its proxy takes the dial and routes each request as the VirtualService says: it is
+    no client that stays on one pod (the Service's own pods, not meshed, are still judged)."""
+    meshed = CLIENT.replace("labels: {app: frontend}", "labels: {app: frontend, istio.io/rev: v1}")
+    manifests = GRPC_SERVICE + BACKEND + HPA + VIRTUAL_SERVICE + meshed
+    (finding,) = klb101(tmp_path, manifests)
+    assert finding.severity is Severity.INFO
+    assert "past" not in finding.text
+    assert "no scanned client dials the Service directly" in finding.text
+
+
 def test_a_service_gkes_load_balancer_reaches_over_http2_is_balanced_per_request(
     tmp_path: Path,
 ) -> None:
