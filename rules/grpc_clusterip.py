@@ -262,10 +262,12 @@ class GrpcClusterIp(Rule):
     `addr`, `address`, `listen`, `bind`): `--grpc-port=9000`, `-server.grpc-listen-port
     9095`, `--grpc.address=:9090`, `GRPC_PORT: "9000"`; not a flag of another protocol
     or of an address the process dials (`--grpc-gateway-port`, `--grpc-web-port`,
-    `--grpc-target`)), that are ClusterIP (also NodePort and LoadBalancer, which are ClusterIP
-    Services too) and not headless, when the pods they select are not in a service mesh.
-    The message names what scales the pods: a HorizontalPodAutoscaler, a KEDA
-    ScaledObject, or `replicas` above one.
+    `--grpc-target`), nor a peer's port the process dials, whose other words name a host
+    another setting gives (`GRPC_USERS_PORT` beside `GRPC_USERS_HOST: users`) or another
+    Service (`USERS_GRPC_PORT` beside Service users)), that are ClusterIP (also NodePort
+    and LoadBalancer, which are ClusterIP Services too) and not headless, when the pods
+    they select are not in a service mesh. The message names what scales the pods: a
+    HorizontalPodAutoscaler, a KEDA ScaledObject, or `replicas` above one.
 
     Evidence about a port says something about that port only: a probe of another port
     or of a unix socket makes no other port gRPC (a metrics or HTTP Service of a gRPC pod
@@ -281,7 +283,8 @@ class GrpcClusterIp(Rule):
     The evidence quoted is the strongest found on any of the Service's ports. The pods
     count as meshed with an Istio sidecar (`sidecar.istio.io/inject: "true"`, an
     `inject.istio.io/templates` choice, including the proxyless `grpc-agent` template whose
-    xDS clients balance each call, or an injection-enabled Namespace) or Linkerd, when
+    xDS clients balance each call, a revision's `istio.io/rev` label on the pod or its
+    Namespace, or an injection-enabled Namespace) or Linkerd, when
     every pod the Service selects is (or `--mesh` names a mesh). The same decision keeps
     `grpc-server-no-max-age` (KLB201) from asking the server those pods run for a maximum
     connection age, and the client rules (KLB102, KLB103, KLB202) quiet on meshed clients.
@@ -294,7 +297,9 @@ class GrpcClusterIp(Rule):
     A headless twin or an L7 proxy helps only the clients that use it. When a scanned
     container still dials the Service by its own name (an address in its `env` values,
     `args` or `command`; a ConfigMap it mounts is not read) or a long-lived gRPC channel in
-    the code resolves to it, the finding stays a warning and names that client.
+    the code resolves to it, the finding stays a warning and names that client. A client
+    whose pods are in a mesh is not one that dials past an L7 proxy: its own sidecar takes
+    the dial and balances each request.
 
     A Service whose pods are one replica of a Deployment or StatefulSet that nothing
     scales is `info`: there is nothing to spread calls over until it is scaled.
@@ -550,7 +555,8 @@ class GrpcClusterIp(Rule):
         ]
         if not proxies:
             return None
-        direct = seen.direct()
+        # a meshed client's own proxy takes its dial: it goes through the mesh, not past it
+        direct = [dialer for dialer in seen.direct() if not dialer.meshed]
         proxy = proxies[0]
         related = [*seen.related, Related(proxy.path, proxy.line, proxy.reason)]
         if not direct:

@@ -99,7 +99,9 @@ class GrpcServerNoMaxAge(Rule):
     as it is when nothing is known of the callers (clients in other repositories).
 
     Reported at `info` too when k8slb knows the pods that run the server (`k8slb
-    explain-links`) and each workload of them is one replica that nothing scales: a bare
+    explain-links`), each workload of them is one replica that nothing scales, and no
+    Service that selects one selects another pod (two Deployments of one replica behind
+    one Service are two pods): a bare
     Pod (no controller makes a second one), or a Deployment or StatefulSet of one replica
     that no autoscaler targets, the policy `grpc-clusterip` (KLB101) and `no-prestop`
     (KLB401) apply to the same pods. There is no other pod for a client to miss yet; the
@@ -445,13 +447,22 @@ def _one_replica(context: Context, facts: CodeFacts) -> str | None:
     """Which pods run the module's server, when k8slb knows them (links.py) and each is one
     replica that nothing scales (a bare Pod, or a Deployment or StatefulSet of one: the
     policy of `no-prestop` and `grpc-clusterip`), or None."""
+    index = context.index
     workloads = {id(link.workload): link.workload for link in context.links.running(facts.path)}
     alone = [
-        one_unscaled_replica(context.index, [(workload, template)])
+        one_unscaled_replica(index, [(workload, template)])
         for workload in workloads.values()
         if (template := pod_template(workload)) is not None
     ]
     if not alone or len(alone) != len(workloads) or None in alone:
+        return None
+    # the pods behind each Service that selects them: two Deployments of one replica
+    # behind one Service (a v1 and a v2) are two pods its clients stay on one of
+    if any(
+        one_unscaled_replica(index, index.selected(service)) is None
+        for workload in workloads.values()
+        for service in index.selecting(workload)
+    ):
         return None
     if len(alone) == 1:
         return f"{alone[0]} runs it as one replica"

@@ -41,8 +41,9 @@ class StopWithoutGrace(Rule):
     In Java: `server.shutdownNow()` on a server the file builds, unless it only bounds a
     graceful stop: after `shutdown()` of the same server in the same method (the usual
     `shutdown()`, `awaitTermination(...)`, `shutdownNow()`), or in a `catch` (the wait was
-    interrupted). And a `shutdown()` that a JVM shutdown hook runs (in its lambda, or in
-    a method of the file the lambda calls) with no `awaitTermination` in either:
+    interrupted). And a `shutdown()` that a JVM shutdown hook runs (in its lambda, in the
+    `run()` of an anonymous `Thread` or `Runnable` or of a class of the file the hook makes,
+    or in a method of the file one of those calls) with no `awaitTermination` in either:
     `shutdown()` only refuses new calls, and the JVM halts as soon as its hooks return.
 
     In Node.js: a grpc-js server's `forceShutdown()`, unless it is the bound of a graceful

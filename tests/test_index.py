@@ -179,6 +179,25 @@ def test_mesh_detection() -> None:
     assert mesh(shop_pod(), "linkerd") == "linkerd"
 
 
+def test_a_pod_that_names_an_istio_revision_or_asks_for_the_sidecar_by_label_is_meshed() -> None:
+    """Istio's revision injector takes the pods labelled `istio.io/rev: <rev>` (in a
+    namespace that neither names a revision nor turns injection off), and the
+    `sidecar.istio.io/inject: "true"` label injects as the annotation does."""
+
+    def labelled(labels: str) -> str:
+        return pod("d", TWO_CONTAINERS, labels=labels).replace(
+            "metadata: {name: d}", "metadata: {name: d, namespace: shop}"
+        )
+
+    assert mesh(labelled("{app: api, istio.io/rev: v1-11-3}")) == "istio"
+    assert mesh(labelled("{app: api, sidecar.istio.io/inject: 'true'}")) == "istio"
+    assert mesh(labelled("{app: api, version: v1}")) is None
+    disabled = NAMESPACE + "  labels: {istio-injection: disabled}\n"
+    assert mesh(labelled("{app: api, istio.io/rev: v1-11-3}") + disabled) is None
+    opted_out = "{app: api, istio.io/rev: v1-11-3, sidecar.istio.io/inject: 'false'}"
+    assert mesh(labelled(opted_out)) is None
+
+
 def test_a_mesh_balances_a_set_of_pods_only_when_every_one_is_meshed() -> None:
     """The one decision the rules about pinned connections share (KLB101, KLB201, the
     client rules): a pod outside the mesh keeps its connections where they landed."""

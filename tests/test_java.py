@@ -300,6 +300,86 @@ def test_a_shutdown_its_hook_does_not_wait_for_stops_with_no_grace(tmp_path: Pat
     assert [stop.grace for stop in facts_of(no_hook).stops] == [UNKNOWN]
 
 
+ANONYMOUS_HOOK = """\
+    Runtime.getRuntime().addShutdownHook(new Thread() {
+      @Override
+      public void run() {
+        System.err.println("stopping");
+        server.shutdown();
+      }
+    });
+"""
+RUNNABLE_HOOK = """\
+    Runtime.getRuntime().addShutdownHook(new Thread(new Runnable() {
+      @Override
+      public void run() {
+        server.shutdown();
+      }
+    }));
+"""
+NAMED_HOOK_CLASS = """\
+
+class ServerStopper extends Thread {
+  private final Server server;
+
+  ServerStopper(Server server) {
+    this.server = server;
+  }
+
+  @Override
+  public void run() {
+    server.shutdown();
+  }
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("hook", "after"),
+    [
+        (ANONYMOUS_HOOK, ""),
+        (RUNNABLE_HOOK, ""),
+        (
+            "    Runtime.getRuntime().addShutdownHook(new ServerStopper(server));\n",
+            NAMED_HOOK_CLASS,
+        ),
+    ],
+    ids=["anonymous-thread", "anonymous-runnable", "named-thread-class"],
+)
+def test_a_hooks_run_method_that_does_not_await_the_shutdown_stops_with_no_grace(
+    tmp_path: Path, hook: str, after: str
+) -> None:
+    """The hook written as a class (an anonymous Thread, a Runnable handed to a Thread, a
+    class of the file that extends Thread) is the same hook as the lambda: the JVM halts
+    when its run() returns."""
+    text = server_file(hook=hook) + after
+    stops = [stop for stop in facts_of(text).stops if stop.grace == 0]
+    (stop,) = stops
+    assert stop.written == "server.shutdown() in a shutdown hook that does not await it"
+    (finding,) = lint_files(
+        tmp_path, {"src/main/java/GreeterServer.java": text}, ["KLB404"]
+    ).findings
+    assert finding.message.startswith("server.shutdown() in a shutdown hook that does not await")
+    fixed_text = fixed(tmp_path / "fix", text, "KLB404")
+    assert "server.shutdown();\n" in fixed_text
+    assert "awaitTermination(25, TimeUnit.SECONDS)" in fixed_text
+    again = lint_files(tmp_path / "again", {"S.java": fixed_text}, ["KLB404"]).findings
+    assert again == []
+
+
+def test_a_hooks_run_method_that_awaits_the_shutdown_is_graceful() -> None:
+    awaited = ANONYMOUS_HOOK.replace(
+        "server.shutdown();", "server.shutdown().awaitTermination(25, TimeUnit.SECONDS);"
+    )
+    assert [stop.grace for stop in facts_of(server_file(hook=awaited)).stops] == [
+        UNKNOWN,
+        UNKNOWN,
+    ]
+    # a run() of a class the hook does not make is not a hook: its shutdown() is graceful
+    other = server_file(hook="") + NAMED_HOOK_CLASS
+    assert all(stop.grace is UNKNOWN for stop in facts_of(other).stops)
+
+
 def test_a_sun_misc_term_signal_handler_counts() -> None:
     text = server_file(hook='    Signal.handle(new Signal("TERM"), signal -> server.shutdown());\n')
     assert len(facts_of(text).sigterm_handlers) == 1

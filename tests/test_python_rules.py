@@ -14,6 +14,7 @@ from k8slb.languages.python.parse import analyse
 from k8slb.rulekit.examples import (
     BUILT_HERE,
     MAX_AGE_OPTIONS,
+    SERVICE,
     SIGTERM_HANDLER,
     bare_pod,
     grpc_server,
@@ -408,6 +409,29 @@ def test_a_server_only_one_unscaled_replica_runs_lacks_max_age_at_info(
     assert (finding.severity is Severity.INFO) is lowered
     assert ("runs it as one replica and nothing scales it" in finding.text) is lowered
     assert finding.edits
+
+
+def test_two_one_replica_deployments_behind_one_service_are_two_pods_for_max_age(
+    tmp_path: Path,
+) -> None:
+    """A v1 and a v2 Deployment of one replica each behind one Service: its clients stay
+    on one of two pods, so the server's missing connection age is a warning, not the
+    one-replica info; each alone behind a Service of its own is still info."""
+    one = web_deployment(service=False).replace("  replicas: 3\n", "  replicas: 1\n")
+    v2 = one.replace("name: web\nspec:", "name: web-v2\nspec:", 1)
+    v2 = v2.replace("{app: web}", "{app: web, version: v2}")
+    files = {"app.py": grpc_server(), **dict(BUILT_HERE)}
+    both = {**files, "manifests.yaml": one + SERVICE + "---\n" + v2}
+    (finding,) = lint_files(tmp_path / "both", both, ["KLB201"]).findings
+    assert finding.severity is Severity.WARNING
+    assert "one replica" not in finding.text
+    v1 = one.replace("{app: web}", "{app: web, version: v1}")
+    service_v1 = SERVICE.replace("    app: web\n", "    app: web\n    version: v1\n")
+    service_v2 = service_v1.replace("name: web\n", "name: web-v2\n").replace("v1", "v2")
+    apart = {**files, "manifests.yaml": v1 + service_v1 + "---\n" + v2 + service_v2}
+    (finding,) = lint_files(tmp_path / "apart", apart, ["KLB201"]).findings
+    assert finding.severity is Severity.INFO
+    assert "each workload that runs it" in finding.text
 
 
 # -- KLB403 / KLB404: shutdown --------------------------------------------------------------

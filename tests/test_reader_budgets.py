@@ -517,6 +517,28 @@ def drain_names_without_values(n: int) -> Files:
     return {"k8s/app.yaml": SERVICE + config}
 
 
+def peer_ports_in_env(n: int) -> Files:
+    """A container behind a Service with `n` gRPC port settings of peers, each beside the
+    setting that names the peer's host (model/http2.py): the hosts are gathered once."""
+    env = "".join(
+        f"        - {{name: GRPC_PEER{i}_HOST, value: peer{i}}}\n"
+        f"        - {{name: GRPC_PEER{i}_PORT, value: '{1000 + i % 60000}'}}\n"
+        for i in range(n)
+    )
+    deployment = (
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: gw}\nspec:\n  replicas: 3\n"
+        "  selector: {matchLabels: {app: gw}}\n  template:\n    metadata: {labels: {app: gw}}\n"
+        "    spec:\n      containers:\n      - name: gw\n        image: acme/gw\n"
+        f"        env:\n{env}"
+    )
+    ports = ", ".join(f"{{name: p{i}, port: {1000 + i}}}" for i in range(200))
+    service = (
+        "---\napiVersion: v1\nkind: Service\nmetadata: {name: gw}\nspec:\n"
+        f"  selector: {{app: gw}}\n  ports: [{ports}]\n"
+    )
+    return {"k8s/gw.yaml": deployment + service}
+
+
 def nest_clients_and_nested_options(n: int, depth: int) -> Files:
     """NestJS (languages/javascript/parse_nest.py): `n` gRPC clients registered in one
     module, options nested `depth` deep, and a register call with no closer repeated."""
@@ -696,6 +718,25 @@ def bazel_calls_nested_and_lists_left_open(n: int) -> Files:
     }
 
 
+def java_shutdown_hooks(n: int) -> Files:
+    """`n` shutdown hooks of each form (anonymous Thread, lambda calling a method, a class of
+    the file), and `n` anonymous hooks each registered in the one before, `n` deep."""
+    head = "import io.grpc.*;\n\nclass Main {\n  Server server;\n"
+    start = "  void start() { server = ServerBuilder.forPort(1).build().start(); }\n"
+    register = "    Runtime.getRuntime().addShutdownHook("
+    anonymous = "new Thread() { public void run() { server.shutdown();"
+    methods = "".join(f"  void s{i}() {{ server.shutdown(); }}\n" for i in range(n))
+    forms = "".join(
+        f"{register}{anonymous} }} }});\n"
+        f"{register}new Thread(() -> s{i}()));\n{register}new Stopper());\n"
+        for i in range(n)
+    )
+    nested = f"{register}{anonymous}\n" * n + "}});\n" * n
+    stopper = "  class Stopper extends Thread {\n" + "    public void run() { stop(); }\n" * n
+    body = f"{methods}  void hooks() {{\n{forms}{nested}  }}\n{stopper}  }}\n"
+    return {"svc/src/main/java/Main.java": head + start + body + "}\n"}
+
+
 ISSUE: dict[str, Callable[[], Files]] = {
     "Bazel: image calls 20000 deep, 20000 lists left open, 20000 image targets": (
         lambda: bazel_calls_nested_and_lists_left_open(20000)
@@ -741,6 +782,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     "a mounted ConfigMap of 75000 drain names with no value": (
         lambda: drain_names_without_values(25_000)
     ),
+    "a container's env of 10000 peers' gRPC ports and hosts, behind 200 Service ports": (
+        lambda: peer_ports_in_env(10_000)
+    ),
     "NestJS: 5000 gRPC clients in one module, options nested 3000 deep": (
         lambda: nest_clients_and_nested_options(5000, 3000)
     ),
@@ -750,6 +794,7 @@ ISSUE: dict[str, Callable[[], Files]] = {
     "JavaScript templates nested 12000 deep": lambda: javascript("nesting", 12000, 1),
     "JavaScript: 3000 clients in one function": lambda: javascript("many calls", 3000, 1),
     "TypeScript: 3000 clients in one function": lambda: typescript("many calls", 3000, 1),
+    "Java: 1500 shutdown hooks of each form, and 1500 nested": lambda: java_shutdown_hooks(1500),
     "Java: 1500 channels in one method": lambda: java("many calls", 1500, 1),
     "Java: a builder chain of 20000 calls": lambda: java("chain", 20000, 1),
     "Python f-strings fanning out": lambda: python("fan-out", 6, 40),

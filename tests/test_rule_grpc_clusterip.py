@@ -378,6 +378,18 @@ def test_an_l7_proxy_in_front_balances_requests(tmp_path: Path, front: str, reas
     assert "Deployment/frontend (args) dials it directly, past" in dialed.text
 
 
+def test_a_meshed_client_dials_through_its_sidecar_not_past_the_proxy(tmp_path: Path) -> None:
+    """A client whose pod has a sidecar (Istio's revision label) dials the Service's name,
+    but its proxy takes the dial and routes each request as the VirtualService says: it is
+    no client that stays on one pod (the Service's own pods, not meshed, are still judged)."""
+    meshed = CLIENT.replace("labels: {app: frontend}", "labels: {app: frontend, istio.io/rev: v1}")
+    manifests = GRPC_SERVICE + BACKEND + HPA + VIRTUAL_SERVICE + meshed
+    (finding,) = klb101(tmp_path, manifests)
+    assert finding.severity is Severity.INFO
+    assert "past" not in finding.text
+    assert "no scanned client dials the Service directly" in finding.text
+
+
 def test_a_service_gkes_load_balancer_reaches_over_http2_is_balanced_per_request(
     tmp_path: Path,
 ) -> None:
@@ -488,6 +500,48 @@ def test_a_flag_or_env_that_puts_grpc_on_the_port_is_evidence_for_it(
     assert klb101(tmp_path / "rest", UNNAMED_SERVICE.format(port=8501) + rest) == [], (
         "the setting's port only"
     )
+
+
+USERS_SERVICE = """\
+---
+apiVersion: v1
+kind: Service
+metadata: {name: users}
+spec:
+  selector: {app: users}
+  ports: [{port: 8080}]
+"""
+
+
+@pytest.mark.parametrize(
+    ("env", "peer"),
+    [
+        (
+            "[{name: GRPC_USERS_HOST, value: users}, {name: GRPC_USERS_PORT, value: '8080'}]",
+            "a sibling names the host it dials",
+        ),
+        ("[{name: USERS_GRPC_PORT, value: '8080'}]", "its words name another Service"),
+    ],
+    ids=["host-sibling", "service-name"],
+)
+def test_an_env_port_the_container_dials_on_a_peer_is_no_evidence_for_its_own_service(
+    tmp_path: Path, env: str, peer: str
+) -> None:
+    """A gateway that dials its users' gRPC Service is told the peer's port in its env;
+    that says nothing of what the gateway's own Service carries."""
+    backend = _server("registry.example/gateway:1", 8080, env=env)
+    manifests = UNNAMED_SERVICE.format(port=8080) + backend + HPA + USERS_SERVICE
+    assert klb101(tmp_path, manifests) == [], peer
+    # its own setting (no peer word), or one whose sibling names where it listens, still is
+    own = env.replace("GRPC_USERS_PORT", "GRPC_PORT").replace("USERS_GRPC_PORT", "GRPC_PORT")
+    own_manifests = UNNAMED_SERVICE.format(port=8080) + _server(
+        "registry.example/gateway:1", 8080, env=own
+    )
+    assert len(klb101(tmp_path / "own", own_manifests + HPA + USERS_SERVICE)) == 1
+    bound = "[{name: SERVER_HOST, value: 0.0.0.0}, {name: SERVER_GRPC_PORT, value: '8080'}]"
+    bound_backend = _server("registry.example/gateway:1", 8080, env=bound)
+    manifests = UNNAMED_SERVICE.format(port=8080) + bound_backend + HPA
+    assert len(klb101(tmp_path / "bound", manifests)) == 1
 
 
 @pytest.mark.parametrize(

@@ -21,7 +21,7 @@ REPEATED = "image:\n  repository: registry.example/agent\nimage:\n  tag: '1.0'\n
 
 
 def read_errors(tmp_path: Path, files: dict[str, str]) -> list[Finding]:
-    (tmp_path / ".git").mkdir(exist_ok=True)
+    (tmp_path / ".git").mkdir(parents=True, exist_ok=True)
     return lint_files(tmp_path, files, ["KLB001", "KLB002"]).findings
 
 
@@ -40,6 +40,33 @@ def test_yaml_no_cluster_applies_is_not_judged_as_an_object(
     tmp_path: Path, name: str, text: str
 ) -> None:
     assert read_errors(tmp_path, {name: text}) == []
+
+
+CHART_INDEX = """\
+apiVersion: v1
+entries:
+  shop:
+  - apiVersion: v2
+    appVersion: 1.0.0
+    created: "2025-03-01T10:00:00.000000000+01:00"
+    digest: 0123abcd
+    name: shop
+    urls:
+    - charts/shop-0.1.0.tgz
+    version: 0.1.0
+generated: "2025-03-01T10:00:00.000000000+01:00"
+"""
+
+
+def test_a_chart_repositorys_index_is_no_object_by_its_shape(tmp_path: Path) -> None:
+    """`helm repo index` writes an index.yaml of `apiVersion: v1`, `entries` and
+    `generated`, with no `kind`: a tool's file, skipped quietly whatever its name; a
+    mapping with other keys beside `entries` is still judged."""
+    assert read_errors(tmp_path, {"helm/repo/index.yaml": CHART_INDEX}) == []
+    assert read_errors(tmp_path / "renamed", {"charts.yaml": CHART_INDEX}) == []
+    other = CHART_INDEX.replace("generated:", "metadata: {name: shop}\ngenerated:")
+    (finding,) = read_errors(tmp_path / "other", {"index.yaml": other})
+    assert finding.rule == "KLB002" and "has no `kind` string" in finding.message
 
 
 def test_an_object_missing_its_api_version_is_still_an_error(tmp_path: Path) -> None:

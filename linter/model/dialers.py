@@ -38,6 +38,9 @@ class Dialer:
     who: str  # "Deployment/shop/frontend (env BACKEND_ADDR)", "client.py:10"
     related: Related
     workload: str = ""  # a container's: its workload (`Deployment/shop/frontend`)
+    # the dialing pods are in a mesh (every pod that runs the channel's code): their proxy
+    # takes the dial and balances each request, whatever address it names
+    meshed: bool = False
 
 
 def _addresses(text: str) -> Iterable[str]:
@@ -91,14 +94,17 @@ def dialers_by_service(
     for workload in index.workload_objects:
         if names is not None and not workload.may_mention(names):
             continue
-        for container in index.template(workload).containers:
+        template = index.template(workload)
+        for container in template.containers:
             for where, text, line in _strings(container.body):
                 for word in _addresses(text):
                     address = parse_grpc_target(word)
                     for service in services_for(index, address, workload.namespace):
                         who = f"{workload.ref.display} ({where})"
                         related = Related(workload.path, line, f"{where} dials {word}")
-                        found[id(service)].append(Dialer(who, related, workload.ref.display))
+                        meshed = index.mesh_of(workload, template) is not None
+                        dialer = Dialer(who, related, workload.ref.display, meshed)
+                        found[id(service)].append(dialer)
             if names is not None:
                 naming.update(
                     str(setting.entry.get("name"))
@@ -109,8 +115,14 @@ def dialers_by_service(
         for service in _dialed(index, links, facts, channel):
             who = f"{facts.path}:{channel.loc.line}"
             related = Related(facts.path, channel.loc.line, "a gRPC channel dials it")
-            found[id(service)].append(Dialer(who, related))
+            found[id(service)].append(Dialer(who, related, meshed=_meshed(index, links, facts)))
     return found
+
+
+def _meshed(index: Index, links: CodeLinks, facts: CodeFacts) -> bool:
+    """Whether every pod known to run the module's code is in a mesh (none known: no)."""
+    pods = [(link.workload, index.template(link.workload)) for link in links.running(facts.path)]
+    return index.mesh_balancing(pods) is not None
 
 
 def _dialed(index: Index, links: CodeLinks, facts: CodeFacts, channel: Channel) -> list[K8sObject]:

@@ -14,7 +14,7 @@ warns on that alone.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import replace
 
 from k8slb.code.facts import Loc
@@ -56,15 +56,23 @@ _SETTING_VALUE = regex.compile(r"^(?:(?:0\.0\.0\.0|\[::\]|::|\*)?:)?(\d+)$")
 
 def grpc_setting(name: str) -> bool:
     """Whether a flag or env variable of that name says where a gRPC server listens."""
-    words = _words(name)
+    return _grpc_words(_words(name))
+
+
+def _grpc_words(words: set[str]) -> bool:
     if words == {"grpc"}:
         return True
     return bool(words & _PROTOCOL_WORDS and words & _PLACE_WORDS and not words & _OTHER_WORDS)
 
 
 def _words(name: str) -> set[str]:
-    """A setting's words: `-server.grpc-listen-port`, `GRPC_PORT` and `grpcListenAddress`
-    split at each mark and where a capital follows a small letter or a digit."""
+    return set(_word_list(name))
+
+
+def _word_list(name: str) -> list[str]:
+    """A setting's words, in order: `-server.grpc-listen-port`, `GRPC_PORT` and
+    `grpcListenAddress` split at each mark and where a capital follows a small letter or a
+    digit."""
     words: list[str] = []
     current = ""
     previous = ""
@@ -76,7 +84,7 @@ def _words(name: str) -> set[str]:
         if word_char:
             current += char.lower()
         previous = char if word_char else ""
-    return {*words, current} - {""}
+    return [word for word in (*words, current) if word]
 
 
 def _setting_port(value: object) -> int | None:
@@ -101,15 +109,58 @@ def _flag_ports(words: list[object]) -> dict[int, str]:
     return found
 
 
-def _env_ports(target: Target) -> dict[int, str]:
-    """The ports the container's literal `env` says a gRPC server listens on (`GRPC_PORT`)."""
+# The words of a setting that names a peer's host (`USER_HOST`, `USER_GRPC_ADDR`), and the
+# values that name no peer but where the process itself listens.
+_HOST_WORDS = frozenset({"host", "hostname", "addr", "address", "url", "endpoint"})
+_OWN_HOSTS = frozenset({"", "0.0.0.0", "::", "[::]", "*", "localhost", "127.0.0.1"})
+# a name that may hold one of the protocol's or the host's words (most env names do not)
+_MAY_MATTER = regex.compile(r"(?i)grpc|http2|h2c|host|addr|url|endpoint")
+
+
+def _env_ports(index: Index, target: Target) -> dict[int, str]:
+    """The ports the container's literal `env` says a gRPC server listens on (`GRPC_PORT`),
+    but for a port of a peer it dials (`_peer_setting`)."""
     found: dict[int, str] = {}
-    for setting in literal_env(target.workload, target.container):
-        name = str(setting.entry.get("name"))
-        port = _setting_port(setting.value) if grpc_setting(name) else None
-        if port is not None:
+    # each setting's words in order, for the names a protocol's or a host's word may be in
+    settings = [
+        (name, setting, _word_list(name))
+        for setting in literal_env(target.workload, target.container)
+        if _MAY_MATTER.search(name := str(setting.entry.get("name"))) is not None
+    ]
+    # the peers the container's settings name a host of (`GRPC_USER_HOST=user-service`:
+    # user), by their words; a value that is a port, or where the process listens, names none
+    hosts = {
+        frozenset(words) - _PROTOCOL_WORDS - _PLACE_WORDS - _HOST_WORDS
+        for _, setting, words in settings
+        if _HOST_WORDS.intersection(words)
+        and setting.value.strip().lower() not in _OWN_HOSTS
+        and _setting_port(setting.value) is None
+    }
+    for name, setting, words in settings:
+        port = _setting_port(setting.value) if _grpc_words(set(words)) else None
+        if port is not None and not _peer_setting(index, target, words, hosts):
             found.setdefault(port, f"the env {name}={setting.value}")
     return found
+
+
+def _peer_setting(
+    index: Index, target: Target, words: list[str], hosts: Collection[frozenset[str]]
+) -> bool:
+    """Whether a gRPC port setting names another Service's port, which the container
+    dials: the words left once the protocol's and the place's are taken out
+    (`GRPC_USER_PORT`: user) are those of a sibling setting that names a host to dial
+    (`GRPC_USER_HOST=user-service`), or the name of a Service that does not select the
+    workload (`USER_SERVICE_GRPC_PORT` beside Service user-service)."""
+    peer = [word for word in words if word not in _PROTOCOL_WORDS | _PLACE_WORDS]
+    if not peer:
+        return False
+    if frozenset(peer) in hosts:
+        return True
+    own = {id(service) for service in index.selecting(target.workload)}
+    return any(
+        id(service) not in own and service.namespace in (target.workload.namespace, None)
+        for service in index.services_named("-".join(peer))
+    )
 
 
 def grpc_port_name(name: object) -> bool:
@@ -216,9 +267,18 @@ def grpc_evidence(
     port), the strongest first. `code` adds the servers in the code the pods run."""
     found: list[Evidence] = []
     targets = index.targets(service)
+    known: dict[tuple[int, int], dict[int, str]] = {}
+
+    def env_ports(target: Target) -> dict[int, str]:
+        """A container's env read once, for all the ports that target it."""
+        key = (id(target.workload), id(target.container))
+        if key not in known:
+            known[key] = _env_ports(index, target)
+        return known[key]
+
     for port in service_ports(service):
         mine = [t for t in targets if t.service_port is port]
-        evidence = _port_evidence(service, port, mine, code)
+        evidence = _port_evidence(service, port, mine, code, env_ports)
         if evidence is not None:
             found.append(evidence)
     # stable: port order next; evidence only inferred comes after any that is shown
@@ -226,7 +286,11 @@ def grpc_evidence(
 
 
 def _port_evidence(
-    service: K8sObject, port: YMap, targets: list[Target], code: CodeLinks | None
+    service: K8sObject,
+    port: YMap,
+    targets: list[Target],
+    code: CodeLinks | None,
+    env_ports: Callable[[Target], dict[int, str]],
 ) -> Evidence | None:
     def on_service(reason: str, key: str, weakness: int) -> Evidence:
         at = port.value_pos.get(key, port.pos)
@@ -268,7 +332,10 @@ def _port_evidence(
     for target in targets:
         container = target.container.body
         words = [*(container.get("command") or []), *(container.get("args") or [])]
-        settings = {**_env_ports(target), **_flag_ports(words if isinstance(words, list) else [])}
+        settings = {
+            **env_ports(target),
+            **_flag_ports(words if isinstance(words, list) else []),
+        }
         if target.number in settings:
             reason = (
                 f"{settings[target.number]} of container {target.container.name!r} "

@@ -464,9 +464,12 @@ class Index:
             return "istio"
         if istio != "false" and pod.get("inject.istio.io/templates"):
             return "istio"  # a chosen injection template (proxyless `grpc-agent` included)
+        # a revision's injector takes the namespaces and the pods that name the revision
+        # (`istio.io/rev`), but for a namespace that turns injection off
+        revision = "istio.io/rev" in ns_labels or "istio.io/rev" in labels
         if istio != "false" and (
             ns_labels.get("istio-injection") == "enabled"
-            or ("istio.io/rev" in ns_labels and ns_labels.get("istio-injection") != "disabled")
+            or (revision and ns_labels.get("istio-injection") != "disabled")
         ):
             return "istio"
         ambient = pod.get("istio.io/dataplane-mode", ns_labels.get("istio.io/dataplane-mode"))

@@ -259,7 +259,11 @@ def load_manifests(path: str, data: bytes) -> ManifestFile:
     result.documents = len(composed.documents) + len(composed.problems)
     strays: list[Document] = []
     for doc in composed.documents:
-        if isinstance(doc.data, YMap) and (_object_kind(doc.data) or _kubernetes_api(doc.data)):
+        if (
+            isinstance(doc.data, YMap)
+            and (_object_kind(doc.data) or _kubernetes_api(doc.data))
+            and not _chart_index(doc.data)
+        ):
             _add_object(result, doc, doc.data, None)
         elif doc.data is None or isinstance(doc.data, YMap):
             result.other_documents += 1  # empty, or YAML that is not a manifest
@@ -311,6 +315,24 @@ def _object_kind(body: YMap) -> bool:
     document: a Drone pipeline (`kind: pipeline`), a chart's values choosing the kind of
     workload it renders (`kind: DaemonSet`)."""
     return "kind" in body and ("apiVersion" in body or "metadata" in body)
+
+
+# The top-level keys of a Helm chart repository's index (`helm repo index` writes it:
+# `apiVersion: v1`, the chart versions by name under `entries`, `generated`), Helm's
+# IndexFile; a tool's file by its shape, whatever its name.
+_CHART_INDEX_KEYS = frozenset(
+    {"apiVersion", "entries", "generated", "annotations", "publicKeys", "serverInfo"}
+)
+
+
+def _chart_index(body: YMap) -> bool:
+    """Whether a mapping is a chart repository's index: no `kind`, its charts under
+    `entries`, and no key the index does not have."""
+    return (
+        "kind" not in body
+        and isinstance(body.get("entries"), YMap)
+        and all(key in _CHART_INDEX_KEYS for key in body)
+    )
 
 
 def _kubernetes_api(body: YMap) -> bool:

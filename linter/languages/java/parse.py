@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
-from functools import cache
+from functools import cache, cached_property
 from typing import TYPE_CHECKING, Any
 
 from k8slb.code.budget import MAX_DEPTH, Budget
@@ -411,6 +411,20 @@ def _property_name(method: str) -> str:
     return method
 
 
+def _run_methods(body: Node | None) -> list[Node]:
+    """A class body's `run()` methods (a Thread's or a Runnable's)."""
+    found = []
+    for member in body.named_children if body is not None else []:
+        listed = member.child_by_field_name("parameters")
+        if (
+            member.type == "method_declaration"
+            and _text(member.child_by_field_name("name")) == "run"
+            and (listed is None or not listed.named_children)
+        ):
+            found.append(member)
+    return found
+
+
 def _arguments(call: Node) -> list[Node]:
     return call_arguments(call, ("line_comment", "block_comment"))
 
@@ -543,6 +557,7 @@ class _Reader:
         self.declared: dict[int, dict[str, str | None]] = {}
         self.bindings: dict[int, dict[str, list[Node | None]]] = {}  # by scope node id
         self.hooks: list[Node] = []
+        self._hooks_calling: dict[str, Node | None] = {}  # by a method's name (_hook_calling)
         self.budget = Budget()  # the values this file's reading may still compute
         self.found: dict[str, list[Node]] = {}  # what the query captured, by capture (run)
         self.calls: list[tuple[Node, str]] = []  # every call with its method's name (run)
@@ -611,13 +626,7 @@ class _Reader:
                 # clearStatus: the service is unknown from then on, and a probe of it fails
                 self.facts.health_drains.append(_loc(self.path, call))
         servers = {server.name for server in self.facts.servers if server.name}
-        lambdas = found.get("lambda", [])
-        self.hooks = [  # the lambdas the JVM runs on SIGTERM
-            hook
-            for call, method in calls
-            if method == "addShutdownHook"
-            for hook in _within(lambdas, call)
-        ]
+        self.hooks = self._hooks([call for call, method in calls if method == "addShutdownHook"])
         if self.hooks:
             self.facts.signal_pauses = signal_pauses(
                 self.hooks,
@@ -631,6 +640,53 @@ class _Reader:
         for call, method in calls:
             if method in _SERVER_METHODS:
                 self._server_call(call, method, servers)
+
+    def _hooks(self, registered: list[Node]) -> list[Node]:
+        """What the JVM runs on SIGTERM, in source order, none within another: the lambdas
+        and `run()` methods the `addShutdownHook(...)` calls hand it (`new Thread(() ->
+        ...)`, an anonymous `new Thread() { public void run() ... }` or `new Thread(new
+        Runnable() { ... })`), and the `run()` of a class of the file one makes (`new
+        ServerStopper(server)`, which extends Thread or is a Runnable). A call within
+        another's bytes adds nothing the outer one has not (hooks nested in hooks stay
+        linear)."""
+        if not registered:
+            return []
+        anonymous, by_class = self._runs()
+        found: list[Node] = []
+        made: set[str] = set()
+        end = -1
+        for call in registered:
+            if call.start_byte < end:
+                continue
+            end = call.end_byte
+            found += _within(self.found.get("lambda", []), call) + _within(anonymous, call)
+            for creation in _within(self.found.get("creation", []), call):
+                name = _type_name(creation.child_by_field_name("type")) or ""
+                if name not in made:
+                    made.add(name)
+                    found += by_class.get(name, [])
+        hooks: list[Node] = []
+        for hook in sorted(found, key=_walk_order):
+            if not hooks or hook.start_byte >= hooks[-1].end_byte:
+                hooks.append(hook)
+        return hooks
+
+    def _runs(self) -> tuple[list[Node], dict[str, list[Node]]]:
+        """The file's `run()` methods: those of anonymous classes in source order, and
+        those of its named classes by the class's name (read down from each class, not
+        up from each method: a node's parent is found from the root)."""
+        anonymous: list[Node] = []
+        by_class: dict[str, list[Node]] = {}
+        for creation in self.found.get("creation", []):
+            for body in creation.children:
+                if body.type == "class_body":
+                    anonymous += _run_methods(body)
+        for declared in self.found.get("class", []):
+            if declared.type == "class_declaration":
+                runs = _run_methods(declared.child_by_field_name("body"))
+                name = _text(declared.child_by_field_name("name"))
+                by_class.setdefault(name, []).extend(runs)
+        return sorted(anonymous, key=_start), by_class
 
     def _functions(self) -> Placed:
         """The file's lambdas, class bodies and method declarations: the nodes a hook's
@@ -1110,20 +1166,64 @@ class _Reader:
         a method of the file the lambda calls: `AdService.this.stop()`) with no
         `awaitTermination` in either: shutdown() only refuses new calls, and the JVM halts
         as soon as its hooks return (microservices-demo's and otel-demo's ad service)."""
-        method = _enclosing(call, _SCOPES)
+        if not self.hooks:
+            return False
+        method = self._scope_of.get(call.id)
         if method is None:
             return False
-        named = _text(method.child_by_field_name("name"))
-        for hook in self.hooks:
-            runs_it = hook.id == method.id or (
-                method.type == "method_declaration" and self._calls_of().within(named, hook)
-            )
-            if runs_it:
-                awaited = self._calls_of().within(
-                    "awaitTermination", hook
-                ) or self._calls_of().within("awaitTermination", method)
-                return not awaited
-        return False
+        hook: Node | None = self._hook_of.get(method.id)
+        if hook is None and method.type == "method_declaration":
+            hook = self._hook_calling(_text(method.child_by_field_name("name")))
+        if hook is None:
+            return False
+        awaited = self._calls_of().within("awaitTermination", hook) or self._calls_of().within(
+            "awaitTermination", method
+        )
+        return not awaited
+
+    @cached_property
+    def _scope_of(self) -> dict[int, Node]:
+        """The innermost method, constructor or lambda of each `shutdown()` call, by the
+        call's id: one sweep of the scopes and calls in source order with the open scopes
+        on a stack (climbing each call's parents, which tree-sitter finds from the root,
+        was quadratic in the nesting)."""
+        found = self.found
+        scopes = [*found.get("method", []), *found.get("constructor", [])]
+        scopes += found.get("lambda", [])
+        events: list[tuple[Node, Node | None]] = [(scope, scope) for scope in scopes]
+        events += [(call, None) for call, method in self.calls if method == "shutdown"]
+        events.sort(key=lambda event: _walk_order(event[0]))
+        open_scopes: list[Node] = []
+        scope_of: dict[int, Node] = {}
+        for node, scope in events:
+            while open_scopes and open_scopes[-1].end_byte <= node.start_byte:
+                open_scopes.pop()
+            if scope is not None:
+                open_scopes.append(scope)
+            elif open_scopes:
+                scope_of[node.id] = open_scopes[-1]
+        return scope_of
+
+    @cached_property
+    def _hook_of(self) -> dict[int, Node]:
+        return {hook.id: hook for hook in self.hooks}
+
+    @cached_property
+    def _hook_starts(self) -> list[int]:
+        return [hook.start_byte for hook in self.hooks]
+
+    def _hook_calling(self, named: str) -> Node | None:
+        """The first hook that calls a method of that name (the hooks are in source order
+        and none holds another: each call is placed by bisection), once a name."""
+        if named not in self._hooks_calling:
+            starts = self._hook_starts
+            self._hooks_calling[named] = None
+            for at in self._calls_of().starts.get(named, []):
+                index = bisect_right(starts, at) - 1
+                if index >= 0 and at < self.hooks[index].end_byte:
+                    self._hooks_calling[named] = self.hooks[index]
+                    break
+        return self._hooks_calling[named]
 
     def _bounds_a_graceful_stop(self, call: Node, name: str) -> bool:
         """A `shutdownNow()` that ends a graceful stop gone on too long: after `shutdown()`
