@@ -278,6 +278,30 @@ def test_a_script_added_into_a_folder_named_without_a_slash_is_followed(tmp_path
     assert "run.sh, which it runs, is a bash script" in finding.text
 
 
+def test_a_module_built_from_the_folder_above_runs_the_script_its_dockerfile_adds(
+    tmp_path: Path,
+) -> None:
+    """`docker build . -f api/Dockerfile` links the api module, and the Dockerfile's paths
+    (`ADD api/run.sh /opt/`) are the context's: the script is still found and judged."""
+    java = "package api;\n\nclass Main {\n  public static void main(String[] a) {}\n}\n"
+    files = {
+        "manifest.yaml": web_deployment(),
+        "README.md": "Build:\n\n    docker build . -f api/Dockerfile -t registry.example/web\n",
+        "settings.gradle": "include 'api', 'worker'\n",
+        "api/build.gradle": "plugins { id 'application' }\n",
+        "api/Dockerfile": "FROM registry.example/temurin:21\nADD api/build/install/* /api/\n"
+        'ADD api/run.sh /opt/\nENTRYPOINT ["/opt/run.sh"]\n',
+        "api/run.sh": "#!/bin/bash\necho starting\n/api/bin/api --port 8080\n",
+        "api/src/main/java/api/Main.java": java,
+        "worker/build.gradle": "plugins { id 'application' }\n",
+        "worker/src/main/java/worker/Main.java": java.replace("api", "worker"),
+    }
+    (finding,) = klb406(tmp_path, files)
+    assert "run.sh is PID 1, a bash script that runs each of its commands as a child" in (
+        finding.text
+    )
+
+
 def test_a_dockerfile_named_in_lowercase_is_the_folders_dockerfile(tmp_path: Path) -> None:
     # Docker's CLI takes `dockerfile` when a folder has no `Dockerfile`
     files = {

@@ -33,14 +33,29 @@ def image_script(
         places.append(posixpath.normpath(posixpath.join(dockerfile.workdir, word)))
     if "/" not in word:
         places += [posixpath.join(path, word) for path in PATH_FOLDERS]
+    # a link narrowed to the module a wide context's Dockerfile builds (`docker build -f
+    # api/Dockerfile .`) keeps that Dockerfile's paths, which are the context's: the
+    # nearest folder around the link's that holds the copied script is the context
+    contexts = _folder_and_above(os.path.normpath(folder))
     for in_image in places:
         for candidate in (
             c for source in dockerfile.sources_of(in_image) for c in _sources(source)
         ):
-            found = scripts.get(os.path.normpath(os.path.join(folder, candidate)))
-            if found is not None:
-                return found
+            for context in contexts:
+                found = scripts.get(os.path.normpath(os.path.join(context, candidate)))
+                if found is not None:
+                    return found
     return None
+
+
+def _folder_and_above(folder: str) -> list[str]:
+    """A folder and the folders around it, nearest first (only scanned scripts are looked
+    up in them, so those above the scanned tree find none)."""
+    found = [folder]
+    while (above := os.path.dirname(folder) or ".") != folder:
+        folder = above
+        found.append(folder)
+    return found
 
 
 def _sources(source: str) -> list[str]:
