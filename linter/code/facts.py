@@ -197,6 +197,19 @@ class Passed:
 
 
 @record
+class SettingsKey:
+    """A field of a struct viper fills from its settings file (`viper.Unmarshal(&cfg)`):
+    what the YAML file the program reads sets at the dotted `key` (the fields' `mapstructure`
+    tags, or their names, from the outermost struct in). The file is named `name` (its
+    extension left out; None when the code builds it) in one of `folders` (`AddConfigPath`,
+    `SetConfigFile`'s folder); a ConfigMap mounted there gives it (addresses.py)."""
+
+    key: str
+    folders: tuple[str, ...]
+    name: str | None
+
+
+@record
 class PackageValue:
     """A package-level constant or variable of another Go package of the scanned code
     (`grpc.Dial(config.DbAddr)`): the `value <name>` export of the one file of the
