@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE
+from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE, HEADLESS_TWIN
 
 from .helpers import lint_files
 
@@ -120,3 +120,18 @@ def test_a_file_mounted_where_the_program_does_not_look_gives_nothing(tmp_path: 
 
 def test_a_file_of_another_name_gives_nothing(tmp_path: Path) -> None:
     assert run(tmp_path, file_name="other.yaml") == []
+
+
+def test_the_service_the_mounted_file_names_is_told_its_dialer(tmp_path: Path) -> None:
+    files = {
+        "orders/main.go": MAIN,
+        "orders/go.mod": "module example.com/orders\n\ngo 1.22\n",
+        "orders/Dockerfile": DOCKERFILE,
+        "k8s.yaml": GRPC_SERVICE
+        + BACKEND
+        + HEADLESS_TWIN
+        + CONFIG_MAP.replace("FILE_NAME", "settings.yaml")
+        + ORDERS.replace("MOUNT_PATH", "/etc/orders"),
+    }
+    (finding,) = lint_files(tmp_path, files, ["KLB101"]).findings
+    assert "orders/main.go:25 dials it, not its headless twin" in finding.message
