@@ -135,3 +135,101 @@ def test_the_service_the_mounted_file_names_is_told_its_dialer(tmp_path: Path) -
     }
     (finding,) = lint_files(tmp_path, files, ["KLB101"]).findings
     assert "orders/main.go:25 dials it, not its headless twin" in finding.message
+
+
+CONFIG_PACKAGE = """\
+package config
+
+import (
+\t"fmt"
+\t"os"
+
+\t"github.com/spf13/viper"
+)
+
+type Config struct {
+\tEnv     string        `mapstructure:"env"`
+\tBackend BackendConfig `mapstructure:"backend"`
+}
+
+type BackendConfig struct {
+\tAddress string `mapstructure:"grpc_address"`
+}
+
+func Load() (*Config, error) {
+\tenv := os.Getenv("ENV")
+\tviper.SetConfigName(fmt.Sprintf("settings.%s", env))
+\tviper.AddConfigPath("/etc/orders")
+\tif err := viper.ReadInConfig(); err != nil {
+\t\tfmt.Println(err)
+\t}
+\tvar cfg Config
+\tif err := viper.Unmarshal(&cfg); err != nil {
+\t\treturn nil, err
+\t}
+\treturn &cfg, nil
+}
+"""
+CLIENT_PACKAGE = """\
+package backend
+
+import (
+\t"google.golang.org/grpc"
+\t"google.golang.org/grpc/credentials/insecure"
+)
+
+type Client struct {
+\tconn *grpc.ClientConn
+}
+
+func NewClient(address string) (*Client, error) {
+\tconn, err := grpc.NewClient(address, grpc.WithTransportCredentials(insecure.NewCredentials()))
+\tif err != nil {
+\t\treturn nil, err
+\t}
+\treturn &Client{conn: conn}, nil
+}
+
+func (c *Client) Close() error {
+\treturn c.conn.Close()
+}
+"""
+MAIN_OF_PACKAGES = """\
+package main
+
+import (
+\t"example.com/orders/internal/backend"
+\t"example.com/orders/internal/config"
+)
+
+func main() {
+\tcfg, err := config.Load()
+\tif err != nil {
+\t\tpanic(err)
+\t}
+\tclient, _ := backend.NewClient(cfg.Backend.Address)
+\t_ = client
+\tselect {}
+}
+"""
+
+
+def test_a_field_of_the_settings_another_package_loads_dials_the_mounted_files_address(
+    tmp_path: Path,
+) -> None:
+    # the file's name is built from the environment: any YAML file in the folder is read
+    files = {
+        "orders/main.go": MAIN_OF_PACKAGES,
+        "orders/internal/config/config.go": CONFIG_PACKAGE,
+        "orders/internal/backend/client.go": CLIENT_PACKAGE,
+        "orders/go.mod": "module example.com/orders\n\ngo 1.22\n",
+        "orders/Dockerfile": DOCKERFILE,
+        "k8s.yaml": GRPC_SERVICE
+        + BACKEND
+        + CONFIG_MAP.replace("FILE_NAME", "settings.kind.yaml")
+        + ORDERS.replace("MOUNT_PATH", "/etc/orders"),
+    }
+    findings = lint_files(tmp_path, files, ["KLB102"]).findings
+    (finding,) = [f"{f.path}:{f.line} {f.message} {f.related}" for f in findings]
+    assert "orders/internal/backend/client.go:13 " in finding
+    assert "ClusterIP Service/backend" in finding

@@ -221,6 +221,19 @@ class PackageValue:
 
 
 @record
+class PackageField:
+    """A field of a struct another Go package's function returns (`cfg, err :=
+    config.Load()`, then `cfg.Backend.Address`): the `field <path>` export (`path` the
+    field read and the one that holds it, `Backend.Address`, or `.Address`) of the one
+    file of the package of import path `package` that declares it, as the struct's
+    settings fill it (a SettingsKey). Resolved with the imported names (imported.py); one
+    no scanned file exports is UNKNOWN; rules never see one."""
+
+    package: str
+    path: str
+
+
+@record
 class Constructed:
     """A Java constructor's parameter that a field keeps (`this.url = url`): what the
     `new Type(...)` calls of the module's project with as many arguments pass at `index`,

@@ -45,6 +45,7 @@ from k8slb.code.facts import (
     Loc,
     Option,
     Options,
+    PackageField,
     PackageValue,
     Passed,
     Registration,
@@ -94,6 +95,7 @@ WATCHED = (
     b"package main",
     b"spf13/pflag",  # flags that name what the program dials
     b"spf13/cobra",
+    b"spf13/viper",  # the settings a program reads its addresses from (SettingsKey)
 )
 GRPC = "google.golang.org/grpc"
 # The constructors of a grpc-go server (the same `grpc.ServerOption`s, served with `Serve`)
@@ -1036,7 +1038,11 @@ class _Collector:
             if name is None:
                 operand = node.child_by_field_name("operand")
                 within = operand.child_by_field_name("field") if operand is not None else None
-                return self._field(_text(node.child_by_field_name("field")), depth, _text(within))
+                field_name = _text(node.child_by_field_name("field"))
+                found = self._field(field_name, depth, _text(within))
+                if found is UNKNOWN and operand is not None:
+                    return self._loaded_field(operand, field_name, scope)
+                return found
             package, _, member = name.rpartition(".")
             if name not in DURATIONS and not _standard(package) and member[:1].isupper():
                 # another package's constant (`config.Addr`): its file's export, once read
@@ -1142,6 +1148,24 @@ class _Collector:
                         self.only[callee] = before
         value = one_of(values)
         return value if self.choosing else settled(value)
+
+    def _loaded_field(self, operand: Node, field_name: str, scope: _Scope) -> Any:
+        """A field of what another package's function returned (`cfg.Backend.Address`
+        after `cfg, err := config.Load()`): that package's export for it, once every file
+        is read (PackageField); UNKNOWN for any other."""
+        within = ""
+        if operand.type == "selector_expression":  # the field that holds it
+            within = _text(operand.child_by_field_name("field"))
+            operand = operand.child_by_field_name("operand") or operand
+        found = scope.lookup(_text(operand)) if operand.type == "identifier" else None
+        if found is None or len(found[1]) != 1 or found[1][0].type != "call_expression":
+            return UNKNOWN
+        name = self._qualified_call(self._called(found[1][0])) or ""
+        package, _, function = name.rpartition(".")
+        if not package or _standard(package) or not function[:1].isupper():
+            return UNKNOWN
+        self.facts.deferred = True
+        return PackageField(package, f"{within}.{field_name}")
 
     def _built_from(self, literal: Node) -> Node:
         """The expression an `http://` literal begins: `"http://" + host + ":80"`,
@@ -1384,6 +1408,8 @@ class _Collector:
             for field_name, _, key in members if prefix is not None else ():
                 ref = SettingsKey(prefix + key, tuple(folders), name)
                 for place in [*within, ""] if len(within) == 1 else [""]:
+                    # for the packages that read it from a struct this one returns
+                    self.facts.exports[f"field {place}.{field_name}"] = ref
                     refs = self.tagged[field_name][place]
                     if ref not in refs and len(refs) <= MAX_CHOICES:
                         refs.append(ref)
