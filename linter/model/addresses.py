@@ -227,10 +227,9 @@ def destinations(
     if isinstance(value, FlagRef):
         return _flag_destinations(value, parse, runners)
     if isinstance(value, SettingsKey):  # no file the containers mount: not known
-        given = mounted_values(index, value, runners)
         return [
             Destination(address, g.namespace, g.origin, g.via)
-            for g in given
+            for g in mounted_values(index, value, runners)
             if (address := parse(g.value)) is not None
         ]
     if not isinstance(value, EnvRef):

@@ -1390,9 +1390,9 @@ class _Collector:
         name = name if named == 1 else None
         # each struct type's fields: (name, its struct type's name, key)
         fields: dict[str, list[tuple[str, str, str]]] = {}
-        found = captured(parser(), root, "(type_spec name: (_) @name type: (struct_type) @s)")
-        for type_name, struct in zip(found.get("name", []), found.get("s", []), strict=False):
-            fields[_text(type_name)] = list(self._settings_fields(struct))
+        for struct in captured(parser(), root, "(type_spec type: (struct_type) @s)").get("s", []):
+            spec_name = struct.parent.child_by_field_name("name") if struct.parent else None
+            fields[_text(spec_name)] = list(self._settings_fields(struct))
         # the keys that lead to each struct from one that no field holds
         held: dict[str, list[tuple[str, str]]] = defaultdict(list)  # type -> (holder, key)
         # the fields that hold each struct: `cfg.ProjectService.GrpcAddress` reads one
@@ -1405,7 +1405,9 @@ class _Collector:
         for type_name, members in fields.items():
             prefix = _settings_prefix(type_name, held)
             within = holding.get(type_name, [])
-            for field_name, _, key in members if prefix is not None else ():
+            if prefix is None:
+                continue
+            for field_name, _, key in members:
                 ref = SettingsKey(prefix + key, tuple(folders), name)
                 for place in [*within, ""] if len(within) == 1 else [""]:
                     # for the packages that read it from a struct this one returns
