@@ -233,3 +233,43 @@ def test_a_field_of_the_settings_another_package_loads_dials_the_mounted_files_a
     (finding,) = [f"{f.path}:{f.line} {f.message} {f.related}" for f in findings]
     assert "orders/internal/backend/client.go:13 " in finding
     assert "ClusterIP Service/backend" in finding
+
+
+def test_a_file_setconfigfile_names_is_read_where_it_is_mounted(tmp_path: Path) -> None:
+    main = MAIN.replace(
+        '\tviper.SetConfigName("settings")\n\tviper.AddConfigPath("/etc/orders")\n'
+        '\tviper.AddConfigPath("./configs")\n',
+        '\tviper.SetConfigFile("/etc/orders/settings.yml")\n',
+    )
+    assert "SetConfigFile" in main
+    files = {
+        "orders/main.go": main,
+        "orders/go.mod": "module example.com/orders\n\ngo 1.22\n",
+        "orders/Dockerfile": DOCKERFILE,
+        "k8s.yaml": GRPC_SERVICE
+        + BACKEND
+        + CONFIG_MAP.replace("FILE_NAME", "settings.yml")
+        + ORDERS.replace("MOUNT_PATH", "/etc/orders"),
+    }
+    (finding,) = lint_files(tmp_path, files, ["KLB102"]).findings
+    assert "ClusterIP Service/backend" in finding.message
+
+
+def test_a_section_two_fields_hold_is_no_key(tmp_path: Path) -> None:
+    # `Primary` and `Replica` are both a BackendConfig: which one a read is, is the code's
+    main = MAIN.replace(
+        '\tBackend BackendConfig `mapstructure:"backend"`\n',
+        '\tBackend BackendConfig `mapstructure:"backend"`\n'
+        '\tReplica BackendConfig `mapstructure:"replica"`\n',
+    ).replace("cfg.Backend.Address", "cfg.Replica.Address")
+    assert "Replica" in main
+    files = {
+        "orders/main.go": main,
+        "orders/go.mod": "module example.com/orders\n\ngo 1.22\n",
+        "orders/Dockerfile": DOCKERFILE,
+        "k8s.yaml": GRPC_SERVICE
+        + BACKEND
+        + CONFIG_MAP.replace("FILE_NAME", "settings.yaml")
+        + ORDERS.replace("MOUNT_PATH", "/etc/orders"),
+    }
+    assert lint_files(tmp_path, files, ["KLB102"]).findings == []
