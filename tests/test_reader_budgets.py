@@ -467,6 +467,32 @@ def go_env_tagged_fields(n: int) -> Files:
     return {"main.go": code}
 
 
+def go_viper_settings_structs(n: int) -> Files:
+    """A viper program's settings: a chain of `n` struct types each holding the next, `n`
+    types that all hold one, each with a tagged field of one name, `n` folders to look in,
+    and `n` dials of that field through each holder: each type's key is followed up its
+    holders no deeper than the depth budget, and each read joins no more than it may."""
+    chain = "".join(
+        f'type T{i} struct {{\n\tNext T{i + 1} `mapstructure:"k{i}"`\n'
+        f'\tAddr string `mapstructure:"addr"`\n}}\n'
+        for i in range(n)
+    )
+    shared = "".join(
+        f'type H{i} struct {{\n\tS Shared `mapstructure:"s{i}"`\n}}\n' for i in range(n)
+    )
+    folders = "".join(f'\tviper.AddConfigPath("/etc/app{i}")\n' for i in range(n))
+    dials = "".join(f"\tgrpc.NewClient(c.Next.Addr + c.S.Addr + c.K{i}.Addr)\n" for i in range(n))
+    code = (
+        'package main\n\nimport (\n\t"github.com/spf13/viper"\n\t"google.golang.org/grpc"\n)\n\n'
+        + chain
+        + f"type T{n} struct {{\n\tAddr string\n}}\n"
+        + shared
+        + "type Shared struct {\n\tAddr string\n}\n"
+        + f"\nfunc main() {{\n{folders}\tc := T0{{}}\n\tviper.Unmarshal(&c)\n{dials}}}\n"
+    )
+    return {"main.go": code}
+
+
 def python_channels_through_attributes(n: int) -> Files:
     """A class kept for the process whose `__init__` sets `n` attributes, and a method that
     dials through each: the class is walked once for all its attributes, not once each."""
@@ -772,6 +798,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Go: 3000 env-tagged config fields and sections of one name read by 3000 dials": (
         lambda: go_env_tagged_fields(3000)
+    ),
+    "Go: viper settings structs 3000 deep and 3000 holding one, read by 3000 dials": (
+        lambda: go_viper_settings_structs(3000)
     ),
     "Go: a health service set NOT_SERVING 3000 times, 3000 ifs deep": (
         lambda: go_health_drains_nested(3000)

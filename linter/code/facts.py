@@ -197,6 +197,19 @@ class Passed:
 
 
 @record
+class SettingsKey:
+    """A field of a struct viper fills from its settings file (`viper.Unmarshal(&cfg)`):
+    what the YAML file the program reads sets at the dotted `key` (the fields' `mapstructure`
+    tags, or their names, from the outermost struct in). The file is named `name` (its
+    extension left out; None when the code builds it) in one of `folders` (`AddConfigPath`,
+    `SetConfigFile`'s folder); a ConfigMap mounted there gives it (addresses.py)."""
+
+    key: str
+    folders: tuple[str, ...]
+    name: str | None
+
+
+@record
 class PackageValue:
     """A package-level constant or variable of another Go package of the scanned code
     (`grpc.Dial(config.DbAddr)`): the `value <name>` export of the one file of the
@@ -205,6 +218,19 @@ class PackageValue:
 
     package: str
     name: str
+
+
+@record
+class PackageField:
+    """A field of a struct another Go package's function returns (`cfg, err :=
+    config.Load()`, then `cfg.Backend.Address`): the `field <path>` export (`path` the
+    field read and the one that holds it, `Backend.Address`, or `.Address`) of the one
+    file of the package of import path `package` that declares it, as the struct's
+    settings fill it (a SettingsKey). Resolved with the imported names (imported.py); one
+    no scanned file exports is UNKNOWN; rules never see one."""
+
+    package: str
+    path: str
 
 
 @record

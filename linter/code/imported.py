@@ -33,6 +33,7 @@ from k8slb.code.facts import (
     Joined,
     Option,
     Options,
+    PackageField,
     PackageValue,
     Passed,
     Server,
@@ -224,6 +225,14 @@ class _Resolver:
         sources = [m for m in self.go_files(folder) if key in m.exports] if folder else []
         return self.export(sources[0], key, steps + 1) if len(sources) == 1 else UNKNOWN
 
+    def package_field(self, importer: CodeFacts, wanted: PackageField) -> Any:
+        """A field of a struct a Go package returns, as the one scanned file of the package
+        that declares it exports it (its settings' key: nothing left to resolve)."""
+        folder = self.go_folder(importer, wanted.package)
+        key = f"field {wanted.path}"
+        sources = [m for m in self.go_files(folder) if key in m.exports] if folder else []
+        return sources[0].exports[key] if len(sources) == 1 else UNKNOWN
+
     def module(self, importer: CodeFacts, origin: Imported) -> CodeFacts | None:
         """The scanned module `origin` names, seen from `importer`: a relative import from
         its package, an absolute one from its own folder (a script's first sys.path entry)
@@ -306,6 +315,8 @@ class _Resolver:
             return self.passed(value, steps)
         if isinstance(value, PackageValue):
             return self.package_value(importer, value, steps)
+        if isinstance(value, PackageField):
+            return self.package_field(importer, value)
         if isinstance(value, Constructed):
             return self.constructed(importer, value, steps)
         if isinstance(value, Alternatives):

@@ -11,11 +11,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Literal
 
-from k8slb.code.facts import STARTER, CodeFacts, EnvRef, EnvText, FlagRef
+from k8slb.code.facts import STARTER, CodeFacts, EnvRef, EnvText, FlagRef, SettingsKey
 from k8slb.core import regex
 from k8slb.core.findings import Related
 from k8slb.core.record import record
 from k8slb.languages.java.parse_spring import environment_name
+from k8slb.model.addresses_files import mounted_values
 from k8slb.model.addresses_spring import mounted_settings
 from k8slb.model.index import EnvSetting, Index
 from k8slb.model.links import Link
@@ -209,7 +210,9 @@ def destinations(
     as the scanned workloads set it (its default in the code when none does). The
     containers that run the code (`runners`, from links.py) are asked first; with no link,
     when several workloads set the variable, those whose manifests sit closest to the code
-    win (a monorepo keeps each service's code and manifests together). A channel of a
+    win (a monorepo keeps each service's code and manifests together). A Go settings
+    struct's field (viper's) has the value the settings file the containers mount gives
+    it (addresses_files.py). A channel of a
     Spring settings file (`settings_file`) dials, in a container that mounts settings over the
     jar's, the address those give it."""
     if settings_file is not None and settings_file.language == "spring" and runners:
@@ -223,6 +226,12 @@ def destinations(
         return _joined_destinations(index, value, parse, code_path, runners)
     if isinstance(value, FlagRef):
         return _flag_destinations(value, parse, runners)
+    if isinstance(value, SettingsKey):  # no file the containers mount: not known
+        return [
+            Destination(address, g.namespace, g.origin, g.via)
+            for g in mounted_values(index, value, runners)
+            if (address := parse(g.value)) is not None
+        ]
     if not isinstance(value, EnvRef):
         return []
     found: list[Destination] = []

@@ -46,7 +46,7 @@ def mounted_settings(index: Index, workload: K8sObject, container: Container) ->
     where Spring reads them."""
     folders = _settings_folders(container)
     found: list[Mounted] = []
-    for config_name, key, path in _mounted_keys(index, workload, container):
+    for config_name, key, path in mounted_keys(index, workload, container):
         folder, name = posixpath.split(posixpath.normpath(path))
         named = path in folders.files
         if not named and (name not in SETTINGS_FILES or not _read_folder(folder, folders.dirs)):
@@ -123,7 +123,7 @@ def _read_folder(folder: str, named: frozenset[str]) -> bool:
     return folder in named or posixpath.basename(folder) == "config"
 
 
-def _mounted_keys(
+def mounted_keys(
     index: Index, workload: K8sObject, container: Container
 ) -> Iterator[tuple[str, str, str]]:
     """(ConfigMap, key, path in the container) of each ConfigMap key the container mounts

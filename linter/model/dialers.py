@@ -11,7 +11,7 @@ import weakref
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Iterator, Mapping
 
-from k8slb.code.facts import Channel, CodeFacts, EnvRef, EnvText, FlagRef
+from k8slb.code.facts import Channel, CodeFacts, EnvRef, EnvText, FlagRef, SettingsKey
 from k8slb.core import regex
 from k8slb.core.findings import Related
 from k8slb.core.record import record
@@ -130,7 +130,8 @@ def _dialed(index: Index, links: CodeLinks, facts: CodeFacts, channel: Channel) 
     target = channel.target
     # a literal target is no environment's: no container that runs the code is asked (but
     # a settings file's, which the settings a container mounts may override)
-    asked = isinstance(target, EnvRef | EnvText | FlagRef) or facts.language == "spring"
+    asked = isinstance(target, EnvRef | EnvText | FlagRef | SettingsKey)
+    asked = asked or facts.language == "spring"
     runners = links.running(facts.path) if asked else []
     parse = target_parser(channel.default_scheme)
     found = {  # each once: every container that runs the code may give the same address
@@ -280,8 +281,8 @@ def _may_reach(target: object, names: set[str], naming: set[str]) -> bool:
         return _may_hold(target, names)
     if isinstance(target, EnvText):  # each of its values, and the text between them
         return any(_may_reach(part, names, naming) for part in target.parts)
-    if isinstance(target, FlagRef):
-        return True  # its value is in the args of the containers that run it: asked there
+    if isinstance(target, FlagRef | SettingsKey):
+        return True  # its value is in the args (or a mounted file) of the containers that run it
     if not isinstance(target, EnvRef):
         return False  # an unresolved value: it resolves to no Service (destinations)
     if joinable(target.prefix[-1:]) or joinable(target.suffix[:1]):

@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 import os
 from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from functools import cache
 from operator import itemgetter
@@ -44,11 +45,13 @@ from k8slb.code.facts import (
     Loc,
     Option,
     Options,
+    PackageField,
     PackageValue,
     Passed,
     Registration,
     RegistryDial,
     Server,
+    SettingsKey,
     Stop,
     Unknown,
     Wait,
@@ -92,6 +95,7 @@ WATCHED = (
     b"package main",
     b"spf13/pflag",  # flags that name what the program dials
     b"spf13/cobra",
+    b"spf13/viper",  # the settings a program reads its addresses from (SettingsKey)
 )
 GRPC = "google.golang.org/grpc"
 # The constructors of a grpc-go server (the same `grpc.ServerOption`s, served with `Serve`)
@@ -279,6 +283,27 @@ _ENV_TAGS = (
 )
 
 
+_VIPER = "github.com/spf13/viper"
+# viper's calls that name its settings file: folders to look in, its name, or its path
+_VIPER_FILES = frozenset(("AddConfigPath", "SetConfigName", "SetConfigFile"))
+
+
+def _settings_prefix(type_name: str, held: dict[str, list[tuple[str, str]]]) -> str | None:
+    """The dotted keys (each ending in a dot) that lead to a struct type's fields from the
+    struct no field holds: "" for that one; None where a type is held by several fields
+    (which one is read is the code's) or deeper than MAX_DEPTH."""
+    prefix = ""
+    for _ in range(MAX_DEPTH):
+        holders = held.get(type_name, [])
+        if not holders:
+            return prefix
+        if len(holders) != 1:
+            return None
+        type_name, key = holders[0]
+        prefix = f"{key}.{prefix}"
+    return None
+
+
 def _tag_values(tag: str) -> dict[str, str]:
     """A Go struct tag's `key:"value"` pairs apart by spaces, the first of a key kept, as
     reflect.StructTag reads them (an escaped quote in a value ends it here); scanned once,
@@ -386,7 +411,9 @@ class _Collector:
         self.env_tags = [t for t in _ENV_TAGS if t.marker in data and not t.unsure(data)]
         # the variables a field's tags name, by the field's name and then by the field of
         # the enclosing struct it is in ("" in a named type's struct)
-        self.tagged: dict[str, dict[str, list[EnvRef]]] = defaultdict(lambda: defaultdict(list))
+        self.tagged: dict[str, dict[str, list[EnvRef | SettingsKey]]] = defaultdict(
+            lambda: defaultdict(list)
+        )
         # a string's value holds `://` (a URL, a registry's target) only where its text
         # does, or an escape makes it
         self.strings = b"://" in data or b"\\" in data
@@ -466,6 +493,7 @@ class _Collector:
         self.bind(root)
         self._bind_flags()
         self._bind_env_tags(root)
+        self._bind_settings_tags(root)
         # each call with what it calls (`_Called`), read once for every pass below
         self.shaped = [(call, scope, self._called(call)) for call, scope in self.calls]
         self._index_calls()
@@ -1010,7 +1038,11 @@ class _Collector:
             if name is None:
                 operand = node.child_by_field_name("operand")
                 within = operand.child_by_field_name("field") if operand is not None else None
-                return self._field(_text(node.child_by_field_name("field")), depth, _text(within))
+                field_name = _text(node.child_by_field_name("field"))
+                found = self._field(field_name, depth, _text(within))
+                if found is UNKNOWN and operand is not None:
+                    return self._loaded_field(operand, field_name, scope)
+                return found
             package, _, member = name.rpartition(".")
             if name not in DURATIONS and not _standard(package) and member[:1].isupper():
                 # another package's constant (`config.Addr`): its file's export, once read
@@ -1116,6 +1148,24 @@ class _Collector:
                         self.only[callee] = before
         value = one_of(values)
         return value if self.choosing else settled(value)
+
+    def _loaded_field(self, operand: Node, field_name: str, scope: _Scope) -> Any:
+        """A field of what another package's function returned (`cfg.Backend.Address`
+        after `cfg, err := config.Load()`): that package's export for it, once every file
+        is read (PackageField); UNKNOWN for any other."""
+        within = ""
+        if operand.type == "selector_expression":  # the field that holds it
+            within = _text(operand.child_by_field_name("field"))
+            operand = operand.child_by_field_name("operand") or operand
+        found = scope.lookup(_text(operand)) if operand.type == "identifier" else None
+        if found is None or len(found[1]) != 1 or found[1][0].type != "call_expression":
+            return UNKNOWN
+        name = self._qualified_call(self._called(found[1][0])) or ""
+        package, _, function = name.rpartition(".")
+        if not package or _standard(package) or not function[:1].isupper():
+            return UNKNOWN
+        self.facts.deferred = True
+        return PackageField(package, f"{within}.{field_name}")
 
     def _built_from(self, literal: Node) -> Node:
         """The expression an `http://` literal begins: `"http://" + host + ":80"`,
@@ -1308,6 +1358,81 @@ class _Collector:
                     # the field joins them all
                     if ref not in refs and len(refs) <= MAX_CHOICES:
                         refs.append(ref)
+
+    def _bind_settings_tags(self, root: Node) -> None:
+        r"""A field of a struct viper fills (`viper.Unmarshal(&cfg)`) holds what its settings
+        file sets at the field's key: the `mapstructure` tags (or the names, as viper
+        matches them) of the fields that lead to it from a struct no other field holds
+        (`ProjectService ProjectServiceConfig \`mapstructure:"project_service"\`` then
+        `GrpcAddress string \`mapstructure:"grpc"\``: `project_service.grpc`). `_field`
+        reads it as it reads an env library's tag."""
+        if _VIPER not in self.import_paths:
+            return
+        folders: list[str] = []
+        name: str | None = None
+        named = 0  # the names the code sets: a built one (`"config." + env`) is not known
+        for call, scope in self.calls:
+            shape = self._called(call)
+            if shape.member not in _VIPER_FILES or len(shape.arguments) != 1:
+                continue
+            value = self.value(shape.arguments[0], scope)
+            text = value if isinstance(value, str) and not isinstance(value, Unknown) else None
+            if shape.member == "AddConfigPath" and text is not None:
+                folders.append(os.path.normpath(text))
+            elif shape.member != "AddConfigPath":
+                named += 1
+                if shape.member == "SetConfigFile" and text is not None:
+                    folders.append(os.path.dirname(os.path.normpath(text)))
+                    text = os.path.splitext(os.path.basename(text))[0]
+                name = text
+        if not folders:
+            return
+        name = name if named == 1 else None
+        # each struct type's fields: (name, its struct type's name, key)
+        fields: dict[str, list[tuple[str, str, str]]] = {}
+        for struct in captured(parser(), root, "(type_spec type: (struct_type) @s)").get("s", []):
+            spec_name = struct.parent.child_by_field_name("name") if struct.parent else None
+            fields[_text(spec_name)] = list(self._settings_fields(struct))
+        # the keys that lead to each struct from one that no field holds
+        held: dict[str, list[tuple[str, str]]] = defaultdict(list)  # type -> (holder, key)
+        # the fields that hold each struct: `cfg.ProjectService.GrpcAddress` reads one
+        holding: dict[str, list[str]] = defaultdict(list)
+        for holder, members in fields.items():
+            for field_name, kind, key in members:
+                if kind in fields:
+                    held[kind].append((holder, key))
+                    holding[kind].append(field_name)
+        for type_name, members in fields.items():
+            prefix = _settings_prefix(type_name, held)
+            within = holding.get(type_name, [])
+            if prefix is None:
+                continue
+            for field_name, _, key in members:
+                ref = SettingsKey(prefix + key, tuple(folders), name)
+                for place in [*within, ""] if len(within) == 1 else [""]:
+                    # for the packages that read it from a struct this one returns
+                    self.facts.exports[f"field {place}.{field_name}"] = ref
+                    refs = self.tagged[field_name][place]
+                    if ref not in refs and len(refs) <= MAX_CHOICES:
+                        refs.append(ref)
+
+    def _settings_fields(self, struct: Node) -> Iterator[tuple[str, str, str]]:
+        """(name, type name, key) of a struct's fields: the key its `mapstructure` tag
+        gives (up to a comma's options), else its name as viper matches it (lower-cased)."""
+        members = [c for c in struct.named_children if c.type == "field_declaration_list"]
+        for declaration in members[0].named_children if members else ():
+            if declaration.type != "field_declaration":
+                continue
+            tag = declaration.child_by_field_name("tag")
+            values = _tag_values(self._string(tag)) if tag is not None else {}
+            kind = declaration.child_by_field_name("type")
+            while kind is not None and kind.type == "pointer_type":
+                kind = kind.named_children[0] if kind.named_children else None
+            kind_name = _text(kind) if kind is not None else ""
+            for field_name in declaration.children_by_field_name("name"):
+                key = values.get("mapstructure", "").split(",", 1)[0].strip()
+                if key != "-":
+                    yield _text(field_name), kind_name, key or _text(field_name).lower()
 
     def _composite(self, node: Node, scope: _Scope, depth: int) -> Any:
         body = node.child_by_field_name("body")

@@ -1,0 +1,275 @@
+"""A Go program that reads its settings with viper (`AddConfigPath`, `SetConfigName`,
+`viper.Unmarshal(&cfg)`) into a struct tagged `mapstructure:"..."` dials, from a field of
+that struct, the address the YAML file a container mounts from a ConfigMap where the
+program looks sets at the field's key (model/addresses_files.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE, HEADLESS_TWIN
+
+from .helpers import lint_files
+
+MAIN = """\
+package main
+
+import (
+\t"github.com/spf13/viper"
+\t"google.golang.org/grpc"
+\t"google.golang.org/grpc/credentials/insecure"
+)
+
+type Config struct {
+\tPort    string
+\tBackend BackendConfig `mapstructure:"backend"`
+}
+
+type BackendConfig struct {
+\tAddress string `mapstructure:"grpc_address"`
+}
+
+func main() {
+\tviper.SetConfigName("settings")
+\tviper.AddConfigPath("/etc/orders")
+\tviper.AddConfigPath("./configs")
+\t_ = viper.ReadInConfig()
+\tvar cfg Config
+\t_ = viper.Unmarshal(&cfg)
+\tconn, _ := grpc.NewClient(cfg.Backend.Address,
+\t\tgrpc.WithTransportCredentials(insecure.NewCredentials()))
+\tdefer conn.Close()
+\tselect {}
+}
+"""
+CONFIG_MAP = """\
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: orders-settings
+data:
+  FILE_NAME: |
+    port: "8080"
+    backend:
+      grpc_address: backend:50051
+"""
+ORDERS = """\
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: orders
+spec:
+  selector:
+    matchLabels: {app: orders}
+  template:
+    metadata:
+      labels: {app: orders}
+    spec:
+      containers:
+        - name: orders
+          image: registry.example/orders:1.0
+          volumeMounts:
+            - {name: settings, mountPath: MOUNT_PATH}
+      volumes:
+        - name: settings
+          configMap: {name: orders-settings}
+"""
+DOCKERFILE = """\
+FROM golang:1.22 AS build
+COPY . /src
+RUN cd /src && go build -o /orders .
+FROM gcr.io/distroless/static
+COPY --from=build /orders /orders
+ENTRYPOINT ["/orders"]
+"""
+
+
+def run(tmp_path: Path, mount: str = "/etc/orders", file_name: str = "settings.yaml") -> list[str]:
+    files = {
+        "orders/main.go": MAIN,
+        "orders/go.mod": "module example.com/orders\n\ngo 1.22\n",
+        "orders/Dockerfile": DOCKERFILE,
+        "k8s.yaml": GRPC_SERVICE
+        + BACKEND
+        + CONFIG_MAP.replace("FILE_NAME", file_name)
+        + ORDERS.replace("MOUNT_PATH", mount),
+    }
+    findings = lint_files(tmp_path, files, ["KLB102"]).findings
+    return [
+        f"{f.path}:{f.line} {f.message} "
+        + " ".join(f"{Path(r.path).name}:{r.line} {r.message}" for r in f.related)
+        for f in findings
+    ]
+
+
+def test_a_settings_field_dials_the_address_the_mounted_file_sets_at_its_key(
+    tmp_path: Path,
+) -> None:
+    (finding,) = run(tmp_path)
+    assert "orders/main.go:25 " in finding
+    assert "ClusterIP Service/backend" in finding
+    # the ConfigMap's line that gives it, to change
+    assert "k8s.yaml:39 backend.grpc_address: backend:50051" in finding
+
+
+def test_a_file_mounted_where_the_program_does_not_look_gives_nothing(tmp_path: Path) -> None:
+    assert run(tmp_path, mount="/etc/other") == []
+
+
+def test_a_file_of_another_name_gives_nothing(tmp_path: Path) -> None:
+    assert run(tmp_path, file_name="other.yaml") == []
+
+
+def test_the_service_the_mounted_file_names_is_told_its_dialer(tmp_path: Path) -> None:
+    files = {
+        "orders/main.go": MAIN,
+        "orders/go.mod": "module example.com/orders\n\ngo 1.22\n",
+        "orders/Dockerfile": DOCKERFILE,
+        "k8s.yaml": GRPC_SERVICE
+        + BACKEND
+        + HEADLESS_TWIN
+        + CONFIG_MAP.replace("FILE_NAME", "settings.yaml")
+        + ORDERS.replace("MOUNT_PATH", "/etc/orders"),
+    }
+    (finding,) = lint_files(tmp_path, files, ["KLB101"]).findings
+    assert "orders/main.go:25 dials it, not its headless twin" in finding.message
+
+
+CONFIG_PACKAGE = """\
+package config
+
+import (
+\t"fmt"
+\t"os"
+
+\t"github.com/spf13/viper"
+)
+
+type Config struct {
+\tEnv     string        `mapstructure:"env"`
+\tBackend BackendConfig `mapstructure:"backend"`
+}
+
+type BackendConfig struct {
+\tAddress string `mapstructure:"grpc_address"`
+}
+
+func Load() (*Config, error) {
+\tenv := os.Getenv("ENV")
+\tviper.SetConfigName(fmt.Sprintf("settings.%s", env))
+\tviper.AddConfigPath("/etc/orders")
+\tif err := viper.ReadInConfig(); err != nil {
+\t\tfmt.Println(err)
+\t}
+\tvar cfg Config
+\tif err := viper.Unmarshal(&cfg); err != nil {
+\t\treturn nil, err
+\t}
+\treturn &cfg, nil
+}
+"""
+CLIENT_PACKAGE = """\
+package backend
+
+import (
+\t"google.golang.org/grpc"
+\t"google.golang.org/grpc/credentials/insecure"
+)
+
+type Client struct {
+\tconn *grpc.ClientConn
+}
+
+func NewClient(address string) (*Client, error) {
+\tconn, err := grpc.NewClient(address, grpc.WithTransportCredentials(insecure.NewCredentials()))
+\tif err != nil {
+\t\treturn nil, err
+\t}
+\treturn &Client{conn: conn}, nil
+}
+
+func (c *Client) Close() error {
+\treturn c.conn.Close()
+}
+"""
+MAIN_OF_PACKAGES = """\
+package main
+
+import (
+\t"example.com/orders/internal/backend"
+\t"example.com/orders/internal/config"
+)
+
+func main() {
+\tcfg, err := config.Load()
+\tif err != nil {
+\t\tpanic(err)
+\t}
+\tclient, _ := backend.NewClient(cfg.Backend.Address)
+\t_ = client
+\tselect {}
+}
+"""
+
+
+def test_a_field_of_the_settings_another_package_loads_dials_the_mounted_files_address(
+    tmp_path: Path,
+) -> None:
+    # the file's name is built from the environment: any YAML file in the folder is read
+    files = {
+        "orders/main.go": MAIN_OF_PACKAGES,
+        "orders/internal/config/config.go": CONFIG_PACKAGE,
+        "orders/internal/backend/client.go": CLIENT_PACKAGE,
+        "orders/go.mod": "module example.com/orders\n\ngo 1.22\n",
+        "orders/Dockerfile": DOCKERFILE,
+        "k8s.yaml": GRPC_SERVICE
+        + BACKEND
+        + CONFIG_MAP.replace("FILE_NAME", "settings.kind.yaml")
+        + ORDERS.replace("MOUNT_PATH", "/etc/orders"),
+    }
+    findings = lint_files(tmp_path, files, ["KLB102"]).findings
+    (finding,) = [f"{f.path}:{f.line} {f.message} {f.related}" for f in findings]
+    assert "orders/internal/backend/client.go:13 " in finding
+    assert "ClusterIP Service/backend" in finding
+
+
+def test_a_file_setconfigfile_names_is_read_where_it_is_mounted(tmp_path: Path) -> None:
+    main = MAIN.replace(
+        '\tviper.SetConfigName("settings")\n\tviper.AddConfigPath("/etc/orders")\n'
+        '\tviper.AddConfigPath("./configs")\n',
+        '\tviper.SetConfigFile("/etc/orders/settings.yml")\n',
+    )
+    assert "SetConfigFile" in main
+    files = {
+        "orders/main.go": main,
+        "orders/go.mod": "module example.com/orders\n\ngo 1.22\n",
+        "orders/Dockerfile": DOCKERFILE,
+        "k8s.yaml": GRPC_SERVICE
+        + BACKEND
+        + CONFIG_MAP.replace("FILE_NAME", "settings.yml")
+        + ORDERS.replace("MOUNT_PATH", "/etc/orders"),
+    }
+    (finding,) = lint_files(tmp_path, files, ["KLB102"]).findings
+    assert "ClusterIP Service/backend" in finding.message
+
+
+def test_a_section_two_fields_hold_is_no_key(tmp_path: Path) -> None:
+    # `Primary` and `Replica` are both a BackendConfig: which one a read is, is the code's
+    main = MAIN.replace(
+        '\tBackend BackendConfig `mapstructure:"backend"`\n',
+        '\tBackend BackendConfig `mapstructure:"backend"`\n'
+        '\tReplica BackendConfig `mapstructure:"replica"`\n',
+    ).replace("cfg.Backend.Address", "cfg.Replica.Address")
+    assert "Replica" in main
+    files = {
+        "orders/main.go": main,
+        "orders/go.mod": "module example.com/orders\n\ngo 1.22\n",
+        "orders/Dockerfile": DOCKERFILE,
+        "k8s.yaml": GRPC_SERVICE
+        + BACKEND
+        + CONFIG_MAP.replace("FILE_NAME", "settings.yaml")
+        + ORDERS.replace("MOUNT_PATH", "/etc/orders"),
+    }
+    assert lint_files(tmp_path, files, ["KLB102"]).findings == []
