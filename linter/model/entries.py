@@ -101,10 +101,9 @@ class Entries:
             # a link restored from the last run and not asked for is read as kept: a
             # pre-commit run reads no workload's body for the entries it knows
             for workload, position, _, entry, link in self.links.placed():
-                if entry is None:
-                    link = link or self.links.at(workload, position)
-                    entry = started(self.links, link) if link is not None else None
-                self._started[(id(workload), position)] = entry and os.path.normpath(entry)
+                if link is not None:  # (else `entry` is the module it starts, as kept)
+                    entry = started(self.links, link)
+                self._started[(id(workload), position)] = entry
             if self.links.renamed != renamed:  # some were not as kept: read them again
                 self._started = None
                 return self._entries()

@@ -209,9 +209,12 @@ RememberedLink = tuple[
     Dockerfile | None,
     Evidence | None,
 ]
-# A long-running container's name, its link (None: it has none) and why it has none, when
-# the evidence says.
-RememberedContainer = tuple[str, RememberedLink | None, str | None]
+# A long-running container's name, its link (None: it has none), why it has none, when the
+# evidence says, and the module it starts (model/entries.started; None: not known), read
+# from its command line when its link names no entry: what the entries of a hook's
+# containers are read from, with no workload's body (the file's key and `inputs_digest`
+# cover what it rests on).
+RememberedContainer = tuple[str, RememberedLink | None, str | None, str | None]
 # By a workload's path, document and item: each long-running container's.
 RememberedLinks = dict[tuple[str, int, int | None], tuple[RememberedContainer, ...]]
 
@@ -403,6 +406,8 @@ class CodeLinks:
         item) and each long-running container's (its position and name), with why one has
         none: what `restore` gives a model made of the very same files again (a check
         after an edit makes the model before it from the cache: incremental.after_edit)."""
+        from k8slb.model.entries import started  # (entries reads links: imported here)
+
         if self._index is None:
             return {}
         why_not = self._finder.why_not if self._finder is not None else {}
@@ -419,7 +424,8 @@ class CodeLinks:
                     break  # never asked: made when asked, after a restore too
                 link = self._made[key]
                 kept = None if link is None else _remembered_link(link)
-                made.append((container.name, kept, why_not.get(key)))
+                start = None if link is None else started(self, link)
+                made.append((container.name, kept, why_not.get(key), start))
             else:
                 found[(workload.path, workload.document, workload.item)] = tuple(made)
         return found
@@ -451,7 +457,7 @@ class CodeLinks:
         if [c.name for c in containers] != [k[0] for k in kept]:
             self.renamed += 1
             return
-        for container, (_, link, why) in zip(containers, kept, strict=True):
+        for container, (_, link, why, _) in zip(containers, kept, strict=True):
             key = (id(workload), id(container))
             self._made[key] = None if link is None else Link(workload, container, *link)
             if why is not None:
@@ -531,17 +537,17 @@ class CodeLinks:
         self,
     ) -> Iterator[tuple[K8sObject, int, tuple[str, ...], str | None, Link | None]]:
         """Each linked container's workload, position, modules and entry, in the order of
-        `links`, and its link, None for one `restore` took and no one asked for yet (read
-        as kept: no workload's body is read for it)."""
+        `links`, and its link; for one `restore` took and no one asked for yet, the module
+        it starts as kept (entries.started) and None (no workload's body is read for it)."""
         if self._index is None:
             return
         self._before_all()
         for workload in self._index.workload_objects:
             pending = self._pending.get(id(workload))
             if pending is not None:
-                for position, (_, kept, _) in enumerate(pending[1]):
+                for position, (_, kept, _, start) in enumerate(pending[1]):
                     if kept is not None:
-                        yield workload, position, kept[2], kept[1], None
+                        yield workload, position, kept[2], start, None
                 continue
             for position, container in enumerate(self._index.template(workload).long_running):
                 if (link := self._link(workload, container)) is not None:
