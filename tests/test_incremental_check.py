@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from k8slb.core.results import RunResult
 from k8slb.interface import api
-from k8slb.model import links
+from k8slb.model import index, links
 from k8slb.model.objects import Container
 from k8slb.reading.objects import K8sObject
 from k8slb.run import incremental
@@ -368,3 +368,52 @@ def test_a_hook_after_a_server_stops_registering_the_service_its_image_names_lin
 ) -> None:
     checked = registering_tree(tmp_path, monkeypatch)
     assert outcome(hook(checked, named)) == outcome(fresh_hook(checked, named))
+
+
+def test_a_hook_on_a_changed_module_reads_no_pod_template_the_rules_do_not_judge(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The links taken from the last whole check say which containers run the module and
+    which modules the others start without their workloads' bodies: beta's module reads
+    the pod templates of beta (it runs it) and gamma (beta dials its Service), not
+    alpha's."""
+    checked = tree(tmp_path, "ring")
+    checked.check(monkeypatch)
+    read: list[str | None] = []
+    template = index.pod_template
+
+    def counted(workload: K8sObject) -> object:
+        read.append(workload.name)
+        return template(workload)
+
+    monkeypatch.setattr(index, "pod_template", counted)
+    checked.edit(*RING_EDITS["beta's server caps connection age"])
+    result = hook(checked, "beta/main.py")
+    assert sorted(read) == ["beta", "gamma"]
+    monkeypatch.undo()
+    assert outcome(result) == outcome(fresh_hook(checked, "beta/main.py"))
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        swap(b"- name: server", b"- name: api"),
+        swap(
+            b"image: registry", b'command: ["python", "/app/helper.py"]\n          image: registry'
+        ),
+    ],
+    ids=["container renamed", "command changed"],
+)
+def test_a_hook_after_a_workloads_container_changed_answers_from_the_new_container(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, edit: Edit
+) -> None:
+    """A manifest edited since the last whole check (a container's name, its command): the
+    links kept for its workload are not taken, and the hook on the module it runs answers
+    as it does with no cache, not as before."""
+    checked = tree(tmp_path, "ring")
+    checked.check(monkeypatch)
+    before = outcome(hook(checked, "alpha/main.py"))
+    checked.edit("alpha/k8s.yaml", edit)
+    after = outcome(hook(checked, "alpha/main.py"))
+    assert after == outcome(fresh_hook(checked, "alpha/main.py"))
+    assert after != before

@@ -88,15 +88,25 @@ class Entries:
 
     def __init__(self, links: CodeLinks) -> None:
         self.links = links
-        self._started: dict[int, str | None] | None = None
-        # who starts each entry module, by the links' ids: each container's others are
-        # looked up among its own modules, where a scan of every entry for every container
-        # was quadratic (3,000 workloads judged: a third of a second)
-        self._starters: dict[str, set[int]] = {}
+        # by each container's place (id(workload), position): links.placed()
+        self._started: dict[tuple[int, int], str | None] | None = None
+        # who starts each entry module, by the containers' places: each container's others
+        # are looked up among its own modules, where a scan of every entry for every
+        # container was quadratic (3,000 workloads judged: a third of a second)
+        self._starters: dict[str, set[tuple[int, int]]] = {}
 
-    def _entries(self) -> dict[int, str | None]:
+    def _entries(self) -> dict[tuple[int, int], str | None]:
         if self._started is None:
-            self._started = {id(link): started(self.links, link) for link in self.links.links}
+            self._started, renamed = {}, self.links.renamed
+            # a link restored from the last run and not asked for is read as kept: a
+            # pre-commit run reads no workload's body for the entries it knows
+            for workload, position, _, entry, link in self.links.placed():
+                if link is not None:  # (else `entry` is the module it starts, as kept)
+                    entry = started(self.links, link)
+                self._started[(id(workload), position)] = entry
+            if self.links.renamed != renamed:  # some were not as kept: read them again
+                self._started = None
+                return self._entries()
             for key, entry in self._started.items():
                 if entry is not None:
                     self._starters.setdefault(entry, set()).add(key)
@@ -105,14 +115,16 @@ class Entries:
     def others(self, link: Link) -> set[str]:
         """The modules of the container's code that other containers start and it does
         not: none when its own entry is unknown (it may be one of them)."""
-        own = self._entries().get(id(link))
+        workload, position = self.links.place(link)
+        key = (id(workload), position)
+        own = self._entries().get(key)
         if own is None:
             return set()
         starters = self._starters
         return {
             module
             for module in set(link.modules)
-            if module != own and starters.get(module, set()) - {id(link)}
+            if module != own and starters.get(module, set()) - {key}
         }
 
     def code(self, link: Link) -> list[CodeFacts]:

@@ -62,7 +62,7 @@ import hashlib
 import os
 import posixpath
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 
 from k8slb.code.entry_points import (
@@ -209,11 +209,14 @@ RememberedLink = tuple[
     Dockerfile | None,
     Evidence | None,
 ]
-# By a workload's path, document and item: each long-running container's name, its link
-# (None: it has none) and why it has none, when the evidence says.
-RememberedLinks = dict[
-    tuple[str, int, int | None], tuple[tuple[str, RememberedLink | None, str | None], ...]
-]
+# A long-running container's name, its link (None: it has none), why it has none, when the
+# evidence says, and the module it starts (model/entries.started; None: not known), read
+# from its command line when its link names no entry: what the entries of a hook's
+# containers are read from, with no workload's body (the file's key and `inputs_digest`
+# cover what it rests on).
+RememberedContainer = tuple[str, RememberedLink | None, str | None, str | None]
+# By a workload's path, document and item: each long-running container's.
+RememberedLinks = dict[tuple[str, int, int | None], tuple[RememberedContainer, ...]]
 
 
 def _remembered_link(link: Link) -> RememberedLink:
@@ -345,7 +348,13 @@ class CodeLinks:
         self._index = index
         self._workloads = {id(w) for w in index.workload_objects} if index is not None else set()
         self._made: dict[tuple[int, int], Link | None] = {}  # by (id(workload), id(container))
-        self._runners: dict[str, list[Link]] | None = None
+        # by module: the place (workload, position among its long-running containers) of
+        # each container that runs it, found without making the links `restore` took
+        self._runners: dict[str, list[tuple[K8sObject, int]]] | None = None
+        # the links `restore` took, by id(workload), made into Links when first asked: a
+        # pre-commit run asks who runs a module, which reads every link but few workloads
+        self._pending: dict[int, tuple[K8sObject, tuple[RememberedContainer, ...]]] = {}
+        self.renamed = 0  # how many of them were not as kept (_take)
         self._programs: list[tuple[list[str], set[str]]] | None = None  # programs()
         # asked once, before every link is made: may `restore` links kept from another run
         self.before_all: Callable[[CodeLinks], None] | None = None
@@ -363,6 +372,8 @@ class CodeLinks:
 
     def _link(self, workload: K8sObject, container: Container) -> Link | None:
         key = (id(workload), id(container))
+        if key not in self._made and id(workload) in self._pending:
+            self._take(workload)
         if key not in self._made:
             finder = self._finder
             self._made[key] = finder.link(workload, container) if finder is not None else None
@@ -373,15 +384,18 @@ class CodeLinks:
         """Every link, in the order of the index's workloads (all made now)."""
         if self._index is None:
             return []
-        if self.before_all is not None:
-            before_all, self.before_all = self.before_all, None
-            before_all(self)
+        self._before_all()
         return [
             link
             for workload, template in self._index.workloads
             for container in template.long_running
             if (link := self._link(workload, container)) is not None
         ]
+
+    def _before_all(self) -> None:
+        if self.before_all is not None:
+            before_all, self.before_all = self.before_all, None
+            before_all(self)
 
     def make_all(self) -> None:
         """Make every container's link now (`keep` takes only those made)."""
@@ -392,19 +406,26 @@ class CodeLinks:
         item) and each long-running container's (its position and name), with why one has
         none: what `restore` gives a model made of the very same files again (a check
         after an edit makes the model before it from the cache: incremental.after_edit)."""
+        from k8slb.model.entries import started  # (entries reads links: imported here)
+
         if self._index is None:
             return {}
         why_not = self._finder.why_not if self._finder is not None else {}
         found: RememberedLinks = {}
-        for workload, template in self._index.workloads:
+        for workload in self._index.workload_objects:
+            pending = self._pending.get(id(workload))
+            if pending is not None:  # taken from another run and never asked
+                found[(workload.path, workload.document, workload.item)] = pending[1]
+                continue
             made = []
-            for container in template.long_running:
+            for container in self._index.template(workload).long_running:
                 key = (id(workload), id(container))
                 if key not in self._made:
                     break  # never asked: made when asked, after a restore too
                 link = self._made[key]
                 kept = None if link is None else _remembered_link(link)
-                made.append((container.name, kept, why_not.get(key)))
+                start = None if link is None else started(self, link)
+                made.append((container.name, kept, why_not.get(key), start))
             else:
                 found[(workload.path, workload.document, workload.item)] = tuple(made)
         return found
@@ -418,20 +439,29 @@ class CodeLinks:
         on what theirs did (`inputs_digest`): a link reads nothing else but its workload."""
         if self._index is None or self._finder is None:
             return
-        for workload, template in self._index.workloads:
+        asked = {key[0] for key in self._made}  # made already: a rule may hold them
+        for workload in self._index.workload_objects:
             kept = remembered.get((workload.path, workload.document, workload.item))
-            if kept is not None and not unchanged(workload.path):
+            if kept is None or id(workload) in asked or not unchanged(workload.path):
                 continue
-            containers = template.long_running
-            if kept is None or [c.name for c in containers] != [k[0] for k in kept]:
-                continue
-            if any((id(workload), id(c)) in self._made for c in containers):
-                continue  # made already: a rule may hold it
-            for container, (_, link, why) in zip(containers, kept, strict=True):
-                key = (id(workload), id(container))
-                self._made[key] = None if link is None else Link(workload, container, *link)
-                if why is not None:
-                    self._finder.why_not[key] = why
+            # a file as it was holds the same containers: their names are compared when
+            # the links are made (_take), so no workload's body is read here
+            self._pending[id(workload)] = (workload, kept)
+
+    def _take(self, workload: K8sObject) -> None:
+        """Make the links `restore` took for the workload, if its long-running containers
+        have the names they had; else they are made as asked."""
+        _, kept = self._pending.pop(id(workload))
+        assert self._index is not None and self._finder is not None  # (restore's)
+        containers = self._index.template(workload).long_running
+        if [c.name for c in containers] != [k[0] for k in kept]:
+            self.renamed += 1
+            return
+        for container, (_, link, why, _) in zip(containers, kept, strict=True):
+            key = (id(workload), id(container))
+            self._made[key] = None if link is None else Link(workload, container, *link)
+            if why is not None:
+                self._finder.why_not[key] = why
 
     def keep(self, other: CodeLinks) -> None:
         """Take the links `other` made for the workloads both have (the same objects): for
@@ -448,6 +478,9 @@ class CodeLinks:
         for key, link in other._made.items():
             if key[0] in self._workloads:
                 self._made[key] = link
+        for workload_id, pending in other._pending.items():  # (the same objects)
+            if workload_id in self._workloads:
+                self._pending[workload_id] = pending
         for key, why in why_not.items():
             if key[0] in self._workloads:
                 self._finder.why_not[key] = why
@@ -470,12 +503,55 @@ class CodeLinks:
 
     def running(self, module_path: str) -> list[Link]:
         """The containers whose code includes the module."""
+        renamed = self.renamed
+        path = os.path.normpath(module_path)
+        found = [link for place in self._places().get(path, []) if (link := self.at(*place))]
+        if self.renamed != renamed:  # a restored workload's containers were not as kept
+            self._runners = None
+            return self.running(module_path)
+        return found
+
+    def at(self, workload: K8sObject, position: int) -> Link | None:
+        """The link of the workload's long-running container at that position."""
+        assert self._index is not None  # (a CodeLinks with no index places nothing)
+        return self._link(workload, self._index.template(workload).long_running[position])
+
+    def place(self, link: Link) -> tuple[K8sObject, int]:
+        """The link's workload and its container's position among the long-running ones."""
+        assert self._index is not None  # (a link is made of the index's workloads)
+        containers = self._index.template(link.workload).long_running
+        # (by where it is written: a link `keep` took may hold another run's template's)
+        where = link.container.path
+        return link.workload, next((i for i, c in enumerate(containers) if c.path == where), -1)
+
+    def _places(self) -> dict[str, list[tuple[K8sObject, int]]]:
+        """By module: where each container that runs it is, in the order of `links`."""
         if self._runners is None:
             self._runners = defaultdict(list)
-            for link in self.links:
-                for module in link.modules:
-                    self._runners[module].append(link)
-        return self._runners.get(os.path.normpath(module_path), [])
+            for workload, position, modules, _, _ in self.placed():
+                for module in modules:
+                    self._runners[module].append((workload, position))
+        return self._runners
+
+    def placed(
+        self,
+    ) -> Iterator[tuple[K8sObject, int, tuple[str, ...], str | None, Link | None]]:
+        """Each linked container's workload, position, modules and entry, in the order of
+        `links`, and its link; for one `restore` took and no one asked for yet, the module
+        it starts as kept (entries.started) and None (no workload's body is read for it)."""
+        if self._index is None:
+            return
+        self._before_all()
+        for workload in self._index.workload_objects:
+            pending = self._pending.get(id(workload))
+            if pending is not None:
+                for position, (_, kept, _, start) in enumerate(pending[1]):
+                    if kept is not None:
+                        yield workload, position, kept[2], start, None
+                continue
+            for position, container in enumerate(self._index.template(workload).long_running):
+                if (link := self._link(workload, container)) is not None:
+                    yield workload, position, link.modules, link.entry, link
 
     def env_readers(self, judged: Iterable[CodeFacts]) -> dict[str, list[str]]:
         """By container key: the judged modules no container runs whose channels dial a
