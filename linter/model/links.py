@@ -1247,6 +1247,8 @@ class _Finder:
             for dockerfile in (*apart.get(role, ()), *beside.get(role, ()))
             if os.path.basename(dockerfile.path).lower() not in ("dockerfile", "containerfile")
         }
+        if not named:
+            return self._role_named_by_image(workload, container, image, segment)
         if len(named) != 1:
             return []
         ((role, _), dockerfile), *_ = named.items()
@@ -1262,6 +1264,39 @@ class _Finder:
         )
         return [
             Evidence("image name guess", Said(workload.path, line, text), context, dockerfile.path)
+        ]
+
+    def _role_named_by_image(
+        self, workload: K8sObject, container: Container, image: str, segment: str
+    ) -> list[Evidence]:
+        """A guess: the one Dockerfile named for the role the image's name ends with
+        (`acme/tutor-webserver`, `Dockerfile.webserver`) where the workload's name says no
+        role (`http-service`), only when it copies one folder's program (`COPY
+        node-webserver/index.js .` from the top): that folder. None when several
+        Dockerfiles are so named, or it copies the whole context or several folders."""
+        words = _words(segment)
+        if len(words) < 2:
+            return []  # no prefix: the image's whole name, not a role in it
+        apart, beside = self._dockerfiles_named()
+        named = [
+            dockerfile
+            for dockerfile in (*apart.get(words[-1], ()), *beside.get(words[-1], ()))
+            if os.path.basename(dockerfile.path).lower() not in ("dockerfile", "containerfile")
+        ]
+        if len(named) != 1:
+            return []
+        copied = self._context_of(named[0])
+        context = copied[0] if copied is not None else named[0].folder
+        folder = self._copied_folder(named[0], context)
+        if folder is None or folder == context:
+            return []
+        line = pos_of(container.body, "image", value=True)[0]
+        text = (
+            f"image: {image} (a guess: its last word {words[-1]} names {named[0].path}, "
+            f"which copies the program of {folder})"
+        )
+        return [
+            Evidence("image name guess", Said(workload.path, line, text), folder, named[0].path)
         ]
 
     def _context_of(self, dockerfile: Dockerfile) -> tuple[str, str] | None:
@@ -1299,8 +1334,13 @@ class _Finder:
                 source = _joined_folder(context, copy.source)
                 if source == context:
                     return None
-                if source in self.by_folder or source in self.modules:
+                if source in self.by_folder:
                     code.add(source)
+                elif source in self.modules:
+                    # a program's file (`COPY web/index.js .`): its folder, when below the
+                    # context (a file at the context's top says no folder)
+                    folder = os.path.dirname(source) or "."
+                    code.add(folder if folder != context and folder in self.by_folder else source)
                 elif (module := self._output_of(source)) not in (None, context):
                     code.add(module)  # `ADD api/build/install/*`: what api's build wrote
             if code:
