@@ -1000,10 +1000,14 @@ class _Finder:
         self, workload: K8sObject, container: Container, image: str
     ) -> list[Evidence]:
         """For an image no evidence links: the compose service named as the container or
-        its workload (`voos-service`), built from one folder the repository holds, that
+        its workload (`voos-service`), or as the image's name ends (two words or more),
+        built from one folder the repository holds, that
         publishes one of the container's ports when both name theirs (a stock image run
         under a built service's name serves elsewhere)."""
         names = {_normal(n) for n in (container.name, workload.name) if n}
+        # the service the image's name ends with (`acme/hellov2-grpc-server`: grpc-server)
+        words = _words(image_repository(image).rsplit("/", 1)[-1])
+        names |= {_normal("-".join(words[i:])) for i in range(1, len(words) - 1)}
         ports = {
             p.get("containerPort")
             for p in _listed(container.body.get("ports"))
@@ -1026,9 +1030,15 @@ class _Finder:
             return []
         ((folder, (build, service)),) = found.items()
         said = build.said
+        named_as = (
+            "the container"
+            if _normal(service) == _normal(container.name)
+            else "the workload"
+            if _normal(service) == _normal(workload.name or "")
+            else "the image's name ends"
+        )
         text = (
-            f"{said.text} (the compose service {service}, named as the "
-            f"{'container' if _normal(service) == _normal(container.name) else 'workload'}, "
+            f"{said.text} (the compose service {service}, named as {named_as}, "
             f"builds {folder}; the image {image} links nothing: weaker than a build of it)"
         )
         return [Evidence("compose service", replace(said, text=text), folder, build.dockerfile)]
