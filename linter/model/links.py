@@ -1694,7 +1694,7 @@ class _Finder:
             self._namespaces = {
                 image_repository(build.image).rpartition("/")[0]
                 for build in self.builds.builds
-                if build.kind not in _LOCAL_BUILDS
+                if build.kind not in _LOCAL_BUILDS and not _vendored(build.said.path)
             } - {""}
         return bool(self._namespaces) and not any(
             _same_namespace(namespace, pushed) for pushed in self._namespaces
@@ -2658,6 +2658,15 @@ def _shared(folder: str, path: str) -> int:
     """How many leading folders `folder` and `path` have in common."""
     common = os.path.commonpath([os.path.abspath(path), os.path.abspath(folder)])
     return len(common.split(os.sep))
+
+
+# folders of third parties' code copied in: their builds publish the third party's images
+_VENDORED = frozenset({"vendor", "node_modules"})
+
+
+def _vendored(path: str) -> bool:
+    """Whether a file is in a folder of third parties' code (`src/app/vendor/x/Makefile`)."""
+    return not _VENDORED.isdisjoint(path.replace(os.sep, "/").split("/")[:-1])
 
 
 def _joined_folder(context: str, source: str) -> str:
