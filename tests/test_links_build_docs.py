@@ -1111,20 +1111,3 @@ def test_a_program_started_as_a_module_of_its_package_imports_that_package(
     row = only(links(tmp_path, files))
     assert row["code"] == os.path.join("user_service", "app", "main.py")
     assert row["modules"] == 3, "main, the server it imports and the config that imports"
-
-
-def test_a_documented_build_s_context_is_the_folder_its_cd_lines_reach_from_the_top(
-    tmp_path: Path,
-) -> None:
-    """`cd ../../web` in docs/deploy.md after `cd services/orders`: web (from the top), not
-    docs/web, so `shop-web` ends with the name of one build folder, web/."""
-    files = {
-        "docs/deploy.md": "```bash\ncd services/orders\ndocker build -t acme/orders-service .\n"
-        "cd ../../web\ndocker build -t acme/web-frontend .\n```\n",
-        "services/orders/Dockerfile": DOCKERFILE,
-        **service_app("services/orders"),
-        "web/Dockerfile": DOCKERFILE,
-        **service_app("web"),
-        "deploy/web.yaml": workload(name="shop-web", image="shop-web:1.0.0"),
-    }
-    assert only(links(tmp_path, files))["code"] == os.path.join("web", "server.py")

@@ -1903,13 +1903,7 @@ class _Finder:
         normalised name, and how many of them each folder holds below it."""
         if self._built is None:
             folders = {dockerfile.context for dockerfile in self.dockerfiles.values()}
-            # a documented build's context as its text's `cd` lines reach it from a folder
-            # at or above its file's (`cd ../../web` in docs/gcp.md: web, not docs/web)
-            folders |= {
-                os.path.normpath(run_from[0])
-                for build in self.builds.builds
-                if (run_from := self._run_from(build)) is not None
-            }
+            folders |= {os.path.normpath(build.context) for build in self.builds.builds}
             named: dict[str, set[str]] = defaultdict(set)
             below: dict[str, int] = defaultdict(int)
             for folder in folders:
