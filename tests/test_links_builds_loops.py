@@ -333,6 +333,22 @@ def test_an_image_of_the_namespace_the_builds_push_to_is_linked_by_its_name(
     assert only(links(tmp_path, files))["code"] == os.path.join("pkg", "messaging", "kafka")
 
 
+def test_a_vendored_library_s_build_says_nothing_of_where_the_repository_pushes(
+    tmp_path: Path,
+) -> None:
+    """A Go service's `vendor/` copy of a library whose Makefile builds `gohttp2/curl`: the
+    library's image, not the repository's; `gcr.io/acme/shop-orders` is guessed `orders/`."""
+    library = "orders/vendor/golang.org/x/net/http2"
+    files = {
+        "deploy/orders.yaml": workload(name="orders", image="gcr.io/acme/shop-orders:v1"),
+        "orders/Dockerfile": DOCKERFILE,
+        **service_app("orders"),
+        f"{library}/Makefile": "curl:\n\tdocker build -t gohttp2/curl .\n",
+        f"{library}/Dockerfile": "FROM ubuntu\n",
+    }
+    assert only(links(tmp_path, files))["code"] == os.path.join("orders", "server.py")
+
+
 # -- ko's images of Go packages ------------------------------------------------------------
 
 

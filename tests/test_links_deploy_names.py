@@ -364,3 +364,30 @@ def test_a_compose_service_that_builds_on_the_container_s_stock_image_is_no_evid
         **service_app("config/gateway"),
     }
     assert only(links(tmp_path, files))["code"] is None
+
+
+def test_a_compose_service_the_image_s_name_ends_with_links_it(tmp_path: Path) -> None:
+    """`acme/travel-grpc-hotels` run as `lodging`: compose's `grpc-hotels` builds svc-b."""
+    compose = COMPOSE.replace("  flights:", "  grpc-flights:").replace(
+        "  hotels:", "  grpc-hotels:"
+    )
+    files = {
+        "k8s/lodging.yaml": workload(name="lodging", image="acme/travel-grpc-hotels:v1"),
+        **_two_services(),
+        "docker-compose.yml": compose,
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("svc-b", "server.py")
+    assert any("named as the image's name ends" in e for e in row["evidence"])
+
+
+def test_a_one_word_compose_service_the_image_s_name_ends_with_is_no_evidence(
+    tmp_path: Path,
+) -> None:
+    """`hotels` alone, the last word of `acme/travel-hotels`, is too common a word to say
+    which service (a role, a product) where no name of the workload says it too."""
+    files = {
+        "k8s/lodging.yaml": workload(name="lodging", image="acme/travel-hotels:v1"),
+        **_two_services(),
+    }
+    assert only(links(tmp_path, files))["code"] is None

@@ -338,3 +338,65 @@ def test_a_cargo_manifest_s_name_is_its_package_s_not_a_dependency_s() -> None:
     assert (said.crate.line, said.crate.text) == (5, 'name = "orders"')
     workspace = read_build_file("Cargo.toml", CARGO_WORKSPACE.encode())
     assert workspace is not None and workspace.crate is None
+
+
+NODE_WEB = (
+    "const express = require('express');\nconst app = express();\n"
+    "app.get('/', (req, res) => res.send('hi'));\napp.listen(3000);\n"
+)
+# at the top, run from there: copies one program's files out of its folder
+NODE_WEB_DOCKERFILE = """\
+FROM node:alpine
+WORKDIR /usr/app/web
+COPY {folder}/package.json .
+COPY {folder}/index.js .
+RUN npm install
+CMD ["npm", "run", "web"]
+"""
+
+
+def web_beside_a_python_service(**dockerfiles: str) -> dict[str, str]:
+    return {
+        "webapp/index.js": NODE_WEB,
+        "webapp/package.json": '{"name": "web", "scripts": {"web": "node index.js"}}\n',
+        "tutor/server.py": "import grpc\n\nserver = grpc.server(None)\n",
+        "Dockerfile.service": "FROM python:3.11\nCOPY tutor tutor\n"
+        'CMD ["python", "-m", "tutor.server"]\n',
+        **dockerfiles,
+        "k8s/app.yaml": workload(name="http-service", image="acme/tutor-webserver"),
+    }
+
+
+def test_an_image_s_last_word_names_the_role_dockerfile_that_copies_one_folder_s_program(
+    tmp_path: Path,
+) -> None:
+    """`acme/tutor-webserver` run as `http-service`: the workload says no role, the image's
+    last word names `Dockerfile.webserver`, which copies webapp's files alone: a guess."""
+    files = web_beside_a_python_service(
+        **{"Dockerfile.webserver": NODE_WEB_DOCKERFILE.format(folder="webapp")}
+    )
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("webapp", "index.js")
+    assert row["evidence"][-1].startswith("image name guess: k8s/app.yaml:11: ")
+    assert "a guess: its last word webserver names Dockerfile.webserver" in row["evidence"][-1]
+
+
+def test_an_image_s_last_word_naming_two_role_dockerfiles_links_neither(tmp_path: Path) -> None:
+    files = web_beside_a_python_service(
+        **{
+            "Dockerfile.webserver": NODE_WEB_DOCKERFILE.format(folder="webapp"),
+            "deploy/Dockerfile.webserver": NODE_WEB_DOCKERFILE.format(folder="webapp"),
+        }
+    )
+    assert only(links(tmp_path, files))["code"] is None
+
+
+def test_an_image_s_last_word_naming_a_dockerfile_that_copies_everything_links_nothing(
+    tmp_path: Path,
+) -> None:
+    """`COPY . .`: the whole repository, of a Node program and a Python one, says no
+    program; the workload's name does not say the role either."""
+    files = web_beside_a_python_service(
+        **{"Dockerfile.webserver": 'FROM node:alpine\nCOPY . .\nCMD ["node", "webapp/index.js"]\n'}
+    )
+    assert only(links(tmp_path, files))["code"] is None

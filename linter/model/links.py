@@ -1076,10 +1076,14 @@ class _Finder:
         self, workload: K8sObject, container: Container, image: str
     ) -> list[Evidence]:
         """For an image no evidence links: the compose service named as the container or
-        its workload (`voos-service`), built from one folder the repository holds, that
+        its workload (`voos-service`), or as the image's name ends (two words or more),
+        built from one folder the repository holds, that
         publishes one of the container's ports when both name theirs (a stock image run
         under a built service's name serves elsewhere)."""
         names = {_normal(n) for n in (container.name, workload.name) if n}
+        # the service the image's name ends with (`acme/hellov2-grpc-server`: grpc-server)
+        words = _words(image_repository(image).rsplit("/", 1)[-1])
+        names |= {_normal("-".join(words[i:])) for i in range(1, len(words) - 1)}
         ports = {
             p.get("containerPort")
             for p in _listed(container.body.get("ports"))
@@ -1102,9 +1106,15 @@ class _Finder:
             return []
         ((folder, (build, service)),) = found.items()
         said = build.said
+        named_as = (
+            "the container"
+            if _normal(service) == _normal(container.name)
+            else "the workload"
+            if _normal(service) == _normal(workload.name or "")
+            else "the image's name ends"
+        )
         text = (
-            f"{said.text} (the compose service {service}, named as the "
-            f"{'container' if _normal(service) == _normal(container.name) else 'workload'}, "
+            f"{said.text} (the compose service {service}, named as {named_as}, "
             f"builds {folder}; the image {image} links nothing: weaker than a build of it)"
         )
         return [Evidence("compose service", replace(said, text=text), folder, build.dockerfile)]
@@ -1323,6 +1333,8 @@ class _Finder:
             for dockerfile in (*apart.get(role, ()), *beside.get(role, ()))
             if os.path.basename(dockerfile.path).lower() not in ("dockerfile", "containerfile")
         }
+        if not named:
+            return self._role_named_by_image(workload, container, image, segment)
         if len(named) != 1:
             return []
         ((role, _), dockerfile), *_ = named.items()
@@ -1338,6 +1350,39 @@ class _Finder:
         )
         return [
             Evidence("image name guess", Said(workload.path, line, text), context, dockerfile.path)
+        ]
+
+    def _role_named_by_image(
+        self, workload: K8sObject, container: Container, image: str, segment: str
+    ) -> list[Evidence]:
+        """A guess: the one Dockerfile named for the role the image's name ends with
+        (`acme/tutor-webserver`, `Dockerfile.webserver`) where the workload's name says no
+        role (`http-service`), only when it copies one folder's program (`COPY
+        node-webserver/index.js .` from the top): that folder. None when several
+        Dockerfiles are so named, or it copies the whole context or several folders."""
+        words = _words(segment)
+        if len(words) < 2:
+            return []  # no prefix: the image's whole name, not a role in it
+        apart, beside = self._dockerfiles_named()
+        named = [
+            dockerfile
+            for dockerfile in (*apart.get(words[-1], ()), *beside.get(words[-1], ()))
+            if os.path.basename(dockerfile.path).lower() not in ("dockerfile", "containerfile")
+        ]
+        if len(named) != 1:
+            return []
+        copied = self._context_of(named[0])
+        context = copied[0] if copied is not None else named[0].folder
+        folder = self._copied_folder(named[0], context)
+        if folder is None or folder == context:
+            return []
+        line = pos_of(container.body, "image", value=True)[0]
+        text = (
+            f"image: {image} (a guess: its last word {words[-1]} names {named[0].path}, "
+            f"which copies the program of {folder})"
+        )
+        return [
+            Evidence("image name guess", Said(workload.path, line, text), folder, named[0].path)
         ]
 
     def _context_of(self, dockerfile: Dockerfile) -> tuple[str, str] | None:
@@ -1375,8 +1420,13 @@ class _Finder:
                 source = _joined_folder(context, copy.source)
                 if source == context:
                     return None
-                if source in self.by_folder or source in self.modules:
+                if source in self.by_folder:
                     code.add(source)
+                elif source in self.modules:
+                    # a program's file (`COPY web/index.js .`): its folder, when below the
+                    # context (a file at the context's top says no folder)
+                    folder = os.path.dirname(source) or "."
+                    code.add(folder if folder != context and folder in self.by_folder else source)
                 elif (module := self._output_of(source)) not in (None, context):
                     code.add(module)  # `ADD api/build/install/*`: what api's build wrote
             if code:
@@ -1720,7 +1770,7 @@ class _Finder:
             self._namespaces = {
                 image_repository(build.image).rpartition("/")[0]
                 for build in self.builds.builds
-                if build.kind not in _LOCAL_BUILDS
+                if build.kind not in _LOCAL_BUILDS and not _vendored(build.said.path)
             } - {""}
         return bool(self._namespaces) and not any(
             _same_namespace(namespace, pushed) for pushed in self._namespaces
@@ -2684,6 +2734,15 @@ def _shared(folder: str, path: str) -> int:
     """How many leading folders `folder` and `path` have in common."""
     common = os.path.commonpath([os.path.abspath(path), os.path.abspath(folder)])
     return len(common.split(os.sep))
+
+
+# folders of third parties' code copied in: their builds publish the third party's images
+_VENDORED = frozenset({"vendor", "node_modules"})
+
+
+def _vendored(path: str) -> bool:
+    """Whether a file is in a folder of third parties' code (`src/app/vendor/x/Makefile`)."""
+    return not _VENDORED.isdisjoint(path.replace(os.sep, "/").split("/")[:-1])
 
 
 def _joined_folder(context: str, source: str) -> str:
