@@ -324,6 +324,8 @@ class _Scope:
     bindings: dict[str, list[Node]] = field(default_factory=lambda: defaultdict(list))
     # `x = "default"` under `if x == ""` (or `if !ok` after `x, ok := os.LookupEnv(...)`)
     defaults: dict[str, list[Node]] = field(default_factory=lambda: defaultdict(list))
+    # the name each second result last told about (`exists` of `domain, exists := ...`)
+    tells: dict[str, str] = field(default_factory=dict)
     opaque: set[str] = field(default_factory=set)  # parameters, `range` variables...
     # a declared function's parameters, by name, at their place among a call's arguments
     # (a variadic one left out), and how its calls name it: (`dial`, False) for
@@ -866,6 +868,7 @@ class _Collector:
                 (homes[0][0] if homes[0] else scope).bindings[names[0]].append(right[0])
             if names[1]:
                 (homes[1][0] if homes[1] else scope).opaque.add(names[1])
+                scope.tells[names[1]] = names[0]
             return
         if len(left) != len(right):
             scope.opaque.update(n for n in names if n)
@@ -875,7 +878,7 @@ class _Collector:
                 continue
             if operator not in ("=", ":="):
                 scope.opaque.add(name)  # `x += ...`
-            elif guard is not None and _guards_default(guard, name):
+            elif guard is not None and _guards_default(guard, name, scope):
                 home = scope.lookup(name)
                 (home[0] if home else scope).defaults[name].append(value)
             else:
@@ -2581,10 +2584,21 @@ def _enclosing_body(node: Node) -> Node | None:
     return parent
 
 
-def _guards_default(condition: Node, name: str) -> bool:
-    """`x == ""` or `!ok`: the assignment under it gives `x` its default."""
+def _guards_default(condition: Node, name: str, scope: _Scope) -> bool:
+    """`x == ""` or `!ok`: the assignment under it gives `x` its default (`!exists` too,
+    where `exists` last came with `x`: `x, exists := os.LookupEnv("X")`)."""
     text = "".join(_text(condition).split())
-    return text in (f'{name}==""', f'""=={name}', "!ok", f"len({name})==0")
+    if text in (f'{name}==""', f'""=={name}', "!ok", f"len({name})==0"):
+        return True
+    if not text.startswith("!"):
+        return False
+    home: _Scope | None = scope
+    while home is not None:  # the `if`'s own scope first, then the enclosing ones
+        told = home.tells.get(text[1:])
+        if told is not None:
+            return told == name
+        home = home.parent
+    return False
 
 
 def _number(value: Any) -> bool:
