@@ -1012,8 +1012,12 @@ class _Collector:
             name = self.qualified(node)
             if name is None:
                 operand = node.child_by_field_name("operand")
+                field = _text(node.child_by_field_name("field"))
+                passed = self._passed_field(operand, field, scope, depth)
+                if passed is not None:
+                    return passed
                 within = operand.child_by_field_name("field") if operand is not None else None
-                return self._field(_text(node.child_by_field_name("field")), depth, _text(within))
+                return self._field(field, depth, _text(within))
             package, _, member = name.rpartition(".")
             if name not in DURATIONS and not _standard(package) and member[:1].isupper():
                 # another package's constant (`config.Addr`): its file's export, once read
@@ -1086,6 +1090,22 @@ class _Collector:
             )
         value = one_of(values)
         return value if self.choosing else settled(value)
+
+    def _passed_field(
+        self, operand: Node | None, field: str, scope: _Scope, depth: int
+    ) -> Passed | None:
+        """`config.AuthAddr` of a parameter `config` whose function only other files call
+        (`grpc.NewClients(grpc.ClientConfig{AuthAddr: getEnv(...)})` in `main.go`): the
+        field their struct literals set; None where the file writes the field itself."""
+        if operand is None or operand.type != "identifier":
+            return None
+        if self.field_writes.get(field) or self.tagged.get(field) or self.field_passes.get(field):
+            return None
+        found = scope.lookup(_text(operand))
+        if found is None or found[1] or _text(operand) not in found[0].parameters:
+            return None
+        passed = self._passed(found[0], _text(operand), depth)
+        return replace(passed, member=field) if isinstance(passed, Passed) else None
 
     def _field(self, field: str, depth: int, within: str = "") -> Any:
         """A field's value: the join of what the file writes to it (facts.one_of), and of
