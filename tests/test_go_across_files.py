@@ -752,6 +752,54 @@ def test_a_factory_channel_no_scanned_call_reaches_or_whose_wrapper_never_closes
     assert _pinned(tmp_path / "unclosed", files) == ["trips.go"], "Close leaves it open"
 
 
+# Handlers that make a client per request, call one method on it and drop it (never
+# closed): the factory hands its channel out in an exported field, with no Close method.
+EXPORTED_CLIENT = (
+    TRIPS_CLIENT.replace("conn *grpc", "Conn *grpc")
+    .replace("&TripsClient{conn: conn}", "&TripsClient{Conn: conn}")
+    .split("func (c *TripsClient) Close()")[0]
+)
+
+DROPPED_PER_REQUEST = """\
+package main
+
+import (
+	"net/http"
+
+	"shop/gateway/clients"
+)
+
+func handleTrip(w http.ResponseWriter, r *http.Request) {
+	trips, err := clients.NewTripsClient()
+	if err != nil {
+		return
+	}
+	res, err := trips.Client.Get(r.Context(), nil)
+	_ = res
+}
+"""
+
+
+def test_a_factory_channel_request_handlers_only_call_methods_on_and_drop_is_per_call(
+    tmp_path: Path,
+) -> None:
+    """Each request makes a connection kube-proxy places anew: nothing keeps it."""
+    files = {"gateway/clients/trips.go": EXPORTED_CLIENT, "gateway/http.go": DROPPED_PER_REQUEST}
+    assert _pinned(tmp_path / "dropped", files) == []
+    for kept in (
+        "\tshared = trips\n",  # stored beyond the request
+        "\tgo serve(trips)\n",  # handed to a function that may keep it
+        "\ttrips, err = clients.NewTripsClient()\n",  # bound again
+    ):
+        body = DROPPED_PER_REQUEST.replace("\t_ = res\n", f"\t_ = res\n{kept}")
+        body += "\nvar shared *clients.TripsClient\n\nfunc serve(t *clients.TripsClient) {}\n"
+        files["gateway/http.go"] = body
+        assert _pinned(tmp_path / str(len(kept)), files) == ["trips.go"], kept
+    not_handler = DROPPED_PER_REQUEST.replace("w http.ResponseWriter, r *http.Request", "")
+    files["gateway/http.go"] = not_handler.replace("r.Context()", "nil")
+    assert _pinned(tmp_path / "not-a-handler", files) == ["trips.go"]
+
+
 def test_a_factory_channel_its_own_files_handlers_close_is_per_call(tmp_path: Path) -> None:
     """The factory and the handler that calls it per request in one file."""
     handler = PER_REQUEST.replace("package main", "package clients").replace(

@@ -412,6 +412,8 @@ class _Collector:
         self.late_handlers: dict[int, Loc] = {}
         self.budget = Budget()  # the values this file's reading may still compute
         self.closes: dict[int, set[str]] = {}  # by function body node id: _deferred_closes
+        self.dropped: dict[tuple[int, str], bool] = {}  # _dropped_by_handler, by body and name
+        self.identifiers: dict[int, dict[str, list[Node]]] = {}  # by body node id
         self.stored: dict[int, set[str]] = {}  # by body node id: _kept_in_package
         # what receives SIGTERM: ("channel", name) of a Notify, ("context", name) of a
         # NotifyContext (parse_shutdown.py follows each receive to the exit it reaches)
@@ -680,7 +682,42 @@ class _Collector:
             return False  # asked first: the node's parents are not walked for these
         name = self._bound_to(call)
         body = _enclosing_body(call) if name else None
-        return bool(name and body is not None and name in self._deferred_closes(body))
+        if not name or body is None:
+            return False
+        return name in self._deferred_closes(body) or self._dropped_by_handler(call, name, body)
+
+    def _dropped_by_handler(self, call: Node, name: str, body: Node) -> bool:
+        """Whether a net/http handler (`func(w http.ResponseWriter, r *http.Request)`) binds
+        what a call returns to a new local and only calls its methods (`svc.Role.Create(
+        ctx, req)`): never stored, passed, returned nor bound again, it is dropped when the
+        request ends (not closed: a leak, but a connection per request, placed anew)."""
+        declared = call.parent.parent if call.parent is not None else None
+        function = body.parent
+        if declared is None or declared.type != "short_var_declaration" or function is None:
+            return False
+        parameters = _text(function.child_by_field_name("parameters")).replace(" ", "")
+        if "net/http" not in self.import_paths or "*http.Request" not in parameters:
+            return False
+        key = (body.id, name)
+        known = self.dropped.get(key)
+        if known is None:  # once a body and name: many calls in one body stay linear
+            uses = self.identifiers_of(body).get(name, [])
+            bound = [n for n in uses if n.parent is not None and n.parent.parent == declared]
+            known = len(bound) == 1 and all(
+                _only_method_called(n) for n in uses if n.id != bound[0].id
+            )
+            self.dropped[key] = known
+        return known
+
+    def identifiers_of(self, body: Node) -> dict[str, list[Node]]:
+        """A body's identifiers by name, read once a body."""
+        found = self.identifiers.get(body.id)
+        if found is None:
+            found = defaultdict(list)
+            for node in captured(parser(), body, "(identifier) @i").get("i", []):
+                found[_text(node)].append(node)
+            self.identifiers[body.id] = found
+        return found
 
     def _call_key(self, call: Node, scope: _Scope) -> str | None:
         """How the export of a call of another file's function is keyed (`_export`)."""
@@ -1592,7 +1629,8 @@ class _Collector:
         """The function (no method) that makes the channel `name` and hands it to its
         callers, when those of its own file (if any) each close it before they return:
         returned, or in a field of the struct it returns that the file's Close method
-        closes (`return &client{conn: conn}`, `c.conn.Close()`)."""
+        closes (`return &client{conn: conn}`, `c.conn.Close()`) or that is exported
+        (`return &Client{Conn: conn}`: its callers reach it)."""
         home = _function_scope(scope)
         body = _enclosing_body(call)
         if home is None or home.callee is None or home.callee[1] or not name or body is None:
@@ -1602,8 +1640,11 @@ class _Collector:
             return None
         if not all(self._closes_per_call(c, s) for c, s in self._callers(scope)):
             return None  # a caller of the file keeps it
-        if self._returned(call, body, name) or self._returned_field(body, name) in self._closed():
+        if self._returned(call, body, name):
             return Helper("", function)
+        held = self._returned_field(body, name)
+        if held is not None and (held in self._closed() or held[:1].isupper()):
+            return Helper("", function)  # an exported field: its callers reach the channel
         return None
 
     def _returned_field(self, body: Node, name: str) -> str | None:
@@ -2583,6 +2624,22 @@ def _bounds_graceful_stop(call: Node, receiver: str) -> bool:
     return any(
         node.type == "call_expression" and _text(node.child_by_field_name("function")) == wanted
         for node in walk(function)
+    )
+
+
+def _only_method_called(node: Node) -> bool:
+    """`svc` of `svc.Role.Create(ctx, req)`: a selector chain whose end is called."""
+    top = node
+    while top.parent is not None and top.parent.type == "selector_expression":
+        if top.parent.child_by_field_name("operand") != top:
+            return False
+        top = top.parent
+    parent = top.parent
+    return (
+        top is not node
+        and parent is not None
+        and parent.type == "call_expression"
+        and parent.child_by_field_name("function") == top
     )
 
 
