@@ -249,6 +249,24 @@ def test_database_pools_and_their_lifetime() -> None:
     assert pool.lifetime == 1_800_000 and pool.url == EnvRef("DATABASE_URL", None)
 
 
+def test_a_pool_stored_in_a_package_variable_of_another_file_is_long_lived() -> None:
+    """`DB = db` where `DB` is declared by another file of the package (`var DB *sql.DB`
+    in common.go): kept for the process, as one of this file's would be."""
+    connect = (
+        'func Connect() {{\n\tdb, err := sql.Open("postgres", os.Getenv("DSN"))\n'
+        "\tif err != nil {{\n\t\tpanic(err)\n\t}}\n"
+        "\tdb.SetConnMaxIdleTime(10 * time.Second)\n{}}}"
+    )
+    imports = '"database/sql"\n\t"os"\n\t"time"'
+    [pool] = facts(connect.format("\tDB = db\n"), imports).db_pools
+    assert pool.long_lived and pool.lifetime is None
+    local = "\tvar DB *sql.DB\n\tDB = db\n\t_ = DB\n"  # declared in the function
+    named = connect.format("\tDB = db\n").replace("Connect() {", "Connect() (DB *sql.DB) {")
+    for body in (connect.format(local), named.replace("\n}", "\n\treturn\n}"), connect.format("")):
+        [pool] = facts(body, imports).db_pools
+        assert not pool.long_lived, body
+
+
 # sqlx's pools, as a service's store package opens them: a *sqlx.DB embeds the *sql.DB it
 # opens, with database/sql's lifetime (none unless set).
 SQLX_STORE = """\

@@ -412,6 +412,8 @@ class _Collector:
         self.late_handlers: dict[int, Loc] = {}
         self.budget = Budget()  # the values this file's reading may still compute
         self.closes: dict[int, set[str]] = {}  # by function body node id: _deferred_closes
+        # (scope's id, name) of names assigned undeclared there: package variables
+        self.undeclared: set[tuple[int, str]] = set()
         self.dropped: dict[tuple[int, str], bool] = {}  # _dropped_by_handler, by body and name
         self.identifiers: dict[int, dict[str, list[Node]]] = {}  # by body node id
         self.stored: dict[int, set[str]] = {}  # by body node id: _kept_in_package
@@ -897,6 +899,7 @@ class _Collector:
         names = [_text(item) if item.type == "identifier" else "" for item in left]
         if operator == "=":
             self._write(left, right, scope)
+            self._undeclared(node, names, scope)
         if len(right) == 1 and len(left) == 2 and right[0].type == "call_expression":
             # `v, ok := os.LookupEnv("X")` / `conn, err := grpc.Dial(...)`: the first name
             # (`db, err = sql.Open(...)`: the variable's own scope's, a package's maybe)
@@ -921,6 +924,21 @@ class _Collector:
             else:
                 home = scope.lookup(name) if operator == "=" else None
                 (home[0] if home else scope).bindings[name].append(value)
+
+    def _undeclared(self, node: Node, names: list[str], scope: _Scope) -> None:
+        """`DB = db` in a function, `DB` declared nowhere before it in the file (nor a named
+        result): a package variable, of another file of the package or later in this one."""
+        if scope.parent is None:
+            return
+        results: set[str] | None = None
+        for name in names:
+            if not name or name == "_" or scope.lookup(name) is not None:
+                continue
+            if results is None:
+                body = _enclosing_body(node)
+                results = _result_names(body) if body is not None else set()
+            if name not in results:  # bound in this scope by `_assign`, as if declared
+                self.undeclared.add((id(scope), name))
 
     def _write(self, left: list[Node], right: list[Node], scope: _Scope) -> None:
         """Record what a field (`s.addr = v`) or a pointer parameter (`*target = v`) is
@@ -1482,7 +1500,10 @@ class _Collector:
                 if len(left) != len(right):
                     continue
                 for target, value in zip(left, right, strict=True):
-                    if self._package_variable(_text(target), scope):
+                    home = scope.lookup(_text(target))
+                    if self._package_variable(_text(target), scope) or (
+                        home is not None and (id(home[0]), _text(target)) in self.undeclared
+                    ):
                         stored |= _held(value)
             self.stored[body.id] = stored
         return name in stored
@@ -2625,6 +2646,15 @@ def _bounds_graceful_stop(call: Node, receiver: str) -> bool:
         node.type == "call_expression" and _text(node.child_by_field_name("function")) == wanted
         for node in walk(function)
     )
+
+
+def _result_names(body: Node) -> set[str]:
+    """The named results of the function whose body this is (`(db *sql.DB, err error)`)."""
+    function = body.parent
+    result = function.child_by_field_name("result") if function is not None else None
+    if result is None or result.type != "parameter_list":
+        return set()
+    return {_text(n) for n in walk(result) if n.type == "identifier"}
 
 
 def _only_method_called(node: Node) -> bool:
