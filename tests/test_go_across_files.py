@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from k8slb.code.facts import UNKNOWN, FlagRef, Passed
+from k8slb.code.facts import UNKNOWN, EnvRef, FlagRef, Passed
 from k8slb.code.imported import resolve_imports
 from k8slb.core.findings import Severity
 from k8slb.languages.go.parse import analyse_go
@@ -264,6 +264,70 @@ def test_a_parameter_no_file_of_its_own_calls_is_what_other_files_pass() -> None
     assert resolved.long_lived, "Start runs once and serves until the process ends"
     [alone] = resolve_imports([server])[0].channels
     assert alone.target == UNKNOWN, "no scanned file calls it: unknown, no guess"
+
+
+CONFIG_CLIENTS = """\
+package clients
+
+import "google.golang.org/grpc"
+
+type ClientConfig struct {
+	AuthAddr string
+	UserAddr string
+}
+
+func NewClients(config ClientConfig) (*grpc.ClientConn, *grpc.ClientConn) {
+	auth, _ := grpc.Dial(config.AuthAddr, grpc.WithInsecure())
+	user, _ := grpc.Dial(config.UserAddr, grpc.WithInsecure())
+	return auth, user
+}
+"""
+
+CONFIG_MAIN = """\
+package main
+
+import (
+	"os"
+
+	"x.io/svc/clients"
+)
+
+func getEnv(key, fallback string) string {
+	if v := os.Getenv(key); v != "" {
+		return v
+	}
+	return fallback
+}
+
+func main() {
+	config := clients.ClientConfig{
+		AuthAddr: getEnv("AUTH_ADDR", "localhost:50052"),
+		UserAddr: os.Getenv("USER_ADDR"),
+	}
+	auth, user := clients.NewClients(config)
+	defer auth.Close()
+	defer user.Close()
+}
+"""
+
+
+def test_a_field_of_a_struct_parameter_is_what_the_callers_literal_sets() -> None:
+    """`grpc.Dial(config.AuthAddr)` in a constructor `main` of another package calls with
+    a `ClientConfig{AuthAddr: getEnv(...)}`: each channel dials its own field's value."""
+    clients = analyse_go("svc/clients/clients.go", CONFIG_CLIENTS.encode())
+    assert [c.target for c in clients.channels] == [
+        Passed("svc/clients", "NewClients", 0, "AuthAddr"),
+        Passed("svc/clients", "NewClients", 0, "UserAddr"),
+    ]
+    main = analyse_go("svc/main.go", CONFIG_MAIN.encode())
+    resolved = resolve_imports([clients, main])[0].channels
+    assert [c.target for c in resolved] == [
+        EnvRef("AUTH_ADDR", "localhost:50052"),
+        EnvRef("USER_ADDR", None),
+    ]
+    written = CONFIG_CLIENTS.replace("\tauth, _ :=", '\tconfig.AuthAddr = "a:1"\n\tauth, _ :=')
+    [own, _] = analyse_go("svc/clients/clients.go", written.encode()).channels
+    assert own.target == "a:1", "a field the file writes itself is that value, as before"
 
 
 def test_different_addresses_from_callers_in_other_files_make_a_channel_each() -> None:
@@ -686,6 +750,54 @@ def test_a_factory_channel_no_scanned_call_reaches_or_whose_wrapper_never_closes
     unclosed = TRIPS_CLIENT.replace("c.conn.Close()", "c.conn = nil")
     files = {"gateway/clients/trips.go": unclosed, "gateway/http.go": PER_REQUEST}
     assert _pinned(tmp_path / "unclosed", files) == ["trips.go"], "Close leaves it open"
+
+
+# Handlers that make a client per request, call one method on it and drop it (never
+# closed): the factory hands its channel out in an exported field, with no Close method.
+EXPORTED_CLIENT = (
+    TRIPS_CLIENT.replace("conn *grpc", "Conn *grpc")
+    .replace("&TripsClient{conn: conn}", "&TripsClient{Conn: conn}")
+    .split("func (c *TripsClient) Close()")[0]
+)
+
+DROPPED_PER_REQUEST = """\
+package main
+
+import (
+	"net/http"
+
+	"shop/gateway/clients"
+)
+
+func handleTrip(w http.ResponseWriter, r *http.Request) {
+	trips, err := clients.NewTripsClient()
+	if err != nil {
+		return
+	}
+	res, err := trips.Client.Get(r.Context(), nil)
+	_ = res
+}
+"""
+
+
+def test_a_factory_channel_request_handlers_only_call_methods_on_and_drop_is_per_call(
+    tmp_path: Path,
+) -> None:
+    """Each request makes a connection kube-proxy places anew: nothing keeps it."""
+    files = {"gateway/clients/trips.go": EXPORTED_CLIENT, "gateway/http.go": DROPPED_PER_REQUEST}
+    assert _pinned(tmp_path / "dropped", files) == []
+    for kept in (
+        "\tshared = trips\n",  # stored beyond the request
+        "\tgo serve(trips)\n",  # handed to a function that may keep it
+        "\ttrips, err = clients.NewTripsClient()\n",  # bound again
+    ):
+        body = DROPPED_PER_REQUEST.replace("\t_ = res\n", f"\t_ = res\n{kept}")
+        body += "\nvar shared *clients.TripsClient\n\nfunc serve(t *clients.TripsClient) {}\n"
+        files["gateway/http.go"] = body
+        assert _pinned(tmp_path / str(len(kept)), files) == ["trips.go"], kept
+    not_handler = DROPPED_PER_REQUEST.replace("w http.ResponseWriter, r *http.Request", "")
+    files["gateway/http.go"] = not_handler.replace("r.Context()", "nil")
+    assert _pinned(tmp_path / "not-a-handler", files) == ["trips.go"]
 
 
 def test_a_factory_channel_its_own_files_handlers_close_is_per_call(tmp_path: Path) -> None:

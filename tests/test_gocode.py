@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from k8slb.code.facts import UNKNOWN, CodeFacts, EnvRef
+from k8slb.code.facts import UNKNOWN, CodeFacts, EnvRef, EnvText
 from k8slb.code.imported import resolve_imports
 from k8slb.core.findings import Severity
 from k8slb.languages.go.parse import analyse_go
@@ -76,6 +76,32 @@ def target(body: str, imports: str = '"os"\n\t"fmt"\n\t"google.golang.org/grpc"'
 )
 def test_targets_are_followed_through_go_values(body: str, expected: object) -> None:
     assert target(body) == expected
+
+
+def test_lookupenv_defaults_follow_the_second_result_whatever_its_name() -> None:
+    """`exists` told of `domain`, then (bound again) of `port`: each `if !exists` gives
+    the name it last came with its default, and a Sprintf joins the two."""
+    body = (
+        'func main() {\n\tdomain, exists := os.LookupEnv("SERVER_DOMAIN")\n'
+        '\tif !exists {\n\t\tdomain = "localhost"\n\t}\n'
+        '\tport, exists := os.LookupEnv("SERVER_PORT")\n'
+        '\tif !exists {\n\t\tport = "50051"\n\t}\n'
+        '\ttarget := fmt.Sprintf("%s:%s", domain, port)\n'
+        "\tconn, _ := grpc.Dial(target)\n\tdefer conn.Close()\n}"
+    )
+    expected = EnvText((EnvRef("SERVER_DOMAIN", "localhost"), ":", EnvRef("SERVER_PORT", "50051")))
+    assert target(body) == expected
+    assert target(body.replace("exists", "ok")) == expected
+
+
+def test_a_negated_flag_of_another_name_is_no_default() -> None:
+    """`if !ready` after `addr, ok := os.LookupEnv(...)` says nothing of `addr`."""
+    body = (
+        'func main() {\n\taddr, ok := os.LookupEnv("ADDR")\n\t_ = ok\n'
+        '\tif !ready {\n\t\taddr = "backend:50051"\n\t}\n'
+        "\tc, _ := grpc.NewClient(addr)\n\t_ = c\n}"
+    )
+    assert target(body) != EnvRef("ADDR", "backend:50051")
 
 
 def test_imports_aliases_and_dot_imports() -> None:
@@ -221,6 +247,24 @@ def test_database_pools_and_their_lifetime() -> None:
     )
     [pool] = facts(body, '"database/sql"\n\t"os"\n\t"time"').db_pools
     assert pool.lifetime == 1_800_000 and pool.url == EnvRef("DATABASE_URL", None)
+
+
+def test_a_pool_stored_in_a_package_variable_of_another_file_is_long_lived() -> None:
+    """`DB = db` where `DB` is declared by another file of the package (`var DB *sql.DB`
+    in common.go): kept for the process, as one of this file's would be."""
+    connect = (
+        'func Connect() {{\n\tdb, err := sql.Open("postgres", os.Getenv("DSN"))\n'
+        "\tif err != nil {{\n\t\tpanic(err)\n\t}}\n"
+        "\tdb.SetConnMaxIdleTime(10 * time.Second)\n{}}}"
+    )
+    imports = '"database/sql"\n\t"os"\n\t"time"'
+    [pool] = facts(connect.format("\tDB = db\n"), imports).db_pools
+    assert pool.long_lived and pool.lifetime is None
+    local = "\tvar DB *sql.DB\n\tDB = db\n\t_ = DB\n"  # declared in the function
+    named = connect.format("\tDB = db\n").replace("Connect() {", "Connect() (DB *sql.DB) {")
+    for body in (connect.format(local), named.replace("\n}", "\n\treturn\n}"), connect.format("")):
+        [pool] = facts(body, imports).db_pools
+        assert not pool.long_lived, body
 
 
 # sqlx's pools, as a service's store package opens them: a *sqlx.DB embeds the *sql.DB it

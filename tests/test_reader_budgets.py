@@ -442,6 +442,23 @@ def go_health_drains_nested(n: int) -> Files:
     return {"main.go": code}
 
 
+def go_handlers_dropping_clients(n: int) -> Files:
+    """A request handler binding a factory's client to one name `n` times, each used by a
+    method call, and `n` handlers of one such binding: a body's names are read once, not
+    once a call."""
+    client = (
+        'package clients\n\nimport "google.golang.org/grpc"\n\n'
+        "type C struct {\n\tConn *grpc.ClientConn\n}\n\n"
+        'func New() (*C, error) {\n\tconn, err := grpc.NewClient("b:50051")\n'
+        "\treturn &C{Conn: conn}, err\n}\n"
+    )
+    each = "\tc, _ := clients.New()\n\tc.Conn.GetState()\n"
+    handler = "func h{}(w http.ResponseWriter, r *http.Request) {{\n{}}}\n"
+    code = 'package main\n\nimport (\n\t"net/http"\n\n\t"m.io/clients"\n)\n\n'
+    code += handler.format("", each * n) + "".join(handler.format(i, each) for i in range(n))
+    return {"go.mod": "module m.io\n", "clients/c.go": client, "main.go": code}
+
+
 def go_env_tagged_fields(n: int) -> Files:
     """`n` config structs tagging one field name with an env variable each, a struct of `n`
     sections tagging it too (and one tag of a megabyte's value and 150000 pairs), the
@@ -795,6 +812,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Go: 3000 env helpers read 12000 times, 3000 Clients posting": (
         lambda: go_env_helpers_and_clients(3000)
+    ),
+    "Go: a handler binding a factory's client 10000 times, and 10000 handlers of one": (
+        lambda: go_handlers_dropping_clients(10_000)
     ),
     "Go: 3000 env-tagged config fields and sections of one name read by 3000 dials": (
         lambda: go_env_tagged_fields(3000)

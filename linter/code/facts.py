@@ -194,6 +194,9 @@ class Passed:
     package: str  # the folder of the function's file
     function: str
     index: int
+    # a field of the struct passed (`config.AuthAddr` of `NewClients(config ClientConfig)`):
+    # the field the calls' struct literals set
+    member: str = ""
 
 
 @record

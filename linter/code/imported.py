@@ -156,7 +156,7 @@ class _Resolver:
         self.resolved[value] = UNKNOWN
         found = one_of(
             [
-                self.value(caller, call[value.index], steps + 1)
+                _member(self.value(caller, call[value.index], steps + 1), value.member)
                 if value.index < len(call)
                 else UNKNOWN
                 for caller, call in self.go_calls(value.package, value.function)
@@ -545,3 +545,10 @@ def resolve_imports(modules: Sequence[CodeFacts]) -> list[CodeFacts]:
         return list(modules)
     resolver = _Resolver(modules)
     return [resolver.facts(module) if module.deferred else module for module in modules]
+
+
+def _member(value: Any, member: str) -> Any:
+    """A field of a struct a call passes (its literal's fields, a dict), or the value."""
+    if not member:
+        return value
+    return value.get(member, UNKNOWN) if isinstance(value, dict) else UNKNOWN

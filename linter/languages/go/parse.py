@@ -349,6 +349,8 @@ class _Scope:
     bindings: dict[str, list[Node]] = field(default_factory=lambda: defaultdict(list))
     # `x = "default"` under `if x == ""` (or `if !ok` after `x, ok := os.LookupEnv(...)`)
     defaults: dict[str, list[Node]] = field(default_factory=lambda: defaultdict(list))
+    # the name each second result last told about (`exists` of `domain, exists := ...`)
+    tells: dict[str, str] = field(default_factory=dict)
     opaque: set[str] = field(default_factory=set)  # parameters, `range` variables...
     # a declared function's parameters, by name, at their place among a call's arguments
     # (a variadic one left out), and how its calls name it: (`dial`, False) for
@@ -437,6 +439,10 @@ class _Collector:
         self.late_handlers: dict[int, Loc] = {}
         self.budget = Budget()  # the values this file's reading may still compute
         self.closes: dict[int, set[str]] = {}  # by function body node id: _deferred_closes
+        # (scope's id, name) of names assigned undeclared there: package variables
+        self.undeclared: set[tuple[int, str]] = set()
+        self.dropped: dict[tuple[int, str], bool] = {}  # _dropped_by_handler, by body and name
+        self.identifiers: dict[int, dict[str, list[Node]]] = {}  # by body node id
         self.stored: dict[int, set[str]] = {}  # by body node id: _kept_in_package
         # what receives SIGTERM: ("channel", name) of a Notify, ("context", name) of a
         # NotifyContext (parse_shutdown.py follows each receive to the exit it reaches)
@@ -706,7 +712,42 @@ class _Collector:
             return False  # asked first: the node's parents are not walked for these
         name = self._bound_to(call)
         body = _enclosing_body(call) if name else None
-        return bool(name and body is not None and name in self._deferred_closes(body))
+        if not name or body is None:
+            return False
+        return name in self._deferred_closes(body) or self._dropped_by_handler(call, name, body)
+
+    def _dropped_by_handler(self, call: Node, name: str, body: Node) -> bool:
+        """Whether a net/http handler (`func(w http.ResponseWriter, r *http.Request)`) binds
+        what a call returns to a new local and only calls its methods (`svc.Role.Create(
+        ctx, req)`): never stored, passed, returned nor bound again, it is dropped when the
+        request ends (not closed: a leak, but a connection per request, placed anew)."""
+        declared = call.parent.parent if call.parent is not None else None
+        function = body.parent
+        if declared is None or declared.type != "short_var_declaration" or function is None:
+            return False
+        parameters = _text(function.child_by_field_name("parameters")).replace(" ", "")
+        if "net/http" not in self.import_paths or "*http.Request" not in parameters:
+            return False
+        key = (body.id, name)
+        known = self.dropped.get(key)
+        if known is None:  # once a body and name: many calls in one body stay linear
+            uses = self.identifiers_of(body).get(name, [])
+            bound = [n for n in uses if n.parent is not None and n.parent.parent == declared]
+            known = len(bound) == 1 and all(
+                _only_method_called(n) for n in uses if n.id != bound[0].id
+            )
+            self.dropped[key] = known
+        return known
+
+    def identifiers_of(self, body: Node) -> dict[str, list[Node]]:
+        """A body's identifiers by name, read once a body."""
+        found = self.identifiers.get(body.id)
+        if found is None:
+            found = defaultdict(list)
+            for node in captured(parser(), body, "(identifier) @i").get("i", []):
+                found[_text(node)].append(node)
+            self.identifiers[body.id] = found
+        return found
 
     def _call_key(self, call: Node, scope: _Scope) -> str | None:
         """How the export of a call of another file's function is keyed (`_export`)."""
@@ -886,6 +927,7 @@ class _Collector:
         names = [_text(item) if item.type == "identifier" else "" for item in left]
         if operator == "=":
             self._write(left, right, scope)
+            self._undeclared(node, names, scope)
         if len(right) == 1 and len(left) == 2 and right[0].type == "call_expression":
             # `v, ok := os.LookupEnv("X")` / `conn, err := grpc.Dial(...)`: the first name
             # (`db, err = sql.Open(...)`: the variable's own scope's, a package's maybe)
@@ -894,6 +936,7 @@ class _Collector:
                 (homes[0][0] if homes[0] else scope).bindings[names[0]].append(right[0])
             if names[1]:
                 (homes[1][0] if homes[1] else scope).opaque.add(names[1])
+                scope.tells[names[1]] = names[0]
             return
         if len(left) != len(right):
             scope.opaque.update(n for n in names if n)
@@ -903,12 +946,27 @@ class _Collector:
                 continue
             if operator not in ("=", ":="):
                 scope.opaque.add(name)  # `x += ...`
-            elif guard is not None and _guards_default(guard, name):
+            elif guard is not None and _guards_default(guard, name, scope):
                 home = scope.lookup(name)
                 (home[0] if home else scope).defaults[name].append(value)
             else:
                 home = scope.lookup(name) if operator == "=" else None
                 (home[0] if home else scope).bindings[name].append(value)
+
+    def _undeclared(self, node: Node, names: list[str], scope: _Scope) -> None:
+        """`DB = db` in a function, `DB` declared nowhere before it in the file (nor a named
+        result): a package variable, of another file of the package or later in this one."""
+        if scope.parent is None:
+            return
+        results: set[str] | None = None
+        for name in names:
+            if not name or name == "_" or scope.lookup(name) is not None:
+                continue
+            if results is None:
+                body = _enclosing_body(node)
+                results = _result_names(body) if body is not None else set()
+            if name not in results:  # bound in this scope by `_assign`, as if declared
+                self.undeclared.add((id(scope), name))
 
     def _write(self, left: list[Node], right: list[Node], scope: _Scope) -> None:
         """Record what a field (`s.addr = v`) or a pointer parameter (`*target = v`) is
@@ -1037,11 +1095,14 @@ class _Collector:
             name = self.qualified(node)
             if name is None:
                 operand = node.child_by_field_name("operand")
+                field = _text(node.child_by_field_name("field"))
+                passed = self._passed_field(operand, field, scope, depth)
+                if passed is not None:
+                    return passed
                 within = operand.child_by_field_name("field") if operand is not None else None
-                field_name = _text(node.child_by_field_name("field"))
-                found = self._field(field_name, depth, _text(within))
+                found = self._field(field, depth, _text(within))
                 if found is UNKNOWN and operand is not None:
-                    return self._loaded_field(operand, field_name, scope)
+                    return self._loaded_field(operand, field, scope)
                 return found
             package, _, member = name.rpartition(".")
             if name not in DURATIONS and not _standard(package) and member[:1].isupper():
@@ -1115,6 +1176,22 @@ class _Collector:
             )
         value = one_of(values)
         return value if self.choosing else settled(value)
+
+    def _passed_field(
+        self, operand: Node | None, field: str, scope: _Scope, depth: int
+    ) -> Passed | None:
+        """`config.AuthAddr` of a parameter `config` whose function only other files call
+        (`grpc.NewClients(grpc.ClientConfig{AuthAddr: getEnv(...)})` in `main.go`): the
+        field their struct literals set; None where the file writes the field itself."""
+        if operand is None or operand.type != "identifier":
+            return None
+        if self.field_writes.get(field) or self.tagged.get(field) or self.field_passes.get(field):
+            return None
+        found = scope.lookup(_text(operand))
+        if found is None or found[1] or _text(operand) not in found[0].parameters:
+            return None
+        passed = self._passed(found[0], _text(operand), depth)
+        return replace(passed, member=field) if isinstance(passed, Passed) else None
 
     def _field(self, field: str, depth: int, within: str = "") -> Any:
         """A field's value: the join of what the file writes to it (facts.one_of), and of
@@ -1547,7 +1624,10 @@ class _Collector:
                 if len(left) != len(right):
                     continue
                 for target, value in zip(left, right, strict=True):
-                    if self._package_variable(_text(target), scope):
+                    home = scope.lookup(_text(target))
+                    if self._package_variable(_text(target), scope) or (
+                        home is not None and (id(home[0]), _text(target)) in self.undeclared
+                    ):
                         stored |= _held(value)
             self.stored[body.id] = stored
         return name in stored
@@ -1694,7 +1774,8 @@ class _Collector:
         """The function (no method) that makes the channel `name` and hands it to its
         callers, when those of its own file (if any) each close it before they return:
         returned, or in a field of the struct it returns that the file's Close method
-        closes (`return &client{conn: conn}`, `c.conn.Close()`)."""
+        closes (`return &client{conn: conn}`, `c.conn.Close()`) or that is exported
+        (`return &Client{Conn: conn}`: its callers reach it)."""
         home = _function_scope(scope)
         body = _enclosing_body(call)
         if home is None or home.callee is None or home.callee[1] or not name or body is None:
@@ -1704,8 +1785,11 @@ class _Collector:
             return None
         if not all(self._closes_per_call(c, s) for c, s in self._callers(scope)):
             return None  # a caller of the file keeps it
-        if self._returned(call, body, name) or self._returned_field(body, name) in self._closed():
+        if self._returned(call, body, name):
             return Helper("", function)
+        held = self._returned_field(body, name)
+        if held is not None and (held in self._closed() or held[:1].isupper()):
+            return Helper("", function)  # an exported field: its callers reach the channel
         return None
 
     def _returned_field(self, body: Node, name: str) -> str | None:
@@ -2688,6 +2772,31 @@ def _bounds_graceful_stop(call: Node, receiver: str) -> bool:
     )
 
 
+def _result_names(body: Node) -> set[str]:
+    """The named results of the function whose body this is (`(db *sql.DB, err error)`)."""
+    function = body.parent
+    result = function.child_by_field_name("result") if function is not None else None
+    if result is None or result.type != "parameter_list":
+        return set()
+    return {_text(n) for n in walk(result) if n.type == "identifier"}
+
+
+def _only_method_called(node: Node) -> bool:
+    """`svc` of `svc.Role.Create(ctx, req)`: a selector chain whose end is called."""
+    top = node
+    while top.parent is not None and top.parent.type == "selector_expression":
+        if top.parent.child_by_field_name("operand") != top:
+            return False
+        top = top.parent
+    parent = top.parent
+    return (
+        top is not node
+        and parent is not None
+        and parent.type == "call_expression"
+        and parent.child_by_field_name("function") == top
+    )
+
+
 def _enclosing_body(node: Node) -> Node | None:
     parent = node.parent
     while parent is not None and parent.type != "block":
@@ -2706,10 +2815,21 @@ def _enclosing_body(node: Node) -> Node | None:
     return parent
 
 
-def _guards_default(condition: Node, name: str) -> bool:
-    """`x == ""` or `!ok`: the assignment under it gives `x` its default."""
+def _guards_default(condition: Node, name: str, scope: _Scope) -> bool:
+    """`x == ""` or `!ok`: the assignment under it gives `x` its default (`!exists` too,
+    where `exists` last came with `x`: `x, exists := os.LookupEnv("X")`)."""
     text = "".join(_text(condition).split())
-    return text in (f'{name}==""', f'""=={name}', "!ok", f"len({name})==0")
+    if text in (f'{name}==""', f'""=={name}', "!ok", f"len({name})==0"):
+        return True
+    if not text.startswith("!"):
+        return False
+    home: _Scope | None = scope
+    while home is not None:  # the `if`'s own scope first, then the enclosing ones
+        told = home.tells.get(text[1:])
+        if told is not None:
+            return told == name
+        home = home.parent
+    return False
 
 
 def _number(value: Any) -> bool:
