@@ -10,6 +10,7 @@ from pathlib import Path
 from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE, HEADLESS_TWIN
 
 from .helpers import lint_files
+from .test_spring_mounted_settings import ORDERS as SPRING_ORDERS
 
 MAIN = """\
 package main
@@ -54,28 +55,8 @@ data:
     backend:
       grpc_address: backend:50051
 """
-ORDERS = """\
----
-apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: orders
-spec:
-  selector:
-    matchLabels: {app: orders}
-  template:
-    metadata:
-      labels: {app: orders}
-    spec:
-      containers:
-        - name: orders
-          image: registry.example/orders:1.0
-          volumeMounts:
-            - {name: settings, mountPath: MOUNT_PATH}
-      volumes:
-        - name: settings
-          configMap: {name: orders-settings}
-"""
+# the Spring test's Deployment mounting orders-settings, running this folder's image
+ORDERS = SPRING_ORDERS.replace("registry.example/svc:1.0", "registry.example/orders:1.0")
 DOCKERFILE = """\
 FROM golang:1.22 AS build
 COPY . /src
@@ -86,17 +67,30 @@ ENTRYPOINT ["/orders"]
 """
 
 
-def run(tmp_path: Path, mount: str = "/etc/orders", file_name: str = "settings.yaml") -> list[str]:
-    files = {
-        "orders/main.go": MAIN,
+def tree(
+    main: str = MAIN,
+    file_name: str = "settings.yaml",
+    mount: str = "/etc/orders",
+    objects: str = "",
+    **code: str,
+) -> dict[str, str]:
+    """The orders program (`main`, and more `code` by path) and its image, the backend's
+    Service (and `objects`), and the ConfigMap mounted at `mount` holding `file_name`."""
+    return {
+        "orders/main.go": main,
+        **code,
         "orders/go.mod": "module example.com/orders\n\ngo 1.22\n",
         "orders/Dockerfile": DOCKERFILE,
         "k8s.yaml": GRPC_SERVICE
         + BACKEND
+        + objects
         + CONFIG_MAP.replace("FILE_NAME", file_name)
         + ORDERS.replace("MOUNT_PATH", mount),
     }
-    findings = lint_files(tmp_path, files, ["KLB102"]).findings
+
+
+def run(tmp_path: Path, mount: str = "/etc/orders", file_name: str = "settings.yaml") -> list[str]:
+    findings = lint_files(tmp_path, tree(file_name=file_name, mount=mount), ["KLB102"]).findings
     return [
         f"{f.path}:{f.line} {f.message} "
         + " ".join(f"{Path(r.path).name}:{r.line} {r.message}" for r in f.related)
@@ -123,16 +117,7 @@ def test_a_file_of_another_name_gives_nothing(tmp_path: Path) -> None:
 
 
 def test_the_service_the_mounted_file_names_is_told_its_dialer(tmp_path: Path) -> None:
-    files = {
-        "orders/main.go": MAIN,
-        "orders/go.mod": "module example.com/orders\n\ngo 1.22\n",
-        "orders/Dockerfile": DOCKERFILE,
-        "k8s.yaml": GRPC_SERVICE
-        + BACKEND
-        + HEADLESS_TWIN
-        + CONFIG_MAP.replace("FILE_NAME", "settings.yaml")
-        + ORDERS.replace("MOUNT_PATH", "/etc/orders"),
-    }
+    files = tree(objects=HEADLESS_TWIN)
     (finding,) = lint_files(tmp_path, files, ["KLB101"]).findings
     assert "orders/main.go:25 dials it, not its headless twin" in finding.message
 
@@ -218,17 +203,14 @@ def test_a_field_of_the_settings_another_package_loads_dials_the_mounted_files_a
     tmp_path: Path,
 ) -> None:
     # the file's name is built from the environment: any YAML file in the folder is read
-    files = {
-        "orders/main.go": MAIN_OF_PACKAGES,
-        "orders/internal/config/config.go": CONFIG_PACKAGE,
-        "orders/internal/backend/client.go": CLIENT_PACKAGE,
-        "orders/go.mod": "module example.com/orders\n\ngo 1.22\n",
-        "orders/Dockerfile": DOCKERFILE,
-        "k8s.yaml": GRPC_SERVICE
-        + BACKEND
-        + CONFIG_MAP.replace("FILE_NAME", "settings.kind.yaml")
-        + ORDERS.replace("MOUNT_PATH", "/etc/orders"),
-    }
+    files = tree(
+        MAIN_OF_PACKAGES,
+        "settings.kind.yaml",
+        **{
+            "orders/internal/config/config.go": CONFIG_PACKAGE,
+            "orders/internal/backend/client.go": CLIENT_PACKAGE,
+        },
+    )
     findings = lint_files(tmp_path, files, ["KLB102"]).findings
     (finding,) = [f"{f.path}:{f.line} {f.message} {f.related}" for f in findings]
     assert "orders/internal/backend/client.go:13 " in finding
@@ -242,15 +224,7 @@ def test_a_file_setconfigfile_names_is_read_where_it_is_mounted(tmp_path: Path) 
         '\tviper.SetConfigFile("/etc/orders/settings.yml")\n',
     )
     assert "SetConfigFile" in main
-    files = {
-        "orders/main.go": main,
-        "orders/go.mod": "module example.com/orders\n\ngo 1.22\n",
-        "orders/Dockerfile": DOCKERFILE,
-        "k8s.yaml": GRPC_SERVICE
-        + BACKEND
-        + CONFIG_MAP.replace("FILE_NAME", "settings.yml")
-        + ORDERS.replace("MOUNT_PATH", "/etc/orders"),
-    }
+    files = tree(main, "settings.yml")
     (finding,) = lint_files(tmp_path, files, ["KLB102"]).findings
     assert "ClusterIP Service/backend" in finding.message
 
@@ -263,13 +237,5 @@ def test_a_section_two_fields_hold_is_no_key(tmp_path: Path) -> None:
         '\tReplica BackendConfig `mapstructure:"replica"`\n',
     ).replace("cfg.Backend.Address", "cfg.Replica.Address")
     assert "Replica" in main
-    files = {
-        "orders/main.go": main,
-        "orders/go.mod": "module example.com/orders\n\ngo 1.22\n",
-        "orders/Dockerfile": DOCKERFILE,
-        "k8s.yaml": GRPC_SERVICE
-        + BACKEND
-        + CONFIG_MAP.replace("FILE_NAME", "settings.yaml")
-        + ORDERS.replace("MOUNT_PATH", "/etc/orders"),
-    }
+    files = tree(main)
     assert lint_files(tmp_path, files, ["KLB102"]).findings == []
