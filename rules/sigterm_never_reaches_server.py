@@ -231,8 +231,7 @@ class SigtermNeverReachesServer(Rule):
       Docker runs as `/bin/sh -c "python app.py"`), or `["sh", "-c", "..."]` in the
       manifest or the Dockerfile, when no command of the script is run with `exec`;
     - a launcher as PID 1, a program that keeps the server as its child and does not
-      pass SIGTERM on: `yarn` or `pnpm` (the package manager runs the script in a child
-      shell, which runs the server), `go run` (it runs the
+      pass SIGTERM on: `go run` (it runs the
       binary it builds as a child, and exits on SIGTERM), `rake TASK` (the task starts
       the server with `sh` or `system`; Rake exits on SIGTERM). The list, with why each
       one is on it and why `make` and Maven are not, is `code/launchers.py`. A launcher
@@ -243,8 +242,11 @@ class SigtermNeverReachesServer(Rule):
       signal where that shell runs it in its own place, or is killed as the shell (dash)
       and npm exit. With no SIGTERM handler of its own it dies mid-request; the finding
       says so, and that the fix is a handler (exec form alone makes node PID 1 with no
-      handler, which ignores SIGTERM). Under a shell that runs npm as its child, npm never
-      gets the signal at all;
+      handler, which ignores SIGTERM). `yarn` and `pnpm` pass it on too but exit at once
+      without waiting for the script; as PID 1 their exit ends the container and the
+      kernel kills the server, whatever handler it has (yarn 2 and later wait, as npm
+      does). Under a shell that runs the package manager as its child, it never gets the
+      signal at all;
     - a prefix that replaces itself with the command after it (`bundle exec`, `poetry
       run`, `pipenv run`, `env VAR=value`, `gosu USER`, `su-exec USER`) is looked
       through: `bundle exec rake serve` is Rake as PID 1, `bundle exec puma` is Puma,
@@ -334,11 +336,12 @@ class SigtermNeverReachesServer(Rule):
     grace period is over. The kernel gives PID 1 no default action for a signal: a
     signal it has no handler for is dropped. `/bin/sh` (dash in Debian and Ubuntu images)
     installs no handler and does not pass the signal to its child; Node.js and Python
-    install none for SIGTERM; yarn runs the script under a shell of its own. So the
-    server never hears SIGTERM: it keeps running until SIGKILL at the end of the
-    whole grace period (30 s by default), every request in flight is cut, and every
-    rollout and scale-down waits out the grace period for each pod. npm passes the signal
-    on, and the server stops at once: what is in flight is cut unless it has a handler.
+    install none for SIGTERM. So the server never hears SIGTERM: it keeps running until
+    SIGKILL at the end of the whole grace period (30 s by default), every request in
+    flight is cut, and every rollout and scale-down waits out the grace period for each
+    pod. npm passes the signal on, and the server stops at once: what is in flight is cut
+    unless it has a handler. yarn 1 and pnpm pass it on and exit without waiting, and the
+    container ends with them: what is in flight is cut even with a handler.
 
     ## Fix
     Make the server PID 1, or put an init process there:
@@ -349,10 +352,10 @@ class SigtermNeverReachesServer(Rule):
       app.py"`: `k8slb fix` makes these (safe: the same program runs, as PID 1);
     - for a script of several commands, `exec` in front of the last one, the server
       (`cd /app && exec python app.py`), or an init: `ENTRYPOINT ["tini", "--"]`;
-    - for a launcher, run the server itself: `CMD ["node", "server.js"]` for yarn, the
-      binary `go build` makes in the image for `go run`, the command the Rake task runs
-      for `rake`; for npm, a SIGTERM handler in the server as well (node as PID 1 with no
-      handler ignores SIGTERM);
+    - for a launcher, run the server itself: the binary `go build` makes in the image
+      for `go run`, the command the Rake task runs for `rake`; for a package manager,
+      `CMD ["node", "server.js"]` and a SIGTERM handler in the server as well (node as
+      PID 1 with no handler ignores SIGTERM);
     - for Node.js and Python, a SIGTERM handler that stops the server gracefully
       (`process.on('SIGTERM', () => server.close())`,
       `signal.signal(signal.SIGTERM, ...)`), or `tini` in front.

@@ -160,10 +160,8 @@ def test_a_package_manager_in_the_dockerfile_of_a_linked_container_is_reported(
     (finding,) = klb406(tmp_path, files)
     assert finding.path.endswith("Dockerfile") and finding.line == 5
     assert finding.severity is Severity.WARNING
-    # npm passes the signal on: the server stops at once, with no drain of its own
+    # each passes the signal on: the server stops at once, with no drain of its own
     said = "stops container 'web' of Deployment/web at once, undrained"
-    if launcher != "npm":
-        said = "never reaches container 'web' of Deployment/web"
     assert f"SIGTERM {said}: {launcher} is PID 1" in finding.text
 
 

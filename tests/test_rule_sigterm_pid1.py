@@ -228,9 +228,20 @@ def test_bash_with_several_commands_is_info(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("words", ["[yarn, start]", "[pnpm, run, serve]"])
-def test_a_package_manager_as_pid1_is_reported(tmp_path: Path, words: str) -> None:
+def test_yarn_or_pnpm_as_pid1_exits_at_once_and_takes_the_server_with_it(
+    tmp_path: Path, words: str
+) -> None:
+    # they pass SIGTERM on but do not wait for the script: PID 1 ends, so does the pod,
+    # and the server is killed whatever handler it has; it does not run on until SIGKILL
     (finding,) = klb406(tmp_path, {"manifest.yaml": web_deployment(f"command: {words}")})
-    assert finding.severity is Severity.WARNING and "runs the script in a shell" in finding.text
+    assert finding.severity is Severity.WARNING
+    program = words.strip("[]").split(",")[0]
+    headline = "SIGTERM stops container 'web' of Deployment/web at once, undrained"
+    assert finding.message == f"{headline}: {program} is PID 1"
+    assert "exits at once without waiting for it" in finding.text
+    assert "whatever SIGTERM handler it has" in finding.text
+    assert "runs on until SIGKILL" not in finding.text and "never reaches" not in finding.text
+    assert "register a SIGTERM handler" in finding.text
 
 
 @pytest.mark.parametrize("words", ["[npm, start]", "[npm, run, serve]"])

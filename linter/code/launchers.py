@@ -7,8 +7,9 @@ Three kinds:
 
 - a **launcher** keeps the server as its child and does not pass SIGTERM on to it: as
   PID 1 the signal stops there (or the launcher exits on it, and the kernel then kills the
-  server with SIGKILL, as it kills every process of the namespace when PID 1 ends); npm,
-  which passes it on to the script (`passes_on`), leaves the server stopped at once;
+  server with SIGKILL, as it kills every process of the namespace when PID 1 ends); the
+  package managers, which pass it on to the script (`passes_on`), leave the server stopped
+  at once (yarn 1 and pnpm exit without waiting for it, so not even a handler drains it);
 - a **prefix** replaces itself with the command that follows it (`exec`), so that command
   is PID 1 and is judged instead;
 - an **in-process runner** is Python running the application in its own process, with no
@@ -49,25 +50,19 @@ class Launcher:
         return f"{self.program} {self.subcommand}" if self.subcommand else self.program
 
 
-# What follows for the server, the two ways a launcher keeps SIGTERM from it.
-_RUNS_ON = (
-    "the server runs on until SIGKILL at the end of the grace period, cutting what is in "
-    "flight, and every rollout waits out the grace"
-)
+# What follows for the server when a launcher exits on SIGTERM without passing it on.
 _KILLED = "the kernel then ends the server with SIGKILL, cutting what is in flight undrained"
-_PACKAGE_SCRIPT = (
-    "runs the script in a shell of its own, the server a child of that shell, and the "
-    f"signal stops there: {_RUNS_ON}"
-)
-_RUN_NODE = 'run the server itself as PID 1 (CMD ["node", "server.js"])'
 
 # Node's package managers: `npm start`, `yarn NAME` run a script of package.json. npm
 # passes SIGTERM to the script's shell (@npmcli/run-script's signal-manager; npm 6's
 # npm-lifecycle, `process.once('SIGTERM', procKill)`): bash and BusyBox ash run a lone
 # command in their own place, so the server gets it at once; Debian's dash dies of it, npm
 # exits, and the kernel kills the server. Either way the server stops at once, drained only
-# by a handler of its own, which exec form alone does not give it. yarn 1 passes none
-# (yarnpkg/yarn#4667); what pnpm passes k8slb does not know: judged as yarn.
+# by a handler of its own, which exec form alone does not give it. yarn 1 and pnpm pass it
+# on too but exit at once without waiting for the script (yarnpkg/yarn#4667 since #3789;
+# pnpm/pnpm#2653, #9945): as PID 1 their exit ends the container, and the kernel kills the
+# server whatever handler it has. yarn 2 and later wait for the script (yarnpkg/berry#2347),
+# as npm does; which yarn a container runs is not in its command line, so both are said.
 PACKAGE_MANAGERS = ("npm", "yarn", "pnpm")
 _NPM_PASSES = (
     "passes SIGTERM to the shell that runs the script, and the server stops at once: it "
@@ -75,6 +70,16 @@ _NPM_PASSES = (
     "killed as the shell and npm exit (Debian's dash); with no SIGTERM handler of its own "
     "it dies mid-request, cutting what is in flight"
 )
+_EXITS_AT_ONCE = (
+    "passes SIGTERM to the shell that runs the script but exits at once without waiting "
+    "for it, and as PID 1 its exit ends the container: the kernel kills the server "
+    "mid-request, cutting what is in flight whatever SIGTERM handler it has"
+)
+_YARN_LEAVES = (
+    f"1 {_EXITS_AT_ONCE}; yarn 2 and later wait for the script, and then only a handler "
+    "of the server's own drains it"
+)
+_PNPM_LEAVES = _EXITS_AT_ONCE
 _HANDLE_AND_RUN_NODE = (
     "register a SIGTERM handler that stops the server gracefully "
     "(`process.on('SIGTERM', () => server.close())`) and run the server itself as PID 1 "
@@ -84,7 +89,8 @@ _HANDLE_AND_RUN_NODE = (
 
 LAUNCHERS = (
     Launcher("npm", None, _NPM_PASSES, _HANDLE_AND_RUN_NODE, passes_on=True),
-    *(Launcher(name, None, _PACKAGE_SCRIPT, _RUN_NODE) for name in PACKAGE_MANAGERS[1:]),
+    Launcher("yarn", None, _YARN_LEAVES, _HANDLE_AND_RUN_NODE, passes_on=True),
+    Launcher("pnpm", None, _PNPM_LEAVES, _HANDLE_AND_RUN_NODE, passes_on=True),
     # cmd/go's `go run` builds a binary and runs it as a child; it relays no signal (it
     # ignores SIGINT and SIGQUIT, which a terminal sends the whole group) and, as PID 1,
     # exits on SIGTERM, which ends the server by SIGKILL.
