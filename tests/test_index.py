@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from k8slb.model.index import Index
 from k8slb.reading.manifests import load_manifests
 
@@ -66,6 +67,21 @@ def test_undeclared_numeric_port_falls_back_on_probes_then_the_only_container() 
     assert targeted(index_of(pod("d", only) + service("8080"))) == [("d", "app", 8080)]
     two = "        - {name: a, image: x}\n        - {name: b, image: y}\n"
     assert targeted(index_of(pod("d", two) + service("8080"))) == []
+
+
+@pytest.mark.parametrize("proxy", ["istio-proxy", "linkerd-proxy"])
+def test_an_injected_mesh_proxy_is_not_the_only_container_a_port_falls_back_on(proxy: str) -> None:
+    # a manifest written after injection: the app declares no port, the proxy its own
+    app_and_proxy = (
+        "        - {name: server, image: example/server}\n"
+        f"        - {{name: {proxy}, image: example/proxy, ports: [{{containerPort: 15090}}]}}\n"
+    )
+    assert targeted(index_of(pod("api", app_and_proxy) + service("8090"))) == [
+        ("api", "server", 8090)
+    ]
+    # two containers of the app's own and neither declares it: no guess
+    two_own = "        - {name: server}\n        - {name: helper}\n"
+    assert targeted(index_of(pod("api", two_own) + service("8090"))) == []
 
 
 def test_a_service_selecting_two_deployments_targets_both() -> None:

@@ -516,8 +516,8 @@ def _port_targets(
                 for kind in ("readinessProbe", "livenessProbe", "startupProbe")
             )
         ]
-    if not declared and len(template.app_containers) == 1:
-        declared = template.app_containers
+    if not declared and len(template.own_containers) == 1:
+        declared = template.own_containers
     return [Target(service, port, workload, c, target, False) for c in declared]
 
 

@@ -198,6 +198,9 @@ class Container:
 
 
 DEFAULT_GRACE = 30  # Kubernetes' terminationGracePeriodSeconds when a pod sets none
+# The names the mesh injectors give the proxy they add to a pod (Istio's sidecar injector
+# and `istioctl kube-inject`, Linkerd's proxy injector): fixed by the injectors, not chosen.
+MESH_PROXY_CONTAINERS = frozenset({"istio-proxy", "linkerd-proxy"})
 
 
 @dataclass
@@ -246,8 +249,10 @@ class PodTemplate:
         return grace if isinstance(grace, int) and not isinstance(grace, bool) else DEFAULT_GRACE
 
     @property
-    def app_containers(self) -> list[Container]:
-        return [c for c in self.containers if not c.init]
+    def own_containers(self) -> list[Container]:
+        """The app containers less a mesh's injected proxy (a manifest written after
+        injection holds it), which serves no port of the pod's own Services."""
+        return [c for c in self.containers if not c.init and c.name not in MESH_PROXY_CONTAINERS]
 
     @property
     def long_running(self) -> list[Container]:
