@@ -56,6 +56,7 @@ class Pid1:
     launcher: Launcher | None = None  # a launcher's: why it keeps SIGTERM from its child
     script: str = ""  # a shell's: the script file it runs, when PID 1 is one (its name)
     image_shell: str = ""  # a `sh`'s: which shell the image's base says /bin/sh is
+    idle: str = ""  # a shell's lone command that only waits (`sleep`), deaf to SIGTERM too
 
 
 def pid1(argv: Sequence[object], sh: str | None = None) -> Pid1 | None:
@@ -352,6 +353,10 @@ class SigtermNeverReachesServer(Rule):
       app.py"`: `k8slb fix` makes these (safe: the same program runs, as PID 1);
     - for a script of several commands, `exec` in front of the last one, the server
       (`cd /app && exec python app.py`), or an init: `ENTRYPOINT ["tini", "--"]`;
+    - for a shell whose one command only waits (`sh -c 'sleep 365d'`, `tail -f
+      /dev/null`, a toolbox pod), no `exec`: sleep and tail ignore SIGTERM as PID 1 just as
+      the shell does; end the wait on the signal (`trap 'exit 0' TERM; sleep 365d & wait`)
+      or put an init in front;
     - for a launcher, run the server itself: the binary `go build` makes in the image
       for `go run`, the command the Rake task runs for `rake`; for a package manager,
       `CMD ["node", "server.js"]` and a SIGTERM handler in the server as well (node as
@@ -524,9 +529,13 @@ def _started(
     after = pid1(found.last, sh) if found.kind == "shell" and found.last else None
     if after is not None and after.kind == "launcher":
         found = replace(found, exec_prefix=False)  # exec would leave the launcher there
+    if idle := _idle(found):  # exec would leave it PID 1, as deaf to SIGTERM
+        found = replace(found, exec_prefix=False, idle=idle, severity=None, why="")
     place = place or _place(workload, container, dockerfile, command, args, found)
     if place is None:
         return None
+    if idle:
+        place = replace(place, edits=(), fix=_idle_fix(idle, found))
     return found, after, place
 
 
@@ -588,6 +597,18 @@ def _shell_wording(
     """What the finding says of a shell as PID 1, which passes no signal on: what it runs
     last (a script of the tree, a runtime with no handler) decides the words and the fix."""
     shell = _shell_words(place, found)
+    if found.idle:  # whichever shell it is, the wait ends only by SIGKILL
+        return (
+            (
+                f"SIGTERM never ends {who}: {shell}, and {found.idle}, which it runs, ignores it "
+                "too",
+                "nothing in the pod ends on SIGTERM: each stop waits out the grace period for "
+                "SIGKILL, and a rollout or drain waits with it",
+                place.fix,
+            ),
+            found.severity,
+            place,
+        )
     if found.why and _serves_before_last(link, found):
         found = replace(found, severity=None, why="")  # it is never run in the shell's place
     if found.script:
@@ -630,6 +651,29 @@ def _shell_wording(
             "every command of the script as its child, a lone one too",
         )
     return message, severity, place
+
+
+# Programs a shell may run last that wait and serve nothing, and have no SIGTERM handler:
+# once PID 1 they ignore the signal as the shell does, so `exec` in front changes nothing.
+_IDLE = frozenset({"sleep", "tail"})
+
+
+def _idle(found: Pid1) -> str:
+    """The program of the shell's one command when it only waits (`sleep 365d`, `tail -f
+    /dev/null`), else "" (after a server started in the background it is no lone one)."""
+    if found.kind != "shell" or not found.last or not found.exec_prefix:
+        return ""
+    program = posixpath.basename(found.last[0])
+    return program if program in _IDLE else ""
+
+
+def _idle_fix(program: str, found: Pid1) -> str:
+    waits = " ".join(found.last)
+    return (
+        f"{program} ignores SIGTERM as PID 1 too, so exec alone changes nothing: end the "
+        f"wait on the signal (`trap 'exit 0' TERM; {waits} & wait`) or put an init (tini) "
+        "in front"
+    )
 
 
 def _serves_before_last(link: Link | None, found: Pid1) -> bool:

@@ -419,9 +419,19 @@ def test_a_container_no_service_sends_clients_to_is_info(tmp_path: Path) -> None
 
 
 def test_the_exec_goes_into_the_args_word_that_holds_the_script(tmp_path: Path) -> None:
-    toolbox = web_deployment("command: [/bin/sh]\nargs: [-c, sleep 365d]", service=False)
-    (finding,) = klb406(tmp_path, {"manifest.yaml": toolbox})
+    worker = web_deployment("command: [/bin/sh]\nargs: [-c, work --forever]", service=False)
+    (finding,) = klb406(tmp_path, {"manifest.yaml": worker})
     assert finding.edits[0].target[-2:] == ("args", 1)  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("waits", ["sleep 365d", "tail -f /dev/null"])
+def test_a_shell_that_only_waits_gets_no_exec_fix(tmp_path: Path, waits: str) -> None:
+    # sleep or tail as PID 1 ignore SIGTERM as the shell does: exec would change nothing
+    toolbox = web_deployment(f"command: [/bin/sh]\nargs: [-c, {waits}]", service=False)
+    (finding,) = klb406(tmp_path, {"manifest.yaml": toolbox})
+    assert finding.severity is Severity.INFO and finding.edits == ()
+    assert "exec alone changes nothing" in finding.text
+    assert f"trap 'exit 0' TERM; {waits} & wait" in finding.text
 
 
 def test_a_dockerfile_reported_alone_gets_its_finding_and_a_manifest_alone_does_not(
