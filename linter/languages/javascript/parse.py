@@ -35,7 +35,7 @@ from dataclasses import replace
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from k8slb.code.budget import MAX_DEPTH, Budget
+from k8slb.code.budget import MAX_CHOICES, MAX_DEPTH, MAX_PARTS, Budget
 from k8slb.code.facts import (
     NOT_GIVEN,
     UNKNOWN,
@@ -546,6 +546,19 @@ def _parameter(function: Node, name: str) -> tuple[int, Node | None] | None:
     return None
 
 
+def _declaration_keyword(declarator: Node) -> str:
+    """`let`, `var` or `const`: what declares a variable (`var` is its own statement)."""
+    statement = declarator.parent
+    if statement is None or not statement.children:
+        return ""
+    return "var" if statement.type == "variable_declaration" else _text(statement.children[0])
+
+
+def _numeric(text: str) -> bool:
+    """A number's text (`50051`, `1e3`, `0x1F`, `1_000`): what `+` adds rather than joins."""
+    return bool(text) and text[0].isdigit()
+
+
 def _enclosing(node: Node, kinds: tuple[str, ...]) -> Node | None:
     scope = node.parent
     while scope is not None and scope.type not in kinds:
@@ -657,7 +670,7 @@ class _Module:
         self._callers: dict[tuple[str, str, str], list[Node]] | None = None
         # the functions' variables: declarations (with their function) and assignments,
         # by name (made when a variable is asked: _local)
-        self._locals: dict[str, list[tuple[Node, Node]]] | None = None
+        self._locals: dict[str, list[tuple[Node | None, Node]]] | None = None
         self._assigned: dict[str, list[Node]] = defaultdict(list)
 
     def loc(self, node: Node) -> Loc:
@@ -881,6 +894,8 @@ class _Module:
             if bare and isinstance(right, str | Imported | Joined):
                 return EnvRef(left.name, right)
             return UNKNOWN
+        if node.type == "binary_expression" and _text(node.child_by_field_name("operator")) == "+":
+            return self._sum(node, depth)
         if node.type == "template_string":
             return self._template(node, depth)
         if node.type == "call_expression":  # a NestJS ConfigService's setting
@@ -921,26 +936,15 @@ class _Module:
         by an environment value (`let host = "api:80"; if (process.env.HOST) host =
         process.env.HOST`) is that value with the default. None when no function around
         `node` declares it."""
-        if self._locals is None:
-            self._locals = defaultdict(list)
-            for declarator in self.of("variable_declarator"):
-                named = declarator.child_by_field_name("name")
-                function = _enclosing_function(declarator)
-                if function is not None and named is not None and named.type == "identifier":
-                    self._locals[_text(named)].append((function, declarator))
-            for assignment in self.of("assignment_expression"):
-                left = assignment.child_by_field_name("left")
-                if left is not None and left.type == "identifier":
-                    self._assigned[_text(left)].append(assignment)
-        declared = self._locals.get(name)
+        declared = self._variables().get(name)
         function = _enclosing_function(node) if declared else None
         while function is not None:
-            found = [d for f, d in declared or () if f.id == function.id]
+            found = [d for f, d in declared or () if f is not None and f.id == function.id]
             if found:
                 break
             function = _enclosing_function(function)
         if function is None:
-            return None
+            return self._module_variable(name, depth)
         inside = [
             a
             for a in self._assigned.get(name, [])
@@ -948,6 +952,51 @@ class _Module:
         ]
         given = [d.child_by_field_name("value") for d in found]
         given += [a.child_by_field_name("right") for a in inside]
+        return self._variable_value(given, depth)
+
+    def _variables(self) -> dict[str, list[tuple[Node | None, Node]]]:
+        """The module's variables by name, each declaration with the function it is in
+        (None at the module's top level), and their assignments (made when first asked)."""
+        if self._locals is None:
+            self._locals = defaultdict(list)
+            for declarator in self.of("variable_declarator"):
+                named = declarator.child_by_field_name("name")
+                if named is not None and named.type == "identifier":
+                    function = _enclosing_function(declarator)
+                    self._locals[_text(named)].append((function, declarator))
+            for assignment in self.of("assignment_expression"):
+                left = assignment.child_by_field_name("left")
+                if left is not None and left.type == "identifier":
+                    self._assigned[_text(left)].append(assignment)
+        return self._locals
+
+    def _module_variable(self, name: str, depth: int) -> Any:
+        """A `let` or `var` of the module's top level: each value it is given (its
+        declaration's, and each assignment's but those to a function's own variable or
+        parameter of that name), one fact each; a variable assigned more than MAX_CHOICES
+        times is unknown. None when the module declares no such variable (a `const` is
+        read with the module's constants: _consts)."""
+        declared = self._variables().get(name) or []
+        top = [d for f, d in declared if f is None and _declaration_keyword(d) in ("let", "var")]
+        if not top:
+            return None
+        assigned = self._assigned.get(name, [])
+        if len(top) + len(assigned) > MAX_CHOICES:
+            return UNKNOWN
+        shadowing = {f.id for f, _ in declared if f is not None}
+        given = [d.child_by_field_name("value") for d in top]
+        for assignment in assigned:
+            function = _enclosing_function(assignment)
+            if function is None or (
+                function.id not in shadowing and _parameter(function, name) is None
+            ):
+                given.append(assignment.child_by_field_name("right"))
+        return self._variable_value(given, depth)
+
+    def _variable_value(self, given: list[Node | None], depth: int) -> Any:
+        """What a variable given these values holds: one fact each (facts.one_of); a
+        default replaced by an environment value (`let host = "api:80"; if
+        (process.env.HOST) host = process.env.HOST`) is that value with the default."""
         values = [self.value(v, depth + 1) for v in given if v is not None]
         if len(values) == 2 and isinstance(values[0], str) and isinstance(values[1], EnvRef):
             env = values[1]
@@ -1018,6 +1067,29 @@ class _Module:
             return UNKNOWN
         self.facts.deferred = True
         return Imported(0, module, member, by_path=True)
+
+    def _sum(self, node: Node, depth: int) -> Any:
+        """`process.env.HOST + ':' + 50051`: a text when one of its terms is a string or an
+        environment value (JavaScript joins the others to it), else arithmetic (unknown).
+        The chain is walked down its left terms (a long one past MAX_PARTS is unknown)."""
+        terms: list[Node | None] = []
+        left: Node | None = node
+        while (
+            left is not None
+            and left.type == "binary_expression"
+            and _text(left.child_by_field_name("operator")) == "+"
+        ):
+            if len(terms) >= MAX_PARTS:
+                return UNKNOWN
+            terms.append(left.child_by_field_name("right"))
+            left = _unwrapped(left.child_by_field_name("left"))
+        terms.append(left)
+        terms.reverse()
+        parts = [self.value(term, depth + 1) for term in terms]
+        textual = any(
+            term is not None and term.type in ("string", "template_string") for term in terms
+        ) or any(not isinstance(part, str) or not _numeric(part) for part in parts)
+        return joined(parts) if textual else UNKNOWN
 
     def _template(self, node: Node, depth: int) -> Any:
         """`${process.env.HOST}:50051`: a string, or one environment value within text."""

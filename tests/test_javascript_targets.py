@@ -1,0 +1,155 @@
+"""The shapes a Node.js gRPC client's target is written in: module variables (`let`, `var`,
+`const`) assigned once or given an environment value over a default, `+` concatenation and
+template literals of environment values and text, `process.env.X || 'default'`,
+`process.env['X']`, `const {X} = process.env`, and a client kept by a class (made in its
+constructor or as a field)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from k8slb.code.facts import UNKNOWN, EnvRef, EnvText
+from k8slb.languages.javascript.parse import parse
+
+from .helpers import lint_files
+from .test_javascript import MANIFESTS
+
+HEAD = (
+    "const grpc = require('@grpc/grpc-js');\n"
+    "const protoLoader = require('@grpc/proto-loader');\n"
+    "const shop = grpc.loadPackageDefinition(protoLoader.loadSync('shop.proto')).shop;\n\n"
+)
+
+
+def target_of(text: str) -> object:
+    (channel,) = parse("client.js", (HEAD + text).encode()).channels
+    assert channel.long_lived
+    return channel.target
+
+
+NEW = "new shop.Catalog(target, grpc.credentials.createInsecure())"
+WITH_DEFAULT = EnvRef("CATALOG_HOST", "localhost", suffix=":50051")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "let host = process.env.CATALOG_HOST || 'localhost';\n"
+            f"let target = host + ':50051';\nconst client = {NEW};\n",
+            WITH_DEFAULT,
+        ),
+        (
+            "var host = process.env.CATALOG_HOST || 'localhost';\n"
+            f"var target = host + ':50051';\nmodule.exports = {NEW};\n",
+            WITH_DEFAULT,
+        ),
+        (
+            "const host = process.env.CATALOG_HOST || 'localhost';\n"
+            f"const target = `${{host}}:50051`;\nconst client = {NEW};\n",
+            WITH_DEFAULT,
+        ),
+        (
+            f"const target = process.env.CATALOG_HOST + ':50051';\nconst client = {NEW};\n",
+            EnvRef("CATALOG_HOST", suffix=":50051"),
+        ),
+        (
+            "const target = 'dns:///' + process.env['CATALOG_HOST'] + ':' + 50051;\n"
+            f"const client = {NEW};\n",
+            EnvRef("CATALOG_HOST", prefix="dns:///", suffix=":50051"),
+        ),
+        (
+            f"const {{CATALOG_HOST = 'localhost'}} = process.env;\n"
+            f"const target = CATALOG_HOST + ':50051';\nconst client = {NEW};\n",
+            WITH_DEFAULT,
+        ),
+        (
+            "let target = 'localhost:50051';\n"
+            "if (process.env.CATALOG_ADDR) {\n  target = process.env.CATALOG_ADDR;\n}\n"
+            f"const client = {NEW};\n",
+            EnvRef("CATALOG_ADDR", "localhost:50051"),
+        ),
+        (
+            f"let target;\ntarget = process.env.CATALOG_ADDR;\nconst client = {NEW};\n",
+            EnvRef("CATALOG_ADDR"),
+        ),
+        (
+            "const host = process.env.CATALOG_HOST;\nconst port = process.env.CATALOG_PORT;\n"
+            f"const target = host + ':' + port;\nconst client = {NEW};\n",
+            EnvText((EnvRef("CATALOG_HOST"), ":", EnvRef("CATALOG_PORT"))),
+        ),
+        (
+            "class Catalog {\n  constructor() {\n"
+            "    const target = process.env.CATALOG_HOST + ':50051';\n"
+            f"    this.stub = {NEW};\n  }}\n}}\n",
+            EnvRef("CATALOG_HOST", suffix=":50051"),
+        ),
+        (
+            "const target = process.env.CATALOG_HOST + ':50051';\n"
+            f"class Catalog {{\n  stub = {NEW};\n}}\n",
+            EnvRef("CATALOG_HOST", suffix=":50051"),
+        ),
+    ],
+    ids=[
+        "let-plus-literal",
+        "var-plus-literal",
+        "const-template",
+        "env-plus-literal",
+        "bracketed-env-plus-number",
+        "destructured-env-with-default",
+        "let-replaced-by-env",
+        "let-assigned-later",
+        "two-envs",
+        "made-in-a-constructor",
+        "a-class-field",
+    ],
+)
+def test_a_module_target_is_followed(text: str, expected: object) -> None:
+    assert target_of(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a number added to a number is no text
+        f"const target = 1 + 2;\nconst client = {NEW};\n",
+        # an object's member added: unknown
+        f"const target = config.host + ':50051';\nconst client = {NEW};\n",
+    ],
+    ids=["arithmetic", "unknown-part"],
+)
+def test_what_cannot_be_followed_stays_unknown(text: str) -> None:
+    assert target_of(text) is UNKNOWN
+
+
+def test_a_module_variable_assigned_in_a_function_is_one_of_its_values() -> None:
+    """A function may assign the module's variable before the client is made: each value
+    is one the client may dial (an unknown one among them dials nothing k8slb knows); a
+    function's own variable or parameter of the same name is another variable."""
+    text = (
+        "let target = 'catalog:50051';\n"
+        "function retarget(t) {\n  target = t + lookup();\n}\n"
+        "function local() {\n  let target;\n  target = 'elsewhere:1';\n}\n"
+        "function param(target) {\n  target = 'elsewhere:2';\n}\n"
+        f"const client = {NEW};\n"
+    )
+    channels = parse("client.js", (HEAD + text).encode()).channels
+    assert sorted(repr(c.target) for c in channels) == sorted([repr("catalog:50051"), "Unknown()"])
+    many = "let target = 'a:1';\n" + "target = 'a:1';\n" * 9 + f"const client = {NEW};\n"
+    assert target_of(many) is UNKNOWN, "a variable assigned over and over is not followed"
+
+
+def test_a_let_target_to_a_clusterip_grpc_service_is_klb102(tmp_path: Path) -> None:
+    """The module-level client of a `let` address made of an environment value and a
+    literal, its container setting the variable to the Service's name."""
+    text = (
+        HEAD
+        + "let host = process.env.BACKEND_HOST || 'backend';\n"
+        + "let target = host + ':50051';\n"
+        + f"const client = {NEW};\n\nmodule.exports = client;\n"
+    )
+    files = {"client.js": text, "k8s.yaml": MANIFESTS}
+    (finding,) = lint_files(tmp_path, files, ["KLB102"]).findings
+    assert finding.path.endswith("client.js") and finding.line == 7
+    assert "ClusterIP Service/backend" in finding.message
