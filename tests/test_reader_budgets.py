@@ -609,6 +609,28 @@ def javascript_handler_registered_again(n: int) -> Files:
     return {"server.js": code}
 
 
+def javascript_sums_and_module_variables(n: int) -> Files:
+    """Targets joined with `+` and held in module `let`s: a chain of `n` terms, `n` lets each
+    the previous one added to itself (a text doubled `n` times), a let assigned `n` times
+    in `n` functions that each declare their own of that name, `n` clients of each."""
+    head = "const grpc = require('@grpc/grpc-js');\n"
+
+    def client(target: str) -> str:
+        return f"new grpc.Client({target}, grpc.credentials.createInsecure());\n"
+
+    chain = " + ".join(["process.env.HOST", "':'", "50051"] * (n // 3 + 1))
+    doubled = "let v0 = process.env.HOST + ':50051';\n" + "".join(
+        f"let v{i} = v{i - 1} + v{i - 1};\n" for i in range(1, n)
+    )
+    assigned = "let target = 'a:1';\n" + "".join(
+        f"function f{i}() {{\n  let target;\n  target = 'b:{i}';\n}}\ntarget = 'c:{i}';\n"
+        for i in range(n)
+    )
+    clients = "".join(client(f"v{i}") + client("target") + client("CHAIN") for i in range(n))
+    code = f"const CHAIN = {chain};\n" + doubled + assigned + clients
+    return {"web/main.js": head + code}
+
+
 def markdown_and_pom_builds(n: int) -> Files:
     """A README of `n` shell blocks each building an image (read up to MAX_BLOCKS) and one
     block of `n` build lines, a fence never closed, and a pom of `n` sections never closed
@@ -827,6 +849,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "JavaScript: a SIGTERM handler of 3000 statements registered 3000 times": (
         lambda: javascript_handler_registered_again(3000)
+    ),
+    "JavaScript: a + chain 9000 terms long, 3000 lets doubled by +, a let assigned 3000 times": (
+        lambda: javascript_sums_and_module_variables(3000)
     ),
     "a mounted ConfigMap of 75000 drain names with no value": (
         lambda: drain_names_without_values(25_000)
