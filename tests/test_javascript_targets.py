@@ -153,3 +153,35 @@ def test_a_let_target_to_a_clusterip_grpc_service_is_klb102(tmp_path: Path) -> N
     (finding,) = lint_files(tmp_path, files, ["KLB102"]).findings
     assert finding.path.endswith("client.js") and finding.line == 7
     assert "ClusterIP Service/backend" in finding.message
+
+
+@pytest.mark.parametrize(
+    "credentials",
+    [
+        "const creds = grpc.credentials.createInsecure();\n",
+        "let creds = null;\nif (process.env.TLS) {\n  creds = grpc.credentials.createSsl();\n}"
+        " else {\n  creds = grpc.credentials.createInsecure();\n}\n",
+        "const {credentials} = require('@grpc/grpc-js');\nvar creds = credentials.createSsl();\n",
+    ],
+    ids=["const", "assigned-in-branches", "imported-by-name"],
+)
+def test_credentials_held_in_a_variable_mark_a_client(credentials: str) -> None:
+    """The credentials made once and handed to each client: at the module's top level,
+    and in the function that makes the clients."""
+    made = "new shop.Catalog('catalog:50051', creds);\nnew shop.Pricing('pricing:50051', creds);\n"
+    at_top = parse("c.js", (HEAD + credentials + made).encode()).channels
+    assert sorted(c.target for c in at_top) == ["catalog:50051", "pricing:50051"]
+    indented = "".join(f"  {line}\n" for line in (credentials + made).splitlines())
+    in_main = HEAD + "function main() {\n" + indented + "}\n"
+    assert len(parse("c.js", in_main.encode()).channels) == 2
+
+
+def test_a_variable_of_another_kind_or_scope_is_no_credentials() -> None:
+    """Another function's `creds`, and a `creds` that holds something else, mark nothing."""
+    text = (
+        HEAD
+        + "function tls() {\n  const creds = grpc.credentials.createSsl();\n  return creds;\n}\n"
+        + "const creds = {user: 'a', password: 'b'};\n"
+        + "const db = new Database('db:5432', creds);\n"
+    )
+    assert parse("c.js", text.encode()).channels == []

@@ -28,7 +28,7 @@ may export an address."""
 from __future__ import annotations
 
 import json
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from dataclasses import replace
@@ -670,8 +670,12 @@ class _Module:
         self._callers: dict[tuple[str, str, str], list[Node]] | None = None
         # the functions' variables: declarations (with their function) and assignments,
         # by name (made when a variable is asked: _local)
-        self._locals: dict[str, list[tuple[Node | None, Node]]] | None = None
+        self._locals: dict[str, dict[int | None, list[Node]]] | None = None
         self._assigned: dict[str, list[Node]] = defaultdict(list)
+        self._assigned_at: dict[str, list[int]] = defaultdict(list)  # their start bytes
+        # the functions that declare each name, by where they start (and their starts)
+        self._scopes: dict[str, list[tuple[int, int, Node]]] = {}
+        self._scope_starts: dict[str, list[int]] = {}
 
     def loc(self, node: Node) -> Loc:
         return _loc(self.path, node)
@@ -931,67 +935,84 @@ class _Module:
         return one_of(values)
 
     def _local(self, node: Node, name: str, depth: int) -> Any:
-        """A variable of a function around `node`: each value it is given there (its
-        declaration's, its assignments'), one fact each (facts.one_of); a default replaced
-        by an environment value (`let host = "api:80"; if (process.env.HOST) host =
-        process.env.HOST`) is that value with the default. None when no function around
-        `node` declares it."""
-        declared = self._variables().get(name)
-        function = _enclosing_function(node) if declared else None
-        while function is not None:
-            found = [d for f, d in declared or () if f is not None and f.id == function.id]
-            if found:
-                break
-            function = _enclosing_function(function)
-        if function is None:
-            return self._module_variable(name, depth)
-        inside = [
-            a
-            for a in self._assigned.get(name, [])
-            if function.start_byte <= a.start_byte < function.end_byte
-        ]
-        given = [d.child_by_field_name("value") for d in found]
-        given += [a.child_by_field_name("right") for a in inside]
-        return self._variable_value(given, depth)
+        """A variable of a function around `node`, or a `let` or `var` of the module's top
+        level (a `const` is read with the module's constants: _consts): each value it is
+        given (_given), one fact each. None when no such variable is declared."""
+        given = self._given(node, name, ("let", "var"))
+        return None if given is None else self._variable_value(given, depth)
 
-    def _variables(self) -> dict[str, list[tuple[Node | None, Node]]]:
-        """The module's variables by name, each declaration with the function it is in
-        (None at the module's top level), and their assignments (made when first asked)."""
+    def _given(self, node: Node, name: str, top: tuple[str, ...]) -> list[Node | None] | None:
+        """The values given to the variable `name` seen from `node`: the innermost function
+        around it that declares it (its declaration's value, its assignments there), else
+        the module's top-level declaration by one of the `top` keywords (its value, and each
+        assignment but those to a function's own variable or parameter of that name; none
+        for one assigned more than MAX_CHOICES times). None when neither declares it."""
+        declared = self._variables().get(name) or {}
+        function = self._declaring_function(node, name) if declared else None
+        if function is not None:
+            found = declared[function.id]
+            if found:
+                assigned = self._assigned.get(name, [])
+                starts = self._assigned_at[name]
+                first = bisect_left(starts, function.start_byte)
+                last = bisect_left(starts, function.end_byte, first)
+                inside = [a.child_by_field_name("right") for a in assigned[first:last]]
+                return [d.child_by_field_name("value") for d in found] + inside
+        module = [d for d in declared.get(None, []) if _declaration_keyword(d) in top]
+        if not module:
+            return None
+        assigned = self._assigned.get(name, [])
+        if len(module) + len(assigned) > MAX_CHOICES:
+            return []
+        given = [d.child_by_field_name("value") for d in module]
+        for assignment in assigned:
+            within = _enclosing_function(assignment)
+            if within is None or (within.id not in declared and _parameter(within, name) is None):
+                given.append(assignment.child_by_field_name("right"))
+        return given
+
+    def _variables(self) -> dict[str, dict[int | None, list[Node]]]:
+        """The module's variables by name, their declarations by the id of the function
+        they are in (None at the module's top level), and their assignments (made when
+        first asked)."""
         if self._locals is None:
-            self._locals = defaultdict(list)
+            self._locals = defaultdict(dict)
+            functions: dict[str, dict[int, Node]] = defaultdict(dict)
             for declarator in self.of("variable_declarator"):
                 named = declarator.child_by_field_name("name")
                 if named is not None and named.type == "identifier":
                     function = _enclosing_function(declarator)
-                    self._locals[_text(named)].append((function, declarator))
+                    scope = function.id if function is not None else None
+                    self._locals[_text(named)].setdefault(scope, []).append(declarator)
+                    if function is not None:
+                        functions[_text(named)][function.id] = function
             for assignment in self.of("assignment_expression"):
                 left = assignment.child_by_field_name("left")
                 if left is not None and left.type == "identifier":
                     self._assigned[_text(left)].append(assignment)
+            for name, declaring in functions.items():  # by where they start
+                ordered = sorted(
+                    ((f.start_byte, f.end_byte, f) for f in declaring.values()),
+                    key=lambda found: found[:2],
+                )
+                self._scopes[name] = ordered
+                self._scope_starts[name] = [start for start, _, _ in ordered]
+            for name, assignments in self._assigned.items():  # in source order
+                assignments.sort(key=lambda a: a.start_byte)
+                self._assigned_at[name] = [a.start_byte for a in assignments]
         return self._locals
 
-    def _module_variable(self, name: str, depth: int) -> Any:
-        """A `let` or `var` of the module's top level: each value it is given (its
-        declaration's, and each assignment's but those to a function's own variable or
-        parameter of that name), one fact each; a variable assigned more than MAX_CHOICES
-        times is unknown. None when the module declares no such variable (a `const` is
-        read with the module's constants: _consts)."""
-        declared = self._variables().get(name) or []
-        top = [d for f, d in declared if f is None and _declaration_keyword(d) in ("let", "var")]
-        if not top:
+    def _declaring_function(self, node: Node, name: str) -> Node | None:
+        """The innermost function around `node` that declares `name`, found by where the
+        declaring functions start and end (walking up the tree costs its depth a step)."""
+        scopes = self._scopes.get(name)
+        if not scopes:
             return None
-        assigned = self._assigned.get(name, [])
-        if len(top) + len(assigned) > MAX_CHOICES:
-            return UNKNOWN
-        shadowing = {f.id for f, _ in declared if f is not None}
-        given = [d.child_by_field_name("value") for d in top]
-        for assignment in assigned:
-            function = _enclosing_function(assignment)
-            if function is None or (
-                function.id not in shadowing and _parameter(function, name) is None
-            ):
-                given.append(assignment.child_by_field_name("right"))
-        return self._variable_value(given, depth)
+        at = bisect_right(self._scope_starts[name], node.start_byte)
+        for start, end, function in reversed(scopes[:at]):
+            if start <= node.start_byte < end:
+                return function
+        return None
 
     def _variable_value(self, given: list[Node | None], depth: int) -> Any:
         """What a variable given these values holds: one fact each (facts.one_of); a
@@ -1363,9 +1384,15 @@ class _Module:
             for target in choices(self.value(given[0]))
         ]
 
-    def _is_credentials(self, node: Node | None, grpc: set[str]) -> bool:
+    def _is_credentials(self, node: Node | None, grpc: set[str], held: bool = True) -> bool:
         """`grpc.credentials.createInsecure()` (or `credentials.create...()` imported from
-        grpc-js): the mark of a grpc-js client."""
+        grpc-js), or a variable given one (`const creds = grpc.credentials.createSsl()`;
+        `held`: followed one name deep): the mark of a grpc-js client."""
+        if node is not None and node.type == "identifier" and held:
+            if not self.budget.step(0):
+                return False
+            given = self._given(node, _text(node), ("let", "var", "const")) or []
+            return any(self._is_credentials(_unwrapped(v), grpc, False) for v in given)
         if node is None or node.type != "call_expression":
             return False
         called = _text(node.child_by_field_name("function")).split(".")
