@@ -185,3 +185,46 @@ def test_a_variable_of_another_kind_or_scope_is_no_credentials() -> None:
         + "const db = new Database('db:5432', creds);\n"
     )
     assert parse("c.js", text.encode()).channels == []
+
+
+NICE = (
+    "import {createChannel, createClient, ChannelCredentials} from 'nice-grpc';\n"
+    "import {CatalogDefinition} from './gen/catalog';\n\n"
+    "const channel = createChannel(ADDRESS);\n"
+    "export const catalog = createClient(CatalogDefinition, channel);\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("address", "dialled"),
+    [
+        ("'catalog:50051'", "catalog:50051"),
+        ("'http://catalog:50051'", "catalog:50051"),
+        ("'http://catalog'", "catalog:80"),
+        ("'https://catalog'", "catalog:443"),
+        ("'catalog', ChannelCredentials.createSsl()", "catalog:443"),
+        ("'dns:///catalog-headless:50051'", "dns:///catalog-headless:50051"),
+    ],
+    ids=["host-port", "http-origin", "http-no-port", "https-no-port", "tls-no-port", "dns"],
+)
+def test_a_nice_grpc_channel_dials_its_address_as_nice_grpc_reads_it(
+    address: str, dialled: str
+) -> None:
+    from k8slb.model.addresses import parse_grpc_target
+
+    (channel,) = parse("c.ts", NICE.replace("ADDRESS", address).encode()).channels
+    assert channel.long_lived and channel.factory == "createChannel"
+    read = parse_grpc_target(channel.target, channel.default_scheme)
+    expected = parse_grpc_target(dialled)
+    assert (read.host, read.port, read.scheme) == (expected.host, expected.port, expected.scheme)
+
+
+def test_a_nice_grpc_channel_to_a_clusterip_grpc_service_is_klb102(tmp_path: Path) -> None:
+    text = NICE.replace("ADDRESS", "process.env.CATALOG_URL || 'http://backend:50051'")
+    (finding,) = lint_files(tmp_path, {"c.ts": text, "k8s.yaml": MANIFESTS}, ["KLB102"]).findings
+    assert finding.line == 4 and "ClusterIP Service/backend" in finding.message
+    closed = text.replace("const channel", "function once() {\n  const channel").replace(
+        "export const catalog = createClient(CatalogDefinition, channel);\n",
+        "  channel.close();\n}\n",
+    )
+    assert parse("c.ts", closed.encode()).channels[0].long_lived is False

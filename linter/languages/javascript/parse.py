@@ -5,7 +5,8 @@ Node.js module does with @grpc/grpc-js (or the legacy `grpc` package) and around
   or the legacy package's `bind`, which starts them: from then on the event loop keeps the
   process up), how they are stopped (`forceShutdown()` aborts the calls in flight,
   `tryShutdown()` lets them end);
-- gRPC clients (`new Client(target, grpc.credentials.create...(), options)`), long-lived
+- gRPC clients (`new Client(target, grpc.credentials.create...(), options)`, the
+  credentials also held in a variable; nice-grpc's `createChannel(address)`), long-lived
   unless the function that makes one also closes it;
 - SIGTERM handlers (`process.on('SIGTERM', ...)`, also over a list of signals, and the
   shutdown libraries that install one: terminus, lightship, http-graceful-shutdown,
@@ -19,8 +20,9 @@ Node.js module does with @grpc/grpc-js (or the legacy `grpc` package) and around
 
 Options are written in the call or in a module `const` object (grpc-js takes gRPC's core
 option names as they are: `grpc.max_connection_age_ms`, `grpc.service_config`). A value is
-a string, a template string, `process.env.X` (with a `||` or `??` default), a module
-`const`, or what a relative module exports (`require('./config')`, `import {ADDR} from
+a string, a template string, a `+` concatenation, `process.env.X` (with a `||` or `??`
+default), a module `const`, a variable (a function's, or a module `let` or `var`: each
+value given to it), or what a relative module exports (`require('./config')`, `import {ADDR} from
 './config.js'`: an `Imported` by path, resolved in code/imported.py); anything else is
 unknown. A module that names none of these is read only for its exports, and only when it
 may export an address."""
@@ -37,6 +39,9 @@ from typing import TYPE_CHECKING, Any
 
 from k8slb.code.budget import MAX_CHOICES, MAX_DEPTH, MAX_PARTS, Budget
 from k8slb.code.facts import (
+    NICE_ADDRESS,
+    NICE_TLS_ADDRESS,
+    NO_OPTIONS,
     NOT_GIVEN,
     UNKNOWN,
     UNKNOWN_OPTIONS,
@@ -92,6 +97,7 @@ HEALTH = ("grpc-health-check", "grpc-js-health-check")
 # status map it is given is set NOT_SERVING).
 NICE_GRPC = "nice-grpc"
 NICE_SERVER = "createServer"
+NICE_CHANNEL = "createChannel"  # a grpc-js Channel (what nice-grpc's createClient calls over)
 NICE_HEALTH = "nice-grpc-server-health"
 # How a nice-grpc server waits: listen() resolves, and the event loop keeps it serving.
 NICE_WAIT = "the event loop (after listen())"
@@ -1314,9 +1320,27 @@ class _Module:
             options = self.options(given[0] if given else None)
             server = Server(self.loc(node), NICE_SERVER, options, name)
             servers[name or f"#{len(servers)}"] = server
+        elif module == NICE_GRPC and member == NICE_CHANNEL and given:
+            self._nice_channel(node, given)
         elif module == NICE_HEALTH and member == "HealthServiceImpl" and not given:
             # with no state or map given, nothing can set it to anything but SERVING
             self.facts.health_servicers.append(HealthServicer(self.loc(node), None))
+
+    def _nice_channel(self, node: Node, given: list[Node]) -> None:
+        """nice-grpc's `createChannel(address, credentials, options)`: a grpc-js channel,
+        long-lived unless the function that makes it also closes it, dialled as nice-grpc
+        reads its address (facts.NICE_ADDRESS). Options are added only to a literal given:
+        a fix cannot write a third argument where the credentials are left out."""
+        tls = len(given) > 1 and "createSsl" in _text(given[1])
+        options = self.options(given[2]) if len(given) > 2 else NO_OPTIONS
+        long_lived = not _closed_where_made(node, self.ends)
+        scheme = NICE_TLS_ADDRESS if tls else NICE_ADDRESS
+        self.facts.channels += [
+            Channel(
+                self.loc(node), NICE_CHANNEL, target, options, long_lived, (0, "address"), scheme
+            )
+            for target in choices(self.value(given[0]))
+        ]
 
     def _http_agent(self, node: Node, factory: str, given: list[Node], keep_alive: bool) -> None:
         """An agent pools its sockets when `keepAlive` is on (http's default: off)."""
