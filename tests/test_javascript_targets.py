@@ -228,3 +228,20 @@ def test_a_nice_grpc_channel_to_a_clusterip_grpc_service_is_klb102(tmp_path: Pat
         "  channel.close();\n}\n",
     )
     assert parse("c.ts", closed.encode()).channels[0].long_lived is False
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        "module.exports = {addr: process.env.CART_HOST + ':50051'};\n",
+        "let addr = process.env.CART_HOST + ':50051';\nmodule.exports = {addr};\n",
+        "var addr = process.env.CART_HOST + ':50051';\nmodule.exports.addr = addr;\n",
+        "export let addr = process.env.CART_HOST + ':50051';\n",
+        "let addr;\naddr = `${process.env.CART_HOST}:50051`;\nexport {addr};\n",
+    ],
+    ids=["object-member", "let-shorthand", "var-member", "export-let", "export-list-let"],
+)
+def test_a_config_module_exports_an_address_it_joins_or_holds_in_a_variable(config: str) -> None:
+    assert parse("config.js", config.encode()).exports["addr"] == EnvRef(
+        "CART_HOST", suffix=":50051"
+    )

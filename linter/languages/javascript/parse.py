@@ -947,14 +947,17 @@ class _Module:
         given = self._given(node, name, ("let", "var"))
         return None if given is None else self._variable_value(given, depth)
 
-    def _given(self, node: Node, name: str, top: tuple[str, ...]) -> list[Node | None] | None:
+    def _given(
+        self, node: Node | None, name: str, top: tuple[str, ...]
+    ) -> list[Node | None] | None:
         """The values given to the variable `name` seen from `node`: the innermost function
         around it that declares it (its declaration's value, its assignments there), else
         the module's top-level declaration by one of the `top` keywords (its value, and each
         assignment but those to a function's own variable or parameter of that name; none
-        for one assigned more than MAX_CHOICES times). None when neither declares it."""
+        for one assigned more than MAX_CHOICES times). None when neither declares it. With
+        no `node`, the module's own variable (what it exports)."""
         declared = self._variables().get(name) or {}
-        function = self._declaring_function(node, name) if declared else None
+        function = self._declaring_function(node, name) if declared and node else None
         if function is not None:
             found = declared[function.id]
             if found:
@@ -982,6 +985,8 @@ class _Module:
         they are in (None at the module's top level), and their assignments (made when
         first asked)."""
         if self._locals is None:
+            if "assignment_expression" not in self.found:  # read only for its exports so far
+                self.found = captured(parser_for(self.path)(), self.root, _READ)
             self._locals = defaultdict(dict)
             functions: dict[str, dict[int, Node]] = defaultdict(dict)
             for declarator in self.of("variable_declarator"):
@@ -1208,7 +1213,12 @@ class _Module:
         """What a module name holds, as exported."""
         if name in self.objects:
             return self._exported(self.objects[name], depth)
-        return self.strings[name] if name in self.strings else self._imported_value(name)
+        if name in self.strings:
+            return self.strings[name]
+        given = self._given(None, name, ("let", "var"))  # a module `let` or `var`
+        if given is not None:
+            return settled(self._variable_value(given, depth))
+        return self._imported_value(name)
 
     def _text_value(self, node: Node) -> None:
         """An http(s) URL the module holds, and a health status of NOT_SERVING."""
