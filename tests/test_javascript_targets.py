@@ -245,3 +245,19 @@ def test_a_config_module_exports_an_address_it_joins_or_holds_in_a_variable(conf
     assert parse("config.js", config.encode()).exports["addr"] == EnvRef(
         "CART_HOST", suffix=":50051"
     )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "let target = process.env.CATALOG_HOST;\ntarget += ':50051';\n",
+        "function connect() {\n  let target = process.env.CATALOG_HOST;\n  target += ':50051';\n"
+        f"  return {NEW};\n}}\n",
+    ],
+    ids=["module-let", "function-let"],
+)
+def test_a_variable_added_to_in_place_is_unknown_never_its_first_value(text: str) -> None:
+    """`target += ':50051'` changes what the variable holds in a way not followed: the
+    target is unknown, not the value it was declared with."""
+    made = text if "function" in text else text + f"const client = {NEW};\n"
+    assert target_of(made) is UNKNOWN

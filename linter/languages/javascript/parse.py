@@ -22,9 +22,9 @@ Options are written in the call or in a module `const` object (grpc-js takes gRP
 option names as they are: `grpc.max_connection_age_ms`, `grpc.service_config`). A value is
 a string, a template string, a `+` concatenation, `process.env.X` (with a `||` or `??`
 default), a module `const`, a variable (a function's, or a module `let` or `var`: each
-value given to it), or what a relative module exports (`require('./config')`, `import {ADDR} from
-'./config.js'`: an `Imported` by path, resolved in code/imported.py); anything else is
-unknown. A module that names none of these is read only for its exports, and only when it
+value given to it), or what a relative module exports (`require('./config')`, `import
+{ADDR} from './config.js'`: an `Imported` by path, resolved in code/imported.py); anything
+else is unknown. A module that names none of these is read only for its exports, and only when it
 may export an address."""
 
 from __future__ import annotations
@@ -189,6 +189,7 @@ _READ = """
 (string) @string
 (template_string) @template_string
 (assignment_expression) @assignment_expression
+(augmented_assignment_expression) @augmented_assignment_expression
 """
 # and a status of NOT_SERVING, asked only of a module whose text says it: a predicate on
 # every member name costs the query a fifth more
@@ -652,6 +653,7 @@ class _Module:
         self.root = root
         self.facts = facts
         self.found = found  # the nodes read, by kind (_READ)
+        self.whole = False  # whether `found` is all of them (read), not the top level's only
         self.imports: dict[str, str] = {}  # a name bound to a module -> the module
         self.defaults: set[str] = set()  # those bound to its default export (`import c from`)
         self.members: dict[str, tuple[str, str]] = {}  # `{Agent} = require('undici')`
@@ -679,6 +681,7 @@ class _Module:
         self._locals: dict[str, dict[int | None, list[Node]]] | None = None
         self._assigned: dict[str, list[Node]] = defaultdict(list)
         self._assigned_at: dict[str, list[int]] = defaultdict(list)  # their start bytes
+        self._augmented: set[str] = set()  # the names added to in place (`x += ...`)
         # the functions that declare each name, by where they start (and their starts)
         self._scopes: dict[str, list[tuple[int, int, Node]]] = {}
         self._scope_starts: dict[str, list[int]] = {}
@@ -689,6 +692,7 @@ class _Module:
     # -- what the module binds -----------------------------------------------------------
 
     def read(self) -> None:
+        self.whole = True
         self._bindings()
         self._consts()
         self.signal_helpers()  # exported for the modules that call one
@@ -954,9 +958,12 @@ class _Module:
         around it that declares it (its declaration's value, its assignments there), else
         the module's top-level declaration by one of the `top` keywords (its value, and each
         assignment but those to a function's own variable or parameter of that name; none
-        for one assigned more than MAX_CHOICES times). None when neither declares it. With
-        no `node`, the module's own variable (what it exports)."""
+        for one assigned more than MAX_CHOICES times; none for a name added to in place,
+        `x += ...`). None when neither declares it. With no `node`, the module's own
+        variable (what it exports)."""
         declared = self._variables().get(name) or {}
+        if declared and name in self._augmented:
+            return []  # added to in place (`x += ':1'`): not followed, unknown
         function = self._declaring_function(node, name) if declared and node else None
         if function is not None:
             found = declared[function.id]
@@ -985,8 +992,8 @@ class _Module:
         they are in (None at the module's top level), and their assignments (made when
         first asked)."""
         if self._locals is None:
-            if "assignment_expression" not in self.found:  # read only for its exports so far
-                self.found = captured(parser_for(self.path)(), self.root, _READ)
+            if not self.whole:  # read only for its exports so far: all of it now
+                self.found, self.whole = captured(parser_for(self.path)(), self.root, _READ), True
             self._locals = defaultdict(dict)
             functions: dict[str, dict[int, Node]] = defaultdict(dict)
             for declarator in self.of("variable_declarator"):
@@ -1001,6 +1008,8 @@ class _Module:
                 left = assignment.child_by_field_name("left")
                 if left is not None and left.type == "identifier":
                     self._assigned[_text(left)].append(assignment)
+            for assignment in self.of("augmented_assignment_expression"):  # `x += ':1'`
+                self._augmented.add(_text(assignment.child_by_field_name("left")))
             for name, declaring in functions.items():  # by where they start
                 ordered = sorted(
                     ((f.start_byte, f.end_byte, f) for f in declaring.values()),
