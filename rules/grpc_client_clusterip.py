@@ -166,10 +166,13 @@ class GrpcClientClusterIp(Rule):
     closed by `defer conn.Close()` in the function that makes it is per call, one a helper
     returns or writes through a pointer lives as long as its caller keeps it.
 
-    In JavaScript (`@grpc/grpc-js`): `new Client(target, grpc.credentials.create...())`, its
-    target a string, a template string, `process.env.X` (with a `||` or `??` default) or a
-    module `const`; a client closed in the function that makes it is per call. Its unsafe
-    fix is not made in JavaScript (the target is rarely a literal there).
+    In JavaScript (`@grpc/grpc-js`): `new Client(target, grpc.credentials.create...())`
+    (the credentials also held in a variable), and nice-grpc's `createChannel(address)`
+    (an `http://host:port` address dials `host:port`), its target a string, a template
+    string, a `+` concatenation, `process.env.X` (with a `||` or `??` default), a module
+    `const`, or a `let` or `var` and what is assigned to it; a client closed in the
+    function that makes it is per call. Its unsafe fix is not made in JavaScript (the
+    target is rarely a literal there).
 
     In Java (grpc-java): a channel builder (`ManagedChannelBuilder.forTarget`/`forAddress`,
     `Grpc.newChannelBuilder`, `Grpc.newChannelBuilderForAddress`, Netty's and OkHttp's)

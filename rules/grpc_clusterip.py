@@ -10,7 +10,7 @@ from k8slb.core.edits import YamlEdit
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.model.dialers import Dialer, config_dialers, per_call_only
 from k8slb.model.grpc_options import MAX_AGE, configured_max_age
-from k8slb.model.http2 import Evidence, PinnedService, servers_behind
+from k8slb.model.http2 import Evidence, PinnedService, dialed_port, servers_behind
 from k8slb.model.index import Index, one_unscaled_replica, selector_of, service_type
 from k8slb.model.links import CodeLinks
 from k8slb.model.objects import PodTemplate, pos_of, service_ports, target_port
@@ -236,6 +236,27 @@ def _position(service: K8sObject) -> Pos:
     return pos_of(service.body, "spec")
 
 
+def _shown_by_a_channel(
+    pinned: PinnedService, dialers: Callable[[], Mapping[int, list[Dialer]]]
+) -> PinnedService:
+    """The Service's evidence where k8slb only infers that a port carries gRPC and a
+    long-lived gRPC channel of the scanned code dials that port: the channel first, in
+    place of the inference (the server it found kept). Else the Service as it was."""
+    first = pinned.evidence[0]
+    if not first.inferred:
+        return pinned
+    for evidence in pinned.evidence:
+        for dialer in dialers().get(id(pinned.service), []):
+            if dialer.loc is None or evidence.port.get("port") not in dialer.ports:
+                continue
+            shown = dialed_port(pinned.service, evidence.port.get("port"), dialer.loc)
+            if shown is not None:
+                shown = replace(shown, served=evidence.served)
+                rest = [e for e in pinned.evidence if e is not evidence]
+                return replace(pinned, evidence=[shown, *rest])
+    return pinned
+
+
 def _weighed(finding: Finding, first: Evidence | None) -> Finding:
     """The finding, at info when k8slb only infers that the port carries gRPC (an image in
     a table, a probe of a port it cannot read, the port number): the protocol link of the
@@ -278,7 +299,10 @@ class GrpcClusterIp(Rule):
     collectors on OTLP's 4317, databases with a gRPC API; their port flags are read, such
     as Loki's `-server.grpc-listen-port`), or port 50051. With only that, the finding is
     `info`, says the Service "may carry" gRPC, and names the missing link: the port is
-    not declared gRPC, only that evidence suggests it.
+    not declared gRPC, only that evidence suggests it. A long-lived gRPC channel in the
+    scanned code that dials the Service on that port (its target resolved as
+    `grpc-client-clusterip`, KLB102, resolves it) shows what was only inferred: the
+    port carries gRPC, and the finding quotes that channel.
 
     The evidence quoted is the strongest found on any of the Service's ports. The pods
     count as meshed with an Istio sidecar (`sidecar.istio.io/inject: "true"`, an
@@ -458,24 +482,29 @@ class GrpcClusterIp(Rule):
             for service in context.services()
             if (pinned := context.pinned(service)) is not None
         ]
-        # each finding is at its Service's position: weighed by that Service's evidence
-        strongest = {(s.path, *_position(s)): pinned.evidence[0] for s, pinned in judged}
-        for finding in self._judge(context, judged):
-            yield _weighed(finding, strongest.get((finding.path, finding.line, finding.column)))
-
-    def _judge(
-        self, context: Context, judged: list[tuple[K8sObject, PinnedService]]
-    ) -> Iterator[Finding]:
-        """The findings on the Services that carry gRPC, as the traffic to each is seen."""
-        index = context.index
 
         # Who dials these Services: looked for in the whole tree (every container's
         # strings, every channel's destinations), so only when a finding's wording depends
-        # on it: a Service with a headless twin, an L7 proxy or a capped connection age.
+        # on it: a Service with a headless twin, an L7 proxy or a capped connection age, or
+        # one k8slb only infers carries gRPC (a channel that dials it shows it does).
         @functools.cache
         def dialers() -> Mapping[int, list[Dialer]]:
             return context.dialers([service for service, _ in judged])
 
+        judged = [(service, _shown_by_a_channel(pinned, dialers)) for service, pinned in judged]
+        # each finding is at its Service's position: weighed by that Service's evidence
+        strongest = {(s.path, *_position(s)): pinned.evidence[0] for s, pinned in judged}
+        for finding in self._judge(context, judged, dialers):
+            yield _weighed(finding, strongest.get((finding.path, finding.line, finding.column)))
+
+    def _judge(
+        self,
+        context: Context,
+        judged: list[tuple[K8sObject, PinnedService]],
+        dialers: Callable[[], Mapping[int, list[Dialer]]],
+    ) -> Iterator[Finding]:
+        """The findings on the Services that carry gRPC, as the traffic to each is seen."""
+        index = context.index
         # what proxies front each Service (read once a judged Service carries gRPC)
         fronts: dict[Key, list[Front]] = l7_fronts(index.objects) if judged else {}
         for service, pinned in judged:

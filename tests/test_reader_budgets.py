@@ -609,6 +609,46 @@ def javascript_handler_registered_again(n: int) -> Files:
     return {"server.js": code}
 
 
+def javascript_sums_and_module_variables(n: int) -> Files:
+    """Targets joined with `+` and held in module `let`s: a chain of `n` terms, `n` lets each
+    the previous one added to itself (a text doubled `n` times), a let assigned `n` times
+    in `n` functions that each declare their own of that name, `n` clients of each."""
+    head = "const grpc = require('@grpc/grpc-js');\n"
+
+    def client(target: str) -> str:
+        return f"new grpc.Client({target}, grpc.credentials.createInsecure());\n"
+
+    chain = " + ".join(["process.env.HOST", "':'", "50051"] * (n // 3 + 1))
+    doubled = "let v0 = process.env.HOST + ':50051';\n" + "".join(
+        f"let v{i} = v{i - 1} + v{i - 1};\n" for i in range(1, n)
+    )
+    assigned = "let target = 'a:1';\n" + "".join(
+        f"function f{i}() {{\n  let target;\n  target = 'b:{i}';\n}}\ntarget = 'c:{i}';\n"
+        for i in range(n)
+    )
+    clients = "".join(client(f"v{i}") + client("target") + client("CHAIN") for i in range(n))
+    code = f"const CHAIN = {chain};\n" + doubled + assigned + clients
+    return {"web/main.js": head + code}
+
+
+def javascript_credentials_in_variables(n: int, depth: int) -> Files:
+    """Clients given credentials held in a variable: `n` functions that each declare and
+    assign their own, each making a client, between `n` assignments of the module's; and
+    `depth` functions nested, each declaring one, `depth` clients in the innermost."""
+    head = "const grpc = require('@grpc/grpc-js');\nlet creds;\n"
+    flat = "".join(
+        f"function g{i}() {{\n  let creds = 1;\n  creds = grpc.credentials.createSsl();\n"
+        f"  new C('b:{i}', creds);\n}}\ncreds = grpc.credentials.createInsecure();\n"
+        for i in range(n)
+    )
+    nested = "".join(
+        f"function f{i}() {{\n  const creds = grpc.credentials.createInsecure();\n"
+        for i in range(depth)
+    )
+    nested += "".join(f"  new C{i}('a:1', creds);\n" for i in range(depth)) + "}\n" * depth
+    return {"web/flat.js": head + flat, "web/nested.js": head + nested}
+
+
 def markdown_and_pom_builds(n: int) -> Files:
     """A README of `n` shell blocks each building an image (read up to MAX_BLOCKS) and one
     block of `n` build lines, a fence never closed, and a pom of `n` sections never closed
@@ -827,6 +867,12 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "JavaScript: a SIGTERM handler of 3000 statements registered 3000 times": (
         lambda: javascript_handler_registered_again(3000)
+    ),
+    "JavaScript: a + chain 9000 terms long, 3000 lets doubled by +, a let assigned 3000 times": (
+        lambda: javascript_sums_and_module_variables(3000)
+    ),
+    "JavaScript: credentials in a variable, in 3000 functions and 300 nested": (
+        lambda: javascript_credentials_in_variables(3000, 300)
     ),
     "a mounted ConfigMap of 75000 drain names with no value": (
         lambda: drain_names_without_values(25_000)

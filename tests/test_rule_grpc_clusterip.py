@@ -8,7 +8,7 @@ import pytest
 from k8slb.core.findings import Finding, Severity
 from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE, HEADLESS_TWIN, HPA
 
-from .helpers import lint_text
+from .helpers import lint_files, lint_text
 
 
 def klb101(tmp_path: Path, text: str, **kwargs: str) -> list[Finding]:
@@ -821,3 +821,24 @@ def test_a_finding_lowered_for_its_callers_says_no_scanned_client_dials_the_serv
     (finding,) = klb101(tmp_path, GRPC_SERVICE + BACKEND + HPA + extra)
     assert finding.severity is Severity.INFO
     assert missing in finding.text
+
+
+def test_a_long_lived_channel_dialing_an_inferred_port_shows_it_carries_grpc(
+    tmp_path: Path,
+) -> None:
+    """Port 50051 only suggests gRPC (info); a module-level client of the scanned code that
+    dials the Service on that port shows it: a warning quoting the channel. A channel to
+    another port of the Service shows nothing about this one."""
+    service = PLAIN_SERVICE.replace("port: 80", "port: 50051")
+    manifests = service + PLAIN_BACKEND + HPA
+    client = (
+        "const grpc = require('@grpc/grpc-js');\n\n"
+        "const client = new grpc.Client(TARGET, grpc.credentials.createInsecure());\n"
+    )
+    dialing = {"k8s.yaml": manifests, "client.js": client.replace("TARGET", "'backend:50051'")}
+    (finding,) = lint_files(tmp_path / "dials", dialing, ["KLB101"]).findings
+    assert finding.severity is Severity.WARNING
+    assert "carries gRPC (a gRPC channel dials it: client.js:3)" in finding.text
+    other = {"k8s.yaml": manifests, "client.js": client.replace("TARGET", "'backend:9000'")}
+    (finding,) = lint_files(tmp_path / "other", other, ["KLB101"]).findings
+    assert finding.severity is Severity.INFO and "may carry gRPC" in finding.text

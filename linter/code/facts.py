@@ -420,6 +420,12 @@ UNKNOWN_OPTIONS = Options(complete=False)
 # (`${FLIGHT_ADDRESS:static://localhost:50051}`): its scheme is known once it is resolved
 # (model/addresses.py reads `static://host:port` as passthrough, any other as dns)
 STARTER = "starter"
+# The default schemes of a nice-grpc channel's address (`createChannel('http://api:8080')`):
+# an `http://` or `https://` origin or a bare host is dialled as `host:port`, its port 80
+# (443 for https, or with TLS credentials) when it names none; any other scheme is grpc-js's
+# (model/addresses.py)
+NICE_ADDRESS = "nice-grpc"
+NICE_TLS_ADDRESS = "nice-grpc+tls"
 
 
 @record

@@ -11,7 +11,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Literal
 
-from k8slb.code.facts import STARTER, CodeFacts, EnvRef, EnvText, FlagRef, SettingsKey
+from k8slb.code.facts import (
+    NICE_ADDRESS,
+    NICE_TLS_ADDRESS,
+    STARTER,
+    CodeFacts,
+    EnvRef,
+    EnvText,
+    FlagRef,
+    SettingsKey,
+)
 from k8slb.core import regex
 from k8slb.core.findings import Related
 from k8slb.core.record import record
@@ -128,6 +137,8 @@ def parse_grpc_target(text: str, default: str = "dns") -> Address:
     if default == STARTER:
         static = text.startswith("static://") and "," not in text
         text, default = (text[len("static://") :], "passthrough") if static else (text, "dns")
+    elif default in (NICE_ADDRESS, NICE_TLS_ADDRESS):
+        text, default = _nice_address(text, default == NICE_TLS_ADDRESS), "dns"
     head, colon, _ = text.partition(":")  # `scheme:`, the text before the first colon
     scheme = head.lower() if colon else ""
     known = ("dns", "passthrough", "ipv4", "ipv6", "unix", "unix-abstract", "xds", "vsock")
@@ -146,6 +157,21 @@ def parse_grpc_target(text: str, default: str = "dns") -> Address:
         rest = rest[2:].split("/", 1)[1] if "/" in rest[2:] else ""  # drop the authority
     host, port = _split_host_port(rest)
     return Address(text, scheme, host, port, _host_reach(host))
+
+
+def _nice_address(text: str, tls: bool) -> str:
+    """The grpc-js target nice-grpc's createChannel makes of an address: `http://h:p`,
+    `https://h` and `h:p` become `h:p` (the port 80, or 443 for https or TLS credentials,
+    when none follows the last colon); an address of another scheme is kept."""
+    protocol, separator, rest = text.partition("://")
+    if not separator or not protocol or ":" in protocol:
+        protocol, rest = "", text
+    if protocol not in ("", "http", "https"):
+        return text
+    host, colon, port = rest.rpartition(":")
+    if not colon or not port.isdigit():
+        host, port = rest, "443" if tls or protocol == "https" else "80"
+    return f"{host}:{port}"
 
 
 def target_parser(default_scheme: str) -> Callable[[str], Address]:

@@ -5,7 +5,8 @@ Node.js module does with @grpc/grpc-js (or the legacy `grpc` package) and around
   or the legacy package's `bind`, which starts them: from then on the event loop keeps the
   process up), how they are stopped (`forceShutdown()` aborts the calls in flight,
   `tryShutdown()` lets them end);
-- gRPC clients (`new Client(target, grpc.credentials.create...(), options)`), long-lived
+- gRPC clients (`new Client(target, grpc.credentials.create...(), options)`, the
+  credentials also held in a variable; nice-grpc's `createChannel(address)`), long-lived
   unless the function that makes one also closes it;
 - SIGTERM handlers (`process.on('SIGTERM', ...)`, also over a list of signals, and the
   shutdown libraries that install one: terminus, lightship, http-graceful-shutdown,
@@ -19,24 +20,28 @@ Node.js module does with @grpc/grpc-js (or the legacy `grpc` package) and around
 
 Options are written in the call or in a module `const` object (grpc-js takes gRPC's core
 option names as they are: `grpc.max_connection_age_ms`, `grpc.service_config`). A value is
-a string, a template string, `process.env.X` (with a `||` or `??` default), a module
-`const`, or what a relative module exports (`require('./config')`, `import {ADDR} from
-'./config.js'`: an `Imported` by path, resolved in code/imported.py); anything else is
-unknown. A module that names none of these is read only for its exports, and only when it
+a string, a template string, a `+` concatenation, `process.env.X` (with a `||` or `??`
+default), a module `const`, a variable (a function's, or a module `let` or `var`: each
+value given to it), or what a relative module exports (`require('./config')`, `import
+{ADDR} from './config.js'`: an `Imported` by path, resolved in code/imported.py); anything
+else is unknown. A module that names none of these is read only for its exports, and only when it
 may export an address."""
 
 from __future__ import annotations
 
 import json
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from k8slb.code.budget import MAX_DEPTH, Budget
+from k8slb.code.budget import MAX_CHOICES, MAX_DEPTH, MAX_PARTS, Budget
 from k8slb.code.facts import (
+    NICE_ADDRESS,
+    NICE_TLS_ADDRESS,
+    NO_OPTIONS,
     NOT_GIVEN,
     UNKNOWN,
     UNKNOWN_OPTIONS,
@@ -92,6 +97,7 @@ HEALTH = ("grpc-health-check", "grpc-js-health-check")
 # status map it is given is set NOT_SERVING).
 NICE_GRPC = "nice-grpc"
 NICE_SERVER = "createServer"
+NICE_CHANNEL = "createChannel"  # a grpc-js Channel (what nice-grpc's createClient calls over)
 NICE_HEALTH = "nice-grpc-server-health"
 # How a nice-grpc server waits: listen() resolves, and the event loop keeps it serving.
 NICE_WAIT = "the event loop (after listen())"
@@ -183,6 +189,7 @@ _READ = """
 (string) @string
 (template_string) @template_string
 (assignment_expression) @assignment_expression
+(augmented_assignment_expression) @augmented_assignment_expression
 """
 # and a status of NOT_SERVING, asked only of a module whose text says it: a predicate on
 # every member name costs the query a fifth more
@@ -546,6 +553,19 @@ def _parameter(function: Node, name: str) -> tuple[int, Node | None] | None:
     return None
 
 
+def _declaration_keyword(declarator: Node) -> str:
+    """`let`, `var` or `const`: what declares a variable (`var` is its own statement)."""
+    statement = declarator.parent
+    if statement is None or not statement.children:
+        return ""
+    return "var" if statement.type == "variable_declaration" else _text(statement.children[0])
+
+
+def _numeric(text: str) -> bool:
+    """A number's text (`50051`, `1e3`, `0x1F`, `1_000`): what `+` adds rather than joins."""
+    return bool(text) and text[0].isdigit()
+
+
 def _enclosing(node: Node, kinds: tuple[str, ...]) -> Node | None:
     scope = node.parent
     while scope is not None and scope.type not in kinds:
@@ -633,6 +653,7 @@ class _Module:
         self.root = root
         self.facts = facts
         self.found = found  # the nodes read, by kind (_READ)
+        self.whole = False  # whether `found` is all of them (read), not the top level's only
         self.imports: dict[str, str] = {}  # a name bound to a module -> the module
         self.defaults: set[str] = set()  # those bound to its default export (`import c from`)
         self.members: dict[str, tuple[str, str]] = {}  # `{Agent} = require('undici')`
@@ -657,8 +678,13 @@ class _Module:
         self._callers: dict[tuple[str, str, str], list[Node]] | None = None
         # the functions' variables: declarations (with their function) and assignments,
         # by name (made when a variable is asked: _local)
-        self._locals: dict[str, list[tuple[Node, Node]]] | None = None
+        self._locals: dict[str, dict[int | None, list[Node]]] | None = None
         self._assigned: dict[str, list[Node]] = defaultdict(list)
+        self._assigned_at: dict[str, list[int]] = defaultdict(list)  # their start bytes
+        self._augmented: set[str] = set()  # the names added to in place (`x += ...`)
+        # the functions that declare each name, by where they start (and their starts)
+        self._scopes: dict[str, list[tuple[int, int, Node]]] = {}
+        self._scope_starts: dict[str, list[int]] = {}
 
     def loc(self, node: Node) -> Loc:
         return _loc(self.path, node)
@@ -666,6 +692,7 @@ class _Module:
     # -- what the module binds -----------------------------------------------------------
 
     def read(self) -> None:
+        self.whole = True
         self._bindings()
         self._consts()
         self.signal_helpers()  # exported for the modules that call one
@@ -881,6 +908,8 @@ class _Module:
             if bare and isinstance(right, str | Imported | Joined):
                 return EnvRef(left.name, right)
             return UNKNOWN
+        if node.type == "binary_expression" and _text(node.child_by_field_name("operator")) == "+":
+            return self._sum(node, depth)
         if node.type == "template_string":
             return self._template(node, depth)
         if node.type == "call_expression":  # a NestJS ConfigService's setting
@@ -916,38 +945,99 @@ class _Module:
         return one_of(values)
 
     def _local(self, node: Node, name: str, depth: int) -> Any:
-        """A variable of a function around `node`: each value it is given there (its
-        declaration's, its assignments'), one fact each (facts.one_of); a default replaced
-        by an environment value (`let host = "api:80"; if (process.env.HOST) host =
-        process.env.HOST`) is that value with the default. None when no function around
-        `node` declares it."""
+        """A variable of a function around `node`, or a `let` or `var` of the module's top
+        level (a `const` is read with the module's constants: _consts): each value it is
+        given (_given), one fact each. None when no such variable is declared."""
+        given = self._given(node, name, ("let", "var"))
+        return None if given is None else self._variable_value(given, depth)
+
+    def _given(
+        self, node: Node | None, name: str, top: tuple[str, ...]
+    ) -> list[Node | None] | None:
+        """The values given to the variable `name` seen from `node`: the innermost function
+        around it that declares it (its declaration's value, its assignments there), else
+        the module's top-level declaration by one of the `top` keywords (its value, and each
+        assignment but those to a function's own variable or parameter of that name; none
+        for one assigned more than MAX_CHOICES times; none for a name added to in place,
+        `x += ...`). None when neither declares it. With no `node`, the module's own
+        variable (what it exports)."""
+        declared = self._variables().get(name) or {}
+        if declared and name in self._augmented:
+            return []  # added to in place (`x += ':1'`): not followed, unknown
+        function = self._declaring_function(node, name) if declared and node else None
+        if function is not None:
+            found = declared[function.id]
+            if found:
+                assigned = self._assigned.get(name, [])
+                starts = self._assigned_at[name]
+                first = bisect_left(starts, function.start_byte)
+                last = bisect_left(starts, function.end_byte, first)
+                inside = [a.child_by_field_name("right") for a in assigned[first:last]]
+                return [d.child_by_field_name("value") for d in found] + inside
+        module = [d for d in declared.get(None, []) if _declaration_keyword(d) in top]
+        if not module:
+            return None
+        assigned = self._assigned.get(name, [])
+        if len(module) + len(assigned) > MAX_CHOICES:
+            return []
+        given = [d.child_by_field_name("value") for d in module]
+        for assignment in assigned:
+            within = _enclosing_function(assignment)
+            if within is None or (within.id not in declared and _parameter(within, name) is None):
+                given.append(assignment.child_by_field_name("right"))
+        return given
+
+    def _variables(self) -> dict[str, dict[int | None, list[Node]]]:
+        """The module's variables by name, their declarations by the id of the function
+        they are in (None at the module's top level), and their assignments (made when
+        first asked)."""
         if self._locals is None:
-            self._locals = defaultdict(list)
+            if not self.whole:  # read only for its exports so far: all of it now
+                self.found, self.whole = captured(parser_for(self.path)(), self.root, _READ), True
+            self._locals = defaultdict(dict)
+            functions: dict[str, dict[int, Node]] = defaultdict(dict)
             for declarator in self.of("variable_declarator"):
                 named = declarator.child_by_field_name("name")
-                function = _enclosing_function(declarator)
-                if function is not None and named is not None and named.type == "identifier":
-                    self._locals[_text(named)].append((function, declarator))
+                if named is not None and named.type == "identifier":
+                    function = _enclosing_function(declarator)
+                    scope = function.id if function is not None else None
+                    self._locals[_text(named)].setdefault(scope, []).append(declarator)
+                    if function is not None:
+                        functions[_text(named)][function.id] = function
             for assignment in self.of("assignment_expression"):
                 left = assignment.child_by_field_name("left")
                 if left is not None and left.type == "identifier":
                     self._assigned[_text(left)].append(assignment)
-        declared = self._locals.get(name)
-        function = _enclosing_function(node) if declared else None
-        while function is not None:
-            found = [d for f, d in declared or () if f.id == function.id]
-            if found:
-                break
-            function = _enclosing_function(function)
-        if function is None:
+            for assignment in self.of("augmented_assignment_expression"):  # `x += ':1'`
+                self._augmented.add(_text(assignment.child_by_field_name("left")))
+            for name, declaring in functions.items():  # by where they start
+                ordered = sorted(
+                    ((f.start_byte, f.end_byte, f) for f in declaring.values()),
+                    key=lambda found: found[:2],
+                )
+                self._scopes[name] = ordered
+                self._scope_starts[name] = [start for start, _, _ in ordered]
+            for name, assignments in self._assigned.items():  # in source order
+                assignments.sort(key=lambda a: a.start_byte)
+                self._assigned_at[name] = [a.start_byte for a in assignments]
+        return self._locals
+
+    def _declaring_function(self, node: Node, name: str) -> Node | None:
+        """The innermost function around `node` that declares `name`, found by where the
+        declaring functions start and end (walking up the tree costs its depth a step)."""
+        scopes = self._scopes.get(name)
+        if not scopes:
             return None
-        inside = [
-            a
-            for a in self._assigned.get(name, [])
-            if function.start_byte <= a.start_byte < function.end_byte
-        ]
-        given = [d.child_by_field_name("value") for d in found]
-        given += [a.child_by_field_name("right") for a in inside]
+        at = bisect_right(self._scope_starts[name], node.start_byte)
+        for start, end, function in reversed(scopes[:at]):
+            if start <= node.start_byte < end:
+                return function
+        return None
+
+    def _variable_value(self, given: list[Node | None], depth: int) -> Any:
+        """What a variable given these values holds: one fact each (facts.one_of); a
+        default replaced by an environment value (`let host = "api:80"; if
+        (process.env.HOST) host = process.env.HOST`) is that value with the default."""
         values = [self.value(v, depth + 1) for v in given if v is not None]
         if len(values) == 2 and isinstance(values[0], str) and isinstance(values[1], EnvRef):
             env = values[1]
@@ -1018,6 +1108,29 @@ class _Module:
             return UNKNOWN
         self.facts.deferred = True
         return Imported(0, module, member, by_path=True)
+
+    def _sum(self, node: Node, depth: int) -> Any:
+        """`process.env.HOST + ':' + 50051`: a text when one of its terms is a string or an
+        environment value (JavaScript joins the others to it), else arithmetic (unknown).
+        The chain is walked down its left terms (a long one past MAX_PARTS is unknown)."""
+        terms: list[Node | None] = []
+        left: Node | None = node
+        while (
+            left is not None
+            and left.type == "binary_expression"
+            and _text(left.child_by_field_name("operator")) == "+"
+        ):
+            if len(terms) >= MAX_PARTS:
+                return UNKNOWN
+            terms.append(left.child_by_field_name("right"))
+            left = _unwrapped(left.child_by_field_name("left"))
+        terms.append(left)
+        terms.reverse()
+        parts = [self.value(term, depth + 1) for term in terms]
+        textual = any(
+            term is not None and term.type in ("string", "template_string") for term in terms
+        ) or any(not isinstance(part, str) or not _numeric(part) for part in parts)
+        return joined(parts) if textual else UNKNOWN
 
     def _template(self, node: Node, depth: int) -> Any:
         """`${process.env.HOST}:50051`: a string, or one environment value within text."""
@@ -1109,7 +1222,12 @@ class _Module:
         """What a module name holds, as exported."""
         if name in self.objects:
             return self._exported(self.objects[name], depth)
-        return self.strings[name] if name in self.strings else self._imported_value(name)
+        if name in self.strings:
+            return self.strings[name]
+        given = self._given(None, name, ("let", "var"))  # a module `let` or `var`
+        if given is not None:
+            return settled(self._variable_value(given, depth))
+        return self._imported_value(name)
 
     def _text_value(self, node: Node) -> None:
         """An http(s) URL the module holds, and a health status of NOT_SERVING."""
@@ -1221,9 +1339,27 @@ class _Module:
             options = self.options(given[0] if given else None)
             server = Server(self.loc(node), NICE_SERVER, options, name)
             servers[name or f"#{len(servers)}"] = server
+        elif module == NICE_GRPC and member == NICE_CHANNEL and given:
+            self._nice_channel(node, given)
         elif module == NICE_HEALTH and member == "HealthServiceImpl" and not given:
             # with no state or map given, nothing can set it to anything but SERVING
             self.facts.health_servicers.append(HealthServicer(self.loc(node), None))
+
+    def _nice_channel(self, node: Node, given: list[Node]) -> None:
+        """nice-grpc's `createChannel(address, credentials, options)`: a grpc-js channel,
+        long-lived unless the function that makes it also closes it, dialled as nice-grpc
+        reads its address (facts.NICE_ADDRESS). Options are added only to a literal given:
+        a fix cannot write a third argument where the credentials are left out."""
+        tls = len(given) > 1 and "createSsl" in _text(given[1])
+        options = self.options(given[2]) if len(given) > 2 else NO_OPTIONS
+        long_lived = not _closed_where_made(node, self.ends)
+        scheme = NICE_TLS_ADDRESS if tls else NICE_ADDRESS
+        self.facts.channels += [
+            Channel(
+                self.loc(node), NICE_CHANNEL, target, options, long_lived, (0, "address"), scheme
+            )
+            for target in choices(self.value(given[0]))
+        ]
 
     def _http_agent(self, node: Node, factory: str, given: list[Node], keep_alive: bool) -> None:
         """An agent pools its sockets when `keepAlive` is on (http's default: off)."""
@@ -1291,9 +1427,15 @@ class _Module:
             for target in choices(self.value(given[0]))
         ]
 
-    def _is_credentials(self, node: Node | None, grpc: set[str]) -> bool:
+    def _is_credentials(self, node: Node | None, grpc: set[str], held: bool = True) -> bool:
         """`grpc.credentials.createInsecure()` (or `credentials.create...()` imported from
-        grpc-js): the mark of a grpc-js client."""
+        grpc-js), or a variable given one (`const creds = grpc.credentials.createSsl()`;
+        `held`: followed one name deep): the mark of a grpc-js client."""
+        if node is not None and node.type == "identifier" and held:
+            if not self.budget.step(0):
+                return False
+            given = self._given(node, _text(node), ("let", "var", "const")) or []
+            return any(self._is_credentials(_unwrapped(v), grpc, False) for v in given)
         if node is None or node.type != "call_expression":
             return False
         called = _text(node.child_by_field_name("function")).split(".")
