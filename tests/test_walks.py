@@ -12,6 +12,8 @@ import time
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
+from k8slb.interface.cli import cli
 from k8slb.reading import walks
 from k8slb.reading.sources import Exclude, discover
 
@@ -174,3 +176,31 @@ def test_a_damaged_memory_is_a_fresh_walk(tmp_path: Path, untimed: None) -> None
     for damaged in (b"", b"{", b'{"key": 1}', b"[1, 2]", b'{"key": "x", "stamps": 3}'):
         (memo / walks.WALK_FILE).write_bytes(damaged)
         assert found(root, memo) == fresh
+
+
+def test_check_keeps_its_walk_in_the_cache_it_uses_and_only_there(
+    tmp_path: Path, untimed: None, private_cache: Path
+) -> None:
+    """The command's walk is kept in the project's cache folder once a run made it, found
+    again by the next run with the same findings, and never with --no-cache."""
+    root, _ = repository(tmp_path)
+    write(root / "k8s" / "app.yaml", "apiVersion: v1\nkind: Service\nmetadata:\n  name: a\n")
+    settle()
+
+    def check(*options: str) -> str:
+        result = CliRunner().invoke(cli, ["check", *options, str(root)])
+        assert result.exit_code in (0, 1), result.output
+        return result.output
+
+    def kept() -> list[Path]:
+        return list(private_cache.rglob(walks.WALK_FILE))
+
+    fresh = check("--no-cache")
+    assert not kept() and not list(private_cache.iterdir())
+    assert check() == fresh  # the cache's folder made: nothing walked is kept before it
+    assert check() == fresh and len(kept()) == 1
+    kept()[0].unlink()
+    assert check("--no-cache") == fresh and not kept()
+    write(root / "k8s" / "more.yaml", "apiVersion: v1\nkind: Service\nmetadata:\n  name: b\n")
+    settle()
+    assert check() == check("--no-cache") != fresh
