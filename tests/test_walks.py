@@ -204,3 +204,22 @@ def test_check_keeps_its_walk_in_the_cache_it_uses_and_only_there(
     write(root / "k8s" / "more.yaml", "apiVersion: v1\nkind: Service\nmetadata:\n  name: b\n")
     settle()
     assert check() == check("--no-cache") != fresh
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_check_with_its_walk_kept_answers_as_a_fresh_check_after_any_edits(
+    tmp_path: Path, untimed: None, private_cache: Path, seed: int
+) -> None:
+    root, _ = repository(tmp_path)
+    write(root / "k8s" / "app.yaml", "apiVersion: v1\nkind: Service\nmetadata:\n  name: a\n")
+    rng = random.Random(seed)
+    taken = 0
+    for _ in range(12):
+        settle()
+        fresh = CliRunner().invoke(cli, ["check", "--no-cache", str(root)])
+        for _ in range(2):  # the second finds the walk the first kept
+            cached = CliRunner().invoke(cli, ["check", str(root)])
+            assert (cached.output, cached.exit_code) == (fresh.output, fresh.exit_code)
+        taken += bool(list(private_cache.rglob(walks.WALK_FILE)))
+        _edit(rng, root)
+    assert taken > 8
