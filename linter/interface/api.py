@@ -133,19 +133,24 @@ def plan(
     *,
     note: Callable[[str], None] = _ignore,
     warn: Callable[[str], None] = _ignore,
+    remember_walks: bool = False,
 ) -> Run:
     """The options over the configuration over the defaults, and the files they name.
     `note` hears what `-v` tells: the configuration used, the project context added;
-    `warn` what is always told: an exemption that expires soon, today, or has expired."""
+    `warn` what is always told: an exemption that expires soon, today, or has expired.
+    `remember_walks`: the walks of folders are kept in the project's cache, and taken
+    back while the folders and .gitignore files they rest on are as then (a run that
+    uses the cache: reading/walks.py)."""
     options = options or Options()
     start = _start(paths or ["."])
     config = _config(options.config_path, options.isolated, start, note)
     for warning in expiry_warnings(config, datetime.date.today()):
         warn(warning)
     settings = _settings(config, options)
-    found = _found(paths, config, options, note)
-    severity = Severity.parse(options.fail_on or config.fail_on or "warning")
     root = config.path.parent.resolve() if config.path else project_root(start)
+    walks = Cache(root).walks_folder() if remember_walks else None
+    found = _found(paths, config, options, note, walks)
+    severity = Severity.parse(options.fail_on or config.fail_on or "warning")
     if config.baseline is None:
         _default_baseline_stays_in(root)
     baseline = Path(shown_path(config.baseline or root / DEFAULT_BASELINE))  # KLB005's path
@@ -186,18 +191,24 @@ def _settings(config: Config, options: Options) -> Settings:
 
 
 def _found(
-    paths: Sequence[str], config: Config, options: Options, note: Callable[[str], None]
+    paths: Sequence[str],
+    config: Config,
+    options: Options,
+    note: Callable[[str], None],
+    walks: Path | None = None,
 ) -> Discovery:
     """The files the paths name, and their projects' others as context (read, not reported)."""
     leave_out = _exclude(config, options.exclude, options.extend_exclude, options.force_exclude)
-    found = discover(paths or ["."], options.stdin_filename, leave_out, options.kustomize)
+    found = discover(
+        paths or ["."], options.stdin_filename, leave_out, options.kustomize, walks=walks
+    )
     context = options.context
     if not context and options.project_context:
         context = _projects_of(paths)
         for folder in context:
             note(f"project context: {folder}")
     if context:
-        more = discover(context, None, leave_out, options.kustomize, report=False)
+        more = discover(context, None, leave_out, options.kustomize, report=False, walks=walks)
         found = with_context(found, more)
     return found
 

@@ -64,15 +64,17 @@ def _finish(errors: Sequence[str], code: int) -> NoReturn:
     sys.exit(EXIT_ERROR if errors else code)
 
 
-def make_run(**options: Any) -> Run:
+def make_run(*, remember_walks: bool = False, **options: Any) -> Run:
     """The run the options plan (api.plan), its problems said as a command line says them:
     a configuration that cannot be read exits 2, options that mean nothing are a usage
-    error."""
+    error. `remember_walks`: the walk of the tree kept in the cache (a run that uses it)."""
     from k8slb.interface import api
 
     try:
         asked = api.Options(**{name: v for name, v in options.items() if name != "paths"})
-        return api.plan(options["paths"], asked, note=_note, warn=_warn)
+        return api.plan(
+            options["paths"], asked, note=_note, warn=_warn, remember_walks=remember_walks
+        )
     except api.ConfigError as error:
         raise Failed(str(error)) from None
     except api.UsageError as error:
@@ -246,7 +248,8 @@ def check(
         show_links=show_links,
         show_suppressed=show_suppressed,
     )
-    job = make_run(**options)
+    # the walk of the tree is remembered unless the cache is refused
+    job = make_run(remember_walks=not no_cache, **options)
     # a bar only for text read by a person: never for a machine format, nor with -q
     watched = chosen_format.for_people and not quiet and not statistics
     result = _checked(job, jobs=jobs, no_cache=no_cache, watched=watched)

@@ -20,6 +20,7 @@ from k8slb.languages import language_of as code_language
 from k8slb.reading.bounded import read_bounded
 from k8slb.reading.kustomization import KUSTOMIZATION_FILES, data_files, references
 from k8slb.reading.repository import git_top, inside, repository_of
+from k8slb.reading.walks import Stamps, remember, remembered, walk_key
 
 if TYPE_CHECKING:  # imported where a pattern is compiled: a one-file run may need none
     import pathspec
@@ -189,14 +190,36 @@ Found = tuple[str, Language, str | None]  # (path as shown, language, why it is 
 
 
 def _walk(
-    root: str, exclude: Exclude | None, errors: list[str], kustomize: bool = False
+    root: str,
+    exclude: Exclude | None,
+    errors: list[str],
+    kustomize: bool = False,
+    walks: Path | None = None,
 ) -> Iterator[Found]:
     """The files under `root`, folders in sorted order, each folder's files first.
-    Strings, not Path objects, on this hot path: a monorepo has thousands of files."""
-    base = os.path.realpath(root)
-    yield from _walk_folder(
-        base, os.path.normpath(root), base, _rules_for(Path(base)), exclude, errors, kustomize
+    Strings, not Path objects, on this hot path: a monorepo has thousands of files.
+    `walks`: a cache's folder, where the walk is remembered by the stamps it rests on
+    (walks.py) and taken back while they are as then."""
+    base, shown = os.path.realpath(root), os.path.normpath(root)
+    if walks is None:
+        yield from _walk_folder(
+            base, shown, base, _rules_for(Path(base)), exclude, errors, kustomize
+        )
+        return
+    key = walk_key(base, shown, kustomize, exclude.sets if exclude is not None else None)
+    kept = remembered(walks, key)
+    if kept is not None:
+        yield from kept
+        return
+    stamps = Stamps()
+    stamps.add_folders_up_to(base, git_top(base))
+    before = len(errors)
+    found = list(
+        _walk_folder(base, shown, base, _rules_for(Path(base)), exclude, errors, kustomize, stamps)
     )
+    if len(errors) == before:
+        remember(walks, key, stamps, found)
+    yield from found
 
 
 _NAME = operator.attrgetter("name")
@@ -210,7 +233,10 @@ def _walk_folder(
     exclude: Exclude | None,
     errors: list[str],
     kustomize: bool = False,
+    stamps: Stamps | None = None,
 ) -> Iterator[Found]:
+    if stamps is not None:  # taken before the listing: a change after it moves the stamp
+        stamps.add(folder)
     try:
         with os.scandir(folder) as listing:
             entries = sorted(listing, key=_NAME)
@@ -223,6 +249,8 @@ def _walk_folder(
         yield shown_folder, whole, None
         return
     if folder != base and any(e.name == ".gitignore" for e in entries):
+        if stamps is not None:
+            stamps.add_ignore_file(folder)
         rules = rules.below(Path(folder))
     folders = []
     prefix = "" if shown_folder == "." else os.path.join(shown_folder, "")  # as join would
@@ -233,6 +261,8 @@ def _walk_folder(
         language = None if is_dir else language_of(shown, explicit=False)
         if not is_dir and language is None:
             continue  # also folder links: never followed, like os.walk and git
+        if stamps is not None and entry.is_symlink():
+            stamps.trusted = False  # what is read, and left out, rests on its target
         if is_dir and name in SKIPPED_DIRS:
             continue
         if rules.specs and rules.ignores(Path(path), is_dir=is_dir):
@@ -251,9 +281,11 @@ def _walk_folder(
                     problem = _special_problem(entry.stat(follow_symlinks=False).st_mode)
             except OSError as error:
                 problem = f"cannot be examined: {error.strerror or error}: not read"
+                if stamps is not None:
+                    stamps.trusted = False
             yield shown, language, problem
     for path, shown in folders:
-        yield from _walk_folder(path, shown, base, rules, exclude, errors, kustomize)
+        yield from _walk_folder(path, shown, base, rules, exclude, errors, kustomize, stamps)
 
 
 @record
@@ -363,10 +395,11 @@ def discover(
     kustomize: bool = False,
     *,
     report: bool = True,
+    walks: Path | None = None,
 ) -> Discovery:
     """The files under `paths` (reported on, or read for their facts only: `report`).
     Folders are walked (gitignore and `exclude` honoured); a file named on the command line
-    is always read, as ruff does."""
+    is always read, as ruff does. `walks`: a cache's folder, where walks are remembered."""
     found = Discovery()
     paths = list(paths)
     several = len(paths) > 1  # one folder's walk gives each file once
@@ -397,7 +430,7 @@ def discover(
         if exclude is not None and exclude.excludes_named(Path(path)):
             continue  # --force-exclude: named, but excluded all the same
         if stat.S_ISDIR(mode):
-            for shown, language, unread in _walk(path, exclude, found.errors, kustomize):
+            for shown, language, unread in _walk(path, exclude, found.errors, kustomize, walks):
                 add(shown, language, shown, unread)
         else:  # named by the user: read, even through a link or from a pipe (`<(helm ...)`)
             language = named_kind(path)

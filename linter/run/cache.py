@@ -291,6 +291,13 @@ class Cache(ParseMemo):
             self._write(self.folder, MARKER, _MARKER_TEXT)
         return True
 
+    def walks_folder(self) -> Path | None:
+        """This code's cache folder for the project, where a walk of its tree is kept
+        (reading/walks.py): only one a run already made (it holds the marker), and ours."""
+        if self.folder is None or not self._readable() or not (self.folder / MARKER).is_file():
+            return None
+        return self.folder
+
     def _readable(self) -> bool:
         """Every folder from the base down exists and is ours: missing, a link, or another
         user's, nothing is read from it."""
