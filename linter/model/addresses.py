@@ -20,7 +20,7 @@ from k8slb.model.addresses_files import mounted_values
 from k8slb.model.addresses_spring import mounted_settings
 from k8slb.model.index import EnvSetting, Index
 from k8slb.model.links import Link
-from k8slb.model.objects import Container, pos_of, service_ports
+from k8slb.model.objects import Container, flag_value, pos_of, service_ports
 from k8slb.reading.objects import K8sObject, dig
 from k8slb.reading.yamltree import YMap, YSeq
 
@@ -505,7 +505,7 @@ def _flag_destinations(
     found: list[Destination] = []
     for link in runners:
         given = flag_value(link.container, flag.name)
-        address = parse(given) if given is not None else None
+        address = parse(flag.filled(given)) if given is not None else None
         if address is None:
             continue
         workload = link.workload
@@ -515,22 +515,4 @@ def _flag_destinations(
         where = f"--{flag.name} as {workload.ref.display} passes it"
         via = Related(workload.path, line, f"--{flag.name}={given}")
         found.append(Destination(address, workload.namespace, where, via))
-    default = flag.default if isinstance(flag.default, str) else None
-    return found or _default(parse, default, f"the default of --{flag.name}")
-
-
-def flag_value(container: Container, name: str) -> str | None:
-    """What a container's command and args give a flag: `--name=value`, `-name=value`,
-    or the word after `--name` / `-name` (Go's flag package and pflag read all four);
-    the last one counts, as both packages keep the last."""
-    words = container.words
-    found: str | None = None
-    for at, word in enumerate(words):
-        flag, equals, value = word.partition("=")
-        if flag not in (f"--{name}", f"-{name}"):
-            continue
-        if equals:
-            found = value
-        elif at + 1 < len(words):
-            found = words[at + 1]
-    return found
+    return found or _default(parse, flag.default_text, f"the default of --{flag.name}")

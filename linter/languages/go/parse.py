@@ -1288,8 +1288,8 @@ class _Collector:
             # is the same, whatever the environment gives
             text = values[0]
             return text.rstrip("/") if isinstance(text, str) else text
-        if name == "strconv.Itoa" and values and isinstance(values[0], int):
-            return str(values[0])
+        if name == "strconv.Itoa" and values and isinstance(values[0], int | FlagRef):
+            return str(values[0]) if isinstance(values[0], int) else values[0]
         if name == "time.Duration" and values and _number(values[0]):
             return values[0]  # a count that a unit multiplies: time.Duration(5) * time.Minute
         flag = self._flag(call)
@@ -1297,6 +1297,8 @@ class _Collector:
             at_name, at_default = flag
             given = values[at_name] if at_name < len(values) else UNKNOWN
             default = values[at_default] if at_default < len(values) else UNKNOWN
+            if isinstance(default, int) and not isinstance(default, bool):
+                default = str(default)  # an integer flag's default, as its args would spell it
             if isinstance(given, str):
                 return FlagRef(given, default if isinstance(default, str) else UNKNOWN)
         return UNKNOWN
@@ -1352,8 +1354,8 @@ class _Collector:
         return self.env_helpers[name]
 
     def _flag(self, call: Node) -> tuple[int, int] | None:
-        """Where a string flag's definition has the flag's name and its default: the flag
-        package's (`flag.String`, `flag.StringVar`) or pflag's, as a package function or a
+        """Where a string or integer flag's definition has the flag's name and its default:
+        the flag package's (`flag.String`, `flag.IntVar`) or pflag's, as a package function or a
         method of a flag set (`cmd.Flags().StringVarP(&addr, "address", "a", ...)`)."""
         function = call.child_by_field_name("function")
         if function is None or function.type != "selector_expression":
@@ -2638,9 +2640,14 @@ _BUILTINS = frozenset(
         "recover",
     }
 )
-# the flag packages, and where their string flags' definitions have the name and default
+# the flag packages, and where their string and integer flags' definitions have the name
+# and default
 _FLAG_PACKAGES = frozenset({"flag", "github.com/spf13/pflag", "github.com/spf13/cobra"})
-_FLAG_CALLS = {"String": (0, 1), "StringP": (0, 2), "StringVar": (1, 2), "StringVarP": (1, 3)}
+_FLAG_CALLS = {
+    f"{kind}{form}": places
+    for kind in ("String", "Int", "Int64", "Uint", "Uint64")
+    for form, places in (("", (0, 1)), ("P", (0, 2)), ("Var", (1, 2)), ("VarP", (1, 3)))
+}
 # the option slices an option helper returns, by its result's element type
 _OPTION_TYPES = {f"{GRPC}.ServerOption": "server", f"{GRPC}.DialOption": "dial"}
 
