@@ -469,6 +469,22 @@ def go_servers_on_flags(n: int) -> Files:
     }
 
 
+def alternatives_of_one_selector(n: int) -> Files:
+    """`n` folders, each 40 deep, each running the pods `app: web` under a name of its
+    own, and one folder of `n` files doing the same: the variants are read as a tree of
+    the paths, never pair by pair."""
+    deployment = (
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: web-{0}}}\nspec:\n"
+        "  selector: {{matchLabels: {{app: web}}}}\n  template:\n"
+        "    metadata: {{labels: {{app: web}}}}\n    spec:\n      containers:\n"
+        "        - {{name: web, image: example/web}}\n"
+    )
+    deep = "/".join(["d"] * 40)
+    files = {f"v{i}/{deep}/app.yaml": deployment.format(i) for i in range(n)}
+    files.update({f"flat/app{i}.yaml": deployment.format(f"flat-{i}") for i in range(n)})
+    return files
+
+
 def go_health_drains_nested(n: int) -> Files:
     """A health service set NOT_SERVING `n` times in ifs `n` deep, a wait after the deepest:
     each start's statement is found by climbing its parents, and tree-sitter finds a
@@ -869,6 +885,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Go: 3000 servers on integer flags a megabyte of container args passes": (
         lambda: go_servers_on_flags(3000)
+    ),
+    "Kubernetes: 2000 folders 40 deep and 2000 files running the pods of one selector": (
+        lambda: alternatives_of_one_selector(2000)
     ),
     "Go: a health service set NOT_SERVING 3000 times, 3000 ifs deep": (
         lambda: go_health_drains_nested(3000)
