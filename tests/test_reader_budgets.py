@@ -545,6 +545,24 @@ def go_env_tagged_fields(n: int) -> Files:
     return {"main.go": code}
 
 
+def go_viper_settings_from_the_environment(n: int) -> Files:
+    """The viper program above reading the environment too: a prefix past the text
+    budget, a replacer of `n` pairs, `n` defaults of `n` keys a megabyte long in all, each
+    key's variable worked out once a field."""
+    files = go_viper_settings_structs(n)
+    environment = (
+        "\tviper.AutomaticEnv()\n"
+        f'\tviper.SetEnvPrefix("{"P" * 5000}")\n'
+        "\tviper.SetEnvKeyReplacer(strings.NewReplacer("
+        + ", ".join(['".", "_"'] * n)
+        + "))\n"
+        + "".join(f'\tviper.SetDefault("k{i}.{"a" * 300}", "h:{i}")\n' for i in range(n))
+        + '\tviper.SetEnvPrefix("APP")\n\tviper.SetEnvKeyReplacer(strings.NewReplacer(".", "_"))\n'
+    )
+    code = files["main.go"].replace("\tc := T0{}\n", environment + "\tc := T0{}\n")
+    return {"main.go": code.replace("import (\n", 'import (\n\t"strings"\n', 1)}
+
+
 def go_viper_settings_structs(n: int) -> Files:
     """A viper program's settings: a chain of `n` struct types each holding the next, `n`
     types that all hold one, each with a tagged field of one name, `n` folders to look in,
@@ -888,6 +906,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Kubernetes: 2000 folders 40 deep and 2000 files running the pods of one selector": (
         lambda: alternatives_of_one_selector(2000)
+    ),
+    "Go: viper reading 3000 defaults, a replacer of 3000 pairs and an overlong prefix": (
+        lambda: go_viper_settings_from_the_environment(3000)
     ),
     "Go: a health service set NOT_SERVING 3000 times, 3000 ifs deep": (
         lambda: go_health_drains_nested(3000)

@@ -216,11 +216,17 @@ class SettingsKey:
     what the YAML file the program reads sets at the dotted `key` (the fields' `mapstructure`
     tags, or their names, from the outermost struct in). The file is named `name` (its
     extension left out; None when the code builds it) in one of `folders` (`AddConfigPath`,
-    `SetConfigFile`'s folder); a ConfigMap mounted there gives it (addresses.py)."""
+    `SetConfigFile`'s folder); a ConfigMap mounted there gives it (addresses.py). With
+    `viper.AutomaticEnv()`, the environment variable `env` (the key upper-cased, after
+    `SetEnvPrefix`'s prefix and through `SetEnvKeyReplacer`'s replacements) overrides the
+    file, for a key viper knows of (a file sets it, or `SetDefault`); `default` is what
+    `SetDefault` gives it."""
 
     key: str
     folders: tuple[str, ...]
     name: str | None
+    env: str | None = None
+    default: str | None = None
 
 
 @record

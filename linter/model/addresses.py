@@ -226,12 +226,8 @@ def destinations(
         return _joined_destinations(index, value, parse, code_path, runners)
     if isinstance(value, FlagRef):
         return _flag_destinations(value, parse, runners)
-    if isinstance(value, SettingsKey):  # no file the containers mount: not known
-        return [
-            Destination(address, g.namespace, g.origin, g.via)
-            for g in mounted_values(index, value, runners)
-            if (address := parse(g.value)) is not None
-        ]
+    if isinstance(value, SettingsKey):
+        return _settings_destinations(index, value, parse, runners)
     if not isinstance(value, EnvRef):
         return []
     found: list[Destination] = []
@@ -313,6 +309,40 @@ def _mounted_destinations(
                 replace(destination, namespace=namespace, origin=origin, via=destination.via or via)
             )
     return found if overridden else None
+
+
+def _settings_destinations(
+    index: Index, key: SettingsKey, parse: Callable[[str], Address | None], runners: Sequence[Link]
+) -> list[Destination]:
+    """The addresses a viper settings key is given in each container that runs the code:
+    the variable `AutomaticEnv` reads for it, when the container sets it and viper knows
+    the key (a mounted file or a default sets it); else the file the container mounts
+    (addresses_files.py); else, in none of them, the key's default. No file the containers
+    mount and no default: not known."""
+    found: list[Destination] = []
+    for link in runners:
+        mounted = mounted_values(index, key, [link])
+        setting = (
+            index.env_setting(link.workload, link.container, key.env)
+            if key.env is not None and (mounted or key.default is not None)
+            else None
+        )
+        if setting is not None:  # the variable wins over the file
+            address = parse(setting.value)
+            if address is None:
+                continue
+            line = setting.entry.value_pos.get("value", setting.entry.pos)[0]
+            place = f"{os.path.basename(setting.workload.path)}:{line}"
+            where = f"{key.env} as {setting.workload.ref.display} sets it at {place}"
+            via = Related(setting.workload.path, line, f"{key.env}={setting.value!r}")
+            found.append(Destination(address, setting.workload.namespace, where, via, setting))
+            continue
+        found += [
+            Destination(address, g.namespace, g.origin, g.via)
+            for g in mounted
+            if (address := parse(g.value)) is not None
+        ]
+    return found or _default(parse, key.default, f"the default viper gives {key.key}")
 
 
 def _default(
