@@ -511,6 +511,82 @@ def test_a_flag_bound_to_a_variable_by_stringvar_is_its_value() -> None:
     assert channel.target == FlagRef("address", "svc:1")
 
 
+FLAG_SERVER = """\
+package main
+
+import (
+	"flag"
+	"fmt"
+	"log"
+	"net"
+
+	"google.golang.org/grpc"
+)
+
+var port = flag.Int("port", 9000, "the port to serve on")
+
+func main() {
+	flag.Parse()
+	lis, err := net.Listen("tcp", fmt.Sprintf(":%d", *port))
+	if err != nil {
+		log.Fatalf("failed to listen: %v", err)
+	}
+	s := grpc.NewServer()
+	if err := s.Serve(lis); err != nil {
+		log.Fatalf("failed to serve: %v", err)
+	}
+}
+"""
+
+
+def test_an_integer_flag_is_the_port_a_server_listens_on() -> None:
+    [listen] = analyse_go("server/main.go", FLAG_SERVER.encode()).listens
+    assert listen.address == FlagRef("port", "9000", ":")
+    bound = FLAG_SERVER.replace(
+        'var port = flag.Int("port", 9000, "the port to serve on")',
+        'var port int\n\nfunc init() {\n\tflag.IntVar(&port, "port", 9000, "")\n}',
+    ).replace('fmt.Sprintf(":%d", *port)', '":" + strconv.Itoa(port)')
+    bound = bound.replace('"net"', '"net"\n\t"strconv"')
+    [listen] = analyse_go("server/main.go", bound.encode()).listens
+    assert listen.address == FlagRef("port", "9000", ":")
+    cobra = bound.replace('"flag"', '"github.com/spf13/cobra"').replace(
+        'flag.IntVar(&port, "port", 9000, "")', 'cmd.Flags().IntVarP(&port, "port", "p", 9000, "")'
+    )
+    [listen] = analyse_go("server/main.go", cobra.encode()).listens
+    assert listen.address == FlagRef("port", "9000", ":")
+
+
+def flag_server(args: str) -> dict[str, str]:
+    """The server above, built by its Dockerfile, its Deployment passing `args`, behind a
+    ClusterIP Service whose port's name says nothing of gRPC."""
+    return {
+        "go.mod": GO_MOD,
+        "server/main.go": FLAG_SERVER,
+        "server/Dockerfile": "FROM golang:1.22\nWORKDIR /src\nCOPY . .\n"
+        'RUN go build -o /usr/bin/server ./server\nENTRYPOINT ["/usr/bin/server"]\n',
+        "server/deployment.yaml": (
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: backend}\n"
+            "spec:\n  replicas: 3\n  selector: {matchLabels: {app: backend}}\n  template:\n"
+            "    metadata: {labels: {app: backend}}\n    spec:\n      containers:\n"
+            "        - name: server\n          image: example/matcher/server:latest\n"
+            f"          args: {args}\n"
+            "---\napiVersion: v1\nkind: Service\nmetadata: {name: backend}\n"
+            "spec:\n  selector: {app: backend}\n"
+            "  ports: [{name: tcp, port: 80, targetPort: 9001}]\n"
+        ),
+    }
+
+
+def test_the_port_an_integer_flag_gives_a_server_shows_its_service_carries_grpc(
+    tmp_path: Path,
+) -> None:
+    for at, args in enumerate(('["--port=9001"]', '["-port", "9001"]')):
+        [finding] = lint_files(tmp_path / str(at), flag_server(args), ["KLB101"]).findings
+        assert "its code serves gRPC on 9001: main.go:16" in finding.text
+    other = lint_files(tmp_path / "default", flag_server('["--verbose"]'), ["KLB101"])
+    assert other.findings == [], "it serves its default, 9000, which the Service does not target"
+
+
 INPUT = """\
 package input
 

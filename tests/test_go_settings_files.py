@@ -239,3 +239,69 @@ def test_a_section_two_fields_hold_is_no_key(tmp_path: Path) -> None:
     assert "Replica" in main
     files = tree(main)
     assert lint_files(tmp_path, files, ["KLB102"]).findings == []
+
+
+# viper reading the environment: `backend.grpc_address` from BACKEND_GRPC_ADDRESS
+ENVIRONMENT = (
+    '\tviper.SetEnvKeyReplacer(strings.NewReplacer(".", "_"))\n'
+    "\tviper.AutomaticEnv()\n"
+    '\tviper.SetDefault("backend.grpc_address", "DEFAULT")\n'
+)
+
+
+def from_environment(default: str | None = "localhost:50051") -> str:
+    main = MAIN.replace(
+        '\t"github.com/spf13/viper"\n', '\t"strings"\n\n\t"github.com/spf13/viper"\n'
+    )
+    main = main.replace(
+        "\t_ = viper.ReadInConfig()\n", "\t_ = viper.ReadInConfig()\n" + ENVIRONMENT
+    )
+    if default is None:
+        return main.replace('\tviper.SetDefault("backend.grpc_address", "DEFAULT")\n', "")
+    return main.replace("DEFAULT", default)
+
+
+def with_env(value: str) -> str:
+    """The orders Deployment with BACKEND_GRPC_ADDRESS set, and nothing mounted."""
+    return ORDERS.split("          volumeMounts:")[0] + (
+        f"          env:\n            - {{name: BACKEND_GRPC_ADDRESS, value: '{value}'}}\n"
+    )
+
+
+def environment_tree(main: str, deployment: str) -> dict[str, str]:
+    files = tree(main)
+    files["k8s.yaml"] = GRPC_SERVICE + BACKEND + deployment
+    return files
+
+
+def test_the_variable_automatic_env_reads_gives_a_settings_key_viper_knows(
+    tmp_path: Path,
+) -> None:
+    files = environment_tree(from_environment(), with_env("backend:50051"))
+    (finding,) = lint_files(tmp_path, files, ["KLB102"]).findings
+    assert "ClusterIP Service/backend" in finding.message
+    assert "BACKEND_GRPC_ADDRESS as Deployment/orders sets it" in finding.text
+    # over the file a ConfigMap mounts, the variable wins
+    mounted = tree(from_environment())
+    mounted["k8s.yaml"] = mounted["k8s.yaml"].replace(
+        "          volumeMounts:",
+        "          env:\n            - {name: BACKEND_GRPC_ADDRESS, value: 'elsewhere:1'}\n"
+        "          volumeMounts:",
+    )
+    assert lint_files(tmp_path / "mounted", mounted, ["KLB102"]).findings == []
+
+
+def test_a_variable_of_a_key_viper_does_not_know_is_not_read(tmp_path: Path) -> None:
+    """`viper.Unmarshal` reads the environment only for the keys a file or a default
+    sets: with neither, the variable is not read."""
+    files = environment_tree(from_environment(None), with_env("backend:50051"))
+    assert lint_files(tmp_path, files, ["KLB102"]).findings == []
+
+
+def test_the_default_viper_is_given_is_the_address_with_no_variable(tmp_path: Path) -> None:
+    plain = ORDERS.split("          volumeMounts:")[0]
+    files = environment_tree(from_environment("backend:50051"), plain)
+    (finding,) = lint_files(tmp_path, files, ["KLB102"]).findings
+    assert "the default viper gives backend.grpc_address" in finding.text
+    other = environment_tree(from_environment(), plain)
+    assert lint_files(tmp_path / "other", other, ["KLB102"]).findings == []

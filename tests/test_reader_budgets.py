@@ -424,6 +424,67 @@ def go_env_helpers_and_clients(n: int) -> Files:
     return {"main.go": code}
 
 
+def go_servers_on_flags(n: int) -> Files:
+    """`n` integer flags, each the port of a server's listener, a listen address of a flag
+    with text joined to it `n` times (past MAX_TEXT), and a Deployment of the built image
+    whose args pass `n` flags in a megabyte of words: each listener's port is looked up
+    in the container's args, which must not be read once a listener."""
+    flags = "".join(f'var p{i} = flag.Int("p{i}", {i}, "")\n' for i in range(n))
+    joins = 'var a0 = fmt.Sprintf(":%d", *p0)\n' + "".join(
+        f'var a{i} = a{i - 1} + "0"\n' for i in range(1, n)
+    )
+    listens = "".join(
+        f'\tl{i}, _ := net.Listen("tcp", fmt.Sprintf(":%d", *p{i}))\n\tgo s.Serve(l{i})\n'
+        for i in range(n)
+    )
+    code = (
+        'package main\n\nimport (\n\t"flag"\n\t"fmt"\n\t"net"\n\n'
+        '\t"google.golang.org/grpc"\n)\n\n'
+        + flags
+        + joins
+        + "func main() {\n\tflag.Parse()\n\ts := grpc.NewServer()\n"
+        + listens
+        + f'\tlast, _ := net.Listen("tcp", a{n - 1})\n\ts.Serve(last)\n}}\n'
+    )
+    words = ", ".join(
+        [*(f'"--p{i % n}={i % 60000}"' for i in range(1_000_000 // 12)), '"-p1=9001"']
+    )
+    manifest = (
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: s}\nspec:\n"
+        "  selector: {matchLabels: {app: s}}\n  template:\n    metadata: {labels: {app: s}}\n"
+        "    spec:\n      containers:\n        - name: s\n          image: example/m/server\n"
+        f"          args: [{words}]\n"
+        "---\napiVersion: v1\nkind: Service\nmetadata: {name: s}\nspec:\n"
+        "  selector: {app: s}\n  ports: [{port: 80, targetPort: 9001}]\n"
+    )
+    dockerfile = (
+        "FROM golang:1.22\nWORKDIR /src\nCOPY . .\nRUN go build -o /usr/bin/server ./server\n"
+        'ENTRYPOINT ["/usr/bin/server"]\n'
+    )
+    return {
+        "go.mod": "module m.io\n\ngo 1.22\n",
+        "server/main.go": code,
+        "server/Dockerfile": dockerfile,
+        "k8s.yaml": manifest,
+    }
+
+
+def alternatives_of_one_selector(n: int) -> Files:
+    """`n` folders, each 40 deep, each running the pods `app: web` under a name of its
+    own, and one folder of `n` files doing the same: the variants are read as a tree of
+    the paths, never pair by pair."""
+    deployment = (
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: web-{0}}}\nspec:\n"
+        "  selector: {{matchLabels: {{app: web}}}}\n  template:\n"
+        "    metadata: {{labels: {{app: web}}}}\n    spec:\n      containers:\n"
+        "        - {{name: web, image: example/web}}\n"
+    )
+    deep = "/".join(["d"] * 40)
+    files = {f"v{i}/{deep}/app.yaml": deployment.format(i) for i in range(n)}
+    files.update({f"flat/app{i}.yaml": deployment.format(f"flat-{i}") for i in range(n)})
+    return files
+
+
 def go_health_drains_nested(n: int) -> Files:
     """A health service set NOT_SERVING `n` times in ifs `n` deep, a wait after the deepest:
     each start's statement is found by climbing its parents, and tree-sitter finds a
@@ -482,6 +543,24 @@ def go_env_tagged_fields(n: int) -> Files:
         + f"\nfunc main() {{\n\tc := C0{{}}\n{dials}}}\n"
     )
     return {"main.go": code}
+
+
+def go_viper_settings_from_the_environment(n: int) -> Files:
+    """The viper program above reading the environment too: a prefix past the text
+    budget, a replacer of `n` pairs, `n` defaults of `n` keys a megabyte long in all, each
+    key's variable worked out once a field."""
+    files = go_viper_settings_structs(n)
+    environment = (
+        "\tviper.AutomaticEnv()\n"
+        f'\tviper.SetEnvPrefix("{"P" * 5000}")\n'
+        "\tviper.SetEnvKeyReplacer(strings.NewReplacer("
+        + ", ".join(['".", "_"'] * n)
+        + "))\n"
+        + "".join(f'\tviper.SetDefault("k{i}.{"a" * 300}", "h:{i}")\n' for i in range(n))
+        + '\tviper.SetEnvPrefix("APP")\n\tviper.SetEnvKeyReplacer(strings.NewReplacer(".", "_"))\n'
+    )
+    code = files["main.go"].replace("\tc := T0{}\n", environment + "\tc := T0{}\n")
+    return {"main.go": code.replace("import (\n", 'import (\n\t"strings"\n', 1)}
 
 
 def go_viper_settings_structs(n: int) -> Files:
@@ -861,6 +940,15 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Go: viper settings structs 3000 deep and 3000 holding one, read by 3000 dials": (
         lambda: go_viper_settings_structs(3000)
+    ),
+    "Go: 3000 servers on integer flags a megabyte of container args passes": (
+        lambda: go_servers_on_flags(3000)
+    ),
+    "Kubernetes: 2000 folders 40 deep and 2000 files running the pods of one selector": (
+        lambda: alternatives_of_one_selector(2000)
+    ),
+    "Go: viper reading 3000 defaults, a replacer of 3000 pairs and an overlong prefix": (
+        lambda: go_viper_settings_from_the_environment(3000)
     ),
     "Go: a health service set NOT_SERVING 3000 times, 3000 ifs deep": (
         lambda: go_health_drains_nested(3000)

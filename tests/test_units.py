@@ -55,3 +55,36 @@ def test_two_files_in_one_folder_that_define_the_same_objects_are_alternatives(
     }
     found = lint_files(tmp_path, files, ["KLB401"]).findings
     assert sorted(Path(f.path).name for f in found) == ["app-ha.yaml", "app.yaml"]
+
+
+def renamed(manifest: str, name: str) -> str:
+    """The manifest's first object under another name (its pod labels kept)."""
+    return manifest.replace("name: web\n", f"name: {name}\n", 1)
+
+
+def test_folders_that_each_run_the_same_pods_under_other_names_are_alternatives(
+    tmp_path: Path,
+) -> None:
+    """`grpc/` and `rest/` each run a Deployment of the pods `app: web` under a name of
+    their own: two controllers of one selector are never applied together, so the Service
+    of `grpc/` does not serve the pods of `rest/`."""
+    files = {
+        "variants/grpc/app.yaml": DEPLOYMENT + SERVICE,
+        "variants/rest/k8s/app.yaml": renamed(DEPLOYMENT, "web-rest"),
+        "variants/shared/config.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n",
+    }
+    found = lint_files(tmp_path, files, ["KLB401"]).findings
+    assert [f.path.split("variants/")[1] for f in found] == ["grpc/app.yaml"]
+
+
+def test_files_of_one_folder_that_run_the_same_pods_are_applied_together(
+    tmp_path: Path,
+) -> None:
+    """A canary beside its stable Deployment, with the same selector: one folder may be
+    applied whole, so the Service serves both."""
+    files = {
+        "k8s/app.yaml": DEPLOYMENT + SERVICE,
+        "k8s/app-canary.yaml": renamed(DEPLOYMENT, "web-canary"),
+    }
+    found = lint_files(tmp_path, files, ["KLB401"]).findings
+    assert sorted(Path(f.path).name for f in found) == ["app-canary.yaml", "app.yaml"]

@@ -129,10 +129,21 @@ class FlagRef:
     """A command-line flag's value (`flag.String("address", "localhost:50051", ...)`,
     pflag's and cobra's `StringVar(&addr, "address", ...)`): what the containers that run
     the code pass as `--address=...` (or `-address ...`) in their command and args, else
-    `default` (a str, or UNKNOWN)."""
+    `default` (a str, or UNKNOWN; an int flag's default as its text), between `prefix` and
+    `suffix`."""
 
     name: str
     default: Any = None
+    # the text around the value (`fmt.Sprintf(":%d", *port)`), as EnvRef's
+    prefix: str = ""
+    suffix: str = ""
+
+    def filled(self, value: str) -> str:
+        return self.prefix + value + self.suffix
+
+    @property
+    def default_text(self) -> str | None:
+        return self.filled(self.default) if isinstance(self.default, str) else None
 
 
 @record
@@ -205,11 +216,17 @@ class SettingsKey:
     what the YAML file the program reads sets at the dotted `key` (the fields' `mapstructure`
     tags, or their names, from the outermost struct in). The file is named `name` (its
     extension left out; None when the code builds it) in one of `folders` (`AddConfigPath`,
-    `SetConfigFile`'s folder); a ConfigMap mounted there gives it (addresses.py)."""
+    `SetConfigFile`'s folder); a ConfigMap mounted there gives it (addresses.py). With
+    `viper.AutomaticEnv()`, the environment variable `env` (the key upper-cased, after
+    `SetEnvPrefix`'s prefix and through `SetEnvKeyReplacer`'s replacements) overrides the
+    file, for a key viper knows of (a file sets it, or `SetDefault`); `default` is what
+    `SetDefault` gives it."""
 
     key: str
     folders: tuple[str, ...]
     name: str | None
+    env: str | None = None
+    default: str | None = None
 
 
 @record
@@ -331,6 +348,9 @@ def joined(parts: list[Any]) -> Any:
     ):
         flat = tuple(q for p in parts for q in (p.parts if isinstance(p, Joined) else (p,)))
         return Joined(flat) if len(flat) <= MAX_PARTS else UNKNOWN
+    flags = [p for p in parts if isinstance(p, FlagRef)]
+    if len(flags) == 1 and all(isinstance(p, str) for p in parts if p is not flags[0]):
+        return _flag_text(parts, flags[0])
     if any(not isinstance(p, str | EnvRef | EnvText) for p in parts):
         return UNKNOWN
     envs = [p for p in parts if isinstance(p, EnvRef)]
@@ -345,6 +365,17 @@ def joined(parts: list[Any]) -> Any:
     prefix, suffix = "".join(parts[:at]), "".join(parts[at + 1 :])
     env = envs[0]
     return EnvRef(env.name, env.default, prefix + env.prefix, env.suffix + suffix)
+
+
+def _flag_text(parts: list[Any], flag: FlagRef) -> Any:
+    """Text around one command-line flag's value (`":" + strconv.Itoa(*port)`): the flag
+    with that text as its prefix and suffix, within the budget (budget.py: MAX_TEXT)."""
+    at = next(i for i, p in enumerate(parts) if p is flag)
+    prefix = "".join(parts[:at]) + flag.prefix
+    suffix = flag.suffix + "".join(parts[at + 1 :])
+    if len(prefix) + len(suffix) > MAX_TEXT:
+        return UNKNOWN
+    return FlagRef(flag.name, flag.default, prefix, suffix)
 
 
 def _env_text(parts: list[Any]) -> Any:

@@ -29,7 +29,7 @@ from k8slb.model.addresses_files import mounted_values
 from k8slb.model.addresses_spring import mounted_settings
 from k8slb.model.index import EnvSetting, Index
 from k8slb.model.links import Link
-from k8slb.model.objects import Container, pos_of, service_ports
+from k8slb.model.objects import Container, flag_value, pos_of, service_ports
 from k8slb.reading.objects import K8sObject, dig
 from k8slb.reading.yamltree import YMap, YSeq
 
@@ -252,12 +252,8 @@ def destinations(
         return _joined_destinations(index, value, parse, code_path, runners)
     if isinstance(value, FlagRef):
         return _flag_destinations(value, parse, runners)
-    if isinstance(value, SettingsKey):  # no file the containers mount: not known
-        return [
-            Destination(address, g.namespace, g.origin, g.via)
-            for g in mounted_values(index, value, runners)
-            if (address := parse(g.value)) is not None
-        ]
+    if isinstance(value, SettingsKey):
+        return _settings_destinations(index, value, parse, runners)
     if not isinstance(value, EnvRef):
         return []
     found: list[Destination] = []
@@ -339,6 +335,40 @@ def _mounted_destinations(
                 replace(destination, namespace=namespace, origin=origin, via=destination.via or via)
             )
     return found if overridden else None
+
+
+def _settings_destinations(
+    index: Index, key: SettingsKey, parse: Callable[[str], Address | None], runners: Sequence[Link]
+) -> list[Destination]:
+    """The addresses a viper settings key is given in each container that runs the code:
+    the variable `AutomaticEnv` reads for it, when the container sets it and viper knows
+    the key (a mounted file or a default sets it); else the file the container mounts
+    (addresses_files.py); else, in none of them, the key's default. No file the containers
+    mount and no default: not known."""
+    found: list[Destination] = []
+    for link in runners:
+        mounted = mounted_values(index, key, [link])
+        setting = (
+            index.env_setting(link.workload, link.container, key.env)
+            if key.env is not None and (mounted or key.default is not None)
+            else None
+        )
+        if setting is not None:  # the variable wins over the file
+            address = parse(setting.value)
+            if address is None:
+                continue
+            line = setting.entry.value_pos.get("value", setting.entry.pos)[0]
+            place = f"{os.path.basename(setting.workload.path)}:{line}"
+            where = f"{key.env} as {setting.workload.ref.display} sets it at {place}"
+            via = Related(setting.workload.path, line, f"{key.env}={setting.value!r}")
+            found.append(Destination(address, setting.workload.namespace, where, via, setting))
+            continue
+        found += [
+            Destination(address, g.namespace, g.origin, g.via)
+            for g in mounted
+            if (address := parse(g.value)) is not None
+        ]
+    return found or _default(parse, key.default, f"the default viper gives {key.key}")
 
 
 def _default(
@@ -531,7 +561,7 @@ def _flag_destinations(
     found: list[Destination] = []
     for link in runners:
         given = flag_value(link.container, flag.name)
-        address = parse(given) if given is not None else None
+        address = parse(flag.filled(given)) if given is not None else None
         if address is None:
             continue
         workload = link.workload
@@ -541,22 +571,4 @@ def _flag_destinations(
         where = f"--{flag.name} as {workload.ref.display} passes it"
         via = Related(workload.path, line, f"--{flag.name}={given}")
         found.append(Destination(address, workload.namespace, where, via))
-    default = flag.default if isinstance(flag.default, str) else None
-    return found or _default(parse, default, f"the default of --{flag.name}")
-
-
-def flag_value(container: Container, name: str) -> str | None:
-    """What a container's command and args give a flag: `--name=value`, `-name=value`,
-    or the word after `--name` / `-name` (Go's flag package and pflag read all four);
-    the last one counts, as both packages keep the last."""
-    words = container.words
-    found: str | None = None
-    for at, word in enumerate(words):
-        flag, equals, value = word.partition("=")
-        if flag not in (f"--{name}", f"-{name}"):
-            continue
-        if equals:
-            found = value
-        elif at + 1 < len(words):
-            found = words[at + 1]
-    return found
+    return found or _default(parse, flag.default_text, f"the default of --{flag.name}")

@@ -73,7 +73,17 @@ from k8slb.code.entry_points import (
     runs_code,
     shell_script_of,
 )
-from k8slb.code.facts import CodeFacts, EnvRef, EnvText, Listen, Loc, Registration, Route, Server
+from k8slb.code.facts import (
+    CodeFacts,
+    EnvRef,
+    EnvText,
+    FlagRef,
+    Listen,
+    Loc,
+    Registration,
+    Route,
+    Server,
+)
 from k8slb.code.projects import GoPackages, ImportGraph
 from k8slb.core import regex
 from k8slb.core.record import record
@@ -81,7 +91,7 @@ from k8slb.core.results import LinkRow
 from k8slb.core.shell_words import shell_words
 from k8slb.languages import LANGUAGES
 from k8slb.model.index import Index
-from k8slb.model.objects import Container, PodTemplate, pod_template, pos_of
+from k8slb.model.objects import Container, PodTemplate, flag_value, pod_template, pos_of
 from k8slb.reading.build_files import (
     BuildFacts,
     Dockerfile,
@@ -708,8 +718,12 @@ def _nearness(link: Link, facts: CodeFacts) -> tuple[bool, int]:
 
 
 def _port_of(address: object, workload: K8sObject, container: Container) -> int | None:
-    """7070 for `[::]:7070`, `0.0.0.0:7070`, `:7070`, or an env variable holding one."""
-    if isinstance(address, EnvRef):
+    """7070 for `[::]:7070`, `0.0.0.0:7070`, `:7070`, or an env variable or a command-line
+    flag (as the container's args give it, else its default) holding one."""
+    if isinstance(address, FlagRef):
+        given = flag_value(container, address.name)
+        address = address.filled(given) if given is not None else address.default_text
+    elif isinstance(address, EnvRef):
         setting = Index.env_setting(workload, container, address.name)
         address = address.filled(setting.value) if setting else address.default_text
     elif isinstance(address, EnvText):  # `${HOST}:${PORT}`: each from the container's env

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from k8slb.core import regex
@@ -146,6 +147,25 @@ class Container:
         """Its command, then its args, as strings (what the image's entry point is given)."""
         return [str(w) for w in [*(self.body.get("command") or []), *(self.body.get("args") or [])]]
 
+    @cached_property
+    def flags(self) -> dict[str, str]:
+        """What its command and args give each flag: `--name=value`, `-name=value`, or the
+        word after `--name` / `-name` (Go's flag package and pflag read all four); the last
+        one counts, as both packages keep the last. Read once: every listener and dial
+        of its code asks."""
+        words = self.words
+        found: dict[str, str] = {}
+        for at, word in enumerate(words):
+            if not word.startswith("-"):
+                continue
+            flag, equals, value = word.partition("=")
+            name = flag[2:] if flag.startswith("--") else flag[1:]
+            if equals:
+                found[name] = value
+            elif at + 1 < len(words):
+                found[name] = words[at + 1]
+        return found
+
     def probe(self, kind: str) -> YMap | None:
         probe = self.body.get(kind)
         return probe if isinstance(probe, YMap) else None
@@ -257,3 +277,8 @@ class PodTemplate:
     @property
     def long_running(self) -> list[Container]:
         return [c for c in self.containers if c.long_running]
+
+
+def flag_value(container: Container, name: str) -> str | None:
+    """What a container's command and args give a flag (Container.flags)."""
+    return container.flags.get(name)

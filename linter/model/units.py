@@ -4,10 +4,15 @@ the pods of its own unit.
 A chart's render is a unit, and so is a kustomization's build. Plain manifests are one unit
 unless the tree holds alternatives: a repository that keeps a folder per variant (L4,
 headless, Ingress, mesh) or several copies of an example has objects of the same kind,
-namespace and name in different files, which no one applies together. Where two files
-define the same object, the folder where their paths part holds variants: each of its
-entries that defines such an object is a variant of its own, and its other entries (the
-common parts) go with every variant.
+namespace and name in different files, which no one applies together. So has a tree whose
+folders each hold a workload of the same kind and namespace under another name but with the
+same pod selector (`grpc/` and `rest/`, each with its own Deployment of `app: service-a`):
+applied together, two such controllers would fight over one set of pods, which Kubernetes
+warns against, so they are copies of one app, not parts of one deployment. (Two files of
+one folder with such workloads are not taken for alternatives: the folder may be applied
+whole.) Where two files define the same object, the folder where their paths part holds
+variants: each of its entries that defines such an object is a variant of its own, and its
+other entries (the common parts) go with every variant.
 """
 
 from __future__ import annotations
@@ -16,7 +21,8 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from pathlib import PurePath
 
-from k8slb.reading.objects import K8sObject
+from k8slb.reading.objects import K8sObject, dig
+from k8slb.reading.yamltree import YMap
 
 Folder = tuple[str, ...]
 # (where the objects come from: "" for plain files, else the chart or kustomization;
@@ -41,20 +47,21 @@ def deployment_units(
     """The unit of each file that holds objects, by path (rendered files: their chart's or
     kustomization's path)."""
     paths_of: dict[tuple[str, str, str, str], set[str]] = defaultdict(set)
+    # the files of the workloads of each kind, namespace and pod selector
+    selecting: dict[tuple[str, str, str, str], set[str]] = defaultdict(set)
     files: set[str] = set()
     for obj in objects:
         files.add(obj.path)
         if obj.name is not None and obj.path not in rendered_from:
             paths_of[(obj.group, obj.kind, obj.namespace or "", obj.name)].add(obj.path)
+            selector = _selector(obj)
+            if selector is not None:
+                selecting[(obj.group, obj.kind, obj.namespace or "", selector)].add(obj.path)
     variants: dict[Folder, set[str]] = defaultdict(set)
     for paths in paths_of.values():
-        if len(paths) < 2:
-            continue
-        split = [PurePath(path).parts for path in sorted(paths)]
-        for number, one in enumerate(split):
-            for other in split[number + 1 :]:
-                depth = _common_depth(one, other)
-                variants[one[:depth]].update((one[depth], other[depth]))
+        _add_variants(variants, paths, across_folders=False)
+    for paths in selecting.values():
+        _add_variants(variants, paths, across_folders=True)
     units: dict[str, Unit] = {}
     for path in files:
         source = rendered_from.get(path)
@@ -71,8 +78,41 @@ def deployment_units(
     return units
 
 
-def _common_depth(one: tuple[str, ...], other: tuple[str, ...]) -> int:
-    depth = 0
-    while depth < min(len(one), len(other)) - 1 and one[depth] == other[depth]:
-        depth += 1
-    return depth
+def _add_variants(
+    variants: dict[Folder, set[str]], paths: set[str], *, across_folders: bool
+) -> None:
+    """The variants the files of one object (or one pod selector) make: each two part at a
+    folder, where each is in an entry of its own (a file, or a folder holding it). With
+    `across_folders`, two files of one folder are not each other's variants. Read as a
+    tree of the paths: the entries of a folder that hold some file are the variants
+    there, when there are two."""
+    if len(paths) < 2:
+        return
+    entries: dict[Folder, set[str]] = defaultdict(set)  # folder -> entries holding a file
+    folders: dict[Folder, set[str]] = defaultdict(set)  # those that are folders
+    for path in paths:
+        parts = PurePath(path).parts
+        for depth in range(len(parts)):
+            entries[parts[:depth]].add(parts[depth])
+            if depth < len(parts) - 1:
+                folders[parts[:depth]].add(parts[depth])
+    for folder, held in entries.items():
+        if across_folders and len(held - folders[folder]) > 1:
+            held = folders[folder]  # files of one folder: not each other's variants
+        if len(held) >= 2:
+            variants[folder].update(held)
+
+
+_WORKLOADS = frozenset(("Deployment", "StatefulSet", "DaemonSet", "ReplicaSet"))
+
+
+def _selector(obj: K8sObject) -> str | None:
+    """A workload's pod selector (its `matchLabels` alone), as one text; None for other
+    kinds and selectors."""
+    if obj.kind not in _WORKLOADS:
+        return None
+    selector = dig(obj.body, "spec", "selector")
+    labels = dig(selector, "matchLabels") if isinstance(selector, YMap) else None
+    if not isinstance(labels, YMap) or not labels or "matchExpressions" in selector:
+        return None
+    return repr(sorted((str(k), str(v)) for k, v in labels.items()))

@@ -288,6 +288,32 @@ _VIPER = "github.com/spf13/viper"
 _VIPER_FILES = frozenset(("AddConfigPath", "SetConfigName", "SetConfigFile"))
 
 
+# viper's calls that say where the environment and defaults give keys their values
+_VIPER_ENVIRONMENT = frozenset(("AutomaticEnv", "SetEnvPrefix", "SetEnvKeyReplacer", "SetDefault"))
+
+
+class _ViperEnvironment:
+    """What a file's viper calls say of the environment (`AutomaticEnv`, its prefix and
+    replacements: None when not known) and of each key's default (by the key in lower
+    case, as viper compares keys)."""
+
+    def __init__(self) -> None:
+        self.automatic = False
+        self.prefix: str | None = ""
+        self.replaced: dict[str, str] | None = {}
+        self.defaults: dict[str, str] = {}
+
+    def key(self, ref: SettingsKey) -> SettingsKey:
+        """The settings key with the variable and the default viper gives it."""
+        env = None
+        if self.automatic and self.prefix is not None and self.replaced is not None:
+            # viper: the prefix and "_" before the key, upper-cased, then replaced
+            text = (f"{self.prefix}_{ref.key}" if self.prefix else ref.key).upper()
+            env = text.translate({ord(old): new for old, new in self.replaced.items()})
+        default = self.defaults.get(ref.key.lower())
+        return SettingsKey(ref.key, ref.folders, ref.name, env, default)
+
+
 def _settings_prefix(type_name: str, held: dict[str, list[tuple[str, str]]]) -> str | None:
     """The dotted keys (each ending in a dot) that lead to a struct type's fields from the
     struct no field holds: "" for that one; None where a type is held by several fields
@@ -1288,8 +1314,8 @@ class _Collector:
             # is the same, whatever the environment gives
             text = values[0]
             return text.rstrip("/") if isinstance(text, str) else text
-        if name == "strconv.Itoa" and values and isinstance(values[0], int):
-            return str(values[0])
+        if name == "strconv.Itoa" and values and isinstance(values[0], int | FlagRef):
+            return str(values[0]) if isinstance(values[0], int) else values[0]
         if name == "time.Duration" and values and _number(values[0]):
             return values[0]  # a count that a unit multiplies: time.Duration(5) * time.Minute
         flag = self._flag(call)
@@ -1297,6 +1323,8 @@ class _Collector:
             at_name, at_default = flag
             given = values[at_name] if at_name < len(values) else UNKNOWN
             default = values[at_default] if at_default < len(values) else UNKNOWN
+            if isinstance(default, int) and not isinstance(default, bool):
+                default = str(default)  # an integer flag's default, as its args would spell it
             if isinstance(given, str):
                 return FlagRef(given, default if isinstance(default, str) else UNKNOWN)
         return UNKNOWN
@@ -1352,8 +1380,8 @@ class _Collector:
         return self.env_helpers[name]
 
     def _flag(self, call: Node) -> tuple[int, int] | None:
-        """Where a string flag's definition has the flag's name and its default: the flag
-        package's (`flag.String`, `flag.StringVar`) or pflag's, as a package function or a
+        """Where a string or integer flag's definition has the flag's name and its default:
+        the flag package's (`flag.String`, `flag.IntVar`) or pflag's, as a package function or a
         method of a flag set (`cmd.Flags().StringVarP(&addr, "address", "a", ...)`)."""
         function = call.child_by_field_name("function")
         if function is None or function.type != "selector_expression":
@@ -1462,7 +1490,8 @@ class _Collector:
                     folders.append(os.path.dirname(os.path.normpath(text)))
                     text = os.path.splitext(os.path.basename(text))[0]
                 name = text
-        if not folders:
+        environment = self._viper_environment()
+        if not folders and environment is None:
             return
         name = name if named == 1 else None
         # each struct type's fields: (name, its struct type's name, key)
@@ -1486,12 +1515,62 @@ class _Collector:
                 continue
             for field_name, _, key in members:
                 ref = SettingsKey(prefix + key, tuple(folders), name)
+                if environment is not None:
+                    ref = environment.key(ref)
+                    if not folders and ref.default is None:
+                        continue  # no file, no default: viper knows no such key
                 for place in [*within, ""] if len(within) == 1 else [""]:
                     # for the packages that read it from a struct this one returns
                     self.facts.exports[f"field {place}.{field_name}"] = ref
                     refs = self.tagged[field_name][place]
                     if ref not in refs and len(refs) <= MAX_CHOICES:
                         refs.append(ref)
+
+    def _viper_environment(self) -> _ViperEnvironment | None:
+        """What viper's calls say of the environment and defaults: `AutomaticEnv()`, its
+        `SetEnvPrefix` and `SetEnvKeyReplacer(strings.NewReplacer(".", "_"))`, and each
+        `SetDefault(key, value)` of a literal key; None when the code makes none of them.
+        A replacer of other than literal pairs of one character each leaves the variables
+        unknown."""
+        found = _ViperEnvironment()
+        said = False
+        for call, scope in self.calls:
+            shape = self._called(call)
+            member, arguments = shape.member, shape.arguments
+            if member not in _VIPER_ENVIRONMENT:
+                continue
+            said = True
+            values = [self.value(a, scope) for a in arguments[:2]]
+            if member == "AutomaticEnv" and not arguments:
+                found.automatic = True
+            elif member == "SetEnvPrefix" and len(values) == 1:
+                found.prefix = values[0] if isinstance(values[0], str) else None
+            elif member == "SetEnvKeyReplacer" and len(arguments) == 1:
+                found.replaced = self._replacer(arguments[0], scope)
+            elif member == "SetDefault" and len(values) == 2 and isinstance(values[0], str):
+                given = values[1]
+                if isinstance(given, int) and not isinstance(given, bool):
+                    given = str(given)
+                if isinstance(given, str) and len(found.defaults) < MAX_CHOICES * 64:
+                    found.defaults[values[0].lower()] = given
+        return found if said else None
+
+    def _replacer(self, node: Node, scope: _Scope) -> dict[str, str] | None:
+        """The replacements of `strings.NewReplacer(".", "_", ...)`, each one character."""
+        if node.type != "call_expression":
+            return None
+        shape = self._called(node)
+        if self._qualified_call(shape) != "strings.NewReplacer":
+            return None
+        if len(shape.arguments) > MAX_CHOICES * 2:
+            return None
+        texts = [self.value(a, scope) for a in shape.arguments]
+        if len(texts) % 2 or not all(isinstance(t, str) and len(t) == 1 for t in texts):
+            return None
+        pairs: dict[str, str] = {}
+        for old, new in zip(texts[::2], texts[1::2], strict=True):
+            pairs.setdefault(old, new)  # the first pair of a character wins, as Go's
+        return pairs
 
     def _settings_fields(self, struct: Node) -> Iterator[tuple[str, str, str]]:
         """(name, type name, key) of a struct's fields: the key its `mapstructure` tag
@@ -2638,9 +2717,14 @@ _BUILTINS = frozenset(
         "recover",
     }
 )
-# the flag packages, and where their string flags' definitions have the name and default
+# the flag packages, and where their string and integer flags' definitions have the name
+# and default
 _FLAG_PACKAGES = frozenset({"flag", "github.com/spf13/pflag", "github.com/spf13/cobra"})
-_FLAG_CALLS = {"String": (0, 1), "StringP": (0, 2), "StringVar": (1, 2), "StringVarP": (1, 3)}
+_FLAG_CALLS = {
+    f"{kind}{form}": places
+    for kind in ("String", "Int", "Int64", "Uint", "Uint64")
+    for form, places in (("", (0, 1)), ("P", (0, 2)), ("Var", (1, 2)), ("VarP", (1, 3)))
+}
 # the option slices an option helper returns, by its result's element type
 _OPTION_TYPES = {f"{GRPC}.ServerOption": "server", f"{GRPC}.DialOption": "dial"}
 
