@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 from k8slb.code.budget import MAX_DEPTH, Budget
 from k8slb.code.facts import (
     UNKNOWN,
+    BalancedUrl,
     BoundProperty,
     Channel,
     CodeFacts,
@@ -51,6 +52,14 @@ from k8slb.code.facts import (
 from k8slb.code.syntax_trees import Calls, call_arguments, captured, syntax_problem, walk
 from k8slb.code.syntax_trees import node_text as _text
 from k8slb.core import regex
+from k8slb.languages.java.parse_balanced import (
+    annotations,
+    call_given,
+    chain_root,
+    client_beans,
+    client_type,
+    injected_client,
+)
 from k8slb.languages.java.parse_quarkus import quarkus_channels
 from k8slb.languages.java.parse_shutdown import Placed, signal_pauses
 from k8slb.languages.java.parse_spring import (
@@ -552,9 +561,9 @@ class _Reader:
         self.kept: set[str] = set()  # final instance fields with no initialiser
         # (class node id, field) -> the constructor's parameter that sets it (_kept_from)
         self.kept_from: dict[tuple[int, str], tuple[int, int, Node] | None] = {}
-        # a method's (or lambda's) parameters and locals, or a class's fields -> their
-        # declared types, by the scope's or the class's node
-        self.declared: dict[int, dict[str, str | None]] = {}
+        # a method's (or lambda's) parameters and locals, or a class's fields -> the name
+        # nodes that declare them, by the scope's or the class's node
+        self.declared: dict[int, dict[str, Node]] = {}
         self.bindings: dict[int, dict[str, list[Node | None]]] = {}  # by scope node id
         self.hooks: list[Node] = []
         self._hooks_calling: dict[str, Node | None] = {}  # by a method's name (_hook_calling)
@@ -594,6 +603,8 @@ class _Reader:
             text = _string(node)
             if isinstance(text, str) and text.lower().startswith(("http://", "https://")):
                 self.facts.urls.append((text, _loc(self.path, node)))
+                self._balanced_url(node)
+        self.facts.exports.update(client_beans(found.get("method", [])))
         # every call by its method's name; most name nothing read here
         calls = self.calls = [(call, _method(call)) for call in found.get("call", [])]
         self.names = {call.id: method for call, method in calls}
@@ -754,6 +765,30 @@ class _Reader:
         url = self.value(argument)
         if url is not UNKNOWN:
             self.facts.urls.append((url, _loc(self.path, argument)))
+            self._balanced_url(argument)
+
+    def _balanced_url(self, url: Node) -> None:
+        """A URL handed to an HTTP client a load balancer may resolve (parse_balanced.py):
+        the client a call's chain starts from, when Spring injects it, or any client the
+        `@LoadBalanced` bean's own method hands it to."""
+        call = call_given(url)
+        if call is None:
+            return
+        loc = _loc(self.path, url)
+        bean = _enclosing(url, ("method_declaration",))
+        if bean is not None and "LoadBalanced" in annotations(bean):
+            made = client_type(bean.child_by_field_name("type"))
+            if made is not None:
+                self.facts.balanced_urls.append(BalancedUrl(loc, made, True))
+                self.facts.deferred = True
+                return
+        root = chain_root(call)
+        name = _named(root)
+        named = self._declaration(root, name) if root is not None and name else None
+        found = injected_client(named) if named is not None else None
+        if found is not None:
+            self.facts.balanced_urls.append(BalancedUrl(loc, *found))
+            self.facts.deferred = True
 
     def _kept_parameter(self, at: Node, name: str, depth: int) -> Any:
         """A final field one constructor of its class sets from one of its parameters
@@ -1525,9 +1560,17 @@ class _Reader:
         return found
 
     def _declared_type(self, at: Node, name: str) -> str | None:
-        """The simple name of the type `name` is declared with where `at` reads it: a
-        parameter or a local of an enclosing method (a `this.` field skips them), else a
-        field of an enclosing class."""
+        """The simple name of the type `name` is declared with where `at` reads it."""
+        named = self._declaration(at, name)
+        declaration = named.parent if named is not None else None
+        if declaration is not None and declaration.type == "variable_declarator":
+            declaration = declaration.parent
+        return _type_name(declaration.child_by_field_name("type")) if declaration else None
+
+    def _declaration(self, at: Node, name: str) -> Node | None:
+        """The name node that declares `name` where `at` reads it: a parameter or a local
+        of an enclosing method (a `this.` field skips them), else a field of an enclosing
+        class."""
         scope = _enclosing(at, _SCOPES) if at.type == "identifier" else None
         while scope is not None:
             declared = self.declared.get(scope.id)
@@ -1540,9 +1583,7 @@ class _Reader:
                     ]
                     for named in names:
                         if named is not None:
-                            declared.setdefault(
-                                _text(named), _type_name(node.child_by_field_name("type"))
-                            )
+                            declared.setdefault(_text(named), named)
             if name in declared:
                 return declared[name]
             scope = _enclosing(scope, _SCOPES)
@@ -1556,10 +1597,9 @@ class _Reader:
                     if member.type != "field_declaration":
                         continue
                     for declarator in member.children_by_field_name("declarator"):
-                        fields.setdefault(
-                            _text(declarator.child_by_field_name("name")),
-                            _type_name(member.child_by_field_name("type")),
-                        )
+                        named = declarator.child_by_field_name("name")
+                        if named is not None:
+                            fields.setdefault(_text(named), named)
             if name in fields:
                 return fields[name]
             owner = _enclosing(owner, _CLASSES)
