@@ -53,7 +53,7 @@ from k8slb.code.syntax_trees import Calls, call_arguments, captured, syntax_prob
 from k8slb.code.syntax_trees import node_text as _text
 from k8slb.core import regex
 from k8slb.languages.java.parse_balanced import (
-    annotations,
+    annotated_with,
     call_given,
     chain_root,
     client_beans,
@@ -776,7 +776,7 @@ class _Reader:
             return
         loc = _loc(self.path, url)
         bean = _enclosing(url, ("method_declaration",))
-        if bean is not None and "LoadBalanced" in annotations(bean):
+        if bean is not None and "LoadBalanced" in annotated_with(bean):
             made = client_type(bean.child_by_field_name("type"))
             if made is not None:
                 self.facts.balanced_urls.append(BalancedUrl(loc, made, True))

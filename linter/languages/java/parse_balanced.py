@@ -23,7 +23,7 @@ _ANNOTATION_KINDS = ("annotation", "marker_annotation")
 _INJECTING = frozenset({"Bean", "Autowired", "Inject"})
 
 
-def annotations(declaration: Node | None) -> frozenset[str]:
+def annotated_with(declaration: Node | None) -> frozenset[str]:
     """The simple names of a declaration's annotations (`LoadBalanced`, `Bean`)."""
     if declaration is None:
         return frozenset()
@@ -57,7 +57,7 @@ def client_beans(methods: Iterable[Node]) -> dict[str, tuple[str, ...]]:
         made = client_type(method.child_by_field_name("type"))
         if made is None:
             continue
-        said = annotations(method)
+        said = annotated_with(method)
         if "Bean" in said:
             (balanced if "LoadBalanced" in said else plain).add(made)
     found = {BALANCED_BEANS: tuple(sorted(balanced)), PLAIN_BEANS: tuple(sorted(plain))}
@@ -98,6 +98,7 @@ def injected_client(name: Node) -> tuple[str, bool] | None:
     initializer; `qualified` when the declaration is annotated `@LoadBalanced`. None for
     a local, a field given its value where it is declared, or another type."""
     declarator = name.parent
+    declaration: Node | None = declarator
     if declarator is None:
         return None
     if declarator.type == "formal_parameter":
@@ -105,17 +106,16 @@ def injected_client(name: Node) -> tuple[str, bool] | None:
         method = listed.parent if listed is not None else None
         if method is None or not (
             method.type == "constructor_declaration"
-            or (method.type == "method_declaration" and annotations(method) & _INJECTING)
+            or (method.type == "method_declaration" and annotated_with(method) & _INJECTING)
         ):
             return None
-        declaration = declarator
     elif declarator.type == "variable_declarator":
         declaration = declarator.parent
         if declarator.child_by_field_name("value") is not None:
             return None
         if declaration is None or declaration.type != "field_declaration":
             return None
-    else:
+    if declaration is None or declarator.type not in ("formal_parameter", "variable_declarator"):
         return None
     made = client_type(declaration.child_by_field_name("type"))
-    return None if made is None else (made, "LoadBalanced" in annotations(declaration))
+    return None if made is None else (made, "LoadBalanced" in annotated_with(declaration))
