@@ -54,7 +54,7 @@ from k8slb.code.syntax_trees import node_text as _text
 from k8slb.core import regex
 from k8slb.languages.java.parse_balanced import (
     annotated_with,
-    call_given,
+    calls_given,
     chain_root,
     client_beans,
     client_type,
@@ -571,6 +571,7 @@ class _Reader:
         self.found: dict[str, list[Node]] = {}  # what the query captured, by capture (run)
         self.calls: list[tuple[Node, str]] = []  # every call with its method's name (run)
         self.names: dict[int, str] = {}  # each call's method, by the call's node id (run)
+        self._given: dict[int, Node] | None = None  # the call each argument is of (_balanced_url)
         # made from the query's when first asked (most files ask none of them): every call
         # by the id of the node it is called on (a builder's chain is followed down from
         # its factory in one step a call: a node's parent is found from the root), where
@@ -771,11 +772,13 @@ class _Reader:
         """A URL handed to an HTTP client a load balancer may resolve (parse_balanced.py):
         the client a call's chain starts from, when Spring injects it, or any client the
         `@LoadBalanced` bean's own method hands it to."""
-        call = call_given(url)
+        if self._given is None:
+            self._given = calls_given(self.found.get("call", []))
+        call = self._given.get(url.id)
         if call is None:
             return
         loc = _loc(self.path, url)
-        bean = _enclosing(url, ("method_declaration",))
+        bean = _enclosing(call, ("method_declaration",))
         if bean is not None and "LoadBalanced" in annotated_with(bean):
             made = client_type(bean.child_by_field_name("type"))
             if made is not None:

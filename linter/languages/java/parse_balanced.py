@@ -15,9 +15,9 @@ from k8slb.code.syntax_trees import node_text as _text
 if TYPE_CHECKING:
     from tree_sitter import Node
 
-# How far up from a URL's text its call is looked for (`"http://a/" + id` nests in binary
-# expressions): a bounded climb, so a file of long concatenations stays linear.
-_CLIMB = 12
+# How deep in a call's arguments a value is looked for (`"http://a/" + id` nests in binary
+# expressions), and how many calls down a chain's root is: a URL is rarely deeper.
+_DEPTH = 12
 _ANNOTATION_KINDS = ("annotation", "marker_annotation")
 # methods whose parameters Spring fills with beans (a constructor's too)
 _INJECTING = frozenset({"Bean", "Autowired", "Inject"})
@@ -64,28 +64,29 @@ def client_beans(methods: Iterable[Node]) -> dict[str, tuple[str, ...]]:
     return {key: value for key, value in found.items() if value}
 
 
-def call_given(value: Node) -> Node | None:
-    """The call a value is an argument of, through the expressions it is part of
-    (`"http://a/" + id`, parentheses), at most _CLIMB steps up."""
-    node = value
-    for _ in range(_CLIMB):
-        parent = node.parent
-        if parent is None:
-            return None
-        if parent.type == "argument_list":
-            call = parent.parent
-            return call if call is not None and call.type == "method_invocation" else None
-        if parent.type not in ("binary_expression", "parenthesized_expression"):
-            return None
-        node = parent
-    return None
+def calls_given(calls: Iterable[Node]) -> dict[int, Node]:
+    """The call each value is an argument of, by the value's node id: the arguments and
+    the parts of the expressions they are (`"http://a/" + id`, parentheses), at most
+    _DEPTH deep. Found down from the calls (a node's parent is found from the root, so a
+    climb up from each value would cost the tree's depth a step); a node is the part of one
+    call's arguments at most, so the whole is linear."""
+    found: dict[int, Node] = {}
+    for call in calls:
+        listed = call.child_by_field_name("arguments")
+        stack = [(node, 0) for node in (listed.named_children if listed is not None else ())]
+        while stack:
+            node, depth = stack.pop()
+            found.setdefault(node.id, call)
+            if depth < _DEPTH and node.type in ("binary_expression", "parenthesized_expression"):
+                stack.extend((part, depth + 1) for part in node.named_children)
+    return found
 
 
 def chain_root(call: Node) -> Node | None:
     """The node a chain of calls starts from (`builder` of `builder.clone().baseUrl(u)`,
-    `this.client` of `this.client.get()`), at most _CLIMB calls down."""
+    `this.client` of `this.client.get()`), at most _DEPTH calls down."""
     node: Node | None = call
-    for _ in range(_CLIMB):
+    for _ in range(_DEPTH):
         if node is None or node.type != "method_invocation":
             return node
         node = node.child_by_field_name("object")
