@@ -10,7 +10,7 @@ from k8slb.core.edits import YamlEdit
 from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.model.dialers import Dialer, config_dialers, per_call_only
 from k8slb.model.grpc_options import MAX_AGE, configured_max_age
-from k8slb.model.http2 import Evidence, PinnedService, servers_behind
+from k8slb.model.http2 import Evidence, PinnedService, dialed_port, servers_behind
 from k8slb.model.index import Index, one_unscaled_replica, selector_of, service_type
 from k8slb.model.links import CodeLinks
 from k8slb.model.objects import PodTemplate, pos_of, service_ports, target_port
@@ -246,6 +246,25 @@ def _weighed(finding: Finding, first: Evidence | None) -> Finding:
     return replace(finding, severity=Severity.INFO, detail=(missing, *finding.detail))
 
 
+def _dialed_evidence(context: Context, services: list[K8sObject]) -> dict[int, PinnedService]:
+    """The Services among `services` (none of whose ports shows gRPC) that a long-lived gRPC
+    channel in the scanned code dials on one of their ports, judged with that channel as
+    the evidence (http2.dialed_port), by the Service's id: the judgement KLB102 makes of
+    the channel's Service, so that the two rules never disagree about it."""
+    found: dict[int, PinnedService] = {}
+    direct = context.dialers(services) if services else {}
+    for service in services:
+        for dialer in direct.get(id(service), []):
+            if dialer.channel is None:
+                continue
+            evidence = dialed_port(service, dialer.port, dialer.channel)
+            pinned = context.pinned(service, evidence) if evidence is not None else None
+            if pinned is not None:
+                found[id(service)] = pinned
+                break
+    return found
+
+
 class GrpcClusterIp(Rule):
     """A gRPC (HTTP/2) Service behind a plain ClusterIP, with no mesh to balance requests.
 
@@ -257,7 +276,9 @@ class GrpcClusterIp(Rule):
     container port with such a name; a gRPC server in the targeted container's code
     listening on that port; a gRPC health probe of the targeted port (a `grpc:` probe, or
     `grpc_health_probe -addr` naming it, through `sh -c` and the container's `env` too);
-    a server flag or a literal `env` value that puts gRPC on the targeted port, whatever
+    a long-lived gRPC channel in the scanned code that dials the port, the evidence
+    `grpc-client-clusterip` (KLB102) reports that channel on, so that the two never
+    disagree; a server flag or a literal `env` value that puts gRPC on the targeted port, whatever
     the server: its name says gRPC (`grpc`, `http2`, `h2c`) and where it listens (`port`,
     `addr`, `address`, `listen`, `bind`): `--grpc-port=9000`, `-server.grpc-listen-port
     9095`, `--grpc.address=:9090`, `GRPC_PORT: "9000"`; not a flag of another protocol
@@ -453,10 +474,13 @@ class GrpcClusterIp(Rule):
         )
 
     def check(self, context: Context) -> Iterator[Finding]:
+        services = list(context.services())
+        shown = {id(service): context.pinned(service) for service in services}
+        dialed = _dialed_evidence(context, [s for s in services if shown[id(s)] is None])
         judged = [
             (service, pinned)
-            for service in context.services()
-            if (pinned := context.pinned(service)) is not None
+            for service in services
+            if (pinned := shown[id(service)] or dialed.get(id(service))) is not None
         ]
         # each finding is at its Service's position: weighed by that Service's evidence
         strongest = {(s.path, *_position(s)): pinned.evidence[0] for s, pinned in judged}

@@ -11,7 +11,7 @@ import weakref
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Iterator, Mapping
 
-from k8slb.code.facts import Channel, CodeFacts, EnvRef, EnvText, FlagRef, SettingsKey
+from k8slb.code.facts import Channel, CodeFacts, EnvRef, EnvText, FlagRef, Loc, SettingsKey
 from k8slb.core import regex
 from k8slb.core.findings import Related
 from k8slb.core.record import record
@@ -41,6 +41,10 @@ class Dialer:
     # the dialing pods are in a mesh (every pod that runs the channel's code): their proxy
     # takes the dial and balances each request, whatever address it names
     meshed: bool = False
+    # a channel in the code: where it is made and the port of the Service it dials (None
+    # when its address names none): evidence that the port carries gRPC (http2.dialed_port)
+    channel: Loc | None = None
+    port: int | None = None
 
 
 def _addresses(text: str) -> Iterable[str]:
@@ -112,10 +116,11 @@ def dialers_by_service(
                     if _may_hold(setting.value, names)
                 )
     for facts, channel in _channels(modules, names, naming):
-        for service in _dialed(index, links, facts, channel):
+        for service, port in _dialed(index, links, facts, channel):
             who = f"{facts.path}:{channel.loc.line}"
             related = Related(facts.path, channel.loc.line, "a gRPC channel dials it")
-            found[id(service)].append(Dialer(who, related, meshed=_meshed(index, links, facts)))
+            meshed = _meshed(index, links, facts)
+            found[id(service)].append(Dialer(who, related, "", meshed, channel.loc, port))
     return found
 
 
@@ -125,8 +130,11 @@ def _meshed(index: Index, links: CodeLinks, facts: CodeFacts) -> bool:
     return index.mesh_balancing(pods) is not None
 
 
-def _dialed(index: Index, links: CodeLinks, facts: CodeFacts, channel: Channel) -> list[K8sObject]:
-    """The Services a channel's target resolves to."""
+def _dialed(
+    index: Index, links: CodeLinks, facts: CodeFacts, channel: Channel
+) -> list[tuple[K8sObject, int | None]]:
+    """The Services a channel's target resolves to, each with the port it dials there
+    (the first address's that names one)."""
     target = channel.target
     # a literal target is no environment's: no container that runs the code is asked (but
     # a settings file's, which the settings a container mounts may override)
@@ -134,11 +142,13 @@ def _dialed(index: Index, links: CodeLinks, facts: CodeFacts, channel: Channel) 
     asked = asked or facts.language == "spring"
     runners = links.running(facts.path) if asked else []
     parse = target_parser(channel.default_scheme)
-    found = {  # each once: every container that runs the code may give the same address
-        id(service): service
-        for destination in destinations(index, target, parse, facts.path, runners, facts)
-        for service in services_for(index, destination.address, destination.namespace)
-    }
+    found: dict[int, tuple[K8sObject, int | None]] = {}
+    for destination in destinations(index, target, parse, facts.path, runners, facts):
+        port = destination.address.port
+        for service in services_for(index, destination.address, destination.namespace):
+            # each once: every container that runs the code may give the same address
+            if id(service) not in found or found[id(service)][1] is None:
+                found[id(service)] = (service, port)
     return list(found.values())
 
 
@@ -184,7 +194,7 @@ def _per_call_dialers(
         for channel in facts.channels:
             if channel.long_lived:
                 continue
-            for service in _dialed(index, links, facts, channel):
+            for service, _ in _dialed(index, links, facts, channel):
                 dialers, running = found.setdefault(id(service), ([], set()))
                 related = Related(
                     facts.path, channel.loc.line, "a gRPC channel made per call dials it"
