@@ -290,6 +290,14 @@ class GrpcClusterIp(Rule):
     they select are not in a service mesh. The message names what scales the pods: a
     HorizontalPodAutoscaler, a KEDA ScaledObject, or `replicas` above one.
 
+    A name is not the protocol where the code says otherwise: when the code linked to
+    every container the port targets (by build evidence, not a name alike) serves plain
+    HTTP on the targeted port (Go's `http.ListenAndServe`, an `http.Server`'s `Addr`)
+    and no gRPC server of that code listens there, or on a port k8slb cannot read, or is
+    handed to an HTTP server, and the code does not serve HTTP/2 in the clear (h2c), the
+    port's name and its container port's name (an HTTP gateway's `grpc-gw`) count for
+    nothing.
+
     Evidence about a port says something about that port only: a probe of another port
     or of a unix socket makes no other port gRPC (a metrics or HTTP Service of a gRPC pod
     is not reported). What k8slb only infers is never enough for a warning: a

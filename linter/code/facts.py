@@ -664,6 +664,10 @@ class CodeFacts:
     # connections are the HTTP server's, and their keepalive options do nothing
     http_served: set[str] = field(default_factory=set)
     listens: list[Listen] = field(default_factory=list)
+    # where a plain HTTP server of the process listens (Go's `http.ListenAndServe(addr,
+    # h)`, an `http.Server{Addr: ...}`): its `server` is "http"; none where the module
+    # also serves HTTP/2 in the clear (h2c), which gRPC may ride
+    http_listens: list[Listen] = field(default_factory=list)
     waits: list[Wait] = field(default_factory=list)
     stops: list[Stop] = field(default_factory=list)
     sigterm_handlers: list[Loc] = field(default_factory=list)

@@ -550,6 +550,9 @@ class _Resolver:
                 for x in module.listens
                 if x.server not in unmade
             ],
+            http_listens=[
+                replace(x, address=resolve(module, x.address)) for x in module.http_listens
+            ],
             http_clients=[
                 replace(h, base_url=resolve(module, h.base_url)) for h in module.http_clients
             ],
