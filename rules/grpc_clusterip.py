@@ -354,6 +354,13 @@ class GrpcClusterIp(Rule):
     going through the Service (an external type, a container or channel that dials it, a
     configuration applied with it that names it with its port).
 
+    A ClusterIP Service whose every client seen resolves its pods through the Kubernetes
+    API is `info` too: a long-lived channel with a resolver that watches the Service's
+    endpoints (sercand/kuberesolver's `kubernetes:///NAME:PORT`, or `k8s:///`, the scheme
+    it is often registered as) gets the pods' addresses as they change, and its balancer
+    spreads the calls over them, new pods included; no client of the ClusterIP itself
+    (a container or channel that dials it) is seen.
+
     A ClusterIP Service whose every client seen opens a gRPC channel per call (`with
     grpc.insecure_channel(...)` in a function: no long-lived channel resolves to it, and
     each container whose strings name it runs code with such a channel) is `info`, naming
@@ -522,6 +529,7 @@ class GrpcClusterIp(Rule):
             self._one_replica,
             self._twinned,
             self._proxied,
+            self._api_resolved,
             self._ring,
             self._in_registry,
             self._capped,
@@ -636,6 +644,23 @@ class GrpcClusterIp(Rule):
             *seen.related,
             Related(ring.path, ring.pos[0], f"the peers' Service {ring.name}"),
         ]
+        return self._unseen(seen.index, seen.pinned, seen.pos, message, related)
+
+    def _api_resolved(self, seen: _Seen) -> Finding | None:
+        """A ClusterIP whose clients seen all resolve its pods through the Kubernetes API
+        (kuberesolver): they balance over the pods, past the virtual IP."""
+        clients = seen.context.api_resolved(seen.service)
+        if seen.kind != "ClusterIP" or not clients or seen.direct():
+            return None
+        message = (
+            f"{seen.what}; its clients seen ({clients[0].who}) resolve its pods through "
+            "the Kubernetes API",
+            "such a resolver watches the pods and its balancer spreads the calls over them, "
+            "new pods included, and no client of the ClusterIP itself is seen",
+            "if clients will dial this Service, add a headless twin for round_robin or "
+            "cap connection age",
+        )
+        related = [*seen.related, *(client.related for client in clients)]
         return self._unseen(seen.index, seen.pinned, seen.pos, message, related)
 
     def _in_registry(self, seen: _Seen) -> Finding | None:

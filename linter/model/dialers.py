@@ -302,3 +302,71 @@ def _may_reach(target: object, names: set[str], naming: set[str]) -> bool:
     if target.name in naming or linked_service_name(target.name) in names:
         return True  # set to a name, or the kubelet's link to a wanted Service
     return isinstance(target.default, str) and _may_hold(target.default, names)
+
+
+# The schemes of gRPC resolvers that watch a Service's endpoints through the Kubernetes
+# API (sercand/kuberesolver's default `kubernetes`, and the `k8s` it is often registered
+# as): the channel gets the pods' addresses, updated as they change, and its balancer
+# (`round_robin`) spreads the calls over them, past the ClusterIP.
+API_RESOLVER_SCHEMES = ("kubernetes", "k8s")
+
+
+def api_resolved(
+    index: Index, modules: Iterable[CodeFacts], links: CodeLinks
+) -> dict[int, list[Dialer]]:
+    """The long-lived channels that resolve a Service's pods through the Kubernetes API
+    (API_RESOLVER_SCHEMES: `kubernetes:///svc:port`, `k8s:///svc.ns:port`,
+    `kubernetes://ns/svc:port`), by the Service's id: clients that reach its pods
+    themselves, with no connection to the ClusterIP to stay on."""
+    found: dict[int, list[Dialer]] = defaultdict(list)
+    for facts in modules:
+        if facts.is_test or not any(_may_be_api(t) for t in facts.dialed_targets()):
+            continue
+        for channel in facts.long_lived_channels():
+            if not _may_be_api(channel.target):
+                continue
+            runners = links.running(facts.path)
+            parse = target_parser(channel.default_scheme)
+            seen: set[int] = set()
+            for destination in destinations(
+                index, channel.target, parse, facts.path, runners, facts
+            ):
+                named_text = destination.address.text
+                named = api_target(named_text)
+                if named is None:
+                    continue
+                name, namespace = named
+                for service in index.services_named(name):
+                    wanted = namespace or destination.namespace
+                    if id(service) in seen or (
+                        wanted is not None and service.namespace not in (wanted, None)
+                    ):
+                        continue
+                    seen.add(id(service))
+                    said = f"resolves its pods through the Kubernetes API ({named_text})"
+                    related = Related(facts.path, channel.loc.line, said)
+                    who = f"{facts.path}:{channel.loc.line}"
+                    found[id(service)].append(Dialer(who, related, "", False, channel.loc))
+    return found
+
+
+def _may_be_api(target: object) -> bool:
+    """Whether a channel's target may be an API resolver's: a text with its scheme, or a
+    value the environment, a flag or a setting gives."""
+    if isinstance(target, str):
+        return target.lower().startswith(tuple(f"{s}:" for s in API_RESOLVER_SCHEMES))
+    return isinstance(target, EnvRef | EnvText | FlagRef | SettingsKey)
+
+
+def api_target(text: str) -> tuple[str, str | None] | None:
+    """The Service's name and namespace (None: the client's) an API resolver's target
+    names: `kubernetes:///svc:port`, `kubernetes:///svc.ns:port`,
+    `kubernetes://ns/svc:port`; None for any other target."""
+    scheme, separator, rest = text.partition("://")
+    if not separator or scheme.lower() not in API_RESOLVER_SCHEMES:
+        return None
+    authority, _, path = rest.partition("/")
+    host = path.rsplit(":", 1)[0] if ":" in path else path
+    name, _, namespace = host.partition(".")
+    namespace = namespace.split(".", 1)[0] or authority or ""
+    return (name, namespace or None) if name else None
