@@ -310,7 +310,8 @@ class GrpcClusterIp(Rule):
     not declared gRPC, only that evidence suggests it.
 
     The evidence quoted is the strongest found on any of the Service's ports. The pods
-    count as meshed with an Istio sidecar (`sidecar.istio.io/inject: "true"`, an
+    count as meshed with an Istio sidecar (`sidecar.istio.io/inject: "true"`, the
+    `sidecar.istio.io/status` annotation of a pod `istioctl kube-inject` wrote, an
     `inject.istio.io/templates` choice, including the proxyless `grpc-agent` template whose
     xDS clients balance each call, a revision's `istio.io/rev` label on the pod or its
     Namespace, or an injection-enabled Namespace) or Linkerd, when
