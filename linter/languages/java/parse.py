@@ -562,8 +562,8 @@ class _Reader:
         # (class node id, field) -> the constructor's parameter that sets it (_kept_from)
         self.kept_from: dict[tuple[int, str], tuple[int, int, Node] | None] = {}
         # a method's (or lambda's) parameters and locals, or a class's fields -> the name
-        # nodes that declare them, by the scope's or the class's node
-        self.declared: dict[int, dict[str, Node]] = {}
+        # nodes that declare them and their types, by the scope's or the class's node
+        self.declared: dict[int, dict[str, tuple[Node, str | None]]] = {}
         self.bindings: dict[int, dict[str, list[Node | None]]] = {}  # by scope node id
         self.hooks: list[Node] = []
         self._hooks_calling: dict[str, Node | None] = {}  # by a method's name (_hook_calling)
@@ -787,8 +787,8 @@ class _Reader:
                 return
         root = chain_root(call)
         name = _named(root)
-        named = self._declaration(root, name) if root is not None and name else None
-        found = injected_client(named) if named is not None else None
+        declared = self._declaration(root, name) if root is not None and name else None
+        found = injected_client(declared[0]) if declared is not None else None
         if found is not None:
             self.facts.balanced_urls.append(BalancedUrl(loc, *found))
             self.facts.deferred = True
@@ -1564,16 +1564,13 @@ class _Reader:
 
     def _declared_type(self, at: Node, name: str) -> str | None:
         """The simple name of the type `name` is declared with where `at` reads it."""
-        named = self._declaration(at, name)
-        declaration = named.parent if named is not None else None
-        if declaration is not None and declaration.type == "variable_declarator":
-            declaration = declaration.parent
-        return _type_name(declaration.child_by_field_name("type")) if declaration else None
+        found = self._declaration(at, name)
+        return found[1] if found is not None else None
 
-    def _declaration(self, at: Node, name: str) -> Node | None:
-        """The name node that declares `name` where `at` reads it: a parameter or a local
-        of an enclosing method (a `this.` field skips them), else a field of an enclosing
-        class."""
+    def _declaration(self, at: Node, name: str) -> tuple[Node, str | None] | None:
+        """The name node that declares `name` where `at` reads it, and the simple name of
+        its type: a parameter or a local of an enclosing method (a `this.` field skips
+        them), else a field of an enclosing class."""
         scope = _enclosing(at, _SCOPES) if at.type == "identifier" else None
         while scope is not None:
             declared = self.declared.get(scope.id)
@@ -1584,9 +1581,10 @@ class _Reader:
                         d.child_by_field_name("name")
                         for d in node.children_by_field_name("declarator")
                     ]
+                    typed = _type_name(node.child_by_field_name("type"))
                     for named in names:
                         if named is not None:
-                            declared.setdefault(_text(named), named)
+                            declared.setdefault(_text(named), (named, typed))
             if name in declared:
                 return declared[name]
             scope = _enclosing(scope, _SCOPES)
@@ -1599,10 +1597,11 @@ class _Reader:
                 for member in body.named_children if body is not None else ():
                     if member.type != "field_declaration":
                         continue
+                    typed = _type_name(member.child_by_field_name("type"))
                     for declarator in member.children_by_field_name("declarator"):
                         named = declarator.child_by_field_name("name")
                         if named is not None:
-                            fields.setdefault(_text(named), named)
+                            fields.setdefault(_text(named), (named, typed))
             if name in fields:
                 return fields[name]
             owner = _enclosing(owner, _CLASSES)
