@@ -312,18 +312,29 @@ API_RESOLVER_SCHEMES = ("kubernetes", "k8s")
 
 
 def api_resolved(
-    index: Index, modules: Iterable[CodeFacts], links: CodeLinks
+    index: Index,
+    modules: Iterable[CodeFacts],
+    links: CodeLinks,
+    services: Collection[K8sObject] | None = None,
 ) -> dict[int, list[Dialer]]:
     """The long-lived channels that resolve a Service's pods through the Kubernetes API
     (API_RESOLVER_SCHEMES: `kubernetes:///svc:port`, `k8s:///svc.ns:port`,
     `kubernetes://ns/svc:port`), by the Service's id: clients that reach its pods
-    themselves, with no connection to the ClusterIP to stay on."""
+    themselves, with no connection to the ClusterIP to stay on. With `services`, only a
+    channel whose target may name one of them is read (as dialers_by_service reads them:
+    a module whose targets cannot is not loaded)."""
+    names = _wanted_names(services)
+    naming = _naming(index, names) if names is not None else set()
+
+    def wanted(target: object) -> bool:
+        return _may_be_api(target) and (names is None or _may_reach(target, names, naming))
+
     found: dict[int, list[Dialer]] = defaultdict(list)
     for facts in modules:
-        if facts.is_test or not any(_may_be_api(t) for t in facts.dialed_targets()):
+        if facts.is_test or not any(wanted(t) for t in facts.dialed_targets()):
             continue
         for channel in facts.long_lived_channels():
-            if not _may_be_api(channel.target):
+            if not wanted(channel.target):
                 continue
             runners = links.running(facts.path)
             parse = target_parser(channel.default_scheme)
@@ -337,9 +348,9 @@ def api_resolved(
                     continue
                 name, namespace = named
                 for service in index.services_named(name):
-                    wanted = namespace or destination.namespace
+                    space = namespace or destination.namespace
                     if id(service) in seen or (
-                        wanted is not None and service.namespace not in (wanted, None)
+                        space is not None and service.namespace not in (space, None)
                     ):
                         continue
                     seen.add(id(service))
@@ -347,6 +358,21 @@ def api_resolved(
                     related = Related(facts.path, channel.loc.line, said)
                     who = f"{facts.path}:{channel.loc.line}"
                     found[id(service)].append(Dialer(who, related, "", False, channel.loc))
+    return found
+
+
+def _naming(index: Index, names: set[str]) -> set[str]:
+    """The env variables a container sets to a text that may hold one of the names."""
+    found: set[str] = set()
+    for workload in index.workload_objects:
+        if not workload.may_mention(names):
+            continue
+        for container in index.template(workload).containers:
+            found.update(
+                str(setting.entry.get("name"))
+                for setting in literal_env(workload, container)
+                if _may_hold(setting.value, names)
+            )
     return found
 
 

@@ -146,7 +146,11 @@ class Context:
 
     def api_resolved(self, service: K8sObject) -> list[Dialer]:
         """The channels in the code that resolve the Service's pods through the Kubernetes
-        API and balance over them (dialers.api_resolved), read once a run."""
+        API and balance over them (dialers.api_resolved): for the whole tree once a run,
+        or, where few files are judged, for the Service asked (as `dialers`)."""
+        if self.judged is not None:
+            found = api_resolved(self.index, self.code(), self.links, [service])
+            return found.get(id(service), [])
         if self._api_resolved is None:
             self._api_resolved = api_resolved(self.index, self.code(), self.links)
         return self._api_resolved.get(id(service), [])
