@@ -75,7 +75,11 @@ class ClientPortNotExposed(Rule):
     443 for a gRPC `dns` target (grpcio's default), 80 for `http://`, 443 for `https://`.
     A headless Service's name resolves to its pods, so there the pods' container ports and
     the numeric target ports count too. A name no scanned Service has is left alone: k8slb
-    cannot tell what it is. It is an error where a container is known to run the code
+    cannot tell what it is. So is a URL a load balancer resolves: one handed to a Spring
+    Cloud `@LoadBalanced` client (a RestTemplate, RestClient.Builder or WebClient.Builder
+    that the bean Spring injects is a load-balanced one): its host is a service ID that
+    discovery maps to the instances, each on its own port, neither a DNS name nor the
+    Service's port. It is an error where a container is known to run the code
     (`k8slb explain-links`) or sets the address in its `env`, a warning where none is:
     code that runs elsewhere (a CI
     pipeline that starts a container of that name itself) may mean another by the name,

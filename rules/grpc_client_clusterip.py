@@ -156,7 +156,11 @@ class GrpcClientClusterIp(Rule):
     once) what the helper returns; several callers give one finding each.
 
     Channels made for one use (`with grpc.insecure_channel(...)`, a local in a function)
-    are not reported, nor test files. A target k8slb cannot resolve gives no finding.
+    are not reported, nor test files. A target k8slb cannot resolve gives no finding, nor
+    does one of another resolver than DNS: a resolver that watches the Service's endpoints
+    through the Kubernetes API (sercand/kuberesolver's `kubernetes:///NAME:PORT`, or
+    `k8s:///`) hands the channel the pods themselves, which its balancer spreads the calls
+    over (KLB101 and KLB201 count such clients as staying on no pod).
 
     In Go: `grpc.NewClient`, `grpc.Dial` and `grpc.DialContext` channels, their target
     followed through constants, `os.Getenv` (with the default set under `if x == ""`, or

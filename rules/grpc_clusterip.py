@@ -267,6 +267,26 @@ def _weighed(finding: Finding, first: Evidence | None) -> Finding:
     return replace(finding, severity=Severity.INFO, detail=(missing, *finding.detail))
 
 
+def _dialed_evidence(context: Context, services: list[K8sObject]) -> dict[int, PinnedService]:
+    """The Services among `services` (none of whose ports shows gRPC) that a long-lived gRPC
+    channel in the scanned code dials on one of their ports, judged with that channel as
+    the evidence (http2.dialed_port), by the Service's id: the judgement KLB102 makes of
+    the channel's Service, so that the two rules never disagree about it."""
+    found: dict[int, PinnedService] = {}
+    direct = context.dialers(services) if services else {}
+    for service in services:
+        for dialer in direct.get(id(service), []):
+            if dialer.loc is None:
+                continue  # not a channel of the code: a container's string
+            shown = (dialed_port(service, port, dialer.loc) for port in dialer.ports)
+            evidence = next((e for e in shown if e is not None), None)
+            pinned = context.pinned(service, evidence) if evidence is not None else None
+            if pinned is not None:
+                found[id(service)] = pinned
+                break
+    return found
+
+
 class GrpcClusterIp(Rule):
     """A gRPC (HTTP/2) Service behind a plain ClusterIP, with no mesh to balance requests.
 
@@ -278,7 +298,9 @@ class GrpcClusterIp(Rule):
     container port with such a name; a gRPC server in the targeted container's code
     listening on that port; a gRPC health probe of the targeted port (a `grpc:` probe, or
     `grpc_health_probe -addr` naming it, through `sh -c` and the container's `env` too);
-    a server flag or a literal `env` value that puts gRPC on the targeted port, whatever
+    a long-lived gRPC channel in the scanned code that dials the port, the evidence
+    `grpc-client-clusterip` (KLB102) reports that channel on, so that the two never
+    disagree; a server flag or a literal `env` value that puts gRPC on the targeted port, whatever
     the server: its name says gRPC (`grpc`, `http2`, `h2c`) and where it listens (`port`,
     `addr`, `address`, `listen`, `bind`): `--grpc-port=9000`, `-server.grpc-listen-port
     9095`, `--grpc.address=:9090`, `GRPC_PORT: "9000"`; not a flag of another protocol
@@ -289,6 +311,14 @@ class GrpcClusterIp(Rule):
     and LoadBalancer, which are ClusterIP Services too) and not headless, when the pods
     they select are not in a service mesh. The message names what scales the pods: a
     HorizontalPodAutoscaler, a KEDA ScaledObject, or `replicas` above one.
+
+    A name is not the protocol where the code says otherwise: when the code linked to
+    every container the port targets (by build evidence, not a name alike) serves plain
+    HTTP on the targeted port (Go's `http.ListenAndServe`, an `http.Server`'s `Addr`)
+    and no gRPC server of that code listens there, or on a port k8slb cannot read, or is
+    handed to an HTTP server, and the code does not serve HTTP/2 in the clear (h2c), the
+    port's name and its container port's name (an HTTP gateway's `grpc-gw`) count for
+    nothing.
 
     Evidence about a port says something about that port only: a probe of another port
     or of a unix socket makes no other port gRPC (a metrics or HTTP Service of a gRPC pod
@@ -305,7 +335,8 @@ class GrpcClusterIp(Rule):
     port carries gRPC, and the finding quotes that channel.
 
     The evidence quoted is the strongest found on any of the Service's ports. The pods
-    count as meshed with an Istio sidecar (`sidecar.istio.io/inject: "true"`, an
+    count as meshed with an Istio sidecar (`sidecar.istio.io/inject: "true"`, the
+    `sidecar.istio.io/status` annotation of a pod `istioctl kube-inject` wrote, an
     `inject.istio.io/templates` choice, including the proxyless `grpc-agent` template whose
     xDS clients balance each call, a revision's `istio.io/rev` label on the pod or its
     Namespace, or an injection-enabled Namespace) or Linkerd, when
@@ -348,6 +379,13 @@ class GrpcClusterIp(Rule):
     resolve the pods' addresses there and balance over them; unless a caller is seen
     going through the Service (an external type, a container or channel that dials it, a
     configuration applied with it that names it with its port).
+
+    A ClusterIP Service whose every client seen resolves its pods through the Kubernetes
+    API is `info` too: a long-lived channel with a resolver that watches the Service's
+    endpoints (sercand/kuberesolver's `kubernetes:///NAME:PORT`, or `k8s:///`, the scheme
+    it is often registered as) gets the pods' addresses as they change, and its balancer
+    spreads the calls over them, new pods included; no client of the ClusterIP itself
+    (a container or channel that dials it) is seen.
 
     A ClusterIP Service whose every client seen opens a gRPC channel per call (`with
     grpc.insecure_channel(...)` in a function: no long-lived channel resolves to it, and
@@ -477,10 +515,13 @@ class GrpcClusterIp(Rule):
         )
 
     def check(self, context: Context) -> Iterator[Finding]:
+        services = list(context.services())
+        shown = {id(service): context.pinned(service) for service in services}
+        dialed = _dialed_evidence(context, [s for s in services if shown[id(s)] is None])
         judged = [
             (service, pinned)
-            for service in context.services()
-            if (pinned := context.pinned(service)) is not None
+            for service in services
+            if (pinned := shown[id(service)] or dialed.get(id(service))) is not None
         ]
 
         # Who dials these Services: looked for in the whole tree (every container's
@@ -519,6 +560,7 @@ class GrpcClusterIp(Rule):
             self._one_replica,
             self._twinned,
             self._proxied,
+            self._api_resolved,
             self._ring,
             self._in_registry,
             self._capped,
@@ -633,6 +675,23 @@ class GrpcClusterIp(Rule):
             *seen.related,
             Related(ring.path, ring.pos[0], f"the peers' Service {ring.name}"),
         ]
+        return self._unseen(seen.index, seen.pinned, seen.pos, message, related)
+
+    def _api_resolved(self, seen: _Seen) -> Finding | None:
+        """A ClusterIP whose clients seen all resolve its pods through the Kubernetes API
+        (kuberesolver): they balance over the pods, past the virtual IP."""
+        clients = seen.context.api_resolved(seen.service)
+        if seen.kind != "ClusterIP" or not clients or seen.direct():
+            return None
+        message = (
+            f"{seen.what}; its clients seen ({clients[0].who}) resolve its pods through "
+            "the Kubernetes API",
+            "such a resolver watches the pods and its balancer spreads the calls over them, "
+            "new pods included, and no client of the ClusterIP itself is seen",
+            "if clients will dial this Service, add a headless twin for round_robin or "
+            "cap connection age",
+        )
+        related = [*seen.related, *(client.related for client in clients)]
         return self._unseen(seen.index, seen.pinned, seen.pos, message, related)
 
     def _in_registry(self, seen: _Seen) -> Finding | None:

@@ -98,6 +98,14 @@ class GrpcServerNoMaxAge(Rule):
     Service's name, or `LOGICAL_DNS`, is one address behind kube-proxy: still a warning,
     as it is when nothing is known of the callers (clients in other repositories).
 
+    Reported at `info` too when the only clients seen resolve the pods through the
+    Kubernetes API: every Service that selects the pods running the server is a
+    ClusterIP that a long-lived channel names with a resolver that watches its endpoints
+    (sercand/kuberesolver's `kubernetes:///NAME:PORT`, or `k8s:///`), and no other
+    scanned client or container dials those Services. Such a resolver gets the pods as
+    they change and the channel's balancer spreads the calls over them, as `grpc-clusterip`
+    (KLB101) judges the same clients.
+
     Reported at `info` too when k8slb knows the pods that run the server (`k8slb
     explain-links`), each workload of them is one replica that nothing scales, and no
     Service that selects one selects another pod (two Deployments of one replica behind
@@ -350,6 +358,15 @@ def _no_caller_stays(
             "cap the connection age if a client will dial it directly",
             [Related(proxy.path, proxy.line, proxy.reason)],
         )
+    resolved = _only_api_resolved(context, facts)
+    if resolved is not None:
+        return (
+            f"its only clients seen ({resolved.who}) resolve its pods through the "
+            "Kubernetes API and balance each call over them: new pods get calls without "
+            "any connection ending",
+            "cap the connection age if a client will dial its Service directly",
+            [resolved.related],
+        )
     alone = _one_replica(context, facts)
     if alone is not None:
         return (
@@ -467,6 +484,29 @@ def _one_replica(context: Context, facts: CodeFacts) -> str | None:
     if len(alone) == 1:
         return f"{alone[0]} runs it as one replica"
     return f"each workload that runs it ({', '.join(map(str, alone))}) is one replica"
+
+
+def _only_api_resolved(context: Context, facts: CodeFacts) -> Dialer | None:
+    """A client that resolves the pods through the Kubernetes API, when such clients are
+    the only ones seen of the module's server: every Service that selects the pods running
+    it is a ClusterIP (headless or not) that one of them resolves, and no scanned client or
+    container dials any of them. None when any other caller is seen, or nothing is known
+    of them (no Service linked)."""
+    services = [
+        service
+        for link in context.links.running(facts.path)
+        for service in context.index.selecting(link.workload)
+    ]
+    resolved: list[Dialer] = []
+    for service in services:
+        clients = context.api_resolved(service)
+        if service_type(service) != "ClusterIP" or not clients:
+            return None
+        resolved.append(clients[0])
+    direct = context.dialers(services) if services else {}
+    if not resolved or any(direct.get(id(service)) for service in services):
+        return None
+    return resolved[0]
 
 
 def _only_proxy(context: Context, facts: CodeFacts, fronts: dict[Key, list[Front]]) -> Front | None:

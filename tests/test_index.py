@@ -214,6 +214,14 @@ def test_a_pod_that_names_an_istio_revision_or_asks_for_the_sidecar_by_label_is_
     assert mesh(labelled(opted_out)) is None
 
 
+def test_a_pod_istio_has_injected_already_is_meshed() -> None:
+    """`istioctl kube-inject` writes the proxy into the manifest, with the injector's
+    `sidecar.istio.io/status` annotation: the pod is in the mesh whatever its namespace."""
+    status = """      annotations: {sidecar.istio.io/status: '{"containers":["istio-proxy"]}'}\n"""
+    assert mesh(shop_pod(status)) == "istio"
+    assert mesh(shop_pod(status.replace("status", "statuses"))) is None
+
+
 def test_a_mesh_balances_a_set_of_pods_only_when_every_one_is_meshed() -> None:
     """The one decision the rules about pinned connections share (KLB101, KLB201, the
     client rules): a pod outside the mesh keeps its connections where they landed."""

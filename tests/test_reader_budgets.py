@@ -899,6 +899,22 @@ def java_shutdown_hooks(n: int) -> Files:
     return {"svc/src/main/java/Main.java": head + start + body + "}\n"}
 
 
+def java_balanced_urls(n: int) -> Files:
+    """A `@LoadBalanced` builder, `n` bean methods each handing a URL to the builder Spring
+    injects, and one handing it a concatenation of `n` URLs (each found `n` deep at most)."""
+    head = (
+        "import org.springframework.web.client.RestClient;\n\nclass Main {\n"
+        "  @Bean @LoadBalanced RestClient.Builder lb() { return RestClient.builder(); }\n"
+    )
+    beans = "".join(
+        f'  @Bean C c{i}(RestClient.Builder b) {{ return b.baseUrl("http://s{i}").build(); }}\n'
+        for i in range(n)
+    )
+    joined = " + ".join(f'"http://s{i}/"' for i in range(n))
+    chain = f"  @Bean C all(RestClient.Builder b) {{ return b.baseUrl({joined}).build(); }}\n"
+    return {"svc/src/main/java/Main.java": head + beans + chain + "}\n"}
+
+
 ISSUE: dict[str, Callable[[], Files]] = {
     "Bazel: image calls 20000 deep, 20000 lists left open, 20000 image targets": (
         lambda: bazel_calls_nested_and_lists_left_open(20000)
@@ -979,6 +995,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     "TypeScript: 3000 clients in one function": lambda: typescript("many calls", 3000, 1),
     "Java: 1500 shutdown hooks of each form, and 1500 nested": lambda: java_shutdown_hooks(1500),
     "Java: 1500 channels in one method": lambda: java("many calls", 1500, 1),
+    "Java: 10000 URLs handed to injected builders, and 10000 concatenated": (
+        lambda: java_balanced_urls(10_000)
+    ),
     "Java: a builder chain of 20000 calls": lambda: java("chain", 20000, 1),
     "Python f-strings fanning out": lambda: python("fan-out", 6, 40),
     "Python: a + chain 2900 terms long": lambda: python("chain", 2900, 1),

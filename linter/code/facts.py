@@ -652,6 +652,32 @@ class RegistryDial:
     how: str  # "consul://... target", "imports github.com/mbobakov/grpc-consul-resolver"
 
 
+# Spring Cloud's load-balanced HTTP clients: a bean of one of these types annotated
+# `@LoadBalanced` sends each request to an instance its load balancer picks by the URL's
+# host, a service ID that discovery (Kubernetes', Eureka's, Consul's) maps to instances,
+# each with its own port: no DNS name, no Service port.
+BALANCED_CLIENTS = frozenset({"RestTemplate", "RestClient.Builder", "WebClient.Builder"})
+# The keys a module's exports list its beans of those types under: those annotated
+# `@LoadBalanced`, and the others (`@Bean` methods that return one).
+BALANCED_BEANS = "@LoadBalanced beans"
+PLAIN_BEANS = "@Bean clients"
+
+
+@record
+class BalancedUrl:
+    """A URL the code hands to an HTTP client of a type in BALANCED_CLIENTS that the
+    application is given as a bean (a field or parameter Spring injects), or to the
+    `@LoadBalanced` bean's own making: a load balancer resolves its host when the bean it
+    gets is a load-balanced one, which imported.py decides from every module of the
+    project."""
+
+    loc: Loc  # the URL's, as `CodeFacts.urls` holds it
+    client: str  # the client's type, as BALANCED_CLIENTS names it
+    # the injection point is itself annotated `@LoadBalanced` (a qualifier: it gets the
+    # load-balanced bean), or the URL is given within the load-balanced bean's method
+    qualified: bool
+
+
 @dataclass
 class CodeFacts:
     """What a module's code does. (From the cache, the fields beyond what every run reads
@@ -675,6 +701,10 @@ class CodeFacts:
     # connections are the HTTP server's, and their keepalive options do nothing
     http_served: set[str] = field(default_factory=set)
     listens: list[Listen] = field(default_factory=list)
+    # where a plain HTTP server of the process listens (Go's `http.ListenAndServe(addr,
+    # h)`, an `http.Server{Addr: ...}`): its `server` is "http"; none where the module
+    # also serves HTTP/2 in the clear (h2c), which gRPC may ride
+    http_listens: list[Listen] = field(default_factory=list)
     waits: list[Wait] = field(default_factory=list)
     stops: list[Stop] = field(default_factory=list)
     sigterm_handlers: list[Loc] = field(default_factory=list)
@@ -715,6 +745,9 @@ class CodeFacts:
     starter_services: list[tuple[str, Loc]] = field(default_factory=list)
     registrations: list[Registration] = field(default_factory=list)
     registry_dials: list[RegistryDial] = field(default_factory=list)
+    # URLs handed to a client a load balancer may resolve (imported.py drops from `urls`
+    # those it does: their hosts are service IDs, their ports the instances')
+    balanced_urls: list[BalancedUrl] = field(default_factory=list)
     # the names of the functions and methods the module calls (`Register` for
     # `s.registry.Register(...)`): a registration made inside a function counts for a
     # program only when the program calls that function

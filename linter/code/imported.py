@@ -19,7 +19,9 @@ from typing import Any
 
 from k8slb.code.budget import MAX_DEPTH
 from k8slb.code.facts import (
+    BALANCED_BEANS,
     DEFAULT_SCHEME,
+    PLAIN_BEANS,
     UNKNOWN,
     Alternatives,
     BoundProperty,
@@ -31,6 +33,7 @@ from k8slb.code.facts import (
     Helper,
     Imported,
     Joined,
+    Loc,
     Option,
     Options,
     PackageField,
@@ -71,6 +74,8 @@ class _Resolver:
         self._go_closes: dict[tuple[str, str], set[bool]] | None = None
         # Node programs' entry modules by their folder's name (workspace_package)
         self.packages: dict[str, list[CodeFacts]] | None = None
+        # (language, project) -> its client beans: load-balanced, plain (_client_beans)
+        self._beans: dict[tuple[str, str], tuple[set[str], set[str]]] = {}
 
     # -- Go: a package is a folder of files -------------------------------------------------
 
@@ -469,6 +474,33 @@ class _Resolver:
             if other.language == module.language
         )
 
+    def _client_beans(self, module: CodeFacts) -> tuple[set[str], set[str]]:
+        """The client types the module's project makes `@LoadBalanced` beans of, and
+        those it makes other beans of (facts.BALANCED_BEANS, PLAIN_BEANS)."""
+        key = (module.language, module.project)
+        if key not in self._beans:
+            balanced: set[str] = set()
+            plain: set[str] = set()
+            for other in self.settings.get(key, ()):
+                balanced.update(other.exports.get(BALANCED_BEANS, ()))
+                plain.update(other.exports.get(PLAIN_BEANS, ()))
+            self._beans[key] = (balanced, plain)
+        return self._beans[key]
+
+    def discovered(self, module: CodeFacts) -> set[Loc]:
+        """Where the module hands a URL to a load-balanced client (facts.BalancedUrl): the
+        project makes a `@LoadBalanced` bean of the client's type, and either the
+        injection point asks for it by `@LoadBalanced` or the project makes no other bean
+        of that type (Spring Boot's own builder backs off when the project makes one)."""
+        if not module.balanced_urls:
+            return set()
+        balanced, plain = self._client_beans(module)
+        return {
+            url.loc
+            for url in module.balanced_urls
+            if url.client in balanced and (url.qualified or url.client not in plain)
+        }
+
     def facts(self, module: CodeFacts) -> CodeFacts:
         def resolve(importer: CodeFacts, value: Any) -> Any:
             return settled(self.value(importer, value))  # where one value stands
@@ -491,6 +523,7 @@ class _Resolver:
             if can_fail is not None:  # a class defined nowhere scanned says nothing
                 servicers.append(replace(servicer, class_can_fail=can_fail, imported=None))
         handlers, exits = [*module.sigterm_handlers], [*module.signal_exits]
+        discovered = self.discovered(module)
         for origin, naming, loc in module.signal_helper_calls:
             source = self.module(module, origin)
             if source is not None and source.exports.get(origin.name) in naming:
@@ -517,6 +550,9 @@ class _Resolver:
                 for x in module.listens
                 if x.server not in unmade
             ],
+            http_listens=[
+                replace(x, address=resolve(module, x.address)) for x in module.http_listens
+            ],
             http_clients=[
                 replace(h, base_url=resolve(module, h.base_url)) for h in module.http_clients
             ],
@@ -534,7 +570,8 @@ class _Resolver:
                 for d in module.db_pools
             ],
             health_servicers=servicers,
-            urls=[(resolve(module, url), loc) for url, loc in module.urls],
+            # a URL a load balancer resolves names a service ID, not a host and port
+            urls=[(resolve(module, url), loc) for url, loc in module.urls if loc not in discovered],
             deferred=False,
         )
 

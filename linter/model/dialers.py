@@ -94,7 +94,7 @@ def dialers_by_service(
     are the containers that run its code linked, nor its module's code loaded)."""
     names = _wanted_names(services)
     found: dict[int, list[Dialer]] = defaultdict(list)
-    naming: set[str] = set()  # env variables a container sets to a text holding a name
+    naming = _naming(index, names) if names is not None else set()
     for workload in index.workload_objects:
         if names is not None and not workload.may_mention(names):
             continue
@@ -109,12 +109,6 @@ def dialers_by_service(
                         meshed = index.mesh_of(workload, template) is not None
                         dialer = Dialer(who, related, workload.ref.display, meshed)
                         found[id(service)].append(dialer)
-            if names is not None:
-                naming.update(
-                    str(setting.entry.get("name"))
-                    for setting in literal_env(workload, container)
-                    if _may_hold(setting.value, names)
-                )
     for facts, channel in _channels(modules, names, naming):
         for service, ports in _dialed(index, links, facts, channel):
             who = f"{facts.path}:{channel.loc.line}"
@@ -302,3 +296,97 @@ def _may_reach(target: object, names: set[str], naming: set[str]) -> bool:
     if target.name in naming or linked_service_name(target.name) in names:
         return True  # set to a name, or the kubelet's link to a wanted Service
     return isinstance(target.default, str) and _may_hold(target.default, names)
+
+
+# The schemes of gRPC resolvers that watch a Service's endpoints through the Kubernetes
+# API (sercand/kuberesolver's default `kubernetes`, and the `k8s` it is often registered
+# as): the channel gets the pods' addresses, updated as they change, and its balancer
+# (`round_robin`) spreads the calls over them, past the ClusterIP.
+API_RESOLVER_SCHEMES = ("kubernetes", "k8s")
+
+
+def api_resolved(
+    index: Index,
+    modules: Iterable[CodeFacts],
+    links: CodeLinks,
+    services: Collection[K8sObject] | None = None,
+) -> dict[int, list[Dialer]]:
+    """The long-lived channels that resolve a Service's pods through the Kubernetes API
+    (API_RESOLVER_SCHEMES: `kubernetes:///svc:port`, `k8s:///svc.ns:port`,
+    `kubernetes://ns/svc:port`), by the Service's id: clients that reach its pods
+    themselves, with no connection to the ClusterIP to stay on. With `services`, only a
+    channel whose target may name one of them is read (as dialers_by_service reads them:
+    a module whose targets cannot is not loaded)."""
+    names = _wanted_names(services)
+    naming = _naming(index, names) if names is not None else set()
+
+    def wanted(target: object) -> bool:
+        return _may_be_api(target) and (names is None or _may_reach(target, names, naming))
+
+    found: dict[int, list[Dialer]] = defaultdict(list)
+    for facts in modules:
+        if facts.is_test or not any(wanted(t) for t in facts.dialed_targets()):
+            continue
+        for channel in facts.long_lived_channels():
+            if not wanted(channel.target):
+                continue
+            runners = links.running(facts.path)
+            parse = target_parser(channel.default_scheme)
+            seen: set[int] = set()
+            for destination in destinations(
+                index, channel.target, parse, facts.path, runners, facts
+            ):
+                named_text = destination.address.text
+                named = api_target(named_text)
+                if named is None:
+                    continue
+                name, namespace = named
+                for service in index.services_named(name):
+                    space = namespace or destination.namespace
+                    if id(service) in seen or (
+                        space is not None and service.namespace not in (space, None)
+                    ):
+                        continue
+                    seen.add(id(service))
+                    said = f"resolves its pods through the Kubernetes API ({named_text})"
+                    related = Related(facts.path, channel.loc.line, said)
+                    who = f"{facts.path}:{channel.loc.line}"
+                    found[id(service)].append(Dialer(who, related, "", False, loc=channel.loc))
+    return found
+
+
+def _naming(index: Index, names: set[str]) -> set[str]:
+    """The env variables a container sets to a text that may hold one of the names."""
+    found: set[str] = set()
+    for workload in index.workload_objects:
+        if not workload.may_mention(names):
+            continue
+        for container in index.template(workload).containers:
+            found.update(
+                str(setting.entry.get("name"))
+                for setting in literal_env(workload, container)
+                if _may_hold(setting.value, names)
+            )
+    return found
+
+
+def _may_be_api(target: object) -> bool:
+    """Whether a channel's target may be an API resolver's: a text with its scheme, or a
+    value the environment, a flag or a setting gives."""
+    if isinstance(target, str):
+        return target.lower().startswith(tuple(f"{s}:" for s in API_RESOLVER_SCHEMES))
+    return isinstance(target, EnvRef | EnvText | FlagRef | SettingsKey)
+
+
+def api_target(text: str) -> tuple[str, str | None] | None:
+    """The Service's name and namespace (None: the client's) an API resolver's target
+    names: `kubernetes:///svc:port`, `kubernetes:///svc.ns:port`,
+    `kubernetes://ns/svc:port`; None for any other target."""
+    scheme, separator, rest = text.partition("://")
+    if not separator or scheme.lower() not in API_RESOLVER_SCHEMES:
+        return None
+    authority, _, path = rest.partition("/")
+    host = path.rsplit(":", 1)[0] if ":" in path else path
+    name, _, namespace = host.partition(".")
+    namespace = namespace.split(".", 1)[0] or authority or ""
+    return (name, namespace or None) if name else None

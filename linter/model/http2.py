@@ -13,6 +13,7 @@ warns on that alone.
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import replace
@@ -27,7 +28,7 @@ from k8slb.model.index import (
     literal_env,
     service_type,
 )
-from k8slb.model.links import CodeLinks, Served
+from k8slb.model.links import CodeLinks, Served, port_of
 from k8slb.model.objects import PodTemplate, service_ports, target_port
 from k8slb.model.well_known import grpc_ports, internal_grpc
 from k8slb.reading.build_files import image_repository
@@ -301,11 +302,16 @@ def _port_evidence(
     app_protocol = port.get("appProtocol")
     if isinstance(app_protocol, str) and app_protocol.lower() in GRPC_APP_PROTOCOLS:
         return on_service(f"appProtocol {app_protocol}", "appProtocol", 0)
-    if grpc_port_name(port.get("name")):
+    # a name is not enough where the code behind the port shows it plain HTTP (read only
+    # when a name would count: it loads the code of every targeted container)
+    plain = functools.cache(lambda: _plain_http(targets, code))
+    if grpc_port_name(port.get("name")) and not plain():
         return on_service(f"port name {port['name']!r}", "name", 1)
     for target in targets:
         for entry in target.container.ports():
-            if entry.get("containerPort") == target.number and grpc_port_name(entry.get("name")):
+            if entry.get("containerPort") != target.number or not grpc_port_name(entry.get("name")):
+                continue
+            if not plain():
                 reason = f"container port {entry['name']!r} of {target.workload.ref.display}"
                 return Evidence(port, reason, target.workload.path, entry.pos, 2)
     inferred: Evidence | None = None  # the first only inferred, if nothing shows it
@@ -359,6 +365,39 @@ def _port_evidence(
         reason = f"port {GRPC_PORT}, gRPC's conventional port"
         return replace(on_service(reason, "port", 5), inferred=True)
     return None
+
+
+def _plain_http(targets: list[Target], code: CodeLinks | None) -> bool:
+    """Whether the code linked to every container the port targets (by evidence, not a
+    name alike) serves plain HTTP on the targeted port (facts.http_listens) and may serve
+    gRPC there in no way k8slb reads: no gRPC server of that code listens on that port, or
+    where k8slb cannot read, and none is handed to an HTTP server. Then a gRPC-like name
+    of the port (Istio's `grpc-*`, a gateway's `grpc-gw`) is a name, not the protocol."""
+    if code is None or not targets:
+        return False
+    for target in targets:
+        link = code.of(target.workload, target.container.name)
+        if link is None or link.guessed or target.number is None:
+            return False
+        modules = code.code(link)
+        served = {
+            port_of(x.address, target.workload, target.container)
+            for f in modules
+            for x in f.http_listens
+        }
+        if target.number not in served:
+            return False
+        for facts in modules:
+            if facts.http_served:
+                return False
+            ports = {
+                x.server: port_of(x.address, target.workload, target.container)
+                for x in facts.listens
+            }
+            for server in facts.servers:
+                if ports.get(server.name or "") in (None, target.number):
+                    return False
+    return True
 
 
 def _serving(targets: list[Target], code: CodeLinks | None) -> Iterator[Served]:

@@ -462,6 +462,8 @@ class Index:
         istio = pod.get("sidecar.istio.io/inject")
         if istio == "true":
             return "istio"
+        if istio != "false" and pod.get("sidecar.istio.io/status"):
+            return "istio"  # injected already (`istioctl kube-inject`'s output): its proxy is in
         if istio != "false" and pod.get("inject.istio.io/templates"):
             return "istio"  # a chosen injection template (proxyless `grpc-agent` included)
         # a revision's injector takes the namespaces and the pods that name the revision

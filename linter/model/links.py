@@ -614,7 +614,7 @@ class CodeLinks:
             servers = {server.name: server for server in facts.servers if server.name}
             for listen in facts.listens:
                 server = servers.get(listen.server)
-                port = _port_of(listen.address, workload, container)
+                port = port_of(listen.address, workload, container)
                 if server is not None and port is not None:
                     found.append(Served(link, facts, server, listen, port))
         return found
@@ -717,7 +717,7 @@ def _nearness(link: Link, facts: CodeFacts) -> tuple[bool, int]:
     return here == link.entry, _shared(os.path.dirname(here) or ".", anchor)
 
 
-def _port_of(address: object, workload: K8sObject, container: Container) -> int | None:
+def port_of(address: object, workload: K8sObject, container: Container) -> int | None:
     """7070 for `[::]:7070`, `0.0.0.0:7070`, `:7070`, or an env variable or a command-line
     flag (as the container's args give it, else its default) holding one."""
     if isinstance(address, FlagRef):
@@ -1508,7 +1508,7 @@ class _Finder:
             port
             for module in self._own_modules(folder)
             for listen in self.modules[module].listens
-            if (port := _port_of(listen.address, workload, container)) is not None
+            if (port := port_of(listen.address, workload, container)) is not None
         }
         if listened and not listened & declared:
             return []

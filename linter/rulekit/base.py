@@ -29,7 +29,7 @@ from k8slb.core.record import record
 from k8slb.inputs import MANIFESTS
 from k8slb.languages import LANGUAGES
 from k8slb.model.addresses import Address, Destination, destinations
-from k8slb.model.dialers import Dialer, dialers_by_service
+from k8slb.model.dialers import Dialer, api_resolved, dialers_by_service
 from k8slb.model.http2 import Evidence, PinnedService, pinned_grpc
 from k8slb.model.index import Index
 from k8slb.model.links import CodeLinks, container_key
@@ -111,6 +111,7 @@ class Context:
     _routes: dict[Key, list[K8sObject]] | None = field(default=None, init=False, repr=False)
     _pinned: dict[int, PinnedService | None] = field(default_factory=dict, init=False, repr=False)
     _dialers: dict[int, list[Dialer]] | None = field(default=None, init=False, repr=False)
+    _api_resolved: dict[int, list[Dialer]] | None = field(default=None, init=False, repr=False)
     _unrun: dict[str, str | None] = field(default_factory=dict, init=False, repr=False)
     _all_linked: bool | None = field(default=None, init=False, repr=False)
     _unlinked: list[tuple[K8sObject, PodTemplate]] | None = field(
@@ -142,6 +143,17 @@ class Context:
         if self._dialers is None:
             self._dialers = dialers_by_service(self.index, self.code(), self.links)
         return self._dialers
+
+    def api_resolved(self, service: K8sObject) -> list[Dialer]:
+        """The channels in the code that resolve the Service's pods through the Kubernetes
+        API and balance over them (dialers.api_resolved): for the whole tree once a run,
+        or, where few files are judged, for the Service asked (as `dialers`)."""
+        if self.judged is not None:
+            found = api_resolved(self.index, self.code(), self.links, [service])
+            return found.get(id(service), [])
+        if self._api_resolved is None:
+            self._api_resolved = api_resolved(self.index, self.code(), self.links)
+        return self._api_resolved.get(id(service), [])
 
     def library_version(self, library: str, facts: CodeFacts) -> LibraryVersion:
         """The version of `library` the module is built with, as the build files above it

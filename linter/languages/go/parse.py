@@ -564,10 +564,15 @@ class _Collector:
         self.facts.deferred |= any(p.returned and p.lifetime is None for p in self.facts.db_pools)
         for literal, scope in self.literals:
             self._http(literal, scope)
+            server = self._type_name(literal.child_by_field_name("type")) == HTTP_SERVER
             for element in _keyed_elements(literal):
                 key, value = _keyed(element)
                 if _text(key) == "Handler" and _text(value) in servers:  # http.Server{Handler: s}
                     self.facts.http_served.add(_text(value))
+                elif _text(key) == "Addr" and server:
+                    self._http_listen(value, literal, scope)
+        if any(path.startswith(H2C_PACKAGES) for path in self.import_paths):
+            self.facts.http_listens = []  # HTTP/2 in the clear: gRPC may ride it
         self._export()
 
     def _index_calls(self) -> None:
@@ -605,6 +610,10 @@ class _Collector:
             self._default_client(call, scope)
         elif name in REQUEST_URLS:
             self._request_url(call, REQUEST_URLS[name], scope)
+        elif name in HTTP_LISTENERS:
+            args = self._called(call).arguments
+            if args:
+                self._http_listen(args[0], call, scope)
         elif name == f"{GRPC}/resolver.SetDefaultScheme":
             # for every grpc.Dial of the program (code/imported.py reads it there)
             args = self._called(call).arguments
@@ -2162,6 +2171,11 @@ class _Collector:
         millis = self.value(args[0], scope) if args else UNKNOWN
         return millis / 1000 if isinstance(millis, int | float) and _number(millis) else UNKNOWN
 
+    def _http_listen(self, address: Node, at: Node, scope: _Scope) -> None:
+        """Where a plain HTTP server listens (facts.http_listens)."""
+        listen = Listen("http", self.value(address, scope), self.loc(at))
+        self.facts.http_listens.append(listen)
+
     def _held_servers(self, servers: dict[str, Server]) -> dict[str, str]:
         """The struct fields that hold a server of the file, whatever the struct value is
         called where it is used (`in.server.Stop()` in a method, of the server a
@@ -2472,6 +2486,12 @@ DEFAULT_BASE_WRAPPERS = frozenset(
 )
 # An http.Client's methods that send to the URL they are given first.
 _CLIENT_REQUESTS = ("Get", "Head", "Post", "PostForm")
+# net/http's servers: the functions that listen on their first argument's address, and
+# the struct whose `Addr` is where it listens; the packages of HTTP/2 in the clear (h2c),
+# which gRPC may ride on the same port.
+HTTP_LISTENERS = frozenset({"net/http.ListenAndServe", "net/http.ListenAndServeTLS"})
+HTTP_SERVER = "net/http.Server"
+H2C_PACKAGES = ("golang.org/x/net/http2",)
 # net/http's request constructors, with the place of their URL argument.
 REQUEST_URLS = {"net/http.NewRequest": 1, "net/http.NewRequestWithContext": 2}
 # strings' functions that cut a URL's trailing slash (`TrimRight(u, "/")`)

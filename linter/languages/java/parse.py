@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 from k8slb.code.budget import MAX_DEPTH, Budget
 from k8slb.code.facts import (
     UNKNOWN,
+    BalancedUrl,
     BoundProperty,
     Channel,
     CodeFacts,
@@ -51,6 +52,14 @@ from k8slb.code.facts import (
 from k8slb.code.syntax_trees import Calls, call_arguments, captured, syntax_problem, walk
 from k8slb.code.syntax_trees import node_text as _text
 from k8slb.core import regex
+from k8slb.languages.java.parse_balanced import (
+    annotated_with,
+    calls_given,
+    chain_root,
+    client_beans,
+    client_type,
+    injected_client,
+)
 from k8slb.languages.java.parse_quarkus import quarkus_channels
 from k8slb.languages.java.parse_shutdown import Placed, signal_pauses
 from k8slb.languages.java.parse_spring import (
@@ -552,9 +561,9 @@ class _Reader:
         self.kept: set[str] = set()  # final instance fields with no initialiser
         # (class node id, field) -> the constructor's parameter that sets it (_kept_from)
         self.kept_from: dict[tuple[int, str], tuple[int, int, Node] | None] = {}
-        # a method's (or lambda's) parameters and locals, or a class's fields -> their
-        # declared types, by the scope's or the class's node
-        self.declared: dict[int, dict[str, str | None]] = {}
+        # a method's (or lambda's) parameters and locals, or a class's fields -> the name
+        # nodes that declare them and their types, by the scope's or the class's node
+        self.declared: dict[int, dict[str, tuple[Node, str | None]]] = {}
         self.bindings: dict[int, dict[str, list[Node | None]]] = {}  # by scope node id
         self.hooks: list[Node] = []
         self._hooks_calling: dict[str, Node | None] = {}  # by a method's name (_hook_calling)
@@ -562,6 +571,7 @@ class _Reader:
         self.found: dict[str, list[Node]] = {}  # what the query captured, by capture (run)
         self.calls: list[tuple[Node, str]] = []  # every call with its method's name (run)
         self.names: dict[int, str] = {}  # each call's method, by the call's node id (run)
+        self._given: dict[int, Node] | None = None  # the call each argument is of (_balanced_url)
         # made from the query's when first asked (most files ask none of them): every call
         # by the id of the node it is called on (a builder's chain is followed down from
         # its factory in one step a call: a node's parent is found from the root), where
@@ -594,6 +604,8 @@ class _Reader:
             text = _string(node)
             if isinstance(text, str) and text.lower().startswith(("http://", "https://")):
                 self.facts.urls.append((text, _loc(self.path, node)))
+                self._balanced_url(node)
+        self.facts.exports.update(client_beans(found.get("method", [])))
         # every call by its method's name; most name nothing read here
         calls = self.calls = [(call, _method(call)) for call in found.get("call", [])]
         self.names = {call.id: method for call, method in calls}
@@ -754,6 +766,32 @@ class _Reader:
         url = self.value(argument)
         if url is not UNKNOWN:
             self.facts.urls.append((url, _loc(self.path, argument)))
+            self._balanced_url(argument)
+
+    def _balanced_url(self, url: Node) -> None:
+        """A URL handed to an HTTP client a load balancer may resolve (parse_balanced.py):
+        the client a call's chain starts from, when Spring injects it, or any client the
+        `@LoadBalanced` bean's own method hands it to."""
+        if self._given is None:
+            self._given = calls_given(self.found.get("call", []))
+        call = self._given.get(url.id)
+        if call is None:
+            return
+        loc = _loc(self.path, url)
+        bean = _enclosing(call, ("method_declaration",))
+        if bean is not None and "LoadBalanced" in annotated_with(bean):
+            made = client_type(bean.child_by_field_name("type"))
+            if made is not None:
+                self.facts.balanced_urls.append(BalancedUrl(loc, made, True))
+                self.facts.deferred = True
+                return
+        root = chain_root(call)
+        name = _named(root)
+        declared = self._declaration(root, name) if root is not None and name else None
+        found = injected_client(declared[0]) if declared is not None else None
+        if found is not None:
+            self.facts.balanced_urls.append(BalancedUrl(loc, *found))
+            self.facts.deferred = True
 
     def _kept_parameter(self, at: Node, name: str, depth: int) -> Any:
         """A final field one constructor of its class sets from one of its parameters
@@ -1525,9 +1563,14 @@ class _Reader:
         return found
 
     def _declared_type(self, at: Node, name: str) -> str | None:
-        """The simple name of the type `name` is declared with where `at` reads it: a
-        parameter or a local of an enclosing method (a `this.` field skips them), else a
-        field of an enclosing class."""
+        """The simple name of the type `name` is declared with where `at` reads it."""
+        found = self._declaration(at, name)
+        return found[1] if found is not None else None
+
+    def _declaration(self, at: Node, name: str) -> tuple[Node, str | None] | None:
+        """The name node that declares `name` where `at` reads it, and the simple name of
+        its type: a parameter or a local of an enclosing method (a `this.` field skips
+        them), else a field of an enclosing class."""
         scope = _enclosing(at, _SCOPES) if at.type == "identifier" else None
         while scope is not None:
             declared = self.declared.get(scope.id)
@@ -1538,11 +1581,10 @@ class _Reader:
                         d.child_by_field_name("name")
                         for d in node.children_by_field_name("declarator")
                     ]
+                    typed = _type_name(node.child_by_field_name("type"))
                     for named in names:
                         if named is not None:
-                            declared.setdefault(
-                                _text(named), _type_name(node.child_by_field_name("type"))
-                            )
+                            declared.setdefault(_text(named), (named, typed))
             if name in declared:
                 return declared[name]
             scope = _enclosing(scope, _SCOPES)
@@ -1555,11 +1597,11 @@ class _Reader:
                 for member in body.named_children if body is not None else ():
                     if member.type != "field_declaration":
                         continue
+                    typed = _type_name(member.child_by_field_name("type"))
                     for declarator in member.children_by_field_name("declarator"):
-                        fields.setdefault(
-                            _text(declarator.child_by_field_name("name")),
-                            _type_name(member.child_by_field_name("type")),
-                        )
+                        named = declarator.child_by_field_name("name")
+                        if named is not None:
+                            fields.setdefault(_text(named), (named, typed))
             if name in fields:
                 return fields[name]
             owner = _enclosing(owner, _CLASSES)

@@ -1,0 +1,147 @@
+"""A port named like gRPC (Istio's `grpc-*`) is evidence of gRPC for KLB101, unless the code
+linked to every container behind it serves plain HTTP on that port and no gRPC there: an
+HTTP gateway in front of a gRPC backend is named for what it fronts, not what it speaks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from k8slb.languages.go.parse import analyse_go
+
+from .helpers import lint_files
+
+GO_MOD = "module example.com/shop\n\ngo 1.22\n"
+# a REST front that dials the gRPC backend and serves HTTP/1.1 JSON on :8080
+GATEWAY = """\
+package main
+
+import (
+	"log"
+	"net/http"
+
+	"google.golang.org/grpc"
+)
+
+func main() {
+	conn, err := grpc.Dial("orders:9090", grpc.WithInsecure())
+	if err != nil {
+		log.Fatal(err)
+	}
+	mux := newMux(conn)
+{serve}
+}
+"""
+LISTEN_AND_SERVE = '\tlog.Fatal(http.ListenAndServe(":8080", mux))'
+SERVER_STRUCT = (
+    '\tserver := &http.Server{Addr: ":8080", Handler: mux}\n\tlog.Fatal(server.ListenAndServe())'
+)
+# the same port also given to a gRPC server, whose listener k8slb reads, or cannot
+GRPC_THERE = """\
+	lis, _ := net.Listen("tcp", {address})
+	go grpc.NewServer().Serve(lis)
+"""
+BUILD = """\
+apiVersion: skaffold/v4beta6
+kind: Config
+build:
+  artifacts:
+    - image: registry.example/shop-gateway
+      context: .
+      docker:
+        dockerfile: gateway/Dockerfile
+"""
+DOCKERFILE = """\
+FROM golang:1.22 AS build
+WORKDIR /src
+COPY . .
+RUN go build -o /out/gateway ./gateway
+FROM gcr.io/distroless/base
+COPY --from=build /out/gateway /gateway
+ENTRYPOINT ["/gateway"]
+"""
+MANIFESTS = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: gateway
+spec:
+  replicas: 3
+  selector:
+    matchLabels: {app: gateway}
+  template:
+    metadata:
+      labels: {app: gateway}
+    spec:
+      containers:
+        - name: gateway
+          image: registry.example/shop-gateway:1.0
+          ports:
+            - name: grpc-gateway
+              containerPort: 8080
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: gateway
+spec:
+  selector:
+    app: gateway
+  ports:
+    - name: http
+      port: 80
+      targetPort: grpc-gateway
+"""
+
+
+def _files(serve: str, imports: str = "") -> dict[str, str]:
+    code = GATEWAY.replace("{serve}", serve)
+    if imports:
+        code = code.replace('\t"net/http"\n', f'\t"net/http"\n{imports}', 1)
+    return {
+        "go.mod": GO_MOD,
+        "gateway/main.go": code,
+        "gateway/Dockerfile": DOCKERFILE,
+        "skaffold.yaml": BUILD,
+        "k8s/gateway.yaml": MANIFESTS,
+    }
+
+
+def _klb101(tmp_path: Path, files: dict[str, str]) -> list[str]:
+    return [f.message for f in lint_files(tmp_path, files, ["KLB101"]).findings]
+
+
+@pytest.mark.parametrize("serve", [LISTEN_AND_SERVE, SERVER_STRUCT])
+def test_plain_http_behind_a_grpc_named_port_is_not_grpc(tmp_path: Path, serve: str) -> None:
+    assert _klb101(tmp_path, _files(serve)) == []
+    facts = analyse_go("gateway/main.go", _files(serve)["gateway/main.go"].encode())
+    assert [listen.address for listen in facts.http_listens] == [":8080"]
+
+
+@pytest.mark.parametrize(
+    "grpc",
+    [
+        GRPC_THERE.replace("{address}", '":8080"'),  # a gRPC server on that very port
+        GRPC_THERE.replace("{address}", "addr()"),  # one on a port k8slb cannot read
+    ],
+)
+def test_a_grpc_server_that_may_listen_there_keeps_the_name_as_evidence(
+    tmp_path: Path, grpc: str
+) -> None:
+    files = _files(grpc + LISTEN_AND_SERVE, imports='\t"net"\n')
+    (message,) = _klb101(tmp_path, files)
+    assert "container port 'grpc-gateway'" in message
+
+
+def test_http2_in_the_clear_keeps_the_name_as_evidence(tmp_path: Path) -> None:
+    # h2c serves HTTP/2 without TLS on the port, which gRPC rides (a handler may route it)
+    files = _files(LISTEN_AND_SERVE, imports='\t"golang.org/x/net/http2/h2c"\n')
+    (message,) = _klb101(tmp_path, files)
+    assert "container port 'grpc-gateway'" in message
+
+
+def test_without_the_code_linked_the_name_is_evidence(tmp_path: Path) -> None:
+    files = _files(LISTEN_AND_SERVE)
+    del files["skaffold.yaml"], files["gateway/Dockerfile"]
+    (message,) = _klb101(tmp_path, files)
+    assert "container port 'grpc-gateway'" in message
