@@ -21,8 +21,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from pathlib import PurePath
 
-from k8slb.reading.objects import K8sObject, dig
-from k8slb.reading.yamltree import YMap
+from k8slb.reading.objects import K8sObject
 
 Folder = tuple[str, ...]
 # (where the objects come from: "" for plain files, else the chart or kustomization;
@@ -108,11 +107,11 @@ _WORKLOADS = frozenset(("Deployment", "StatefulSet", "DaemonSet", "ReplicaSet"))
 
 def _selector(obj: K8sObject) -> str | None:
     """A workload's pod selector (its `matchLabels` alone), as one text; None for other
-    kinds and selectors."""
+    kinds and selectors. Read from what every object keeps of its `spec.selector`, not
+    its body: a pre-commit run's objects from the cache leave their bodies unread."""
     if obj.kind not in _WORKLOADS:
         return None
-    selector = dig(obj.body, "spec", "selector")
-    labels = dig(selector, "matchLabels") if isinstance(selector, YMap) else None
-    if not isinstance(labels, YMap) or not labels or "matchExpressions" in selector:
+    labels: object = obj.selector.get("matchLabels")  # a map, though typed by its keys
+    if not isinstance(labels, dict) or not labels or "matchExpressions" in obj.selector:
         return None
     return repr(sorted((str(k), str(v)) for k, v in labels.items()))
