@@ -454,38 +454,54 @@ class _Collector(Values):
     def _walk(
         self, node: ast.AST, parents: tuple[ast.AST, ...], scope: Scope, keyboard: bool
     ) -> None:
-        """Visit every node, parents first (iteratively: an expression thousands deep,
-        `a + a + ...`, parses, and a recursive walk would overflow Python's stack)."""
+        """Visit every node a fact may be read from, parents first (iteratively: an
+        expression thousands deep, `a + a + ...`, parses, and a recursive walk would
+        overflow Python's stack). Each kind's fields that may hold a node are known
+        (`_node_fields`); a child that says nothing and holds nothing is not visited
+        (`_says_nothing`): a name read, a number, `a.b.c`, an operator."""
         stack = [(node, parents, scope, keyboard)]
+        pop = stack.pop
+        fields_of = _FIELDS
         while stack:
-            node, parents, scope, keyboard = stack.pop()
+            node, parents, scope, keyboard = pop()
             kind = node.__class__
             visit = _VISITS.get(kind)
             if visit is not None:
                 visit(self, node, parents, scope, keyboard)
+            fields = fields_of.get(kind)
+            if fields is None:
+                fields = fields_of[kind] = _node_fields(kind)
+            if not fields:
+                continue
             if kind in _SCOPE_CLASSES and isinstance(node, ScopeNode):
-                scope = Scope(node, scope)
-                if isinstance(node, _Function):
-                    self.function_scopes[id(node)] = scope
-                    arguments = node.args
-                    every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
-                    every += [a for a in (arguments.vararg, arguments.kwarg) if a is not None]
-                    scope.opaque.update(a.arg for a in every)
+                scope = self._scope(node, scope)
             elif kind is ast.ExceptHandler and isinstance(node, ast.ExceptHandler):
                 keyboard = keyboard or _catches_keyboard_interrupt(node)
-            below = (*parents, node)
-            children: list[ast.AST] = []
-            for name in kind._fields:  # ast.iter_child_nodes, without a generator a node
+            children: list[Any] = []
+            for name in fields:  # ast.iter_child_nodes, without a generator a node
                 child = getattr(node, name, None)
                 if child.__class__ is list:
-                    children += [
-                        item
-                        for item in child
-                        if isinstance(item, ast.AST) and item.__class__ not in _INERT_CLASSES
-                    ]
-                elif isinstance(child, ast.AST) and child.__class__ not in _INERT_CLASSES:
+                    children += child
+                elif child is not None:
                     children.append(child)
-            stack += [(child, below, scope, keyboard) for child in reversed(children)]
+            below = (*parents, node)
+            stack += [
+                (child, below, scope, keyboard)
+                for child in reversed(children)
+                if not _says_nothing(child)
+            ]
+
+    def _scope(self, node: ScopeNode, scope: Scope) -> Scope:
+        """The scope a function, lambda or class opens; a function's parameters are bound
+        in it where their values cannot be followed."""
+        scope = Scope(node, scope)
+        if isinstance(node, _Function):
+            self.function_scopes[id(node)] = scope
+            arguments = node.args
+            every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
+            every += [a for a in (arguments.vararg, arguments.kwarg) if a is not None]
+            scope.opaque.update(a.arg for a in every)
+        return scope
 
     # -- what each kind of node says (the walk calls these through _VISITS) -------------
 
@@ -501,7 +517,7 @@ class _Collector(Values):
     def _attribute(
         self, node: ast.Attribute, parents: Parents, scope: Scope, keyboard: bool
     ) -> None:
-        if node.attr in ("NOT_SERVING", "enter_graceful_shutdown"):
+        if node.attr in _DRAINS:
             self.facts.health_drains.append(self.loc(node))
 
     def _constant(self, node: ast.Constant, parents: Parents, scope: Scope, keyboard: bool) -> None:
@@ -1098,6 +1114,63 @@ _VISITS: dict[type[ast.AST], Callable[..., None]] = {
     ast.AugAssign: _Collector._augmented,
     ast.While: _Collector._while,
 }
+
+
+# The fields that never hold a node the walk visits: names and words (`id`, `attr`,
+# `module`...), numbers, operators and contexts, an import's aliases.
+_WORDS = frozenset(
+    {
+        "ctx",
+        "op",
+        "ops",
+        "id",
+        "attr",
+        "arg",
+        "name",
+        "names",
+        "asname",
+        "module",
+        "level",
+        "kind",
+        "type_comment",
+        "conversion",
+        "is_async",
+        "kwd_attrs",
+        "rest",
+        "tag",
+    }
+)
+# Each kind's fields that may hold a node, as the walk first meets the kind.
+_FIELDS: dict[type, tuple[str, ...]] = {}
+# The attributes a fact is read from (`_Collector._attribute`).
+_DRAINS = ("NOT_SERVING", "enter_graceful_shutdown")
+
+
+def _node_fields(kind: type) -> tuple[str, ...]:
+    """The fields of a kind of node that may hold another (a constant's value is a value)."""
+    fields: tuple[str, ...] = getattr(kind, "_fields", ())
+    constant = kind is ast.Constant or kind is ast.MatchSingleton
+    return tuple(f for f in fields if f not in _WORDS and not (constant and f == "value"))
+
+
+def _says_nothing(node: Any) -> bool:
+    """Whether visiting `node` and what it holds can add no fact nor binding: a name that
+    is read, a constant that is not a text, an attribute chain on a name (`self.a.b`)
+    that names no drain, an operator, a context; anything that is not a node."""
+    kind = node.__class__
+    if kind is ast.Name:
+        return node.ctx.__class__ is not ast.Store
+    if kind is ast.Constant:
+        return node.value.__class__ is not str
+    if kind is ast.Attribute:
+        while node.attr not in _DRAINS:
+            node = node.value
+            if node.__class__ is ast.Name:
+                return True
+            if node.__class__ is not ast.Attribute:
+                return False
+        return False
+    return kind in _INERT_CLASSES or not isinstance(node, ast.AST)
 
 
 def _catches_keyboard_interrupt(handler: ast.ExceptHandler) -> bool:
