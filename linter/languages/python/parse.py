@@ -23,6 +23,7 @@ import warnings
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
+from operator import itemgetter
 from typing import Any
 
 from k8slb.code.budget import MAX_CHOICES, MAX_DEPTH
@@ -141,6 +142,7 @@ ONCE_FUNCTIONS = frozenset(
     }
 )
 _Function = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
+_depth = itemgetter(0)  # a node's depth in the tree (_Collector.defined)
 # Nodes with nothing below them that any fact is made of (a Name's Load, a BinOp's Add):
 # a third of a module's nodes, not walked.
 _INERT = (ast.expr_context, ast.operator, ast.boolop, ast.unaryop, ast.cmpop)
@@ -367,6 +369,13 @@ class _Collector(Values):
         # `app.run(...)` of an app a function of the module makes, judged once every
         # function is known (the factory may be defined below its caller)
         self.factory_runs: list[tuple[ast.Call, Scope]] | None = []
+        # the functions of the module (a SIGTERM handler's by name: parse_shutdown) and, in
+        # a module that may declare routes, its calls, assignments and classes too
+        # (parse_routes), each with its depth: sorted by it, they are in `ast.walk`'s order
+        self.defined: list[tuple[int, ast.FunctionDef | ast.AsyncFunctionDef]] = []
+        self.routed: list[tuple[int, ast.AST]] | None = (
+            [] if any(word in data for word in WEB_WORDS) else None
+        )
 
     # -- driving -----------------------------------------------------------------------
 
@@ -403,11 +412,13 @@ class _Collector(Values):
             sleeps = [
                 (call, parents, self._seconds(call, scope)) for call, scope, parents in self.sleeps
             ]
+            functions = [node for _, node in sorted(self.defined, key=_depth)]
             self.facts.signal_pauses = signal_pauses(
-                tree, self.signal_handlers, sleeps, self.stoppers, self.loc
+                functions, self.signal_handlers, sleeps, self.stoppers, self.loc
             )
-        if any(word in self.data for word in WEB_WORDS):
-            self.facts.routes = collect_routes(tree, self.qualified, self.loc)
+        if self.routed is not None:
+            nodes = [node for _, node in sorted(self.routed, key=_depth)]
+            self.facts.routes = collect_routes(nodes, self.qualified, self.loc)
 
     def _seconds(self, call: ast.Call, scope: Scope) -> Any:
         """How long a sleep waits, in seconds (UNKNOWN when it cannot be read)."""
@@ -568,6 +579,10 @@ class _Collector(Values):
         scope: Scope,
         keyboard: bool,
     ) -> None:
+        if self.routed is not None:
+            self.routed.append((len(parents), node))
+        if not isinstance(node, ast.ClassDef):
+            self.defined.append((len(parents), node))
         if scope.parent is None:
             self.locals.add(node.name)
             if not isinstance(node, ast.ClassDef):
@@ -579,6 +594,8 @@ class _Collector(Values):
                 self.settings_classes[node.name] = fields
 
     def _assign(self, node: ast.Assign, parents: Parents, scope: Scope, keyboard: bool) -> None:
+        if self.routed is not None:
+            self.routed.append((len(parents), node))
         if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             scope.bindings[node.targets[0].id].append(node.value)
 
@@ -657,6 +674,8 @@ class _Collector(Values):
     def _call(
         self, node: ast.Call, parents: tuple[ast.AST, ...], scope: Scope, keyboard: bool
     ) -> None:
+        if self.routed is not None:
+            self.routed.append((len(parents), node))
         name = self.qualified(node.func)
         func = node.func
         if isinstance(func, ast.Attribute | ast.Name):
