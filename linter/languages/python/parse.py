@@ -471,8 +471,10 @@ class _Collector(Values):
         (`_node_fields`); a child that says nothing and holds nothing is not visited
         (`_says_nothing`): a name read, a number, `a.b.c`, an operator."""
         stack = [(node, parents, scope, keyboard)]
-        pop = stack.pop
+        pop, push = stack.pop, stack.append
         fields_of = _FIELDS
+        name_kind, constant_kind, store = ast.Name, ast.Constant, ast.Store
+        attribute_kind = ast.Attribute
         while stack:
             node, parents, scope, keyboard = pop()
             kind = node.__class__
@@ -496,11 +498,20 @@ class _Collector(Values):
                 elif child is not None:
                     children.append(child)
             below = (*parents, node)
-            stack += [
-                (child, below, scope, keyboard)
-                for child in reversed(children)
-                if not _says_nothing(child)
-            ]
+            for child in reversed(children):  # _says_nothing, inlined for the common kinds
+                kind = child.__class__
+                if kind is name_kind:
+                    if child.ctx.__class__ is not store:
+                        continue
+                elif kind is constant_kind:
+                    if child.value.__class__ is not str:
+                        continue
+                elif kind is attribute_kind:
+                    if _on_a_name(child):
+                        continue
+                elif kind not in _WALKED:
+                    continue
+                push((child, below, scope, keyboard))
 
     def _scope(self, node: ScopeNode, scope: Scope) -> Scope:
         """The scope a function, lambda or class opens; a function's parameters are bound
@@ -676,8 +687,9 @@ class _Collector(Values):
     ) -> None:
         if self.routed is not None:
             self.routed.append((len(parents), node))
-        name = self.qualified(node.func)
         func = node.func
+        called = dotted(func)  # once a call: what it calls, and its receiver below
+        name = self.qualified_name(called)
         if isinstance(func, ast.Attribute | ast.Name):
             callee = func.attr if isinstance(func, ast.Attribute) else func.id
             self.facts.called.add(callee)
@@ -708,11 +720,10 @@ class _Collector(Values):
             self.facts.signal_servers.append(self.loc(node))
         elif isinstance(node.func, ast.Name):
             self._via_partial(node, parents, scope)
-        func = node.func
         if not isinstance(func, ast.Attribute):
             return
-        receiver = dotted(func.value)
         method = func.attr
+        receiver = called[: -len(method) - 1] if called else ""  # dotted(func.value)
         if method == "add_signal_handler":
             self._signal(node, parents, scope)
         elif method in ("append", "extend", "insert") and isinstance(func.value, ast.Name):
@@ -1175,21 +1186,36 @@ def _node_fields(kind: type) -> tuple[str, ...]:
 def _says_nothing(node: Any) -> bool:
     """Whether visiting `node` and what it holds can add no fact nor binding: a name that
     is read, a constant that is not a text, an attribute chain on a name (`self.a.b`)
-    that names no drain, an operator, a context; anything that is not a node."""
+    that names no drain, an operator, a context; anything that is not a node. (The walk
+    asks it of each child, inlined.)"""
     kind = node.__class__
     if kind is ast.Name:
         return node.ctx.__class__ is not ast.Store
     if kind is ast.Constant:
         return node.value.__class__ is not str
     if kind is ast.Attribute:
-        while node.attr not in _DRAINS:
-            node = node.value
-            if node.__class__ is ast.Name:
-                return True
-            if node.__class__ is not ast.Attribute:
-                return False
-        return False
-    return kind in _INERT_CLASSES or not isinstance(node, ast.AST)
+        return _on_a_name(node)
+    return kind not in _WALKED
+
+
+def _on_a_name(attribute: ast.Attribute) -> bool:
+    """Whether an attribute is a chain on a name (`self.a.b`) naming no drain."""
+    node: ast.expr = attribute
+    while node.__class__ is ast.Attribute and isinstance(node, ast.Attribute):
+        if node.attr in _DRAINS:
+            return False
+        node = node.value
+    return node.__class__ is ast.Name
+
+
+def _kinds(base: type) -> Iterator[type]:
+    for kind in base.__subclasses__():
+        yield kind
+        yield from _kinds(kind)
+
+
+# Every kind of node the walk may visit (not an operator nor a context).
+_WALKED = frozenset(kind for kind in _kinds(ast.AST) if kind not in _INERT_CLASSES)
 
 
 def _catches_keyboard_interrupt(handler: ast.ExceptHandler) -> bool:
