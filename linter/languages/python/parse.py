@@ -1198,14 +1198,21 @@ def _says_nothing(node: Any) -> bool:
     return kind not in _WALKED
 
 
+# How far down an attribute chain `_on_a_name` looks: each attribute of a chain is asked
+# (a chain thousands long on a call, `f().a.a...`, is not read again from each).
+_CHAIN = 8
+
+
 def _on_a_name(attribute: ast.Attribute) -> bool:
-    """Whether an attribute is a chain on a name (`self.a.b`) naming no drain."""
+    """Whether an attribute is a short chain on a name (`self.a.b`) naming no drain."""
     node: ast.expr = attribute
-    while node.__class__ is ast.Attribute and isinstance(node, ast.Attribute):
-        if node.attr in _DRAINS:
+    for _ in range(_CHAIN):
+        if not isinstance(node, ast.Attribute) or node.attr in _DRAINS:
             return False
         node = node.value
-    return node.__class__ is ast.Name
+        if node.__class__ is ast.Name:
+            return True
+    return False
 
 
 def _kinds(base: type) -> Iterator[type]:
