@@ -1216,6 +1216,7 @@ def _on_a_name(attribute: ast.Attribute) -> bool:
 
 
 def _kinds(base: type) -> Iterator[type]:
+    kind: type
     for kind in base.__subclasses__():
         yield kind
         yield from _kinds(kind)

@@ -47,13 +47,13 @@ def _named_in(handler: ast.expr) -> set[str]:
 
 
 def signal_pauses(
-    functions: Iterable[ast.FunctionDef | ast.AsyncFunctionDef],
+    module_functions: Iterable[ast.FunctionDef | ast.AsyncFunctionDef],
     handlers: Iterable[tuple[ast.Call, ast.expr]],
     sleeps: Iterable[tuple[ast.Call, Parents, object]],
     stoppers: Iterable[tuple[ast.Call, Parents]],
     loc: Callable[[ast.AST], Loc],
 ) -> list[SignalPause]:
-    """`functions`: the module's functions, in `ast.walk`'s order (the first of a name
+    """`module_functions`: the module's functions, in `ast.walk`'s order (the first of a name
     that pauses is the one read); `handlers`: (the registration, the handler expression);
     `sleeps`: each sleep with its parents and seconds; `stoppers`: each call that stops a
     server or the process."""
@@ -61,8 +61,8 @@ def signal_pauses(
     if not handlers:
         return []
     defined: dict[str, list[ast.AST]] = defaultdict(list)
-    for function in functions:
-        defined[function.name].append(function)
+    for made in module_functions:
+        defined[made.name].append(made)
     first_sleep: dict[int, tuple[ast.Call, object]] = {}
     for call, parents, seconds in sleeps:
         function = _function_of(parents)
