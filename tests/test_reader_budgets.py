@@ -258,6 +258,14 @@ def seven_modules_each_forty_times_the_one_before() -> Files:
     return files
 
 
+def python_attribute_chains(n: int, length: int) -> Files:
+    """Attribute chains on a call (`f().a.a...`), as deep as Python's parser takes: the
+    walk asks each attribute whether it is a chain on a name, which must not read the
+    rest of the chain again from each."""
+    chains = "".join(f"x{i} = f()" + ".a" * length + "\n" for i in range(n))
+    return {"app/main.py": "import grpc\n" + chains}
+
+
 def python_factories(levels: int, width: int) -> Files:
     """A factory of a factory, `levels` deep, each returning what the one below makes for
     `width` calls with its parameter, and a handler that keeps none: the callers a
@@ -1001,6 +1009,7 @@ ISSUE: dict[str, Callable[[], Files]] = {
     "Java: a builder chain of 20000 calls": lambda: java("chain", 20000, 1),
     "Python f-strings fanning out": lambda: python("fan-out", 6, 40),
     "Python: a + chain 2900 terms long": lambda: python("chain", 2900, 1),
+    "Python: 60 attribute chains 2900 long on a call": lambda: python_attribute_chains(60, 2900),
     "Go Sprintf fanning out": lambda: go("fan-out", 8, 80),
     "Go: 12000 connections in one function": lambda: go("many calls", 12000, 1),
     "Java String.format fanning out": lambda: java("fan-out", 8, 80),

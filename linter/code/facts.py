@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import PurePath
@@ -58,7 +59,11 @@ def worth_parsing(data: bytes) -> bool:
 
 
 def is_test_path(path: str) -> bool:
-    parts = PurePath(path).parts
+    # PurePath(path).parts, less a root, without making a path object (profiled: 5 % of
+    # the cost of the Python reader on the bench's small files)
+    parts = (
+        [p for p in path.split("/") if p and p != "."] if os.sep == "/" else PurePath(path).parts
+    )
     name = parts[-1] if parts else path
     return (
         name.startswith("test_")

@@ -23,6 +23,7 @@ import warnings
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
+from operator import itemgetter
 from typing import Any
 
 from k8slb.code.budget import MAX_CHOICES, MAX_DEPTH
@@ -141,6 +142,7 @@ ONCE_FUNCTIONS = frozenset(
     }
 )
 _Function = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
+_depth = itemgetter(0)  # a node's depth in the tree (_Collector.defined)
 # Nodes with nothing below them that any fact is made of (a Name's Load, a BinOp's Add):
 # a third of a module's nodes, not walked.
 _INERT = (ast.expr_context, ast.operator, ast.boolop, ast.unaryop, ast.cmpop)
@@ -367,6 +369,13 @@ class _Collector(Values):
         # `app.run(...)` of an app a function of the module makes, judged once every
         # function is known (the factory may be defined below its caller)
         self.factory_runs: list[tuple[ast.Call, Scope]] | None = []
+        # the functions of the module (a SIGTERM handler's by name: parse_shutdown) and, in
+        # a module that may declare routes, its calls, assignments and classes too
+        # (parse_routes), each with its depth: sorted by it, they are in `ast.walk`'s order
+        self.defined: list[tuple[int, ast.FunctionDef | ast.AsyncFunctionDef]] = []
+        self.routed: list[tuple[int, ast.AST]] | None = (
+            [] if any(word in data for word in WEB_WORDS) else None
+        )
 
     # -- driving -----------------------------------------------------------------------
 
@@ -403,11 +412,13 @@ class _Collector(Values):
             sleeps = [
                 (call, parents, self._seconds(call, scope)) for call, scope, parents in self.sleeps
             ]
+            functions = [node for _, node in sorted(self.defined, key=_depth)]
             self.facts.signal_pauses = signal_pauses(
-                tree, self.signal_handlers, sleeps, self.stoppers, self.loc
+                functions, self.signal_handlers, sleeps, self.stoppers, self.loc
             )
-        if any(word in self.data for word in WEB_WORDS):
-            self.facts.routes = collect_routes(tree, self.qualified, self.loc)
+        if self.routed is not None:
+            nodes = [node for _, node in sorted(self.routed, key=_depth)]
+            self.facts.routes = collect_routes(nodes, self.qualified, self.loc)
 
     def _seconds(self, call: ast.Call, scope: Scope) -> Any:
         """How long a sleep waits, in seconds (UNKNOWN when it cannot be read)."""
@@ -454,38 +465,65 @@ class _Collector(Values):
     def _walk(
         self, node: ast.AST, parents: tuple[ast.AST, ...], scope: Scope, keyboard: bool
     ) -> None:
-        """Visit every node, parents first (iteratively: an expression thousands deep,
-        `a + a + ...`, parses, and a recursive walk would overflow Python's stack)."""
+        """Visit every node a fact may be read from, parents first (iteratively: an
+        expression thousands deep, `a + a + ...`, parses, and a recursive walk would
+        overflow Python's stack). Each kind's fields that may hold a node are known
+        (`_node_fields`); a child that says nothing and holds nothing is not visited
+        (`_says_nothing`): a name read, a number, `a.b.c`, an operator."""
         stack = [(node, parents, scope, keyboard)]
+        pop, push = stack.pop, stack.append
+        fields_of = _FIELDS
+        name_kind, constant_kind, store = ast.Name, ast.Constant, ast.Store
+        attribute_kind = ast.Attribute
         while stack:
-            node, parents, scope, keyboard = stack.pop()
+            node, parents, scope, keyboard = pop()
             kind = node.__class__
             visit = _VISITS.get(kind)
             if visit is not None:
                 visit(self, node, parents, scope, keyboard)
+            fields = fields_of.get(kind)
+            if fields is None:
+                fields = fields_of[kind] = _node_fields(kind)
+            if not fields:
+                continue
             if kind in _SCOPE_CLASSES and isinstance(node, ScopeNode):
-                scope = Scope(node, scope)
-                if isinstance(node, _Function):
-                    self.function_scopes[id(node)] = scope
-                    arguments = node.args
-                    every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
-                    every += [a for a in (arguments.vararg, arguments.kwarg) if a is not None]
-                    scope.opaque.update(a.arg for a in every)
+                scope = self._scope(node, scope)
             elif kind is ast.ExceptHandler and isinstance(node, ast.ExceptHandler):
                 keyboard = keyboard or _catches_keyboard_interrupt(node)
-            below = (*parents, node)
-            children: list[ast.AST] = []
-            for name in kind._fields:  # ast.iter_child_nodes, without a generator a node
+            children: list[Any] = []
+            for name in fields:  # ast.iter_child_nodes, without a generator a node
                 child = getattr(node, name, None)
                 if child.__class__ is list:
-                    children += [
-                        item
-                        for item in child
-                        if isinstance(item, ast.AST) and item.__class__ not in _INERT_CLASSES
-                    ]
-                elif isinstance(child, ast.AST) and child.__class__ not in _INERT_CLASSES:
+                    children += child
+                elif child is not None:
                     children.append(child)
-            stack += [(child, below, scope, keyboard) for child in reversed(children)]
+            below = (*parents, node)
+            for child in reversed(children):  # _says_nothing, inlined for the common kinds
+                kind = child.__class__
+                if kind is name_kind:
+                    if child.ctx.__class__ is not store:
+                        continue
+                elif kind is constant_kind:
+                    if child.value.__class__ is not str:
+                        continue
+                elif kind is attribute_kind:
+                    if _on_a_name(child):
+                        continue
+                elif kind not in _WALKED:
+                    continue
+                push((child, below, scope, keyboard))
+
+    def _scope(self, node: ScopeNode, scope: Scope) -> Scope:
+        """The scope a function, lambda or class opens; a function's parameters are bound
+        in it where their values cannot be followed."""
+        scope = Scope(node, scope)
+        if isinstance(node, _Function):
+            self.function_scopes[id(node)] = scope
+            arguments = node.args
+            every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
+            every += [a for a in (arguments.vararg, arguments.kwarg) if a is not None]
+            scope.opaque.update(a.arg for a in every)
+        return scope
 
     # -- what each kind of node says (the walk calls these through _VISITS) -------------
 
@@ -501,7 +539,7 @@ class _Collector(Values):
     def _attribute(
         self, node: ast.Attribute, parents: Parents, scope: Scope, keyboard: bool
     ) -> None:
-        if node.attr in ("NOT_SERVING", "enter_graceful_shutdown"):
+        if node.attr in _DRAINS:
             self.facts.health_drains.append(self.loc(node))
 
     def _constant(self, node: ast.Constant, parents: Parents, scope: Scope, keyboard: bool) -> None:
@@ -552,6 +590,10 @@ class _Collector(Values):
         scope: Scope,
         keyboard: bool,
     ) -> None:
+        if self.routed is not None:
+            self.routed.append((len(parents), node))
+        if not isinstance(node, ast.ClassDef):
+            self.defined.append((len(parents), node))
         if scope.parent is None:
             self.locals.add(node.name)
             if not isinstance(node, ast.ClassDef):
@@ -563,6 +605,8 @@ class _Collector(Values):
                 self.settings_classes[node.name] = fields
 
     def _assign(self, node: ast.Assign, parents: Parents, scope: Scope, keyboard: bool) -> None:
+        if self.routed is not None:
+            self.routed.append((len(parents), node))
         if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             scope.bindings[node.targets[0].id].append(node.value)
 
@@ -641,8 +685,11 @@ class _Collector(Values):
     def _call(
         self, node: ast.Call, parents: tuple[ast.AST, ...], scope: Scope, keyboard: bool
     ) -> None:
-        name = self.qualified(node.func)
+        if self.routed is not None:
+            self.routed.append((len(parents), node))
         func = node.func
+        called = dotted(func)  # once a call: what it calls, and its receiver below
+        name = self.qualified_name(called)
         if isinstance(func, ast.Attribute | ast.Name):
             callee = func.attr if isinstance(func, ast.Attribute) else func.id
             self.facts.called.add(callee)
@@ -673,11 +720,10 @@ class _Collector(Values):
             self.facts.signal_servers.append(self.loc(node))
         elif isinstance(node.func, ast.Name):
             self._via_partial(node, parents, scope)
-        func = node.func
         if not isinstance(func, ast.Attribute):
             return
-        receiver = dotted(func.value)
         method = func.attr
+        receiver = called[: -len(method) - 1] if called else ""  # dotted(func.value)
         if method == "add_signal_handler":
             self._signal(node, parents, scope)
         elif method in ("append", "extend", "insert") and isinstance(func.value, ast.Name):
@@ -1098,6 +1144,86 @@ _VISITS: dict[type[ast.AST], Callable[..., None]] = {
     ast.AugAssign: _Collector._augmented,
     ast.While: _Collector._while,
 }
+
+
+# The fields that never hold a node the walk visits: names and words (`id`, `attr`,
+# `module`...), numbers, operators and contexts, an import's aliases.
+_WORDS = frozenset(
+    {
+        "ctx",
+        "op",
+        "ops",
+        "id",
+        "attr",
+        "arg",
+        "name",
+        "names",
+        "asname",
+        "module",
+        "level",
+        "kind",
+        "type_comment",
+        "conversion",
+        "is_async",
+        "kwd_attrs",
+        "rest",
+        "tag",
+    }
+)
+# Each kind's fields that may hold a node, as the walk first meets the kind.
+_FIELDS: dict[type, tuple[str, ...]] = {}
+# The attributes a fact is read from (`_Collector._attribute`).
+_DRAINS = ("NOT_SERVING", "enter_graceful_shutdown")
+
+
+def _node_fields(kind: type) -> tuple[str, ...]:
+    """The fields of a kind of node that may hold another (a constant's value is a value)."""
+    fields: tuple[str, ...] = getattr(kind, "_fields", ())
+    constant = kind is ast.Constant or kind is ast.MatchSingleton
+    return tuple(f for f in fields if f not in _WORDS and not (constant and f == "value"))
+
+
+def _says_nothing(node: Any) -> bool:
+    """Whether visiting `node` and what it holds can add no fact nor binding: a name that
+    is read, a constant that is not a text, an attribute chain on a name (`self.a.b`)
+    that names no drain, an operator, a context; anything that is not a node. (The walk
+    asks it of each child, inlined.)"""
+    kind = node.__class__
+    if kind is ast.Name:
+        return node.ctx.__class__ is not ast.Store
+    if kind is ast.Constant:
+        return node.value.__class__ is not str
+    if kind is ast.Attribute:
+        return _on_a_name(node)
+    return kind not in _WALKED
+
+
+# How far down an attribute chain `_on_a_name` looks: each attribute of a chain is asked
+# (a chain thousands long on a call, `f().a.a...`, is not read again from each).
+_CHAIN = 8
+
+
+def _on_a_name(attribute: ast.Attribute) -> bool:
+    """Whether an attribute is a short chain on a name (`self.a.b`) naming no drain."""
+    node: ast.expr = attribute
+    for _ in range(_CHAIN):
+        if not isinstance(node, ast.Attribute) or node.attr in _DRAINS:
+            return False
+        node = node.value
+        if node.__class__ is ast.Name:
+            return True
+    return False
+
+
+def _kinds(base: type) -> Iterator[type]:
+    kind: type
+    for kind in base.__subclasses__():
+        yield kind
+        yield from _kinds(kind)
+
+
+# Every kind of node the walk may visit (not an operator nor a context).
+_WALKED = frozenset(kind for kind in _kinds(ast.AST) if kind not in _INERT_CLASSES)
 
 
 def _catches_keyboard_interrupt(handler: ast.ExceptHandler) -> bool:

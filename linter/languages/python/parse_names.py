@@ -87,7 +87,10 @@ class Names:
     def qualified(self, node: ast.expr) -> str | None:
         """`grpc.aio.insecure_channel` for `aio.insecure_channel` after
         `from grpc import aio`; None for names that are not imported."""
-        name = dotted(node)
+        return self.qualified_name(dotted(node))
+
+    def qualified_name(self, name: str) -> str | None:
+        """`qualified` of a node whose dotted name is `name` ("" for none)."""
         if not name:
             return None
         head, _, rest = name.partition(".")

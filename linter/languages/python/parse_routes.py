@@ -15,7 +15,7 @@ its namespace's path (`Namespace("products")` or `api.namespace(...)`: `/product
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from k8slb.code.facts import Loc, Route
 from k8slb.core import regex
@@ -47,13 +47,17 @@ WEB_WORDS = (b"flask", b"fastapi", b"starlette", b"aiohttp", b"django", b"route"
 
 
 def collect_routes(
-    tree: ast.Module, qualified: Callable[[ast.expr], str | None], loc: Callable[[ast.AST], Loc]
+    nodes: Iterable[ast.AST],
+    qualified: Callable[[ast.expr], str | None],
+    loc: Callable[[ast.AST], Loc],
 ) -> list[Route]:
+    """The routes of a module, from its functions, assignments, calls and classes (`nodes`:
+    at least those, in `ast.walk`'s order: the last function of a name is the handler)."""
     functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
     assignments: list[ast.Assign] = []
     calls: list[ast.Call] = []
     classes: list[ast.ClassDef] = []
-    for node in ast.walk(tree):  # one walk: a module's functions, assignments and calls
+    for node in nodes:
         if isinstance(node, _Function):
             functions[node.name] = node
         elif isinstance(node, ast.Assign):

@@ -47,21 +47,22 @@ def _named_in(handler: ast.expr) -> set[str]:
 
 
 def signal_pauses(
-    tree: ast.Module,
+    module_functions: Iterable[ast.FunctionDef | ast.AsyncFunctionDef],
     handlers: Iterable[tuple[ast.Call, ast.expr]],
     sleeps: Iterable[tuple[ast.Call, Parents, object]],
     stoppers: Iterable[tuple[ast.Call, Parents]],
     loc: Callable[[ast.AST], Loc],
 ) -> list[SignalPause]:
-    """`handlers`: (the registration, the handler expression); `sleeps`: each sleep with
-    its parents and seconds; `stoppers`: each call that stops a server or the process."""
+    """`module_functions`: the module's functions, in `ast.walk`'s order (the first of a name
+    that pauses is the one read); `handlers`: (the registration, the handler expression);
+    `sleeps`: each sleep with its parents and seconds; `stoppers`: each call that stops a
+    server or the process."""
     handlers = list(handlers)
     if not handlers:
         return []
     defined: dict[str, list[ast.AST]] = defaultdict(list)
-    for node in ast.walk(tree):
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            defined[node.name].append(node)
+    for made in module_functions:
+        defined[made.name].append(made)
     first_sleep: dict[int, tuple[ast.Call, object]] = {}
     for call, parents, seconds in sleeps:
         function = _function_of(parents)
