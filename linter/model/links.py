@@ -321,6 +321,27 @@ _VARIABLE_USE = regex.compile(r"\$\{?[A-Za-z_][A-Za-z0-9_]*\}?")  # `${APP}`, `$
 ROLE_SUFFIXES = frozenset({"service", "svc", "server", "api", "app"})
 
 
+# `Dockerfile-Server`, `Dockerfile_client`, `server-dockerfile`: the word beside the
+# Dockerfile's own, after a `-` or `_` (a `.` is cut apart as before, any word of either side)
+_KEPT_UNDER = regex.compile(
+    r"^(?:dockerfile|containerfile)[-_](?P<after>.+)$|^(?P<before>.+)[-_](?:dockerfile|containerfile)$",
+    regex.IGNORECASE,
+)
+
+
+def _kept_under(name: str) -> list[str]:
+    """The names a Dockerfile's file name keeps it under, other than `Dockerfile`'s own:
+    `api` of `api.Dockerfile`, `Dockerfile.api`, `Dockerfile-api` and `Dockerfile_api`."""
+    found = [
+        named
+        for named in (name.partition(".")[2], name.rpartition(".")[0])
+        if named and named.lower() not in ("dockerfile", "containerfile")
+    ]
+    if (spelled := _KEPT_UNDER.match(name)) is not None:
+        found.append(spelled.group("after") or spelled.group("before"))
+    return found
+
+
 def _same_namespace(a: str, b: str) -> bool:
     """Two images' registries and namespaces are one: the same, one the other with a
     registry in front (`public.example/x/acme` and `acme`), or one not known (a bare name)."""
@@ -1310,9 +1331,8 @@ class _Finder:
                 folder, name = os.path.split(path)
                 # beside code, a plain `Dockerfile`: the image's name finds that folder
                 found = self._beside if (folder or ".") in self.by_folder else self._apart
-                for named in (name.partition(".")[2], name.rpartition(".")[0]):
-                    if named and named.lower() not in ("dockerfile", "containerfile"):
-                        found[_normal(named)].append(dockerfile)
+                for named in dict.fromkeys(_kept_under(name)):
+                    found[_normal(named)].append(dockerfile)
                 if name in ("Dockerfile", "Containerfile") and found is self._apart:
                     self._apart[_normal(os.path.basename(folder))].append(dockerfile)
         return self._apart, self._beside
@@ -1338,10 +1358,8 @@ class _Finder:
         if len(named) != 1:
             return []
         ((role, _), dockerfile), *_ = named.items()
-        copied = self._context_of(dockerfile)
-        context = copied[0] if copied is not None else dockerfile.folder
-        whole = any(c.source in (".", "./") for c in (*dockerfile.copies, *dockerfile.stage_copies))
-        if context not in self.by_folder or not (whole or self._copied_code(dockerfile, context)):
+        context = self._role_context(dockerfile)
+        if context is None:
             return []  # it copies no code (a migration tool's image, given only SQL files)
         line = pos_of(container.body, "image", value=True)[0]
         text = (
@@ -1351,6 +1369,22 @@ class _Finder:
         return [
             Evidence("image name guess", Said(workload.path, line, text), context, dockerfile.path)
         ]
+
+    def _role_context(self, dockerfile: Dockerfile) -> str | None:
+        """The folder a role's Dockerfile is built from, when it copies code from it: the
+        whole context, a folder of code in any stage (a builder's `COPY api/ api/`, the last
+        stage taking only the binary), or the jar a JVM project's build writes there
+        (`COPY build/libs/app.jar`: that project's folder). None when it copies no code."""
+        copied = self._context_of(dockerfile)
+        context = copied[0] if copied is not None else dockerfile.folder
+        copies = (*dockerfile.copies, *dockerfile.stage_copies)
+        sources = [_joined_folder(context, c.source) for c in copies]
+        if any(s in self.by_folder or s in self.modules for s in sources):
+            return context if context in self.by_folder else None
+        built = {self._output_of(source) for source in sources} - {None}
+        if len(built) == 1 and (module := built.pop()) in self.by_folder:
+            return module
+        return None
 
     def _role_named_by_image(
         self, workload: K8sObject, container: Container, image: str, segment: str
