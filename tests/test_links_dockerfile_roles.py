@@ -624,3 +624,69 @@ def test_a_role_dockerfile_copying_a_jar_no_project_builds_links_nothing(tmp_pat
         "k8s/server.yaml": workload(name="server", image="acme/simple-adder-server"),
     }
     assert only(links(tmp_path, files))["code"] is None
+
+
+# -- a root context whose builder packages one module of a multi-module JVM build ----------
+
+MAVEN_TOP = """\
+<project><modelVersion>4.0.0</modelVersion><groupId>com.example</groupId>
+<artifactId>shop</artifactId><version>1</version><packaging>pom</packaging>
+<modules><module>orders</module><module>billing</module></modules></project>
+"""
+MAVEN_MODULE = """\
+<project><modelVersion>4.0.0</modelVersion>
+<parent><groupId>com.example</groupId><artifactId>shop</artifactId><version>1</version></parent>
+<artifactId>{name}</artifactId></project>
+"""
+MODULE_BUILDER = """\
+FROM maven:3-eclipse-temurin-17 AS build
+WORKDIR /src
+COPY . .
+RUN mvn -pl orders -am package -DskipTests
+FROM eclipse-temurin:17
+{taken}
+ENTRYPOINT ["java", "-jar", "/app.jar"]
+"""
+
+
+def two_maven_modules(taken: str) -> dict[str, str]:
+    files = {
+        "pom.xml": MAVEN_TOP,
+        "Dockerfile": MODULE_BUILDER.format(taken=taken),
+        "build.sh": "#!/bin/sh\ndocker build -t acme/shop:1 .\n",
+        "k8s/shop.yaml": workload(name="shop", image="acme/shop:1"),
+    }
+    for name in ("orders", "billing"):
+        files[f"{name}/pom.xml"] = MAVEN_MODULE.format(name=name)
+        files[f"{name}/src/main/java/com/example/{name}/App.java"] = JAVA_APP.replace("adder", name)
+    return files
+
+
+def test_the_jar_a_builder_packages_from_the_whole_context_links_its_module(
+    tmp_path: Path,
+) -> None:
+    """`COPY . .`, `mvn -pl orders package`, then the last stage takes
+    `orders/target/orders-1.jar`: the orders module's code, not the build's top."""
+    files = two_maven_modules("COPY --from=build /src/orders/target/orders-1.jar /app.jar")
+    assert only(links(tmp_path, files))["code"] == "orders"
+
+
+def test_the_jars_of_two_modules_taken_from_a_builder_link_neither(tmp_path: Path) -> None:
+    files = two_maven_modules(
+        "COPY --from=build /src/orders/target/orders-1.jar /app.jar\n"
+        "COPY --from=build /src/billing/target/billing-1.jar /billing.jar"
+    )
+    assert only(links(tmp_path, files))["code"] is None
+
+
+def test_a_module_s_own_jar_copied_from_a_rooted_path_links_that_module(tmp_path: Path) -> None:
+    """`COPY /target/orders-1.jar app.jar` in orders/Dockerfile, built from orders/: the
+    leading `/` is the context's top, the module's own output, not the build's top."""
+    files = {
+        **two_maven_modules(""),
+        "orders/Dockerfile": "FROM eclipse-temurin:17\nCOPY /target/orders-1.jar app.jar\n"
+        'ENTRYPOINT ["java", "-jar", "app.jar"]\n',
+        "build.sh": "#!/bin/sh\ndocker build -t acme/shop:1 orders\n",
+    }
+    del files["Dockerfile"]
+    assert only(links(tmp_path, files))["code"] == "orders"

@@ -1378,7 +1378,7 @@ class _Finder:
         copied = self._context_of(dockerfile)
         context = copied[0] if copied is not None else dockerfile.folder
         copies = (*dockerfile.copies, *dockerfile.stage_copies)
-        sources = [_joined_folder(context, c.source) for c in copies]
+        sources = [_joined_folder(context, c.source.lstrip("/") or ".") for c in copies]
         if any(s in self.by_folder or s in self.modules for s in sources):
             return context if context in self.by_folder else None
         built = {self._output_of(source) for source in sources} - {None}
@@ -1472,6 +1472,20 @@ class _Finder:
         if len(outer) != 1 or outer[0] not in self.by_folder or not _below(outer[0], context):
             return None
         return outer[0]
+
+    def _module_built(self, dockerfile: Dockerfile, context: str) -> str | None:
+        """The one JVM module below a wide context whose build output the image's last stage
+        takes, from a builder stage that copied the whole context (`COPY --from=build
+        /src/orders/target/orders.jar`, after `mvn -pl orders package`) or from the context
+        itself: that module. None when it takes none, or several modules' outputs."""
+        copies = (*dockerfile.built_copies, *dockerfile.copies)
+        # a source is the context's, a leading `/` too (`COPY /target/app.jar .`)
+        built = {self._output_of(_joined_folder(context, c.source.lstrip("/"))) for c in copies}
+        built.discard(None)
+        if len(built) != 1:
+            return None
+        module = built.pop()
+        return module if module in self.by_folder and _below(module, context) else None
 
     def _copied_code(self, dockerfile: Dockerfile, context: str) -> list[str]:
         """The modules below the code folders a Dockerfile copies from its context."""
@@ -2432,6 +2446,8 @@ class _Finder:
         if chosen.kind == "dockerfile name" and dockerfile is not None:
             # its context holds more than the image: what it copies of the code
             return tuple(self._copied_code(dockerfile, folder)), folder
+        if dockerfile is not None and (module := self._module_built(dockerfile, folder)):
+            return self._own_modules(module), module  # `mvn -pl orders`, then its jar
         if dockerfile is not None and (copied := self._copied_folder(dockerfile, folder)):
             if _runs_base_program(argv, dockerfile) and _below(dockerfile.folder, folder):
                 # `CMD ["postgres"]`: a program of its base image, set up by the files of
