@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 
 import pytest
+from k8slb.code.entry_points import entry_of
 from k8slb.reading.build_files import read_build_file
 
 from tests.test_links import links, only, workload
@@ -690,3 +691,65 @@ def test_a_module_s_own_jar_copied_from_a_rooted_path_links_that_module(tmp_path
     }
     del files["Dockerfile"]
     assert only(links(tmp_path, files))["code"] == "orders"
+
+
+# -- a root context whose npm step runs one package's script -------------------------------
+
+NODE_SERVICE = "const express = require('express');\nconst app = express();\napp.listen(3000);\n"
+
+
+def two_node_packages(dockerfile: str) -> dict[str, str]:
+    """Two packages at the top, each with a start script, and a Dockerfile copying both."""
+    files = {
+        "Dockerfile": dockerfile,
+        "build.sh": "#!/bin/sh\ndocker build -t acme/shop:1 .\n",
+        "k8s/shop.yaml": workload(name="shop", image="acme/shop:1"),
+    }
+    for name in ("web", "api"):
+        files[f"{name}/main.js"] = NODE_SERVICE
+        files[f"{name}/package.json"] = (
+            f'{{"name": "{name}", "scripts": {{"start": "node main.js"}}}}\n'
+        )
+    return files
+
+
+@pytest.mark.parametrize(
+    "run",
+    [
+        'WORKDIR /app/web\nRUN npm ci\nCMD ["npm", "start"]',
+        'RUN cd web && npm ci\nCMD ["npm", "--prefix", "web", "start"]',
+        'CMD ["yarn", "--cwd=web", "start"]',
+    ],
+)
+def test_an_npm_script_run_in_one_package_s_folder_links_that_package(
+    tmp_path: Path, run: str
+) -> None:
+    """`COPY . .` of two packages, then `npm start` where the WORKDIR or `--prefix` says:
+    that package's start script, not the context's."""
+    files = two_node_packages(f"FROM node:20\nWORKDIR /app\nCOPY . .\n{run}\n")
+    assert only(links(tmp_path, files))["code"] == os.path.join("web", "main.js")
+
+
+@pytest.mark.parametrize(
+    ("argv", "script", "folder"),
+    [
+        (["npm", "--prefix", "web", "start"], "start", "web"),
+        (["npm", "run", "serve", "--prefix=web"], "serve", "web"),
+        (["pnpm", "-C", "web", "start"], "start", "web"),
+        (["npm", "start"], "start", None),
+        (["npm", "--prefix", "$APP", "start"], None, None),
+    ],
+)
+def test_a_package_manager_s_folder_flag_is_not_the_script_it_runs(
+    argv: list[str], script: str | None, folder: str | None
+) -> None:
+    entry = entry_of(argv)
+    found = (entry.package_script, entry.package_folder) if entry else (None, None)
+    assert found == (script, folder)
+
+
+def test_an_npm_prefix_a_variable_names_links_no_package(tmp_path: Path) -> None:
+    files = two_node_packages(
+        'FROM node:20\nWORKDIR /app\nCOPY . .\nCMD ["npm", "--prefix", "$APP", "start"]\n'
+    )
+    assert only(links(tmp_path, files))["code"] == "."

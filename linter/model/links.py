@@ -2250,7 +2250,7 @@ class _Finder:
             dockerfile.entrypoint if dockerfile else None,
             dockerfile.cmd if dockerfile else None,
         )
-        entry = self._through_package(entry_of(argv), folder)
+        entry = self._through_package(entry_of(argv), folder, dockerfile)
         source = script or (
             self._entry_source(entry, folder, dockerfile) if entry is not None else None
         )
@@ -2474,16 +2474,21 @@ class _Finder:
                 self._programs[module.project].append(path)
         return self._programs
 
-    def _through_package(self, entry: Entry | None, folder: str) -> Entry | None:
+    def _through_package(
+        self, entry: Entry | None, folder: str, dockerfile: Dockerfile | None = None
+    ) -> Entry | None:
         """`npm start` as the command its package.json's script runs (npm's own default for
         start, `node server.js`, when it names none), and `node .` as the package's main,
-        for the package.json of the build's folder."""
+        for the package.json of the folder it runs in: the build's, or the one of the
+        context the Dockerfile's WORKDIR is (`COPY . /app`, `WORKDIR /app/web`), or the
+        one `npm --prefix web` names (the paths of its scripts then from there)."""
+        where, prefix = self._package_folder(entry, folder, dockerfile)
         for _ in range(3):  # a script may run another (`npm run serve`)
             if entry is None or not entry.node:
                 return entry
-            package = self.builds.packages.get(os.path.normpath(folder))
+            package = self.builds.packages.get(where)
             if entry.script in (".", "./") and package is not None:
-                return replace(entry, script=package.main)
+                return replace(entry, script=posixpath.join(prefix, package.main))
             if entry.package_script is None:
                 return entry
             scripts = package.scripts if package is not None else {}
@@ -2496,7 +2501,29 @@ class _Finder:
                 entry = entry_of(shell_words(command))
             except ValueError:
                 return None
+            if entry is not None and entry.script is not None:
+                entry = replace(entry, script=posixpath.join(prefix, entry.script))
         return None
+
+    def _package_folder(
+        self, entry: Entry | None, folder: str, dockerfile: Dockerfile | None
+    ) -> tuple[str, str]:
+        """The folder of the package.json whose script an npm command runs, and its path
+        from the folder the container runs in (`web` of `npm --prefix web start`; empty
+        when it is that folder)."""
+        where = os.path.normpath(folder)
+        if entry is None or not entry.node:
+            return where, ""
+        inside = dockerfile.from_context(dockerfile.workdir) if dockerfile is not None else None
+        if inside is not None and "$" not in inside and not os.path.isabs(inside):
+            moved = os.path.normpath(os.path.join(folder, inside))
+            where = moved if moved in self.builds.packages and _within(moved, folder) else where
+        prefix = entry.package_folder
+        if prefix is not None:
+            moved = os.path.normpath(os.path.join(where, prefix))
+            if moved in self.builds.packages and _below(moved, where):
+                return moved, prefix
+        return where, ""
 
     def _go_main(
         self, argv: Sequence[object], dockerfile: Dockerfile, folder: str
