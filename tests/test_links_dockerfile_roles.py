@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 
 import pytest
+from k8slb.code.entry_points import entry_of
 from k8slb.reading.build_files import read_build_file
 
 from tests.test_links import links, only, workload
@@ -400,3 +401,355 @@ def test_an_image_s_last_word_naming_a_dockerfile_that_copies_everything_links_n
         **{"Dockerfile.webserver": 'FROM node:alpine\nCOPY . .\nCMD ["node", "webapp/index.js"]\n'}
     )
     assert only(links(tmp_path, files))["code"] is None
+
+
+# -- a root context whose build step compiles one program's folder -------------------------
+
+# from the repository's top, copying all of it: the step that compiles names the program
+CD_BUILD_DOCKERFILE = """\
+FROM golang:1.22-alpine AS build
+WORKDIR /app
+COPY . .
+RUN {build}
+
+FROM alpine:3.20
+WORKDIR /root/
+COPY --from=build /app/{role}/main .
+CMD ["./main"]
+"""
+
+
+def two_programs_one_module() -> dict[str, str]:
+    """A Go module at the top with a server, a client and their generated stubs, and
+    Dockerfiles at the top built with the whole repository as their context."""
+    return {
+        "go.mod": "module example.com/adder\n\ngo 1.22\n",
+        "server/main.go": GO_SERVER,
+        "client/main.go": GO_CLIENT,
+        "gen/pb/stubs.go": GO_STUBS,
+    }
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        "cd {role} && go build -o main .",
+        "cd /app/{role} && CGO_ENABLED=0 go build -o main",
+        "go build -o ./{role}/main ./{role}",
+    ],
+)
+def test_a_root_dockerfile_whose_step_compiles_one_folder_links_that_folder(
+    tmp_path: Path, build: str
+) -> None:
+    """`COPY . .` then `RUN cd server && go build`: the container runs the server's
+    program, not the whole context (which holds the client's too)."""
+    files = {
+        **two_programs_one_module(),
+        **{
+            f"{role}.Dockerfile": CD_BUILD_DOCKERFILE.format(
+                role=role, build=build.format(role=role)
+            )
+            for role in ("server", "client")
+        },
+        "build.sh": "#!/bin/sh\ndocker build -t acme/adder-server:v1 -f server.Dockerfile .\n",
+        "k8s/server.yaml": workload(name="adder-server", image="acme/adder-server:v1"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == "server"
+    assert any(e.startswith("dockerfile: server.Dockerfile:4: RUN ") for e in row["evidence"])
+
+
+def test_a_cd_to_a_folder_a_variable_names_narrows_nothing(tmp_path: Path) -> None:
+    """`cd $APP && go build`: which folder is not known, so the link stays the context."""
+    files = {
+        **two_programs_one_module(),
+        **{
+            "server.Dockerfile": CD_BUILD_DOCKERFILE.format(
+                role="server", build="cd $APP && go build -o main ."
+            )
+        },
+        "build.sh": "#!/bin/sh\ndocker build -t acme/adder-server:v1 -f server.Dockerfile .\n",
+        "k8s/server.yaml": workload(name="adder-server", image="acme/adder-server:v1"),
+    }
+    assert only(links(tmp_path, files))["code"] == "."
+
+
+def test_a_step_that_compiles_two_programs_links_no_narrower_than_the_context(
+    tmp_path: Path,
+) -> None:
+    """Both programs built into one image, run by a script that starts either: which one
+    this container runs is not said, so neither is guessed."""
+    dockerfile = (
+        "FROM golang:1.22-alpine\nWORKDIR /app\nCOPY . .\n"
+        "RUN cd server && go build -o /bin/server . && cd ../client && go build -o /bin/client .\n"
+        'CMD ["/app/start.sh"]\n'
+    )
+    files = {
+        **two_programs_one_module(),
+        **{"Dockerfile_all": dockerfile},
+        "start.sh": "#!/bin/sh\n/bin/server &\nexec /bin/client\n",
+        "build.sh": "#!/bin/sh\ndocker build -t acme/adder:v1 -f Dockerfile_all .\n",
+        "k8s/adder.yaml": workload(name="adder", image="acme/adder:v1"),
+    }
+    assert only(links(tmp_path, files))["code"] == "."
+
+
+def test_a_dockerfile_spelled_with_an_underscore_is_the_one_a_script_builds(
+    tmp_path: Path,
+) -> None:
+    """`-f Dockerfile_client .`: that file is a Dockerfile, and its `go build ./client`
+    says the program."""
+    dockerfile = (
+        "FROM golang:alpine AS builder\nWORKDIR /src\nCOPY . /src\n"
+        "RUN CGO_ENABLED=0 go build -o ./{role}/{role} ./{role}\n"
+        "FROM alpine\nWORKDIR /src\nCOPY --from=builder /src/{role}/{role} .\n"
+        'CMD ["./{role}"]\n'
+    )
+    files = {
+        **two_programs_one_module(),
+        **{f"Dockerfile_{role}": dockerfile.format(role=role) for role in ("server", "client")},
+        "build.sh": "docker build -t adder-client:v1 -f Dockerfile_client .\n"
+        "docker build -t adder-server:v1 -f Dockerfile_server .\n",
+        "k8s/client.yaml": workload(name="adder-client", image="adder-client:v1"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == "client"
+    assert row["evidence"][0] == (
+        "script: build.sh:1: docker build -t adder-client:v1 -f Dockerfile_client ."
+    )
+
+
+# -- role Dockerfiles at the top that no build names, in any spelling ----------------------
+
+# a builder that copies the module's files, the stubs and one program's folder, the last
+# stage taking only the binary
+ROLE_BUILDER = """\
+FROM golang:1.22-alpine AS builder
+WORKDIR /app
+COPY go.mod go.sum ./
+RUN go mod download
+COPY gen/ gen/
+COPY {role}/ {role}/
+RUN go build -o {role}-bin {role}/main.go
+
+FROM gcr.io/distroless/base
+COPY --from=builder /app/{role}-bin /app/{role}-bin
+ENTRYPOINT ["/app/{role}-bin"]
+"""
+
+
+@pytest.mark.parametrize(
+    "spelling", ["{role}.Dockerfile", "Dockerfile.{role}", "Dockerfile-{Role}", "Dockerfile_{role}"]
+)
+def test_a_role_dockerfile_in_any_spelling_links_the_program_its_builder_copies(
+    tmp_path: Path, spelling: str
+) -> None:
+    """`acme/adder-client` run as `client`: the image's last word names the client's
+    Dockerfile (`Dockerfile-Client` too), whose builder copies client/ and builds it."""
+    files = {
+        **two_programs_one_module(),
+        **{
+            spelling.format(role=role, Role=role.title()): ROLE_BUILDER.format(role=role)
+            for role in ("server", "client")
+        },
+        "go.sum": "",
+        "k8s/client.yaml": workload(name="client-deployment", image="acme/adder-client"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == "client"
+    assert "(a guess: client, said by the image and by client-deployment/server" in " ".join(
+        row["evidence"]
+    )
+
+
+def test_a_role_named_by_two_spellings_links_neither(tmp_path: Path) -> None:
+    files = {
+        **two_programs_one_module(),
+        **{
+            "client.Dockerfile": ROLE_BUILDER.format(role="client"),
+            "Dockerfile-client": ROLE_BUILDER.format(role="client"),
+        },
+        "go.sum": "",
+        "k8s/client.yaml": workload(name="client-deployment", image="acme/adder-client"),
+    }
+    assert only(links(tmp_path, files))["code"] is None
+
+
+def test_an_image_whose_words_name_no_role_dockerfile_links_nothing(tmp_path: Path) -> None:
+    """`acme/adder-service` for server.Dockerfile: `service` is not `server`; nothing but
+    a likeness says which of the two it is, so no guess."""
+    files = {
+        **two_programs_one_module(),
+        **{f"{role}.Dockerfile": ROLE_BUILDER.format(role=role) for role in ("server", "client")},
+        "go.sum": "",
+        "k8s/adder.yaml": workload(name="adder-deployment", image="acme/adder-service"),
+    }
+    assert only(links(tmp_path, files))["code"] is None
+
+
+JAVA_APP = """\
+package com.example.adder;
+
+public class AdderApplication {
+    public static void main(String[] args) {
+        System.out.println("adder");
+    }
+}
+"""
+
+
+@pytest.mark.parametrize("spelling", ["Dockerfile-Server", "server.Dockerfile"])
+def test_a_role_dockerfile_copying_the_root_project_s_jar_links_that_project(
+    tmp_path: Path, spelling: str
+) -> None:
+    """`COPY build/libs/adder-0.1.jar server.jar`: the jar the top's one Gradle project
+    builds, so the container runs that project's code."""
+    files = {
+        "settings.gradle": "rootProject.name = 'adder'\n",
+        "build.gradle": "plugins { id 'java' }\nversion = '0.1'\n",
+        "src/main/java/com/example/adder/AdderApplication.java": JAVA_APP,
+        spelling: "FROM eclipse-temurin:17\nCOPY build/libs/adder-0.1.jar server.jar\n"
+        'ENTRYPOINT ["java", "-jar", "/server.jar"]\n',
+        "k8s/server.yaml": workload(name="server", image="acme/simple-adder-server"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == "."
+    assert f"names {spelling}, built from .)" in row["evidence"][-1]
+
+
+def test_a_role_dockerfile_copying_a_jar_no_project_builds_links_nothing(tmp_path: Path) -> None:
+    files = {
+        "src/main/java/com/example/adder/AdderApplication.java": JAVA_APP,
+        "Dockerfile-Server": "FROM eclipse-temurin:17\nCOPY build/libs/adder-0.1.jar server.jar\n"
+        'ENTRYPOINT ["java", "-jar", "/server.jar"]\n',
+        "k8s/server.yaml": workload(name="server", image="acme/simple-adder-server"),
+    }
+    assert only(links(tmp_path, files))["code"] is None
+
+
+# -- a root context whose builder packages one module of a multi-module JVM build ----------
+
+MAVEN_TOP = """\
+<project><modelVersion>4.0.0</modelVersion><groupId>com.example</groupId>
+<artifactId>shop</artifactId><version>1</version><packaging>pom</packaging>
+<modules><module>orders</module><module>billing</module></modules></project>
+"""
+MAVEN_MODULE = """\
+<project><modelVersion>4.0.0</modelVersion>
+<parent><groupId>com.example</groupId><artifactId>shop</artifactId><version>1</version></parent>
+<artifactId>{name}</artifactId></project>
+"""
+MODULE_BUILDER = """\
+FROM maven:3-eclipse-temurin-17 AS build
+WORKDIR /src
+COPY . .
+RUN mvn -pl orders -am package -DskipTests
+FROM eclipse-temurin:17
+{taken}
+ENTRYPOINT ["java", "-jar", "/app.jar"]
+"""
+
+
+def two_maven_modules(taken: str) -> dict[str, str]:
+    files = {
+        "pom.xml": MAVEN_TOP,
+        "Dockerfile": MODULE_BUILDER.format(taken=taken),
+        "build.sh": "#!/bin/sh\ndocker build -t acme/shop:1 .\n",
+        "k8s/shop.yaml": workload(name="shop", image="acme/shop:1"),
+    }
+    for name in ("orders", "billing"):
+        files[f"{name}/pom.xml"] = MAVEN_MODULE.format(name=name)
+        files[f"{name}/src/main/java/com/example/{name}/App.java"] = JAVA_APP.replace("adder", name)
+    return files
+
+
+def test_the_jar_a_builder_packages_from_the_whole_context_links_its_module(
+    tmp_path: Path,
+) -> None:
+    """`COPY . .`, `mvn -pl orders package`, then the last stage takes
+    `orders/target/orders-1.jar`: the orders module's code, not the build's top."""
+    files = two_maven_modules("COPY --from=build /src/orders/target/orders-1.jar /app.jar")
+    assert only(links(tmp_path, files))["code"] == "orders"
+
+
+def test_the_jars_of_two_modules_taken_from_a_builder_link_neither(tmp_path: Path) -> None:
+    files = two_maven_modules(
+        "COPY --from=build /src/orders/target/orders-1.jar /app.jar\n"
+        "COPY --from=build /src/billing/target/billing-1.jar /billing.jar"
+    )
+    assert only(links(tmp_path, files))["code"] is None
+
+
+def test_a_module_s_own_jar_copied_from_a_rooted_path_links_that_module(tmp_path: Path) -> None:
+    """`COPY /target/orders-1.jar app.jar` in orders/Dockerfile, built from orders/: the
+    leading `/` is the context's top, the module's own output, not the build's top."""
+    files = {
+        **two_maven_modules(""),
+        "orders/Dockerfile": "FROM eclipse-temurin:17\nCOPY /target/orders-1.jar app.jar\n"
+        'ENTRYPOINT ["java", "-jar", "app.jar"]\n',
+        "build.sh": "#!/bin/sh\ndocker build -t acme/shop:1 orders\n",
+    }
+    del files["Dockerfile"]
+    assert only(links(tmp_path, files))["code"] == "orders"
+
+
+# -- a root context whose npm step runs one package's script -------------------------------
+
+NODE_SERVICE = "const express = require('express');\nconst app = express();\napp.listen(3000);\n"
+
+
+def two_node_packages(dockerfile: str) -> dict[str, str]:
+    """Two packages at the top, each with a start script, and a Dockerfile copying both."""
+    files = {
+        "Dockerfile": dockerfile,
+        "build.sh": "#!/bin/sh\ndocker build -t acme/shop:1 .\n",
+        "k8s/shop.yaml": workload(name="shop", image="acme/shop:1"),
+    }
+    for name in ("web", "api"):
+        files[f"{name}/main.js"] = NODE_SERVICE
+        files[f"{name}/package.json"] = (
+            f'{{"name": "{name}", "scripts": {{"start": "node main.js"}}}}\n'
+        )
+    return files
+
+
+@pytest.mark.parametrize(
+    "run",
+    [
+        'WORKDIR /app/web\nRUN npm ci\nCMD ["npm", "start"]',
+        'RUN cd web && npm ci\nCMD ["npm", "--prefix", "web", "start"]',
+        'CMD ["yarn", "--cwd=web", "start"]',
+    ],
+)
+def test_an_npm_script_run_in_one_package_s_folder_links_that_package(
+    tmp_path: Path, run: str
+) -> None:
+    """`COPY . .` of two packages, then `npm start` where the WORKDIR or `--prefix` says:
+    that package's start script, not the context's."""
+    files = two_node_packages(f"FROM node:20\nWORKDIR /app\nCOPY . .\n{run}\n")
+    assert only(links(tmp_path, files))["code"] == os.path.join("web", "main.js")
+
+
+@pytest.mark.parametrize(
+    ("argv", "script", "folder"),
+    [
+        (["npm", "--prefix", "web", "start"], "start", "web"),
+        (["npm", "run", "serve", "--prefix=web"], "serve", "web"),
+        (["pnpm", "-C", "web", "start"], "start", "web"),
+        (["npm", "start"], "start", None),
+        (["npm", "--prefix", "$APP", "start"], None, None),
+    ],
+)
+def test_a_package_manager_s_folder_flag_is_not_the_script_it_runs(
+    argv: list[str], script: str | None, folder: str | None
+) -> None:
+    entry = entry_of(argv)
+    found = (entry.package_script, entry.package_folder) if entry else (None, None)
+    assert found == (script, folder)
+
+
+def test_an_npm_prefix_a_variable_names_links_no_package(tmp_path: Path) -> None:
+    files = two_node_packages(
+        'FROM node:20\nWORKDIR /app\nCOPY . .\nCMD ["npm", "--prefix", "$APP", "start"]\n'
+    )
+    assert only(links(tmp_path, files))["code"] == "."

@@ -237,11 +237,21 @@ def registry_tree(**extra: str) -> dict[str, str]:
 def test_a_build_of_a_multi_module_top_that_narrows_to_no_module_links_nothing(
     tmp_path: Path,
 ) -> None:
-    row = only(links(tmp_path, registry_tree()))
+    """Its builder packages the whole build and the image takes the top's own jar: no
+    one module's code."""
+    whole = MODULE_DOCKERFILE.replace("mvn -pl {module} -am", "mvn").replace("/{module}/", "/")
+    row = only(links(tmp_path, registry_tree(**{"infra/registry/Dockerfile": whole})))
     assert row["code"] is None
     assert row["why_not"].startswith(
         "infra/docker-compose.yml:2: builds ., the top of a multi-module build (gateway, registry)"
     )
+
+
+def test_a_build_of_a_multi_module_top_whose_builder_packages_one_module_links_it(
+    tmp_path: Path,
+) -> None:
+    """`mvn -pl registry`, then the image takes registry/target/*.jar: registry's code."""
+    assert only(links(tmp_path, registry_tree()))["code"] == "registry"
 
 
 def test_a_pipeline_s_build_of_the_image_wins_over_a_compose_service_named_as_it(

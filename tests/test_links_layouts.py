@@ -873,7 +873,10 @@ def test_a_third_party_image_named_as_a_go_library_of_the_tree_is_linked_to_noth
         ("dockerfile.auth", True),
         ("Dockerfile-prod", True),
         ("gateway-Dockerfile", True),
+        ("Dockerfile_client", True),
+        ("server_Dockerfile", True),
         ("Dockerfile.md", False),
+        ("Dockerfile_notes.txt", False),
         ("dockerfile-lint.json", False),
     ],
 )

@@ -20,6 +20,9 @@ from tests.real_corpus.score_links import container_key, verdict
         ("src/api", "src/apigateway", "WRONG"),  # a name that begins alike is another folder
         ("app/cart/service", "app/order/service", "WRONG"),
         ("web/shop", None, "NONE"),
+        ("client (with gen/go)", "client", "RIGHT"),  # a reviewer's note after the folder
+        ("client (with gen/go)", ".", "WRONG"),
+        (". (server.js)", "server.js", "RIGHT"),
     ],
 )
 def test_a_link_is_right_inside_the_expected_folder_and_wrong_anywhere_else(

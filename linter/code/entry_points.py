@@ -54,6 +54,8 @@ class Entry:
     module: str | None
     words: str
     package_script: str | None = None  # `npm start`: the package.json script it runs
+    # the folder of that package.json, from where it runs (`npm --prefix web start`)
+    package_folder: str | None = None
     node: bool = False  # a Node.js module (or script), not Python's
     # the programs a shell's script runs beside it, in the background (`a & b & it`)
     beside: tuple[Entry, ...] = ()
@@ -291,15 +293,34 @@ def _flag_program(words: list[str], flags: tuple[str, ...]) -> Entry | None:
     return None
 
 
+# npm's, yarn's and pnpm's options naming the package's folder it runs the script of
+_PACKAGE_FOLDER_FLAGS = frozenset({"--prefix", "--cwd", "--dir", "-C"})
+
+
 def _package_run(words: list[str]) -> Entry | None:
     """`npm start`, `npm run NAME`, `yarn start`, `yarn NAME`, `pnpm start`: the script of
     package.json that runs (read where the link knows the package)."""
-    arguments = [w for w in words[1:] if not w.startswith("-")]
+    arguments: list[str] = []
+    folder = None
+    rest = iter(words[1:])
+    for word in rest:
+        flag, equals, value = word.partition("=")
+        if flag in _PACKAGE_FOLDER_FLAGS:  # `--prefix web`, `--cwd=web`: where it runs
+            folder = value if equals else next(rest, "")
+        elif not word.startswith("-"):
+            arguments.append(word)
     if arguments[:1] == ["run"] or arguments[:1] == ["run-script"]:
         arguments = arguments[1:]
-    if not arguments:
+    if not arguments or (folder is not None and (not folder or "$" in folder)):
         return None
-    return Entry(None, None, " ".join(words), package_script=arguments[0], node=True)
+    return Entry(
+        None,
+        None,
+        " ".join(words),
+        package_script=arguments[0],
+        node=True,
+        package_folder=folder,
+    )
 
 
 def container_argv(

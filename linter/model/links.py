@@ -331,6 +331,27 @@ _VARIABLE_USE = regex.compile(r"\$\{?[A-Za-z_][A-Za-z0-9_]*\}?")  # `${APP}`, `$
 ROLE_SUFFIXES = frozenset({"service", "svc", "server", "api", "app"})
 
 
+# `Dockerfile-Server`, `Dockerfile_client`, `server-dockerfile`: the word beside the
+# Dockerfile's own, after a `-` or `_` (a `.` is cut apart as before, any word of either side)
+_KEPT_UNDER = regex.compile(
+    r"^(?:dockerfile|containerfile)[-_](?P<after>.+)$|^(?P<before>.+)[-_](?:dockerfile|containerfile)$",
+    regex.IGNORECASE,
+)
+
+
+def _kept_under(name: str) -> list[str]:
+    """The names a Dockerfile's file name keeps it under, other than `Dockerfile`'s own:
+    `api` of `api.Dockerfile`, `Dockerfile.api`, `Dockerfile-api` and `Dockerfile_api`."""
+    found = [
+        named
+        for named in (name.partition(".")[2], name.rpartition(".")[0])
+        if named and named.lower() not in ("dockerfile", "containerfile")
+    ]
+    if (spelled := _KEPT_UNDER.match(name)) is not None:
+        found.append(spelled.group("after") or spelled.group("before"))
+    return found
+
+
 def _same_namespace(a: str, b: str) -> bool:
     """Two images' registries and namespaces are one: the same, one the other with a
     registry in front (`public.example/x/acme` and `acme`), or one not known (a bare name)."""
@@ -1324,9 +1345,8 @@ class _Finder:
                 folder, name = os.path.split(path)
                 # beside code, a plain `Dockerfile`: the image's name finds that folder
                 found = self._beside if (folder or ".") in self.by_folder else self._apart
-                for named in (name.partition(".")[2], name.rpartition(".")[0]):
-                    if named and named.lower() not in ("dockerfile", "containerfile"):
-                        found[_normal(named)].append(dockerfile)
+                for named in dict.fromkeys(_kept_under(name)):
+                    found[_normal(named)].append(dockerfile)
                 if name in ("Dockerfile", "Containerfile") and found is self._apart:
                     self._apart[_normal(os.path.basename(folder))].append(dockerfile)
         return self._apart, self._beside
@@ -1352,10 +1372,8 @@ class _Finder:
         if len(named) != 1:
             return []
         ((role, _), dockerfile), *_ = named.items()
-        copied = self._context_of(dockerfile)
-        context = copied[0] if copied is not None else dockerfile.folder
-        whole = any(c.source in (".", "./") for c in (*dockerfile.copies, *dockerfile.stage_copies))
-        if context not in self.by_folder or not (whole or self._copied_code(dockerfile, context)):
+        context = self._role_context(dockerfile)
+        if context is None:
             return []  # it copies no code (a migration tool's image, given only SQL files)
         line = pos_of(container.body, "image", value=True)[0]
         text = (
@@ -1365,6 +1383,22 @@ class _Finder:
         return [
             Evidence("image name guess", Said(workload.path, line, text), context, dockerfile.path)
         ]
+
+    def _role_context(self, dockerfile: Dockerfile) -> str | None:
+        """The folder a role's Dockerfile is built from, when it copies code from it: the
+        whole context, a folder of code in any stage (a builder's `COPY api/ api/`, the last
+        stage taking only the binary), or the jar a JVM project's build writes there
+        (`COPY build/libs/app.jar`: that project's folder). None when it copies no code."""
+        copied = self._context_of(dockerfile)
+        context = copied[0] if copied is not None else dockerfile.folder
+        copies = (*dockerfile.copies, *dockerfile.stage_copies)
+        sources = [_joined_folder(context, c.source.lstrip("/") or ".") for c in copies]
+        if any(s in self.by_folder or s in self.modules for s in sources):
+            return context if context in self.by_folder else None
+        built = {self._output_of(source) for source in sources} - {None}
+        if len(built) == 1 and (module := built.pop()) in self.by_folder:
+            return module
+        return None
 
     def _role_named_by_image(
         self, workload: K8sObject, container: Container, image: str, segment: str
@@ -1452,6 +1486,20 @@ class _Finder:
         if len(outer) != 1 or outer[0] not in self.by_folder or not _below(outer[0], context):
             return None
         return outer[0]
+
+    def _module_built(self, dockerfile: Dockerfile, context: str) -> str | None:
+        """The one JVM module below a wide context whose build output the image's last stage
+        takes, from a builder stage that copied the whole context (`COPY --from=build
+        /src/orders/target/orders.jar`, after `mvn -pl orders package`) or from the context
+        itself: that module. None when it takes none, or several modules' outputs."""
+        copies = (*dockerfile.built_copies, *dockerfile.copies)
+        # a source is the context's, a leading `/` too (`COPY /target/app.jar .`)
+        built = {self._output_of(_joined_folder(context, c.source.lstrip("/"))) for c in copies}
+        built.discard(None)
+        if len(built) != 1:
+            return None
+        module = built.pop()
+        return module if module in self.by_folder and _below(module, context) else None
 
     def _copied_code(self, dockerfile: Dockerfile, context: str) -> list[str]:
         """The modules below the code folders a Dockerfile copies from its context."""
@@ -2216,7 +2264,7 @@ class _Finder:
             dockerfile.entrypoint if dockerfile else None,
             dockerfile.cmd if dockerfile else None,
         )
-        entry = self._through_package(entry_of(argv), folder)
+        entry = self._through_package(entry_of(argv), folder, dockerfile)
         source = script or (
             self._entry_source(entry, folder, dockerfile) if entry is not None else None
         )
@@ -2412,6 +2460,8 @@ class _Finder:
         if chosen.kind == "dockerfile name" and dockerfile is not None:
             # its context holds more than the image: what it copies of the code
             return tuple(self._copied_code(dockerfile, folder)), folder
+        if dockerfile is not None and (module := self._module_built(dockerfile, folder)):
+            return self._own_modules(module), module  # `mvn -pl orders`, then its jar
         if dockerfile is not None and (copied := self._copied_folder(dockerfile, folder)):
             if _runs_base_program(argv, dockerfile) and _below(dockerfile.folder, folder):
                 # `CMD ["postgres"]`: a program of its base image, set up by the files of
@@ -2438,16 +2488,21 @@ class _Finder:
                 self._programs[module.project].append(path)
         return self._programs
 
-    def _through_package(self, entry: Entry | None, folder: str) -> Entry | None:
+    def _through_package(
+        self, entry: Entry | None, folder: str, dockerfile: Dockerfile | None = None
+    ) -> Entry | None:
         """`npm start` as the command its package.json's script runs (npm's own default for
         start, `node server.js`, when it names none), and `node .` as the package's main,
-        for the package.json of the build's folder."""
+        for the package.json of the folder it runs in: the build's, or the one of the
+        context the Dockerfile's WORKDIR is (`COPY . /app`, `WORKDIR /app/web`), or the
+        one `npm --prefix web` names (the paths of its scripts then from there)."""
+        where, prefix = self._package_folder(entry, folder, dockerfile)
         for _ in range(3):  # a script may run another (`npm run serve`)
             if entry is None or not entry.node:
                 return entry
-            package = self.builds.packages.get(os.path.normpath(folder))
+            package = self.builds.packages.get(where)
             if entry.script in (".", "./") and package is not None:
-                return replace(entry, script=package.main)
+                return replace(entry, script=posixpath.join(prefix, package.main))
             if entry.package_script is None:
                 return entry
             scripts = package.scripts if package is not None else {}
@@ -2460,7 +2515,29 @@ class _Finder:
                 entry = entry_of(shell_words(command))
             except ValueError:
                 return None
+            if entry is not None and entry.script is not None:
+                entry = replace(entry, script=posixpath.join(prefix, entry.script))
         return None
+
+    def _package_folder(
+        self, entry: Entry | None, folder: str, dockerfile: Dockerfile | None
+    ) -> tuple[str, str]:
+        """The folder of the package.json whose script an npm command runs, and its path
+        from the folder the container runs in (`web` of `npm --prefix web start`; empty
+        when it is that folder)."""
+        where = os.path.normpath(folder)
+        if entry is None or not entry.node:
+            return where, ""
+        inside = dockerfile.from_context(dockerfile.workdir) if dockerfile is not None else None
+        if inside is not None and "$" not in inside and not os.path.isabs(inside):
+            moved = os.path.normpath(os.path.join(folder, inside))
+            where = moved if moved in self.builds.packages and _within(moved, folder) else where
+        prefix = entry.package_folder
+        if prefix is not None:
+            moved = os.path.normpath(os.path.join(where, prefix))
+            if moved in self.builds.packages and _below(moved, where):
+                return moved, prefix
+        return where, ""
 
     def _go_main(
         self, argv: Sequence[object], dockerfile: Dockerfile, folder: str

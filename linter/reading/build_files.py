@@ -33,10 +33,11 @@ from k8slb.reading.yamltree import YMap, YSeq
 PROJECT_FILES = frozenset(
     name for language in LANGUAGES.values() for name in language.project_files
 )
-# `Dockerfile`, `Dockerfile.dev`, `Dockerfile-prod`, `dockerfile.auth`, `api.Dockerfile`;
-# not a document or a configuration about one (`Dockerfile.md`, `dockerfile-lint.json`)
+# `Dockerfile`, `Dockerfile.dev`, `Dockerfile-prod`, `Dockerfile_client`, `dockerfile.auth`,
+# `api.Dockerfile`; not a document or a configuration about one (`Dockerfile.md`,
+# `dockerfile-lint.json`)
 DOCKERFILE_NAMES = regex.compile(
-    r"^(?:[Dd]ockerfile|[Cc]ontainerfile)(?:[.-].+)?$|.[.-](?:[Dd]ockerfile|Containerfile)$"
+    r"^(?:[Dd]ockerfile|[Cc]ontainerfile)(?:[._-].+)?$|.[._-](?:[Dd]ockerfile|Containerfile)$"
 )
 _NOT_DOCKERFILES: tuple[str, ...] = (".md", ".markdown", ".adoc", ".txt", ".json", ".yaml")
 _NOT_DOCKERFILES += (".yml", ".toml", ".lock", ".sh", ".bat", ".ps1", ".bak", ".orig")
@@ -123,8 +124,8 @@ def _is_script(name: str) -> bool:
 
 
 def is_dockerfile_name(name: str) -> bool:
-    """`Dockerfile`, `Dockerfile.dev`, `Dockerfile-prod`, `dockerfile.auth`,
-    `api.Dockerfile`, and Podman's `Containerfile`s."""
+    """`Dockerfile`, `Dockerfile.dev`, `Dockerfile-prod`, `Dockerfile_client`,
+    `dockerfile.auth`, `api.Dockerfile`, and Podman's `Containerfile`s."""
     # most names have neither word: a substring test spares them the pattern's call
     return (
         ("ockerfile" in name or "ontainerfile" in name)
@@ -2329,10 +2330,11 @@ _LONE_VARIABLE = regex.compile(r"\$(?:\{(\w+)\}|(\w+))")
 def _go_builds(
     script: str, workdir: str, copies: list[Copy], said: Said, templates: bool = False
 ) -> list[GoBuild]:
-    """The `go build`/`go install` commands of a RUN line, their packages mapped back from
-    the image to the build context through the stage's COPY lines. With `templates` (a
-    host's script), a build whose binary is named by a variable alone keeps the package
-    that variable names too (`go build -o bin/$1 service/$1/main.go`)."""
+    """The `go build`/`go install` commands of a RUN line, run where its `cd`s lead from
+    the stage's WORKDIR (`cd server && go build`), their packages mapped back from the
+    image to the build context through the stage's COPY lines. With `templates` (a host's
+    script), a build whose binary is named by a variable alone keeps the package that
+    variable names too (`go build -o bin/$1 service/$1/main.go`)."""
     argv = _argv(_RUN_FLAGS.sub("", script))  # `RUN --mount=... go build`: the command
     try:
         words = shell_words(argv[2]) if argv[:2] == ("/bin/sh", "-c") else list(argv)
@@ -2345,14 +2347,19 @@ def _go_builds(
             commands.append([])
         else:
             commands[-1].append(word.rstrip(";"))
+    here: str | None = workdir  # where the next command runs: None after a `cd` not literal
     for command in commands:
         while command and _VARIABLE.fullmatch(command[0]):  # `CGO_ENABLED=0 go build`
             command = command[1:]
+        if command[:1] == ["cd"] and here is not None:  # `cd server && go build -o main .`
+            target = _literal(command[1]) if len(command) > 1 else None
+            here = _in_image(here, target) if target is not None else None
+            continue
         if len(command) < 2 or posixpath.basename(command[0]) not in _GO_COMMANDS:
             continue
-        if command[1] not in ("build", "install"):
+        if command[1] not in ("build", "install") or here is None:
             continue
-        output, packages, rest, within = None, [], iter(command[2:]), workdir
+        output, packages, rest, within = None, [], iter(command[2:]), here
         for word in rest:
             flag, equals, value = word.partition("=")
             if flag in _GO_VALUE_FLAGS:

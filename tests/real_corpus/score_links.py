@@ -39,10 +39,12 @@ VERDICTS = ("RIGHT", "NONE", "WRONG")
 
 def verdict(expected: str, linked: str | None, *, present: bool = True) -> str:
     """RIGHT: the expected folder or a path inside it; NONE: no code, or a link to a path
-    that is not `present` in the repository; WRONG: elsewhere."""
+    that is not `present` in the repository; WRONG: elsewhere. The expected folder is the
+    cell's first words, before a reviewer's note in brackets (`client (with gen/go)`)."""
     if linked is None or not present:
         return "NONE"
-    want, got = posixpath.normpath(expected), posixpath.normpath(linked)
+    folder = expected.split(" (", 1)[0]
+    want, got = posixpath.normpath(folder), posixpath.normpath(linked)
     if want == "." or got == want or got.startswith(want + "/"):
         return "RIGHT"
     return "WRONG"
