@@ -163,7 +163,7 @@ def _loc(path: str, node: Node) -> Loc:
 
 
 def _callee(call: Node) -> Node | None:
-    return call.named_children[0] if call.named_children else None
+    return call.named_child(0)
 
 
 def _method(call: Node) -> str:
@@ -172,7 +172,7 @@ def _method(call: Node) -> str:
     if callee is None:
         return ""
     if callee.type == "navigation_expression":
-        last = callee.named_children[-1] if callee.named_children else None
+        last = callee.named_child(callee.named_child_count - 1)
         return _text(last) if last is not None and last.type == "identifier" else ""
     return _text(callee) if callee.type == "identifier" else ""
 
@@ -181,11 +181,11 @@ def _receiver(call: Node) -> Node | None:
     """What a call is made on (`ServerBuilder` of `ServerBuilder.forPort(p)`), its
     parentheses left out; None for a call of a plain name."""
     callee = _callee(call)
-    if callee is None or callee.type != "navigation_expression" or not callee.named_children:
+    if callee is None or callee.type != "navigation_expression":
         return None
-    receiver: Node | None = callee.named_children[0]
+    receiver = callee.named_child(0)
     while receiver is not None and receiver.type == "parenthesized_expression":
-        receiver = receiver.named_children[0] if receiver.named_children else None
+        receiver = receiver.named_child(0)
     return receiver
 
 
@@ -242,7 +242,9 @@ def _bound_to(node: Node) -> str | None:
     if parent is None:
         return None
     if parent.type == "property_declaration":
-        declared = next((c for c in parent.named_children if c.type == "variable_declaration"), None)
+        declared = next(
+            (c for c in parent.named_children if c.type == "variable_declaration"), None
+        )
         if declared is None or declared.id == node.id:
             return None
         return _text(declared.named_children[0]) if declared.named_children else None
@@ -257,7 +259,9 @@ def _binding_name(node: Node) -> str | None:
     """The name a property declaration or an assignment binds."""
     if node.type == "property_declaration":
         declared = next((c for c in node.named_children if c.type == "variable_declaration"), None)
-        first = declared.named_children[0] if declared is not None and declared.named_children else None
+        first = (
+            declared.named_children[0] if declared is not None and declared.named_children else None
+        )
         return _text(first) if first is not None and first.type == "identifier" else None
     return _named(node.child_by_field_name("left"))
 
@@ -336,6 +340,7 @@ class _Reader:
         self.budget = Budget()
         self.found: dict[str, list[Node]] = {}
         self.calls: list[tuple[Node, str]] = []
+        self.names: dict[int, str] = {}  # each call's method, by the call's id
         self.receivers: dict[int, Node] = {}  # each call, by the id of what it is made on
         # the calls made on each plain name (`server.start()`): (start byte, call), sorted
         self.on_name: dict[str, list[tuple[int, Node]]] = {}
@@ -385,6 +390,7 @@ class _Reader:
     def _index(self) -> None:
         found = self.found
         self.calls = [(call, _method(call)) for call in found.get("call", [])]
+        self.names = {call.id: method for call, method in self.calls}
         on_name: dict[str, list[tuple[int, Node]]] = {}
         for call, _ in self.calls:
             receiver = _receiver(call)
@@ -411,6 +417,11 @@ class _Reader:
         self.passed = Calls((_text(node), node) for node in found.get("passed", []))
         self.scope_of = _innermost(found.get("scope", []), binders)
 
+    def _method(self, call: Node) -> str:
+        """A call's method name, as the reading of the file's calls found it."""
+        found = self.names.get(call.id)
+        return _method(call) if found is None else found
+
     # -- builders ----------------------------------------------------------------------
 
     def _chain(self, node: Node, built: _Built) -> Node:
@@ -419,7 +430,7 @@ class _Reader:
             call = self.receivers.get(node.id)
             if call is None:
                 return node
-            method = _method(call)
+            method = self._method(call)
             if method == "build":
                 built.build = call
                 return call
@@ -493,10 +504,12 @@ class _Reader:
     def _options(self, built: _Built) -> list[Option]:
         entries: list[Option] = []
         for call in built.calls:
-            method = _method(call)
+            method = self._method(call)
             given = _arguments(call)
             callee = _callee(call)
-            named = callee.named_children[-1] if callee is not None and callee.named_children else None
+            named = (
+                callee.named_children[-1] if callee is not None and callee.named_children else None
+            )
             where = _loc(self.path, named or call)
             if method in java.DURATION_OPTIONS and len(given) == 2:
                 key = java.DURATION_OPTIONS[method]
@@ -532,7 +545,7 @@ class _Reader:
         top = self._chain_after_build(built.build)
         name = _bound_to(top)
         options = Options(built.complete, tuple(self._options(built)))
-        made = f"{_simple(_text(_receiver(factory)))}.{_method(factory)}"
+        made = f"{_simple(_text(_receiver(factory)))}.{self._method(factory)}"
         self.facts.servers.append(Server(_loc(self.path, factory), made, options, name))
         if name is not None:
             address = self._listen_address(kind, _arguments(factory))
@@ -545,7 +558,7 @@ class _Reader:
             call = self.receivers.get(node.id)
             if call is None:
                 break
-            started = started or _method(call) == "start"
+            started = started or self._method(call) == "start"
             node = call
         name = _bound_to(node) if started else None
         if name is not None:
@@ -582,7 +595,7 @@ class _Reader:
         self.facts.channels.append(
             Channel(
                 _loc(self.path, factory),
-                f"{_simple(_text(_receiver(factory)))}.{_method(factory)}",
+                f"{_simple(_text(_receiver(factory)))}.{self._method(factory)}",
                 target,
                 options,
                 long_lived=not (name and self._closed_where_made(name, factory)),
@@ -659,7 +672,9 @@ class _Reader:
             if hook.start_byte < end:
                 continue
             end = hook.end_byte
-            within = named[bisect_left(starts, hook.start_byte) : bisect_left(starts, hook.end_byte)]
+            within = named[
+                bisect_left(starts, hook.start_byte) : bisect_left(starts, hook.end_byte)
+            ]
             called.update(name for _, name in within)
         return called
 
@@ -671,9 +686,13 @@ class _Reader:
             return False
         function = self._function_of.get(call.id)
         hook = self._hook_of.get(call.id)
-        if hook is None and function is not None and function.type == "function_declaration":
-            if _text(function.child_by_field_name("name")) in self._hook_names:
-                hook = function
+        if (
+            hook is None
+            and function is not None
+            and function.type == "function_declaration"
+            and _text(function.child_by_field_name("name")) in self._hook_names
+        ):
+            hook = function
         if hook is None:
             return False
         scopes = [hook, *([function] if function is not None else [])]
@@ -762,6 +781,9 @@ class _Reader:
             if (scope := self.scope_of.get(binding.id)) is not None
             and scope.start_byte <= at.start_byte < scope.end_byte
         ]
+        if not held:  # a member of an object or a companion (`Config.PORT`, `PORT`)
+            members = [b for b in bindings if self._member(b)]
+            held = members if len(members) == 1 else []
         if not held:
             return UNKNOWN
         innermost = max(held, key=lambda b: self.scope_of[b.id].start_byte)
@@ -775,6 +797,11 @@ class _Reader:
         if value is None or value.start_byte <= at.start_byte < value.end_byte:
             return UNKNOWN
         return self.value(value, depth + 1)
+
+    def _member(self, binding: Node) -> bool:
+        """Whether a binding is a class's or an object's property (not a local)."""
+        scope = self.scope_of.get(binding.id)
+        return scope is not None and scope.type == "class_body"
 
     def _binary(self, node: Node, depth: int) -> Any:
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
@@ -795,12 +822,13 @@ class _Reader:
     def _call_value(self, node: Node, depth: int) -> Any:
         """`System.getenv("X")`, `System.getenv().getOrDefault("X", "d")`, and the
         conversions that keep a value (`.toInt()`, `.trim()`)."""
-        method = _method(node)
+        method = self._method(node)
         receiver = _receiver(node)
         given = _arguments(node)
         on = _text(receiver) if receiver is not None else ""
         if method == "getenv" and on == "System" and len(given) == 1:
-            return java._env_default(self.value(given[0], depth + 1), None)
+            name = self.value(given[0], depth + 1)
+            return EnvRef(name) if isinstance(name, str) else UNKNOWN
         if method == "getOrDefault" and on == "System.getenv()" and len(given) == 2:
             name, default = (self.value(g, depth + 1) for g in given)
             return java._env_default(name, self._text_of(default))
