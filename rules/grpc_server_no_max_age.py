@@ -69,7 +69,9 @@ class GrpcServerNoMaxAge(Rule):
     `Grpc.newServerBuilderForPort`, `NettyServerBuilder.forPort`/`forAddress`), followed
     along its chain and through the variable that holds it up to `build()`, that is never
     given `maxConnectionAge(...)` (or is given `Long.MAX_VALUE`, grpc-java's "never"); a
-    builder handed to a method k8slb cannot read keeps it silent. In Spring Boot settings:
+    builder handed to a method k8slb cannot read keeps it silent. In Kotlin, the same
+    builders as a Kotlin service calls them (settings made in `.apply { ... }` count; a
+    builder configured in `.also`/`.let` keeps it silent). In Spring Boot settings:
     a server grpc-spring-boot-starter (or Spring gRPC) builds, named by its settings or by a
     `@GrpcService` class of the project, with no `grpc.server.max-connection-age` (LogNet's
     starter: `@GRpcService`, `grpc.netty-server.max-connection-age`; Spring gRPC's:
@@ -129,7 +131,9 @@ class GrpcServerNoMaxAge(Rule):
     configuration) to the options literal, or as a new `options=` argument; it does not
     touch options built any other way. In Java it chains
     `.maxConnectionAge(5, TimeUnit.MINUTES).maxConnectionAgeGrace(30, TimeUnit.SECONDS)`
-    right after the builder's factory call (importing `java.util.concurrent.TimeUnit`).
+    right after the builder's factory call (importing `java.util.concurrent.TimeUnit`);
+    in Kotlin no fix is offered (Java's edit does not carry over to Kotlin exactly): chain
+    the same two calls by hand.
     A plain `ServerBuilder` (`ServerBuilder.forPort`, `Grpc.newServerBuilderForPort`) has
     these methods from grpc-java 1.47.0 on (`NettyServerBuilder` always had them), so the
     fix follows the grpc-java the project builds with, as the nearest build file above the
