@@ -12,12 +12,14 @@ from k8slb.rulekit.examples import (
     GO_SIGNAL_IMPORTS,
     GO_SIGTERM,
     JAVA_HOOK,
+    KOTLIN_HOOK,
     NODE_MAX_AGE,
     NODE_SIGTERM,
     SIGTERM_HANDLER,
     go_server,
     grpc_server,
     java_server,
+    kotlin_server,
     node_server,
 )
 
@@ -223,6 +225,18 @@ class GrpcNoGracefulShutdown(Rule):
             at=(19, 3),
         ),
         Example(java_server(), language="java", title="in Java", at=(11, 5)),
+        Example(
+            kotlin_server(),
+            language="kotlin",
+            title="in Kotlin, where no fix is offered",
+            at=(9, 5),
+        ),
+        Example(
+            kotlin_server(before_wait=KOTLIN_HOOK),
+            findings=0,
+            language="kotlin",
+            title="in Kotlin, with a shutdown hook",
+        ),
         Example(
             java_server(before_wait=JAVA_HOOK),
             findings=0,
