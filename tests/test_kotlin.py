@@ -229,12 +229,24 @@ def test_a_shutdown_its_hook_does_not_wait_for_stops_with_no_grace() -> None:
     assert stop.written == "server.shutdown() in a shutdown hook that does not await it"
 
 
+def test_a_class_body_on_one_line_is_read_though_the_grammar_wants_a_separator() -> None:
+    """tree-sitter's Kotlin grammar inserts a member separator before a closing brace on
+    the same line (the compiler needs none): the tree is whole, and read."""
+    hook = (
+        "        Runtime.getRuntime().addShutdownHook(object : Thread() "
+        "{ override fun run() { server.shutdownNow() } })\n"
+    )
+    facts = facts_of(component(hook=hook))
+    assert facts.problem is None
+    assert len(facts.sigterm_handlers) == 1
+    assert [(stop.server, stop.grace) for stop in facts.stops] == [("server", 0)]
+
+
 def test_a_file_the_grammar_refuses_is_unread_at_info_not_an_error() -> None:
-    code = "import io.grpc.ServerBuilder\n\n"
-    code += "fun f() { g(object : Runnable { override fun run() {} }) }\n"
-    facts = facts_of(code)
+    facts = facts_of("import io.grpc.ServerBuilder\n\nfun serve() {\n    val port =\n}\n")
     assert facts.problem is not None
     assert (facts.problem.rule, facts.problem.severity) == ("KLB004", Severity.INFO)
+    assert facts.problem.message.startswith("not analysed:")
     assert not facts.servers
 
 

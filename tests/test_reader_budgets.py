@@ -834,7 +834,15 @@ def kotlin_servers_deep_and_wide(n: int) -> Files:
     padding = "  // " + "x" * 96 + "\n"
     code = head + wide + deep
     code += padding * max(0, (1_000_000 - len(code)) // len(padding)) + "}\n"
-    return {"svc/src/main/kotlin/Main.kt": code}
+    # one-line object bodies nested n deep, each missing the separator the grammar wants
+    # (walked to tell whether that is all that is wrong), and n of them side by side
+    hooks = "Runtime.getRuntime().addShutdownHook(object : Thread() { override fun run() { "
+    objects = "fun objects() {\n    " + hooks * n + "h() } })" * n + "\n"
+    objects += f"    {hooks}h() }} }})\n" * n + "}\n"
+    return {
+        "svc/src/main/kotlin/Main.kt": code,
+        "svc/src/main/kotlin/Objects.kt": "import io.grpc.*\n\n" + objects,
+    }
 
 
 ISSUE: dict[str, Callable[[], Files]] = {
