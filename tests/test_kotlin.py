@@ -242,6 +242,20 @@ def test_a_class_body_on_one_line_is_read_though_the_grammar_wants_a_separator()
     assert [(stop.server, stop.grace) for stop in facts.stops] == [("server", 0)]
 
 
+def test_a_file_the_grammar_goes_back_over_past_its_budget_is_unread_at_info() -> None:
+    """Each one-line object body sends tree-sitter back over what it read: a few are read,
+    a thousand (quadratic for the grammar) leave the file unread."""
+    hook = "Runtime.getRuntime().addShutdownHook(object : Thread() { override fun run() { h() } })"
+
+    def hooks(count: int) -> CodeFacts:
+        return facts_of("import io.grpc.*\n\nfun hooks() {\n" + f"    {hook}\n" * count + "}\n")
+
+    assert len(hooks(100).sigterm_handlers) == 100
+    many = hooks(1000)
+    assert many.problem is not None and many.problem.severity is Severity.INFO
+    assert "went back over the file" in many.problem.message
+
+
 def test_a_file_the_grammar_refuses_is_unread_at_info_not_an_error() -> None:
     facts = facts_of("import io.grpc.ServerBuilder\n\nfun serve() {\n    val port =\n}\n")
     assert facts.problem is not None
