@@ -308,3 +308,26 @@ class OrderService : OrderServiceGrpcKt.OrderServiceCoroutineImplBase()
     result = lint_files(tmp_path, files, select=["KLB201"])
     (finding,) = result.findings
     assert finding.path.endswith("orders/src/main/resources/application.yml")
+
+
+def test_a_parameter_hides_a_property_of_its_name_and_a_companions_is_read() -> None:
+    code = """\
+import io.grpc.ServerBuilder
+
+class Runner {
+    companion object {
+        const val PORT = 9090
+    }
+
+    private val port = 8080
+
+    fun serve(port: Int) {
+        val server = ServerBuilder.forPort(port).build()
+    }
+
+    fun serveDefault() {
+        val server = ServerBuilder.forPort(PORT).build()
+    }
+}
+"""
+    assert [listen.address for listen in facts_of(code).listens] == [UNKNOWN, ":9090"]
