@@ -12,12 +12,14 @@ from k8slb.rulekit.examples import (
     GO_SIGNAL_IMPORTS,
     GO_SIGTERM,
     JAVA_HOOK,
+    KOTLIN_HOOK,
     NODE_MAX_AGE,
     NODE_SIGTERM,
     SIGTERM_HANDLER,
     go_server,
     grpc_server,
     java_server,
+    kotlin_server,
     node_server,
 )
 
@@ -97,7 +99,10 @@ class GrpcNoGracefulShutdown(Rule):
     In Java: a server built with grpc-java and waited on with `awaitTermination()` when
     the code registers no JVM shutdown hook (`Runtime.getRuntime().addShutdownHook(...)`,
     which the JVM runs on SIGTERM) nor a `Signal.handle(new Signal("TERM"), ...)`. With
-    none, the JVM exits as soon as SIGTERM arrives, cutting every call in flight.
+    none, the JVM exits as soon as SIGTERM arrives, cutting every call in flight. In
+    Kotlin alike (a wait in a coroutine, `GlobalScope.launch { server.awaitTermination() }`,
+    is one; a hook is `addShutdownHook(Thread { ... })`, an `object : Thread()` or
+    `Thread(::stop)`).
 
     In Node.js: a grpc-js server started with `bindAsync` (from then on the event loop
     keeps the process serving) when no module of its program (the folder of the nearest
@@ -149,7 +154,9 @@ class GrpcNoGracefulShutdown(Rule):
     and `asyncio` for grpc.aio), with a grace of `stop-grace-seconds` (25 by default); in
     Go, that goroutine before the statement that calls `Serve` (with the imports it needs);
     in Java, that hook before the statement that calls `awaitTermination()` (refused when
-    the server is a local assigned more than once, which a lambda cannot capture).
+    the server is a local assigned more than once, which a lambda cannot capture). In
+    Kotlin no fix is offered (Java's edit does not carry over to Kotlin exactly): the
+    finding says to add `Runtime.getRuntime().addShutdownHook(Thread { ... })`.
     Unsafe: `signal.signal` works only in the main thread, and other shutdown work
     (health status, background workers) may need to join in.
 
@@ -218,6 +225,18 @@ class GrpcNoGracefulShutdown(Rule):
             at=(19, 3),
         ),
         Example(java_server(), language="java", title="in Java", at=(11, 5)),
+        Example(
+            kotlin_server(),
+            language="kotlin",
+            title="in Kotlin, where no fix is offered",
+            at=(9, 5),
+        ),
+        Example(
+            kotlin_server(before_wait=KOTLIN_HOOK),
+            findings=0,
+            language="kotlin",
+            title="in Kotlin, with a shutdown hook",
+        ),
         Example(
             java_server(before_wait=JAVA_HOOK),
             findings=0,

@@ -20,6 +20,7 @@ from k8slb.rulekit.examples import (
     GO_KEEPALIVE_IMPORTS,
     GO_MAX_AGE,
     JAVA_MAX_AGE,
+    KOTLIN_MAX_AGE,
     MAX_AGE_OPTIONS,
     NODE_MAX_AGE,
     NODE_SIGTERM,
@@ -27,6 +28,7 @@ from k8slb.rulekit.examples import (
     go_server,
     grpc_server,
     java_server,
+    kotlin_server,
     maven_pom,
     node_server,
     web_deployment,
@@ -69,7 +71,9 @@ class GrpcServerNoMaxAge(Rule):
     `Grpc.newServerBuilderForPort`, `NettyServerBuilder.forPort`/`forAddress`), followed
     along its chain and through the variable that holds it up to `build()`, that is never
     given `maxConnectionAge(...)` (or is given `Long.MAX_VALUE`, grpc-java's "never"); a
-    builder handed to a method k8slb cannot read keeps it silent. In Spring Boot settings:
+    builder handed to a method k8slb cannot read keeps it silent. In Kotlin, the same
+    builders as a Kotlin service calls them (settings made in `.apply { ... }` count; a
+    builder configured in `.also`/`.let` keeps it silent). In Spring Boot settings:
     a server grpc-spring-boot-starter (or Spring gRPC) builds, named by its settings or by a
     `@GrpcService` class of the project, with no `grpc.server.max-connection-age` (LogNet's
     starter: `@GRpcService`, `grpc.netty-server.max-connection-age`; Spring gRPC's:
@@ -137,7 +141,9 @@ class GrpcServerNoMaxAge(Rule):
     configuration) to the options literal, or as a new `options=` argument; it does not
     touch options built any other way. In Java it chains
     `.maxConnectionAge(5, TimeUnit.MINUTES).maxConnectionAgeGrace(30, TimeUnit.SECONDS)`
-    right after the builder's factory call (importing `java.util.concurrent.TimeUnit`).
+    right after the builder's factory call (importing `java.util.concurrent.TimeUnit`);
+    in Kotlin no fix is offered (Java's edit does not carry over to Kotlin exactly): chain
+    the same two calls by hand.
     A plain `ServerBuilder` (`ServerBuilder.forPort`, `Grpc.newServerBuilderForPort`) has
     these methods from grpc-java 1.47.0 on (`NettyServerBuilder` always had them), so the
     fix follows the grpc-java the project builds with, as the nearest build file above the
@@ -207,6 +213,18 @@ class GrpcServerNoMaxAge(Rule):
             title="in Go, with keepalive.ServerParameters",
         ),
         Example(java_server(), language="java", title="in Java", at=(7, 21)),
+        Example(
+            kotlin_server(),
+            language="kotlin",
+            title="in Kotlin, where no fix is offered",
+            at=(5, 18),
+        ),
+        Example(
+            kotlin_server(KOTLIN_MAX_AGE),
+            findings=0,
+            language="kotlin",
+            title="in Kotlin, with maxConnectionAge and its grace",
+        ),
         Example(
             java_server(JAVA_MAX_AGE),
             findings=0,

@@ -175,6 +175,17 @@ def test_a_miss_on_a_line_of_a_file_whose_findings_have_no_line_is_that_files_fi
     assert evaluate._miss_reported(other_file, [miss], set()) is None
 
 
+def test_a_miss_in_a_file_of_code_without_its_line_is_a_finding_on_a_line_of_it() -> None:
+    """A reviewer may name the file of code a problem is in and not its line; k8slb keys a
+    finding in code by `path:line`."""
+    miss = evaluate.Label(("app", "KLB403", "svc/Server.kt", "Deployment//api", "-"), "TP", "r")
+    assert evaluate._miss_reported(("app", "KLB403", "svc/Server.kt:25", "-", "-"), [miss], set())
+    other_file = ("app", "KLB403", "svc/Client.kt:25", "-", "-")
+    assert evaluate._miss_reported(other_file, [miss], set()) is None
+    other_rule = ("app", "KLB201", "svc/Server.kt:21", "-", "-")
+    assert evaluate._miss_reported(other_rule, [miss], set()) is None
+
+
 def test_a_finding_whose_severity_moved_since_it_was_labelled_is_shown_to_judge(
     tmp_path: Path,
 ) -> None:

@@ -152,6 +152,36 @@ def java(shape: str, n: int, width: int) -> Files:
     return {"svc/src/main/java/Main.java": head + body + "}\n"}
 
 
+def kotlin(shape: str, n: int, width: int) -> Files:
+    head = "import io.grpc.*\nimport java.util.concurrent.TimeUnit\n\nclass Main {\n"
+    made = "  fun f() { ManagedChannelBuilder.forTarget(A).build() }\n"
+    if shape == "doubling":
+        lines = ['  val A0 = "xxxxxxxx"'] + [
+            f"  val A{i} = A{i - 1} + A{i - 1}" for i in range(1, n)
+        ]
+        body = "\n".join(lines) + f"\n  val A = A{n - 1}\n" + made
+    elif shape == "fan-out":
+        lines = ['  val A0 = "xxxxxxxx"'] + [
+            f'  val A{i} = "' + f"${{A{i - 1}}}" * width + '"' for i in range(1, n)
+        ]
+        body = "\n".join(lines) + f"\n  val A = A{n - 1}\n" + made
+    elif shape == "chain":
+        chain = ".maxConnectionAge(1, TimeUnit.MINUTES)" * n
+        body = f"  fun f() {{\n    val s = ServerBuilder.forPort(1){chain}.build()\n  }}\n"
+    elif shape == "nesting":
+        body = "  val A = " + "(" * n + '"x"' + ")" * n + "\n" + made
+    else:
+        calls = "".join(
+            f'    val c{i} = ManagedChannelBuilder.forTarget("a:1").build()\n'
+            '    b = ManagedChannelBuilder.forTarget("a:1")\n    b.usePlaintext()\n'
+            "    d = b.build()\n    d.shutdown()\n"
+            for i in range(n)
+        )
+        body = "  fun f() {\n    var b: ManagedChannelBuilder<*>\n    var d: ManagedChannel\n"
+        body += calls + "  }\n"
+    return {"svc/src/main/kotlin/Main.kt": head + body + "}\n"}
+
+
 def spring(shape: str, n: int, width: int) -> Files:
     path = "svc/src/main/resources/application"
     if shape == "nesting":
@@ -218,6 +248,7 @@ READERS: dict[str, Callable[[str, int, int], Files]] = {
     "typescript": typescript,
     "java": java,
     "java-build": java_build,
+    "kotlin": kotlin,
     "spring": spring,
     "yaml": yaml,
 }
@@ -923,6 +954,40 @@ def java_balanced_urls(n: int) -> Files:
     return {"svc/src/main/java/Main.java": head + beans + chain + "}\n"}
 
 
+def kotlin_servers_deep_and_wide(n: int) -> Files:
+    """Kotlin (languages/kotlin/parse.py): a file of some 1 MB, `n` servers each built
+    through a `val` that later lines configure and rebind, `n` shutdown hooks of each
+    form (a lambda, an object, a function reference), and a server with its hooks and
+    stops nested `n` lambdas deep."""
+    head = "import io.grpc.*\nimport java.util.concurrent.TimeUnit\n\nclass Main {\n"
+    wide = "".join(
+        f"  fun s{i}() {{\n    val b = NettyServerBuilder.forPort({i})\n"
+        "    b.maxConnectionAge(1, TimeUnit.MINUTES).permitKeepAliveWithoutCalls(true)\n"
+        f"    val server = b.build().start()\n    server.awaitTermination()\n"
+        "    Runtime.getRuntime().addShutdownHook(Thread { server.shutdown() })\n"
+        f"    Runtime.getRuntime().addShutdownHook(Thread(::s{i}))\n"
+        "    Runtime.getRuntime().addShutdownHook(object : Thread() {\n"
+        "      override fun run() {\n        server.shutdownNow()\n      }\n    })\n  }\n"
+        for i in range(n)
+    )
+    deep = "  fun deep() {\n    val server = ServerBuilder.forPort(1).build()\n"
+    deep += "    run {\n" * n + "    Runtime.getRuntime().addShutdownHook(Thread {\n" * n
+    deep += "      try { server.shutdown() } catch (e: Exception) { server.shutdownNow() }\n"
+    deep += "    })\n" * n + "    }\n" * n + "  }\n"
+    padding = "  // " + "x" * 96 + "\n"
+    code = head + wide + deep
+    code += padding * max(0, (1_000_000 - len(code)) // len(padding)) + "}\n"
+    # one-line object bodies nested n deep, each missing the separator the grammar wants
+    # (walked to tell whether that is all that is wrong), and n of them side by side
+    hooks = "Runtime.getRuntime().addShutdownHook(object : Thread() { override fun run() { "
+    objects = "fun objects() {\n    " + hooks * n + "h() } })" * n + "\n"
+    objects += f"    {hooks}h() }} }})\n" * n + "}\n"
+    return {
+        "svc/src/main/kotlin/Main.kt": code,
+        "svc/src/main/kotlin/Objects.kt": "import io.grpc.*\n\n" + objects,
+    }
+
+
 ISSUE: dict[str, Callable[[], Files]] = {
     "Bazel: image calls 20000 deep, 20000 lists left open, 20000 image targets": (
         lambda: bazel_calls_nested_and_lists_left_open(20000)
@@ -1002,6 +1067,16 @@ ISSUE: dict[str, Callable[[], Files]] = {
     "JavaScript: 3000 clients in one function": lambda: javascript("many calls", 3000, 1),
     "TypeScript: 3000 clients in one function": lambda: typescript("many calls", 3000, 1),
     "Java: 1500 shutdown hooks of each form, and 1500 nested": lambda: java_shutdown_hooks(1500),
+    "Kotlin: a 1 MB file, 1500 servers and hooks of each form, 3000 nested": (
+        lambda: (
+            kotlin_servers_deep_and_wide(1500)
+            | {
+                "svc/src/main/kotlin/Deep.kt": kotlin("nesting", 3000, 1)[
+                    "svc/src/main/kotlin/Main.kt"
+                ]
+            }
+        )
+    ),
     "Java: 1500 channels in one method": lambda: java("many calls", 1500, 1),
     "Java: 10000 URLs handed to injected builders, and 10000 concatenated": (
         lambda: java_balanced_urls(10_000)

@@ -22,7 +22,7 @@ from .helpers import FIXTURES, ROOT
 # Each sentence of the section (its words as written, whitespace aside), and the tests
 # (`file::function`) that fail when it stops being true.
 PROMISES: dict[str, tuple[str, ...]] = {
-    "Manifests, Python, Go, JavaScript and Java files are parsed (all but Python by "
+    "Manifests, Python, Go, JavaScript, Java and Kotlin files are parsed (all but Python by "
     "tree-sitter), never imported, built or executed.": (
         "test_security_promises.py::test_code_in_the_tree_is_read_never_run",
     ),
@@ -250,8 +250,8 @@ def test_the_tests_named_exist() -> None:
 
 
 def test_code_in_the_tree_is_read_never_run(tmp_path: Path) -> None:
-    """Modules that run on import, a setup.py, a package.json script, a Go init and a Java
-    static block: read, and none of them runs."""
+    """Modules that run on import, a setup.py, a package.json script, a Go init, a Java
+    static block and a Kotlin `init`: read, and none of them runs."""
     marker = tmp_path / "ran"
     run = f"open({str(marker)!r}, 'w').write('ran')"
     files = {
@@ -264,6 +264,8 @@ def test_code_in_the_tree_is_read_never_run(tmp_path: Path) -> None:
         "web/a.js": f"require('fs').writeFileSync({str(marker)!r}, 'ran')\n",
         "go/main.go": f'package main\nimport "os"\nfunc init() {{ os.Create("{marker}") }}\n',
         "java/A.java": f'class A {{ static {{ new java.io.File("{marker}"); }} }}\n',
+        "kotlin/A.kt": "import io.grpc.*\nobject A {\n    init {\n"
+        f'        java.io.File("{marker}").createNewFile()\n    }}\n}}\n',
     }
     for name, text in files.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)

@@ -7,7 +7,17 @@ const vscode = require("vscode");
 const { LanguageClient } = require("vscode-languageclient/node");
 
 // the languages of the files k8slb reads (its manifests, charts, code and Dockerfiles)
-const LANGUAGES = ["yaml", "helm", "python", "go", "javascript", "typescript", "java", "dockerfile"];
+const LANGUAGES = [
+  "yaml",
+  "helm",
+  "python",
+  "go",
+  "javascript",
+  "typescript",
+  "java",
+  "kotlin",
+  "dockerfile",
+];
 const SERVER_COMMAND = "k8slb.explainLinks";
 const SHOW_LINKS = "k8slb.showLinks";
 

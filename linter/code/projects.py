@@ -11,7 +11,7 @@ from pathlib import PurePath
 
 from k8slb.code.facts import CodeFacts
 from k8slb.core import regex
-from k8slb.languages import LANGUAGES
+from k8slb.languages import JVM, LANGUAGES
 
 
 def project_root(path: str, scanned: set[str]) -> str:
@@ -64,7 +64,7 @@ def assign_projects(modules: Iterable[CodeFacts], programs: Collection[str] = ()
     scanned = set(spelled)
     folders = {_spelled(folder) for folder in programs}
     for module, path in zip(modules, spelled, strict=True):
-        if module.language in ("java", "spring"):  # Maven's and Gradle's layout
+        if module.language in (*JVM, "spring"):  # Maven's and Gradle's layout
             java = java_project(path)
             module.project = java if java is not None else project_root(path, scanned)
         elif LANGUAGES[module.language].project_files:

@@ -130,7 +130,7 @@ def _from_stdin(job: Run) -> bool:
 # The files `check` reads, as its help and the warning on a folder with none say: the code's
 # languages are the titles of languages/__init__.py's table, in its order (a test holds them;
 # the table is not imported here, so that `--help` stays quick).
-CODE_READ = "Python, Go, JavaScript, TypeScript, Java, Spring Boot settings"
+CODE_READ = "Python, Go, JavaScript, TypeScript, Java, Kotlin, Spring Boot settings"
 READ = f"YAML manifests, Helm charts, kustomizations; {CODE_READ}"
 
 

@@ -1,8 +1,8 @@
 """The languages k8slb reads code in: a package each (`languages/python/`,
-`languages/go/`, `languages/javascript/`, `languages/java/`) and one line each in
-`LANGUAGES`, which every stage consults: finding the files (suffixes), parsing them
-(`parse`), the rules' words and edits (`dialect`), the fixer (`edit`) and `--add-noqa`
-(`comment`).
+`languages/go/`, `languages/javascript/`, `languages/java/`, `languages/kotlin/`) and
+one line each in `LANGUAGES`, which every stage consults: finding the files (suffixes),
+parsing them (`parse`), the rules' words and edits (`dialect`), the fixer (`edit`) and
+`--add-noqa` (`comment`).
 
 A language package's modules are named for what they do: `parse*` read source into the
 facts of code/facts.py, `dialect*` say how a finding names things in the language and
@@ -116,6 +116,18 @@ LANGUAGES: dict[str, Language] = {
             title="Java",
         ),
         Language(
+            "kotlin",
+            (".kt",),  # not `.kts`: Gradle's build scripts, read as builds (java_builds)
+            "//",
+            " ",  # ktlint's
+            "Main.kt",
+            "k8slb.languages.kotlin.parse:parse",
+            "k8slb.languages.kotlin.dialect:DIALECT",
+            "k8slb.languages.kotlin.edit",
+            "k8slb.languages.kotlin.parse:parser",
+            title="Kotlin",
+        ),
+        Language(
             "spring",
             (),
             "#",
@@ -149,6 +161,10 @@ def language_of(path: str) -> Language | None:
 def _compiled(pattern: str) -> regex.Pattern[str]:
     return regex.compile(pattern)
 
+
+# The languages of the JVM whose modules Maven and Gradle lay out (`src/main/java`,
+# `src/main/kotlin`), read for grpc-java and the Spring Boot starters alike.
+JVM = ("java", "kotlin")
 
 PATTERNED = tuple(language for language in LANGUAGES.values() if language.pattern)
 

@@ -219,6 +219,38 @@ JAVA_MAX_AGE = (
     "\n        .maxConnectionAgeGrace(30, TimeUnit.SECONDS)"
 )
 
+# The same server in Kotlin: grpc-java's builder, started and waited on in `main`.
+KOTLIN_SERVER = """\
+import io.grpc.ServerBuilder
+import java.util.concurrent.TimeUnit
+
+fun main() {
+    val server = ServerBuilder.forPort(50051){builder}
+        .addService(GreeterService())
+        .build()
+        .start()
+{before_wait}    server.awaitTermination()
+}
+"""
+KOTLIN_MAX_AGE = (
+    "\n        .maxConnectionAge(5, TimeUnit.MINUTES)"
+    "\n        .maxConnectionAgeGrace(30, TimeUnit.SECONDS)"
+)
+KOTLIN_HOOK = (
+    "    Runtime.getRuntime().addShutdownHook(Thread {\n"
+    "        server.shutdown()\n"
+    "        if (!server.awaitTermination(25, TimeUnit.SECONDS)) {\n"
+    "            server.shutdownNow()\n"
+    "        }\n"
+    "    })\n"
+)
+
+
+def kotlin_server(builder: str = "", before_wait: str = "") -> str:
+    """A grpc-java server built, started and waited on in a Kotlin `main`; `builder` is
+    chained after `ServerBuilder.forPort(50051)`."""
+    return KOTLIN_SERVER.replace("{builder}", builder).replace("{before_wait}", before_wait)
+
 
 def maven_pom(grpc_version: str) -> tuple[tuple[str, str], ...]:
     """A Maven build beside the code, on grpc-java `grpc_version` (Example.beside)."""

@@ -514,8 +514,13 @@ def _miss_reported(key: Key, misses: list[Label], found: set[Key]) -> Label | No
 
 def _same_file(missed: str, found: str) -> bool:
     """A miss read by hand may give the line of a file whose findings k8slb keys without
-    one (a Dockerfile's): `Dockerfile:17` is then the finding on `Dockerfile`."""
-    return missed == found or missed.rsplit(":", 1)[0] == found
+    one (a Dockerfile's): `Dockerfile:17` is then the finding on `Dockerfile`. It may also
+    give a file of code without its line (`Server.kt`): a finding on a line of that file
+    (`Server.kt:21`) is then the miss."""
+    if missed == found or missed.rsplit(":", 1)[0] == found:
+        return True
+    path, _, line = found.rpartition(":")
+    return ":" not in missed and line.isdigit() and path == missed
 
 
 def held_out_scores(held: HeldOut, outcomes: list[Outcome]) -> dict[str, dict[str, Score]]:

@@ -38,6 +38,7 @@ from k8slb.code.facts import (
 )
 from k8slb.core import regex
 from k8slb.core.findings import Problem
+from k8slb.languages import JVM
 from k8slb.reading.java_builds import SPRING_GRPC, GrpcJavaBuild, grpc_starters, uses_grpc
 from k8slb.reading.markers import comment_markers, comment_pattern
 
@@ -179,7 +180,7 @@ def _unbuilt_servers(
     served = {
         module.project
         for module in modules
-        if module.language == "java" and (module.starter_services or module.configures_servers)
+        if module.language in JVM and (module.starter_services or module.configures_servers)
     }
     for module in modules:
         if (
@@ -223,7 +224,7 @@ def _served_by_starters(modules: Sequence[CodeFacts]) -> None:
     its environment variable's), where the finding is the annotation's."""
     served: dict[str, tuple[str, Loc]] = {}
     for module in modules:  # Java's only: another module's facts stay unloaded (parse_codec)
-        for starter, loc in module.starter_services if module.language == "java" else ():
+        for starter, loc in module.starter_services if module.language in JVM else ():
             served.setdefault(module.project, (starter, loc))
     if not served:
         return
@@ -262,7 +263,7 @@ def _unset_clients_only(modules: Sequence[CodeFacts]) -> None:
     kept at its first place (by path and line), the others told with it."""
     injected: dict[tuple[str, str], list[tuple[CodeFacts, Channel]]] = defaultdict(list)
     for module in modules:
-        if module.language == "java" and any(
+        if module.language in JVM and any(
             c.factory.startswith(STARTER_CLIENT) for c in module.channels
         ):
             module.channels = [  # a new list: the module is the resolved copy (deferred)
