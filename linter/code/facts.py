@@ -81,14 +81,13 @@ class Unknown:
 UNKNOWN = Unknown()
 
 
-@record
-class EnvRef:
-    """`prefix + os.environ[name] + suffix`, falling back on `default` when unset."""
+class _GivenBetween:
+    """A value given from outside the code (an env variable, a flag), with the text the
+    code writes around it (`fmt.Sprintf(":%d", *port)`): its `prefix` and `suffix`."""
 
-    name: str
-    default: Any = None  # a str, None (no default), or UNKNOWN
-    prefix: str = ""
-    suffix: str = ""
+    default: Any
+    prefix: str
+    suffix: str
 
     def filled(self, value: str) -> str:
         return self.prefix + value + self.suffix
@@ -96,6 +95,16 @@ class EnvRef:
     @property
     def default_text(self) -> str | None:
         return self.filled(self.default) if isinstance(self.default, str) else None
+
+
+@record
+class EnvRef(_GivenBetween):
+    """`prefix + os.environ[name] + suffix`, falling back on `default` when unset."""
+
+    name: str
+    default: Any = None  # a str, None (no default), or UNKNOWN
+    prefix: str = ""
+    suffix: str = ""
 
 
 @record
@@ -130,7 +139,7 @@ class EnvText:
 
 
 @record
-class FlagRef:
+class FlagRef(_GivenBetween):
     """A command-line flag's value (`flag.String("address", "localhost:50051", ...)`,
     pflag's and cobra's `StringVar(&addr, "address", ...)`): what the containers that run
     the code pass as `--address=...` (or `-address ...`) in their command and args, else
@@ -139,16 +148,8 @@ class FlagRef:
 
     name: str
     default: Any = None
-    # the text around the value (`fmt.Sprintf(":%d", *port)`), as EnvRef's
     prefix: str = ""
     suffix: str = ""
-
-    def filled(self, value: str) -> str:
-        return self.prefix + value + self.suffix
-
-    @property
-    def default_text(self) -> str | None:
-        return self.filled(self.default) if isinstance(self.default, str) else None
 
 
 @record
