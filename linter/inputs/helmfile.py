@@ -521,7 +521,7 @@ class Helmfiles(Reader):
                 taken |= {os.path.abspath(f) for r in releases for f in (r.chart, *r.values)}
         return taken
 
-    def pack(self, location: str) -> bytes:
+    def pack(self, location: str) -> bytes | None:
         """The helmfile, each chart it renders and each values file it names: what its
         renderings are made of, and the cache's key."""
         text = read_text(location)

@@ -4,17 +4,22 @@ namespace=..., values=[...], set=[...])` through `k8s_yaml`: a release of a char
 repository, rendered and linted as a helmfile's release is (inputs/helmfile.py), and the
 chart is not rendered alone with its defaults as well. Only literal arguments are read,
 paths relative to the Tiltfile's folder; a call whose arguments are computed (a variable,
-a function's result, a call inside a loop, a condition or a function) is refused, never
-guessed: its chart is then linted alone, as without the Tiltfile (`plan` says why)."""
+a function's result) or that is not deployed as written (inside a loop, a condition or a
+function, or through a name given twice) is refused, never guessed: its chart is then
+linted alone, as without the Tiltfile, and nothing is said of the call (a Tiltfile is
+read for what it deploys besides its builds; `plan` says why for the calls it reads)."""
 
 from __future__ import annotations
 
 import ast
 import os
+from functools import lru_cache
 from typing import Any
 
 from k8slb.core.findings import Problem, Severity
+from k8slb.core.record import record
 from k8slb.inputs.helmfile import (
+    MAX_HELMFILE_BYTES,
     MAX_RELEASES,
     MAX_SETTINGS,
     TEXT_MEMBER,
@@ -23,6 +28,7 @@ from k8slb.inputs.helmfile import (
     Refused,
     Release,
     chart_folder,
+    read_text,
 )
 from k8slb.reading.build_files import TILTFILE
 from k8slb.reading.charts import UNRENDERED, set_value_problem, unpack
@@ -35,46 +41,58 @@ _ARGUMENTS = frozenset({"name", "namespace", "values", "set"})
 
 def plan(path: str, text: str) -> Plan:
     """The releases a Tiltfile (`path`, as shown) deploys with `k8s_yaml(helm(...))` from
-    charts in the repository, and a note for each call not rendered. A Tiltfile that
-    is not Python's syntax (Starlark's is a part of it) deploys none k8slb reads."""
-    if "helm" not in text:
-        return Plan((), ())  # (most Tiltfiles: no parse)
-    try:
-        module = ast.parse(text, filename=path)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return Plan((), ())
+    charts in the repository, and why each other such call is not rendered. A Tiltfile
+    that is not Python's syntax (Starlark's is a part of it) deploys none k8slb reads."""
     top = os.path.realpath(repository_of(os.path.dirname(os.path.abspath(path))))
     releases: list[Release] = []
     problems: list[Problem] = []
-    calls = _deployed(module)
-    for number, call in enumerate(calls):
+    for number, (line, arguments) in enumerate(_calls(text)):
         try:
             if number == MAX_RELEASES:
-                raise Refused(call.lineno, f"Tiltfile: more than {MAX_RELEASES} helm() calls")
-            releases.append(_release(path, top, call))
+                raise Refused(line, f"Tiltfile: more than {MAX_RELEASES} helm() calls")
+            if isinstance(arguments, str):
+                raise Refused(line, arguments)
+            releases.append(_release(path, top, line, Arguments(*arguments)))
         except Refused as refused:
             problems.append(_problem(path, refused))
-            if number == MAX_RELEASES:
-                break
-    deployed = {id(call) for call in calls}
-    problems += [
-        _problem(path, Refused(node.lineno, f"{WHAT}: {_COMPUTED}"))
-        for node in ast.walk(module)
-        if isinstance(node, ast.Call) and _is_helm(node) and id(node) not in deployed
-    ][:MAX_RELEASES]
-    problems.sort(key=lambda p: p.line)
     return Plan(tuple(releases), tuple(problems))
-
-
-_COMPUTED = (
-    "a helm() call k8slb does not follow (inside a loop, a condition or a function, or "
-    "not passed to k8s_yaml as it is or by a name given once): its chart is not rendered "
-    "with these values"
-)
 
 
 def _problem(path: str, refused: Refused) -> Problem:
     return Problem(UNRENDERED, path, refused.line, 1, refused.message, None, refused.severity, ())
+
+
+@record
+class Arguments:
+    """A helm() call's literal arguments."""
+
+    chart: str
+    name: str  # "": none given
+    namespace: str | None
+    values: tuple[str, ...]
+    sets: tuple[str, ...]
+
+
+@lru_cache(maxsize=8)  # a run reads a Tiltfile's plan several times: parsed once
+def _calls(text: str) -> tuple[tuple[int, tuple[Any, ...] | str], ...]:
+    """Each deployed helm() call (up to one past the budget): its line, and its literal
+    arguments (as `Arguments`' fields) or why they are not read."""
+    if "helm" not in text or len(text) > MAX_HELMFILE_BYTES:
+        return ()  # (most Tiltfiles: no parse)
+    try:
+        module = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return ()
+    found: list[tuple[int, tuple[Any, ...] | str]] = []
+    for call in _deployed(module)[: MAX_RELEASES + 1]:
+        try:
+            read = _arguments(call)
+        except Refused as refused:
+            found.append((call.lineno, refused.message))
+            continue
+        fields = (read.chart, read.name, read.namespace, read.values, read.sets)
+        found.append((call.lineno, fields))
+    return tuple(found)
 
 
 def _is_helm(node: ast.AST) -> bool:
@@ -84,7 +102,7 @@ def _is_helm(node: ast.AST) -> bool:
 def _deployed(module: ast.Module) -> list[ast.Call]:
     """The helm() calls the Tiltfile's top level deploys: `k8s_yaml(helm(...))`, or
     `NAME = helm(...)` (NAME given no other value) and `k8s_yaml(NAME)`, a list of those
-    too."""
+    too. Any other (in a loop, a condition or a function) is not followed."""
     given: dict[str, list[ast.expr | None]] = {}  # each name's values (None: changed)
     for statement in module.body:
         if isinstance(statement, ast.Assign):
@@ -98,7 +116,7 @@ def _deployed(module: ast.Module) -> list[ast.Call]:
             for node in ast.walk(target):
                 if isinstance(node, ast.Name):
                     given.setdefault(node.id, []).append(value)
-    found: list[ast.Call] = []
+    found: dict[int, ast.Call] = {}  # by id: in the order deployed, each once
     for statement in module.body:
         call = statement.value if isinstance(statement, ast.Expr) else None
         if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Name):
@@ -109,13 +127,13 @@ def _deployed(module: ast.Module) -> list[ast.Call]:
         for item in first.elts if isinstance(first, ast.List) else [first]:
             values = given.get(item.id, []) if isinstance(item, ast.Name) else [item]
             one = values[0] if len(values) == 1 else None
-            if isinstance(one, ast.Call) and _is_helm(one) and one not in found:
-                found.append(one)
-    return found
+            if isinstance(one, ast.Call) and _is_helm(one):
+                found.setdefault(id(one), one)
+    return list(found.values())
 
 
-def _release(path: str, top: str, call: ast.Call) -> Release:
-    """One deployed helm() call as a release, or why it is not rendered (`Refused`)."""
+def _arguments(call: ast.Call) -> Arguments:
+    """The call's literal arguments, or why they are not read (`Refused`)."""
     line = call.lineno
     named = {k.arg: k.value for k in call.keywords if k.arg is not None}
     unread = sorted(set(named) - _ARGUMENTS)
@@ -126,20 +144,24 @@ def _release(path: str, top: str, call: ast.Call) -> Release:
     name = _literal(named["name"], line, "name") if "name" in named else ""
     if not isinstance(chart, str) or not chart or not isinstance(name, str):
         raise Refused(line, f"{WHAT}: the chart or name is not a string: not rendered")
-    # Tilt names a release with no name after its chart's folder
-    name = name or os.path.basename(os.path.normpath(chart))
-    folder = chart_folder(path, top, chart, line, name, WHAT)
     namespace = _literal(named["namespace"], line, "namespace") if "namespace" in named else None
     if namespace is not None and not isinstance(namespace, str):
-        raise Refused(line, f"{WHAT} {name}: its namespace is not a string", Severity.WARNING)
+        raise Refused(line, f"{WHAT} {name}: its namespace is not a string")
     values = _strings(named.get("values"), line, name, "values")
-    sets = _strings(named.get("set"), line, name, "set")
-    for assignment in sets:
+    return Arguments(chart, name, namespace, values, _strings(named.get("set"), line, name, "set"))
+
+
+def _release(path: str, top: str, line: int, call: Arguments) -> Release:
+    """One deployed helm() call as a release, or why it is not rendered (`Refused`)."""
+    # Tilt names a release with no name after its chart's folder
+    name = call.name or os.path.basename(os.path.normpath(call.chart))
+    folder = chart_folder(path, top, call.chart, line, name, WHAT)
+    for assignment in call.sets:
         wrong = set_value_problem(assignment)
         if wrong is not None:
             raise Refused(line, f"{WHAT} {name}: set {assignment}: {wrong}", Severity.WARNING)
-    files = _files(path, top, name, values, line)
-    return Release(name, line, folder, namespace or None, files, sets)
+    files = _files(path, top, name, call.values, line)
+    return Release(name, line, folder, call.namespace or None, files, call.sets)
 
 
 def _literal(node: ast.AST, line: int, what: str) -> Any:
@@ -188,6 +210,11 @@ class Tiltfiles(Helmfiles):
 
     def claims_file(self, path: str) -> bool:
         return os.path.basename(path) == TILTFILE
+
+    def pack(self, location: str) -> bytes | None:
+        """As a helmfile's; a Tiltfile past the budget of what is rendered is read as it
+        is, for its builds only (as any build file)."""
+        return super().pack(location) if read_text(location) is not None else None
 
     def plan(self, path: str, text: str) -> Plan:
         """Its releases; why a call is not rendered is not reported: the Tiltfile is read
