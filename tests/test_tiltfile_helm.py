@@ -74,19 +74,18 @@ def test_the_tiltfile_still_links_its_image_to_the_code_it_builds(tree: Path) ->
     assert rows["Deployment/default/billing-web:web"]["code"] == "services/billing/main.py"
 
 
-def test_namespace_set_and_the_default_name_are_read(tree: Path) -> None:
+def test_namespace_and_set_are_read(tree: Path) -> None:
     write(
         tree,
         {
             "services/orders/Tiltfile": (
-                "k8s_yaml(helm('../../deploy/charts/web', namespace='shop',\n"
+                "k8s_yaml(helm('../../deploy/charts/web', name='web', namespace='shop',\n"
                 "    set=['preStop=false', 'image=orders-image']))\n"
                 "k8s_yaml([helm('../../deploy/charts/web', name='lb', set='preStop=true')])\n"
             )
         },
     )
     deployments = sorted(preStops(lint_paths([str(tree)], ("KLB401",)).findings))
-    # a release with no name is named after its chart's folder, as Tilt names it
     assert deployments == ["default/billing-web", "shop/web-web"]
 
 
@@ -95,6 +94,7 @@ def test_namespace_set_and_the_default_name_are_read(tree: Path) -> None:
     [
         ("VALUES = ['v.yaml']\nk8s_yaml(helm('c', name='a', values=VALUES))\n", "computed"),
         ("k8s_yaml(helm('c', name='a', kube_version='1.29'))\n", "`kube_version`"),
+        ("k8s_yaml(helm('c'))\n", "no chart or name"),
         ("k8s_yaml(helm('c', name='a', values=['../../outside.yaml']))\n", "not in the repo"),
         ("k8s_yaml(helm('remote/chart', name='a'))\n", "a chart repository's"),
         # not followed: in a loop, never deployed, or a name given another value

@@ -67,7 +67,7 @@ class Arguments:
     """A helm() call's literal arguments."""
 
     chart: str
-    name: str  # "": none given
+    name: str
     namespace: str | None
     values: tuple[str, ...]
     sets: tuple[str, ...]
@@ -142,8 +142,9 @@ def _arguments(call: ast.Call) -> Arguments:
         raise Refused(line, f"{WHAT}: {told} not read by k8slb: not rendered")
     chart = _literal(call.args[0], line, "the chart")
     name = _literal(named["name"], line, "name") if "name" in named else ""
-    if not isinstance(chart, str) or not chart or not isinstance(name, str):
-        raise Refused(line, f"{WHAT}: the chart or name is not a string: not rendered")
+    if not isinstance(chart, str) or not chart or not isinstance(name, str) or not name:
+        # (what Tilt names a release given no name is not read: `.Release.Name` unknown)
+        raise Refused(line, f"{WHAT}: no chart or name as a literal string: not rendered")
     namespace = _literal(named["namespace"], line, "namespace") if "namespace" in named else None
     if namespace is not None and not isinstance(namespace, str):
         raise Refused(line, f"{WHAT} {name}: its namespace is not a string")
@@ -153,8 +154,7 @@ def _arguments(call: ast.Call) -> Arguments:
 
 def _release(path: str, top: str, line: int, call: Arguments) -> Release:
     """One deployed helm() call as a release, or why it is not rendered (`Refused`)."""
-    # Tilt names a release with no name after its chart's folder
-    name = call.name or os.path.basename(os.path.normpath(call.chart))
+    name = call.name
     folder = chart_folder(path, top, call.chart, line, name, WHAT)
     for assignment in call.sets:
         wrong = set_value_problem(assignment)
