@@ -988,6 +988,28 @@ def kotlin_servers_deep_and_wide(n: int) -> Files:
     }
 
 
+def tiltfile_helm_calls(n: int) -> Files:
+    """A Tiltfile (inputs/tiltfile.py) of some 900 kB (under the 1 MiB it is rendered
+    to): `n` helm() calls of a chart deployed one by one, `n` names each given a call and
+    deployed in one list, a name given `n` times, a call with `n` values files and `n`
+    sets, and one nested 150 deep."""
+    chart = {
+        "c/Chart.yaml": "apiVersion: v2\nname: c\nversion: 0.1.0\n",
+        "c/templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n",
+        "v.yaml": "a: 1\n",
+    }
+    calls = "".join(
+        f"k8s_yaml(helm('c', name='r{i}', values=['v.yaml'], set=['a=b']))\n" for i in range(n)
+    )
+    names = "".join(f"y{i} = helm('c', name='y{i}')\n" for i in range(n))
+    names += "k8s_yaml([" + ", ".join(f"y{i}" for i in range(n)) + "])\n"
+    again = "z = helm('c', name='z')\n" * n + "k8s_yaml(z)\n"
+    wide = "k8s_yaml(helm('c', name='w', values=[" + "'v.yaml', " * n + "], set=["
+    wide += "'a=b', " * n + "]))\n"
+    deep = "k8s_yaml(helm(" + "(" * 150 + "'c'" + ")" * 150 + ", name='d'))\n"
+    return {**chart, "Tiltfile": calls + names + again + wide + deep}
+
+
 ISSUE: dict[str, Callable[[], Files]] = {
     "Bazel: image calls 20000 deep, 20000 lists left open, 20000 image targets": (
         lambda: bazel_calls_nested_and_lists_left_open(20000)
@@ -1006,6 +1028,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "a Jenkinsfile of 600 doubling variables, dir blocks and steps; a GitLab job's cd lines": (
         lambda: jenkins_pipeline(600)
+    ),
+    "Tiltfile: 6000 helm() calls, 6000 names deployed in a list, 6000 values files, 150 deep": (
+        lambda: tiltfile_helm_calls(6000)
     ),
     "Go: a SIGTERM path through 5000 nested ifs": lambda: go_branches_after_a_signal(5000, False),
     "Go: a SIGTERM path through an else-if chain 5000 long": (

@@ -254,7 +254,7 @@ def _release(path: str, top: str, entry: Any, line: int) -> Release | None:
             entry.value_pos["installed"][0],
             f"helmfile release {name}: `installed` is not true or false: not rendered",
         )
-    folder = _chart_folder(path, top, chart, entry.value_pos["chart"][0], name)
+    folder = chart_folder(path, top, chart, entry.value_pos["chart"][0], name)
     namespace = entry.get("namespace")
     if namespace is not None and not isinstance(namespace, str):
         raise _Refused(
@@ -266,7 +266,9 @@ def _release(path: str, top: str, entry: Any, line: int) -> Release | None:
     return Release(name, line, folder, namespace or None, values, (*inline, *_sets(name, entry)))
 
 
-def _chart_folder(path: str, top: str, chart: str, line: int, name: str) -> str:
+def chart_folder(
+    path: str, top: str, chart: str, line: int, name: str, what: str = "helmfile release"
+) -> str:
     """The folder of the release's chart in the repository (a package `NAME-VERSION.tgz`
     that is not there, made at deploy time by `helm package`, is the chart folder under
     the helmfile's whose Chart.yaml makes that name), or why it is not rendered."""
@@ -276,13 +278,11 @@ def _chart_folder(path: str, top: str, chart: str, line: int, name: str) -> str:
     if not local:
         raise _Refused(
             line,
-            f"helmfile release {name}: chart {chart} is not in the repository "
+            f"{what} {name}: chart {chart} is not in the repository "
             "(a chart repository's or a registry's): not rendered, so not linted",
         )
     if not inside(os.path.realpath(target), top):
-        raise _Refused(
-            line, f"helmfile release {name}: chart {chart} is outside the repository: not read"
-        )
+        raise _Refused(line, f"{what} {name}: chart {chart} is outside the repository: not read")
     if os.path.isdir(target) and is_chart_folder(target):
         return target
     if chart.endswith(".tgz") and not os.path.exists(target):
@@ -291,8 +291,7 @@ def _chart_folder(path: str, top: str, chart: str, line: int, name: str) -> str:
             return made
     raise _Refused(
         line,
-        f"helmfile release {name}: no chart folder at {chart} in the repository: not "
-        "rendered, so not linted",
+        f"{what} {name}: no chart folder at {chart} in the repository: not rendered, so not linted",
     )
 
 
@@ -471,6 +470,8 @@ def _sets(name: str, entry: YMap) -> list[str]:
 # -- the reader ------------------------------------------------------------------------------
 
 _HELMFILE = "helmfile"  # the packed member that is the helmfile's text
+TEXT_MEMBER = _HELMFILE  # (a Tiltfile's reader packs its text so too: inputs/tiltfile.py)
+Refused = _Refused
 
 
 def _packed_text(data: bytes) -> str:
@@ -487,10 +488,12 @@ def _variant_path(path: str, helmfile: str, release: Release) -> str:
     return f"{path}#{number + 1}"
 
 
-def _rendered(helmfile: str, release: Release, rendering: Rendering) -> Rendering:
+def _rendered(
+    helmfile: str, release: Release, rendering: Rendering, what: str = "helmfile release"
+) -> Rendering:
     """A release's rendering, its files keyed apart, named in what is said of it; judged
     with the helmfile's other releases (one variant), as they are installed together."""
-    label = f"helmfile release {release.name} ({helmfile})"
+    label = f"{what} {release.name} ({helmfile})"
     files = {_variant_path(p, helmfile, release): t for p, t in rendering.files.items()}
     names = {_variant_path(p, helmfile, release): n for p, n in rendering.names.items()}
     problems = [replace(p, message=f"{p.message} (in {label})") for p in rendering.problems]
@@ -500,6 +503,11 @@ def _rendered(helmfile: str, release: Release, rendering: Rendering) -> Renderin
 class Helmfiles(Reader):
     name = "helmfile"
     renders = True
+    what = "helmfile release"  # how a release is named in what is said of it
+
+    def plan(self, path: str, text: str) -> Plan:
+        """The releases the source (`path`, as shown) renders, and why others are not."""
+        return plan(path, text)
 
     def claims_file(self, path: str) -> bool:
         return is_helmfile(path)
@@ -509,18 +517,18 @@ class Helmfiles(Reader):
         for path in paths:
             text = read_text(path)
             if text is not None:
-                releases = plan(path, text).releases
+                releases = self.plan(path, text).releases
                 taken |= {os.path.abspath(f) for r in releases for f in (r.chart, *r.values)}
         return taken
 
-    def pack(self, location: str) -> bytes:
+    def pack(self, location: str) -> bytes | None:
         """The helmfile, each chart it renders and each values file it names: what its
         renderings are made of, and the cache's key."""
         text = read_text(location)
         if text is None:
             raise OSError(f"not read: larger than {MAX_HELMFILE_BYTES // 2**20} MiB")
         members = {_HELMFILE: text.encode()}
-        for release in plan(location, text).releases:
+        for release in self.plan(location, text).releases:
             if f"chart:{release.chart}" not in members:
                 members[f"chart:{release.chart}"] = pack(release.chart)
             for values in release.values:
@@ -530,7 +538,7 @@ class Helmfiles(Reader):
 
     def stamp(self, path: str, location: str) -> str:
         text = read_text(location)
-        releases = plan(location, text).releases if text is not None else ()
+        releases = self.plan(location, text).releases if text is not None else ()
         charts = sorted({r.chart for r in releases})
         values = sorted({v for r in releases for v in r.values})
         return ";".join([stamps([location, *values]), *(stat_signature(c) for c in charts)])
@@ -543,7 +551,7 @@ class Helmfiles(Reader):
     ) -> list[list[Rendering]]:
         """Every release of every helmfile, in one child process as charts are; a
         helmfile's problems in a rendering of its own (with no files)."""
-        plans = [(path, data, plan(path, _packed_text(data))) for path, data in sources]
+        plans = [(path, data, self.plan(path, _packed_text(data))) for path, data in sources]
         jobs: list[tuple[str, HelmOptions, bytes]] = []
         for _, data, planned in plans:
             members = unpack(data) if data.startswith(_HELMFILE.encode() + b"\0") else {}
@@ -565,7 +573,11 @@ class Helmfiles(Reader):
             renderings.append(
                 [
                     notes,
-                    *(_rendered(path, r, each) for r in planned.releases for each in next(done)),
+                    *(
+                        _rendered(path, r, each, self.what)
+                        for r in planned.releases
+                        for each in next(done)
+                    ),
                 ]
             )
         return renderings
@@ -589,7 +601,7 @@ class Helmfiles(Reader):
         """A named helmfile's findings may be in any file of the charts it installs (a
         helper's line)."""
         text = read_text(path)
-        charts = {r.chart for r in plan(path, text).releases} if text is not None else set()
+        charts = {r.chart for r in self.plan(path, text).releases} if text is not None else set()
         return [path, *(f for chart in sorted(charts) for f in _files(chart))]
 
 

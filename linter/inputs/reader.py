@@ -124,6 +124,11 @@ class Reader:
         first = next((p for r in renderings for p in r.problems), None)
         return first.path if first is not None else path
 
+    def build_bytes(self, data: bytes) -> bytes:
+        """The bytes a source's build facts are read from (a rendered source that is a
+        build file too, a Tiltfile: its own file's, not its packing's)."""
+        return data
+
     def after_parse(self, rendering: Rendering, parsed: dict[str, Any]) -> Problem | None:
         """A problem only the parses of the rendered files show (they may be replaced)."""
         return None

@@ -217,7 +217,9 @@ def _gather(
         # a compose or skaffold file, a CI workflow: read here, whole, on every run (any
         # other file's name says it is no build file, and it is not decoded)
         if not _links(source) and source.path in data:
-            also = read_build_file(source.path, data[source.path])
+            reader = reader_of(source.language)
+            own = data[source.path]
+            also = read_build_file(source.path, reader.build_bytes(own) if reader else own)
             build_files += [also] if also is not None else []
     read.builds = read_build_facts(build_files)
     read.modules = without_build_output(read.modules)
