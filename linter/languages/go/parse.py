@@ -160,6 +160,7 @@ DURATIONS = {
     "time.Hour": 3_600_000,
 }
 SIGTERM = ("syscall.SIGTERM", "golang.org/x/sys/unix.SIGTERM")
+_INTERRUPTS = ("os.Interrupt", "syscall.SIGINT", "golang.org/x/sys/unix.SIGINT")
 # Functions that run once per process: what they make lives as long as the process.
 ONCE = regex.compile(
     r"^(main|init|run|serve|start|setup|New[A-Z_]\w*|new[A-Z_]\w*|Run\w*|Serve\w*|Start\w*)$"
@@ -473,6 +474,8 @@ class _Collector:
         # what receives SIGTERM: ("channel", name) of a Notify, ("context", name) of a
         # NotifyContext (parse_shutdown.py follows each receive to the exit it reaches)
         self.signal_sources: list[tuple[str, str]] = []
+        # the channels a Notify gives only SIGINT (a developer's Ctrl-C), with that Notify
+        self.interrupt_channels: list[tuple[str, Node]] = []
         self.returns: dict[int, set[str]] = {}  # by function body node id: _returned
         # the file's calls by the name they call (`dial` for `dial(x)` and `c.dial(x)`):
         # where a parameter's values come from (_passed)
@@ -2154,7 +2157,33 @@ class _Collector:
             # the bound of a GracefulStop in the same function (a timeout's) cuts only the
             # calls that outlive it: what the rules advise
             grace = math.inf if _bounds_graceful_stop(call, receiver) else 0
-            self.facts.stops.append(Stop(self.loc(call), receiver, grace, False))
+            ctrl_c = self._only_after_interrupt(call)
+            self.facts.stops.append(Stop(self.loc(call), receiver, grace, ctrl_c))
+
+    def _only_after_interrupt(self, call: Node) -> bool:
+        """Whether the `Stop()` call comes after a receive, in its top-level function, from
+        a channel only SIGINT is delivered to (`signal.Notify(ch, os.Interrupt)`: a
+        developer's Ctrl-C, which Kubernetes never sends), and after no receive of SIGTERM:
+        like Python's stop in `except KeyboardInterrupt`, it never runs on a rollout."""
+        if not self.interrupt_channels:
+            return False
+        top = _top_level(call)
+        sigterm = {name for how, name in self.signal_sources if how == "channel"}
+        interrupt = {
+            name
+            for name, notify in self.interrupt_channels
+            if name not in sigterm and _top_level(notify).id == top.id
+        }
+        before = [
+            _text(node.child_by_field_name("operand"))
+            for node in self.unary
+            if node.end_byte <= call.start_byte
+            and node.start_byte >= top.start_byte
+            and _text(node.child_by_field_name("operator")) == "<-"
+        ]
+        if any(operand in sigterm or operand.endswith(".Done()") for operand in before):
+            return False
+        return any(operand in interrupt for operand in before)
 
     def _waits(self, node: Node, waits: dict[int, tuple[_Scope, str]]) -> object | None:
         """The seconds `time.Sleep(d)` or `<-time.After(d)` waits (UNKNOWN when d cannot be
@@ -2225,6 +2254,12 @@ class _Collector:
             serving = _serving_before(call, servers)
             if serving is not None:  # never in place while that Serve runs
                 self.late_handlers.setdefault(serving.start_byte, self.loc(call))
+        elif (
+            name == "os/signal.Notify"
+            and args_all[0].type == "identifier"
+            and all(n in _INTERRUPTS or n.endswith(".SIGINT") for n in names)
+        ):
+            self.interrupt_channels.append((_text(args_all[0]), call))
 
     def _derived_contexts(self, named: list[_Named]) -> None:
         """The contexts made from a SIGTERM context that are done when it is (`g, gctx :=
@@ -2856,6 +2891,13 @@ def _blocking_serve(statement: Node, servers: dict[str, Server]) -> Node | None:
                 return node
         stack.extend(node.named_children)
     return None
+
+
+def _top_level(node: Node) -> Node:
+    """The declaration of the file that holds `node` (a function, a method, a variable)."""
+    while node.parent is not None and node.parent.parent is not None:
+        node = node.parent
+    return node
 
 
 def _bounds_graceful_stop(call: Node, receiver: str) -> bool:
