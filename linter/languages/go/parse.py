@@ -1793,9 +1793,22 @@ class _Collector:
                 for list_ in statement.named_children
                 for item in _items(list_)
             ]
+            names = {_text(item) for item in items if item.type == "identifier"}
+            # `c := pb.NewClient(conn)` then `return c`: the client returned is made on it
+            made = [
+                value
+                for statement in walk(body)
+                if statement.type == "short_var_declaration"
+                for target, value in zip(
+                    _items(statement.child_by_field_name("left")),
+                    _items(statement.child_by_field_name("right")),
+                    strict=False,
+                )
+                if _text(target) in names
+            ]
             found = {_text(item) for item in items} | {
                 _text(arg)
-                for item in items
+                for item in items + made
                 if item.type == "call_expression"
                 for arg in self._called(item).arguments
                 if arg.type == "identifier"
