@@ -65,6 +65,7 @@ class _Resolver:
         self.exported: dict[tuple[str, str], tuple[int, Any]] = {}
         # an exported name (`BackendProperties.host`, a bound property) -> its modules
         self.declaring: dict[str, list[CodeFacts]] | None = None
+        self.django: dict[tuple[str, str], CodeFacts | None] = {}  # django_settings, by project
         self._go: GoPackages | None = None
         self._schemes: dict[str, str | None] = {}  # a Go package's folder -> go_scheme
         self._go_files: dict[str, list[CodeFacts]] | None = None  # by folder
@@ -265,12 +266,16 @@ class _Resolver:
         """The settings module `django.conf.settings` reads, seen from a Python module:
         the one `settings.py` of its project (Django's layout, `<project>/settings.py`,
         which `DJANGO_SETTINGS_MODULE` names); None where the project has none or several."""
-        found = [
-            module
-            for module in self.settings.get((importer.language, importer.project), [])
-            if os.path.basename(module.path) == "settings.py" and not module.is_test
-        ]
-        return found[0] if len(found) == 1 and found[0] is not importer else None
+        key = (importer.language, importer.project)
+        if key not in self.django:
+            found = [
+                module
+                for module in self.settings.get(key, [])
+                if os.path.basename(module.path) == "settings.py" and not module.is_test
+            ]
+            self.django[key] = found[0] if len(found) == 1 else None
+        settings = self.django[key]
+        return settings if settings is not importer else None
 
     def workspace_package(self, importer: CodeFacts, name: str) -> CodeFacts | None:
         """The entry module of a package of the scanned tree that a Node module imports by

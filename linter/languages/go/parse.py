@@ -476,6 +476,8 @@ class _Collector:
         self.signal_sources: list[tuple[str, str]] = []
         # the channels a Notify gives only SIGINT (a developer's Ctrl-C), with that Notify
         self.interrupt_channels: list[tuple[str, Node]] = []
+        self.first_receives: dict[int, tuple[int | None, int | None]] | None = None
+        self.graceful: dict[int, set[str]] = {}  # by function: _bounds_graceful_stop
         self.returns: dict[int, set[str]] = {}  # by function body node id: _returned
         # the file's calls by the name they call (`dial` for `dial(x)` and `c.dial(x)`):
         # where a parameter's values come from (_passed)
@@ -2169,7 +2171,7 @@ class _Collector:
         elif method == "Stop":
             # the bound of a GracefulStop in the same function (a timeout's) cuts only the
             # calls that outlive it: what the rules advise
-            grace = math.inf if _bounds_graceful_stop(call, receiver) else 0
+            grace = math.inf if _bounds_graceful_stop(call, receiver, self.graceful) else 0
             ctrl_c = self._only_after_interrupt(call)
             self.facts.stops.append(Stop(self.loc(call), receiver, grace, ctrl_c))
 
@@ -2180,23 +2182,35 @@ class _Collector:
         like Python's stop in `except KeyboardInterrupt`, it never runs on a rollout."""
         if not self.interrupt_channels:
             return False
-        top = _top_level(call)
+        if self.first_receives is None:
+            self.first_receives = self._first_receives()
+        interrupt, sigterm = self.first_receives.get(_top_level(call).id, (None, None))
+        at = call.start_byte
+        return interrupt is not None and interrupt <= at and (sigterm is None or sigterm > at)
+
+    def _first_receives(self) -> dict[int, tuple[int | None, int | None]]:
+        """By top-level declaration: where its first receive from a SIGINT-only channel of
+        its own, and its first receive of SIGTERM, end (one pass over the receives)."""
         sigterm = {name for how, name in self.signal_sources if how == "channel"}
         interrupt = {
-            name
+            (_top_level(notify).id, name)
             for name, notify in self.interrupt_channels
-            if name not in sigterm and _top_level(notify).id == top.id
+            if name not in sigterm
         }
-        before = [
-            _text(node.child_by_field_name("operand"))
-            for node in self.unary
-            if node.end_byte <= call.start_byte
-            and node.start_byte >= top.start_byte
-            and _text(node.child_by_field_name("operator")) == "<-"
-        ]
-        if any(operand in sigterm or operand.endswith(".Done()") for operand in before):
-            return False
-        return any(operand in interrupt for operand in before)
+        found: dict[int, tuple[int | None, int | None]] = {}
+        for node in self.unary:
+            if _text(node.child_by_field_name("operator")) != "<-":
+                continue
+            operand = _text(node.child_by_field_name("operand"))
+            top = _top_level(node).id
+            first_interrupt, first_sigterm = found.get(top, (None, None))
+            end = node.end_byte
+            if (top, operand) in interrupt:
+                first_interrupt = min(end, first_interrupt or end)
+            elif operand in sigterm or operand.endswith(".Done()"):
+                first_sigterm = min(end, first_sigterm or end)
+            found[top] = (first_interrupt, first_sigterm)
+        return found
 
     def _waits(self, node: Node, waits: dict[int, tuple[_Scope, str]]) -> object | None:
         """The seconds `time.Sleep(d)` or `<-time.After(d)` waits (UNKNOWN when d cannot be
@@ -2913,9 +2927,10 @@ def _top_level(node: Node) -> Node:
     return node
 
 
-def _bounds_graceful_stop(call: Node, receiver: str) -> bool:
+def _bounds_graceful_stop(call: Node, receiver: str, memo: dict[int, set[str]]) -> bool:
     """Whether the function (a declaration, with its nested literals) that calls
-    `receiver.Stop()` also calls `receiver.GracefulStop()`."""
+    `receiver.Stop()` also calls `receiver.GracefulStop()`; `memo` keeps, by function,
+    what it calls GracefulStop on (walked once, not once a Stop)."""
     function = call.parent
     while function is not None and function.type not in (
         "function_declaration",
@@ -2924,11 +2939,15 @@ def _bounds_graceful_stop(call: Node, receiver: str) -> bool:
         function = function.parent
     if function is None:
         return False
-    wanted = f"{receiver}.GracefulStop"
-    return any(
-        node.type == "call_expression" and _text(node.child_by_field_name("function")) == wanted
-        for node in walk(function)
-    )
+    graceful = memo.get(function.id)
+    if graceful is None:
+        graceful = memo[function.id] = {
+            text[: -len(".GracefulStop")]
+            for node in walk(function)
+            if node.type == "call_expression"
+            and (text := _text(node.child_by_field_name("function"))).endswith(".GracefulStop")
+        }
+    return receiver in graceful
 
 
 def _result_names(body: Node) -> set[str]:
