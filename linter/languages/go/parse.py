@@ -461,11 +461,11 @@ class _Collector:
         # a sql.DB variable -> its pools in facts.db_pools (one for each address it may have)
         self.pools: dict[str, list[int]] = {}
         self.health: set[str] = set()  # variables holding a health.NewServer()
-        # blocking Serve calls (by where they start) that come before a SIGTERM handler of
-        # their function
+        # blocking Serve calls (by where they start) before a SIGTERM handler of their function
         self.late_handlers: dict[int, Loc] = {}
         self.budget = Budget()  # the values this file's reading may still compute
         self.closes: dict[int, set[str]] = {}  # by function body node id: _deferred_closes
+        self.graceful: dict[int, set[str]] = {}  # by function: _bounds_graceful_stop
         # (scope's id, name) of names assigned undeclared there: package variables
         self.undeclared: set[tuple[int, str]] = set()
         self.dropped: dict[tuple[int, str], bool] = {}  # _dropped_by_handler, by body and name
@@ -474,10 +474,8 @@ class _Collector:
         # what receives SIGTERM: ("channel", name) of a Notify, ("context", name) of a
         # NotifyContext (parse_shutdown.py follows each receive to the exit it reaches)
         self.signal_sources: list[tuple[str, str]] = []
-        # the channels a Notify gives only SIGINT (a developer's Ctrl-C), with that Notify
-        self.interrupt_channels: list[tuple[str, Node]] = []
-        self.first_receives: dict[int, tuple[int | None, int | None]] | None = None
-        self.graceful: dict[int, set[str]] = {}  # by function: _bounds_graceful_stop
+        self.interrupt_channels: list[tuple[str, Node]] = []  # Notify's of SIGINT alone
+        self.first_receives: dict[int, tuple[int | None, int | None]] | None = None  # of them
         self.returns: dict[int, set[str]] = {}  # by function body node id: _returned
         # the file's calls by the name they call (`dial` for `dial(x)` and `c.dial(x)`):
         # where a parameter's values come from (_passed)
