@@ -155,6 +155,11 @@ class GrpcClientClusterIp(Rule):
     module's calls of the helper pass, each judged with the caller that keeps (or uses
     once) what the helper returns; several callers give one finding each.
 
+    A Django setting (`settings.X` of `from django.conf import settings`) is read in the
+    one `settings.py` of the module's project (none where it has several). A channel held
+    in a local of a method that stores it, or a stub made on it, in an attribute
+    (`self.stub = Stub(channel)`) lives as long as the object.
+
     Channels made for one use (`with grpc.insecure_channel(...)`, a local in a function)
     are not reported, nor test files. A target k8slb cannot resolve gives no finding, nor
     does one of another resolver than DNS: a resolver that watches the Service's endpoints

@@ -28,6 +28,11 @@ _KEYBOARD_ONLY = grpc_server().replace(
     "    try:\n        server.wait_for_termination()\n    except KeyboardInterrupt:\n"
     "        server.stop(5)\n",
 )
+# What a stop only a developer's Ctrl-C reaches is, said of each language that has one
+_KEYBOARD = {
+    "python": "its stop in `except KeyboardInterrupt` never runs there",
+    "go": "its stop after SIGINT (`os.Interrupt`) never runs there: Kubernetes sends SIGTERM",
+}
 # A handler that starts the graceful stop and exits at once: the stop is never waited for.
 _EXITS_AT_ONCE = GO_SIGTERM.replace(
     "\t\tserver.GracefulStop()\n", "\t\tgo server.GracefulStop()\n\t\tos.Exit(0)\n"
@@ -57,7 +62,9 @@ class GrpcNoGracefulShutdown(Rule):
     project: a handler in another module of the same project counts (a project is the
     folder above the outermost package of the module, so `app/server.py` and `main.py`
     beside `app/` are one project, and two services in sibling folders are two). Stopping
-    the server only in `except KeyboardInterrupt` counts as no handler.
+    the server only in `except KeyboardInterrupt` counts as no handler, and so does, in Go,
+    stopping it only after a signal a `signal.Notify(ch, os.Interrupt)` (or `syscall.SIGINT`)
+    delivers: Kubernetes sends SIGTERM, never SIGINT.
 
     A grpc.aio server awaited in a container whose command runs an ASGI server that handles
     SIGTERM itself (`uvicorn`, `hypercorn`, gunicorn's uvicorn workers) or whose code runs
@@ -293,9 +300,7 @@ class GrpcNoGracefulShutdown(Rule):
                     yield from self._cancelled(context, facts, wait, name, owner, where)
                     continue
                 keyboard = [s for s in facts.stops if s.server == name and s.in_keyboard_interrupt]
-                also = (
-                    ["its stop in `except KeyboardInterrupt` never runs there"] if keyboard else []
-                )
+                also = [_KEYBOARD.get(facts.language, _KEYBOARD["python"])] if keyboard else []
                 grace = context.fix_values.stop_grace_seconds
                 dialect = dialect_of(facts.language)
                 advice, fix = dialect.server_sigterm_advice(server, name, grace)

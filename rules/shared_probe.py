@@ -402,7 +402,8 @@ class SharedProbe(Rule):
       "OK"`, a constant JSON, `Response("ok")`; not a call of another function, nor a
       read of state such as `state.ready`); Go's net/http `HandleFunc` and gin, echo and
       chi routes (`w.WriteHeader(http.StatusOK)`, `w.Write([]byte("ok"))`,
-      `c.JSON(200, gin.H{...})`); Express routes (`res.status(200).send("OK")`). For a
+      `c.JSON(200, gin.H{...})`); Express routes (`res.status(200).send("OK")`, a status
+      named as constants are: `res.status(HTTP_STATUS.OK)`). For a
       `grpc` probe, the health service of the code's server on that port can never say
       NOT_SERVING (as `KLB405` finds it). Both probes then fail together only when the
       process is stuck, where a restart is the right answer;

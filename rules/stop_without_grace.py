@@ -36,7 +36,10 @@ class StopWithoutGrace(Rule):
     constructor keeps it in: `in.server.Stop()`), where `GracefulStop()` lets calls
     finish (bound it with a timer that calls `Stop()`: it waits for every stream). A
     `Stop()` in a function that also calls the server's `GracefulStop()` is that bound,
-    and is not reported.
+    and is not reported. Nor is a `Stop()` that only SIGINT reaches (after a receive from
+    a channel that `signal.Notify(ch, os.Interrupt)` alone feeds, with no receive of
+    SIGTERM before it): Kubernetes never sends SIGINT, and KLB403 reports the missing
+    SIGTERM handler.
 
     In Java: `server.shutdownNow()` on a server the file builds, unless it only bounds a
     graceful stop: after `shutdown()` of the same server in the same method (the usual
@@ -127,6 +130,17 @@ class StopWithoutGrace(Rule):
             findings=0,
             language="go",
             title="in Go, GracefulStop",
+        ),
+        Example(
+            go_server(
+                before_serve=GO_SIGTERM.replace("GracefulStop", "Stop").replace(
+                    "syscall.SIGTERM", "os.Interrupt"
+                ),
+                imports='\t"os"\n\t"os/signal"',
+            ),
+            findings=0,
+            language="go",
+            title="in Go, a stop only Ctrl-C (SIGINT) reaches: KLB403's",
         ),
         Example(
             java_server(

@@ -173,3 +173,85 @@ def test_values_a_config_map_loads_with_env_from_are_the_containers_too(tmp_path
         + loaded.replace("configMapRef: {name: loadgen-config}", "configMapRef: {name: x}")
     )
     assert lint_files(tmp_path / "other", files, ["KLB102"]).findings == []
+
+
+# A Django project's worker: its address in the project's settings module, read from the
+# environment there, through `django.conf.settings` into fields, its channel's stub kept.
+DJANGO_SETTINGS = """\
+import os
+
+BACKEND_HOST = os.environ.get("BACKEND_HOST", "localhost")
+BACKEND_PORT = os.environ.get("BACKEND_PORT", "50051")
+"""
+DJANGO_WORKER = """\
+import os
+
+import django
+import grpc
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "shop.settings")
+django.setup()
+
+from django.conf import settings
+
+from proto import echo_pb2_grpc
+
+
+class Worker:
+    def __init__(self):
+        self.host = settings.BACKEND_HOST
+        self.port = settings.BACKEND_PORT
+        self.connect()
+
+    def connect(self):
+        channel = grpc.insecure_channel(f"{self.host}:{self.port}")
+        self.stub = echo_pb2_grpc.EchoStub(channel)
+
+
+if __name__ == "__main__":
+    worker = Worker()
+"""
+
+
+def django_project(settings: dict[str, str]) -> dict[str, str]:
+    return {
+        "loadgen/manage.py": "import os\n",
+        "loadgen/shop/__init__.py": "",
+        **settings,
+        "loadgen/worker.py": DJANGO_WORKER,
+        "deploy/k8s.yaml": GRPC_SERVICE + BACKEND + LOADGEN,
+    }
+
+
+def test_django_settings_are_read_from_the_projects_settings_module(tmp_path: Path) -> None:
+    files = django_project({"loadgen/shop/settings.py": DJANGO_SETTINGS})
+    (finding,) = lint_files(tmp_path, files, ["KLB102"]).findings
+    assert (finding.path.endswith("loadgen/worker.py"), finding.line) == (True, 21)
+    assert "BACKEND_HOST and BACKEND_PORT as Deployment/loadgen sets them" in finding.text
+
+
+def test_django_settings_of_a_project_with_two_settings_modules_are_unknown(
+    tmp_path: Path,
+) -> None:
+    files = django_project(
+        {
+            "loadgen/shop/settings.py": DJANGO_SETTINGS,
+            "loadgen/other/__init__.py": "",
+            "loadgen/other/settings.py": DJANGO_SETTINGS.replace("BACKEND_", "OTHER_"),
+        }
+    )
+    assert lint_files(tmp_path, files, ["KLB102"]).findings == []
+
+
+def test_a_local_channel_whose_stub_an_attribute_keeps_is_long_lived() -> None:
+    from k8slb.languages.python.parse import analyse
+
+    worker = DJANGO_WORKER.replace("settings.BACKEND_HOST", "os.environ['BACKEND_HOST']")
+    (kept,) = analyse("worker.py", worker.encode()).channels
+    assert kept.long_lived
+    used = worker.replace(
+        "self.stub = echo_pb2_grpc.EchoStub(channel)",
+        "stub = echo_pb2_grpc.EchoStub(channel)\n        stub.Echo(None)",
+    )
+    (once,) = analyse("worker.py", used.encode()).channels
+    assert not once.long_lived

@@ -995,3 +995,23 @@ def test_a_factory_that_returns_a_client_made_on_its_channel_hands_the_channel_o
     )
     [channel] = analyse_go("matcher/profile/client/client.go", factory.encode()).channels
     assert channel.long_lived, "no scanned call reaches the factory: its callers keep it"
+
+
+def test_a_factory_that_returns_a_client_it_named_hands_the_channel_out() -> None:
+    factory = PROFILE_CLIENT.replace("var profiles pb.ProfileClient\n\n", "").replace(
+        "func Init() {", "func CreateProfileClient() (pb.ProfileClient, error) {"
+    )
+    named = factory.replace(
+        "profiles = pb.NewProfileClient(conn)",
+        "client := pb.NewProfileClient(conn)\n\treturn client, nil",
+    )
+    [channel] = analyse_go("matcher/profile/client/client.go", named.encode()).channels
+    assert channel.long_lived and channel.kept_by is not None, "its callers keep the client"
+    closed = named.replace("\tclient :=", "\tdefer conn.Close()\n\tclient :=")
+    [per_call] = analyse_go("matcher/profile/client/client.go", closed.encode()).channels
+    assert not per_call.long_lived
+    other = named.replace(
+        "return client, nil", "_ = client\n\treturn pb.NewProfileClient(nil), nil"
+    )
+    [dropped] = analyse_go("matcher/profile/client/client.go", other.encode()).channels
+    assert not dropped.long_lived, "a client of another channel is returned"

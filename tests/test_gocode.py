@@ -228,6 +228,29 @@ def test_stops_and_sigterm_handling() -> None:
     assert [(s.server, s.grace) for s in alone.stops] == [("s", 0)]
 
 
+def test_a_stop_only_sigint_reaches_is_a_developers_ctrl_c() -> None:
+    imports = '"os"\n\t"os/signal"\n\t"syscall"\n\t"google.golang.org/grpc"'
+    serve = "func main() {\n\ts := grpc.NewServer()\n\tgo s.Serve(nil)\n"
+    interrupt = "\tquit := make(chan os.Signal, 1)\n\tsignal.Notify(quit, os.Interrupt)\n"
+    body = serve + interrupt + "\t<-quit\n\ts.Stop()\n}"
+    assert [s.in_keyboard_interrupt for s in facts(body, imports).stops] == [True]
+    sigint = body.replace("os.Interrupt", "syscall.SIGINT")
+    assert [s.in_keyboard_interrupt for s in facts(sigint, imports).stops] == [True]
+    # SIGTERM on the same channel, or received before the stop: a rollout's stop
+    both = body.replace("os.Interrupt", "os.Interrupt, syscall.SIGTERM")
+    assert [s.in_keyboard_interrupt for s in facts(both, imports).stops] == [False]
+    term = "\tdone := make(chan os.Signal, 1)\n\tsignal.Notify(done, syscall.SIGTERM)\n"
+    either = serve + interrupt + term + "\tselect {\n\tcase <-quit:\n\tcase <-done:\n\t}\n"
+    assert [s.in_keyboard_interrupt for s in facts(either + "\ts.Stop()\n}", imports).stops] == [
+        False
+    ]
+    # a stop before the receive, or in another function, is not the Ctrl-C's
+    early = serve + interrupt + "\ts.Stop()\n\t<-quit\n}"
+    assert [s.in_keyboard_interrupt for s in facts(early, imports).stops] == [False]
+    other = serve + interrupt + "\t<-quit\n}\n\nfunc halt(s *grpc.Server) {\n\ts.Stop()\n}"
+    assert [s.in_keyboard_interrupt for s in facts(other, imports).stops] == [False]
+
+
 def test_stop_as_the_timeout_of_a_graceful_stop_is_not_reported(tmp_path: Path) -> None:
     """hello-grpc's shutdown: GracefulStop in a goroutine, Stop when a timeout wins."""
     body = (

@@ -742,3 +742,28 @@ def test_routes_are_the_get_head_and_all_calls_with_a_path() -> None:
         ("/ready", "ready", 6, True),
         ("/live", "check", 7, False),
     ]
+
+
+@pytest.mark.parametrize(
+    ("status", "trivial"),
+    [
+        ("STATUS.OK", True),  # a named constant of the module's or an import's
+        ("StatusCodes.SERVICE_UNAVAILABLE", True),
+        ("probe.status", False),  # a value read at run time
+        ("checks.OK.code", False),
+        ("STATUS[name]", False),
+        ("pool.OK()", False),
+    ],
+)
+def test_a_reply_with_a_named_constant_status_is_a_constant(status: str, trivial: bool) -> None:
+    text = (
+        "import { Router, type Request, type Response } from 'express';\n"
+        "import { STATUS } from './status';\n"
+        "const router = Router();\n"
+        "router.get('/health', (_req: Request, res: Response) => {\n"
+        f"  res.status({status}).json({{ status: 'ok' }});\n"
+        "});\n"
+        "export default router;\n"
+    )
+    [route] = parse("health.routes.ts", text.encode()).routes
+    assert route.trivial is trivial

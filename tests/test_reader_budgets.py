@@ -439,6 +439,19 @@ def go_receives_of_a_signal(n: int) -> Files:
     return {"main.go": code}
 
 
+def go_stops_after_ctrl_c(n: int) -> Files:
+    """`n` receives of a SIGINT-only channel and `n` server stops after them in one
+    function: the receives are read once for all the stops, not once a stop."""
+    code = (
+        'package main\n\nimport (\n\t"os"\n\t"os/signal"\n\n\t"google.golang.org/grpc"\n)\n\n'
+        "func main() {\n\ts := grpc.NewServer()\n\tgo s.Serve(nil)\n"
+        "\tch := make(chan os.Signal, 1)\n\tsignal.Notify(ch, os.Interrupt)\n"
+        + "\t<-ch\n\ts.Stop()\n" * n
+        + "}\n"
+    )
+    return {"main.go": code}
+
+
 def go_env_helpers_and_clients(n: int) -> Files:
     """`n` env helpers with a fallback, each read `n` times, and `n` functions that each
     post through a Client of their own, bound to the same name: a helper is read once, and
@@ -639,6 +652,26 @@ def python_channels_through_attributes(n: int) -> Files:
         + "\n\nCLIENT = Client()\n"
     )
     return {"app.py": code}
+
+
+def python_stubs_kept_on_local_channels(n: int) -> Files:
+    """A method that makes `n` local channels and keeps a stub on each in an attribute,
+    their `n` Django settings read in a project of `n` more modules with one
+    `settings.py`: the method is walked once for all its channels, the project's modules
+    once for all the look-ups."""
+    connect = "".join(
+        f"        c{i} = grpc.insecure_channel(settings.HOST_{i})\n        self.s{i} = Stub(c{i})\n"
+        for i in range(n)
+    )
+    worker = (
+        "import grpc\nfrom django.conf import settings\n\n\nclass Worker:\n"
+        f"    def connect(self):\n{connect}"
+    )
+    values = "".join(f"HOST_{i} = 'backend-{i}:50051'\n" for i in range(n))
+    files = {"app/shop/__init__.py": "", "app/shop/settings.py": values}
+    files["app/worker.py"] = worker
+    files.update({f"app/m{i}.py": "" for i in range(n)})  # modules of the same project
+    return files
 
 
 def python_settings_fields_read(n: int) -> Files:
@@ -1037,8 +1070,12 @@ ISSUE: dict[str, Callable[[], Files]] = {
         lambda: go_branches_after_a_signal(5000, True)
     ),
     "Go: 3000 receives of SIGTERM in one function": lambda: go_receives_of_a_signal(3000),
+    "Go: 5000 stops after 5000 receives of SIGINT alone": lambda: go_stops_after_ctrl_c(5000),
     "Python: 3000 channels through 3000 attributes a kept object set in __init__": (
         lambda: python_channels_through_attributes(3000)
+    ),
+    "Python: 2000 local channels whose stubs attributes keep, 2000 Django settings": (
+        lambda: python_stubs_kept_on_local_channels(2000)
     ),
     "Python: 5000 pools over the fields of a 5000-field settings class, in two modules": (
         lambda: python_settings_fields_read(5000)

@@ -51,6 +51,7 @@ from k8slb.code.projects import GoPackages, module_files, node_module_files, pac
 from k8slb.languages import LANGUAGES
 
 _PENDING = object()  # not resolved yet
+_DJANGO_SETTINGS = "django.conf.settings"  # `from django.conf import settings`: a proxy
 
 
 class _Resolver:
@@ -64,6 +65,7 @@ class _Resolver:
         self.exported: dict[tuple[str, str], tuple[int, Any]] = {}
         # an exported name (`BackendProperties.host`, a bound property) -> its modules
         self.declaring: dict[str, list[CodeFacts]] | None = None
+        self.django: dict[tuple[str, str], CodeFacts | None] = {}  # django_settings, by project
         self._go: GoPackages | None = None
         self._schemes: dict[str, str | None] = {}  # a Go package's folder -> go_scheme
         self._go_files: dict[str, list[CodeFacts]] | None = None  # by folder
@@ -243,6 +245,8 @@ class _Resolver:
         its package, an absolute one from its own folder (a script's first sys.path entry)
         or its project, a path (Node's) from its folder."""
         package = os.path.dirname(os.path.normpath(importer.path))
+        if origin.module == _DJANGO_SETTINGS and not origin.level and not origin.by_path:
+            return self.django_settings(importer)
         if origin.by_path and not origin.module.startswith("."):
             return self.workspace_package(importer, origin.module)
         if origin.by_path:
@@ -257,6 +261,21 @@ class _Resolver:
             if found is not None and found is not importer:
                 return found
         return None
+
+    def django_settings(self, importer: CodeFacts) -> CodeFacts | None:
+        """The settings module `django.conf.settings` reads, seen from a Python module:
+        the one `settings.py` of its project (Django's layout, `<project>/settings.py`,
+        which `DJANGO_SETTINGS_MODULE` names); None where the project has none or several."""
+        key = (importer.language, importer.project)
+        if key not in self.django:
+            found = [
+                module
+                for module in self.settings.get(key, [])
+                if os.path.basename(module.path) == "settings.py" and not module.is_test
+            ]
+            self.django[key] = found[0] if len(found) == 1 else None
+        settings = self.django[key]
+        return settings if settings is not importer else None
 
     def workspace_package(self, importer: CodeFacts, name: str) -> CodeFacts | None:
         """The entry module of a package of the scanned tree that a Node module imports by

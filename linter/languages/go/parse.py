@@ -160,6 +160,7 @@ DURATIONS = {
     "time.Hour": 3_600_000,
 }
 SIGTERM = ("syscall.SIGTERM", "golang.org/x/sys/unix.SIGTERM")
+_INTERRUPTS = ("os.Interrupt", "syscall.SIGINT", "golang.org/x/sys/unix.SIGINT")
 # Functions that run once per process: what they make lives as long as the process.
 ONCE = regex.compile(
     r"^(main|init|run|serve|start|setup|New[A-Z_]\w*|new[A-Z_]\w*|Run\w*|Serve\w*|Start\w*)$"
@@ -460,11 +461,11 @@ class _Collector:
         # a sql.DB variable -> its pools in facts.db_pools (one for each address it may have)
         self.pools: dict[str, list[int]] = {}
         self.health: set[str] = set()  # variables holding a health.NewServer()
-        # blocking Serve calls (by where they start) that come before a SIGTERM handler of
-        # their function
+        # blocking Serve calls (by where they start) before a SIGTERM handler of their function
         self.late_handlers: dict[int, Loc] = {}
         self.budget = Budget()  # the values this file's reading may still compute
         self.closes: dict[int, set[str]] = {}  # by function body node id: _deferred_closes
+        self.graceful: dict[int, set[str]] = {}  # by function: _bounds_graceful_stop
         # (scope's id, name) of names assigned undeclared there: package variables
         self.undeclared: set[tuple[int, str]] = set()
         self.dropped: dict[tuple[int, str], bool] = {}  # _dropped_by_handler, by body and name
@@ -473,6 +474,8 @@ class _Collector:
         # what receives SIGTERM: ("channel", name) of a Notify, ("context", name) of a
         # NotifyContext (parse_shutdown.py follows each receive to the exit it reaches)
         self.signal_sources: list[tuple[str, str]] = []
+        self.interrupt_channels: list[tuple[str, Node]] = []  # Notify's of SIGINT alone
+        self.first_receives: dict[int, tuple[int | None, int | None]] | None = None  # of them
         self.returns: dict[int, set[str]] = {}  # by function body node id: _returned
         # the file's calls by the name they call (`dial` for `dial(x)` and `c.dial(x)`):
         # where a parameter's values come from (_passed)
@@ -1790,9 +1793,22 @@ class _Collector:
                 for list_ in statement.named_children
                 for item in _items(list_)
             ]
+            names = {_text(item) for item in items if item.type == "identifier"}
+            # `c := pb.NewClient(conn)` then `return c`: the client returned is made on it
+            made = [
+                value
+                for statement in walk(body)
+                if statement.type == "short_var_declaration"
+                for target, value in zip(
+                    _items(statement.child_by_field_name("left")),
+                    _items(statement.child_by_field_name("right")),
+                    strict=False,
+                )
+                if _text(target) in names
+            ]
             found = {_text(item) for item in items} | {
                 _text(arg)
-                for item in items
+                for item in items + made
                 if item.type == "call_expression"
                 for arg in self._called(item).arguments
                 if arg.type == "identifier"
@@ -2153,8 +2169,46 @@ class _Collector:
         elif method == "Stop":
             # the bound of a GracefulStop in the same function (a timeout's) cuts only the
             # calls that outlive it: what the rules advise
-            grace = math.inf if _bounds_graceful_stop(call, receiver) else 0
-            self.facts.stops.append(Stop(self.loc(call), receiver, grace, False))
+            grace = math.inf if _bounds_graceful_stop(call, receiver, self.graceful) else 0
+            ctrl_c = self._only_after_interrupt(call)
+            self.facts.stops.append(Stop(self.loc(call), receiver, grace, ctrl_c))
+
+    def _only_after_interrupt(self, call: Node) -> bool:
+        """Whether the `Stop()` call comes after a receive, in its top-level function, from
+        a channel only SIGINT is delivered to (`signal.Notify(ch, os.Interrupt)`: a
+        developer's Ctrl-C, which Kubernetes never sends), and after no receive of SIGTERM:
+        like Python's stop in `except KeyboardInterrupt`, it never runs on a rollout."""
+        if not self.interrupt_channels:
+            return False
+        if self.first_receives is None:
+            self.first_receives = self._first_receives()
+        interrupt, sigterm = self.first_receives.get(_top_level(call).id, (None, None))
+        at = call.start_byte
+        return interrupt is not None and interrupt <= at and (sigterm is None or sigterm > at)
+
+    def _first_receives(self) -> dict[int, tuple[int | None, int | None]]:
+        """By top-level declaration: where its first receive from a SIGINT-only channel of
+        its own, and its first receive of SIGTERM, end (one pass over the receives)."""
+        sigterm = {name for how, name in self.signal_sources if how == "channel"}
+        interrupt = {
+            (_top_level(notify).id, name)
+            for name, notify in self.interrupt_channels
+            if name not in sigterm
+        }
+        found: dict[int, tuple[int | None, int | None]] = {}
+        for node in self.unary:
+            if _text(node.child_by_field_name("operator")) != "<-":
+                continue
+            operand = _text(node.child_by_field_name("operand"))
+            top = _top_level(node).id
+            first_interrupt, first_sigterm = found.get(top, (None, None))
+            end = node.end_byte
+            if (top, operand) in interrupt:
+                first_interrupt = min(end, first_interrupt or end)
+            elif operand in sigterm or operand.endswith(".Done()"):
+                first_sigterm = min(end, first_sigterm or end)
+            found[top] = (first_interrupt, first_sigterm)
+        return found
 
     def _waits(self, node: Node, waits: dict[int, tuple[_Scope, str]]) -> object | None:
         """The seconds `time.Sleep(d)` or `<-time.After(d)` waits (UNKNOWN when d cannot be
@@ -2225,6 +2279,12 @@ class _Collector:
             serving = _serving_before(call, servers)
             if serving is not None:  # never in place while that Serve runs
                 self.late_handlers.setdefault(serving.start_byte, self.loc(call))
+        elif (
+            name == "os/signal.Notify"
+            and args_all[0].type == "identifier"
+            and all(n in _INTERRUPTS or n.endswith(".SIGINT") for n in names)
+        ):
+            self.interrupt_channels.append((_text(args_all[0]), call))
 
     def _derived_contexts(self, named: list[_Named]) -> None:
         """The contexts made from a SIGTERM context that are done when it is (`g, gctx :=
@@ -2858,9 +2918,17 @@ def _blocking_serve(statement: Node, servers: dict[str, Server]) -> Node | None:
     return None
 
 
-def _bounds_graceful_stop(call: Node, receiver: str) -> bool:
+def _top_level(node: Node) -> Node:
+    """The declaration of the file that holds `node` (a function, a method, a variable)."""
+    while node.parent is not None and node.parent.parent is not None:
+        node = node.parent
+    return node
+
+
+def _bounds_graceful_stop(call: Node, receiver: str, memo: dict[int, set[str]]) -> bool:
     """Whether the function (a declaration, with its nested literals) that calls
-    `receiver.Stop()` also calls `receiver.GracefulStop()`."""
+    `receiver.Stop()` also calls `receiver.GracefulStop()`; `memo` keeps, by function,
+    what it calls GracefulStop on (walked once, not once a Stop)."""
     function = call.parent
     while function is not None and function.type not in (
         "function_declaration",
@@ -2869,11 +2937,15 @@ def _bounds_graceful_stop(call: Node, receiver: str) -> bool:
         function = function.parent
     if function is None:
         return False
-    wanted = f"{receiver}.GracefulStop"
-    return any(
-        node.type == "call_expression" and _text(node.child_by_field_name("function")) == wanted
-        for node in walk(function)
-    )
+    graceful = memo.get(function.id)
+    if graceful is None:
+        graceful = memo[function.id] = {
+            text[: -len(".GracefulStop")]
+            for node in walk(function)
+            if node.type == "call_expression"
+            and (text := _text(node.child_by_field_name("function"))).endswith(".GracefulStop")
+        }
+    return receiver in graceful
 
 
 def _result_names(body: Node) -> set[str]:

@@ -7,7 +7,8 @@ with a literal path; the handler is the last argument: a function of the module 
 `function` declaration, or a `const` holding an arrow or function expression) or one
 written in place. One that only answers constants through its response parameter
 (`res.send("OK")`, `res.status(200).json({status: "ok"})`, `res.sendStatus(200)`,
-`res.end()`) and does nothing else is `trivial`.
+`res.end()`) and does nothing else is `trivial`; a member named as constants are
+(`res.status(HTTP_STATUS.OK)`, `StatusCodes.OK`) counts as a constant.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from k8slb.code.facts import Loc, Route
 from k8slb.code.syntax_trees import call_arguments, node_text
+from k8slb.core import regex
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -25,6 +27,8 @@ if TYPE_CHECKING:
 ROUTE_METHODS = frozenset({"get", "head", "all"})
 _FUNCTIONS = frozenset({"arrow_function", "function_expression", "function"})
 _LITERALS = frozenset({"string", "number", "true", "false", "null", "undefined"})
+# a member named as constants are (`OK`, `SERVICE_UNAVAILABLE`): an enum's or a frozen map's
+_CONSTANT_NAME = regex.compile(r"[A-Z][A-Z0-9_]{0,63}")
 
 
 def collect_routes(
@@ -123,4 +127,13 @@ def _constant(node: Node) -> bool:
         )
     if node.type == "array":
         return all(_constant(e) for e in node.named_children if e.type != "comment")
+    if node.type == "member_expression":  # a named constant: `HTTP_STATUS.OK`, `StatusCodes.OK`
+        holder = node.child_by_field_name("object")
+        member = node.child_by_field_name("property")
+        return (
+            holder is not None
+            and holder.type == "identifier"
+            and member is not None
+            and _CONSTANT_NAME.fullmatch(node_text(member)) is not None
+        )
     return False

@@ -23,6 +23,7 @@ import warnings
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from operator import itemgetter
 from typing import Any
 
@@ -1058,10 +1059,33 @@ def _kept_by_function(
     if isinstance(statement, ast.Return):
         return None  # a factory: what the caller does with it tells
     if isinstance(statement, ast.Assign):
-        return any(isinstance(t, ast.Attribute) for t in statement.targets)
+        if any(isinstance(t, ast.Attribute) for t in statement.targets):
+            return True
+        names = [t.id for t in statement.targets if isinstance(t, ast.Name)]
+        return bool(names) and names[0] in _stored_in_attributes(function)
     if isinstance(statement, ast.AnnAssign):
         return isinstance(statement.target, ast.Attribute)
     return False
+
+
+@lru_cache(maxsize=64)
+def _stored_in_attributes(function: ast.FunctionDef | ast.AsyncFunctionDef) -> frozenset[str]:
+    """The names the function stores in an attribute, themselves or as an argument of
+    what it stores (`self.stub = Stub(channel)`, `self.channel = channel`): what they hold
+    outlives the call, as the object does."""
+    found: set[str] = set()
+    for node in ast.walk(function):
+        if not isinstance(node, ast.Assign) or not any(
+            isinstance(t, ast.Attribute) for t in node.targets
+        ):
+            continue
+        value = node.value
+        if isinstance(value, ast.Name):
+            found.add(value.id)
+        elif isinstance(value, ast.Call):
+            given = [*value.args, *(k.value for k in value.keywords)]
+            found.update(a.id for a in given if isinstance(a, ast.Name))
+    return frozenset(found)
 
 
 # -- small helpers ---------------------------------------------------------------------------
