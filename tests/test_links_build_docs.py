@@ -1111,3 +1111,63 @@ def test_a_program_started_as_a_module_of_its_package_imports_that_package(
     row = only(links(tmp_path, files))
     assert row["code"] == os.path.join("user_service", "app", "main.py")
     assert row["modules"] == 3, "main, the server it imports and the config that imports"
+
+
+GO_INSTALL_EVERY = """\
+FROM golang:1.23-alpine AS build
+WORKDIR /src/
+COPY go.mod go.sum ./
+COPY shared shared
+COPY orders orders
+COPY billing billing
+RUN go install ./...
+FROM alpine:3.20
+WORKDIR /usr/bin
+COPY --from=build /go/bin .
+"""
+
+
+def _every_program_image(runs: str) -> dict[str, str]:
+    """A root Dockerfile that copies each service's folder into /src and `go install`s them
+    all; the Deployment picks its binary by `args`."""
+    files = {
+        "go.mod": "module example.com/shop\n\ngo 1.23\n",
+        "go.sum": "",
+        "build.sh": "#!/bin/sh\ndocker build -t registry.example/shop .\n",
+        "Dockerfile": GO_INSTALL_EVERY,
+        "shared/log.go": "package shared\n",
+        "api.yaml": workload(name="api", image="registry.example/shop", extra=runs),
+    }
+    for name in ("orders", "billing"):
+        files[f"{name}/main.go"] = (
+            'package main\n\nimport _ "example.com/shop/shared"\n\nfunc main() {}\n'
+        )
+    return files
+
+
+def test_an_image_that_installs_every_program_runs_the_one_its_args_name(
+    tmp_path: Path,
+) -> None:
+    """`go install ./...` in /src, where the COPYs put each folder of the context under
+    its own name (and go.mod beside them): the binary `orders` the args name is the package
+    in orders/, not the whole module."""
+    row = only(links(tmp_path, _every_program_image("          args: [orders]\n")))
+    assert row["code"] == "orders"
+    assert "dockerfile: Dockerfile:7: RUN go install ./..." in row["evidence"]
+
+
+def test_an_image_that_installs_every_program_and_runs_no_known_one_links_nothing(
+    tmp_path: Path,
+) -> None:
+    """The args name a binary no package of the tree is built as: no one program's code,
+    and never the whole module."""
+    row = only(links(tmp_path, _every_program_image("          args: [payments]\n")))
+    assert row["code"] is None, row
+    assert "builds every program below ." in row["why_not"], row
+
+
+def test_a_go_install_where_go_mod_is_copied_builds_the_context_s_root() -> None:
+    """`COPY go.mod go.sum ./` puts files in /src, not the folder go.sum: the package
+    built there is the context's root, as the folders copied beside it say."""
+    dockerfile = parse_dockerfile("Dockerfile", GO_INSTALL_EVERY)
+    assert [b.package for b in dockerfile.go_builds] == ["./..."]

@@ -2227,6 +2227,23 @@ class _Finder:
             "one module's code the tree shows"
         )
 
+    def _go_pattern_unnamed(self, dockerfile: Dockerfile | None, folder: str) -> str | None:
+        """Why an image that builds every program below a folder (`go install ./...`) and
+        runs none of them by a name the tree shows links no one program's code; None where
+        it builds no such pattern or the folder holds one `main` package at most."""
+        if dockerfile is None:
+            return None
+        pattern = next((b for b in dockerfile.go_builds if b.package.endswith("/...")), None)
+        mains = self.go.mains_below(folder) if pattern is not None else []
+        if pattern is None or len(mains) < 2:
+            return None
+        more = ", ..." if len(mains) > 3 else ""
+        return (
+            f"{pattern.said.path}:{pattern.said.line}: `{pattern.said.text}` builds every "
+            f"program below {folder} ({', '.join(mains[:3])}{more}), and the container runs "
+            "none of them by a binary's name"
+        )
+
     def _built_by(self, chosen: Evidence, evidence: list[Evidence]) -> Dockerfile | None:
         """The Dockerfile the chosen evidence builds; for a build whose Dockerfile the tree
         lacks (compose's `build: .` with none there), the one weaker evidence of the same
@@ -2282,7 +2299,9 @@ class _Finder:
             source, program, argv, dockerfile, chosen, folder, used, by_argument=by_argument
         )
         if source is None and program is None and chosen.kind != "config":
-            refused = self._multi_module_top(chosen, folder)
+            refused = self._multi_module_top(chosen, folder) or self._go_pattern_unnamed(
+                dockerfile, folder
+            )
             if refused is not None:
                 self.why_not[(id(workload), id(container))] = refused
                 return None

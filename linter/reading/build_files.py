@@ -2383,13 +2383,41 @@ def _go_builds(
             if package.endswith(".go"):  # `go build ./cmd/main.go`: that file's package
                 package = posixpath.dirname(package) or "."
             in_image = posixpath.normpath(posixpath.join(within, package))
-            context = _in_context(in_image, copies)
+            context = _package_in_context(in_image, copies)
             if context is not None:
                 template = variable if "$" in package else None
                 found.append(
                     GoBuild(context + dots, None if dots else output, said, variable=template)
                 )
     return found
+
+
+def _package_in_context(in_image: str, copies: list[Copy]) -> str | None:
+    """The folder of the build context a package built at `in_image` comes from: the last
+    COPY covering it, unless that one copies a file (`COPY go.mod go.sum ./`, a file put
+    in the folder, not the folder); then, or with none covering it, the folder the COPYs
+    of its subfolders agree it is (`COPY models models` and `COPY api api` in `/src`: the
+    context's root), else the covering COPY's."""
+    covering = next((c for c in reversed(copies) if _covers(c, in_image)), None)
+    if covering is not None and not (
+        in_image == covering.dest and posixpath.splitext(posixpath.basename(covering.source))[1]
+    ):
+        return _in_context(in_image, copies)
+    roots = set()
+    for copy in copies:
+        if not copy.dest.startswith(in_image.rstrip("/") + "/"):
+            continue
+        placed = posixpath.relpath(copy.dest, in_image)  # `models`: where it lands below
+        if copy.source != placed and not copy.source.endswith("/" + placed):
+            continue
+        roots.add(posixpath.normpath(copy.source[: len(copy.source) - len(placed)] or "."))
+    if len(roots) == 1:
+        return roots.pop()
+    return _in_context(in_image, copies)
+
+
+def _covers(copy: Copy, in_image: str) -> bool:
+    return in_image == copy.dest or in_image.startswith(copy.dest.rstrip("/") + "/")
 
 
 def _variables_used(word: str) -> set[str]:
