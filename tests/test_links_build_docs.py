@@ -1171,3 +1171,34 @@ def test_a_go_install_where_go_mod_is_copied_builds_the_context_s_root() -> None
     built there is the context's root, as the folders copied beside it say."""
     dockerfile = parse_dockerfile("Dockerfile", GO_INSTALL_EVERY)
     assert [b.package for b in dockerfile.go_builds] == ["./..."]
+
+
+def test_an_image_that_copies_nothing_of_its_context_links_no_code(tmp_path: Path) -> None:
+    """A database's image built from the repository's root with a Dockerfile that only sets
+    ENV and CMD on its base: the context is the whole tree, but no code of it is in the
+    image."""
+    files = {
+        "build.sh": "docker build -t registry.example/cache -f infra/cache.Dockerfile .\n",
+        "infra/cache.Dockerfile": "FROM redis:7\nENV MAXMEMORY=64mb\nEXPOSE 6379\n"
+        'CMD ["redis-server"]\n',
+        "cache.yaml": workload(name="cache", image="registry.example/cache"),
+        **service_app("api"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] is None, row
+    assert "copies nothing of its context" in row["why_not"], row
+
+
+def test_an_image_built_from_one_the_tree_builds_may_hold_its_code(tmp_path: Path) -> None:
+    """The same Dockerfile FROM an image a build of the tree makes: its code may come from
+    there, so the refusal does not apply."""
+    files = {
+        "build.sh": "#!/bin/sh\ndocker build -t registry.example/base .\n"
+        "docker build -t registry.example/cache -f infra/cache.Dockerfile .\n",
+        "Dockerfile": DOCKERFILE,
+        "infra/cache.Dockerfile": "FROM registry.example/base\nENV MAXMEMORY=64mb\n",
+        "cache.yaml": workload(name="cache", image="registry.example/cache"),
+        **service_app("api"),
+    }
+    row = only(links(tmp_path, files))
+    assert "copies nothing of its context" not in (row.get("why_not") or ""), row

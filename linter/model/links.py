@@ -2227,6 +2227,40 @@ class _Finder:
             "one module's code the tree shows"
         )
 
+    def _copies_no_code(self, dockerfile: Dockerfile | None) -> str | None:
+        """Why an image whose Dockerfile takes nothing from its build context (`FROM
+        postgres:16` with ENV and CMD lines) runs no code of the repository, whatever the
+        context; None when it copies, builds or chooses anything, or is built FROM an
+        image the tree builds (whose code it may hold)."""
+        if dockerfile is None or dockerfile.base is None or "$" in dockerfile.base:
+            return None
+        if (
+            dockerfile.copies
+            or dockerfile.stage_copies
+            or dockerfile.built_copies
+            or dockerfile.go_builds
+            or dockerfile.arg_folders
+            or dockerfile.copies_own_folder
+        ):
+            return None
+        if any(
+            same_image(build.image, dockerfile.base) and not self._builds_it(build, dockerfile)
+            for build in self.builds.builds
+        ):
+            return None
+        return (
+            f"{dockerfile.path}: builds FROM {dockerfile.base} and copies nothing of its "
+            "context: the image runs no code of the repository"
+        )
+
+    @staticmethod
+    def _builds_it(build: ImageBuild, dockerfile: Dockerfile) -> bool:
+        """Whether a build is of this Dockerfile (its own image, named like its base)."""
+        if build.dockerfile is None:
+            return False
+        named = os.path.normpath(build.dockerfile)
+        return dockerfile.path in (named, os.path.normpath(os.path.join(build.context, named)))
+
     def _go_pattern_unnamed(self, dockerfile: Dockerfile | None, folder: str) -> str | None:
         """Why an image that builds every program below a folder (`go install ./...`) and
         runs none of them by a name the tree shows links no one program's code; None where
@@ -2299,8 +2333,10 @@ class _Finder:
             source, program, argv, dockerfile, chosen, folder, used, by_argument=by_argument
         )
         if source is None and program is None and chosen.kind != "config":
-            refused = self._multi_module_top(chosen, folder) or self._go_pattern_unnamed(
-                dockerfile, folder
+            refused = (
+                self._multi_module_top(chosen, folder)
+                or self._go_pattern_unnamed(dockerfile, folder)
+                or self._copies_no_code(dockerfile)
             )
             if refused is not None:
                 self.why_not[(id(workload), id(container))] = refused
