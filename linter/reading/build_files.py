@@ -922,8 +922,11 @@ def _compose_ports(service: Mapping[str, Any]) -> tuple[int, ...]:
 
 
 _STRING = r"""(?:'([^'"]+)'|"([^'"]+)")"""  # a literal string, its text in group 1 or 2
+# space between a call's arguments, with a comment to its line's end (`'img',  # the app`)
+_GAP = r"(?:\s|#[^\n]*\n)*"
 _DOCKER_BUILD = regex.compile(
-    rf"\bdocker_build(?:_with_restart)?\(\s*(?:ref\s*=\s*)?{_STRING}\s*,\s*(?:context\s*=\s*)?{_STRING}"
+    rf"\bdocker_build(?:_with_restart)?\({_GAP}(?:ref\s*=\s*)?{_STRING}{_GAP},{_GAP}"
+    rf"(?:context\s*=\s*)?{_STRING}"
     r"(?P<rest>[^)]*)\)"
 )
 _DOCKERFILE_ARG = regex.compile(rf"\bdockerfile\s*=\s*{_STRING}")
