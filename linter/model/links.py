@@ -1124,16 +1124,24 @@ class _Finder:
             for p in _listed(container.body.get("ports"))
             if isinstance(p, dict)
         }
+        # an image of its own, its name carrying the container's (`acme/comments-grpc` for
+        # `comments`): no stock image run under a built service's name, so a port the
+        # manifest gives otherwise than compose does is no sign of another program, and the
+        # service may be the one that builds the folder named as the container
+        own = "/" in image_repository(image) and _normal(container.name) in words
         found: dict[str, tuple[ImageBuild, str]] = {}
         for build in self.builds.builds:
-            if build.kind != "compose" or _normal(build.service) not in names:
-                continue
-            if ports and build.ports and not ports & set(build.ports):
-                continue
-            run_from = self._run_from(build)
-            if run_from is None or not self._held(run_from[0]) or self._missing(build):
+            run_from = self._run_from(build) if build.kind == "compose" else None
+            if run_from is None:
                 continue
             folder = os.path.normpath(run_from[0])
+            by_folder = own and _normal(os.path.basename(folder)) == _normal(container.name)
+            if _normal(build.service) not in names and not by_folder:
+                continue
+            if ports and build.ports and not ports & set(build.ports) and not own:
+                continue
+            if not self._held(run_from[0]) or self._missing(build):
+                continue
             if not self._rebuilds(folder, image_repository(image).rsplit("/", 1)[-1]):
                 # (a build FROM the very image the container runs adds to a stock image)
                 found.setdefault(folder, (build, build.service))
@@ -1147,6 +1155,8 @@ class _Finder:
             else "the workload"
             if _normal(service) == _normal(workload.name or "")
             else "the image's name ends"
+            if _normal(service) in names
+            else "the container by the folder it builds"
         )
         text = (
             f"{said.text} (the compose service {service}, named as {named_as}, "
