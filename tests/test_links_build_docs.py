@@ -1202,3 +1202,35 @@ def test_an_image_built_from_one_the_tree_builds_may_hold_its_code(tmp_path: Pat
     }
     row = only(links(tmp_path, files))
     assert "copies nothing of its context" not in (row.get("why_not") or ""), row
+
+
+def test_a_manifest_named_as_its_folder_beside_the_folder_s_role_dockerfile_is_a_guess(
+    tmp_path: Path,
+) -> None:
+    """worker/worker.yaml beside worker/Dockerfile.worker, its image (`local/jobs`) built by
+    nothing the tree says and sharing no word with the folder: the manifest's name and the
+    Dockerfile's both name the folder, a guess."""
+    files = {
+        "worker/worker.yaml": workload(name="jobs", image="local/jobs"),
+        "worker/Dockerfile.worker": DOCKERFILE,
+        **service_app("worker"),
+        "api/Dockerfile": DOCKERFILE,
+        **service_app("api"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("worker", "server.py")
+    assert row["evidence"][-1].startswith("manifest beside guess: worker/worker.yaml:11:")
+    assert "a guess: worker/worker.yaml is named as its folder" in row["evidence"][-1]
+
+
+def test_a_manifest_named_otherwise_beside_a_role_dockerfile_links_nothing(
+    tmp_path: Path,
+) -> None:
+    """worker/cache.yaml beside worker/Dockerfile.worker: nothing says the pod runs the
+    folder's program (a store kept beside it), so no guess."""
+    files = {
+        "worker/cache.yaml": workload(name="jobs", image="local/jobs"),
+        "worker/Dockerfile.worker": DOCKERFILE,
+        **service_app("worker"),
+    }
+    assert only(links(tmp_path, files))["code"] is None

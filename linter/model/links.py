@@ -1307,14 +1307,38 @@ class _Finder:
         its Dockerfile (`api/api-pod.yaml` and `api/Dockerfile`) runs that folder's image,
         when the image's name shares a word with the folder's (not a store it also runs)."""
         folder = os.path.dirname(os.path.normpath(workload.path)) or "."
-        if folder not in self.by_folder or self._dockerfile(folder) is None:
+        if folder not in self.by_folder:
             return []
         name = os.path.basename(os.path.abspath(folder))
-        if not set(_words(segment)) & set(_words(name)):
-            return []
+        if self._dockerfile(folder) is None or not set(_words(segment)) & set(_words(name)):
+            return self._beside_its_role_dockerfile(workload, container, folder, name)
         line = pos_of(container.body, "image", value=True)[0]
         text = f"image: {container.body.get('image')} (a guess: in {folder}, beside its Dockerfile)"
         return [Evidence("manifest beside guess", Said(workload.path, line, text), folder)]
+
+    def _beside_its_role_dockerfile(
+        self, workload: K8sObject, container: Container, folder: str, name: str
+    ) -> list[Evidence]:
+        """A guess, when nothing builds the image: a manifest named as its folder of code
+        (`client/client.yaml`), of a pod of one container, beside the folder's one
+        Dockerfile, kept under that name too (`client/Dockerfile.client`): the folder's
+        program, whatever the image is called. None with any other Dockerfile there."""
+        stem = os.path.splitext(os.path.basename(workload.path.partition("#")[0]))[0]
+        template = pod_template(workload)
+        if _normal(stem) != _normal(name) or template is None or len(template.containers) != 1:
+            return []
+        _, beside = self._dockerfiles_named()
+        kept = [d for d in beside.get(_normal(name), ()) if d.folder == folder]
+        if len(kept) != 1 or self._dockerfile(folder) is not None:
+            return []
+        line = pos_of(container.body, "image", value=True)[0]
+        text = (
+            f"image: {container.body.get('image')} (a guess: {workload.path} is named as "
+            f"its folder, beside {kept[0].path}, kept under that name too)"
+        )
+        return [
+            Evidence("manifest beside guess", Said(workload.path, line, text), folder, kept[0].path)
+        ]
 
     def _named_in_part(self, segment: str) -> list[str]:
         """The folders whose name's words end the image's, or are ended by them (`shop-cart`
