@@ -1234,3 +1234,12 @@ def test_a_manifest_named_otherwise_beside_a_role_dockerfile_links_nothing(
         **service_app("worker"),
     }
     assert only(links(tmp_path, files))["code"] is None
+
+
+def test_a_dockerfile_whose_copy_names_a_variable_s_path_copies_something() -> None:
+    """`COPY dist/$TARGETPLATFORM/app /app`: a path not read, still a copy of the context."""
+    dockerfile = parse_dockerfile(
+        "Dockerfile", "FROM alpine:3\nARG TARGETPLATFORM\nCOPY dist/$TARGETPLATFORM/app /app\n"
+    )
+    assert dockerfile.copies == () and dockerfile.copies_any
+    assert not parse_dockerfile("Dockerfile", 'FROM redis:7\nCMD ["redis-server"]\n').copies_any

@@ -2264,18 +2264,12 @@ class _Finder:
     def _copies_no_code(self, dockerfile: Dockerfile | None) -> str | None:
         """Why an image whose Dockerfile takes nothing from its build context (`FROM
         postgres:16` with ENV and CMD lines) runs no code of the repository, whatever the
-        context; None when it copies, builds or chooses anything, or is built FROM an
-        image the tree builds (whose code it may hold)."""
+        context; None when any stage has a COPY or ADD line (read or not: `COPY
+        dist/$TARGETPLATFORM/app`) or builds Go, or it is built FROM an image the tree
+        builds (whose code it may hold)."""
         if dockerfile is None or dockerfile.base is None or "$" in dockerfile.base:
             return None
-        if (
-            dockerfile.copies
-            or dockerfile.stage_copies
-            or dockerfile.built_copies
-            or dockerfile.go_builds
-            or dockerfile.arg_folders
-            or dockerfile.copies_own_folder
-        ):
+        if dockerfile.copies_any or dockerfile.go_builds:
             return None
         if any(
             same_image(build.image, dockerfile.base) and not self._builds_it(build, dockerfile)

@@ -281,6 +281,8 @@ class Dockerfile:
     # from a builder (`dist/apps/${APP}`: `apps/${APP}`), each with its line: weaker than
     # `arg_folders` (a build's output need not mirror its sources' folders)
     built_arg_folders: tuple[tuple[str, Said], ...] = ()
+    # any stage has a COPY or ADD line, read or not (a variable's path, a URL, a stage's)
+    copies_any: bool = False
 
     @property
     def folder(self) -> str:
@@ -2051,7 +2053,9 @@ def parse_dockerfile(path: str, text: str) -> Dockerfile:
     built: list[Copy] = []  # the stage's copies from earlier stages, as context paths
     built_arg_folders: list[tuple[str, Said]] = []
     resolved = 0  # the sources of `COPY --from` read: each is looked up in the stage's copies
+    copies_any = False
     for line, instruction, arguments in _instructions(text):
+        copies_any = copies_any or instruction in ("COPY", "ADD")
         if instruction == "FROM":  # a new stage: only the last one runs
             earlier += copies
             if base is not None and named_stage:
@@ -2111,6 +2115,7 @@ def parse_dockerfile(path: str, text: str) -> Dockerfile:
         _installers(text),
         tuple(built),
         tuple(built_arg_folders),
+        copies_any,
     )
 
 
