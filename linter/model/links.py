@@ -2261,6 +2261,15 @@ class _Finder:
             "one module's code the tree shows"
         )
 
+    def _refused(self, chosen: Evidence, folder: str, dockerfile: Dockerfile | None) -> str | None:
+        """Why a build whose Dockerfile names no program links no code: a multi-module
+        build's top, every Go program of a folder built, or nothing of the context copied."""
+        return (
+            self._multi_module_top(chosen, folder)
+            or self._go_pattern_unnamed(dockerfile, folder)
+            or self._copies_no_code(dockerfile)
+        )
+
     def _copies_no_code(self, dockerfile: Dockerfile | None) -> str | None:
         """Why an image whose Dockerfile takes nothing from its build context (`FROM
         postgres:16` with ENV and CMD lines) runs no code of the repository, whatever the
@@ -2361,11 +2370,7 @@ class _Finder:
             source, program, argv, dockerfile, chosen, folder, used, by_argument=by_argument
         )
         if source is None and program is None and chosen.kind != "config":
-            refused = (
-                self._multi_module_top(chosen, folder)
-                or self._go_pattern_unnamed(dockerfile, folder)
-                or self._copies_no_code(dockerfile)
-            )
+            refused = self._refused(chosen, folder, dockerfile)
             if refused is not None:
                 self.why_not[(id(workload), id(container))] = refused
                 return None

@@ -2053,9 +2053,7 @@ def parse_dockerfile(path: str, text: str) -> Dockerfile:
     built: list[Copy] = []  # the stage's copies from earlier stages, as context paths
     built_arg_folders: list[tuple[str, Said]] = []
     resolved = 0  # the sources of `COPY --from` read: each is looked up in the stage's copies
-    copies_any = False
     for line, instruction, arguments in _instructions(text):
-        copies_any = copies_any or instruction in ("COPY", "ADD")
         if instruction == "FROM":  # a new stage: only the last one runs
             earlier += copies
             if base is not None and named_stage:
@@ -2115,7 +2113,7 @@ def parse_dockerfile(path: str, text: str) -> Dockerfile:
         _installers(text),
         tuple(built),
         tuple(built_arg_folders),
-        copies_any,
+        any(instruction in ("COPY", "ADD") for _, instruction, _ in _instructions(text)),
     )
 
 
