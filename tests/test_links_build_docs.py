@@ -1243,3 +1243,18 @@ def test_a_dockerfile_whose_copy_names_a_variable_s_path_copies_something() -> N
     )
     assert dockerfile.copies == () and dockerfile.copies_any
     assert not parse_dockerfile("Dockerfile", 'FROM redis:7\nCMD ["redis-server"]\n').copies_any
+
+
+def test_a_dockerfile_kept_with_its_code_that_copies_nothing_still_links_it(
+    tmp_path: Path,
+) -> None:
+    """api/Dockerfile `FROM acme/python:3-onbuild` with EXPOSE alone: its base's ONBUILD
+    lines copy the context, so the folder's code is the image's (no refusal)."""
+    files = {
+        "build.sh": "docker build -t registry.example/api api\n",
+        "api/Dockerfile": "FROM acme/python:3-onbuild\nEXPOSE 7070\n",
+        "api.yaml": workload(name="api", image="registry.example/api"),
+        **service_app("api"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] is not None and row["code"].startswith("api"), row

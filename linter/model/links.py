@@ -2267,16 +2267,20 @@ class _Finder:
         return (
             self._multi_module_top(chosen, folder)
             or self._go_pattern_unnamed(dockerfile, folder)
-            or self._copies_no_code(dockerfile)
+            or self._copies_no_code(dockerfile, folder)
         )
 
-    def _copies_no_code(self, dockerfile: Dockerfile | None) -> str | None:
+    def _copies_no_code(self, dockerfile: Dockerfile | None, folder: str) -> str | None:
         """Why an image whose Dockerfile takes nothing from its build context (`FROM
         postgres:16` with ENV and CMD lines) runs no code of the repository, whatever the
         context; None when any stage has a COPY or ADD line (read or not: `COPY
         dist/$TARGETPLATFORM/app`) or builds Go, or it is built FROM an image the tree
-        builds (whose code it may hold)."""
+        builds (whose code it may hold). Only for a Dockerfile kept apart from the folder
+        it is built from: one kept with it may have a base whose ONBUILD lines copy the
+        context (`FROM node:onbuild`), or the folder mounted at run time."""
         if dockerfile is None or dockerfile.base is None or "$" in dockerfile.base:
+            return None
+        if dockerfile.folder == folder or "onbuild" in _words(dockerfile.base):
             return None
         if dockerfile.copies_any or dockerfile.go_builds:
             return None
