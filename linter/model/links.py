@@ -13,7 +13,8 @@ The evidence, strongest first (each kept, quoted by `explain-links` and in `rela
 2. (refines the folder) the folder's Dockerfile: what its ENTRYPOINT/CMD runs, found in
    the context through its WORKDIR and COPY lines; for Go, the `go build` (any stage) of
    the binary it runs, or its `go run main.go`: the `main` package it builds, and the
-   scanned packages it imports;
+   scanned packages it imports (of `go install ./...`, every program built, the one the
+   container's `command`/`args` names as a binary; none named, no link);
 3. the container's own `command`/`args` naming a script or module (they override the
    Dockerfile's, as in Kubernetes; with no folder known, a script found once in the tree);
 4. a Dockerfile kept apart from the code, named by the image's last path segment
@@ -32,14 +33,18 @@ The evidence, strongest first (each kept, quoted by `explain-links` and in `rela
    whose image's name shares a word with that folder's or its parent's, is as strong as
    a documented build (`manifest in folder`) when other evidence points elsewhere;
    weaker, for an image nothing above links, the one folder a compose service named as
-   the workload or the container builds (`compose service`);
+   the workload or the container builds (`compose service`; for an image of its own
+   carrying the container's name, `acme/comments-grpc`, whatever port the manifest
+   gives, or the service building the folder named as the container);
 7. the weakest, a guess that says so (`image name guess`), of the one folder an image is
    built from so named: the longest end of the image's name after a project's prefix
    (`shop-cart` and `src/cart/`), else a folder whose name ends with the image's (`cart`
    and `services/com.acme.cart/`), else one named as it is but for a role suffix
    (`chat-service` and `services/chat/`), else Go's command so named (`shop-checkout` and
    `cmd/checkout/`, a `package main`); or a manifest beside a Dockerfile in a folder of
-   code named alike (`manifest beside guess`); or an image named after the repository
+   code named alike (`manifest beside guess`), or a manifest named as its folder beside
+   the folder's one Dockerfile kept under that name (`client/client.yaml`,
+   `client/Dockerfile.client`); or an image named after the repository
    whose tag names a folder with its Dockerfile (`acme/mesh-demo:client`, `client/`); or
    a server's image named as the gRPC service one build folder's code registers
    (`payments:v1`, `RegisterPaymentsServiceServer`); or the one Dockerfile named for a
@@ -50,7 +55,8 @@ is not the chart's default: the image the script writes, or the default where th
 is named as it, else none.
 A build whose context the repository does not hold (a build tool's output folder) is of
 the JVM module above it that makes it; evidence pointing to a folder the repository does
-not hold is never stronger than evidence pointing to code.
+not hold is never stronger than evidence pointing to code. A Dockerfile kept apart from
+its context that copies nothing of it (`FROM postgres` with ENV lines) runs no code: no link.
 A container links to one folder: the strongest evidence's; weaker evidence that points
 elsewhere is kept as overruled. With an entry point the container runs its import closure;
 without one, every module of the folder.
