@@ -236,6 +236,24 @@ def test_tiltfile_builds_need_matching_quotes_and_skip_commented_lines() -> None
     ]
 
 
+def test_tiltfile_builds_read_past_comments_between_arguments() -> None:
+    """A comment after an argument, to its line's end (`'shop/web',  # the front`), is
+    space between arguments; a `#` inside a string is not one."""
+    tiltfile = (
+        "docker_build(  # the front\n"
+        "    'shop/web',  # its image\n"
+        "    context='web',\n"
+        "    dockerfile='web/Dockerfile',\n"
+        ")\n"
+        "docker_build('shop/a#b', 'a')\n"
+    )
+    builds = tiltfile_builds("Tiltfile", tiltfile)
+    assert [(b.image, b.context, b.said.line) for b in builds] == [
+        ("shop/web", "web", 1),
+        ("shop/a#b", "a", 6),
+    ]
+
+
 # -- inputs that stalled a reader -----------------------------------------------------------
 
 STALLS = {

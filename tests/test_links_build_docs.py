@@ -1111,3 +1111,150 @@ def test_a_program_started_as_a_module_of_its_package_imports_that_package(
     row = only(links(tmp_path, files))
     assert row["code"] == os.path.join("user_service", "app", "main.py")
     assert row["modules"] == 3, "main, the server it imports and the config that imports"
+
+
+GO_INSTALL_EVERY = """\
+FROM golang:1.23-alpine AS build
+WORKDIR /src/
+COPY go.mod go.sum ./
+COPY shared shared
+COPY orders orders
+COPY billing billing
+RUN go install ./...
+FROM alpine:3.20
+WORKDIR /usr/bin
+COPY --from=build /go/bin .
+"""
+
+
+def _every_program_image(runs: str) -> dict[str, str]:
+    """A root Dockerfile that copies each service's folder into /src and `go install`s them
+    all; the Deployment picks its binary by `args`."""
+    files = {
+        "go.mod": "module example.com/shop\n\ngo 1.23\n",
+        "go.sum": "",
+        "build.sh": "#!/bin/sh\ndocker build -t registry.example/shop .\n",
+        "Dockerfile": GO_INSTALL_EVERY,
+        "shared/log.go": "package shared\n",
+        "api.yaml": workload(name="api", image="registry.example/shop", extra=runs),
+    }
+    for name in ("orders", "billing"):
+        files[f"{name}/main.go"] = (
+            'package main\n\nimport _ "example.com/shop/shared"\n\nfunc main() {}\n'
+        )
+    return files
+
+
+def test_an_image_that_installs_every_program_runs_the_one_its_args_name(
+    tmp_path: Path,
+) -> None:
+    """`go install ./...` in /src, where the COPYs put each folder of the context under
+    its own name (and go.mod beside them): the binary `orders` the args name is the package
+    in orders/, not the whole module."""
+    row = only(links(tmp_path, _every_program_image("          args: [orders]\n")))
+    assert row["code"] == "orders"
+    assert "dockerfile: Dockerfile:7: RUN go install ./..." in row["evidence"]
+
+
+def test_an_image_that_installs_every_program_and_runs_no_known_one_links_nothing(
+    tmp_path: Path,
+) -> None:
+    """The args name a binary no package of the tree is built as: no one program's code,
+    and never the whole module."""
+    row = only(links(tmp_path, _every_program_image("          args: [payments]\n")))
+    assert row["code"] is None, row
+    assert "builds every program below ." in row["why_not"], row
+
+
+def test_a_go_install_where_go_mod_is_copied_builds_the_context_s_root() -> None:
+    """`COPY go.mod go.sum ./` puts files in /src, not the folder go.sum: the package
+    built there is the context's root, as the folders copied beside it say."""
+    dockerfile = parse_dockerfile("Dockerfile", GO_INSTALL_EVERY)
+    assert [b.package for b in dockerfile.go_builds] == ["./..."]
+
+
+def test_an_image_that_copies_nothing_of_its_context_links_no_code(tmp_path: Path) -> None:
+    """A database's image built from the repository's root with a Dockerfile that only sets
+    ENV and CMD on its base: the context is the whole tree, but no code of it is in the
+    image."""
+    files = {
+        "build.sh": "docker build -t registry.example/cache -f infra/cache.Dockerfile .\n",
+        "infra/cache.Dockerfile": "FROM redis:7\nENV MAXMEMORY=64mb\nEXPOSE 6379\n"
+        'CMD ["redis-server"]\n',
+        "cache.yaml": workload(name="cache", image="registry.example/cache"),
+        **service_app("api"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] is None, row
+    assert "copies nothing of its context" in row["why_not"], row
+
+
+def test_an_image_built_from_one_the_tree_builds_may_hold_its_code(tmp_path: Path) -> None:
+    """The same Dockerfile FROM an image a build of the tree makes: its code may come from
+    there, so the refusal does not apply."""
+    files = {
+        "build.sh": "#!/bin/sh\ndocker build -t registry.example/base .\n"
+        "docker build -t registry.example/cache -f infra/cache.Dockerfile .\n",
+        "Dockerfile": DOCKERFILE,
+        "infra/cache.Dockerfile": "FROM registry.example/base\nENV MAXMEMORY=64mb\n",
+        "cache.yaml": workload(name="cache", image="registry.example/cache"),
+        **service_app("api"),
+    }
+    row = only(links(tmp_path, files))
+    assert "copies nothing of its context" not in (row.get("why_not") or ""), row
+
+
+def test_a_manifest_named_as_its_folder_beside_the_folder_s_role_dockerfile_is_a_guess(
+    tmp_path: Path,
+) -> None:
+    """worker/worker.yaml beside worker/Dockerfile.worker, its image (`local/jobs`) built by
+    nothing the tree says and sharing no word with the folder: the manifest's name and the
+    Dockerfile's both name the folder, a guess."""
+    files = {
+        "worker/worker.yaml": workload(name="jobs", image="local/jobs"),
+        "worker/Dockerfile.worker": DOCKERFILE,
+        **service_app("worker"),
+        "api/Dockerfile": DOCKERFILE,
+        **service_app("api"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("worker", "server.py")
+    assert row["evidence"][-1].startswith("manifest beside guess: worker/worker.yaml:11:")
+    assert "a guess: worker/worker.yaml is named as its folder" in row["evidence"][-1]
+
+
+def test_a_manifest_named_otherwise_beside_a_role_dockerfile_links_nothing(
+    tmp_path: Path,
+) -> None:
+    """worker/cache.yaml beside worker/Dockerfile.worker: nothing says the pod runs the
+    folder's program (a store kept beside it), so no guess."""
+    files = {
+        "worker/cache.yaml": workload(name="jobs", image="local/jobs"),
+        "worker/Dockerfile.worker": DOCKERFILE,
+        **service_app("worker"),
+    }
+    assert only(links(tmp_path, files))["code"] is None
+
+
+def test_a_dockerfile_whose_copy_names_a_variable_s_path_copies_something() -> None:
+    """`COPY dist/$TARGETPLATFORM/app /app`: a path not read, still a copy of the context."""
+    dockerfile = parse_dockerfile(
+        "Dockerfile", "FROM alpine:3\nARG TARGETPLATFORM\nCOPY dist/$TARGETPLATFORM/app /app\n"
+    )
+    assert dockerfile.copies == () and dockerfile.copies_any
+    assert not parse_dockerfile("Dockerfile", 'FROM redis:7\nCMD ["redis-server"]\n').copies_any
+
+
+def test_a_dockerfile_kept_with_its_code_that_copies_nothing_still_links_it(
+    tmp_path: Path,
+) -> None:
+    """api/Dockerfile `FROM acme/python:3-onbuild` with EXPOSE alone: its base's ONBUILD
+    lines copy the context, so the folder's code is the image's (no refusal)."""
+    files = {
+        "build.sh": "docker build -t registry.example/api api\n",
+        "api/Dockerfile": "FROM acme/python:3-onbuild\nEXPOSE 7070\n",
+        "api.yaml": workload(name="api", image="registry.example/api"),
+        **service_app("api"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] is not None and row["code"].startswith("api"), row

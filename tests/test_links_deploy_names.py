@@ -391,3 +391,51 @@ def test_a_one_word_compose_service_the_image_s_name_ends_with_is_no_evidence(
         **_two_services(),
     }
     assert only(links(tmp_path, files))["code"] is None
+
+
+def test_an_own_image_named_as_the_container_links_its_service_whatever_port_it_gives(
+    tmp_path: Path,
+) -> None:
+    """`acme/hotels-grpc` run as container `hotels` on another port than compose publishes
+    (a manifest's copied port): the image is the service's own, not a stock one run under
+    its name, so the port is no sign of another program."""
+    manifest = workload(name="lodging", image="acme/hotels-grpc:v1", extra=PORTS)
+    files = {
+        "k8s/lodging.yaml": manifest.replace("- name: server", "- name: hotels"),
+        **_two_services(),
+        "docker-compose.yml": COMPOSE.replace('"7071:7070"', '"7072:7072"'),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("svc-b", "server.py")
+    assert any("named as the container" in e for e in row["evidence"])
+
+
+def test_an_own_image_named_as_the_container_links_the_service_building_its_folder(
+    tmp_path: Path,
+) -> None:
+    """Compose's service `payments` builds ./payment; container `payment` runs
+    `acme/payment-grpc`: the service whose folder is named as the container."""
+    manifest = workload(name="payment", image="acme/payment-grpc", extra=PORTS)
+    files = {
+        "k8s/payment.yaml": manifest.replace("- name: server", "- name: payment"),
+        "docker-compose.yml": "services:\n  payments:\n    build: ./payment\n"
+        '    ports: ["7075:7075"]\n',
+        "payment/Dockerfile": DOCKERFILE,
+        **service_app("payment"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("payment", "server.py")
+    assert any("named as the container by the folder it builds" in e for e in row["evidence"])
+
+
+def test_an_image_not_named_as_the_container_on_other_ports_is_still_no_evidence(
+    tmp_path: Path,
+) -> None:
+    """`acme/edge` run as container `hotels` on port 80: nothing says it is the service's
+    own build, so compose's other port keeps it apart."""
+    manifest = workload(name="lodging", image="acme/edge:v1", extra=PORTS.replace("7070", "80"))
+    files = {
+        "k8s/lodging.yaml": manifest.replace("- name: server", "- name: hotels"),
+        **_two_services(),
+    }
+    assert only(links(tmp_path, files))["code"] is None

@@ -13,7 +13,8 @@ The evidence, strongest first (each kept, quoted by `explain-links` and in `rela
 2. (refines the folder) the folder's Dockerfile: what its ENTRYPOINT/CMD runs, found in
    the context through its WORKDIR and COPY lines; for Go, the `go build` (any stage) of
    the binary it runs, or its `go run main.go`: the `main` package it builds, and the
-   scanned packages it imports;
+   scanned packages it imports (of `go install ./...`, every program built, the one the
+   container's `command`/`args` names as a binary; none named, no link);
 3. the container's own `command`/`args` naming a script or module (they override the
    Dockerfile's, as in Kubernetes; with no folder known, a script found once in the tree);
 4. a Dockerfile kept apart from the code, named by the image's last path segment
@@ -32,14 +33,18 @@ The evidence, strongest first (each kept, quoted by `explain-links` and in `rela
    whose image's name shares a word with that folder's or its parent's, is as strong as
    a documented build (`manifest in folder`) when other evidence points elsewhere;
    weaker, for an image nothing above links, the one folder a compose service named as
-   the workload or the container builds (`compose service`);
+   the workload or the container builds (`compose service`; for an image of its own
+   carrying the container's name, `acme/comments-grpc`, whatever port the manifest
+   gives, or the service building the folder named as the container);
 7. the weakest, a guess that says so (`image name guess`), of the one folder an image is
    built from so named: the longest end of the image's name after a project's prefix
    (`shop-cart` and `src/cart/`), else a folder whose name ends with the image's (`cart`
    and `services/com.acme.cart/`), else one named as it is but for a role suffix
    (`chat-service` and `services/chat/`), else Go's command so named (`shop-checkout` and
    `cmd/checkout/`, a `package main`); or a manifest beside a Dockerfile in a folder of
-   code named alike (`manifest beside guess`); or an image named after the repository
+   code named alike (`manifest beside guess`), or a manifest named as its folder beside
+   the folder's one Dockerfile kept under that name (`client/client.yaml`,
+   `client/Dockerfile.client`); or an image named after the repository
    whose tag names a folder with its Dockerfile (`acme/mesh-demo:client`, `client/`); or
    a server's image named as the gRPC service one build folder's code registers
    (`payments:v1`, `RegisterPaymentsServiceServer`); or the one Dockerfile named for a
@@ -50,7 +55,8 @@ is not the chart's default: the image the script writes, or the default where th
 is named as it, else none.
 A build whose context the repository does not hold (a build tool's output folder) is of
 the JVM module above it that makes it; evidence pointing to a folder the repository does
-not hold is never stronger than evidence pointing to code.
+not hold is never stronger than evidence pointing to code. A Dockerfile kept apart from
+its context that copies nothing of it (`FROM postgres` with ENV lines) runs no code: no link.
 A container links to one folder: the strongest evidence's; weaker evidence that points
 elsewhere is kept as overruled. With an entry point the container runs its import closure;
 without one, every module of the folder.
@@ -1124,16 +1130,24 @@ class _Finder:
             for p in _listed(container.body.get("ports"))
             if isinstance(p, dict)
         }
+        # an image of its own, its name carrying the container's (`acme/comments-grpc` for
+        # `comments`): no stock image run under a built service's name, so a port the
+        # manifest gives otherwise than compose does is no sign of another program, and the
+        # service may be the one that builds the folder named as the container
+        own = "/" in image_repository(image) and _normal(container.name) in words
         found: dict[str, tuple[ImageBuild, str]] = {}
         for build in self.builds.builds:
-            if build.kind != "compose" or _normal(build.service) not in names:
-                continue
-            if ports and build.ports and not ports & set(build.ports):
-                continue
-            run_from = self._run_from(build)
-            if run_from is None or not self._held(run_from[0]) or self._missing(build):
+            run_from = self._run_from(build) if build.kind == "compose" else None
+            if run_from is None:
                 continue
             folder = os.path.normpath(run_from[0])
+            by_folder = own and _normal(os.path.basename(folder)) == _normal(container.name)
+            if _normal(build.service) not in names and not by_folder:
+                continue
+            if ports and build.ports and not ports & set(build.ports) and not own:
+                continue
+            if not self._held(run_from[0]) or self._missing(build):
+                continue
             if not self._rebuilds(folder, image_repository(image).rsplit("/", 1)[-1]):
                 # (a build FROM the very image the container runs adds to a stock image)
                 found.setdefault(folder, (build, build.service))
@@ -1147,6 +1161,8 @@ class _Finder:
             else "the workload"
             if _normal(service) == _normal(workload.name or "")
             else "the image's name ends"
+            if _normal(service) in names
+            else "the container by the folder it builds"
         )
         text = (
             f"{said.text} (the compose service {service}, named as {named_as}, "
@@ -1297,14 +1313,38 @@ class _Finder:
         its Dockerfile (`api/api-pod.yaml` and `api/Dockerfile`) runs that folder's image,
         when the image's name shares a word with the folder's (not a store it also runs)."""
         folder = os.path.dirname(os.path.normpath(workload.path)) or "."
-        if folder not in self.by_folder or self._dockerfile(folder) is None:
+        if folder not in self.by_folder:
             return []
         name = os.path.basename(os.path.abspath(folder))
-        if not set(_words(segment)) & set(_words(name)):
-            return []
+        if self._dockerfile(folder) is None or not set(_words(segment)) & set(_words(name)):
+            return self._beside_its_role_dockerfile(workload, container, folder, name)
         line = pos_of(container.body, "image", value=True)[0]
         text = f"image: {container.body.get('image')} (a guess: in {folder}, beside its Dockerfile)"
         return [Evidence("manifest beside guess", Said(workload.path, line, text), folder)]
+
+    def _beside_its_role_dockerfile(
+        self, workload: K8sObject, container: Container, folder: str, name: str
+    ) -> list[Evidence]:
+        """A guess, when nothing builds the image: a manifest named as its folder of code
+        (`client/client.yaml`), of a pod of one container, beside the folder's one
+        Dockerfile, kept under that name too (`client/Dockerfile.client`): the folder's
+        program, whatever the image is called. None with any other Dockerfile there."""
+        stem = os.path.splitext(os.path.basename(workload.path.partition("#")[0]))[0]
+        template = pod_template(workload)
+        if _normal(stem) != _normal(name) or template is None or len(template.containers) != 1:
+            return []
+        _, beside = self._dockerfiles_named()
+        kept = [d for d in beside.get(_normal(name), ()) if d.folder == folder]
+        if len(kept) != 1 or self._dockerfile(folder) is not None:
+            return []
+        line = pos_of(container.body, "image", value=True)[0]
+        text = (
+            f"image: {container.body.get('image')} (a guess: {workload.path} is named as "
+            f"its folder, beside {kept[0].path}, kept under that name too)"
+        )
+        return [
+            Evidence("manifest beside guess", Said(workload.path, line, text), folder, kept[0].path)
+        ]
 
     def _named_in_part(self, segment: str) -> list[str]:
         """The folders whose name's words end the image's, or are ended by them (`shop-cart`
@@ -2227,6 +2267,64 @@ class _Finder:
             "one module's code the tree shows"
         )
 
+    def _refused(self, chosen: Evidence, folder: str, dockerfile: Dockerfile | None) -> str | None:
+        """Why a build whose Dockerfile names no program links no code: a multi-module
+        build's top, every Go program of a folder built, or nothing of the context copied."""
+        return (
+            self._multi_module_top(chosen, folder)
+            or self._go_pattern_unnamed(dockerfile, folder)
+            or self._copies_no_code(dockerfile, folder)
+        )
+
+    def _copies_no_code(self, dockerfile: Dockerfile | None, folder: str) -> str | None:
+        """Why an image whose Dockerfile takes nothing from its build context (`FROM
+        postgres:16` with ENV and CMD lines) runs no code of the repository, whatever the
+        context; None when any stage has a COPY or ADD line (read or not: `COPY
+        dist/$TARGETPLATFORM/app`) or builds Go, or it is built FROM an image the tree
+        builds (whose code it may hold). Only for a Dockerfile kept apart from the folder
+        it is built from: one kept with it may have a base whose ONBUILD lines copy the
+        context (`FROM node:onbuild`), or the folder mounted at run time."""
+        if dockerfile is None or dockerfile.base is None or "$" in dockerfile.base:
+            return None
+        if dockerfile.folder == folder or "onbuild" in _words(dockerfile.base):
+            return None
+        if dockerfile.copies_any or dockerfile.go_builds:
+            return None
+        if any(
+            same_image(build.image, dockerfile.base) and not self._builds_it(build, dockerfile)
+            for build in self.builds.builds
+        ):
+            return None
+        return (
+            f"{dockerfile.path}: builds FROM {dockerfile.base} and copies nothing of its "
+            "context: the image runs no code of the repository"
+        )
+
+    @staticmethod
+    def _builds_it(build: ImageBuild, dockerfile: Dockerfile) -> bool:
+        """Whether a build is of this Dockerfile (its own image, named like its base)."""
+        if build.dockerfile is None:
+            return False
+        named = os.path.normpath(build.dockerfile)
+        return dockerfile.path in (named, os.path.normpath(os.path.join(build.context, named)))
+
+    def _go_pattern_unnamed(self, dockerfile: Dockerfile | None, folder: str) -> str | None:
+        """Why an image that builds every program below a folder (`go install ./...`) and
+        runs none of them by a name the tree shows links no one program's code; None where
+        it builds no such pattern or the folder holds one `main` package at most."""
+        if dockerfile is None:
+            return None
+        pattern = next((b for b in dockerfile.go_builds if b.package.endswith("/...")), None)
+        mains = self.go.mains_below(folder) if pattern is not None else []
+        if pattern is None or len(mains) < 2:
+            return None
+        more = ", ..." if len(mains) > 3 else ""
+        return (
+            f"{pattern.said.path}:{pattern.said.line}: `{pattern.said.text}` builds every "
+            f"program below {folder} ({', '.join(mains[:3])}{more}), and the container runs "
+            "none of them by a binary's name"
+        )
+
     def _built_by(self, chosen: Evidence, evidence: list[Evidence]) -> Dockerfile | None:
         """The Dockerfile the chosen evidence builds; for a build whose Dockerfile the tree
         lacks (compose's `build: .` with none there), the one weaker evidence of the same
@@ -2282,7 +2380,7 @@ class _Finder:
             source, program, argv, dockerfile, chosen, folder, used, by_argument=by_argument
         )
         if source is None and program is None and chosen.kind != "config":
-            refused = self._multi_module_top(chosen, folder)
+            refused = self._refused(chosen, folder, dockerfile)
             if refused is not None:
                 self.why_not[(id(workload), id(container))] = refused
                 return None

@@ -281,6 +281,8 @@ class Dockerfile:
     # from a builder (`dist/apps/${APP}`: `apps/${APP}`), each with its line: weaker than
     # `arg_folders` (a build's output need not mirror its sources' folders)
     built_arg_folders: tuple[tuple[str, Said], ...] = ()
+    # any stage has a COPY or ADD line, read or not (a variable's path, a URL, a stage's)
+    copies_any: bool = False
 
     @property
     def folder(self) -> str:
@@ -922,8 +924,11 @@ def _compose_ports(service: Mapping[str, Any]) -> tuple[int, ...]:
 
 
 _STRING = r"""(?:'([^'"]+)'|"([^'"]+)")"""  # a literal string, its text in group 1 or 2
+# space between a call's arguments, with a comment to its line's end (`'img',  # the app`)
+_GAP = r"(?:\s|#[^\n]*\n)*"
 _DOCKER_BUILD = regex.compile(
-    rf"\bdocker_build(?:_with_restart)?\(\s*(?:ref\s*=\s*)?{_STRING}\s*,\s*(?:context\s*=\s*)?{_STRING}"
+    rf"\bdocker_build(?:_with_restart)?\({_GAP}(?:ref\s*=\s*)?{_STRING}{_GAP},{_GAP}"
+    rf"(?:context\s*=\s*)?{_STRING}"
     r"(?P<rest>[^)]*)\)"
 )
 _DOCKERFILE_ARG = regex.compile(rf"\bdockerfile\s*=\s*{_STRING}")
@@ -2108,6 +2113,7 @@ def parse_dockerfile(path: str, text: str) -> Dockerfile:
         _installers(text),
         tuple(built),
         tuple(built_arg_folders),
+        any(instruction in ("COPY", "ADD") for _, instruction, _ in _instructions(text)),
     )
 
 
@@ -2383,13 +2389,41 @@ def _go_builds(
             if package.endswith(".go"):  # `go build ./cmd/main.go`: that file's package
                 package = posixpath.dirname(package) or "."
             in_image = posixpath.normpath(posixpath.join(within, package))
-            context = _in_context(in_image, copies)
+            context = _package_in_context(in_image, copies)
             if context is not None:
                 template = variable if "$" in package else None
                 found.append(
                     GoBuild(context + dots, None if dots else output, said, variable=template)
                 )
     return found
+
+
+def _package_in_context(in_image: str, copies: list[Copy]) -> str | None:
+    """The folder of the build context a package built at `in_image` comes from: the last
+    COPY covering it, unless that one copies a file (`COPY go.mod go.sum ./`, a file put
+    in the folder, not the folder); then, or with none covering it, the folder the COPYs
+    of its subfolders agree it is (`COPY models models` and `COPY api api` in `/src`: the
+    context's root), else the covering COPY's."""
+    covering = next((c for c in reversed(copies) if _covers(c, in_image)), None)
+    if covering is not None and not (
+        in_image == covering.dest and posixpath.splitext(posixpath.basename(covering.source))[1]
+    ):
+        return _in_context(in_image, copies)
+    roots = set()
+    for copy in copies:
+        if not copy.dest.startswith(in_image.rstrip("/") + "/"):
+            continue
+        placed = posixpath.relpath(copy.dest, in_image)  # `models`: where it lands below
+        if copy.source != placed and not copy.source.endswith("/" + placed):
+            continue
+        roots.add(posixpath.normpath(copy.source[: len(copy.source) - len(placed)] or "."))
+    if len(roots) == 1:
+        return roots.pop()
+    return _in_context(in_image, copies)
+
+
+def _covers(copy: Copy, in_image: str) -> bool:
+    return in_image == copy.dest or in_image.startswith(copy.dest.rstrip("/") + "/")
 
 
 def _variables_used(word: str) -> set[str]:
