@@ -6,12 +6,8 @@ refused and the advice says what to write."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
-
-from k8slb.code.facts import Channel, Server, Stop, Wait
-from k8slb.core.edits import CodeEdit
 from k8slb.languages.java.dialect import JavaDialect
+from k8slb.rulekit.dialect import Dialect
 
 
 class KotlinDialect(JavaDialect):
@@ -22,17 +18,11 @@ class KotlinDialect(JavaDialect):
             f"then {server}.shutdownNow()"
         )
 
-    def server_options(self, server: Server, pairs: Sequence[tuple[str, int]]) -> list[CodeEdit]:
-        return []
-
-    def channel_options(self, channel: Channel, pairs: Sequence[tuple[str, Any]]) -> list[CodeEdit]:
-        return []
-
-    def sigterm_handler(self, wait: Wait, server: str, grace: int) -> list[CodeEdit]:
-        return []
-
-    def graceful_stop(self, stop: Stop, grace: int) -> list[CodeEdit]:
-        return []
+    # Java's edits do not carry over to Kotlin: the framework's own, which make none
+    server_options = Dialect.server_options
+    channel_options = Dialect.channel_options
+    sigterm_handler = Dialect.sigterm_handler
+    graceful_stop = Dialect.graceful_stop
 
 
 DIALECT = KotlinDialect()
