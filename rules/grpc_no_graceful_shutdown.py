@@ -105,7 +105,9 @@ class GrpcNoGracefulShutdown(Rule):
 
     In Java: a server built with grpc-java and waited on with `awaitTermination()` when
     the code registers no JVM shutdown hook (`Runtime.getRuntime().addShutdownHook(...)`,
-    which the JVM runs on SIGTERM) nor a `Signal.handle(new Signal("TERM"), ...)`. With
+    which the JVM runs on SIGTERM) nor a `Signal.handle(new Signal("TERM"), ...)`, and has
+    no method a container runs as it closes (`@PreDestroy`, a Spring `DisposableBean`'s
+    `destroy()`: Spring Boot closes its context from a shutdown hook of its own). With
     none, the JVM exits as soon as SIGTERM arrives, cutting every call in flight. In
     Kotlin alike (a wait in a coroutine, `GlobalScope.launch { server.awaitTermination() }`,
     is one; a hook is `addShutdownHook(Thread { ... })`, an `object : Thread()` or

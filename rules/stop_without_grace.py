@@ -46,7 +46,9 @@ class StopWithoutGrace(Rule):
     `shutdown()`, `awaitTermination(...)`, `shutdownNow()`), or in a `catch` (the wait was
     interrupted). And a `shutdown()` that a JVM shutdown hook runs (in its lambda, in the
     `run()` of an anonymous `Thread` or `Runnable` or of a class of the file the hook makes,
-    or in a method of the file one of those calls) with no `awaitTermination` in either:
+    in a `@PreDestroy` method or a Spring `DisposableBean`'s `destroy()`, which Spring Boot
+    runs from its own shutdown hook as it closes its context, or in a method of the file one
+    of those calls) with no `awaitTermination` in either:
     `shutdown()` only refuses new calls, and the JVM halts as soon as its hooks return.
 
     In Node.js: a grpc-js server's `forceShutdown()`, unless it is the bound of a graceful

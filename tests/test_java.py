@@ -653,6 +653,61 @@ def test_a_server_with_no_shutdown_hook_is_klb403(tmp_path: Path) -> None:
     assert "JVM" in finding.text
 
 
+SPRING_SERVER = """\
+package shop.orders;
+
+import io.grpc.Server;
+import io.grpc.ServerBuilder;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
+import org.springframework.stereotype.Component;
+
+@Component
+public class OrderServer {
+  private Server server;
+
+  @PostConstruct
+  public void start() throws Exception {
+    server = ServerBuilder.forPort(9090).addService(new OrderService()).build().start();
+    server.awaitTermination();
+  }
+
+  @PreDestroy
+  public void stop() throws InterruptedException {
+    server.shutdown().awaitTermination(20, TimeUnit.SECONDS);
+  }
+}
+"""
+
+
+def test_a_spring_beans_pre_destroy_is_what_sigterm_runs(tmp_path: Path) -> None:
+    """Spring Boot closes its context from a JVM shutdown hook, running each bean's
+    @PreDestroy (and a DisposableBean's destroy()): the server is stopped on SIGTERM (no
+    KLB403), and a shutdown() there that is not awaited cuts the calls in flight (KLB404)."""
+    path = "src/main/java/shop/orders/OrderServer.java"
+    (handler,) = facts_of(SPRING_SERVER, path).sigterm_handlers
+    assert handler.line == 19
+    assert (
+        lint_files(tmp_path / "graceful", {path: SPRING_SERVER}, ["KLB403", "KLB404"]).findings
+        == []
+    )
+    unawaited = SPRING_SERVER.replace(
+        "server.shutdown().awaitTermination(20, TimeUnit.SECONDS);", "server.shutdown();"
+    )
+    (finding,) = lint_files(tmp_path / "cut", {path: unawaited}, ["KLB403", "KLB404"]).findings
+    assert (finding.rule, finding.line) == ("KLB404", 21)
+    disposable = unawaited.replace(
+        "public class OrderServer {", "public class OrderServer implements DisposableBean {"
+    ).replace("  @PreDestroy\n  public void stop()", "  @Override\n  public void destroy()")
+    assert [stop.written for stop in facts_of(disposable, path).stops] == [
+        "server.shutdown() in a shutdown hook that does not await it"
+    ]
+    # with neither, nothing runs on SIGTERM: the JVM exits as the wait is cut
+    plain = SPRING_SERVER.replace("  @PreDestroy\n", "")
+    (finding,) = lint_files(tmp_path / "none", {path: plain}, ["KLB403"]).findings
+    assert finding.line == 16
+
+
 def test_shutdown_now_with_no_graceful_shutdown_is_klb404(tmp_path: Path) -> None:
     abrupt = server_file().replace(
         "server.shutdown().awaitTermination(30, TimeUnit.SECONDS);", "server.shutdownNow();"

@@ -229,6 +229,33 @@ def test_a_shutdown_its_hook_does_not_wait_for_stops_with_no_grace() -> None:
     assert stop.written == "server.shutdown() in a shutdown hook that does not await it"
 
 
+def test_a_spring_beans_pre_destroy_and_destroy_are_what_sigterm_runs() -> None:
+    """Spring Boot closes its context on SIGTERM, running `@PreDestroy` functions and a
+    DisposableBean's `destroy()`: each is a SIGTERM handler, and a shutdown() there that is
+    not awaited stops with no grace."""
+    code = component().replace(
+        "    @PostConstruct",
+        "    @PreDestroy\n    fun stop() {\n        server.shutdown()\n    }\n\n    @PostConstruct",
+    )
+    code = code.replace("        val server: Server =", "        server =").replace(
+        "class GrpcRunner(private val orders: OrderService) {",
+        "class GrpcRunner(private val orders: OrderService) {\n"
+        "    private lateinit var server: Server\n",
+    )
+    facts = facts_of(code)
+    (handler,) = facts.sigterm_handlers
+    assert handler.line == line_of(code, "@PreDestroy")
+    (stop,) = facts.stops
+    assert (stop.server, stop.grace) == ("server", 0)
+    disposable = code.replace(
+        "    @PreDestroy\n    fun stop()", "    override fun destroy()"
+    ).replace("OrderService) {", "OrderService) : DisposableBean {")
+    assert [stop.grace for stop in facts_of(disposable).stops] == [0]
+    # a function of another name, not marked, runs on no signal
+    unmarked = code.replace("    @PreDestroy\n", "")
+    assert facts_of(unmarked).sigterm_handlers == []
+
+
 def test_a_class_body_on_one_line_is_read_though_the_grammar_wants_a_separator() -> None:
     """tree-sitter's Kotlin grammar inserts a member separator before a closing brace on
     the same line (the compiler needs none): the tree is whole, and read."""

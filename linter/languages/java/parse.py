@@ -183,6 +183,7 @@ STARTER_ANNOTATIONS = {
     b"org.lognet.springboot.grpc": (b"GRpcService", "LogNet"),
     b"io.quarkus.grpc": (b"GrpcService", QUARKUS),
 }
+_ANNOTATIONS = ("annotation", "marker_annotation")
 _SERVICE_ANNOTATION = regex.compile(
     rb"^[ \t]*@(?:[\w.]+\.)?(GrpcService|GRpcService)\b", regex.MULTILINE
 )
@@ -490,12 +491,42 @@ def _bound_to(node: Node) -> str | None:
 
 def _injection(declaration: Node) -> Node | None:
     """The `@Value(...)` annotation of a field or a parameter, if it has one."""
+    return _annotation(declaration, "Value")
+
+
+def _annotation(declaration: Node, name: str) -> Node | None:
+    """The declaration's annotation of that simple name (`@PreDestroy`, `@Value("x")`)."""
     modifiers = next((c for c in declaration.children if c.type == "modifiers"), None)
     for annotation in modifiers.named_children if modifiers is not None else ():
         named = annotation.child_by_field_name("name")
-        if annotation.type == "annotation" and _simple(_text(named)) == "Value":
+        if annotation.type in _ANNOTATIONS and _simple(_text(named)) == name:
             return annotation
     return None
+
+
+def _lifecycle_stops(classes: list[Node], methods: list[Node], data: bytes) -> list[Node]:
+    """The methods a dependency-injection container runs as it closes, which Spring Boot,
+    Quarkus and Micronaut do on SIGTERM (Spring Boot from the JVM shutdown hook it
+    registers): each `@PreDestroy` method (javax's or jakarta's), and the `destroy()` of a
+    class that implements Spring's `DisposableBean`."""
+    found: list[Node] = []
+    if b"PreDestroy" in data:
+        found += [method for method in methods if _annotation(method, "PreDestroy")]
+    if b"DisposableBean" in data:
+        for declared in classes:
+            interfaces = declared.child_by_field_name("interfaces")
+            if interfaces is None or b"DisposableBean" not in interfaces.text:
+                continue
+            body = declared.child_by_field_name("body")
+            for member in body.named_children if body is not None else []:
+                listed = member.child_by_field_name("parameters")
+                if (
+                    member.type == "method_declaration"
+                    and _text(member.child_by_field_name("name")) == "destroy"
+                    and (listed is None or not listed.named_children)
+                ):
+                    found.append(member)
+    return found
 
 
 def _annotation_value(annotation: Node) -> Node | None:
@@ -638,7 +669,10 @@ class _Reader:
                 # clearStatus: the service is unknown from then on, and a probe of it fails
                 self.facts.health_drains.append(_loc(self.path, call))
         servers = {server.name for server in self.facts.servers if server.name}
-        self.hooks = self._hooks([call for call, method in calls if method == "addShutdownHook"])
+        closing = _lifecycle_stops(found.get("class", []), found.get("method", []), data)
+        self.facts.sigterm_handlers += [_loc(self.path, method) for method in closing]
+        registered = [call for call, method in calls if method == "addShutdownHook"]
+        self.hooks = self._hooks(registered, closing)
         if self.hooks:
             self.facts.signal_pauses = signal_pauses(
                 self.hooks,
@@ -653,18 +687,18 @@ class _Reader:
             if method in _SERVER_METHODS:
                 self._server_call(call, method, servers)
 
-    def _hooks(self, registered: list[Node]) -> list[Node]:
+    def _hooks(self, registered: list[Node], closing: list[Node]) -> list[Node]:
         """What the JVM runs on SIGTERM, in source order, none within another: the lambdas
         and `run()` methods the `addShutdownHook(...)` calls hand it (`new Thread(() ->
         ...)`, an anonymous `new Thread() { public void run() ... }` or `new Thread(new
-        Runnable() { ... })`), and the `run()` of a class of the file one makes (`new
-        ServerStopper(server)`, which extends Thread or is a Runnable). A call within
-        another's bytes adds nothing the outer one has not (hooks nested in hooks stay
-        linear)."""
-        if not registered:
+        Runnable() { ... })`), the `run()` of a class of the file one makes (`new
+        ServerStopper(server)`, which extends Thread or is a Runnable), and the methods a
+        container runs as it closes (`closing`). A call within another's bytes adds nothing
+        the outer one has not (hooks nested in hooks stay linear)."""
+        if not registered and not closing:
             return []
-        anonymous, by_class = self._runs()
-        found: list[Node] = []
+        anonymous, by_class = self._runs() if registered else ([], {})
+        found: list[Node] = list(closing)
         made: set[str] = set()
         end = -1
         for call in registered:

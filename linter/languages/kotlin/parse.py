@@ -403,6 +403,31 @@ class _Built:
     complete: bool = True
 
 
+def _lifecycle_stops(functions: list[Node], data: bytes) -> list[Node]:
+    """The functions a dependency-injection container runs as it closes, which Spring
+    Boot does on SIGTERM (as Java's `_lifecycle_stops`): each `@PreDestroy` function, and
+    the `override fun destroy()` of a Spring `DisposableBean`."""
+    if b"PreDestroy" not in data and b"DisposableBean" not in data:
+        return []
+    found = []
+    for function in functions:
+        modifiers = next((c for c in function.children if c.type == "modifiers"), None)
+        marks = {
+            _simple(_text(mark).lstrip("@").split("(", 1)[0].strip())
+            for mark in (modifiers.named_children if modifiers is not None else ())
+        }
+        listed = next((c for c in function.children if c.type == "function_value_parameters"), None)
+        destroys = (
+            b"DisposableBean" in data
+            and _text(function.child_by_field_name("name")) == "destroy"
+            and "override" in marks
+            and (listed is None or not listed.named_children)
+        )
+        if "PreDestroy" in marks or destroys:
+            found.append(function)
+    return found
+
+
 class _Reader:
     def __init__(self, path: str, facts: CodeFacts) -> None:
         self.path = path
@@ -452,6 +477,10 @@ class _Reader:
                 self.facts.health_servicers.append(HealthServicer(_loc(self.path, call), None))
             elif method in ("enterTerminalState", "clearStatus"):
                 self.facts.health_drains.append(_loc(self.path, call))
+        for function in _lifecycle_stops(found.get("function", []), data):
+            self.facts.sigterm_handlers.append(_loc(self.path, function))  # run on SIGTERM
+            self.hooks.append(function)
+        self.hooks.sort(key=_walk_order)
         servers = {server.name for server in self.facts.servers if server.name}
         for call, method in self.calls:
             if method in _SERVER_METHODS:
