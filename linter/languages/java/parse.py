@@ -515,7 +515,7 @@ def _lifecycle_stops(classes: list[Node], methods: list[Node], data: bytes) -> l
     if b"DisposableBean" in data:
         for declared in classes:
             interfaces = declared.child_by_field_name("interfaces")
-            if interfaces is None or b"DisposableBean" not in interfaces.text:
+            if interfaces is None or "DisposableBean" not in _text(interfaces):
                 continue
             body = declared.child_by_field_name("body")
             for member in body.named_children if body is not None else []:
