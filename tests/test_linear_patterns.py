@@ -230,7 +230,7 @@ def test_tiltfile_builds_need_matching_quotes_and_skip_commented_lines() -> None
     )
     builds = tiltfile_builds("svc/Tiltfile", tiltfile)
     assert [(b.image, b.context, b.dockerfile, b.said.line) for b in builds] == [
-        ("a", "svc/ctx", "svc/ctx/D.f", 3),
+        ("a", "svc/ctx", "svc/D.f", 3),  # Tilt takes dockerfile= from the Tiltfile's folder
         ("b", "svc/c2", None, 3),
         ("c", "svc", None, 4),
     ]

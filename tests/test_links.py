@@ -149,6 +149,22 @@ def test_tiltfile_docker_build_with_literal_arguments(tmp_path: Path) -> None:
     assert row["evidence"][0].startswith("tiltfile: Tiltfile:2:")
 
 
+def test_a_tiltfiles_dockerfile_is_taken_from_the_tiltfiles_folder(tmp_path: Path) -> None:
+    """Tilt resolves `dockerfile=` as every path it is given, from the Tiltfile's folder:
+    the Dockerfile kept beside the Tiltfile, not in the context, says what runs."""
+    files = {
+        "inventory.yaml": workload(image="inventory-image"),
+        "deploy/Tiltfile": "docker_build('inventory-image', '../services/inventory',\n"
+        "             dockerfile='docker/inventory.Dockerfile')\n",
+        "deploy/docker/inventory.Dockerfile": DOCKERFILE.replace("server.py", "worker.py"),
+        "services/inventory/docker/inventory.Dockerfile": DOCKERFILE,  # another image's
+        "services/inventory/worker.py": SERVER.format(port=7070, options=""),
+        **service_app("services/inventory"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == os.path.join("services", "inventory", "worker.py")
+
+
 @pytest.mark.parametrize(
     "step",
     [

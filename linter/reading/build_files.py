@@ -935,7 +935,9 @@ _DOCKERFILE_ARG = regex.compile(rf"\bdockerfile\s*=\s*{_STRING}")
 
 
 def tiltfile_builds(path: str, text: str) -> list[ImageBuild]:
-    """`docker_build('image', 'context', dockerfile='...')` with literal strings only."""
+    """`docker_build('image', 'context', dockerfile='...')` with literal strings only; the
+    Dockerfile is the context's own unless `dockerfile=` names one (from the Tiltfile's
+    folder, as Tilt resolves every path it is given)."""
     folder = os.path.dirname(path) or "."
     found: list[ImageBuild] = []
     line, counted, commented = 1, 0, False  # counted from the last match on: linear
@@ -953,9 +955,11 @@ def tiltfile_builds(path: str, text: str) -> list[ImageBuild]:
             continue
         root = _joined(folder, match.group(3) or match.group(4))
         named = _DOCKERFILE_ARG.search(match.group("rest") or "")
-        dockerfile = (named.group(1) or named.group(2)) if named else None
+        # Tilt takes `dockerfile=` from the Tiltfile's folder, not from the context
+        dockerfile = _joined(folder, named.group(1) or named.group(2)) if named else None
         image = match.group(1) or match.group(2)
-        built = _built(image, root, dockerfile, "tiltfile", path, text, line)
+        built = _built(image, root, None, "tiltfile", path, text, line)
+        built = replace(built, dockerfile=dockerfile)
         found.append(_tilt_entrypoint(built, match.group(0), match.group("rest") or ""))
     return found
 
