@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.real_corpus.score_links import container_key, verdict
+from tests.real_corpus.score_links import NO_CODE, container_key, verdict
 
 
 @pytest.mark.parametrize(
@@ -36,6 +36,15 @@ def test_a_link_to_a_path_the_repository_does_not_hold_reads_no_code() -> None:
     no code read: scored as no link, not as the module."""
     assert verdict("person", "person/target/docker/person/build", present=False) == "NONE"
     assert verdict("person", "person/target/docker/person/build") == "RIGHT"
+
+
+def test_a_container_that_runs_no_code_of_the_repository_is_right_unlinked() -> None:
+    """A public image built with a Dockerfile that copies nothing (`FROM redis`): no link is
+    right, and the row is not one of those whose code is in the repository; any link is
+    WRONG."""
+    assert verdict("none (FROM redis:7, copies nothing)", None) == NO_CODE
+    assert verdict("-", None) == NO_CODE
+    assert verdict("none", ".") == "WRONG"
 
 
 def test_a_row_names_its_container_as_explain_links_keys_it() -> None:

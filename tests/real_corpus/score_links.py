@@ -35,15 +35,23 @@ from tests.real_corpus.evaluate import (
 )
 
 VERDICTS = ("RIGHT", "NONE", "WRONG")
+# A row a reviewer listed to catch a wrong link, of a container that runs no code of the
+# repository (expected `none`: a public image built with a Dockerfile that copies none):
+# no link is what is right there, and it is not one of the containers whose code is in
+# the repository, which the share right is of.
+NO_CODE = "NO CODE"
 
 
 def verdict(expected: str, linked: str | None, *, present: bool = True) -> str:
     """RIGHT: the expected folder or a path inside it; NONE: no code, or a link to a path
-    that is not `present` in the repository; WRONG: elsewhere. The expected folder is the
-    cell's first words, before a reviewer's note in brackets (`client (with gen/go)`)."""
+    that is not `present` in the repository; WRONG: elsewhere, or any link where none is
+    expected; NO_CODE: none expected, none linked. The expected folder is the cell's first
+    words, before a reviewer's note in brackets (`client (with gen/go)`)."""
+    folder = expected.split(" (", 1)[0]
+    if folder in ("none", "-"):
+        return NO_CODE if linked is None or not present else "WRONG"
     if linked is None or not present:
         return "NONE"
-    folder = expected.split(" (", 1)[0]
     want, got = posixpath.normpath(folder), posixpath.normpath(linked)
     if want == "." or got == want or got.startswith(want + "/"):
         return "RIGHT"
@@ -96,8 +104,10 @@ def score(table: Path, root: Path) -> tuple[Counter[str], Counter[str], list[str
 
 
 def _line(counts: Counter[str]) -> str:
-    total = sum(counts.values())
+    total = sum(counts[v] for v in VERDICTS)
     parts = ", ".join(f"{v} {counts[v]}" for v in VERDICTS)
+    if counts[NO_CODE]:
+        parts += f"; and {counts[NO_CODE]} that run no code of the repository, none linked"
     return f"{counts['RIGHT'] / total:.0%} right of {total} ({parts})" if total else "no rows"
 
 
