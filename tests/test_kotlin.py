@@ -212,18 +212,23 @@ def test_the_jvm_shutdown_hook_is_a_sigterm_handler_and_its_bounded_stop_is_grac
     assert (stop.server, stop.grace) == ("server", UNKNOWN)  # shutdownNow() bounds it
 
 
-def test_a_shutdown_its_hook_does_not_wait_for_stops_with_no_grace() -> None:
-    hook = "        Runtime.getRuntime().addShutdownHook(Thread(::stop))\n"
-    code = component(hook=hook).replace(
+def with_stop(code: str, marks: str = "") -> str:
+    """The component with its server in a property and a `stop()` that only shuts it down
+    (`marks`: the annotations put on it)."""
+    code = code.replace(
         "    @PostConstruct",
-        "    fun stop() {\n        server.shutdown()\n    }\n\n    @PostConstruct",
+        f"    {marks}fun stop() {{\n        server.shutdown()\n    }}\n\n    @PostConstruct",
     )
-    code = code.replace("        val server: Server =", "        server =").replace(
+    return code.replace("        val server: Server =", "        server =").replace(
         "class GrpcRunner(private val orders: OrderService) {",
         "class GrpcRunner(private val orders: OrderService) {\n"
         "    private lateinit var server: Server\n",
     )
-    facts = facts_of(code)
+
+
+def test_a_shutdown_its_hook_does_not_wait_for_stops_with_no_grace() -> None:
+    hook = "        Runtime.getRuntime().addShutdownHook(Thread(::stop))\n"
+    facts = facts_of(with_stop(component(hook=hook)))
     (stop,) = facts.stops
     assert (stop.server, stop.grace) == ("server", 0)
     assert stop.written == "server.shutdown() in a shutdown hook that does not await it"
@@ -233,15 +238,7 @@ def test_a_spring_beans_pre_destroy_and_destroy_are_what_sigterm_runs() -> None:
     """Spring Boot closes its context on SIGTERM, running `@PreDestroy` functions and a
     DisposableBean's `destroy()`: each is a SIGTERM handler, and a shutdown() there that is
     not awaited stops with no grace."""
-    code = component().replace(
-        "    @PostConstruct",
-        "    @PreDestroy\n    fun stop() {\n        server.shutdown()\n    }\n\n    @PostConstruct",
-    )
-    code = code.replace("        val server: Server =", "        server =").replace(
-        "class GrpcRunner(private val orders: OrderService) {",
-        "class GrpcRunner(private val orders: OrderService) {\n"
-        "    private lateinit var server: Server\n",
-    )
+    code = with_stop(component(), marks="@PreDestroy\n    ")
     facts = facts_of(code)
     (handler,) = facts.sigterm_handlers
     assert handler.line == line_of(code, "@PreDestroy")

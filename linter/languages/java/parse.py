@@ -423,12 +423,17 @@ def _property_name(method: str) -> str:
 
 def _run_methods(body: Node | None) -> list[Node]:
     """A class body's `run()` methods (a Thread's or a Runnable's)."""
+    return _methods_without_parameters(body, "run")
+
+
+def _methods_without_parameters(body: Node | None, name: str) -> list[Node]:
+    """A class body's methods of that name that take no parameter (`run()`, `destroy()`)."""
     found = []
     for member in body.named_children if body is not None else []:
         listed = member.child_by_field_name("parameters")
         if (
             member.type == "method_declaration"
-            and _text(member.child_by_field_name("name")) == "run"
+            and _text(member.child_by_field_name("name")) == name
             and (listed is None or not listed.named_children)
         ):
             found.append(member)
@@ -517,15 +522,7 @@ def _lifecycle_stops(classes: list[Node], methods: list[Node], data: bytes) -> l
             interfaces = declared.child_by_field_name("interfaces")
             if interfaces is None or "DisposableBean" not in _text(interfaces):
                 continue
-            body = declared.child_by_field_name("body")
-            for member in body.named_children if body is not None else []:
-                listed = member.child_by_field_name("parameters")
-                if (
-                    member.type == "method_declaration"
-                    and _text(member.child_by_field_name("name")) == "destroy"
-                    and (listed is None or not listed.named_children)
-                ):
-                    found.append(member)
+            found += _methods_without_parameters(declared.child_by_field_name("body"), "destroy")
     return found
 
 
