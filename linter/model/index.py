@@ -8,6 +8,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import PurePath
 from typing import Any
 
+from k8slb.core.paths import parent_folder
 from k8slb.core.record import record
 from k8slb.languages.java.parse_spring import environment_name
 from k8slb.model.objects import (
@@ -100,7 +101,7 @@ class Index:
         # how many manifest files the run read in each folder (none given: each file alone)
         self._files_in: dict[str, int] = defaultdict(int)
         for path in set(manifest_files):
-            self._files_in[str(PurePath(path).parent)] += 1
+            self._files_in[parent_folder(path)] += 1
         self.services: list[K8sObject] = []
         self.workload_objects: list[K8sObject] = []  # those with a pod template
         # A Namespace is the cluster's, whichever build applies it: one that another
@@ -224,7 +225,7 @@ class Index:
         its folder was read too (a folder walked, not one file named alone)."""
         if self.units.get(obj.path, PLAIN)[0]:
             return True
-        return self._files_in.get(str(PurePath(obj.path).parent), 0) > 1
+        return self._files_in.get(parent_folder(obj.path), 0) > 1
 
     def targets(self, service: K8sObject) -> list[Target]:
         """Every (workload, container, port) the Service sends traffic to."""

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
-from pathlib import PurePath
 
+from k8slb.core.paths import path_parts
 from k8slb.reading.objects import K8sObject
 
 Folder = tuple[str, ...]
@@ -67,7 +67,7 @@ def deployment_units(
         if source is not None:
             units[path] = (source, ())
             continue
-        parts = PurePath(path).parts
+        parts = path_parts(path)
         chosen = tuple(
             (parts[:depth], parts[depth])
             for depth in range(len(parts))
@@ -90,7 +90,7 @@ def _add_variants(
     entries: dict[Folder, set[str]] = defaultdict(set)  # folder -> entries holding a file
     folders: dict[Folder, set[str]] = defaultdict(set)  # those that are folders
     for path in paths:
-        parts = PurePath(path).parts
+        parts = path_parts(path)
         for depth in range(len(parts)):
             entries[parts[:depth]].add(parts[depth])
             if depth < len(parts) - 1:
