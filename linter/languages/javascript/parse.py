@@ -69,7 +69,14 @@ from k8slb.code.facts import (
     registry_scheme,
     settled,
 )
-from k8slb.code.syntax_trees import Calls, call_arguments, captured, syntax_problem, walk
+from k8slb.code.syntax_trees import (
+    Calls,
+    call_arguments,
+    captured,
+    not_analysed,
+    syntax_problem,
+    walk,
+)
 from k8slb.code.syntax_trees import node_text as _text
 from k8slb.core import regex
 from k8slb.languages.javascript.parse_nest import MICROSERVICES, config_value, read_nest
@@ -320,6 +327,12 @@ def _parse(path: str, data: bytes, language: str, shown: str) -> CodeFacts:
             data, root, facts.problem = _with_keyword_attributes(path, data, root, facts.problem)
         if facts.problem is None or facts.problem == before:
             break
+    if facts.problem is not None and language == "javascript" and flow_pragma(data):
+        facts.problem = not_analysed(
+            facts.problem,
+            f"Flow-typed JavaScript (`@flow`; tree-sitter finds an error at line "
+            f"{facts.problem.line}), a dialect k8slb does not read",
+        )
     if facts.problem is None:
         query = _READ_STATUS if b"NOT_SERVING" in data else _READ
         _Module(path, root, facts, captured(parser_for(path)(), root, query)).read()
@@ -327,6 +340,39 @@ def _parse(path: str, data: bytes, language: str, shown: str) -> CodeFacts:
             path, data.decode("utf-8", "replace"), comment_pattern("//")
         )
     return facts
+
+
+# The comments a file opens with, where Flow looks for its pragma: the bytes and comments
+# read at most (a header is some lines)
+_HEADER_BYTES = 16 * 1024
+_HEADER_COMMENTS = 32
+_FLOW = regex.compile(rb"@flow\b")
+_SPACE = regex.compile(rb"[ \t\r\n]*")
+
+
+def flow_pragma(data: bytes) -> bool:
+    """Whether one of the comments before a file's first token says `@flow` (or `@flow
+    strict`): Flow-typed JavaScript, whose annotations Babel strips (`x: number`,
+    `function f<T>()`); `@noflow` is plain JavaScript."""
+    head = data[:_HEADER_BYTES]
+    at = head.find(b"\n") + 1 if head.startswith(b"#!") else 0
+    for _ in range(_HEADER_COMMENTS):
+        spaces = _SPACE.match(head[at:])
+        at += spaces.end() if spaces is not None else 0
+        if head.startswith(b"//", at):
+            end = head.find(b"\n", at)
+            end = len(head) if end < 0 else end
+        elif head.startswith(b"/*", at):
+            end = head.find(b"*/", at + 2)
+            if end < 0:
+                return False
+            end += 2
+        else:
+            return False
+        if _FLOW.search(head[at:end]) is not None:
+            return True
+        at = end
+    return False
 
 
 # Each word or `&` read again is looked up in the tree again, at the depth of its element: a
