@@ -909,7 +909,7 @@ class _Module:
                     continue
                 if named is not None and named.type == "object_pattern":
                     if _text(value) == "process.env":
-                        self.strings.update(_environment_pattern(named))
+                        self.strings.update(_environment_pattern(named, self.value))
                 elif value.type == "object":
                     self.objects[name] = value
                 elif value.type == "array":
@@ -1876,9 +1876,11 @@ def _closed_where_made(node: Node, ends: Calls) -> bool:
     return ends.within(f"{name}.close", scope)
 
 
-def _environment_pattern(pattern: Node) -> dict[str, EnvRef]:
-    """`const {CART_ADDR = '', PORT, HOST: host} = process.env`: each name bound to its
-    environment variable, with the default a string gives it."""
+def _environment_pattern(pattern: Node, read: Callable[[Node], Any]) -> dict[str, EnvRef]:
+    """`const {CART_ADDR = '', PORT = 8082, HOST = `0.0.0.0:${PORT}`, DB: db} =
+    process.env`: each name bound to its environment variable, with the default a string
+    or a number gives it, or a text made of another variable (`read` reads it: an EnvRef
+    as its default, which the container's own setting of that one fills)."""
     found: dict[str, EnvRef] = {}
     for child in pattern.named_children:
         if child.type == "shorthand_property_identifier_pattern":
@@ -1886,7 +1888,12 @@ def _environment_pattern(pattern: Node) -> dict[str, EnvRef]:
         elif child.type == "object_assignment_pattern":
             left, right = child.child_by_field_name("left"), child.child_by_field_name("right")
             if left is not None and left.type == "shorthand_property_identifier_pattern":
-                found[_text(left)] = EnvRef(_text(left), _string(right))
+                default = read(right) if right is not None else None
+                if not isinstance(default, str | EnvRef) or (
+                    isinstance(default, EnvRef) and not isinstance(default.default, str | None)
+                ):
+                    default = _string(right)  # one level of variables, no more
+                found[_text(left)] = EnvRef(_text(left), default)
         elif child.type == "pair_pattern":
             key, value = child.child_by_field_name("key"), child.child_by_field_name("value")
             if value is not None and value.type == "identifier":
