@@ -70,8 +70,10 @@ class GrpcServerNoMaxAge(Rule):
     In Java (grpc-java): a server builder (`ServerBuilder.forPort`,
     `Grpc.newServerBuilderForPort`, `NettyServerBuilder.forPort`/`forAddress`), followed
     along its chain and through the variable that holds it up to `build()`, that is never
-    given `maxConnectionAge(...)` (or is given `Long.MAX_VALUE`, grpc-java's "never"); a
-    builder handed to a method k8slb cannot read keeps it silent. In Kotlin, the same
+    given `maxConnectionAge(...)` (or is given `Long.MAX_VALUE`, grpc-java's "never"). A
+    builder handed to a method of the same file is followed into it (a few methods deep),
+    and one handed to a static method of another class is read in the file that declares
+    it; a builder handed to a method k8slb cannot read keeps it silent. In Kotlin, the same
     builders as a Kotlin service calls them (settings made in `.apply { ... }` count; a
     builder configured in `.also`/`.let` keeps it silent). In Spring Boot settings:
     a server grpc-spring-boot-starter (or Spring gRPC) builds, named by its settings or by a

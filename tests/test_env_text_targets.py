@@ -149,6 +149,44 @@ def test_a_server_address_of_two_environment_values_gives_its_port(tmp_path: Pat
     assert "its code serves gRPC on 50051" in finding.text
 
 
+@pytest.mark.parametrize(
+    ("env", "port"),
+    [
+        ("            - name: LISTEN_PORT\n              value: '50051'\n", 50051),
+        ("", 7001),  # none set: the defaults the code gives
+        ("            - name: LISTEN_ADDR\n              value: 0.0.0.0:50051\n", 50051),
+    ],
+    ids=["port-set", "defaults", "address-set"],
+)
+def test_a_destructured_default_made_of_another_variable_gives_the_servers_port(
+    tmp_path: Path, env: str, port: int
+) -> None:
+    """`const { LISTEN_ADDR = `0.0.0.0:${LISTEN_PORT}` } = process.env`: the address is
+    the container's own, else its port as the container sets it, else the defaults."""
+    server = (
+        "import { Server, ServerCredentials } from '@grpc/grpc-js';\n"
+        "const { LISTEN_PORT = 7001 } = process.env;\n"
+        "const { LISTEN_ADDR = `0.0.0.0:${LISTEN_PORT}` } = process.env;\n"
+        "const server = new Server();\n"
+        "server.bindAsync(LISTEN_ADDR, ServerCredentials.createInsecure(), () => server.start());\n"
+        "process.on('SIGTERM', () => server.tryShutdown(() => process.exit(0)));\n"
+    )
+    service = GRPC_SERVICE.replace("name: grpc", f'name: "{port}"').replace("50051", str(port))
+    backend = BACKEND.replace("          ports:", f"          env:\n{env}          ports:")
+    backend = backend.replace("- name: grpc", "- name: tcp").replace("50051", str(port))
+    files = {
+        "backend/server.ts": server,
+        "backend/package.json": "{}",
+        "backend/Dockerfile": "FROM node:20\nWORKDIR /app\nCOPY . /app\n"
+        'CMD ["node", "server.js"]\n',
+        "skaffold.yaml": "build:\n  artifacts:\n    - image: registry.example/backend\n"
+        "      context: backend\n",
+        "deploy/k8s.yaml": service + backend,
+    }
+    (finding,) = lint_files(tmp_path, files, ["KLB101"]).findings
+    assert f"its code serves gRPC on {port}" in finding.text
+
+
 def test_values_a_config_map_loads_with_env_from_are_the_containers_too(tmp_path: Path) -> None:
     # a ConfigMap's keys loaded whole (`envFrom`, with a prefix): BACKEND_HOST and
     # BACKEND_PORT, one of them overridden by the container's own `env`

@@ -397,6 +397,28 @@ def test_a_file_that_does_not_parse_is_klb004_at_its_first_error() -> None:
     assert problem is not None and problem.rule == "KLB004" and problem.line in (6, 7)
 
 
+@pytest.mark.parametrize(
+    ("call", "severity"),
+    [
+        ("new(time.Duration(30) * time.Second)", Severity.INFO),  # Go 1.26's new(expr)
+        ('new(fmt.Sprint("a", "b"))', Severity.INFO),
+        ("new(time.Duration(30) * time.Second", None),  # broken: an error still
+    ],
+)
+def test_new_given_an_expression_is_go_the_grammar_lags(
+    call: str, severity: Severity | None
+) -> None:
+    source = (
+        'package main\n\nimport (\n\t"fmt"\n\t"time"\n\n\t"google.golang.org/grpc"\n)\n\n'
+        "type limits struct{ idle *time.Duration }\n\n"
+        f"func main() {{\n\tl := limits{{idle: {call}}}\n\tfmt.Println(l, grpc.NewServer())\n}}\n"
+    )
+    problem = analyse_go("svc/main.go", source.encode()).problem
+    assert problem is not None and (problem.rule, problem.severity) == ("KLB004", severity)
+    if severity is not None:
+        assert problem.message.startswith("not analysed: `new` given an expression at line 13")
+
+
 def test_go_suppression_comments(tmp_path: Path) -> None:
     source = (
         'package main\n\nimport (\n\t"net"\n\n\t"google.golang.org/grpc"\n)\n\n'

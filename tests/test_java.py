@@ -208,6 +208,117 @@ class Main {
     assert not server.options.complete
 
 
+# A node of a pipeline: main() makes the builder, a method of the class gives it its
+# services and builds it (and a helper of another class may add an interceptor).
+HANDED = """\
+package org.acme.relay;
+
+import io.grpc.Server;
+import io.grpc.ServerBuilder;
+import java.util.concurrent.TimeUnit;
+
+public final class RelayNode {
+  private Server server;
+
+  private Server assemble(String zone, ServerBuilder<?> builder, int workers) {
+    builder.addService(new RelayService(zone, workers));
+    if (workers > 1) {
+      builder.addService(new FanOutService(workers));
+    }SETTINGS
+    return builder.build();
+  }
+
+  public void run(int port) throws Exception {
+    ServerBuilder<?> builder = ServerBuilder.forPort(port);
+    server = assemble("eu", builder, 4);
+    server.start();
+    server.awaitTermination();
+  }
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("settings", "complete", "age"),
+    [
+        ("", True, None),
+        ("\n    builder.maxConnectionAge(10, TimeUnit.MINUTES);", True, 600_000),
+        ("\n    tune(builder);", False, None),  # a method of no file k8slb read
+    ],
+    ids=["none", "age", "handed-on"],
+)
+def test_a_builder_handed_to_a_method_of_the_file_is_followed_into_it(
+    settings: str, complete: bool, age: object
+) -> None:
+    (server,) = facts_of(HANDED.replace("SETTINGS", settings)).servers
+    line = 19 + settings.count("\n")  # the factory's; and what holds the server
+    assert (server.loc.line, server.name) == (line, "server")
+    assert server.options.complete is complete
+    found = server.options.get("grpc.max_connection_age_ms")
+    assert (found.value if found is not None else None) == age
+
+
+def test_a_builder_given_to_a_method_of_an_object_of_the_class_is_followed() -> None:
+    text = """\
+import io.grpc.Server;
+import io.grpc.netty.NettyServerBuilder;
+import java.net.InetSocketAddress;
+
+class Gateway {
+  private Server server;
+
+  void open(NettyServerBuilder builder, String name) throws Exception {
+    server = builder.addService(new EdgeService(name)).build().start();
+  }
+
+  public static void main(String[] args) throws Exception {
+    Gateway gateway = new Gateway();
+    gateway.open(NettyServerBuilder.forAddress(new InetSocketAddress(9000)), "edge");
+  }
+}
+"""
+    (server,) = facts_of(text).servers
+    assert (server.loc.line, server.name, server.options.complete) == (14, "server", True)
+
+
+def test_a_method_that_hands_the_builder_back_to_itself_is_not_followed_twice() -> None:
+    text = HANDED.replace("SETTINGS", "\n    assemble(zone, builder, workers - 1);")
+    (server,) = facts_of(text).servers
+    assert not server.options.complete
+
+
+def test_a_static_helper_of_another_file_is_read_for_what_it_sets(tmp_path: Path) -> None:
+    """The helper's file exports what it does to the builder it is handed: the server's
+    options are known when it sets no connection age (KLB201), unknown when it hands the
+    builder on where k8slb cannot see (no finding)."""
+    node = HANDED.replace("SETTINGS", "\n    Telemetry.instrument(builder, zone);")
+    helper = """\
+package org.acme.relay;
+
+import io.grpc.ServerBuilder;
+
+final class Telemetry {
+  static void instrument(ServerBuilder<?> builder, String zone) {
+    if (!zone.isEmpty()) {
+      builder.intercept(new ZoneTagger(zone));
+    }STEP
+  }
+}
+"""
+    files = {
+        "src/main/java/org/acme/relay/RelayNode.java": node,
+        "src/main/java/org/acme/relay/Telemetry.java": helper.replace("STEP", ""),
+    }
+    (finding,) = lint_files(tmp_path / "read", files, ["KLB201"]).findings
+    assert (finding.path.endswith("RelayNode.java"), finding.line) == (True, 20)
+    files["src/main/java/org/acme/relay/Telemetry.java"] = helper.replace(
+        "STEP", "\n    Tuning.apply(builder);"
+    )
+    assert lint_files(tmp_path / "on", files, ["KLB201"]).findings == []
+    del files["src/main/java/org/acme/relay/Telemetry.java"]
+    assert lint_files(tmp_path / "none", files, ["KLB201"]).findings == []
+
+
 def test_an_in_process_server_is_no_network_server() -> None:
     text = server_file().replace(
         "Grpc.newServerBuilderForPort(port, InsecureServerCredentials.create())",
@@ -568,7 +679,7 @@ def test_a_hand_written_health_service(status: str, can_fail: bool) -> None:
 
 
 def test_files_that_do_not_name_grpc_are_not_parsed() -> None:
-    text = server_file().replace("io.grpc", "org.example")
+    text = server_file(hook="").replace("io.grpc", "org.example")  # a hook is read
     assert facts_of(text).servers == []
 
 
@@ -581,6 +692,36 @@ def test_files_that_do_not_name_grpc_are_not_parsed() -> None:
 )
 def test_build_output_is_not_read(path: str) -> None:
     assert facts_of(server_file(), path).servers == []
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["src/main/java/build/relay/Main.java", "service/src/main/java/org/target/Main.java"],
+)
+def test_a_package_named_build_or_target_is_read(path: str) -> None:
+    """Below `src/main/java` the folders are a package's (`package build.relay;`)."""
+    assert len(facts_of(server_file(), path).servers) == 1
+
+
+def test_a_shutdown_hook_in_a_file_that_names_no_grpc_is_the_projects_handler(
+    tmp_path: Path,
+) -> None:
+    """A base class of the project's mains registers the JVM's hook: KLB403 is silent."""
+    base = """\
+package com.example.greeter;
+
+public abstract class Main {
+  protected abstract void onShutdown();
+
+  protected Main() {
+    Runtime.getRuntime().addShutdownHook(new Thread(this::onShutdown));
+  }
+}
+"""
+    files = {"GreeterServer.java": server_file(hook="")}
+    assert rules_of(lint_files(tmp_path / "alone", files, ["KLB403"]).findings) == ["KLB403"]
+    files["Main.java"] = base
+    assert lint_files(tmp_path / "based", files, ["KLB403"]).findings == []
 
 
 @pytest.mark.parametrize(

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from k8slb.code.facts import UNKNOWN, EnvRef
+from k8slb.core.findings import Severity
 from k8slb.interface.cli import cli
 from k8slb.languages.javascript.parse import parse, parse_typescript
 from k8slb.rules.grpc_clusterip import BACKEND, GRPC_SERVICE
@@ -108,6 +109,37 @@ def test_modules_without_grpc_js_and_dependencies_are_not_parsed(tmp_path: Path)
     (tmp_path / "node_modules" / "x" / "server.js").write_text(module())
     ran = CliRunner().invoke(cli, ["check", "--no-cache", "--select", "KLB201", str(tmp_path)])
     assert ran.exit_code == 0, ran.output
+
+
+FLOW_MODULE = """\
+HEADER
+import grpc from "@grpc/grpc-js";
+
+type Limits = {| deadlineMs: number, retries: ?number |};
+
+export function connect(target: string, limits: Limits): grpc.Client {
+  return new grpc.Client(target, grpc.credentials.createInsecure());
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("header", "severity"),
+    [
+        ("/**\n * Clients of the billing service.\n *\n * @flow\n */", Severity.INFO),
+        ("// @flow strict", Severity.INFO),
+        ("#!/usr/bin/env node\n// Copyright Acme\n/* @flow */", Severity.INFO),
+        ("// @noflow", None),  # plain JavaScript: its syntax errors are errors
+        ('"use strict";\n// @flow', None),  # after the first token: no pragma
+    ],
+)
+def test_flow_typed_javascript_is_not_analysed_at_info(
+    tmp_path: Path, header: str, severity: Severity | None
+) -> None:
+    text = FLOW_MODULE.replace("HEADER", header)
+    (finding,) = lint_files(tmp_path, {"src/billing.js": text}, ["KLB004"]).findings
+    assert finding.severity == (severity or Severity.ERROR)
+    assert ("Flow-typed" in finding.message) == (severity is not None)
 
 
 def test_a_module_that_does_not_parse_is_klb004(tmp_path: Path) -> None:

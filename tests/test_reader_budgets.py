@@ -971,6 +971,38 @@ def java_shutdown_hooks(n: int) -> Files:
     return {"svc/src/main/java/Main.java": head + start + body + "}\n"}
 
 
+def java_builders_handed_to_methods(n: int) -> Files:
+    """`n` servers whose builders are handed to the first of `n` methods of the file, each
+    handing its builder on to the next two (around in a ring) and to a static helper of
+    another file, whose `n` helpers each hand it to the next: read once a method, and as
+    deep as the budget."""
+    head = "import io.grpc.*;\n\nclass Main {\n"
+    made = "".join(f"    m0(ServerBuilder.forPort({i}));\n" for i in range(n))
+    methods = "".join(
+        f"  Server m{i}(ServerBuilder<?> b) {{\n    b.addService(new S{i}());\n"
+        f"    m{(i + 1) % n}(b);\n    m{(i + 2) % n}(b);\n    Helpers.h{i}(b);\n"
+        "    return b.build();\n  }\n"
+        for i in range(n)
+    )
+    helpers = "".join(
+        f"  static void h{i}(ServerBuilder<?> b) {{ b.intercept(new I()); Helpers.h{i + 1}(b); }}\n"
+        for i in range(n)
+    )
+    return {
+        "svc/src/main/java/Main.java": f"{head}  void run() {{\n{made}  }}\n{methods}}}\n",
+        "svc/src/main/java/Helpers.java": f"import io.grpc.*;\n\nclass Helpers {{\n{helpers}}}\n",
+    }
+
+
+def go_new_given_expressions(n: int) -> Files:
+    """`n` calls of `new` given an expression (Go 1.26), each the grammar refuses, in a
+    file read again with them renamed, and a file of as many ending in a syntax error."""
+    body = "".join(f"\tv{i} := new(int64({i}))\n\t_ = v{i}\n" for i in range(n))
+    head = 'package main\n\nimport "google.golang.org/grpc"\n\nfunc main() {\n'
+    tail = "\t_ = grpc.NewServer()\n}\n"
+    return {"svc/main.go": head + body + tail, "svc/broken.go": head + body + "\t(\n" + tail}
+
+
 def java_balanced_urls(n: int) -> Files:
     """A `@LoadBalanced` builder, `n` bean methods each handing a URL to the builder Spring
     injects, and one handing it a concatenation of `n` URLs (each found `n` deep at most)."""
@@ -1144,6 +1176,10 @@ ISSUE: dict[str, Callable[[], Files]] = {
         lambda: java_balanced_urls(10_000)
     ),
     "Java: a builder chain of 20000 calls": lambda: java("chain", 20000, 1),
+    "Go: 10000 calls of new given an expression": lambda: go_new_given_expressions(10_000),
+    "Java: 1500 builders handed to a ring of 1500 methods and a chain of 1500 helpers": (
+        lambda: java_builders_handed_to_methods(1500)
+    ),
     "Python f-strings fanning out": lambda: python("fan-out", 6, 40),
     "Python: a + chain 2900 terms long": lambda: python("chain", 2900, 1),
     "Python: 60 attribute chains 2900 long on a call": lambda: python_attribute_chains(60, 2900),

@@ -102,7 +102,7 @@ class EnvRef(_GivenBetween):
     """`prefix + os.environ[name] + suffix`, falling back on `default` when unset."""
 
     name: str
-    default: Any = None  # a str, None (no default), or UNKNOWN
+    default: Any = None  # a str, None (no default), UNKNOWN, or an EnvRef (one more variable)
     prefix: str = ""
     suffix: str = ""
 

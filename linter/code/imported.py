@@ -195,9 +195,13 @@ class _Resolver:
 
     def helper(self, importer: CodeFacts, helper: Helper, steps: int) -> Options:
         """The options a Go function of another file returns (its `options` export), its
-        own helpers' added; incomplete when no scanned file of the package declares it."""
-        folder = self.go_folder(importer, helper.package)
+        own helpers' added; incomplete when no scanned file of the package declares it.
+        Java's: what a static method of another class does to a builder it is handed
+        (`Class.method/index/count`), exported by the one file that declares it."""
         key = f"options {helper.function}"
+        if importer.language == "java":
+            return self.java_helper(importer, key, steps)
+        folder = self.go_folder(importer, helper.package)
         if folder is None or steps > MAX_DEPTH:
             return Options(complete=False)
         known = self.resolved.get((folder, key), _PENDING)
@@ -212,6 +216,18 @@ class _Resolver:
             else self.options(source, source.exports[key], steps + 1)
         )
         self.resolved[(folder, key)] = found
+        return found
+
+    def java_helper(self, importer: CodeFacts, key: str, steps: int) -> Options:
+        source = self._declaring(importer, key) if steps <= MAX_DEPTH else None
+        if source is None:
+            return Options(complete=False)
+        known = self.resolved.get((source.path, key), _PENDING)
+        if isinstance(known, Options):
+            return known
+        self.resolved[(source.path, key)] = Options(complete=False)  # no cycle
+        found = self.options(source, source.exports[key], steps + 1)
+        self.resolved[(source.path, key)] = found
         return found
 
     def go_files(self, folder: str) -> list[CodeFacts]:

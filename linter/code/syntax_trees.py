@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import replace
 from functools import cache
 from typing import TYPE_CHECKING
 
-from k8slb.core.findings import Problem
+from k8slb.core.findings import Problem, Severity
 
 if TYPE_CHECKING:
     from tree_sitter import Language, Node, Parser, Query
@@ -134,6 +135,13 @@ def syntax_problem(
         return None
     line = int(root.start_point[0]) + 1
     return Problem("KLB004", path, line, 1, f"not valid {language}: a syntax error at line {line}")
+
+
+def not_analysed(problem: Problem, why: str) -> Problem:
+    """KLB004 told at `info`: a file the grammar refuses but its own toolchain takes (a
+    dialect, or a version of the language newer than the grammar), which k8slb leaves
+    unread. Only where the file shows what it is written in; a broken file stays an error."""
+    return replace(problem, severity=Severity.INFO, message=f"not analysed: {why}")
 
 
 def _errors(root: Node, within_types: frozenset[str]) -> Iterator[tuple[Node, bool]]:

@@ -752,6 +752,10 @@ def port_of(address: object, workload: K8sObject, container: Container) -> int |
         address = address.filled(given) if given is not None else address.default_text
     elif isinstance(address, EnvRef):
         setting = Index.env_setting(workload, container, address.name)
+        if setting is None and isinstance(address.default, EnvRef) and not address.suffix:
+            # a default made of another variable (Node's `{HOST = `0.0.0.0:${PORT}`} =
+            # process.env`): that one as the container sets it, else its own default
+            return port_of(address.default, workload, container)
         address = address.filled(setting.value) if setting else address.default_text
     elif isinstance(address, EnvText):  # `${HOST}:${PORT}`: each from the container's env
         settings = {name: Index.env_setting(workload, container, name) for name in address.names}

@@ -69,7 +69,14 @@ from k8slb.code.facts import (
     registry_scheme,
     settled,
 )
-from k8slb.code.syntax_trees import Calls, call_arguments, captured, syntax_problem, walk
+from k8slb.code.syntax_trees import (
+    Calls,
+    call_arguments,
+    captured,
+    not_analysed,
+    syntax_problem,
+    walk,
+)
 from k8slb.code.syntax_trees import node_text as _text
 from k8slb.core import regex
 from k8slb.languages.javascript.parse_nest import MICROSERVICES, config_value, read_nest
@@ -320,6 +327,12 @@ def _parse(path: str, data: bytes, language: str, shown: str) -> CodeFacts:
             data, root, facts.problem = _with_keyword_attributes(path, data, root, facts.problem)
         if facts.problem is None or facts.problem == before:
             break
+    if facts.problem is not None and language == "javascript" and flow_pragma(data):
+        facts.problem = not_analysed(
+            facts.problem,
+            f"Flow-typed JavaScript (`@flow`; tree-sitter finds an error at line "
+            f"{facts.problem.line}), a dialect k8slb does not read",
+        )
     if facts.problem is None:
         query = _READ_STATUS if b"NOT_SERVING" in data else _READ
         _Module(path, root, facts, captured(parser_for(path)(), root, query)).read()
@@ -327,6 +340,39 @@ def _parse(path: str, data: bytes, language: str, shown: str) -> CodeFacts:
             path, data.decode("utf-8", "replace"), comment_pattern("//")
         )
     return facts
+
+
+# The comments a file opens with, where Flow looks for its pragma: the bytes and comments
+# read at most (a header is some lines)
+_HEADER_BYTES = 16 * 1024
+_HEADER_COMMENTS = 32
+_FLOW = regex.compile(rb"@flow\b")
+_SPACE = regex.compile(rb"[ \t\r\n]*")
+
+
+def flow_pragma(data: bytes) -> bool:
+    """Whether one of the comments before a file's first token says `@flow` (or `@flow
+    strict`): Flow-typed JavaScript, whose annotations Babel strips (`x: number`,
+    `function f<T>()`); `@noflow` is plain JavaScript."""
+    head = data[:_HEADER_BYTES]
+    at = head.find(b"\n") + 1 if head.startswith(b"#!") else 0
+    for _ in range(_HEADER_COMMENTS):
+        spaces = _SPACE.match(head[at:])
+        at += spaces.end() if spaces is not None else 0
+        if head.startswith(b"//", at):
+            end = head.find(b"\n", at)
+            end = len(head) if end < 0 else end
+        elif head.startswith(b"/*", at):
+            end = head.find(b"*/", at + 2)
+            if end < 0:
+                return False
+            end += 2
+        else:
+            return False
+        if _FLOW.search(head[at:end]) is not None:
+            return True
+        at = end
+    return False
 
 
 # Each word or `&` read again is looked up in the tree again, at the depth of its element: a
@@ -863,7 +909,7 @@ class _Module:
                     continue
                 if named is not None and named.type == "object_pattern":
                     if _text(value) == "process.env":
-                        self.strings.update(_environment_pattern(named))
+                        self.strings.update(_environment_pattern(named, self.value))
                 elif value.type == "object":
                     self.objects[name] = value
                 elif value.type == "array":
@@ -1830,9 +1876,11 @@ def _closed_where_made(node: Node, ends: Calls) -> bool:
     return ends.within(f"{name}.close", scope)
 
 
-def _environment_pattern(pattern: Node) -> dict[str, EnvRef]:
-    """`const {CART_ADDR = '', PORT, HOST: host} = process.env`: each name bound to its
-    environment variable, with the default a string gives it."""
+def _environment_pattern(pattern: Node, read: Callable[[Node], Any]) -> dict[str, EnvRef]:
+    """`const {CART_ADDR = '', PORT = 8082, HOST = `0.0.0.0:${PORT}`, DB: db} =
+    process.env`: each name bound to its environment variable, with the default a string
+    or a number gives it, or a text made of another variable (`read` reads it: an EnvRef
+    as its default, which the container's own setting of that one fills)."""
     found: dict[str, EnvRef] = {}
     for child in pattern.named_children:
         if child.type == "shorthand_property_identifier_pattern":
@@ -1840,7 +1888,12 @@ def _environment_pattern(pattern: Node) -> dict[str, EnvRef]:
         elif child.type == "object_assignment_pattern":
             left, right = child.child_by_field_name("left"), child.child_by_field_name("right")
             if left is not None and left.type == "shorthand_property_identifier_pattern":
-                found[_text(left)] = EnvRef(_text(left), _string(right))
+                default = read(right) if right is not None else None
+                if not isinstance(default, str | EnvRef) or (
+                    isinstance(default, EnvRef) and not isinstance(default.default, str | None)
+                ):
+                    default = _string(right)  # one level of variables, no more
+                found[_text(left)] = EnvRef(_text(left), default)
         elif child.type == "pair_pattern":
             key, value = child.child_by_field_name("key"), child.child_by_field_name("value")
             if value is not None and value.type == "identifier":

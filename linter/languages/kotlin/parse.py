@@ -149,7 +149,7 @@ def parse(path: str, data: bytes) -> CodeFacts:
     facts.configures_servers = any(word in data for word in java.SERVER_CONFIGURERS)
     if b"@Enable" in data:
         facts.registrations = java._discovery_registrations(path, data)
-    built = java.BUILD_OUTPUT.intersection(path.split("/")[:-1])
+    built = java.is_build_output(path)
     generated = _GENERATED.search(data) is not None
     if b"pcService" in data and not (facts.is_test or built):
         facts.starter_services = java._starter_services(path, data)
