@@ -38,6 +38,15 @@ _EXITS_AT_ONCE = GO_SIGTERM.replace(
     "\t\tserver.GracefulStop()\n", "\t\tgo server.GracefulStop()\n\t\tos.Exit(0)\n"
 )
 
+# SIGTERM caught into a context that only background work watches: the server is never
+# stopped.
+_CAUGHT_NEVER_STOPPED = (
+    "\tctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)\n"
+    "\tdefer stop()\n"
+    "\tgo refreshCache(ctx)\n"
+)
+_CONTEXT_IMPORTS = '\t"context"\n\t"os/signal"\n\t"syscall"'
+
 _NODE_EXITS_AT_ONCE = (
     "  process.on('SIGTERM', () => {\n    console.log('stopping');\n    process.exit(0);\n  });\n"
 )
@@ -79,7 +88,25 @@ class GrpcNoGracefulShutdown(Rule):
     (or `signal.NotifyContext`, or `signal.Notify(ch)` for every signal) in its code; the
     signals may be named in the call or in a list spread into it (`stopSignals...`, a
     slice literal or `append`s, in the function or the package); `os.Interrupt` alone is
-    SIGINT. A Go program that does not catch SIGTERM exits at once.
+    SIGINT. A library that catches SIGTERM for the program and hands back a context (or a
+    channel) done when it comes is a handler too, its context followed as NotifyContext's:
+    controller-runtime's `SetupSignalHandler()` (also `ctrl.SetupSignalHandler()`),
+    k8s.io/apiserver's `SetupSignalHandler()`/`SetupSignalContext()`, knative's
+    `signals.NewContext()`, and those two functions of any package named `signals`
+    (sample-controller's, and the copies projects keep). A Go program that does not catch
+    SIGTERM exits at once.
+    One that catches it but never stops its server is reported as well: the server waits
+    in `Serve`, no `GracefulStop()` or `Stop()` is called on it, and it is handed to no code
+    k8slb cannot follow (passed to a call other than a service's registration such as
+    `pb.RegisterGreeterServer(s, ...)` or `reflection.Register(s)`, returned, stored in a
+    struct's field or a package variable: then nothing is said). The signal then only
+    cancels a context: the process goes on serving until it ends, at SIGKILL when nothing
+    else ends it, and its clients get no GOAWAY, so they go on sending on their
+    connections to the dying pod until the calls in flight are cut. The handler counts
+    where it is in the code that runs with the server (the container's, else the
+    programs' that link it in, else its project's); a handler whose path exits at once is
+    reported there instead (below). No fix: the handler is there, and what its context
+    should stop is a design call.
     Where no container is known to run the code, it is judged in every program of the
     tree that links its package in (a `main` package and the packages it imports): not
     reported when each handles SIGTERM (a framework's run function that catches it and
@@ -233,6 +260,12 @@ class GrpcNoGracefulShutdown(Rule):
             title="in Go, a handler that exits while the server drains",
             at=(19, 3),
         ),
+        Example(
+            go_server(before_serve=_CAUGHT_NEVER_STOPPED, imports=_CONTEXT_IMPORTS),
+            language="go",
+            title="in Go, SIGTERM caught but the server never stopped",
+            at=(17, 2),
+        ),
         Example(java_server(), language="java", title="in Java", at=(11, 5)),
         Example(
             kotlin_server(),
@@ -272,17 +305,23 @@ class GrpcNoGracefulShutdown(Rule):
                     if not any(m.sigterm_handlers for m in entries.code(link))
                 ]
                 if not bare:
+                    yield from self._never_stopped(context, entries, facts)
                     continue
                 where = f"the code container {bare[0].key} runs"
                 owners = {signal_owner(entries.code(link), link) for link in bare}
                 owner = owners.pop() if len(owners) == 1 else None
-            elif facts.project in context.projects_with("sigterm_handlers") or not facts.waits:
+            elif not facts.waits:
+                continue
+            elif facts.project in context.projects_with("sigterm_handlers"):
+                yield from self._never_stopped(context, entries, facts)
                 continue
             else:
                 handled = _programs_handling_sigterm(context, facts)
                 bare_programs = [folder for folder, handles in handled.items() if not handles]
                 if handled and not bare_programs:
-                    continue  # every program that links it in handles SIGTERM
+                    # every program that links it in handles SIGTERM
+                    yield from self._never_stopped(context, entries, facts)
+                    continue
                 where = "its project"
                 if len(bare_programs) < len(handled):
                     # the programs that start the server may be those that handle it
@@ -326,6 +365,60 @@ class GrpcNoGracefulShutdown(Rule):
                     edits=dialect.sigterm_handler(wait, name, grace),
                     severity=severity,
                 )
+
+    def _never_stopped(
+        self, context: Context, entries: Entries, facts: CodeFacts
+    ) -> Iterator[Finding]:
+        """A Go server whose program catches SIGTERM (`signal.Notify`, NotifyContext, a
+        library's handler) while nothing stops the server: no GracefulStop() or Stop() on
+        it, and it is handed to no code k8slb does not follow (Server's `handed`). The
+        process lingers until it is killed, or exits by another way, and the server's
+        clients get no GOAWAY. Not said where a handler's path exits with nothing waited
+        for (`_exits_while_draining` says it there) nor where the handler comes after
+        the wait (`_late_handlers`)."""
+        if facts.language != "go":
+            return
+        code = [m for m in _program_code(context, entries, facts) if not m.is_test]
+        handlers = [loc for module in code for loc in module.sigterm_handlers]
+        if not handlers or any(module.signal_exits for module in code):
+            return
+        handler = next((h for h in handlers if h.path == facts.path), handlers[0])
+        caught = (
+            f"line {handler.line}"
+            if handler.path == facts.path
+            else f"{handler.path}:{handler.line}"
+        )
+        stopped = {stop.server for stop in facts.stops}
+        servers = {s.name: s for s in facts.servers if s.name}
+        grace = context.fix_values.stop_grace_seconds
+        for wait in facts.waits:
+            server = servers.get(wait.server or "")
+            if (
+                server is None
+                or server.handed
+                or wait.server in stopped
+                or wait.server not in facts.starts
+                or wait.late_handler is not None
+            ):
+                continue
+            name = wait.server
+            yield self.code_finding(
+                wait.loc,
+                (
+                    f"gRPC server {name!r} waits in {wait.how} and nothing stops it, though "
+                    f"SIGTERM is caught ({caught})",
+                    "no GracefulStop() or Stop() is called on it: it serves until the "
+                    "process ends (at SIGKILL, when nothing else ends it), its clients get no "
+                    "GOAWAY and go on sending to the pod, and the calls in flight are cut",
+                    f"when the signal's context is done, call {name}.GracefulStop(), bounded "
+                    f"by time.AfterFunc({grace}*time.Second, {name}.Stop), and let the "
+                    "process exit once it has returned",
+                ),
+                related=[
+                    Related(handler.path, handler.line, "the signal"),
+                    Related(server.loc.path, server.loc.line, "the server"),
+                ],
+            )
 
     def _cancelled(
         self, context: Context, facts: CodeFacts, wait: Wait, name: str, owner: str, where: str
@@ -457,6 +550,15 @@ def _programs_handling_sigterm(context: Context, facts: CodeFacts) -> dict[str, 
         for code in context.links.programs(facts.path)
         if code
     }
+
+
+def _program_code(context: Context, entries: Entries, facts: CodeFacts) -> list[CodeFacts]:
+    """The code a Go module runs with: every container's that runs it, else every
+    program's of the tree that links it in, else its project's."""
+    if entries.running(facts.path):
+        return _code_of(context, entries, facts)
+    programs = [m for code in context.links.programs(facts.path) for m in code]
+    return programs or _code_of(context, entries, facts)
 
 
 def _code_of(context: Context, entries: Entries, facts: CodeFacts) -> list[CodeFacts]:

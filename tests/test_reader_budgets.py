@@ -452,6 +452,23 @@ def go_stops_after_ctrl_c(n: int) -> Files:
     return {"main.go": code}
 
 
+def go_servers_made_again_and_registered(n: int) -> Files:
+    """`n` servers bound to one name in one function, each registered and served, and a
+    library's SIGTERM context: whether the name is handed on is read once for the
+    function, not once a server."""
+    code = (
+        'package main\n\nimport (\n\t"context"\n\n\t"google.golang.org/grpc"\n'
+        '\t"google.golang.org/grpc/reflection"\n'
+        '\t"sigs.k8s.io/controller-runtime/pkg/manager/signals"\n)\n\n'
+        "func main() {\n"
+        "\tctx, cancel := context.WithCancel(signals.SetupSignalHandler())\n\tdefer cancel()\n"
+        "\t_ = ctx\n"
+        + "\ts := grpc.NewServer()\n\treflection.Register(s)\n\tgo s.Serve(nil)\n" * n
+        + "\tselect {}\n}\n"
+    )
+    return {"main.go": code}
+
+
 def go_env_helpers_and_clients(n: int) -> Files:
     """`n` env helpers with a fallback, each read `n` times, and `n` functions that each
     post through a Client of their own, bound to the same name: a helper is read once, and
@@ -1103,6 +1120,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Go: 3000 receives of SIGTERM in one function": lambda: go_receives_of_a_signal(3000),
     "Go: 5000 stops after 5000 receives of SIGINT alone": lambda: go_stops_after_ctrl_c(5000),
+    "Go: 5000 servers of one name registered and served, under a library's SIGTERM context": (
+        lambda: go_servers_made_again_and_registered(5000)
+    ),
     "Python: 3000 channels through 3000 attributes a kept object set in __init__": (
         lambda: python_channels_through_attributes(3000)
     ),

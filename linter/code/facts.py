@@ -500,6 +500,10 @@ class Server:
     # the server's factory; resolved in imported.py (a function that returns none makes
     # none). Rules never see one. Its options are judged where it is made.
     made_by: Imported | None = None
+    # Go: code k8slb does not follow may stop it: it is held in a struct's field or a
+    # package variable, or its function hands it on (to a call other than a service's
+    # registration, a return, another variable)
+    handed: bool = False
 
 
 @record

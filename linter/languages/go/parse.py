@@ -162,6 +162,35 @@ DURATIONS = {
 }
 SIGTERM = ("syscall.SIGTERM", "golang.org/x/sys/unix.SIGTERM")
 _INTERRUPTS = ("os.Interrupt", "syscall.SIGINT", "golang.org/x/sys/unix.SIGINT")
+# Library functions that catch SIGTERM (and SIGINT) for the program and give what is done
+# once it comes: a context (controller-runtime's, also re-exported as `ctrl.`, knative's
+# NewContext, k8s.io/apiserver's SetupSignalContext) or a channel closed then (its and the
+# older sample-controller's SetupSignalHandler). `signals` packages copied from
+# sample-controller into a project name theirs alike (`signals_package`).
+SIGNAL_LIBRARIES = frozenset(
+    {
+        "sigs.k8s.io/controller-runtime.SetupSignalHandler",
+        "sigs.k8s.io/controller-runtime/pkg/manager/signals.SetupSignalHandler",
+        "k8s.io/apiserver/pkg/server.SetupSignalHandler",
+        "k8s.io/apiserver/pkg/server.SetupSignalContext",
+        "knative.dev/pkg/signals.NewContext",
+    }
+)
+_SIGNALS_PACKAGE_FUNCTIONS = ("SetupSignalHandler", "SetupSignalContext")
+
+
+def signal_library(name: str | None) -> bool:
+    """Whether a call of `name` (qualified) is a library's SIGTERM handler: one of
+    SIGNAL_LIBRARIES, or the SetupSignalHandler/SetupSignalContext of a package named
+    `signals` (sample-controller's, and the copies projects keep of it)."""
+    if name is None:
+        return False
+    package, _, function = name.rpartition(".")
+    return name in SIGNAL_LIBRARIES or (
+        package.rpartition("/")[2] == "signals" and function in _SIGNALS_PACKAGE_FUNCTIONS
+    )
+
+
 # Functions that run once per process: what they make lives as long as the process.
 ONCE = regex.compile(
     r"^(main|init|run|serve|start|setup|New[A-Z_]\w*|new[A-Z_]\w*|Run\w*|Serve\w*|Start\w*)$"
@@ -492,7 +521,7 @@ class _Collector:
         self.graceful: dict[int, set[str]] = {}  # by function: _bounds_graceful_stop
         # (scope's id, name) of names assigned undeclared there: package variables
         self.undeclared: set[tuple[int, str]] = set()
-        self.dropped: dict[tuple[int, str], bool] = {}  # _dropped_by_handler, by body and name
+        self.dropped: dict[tuple[int, str, str], bool] = {}  # by body, name, asker's word
         self.identifiers: dict[int, dict[str, list[Node]]] = {}  # by body node id
         self.stored: dict[int, set[str]] = {}  # by body node id: _kept_in_package
         # what receives SIGTERM: ("channel", name) of a Notify, ("context", name) of a
@@ -629,6 +658,8 @@ class _Collector:
                 servers[server.name] = server
         elif name in ("os/signal.Notify", "os/signal.NotifyContext"):
             self._signal(call, name, servers, scope)
+        elif signal_library(name):
+            self._library_signal(call, servers)
         elif name in POOL_OPENERS:
             self._db(call, scope, name)
         elif name == f"{SQLX}.NewDb":  # an *sqlx.DB over a pool opened before
@@ -790,7 +821,7 @@ class _Collector:
         parameters = _text(function.child_by_field_name("parameters")).replace(" ", "")
         if "net/http" not in self.import_paths or "*http.Request" not in parameters:
             return False
-        key = (body.id, name)
+        key = (body.id, name, "dropped")
         known = self.dropped.get(key)
         if known is None:  # once a body and name: many calls in one body stay linear
             uses = self.identifiers_of(body).get(name, [])
@@ -2157,8 +2188,28 @@ class _Collector:
             ),
             name=self._bound_to(call),
         )
+        server = replace(server, handed=self._server_handed(call, scope, server.name))
         self.facts.servers.append(server)
         return server
+
+    def _server_handed(self, call: Node, scope: _Scope, name: str | None) -> bool:
+        """Whether code k8slb does not follow may stop the server `call` makes (Server's
+        `handed`): every use of its name in the declaration that makes it must be its
+        binding, a call of its methods (`s.Serve(lis)`: a method value, `s.GracefulStop`
+        handed on, is no call) or the first argument of a registration
+        (`pb.RegisterGreeterServer(s, ...)`, `reflection.Register(s)`). Read once for a
+        name in a declaration (`dropped`), however many servers it binds there."""
+        if not name or "." in name or self._package_variable(name, scope):
+            return True
+        body = _top_level(call).child_by_field_name("body")
+        if body is None:
+            return True
+        key = (body.id, name, "handed")
+        if key not in self.dropped:
+            self.dropped[key] = not all(
+                _server_use(use) for use in self.identifiers_of(body).get(name, [])
+            )
+        return self.dropped[key]
 
     def _method(
         self, call: Node, scope: _Scope, servers: dict[str, Server], shape: _Called
@@ -2309,6 +2360,18 @@ class _Collector:
             and all(n in _INTERRUPTS or n.endswith(".SIGINT") for n in names)
         ):
             self.interrupt_channels.append((_text(args_all[0]), call))
+
+    def _library_signal(self, call: Node, servers: dict[str, Server]) -> None:
+        """`ctx := signals.SetupSignalHandler()`: a library's handler, which catches
+        SIGTERM for the program and gives a context (or a channel) done when it comes:
+        received from as NotifyContext's is (by the name it is bound to, else by the call
+        itself, as in `context.WithCancel(signals.SetupSignalHandler())`)."""
+        self.facts.sigterm_handlers.append(self.loc(call))
+        given = self._bound_to(call) or _text(call)
+        self.signal_sources += [("context", given), ("channel", given)]
+        serving = _serving_before(call, servers)
+        if serving is not None:  # never in place while that Serve runs
+            self.late_handlers.setdefault(serving.start_byte, self.loc(call))
 
     def _derived_contexts(self, named: list[_Named]) -> None:
         """The contexts made from a SIGTERM context that are done when it is (`g, gctx :=
@@ -2979,6 +3042,34 @@ def _result_names(body: Node) -> set[str]:
     if result is None or result.type != "parameter_list":
         return set()
     return {_text(n) for n in walk(result) if n.type == "identifier"}
+
+
+def _server_use(node: Node) -> bool:
+    """A use of a server's name that hands it to no other code (_server_handed): a call of
+    its methods, its binding (`s := ...`, `s = ...`, `var s *grpc.Server`), or the first
+    argument of a call of a `Register...` function."""
+    if _only_method_called(node):
+        return True
+    parent = node.parent
+    if parent is None:
+        return False
+    if parent.type == "var_spec":
+        return parent.child_by_field_name("name") == node or node in parent.children_by_field_name(
+            "name"
+        )
+    if parent.type == "expression_list" and parent.parent is not None:
+        holder = parent.parent
+        if holder.type in ("short_var_declaration", "assignment_statement"):
+            return holder.child_by_field_name("left") == parent
+        if holder.type != "argument_list":
+            return False
+        parent = holder
+    if parent.type == "argument_list" and parent.named_children[:1] == [node]:
+        call = parent.parent
+        called = call.child_by_field_name("function") if call is not None else None
+        name = called.child_by_field_name("field") if called is not None else None
+        return _text(name if name is not None else called).startswith("Register")
+    return False
 
 
 def _only_method_called(node: Node) -> bool:
