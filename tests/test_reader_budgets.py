@@ -275,6 +275,16 @@ def hostile(draw: st.DrawFn) -> tuple[str, str, int, int]:
 # -- the issue's inputs -------------------------------------------------------------------
 
 
+def entry_points_never_declared() -> Files:
+    """The entry point's scan (a `main` method or function) over a long run of modifiers
+    and spaces that never reaches `void main(`, nor `fun main(`."""
+    modifiers = "static public final " * 200_000
+    return {
+        "svc/src/main/java/a/Main.java": f"class Main {{ {modifiers}void mai(String[] a) {{}} }}\n",
+        "svc/src/main/kotlin/a/Main.kt": "fun " * 200_000 + "mai() {}\n",
+    }
+
+
 def seven_modules_each_forty_times_the_one_before() -> Files:
     """Across modules (code/imported.py): each module's ADDR is the one before it, forty
     times over."""
@@ -1165,6 +1175,7 @@ ISSUE: dict[str, Callable[[], Files]] = {
     "seven JavaScript modules, each forty times the one before": (
         seven_modules_each_forty_times_the_one_before
     ),
+    "Java and Kotlin: 200000 modifiers before no `void main(`": entry_points_never_declared,
 }
 
 # -- reading in a child process -----------------------------------------------------------

@@ -1790,10 +1790,15 @@ class _Finder:
     def _module_of_package(self, folder: str) -> str | None:
         """A folder, or for one inside a module's source set (`authors/src/main/java/acme/
         authors`: a package of its code, never a service's folder by its name) the module,
-        when an image is built from it (a Dockerfile of any name, a build's context): a
-        library's package named as a stock image (`.../acme/redis`) is no one's image."""
+        when the package holds the program's entry point (a `main` method, a Spring Boot
+        application: the application's own package) and an image is built from the module
+        (a Dockerfile of any name, a build's context). A library's package named as a stock
+        image (`.../acme/redis`) is no one's image, and neither is a package of a service
+        named for what it talks to (`.../blog/redis`, `.../rent/kafka`: a client, a listener)."""
         if not _in_source_set(folder):
             return folder
+        if not self._holds_entry_point(folder):
+            return None
         parts = folder.split(os.sep)
         at = max(i for i, part in enumerate(parts[:-2]) if part == "src")
         module = os.sep.join(parts[:at]) or "."
@@ -1802,6 +1807,17 @@ class _Finder:
         ):
             return module
         return None
+
+    def _holds_entry_point(self, folder: str) -> bool:
+        """Whether a file of the folder itself (not of a package below it) declares the
+        program's entry point: the Java and Kotlin readers mark it as Go's `package main`."""
+        return any(
+            os.path.dirname(path) == folder
+            and (facts := self.modules.get(path)) is not None
+            and facts.language in ("java", "kotlin")
+            and facts.package == "main"
+            for path in self.by_folder.get(folder, ())
+        )
 
     def _built_but_role(self, image: str) -> tuple[str, str] | None:
         """The one folder the builds of an image named as this one is but for a role
