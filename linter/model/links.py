@@ -312,6 +312,8 @@ def _less_registry(repository: str) -> str | None:
 # The builds run from a folder their file does not say: a script's (run from the top, or
 # from its own folder), a Jenkins pipeline's (from the workspace, the checkout's top)
 _CLIMBING = frozenset({"script", "jenkins"})
+# The builds that make an image with no Dockerfile: of the code they name
+_NO_DOCKERFILE = frozenset({"jib", "bazel", "bazel target", "buildpacks"})
 # The builds of images for a developer's machine: where they are named is no registry the
 # repository publishes to
 _LOCAL_BUILDS = frozenset({"compose", "tiltfile", "docs"})
@@ -1808,6 +1810,17 @@ class _Finder:
             return module
         return None
 
+    def _resolved(self, build: ImageBuild) -> bool:
+        """Whether what a build makes its image of is known: the Dockerfile it names, or
+        Docker's default one in its context, is one of the tree's, or it is a build with
+        none (Jib's, Bazel's, buildpacks'). A script's `docker build .` whose Dockerfile
+        is nowhere it may be run from names a folder that is no image's code (CI scripts
+        beside the Dockerfile they build from the top): no guess rests on it."""
+        if build.kind in _NO_DOCKERFILE:
+            return True
+        run_from = self._run_from(build)
+        return run_from is not None and self._dockerfile(*run_from) is not None
+
     def _holds_entry_point(self, folder: str) -> bool:
         """Whether a file of the folder itself (not of a package below it) declares the
         program's entry point: the Java and Kotlin readers mark it as Go's `package main`."""
@@ -1834,7 +1847,7 @@ class _Finder:
             if _less_role(words) != other_words and _less_role(other_words) != words:
                 continue
             run_from = self._run_from(build)
-            if run_from is not None and run_from[0] in self.by_folder:
+            if run_from is not None and run_from[0] in self.by_folder and self._resolved(build):
                 found.setdefault(run_from[0], build.image)
         return next(iter(found.items())) if len(found) == 1 else None
 
