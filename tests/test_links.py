@@ -1125,7 +1125,10 @@ def test_a_jib_build_links_a_java_image_with_no_dockerfile(tmp_path: Path) -> No
         "    <configuration><to><image>gcr.io/acme/ads</image></to></configuration>\n"
         "  </plugin></plugins></build>\n</project>\n"
     )
-    java = "package ads;\n\nimport io.grpc.ServerBuilder;\n\nclass Main {}\n"
+    java = (
+        "package ads;\n\nimport io.grpc.ServerBuilder;\n\n"
+        "class Main {\n    public static void main(String[] args) {}\n}\n"
+    )
     files = {
         "k8s/ads.yaml": workload(name="ads", image="gcr.io/acme/ads:v3"),
         "services/advertising/pom.xml": pom,

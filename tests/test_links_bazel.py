@@ -163,3 +163,93 @@ def test_a_rules_k8s_object_s_images_link_the_targets_they_name(tmp_path: Path) 
     row = only(links(tmp_path, files))
     assert row["code"] == "orders"
     assert row["evidence"][0].startswith("bazel: k8s/BUILD.bazel:3: k8s_object(images = ")
+
+
+# The top's images, one per platform, each of layers: the settings' and the one holding
+# the self-contained jar of a `java_binary` of its own package, which its entrypoint runs.
+LAYERED_BUILD = """\
+load("@rules_oci//oci:defs.bzl", "oci_image")
+load("@rules_pkg//:pkg.bzl", "pkg_tar")
+
+APP_DIR = "opt/ledger"
+
+pkg_tar(
+    name = "settings_layer",
+    srcs = [":settings.yml", "@ledger_defaults//conf:files"],
+    package_dir = APP_DIR,
+)
+
+pkg_tar(
+    name = "ledger_layer",
+    srcs = ["//services/ledger:ledger-server_deploy.jar"],
+    package_dir = APP_DIR,
+)
+
+oci_image(
+    name = "ledger-server_linux_arm64",
+    base = "@temurin_jre",
+    entrypoint = [
+        # the jar Bazel packs with its dependencies
+        "java",
+        "-jar",
+        "/" + APP_DIR + "/ledger-server_deploy.jar",
+    ],
+    tars = [
+        ":settings_layer",
+        ":ledger_layer",
+    ],
+)
+"""
+LEDGER_BUILD = """\
+java_binary(
+    name = "ledger-server",
+    main_class = "org.example.ledger.Server",
+    runtime_deps = ["//services/ledger/server"],
+)
+"""
+
+
+def layered() -> dict[str, str]:
+    return {
+        "WORKSPACE": 'workspace(name = "ledger")\n',
+        "BUILD.bazel": LAYERED_BUILD,
+        "settings.yml": "port: 8080\n",
+        "services/ledger/BUILD.bazel": LEDGER_BUILD,
+        **service_app("services/ledger/server"),
+        **service_app("tools/report"),
+    }
+
+
+def test_an_image_s_layer_that_holds_the_jar_its_entrypoint_runs_is_its_code() -> None:
+    images = bazel_images("BUILD.bazel", LAYERED_BUILD)
+    assert {i.folder for i in images} == {"services/ledger"}
+    assert images[0].text == (
+        'oci_image(name = "ledger-server_linux_arm64", tars = [":ledger_layer"], whose '
+        '"//services/ledger:ledger-server_deploy.jar" the entrypoint runs)'
+    )
+
+
+def test_an_image_made_per_platform_is_named_as_its_target_less_the_platform(
+    tmp_path: Path,
+) -> None:
+    """`acme/ledger-server:1.4` runs the target `ledger-server_linux_arm64` (rules_oci's
+    multi-arch images, one per platform), whose layer's jar is `services/ledger`'s."""
+    files = {
+        **layered(),
+        "k8s/ledger.yaml": workload(name="ledger", image="acme/ledger-server:1.4"),
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] == "services/ledger"
+    assert row["evidence"][0].startswith("bazel target: BUILD.bazel:18: oci_image(")
+
+
+def test_layers_whose_files_the_entrypoint_does_not_name_leave_the_image_its_package() -> None:
+    """An entrypoint that runs no file of its layers (a base image's own program): the
+    layers' packages are no more the code than before, the image's own package is."""
+    text = LAYERED_BUILD.replace('"/" + APP_DIR + "/ledger-server_deploy.jar",', '"app.jar",')
+    assert {i.folder for i in bazel_images("BUILD.bazel", text)} == {"."}
+
+
+def test_layers_that_hold_named_files_of_two_packages_decide_nothing() -> None:
+    text = LAYERED_BUILD.replace('":settings.yml",', '"//tools/report:ledger-server_deploy.jar",')
+    assert {i.folder for i in bazel_images("BUILD.bazel", text)} == {"."}

@@ -92,3 +92,19 @@ jobs:
         ("acme/billing", "services", os.path.join("services", "billing", "Dockerfile"), 10),
         ("acme/orders", "services", os.path.join("services", "orders", "Dockerfile"), 10),
     ]
+
+
+def test_no_guess_lands_on_a_ci_folder_whose_script_builds_an_image_from_elsewhere(
+    tmp_path: Path,
+) -> None:
+    """A CI script's `docker build -t ledger .` with no Dockerfile in its own folder (run
+    from the top, where the Dockerfile is): its folder holds the CI's helpers, not the
+    code of `acme/ledger-server`, which is named as that build but for a role suffix."""
+    files = {
+        "k8s/server.yaml": workload(name="ledger-server", image="acme/ledger-server:2.1"),
+        "Dockerfile": "FROM eclipse-temurin:21\nCOPY . /ledger\n",
+        "ci/smoke_test.sh": "#!/bin/sh\nset -e\ndocker build -t ledger .\ndocker run ledger\n",
+        "ci/collect_logs.py": "import sys\n\nfor line in sys.stdin:\n    print(line.strip())\n",
+    }
+    row = only(links(tmp_path, files))
+    assert row["code"] is None

@@ -275,6 +275,30 @@ def hostile(draw: st.DrawFn) -> tuple[str, str, int, int]:
 # -- the issue's inputs -------------------------------------------------------------------
 
 
+def entry_points_never_declared() -> Files:
+    """The entry point's scan (a `main` method or function) over a long run of modifiers
+    and spaces that never reaches `void main(`, nor `fun main(`."""
+    modifiers = "static public final " * 200_000
+    return {
+        "svc/src/main/java/a/Main.java": f"class Main {{ {modifiers}void mai(String[] a) {{}} }}\n",
+        "svc/src/main/kotlin/a/Main.kt": "fun " * 200_000 + "mai() {}\n",
+    }
+
+
+def bazel_shared_layers(images: int, width: int) -> Files:
+    """A BUILD file's `width` layers of `width` files each, and `images` images that each
+    name them all and an entrypoint of every file's name: what the layers' files are
+    looked up against grows as their product, unless it is budgeted."""
+    files = ", ".join(f'"//a:f{j}"' for j in range(width))
+    text = "".join(f'pkg_tar(name = "l{i}", srcs = [{files}])\n' for i in range(width))
+    tars = ", ".join(f'":l{i}"' for i in range(width))
+    run = ", ".join(f'"f{j}"' for j in range(width))
+    text += "".join(
+        f'oci_image(name = "i{k}", entrypoint = [{run}], tars = [{tars}])\n' for k in range(images)
+    )
+    return {"BUILD.bazel": text, "a/main.py": "print(1)\n"}
+
+
 def seven_modules_each_forty_times_the_one_before() -> Files:
     """Across modules (code/imported.py): each module's ADDR is the one before it, forty
     times over."""
@@ -1220,6 +1244,10 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "seven JavaScript modules, each forty times the one before": (
         seven_modules_each_forty_times_the_one_before
+    ),
+    "Java and Kotlin: 200000 modifiers before no `void main(`": entry_points_never_declared,
+    "Bazel: 100 images sharing 200 layers of 200 files their entrypoints all name": (
+        lambda: bazel_shared_layers(100, 200)
     ),
 }
 

@@ -702,7 +702,8 @@ class CodeFacts:
     project: str = ""  # the folder of the program the module belongs to (projects.py)
     imports: tuple[tuple[int, str], ...] = ()  # (level, dotted name) of every import line
     # a Go file's package clause (`main`: a program's, which an image runs; a library's or
-    # generated stubs' name otherwise), "" where the language has none
+    # generated stubs' name otherwise); `main` for a Java or Kotlin file that declares the
+    # program's entry point (a `main` method, a Spring Boot application), "" for the rest
     package: str = ""
     channels: list[Channel] = field(default_factory=list)
     servers: list[Server] = field(default_factory=list)

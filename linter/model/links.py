@@ -312,6 +312,8 @@ def _less_registry(repository: str) -> str | None:
 # The builds run from a folder their file does not say: a script's (run from the top, or
 # from its own folder), a Jenkins pipeline's (from the workspace, the checkout's top)
 _CLIMBING = frozenset({"script", "jenkins"})
+# The builds that make an image with no Dockerfile: of the code they name
+_NO_DOCKERFILE = frozenset({"jib", "bazel", "bazel target", "buildpacks"})
 # The builds of images for a developer's machine: where they are named is no registry the
 # repository publishes to
 _LOCAL_BUILDS = frozenset({"compose", "tiltfile", "docs"})
@@ -1794,10 +1796,15 @@ class _Finder:
     def _module_of_package(self, folder: str) -> str | None:
         """A folder, or for one inside a module's source set (`authors/src/main/java/acme/
         authors`: a package of its code, never a service's folder by its name) the module,
-        when an image is built from it (a Dockerfile of any name, a build's context): a
-        library's package named as a stock image (`.../acme/redis`) is no one's image."""
+        when the package holds the program's entry point (a `main` method, a Spring Boot
+        application: the application's own package) and an image is built from the module
+        (a Dockerfile of any name, a build's context). A library's package named as a stock
+        image (`.../acme/redis`) is no one's image, and neither is a package of a service
+        named for what it talks to (`.../blog/redis`, `.../rent/kafka`: a client, a listener)."""
         if not _in_source_set(folder):
             return folder
+        if not self._holds_entry_point(folder):
+            return None
         parts = folder.split(os.sep)
         at = max(i for i, part in enumerate(parts[:-2]) if part == "src")
         module = os.sep.join(parts[:at]) or "."
@@ -1806,6 +1813,28 @@ class _Finder:
         ):
             return module
         return None
+
+    def _resolved(self, build: ImageBuild) -> bool:
+        """Whether what a build makes its image of is known: the Dockerfile it names, or
+        Docker's default one in its context, is one of the tree's, or it is a build with
+        none (Jib's, Bazel's, buildpacks'). A script's `docker build .` whose Dockerfile
+        is nowhere it may be run from names a folder that is no image's code (CI scripts
+        beside the Dockerfile they build from the top): no guess rests on it."""
+        if build.kind in _NO_DOCKERFILE:
+            return True
+        run_from = self._run_from(build)
+        return run_from is not None and self._dockerfile(*run_from) is not None
+
+    def _holds_entry_point(self, folder: str) -> bool:
+        """Whether a file of the folder itself (not of a package below it) declares the
+        program's entry point: the Java and Kotlin readers mark it as Go's `package main`."""
+        return any(
+            os.path.dirname(path) == folder
+            and (facts := self.modules.get(path)) is not None
+            and facts.language in ("java", "kotlin")
+            and facts.package == "main"
+            for path in self.by_folder.get(folder, ())
+        )
 
     def _built_but_role(self, image: str) -> tuple[str, str] | None:
         """The one folder the builds of an image named as this one is but for a role
@@ -1822,7 +1851,7 @@ class _Finder:
             if _less_role(words) != other_words and _less_role(other_words) != words:
                 continue
             run_from = self._run_from(build)
-            if run_from is not None and run_from[0] in self.by_folder:
+            if run_from is not None and run_from[0] in self.by_folder and self._resolved(build):
                 found.setdefault(run_from[0], build.image)
         return next(iter(found.items())) if len(found) == 1 else None
 

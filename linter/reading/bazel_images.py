@@ -17,6 +17,7 @@ from k8slb.core.record import record
 
 BAZEL_BUILD_FILES = frozenset({"BUILD", "BUILD.bazel"})
 MAX_BUILD = 1 << 20  # a BUILD file past this is not read (a generated one)
+MAX_LAYER_LOOKUPS = 100_000  # past these, an image's layers are not looked into
 
 # rules_docker's rules that make an image of a binary, and the plain image rules
 _IMAGE_RULES = frozenset(
@@ -42,6 +43,13 @@ _LOAD_RULES = frozenset({"oci_load", "oci_tarball"})  # `repo_tags`
 _K8S_RULES = frozenset({"k8s_object", "k8s_deploy"})
 # the attributes that name the image's code, the strongest first
 _CODE_ATTRIBUTES = ("binary", "embed", "runtime_deps", "deps", "srcs", "tars", "files")
+# rules_pkg's layer of files an image's `tars` name (`srcs`: a binary, a `_deploy.jar`)
+_LAYER_RULES = frozenset({"pkg_tar"})
+# an image target made per platform (rules_oci's multi-arch images: `web_linux_amd64`,
+# gathered by an `oci_image_index`): the image's name is the target's less the platform
+_PLATFORM = regex.compile(
+    r"[_-]linux[_-](?:amd64|arm64|aarch64|x86_64|arm|386|ppc64le|s390x|riscv64)\z"
+)
 
 # one pass over a BUILD file: a rule called at a line's start (`go_image(`), as BUILD files
 # write them, and what changes the depth of the calls: strings (on one line), comments and
@@ -83,17 +91,29 @@ def bazel_images(path: str, text: str) -> list[BazelImage]:
     calls = list(_calls(text))
     found: list[BazelImage] = []
     folders: dict[str, str] = {}  # an image target's name -> the folder of its code
+    spent = [0]  # the lookups of layers' files made (_layer_code)
+    layers = {  # a layer's name -> the labels of the files it holds, by their file names
+        name: _held(srcs)
+        for rule, _, attributes in calls
+        if rule in _LAYER_RULES
+        and isinstance(name := attributes.get("name"), str)
+        and isinstance(srcs := attributes.get("srcs"), list)
+    }
     for rule, line, attributes in calls:
         name = attributes.get("name")
         if rule not in _IMAGE_RULES or not isinstance(name, str):
             continue
-        folder, named = _code_folder(package, attributes)
+        folder, named = _layer_code(package, attributes, layers, spent) or _code_folder(
+            package, attributes
+        )
         folders[name] = folder
         # rules_docker loads `//web:image` as bazel/web:image (the top's as bazel:image)
         repository = "bazel" if package == "." else posixpath.join("bazel", *package.split(os.sep))
         said = f'{rule}(name = "{name}"{named})'
         found.append(BazelImage(repository, name, folder, line, said))
         found.append(BazelImage(name, None, folder, line, said, by_name=True))
+        if (platform := _PLATFORM.search(name)) is not None and platform.start() > 0:
+            found.append(BazelImage(name[: platform.start()], None, folder, line, said, True))
     for rule, line, attributes in calls:
         if rule in _PUSH_RULES | _LOAD_RULES:
             found += _named(rule, line, attributes, package, folders)
@@ -151,7 +171,7 @@ def _calls(text: str) -> list[tuple[str, int, Attributes]]:
     """Each call at a line's start, outside any other, of a rule k8slb reads: its rule,
     line and literal arguments. One pass over the text's tokens."""
     found: list[tuple[str, int, Attributes]] = []
-    rules = _IMAGE_RULES | _PUSH_RULES | _LOAD_RULES | _K8S_RULES
+    rules = _IMAGE_RULES | _PUSH_RULES | _LOAD_RULES | _K8S_RULES | _LAYER_RULES
     depth, rule, start, line, counted = 0, "", 0, 1, 0
     for token in _TOKEN.finditer(text):
         head = token.group(1)
@@ -188,6 +208,56 @@ def _attributes(arguments: str) -> Attributes:
         else:
             attributes[key] = [a or b for a, b in _STRING.findall(listed or "")]
     return attributes
+
+
+def _layer_code(
+    package: str, attributes: Attributes, layers: Mapping[str, Mapping[str, str]], spent: list[int]
+) -> tuple[str, str] | None:
+    """The folder of the code an image runs from one of its layers (`tars`: this file's
+    `pkg_tar`s, each as the labels of its files by their file names): the package of the
+    one file those layers hold that its `entrypoint` or `cmd` names by its file name
+    (`java -jar /app/server_deploy.jar` and the layer's `//server:server_deploy.jar`, a
+    `java_binary`'s); None when no such file, or files of several packages, are named (a
+    layer of configuration beside it is not the code), or past MAX_LAYER_LOOKUPS for the
+    file (`spent`: images that share big layers)."""
+    tars = attributes.get("tars")
+    if not isinstance(tars, list):
+        return None
+    run: set[str] = set()
+    for key in ("entrypoint", "cmd"):
+        value = attributes.get(key)
+        for word in [value] if isinstance(value, str) else value or []:
+            run.add(posixpath.basename(word))
+    run.discard("")
+    found: dict[str, tuple[str, str]] = {}
+    for tar in dict.fromkeys(tars):
+        held = layers.get(tar[1:], {}) if tar.startswith(":") else {}
+        # the smaller side looked up in the other: what the file shares costs at most this
+        spent[0] += min(len(run), len(held)) + 1
+        if spent[0] > MAX_LAYER_LOOKUPS:
+            return None
+        named = (
+            [w for w in run if w in held] if len(run) < len(held) else [n for n in held if n in run]
+        )
+        for target in named:
+            folder = _label_folder(package, held[target])
+            if folder is not None:
+                found.setdefault(folder, (tar, held[target]))
+    if len(found) != 1:
+        return None
+    folder, (tar, label) = next(iter(found.items()))
+    return folder, f', tars = ["{tar}"], whose "{label}" the entrypoint runs'
+
+
+def _held(srcs: list[str]) -> dict[str, str]:
+    """A layer's files' labels by their file names (`//server:server_deploy.jar` as
+    `server_deploy.jar`; `//cmd/api` as `api`, its package's default target), the first
+    of each."""
+    held: dict[str, str] = {}
+    for label in srcs:
+        target = label.rpartition(":")[2] if ":" in label else posixpath.basename(label)
+        held.setdefault(target, label)
+    return held
 
 
 def _code_folder(package: str, attributes: Attributes) -> tuple[str, str]:
