@@ -872,6 +872,26 @@ def jenkins_pipeline(n: int) -> Files:
     }
 
 
+def goreleaser_builds_and_images(n: int) -> Files:
+    """A GoReleaser file near its size limit: `n` builds, `n` images each naming every
+    build in `ids` and templates nested and chained, an env value of `n` pieces."""
+    builds = "".join(f"  - id: b{i}\n    binary: b{i}\n    main: ./cmd/b{i}\n" for i in range(n))
+    ids = "[" + ", ".join(f"b{i}" for i in range(n)) + "]"
+    template = "{{ .Env.R }}" * n + "{{" * n + "app:{{ .Version }}"
+    dockers = "".join(
+        f'  - image_templates: ["{template}", "{{{{ .ProjectName }}}}-{i}"]\n'
+        f"    ids: {ids}\n    dockerfile: d/Dockerfile\n"
+        for i in range(n // 10)
+    )
+    env = "  - R=" + "{{ if x }}a/{{ else }}" * n + "\n"
+    text = f"project_name: p\nenv:\n{env}builds:\n{builds}dockers:\n{dockers}"
+    return {
+        ".goreleaser.yml": text[: 256 * 1024 - 1],
+        "cmd/b1/main.go": "package main\n\nfunc main() {}\n",
+        "d/Dockerfile": 'FROM alpine:3\nCOPY b1 /b1\nENTRYPOINT ["/b1"]\n',
+    }
+
+
 def spring_settings_in_a_config_map(n: int) -> Files:
     """A Spring service whose Deployment mounts at /config a ConfigMap whose
     application.yaml holds a 1 MB value and `n` channels, and its application.yml keys
@@ -1061,6 +1081,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "a Jenkinsfile of 600 doubling variables, dir blocks and steps; a GitLab job's cd lines": (
         lambda: jenkins_pipeline(600)
+    ),
+    "GoReleaser: 600 builds, 60 images whose ids name each, templates 600 long": (
+        lambda: goreleaser_builds_and_images(600)
     ),
     "Tiltfile: 6000 helm() calls, 6000 names deployed in a list, 6000 values files, 150 deep": (
         lambda: tiltfile_helm_calls(6000)

@@ -136,6 +136,7 @@ STRENGTH = {
     "bazel": 1,
     "script": 1,
     "jenkins": 1,
+    "goreleaser": 1,
     "buildpacks": 1,
     "docs": 2,  # a build command written in Markdown: weaker than a build file's
     "dockerfile": 2,
@@ -2274,6 +2275,17 @@ class _Finder:
             self._multi_module_top(chosen, folder)
             or self._go_pattern_unnamed(dockerfile, folder)
             or self._copies_no_code(dockerfile, folder)
+            or self._released_unnamed(chosen, folder)
+        )
+
+    def _released_unnamed(self, chosen: Evidence, folder: str) -> str | None:
+        """Why a GoReleaser image of several builds' binaries links no code when the
+        binary it runs is none of them by name (its folder is the file's, no program's)."""
+        if chosen.kind != "goreleaser" or folder != chosen.folder or self.go.is_main(folder):
+            return None
+        return (
+            f"{chosen.said.path}:{chosen.said.line}: the image holds the binaries of several "
+            "builds, and the container runs none of them by a binary's name"
         )
 
     def _copies_no_code(self, dockerfile: Dockerfile | None, folder: str) -> str | None:

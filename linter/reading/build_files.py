@@ -50,6 +50,10 @@ _COMPOSE = regex.compile(r"^(?:docker-)?compose(?:[-.].+)?\.ya?ml$")
 _GITLAB = regex.compile(r"^\.gitlab-ci\.ya?ml$")
 _CLOUDBUILD = regex.compile(r"^cloudbuild(?:[-.].+)?\.ya?ml$")
 _DRONE = regex.compile(r"^\.drone\.ya?ml$")
+# GoReleaser's configuration (goreleaser.py)
+_GORELEASER = frozenset(
+    {".goreleaser.yml", ".goreleaser.yaml", "goreleaser.yml", "goreleaser.yaml"}
+)
 # A Jenkins pipeline: `Jenkinsfile`, `Jenkinsfile.master`, `Jenkinsfile-prod` (jenkins.py)
 _JENKINSFILE = regex.compile(r"^[Jj]enkinsfile(?:[.-][\w.-]+)?$")
 # Drone's Docker plugin and those built on it (ECR's, GCR's), which take its settings
@@ -151,7 +155,7 @@ class ImageBuild:
     context: str
     dockerfile: str | None
     kind: str  # skaffold, compose, tiltfile, workflow, cloudbuild, drone, makefile, jib,
-    # buildpacks, bazel, script, docs
+    # buildpacks, bazel, script, docs, jenkins, goreleaser
     said: Said
     args: tuple[tuple[str, str], ...] = ()  # the build arguments it gives (`--build-arg`)
     # the tags a script's `-t`s build, each None when not literal (none known: empty); a
@@ -411,6 +415,11 @@ def read_build_file(path: str, data: bytes) -> BuildFile | None:
             script=script,
             go_builds=host_go_builds(path, text, shell=script is not None),
         )
+    if name in _GORELEASER:  # its images, and its Go builds as the host's
+        from k8slb.reading.goreleaser import goreleaser_facts
+
+        images, programs = goreleaser_facts(path, _text(data))
+        return BuildFile(path, builds=tuple(images), go_builds=programs)
     reader = _builds_reader(path, name)
     if reader is None:
         return None
@@ -719,6 +728,10 @@ def _builds_reader(path: str, name: str) -> Callable[[str, str], list[ImageBuild
         from k8slb.reading.jenkins import jenkins_builds  # (it reads steps as scripts)
 
         return jenkins_builds
+    if name in _GORELEASER:
+        from k8slb.reading.goreleaser import goreleaser_facts
+
+        return lambda path, text: goreleaser_facts(path, text)[0]
     return None
 
 
