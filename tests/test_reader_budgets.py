@@ -892,6 +892,25 @@ def goreleaser_builds_and_images(n: int) -> Files:
     }
 
 
+def workflow_matrix_of_mappings(n: int) -> Files:
+    """A workflow job whose matrix has 8 keys of two mappings each (256 runs), `n` keys of
+    one mapping of `n` values, and `n` include entries of as many; each run's step builds
+    with the mappings' values."""
+    wide = "{" + ", ".join(f"v{j}: x{j}" for j in range(n)) + "}"
+    keys = "".join(f"        k{i}: [{{c: a{i}}}, {{c: b{i}}}]\n" for i in range(8))
+    keys += "".join(f"        w{i}: [{wide}]\n" for i in range(n))
+    include = "".join(f"          - {{k0: {wide}, z: {i}}}\n" for i in range(n))
+    step = (
+        "      - uses: docker/build-push-action@v6\n        with:\n"
+        "          context: ${{ matrix.k1.c }}\n          tags: acme/${{ matrix.k0.c }}\n"
+    )
+    workflow = (
+        "on: push\njobs:\n  b:\n    runs-on: x\n    strategy:\n      matrix:\n"
+        f"{keys}        include:\n{include}    steps:\n{step}"
+    )
+    return {".github/workflows/build.yml": workflow}
+
+
 def spring_settings_in_a_config_map(n: int) -> Files:
     """A Spring service whose Deployment mounts at /config a ConfigMap whose
     application.yaml holds a 1 MB value and `n` channels, and its application.yml keys
@@ -1084,6 +1103,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "GoReleaser: 600 builds, 60 images whose ids name each, templates 600 long": (
         lambda: goreleaser_builds_and_images(600)
+    ),
+    "a workflow matrix of 256 runs, 300 keys of a 300-value mapping, 300 includes": (
+        lambda: workflow_matrix_of_mappings(300)
     ),
     "Tiltfile: 6000 helm() calls, 6000 names deployed in a list, 6000 values files, 150 deep": (
         lambda: tiltfile_helm_calls(6000)
