@@ -913,6 +913,45 @@ def jenkins_pipeline(n: int) -> Files:
     }
 
 
+def goreleaser_builds_and_images(n: int) -> Files:
+    """A GoReleaser file near its size limit: `n` builds, `n` images each naming every
+    build in `ids` and templates nested and chained, an env value of `n` pieces."""
+    builds = "".join(f"  - id: b{i}\n    binary: b{i}\n    main: ./cmd/b{i}\n" for i in range(n))
+    ids = "[" + ", ".join(f"b{i}" for i in range(n)) + "]"
+    template = "{{ .Env.R }}" * n + "{{" * n + "app:{{ .Version }}"
+    dockers = "".join(
+        f'  - image_templates: ["{template}", "{{{{ .ProjectName }}}}-{i}"]\n'
+        f"    ids: {ids}\n    dockerfile: d/Dockerfile\n"
+        for i in range(n // 10)
+    )
+    env = "  - R=" + "{{ if x }}a/{{ else }}" * n + "\n"
+    text = f"project_name: p\nenv:\n{env}builds:\n{builds}dockers:\n{dockers}"
+    return {
+        ".goreleaser.yml": text[: 256 * 1024 - 1],
+        "cmd/b1/main.go": "package main\n\nfunc main() {}\n",
+        "d/Dockerfile": 'FROM alpine:3\nCOPY b1 /b1\nENTRYPOINT ["/b1"]\n',
+    }
+
+
+def workflow_matrix_of_mappings(n: int) -> Files:
+    """A workflow job whose matrix has 8 keys of two mappings each (256 runs), `n` keys of
+    one mapping of `n` values, and `n` include entries of as many; each run's step builds
+    with the mappings' values."""
+    wide = "{" + ", ".join(f"v{j}: x{j}" for j in range(n)) + "}"
+    keys = "".join(f"        k{i}: [{{c: a{i}}}, {{c: b{i}}}]\n" for i in range(8))
+    keys += "".join(f"        w{i}: [{wide}]\n" for i in range(n))
+    include = "".join(f"          - {{k0: {wide}, z: {i}}}\n" for i in range(n))
+    step = (
+        "      - uses: docker/build-push-action@v6\n        with:\n"
+        "          context: ${{ matrix.k1.c }}\n          tags: acme/${{ matrix.k0.c }}\n"
+    )
+    workflow = (
+        "on: push\njobs:\n  b:\n    runs-on: x\n    strategy:\n      matrix:\n"
+        f"{keys}        include:\n{include}    steps:\n{step}"
+    )
+    return {".github/workflows/build.yml": workflow}
+
+
 def spring_settings_in_a_config_map(n: int) -> Files:
     """A Spring service whose Deployment mounts at /config a ConfigMap whose
     application.yaml holds a 1 MB value and `n` channels, and its application.yml keys
@@ -1134,6 +1173,12 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "a Jenkinsfile of 600 doubling variables, dir blocks and steps; a GitLab job's cd lines": (
         lambda: jenkins_pipeline(600)
+    ),
+    "GoReleaser: 600 builds, 60 images whose ids name each, templates 600 long": (
+        lambda: goreleaser_builds_and_images(600)
+    ),
+    "a workflow matrix of 256 runs, 300 keys of a 300-value mapping, 300 includes": (
+        lambda: workflow_matrix_of_mappings(300)
     ),
     "Tiltfile: 6000 helm() calls, 6000 names deployed in a list, 6000 values files, 150 deep": (
         lambda: tiltfile_helm_calls(6000)

@@ -136,6 +136,7 @@ STRENGTH = {
     "bazel": 1,
     "script": 1,
     "jenkins": 1,
+    "goreleaser": 1,
     "buildpacks": 1,
     "docs": 2,  # a build command written in Markdown: weaker than a build file's
     "dockerfile": 2,
@@ -2307,6 +2308,17 @@ class _Finder:
             self._multi_module_top(chosen, folder)
             or self._go_pattern_unnamed(dockerfile, folder)
             or self._copies_no_code(dockerfile, folder)
+            or self._released_unnamed(chosen, folder)
+        )
+
+    def _released_unnamed(self, chosen: Evidence, folder: str) -> str | None:
+        """Why a GoReleaser image of several builds' binaries links no code when the
+        binary it runs is none of them by name (its folder is the file's, no program's)."""
+        if chosen.kind != "goreleaser" or folder != chosen.folder or self.go.is_main(folder):
+            return None
+        return (
+            f"{chosen.said.path}:{chosen.said.line}: the image holds the binaries of several "
+            "builds, and the container runs none of them by a binary's name"
         )
 
     def _copies_no_code(self, dockerfile: Dockerfile | None, folder: str) -> str | None:
@@ -2405,7 +2417,9 @@ class _Finder:
         if entry is not None and entry.then and source is not None and script is None:
             entry, source = self._serving(entry, source, folder, dockerfile)
         if source is not None and dockerfile is not None and chosen.kind != "config":
-            copied = self._copied_folder(dockerfile, folder)
+            copied = self._copied_folder(dockerfile, folder) or self._package_run(
+                argv, dockerfile, folder
+            )
             if copied is not None and _below(source, copied):
                 folder = copied  # a wide context: the code is what the Dockerfile copies
         source = self._source_run(workload, container, chosen, dockerfile, source, folder, used)
@@ -2593,6 +2607,8 @@ class _Finder:
             return tuple(self._copied_code(dockerfile, folder)), folder
         if dockerfile is not None and (module := self._module_built(dockerfile, folder)):
             return self._own_modules(module), module  # `mvn -pl orders`, then its jar
+        if dockerfile is not None and (node := self._package_run(argv, dockerfile, folder)):
+            return self._own_modules(node), node  # a Node package's, of a wide context
         if dockerfile is not None and (copied := self._copied_folder(dockerfile, folder)):
             if _runs_base_program(argv, dockerfile) and _below(dockerfile.folder, folder):
                 # `CMD ["postgres"]`: a program of its base image, set up by the files of
@@ -2660,6 +2676,14 @@ class _Finder:
         if entry is None or not entry.node:
             return where, ""
         inside = dockerfile.from_context(dockerfile.workdir) if dockerfile is not None else None
+        packaged = _package_copied(dockerfile) if dockerfile is not None else None
+        if packaged is not None and (
+            inside is None
+            or os.path.normpath(os.path.join(folder, inside)) not in self.builds.packages
+        ):
+            # `COPY ./api/package.json ./api/package-lock.json ./`, files into the WORKDIR
+            # (the last a source of it too): the folder whose package.json it copies there
+            inside = packaged
         if inside is not None and "$" not in inside and not os.path.isabs(inside):
             moved = os.path.normpath(os.path.join(folder, inside))
             where = moved if moved in self.builds.packages and _within(moved, folder) else where
@@ -2669,6 +2693,32 @@ class _Finder:
             if moved in self.builds.packages and _below(moved, where):
                 return moved, prefix
         return where, ""
+
+    def _package_run(
+        self, argv: Sequence[object], dockerfile: Dockerfile, folder: str
+    ) -> str | None:
+        """The one package below a wide context whose code a Node image runs: its command
+        runs npm, yarn or node in the WORKDIR the package's package.json is copied to
+        (`COPY ./api/package.json ./`), and every other file its last stage copies is of
+        that package, or a build's output (not in the tree) put below the WORKDIR, not in
+        it (a web app's static files, `COPY --from=web /ui/build ./ui`). None otherwise."""
+        entry = entry_of(argv)
+        if entry is None or not entry.node:
+            return None
+        where, _ = self._package_folder(replace(entry, package_folder=None), folder, dockerfile)
+        if where == folder or not _below(where, folder):
+            return None
+        for copy in dockerfile.copies:
+            if not _within(_joined_folder(folder, copy.source), where):
+                return None
+        for copy in dockerfile.built_copies:
+            source = _joined_folder(folder, copy.source)
+            if _within(source, where):
+                continue
+            held = source in self.by_folder or source in self.modules
+            if held or posixpath.normpath(copy.dest) == posixpath.normpath(dockerfile.workdir):
+                return None
+        return where
 
     def _go_main(
         self, argv: Sequence[object], dockerfile: Dockerfile, folder: str
@@ -2783,6 +2833,19 @@ class _Finder:
 
 
 _NAME = regex.compile(r"[\w.-]+")  # a binary's name a script's variable may hold
+
+
+def _package_copied(dockerfile: Dockerfile) -> str | None:
+    """The folder of the context whose package.json the last stage copies into its
+    WORKDIR (`COPY ./api/package.json ./api/package-lock.json ./`), when one is."""
+    workdir = posixpath.normpath(dockerfile.workdir)
+    folders = {
+        posixpath.dirname(copy.source) or "."
+        for copy in dockerfile.copies
+        if posixpath.basename(copy.source) in ("package.json", "package*.json")
+        and posixpath.normpath(copy.dest) in (workdir, posixpath.join(workdir, "package.json"))
+    }
+    return folders.pop() if len(folders) == 1 else None
 
 
 def _package_module(entry: Entry) -> bool:

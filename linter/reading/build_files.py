@@ -50,6 +50,10 @@ _COMPOSE = regex.compile(r"^(?:docker-)?compose(?:[-.].+)?\.ya?ml$")
 _GITLAB = regex.compile(r"^\.gitlab-ci\.ya?ml$")
 _CLOUDBUILD = regex.compile(r"^cloudbuild(?:[-.].+)?\.ya?ml$")
 _DRONE = regex.compile(r"^\.drone\.ya?ml$")
+# GoReleaser's configuration (goreleaser.py)
+_GORELEASER = frozenset(
+    {".goreleaser.yml", ".goreleaser.yaml", "goreleaser.yml", "goreleaser.yaml"}
+)
 # A Jenkins pipeline: `Jenkinsfile`, `Jenkinsfile.master`, `Jenkinsfile-prod` (jenkins.py)
 _JENKINSFILE = regex.compile(r"^[Jj]enkinsfile(?:[.-][\w.-]+)?$")
 # Drone's Docker plugin and those built on it (ECR's, GCR's), which take its settings
@@ -151,7 +155,7 @@ class ImageBuild:
     context: str
     dockerfile: str | None
     kind: str  # skaffold, compose, tiltfile, workflow, cloudbuild, drone, makefile, jib,
-    # buildpacks, bazel, script, docs
+    # buildpacks, bazel, script, docs, jenkins, goreleaser
     said: Said
     args: tuple[tuple[str, str], ...] = ()  # the build arguments it gives (`--build-arg`)
     # the tags a script's `-t`s build, each None when not literal (none known: empty); a
@@ -411,6 +415,11 @@ def read_build_file(path: str, data: bytes) -> BuildFile | None:
             script=script,
             go_builds=host_go_builds(path, text, shell=script is not None),
         )
+    if name in _GORELEASER:  # its images, and its Go builds as the host's
+        from k8slb.reading.goreleaser import goreleaser_facts
+
+        images, programs = goreleaser_facts(path, _text(data))
+        return BuildFile(path, builds=tuple(images), go_builds=programs)
     reader = _builds_reader(path, name)
     if reader is None:
         return None
@@ -719,6 +728,10 @@ def _builds_reader(path: str, name: str) -> Callable[[str, str], list[ImageBuild
         from k8slb.reading.jenkins import jenkins_builds  # (it reads steps as scripts)
 
         return jenkins_builds
+    if name in _GORELEASER:
+        from k8slb.reading.goreleaser import goreleaser_facts
+
+        return lambda path, text: goreleaser_facts(path, text)[0]
     return None
 
 
@@ -1217,14 +1230,20 @@ def _literal_env(*envs: object) -> dict[str, str | None]:
 # How many runs of a job's matrix are read: past it, none (a matrix so large builds no
 # one service's image).
 MAX_MATRIX = 256
-_EXPRESSION_VALUE = regex.compile(r"\$\{\{\s*((?:matrix|env)\.[A-Za-z0-9_-]+)\s*\}\}")
+MAX_MATRIX_KEYS = 512  # the values a run keeps (`image.name`, `platform`, ...): the first
+_EXPRESSION_VALUE = regex.compile(
+    r"\$\{\{\s*(matrix\.[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)?|env\.[A-Za-z0-9_-]+)\s*\}\}"
+)
 
 
 def _matrix(matrix: object) -> list[dict[str, str]]:
     """The values of each run of a job's `strategy.matrix`: every combination of its
     literal lists, and its `include` entries (one that sets only keys of its own extends
-    every combination, another is a run of its own); [{}] for a job with none. A key
-    whose values are not literal is left out, and so its uses stay unknown."""
+    every combination, another is a run of its own); [{}] for a job with none. A value
+    that is a mapping of literals (`image: [{name: api, dockerfile: api/Dockerfile}]`)
+    gives each of its keys (`image.name`, for `${{ matrix.image.name }}`). A key whose
+    values are not literal is left out, and so its uses stay unknown; so are the keys past
+    MAX_MATRIX_KEYS values of a run."""
     if not isinstance(matrix, dict):
         return [{}]
     runs: list[dict[str, str]] = [{}]
@@ -1232,21 +1251,36 @@ def _matrix(matrix: object) -> list[dict[str, str]]:
     for key, values in matrix.items():
         if key in ("include", "exclude") or not isinstance(values, list):
             continue
-        literal = [str(v) for v in values if isinstance(v, str | int | float)]
+        if len(runs[0]) >= MAX_MATRIX_KEYS:
+            break
+        literal = [_matrix_value(str(key), v) for v in values]
+        literal = [v for v in literal if v]
         if len(runs) * len(literal) > MAX_MATRIX:
             return [{}]
-        runs = [{**run, str(key): value} for run in runs for value in literal]
+        runs = [{**run, **value} for run in runs for value in literal]
         keys.add(str(key))
     included = matrix.get("include")
     for entry in included if isinstance(included, list) else []:
         if not isinstance(entry, dict):
             continue
-        values = {str(k): str(v) for k, v in entry.items() if isinstance(v, str | int | float)}
-        if keys and not set(values) & keys:
+        pairs = (pair for k, v in entry.items() for pair in _matrix_value(str(k), v).items())
+        values = dict(itertools.islice(pairs, MAX_MATRIX_KEYS))
+        if keys and not {name.partition(".")[0] for name in values} & keys:
             runs = [{**run, **values} for run in runs]
         elif len(runs) < MAX_MATRIX:
             runs = [*(run for run in runs if run), values]
     return runs
+
+
+def _matrix_value(key: str, value: object) -> dict[str, str]:
+    """A matrix key's value in a run: `{key: value}` of a literal, `{key.sub: value}` for
+    each literal of a mapping (none of one nested deeper); empty when not literal."""
+    if isinstance(value, str | int | float):
+        return {key: str(value)}
+    if not isinstance(value, dict):
+        return {}
+    literal = ((sub, given) for sub, given in value.items() if isinstance(given, str | int | float))
+    return {f"{key}.{sub}": str(given) for sub, given in itertools.islice(literal, MAX_MATRIX_KEYS)}
 
 
 def _expressions(runs: list[dict[str, str]], envs: Iterable[object]) -> list[dict[str, str]]:
