@@ -16,11 +16,17 @@ from k8slb.core.findings import Finding, FixInfo, Related, Severity
 from k8slb.core.record import record
 from k8slb.languages import LANGUAGES
 from k8slb.model.entries import Entries, compiled_source, entries_of, within
-from k8slb.model.links import Link
+from k8slb.model.links import MAX_BASE_DEPTH, Link
 from k8slb.model.objects import STOP_SIGNALS, Container, PodTemplate, pos_of
 from k8slb.model.scripts import image_script, tree_scripts
 from k8slb.model.shells import ASH, BASH, DASH, dockerfile_sh, image_sh
-from k8slb.reading.build_files import DOCKERFILE_NAMES, Dockerfile, Said, ShellScript
+from k8slb.reading.build_files import (
+    DOCKERFILE_NAMES,
+    OUTPUT_FOLDERS,
+    Dockerfile,
+    Said,
+    ShellScript,
+)
 from k8slb.reading.objects import K8sObject
 from k8slb.rulekit.base import Context, Example, Rule
 from k8slb.rulekit.examples import web_deployment
@@ -217,6 +223,10 @@ class Place:
     edits: tuple[Edit, ...] = ()
     fix: str = ""
     workload: K8sObject | None = None  # the manifest's, when they are written there
+    # a Dockerfile's FROM line whose base, built in the repository, sets them: what it
+    # inherits, said, and the base's line (path:line)
+    inherited: str = ""
+    base: str = ""
 
 
 class SigtermNeverReachesServer(Rule):
@@ -249,9 +259,10 @@ class SigtermNeverReachesServer(Rule):
       does). Under a shell that runs the package manager as its child, it never gets the
       signal at all;
     - a prefix that replaces itself with the command after it (`bundle exec`, `poetry
-      run`, `pipenv run`, `env VAR=value`, `gosu USER`, `su-exec USER`) is looked
-      through: `bundle exec rake serve` is Rake as PID 1, `bundle exec puma` is Puma,
-      which k8slb does not report;
+      run`, `pipenv run`, `env VAR=value`, `gosu USER`, `su-exec USER`,
+      OpenTelemetry's `opentelemetry-instrument` with its options) is looked through:
+      `bundle exec rake serve` is Rake as PID 1, `bundle exec puma` is Puma, which k8slb
+      does not report;
     - Node.js or Python as PID 1 (`node server.js`, `python app.py`) when no module of the
       code the container runs (its import closure, or its Node program; for compiled
       output, `node dist/apps/auth/main`, the program of the source it is built from,
@@ -267,6 +278,10 @@ class SigtermNeverReachesServer(Rule):
       `enableShutdownHooks()`; `signal.signal`, `loop.add_signal_handler`) or starts a
       server that installs one (`uvicorn.run`, aiohttp's `web.run_app`, werkzeug's reloader:
       Flask's `app.run(debug=True)` or `use_reloader=True`, whose handler exits at once).
+      The `server.js` of Next.js's standalone output (copied from `.next/standalone/`) is
+      not reported: `next build` writes SIGTERM and SIGINT handlers into it (they exit at
+      once) unless NEXT_MANUAL_SIG_HANDLE is set, which the container's `env` or an ENV
+      line then says.
       `flask run` (or `python -m flask run`) is Python running the application in its own
       process: the module its `--app` names, else, as Flask finds it by `FLASK_APP` or
       `app.py`, the code of the folder the image is built from. A gRPC server waited on is
@@ -293,8 +308,13 @@ class SigtermNeverReachesServer(Rule):
     hook that signals PID 1 (`kill 1`), or a server that is PID 1 itself, does not count:
     PID 1 drops that signal as it drops the kubelet's. `bash -c` with one command is not
     reported either: bash runs a lone command in its own place. A container whose image
-    k8slb cannot link to a Dockerfile is judged by its manifest alone, and an ENTRYPOINT
-    that only the base image sets is not seen.
+    k8slb cannot link to a Dockerfile is judged by its manifest alone. An image that sets
+    no ENTRYPOINT or CMD of its own runs its base image's: when the repository builds that
+    base (a build that links containers names the image, and all such builds are of one
+    Dockerfile), its ENTRYPOINT and CMD, and the distribution it says, are read there, as
+    Docker passes them on (an ENTRYPOINT of the image's own drops the base's CMD), through
+    four bases at most, never one twice; the finding is on the image's FROM line, naming
+    the base's line, where the fix is made. A base image from elsewhere is not seen.
 
     Whether a shell stays PID 1 can depend on which shell it is. When the script ends
     with a program run in the foreground (no pipe, redirection, background job or loop,
@@ -319,8 +339,11 @@ class SigtermNeverReachesServer(Rule):
     own registry) leaves the shell unknown, and k8slb guesses no distribution from a
     product's name: the official images' version tags are Debian for most languages but
     not all (`openjdk` from 12 on is Oracle Linux, `amazoncorretto` Amazon Linux, both
-    bash). There, such a script under `sh` (a shell-form line among them) is `info`,
-    saying why, with the `exec` that makes it certain as its fix. A script that no shell
+    bash). One maker's documented default is read: Eclipse Temurin's images, and the
+    official images' `temurin` variants (`tomcat:10-jdk17-temurin`), are Ubuntu unless the
+    tag names another distribution. Where the shell stays unknown, such a script under
+    `sh` (a shell-form line among them) is `info`, saying why, with the `exec` that makes
+    it certain as its fix. A script that no shell
     can hand over (`python app.py | tee
     log`, `python app.py > log`, `worker & server`, a loop, a command after the server),
     or any script under `dash`, is reported as it is, and so is one whose last program is
@@ -477,6 +500,10 @@ class SigtermNeverReachesServer(Rule):
                 "waits out the grace period whenever the pod stops",
             )
         related = [Related(workload.path, container.pos[0], f"{who} runs it")]
+        if place.inherited:
+            message = (*message, place.inherited)
+            path, _, line = place.base.rpartition(":")
+            related.append(Related(path, int(line), "the line the image inherits"))
         finding = self.code_finding(
             Loc(place.path, place.line, place.column),
             message,
@@ -497,7 +524,7 @@ def _started(
     Dockerfile, or a script of the tree run as the program), what a shell as PID 1 runs
     last, and where that is written; None when a signal reaches the server (a preStop hook
     that stops it, a PID 1 that is not a shell, launcher or runtime)."""
-    dockerfile = link.dockerfile if link is not None else None
+    dockerfile = link.dockerfile.runs if link is not None and link.dockerfile else None
     command, args = container.body.get("command"), container.body.get("args")
     command = command if isinstance(command, list) and command else None
     args = args if isinstance(args, list) and args else None
@@ -534,6 +561,8 @@ def _started(
     place = place or _place(workload, container, dockerfile, command, args, found)
     if place is None:
         return None
+    if dockerfile is not None and place.path in _base_paths(dockerfile):
+        place = _inherited_place(dockerfile, place)
     if idle:
         place = replace(place, edits=(), fix=_idle_fix(idle, found))
     return found, after, place
@@ -725,7 +754,7 @@ def _runtime(
     that code, or it has a handler, or it is a gRPC server that grpc-no-graceful-shutdown
     judges."""
     runner = in_process(found.words)
-    if link is None:
+    if link is None or _next_standalone(link, found):
         return None
     # an in-process runner (`flask run`) names the application apart, or not at all: the
     # code of its folder is what it runs
@@ -749,14 +778,72 @@ def _runtime(
     )
     if not output:
         return message, None
-    # the file node runs is made by the build from sources k8slb cannot name: a framework
-    # may write the server, and a SIGTERM handler, into it
+    # the file node runs is no module k8slb read: what it holds, or what a framework writes
+    # into it at build time, may be a server and its SIGTERM handler
+    return (*message, f"info only: {_unread(output, link.dockerfile)}"), Severity.INFO
+
+
+def _unread(script: str, dockerfile: Dockerfile | None) -> str:
+    """Why what the file node runs holds is not known, as its path (in the image, and in
+    the build context the Dockerfile copies it from) says: a file with no JavaScript
+    extension (an Express generator's `bin/www`), which k8slb does not read as a module;
+    output the build writes (`dist/`, `.output/`, `.next/standalone/`); else either."""
+    paths = [script]
+    if dockerfile is not None:
+        in_image = posixpath.join(dockerfile.workdir, script)
+        paths += [*dockerfile.built_sources_of(in_image), *dockerfile.sources_of(in_image)][:1]
+    parts = [part for path in paths for part in posixpath.normpath(path).split("/")[:-1] if part]
+    if "." not in posixpath.basename(script):
+        return (
+            f"{script} is a file with no JavaScript extension, which k8slb does not read as a "
+            "module, so a SIGTERM handler in it (or in what it alone requires) is not in the "
+            "code read"
+        )
+    if any(part in OUTPUT_FOLDERS or (part.startswith(".") and part != "..") for part in parts):
+        return (
+            f"{script} is build output made from no module k8slb can name, so what a "
+            "framework writes into it at build time (its server, a SIGTERM handler) is not in "
+            "the code read"
+        )
     return (
-        *message,
-        f"info only: {output} is build output made from no module k8slb can name, so what "
-        "a framework writes into it at build time (its server, a SIGTERM handler) is not "
-        "in the code read",
-    ), Severity.INFO
+        f"{script} is no module k8slb read (a file the build makes, or one it does not "
+        "parse), so a server and SIGTERM handler in it are not in the code read"
+    )
+
+
+# Next.js's standalone output (`output: 'standalone'` in next.config.js) puts a server.js
+# that `next build` writes in `.next/standalone/`; it registers SIGTERM and SIGINT handlers
+# unless NEXT_MANUAL_SIG_HANDLE is set (the file next/dist/build writes: `if
+# (!process.env.NEXT_MANUAL_SIG_HANDLE) { process.on('SIGTERM', () => process.exit(0)) ...`;
+# later versions' start-server, which it calls, under the same variable): SIGTERM reaches
+# it, and it exits at once, as werkzeug's reloader does.
+_NEXT_STANDALONE = ".next/standalone"
+_NEXT_MANUAL = "NEXT_MANUAL_SIG_HANDLE"
+
+
+def _next_standalone(link: Link, found: Pid1) -> bool:
+    """Whether node runs the server.js of Next.js's standalone output, copied from a build
+    stage's `.next/standalone/` (or from the context's), with no NEXT_MANUAL_SIG_HANDLE set
+    by the container's env or an ENV line of its Dockerfile or of a base the repository
+    builds."""
+    dockerfile = link.dockerfile
+    entry = entry_of(list(found.words)) if posixpath.basename(found.program) in _NODE else None
+    script = entry.script if entry is not None and entry.node else None
+    if dockerfile is None or script is None or posixpath.basename(script) != "server.js":
+        return False
+    in_image = posixpath.normpath(posixpath.join(dockerfile.workdir, script))
+    sources = [*dockerfile.built_sources_of(in_image), *dockerfile.sources_of(in_image)]
+    if not any(f"/{_NEXT_STANDALONE}/" in "/" + posixpath.normpath(s) for s in sources[:1]):
+        return False
+    env = link.container.body.get("env")
+    named = {e.get("name") for e in env if isinstance(e, dict)} if isinstance(env, list) else set()
+    chain: Dockerfile | None = dockerfile
+    for _ in range(MAX_BASE_DEPTH + 1):
+        if chain is None:
+            break
+        named.update(chain.env_names)
+        chain = chain.inherited
+    return _NEXT_MANUAL not in named
 
 
 def _node_program(
@@ -842,6 +929,33 @@ def _place(
         return None
     edits, fix = _dockerfile_fix(dockerfile, said, found, args)
     return Place(said.path, said.line, 1, said.text, edits, fix)
+
+
+def _base_paths(dockerfile: Dockerfile) -> set[str]:
+    """The paths of the Dockerfiles of the repository that build the image's bases."""
+    paths: set[str] = set()
+    base = dockerfile.inherited
+    while base is not None and base.path not in paths and base.path != dockerfile.path:
+        paths.add(base.path)
+        base = base.inherited
+    return paths
+
+
+def _inherited_place(dockerfile: Dockerfile, place: Place) -> Place:
+    """A line of the base's Dockerfile that the image inherits (its base built in the
+    repository sets the ENTRYPOINT or CMD it runs), placed at the image's own FROM line: the
+    finding is the image's; the fix is made in the base, for every image built FROM it."""
+    at = dockerfile.from_said
+    if at is None:
+        return place
+    where = f"{place.path}:{place.line}"
+    fix = f"in {where}: {place.fix}" if place.fix else ""
+    instruction = place.said.partition(" ")[0]
+    inherited = (
+        f"`{at.text}` inherits the {instruction} of {where}, the Dockerfile of the repository "
+        f"that builds {dockerfile.base}"
+    )
+    return Place(at.path, at.line, 1, place.said, (), fix, inherited=inherited, base=where)
 
 
 def _dockerfile_fix(

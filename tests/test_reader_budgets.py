@@ -897,6 +897,26 @@ def dockerfile_copies_from_a_builder(n: int, copied: int) -> Files:
     }
 
 
+def dockerfiles_built_from_each_other(n: int, env: int) -> Files:
+    """`n` Dockerfiles each FROM the image the one before builds (a chain of bases the
+    links follow, MAX_BASE_DEPTH deep at most), the first FROM the last (a loop), each with
+    `env` ENV lines of `env` names and a script that builds them all."""
+    names = " ".join(f"N{i}=v" for i in range(env))
+    lines = f"ENV {names}\n" * env
+    files: Files = {
+        f"img{i}/Dockerfile": f"FROM acme/img{(i - 1) % n}:1\n{lines}CMD /srv/run --i {i}; /srv/x\n"
+        for i in range(n)
+    }
+    files["build.sh"] = "".join(f"docker build -t acme/img{i}:1 img{i}\n" for i in range(n))
+    files["k8s/web.yaml"] = (
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n"
+        "  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n"
+        "      labels: {app: web}\n    spec:\n      containers:\n"
+        + "".join(f"        - name: c{i}\n          image: acme/img{i}:1\n" for i in range(n))
+    )
+    return files
+
+
 def jenkins_pipeline(n: int) -> Files:
     """A Jenkinsfile just under MAX_SCRIPT: `n` variables each doubling the one before,
     `dir` blocks `n` deep, `n` shell steps building an image named by the last variable,
@@ -1170,6 +1190,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Dockerfile: 200 COPY lines of 200 paths each --from a builder of 2000 COPY lines": (
         lambda: dockerfile_copies_from_a_builder(200, 2000)
+    ),
+    "Dockerfiles: 50 bases built from each other in a loop, each 100 ENV lines of 100 names": (
+        lambda: dockerfiles_built_from_each_other(50, 100)
     ),
     "a Jenkinsfile of 600 doubling variables, dir blocks and steps; a GitLab job's cd lines": (
         lambda: jenkins_pipeline(600)

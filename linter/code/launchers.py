@@ -10,7 +10,8 @@ Three kinds:
   server with SIGKILL, as it kills every process of the namespace when PID 1 ends); the
   package managers, which pass it on to the script (`passes_on`), leave the server stopped
   at once (yarn 1 and pnpm exit without waiting for it, so not even a handler drains it);
-- a **prefix** replaces itself with the command that follows it (`exec`), so that command
+- a **prefix** replaces itself with the command that follows it (`exec`: `gosu`, `bundle
+  exec`, `opentelemetry-instrument`), so that command
   is PID 1 and is judged instead;
 - an **in-process runner** is Python running the application in its own process, with no
   SIGTERM handler of its own: like `python app.py`, it is judged by the application's
@@ -121,7 +122,14 @@ PREFIXES: dict[tuple[str, str | None], int] = {
     ("env", None): 0,  # execvp, after its VAR=value words and options
     ("gosu", None): 1,  # execs after dropping to USER
     ("su-exec", None): 1,
+    # OpenTelemetry's Python auto-instrumentation: its `run()` sets PYTHONPATH for its
+    # sitecustomize and ends with `execl(executable, executable, *args.command_args)`
+    # (opentelemetry-instrumentation, auto_instrumentation/__init__.py)
+    ("opentelemetry-instrument", None): 0,
 }
+# Prefixes whose every option takes a value (`--traces_exporter console`, or `=console`):
+# opentelemetry-instrument's are one `--NAME` per OTEL_ setting, each given a value.
+_VALUED_OPTIONS = frozenset({"opentelemetry-instrument"})
 
 # Python console scripts that run the application in their own process and install no
 # SIGTERM handler: Flask's `flask run` (Werkzeug's development server; with `--reload` or
@@ -156,7 +164,9 @@ def after_prefix(words: Sequence[str]) -> list[str] | None:
             continue
         rest = list(words[1 if subcommand is None else 2 :])
         while rest and (rest[0].startswith("-") or (name == "env" and _ASSIGNMENT.match(rest[0]))):
-            rest.pop(0)  # its options, and env's VAR=value words
+            option = rest.pop(0)  # its options, and env's VAR=value words
+            if name in _VALUED_OPTIONS and "=" not in option and rest:
+                rest.pop(0)  # the option's value
         return rest[taken:]
     return None
 

@@ -98,6 +98,7 @@ from k8slb.core.shell_words import shell_words
 from k8slb.languages import LANGUAGES
 from k8slb.model.index import Index
 from k8slb.model.objects import Container, PodTemplate, flag_value, pod_template, pos_of
+from k8slb.model.runtimes import base_image
 from k8slb.reading.build_files import (
     BuildFacts,
     Dockerfile,
@@ -112,6 +113,10 @@ from k8slb.reading.build_files import (
     with_args,
 )
 from k8slb.reading.objects import K8sObject
+
+# How many images built in the repository a Dockerfile's base is followed through (a base
+# FROM a base of the tree ...): each is a Dockerfile's FROM, and a real tree has one or two.
+MAX_BASE_DEPTH = 4
 
 
 @record
@@ -881,6 +886,7 @@ class _Finder:
         self._modules_named: dict[str, list[tuple[str, Said]]] | None = None
         self._sets: list[tuple[str, str, Said]] | None = None  # scripts' image `--set`s
         self._apis: dict[tuple[str, ...], set[str]] | None = None  # _served_apis
+        self._bases: dict[str, Dockerfile | None] = {}  # _inherited, by a Dockerfile's path
         # absolute path -> as shown, for the configuration's pins alone (made only for them)
         self.shown: dict[str, str] = (
             {os.path.abspath(p): p for p in (*modules, *self.by_folder)} if pins else {}
@@ -2449,6 +2455,8 @@ class _Finder:
         used += agree
         overruled = [e for e in overruled if e not in agree]
         used.sort(key=lambda e: e.strength)
+        if dockerfile is not None and (base := self._inherited(dockerfile)) is not None:
+            dockerfile = replace(dockerfile, inherited=base)
         return Link(
             workload,
             container,
@@ -2460,6 +2468,31 @@ class _Finder:
             dockerfile,
             set_by,
         )
+
+    def _inherited(self, dockerfile: Dockerfile, seen: tuple[str, ...] = ()) -> Dockerfile | None:
+        """The Dockerfile of the repository that builds the image `dockerfile` is built FROM:
+        the one the builds naming that image (those that link a container to its folder)
+        all build, with its own base followed the same way, MAX_BASE_DEPTH deep at most and
+        never back to one already followed; None when no build names the image, or builds
+        of several Dockerfiles do (which one the base is, the tree does not settle)."""
+        if len(seen) >= MAX_BASE_DEPTH:
+            return None
+        if not seen and dockerfile.path in self._bases:
+            return self._bases[dockerfile.path]
+        base = base_image(dockerfile)
+        built = {
+            found.path if found is not None else None: found
+            for evidence in (self._build_evidence(base) if base is not None else [])
+            for found in [self._dockerfile(evidence.folder, evidence.dockerfile)]
+        }
+        parent = next(iter(built.values())) if len(built) == 1 else None
+        if parent is not None and parent.path not in (dockerfile.path, *seen):
+            parent = replace(parent, inherited=self._inherited(parent, (*seen, dockerfile.path)))
+        else:
+            parent = None
+        if not seen:
+            self._bases[dockerfile.path] = parent
+        return parent
 
     def _evidence(
         self, workload: K8sObject, container: Container

@@ -59,6 +59,21 @@ _FAMILIES: tuple[tuple[regex.Pattern[str], str], ...] = (
     ),
 )
 _TAG_WORD = regex.compile(r"[-_]")
+# Images whose maker documents the distribution a tag naming none is built on: Eclipse
+# Temurin's (`eclipse-temurin:21-jdk`, and the official images built on it that carry
+# `temurin` in their tags, `tomcat:10-jdk17-temurin`, `maven:3-eclipse-temurin-21`) are
+# Ubuntu unless the tag names another (`-alpine`, `-ubi9-minimal`; Windows' `nanoserver`
+# and `windowsservercore` have no /bin/sh): adoptium.net/installation/containers, "the
+# base OS variant (optional: defaults to latest Ubuntu)".
+_NO_SH = frozenset({"nanoserver", "windowsservercore"})
+
+
+def _ubuntu_default(name: str, tag_words: list[str], official: bool) -> bool:
+    """Whether an image is Temurin's, or an official image's Temurin variant, whose
+    distribution is Ubuntu when its tag names none."""
+    return name == "eclipse-temurin" or (official and "temurin" in tag_words)
+
+
 # Each distribution family's package managers (Dockerfile.installers).
 _INSTALLERS = {
     "apt-get": DASH,
@@ -88,6 +103,9 @@ def _named_sh(image: object) -> tuple[str | None, bool]:
     tag = image.split("@", 1)[0].rsplit("/", 1)[-1].partition(":")[2].lower()
     words = [name, *(w for w in _TAG_WORD.split(tag) if w)]
     found = {shell for word in words for pattern, shell in _FAMILIES if pattern.match(word)}
+    official = repository.removeprefix("library/").count("/") == 0
+    if not found and not _NO_SH & set(words) and _ubuntu_default(name, words[1:], official):
+        found = {DASH}
     return _one(found), "slim" in words[1:]
 
 
@@ -102,7 +120,11 @@ def image_sh(image: object) -> str | None:
 def dockerfile_sh(dockerfile: Dockerfile) -> str | None:
     """What `/bin/sh` is in the image a Dockerfile builds: as its last stage's base image
     (through the stages it is built FROM, and ARG defaults) names it, else as the package
-    managers that stage runs say, else a `slim` tag of the base."""
+    managers that stage runs say, else a `slim` tag of the base, else as the Dockerfile of
+    the repository that builds that base says (`inherited`, model/links.py)."""
     named, slim = _named_sh(base_image(dockerfile))
     installed = _one({_INSTALLERS[i] for i in dockerfile.installers if i in _INSTALLERS})
-    return named or installed or (DASH if slim else None)
+    found = named or installed or (DASH if slim else None)
+    if found is None and dockerfile.inherited is not None:
+        return dockerfile_sh(dockerfile.inherited)  # as deep as the links followed it
+    return found

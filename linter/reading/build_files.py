@@ -287,10 +287,43 @@ class Dockerfile:
     built_arg_folders: tuple[tuple[str, Said], ...] = ()
     # any stage has a COPY or ADD line, read or not (a variable's path, a URL, a stage's)
     copies_any: bool = False
+    # the FROM line that begins the last stage
+    from_said: Said | None = None
+    # the names any stage's ENV lines set (`ENV PORT=3000`, `ENV PORT 3000`)
+    env_names: tuple[str, ...] = ()
+    # the Dockerfile of the repository that builds the image `base` names, as the links
+    # find it (model/links.py), with its own such base: what the image inherits from it
+    inherited: Dockerfile | None = None
 
     @property
     def folder(self) -> str:
         return os.path.dirname(self.path) or "."
+
+    @property
+    def runs(self) -> Dockerfile:
+        """The Dockerfile with the ENTRYPOINT and CMD its image runs: its own, else those of
+        the base the repository builds (`inherited`), as Docker passes them on: a base's
+        ENTRYPOINT and CMD when it sets neither, its ENTRYPOINT alone under a CMD of its
+        own, nothing under an ENTRYPOINT of its own (which drops the base's CMD). The lines
+        that set them are the base's (`entrypoint_said`, `cmd_said` name its path)."""
+        base = self.inherited
+        if base is None or self.entrypoint is not None:
+            return self
+        base = base.runs
+        if self.cmd is not None:
+            return replace(self, entrypoint=base.entrypoint, entrypoint_said=base.entrypoint_said)
+        return replace(
+            self,
+            entrypoint=base.entrypoint,
+            entrypoint_said=base.entrypoint_said,
+            cmd=base.cmd,
+            cmd_said=base.cmd_said,
+        )
+
+    def built_sources_of(self, in_image: str) -> list[str]:
+        """Where in the build context what the last stage copies from an earlier stage's
+        output to `in_image` was made (`.next/standalone/server.js`), the last copy first."""
+        return _all_in_context(in_image, list(self.built_copies))
 
     def from_context(self, in_image: str) -> str | None:
         """The path in the build context of what a COPY put at `in_image` (an absolute
@@ -2075,6 +2108,13 @@ def _argv(arguments: str) -> tuple[str, ...]:
 
 
 def parse_dockerfile(path: str, text: str) -> Dockerfile:
+    """What a Dockerfile's last stage copies and runs, with its FROM line and the names
+    its ENV lines set."""
+    read = _parse_stages(path, text)
+    return replace(read, from_said=_last_from(path, text), env_names=_env_names(text))
+
+
+def _parse_stages(path: str, text: str) -> Dockerfile:
     workdir = "/"
     copies: list[Copy] = []
     entrypoint: tuple[str, ...] | None = None
@@ -2153,6 +2193,30 @@ def parse_dockerfile(path: str, text: str) -> Dockerfile:
         tuple(built_arg_folders),
         any(instruction in ("COPY", "ADD") for _, instruction, _ in _instructions(text)),
     )
+
+
+def _last_from(path: str, text: str) -> Said | None:
+    """The FROM line that begins the last stage, the one whose image runs."""
+    found = None
+    for line, instruction, arguments in _instructions(text):
+        if instruction == "FROM":
+            found = Said(path, line, f"FROM {arguments}")
+    return found
+
+
+_ENV_NAME = regex.compile(r"([A-Za-z_][A-Za-z0-9_]*)=")
+
+
+def _env_names(text: str) -> tuple[str, ...]:
+    """The names any stage's ENV lines set: `ENV NAME value` (one), `ENV A=1 B=2` (each)."""
+    names: dict[str, None] = {}
+    for _, instruction, arguments in _instructions(text):
+        words = arguments.split() if instruction == "ENV" else []
+        if words and "=" not in words[0]:
+            names[words[0]] = None
+            continue
+        names.update((named[1], None) for word in words if (named := _ENV_NAME.match(word)))
+    return tuple(names)
 
 
 # the folders a build writes its output to (`dist/apps/auth/main.js`), below the sources
