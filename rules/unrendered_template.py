@@ -8,12 +8,16 @@ class UnrenderedTemplate(ReadProblemRule):
     ## What it does
     A folder with a `Chart.yaml` is a Helm chart: k8slb renders it with Helm's own engine
     and lints what it renders (see the README's "Helm and Kustomize"). This rule reports
-    what is left over: a chart Helm cannot render (a template error, a `required` value
-    not given, a `fail` call, a values file, `values.yaml` or `Chart.yaml` that is not
-    YAML; a warning, at the file and line Helm names, in a packaged subchart at its
-    archive), a chart stopped by a bound of the run (its time, its memory, the run's time
-    for all its charts), a chart whose values schema refers to a URL or a file (Helm would
-    fetch it; k8slb does not), a chart with only a stand-in for its values
+    what is left over: a template Helm fails on (a template error, a `required` value not
+    given, a `fail` call; a warning, at the line Helm names), the rest of its chart
+    rendered and linted without it (up to four such templates a chart, a helper whose
+    `define`s others include taking those templates with it), a chart Helm cannot render
+    at all (past those four, a fault in a packaged subchart or one a missing subchart
+    causes, a values file, `values.yaml` or `Chart.yaml` that is not YAML; a warning, at
+    the file and line Helm names, in a packaged subchart at its archive), a chart stopped
+    by a bound of the run (its time, its memory, the run's time for all its charts), a
+    chart whose values schema refers to a URL or a file (Helm would fetch it; k8slb does
+    not), a chart with only a stand-in for its values
     (`values.yaml.tpl`) that renders to text that is not YAML, a chart nothing on this
     machine can render (no `k8slb[helm]`, no `helm` binary; info, once per chart), and a
     file with Go-template actions where YAML

@@ -1022,7 +1022,11 @@ def test_a_dependency_in_a_sibling_folder_is_rendered_as_helm_dependency_build_w
     assert [f["rule"] for f in edited["findings"]] == ["KLB401", "KLB101"]
     write(common, {"templates/broken.yaml": '{{ fail "common is broken" }}\n'})
     _, broken = check(str(chart))
-    assert where(broken, tmp_path / "repo") == [("KLB003", "common/templates/broken.yaml", 1, 3)]
+    assert where(broken, tmp_path / "repo") == [
+        ("KLB003", "common/templates/broken.yaml", 1, 3),  # left out, the rest rendered
+        ("KLB401", "shop/templates/deployment.yaml", 18, 17),
+        ("KLB101", "shop/templates/service.yaml", 7, 3),
+    ]
 
 
 def test_a_dependency_folder_outside_the_repository_is_not_read_and_said(

@@ -1175,7 +1175,26 @@ def tiltfile_helm_calls(n: int) -> Files:
     return {**chart, "Tiltfile": calls + names + again + wide + deep}
 
 
+def helm_templates_failing(n: int, defines: int) -> Files:
+    """A chart (charts.py) of `n` templates that each fail on a `required` value, each
+    defining `defines` named templates (what the KLB003 of one left out names), and a
+    Deployment: rendered again without a failing template only so many times."""
+    named = "".join(f'{{{{- define "t.{i}" -}}}}x{{{{- end }}}}\n' for i in range(defines))
+    chart = {
+        "c/Chart.yaml": "apiVersion: v2\nname: c\nversion: 0.1.0\n",
+        "c/templates/deploy.yaml": "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\n",
+    }
+    for i in range(n):
+        chart[f"c/templates/t{i}.yaml"] = named.replace('"t.', f'"t{i}.') + (
+            f'a: {{{{ required "set v{i}" .Values.v{i} }}}}\n'
+        )
+    return chart
+
+
 ISSUE: dict[str, Callable[[], Files]] = {
+    "Helm: 400 templates failing on a required value, each defining 100 named templates": (
+        lambda: helm_templates_failing(400, 100)
+    ),
     "Bazel: image calls 20000 deep, 20000 lists left open, 20000 image targets": (
         lambda: bazel_calls_nested_and_lists_left_open(20000)
     ),

@@ -223,16 +223,20 @@ def _outputs(
     chart: str, options: HelmOptions, *versions: Mapping[str, bytes]
 ) -> list[dict[str, str]]:
     """Helm's output by template name for each version of the chart's files (rendered in
-    one child process), or nothing for a version that does not render."""
+    one child process), or nothing for a version that does not render. A chart rendered
+    without templates Helm failed on is rendered, those templates named in its output
+    (a version that leaves out others is not the same)."""
     from k8slb.reading.render_process import run_isolated
 
     jobs = [(chart, options, pack_members(members)) for members in versions]
     outputs: list[dict[str, str]] = []
     for ok, rendering in run_isolated(lambda job: render(*job), jobs):
-        if not ok or rendering.problems:
+        if not ok or len(rendering.problems) > len(rendering.left_out):
             outputs.append({})
         else:
-            outputs.append({rendering.names[p]: text for p, text in rendering.files.items()})
+            output = {rendering.names[p]: text for p, text in rendering.files.items()}
+            output.update({f"\0left out\0{member}": "" for member in rendering.left_out})
+            outputs.append(output)
     return outputs
 
 

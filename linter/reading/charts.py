@@ -89,6 +89,9 @@ class Rendering:
     # Rendered without values: the chart has no values.yaml, only this file (a template
     # of its values, or values for a setting), and no values file was given.
     values_stand_in: str | None = None
+    # The templates (members) Helm failed on, the chart rendered without them: each is a
+    # KLB003 of `problems`.
+    left_out: list[str] = field(default_factory=list)
 
     def path_of(self, member: str) -> str:
         """The file a member of the chart (as packed) is, as shown."""
@@ -440,16 +443,7 @@ def render(chart: str, options: HelmOptions, data: bytes | None = None) -> Rende
         rendering.problems.append(_schema_reaches_out(chart, reach))
         return rendering
     try:
-        values = _values(options)
-        try:
-            by_name = (
-                _render_sdk(chart, values, options, members)
-                if engine == "sdk"
-                else _render_binary(chart, options, members)
-            )
-        except MissingDependencies as missing:
-            by_name = missing.rendered
-            rendering.problems.append(_missing(chart, where, missing.names))
+        by_name = _render_without_failing(rendering, engine, options, members)
     except HelmFailure as failure:
         if failure.path is not None:
             where = failure.path
@@ -469,6 +463,116 @@ def render(chart: str, options: HelmOptions, data: bytes | None = None) -> Rende
         rendering.files[_shown(chart, name, linked)] = text
         rendering.names[_shown(chart, name, linked)] = name
     return rendering
+
+
+def _render_once(
+    chart: str,
+    engine: str,
+    values: dict[str, Any],
+    options: HelmOptions,
+    members: Mapping[str, bytes],
+) -> tuple[dict[str, str], list[str]]:
+    """Helm's output by template name, and the subcharts it lacks (rendered without)."""
+    try:
+        if engine == "sdk":
+            return _render_sdk(chart, values, options, members), []
+        return _render_binary(chart, options, members), []
+    except MissingDependencies as missing:
+        return missing.rendered, missing.names
+
+
+def _render_without_failing(
+    rendering: Rendering, engine: str, options: HelmOptions, members: Mapping[str, bytes]
+) -> dict[str, str]:
+    """The chart rendered; where Helm fails on one template it names (a `required` value
+    the defaults leave empty, a `fail`, a template error), rendered again without it, so
+    that its other templates are linted: each template left out is a KLB003 at the place
+    Helm names. A template whose named templates (`define`) others include takes them with
+    it: those fail next and are left out too. Within MAX_LEFT_OUT templates and a share of
+    the chart's time limit; past them (or when Helm names no template of the chart's own
+    files) the first failure is raised, the chart not rendered, as Helm would have it."""
+    import time
+
+    chart, linked = rendering.chart, rendering.linked
+    values = _values(options)
+    started, first = time.monotonic(), None
+    left_out: list[Problem] = []
+    while True:
+        attempt = time.monotonic()
+        try:
+            by_name, missing = _render_once(chart, engine, values, options, members)
+            break
+        except HelmFailure as failure:
+            if first is None:
+                first = failure
+            member = _failing_template(failure, members)
+            took = time.monotonic() - attempt
+            if member is None or len(left_out) >= MAX_LEFT_OUT:
+                raise first from None
+            if time.monotonic() - started + took > _retry_time():
+                rendering.stopped = True  # another run, less busy, may get through
+                raise first from None
+            problem = _problem(chart, chart_file(chart), str(failure), linked=linked)
+            left_out.append(_left_out(problem, chart, member, members[member]))
+            rendering.left_out.append(member)
+            members = {name: data for name, data in members.items() if name != member}
+    rendering.problems += left_out
+    if missing:
+        rendering.problems.append(_missing(chart, chart_file(chart), missing))
+    return by_name
+
+
+MAX_LEFT_OUT = 4  # templates a chart is rendered without, each after a render that failed
+_DEFINES = regex.compile(r'\{\{-?\s*define\s+"([^"\n]{1,200})"')
+
+
+def _retry_time() -> float:
+    """Seconds a chart's renders may take together before it is rendered again without a
+    failing template: a quarter of one render's time limit (render_process), so that a
+    chart of several value sets stays within it."""
+    from k8slb.reading.render_process import TIMEOUT
+
+    return TIMEOUT / 4
+
+
+def _failing_template(failure: HelmFailure, members: Mapping[str, bytes]) -> str | None:
+    """The chart's template file (templates/, a vendored subchart's templates/) that
+    Helm's failure names first, when the chart can be rendered without it; None when the
+    fault is elsewhere (a values file, Chart.yaml, a packaged subchart's file) or is
+    likely the chart's missing subcharts (every template that uses them would fail)."""
+    if failure.path is not None or failure.missing:
+        return None
+    lines = [text.strip() for text in str(failure).strip().splitlines() if text.strip()]
+    place = _HELM_PLACE.search(lines[0]) if lines else None
+    if place is None:
+        return None
+    _, _, inside = place.group("file").partition("/")
+    member = Path(os.path.normpath(inside)).as_posix() if inside else ""
+    parts = member.split("/")
+    in_templates = parts[0] == "templates" or (
+        len(parts) > 3 and parts[0] == "charts" and "templates" in parts[2:-1]
+    )
+    return member if in_templates and member in members else None
+
+
+def _left_out(problem: Problem, chart: str, member: str, data: bytes) -> Problem:
+    """The KLB003 of a template the chart is rendered without: what is still linted, and
+    the named templates that went with it."""
+    names: dict[str, None] = {}
+    for found in _DEFINES.finditer(data.decode("utf-8", "replace")):
+        names[found.group(1)] = None
+        if len(names) > 5:  # five are named, the rest said to be there
+            break
+    said = ", ".join(list(names)[:5]) + (", …" if len(names) > 5 else "")
+    detail = (
+        f"the rest of the chart is rendered and linted without {member}; its objects are "
+        "not, until it renders (see --helm-values, --helm-set)",
+        *((f"the named templates it defines ({said}) are left out with it",) if names else ()),
+    )
+    message = problem.message.replace(
+        f"Helm cannot render chart {chart}:", f"Helm cannot render {member} of chart {chart}:", 1
+    )
+    return replace(problem, message=message, detail=detail)
 
 
 class HelmFailure(Exception):

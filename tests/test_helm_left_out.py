@@ -1,0 +1,151 @@
+"""A chart Helm fails on in one template (an Ingress that calls `required` on a value its
+defaults leave empty, a `fail`) is rendered again without that template: the template is
+one KLB003 at the place Helm names, and the rest of the chart is linted on its template
+lines. Within a budget of templates and of time; past it, the chart is one KLB003 as
+before, none of it linted."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from k8slb.reading import charts
+
+from .test_helm import CHART, _fix, check, where, write
+
+INGRESS = """\
+apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata:
+  name: {{ .Release.Name }}-api
+  annotations:
+    kubernetes.io/ingress.class: {{ required "set ingressClass" .Values.ingressClass }}
+spec:
+  rules:
+    {{- range required "set hostnames" .Values.hostnames }}
+    - host: {{ . }}
+    {{- end }}
+"""
+
+# what the chart's own findings are when it renders whole (test_helm's first test)
+RENDERED = [
+    ("KLB401", "templates/deployment.yaml", 18, 17),
+    ("KLB101", "templates/service.yaml", 7, 3),
+]
+
+
+def _ingress_chart(folder: Path, **more: str) -> Path:
+    values = CHART["values.yaml"] + 'ingressClass: ""\nhostnames: []\n'
+    return write(
+        folder / "shop",
+        {**CHART, "values.yaml": values, "templates/ingress.yaml": INGRESS, **more},
+    )
+
+
+def test_a_required_ingress_is_left_out_and_the_rest_of_the_chart_linted(
+    tmp_path: Path,
+) -> None:
+    chart = _ingress_chart(tmp_path)
+    _, report = check(str(chart))
+    assert sorted(where(report, chart)) == sorted(
+        [*RENDERED, ("KLB003", "templates/ingress.yaml", 6, 36)]
+    )
+    (left_out,) = [f for f in report["findings"] if f["rule"] == "KLB003"]
+    assert left_out["severity"] == "warning"
+    assert "templates/ingress.yaml of chart" in left_out["headline"]
+    assert "set ingressClass" in left_out["headline"]
+    assert "rendered and linted without templates/ingress.yaml" in left_out["message"]
+    assert report["summary"]["objects"] == 2
+    _, given = check("--helm-set", "ingressClass=nginx,hostnames[0]=a.example", str(chart))
+    assert sorted(where(given, chart)) == sorted(RENDERED), "with the values: all of it"
+
+
+def test_each_failing_template_is_left_out_in_turn_with_its_own_finding(tmp_path: Path) -> None:
+    failing = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  a: {{ fail "no" }}\n'
+    parse_error = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: y\n{{ .Values.a | nope }}\n"
+    chart = _ingress_chart(
+        tmp_path, **{"templates/failing.yaml": failing, "templates/parse.yaml": parse_error}
+    )
+    _, report = check(str(chart))
+    assert sorted(where(report, chart)) == sorted(
+        [
+            *RENDERED,
+            ("KLB003", "templates/ingress.yaml", 6, 36),
+            ("KLB003", "templates/failing.yaml", 6, 8),
+            ("KLB003", "templates/parse.yaml", 5, 1),
+        ]
+    )
+
+
+def test_a_helper_left_out_takes_the_templates_that_include_it_and_says_so(
+    tmp_path: Path,
+) -> None:
+    """_helpers.tpl does not parse: left out, its named template goes with it, so the
+    Deployment that includes it fails next and is left out too; the Service is linted."""
+    broken = '{{- define "shop.labels" -}}\napp: {{ .Values.a | nope }}\n{{- end }}\n'
+    chart = write(tmp_path / "shop", {**CHART, "templates/_helpers.tpl": broken})
+    _, report = check(str(chart))
+    assert sorted(where(report, chart)) == sorted(
+        [
+            ("KLB003", "templates/_helpers.tpl", 2, 1),
+            ("KLB003", "templates/deployment.yaml", 6, 8),
+            ("KLB101", "templates/service.yaml", 7, 3),
+        ]
+    )
+    helper = next(f for f in report["findings"] if f["path"].endswith("_helpers.tpl"))
+    assert (
+        "the named templates it defines (shop.labels) are left out with it" in (helper["message"])
+    )
+    included = next(f for f in report["findings"] if f["path"].endswith("deployment.yaml"))
+    assert 'no template "shop.labels"' in included["headline"]
+
+
+def test_past_the_budget_of_templates_the_chart_is_not_rendered_as_before(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(charts, "MAX_LEFT_OUT", 1)
+    failing = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  a: {{ fail "no" }}\n'
+    chart = _ingress_chart(tmp_path, **{"templates/failing.yaml": failing})
+    _, report = check(str(chart))
+    (only,) = where(report, chart)
+    assert only[0] == "KLB003" and only[1] in ("templates/ingress.yaml", "templates/failing.yaml")
+    (finding,) = report["findings"]
+    assert f"Helm cannot render chart {chart}:" in finding["headline"]
+    assert "none of its objects is linted" in finding["message"]
+
+
+def test_past_the_time_for_rendering_again_the_chart_is_not_rendered_and_not_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(charts, "_retry_time", lambda: 0.0)
+    chart = _ingress_chart(tmp_path)
+    rendering = charts.render_charts([(str(chart), charts.HelmOptions(), charts.pack(str(chart)))])
+    ((only,),) = rendering
+    assert only.stopped and not only.files and only.left_out == []
+    assert [p.path for p in only.problems] == [str(chart / "templates" / "ingress.yaml")]
+
+
+def test_a_template_of_a_packaged_subchart_is_not_left_out(tmp_path: Path) -> None:
+    """Helm names a file no folder of the chart holds: nothing to render without, so the
+    chart is one KLB003 as before."""
+    members = {"templates/x.yaml": b"a: 1\n"}
+    failure = charts.HelmFailure("execution error at (shop/charts/db/templates/x.yaml:3:1): no")
+    assert charts._failing_template(failure, members) is None
+    values = charts.HelmFailure("values file v.yaml: yaml: line 2", "v.yaml", 2)
+    assert charts._failing_template(values, members) is None
+    here = charts.HelmFailure("execution error at (shop/templates/x.yaml:3:1): no")
+    assert charts._failing_template(here, members) == "templates/x.yaml"
+    missing = charts.HelmFailure(str(here), missing=["common"])
+    assert charts._failing_template(missing, members) is None, "the missing subchart: as before"
+
+
+def test_a_fix_in_a_chart_rendered_without_a_template_is_made(tmp_path: Path) -> None:
+    chart = _ingress_chart(tmp_path)
+    ingress = (chart / "templates" / "ingress.yaml").read_text()
+    output = _fix("--select", "KLB401", str(chart))
+    assert "Fixed 1 finding (KLB401)" in output
+    assert "preStop:" in (chart / "templates" / "deployment.yaml").read_text()
+    assert (chart / "templates" / "ingress.yaml").read_text() == ingress
+    _, report = check(str(chart))
+    assert "KLB401" not in {f["rule"] for f in report["findings"]}
+    assert "KLB003" in {f["rule"] for f in report["findings"]}
