@@ -377,6 +377,18 @@ def _less_role(words: tuple[str, ...]) -> tuple[str, ...] | None:
     return words[:-1] if len(words) > 1 and words[-1] in ROLE_SUFFIXES else None
 
 
+def _agreeing_within(overruled: list[Evidence], context: str, folder: str) -> list[Evidence]:
+    """Narrowed to a `folder` inside the `context`: the evidence naming a folder around it,
+    inside the context (the service's folder, by its image's name), agrees."""
+    return [
+        e
+        for e in overruled
+        if e.folder != context  # (`.` is below `.`)
+        and _below(e.folder, context)
+        and _within(folder, e.folder)
+    ]
+
+
 class CodeLinks:
     """Every container's link, each made when first asked for (a pre-commit run judges a
     few workloads of thousands), and the reverse: which containers run a module (which
@@ -2443,15 +2455,7 @@ class _Finder:
             if other is not None and other not in modules:
                 ran, _ = self._modules_run(other, None, argv, dockerfile, chosen, folder, [])
                 modules = tuple(dict.fromkeys((*modules, *ran)))
-        # narrowed to a folder inside the context: evidence naming a folder around it, inside
-        # the context (the service's folder, by its image's name), agrees
-        agree = [
-            e
-            for e in overruled
-            if e.folder != chosen.folder  # (`.` is below `.`)
-            and _below(e.folder, chosen.folder)
-            and _within(folder, e.folder)
-        ]
+        agree = _agreeing_within(overruled, chosen.folder, folder)
         used += agree
         overruled = [e for e in overruled if e not in agree]
         used.sort(key=lambda e: e.strength)
