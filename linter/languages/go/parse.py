@@ -62,7 +62,13 @@ from k8slb.code.facts import (
     registry_scheme,
     settled,
 )
-from k8slb.code.syntax_trees import captured, same_code, syntax_problem, walk
+from k8slb.code.syntax_trees import (
+    captured,
+    captured_unordered,
+    same_code,
+    syntax_problem,
+    walk,
+)
 from k8slb.code.syntax_trees import node_text as _text
 from k8slb.core import regex
 from k8slb.languages.go.parse_routes import collect_routes
@@ -868,7 +874,7 @@ class _Collector:
         query = _bound_query(self.strings, self.drains)
         # the ranges open at the node being read, innermost last: (end, scope, guard, skip)
         open_: list[tuple[int, _Scope, Node | None, bool]] = [(node.end_byte, scope, None, False)]
-        found = captured(parser(), node, query)
+        found = captured_unordered(parser(), node, query)
         # the engine gives the captures in the order their patterns' matches end: sorted
         # into the walk's, an enclosing node before the nodes it holds (an import before
         # its path, the one node of the same bytes)
