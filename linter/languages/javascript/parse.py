@@ -74,7 +74,7 @@ from k8slb.code.syntax_trees import node_text as _text
 from k8slb.core import regex
 from k8slb.languages.javascript.parse_nest import MICROSERVICES, config_value, read_nest
 from k8slb.languages.javascript.parse_routes import ROUTE_METHODS, collect_routes
-from k8slb.languages.javascript.parse_shutdown import signal_exit, signal_pause
+from k8slb.languages.javascript.parse_shutdown import HeldCalls, signal_exit, signal_pause
 from k8slb.reading.markers import comment_markers, comment_pattern
 
 if TYPE_CHECKING:
@@ -668,6 +668,7 @@ class _Module:
         self.paused: set[int] = set()  # the SIGTERM handlers read for a pause, by node id
         self._signal_helpers: dict[str, int] | None = None  # made when first asked
         self._calls: list[_Call] | None = None  # made when first asked
+        self._held: HeldCalls | None = None  # the same, by where they are (held_calls)
         # where the module's text says SIGTERM or holds a backslash (an escape between a
         # string's fragments, which `_string` joins): a call that holds neither names
         # SIGTERM in no string (only a module const list may, read apart)
@@ -758,6 +759,14 @@ class _Module:
 
     def of(self, kind: str) -> list[Node]:
         return self.found.get(kind, [])
+
+    def held_calls(self) -> HeldCalls | None:
+        """The module's calls by where they are, when the query read them all (`whole`)."""
+        if not self.whole:
+            return None
+        if self._held is None:
+            self._held = HeldCalls(self.of("call_expression"))
+        return self._held
 
     @property
     def calls(self) -> list[_Call]:
@@ -1556,10 +1565,11 @@ class _Module:
                 _, handler = self._handler(given[1] if len(given) > 1 else None)
                 if handler is not None and handler.id not in self.paused:
                     self.paused.add(handler.id)  # a handler registered again is read once
-                    pause = signal_pause(node, handler, self.value, self.loc)
+                    held = self.held_calls()
+                    pause = signal_pause(node, handler, self.value, self.loc, held)
                     if pause is not None:
                         self.facts.signal_pauses.append(pause)
-                    exit = signal_exit(node, handler, self.loc)
+                    exit = signal_exit(node, handler, self.loc, held)
                     if exit is not None:
                         self.facts.signal_exits.append(exit)
         elif method == SHUTDOWN_HOOKS:  # NestJS: a SIGTERM handler that closes the app
@@ -1643,7 +1653,11 @@ class _Module:
                     if at is not None and name:
                         self._signal_helpers[name] = at
                         _, handler = self._handler(given[1] if len(given) > 1 else None)
-                        exit = None if handler is None else signal_exit(call, handler, self.loc)
+                        exit = (
+                            None
+                            if handler is None
+                            else signal_exit(call, handler, self.loc, self.held_calls())
+                        )
                         if exit is not None:
                             self._helper_exits[name] = exit
                         break
