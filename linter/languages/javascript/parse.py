@@ -588,6 +588,8 @@ def _returned_name(function: Node) -> str | None:
         return None
     if body.type != "statement_block":
         returned = [body]
+    elif b"return" not in (body.text or b""):
+        return None  # no return (most functions that make a server): nothing to walk
     else:
         returned, stack = [], [body]
         while stack:  # its own statements: a function inside it is not descended into
