@@ -408,7 +408,8 @@ def _starter_services(path: str, data: bytes) -> list[tuple[str, Loc]]:
 
 
 def _loc(path: str, node: Node) -> Loc:
-    return Loc(path, int(node.start_point[0]) + 1, int(node.start_point[1]) + 1)
+    row, column = node.start_point  # a point made once (each asking makes one)
+    return Loc(path, int(row) + 1, int(column) + 1)
 
 
 def _property_name(method: str) -> str:

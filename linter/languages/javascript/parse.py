@@ -496,7 +496,8 @@ def _unwrapped(node: Node | None) -> Node | None:
 
 
 def _loc(path: str, node: Node) -> Loc:
-    return Loc(path, int(node.start_point[0]) + 1, int(node.start_point[1]) + 1)
+    row, column = node.start_point  # a point made once (each asking makes one)
+    return Loc(path, int(row) + 1, int(column) + 1)
 
 
 def _required(value: Node | None) -> str | None:
