@@ -16,6 +16,7 @@ from k8slb.code.facts import CodeFacts
 from k8slb.code.syntax_trees import walk
 from k8slb.core import regex
 from k8slb.languages.go import parse as go
+from k8slb.languages.go import parse_shutdown as go_shutdown
 from k8slb.languages.go.parse import _Collector, _parameter_places, _Scope, analyse_go, parser
 
 if TYPE_CHECKING:
@@ -288,6 +289,34 @@ def test_a_files_imports_are_the_matches_of_the_import_patterns(data: bytes) -> 
         found += go._quoted(block.group(1))
     expected = [path.decode("utf-8", "replace") for path in dict.fromkeys(found)]
     assert [path for _, path in go.go_imports(data)] == expected
+
+
+PACKAGE_PIECES = [b"package", b" ", b"\n", b"\t", b"\v", b"main", b"_", b"(", b"\xe9", b"x"]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(PACKAGE_PIECES), max_size=16).map(b"".join))
+def test_a_files_package_is_the_first_match_of_the_package_clause(data: bytes) -> None:
+    found = go._PACKAGE_CLAUSE.search(data)
+    expected = found.group(1).decode("ascii", "replace") if found is not None else ""
+    assert go.go_package(data) == expected
+
+
+QUIET = regex.compile(
+    r"^(?:(?:Info|Warn|Warning|Error|Debug|Trace|Notice|Print|Log|Msg|Msgf|Send)"
+    r"(?:f|ln|w|Context|S)?|With\w*|Sugar|String|Err|Close|Sync|Flush|Now|Since)$"
+)
+FATAL = regex.compile(r"^(?:Fatal|Fatalf|Fatalln|Fatalw|Exit)$")
+NAME_PIECES = ["Info", "Warn", "ing", "Msg", "f", "ln", "w", "Context", "S", "With", "_", "1"]
+NAME_PIECES += ["Fatal", "Exit", "Close", "Sync", "Now", "é", "x", "\n", "Err", "Sugar"]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(NAME_PIECES), max_size=5).map("".join))
+def test_the_quiet_and_fatal_methods_are_those_the_patterns_name(name: str) -> None:
+    # sets and a scan in place of an RE2 match a statement the shutdown walk steps over
+    assert go_shutdown._quiet_method(name) == (QUIET.match(name) is not None)
+    assert (name in go_shutdown._FATAL) == (FATAL.match(name) is not None)
 
 
 PIECES = [b"// Code generated ", b"by protoc", b" DO NOT EDIT", b".", b"\n", b"package ", b"x"]

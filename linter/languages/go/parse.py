@@ -245,7 +245,8 @@ def go_imports(data: bytes) -> tuple[tuple[int, str], ...]:
 
 
 _SPACE = frozenset(b" \t\n\f\r")  # RE2's `\s` (no `\v`)
-_NAME = frozenset(b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz.")  # `[\w.]`
+_WORD = frozenset(b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz")  # `\w`
+_NAME = _WORD | {ord(".")}  # `[\w.]`
 
 
 def _skip(data: bytes, at: int, chars: frozenset[int]) -> int:
@@ -280,9 +281,17 @@ _PACKAGE_CLAUSE = regex.compile(rb"^package\s+(\w+)", regex.MULTILINE)
 
 def go_package(data: bytes) -> str:
     """The name a Go file's package clause gives (its first line that is one: comments
-    and build constraints come before it), "" with none."""
-    found = _PACKAGE_CLAUSE.search(data)
-    return found.group(1).decode("ascii", "replace") if found is not None else ""
+    and build constraints come before it), "" with none: `_PACKAGE_CLAUSE`'s first match,
+    scanned from the lines that start with `package` (RE2's binding copied the text)."""
+    at = data.find(b"package")
+    while at != -1:
+        if at == 0 or data[at - 1] == 10:
+            name = _skip(data, at + 7, _SPACE)
+            end = _skip(data, name, _WORD) if name > at + 7 else name
+            if end > name:
+                return data[name:end].decode("ascii", "replace")
+        at = data.find(b"package", at + 1)
+    return ""
 
 
 def analyse_go(path: str, data: bytes) -> CodeFacts:
