@@ -297,11 +297,18 @@ _COMPILED = regex.compile(
 )
 
 
+def _compiled(data: bytes) -> bool:
+    """Whether `_COMPILED` finds a compiler's mark: each of its branches holds a word that
+    is looked for first (most files have neither, and RE2's binding copies the text)."""
+    may = b"__esModule" in data or b"//# sourceMappingURL=" in data
+    return may and _COMPILED.search(data) is not None
+
+
 def _parse(path: str, data: bytes, language: str, shown: str) -> CodeFacts:
     facts = CodeFacts(path, language, is_test=is_test_path(path))
     if "node_modules" in path.split("/"):
         return facts
-    facts.compiled = language == "javascript" and _COMPILED.search(data) is not None
+    facts.compiled = language == "javascript" and _compiled(data)
     if not worth_parsing(data):
         if may_export_an_address(data):  # for the modules that import it (imported.py)
             root = parser_for(path)().parse(data).root_node
