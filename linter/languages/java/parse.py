@@ -235,7 +235,9 @@ def worth_parsing(data: bytes) -> bool:
 
 
 def is_generated(data: bytes) -> bool:
-    return _GENERATED.search(data) is not None
+    # each of the pattern's branches says `Generated`: looked for first (RE2's binding
+    # copies the whole text)
+    return b"Generated" in data and _GENERATED.search(data) is not None
 
 
 def is_test(path: str) -> bool:
