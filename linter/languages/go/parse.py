@@ -1362,14 +1362,14 @@ class _Collector:
         return node
 
     def _call_value(self, call: Node, scope: _Scope, depth: int) -> Any:
-        name = self._qualified_call(self._called(call)) or ""
-        args = self._called(call).arguments
+        shape = self._called(call)
+        name = self._qualified_call(shape) or ""
+        args = shape.arguments
         values = [self.value(a, scope, depth + 1) for a in args]
         if name in ("os.Getenv", "os.LookupEnv") and values and isinstance(values[0], str):
             return EnvRef(values[0], None)
         if name == "fmt.Sprintf" and values and isinstance(values[0], str):
             return _sprintf(values[0], values[1:])
-        shape = self._called(call)
         if (
             shape.kind == "identifier"
             and len(values) >= 2
@@ -1451,13 +1451,13 @@ class _Collector:
         """Where a string or integer flag's definition has the flag's name and its default:
         the flag package's (`flag.String`, `flag.IntVar`) or pflag's, as a package function or a
         method of a flag set (`cmd.Flags().StringVarP(&addr, "address", "a", ...)`)."""
-        function = call.child_by_field_name("function")
-        if function is None or function.type != "selector_expression":
+        shape = self._called(call)  # the call's function, read once
+        if shape.function is None or shape.kind != "selector_expression":
             return None
-        places = _FLAG_CALLS.get(_text(function.child_by_field_name("field")))
+        places = _FLAG_CALLS.get(shape.member)
         if places is None:
             return None
-        package = self.qualified(function)
+        package = self.qualified(shape.function)
         if package is not None:
             return places if package.rpartition(".")[0] in _FLAG_PACKAGES else None
         return places if any(p in _FLAG_PACKAGES for p in self.import_paths) else None
