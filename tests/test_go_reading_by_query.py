@@ -329,3 +329,46 @@ def test_a_generated_file_is_told_by_its_comment_before_package(data: bytes) -> 
     # the package clause
     head = data.split(b"\npackage ", 1)[0]
     assert go.is_generated(data) == (go._GENERATED.search(head) is not None)
+
+
+# a file whose calls of other packages pass the same names again and again: the exports'
+# values, each remembered once computed
+REPEATED = b"""package main
+
+import "example.com/lib"
+
+type Server struct{ addr string; db *lib.DB }
+
+func New(addr string) *Server { return &Server{addr: addr} }
+
+func (s *Server) Run(ctx lib.Context, name string) {
+	lib.Log(ctx, s.addr, name)
+	lib.Log(ctx, s.addr, name + ":80")
+	lib.Dial(ctx, s.addr, lib.Opt(name), lib.Opt(name))
+	lib.Dial(ctx, s.addr, lib.Opt(name), lib.Opt(s.addr))
+}
+
+func main() {
+	s := New("db:5432")
+	s.Run(lib.Background(), "x")
+	s.Run(lib.Background(), lib.Name)
+}
+"""
+
+
+@pytest.mark.parametrize("steps", [None, 12, 40, 90])
+def test_the_exports_values_remembered_are_the_values_computed_again(
+    monkeypatch: pytest.MonkeyPatch, steps: int | None
+) -> None:
+    # the same facts (exports and the budget's cut-offs included) as a reading that
+    # computes every value again, whole and with a budget too small for the file
+    if steps is not None:
+        budget = go.Budget
+        monkeypatch.setattr(go, "Budget", lambda left=steps: budget(left))
+    sources = [(Path("svc/repeated.go"), REPEATED)] + [
+        (path, path.read_bytes()) for path in sorted((ROOT / "fixtures").rglob("*.go"))
+    ]
+    remembered = [repr(analyse_go(str(path), data)) for path, data in sources]
+    computed = go._Collector._value
+    monkeypatch.setattr(go._Collector, "value", lambda s, n, scope, d=0: computed(s, n, scope, d))
+    assert [repr(analyse_go(str(path), data)) for path, data in sources] == remembered

@@ -567,6 +567,9 @@ class _Collector:
         self.closed_fields: set[str] | None = None  # _closed, read once a file
         self.returned_fields: dict[int, dict[str, str]] = {}  # by body id: _returned_field
         self.shapes: dict[int, _Called] = {}  # by call node id: _called
+        # the values computed, while the exports are (value): by node id, scope id, depth
+        # and `choosing`, each with the budget's steps it took
+        self.remembered: dict[tuple[int, int, int, bool], tuple[Any, int]] | None = None
 
     def _called(self, call: Node) -> _Called:
         """The call's `_Called`, read once."""
@@ -771,6 +774,9 @@ class _Collector:
                 if (closing := self._closes_per_call(call, scope)) not in closes:
                     closes.append(closing)
         self.choosing = True  # a caller's parameter may be one of several values
+        # the calls pass the same names again and again (`ctx`, `s.db`, a parameter whose
+        # callers are followed): each value is computed once here (`remembered`)
+        self.remembered = {}
         try:
             for _, scope, key, shape in keyed:
                 if key is None:
@@ -786,6 +792,7 @@ class _Collector:
                     calls.append(values)
         finally:
             self.choosing = False
+            self.remembered = None
 
     def export_values(self) -> None:
         """The package's exported constants and variables, each that the file binds once
@@ -1163,7 +1170,28 @@ class _Collector:
 
     def value(self, node: Node | None, scope: _Scope, depth: int = 0) -> Any:
         """A literal, an EnvRef, or UNKNOWN (past the reading's budget too: budget.py).
-        Durations are in milliseconds."""
+        Durations are in milliseconds. While `remembered` is kept (_export), a value asked
+        again (the same node, scope, depth and `choosing`, with no call's parameters
+        pinned by `only`) is the one computed before, and costs the budget the steps it
+        took then: the same value, and the same budget left, as computing it again (it is
+        computed again where the budget left could not pay them all, and kept only when
+        no step failed for want of budget; a mutable value is never kept)."""
+        remembered = self.remembered
+        if remembered is None or node is None or self.only:
+            return self._value(node, scope, depth)
+        key = (node.id, id(scope), depth, self.choosing)
+        known = remembered.get(key)
+        budget = self.budget
+        if known is not None and budget.left >= known[1]:
+            budget.left -= known[1]
+            return known[0]
+        before = budget.left
+        value = self._value(node, scope, depth)
+        if budget.left >= 0 and not isinstance(value, dict | list | set):
+            remembered[key] = (value, before - budget.left)
+        return value
+
+    def _value(self, node: Node | None, scope: _Scope, depth: int) -> Any:
         if node is None or not self.budget.step(depth):
             return UNKNOWN
         kind = node.type
