@@ -99,7 +99,11 @@ def signal_pause(
         if node.type == "call_expression" and _method(node) == "setTimeout":
             given = call_arguments(node)
             callback = given[0] if given else None
-            if callback is not None and callback.type in _FUNCTIONS and _stops_a_server(callback, held):
+            if (
+                callback is not None
+                and callback.type in _FUNCTIONS
+                and _stops_a_server(callback, held)
+            ):
                 return seconds(given[1]) if len(given) > 1 else UNKNOWN
         return None
 
