@@ -487,6 +487,10 @@ _Named = tuple["Node", "_Scope", str | None, _Called]
 
 
 class _Collector:
+    # the values computed while the exports are made (value): by node id, scope id, depth
+    # and `choosing`, each with the budget's steps it took
+    remembered: dict[tuple[int, int, int, bool], tuple[Any, int]] | None = None
+
     def __init__(self, path: str, data: bytes, facts: CodeFacts) -> None:
         self.path = path
         self.lines = data.splitlines()
@@ -567,9 +571,6 @@ class _Collector:
         self.closed_fields: set[str] | None = None  # _closed, read once a file
         self.returned_fields: dict[int, dict[str, str]] = {}  # by body id: _returned_field
         self.shapes: dict[int, _Called] = {}  # by call node id: _called
-        # the values computed, while the exports are (value): by node id, scope id, depth
-        # and `choosing`, each with the budget's steps it took
-        self.remembered: dict[tuple[int, int, int, bool], tuple[Any, int]] | None = None
 
     def _called(self, call: Node) -> _Called:
         """The call's `_Called`, read once."""
