@@ -16,6 +16,7 @@ from k8slb.code.facts import CodeFacts
 from k8slb.code.syntax_trees import walk
 from k8slb.core import regex
 from k8slb.languages.go import parse as go
+from k8slb.languages.go import parse_shutdown as go_shutdown
 from k8slb.languages.go.parse import _Collector, _parameter_places, _Scope, analyse_go, parser
 
 if TYPE_CHECKING:
@@ -275,6 +276,49 @@ def test_a_files_imports_are_read_from_its_lines_and_blocks() -> None:
     ]
 
 
+IMPORT_PIECES = [b"import", b" ", b"\n", b"\t", b"\v", b"(", b")", b'"', b"g.", b"x", b"_", b"\xe9"]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(IMPORT_PIECES), max_size=24).map(b"".join))
+def test_a_files_imports_are_the_matches_of_the_import_patterns(data: bytes) -> None:
+    # the scan that replaced RE2's finditer of both patterns (each copied the whole text)
+    # finds what they find, in their order
+    found = [m.group(1) for m in go._IMPORT_LINE.finditer(data)]
+    for block in go._IMPORT_BLOCK.finditer(data):
+        found += go._quoted(block.group(1))
+    expected = [path.decode("utf-8", "replace") for path in dict.fromkeys(found)]
+    assert [path for _, path in go.go_imports(data)] == expected
+
+
+PACKAGE_PIECES = [b"package", b" ", b"\n", b"\t", b"\v", b"main", b"_", b"(", b"\xe9", b"x"]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(PACKAGE_PIECES), max_size=16).map(b"".join))
+def test_a_files_package_is_the_first_match_of_the_package_clause(data: bytes) -> None:
+    found = go._PACKAGE_CLAUSE.search(data)
+    expected = found.group(1).decode("ascii", "replace") if found is not None else ""
+    assert go.go_package(data) == expected
+
+
+QUIET = regex.compile(
+    r"^(?:(?:Info|Warn|Warning|Error|Debug|Trace|Notice|Print|Log|Msg|Msgf|Send)"
+    r"(?:f|ln|w|Context|S)?|With\w*|Sugar|String|Err|Close|Sync|Flush|Now|Since)$"
+)
+FATAL = regex.compile(r"^(?:Fatal|Fatalf|Fatalln|Fatalw|Exit)$")
+NAME_PIECES = ["Info", "Warn", "ing", "Msg", "f", "ln", "w", "Context", "S", "With", "_", "1"]
+NAME_PIECES += ["Fatal", "Exit", "Close", "Sync", "Now", "é", "x", "\n", "Err", "Sugar"]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(NAME_PIECES), max_size=5).map("".join))
+def test_the_quiet_and_fatal_methods_are_those_the_patterns_name(name: str) -> None:
+    # sets and a scan in place of an RE2 match a statement the shutdown walk steps over
+    assert go_shutdown._quiet_method(name) == (QUIET.match(name) is not None)
+    assert (name in go_shutdown._FATAL) == (FATAL.match(name) is not None)
+
+
 PIECES = [b"// Code generated ", b"by protoc", b" DO NOT EDIT", b".", b"\n", b"package ", b"x"]
 
 
@@ -285,3 +329,46 @@ def test_a_generated_file_is_told_by_its_comment_before_package(data: bytes) -> 
     # the package clause
     head = data.split(b"\npackage ", 1)[0]
     assert go.is_generated(data) == (go._GENERATED.search(head) is not None)
+
+
+# a file whose calls of other packages pass the same names again and again: the exports'
+# values, each remembered once computed
+REPEATED = b"""package main
+
+import "example.com/lib"
+
+type Server struct{ addr string; db *lib.DB }
+
+func New(addr string) *Server { return &Server{addr: addr} }
+
+func (s *Server) Run(ctx lib.Context, name string) {
+	lib.Log(ctx, s.addr, name)
+	lib.Log(ctx, s.addr, name + ":80")
+	lib.Dial(ctx, s.addr, lib.Opt(name), lib.Opt(name))
+	lib.Dial(ctx, s.addr, lib.Opt(name), lib.Opt(s.addr))
+}
+
+func main() {
+	s := New("db:5432")
+	s.Run(lib.Background(), "x")
+	s.Run(lib.Background(), lib.Name)
+}
+"""
+
+
+@pytest.mark.parametrize("steps", [None, 12, 40, 90])
+def test_the_exports_values_remembered_are_the_values_computed_again(
+    monkeypatch: pytest.MonkeyPatch, steps: int | None
+) -> None:
+    # the same facts (exports and the budget's cut-offs included) as a reading that
+    # computes every value again, whole and with a budget too small for the file
+    if steps is not None:
+        budget = go.Budget
+        monkeypatch.setattr(go, "Budget", lambda left=steps: budget(left))
+    sources = [(Path("svc/repeated.go"), REPEATED)] + [
+        (path, path.read_bytes()) for path in sorted((ROOT / "fixtures").rglob("*.go"))
+    ]
+    remembered = [repr(analyse_go(str(path), data)) for path, data in sources]
+    computed = go._Collector._value
+    monkeypatch.setattr(go._Collector, "value", lambda s, n, scope, d=0: computed(s, n, scope, d))
+    assert [repr(analyse_go(str(path), data)) for path, data in sources] == remembered

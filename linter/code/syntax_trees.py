@@ -84,6 +84,15 @@ def captured(parser: Parser, root: Node, query: str) -> dict[str, list[Node]]:
     return {name: sorted(nodes, key=_source_order) for name, nodes in found.items()}
 
 
+def captured_unordered(parser: Parser, root: Node, query: str) -> dict[str, list[Node]]:
+    """`captured`'s nodes in the order the binding gives them (which changes from run to
+    run): for a reader that sorts them into its own order anyway (one sort, not two)."""
+    from tree_sitter import QueryCursor
+
+    found: dict[str, list[Node]] = QueryCursor(_query(parser.language, query)).captures(root)
+    return found
+
+
 def _source_order(node: Node) -> tuple[int, int]:
     return node.start_byte, -node.end_byte
 

@@ -62,7 +62,14 @@ from k8slb.code.facts import (
     registry_scheme,
     settled,
 )
-from k8slb.code.syntax_trees import captured, not_analysed, same_code, syntax_problem, walk
+from k8slb.code.syntax_trees import (
+    captured,
+    captured_unordered,
+    not_analysed,
+    same_code,
+    syntax_problem,
+    walk,
+)
 from k8slb.code.syntax_trees import node_text as _text
 from k8slb.core import regex
 from k8slb.languages.go.parse_routes import collect_routes
@@ -232,11 +239,53 @@ _IMPORT_LINE = regex.compile(rb'^import\s+(?:[\w.]+\s+)?"([^"]+)"', regex.MULTIL
 
 def go_imports(data: bytes) -> tuple[tuple[int, str], ...]:
     """The import paths of a Go file, read from its import declarations (level 0, as
-    Python's absolute imports): which packages the program links in."""
-    found = [m.group(1) for m in _IMPORT_LINE.finditer(data)]
-    for block in _IMPORT_BLOCK.finditer(data):
-        found += _quoted(block.group(1))
+    Python's absolute imports): which packages the program links in. What `_IMPORT_LINE`'s
+    and `_IMPORT_BLOCK`'s matches hold, scanned from the lines that start with `import`
+    (RE2's binding copied the whole text for each pattern: a fifth of a bench file's parse)."""
+    lines: list[bytes] = []
+    blocks: list[bytes] = []
+    line_end = block_end = 0  # where each pattern's last match ended (matches do not overlap)
+    lines_left = blocks_left = True  # no `"` or no `)` further on: no more matches
+    at = data.find(b"import")
+    while at != -1 and (lines_left or blocks_left):
+        if at == 0 or data[at - 1] == 10:  # `^` (MULTILINE): after a `\n` only
+            after = _skip(data, at + 6, _SPACE)
+            if lines_left and at >= line_end and after > at + 6:
+                quote = after
+                if quote < len(data) and data[quote] in _NAME:  # `import g "path"`
+                    name_end = _skip(data, quote, _NAME)
+                    quote = _skip(data, name_end, _SPACE)
+                    quote = quote if quote > name_end else len(data)
+                if quote < len(data) and data[quote] == 34:  # `"`
+                    end = data.find(b'"', quote + 1)
+                    if end == -1:
+                        lines_left = False
+                    elif end > quote + 1:
+                        lines.append(data[quote + 1 : end])
+                        line_end = end + 1
+            if blocks_left and at >= block_end and after < len(data) and data[after] == 40:
+                end = data.find(b")", after + 1)  # `import (`
+                if end == -1:
+                    blocks_left = False
+                else:
+                    blocks += _quoted(data[after + 1 : end])
+                    block_end = end + 1
+        at = data.find(b"import", at + 1)
+    found = lines + blocks
     return tuple((0, path.decode("utf-8", "replace")) for path in dict.fromkeys(found))
+
+
+_SPACE = frozenset(b" \t\n\f\r")  # RE2's `\s` (no `\v`)
+_WORD = frozenset(b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz")  # `\w`
+_NAME = _WORD | {ord(".")}  # `[\w.]`
+
+
+def _skip(data: bytes, at: int, chars: frozenset[int]) -> int:
+    """Where the run of `chars` that starts at `at` ends."""
+    end = len(data)
+    while at < end and data[at] in chars:
+        at += 1
+    return at
 
 
 def _quoted(text: bytes) -> list[bytes]:
@@ -263,9 +312,17 @@ _PACKAGE_CLAUSE = regex.compile(rb"^package\s+(\w+)", regex.MULTILINE)
 
 def go_package(data: bytes) -> str:
     """The name a Go file's package clause gives (its first line that is one: comments
-    and build constraints come before it), "" with none."""
-    found = _PACKAGE_CLAUSE.search(data)
-    return found.group(1).decode("ascii", "replace") if found is not None else ""
+    and build constraints come before it), "" with none: `_PACKAGE_CLAUSE`'s first match,
+    scanned from the lines that start with `package` (RE2's binding copied the text)."""
+    at = data.find(b"package")
+    while at != -1:
+        if at == 0 or data[at - 1] == 10:
+            name = _skip(data, at + 7, _SPACE)
+            end = _skip(data, name, _WORD) if name > at + 7 else name
+            if end > name:
+                return data[name:end].decode("ascii", "replace")
+        at = data.find(b"package", at + 1)
+    return ""
 
 
 def analyse_go(path: str, data: bytes) -> CodeFacts:
@@ -484,6 +541,10 @@ _Named = tuple["Node", "_Scope", str | None, _Called]
 
 
 class _Collector:
+    # the values computed while the exports are made (value): by node id, scope id, depth
+    # and `choosing`, each with the budget's steps it took
+    remembered: dict[tuple[int, int, int, bool], tuple[Any, int]] | None = None
+
     def __init__(self, path: str, data: bytes, facts: CodeFacts) -> None:
         self.path = path
         self.lines = data.splitlines()
@@ -770,6 +831,9 @@ class _Collector:
                 if (closing := self._closes_per_call(call, scope)) not in closes:
                     closes.append(closing)
         self.choosing = True  # a caller's parameter may be one of several values
+        # the calls pass the same names again and again (`ctx`, `s.db`, a parameter whose
+        # callers are followed): each value is computed once here (`remembered`)
+        self.remembered = {}
         try:
             for _, scope, key, shape in keyed:
                 if key is None:
@@ -785,6 +849,7 @@ class _Collector:
                     calls.append(values)
         finally:
             self.choosing = False
+            self.remembered = None
 
     def export_values(self) -> None:
         """The package's exported constants and variables, each that the file binds once
@@ -882,7 +947,7 @@ class _Collector:
         query = _bound_query(self.strings, self.drains)
         # the ranges open at the node being read, innermost last: (end, scope, guard, skip)
         open_: list[tuple[int, _Scope, Node | None, bool]] = [(node.end_byte, scope, None, False)]
-        found = captured(parser(), node, query)
+        found = captured_unordered(parser(), node, query)
         # the engine gives the captures in the order their patterns' matches end: sorted
         # into the walk's, an enclosing node before the nodes it holds (an import before
         # its path, the one node of the same bytes)
@@ -1162,7 +1227,28 @@ class _Collector:
 
     def value(self, node: Node | None, scope: _Scope, depth: int = 0) -> Any:
         """A literal, an EnvRef, or UNKNOWN (past the reading's budget too: budget.py).
-        Durations are in milliseconds."""
+        Durations are in milliseconds. While `remembered` is kept (_export), a value asked
+        again (the same node, scope, depth and `choosing`, with no call's parameters
+        pinned by `only`) is the one computed before, and costs the budget the steps it
+        took then: the same value, and the same budget left, as computing it again (it is
+        computed again where the budget left could not pay them all, and kept only when
+        no step failed for want of budget; a mutable value is never kept)."""
+        remembered = self.remembered
+        if remembered is None or node is None or self.only:
+            return self._value(node, scope, depth)
+        key = (node.id, id(scope), depth, self.choosing)
+        known = remembered.get(key)
+        budget = self.budget
+        if known is not None and budget.left >= known[1]:
+            budget.left -= known[1]
+            return known[0]
+        before = budget.left
+        value = self._value(node, scope, depth)
+        if budget.left >= 0 and not isinstance(value, dict | list | set):
+            remembered[key] = (value, before - budget.left)
+        return value
+
+    def _value(self, node: Node | None, scope: _Scope, depth: int) -> Any:
         if node is None or not self.budget.step(depth):
             return UNKNOWN
         kind = node.type
@@ -1361,14 +1447,14 @@ class _Collector:
         return node
 
     def _call_value(self, call: Node, scope: _Scope, depth: int) -> Any:
-        name = self._qualified_call(self._called(call)) or ""
-        args = self._called(call).arguments
+        shape = self._called(call)
+        name = self._qualified_call(shape) or ""
+        args = shape.arguments
         values = [self.value(a, scope, depth + 1) for a in args]
         if name in ("os.Getenv", "os.LookupEnv") and values and isinstance(values[0], str):
             return EnvRef(values[0], None)
         if name == "fmt.Sprintf" and values and isinstance(values[0], str):
             return _sprintf(values[0], values[1:])
-        shape = self._called(call)
         if (
             shape.kind == "identifier"
             and len(values) >= 2
@@ -1450,13 +1536,13 @@ class _Collector:
         """Where a string or integer flag's definition has the flag's name and its default:
         the flag package's (`flag.String`, `flag.IntVar`) or pflag's, as a package function or a
         method of a flag set (`cmd.Flags().StringVarP(&addr, "address", "a", ...)`)."""
-        function = call.child_by_field_name("function")
-        if function is None or function.type != "selector_expression":
+        shape = self._called(call)  # the call's function, read once
+        if shape.function is None or shape.kind != "selector_expression":
             return None
-        places = _FLAG_CALLS.get(_text(function.child_by_field_name("field")))
+        places = _FLAG_CALLS.get(shape.member)
         if places is None:
             return None
-        package = self.qualified(function)
+        package = self.qualified(shape.function)
         if package is not None:
             return places if package.rpartition(".")[0] in _FLAG_PACKAGES else None
         return places if any(p in _FLAG_PACKAGES for p in self.import_paths) else None

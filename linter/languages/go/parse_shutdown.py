@@ -24,7 +24,6 @@ from k8slb.code.budget import MAX_NESTING
 from k8slb.code.facts import Loc, SignalExit, SignalPause
 from k8slb.code.syntax_trees import first_pause, walk
 from k8slb.code.syntax_trees import node_text as _text
-from k8slb.core import regex
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -37,13 +36,19 @@ _QUIET_PACKAGES = frozenset(
 _DERIVED = frozenset(
     {"WithTimeout", "WithDeadline", "WithCancel", "WithTimeoutCause", "WithDeadlineCause"}
 )
-_QUIET_METHOD = regex.compile(
-    r"^(?:(?:Info|Warn|Warning|Error|Debug|Trace|Notice|Print|Log|Msg|Msgf|Send)"
-    r"(?:f|ln|w|Context|S)?|With\w*|Sugar|String|Err|Close|Sync|Flush|Now|Since)$"
+# (a method's name is looked up in sets: an RE2 match a statement cost the binding's copy
+# of the name and a match object; tests/test_go_reading_by_query.py holds them to the patterns)
+_LOGGED = ("Info", "Warn", "Warning", "Error", "Debug", "Trace", "Notice", "Print", "Log")
+_LOG_METHODS = frozenset(
+    f"{name}{suffix}"
+    for name in (*_LOGGED, "Msg", "Msgf", "Send")
+    for suffix in ("", "f", "ln", "w", "Context", "S")
 )
+_QUIET_NAMES = _LOG_METHODS | {"Sugar", "String", "Err", "Close", "Sync", "Flush", "Now", "Since"}
+_WORD = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz")  # RE2's \w
 _QUIET_BUILTINS = frozenset({"close", "len", "print", "println", "cancel", "stop"})
 _BLOCKING_TIME = frozenset({"Sleep"})  # time.Sleep waits: a drain by the clock
-_FATAL = regex.compile(r"^(?:Fatal|Fatalf|Fatalln|Fatalw|Exit)$")
+_FATAL = frozenset({"Fatal", "Fatalf", "Fatalln", "Fatalw", "Exit"})
 _GRACEFUL = frozenset({"GracefulStop", "Shutdown"})
 _FUNCTIONS = ("function_declaration", "method_declaration", "func_literal")
 
@@ -498,7 +503,7 @@ def _fatal(node: Node) -> str | None:
     operand = _text(called.child_by_field_name("operand"))
     if field == "Exit" and operand != "os":
         return None
-    return f"{operand}.{field}" if _FATAL.match(field) else None
+    return f"{operand}.{field}" if field in _FATAL else None
 
 
 def _quiet(call: Node) -> bool:
@@ -514,4 +519,9 @@ def _quiet(call: Node) -> bool:
     operand = called.child_by_field_name("operand")
     if operand is not None and operand.type == "identifier" and _text(operand) in _QUIET_PACKAGES:
         return field not in _BLOCKING_TIME
-    return _QUIET_METHOD.match(field) is not None
+    return _quiet_method(field)
+
+
+def _quiet_method(name: str) -> bool:
+    """A method that returns at once by its name: a log line's, `With...`, `Close`..."""
+    return name in _QUIET_NAMES or (name.startswith("With") and all(c in _WORD for c in name[4:]))

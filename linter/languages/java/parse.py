@@ -272,7 +272,9 @@ def worth_parsing(data: bytes) -> bool:
 
 
 def is_generated(data: bytes) -> bool:
-    return _GENERATED.search(data) is not None
+    # each of the pattern's branches says `Generated`: looked for first (RE2's binding
+    # copies the whole text)
+    return b"Generated" in data and _GENERATED.search(data) is not None
 
 
 def is_test(path: str) -> bool:
@@ -446,7 +448,8 @@ def _starter_services(path: str, data: bytes) -> list[tuple[str, Loc]]:
 
 
 def _loc(path: str, node: Node) -> Loc:
-    return Loc(path, int(node.start_point[0]) + 1, int(node.start_point[1]) + 1)
+    row, column = node.start_point  # a point made once (each asking makes one)
+    return Loc(path, int(row) + 1, int(column) + 1)
 
 
 def _property_name(method: str) -> str:

@@ -81,7 +81,7 @@ from k8slb.code.syntax_trees import node_text as _text
 from k8slb.core import regex
 from k8slb.languages.javascript.parse_nest import MICROSERVICES, config_value, read_nest
 from k8slb.languages.javascript.parse_routes import ROUTE_METHODS, collect_routes
-from k8slb.languages.javascript.parse_shutdown import signal_exit, signal_pause
+from k8slb.languages.javascript.parse_shutdown import HeldCalls, signal_exit, signal_pause
 from k8slb.reading.markers import comment_markers, comment_pattern
 
 if TYPE_CHECKING:
@@ -304,11 +304,18 @@ _COMPILED = regex.compile(
 )
 
 
+def _compiled(data: bytes) -> bool:
+    """Whether `_COMPILED` finds a compiler's mark: each of its branches holds a word that
+    is looked for first (most files have neither, and RE2's binding copies the text)."""
+    may = b"__esModule" in data or b"//# sourceMappingURL=" in data
+    return may and _COMPILED.search(data) is not None
+
+
 def _parse(path: str, data: bytes, language: str, shown: str) -> CodeFacts:
     facts = CodeFacts(path, language, is_test=is_test_path(path))
     if "node_modules" in path.split("/"):
         return facts
-    facts.compiled = language == "javascript" and _COMPILED.search(data) is not None
+    facts.compiled = language == "javascript" and _compiled(data)
     if not worth_parsing(data):
         if may_export_an_address(data):  # for the modules that import it (imported.py)
             root = parser_for(path)().parse(data).root_node
@@ -542,7 +549,8 @@ def _unwrapped(node: Node | None) -> Node | None:
 
 
 def _loc(path: str, node: Node) -> Loc:
-    return Loc(path, int(node.start_point[0]) + 1, int(node.start_point[1]) + 1)
+    row, column = node.start_point  # a point made once (each asking makes one)
+    return Loc(path, int(row) + 1, int(column) + 1)
 
 
 def _required(value: Node | None) -> str | None:
@@ -634,6 +642,8 @@ def _returned_name(function: Node) -> str | None:
         return None
     if body.type != "statement_block":
         returned = [body]
+    elif b"return" not in (body.text or b""):
+        return None  # no return (most functions that make a server): nothing to walk
     else:
         returned, stack = [], [body]
         while stack:  # its own statements: a function inside it is not descended into
@@ -714,6 +724,7 @@ class _Module:
         self.paused: set[int] = set()  # the SIGTERM handlers read for a pause, by node id
         self._signal_helpers: dict[str, int] | None = None  # made when first asked
         self._calls: list[_Call] | None = None  # made when first asked
+        self._held: HeldCalls | None = None  # the same, by where they are (held_calls)
         # where the module's text says SIGTERM or holds a backslash (an escape between a
         # string's fragments, which `_string` joins): a call that holds neither names
         # SIGTERM in no string (only a module const list may, read apart)
@@ -804,6 +815,14 @@ class _Module:
 
     def of(self, kind: str) -> list[Node]:
         return self.found.get(kind, [])
+
+    def held_calls(self) -> HeldCalls | None:
+        """The module's calls by where they are, when the query read them all (`whole`)."""
+        if not self.whole:
+            return None
+        if self._held is None:
+            self._held = HeldCalls(self.of("call_expression"))
+        return self._held
 
     @property
     def calls(self) -> list[_Call]:
@@ -1602,10 +1621,11 @@ class _Module:
                 _, handler = self._handler(given[1] if len(given) > 1 else None)
                 if handler is not None and handler.id not in self.paused:
                     self.paused.add(handler.id)  # a handler registered again is read once
-                    pause = signal_pause(node, handler, self.value, self.loc)
+                    held = self.held_calls()
+                    pause = signal_pause(node, handler, self.value, self.loc, held)
                     if pause is not None:
                         self.facts.signal_pauses.append(pause)
-                    exit = signal_exit(node, handler, self.loc)
+                    exit = signal_exit(node, handler, self.loc, held)
                     if exit is not None:
                         self.facts.signal_exits.append(exit)
         elif method == SHUTDOWN_HOOKS:  # NestJS: a SIGTERM handler that closes the app
@@ -1689,7 +1709,11 @@ class _Module:
                     if at is not None and name:
                         self._signal_helpers[name] = at
                         _, handler = self._handler(given[1] if len(given) > 1 else None)
-                        exit = None if handler is None else signal_exit(call, handler, self.loc)
+                        exit = (
+                            None
+                            if handler is None
+                            else signal_exit(call, handler, self.loc, self.held_calls())
+                        )
                         if exit is not None:
                             self._helper_exits[name] = exit
                         break

@@ -9,7 +9,8 @@ and is no wait."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from bisect import bisect_left
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from k8slb.code.facts import UNKNOWN, Loc, SignalExit, SignalPause
@@ -38,18 +39,39 @@ def _stops(node: Node) -> bool:
     return node.type == "call_expression" and _method(node) in _STOPS
 
 
-def _stops_a_server(function: Node) -> bool:
+class HeldCalls:
+    """A module's calls in source order (the reader's query found them all): the calls a
+    function holds are a bisection of its bytes, not a walk of its every node."""
+
+    def __init__(self, calls: list[Node]) -> None:
+        self.calls = calls
+        self.starts = [call.start_byte for call in calls]
+
+    def within(self, node: Node) -> list[Node]:
+        """The calls below `node` (a call that starts in it ends in it, or holds it)."""
+        end = node.end_byte
+        low, high = bisect_left(self.starts, node.start_byte), bisect_left(self.starts, end)
+        return [call for call in self.calls[low:high] if call.end_byte <= end]
+
+
+def _stops_a_server(function: Node, held: HeldCalls | None) -> bool:
     """A timer's callback that closes a server (not one that only exits)."""
+    nodes: Iterable[Node] = held.within(function) if held is not None else walk(function)
     return any(
         _stops(node) and _text(node.child_by_field_name("function")) != "process.exit"
-        for node in walk(function)
+        for node in nodes
     )
 
 
 def signal_pause(
-    registration: Node, handler: Node, value: Callable[[Node], Any], loc: Callable[[Node], Loc]
+    registration: Node,
+    handler: Node,
+    value: Callable[[Node], Any],
+    loc: Callable[[Node], Loc],
+    held: HeldCalls | None = None,
 ) -> SignalPause | None:
-    """The pause in the handler's body, if any; `value` reads a number of milliseconds."""
+    """The pause in the handler's body, if any; `value` reads a number of milliseconds;
+    `held`: the module's calls, when the reader found them all."""
 
     def seconds(node: Node | None) -> Any:
         read = value(node) if node is not None else UNKNOWN
@@ -77,7 +99,11 @@ def signal_pause(
         if node.type == "call_expression" and _method(node) == "setTimeout":
             given = call_arguments(node)
             callback = given[0] if given else None
-            if callback is not None and callback.type in _FUNCTIONS and _stops_a_server(callback):
+            if (
+                callback is not None
+                and callback.type in _FUNCTIONS
+                and _stops_a_server(callback, held)
+            ):
                 return seconds(given[1]) if len(given) > 1 else UNKNOWN
         return None
 
@@ -88,22 +114,27 @@ def signal_pause(
     return SignalPause(loc(first[0]), loc(registration), first[1])
 
 
-def signal_exit(registration: Node, handler: Node, loc: Callable[[Node], Loc]) -> SignalExit | None:
+def signal_exit(
+    registration: Node, handler: Node, loc: Callable[[Node], Loc], held: HeldCalls | None = None
+) -> SignalExit | None:
     """The `process.exit()` a SIGTERM handler reaches in its own body (not in a callback it
     hands on, as `tryShutdown(() => process.exit(0))`) with nothing awaited before it: Node
     runs nothing else meanwhile, so no server drains. None where the handler stops a server
     anywhere (a branch may drain it first) or awaits before the exit."""
     body = handler.child_by_field_name("body")
-    if body is None or _stops_a_server(handler):
+    if body is None or _stops_a_server(handler, held):
         return None
     stack = [body]
     while stack:
         node = stack.pop()
-        if node.type in ("await_expression", "yield_expression"):
+        kind = node.type
+        if kind in ("await_expression", "yield_expression"):
             return None
-        exits = _text(node.child_by_field_name("function")) == "process.exit"
-        if node.type == "call_expression" and exits:
+        if (
+            kind == "call_expression"
+            and _text(node.child_by_field_name("function")) == "process.exit"
+        ):  # (only a call's function asked for: a field of every node made a node each)
             return SignalExit(loc(node), loc(registration), "process.exit()")
-        if node is body or node.type not in _FUNCTIONS:
+        if node is body or kind not in _FUNCTIONS:
             stack.extend(reversed(node.children))
     return None
