@@ -133,3 +133,11 @@ def test_a_dockerfile_says_whether_any_copy_takes_from_its_context() -> None:
     )
     assert only_from.copies_any and not only_from.copies_context
     assert parse_dockerfile("Dockerfile", "FROM b:2\nADD conf.yaml /etc/\n").copies_context
+    mounted = parse_dockerfile(
+        "Dockerfile",
+        "FROM golang:1.22 AS build\nRUN --mount=type=bind,target=.,rw make build\n"
+        "FROM scratch\nCOPY --from=build /out/app /app\n",
+    )
+    assert mounted.copies_context  # the context, mounted for the builder's RUN
+    other = "FROM b:2\nRUN --mount=type=bind,from=tools,target=/t cp /t/x /x\n"
+    assert not parse_dockerfile("Dockerfile", other).copies_context

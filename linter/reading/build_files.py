@@ -2570,13 +2570,25 @@ def _copy_words(arguments: str) -> list[str]:
 
 
 def _copies_context(text: str) -> bool:
-    """Whether any COPY or ADD line of a Dockerfile takes from the build context: one not
-    `--from` another stage or image, read or not."""
-    return any(
-        instruction in ("COPY", "ADD")
-        and not any(word.startswith("--from") for word in _copy_words(arguments))
-        for _, instruction, arguments in _instructions(text)
-    )
+    """Whether any line of a Dockerfile takes from the build context: a COPY or ADD not
+    `--from` another stage or image, read or not, or a RUN that mounts the context
+    (`RUN --mount=type=bind,target=. make build`: a bind mount from no other source)."""
+    for _, instruction, arguments in _instructions(text):
+        if instruction in ("COPY", "ADD") and not any(
+            word.startswith("--from") for word in _copy_words(arguments)
+        ):
+            return True
+        if instruction == "RUN" and any(map(_mounts_context, arguments.split())):
+            return True
+    return False
+
+
+def _mounts_context(word: str) -> bool:
+    """`--mount=type=bind,target=.` with no `from=`: the build context, mounted for a RUN."""
+    if not word.startswith("--mount="):
+        return False
+    options = word.removeprefix("--mount=").split(",")
+    return "type=bind" in options and not any(o.startswith("from=") for o in options)
 
 
 def _copies(arguments: str, workdir: str) -> list[Copy]:
