@@ -897,6 +897,31 @@ def dockerfile_copies_from_a_builder(n: int, copied: int) -> Files:
     }
 
 
+def dockerfile_repackaged_and_many_owners(n: int) -> Files:
+    """A Dockerfile of `n` RUN lines of `n` `--mount` words each (none the context's) and
+    `n` COPY lines `--from` an image (1 MB), run by `n` containers of third parties' images
+    in a tree of `n` go.mod files each naming another owner."""
+    mounts = " ".join(f"--mount=type=cache,target=/c{i},id=x{i}" for i in range(n))
+    runs = f"RUN {mounts} true\n" * n
+    copies = "".join(f"COPY --from=vendor/tool:{i} /bin/t{i} /bin/\n" for i in range(n))
+    files: Files = {
+        "img/Dockerfile": f'FROM debian:12\n{runs}{copies}CMD ["t0"]\n',
+        "build.sh": "docker build -t acme/tool img\n",
+        "k8s/web.yaml": (
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n"
+            "  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n"
+            "      labels: {app: web}\n    spec:\n      containers:\n"
+            + "".join(
+                f"        - name: c{i}\n          image: other{i}/tool-{i}:1\n" for i in range(n)
+            )
+        ),
+    }
+    for i in range(n):
+        files[f"m{i}/go.mod"] = f"module github.com/owner{i}/repo{i}/v2\n"
+        files[f"m{i}/tool-{i}/main.go"] = "package main\n\nfunc main() {}\n"
+    return files
+
+
 def dockerfiles_built_from_each_other(n: int, env: int) -> Files:
     """`n` Dockerfiles each FROM the image the one before builds (a chain of bases the
     links follow, MAX_BASE_DEPTH deep at most), the first FROM the last (a loop), each with
@@ -1209,6 +1234,9 @@ ISSUE: dict[str, Callable[[], Files]] = {
     ),
     "Dockerfile: 200 COPY lines of 200 paths each --from a builder of 2000 COPY lines": (
         lambda: dockerfile_copies_from_a_builder(200, 2000)
+    ),
+    "Dockerfile: 300 RUN lines of 300 cache mounts, 300 COPY --from; 300 modules' owners": (
+        lambda: dockerfile_repackaged_and_many_owners(300)
     ),
     "Dockerfiles: 50 bases built from each other in a loop, each 100 ENV lines of 100 names": (
         lambda: dockerfiles_built_from_each_other(50, 100)

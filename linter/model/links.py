@@ -117,6 +117,9 @@ from k8slb.reading.objects import K8sObject
 # How many images built in the repository a Dockerfile's base is followed through (a base
 # FROM a base of the tree ...): each is a Dockerfile's FROM, and a real tree has one or two.
 MAX_BASE_DEPTH = 4
+# the fewest letters of a name a repository's modules give its owner or itself that is
+# matched against an image's words (`io` of a registry's host is none)
+MIN_OWN_NAME = 3
 
 
 @record
@@ -894,6 +897,7 @@ class _Finder:
         # the folders of code with a Dockerfile, by their parent (made when first asked)
         self._children_built: dict[str, list[str]] | None = None
         self._namespaces: set[str] | None = None  # where the builds push (_pushed_elsewhere)
+        self._owners: frozenset[str] | None = None  # what its modules name it (_own_names)
         self._held_folders: set[str] | None = None  # the folders holding files read (_held)
         self._modules_named: dict[str, list[tuple[str, Said]]] | None = None
         self._sets: list[tuple[str, str, Said]] | None = None  # scripts' image `--set`s
@@ -1926,9 +1930,38 @@ class _Finder:
                 for build in self.builds.builds
                 if build.kind not in _LOCAL_BUILDS and not _vendored(build.said.path)
             } - {""}
-        return bool(self._namespaces) and not any(
-            _same_namespace(namespace, pushed) for pushed in self._namespaces
+        if self._namespaces:
+            return not any(_same_namespace(namespace, pushed) for pushed in self._namespaces)
+        # no build says where it pushes: the names the repository's Go modules give its
+        # owner and itself (`github.com/acme/shop/...`); an image naming neither in its
+        # path or its words is a third party's (`grafana/grafana`, `k8s.gcr.io/x/controller`)
+        own = self._own_names()
+        if not own or "$" in image:
+            return False  # nothing known, or a name a variable gives (`gcr.io/${PROJECT}/db`)
+        named = {
+            word
+            for part in image_repository(image).split("/")
+            for word in (_normal(part), *_words(part))
+            if len(word) >= MIN_OWN_NAME
+        }
+        return not any(
+            word.startswith(name) or name.startswith(word) for word in named for name in own
         )
+
+    def _own_names(self) -> frozenset[str]:
+        """The owner and repository names of the Go modules declared at a host's path
+        (`github.com/acme/shop/v2`: `acme`, `shop`; `github.com/acme`: `acme`), normalised;
+        none for a module named without a host (`shop`), which says neither."""
+        if self._owners is None:
+            found: set[str] = set()
+            for said in self.builds.names.values():
+                parts = said.text.strip().split("/")
+                if len(parts) >= 2 and "." in parts[0] and not _vendored(said.path):
+                    found.update(
+                        name for name in map(_normal, parts[1:3]) if len(name) >= MIN_OWN_NAME
+                    )
+            self._owners = frozenset(found)
+        return self._owners
 
     def _published(self, image: object) -> bool:
         """Whether an image no build of the tree names is a published one, a store or a
@@ -2122,7 +2155,13 @@ class _Finder:
                     else set()
                 ),
             ):
-                built = (f for f in found if self._is_built(f) and not self._rebuilds(f, segment))
+                built = (
+                    f
+                    for f in found
+                    if self._is_built(f)
+                    and not self._rebuilds(f, segment)
+                    and not self._go_library(f)  # a package a Dockerfile copies: no program
+                )
                 kept = self._not_parents(sorted(built))
                 if kept:
                     return _nearest(kept, near)
@@ -2187,10 +2226,16 @@ class _Finder:
     def _go_library(self, folder: str) -> bool:
         """Whether a folder holds Go code alone, of no `main` package, and no Dockerfile:
         generated stubs or a library, named as an image may be (`.../bookinfo` and
-        `kitex_gen/cwg/bookinfo/`), which no image runs as its program."""
+        `kitex_gen/cwg/bookinfo/`), which no image runs as its program. The files of a
+        `testdata` folder below it (a test's fixtures, a Python model a test loads) are no
+        code of it: the Go tool skips them."""
         return (
             self._dockerfile(folder) is None
-            and all(self.modules[m].language == "go" for m in self.by_folder.get(folder, ()))
+            and all(
+                self.modules[m].language == "go"
+                for m in self.by_folder.get(folder, ())
+                if not _fixture(m, folder)
+            )
             and self.go.is_library(folder)
         )
 
@@ -2346,21 +2391,26 @@ class _Finder:
         dist/$TARGETPLATFORM/app`) or builds Go, or it is built FROM an image the tree
         builds (whose code it may hold). Only for a Dockerfile kept apart from the folder
         it is built from: one kept with it may have a base whose ONBUILD lines copy the
-        context (`FROM node:onbuild`), or the folder mounted at run time."""
+        context (`FROM node:onbuild`), or the folder mounted at run time. One whose every
+        COPY and ADD takes `--from` another stage or image (`COPY --from=acme/tool:1.2
+        /usr/local/bin/ ...`), none from the context, repackages a published program
+        wherever it is kept: assembled from images, it has no folder to mount."""
         if dockerfile is None or dockerfile.base is None or "$" in dockerfile.base:
             return None
-        if dockerfile.folder == folder or "onbuild" in _words(dockerfile.base):
+        if "onbuild" in _words(dockerfile.base) or dockerfile.go_builds:
             return None
-        if dockerfile.copies_any or dockerfile.go_builds:
+        repackaged = dockerfile.copies_any and not dockerfile.copies_context
+        if not repackaged and (dockerfile.folder == folder or dockerfile.copies_any):
             return None
         if any(
             same_image(build.image, dockerfile.base) and not self._builds_it(build, dockerfile)
             for build in self.builds.builds
         ):
             return None
+        how = ", only other images' or stages' files" if repackaged else ""
         return (
             f"{dockerfile.path}: builds FROM {dockerfile.base} and copies nothing of its "
-            "context: the image runs no code of the repository"
+            f"context{how}: the image runs no code of the repository"
         )
 
     @staticmethod
@@ -3060,6 +3110,13 @@ def _shared(folder: str, path: str) -> int:
 
 # folders of third parties' code copied in: their builds publish the third party's images
 _VENDORED = frozenset({"vendor", "node_modules"})
+_FIXTURES = "testdata"  # a folder the Go tool skips: a test's files, of any language
+
+
+def _fixture(path: str, folder: str) -> bool:
+    """Whether a file below `folder` is in a `testdata` folder under it."""
+    below = os.path.relpath(os.path.dirname(path), folder)
+    return _FIXTURES in below.split(os.sep)
 
 
 def _vendored(path: str) -> bool:

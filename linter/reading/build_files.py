@@ -287,6 +287,9 @@ class Dockerfile:
     built_arg_folders: tuple[tuple[str, Said], ...] = ()
     # any stage has a COPY or ADD line, read or not (a variable's path, a URL, a stage's)
     copies_any: bool = False
+    # some COPY or ADD line takes from the build context: one without `--from` (another
+    # stage's or image's files), read or not
+    copies_context: bool = False
     # the FROM line that begins the last stage
     from_said: Said | None = None
     # the names any stage's ENV lines set (`ENV PORT=3000`, `ENV PORT 3000`)
@@ -2192,6 +2195,7 @@ def _parse_stages(path: str, text: str) -> Dockerfile:
         tuple(built),
         tuple(built_arg_folders),
         any(instruction in ("COPY", "ADD") for _, instruction, _ in _instructions(text)),
+        _copies_context(text),
     )
 
 
@@ -2563,6 +2567,28 @@ def _copy_words(arguments: str) -> list[str]:
         return shell_words(arguments)
     except ValueError:
         return []
+
+
+def _copies_context(text: str) -> bool:
+    """Whether any line of a Dockerfile takes from the build context: a COPY or ADD not
+    `--from` another stage or image, read or not, or a RUN that mounts the context
+    (`RUN --mount=type=bind,target=. make build`: a bind mount from no other source)."""
+    for _, instruction, arguments in _instructions(text):
+        if instruction in ("COPY", "ADD") and not any(
+            word.startswith("--from") for word in _copy_words(arguments)
+        ):
+            return True
+        if instruction == "RUN" and any(map(_mounts_context, arguments.split())):
+            return True
+    return False
+
+
+def _mounts_context(word: str) -> bool:
+    """`--mount=type=bind,target=.` with no `from=`: the build context, mounted for a RUN."""
+    if not word.startswith("--mount="):
+        return False
+    options = word.removeprefix("--mount=").split(",")
+    return "type=bind" in options and not any(o.startswith("from=") for o in options)
 
 
 def _copies(arguments: str, workdir: str) -> list[Copy]:
