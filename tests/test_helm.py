@@ -1325,3 +1325,68 @@ containers:
       exec: true
 """.splitlines()
     assert TemplateLines(template, rendered).template_lines == [1, 2, 3, None, 4, 5, 6, 7, 8]
+
+
+RANGED = {
+    "Chart.yaml": "apiVersion: v2\nname: fleet\nversion: 0.1.0\n",
+    "values.yaml": "workers:\n  - name: billing\n    enabled: true\n  - name: ledger\n    enabled: true\n",
+    "templates/deployment.yaml": """\
+{{- range .Values.workers -}}
+{{- if .enabled -}}
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {{ .name }}
+spec:
+  replicas: 2
+  selector:
+    matchLabels:
+      app: {{ .name }}
+  template:
+    metadata:
+      labels:
+        app: {{ .name }}
+    spec:
+      containers:
+        - name: {{ .name }}
+          image: registry.example/{{ .name }}:1.0
+---
+{{- end }}
+{{- end }}
+""",
+    "templates/service.yaml": """\
+{{- range .Values.workers -}}
+{{- if .enabled -}}
+apiVersion: v1
+kind: Service
+metadata:
+  name: {{ .name }}
+spec:
+  selector:
+    app: {{ .name }}
+  ports:
+    - name: http
+      port: 80
+---
+{{- end }}
+{{- end }}
+""",
+}
+
+
+def test_a_range_that_renders_text_after_the_marker_is_split_where_helm_splits(
+    tmp_path: Path,
+) -> None:
+    """`-}}` eats the newline after `---`, so each object after the first renders as
+    `---apiVersion: apps/v1`: Helm splits there, and so does k8slb, each object's findings
+    on the template's lines (a plain YAML file keeps YAML's rule: that line is text)."""
+    chart = write(tmp_path / "fleet", RANGED)
+    _, report = check(str(chart))
+    assert all(f["rule"] != "KLB001" for f in report["findings"])
+    named = {f["object"]["name"] for f in report["findings"] if f["rule"] == "KLB401"}
+    assert named == {"billing", "ledger"}
+    assert {line for _, _, line, _ in where(report, chart)} == {18}  # `- name: {{ .name }}`
+    plain = tmp_path / "plain.yaml"
+    plain.write_text("apiVersion: v1\nkind: ConfigMap\n---apiVersion: v1\nkind: ConfigMap\n")
+    _, report = check(str(plain))
+    assert [f["rule"] for f in report["findings"]] == ["KLB001"]  # `kind` twice in one

@@ -48,6 +48,11 @@ _REASON_LINES = 6  # of a message of several lines (schema violations), in a fin
 _TEST_HOOK = regex.compile(r"""^\s*["']?helm\.sh/hook["']?\s*:\s*["']?test""", regex.MULTILINE)
 _ERROR_LINE = regex.compile(r"\bline (\d+)")  # where a values file's YAML error is
 _RENDERED_DOCUMENT = regex.compile(r"^---\s*$", regex.MULTILINE)  # in `helm template`'s output
+# A document marker with text after it on its line (`---apiVersion: v1`, what a `range`
+# whose `-}}` ate the newline renders): Helm splits a template's output at `---` wherever a
+# line starts with it (releaseutil.SplitManifests: `(?:^|\s*\n)---\s*`), YAML only where
+# a space or the line's end follows.
+_GLUED_DOCUMENT = regex.compile(r"^---[ \t]*(\S)", regex.MULTILINE)
 _SOURCE = regex.compile(r"^# Source: (.+)$", regex.MULTILINE)  # the template a document is of
 _API_VERSION = regex.compile(r"apiVersion:\s*[\"']?([^\s\"'#]+)")
 
@@ -454,6 +459,7 @@ def render(chart: str, options: HelmOptions, data: bytes | None = None) -> Rende
     rendering.values_files = [os.path.join(chart, "values.yaml"), *options.values]
     rendering.values_stand_in = _values_stand_in(members, options)
     top = next(iter(by_name), os.path.basename(chart)).partition("/")[0]
+    by_name = {name: as_helm_splits(text) for name, text in by_name.items()}
     by_name.update({f"{top}/{member}": text for member, text in _plain_manifests(members).items()})
     for name, text in by_name.items():
         if not name.endswith((".yaml", ".yml")) or not text.strip():
@@ -463,6 +469,17 @@ def render(chart: str, options: HelmOptions, data: bytes | None = None) -> Rende
         rendering.files[_shown(chart, name, linked)] = text
         rendering.names[_shown(chart, name, linked)] = name
     return rendering
+
+
+def as_helm_splits(text: str) -> str:
+    """A template's rendered text with its documents where Helm splits them: a line that
+    starts with `---` and goes on (`---apiVersion: v1`) is the marker, then the rest on a
+    line of its own (the rendered lines after it shift by one; findings go back to the
+    template by their keys, chart_lines.py). YAML would read that line as text; files of
+    plain YAML keep YAML's rule."""
+    if "---" not in text:
+        return text
+    return _GLUED_DOCUMENT.sub(lambda found: "---\n" + found.group(1), text)
 
 
 def _render_once(
