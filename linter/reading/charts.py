@@ -219,22 +219,35 @@ def _dependencies(chart: str) -> list[tuple[str, str]]:
 
 
 def _chart_files(location: str) -> list[str]:
-    """The chart's regular files (links are not followed), in a stable order."""
+    """The chart's regular files, in a stable order, and its symbolic links to a regular
+    file of its repository (a `_helpers.tpl` shared with a sibling chart), read as that
+    file, as Helm's loader follows them. A link out of the repository, to a folder, or
+    broken is not followed (nor are folders that are links: os.walk's default); the
+    chart's size limit holds what links add too (_read_into)."""
     found = []
+    top: str | None = None
     for folder, folders, files in os.walk(location):
         folders.sort()
         for name in sorted(files):
             path = os.path.join(folder, name)
-            if not os.path.islink(path) and os.path.isfile(path):
+            if not os.path.islink(path):
+                if os.path.isfile(path):
+                    found.append(path)
+                continue
+            if top is None:
+                top = os.path.realpath(repository_of(location))
+            target = os.path.realpath(path)  # a chain of links, or a loop, ends here
+            if os.path.isfile(target) and os.path.commonpath([target, top]) == top:
                 found.append(path)
     return found
 
 
 def stamps(paths: Sequence[str]) -> str:
-    """Size and time of each file: what tells a warm run that one of them changed."""
+    """Size and time of each file (of the file a link among them points to: what is
+    read): what tells a warm run that one of them changed."""
     stamped = []
     for path in paths:
-        status = os.stat(path, follow_symlinks=False)
+        status = os.stat(path)
         stamped.append(f"{path}:{status.st_size}:{status.st_mtime_ns}")
     return ",".join(stamped)
 
