@@ -1329,7 +1329,9 @@ containers:
 
 RANGED = {
     "Chart.yaml": "apiVersion: v2\nname: fleet\nversion: 0.1.0\n",
-    "values.yaml": "workers:\n  - name: billing\n    enabled: true\n  - name: ledger\n    enabled: true\n",
+    "values.yaml": (
+        "workers:\n  - name: billing\n    enabled: true\n  - name: ledger\n    enabled: true\n"
+    ),
     "templates/deployment.yaml": """\
 {{- range .Values.workers -}}
 {{- if .enabled -}}
