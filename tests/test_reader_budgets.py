@@ -1191,6 +1191,21 @@ def helm_templates_failing(n: int, defines: int) -> Files:
     return chart
 
 
+def go_test_support_chain(n: int) -> Files:
+    """`n` Go packages, each importing the next, that only a test imports, beside a
+    program (code/projects.test_support): one walk of the imports, not one a package."""
+    files = {
+        "go.mod": "module example.com/m\n\ngo 1.22\n",
+        "cmd/app/main.go": "package main\n\nfunc main() {}\n",
+        "e2e/e2e_test.go": 'package e2e\n\nimport "example.com/m/p0"\n',
+    }
+    for i in range(n):
+        imports = f'import "example.com/m/p{i + 1}"\n' if i + 1 < n else ""
+        files[f"p{i}/p.go"] = f"package p{i}\n\n{imports}"
+        files[f"q{i}/q_test.go"] = f'package q{i}\n\nimport "example.com/m/p{i}"\n'
+    return files
+
+
 LINK = "\0link to "  # a file of a case that is this: a symbolic link to the rest (read_here)
 
 
@@ -1217,6 +1232,9 @@ def chart_links(n: int, size: int) -> Files:
 
 
 ISSUE: dict[str, Callable[[], Files]] = {
+    "Go: 3000 packages importing each other in a chain that only tests import": (
+        lambda: go_test_support_chain(3000)
+    ),
     "Helm: 300 templates of a chart that are links to one of 20 KB, a loop, links out": (
         lambda: chart_links(300, 20_000)
     ),
