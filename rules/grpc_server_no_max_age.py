@@ -43,7 +43,8 @@ class GrpcServerNoMaxAge(Rule):
     `grpc.max_connection_age_ms` (or set it to INT_MAX, gRPC's "unlimited"). Options are
     followed through names, `append`, `+`, `**kwargs` dicts and `functools.partial`; when
     they cannot be followed (built by a function call, read from config) the rule stays
-    silent. Test files are not reported.
+    silent. Test files are not reported, nor Go code only tests use (a package no `main`
+    package links in that only test files import: a fake server for tests).
 
     In Go: `grpc.NewServer(...)` whose `grpc.KeepaliveParams(keepalive.ServerParameters{...})`
     sets no `MaxConnectionAge` (the same rule, on the same facts). Options a helper function

@@ -23,6 +23,13 @@ class InvalidCode(ReadProblemRule):
       Go grammar does not read yet: the file parses once each `new(` is read as a plain
       call.
 
+    Where the grammar's error is its own and the tree around it is whole, the file is read
+    and nothing is reported: TypeScript's type arguments to a tagged template
+    (`styled.label<{ shown: boolean }>` before a template with `${...}` in it, TypeScript
+    2.9), before which tree-sitter's grammar adds a `!` the file lacks; type declarations
+    alone (interfaces, type aliases), which no code runs; and, in JavaScript, a `;` the
+    tree lacks before a line break.
+
     ## Why it matters
     The rules on code cannot see inside the file, so a channel or server in it goes
     unchecked. Files that mention none of those are never parsed and never reported here.

@@ -1325,3 +1325,112 @@ containers:
       exec: true
 """.splitlines()
     assert TemplateLines(template, rendered).template_lines == [1, 2, 3, None, 4, 5, 6, 7, 8]
+
+
+RANGED = {
+    "Chart.yaml": "apiVersion: v2\nname: fleet\nversion: 0.1.0\n",
+    "values.yaml": (
+        "workers:\n  - name: billing\n    enabled: true\n  - name: ledger\n    enabled: true\n"
+    ),
+    "templates/deployment.yaml": """\
+{{- range .Values.workers -}}
+{{- if .enabled -}}
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {{ .name }}
+spec:
+  replicas: 2
+  selector:
+    matchLabels:
+      app: {{ .name }}
+  template:
+    metadata:
+      labels:
+        app: {{ .name }}
+    spec:
+      containers:
+        - name: {{ .name }}
+          image: registry.example/{{ .name }}:1.0
+---
+{{- end }}
+{{- end }}
+""",
+    "templates/service.yaml": """\
+{{- range .Values.workers -}}
+{{- if .enabled -}}
+apiVersion: v1
+kind: Service
+metadata:
+  name: {{ .name }}
+spec:
+  selector:
+    app: {{ .name }}
+  ports:
+    - name: http
+      port: 80
+---
+{{- end }}
+{{- end }}
+""",
+}
+
+
+def test_a_range_that_renders_text_after_the_marker_is_split_where_helm_splits(
+    tmp_path: Path,
+) -> None:
+    """`-}}` eats the newline after `---`, so each object after the first renders as
+    `---apiVersion: apps/v1`: Helm splits there, and so does k8slb, each object's findings
+    on the template's lines (a plain YAML file keeps YAML's rule: that line is text)."""
+    chart = write(tmp_path / "fleet", RANGED)
+    _, report = check(str(chart))
+    assert all(f["rule"] != "KLB001" for f in report["findings"])
+    named = {f["object"]["name"] for f in report["findings"] if f["rule"] == "KLB401"}
+    assert named == {"billing", "ledger"}
+    assert {line for _, _, line, _ in where(report, chart)} == {18}  # `- name: {{ .name }}`
+    plain = tmp_path / "plain.yaml"
+    plain.write_text("apiVersion: v1\nkind: ConfigMap\n---apiVersion: v1\nkind: ConfigMap\n")
+    _, report = check(str(plain))
+    assert [f["rule"] for f in report["findings"]] == ["KLB001"]  # `kind` twice in one
+
+
+def _sharing_charts(repository: Path) -> Path:
+    """Two charts of one repository; the second's helpers are a link to the first's."""
+    (repository / ".git").mkdir(parents=True)
+    helpers = CHART["templates/_helpers.tpl"] + (
+        '{{- define "fleet.name" -}}\n{{ .Release.Name }}-{{ .Chart.Name }}\n{{- end }}\n'
+    )
+    deployment = CHART["templates/deployment.yaml"].replace(
+        "{{ .Release.Name }}-api", '{{ include "fleet.name" . }}'
+    )
+    for name in ("main", "replica"):
+        write(
+            repository / "charts" / name,
+            {
+                "Chart.yaml": f"apiVersion: v2\nname: {name}\nversion: 0.1.0\n",
+                "values.yaml": CHART["values.yaml"],
+                "templates/deployment.yaml": deployment,
+                "templates/service.yaml": CHART["templates/service.yaml"],
+            },
+        )
+    write(repository / "charts" / "main", {"templates/_helpers.tpl": helpers})
+    replica = repository / "charts" / "replica"
+    (replica / "templates" / "_helpers.tpl").symlink_to("../../main/templates/_helpers.tpl")
+    return replica
+
+
+def test_a_chart_file_that_links_to_a_file_of_its_repository_is_read_as_helm_reads_it(
+    tmp_path: Path,
+) -> None:
+    """Helm's loader follows a symbolic link: a chart whose `_helpers.tpl` is a link to a
+    sibling chart's renders, and is linted; a link out of the repository is not followed."""
+    replica = _sharing_charts(tmp_path / "repo")
+    _, report = check(str(replica))
+    assert [f["rule"] for f in report["findings"]] == ["KLB401", "KLB101"]
+    assert report["findings"][0]["object"]["name"] == "replica-replica"
+    outside = tmp_path / "elsewhere.tpl"
+    outside.write_text('{{- define "fleet.name" -}}\nfar\n{{- end }}\n')
+    (replica / "templates" / "_helpers.tpl").unlink()
+    (replica / "templates" / "_helpers.tpl").symlink_to(outside)
+    _, report = check(str(replica))
+    assert [f["rule"] for f in report["findings"]] == ["KLB003", "KLB101"]  # no Deployment

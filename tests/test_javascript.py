@@ -799,3 +799,24 @@ def test_a_reply_with_a_named_constant_status_is_a_constant(status: str, trivial
     )
     [route] = parse("health.routes.ts", text.encode()).routes
     assert route.trivial is trivial
+
+
+STYLED = """\
+const Badge = styled.span<{ urgent: boolean; size: number }>`
+  color: ${({ urgent }) => (urgent ? 'red' : 'inherit')};
+  font-size: ${({ size }) => size}px;
+`;
+"""
+
+
+def test_type_arguments_to_a_tagged_template_are_typescript_the_file_read_whole() -> None:
+    """A tag with type arguments before a template with substitutions is TypeScript
+    (2.9): tree-sitter's grammar adds a `!` before the template, a syntax error of its
+    own, not the file's; the file is read (its server found). Code broken around the same
+    construct is still KLB004."""
+    text = module(options=STYLED)
+    facts = parse_typescript("src/server.ts", text.encode())
+    assert facts.problem is None and len(facts.servers) == 1
+    broken = text.replace("size: number }>`", "size: number }>(`")
+    problem = parse_typescript("src/server.ts", broken.encode()).problem
+    assert problem is not None and problem.rule == "KLB004"

@@ -1216,7 +1216,53 @@ def helm_templates_failing(n: int, defines: int) -> Files:
     return chart
 
 
+def go_test_support_chain(n: int) -> Files:
+    """`n` Go packages, each importing the next, that only a test imports, beside a
+    program (code/projects.test_support): one walk of the imports, not one a package."""
+    files = {
+        "go.mod": "module example.com/m\n\ngo 1.22\n",
+        "cmd/app/main.go": "package main\n\nfunc main() {}\n",
+        "e2e/e2e_test.go": 'package e2e\n\nimport "example.com/m/p0"\n',
+    }
+    for i in range(n):
+        imports = f'import "example.com/m/p{i + 1}"\n' if i + 1 < n else ""
+        files[f"p{i}/p.go"] = f"package p{i}\n\n{imports}"
+        files[f"q{i}/q_test.go"] = f'package q{i}\n\nimport "example.com/m/p{i}"\n'
+    return files
+
+
+LINK = "\0link to "  # a file of a case that is this: a symbolic link to the rest (read_here)
+
+
+def chart_links(n: int, size: int) -> Files:
+    """A chart (charts.py) of `n` templates that are each a symbolic link to one template
+    of `size` bytes in a sibling chart of the repository, two links to each other (a
+    loop), a link to a folder and one out of the repository: each link to a file read as
+    that file, within the chart's size limit; the rest not followed."""
+    data = "".join(f"  k{i}: {'v' * 60}\n" for i in range(size // 66))
+    files = {
+        ".git/HEAD": "ref: refs/heads/main\n",
+        "base/Chart.yaml": "apiVersion: v2\nname: base\nversion: 0.1.0\n",
+        "base/templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm}\n"
+        + f"data:\n{data}",
+        "shared/Chart.yaml": "apiVersion: v2\nname: shared\nversion: 0.1.0\n",
+        "shared/templates/loop-a.yaml": LINK + "loop-b.yaml",
+        "shared/templates/loop-b.yaml": LINK + "loop-a.yaml",
+        "shared/templates/folder.yaml": LINK + "../../base",
+        "shared/templates/out.yaml": LINK + "/etc/hostname",
+    }
+    for i in range(n):
+        files[f"shared/templates/l{i}.yaml"] = LINK + "../../base/templates/cm.yaml"
+    return files
+
+
 ISSUE: dict[str, Callable[[], Files]] = {
+    "Go: 3000 packages importing each other in a chain that only tests import": (
+        lambda: go_test_support_chain(3000)
+    ),
+    "Helm: 300 templates of a chart that are links to one of 20 KB, a loop, links out": (
+        lambda: chart_links(300, 20_000)
+    ),
     "Helm: 400 templates failing on a required value, each defining 100 named templates": (
         lambda: helm_templates_failing(400, 100)
     ),
@@ -1381,7 +1427,10 @@ def read_here(name: str, files: Files) -> None:
     with tempfile.TemporaryDirectory() as folder:
         for path, text in files.items():
             (Path(folder) / path).parent.mkdir(parents=True, exist_ok=True)
-            (Path(folder) / path).write_text(text)
+            if text.startswith(LINK):
+                (Path(folder) / path).symlink_to(text.removeprefix(LINK))
+            else:
+                (Path(folder) / path).write_text(text)
         signal.setitimer(signal.ITIMER_PROF, CPU_SECONDS)
         result = run(discover([folder]).sources, Settings(rules=ALL_RULES))
         signal.setitimer(signal.ITIMER_PROF, 0)

@@ -5,8 +5,9 @@ above its outermost package, a Java one the module folder above `src/`."""
 
 from __future__ import annotations
 
+import copy
 import os
-from collections.abc import Collection, Iterable, Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from pathlib import PurePath
 
 from k8slb.code.facts import CodeFacts
@@ -432,6 +433,65 @@ class GoPackages:
                         seen.add(found)
                         queue.append(found)
         return files
+
+
+def test_support(modules: Sequence[CodeFacts]) -> list[CodeFacts]:
+    """The modules, with the Go files of test support marked as tests (new facts): a
+    package that no `main` package of the tree links in (GoPackages.closure) and that only
+    test files import, from folders other than its own (`testonly`, a test database's
+    set-up, a generated mock), directly or through other such packages. It is in no
+    program a container runs; its servers and pools are the tests'. A package that
+    nothing imports still stands for itself (a library's), and so does one only its own
+    folder's tests import."""
+    go = {os.path.normpath(m.path): m for m in modules if m.language == "go"}
+    if not any(m.is_test for m in go.values()) or not any(m.package == "main" for m in go.values()):
+        return list(modules)
+    packages = GoPackages(go)
+    linked = {
+        os.path.dirname(path) or "."
+        for folder in packages.files
+        if packages.is_main(folder)
+        for path in packages.closure(folder)
+    }
+    tested: set[str] = set()  # folders a test file of another folder imports
+    uses: dict[str, set[str]] = {}  # folder -> the other folders its code (no test) imports
+    for path, facts in go.items():
+        here = os.path.dirname(path) or "."
+        for _, imported in facts.imports:
+            found = packages.folder(imported, here)
+            if found is None or found == here or found in linked:
+                continue
+            if facts.is_test:
+                tested.add(found)
+            else:
+                uses.setdefault(here, set()).add(found)
+    # what code outside the candidates imports, directly or through candidates, is not
+    # theirs alone: one walk of the imports (each folder once)
+    used = [f for here, found in uses.items() if here not in tested for f in found]
+    seen: set[str] = set()
+    while used:
+        folder = used.pop()
+        if folder not in seen:
+            seen.add(folder)
+            used += uses.get(folder, ())
+    support = tested - seen
+    if not support:
+        return list(modules)
+    return [
+        _as_test(m) if m.language == "go" and not m.is_test and _folder_of(m) in support else m
+        for m in modules
+    ]
+
+
+def _folder_of(module: CodeFacts) -> str:
+    return os.path.dirname(os.path.normpath(module.path)) or "."
+
+
+def _as_test(module: CodeFacts) -> CodeFacts:
+    """A copy marked a test (a parse may be shared through the cache: never changed)."""
+    marked = copy.copy(module)
+    marked.is_test = True
+    return marked
 
 
 def _at_or_below(inner: str, outer: str) -> bool:

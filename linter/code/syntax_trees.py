@@ -123,18 +123,23 @@ def syntax_problem(
     language: str,
     within_types: frozenset[str] = frozenset(),
     automatic_semicolons: bool = False,
+    grammars_own: Callable[[Node], bool] | None = None,
 ) -> Problem | None:
     """KLB004 at the tree's first syntax error, when it has one. An error inside a
     declaration of types only (`within_types`: TypeScript's interfaces and type aliases)
     is the grammar's, not the file's: a compiler that accepts the file runs none of it,
     and k8slb reads nothing there, so it is no problem. With `automatic_semicolons`
-    (JavaScript's rule) a `;` the tree lacks before a line break is none either."""
+    (JavaScript's rule) a `;` the tree lacks before a line break is none either, and
+    neither is an error `grammars_own` says the grammar makes of valid code (a construct
+    newer than the grammar, read whole around the error)."""
     if not root.has_error:
         return None
     found = False
     for node, held in _errors(root, within_types):
         found = True
         if held or (automatic_semicolons and _inserted_semicolon(node)):
+            continue
+        if grammars_own is not None and grammars_own(node):
             continue
         line = int(node.start_point[0]) + 1
         return Problem(

@@ -98,6 +98,9 @@ def rendered_templates(rendering: Rendering) -> dict[str, RenderedTemplate]:
         if rendering.is_linked(member):  # the fix machinery writes only the chart's own files
             template.fixable = False
             template.manual = f"make that change in {file}, of a chart {rendering.chart} uses"
+        elif archived is None and os.path.islink(file):  # a file of another place, shared
+            template.fixable = False
+            template.manual = f"make that change in {os.path.realpath(file)}, which {file} links to"
         found[path] = template
     return found
 

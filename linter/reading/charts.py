@@ -48,6 +48,11 @@ _REASON_LINES = 6  # of a message of several lines (schema violations), in a fin
 _TEST_HOOK = regex.compile(r"""^\s*["']?helm\.sh/hook["']?\s*:\s*["']?test""", regex.MULTILINE)
 _ERROR_LINE = regex.compile(r"\bline (\d+)")  # where a values file's YAML error is
 _RENDERED_DOCUMENT = regex.compile(r"^---\s*$", regex.MULTILINE)  # in `helm template`'s output
+# A document marker with text after it on its line (`---apiVersion: v1`, what a `range`
+# whose `-}}` ate the newline renders): Helm splits a template's output at `---` wherever a
+# line starts with it (releaseutil.SplitManifests: `(?:^|\s*\n)---\s*`), YAML only where
+# a space or the line's end follows.
+_GLUED_DOCUMENT = regex.compile(r"^---[ \t]*(\S)", regex.MULTILINE)
 _SOURCE = regex.compile(r"^# Source: (.+)$", regex.MULTILINE)  # the template a document is of
 _API_VERSION = regex.compile(r"apiVersion:\s*[\"']?([^\s\"'#]+)")
 
@@ -214,22 +219,35 @@ def _dependencies(chart: str) -> list[tuple[str, str]]:
 
 
 def _chart_files(location: str) -> list[str]:
-    """The chart's regular files (links are not followed), in a stable order."""
+    """The chart's regular files, in a stable order, and its symbolic links to a regular
+    file of its repository (a `_helpers.tpl` shared with a sibling chart), read as that
+    file, as Helm's loader follows them. A link out of the repository, to a folder, or
+    broken is not followed (nor are folders that are links: os.walk's default); the
+    chart's size limit holds what links add too (_read_into)."""
     found = []
+    top: str | None = None
     for folder, folders, files in os.walk(location):
         folders.sort()
         for name in sorted(files):
             path = os.path.join(folder, name)
-            if not os.path.islink(path) and os.path.isfile(path):
+            if not os.path.islink(path):
+                if os.path.isfile(path):
+                    found.append(path)
+                continue
+            if top is None:
+                top = os.path.realpath(repository_of(location))
+            target = os.path.realpath(path)  # a chain of links, or a loop, ends here
+            if os.path.isfile(target) and os.path.commonpath([target, top]) == top:
                 found.append(path)
     return found
 
 
 def stamps(paths: Sequence[str]) -> str:
-    """Size and time of each file: what tells a warm run that one of them changed."""
+    """Size and time of each file (of the file a link among them points to: what is
+    read): what tells a warm run that one of them changed."""
     stamped = []
     for path in paths:
-        status = os.stat(path, follow_symlinks=False)
+        status = os.stat(path)
         stamped.append(f"{path}:{status.st_size}:{status.st_mtime_ns}")
     return ",".join(stamped)
 
@@ -454,6 +472,7 @@ def render(chart: str, options: HelmOptions, data: bytes | None = None) -> Rende
     rendering.values_files = [os.path.join(chart, "values.yaml"), *options.values]
     rendering.values_stand_in = _values_stand_in(members, options)
     top = next(iter(by_name), os.path.basename(chart)).partition("/")[0]
+    by_name = {name: as_helm_splits(text) for name, text in by_name.items()}
     by_name.update({f"{top}/{member}": text for member, text in _plain_manifests(members).items()})
     for name, text in by_name.items():
         if not name.endswith((".yaml", ".yml")) or not text.strip():
@@ -463,6 +482,17 @@ def render(chart: str, options: HelmOptions, data: bytes | None = None) -> Rende
         rendering.files[_shown(chart, name, linked)] = text
         rendering.names[_shown(chart, name, linked)] = name
     return rendering
+
+
+def as_helm_splits(text: str) -> str:
+    """A template's rendered text with its documents where Helm splits them: a line that
+    starts with `---` and goes on (`---apiVersion: v1`) is the marker, then the rest on a
+    line of its own (the rendered lines after it shift by one; findings go back to the
+    template by their keys, chart_lines.py). YAML would read that line as text; files of
+    plain YAML keep YAML's rule."""
+    if "---" not in text:
+        return text
+    return _GLUED_DOCUMENT.sub(lambda found: "---\n" + found.group(1), text)
 
 
 def _render_once(

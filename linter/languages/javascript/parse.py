@@ -322,7 +322,9 @@ def _parse(path: str, data: bytes, language: str, shown: str) -> CodeFacts:
             _Module(path, root, facts, _top_level(root)).read_exports()
         return facts
     root = parser_for(path)().parse(data).root_node
-    facts.problem = syntax_problem(path, root, shown, _TYPES_ONLY, automatic_semicolons=True)
+    facts.problem = syntax_problem(
+        path, root, shown, _TYPES_ONLY, automatic_semicolons=True, grammars_own=_tagged_generic
+    )
     rescues = 3 if len(data) <= MAX_RESCUED_BYTES else 0  # each pass parses the file again
     for _ in range(rescues):  # each of these two may hide the other's from a tree's recovery
         before = facts.problem
@@ -347,6 +349,28 @@ def _parse(path: str, data: bytes, language: str, shown: str) -> CodeFacts:
             path, data.decode("utf-8", "replace"), comment_pattern("//")
         )
     return facts
+
+
+def _tagged_generic(node: Node) -> bool:
+    """Whether a syntax error is tree-sitter's on type arguments to a tagged template
+    (`styled.label<{ shown: boolean }>` then a template `color: ${...}`, TypeScript 2.9): its
+    grammar (0.23) reads the tag with its type arguments, then, before a template with a
+    substitution, adds a `!` the file lacks (a non-null assertion). The tree is whole
+    around it, the template the call's argument: the file is read as TypeScript reads it."""
+    parent = node.parent
+    call = parent.parent if parent is not None else None
+    if not node.is_missing or node.type != "!" or parent is None or call is None:
+        return False
+    tagged = parent.named_children[:1]
+    arguments = call.child_by_field_name("arguments")
+    return (
+        parent.type == "non_null_expression"
+        and bool(tagged)
+        and tagged[0].type == "instantiation_expression"
+        and call.type == "call_expression"
+        and arguments is not None
+        and arguments.type == "template_string"
+    )
 
 
 # The comments a file opens with, where Flow looks for its pragma: the bytes and comments
@@ -415,7 +439,9 @@ def _with_bare_ampersands(
     found_at = [tree.descendant_for_byte_range(at, at + 1) for at in spots]
     if any(node is None or node.type != "jsx_text" for node in found_at):
         return data, root, problem
-    found = syntax_problem(path, tree, shown, _TYPES_ONLY, automatic_semicolons=True)
+    found = syntax_problem(
+        path, tree, shown, _TYPES_ONLY, automatic_semicolons=True, grammars_own=_tagged_generic
+    )
     return bytes(again), tree, found
 
 
