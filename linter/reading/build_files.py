@@ -2161,7 +2161,7 @@ def _parse_stages(path: str, text: str) -> Dockerfile:
     resolved = 0  # the sources of `COPY --from` read: each is looked up in the stage's copies
     runs = _Runs(path)  # what the RUN lines build, with their stage's ENV values
     for line, instruction, arguments in _instructions(text):
-        runs.read(line, instruction, arguments, named_stage)
+        runs.read(line, instruction, arguments, named_stage, (workdir, copies, declared))
         if instruction == "FROM":  # a new stage: only the last one runs
             earlier += copies
             if base is not None and named_stage:
@@ -2201,8 +2201,6 @@ def _parse_stages(path: str, text: str) -> Dockerfile:
         elif instruction == "CMD":
             cmd = _argv(arguments)
             cmd_said = Said(path, line, f"CMD {arguments}")
-        elif instruction == "RUN":
-            runs.run(line, arguments, workdir, copies, declared)
     return Dockerfile(
         path,
         workdir,
@@ -2246,9 +2244,19 @@ class _Runs:
     arg_go_builds: list[GoBuild] = field(default_factory=list)
     make_calls: list[MakeCall] = field(default_factory=list)
 
-    def read(self, line: int, instruction: str, arguments: str, stage: str) -> None:
-        """Keep a FROM's and an ENV's values (`stage`: the name of the stage before)."""
-        if instruction == "FROM":
+    def read(
+        self,
+        line: int,
+        instruction: str,
+        arguments: str,
+        stage: str,
+        where: tuple[str, list[Copy], Mapping[str, str | None]],
+    ) -> None:
+        """Keep a FROM's and an ENV's values (`stage`: the name of the stage before), and
+        read a RUN line where the stage is (its WORKDIR, its copies, the ARGs declared)."""
+        if instruction == "RUN":
+            self.run(line, arguments, *where)
+        elif instruction == "FROM":
             if stage:
                 self.stage_env[stage] = self.env
             base, _ = _stage_named(arguments)
